@@ -1,0 +1,38 @@
+"""The state contract of the research graph: pure data and pure functions, no I/O.
+
+``state`` imports only the standard library, pydantic and LangGraph types; ``workers`` and ``app``
+build on it and it never imports them.
+"""
+
+from state.envelope import Envelope, EnvelopeStatus, envelope_key, make_envelope_id, normalize_as_of
+from state.reducers import (
+    DELETE,
+    add_counts,
+    capped_list,
+    concat_lists,
+    dedupe_extend,
+    delete_envelope,
+    envelope_reducer,
+    keep_latest,
+    merge_dicts,
+)
+from state.schema import ResearchState, Task
+
+__all__ = [
+    "DELETE",
+    "Envelope",
+    "EnvelopeStatus",
+    "ResearchState",
+    "Task",
+    "add_counts",
+    "capped_list",
+    "concat_lists",
+    "dedupe_extend",
+    "delete_envelope",
+    "envelope_key",
+    "envelope_reducer",
+    "keep_latest",
+    "make_envelope_id",
+    "merge_dicts",
+    "normalize_as_of",
+]

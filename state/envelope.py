@@ -1,0 +1,161 @@
+"""The envelope: one worker's result for one task, and its deterministic identity.
+
+An envelope lives in graph state as a plain ``dict`` (plain dicts checkpoint cleanly with
+LangGraph's serializer); the :class:`Envelope` model validates it at the edges: when a worker
+builds one, and when the results store reads one back.
+
+The identity of an envelope is :func:`make_envelope_id`: derived only from the task's own inputs
+(worker name, task key, ``as_of``), never from LangGraph's runtime ``task_id``, which is unique per
+dispatch and so would give a retried or resumed task a new identity (and the database a new row).
+
+Example:
+    >>> eid = make_envelope_id("docs_search", "What is a checkpointer?", "2026-11-30")
+    >>> eid == make_envelope_id("docs_search", "What is a checkpointer?", "2026-11-30")
+    True
+    >>> eid.startswith("docs_search:2026-11-30:")
+    True
+    >>> env = Envelope(envelope_id=eid, worker="docs_search", as_of="2026-11-30",
+    ...                task_key="What is a checkpointer?", structured={"passages": []})
+    >>> env.to_state()["persisted"]
+    False
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+__all__ = [
+    "Envelope",
+    "EnvelopeStatus",
+    "envelope_key",
+    "make_envelope_id",
+    "normalize_as_of",
+]
+
+EnvelopeStatus = Literal["ok", "error"]
+
+_ID_DIGEST_CHARS = 20  # 80 bits of sha256: collisions are not a practical concern.
+
+
+def normalize_as_of(as_of: str | _dt.date) -> str:
+    """Return ``as_of`` as an ISO ``YYYY-MM-DD`` string.
+
+    Args:
+        as_of: a ``datetime.date`` (a ``datetime`` is cut to its date) or an ISO date string.
+
+    Raises:
+        ValueError: when the string is not a valid ``YYYY-MM-DD`` date.
+    """
+    if isinstance(as_of, _dt.datetime):
+        return as_of.date().isoformat()
+    if isinstance(as_of, _dt.date):
+        return as_of.isoformat()
+    text = str(as_of).strip()
+    try:
+        if len(text) != 10:
+            raise ValueError
+        return _dt.date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise ValueError(f"as_of must be a date written YYYY-MM-DD, got {as_of!r}") from None
+
+
+def make_envelope_id(worker: str, task_key: str, as_of: str | _dt.date) -> str:
+    """Derive the deterministic identity of one logical unit of work.
+
+    The id is ``"{worker}:{as_of}:{digest}"`` where ``digest`` is the first 20 hex characters of
+    the sha256 of the JSON array ``[worker, task_key, as_of]``. JSON encoding keeps the parts
+    apart (no separator ambiguity: ``("a:b", "c")`` and ``("a", "b:c")`` differ), and sha256 is
+    the same in every process on every day, unlike ``hash()``.
+
+    Args:
+        worker: the worker's registered name, e.g. ``"docs_search"``.
+        task_key: what the task is about, usually the sub-question text, used exactly as given.
+        as_of: the research date (``date`` or ``YYYY-MM-DD``).
+
+    Returns:
+        The envelope id, readable at a glance in the database and in checkpoints.
+
+    Raises:
+        ValueError: when ``worker`` is empty or ``as_of`` is not a date.
+
+    Source of the idea: LangGraph's own ``task_id`` is random per dispatch, so keys that must
+    survive retries and resumes have to come from the task's inputs (see DESIGN.md section 3).
+    """
+    if not worker or not str(worker).strip():
+        raise ValueError("make_envelope_id needs a non-empty worker name")
+    day = normalize_as_of(as_of)
+    payload = json.dumps([str(worker), str(task_key), day], ensure_ascii=False)
+    digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:_ID_DIGEST_CHARS]
+    return f"{worker}:{day}:{digest}"
+
+
+def envelope_key(entry: dict[str, Any]) -> str:
+    """Return the upsert key of an envelope dict: its ``envelope_id``, else ``worker:as_of``.
+
+    Args:
+        entry: an envelope as a dict (only ``envelope_id``, ``worker`` and ``as_of`` are read).
+
+    Raises:
+        ValueError: when the entry has no ``envelope_id`` and lacks ``worker`` or ``as_of``; the
+            message names the entry, because silently collapsing unrelated keyless entries under
+            one key would lose results.
+    """
+    eid = entry.get("envelope_id")
+    if eid:
+        return str(eid)
+    worker, as_of = entry.get("worker"), entry.get("as_of")
+    if worker and as_of:
+        return f"{worker}:{as_of}"
+    shown = repr(entry)
+    if len(shown) > 200:
+        shown = shown[:197] + "..."
+    raise ValueError(f"envelope has neither an envelope_id nor worker and as_of: {shown}")
+
+
+class Envelope(BaseModel):
+    """One worker result, validated. Stored in state as ``Envelope.to_state()`` (a plain dict).
+
+    Attributes:
+        envelope_id: deterministic id from :func:`make_envelope_id`.
+        worker: the worker's registered name.
+        as_of: ``YYYY-MM-DD``; the point in time the research is "as of".
+        task_key: the task the worker did (the sub-question).
+        status: ``"ok"``, or ``"error"`` with ``error`` set.
+        error: one line saying what went wrong, for ``status="error"``.
+        structured: the payload (findings, passages, citations); persist sets it to None once the
+            database holds it.
+        persisted: True once the current content is in the results database.
+        attempts: how many attempts (LangGraph retries included) produced this result.
+        round: the dispatch round (1 for the first map step, 2+ for re-dispatches).
+        task_id: LangGraph's runtime task id of the producing attempt: telemetry only, never a key.
+        tokens: model tokens this result cost (0 offline).
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    envelope_id: str = Field(min_length=1)
+    worker: str = Field(min_length=1)
+    as_of: str
+    task_key: str = ""
+    status: EnvelopeStatus = "ok"
+    error: str | None = None
+    structured: dict[str, Any] | None = None
+    persisted: bool = False
+    attempts: int = 1
+    round: int = 1
+    task_id: str | None = None
+    tokens: int = 0
+
+    @field_validator("as_of", mode="before")
+    @classmethod
+    def _as_of_is_a_date(cls, value: Any) -> str:
+        return normalize_as_of(value)
+
+    def to_state(self) -> dict[str, Any]:
+        """Return the envelope as the plain dict that goes into the ``envelopes`` channel."""
+        return self.model_dump(mode="json")

@@ -1,0 +1,60 @@
+"""The research graph's state schema: which channels exist and how each folds its writes.
+
+Keys without an ``Annotated`` reducer are ``LastValue`` channels: exactly one node writes each of
+them per superstep (``plan`` writes ``sub_questions``; the CLI writes the inputs). Keys that many
+parallel workers write carry a reducer, documented on the key.
+
+Source: https://langchain-ai.github.io/langgraph/concepts/low_level/#state
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, TypedDict
+
+from state.reducers import concat_lists, envelope_reducer
+
+__all__ = ["ResearchState", "Task"]
+
+
+class Task(TypedDict):
+    """The input of one worker, carried by one ``Send``: the worker's whole view of the run.
+
+    Everything the envelope id is derived from is here, so a worker can stamp its own envelope.
+    """
+
+    worker: str
+    """The registered worker name (also the node name the ``Send`` targets)."""
+    sub_question: str
+    """The task key: the sub-question this task answers."""
+    topic: str
+    as_of: str
+    round: int
+    """1 for the first map step; 2 and up for re-dispatches of failed tasks."""
+
+
+class ResearchState(TypedDict, total=False):
+    """State of one research run (one ``thread_id``)."""
+
+    topic: str
+    as_of: str
+    sub_questions: list[str]
+    """Written once, by ``plan`` (single writer, so no reducer)."""
+    round: int
+    """The current dispatch round; written by ``plan`` (1) and ``route`` (+1)."""
+
+    envelopes: Annotated[list[dict[str, Any]], envelope_reducer]
+    """Every worker result. Many workers write in the same superstep, retries and re-dispatches
+    write the same task again, persist writes back ``persisted=True``, and a ``create_agent``
+    subgraph may hand back the whole list: an upsert by ``envelope_id`` keeps each task once."""
+
+    tokens: Annotated[int, operator.add]
+    """Model tokens spent. Each model-calling node writes its own delta; ``operator.add`` sums
+    the deltas of parallel workers (a ``LastValue`` channel would reject two writes)."""
+
+    notes: Annotated[list[str], concat_lists]
+    """Run notes for the report (e.g. "token budget spent, no more rounds"). Append-only log:
+    each note is an event, so duplicates would be meaningful and no de-duplication is done."""
+
+    report_path: str
+    """Written once, by ``report``."""
