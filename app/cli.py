@@ -1,0 +1,255 @@
+"""Command line: ``python -m app research|resume|threads|inspect``.
+
+Exit codes: 0 success; 1 the run failed (an exception, or any envelope ended in error);
+2 bad input (one line on stderr, nothing written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+from app.config import ConfigError, Settings, load_settings, today_utc
+from app.faults import CRASH_POINTS, FaultPlan, parse_crash_at
+from state import normalize_as_of
+
+__all__ = ["main"]
+
+MAX_TOPIC_CHARS = 500
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class BadInput(Exception):
+    """Bad input: printed as one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage dump) and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"error: {message} (see --help)", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {text!r}")
+    return value
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
+    return value
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data-dir", type=Path, help="results DB, checkpoints, index, reports "
+                   "(default: .data/ or RESEARCH_DATA_DIR)")
+    p.add_argument("--model", help="offline, or provider:model for init_chat_model, e.g. "
+                   "openai:gpt-4.1-mini (default: RESEARCH_MODEL, else offline unless "
+                   "OPENAI_API_KEY is set)")
+    p.add_argument("--max-concurrency", type=_positive_int, help="workers running at once "
+                   "(default 4)")
+    p.add_argument("--rounds", type=_positive_int, help="dispatch rounds; failed tasks are "
+                   "sent again while rounds are left (default 2)")
+    p.add_argument("--max-tokens", type=_positive_int, help="token budget: no new round "
+                   "once spent")
+    p.add_argument("--durability", choices=["sync", "async", "exit"],
+                   help="when LangGraph saves checkpoints (default: LangGraph's default)")
+    p.add_argument("--json", action="store_true", help="print a machine-readable summary on "
+                   "stdout (progress goes to stderr)")
+    p.add_argument("--quiet", action="store_true", help="no progress, only the summary")
+    demo = p.add_argument_group(
+        "fault injection (for tests and workshops; see docs/walkthrough.md)")
+    demo.add_argument("--fail-rate", type=_rate, default=0.0, metavar="P",
+                      help="each worker attempt raises a transient error with probability P")
+    demo.add_argument("--seed", type=int, default=0, help="seed for --fail-rate")
+    demo.add_argument("--fail-worker", action="append", default=[], metavar="NAME[:ROUNDS]",
+                      help="worker NAME fails permanently (in rounds <= ROUNDS; 0 or absent: "
+                      "always)")
+    demo.add_argument("--crash-at", metavar="POINT", help="kill the process hard (SIGKILL) "
+                      f"at POINT: {', '.join(CRASH_POINTS)}")
+    demo.add_argument("--run-log", type=Path, metavar="FILE", help="append one line per "
+                      "finished worker attempt to FILE")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (exposed for tests and docs)."""
+    parser = _Parser(prog="python -m app", description="Map-reduce research agent (LangGraph).")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    research = sub.add_parser("research", help="research a topic (resumes an unfinished run)")
+    research.add_argument("topic", help="what to research (1 to 500 characters)")
+    research.add_argument("--as-of", help="the research date YYYY-MM-DD (default: today, UTC)")
+    research.add_argument("--thread-id", help="checkpoint thread (default: derived from topic "
+                          "and as-of, so the same command resumes or updates the same run)")
+    research.add_argument("--fresh", action="store_true", help="start a new thread")
+    research.add_argument("--corpus", type=Path, help="index the .md/.txt/.rst/.py/.html files "
+                          "of this folder instead of the installed packages' docs")
+    research.add_argument("--out", type=Path, help="report file or folder (default: "
+                          "<data-dir>/reports/)")
+    _add_run_options(research)
+
+    resume = sub.add_parser("resume", help="continue an unfinished thread")
+    resume.add_argument("thread_id")
+    resume.add_argument("--corpus", type=Path, help="the corpus folder the run used")
+    resume.add_argument("--out", type=Path, help="report file or folder")
+    _add_run_options(resume)
+
+    threads = sub.add_parser("threads", help="list threads: topic, as_of, status, last step")
+    threads.add_argument("--data-dir", type=Path)
+    threads.add_argument("--json", action="store_true")
+
+    inspect = sub.add_parser("inspect", help="checkpoint history and DB rows of a thread")
+    inspect.add_argument("thread_id")
+    inspect.add_argument("--data-dir", type=Path)
+    inspect.add_argument("--json", action="store_true")
+    return parser
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    settings = load_settings()
+    return settings.with_overrides(
+        data_dir=getattr(args, "data_dir", None),
+        model=getattr(args, "model", None),
+        corpus=getattr(args, "corpus", None),
+        max_concurrency=getattr(args, "max_concurrency", None),
+        rounds=getattr(args, "rounds", None),
+        max_tokens=getattr(args, "max_tokens", None),
+        durability=getattr(args, "durability", None),
+    )
+
+
+def _validate_topic(raw: str) -> str:
+    topic = " ".join(raw.split())
+    if not topic:
+        raise BadInput("the topic is empty; say what to research, e.g. "
+                       "research \"checkpointer pending writes\"")
+    if len(topic) > MAX_TOPIC_CHARS:
+        raise BadInput(f"the topic has {len(topic)} characters; the limit is {MAX_TOPIC_CHARS}")
+    if any(ord(ch) < 32 for ch in topic):
+        raise BadInput("the topic contains control characters")
+    return topic
+
+
+def _faults(args: argparse.Namespace) -> FaultPlan:
+    try:
+        crash_at = parse_crash_at(args.crash_at)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    fail_workers: dict[str, int] = {}
+    from workers.registry import WORKERS
+
+    known = {w.name for w in WORKERS}
+    for spec in args.fail_worker:
+        name, _, rounds = spec.partition(":")
+        if name not in known:
+            raise BadInput(f"--fail-worker: no worker {name!r}; known: {', '.join(sorted(known))}")
+        if rounds and not rounds.isdigit():
+            raise BadInput(f"--fail-worker {spec!r}: ROUNDS must be a whole number")
+        fail_workers[name] = int(rounds or 0)
+    return FaultPlan(
+        fail_rate=args.fail_rate,
+        seed=args.seed,
+        fail_workers=fail_workers,
+        crash_at=crash_at,
+        run_log=args.run_log,
+    )
+
+
+def _run(args: argparse.Namespace) -> int:
+    from app.progress import Progress, print_summary
+    from app.run import RunRequest, ThreadMismatch, run_research
+
+    settings = _settings(args)
+    if settings.corpus is not None and not settings.corpus.is_dir():
+        raise BadInput(f"corpus folder not found: {settings.corpus}")
+    if args.command == "research":
+        topic = _validate_topic(args.topic)
+        try:
+            as_of = normalize_as_of(args.as_of) if args.as_of else today_utc()
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+        request = RunRequest(topic=topic, as_of=as_of, thread_id=args.thread_id,
+                             fresh=args.fresh, report_out=args.out, faults=_faults(args))
+    else:
+        request = RunRequest(topic=None, as_of=today_utc(), thread_id=args.thread_id,
+                             report_out=args.out, faults=_faults(args))
+
+    progress = Progress(sys.stderr if args.json else sys.stdout, quiet=args.quiet)
+    try:
+        summary = run_research(request, settings, on_event=progress)
+    except ThreadMismatch as exc:
+        raise BadInput(str(exc)) from None
+    except KeyError as exc:
+        raise BadInput(str(exc.args[0]) if exc.args else str(exc)) from None
+    out = summary.to_dict()
+    if args.json:
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        print_summary(out)
+    return EXIT_OK if summary.ok else EXIT_FAILED
+
+
+def _threads(args: argparse.Namespace) -> int:
+    from app.inspect import list_threads, print_threads
+
+    settings = _settings(args)
+    rows = list_threads(settings.data_dir)
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+    else:
+        print_threads(rows)
+    return EXIT_OK
+
+
+def _inspect(args: argparse.Namespace) -> int:
+    from app.inspect import inspect_thread, print_inspection
+
+    settings = _settings(args)
+    data = inspect_thread(settings.data_dir, args.thread_id)
+    if data is None:
+        raise BadInput(f"no thread {args.thread_id!r} in {settings.data_dir}")
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    else:
+        print_inspection(data)
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; return the exit code."""
+    args = build_parser().parse_args(argv)
+    handlers = {"research": _run, "resume": _run, "threads": _threads, "inspect": _inspect}
+    try:
+        return handlers[args.command](args)
+    except BadInput as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("interrupted: the run can be resumed with the same command", file=sys.stderr)
+        return 130
+    except Exception as exc:  # one line, never a traceback (RESEARCH_DEBUG=1 shows it)
+        if os.environ.get("RESEARCH_DEBUG"):
+            raise
+        from workers.errors import is_fatal, one_line
+
+        prefix = "model error" if is_fatal(exc) else "run failed"
+        print(f"error: {prefix}: {one_line(exc)}", file=sys.stderr)
+        return EXIT_FAILED

@@ -1,0 +1,122 @@
+"""Fault injection, for the durability tests and the workshop: failures and hard crashes on cue.
+
+Nothing here runs unless a demonstration flag asks for it (``--fail-rate``, ``--fail-worker``,
+``--crash-at``, ``--run-log``). A crash is ``SIGKILL`` sent to the process itself: no cleanup, no
+``finally``, no exception handling, exactly what an OOM kill or a pulled plug does.
+
+Crash points (``--crash-at``):
+
+* ``map:K``: inside the map step, at the start of the first worker attempt that begins after K
+  workers have finished (so K results exist, and their pending writes may or may not be saved).
+* ``persist-commit``: inside ``persist``, after the results database committed, before the node
+  returns (so the database has the rows and the checkpoint does not know it).
+* ``report``: after ``persist`` finished, at the start of ``report``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from state import Task, make_envelope_id
+from workers.errors import TransientWorkerError
+
+__all__ = ["CRASH_POINTS", "FaultPlan", "InjectedWorkerError", "parse_crash_at"]
+
+CRASH_POINTS = ("map:K", "persist-commit", "report")
+
+
+class InjectedWorkerError(RuntimeError):
+    """A permanent failure injected by ``--fail-worker`` (not retried by the RetryPolicy)."""
+
+
+def parse_crash_at(value: str | None) -> tuple[str, int] | None:
+    """Parse ``--crash-at``: ``"map:3"`` -> ``("map", 3)``, ``"report"`` -> ``("report", 0)``.
+
+    Raises:
+        ValueError: an unknown point, or ``map`` without a whole number >= 0.
+    """
+    if value is None:
+        return None
+    name, _, count = value.strip().partition(":")
+    if name == "map":
+        if not count.isdigit():
+            raise ValueError(f"--crash-at map needs a count, e.g. map:3 (got {value!r})")
+        return "map", int(count)
+    if name in ("persist-commit", "report") and not count:
+        return name, 0
+    raise ValueError(f"--crash-at must be one of {', '.join(CRASH_POINTS)} (got {value!r})")
+
+
+def _hard_kill() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+@dataclass
+class FaultPlan:
+    """The faults of one process.
+
+    Attributes:
+        fail_rate: probability (0..1) that a worker attempt raises a transient error.
+        seed: makes the failures reproducible: whether an attempt fails depends only on
+            (seed, envelope_id, attempt), not on thread scheduling.
+        fail_workers: worker name -> last round in which it fails permanently (0 = every round).
+        crash_at: a parsed crash point (see :func:`parse_crash_at`).
+        run_log: a file that gets one line per finished worker attempt:
+            ``envelope_id<TAB>attempt<TAB>status<TAB>pid``, appended and flushed at once.
+    """
+
+    fail_rate: float = 0.0
+    seed: int = 0
+    fail_workers: dict[str, int] = field(default_factory=dict)
+    crash_at: tuple[str, int] | None = None
+    run_log: Path | None = None
+    _finished: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def active(self) -> bool:
+        """True when any fault or the run log is configured."""
+        return bool(self.fail_rate or self.fail_workers or self.crash_at or self.run_log)
+
+    def on_attempt(self, task: Task, attempt: int) -> None:
+        """Worker hook: maybe crash (``map:K``), maybe raise an injected failure."""
+        if self.crash_at and self.crash_at[0] == "map":
+            with self._lock:
+                finished = self._finished
+            if finished >= self.crash_at[1]:
+                _hard_kill()
+        worker = task["worker"]
+        if worker in self.fail_workers:
+            last_round = self.fail_workers[worker]
+            if last_round == 0 or task.get("round", 1) <= last_round:
+                raise InjectedWorkerError(
+                    f"{worker} is set to fail (--fail-worker) in round {task.get('round', 1)}"
+                )
+        if self.fail_rate > 0:
+            eid = make_envelope_id(worker, task["sub_question"], task["as_of"])
+            if random.Random(f"{self.seed}:{eid}:{attempt}").random() < self.fail_rate:
+                raise TransientWorkerError(f"injected transient failure on attempt {attempt}")
+
+    def on_done(self, task: Task, envelope: dict[str, Any]) -> None:
+        """Worker hook: count the finished attempt and append it to the run log."""
+        with self._lock:
+            self._finished += 1
+            if self.run_log is not None:
+                line = (
+                    f"{envelope['envelope_id']}\t{envelope['attempts']}\t"
+                    f"{envelope['status']}\t{os.getpid()}\n"
+                )
+                with open(self.run_log, "a", encoding="utf-8") as fh:
+                    fh.write(line)
+                    fh.flush()
+
+    def at(self, point: str) -> None:
+        """Node hook: crash here if ``point`` is the configured crash point."""
+        if self.crash_at and self.crash_at[0] == point:
+            _hard_kill()

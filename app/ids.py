@@ -1,0 +1,33 @@
+"""Names derived from a topic: the default ``thread_id`` and the report's file name stem.
+
+Both are deterministic, so running the same command again lands on the same thread (and resumes
+it if it did not finish) and rewrites the same report file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+__all__ = ["default_thread_id", "topic_slug"]
+
+
+def topic_slug(topic: str, as_of: str, max_chars: int = 60) -> str:
+    """``<slug>-<as_of>-<hash8>``: lowercase ``[a-z0-9]`` runs of the topic (at most
+    ``max_chars``), the date, and 8 hex digits of the topic's sha256 so that two topics with the
+    same slug stay apart. Safe as a file name and as a ``thread_id``: no separators, no dot.
+
+    Example:
+        >>> topic_slug("../../etc/passwd", "2026-11-30")[:22]
+        'etc-passwd-2026-11-30-'
+        >>> topic_slug("日本語", "2026-11-30").startswith("topic-2026-11-30-")
+        True
+    """
+    slug = "-".join(re.findall(r"[a-z0-9]+", topic.lower()))[:max_chars].strip("-") or "topic"
+    digest = hashlib.sha256(topic.encode("utf-8")).hexdigest()[:8]
+    return f"{slug}-{as_of}-{digest}"
+
+
+def default_thread_id(topic: str, as_of: str) -> str:
+    """The default ``thread_id`` of a run: derived from the topic and ``as_of`` only."""
+    return topic_slug(topic, as_of, max_chars=40)

@@ -1,0 +1,200 @@
+"""``threads`` and ``inspect``: what the checkpointer and the results database know about runs.
+
+``inspect`` walks LangGraph's checkpoint history of a thread (``get_state_history``) and shows,
+per checkpoint, the step, the nodes that ran to produce it, the envelopes in state, how many are
+persisted, and the checkpoint's size; then the thread's rows in the results database with how
+many times persist wrote each one. It is the quickest way to *see* the durability story.
+
+The graph used here is compiled only to read history: workers build lazily, so no corpus or model
+is opened.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from app.checkpoint import CHECKPOINTS_DB, open_checkpointer
+from app.graph import GraphConfig, build_graph
+from app.models import ModelChoice
+from app.offline_model import OfflineChatModel
+from app.store import RESULTS_DB, ResultsStore
+from workers.base import WorkerDeps
+from workers.registry import WORKERS
+
+__all__ = ["inspect_thread", "list_threads", "print_inspection", "print_threads"]
+
+_STATUS = {"finished": "finished", "failed": "failed", "error": "failed", "running": "unfinished"}
+
+
+def _reader_graph(data_dir: Path, saver: Any) -> Any:
+    cfg = GraphConfig(
+        workers=WORKERS,
+        worker_deps=WorkerDeps(corpus=None),
+        planner=ModelChoice(OfflineChatModel(), "offline", True),
+        model_label="",
+        data_dir=data_dir,
+    )
+    return build_graph(cfg, checkpointer=saver)
+
+
+def _checkpoint_threads(data_dir: Path) -> list[str]:
+    path = data_dir / CHECKPOINTS_DB
+    if not path.exists():
+        return []
+    with sqlite3.connect(path, timeout=30.0) as conn:
+        try:
+            rows = conn.execute(
+                "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
+            ).fetchall()
+        except sqlite3.OperationalError:
+            return []
+    return [r[0] for r in rows]
+
+
+def list_threads(data_dir: Path | str) -> list[dict[str, Any]]:
+    """One dict per thread: ``thread_id, topic, as_of, status, last_step, started_at``.
+
+    ``status`` is ``finished``, ``failed`` (completed with errors, or stopped by an exception),
+    or ``unfinished`` (killed, or still running in another process: resume it).
+    """
+    data_dir = Path(data_dir)
+    runs: dict[str, dict[str, Any]] = {}
+    if (data_dir / RESULTS_DB).exists():
+        with ResultsStore.in_dir(data_dir) as store:
+            runs = {r["thread_id"]: r for r in store.runs()}
+    thread_ids = list(dict.fromkeys([*runs, *_checkpoint_threads(data_dir)]))
+    if not thread_ids:
+        return []
+    out = []
+    with open_checkpointer(data_dir) as saver:
+        graph = _reader_graph(data_dir, saver)
+        for thread_id in thread_ids:
+            snap = graph.get_state({"configurable": {"thread_id": thread_id}})
+            run = runs.get(thread_id, {})
+            values = snap.values or {}
+            status = _STATUS.get(run.get("status", ""), "unknown")
+            if snap.next and status == "finished":
+                status = "unfinished"
+            out.append(
+                {
+                    "thread_id": thread_id,
+                    "topic": values.get("topic") or run.get("topic"),
+                    "as_of": values.get("as_of") or run.get("as_of"),
+                    "status": status,
+                    "last_step": (snap.metadata or {}).get("step") if snap.values else None,
+                    "next": list(snap.next),
+                    "started_at": run.get("started_at"),
+                }
+            )
+    return out
+
+
+def _checkpoint_sizes(data_dir: Path, thread_id: str) -> dict[str, int]:
+    with sqlite3.connect(data_dir / CHECKPOINTS_DB, timeout=30.0) as conn:
+        rows = conn.execute(
+            "SELECT checkpoint_id, length(checkpoint) + length(metadata) FROM checkpoints "
+            "WHERE thread_id = ? AND checkpoint_ns = ''",
+            (thread_id,),
+        ).fetchall()
+    return {cid: size for cid, size in rows}
+
+
+def inspect_thread(data_dir: Path | str, thread_id: str) -> dict[str, Any] | None:
+    """The checkpoint history (oldest first) and DB rows of one thread, or None if unknown.
+
+    Returns:
+        ``{"thread_id", "topic", "as_of", "checkpoints": [{step, source, ran, envelopes,
+        persisted, with_payload, bytes, checkpoint_id}], "rows": [{envelope_id, worker, status,
+        write_count, first_written_at, last_written_at, attempts, round}]}``
+    """
+    data_dir = Path(data_dir)
+    if not (data_dir / CHECKPOINTS_DB).exists() and not (data_dir / RESULTS_DB).exists():
+        return None
+    history: list[Any] = []
+    sizes: dict[str, int] = {}
+    if (data_dir / CHECKPOINTS_DB).exists():
+        with open_checkpointer(data_dir) as saver:
+            graph = _reader_graph(data_dir, saver)
+            history = list(graph.get_state_history({"configurable": {"thread_id": thread_id}}))
+        sizes = _checkpoint_sizes(data_dir, thread_id)
+    rows: list[dict[str, Any]] = []
+    if (data_dir / RESULTS_DB).exists():
+        with ResultsStore.in_dir(data_dir) as store:
+            rows = store.rows(thread_id=thread_id)
+    if not history and not rows:
+        return None
+    history.reverse()  # oldest first
+    checkpoints = []
+    for i, snap in enumerate(history):
+        envelopes = (snap.values or {}).get("envelopes") or []
+        ran = Counter(t.name for t in history[i - 1].tasks) if i else Counter()
+        cid = snap.config["configurable"]["checkpoint_id"]
+        checkpoints.append(
+            {
+                "step": (snap.metadata or {}).get("step"),
+                "source": (snap.metadata or {}).get("source"),
+                "ran": dict(ran),
+                "envelopes": len(envelopes),
+                "unique_ids": len({e.get("envelope_id") for e in envelopes}),
+                "persisted": sum(1 for e in envelopes if e.get("persisted")),
+                "with_payload": sum(1 for e in envelopes if e.get("structured") is not None),
+                "bytes": sizes.get(cid),
+                "checkpoint_id": cid,
+            }
+        )
+    last = history[-1].values if history else {}
+    return {
+        "thread_id": thread_id,
+        "topic": (last or {}).get("topic") or (rows[0]["topic"] if rows else None),
+        "as_of": (last or {}).get("as_of"),
+        "next": list(history[-1].next) if history else [],
+        "checkpoints": checkpoints,
+        "rows": [
+            {k: r[k] for k in ("envelope_id", "worker", "status", "write_count", "attempts",
+                               "round", "first_written_at", "last_written_at")}
+            for r in rows
+        ],
+    }
+
+
+def print_threads(rows: list[dict[str, Any]]) -> None:
+    """Print the ``threads`` table (rich)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False, soft_wrap=True)
+    if not rows:
+        console.print("no threads yet")
+        return
+    table = Table("thread_id", "topic", "as_of", "status", "last step")
+    for r in rows:
+        table.add_row(r["thread_id"], str(r["topic"] or ""), str(r["as_of"] or ""), r["status"],
+                      "" if r["last_step"] is None else str(r["last_step"]))
+    console.print(table)
+
+
+def print_inspection(data: dict[str, Any]) -> None:
+    """Print ``inspect`` output: the checkpoint history table, then the DB rows table."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False, soft_wrap=True)
+    console.print(f"thread {data['thread_id']}: {data['topic']!r} as of {data['as_of']}")
+    if data["next"]:
+        console.print(f"unfinished: next {', '.join(data['next'])}")
+    history = Table("step", "source", "nodes that ran", "envelopes", "persisted", "payloads",
+                    "bytes", title="checkpoints (oldest first)")
+    for c in data["checkpoints"]:
+        ran = ", ".join(f"{name}x{n}" if n > 1 else name for name, n in c["ran"].items())
+        history.add_row(str(c["step"]), str(c["source"]), ran or "-", str(c["envelopes"]),
+                        str(c["persisted"]), str(c["with_payload"]), str(c["bytes"] or "-"))
+    console.print(history)
+    rows = Table("envelope_id", "worker", "status", "writes", "attempts", "first written",
+                 "last written", title="results database rows")
+    for r in data["rows"]:
+        rows.add_row(r["envelope_id"], r["worker"], r["status"], str(r["write_count"]),
+                     str(r["attempts"]), r["first_written_at"], r["last_written_at"])
+    console.print(rows)

@@ -1,0 +1,113 @@
+"""Terminal output: progress as envelopes arrive, and the end-of-run summary.
+
+On a terminal it uses rich (colour, a live progress bar); otherwise (a pipe, CI, a test) it prints
+plain lines that a test or ``grep`` can read. Messages go to stderr when stdout carries ``--json``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+__all__ = ["Progress", "print_summary"]
+
+
+def _short(text: str, limit: int = 70) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Progress:
+    """The ``on_event`` callback of :func:`app.run.run_research` that prints as the run goes.
+
+    Args:
+        stream: where to print (stdout, or stderr under ``--json``).
+        quiet: print nothing but errors.
+    """
+
+    def __init__(self, stream: TextIO | None = None, quiet: bool = False) -> None:
+        self.stream = stream or sys.stdout
+        self.quiet = quiet
+        self.console = Console(file=self.stream, highlight=False, soft_wrap=True)
+        self.rich = self.console.is_terminal
+
+    def line(self, text: str, style: str | None = None) -> None:
+        """Print one line (rich styling on a terminal, plain text elsewhere)."""
+        if self.quiet:
+            return
+        if self.rich:
+            self.console.print(escape(text), style=style)
+        else:
+            print(text, file=self.stream, flush=True)
+
+    def __call__(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "start":
+            if data.get("resumed_from_step") is not None:
+                self.line(
+                    f"resuming thread {data['thread_id']} from step {data['resumed_from_step']}",
+                    "bold yellow",
+                )
+            else:
+                self.line(f"thread {data['thread_id']}", "bold")
+            self.line(f"model: {data['model']}")
+            self.line(f"corpus: {data['corpus']}")
+        elif kind == "planned":
+            self.line(f"planned {len(data['sub_questions'])} sub-questions, "
+                      f"{data['total']} tasks:")
+            for i, question in enumerate(data["sub_questions"], 1):
+                self.line(f"  {i}. {_short(question, 100)}")
+        elif kind == "envelope":
+            env = data["envelope"]
+            status = env.get("status", "ok")
+            round_ = f" round {env['round']}" if env.get("round", 1) > 1 else ""
+            attempts = f" after {env['attempts']} attempts" if env.get("attempts", 1) > 1 else ""
+            text = (
+                f"[{data['done']}/{data['total']}] {env['worker']:<12} {status:<5} "
+                f"{_short(env.get('task_key', ''))}{round_}{attempts}"
+            )
+            if status == "error":
+                text += f"  ({_short(env.get('error') or '', 120)})"
+            self.line(text, "red" if status == "error" else None)
+        elif kind == "persisted":
+            self.line(f"persisted {data['count']} envelope(s) to the results database")
+        elif kind == "report":
+            self.line(f"report written: {data['path']}", "green")
+
+
+def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None:
+    """Print the end-of-run summary table (rich on a terminal, plain ``key: value`` lines else)."""
+    stream = stream or sys.stdout
+    console = Console(file=stream, highlight=False, soft_wrap=True)
+    rows = [
+        ("thread", summary["thread_id"]),
+        ("model", summary["model"]),
+        ("envelopes", f"{summary['envelopes']} (expected {summary['expected']})"),
+        ("db rows", str(summary["db_rows"])),
+        ("duplicates", str(summary["duplicates"])),
+        ("persisted", f"{summary['persisted']}/{summary['envelopes']}"),
+        ("errors", str(len(summary["errors"]))),
+        ("tokens", str(summary["tokens"])),
+        ("report", summary["report_path"] or "(none)"),
+        ("elapsed", f"{summary['elapsed_seconds']:.2f} s"),
+    ]
+    if console.is_terminal:
+        table = Table(title="summary", show_header=False)
+        for key, value in rows:
+            table.add_row(key, escape(value))
+        console.print(table)
+    else:
+        print("summary:", file=stream)
+        for key, value in rows:
+            print(f"  {key}: {value}", file=stream)
+    for error in summary["errors"]:
+        print(
+            f"  failed: {error['worker']} on {_short(error['sub_question'])!r}: {error['error']}",
+            file=stream,
+        )
+    for note in summary["notes"]:
+        print(f"  note: {note}", file=stream)
+    stream.flush()

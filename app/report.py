@@ -1,0 +1,185 @@
+"""The report: markdown built from the persisted rows, with numbered citations.
+
+The report reads the results database, not graph state: once ``persist`` has run, state holds no
+payloads. Every bullet ends in a citation number, each number resolves to one corpus passage in the
+Sources list, and each source is listed once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.ids import topic_slug
+
+__all__ = ["ReportInput", "render_markdown", "report_filename", "write_report"]
+
+
+@dataclass
+class ReportInput:
+    """What the report is made of.
+
+    Attributes:
+        topic, as_of, model_label, thread_id: the run's identity.
+        sub_questions: in plan order; findings are grouped under them.
+        rows: the results-database rows of this run (``structured`` decoded).
+        notes: run notes (budget spent, rounds used, ...).
+        summary: optional model-written synthesis: ``[(sentence, [ref, ...])]``; every ref must
+            be one of the rows' refs (unknown ones are dropped by :func:`render_markdown`).
+    """
+
+    topic: str
+    as_of: str
+    model_label: str
+    thread_id: str
+    sub_questions: list[str]
+    rows: list[dict[str, Any]]
+    notes: list[str] = field(default_factory=list)
+    summary: list[tuple[str, list[str]]] = field(default_factory=list)
+
+
+class _Citations:
+    """Numbers sources in first-cited order; each ref gets one number."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[str, int] = {}
+        self.sources: list[dict[str, Any]] = []
+
+    def cite(self, item: dict[str, Any]) -> int:
+        ref = item["ref"]
+        if ref not in self.numbers:
+            self.numbers[ref] = len(self.numbers) + 1
+            self.sources.append(item)
+        return self.numbers[ref]
+
+
+def _one_line(text: str, limit: int = 400) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _excerpt(text: str, limit: int = 220) -> str:
+    """The first sentence of a passage (or its start), for a passage bullet."""
+    flat = " ".join(text.split())
+    match = re.match(r"(.{30,}?[.!?])(\s|$)", flat)
+    return _one_line(match.group(1) if match else flat, limit)
+
+
+def _items(rows: Sequence[dict[str, Any]], task_key: str | None, kind: str) -> list[dict]:
+    out, seen = [], set()
+    for row in rows:
+        if task_key is not None and row["task_key"] != task_key:
+            continue
+        if row["status"] != "ok" or not row.get("structured"):
+            continue
+        for item in row["structured"].get("items", []):
+            if item.get("kind") != kind or not item.get("ref"):
+                continue
+            key = (" ".join(str(item.get("text", "")).split()).lower(), item["ref"])
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(item)
+    return out
+
+
+def render_markdown(data: ReportInput) -> str:
+    """Render the report.
+
+    Layout: title and run facts; an optional summary; a section per sub-question with findings
+    (bullets ending in ``[n]``) and the top passages; a Caveats section; a Failures section when
+    any worker ended in error; Notes; the numbered Sources list.
+    """
+    cites = _Citations()
+    by_ref = {
+        item["ref"]: item
+        for row in data.rows
+        if row.get("structured")
+        for item in row["structured"].get("items", [])
+        if item.get("ref")
+    }
+    known_refs = set(by_ref)
+    errors = [r for r in data.rows if r["status"] == "error"]
+    workers = sorted({r["worker"] for r in data.rows})
+    lines = [
+        f"# Research report: {_one_line(data.topic, 200)}",
+        "",
+        f"- As of: {data.as_of}",
+        f"- Model: {data.model_label}",
+        f"- Thread: `{data.thread_id}`",
+        f"- Workers: {', '.join(workers) or 'none'}; envelopes: {len(data.rows)}; "
+        f"errors: {len(errors)}",
+        "",
+    ]
+    summary = [
+        (sentence, [ref for ref in refs if ref in known_refs]) for sentence, refs in data.summary
+    ]
+    summary = [(s, refs) for s, refs in summary if refs]  # unsourced claims are dropped
+    if summary:
+        lines += ["## Summary", ""]
+        for sentence, refs in summary:
+            marks = "".join(f"[{cites.cite(by_ref[r])}]" for r in refs)
+            lines.append(f"- {_one_line(sentence)} {marks}")
+        lines.append("")
+
+    for number, question in enumerate(data.sub_questions, 1):
+        lines += [f"## {number}. {_one_line(question, 300)}", ""]
+        findings = _items(data.rows, question, "finding")
+        passages = _items(data.rows, question, "passage")
+        if findings:
+            lines += ["Findings:", ""]
+            lines += [f"- {_one_line(f['text'])} [{cites.cite(f)}]" for f in findings]
+            lines.append("")
+        if passages:
+            lines += ["Top passages:", ""]
+            lines += [
+                f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages[:3]
+            ]
+            lines.append("")
+        if not findings and not passages:
+            lines += ["- No sourced answer was found in the corpus.", ""]
+
+    caveats = _items(data.rows, None, "caveat")
+    lines += ["## Caveats", ""]
+    if caveats:
+        lines += [f"- {_one_line(c['text'])} [{cites.cite(c)}]" for c in caveats]
+    else:
+        lines.append("- No caveats were found in the corpus.")
+    lines.append("")
+
+    if errors:
+        lines += ["## Failures", ""]
+        lines += [
+            f"- `{r['worker']}` on \"{_one_line(r['task_key'], 120)}\": {r['error']}"
+            for r in errors
+        ]
+        lines.append("")
+    if data.notes:
+        lines += ["## Notes", ""]
+        lines += [f"- {_one_line(n)}" for n in data.notes]
+        lines.append("")
+
+    lines += ["## Sources", ""]
+    for number, item in enumerate(cites.sources, 1):
+        lines.append(f"{number}. `{item['ref']}`: {item.get('title', '')} ({item.get('source', '')})")
+    if not cites.sources:
+        lines.append("No sources were cited.")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def report_filename(topic: str, as_of: str) -> str:
+    """A safe file name from the topic: ``<slug>-<as_of>-<hash8>.md`` (see
+    :func:`app.ids.topic_slug`): no path separators, no leading dot, whatever the topic holds."""
+    return f"{topic_slug(topic, as_of)}.md"
+
+
+def write_report(markdown: str, path: Path) -> Path:
+    """Write ``markdown`` to ``path`` atomically (temp file, then rename); return the path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(markdown, encoding="utf-8")
+    tmp.replace(path)
+    return path

@@ -1,0 +1,260 @@
+"""One research run, start to finish: wire the graph, find or resume the thread, stream, summarize.
+
+This is the composition root: the only place that knows every part (settings, models, corpus,
+workers, checkpointer, results store, faults). The CLI parses arguments and prints; this module
+does the work, so tests and scripts can call it in-process too.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.checkpoint import open_checkpointer
+from app.config import Settings
+from app.faults import FaultPlan
+from app.graph import GraphConfig, build_graph, current_envelopes
+from app.ids import default_thread_id
+from app.models import make_model
+from app.store import ResultsStore
+from workers.base import WorkerDeps
+from workers.corpus import Corpus
+from workers.registry import WORKERS
+
+__all__ = ["RunRequest", "RunSummary", "ThreadMismatch", "open_graph", "run_research"]
+
+Event = Callable[[str, dict[str, Any]], None]
+"""Progress callback: ``on_event(kind, data)`` with kind ``start``, ``planned``, ``envelope``,
+``persisted`` or ``report``."""
+
+
+class ThreadMismatch(ValueError):
+    """The thread exists and belongs to another topic or ``as_of``."""
+
+
+@dataclass
+class RunRequest:
+    """What to run.
+
+    Attributes:
+        topic: the research topic (None: resume ``thread_id`` as it is).
+        as_of: ``YYYY-MM-DD``.
+        thread_id: None derives it from topic and as_of.
+        fresh: start a new thread even if the derived one exists.
+        report_out: where to write the report (None: the data dir).
+        faults: demonstration faults.
+    """
+
+    topic: str | None
+    as_of: str
+    thread_id: str | None = None
+    fresh: bool = False
+    report_out: Path | None = None
+    faults: FaultPlan = field(default_factory=FaultPlan)
+
+
+@dataclass
+class RunSummary:
+    """The end of a run, as the CLI prints it (and ``--json`` emits it)."""
+
+    thread_id: str
+    topic: str
+    as_of: str
+    model: str
+    corpus: str
+    resumed_from_step: int | None
+    sub_questions: list[str]
+    envelopes: int
+    expected: int
+    db_rows: int
+    duplicates: int
+    persisted: int
+    errors: list[dict[str, str]]
+    report_path: str | None
+    tokens: int
+    elapsed_seconds: float
+    notes: list[str]
+
+    @property
+    def ok(self) -> bool:
+        """True when the run completed with a report and no envelope in error."""
+        return bool(self.report_path) and not self.errors and self.duplicates == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (``ok`` included)."""
+        return {**asdict(self), "ok": self.ok}
+
+
+@contextmanager
+def open_graph(settings: Settings, faults: FaultPlan | None = None,
+               report_out: Path | None = None) -> Iterator[tuple[Any, dict[str, str]]]:
+    """Build the corpus, the models and the graph with a ``SqliteSaver``; yield (graph, labels).
+
+    ``labels`` has ``model`` and ``corpus`` descriptions for display.
+
+    Raises:
+        workers.corpus.CorpusError: the corpus folder has nothing to index.
+        app.config.ConfigError: a model spec cannot be used.
+    """
+    data_dir = Path(settings.data_dir)
+    corpus = Corpus.open(data_dir, folder=settings.corpus)
+    planner = make_model(settings.model_for("planner"), settings)
+    worker_model = make_model(settings.model_for("worker"), settings)
+    label = worker_model.label
+    if planner.label != worker_model.label:
+        label = f"{worker_model.label} (planner: {planner.label})"
+    faults = faults or FaultPlan()
+    deps = WorkerDeps(
+        corpus=corpus,
+        model=worker_model.model,
+        max_attempts=settings.max_attempts,
+        on_attempt=faults.on_attempt if faults.active else None,
+        on_done=faults.on_done if faults.active else None,
+    )
+    cfg = GraphConfig(
+        workers=WORKERS,
+        worker_deps=deps,
+        planner=planner,
+        model_label=label,
+        data_dir=data_dir,
+        rounds=settings.rounds,
+        max_tokens=settings.max_tokens,
+        retry_interval=settings.retry_interval,
+        faults=faults,
+        report_out=report_out,
+    )
+    try:
+        with open_checkpointer(data_dir) as saver:
+            yield build_graph(cfg, checkpointer=saver), {
+                "model": label,
+                "corpus": corpus.description,
+            }
+    finally:
+        corpus.close()
+
+
+def run_research(request: RunRequest, settings: Settings, on_event: Event | None = None
+                 ) -> RunSummary:
+    """Run (or resume) one research thread to the end and summarize it.
+
+    If the thread's last run did not finish, it is resumed from its last checkpoint (input
+    ``None``); if it finished, the topic runs again on the same thread and the same envelope ids
+    update the same rows.
+
+    Raises:
+        ThreadMismatch: the thread belongs to another topic/as_of.
+        KeyError: ``topic`` is None and the thread does not exist.
+        Exception: whatever a node raised that is not turned into an error envelope (a fatal
+            model error, for one).
+    """
+    emit = on_event or (lambda kind, data: None)
+    started = time.perf_counter()
+    data_dir = Path(settings.data_dir)
+    with open_graph(settings, request.faults, request.report_out) as (graph, labels):
+        thread_id = request.thread_id
+        if thread_id is None:
+            assert request.topic is not None
+            thread_id = default_thread_id(request.topic, request.as_of)
+            if request.fresh:
+                thread_id = f"{thread_id}-{time.strftime('%Y%m%dT%H%M%S')}"
+        config: dict[str, Any] = {
+            "configurable": {"thread_id": thread_id},
+            "max_concurrency": settings.max_concurrency,
+            "recursion_limit": 100,
+        }
+        snapshot = graph.get_state(config)
+        values = snapshot.values or {}
+        resumed_from: int | None = None
+        if values and request.topic is not None and (
+            values.get("topic") != request.topic or values.get("as_of") != request.as_of
+        ):
+            raise ThreadMismatch(
+                f"thread {thread_id!r} belongs to topic {values.get('topic')!r} as of "
+                f"{values.get('as_of')}; use another --thread-id or --fresh"
+            )
+        if snapshot.next:
+            resumed_from = (snapshot.metadata or {}).get("step", 0)
+            graph_input = None
+            topic, as_of = values["topic"], values["as_of"]
+        elif request.topic is None:
+            raise KeyError(f"no unfinished thread {thread_id!r} to resume")
+        else:
+            topic, as_of = request.topic, request.as_of
+            graph_input = {"topic": topic, "as_of": as_of}
+
+        with ResultsStore.in_dir(data_dir) as store:
+            store.start_run(thread_id, topic=topic, as_of=as_of, model=labels["model"])
+        emit("start", {"thread_id": thread_id, "resumed_from_step": resumed_from,
+                       "topic": topic, "as_of": as_of, **labels})
+
+        total = len(values.get("sub_questions") or []) * len(WORKERS)
+        if total:
+            emit("planned", {"sub_questions": values["sub_questions"], "total": total})
+        seen: set[str] = {e["envelope_id"] for e in current_envelopes(values)} if values else set()
+        stream_kwargs: dict[str, Any] = {"stream_mode": "updates"}
+        if settings.durability:
+            stream_kwargs["durability"] = settings.durability
+        try:
+            for update in graph.stream(graph_input, config, **stream_kwargs):
+                for node, delta in update.items():
+                    if not isinstance(delta, dict):
+                        continue
+                    if node == "plan" and "sub_questions" in delta:
+                        total = len(delta["sub_questions"]) * len(WORKERS)
+                        emit("planned", {"sub_questions": delta["sub_questions"], "total": total})
+                    elif node == "persist":
+                        emit("persisted", {"count": len(delta.get("envelopes", []))})
+                    elif node == "report":
+                        emit("report", {"path": delta.get("report_path")})
+                    elif "envelopes" in delta:
+                        for envelope in delta["envelopes"]:
+                            seen.add(envelope["envelope_id"])
+                            emit("envelope", {"envelope": envelope, "done": len(seen),
+                                              "total": total})
+        except BaseException:
+            with ResultsStore.in_dir(data_dir) as store:
+                store.finish_run(thread_id, status="error")
+            raise
+
+        final = graph.get_state(config).values
+        envelopes = current_envelopes(final)
+        ids = [e["envelope_id"] for e in envelopes]
+        with ResultsStore.in_dir(data_dir) as store:
+            db_rows = store.rows(ids)
+            duplicates = (len(ids) - len(set(ids))) + store.duplicate_count()
+            errors = [
+                {"worker": r["worker"], "sub_question": r["task_key"], "error": r["error"] or ""}
+                for r in db_rows
+                if r["status"] == "error"
+            ]
+            summary = RunSummary(
+                thread_id=thread_id,
+                topic=topic,
+                as_of=as_of,
+                model=labels["model"],
+                corpus=labels["corpus"],
+                resumed_from_step=resumed_from,
+                sub_questions=list(final.get("sub_questions") or []),
+                envelopes=len(envelopes),
+                expected=len(final.get("sub_questions") or []) * len(WORKERS),
+                db_rows=len(db_rows),
+                duplicates=duplicates,
+                persisted=sum(1 for e in envelopes if e.get("persisted")),
+                errors=errors,
+                report_path=final.get("report_path"),
+                tokens=int(final.get("tokens") or 0),
+                elapsed_seconds=round(time.perf_counter() - started, 2),
+                notes=list(final.get("notes") or []),
+            )
+            store.finish_run(
+                thread_id,
+                status="finished" if summary.ok else "failed",
+                tokens=summary.tokens,
+                report_path=summary.report_path,
+                summary=summary.to_dict(),
+            )
+        return summary

@@ -1,0 +1,112 @@
+"""Shared machinery of the ``create_agent`` workers: build the agent once, run it per task.
+
+Each agent worker is a real ``create_agent`` graph with the corpus tools and a pydantic
+``response_format``. It runs as a subgraph *invoked from a wrapper node* rather than added as the
+node itself, because:
+
+* the ``Send`` payload is a :class:`state.Task`, while the agent's input is ``{"messages": ...}``;
+  the wrapper turns one into the other;
+* the agent's state (its message history) is scratch work; only the envelope belongs in the
+  parent state, so nothing but the envelope crosses back (an agent added as a node would hand its
+  whole state back for every key it shares with the parent; see the durability tests);
+* the agent is compiled with ``checkpointer=False``: its inner steps are not checkpointed into
+  the parent thread. The unit of durability is the worker task; a retried task starts clean.
+
+Source: "Use subgraphs" (invoke a graph from a node) in the LangGraph docs, and
+``langchain.agents.create_agent``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from langchain.agents import create_agent
+from langchain.agents.structured_output import ToolStrategy
+from langchain_core.messages import AIMessage, HumanMessage
+from pydantic import BaseModel
+
+from state import Task
+from workers.base import WorkerDeps, WorkerResult
+from workers.tools import make_corpus_tools
+
+__all__ = ["build_agent_runner", "count_tokens"]
+
+
+def count_tokens(messages: list[Any]) -> int:
+    """Sum ``usage_metadata["total_tokens"]`` over the AI messages of one agent run."""
+    total = 0
+    for message in messages:
+        usage = getattr(message, "usage_metadata", None) if isinstance(message, AIMessage) else None
+        if usage:
+            total += int(usage.get("total_tokens", 0) or 0)
+    return total
+
+
+def build_agent_runner(
+    deps: WorkerDeps,
+    *,
+    name: str,
+    system_prompt: str,
+    schema: type[BaseModel],
+    items_field: str,
+    kind: str,
+) -> Callable[[Task], WorkerResult]:
+    """Compile one ``create_agent`` graph and return ``run(task) -> WorkerResult`` using it.
+
+    Args:
+        deps: the injected model and corpus (``deps.model`` must support ``bind_tools``).
+        name: the agent's name (shows in traces).
+        system_prompt: the agent's role.
+        schema: the pydantic ``response_format`` (used through ``ToolStrategy``, which works with
+            every tool-calling model); its ``items_field`` is a list of ``{claim, ref}`` objects.
+        items_field: the list field of ``schema`` holding the sourced claims.
+        kind: the item kind the report groups by (``"finding"`` or ``"caveat"``).
+
+    Raises:
+        ValueError: when ``deps.model`` is None.
+    """
+    if deps.model is None:
+        raise ValueError(f"the {name} worker needs a chat model")
+    agent = create_agent(
+        deps.model,
+        tools=make_corpus_tools(deps.corpus, k=deps.search_k),
+        system_prompt=system_prompt,
+        response_format=ToolStrategy(schema),
+        name=name,
+        checkpointer=False,
+    )
+
+    def run(task: Task) -> WorkerResult:
+        # The message is the sub-question alone: it already names the topic, and it is what the
+        # agent should search for.
+        result = agent.invoke({"messages": [HumanMessage(task["sub_question"])]})
+        answer = result.get("structured_response")
+        if answer is None:
+            raise ValueError(f"{name} finished without a structured response")
+        items: list[dict[str, Any]] = []
+        dropped = 0
+        for claim in getattr(answer, items_field):
+            passage = deps.corpus.passage(claim.ref)
+            if passage is None:  # a claim without a real source is dropped, never invented
+                dropped += 1
+                continue
+            items.append(
+                {
+                    "kind": kind,
+                    "text": claim.claim,
+                    "ref": passage.ref,
+                    "title": passage.title,
+                    "source": passage.source,
+                }
+            )
+        tool_calls = sum(
+            len(m.tool_calls) for m in result["messages"] if isinstance(m, AIMessage)
+        )
+        return WorkerResult(
+            items=items,
+            tokens=count_tokens(result["messages"]),
+            extra={"dropped_unsourced": dropped, "tool_calls": tool_calls},
+        )
+
+    return run

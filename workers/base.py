@@ -1,0 +1,166 @@
+"""What every worker shares: its dependencies, its registration record, and the node wrapper.
+
+A worker is a plain function ``run(task, deps) -> WorkerResult``. :func:`make_worker_node` turns it
+into the LangGraph node that a ``Send`` targets. The wrapper is where the durability rules live, so
+each worker module stays about its own job:
+
+* the envelope is stamped with :func:`state.make_envelope_id` from the task's own inputs, never
+  from LangGraph's runtime ``task_id`` (recorded as telemetry only);
+* a transient error is re-raised while attempts are left, so LangGraph's ``RetryPolicy`` retries
+  the node (a failed attempt leaves no writes);
+* on the last attempt, or for a permanent error, the worker returns an error envelope instead of
+  failing the run; only a fatal model error (bad key, unknown model) stops the run.
+
+Dependencies (the chat model, the corpus) are injected here when the app builds the graph;
+workers never import ``app``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from langgraph.runtime import Runtime
+
+from state import Envelope, Task, make_envelope_id
+from workers.errors import is_fatal, is_transient, one_line
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from workers.corpus import Corpus
+
+__all__ = ["WorkerDeps", "WorkerResult", "WorkerSpec", "make_worker_node"]
+
+AttemptHook = Callable[[Task, int], None]
+"""Called as ``hook(task, attempt)`` at the start of every attempt; may raise (fault injection)."""
+DoneHook = Callable[[Task, dict[str, Any]], None]
+"""Called as ``hook(task, envelope)`` after a worker produced its envelope (telemetry, crash demos)."""
+
+
+@dataclass(frozen=True)
+class WorkerDeps:
+    """Everything a worker may use, injected by the app when it builds the graph.
+
+    Attributes:
+        corpus: the searchable corpus (``workers.corpus.Corpus``).
+        model: the chat model agent workers drive (offline or a real LLM).
+        search_k: how many passages a search returns.
+        max_attempts: attempts per task, the same number the node's ``RetryPolicy`` uses.
+        on_attempt: optional hook run before every attempt.
+        on_done: optional hook run after every finished attempt, ok or error.
+    """
+
+    corpus: Corpus | None
+    model: BaseChatModel | None = None
+    search_k: int = 5
+    max_attempts: int = 3
+    on_attempt: AttemptHook | None = None
+    on_done: DoneHook | None = None
+
+
+@dataclass
+class WorkerResult:
+    """What a worker's ``run`` returns.
+
+    Attributes:
+        items: the sourced claims, each ``{"kind": "finding" | "caveat" | "passage", "text": str,
+            "ref": str, "title": str, "source": str}`` (+ ``"score"`` for passages). The report
+            cites ``ref``; a claim whose ref the corpus does not know is dropped by the worker.
+        tokens: model tokens the work cost (0 offline).
+        extra: any other payload worth keeping in the results database.
+    """
+
+    items: list[dict[str, Any]]
+    tokens: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WorkerSpec:
+    """One registered worker.
+
+    Attributes:
+        name: the node name and the envelope's ``worker`` field (part of its id: keep it stable).
+        kind: ``"function"`` (plain Python) or ``"agent"`` (a ``create_agent`` subgraph).
+        description: one line for ``--help`` and the docs.
+        build: ``build(deps) -> run`` where ``run(task) -> WorkerResult``; called once per graph,
+            on the first task, so an agent worker compiles its ``create_agent`` graph once.
+    """
+
+    name: str
+    kind: Literal["function", "agent"]
+    description: str
+    build: Callable[[WorkerDeps], Callable[[Task], WorkerResult]]
+
+
+def make_worker_node(spec: WorkerSpec, deps: WorkerDeps) -> Callable[..., dict[str, Any]]:
+    """Build the LangGraph node for ``spec``: ``node(task, runtime) -> {"envelopes": [...], ...}``.
+
+    The node's input is the :class:`state.Task` carried by a ``Send``. Attach a ``RetryPolicy``
+    whose ``retry_on`` is :func:`workers.errors.is_transient` and whose ``max_attempts`` equals
+    ``deps.max_attempts`` (the app's graph does).
+
+    Raises:
+        Exception: a transient error while attempts are left (for the ``RetryPolicy``), or a
+            fatal model error (see :func:`workers.errors.is_fatal`). Anything else becomes an
+            error envelope.
+    """
+    built: list[Callable[[Task], WorkerResult]] = []
+    lock = threading.Lock()
+
+    def get_run() -> Callable[[Task], WorkerResult]:
+        # Built on first use, once: a graph compiled only to be drawn or inspected needs no
+        # corpus or model, and an agent worker's create_agent graph is compiled once, not per task.
+        with lock:
+            if not built:
+                built.append(spec.build(deps))
+            return built[0]
+
+    def node(task: Task, runtime: Runtime) -> dict[str, Any]:
+        info = runtime.execution_info
+        attempt = info.node_attempt if info else 1
+        envelope_id = make_envelope_id(spec.name, task["sub_question"], task["as_of"])
+        base = {
+            "envelope_id": envelope_id,
+            "worker": spec.name,
+            "as_of": task["as_of"],
+            "task_key": task["sub_question"],
+            "round": task.get("round", 1),
+            "attempts": attempt,
+            "task_id": info.task_id if info else None,  # telemetry only, never the key
+        }
+        started = time.perf_counter()
+        try:
+            if deps.on_attempt is not None:
+                deps.on_attempt(task, attempt)
+            result = get_run()(task)
+        except Exception as exc:
+            if is_fatal(exc):
+                raise
+            if is_transient(exc) and attempt < deps.max_attempts:
+                raise  # LangGraph's RetryPolicy runs this node again
+            envelope = Envelope(**base, status="error", error=one_line(exc)).to_state()
+            tokens = 0
+        else:
+            envelope = Envelope(
+                **base,
+                status="ok",
+                structured={"items": result.items, **result.extra},
+                tokens=result.tokens,
+            ).to_state()
+            tokens = result.tokens
+        envelope["seconds"] = round(time.perf_counter() - started, 3)
+        if deps.on_done is not None:
+            deps.on_done(task, envelope)
+        update: dict[str, Any] = {"envelopes": [envelope]}
+        if tokens:
+            update["tokens"] = tokens
+        return update
+
+    node.__name__ = spec.name
+    node.__doc__ = spec.description
+    return node

@@ -1,0 +1,30 @@
+"""The worker registry: the one place that says which workers the research graph fans out to.
+
+Adding a worker is one new module exposing a :class:`workers.base.WorkerSpec` named ``SPEC`` and
+one line here (see docs/extending.md). Order matters only for display.
+"""
+
+from __future__ import annotations
+
+from workers import analyst, critic, docs_search
+from workers.base import WorkerSpec
+
+__all__ = ["WORKERS", "get_worker"]
+
+WORKERS: tuple[WorkerSpec, ...] = (
+    docs_search.SPEC,
+    analyst.SPEC,
+    critic.SPEC,
+)
+
+
+def get_worker(name: str) -> WorkerSpec:
+    """Return the registered worker called ``name``.
+
+    Raises:
+        KeyError: when no worker has that name (the message lists the known ones).
+    """
+    for spec in WORKERS:
+        if spec.name == name:
+            return spec
+    raise KeyError(f"no worker named {name!r}; known: {', '.join(s.name for s in WORKERS)}")
