@@ -1,0 +1,168 @@
+"""The LangChain tools the agent workers bind: search the corpus, read one of its documents.
+
+``make_corpus_tools(corpus)`` builds fresh tools that close over that corpus, so each graph build
+binds its own. Both tools return JSON strings (what a ``ToolMessage`` carries);
+``parse_search_results`` and ``parse_document`` turn those strings back into dicts, for the offline
+model and for tests that read tool messages.
+
+``search_corpus`` result::
+
+    {"results": [{"ref": "langgraph.types.RetryPolicy#0", "title": "...", "source": "...",
+                  "text": "...", "score": 10.072}]}
+
+``read_document`` result::
+
+    {"ref": "langgraph.types.RetryPolicy#0", "title": "...", "source": "...", "text": "..."}
+    {"error": "no document with ref 'x#9'"}
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_core.tools import BaseTool, StructuredTool
+
+from workers.corpus import Corpus, CorpusError
+
+__all__ = [
+    "READ_MAX_CHARS",
+    "READ_TOOL",
+    "SEARCH_TOOL",
+    "make_corpus_tools",
+    "parse_document",
+    "parse_search_results",
+]
+
+SEARCH_TOOL = "search_corpus"
+READ_TOOL = "read_document"
+READ_MAX_CHARS = 6000
+"""``read_document`` returns at most about this many characters of a document."""
+
+_SEARCH_DESCRIPTION = """\
+Search the reference corpus ({description}) for passages relevant to a question.
+
+Input: `query`, a few plain keywords or a short question (e.g. "checkpointer pending writes"). \
+Operators and quotes are not needed: the words are matched with stemming and ranked by BM25.
+Output: JSON {{"results": [{{"ref", "title", "source", "text", "score"}}]}}, best match first, \
+at most {k} results; an empty list means nothing matched, so try other or fewer words.
+Cite a passage by its exact `ref` (e.g. "langgraph.types.RetryPolicy#0"). To see the rest of a \
+document, call read_document with that ref."""
+
+_READ_DESCRIPTION = """\
+Read a whole document from the reference corpus.
+
+Input: `ref`, a passage ref exactly as search_corpus returned it (e.g. \
+"langgraph.types.RetryPolicy#0"), or a document id (the ref without "#n").
+Output: JSON {{"ref", "title", "source", "text"}} with the document text (about {max_chars} \
+characters at most, around the requested passage; cuts are marked […]), or {{"error": ...}} \
+when no document has that ref."""
+
+
+def _dumps(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False)
+
+
+def make_corpus_tools(corpus: Corpus, k: int = 5) -> list[BaseTool]:
+    """Build the ``search_corpus`` and ``read_document`` tools over ``corpus``.
+
+    Args:
+        corpus: an open :class:`~workers.corpus.Corpus`; the tools close over it (they do not
+            close it).
+        k: how many passages ``search_corpus`` returns at most (>= 1).
+
+    Returns:
+        ``[search_tool, read_tool]``, named ``SEARCH_TOOL`` and ``READ_TOOL``. Both return JSON
+        strings and never raise for bad input: a corpus failure comes back as an ``"error"`` key.
+
+    Raises:
+        ValueError: ``k`` is less than 1.
+    """
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+
+    def search_corpus(query: str) -> str:
+        try:
+            passages = corpus.search(query, k=k)
+        except CorpusError as exc:
+            return _dumps({"results": [], "error": str(exc)})
+        return _dumps(
+            {
+                "results": [
+                    {
+                        "ref": p.ref,
+                        "title": p.title,
+                        "source": p.source,
+                        "text": p.text,
+                        "score": round(p.score, 3),
+                    }
+                    for p in passages
+                ]
+            }
+        )
+
+    def read_document(ref: str) -> str:
+        try:
+            doc = corpus.read(ref, max_chars=READ_MAX_CHARS)
+        except CorpusError as exc:
+            return _dumps({"error": str(exc)})
+        if doc is None:
+            return _dumps({"error": f"no document with ref {ref!r}"})
+        ref = ref.strip()
+        cited = ref if "#" in ref and ref != doc.doc_id else f"{doc.doc_id}#0"
+        return _dumps({"ref": cited, "title": doc.title, "source": doc.source, "text": doc.text})
+
+    search_tool = StructuredTool.from_function(
+        func=search_corpus,
+        name=SEARCH_TOOL,
+        description=_SEARCH_DESCRIPTION.format(description=corpus.description, k=k),
+    )
+    read_tool = StructuredTool.from_function(
+        func=read_document,
+        name=READ_TOOL,
+        description=_READ_DESCRIPTION.format(max_chars=READ_MAX_CHARS),
+    )
+    return [search_tool, read_tool]
+
+
+def _content_text(content: Any) -> str:
+    """The text of a tool message's content: a string, or a list of text blocks/strings."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict) and isinstance(block.get("text"), str):
+                parts.append(block["text"])
+        return "".join(parts)
+    return ""
+
+
+def _loads(content: Any) -> Any:
+    try:
+        return json.loads(_content_text(content))
+    except (TypeError, ValueError):
+        return None
+
+
+def parse_search_results(content: Any) -> list[dict]:
+    """The ``results`` list of a ``search_corpus`` output (a JSON string, or a message content
+    list of text blocks); ``[]`` when it is empty, an error, or not a search result at all.
+    Each item is a dict with ``ref``, ``title``, ``source``, ``text`` and ``score``."""
+    data = _loads(content)
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        return []
+    return [r for r in data["results"] if isinstance(r, dict) and isinstance(r.get("ref"), str)]
+
+
+def parse_document(content: Any) -> dict | None:
+    """The ``{"ref", "title", "source", "text"}`` dict of a ``read_document`` output, or None
+    when it is an error or not a document at all."""
+    data = _loads(content)
+    if not isinstance(data, dict) or "error" in data:
+        return None
+    if not isinstance(data.get("ref"), str) or not isinstance(data.get("text"), str):
+        return None
+    return data
