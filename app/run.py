@@ -7,6 +7,7 @@ does the work, so tests and scripts can call it in-process too.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,6 +31,11 @@ __all__ = ["RunRequest", "RunSummary", "ThreadMismatch", "open_graph", "run_rese
 Event = Callable[[str, dict[str, Any]], None]
 """Progress callback: ``on_event(kind, data)`` with kind ``start``, ``planned``, ``envelope``,
 ``persisted`` or ``report``."""
+
+
+THREAD_POOL_SIZE = 128
+"""LangGraph's ``max_concurrency``: more threads than tasks in any superstep, so the saving of
+a finished task's pending writes never queues behind workers waiting to start."""
 
 
 class ThreadMismatch(ValueError):
@@ -114,6 +120,7 @@ def open_graph(settings: Settings, faults: FaultPlan | None = None,
         max_attempts=settings.max_attempts,
         on_attempt=faults.on_attempt if faults.active else None,
         on_done=faults.on_done if faults.active else None,
+        limiter=threading.BoundedSemaphore(settings.max_concurrency),
     )
     cfg = GraphConfig(
         workers=WORKERS,
@@ -163,7 +170,9 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                 thread_id = f"{thread_id}-{time.strftime('%Y%m%dT%H%M%S')}"
         config: dict[str, Any] = {
             "configurable": {"thread_id": thread_id},
-            "max_concurrency": settings.max_concurrency,
+            # Threads for LangGraph's pool, which also saves pending writes; how many workers
+            # *work* at once is the limiter's job (see WorkerDeps.limiter).
+            "max_concurrency": THREAD_POOL_SIZE,
             "recursion_limit": 100,
         }
         snapshot = graph.get_state(config)

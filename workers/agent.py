@@ -10,7 +10,14 @@ node itself, because:
   parent state, so nothing but the envelope crosses back (an agent added as a node would hand its
   whole state back for every key it shares with the parent; see the durability tests);
 * the agent is compiled with ``checkpointer=False``: its inner steps are not checkpointed into
-  the parent thread. The unit of durability is the worker task; a retried task starts clean.
+  the parent thread (with the default ``None`` every model and tool step of every agent would
+  add a checkpoint under a subgraph namespace: about ten times the parent's checkpoints, for
+  state nobody resumes). The unit of durability is the worker task; a retried task starts clean.
+* it is invoked with ``durability="exit"``: a subgraph inherits the parent's durability mode,
+  and on langgraph 1.2.24 a ``checkpointer=False`` subgraph run under a parent's
+  ``durability="sync"`` fails with ``AttributeError: 'SyncPregelLoop' object has no attribute
+  '_put_checkpoint_fut'`` (the sync loop waits for a checkpoint future it never created). With
+  no checkpointer the mode changes nothing else.
 
 Source: "Use subgraphs" (invoke a graph from a node) in the LangGraph docs, and
 ``langchain.agents.create_agent``.
@@ -18,6 +25,7 @@ Source: "Use subgraphs" (invoke a graph from a node) in the LangGraph docs, and
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +39,11 @@ from workers.base import WorkerDeps, WorkerResult
 from workers.tools import make_corpus_tools
 
 __all__ = ["build_agent_runner", "count_tokens"]
+
+# ``durability="exit"`` is passed on purpose to a graph without a checkpointer (see above).
+warnings.filterwarnings(
+    "ignore", message="`durability` has no effect when no checkpointer", category=UserWarning
+)
 
 
 def count_tokens(messages: list[Any]) -> int:
@@ -80,7 +93,9 @@ def build_agent_runner(
     def run(task: Task) -> WorkerResult:
         # The message is the sub-question alone: it already names the topic, and it is what the
         # agent should search for.
-        result = agent.invoke({"messages": [HumanMessage(task["sub_question"])]})
+        result = agent.invoke(
+            {"messages": [HumanMessage(task["sub_question"])]}, durability="exit"
+        )
         answer = result.get("structured_response")
         if answer is None:
             raise ValueError(f"{name} finished without a structured response")

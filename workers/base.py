@@ -17,6 +17,7 @@ workers never import ``app``.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -52,6 +53,11 @@ class WorkerDeps:
         max_attempts: attempts per task, the same number the node's ``RetryPolicy`` uses.
         on_attempt: optional hook run before every attempt.
         on_done: optional hook run after every finished attempt, ok or error.
+        limiter: bounds how many workers do their work at once (a ``threading.Semaphore``).
+            Used instead of LangGraph's ``max_concurrency``, which sizes the one thread pool
+            that runs both the nodes *and* the checkpointer's ``put_writes``: with fewer threads
+            than tasks, a finished worker's pending writes wait behind the queued workers, and a
+            crash then loses results that had finished (see docs/durability.md).
     """
 
     corpus: Corpus | None
@@ -60,6 +66,7 @@ class WorkerDeps:
     max_attempts: int = 3
     on_attempt: AttemptHook | None = None
     on_done: DoneHook | None = None
+    limiter: threading.Semaphore | None = None
 
 
 @dataclass
@@ -135,9 +142,10 @@ def make_worker_node(spec: WorkerSpec, deps: WorkerDeps) -> Callable[..., dict[s
         }
         started = time.perf_counter()
         try:
-            if deps.on_attempt is not None:
-                deps.on_attempt(task, attempt)
-            result = get_run()(task)
+            with deps.limiter or contextlib.nullcontext():
+                if deps.on_attempt is not None:
+                    deps.on_attempt(task, attempt)
+                result = get_run()(task)
         except Exception as exc:
             if is_fatal(exc):
                 raise
