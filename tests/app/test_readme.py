@@ -1,0 +1,44 @@
+"""README.md's generated sections match the code: the Mermaid diagram is the compiled graph, and
+the configuration table lists every setting. Run ``uv run python scripts/update_readme.py`` to fix.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+from app.config import ENV_VARS
+from app.diagram import graph_mermaid
+from workers.registry import WORKERS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _render():
+    spec = importlib.util.spec_from_file_location("update_readme", ROOT / "scripts/update_readme.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.render
+
+
+def test_readme_generated_sections_are_current():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert _render()(text) == text, "README.md is stale: run uv run python scripts/update_readme.py"
+
+
+def test_diagram_shows_every_worker_between_plan_and_route():
+    mermaid = graph_mermaid()
+    for worker in WORKERS:
+        assert f"plan -.-> {worker.name};" in mermaid
+        assert f"{worker.name} --> route;" in mermaid
+    assert "persist --> report;" in mermaid
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert mermaid in text
+
+
+def test_config_table_lists_every_variable():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(r"<!-- config:start.*?<!-- config:end -->", text, re.DOTALL).group(0)
+    for name in ENV_VARS:
+        assert f"`{name}`" in section
