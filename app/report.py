@@ -68,6 +68,10 @@ def _excerpt(text: str, limit: int = 220) -> str:
     return _one_line(match.group(1) if match else flat, limit)
 
 
+def _claim_key(item: dict[str, Any]) -> tuple[str, str]:
+    return " ".join(str(item.get("text", "")).split()).lower(), item["ref"]
+
+
 def _items(rows: Sequence[dict[str, Any]], task_key: str | None, kind: str) -> list[dict]:
     out, seen = [], set()
     for row in rows:
@@ -78,7 +82,7 @@ def _items(rows: Sequence[dict[str, Any]], task_key: str | None, kind: str) -> l
         for item in row["structured"].get("items", []):
             if item.get("kind") != kind or not item.get("ref"):
                 continue
-            key = (" ".join(str(item.get("text", "")).split()).lower(), item["ref"])
+            key = _claim_key(item)
             if key in seen:
                 continue
             seen.add(key)
@@ -125,22 +129,30 @@ def render_markdown(data: ReportInput) -> str:
             lines.append(f"- {_one_line(sentence)} {marks}")
         lines.append("")
 
+    listed: set[tuple[str, str]] = set()  # findings already shown under an earlier question
     for number, question in enumerate(data.sub_questions, 1):
         lines += [f"## {number}. {_one_line(question, 300)}", ""]
-        findings = _items(data.rows, question, "finding")
-        passages = _items(data.rows, question, "passage")
+        all_findings = _items(data.rows, question, "finding")
+        all_passages = _items(data.rows, question, "passage")
+        findings = [f for f in all_findings if _claim_key(f) not in listed]
+        passages = [p for p in all_passages if p["ref"] not in cites.numbers][:3]
+        listed.update(_claim_key(f) for f in findings)
         if findings:
             lines += ["Findings:", ""]
             lines += [f"- {_one_line(f['text'])} [{cites.cite(f)}]" for f in findings]
             lines.append("")
         if passages:
             lines += ["Top passages:", ""]
-            lines += [
-                f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages[:3]
-            ]
+            lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
             lines.append("")
         if not findings and not passages:
-            lines += ["- No sourced answer was found in the corpus.", ""]
+            if all_findings or all_passages:  # everything was already listed above
+                marks = "".join(
+                    f"[{n}]" for n in sorted({cites.cite(i) for i in all_findings + all_passages})
+                )
+                lines += [f"- The sources found for this question are listed above. {marks}", ""]
+            else:
+                lines += ["- No sourced answer was found in the corpus.", ""]
 
     caveats = _items(data.rows, None, "caveat")
     lines += ["## Caveats", ""]
@@ -164,7 +176,9 @@ def render_markdown(data: ReportInput) -> str:
 
     lines += ["## Sources", ""]
     for number, item in enumerate(cites.sources, 1):
-        lines.append(f"{number}. `{item['ref']}`: {item.get('title', '')} ({item.get('source', '')})")
+        title, source = item.get("title", ""), item.get("source", "")
+        where = source if title and title in source else f"{title} ({source})"
+        lines.append(f"{number}. `{item['ref']}`: {where}")
     if not cites.sources:
         lines.append("No sources were cited.")
     return "\n".join(lines).rstrip() + "\n"

@@ -38,7 +38,10 @@ from state import Task
 from workers.base import WorkerDeps, WorkerResult
 from workers.tools import make_corpus_tools
 
-__all__ = ["build_agent_runner", "count_tokens"]
+__all__ = ["AGENT_RECURSION_LIMIT", "build_agent_runner", "count_tokens"]
+
+AGENT_RECURSION_LIMIT = 24
+"""Steps one agent run may take: a search, a few reads, an answer, and a couple of retries."""
 
 # ``durability="exit"`` is passed on purpose to a graph without a checkpointer (see above).
 warnings.filterwarnings(
@@ -54,6 +57,25 @@ def count_tokens(messages: list[Any]) -> int:
         if usage:
             total += int(usage.get("total_tokens", 0) or 0)
     return total
+
+
+def _passage_holding(corpus: Any, passage: Any, claim: str) -> Any:
+    """The passage of ``passage``'s document that holds ``claim`` word for word (whitespace
+    aside): ``passage`` itself when it does, or when no passage of the document does.
+
+    ``read_document`` returns a whole document under the one ref it was asked for, so a claim
+    quoted from it may come from a sibling passage (``doc#2`` read as ``doc#0``); citing the
+    passage that really holds the sentence keeps every citation checkable.
+    """
+    want = " ".join(str(claim).split())
+    if not want or want in " ".join(passage.text.split()):
+        return passage
+    seq = 0
+    while (other := corpus.passage(f"{passage.doc_id}#{seq}")) is not None:
+        if want in " ".join(other.text.split()):
+            return other
+        seq += 1
+    return passage
 
 
 def build_agent_runner(
@@ -94,7 +116,12 @@ def build_agent_runner(
         # The message is the sub-question alone: it already names the topic, and it is what the
         # agent should search for.
         result = agent.invoke(
-            {"messages": [HumanMessage(task["sub_question"])]}, durability="exit"
+            {"messages": [HumanMessage(task["sub_question"])]},
+            # create_agent re-asks the model after a rejected structured response; a model that
+            # keeps failing would loop to the default limit (9999 steps). Bound it: the
+            # GraphRecursionError becomes this task's error envelope.
+            {"recursion_limit": AGENT_RECURSION_LIMIT},
+            durability="exit",
         )
         answer = result.get("structured_response")
         if answer is None:
@@ -106,6 +133,7 @@ def build_agent_runner(
             if passage is None:  # a claim without a real source is dropped, never invented
                 dropped += 1
                 continue
+            passage = _passage_holding(deps.corpus, passage, claim.claim)
             items.append(
                 {
                     "kind": kind,
