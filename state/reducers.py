@@ -62,30 +62,40 @@ def delete_envelope(envelope_id: str) -> dict[str, Any]:
 
 # The key index of the latest value of each envelope channel, so the next call need not rebuild
 # it. Keyed by ``id(value)`` and holding a strong reference to ``value`` (so the id cannot be
-# reused while cached). Taking an entry removes it: once a newer value is derived from a list,
-# that list no longer owns the index, and folding it again (an older value, a replayed write)
-# rebuilds. Values restored from a checkpoint are new objects, so they also rebuild, once.
+# reused while cached), a private snapshot of its items and the ``{key: position}`` index. Taking
+# an entry removes it: once a newer value is derived from a list, that list no longer owns the
+# index, and folding it again (an older value, a replayed write) rebuilds. Values restored from a
+# checkpoint are new objects, so they also rebuild, once. A list the caller changed in place
+# (appended to, shortened, an item replaced) no longer equals its snapshot, so it rebuilds too:
+# the check is one C-level pass comparing item identities, cheaper than the list copy. (Changing
+# the key fields of a stored dict in place is not detected; the reducer itself never does it.)
 # The cache never changes a result, only how fast it is computed. Bounded: one entry per channel
 # being folded at the same time, oldest evicted first.
 _INDEX_SLOTS = 32
-_index_cache: dict[int, tuple[list, dict[str, int]]] = {}
+_index_cache: dict[int, tuple[list, list, dict[str, int]]] = {}
 _index_lock = threading.Lock()
 
 
-def _take_index(existing: Any) -> dict[str, int] | None:
-    """Return (and remove) the cached key index of ``existing``, if it is still valid."""
+def _take_index(existing: Any) -> tuple[list, dict[str, int]] | None:
+    """Return (and remove) the snapshot and key index of ``existing``, if still valid."""
     with _index_lock:
         hit = _index_cache.pop(id(existing), None)
-    if hit is None or hit[0] is not existing or len(hit[1]) != len(existing):
-        return None  # unknown, or the list was appended to / shortened in place
-    return hit[1]
+    if hit is None or hit[0] is not existing:
+        return None
+    try:
+        unchanged = hit[1] == existing  # identical items compare without calling __eq__
+    except Exception:  # a replaced item whose values refuse ==: treat the list as changed
+        unchanged = False
+    if not unchanged:
+        return None  # the list was changed in place since it was returned
+    return hit[1], hit[2]
 
 
-def _keep_index(value: list, positions: dict[str, int]) -> None:
+def _keep_index(value: list, snapshot: list, positions: dict[str, int]) -> None:
     with _index_lock:
         while len(_index_cache) >= _INDEX_SLOTS:
             _index_cache.pop(next(iter(_index_cache)))
-        _index_cache[id(value)] = (value, positions)
+        _index_cache[id(value)] = (value, snapshot, positions)
 
 
 def _as_entries(value: Any) -> list[dict[str, Any]]:
@@ -126,8 +136,9 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
          ``Envelope``) is accepted as well as a list; ``Envelope`` models are stored as dicts.
       5. ``delete_envelope(id)`` removes one envelope; ``Overwrite([])`` (handled by LangGraph's
          channel before the reducer is called) resets the channel.
-      6. Per call, the work is one list copy plus the work for the new entries: the key index of
-         the value it returns is cached and reused when that same list comes back as
+      6. Per call, the work is one list copy (plus one C-level identity check of the list
+         against a private snapshot) and the work for the new entries: the key index of the
+         value it returns is cached and reused when that same, unchanged list comes back as
          ``existing``, so folding the N writes of an N-wide ``Send`` fan-out costs N list copies
          (like ``operator.add``), not N index rebuilds. Any other ``existing`` (restored from a
          checkpoint, an older value, mutated in place) is indexed afresh: correct, O(len) once.
@@ -153,22 +164,25 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
         [('e1', True, None)]
     """
     updates = _as_entries(new)
-    positions = _take_index(existing) if type(existing) is list else None
-    if positions is not None:
+    taken = _take_index(existing) if type(existing) is list else None
+    snapshot: list | None  # a private copy of ``result``, kept in step with it (see the cache)
+    if taken is not None:
+        snapshot, positions = taken
         result = list(existing)  # the one list copy
-    else:  # no cached index: a restored, older, hand-made or mutated value; index it once
+    else:  # no valid cached index: a restored, older, hand-made or mutated value; index it once
         result = _as_entries(existing)  # a new list
         positions = {envelope_key(entry): i for i, entry in enumerate(result)}
         if len(positions) != len(result):  # a hand-made value with repeated keys: fold it
             return envelope_reducer(envelope_reducer(None, result), updates)
+        snapshot = None
 
     deleted = False
     for update in updates:
         key = envelope_key(update)
         pos = positions.get(key)
         if pos is not None and (result[pos] is None or envelope_key(result[pos]) != key):
-            # The cached index disagrees with the list (an entry was replaced in place): index
-            # the list itself. Never taken on values this function built and nobody mutated.
+            # The index disagrees with the entry (a stored dict's key was changed in place):
+            # index the list itself. Never taken on values nobody mutated.
             positions = {envelope_key(e): i for i, e in enumerate(result) if e is not None}
             pos = positions.get(key)
         if update.get(DELETE):
@@ -179,15 +193,21 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
             continue
         if pos is None:
             positions[key] = len(result)
-            result.append(dict(update))
+            entry = dict(update)
+            result.append(entry)
+            if snapshot is not None:
+                snapshot.append(entry)
         else:
             merged = dict(result[pos])
             merged.update(update)
             result[pos] = merged
+            if snapshot is not None:
+                snapshot[pos] = merged
     if deleted:
         result = [entry for entry in result if entry is not None]
         positions = {envelope_key(entry): i for i, entry in enumerate(result)}
-    _keep_index(result, positions)
+        snapshot = None
+    _keep_index(result, list(result) if snapshot is None else snapshot, positions)
     return result
 
 
