@@ -151,9 +151,11 @@ def _faults(args: argparse.Namespace) -> FaultPlan:
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     fail_workers: dict[str, int] = {}
-    from workers.registry import WORKERS
+    known: set[str] = set()
+    if args.fail_worker:  # the registry imports the agent stack: only when it is needed
+        from workers.registry import WORKERS
 
-    known = {w.name for w in WORKERS}
+        known = {w.name for w in WORKERS}
     for spec in args.fail_worker:
         name, _, rounds = spec.partition(":")
         if name not in known:
@@ -171,23 +173,25 @@ def _faults(args: argparse.Namespace) -> FaultPlan:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from app.progress import Progress, print_summary
-    from app.run import RunRequest, ThreadMismatch, run_research
-
     settings = _settings(args)
     if settings.corpus is not None and not settings.corpus.is_dir():
         raise BadInput(f"corpus folder not found: {settings.corpus}")
+    topic, as_of = None, today_utc()
     if args.command == "research":
         topic = _validate_topic(args.topic)
         try:
             as_of = normalize_as_of(args.as_of) if args.as_of else today_utc()
         except ValueError as exc:
             raise BadInput(str(exc)) from None
-        request = RunRequest(topic=topic, as_of=as_of, thread_id=args.thread_id,
-                             fresh=args.fresh, report_out=args.out, faults=_faults(args))
-    else:
-        request = RunRequest(topic=None, as_of=today_utc(), thread_id=args.thread_id,
-                             report_out=args.out, faults=_faults(args))
+    faults = _faults(args)
+
+    # Imported once the input is known to be good: the graph stack takes seconds to import,
+    # and bad input should fail fast.
+    from app.progress import Progress, print_summary
+    from app.run import RunRequest, ThreadMismatch, run_research
+
+    request = RunRequest(topic=topic, as_of=as_of, thread_id=args.thread_id,
+                         fresh=getattr(args, "fresh", False), report_out=args.out, faults=faults)
 
     progress = Progress(sys.stderr if args.json else sys.stdout, quiet=args.quiet)
     try:

@@ -1,0 +1,227 @@
+"""Benchmark one offline research run on the default corpus: cold, warm, and where the time goes.
+
+Run it::
+
+    uv run python scripts/bench_research.py
+
+What it measures (on this machine, offline model, default corpus = the installed packages' docs,
+topic "checkpointer pending writes"):
+
+1. **cold run**: ``python -m app research ...`` in a subprocess on a brand-new temp data dir, so
+   the corpus index is built first (the script checks that no index existed before and that one
+   was built). Wall-clock seconds, from process start to exit: interpreter start and imports,
+   index build, the graph run (plan, 12 workers, persist, report).
+2. **warm run**: the same command on the same data dir with ``--fresh`` (a new thread, so all
+   the work is done again) and the index already cached. Wall-clock seconds.
+3. **where the time goes**: the same cold and warm runs again, but in this process
+   (``app.run.run_research``), with timers wrapped around ``Corpus.open`` (corpus indexing, or
+   opening the cached index when warm), ``OfflineChatModel._generate`` (model calls) and
+   ``Corpus.search`` / ``read`` / ``passage`` (corpus queries). Workers run in parallel threads,
+   so the timers add up per-thread CPU time (``time.thread_time``), and the run's total is the
+   process CPU time (``time.process_time``); "graph engine" is the total minus the timed parts:
+   LangGraph's loop, LangChain's agent and tool plumbing, checkpointing to SQLite, the results
+   database and the report. Imports are not in these numbers: the line "python start + imports"
+   is measured separately, in a subprocess that only imports the app.
+
+How to read it: the first two lines are what a user waits for; compare them with the targets
+(cold <= 15 s, warm <= 5 s) and the PASS/FAIL verdicts. The table says what to optimize: a big
+"corpus indexing" share on the cold run is the index build (paid once per data dir and package
+versions); "model calls" is the offline model's own work (a real LLM's latency would replace it);
+a big "graph engine" share is framework overhead per task. The script always exits 0 (it reports;
+it does not gate), unless a run itself fails. It takes about 10 to 30 s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+TOPIC = "checkpointer pending writes"
+AS_OF = "2026-11-30"
+COLD_TARGET_S = 15.0
+WARM_TARGET_S = 5.0
+
+
+def clean_env() -> dict[str, str]:
+    """The environment of the CLI runs: offline, whatever the user's settings say (no key, no
+    ``RESEARCH_*``; every app variable set empty so a ``.env`` file cannot override them)."""
+    from app.config import ENV_VARS
+
+    env = {
+        k: v for k, v in os.environ.items()
+        if k != "OPENAI_API_KEY" and not k.startswith("RESEARCH_")
+    }
+    env.update({name: "" for name in ENV_VARS})
+    env.pop("PYTHONPATH", None)
+    return env
+
+
+def _indexes(data_dir: Path) -> list[Path]:
+    return sorted(data_dir.glob("corpus-*.sqlite"))
+
+
+def cli_run(data_dir: Path, *extra: str) -> tuple[float, dict[str, Any]]:
+    """Run the CLI once in a subprocess; return (wall seconds, its ``--json`` summary)."""
+    cmd = [sys.executable, "-m", "app", "research", TOPIC, "--as-of", AS_OF,
+           "--data-dir", str(data_dir), "--model", "offline", "--json", "--quiet", *extra]
+    started = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=ROOT, env=clean_env(), capture_output=True, text=True,
+                          timeout=300)
+    seconds = time.perf_counter() - started
+    if proc.returncode != 0:
+        raise SystemExit(f"bench run failed (exit {proc.returncode}):\n{proc.stderr}")
+    summary = json.loads(proc.stdout)
+    if not summary.get("ok"):
+        raise SystemExit(f"bench run did not finish cleanly: {summary}")
+    return seconds, summary
+
+
+def import_seconds() -> float:
+    """Wall seconds of ``python -c 'import app.cli, app.run'`` (interpreter start + imports)."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import app.cli, app.run"], cwd=ROOT, env=clean_env(),
+                   check=True, timeout=120)
+    return time.perf_counter() - started
+
+
+class Timers:
+    """Per-category sums of per-thread CPU seconds, safe to add to from many threads."""
+
+    def __init__(self) -> None:
+        self.cpu: dict[str, float] = {}
+        self.calls: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def add(self, category: str, cpu: float) -> None:
+        with self._lock:
+            self.cpu[category] = self.cpu.get(category, 0.0) + cpu
+            self.calls[category] = self.calls.get(category, 0) + 1
+
+    def wrap(self, category: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.add(category, time.thread_time() - started)
+
+        timed.__wrapped__ = fn  # type: ignore[attr-defined]
+        return timed
+
+
+INDEXING, MODEL, QUERIES = "corpus indexing", "model calls", "corpus queries"
+
+
+@contextmanager
+def instrumented(timers: Timers) -> Iterator[None]:
+    """Wrap the corpus and the offline model with timers for the duration of the block."""
+    from app.offline_model import OfflineChatModel
+    from workers.corpus import Corpus
+
+    saved = {
+        (Corpus, "open"): Corpus.__dict__["open"],
+        (Corpus, "search"): Corpus.__dict__["search"],
+        (Corpus, "read"): Corpus.__dict__["read"],
+        (Corpus, "passage"): Corpus.__dict__["passage"],
+        (OfflineChatModel, "_generate"): OfflineChatModel.__dict__["_generate"],
+    }
+    open_fn = saved[(Corpus, "open")].__func__
+    Corpus.open = classmethod(timers.wrap(INDEXING, open_fn))  # type: ignore[method-assign]
+    for name in ("search", "read", "passage"):
+        setattr(Corpus, name, timers.wrap(QUERIES, saved[(Corpus, name)]))
+    OfflineChatModel._generate = timers.wrap(MODEL, saved[(OfflineChatModel, "_generate")])
+    try:
+        yield
+    finally:
+        for (owner, name), original in saved.items():
+            setattr(owner, name, original)
+
+
+def in_process_run(data_dir: Path, fresh: bool) -> dict[str, Any]:
+    """One instrumented run in this process; return its timings."""
+    from app.config import Settings
+    from app.run import RunRequest, run_research
+
+    settings = Settings(data_dir=data_dir, model="offline")
+    timers = Timers()
+    with instrumented(timers):
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        summary = run_research(RunRequest(topic=TOPIC, as_of=AS_OF, fresh=fresh), settings)
+        wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    if not summary.ok:
+        raise SystemExit(f"in-process bench run did not finish cleanly: {summary.to_dict()}")
+    parts = {k: timers.cpu.get(k, 0.0) for k in (INDEXING, MODEL, QUERIES)}
+    parts["graph engine (the rest)"] = max(cpu - sum(parts.values()), 0.0)
+    return {"wall": wall, "cpu": cpu, "parts": parts, "calls": dict(timers.calls)}
+
+
+def verdict(seconds: float, target: float) -> str:
+    return "PASS" if seconds <= target else "FAIL"
+
+
+def print_breakdown(label: str, run: dict[str, Any]) -> None:
+    print(f"  {label}: {run['cpu']:.2f} s CPU ({run['wall']:.2f} s wall, in-process)")
+    calls = run["calls"]
+    for name, seconds in run["parts"].items():
+        share = 100.0 * seconds / run["cpu"] if run["cpu"] else 0.0
+        n = calls.get(name)
+        note = f"  ({n} calls)" if n else ""
+        print(f"    {name:<26} {seconds:6.2f} s  {share:5.1f} %{note}")
+
+
+def main() -> int:
+    base = Path(tempfile.mkdtemp(prefix="bench-research-"))
+    try:
+        # 1-2. The CLI as a user runs it.
+        cli_dir = base / "cli"
+        cli_dir.mkdir()
+        assert not _indexes(cli_dir), "the data dir must start without a corpus index"
+        cold_s, cold = cli_run(cli_dir)
+        built = _indexes(cli_dir)
+        assert len(built) == 1, f"the cold run should have built one index, found {built}"
+        warm_s, warm = cli_run(cli_dir, "--fresh")
+        assert _indexes(cli_dir) == built, "the warm run rebuilt the index"
+        assert warm["thread_id"] != cold["thread_id"], "--fresh should start a new thread"
+        imports_s = import_seconds()
+
+        # 3. The same runs in-process, instrumented.
+        import app.run  # noqa: F401  (imports are not part of the in-process numbers)
+
+        proc_dir = base / "inproc"
+        cold_run = in_process_run(proc_dir, fresh=False)
+        warm_run = in_process_run(proc_dir, fresh=True)
+
+        print(f"bench_research: offline model, default corpus, topic {TOPIC!r}, "
+              f"{cold['expected']} tasks, {os.cpu_count()} CPUs")
+        print(f"cold run: {cold_s:6.2f} s  (fresh data dir, index built)       "
+              f"target <= {COLD_TARGET_S:.0f} s  {verdict(cold_s, COLD_TARGET_S)}")
+        print(f"warm run: {warm_s:6.2f} s  (same data dir, --fresh thread)      "
+              f"target <= {WARM_TARGET_S:.0f} s  {verdict(warm_s, WARM_TARGET_S)}")
+        print(f"python start + imports: {imports_s:.2f} s of each run above "
+              f"({100 * imports_s / cold_s:.0f} % of cold, {100 * imports_s / warm_s:.0f} % of "
+              "warm; a subprocess that only imports the app)")
+        print("where the time goes (CPU seconds; shares of the in-process run's CPU):")
+        print_breakdown("cold", cold_run)
+        print_breakdown("warm", warm_run)
+        print(f"corpus: {cold['corpus']}")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,168 @@
+"""The supervisor graph in-process: fan-out, reduce, persist, report, on a small made-up corpus.
+
+What the graph promises (DESIGN.md sections 1 and 3):
+
+* every worker x sub-question task leaves exactly one envelope, stamped with its deterministic
+  ``make_envelope_id(worker, sub_question, as_of)``;
+* before ``persist`` the envelopes carry their payloads; after it, state holds none
+  (``structured=None``, ``persisted=True``) and the results database holds them all;
+* running the same topic again on the same thread updates the same rows in place
+  (``write_count`` goes up, the row count does not).
+
+Checked with LangGraph's ``SqliteSaver`` (as the app wires it, through ``app.run.open_graph``) and
+with ``InMemorySaver`` (through ``app.graph.build_graph``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from app.config import Settings
+from app.graph import GraphConfig, build_graph
+from app.models import ModelChoice
+from app.offline_model import OfflineChatModel
+from app.plan import offline_plan
+from app.run import THREAD_POOL_SIZE, open_graph
+from app.store import ResultsStore
+from state import make_envelope_id
+from tests.conftest import AS_OF, SMALL_TOPIC
+from workers.base import WorkerDeps
+from workers.corpus import Corpus
+from workers.registry import WORKERS
+
+QUESTIONS = offline_plan(SMALL_TOPIC)
+
+# The agent workers invoke their checkpointer-less create_agent graph with durability="exit" on
+# purpose (see workers/agent.py); pytest's own warning capture would otherwise show it.
+pytestmark = pytest.mark.filterwarnings("ignore:`durability` has no effect:UserWarning")
+
+
+def expected_ids(as_of: str = AS_OF, topic: str = SMALL_TOPIC) -> set[str]:
+    return {make_envelope_id(w.name, q, as_of) for w in WORKERS for q in offline_plan(topic)}
+
+
+def config(thread_id: str) -> dict[str, Any]:
+    return {"configurable": {"thread_id": thread_id}, "max_concurrency": THREAD_POOL_SIZE}
+
+
+@pytest.fixture
+def sqlite_graph(tmp_path: Path, small_corpus: Path) -> Iterator[tuple[Any, Path]]:
+    settings = Settings(data_dir=tmp_path / "data", corpus=small_corpus, model="offline",
+                        retry_interval=0.01)
+    with open_graph(settings) as (graph, labels):
+        assert labels["model"].startswith("offline")
+        yield graph, settings.data_dir
+
+
+@pytest.fixture
+def memory_graph(tmp_path: Path, small_corpus: Path) -> Iterator[tuple[Any, Path]]:
+    data_dir = tmp_path / "data"
+    corpus = Corpus.open(data_dir, folder=small_corpus)
+    model = OfflineChatModel()
+    cfg = GraphConfig(
+        workers=WORKERS,
+        worker_deps=WorkerDeps(corpus=corpus, model=model),
+        planner=ModelChoice(model, "offline", True),
+        model_label="offline",
+        data_dir=data_dir,
+        retry_interval=0.01,
+    )
+    try:
+        yield build_graph(cfg, checkpointer=InMemorySaver()), data_dir
+    finally:
+        corpus.close()
+
+
+def _assert_one_persisted_envelope_per_task(values: dict[str, Any], ids: set[str]) -> None:
+    envelopes = values["envelopes"]
+    got = [e["envelope_id"] for e in envelopes]
+    assert len(got) == len(set(got)), "an envelope is in state twice"
+    assert set(got) == ids
+    for e in envelopes:
+        assert e["envelope_id"] == make_envelope_id(e["worker"], e["task_key"], e["as_of"])
+        assert e["status"] == "ok", e
+        assert e["persisted"] is True, e
+        assert e.get("structured") is None, f"payload left in state: {e['envelope_id']}"
+
+
+@pytest.mark.parametrize("which", ["sqlite_graph", "memory_graph"])
+def test_each_task_leaves_one_envelope_and_the_db_holds_the_payloads(which, request) -> None:
+    graph, data_dir = request.getfixturevalue(which)
+    final = graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config("t1"))
+    ids = expected_ids()
+    assert len(ids) == len(WORKERS) * len(QUESTIONS)
+    assert final["sub_questions"] == QUESTIONS
+    _assert_one_persisted_envelope_per_task(final, ids)
+    _assert_one_persisted_envelope_per_task(graph.get_state(config("t1")).values, ids)
+
+    with ResultsStore.in_dir(data_dir) as store:
+        rows = store.rows(thread_id="t1")
+        assert store.duplicate_count() == 0
+    assert {r["envelope_id"] for r in rows} == ids and len(rows) == len(ids)
+    for row in rows:
+        assert row["status"] == "ok" and row["write_count"] == 1
+        assert row["structured"] is not None, f"the DB lost the payload of {row['envelope_id']}"
+        assert row["topic"] == SMALL_TOPIC and row["as_of"] == AS_OF
+        for item in row["structured"]["items"]:
+            assert item["ref"] and item["text"], item
+    by_worker = {w.name: [r for r in rows if r["worker"] == w.name] for w in WORKERS}
+    assert all(r["structured"]["items"] for r in by_worker["docs_search"])
+    assert any(r["structured"]["items"] for r in by_worker["analyst"])
+
+    report = Path(final["report_path"])
+    assert report.is_file() and report.parent == (data_dir / "reports").resolve()
+    assert "three copper envelopes" in report.read_text(encoding="utf-8")
+
+
+def test_payloads_are_in_state_until_persist_drops_them(sqlite_graph) -> None:
+    graph, _ = sqlite_graph
+    graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config("t1"))
+    history = list(graph.get_state_history(config("t1")))  # newest first
+    before_persist = [s for s in history if s.next == ("persist",)]
+    assert len(before_persist) == 1
+    envelopes = before_persist[0].values["envelopes"]
+    assert {e["envelope_id"] for e in envelopes} == expected_ids()
+    assert all(e["structured"] is not None and e["persisted"] is False for e in envelopes)
+    assert history[0].next == ()
+    assert all(e["structured"] is None for e in history[0].values["envelopes"])
+
+
+@pytest.mark.parametrize("which", ["sqlite_graph", "memory_graph"])
+def test_same_topic_twice_on_one_thread_updates_rows_in_place(which, request) -> None:
+    graph, data_dir = request.getfixturevalue(which)
+    graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config("t1"))
+    with ResultsStore.in_dir(data_dir) as store:
+        first = {r["envelope_id"]: r for r in store.rows()}
+
+    final = graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config("t1"))
+    _assert_one_persisted_envelope_per_task(final, expected_ids())
+    with ResultsStore.in_dir(data_dir) as store:
+        second = {r["envelope_id"]: r for r in store.rows()}
+        assert store.count() == len(first) == len(expected_ids())
+        assert store.duplicate_count() == 0
+    assert second.keys() == first.keys()
+    for eid, row in second.items():
+        assert row["write_count"] == first[eid]["write_count"] + 1 == 2
+        assert row["first_written_at"] == first[eid]["first_written_at"]
+        assert row["last_written_at"] > first[eid]["last_written_at"]
+        assert row["structured"] == first[eid]["structured"]  # offline runs are deterministic
+
+
+def test_another_as_of_is_other_work_with_other_ids(sqlite_graph) -> None:
+    graph, data_dir = sqlite_graph
+    graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config("t1"))
+    later = "2026-12-01"
+    final = graph.invoke({"topic": SMALL_TOPIC, "as_of": later}, config("t1"))
+    both = expected_ids() | expected_ids(later)
+    assert len(both) == 2 * len(expected_ids())
+    assert {e["envelope_id"] for e in final["envelopes"]} == both
+    assert all(e["structured"] is None for e in final["envelopes"])
+    with ResultsStore.in_dir(data_dir) as store:
+        assert {r["envelope_id"] for r in store.rows()} == both
+        assert all(r["write_count"] == 1 for r in store.rows())
+        assert store.duplicate_count() == 0

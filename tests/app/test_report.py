@@ -1,0 +1,232 @@
+"""The markdown report: numbered citations, one source each, no unsourced claims, safe names."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from app.report import ReportInput, render_markdown, report_filename, write_report
+
+AS_OF = "2026-11-30"
+Q1, Q2 = "What is the Zorblax relay?", "How does the Zorblax relay work?"
+
+
+def item(kind: str, text: str, ref: str | None, **extra) -> dict:
+    out = {"kind": kind, "text": text, "title": f"title of {ref}", "source": f"src/{ref}"}
+    if ref is not None:
+        out["ref"] = ref
+    return {**out, **extra}
+
+
+def row(worker: str, task_key: str, items: list[dict] | None = None, *, status: str = "ok",
+        error: str | None = None) -> dict:
+    return {
+        "envelope_id": f"{worker}:{AS_OF}:{abs(hash((worker, task_key))):x}",
+        "worker": worker,
+        "task_key": task_key,
+        "as_of": AS_OF,
+        "status": status,
+        "error": error,
+        "structured": None if items is None else {"items": items},
+    }
+
+
+def data(rows: list[dict], **kw) -> ReportInput:
+    return ReportInput(
+        topic=kw.pop("topic", "zorblax relay"),
+        as_of=AS_OF,
+        model_label="offline (deterministic, extractive)",
+        thread_id="t-1",
+        sub_questions=kw.pop("sub_questions", [Q1, Q2]),
+        rows=rows,
+        **kw,
+    )
+
+
+ROWS = [
+    row("analyst", Q1, [
+        item("finding", "The relay moves glimmer packets between moon stations.", "z.md#0"),
+        item("finding", "Each packet is folded into three copper envelopes.", "z.md#1"),
+    ]),
+    row("docs_search", Q1, [
+        item("passage", "The relay moves glimmer packets. It is fictional.", "z.md#0", score=3.2),
+        item("passage", "Stations of Quelloria are nine. Harrowgate is largest.", "q.md#0"),
+    ]),
+    row("analyst", Q2, [
+        item("finding", "The outer copper envelope carries the destination.", "z.md#1"),
+        item("finding", "The receiving station compares the checksum with its ledger.", "z.md#2"),
+    ]),
+    row("critic", Q2, [
+        item("caveat", "The relay must not be used during a double eclipse.", "z.md#3"),
+    ]),
+]
+
+
+def sources(md: str) -> list[tuple[int, str]]:
+    tail = md.split("\n## Sources\n", 1)[1]
+    return [(int(n), ref) for n, ref in re.findall(r"^(\d+)\. `([^`]+)`", tail, re.MULTILINE)]
+
+
+def citations(md: str) -> list[int]:
+    body = md.split("\n## Sources\n", 1)[0]
+    return [int(n) for n in re.findall(r"\[(\d+)\]", body)]
+
+
+def bullet_number(md: str, text: str) -> int:
+    match = re.search(rf"^- .*{re.escape(text)}.* \[(\d+)\]$", md, re.MULTILINE)
+    assert match, f"no bullet with {text!r} in:\n{md}"
+    return int(match.group(1))
+
+
+def test_citations_are_numbered_in_first_cited_order_and_each_source_is_listed_once() -> None:
+    md = render_markdown(data(ROWS))
+    listed = sources(md)
+    assert [n for n, _ in listed] == [1, 2, 3, 4, 5]
+    assert [ref for _, ref in listed] == ["z.md#0", "z.md#1", "q.md#0", "z.md#2", "z.md#3"]
+    cited = citations(md)
+    assert list(dict.fromkeys(cited)) == [1, 2, 3, 4, 5]  # first appearances count up
+    # The same ref keeps its number wherever it is cited again.
+    assert bullet_number(md, "three copper envelopes") == 2
+    assert bullet_number(md, "outer copper envelope") == 2
+    assert bullet_number(md, "moves glimmer packets between") == 1
+    assert bullet_number(md, "compares the checksum") == 4
+    assert bullet_number(md, "double eclipse") == 5
+    assert "1. `z.md#0`: title of z.md#0 (src/z.md#0)" in md
+
+
+def test_findings_are_grouped_under_their_sub_question() -> None:
+    md = render_markdown(data(ROWS))
+    q1 = md.index(f"## 1. {Q1}")
+    q2 = md.index(f"## 2. {Q2}")
+    caveats = md.index("## Caveats")
+    assert q1 < md.index("moves glimmer packets between") < q2
+    assert q2 < md.index("compares the checksum") < caveats
+    assert caveats < md.index("double eclipse") < md.index("## Sources")
+    # Passage bullets show the title and the passage's first sentence, cited.
+    assert "- title of q.md#0: Stations of Quelloria are nine. [3]" in md
+
+
+def test_unsourced_claims_are_dropped() -> None:
+    rows = [
+        row("analyst", Q1, [
+            item("finding", "A sourced finding about the relay ledger.", "z.md#0"),
+            item("finding", "An unsourced finding that must not appear.", None),
+            item("finding", "An empty-ref finding that must not appear.", ""),
+        ]),
+    ]
+    summary = [
+        ("A summary claim with a known source.", ["z.md#0"]),
+        ("Dropped: it cites only a ref no row has.", ["nowhere#9"]),
+        ("Dropped: it cites nothing.", []),
+        ("A summary claim with a known and a bogus ref.", ["nowhere#1", "z.md#0"]),
+    ]
+    md = render_markdown(data(rows, summary=summary))
+    assert "must not appear" not in md
+    assert "Dropped" not in md
+    assert "- A summary claim with a known source. [1]" in md
+    assert "- A summary claim with a known and a bogus ref. [1]" in md
+    assert "nowhere" not in md
+    assert sources(md) == [(1, "z.md#0")]
+    assert md.index("## Summary") < md.index(f"## 1. {Q1}")
+
+
+def test_summary_with_no_sourced_claim_has_no_section() -> None:
+    md = render_markdown(data(ROWS, summary=[("Nothing backs this.", ["ghost#0"])]))
+    assert "## Summary" not in md and "Nothing backs this" not in md
+
+
+def test_failures_section_names_the_failed_worker_and_error() -> None:
+    rows = [*ROWS, row("critic", Q1, None, status="error",
+                       error="InjectedWorkerError: critic is set to fail")]
+    md = render_markdown(data(rows))
+    assert "## Failures" in md
+    assert '- `critic` on "What is the Zorblax relay?": InjectedWorkerError: critic is set to ' \
+           "fail" in md
+    assert "errors: 1" in md
+    assert "## Failures" not in render_markdown(data(ROWS))
+
+
+def test_error_rows_contribute_no_claims_even_with_a_payload() -> None:
+    rows = [row("analyst", Q1, [item("finding", "Left over from a failed attempt.", "z.md#0")],
+                status="error", error="boom")]
+    md = render_markdown(data(rows))
+    assert "Left over" not in md
+    assert "No sourced answer was found in the corpus." in md
+    assert "No sources were cited." in md
+
+
+def test_empty_run_says_so() -> None:
+    md = render_markdown(data([]))
+    assert md.count("No sourced answer was found in the corpus.") == 2
+    assert "No caveats were found in the corpus." in md
+    assert "No sources were cited." in md
+    assert citations(md) == []
+
+
+def test_a_finding_repeated_under_a_later_question_is_listed_once() -> None:
+    same = item("finding", "Each packet is folded into three copper envelopes.", "z.md#1")
+    rows = [row("analyst", Q1, [same]), row("analyst", Q2, [dict(same)])]
+    md = render_markdown(data(rows))
+    assert md.count("three copper envelopes") == 1
+    q2 = md.split(f"## 2. {Q2}", 1)[1].split("## Caveats", 1)[0]
+    assert "No sourced answer" not in q2  # it had an answer: the one listed above
+    assert "[1]" in q2
+    assert sources(md) == [(1, "z.md#1")]
+
+
+def test_duplicate_claims_are_listed_once_per_section() -> None:
+    dup = item("finding", "Each packet is folded into three copper envelopes.", "z.md#1")
+    rows = [row("analyst", Q1, [dup, dict(dup, text="  Each packet is folded into three  copper "
+                                          "envelopes. ")])]
+    md = render_markdown(data(rows, sub_questions=[Q1]))
+    assert md.count("three copper envelopes") == 1
+
+
+def test_multiline_text_stays_on_one_bullet_line() -> None:
+    rows = [row("critic", Q1, [item("caveat", "Warning:\n    never launch\n\nduring an eclipse.",
+                                    "z.md#3")])]
+    md = render_markdown(data(rows, sub_questions=[Q1]))
+    assert "- Warning: never launch during an eclipse. [1]" in md
+
+
+HOSTILE_TOPICS = [
+    "../../etc/passwd",
+    "..",
+    ".hidden",
+    "/absolute/path",
+    "C:\\Windows\\system32",
+    "a/b\\c",
+    "\x00nul",
+    "🛰️ 检查点",
+    "",
+    "x" * 500,
+    '"NEAR(a b)" OR *',
+    "zorblax'; DROP TABLE results; --",
+    "con",
+]
+
+
+@pytest.mark.parametrize("topic", HOSTILE_TOPICS)
+def test_report_filename_is_a_plain_name_inside_the_reports_folder(topic: str, tmp_path) -> None:
+    name = report_filename(topic, AS_OF)
+    assert re.fullmatch(r"[a-z0-9][a-z0-9-]*-2026-11-30-[0-9a-f]{8}\.md", name), name
+    assert len(name) <= 100
+    reports = tmp_path / "reports"
+    assert (reports / name).resolve().parent == reports.resolve()
+    assert name == report_filename(topic, AS_OF)  # deterministic
+
+
+def test_report_filenames_keep_topics_apart() -> None:
+    names = {report_filename(t, AS_OF) for t in ("Relay!", "relay?", "RELAY", "relay")}
+    assert len(names) == 4  # same slug, different topics: the hash tells them apart
+    assert report_filename("relay", AS_OF) != report_filename("relay", "2026-12-01")
+
+
+def test_write_report_replaces_the_file_atomically(tmp_path: Path) -> None:
+    path = tmp_path / "reports" / "r.md"
+    write_report("first\n", path)
+    write_report("second\n", path)
+    assert path.read_text(encoding="utf-8") == "second\n"
+    assert sorted(p.name for p in path.parent.iterdir()) == ["r.md"]  # no temp file left

@@ -1,0 +1,168 @@
+"""The results database: one row per envelope_id, one transaction per upsert, never half-written."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from app.store import RESULTS_DB, ResultsStore
+from state import make_envelope_id
+
+AS_OF = "2026-11-30"
+
+
+def env(worker: str = "analyst", question: str = "What is X?", *, status: str = "ok",
+        structured: dict | None = None, eid: str | None = None, **extra) -> dict:
+    return {
+        "envelope_id": eid if eid is not None else make_envelope_id(worker, question, AS_OF),
+        "worker": worker,
+        "task_key": question,
+        "as_of": AS_OF,
+        "status": status,
+        "structured": {"items": [{"kind": "finding", "text": "x", "ref": "d#0"}]}
+        if structured is None and status == "ok" else structured,
+        **extra,
+    }
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    with ResultsStore.in_dir(tmp_path / "data") as s:
+        yield s
+
+
+def test_in_dir_creates_the_folder_and_the_database(tmp_path: Path) -> None:
+    data_dir = tmp_path / "a" / "b"
+    with ResultsStore.in_dir(data_dir) as s:
+        assert s.count() == 0
+    assert (data_dir / RESULTS_DB).is_file()
+
+
+def test_upsert_writes_one_row_per_envelope_id(store: ResultsStore) -> None:
+    batch = [env("analyst", "Q1"), env("critic", "Q1"), env("analyst", "Q2")]
+    assert store.upsert(batch, thread_id="t", topic="topic") == 3
+    assert store.count() == 3
+    assert store.upsert(batch, thread_id="t", topic="topic") == 3
+    assert store.upsert(batch[:1], thread_id="t", topic="topic") == 1
+    rows = {r["envelope_id"]: r for r in store.rows()}
+    assert len(rows) == 3
+    assert [rows[e["envelope_id"]]["write_count"] for e in batch] == [3, 2, 2]
+    assert store.duplicate_count() == 0
+
+
+def test_upsert_updates_the_row_in_place(store: ResultsStore) -> None:
+    failed = env("critic", "Q1", status="error", error="boom", attempts=3)
+    store.upsert([failed], thread_id="t", topic="topic")
+    (before,) = store.rows()
+    fixed = env("critic", "Q1", structured={"items": [{"kind": "caveat", "text": "c",
+                                                       "ref": "d#1"}]}, round=2, tokens=7)
+    store.upsert([fixed], thread_id="t2", topic="topic")
+    (after,) = store.rows()
+    assert after["envelope_id"] == before["envelope_id"]
+    assert (after["status"], after["error"], after["round"], after["tokens"]) == ("ok", None, 2, 7)
+    assert after["structured"] == fixed["structured"]  # stored as JSON, read back as a dict
+    assert after["thread_id"] == "t2"
+    assert after["write_count"] == 2
+    assert after["first_written_at"] == before["first_written_at"]
+    assert after["last_written_at"] >= before["last_written_at"]
+
+
+def test_a_failing_batch_is_rolled_back_whole(store: ResultsStore) -> None:
+    kept = env("analyst", "Q1")
+    store.upsert([kept], thread_id="t", topic="topic")
+    bad = env("critic", "Q2")
+    bad["worker"] = None  # NOT NULL: the third statement of the batch fails
+    batch = [dict(kept, status="error", error="should roll back"), env("docs_search", "Q2"), bad]
+    with pytest.raises(sqlite3.IntegrityError):
+        store.upsert(batch, thread_id="t", topic="topic")
+    (row,) = store.rows()  # the insert of the second envelope was undone too
+    assert row["envelope_id"] == kept["envelope_id"]
+    assert (row["status"], row["error"], row["write_count"]) == ("ok", None, 1)
+    # The connection is usable again: no transaction was left open.
+    assert store.upsert([env("docs_search", "Q2")], thread_id="t", topic="topic") == 1
+    assert store.count() == 2
+
+
+def test_a_failing_batch_leaves_nothing_for_other_connections(tmp_path: Path) -> None:
+    with ResultsStore.in_dir(tmp_path) as a:
+        with pytest.raises(sqlite3.IntegrityError):
+            a.upsert([env("analyst", "Q1"), dict(env("critic", "Q1"), as_of=None)],
+                     thread_id="t", topic="topic")
+    with ResultsStore.in_dir(tmp_path) as b:
+        assert b.count() == 0
+
+
+def test_empty_batch_writes_nothing(store: ResultsStore) -> None:
+    assert store.upsert([], thread_id="t", topic="topic") == 0
+    assert store.count() == 0
+
+
+def test_duplicate_count_counts_extra_rows_of_one_logical_task(store: ResultsStore) -> None:
+    store.upsert([env("analyst", "Q1"), env("analyst", "Q2"), env("critic", "Q1")],
+                 thread_id="t", topic="topic")
+    assert store.duplicate_count() == 0
+    # Rows keyed by something else than the deterministic id (say, LangGraph's task_id) would
+    # give one logical task several rows: exactly what duplicate_count exists to catch.
+    store.upsert([env("analyst", "Q1", eid="task-uuid-1"), env("analyst", "Q1", eid="task-uuid-2")],
+                 thread_id="t", topic="topic")
+    assert store.count() == 5
+    assert store.duplicate_count() == 2
+    # Another as_of is another logical task, not a duplicate.
+    other_day = dict(env("analyst", "Q2"), as_of="2026-12-01",
+                     envelope_id=make_envelope_id("analyst", "Q2", "2026-12-01"))
+    store.upsert([other_day], thread_id="t", topic="topic")
+    assert store.duplicate_count() == 2
+
+
+def test_rows_filter_by_ids_and_thread(store: ResultsStore) -> None:
+    a, b, c = env("analyst", "Q1"), env("critic", "Q1"), env("analyst", "Q2")
+    store.upsert([a, b], thread_id="t1", topic="one")
+    store.upsert([c], thread_id="t2", topic="two")
+    assert {r["envelope_id"] for r in store.rows(thread_id="t1")} == {a["envelope_id"],
+                                                                      b["envelope_id"]}
+    assert [r["envelope_id"] for r in store.rows([c["envelope_id"], "missing"])] == [
+        c["envelope_id"]]
+    assert store.rows([]) == []
+    assert store.rows([a["envelope_id"]], thread_id="t2") == []
+    assert store.count(thread_id="t2") == 1
+
+
+def test_concurrent_upserts_of_the_same_ids_never_add_rows(tmp_path: Path) -> None:
+    batch = [env(w, q) for w in ("analyst", "critic", "docs_search") for q in ("Q1", "Q2")]
+    errors: list[BaseException] = []
+
+    def writer() -> None:
+        try:
+            with ResultsStore.in_dir(tmp_path) as s:  # one connection per thread
+                for _ in range(5):
+                    s.upsert(batch, thread_id="t", topic="topic")
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    with ResultsStore.in_dir(tmp_path) as s:
+        rows = s.rows()
+        assert s.duplicate_count() == 0
+    assert len(rows) == len(batch)
+    assert all(r["write_count"] == 20 for r in rows)
+
+
+def test_runs_table_records_start_and_finish(store: ResultsStore) -> None:
+    store.start_run("t", topic="topic", as_of=AS_OF, model="offline")
+    assert store.run("t")["status"] == "running"
+    store.finish_run("t", status="finished", tokens=12, report_path="/r.md", summary={"ok": True})
+    run = store.run("t")
+    assert (run["status"], run["tokens"], run["report_path"]) == ("finished", 12, "/r.md")
+    assert run["finished_at"] is not None
+    store.start_run("t", topic="topic", as_of=AS_OF, model="offline")  # resumed: running again
+    assert store.run("t")["status"] == "running" and store.run("t")["finished_at"] is None
+    assert [r["thread_id"] for r in store.runs()] == ["t"]
+    assert store.run("nope") is None

@@ -1,0 +1,177 @@
+"""Shared fixtures: a small corpus folder about a made-up subject, and the CLI in a subprocess.
+
+* ``small_corpus`` (session): a folder of a few ``.md``/``.txt`` files about the fictional
+  "Zorblax relay", with distinctive sentences (what it is, how it works, how it is configured,
+  its caveats). One file is long enough to be split into several passages, so a citation that
+  names the wrong passage of a document is caught. Indexing it costs milliseconds, unlike the
+  default package-docs corpus (about 1.5 s), which the test suite indexes at most once.
+* ``make_corpus`` (session): a factory for other folders (``make_corpus({"a.md": "..."})``).
+* ``run_cli(*args)``: ``python -m app ...`` in a subprocess with ``sys.executable``, run from the
+  repository root, with an environment the user's settings cannot leak into (see
+  :func:`clean_env`).
+* ``run_cli_many([...])``: several CLI runs at once (a thread pool of subprocesses), for tests
+  that need many independent runs and should not pay for them one after another.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+"""The repository root (the folder holding ``app/``, ``workers/`` and ``state/``)."""
+
+AS_OF = "2026-11-30"
+"""The ``--as-of`` every test run uses, so envelope ids and file names are predictable."""
+
+SMALL_TOPIC = "zorblax relay"
+"""A topic the small corpus answers."""
+
+CLI_TIMEOUT = 240.0
+
+SMALL_CORPUS_FILES: dict[str, str] = {
+    "zorblax.md": textwrap.dedent(
+        """\
+        # The Zorblax relay
+
+        The Zorblax relay is a fictional courier protocol that moves glimmer packets between the
+        moon stations of Quelloria. Each Zorblax relay station keeps a brass ledger of every
+        glimmer packet it has forwarded, and the ledger is never rewritten.
+
+        ## How the Zorblax relay works
+
+        A Zorblax relay works by folding each glimmer packet into three copper envelopes before
+        launch. The outer copper envelope carries the destination station, and the inner copper
+        envelope carries the checksum of the glimmer packet.
+
+        When a glimmer packet arrives, the receiving station unfolds the copper envelopes in
+        reverse order and compares the checksum with its brass ledger. A packet whose checksum
+        is already in the ledger is acknowledged again instead of being stored twice.
+
+        ## Configuring the Zorblax relay
+
+        The Zorblax relay is configured with a quellfile that names the moon stations and the
+        launch window of each route. Operators use the quellfile to choose how many copper
+        envelopes a route needs, from one to five.
+
+        ## Limitations and caveats of the Zorblax relay
+
+        The Zorblax relay must not be used during a double eclipse, because the copper envelopes
+        lose their charge in the dark. Warning: a quellfile that asks for more than five copper
+        envelopes per glimmer packet is rejected at launch.
+
+        The single-envelope mode of the Zorblax relay is deprecated since relay version 4 and
+        will be removed in relay version 6.
+        """
+    ),
+    "history.txt": textwrap.dedent(
+        """\
+        The first Zorblax relay was built by the cartographer Imbrel Vashti in the year of the
+        seventh comet. Vashti designed the relay so that a lost glimmer packet could be resent
+        without ever being counted twice.
+
+        Before the Zorblax relay, moon stations exchanged news by heliograph, which only worked
+        when both stations faced the sun.
+        """
+    ),
+    "stations/quelloria.md": textwrap.dedent(
+        """\
+        # Moon stations of Quelloria
+
+        Quelloria has nine moon stations, and the largest of them is Harrowgate on the pale moon.
+        Every moon station runs one Zorblax relay per route it serves.
+
+        Harrowgate limits each route to forty glimmer packets per launch window.
+        """
+    ),
+    "notes/ignored.bin": "binary-looking file that the corpus must skip\n",
+}
+
+
+def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for a CLI subprocess: the user's settings cannot leak in.
+
+    ``OPENAI_API_KEY`` and every ``RESEARCH_*`` variable are removed, and every variable the app
+    reads (``app.config.ENV_VARS``) is then set to the empty string, which the app treats as
+    unset *and* which outranks a ``.env`` file in the repository root (environment beats
+    ``.env``), so a developer's ``.env`` cannot switch the tests to a real model either.
+    """
+    from app.config import ENV_VARS
+
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k != "OPENAI_API_KEY" and not k.startswith("RESEARCH_")
+    }
+    for name in ENV_VARS:
+        env[name] = ""
+    env["PYTHONUTF8"] = "1"
+    env["PYTHONIOENCODING"] = "utf-8"
+    env.pop("PYTHONPATH", None)
+    env["COLUMNS"] = "200"  # rich: plain output is not a terminal anyway; keep lines unwrapped
+    if extra:
+        env.update(extra)
+    return env
+
+
+def run_cli(*args: str | os.PathLike[str], timeout: float = CLI_TIMEOUT,
+            env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m app *args`` from the repository root; capture stdout and stderr."""
+    return subprocess.run(
+        [sys.executable, "-m", "app", *map(str, args)],
+        cwd=ROOT,
+        env=clean_env(env),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=timeout,
+    )
+
+
+def run_cli_many(
+    runs: Mapping[str, Sequence[str | os.PathLike[str]]], max_workers: int = 4
+) -> dict[str, subprocess.CompletedProcess[str]]:
+    """Run several CLI invocations at once; return ``{name: CompletedProcess}``."""
+    with ThreadPoolExecutor(max_workers=max_workers) as pool:
+        futures = {name: pool.submit(run_cli, *args) for name, args in runs.items()}
+        return {name: future.result() for name, future in futures.items()}
+
+
+def write_corpus(folder: Path, files: Mapping[str, str]) -> Path:
+    """Write ``{relative_path: text}`` under ``folder``; return ``folder``."""
+    for rel, text in files.items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def make_corpus(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
+    """Factory: ``make_corpus(files=None, name="corpus")`` writes a fresh corpus folder (the
+    small Zorblax corpus by default) and returns its path."""
+
+    def make(files: Mapping[str, str] | None = None, name: str = "corpus") -> Path:
+        folder = tmp_path_factory.mktemp(name)
+        return write_corpus(folder, SMALL_CORPUS_FILES if files is None else files)
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def small_corpus(make_corpus: Callable[..., Path]) -> Path:
+    """The small Zorblax corpus folder, shared by the whole session (read-only: do not edit)."""
+    return make_corpus(name="zorblax-corpus")
+
+
+@pytest.fixture(scope="session")
+def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """:func:`run_cli` as a fixture."""
+    return run_cli

@@ -1,0 +1,132 @@
+"""Bad input is refused cleanly; hostile but valid input works.
+
+Refused (exit 2): one line on stderr starting with ``error:``, no traceback, nothing on stdout,
+and nothing written: the data dir is not even created.
+
+Accepted (exit 0): topics full of quotes, FTS5 operators, SQL, path tricks, emoji, or exactly 500
+characters. The report lands inside the data dir's ``reports/`` folder whatever the topic, and
+the topic is stored verbatim (the SQL text is data, not SQL).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from app.ids import default_thread_id
+from app.plan import offline_plan
+from app.store import ResultsStore
+from tests.conftest import AS_OF, SMALL_TOPIC, run_cli_many
+from workers.registry import WORKERS
+
+LONG_TOPIC = ("zorblax relay copper envelopes " * 20)[:499] + "Z"  # exactly 500 characters
+
+BAD = {
+    "empty topic": ["research", ""],
+    "whitespace topic": ["research", "  \t  \n "],
+    "topic over 500 chars": ["research", "z" * 501],
+    "missing corpus folder": ["research", SMALL_TOPIC, "--corpus", "{tmp}/no-such-folder"],
+    "as-of month 13": ["research", SMALL_TOPIC, "--as-of", "2026-13-45"],
+    "as-of yesterday": ["research", SMALL_TOPIC, "--as-of", "yesterday"],
+    "as-of not padded": ["research", SMALL_TOPIC, "--as-of", "2026-1-5"],
+    "unknown crash point": ["research", SMALL_TOPIC, "--crash-at", "lunch"],
+    "fail rate 2": ["research", SMALL_TOPIC, "--fail-rate", "2"],
+    "max concurrency 0": ["research", SMALL_TOPIC, "--max-concurrency", "0"],
+}
+
+HOSTILE = {
+    "quotes": 'zorblax "relay" \'copper\' envelopes"',
+    "fts5 operators": '"NEAR(a b)" OR * zorblax AND relay NOT ^envelopes',
+    "sql injection": "zorblax'; DROP TABLE results; -- relay",
+    "path traversal": "../../etc/passwd",
+    "unicode and emoji": "Zorblax 🛰️ relay — ünïcödé 检查点 ✉️",
+    "500 chars": LONG_TOPIC,
+}
+
+
+@pytest.fixture(scope="module")
+def bad_runs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, tuple[Path, subprocess.CompletedProcess[str]]]:
+    base = tmp_path_factory.mktemp("bad-input")
+    runs = {}
+    for i, (name, args) in enumerate(BAD.items()):
+        case = base / f"case{i}"
+        case.mkdir()
+        data_dir = case / "data"
+        args = [a.replace("{tmp}", str(case)) for a in args]
+        if "--as-of" not in args:
+            args += ["--as-of", AS_OF]
+        runs[name] = (data_dir, [*args, "--data-dir", data_dir])
+    procs = run_cli_many({name: args for name, (_, args) in runs.items()})
+    return {name: (runs[name][0], proc) for name, proc in procs.items()}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_bad_input_exits_2_with_one_error_line_and_writes_nothing(bad_runs, case: str) -> None:
+    data_dir, proc = bad_runs[case]
+    assert proc.returncode == 2, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, f"expected one line on stderr, got:\n{proc.stderr}"
+    assert lines[0].startswith("error: "), lines[0]
+    assert "Traceback" not in proc.stderr
+    assert proc.stdout == ""
+    assert not data_dir.exists(), f"bad input created {data_dir}: {list(data_dir.rglob('*'))}"
+
+
+def test_bad_input_messages_say_what_is_wrong(bad_runs) -> None:
+    said = {name: proc.stderr for name, (_, proc) in bad_runs.items()}
+    assert "empty" in said["empty topic"]
+    assert "500" in said["topic over 500 chars"]
+    assert "no-such-folder" in said["missing corpus folder"]
+    assert "2026-13-45" in said["as-of month 13"] and "YYYY-MM-DD" in said["as-of month 13"]
+    assert "lunch" in said["unknown crash point"]
+    assert "--fail-rate" in said["fail rate 2"]
+    assert "--max-concurrency" in said["max concurrency 0"]
+
+
+@pytest.fixture(scope="module")
+def hostile_runs(small_corpus: Path, tmp_path_factory: pytest.TempPathFactory):
+    base = tmp_path_factory.mktemp("hostile")
+    dirs = {name: base / f"case{i}" / "data" for i, name in enumerate(HOSTILE)}
+    procs = run_cli_many(
+        {
+            name: ["research", topic, "--corpus", small_corpus, "--as-of", AS_OF,
+                   "--data-dir", dirs[name], "--quiet"]
+            for name, topic in HOSTILE.items()
+        }
+    )
+    return {name: (dirs[name], procs[name]) for name in HOSTILE}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+def test_hostile_topic_works_and_report_stays_in_the_data_dir(hostile_runs, case: str) -> None:
+    topic = HOSTILE[case]
+    data_dir, proc = hostile_runs[case]
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    assert "Traceback" not in proc.stderr
+
+    reports = (data_dir / "reports").resolve()
+    written = [p for p in data_dir.parent.rglob("*") if p.is_file() and p.suffix == ".md"]
+    assert len(written) == 1, written
+    report = written[0].resolve()
+    assert report.parent == reports, f"report escaped the data dir: {report}"
+    assert not report.name.startswith(".") and "/" not in report.name
+    assert f"  report: {report}" in proc.stdout
+    text = report.read_text(encoding="utf-8")
+    assert text.startswith("# Research report: ")
+    assert " ".join(topic.split())[:150] in text
+
+    thread_id = default_thread_id(topic, AS_OF)
+    with ResultsStore.in_dir(data_dir) as store:
+        rows = store.rows(thread_id=thread_id)
+        assert store.duplicate_count() == 0
+    assert len(rows) == len(WORKERS) * len(offline_plan(topic))
+    assert {r["topic"] for r in rows} == {" ".join(topic.split())}  # stored verbatim
+    assert all(r["status"] == "ok" for r in rows)
+
+
+def test_the_long_topic_is_at_the_limit() -> None:
+    assert len(" ".join(LONG_TOPIC.split())) == 500

@@ -1,0 +1,38 @@
+"""scripts/bench_research.py runs: it exits 0 and prints its verdicts and its time breakdown.
+
+No timing is asserted (timings depend on the machine); the script itself checks that the cold
+run built the corpus index, that the warm run reused it, and that every run finished cleanly.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_bench_research_runs_and_prints_its_lines():
+    from tests.conftest import clean_env
+
+    proc = subprocess.run(
+        [sys.executable, "scripts/bench_research.py"],
+        cwd=ROOT,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    seconds = r"\d+\.\d\d s"
+    assert re.search(rf"^cold run: +{seconds} .*target <= 15 s +(PASS|FAIL)$", out, re.M), out
+    assert re.search(rf"^warm run: +{seconds} .*target <= 5 s +(PASS|FAIL)$", out, re.M), out
+    assert re.search(rf"^python start \+ imports: {seconds}", out, re.M), out
+    for run in ("cold", "warm"):
+        assert re.search(rf"^  {run}: \d+\.\d\d s CPU", out, re.M), out
+    for part in ("corpus indexing", "model calls", "corpus queries", "graph engine"):
+        rows = re.findall(rf"^    {part}.* {seconds} +\d+\.\d %", out, re.M)
+        assert len(rows) == 2, f"{part}: {rows}\n{out}"
