@@ -120,8 +120,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_SECRETS: list[str] = []
+"""Keys of the settings in use, masked in any error line printed (a provider may echo a key)."""
+
+
 def _settings(args: argparse.Namespace) -> Settings:
     settings = load_settings()
+    if settings.openai_api_key:
+        _SECRETS.append(settings.openai_api_key)
     return settings.with_overrides(
         data_dir=getattr(args, "data_dir", None),
         model=getattr(args, "model", None),
@@ -252,8 +258,12 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # one line, never a traceback (RESEARCH_DEBUG=1 shows it)
         if os.environ.get("RESEARCH_DEBUG"):
             raise
-        from workers.errors import is_fatal, one_line
+        from workers.errors import describe_fatal, is_fatal, one_line, redact
 
-        prefix = "model error" if is_fatal(exc) else "run failed"
-        print(f"error: {prefix}: {one_line(exc)}", file=sys.stderr)
+        # A bad key or an unknown model: one line saying which, then exit 1.
+        if is_fatal(exc):
+            line = f"model error: {describe_fatal(exc)}"
+        else:
+            line = f"run failed: {one_line(exc)}"
+        print(f"error: {redact(line, _SECRETS)}", file=sys.stderr)
         return EXIT_FAILED

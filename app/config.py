@@ -2,7 +2,12 @@
 
 Precedence, highest first: CLI flag > environment variable > ``.env`` file > default. The ``.env``
 file is read with python-dotenv's ``dotenv_values`` (it is *not* loaded into ``os.environ``), so
-the precedence is explicit here and a key never leaks into child processes or logs.
+the precedence is explicit here and a key never leaks into child processes or logs. A variable
+set in the environment wins over the file even when it is empty (``RESEARCH_MODEL=``); the empty
+value then means the default. (Tests rely on this to keep a developer's ``.env`` out.)
+
+Only ``OPENAI_API_KEY``/``OPENAI_BASE_URL`` are passed to a model explicitly; another provider's
+key (``ANTHROPIC_API_KEY``, ...) is read by its own client from the environment, not from ``.env``.
 
 Every variable is listed in ``ENV_VARS`` (the README's configuration table and ``.env.example``
 are checked against it by a test).
@@ -11,6 +16,7 @@ are checked against it by a test).
 from __future__ import annotations
 
 import datetime as dt
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -96,7 +102,20 @@ class Settings:
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})
 
 
-def _convert(name: str, typ: type, raw: str) -> Any:
+# Lower bounds of the numeric settings (a value below them is rejected with one line).
+_MINIMUM: dict[str, tuple[float, bool]] = {
+    # attr: (bound, inclusive)
+    "max_concurrency": (1, True),  # 0 would block every worker forever
+    "rounds": (1, True),
+    "max_attempts": (1, True),
+    "max_tokens": (1, True),
+    "retry_interval": (0, True),
+    "requests_per_second": (0, True),  # 0 = no limit
+    "timeout": (0, False),  # 0 would time out every request
+}
+
+
+def _convert(name: str, attr: str, typ: type, raw: str) -> Any:
     raw = raw.strip()
     if raw == "":
         return None
@@ -104,8 +123,13 @@ def _convert(name: str, typ: type, raw: str) -> Any:
         value = typ(raw)
     except ValueError:
         raise ConfigError(f"{name} must be a {typ.__name__}, got {raw!r}") from None
-    if typ in (int, float) and value < 0:
-        raise ConfigError(f"{name} must not be negative, got {raw!r}")
+    if typ in (int, float):
+        if not math.isfinite(value):
+            raise ConfigError(f"{name} must be a finite number, got {raw!r}")
+        bound, inclusive = _MINIMUM.get(attr, (0, True))
+        if value < bound or (value == bound and not inclusive):
+            relation = ">=" if inclusive else ">"
+            raise ConfigError(f"{name} must be {relation} {bound:g}, got {raw!r}")
     return value
 
 
@@ -119,17 +143,20 @@ def load_settings(
         env_file: the dotenv file (default ``./.env``; missing is fine; None skips it).
 
     Raises:
-        ConfigError: a variable cannot be converted (e.g. ``RESEARCH_ROUNDS=two``).
+        ConfigError: a variable cannot be converted (``RESEARCH_ROUNDS=two``) or is out of
+            range (``RESEARCH_MAX_CONCURRENCY=0``, ``RESEARCH_TIMEOUT=0``); the message names it.
     """
     environ = dict(os.environ if env is None else env)
     file_values: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
         file_values = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
+    # A variable set in the environment wins over the file even when it is empty (as with
+    # python-dotenv's ``load_dotenv(override=False)``); an empty value then means the default.
     merged = {**file_values, **environ}
     values: dict[str, Any] = {}
     for name, (attr, typ, default, _help) in ENV_VARS.items():
         raw = merged.get(name)
-        value = _convert(name, typ, raw) if raw is not None else None
+        value = _convert(name, attr, typ, raw) if raw is not None else None
         if value is not None:
             values[attr] = value
         elif default is not None:

@@ -45,7 +45,9 @@ from workers.errors import is_transient
 __all__ = ["GraphConfig", "build_graph", "current_envelopes", "next_round_tasks"]
 
 ReportWriter = Callable[[ReportInput], list[tuple[str, list[str]]]]
-"""Optional model synthesis for the report: returns ``[(sentence, [ref, ...])]``."""
+"""Optional model synthesis for the report: returns ``[(sentence, [ref, ...])]``; the list may
+carry ``tokens`` (int) and ``notes`` (list of str) attributes, which go to the ``tokens`` and
+``notes`` channels (see :class:`app.synthesis.Synthesis`)."""
 
 
 @dataclass
@@ -102,17 +104,23 @@ def next_round_tasks(
     Returns:
         ``(tasks, reason)``: the tasks of round ``r + 1`` (each keeps its worker and
         sub-question, so its ``envelope_id`` is unchanged), and a note when failed tasks remain
-        but are not re-sent (no rounds or no budget left), else None.
+        but are not re-sent (no rounds or no budget left), or when the token budget is spent,
+        else None.
     """
     envelopes = current_envelopes(state)
     failed = [e for e in envelopes if e.get("status") == "error" and e["worker"] in worker_names]
+    spent = state.get("tokens", 0) or 0
+    over_budget = max_tokens is not None and spent >= max_tokens
     if not failed:
-        return [], None
+        # The budget note reaches the report even when nothing is left to re-dispatch.
+        return [], (f"token budget spent ({spent} of {max_tokens})" if over_budget else None)
     this_round = max(e.get("round", 1) for e in envelopes)
     if this_round >= rounds:
-        return [], f"{len(failed)} task(s) still failed after {this_round} round(s)"
-    spent = state.get("tokens", 0)
-    if max_tokens is not None and spent >= max_tokens:
+        reason = f"{len(failed)} task(s) still failed after {this_round} round(s)"
+        if over_budget:
+            reason += f"; token budget spent ({spent} of {max_tokens})"
+        return [], reason
+    if over_budget:
         return [], (
             f"token budget spent ({spent} of {max_tokens}): {len(failed)} failed task(s) "
             "were not dispatched again"
@@ -151,13 +159,20 @@ def build_graph(cfg: GraphConfig, checkpointer: Any = None):
     def plan(state: ResearchState) -> dict[str, Any]:
         """Turn the topic into 3 to 5 sub-questions (single writer of ``sub_questions``)."""
         topic = state["topic"]
+        tokens, notes = 0, []
         if cfg.planner.offline:
             questions = offline_plan(topic)
+        elif state.get("sub_questions"):
+            # The thread is run again (same topic and as_of, checked by the caller): keep its
+            # plan, so the same tasks get the same envelope ids and update the same rows, as
+            # the deterministic offline plan does. (``--fresh`` starts a new thread.)
+            questions = list(state["sub_questions"])
         else:
-            questions = llm_plan(topic, cfg.planner.model)
+            result = llm_plan(topic, cfg.planner.model)
+            questions, tokens, notes = result.questions, result.tokens, result.notes
         # A thread that is run again starts its notes and token count afresh: ``Overwrite``
         # bypasses the channels' reducers (concat and operator.add) for this one write.
-        return {"sub_questions": questions, "notes": Overwrite([]), "tokens": Overwrite(0)}
+        return {"sub_questions": questions, "notes": Overwrite(notes), "tokens": Overwrite(tokens)}
 
     def dispatch(state: ResearchState) -> list[Send]:
         """Pure conditional edge: one ``Send`` per worker per sub-question (round 1)."""
@@ -220,8 +235,20 @@ def build_graph(cfg: GraphConfig, checkpointer: Any = None):
             rows=rows,
             notes=list(state.get("notes") or []),
         )
+        update: dict[str, Any] = {}
         if cfg.summarize is not None:
-            data.summary = cfg.summarize(data)
+            spent = state.get("tokens", 0) or 0
+            if cfg.max_tokens is not None and spent >= cfg.max_tokens:
+                extra_notes = ["no model summary: the token budget is spent"]
+            else:
+                summary = cfg.summarize(data)
+                data.summary = list(summary)
+                extra_notes = list(getattr(summary, "notes", None) or [])
+                if getattr(summary, "tokens", 0):
+                    update["tokens"] = int(summary.tokens)
+            if extra_notes:
+                data.notes += extra_notes
+                update["notes"] = extra_notes
         name = report_filename(state["topic"], state["as_of"])
         out = cfg.report_out
         if out is None:
@@ -231,7 +258,7 @@ def build_graph(cfg: GraphConfig, checkpointer: Any = None):
         else:
             path = out
         write_report(render_markdown(data), path)
-        return {"report_path": str(path.resolve())}
+        return {"report_path": str(path.resolve()), **update}
 
     worker_retry = RetryPolicy(
         max_attempts=cfg.worker_deps.max_attempts,

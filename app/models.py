@@ -1,26 +1,59 @@
 """The model factory: ``offline`` or any ``provider:model`` string ``init_chat_model`` accepts.
 
 Real models get LangChain's ``InMemoryRateLimiter`` (shared by every role, so parallel workers
-respect one requests-per-second budget), a request timeout, and no client-side retries: retrying
-is LangGraph's ``RetryPolicy``'s job, one place, one count.
+respect one requests-per-second budget), a request timeout, and no client-side retries
+(``max_retries=0``): retrying is LangGraph's ``RetryPolicy``'s job, one place, one count. (The
+``openai`` SDK retries twice by default; with its retries on, a 429 would be retried inside one
+node attempt and the ``attempts`` an envelope records would lie.)
 
-Source: ``langchain.chat_models.init_chat_model`` and
-``langchain_core.rate_limiters.InMemoryRateLimiter``.
+Also here: :func:`structured_output`, the one way the app asks a model for a pydantic object (the
+planner's ``Plan``, the report's ``ReportSummary``), and :func:`usage_tokens`.
+
+Source: ``langchain.chat_models.init_chat_model``,
+``langchain_core.rate_limiters.InMemoryRateLimiter`` and
+``langchain_openai.ChatOpenAI.with_structured_output``.
 """
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.runnables import Runnable
+from pydantic import BaseModel
 
 from app.config import ConfigError, Settings
 from app.offline_model import OfflineChatModel
 
-__all__ = ["ModelChoice", "describe_model", "make_model"]
+__all__ = [
+    "OFFLINE",
+    "STRUCTURED_OUTPUT_METHOD",
+    "ModelChoice",
+    "describe_model",
+    "make_model",
+    "model_provider",
+    "structured_output",
+    "usage_tokens",
+]
 
 OFFLINE = "offline"
+
+LOCAL_SERVER_API_KEY = "not-needed"
+"""Sent as the key when ``OPENAI_BASE_URL`` is set and no key is: local OpenAI-compatible servers
+(Ollama, vLLM, llama.cpp) accept any key, and the ``openai`` client refuses to start without one."""
+
+STRUCTURED_OUTPUT_METHOD = "function_calling"
+"""How the planner and the report ask for structured output: a forced tool call. The agent
+workers need tool calling anyway (``create_agent`` + ``ToolStrategy``), so this asks nothing more
+of an OpenAI-compatible server; ``json_schema`` (``response_format``) is not supported by every
+one of them."""
+
+# Model-name prefixes ``init_chat_model`` maps to OpenAI when the spec names no provider.
+_OPENAI_PREFIXES = ("gpt-", "o1", "o3", "o4", "chatgpt", "text-davinci")
 
 
 @dataclass(frozen=True)
@@ -32,13 +65,37 @@ class ModelChoice:
     offline: bool
 
 
+def model_provider(spec: str) -> str | None:
+    """The provider of a model spec: the part before ``:`` (``"openai:gpt-4.1-mini"`` ->
+    ``"openai"``), ``"openai"`` for a bare OpenAI model name (``"gpt-4.1-mini"``), else None."""
+    spec = spec.strip()
+    if ":" in spec:
+        return spec.split(":", 1)[0].strip().lower().replace("-", "_")
+    if spec.lower().startswith(_OPENAI_PREFIXES):
+        return "openai"
+    return None
+
+
+def _safe_url(url: str) -> str:
+    """``url`` without user info, query or fragment (where a token could hide)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "(unparsable URL)"
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
 def describe_model(spec: str, settings: Settings) -> str:
     """One-line, key-free description: ``offline (deterministic, extractive)`` or
     ``openai:gpt-4.1-mini via http://127.0.0.1:8000/v1``."""
+    spec = (spec or "").strip()
     if spec == OFFLINE:
         return "offline (deterministic, extractive)"
-    if settings.openai_base_url and spec.startswith("openai:"):
-        return f"{spec} via {settings.openai_base_url}"
+    if settings.openai_base_url and model_provider(spec) == "openai":
+        return f"{spec} via {_safe_url(settings.openai_base_url)}"
     return spec
 
 
@@ -46,6 +103,7 @@ _rate_limiters: dict[float, Any] = {}
 
 
 def _rate_limiter(rps: float) -> Any:
+    """One limiter per requests-per-second value, shared by every model built with it."""
     from langchain_core.rate_limiters import InMemoryRateLimiter
 
     if rps not in _rate_limiters:
@@ -64,8 +122,9 @@ def make_model(spec: str, settings: Settings) -> ModelChoice:
         settings: supplies the key, base URL, timeout and requests per second.
 
     Raises:
-        ConfigError: the spec is empty, its provider package is missing, or ``init_chat_model``
-            rejects it.
+        ConfigError: the spec is empty, its provider package is missing, an OpenAI model has
+            neither a key nor a base URL, or ``init_chat_model`` rejects it. The message never
+            holds the key.
     """
     spec = (spec or "").strip()
     if not spec:
@@ -76,19 +135,59 @@ def make_model(spec: str, settings: Settings) -> ModelChoice:
 
     kwargs: dict[str, Any] = {
         "timeout": settings.timeout,
-        "max_retries": 0,
-        "rate_limiter": _rate_limiter(settings.requests_per_second or 1000.0),
+        "max_retries": 0,  # LangGraph's RetryPolicy retries (see the module docstring)
     }
-    provider = spec.split(":", 1)[0] if ":" in spec else None
-    if provider in (None, "openai"):
-        if settings.openai_api_key:
-            kwargs["api_key"] = settings.openai_api_key
+    if settings.requests_per_second:  # 0 = no limit
+        kwargs["rate_limiter"] = _rate_limiter(settings.requests_per_second)
+    if model_provider(spec) == "openai":
         if settings.openai_base_url:
             kwargs["base_url"] = settings.openai_base_url
+        if settings.openai_api_key:
+            kwargs["api_key"] = settings.openai_api_key
+        elif settings.openai_base_url:
+            kwargs["api_key"] = LOCAL_SERVER_API_KEY
+        else:
+            raise ConfigError(
+                f"model {spec!r} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local "
+                "OpenAI-compatible server); use --model offline to run without one"
+            )
     try:
         model = init_chat_model(spec, **kwargs)
     except ImportError as exc:
         raise ConfigError(f"model {spec!r} needs a provider package: {exc}") from None
     except Exception as exc:  # init_chat_model raises ValueError for unknown providers
-        raise ConfigError(f"cannot use model {spec!r}: {' '.join(str(exc).split())}") from None
+        text = " ".join(str(exc).split())
+        if settings.openai_api_key:
+            text = text.replace(settings.openai_api_key, "***")
+        raise ConfigError(f"cannot use model {spec!r}: {text[:300]}") from None
     return ModelChoice(model, describe_model(spec, settings), False)
+
+
+def structured_output(model: BaseChatModel, schema: type[BaseModel]) -> Runnable:
+    """``model.with_structured_output(schema, include_raw=True)``, by function calling where the
+    model lets us choose (:data:`STRUCTURED_OUTPUT_METHOD`).
+
+    The runnable returns ``{"raw": AIMessage, "parsed": schema | None, "parsing_error": ...}``:
+    ``raw`` carries the token usage, and an answer that does not fit the schema comes back as
+    ``parsing_error`` instead of an exception. Errors of the call itself (HTTP 429, 401, a
+    timeout) are raised, for the retry policy and the error classification.
+    """
+    kwargs: dict[str, Any] = {"include_raw": True}
+    try:
+        params = inspect.signature(model.with_structured_output).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        params = {}
+    if "method" in params:
+        kwargs["method"] = STRUCTURED_OUTPUT_METHOD
+    return model.with_structured_output(schema, **kwargs)
+
+
+def usage_tokens(message: Any) -> int:
+    """``usage_metadata["total_tokens"]`` of an AI message (0 when the model reports none)."""
+    usage = getattr(message, "usage_metadata", None) if isinstance(message, AIMessage) else None
+    if not usage:
+        return 0
+    try:
+        return int(usage.get("total_tokens", 0) or 0)
+    except (TypeError, ValueError):
+        return 0

@@ -71,6 +71,8 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
+from workers.tools import READ_TOOL, SEARCH_TOOL, message_text
+
 __all__ = [
     "READ_TOOL",
     "SEARCH_TOOL",
@@ -81,11 +83,6 @@ __all__ = [
     "split_sentences",
 ]
 
-SEARCH_TOOL = "search_corpus"
-"""Name of the corpus search tool (arg ``query: str``), as ``workers/tools.py`` defines it."""
-
-READ_TOOL = "read_document"
-"""Name of the corpus read tool (arg ``ref: str``), as ``workers/tools.py`` defines it."""
 
 # How many items an array field gets when neither its JSON schema nor its description says.
 _DEFAULT_MIN_ITEMS = 1
@@ -120,20 +117,6 @@ class _Sentence:
     context: frozenset[str]  # the stems of its whole passage
 
 
-def _content_text(content: Any) -> str:
-    """The text of a message content (a string or a list of content blocks)."""
-    if isinstance(content, str):
-        return content
-    parts: list[str] = []
-    if isinstance(content, list):
-        for block in content:
-            if isinstance(block, str):
-                parts.append(block)
-            elif isinstance(block, dict) and isinstance(block.get("text"), str):
-                parts.append(block["text"])
-    return "".join(parts)
-
-
 def _loads(text: str) -> Any:
     try:
         return json.loads(text)
@@ -153,7 +136,7 @@ def _passage_from(obj: Any, rank: int, fallback_ref: str | None = None) -> Passa
 
 def parse_search_results(content: Any) -> list[Passage]:
     """Passages of a search tool result ``{"results": [{"ref", "text", ...}]}``; junk gives []."""
-    data = _loads(_content_text(content))
+    data = _loads(message_text(content))
     if isinstance(data, dict):
         data = data.get("results")
     if not isinstance(data, list):
@@ -176,7 +159,7 @@ def parse_read_result(content: Any, rank: int) -> list[Passage]:
     passage: a plain document is read but never cited. A result that names its passages,
     ``{"passages": [{"ref", "text"}, ...]}``, is cited passage by passage.
     """
-    data = _loads(_content_text(content))
+    data = _loads(message_text(content))
     items = data.get("passages") if isinstance(data, dict) and "error" not in data else None
     if not isinstance(items, list):
         return []
@@ -686,8 +669,8 @@ class OfflineChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         message = self._respond(messages, kwargs)
-        input_tokens = sum(_estimate_tokens(_content_text(m.content)) for m in messages)
-        output_text = _content_text(message.content) + "".join(
+        input_tokens = sum(_estimate_tokens(message_text(m.content)) for m in messages)
+        output_text = message_text(message.content) + "".join(
             json.dumps(tc["args"], sort_keys=True) for tc in message.tool_calls
         )
         output_tokens = _estimate_tokens(output_text)
@@ -707,7 +690,7 @@ class OfflineChatModel(BaseChatModel):
         may_call_tools = tool_choice != "none"
 
         start = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
-        question = _content_text(messages[start].content) if start >= 0 else ""
+        question = message_text(messages[start].content) if start >= 0 else ""
         turn = messages[start + 1 :]
 
         calls: dict[str, tuple[str, dict[str, Any]]] = {}

@@ -8,11 +8,20 @@ sub-questions, hence the same envelope ids, in every process.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
-__all__ = ["MAX_SUB_QUESTIONS", "MIN_SUB_QUESTIONS", "Plan", "llm_plan", "offline_plan"]
+__all__ = [
+    "MAX_SUB_QUESTIONS",
+    "MIN_SUB_QUESTIONS",
+    "PLANNER_PROMPT",
+    "Plan",
+    "PlanResult",
+    "llm_plan",
+    "offline_plan",
+]
 
 MIN_SUB_QUESTIONS, MAX_SUB_QUESTIONS = 3, 5
 
@@ -58,32 +67,76 @@ def offline_plan(topic: str) -> list[str]:
     return questions[:MAX_SUB_QUESTIONS]
 
 
-def llm_plan(topic: str, model: BaseChatModel) -> list[str]:
-    """Ask ``model`` for a :class:`Plan` (structured output) and clean it up.
+PLANNER_PROMPT = (
+    "You plan research over a corpus of technical documentation. Break the user's topic into "
+    "three to five self-contained sub-questions that a keyword search over that documentation "
+    "can answer: what it is, how it works, how it is configured and used, and its limitations "
+    "or caveats. Each sub-question must make sense on its own (name the subject in it)."
+)
+
+
+@dataclass
+class PlanResult:
+    """What :func:`llm_plan` returns.
+
+    Attributes:
+        questions: 3 to 5 cleaned sub-questions.
+        tokens: the tokens the planner call cost (``usage_metadata``; 0 when not reported).
+        notes: run notes, e.g. that the model's plan was unusable and the offline one was used.
+    """
+
+    questions: list[str]
+    tokens: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
+    """Ask ``model`` for a :class:`Plan` (structured output, by function calling: see
+    :func:`app.models.structured_output`) and clean it up.
 
     Blank and repeated questions are dropped and the list is cut to 5; with fewer than 3 left the
-    offline decomposition fills in, so the fan-out never collapses.
+    offline decomposition fills in, so the fan-out never collapses. An answer that does not fit
+    the schema (bad JSON, wrong fields) is not fatal: the offline decomposition is used and a note
+    says so.
 
     Raises:
-        Exception: whatever the model client raises (the node's retry policy sees it).
+        Exception: whatever the model client raises (the node's retry policy sees it; a 401 or
+            404 stops the run).
     """
-    planner = model.with_structured_output(Plan)
-    plan = planner.invoke(
-        "Break this research topic into three to five sub-questions that a search over "
-        f"technical documentation can answer. Topic: {topic}"
+    from langchain_core.messages import HumanMessage, SystemMessage
+
+    from app.models import structured_output, usage_tokens
+
+    out = structured_output(model, Plan).invoke(
+        [SystemMessage(PLANNER_PROMPT), HumanMessage(f"Topic: {topic}")]
     )
+    notes: list[str] = []
+    if isinstance(out, dict) and "raw" in out:
+        tokens = usage_tokens(out.get("raw"))
+        plan, error = out.get("parsed"), out.get("parsing_error")
+    else:  # a model whose with_structured_output ignores include_raw
+        tokens, plan, error = 0, out, None
     if isinstance(plan, dict):
-        plan = Plan.model_validate(plan)
+        try:
+            plan = Plan.model_validate(plan)
+        except ValueError as exc:
+            plan, error = None, exc
+    questions: list[str] = []
     seen: set[str] = set()
-    questions = []
-    for q in plan.sub_questions:
-        q = " ".join(str(q).split())
-        if q and q.lower() not in seen:
-            seen.add(q.lower())
-            questions.append(q)
+    if isinstance(plan, Plan):
+        for q in plan.sub_questions:
+            q = " ".join(str(q).split())
+            if q and q.lower() not in seen:
+                seen.add(q.lower())
+                questions.append(q)
+    else:
+        reason = " ".join(str(error or "no plan").split())[:200]
+        notes.append(f"the planner's answer was unusable ({reason}): used the offline plan")
+        return PlanResult(offline_plan(topic), tokens, notes)
     for q in offline_plan(topic):
         if len(questions) >= MIN_SUB_QUESTIONS:
             break
         if q.lower() not in seen:
+            seen.add(q.lower())
             questions.append(q)
-    return questions[:MAX_SUB_QUESTIONS]
+    return PlanResult(questions[:MAX_SUB_QUESTIONS], tokens, notes)

@@ -110,9 +110,19 @@ def open_graph(settings: Settings, faults: FaultPlan | None = None,
     corpus = Corpus.open(data_dir, folder=settings.corpus)
     planner = make_model(settings.model_for("planner"), settings)
     worker_model = make_model(settings.model_for("worker"), settings)
+    report_model = make_model(settings.model_for("report"), settings)
     label = worker_model.label
-    if planner.label != worker_model.label:
-        label = f"{worker_model.label} (planner: {planner.label})"
+    others = [f"{role}: {choice.label}" for role, choice in
+              (("planner", planner), ("report", report_model))
+              if choice.label != worker_model.label]
+    if others:
+        label = f"{label} ({', '.join(others)})"
+    summarize = None
+    if not report_model.offline:  # the model writes a sourced summary of the persisted rows
+        from app.synthesis import make_summarizer
+
+        summarize = make_summarizer(report_model.model, max_attempts=settings.max_attempts,
+                                    retry_interval=settings.retry_interval)
     faults = faults or FaultPlan()
     deps = WorkerDeps(
         corpus=corpus,
@@ -133,6 +143,7 @@ def open_graph(settings: Settings, faults: FaultPlan | None = None,
         retry_interval=settings.retry_interval,
         faults=faults,
         report_out=report_out,
+        summarize=summarize,
     )
     try:
         with open_checkpointer(data_dir) as saver:

@@ -6,13 +6,30 @@ the default would treat as permanent for the ``httpx``/``openai`` exception type
 that predicate, plus the opposite question: which errors mean "stop now" (a bad key, an unknown
 model) because every other call would fail the same way.
 
+Provider-neutral first: LangChain integrations raise ``langchain_core.exceptions.ModelError``
+subclasses (``ModelRateLimitError``, ``ModelAuthenticationError``, ...; ``langchain-openai``'s
+``OpenAIRateLimitError`` is both ``openai.RateLimitError`` and ``ModelRateLimitError``), whose
+``is_retryable`` says what a retry may cure. HTTP status codes and the ``openai``/``httpx`` types
+cover clients that raise their own errors.
+
 Source of the idea: ``langgraph.types.RetryPolicy`` and ``default_retry_on`` in
-``langgraph/_internal/_retry.py``; provider error classes from the ``openai`` SDK.
+``langgraph/_internal/_retry.py``; ``langchain_core/exceptions.py``; provider error classes from the
+``openai`` SDK.
 """
 
 from __future__ import annotations
 
-__all__ = ["FatalModelError", "TransientWorkerError", "is_fatal", "is_transient", "one_line"]
+import re
+
+__all__ = [
+    "FatalModelError",
+    "TransientWorkerError",
+    "describe_fatal",
+    "is_fatal",
+    "is_transient",
+    "one_line",
+    "redact",
+]
 
 
 class TransientWorkerError(RuntimeError):
@@ -47,10 +64,17 @@ def is_transient(exc: BaseException) -> bool:
     Args:
         exc: the exception a worker raised.
     """
-    if isinstance(exc, FatalModelError):
+    if isinstance(exc, FatalModelError) or is_fatal(exc):
         return False
     if isinstance(exc, (TransientWorkerError, TimeoutError, ConnectionError)):
         return True
+    try:
+        from langchain_core.exceptions import ModelError
+
+        if isinstance(exc, ModelError) and exc.is_retryable:
+            return True
+    except ImportError:  # pragma: no cover - langchain_core ships with langgraph
+        pass
     try:
         import httpx
 
@@ -77,6 +101,19 @@ def is_fatal(exc: BaseException) -> bool:
     """
     if isinstance(exc, FatalModelError):
         return True
+    try:
+        from langchain_core.exceptions import (
+            ModelAuthenticationError,
+            ModelNotFoundError,
+            ModelPermissionDeniedError,
+        )
+
+        if isinstance(
+            exc, (ModelAuthenticationError, ModelPermissionDeniedError, ModelNotFoundError)
+        ):
+            return True
+    except ImportError:  # pragma: no cover
+        pass
     code = _status_code(exc)
     if code in (401, 403, 404):
         return True
@@ -90,8 +127,62 @@ def is_fatal(exc: BaseException) -> bool:
         return False
 
 
+_FATAL_HINTS = {
+    401: "authentication failed (HTTP 401): check the API key",
+    403: "permission denied (HTTP 403): the key may not use this model",
+    404: "not found (HTTP 404): check the model name and the base URL",
+}
+
+
+def describe_fatal(exc: BaseException) -> str:
+    """One line for a fatal model error: what it means, then the provider's message.
+
+    Example: ``authentication failed (HTTP 401): check the API key: Incorrect API key provided``.
+    """
+    if isinstance(exc, FatalModelError):  # already described by whoever raised it
+        return redact(" ".join(str(exc).split()))[:300] or "fatal model error"
+    code = _status_code(exc)
+    if code not in _FATAL_HINTS:
+        try:
+            from langchain_core.exceptions import (
+                ModelAuthenticationError,
+                ModelNotFoundError,
+                ModelPermissionDeniedError,
+            )
+
+            for cls, guess in ((ModelAuthenticationError, 401), (ModelPermissionDeniedError, 403),
+                               (ModelNotFoundError, 404)):
+                if isinstance(exc, cls):
+                    code = guess
+                    break
+        except ImportError:  # pragma: no cover
+            pass
+    message = getattr(exc, "message", None)
+    text = message if isinstance(message, str) and message else str(exc)
+    text = redact(" ".join(text.split())) or type(exc).__name__
+    hint = _FATAL_HINTS.get(code) if isinstance(code, int) else None
+    line = f"{hint}: {text}" if hint else one_line(exc)
+    return line if len(line) <= 300 else line[:297] + "..."
+
+
+# Things that look like credentials: OpenAI-style keys (sk-..., sk-proj-...) and bearer tokens.
+_SECRET = re.compile(r"\b((?:sk|rk|pk)-[A-Za-z0-9_\-]{6})[A-Za-z0-9_\-]{6,}|(Bearer\s+)\S+")
+
+
+def redact(text: str, secrets: tuple[str, ...] | list[str] = ()) -> str:
+    """``text`` with credential-like strings masked, and each of ``secrets`` replaced by ``***``.
+
+    A provider may echo (part of) the key it rejected; the error text ends up in envelopes, the
+    results database and the terminal, so it is masked before it goes anywhere.
+    """
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "***")
+    return _SECRET.sub(lambda m: f"{m.group(1)}***" if m.group(1) else f"{m.group(2)}***", text)
+
+
 def one_line(exc: BaseException, limit: int = 300) -> str:
-    """``"TypeName: message"`` on one line, at most ``limit`` characters."""
-    text = " ".join(str(exc).split()) or "(no message)"
+    """``"TypeName: message"`` on one line, at most ``limit`` characters, credentials masked."""
+    text = redact(" ".join(str(exc).split())) or "(no message)"
     line = f"{type(exc).__name__}: {text}"
     return line if len(line) <= limit else line[: limit - 3] + "..."

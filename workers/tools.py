@@ -30,6 +30,7 @@ __all__ = [
     "READ_TOOL",
     "SEARCH_TOOL",
     "make_corpus_tools",
+    "message_text",
     "parse_document",
     "parse_search_results",
 ]
@@ -125,8 +126,8 @@ def make_corpus_tools(corpus: Corpus, k: int = 5) -> list[BaseTool]:
     return [search_tool, read_tool]
 
 
-def _content_text(content: Any) -> str:
-    """The text of a tool message's content: a string, or a list of text blocks/strings."""
+def message_text(content: Any) -> str:
+    """The text of a message's content: a string, or a list of text blocks/strings."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -142,7 +143,7 @@ def _content_text(content: Any) -> str:
 
 def _loads(content: Any) -> Any:
     try:
-        return json.loads(_content_text(content))
+        return json.loads(message_text(content))
     except (TypeError, ValueError):
         return None
 

@@ -1,0 +1,222 @@
+"""The report's model-written summary: a few sentences, each citing the claims it rests on.
+
+:func:`make_summarizer` builds the ``GraphConfig.summarize`` callable when the report model is a
+real one (``RESEARCH_REPORT_MODEL``, else ``RESEARCH_MODEL``). The ``report`` node calls it with
+the :class:`~app.report.ReportInput` it built from the results database, so the model sees the
+*persisted* rows only, never graph state:
+
+1. the findings and caveats of the rows (or, when there are none, the top passages) are numbered
+   and listed with their refs: ``[3] (ref: langgraph.types#2) caveat: ...``;
+2. the model answers with structured output, a :class:`ReportSummary` (a list of
+   ``{sentence, refs}``), asked for by function calling (:func:`app.models.structured_output`);
+3. each ref must be one of the listed ones (a claim number such as ``3`` or ``[3]`` is mapped to
+   its ref); a sentence left with no known ref is dropped, never shown unsourced. (The report's
+   :func:`~app.report.render_markdown` checks the refs against the rows again.)
+
+Failure policy: a bad key or an unknown model (:func:`workers.errors.is_fatal`) stops the run, as
+it does for the planner and the workers. A transient error (429, 5xx, timeout) is retried with the
+run's attempts and backoff. Anything else, or an answer that does not fit the schema, costs the
+report its summary, not the report: a note says why.
+
+The result is a :class:`Synthesis`, a list of ``(sentence, [ref, ...])`` (what
+``ReportInput.summary`` holds) that also carries the tokens the call cost and its notes, which
+the ``report`` node adds to the ``tokens`` and ``notes`` channels.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from app.models import structured_output, usage_tokens
+from app.report import ReportInput
+from workers.errors import FatalModelError, describe_fatal, is_fatal, is_transient, one_line
+
+__all__ = [
+    "MAX_CLAIMS",
+    "SYSTEM_PROMPT",
+    "ReportSummary",
+    "SummarySentence",
+    "Synthesis",
+    "make_summarizer",
+    "numbered_claims",
+    "summary_prompt",
+]
+
+MAX_CLAIMS = 60
+"""At most this many claims are shown to the model (findings first, then caveats)."""
+
+SYSTEM_PROMPT = (
+    "You write the summary at the top of a research report. You are given the research topic "
+    "and a numbered list of claims, each with the ref of the source passage it comes from. "
+    "Write two to five sentences that answer the topic, using only what the claims state: no "
+    "outside knowledge, no speculation. Give every sentence the refs of the claims it rests on, "
+    "copied exactly as listed (e.g. 'package.module#0'). A sentence no claim supports must not "
+    "be written."
+)
+
+
+class SummarySentence(BaseModel):
+    """One sentence of the summary and its sources."""
+
+    sentence: str = Field(description="One sentence stating only what the cited claims say.")
+    refs: list[str] = Field(
+        description="The refs of the claims this sentence rests on, copied exactly from the "
+        "list (at least one)."
+    )
+
+
+class ReportSummary(BaseModel):
+    """The report's summary: a few sourced sentences that answer the research topic."""
+
+    sentences: list[SummarySentence] = Field(
+        description="Two to five sentences that together answer the topic, each with its refs."
+    )
+
+
+class Synthesis(list):
+    """``[(sentence, [ref, ...])]`` plus what producing it cost.
+
+    Attributes:
+        tokens: tokens the model call(s) cost (usage reported by the provider).
+        notes: run notes (summary skipped and why, unsourced sentences dropped).
+    """
+
+    def __init__(self, items: Sequence[tuple[str, list[str]]] = (), *, tokens: int = 0,
+                 notes: Sequence[str] = ()) -> None:
+        super().__init__(items)
+        self.tokens = tokens
+        self.notes = list(notes)
+
+
+def _flat(text: Any, limit: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str, str]]:
+    """The claims the model may use: each ``{"n", "ref", "kind", "text", "question"}``.
+
+    Findings and caveats of the rows whose status is ``ok``, each (text, ref) once, findings
+    first; when there are none, the passages (their first 300 characters) instead.
+    """
+    by_kind: dict[str, list[dict[str, str]]] = {"finding": [], "caveat": [], "passage": []}
+    seen: set[tuple[str, str]] = set()
+    for row in data.rows:
+        if row.get("status") != "ok" or not row.get("structured"):
+            continue
+        for item in row["structured"].get("items", []):
+            kind, ref = item.get("kind"), item.get("ref")
+            if kind not in by_kind or not ref or not str(item.get("text", "")).strip():
+                continue
+            text = _flat(item["text"], 300 if kind == "passage" else 500)
+            key = (text.lower(), ref)
+            if key in seen:
+                continue
+            seen.add(key)
+            by_kind[kind].append(
+                {"ref": ref, "kind": kind, "text": text, "question": row.get("task_key", "")}
+            )
+    chosen = by_kind["finding"] + by_kind["caveat"] or by_kind["passage"]
+    return [{"n": str(i), **c} for i, c in enumerate(chosen[:limit], 1)]
+
+
+def summary_prompt(data: ReportInput, claims: Sequence[dict[str, str]]) -> str:
+    """The user message: the topic, the sub-questions, the numbered claims with their refs."""
+    lines = [f"Research topic: {_flat(data.topic, 500)}", "", "Sub-questions:"]
+    lines += [f"- {_flat(q, 300)}" for q in data.sub_questions]
+    lines += ["", "Claims (number, source ref, kind, text):"]
+    lines += [f"[{c['n']}] (ref: {c['ref']}) {c['kind']}: {c['text']}" for c in claims]
+    lines += ["", "Write the summary now; cite refs exactly as listed above."]
+    return "\n".join(lines)
+
+
+_NUMBER = re.compile(r"^\[?\s*(\d+)\s*\]?$")
+
+
+def _resolve_refs(refs: Sequence[Any], claims: Sequence[dict[str, str]]) -> list[str]:
+    """Map the model's refs onto the listed ones; unknown ones are dropped."""
+    known = {c["ref"] for c in claims}
+    by_number = {c["n"]: c["ref"] for c in claims}
+    out: list[str] = []
+    for raw in refs or []:
+        ref = str(raw).strip().strip("`'\"").strip()
+        if ref.startswith("ref:"):
+            ref = ref[4:].strip()
+        if ref not in known and (m := _NUMBER.match(ref)):
+            ref = by_number.get(m.group(1), ref)
+        if ref in known and ref not in out:
+            out.append(ref)
+    return out
+
+
+def make_summarizer(
+    model: BaseChatModel,
+    *,
+    max_attempts: int = 3,
+    retry_interval: float = 0.5,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Callable[[ReportInput], Synthesis]:
+    """Build ``summarize(data) -> Synthesis`` for ``GraphConfig.summarize``.
+
+    Args:
+        model: the report model (a real chat model; the offline one needs no summarizer).
+        max_attempts: attempts at the model call when it fails transiently.
+        retry_interval: seconds before the first retry (doubled each time, at most 8x).
+        sleep: the wait between attempts (tests pass a no-op).
+
+    Raises (from ``summarize``):
+        FatalModelError: the provider rejected the key or does not know the model.
+    """
+    runnable = structured_output(model, ReportSummary)
+
+    def summarize(data: ReportInput) -> Synthesis:
+        claims = numbered_claims(data)
+        if not claims:
+            return Synthesis(notes=["no model summary: the run found no sourced claims"])
+        messages = [SystemMessage(SYSTEM_PROMPT), HumanMessage(summary_prompt(data, claims))]
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                out = runnable.invoke(messages)
+                break
+            except Exception as exc:
+                if is_fatal(exc):
+                    raise FatalModelError(f"report model: {describe_fatal(exc)}") from exc
+                if is_transient(exc) and attempt < max_attempts:
+                    sleep(min(retry_interval * 2 ** (attempt - 1), retry_interval * 8))
+                    continue
+                return Synthesis(notes=[f"no model summary: {one_line(exc)}"])
+        if isinstance(out, dict) and "raw" in out:
+            tokens = usage_tokens(out.get("raw"))
+            parsed, error = out.get("parsed"), out.get("parsing_error")
+        else:  # pragma: no cover - a model that ignores include_raw
+            tokens, parsed, error = 0, out, None
+        if isinstance(parsed, dict):
+            try:
+                parsed = ReportSummary.model_validate(parsed)
+            except ValueError as exc:
+                parsed, error = None, exc
+        if not isinstance(parsed, ReportSummary):
+            reason = _flat(error or "no answer", 200)
+            return Synthesis(tokens=tokens, notes=[f"no model summary: unusable answer ({reason})"])
+        items: list[tuple[str, list[str]]] = []
+        dropped = 0
+        for s in parsed.sentences:
+            sentence = " ".join(s.sentence.split())
+            refs = _resolve_refs(s.refs, claims)
+            if sentence and refs:
+                items.append((sentence, refs))
+            elif sentence:
+                dropped += 1
+        notes = [f"model summary: {dropped} sentence(s) without a known source were dropped"]
+        return Synthesis(items, tokens=tokens, notes=notes if dropped else [])
+
+    return summarize

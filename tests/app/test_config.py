@@ -1,0 +1,231 @@
+"""Settings: CLI flag > environment > ``.env`` > default, conversions and bounds, the model
+factory's client settings, and that no key is ever shown."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel
+
+from app.config import DEFAULT_OPENAI_MODEL, ENV_VARS, ConfigError, Settings, load_settings
+from app.models import (
+    LOCAL_SERVER_API_KEY,
+    describe_model,
+    make_model,
+    model_provider,
+    structured_output,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+KEY = "sk-test-CONFIGCANARY-0123456789abcdef"
+
+
+def _dotenv(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / ".env"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- precedence ---------------------------------------------------------------------------------
+
+def test_defaults_with_nothing_set(tmp_path):
+    s = load_settings(env={}, env_file=tmp_path / "missing.env")
+    assert s.model == "offline"
+    assert (s.max_concurrency, s.rounds, s.max_attempts) == (4, 2, 3)
+    assert (s.retry_interval, s.requests_per_second, s.timeout) == (0.5, 2.0, 60.0)
+    assert s.max_tokens is None and s.openai_api_key is None and s.data_dir == Path(".data")
+    for role in ("planner", "worker", "report"):
+        assert s.model_for(role) == "offline"
+
+
+def test_flag_beats_env_beats_dotenv_beats_default(tmp_path):
+    env_file = _dotenv(tmp_path, "RESEARCH_MODEL=openai:from-file\nRESEARCH_ROUNDS=5\n"
+                       "RESEARCH_MAX_CONCURRENCY=7\nRESEARCH_TIMEOUT=9\n")
+    env = {"RESEARCH_MODEL": "openai:from-env", "RESEARCH_ROUNDS": "3"}
+    s = load_settings(env=env, env_file=env_file)
+    assert s.model == "openai:from-env"  # env > file
+    assert s.rounds == 3  # env > file
+    assert s.max_concurrency == 7 and s.timeout == 9.0  # file > default
+    assert s.max_attempts == 3  # default
+    flagged = s.with_overrides(model="openai:from-flag", rounds=None, max_concurrency=1)
+    assert flagged.model == "openai:from-flag"  # flag > env
+    assert flagged.rounds == 3  # an absent flag (None) changes nothing
+    assert flagged.max_concurrency == 1  # flag > file
+
+
+def test_env_var_set_but_empty_beats_the_file_and_means_default(tmp_path):
+    env_file = _dotenv(tmp_path, "RESEARCH_MODEL=openai:from-file\nRESEARCH_ROUNDS=5\n")
+    s = load_settings(env={"RESEARCH_MODEL": "", "RESEARCH_ROUNDS": "  "}, env_file=env_file)
+    assert s.model == "offline" and s.rounds == 2
+
+
+def test_env_file_none_skips_the_file(tmp_path):
+    env_file = _dotenv(tmp_path, "RESEARCH_ROUNDS=5\n")
+    assert load_settings(env={}, env_file=None).rounds == 2
+    assert load_settings(env={}, env_file=env_file).rounds == 5
+
+
+def test_default_env_file_is_dotenv_in_the_working_directory(tmp_path, monkeypatch):
+    _dotenv(tmp_path, "RESEARCH_ROUNDS=4\n")
+    monkeypatch.chdir(tmp_path)
+    assert load_settings(env={}).rounds == 4
+
+
+def test_openai_key_alone_selects_the_openai_default(tmp_path):
+    s = load_settings(env={"OPENAI_API_KEY": KEY}, env_file=None)
+    assert s.model == DEFAULT_OPENAI_MODEL == "openai:gpt-4.1-mini"
+    assert s.openai_api_key == KEY
+    # ... also from the .env file
+    s = load_settings(env={}, env_file=_dotenv(tmp_path, f"OPENAI_API_KEY={KEY}\n"))
+    assert s.model == DEFAULT_OPENAI_MODEL
+    # an explicit model wins, offline included
+    s = load_settings(env={"OPENAI_API_KEY": KEY, "RESEARCH_MODEL": "offline"}, env_file=None)
+    assert s.model == "offline"
+
+
+def test_role_models_fall_back_to_the_main_model():
+    s = load_settings(env={"RESEARCH_MODEL": "openai:main", "RESEARCH_REPORT_MODEL": "offline",
+                           "RESEARCH_PLANNER_MODEL": "openai:planner"}, env_file=None)
+    assert s.model_for("planner") == "openai:planner"
+    assert s.model_for("worker") == "openai:main"
+    assert s.model_for("report") == "offline"
+
+
+def test_types_are_converted():
+    s = load_settings(env={"RESEARCH_DATA_DIR": "/tmp/x", "RESEARCH_CORPUS": "docs",
+                           "RESEARCH_MAX_TOKENS": "5000", "RESEARCH_RETRY_INTERVAL": "0.01",
+                           "RESEARCH_REQUESTS_PER_SECOND": "0"}, env_file=None)
+    assert s.data_dir == Path("/tmp/x") and s.corpus == Path("docs")
+    assert s.max_tokens == 5000 and s.retry_interval == 0.01 and s.requests_per_second == 0.0
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("RESEARCH_ROUNDS", "two"), ("RESEARCH_ROUNDS", "0"), ("RESEARCH_MAX_CONCURRENCY", "0"),
+     ("RESEARCH_MAX_ATTEMPTS", "-1"), ("RESEARCH_MAX_TOKENS", "0"), ("RESEARCH_TIMEOUT", "0"),
+     ("RESEARCH_TIMEOUT", "nan"), ("RESEARCH_REQUESTS_PER_SECOND", "-2"),
+     ("RESEARCH_RETRY_INTERVAL", "inf"), ("RESEARCH_MAX_CONCURRENCY", "1.5")],
+)
+def test_bad_values_are_one_line_errors_naming_the_variable(name, value):
+    with pytest.raises(ConfigError) as info:
+        load_settings(env={name: value}, env_file=None)
+    message = str(info.value)
+    assert name in message and "\n" not in message
+
+
+def test_bad_value_in_the_dotenv_file_is_an_error_too(tmp_path):
+    with pytest.raises(ConfigError, match="RESEARCH_MAX_CONCURRENCY"):
+        load_settings(env={}, env_file=_dotenv(tmp_path, "RESEARCH_MAX_CONCURRENCY=0\n"))
+
+
+# --- the key is never shown ---------------------------------------------------------------------
+
+def test_settings_never_show_the_key():
+    s = load_settings(env={"OPENAI_API_KEY": KEY}, env_file=None)
+    assert KEY not in repr(s) and KEY not in str(s)
+    assert s.redacted()["openai_api_key"] == "set"
+    assert KEY not in repr(s.redacted())
+
+
+def test_env_example_lists_every_variable():
+    text = (ROOT / ".env.example").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^#?\s*([A-Z][A-Z0-9_]+)=", text, re.MULTILINE))
+    assert set(ENV_VARS) <= listed, sorted(set(ENV_VARS) - listed)
+    for name in ENV_VARS:  # each with a comment above it
+        lines = text.splitlines()
+        index = next(i for i, line in enumerate(lines) if re.match(rf"^#?\s*{name}=", line))
+        above = lines[:index]
+        assert any(line.startswith("#") and not re.match(r"^#\s*[A-Z_]+=", line)
+                   for line in above[-6:]), name
+    assert "sk-" not in text.replace("sk-...", "")  # no real-looking key in the example
+
+
+# --- the model factory --------------------------------------------------------------------------
+
+def _settings(**kw) -> Settings:
+    return Settings(**{"model": "openai:gpt-4.1-mini", "openai_api_key": KEY, **kw})
+
+
+def test_real_model_gets_no_client_retries_a_timeout_and_the_shared_rate_limiter():
+    s = _settings(timeout=7.5, requests_per_second=3.0)
+    a = make_model("openai:gpt-4.1-mini", s)
+    b = make_model("openai:gpt-4.1-nano", s)
+    assert not a.offline
+    assert a.model.max_retries == 0 and a.model.root_client.max_retries == 0
+    assert a.model.request_timeout == 7.5
+    assert a.model.rate_limiter is not None and a.model.rate_limiter is b.model.rate_limiter
+    assert a.model.openai_api_key.get_secret_value() == KEY
+    assert KEY not in repr(a.model) and KEY not in a.label
+
+
+def test_zero_requests_per_second_means_no_limiter():
+    assert make_model("openai:gpt-4.1-mini", _settings(requests_per_second=0)).model.rate_limiter \
+        is None
+
+
+def test_base_url_is_passed_and_named_without_credentials():
+    s = _settings(openai_base_url="http://user:secret@127.0.0.1:8000/v1?token=abc")
+    choice = make_model("openai:gpt-4.1-mini", s)
+    assert str(choice.model.root_client.base_url).startswith("http://user:secret@127.0.0.1:8000")
+    assert choice.label == "openai:gpt-4.1-mini via http://127.0.0.1:8000/v1"
+    assert "secret" not in choice.label and "token" not in choice.label
+
+
+def test_local_server_needs_no_key():
+    s = Settings(model="openai:llama3.1", openai_base_url="http://127.0.0.1:11434/v1")
+    choice = make_model(s.model, s)
+    assert choice.model.openai_api_key.get_secret_value() == LOCAL_SERVER_API_KEY
+
+
+def test_openai_model_without_key_or_base_url_is_a_config_error(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(ConfigError, match="needs OPENAI_API_KEY"):
+        make_model("openai:gpt-4.1-mini", Settings(model="openai:gpt-4.1-mini"))
+
+
+@pytest.mark.parametrize("spec", ["", "   "])
+def test_empty_model_is_a_config_error(spec):
+    with pytest.raises(ConfigError):
+        make_model(spec, _settings())
+
+
+def test_unknown_provider_is_a_config_error_without_the_key():
+    with pytest.raises(ConfigError) as info:
+        make_model("nosuchprovider:some-model", _settings())
+    assert KEY not in str(info.value)
+
+
+def test_offline_model():
+    choice = make_model("offline", _settings())
+    assert choice.offline and choice.label == "offline (deterministic, extractive)"
+    assert describe_model("offline", _settings(openai_base_url="http://x/v1")) == choice.label
+
+
+def test_model_provider():
+    assert model_provider("openai:gpt-4.1-mini") == "openai"
+    assert model_provider("gpt-4.1-mini") == "openai"
+    assert model_provider("ollama:llama3.1:8b") == "ollama"
+    assert model_provider("anthropic:claude-x") == "anthropic"
+    assert model_provider("llama3") is None
+
+
+class _Schema(BaseModel):
+    value: str
+
+
+def test_structured_output_asks_for_function_calling_where_the_model_takes_a_method():
+    calls = []
+
+    class WithMethod:
+        def with_structured_output(self, schema, *, include_raw=False, method="json_schema"):
+            calls.append((schema, include_raw, method))
+
+    class WithoutMethod:
+        def with_structured_output(self, schema, *, include_raw=False, **kwargs):
+            calls.append((schema, include_raw, kwargs))
+
+    structured_output(WithMethod(), _Schema)
+    structured_output(WithoutMethod(), _Schema)
+    assert calls == [(_Schema, True, "function_calling"), (_Schema, True, {})]

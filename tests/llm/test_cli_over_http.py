@@ -1,0 +1,280 @@
+"""The CLI with a real model client (``ChatOpenAI``) talking real HTTP to the fake server.
+
+Each test runs ``python -m app research ... --model openai:gpt-4.1-mini`` with
+``OPENAI_BASE_URL`` pointing at the fake server (see ``conftest.py``), from a temp folder (no
+``.env``): in a subprocess for the full run, the bad key and the settings precedence; in this
+process (``cli_in_process``, same ``main``, no interpreter start) for the other failure modes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.llm.conftest import (
+    FAKE_KEY,
+    PLAN_QUESTIONS,
+    SYNTHESIS_SENTENCE,
+    UNSOURCED_SENTENCE,
+    llm_env,
+    research_args,
+    run_cli,
+)
+
+N_TASKS = len(PLAN_QUESTIONS) * 3  # docs_search, analyst, critic per sub-question
+
+
+def _rows(data_dir: Path) -> list[dict]:
+    db = data_dir / "results.sqlite"
+    if not db.exists():
+        return []
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    try:
+        return [dict(r) for r in conn.execute("SELECT * FROM results")]
+    finally:
+        conn.close()
+
+
+def _run_row(data_dir: Path) -> dict:
+    conn = sqlite3.connect(data_dir / "results.sqlite")
+    conn.row_factory = sqlite3.Row
+    try:
+        return dict(conn.execute("SELECT * FROM runs").fetchone())
+    finally:
+        conn.close()
+
+
+def _summary(stdout: str) -> dict:
+    return json.loads(stdout)
+
+
+def _error_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("error:")]
+
+
+def test_full_research_run_over_http(fake_openai, llm_corpus, tmp_path):
+    data = tmp_path / "data"
+    proc = run_cli(research_args(llm_corpus, data, "--json"), llm_env(fake_openai), tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    summary = _summary(proc.stdout)
+    assert "Traceback" not in proc.stderr
+
+    # The run says which provider and model it uses (and where), never the key.
+    assert f"model: openai:gpt-4.1-mini via {fake_openai.url}" in proc.stderr
+    assert summary["model"] == f"openai:gpt-4.1-mini via {fake_openai.url}"
+
+    # Every role went over HTTP, with the key from the environment.
+    planner = fake_openai.requests("planner")
+    assert len(planner) == 1 and planner[0].status == 200
+    body = planner[0].body
+    # Structured output by function calling: the Plan tool, forced.
+    assert [t["function"]["name"] for t in body["tools"]] == ["Plan"]
+    assert body["tool_choice"] == {"type": "function", "function": {"name": "Plan"}}
+    assert "response_format" not in body
+    for role, schema in (("analyst", "Findings"), ("critic", "Caveats")):
+        seen = fake_openai.requests(role)
+        searches = [s for s in seen if s.step == "search"]
+        answers = [s for s in seen if s.step == "answer"]
+        assert len(searches) == len(answers) == len(PLAN_QUESTIONS)
+        for s in searches:
+            assert s.answer["tool_calls"][0]["function"]["name"] == "search_corpus"
+            tools = {t["function"]["name"] for t in s.body["tools"]}
+            assert {"search_corpus", "read_document", schema} <= tools
+            assert s.body["tool_choice"] == "required"  # ToolStrategy forces a tool call
+        for s in answers:  # the tool loop: the answer follows the search result it received
+            assert any(m["role"] == "tool" for m in s.body["messages"])
+            assert s.answer["tool_calls"][0]["function"]["name"] == schema
+    report_requests = fake_openai.requests("report")
+    assert len(report_requests) == 1
+    assert {s.authorization for s in fake_openai.seen} == {f"Bearer {FAKE_KEY}"}
+    assert {s.model for s in fake_openai.seen} == {"gpt-4.1-mini"}
+
+    # The report: the planner's sub-questions, the synthesis with a valid citation, and the
+    # unsourced synthesis sentence dropped.
+    assert summary["sub_questions"] == PLAN_QUESTIONS
+    assert summary["envelopes"] == summary["db_rows"] == N_TASKS and summary["duplicates"] == 0
+    report = Path(summary["report_path"]).read_text(encoding="utf-8")
+    for question in PLAN_QUESTIONS:
+        assert f". {question}" in report
+    match = re.search(re.escape(SYNTHESIS_SENTENCE) + r" \[(\d+)\]", report)
+    assert match, report
+    sources = dict(re.findall(r"^(\d+)\. `([^`]+)`", report, re.MULTILINE))
+    cited = sources[match.group(1)]
+    assert cited in fake_openai.handed_out_refs  # a real passage the server was shown
+    assert cited in report_requests[0].body["messages"][-1]["content"]
+    assert UNSOURCED_SENTENCE not in report
+    assert "made/up.md#9" not in report
+
+    # Tokens: the sum of the usage the server returned (planner + agents + synthesis), in the
+    # summary and in the runs table.
+    assert fake_openai.total_tokens > 0
+    assert summary["tokens"] == fake_openai.total_tokens
+    assert _run_row(data)["tokens"] == fake_openai.total_tokens
+    agent_tokens = sum(r["tokens"] for r in _rows(data))
+    assert 0 < agent_tokens < summary["tokens"]  # the planner's and the report's are added
+
+    # The key reaches no file of the data dir (checkpoints, results, index, report) and no
+    # output stream.
+    assert FAKE_KEY not in proc.stdout and FAKE_KEY not in proc.stderr
+    files = [p for p in data.rglob("*") if p.is_file()]
+    assert any(p.name == "checkpoints.sqlite" for p in files)
+    assert any(p.suffix == ".md" for p in files)
+    for path in files:
+        blob = path.read_bytes()
+        assert FAKE_KEY.encode() not in blob, path
+        assert b"LEAKCANARY" not in blob, path
+
+
+def test_rate_limited_worker_is_retried_by_the_retry_policy(
+    fake_openai, llm_corpus, tmp_path, cli_in_process
+):
+    fake_openai.fail("critic", status=429)  # the first critic request gets a 429, once
+    data = tmp_path / "data"
+    proc = cli_in_process(research_args(llm_corpus, data, "--json"), llm_env(fake_openai))
+    assert proc.returncode == 0, proc.stderr
+    summary = _summary(proc.stdout)
+    assert summary["errors"] == [] and summary["duplicates"] == 0
+
+    rows = _rows(data)
+    ids = [r["envelope_id"] for r in rows]
+    assert len(ids) == len(set(ids)) == N_TASKS
+    retried = [r for r in rows if r["attempts"] > 1]
+    assert [(r["worker"], r["attempts"], r["status"]) for r in retried] == [("critic", 2, "ok")]
+    assert all(r["write_count"] == 1 for r in rows)
+
+    # One 429, and the openai client did not retry it by itself (max_retries=0): LangGraph's
+    # RetryPolicy re-ran the whole task, search and answer.
+    assert len(fake_openai.requests(status=429)) == 1
+    assert len(fake_openai.requests("critic")) == 2 * len(PLAN_QUESTIONS) + 1
+
+
+@pytest.mark.parametrize("where", ["planner", "worker"])
+def test_bad_key_stops_the_run_with_one_line(
+    fake_openai, llm_corpus, tmp_path, cli_in_process, where
+):
+    data = tmp_path / "data"
+    if where == "planner":  # a real process: exit code, streams
+        fake_openai.expected_key = "sk-the-right-key-000000000000"  # every request is a 401
+        proc = run_cli(research_args(llm_corpus, data), llm_env(fake_openai), tmp_path)
+    else:  # the planner passes, the analyst's first request is rejected
+        fake_openai.fail("analyst", status=401, times=None)
+        proc = cli_in_process(research_args(llm_corpus, data), llm_env(fake_openai))
+    assert proc.returncode == 1
+    errors = _error_lines(proc.stderr)
+    assert len(errors) == 1, proc.stderr
+    assert errors[0].startswith("error: model error: authentication failed (HTTP 401)")
+    assert "Traceback" not in proc.stderr
+    assert FAKE_KEY not in proc.stderr + proc.stdout  # the server echoed it; the app masks it
+    assert _rows(data) == []  # nothing half-done was persisted
+    if where == "planner":  # stopped at once: no retry of a 401, no worker started
+        assert len(fake_openai.seen) == 1
+
+
+def test_unknown_model_stops_the_run(fake_openai, llm_corpus, tmp_path, cli_in_process):
+    fake_openai.known_models = {"gpt-4.1-mini"}
+    data = tmp_path / "data"
+    args = research_args(llm_corpus, data)
+    args[args.index("openai:gpt-4.1-mini")] = "openai:gpt-nonexistent"
+    proc = cli_in_process(args, llm_env(fake_openai))
+    assert proc.returncode == 1
+    errors = _error_lines(proc.stderr)
+    assert len(errors) == 1 and "not found (HTTP 404)" in errors[0], proc.stderr
+    assert "gpt-nonexistent" in errors[0]
+    assert _rows(data) == [] and len(fake_openai.seen) == 1
+
+
+def test_persistent_500_for_one_worker(fake_openai, llm_corpus, tmp_path, cli_in_process):
+    question = PLAN_QUESTIONS[1]
+    fake_openai.fail("analyst", status=500, times=None, question=question)
+    data = tmp_path / "data"
+    proc = cli_in_process(research_args(llm_corpus, data, "--json"), llm_env(fake_openai))
+    assert proc.returncode == 1
+    summary = _summary(proc.stdout)
+    assert [(e["worker"], e["sub_question"]) for e in summary["errors"]] == [
+        ("analyst", question)
+    ]
+    assert "500" in summary["errors"][0]["error"]
+    rows = _rows(data)
+    assert len(rows) == N_TASKS  # the error envelope and every other result are persisted
+    failed = [r for r in rows if r["status"] == "error"]
+    assert len(failed) == 1 and failed[0]["attempts"] == 3 and failed[0]["round"] == 2
+    assert all(r["status"] == "ok" for r in rows if r is not failed[0])
+    report = Path(summary["report_path"]).read_text(encoding="utf-8")
+    assert "## Failures" in report and "`analyst`" in report
+    # 3 attempts in each of 2 rounds, each failing at its first request
+    assert len(fake_openai.requests("analyst", status=500)) == 6
+
+
+@pytest.mark.parametrize("kind", ["bad_json", "bad_args"])
+def test_malformed_tool_call_arguments_are_one_workers_problem(
+    fake_openai, llm_corpus, tmp_path, cli_in_process, kind
+):
+    fake_openai.fail("analyst", kind=kind, step="answer")  # once
+    data = tmp_path / "data"
+    proc = cli_in_process(research_args(llm_corpus, data, "--json"), llm_env(fake_openai))
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 0, proc.stderr
+    summary = _summary(proc.stdout)
+    assert summary["errors"] == [] and summary["db_rows"] == N_TASKS
+    if kind == "bad_json":
+        # ChatOpenAI keeps unparsable arguments as an invalid tool call; the agent ends
+        # without a structured response, the task's error envelope is re-dispatched in
+        # round 2, which succeeds.
+        assert "round 2: re-dispatching 1 failed task(s)" in summary["notes"]
+        assert "analyst finished without a structured response" in proc.stderr
+    else:
+        # Arguments that fail the schema: create_agent's ToolStrategy sends the validation
+        # error back to the model, which answers again within the same task.
+        assert not any(n.startswith("round 2") for n in summary["notes"])
+        retry = [s for s in fake_openai.requests("analyst")
+                 if any(m["role"] == "tool" and "Error" in str(m.get("content"))
+                        for m in s.body["messages"])]
+        assert len(retry) == 1
+
+
+def test_token_budget_note_reaches_the_report(
+    fake_openai, llm_corpus, tmp_path, cli_in_process
+):
+    data = tmp_path / "data"
+    proc = cli_in_process(research_args(llm_corpus, data, "--json", "--max-tokens", "100"),
+                          llm_env(fake_openai))
+    assert proc.returncode == 0, proc.stderr
+    summary = _summary(proc.stdout)
+    assert summary["errors"] == []  # no task failed, and still the budget is reported
+    assert any(n.startswith("token budget spent (") for n in summary["notes"])
+    assert "no model summary: the token budget is spent" in summary["notes"]
+    assert fake_openai.requests("report") == []  # no spending past the budget
+    report = Path(summary["report_path"]).read_text(encoding="utf-8")
+    assert "token budget spent (" in report
+    assert summary["tokens"] == fake_openai.total_tokens
+
+
+def test_settings_precedence_flag_env_dotenv(fake_openai, llm_corpus, tmp_path):
+    """A flag beats the environment, which beats ``.env``, which beats the default."""
+    dotenv_key = "sk-from-dotenv-0000000000000000"
+    (tmp_path / ".env").write_text(
+        f"OPENAI_API_KEY={dotenv_key}\n"  # only here: the file beats the default
+        f"OPENAI_BASE_URL={fake_openai.url}\n"
+        "RESEARCH_MODEL=openai:model-from-dotenv\n"  # the environment beats it
+        f"RESEARCH_DATA_DIR={tmp_path / 'dotenv-data'}\n",
+        encoding="utf-8",
+    )
+    env = llm_env(fake_openai, RESEARCH_MODEL="openai:model-from-env",
+                  RESEARCH_DATA_DIR=str(tmp_path / "env-data"))
+    del env["OPENAI_API_KEY"], env["OPENAI_BASE_URL"]
+    flag_dir = tmp_path / "flag-data"
+    args = ["research", "glimmer relay", "--corpus", str(llm_corpus), "--as-of", "2026-01-15",
+            "--data-dir", str(flag_dir), "--rounds", "1"]
+    proc = run_cli(args, env, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert {s.model for s in fake_openai.seen} == {"model-from-env"}
+    assert {s.authorization for s in fake_openai.seen} == {f"Bearer {dotenv_key}"}
+    assert f"model: openai:model-from-env via {fake_openai.url}" in proc.stdout
+    assert len(_rows(flag_dir)) == N_TASKS
+    assert not (tmp_path / "env-data").exists() and not (tmp_path / "dotenv-data").exists()
+    assert dotenv_key not in proc.stdout + proc.stderr
