@@ -26,7 +26,9 @@ from workers.base import WorkerDeps
 from workers.corpus import Corpus
 from workers.registry import WORKERS
 
-__all__ = ["RunRequest", "RunSummary", "ThreadMismatch", "open_graph", "run_research"]
+__all__ = [
+    "RunRequest", "RunSummary", "ThreadMismatch", "graph_config", "open_graph", "run_research",
+]
 
 Event = Callable[[str, dict[str, Any]], None]
 """Progress callback: ``on_event(kind, data)`` with kind ``start``, ``planned``, ``envelope``,
@@ -108,6 +110,28 @@ def open_graph(settings: Settings, faults: FaultPlan | None = None,
     """
     data_dir = Path(settings.data_dir)
     corpus = Corpus.open(data_dir, folder=settings.corpus)
+    try:
+        cfg = graph_config(settings, corpus, faults, report_out)
+        with open_checkpointer(data_dir) as saver:
+            yield build_graph(cfg, checkpointer=saver), {
+                "model": cfg.model_label,
+                "corpus": corpus.description,
+            }
+    finally:
+        corpus.close()
+
+
+def graph_config(settings: Settings, corpus: Corpus, faults: FaultPlan | None = None,
+                 report_out: Path | None = None) -> GraphConfig:
+    """The research graph's wiring for ``settings`` over an open ``corpus``: the models, the
+    worker dependencies, rounds, budget and faults.
+
+    Shared by :func:`open_graph` (the CLI, with a ``SqliteSaver``) and ``app/studio.py``
+    (LangGraph Server and Studio, which bring their own checkpointer).
+
+    Raises:
+        app.config.ConfigError: a model spec cannot be used.
+    """
     planner = make_model(settings.model_for("planner"), settings)
     worker_model = make_model(settings.model_for("worker"), settings)
     report_model = make_model(settings.model_for("report"), settings)
@@ -132,12 +156,12 @@ def open_graph(settings: Settings, faults: FaultPlan | None = None,
         on_done=faults.on_done if faults.active else None,
         limiter=threading.BoundedSemaphore(settings.max_concurrency),
     )
-    cfg = GraphConfig(
+    return GraphConfig(
         workers=WORKERS,
         worker_deps=deps,
         planner=planner,
         model_label=label,
-        data_dir=data_dir,
+        data_dir=Path(settings.data_dir),
         rounds=settings.rounds,
         max_tokens=settings.max_tokens,
         retry_interval=settings.retry_interval,
@@ -145,14 +169,6 @@ def open_graph(settings: Settings, faults: FaultPlan | None = None,
         report_out=report_out,
         summarize=summarize,
     )
-    try:
-        with open_checkpointer(data_dir) as saver:
-            yield build_graph(cfg, checkpointer=saver), {
-                "model": label,
-                "corpus": corpus.description,
-            }
-    finally:
-        corpus.close()
 
 
 def run_research(request: RunRequest, settings: Settings, on_event: Event | None = None

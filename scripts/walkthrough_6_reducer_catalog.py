@@ -1,0 +1,161 @@
+"""Walkthrough step 6: the reducer catalog. Every reducer in ``state/`` on a small example.
+
+A reducer is the function in ``Annotated[T, reducer]`` on a state key; LangGraph calls it as
+``new_value = reducer(current_value, write)`` for each write to that channel. Each line below is
+one such call, printed ``reducer(current, write) -> result``, and checked against the result it
+should give. The last two examples run inside a real graph: ``delete_envelope`` as a write, and
+``Overwrite([])``, which LangGraph's channel handles *before* any reducer is called (it replaces
+the value instead of folding into it).
+
+Run: ``uv run python scripts/walkthrough_6_reducer_catalog.py`` (offline, a couple of seconds).
+"""
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Overwrite
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _walkthrough import verdict  # noqa: E402
+
+import state.reducers  # noqa: E402
+from state import (  # noqa: E402
+    add_counts,
+    capped_list,
+    concat_lists,
+    dedupe_extend,
+    delete_envelope,
+    envelope_reducer,
+    keep_latest,
+    merge_dicts,
+)
+
+
+def env(eid: str, **fields: Any) -> dict:
+    return {"envelope_id": eid, "worker": "w", "as_of": "2026-11-30", **fields}
+
+
+# (name, reducer, current, write, expected result, what it is for)
+CASES: list[tuple[str, Callable[[Any, Any], Any], Any, Any, Any, str]] = [
+    ("envelope_reducer", envelope_reducer,
+     [env("a", status="error", persisted=False)], [env("a", status="ok"), env("b")],
+     [env("a", status="ok", persisted=False), env("b")],
+     "upsert by envelope_id: a is updated in place, b is added"),
+    ("envelope_reducer", envelope_reducer,
+     [env("a", structured={"x": 1}, persisted=False)],
+     {"envelope_id": "a", "persisted": True, "structured": None},
+     [env("a", structured=None, persisted=True)],
+     "field-wise merge, later wins; an explicit None clears a field (persist)"),
+    ("envelope_reducer", envelope_reducer,
+     [{"worker": "w", "as_of": "2026-11-30", "n": 1}],
+     [{"worker": "w", "as_of": "2026-11-30", "n": 2}],
+     [{"worker": "w", "as_of": "2026-11-30", "n": 2}],
+     "no envelope_id: the key falls back to worker:as_of"),
+    ("envelope_reducer", envelope_reducer,
+     [env("a"), env("b")], delete_envelope("a"),
+     [env("b")],
+     "delete_envelope(id) is a write that removes one envelope"),
+    ("dedupe_extend", dedupe_extend,
+     ["send.md#0", "reducers.md#0"], ["reducers.md#0", "checkpointer.md#0"],
+     ["send.md#0", "reducers.md#0", "checkpointer.md#0"],
+     "append what is new, keep first-seen order"),
+    ("merge_dicts", merge_dicts,
+     {"analyst": "offline", "critic": "offline"}, {"critic": "gpt-4.1-mini"},
+     {"analyst": "offline", "critic": "gpt-4.1-mini"},
+     "shallow dict merge, later wins"),
+    ("capped_list(3)", capped_list(3),
+     ["e1", "e2", "e3"], ["e4", "e5"],
+     ["e3", "e4", "e5"],
+     "append, then keep only the last 3 (a bounded log)"),
+    ("concat_lists", concat_lists,
+     ["round 2: re-dispatching"], "round 2: re-dispatching",
+     ["round 2: re-dispatching", "round 2: re-dispatching"],
+     "operator.add that takes None or one item; duplicates are meaningful (events)"),
+    ("concat_lists", concat_lists,
+     None, ["first note"],
+     ["first note"],
+     "None counts as empty"),
+    ("keep_latest('at')", keep_latest("at"),
+     {"at": "2026-11-30T10:00Z", "status": "done"},
+     {"at": "2026-11-30T09:00Z", "status": "running"},
+     {"at": "2026-11-30T10:00Z", "status": "done"},
+     "the newest by its own timestamp wins, not the last applied"),
+    ("add_counts", add_counts,
+     {"prompt_tokens": 120, "calls": 1}, {"prompt_tokens": 80, "calls": 1, "retries": 1},
+     {"prompt_tokens": 200, "calls": 2, "retries": 1},
+     "per-key counters that parallel nodes increment"),
+]
+
+
+class Envelopes(TypedDict, total=False):
+    envelopes: Annotated[list[dict], envelope_reducer]
+
+
+def in_graph(write: Any) -> list[dict]:
+    """Start with two envelopes, let one node write ``write``, return the channel's value."""
+    builder = StateGraph(Envelopes)
+    builder.add_node("writer", lambda state: {"envelopes": write})
+    builder.add_edge(START, "writer")
+    builder.add_edge("writer", END)
+    return builder.compile().invoke({"envelopes": [env("a"), env("b")]})["envelopes"]
+
+
+def show(value: Any) -> str:
+    """Envelopes shown by their id and the fields that matter here; other values as they are."""
+    if isinstance(value, list) and value and isinstance(value[0], dict) and "worker" in value[0]:
+        parts = []
+        for e in value:
+            extra = {k: v for k, v in e.items() if k not in ("envelope_id", "worker", "as_of")}
+            key = e.get("envelope_id") or f"{e['worker']}:{e['as_of']}"
+            parts.append(f"{key}{extra if extra else ''}")
+        return "[" + ", ".join(parts) + "]"
+    if isinstance(value, dict) and value.get("__delete__"):
+        return f"delete_envelope({value['envelope_id']!r})"
+    return repr(value)
+
+
+def main() -> int:
+    failures: list[str] = []
+    for name, reducer, current, write, expected, what in CASES:
+        result = reducer(current, write)
+        mark = "ok" if result == expected else "WRONG"
+        if result != expected:
+            failures.append(f"{name}: got {result!r}, expected {expected!r}")
+        print(f"{name}: {what}")
+        print(f"  {name}({show(current)}, {show(write)})")
+        print(f"  -> {show(result)}  [{mark}]")
+
+    print()
+    print("in a graph, channel envelopes = [a, b] and one node writes:")
+    for label, write, expected_ids in (
+        ("delete_envelope('a')", delete_envelope("a"), ["b"]),
+        ("Overwrite([])", Overwrite([]), []),
+        ("Overwrite([c])", Overwrite([env("c")]), ["c"]),
+    ):
+        ids = [e["envelope_id"] for e in in_graph(write)]
+        mark = "ok" if ids == expected_ids else "WRONG"
+        if ids != expected_ids:
+            failures.append(f"graph write {label}: got {ids}, expected {expected_ids}")
+        print(f"  {label:<22} -> envelopes = {ids}  [{mark}]")
+
+    # Drift check: every reducer ``state.reducers`` exports has an example here.
+    shown = {name.split("(")[0] for name, *_ in CASES} | {"delete_envelope"}
+    missing = sorted(set(state.reducers.__all__) - {"DELETE"} - shown)
+    if missing:
+        failures.append(f"no example for {', '.join(missing)}")
+        print(f"reducers in state/ without an example: {', '.join(missing)}")
+
+    total = len(CASES) + 3
+    return verdict(
+        not failures,
+        f"all {total} examples gave the documented result ({len(shown) - 1} reducers, "
+        "delete_envelope and Overwrite)",
+        f"{len(failures)} of {total} examples were wrong: " + "; ".join(failures),
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

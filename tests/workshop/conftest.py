@@ -1,0 +1,53 @@
+"""Fixtures of the workshop tests: the walkthrough corpus, and an environment that is offline.
+
+The corpus is the one the walkthrough scripts use (``scripts/_walkthrough.py``), so these tests
+and the scripts search the same three short documents about Send, reducers and checkpointers.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository root."""
+
+
+def load_walkthrough_helpers() -> ModuleType:
+    """Import ``scripts/_walkthrough.py`` (``scripts/`` is not a package)."""
+    spec = importlib.util.spec_from_file_location("_walkthrough", ROOT / "scripts/_walkthrough.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def walkthrough() -> ModuleType:
+    """The walkthrough helpers module (``TOPIC``, ``AS_OF``, ``CORPUS_FILES``, ...)."""
+    return load_walkthrough_helpers()
+
+
+@pytest.fixture(scope="session")
+def workshop_corpus(tmp_path_factory: pytest.TempPathFactory, walkthrough: ModuleType) -> Path:
+    """The walkthrough corpus folder (read-only: shared by the session)."""
+    return walkthrough.write_corpus(tmp_path_factory.mktemp("workshop-corpus"))
+
+
+@pytest.fixture
+def offline_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """Make ``app.config.load_settings`` see no user setting: every variable it reads is set to
+    the empty string (unset for the app, and it outranks a ``.env`` file), no API key."""
+    from app.config import ENV_VARS
+
+    for name in list(os.environ):
+        if name.startswith("RESEARCH_"):
+            monkeypatch.delenv(name)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    for name in ENV_VARS:
+        monkeypatch.setenv(name, "")
+    return monkeypatch
