@@ -33,12 +33,13 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Overwrite, RetryPolicy, Send
 
+from app.config import today_utc
 from app.faults import FaultPlan
 from app.models import ModelChoice
 from app.plan import llm_plan, offline_plan
 from app.report import ReportInput, render_markdown, report_filename, write_report
 from app.store import ResultsStore
-from state import ResearchState, Task
+from state import ResearchState, Task, normalize_as_of
 from workers.base import WorkerDeps, WorkerSpec, make_worker_node
 from workers.errors import is_transient
 
@@ -172,7 +173,14 @@ def build_graph(cfg: GraphConfig, checkpointer: Any = None):
             questions, tokens, notes = result.questions, result.tokens, result.notes
         # A thread that is run again starts its notes and token count afresh: ``Overwrite``
         # bypasses the channels' reducers (concat and operator.add) for this one write.
-        return {"sub_questions": questions, "notes": Overwrite(notes), "tokens": Overwrite(tokens)}
+        return {
+            "sub_questions": questions,
+            # Studio and LangGraph Server callers may leave as_of out: default it here, once,
+            # so every task of the run carries the same date (and so the same envelope ids).
+            "as_of": normalize_as_of(state.get("as_of") or today_utc()),
+            "notes": Overwrite(notes),
+            "tokens": Overwrite(tokens),
+        }
 
     def dispatch(state: ResearchState) -> list[Send]:
         """Pure conditional edge: one ``Send`` per worker per sub-question (round 1)."""
@@ -209,7 +217,7 @@ def build_graph(cfg: GraphConfig, checkpointer: Any = None):
         pending = [e for e in current_envelopes(state) if not e.get("persisted")]
         if not pending:
             return {}
-        thread_id = config["configurable"]["thread_id"]
+        thread_id = (config.get("configurable") or {}).get("thread_id") or "-"  # "-": no checkpointer
         with ResultsStore.in_dir(data_dir) as store:
             store.upsert(pending, thread_id=thread_id, topic=state["topic"])
         faults.at("persist-commit")
