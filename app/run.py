@@ -21,7 +21,7 @@ from app.faults import FaultPlan
 from app.graph import GraphConfig, build_graph, current_envelopes
 from app.ids import default_thread_id
 from app.models import make_model
-from app.store import ResultsStore
+from app.store import RESULTS_DB, ResultsStore
 from workers.base import WorkerDeps
 from workers.corpus import Corpus
 from workers.registry import WORKERS
@@ -212,12 +212,25 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                 f"thread {thread_id!r} belongs to topic {values.get('topic')!r} as of "
                 f"{values.get('as_of')}; use another --thread-id or --fresh"
             )
-        if snapshot.next:
+        # Unfinished: tasks left to run, or (``next`` empty) tasks that all finished with
+        # saved pending writes while the checkpoint after them was lost (a kill under
+        # durability="async"): both resume from the checkpoint, never start over.
+        if snapshot.next or snapshot.tasks:
             resumed_from = (snapshot.metadata or {}).get("step", 0)
             graph_input = None
             topic, as_of = values["topic"], values["as_of"]
         elif request.topic is None:
-            raise KeyError(f"no unfinished thread {thread_id!r} to resume")
+            # No checkpoint, but the results DB may know the run: a hard kill under
+            # durability="exit" leaves no checkpoint at all, and ``threads`` lists such a run as
+            # unfinished. Resuming it means running its topic again on the same thread.
+            run = None
+            if not values and (data_dir / RESULTS_DB).exists():
+                with ResultsStore.in_dir(data_dir) as store:
+                    run = store.run(thread_id)
+            if run is None or run["status"] == "finished":
+                raise KeyError(f"no unfinished thread {thread_id!r} to resume")
+            topic, as_of = run["topic"], run["as_of"]
+            graph_input = {"topic": topic, "as_of": as_of}
         else:
             topic, as_of = request.topic, request.as_of
             graph_input = {"topic": topic, "as_of": as_of}

@@ -1,0 +1,1 @@
+"""Durability tests: real processes, real SIGKILLs, real databases (DESIGN.md section 5)."""

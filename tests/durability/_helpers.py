@@ -1,0 +1,299 @@
+"""Helpers of the durability tests: run the CLI in a subprocess, read what a run left behind.
+
+Everything here reads the two SQLite files of a data dir directly (the results DB with
+``sqlite3``, the checkpoints with LangGraph's own ``SqliteSaver``), so the assertions do not
+depend on the app's own reporting code (``threads``/``inspect`` are tested on their own).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository root: the CLI runs from here (``python -m app``)."""
+
+AS_OF = "2026-11-30"
+TOPIC = "Send and reducers"
+"""The offline planner splits it into 4 sub-questions: 4 x 3 workers = 12 tasks."""
+OTHER_TOPIC = "checkpoint durability"
+EXPECTED_TASKS = 12
+
+CHECKPOINTS_DB = "checkpoints.sqlite"
+RESULTS_DB = "results.sqlite"
+TIMEOUT = 180.0
+
+SIGKILLED = (-9, 137)
+"""A process killed by SIGKILL: ``-9`` from ``subprocess``, 137 through a shell."""
+
+CORPUS_FILES: dict[str, str] = {
+    "send.md": """# Send
+
+Send dispatches one task to a node with its own input. A conditional edge returns a list of Send
+objects to fan out work in parallel, one task per item.
+
+Each Send target runs in the same superstep, and the results are folded into state by the
+channel's reducer.
+
+A conditional edge that builds Send objects must not raise: keep it pure and put fallible work in
+nodes.
+""",
+    "reducers.md": """# Reducers
+
+A reducer decides how a channel folds the writes of one superstep. Without a reducer, two writes
+to the same key in one superstep are an error.
+
+An idempotent reducer, such as an upsert by id, gives the same state when a write is applied
+twice.
+
+Warning: operator.add duplicates entries when the same list is written again, for example by a
+subgraph that returns its full state.
+""",
+    "durability.md": """# Durability and checkpoints
+
+A checkpointer saves the state after every superstep. The pending writes of finished tasks are
+saved before the superstep ends, so a resumed run does not run them again.
+
+With durability sync the checkpoint is written before the next step starts; with async it is
+written in the background; with exit only when the graph exits.
+
+Caveat: durability exit plus a hard kill leaves no checkpoint at all, so the whole run is
+computed again.
+""",
+}
+
+
+def write_corpus(folder: Path) -> Path:
+    """Write the small corpus into ``folder``; return it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in CORPUS_FILES.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def clean_env() -> dict[str, str]:
+    """The environment of a CLI subprocess: no ``OPENAI_API_KEY``, no ``RESEARCH_*``.
+
+    Every variable the app reads is then set to the empty string (the app treats it as unset),
+    which outranks a developer's ``.env`` file in the repository root.
+    """
+    from app.config import ENV_VARS
+
+    env = {
+        k: v for k, v in os.environ.items()
+        if k != "OPENAI_API_KEY" and not k.startswith("RESEARCH_")
+    }
+    env.pop("PYTHONPATH", None)
+    for name in ENV_VARS:
+        env[name] = ""
+    env["PYTHONUTF8"] = "1"
+    env["PYTHONIOENCODING"] = "utf-8"
+    return env
+
+
+def app_cmd(*args: str | os.PathLike[str]) -> list[str]:
+    return [sys.executable, "-m", "app", *map(str, args)]
+
+
+def run_app(*args: str | os.PathLike[str], timeout: float = TIMEOUT
+            ) -> subprocess.CompletedProcess[str]:
+    """``python -m app *args`` from the repository root; stdout and stderr captured.
+
+    The result also has ``pid`` (the process id the run log records)."""
+    with popen_app(*args) as proc:
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+    done.pid = proc.pid  # type: ignore[attr-defined]
+    return done
+
+
+def popen_app(*args: str | os.PathLike[str]) -> subprocess.Popen[str]:
+    """Start ``python -m app *args`` without waiting (``communicate()`` it)."""
+    return subprocess.Popen(app_cmd(*args), cwd=ROOT, env=clean_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, encoding="utf-8")
+
+
+def describe(proc: subprocess.CompletedProcess[str]) -> str:
+    """The end of a process's output, for assertion messages."""
+    return (f"exit {proc.returncode}\n--- stdout ---\n{proc.stdout[-3000:]}"
+            f"\n--- stderr ---\n{proc.stderr[-3000:]}")
+
+
+def thread_id_of(topic: str = TOPIC, as_of: str = AS_OF) -> str:
+    from app.ids import default_thread_id
+
+    return default_thread_id(topic, as_of)
+
+
+def expected_envelope_ids(topic: str = TOPIC, as_of: str = AS_OF) -> set[str]:
+    """The envelope ids of every (worker, sub-question) of ``topic`` with the offline planner."""
+    from app.plan import offline_plan
+    from state import make_envelope_id
+    from workers.registry import WORKERS
+
+    return {make_envelope_id(w.name, q, as_of) for q in offline_plan(topic) for w in WORKERS}
+
+
+# ---- the run log (--run-log): one line per finished worker attempt ------------------------
+
+
+@dataclass(frozen=True)
+class LogLine:
+    envelope_id: str
+    attempt: int
+    status: str
+    pid: int
+
+
+def read_run_log(path: Path) -> list[LogLine]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            eid, attempt, status, pid = line.split("\t")
+            out.append(LogLine(eid, int(attempt), status, int(pid)))
+    return out
+
+
+def id_counts(lines: Sequence[LogLine]) -> Counter[str]:
+    return Counter(line.envelope_id for line in lines)
+
+
+# ---- the checkpoints (LangGraph's SqliteSaver) ---------------------------------------------
+
+
+def latest_checkpoint(data_dir: Path, thread_id: str) -> Any:
+    """The latest ``CheckpointTuple`` of the thread's root graph, or None (no checkpoint)."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    path = data_dir / CHECKPOINTS_DB
+    if not path.exists():
+        return None
+    conn = sqlite3.connect(path, check_same_thread=False, timeout=30.0)
+    try:
+        return SqliteSaver(conn).get_tuple(
+            {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+        )
+    finally:
+        conn.close()
+
+
+def checkpoint_count(data_dir: Path, thread_id: str) -> int:
+    path = data_dir / CHECKPOINTS_DB
+    if not path.exists():
+        return 0
+    with sqlite3.connect(path, timeout=30.0) as conn:
+        try:
+            return conn.execute("SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?",
+                                (thread_id,)).fetchone()[0]
+        except sqlite3.OperationalError:  # no table yet
+            return 0
+
+
+def checkpoint_envelopes(tup: Any) -> list[dict[str, Any]]:
+    """The ``envelopes`` channel of a saved checkpoint (pending writes not applied)."""
+    if tup is None:
+        return []
+    return list(tup.checkpoint["channel_values"].get("envelopes") or [])
+
+
+def pending_envelope_ids(tup: Any) -> list[str]:
+    """Envelope ids in the saved pending writes (channel ``envelopes``) of a checkpoint: the
+    results of tasks that finished in the interrupted superstep and were saved."""
+    if tup is None:
+        return []
+    ids = []
+    for _task_id, channel, value in tup.pending_writes or []:
+        if channel != "envelopes":
+            continue
+        for envelope in value if isinstance(value, list) else [value]:
+            ids.append(envelope["envelope_id"])
+    return ids
+
+
+# ---- the results database -------------------------------------------------------------------
+
+
+def db_rows(data_dir: Path, thread_id: str | None = None) -> list[dict[str, Any]]:
+    path = data_dir / RESULTS_DB
+    if not path.exists():
+        return []
+    conn = sqlite3.connect(path, timeout=30.0)
+    conn.row_factory = sqlite3.Row
+    try:
+        if thread_id is None:
+            rows = conn.execute("SELECT * FROM results ORDER BY rowid").fetchall()
+        else:
+            rows = conn.execute("SELECT * FROM results WHERE thread_id = ? ORDER BY rowid",
+                                (thread_id,)).fetchall()
+        return [dict(r) for r in rows]
+    except sqlite3.OperationalError:
+        return []
+    finally:
+        conn.close()
+
+
+def db_run(data_dir: Path, thread_id: str) -> dict[str, Any] | None:
+    path = data_dir / RESULTS_DB
+    if not path.exists():
+        return None
+    conn = sqlite3.connect(path, timeout=30.0)
+    conn.row_factory = sqlite3.Row
+    try:
+        row = conn.execute("SELECT * FROM runs WHERE thread_id = ?", (thread_id,)).fetchone()
+        return dict(row) if row else None
+    finally:
+        conn.close()
+
+
+def logical_duplicates(rows: Sequence[Mapping[str, Any]]) -> dict[tuple, int]:
+    """Rows sharing a logical task (worker, task_key, as_of): must be empty."""
+    counts = Counter((r["worker"], r["task_key"], r["as_of"]) for r in rows)
+    return {k: n for k, n in counts.items() if n > 1}
+
+
+def assert_completed_thread(data_dir: Path, thread_id: str, *, expected: int = EXPECTED_TASKS
+                            ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The end state every completed run must have; returns (state envelopes, DB rows).
+
+    * the last checkpoint's envelopes are unique by id, as many as workers x sub-questions,
+      all persisted, with no ``structured`` payload left in state;
+    * the DB holds exactly one row per envelope for the thread, and no logical duplicate;
+    * the report file exists.
+    """
+    from workers.registry import WORKERS
+
+    tup = latest_checkpoint(data_dir, thread_id)
+    assert tup is not None, "a completed run must leave a checkpoint"
+    values = tup.checkpoint["channel_values"]
+    envelopes = checkpoint_envelopes(tup)
+    ids = [e["envelope_id"] for e in envelopes]
+    assert len(ids) == len(set(ids)), f"duplicate envelopes in state: {Counter(ids)}"
+    assert len(ids) == len(values["sub_questions"]) * len(WORKERS) == expected
+    assert all(e.get("persisted") is True for e in envelopes), "an envelope is not persisted"
+    assert all(e.get("structured") is None for e in envelopes), "a payload is left in state"
+    assert not tup.pending_writes or all(w[1] != "envelopes" for w in tup.pending_writes)
+
+    rows = db_rows(data_dir, thread_id)
+    row_ids = [r["envelope_id"] for r in rows]
+    assert sorted(row_ids) == sorted(ids), "DB rows and state envelopes differ"
+    assert not logical_duplicates(db_rows(data_dir)), "two rows for one logical task"
+
+    report = values.get("report_path")
+    assert report and Path(report).is_file(), f"no report at {report!r}"
+    run = db_run(data_dir, thread_id)
+    assert run is not None and run["report_path"] == report
+    return envelopes, rows

@@ -1,0 +1,109 @@
+"""``threads`` and ``inspect`` tell the durability story: a killed run is listed as unfinished,
+then finished after resume; ``inspect --json`` shows the checkpoint history with envelope and
+persisted counts, and the rows with how often persist wrote them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.durability._helpers import (
+    AS_OF,
+    EXPECTED_TASKS,
+    SIGKILLED,
+    TOPIC,
+    describe,
+    run_app,
+    thread_id_of,
+)
+
+WORKERS = {"docs_search", "analyst", "critic"}
+
+
+def _threads(data_dir: Path) -> dict[str, dict]:
+    proc = run_app("threads", "--data-dir", str(data_dir), "--json")
+    assert proc.returncode == 0, describe(proc)
+    return {t["thread_id"]: t for t in json.loads(proc.stdout)}
+
+
+def _inspect(data_dir: Path, thread_id: str):
+    return run_app("inspect", thread_id, "--data-dir", str(data_dir), "--json")
+
+
+def _run_args(data_dir: Path, corpus: Path, mode: str) -> list[str]:
+    return ["--data-dir", str(data_dir), "--corpus", str(corpus), "--model", "offline",
+            "--durability", mode, "--max-concurrency", "2"]
+
+
+def test_threads_and_inspect_across_a_crash_and_resume(durability_corpus: Path,
+                                                        tmp_path: Path) -> None:
+    data_dir, thread_id = tmp_path / "data", thread_id_of()
+    args = _run_args(data_dir, durability_corpus, "sync")
+    crashed = run_app("research", TOPIC, "--as-of", AS_OF, *args, "--crash-at", "map:8")
+    assert crashed.returncode in SIGKILLED, describe(crashed)
+
+    listed = _threads(data_dir)[thread_id]
+    assert listed["status"] == "unfinished"
+    assert listed["topic"] == TOPIC and listed["as_of"] == AS_OF
+    assert listed["last_step"] == 1  # the checkpoint after `plan`
+    assert set(listed["next"]) <= WORKERS and listed["next"]
+
+    proc = _inspect(data_dir, thread_id)
+    assert proc.returncode == 0, describe(proc)
+    data = json.loads(proc.stdout)
+    assert set(data["next"]) <= WORKERS and data["next"]
+    assert [c["step"] for c in data["checkpoints"]] == [-1, 0, 1]
+    assert data["rows"] == []  # persist never ran
+
+    resumed = run_app("resume", thread_id, *args)
+    assert resumed.returncode == 0, describe(resumed)
+    assert f"resuming thread {thread_id} from step 1" in resumed.stdout
+
+    listed = _threads(data_dir)[thread_id]
+    assert listed["status"] == "finished" and listed["next"] == []
+    assert listed["last_step"] == 5
+
+    proc = _inspect(data_dir, thread_id)
+    assert proc.returncode == 0, describe(proc)
+    data = json.loads(proc.stdout)
+    assert data["thread_id"] == thread_id and data["next"] == []
+    checkpoints = data["checkpoints"]
+    assert [c["step"] for c in checkpoints] == list(range(-1, 6))  # one history, no restart
+    for c in checkpoints:
+        assert c["unique_ids"] == c["envelopes"], c  # never a duplicate in any checkpoint
+        assert c["envelopes"] in (0, EXPECTED_TASKS)
+    after_map = next(c for c in checkpoints if c["envelopes"])
+    assert after_map["ran"] == {w: EXPECTED_TASKS // 3 for w in WORKERS}
+    assert after_map["persisted"] == 0 and after_map["with_payload"] == EXPECTED_TASKS
+    last = checkpoints[-1]
+    assert last["ran"] == {"report": 1}
+    assert last["persisted"] == EXPECTED_TASKS and last["with_payload"] == 0
+    assert next(c for c in checkpoints if c["ran"] == {"persist": 1})["persisted"] == 12
+    rows = data["rows"]
+    assert len(rows) == len({r["envelope_id"] for r in rows}) == EXPECTED_TASKS
+    assert all(r["write_count"] == 1 and r["status"] == "ok" for r in rows)
+
+
+def test_threads_and_inspect_after_an_exit_mode_crash(durability_corpus: Path,
+                                                       tmp_path: Path) -> None:
+    """durability="exit" plus a hard kill leaves no checkpoint: ``threads`` still lists the run
+    (from the results DB) as unfinished with no step, ``inspect`` has no history, and
+    ``resume`` runs it again from the start."""
+    data_dir, thread_id = tmp_path / "data", thread_id_of()
+    args = _run_args(data_dir, durability_corpus, "exit")
+    crashed = run_app("research", TOPIC, "--as-of", AS_OF, *args, "--crash-at", "map:8")
+    assert crashed.returncode in SIGKILLED, describe(crashed)
+
+    listed = _threads(data_dir)[thread_id]
+    assert listed["status"] == "unfinished"
+    assert listed["last_step"] is None and listed["next"] == []
+
+    proc = _inspect(data_dir, thread_id)
+    if proc.returncode == 0:
+        assert json.loads(proc.stdout)["checkpoints"] == []
+    else:  # nothing in either database for this thread: "no thread"
+        assert proc.returncode == 2 and "no thread" in proc.stderr, describe(proc)
+
+    resumed = run_app("resume", thread_id, *args)
+    assert resumed.returncode == 0, describe(resumed)
+    assert _threads(data_dir)[thread_id]["status"] == "finished"
