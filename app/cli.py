@@ -207,11 +207,21 @@ def _run(args: argparse.Namespace) -> int:
     except KeyError as exc:
         raise BadInput(str(exc.args[0]) if exc.args else str(exc)) from None
     out = summary.to_dict()
-    if args.json:
-        print(json.dumps(out, indent=2, ensure_ascii=False))
-    else:
-        print_summary(out)
+    try:
+        if args.json:
+            print(json.dumps(out, indent=2, ensure_ascii=False), flush=True)
+        else:
+            print_summary(out)
+    except BrokenPipeError:
+        _silence_stdout()  # the reader left; the run itself is done and recorded
     return EXIT_OK if summary.ok else EXIT_FAILED
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null after a broken pipe, so the interpreter's final flush does not
+    print a second error (the recipe in Python's ``signal`` module docs, "Note on SIGPIPE")."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def _threads(args: argparse.Namespace) -> int:
@@ -255,6 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted: the run can be resumed with the same command", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_OK
     except Exception as exc:  # one line, never a traceback (RESEARCH_DEBUG=1 shows it)
         if os.environ.get("RESEARCH_DEBUG"):
             raise

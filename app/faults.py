@@ -64,7 +64,8 @@ class FaultPlan:
     Attributes:
         fail_rate: probability (0..1) that a worker attempt raises a transient error.
         seed: makes the failures reproducible: whether an attempt fails depends only on
-            (seed, envelope_id, attempt), not on thread scheduling.
+            (seed, envelope_id, round, attempt), not on thread scheduling; a task that used up
+            its attempts in one round gets fresh draws in the next.
         fail_workers: worker name -> last round in which it fails permanently (0 = every round).
         crash_at: a parsed crash point (see :func:`parse_crash_at`).
         run_log: a file that gets one line per finished worker attempt:
@@ -98,10 +99,18 @@ class FaultPlan:
                 raise InjectedWorkerError(
                     f"{worker} is set to fail (--fail-worker) in round {task.get('round', 1)}"
                 )
-        if self.fail_rate > 0:
-            eid = make_envelope_id(worker, task["sub_question"], task["as_of"])
-            if random.Random(f"{self.seed}:{eid}:{attempt}").random() < self.fail_rate:
-                raise TransientWorkerError(f"injected transient failure on attempt {attempt}")
+        if self.injects_failure(task, attempt):
+            raise TransientWorkerError(f"injected transient failure on attempt {attempt}")
+
+    def injects_failure(self, task: Task, attempt: int) -> bool:
+        """Whether ``--fail-rate`` fails this attempt of this task: a draw seeded by
+        (seed, envelope_id, round, attempt), so it is the same in every process and scheduling.
+        """
+        if self.fail_rate <= 0:
+            return False
+        eid = make_envelope_id(task["worker"], task["sub_question"], task["as_of"])
+        draw = random.Random(f"{self.seed}:{eid}:{task.get('round', 1)}:{attempt}").random()
+        return draw < self.fail_rate
 
     def on_done(self, task: Task, envelope: dict[str, Any]) -> None:
         """Worker hook: count the finished attempt and append it to the run log."""

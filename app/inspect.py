@@ -121,10 +121,12 @@ def inspect_thread(data_dir: Path | str, thread_id: str) -> dict[str, Any] | Non
             history = list(graph.get_state_history({"configurable": {"thread_id": thread_id}}))
         sizes = _checkpoint_sizes(data_dir, thread_id)
     rows: list[dict[str, Any]] = []
+    run: dict[str, Any] | None = None
     if (data_dir / RESULTS_DB).exists():
         with ResultsStore.in_dir(data_dir) as store:
             rows = store.rows(thread_id=thread_id)
-    if not history and not rows:
+            run = store.run(thread_id)
+    if not history and not rows and run is None:
         return None
     history.reverse()  # oldest first
     checkpoints = []
@@ -145,11 +147,12 @@ def inspect_thread(data_dir: Path | str, thread_id: str) -> dict[str, Any] | Non
                 "checkpoint_id": cid,
             }
         )
-    last = history[-1].values if history else {}
+    last = (history[-1].values if history else {}) or {}
     return {
         "thread_id": thread_id,
-        "topic": (last or {}).get("topic") or (rows[0]["topic"] if rows else None),
-        "as_of": (last or {}).get("as_of"),
+        "topic": last.get("topic") or (run or {}).get("topic"),
+        "as_of": last.get("as_of") or (run or {}).get("as_of"),
+        "run_status": _STATUS.get((run or {}).get("status", ""), "unknown"),
         "next": list(history[-1].next) if history else [],
         "checkpoints": checkpoints,
         "rows": [
@@ -185,6 +188,9 @@ def print_inspection(data: dict[str, Any]) -> None:
     console.print(f"thread {data['thread_id']}: {data['topic']!r} as of {data['as_of']}")
     if data["next"]:
         console.print(f"unfinished: next {', '.join(data['next'])}")
+    elif not data["checkpoints"]:
+        console.print(f"no checkpoints (status: {data['run_status']}); a hard kill under "
+                      "durability=exit leaves none: `resume` runs the topic again")
     history = Table("step", "source", "nodes that ran", "envelopes", "persisted", "payloads",
                     "bytes", title="checkpoints (oldest first)")
     for c in data["checkpoints"]:

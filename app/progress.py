@@ -39,10 +39,15 @@ class Progress:
         """Print one line (rich styling on a terminal, plain text elsewhere)."""
         if self.quiet:
             return
-        if self.rich:
-            self.console.print(escape(text), style=style)
-        else:
-            print(text, file=self.stream, flush=True)
+        try:
+            if self.rich:
+                self.console.print(escape(text), style=style)
+            else:
+                print(text, file=self.stream, flush=True)
+        except BrokenPipeError:
+            # The reader went away (``... | head``): stop printing, keep the run going. Progress
+            # output is never a reason to lose work.
+            self.quiet = True
 
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
         if kind == "start":

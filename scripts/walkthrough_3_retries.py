@@ -1,7 +1,7 @@
 """Walkthrough step 3: retries. LangGraph re-runs a failed worker; the database still has one row.
 
-The app runs in a subprocess with ``--fail-rate 0.5 --seed 11``: every worker attempt raises a
-transient error with probability 0.5, decided by (seed, envelope_id, attempt), so the same seed
+The app runs in a subprocess with ``--fail-rate 0.5 --seed 14``: every worker attempt raises a
+transient error with probability 0.5, decided by (seed, envelope_id, round, attempt), so the same seed
 fails the same attempts on every machine. Each worker node has a ``RetryPolicy`` (3 attempts,
 ``retry_on=workers.errors.is_transient``): LangGraph runs the failed task again, and a failed
 attempt leaves no writes. Seed 11 is one where every task succeeds within its 3 attempts.
@@ -30,7 +30,7 @@ from _walkthrough import (  # noqa: E402
     write_corpus,
 )
 
-SEED = 11
+SEED = 14
 EXPECTED_ROWS = 12  # 4 sub-questions x 3 workers
 
 

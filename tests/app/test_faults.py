@@ -1,0 +1,59 @@
+"""Fault injection is reproducible per seed, independent of scheduling, and fresh per round."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.faults import FaultPlan, InjectedWorkerError, parse_crash_at
+from workers.errors import TransientWorkerError, is_transient
+
+
+def _task(round_: int = 1, question: str = "q") -> dict:
+    return {"worker": "analyst", "sub_question": question, "topic": "t", "as_of": "2026-11-30",
+            "round": round_}
+
+
+def _failures(plan: FaultPlan, round_: int) -> list[bool]:
+    out = []
+    for i in range(200):
+        try:
+            plan.on_attempt(_task(round_, f"q{i}"), attempt=1)
+            out.append(False)
+        except TransientWorkerError as exc:
+            assert is_transient(exc)  # the RetryPolicy retries injected failures
+            out.append(True)
+    return out
+
+
+def test_same_seed_same_failures_and_rate_is_respected():
+    first = _failures(FaultPlan(fail_rate=0.5, seed=7), 1)
+    assert first == _failures(FaultPlan(fail_rate=0.5, seed=7), 1)
+    assert 60 < sum(first) < 140
+    assert first != _failures(FaultPlan(fail_rate=0.5, seed=8), 1)
+
+
+def test_a_new_round_draws_afresh():
+    # otherwise a task that used up its attempts in round 1 would fail identically in round 2
+    assert _failures(FaultPlan(fail_rate=0.5, seed=7), 1) != _failures(
+        FaultPlan(fail_rate=0.5, seed=7), 2
+    )
+
+
+def test_fail_worker_until_a_round():
+    plan = FaultPlan(fail_workers={"analyst": 1})
+    with pytest.raises(InjectedWorkerError):
+        plan.on_attempt(_task(1), attempt=1)
+    plan.on_attempt(_task(2), attempt=1)  # recovers in round 2
+    assert not is_transient(InjectedWorkerError("x"))
+
+
+@pytest.mark.parametrize("bad", ["map", "map:x", "persist", "report:1", "nowhere"])
+def test_bad_crash_points_are_rejected(bad):
+    with pytest.raises(ValueError):
+        parse_crash_at(bad)
+
+
+def test_crash_points_parse():
+    assert parse_crash_at("map:3") == ("map", 3)
+    assert parse_crash_at("persist-commit") == ("persist-commit", 0)
+    assert parse_crash_at(None) is None

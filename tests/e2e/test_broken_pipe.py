@@ -1,0 +1,29 @@
+"""A reader that goes away (``research ... | head -3``) must not cost the run: it finishes, its
+rows are persisted and recorded as finished, and the exit code is the run's own, with no traceback.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+
+from tests.conftest import ROOT, clean_env
+
+
+def test_closing_stdout_early_does_not_fail_the_run(tmp_path, small_corpus):
+    data_dir = tmp_path / "data"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "research", "Zorblax relay", "--corpus", str(small_corpus),
+         "--data-dir", str(data_dir), "--as-of", "2026-11-30"],
+        cwd=ROOT, env=clean_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    first = proc.stdout.readline()
+    assert first.startswith(b"thread ")
+    proc.stdout.close()  # like `| head -1`: every later write hits a broken pipe
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 0, stderr
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
+    with sqlite3.connect(data_dir / "results.sqlite") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 12
+        assert conn.execute("SELECT status FROM runs").fetchall() == [("finished",)]
