@@ -82,8 +82,9 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                       "always)")
     demo.add_argument("--crash-at", metavar="POINT", help="kill the process hard (SIGKILL) "
                       f"at POINT: {', '.join(CRASH_POINTS)}")
-    demo.add_argument("--run-log", type=Path, metavar="FILE", help="append one line per "
-                      "finished worker attempt to FILE")
+    demo.add_argument("--run-log", type=Path, metavar="FILE", help="append a line each time a "
+                      "worker task produces its envelope: envelope_id, attempt, status, pid "
+                      "(tab-separated), to count re-runs")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -193,8 +194,12 @@ def _run(args: argparse.Namespace) -> int:
 
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.
+    from app.models import make_model
     from app.progress import Progress, print_summary
     from app.run import RunRequest, ThreadMismatch, run_research
+
+    for spec in {settings.model_for(role) for role in ("planner", "worker", "report")}:
+        make_model(spec, settings)  # a bad --model fails here, before anything is written
 
     request = RunRequest(topic=topic, as_of=as_of, thread_id=args.thread_id,
                          fresh=getattr(args, "fresh", False), report_out=args.out, faults=faults)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,7 +54,10 @@ def parse_crash_at(value: str | None) -> tuple[str, int] | None:
     raise ValueError(f"--crash-at must be one of {', '.join(CRASH_POINTS)} (got {value!r})")
 
 
-def _hard_kill() -> None:
+def _hard_kill(point: str) -> None:
+    # One line first, so a workshop audience sees why the output stops; then no cleanup at all.
+    sys.stderr.write(f"crash-at {point}: sending SIGKILL to this process (pid {os.getpid()})\n")
+    sys.stderr.flush()
     os.kill(os.getpid(), signal.SIGKILL)
 
 
@@ -68,7 +72,8 @@ class FaultPlan:
             its attempts in one round gets fresh draws in the next.
         fail_workers: worker name -> last round in which it fails permanently (0 = every round).
         crash_at: a parsed crash point (see :func:`parse_crash_at`).
-        run_log: a file that gets one line per finished worker attempt:
+        run_log: a file that gets one line each time a worker task produces its envelope (ok
+            or error; an attempt that raised for a retry writes nothing):
             ``envelope_id<TAB>attempt<TAB>status<TAB>pid``, appended and flushed at once.
     """
 
@@ -91,7 +96,7 @@ class FaultPlan:
             with self._lock:
                 finished = self._finished
             if finished >= self.crash_at[1]:
-                _hard_kill()
+                _hard_kill(f"map:{self.crash_at[1]}")
         worker = task["worker"]
         if worker in self.fail_workers:
             last_round = self.fail_workers[worker]
@@ -128,4 +133,4 @@ class FaultPlan:
     def at(self, point: str) -> None:
         """Node hook: crash here if ``point`` is the configured crash point."""
         if self.crash_at and self.crash_at[0] == point:
-            _hard_kill()
+            _hard_kill(point)

@@ -257,7 +257,7 @@ def build_graph(cfg: GraphConfig, checkpointer: Any = None):
             if extra_notes:
                 data.notes += extra_notes
                 update["notes"] = extra_notes
-        name = report_filename(state["topic"], state["as_of"])
+        name = report_filename(state["topic"], state["as_of"], data.thread_id)
         out = cfg.report_out
         if out is None:
             path = data_dir / "reports" / name

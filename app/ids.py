@@ -9,7 +9,12 @@ from __future__ import annotations
 import hashlib
 import re
 
-__all__ = ["default_thread_id", "topic_slug"]
+__all__ = ["default_thread_id", "sha8", "topic_slug"]
+
+
+def sha8(text: str) -> str:
+    """The first 8 hex digits of the sha256 of ``text`` (UTF-8)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
 
 
 def topic_slug(topic: str, as_of: str, max_chars: int = 60) -> str:
@@ -24,8 +29,7 @@ def topic_slug(topic: str, as_of: str, max_chars: int = 60) -> str:
         True
     """
     slug = "-".join(re.findall(r"[a-z0-9]+", topic.lower()))[:max_chars].strip("-") or "topic"
-    digest = hashlib.sha256(topic.encode("utf-8")).hexdigest()[:8]
-    return f"{slug}-{as_of}-{digest}"
+    return f"{slug}-{as_of}-{sha8(topic)}"
 
 
 def default_thread_id(topic: str, as_of: str) -> str:

@@ -163,44 +163,64 @@ def inspect_thread(data_dir: Path | str, thread_id: str) -> dict[str, Any] | Non
     }
 
 
-def print_threads(rows: list[dict[str, Any]]) -> None:
-    """Print the ``threads`` table (rich)."""
+def _console() -> Any:
     from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+def print_threads(rows: list[dict[str, Any]]) -> None:
+    """Print the ``threads`` table. Thread ids are never cut: they are what you copy into
+    ``inspect`` and ``resume``."""
     from rich.table import Table
 
-    console = Console(highlight=False, soft_wrap=True)
+    console = _console()
     if not rows:
         console.print("no threads yet")
         return
-    table = Table("thread_id", "topic", "as_of", "status", "last step")
+    table = Table(box=None, pad_edge=False)
+    table.add_column("thread_id", no_wrap=True, min_width=max(len(r["thread_id"]) for r in rows))
+    table.add_column("status", no_wrap=True)
+    table.add_column("step", justify="right", no_wrap=True)
+    table.add_column("as_of", no_wrap=True)
+    table.add_column("topic", overflow="fold")
     for r in rows:
-        table.add_row(r["thread_id"], str(r["topic"] or ""), str(r["as_of"] or ""), r["status"],
-                      "" if r["last_step"] is None else str(r["last_step"]))
+        step = "" if r["last_step"] is None else str(r["last_step"])
+        table.add_row(r["thread_id"], r["status"], step, str(r["as_of"] or ""),
+                      str(r["topic"] or ""))
     console.print(table)
 
 
 def print_inspection(data: dict[str, Any]) -> None:
-    """Print ``inspect`` output: the checkpoint history table, then the DB rows table."""
-    from rich.console import Console
+    """Print ``inspect`` output: the checkpoint history, then the thread's database rows."""
+    from rich.markup import escape
     from rich.table import Table
 
-    console = Console(highlight=False, soft_wrap=True)
-    console.print(f"thread {data['thread_id']}: {data['topic']!r} as of {data['as_of']}")
+    console = _console()
+    console.print(escape(f"thread {data['thread_id']}: {data['topic']!r} as of {data['as_of']}"))
     if data["next"]:
         console.print(f"unfinished: next {', '.join(data['next'])}")
-    elif not data["checkpoints"]:
+    if data["checkpoints"]:
+        history = Table("step", "source", "nodes that ran", "envelopes", "persisted",
+                        "payloads", "bytes", title="checkpoints (oldest first)", box=None)
+        for c in data["checkpoints"]:
+            ran = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in c["ran"].items())
+            history.add_row(str(c["step"]), str(c["source"]), ran or "-", str(c["envelopes"]),
+                            str(c["persisted"]), str(c["with_payload"]), str(c["bytes"] or "-"))
+        console.print(history)
+    else:
         console.print(f"no checkpoints (status: {data['run_status']}); a hard kill under "
                       "durability=exit leaves none: `resume` runs the topic again")
-    history = Table("step", "source", "nodes that ran", "envelopes", "persisted", "payloads",
-                    "bytes", title="checkpoints (oldest first)")
-    for c in data["checkpoints"]:
-        ran = ", ".join(f"{name}x{n}" if n > 1 else name for name, n in c["ran"].items())
-        history.add_row(str(c["step"]), str(c["source"]), ran or "-", str(c["envelopes"]),
-                        str(c["persisted"]), str(c["with_payload"]), str(c["bytes"] or "-"))
-    console.print(history)
-    rows = Table("envelope_id", "worker", "status", "writes", "attempts", "first written",
-                 "last written", title="results database rows")
-    for r in data["rows"]:
-        rows.add_row(r["envelope_id"], r["worker"], r["status"], str(r["write_count"]),
-                     str(r["attempts"]), r["first_written_at"], r["last_written_at"])
-    console.print(rows)
+    if data["rows"]:
+        rows = Table(title="results database rows last written by this thread (times: --json)",
+                     box=None)
+        for name in ("status", "round", "attempts", "writes"):
+            rows.add_column(name, no_wrap=True)
+        width = max(len(r["envelope_id"]) for r in data["rows"])
+        rows.add_column("envelope_id", no_wrap=True, min_width=width)
+        for r in data["rows"]:
+            rows.add_row(r["status"], str(r["round"]), str(r["attempts"]), str(r["write_count"]),
+                         r["envelope_id"])
+        console.print(rows)
+    else:
+        console.print("no results database rows for this thread")

@@ -53,9 +53,14 @@ class Progress:
         if kind == "start":
             if data.get("resumed_from_step") is not None:
                 self.line(
-                    f"resuming thread {data['thread_id']} from step {data['resumed_from_step']}",
+                    f"resuming thread {data['thread_id']} from step {data['resumed_from_step']}"
+                    f" ({data.get('restored', 0)} finished result(s) restored from its "
+                    "checkpoint)",
                     "bold yellow",
                 )
+            elif data.get("rerun"):
+                self.line(f"thread {data['thread_id']} finished earlier: running it again "
+                          "(same envelope ids: rows are updated in place)", "bold")
             else:
                 self.line(f"thread {data['thread_id']}", "bold")
             self.line(f"model: {data['model']}")
@@ -70,8 +75,9 @@ class Progress:
             status = env.get("status", "ok")
             round_ = f" round {env['round']}" if env.get("round", 1) > 1 else ""
             attempts = f" after {env['attempts']} attempts" if env.get("attempts", 1) > 1 else ""
+            width = len(str(data["total"]))
             text = (
-                f"[{data['done']}/{data['total']}] {env['worker']:<12} {status:<5} "
+                f"[{data['done']:>{width}}/{data['total']}] {env['worker']:<12} {status:<5} "
                 f"{_short(env.get('task_key', ''))}{round_}{attempts}"
             )
             if status == "error":

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.ids import topic_slug
+from app.ids import default_thread_id, sha8, topic_slug
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "write_report"]
 
@@ -184,10 +184,24 @@ def render_markdown(data: ReportInput) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def report_filename(topic: str, as_of: str) -> str:
+def report_filename(topic: str, as_of: str, thread_id: str | None = None) -> str:
     """A safe file name from the topic: ``<slug>-<as_of>-<hash8>.md`` (see
-    :func:`app.ids.topic_slug`): no path separators, no leading dot, whatever the topic holds."""
-    return f"{topic_slug(topic, as_of)}.md"
+    :func:`app.ids.topic_slug`): no path separators, no leading dot, whatever the topic holds.
+
+    A run on another thread than the topic's default one (``--fresh``, ``--thread-id``) gets
+    ``-t<hash8 of the thread id>`` appended, so it never overwrites the default thread's report.
+
+    Example:
+        >>> report_filename("Send", "2026-11-30") == report_filename("Send", "2026-11-30",
+        ...     default_thread_id("Send", "2026-11-30"))
+        True
+        >>> report_filename("Send", "2026-11-30", "mine").endswith("-t" + sha8("mine") + ".md")
+        True
+    """
+    stem = topic_slug(topic, as_of)
+    if thread_id and thread_id != default_thread_id(topic, as_of):
+        stem += f"-t{sha8(thread_id)}"
+    return f"{stem}.md"
 
 
 def write_report(markdown: str, path: Path) -> Path:

@@ -237,13 +237,20 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
 
         with ResultsStore.in_dir(data_dir) as store:
             store.start_run(thread_id, topic=topic, as_of=as_of, model=labels["model"])
+        # On resume, get_state already holds the results of tasks whose pending writes were
+        # saved; LangGraph replays them into the stream without running them again.
+        restored: set[str] = set()
+        if resumed_from is not None:
+            restored = {e["envelope_id"] for e in current_envelopes(values)}
         emit("start", {"thread_id": thread_id, "resumed_from_step": resumed_from,
+                       "rerun": bool(values) and resumed_from is None, "restored": len(restored),
                        "topic": topic, "as_of": as_of, **labels})
 
-        total = len(values.get("sub_questions") or []) * len(WORKERS)
-        if total:
+        total = 0
+        if resumed_from is not None and values.get("sub_questions"):
+            total = len(values["sub_questions"]) * len(WORKERS)
             emit("planned", {"sub_questions": values["sub_questions"], "total": total})
-        seen: set[str] = {e["envelope_id"] for e in current_envelopes(values)} if values else set()
+        seen: set[str] = set(restored)
         stream_kwargs: dict[str, Any] = {"stream_mode": "updates"}
         if settings.durability:
             stream_kwargs["durability"] = settings.durability
@@ -261,6 +268,9 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                         emit("report", {"path": delta.get("report_path")})
                     elif "envelopes" in delta:
                         for envelope in delta["envelopes"]:
+                            if envelope["envelope_id"] in restored:
+                                restored.discard(envelope["envelope_id"])  # replayed, not re-run
+                                continue
                             seen.add(envelope["envelope_id"])
                             emit("envelope", {"envelope": envelope, "done": len(seen),
                                               "total": total})

@@ -36,7 +36,7 @@ from workers.corpus import Corpus
 from workers.registry import WORKERS
 
 WORKER_NAMES = {w.name for w in WORKERS}
-PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (\S+)\s+(ok|error)\b")
+PROGRESS = re.compile(r"^\[\s*(\d+)/(\d+)\] (\S+)\s+(ok|error)\b")
 DEFAULT_TOPIC = "checkpointer pending writes"
 
 
