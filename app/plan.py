@@ -46,22 +46,23 @@ def offline_plan(topic: str) -> list[str]:
 
     Example:
         >>> offline_plan("checkpointer pending writes")[0]
-        'What is checkpointer pending writes?'
-        >>> len(offline_plan("Send and reducers"))
-        4
+        'What is meant by checkpointer pending writes?'
+        >>> offline_plan("Send and reducers")[1:3]
+        ['What is meant by reducers?', 'How do Send and reducers relate?']
     """
     subject = " ".join(topic.split()).rstrip("?.! ")
     parts = [p for p in _SPLIT.split(subject) if p and len(p) > 1]
+    # Templates that read right whether the subject is singular or plural ("reducers").
     if len(parts) >= 2:
         parts = parts[:3]
-        questions = [f"What is {p} and how does it work?" for p in parts]
+        questions = [f"What is meant by {p}?" for p in parts]
         questions.append(f"How do {', '.join(parts[:-1])} and {parts[-1]} relate?")
         questions.append(f"What are the limitations and caveats of {subject}?")
     else:
         questions = [
-            f"What is {subject}?",
-            f"How does {subject} work?",
-            f"How is {subject} configured and used?",
+            f"What is meant by {subject}?",
+            f"What is the mechanism behind {subject}?",
+            f"Which settings and usage patterns apply to {subject}?",
             f"What are the limitations, caveats and deprecations of {subject}?",
         ]
     return questions[:MAX_SUB_QUESTIONS]

@@ -62,10 +62,16 @@ def _one_line(text: str, limit: int = 400) -> str:
 
 
 def _excerpt(text: str, limit: int = 220) -> str:
-    """The first sentence of a passage (or its start), for a passage bullet."""
-    flat = " ".join(text.split())
+    """The first sentence of a passage (or its start), for a passage bullet; markdown heading
+    lines are left out (the bullet already shows the title)."""
+    body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
+    flat = " ".join((body if body.strip() else text).split())
     match = re.match(r"(.{30,}?[.!?])(\s|$)", flat)
     return _one_line(match.group(1) if match else flat, limit)
+
+
+def _marks(cites: _Citations, items: list[dict[str, Any]]) -> str:
+    return "".join(f"[{n}]" for n in sorted({cites.cite(i) for i in items}))
 
 
 def _claim_key(item: dict[str, Any]) -> tuple[str, str]:
@@ -92,6 +98,9 @@ def _items(rows: Sequence[dict[str, Any]], task_key: str | None, kind: str) -> l
 
 def render_markdown(data: ReportInput) -> str:
     """Render the report.
+
+    Claims are bullets ending in ``[n]``; a bullet in italics (``- _..._ [n][m]``) is the report
+    speaking about its own sections, not a claim.
 
     Layout: title and run facts; an optional summary; a section per sub-question with findings
     (bullets ending in ``[n]``) and the top passages; a Caveats section; a Failures section when
@@ -129,31 +138,31 @@ def render_markdown(data: ReportInput) -> str:
             lines.append(f"- {_one_line(sentence)} {marks}")
         lines.append("")
 
-    listed: set[tuple[str, str]] = set()  # findings already shown under an earlier question
+    listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
     for number, question in enumerate(data.sub_questions, 1):
         lines += [f"## {number}. {_one_line(question, 300)}", ""]
         all_findings = _items(data.rows, question, "finding")
         all_passages = _items(data.rows, question, "passage")
         findings = [f for f in all_findings if _claim_key(f) not in listed]
-        passages = [p for p in all_passages if p["ref"] not in cites.numbers][:3]
         listed.update(_claim_key(f) for f in findings)
         if findings:
             lines += ["Findings:", ""]
             lines += [f"- {_one_line(f['text'])} [{cites.cite(f)}]" for f in findings]
             lines.append("")
+        # passages not already cited by a finding (above or in this section)
+        passages = [p for p in all_passages if p["ref"] not in cites.numbers][:3]
         if passages:
             lines += ["Top passages:", ""]
             lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
             lines.append("")
         if not findings and not passages:
             if all_findings or all_passages:  # everything was already listed above
-                marks = "".join(
-                    f"[{n}]" for n in sorted({cites.cite(i) for i in all_findings + all_passages})
-                )
-                lines += [f"- The sources found for this question are listed above. {marks}", ""]
+                marks = _marks(cites, all_findings + all_passages)
+                lines += [f"- _Answered by the findings above._ {marks}", ""]
             else:
                 lines += ["- No sourced answer was found in the corpus.", ""]
 
+    # The caveats section is the "watch out" list: every caveat, even one quoted above.
     caveats = _items(data.rows, None, "caveat")
     lines += ["## Caveats", ""]
     if caveats:

@@ -88,7 +88,9 @@ def parse_report(text: str) -> Report:
         if match:
             numbers = [int(n) for n in re.findall(r"\d+", match["marks"])]
             citations.extend(numbers)
-            if section:  # a claim bullet (not e.g. "the sources ... are listed above [1][2]")
+            # a claim bullet; italics ("- _Answered by the findings above._ [1][2]") are the
+            # report speaking about itself, not a claim
+            if section and not match["text"].startswith("_"):
                 bullets.append(Bullet(section, match["text"], numbers))
     return Report(text, body, bullets, citations, sources)
 
@@ -212,7 +214,9 @@ def test_report_citations_resolve_to_verbatim_corpus_passages(runs, small_corpus
     with Corpus.open(runs["dirs"]["plain"], folder=small_corpus) as corpus:
         assert_report_is_grounded(report, corpus)
     sections = {b.section for b in report.bullets}
-    assert {"findings", "passages", "caveats"} <= sections, sections
+    # "Top passages" lists only passages no finding cites yet, so on this small corpus it may
+    # be empty; findings and caveats are always there.
+    assert {"findings", "caveats"} <= sections, sections
     # The made-up subject's distinctive sentences made it into the report, cited.
     assert "three copper envelopes" in report.body
     caveats = " ".join(b.text for b in report.bullets if b.section == "caveats")
