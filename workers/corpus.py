@@ -7,7 +7,10 @@ Two sources:
   (``pydoc_data.topics``). Docstrings are read by parsing the source files with :mod:`ast`, never
   by importing the submodules: fast, free of side effects, and deterministic.
 * **a folder** (``Corpus.open(data_dir, folder=DIR)``): the ``.md``, ``.txt``, ``.rst``, ``.py``
-  and ``.html`` files under ``DIR``.
+  and ``.html`` files under ``DIR`` (not hidden, at most ``MAX_FILE_BYTES``, and not binary: no
+  NUL byte and little undecodable text at the start). A file name that is not valid UTF-8 is
+  indexed under an escaped ref (``b"n\\xe9e.md"`` is cited as ``n\\xe9e.md#0``). When nothing
+  is left, the ``CorpusError`` says why (too large, binary, other types...).
 
 Each document is split into paragraph-sized passages (at most ``MAX_PASSAGE_CHARS`` characters,
 cut on paragraph, then sentence, then word boundaries). A passage's ``ref`` is
@@ -18,7 +21,8 @@ The index is built once and cached in the data dir as ``corpus-<kind>-<fingerpri
 The fingerprint covers the package versions and the package source files (paths, sizes, mtimes)
 or the folder's files (paths, sizes, mtimes), so a change rebuilds it. A build writes a temporary
 file and ``os.replace``-s it into place, so a crash never leaves half an index and two processes
-building at once both end up with a complete one. Readers open the file read-only, from a small
+building at once both end up with a complete one; the temp files of killed builds are removed by
+the next build (see ``_remove_orphan_temps``). Readers open the file read-only, from a small
 pool of connections that any number of threads can share.
 
 Search (``Corpus.search``) turns any text into word tokens, drops stopwords, quotes each token as
@@ -41,10 +45,12 @@ import os
 import platform
 import re
 import sqlite3
+import stat
 import textwrap
 import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -80,6 +86,17 @@ MAX_PASSAGE_CHARS = 800
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """Folder files larger than this are skipped."""
 
+SNIFF_BYTES = 8192
+"""A folder file whose first ``SNIFF_BYTES`` bytes hold a NUL byte is binary and skipped."""
+
+MAX_GARBAGE_SHARE = 0.25
+"""A folder file whose first ``SNIFF_BYTES`` decoded characters are more than this share of
+replacement characters (undecodable bytes) and control characters is binary and skipped."""
+
+STALE_TMP_SECONDS = 15 * 60
+"""A build's temp file this old (or whose builder process is gone) is an orphan of a killed build
+and is removed by the next build."""
+
 MIN_DOCSTRING_CHARS = 30
 """Docstrings shorter than this (after stripping) carry too little to be worth a passage."""
 
@@ -89,7 +106,7 @@ MAX_QUERY_TOKENS = 32
 MAX_K = 50
 """``search`` returns at most this many passages whatever ``k`` asks for."""
 
-_SCHEMA_VERSION = "2"  # bump when the index layout or the extraction rules change
+_SCHEMA_VERSION = "3"  # bump when the index layout or the extraction rules change
 _SKIP_DIRS = frozenset({"tests", "test", "__pycache__", "node_modules"})
 _PUBLIC_DUNDERS = frozenset({"__init__", "__call__"})  # documented protocol methods worth keeping
 
@@ -108,6 +125,10 @@ _STOPWORDS = frozenset(
 
 class CorpusError(Exception):
     """The corpus cannot be opened or used; the message is one line, fit to print to a user."""
+
+
+class _NoText(CorpusError):
+    """The sources yielded no passage at all."""
 
 
 @dataclass(frozen=True)
@@ -452,25 +473,113 @@ def _pydoc_docs() -> Iterator[_Doc]:
             )
 
 
-def _folder_files(folder: Path) -> list[tuple[str, Path, os.stat_result]]:
-    """``(relative_posix_path, path, stat)`` of the indexable files under ``folder``, sorted;
-    hidden files and directories and files over ``MAX_FILE_BYTES`` are skipped."""
+_UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+
+
+def _safe_name(name: str) -> str:
+    r"""``name`` made fit for UTF-8 text (SQLite, JSON, a terminal): bytes that were not UTF-8
+    (which ``os`` hands over as lone surrogates) and control characters become ``\xNN``; other
+    names are returned unchanged. ``b"n\xe9e.md"`` -> ``"n\\xe9e.md"``."""
+    if not _UNSAFE_NAME.search(name):
+        return name
+    out = []
+    for ch in name:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:  # surrogateescape'd byte
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif 0xD800 <= code <= 0xDFFF:
+            out.append(f"\\u{code:04x}")
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\x{code:02x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _raw(text: str) -> bytes:
+    """Bytes of any str, lone surrogates included (deterministic, never raises)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _folder_files(
+    folder: Path, skipped: Counter[str] | None = None
+) -> list[tuple[str, Path, os.stat_result]]:
+    """``(ref_path, path, stat)`` of the indexable files under ``folder``, sorted.
+
+    ``ref_path`` is the relative POSIX path, made safe by :func:`_safe_name` when the name is
+    not valid UTF-8 (and suffixed ``~2``, ``~3``... should that collide with another file's), so
+    refs stay unique and printable. Hidden files and directories, other file types, special files
+    and files over ``MAX_FILE_BYTES`` are skipped and counted in ``skipped`` (keys ``hidden``,
+    ``type``, ``special``, ``size``, ``unreadable``)."""
+    if skipped is None:
+        skipped = Counter()
     found: list[tuple[str, Path, os.stat_result]] = []
     for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
+        kept = []
+        for d in sorted(dirnames):
+            if d.startswith("."):
+                skipped["hidden"] += 1
+            elif d != "__pycache__":
+                kept.append(d)
+        dirnames[:] = kept
         for filename in sorted(filenames):
-            if filename.startswith(".") or not filename.lower().endswith(FOLDER_EXTENSIONS):
+            if filename.startswith("."):
+                skipped["hidden"] += 1
+                continue
+            if not filename.lower().endswith(FOLDER_EXTENSIONS):
+                skipped["type"] += 1
                 continue
             path = Path(dirpath) / filename
             try:
                 st = path.stat()
             except OSError:
+                skipped["unreadable"] += 1
                 continue
-            if not path.is_file() or st.st_size > MAX_FILE_BYTES:
-                continue
-            found.append((path.relative_to(folder).as_posix(), path, st))
-    found.sort(key=lambda item: item[0])
-    return found
+            if not stat.S_ISREG(st.st_mode):
+                skipped["special"] += 1
+            elif st.st_size > MAX_FILE_BYTES:
+                skipped["size"] += 1
+            else:
+                found.append((path.relative_to(folder).as_posix(), path, st))
+    found.sort(key=lambda item: _raw(item[0]))
+    if not any(_UNSAFE_NAME.search(rel) for rel, _p, _st in found):
+        return found
+    # Names that need escaping come second: a file really named like an escaped one keeps its
+    # name, the escaped one takes the next free "~n"; the order is sorted, so refs are stable.
+    taken = {rel for rel, _p, _st in found if not _UNSAFE_NAME.search(rel)}
+    out = []
+    for rel, path, st in found:
+        if _UNSAFE_NAME.search(rel):
+            base = shown = _safe_name(rel)
+            n = 1
+            while shown in taken:
+                n += 1
+                shown = f"{base}~{n}"
+            taken.add(shown)
+            rel = shown
+        out.append((rel, path, st))
+    return out
+
+
+_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
+def _decode_text(raw: bytes) -> str | None:
+    """The text of a file's bytes (UTF-8 with replacement, or UTF-16 with a BOM), or None when
+    they look binary: a NUL byte in the first ``SNIFF_BYTES``, or more than
+    ``MAX_GARBAGE_SHARE`` of replacement and control characters at the start of the text."""
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            text = raw.decode("utf-16")
+        except UnicodeDecodeError:
+            return None
+    elif b"\0" in raw[:SNIFF_BYTES]:
+        return None
+    else:
+        text = raw.decode("utf-8-sig", errors="replace")
+    sample = text[:SNIFF_BYTES]
+    garbage = sample.count("\ufffd") + len(_CONTROL_CHARS.findall(sample))
+    return None if garbage > MAX_GARBAGE_SHARE * len(sample) else text
 
 
 def _python_file_text(source: str, rel: str) -> str:
@@ -491,20 +600,67 @@ def _python_file_text(source: str, rel: str) -> str:
     return "\n\n".join(s for s in sections if s) or source
 
 
-def _folder_docs(files: list[tuple[str, Path, os.stat_result]]) -> Iterator[_Doc]:
+def _folder_docs(
+    files: list[tuple[str, Path, os.stat_result]], skipped: Counter[str] | None = None
+) -> Iterator[_Doc]:
+    """The documents of ``files``; unreadable, binary and blank files are left out and counted in
+    ``skipped`` (keys ``unreadable``, ``binary``, ``blank``)."""
+    if skipped is None:
+        skipped = Counter()
     for rel, path, _st in files:
         try:
             raw = path.read_bytes()
         except OSError:
+            skipped["unreadable"] += 1
             continue
-        text = raw.decode("utf-8", errors="replace")
+        text = _decode_text(raw)
+        if text is None:
+            skipped["binary"] += 1
+            continue
         suffix = path.suffix.lower()
         if suffix == ".html":
             text = html_to_text(text)
         elif suffix == ".py":
             text = _python_file_text(text, rel)
         if text.strip():
-            yield _Doc(rel, path.name, rel, text)
+            yield _Doc(rel, rel.rsplit("/", 1)[-1], rel, text)
+        else:
+            skipped["blank"] += 1
+
+
+def _size_label(n: int) -> str:
+    for unit, size in (("MB", 1024 * 1024), ("KB", 1024)):
+        if n >= size and n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n:,} bytes"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _nothing_indexable(shown: str, what: str, skipped: Counter[str]) -> str:
+    """One line saying why a folder gave no passages, e.g. ``"corpus folder /x contains no
+    indexable files: 1 file skipped as larger than 2 MB; indexable: .md .txt .rst .py .html"``."""
+    reasons = []
+    if skipped["size"]:
+        big = _size_label(MAX_FILE_BYTES)
+        reasons.append(f"{_plural(skipped['size'], 'file')} skipped as larger than {big}")
+    if skipped["binary"]:
+        reasons.append(f"{_plural(skipped['binary'], 'file')} skipped as binary")
+    if skipped["blank"]:
+        reasons.append(f"{_plural(skipped['blank'], 'file')} without text")
+    if skipped["unreadable"]:
+        reasons.append(f"{skipped['unreadable']} unreadable")
+    if skipped["type"]:
+        reasons.append(f"{_plural(skipped['type'], 'file')} of other types")
+    if skipped["special"]:
+        reasons.append(f"{skipped['special']} not regular files")
+    if skipped["hidden"]:
+        reasons.append(f"{skipped['hidden']} hidden")
+    why = ", ".join(reasons) or "the folder is empty"
+    exts = " ".join(FOLDER_EXTENSIONS)
+    return f"corpus folder {shown} contains no indexable {what}: {why}; indexable: {exts}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -514,7 +670,7 @@ def _folder_docs(files: list[tuple[str, Path, os.stat_result]]) -> Iterator[_Doc
 def _tree_signature(paths: Iterable[tuple[str, os.stat_result]]) -> str:
     h = hashlib.blake2b(digest_size=16)
     for rel, st in paths:
-        h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        h.update(_raw(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n"))
     return h.hexdigest()
 
 
@@ -549,8 +705,10 @@ def _package_fingerprint(packages: Sequence[str]) -> tuple[str, str]:
 
 def _folder_fingerprint(folder: Path, files: list[tuple[str, Path, os.stat_result]]) -> str:
     h = hashlib.blake2b(digest_size=16)
-    h.update(f"schema={_SCHEMA_VERSION};max={MAX_PASSAGE_CHARS};folder={folder}\n".encode())
-    h.update(_tree_signature((rel, st) for rel, _p, st in files).encode())
+    h.update(_raw(f"schema={_SCHEMA_VERSION};max={MAX_PASSAGE_CHARS};folder={folder}\n"))
+    # The real names (not the escaped refs), so renaming a file always rebuilds.
+    tree = ((p.relative_to(folder).as_posix(), st) for _rel, p, st in files)
+    h.update(_tree_signature(tree).encode())
     return h.hexdigest()
 
 
@@ -608,7 +766,7 @@ def _build(path: Path, docs: Iterable[_Doc], meta: dict[str, str]) -> dict[str, 
                         )
                     )
             if not passage_rows:
-                raise CorpusError("no indexable text found")
+                raise _NoText("no indexable text found")
             with con:
                 con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", doc_rows)
                 con.executemany(
@@ -653,20 +811,68 @@ def _read_meta(path: Path) -> dict[str, str] | None:
 
 
 @contextmanager
-def _build_lock(lock_path: Path) -> Iterator[None]:
+def _build_lock(lock_path: Path) -> Iterator[bool]:
     """An advisory inter-process lock so concurrent openers build once (best effort: without
-    ``fcntl`` both build, and the atomic replace still keeps the index whole)."""
+    ``fcntl`` both build, and the atomic replace still keeps the index whole). Yields whether
+    the lock is held."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - non-POSIX
-        yield
+        yield False
         return
     with open(lock_path, "a+b") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
-            yield
+            yield True
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+_TMP_NAME = re.compile(
+    r"\.corpus-(?P<kind>[a-z]+-[0-9a-f]+)-[0-9a-f]+\.sqlite\.(?P<pid>[0-9]+)\.[0-9a-f]+\.tmp"
+)
+
+
+def _pid_alive(pid: int) -> bool:
+    """Whether a process with this id runs on this host (True when it cannot be told)."""
+    if pid <= 0:
+        return False
+    if pid == os.getpid() or os.name != "posix":  # os.kill(pid, 0) terminates it on Windows
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # e.g. PermissionError: it exists, owned by someone else
+        return True
+    return True
+
+
+def _remove_orphan_temps(data_dir: Path, kind: str, locked: bool) -> None:
+    """Best effort: delete the temp files that killed builds (SIGKILL, power cut) left behind.
+
+    Builds of one source run under its lock, so while we hold it a temp file of the same source
+    belongs to a dead builder: it goes when its pid is gone or it is older than
+    ``STALE_TMP_SECONDS`` (the pid may have been reused). A temp file of another source may be
+    a live build's (its lock is not ours, or the data dir is shared with another host): it goes
+    only when its pid is gone *and* it is that old."""
+    now = time.time()
+    try:
+        candidates = [p for p in data_dir.iterdir() if p.name.endswith(".tmp")]
+    except OSError:
+        return
+    for tmp in candidates:
+        match = _TMP_NAME.fullmatch(tmp.name)
+        if match is None:
+            continue
+        try:
+            old = now - tmp.stat().st_mtime > STALE_TMP_SECONDS
+        except OSError:
+            continue
+        dead = not _pid_alive(int(match["pid"]))
+        if (locked and match["kind"] == kind and (dead or old)) or (dead and old):
+            with suppress(OSError):
+                tmp.unlink()
 
 
 # --------------------------------------------------------------------------------------------
@@ -729,7 +935,8 @@ class Corpus:
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise CorpusError(f"cannot create data dir {data_dir}: {exc.strerror or exc}") from None
+            shown = _safe_name(str(data_dir))
+            raise CorpusError(f"cannot create data dir {shown}: {exc.strerror or exc}") from None
         for _attempt in range(3):
             try:
                 return cls._open_once(data_dir, folder, packages)
@@ -737,26 +944,29 @@ class Corpus:
                 # The index vanished between its check and its opening: another process built a
                 # newer one (the folder changed meanwhile) and cleaned this one up. Start over.
                 continue
-        raise CorpusError(f"corpus index in {data_dir} keeps changing while being opened")
+        shown = _safe_name(str(data_dir))
+        raise CorpusError(f"corpus index in {shown} keeps changing while being opened")
 
     @classmethod
     def _open_once(
         cls, data_dir: Path, folder: Path | None, packages: Sequence[str]
     ) -> Corpus:
+        skipped: Counter[str] = Counter()
+        shown = ""
         if folder is not None:
             folder = Path(folder).expanduser().resolve()
+            shown = _safe_name(str(folder))
             if not folder.exists():
-                raise CorpusError(f"corpus folder not found: {folder}")
+                raise CorpusError(f"corpus folder not found: {shown}")
             if not folder.is_dir():
-                raise CorpusError(f"corpus folder is not a directory: {folder}")
-            files = _folder_files(folder)
+                raise CorpusError(f"corpus folder is not a directory: {shown}")
+            files = _folder_files(folder, skipped)
             if not files:
-                exts = ", ".join(FOLDER_EXTENSIONS)
-                raise CorpusError(f"corpus folder {folder} contains no indexable files ({exts})")
+                raise CorpusError(_nothing_indexable(shown, "files", skipped))
             fingerprint = _folder_fingerprint(folder, files)
-            kind = "dir-" + hashlib.blake2b(str(folder).encode(), digest_size=4).hexdigest()
-            description = f"folder corpus: {folder} ({len(files)} files)"
-            docs_factory = lambda: _folder_docs(files)  # noqa: E731
+            kind = "dir-" + hashlib.blake2b(_raw(str(folder)), digest_size=4).hexdigest()
+            description = f"folder corpus: {shown} ({_plural(len(files), 'file')})"
+            docs_factory = lambda: _folder_docs(files, skipped)  # noqa: E731
         else:
             packages = tuple(dict.fromkeys(packages))
             fingerprint, description = _package_fingerprint(packages)
@@ -767,20 +977,23 @@ class Corpus:
         meta = _read_meta(path)
         built = False
         if meta is None or meta.get("fingerprint") != fingerprint:
-            with _build_lock(data_dir / f".corpus-{kind}.lock"):
+            with _build_lock(data_dir / f".corpus-{kind}.lock") as locked:
                 meta = _read_meta(path)  # another process may have built it while we waited
                 if meta is None or meta.get("fingerprint") != fingerprint:
+                    _remove_orphan_temps(data_dir, kind, locked)
                     try:
                         meta = _build(
                             path,
                             docs_factory(),
                             {"fingerprint": fingerprint, "description": description, "kind": kind},
                         )
-                    except CorpusError as exc:
-                        where = f" in {folder}" if folder is not None else ""
-                        raise CorpusError(f"{exc}{where}") from None
+                    except _NoText as exc:
+                        if folder is None:
+                            raise CorpusError(str(exc)) from None
+                        raise CorpusError(_nothing_indexable(shown, "text", skipped)) from None
                     except (OSError, sqlite3.Error) as exc:
-                        raise CorpusError(f"cannot build corpus index {path}: {exc}") from None
+                        where = _safe_name(str(path))
+                        raise CorpusError(f"cannot build corpus index {where}: {exc}") from None
                     built = True
                     _remove_stale(data_dir, kind, keep=path)
         return cls(path, meta, built=built)

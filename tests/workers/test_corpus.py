@@ -514,8 +514,8 @@ def test_crash_mid_build_leaves_no_index(
     data = tmp_path / "data"
     real = corpus_mod._folder_docs
 
-    def crashing(files):
-        yield from list(real(files))[:2]
+    def crashing(files, *rest):
+        yield from list(real(files, *rest))[:2]
         raise KeyboardInterrupt("simulated crash mid-build")
 
     monkeypatch.setattr(corpus_mod, "_folder_docs", crashing)
@@ -633,6 +633,244 @@ def test_non_utf8_files_are_decoded_with_replacement(tmp_path: Path) -> None:
     with Corpus.open(tmp_path / "data", folder=root) as c:
         [hit] = c.search("manifests")
         assert "\ufffd" in hit.text
+
+
+def _fs_supports_raw_names(root: Path) -> bool:
+    try:
+        fd = os.open(os.path.join(os.fsencode(root), b"probe-\xff.txt"), os.O_WRONLY | os.O_CREAT)
+    except OSError:
+        return False
+    os.close(fd)
+    os.unlink(os.path.join(os.fsencode(root), b"probe-\xff.txt"))
+    return True
+
+
+def write_raw(root: Path, name: bytes, data: bytes) -> None:
+    """Create a file whose name is raw bytes (not necessarily UTF-8)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    fd = os.open(os.path.join(os.fsencode(root), name), flags, 0o644)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def test_files_with_non_utf8_names_are_indexed_under_safe_unique_refs(tmp_path: Path) -> None:
+    root = tmp_path / "names"
+    root.mkdir()
+    if not _fs_supports_raw_names(root):
+        pytest.skip("this filesystem refuses non-UTF-8 file names")
+    write_raw(root, b"n\xe9e.md", b"Latin-1 named file about ocelot firmware.\n")
+    write_raw(root, b"n\xe8e.md", b"Another latin-1 name about ocelot gearboxes.\n")
+    os.mkdir(os.path.join(os.fsencode(root), b"d\xff"))
+    write_raw(root, b"d\xff/inner.txt", b"Ocelot notes kept in a badly named folder.\n")
+    # A real UTF-8 file whose name is exactly what an escaped one could display as.
+    (root / "n\\xe9e.md").write_text("Backslash named file about ocelot manuals.\n")
+    (root / "plain.md").write_text("Plain file about ocelot whiskers.\n")
+    data = tmp_path / "data"
+    with Corpus.open(data, folder=root) as c:
+        assert c.built
+        hits = c.search("ocelot", k=10)
+        refs = [h.ref for h in hits]
+        assert len(hits) == 5 and len(set(refs)) == 5, refs
+        for hit in hits:
+            for field in (hit.ref, hit.doc_id, hit.title, hit.source, hit.text):
+                field.encode("utf-8")  # no lone surrogates anywhere: printable, JSON-able
+            found = c.passage(hit.ref)
+            assert found is not None and (found.doc_id, found.text) == (hit.doc_id, hit.text)
+            assert c.read(hit.ref).text == hit.text
+        assert "plain.md#0" in refs and "n\\xe9e.md#0" in refs
+        assert c.description.encode("utf-8")
+    # Same inputs, same refs: reopened from the cache and rebuilt from scratch.
+    with Corpus.open(data, folder=root) as again:
+        assert not again.built
+        assert sorted(h.ref for h in again.search("ocelot", k=10)) == sorted(refs)
+    with Corpus.open(tmp_path / "data2", folder=root) as fresh:
+        assert fresh.built
+        assert sorted(h.ref for h in fresh.search("ocelot", k=10)) == sorted(refs)
+
+
+def test_a_folder_with_a_non_utf8_path_opens_and_reports_printably(tmp_path: Path) -> None:
+    if not _fs_supports_raw_names(tmp_path):
+        pytest.skip("this filesystem refuses non-UTF-8 file names")
+    raw_root = os.path.join(os.fsencode(tmp_path), b"f\xe9")
+    os.mkdir(raw_root)
+    root = Path(os.fsdecode(raw_root))
+    with pytest.raises(CorpusError) as info:
+        Corpus.open(tmp_path / "data", folder=root)
+    str(info.value).encode("utf-8")
+    (root / "doc.md").write_text("Quetzal migration timetables.\n")
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        assert c.search("quetzal")[0].ref == "doc.md#0"
+        c.description.encode("utf-8")
+
+
+def _tmp_files(data: Path) -> list[Path]:
+    return sorted(p for p in data.iterdir() if p.name.endswith(".tmp"))
+
+
+_HANGING_BUILDER = """
+import sys
+from pathlib import Path
+import workers.corpus as m
+real = m._folder_docs
+def hanging(files, *rest):
+    print("building", flush=True)
+    sys.stdin.readline()  # wait for the test (or be killed)
+    yield from real(files, *rest)
+m._folder_docs = hanging
+c = m.Corpus.open(Path(sys.argv[1]), folder=Path(sys.argv[2]))
+print(c.built, c.search("zebra")[0].ref, flush=True)
+"""
+
+
+def _start_hanging_builder(data: Path, folder: Path) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _HANGING_BUILDER, str(data), str(folder)],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "building", proc.stderr.read() if proc.stderr else ""
+    return proc
+
+
+def test_a_killed_build_leaves_no_temp_file_behind(folder: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    orphans: list[Path] = []
+    for _ in range(3):
+        proc = _start_hanging_builder(data, folder)
+        proc.kill()  # SIGKILL: no finally clause runs
+        proc.communicate(timeout=30)
+        # The next build removes the previous orphan: they never pile up.
+        [orphan] = _tmp_files(data)
+        assert orphan not in orphans
+        orphans.append(orphan)
+    with Corpus.open(data, folder=folder) as c:
+        assert c.built and c.search("zebra")[0].ref == "guide.md#0"
+    assert _tmp_files(data) == []
+    assert len(cache_files(data)) == 1
+
+
+def test_cleanup_never_touches_a_live_builders_temp_file(folder: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    other = make_folder(tmp_path / "other-folder")
+    live = _start_hanging_builder(data, folder)
+    try:
+        [live_tmp] = _tmp_files(data)
+        with Corpus.open(data, folder=other) as c:  # another source builds meanwhile
+            assert c.built
+        assert _tmp_files(data) == [live_tmp]
+    finally:
+        out, err = live.communicate("go\n", timeout=60)
+    assert live.returncode == 0, err
+    assert out.strip() == "True guide.md#0"
+    assert _tmp_files(data) == []
+
+
+def test_orphan_temp_files_are_removed_by_the_rules(folder: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with Corpus.open(data, folder=folder) as c:
+        kind = c.meta["kind"]
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        old = time.time() - 2 * corpus_mod.STALE_TMP_SECONDS
+
+        def fake(kind_: str, pid: int, hexpart: str, *, aged: bool = False) -> Path:
+            path = data / f".corpus-{kind_}-{'0' * 20}.sqlite.{pid}.{hexpart}.tmp"
+            path.write_bytes(b"partial")
+            if aged:
+                os.utime(path, (old, old))
+            return path
+
+        removed = [
+            fake(kind, dead.pid, "00000001"),  # same source, dead builder
+            fake(kind, sleeper.pid, "00000002", aged=True),  # same source, pid reused long after
+            fake("dir-abcdef12", dead.pid, "00000003", aged=True),  # other source, dead and old
+        ]
+        kept = [
+            fake(kind, sleeper.pid, "00000004"),  # same source, live and recent
+            fake("dir-abcdef12", dead.pid, "00000005"),  # other source, recent: maybe another host
+            fake("dir-abcdef12", sleeper.pid, "00000006", aged=True),  # other source, alive
+        ]
+        unrelated = data / "notes.tmp"
+        unrelated.write_text("not ours")
+        (folder / "guide.md").write_text("Changed: iguana husbandry.\n")  # force a rebuild
+        with Corpus.open(data, folder=folder) as c:
+            assert c.built
+        assert not any(p.exists() for p in removed)
+        assert all(p.exists() for p in kept) and unrelated.exists()
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+def test_binary_files_with_text_extensions_are_skipped(tmp_path: Path) -> None:
+    import random
+
+    rng = random.Random(7)
+    root = tmp_path / "bin"
+    root.mkdir()
+    (root / "random.md").write_bytes(rng.randbytes(20_000))
+    (root / "no-nul.rst").write_bytes(bytes(b or 1 for b in rng.randbytes(20_000)))
+    (root / "nuls.txt").write_bytes(b"gibberish words\0\0\0 more gibberish\0" * 50)
+    (root / "image.html").write_bytes(b"\x89PNG\r\n\x1a\n" + rng.randbytes(5000))
+    (root / "good.md").write_text("Real prose about gibberish detectors and walrus tusks.\n")
+    (root / "utf16.txt").write_bytes("Walrus census in UTF-16 with a BOM.\n".encode("utf-16"))
+    (root / "latin1.txt").write_bytes("Jalapeño walrus recipes from the café.".encode("latin-1"))
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        names = ["random.md", "no-nul.rst", "nuls.txt", "image.html", "good.md", "utf16.txt"]
+        present = {n for n in [*names, "latin1.txt"] if c.passage(f"{n}#0") is not None}
+        assert present == {"good.md", "utf16.txt", "latin1.txt"}
+        assert c.search("census")[0].ref == "utf16.txt#0"
+        assert c.meta["documents"] == "3"
+
+
+def test_a_folder_of_only_binary_files_names_the_reason(tmp_path: Path) -> None:
+    root = tmp_path / "bin"
+    root.mkdir()
+    (root / "a.md").write_bytes(b"\0" * 100)
+    (root / "b.txt").write_bytes(b"\x00\x01\x02\x03" * 100)
+    with pytest.raises(CorpusError) as info:
+        Corpus.open(tmp_path / "data", folder=root)
+    message = str(info.value)
+    assert "no indexable" in message and "2 files skipped as binary" in message, message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("files", "reason"),
+    [
+        ({}, "empty"),
+        ({"huge.md": None}, "1 file skipped as larger than 2 MB"),
+        ({"huge.md": None, "x.json": "{}", "y.png": "x"}, "1 file skipped as larger than 2 MB"),
+        ({"x.json": "{}", "y.png": "x"}, "2 files of other types"),
+        ({".secret.md": "hidden"}, "1 hidden"),
+        ({"blank.md": "  \n"}, "1 file without text"),
+    ],
+    ids=["empty", "only-too-big", "too-big-and-others", "other-types", "hidden", "blank"],
+)
+def test_no_indexable_files_message_says_why(
+    tmp_path: Path, files: dict[str, str | None], reason: str
+) -> None:
+    root = tmp_path / "folder"
+    root.mkdir()
+    for name, text in files.items():
+        if text is None:
+            (root / name).write_bytes(b"y" * (corpus_mod.MAX_FILE_BYTES + 1))
+        else:
+            (root / name).write_text(text)
+    with pytest.raises(CorpusError) as info:
+        Corpus.open(tmp_path / "data", folder=root)
+    message = str(info.value)
+    assert "no indexable" in message and str(root) in message and "\n" not in message
+    assert reason in message, message
+    assert "indexable: .md .txt .rst .py .html" in message, message
 
 
 # --------------------------------------------------------------------------------------------
