@@ -16,7 +16,7 @@ from pathlib import Path
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-__all__ = ["CHECKPOINTS_DB", "open_checkpointer"]
+__all__ = ["CHECKPOINTS_DB", "checkpoint_thread_ids", "open_checkpointer"]
 
 CHECKPOINTS_DB = "checkpoints.sqlite"
 
@@ -39,3 +39,21 @@ def open_checkpointer(data_dir: Path | str) -> Iterator[SqliteSaver]:
         yield saver
     finally:
         conn.close()
+
+
+def checkpoint_thread_ids(data_dir: Path | str) -> list[str]:
+    """The thread ids that have at least one checkpoint in the data dir (none if no database).
+
+    Reads the ``SqliteSaver`` table directly, so it creates nothing and needs no graph.
+    """
+    path = Path(data_dir) / CHECKPOINTS_DB
+    if not path.exists():
+        return []
+    with sqlite3.connect(path, timeout=30.0) as conn:
+        try:
+            rows = conn.execute(
+                "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
+            ).fetchall()
+        except sqlite3.OperationalError:  # no table yet
+            return []
+    return [r[0] for r in rows]

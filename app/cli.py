@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+import unicodedata
 from pathlib import Path
 from typing import NoReturn
 
@@ -147,9 +148,38 @@ def _validate_topic(raw: str) -> str:
                        "research \"checkpointer pending writes\"")
     if len(topic) > MAX_TOPIC_CHARS:
         raise BadInput(f"the topic has {len(topic)} characters; the limit is {MAX_TOPIC_CHARS}")
-    if any(ord(ch) < 32 for ch in topic):
+    if any(unicodedata.category(ch) == "Cc" or ch in _BIDI_CONTROLS for ch in topic):
         raise BadInput("the topic contains control characters")
+    if not any(ch.isalnum() for ch in topic):
+        raise BadInput("the topic has no letters or digits; say what to research")
     return topic
+
+
+# Invisible characters that reorder how text is displayed (the "Trojan Source" family): a topic
+# must look like what it is in the report, the thread id and the database.
+_BIDI_CONTROLS = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _validate_paths(settings: Settings, out: Path | None) -> None:
+    """Refuse unusable paths before anything is written (exit 2)."""
+    data_dir = Path(settings.data_dir)
+    if data_dir.exists() and not data_dir.is_dir():
+        raise BadInput(f"--data-dir {data_dir} is a file, not a folder")
+    if settings.corpus is not None:
+        if not settings.corpus.exists():
+            raise BadInput(f"corpus folder not found: {settings.corpus}")
+        if not settings.corpus.is_dir():
+            raise BadInput(f"--corpus {settings.corpus} is a file; give the folder to index")
+    if out is None:
+        return
+    if out.exists() and not out.is_dir():
+        if not out.is_file() or out.suffix.lower() != ".md":
+            raise BadInput(f"--out {out} exists and is not a .md report or a folder; "
+                           "refusing to overwrite it")
+    folder = out if out.is_dir() or str(out).endswith(("/", "\\")) else out.parent
+    existing = next((p for p in (folder, *folder.parents) if p.exists()), None)
+    if existing is None or not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise BadInput(f"--out {out}: cannot write there")
 
 
 def _faults(args: argparse.Namespace) -> FaultPlan:
@@ -181,8 +211,7 @@ def _faults(args: argparse.Namespace) -> FaultPlan:
 
 def _run(args: argparse.Namespace) -> int:
     settings = _settings(args)
-    if settings.corpus is not None and not settings.corpus.is_dir():
-        raise BadInput(f"corpus folder not found: {settings.corpus}")
+    _validate_paths(settings, args.out)
     topic, as_of = None, today_utc()
     if args.command == "research":
         topic = _validate_topic(args.topic)
@@ -196,7 +225,8 @@ def _run(args: argparse.Namespace) -> int:
     # and bad input should fail fast.
     from app.models import make_model
     from app.progress import Progress, print_summary
-    from app.run import RunRequest, ThreadMismatch, run_research
+    from app.run import RunRequest, ThreadBusy, ThreadMismatch, run_research
+    from workers.corpus import CorpusError
 
     for spec in {settings.model_for(role) for role in ("planner", "worker", "report")}:
         make_model(spec, settings)  # a bad --model fails here, before anything is written
@@ -207,8 +237,11 @@ def _run(args: argparse.Namespace) -> int:
     progress = Progress(sys.stderr if args.json else sys.stdout, quiet=args.quiet)
     try:
         summary = run_research(request, settings, on_event=progress)
-    except ThreadMismatch as exc:
+    except (ThreadMismatch, CorpusError) as exc:
         raise BadInput(str(exc)) from None
+    except ThreadBusy as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     except KeyError as exc:
         raise BadInput(str(exc.args[0]) if exc.args else str(exc)) from None
     out = summary.to_dict()

@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from app.checkpoint import CHECKPOINTS_DB, open_checkpointer
+from app.checkpoint import CHECKPOINTS_DB, checkpoint_thread_ids, open_checkpointer
 from app.graph import GraphConfig, build_graph
 from app.models import ModelChoice
 from app.offline_model import OfflineChatModel
@@ -40,20 +40,6 @@ def _reader_graph(data_dir: Path, saver: Any) -> Any:
     return build_graph(cfg, checkpointer=saver)
 
 
-def _checkpoint_threads(data_dir: Path) -> list[str]:
-    path = data_dir / CHECKPOINTS_DB
-    if not path.exists():
-        return []
-    with sqlite3.connect(path, timeout=30.0) as conn:
-        try:
-            rows = conn.execute(
-                "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
-            ).fetchall()
-        except sqlite3.OperationalError:
-            return []
-    return [r[0] for r in rows]
-
-
 def list_threads(data_dir: Path | str) -> list[dict[str, Any]]:
     """One dict per thread: ``thread_id, topic, as_of, status, last_step, started_at``.
 
@@ -65,7 +51,7 @@ def list_threads(data_dir: Path | str) -> list[dict[str, Any]]:
     if (data_dir / RESULTS_DB).exists():
         with ResultsStore.in_dir(data_dir) as store:
             runs = {r["thread_id"]: r for r in store.runs()}
-    thread_ids = list(dict.fromkeys([*runs, *_checkpoint_threads(data_dir)]))
+    thread_ids = list(dict.fromkeys([*runs, *checkpoint_thread_ids(data_dir)]))
     if not thread_ids:
         return []
     out = []
@@ -123,8 +109,13 @@ def inspect_thread(data_dir: Path | str, thread_id: str) -> dict[str, Any] | Non
     rows: list[dict[str, Any]] = []
     run: dict[str, Any] | None = None
     if (data_dir / RESULTS_DB).exists():
+        # Rows are keyed by envelope id (worker, sub-question, as_of), not by thread: another
+        # thread with the same tasks (``--fresh``) updates the same rows. Show the rows of this
+        # thread's envelopes; without a checkpoint, the rows this thread wrote last.
+        ids = [e["envelope_id"] for e in (history[0].values or {}).get("envelopes") or []
+               if e.get("envelope_id")] if history else []
         with ResultsStore.in_dir(data_dir) as store:
-            rows = store.rows(thread_id=thread_id)
+            rows = store.rows(ids) if ids else store.rows(thread_id=thread_id)
             run = store.run(thread_id)
     if not history and not rows and run is None:
         return None
@@ -212,7 +203,7 @@ def print_inspection(data: dict[str, Any]) -> None:
         console.print(f"no checkpoints (status: {data['run_status']}); a hard kill under "
                       "durability=exit leaves none: `resume` runs the topic again")
     if data["rows"]:
-        rows = Table(title="results database rows last written by this thread (times: --json)",
+        rows = Table(title="results database rows of this thread's envelopes (times: --json)",
                      box=None)
         for name in ("status", "round", "attempts", "writes"):
             rows.add_column(name, no_wrap=True)

@@ -83,6 +83,12 @@ class Progress:
             if status == "error":
                 text += f"  ({_short(env.get('error') or '', 120)})"
             self.line(text, "red" if status == "error" else None)
+        elif kind == "retry":
+            self.line(
+                f"        {data['worker']:<12} retry  {_short(data['task_key'])}  (attempt "
+                f"{data['attempt']} of {data['max_attempts']} failed: {_short(data['error'], 90)})",
+                "yellow",
+            )
         elif kind == "persisted":
             self.line(f"persisted {data['count']} envelope(s) to the results database")
         elif kind == "report":
@@ -97,7 +103,8 @@ def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None
         ("thread", summary["thread_id"]),
         ("model", summary["model"]),
         ("envelopes", f"{summary['envelopes']} (expected {summary['expected']})"),
-        ("db rows", str(summary["db_rows"])),
+        ("db rows", str(summary["db_rows"]) + (
+            f" ({summary['missing_rows']} missing)" if summary.get("missing_rows") else "")),
         ("duplicates", str(summary["duplicates"])),
         ("persisted", f"{summary['persisted']}/{summary['envelopes']}"),
         ("errors", str(len(summary["errors"]))),

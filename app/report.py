@@ -7,7 +7,9 @@ Sources list, and each source is listed once.
 
 from __future__ import annotations
 
+import os
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -216,7 +218,7 @@ def report_filename(topic: str, as_of: str, thread_id: str | None = None) -> str
 def write_report(markdown: str, path: Path) -> Path:
     """Write ``markdown`` to ``path`` atomically (temp file, then rename); return the path."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(markdown, encoding="utf-8")
     tmp.replace(path)
     return path

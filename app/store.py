@@ -53,7 +53,8 @@ CREATE TABLE IF NOT EXISTS runs (
     finished_at TEXT,
     tokens      INTEGER NOT NULL DEFAULT 0,
     report_path TEXT,
-    summary     TEXT
+    summary     TEXT,
+    corpus      TEXT
 );
 """
 
@@ -103,6 +104,9 @@ class ResultsStore:
         self._conn.execute("PRAGMA journal_mode = WAL")
         self._conn.execute("PRAGMA synchronous = NORMAL")
         self._conn.executescript(_SCHEMA)
+        columns = {row[1] for row in self._conn.execute("PRAGMA table_info(runs)")}
+        if "corpus" not in columns:  # a database written before runs recorded their corpus
+            self._conn.execute("ALTER TABLE runs ADD COLUMN corpus TEXT")
 
     @classmethod
     def in_dir(cls, data_dir: Path | str) -> ResultsStore:
@@ -212,14 +216,20 @@ class ResultsStore:
             "GROUP BY worker, task_key, as_of)"
         ).fetchone()[0]
 
-    def start_run(self, thread_id: str, *, topic: str, as_of: str, model: str) -> None:
-        """Record that a run of ``thread_id`` started (or resumed): status ``running``."""
+    def start_run(self, thread_id: str, *, topic: str, as_of: str, model: str,
+                  corpus: str = "") -> None:
+        """Record that a run of ``thread_id`` started (or resumed): status ``running``.
+
+        Args:
+            corpus: the ``--corpus`` folder (absolute path), or ``""`` for the package docs; a
+                resume uses it so a thread never mixes two corpora.
+        """
         self._write(
-            "INSERT INTO runs (thread_id, topic, as_of, model, status, started_at) "
-            "VALUES (?, ?, ?, ?, 'running', ?) ON CONFLICT(thread_id) DO UPDATE SET "
+            "INSERT INTO runs (thread_id, topic, as_of, model, status, started_at, corpus) "
+            "VALUES (?, ?, ?, ?, 'running', ?, ?) ON CONFLICT(thread_id) DO UPDATE SET "
             "model = excluded.model, status = 'running', started_at = excluded.started_at, "
-            "finished_at = NULL",
-            (thread_id, topic, as_of, model, _now()),
+            "finished_at = NULL, corpus = excluded.corpus",
+            (thread_id, topic, as_of, model, _now(), corpus),
         )
 
     def finish_run(

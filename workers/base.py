@@ -150,7 +150,13 @@ def make_worker_node(spec: WorkerSpec, deps: WorkerDeps) -> Callable[..., dict[s
             if is_fatal(exc):
                 raise
             if is_transient(exc) and attempt < deps.max_attempts:
-                raise  # LangGraph's RetryPolicy runs this node again
+                # Say so on LangGraph's "custom" stream (a slow or flaky provider would
+                # otherwise look like a hang), then let the RetryPolicy run this node again.
+                runtime.stream_writer({"retry": {
+                    "worker": spec.name, "task_key": task["sub_question"], "attempt": attempt,
+                    "max_attempts": deps.max_attempts, "error": one_line(exc, 160),
+                }})
+                raise
             envelope = Envelope(**base, status="error", error=one_line(exc)).to_state()
             tokens = 0
         else:

@@ -1,0 +1,127 @@
+"""Edge cases a hostile tester found, each reproduced with a real process:
+
+* a SIGKILL right after LangGraph saved the *input* checkpoint (state has no topic yet) must
+  not wedge the thread: the same command, and ``resume``, finish it;
+* two processes must not run one thread at once (the second is refused, nothing duplicated);
+* ``resume THREAD`` without ``--corpus`` continues on the corpus the thread started on, and an
+  unfinished thread is never continued on another corpus;
+* a results database deleted under a finished checkpoint is reported (exit 1), never a silent
+  "ok" with an empty report.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.durability._helpers import (
+    AS_OF,
+    ROOT,
+    SIGKILLED,
+    TOPIC,
+    assert_completed_thread,
+    clean_env,
+    describe,
+    run_app,
+    thread_id_of,
+    write_corpus,
+)
+
+# Runs the CLI with SqliteSaver.put patched to SIGKILL the process as soon as the checkpoint
+# whose metadata says source="input" is saved: the narrowest window there is.
+_KILL_AFTER_INPUT_CHECKPOINT = """
+import os, signal, sys
+from langgraph.checkpoint.sqlite import SqliteSaver
+_put = SqliteSaver.put
+def put(self, config, checkpoint, metadata, new_versions):
+    out = _put(self, config, checkpoint, metadata, new_versions)
+    if metadata.get("source") == "input":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return out
+SqliteSaver.put = put
+from app.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _args(data_dir: Path, corpus: Path) -> list[str]:
+    return ["research", TOPIC, "--as-of", AS_OF, "--data-dir", str(data_dir), "--corpus",
+            str(corpus), "--durability", "sync"]
+
+
+def _kill_after_input(args: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-c", _KILL_AFTER_INPUT_CHECKPOINT, *args], cwd=ROOT,
+                          env=clean_env(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode in SIGKILLED, describe(proc)
+
+
+def test_kill_after_the_input_checkpoint_resumes_with_the_same_command(tmp_path,
+                                                                      durability_corpus):
+    data = tmp_path / "data"
+    _kill_after_input(_args(data, durability_corpus))
+    proc = run_app(*_args(data, durability_corpus))
+    assert proc.returncode == 0, describe(proc)
+    assert "resuming thread" in proc.stdout
+    assert_completed_thread(data, thread_id_of())
+
+
+def test_kill_after_the_input_checkpoint_resumes_by_thread_id(tmp_path, durability_corpus):
+    data = tmp_path / "data"
+    _kill_after_input(_args(data, durability_corpus))
+    # no --corpus: resume uses the corpus the thread was started on
+    proc = run_app("resume", thread_id_of(), "--data-dir", str(data))
+    assert proc.returncode == 0, describe(proc)
+    assert f"folder corpus: {durability_corpus}" in proc.stdout or str(durability_corpus) in (
+        proc.stdout
+    ), proc.stdout
+    assert_completed_thread(data, thread_id_of())
+
+
+def test_an_unfinished_thread_is_not_continued_on_another_corpus(tmp_path, durability_corpus):
+    data = tmp_path / "data"
+    crashed = run_app(*_args(data, durability_corpus), "--crash-at", "map:3")
+    assert crashed.returncode in SIGKILLED, describe(crashed)
+    other = write_corpus(tmp_path / "other-corpus")
+    proc = run_app("resume", thread_id_of(), "--data-dir", str(data), "--corpus", str(other))
+    assert proc.returncode == 2, describe(proc)
+    assert proc.stderr.startswith("error: ") and "same corpus" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    proc = run_app(*_args(data, durability_corpus))  # the right corpus: it finishes
+    assert proc.returncode == 0, describe(proc)
+    assert_completed_thread(data, thread_id_of())
+
+
+def test_a_second_process_on_the_same_thread_is_refused(tmp_path, durability_corpus):
+    from app.run import thread_lock
+
+    data = tmp_path / "data"
+    data.mkdir()
+    with thread_lock(data, thread_id_of()):  # this test process plays the first runner
+        proc = run_app(*_args(data, durability_corpus))
+    assert proc.returncode == 1, describe(proc)
+    assert "being run by another process" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not (data / "results.sqlite").exists() or "envelopes" not in proc.stdout
+    proc = run_app(*_args(data, durability_corpus))  # the lock is gone: it runs
+    assert proc.returncode == 0, describe(proc)
+
+
+def test_a_deleted_results_database_is_reported_not_hidden(tmp_path, durability_corpus):
+    data = tmp_path / "data"
+    crashed = run_app(*_args(data, durability_corpus), "--crash-at", "report")
+    assert crashed.returncode in SIGKILLED, describe(crashed)
+    for path in data.glob("results.sqlite*"):
+        path.unlink()
+    proc = run_app(*_args(data, durability_corpus), "--json")
+    assert proc.returncode == 1, describe(proc)
+    import json
+
+    summary = json.loads(proc.stdout)
+    assert summary["ok"] is False
+    assert summary["missing_rows"] == summary["envelopes"] > 0
+    assert any("missing from the results database" in n for n in summary["notes"])
+    # and the advice works: the same command again recomputes every row
+    proc = run_app(*_args(data, durability_corpus))
+    assert proc.returncode == 0, describe(proc)
+    assert_completed_thread(data, thread_id_of())

@@ -1,0 +1,72 @@
+"""Bad paths and unreadable topics: one ``error:`` line, exit 2, and nothing written or
+overwritten (the hostile-input cases a tester found after the first bad-input suite)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+
+
+def _assert_refused(proc, *, data_dir: Path) -> None:
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not data_dir.exists(), "bad input must not create the data dir"
+
+
+@pytest.mark.parametrize(
+    "topic",
+    ["???", "!!! ... ---", "a\u202eb", "ab\x7fc", "ab\x9bc"],
+    ids=["punctuation", "punctuation-2", "bidi-override", "DEL", "C1-control"],
+)
+def test_unreadable_topics_are_refused(tmp_path, topic):
+    data = tmp_path / "data"
+    _assert_refused(run_cli("research", topic, "--data-dir", data), data_dir=data)
+
+
+def test_out_never_overwrites_a_file_that_is_not_a_report(tmp_path, small_corpus):
+    victim = tmp_path / "precious.py"
+    victim.write_text("print('keep me')\n")
+    data = tmp_path / "data"
+    proc = run_cli("research", "Zorblax relay", "--corpus", small_corpus, "--data-dir", data,
+                   "--out", victim)
+    _assert_refused(proc, data_dir=data)
+    assert victim.read_text() == "print('keep me')\n"
+
+
+def test_out_may_name_a_new_report_file_in_a_new_folder(tmp_path, small_corpus):
+    out = tmp_path / "new" / "folder" / "report.md"
+    proc = run_cli("research", "Zorblax relay", "--corpus", small_corpus, "--data-dir",
+                   tmp_path / "data", "--out", out, "--as-of", "2026-11-30")
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text(encoding="utf-8").startswith("# Research report: Zorblax relay")
+
+
+def test_a_data_dir_that_is_a_file_is_refused(tmp_path):
+    not_a_dir = tmp_path / "file"
+    not_a_dir.write_text("x")
+    proc = run_cli("research", "Zorblax relay", "--data-dir", not_a_dir)
+    assert proc.returncode == 2 and proc.stderr.startswith("error: ") and "is a file" in proc.stderr
+    assert not_a_dir.read_text() == "x"
+
+
+def test_a_corpus_that_is_a_file_or_has_nothing_to_index_is_refused(tmp_path):
+    a_file = tmp_path / "notes.md"
+    a_file.write_text("# notes\n")
+    data = tmp_path / "data"
+    _assert_refused(run_cli("research", "x", "--corpus", a_file, "--data-dir", data),
+                    data_dir=data)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = run_cli("research", "x", "--corpus", empty, "--data-dir", data)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("error: ") and "no indexable" in proc.stderr
+
+
+def test_resume_of_an_unknown_thread_writes_nothing(tmp_path):
+    data = tmp_path / "data"
+    _assert_refused(run_cli("resume", "no-such-thread", "--data-dir", data), data_dir=data)
