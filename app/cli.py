@@ -35,6 +35,20 @@ class _Parser(argparse.ArgumentParser):
         print(f"error: {message} (see --help)", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT)
 
+    def format_help(self) -> str:
+        if callable(self.epilog):  # built on demand: the worker registry imports LangChain
+            self.epilog = self.epilog()
+        return super().format_help()
+
+
+def _workers_epilog() -> str:
+    from workers.registry import WORKERS
+
+    width = max(len(w.name) for w in WORKERS)
+    lines = [f"  {w.name:<{width}}  {w.description}" for w in WORKERS]
+    return "\n".join(["workers (workers/registry.py; one task per worker per sub-question):",
+                      *lines])
+
 
 def _positive_int(text: str) -> int:
     try:
@@ -93,7 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m app", description="Map-reduce research agent (LangGraph).")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    research = sub.add_parser("research", help="research a topic (resumes an unfinished run)")
+    research = sub.add_parser("research", help="research a topic (resumes an unfinished run)",
+                              epilog=_workers_epilog,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
     research.add_argument("topic", help="what to research (1 to 500 characters)")
     research.add_argument("--as-of", help="the research date YYYY-MM-DD (default: today, UTC)")
     research.add_argument("--thread-id", help="checkpoint thread (default: derived from topic "

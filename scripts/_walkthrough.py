@@ -6,7 +6,10 @@
 * :func:`run_app`: ``python -m app ...`` in a subprocess, from the repository root, offline, with
   an environment the user's ``.env`` and ``RESEARCH_*`` variables cannot leak into;
 * :func:`show_rows`: the results database rows, as a table that carries no timestamps;
-* :func:`verdict`: the one last line every script prints, and its exit status.
+* :func:`verdict`: the one last line every script prints, and its exit status;
+* :func:`sub_questions`, :func:`worker_names`, :func:`expected_rows`: what a run of :data:`TOPIC`
+  must produce, from the offline planner and ``workers/registry.py`` (so the verdicts hold in a
+  fork with more workers), and :func:`first_ok_attempts` / :func:`pick_seed` for ``--fail-rate``.
 
 Not a walkthrough step itself: the scripts import it (``scripts/`` is on ``sys.path`` when a
 script runs).
@@ -191,6 +194,58 @@ def short_id(envelope_id: str) -> str:
     """``worker:as_of:digest`` cut to the worker and 8 digits of the digest, for display."""
     worker, _, rest = envelope_id.partition(":")
     return f"{worker}:…{rest.rsplit(':', 1)[-1][:8]}"
+
+
+def sub_questions(topic: str = TOPIC) -> list[str]:
+    """The offline planner's sub-questions of ``topic`` (what a walkthrough run dispatches)."""
+    from app.plan import offline_plan
+
+    return offline_plan(topic)
+
+
+def worker_names() -> list[str]:
+    """The registered workers (``workers/registry.py``), in registry order."""
+    from workers.registry import WORKERS
+
+    return [w.name for w in WORKERS]
+
+
+def expected_rows(topic: str = TOPIC) -> int:
+    """Envelopes (and DB rows) of one run of ``topic``: sub-questions x workers (12 in the stock
+    template: 4 x ``docs_search``, ``analyst``, ``critic``)."""
+    return len(sub_questions(topic)) * len(worker_names())
+
+
+def first_ok_attempts(fail_rate: float, seed: int, *, max_attempts: int = 3,
+                      topic: str = TOPIC, as_of: str = AS_OF) -> dict[str, int]:
+    """For each envelope id of a run of ``topic``: the first attempt that ``--fail-rate
+    fail_rate --seed seed`` lets through in round 1, ``max_attempts + 1`` if none does. Asked of
+    the app's own ``FaultPlan.injects_failure``, which decides the failures of a real run."""
+    from app.faults import FaultPlan
+    from state import make_envelope_id
+
+    plan = FaultPlan(fail_rate=fail_rate, seed=seed)
+    out = {}
+    for question in sub_questions(topic):
+        for worker in worker_names():
+            task = {"worker": worker, "sub_question": question, "topic": topic, "as_of": as_of,
+                    "round": 1}
+            attempt = 1
+            while attempt <= max_attempts and plan.injects_failure(task, attempt):
+                attempt += 1
+            out[make_envelope_id(worker, question, as_of)] = attempt
+    return out
+
+
+def pick_seed(fail_rate: float, preferred: int, *, max_attempts: int = 3) -> int:
+    """``preferred`` if with it every task of a run succeeds within ``max_attempts`` in round 1
+    and some task needs a retry; else the next seed that does (the failures depend on the
+    envelope ids, so another plan or another set of workers needs another seed)."""
+    for seed in range(preferred, preferred + 10_000):
+        attempts = first_ok_attempts(fail_rate, seed, max_attempts=max_attempts).values()
+        if max(attempts) <= max_attempts and max(attempts) > 1:
+            return seed
+    raise RuntimeError(f"no seed from {preferred} on lets every task through")
 
 
 def verdict(ok: bool, shown: str, failed: str) -> int:

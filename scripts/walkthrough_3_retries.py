@@ -1,13 +1,16 @@
 """Walkthrough step 3: retries. LangGraph re-runs a failed worker; the database still has one row.
 
-The app runs in a subprocess with ``--fail-rate 0.5 --seed 14``: every worker attempt raises a
-transient error with probability 0.5, decided by (seed, envelope_id, round, attempt), so the same seed
-fails the same attempts on every machine. Each worker node has a ``RetryPolicy`` (3 attempts,
-``retry_on=workers.errors.is_transient``): LangGraph runs the failed task again, and a failed
-attempt leaves no writes. Seed 11 is one where every task succeeds within its 3 attempts.
+The app runs in a subprocess with ``--fail-rate 0.5 --seed 23``: every worker attempt raises a
+transient error with probability 0.5, decided by (seed, envelope_id, round, attempt), so the same
+seed fails the same attempts on every machine. Each worker node has a ``RetryPolicy`` (3
+attempts, ``retry_on=workers.errors.is_transient``): LangGraph runs the failed task again, and a
+failed attempt leaves no writes. With the stock workers, seed 23 is one where every task succeeds
+within its 3 attempts in round 1 (the script asks the app's ``FaultPlan`` before running; with
+other workers registered, their envelope ids draw other dice, and it uses the next seed that
+does, and says so).
 
 What to look for: rows whose ``attempts`` is above 1 (LangGraph's own attempt counter, recorded
-in the envelope), and still one row per ``envelope_id``, each written once.
+in the envelope), and still one row per ``envelope_id``, each written once, all in round 1.
 
 Run: ``uv run python scripts/walkthrough_3_retries.py`` (offline, a few seconds).
 """
@@ -21,6 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _walkthrough import (  # noqa: E402
     db_rows,
+    expected_rows,
+    first_ok_attempts,
+    pick_seed,
     print_lines,
     remember_tmp,
     research_args,
@@ -30,17 +36,24 @@ from _walkthrough import (  # noqa: E402
     write_corpus,
 )
 
-SEED = 14
-EXPECTED_ROWS = 12  # 4 sub-questions x 3 workers
+FAIL_RATE = 0.5
+SEED = 23
+"""Every task of the walkthrough run succeeds within 3 attempts in round 1 (stock workers)."""
 
 
 def main() -> int:
+    expected = expected_rows()
+    seed = pick_seed(FAIL_RATE, SEED)
+    if seed != SEED:
+        print(f"note: --seed {SEED} fails some task of this registry's workers 3 times in round "
+              f"1; using --seed {seed}, the next seed that lets every task through")
+    predicted = first_ok_attempts(FAIL_RATE, seed)
     with tempfile.TemporaryDirectory(prefix="walkthrough3-") as tmp:
         remember_tmp(Path(tmp))
         corpus = write_corpus(Path(tmp) / "corpus")
         data = Path(tmp) / "data"
         run = run_app(
-            research_args(data, corpus, "--fail-rate", "0.5", "--seed", str(SEED)),
+            research_args(data, corpus, "--fail-rate", str(FAIL_RATE), "--seed", str(seed)),
             env={"RESEARCH_RETRY_INTERVAL": "0.05"},  # short waits between attempts
         )
         print(f"exit code: {run.returncode}")
@@ -60,18 +73,20 @@ def main() -> int:
 
     ok = (
         run.returncode == 0
-        and len(rows) == EXPECTED_ROWS
+        and len(rows) == expected
         and len(set(ids)) == len(ids)
-        and all(r["status"] == "ok" and r["write_count"] == 1 for r in rows)
+        and all(r["status"] == "ok" and r["round"] == 1 and r["write_count"] == 1 for r in rows)
+        and {r["envelope_id"]: r["attempts"] for r in rows} == predicted
         and len(retried) > 0
     )
     return verdict(
         ok,
         f"LangGraph retried {len(retried)} worker task(s) (up to "
         f"{max((r['attempts'] for r in rows), default=0)} attempts) and the database holds "
-        f"{len(rows)} rows for {len(set(ids))} envelopes, each written once",
+        f"{len(rows)} rows for {len(set(ids))} envelopes, each written once, all in round 1",
         f"exit {run.returncode}, {len(rows)} rows for {len(set(ids))} ids, "
-        f"{len(retried)} retried (expected {EXPECTED_ROWS} ok rows, some retried)",
+        f"{len(retried)} retried (expected {expected} ok rows, all in round 1, some retried, "
+        "each after as many attempts as the --fail-rate dice predict)",
     )
 
 

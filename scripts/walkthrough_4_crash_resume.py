@@ -29,6 +29,7 @@ from _walkthrough import (  # noqa: E402
     AS_OF,
     TOPIC,
     db_rows,
+    expected_rows,
     print_lines,
     remember_tmp,
     research_args,
@@ -40,7 +41,7 @@ from _walkthrough import (  # noqa: E402
 
 from app.ids import default_thread_id  # noqa: E402
 
-EXPECTED_ROWS = 12  # 4 sub-questions x 3 workers
+EXPECTED_ROWS = expected_rows()  # sub-questions x workers: 4 x 3 = 12 in the stock template
 CRASH_AFTER = 5
 
 

@@ -1,12 +1,13 @@
 """Walkthrough step 5: re-dispatch. A task that failed in round 1 is sent again and updates its row.
 
 The app runs with ``--fail-worker critic:1 --rounds 2``: the ``critic`` worker fails permanently
-in round 1 (an error the ``RetryPolicy`` does not retry), so its four tasks end as *error
-envelopes* instead of failing the run. After the map step, ``route`` sees the errors and, with a
-round left, its conditional edge sends the four failed tasks again with ``Send`` (round 2).
-Each re-sent task has the same worker, sub-question and ``as_of``, hence the same
-``envelope_id``: ``envelope_reducer`` replaces the error envelope in place, the ``envelopes``
-channel stays at 12 entries, and the database gets one row per envelope: status ``ok``, round 2.
+in round 1 (an error the ``RetryPolicy`` does not retry), so its four tasks (one per
+sub-question) end as *error envelopes* instead of failing the run. After the map step, ``route``
+sees the errors and, with a round left, its conditional edge sends the four failed tasks again
+with ``Send`` (round 2). Each re-sent task has the same worker, sub-question and ``as_of``, hence
+the same ``envelope_id``: ``envelope_reducer`` replaces the error envelope in place, the
+``envelopes`` channel stays at one entry per task (12 with the stock three workers), and the
+database gets one row per envelope: status ``ok``, round 2 for the critic's.
 
 Run: ``uv run python scripts/walkthrough_5_redispatch.py`` (offline, a few seconds).
 """
@@ -22,19 +23,21 @@ from _walkthrough import (  # noqa: E402
     AS_OF,
     TOPIC,
     db_rows,
+    expected_rows,
     print_lines,
     remember_tmp,
     research_args,
     run_app,
     short_id,
     show_rows,
+    sub_questions,
     verdict,
     write_corpus,
 )
 
 from app.ids import default_thread_id  # noqa: E402
 
-EXPECTED_ROWS = 12  # 4 sub-questions x 3 workers
+EXPECTED_ROWS = expected_rows()  # sub-questions x workers: 4 x 3 = 12 in the stock template
 
 
 def main() -> int:
@@ -81,7 +84,7 @@ def main() -> int:
     final_envelopes = info["checkpoints"][-1]["envelopes"] if info["checkpoints"] else 0
     ok = (
         run.returncode == 0
-        and len(attempts) == 4
+        and len(attempts) == len(sub_questions())
         and redispatched == set(attempts)
         and {r["envelope_id"] for r in critic_rows} == redispatched
         and all(r["status"] == "ok" and r["round"] == 2 and r["write_count"] == 1

@@ -17,14 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.expected import expected_tasks
+
 ROOT = Path(__file__).resolve().parents[2]
 """The repository root: the CLI runs from here (``python -m app``)."""
 
 AS_OF = "2026-11-30"
 TOPIC = "Send and reducers"
-"""The offline planner splits it into 4 sub-questions: 4 x 3 workers = 12 tasks."""
+"""The offline planner splits it into 4 sub-questions: one task per sub-question per worker."""
 OTHER_TOPIC = "checkpoint durability"
-EXPECTED_TASKS = 12
+EXPECTED_TASKS = expected_tasks(TOPIC)
+"""Sub-questions of TOPIC x registered workers (12 with the stock three workers)."""
 
 CHECKPOINTS_DB = "checkpoints.sqlite"
 RESULTS_DB = "results.sqlite"

@@ -43,8 +43,9 @@ from tests.durability._helpers import (
 )
 
 MAP_K = 8
-"""``map:8`` with two workers at a time: 8 (sometimes 9) of the 12 tasks have finished at the
-kill, and the first ones have had time to save their pending writes."""
+"""``map:8`` with two workers at a time: 8 (sometimes 9) of the tasks (12 with the stock
+workers) have finished at the kill, and the first ones have had time to save their pending
+writes."""
 CRASH_POINTS = [f"map:{MAP_K}", "persist-commit", "report"]
 MODES = ["sync", "async", "exit"]
 RESUME_WAYS = ["research", "resume"]
@@ -95,7 +96,7 @@ def test_crash_then_resume(crash_at: str, mode: str, way: str, durability_corpus
         assert tup is None and checkpoint_count(data_dir, thread_id) == 0
 
     if crash_at.startswith("map"):
-        # Some but not all of the 12 tasks finished; nothing reached the results DB.
+        # Some but not all of the tasks finished; nothing reached the results DB.
         assert MAP_K <= len(before) < EXPECTED_TASKS, [l.envelope_id for l in before]
         assert len(finished_before) == len(before), "a task finished twice before the crash"
         assert db_rows(data_dir, thread_id) == []
@@ -193,7 +194,7 @@ def test_crash_then_resume(crash_at: str, mode: str, way: str, durability_corpus
 def test_lost_step_checkpoint_after_every_task_finished_resumes(
     way: str, durability_corpus: Path, tmp_path: Path
 ) -> None:
-    """All 12 workers finished and their pending writes were saved, but the checkpoint that
+    """All the workers finished and their pending writes were saved, but the checkpoint that
     closes their superstep was lost (under ``async`` a kill can lose the latest checkpoints while
     the writes of the tasks after them are saved). LangGraph then reports ``next == ()`` for the
     thread although it never finished. The run must resume from the saved writes: no worker runs

@@ -20,6 +20,13 @@ from tests.durability._helpers import (
     run_app,
     thread_id_of,
 )
+from tests.expected import (
+    all_pass_in_round_one,
+    expected_tasks,
+    find_seed,
+    first_ok_attempts,
+    is_stock_registry,
+)
 
 
 def _args(topic: str, data_dir: Path, corpus: Path) -> list[str]:
@@ -50,15 +57,34 @@ def test_same_topic_twice_updates_rows_in_place(durability_corpus: Path, tmp_pat
         assert row["last_written_at"] > old["last_written_at"]
 
 
-CONCURRENT_FAULTS = ["--fail-rate", "0.5", "--seed", "12", "--max-concurrency", "2"]
-"""Transient failures with this seed make some task of each topic succeed only on its third
-attempt (after about 1.5 s of retry back-off) and none fail for good: each run lasts long enough
-for the two to overlap for sure, and both write retried rows at the same time."""
+FAIL_RATE = 0.5
+SEED = 77
+"""With the stock workers and this seed, every task of both topics succeeds within its 3 attempts
+in round 1 and some task of each topic only on its third attempt (after about 1.5 s of retry
+back-off): each run lasts long enough for the two to overlap for sure, and both write retried rows
+at the same time. :func:`_seed` checks that premise with the app's ``FaultPlan`` and, for a
+registry with other workers, searches on from SEED."""
+
+
+def _fits(seed: int) -> bool:
+    return all(all_pass_in_round_one(first_ok_attempts(FAIL_RATE, seed, topic, AS_OF), need=(3,))
+               for topic in (TOPIC, OTHER_TOPIC))
+
+
+def _seed() -> int:
+    if _fits(SEED):
+        return SEED
+    found = find_seed(_fits, start=SEED + 1)
+    assert not is_stock_registry(), (
+        f"--seed {SEED} no longer lets every task of both topics through in round 1 (with one "
+        f"retried twice in each); set SEED = {found}")
+    return found
 
 
 def test_two_topics_at_once_on_one_data_dir(durability_corpus: Path, tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
-    procs = {topic: popen_app(*_args(topic, data_dir, durability_corpus), *CONCURRENT_FAULTS)
+    faults = ["--fail-rate", str(FAIL_RATE), "--seed", str(_seed()), "--max-concurrency", "2"]
+    procs = {topic: popen_app(*_args(topic, data_dir, durability_corpus), *faults)
              for topic in (TOPIC, OTHER_TOPIC)}
     outputs = {topic: proc.communicate(timeout=180) for topic, proc in procs.items()}
 
@@ -69,18 +95,19 @@ def test_two_topics_at_once_on_one_data_dir(durability_corpus: Path, tmp_path: P
         assert "Traceback" not in stderr
         summary = json.loads(stdout)
         assert summary["ok"] and summary["duplicates"] == 0
-        assert summary["db_rows"] == EXPECTED_TASKS
+        assert summary["db_rows"] == expected_tasks(topic)
 
     total = 0
     for topic in (TOPIC, OTHER_TOPIC):
         thread_id = thread_id_of(topic)
-        _, rows = assert_completed_thread(data_dir, thread_id)
+        _, rows = assert_completed_thread(data_dir, thread_id, expected=expected_tasks(topic))
         assert {r["envelope_id"] for r in rows} == expected_envelope_ids(topic)
         assert all(r["topic"] == topic and r["write_count"] == 1 for r in rows)
+        assert all(r["round"] == 1 for r in rows)
         assert db_run(data_dir, thread_id)["status"] == "finished"
         total += len(rows)
-    assert total == 2 * EXPECTED_TASKS == len(db_rows(data_dir))
-    assert any(r["attempts"] > 1 for r in db_rows(data_dir))
+    assert total == expected_tasks(TOPIC) + expected_tasks(OTHER_TOPIC) == len(db_rows(data_dir))
+    assert any(r["attempts"] == 3 for r in db_rows(data_dir))
     # The two runs really ran at the same time.
     a, b = (db_run(data_dir, thread_id_of(t)) for t in (TOPIC, OTHER_TOPIC))
     assert a["started_at"] < b["finished_at"] and b["started_at"] < a["finished_at"], (a, b)

@@ -16,8 +16,9 @@ from tests.durability._helpers import (
     run_app,
     thread_id_of,
 )
+from tests.expected import sub_questions, worker_names
 
-WORKERS = {"docs_search", "analyst", "critic"}
+WORKERS = set(worker_names())
 
 
 def _threads(data_dir: Path) -> dict[str, dict]:
@@ -73,12 +74,13 @@ def test_threads_and_inspect_across_a_crash_and_resume(durability_corpus: Path,
         assert c["unique_ids"] == c["envelopes"], c  # never a duplicate in any checkpoint
         assert c["envelopes"] in (0, EXPECTED_TASKS)
     after_map = next(c for c in checkpoints if c["envelopes"])
-    assert after_map["ran"] == {w: EXPECTED_TASKS // 3 for w in WORKERS}
+    assert after_map["ran"] == {w: len(sub_questions(TOPIC)) for w in WORKERS}
     assert after_map["persisted"] == 0 and after_map["with_payload"] == EXPECTED_TASKS
     last = checkpoints[-1]
     assert last["ran"] == {"report": 1}
     assert last["persisted"] == EXPECTED_TASKS and last["with_payload"] == 0
-    assert next(c for c in checkpoints if c["ran"] == {"persist": 1})["persisted"] == 12
+    assert next(c for c in checkpoints if c["ran"] == {"persist": 1})["persisted"] == (
+        EXPECTED_TASKS)
     rows = data["rows"]
     assert len(rows) == len({r["envelope_id"] for r in rows}) == EXPECTED_TASKS
     assert all(r["write_count"] == 1 and r["status"] == "ok" for r in rows)

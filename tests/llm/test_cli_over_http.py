@@ -24,8 +24,9 @@ from tests.llm.conftest import (
     research_args,
     run_cli,
 )
+from tests.expected import worker_names
 
-N_TASKS = len(PLAN_QUESTIONS) * 3  # docs_search, analyst, critic per sub-question
+N_TASKS = len(PLAN_QUESTIONS) * len(worker_names())  # one task per worker per sub-question
 
 
 def _rows(data_dir: Path) -> list[dict]:

@@ -7,6 +7,11 @@ from the repository root) and one ```text block (the excerpt). An excerpt line m
 output line when both are equal with surrounding whitespace stripped; ``...`` lines are elisions.
 The scripts run in parallel (they use their own temp dirs), so the whole page costs about as
 much as its slowest step.
+
+The excerpts show the stock template's output (workers ``docs_search``, ``analyst``,
+``critic``). After a fork adds a worker (docs/extending.md), every script must still run and end
+with a PASS verdict, but the excerpt check is skipped: its counts and rows describe three
+workers.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.expected import is_stock_registry, not_stock_reason
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "walkthrough.md"
@@ -92,16 +99,32 @@ def test_the_readme_links_the_walkthrough():
     assert "[docs/walkthrough.md](docs/walkthrough.md)" in readme
 
 
+def _shown(run: subprocess.CompletedProcess[str]) -> str:
+    return f"\n--- stdout ---\n{run.stdout}\n--- stderr ---\n{run.stderr[-3000:]}"
+
+
+def _lines(run: subprocess.CompletedProcess[str]) -> list[str]:
+    return [line.strip() for line in run.stdout.splitlines() if line.strip()]
+
+
 @pytest.mark.parametrize("step", STEPS, ids=[f"step{s.number}" for s in STEPS])
-def test_step_runs_and_shows_its_excerpt(step: Step, outputs):
+def test_step_runs_and_passes(step: Step, outputs):
+    """Whatever workers are registered: exit 0 and exactly one verdict line, a PASS, last."""
     for command in step.commands:
         run = outputs[command]
-        shown = f"\n--- stdout ---\n{run.stdout}\n--- stderr ---\n{run.stderr[-3000:]}"
-        assert run.returncode == 0, f"{' '.join(command)} exited {run.returncode}{shown}"
-        lines = [line.strip() for line in run.stdout.splitlines() if line.strip()]
+        assert run.returncode == 0, f"{' '.join(command)} exited {run.returncode}{_shown(run)}"
+        lines = _lines(run)
         assert lines and lines[-1].startswith("verdict: PASS - "), (
-            f"{' '.join(command)} did not end with a PASS verdict{shown}")
+            f"{' '.join(command)} did not end with a PASS verdict{_shown(run)}")
         assert sum(line.startswith("verdict: ") for line in lines) == 1
+
+
+@pytest.mark.skipif(not is_stock_registry(), reason=not_stock_reason("docs/walkthrough.md"))
+@pytest.mark.parametrize("step", STEPS, ids=[f"step{s.number}" for s in STEPS])
+def test_step_shows_its_excerpt(step: Step, outputs):
+    for command in step.commands:
+        run = outputs[command]
+        shown, lines = _shown(run), _lines(run)
         missing = [line for line in step.excerpt if line not in set(lines)]
         assert not missing, (
             f"step {step.number} ({step.title}): the page shows lines the script does not "
