@@ -27,6 +27,16 @@ def test_bench_reducer_quick_runs_and_prints_its_tables():
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert any("Folding N single-envelope writes" in line for line in lines)
+    header = next(line for line in lines if "reducer" in line and "x add" in line)
+    assert "entries out" in header and "unique ids" in header and "unique out" not in header
+    # mixed: operator.add keeps every write (1,000 entries) for 500 distinct ids; upserts 500/500
+    cols = r"\D+(?P<entries>[\d,]+)\D+(?P<ids>[\d,]+)\D+\d\.\d{4}"
+    for name, entries in (("operator.add", "1,000"), ("envelope_reducer", "500")):
+        match = next(m for line in lines
+                     if (m := re.search(rf"\bmixed\b.*\s1,000\s.*{re.escape(name)}{cols}", line)))
+        assert (match["entries"], match["ids"]) == (entries, "500"), match.group(0)
+    # small sizes: say where the targets are judged
+    assert "judged at N=10,000" in " ".join(proc.stdout.split())
 
     for case in ("insert", "mixed"):
         for n in ("300", "1,000"):

@@ -30,7 +30,19 @@ def test_bench_research_runs_and_prints_its_lines():
     seconds = r"\d+\.\d\d s"
     assert re.search(rf"^cold run: +{seconds} .*target <= 15 s +(PASS|FAIL)$", out, re.M), out
     assert re.search(rf"^warm run: +{seconds} .*target <= 5 s +(PASS|FAIL)$", out, re.M), out
-    assert re.search(rf"^python start \+ imports: {seconds}", out, re.M), out
+    # The CLI runs' wall time in three parts, each a share of that same run's wall time: they
+    # add up to it, so no share can pass 100 %.
+    assert "split (seconds; % of that run's wall time)" in out, out
+    walls = [float(w) for w in re.findall(r"^(?:cold|warm) run: +(\d+\.\d\d) s", out, re.M)]
+    parts = [re.search(rf"^    {label} +{seconds} +[\d.]+ % +{seconds} +[\d.]+ %$", out, re.M)
+             for label in ("python start and exit", "imports", "the research itself")]
+    assert all(parts), out
+    cells = [re.findall(r"(\d+\.\d\d) s +(\d+\.\d) %", m.group(0)) for m in parts]
+    for run, wall in enumerate(walls):
+        assert abs(sum(float(c[run][0]) for c in cells) - wall) <= 0.03, out
+        shares = [float(c[run][1]) for c in cells]
+        assert all(0 <= s <= 100 for s in shares) and abs(sum(shares) - 100) <= 0.5, out
+    assert "% of that run's CPU total" in out, out
     for run in ("cold", "warm"):
         assert re.search(rf"^  {run}: \d+\.\d\d s CPU", out, re.M), out
     for part in ("corpus indexing", "model calls", "corpus queries", "graph engine"):
