@@ -217,7 +217,8 @@ def build_graph(cfg: GraphConfig, checkpointer: Any = None):
         pending = [e for e in current_envelopes(state) if not e.get("persisted")]
         if not pending:
             return {}
-        thread_id = (config.get("configurable") or {}).get("thread_id") or "-"  # "-": no checkpointer
+        # "-": run without a checkpointer (no thread)
+        thread_id = (config.get("configurable") or {}).get("thread_id") or "-"
         with ResultsStore.in_dir(data_dir) as store:
             store.upsert(pending, thread_id=thread_id, topic=state["topic"])
         faults.at("persist-commit")

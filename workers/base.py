@@ -39,7 +39,8 @@ __all__ = ["WorkerDeps", "WorkerResult", "WorkerSpec", "make_worker_node"]
 AttemptHook = Callable[[Task, int], None]
 """Called as ``hook(task, attempt)`` at the start of every attempt; may raise (fault injection)."""
 DoneHook = Callable[[Task, dict[str, Any]], None]
-"""Called as ``hook(task, envelope)`` after a worker produced its envelope (telemetry, crash demos)."""
+"""Called as ``hook(task, envelope)`` after a worker produced its envelope (telemetry,
+crash demos)."""
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ __all__ = ["SPEC", "build"]
 
 
 def build(deps: WorkerDeps) -> Callable[[Task], WorkerResult]:
-    """Return ``run(task) -> WorkerResult`` searching ``deps.corpus`` for ``task["sub_question"]``."""
+    """Return ``run(task) -> WorkerResult``: searches ``deps.corpus`` for the sub-question."""
 
     def run(task: Task) -> WorkerResult:
         passages = deps.corpus.search(task["sub_question"], k=deps.search_k)
