@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _render():
-    spec = importlib.util.spec_from_file_location("update_readme", ROOT / "scripts/update_readme.py")
+    script = ROOT / "scripts" / "update_readme.py"
+    spec = importlib.util.spec_from_file_location("update_readme", script)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.render

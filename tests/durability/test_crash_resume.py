@@ -97,7 +97,7 @@ def test_crash_then_resume(crash_at: str, mode: str, way: str, durability_corpus
 
     if crash_at.startswith("map"):
         # Some but not all of the tasks finished; nothing reached the results DB.
-        assert MAP_K <= len(before) < EXPECTED_TASKS, [l.envelope_id for l in before]
+        assert MAP_K <= len(before) < EXPECTED_TASKS, [line.envelope_id for line in before]
         assert len(finished_before) == len(before), "a task finished twice before the crash"
         assert db_rows(data_dir, thread_id) == []
         assert len(saved) == len(set(saved))

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.expected import worker_names
 from tests.llm.conftest import (
     FAKE_KEY,
     PLAN_QUESTIONS,
@@ -24,7 +25,6 @@ from tests.llm.conftest import (
     research_args,
     run_cli,
 )
-from tests.expected import worker_names
 
 N_TASKS = len(PLAN_QUESTIONS) * len(worker_names())  # one task per worker per sub-question
 

@@ -149,7 +149,8 @@ def test_inputs_are_never_mutated():
     existing_items = list(existing)
     out = envelope_reducer(existing, new)
     assert (existing, new) == before
-    assert all(x is y for x, y in zip(existing, existing_items))  # same dict objects, untouched
+    # the same dict objects, untouched (and as many: the list was not changed either)
+    assert all(x is y for x, y in zip(existing, existing_items, strict=True))
     assert out is not existing
     assert ids(out) == ["a", "c"]
     # and the dicts in the result are not the caller's dicts: mutating the result's entry later

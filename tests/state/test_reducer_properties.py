@@ -134,7 +134,7 @@ def test_splitting_a_batch_into_successive_calls_changes_nothing(existing_and_hi
     cuts = sorted(data.draw(st.lists(st.integers(0, len(batch)), max_size=len(batch) + 1)))
     bounds = [0, *cuts, len(batch)]
     value = copy.deepcopy(existing)
-    for lo, hi in zip(bounds, bounds[1:]):
+    for lo, hi in zip(bounds, bounds[1:], strict=False):
         chunk = batch[lo:hi]
         # each chunk as a list, or a single dict when it holds one write, or None when empty
         shape = data.draw(st.sampled_from(["list", "bare"]))
