@@ -307,7 +307,8 @@ def html_to_text(source: str) -> str:
 def _docstrings(tree: ast.Module, module: str) -> list[tuple[str, str, str]]:
     """``(qualified_name, kind, docstring)`` for the module and its public classes, functions and
     methods, in source order. Descends into classes and into ``if``/``try``/``with`` blocks, not
-    into function bodies. Private names (leading ``_``) are skipped, except ``__init__``/``__call__``.
+    into function bodies. Private names (leading ``_``) are skipped, except ``__init__`` and
+    ``__call__``.
     """
     found: list[tuple[str, str, str]] = []
     doc = ast.get_docstring(tree, clean=True)
@@ -407,7 +408,8 @@ def _module_files(package: str) -> list[tuple[str, Path]]:
 def _dist_label(package: str) -> str:
     """``"name version"`` of the distribution that provides a top-level package."""
     try:
-        return f"{importlib.metadata.metadata(package)['Name']} {importlib.metadata.version(package)}"
+        name = importlib.metadata.metadata(package)["Name"]
+        return f"{name} {importlib.metadata.version(package)}"
     except importlib.metadata.PackageNotFoundError:
         return package
 
@@ -469,7 +471,10 @@ def _pydoc_docs() -> Iterator[_Doc]:
         text = topics[name].strip()
         if len(text) >= MIN_DOCSTRING_CHARS:
             yield _Doc(
-                f"pydoc:{name}", f"pydoc topic: {name}", f"Python {version} pydoc topic: {name}", text
+                f"pydoc:{name}",
+                f"pydoc topic: {name}",
+                f"Python {version} pydoc topic: {name}",
+                text,
             )
 
 
@@ -1093,7 +1098,9 @@ class Corpus:
             ).fetchone()
             focus = 0
             if doc is None:
-                hit = con.execute("SELECT doc_id, seq FROM passages WHERE ref = ?", (key,)).fetchone()
+                hit = con.execute(
+                    "SELECT doc_id, seq FROM passages WHERE ref = ?", (key,)
+                ).fetchone()
                 if hit is None:
                     return None
                 focus = hit[1]

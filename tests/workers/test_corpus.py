@@ -446,7 +446,8 @@ def test_folder_skips_hidden_private_script_big_and_other_files(folder_corpus: C
 
 def test_long_documents_split_into_ordered_passages(tmp_path: Path) -> None:
     root = tmp_path / "long"
-    paras = [f"Paragraph {i} mentions the heron number {i} in its sentence. " * 4 for i in range(40)]
+    sentence = "Paragraph {i} mentions the heron number {i} in its sentence. "
+    paras = [sentence.format(i=i) * 4 for i in range(40)]
     write(root, "long.md", "\n\n".join(paras))
     with Corpus.open(tmp_path / "data", folder=root) as c:
         refs = [f"long.md#{n}" for n in range(c.passage_count())]
@@ -629,7 +630,8 @@ def test_folder_without_indexable_text_is_a_one_line_error(
 def test_non_utf8_files_are_decoded_with_replacement(tmp_path: Path) -> None:
     root = tmp_path / "latin"
     root.mkdir()
-    (root / "latin1.txt").write_bytes("Jalapeño manifests ship with a caf\xe9 byte.".encode("latin-1"))
+    latin1 = "Jalapeño manifests ship with a caf\xe9 byte.".encode("latin-1")
+    (root / "latin1.txt").write_bytes(latin1)
     with Corpus.open(tmp_path / "data", folder=root) as c:
         [hit] = c.search("manifests")
         assert "\ufffd" in hit.text
