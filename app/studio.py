@@ -10,7 +10,8 @@ environment or in ``.env``), the results database and reports in ``RESEARCH_DATA
 corpus from ``RESEARCH_CORPUS`` or the installed packages' docs (indexed on first import,
 about a second and a half, then cached in the data dir).
 
-Input: ``{"topic": "checkpointer pending writes", "as_of": "2026-11-30"}`` (both required).
+Input: ``{"topic": "checkpointer pending writes"}``, with an optional ``"as_of": "YYYY-MM-DD"``
+(``plan`` defaults it to today, UTC).
 The server passes the thread's id as ``config["configurable"]["thread_id"]``, which ``persist``
 records with each row. The corpus stays open for the life of the process.
 """
