@@ -108,7 +108,9 @@ def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None
         ("duplicates", str(summary["duplicates"])),
         ("persisted", f"{summary['persisted']}/{summary['envelopes']}"),
         ("errors", str(len(summary["errors"]))),
-        ("tokens", str(summary["tokens"])),
+        ("tokens", str(summary["tokens"]) + (
+            " (estimated: the offline model counts len(text) // 4)"
+            if str(summary["model"]).startswith("offline") else "")),
         ("report", summary["report_path"] or "(none)"),
         ("elapsed", f"{summary['elapsed_seconds']:.2f} s"),
     ]
