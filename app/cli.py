@@ -325,7 +325,10 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # one line, never a traceback (RESEARCH_DEBUG=1 shows it)
         if os.environ.get("RESEARCH_DEBUG"):
             raise
-        from workers.errors import describe_fatal, is_fatal, one_line, redact
+        from workers.errors import RunCancelled, describe_fatal, is_fatal, one_line, redact
+
+        if isinstance(exc, RunCancelled) and exc.cause is not None:
+            exc = exc.cause  # LangGraph may raise a cancelled sibling's error: report the cause
 
         # A bad key or an unknown model: one line saying which, then exit 1.
         if is_fatal(exc):

@@ -24,6 +24,7 @@ Source: LangGraph's map-reduce how-to (``Send``), "Add retry policies", and "Dur
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +40,7 @@ from app.models import ModelChoice
 from app.plan import llm_plan, offline_plan
 from app.report import ReportInput, render_markdown, report_filename, write_report
 from app.store import ResultsStore
-from state import ResearchState, Task, normalize_as_of
+from state import ResearchInput, ResearchState, Task, normalize_as_of
 from workers.base import WorkerDeps, WorkerSpec, make_worker_node
 from workers.errors import is_transient
 
@@ -139,6 +140,11 @@ def next_round_tasks(
     return tasks, None
 
 
+def _thread_id(config: RunnableConfig) -> str:
+    """The run's ``thread_id``; ``"-"`` for a run without a checkpointer (no thread)."""
+    return (config.get("configurable") or {}).get("thread_id") or "-"
+
+
 def build_graph(cfg: GraphConfig, checkpointer: Any = None):
     """Compile the research graph.
 
@@ -217,8 +223,7 @@ def build_graph(cfg: GraphConfig, checkpointer: Any = None):
         pending = [e for e in current_envelopes(state) if not e.get("persisted")]
         if not pending:
             return {}
-        # "-": run without a checkpointer (no thread)
-        thread_id = (config.get("configurable") or {}).get("thread_id") or "-"
+        thread_id = _thread_id(config)
         with ResultsStore.in_dir(data_dir) as store:
             store.upsert(pending, thread_id=thread_id, topic=state["topic"])
         faults.at("persist-commit")
@@ -234,12 +239,12 @@ def build_graph(cfg: GraphConfig, checkpointer: Any = None):
         faults.at("report")
         ids = [e["envelope_id"] for e in current_envelopes(state)]
         with ResultsStore.in_dir(data_dir) as store:
-            rows = store.rows(ids)
+            rows = store.rows(ids, thread_id=_thread_id(config))
         data = ReportInput(
             topic=state["topic"],
             as_of=state["as_of"],
             model_label=cfg.model_label,
-            thread_id=config["configurable"].get("thread_id", ""),
+            thread_id=_thread_id(config),
             sub_questions=list(state["sub_questions"]),
             rows=rows,
             notes=list(state.get("notes") or []),
@@ -275,9 +280,12 @@ def build_graph(cfg: GraphConfig, checkpointer: Any = None):
         max_interval=max(cfg.retry_interval * 8, 1.0),
         retry_on=is_transient,
     )
-    io_retry = RetryPolicy(max_attempts=3, initial_interval=0.2)
+    # persist and report do local I/O: retry a busy or locked SQLite database, nothing else
+    # (a programming error retried is only slower to surface).
+    io_retry = RetryPolicy(max_attempts=3, initial_interval=0.2,
+                           retry_on=sqlite3.OperationalError)
 
-    builder = StateGraph(ResearchState)
+    builder = StateGraph(ResearchState, input_schema=ResearchInput)
     builder.add_node("plan", plan, retry_policy=worker_retry)
     for worker in cfg.workers:
         builder.add_node(

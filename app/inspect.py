@@ -109,13 +109,8 @@ def inspect_thread(data_dir: Path | str, thread_id: str) -> dict[str, Any] | Non
     rows: list[dict[str, Any]] = []
     run: dict[str, Any] | None = None
     if (data_dir / RESULTS_DB).exists():
-        # Rows are keyed by envelope id (worker, sub-question, as_of), not by thread: another
-        # thread with the same tasks (``--fresh``) updates the same rows. Show the rows of this
-        # thread's envelopes; without a checkpoint, the rows this thread wrote last.
-        ids = [e["envelope_id"] for e in (history[0].values or {}).get("envelopes") or []
-               if e.get("envelope_id")] if history else []
         with ResultsStore.in_dir(data_dir) as store:
-            rows = store.rows(ids) if ids else store.rows(thread_id=thread_id)
+            rows = store.rows(thread_id=thread_id)
             run = store.run(thread_id)
     if not history and not rows and run is None:
         return None
@@ -203,7 +198,7 @@ def print_inspection(data: dict[str, Any]) -> None:
         console.print(f"no checkpoints (status: {data['run_status']}); a hard kill under "
                       "durability=exit leaves none: `resume` runs the topic again")
     if data["rows"]:
-        rows = Table(title="results database rows of this thread's envelopes (times: --json)",
+        rows = Table(title="results database rows of this thread (times: --json)",
                      box=None)
         for name in ("status", "round", "attempts", "writes"):
             rows.add_column(name, no_wrap=True)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.checkpoint import checkpoint_thread_ids, open_checkpointer
 from app.config import Settings
@@ -23,13 +23,13 @@ from app.graph import GraphConfig, build_graph, current_envelopes
 from app.ids import default_thread_id, sha8
 from app.models import make_model
 from app.store import RESULTS_DB, ResultsStore
-from workers.base import WorkerDeps
+from workers.base import Cancellation, WorkerDeps
 from workers.corpus import Corpus
 from workers.registry import WORKERS
 
 __all__ = [
-    "RunRequest", "RunSummary", "ThreadBusy", "ThreadMismatch", "graph_config", "open_graph",
-    "run_research", "thread_lock",
+    "OpenGraph", "RunRequest", "RunSummary", "ThreadBusy", "ThreadMismatch", "graph_config",
+    "open_graph", "run_research", "thread_lock",
 ]
 
 Event = Callable[[str, dict[str, Any]], None]
@@ -143,12 +143,22 @@ class RunSummary:
         return {**asdict(self), "ok": self.ok}
 
 
+class OpenGraph(NamedTuple):
+    """What :func:`open_graph` yields."""
+
+    graph: Any
+    """The compiled research graph, with a ``SqliteSaver``."""
+    labels: dict[str, str]
+    """``model`` and ``corpus`` descriptions for display."""
+    cancel: Cancellation
+    """Set it to make workers that have not started their work give up (Ctrl-C)."""
+
+
 @contextmanager
 def open_graph(settings: Settings, faults: FaultPlan | None = None,
-               report_out: Path | None = None) -> Iterator[tuple[Any, dict[str, str]]]:
-    """Build the corpus, the models and the graph with a ``SqliteSaver``; yield (graph, labels).
-
-    ``labels`` has ``model`` and ``corpus`` descriptions for display.
+               report_out: Path | None = None) -> Iterator[OpenGraph]:
+    """Build the corpus, the models and the graph with a ``SqliteSaver``; yield an
+    :class:`OpenGraph`.
 
     Raises:
         workers.corpus.CorpusError: the corpus folder has nothing to index.
@@ -158,11 +168,10 @@ def open_graph(settings: Settings, faults: FaultPlan | None = None,
     corpus = Corpus.open(data_dir, folder=settings.corpus)
     try:
         cfg = graph_config(settings, corpus, faults, report_out)
+        labels = {"model": cfg.model_label, "corpus": corpus.description}
         with open_checkpointer(data_dir) as saver:
-            yield build_graph(cfg, checkpointer=saver), {
-                "model": cfg.model_label,
-                "corpus": corpus.description,
-            }
+            cancel = cfg.worker_deps.cancel or Cancellation()
+            yield OpenGraph(build_graph(cfg, checkpointer=saver), labels, cancel)
     finally:
         corpus.close()
 
@@ -201,6 +210,7 @@ def graph_config(settings: Settings, corpus: Corpus, faults: FaultPlan | None = 
         on_attempt=faults.on_attempt if faults.active else None,
         on_done=faults.on_done if faults.active else None,
         limiter=threading.BoundedSemaphore(settings.max_concurrency),
+        cancel=Cancellation(),
     )
     return GraphConfig(
         workers=WORKERS,
@@ -293,7 +303,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         "recursion_limit": 100,
     }
     with thread_lock(data_dir, thread_id), \
-            open_graph(settings, request.faults, request.report_out) as (graph, labels):
+            open_graph(settings, request.faults, request.report_out) as (graph, labels, cancel):
         snapshot = graph.get_state(config)
         values = snapshot.values or {}
         # A kill right after the input checkpoint leaves state without a topic: nothing to
@@ -341,7 +351,8 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                        "rerun": bool(state_topic) and resumed_from is None,
                        "restored": len(restored), "topic": topic, "as_of": as_of, **labels})
         try:
-            _stream(graph, graph_input, config, settings, values, resumed_from, restored, emit)
+            _stream(graph, graph_input, config, settings, values, resumed_from, restored, emit,
+                    cancel)
         except BaseException as exc:
             with ResultsStore.in_dir(data_dir) as store:
                 status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
@@ -353,7 +364,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
 
 def _stream(graph: Any, graph_input: Any, config: dict[str, Any], settings: Settings,
             values: dict[str, Any], resumed_from: int | None, restored: set[str],
-            emit: Event) -> None:
+            emit: Event, cancel: Cancellation) -> None:
     """Run the graph to its end, turning its ``updates`` and ``custom`` stream into events."""
     total = 0
     if resumed_from is not None and values.get("sub_questions"):
@@ -389,6 +400,7 @@ def _stream(graph: Any, graph_input: Any, config: dict[str, Any], settings: Sett
                         emit("envelope", {"envelope": envelope, "done": len(seen),
                                           "total": total})
     except KeyboardInterrupt:
+        cancel.set()  # workers still waiting for a slot give up instead of running
         # ``uv run`` forwards the terminal's Ctrl-C to us as well, so a second SIGINT can land
         # while LangGraph cancels and waits for its tasks: ignore it during that cleanup.
         if threading.current_thread() is threading.main_thread():
@@ -405,7 +417,7 @@ def _summarize(graph: Any, config: dict[str, Any], data_dir: Path, thread_id: st
     envelopes = current_envelopes(final)
     ids = [e["envelope_id"] for e in envelopes]
     with ResultsStore.in_dir(data_dir) as store:
-        db_rows = store.rows(ids)
+        db_rows = store.rows(ids, thread_id=thread_id)
         duplicates = (len(ids) - len(set(ids))) + store.duplicate_count()
         errors = [
             {"worker": r["worker"], "sub_question": r["task_key"], "error": r["error"] or ""}

@@ -1,7 +1,8 @@
 """The results database: one row per ``envelope_id``, written by upsert.
 
 Once ``persist`` has run, this database (not graph state) is the source of truth for envelope
-payloads. Every write is ``INSERT ... ON CONFLICT(envelope_id) DO UPDATE`` inside one transaction,
+payloads. Every write is ``INSERT ... ON CONFLICT(thread_id, envelope_id) DO UPDATE`` inside one
+transaction,
 so writing the same envelope again (a retried, resumed or re-dispatched task, or ``persist`` run a
 second time after a crash between its commit and its checkpoint) updates the row in place.
 ``write_count`` records how many times persist wrote a row, so that story can be inspected.
@@ -25,7 +26,7 @@ RESULTS_DB = "results.sqlite"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
-    envelope_id      TEXT PRIMARY KEY,
+    envelope_id      TEXT NOT NULL,
     thread_id        TEXT NOT NULL,
     topic            TEXT NOT NULL,
     worker           TEXT NOT NULL,
@@ -40,9 +41,12 @@ CREATE TABLE IF NOT EXISTS results (
     task_id          TEXT,
     write_count      INTEGER NOT NULL DEFAULT 1,
     first_written_at TEXT NOT NULL,
-    last_written_at  TEXT NOT NULL
+    last_written_at  TEXT NOT NULL,
+    -- One row per envelope per thread: the envelope id says which task (worker, sub-question,
+    -- as_of); the thread says which run, so two threads (another topic that shares a
+    -- sub-question, another corpus, --fresh) never write over each other's results.
+    PRIMARY KEY (thread_id, envelope_id)
 );
-CREATE INDEX IF NOT EXISTS results_thread ON results(thread_id);
 CREATE TABLE IF NOT EXISTS runs (
     thread_id   TEXT PRIMARY KEY,
     topic       TEXT NOT NULL,
@@ -64,8 +68,7 @@ INSERT INTO results (envelope_id, thread_id, topic, worker, task_key, as_of, sta
                      first_written_at, last_written_at)
 VALUES (:envelope_id, :thread_id, :topic, :worker, :task_key, :as_of, :status, :error,
         :structured, :round, :attempts, :tokens, :task_id, 1, :now, :now)
-ON CONFLICT(envelope_id) DO UPDATE SET
-    thread_id = excluded.thread_id,
+ON CONFLICT(thread_id, envelope_id) DO UPDATE SET
     topic = excluded.topic,
     status = excluded.status,
     error = excluded.error,
@@ -178,7 +181,7 @@ class ResultsStore:
 
         Args:
             envelope_ids: only these ids (order of the result follows the table, not the input).
-            thread_id: only rows last written by this thread.
+            thread_id: only rows of this thread.
         """
         query, params = "SELECT * FROM results", []
         clauses = []
@@ -210,10 +213,11 @@ class ResultsStore:
         ).fetchone()[0]
 
     def duplicate_count(self) -> int:
-        """Rows sharing a logical task (worker, task_key, as_of) beyond the first: must be 0."""
+        """Rows of one thread sharing a logical task (worker, task_key, as_of) beyond the first:
+        must be 0."""
         return self._conn.execute(
             "SELECT COALESCE(SUM(n - 1), 0) FROM (SELECT COUNT(*) AS n FROM results "
-            "GROUP BY worker, task_key, as_of)"
+            "GROUP BY thread_id, worker, task_key, as_of)"
         ).fetchone()[0]
 
     def start_run(self, thread_id: str, *, topic: str, as_of: str, model: str,

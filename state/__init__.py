@@ -16,12 +16,13 @@ from state.reducers import (
     keep_latest,
     merge_dicts,
 )
-from state.schema import ResearchState, Task
+from state.schema import ResearchInput, ResearchState, Task
 
 __all__ = [
     "DELETE",
     "Envelope",
     "EnvelopeStatus",
+    "ResearchInput",
     "ResearchState",
     "Task",
     "add_counts",

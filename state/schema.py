@@ -10,11 +10,16 @@ Source: https://langchain-ai.github.io/langgraph/concepts/low_level/#state
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
+
+# typing_extensions' TypedDict, not typing's: on Python 3.11 pydantic (which LangGraph uses to
+# publish the graph's input and output JSON schema to Studio and LangGraph Server) rejects
+# typing.TypedDict.
+from typing_extensions import NotRequired, TypedDict
 
 from state.reducers import concat_lists, envelope_reducer
 
-__all__ = ["ResearchState", "Task"]
+__all__ = ["ResearchInput", "ResearchState", "Task"]
 
 
 class Task(TypedDict):
@@ -33,15 +38,22 @@ class Task(TypedDict):
     """1 for the first map step; 2 and up for re-dispatches of failed tasks."""
 
 
+class ResearchInput(TypedDict):
+    """What a caller gives the graph (the form LangGraph Studio shows)."""
+
+    topic: str
+    as_of: NotRequired[str]
+    """``YYYY-MM-DD``; ``plan`` defaults it to today (UTC)."""
+
+
 class ResearchState(TypedDict, total=False):
     """State of one research run (one ``thread_id``)."""
 
     topic: str
     as_of: str
     sub_questions: list[str]
-    """Written once, by ``plan`` (single writer, so no reducer)."""
-    round: int
-    """The current dispatch round; written by ``plan`` (1) and ``route`` (+1)."""
+    """Written once, by ``plan`` (single writer, so no reducer). The current dispatch round is
+    not a channel: it is derived from the envelopes (their highest ``round``)."""
 
     envelopes: Annotated[list[dict[str, Any]], envelope_reducer]
     """Every worker result. Many workers write in the same superstep, retries and re-dispatches

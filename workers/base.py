@@ -27,20 +27,47 @@ from typing import TYPE_CHECKING, Any, Literal
 from langgraph.runtime import Runtime
 
 from state import Envelope, Task, make_envelope_id
-from workers.errors import is_fatal, is_transient, one_line
+from workers.errors import RunCancelled, is_fatal, is_transient, one_line
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
     from workers.corpus import Corpus
 
-__all__ = ["WorkerDeps", "WorkerResult", "WorkerSpec", "make_worker_node"]
+__all__ = ["Cancellation", "WorkerDeps", "WorkerResult", "WorkerSpec", "make_worker_node"]
 
 AttemptHook = Callable[[Task, int], None]
 """Called as ``hook(task, attempt)`` at the start of every attempt; may raise (fault injection)."""
 DoneHook = Callable[[Task, dict[str, Any]], None]
 """Called as ``hook(task, envelope)`` after a worker produced its envelope (telemetry,
 crash demos)."""
+
+
+class Cancellation:
+    """A run-wide stop signal, set once, remembering the error that caused it (None: Ctrl-C).
+
+    Example:
+        >>> stop = Cancellation()
+        >>> stop.set(RuntimeError("401")); stop.set(RuntimeError("later"))
+        >>> stop.is_set(), str(stop.cause)
+        (True, '401')
+    """
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._lock = threading.Lock()
+        self.cause: BaseException | None = None
+
+    def set(self, cause: BaseException | None = None) -> None:
+        """Stop the run; the first cause given is kept."""
+        with self._lock:
+            if not self._event.is_set():
+                self.cause = cause
+                self._event.set()
+
+    def is_set(self) -> bool:
+        """True once the run is stopping."""
+        return self._event.is_set()
 
 
 @dataclass(frozen=True)
@@ -59,6 +86,9 @@ class WorkerDeps:
             that runs both the nodes *and* the checkpointer's ``put_writes``: with fewer threads
             than tasks, a finished worker's pending writes wait behind the queued workers, and a
             crash then loses results that had finished (see docs/durability.md).
+        cancel: once set (a fatal model error, Ctrl-C), workers that have not started their
+            work raise :class:`workers.errors.RunCancelled` instead: every task waiting on
+            ``limiter`` counts as started for LangGraph, which could not cancel it itself.
     """
 
     corpus: Corpus | None
@@ -68,6 +98,7 @@ class WorkerDeps:
     on_attempt: AttemptHook | None = None
     on_done: DoneHook | None = None
     limiter: threading.Semaphore | None = None
+    cancel: Cancellation | None = None
 
 
 @dataclass
@@ -144,11 +175,16 @@ def make_worker_node(spec: WorkerSpec, deps: WorkerDeps) -> Callable[..., dict[s
         started = time.perf_counter()
         try:
             with deps.limiter or contextlib.nullcontext():
+                if deps.cancel is not None and deps.cancel.is_set():
+                    raise RunCancelled(f"{spec.name} not started: the run is stopping",
+                                       deps.cancel.cause)
                 if deps.on_attempt is not None:
                     deps.on_attempt(task, attempt)
                 result = get_run()(task)
         except Exception as exc:
             if is_fatal(exc):
+                if deps.cancel is not None and not isinstance(exc, RunCancelled):
+                    deps.cancel.set(exc)  # no other worker should spend a call on a dead key
                 raise
             if is_transient(exc) and attempt < deps.max_attempts:
                 # Say so on LangGraph's "custom" stream (a slow or flaky provider would

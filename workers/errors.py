@@ -1,10 +1,13 @@
 """Which worker errors are worth retrying, and which must stop the run.
 
-LangGraph's ``RetryPolicy`` takes a ``retry_on`` predicate. Its default retries ``ConnectionError``
-and HTTP 5xx only; real providers also fail transiently with timeouts and rate limits (429), which
-the default would treat as permanent for the ``httpx``/``openai`` exception types. This module is
-that predicate, plus the opposite question: which errors mean "stop now" (a bad key, an unknown
-model) because every other call would fail the same way.
+LangGraph's ``RetryPolicy`` takes a ``retry_on`` predicate. Its default (``default_retry_on``)
+refuses a short list of built-in error types (``ValueError``, ``RuntimeError``, ``OSError``, ...)
+and ``httpx`` 4xx, and retries everything else. That is wrong twice for model calls: it retries
+the SDK errors that can never succeed (``openai.AuthenticationError``, an unknown model's
+``NotFoundError``), spending attempts on a dead key, and it refuses a ``RuntimeError`` subclass
+such as this module's :class:`TransientWorkerError`. This module is the predicate that retries
+exactly the transient failures, plus the opposite question: which errors mean "stop now" (a bad
+key, an unknown model) because every other call would fail the same way.
 
 Provider-neutral first: LangChain integrations raise ``langchain_core.exceptions.ModelError``
 subclasses (``ModelRateLimitError``, ``ModelAuthenticationError``, ...; ``langchain-openai``'s
@@ -23,6 +26,7 @@ import re
 
 __all__ = [
     "FatalModelError",
+    "RunCancelled",
     "TransientWorkerError",
     "describe_fatal",
     "is_fatal",
@@ -38,6 +42,18 @@ class TransientWorkerError(RuntimeError):
 
 class FatalModelError(RuntimeError):
     """The model cannot be used at all (bad credentials, unknown model): stop the run."""
+
+
+class RunCancelled(FatalModelError):
+    """A worker gave up before starting because the run is stopping (see ``WorkerDeps.cancel``).
+
+    ``cause`` is the error that stopped the run (None for Ctrl-C): LangGraph may surface this
+    exception rather than the cause, so callers report ``cause`` when there is one.
+    """
+
+    def __init__(self, message: str, cause: BaseException | None = None) -> None:
+        super().__init__(message)
+        self.cause = cause
 
 
 _TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}

@@ -59,15 +59,31 @@ def test_upsert_updates_the_row_in_place(store: ResultsStore) -> None:
     (before,) = store.rows()
     fixed = env("critic", "Q1", structured={"items": [{"kind": "caveat", "text": "c",
                                                        "ref": "d#1"}]}, round=2, tokens=7)
-    store.upsert([fixed], thread_id="t2", topic="topic")
+    store.upsert([fixed], thread_id="t", topic="topic")
     (after,) = store.rows()
     assert after["envelope_id"] == before["envelope_id"]
     assert (after["status"], after["error"], after["round"], after["tokens"]) == ("ok", None, 2, 7)
     assert after["structured"] == fixed["structured"]  # stored as JSON, read back as a dict
-    assert after["thread_id"] == "t2"
+    assert after["thread_id"] == "t"
     assert after["write_count"] == 2
     assert after["first_written_at"] == before["first_written_at"]
     assert after["last_written_at"] >= before["last_written_at"]
+
+
+def test_another_thread_gets_its_own_row_for_the_same_task(store: ResultsStore) -> None:
+    # e.g. another topic that shares a sub-question, or the same topic on another corpus: its
+    # results must not overwrite this thread's
+    mine = env("analyst", "Q1", structured={"items": [{"kind": "finding", "text": "a",
+                                                       "ref": "a.md#0"}]})
+    theirs = env("analyst", "Q1", structured={"items": [{"kind": "finding", "text": "b",
+                                                         "ref": "b.md#0"}]})
+    store.upsert([mine], thread_id="t1", topic="one")
+    store.upsert([theirs], thread_id="t2", topic="two")
+    (row1,) = store.rows([mine["envelope_id"]], thread_id="t1")
+    (row2,) = store.rows([theirs["envelope_id"]], thread_id="t2")
+    assert row1["structured"] == mine["structured"] and row1["write_count"] == 1
+    assert row2["structured"] == theirs["structured"] and row2["write_count"] == 1
+    assert store.duplicate_count() == 0
 
 
 def test_a_failing_batch_is_rolled_back_whole(store: ResultsStore) -> None:
