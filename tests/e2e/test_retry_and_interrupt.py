@@ -1,0 +1,58 @@
+"""What a user sees while a run struggles, and what an interrupt leaves behind:
+
+* every retry LangGraph's RetryPolicy makes is announced as a ``retry`` progress line (workers
+  write it to LangGraph's ``custom`` stream), so a flaky provider never looks like a hang;
+* Ctrl-C (SIGINT) mid-run exits 130 with one line and no traceback, and the same command
+  then finishes the thread with one row per envelope.
+"""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import subprocess
+import sys
+
+from tests.conftest import ROOT, clean_env, run_cli
+from tests.expected import expected_tasks
+
+TOPIC = "Zorblax relay"
+
+
+def _args(data_dir, corpus, *extra):
+    return ["research", TOPIC, "--corpus", str(corpus), "--data-dir", str(data_dir),
+            "--as-of", "2026-11-30", *map(str, extra)]
+
+
+def test_retries_are_announced_as_they_happen(tmp_path, small_corpus):
+    proc = run_cli(*_args(tmp_path / "data", small_corpus, "--fail-rate", "0.5", "--seed", "3",
+                          "--rounds", "3"),
+                   env={"RESEARCH_RETRY_INTERVAL": "0.01"})
+    retries = [line for line in proc.stdout.splitlines() if " retry " in line]
+    assert retries, proc.stdout
+    assert all("attempt" in line and "TransientWorkerError" in line for line in retries)
+    with sqlite3.connect(tmp_path / "data" / "results.sqlite") as conn:
+        retried = conn.execute("SELECT COUNT(*) FROM results WHERE attempts > 1").fetchone()[0]
+    assert retried > 0  # the lines stand for real retries
+
+
+def test_ctrl_c_stops_cleanly_and_the_same_command_finishes(tmp_path, small_corpus):
+    data = tmp_path / "data"
+    # slow the map step down (retries wait 0.5 s+) so the interrupt lands mid-run
+    args = _args(data, small_corpus, "--fail-rate", "0.6", "--seed", "5", "--max-concurrency", "1")
+    proc = subprocess.Popen([sys.executable, "-m", "app", *args], cwd=ROOT, env=clean_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in proc.stdout:
+        if line.startswith("["):  # the first worker result: the map step is under way
+            break
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert "interrupted: the run can be resumed with the same command" in stderr
+
+    done = run_cli(*_args(data, small_corpus))
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(data / "results.sqlite") as conn:
+        rows = conn.execute("SELECT envelope_id FROM results").fetchall()
+    assert len(rows) == len(set(rows)) == expected_tasks(TOPIC)
