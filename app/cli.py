@@ -1,7 +1,8 @@
 """Command line: ``python -m app research|resume|threads|inspect``.
 
-Exit codes: 0 success; 1 the run failed (an exception, or any envelope ended in error);
-2 bad input (one line on stderr, nothing written).
+Exit codes: 0 success; 1 the run failed (an exception, or the graph's ``outcome`` is
+``partial`` or ``failed``, or a row is missing or duplicated); 2 bad input (one line on stderr,
+nothing written).
 """
 
 from __future__ import annotations
@@ -14,9 +15,14 @@ import unicodedata
 from pathlib import Path
 from typing import NoReturn
 
-from app.config import ConfigError, Settings, load_settings, today_utc
-from app.faults import CRASH_POINTS, FaultPlan, parse_crash_at
-from state import normalize_as_of
+from app.config import (
+    ConfigError,
+    Settings,
+    add_setting_flags,
+    as_of_or_today,
+    flag_overrides,
+    load_settings,
+)
 
 __all__ = ["main"]
 
@@ -50,56 +56,11 @@ def _workers_epilog() -> str:
                       *lines])
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {text!r}")
-    return value
-
-
-def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
-    return value
-
-
 def _add_run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data-dir", type=Path, help="results DB, checkpoints, index, reports "
-                   "(default: .data/ or RESEARCH_DATA_DIR)")
-    p.add_argument("--model", help="offline, or provider:model for init_chat_model, e.g. "
-                   "openai:gpt-4.1-mini (default: RESEARCH_MODEL, else offline unless "
-                   "OPENAI_API_KEY is set)")
-    p.add_argument("--max-concurrency", type=_positive_int, help="workers running at once "
-                   "(default 4)")
-    p.add_argument("--rounds", type=_positive_int, help="dispatch rounds; failed tasks are "
-                   "sent again while rounds are left (default 2)")
-    p.add_argument("--max-tokens", type=_positive_int, help="token budget: no new round "
-                   "once spent")
-    p.add_argument("--durability", choices=["sync", "async", "exit"],
-                   help="when LangGraph saves checkpoints (default: LangGraph's default)")
+    add_setting_flags(p)  # every declared setting with a flag (app/config.py)
     p.add_argument("--json", action="store_true", help="print a machine-readable summary on "
                    "stdout (progress goes to stderr)")
     p.add_argument("--quiet", action="store_true", help="no progress, only the summary")
-    demo = p.add_argument_group(
-        "fault injection (for tests and workshops; see docs/walkthrough.md)")
-    demo.add_argument("--fail-rate", type=_rate, default=0.0, metavar="P",
-                      help="each worker attempt raises a transient error with probability P")
-    demo.add_argument("--seed", type=int, default=0, help="seed for --fail-rate")
-    demo.add_argument("--fail-worker", action="append", default=[], metavar="NAME[:ROUNDS]",
-                      help="worker NAME fails permanently (in rounds <= ROUNDS; 0 or absent: "
-                      "always)")
-    demo.add_argument("--crash-at", metavar="POINT", help="kill the process hard (SIGKILL) "
-                      f"at POINT: {', '.join(CRASH_POINTS)}")
-    demo.add_argument("--run-log", type=Path, metavar="FILE", help="append a line each time a "
-                      "worker task produces its envelope: envelope_id, attempt, status, pid "
-                      "(tab-separated), to count re-runs")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -115,25 +76,19 @@ def build_parser() -> argparse.ArgumentParser:
     research.add_argument("--thread-id", help="checkpoint thread (default: derived from topic "
                           "and as-of, so the same command resumes or updates the same run)")
     research.add_argument("--fresh", action="store_true", help="start a new thread")
-    research.add_argument("--corpus", type=Path, help="index the .md/.txt/.rst/.py/.html files "
-                          "of this folder instead of the installed packages' docs")
-    research.add_argument("--out", type=Path, help="report file or folder (default: "
-                          "<data-dir>/reports/)")
     _add_run_options(research)
 
     resume = sub.add_parser("resume", help="continue an unfinished thread")
     resume.add_argument("thread_id")
-    resume.add_argument("--corpus", type=Path, help="the corpus folder the run used")
-    resume.add_argument("--out", type=Path, help="report file or folder")
     _add_run_options(resume)
 
     threads = sub.add_parser("threads", help="list threads: topic, as_of, status, last step")
-    threads.add_argument("--data-dir", type=Path)
+    add_setting_flags(threads, {"data_dir"})
     threads.add_argument("--json", action="store_true")
 
     inspect = sub.add_parser("inspect", help="checkpoint history and DB rows of a thread")
     inspect.add_argument("thread_id")
-    inspect.add_argument("--data-dir", type=Path)
+    add_setting_flags(inspect, {"data_dir"})
     inspect.add_argument("--json", action="store_true")
     return parser
 
@@ -146,15 +101,7 @@ def _settings(args: argparse.Namespace) -> Settings:
     settings = load_settings()
     if settings.openai_api_key:
         _SECRETS.append(settings.openai_api_key)
-    return settings.with_overrides(
-        data_dir=getattr(args, "data_dir", None),
-        model=getattr(args, "model", None),
-        corpus=getattr(args, "corpus", None),
-        max_concurrency=getattr(args, "max_concurrency", None),
-        rounds=getattr(args, "rounds", None),
-        max_tokens=getattr(args, "max_tokens", None),
-        durability=getattr(args, "durability", None),
-    )
+    return settings.with_overrides(**flag_overrides(args))
 
 
 def _validate_topic(raw: str) -> str:
@@ -176,79 +123,67 @@ def _validate_topic(raw: str) -> str:
 _BIDI_CONTROLS = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def _validate_paths(settings: Settings, out: Path | None) -> None:
+def _validate_paths(settings: Settings) -> None:
     """Refuse unusable paths before anything is written (exit 2)."""
     data_dir = Path(settings.data_dir)
     if data_dir.exists() and not data_dir.is_dir():
         raise BadInput(f"--data-dir {data_dir} is a file, not a folder")
     if settings.corpus is not None:
-        if not settings.corpus.exists():
-            raise BadInput(f"corpus folder not found: {settings.corpus}")
-        if not settings.corpus.is_dir():
-            raise BadInput(f"--corpus {settings.corpus} is a file; give the folder to index")
+        corpus = Path(settings.corpus)
+        if not corpus.exists():
+            raise BadInput(f"corpus folder not found: {corpus}")
+        if not corpus.is_dir():
+            raise BadInput(f"--corpus {corpus} is a file; give the folder to index")
+    out = settings.report_out
     if out is None:
         return
-    if out.exists() and not out.is_dir():
-        if not out.is_file() or out.suffix.lower() != ".md":
+    if Path(out).exists() and not Path(out).is_dir() and not out.endswith(("/", "\\")):
+        if not Path(out).is_file() or Path(out).suffix.lower() != ".md":
             raise BadInput(f"--out {out} exists and is not a .md report or a folder; "
                            "refusing to overwrite it")
-    folder = out if out.is_dir() or str(out).endswith(("/", "\\")) else out.parent
+    from app.report import report_path
+
+    folder = report_path(out, data_dir, "report.md").parent
+    if folder.exists() and not folder.is_dir():
+        raise BadInput(f"--out {out}: {folder} is a file, not a folder")
     existing = next((p for p in (folder, *folder.parents) if p.exists()), None)
     if existing is None or not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
         raise BadInput(f"--out {out}: cannot write there")
 
 
-def _faults(args: argparse.Namespace) -> FaultPlan:
-    try:
-        crash_at = parse_crash_at(args.crash_at)
-    except ValueError as exc:
-        raise BadInput(str(exc)) from None
-    fail_workers: dict[str, int] = {}
-    known: set[str] = set()
-    if args.fail_worker:  # the registry imports the agent stack: only when it is needed
-        from workers.registry import WORKERS
+def _check_fail_workers(settings: Settings) -> None:
+    """``--fail-worker`` must name registered workers."""
+    if not settings.fail_workers:
+        return
+    from workers.registry import WORKERS  # imports the agent stack: only when it is needed
 
-        known = {w.name for w in WORKERS}
-    for spec in args.fail_worker:
-        name, _, rounds = spec.partition(":")
+    known = {w.name for w in WORKERS}
+    for spec in settings.fail_workers:
+        name = spec.partition(":")[0]
         if name not in known:
             raise BadInput(f"--fail-worker: no worker {name!r}; known: {', '.join(sorted(known))}")
-        if rounds and not rounds.isdigit():
-            raise BadInput(f"--fail-worker {spec!r}: ROUNDS must be a whole number")
-        fail_workers[name] = int(rounds or 0)
-    return FaultPlan(
-        fail_rate=args.fail_rate,
-        seed=args.seed,
-        fail_workers=fail_workers,
-        crash_at=crash_at,
-        run_log=args.run_log,
-    )
 
 
 def _run(args: argparse.Namespace) -> int:
     settings = _settings(args)
-    _validate_paths(settings, args.out)
-    topic, as_of = None, today_utc()
+    _validate_paths(settings)
+    topic, as_of = None, as_of_or_today(None)
     if args.command == "research":
         topic = _validate_topic(args.topic)
         try:
-            as_of = normalize_as_of(args.as_of) if args.as_of else today_utc()
+            as_of = as_of_or_today(args.as_of)
         except ValueError as exc:
             raise BadInput(str(exc)) from None
-    faults = _faults(args)
+    _check_fail_workers(settings)
 
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.
-    from app.models import make_model
     from app.progress import Progress, print_summary
     from app.run import RunRequest, ThreadBusy, ThreadMismatch, run_research
     from workers.corpus import CorpusError
 
-    for spec in {settings.model_for(role) for role in ("planner", "worker", "report")}:
-        make_model(spec, settings)  # a bad --model fails here, before anything is written
-
     request = RunRequest(topic=topic, as_of=as_of, thread_id=args.thread_id,
-                         fresh=getattr(args, "fresh", False), report_out=args.out, faults=faults)
+                         fresh=getattr(args, "fresh", False))
 
     progress = Progress(sys.stderr if args.json else sys.stdout, quiet=args.quiet)
     try:

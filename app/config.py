@@ -1,4 +1,17 @@
-"""Configuration: one :class:`Settings` from CLI flags, the environment, a ``.env`` file, defaults.
+"""Settings, declared once: each is one dataclass field whose metadata names its environment
+variable, its CLI flag, its help line and its bounds.
+
+* :class:`RunContext` holds the per-run settings. It is the research graph's ``context_schema``:
+  plain and JSON-serializable, so the CLI, LangGraph Studio and LangGraph Server configure a run
+  the same way (``graph.invoke(input, config, context=RunContext(...))``, or a ``context`` dict
+  from a LangGraph Server client) and nodes read it as ``runtime.context``.
+* :class:`Settings` is a :class:`RunContext` plus what never travels with a run: the provider
+  credentials (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``), read from the process's environment.
+
+Everything else is derived from the fields: :data:`ENV_VARS` (the environment table),
+:func:`add_setting_flags` / :func:`flag_overrides` (the CLI flags), and the README's settings table
+(``app/diagram.py``). Adding a setting is one field here (plus the code that uses it; and a line
+in ``.env.example`` when it has a variable): see docs/extending.md.
 
 Precedence, highest first: CLI flag > environment variable > ``.env`` file > default. The ``.env``
 file is read with python-dotenv's ``dotenv_values`` (it is *not* loaded into ``os.environ``), so
@@ -9,25 +22,34 @@ value then means the default. (Tests rely on this to keep a developer's ``.env``
 Only ``OPENAI_API_KEY``/``OPENAI_BASE_URL`` are passed to a model explicitly; another provider's
 key (``ANTHROPIC_API_KEY``, ...) is read by its own client from the environment, not from ``.env``.
 
-Every variable is listed in ``ENV_VARS`` (the README's configuration table and ``.env.example``
-are checked against it by a test).
+Source: the ``langchain-ai/react-agent`` template's ``Context`` dataclass, and LangGraph's
+"runtime context" (``StateGraph(..., context_schema=...)``, ``Runtime.context``).
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import math
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, field, fields, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from dotenv import dotenv_values
 
-__all__ = ["ENV_VARS", "ConfigError", "Settings", "load_settings", "today_utc"]
+__all__ = [
+    "DEFAULT_OPENAI_MODEL", "ENV_VARS", "SETTINGS", "ConfigError", "RunContext", "Settings",
+    "SettingSpec", "add_setting_flags", "as_of_or_today", "flag_overrides", "load_settings",
+    "today_utc",
+]
 
 DEFAULT_OPENAI_MODEL = "openai:gpt-4.1-mini"
+DURABILITY_MODES = ("sync", "async", "exit")
 
 
 class ConfigError(ValueError):
@@ -35,66 +57,166 @@ class ConfigError(ValueError):
 
 
 def today_utc() -> str:
-    """Today's date in UTC, ``YYYY-MM-DD`` (the default ``as_of``)."""
+    """Today's date in UTC, ``YYYY-MM-DD``."""
     return dt.datetime.now(dt.timezone.utc).date().isoformat()
 
 
-# name -> (Settings field, type, default, help)
-ENV_VARS: dict[str, tuple[str, type, Any, str]] = {
-    "RESEARCH_MODEL": ("model", str, None, "offline, or provider:model for init_chat_model "
-                       "(default: offline, or openai:gpt-4.1-mini when OPENAI_API_KEY is set)"),
-    "RESEARCH_PLANNER_MODEL": ("planner_model", str, None, "model for the plan node "
-                               "(default: RESEARCH_MODEL)"),
-    "RESEARCH_WORKER_MODEL": ("worker_model", str, None, "model for the agent workers "
-                              "(default: RESEARCH_MODEL)"),
-    "RESEARCH_REPORT_MODEL": ("report_model", str, None, "model that writes the report "
-                              "(default: RESEARCH_MODEL)"),
-    "OPENAI_API_KEY": ("openai_api_key", str, None, "key for OpenAI or a compatible server"),
-    "OPENAI_BASE_URL": ("openai_base_url", str, None, "OpenAI-compatible server URL "
-                        "(Ollama, vLLM, LM Studio, llama.cpp)"),
-    "RESEARCH_DATA_DIR": ("data_dir", Path, Path(".data"), "results DB, checkpoints, index, "
-                          "reports"),
-    "RESEARCH_CORPUS": ("corpus", Path, None, "folder to index instead of the package docs"),
-    "RESEARCH_MAX_CONCURRENCY": ("max_concurrency", int, 4, "workers running at once"),
-    "RESEARCH_ROUNDS": ("rounds", int, 2, "dispatch rounds (re-dispatch of failed tasks)"),
-    "RESEARCH_MAX_ATTEMPTS": ("max_attempts", int, 3, "attempts per task (RetryPolicy)"),
-    "RESEARCH_RETRY_INTERVAL": ("retry_interval", float, 0.5, "seconds before the first retry"),
-    "RESEARCH_REQUESTS_PER_SECOND": ("requests_per_second", float, 2.0, "model requests per "
-                                     "second (InMemoryRateLimiter; real models only)"),
-    "RESEARCH_TIMEOUT": ("timeout", float, 60.0, "seconds per model request"),
-    "RESEARCH_MAX_TOKENS": ("max_tokens", int, None, "token budget: no new rounds once spent"),
-}
+def as_of_or_today(value: str | None) -> str:
+    """The run's ``as_of``: ``value`` normalized to ``YYYY-MM-DD``, or today (UTC) when empty.
+
+    The one owner of the default: the CLI (to derive the thread id) and the ``plan`` node (for a
+    LangGraph Server caller that left ``as_of`` out) both call it.
+
+    Raises:
+        ValueError: ``value`` is not a ``YYYY-MM-DD`` date.
+    """
+    from state import normalize_as_of
+
+    return normalize_as_of(value) if value else today_utc()
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Resolved settings of one run. Never printed whole: it may hold a key (see ``redacted``)."""
+def setting(default: Any = None, *, help: str, env: str | None = None, flag: str | None = None,
+            minimum: float | None = None, exclusive: bool = False, maximum: float | None = None,
+            choices: tuple[str, ...] | None = None, metavar: str | None = None,
+            group: str = "run", check: Callable[[Any], Any] | None = None,
+            secret: bool = False) -> Any:
+    """Declare one setting: a dataclass field with its metadata.
 
-    model: str = "offline"
-    planner_model: str | None = None
-    worker_model: str | None = None
-    report_model: str | None = None
-    openai_api_key: str | None = field(default=None, repr=False)
-    openai_base_url: str | None = None
-    data_dir: Path = Path(".data")
-    corpus: Path | None = None
-    max_concurrency: int = 4
-    rounds: int = 2
-    max_attempts: int = 3
-    retry_interval: float = 0.5
-    requests_per_second: float = 2.0
-    timeout: float = 60.0
-    max_tokens: int | None = None
-    durability: str | None = None
+    Args:
+        default: the value when nothing sets it (a tuple for a repeatable flag).
+        help: one line for ``--help``, the README table and ``.env.example``.
+        env: the environment variable (None: not settable from the environment).
+        flag: the CLI flag of ``research`` and ``resume`` (None: no flag).
+        minimum, exclusive, maximum: numeric bounds (``exclusive``: ``value > minimum``).
+        choices: the allowed strings.
+        metavar: the flag's placeholder in ``--help``.
+        group: ``"run"``, or ``"faults"`` (the fault-injection flags' own ``--help`` group).
+        check: ``check(value)`` raises ``ValueError`` with a one-line reason for a bad value.
+        secret: never shown (``Settings.redacted``), never part of the run context.
+    """
+    meta = {"help": help, "env": env, "flag": flag, "minimum": minimum, "exclusive": exclusive,
+            "maximum": maximum, "choices": choices, "metavar": metavar, "group": group,
+            "check": check, "secret": secret}
+    if isinstance(default, (list, dict)):
+        raise TypeError("use a tuple for a repeatable setting's default (the context is frozen)")
+    return field(default=default, metadata=meta, repr=not secret)
 
-    def model_for(self, role: str) -> str:
-        """The model spec for ``role`` (``planner``, ``worker`` or ``report``), else ``model``."""
+
+def _check_crash_at(value: str) -> None:
+    from app.faults import parse_crash_at  # the crash points are the fault module's
+
+    parse_crash_at(value)
+
+
+def _check_fail_worker(spec: str) -> None:
+    name, _, rounds = spec.partition(":")
+    if not name or (rounds and not rounds.isdigit()):
+        raise ValueError(f"--fail-worker {spec!r}: expected NAME or NAME:ROUNDS")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunContext:
+    """The settings of one run: the research graph's ``context_schema`` (read as
+    ``runtime.context``). Plain values only (str, int, float, tuples of str), so it crosses
+    LangGraph Server's API as JSON; a dict or list given for it is coerced by ``__post_init__``.
+
+    Heavy objects (models, corpus, rate limiter) are never in it: the graph looks them up from
+    these values and caches them (``app/resources.py``).
+
+    Raises:
+        ConfigError: a value is out of bounds (``rounds=0``) or not one of the choices.
+    """
+
+    model: str | None = setting(
+        env="RESEARCH_MODEL", flag="--model",
+        help="offline, or provider:model for init_chat_model (default: offline, or "
+             f"{DEFAULT_OPENAI_MODEL} when OPENAI_API_KEY is set)")
+    planner_model: str | None = setting(
+        env="RESEARCH_PLANNER_MODEL", help="model for the plan node (default: RESEARCH_MODEL)")
+    worker_model: str | None = setting(
+        env="RESEARCH_WORKER_MODEL", help="model for the agent workers (default: RESEARCH_MODEL)")
+    report_model: str | None = setting(
+        env="RESEARCH_REPORT_MODEL", help="model that writes the report (default: "
+                                          "RESEARCH_MODEL)")
+    data_dir: str = setting(".data", env="RESEARCH_DATA_DIR", flag="--data-dir",
+                            help="results DB, checkpoints, index, reports")
+    corpus: str | None = setting(env="RESEARCH_CORPUS", flag="--corpus",
+                                 help="folder to index instead of the package docs")
+    search_k: int = setting(5, env="RESEARCH_SEARCH_K", flag="--search-k", minimum=1,
+                            help="passages one corpus search returns")
+    max_concurrency: int = setting(4, env="RESEARCH_MAX_CONCURRENCY", flag="--max-concurrency",
+                                   minimum=1, help="workers running at once")
+    rounds: int = setting(2, env="RESEARCH_ROUNDS", flag="--rounds", minimum=1,
+                          help="dispatch rounds (re-dispatch of failed tasks)")
+    max_attempts: int = setting(3, env="RESEARCH_MAX_ATTEMPTS", minimum=1,
+                                help="attempts per task (RetryPolicy)")
+    retry_interval: float = setting(0.5, env="RESEARCH_RETRY_INTERVAL", minimum=0,
+                                    help="seconds before the first retry")
+    requests_per_second: float = setting(
+        2.0, env="RESEARCH_REQUESTS_PER_SECOND", minimum=0,
+        help="model requests per second (InMemoryRateLimiter; real models only)")
+    timeout: float = setting(60.0, env="RESEARCH_TIMEOUT", minimum=0, exclusive=True,
+                             help="seconds per model request")
+    max_tokens: int | None = setting(env="RESEARCH_MAX_TOKENS", flag="--max-tokens", minimum=1,
+                                     help="token budget: no new rounds once spent")
+    durability: str | None = setting(flag="--durability", choices=DURABILITY_MODES,
+                                     help="when LangGraph saves checkpoints (default: "
+                                          "LangGraph's default)")
+    report_out: str | None = setting(flag="--out", help="report file, or folder (a trailing / "
+                                     "makes it one) (default: DATA_DIR/reports/)")
+    # Fault injection (tests and workshops; see app/faults.py and docs/walkthrough.md).
+    fail_rate: float = setting(0.0, flag="--fail-rate", minimum=0, maximum=1, metavar="P",
+                               group="faults", help="each worker attempt raises a transient "
+                               "error with probability P")
+    seed: int = setting(0, flag="--seed", group="faults", help="seed for --fail-rate")
+    fail_workers: tuple[str, ...] = setting(
+        (), flag="--fail-worker", metavar="NAME[:ROUNDS]", group="faults",
+        check=_check_fail_worker,
+        help="worker NAME fails permanently (in rounds <= ROUNDS; 0 or absent: always)")
+    crash_at: str | None = setting(flag="--crash-at", metavar="POINT", group="faults",
+                                   check=_check_crash_at,
+                                   help="kill the process hard (SIGKILL) at POINT: map:K, "
+                                        "persist-commit, report")
+    run_log: str | None = setting(
+        flag="--run-log", metavar="FILE", group="faults",
+        help="append a line each time a worker task produces its envelope: envelope_id, "
+             "attempt, status, pid (tab-separated), to count re-runs")
+
+    def __post_init__(self) -> None:
+        for spec in _specs(type(self)):
+            value = getattr(self, spec.name)
+            fixed = _coerce(spec, value)
+            if fixed is not value:
+                object.__setattr__(self, spec.name, fixed)
+            _validate(spec.name, spec, fixed)
+
+    def model_for(self, role: str) -> str | None:
+        """The model spec for ``role`` (``planner``, ``worker`` or ``report``), else ``model``
+        (None: the default, resolved with the credentials by ``app.models``)."""
         return getattr(self, f"{role}_model", None) or self.model
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings(RunContext):
+    """The resolved settings of one process: the run context plus the provider credentials.
+    Never printed whole: it may hold a key (see ``redacted``)."""
+
+    openai_api_key: str | None = setting(env="OPENAI_API_KEY", secret=True,
+                                         help="key for OpenAI or a compatible server")
+    openai_base_url: str | None = setting(env="OPENAI_BASE_URL",
+                                          help="OpenAI-compatible server URL (Ollama, vLLM, "
+                                               "LM Studio, llama.cpp)")
+
+    def context(self) -> RunContext:
+        """The per-run part: what the graph gets as ``context`` (no credentials)."""
+        return RunContext(**{f.name: getattr(self, f.name) for f in fields(RunContext)})
 
     def redacted(self) -> dict[str, Any]:
         """The settings as a dict that is safe to show or store: no key."""
-        out = {k: (str(v) if isinstance(v, Path) else v) for k, v in self.__dict__.items()}
-        out["openai_api_key"] = "set" if self.openai_api_key else None
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        for spec in _specs(type(self)):
+            if spec.secret:
+                out[spec.name] = "set" if out[spec.name] else None
         return out
 
     def with_overrides(self, **overrides: Any) -> Settings:
@@ -102,36 +224,129 @@ class Settings:
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})
 
 
-# Lower bounds of the numeric settings (a value below them is rejected with one line).
-_MINIMUM: dict[str, tuple[float, bool]] = {
-    # attr: (bound, inclusive)
-    "max_concurrency": (1, True),  # 0 would block every worker forever
-    "rounds": (1, True),
-    "max_attempts": (1, True),
-    "max_tokens": (1, True),
-    "retry_interval": (0, True),
-    "requests_per_second": (0, True),  # 0 = no limit
-    "timeout": (0, False),  # 0 would time out every request
-}
+def default_model(credentials: Settings | None) -> str:
+    """The model spec when none is set: OpenAI's default when a key is known, else offline."""
+    return DEFAULT_OPENAI_MODEL if credentials and credentials.openai_api_key else "offline"
 
 
-def _convert(name: str, attr: str, typ: type, raw: str) -> Any:
+# --- the declaration, as data ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """One declared setting, read from its field (see :func:`setting`)."""
+
+    name: str
+    type: type
+    """``str``, ``int`` or ``float`` (of the items, for a repeatable setting)."""
+    optional: bool
+    repeated: bool
+    default: Any
+    help: str
+    env: str | None
+    flag: str | None
+    minimum: float | None
+    exclusive: bool
+    maximum: float | None
+    choices: tuple[str, ...] | None
+    metavar: str | None
+    group: str
+    check: Callable[[Any], Any] | None
+    secret: bool
+
+
+@cache
+def _specs(cls: type) -> tuple[SettingSpec, ...]:
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in fields(cls):
+        hint = hints[f.name]
+        args = typing.get_args(hint)
+        optional = isinstance(hint, types.UnionType) and type(None) in args
+        if optional:
+            hint = next(a for a in args if a is not type(None))
+        repeated = typing.get_origin(hint) is tuple
+        base = typing.get_args(hint)[0] if repeated else hint
+        m = f.metadata
+        out.append(SettingSpec(
+            name=f.name, type=base, optional=optional, repeated=repeated,
+            default=None if f.default is MISSING else f.default, help=m["help"], env=m["env"],
+            flag=m["flag"], minimum=m["minimum"], exclusive=m["exclusive"], maximum=m["maximum"],
+            choices=m["choices"], metavar=m["metavar"], group=m["group"], check=m["check"],
+            secret=m["secret"]))
+    return tuple(out)
+
+
+SETTINGS: tuple[SettingSpec, ...] = _specs(Settings)
+"""Every setting, in declaration order."""
+
+ENV_VARS: dict[str, SettingSpec] = {s.env: s for s in SETTINGS if s.env}
+"""Environment variable name -> its setting (the README table and ``.env.example`` follow it)."""
+
+
+def _coerce(spec: SettingSpec, value: Any) -> Any:
+    if value is None:
+        return None
+    if spec.repeated:
+        return value if isinstance(value, tuple) else tuple(value)
+    if spec.type is str and isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if spec.type is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def _validate(label: str, spec: SettingSpec, value: Any) -> None:
+    """Raise ConfigError (one line, naming ``label``) when ``value`` breaks the declaration."""
+    if value is None:
+        if not spec.optional:
+            raise ConfigError(f"{label} must be set")
+        return
+    for item in value if spec.repeated else (value,):
+        _validate_item(label, spec, item)
+
+
+def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
+    """Raise ConfigError when one value (one item of a repeatable setting) is unusable."""
+    if spec.type in (int, float):
+        if isinstance(item, bool) or not isinstance(item, (int, float)) or (
+                spec.type is int and not isinstance(item, int)):
+            raise ConfigError(f"{label} must be a {spec.type.__name__}, got {item!r}")
+        if not math.isfinite(item):
+            raise ConfigError(f"{label} must be a finite number, got {item!r}")
+        if spec.minimum is not None and (
+                item < spec.minimum or (spec.exclusive and item == spec.minimum)):
+            relation = ">" if spec.exclusive else ">="
+            raise ConfigError(f"{label} must be {relation} {spec.minimum:g}, got {item!r}")
+        if spec.maximum is not None and item > spec.maximum:
+            raise ConfigError(f"{label} must be <= {spec.maximum:g}, got {item!r}")
+    elif not isinstance(item, spec.type):
+        raise ConfigError(f"{label} must be a {spec.type.__name__}, got {item!r}")
+    if spec.choices and item not in spec.choices:
+        raise ConfigError(f"{label} must be one of {', '.join(spec.choices)}, got {item!r}")
+    if spec.check is not None:
+        try:
+            spec.check(item)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+
+
+def _parse(label: str, spec: SettingSpec, raw: str) -> Any:
+    """Convert one raw string (an environment value or a flag's argument) and validate it."""
     raw = raw.strip()
     if raw == "":
         return None
-    try:
-        value = typ(raw)
-    except ValueError:
-        raise ConfigError(f"{name} must be a {typ.__name__}, got {raw!r}") from None
-    if typ in (int, float):
-        if not math.isfinite(value):
-            raise ConfigError(f"{name} must be a finite number, got {raw!r}")
-        bound, inclusive = _MINIMUM.get(attr, (0, True))
-        if value < bound or (value == bound and not inclusive):
-            relation = ">=" if inclusive else ">"
-            raise ConfigError(f"{name} must be {relation} {bound:g}, got {raw!r}")
+    if spec.type in (int, float):
+        try:
+            value = spec.type(raw)
+        except ValueError:
+            raise ConfigError(f"{label} must be a {spec.type.__name__}, got {raw!r}") from None
+    else:
+        value = raw
+    _validate_item(label, spec, value)  # a repeatable flag parses one item at a time
     return value
 
+
+# --- environment and .env ----------------------------------------------------------------------
 
 def load_settings(
     env: Mapping[str, str] | None = None, env_file: Path | str | None = ".env"
@@ -154,13 +369,63 @@ def load_settings(
     # python-dotenv's ``load_dotenv(override=False)``); an empty value then means the default.
     merged = {**file_values, **environ}
     values: dict[str, Any] = {}
-    for name, (attr, typ, default, _help) in ENV_VARS.items():
+    for name, spec in ENV_VARS.items():
         raw = merged.get(name)
-        value = _convert(name, attr, typ, raw) if raw is not None else None
+        value = _parse(name, spec, raw) if raw is not None else None
         if value is not None:
-            values[attr] = value
-        elif default is not None:
-            values[attr] = default
-    if "model" not in values:
-        values["model"] = DEFAULT_OPENAI_MODEL if values.get("openai_api_key") else "offline"
-    return Settings(**values)
+            values[spec.name] = value
+    settings = Settings(**values)
+    if settings.model is None:
+        settings = replace(settings, model=default_model(settings))
+    return settings
+
+
+# --- CLI flags ---------------------------------------------------------------------------------
+
+def _flag_type(spec: SettingSpec) -> Callable[[str], Any]:
+    def convert(text: str) -> Any:
+        try:
+            return _parse(spec.flag or spec.name, spec, text)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return convert
+
+
+def add_setting_flags(parser: argparse.ArgumentParser, names: set[str] | None = None) -> None:
+    """Add the declared flags to ``parser`` (all of them, or those whose setting is in
+    ``names``); the fault-injection flags go in their own help group."""
+    faults = None
+    for spec in SETTINGS:
+        if spec.flag is None or (names is not None and spec.name not in names):
+            continue
+        target: Any = parser
+        if spec.group == "faults":
+            if faults is None:
+                faults = parser.add_argument_group(
+                    "fault injection (for tests and workshops; see docs/walkthrough.md)")
+            target = faults
+        help_text = spec.help
+        if spec.default not in (None, ()) and "default" not in help_text:
+            help_text += f" (default {spec.default}{', or ' + spec.env if spec.env else ''})"
+        elif spec.env and "default" not in help_text:
+            help_text += f" (default: {spec.env})"
+        kwargs: dict[str, Any] = {"dest": f"setting_{spec.name}", "help": help_text,
+                                  "metavar": spec.metavar}
+        if spec.choices:
+            kwargs["choices"] = spec.choices
+        else:
+            kwargs["type"] = _flag_type(spec)
+        if spec.repeated:
+            kwargs["action"] = "append"
+        target.add_argument(spec.flag, **kwargs)
+
+
+def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings given as flags in ``args`` (absent flags are left out), by field name."""
+    out = {}
+    for spec in SETTINGS:
+        value = getattr(args, f"setting_{spec.name}", None)
+        if value is not None:
+            out[spec.name] = tuple(value) if spec.repeated else value
+    return out

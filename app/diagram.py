@@ -7,13 +7,9 @@ the README and the code disagree, so the picture of the graph is always the comp
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from app.config import ENV_VARS
-from app.graph import GraphConfig, build_graph
-from app.models import ModelChoice
-from app.offline_model import OfflineChatModel
-from workers.base import WorkerDeps
+from app.config import SETTINGS
+from app.graph import build_graph
 from workers.registry import WORKERS
 
 __all__ = ["config_table", "graph_mermaid", "replace_section"]
@@ -21,29 +17,29 @@ __all__ = ["config_table", "graph_mermaid", "replace_section"]
 
 def graph_mermaid() -> str:
     """The compiled research graph (registered workers included) as a Mermaid flowchart."""
-    cfg = GraphConfig(
-        workers=WORKERS,
-        worker_deps=WorkerDeps(corpus=None),  # workers build lazily: nothing is opened
-        planner=ModelChoice(OfflineChatModel(), "offline", True),
-        model_label="offline",
-        data_dir=Path(".data"),
-    )
-    mermaid = build_graph(cfg).get_graph().draw_mermaid()
+    # Nodes look their models and corpus up per run: compiling opens nothing.
+    mermaid = build_graph(WORKERS).get_graph().draw_mermaid()
     return "\n".join(line.rstrip() for line in mermaid.strip().splitlines())
 
 
 def config_table() -> str:
-    """The README's configuration table: every environment variable, its default, its meaning."""
+    """The README's settings table: every setting with a variable or a flag (the fault-injection
+    flags have their own table), its default and its meaning, from ``app.config``."""
     lines = [
         "Precedence: CLI flag > environment variable > `.env` file > default. Every variable is",
-        "also listed in `.env.example`.",
+        "also listed in `.env.example`. The same settings are the graph's run context",
+        "(`app.config.RunContext`), which LangGraph Server clients pass as `context`.",
         "",
-        "| variable | default | meaning |",
-        "|---|---|---|",
+        "| variable | flag | default | meaning |",
+        "|---|---|---|---|",
     ]
-    for name, (_attr, _typ, default, help_text) in ENV_VARS.items():
-        shown = "" if default is None else f"`{default}`"
-        lines.append(f"| `{name}` | {shown} | {help_text} |")
+    for spec in SETTINGS:
+        if spec.group != "run" or not (spec.env or spec.flag):
+            continue
+        env = f"`{spec.env}`" if spec.env else ""
+        flag = f"`{spec.flag}`" if spec.flag else ""
+        shown = "" if spec.default is None else f"`{spec.default}`"
+        lines.append(f"| {env} | {flag} | {shown} | {spec.help} |")
     return "\n".join(lines)
 
 

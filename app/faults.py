@@ -63,7 +63,7 @@ def _hard_kill(point: str) -> None:
 
 @dataclass
 class FaultPlan:
-    """The faults of one process.
+    """The faults of one run.
 
     Attributes:
         fail_rate: probability (0..1) that a worker attempt raises a transient error.
@@ -84,6 +84,29 @@ class FaultPlan:
     run_log: Path | None = None
     _finished: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def from_context(cls, context: Any) -> FaultPlan:
+        """A fresh plan for one run, from the fault settings of its ``app.config.RunContext``
+        (``fail_rate``, ``seed``, ``fail_workers`` as ``"NAME[:ROUNDS]"`` strings, ``crash_at``,
+        ``run_log``). A plan counts finished workers, so it is made per run, never shared.
+
+        Raises:
+            ValueError: a malformed ``crash_at`` or ``fail_workers`` entry.
+        """
+        fail_workers: dict[str, int] = {}
+        for spec in context.fail_workers or ():
+            name, _, rounds = spec.partition(":")
+            if rounds and not rounds.isdigit():
+                raise ValueError(f"--fail-worker {spec!r}: ROUNDS must be a whole number")
+            fail_workers[name] = int(rounds or 0)
+        return cls(
+            fail_rate=context.fail_rate,
+            seed=context.seed,
+            fail_workers=fail_workers,
+            crash_at=parse_crash_at(context.crash_at),
+            run_log=Path(context.run_log) if context.run_log else None,
+        )
 
     @property
     def active(self) -> bool:

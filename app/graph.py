@@ -17,7 +17,13 @@ route --next_step--> [Send(...) for each task whose envelope is status="error"] 
   transaction, then writes back ``persisted=True, structured=None``: state shrinks and the
   database becomes the source of truth. Running it twice (a crash between its commit and its
   checkpoint) updates the same rows.
-* ``report`` reads the rows back and writes the markdown report.
+* ``report`` reads the rows back, writes the markdown report, and records the run's
+  ``outcome`` (``ok``, ``partial`` or ``failed``) and ``failed_tasks`` in state, so a LangGraph
+  Server client reads the same verdict the CLI prints.
+* Settings arrive per run as LangGraph's runtime context (``context_schema=RunContext``, read
+  as ``runtime.context``); nodes look up the heavy objects (models, corpus) and the per-run ones
+  (stop signal, limiter, faults) through :class:`app.resources.Resources`. Progress goes to the
+  ``custom`` stream (``runtime.stream_writer``).
 
 Source: LangGraph's map-reduce how-to (``Send``), "Add retry policies", and "Durable execution".
 """
@@ -25,62 +31,23 @@ Source: LangGraph's map-reduce how-to (``Send``), "Add retry policies", and "Dur
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 from langgraph.types import Overwrite, RetryPolicy, Send
 
-from app.config import today_utc
-from app.faults import FaultPlan
-from app.models import ModelChoice
+from app.config import RunContext, as_of_or_today
 from app.plan import llm_plan, offline_plan
-from app.report import ReportInput, render_markdown, report_filename, write_report
+from app.report import ReportInput, render_markdown, report_filename, report_path, write_report
+from app.resources import Resources
 from app.store import ResultsStore
-from state import ResearchInput, ResearchState, Task, normalize_as_of
-from workers.base import WorkerDeps, WorkerSpec, make_worker_node
-from workers.errors import is_transient
+from state import ResearchInput, ResearchState, Task
+from workers.base import ATTEMPTS_CAP, WorkerSpec, backoff, give_up, make_worker_node, retry_on
 
-__all__ = ["GraphConfig", "build_graph", "current_envelopes", "next_round_tasks"]
-
-ReportWriter = Callable[[ReportInput], list[tuple[str, list[str]]]]
-"""Optional model synthesis for the report: returns ``[(sentence, [ref, ...])]``; the list may
-carry ``tokens`` (int) and ``notes`` (list of str) attributes, which go to the ``tokens`` and
-``notes`` channels (see :class:`app.synthesis.Synthesis`)."""
-
-
-@dataclass
-class GraphConfig:
-    """Everything :func:`build_graph` wires together.
-
-    Attributes:
-        workers: the registered workers to fan out to.
-        worker_deps: what the workers get (corpus, model, hooks, attempts).
-        planner: the model for ``plan`` (offline -> deterministic decomposition).
-        model_label: how the report names the model(s) used.
-        data_dir: where the results database and reports live.
-        rounds: dispatch rounds in all (1 = no re-dispatch of failed tasks).
-        max_tokens: token budget; once spent no new round is dispatched (None = no budget).
-        retry_interval: seconds before the first retry of a worker (RetryPolicy).
-        faults: fault injection for tests and demos (None = none).
-        report_out: a file path or folder for the report (None = ``data_dir/reports``).
-        summarize: optional model synthesis of the report (None = extractive report only).
-    """
-
-    workers: Sequence[WorkerSpec]
-    worker_deps: WorkerDeps
-    planner: ModelChoice
-    model_label: str
-    data_dir: Path
-    rounds: int = 2
-    max_tokens: int | None = None
-    retry_interval: float = 0.5
-    faults: FaultPlan | None = None
-    report_out: Path | None = None
-    summarize: ReportWriter | None = None
+__all__ = ["build_graph", "current_envelopes", "next_round_tasks", "run_outcome"]
 
 
 def current_envelopes(state: ResearchState) -> list[dict[str, Any]]:
@@ -140,34 +107,70 @@ def next_round_tasks(
     return tasks, None
 
 
+def run_outcome(state: ResearchState) -> tuple[str, list[dict[str, Any]]]:
+    """The run's outcome from its current envelopes: ``("ok" | "partial" | "failed",
+    failed_tasks)``, each failed task ``{envelope_id, worker, task_key, error}``.
+
+    ``partial``: some tasks failed for good (after every round); ``failed``: all of them did (or
+    the run has no task at all).
+    """
+    envelopes = current_envelopes(state)
+    failed = [
+        {"envelope_id": e["envelope_id"], "worker": e["worker"], "task_key": e["task_key"],
+         "error": e.get("error") or ""}
+        for e in envelopes if e.get("status") == "error"
+    ]
+    if not envelopes or len(failed) == len(envelopes):
+        return "failed", failed
+    return ("partial" if failed else "ok"), failed
+
+
 def _thread_id(config: RunnableConfig) -> str:
     """The run's ``thread_id``; ``"-"`` for a run without a checkpointer (no thread)."""
     return (config.get("configurable") or {}).get("thread_id") or "-"
 
 
-def build_graph(cfg: GraphConfig, checkpointer: Any = None):
-    """Compile the research graph.
+def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
+                resources: Resources | None = None, checkpointer: Any = None):
+    """Compile the research graph. Its settings come per run, as LangGraph's runtime context.
 
     Args:
-        cfg: the wiring (workers, models, data dir, rounds, faults).
+        workers: the workers to fan out to (default: ``workers.registry.WORKERS``); fixed per
+            compiled graph, since each is a node.
+        resources: where nodes look up the models, corpus and per-run objects of their run's
+            context (default: a fresh :class:`app.resources.Resources` with no credentials).
         checkpointer: a LangGraph checkpointer (e.g. ``SqliteSaver``), or None (LangGraph Server
             and Studio bring their own).
 
     Returns:
-        The compiled graph. Invoke it with ``{"topic": ..., "as_of": "YYYY-MM-DD"}`` and
-        ``{"configurable": {"thread_id": ...}, "max_concurrency": N}``.
+        The compiled graph, ``context_schema=RunContext``. Invoke it with
+        ``{"topic": ..., "as_of": "YYYY-MM-DD"}``, ``{"configurable": {"thread_id": ...}}`` and
+        ``context=RunContext(...)`` (or a dict of its fields; None: the resources' defaults).
+        Nodes write progress to the ``custom`` stream: ``{"planned": {"sub_questions",
+        "total"}}``, ``{"envelope": envelope}``, ``{"retry": {...}}``, ``{"persisted":
+        {"count"}}``, ``{"report": {"path", "outcome"}}``.
+
+    Raises:
+        ValueError: two workers share a name.
     """
-    names = [w.name for w in cfg.workers]
+    if workers is None:
+        from workers.registry import WORKERS
+
+        workers = WORKERS
+    workers = tuple(workers)
+    names = [w.name for w in workers]
     if len(set(names)) != len(names):
         raise ValueError(f"worker names must be unique: {names}")
-    faults = cfg.faults or FaultPlan()
-    data_dir = Path(cfg.data_dir)
+    res = resources or Resources()
 
-    def plan(state: ResearchState) -> dict[str, Any]:
+    def plan(state: ResearchState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         """Turn the topic into 3 to 5 sub-questions (single writer of ``sub_questions``)."""
+        ctx = res.context(runtime)
+        attempt = backoff(runtime, ctx.retry_interval)
+        planner = res.models(ctx).planner
         topic = state["topic"]
         tokens, notes = 0, []
-        if cfg.planner.offline:
+        if planner.offline:
             questions = offline_plan(topic)
         elif state.get("sub_questions"):
             # The thread is run again (same topic and as_of, checked by the caller): keep its
@@ -175,15 +178,22 @@ def build_graph(cfg: GraphConfig, checkpointer: Any = None):
             # the deterministic offline plan does. (``--fresh`` starts a new thread.)
             questions = list(state["sub_questions"])
         else:
-            result = llm_plan(topic, cfg.planner.model)
+            try:
+                result = llm_plan(topic, planner.model)
+            except Exception as exc:
+                if attempt >= ctx.max_attempts:
+                    raise give_up(exc) from None  # this run's attempts are spent
+                raise
             questions, tokens, notes = result.questions, result.tokens, result.notes
+        runtime.stream_writer({"planned": {"sub_questions": questions,
+                                           "total": len(questions) * len(workers)}})
         # A thread that is run again starts its notes and token count afresh: ``Overwrite``
         # bypasses the channels' reducers (concat and operator.add) for this one write.
         return {
             "sub_questions": questions,
             # Studio and LangGraph Server callers may leave as_of out: default it here, once,
             # so every task of the run carries the same date (and so the same envelope ids).
-            "as_of": normalize_as_of(state.get("as_of") or today_utc()),
+            "as_of": as_of_or_today(state.get("as_of")),
             "notes": Overwrite(notes),
             "tokens": Overwrite(tokens),
         }
@@ -202,31 +212,36 @@ def build_graph(cfg: GraphConfig, checkpointer: Any = None):
                 ),
             )
             for question in state["sub_questions"]
-            for worker in cfg.workers
+            for worker in workers
         ]
 
-    def route(state: ResearchState) -> dict[str, Any]:
+    def route(state: ResearchState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         """Join of one map step: note what happens next (the ``next_step`` edge acts on it)."""
-        tasks, reason = next_round_tasks(state, names, cfg.rounds, cfg.max_tokens)
+        ctx = res.context(runtime)
+        tasks, reason = next_round_tasks(state, names, ctx.rounds, ctx.max_tokens)
         if tasks:
             return {"notes": [f"round {tasks[0]['round']}: re-dispatching {len(tasks)} failed "
                               "task(s)"]}
         return {"notes": [reason]} if reason else {}
 
-    def next_step(state: ResearchState) -> list[Send] | str:
+    def next_step(state: ResearchState, runtime: Runtime[RunContext]) -> list[Send] | str:
         """Pure conditional edge: re-send the failed tasks, or go on to ``persist``."""
-        tasks, _ = next_round_tasks(state, names, cfg.rounds, cfg.max_tokens)
+        ctx = res.context(runtime)
+        tasks, _ = next_round_tasks(state, names, ctx.rounds, ctx.max_tokens)
         return [Send(t["worker"], t) for t in tasks] if tasks else "persist"
 
-    def persist(state: ResearchState, config: RunnableConfig) -> dict[str, Any]:
+    def persist(state: ResearchState, config: RunnableConfig,
+                runtime: Runtime[RunContext]) -> dict[str, Any]:
         """Upsert every unpersisted envelope in one transaction; drop payloads from state."""
+        ctx = res.context(runtime)
         pending = [e for e in current_envelopes(state) if not e.get("persisted")]
         if not pending:
             return {}
         thread_id = _thread_id(config)
-        with ResultsStore.in_dir(data_dir) as store:
+        with ResultsStore.in_dir(ctx.data_dir) as store:
             store.upsert(pending, thread_id=thread_id, topic=state["topic"])
-        faults.at("persist-commit")
+        res.run(runtime).faults.at("persist-commit")
+        runtime.stream_writer({"persisted": {"count": len(pending)}})
         return {
             "envelopes": [
                 {"envelope_id": e["envelope_id"], "persisted": True, "structured": None}
@@ -234,28 +249,31 @@ def build_graph(cfg: GraphConfig, checkpointer: Any = None):
             ]
         }
 
-    def report(state: ResearchState, config: RunnableConfig) -> dict[str, Any]:
-        """Read this run's rows back and write the markdown report."""
-        faults.at("report")
+    def report(state: ResearchState, config: RunnableConfig,
+               runtime: Runtime[RunContext]) -> dict[str, Any]:
+        """Read this run's rows back, write the markdown report, and record the outcome."""
+        ctx = res.context(runtime)
+        res.run(runtime).faults.at("report")
+        models = res.models(ctx)
         ids = [e["envelope_id"] for e in current_envelopes(state)]
-        with ResultsStore.in_dir(data_dir) as store:
+        with ResultsStore.in_dir(ctx.data_dir) as store:
             rows = store.rows(ids, thread_id=_thread_id(config))
         data = ReportInput(
             topic=state["topic"],
             as_of=state["as_of"],
-            model_label=cfg.model_label,
+            model_label=models.label,
             thread_id=_thread_id(config),
             sub_questions=list(state["sub_questions"]),
             rows=rows,
             notes=list(state.get("notes") or []),
         )
         update: dict[str, Any] = {}
-        if cfg.summarize is not None:
+        if models.summarize is not None:
             spent = state.get("tokens", 0) or 0
-            if cfg.max_tokens is not None and spent >= cfg.max_tokens:
+            if ctx.max_tokens is not None and spent >= ctx.max_tokens:
                 extra_notes = ["no model summary: the token budget is spent"]
             else:
-                summary = cfg.summarize(data)
+                summary = models.summarize(data)
                 data.summary = list(summary)
                 extra_notes = list(getattr(summary, "notes", None) or [])
                 if getattr(summary, "tokens", 0):
@@ -264,33 +282,29 @@ def build_graph(cfg: GraphConfig, checkpointer: Any = None):
                 data.notes += extra_notes
                 update["notes"] = extra_notes
         name = report_filename(state["topic"], state["as_of"], data.thread_id)
-        out = cfg.report_out
-        if out is None:
-            path = data_dir / "reports" / name
-        elif out.is_dir() or str(out).endswith(("/", "\\")):
-            path = out / name
-        else:
-            path = out
+        path = report_path(ctx.report_out, ctx.data_dir, name)
         write_report(render_markdown(data), path)
-        return {"report_path": str(path.resolve()), **update}
+        outcome, failed = run_outcome(state)
+        runtime.stream_writer({"report": {"path": str(path.resolve()), "outcome": outcome}})
+        return {"report_path": str(path.resolve()), "outcome": outcome,
+                "failed_tasks": failed, **update}
 
-    worker_retry = RetryPolicy(
-        max_attempts=cfg.worker_deps.max_attempts,
-        initial_interval=cfg.retry_interval,
-        max_interval=max(cfg.retry_interval * 8, 1.0),
-        retry_on=is_transient,
-    )
+    # The RetryPolicy re-runs a node; how many times and after which wait is the run's own
+    # setting (context.max_attempts, context.retry_interval): the nodes wait (backoff) and stop
+    # (give_up) themselves, so the policy has a cap and no interval of its own.
+    worker_retry = RetryPolicy(max_attempts=ATTEMPTS_CAP, initial_interval=0.0,
+                               backoff_factor=1.0, max_interval=0.0, jitter=False,
+                               retry_on=retry_on)
     # persist and report do local I/O: retry a busy or locked SQLite database, nothing else
     # (a programming error retried is only slower to surface).
     io_retry = RetryPolicy(max_attempts=3, initial_interval=0.2,
                            retry_on=sqlite3.OperationalError)
 
-    builder = StateGraph(ResearchState, input_schema=ResearchInput)
+    builder = StateGraph(ResearchState, context_schema=RunContext, input_schema=ResearchInput)
     builder.add_node("plan", plan, retry_policy=worker_retry)
-    for worker in cfg.workers:
-        builder.add_node(
-            worker.name, make_worker_node(worker, cfg.worker_deps), retry_policy=worker_retry
-        )
+    for worker in workers:
+        builder.add_node(worker.name, make_worker_node(worker, res.resolve_worker),
+                         retry_policy=worker_retry)
         builder.add_edge(worker.name, "route")
     builder.add_node("route", route)
     builder.add_node("persist", persist, retry_policy=io_retry)

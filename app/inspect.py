@@ -17,11 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from app.checkpoint import CHECKPOINTS_DB, checkpoint_thread_ids, open_checkpointer
-from app.graph import GraphConfig, build_graph
-from app.models import ModelChoice
-from app.offline_model import OfflineChatModel
+from app.graph import build_graph
 from app.store import RESULTS_DB, ResultsStore
-from workers.base import WorkerDeps
 from workers.registry import WORKERS
 
 __all__ = ["inspect_thread", "list_threads", "print_inspection", "print_threads"]
@@ -30,14 +27,7 @@ _STATUS = {"finished": "finished", "failed": "failed", "error": "failed", "runni
 
 
 def _reader_graph(data_dir: Path, saver: Any) -> Any:
-    cfg = GraphConfig(
-        workers=WORKERS,
-        worker_deps=WorkerDeps(corpus=None),
-        planner=ModelChoice(OfflineChatModel(), "offline", True),
-        model_label="",
-        data_dir=data_dir,
-    )
-    return build_graph(cfg, checkpointer=saver)
+    return build_graph(WORKERS, checkpointer=saver)  # nodes open nothing until they run
 
 
 def list_threads(data_dir: Path | str) -> list[dict[str, Any]]:

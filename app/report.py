@@ -17,7 +17,7 @@ from typing import Any
 
 from app.ids import default_thread_id, sha8, topic_slug
 
-__all__ = ["ReportInput", "render_markdown", "report_filename", "write_report"]
+__all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
 
 
 @dataclass
@@ -213,6 +213,24 @@ def report_filename(topic: str, as_of: str, thread_id: str | None = None) -> str
     if thread_id and thread_id != default_thread_id(topic, as_of):
         stem += f"-t{sha8(thread_id)}"
     return f"{stem}.md"
+
+
+def report_path(out: str | None, data_dir: str | Path, name: str) -> Path:
+    """Where a run's report lands: the one owner of that decision (the ``report`` node writes
+    there; the CLI checks beforehand that it can).
+
+    Args:
+        out: the ``report_out`` setting (``--out``): None for ``<data_dir>/reports/<name>``; an
+            existing folder, or any path ending in ``/`` (created if missing), for
+            ``<out>/<name>``; else the report file itself.
+        data_dir: the run's data dir.
+        name: the report's file name (:func:`report_filename`).
+    """
+    if not out:
+        return Path(data_dir) / "reports" / name
+    if out.endswith(("/", "\\")) or Path(out).is_dir():
+        return Path(out) / name
+    return Path(out)
 
 
 def write_report(markdown: str, path: Path) -> Path:

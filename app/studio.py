@@ -4,28 +4,33 @@
 ``graph`` with a checkpointer of its own, so the graph is compiled here *without* one (the CLI
 compiles the same graph with a ``SqliteSaver`` instead: see :func:`app.run.open_graph`).
 
-The wiring is the CLI's (:func:`app.run.graph_config`) from :func:`app.config.load_settings`:
-offline unless a model is configured (``RESEARCH_MODEL`` or ``OPENAI_API_KEY``, in the
-environment or in ``.env``), the results database and reports in ``RESEARCH_DATA_DIR``, the
-corpus from ``RESEARCH_CORPUS`` or the installed packages' docs (indexed on first import,
-about a second and a half, then cached in the data dir).
+Settings are per run, as with the CLI: a client passes ``context`` (any fields of
+:class:`app.config.RunContext`, e.g. ``{"model": "offline", "rounds": 3}``; Studio shows them
+as the graph's context form). A field the client leaves out, or a run with no context, takes the
+server process's own settings (:func:`app.config.load_settings`: ``RESEARCH_*`` variables and
+``.env``), so ``RESEARCH_DATA_DIR`` decides where the results database and reports go. The
+provider credentials (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``) come from the server's
+environment only, never from a run's context.
+
+Per-run objects (the stop signal a fatal model error sets, the concurrency limiter, fault
+plans) are made for each run (:mod:`app.resources`): one run's bad key never cancels the next.
+The corpus of each distinct setting is opened on first use (about a second and a half to index
+the package docs, then cached in the data dir) and stays open for the life of the process.
 
 Input: ``{"topic": "checkpointer pending writes"}``, with an optional ``"as_of": "YYYY-MM-DD"``
-(``plan`` defaults it to today, UTC).
-The server passes the thread's id as ``config["configurable"]["thread_id"]``, which ``persist``
-records with each row. The corpus stays open for the life of the process.
+(``plan`` defaults it to today, UTC). The final state carries ``outcome`` (``ok``, ``partial``,
+``failed``), ``failed_tasks`` and ``report_path``. The server passes the thread's id as
+``config["configurable"]["thread_id"]``, which ``persist`` records with each row.
 """
 
 from __future__ import annotations
 
 import atexit
-from pathlib import Path
 from typing import Any
 
 from app.config import Settings, load_settings
 from app.graph import build_graph
-from app.run import graph_config
-from workers.corpus import Corpus
+from app.resources import Resources
 
 __all__ = ["graph", "make_graph"]
 
@@ -34,16 +39,16 @@ def make_graph(settings: Settings | None = None) -> Any:
     """Compile the research graph without a checkpointer.
 
     Args:
-        settings: the settings to wire it with (default: :func:`app.config.load_settings`).
+        settings: the process's settings: the runs' defaults and the credentials (default:
+            :func:`app.config.load_settings`).
 
     Raises:
-        workers.corpus.CorpusError: the corpus folder has nothing to index.
-        app.config.ConfigError: a setting or model spec cannot be used.
+        app.config.ConfigError: a setting cannot be used.
     """
     settings = settings or load_settings()
-    corpus = Corpus.open(Path(settings.data_dir), folder=settings.corpus)
-    atexit.register(corpus.close)
-    return build_graph(graph_config(settings, corpus), checkpointer=None)
+    resources = Resources(credentials=settings, defaults=settings.context())
+    atexit.register(resources.close)
+    return build_graph(resources=resources, checkpointer=None)
 
 
 graph = make_graph()

@@ -1,9 +1,9 @@
 """The report's model-written summary: a few sentences, each citing the claims it rests on.
 
-:func:`make_summarizer` builds the ``GraphConfig.summarize`` callable when the report model is a
-real one (``RESEARCH_REPORT_MODEL``, else ``RESEARCH_MODEL``). The ``report`` node calls it with
-the :class:`~app.report.ReportInput` it built from the results database, so the model sees the
-*persisted* rows only, never graph state:
+:func:`make_summarizer` builds the ``Models.summarize`` callable (``app/resources.py``) when the
+report model is a real one (``RESEARCH_REPORT_MODEL``, else ``RESEARCH_MODEL``). The ``report``
+node calls it with the :class:`~app.report.ReportInput` it built from the results database, so the
+model sees the *persisted* rows only, never graph state:
 
 1. the findings and caveats of the rows (or, when there are none, the top passages) are numbered
    and listed with their refs: ``[3] (ref: langgraph.types#2) caveat: ...``;
@@ -163,7 +163,7 @@ def make_summarizer(
     retry_interval: float = 0.5,
     sleep: Callable[[float], None] = time.sleep,
 ) -> Callable[[ReportInput], Synthesis]:
-    """Build ``summarize(data) -> Synthesis`` for ``GraphConfig.summarize``.
+    """Build ``summarize(data) -> Synthesis`` for ``app.resources.Models.summarize``.
 
     Args:
         model: the report model (a real chat model; the offline one needs no summarizer).

@@ -70,3 +70,11 @@ class ResearchState(TypedDict, total=False):
 
     report_path: str
     """Written once, by ``report``."""
+
+    outcome: str
+    """``"ok"``, ``"partial"`` (some tasks failed for good) or ``"failed"`` (all did): written
+    once, by ``report``, at the end of a run."""
+
+    failed_tasks: list[dict[str, Any]]
+    """The tasks that failed for good, each ``{envelope_id, worker, task_key, error}``: written
+    once, by ``report``, with ``outcome``."""

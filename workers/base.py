@@ -1,8 +1,8 @@
 """What every worker shares: its dependencies, its registration record, and the node wrapper.
 
-A worker is a plain function ``run(task, deps) -> WorkerResult``. :func:`make_worker_node` turns it
-into the LangGraph node that a ``Send`` targets. The wrapper is where the durability rules live, so
-each worker module stays about its own job:
+A worker is ``build(deps) -> run`` with ``run(task) -> WorkerResult`` (see :class:`WorkerSpec`).
+:func:`make_worker_node` turns it into the LangGraph node that a ``Send`` targets. The wrapper is
+where the durability rules live, so each worker module stays about its own job:
 
 * the envelope is stamped with :func:`state.make_envelope_id` from the task's own inputs, never
   from LangGraph's runtime ``task_id`` (recorded as telemetry only);
@@ -11,13 +11,15 @@ each worker module stays about its own job:
 * on the last attempt, or for a permanent error, the worker returns an error envelope instead of
   failing the run; only a fatal model error (bad key, unknown model) stops the run.
 
-Dependencies (the chat model, the corpus) are injected here when the app builds the graph;
-workers never import ``app``.
+Dependencies (the chat model, the corpus) are looked up per run from LangGraph's runtime context
+by a resolver the app passes in, with the per-run objects (stop signal, limiter, hooks: a
+:class:`RunScope`); workers never import ``app``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -34,7 +36,10 @@ if TYPE_CHECKING:
 
     from workers.corpus import Corpus
 
-__all__ = ["Cancellation", "WorkerDeps", "WorkerResult", "WorkerSpec", "make_worker_node"]
+__all__ = [
+    "ATTEMPTS_CAP", "Cancellation", "Resolver", "RunScope", "WorkerDeps", "WorkerResult",
+    "WorkerSpec", "backoff", "give_up", "make_worker_node", "retry_on",
+]
 
 AttemptHook = Callable[[Task, int], None]
 """Called as ``hook(task, attempt)`` at the start of every attempt; may raise (fault injection)."""
@@ -72,33 +77,88 @@ class Cancellation:
 
 @dataclass(frozen=True)
 class WorkerDeps:
-    """Everything a worker may use, injected by the app when it builds the graph.
+    """What a worker's ``build`` gets: the long-lived objects it works with.
+
+    The app builds one per distinct run context and caches it (the same settings give the same
+    object), so an agent worker compiles its ``create_agent`` graph once, not per run.
 
     Attributes:
         corpus: the searchable corpus (``workers.corpus.Corpus``).
         model: the chat model agent workers drive (offline or a real LLM).
         search_k: how many passages a search returns.
-        max_attempts: attempts per task, the same number the node's ``RetryPolicy`` uses.
-        on_attempt: optional hook run before every attempt.
-        on_done: optional hook run after every finished attempt, ok or error.
-        limiter: bounds how many workers do their work at once (a ``threading.Semaphore``).
-            Used instead of LangGraph's ``max_concurrency``, which sizes the one thread pool
-            that runs both the nodes *and* the checkpointer's ``put_writes``: with fewer threads
-            than tasks, a finished worker's pending writes wait behind the queued workers, and a
-            crash then loses results that had finished (see docs/durability.md).
-        cancel: once set (a fatal model error, Ctrl-C), workers that have not started their
-            work raise :class:`workers.errors.RunCancelled` instead: every task waiting on
-            ``limiter`` counts as started for LangGraph, which could not cancel it itself.
+        max_attempts: attempts per task (the node gives up after this many; see
+            :func:`make_worker_node`).
+        retry_interval: seconds before the first retry, doubled per attempt (at most 8x, or
+            1 s), plus up to 1 s of jitter: LangGraph's ``RetryPolicy`` formula.
     """
 
     corpus: Corpus | None
     model: BaseChatModel | None = None
     search_k: int = 5
     max_attempts: int = 3
+    retry_interval: float = 0.0
+
+
+@dataclass
+class RunScope:
+    """The per-run objects of one graph run (one ``invoke``/``stream`` of a thread): never
+    shared by two runs, so one run's fatal error never stops another.
+
+    Attributes:
+        cancel: once set (a fatal model error, Ctrl-C), workers that have not started their
+            work raise :class:`workers.errors.RunCancelled` instead: every task waiting on
+            ``limiter`` counts as started for LangGraph, which could not cancel it itself.
+        limiter: bounds how many workers do their work at once (a ``threading.Semaphore``).
+            Used instead of LangGraph's ``max_concurrency``, which sizes the one thread pool
+            that runs both the nodes *and* the checkpointer's ``put_writes``: with fewer threads
+            than tasks, a finished worker's pending writes wait behind the queued workers, and a
+            crash then loses results that had finished (see docs/durability.md).
+        on_attempt: optional hook run before every attempt.
+        on_done: optional hook run after every finished attempt, ok or error.
+    """
+
+    cancel: Cancellation = field(default_factory=Cancellation)
+    limiter: threading.Semaphore | None = None
     on_attempt: AttemptHook | None = None
     on_done: DoneHook | None = None
-    limiter: threading.Semaphore | None = None
-    cancel: Cancellation | None = None
+
+
+Resolver = Callable[[Runtime], tuple[WorkerDeps, RunScope]]
+"""``resolve(runtime) -> (deps, scope)``: how a worker node finds, from LangGraph's runtime (its
+``context`` and its run), the dependencies and the per-run objects of the run it is part of."""
+
+ATTEMPTS_CAP = 10
+"""The ``max_attempts`` of the worker nodes' ``RetryPolicy``: an upper bound. The number of
+attempts a run makes is its own setting (``WorkerDeps.max_attempts``): the node stops the
+retries itself (:func:`give_up`), so each run can choose it."""
+
+
+def retry_on(exc: BaseException) -> bool:
+    """The ``retry_on`` of the graph's ``RetryPolicy``: a transient error
+    (:func:`workers.errors.is_transient`) that no node has given up on (:func:`give_up`)."""
+    return is_transient(exc) and not getattr(exc, "_research_gave_up", False)
+
+
+def give_up(exc: BaseException) -> BaseException:
+    """Mark ``exc`` as not to be retried (its run's attempts are spent) and return it."""
+    with contextlib.suppress(AttributeError, TypeError):
+        exc._research_gave_up = True  # type: ignore[attr-defined]
+    return exc
+
+
+def backoff(runtime: Runtime, retry_interval: float) -> int:
+    """Wait before a retry, as LangGraph's ``RetryPolicy`` would (``retry_interval`` doubled per
+    attempt, at most 8x or 1 s, plus up to 1 s of jitter); return the attempt number (1-based).
+
+    The wait is here, not in the ``RetryPolicy``, because the interval is a per-run setting
+    while a ``RetryPolicy`` is fixed when the graph is compiled.
+    """
+    info = runtime.execution_info
+    attempt = info.node_attempt if info else 1
+    if attempt > 1 and retry_interval > 0:
+        wait = min(retry_interval * 2 ** (attempt - 2), max(retry_interval * 8, 1.0))
+        time.sleep(wait + random.uniform(0, 1))
+    return attempt
 
 
 @dataclass
@@ -126,8 +186,9 @@ class WorkerSpec:
         name: the node name and the envelope's ``worker`` field (part of its id: keep it stable).
         kind: ``"function"`` (plain Python) or ``"agent"`` (a ``create_agent`` subgraph).
         description: one line for ``--help`` and the docs.
-        build: ``build(deps) -> run`` where ``run(task) -> WorkerResult``; called once per graph,
-            on the first task, so an agent worker compiles its ``create_agent`` graph once.
+        build: ``build(deps) -> run`` where ``run(task) -> WorkerResult``; called once per
+            :class:`WorkerDeps` (the app caches one per distinct setting), on the first task,
+            so an agent worker compiles its ``create_agent`` graph once.
     """
 
     name: str
@@ -136,32 +197,42 @@ class WorkerSpec:
     build: Callable[[WorkerDeps], Callable[[Task], WorkerResult]]
 
 
-def make_worker_node(spec: WorkerSpec, deps: WorkerDeps) -> Callable[..., dict[str, Any]]:
+def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[str, Any]]:
     """Build the LangGraph node for ``spec``: ``node(task, runtime) -> {"envelopes": [...], ...}``.
 
     The node's input is the :class:`state.Task` carried by a ``Send``. Attach a ``RetryPolicy``
-    whose ``retry_on`` is :func:`workers.errors.is_transient` and whose ``max_attempts`` equals
-    ``deps.max_attempts`` (the app's graph does).
+    with ``retry_on=``:func:`retry_on`, ``max_attempts=``:data:`ATTEMPTS_CAP` and no interval of
+    its own (the app's graph does): the node waits (:func:`backoff`) and gives up after
+    ``deps.max_attempts`` by itself.
+
+    Args:
+        spec: the worker.
+        resolve: finds the run's :class:`WorkerDeps` and :class:`RunScope` from the runtime.
 
     Raises:
         Exception: a transient error while attempts are left (for the ``RetryPolicy``), or a
-            fatal model error (see :func:`workers.errors.is_fatal`). Anything else becomes an
+            fatal model error (see :func:`workers.errors.is_fatal`). Anything else, including
+            a ``run`` that returns something other than a :class:`WorkerResult`, becomes an
             error envelope.
     """
-    built: list[Callable[[Task], WorkerResult]] = []
+    built: dict[int, tuple[WorkerDeps, Callable[[Task], WorkerResult]]] = {}
     lock = threading.Lock()
 
-    def get_run() -> Callable[[Task], WorkerResult]:
-        # Built on first use, once: a graph compiled only to be drawn or inspected needs no
-        # corpus or model, and an agent worker's create_agent graph is compiled once, not per task.
+    def get_run(deps: WorkerDeps) -> Callable[[Task], WorkerResult]:
+        # Built on first use, once per deps object (the app caches one per distinct setting):
+        # a graph compiled only to be drawn or inspected needs no corpus or model, and an agent
+        # worker's create_agent graph is compiled once, not per task. The deps object is kept
+        # with its run, so its id is never reused while the entry exists.
         with lock:
-            if not built:
-                built.append(spec.build(deps))
-            return built[0]
+            entry = built.get(id(deps))
+            if entry is None:
+                entry = built[id(deps)] = (deps, spec.build(deps))
+            return entry[1]
 
     def node(task: Task, runtime: Runtime) -> dict[str, Any]:
+        deps, scope = resolve(runtime)
         info = runtime.execution_info
-        attempt = info.node_attempt if info else 1
+        attempt = backoff(runtime, deps.retry_interval)
         envelope_id = make_envelope_id(spec.name, task["sub_question"], task["as_of"])
         base = {
             "envelope_id": envelope_id,
@@ -174,17 +245,20 @@ def make_worker_node(spec: WorkerSpec, deps: WorkerDeps) -> Callable[..., dict[s
         }
         started = time.perf_counter()
         try:
-            with deps.limiter or contextlib.nullcontext():
-                if deps.cancel is not None and deps.cancel.is_set():
+            with scope.limiter or contextlib.nullcontext():
+                if scope.cancel.is_set():
                     raise RunCancelled(f"{spec.name} not started: the run is stopping",
-                                       deps.cancel.cause)
-                if deps.on_attempt is not None:
-                    deps.on_attempt(task, attempt)
-                result = get_run()(task)
+                                       scope.cancel.cause)
+                if scope.on_attempt is not None:
+                    scope.on_attempt(task, attempt)
+                result = get_run(deps)(task)
+            if not isinstance(result, WorkerResult):
+                raise TypeError(f"{spec.name}.run returned {type(result).__name__}, "
+                                "not a WorkerResult")
         except Exception as exc:
             if is_fatal(exc):
-                if deps.cancel is not None and not isinstance(exc, RunCancelled):
-                    deps.cancel.set(exc)  # no other worker should spend a call on a dead key
+                if not isinstance(exc, RunCancelled):
+                    scope.cancel.set(exc)  # no other worker should spend a call on a dead key
                 raise
             if is_transient(exc) and attempt < deps.max_attempts:
                 # Say so on LangGraph's "custom" stream (a slow or flaky provider would
@@ -205,8 +279,9 @@ def make_worker_node(spec: WorkerSpec, deps: WorkerDeps) -> Callable[..., dict[s
             ).to_state()
             tokens = result.tokens
         envelope["seconds"] = round(time.perf_counter() - started, 3)
-        if deps.on_done is not None:
-            deps.on_done(task, envelope)
+        if scope.on_done is not None:
+            scope.on_done(task, envelope)
+        runtime.stream_writer({"envelope": envelope})
         update: dict[str, Any] = {"envelopes": [envelope]}
         if tokens:
             update["tokens"] = tokens

@@ -45,7 +45,7 @@ class FatalModelError(RuntimeError):
 
 
 class RunCancelled(FatalModelError):
-    """A worker gave up before starting because the run is stopping (see ``WorkerDeps.cancel``).
+    """A worker gave up before starting because the run is stopping (see ``RunScope.cancel``).
 
     ``cause`` is the error that stopped the run (None for Ctrl-C): LangGraph may surface this
     exception rather than the cause, so callers report ``cause`` when there is one.

@@ -35,7 +35,8 @@ def test_defaults_with_nothing_set(tmp_path):
     assert s.model == "offline"
     assert (s.max_concurrency, s.rounds, s.max_attempts) == (4, 2, 3)
     assert (s.retry_interval, s.requests_per_second, s.timeout) == (0.5, 2.0, 60.0)
-    assert s.max_tokens is None and s.openai_api_key is None and s.data_dir == Path(".data")
+    assert s.max_tokens is None and s.openai_api_key is None and s.data_dir == ".data"
+    assert s.search_k == 5 and s.corpus is None and s.report_out is None
     for role in ("planner", "worker", "report"):
         assert s.model_for(role) == "offline"
 
@@ -97,7 +98,7 @@ def test_types_are_converted():
     s = load_settings(env={"RESEARCH_DATA_DIR": "/tmp/x", "RESEARCH_CORPUS": "docs",
                            "RESEARCH_MAX_TOKENS": "5000", "RESEARCH_RETRY_INTERVAL": "0.01",
                            "RESEARCH_REQUESTS_PER_SECOND": "0"}, env_file=None)
-    assert s.data_dir == Path("/tmp/x") and s.corpus == Path("docs")
+    assert s.data_dir == "/tmp/x" and s.corpus == "docs"
     assert s.max_tokens == 5000 and s.retry_interval == 0.01 and s.requests_per_second == 0.0
 
 
@@ -229,3 +230,57 @@ def test_structured_output_asks_for_function_calling_where_the_model_takes_a_met
     structured_output(WithMethod(), _Schema)
     structured_output(WithoutMethod(), _Schema)
     assert calls == [(_Schema, True, "function_calling"), (_Schema, True, {})]
+
+
+# --- one declaration: the run context, the variables, the flags ---------------------------------
+
+def test_search_k_is_a_setting_from_env_and_flag():
+    from app.cli import build_parser
+    from app.config import flag_overrides
+
+    assert load_settings(env={"RESEARCH_SEARCH_K": "9"}, env_file=None).search_k == 9
+    with pytest.raises(ConfigError, match="RESEARCH_SEARCH_K"):
+        load_settings(env={"RESEARCH_SEARCH_K": "0"}, env_file=None)
+    args = build_parser().parse_args(["research", "t", "--search-k", "3"])
+    assert load_settings(env={"RESEARCH_SEARCH_K": "9"}, env_file=None).with_overrides(
+        **flag_overrides(args)).search_k == 3  # flag > env
+
+
+def test_every_flag_and_variable_comes_from_the_declaration():
+    from app.cli import build_parser
+    from app.config import SETTINGS
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices
+    for command in ("research", "resume"):
+        flags = {o for a in sub[command]._actions for o in a.option_strings}
+        assert {s.flag for s in SETTINGS if s.flag} <= flags, command
+    assert set(ENV_VARS) == {s.env for s in SETTINGS if s.env}
+    assert {s.name for s in SETTINGS if s.env or s.flag} == {s.name for s in SETTINGS}
+
+
+def test_the_run_context_is_plain_json_and_carries_no_credentials():
+    import dataclasses
+    import json
+
+    from app.config import RunContext
+
+    s = load_settings(env={"OPENAI_API_KEY": KEY, "RESEARCH_CORPUS": "docs"}, env_file=None)
+    context = s.with_overrides(fail_workers=("critic:1",)).context()
+    text = json.dumps(dataclasses.asdict(context))
+    assert KEY not in text and "openai_api_key" not in text
+    again = RunContext(**json.loads(text))  # what LangGraph Server's coercion does
+    assert again == context and again.fail_workers == ("critic:1",)
+    assert RunContext(data_dir=Path("/tmp/x")).data_dir == "/tmp/x"
+
+
+@pytest.mark.parametrize(("field", "value"), [("rounds", 0), ("max_concurrency", "4"),
+                                              ("durability", "never"), ("fail_rate", 2.0),
+                                              ("crash_at", "lunch")])
+def test_a_bad_context_value_is_a_one_line_error_naming_the_field(field, value):
+    from app.config import RunContext
+
+    with pytest.raises(ConfigError) as info:
+        RunContext(**{field: value})
+    assert "\n" not in str(info.value)
+    assert field.replace("_", "-").split("-")[0] in str(info.value).replace("_", "-")

@@ -22,17 +22,14 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from app.config import Settings
-from app.graph import GraphConfig, build_graph
-from app.models import ModelChoice
-from app.offline_model import OfflineChatModel
+from app.config import RunContext, Settings
+from app.graph import build_graph
 from app.plan import offline_plan
+from app.resources import Resources
 from app.run import THREAD_POOL_SIZE, open_graph
 from app.store import ResultsStore
 from state import make_envelope_id
 from tests.conftest import AS_OF, SMALL_TOPIC
-from workers.base import WorkerDeps
-from workers.corpus import Corpus
 from workers.registry import WORKERS
 
 QUESTIONS = offline_plan(SMALL_TOPIC)
@@ -56,26 +53,19 @@ def sqlite_graph(tmp_path: Path, small_corpus: Path) -> Iterator[tuple[Any, Path
                         retry_interval=0.01)
     with open_graph(settings) as (graph, labels, _cancel):
         assert labels["model"].startswith("offline")
-        yield graph, settings.data_dir
+        yield graph, Path(settings.data_dir)
 
 
 @pytest.fixture
 def memory_graph(tmp_path: Path, small_corpus: Path) -> Iterator[tuple[Any, Path]]:
     data_dir = tmp_path / "data"
-    corpus = Corpus.open(data_dir, folder=small_corpus)
-    model = OfflineChatModel()
-    cfg = GraphConfig(
-        workers=WORKERS,
-        worker_deps=WorkerDeps(corpus=corpus, model=model),
-        planner=ModelChoice(model, "offline", True),
-        model_label="offline",
-        data_dir=data_dir,
-        retry_interval=0.01,
-    )
+    context = RunContext(data_dir=str(data_dir), corpus=str(small_corpus), model="offline",
+                         retry_interval=0.01)
+    resources = Resources(defaults=context)  # a run with no context uses these settings
     try:
-        yield build_graph(cfg, checkpointer=InMemorySaver()), data_dir
+        yield build_graph(WORKERS, resources=resources, checkpointer=InMemorySaver()), data_dir
     finally:
-        corpus.close()
+        resources.close()
 
 
 def _assert_one_persisted_envelope_per_task(values: dict[str, Any], ids: set[str]) -> None:

@@ -70,3 +70,16 @@ def test_a_corpus_that_is_a_file_or_has_nothing_to_index_is_refused(tmp_path):
 def test_resume_of_an_unknown_thread_writes_nothing(tmp_path):
     data = tmp_path / "data"
     _assert_refused(run_cli("resume", "no-such-thread", "--data-dir", data), data_dir=data)
+
+
+def test_out_with_a_trailing_slash_is_a_new_folder_for_the_report(tmp_path, small_corpus):
+    # issue 10 item 13: ``--out DIR/`` (no such folder) wrote a *file* named DIR
+    out = tmp_path / "reports-here"
+    proc = run_cli("research", "Zorblax relay", "--corpus", small_corpus, "--data-dir",
+                   tmp_path / "data", "--out", f"{out}/", "--as-of", "2026-11-30")
+    assert proc.returncode == 0, proc.stderr
+    assert out.is_dir(), "the trailing slash names a folder"
+    written = list(out.iterdir())
+    assert len(written) == 1 and written[0].suffix == ".md", written
+    assert written[0].read_text(encoding="utf-8").startswith("# Research report: Zorblax relay")
+    assert f"report written: {written[0].resolve()}" in proc.stdout

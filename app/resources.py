@@ -1,0 +1,231 @@
+"""What the research graph's nodes look up from their run's context: heavy objects, cached by the
+settings they depend on, and per-run objects, made once per run.
+
+* Heavy (built once per distinct setting, shared by every run that asks the same): the chat
+  models of each role (with LangChain's rate limiter), the corpus, the workers' dependencies.
+  The same ``RunContext`` values always give the same objects, so a run never builds a model
+  twice (the CLI validates the model specs through this cache before the run starts, and the
+  graph then finds them built).
+* Per run (never shared by two runs of one compiled graph): the stop signal, the concurrency
+  limiter and the fault plan. A run is identified by LangGraph's ``runtime.control``, the
+  ``RunControl`` each ``invoke``/``stream`` creates (or is given) and hands to every node of
+  that run, ``Send`` targets and subgraphs included. So one run's fatal error (a bad key)
+  cancels that run only, in the CLI and in LangGraph Server alike.
+
+Source: LangGraph's runtime context (``context_schema``, ``Runtime.context``) and
+``langgraph.runtime.RunControl`` ("intended for a single graph run").
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from app.config import RunContext, Settings, default_model
+from app.faults import FaultPlan
+from app.models import ModelChoice, make_model
+from workers.base import RunScope, WorkerDeps
+
+__all__ = ["Models", "Resources", "RunObjects"]
+
+ReportWriter = Callable[[Any], list[tuple[str, list[str]]]]
+
+MAX_LIVE_RUNS = 1024
+"""Per-run objects kept at once (least recently used dropped first). A run's entry is released
+when the CLI's run ends; under LangGraph Server entries age out."""
+
+
+@dataclass(frozen=True)
+class Models:
+    """The chat models of one context, and how the report names them."""
+
+    planner: ModelChoice
+    worker: ModelChoice
+    report: ModelChoice
+    label: str
+    """e.g. ``offline (deterministic, extractive)`` or ``openai:x (planner: offline)``."""
+    summarize: ReportWriter | None
+    """The report model's sourced summary (None offline: the report is extractive)."""
+
+
+@dataclass
+class RunObjects:
+    """The per-run objects of one run."""
+
+    scope: RunScope
+    """What the worker nodes use: stop signal, limiter, fault hooks."""
+    faults: FaultPlan
+    """The run's fault plan (crash points of ``persist`` and ``report``)."""
+
+
+class Resources:
+    """The lookup (and cache) behind the research graph's nodes.
+
+    Args:
+        credentials: the process's provider credentials (``OPENAI_API_KEY``,
+            ``OPENAI_BASE_URL``); they never travel in a run's context. None: none (offline, or
+            providers that read their own key from the environment).
+        defaults: what a run's context falls back to. A run invoked with no context uses it
+            whole; a context given as a dict by a LangGraph Server client takes it for every
+            field the client left at the declared default (the server's environment decides,
+            e.g. ``RESEARCH_DATA_DIR``). None: the declared defaults.
+
+    Thread-safe: nodes of one superstep run in parallel threads.
+    """
+
+    def __init__(self, credentials: Settings | None = None,
+                 defaults: RunContext | None = None) -> None:
+        self.credentials = credentials
+        self.defaults = defaults
+        self._lock = threading.RLock()
+        self._models: dict[tuple, Models] = {}
+        self._corpora: dict[tuple, Any] = {}
+        self._deps: dict[tuple, WorkerDeps] = {}
+        self._runs: OrderedDict[int, tuple[Any, RunObjects]] = OrderedDict()
+
+    # --- the context ---------------------------------------------------------------------------
+
+    def context(self, runtime: Runtime | RunContext | None) -> RunContext:
+        """The effective context of a run: ``runtime.context`` (or the context itself), with
+        :attr:`defaults` where it says nothing (see the class docstring)."""
+        ctx = runtime.context if isinstance(runtime, Runtime) else runtime
+        if isinstance(ctx, dict):  # a caller that bypassed LangGraph's coercion
+            ctx = RunContext(**ctx)
+        if ctx is None:
+            return self.defaults or RunContext()
+        if self.defaults is None or ctx is self.defaults:
+            return ctx
+        declared = RunContext()
+        given = {f.name: getattr(ctx, f.name) for f in fields(RunContext)
+                 if getattr(ctx, f.name) != getattr(declared, f.name)}
+        return replace(self.defaults, **given)
+
+    # --- heavy objects, cached by the settings they depend on ---------------------------------
+
+    def _settings(self, ctx: RunContext) -> Settings:
+        cred = self.credentials
+        return Settings(**{f.name: getattr(ctx, f.name) for f in fields(RunContext)},
+                        openai_api_key=cred.openai_api_key if cred else None,
+                        openai_base_url=cred.openai_base_url if cred else None)
+
+    def _model_key(self, ctx: RunContext) -> tuple:
+        fallback = ctx.model or default_model(self.credentials)
+        return (*(ctx.model_for(role) or fallback for role in ("planner", "worker", "report")),
+                ctx.timeout, ctx.requests_per_second, ctx.max_attempts, ctx.retry_interval)
+
+    def models(self, ctx: RunContext) -> Models:
+        """The models of ``ctx``'s roles, built on first use.
+
+        Raises:
+            app.config.ConfigError: a model spec cannot be used (no key, unknown provider).
+        """
+        key = self._model_key(ctx)
+        with self._lock:
+            if key not in self._models:
+                self._models[key] = self._build_models(ctx, key)
+            return self._models[key]
+
+    def _build_models(self, ctx: RunContext, key: tuple) -> Models:
+        settings = self._settings(ctx)
+        planner_spec, worker_spec, report_spec = key[:3]
+        built: dict[str, ModelChoice] = {}
+        for spec in dict.fromkeys((planner_spec, worker_spec, report_spec)):
+            built[spec] = make_model(spec, settings)  # one client per distinct spec
+        planner, worker, report = built[planner_spec], built[worker_spec], built[report_spec]
+        label = worker.label
+        others = [f"{role}: {choice.label}" for role, choice in
+                  (("planner", planner), ("report", report)) if choice.label != worker.label]
+        if others:
+            label = f"{label} ({', '.join(others)})"
+        summarize = None
+        if not report.offline:  # the model writes a sourced summary of the persisted rows
+            from app.synthesis import make_summarizer
+
+            summarize = make_summarizer(report.model, max_attempts=ctx.max_attempts,
+                                        retry_interval=ctx.retry_interval)
+        return Models(planner, worker, report, label, summarize)
+
+    @staticmethod
+    def _corpus_key(ctx: RunContext) -> tuple:
+        return (str(Path(ctx.data_dir).resolve()),
+                str(Path(ctx.corpus).resolve()) if ctx.corpus else None)
+
+    def corpus(self, ctx: RunContext) -> Any:
+        """The corpus of ``ctx`` (its folder, or the package docs), opened on first use and kept
+        open until :meth:`close`.
+
+        Raises:
+            workers.corpus.CorpusError: the corpus folder has nothing to index.
+        """
+        key = self._corpus_key(ctx)
+        with self._lock:
+            if key not in self._corpora:
+                from workers.corpus import Corpus
+
+                self._corpora[key] = Corpus.open(Path(ctx.data_dir), folder=ctx.corpus)
+            return self._corpora[key]
+
+    def worker_deps(self, ctx: RunContext) -> WorkerDeps:
+        """The workers' dependencies for ``ctx``: one object per distinct setting."""
+        key = (self._model_key(ctx), self._corpus_key(ctx), ctx.search_k)
+        with self._lock:
+            if key not in self._deps:
+                self._deps[key] = WorkerDeps(
+                    corpus=self.corpus(ctx), model=self.models(ctx).worker.model,
+                    search_k=ctx.search_k, max_attempts=ctx.max_attempts,
+                    retry_interval=ctx.retry_interval)
+            return self._deps[key]
+
+    # --- per-run objects -----------------------------------------------------------------------
+
+    def run(self, runtime: Runtime) -> RunObjects:
+        """The per-run objects of the run ``runtime`` belongs to, made on its first lookup."""
+        return self.run_for(runtime.control, self.context(runtime))
+
+    def run_for(self, control: Any, ctx: RunContext) -> RunObjects:
+        """The per-run objects of the run whose ``RunControl`` is ``control`` (the CLI passes
+        its own to ``graph.stream(control=...)`` to reach them, e.g. to cancel on Ctrl-C)."""
+        with self._lock:
+            entry = self._runs.get(id(control))
+            if entry is not None and entry[0] is control:
+                self._runs.move_to_end(id(control))
+                return entry[1]
+            faults = FaultPlan.from_context(ctx)
+            objects = RunObjects(
+                scope=RunScope(
+                    limiter=threading.BoundedSemaphore(ctx.max_concurrency),
+                    on_attempt=faults.on_attempt if faults.active else None,
+                    on_done=faults.on_done if faults.active else None,
+                ),
+                faults=faults,
+            )
+            # The control is held with its objects, so its id is not reused while listed.
+            self._runs[id(control)] = (control, objects)
+            while len(self._runs) > MAX_LIVE_RUNS:
+                self._runs.popitem(last=False)
+            return objects
+
+    def release(self, control: Any) -> None:
+        """Forget the per-run objects of a finished run."""
+        with self._lock:
+            entry = self._runs.get(id(control))
+            if entry is not None and entry[0] is control:
+                del self._runs[id(control)]
+
+    def resolve_worker(self, runtime: Runtime) -> tuple[WorkerDeps, RunScope]:
+        """The :data:`workers.base.Resolver` of the worker nodes."""
+        return self.worker_deps(self.context(runtime)), self.run(runtime).scope
+
+    def close(self) -> None:
+        """Close the corpora opened so far."""
+        with self._lock:
+            corpora, self._corpora = list(self._corpora.values()), {}
+            self._deps.clear()
+        for corpus in corpora:
+            corpus.close()

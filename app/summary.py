@@ -1,0 +1,122 @@
+"""The end of a run as the CLI reports it: :class:`RunSummary`, read from the final checkpoint
+(the graph's own ``outcome``) and checked against the results database.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from app.graph import current_envelopes, run_outcome
+from app.store import ResultsStore
+
+__all__ = ["RunSummary", "summarize_run"]
+
+
+@dataclass
+class RunSummary:
+    """The end of a run, as the CLI prints it (and ``--json`` emits it)."""
+
+    thread_id: str
+    topic: str
+    as_of: str
+    model: str
+    corpus: str
+    resumed_from_step: int | None
+    sub_questions: list[str]
+    envelopes: int
+    expected: int
+    db_rows: int
+    missing_rows: int
+    duplicates: int
+    persisted: int
+    errors: list[dict[str, str]]
+    report_path: str | None
+    tokens: int
+    elapsed_seconds: float
+    notes: list[str]
+    outcome: str = "failed"
+    """The graph's verdict (state ``outcome``): ``ok``, ``partial`` or ``failed``."""
+    failed_tasks: list[dict[str, Any]] | None = None
+    """The graph's ``failed_tasks``: ``{envelope_id, worker, task_key, error}`` each."""
+
+    @property
+    def ok(self) -> bool:
+        """True when the graph's outcome is ``ok``, the run wrote its report, and every
+        expected envelope is in the database once."""
+        return (
+            self.outcome == "ok"
+            and bool(self.report_path)
+            and not self.errors
+            and self.duplicates == 0
+            and self.missing_rows == 0
+            and self.db_rows == self.envelopes == self.expected
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (``ok`` included)."""
+        return {**asdict(self), "ok": self.ok}
+
+
+def summarize_run(final: dict[str, Any], *, data_dir: Path | str, thread_id: str, topic: str,
+                  as_of: str, labels: dict[str, str], workers: int,
+                  resumed_from: int | None, started: float) -> RunSummary:
+    """Summarize a finished run from its final state and the results database, and record it
+    in the ``runs`` table (``finished`` when ok, else ``failed``).
+
+    Args:
+        final: the thread's state after the run (``graph.get_state(config).values``).
+        labels: ``model`` and ``corpus`` descriptions.
+        workers: how many workers the graph fans out to (tasks = sub-questions x workers).
+        started: ``time.perf_counter()`` at the start of the run.
+    """
+    envelopes = current_envelopes(final)
+    ids = [e["envelope_id"] for e in envelopes]
+    outcome, failed = final.get("outcome"), final.get("failed_tasks")
+    if outcome is None:  # a state written before the graph recorded its outcome
+        outcome, failed = run_outcome(final)
+    failed = list(failed or [])
+    with ResultsStore.in_dir(data_dir) as store:
+        db_rows = store.rows(ids, thread_id=thread_id)
+        duplicates = (len(ids) - len(set(ids))) + store.duplicate_count()
+        notes = list(final.get("notes") or [])
+        missing = len(set(ids)) - len(db_rows)
+        if missing:
+            notes.append(
+                f"{missing} envelope(s) are marked persisted in the checkpoint but missing from "
+                "the results database (was it deleted?); run the same command again to "
+                "recompute them"
+            )
+        summary = RunSummary(
+            thread_id=thread_id,
+            topic=topic,
+            as_of=as_of,
+            model=labels["model"],
+            corpus=labels["corpus"],
+            resumed_from_step=resumed_from,
+            sub_questions=list(final.get("sub_questions") or []),
+            envelopes=len(envelopes),
+            expected=len(final.get("sub_questions") or []) * workers,
+            db_rows=len(db_rows),
+            missing_rows=missing,
+            duplicates=duplicates,
+            persisted=sum(1 for e in envelopes if e.get("persisted")),
+            errors=[{"worker": t["worker"], "sub_question": t["task_key"],
+                     "error": t.get("error") or ""} for t in failed],
+            report_path=final.get("report_path"),
+            tokens=int(final.get("tokens") or 0),
+            elapsed_seconds=round(time.perf_counter() - started, 2),
+            notes=notes,
+            outcome=outcome,
+            failed_tasks=failed,
+        )
+        store.finish_run(
+            thread_id,
+            status="finished" if summary.ok else "failed",
+            tokens=summary.tokens,
+            report_path=summary.report_path,
+            summary=summary.to_dict(),
+        )
+    return summary

@@ -1,0 +1,41 @@
+"""What nodes look up from their run's context (``app/resources.py``): heavy objects once per
+distinct setting, per-run objects once per run, and a server's defaults under a partial context.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import app.resources
+from app.config import RunContext, Settings
+from app.resources import Resources
+from tests.conftest import AS_OF, SMALL_TOPIC
+
+
+def test_a_run_builds_each_model_once(tmp_path: Path, small_corpus: Path, monkeypatch):
+    # issue 12: "models built twice per run (cli.py and run.py)"
+    from app.run import RunRequest, run_research
+
+    built: list[str] = []
+    real = app.resources.make_model
+
+    def counting(spec, settings):
+        built.append(spec)
+        return real(spec, settings)
+
+    monkeypatch.setattr(app.resources, "make_model", counting)
+    settings = Settings(data_dir=tmp_path / "data", corpus=small_corpus, model="offline",
+                        retry_interval=0.01)
+    summary = run_research(RunRequest(topic=SMALL_TOPIC, as_of=AS_OF), settings)
+    assert summary.ok and summary.outcome == "ok"
+    assert built == ["offline"]  # three roles, one spec, one model, built once
+
+
+def test_a_partial_context_takes_the_servers_settings_for_the_rest(tmp_path: Path):
+    defaults = RunContext(data_dir=str(tmp_path / "server-data"), rounds=4, model="offline")
+    resources = Resources(defaults=defaults)
+    assert resources.context(None) is defaults
+    merged = resources.context(RunContext(rounds=1, search_k=9))  # e.g. {"rounds": 1, ...}
+    assert merged.rounds == 1 and merged.search_k == 9
+    assert merged.data_dir == defaults.data_dir and merged.model == "offline"
+    assert Resources().context(None) == RunContext()
