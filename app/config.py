@@ -157,6 +157,10 @@ class RunContext:
         help="model requests per second (InMemoryRateLimiter; real models only)")
     timeout: float = setting(60.0, env="RESEARCH_TIMEOUT", minimum=0, exclusive=True,
                              help="seconds per model request")
+    retry_patience: float = setting(
+        60.0, env="RESEARCH_RETRY_PATIENCE", minimum=0, maximum=600,
+        help="longest wait (seconds, at most 600) a provider's Retry-After may ask for; a longer "
+             "one fails the call")
     max_tokens: int | None = setting(env="RESEARCH_MAX_TOKENS", flag="--max-tokens", minimum=1,
                                      help="token budget: no new rounds once spent")
     durability: str | None = setting(flag="--durability", choices=DURABILITY_MODES,

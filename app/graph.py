@@ -46,8 +46,15 @@ from app.resources import Resources
 from app.store import ResultsStore
 from state import ResearchInput, ResearchState, Task
 from workers.base import ATTEMPTS_CAP, WorkerSpec, backoff, give_up, make_worker_node, retry_on
+from workers.usage import AttemptTokens
 
 __all__ = ["build_graph", "current_envelopes", "next_round_tasks", "run_outcome"]
+
+
+def unmetered_note(count: int) -> str:
+    """The run note for ``count`` model responses that reported no token usage."""
+    return (f"{count} model response(s) reported no token usage: the token count is incomplete "
+            "and the token budget (--max-tokens) cannot count them")
 
 
 def current_envelopes(state: ResearchState) -> list[dict[str, Any]]:
@@ -162,14 +169,36 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
     if len(set(names)) != len(names):
         raise ValueError(f"worker names must be unique: {names}")
     res = resources or Resources()
+    planner_tokens = AttemptTokens()  # tokens of failed planner attempts, for the next one
 
     def plan(state: ResearchState, runtime: Runtime[RunContext]) -> dict[str, Any]:
-        """Turn the topic into 3 to 5 sub-questions (single writer of ``sub_questions``)."""
+        """Turn the topic into 3 to 5 sub-questions (single writer of ``sub_questions``).
+
+        Every token the planner was served counts, those of failed attempts included."""
         ctx = res.context(runtime)
         attempt = backoff(runtime, ctx.retry_interval)
+        info = runtime.execution_info
+        with planner_tokens.attempt(info.task_id if info else state["topic"]) as served:
+            questions, notes = _plan(state, ctx, attempt)
+        runtime.stream_writer({"planned": {"sub_questions": questions,
+                                           "total": len(questions) * len(workers)}})
+        # A thread that is run again starts its notes and token counts afresh: ``Overwrite``
+        # bypasses the channels' reducers (concat and operator.add) for this one write.
+        return {
+            "sub_questions": questions,
+            # Studio and LangGraph Server callers may leave as_of out: default it here, once,
+            # so every task of the run carries the same date (and so the same envelope ids).
+            "as_of": as_of_or_today(state.get("as_of")),
+            "notes": Overwrite(notes),
+            "tokens": Overwrite(served.tokens),
+            "unmetered_calls": Overwrite(served.unmetered),
+        }
+
+    def _plan(state: ResearchState, ctx: RunContext, attempt: int) -> tuple[list[str], list[str]]:
+        """The sub-questions and the planner's notes."""
         planner = res.models(ctx).planner
         topic = state["topic"]
-        tokens, notes = 0, []
+        notes: list[str] = []
         if planner.offline:
             questions = offline_plan(topic)
         elif state.get("sub_questions"):
@@ -184,19 +213,8 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
                 if attempt >= ctx.max_attempts:
                     raise give_up(exc) from None  # this run's attempts are spent
                 raise
-            questions, tokens, notes = result.questions, result.tokens, result.notes
-        runtime.stream_writer({"planned": {"sub_questions": questions,
-                                           "total": len(questions) * len(workers)}})
-        # A thread that is run again starts its notes and token count afresh: ``Overwrite``
-        # bypasses the channels' reducers (concat and operator.add) for this one write.
-        return {
-            "sub_questions": questions,
-            # Studio and LangGraph Server callers may leave as_of out: default it here, once,
-            # so every task of the run carries the same date (and so the same envelope ids).
-            "as_of": as_of_or_today(state.get("as_of")),
-            "notes": Overwrite(notes),
-            "tokens": Overwrite(tokens),
-        }
+            questions, notes = result.questions, result.notes
+        return questions, notes
 
     def dispatch(state: ResearchState) -> list[Send]:
         """Pure conditional edge: one ``Send`` per worker per sub-question (round 1)."""
@@ -268,19 +286,25 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
             notes=list(state.get("notes") or []),
         )
         update: dict[str, Any] = {}
+        extra_notes: list[str] = []
         if models.summarize is not None:
             spent = state.get("tokens", 0) or 0
             if ctx.max_tokens is not None and spent >= ctx.max_tokens:
-                extra_notes = ["no model summary: the token budget is spent"]
+                extra_notes.append("no model summary: the token budget is spent")
             else:
                 summary = models.summarize(data)
                 data.summary = list(summary)
-                extra_notes = list(getattr(summary, "notes", None) or [])
+                extra_notes += list(getattr(summary, "notes", None) or [])
                 if getattr(summary, "tokens", 0):
                     update["tokens"] = int(summary.tokens)
-            if extra_notes:
-                data.notes += extra_notes
-                update["notes"] = extra_notes
+                if getattr(summary, "unmetered", 0):
+                    update["unmetered_calls"] = int(summary.unmetered)
+        unmetered = (state.get("unmetered_calls") or 0) + update.get("unmetered_calls", 0)
+        if unmetered:  # a server that omits usage must not switch the budget off silently
+            extra_notes.append(unmetered_note(unmetered))
+        if extra_notes:
+            data.notes += extra_notes
+            update["notes"] = extra_notes
         name = report_filename(state["topic"], state["as_of"], data.thread_id)
         path = report_path(ctx.report_out, ctx.data_dir, name)
         write_report(render_markdown(data), path)

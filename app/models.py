@@ -1,13 +1,16 @@
 """The model factory: ``offline`` or any ``provider:model`` string ``init_chat_model`` accepts.
 
 Real models get LangChain's ``InMemoryRateLimiter`` (shared by every role, so parallel workers
-respect one requests-per-second budget), a request timeout, and no client-side retries
+respect one requests-per-second budget) behind the provider endpoint's ``Retry-After`` gate, the
+:class:`app.provider.ProviderGuard` callbacks (Retry-After pacing, provider-side faults named: see
+:mod:`app.provider`), a request timeout, and no client-side retries
 (``max_retries=0``): retrying is LangGraph's ``RetryPolicy``'s job, one place, one count. (The
 ``openai`` SDK retries twice by default; with its retries on, a 429 would be retried inside one
 node attempt and the ``attempts`` an envelope records would lie.)
 
 Also here: :func:`structured_output`, the one way the app asks a model for a pydantic object (the
-planner's ``Plan``, the report's ``ReportSummary``), and :func:`usage_tokens`.
+planner's ``Plan``, the report's ``ReportSummary``). Tokens are counted by
+:mod:`workers.usage`.
 
 Source: ``langchain.chat_models.init_chat_model``,
 ``langchain_core.rate_limiters.InMemoryRateLimiter`` and
@@ -22,7 +25,6 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage
 from langchain_core.runnables import Runnable
 from pydantic import BaseModel
 
@@ -37,7 +39,6 @@ __all__ = [
     "make_model",
     "model_provider",
     "structured_output",
-    "usage_tokens",
 ]
 
 OFFLINE = "offline"
@@ -113,6 +114,20 @@ def _rate_limiter(rps: float) -> Any:
     return _rate_limiters[rps]
 
 
+def _pacing(spec: str, settings: Settings, label: str) -> dict[str, Any]:
+    """The rate limiter and callbacks of a real model (see :mod:`app.provider`)."""
+    from app.provider import PacedRateLimiter, ProviderGuard, gate_for
+
+    provider = model_provider(spec) or spec
+    endpoint = (settings.openai_base_url or "") if provider == "openai" else ""
+    gate = gate_for(provider, endpoint)
+    inner = _rate_limiter(settings.requests_per_second) if settings.requests_per_second else None
+    return {
+        "rate_limiter": PacedRateLimiter(gate, inner),
+        "callbacks": [ProviderGuard(label, gate, settings.retry_patience)],
+    }
+
+
 def make_model(spec: str, settings: Settings) -> ModelChoice:
     """Build the chat model named by ``spec``.
 
@@ -136,9 +151,8 @@ def make_model(spec: str, settings: Settings) -> ModelChoice:
     kwargs: dict[str, Any] = {
         "timeout": settings.timeout,
         "max_retries": 0,  # LangGraph's RetryPolicy retries (see the module docstring)
+        **_pacing(spec, settings, spec),
     }
-    if settings.requests_per_second:  # 0 = no limit
-        kwargs["rate_limiter"] = _rate_limiter(settings.requests_per_second)
     if model_provider(spec) == "openai":
         if settings.openai_base_url:
             kwargs["base_url"] = settings.openai_base_url
@@ -180,14 +194,3 @@ def structured_output(model: BaseChatModel, schema: type[BaseModel]) -> Runnable
     if "method" in params:
         kwargs["method"] = STRUCTURED_OUTPUT_METHOD
     return model.with_structured_output(schema, **kwargs)
-
-
-def usage_tokens(message: Any) -> int:
-    """``usage_metadata["total_tokens"]`` of an AI message (0 when the model reports none)."""
-    usage = getattr(message, "usage_metadata", None) if isinstance(message, AIMessage) else None
-    if not usage:
-        return 0
-    try:
-        return int(usage.get("total_tokens", 0) or 0)
-    except (TypeError, ValueError):
-        return 0

@@ -82,7 +82,8 @@ class PlanResult:
 
     Attributes:
         questions: 3 to 5 cleaned sub-questions.
-        tokens: the tokens the planner call cost (``usage_metadata``; 0 when not reported).
+        tokens: the tokens the planner call cost (usage reported by the provider; 0 when not
+            reported).
         notes: run notes, e.g. that the model's plan was unusable and the offline one was used.
     """
 
@@ -106,17 +107,21 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
     """
     from langchain_core.messages import HumanMessage, SystemMessage
 
-    from app.models import structured_output, usage_tokens
+    from app.models import structured_output
+    from workers.errors import response_fault
+    from workers.usage import count_tokens
 
-    out = structured_output(model, Plan).invoke(
-        [SystemMessage(PLANNER_PROMPT), HumanMessage(f"Topic: {topic}")]
-    )
+    with count_tokens() as served:
+        out = structured_output(model, Plan).invoke(
+            [SystemMessage(PLANNER_PROMPT), HumanMessage(f"Topic: {topic}")]
+        )
+    tokens = served.tokens
     notes: list[str] = []
     if isinstance(out, dict) and "raw" in out:
-        tokens = usage_tokens(out.get("raw"))
         plan, error = out.get("parsed"), out.get("parsing_error")
+        error = response_fault(out.get("raw"), "the planner") or error
     else:  # a model whose with_structured_output ignores include_raw
-        tokens, plan, error = 0, out, None
+        plan, error = out, None
     if isinstance(plan, dict):
         try:
             plan = Plan.model_validate(plan)

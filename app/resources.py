@@ -117,7 +117,8 @@ class Resources:
     def _model_key(self, ctx: RunContext) -> tuple:
         fallback = ctx.model or default_model(self.credentials)
         return (*(ctx.model_for(role) or fallback for role in ("planner", "worker", "report")),
-                ctx.timeout, ctx.requests_per_second, ctx.max_attempts, ctx.retry_interval)
+                ctx.timeout, ctx.requests_per_second, ctx.max_attempts, ctx.retry_interval,
+                ctx.retry_patience)
 
     def models(self, ctx: RunContext) -> Models:
         """The models of ``ctx``'s roles, built on first use.

@@ -14,9 +14,11 @@ model sees the *persisted* rows only, never graph state:
    :func:`~app.report.render_markdown` checks the refs against the rows again.)
 
 Failure policy: a bad key or an unknown model (:func:`workers.errors.is_fatal`) stops the run, as
-it does for the planner and the workers. A transient error (429, 5xx, timeout) is retried with the
-run's attempts and backoff. Anything else, or an answer that does not fit the schema, costs the
-report its summary, not the report: a note says why.
+it does for the planner and the workers. A transient error (429, 5xx, timeout, a malformed
+answer) is retried with the run's attempts and backoff (and, after a 429 with ``Retry-After``, the
+model's rate limiter waits the window out: see :mod:`app.provider`). Anything else, or an answer
+that does not fit the schema, costs the report its summary, not the report: a note says why,
+naming a provider-side cause (output cut at the length limit) when there is one.
 
 The result is a :class:`Synthesis`, a list of ``(sentence, [ref, ...])`` (what
 ``ReportInput.summary`` holds) that also carries the tokens the call cost and its notes, which
@@ -34,9 +36,17 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from app.models import structured_output, usage_tokens
+from app.models import structured_output
 from app.report import ReportInput
-from workers.errors import FatalModelError, describe_fatal, is_fatal, is_transient, one_line
+from workers.errors import (
+    FatalModelError,
+    describe_fatal,
+    is_fatal,
+    is_transient,
+    one_line,
+    response_fault,
+)
+from workers.usage import count_tokens
 
 __all__ = [
     "MAX_CLAIMS",
@@ -84,14 +94,17 @@ class Synthesis(list):
     """``[(sentence, [ref, ...])]`` plus what producing it cost.
 
     Attributes:
-        tokens: tokens the model call(s) cost (usage reported by the provider).
+        tokens: tokens the model call(s) cost, every attempt included (usage reported by the
+            provider).
+        unmetered: model responses that reported no usage.
         notes: run notes (summary skipped and why, unsourced sentences dropped).
     """
 
     def __init__(self, items: Sequence[tuple[str, list[str]]] = (), *, tokens: int = 0,
-                 notes: Sequence[str] = ()) -> None:
+                 notes: Sequence[str] = (), unmetered: int = 0) -> None:
         super().__init__(items)
         self.tokens = tokens
+        self.unmetered = unmetered
         self.notes = list(notes)
 
 
@@ -180,33 +193,24 @@ def make_summarizer(
         claims = numbered_claims(data)
         if not claims:
             return Synthesis(notes=["no model summary: the run found no sourced claims"])
-        messages = [SystemMessage(SYSTEM_PROMPT), HumanMessage(summary_prompt(data, claims))]
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                out = runnable.invoke(messages)
-                break
-            except Exception as exc:
-                if is_fatal(exc):
-                    raise FatalModelError(f"report model: {describe_fatal(exc)}") from exc
-                if is_transient(exc) and attempt < max_attempts:
-                    sleep(min(retry_interval * 2 ** (attempt - 1), retry_interval * 8))
-                    continue
-                return Synthesis(notes=[f"no model summary: {one_line(exc)}"])
+        with count_tokens() as served:  # every attempt's tokens, failed ones included
+            out, failure = call(data, claims)
+        spent = {"tokens": served.tokens, "unmetered": served.unmetered}
+        if failure is not None:
+            return Synthesis(notes=[f"no model summary: {failure}"], **spent)
         if isinstance(out, dict) and "raw" in out:
-            tokens = usage_tokens(out.get("raw"))
             parsed, error = out.get("parsed"), out.get("parsing_error")
+            fault = response_fault(out.get("raw"), "the report model")
         else:  # pragma: no cover - a model that ignores include_raw
-            tokens, parsed, error = 0, out, None
+            parsed, error, fault = out, None, None
         if isinstance(parsed, dict):
             try:
                 parsed = ReportSummary.model_validate(parsed)
             except ValueError as exc:
                 parsed, error = None, exc
         if not isinstance(parsed, ReportSummary):
-            reason = _flat(error or "no answer", 200)
-            return Synthesis(tokens=tokens, notes=[f"no model summary: unusable answer ({reason})"])
+            reason = _flat(fault or error or "no answer", 200)
+            return Synthesis(notes=[f"no model summary: unusable answer ({reason})"], **spent)
         items: list[tuple[str, list[str]]] = []
         dropped = 0
         for s in parsed.sentences:
@@ -217,6 +221,23 @@ def make_summarizer(
             elif sentence:
                 dropped += 1
         notes = [f"model summary: {dropped} sentence(s) without a known source were dropped"]
-        return Synthesis(items, tokens=tokens, notes=notes if dropped else [])
+        return Synthesis(items, notes=notes if dropped else [], **spent)
+
+    def call(data: ReportInput, claims: list[dict[str, str]]) -> tuple[Any, str | None]:
+        """The model's answer, retrying transient errors: ``(answer, None)`` or
+        ``(None, why not)``."""
+        messages = [SystemMessage(SYSTEM_PROMPT), HumanMessage(summary_prompt(data, claims))]
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return runnable.invoke(messages), None
+            except Exception as exc:
+                if is_fatal(exc):
+                    raise FatalModelError(f"report model: {describe_fatal(exc)}") from exc
+                if is_transient(exc) and attempt < max_attempts:
+                    sleep(min(retry_interval * 2 ** (attempt - 1), retry_interval * 8))
+                    continue
+                return None, one_line(exc)
 
     return summarize

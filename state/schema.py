@@ -64,6 +64,10 @@ class ResearchState(TypedDict, total=False):
     """Model tokens spent. Each model-calling node writes its own delta; ``operator.add`` sums
     the deltas of parallel workers (a ``LastValue`` channel would reject two writes)."""
 
+    unmetered_calls: Annotated[int, operator.add]
+    """Model responses that reported no token usage (their tokens are missing from ``tokens``):
+    written like ``tokens``; the report notes them, since the budget cannot count them."""
+
     notes: Annotated[list[str], concat_lists]
     """Run notes for the report (e.g. "token budget spent, no more rounds"). Append-only log:
     each note is an event, so duplicates would be meaningful and no de-duplication is done."""

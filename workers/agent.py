@@ -18,6 +18,14 @@ node itself, because:
   ``durability="sync"`` fails with ``AttributeError: 'SyncPregelLoop' object has no attribute
   '_put_checkpoint_fut'`` (the sync loop waits for a checkpoint future it never created). With
   no checkpointer the mode changes nothing else.
+* an ``after_model`` middleware checks every answer for provider-side faults
+  (:func:`workers.errors.response_fault`): output cut at the length limit, a tool call without an
+  id. Unchecked, they surface later as a misleading symptom ("finished without a structured
+  response", "Tool search_corpus returned unexpected type"); checked, the task's error says
+  what the provider did.
+
+Tokens are not counted here: the worker node counts every model response of every attempt
+(:mod:`workers.usage`).
 
 Source: "Use subgraphs" (invoke a graph from a node) in the LangGraph docs, and
 ``langchain.agents.create_agent``.
@@ -30,15 +38,17 @@ from collections.abc import Callable
 from typing import Any
 
 from langchain.agents import create_agent
+from langchain.agents.middleware import AgentMiddleware, after_model
 from langchain.agents.structured_output import ToolStrategy
 from langchain_core.messages import AIMessage, HumanMessage
 from pydantic import BaseModel
 
 from state import Task
 from workers.base import WorkerDeps, WorkerResult
+from workers.errors import response_fault
 from workers.tools import make_corpus_tools
 
-__all__ = ["AGENT_RECURSION_LIMIT", "build_agent_runner", "count_tokens"]
+__all__ = ["AGENT_RECURSION_LIMIT", "build_agent_runner", "response_checks"]
 
 AGENT_RECURSION_LIMIT = 24
 """Steps one agent run may take: a search, a few reads, an answer, and a couple of retries."""
@@ -49,14 +59,23 @@ warnings.filterwarnings(
 )
 
 
-def count_tokens(messages: list[Any]) -> int:
-    """Sum ``usage_metadata["total_tokens"]`` over the AI messages of one agent run."""
-    total = 0
-    for message in messages:
-        usage = getattr(message, "usage_metadata", None) if isinstance(message, AIMessage) else None
-        if usage:
-            total += int(usage.get("total_tokens", 0) or 0)
-    return total
+def response_checks(name: str) -> AgentMiddleware:
+    """An ``after_model`` middleware that raises the provider-side fault of an answer, if any
+    (see :func:`workers.errors.response_fault`), naming the agent ``name``.
+
+    Raises (from the agent's run):
+        workers.errors.OutputCutOff: the answer stopped at the length limit (permanent).
+        workers.errors.MalformedResponseError: a tool call without an id (transient).
+    """
+
+    @after_model(name=f"{name}_response_checks")
+    def check(state: dict[str, Any], runtime: Any) -> None:
+        messages = state.get("messages") or []
+        if messages and (fault := response_fault(messages[-1], name)) is not None:
+            raise fault
+        return None
+
+    return check
 
 
 def _passage_holding(corpus: Any, passage: Any, claim: str) -> Any:
@@ -108,6 +127,7 @@ def build_agent_runner(
         tools=make_corpus_tools(deps.corpus, k=deps.search_k),
         system_prompt=system_prompt,
         response_format=ToolStrategy(schema),
+        middleware=[response_checks(name)],
         name=name,
         checkpointer=False,
     )
@@ -148,7 +168,6 @@ def build_agent_runner(
         )
         return WorkerResult(
             items=items,
-            tokens=count_tokens(result["messages"]),
             extra={"dropped_unsourced": dropped, "tool_calls": tool_calls},
         )
 

@@ -9,7 +9,9 @@ where the durability rules live, so each worker module stays about its own job:
 * a transient error is re-raised while attempts are left, so LangGraph's ``RetryPolicy`` retries
   the node (a failed attempt leaves no writes);
 * on the last attempt, or for a permanent error, the worker returns an error envelope instead of
-  failing the run; only a fatal model error (bad key, unknown model) stops the run.
+  failing the run; only a fatal model error (bad key, unknown model) stops the run;
+* every token a model served during the task is counted (:mod:`workers.usage`), the attempts
+  that failed and were retried included, and written with the attempt that returns.
 
 Dependencies (the chat model, the corpus) are looked up per run from LangGraph's runtime context
 by a resolver the app passes in, with the per-run objects (stop signal, limiter, hooks: a
@@ -30,6 +32,7 @@ from langgraph.runtime import Runtime
 
 from state import Envelope, Task, make_envelope_id
 from workers.errors import RunCancelled, is_fatal, is_transient, one_line
+from workers.usage import AttemptTokens
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -169,7 +172,9 @@ class WorkerResult:
         items: the sourced claims, each ``{"kind": "finding" | "caveat" | "passage", "text": str,
             "ref": str, "title": str, "source": str}`` (+ ``"score"`` for passages). The report
             cites ``ref``; a claim whose ref the corpus does not know is dropped by the worker.
-        tokens: model tokens the work cost (0 offline).
+        tokens: tokens the worker spent outside LangChain chat models (e.g. a provider SDK called
+            directly). Calls of LangChain chat models are counted by the node itself, failed
+            attempts included (:mod:`workers.usage`): do not add them here.
         extra: any other payload worth keeping in the results database.
     """
 
@@ -217,6 +222,7 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
     """
     built: dict[int, tuple[WorkerDeps, Callable[[Task], WorkerResult]]] = {}
     lock = threading.Lock()
+    carried = AttemptTokens()  # tokens of failed attempts, for the task's next attempt
 
     def get_run(deps: WorkerDeps) -> Callable[[Task], WorkerResult]:
         # Built on first use, once per deps object (the app caches one per distinct setting):
@@ -244,6 +250,26 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
             "task_id": info.task_id if info else None,  # telemetry only, never the key
         }
         started = time.perf_counter()
+        with carried.attempt(base["task_id"] or envelope_id) as served:
+            envelope = attempt_envelope(task, runtime, deps, scope, base)
+        tokens = served.tokens + (envelope.get("tokens") or 0)
+        envelope["tokens"] = tokens
+        envelope["seconds"] = round(time.perf_counter() - started, 3)
+        if scope.on_done is not None:
+            scope.on_done(task, envelope)
+        runtime.stream_writer({"envelope": envelope})
+        update: dict[str, Any] = {"envelopes": [envelope]}
+        if tokens:
+            update["tokens"] = tokens
+        if served.unmetered:
+            update["unmetered_calls"] = served.unmetered
+        return update
+
+    def attempt_envelope(task: Task, runtime: Runtime, deps: WorkerDeps, scope: RunScope,
+                         base: dict[str, Any]) -> dict[str, Any]:
+        """Run one attempt: the envelope (``tokens``: what the worker counted itself), or raise
+        for the RetryPolicy (transient, attempts left) or to stop the run (fatal)."""
+        attempt = base["attempts"]
         try:
             with scope.limiter or contextlib.nullcontext():
                 if scope.cancel.is_set():
@@ -268,24 +294,13 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
                     "max_attempts": deps.max_attempts, "error": one_line(exc, 160),
                 }})
                 raise
-            envelope = Envelope(**base, status="error", error=one_line(exc)).to_state()
-            tokens = 0
-        else:
-            envelope = Envelope(
-                **base,
-                status="ok",
-                structured={"items": result.items, **result.extra},
-                tokens=result.tokens,
-            ).to_state()
-            tokens = result.tokens
-        envelope["seconds"] = round(time.perf_counter() - started, 3)
-        if scope.on_done is not None:
-            scope.on_done(task, envelope)
-        runtime.stream_writer({"envelope": envelope})
-        update: dict[str, Any] = {"envelopes": [envelope]}
-        if tokens:
-            update["tokens"] = tokens
-        return update
+            return Envelope(**base, status="error", error=one_line(exc)).to_state()
+        return Envelope(
+            **base,
+            status="ok",
+            structured={"items": result.items, **result.extra},
+            tokens=result.tokens,
+        ).to_state()
 
     node.__name__ = spec.name
     node.__doc__ = spec.description

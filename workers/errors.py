@@ -15,25 +15,48 @@ subclasses (``ModelRateLimitError``, ``ModelAuthenticationError``, ...; ``langch
 ``is_retryable`` says what a retry may cure. HTTP status codes and the ``openai``/``httpx`` types
 cover clients that raise their own errors.
 
+Provider-side faults that arrive as an HTTP 200 get their own types here, so they are classified
+like the HTTP errors they are: :class:`MalformedResponseError` (no ``choices``, an error object in a
+200, a tool call without an id: transient), :class:`OutputCutOff` (``finish_reason: "length"``:
+permanent) and :class:`RetryAfterTooLong` (the server asked for a longer wait than the run's
+patience: permanent). :func:`classify` answers the three-way question for any exception, and
+:func:`retry_after` reads the wait a server asked for from any HTTP error that carries its
+response (``openai``, ``httpx``, ``requests``).
+
 Source of the idea: ``langgraph.types.RetryPolicy`` and ``default_retry_on`` in
 ``langgraph/_internal/_retry.py``; ``langchain_core/exceptions.py``; provider error classes from the
-``openai`` SDK.
+``openai`` SDK (and its ``_parse_retry_after_header`` for the header forms).
 """
 
 from __future__ import annotations
 
+import email.utils
+import math
 import re
+import time
+from typing import Any, Literal
+
+from langchain_core.exceptions import ModelAPIError, ModelError, ModelRateLimitError
 
 __all__ = [
+    "ErrorKind",
     "FatalModelError",
+    "MalformedResponseError",
+    "OutputCutOff",
+    "RetryAfterTooLong",
     "RunCancelled",
     "TransientWorkerError",
+    "classify",
     "describe_fatal",
     "is_fatal",
     "is_transient",
     "one_line",
     "redact",
+    "response_fault",
+    "retry_after",
 ]
+
+ErrorKind = Literal["fatal", "transient", "permanent"]
 
 
 class TransientWorkerError(RuntimeError):
@@ -56,7 +79,78 @@ class RunCancelled(FatalModelError):
         self.cause = cause
 
 
+class MalformedResponseError(ModelAPIError):
+    """The provider answered (often HTTP 200) but not with a usable completion: an empty or null
+    ``choices`` list, an error object instead of a completion, a tool call without an ``id``.
+
+    A server-side fault like a 5xx (``ModelAPIError``, ``is_retryable``): retried. The message
+    names what was wrong, so the last attempt's error line says it.
+    """
+
+
+class OutputCutOff(ModelError):
+    """The model's output stopped at its length limit (``finish_reason: "length"``) before the
+    answer was complete. Permanent: the same request hits the same limit."""
+
+
+class RetryAfterTooLong(ModelRateLimitError):
+    """The provider asked to wait (``Retry-After``) longer than the run is willing to.
+
+    Permanent for this run (``is_retryable`` False): no retry inside the patience can succeed.
+
+    Attributes:
+        seconds: the wait the provider asked for.
+        patience: the longest wait the run accepts (seconds).
+    """
+
+    is_retryable = False
+
+    def __init__(self, message: str, *, seconds: float, patience: float) -> None:
+        super().__init__(message)
+        self.seconds = seconds
+        self.patience = patience
+
+
 _TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
+
+# How providers say "the output hit its length limit": OpenAI-compatible ``finish_reason``,
+# Anthropic ``stop_reason``, Google ``finish_reason`` (upper case).
+_CUT_OFF_REASONS = {"length", "max_tokens", "max_output_tokens"}
+
+
+def response_fault(message: Any, who: str = "the model") -> ModelError | None:
+    """The provider-side fault an answer shows, as the error to raise or name, else None.
+
+    * the output was cut at the length limit (``finish_reason: "length"``, ``stop_reason:
+      "max_tokens"``): :class:`OutputCutOff`;
+    * a tool call has no ``id`` (the tool's result could not be matched to it):
+      :class:`MalformedResponseError`.
+
+    Args:
+        message: an ``AIMessage`` (anything else: None).
+        who: how the message names the model's role, e.g. ``"analyst"``.
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> print(response_fault(AIMessage("", response_metadata={"finish_reason": "length"})))
+        the model's output was cut off at its length limit (finish_reason "length")
+    """
+    metadata = getattr(message, "response_metadata", None)
+    if not isinstance(metadata, dict):
+        return None
+    for key in ("finish_reason", "stop_reason"):
+        reason = metadata.get(key)
+        if isinstance(reason, str) and reason.lower() in _CUT_OFF_REASONS:
+            return OutputCutOff(
+                f'{who}\'s output was cut off at its length limit ({key} "{reason}")'
+            )
+    for call in getattr(message, "tool_calls", None) or []:
+        if not call.get("id"):
+            return MalformedResponseError(
+                f"{who}: the provider sent a tool call ({call.get('name') or 'unnamed'}) "
+                "without an id: a malformed response"
+            )
+    return None
 
 
 def _status_code(exc: BaseException) -> int | None:
@@ -107,6 +201,80 @@ def is_transient(exc: BaseException) -> bool:
         pass
     code = _status_code(exc)
     return code is not None and (code in _TRANSIENT_STATUS or code >= 500)
+
+
+def classify(exc: BaseException) -> ErrorKind:
+    """What to do about ``exc``: ``"fatal"`` (stop the run: no call can succeed, e.g. a bad
+    key), ``"transient"`` (retry it) or ``"permanent"`` (this task fails; the run goes on).
+
+    Works for any exception: model SDK errors, ``httpx``/``requests`` HTTP errors (e.g. a
+    search API's), the types of this module.
+
+    Example:
+        >>> classify(TimeoutError()), classify(ValueError("bad")), classify(FatalModelError("x"))
+        ('transient', 'permanent', 'fatal')
+    """
+    if is_fatal(exc):
+        return "fatal"
+    return "transient" if is_transient(exc) else "permanent"
+
+
+_RETRY_AFTER_HEADERS = (("retry-after-ms", 1000.0), ("retry-after", 1.0))
+
+
+def _headers(exc: BaseException) -> Any:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    return headers if headers is not None else getattr(exc, "headers", None)
+
+
+def retry_after(exc: BaseException, now: float | None = None) -> float | None:
+    """The seconds the server asked to wait before the next request, or None when it did not.
+
+    Reads the ``retry-after-ms`` header (milliseconds, as OpenAI sends it) and ``Retry-After``
+    (seconds, or an HTTP date) from the response an HTTP error carries (``exc.response.headers``:
+    ``openai.APIStatusError``, ``httpx.HTTPStatusError``, ``requests.HTTPError``), following
+    ``__cause__``/``__context__`` to a wrapped one. A date in the past gives 0.
+
+    Args:
+        exc: any exception.
+        now: the current Unix time for an HTTP-date header (default ``time.time()``).
+
+    Example:
+        >>> import httpx
+        >>> response = httpx.Response(429, headers={"Retry-After": "15"},
+        ...                           request=httpx.Request("GET", "http://x"))
+        >>> retry_after(httpx.HTTPStatusError("429", request=response.request, response=response))
+        15.0
+    """
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        headers = _headers(current)
+        if headers is not None:
+            for name, unit in _RETRY_AFTER_HEADERS:
+                try:
+                    raw = headers.get(name)
+                except Exception:  # noqa: BLE001 - an odd headers object: no header
+                    raw = None
+                if raw is None:
+                    continue
+                raw = str(raw).strip()
+                try:
+                    value = float(raw) / unit
+                except ValueError:
+                    if unit != 1.0:
+                        continue
+                    try:
+                        when = email.utils.parsedate_to_datetime(raw).timestamp()
+                    except (TypeError, ValueError, IndexError):
+                        continue
+                    value = when - (time.time() if now is None else now)
+                if math.isfinite(value) or value > 0:
+                    return max(0.0, value)
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def is_fatal(exc: BaseException) -> bool:

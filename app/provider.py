@@ -1,0 +1,226 @@
+"""What every chat model the app builds is fitted with: Retry-After pacing and answer checks.
+
+Two LangChain hooks that every model call passes through, whatever the role (planner, agent
+workers inside ``create_agent``, the report summary) and whatever the provider:
+
+* the model's **rate limiter** (``BaseChatModel.rate_limiter``, asked before every request):
+  :class:`PacedRateLimiter` first waits out the server's ``Retry-After`` window
+  (:class:`RetryAfterGate`), then takes a token from LangChain's ``InMemoryRateLimiter``;
+* the model's **callbacks** (``BaseChatModel.callbacks``, told about every response and error):
+  :class:`ProviderGuard` records a ``Retry-After`` in the gate, and turns provider-side faults
+  into the error types of :mod:`workers.errors`, so they are classified, retried and named like
+  the HTTP errors they are.
+
+Why a gate, rather than LangGraph's ``RetryPolicy`` or the ``openai`` client's own retries:
+
+* ``RetryPolicy`` cannot wait per error: ``run_with_retry`` (``langgraph/pregel/_retry.py``)
+  sleeps ``initial_interval * backoff_factor ** n`` (plus jitter), computed from the policy
+  alone, never from the exception; ``retry_on`` only says *whether* to retry. So a 429 with
+  ``Retry-After: 15`` was retried after 0.5 s and 1 s, inside the window, and failed for good.
+* The ``openai`` client honours ``Retry-After`` (``_calculate_retry_timeout``) but only inside
+  its own retries, which are off (``max_retries=0``, see :mod:`app.models`: one retry count,
+  honest ``attempts``); it serves OpenAI-compatible providers only; its cap is a module constant;
+  and a 429 for one request does not hold back the other workers' requests, which go on
+  hitting the window.
+* A 429 is about the account, not one request: the gate is shared by every model built for the
+  same provider endpoint in this process, so while one worker waits, none of the others (nor
+  the next round, nor the report) spends a request inside the window. ``RetryPolicy`` keeps
+  counting the attempts; the gate only makes each attempt start after the window.
+
+The wait is bounded by the run's patience (``RESEARCH_RETRY_PATIENCE``): a ``Retry-After``
+longer than that fails the call with :class:`workers.errors.RetryAfterTooLong`, whose message
+says how long the server asked for.
+
+Source: ``langchain_core.rate_limiters`` (``BaseRateLimiter``, ``InMemoryRateLimiter``),
+``langchain_core.callbacks.BaseCallbackHandler`` (``raise_error``), RFC 9110 section 10.2.3
+(Retry-After).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from typing import Any
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.outputs import LLMResult
+from langchain_core.rate_limiters import BaseRateLimiter
+
+from workers.errors import MalformedResponseError, RetryAfterTooLong, retry_after
+from workers.usage import record_served
+
+__all__ = ["PacedRateLimiter", "ProviderGuard", "RetryAfterGate", "gate_for"]
+
+
+class RetryAfterGate:
+    """A time before which no request may be sent to one provider endpoint.
+
+    Example:
+        >>> gate = RetryAfterGate()
+        >>> gate.hold(0.05)
+        >>> 0.0 < gate.remaining() <= 0.05
+        True
+        >>> gate.wait() >= 0.0 and gate.remaining() == 0.0
+        True
+    """
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        self._clock = clock
+        self._until = 0.0
+        self._lock = threading.Lock()
+
+    def hold(self, seconds: float) -> None:
+        """No request before ``seconds`` from now (a later hold already set is kept)."""
+        with self._lock:
+            self._until = max(self._until, self._clock() + max(0.0, seconds))
+
+    def remaining(self) -> float:
+        """Seconds left in the window (0 when it is open)."""
+        with self._lock:
+            return max(0.0, self._until - self._clock())
+
+    def wait(self) -> float:
+        """Block until the window is open (it may be extended while waiting); return seconds
+        waited."""
+        waited = 0.0
+        while (left := self.remaining()) > 0:
+            time.sleep(left)
+            waited += left
+        return waited
+
+    async def await_open(self) -> float:
+        """:meth:`wait` for async callers."""
+        waited = 0.0
+        while (left := self.remaining()) > 0:
+            await asyncio.sleep(left)
+            waited += left
+        return waited
+
+
+_gates: dict[tuple[str, str], RetryAfterGate] = {}
+_gates_lock = threading.Lock()
+
+
+def gate_for(provider: str, endpoint: str = "") -> RetryAfterGate:
+    """The process's gate for one provider endpoint (e.g. ``("openai", base_url)``)."""
+    with _gates_lock:
+        return _gates.setdefault((provider, endpoint), RetryAfterGate())
+
+
+class PacedRateLimiter(BaseRateLimiter):
+    """A LangChain rate limiter that waits out the gate's window, then asks ``inner``.
+
+    Args:
+        gate: the endpoint's :class:`RetryAfterGate`.
+        inner: the requests-per-second limiter (None: no rate limit, only the gate).
+    """
+
+    def __init__(self, gate: RetryAfterGate, inner: BaseRateLimiter | None = None) -> None:
+        self.gate = gate
+        self.inner = inner
+
+    def acquire(self, *, blocking: bool = True) -> bool:
+        """Wait for the window, then for a token (``blocking=False``: never wait)."""
+        if not blocking and self.gate.remaining() > 0:
+            return False
+        self.gate.wait()
+        return True if self.inner is None else self.inner.acquire(blocking=blocking)
+
+    async def aacquire(self, *, blocking: bool = True) -> bool:
+        """Async :meth:`acquire`."""
+        if not blocking and self.gate.remaining() > 0:
+            return False
+        await self.gate.await_open()
+        return True if self.inner is None else await self.inner.aacquire(blocking=blocking)
+
+
+# ``langchain-openai``'s words for a 200 whose ``choices`` is null or missing (it raises a
+# TypeError / KeyError saying so); an empty list reaches ``on_llm_end`` with no generation.
+_NO_CHOICES = ("null value for 'choices'", "missing 'choices'")
+
+
+class ProviderGuard(BaseCallbackHandler):
+    """Callbacks of one chat model: pace by ``Retry-After``, name provider-side faults.
+
+    * ``on_llm_error``: an error carrying ``Retry-After`` holds the gate for that long, or, past
+      ``patience``, becomes :class:`~workers.errors.RetryAfterTooLong`; a response with a null
+      or missing ``choices`` list, or an error object in an HTTP 200, becomes
+      :class:`~workers.errors.MalformedResponseError` (and counts as an *unmetered* response:
+      the integration raised before its usage could be read).
+    * ``on_llm_end``: a response with no choices at all (``"choices": []``, which LangChain
+      would surface as an ``IndexError``) becomes :class:`~workers.errors.MalformedResponseError`
+      (after its tokens are counted: see :func:`workers.usage.record_served`).
+
+    The errors are raised from the callback (``raise_error = True``, LangChain's way for a
+    handler to stop a call); the original error is their ``__cause__``.
+
+    Args:
+        label: how error messages name the model (key-free, e.g. ``openai:gpt-4.1-mini``).
+        gate: the endpoint's :class:`RetryAfterGate`.
+        patience: the longest ``Retry-After`` (seconds) worth waiting for.
+    """
+
+    raise_error = True
+
+    def __init__(self, label: str, gate: RetryAfterGate, patience: float) -> None:
+        super().__init__()
+        self.label = label
+        self.gate = gate
+        self.patience = patience
+
+    def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        """Pace by ``Retry-After``; turn an unusable answer into a named, transient error."""
+        if isinstance(error, (MalformedResponseError, RetryAfterTooLong)):
+            return
+        seconds = retry_after(error)
+        if seconds is not None:
+            if seconds > self.patience:
+                raise RetryAfterTooLong(
+                    f"{self.label}: the provider asked to wait {seconds:.0f} s before the next "
+                    f"request (Retry-After), more than the {self.patience:g} s this run waits "
+                    "(RESEARCH_RETRY_PATIENCE); try again later",
+                    seconds=seconds, patience=self.patience,
+                ) from error
+            self.gate.hold(seconds)
+            return
+        if isinstance(error, (TypeError, KeyError)) and any(
+            text in str(error) for text in _NO_CHOICES
+        ):
+            record_served(LLMResult(generations=[[]]), run_id)  # served, usage unreadable
+            raise MalformedResponseError(
+                f"{self.label}: the provider answered without a 'choices' list (null or "
+                "missing): a malformed response"
+            ) from error
+        if type(error) is ValueError and error.args and isinstance(error.args[0], dict):
+            detail = error.args[0]  # langchain-openai raises ValueError(response["error"])
+            record_served(LLMResult(generations=[[]]), run_id)
+            message = " ".join(str(detail.get("message") or detail).split())[:200]
+            code = detail.get("code")
+            raise MalformedResponseError(
+                f"{self.label}: the provider answered with an error object instead of a "
+                f"completion{f' (code {code})' if code is not None else ''}: {message}"
+            ) from error
+
+    def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
+        """An answer without a single choice is a malformed response."""
+        if any(not generations for generations in response.generations or [[]]):
+            record_served(response, run_id)  # the handlers after this one will not see it
+            raise MalformedResponseError(
+                f"{self.label}: the provider answered with an empty 'choices' list: a "
+                "malformed response"
+            )
+
+
+class _QuietGuardErrors(logging.Filter):
+    """LangChain logs a warning for every handler that raises, even with ``raise_error``; the
+    guard's errors are reported where they land (envelope, note, error line), not twice."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        return not (args and args[0] == ProviderGuard.__name__)
+
+
+logging.getLogger("langchain_core.callbacks.manager").addFilter(_QuietGuardErrors())

@@ -1,0 +1,216 @@
+"""Count every token a model server served: failed attempts, retries and agent loops included.
+
+The token budget (``--max-tokens``) is only as honest as the count. Reading ``usage_metadata``
+off the messages a node ends with misses every call whose result is thrown away: an attempt that
+failed and was retried (a failed LangGraph attempt leaves no writes), an agent that looped to
+its recursion limit, an answer the provider sent but the integration could not use. The server
+billed all of them. So the count is taken where LangChain reports each response, its
+``on_llm_end`` callback, by a handler registered as a *configure hook* (LangChain's
+``get_usage_metadata_callback`` pattern): every chat model invoked inside :func:`count_tokens`
+reports to the tally, however deep in an agent subgraph, whatever role, whoever built the model.
+
+A response that carries no usage at all is counted as *unmetered*: a server that omits ``usage``
+would otherwise silently switch the budget off; the run says so in its notes instead.
+
+:class:`AttemptTokens` carries a task's tally from one ``RetryPolicy`` attempt to the next, so
+the attempt that finally writes (an ``ok`` or ``error`` envelope) writes the tokens of all of them.
+
+Example:
+    >>> from langchain_core.language_models import GenericFakeChatModel
+    >>> from langchain_core.messages import AIMessage
+    >>> answer = AIMessage("hi", usage_metadata={"input_tokens": 3, "output_tokens": 2,
+    ...                                          "total_tokens": 5})
+    >>> with count_tokens() as tally:
+    ...     _ = GenericFakeChatModel(messages=iter([answer])).invoke("hello")
+    >>> tally.tokens, tally.responses, tally.unmetered
+    (5, 1, 0)
+
+Source: ``langchain_core.callbacks.usage`` (``UsageMetadataCallbackHandler``,
+``get_usage_metadata_callback``) and ``langchain_core.tracers.context.register_configure_hook``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.outputs import LLMResult
+from langchain_core.tracers.context import register_configure_hook
+
+__all__ = ["AttemptTokens", "TokenTally", "count_tokens", "record_served", "served_tokens"]
+
+
+def served_tokens(response: LLMResult) -> int | None:
+    """Total tokens one model response reports, or None when it reports none.
+
+    Reads ``usage_metadata["total_tokens"]`` of the response's messages, else the provider's
+    ``llm_output["token_usage"]`` (``usage``), which is there even when the response held no
+    message at all (an HTTP 200 with an empty ``choices`` list).
+
+    Args:
+        response: what LangChain hands ``on_llm_end``.
+    """
+    found, total = False, 0
+    for generations in response.generations or []:
+        for generation in generations:
+            usage = getattr(getattr(generation, "message", None), "usage_metadata", None)
+            if usage:
+                found = True
+                total += int(usage.get("total_tokens", 0) or 0)
+    if found:
+        return total
+    output = response.llm_output or {}
+    for key in ("token_usage", "usage"):
+        usage = output.get(key)
+        if isinstance(usage, Mapping) and usage:
+            value = usage.get("total_tokens")
+            if value is None:  # some servers only give the two parts
+                value = (usage.get("prompt_tokens") or usage.get("input_tokens") or 0) + (
+                    usage.get("completion_tokens") or usage.get("output_tokens") or 0)
+            try:
+                return int(value or 0)
+            except (TypeError, ValueError):
+                return None
+    return None
+
+
+class TokenTally(BaseCallbackHandler):
+    """Tokens served to the model calls made inside one :func:`count_tokens` block.
+
+    Attributes:
+        tokens: total tokens of every response that reported usage.
+        responses: model responses seen.
+        unmetered: responses that reported no usage (their tokens are unknown).
+
+    Thread-safe; a response is counted once (by its LangChain ``run_id``) however many times it
+    is reported, and is reported to the enclosing tally too (``parent``).
+    """
+
+    def __init__(self, parent: TokenTally | None = None) -> None:
+        super().__init__()
+        self.tokens = 0
+        self.responses = 0
+        self.unmetered = 0
+        self.parent = parent
+        self._seen: set[UUID | None] = set()
+        self._lock = threading.Lock()
+
+    def record(self, response: LLMResult, run_id: UUID | None = None) -> None:
+        """Count ``response`` (once per ``run_id``), here and in the enclosing tallies."""
+        with self._lock:
+            if run_id is not None and run_id in self._seen:
+                return
+            self._seen.add(run_id)
+            served = served_tokens(response)
+            self.responses += 1
+            if served is None:
+                self.unmetered += 1
+            else:
+                self.tokens += served
+        if self.parent is not None:
+            self.parent.record(response, run_id)
+
+    def absorb(self, other: TokenTally) -> None:
+        """Add ``other``'s counts (an earlier attempt of the same task) to this tally."""
+        with self._lock:
+            self.tokens += other.tokens
+            self.responses += other.responses
+            self.unmetered += other.unmetered
+
+    def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
+        """LangChain callback: every finished model call lands here."""
+        self.record(response, run_id)
+
+
+_current: ContextVar[TokenTally | None] = ContextVar("research_token_tally", default=None)
+# Once per process: every callback manager configured while ``_current`` holds a tally gets it
+# (inheritable: down into agent subgraphs and their model calls).
+register_configure_hook(_current, inheritable=True)
+
+
+@contextmanager
+def count_tokens(tally: TokenTally | None = None) -> Iterator[TokenTally]:
+    """Count the tokens of every model call made in this block (this thread and the graphs,
+    threads and subgraphs it starts, which inherit the context).
+
+    Args:
+        tally: the tally to add to (e.g. one carried from an earlier attempt); a new one when
+            None. Blocks nest: an inner block's responses are counted in the outer one too.
+
+    Yields:
+        The :class:`TokenTally`.
+    """
+    outer = _current.get()
+    if tally is None:
+        tally = TokenTally(parent=outer)
+    elif tally.parent is None and outer is not tally:
+        tally.parent = outer
+    token = _current.set(tally)
+    try:
+        yield tally
+    finally:
+        _current.reset(token)
+
+
+def record_served(response: LLMResult, run_id: UUID | None = None) -> None:
+    """Report ``response`` to the current tally, if any: for a callback that stops a call in
+    its ``on_llm_end`` (LangChain then skips the handlers after it, the tally among them)."""
+    tally = _current.get()
+    if tally is not None:
+        tally.record(response, run_id)
+
+
+class AttemptTokens:
+    """Tallies of tasks whose attempt failed, kept for the task's next ``RetryPolicy`` attempt.
+
+    A failed attempt leaves no writes in LangGraph, so its tokens can only reach the ``tokens``
+    channel through the attempt that finally returns. Keyed by LangGraph's task id (the same
+    for every attempt of one task, unique per run). Bounded: the oldest entries (tasks that
+    never came back, e.g. the run stopped) are dropped past ``limit``.
+
+    Example:
+        >>> carry = AttemptTokens()
+        >>> try:
+        ...     with carry.attempt("task-2") as t:
+        ...         t.tokens = 5
+        ...         raise TimeoutError
+        ... except TimeoutError:
+        ...     pass
+        >>> with carry.attempt("task-2") as t:
+        ...     t.tokens += 1
+        >>> t.tokens
+        6
+    """
+
+    def __init__(self, limit: int = 4096) -> None:
+        self._kept: OrderedDict[str, TokenTally] = OrderedDict()
+        self._lock = threading.Lock()
+        self._limit = limit
+
+    @contextmanager
+    def attempt(self, key: str) -> Iterator[TokenTally]:
+        """Count one attempt of task ``key``, starting from what its failed attempts cost.
+
+        If the block raises, the tally is kept for the next attempt and the error re-raised;
+        if it returns, the tally (all attempts) is the caller's to write.
+        """
+        tally = TokenTally()
+        with self._lock:
+            earlier = self._kept.pop(key, None)
+        if earlier is not None:
+            tally.absorb(earlier)
+        try:
+            with count_tokens(tally):
+                yield tally
+        except BaseException:
+            with self._lock:
+                self._kept[key] = tally
+                while len(self._kept) > self._limit:
+                    self._kept.popitem(last=False)
+            raise
