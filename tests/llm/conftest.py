@@ -21,8 +21,15 @@ How it decides what to answer, per request, by reading the request itself:
   ref that exists nowhere (the app must drop it).
 
 Faults are scripted with :meth:`FakeOpenAI.fail` per role (and optionally per agent step or
-sub-question): an HTTP status (429, 500, ...), ``bad_json`` (invalid JSON in the tool-call
-arguments), ``bad_args`` (valid JSON that fails the schema) or a ``delay``. A key check
+sub-question): an HTTP status (429, 500, ...; with ``retry_after`` a ``Retry-After`` header),
+``bad_json`` (invalid JSON in the tool-call arguments), ``bad_args`` (valid JSON that fails the
+schema), a ``delay``, and malformed 200 answers: ``empty_choices`` / ``null_choices``
+(``"choices": []`` / ``null``), ``error_200`` (an ``error`` object in a 200, as some gateways
+send), ``no_usage`` (no ``usage`` object), ``null_tool_id`` (a tool call whose ``id`` is null) and
+``length`` (output cut: ``finish_reason: "length"`` and the tool-call arguments truncated
+mid-JSON). ``tokens`` sets the ``usage.total_tokens`` of a faulty answer. Every request records
+when it arrived (``Seen.at``, ``time.monotonic()``), so a test can check how long the client
+waited. A key check
 (``expected_key``, answering 401 and echoing the key as OpenAI does) and a model check
 (``known_models``, answering 404) are built in.
 """
@@ -99,8 +106,10 @@ class Fault:
     """One scripted misbehaviour. ``times=None`` means every matching request."""
 
     role: str
-    kind: str = "status"  # status | bad_json | bad_args | delay
+    kind: str = "status"  # status | bad_json | bad_args | delay | a malformed 200 (see module)
     status: int = 500
+    retry_after: str | None = None  # the Retry-After header of a status fault
+    tokens: int | None = None  # usage.total_tokens of a faulty answer (None: computed)
     times: int | None = 1
     step: str | None = None  # search | answer (agents only)
     question: str | None = None  # substring of the agent's sub-question
@@ -129,6 +138,8 @@ class Seen:
     answer: dict[str, Any] | None = None
     total_tokens: int = 0
     fault: str | None = None
+    at: float = 0.0  # time.monotonic() when the request arrived
+    retry_after: float | None = None  # the Retry-After the answer carried
 
 
 _ERROR_TYPES = {
@@ -203,9 +214,11 @@ class FakeOpenAI:
             def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length)
-                status, payload = fake.handle(self.path, self.headers, raw)
+                status, payload, *extra = fake.handle(self.path, self.headers, raw)
                 data = json.dumps(payload).encode()
                 self.send_response(status)
+                for name, value in (extra[0] if extra else {}).items():
+                    self.send_header(name, value)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.send_header("x-request-id", f"req_{uuid.uuid4().hex[:12]}")
@@ -224,7 +237,9 @@ class FakeOpenAI:
             self._server.server_close()
 
     # --- the protocol ----------------------------------------------------------------------
-    def handle(self, path: str, headers: Mapping[str, str], raw: bytes) -> tuple[int, dict]:
+    def handle(self, path: str, headers: Mapping[str, str], raw: bytes) -> tuple:
+        """Answer one request: ``(status, payload)`` or ``(status, payload, headers)``."""
+        arrived = time.monotonic()
         try:
             body = json.loads(raw or b"{}")
         except ValueError:
@@ -233,7 +248,7 @@ class FakeOpenAI:
             return 404, self._error(404, f"no route {path}")
         role, step, question = self._classify(body)
         seen = Seen(role=role, step=step, status=200, model=str(body.get("model")),
-                    authorization=headers.get("Authorization", ""), body=body)
+                    authorization=headers.get("Authorization", ""), body=body, at=arrived)
         with self._lock:
             self.seen.append(seen)
             fault = next((f for f in self.faults if f.matches(role, step, question)), None)
@@ -256,7 +271,9 @@ class FakeOpenAI:
             seen.fault = kind = fault.kind
             if fault.kind == "status":
                 seen.status = fault.status
-                return fault.status, self._error(fault.status, f"scripted {fault.status}")
+                extra = {"Retry-After": fault.retry_after} if fault.retry_after else {}
+                seen.retry_after = float(fault.retry_after) if fault.retry_after else None
+                return fault.status, self._error(fault.status, f"scripted {fault.status}"), extra
             if fault.kind == "delay":
                 time.sleep(fault.delay)
         answer = self._answer(body, role, step, kind)
@@ -268,10 +285,20 @@ class FakeOpenAI:
             "prompt_tokens": 10 + len(raw) // 50,
             "completion_tokens": 5 + len(completion_text) // 20,
         }
+        if fault is not None and fault.tokens is not None:
+            usage["prompt_tokens"] = fault.tokens - usage["completion_tokens"]
         usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
         seen.answer, seen.total_tokens = answer, usage["total_tokens"]
         finish = "tool_calls" if answer.get("tool_calls") else "stop"
-        return 200, {
+        if kind == "null_tool_id":
+            for call in answer.get("tool_calls") or []:
+                call["id"] = None
+        if kind == "length":  # the output hit max_tokens: arguments cut mid-JSON
+            finish = "length"
+            for call in answer.get("tool_calls") or []:
+                arguments = call["function"]["arguments"]
+                call["function"]["arguments"] = arguments[: max(1, len(arguments) // 2)]
+        payload = {
             "id": f"chatcmpl-{uuid.uuid4().hex[:16]}",
             "object": "chat.completion",
             "created": int(time.time()),
@@ -280,6 +307,15 @@ class FakeOpenAI:
                          "logprobs": None}],
             "usage": usage,
         }
+        if kind in ("empty_choices", "null_choices"):
+            payload["choices"] = [] if kind == "empty_choices" else None
+        if kind == "error_200":
+            payload = {"error": {"message": "upstream provider overloaded", "code": 502},
+                       "usage": usage}
+        if kind == "no_usage":
+            del payload["usage"]
+            seen.total_tokens = 0
+        return 200, payload
 
     @staticmethod
     def _error(status: int, message: str) -> dict:

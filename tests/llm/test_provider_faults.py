@@ -1,0 +1,260 @@
+"""Provider-side faults over real HTTP, for every model role (planner, agent workers, report):
+malformed 200 answers, Retry-After, token counting, and the causes named in errors.
+
+Each test scripts the fake OpenAI-compatible server (``conftest.py``) and runs the real CLI
+(``cli_in_process``) or the real model pieces against it; waits are checked on the server's own
+clock (when each request arrived).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.expected import worker_names
+from tests.llm.conftest import PLAN_QUESTIONS, SYNTHESIS_SENTENCE, llm_env, research_args
+
+N_TASKS = len(PLAN_QUESTIONS) * len(worker_names())
+
+
+def _rows(data_dir: Path) -> list[dict]:
+    conn = sqlite3.connect(data_dir / "results.sqlite")
+    conn.row_factory = sqlite3.Row
+    try:
+        return [dict(r) for r in conn.execute("SELECT * FROM results")]
+    finally:
+        conn.close()
+
+
+def _error_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("error:")]
+
+
+@pytest.fixture
+def run(cli_in_process, fake_openai, llm_corpus, tmp_path):
+    """``run(*flags, **env) -> (proc, summary or None, data_dir)``: the CLI against the fake."""
+
+    def go(*flags: str, **env: str):
+        data = tmp_path / "data"
+        proc = cli_in_process(research_args(llm_corpus, data, "--json", *flags),
+                              llm_env(fake_openai, **env))
+        summary = json.loads(proc.stdout) if proc.stdout.lstrip().startswith("{") else None
+        return proc, summary, data
+
+    return go
+
+
+def _gaps_after_429(requests) -> list[tuple[float, float]]:
+    """For each 429 with Retry-After: (seconds until the next request arrived, Retry-After)."""
+    out = []
+    for i, seen in enumerate(requests):
+        if seen.status == 429 and i + 1 < len(requests):
+            out.append((requests[i + 1].at - seen.at, seen.retry_after))
+    return out
+
+
+# --- 5. a 200 without choices is a malformed response: retried, then named -----------------------
+
+@pytest.mark.parametrize(("role", "kind"), [
+    ("planner", "empty_choices"), ("planner", "null_choices"), ("planner", "error_200"),
+    ("analyst", "empty_choices"), ("critic", "null_choices"),
+    ("report", "empty_choices"), ("report", "null_choices"),
+])
+def test_malformed_200_is_retried_in_every_role(fake_openai, run, role, kind):
+    fake_openai.fail(role, kind=kind)  # once
+    proc, summary, data = run()
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert summary["errors"] == [] and summary["db_rows"] == N_TASKS
+    assert summary["sub_questions"] == PLAN_QUESTIONS  # not the offline fallback plan
+    assert not any(n.startswith("round 2") for n in summary["notes"])  # retried in its task
+    if role in ("analyst", "critic"):
+        retried = [(r["worker"], r["attempts"]) for r in _rows(data) if r["attempts"] > 1]
+        assert retried == [(role, 2)]
+    if role == "report":
+        assert len(fake_openai.requests("report")) == 2
+        report = Path(summary["report_path"]).read_text(encoding="utf-8")
+        assert SYNTHESIS_SENTENCE in report
+    # every token the server served is counted, the malformed answer's too; when the client
+    # library raised before it could read the answer's usage, the notes say so
+    (bad,) = [s for s in fake_openai.seen if s.fault == kind]
+    if kind == "empty_choices":
+        assert summary["tokens"] == fake_openai.total_tokens
+    else:
+        assert summary["tokens"] == fake_openai.total_tokens - bad.total_tokens
+        assert summary["notes"][-1].startswith("1 model response(s) reported no token usage")
+
+
+@pytest.mark.parametrize("kind", ["empty_choices", "null_choices"])
+def test_planner_that_never_answers_properly_ends_with_one_named_line(fake_openai, run, kind):
+    fake_openai.fail("planner", kind=kind, times=None)
+    proc, _summary, data = run()
+    assert proc.returncode == 1
+    (line,) = _error_lines(proc.stderr)
+    assert "MalformedResponseError" in line and "'choices' list" in line
+    assert "malformed response" in line and "IndexError" not in line
+    assert "Traceback" not in proc.stderr
+    assert len(fake_openai.requests("planner")) == 3  # retried by the RetryPolicy
+
+
+def test_malformed_worker_answer_names_the_cause_in_the_envelope(fake_openai, run):
+    fake_openai.fail("analyst", kind="empty_choices", times=None, question=PLAN_QUESTIONS[0])
+    proc, summary, data = run("--rounds", "1")
+    assert proc.returncode == 1
+    (error,) = summary["errors"]
+    assert error["worker"] == "analyst" and "empty 'choices' list" in error["error"]
+    (row,) = [r for r in _rows(data) if r["status"] == "error"]
+    assert row["attempts"] == 3 and "malformed response" in row["error"]
+
+
+# --- 6. Retry-After is honoured, within a bounded patience ---------------------------------------
+
+def test_planner_waits_out_retry_after(fake_openai, run):
+    fake_openai.fail("planner", status=429, retry_after="2", times=2)
+    proc, summary, _data = run()
+    assert proc.returncode == 0, proc.stderr
+    assert summary["sub_questions"] == PLAN_QUESTIONS
+    planner = fake_openai.requests("planner")
+    assert [s.status for s in planner] == [429, 429, 200]
+    gaps = _gaps_after_429(planner)
+    assert len(gaps) == 2 and all(gap >= wait for gap, wait in gaps), gaps
+
+
+def test_retry_after_holds_back_retries_other_workers_and_the_next_round(fake_openai, run):
+    """One worker at a time, so every request after a 429 was sent after the client saw it:
+    none may arrive inside the window, whatever its role, attempt or round."""
+    question = PLAN_QUESTIONS[1]
+    fake_openai.fail("critic", status=429, retry_after="1", times=3, question=question)
+    proc, summary, data = run(RESEARCH_MAX_CONCURRENCY="1")
+    assert proc.returncode == 0, proc.stderr
+    assert summary["errors"] == [] and summary["db_rows"] == N_TASKS
+    # 3 attempts of round 1 met the 429s; round 2 succeeded
+    assert "round 2: re-dispatching 1 failed task(s)" in summary["notes"]
+    (row,) = [r for r in _rows(data) if r["worker"] == "critic" and r["task_key"] == question]
+    assert (row["status"], row["round"]) == ("ok", 2)
+    seen = sorted(fake_openai.seen, key=lambda s: s.at)
+    limited = [s for s in seen if s.status == 429]
+    assert len(limited) == 3
+    for s in limited:
+        inside = [o for o in seen if s.at < o.at < s.at + 1.0]
+        assert inside == [], [(o.role, o.step, round(o.at - s.at, 3)) for o in inside]
+    assert len({s.role for s in seen if s.at > limited[0].at}) >= 2  # others were held too
+
+
+def test_report_summary_waits_out_retry_after(fake_openai):
+    from app.synthesis import make_summarizer
+    from tests.llm.test_model_calls_over_http import _input, _model
+
+    fake_openai.fail("report", status=429, retry_after="1")
+    fake_openai.handed_out_refs = ["relay.md#0"]
+    summarize = make_summarizer(_model(fake_openai), max_attempts=3, retry_interval=0.01)
+    assert list(summarize(_input())) == [(SYNTHESIS_SENTENCE, ["relay.md#0"])]
+    ((gap, wait),) = _gaps_after_429(fake_openai.requests("report"))
+    assert gap >= wait == 1.0
+
+
+@pytest.mark.parametrize("role", ["planner", "analyst"])
+def test_retry_after_beyond_patience_is_reported_not_retried(fake_openai, run, role):
+    fake_openai.fail(role, status=429, retry_after="900", times=None)
+    proc, summary, data = run("--rounds", "1", RESEARCH_RETRY_PATIENCE="5")
+    assert proc.returncode == 1
+    expected = "asked to wait 900 s before the next request (Retry-After), more than the 5 s"
+    if role == "planner":
+        (line,) = _error_lines(proc.stderr)
+        assert expected in line and "RESEARCH_RETRY_PATIENCE" in line
+        assert len(fake_openai.requests("planner")) == 1  # no attempt spent inside the window
+    else:
+        errors = [e for e in summary["errors"] if e["worker"] == "analyst"]
+        assert len(errors) == len(PLAN_QUESTIONS)
+        assert all(expected in e["error"] for e in errors)
+        assert {r["attempts"] for r in _rows(data) if r["worker"] == "analyst"} == {1}
+
+
+def test_retry_patience_is_bounded(tmp_path):
+    from app.config import ConfigError, load_settings
+
+    assert load_settings({}, env_file=None).retry_patience == 60
+    assert load_settings({"RESEARCH_RETRY_PATIENCE": "600"}, env_file=None).retry_patience == 600
+    with pytest.raises(ConfigError, match="RESEARCH_RETRY_PATIENCE must be <= 600"):
+        load_settings({"RESEARCH_RETRY_PATIENCE": "601"}, env_file=None)
+
+
+# --- 7. every token served is counted, so the budget stops the run ------------------------------
+
+def test_tokens_of_failed_and_retried_attempts_are_counted(fake_openai, run):
+    fake_openai.fail("analyst", kind="null_tool_id", times=None)  # every analyst attempt fails
+    proc, summary, data = run()
+    assert proc.returncode == 1
+    assert len(fake_openai.requests("analyst")) == 2 * 3 * len(PLAN_QUESTIONS)
+    assert summary["tokens"] == fake_openai.total_tokens
+    # A row holds its latest dispatch (round 2): its 3 failed attempts' tokens, not 0.
+    analyst = sorted(fake_openai.requests("analyst"), key=lambda s: s.at)
+    round_2 = analyst[len(analyst) // 2:]
+    rows = [r for r in _rows(data) if r["worker"] == "analyst"]
+    assert {(r["round"], r["attempts"], r["status"]) for r in rows} == {(2, 3, "error")}
+    assert sum(r["tokens"] for r in rows) == sum(s.total_tokens for s in round_2) > 0
+
+
+def test_budget_counts_failed_attempts_and_stops_round_2_and_the_summary(fake_openai, run):
+    # Each failed analyst answer costs 1,000 tokens: round 1 alone spends over 9,000.
+    fake_openai.fail("analyst", kind="null_tool_id", times=None, tokens=1000)
+    proc, summary, _data = run("--max-tokens", "5000")
+    assert proc.returncode == 1
+    assert summary["tokens"] == fake_openai.total_tokens > 9000
+    assert not any(n.startswith("round 2") for n in summary["notes"])
+    assert any(n.startswith("token budget spent (") and "were not dispatched again" in n
+               for n in summary["notes"])
+    assert "no model summary: the token budget is spent" in summary["notes"]
+    assert fake_openai.requests("report") == []
+    assert len(fake_openai.requests("analyst")) == 3 * len(PLAN_QUESTIONS)  # round 1 only
+
+
+def test_server_without_usage_is_named_in_the_notes(fake_openai, run):
+    fake_openai.fail("*", kind="no_usage", times=None)
+    proc, summary, _data = run("--max-tokens", "100000")
+    assert proc.returncode == 0, proc.stderr
+    answered = len(fake_openai.requests(status=200))
+    note = (f"{answered} model response(s) reported no token usage: the token count is "
+            "incomplete and the token budget (--max-tokens) cannot count them")
+    assert note in summary["notes"]
+    assert note in Path(summary["report_path"]).read_text(encoding="utf-8")
+
+
+# --- 8. the provider-side cause is named --------------------------------------------------------
+
+def test_tool_call_without_id_is_named(fake_openai, run):
+    fake_openai.fail("analyst", kind="null_tool_id", times=None, question=PLAN_QUESTIONS[0])
+    proc, summary, data = run("--rounds", "1")
+    assert proc.returncode == 1
+    (error,) = summary["errors"]
+    assert "the provider sent a tool call (search_corpus) without an id" in error["error"]
+    assert "unexpected type" not in error["error"]
+    (row,) = [r for r in _rows(data) if r["status"] == "error"]
+    assert row["attempts"] == 3  # a malformed answer is transient: retried
+
+
+def test_agent_output_cut_at_the_length_limit_is_named(fake_openai, run):
+    fake_openai.fail("analyst", kind="length", times=None, step="answer",
+                     question=PLAN_QUESTIONS[0])
+    proc, summary, data = run("--rounds", "1")
+    assert proc.returncode == 1
+    (error,) = summary["errors"]
+    assert ("analyst's output was cut off at its length limit (finish_reason \"length\")"
+            in error["error"])
+    assert "without a structured response" not in error["error"]
+    (row,) = [r for r in _rows(data) if r["status"] == "error"]
+    assert row["attempts"] == 1  # the same request would hit the same limit
+
+
+def test_planner_and_report_output_cut_at_the_length_limit_is_named(fake_openai, run):
+    fake_openai.fail("planner", kind="length")
+    fake_openai.fail("report", kind="length")
+    proc, summary, _data = run()
+    assert proc.returncode == 0, proc.stderr
+    cut = 'output was cut off at its length limit (finish_reason "length")'
+    assert summary["notes"][0] == (
+        f"the planner's answer was unusable (the planner's {cut}): used the offline plan")
+    assert f"no model summary: unusable answer (the report model's {cut})" in summary["notes"]

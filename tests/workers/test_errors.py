@@ -1,0 +1,176 @@
+"""The error policy's pieces for providers: Retry-After parsing, the three-way classification,
+answers that show a provider-side fault, and the token tally. (The same pieces over real HTTP:
+``tests/llm/test_provider_faults.py``.)"""
+
+from __future__ import annotations
+
+import doctest
+import email.utils
+import time
+
+import httpx
+import pytest
+import requests
+from langchain_core.language_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.outputs import LLMResult
+
+import app.provider
+import workers.errors
+import workers.usage
+from workers.errors import (
+    FatalModelError,
+    MalformedResponseError,
+    OutputCutOff,
+    RetryAfterTooLong,
+    TransientWorkerError,
+    classify,
+    response_fault,
+    retry_after,
+)
+from workers.usage import AttemptTokens, TokenTally, count_tokens, served_tokens
+
+
+@pytest.mark.parametrize("module", [workers.errors, workers.usage, app.provider])
+def test_docstring_examples_run(module):
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def _httpx_error(status: int, headers: dict[str, str]) -> httpx.HTTPStatusError:
+    request = httpx.Request("GET", "http://search.invalid/")
+    response = httpx.Response(status, headers=headers, request=request)
+    return httpx.HTTPStatusError(str(status), request=request, response=response)
+
+
+def _requests_error(status: int, headers: dict[str, str]) -> requests.HTTPError:
+    response = requests.Response()
+    response.status_code = status
+    response.headers.update(headers)
+    return requests.HTTPError(str(status), response=response)
+
+
+@pytest.mark.parametrize("make", [_httpx_error, _requests_error])
+@pytest.mark.parametrize(("headers", "expected"), [
+    ({"Retry-After": "15"}, 15.0),
+    ({"retry-after": " 2.5 "}, 2.5),
+    ({"retry-after-ms": "1500", "Retry-After": "9"}, 1.5),  # milliseconds win, as in openai
+    ({"Retry-After": "soon"}, None),
+    ({}, None),
+])
+def test_retry_after_of_any_http_error(make, headers, expected):
+    assert retry_after(make(429, headers)) == expected
+
+
+def test_retry_after_as_an_http_date_and_through_a_wrapped_error():
+    now = time.time()
+    when = email.utils.formatdate(now + 30, usegmt=True)
+    got = retry_after(_httpx_error(503, {"Retry-After": when}), now=now)
+    assert got is not None and 29 <= got <= 30
+    past = email.utils.formatdate(now - 30, usegmt=True)
+    assert retry_after(_httpx_error(503, {"Retry-After": past}), now=now) == 0.0
+    try:
+        try:
+            raise _httpx_error(429, {"Retry-After": "4"})
+        except httpx.HTTPStatusError as inner:
+            raise RuntimeError("search failed") from inner
+    except RuntimeError as outer:
+        assert retry_after(outer) == 4.0
+    assert retry_after(ValueError("no response")) is None
+
+
+@pytest.mark.parametrize(("exc", "kind"), [
+    (FatalModelError("bad key"), "fatal"),
+    (_httpx_error(401, {}), "fatal"),
+    (_httpx_error(429, {"Retry-After": "1"}), "transient"),
+    (_requests_error(503, {}), "transient"),
+    (TransientWorkerError("flaky"), "transient"),
+    (MalformedResponseError("no choices"), "transient"),
+    (RetryAfterTooLong("wait 900 s", seconds=900, patience=60), "permanent"),
+    (OutputCutOff("cut"), "permanent"),
+    (_httpx_error(400, {}), "permanent"),
+    (ValueError("a bug"), "permanent"),
+])
+def test_classify(exc, kind):
+    assert classify(exc) == kind
+
+
+def test_response_fault_names_length_cuts_and_tool_calls_without_id():
+    assert response_fault(AIMessage("fine", response_metadata={"finish_reason": "stop"})) is None
+    anthropic = AIMessage("", response_metadata={"stop_reason": "max_tokens"})
+    assert isinstance(response_fault(anthropic, "critic"), OutputCutOff)
+    assert 'stop_reason "max_tokens"' in str(response_fault(anthropic, "critic"))
+    no_id = AIMessage("", tool_calls=[{"name": "search_corpus", "args": {}, "id": None}])
+    fault = response_fault(no_id, "analyst")
+    assert isinstance(fault, MalformedResponseError) and classify(fault) == "transient"
+    assert str(fault) == ("analyst: the provider sent a tool call (search_corpus) without an id: "
+                          "a malformed response")
+    assert response_fault("not a message") is None
+
+
+def _answer(tokens: int | None) -> AIMessage:
+    usage = None if tokens is None else {"input_tokens": tokens - 1, "output_tokens": 1,
+                                         "total_tokens": tokens}
+    return AIMessage("ok", usage_metadata=usage)
+
+
+def test_tally_counts_every_response_nested_and_unmetered():
+    model = GenericFakeChatModel(messages=iter([_answer(5), _answer(7), _answer(None)]))
+    with count_tokens() as outer:
+        model.invoke("a")
+        with count_tokens() as inner:
+            model.invoke("b")
+            model.invoke("c")
+    assert (inner.tokens, inner.responses, inner.unmetered) == (7, 2, 1)
+    assert (outer.tokens, outer.responses, outer.unmetered) == (12, 3, 1)
+    GenericFakeChatModel(messages=iter([_answer(3)])).invoke("d")  # outside: not counted
+    assert (outer.tokens, outer.responses) == (12, 3)
+
+
+def test_served_tokens_reads_provider_usage_when_there_is_no_message():
+    empty = LLMResult(generations=[[]], llm_output={"token_usage": {"total_tokens": 51}})
+    assert served_tokens(empty) == 51
+    parts = LLMResult(generations=[[]], llm_output={"usage": {"prompt_tokens": 3,
+                                                               "completion_tokens": 4}})
+    assert served_tokens(parts) == 7
+    assert served_tokens(LLMResult(generations=[[]])) is None
+
+
+def test_a_response_reported_twice_is_counted_once():
+    from uuid import uuid4
+
+    tally, run_id = TokenTally(), uuid4()
+    response = LLMResult(generations=[[]], llm_output={"token_usage": {"total_tokens": 9}})
+    tally.record(response, run_id)
+    tally.record(response, run_id)
+    assert (tally.tokens, tally.responses) == (9, 1)
+
+
+def test_attempt_tokens_carry_failed_attempts_to_the_one_that_returns():
+    carry = AttemptTokens(limit=2)
+    model = GenericFakeChatModel(messages=iter([_answer(10), _answer(20), _answer(30)]))
+    for _ in range(2):
+        with pytest.raises(TimeoutError), carry.attempt("task") as tally:
+            model.invoke("x")
+            raise TimeoutError
+    with carry.attempt("task") as tally:
+        model.invoke("x")
+    assert (tally.tokens, tally.responses) == (60, 3)
+    with carry.attempt("task") as fresh:  # the carried tally was handed over once
+        pass
+    assert fresh.tokens == 0
+    for key in ("a", "b", "c"):  # bounded: the oldest kept tally is dropped
+        with pytest.raises(TimeoutError), carry.attempt(key):
+            raise TimeoutError
+    assert sorted(carry._kept) == ["b", "c"]
+
+
+def test_gate_blocks_every_request_until_the_window_is_open():
+    gate = app.provider.RetryAfterGate()
+    limiter = app.provider.PacedRateLimiter(gate)
+    gate.hold(0.3)
+    assert limiter.acquire(blocking=False) is False
+    started = time.monotonic()
+    assert limiter.acquire() is True
+    assert time.monotonic() - started >= 0.29
+    assert limiter.acquire(blocking=False) is True
