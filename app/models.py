@@ -101,6 +101,7 @@ def describe_model(spec: str, settings: Settings) -> str:
 
 
 _rate_limiters: dict[float, Any] = {}
+_paced_limiters: dict[tuple[float, str, str], Any] = {}
 
 
 def _rate_limiter(rps: float) -> Any:
@@ -121,9 +122,12 @@ def _pacing(spec: str, settings: Settings, label: str) -> dict[str, Any]:
     provider = model_provider(spec) or spec
     endpoint = (settings.openai_base_url or "") if provider == "openai" else ""
     gate = gate_for(provider, endpoint)
-    inner = _rate_limiter(settings.requests_per_second) if settings.requests_per_second else None
+    rps = settings.requests_per_second
+    key = (rps, provider, endpoint)
+    if key not in _paced_limiters:  # one per endpoint and rate: every role shares it
+        _paced_limiters[key] = PacedRateLimiter(gate, _rate_limiter(rps) if rps else None)
     return {
-        "rate_limiter": PacedRateLimiter(gate, inner),
+        "rate_limiter": _paced_limiters[key],
         "callbacks": [ProviderGuard(label, gate, settings.retry_patience)],
     }
 

@@ -162,8 +162,11 @@ def test_real_model_gets_no_client_retries_a_timeout_and_the_shared_rate_limiter
 
 
 def test_zero_requests_per_second_means_no_limiter():
-    assert make_model("openai:gpt-4.1-mini", _settings(requests_per_second=0)).model.rate_limiter \
-        is None
+    # No requests-per-second bucket; what is left is the provider's Retry-After gate, which
+    # never waits while no server asked it to (app/provider.py).
+    limiter = make_model("openai:gpt-4.1-mini", _settings(requests_per_second=0)).model.rate_limiter
+    assert limiter.inner is None and limiter.gate.remaining() == 0
+    assert all(limiter.acquire(blocking=False) for _ in range(1000))
 
 
 def test_base_url_is_passed_and_named_without_credentials():
