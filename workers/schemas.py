@@ -47,7 +47,14 @@ class Caveat(BaseModel):
 class Caveats(BaseModel):
     """The critic's answer: what a user must watch out for, each with its source."""
 
+    # No minimum: passages that state no caveat give an empty list, never a filler sentence.
+    # Every word here steers the offline model (it favours sentences sharing them), so the
+    # description avoids everyday words such as "not" or "none" ("..., or `None` if not found."
+    # is no caveat).
     caveats: list[Caveat] = Field(
-        description="One to four caveats: limitations, warnings, deprecated or unsupported "
-        "usage, things that must not be done or are required. Each is a sourced claim."
+        min_length=0,
+        max_length=4,
+        description="Up to four caveats: limitations, warnings, deprecated, experimental, "
+        "unstable or unsupported usage, what must never be done, what is required and what is "
+        "never guaranteed. Each is a sourced claim.",
     )
