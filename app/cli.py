@@ -83,12 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(resume)
 
     threads = sub.add_parser("threads", help="list threads: topic, as_of, status, last step")
-    add_setting_flags(threads, {"data_dir"})
+    add_setting_flags(threads, {"data_dir", "database_url"})
     threads.add_argument("--json", action="store_true")
 
     inspect = sub.add_parser("inspect", help="checkpoint history and DB rows of a thread")
     inspect.add_argument("thread_id")
-    add_setting_flags(inspect, {"data_dir"})
+    add_setting_flags(inspect, {"data_dir", "database_url"})
     inspect.add_argument("--json", action="store_true")
     return parser
 
@@ -213,30 +213,42 @@ def _silence_stdout() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
+def _warn(warnings: list[str]) -> int:
+    """Print what could not be read (a damaged database) on stderr; exit 1 if anything."""
+    for line in warnings:
+        print(f"error: {line}", file=sys.stderr)
+    return EXIT_FAILED if warnings else EXIT_OK
+
+
 def _threads(args: argparse.Namespace) -> int:
     from app.inspect import list_threads, print_threads
+    from app.storage import storage_of
 
-    settings = _settings(args)
-    rows = list_threads(settings.data_dir)
+    warnings: list[str] = []
+    rows = list_threads(storage_of(_settings(args)), warnings)
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
     else:
         print_threads(rows)
-    return EXIT_OK
+    return _warn(warnings)
 
 
 def _inspect(args: argparse.Namespace) -> int:
     from app.inspect import inspect_thread, print_inspection
+    from app.storage import storage_of
 
-    settings = _settings(args)
-    data = inspect_thread(settings.data_dir, args.thread_id)
+    storage = storage_of(_settings(args))
+    warnings: list[str] = []
+    data = inspect_thread(storage, args.thread_id, warnings)
     if data is None:
-        raise BadInput(f"no thread {args.thread_id!r} in {settings.data_dir}")
+        if warnings:
+            return _warn(warnings)
+        raise BadInput(f"no thread {args.thread_id!r} in {storage.label}")
     if args.json:
         print(json.dumps(data, indent=2, ensure_ascii=False, default=str))
     else:
         print_inspection(data)
-    return EXIT_OK
+    return _warn(warnings)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -260,6 +272,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # one line, never a traceback (RESEARCH_DEBUG=1 shows it)
         if os.environ.get("RESEARCH_DEBUG"):
             raise
+        from app.storage import StorageError
+
+        if isinstance(exc, StorageError):  # a damaged file or an unreachable server: says which
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_FAILED
         from workers.errors import RunCancelled, describe_fatal, is_fatal, one_line, redact
 
         if isinstance(exc, RunCancelled) and exc.cause is not None:

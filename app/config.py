@@ -108,6 +108,12 @@ def _check_crash_at(value: str) -> None:
     parse_crash_at(value)
 
 
+def _check_database_url(url: str) -> None:
+    # the database is the deployment's, not a run's: declared on Settings, never in the context
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise ValueError("expected a postgresql:// URL")
+
+
 def _check_fail_worker(spec: str) -> None:
     name, _, rounds = spec.partition(":")
     if not name or (rounds and not rounds.isdigit()):
@@ -210,6 +216,11 @@ class Settings(RunContext):
     openai_base_url: str | None = setting(env="OPENAI_BASE_URL",
                                           help="OpenAI-compatible server URL (Ollama, vLLM, "
                                                "LM Studio, llama.cpp)")
+    database_url: str | None = setting(
+        env="RESEARCH_DATABASE_URL", flag="--database-url", metavar="URL", secret=True,
+        check=_check_database_url,
+        help="postgresql://user:password@host/db: checkpoints and results in PostgreSQL "
+             "instead of the data dir's SQLite files (docs/deploy.md)")
 
     def context(self) -> RunContext:
         """The per-run part: what the graph gets as ``context`` (no credentials)."""

@@ -30,7 +30,6 @@ Source: LangGraph's map-reduce how-to (``Send``), "Add retry policies", and "Dur
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,7 +42,7 @@ from app.config import RunContext, as_of_or_today
 from app.plan import llm_plan, offline_plan
 from app.report import ReportInput, render_markdown, report_filename, report_path, write_report
 from app.resources import Resources
-from app.store import ResultsStore
+from app.storage import is_transient_storage_error
 from state import ResearchInput, ResearchState, Task
 from workers.base import ATTEMPTS_CAP, WorkerSpec, backoff, give_up, make_worker_node, retry_on
 from workers.usage import AttemptTokens
@@ -256,7 +255,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         if not pending:
             return {}
         thread_id = _thread_id(config)
-        with ResultsStore.in_dir(ctx.data_dir) as store:
+        with res.storage(ctx).results() as store:
             store.upsert(pending, thread_id=thread_id, topic=state["topic"])
         res.run(runtime).faults.at("persist-commit")
         runtime.stream_writer({"persisted": {"count": len(pending)}})
@@ -274,7 +273,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         res.run(runtime).faults.at("report")
         models = res.models(ctx)
         ids = [e["envelope_id"] for e in current_envelopes(state)]
-        with ResultsStore.in_dir(ctx.data_dir) as store:
+        with res.storage(ctx).results() as store:
             rows = store.rows(ids, thread_id=_thread_id(config))
         data = ReportInput(
             topic=state["topic"],
@@ -319,10 +318,11 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
     worker_retry = RetryPolicy(max_attempts=ATTEMPTS_CAP, initial_interval=0.0,
                                backoff_factor=1.0, max_interval=0.0, jitter=False,
                                retry_on=retry_on)
-    # persist and report do local I/O: retry a busy or locked SQLite database, nothing else
-    # (a programming error retried is only slower to surface).
+    # persist and report do database I/O: retry a busy or locked SQLite database or a dropped
+    # PostgreSQL connection, nothing else (a programming error retried is only slower to
+    # surface).
     io_retry = RetryPolicy(max_attempts=3, initial_interval=0.2,
-                           retry_on=sqlite3.OperationalError)
+                           retry_on=is_transient_storage_error)
 
     builder = StateGraph(ResearchState, context_schema=RunContext, input_schema=ResearchInput)
     builder.add_node("plan", plan, retry_policy=worker_retry)

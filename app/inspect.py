@@ -11,14 +11,14 @@ is opened.
 
 from __future__ import annotations
 
-import sqlite3
+import json
 from collections import Counter
-from pathlib import Path
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from app.checkpoint import CHECKPOINTS_DB, checkpoint_thread_ids, open_checkpointer
 from app.graph import build_graph
-from app.store import RESULTS_DB, ResultsStore
+from app.storage import DamagedDatabase, Storage
 from workers.registry import WORKERS
 
 __all__ = ["inspect_thread", "list_threads", "print_inspection", "print_threads"]
@@ -26,82 +26,119 @@ __all__ = ["inspect_thread", "list_threads", "print_inspection", "print_threads"
 _STATUS = {"finished": "finished", "failed": "failed", "error": "failed", "running": "unfinished"}
 
 
-def _reader_graph(data_dir: Path, saver: Any) -> Any:
+def _reader_graph(saver: Any) -> Any:
     return build_graph(WORKERS, checkpointer=saver)  # nodes open nothing until they run
 
 
-def list_threads(data_dir: Path | str) -> list[dict[str, Any]]:
-    """One dict per thread: ``thread_id, topic, as_of, status, last_step, started_at``.
+@contextmanager
+def _unless_damaged(notes: list[str]) -> Iterator[None]:
+    """Turn a damaged database into a note, so what the other database knows is still shown."""
+    try:
+        yield
+    except DamagedDatabase as exc:
+        notes.append(str(exc))
+
+
+def _raise_or_keep(notes: list[str], warnings: list[str] | None) -> None:
+    if warnings is None and notes:
+        raise DamagedDatabase(notes[0])
+    if warnings is not None:
+        warnings.extend(notes)
+
+
+def list_threads(storage: Storage, warnings: list[str] | None = None) -> list[dict[str, Any]]:
+    """One dict per thread: ``thread_id, topic, as_of, status, last_step, next, started_at``.
 
     ``status`` is ``finished``, ``failed`` (completed with errors, or stopped by an exception),
-    or ``unfinished`` (killed, or still running in another process: resume it).
+    ``unfinished`` (killed, or still running in another process: resume it) or ``unknown``.
+    Both databases are opened read-only.
+
+    Args:
+        storage: where the threads live (:func:`app.storage.open_storage`).
+        warnings: receives one line per damaged database, and the threads the other database
+            knows are still listed. Without it, damage raises.
+
+    Raises:
+        app.storage.DamagedDatabase: a database is damaged and no ``warnings`` list was given.
+        app.storage.StorageError: the server cannot be reached.
     """
-    data_dir = Path(data_dir)
+    notes: list[str] = []
     runs: dict[str, dict[str, Any]] = {}
-    if (data_dir / RESULTS_DB).exists():
-        with ResultsStore.in_dir(data_dir) as store:
-            runs = {r["thread_id"]: r for r in store.runs()}
-    thread_ids = list(dict.fromkeys([*runs, *checkpoint_thread_ids(data_dir)]))
-    if not thread_ids:
-        return []
-    out = []
-    with open_checkpointer(data_dir) as saver:
-        graph = _reader_graph(data_dir, saver)
-        for thread_id in thread_ids:
-            snap = graph.get_state({"configurable": {"thread_id": thread_id}})
-            run = runs.get(thread_id, {})
-            values = snap.values or {}
-            status = _STATUS.get(run.get("status", ""), "unknown")
-            if snap.next and status == "finished":
-                status = "unfinished"
-            out.append(
-                {
-                    "thread_id": thread_id,
-                    "topic": values.get("topic") or run.get("topic"),
-                    "as_of": values.get("as_of") or run.get("as_of"),
-                    "status": status,
-                    "last_step": (snap.metadata or {}).get("step") if snap.values else None,
-                    "next": list(snap.next),
-                    "started_at": run.get("started_at"),
-                }
-            )
-    return out
+    with _unless_damaged(notes), storage.results(read_only=True) as store:
+        runs = {r["thread_id"]: r for r in store.runs()} if store is not None else {}
+    out: dict[str, dict[str, Any]] = {t: _thread_row(t, run, None) for t, run in runs.items()}
+    with _unless_damaged(notes), storage.checkpointer(read_only=True) as saver:
+        if saver is not None:
+            graph = _reader_graph(saver)
+            for thread_id in dict.fromkeys([*runs, *storage.thread_ids(saver)]):
+                snap = graph.get_state({"configurable": {"thread_id": thread_id}})
+                out[thread_id] = _thread_row(thread_id, runs.get(thread_id, {}), snap)
+    _raise_or_keep(notes, warnings)
+    return list(out.values())
 
 
-def _checkpoint_sizes(data_dir: Path, thread_id: str) -> dict[str, int]:
-    with sqlite3.connect(data_dir / CHECKPOINTS_DB, timeout=30.0) as conn:
-        rows = conn.execute(
-            "SELECT checkpoint_id, length(checkpoint) + length(metadata) FROM checkpoints "
-            "WHERE thread_id = ? AND checkpoint_ns = ''",
-            (thread_id,),
-        ).fetchall()
-    return {cid: size for cid, size in rows}
+def _thread_row(thread_id: str, run: dict[str, Any], snap: Any) -> dict[str, Any]:
+    values = (snap.values if snap is not None else None) or {}
+    status = _STATUS.get(run.get("status", ""), "unknown")
+    if snap is not None and snap.next and status == "finished":
+        status = "unfinished"
+    return {
+        "thread_id": thread_id,
+        "topic": values.get("topic") or run.get("topic"),
+        "as_of": values.get("as_of") or run.get("as_of"),
+        "status": status,
+        "last_step": (snap.metadata or {}).get("step") if values else None,
+        "next": list(snap.next) if snap is not None else [],
+        "started_at": run.get("started_at"),
+    }
 
 
-def inspect_thread(data_dir: Path | str, thread_id: str) -> dict[str, Any] | None:
+def _checkpoint_bytes(saver: Any, tup: Any) -> int:
+    """The serialized size of one checkpoint and its metadata (what the saver stores for it)."""
+    _, blob = saver.serde.dumps_typed(tup.checkpoint)
+    return len(blob) + len(json.dumps(tup.metadata, default=str).encode())
+
+
+def inspect_thread(storage: Storage, thread_id: str, warnings: list[str] | None = None
+                   ) -> dict[str, Any] | None:
     """The checkpoint history (oldest first) and DB rows of one thread, or None if unknown.
 
+    Both databases are opened read-only; history comes from LangGraph's
+    ``get_state_history`` and sizes from the checkpointer's ``list``.
+
+    Args:
+        storage: where the thread lives.
+        thread_id: the thread.
+        warnings: as for :func:`list_threads`: damage to one database becomes a line here and
+            what the other one knows is still returned.
+
     Returns:
-        ``{"thread_id", "topic", "as_of", "checkpoints": [{step, source, ran, envelopes,
-        persisted, with_payload, bytes, checkpoint_id}], "rows": [{envelope_id, worker, status,
-        write_count, first_written_at, last_written_at, attempts, round}]}``
+        ``{"thread_id", "topic", "as_of", "run_status", "next", "checkpoints": [{step, source,
+        ran, envelopes, unique_ids, persisted, with_payload, bytes, checkpoint_id}], "rows":
+        [{envelope_id, worker, status, write_count, attempts, round, first_written_at,
+        last_written_at}]}``
+
+    Raises:
+        app.storage.DamagedDatabase: a database is damaged and no ``warnings`` list was given.
+        app.storage.StorageError: the server cannot be reached.
     """
-    data_dir = Path(data_dir)
-    if not (data_dir / CHECKPOINTS_DB).exists() and not (data_dir / RESULTS_DB).exists():
-        return None
+    notes: list[str] = []
     history: list[Any] = []
     sizes: dict[str, int] = {}
-    if (data_dir / CHECKPOINTS_DB).exists():
-        with open_checkpointer(data_dir) as saver:
-            graph = _reader_graph(data_dir, saver)
-            history = list(graph.get_state_history({"configurable": {"thread_id": thread_id}}))
-        sizes = _checkpoint_sizes(data_dir, thread_id)
+    with _unless_damaged(notes), storage.checkpointer(read_only=True) as saver:
+        if saver is not None:
+            config = {"configurable": {"thread_id": thread_id}}
+            history = list(_reader_graph(saver).get_state_history(config))
+            root = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+            sizes = {t.config["configurable"]["checkpoint_id"]: _checkpoint_bytes(saver, t)
+                     for t in saver.list(root)}
     rows: list[dict[str, Any]] = []
     run: dict[str, Any] | None = None
-    if (data_dir / RESULTS_DB).exists():
-        with ResultsStore.in_dir(data_dir) as store:
+    with _unless_damaged(notes), storage.results(read_only=True) as store:
+        if store is not None:
             rows = store.rows(thread_id=thread_id)
             run = store.run(thread_id)
+    _raise_or_keep(notes, warnings)
     if not history and not rows and run is None:
         return None
     history.reverse()  # oldest first

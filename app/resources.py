@@ -30,6 +30,7 @@ from langgraph.runtime import Runtime
 from app.config import RunContext, Settings, default_model
 from app.faults import FaultPlan
 from app.models import ModelChoice, make_model
+from app.storage import Storage, open_storage
 from workers.base import RunScope, WorkerDeps
 
 __all__ = ["Models", "Resources", "RunObjects"]
@@ -222,6 +223,13 @@ class Resources:
     def resolve_worker(self, runtime: Runtime) -> tuple[WorkerDeps, RunScope]:
         """The :data:`workers.base.Resolver` of the worker nodes."""
         return self.worker_deps(self.context(runtime)), self.run(runtime).scope
+
+    def storage(self, ctx: RunContext) -> Storage:
+        """Where the run of ``ctx`` keeps its checkpoints and rows: PostgreSQL when the
+        process's ``database_url`` is set (a deployment setting, like the credentials: never a
+        run's), else the SQLite files of ``ctx.data_dir``. Opens no connection."""
+        return open_storage(ctx.data_dir, self.credentials.database_url
+                            if self.credentials is not None else None)
 
     def close(self) -> None:
         """Close the corpora opened so far."""

@@ -19,27 +19,24 @@ from typing import Any, NamedTuple
 
 from langgraph.runtime import RunControl
 
-from app.checkpoint import open_checkpointer
 from app.config import Settings
 from app.graph import build_graph, current_envelopes
 from app.resources import Resources
-from app.store import ResultsStore
+from app.storage import ThreadBusy, storage_of
 from app.summary import RunSummary, summarize_run
 from app.threads import (
-    ThreadBusy,
     ThreadMismatch,
     check_thread,
     corpus_key,
     recorded_run,
     run_thread_id,
-    thread_lock,
 )
 from workers.base import WorkerSpec
 from workers.registry import WORKERS
 
 __all__ = [
     "OpenGraph", "RunRequest", "RunSummary", "ThreadBusy", "ThreadMismatch", "open_graph",
-    "run_research", "thread_lock",
+    "run_research",
 ]
 
 Event = Callable[[str, dict[str, Any]], None]
@@ -74,7 +71,8 @@ class OpenGraph(NamedTuple):
     """What :func:`open_graph` yields."""
 
     graph: Any
-    """The compiled research graph, with a ``SqliteSaver``."""
+    """The compiled research graph, with the storage's checkpointer (``SqliteSaver`` or
+    ``PostgresSaver``)."""
     labels: dict[str, str]
     """``model`` and ``corpus`` descriptions for display."""
     resources: Resources
@@ -86,12 +84,13 @@ class OpenGraph(NamedTuple):
 def open_graph(settings: Settings, workers: Sequence[WorkerSpec] | None = None,
                resources: Resources | None = None) -> Iterator[OpenGraph]:
     """Build the models and open the corpus of ``settings`` (each once: the graph's nodes find
-    them cached), and compile the graph with a ``SqliteSaver``; yield an :class:`OpenGraph`.
-    The resources (given, or made here) are closed on exit.
+    them cached), and compile the graph with the storage's checkpointer (:mod:`app.storage`);
+    yield an :class:`OpenGraph`. The resources (given, or made here) are closed on exit.
 
     Raises:
         workers.corpus.CorpusError: the corpus folder has nothing to index.
         app.config.ConfigError: a model spec cannot be used.
+        app.storage.StorageError: the database is damaged or cannot be reached.
     """
     context = settings.context()
     resources = resources or Resources(credentials=settings, defaults=context)
@@ -99,7 +98,7 @@ def open_graph(settings: Settings, workers: Sequence[WorkerSpec] | None = None,
         models = resources.models(context)
         corpus = resources.corpus(context)
         labels = {"model": models.label, "corpus": corpus.description}
-        with open_checkpointer(context.data_dir) as saver:
+        with resources.storage(context).checkpointer() as saver:
             graph = build_graph(WORKERS if workers is None else workers, resources=resources,
                                 checkpointer=saver)
             yield OpenGraph(graph, labels, resources)
@@ -113,8 +112,8 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
 
     If the thread's last run did not finish, it is resumed from its last checkpoint (input
     ``None``); if it finished, the topic runs again on the same thread and the same envelope ids
-    update the same rows. One process at a time runs a given thread (a lock file in the data
-    dir); a second one is refused.
+    update the same rows. One process at a time runs a given thread (the storage's thread
+    lock); a second one is refused.
 
     Raises:
         ThreadMismatch: the thread belongs to another topic/as_of, or is unfinished on
@@ -128,9 +127,9 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
     """
     emit = on_event or (lambda kind, data: None)
     started = time.perf_counter()
-    data_dir = settings.data_dir
+    storage = storage_of(settings)
     thread_id = run_thread_id(request.topic, request.as_of, request.thread_id, request.fresh)
-    recorded = recorded_run(data_dir, thread_id)
+    recorded = recorded_run(storage, thread_id)
     settings = check_thread(request.topic, settings, thread_id, recorded)
     resources = Resources(credentials=settings, defaults=settings.context())
     resources.models(settings.context())  # a bad model spec fails here, before anything is written
@@ -142,7 +141,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         "recursion_limit": 100,
     }
     workers = tuple(WORKERS)
-    with thread_lock(data_dir, thread_id), \
+    with storage.thread_lock(thread_id), \
             open_graph(settings, workers, resources) as (graph, labels, resources):
         snapshot = graph.get_state(config)
         values = snapshot.values or {}
@@ -179,7 +178,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         if topic is None:
             raise KeyError(f"thread {thread_id!r} has no recorded topic; start it again")
 
-        with ResultsStore.in_dir(data_dir) as store:
+        with storage.results() as store:
             store.start_run(thread_id, topic=topic, as_of=as_of, model=labels["model"],
                             corpus=corpus_key(settings))
         # On resume, get_state already holds the results of tasks whose pending writes were
@@ -199,13 +198,13 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
             _stream(graph, graph_input, config, settings, control, resources, restored,
                     total, emit)
         except BaseException as exc:
-            with ResultsStore.in_dir(data_dir) as store:
+            with storage.results() as store:
                 status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
                 store.finish_run(thread_id, status=status)
             raise
         finally:
             resources.release(control)
-        return summarize_run(graph.get_state(config).values, data_dir=data_dir,
+        return summarize_run(graph.get_state(config).values, storage=storage,
                              thread_id=thread_id, topic=topic, as_of=as_of, labels=labels,
                              workers=len(workers), resumed_from=resumed_from, started=started)
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 from app.graph import current_envelopes, run_outcome
-from app.store import ResultsStore
+from app.storage import Storage
 
 __all__ = ["RunSummary", "summarize_run"]
 
@@ -60,7 +59,7 @@ class RunSummary:
         return {**asdict(self), "ok": self.ok}
 
 
-def summarize_run(final: dict[str, Any], *, data_dir: Path | str, thread_id: str, topic: str,
+def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, topic: str,
                   as_of: str, labels: dict[str, str], workers: int,
                   resumed_from: int | None, started: float) -> RunSummary:
     """Summarize a finished run from its final state and the results database, and record it
@@ -68,6 +67,7 @@ def summarize_run(final: dict[str, Any], *, data_dir: Path | str, thread_id: str
 
     Args:
         final: the thread's state after the run (``graph.get_state(config).values``).
+        storage: where the run's rows are (:mod:`app.storage`).
         labels: ``model`` and ``corpus`` descriptions.
         workers: how many workers the graph fans out to (tasks = sub-questions x workers).
         started: ``time.perf_counter()`` at the start of the run.
@@ -78,7 +78,7 @@ def summarize_run(final: dict[str, Any], *, data_dir: Path | str, thread_id: str
     if outcome is None:  # a state written before the graph recorded its outcome
         outcome, failed = run_outcome(final)
     failed = list(failed or [])
-    with ResultsStore.in_dir(data_dir) as store:
+    with storage.results() as store:
         db_rows = store.rows(ids, thread_id=thread_id)
         duplicates = (len(ids) - len(set(ids))) + store.duplicate_count()
         notes = list(final.get("notes") or [])

@@ -1,5 +1,5 @@
-"""Thread identity and locking: which ``thread_id`` a run uses, whether it may continue that
-thread, and the lock that keeps two processes off one thread.
+"""Thread identity: which ``thread_id`` a run uses, and whether it may continue that thread. (The
+lock that keeps two processes off one thread is the storage's: ``Storage.thread_lock``.)
 
 Part of the CLI's run (``app/run.py``); kept apart so the rules about *which* thread a command
 lands on read in one place.
@@ -8,28 +8,21 @@ lands on read in one place.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from app.checkpoint import checkpoint_thread_ids
 from app.config import Settings
-from app.ids import default_thread_id, sha8
-from app.store import RESULTS_DB, ResultsStore
+from app.ids import default_thread_id
+from app.storage import Storage, ThreadBusy, storage_of
 
 __all__ = [
     "ThreadBusy", "ThreadMismatch", "check_thread", "corpus_key", "recorded_run",
-    "run_thread_id", "thread_lock",
+    "run_thread_id",
 ]
 
 
 class ThreadMismatch(ValueError):
     """The thread exists and belongs to another topic, ``as_of`` or corpus."""
-
-
-class ThreadBusy(RuntimeError):
-    """Another process is running this thread right now."""
 
 
 def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: bool) -> str:
@@ -43,44 +36,10 @@ def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: b
     return f"{derived}-{time.strftime('%Y%m%dT%H%M%S')}" if fresh else derived
 
 
-@contextmanager
-def thread_lock(data_dir: Path | str, thread_id: str) -> Iterator[None]:
-    """Hold an exclusive, non-blocking lock on ``thread_id`` for the life of a run.
-
-    Two processes continuing the same checkpoint at once would both run its tasks and interleave
-    its history; rows would stay unique (upserts) but the work is done twice. ``flock`` is
-    released by the OS when the process dies, so a SIGKILL never leaves a stale lock.
-
-    Raises:
-        ThreadBusy: another process holds it.
-    """
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX: run unlocked
-        yield
-        return
-    folder = Path(data_dir) / "locks"
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / f"{sha8(thread_id)}.lock", "a+") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise ThreadBusy(
-                f"thread {thread_id!r} is being run by another process; wait for it, or use "
-                "--fresh for a new thread"
-            ) from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def recorded_run(data_dir: Path | str, thread_id: str) -> dict[str, Any] | None:
+def recorded_run(storage: Storage, thread_id: str) -> dict[str, Any] | None:
     """The ``runs`` row of a thread, read without creating a database that is not there."""
-    if not (Path(data_dir) / RESULTS_DB).exists():
-        return None
-    with ResultsStore.in_dir(data_dir) as store:
-        return store.run(thread_id)
+    with storage.results(read_only=True) as store:
+        return store.run(thread_id) if store is not None else None
 
 
 def corpus_key(settings: Settings) -> str:
@@ -99,10 +58,12 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
         KeyError: ``resume`` of a thread nobody knows.
         ThreadMismatch: an unfinished thread would be continued on another corpus.
     """
-    data_dir = Path(settings.data_dir)
+    if topic is None and recorded is None:
+        storage = storage_of(settings)
+        with storage.checkpointer(read_only=True) as saver:
+            if not storage.has_thread(saver, thread_id):
+                raise KeyError(f"no thread {thread_id!r} in {storage.label}")
     if topic is None:
-        if recorded is None and thread_id not in checkpoint_thread_ids(data_dir):
-            raise KeyError(f"no thread {thread_id!r} in {data_dir}")
         if settings.corpus is None and recorded and recorded.get("corpus"):
             settings = settings.with_overrides(corpus=recorded["corpus"])
     unfinished = recorded is not None and recorded["status"] in ("running", "error")

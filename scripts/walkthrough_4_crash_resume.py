@@ -48,9 +48,9 @@ CRASH_AFTER = 5
 
 def saved_writes(data: Path, thread_id: str) -> int:
     """How many envelope writes of the latest checkpoint's superstep the checkpointer saved."""
-    from app.checkpoint import open_checkpointer
+    from app.storage.sqlite import SqliteStorage
 
-    with open_checkpointer(data) as saver:
+    with SqliteStorage(data).checkpointer() as saver:
         latest = saver.get_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}})
     return sum(1 for w in (latest.pending_writes if latest else []) if w[1] == "envelopes")
 

@@ -11,6 +11,12 @@
   :func:`clean_env`).
 * ``run_cli_many([...])``: several CLI runs at once (a thread pool of subprocesses), for tests
   that need many independent runs and should not pay for them one after another.
+* ``postgres_server`` (session): a throwaway PostgreSQL server on 127.0.0.1 (``tests/pgserver.py``);
+  ``postgres_url``: a fresh empty database on it for one test. Without the server binaries the
+  tests that need it are skipped, unless ``REQUIRE_POSTGRES=1`` (set by ``.ci/run``) makes that
+  an error.
+* ``storage`` (parametrized ``sqlite``/``postgres``): an :class:`app.storage.Storage` of each
+  backend, empty, for tests of the storage contract.
 """
 
 from __future__ import annotations
@@ -19,11 +25,17 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+from tests.pgserver import PostgresServer, PostgresUnavailable
+
+if TYPE_CHECKING:
+    from app.storage import Storage
 
 ROOT = Path(__file__).resolve().parents[1]
 """The repository root (the folder holding ``app/``, ``workers/`` and ``state/``)."""
@@ -169,6 +181,33 @@ def make_corpus(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]
 def small_corpus(make_corpus: Callable[..., Path]) -> Path:
     """The small Zorblax corpus folder, shared by the whole session (read-only: do not edit)."""
     return make_corpus(name="zorblax-corpus")
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server for the whole session, stopped and deleted at the end."""
+    try:
+        with PostgresServer.start() as server:
+            yield server
+    except PostgresUnavailable as exc:
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"REQUIRE_POSTGRES=1 but {exc}")
+        pytest.skip(str(exc))
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """The URL of a new, empty database: tests never see each other's threads or rows."""
+    return postgres_server.create_database()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Storage:
+    """An empty storage of each backend (the SQLite one in ``tmp_path / "data"``)."""
+    from app.storage import open_storage
+
+    url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
+    return open_storage(tmp_path / "data", url)
 
 
 @pytest.fixture(scope="session")

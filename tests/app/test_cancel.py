@@ -23,7 +23,7 @@ from app.config import RunContext
 from app.graph import build_graph
 from app.plan import offline_plan
 from app.resources import Resources
-from app.store import ResultsStore
+from app.storage.sqlite import SqliteResults
 from state import Task
 from workers.base import WorkerDeps, WorkerResult, WorkerSpec
 from workers.errors import FatalModelError
@@ -79,7 +79,7 @@ def _second_run_completes(graph, tmp_path: Path, context: RunContext | None) -> 
     questions = offline_plan(GOOD_TOPIC)
     assert out["outcome"] == "ok", out.get("failed_tasks")
     assert [e["status"] for e in out["envelopes"]] == ["ok"] * len(questions)
-    with ResultsStore.in_dir(tmp_path / "data") as store:
+    with SqliteResults.in_dir(tmp_path / "data") as store:
         assert len(store.rows(thread_id="second")) == len(questions)
 
 

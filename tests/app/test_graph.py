@@ -27,7 +27,7 @@ from app.graph import build_graph
 from app.plan import offline_plan
 from app.resources import Resources
 from app.run import THREAD_POOL_SIZE, open_graph
-from app.store import ResultsStore
+from app.storage.sqlite import SqliteResults
 from state import make_envelope_id
 from tests.conftest import AS_OF, SMALL_TOPIC
 from workers.registry import WORKERS
@@ -90,7 +90,7 @@ def test_each_task_leaves_one_envelope_and_the_db_holds_the_payloads(which, requ
     _assert_one_persisted_envelope_per_task(final, ids)
     _assert_one_persisted_envelope_per_task(graph.get_state(config("t1")).values, ids)
 
-    with ResultsStore.in_dir(data_dir) as store:
+    with SqliteResults.in_dir(data_dir) as store:
         rows = store.rows(thread_id="t1")
         assert store.duplicate_count() == 0
     assert {r["envelope_id"] for r in rows} == ids and len(rows) == len(ids)
@@ -126,12 +126,12 @@ def test_payloads_are_in_state_until_persist_drops_them(sqlite_graph) -> None:
 def test_same_topic_twice_on_one_thread_updates_rows_in_place(which, request) -> None:
     graph, data_dir = request.getfixturevalue(which)
     graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config("t1"))
-    with ResultsStore.in_dir(data_dir) as store:
+    with SqliteResults.in_dir(data_dir) as store:
         first = {r["envelope_id"]: r for r in store.rows()}
 
     final = graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config("t1"))
     _assert_one_persisted_envelope_per_task(final, expected_ids())
-    with ResultsStore.in_dir(data_dir) as store:
+    with SqliteResults.in_dir(data_dir) as store:
         second = {r["envelope_id"]: r for r in store.rows()}
         assert store.count() == len(first) == len(expected_ids())
         assert store.duplicate_count() == 0
@@ -152,7 +152,7 @@ def test_another_as_of_is_other_work_with_other_ids(sqlite_graph) -> None:
     assert len(both) == 2 * len(expected_ids())
     assert {e["envelope_id"] for e in final["envelopes"]} == both
     assert all(e["structured"] is None for e in final["envelopes"])
-    with ResultsStore.in_dir(data_dir) as store:
+    with SqliteResults.in_dir(data_dir) as store:
         assert {r["envelope_id"] for r in store.rows()} == both
         assert all(r["write_count"] == 1 for r in store.rows())
         assert store.duplicate_count() == 0

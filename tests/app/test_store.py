@@ -1,4 +1,7 @@
-"""The results database: one row per envelope_id, one transaction per upsert, never half-written."""
+"""The results database: one row per envelope_id, one transaction per upsert, never half-written.
+
+Every test runs on both backends (the ``storage`` fixture: SQLite files and a PostgreSQL server
+started by the tests), which must behave the same."""
 
 from __future__ import annotations
 
@@ -8,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from app.store import RESULTS_DB, ResultsStore
+from app.storage import ResultsStore, Storage
+from app.storage.sqlite import RESULTS_DB, SqliteResults
 from state import make_envelope_id
 
 AS_OF = "2026-11-30"
@@ -28,15 +32,21 @@ def env(worker: str = "analyst", question: str = "What is X?", *, status: str = 
     }
 
 
+def _integrity_errors() -> tuple[type[BaseException], ...]:
+    import psycopg
+
+    return (sqlite3.IntegrityError, psycopg.IntegrityError)
+
+
 @pytest.fixture
-def store(tmp_path: Path):
-    with ResultsStore.in_dir(tmp_path / "data") as s:
+def store(storage: Storage):
+    with storage.results() as s:
         yield s
 
 
 def test_in_dir_creates_the_folder_and_the_database(tmp_path: Path) -> None:
     data_dir = tmp_path / "a" / "b"
-    with ResultsStore.in_dir(data_dir) as s:
+    with SqliteResults.in_dir(data_dir) as s:
         assert s.count() == 0
     assert (data_dir / RESULTS_DB).is_file()
 
@@ -92,7 +102,7 @@ def test_a_failing_batch_is_rolled_back_whole(store: ResultsStore) -> None:
     bad = env("critic", "Q2")
     bad["worker"] = None  # NOT NULL: the third statement of the batch fails
     batch = [dict(kept, status="error", error="should roll back"), env("docs_search", "Q2"), bad]
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(_integrity_errors()):
         store.upsert(batch, thread_id="t", topic="topic")
     (row,) = store.rows()  # the insert of the second envelope was undone too
     assert row["envelope_id"] == kept["envelope_id"]
@@ -102,12 +112,12 @@ def test_a_failing_batch_is_rolled_back_whole(store: ResultsStore) -> None:
     assert store.count() == 2
 
 
-def test_a_failing_batch_leaves_nothing_for_other_connections(tmp_path: Path) -> None:
-    with ResultsStore.in_dir(tmp_path) as a:
-        with pytest.raises(sqlite3.IntegrityError):
+def test_a_failing_batch_leaves_nothing_for_other_connections(storage: Storage) -> None:
+    with storage.results() as a:
+        with pytest.raises(_integrity_errors()):
             a.upsert([env("analyst", "Q1"), dict(env("critic", "Q1"), as_of=None)],
                      thread_id="t", topic="topic")
-    with ResultsStore.in_dir(tmp_path) as b:
+    with storage.results() as b:
         assert b.count() == 0
 
 
@@ -146,13 +156,13 @@ def test_rows_filter_by_ids_and_thread(store: ResultsStore) -> None:
     assert store.count(thread_id="t2") == 1
 
 
-def test_concurrent_upserts_of_the_same_ids_never_add_rows(tmp_path: Path) -> None:
+def test_concurrent_upserts_of_the_same_ids_never_add_rows(storage: Storage) -> None:
     batch = [env(w, q) for w in ("analyst", "critic", "docs_search") for q in ("Q1", "Q2")]
     errors: list[BaseException] = []
 
     def writer() -> None:
         try:
-            with ResultsStore.in_dir(tmp_path) as s:  # one connection per thread
+            with storage.results() as s:  # one connection per thread
                 for _ in range(5):
                     s.upsert(batch, thread_id="t", topic="topic")
         except BaseException as exc:  # pragma: no cover - reported below
@@ -164,7 +174,7 @@ def test_concurrent_upserts_of_the_same_ids_never_add_rows(tmp_path: Path) -> No
     for t in threads:
         t.join()
     assert not errors
-    with ResultsStore.in_dir(tmp_path) as s:
+    with storage.results() as s:
         rows = s.rows()
         assert s.duplicate_count() == 0
     assert len(rows) == len(batch)
@@ -182,3 +192,18 @@ def test_runs_table_records_start_and_finish(store: ResultsStore) -> None:
     assert store.run("t")["status"] == "running" and store.run("t")["finished_at"] is None
     assert [r["thread_id"] for r in store.runs()] == ["t"]
     assert store.run("nope") is None
+
+
+def test_rows_read_the_same_on_both_backends(store: ResultsStore) -> None:
+    """Same keys, same types, insertion order: callers never branch on the backend."""
+    first, second = env("critic", "Q2"), env("analyst", "Q1")
+    store.upsert([first], thread_id="t", topic="topic")
+    store.upsert([second], thread_id="t", topic="topic")
+    store.upsert([first], thread_id="t", topic="topic")  # an update keeps its place
+    rows = store.rows()
+    assert [r["envelope_id"] for r in rows] == [first["envelope_id"], second["envelope_id"]]
+    assert list(rows[0]) == ["envelope_id", "thread_id", "topic", "worker", "task_key", "as_of",
+                             "status", "error", "structured", "round", "attempts", "tokens",
+                             "task_id", "write_count", "first_written_at", "last_written_at"]
+    assert isinstance(rows[0]["write_count"], int) and isinstance(rows[0]["as_of"], str)
+    assert isinstance(store.count(), int) and isinstance(store.duplicate_count(), int)

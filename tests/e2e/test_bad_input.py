@@ -17,7 +17,7 @@ import pytest
 
 from app.ids import default_thread_id
 from app.plan import offline_plan
-from app.store import ResultsStore
+from app.storage.sqlite import SqliteResults
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli_many
 from workers.registry import WORKERS
 
@@ -120,7 +120,7 @@ def test_hostile_topic_works_and_report_stays_in_the_data_dir(hostile_runs, case
     assert " ".join(topic.split())[:150] in text
 
     thread_id = default_thread_id(topic, AS_OF)
-    with ResultsStore.in_dir(data_dir) as store:
+    with SqliteResults.in_dir(data_dir) as store:
         rows = store.rows(thread_id=thread_id)
         assert store.duplicate_count() == 0
     assert len(rows) == len(WORKERS) * len(offline_plan(topic))

@@ -10,10 +10,9 @@ import json
 
 import pytest
 
-from app.checkpoint import open_checkpointer
 from app.ids import default_thread_id
 from app.plan import offline_plan
-from app.store import ResultsStore
+from app.storage.sqlite import SqliteResults, SqliteStorage
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli_many
 from workers.registry import WORKERS
 
@@ -46,7 +45,7 @@ def test_outcome_is_in_the_final_state_and_sets_the_exit_code(outcome_runs, outc
         assert n_failed < len(WORKERS) * len(questions)
 
     thread_id = default_thread_id(SMALL_TOPIC, AS_OF)
-    with open_checkpointer(base / outcome) as saver:
+    with SqliteStorage(base / outcome).checkpointer() as saver:
         state = saver.get_tuple({"configurable": {"thread_id": thread_id}}).checkpoint
     values = state["channel_values"]
     assert values["outcome"] == outcome
@@ -58,5 +57,5 @@ def test_outcome_is_in_the_final_state_and_sets_the_exit_code(outcome_runs, outc
     summary = json.loads(proc.stdout)
     assert summary["outcome"] == outcome and summary["ok"] is (outcome == "ok")
     assert len(summary["errors"]) == n_failed
-    with ResultsStore.in_dir(base / outcome) as store:  # every task has its row, failed or not
+    with SqliteResults.in_dir(base / outcome) as store:  # every task has its row, failed or not
         assert len(store.rows(thread_id=thread_id)) == len(WORKERS) * len(questions)

@@ -25,11 +25,10 @@ from typing import Any
 
 import pytest
 
-from app.checkpoint import open_checkpointer
 from app.ids import default_thread_id
 from app.inspect import inspect_thread
 from app.plan import offline_plan
-from app.store import ResultsStore
+from app.storage.sqlite import SqliteResults, SqliteStorage
 from state import make_envelope_id
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli_many
 from workers.corpus import Corpus
@@ -233,7 +232,7 @@ def test_database_checkpoint_and_plan_agree(runs) -> None:
     expected_ids = {make_envelope_id(w, q, AS_OF) for w in WORKER_NAMES for q in questions}
     assert len(expected_ids) == len(WORKERS) * len(questions)
 
-    with ResultsStore.in_dir(data_dir) as store:
+    with SqliteResults.in_dir(data_dir) as store:
         rows = store.rows(thread_id=thread_id)
         assert store.duplicate_count() == 0
         assert store.count() == len(expected_ids)
@@ -245,7 +244,7 @@ def test_database_checkpoint_and_plan_agree(runs) -> None:
     assert all(r["structured"]["items"] for r in rows if r["worker"] == "docs_search")
     assert run is not None and run["status"] == "finished"
 
-    with open_checkpointer(data_dir) as saver:
+    with SqliteStorage(data_dir).checkpointer() as saver:
         last = saver.get_tuple({"configurable": {"thread_id": thread_id}})
     assert last is not None
     envelopes = last.checkpoint["channel_values"]["envelopes"]

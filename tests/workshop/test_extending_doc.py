@@ -63,7 +63,7 @@ def test_example_worker_is_persisted_and_cited(example, tmp_path, workshop_corpu
     import workers.registry
     from app.config import Settings
     from app.run import RunRequest, run_research
-    from app.store import ResultsStore
+    from app.storage.sqlite import SqliteResults
     from workers.base import WorkerSpec
 
     spec = example.SPEC
@@ -86,7 +86,7 @@ def test_example_worker_is_persisted_and_cited(example, tmp_path, workshop_corpu
     assert summary.envelopes == summary.db_rows == summary.expected
     assert summary.duplicates == 0
 
-    with ResultsStore.in_dir(data) as store:
+    with SqliteResults.in_dir(data) as store:
         rows = [r for r in store.rows(thread_id=summary.thread_id) if r["worker"] == spec.name]
     assert sorted(r["task_key"] for r in rows) == sorted(questions)
     assert all(r["status"] == "ok" for r in rows)

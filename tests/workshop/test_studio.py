@@ -49,7 +49,7 @@ def studio_graph(offline_env, tmp_path, workshop_corpus):
 
 
 def test_studio_graph_runs_offline_without_a_checkpointer(studio_graph, tmp_path, walkthrough):
-    from app.store import ResultsStore
+    from app.storage.sqlite import SqliteResults
     from workers.registry import WORKERS
 
     assert studio_graph.checkpointer is None  # the server provides its own
@@ -69,6 +69,6 @@ def test_studio_graph_runs_offline_without_a_checkpointer(studio_graph, tmp_path
     assert report.is_file() and report.is_relative_to(tmp_path)
     assert report.read_text("utf-8").startswith(f"# Research report: {walkthrough.TOPIC}")
 
-    with ResultsStore.in_dir(tmp_path / "data") as store:
+    with SqliteResults.in_dir(tmp_path / "data") as store:
         rows = store.rows(thread_id="t")  # persist recorded the server's thread id
     assert sorted(r["envelope_id"] for r in rows) == sorted(ids)

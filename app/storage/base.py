@@ -1,0 +1,123 @@
+"""The storage contract: what every backend (SQLite files, PostgreSQL) gives the rest of the app.
+
+A :class:`Storage` is a cheap description of *where* a run's data lives; it holds no connection.
+Each of its context managers opens what it needs and closes it on exit:
+
+* :meth:`Storage.checkpointer` -- a LangGraph checkpointer (``SqliteSaver`` or ``PostgresSaver``);
+* :meth:`Storage.results` -- the results database (:class:`app.storage.results.ResultsStore`):
+  one row per (thread_id, envelope_id), written by upsert;
+* :meth:`Storage.thread_lock` -- one process at a time per thread, released by the OS or the
+  server when the process dies (``flock`` or a PostgreSQL session advisory lock);
+
+plus :meth:`Storage.thread_ids` and :meth:`Storage.checkpoint_bytes` for ``threads``, ``inspect``
+and the benchmarks. ``read_only=True`` opens without creating or writing anything (``threads`` and
+``inspect`` on a read-only data dir).
+
+Source of the idea: LangGraph's checkpointer contract (``BaseCheckpointSaver``) is one interface
+over several databases; the results database follows it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.storage.results import ResultsStore
+
+__all__ = [
+    "DamagedDatabase", "Storage", "StorageError", "ThreadBusy", "is_transient_storage_error",
+]
+
+
+class StorageError(RuntimeError):
+    """The storage cannot be used (damaged file, unreachable server); the message is one line
+    that names the file or server and the way out."""
+
+
+class DamagedDatabase(StorageError):
+    """A database file is damaged (truncated, overwritten); the message names it and says how
+    to get going again. Other threads or the other database may still be readable."""
+
+
+class ThreadBusy(RuntimeError):
+    """Another process is running this thread right now."""
+
+
+def is_transient_storage_error(exc: BaseException) -> bool:
+    """True for a busy or briefly unavailable database, worth a retry (``RetryPolicy.retry_on``):
+    ``sqlite3.OperationalError`` (locked, busy) or ``psycopg.OperationalError`` (connection lost).
+
+    A damaged file (``sqlite3.DatabaseError``), a constraint or a programming error is not.
+    """
+    if isinstance(exc, sqlite3.OperationalError):
+        return True
+    psycopg = sys.modules.get("psycopg")  # only loaded when PostgreSQL is in use
+    return psycopg is not None and isinstance(exc, psycopg.OperationalError)
+
+
+class Storage(ABC):
+    """Where checkpoints and result rows live. Open one with :func:`app.storage.open_storage`.
+
+    Attributes:
+        label: what to call it in messages: the data dir, or the URL without its password.
+    """
+
+    label: str
+
+    @abstractmethod
+    def checkpointer(self, *, read_only: bool = False) -> AbstractContextManager[Any]:
+        """A LangGraph checkpointer, set up (tables created) unless ``read_only``; closed on exit.
+
+        With ``read_only`` and nothing stored yet it yields None.
+
+        Raises:
+            DamagedDatabase: the database file is damaged.
+            StorageError: the database cannot be reached.
+        """
+
+    @abstractmethod
+    def results(self, *, read_only: bool = False
+                ) -> AbstractContextManager[ResultsStore | None]:
+        """The results database; closed on exit. With ``read_only`` and no database yet it
+        yields None (nothing is created).
+
+        Raises:
+            DamagedDatabase: the database file is damaged.
+            StorageError: the database cannot be reached.
+        """
+
+    @abstractmethod
+    def thread_lock(self, thread_id: str) -> AbstractContextManager[None]:
+        """Hold an exclusive, non-blocking lock on ``thread_id`` for the life of a run.
+
+        Two processes continuing the same checkpoint at once would both run its tasks and
+        interleave its history; rows would stay unique (upserts) but the work would be done
+        twice. The lock dies with the process (SIGKILL leaves no stale lock).
+
+        Raises:
+            ThreadBusy: another process holds it.
+        """
+
+    @abstractmethod
+    def thread_ids(self, saver: Any) -> list[str]:
+        """The threads with at least one root checkpoint in ``saver`` (from
+        :meth:`checkpointer`), oldest first; ``[]`` for None."""
+
+    @abstractmethod
+    def checkpoint_bytes(self) -> int:
+        """Bytes the checkpoints take in the database (0 if none): for benchmarks."""
+
+    def has_thread(self, saver: Any, thread_id: str) -> bool:
+        """Whether ``thread_id`` has a root checkpoint (LangGraph's ``get_tuple``)."""
+        if saver is None:
+            return False
+        return saver.get_tuple({"configurable": {"thread_id": thread_id,
+                                                 "checkpoint_ns": ""}}) is not None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.label!r})"
+

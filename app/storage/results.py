@@ -1,0 +1,243 @@
+"""The results database: one row per (thread_id, envelope_id), written by upsert.
+
+Once ``persist`` has run, this database (not graph state) is the source of truth for envelope
+payloads. Every write is ``INSERT ... ON CONFLICT(thread_id, envelope_id) DO UPDATE`` inside one
+transaction, so writing the same envelope again (a retried, resumed or re-dispatched task, or
+``persist`` run a second time after a crash between its commit and its checkpoint) updates the
+row in place. ``write_count`` records how many times persist wrote a row, so that story can be
+inspected.
+
+The SQL is the same on SQLite and PostgreSQL (both have ``ON CONFLICT ... DO UPDATE`` and
+``excluded``); a backend supplies the connection, the transaction and the placeholder style.
+Rows come back as plain dicts with the same keys on both.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+__all__ = ["RESULT_COLUMNS", "RUN_COLUMNS", "ResultsStore"]
+
+RESULT_COLUMNS = (
+    "envelope_id", "thread_id", "topic", "worker", "task_key", "as_of", "status", "error",
+    "structured", "round", "attempts", "tokens", "task_id", "write_count", "first_written_at",
+    "last_written_at",
+)
+RUN_COLUMNS = (
+    "thread_id", "topic", "as_of", "model", "status", "started_at", "finished_at", "tokens",
+    "report_path", "summary", "corpus",
+)
+
+# One row per envelope per thread: the envelope id says which task (worker, sub-question, as_of);
+# the thread says which run, so two threads (another topic that shares a sub-question, another
+# corpus, --fresh) never write over each other's results. ``{seq}`` is the backend's insertion
+# order column (SQLite's implicit ``rowid``; a ``BIGSERIAL`` on PostgreSQL).
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    {seq}
+    envelope_id      TEXT NOT NULL,
+    thread_id        TEXT NOT NULL,
+    topic            TEXT NOT NULL,
+    worker           TEXT NOT NULL,
+    task_key         TEXT NOT NULL,
+    as_of            TEXT NOT NULL,
+    status           TEXT NOT NULL,
+    error            TEXT,
+    structured       TEXT,
+    round            INTEGER NOT NULL DEFAULT 1,
+    attempts         INTEGER NOT NULL DEFAULT 1,
+    tokens           INTEGER NOT NULL DEFAULT 0,
+    task_id          TEXT,
+    write_count      INTEGER NOT NULL DEFAULT 1,
+    first_written_at TEXT NOT NULL,
+    last_written_at  TEXT NOT NULL,
+    PRIMARY KEY (thread_id, envelope_id)
+);
+CREATE TABLE IF NOT EXISTS runs (
+    thread_id   TEXT PRIMARY KEY,
+    topic       TEXT NOT NULL,
+    as_of       TEXT NOT NULL,
+    model       TEXT,
+    status      TEXT NOT NULL,
+    started_at  TEXT NOT NULL,
+    finished_at TEXT,
+    tokens      INTEGER NOT NULL DEFAULT 0,
+    report_path TEXT,
+    summary     TEXT,
+    corpus      TEXT
+);
+"""
+
+_UPSERT = """
+INSERT INTO results (envelope_id, thread_id, topic, worker, task_key, as_of, status, error,
+                     structured, round, attempts, tokens, task_id, write_count,
+                     first_written_at, last_written_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+ON CONFLICT(thread_id, envelope_id) DO UPDATE SET
+    topic = excluded.topic,
+    status = excluded.status,
+    error = excluded.error,
+    structured = excluded.structured,
+    round = excluded.round,
+    attempts = excluded.attempts,
+    tokens = excluded.tokens,
+    task_id = excluded.task_id,
+    write_count = results.write_count + 1,
+    last_written_at = excluded.last_written_at
+"""
+
+_START_RUN = (
+    "INSERT INTO runs (thread_id, topic, as_of, model, status, started_at, corpus) "
+    "VALUES (?, ?, ?, ?, 'running', ?, ?) ON CONFLICT(thread_id) DO UPDATE SET "
+    "model = excluded.model, status = 'running', started_at = excluded.started_at, "
+    "finished_at = NULL, corpus = excluded.corpus"
+)
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+
+
+class ResultsStore(ABC):
+    """The results database of one backend; open it with ``Storage.results()``.
+
+    One connection per instance; open one per thread or process. Writes are one transaction
+    each and safe across processes.
+
+    Subclasses implement :meth:`_query`, :meth:`_write` and :meth:`close`, with SQL written with
+    ``?`` placeholders, and set :attr:`order_column`.
+    """
+
+    order_column = "rowid"
+    """The column that orders rows by insertion."""
+
+    @abstractmethod
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """Run a ``SELECT``; rows as dicts."""
+
+    @abstractmethod
+    def _write(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run ``sql`` once per parameter row, all in one transaction (rolled back whole on
+        any error, which is re-raised)."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close the connection."""
+
+    def __enter__(self) -> ResultsStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def upsert(self, envelopes: Sequence[dict[str, Any]], *, thread_id: str, topic: str) -> int:
+        """Write envelopes in one transaction: insert new ids, update existing ones in place.
+
+        Args:
+            envelopes: envelope dicts (``structured`` is stored as JSON).
+            thread_id: the run's thread.
+            topic: the run's topic.
+
+        Returns:
+            The number of envelopes written.
+
+        Raises:
+            sqlite3.Error | psycopg.Error: the transaction is rolled back; nothing is
+                half-written.
+        """
+        now = _now()
+        rows = [
+            (
+                e["envelope_id"], thread_id, topic, e["worker"], e.get("task_key", ""),
+                e["as_of"], e.get("status", "ok"), e.get("error"),
+                json.dumps(e["structured"], ensure_ascii=False)
+                if e.get("structured") is not None else None,
+                e.get("round", 1), e.get("attempts", 1), e.get("tokens", 0), e.get("task_id"),
+                now, now,
+            )
+            for e in envelopes
+        ]
+        if rows:
+            self._write(_UPSERT, rows)
+        return len(rows)
+
+    def rows(self, envelope_ids: Iterable[str] | None = None, *, thread_id: str | None = None
+             ) -> list[dict[str, Any]]:
+        """Read rows (``structured`` decoded), by envelope id, by thread, or all, in the order
+        they were first written.
+
+        Args:
+            envelope_ids: only these ids (order of the result follows the table, not the input).
+            thread_id: only rows of this thread.
+        """
+        query, params = f"SELECT {', '.join(RESULT_COLUMNS)} FROM results", []
+        clauses = []
+        if envelope_ids is not None:
+            ids = list(envelope_ids)
+            if not ids:
+                return []
+            clauses.append(f"envelope_id IN ({','.join('?' * len(ids))})")
+            params.extend(ids)
+        if thread_id is not None:
+            clauses.append("thread_id = ?")
+            params.append(thread_id)
+        if clauses:
+            query += " WHERE " + " AND ".join(clauses)
+        query += f" ORDER BY {self.order_column}"
+        out = self._query(query, params)
+        for item in out:
+            item["structured"] = json.loads(item["structured"]) if item["structured"] else None
+        return out
+
+    def count(self, *, thread_id: str | None = None) -> int:
+        """Number of rows (of one thread, or all)."""
+        if thread_id is None:
+            return int(self._query("SELECT COUNT(*) AS n FROM results")[0]["n"])
+        return int(self._query("SELECT COUNT(*) AS n FROM results WHERE thread_id = ?",
+                               (thread_id,))[0]["n"])
+
+    def duplicate_count(self) -> int:
+        """Rows of one thread sharing a logical task (worker, task_key, as_of) beyond the first:
+        must be 0."""
+        return int(self._query(
+            "SELECT COALESCE(SUM(n - 1), 0) AS extra FROM (SELECT COUNT(*) AS n FROM results "
+            "GROUP BY thread_id, worker, task_key, as_of) AS per_task"
+        )[0]["extra"])
+
+    def start_run(self, thread_id: str, *, topic: str, as_of: str, model: str,
+                  corpus: str = "") -> None:
+        """Record that a run of ``thread_id`` started (or resumed): status ``running``.
+
+        Args:
+            corpus: the ``--corpus`` folder (absolute path), or ``""`` for the package docs; a
+                resume uses it so a thread never mixes two corpora.
+        """
+        self._write(_START_RUN, [(thread_id, topic, as_of, model, _now(), corpus)])
+
+    def finish_run(
+        self, thread_id: str, *, status: str, tokens: int = 0, report_path: str | None = None,
+        summary: dict[str, Any] | None = None,
+    ) -> None:
+        """Record how a run ended: ``finished``, ``failed`` (envelopes in error), ``error`` or
+        ``interrupted``."""
+        self._write(
+            "UPDATE runs SET status = ?, finished_at = ?, tokens = ?, report_path = ?, "
+            "summary = ? WHERE thread_id = ?",
+            [(status, _now(), tokens, report_path,
+              json.dumps(summary) if summary is not None else None, thread_id)],
+        )
+
+    def run(self, thread_id: str) -> dict[str, Any] | None:
+        """The ``runs`` row of a thread, or None."""
+        rows = self._query(f"SELECT {', '.join(RUN_COLUMNS)} FROM runs WHERE thread_id = ?",
+                           (thread_id,))
+        return rows[0] if rows else None
+
+    def runs(self) -> list[dict[str, Any]]:
+        """All ``runs`` rows, newest first."""
+        return self._query(f"SELECT {', '.join(RUN_COLUMNS)} FROM runs "
+                           "ORDER BY started_at DESC")

@@ -1,0 +1,263 @@
+"""The embedded default: two SQLite files in the data dir, and ``flock`` thread locks.
+
+* ``checkpoints.sqlite``: LangGraph's ``SqliteSaver``. It is sync only, and LangGraph runs sync
+  nodes in a thread pool, so the connection opened here needs ``check_same_thread=False`` (the
+  saver serializes access with its own lock).
+* ``results.sqlite``: the results database (:mod:`app.storage.results`).
+* ``locks/<hash>.lock``: one ``flock`` per thread id.
+
+WAL and a 30 s busy timeout let two processes share one data dir without "database is locked".
+``read_only`` opens with SQLite's ``mode=ro`` URI (``immutable=1`` when the folder is read-only
+and the WAL index cannot be created), so ``threads`` and ``inspect`` work on a read-only data dir.
+A damaged file (``database disk image is malformed``, ``file is not a database``) is reported as a
+:class:`~app.storage.DamagedDatabase` naming the file and the way out.
+
+Source: ``langgraph.checkpoint.sqlite.SqliteSaver`` (langgraph-checkpoint-sqlite); SQLite's URI
+filenames (https://sqlite.org/uri.html).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from app.ids import sha8
+from app.storage.base import DamagedDatabase, Storage, ThreadBusy
+from app.storage.results import SCHEMA, ResultsStore
+
+__all__ = ["CHECKPOINTS_DB", "RESULTS_DB", "SqliteResults", "SqliteStorage"]
+
+CHECKPOINTS_DB = "checkpoints.sqlite"
+RESULTS_DB = "results.sqlite"
+
+_DAMAGE = ("malformed", "not a database", "file is encrypted")
+"""What SQLite says when a file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB)."""
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite saying a file is damaged (not busy, not missing)."""
+    return isinstance(exc, sqlite3.DatabaseError) and any(m in str(exc) for m in _DAMAGE)
+
+
+def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
+    """Open ``path`` for the app: WAL, 30 s busy timeout, usable from several threads.
+
+    With ``read_only`` nothing is created or written (``mode=ro``); when the folder is
+    read-only too and the WAL index (``-shm``) is missing, ``immutable=1`` is the only way in.
+
+    Raises:
+        sqlite3.Error: the file cannot be opened.
+    """
+    if not read_only:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, timeout=30.0, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA busy_timeout = 30000")
+            conn.execute("PRAGMA journal_mode = WAL")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+    uri = path.resolve().as_uri()
+    try:
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30.0,
+                               check_same_thread=False)
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        return conn
+    except sqlite3.OperationalError:
+        if os.access(path.parent, os.W_OK):
+            raise
+    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+
+
+class SqliteResults(ResultsStore):
+    """The results database in one SQLite file.
+
+    Args:
+        path: the database file; its folder is created (unless ``read_only``).
+        read_only: open with ``mode=ro``; the file must exist.
+    """
+
+    order_column = "rowid"
+
+    def __init__(self, path: Path | str, *, read_only: bool = False) -> None:
+        self.path = Path(path)
+        self._conn = connect(self.path, read_only=read_only)
+        self._conn.isolation_level = None  # explicit BEGIN IMMEDIATE for writes
+        self._conn.row_factory = sqlite3.Row
+        if read_only:
+            return
+        try:
+            self._conn.executescript(SCHEMA.format(seq=""))
+            columns = {row[1] for row in self._conn.execute("PRAGMA table_info(runs)")}
+            if "corpus" not in columns:  # a database written before runs recorded their corpus
+                self._conn.execute("ALTER TABLE runs ADD COLUMN corpus TEXT")
+        except BaseException:
+            self._conn.close()
+            raise
+
+    @classmethod
+    def in_dir(cls, data_dir: Path | str) -> SqliteResults:
+        """Open (and create) the results database of a data dir."""
+        return cls(Path(data_dir) / RESULTS_DB)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        return [dict(row) for row in self._conn.execute(sql, params)]
+
+    def _write(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            self._conn.executemany(sql, rows)
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+
+class SqliteStorage(Storage):
+    """Checkpoints and results as SQLite files in ``data_dir`` (the default backend).
+
+    Args:
+        data_dir: the folder; created on the first write, never by a read-only open.
+    """
+
+    def __init__(self, data_dir: Path | str) -> None:
+        self.data_dir = Path(data_dir)
+        self.label = str(self.data_dir)
+
+    @property
+    def checkpoints_path(self) -> Path:
+        return self.data_dir / CHECKPOINTS_DB
+
+    @property
+    def results_path(self) -> Path:
+        return self.data_dir / RESULTS_DB
+
+    def damaged(self, exc: BaseException) -> DamagedDatabase | None:
+        """The :class:`DamagedDatabase` error naming the damaged file, if ``exc`` is SQLite
+        reporting damage; else None. Each file is checked with ``PRAGMA quick_check`` to name
+        the right one."""
+        if not is_damage(exc):
+            return None
+        bad = [p for p in (self.checkpoints_path, self.results_path) if _is_damaged(p)]
+        reason = str(exc).splitlines()[0]
+        if not bad:
+            return DamagedDatabase(f"a database in {self.data_dir} is damaged ({reason}); run "
+                                "`sqlite3 FILE 'PRAGMA integrity_check'` on its .sqlite files")
+        path = bad[0]
+        what = "checkpoint" if path == self.checkpoints_path else "results"
+        after = ("every thread starts afresh (result rows are kept)" if what == "checkpoint"
+                 else "finished threads recompute their rows when run again")
+        return DamagedDatabase(
+            f"the {what} database {path} is damaged ({reason}); move it aside (mv {path} "
+            f"{path}.damaged) and run again: {after}"
+        )
+
+    @contextmanager
+    def _reporting_damage(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            error = self.damaged(exc)
+            if error is None:
+                raise
+            raise error from exc
+
+    @contextmanager
+    def checkpointer(self, *, read_only: bool = False) -> Iterator[Any]:
+        from langgraph.checkpoint.sqlite import SqliteSaver
+
+        path = self.checkpoints_path
+        if read_only and not path.exists():
+            yield None
+            return
+        with self._reporting_damage():
+            conn = connect(path, read_only=read_only)
+            try:
+                saver = SqliteSaver(conn)
+                if not read_only:
+                    saver.setup()
+                elif _has_table(conn, "checkpoints"):
+                    saver.is_setup = True  # setup() would write (PRAGMA, CREATE, ALTER)
+                else:
+                    saver = None
+                yield saver
+            finally:
+                conn.close()
+
+    @contextmanager
+    def results(self, *, read_only: bool = False) -> Iterator[ResultsStore | None]:
+        if read_only and not self.results_path.exists():
+            yield None
+            return
+        with self._reporting_damage():
+            store = SqliteResults(self.results_path, read_only=read_only)
+            if read_only and not _has_table(store._conn, "runs"):
+                store.close()
+                yield None
+                return
+            with store:
+                yield store
+
+    @contextmanager
+    def thread_lock(self, thread_id: str) -> Iterator[None]:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX: run unlocked
+            yield
+            return
+        folder = self.data_dir / "locks"
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / f"{sha8(thread_id)}.lock", "a+") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise ThreadBusy(
+                    f"thread {thread_id!r} is being run by another process; wait for it, or "
+                    "use --fresh for a new thread"
+                ) from None
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def thread_ids(self, saver: Any) -> list[str]:
+        """Reads the saver's ``checkpoints`` table (its primary key index): LangGraph's API has
+        no thread listing, and ``list(None)`` would load every checkpoint."""
+        if saver is None:
+            return []
+        with self._reporting_damage(), saver.cursor(transaction=False) as cur:
+            cur.execute("SELECT thread_id FROM checkpoints WHERE checkpoint_ns = '' "
+                        "GROUP BY thread_id ORDER BY MIN(checkpoint_id)")
+            return [row[0] for row in cur.fetchall()]
+
+    def checkpoint_bytes(self) -> int:
+        return sum(p.stat().st_size for p in self.data_dir.glob(f"{CHECKPOINTS_DB}*")
+                   if p.is_file())
+
+
+def _has_table(conn: sqlite3.Connection, name: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                        (name,)).fetchone() is not None
+
+
+def _is_damaged(path: Path) -> bool:
+    if not path.exists():
+        return False
+    try:
+        conn = connect(path, read_only=True)
+    except sqlite3.DatabaseError:
+        return True
+    try:
+        return conn.execute("PRAGMA quick_check").fetchone()[0] != "ok"
+    except sqlite3.DatabaseError:
+        return True
+    finally:
+        conn.close()

@@ -1,0 +1,136 @@
+"""The storage contract, on both backends (SQLite files; PostgreSQL on a server the tests start):
+thread locks that die with their process, thread listing through the checkpointer, read-only
+opens that create nothing."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from langgraph.graph import END, START, StateGraph
+from typing_extensions import TypedDict
+
+from app.storage import Storage, ThreadBusy, open_storage
+from app.storage.postgres import PostgresStorage, redact_url
+from app.storage.sqlite import CHECKPOINTS_DB, RESULTS_DB, SqliteStorage
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class _State(TypedDict):
+    n: int
+
+
+def _tiny_graph(saver):
+    builder = StateGraph(_State)
+    builder.add_node("inc", lambda s: {"n": s["n"] + 1})
+    builder.add_edge(START, "inc")
+    builder.add_edge("inc", END)
+    return builder.compile(checkpointer=saver)
+
+
+def test_open_storage_picks_the_backend_from_the_url(tmp_path: Path) -> None:
+    assert isinstance(open_storage(tmp_path), SqliteStorage)
+    assert isinstance(open_storage(tmp_path, ""), SqliteStorage)
+    pg = open_storage(tmp_path, "postgresql://me:s3cret@db.example:5432/research")
+    assert isinstance(pg, PostgresStorage)
+    assert "s3cret" not in pg.label and "db.example" in pg.label
+    with pytest.raises(ValueError, match="postgresql://"):
+        open_storage(tmp_path, "mysql://me@db/x")
+    assert not any(tmp_path.iterdir()), "choosing a backend must not create anything"
+
+
+def test_redact_url_hides_only_the_password() -> None:
+    assert redact_url("postgresql://u:p%40ss@h:5/d") == "postgresql://u:***@h:5/d"
+    assert redact_url("postgresql://u@h/d") == "postgresql://u@h/d"
+
+
+def test_a_thread_lock_is_exclusive_per_thread(storage: Storage) -> None:
+    with storage.thread_lock("t1"):
+        with pytest.raises(ThreadBusy, match="being run by another process"):
+            with storage.thread_lock("t1"):
+                pass
+        with storage.thread_lock("t2"):  # another thread is not blocked
+            pass
+    with storage.thread_lock("t1"):  # released on exit
+        pass
+
+
+_HOLD_LOCK = """
+import sys, time
+from app.storage import open_storage
+storage = open_storage(sys.argv[1], sys.argv[2] or None)
+with storage.thread_lock("t1"):
+    print("locked", flush=True)
+    time.sleep(120)
+"""
+
+
+def test_a_killed_process_leaves_no_stale_lock(storage: Storage, tmp_path: Path) -> None:
+    url = storage.url if isinstance(storage, PostgresStorage) else ""
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(tmp_path / "data"), url],
+                              cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(ThreadBusy):
+            with storage.thread_lock("t1"):
+                pass
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(timeout=30)
+    deadline = time.monotonic() + 15  # the server notices the closed session on its own
+    while True:
+        try:
+            with storage.thread_lock("t1"):
+                break
+        except ThreadBusy:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def test_thread_ids_and_has_thread_go_through_the_checkpointer(storage: Storage) -> None:
+    with storage.checkpointer() as saver:
+        assert storage.thread_ids(saver) == []
+        graph = _tiny_graph(saver)
+        for thread_id in ("b", "a"):
+            graph.invoke({"n": 1}, {"configurable": {"thread_id": thread_id}})
+        graph.invoke({"n": 5}, {"configurable": {"thread_id": "b"}})  # a rerun: still one id
+        assert storage.thread_ids(saver) == ["b", "a"]  # oldest first
+        assert storage.has_thread(saver, "a") and not storage.has_thread(saver, "zz")
+    assert storage.checkpoint_bytes() > 0
+    with storage.checkpointer(read_only=True) as reader:
+        assert storage.thread_ids(reader) == ["b", "a"]
+        tup = reader.get_tuple({"configurable": {"thread_id": "b", "checkpoint_ns": ""}})
+        assert tup.checkpoint["channel_values"]["n"] == 6
+
+
+def test_read_only_opens_of_an_empty_storage_create_nothing(storage: Storage) -> None:
+    with storage.checkpointer(read_only=True) as saver:
+        assert saver is None
+        assert storage.thread_ids(saver) == []
+        assert not storage.has_thread(saver, "t")
+    with storage.results(read_only=True) as store:
+        assert store is None
+    if isinstance(storage, SqliteStorage):
+        assert not storage.data_dir.exists()
+    else:
+        assert storage.checkpoint_bytes() == 0  # no checkpoint tables either
+    with storage.results() as store:  # a writer creates the tables
+        store.start_run("t", topic="x", as_of="2026-11-30", model="offline")
+    with storage.results(read_only=True) as store:
+        assert store.run("t")["status"] == "running"
+
+
+def test_the_sqlite_files_live_in_the_data_dir(tmp_path: Path) -> None:
+    storage = SqliteStorage(tmp_path / "data")
+    with storage.checkpointer() as saver:
+        _tiny_graph(saver).invoke({"n": 0}, {"configurable": {"thread_id": "t"}})
+    with storage.results():
+        pass
+    names = {p.name for p in (tmp_path / "data").iterdir()}
+    assert {CHECKPOINTS_DB, RESULTS_DB} <= names

@@ -1,0 +1,145 @@
+"""A throwaway PostgreSQL server on 127.0.0.1 for the tests and ``scripts/bench_scale.py``.
+
+It uses the binaries of Debian's ``postgresql`` package (``/usr/lib/postgresql/<version>/bin``,
+or ``initdb``/``pg_ctl`` on ``PATH``): ``initdb`` in a temporary folder, ``pg_ctl start`` on a
+free port, ``pg_ctl stop`` and the folder removed afterwards. Nothing of a system cluster is
+touched. ``initdb`` refuses to run as root (CI runs as root), so as root every server command
+runs as the ``postgres`` user (which the package creates) through ``runuser``.
+
+Durability against a killed *client* is what the tests prove, not against a killed server, so
+the server runs with ``fsync=off`` for speed.
+
+Example::
+
+    with PostgresServer.start() as server:
+        url = server.create_database("t1")  # postgresql://postgres@127.0.0.1:PORT/t1
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["PostgresServer", "PostgresUnavailable", "find_bindir"]
+
+SUPERUSER = "postgres"
+
+
+class PostgresUnavailable(RuntimeError):
+    """The PostgreSQL server binaries are not installed (``apt-get install -y postgresql``)."""
+
+
+def find_bindir() -> Path:
+    """The folder holding ``initdb`` and ``pg_ctl``: the newest Debian version, else ``PATH``.
+
+    Raises:
+        PostgresUnavailable: neither is there.
+    """
+    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"),
+                      key=lambda p: int(Path(p).parent.parent.name)
+                      if Path(p).parent.parent.name.isdigit() else 0)
+    if versions:
+        return Path(versions[-1]).parent
+    found = shutil.which("pg_ctl")
+    if found and shutil.which("initdb"):
+        return Path(found).parent
+    raise PostgresUnavailable("PostgreSQL is not installed: apt-get install -y postgresql")
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _as_server_user() -> list[str]:
+    """The command prefix that runs a server binary as a non-root user (empty if not root)."""
+    if os.geteuid() != 0:
+        return []
+    try:
+        pwd.getpwnam(SUPERUSER)
+    except KeyError:
+        raise PostgresUnavailable(f"running as root and there is no {SUPERUSER!r} user to run "
+                                  "PostgreSQL as (apt-get install -y postgresql creates it)"
+                                  ) from None
+    runuser = shutil.which("runuser") or "/usr/sbin/runuser"
+    return [runuser, "-u", SUPERUSER, "--"]
+
+
+@dataclass
+class PostgresServer:
+    """A running throwaway server; use :meth:`start` (a context manager)."""
+
+    port: int
+    folder: Path
+
+    @classmethod
+    @contextmanager
+    def start(cls) -> Iterator[PostgresServer]:
+        """Create, start, yield and finally stop and delete a server.
+
+        Raises:
+            PostgresUnavailable: no binaries, or no user to run them as root.
+            subprocess.CalledProcessError: ``initdb`` or ``pg_ctl`` failed (its output attached).
+        """
+        bindir = find_bindir()
+        prefix = _as_server_user()
+        folder = Path(tempfile.mkdtemp(prefix="research-pg-"))
+        data = folder / "data"
+        if prefix:
+            info = pwd.getpwnam(SUPERUSER)
+            os.chown(folder, info.pw_uid, info.pw_gid)
+
+        def run(*cmd: str) -> None:
+            subprocess.run([*prefix, *cmd], check=True, capture_output=True, text=True,
+                           timeout=120, cwd=folder)
+
+        server: PostgresServer | None = None
+        try:
+            run(str(bindir / "initdb"), "-D", str(data), "-U", SUPERUSER, "--auth=trust",
+                "--encoding=UTF8", "--locale=C", "--no-sync")
+            for attempt in range(5):  # the free port may be taken before the server binds it
+                port = _free_port()
+                options = (f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} "
+                           "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+                           "-c max_connections=200")
+                try:
+                    run(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"),
+                        "-o", options, "-w", "-t", "60", "start")
+                except subprocess.CalledProcessError:
+                    if attempt == 4:
+                        raise
+                    continue
+                server = cls(port=port, folder=folder)
+                break
+            assert server is not None
+            yield server
+        finally:
+            if server is not None:
+                subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m",
+                                "immediate", "-w", "stop"], capture_output=True, timeout=60,
+                               cwd=folder)
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def url(self, database: str = "postgres") -> str:
+        """``postgresql://postgres@127.0.0.1:PORT/<database>``."""
+        return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
+
+    def create_database(self, name: str | None = None) -> str:
+        """Create an empty database (a random name by default); return its URL."""
+        import psycopg
+
+        name = name or f"t_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
