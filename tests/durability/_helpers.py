@@ -1,8 +1,11 @@
 """Helpers of the durability tests: run the CLI in a subprocess, read what a run left behind.
 
-Everything here reads the two SQLite files of a data dir directly (the results DB with
-``sqlite3``, the checkpoints with LangGraph's own ``SqliteSaver``), so the assertions do not
-depend on the app's own reporting code (``threads``/``inspect`` are tested on their own).
+Where a run keeps its data is a :class:`Place`: a data dir, plus a PostgreSQL URL for the
+PostgreSQL backend (``Place.args`` are the CLI flags that select it; a plain ``Path`` means the
+SQLite files of that data dir). Everything here reads the databases directly (the results with
+``sqlite3`` or ``psycopg``, the checkpoints with LangGraph's own ``SqliteSaver`` or
+``PostgresSaver``), so the assertions do not depend on the app's own storage or reporting code
+(``threads``/``inspect`` are tested on their own).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ EXPECTED_TASKS = expected_tasks(TOPIC)
 
 CHECKPOINTS_DB = "checkpoints.sqlite"
 RESULTS_DB = "results.sqlite"
+BACKENDS = ["sqlite", "postgres"]
 TIMEOUT = 180.0
 
 SIGKILLED = (-9, 137)
@@ -175,27 +179,73 @@ def id_counts(lines: Sequence[LogLine]) -> Counter[str]:
     return Counter(line.envelope_id for line in lines)
 
 
-# ---- the checkpoints (LangGraph's SqliteSaver) ---------------------------------------------
+# ---- where a run keeps its data --------------------------------------------------------------
 
 
-def latest_checkpoint(data_dir: Path, thread_id: str) -> Any:
+@dataclass(frozen=True)
+class Place:
+    """A data dir, and the PostgreSQL database of the run when ``database_url`` is set."""
+
+    data_dir: Path
+    database_url: str | None = None
+
+    @property
+    def args(self) -> list[str]:
+        """The CLI flags that point a run here."""
+        url = ["--database-url", self.database_url] if self.database_url else []
+        return ["--data-dir", str(self.data_dir), *url]
+
+
+def as_place(where: Place | Path) -> Place:
+    return where if isinstance(where, Place) else Place(Path(where))
+
+
+def _pg_query(url: str, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    """Rows of ``sql`` as dicts; ``[]`` when the table does not exist yet."""
+    import psycopg
+    from psycopg.rows import dict_row
+
+    with psycopg.connect(url, row_factory=dict_row) as conn:
+        try:
+            return list(conn.execute(sql, params).fetchall())
+        except psycopg.errors.UndefinedTable:
+            return []
+
+
+# ---- the checkpoints (LangGraph's SqliteSaver / PostgresSaver) -------------------------------
+
+
+def latest_checkpoint(where: Place | Path, thread_id: str) -> Any:
     """The latest ``CheckpointTuple`` of the thread's root graph, or None (no checkpoint)."""
+    place = as_place(where)
+    config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+    if place.database_url:
+        from langgraph.checkpoint.postgres import PostgresSaver
+
+        if not _pg_query(place.database_url, "SELECT 1 FROM checkpoints LIMIT 1"):
+            return None
+        with PostgresSaver.from_conn_string(place.database_url) as saver:
+            return saver.get_tuple(config)
     from langgraph.checkpoint.sqlite import SqliteSaver
 
-    path = data_dir / CHECKPOINTS_DB
+    path = place.data_dir / CHECKPOINTS_DB
     if not path.exists():
         return None
     conn = sqlite3.connect(path, check_same_thread=False, timeout=30.0)
     try:
-        return SqliteSaver(conn).get_tuple(
-            {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
-        )
+        return SqliteSaver(conn).get_tuple(config)
     finally:
         conn.close()
 
 
-def checkpoint_count(data_dir: Path, thread_id: str) -> int:
-    path = data_dir / CHECKPOINTS_DB
+def checkpoint_count(where: Place | Path, thread_id: str) -> int:
+    place = as_place(where)
+    if place.database_url:
+        rows = _pg_query(place.database_url,
+                         "SELECT COUNT(*) AS n FROM checkpoints WHERE thread_id = %s",
+                         (thread_id,))
+        return rows[0]["n"] if rows else 0
+    path = place.data_dir / CHECKPOINTS_DB
     if not path.exists():
         return 0
     with sqlite3.connect(path, timeout=30.0) as conn:
@@ -204,6 +254,24 @@ def checkpoint_count(data_dir: Path, thread_id: str) -> int:
                                 (thread_id,)).fetchone()[0]
         except sqlite3.OperationalError:  # no table yet
             return 0
+
+
+def delete_checkpoints_after_step(where: Place | Path, thread_id: str, step: int) -> int:
+    """Delete the thread's checkpoints whose metadata step is above ``step`` (their writes are
+    kept), as a kill that lost the latest checkpoints would; return how many were deleted."""
+    place = as_place(where)
+    if place.database_url:
+        import psycopg
+
+        with psycopg.connect(place.database_url) as conn:
+            return conn.execute(
+                "DELETE FROM checkpoints WHERE thread_id = %s AND "
+                "(metadata->>'step')::int > %s", (thread_id, step)).rowcount
+    with sqlite3.connect(place.data_dir / CHECKPOINTS_DB) as conn:
+        return conn.execute(
+            "DELETE FROM checkpoints WHERE thread_id = ? AND json_extract(metadata, '$.step') > ?",
+            (thread_id, step),
+        ).rowcount
 
 
 def checkpoint_envelopes(tup: Any) -> list[dict[str, Any]]:
@@ -230,8 +298,15 @@ def pending_envelope_ids(tup: Any) -> list[str]:
 # ---- the results database -------------------------------------------------------------------
 
 
-def db_rows(data_dir: Path, thread_id: str | None = None) -> list[dict[str, Any]]:
-    path = data_dir / RESULTS_DB
+def db_rows(where: Place | Path, thread_id: str | None = None) -> list[dict[str, Any]]:
+    """The results rows (of one thread, or all) in insertion order, as plain dicts."""
+    place = as_place(where)
+    if place.database_url:
+        where_sql, params = ("WHERE thread_id = %s", (thread_id,)) if thread_id else ("", ())
+        rows = _pg_query(place.database_url, f"SELECT * FROM results {where_sql} ORDER BY seq",
+                         params)
+        return [{k: v for k, v in r.items() if k != "seq"} for r in rows]
+    path = place.data_dir / RESULTS_DB
     if not path.exists():
         return []
     conn = sqlite3.connect(path, timeout=30.0)
@@ -249,8 +324,13 @@ def db_rows(data_dir: Path, thread_id: str | None = None) -> list[dict[str, Any]
         conn.close()
 
 
-def db_run(data_dir: Path, thread_id: str) -> dict[str, Any] | None:
-    path = data_dir / RESULTS_DB
+def db_run(where: Place | Path, thread_id: str) -> dict[str, Any] | None:
+    place = as_place(where)
+    if place.database_url:
+        rows = _pg_query(place.database_url, "SELECT * FROM runs WHERE thread_id = %s",
+                         (thread_id,))
+        return rows[0] if rows else None
+    path = place.data_dir / RESULTS_DB
     if not path.exists():
         return None
     conn = sqlite3.connect(path, timeout=30.0)
@@ -268,7 +348,8 @@ def logical_duplicates(rows: Sequence[Mapping[str, Any]]) -> dict[tuple, int]:
     return {k: n for k, n in counts.items() if n > 1}
 
 
-def assert_completed_thread(data_dir: Path, thread_id: str, *, expected: int = EXPECTED_TASKS
+def assert_completed_thread(where: Place | Path, thread_id: str, *,
+                            expected: int = EXPECTED_TASKS
                             ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The end state every completed run must have; returns (state envelopes, DB rows).
 
@@ -279,7 +360,7 @@ def assert_completed_thread(data_dir: Path, thread_id: str, *, expected: int = E
     """
     from workers.registry import WORKERS
 
-    tup = latest_checkpoint(data_dir, thread_id)
+    tup = latest_checkpoint(where, thread_id)
     assert tup is not None, "a completed run must leave a checkpoint"
     values = tup.checkpoint["channel_values"]
     envelopes = checkpoint_envelopes(tup)
@@ -290,13 +371,18 @@ def assert_completed_thread(data_dir: Path, thread_id: str, *, expected: int = E
     assert all(e.get("structured") is None for e in envelopes), "a payload is left in state"
     assert not tup.pending_writes or all(w[1] != "envelopes" for w in tup.pending_writes)
 
-    rows = db_rows(data_dir, thread_id)
+    rows = db_rows(where, thread_id)
     row_ids = [r["envelope_id"] for r in rows]
     assert sorted(row_ids) == sorted(ids), "DB rows and state envelopes differ"
-    assert not logical_duplicates(db_rows(data_dir)), "two rows for one logical task"
+    assert not logical_duplicates(db_rows(where)), "two rows for one logical task"
 
     report = values.get("report_path")
     assert report and Path(report).is_file(), f"no report at {report!r}"
-    run = db_run(data_dir, thread_id)
+    run = db_run(where, thread_id)
     assert run is not None and run["report_path"] == report
+    place = as_place(where)
+    if place.database_url:  # the promise: nothing of the run in the data dir's SQLite files
+        written = [p.name for p in place.data_dir.glob("*.sqlite*")
+                   if p.name.startswith((CHECKPOINTS_DB, RESULTS_DB))]
+        assert written == [], f"a PostgreSQL run wrote {written} in the data dir"
     return envelopes, rows

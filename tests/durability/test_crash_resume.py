@@ -15,10 +15,15 @@ What each durability mode guarantees after a hard kill:
   still, whatever pending writes are attached to the latest saved checkpoint are not re-run.
 * ``exit``: nothing is saved until the graph exits: a hard kill leaves no checkpoint at all and
   the run is computed again from the start; the results DB upserts, so still one row per id.
+
+Every case runs on the SQLite files; on PostgreSQL (``PostgresSaver`` and the results tables, on
+a server the tests start) every crash point and mode runs with one way of resuming, which keeps
+the suite's time in check: the two ways differ in the CLI, not in the storage.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,10 +33,12 @@ from tests.durability._helpers import (
     EXPECTED_TASKS,
     SIGKILLED,
     TOPIC,
+    Place,
     assert_completed_thread,
     checkpoint_count,
     checkpoint_envelopes,
     db_rows,
+    delete_checkpoints_after_step,
     describe,
     expected_envelope_ids,
     id_counts,
@@ -49,39 +56,45 @@ writes."""
 CRASH_POINTS = [f"map:{MAP_K}", "persist-commit", "report"]
 MODES = ["sync", "async", "exit"]
 RESUME_WAYS = ["research", "resume"]
+CASES = [
+    *(pytest.param(crash_at, mode, way, "sqlite", id=f"{crash_at}-{mode}-{way}-sqlite")
+      for crash_at in CRASH_POINTS for mode in MODES for way in RESUME_WAYS),
+    *(pytest.param(crash_at, mode, "resume", "postgres", id=f"{crash_at}-{mode}-resume-postgres")
+      for crash_at in CRASH_POINTS for mode in MODES),
+]
 MAP_CRASH_TRIES = 3
 """How often a ``map`` crash is repeated (fresh data dir) until some finished task's pending
 writes were saved: which ones are saved before the kill is a race (see the module docstring),
 and a case where none was saved would prove nothing about "not re-run"."""
 
 
-def _common(data_dir: Path, corpus: Path, mode: str, run_log: Path) -> list[str]:
-    return ["--data-dir", str(data_dir), "--corpus", str(corpus), "--durability", mode,
+def _common(where: Place, corpus: Path, mode: str, run_log: Path) -> list[str]:
+    return [*where.args, "--corpus", str(corpus), "--durability", mode,
             "--max-concurrency", "2", "--run-log", str(run_log), "--model", "offline"]
 
 
-def _crash(tmp_path: Path, corpus: Path, crash_at: str, mode: str, attempt: int):
-    data_dir, run_log = tmp_path / f"data{attempt}", tmp_path / f"run{attempt}.log"
+def _crash(place: Callable[[str], Place], tmp_path: Path, corpus: Path, crash_at: str, mode: str,
+           attempt: int):
+    where, run_log = place(f"data{attempt}"), tmp_path / f"run{attempt}.log"
     proc = run_app("research", TOPIC, "--as-of", AS_OF,
-                   *_common(data_dir, corpus, mode, run_log), "--crash-at", crash_at)
-    return data_dir, run_log, proc
+                   *_common(where, corpus, mode, run_log), "--crash-at", crash_at)
+    return where, run_log, proc
 
 
-@pytest.mark.parametrize("way", RESUME_WAYS)
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("crash_at", CRASH_POINTS)
-def test_crash_then_resume(crash_at: str, mode: str, way: str, durability_corpus: Path,
-                           tmp_path: Path) -> None:
+@pytest.mark.parametrize(("crash_at", "mode", "way", "place"), CASES, indirect=["place"])
+def test_crash_then_resume(crash_at: str, mode: str, way: str, place: Callable[[str], Place],
+                           durability_corpus: Path, tmp_path: Path) -> None:
     thread_id = thread_id_of()
     all_ids = expected_envelope_ids()
     assert len(all_ids) == EXPECTED_TASKS
 
     # ---- 1. crash -------------------------------------------------------------------------
     for attempt in range(MAP_CRASH_TRIES):
-        data_dir, run_log, proc = _crash(tmp_path, durability_corpus, crash_at, mode, attempt)
+        where, run_log, proc = _crash(place, tmp_path, durability_corpus, crash_at, mode,
+                                         attempt)
         assert proc.returncode in SIGKILLED, describe(proc)
         assert proc.stdout.splitlines()[0] == f"thread {thread_id}", describe(proc)
-        tup = latest_checkpoint(data_dir, thread_id)
+        tup = latest_checkpoint(where, thread_id)
         saved = pending_envelope_ids(tup)
         if not crash_at.startswith("map") or mode == "exit" or saved:
             break
@@ -93,13 +106,13 @@ def test_crash_then_resume(crash_at: str, mode: str, way: str, durability_corpus
 
     if mode == "exit":
         # A hard kill under durability="exit" leaves no checkpoint at all.
-        assert tup is None and checkpoint_count(data_dir, thread_id) == 0
+        assert tup is None and checkpoint_count(where, thread_id) == 0
 
     if crash_at.startswith("map"):
         # Some but not all of the tasks finished; nothing reached the results DB.
         assert MAP_K <= len(before) < EXPECTED_TASKS, [line.envelope_id for line in before]
         assert len(finished_before) == len(before), "a task finished twice before the crash"
-        assert db_rows(data_dir, thread_id) == []
+        assert db_rows(where, thread_id) == []
         assert len(saved) == len(set(saved))
         assert set(saved) <= finished_before, "saved writes of a task that never finished"
         if mode == "sync":
@@ -109,10 +122,11 @@ def test_crash_then_resume(crash_at: str, mode: str, way: str, durability_corpus
             assert saved, (f"no finished task's pending writes were saved in {MAP_CRASH_TRIES} "
                            f"crashes ({mode}): finished workers are lost on a hard kill")
     else:
-        assert not list((data_dir / "reports").glob("*.md")), "a report before `report` ran"
+        assert not list((where.data_dir / "reports").glob("*.md")), (
+            "a report before `report` ran")
         # The map step is over: every task finished exactly once before the crash.
         assert id_counts(before) == {eid: 1 for eid in all_ids}
-        rows = db_rows(data_dir, thread_id)
+        rows = db_rows(where, thread_id)
         assert sorted(r["envelope_id"] for r in rows) == sorted(all_ids)
         assert all(r["write_count"] == 1 for r in rows)
         if mode == "sync":
@@ -131,7 +145,7 @@ def test_crash_then_resume(crash_at: str, mode: str, way: str, durability_corpus
             assert not any(e.get("persisted") for e in checkpoint_envelopes(tup))
 
     # ---- 2. resume ------------------------------------------------------------------------
-    common = _common(data_dir, durability_corpus, mode, run_log)
+    common = _common(where, durability_corpus, mode, run_log)
     if way == "research":
         proc2 = run_app("research", TOPIC, "--as-of", AS_OF, *common, "--json")
     else:
@@ -150,7 +164,7 @@ def test_crash_then_resume(crash_at: str, mode: str, way: str, durability_corpus
     assert summary["persisted"] == EXPECTED_TASKS
 
     # ---- 3. the end state -----------------------------------------------------------------
-    envelopes, rows = assert_completed_thread(data_dir, thread_id)
+    envelopes, rows = assert_completed_thread(where, thread_id)
     assert {e["envelope_id"] for e in envelopes} == all_ids
     assert all(r["status"] == "ok" and r["round"] == 1 and r["attempts"] == 1 for r in rows)
 
@@ -190,9 +204,10 @@ def test_crash_then_resume(crash_at: str, mode: str, way: str, durability_corpus
             assert r["last_written_at"] == r["first_written_at"]
 
 
-@pytest.mark.parametrize("way", RESUME_WAYS)
+@pytest.mark.parametrize(("way", "place"), [("research", "sqlite"), ("resume", "sqlite"),
+                                           ("resume", "postgres")], indirect=["place"])
 def test_lost_step_checkpoint_after_every_task_finished_resumes(
-    way: str, durability_corpus: Path, tmp_path: Path
+    way: str, place: Callable[[str], Place], durability_corpus: Path, tmp_path: Path
 ) -> None:
     """All the workers finished and their pending writes were saved, but the checkpoint that
     closes their superstep was lost (under ``async`` a kill can lose the latest checkpoints while
@@ -202,22 +217,16 @@ def test_lost_step_checkpoint_after_every_task_finished_resumes(
 
     The lost checkpoints are simulated deterministically by deleting every checkpoint after the
     one `plan` produced from a completed run (the writes table is left as it was)."""
-    import sqlite3
-
     thread_id = thread_id_of()
-    data_dir, run_log = tmp_path / "data", tmp_path / "run.log"
-    common = _common(data_dir, durability_corpus, "sync", run_log)
+    where, run_log = place("data"), tmp_path / "run.log"
+    common = _common(where, durability_corpus, "sync", run_log)
     first = run_app("research", TOPIC, "--as-of", AS_OF, *common)
     assert first.returncode == 0, describe(first)
     assert len(read_run_log(run_log)) == EXPECTED_TASKS
 
-    with sqlite3.connect(data_dir / "checkpoints.sqlite") as conn:
-        deleted = conn.execute(
-            "DELETE FROM checkpoints WHERE thread_id = ? AND json_extract(metadata, '$.step') > 1",
-            (thread_id,),
-        ).rowcount
+    deleted = delete_checkpoints_after_step(where, thread_id, 1)
     assert deleted == 4  # after the map step, route, persist and report
-    tup = latest_checkpoint(data_dir, thread_id)
+    tup = latest_checkpoint(where, thread_id)
     assert tup.metadata["step"] == 1
     assert sorted(pending_envelope_ids(tup)) == sorted(expected_envelope_ids())
 
@@ -228,6 +237,6 @@ def test_lost_step_checkpoint_after_every_task_finished_resumes(
     assert proc.returncode == 0, describe(proc)
     assert f"resuming thread {thread_id} from step 1" in proc.stderr, describe(proc)
     assert len(read_run_log(run_log)) == EXPECTED_TASKS, "finished workers ran again"
-    _, rows = assert_completed_thread(data_dir, thread_id)
+    _, rows = assert_completed_thread(where, thread_id)
     # The rows were written by the first run's persist; the resumed persist upserted them.
     assert {r["write_count"] for r in rows} == {2}

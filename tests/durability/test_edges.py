@@ -22,6 +22,7 @@ from tests.durability._helpers import (
     TOPIC,
     assert_completed_thread,
     clean_env,
+    db_rows,
     describe,
     run_app,
     thread_id_of,
@@ -92,19 +93,23 @@ def test_an_unfinished_thread_is_not_continued_on_another_corpus(tmp_path, durab
     assert_completed_thread(data, thread_id_of())
 
 
-def test_a_second_process_on_the_same_thread_is_refused(tmp_path, durability_corpus):
-    from app.run import thread_lock
+def test_a_second_process_on_the_same_thread_is_refused(place, durability_corpus):
+    """The lock is a ``flock`` on SQLite and a PostgreSQL advisory lock on PostgreSQL."""
+    from app.storage import open_storage
 
-    data = tmp_path / "data"
-    data.mkdir()
-    with thread_lock(data, thread_id_of()):  # this test process plays the first runner
-        proc = run_app(*_args(data, durability_corpus))
+    where = place("data")
+    where.data_dir.mkdir()
+    args = [*_args(where.data_dir, durability_corpus), *where.args]
+    storage = open_storage(where.data_dir, where.database_url)
+    with storage.thread_lock(thread_id_of()):  # this test process plays the first runner
+        proc = run_app(*args)
     assert proc.returncode == 1, describe(proc)
     assert "being run by another process" in proc.stderr
     assert "Traceback" not in proc.stderr
-    assert not (data / "results.sqlite").exists() or "envelopes" not in proc.stdout
-    proc = run_app(*_args(data, durability_corpus))  # the lock is gone: it runs
+    assert db_rows(where) == [] and "envelopes" not in proc.stdout
+    proc = run_app(*args)  # the lock is gone: it runs
     assert proc.returncode == 0, describe(proc)
+    assert_completed_thread(where, thread_id_of())
 
 
 def test_a_deleted_results_database_is_reported_not_hidden(tmp_path, durability_corpus):

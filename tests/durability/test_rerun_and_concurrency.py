@@ -1,9 +1,11 @@
 """The same topic run again updates its rows in place; two runs on one data dir at the same
-time (two processes, two topics) neither block nor mix each other's rows."""
+time (two processes, two topics) neither block nor mix each other's rows. Both on the SQLite
+files and on PostgreSQL (the ``place`` fixture)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.durability._helpers import (
@@ -11,6 +13,7 @@ from tests.durability._helpers import (
     EXPECTED_TASKS,
     OTHER_TOPIC,
     TOPIC,
+    Place,
     assert_completed_thread,
     db_rows,
     db_run,
@@ -29,13 +32,14 @@ from tests.expected import (
 )
 
 
-def _args(topic: str, data_dir: Path, corpus: Path) -> list[str]:
-    return ["research", topic, "--as-of", AS_OF, "--data-dir", str(data_dir), "--corpus",
+def _args(topic: str, data_dir: Place, corpus: Path) -> list[str]:
+    return ["research", topic, "--as-of", AS_OF, *data_dir.args, "--corpus",
             str(corpus), "--model", "offline", "--json"]
 
 
-def test_same_topic_twice_updates_rows_in_place(durability_corpus: Path, tmp_path: Path) -> None:
-    data_dir, thread_id = tmp_path / "data", thread_id_of()
+def test_same_topic_twice_updates_rows_in_place(durability_corpus: Path,
+                                                place: Callable[[str], Place]) -> None:
+    data_dir, thread_id = place("data"), thread_id_of()
     first = run_app(*_args(TOPIC, data_dir, durability_corpus))
     assert first.returncode == 0, describe(first)
     _, rows1 = assert_completed_thread(data_dir, thread_id)
@@ -81,8 +85,9 @@ def _seed() -> int:
     return found
 
 
-def test_two_topics_at_once_on_one_data_dir(durability_corpus: Path, tmp_path: Path) -> None:
-    data_dir = tmp_path / "data"
+def test_two_topics_at_once_on_one_data_dir(durability_corpus: Path,
+                                            place: Callable[[str], Place]) -> None:
+    data_dir = place("data")
     faults = ["--fail-rate", str(FAIL_RATE), "--seed", str(_seed()), "--max-concurrency", "2"]
     procs = {topic: popen_app(*_args(topic, data_dir, durability_corpus), *faults)
              for topic in (TOPIC, OTHER_TOPIC)}

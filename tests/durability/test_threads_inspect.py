@@ -1,10 +1,12 @@
 """``threads`` and ``inspect`` tell the durability story: a killed run is listed as unfinished,
 then finished after resume; ``inspect --json`` shows the checkpoint history with envelope and
-persisted counts, and the rows with how often persist wrote them."""
+persisted counts, and the rows with how often persist wrote them. On PostgreSQL too, where
+both read through ``PostgresSaver``'s API."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.durability._helpers import (
@@ -12,6 +14,8 @@ from tests.durability._helpers import (
     EXPECTED_TASKS,
     SIGKILLED,
     TOPIC,
+    Place,
+    as_place,
     describe,
     run_app,
     thread_id_of,
@@ -21,24 +25,24 @@ from tests.expected import sub_questions, worker_names
 WORKERS = set(worker_names())
 
 
-def _threads(data_dir: Path) -> dict[str, dict]:
-    proc = run_app("threads", "--data-dir", str(data_dir), "--json")
+def _threads(data_dir: Place | Path) -> dict[str, dict]:
+    proc = run_app("threads", *as_place(data_dir).args, "--json")
     assert proc.returncode == 0, describe(proc)
     return {t["thread_id"]: t for t in json.loads(proc.stdout)}
 
 
-def _inspect(data_dir: Path, thread_id: str):
-    return run_app("inspect", thread_id, "--data-dir", str(data_dir), "--json")
+def _inspect(data_dir: Place | Path, thread_id: str):
+    return run_app("inspect", thread_id, *as_place(data_dir).args, "--json")
 
 
-def _run_args(data_dir: Path, corpus: Path, mode: str) -> list[str]:
-    return ["--data-dir", str(data_dir), "--corpus", str(corpus), "--model", "offline",
+def _run_args(data_dir: Place | Path, corpus: Path, mode: str) -> list[str]:
+    return [*as_place(data_dir).args, "--corpus", str(corpus), "--model", "offline",
             "--durability", mode, "--max-concurrency", "2"]
 
 
 def test_threads_and_inspect_across_a_crash_and_resume(durability_corpus: Path,
-                                                        tmp_path: Path) -> None:
-    data_dir, thread_id = tmp_path / "data", thread_id_of()
+                                                        place: Callable[[str], Place]) -> None:
+    data_dir, thread_id = place("data"), thread_id_of()
     args = _run_args(data_dir, durability_corpus, "sync")
     crashed = run_app("research", TOPIC, "--as-of", AS_OF, *args, "--crash-at", "map:8")
     assert crashed.returncode in SIGKILLED, describe(crashed)

@@ -1,0 +1,176 @@
+"""A damaged database and a read-only data dir, through the real CLI.
+
+* A damaged SQLite file (the checkpoints truncated to half; garbage written over the results)
+  makes the commands that need it fail with one line that names the file and the way out (move
+  it aside), exit 1, never a traceback; ``threads`` and ``inspect`` still show what the other
+  database knows. Following the advice gets the run going again.
+* ``threads`` and ``inspect`` on a read-only data dir open both databases read-only and work.
+  As root (CI) file modes do not stop writes, so the data dir is made read-only with a read-only
+  bind mount in a private mount namespace (``unshare -m``); the test is skipped where neither
+  way is available.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import AS_OF, ROOT, SMALL_TOPIC, clean_env, run_cli
+from tests.durability._helpers import CHECKPOINTS_DB, RESULTS_DB
+
+
+def _research(data: Path, corpus: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--data-dir", data, "--corpus",
+                   corpus, "--model", "offline", *extra)
+
+
+@pytest.fixture(scope="module")
+def _finished_template(tmp_path_factory: pytest.TempPathFactory,
+                       small_corpus: Path) -> tuple[Path, str]:
+    data = tmp_path_factory.mktemp("finished") / "data"
+    proc = _research(data, small_corpus, "--json")
+    assert proc.returncode == 0, proc.stderr
+    return data, json.loads(proc.stdout)["thread_id"]
+
+
+@pytest.fixture
+def finished(_finished_template: tuple[Path, str], tmp_path: Path) -> tuple[Path, str]:
+    """A copy of a data dir with one finished run; returns (data dir, thread id)."""
+    template, thread_id = _finished_template
+    data = tmp_path / "data"
+    shutil.copytree(template, data)
+    return data, thread_id
+
+
+def _one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+def test_truncated_checkpoints_are_named_with_the_way_out(finished, small_corpus) -> None:
+    data, thread_id = finished
+    path = data / CHECKPOINTS_DB
+    size = path.stat().st_size
+    with open(path, "r+b") as handle:
+        handle.truncate(size // 2)
+
+    proc = _research(data, small_corpus)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    line = _one_error_line(proc)
+    assert str(path) in line and "damaged" in line and "move it aside" in line, line
+
+    # threads still lists the thread (from the results database) and names the file
+    proc = run_cli("threads", "--data-dir", data, "--json")
+    assert proc.returncode == 1
+    assert str(path) in _one_error_line(proc)
+    assert [t["thread_id"] for t in json.loads(proc.stdout)] == [thread_id]
+
+    # inspect still shows the thread's rows
+    proc = run_cli("inspect", thread_id, "--data-dir", data, "--json")
+    assert proc.returncode == 1
+    assert str(path) in _one_error_line(proc)
+    assert len(json.loads(proc.stdout)["rows"]) > 0
+
+    # the way out works: move it aside, run again
+    path.rename(path.with_name(path.name + ".damaged"))
+    proc = _research(data, small_corpus, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["ok"] is True
+
+
+def test_garbage_in_the_results_database_is_named_with_the_way_out(finished,
+                                                                    small_corpus) -> None:
+    data, thread_id = finished
+    path = data / RESULTS_DB
+    for extra in data.glob(RESULTS_DB + "-*"):
+        extra.unlink()
+    path.write_bytes(b"this is no database, just garbage " * 400)
+
+    proc = _research(data, small_corpus)
+    assert proc.returncode == 1
+    line = _one_error_line(proc)
+    assert str(path) in line and "move it aside" in line, line
+
+    proc = run_cli("threads", "--data-dir", data, "--json")  # from the checkpoints
+    assert proc.returncode == 1
+    assert str(path) in _one_error_line(proc)
+    listed = json.loads(proc.stdout)
+    assert [t["thread_id"] for t in listed] == [thread_id]
+    assert listed[0]["topic"] == SMALL_TOPIC
+
+    proc = run_cli("inspect", thread_id, "--data-dir", data, "--json")
+    assert proc.returncode == 1
+    assert str(path) in _one_error_line(proc)
+    assert json.loads(proc.stdout)["checkpoints"]
+
+    path.rename(path.with_name(path.name + ".damaged"))
+    proc = _research(data, small_corpus, "--json")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["ok"] is True and summary["db_rows"] == summary["expected"]
+
+
+_READ_ONLY_MOUNT = ('mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && '
+                    'shift && exec "$@"')
+
+
+def _run_read_only(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m app *args`` with ``data`` read-only (file modes, or a mount as root)."""
+    command = [sys.executable, "-m", "app", *args]
+    if os.geteuid() != 0:
+        modes = {p: p.stat().st_mode for p in [data, *data.rglob("*")]}
+        for p in modes:
+            p.chmod(modes[p] & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+        try:
+            return subprocess.run(command, cwd=ROOT, env=clean_env(), capture_output=True,
+                                  text=True, timeout=120)
+        finally:
+            for p, mode in modes.items():
+                p.chmod(mode)
+    unshare = shutil.which("unshare")
+    probe = subprocess.run([unshare or "unshare", "-m", "sh", "-c", _READ_ONLY_MOUNT, "sh",
+                            str(data), "true"], capture_output=True, text=True)
+    if unshare is None or probe.returncode != 0:
+        pytest.skip(f"running as root without a way to mount read-only: {probe.stderr.strip()}")
+    return subprocess.run([unshare, "-m", "sh", "-c", _READ_ONLY_MOUNT, "sh", str(data),
+                           *command], cwd=ROOT, env=clean_env(), capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_threads_and_inspect_work_on_a_read_only_data_dir(finished) -> None:
+    data, thread_id = finished
+    before = sorted(p.name for p in data.iterdir())
+    proc = _run_read_only(data, "threads", "--data-dir", str(data), "--json")
+    assert proc.returncode == 0, proc.stderr
+    (listed,) = json.loads(proc.stdout)
+    assert listed["thread_id"] == thread_id and listed["status"] == "finished"
+
+    proc = _run_read_only(data, "inspect", thread_id, "--data-dir", str(data), "--json")
+    assert proc.returncode == 0, proc.stderr
+    shown = json.loads(proc.stdout)
+    assert shown["checkpoints"] and shown["rows"]
+    assert sorted(p.name for p in data.iterdir()) == before
+
+
+def test_a_bad_or_unreachable_database_url_is_one_line(tmp_path: Path, small_corpus) -> None:
+    proc = _research(tmp_path / "data", small_corpus, "--database-url", "mysql://u@h/x")
+    assert proc.returncode == 2 and "postgresql://" in _one_error_line(proc)
+
+    closed = "postgresql://me:s3cret@127.0.0.1:1/research"  # nothing listens on port 1
+    for args in (["threads"], ["resume", "some-thread"]):
+        proc = run_cli(*args, "--data-dir", tmp_path / "data", "--database-url", closed)
+        assert proc.returncode == 1, proc.stderr
+        line = _one_error_line(proc)
+        assert "cannot connect to PostgreSQL at postgresql://me:***@127.0.0.1:1/research" in line
+        assert "s3cret" not in proc.stdout + proc.stderr
+    assert not (tmp_path / "data" / CHECKPOINTS_DB).exists()
