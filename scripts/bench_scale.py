@@ -167,8 +167,8 @@ def main(argv: list[str] | None = None) -> int:
                 results.append(r)
                 print(f"{r.backend:<9} {r.tasks:>6} {r.seconds:>8.2f} {r.per_task_ms:>8.1f} "
                       f"{r.peak_mb:>8.1f} {r.kb_per_task:>12.1f}", flush=True)
-    print("per-task figures of each size against the size before it (1.00x = flat; the "
-          "smallest size also carries the run's fixed costs):")
+    print("each size against the size before it: time and checkpoint bytes per task (1.00x = "
+          "flat; the smallest size also carries the run's fixed costs), and peak memory:")
     for backend in backends:
         mine = [r for r in results if r.backend == backend]
         for small, big in zip(mine, mine[1:], strict=False):
