@@ -15,10 +15,11 @@ import json
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from app.graph import build_graph
-from app.storage import DamagedDatabase, Storage
+from app.storage import DamagedDatabase, Storage, open_storage
 from workers.registry import WORKERS
 
 __all__ = ["inspect_thread", "list_threads", "print_inspection", "print_threads"]
@@ -46,7 +47,12 @@ def _raise_or_keep(notes: list[str], warnings: list[str] | None) -> None:
         warnings.extend(notes)
 
 
-def list_threads(storage: Storage, warnings: list[str] | None = None) -> list[dict[str, Any]]:
+def _storage(where: Storage | Path | str) -> Storage:
+    return where if isinstance(where, Storage) else open_storage(where)
+
+
+def list_threads(storage: Storage | Path | str, warnings: list[str] | None = None
+                 ) -> list[dict[str, Any]]:
     """One dict per thread: ``thread_id, topic, as_of, status, last_step, next, started_at``.
 
     ``status`` is ``finished``, ``failed`` (completed with errors, or stopped by an exception),
@@ -54,7 +60,8 @@ def list_threads(storage: Storage, warnings: list[str] | None = None) -> list[di
     Both databases are opened read-only.
 
     Args:
-        storage: where the threads live (:func:`app.storage.open_storage`).
+        storage: where the threads live (:func:`app.storage.open_storage`; a data dir path
+            means its SQLite files).
         warnings: receives one line per damaged database, and the threads the other database
             knows are still listed. Without it, damage raises.
 
@@ -62,6 +69,7 @@ def list_threads(storage: Storage, warnings: list[str] | None = None) -> list[di
         app.storage.DamagedDatabase: a database is damaged and no ``warnings`` list was given.
         app.storage.StorageError: the server cannot be reached.
     """
+    storage = _storage(storage)
     notes: list[str] = []
     runs: dict[str, dict[str, Any]] = {}
     with _unless_damaged(notes), storage.results(read_only=True) as store:
@@ -99,15 +107,15 @@ def _checkpoint_bytes(saver: Any, tup: Any) -> int:
     return len(blob) + len(json.dumps(tup.metadata, default=str).encode())
 
 
-def inspect_thread(storage: Storage, thread_id: str, warnings: list[str] | None = None
-                   ) -> dict[str, Any] | None:
+def inspect_thread(storage: Storage | Path | str, thread_id: str,
+                   warnings: list[str] | None = None) -> dict[str, Any] | None:
     """The checkpoint history (oldest first) and DB rows of one thread, or None if unknown.
 
     Both databases are opened read-only; history comes from LangGraph's
     ``get_state_history`` and sizes from the checkpointer's ``list``.
 
     Args:
-        storage: where the thread lives.
+        storage: where the thread lives (a data dir path means its SQLite files).
         thread_id: the thread.
         warnings: as for :func:`list_threads`: damage to one database becomes a line here and
             what the other one knows is still returned.
@@ -122,6 +130,7 @@ def inspect_thread(storage: Storage, thread_id: str, warnings: list[str] | None 
         app.storage.DamagedDatabase: a database is damaged and no ``warnings`` list was given.
         app.storage.StorageError: the server cannot be reached.
     """
+    storage = _storage(storage)
     notes: list[str] = []
     history: list[Any] = []
     sizes: dict[str, int] = {}
