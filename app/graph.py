@@ -45,6 +45,7 @@ from app.resources import Resources
 from app.storage import is_transient_storage_error
 from state import ResearchInput, ResearchState, Task
 from workers.base import ATTEMPTS_CAP, WorkerSpec, backoff, give_up, make_worker_node, retry_on
+from workers.pacing import stop_waiting_when
 from workers.usage import AttemptTokens
 
 __all__ = ["build_graph", "current_envelopes", "next_round_tasks", "run_outcome"]
@@ -178,7 +179,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         attempt = backoff(runtime, ctx.retry_interval)
         info = runtime.execution_info
         with planner_tokens.attempt(info.task_id if info else state["topic"]) as served:
-            questions, notes = _plan(state, ctx, attempt)
+            questions, notes = _plan(state, ctx, attempt, runtime)
         runtime.stream_writer({"planned": {"sub_questions": questions,
                                            "total": len(questions) * len(workers)}})
         # A thread that is run again starts its notes and token counts afresh: ``Overwrite``
@@ -193,7 +194,8 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
             "unmetered_calls": Overwrite(served.unmetered),
         }
 
-    def _plan(state: ResearchState, ctx: RunContext, attempt: int) -> tuple[list[str], list[str]]:
+    def _plan(state: ResearchState, ctx: RunContext, attempt: int,
+              runtime: Runtime[RunContext]) -> tuple[list[str], list[str]]:
         """The sub-questions and the planner's notes."""
         planner = res.models(ctx).planner
         topic = state["topic"]
@@ -207,7 +209,8 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
             questions = list(state["sub_questions"])
         else:
             try:
-                result = llm_plan(topic, planner.model)
+                with stop_waiting_when(res.run(runtime).scope.cancel):  # Retry-After waits
+                    result = llm_plan(topic, planner.model)
             except Exception as exc:
                 if attempt >= ctx.max_attempts:
                     raise give_up(exc) from None  # this run's attempts are spent
@@ -291,7 +294,8 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
             if ctx.max_tokens is not None and spent >= ctx.max_tokens:
                 extra_notes.append("no model summary: the token budget is spent")
             else:
-                summary = models.summarize(data)
+                with stop_waiting_when(res.run(runtime).scope.cancel):  # Retry-After waits
+                    summary = models.summarize(data)
                 data.summary = list(summary)
                 extra_notes += list(getattr(summary, "notes", None) or [])
                 if getattr(summary, "tokens", 0):

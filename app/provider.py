@@ -5,7 +5,8 @@ workers inside ``create_agent``, the report summary) and whatever the provider:
 
 * the model's **rate limiter** (``BaseChatModel.rate_limiter``, asked before every request):
   :class:`PacedRateLimiter` first waits out the server's ``Retry-After`` window
-  (:class:`RetryAfterGate`), then takes a token from LangChain's ``InMemoryRateLimiter``;
+  (:class:`workers.pacing.RetryAfterGate`; a run that is stopping stops waiting), then takes a
+  token from LangChain's ``InMemoryRateLimiter``;
 * the model's **callbacks** (``BaseChatModel.callbacks``, told about every response and error):
   :class:`ProviderGuard` records a ``Retry-After`` in the gate, and turns provider-side faults
   into the error types of :mod:`workers.errors`, so they are classified, retried and named like
@@ -38,10 +39,7 @@ Source: ``langchain_core.rate_limiters`` (``BaseRateLimiter``, ``InMemoryRateLim
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import threading
-import time
 from typing import Any
 from uuid import UUID
 
@@ -50,64 +48,10 @@ from langchain_core.outputs import LLMResult
 from langchain_core.rate_limiters import BaseRateLimiter
 
 from workers.errors import MalformedResponseError, RetryAfterTooLong, retry_after
+from workers.pacing import RetryAfterGate, gate_for
 from workers.usage import record_served
 
 __all__ = ["PacedRateLimiter", "ProviderGuard", "RetryAfterGate", "gate_for"]
-
-
-class RetryAfterGate:
-    """A time before which no request may be sent to one provider endpoint.
-
-    Example:
-        >>> gate = RetryAfterGate()
-        >>> gate.hold(0.05)
-        >>> 0.0 < gate.remaining() <= 0.05
-        True
-        >>> gate.wait() >= 0.0 and gate.remaining() == 0.0
-        True
-    """
-
-    def __init__(self, clock: Any = time.monotonic) -> None:
-        self._clock = clock
-        self._until = 0.0
-        self._lock = threading.Lock()
-
-    def hold(self, seconds: float) -> None:
-        """No request before ``seconds`` from now (a later hold already set is kept)."""
-        with self._lock:
-            self._until = max(self._until, self._clock() + max(0.0, seconds))
-
-    def remaining(self) -> float:
-        """Seconds left in the window (0 when it is open)."""
-        with self._lock:
-            return max(0.0, self._until - self._clock())
-
-    def wait(self) -> float:
-        """Block until the window is open (it may be extended while waiting); return seconds
-        waited."""
-        waited = 0.0
-        while (left := self.remaining()) > 0:
-            time.sleep(left)
-            waited += left
-        return waited
-
-    async def await_open(self) -> float:
-        """:meth:`wait` for async callers."""
-        waited = 0.0
-        while (left := self.remaining()) > 0:
-            await asyncio.sleep(left)
-            waited += left
-        return waited
-
-
-_gates: dict[tuple[str, str], RetryAfterGate] = {}
-_gates_lock = threading.Lock()
-
-
-def gate_for(provider: str, endpoint: str = "") -> RetryAfterGate:
-    """The process's gate for one provider endpoint (e.g. ``("openai", base_url)``)."""
-    with _gates_lock:
-        return _gates.setdefault((provider, endpoint), RetryAfterGate())
 
 
 class PacedRateLimiter(BaseRateLimiter):

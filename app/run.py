@@ -31,7 +31,7 @@ from app.threads import (
     recorded_run,
     run_thread_id,
 )
-from workers.base import WorkerSpec
+from workers.base import Cancellation, WorkerSpec
 from workers.registry import WORKERS
 
 __all__ = [
@@ -219,7 +219,41 @@ def _stream(graph: Any, graph_input: Any, config: dict[str, Any], settings: Sett
     kwargs: dict[str, Any] = {"stream_mode": "custom", "context": context, "control": control}
     if context.durability:
         kwargs["durability"] = context.durability
-    stream = graph.stream(graph_input, config, **kwargs)
+    with _stop_on_sigint(resources.run_for(control, context).scope.cancel):
+        _consume(graph.stream(graph_input, config, **kwargs), control, resources, context, seen,
+                 total, emit)
+
+
+@contextmanager
+def _stop_on_sigint(cancel: Cancellation) -> Iterator[None]:
+    """Set the run's stop signal the moment Ctrl-C arrives, then raise ``KeyboardInterrupt`` as
+    usual. LangGraph raises it out of ``stream`` only after the superstep's running tasks have
+    finished, and a task waiting out a provider's Retry-After (``workers/pacing.py``) would keep
+    the process for the whole window unless it is told at once."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        cancel.set()
+        # ``uv run`` forwards the terminal's Ctrl-C to us as well: a second SIGINT must not
+        # interrupt the cleanup (LangGraph waiting for its tasks, which now stop at once).
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if callable(previous) and previous is not signal.default_int_handler:
+            previous(signum, frame)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _consume(stream: Any, control: RunControl, resources: Resources, context: Any,
+             seen: set[str], total: int, emit: Event) -> None:
+    """Turn the stream's events into progress events; on Ctrl-C, stop the run's workers."""
     try:
         for chunk in stream:
             if not isinstance(chunk, dict):
@@ -238,11 +272,10 @@ def _stream(graph: Any, graph_input: Any, config: dict[str, Any], settings: Sett
             elif "report" in chunk:
                 emit("report", chunk["report"])
     except KeyboardInterrupt:
-        # workers still waiting for a slot give up instead of running
+        # workers still waiting for a slot give up instead of running (already set when the
+        # interrupt came through _stop_on_sigint)
         resources.run_for(control, context).scope.cancel.set()
-        # ``uv run`` forwards the terminal's Ctrl-C to us as well, so a second SIGINT can land
-        # while LangGraph cancels and waits for its tasks: ignore it during that cleanup.
         if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # see _stop_on_sigint
         stream.close()
         raise

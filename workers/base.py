@@ -32,6 +32,7 @@ from langgraph.runtime import Runtime
 
 from state import Envelope, Task, make_envelope_id
 from workers.errors import RunCancelled, is_fatal, is_transient, one_line
+from workers.pacing import stop_waiting_when
 from workers.usage import AttemptTokens
 
 if TYPE_CHECKING:
@@ -271,7 +272,8 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
         for the RetryPolicy (transient, attempts left) or to stop the run (fatal)."""
         attempt = base["attempts"]
         try:
-            with scope.limiter or contextlib.nullcontext():
+            # A wait for a provider's Retry-After (workers.pacing) ends when the run stops.
+            with scope.limiter or contextlib.nullcontext(), stop_waiting_when(scope.cancel):
                 if scope.cancel.is_set():
                     raise RunCancelled(f"{spec.name} not started: the run is stopping",
                                        scope.cancel.cause)

@@ -173,6 +173,43 @@ def test_retry_after_beyond_patience_is_reported_not_retried(fake_openai, run, r
         assert {r["attempts"] for r in _rows(data) if r["worker"] == "analyst"} == {1}
 
 
+def test_ctrl_c_during_a_retry_after_wait_stops_at_once_and_the_run_resumes(
+    fake_openai, llm_corpus, tmp_path, cli_in_process
+):
+    """A Retry-After wait must not outlive the run: Ctrl-C ends it now, not after the window."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    fault = fake_openai.fail("critic", status=429, retry_after="60", times=None)
+    env = llm_env(fake_openai, RESEARCH_RETRY_PATIENCE="120")
+    args = research_args(llm_corpus, tmp_path / "data")
+    proc = subprocess.Popen([sys.executable, "-m", "app", *args], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not fake_openai.requests(status=429) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert fake_openai.requests(status=429), "the critic never met its 429"
+        time.sleep(0.5)  # the workers are now waiting out the 60 s window
+        interrupted = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _out, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert time.monotonic() - interrupted < 45  # well inside the window it was waiting out
+    assert proc.returncode == 130, stderr
+    assert "interrupted: the run can be resumed with the same command" in stderr
+    assert "Traceback" not in stderr
+
+    fault.times = 0  # the provider recovers; the gate of the killed process died with it
+    done = cli_in_process(args + ["--json"], env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["db_rows"] == N_TASKS
+
+
 def test_retry_patience_is_bounded(tmp_path):
     from app.config import ConfigError, load_settings
 

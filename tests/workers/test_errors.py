@@ -17,12 +17,14 @@ from langchain_core.outputs import LLMResult
 
 import app.provider
 import workers.errors
+import workers.pacing
 import workers.usage
 from workers.errors import (
     FatalModelError,
     MalformedResponseError,
     OutputCutOff,
     RetryAfterTooLong,
+    RunCancelled,
     TransientWorkerError,
     classify,
     response_fault,
@@ -31,7 +33,7 @@ from workers.errors import (
 from workers.usage import AttemptTokens, TokenTally, count_tokens, served_tokens
 
 
-@pytest.mark.parametrize("module", [workers.errors, workers.usage, app.provider])
+@pytest.mark.parametrize("module", [workers.errors, workers.usage, workers.pacing])
 def test_docstring_examples_run(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
@@ -174,3 +176,18 @@ def test_gate_blocks_every_request_until_the_window_is_open():
     assert limiter.acquire() is True
     assert time.monotonic() - started >= 0.29
     assert limiter.acquire(blocking=False) is True
+
+
+def test_a_gate_wait_ends_when_the_run_stops():
+    import threading
+
+    from workers.base import Cancellation
+
+    gate, stop = workers.pacing.RetryAfterGate(), Cancellation()
+    gate.hold(30)
+    threading.Timer(0.2, stop.set, args=(TimeoutError("stopped"),)).start()
+    started = time.monotonic()
+    with pytest.raises(RunCancelled) as info, workers.pacing.stop_waiting_when(stop):
+        gate.wait()
+    assert time.monotonic() - started < 5 and isinstance(info.value.cause, TimeoutError)
+    assert gate.remaining() > 20  # the window stays for the other runs of the process
