@@ -14,6 +14,8 @@ from state.reducers import (
     delete_envelope,
     envelope_reducer,
     keep_latest,
+    keep_max,
+    keep_min,
     merge_dicts,
 )
 from state.schema import ResearchInput, ResearchState, Task
@@ -33,6 +35,8 @@ __all__ = [
     "envelope_key",
     "envelope_reducer",
     "keep_latest",
+    "keep_max",
+    "keep_min",
     "make_envelope_id",
     "merge_dicts",
     "normalize_as_of",
