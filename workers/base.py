@@ -2,7 +2,8 @@
 
 A worker is ``build(deps) -> run`` with ``run(task) -> WorkerResult`` (see :class:`WorkerSpec`).
 :func:`make_worker_node` turns it into the LangGraph node that a ``Send`` targets. The wrapper is
-where the durability rules live, so each worker module stays about its own job:
+where the durability rules live, so each worker module stays about its own job
+(docs/architecture.md, "Layout and import rules" and "The envelope contract"):
 
 * the envelope is stamped with :func:`state.make_envelope_id` from the task's own inputs, never
   from LangGraph's runtime ``task_id`` (recorded as telemetry only);
