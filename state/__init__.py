@@ -5,6 +5,7 @@ build on it and it never imports them.
 """
 
 from state.envelope import Envelope, EnvelopeStatus, envelope_key, make_envelope_id, normalize_as_of
+from state.items import ITEM_KINDS, ItemKind, ResultItem, check_items
 from state.reducers import (
     DELETE,
     add_counts,
@@ -24,11 +25,15 @@ __all__ = [
     "DELETE",
     "Envelope",
     "EnvelopeStatus",
+    "ITEM_KINDS",
+    "ItemKind",
     "ResearchInput",
     "ResearchState",
+    "ResultItem",
     "Task",
     "add_counts",
     "capped_list",
+    "check_items",
     "concat_lists",
     "dedupe_extend",
     "delete_envelope",
