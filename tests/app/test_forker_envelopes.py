@@ -21,14 +21,13 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
-from app.graph import GraphConfig, build_graph
-from app.models import ModelChoice
-from app.offline_model import OfflineChatModel
+from app.config import RunContext
+from app.graph import build_graph
 from app.plan import offline_plan
+from app.resources import Resources
 from app.store import ResultsStore
 from state import ResearchInput, ResearchState, make_envelope_id
 from tests.conftest import AS_OF, SMALL_TOPIC
-from workers.base import WorkerDeps
 from workers.registry import WORKERS
 
 WORKER = "word_count"  # the forker's node, and the envelopes' worker name
@@ -50,17 +49,11 @@ def word_count(task: dict[str, Any]) -> dict[str, Any]:
 @pytest.fixture
 def forker_graph(tmp_path: Path):
     data_dir = tmp_path / "data"
-    model = OfflineChatModel()
-    app_graph = build_graph(GraphConfig(
-        workers=WORKERS,
-        worker_deps=WorkerDeps(corpus=None, model=model),
-        planner=ModelChoice(model, "offline", True),
-        model_label="offline",
-        data_dir=data_dir,
-    ))
+    resources = Resources(defaults=RunContext(data_dir=str(data_dir), model="offline"))
+    app_graph = build_graph(WORKERS, resources=resources)
     app_node = {name: spec.runnable.func for name, spec in app_graph.builder.nodes.items()}
 
-    builder = StateGraph(ResearchState, input_schema=ResearchInput)
+    builder = StateGraph(ResearchState, input_schema=ResearchInput, context_schema=RunContext)
     builder.add_node("plan", app_node["plan"])
     builder.add_node(WORKER, word_count)
     builder.add_node("persist", app_node["persist"])
@@ -72,7 +65,10 @@ def forker_graph(tmp_path: Path):
     builder.add_edge(WORKER, "persist")
     builder.add_edge("persist", "report")
     builder.add_edge("report", END)
-    return builder.compile(checkpointer=InMemorySaver()), data_dir
+    try:
+        yield builder.compile(checkpointer=InMemorySaver()), data_dir
+    finally:
+        resources.close()
 
 
 def test_id_less_envelopes_of_one_worker_and_day_are_one_row_per_task(forker_graph):

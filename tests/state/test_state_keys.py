@@ -25,9 +25,14 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
 from state import ResearchState, Task, concat_lists, envelope_reducer, keep_max, keep_min
-from workers.base import WorkerDeps, WorkerResult, WorkerSpec, make_worker_node
+from workers.base import RunScope, WorkerDeps, WorkerResult, WorkerSpec, make_worker_node
 
 AS_OF = "2026-11-30"
+
+
+def _no_deps(_runtime: Any) -> tuple[WorkerDeps, RunScope]:
+    """The worker node's resolver: no corpus or model (these workers use neither)."""
+    return WorkerDeps(corpus=None), RunScope()
 
 PARALLEL_KEYS = {
     "envelopes": envelope_reducer,  # every worker of a superstep, persist, subgraph echoes
@@ -36,7 +41,7 @@ PARALLEL_KEYS = {
 }
 """The keys that need a reducer, and the one each needs."""
 
-SINGLE_WRITER_KEYS = {"topic", "as_of", "sub_questions", "report_path"}
+SINGLE_WRITER_KEYS = {"topic", "as_of", "sub_questions", "report_path", "outcome", "failed_tasks"}
 """Keys one node writes per superstep: no reducer. (A key you add is neither: it is checked by
 the fan-out test below if workers write it, and by the graph's own runs.)"""
 
@@ -71,7 +76,7 @@ def _fan_out_graph(schema: type):
     spec = WorkerSpec(name="counter", kind="function", description="test",
                       build=_items_with_tokens)
     builder = StateGraph(schema)
-    builder.add_node("counter", make_worker_node(spec, WorkerDeps(corpus=None)))
+    builder.add_node("counter", make_worker_node(spec, _no_deps))
     builder.add_conditional_edges(START, lambda _s: [
         Send("counter", Task(worker="counter", sub_question=q, topic="t", as_of=AS_OF, round=1))
         for q in ("a", "bb", "ccc")

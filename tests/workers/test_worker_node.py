@@ -17,9 +17,14 @@ from langgraph.types import Send
 
 import state.schema
 from state import ResearchState, Task, keep_max
-from workers.base import WorkerDeps, WorkerResult, WorkerSpec, make_worker_node
+from workers.base import RunScope, WorkerDeps, WorkerResult, WorkerSpec, make_worker_node
 
 AS_OF = "2026-11-30"
+
+
+def _no_deps(_runtime: Any) -> tuple[WorkerDeps, RunScope]:
+    """The worker node's resolver: no corpus or model (these workers use neither)."""
+    return WorkerDeps(corpus=None), RunScope()
 QUESTIONS = ("first question", "second question")
 
 
@@ -28,7 +33,7 @@ def run_worker(result_for, schema: type = ResearchState) -> dict[str, Any]:
     spec = WorkerSpec(name="probe", kind="function", description="test",
                       build=lambda _deps: result_for)
     builder = StateGraph(schema)
-    builder.add_node("probe", make_worker_node(spec, WorkerDeps(corpus=None)))
+    builder.add_node("probe", make_worker_node(spec, _no_deps))
     builder.add_conditional_edges(START, lambda _s: [
         Send("probe", Task(worker="probe", sub_question=q, topic="t", as_of=AS_OF, round=1))
         for q in QUESTIONS
