@@ -37,6 +37,7 @@ def _no_deps(_runtime: Any) -> tuple[WorkerDeps, RunScope]:
 PARALLEL_KEYS = {
     "envelopes": envelope_reducer,  # every worker of a superstep, persist, subgraph echoes
     "tokens": operator.add,  # each model-calling worker writes its own delta
+    "unmetered_calls": operator.add,  # likewise, responses that reported no usage
     "notes": concat_lists,  # route and report append; plan resets it with Overwrite
 }
 """The keys that need a reducer, and the one each needs."""
