@@ -25,7 +25,7 @@ from app.config import RunContext
 from app.graph import build_graph
 from app.plan import offline_plan
 from app.resources import Resources
-from app.store import ResultsStore
+from app.storage.sqlite import SqliteResults
 from state import ResearchInput, ResearchState, make_envelope_id
 from tests.conftest import AS_OF, SMALL_TOPIC
 from workers.registry import WORKERS
@@ -83,7 +83,7 @@ def test_id_less_envelopes_of_one_worker_and_day_are_one_row_per_task(forker_gra
         envelopes = graph.get_state(config).values["envelopes"]
         assert sorted(e["envelope_id"] for e in envelopes) == sorted(ids)
         assert all(e["persisted"] is True and e["structured"] is None for e in envelopes)
-        with ResultsStore.in_dir(data_dir) as store:
+        with SqliteResults.in_dir(data_dir) as store:
             rows = store.rows(thread_id="forker")
             assert store.duplicate_count() == 0
         assert {r["envelope_id"] for r in rows} == ids and len(rows) == len(questions)
