@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from app.ids import default_thread_id, sha8, topic_slug
+from state import ITEM_KINDS, ItemKind
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
 
@@ -80,7 +81,27 @@ def _claim_key(item: dict[str, Any]) -> tuple[str, str]:
     return " ".join(str(item.get("text", "")).split()).lower(), item["ref"]
 
 
-def _items(rows: Sequence[dict[str, Any]], task_key: str | None, kind: str) -> list[dict]:
+def _unknown_kinds(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """A note per (worker, kind) of items whose kind the report has no section for.
+
+    Workers cannot produce them (the node wrapper turns such a result into an error envelope),
+    but rows written another way (a node of your own, an older database) can: say so, never drop
+    them silently.
+    """
+    found: dict[tuple[str, str], int] = {}
+    for row in rows:
+        if row["status"] != "ok" or not row.get("structured"):
+            continue
+        for item in row["structured"].get("items", []):
+            kind = item.get("kind") if isinstance(item, dict) else None
+            if kind not in ITEM_KINDS:
+                key = (row["worker"], repr(kind))
+                found[key] = found.get(key, 0) + 1
+    return [f"{n} item(s) of {worker} have the kind {kind}, which the report has no section "
+            f"for ({', '.join(ITEM_KINDS)}): not shown" for (worker, kind), n in found.items()]
+
+
+def _items(rows: Sequence[dict[str, Any]], task_key: str | None, kind: ItemKind) -> list[dict]:
     out, seen = [], set()
     for row in rows:
         if task_key is not None and row["task_key"] != task_key:
@@ -180,9 +201,10 @@ def render_markdown(data: ReportInput) -> str:
             for r in errors
         ]
         lines.append("")
-    if data.notes:
+    notes = data.notes + _unknown_kinds(data.rows)
+    if notes:
         lines += ["## Notes", ""]
-        lines += [f"- {_one_line(n)}" for n in data.notes]
+        lines += [f"- {_one_line(n)}" for n in notes]
         lines.append("")
 
     lines += ["## Sources", ""]

@@ -38,6 +38,7 @@ from pydantic import BaseModel, Field
 
 from app.models import structured_output
 from app.report import ReportInput
+from state import ITEM_KINDS
 from workers.errors import (
     FatalModelError,
     describe_fatal,
@@ -119,7 +120,8 @@ def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str
     Findings and caveats of the rows whose status is ``ok``, each (text, ref) once, findings
     first; when there are none, the passages (their first 300 characters) instead.
     """
-    by_kind: dict[str, list[dict[str, str]]] = {"finding": [], "caveat": [], "passage": []}
+    # Unknown kinds are skipped here; the report's Notes say they exist (app.report).
+    by_kind: dict[str, list[dict[str, str]]] = {kind: [] for kind in ITEM_KINDS}
     seen: set[tuple[str, str]] = set()
     for row in data.rows:
         if row.get("status") != "ok" or not row.get("structured"):

@@ -10,7 +10,7 @@ What it measures
      duplicates, so it is the speed to match, not a correct alternative.
    * ``naive upsert``: the obvious correct upsert, written in this script: rebuild a
      ``{key: position}`` index from the whole list on every call. Quadratic; the design
-     (DESIGN.md section 4, rule 6) exists to avoid it.
+     (docs/architecture.md, "The reducer rules", rule 6) exists to avoid it.
    * ``add_messages``: LangGraph's own id-keyed upsert for messages, fed equivalent
      ``AIMessage``s with the same ids (it also re-indexes the whole list on every call).
    * ``envelope_reducer``: the reducer in ``state/reducers.py``.

@@ -3,9 +3,11 @@
 A reducer is the function in ``Annotated[T, reducer]`` on a state key; LangGraph calls it as
 ``new_value = reducer(current_value, write)`` for each write to that channel. Each line below is
 one such call, printed ``reducer(current, write) -> result``, and checked against the result it
-should give. The last two examples run inside a real graph: ``delete_envelope`` as a write, and
-``Overwrite([])``, which LangGraph's channel handles *before* any reducer is called (it replaces
-the value instead of folding into it).
+should give (envelope ids are shown shortened, ``worker:…digest``). The last examples run inside a
+real graph: ``delete_envelope`` as a write, ``Overwrite([])``, which LangGraph's channel handles
+*before* any reducer is called (it replaces the value instead of folding into it), and
+``keep_max``/``keep_min`` folding a fan-out, where the builtin ``max`` is refused by
+``StateGraph()``.
 
 Run: ``uv run python scripts/walkthrough_6_reducer_catalog.py`` (offline, a couple of seconds).
 """
@@ -16,7 +18,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
-from langgraph.types import Overwrite
+from langgraph.types import Overwrite, Send
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _walkthrough import verdict  # noqa: E402
@@ -30,6 +32,9 @@ from state import (  # noqa: E402
     delete_envelope,
     envelope_reducer,
     keep_latest,
+    keep_max,
+    keep_min,
+    make_envelope_id,
     merge_dicts,
 )
 
@@ -50,10 +55,18 @@ CASES: list[tuple[str, Callable[[Any, Any], Any], Any, Any, Any, str]] = [
      [env("a", structured=None, persisted=True)],
      "field-wise merge, later wins; an explicit None clears a field (persist)"),
     ("envelope_reducer", envelope_reducer,
+     [], [{"worker": "w", "as_of": "2026-11-30", "task_key": "q1"},
+          {"worker": "w", "as_of": "2026-11-30", "task_key": "q2"}],
+     [{"worker": "w", "as_of": "2026-11-30", "task_key": "q1",
+       "envelope_id": make_envelope_id("w", "q1", "2026-11-30")},
+      {"worker": "w", "as_of": "2026-11-30", "task_key": "q2",
+       "envelope_id": make_envelope_id("w", "q2", "2026-11-30")}],
+     "no envelope_id: stored under make_envelope_id(worker, task_key, as_of), one per task"),
+    ("envelope_reducer", envelope_reducer,
      [{"worker": "w", "as_of": "2026-11-30", "n": 1}],
      [{"worker": "w", "as_of": "2026-11-30", "n": 2}],
-     [{"worker": "w", "as_of": "2026-11-30", "n": 2}],
-     "no envelope_id: the key falls back to worker:as_of"),
+     [{"worker": "w", "as_of": "2026-11-30", "n": 2, "envelope_id": "w:2026-11-30"}],
+     "no envelope_id and no task_key: stored under worker:as_of, one per worker and day"),
     ("envelope_reducer", envelope_reducer,
      [env("a"), env("b")], delete_envelope("a"),
      [env("b")],
@@ -83,6 +96,15 @@ CASES: list[tuple[str, Callable[[Any, Any], Any], Any, Any, Any, str]] = [
      {"at": "2026-11-30T09:00Z", "status": "running"},
      {"at": "2026-11-30T10:00Z", "status": "done"},
      "the newest by its own timestamp wins, not the last applied"),
+    ("keep_max", keep_max,
+     None, -9.0, -9.0,
+     "on a float | None key (no 0.0 default): the first write is kept, even below zero"),
+    ("keep_max", keep_max,
+     -2.5, -9.0, -2.5,
+     "the greater value stays: a high-water mark; the builtin max fails at StateGraph()"),
+    ("keep_min", keep_min,
+     1.25, 3.0, 1.25,
+     "the smaller value stays; None on either side is no value"),
     ("add_counts", add_counts,
      {"prompt_tokens": 120, "calls": 1}, {"prompt_tokens": 80, "calls": 1, "retries": 1},
      {"prompt_tokens": 200, "calls": 2, "retries": 1},
@@ -103,13 +125,48 @@ def in_graph(write: Any) -> list[dict]:
     return builder.compile().invoke({"envelopes": [env("a"), env("b")]})["envelopes"]
 
 
+def short(envelope_id: str) -> str:
+    """A derived id ``worker:as_of:digest`` shown as ``worker:…digest[:8]``; others as they are."""
+    parts = envelope_id.split(":")
+    return f"{parts[0]}:…{parts[2][:8]}" if len(parts) == 3 and len(parts[2]) == 20 else envelope_id
+
+
+class Scores(TypedDict, total=False):
+    best: Annotated[float | None, keep_max]
+    worst: Annotated[float | None, keep_min]
+
+
+def scores_in_graph(values: list[float]) -> tuple[float, float]:
+    """Three parallel ``Send`` tasks each write one value to ``best`` and ``worst``."""
+    builder = StateGraph(Scores)
+    builder.add_node("scorer", lambda task: {"best": task["v"], "worst": task["v"]})
+    builder.add_conditional_edges(START, lambda _: [Send("scorer", {"v": v}) for v in values],
+                                  ["scorer"])
+    builder.add_edge("scorer", END)
+    out = builder.compile().invoke({})
+    return out["best"], out["worst"]
+
+
+def builtin_max_error() -> str:
+    """What ``StateGraph`` says about ``Annotated[float, max]``."""
+
+    class Builtin(TypedDict, total=False):
+        best: Annotated[float, max]
+
+    try:
+        StateGraph(Builtin)
+    except ValueError as exc:
+        return f"ValueError: {exc}"
+    return "no error"
+
+
 def show(value: Any) -> str:
     """Envelopes shown by their id and the fields that matter here; other values as they are."""
     if isinstance(value, list) and value and isinstance(value[0], dict) and "worker" in value[0]:
         parts = []
         for e in value:
             extra = {k: v for k, v in e.items() if k not in ("envelope_id", "worker", "as_of")}
-            key = e.get("envelope_id") or f"{e['worker']}:{e['as_of']}"
+            key = short(e["envelope_id"]) if e.get("envelope_id") else "(no id)"
             parts.append(f"{key}{extra if extra else ''}")
         return "[" + ", ".join(parts) + "]"
     if isinstance(value, dict) and value.get("__delete__"):
@@ -141,6 +198,21 @@ def main() -> int:
             failures.append(f"graph write {label}: got {ids}, expected {expected_ids}")
         print(f"  {label:<22} -> envelopes = {ids}  [{mark}]")
 
+    values = [-5.0, -2.5, -9.0]
+    best, worst = scores_in_graph(values)
+    mark = "ok" if (best, worst) == (-2.5, -9.0) else "WRONG"
+    if mark != "ok":
+        failures.append(f"keep_max/keep_min in a graph: got {(best, worst)}")
+    print()
+    print(f"in a graph, three workers write {values} to best: Annotated[float | None, keep_max]"
+          " and worst: Annotated[float | None, keep_min]:")
+    print(f"  best = {best}, worst = {worst}  [{mark}]")
+    error = builtin_max_error()
+    mark = "ok" if "no signature found for builtin" in error else "WRONG"
+    if mark != "ok":
+        failures.append(f"Annotated[float, max]: expected StateGraph to refuse it, got {error}")
+    print(f"  Annotated[float, max] instead -> {error}  [{mark}]")
+
     # Drift check: every reducer ``state.reducers`` exports has an example here.
     shown = {name.split("(")[0] for name, *_ in CASES} | {"delete_envelope"}
     missing = sorted(set(state.reducers.__all__) - {"DELETE"} - shown)
@@ -148,11 +220,11 @@ def main() -> int:
         failures.append(f"no example for {', '.join(missing)}")
         print(f"reducers in state/ without an example: {', '.join(missing)}")
 
-    total = len(CASES) + 3
+    total = len(CASES) + 5
     return verdict(
         not failures,
         f"all {total} examples gave the documented result ({len(shown) - 1} reducers, "
-        "delete_envelope and Overwrite)",
+        "delete_envelope, Overwrite, and keep_max/keep_min in a graph)",
         f"{len(failures)} of {total} examples were wrong: " + "; ".join(failures),
     )
 

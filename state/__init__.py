@@ -5,6 +5,7 @@ build on it and it never imports them.
 """
 
 from state.envelope import Envelope, EnvelopeStatus, envelope_key, make_envelope_id, normalize_as_of
+from state.items import ITEM_KINDS, ItemKind, ResultItem, check_items
 from state.reducers import (
     DELETE,
     add_counts,
@@ -14,6 +15,8 @@ from state.reducers import (
     delete_envelope,
     envelope_reducer,
     keep_latest,
+    keep_max,
+    keep_min,
     merge_dicts,
 )
 from state.schema import ResearchInput, ResearchState, Task
@@ -22,17 +25,23 @@ __all__ = [
     "DELETE",
     "Envelope",
     "EnvelopeStatus",
+    "ITEM_KINDS",
+    "ItemKind",
     "ResearchInput",
     "ResearchState",
+    "ResultItem",
     "Task",
     "add_counts",
     "capped_list",
+    "check_items",
     "concat_lists",
     "dedupe_extend",
     "delete_envelope",
     "envelope_key",
     "envelope_reducer",
     "keep_latest",
+    "keep_max",
+    "keep_min",
     "make_envelope_id",
     "merge_dicts",
     "normalize_as_of",

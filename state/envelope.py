@@ -5,8 +5,12 @@ LangGraph's serializer); the :class:`Envelope` model validates it at the edges: 
 builds one, and when the results store reads one back.
 
 The identity of an envelope is :func:`make_envelope_id`: derived only from the task's own inputs
-(worker name, task key, ``as_of``), never from LangGraph's runtime ``task_id``, which is unique per
-dispatch and so would give a retried or resumed task a new identity (and the database a new row).
+(worker name, task key, ``as_of``), never from LangGraph's runtime ``task_id``. That one is a hash
+of the checkpoint id, the step and the task's position in the ``Send`` list: measured on langgraph
+1.2.24 it stays the same across a ``RetryPolicy`` retry and a resume of the same task, but it is
+new when the same work is sent again in a later superstep (a re-dispatch round) and when the
+thread is run again, so it would give the same logical work a new identity (and the database a
+new row). ``tests/state/test_task_id.py`` pins those facts.
 
 Example:
     >>> eid = make_envelope_id("docs_search", "What is a checkpointer?", "2026-11-30")
@@ -83,8 +87,10 @@ def make_envelope_id(worker: str, task_key: str, as_of: str | _dt.date) -> str:
     Raises:
         ValueError: when ``worker`` is empty or ``as_of`` is not a date.
 
-    Source of the idea: LangGraph's own ``task_id`` is random per dispatch, so keys that must
-    survive retries and resumes have to come from the task's inputs (see DESIGN.md section 3).
+    Source of the idea: LangGraph's own ``task_id`` is tied to one checkpoint and superstep (new
+    in a re-dispatch round and in a re-run of the thread), so keys that must survive
+    re-dispatches and re-runs have to come from the task's inputs (docs/architecture.md, "The
+    envelope contract").
     """
     if not worker or not str(worker).strip():
         raise ValueError("make_envelope_id needs a non-empty worker name")
@@ -95,26 +101,54 @@ def make_envelope_id(worker: str, task_key: str, as_of: str | _dt.date) -> str:
 
 
 def envelope_key(entry: dict[str, Any]) -> str:
-    """Return the upsert key of an envelope dict: its ``envelope_id``, else ``worker:as_of``.
+    """Return the upsert key of an envelope dict, the id it is stored under.
+
+    1. its ``envelope_id``, when set (non-empty);
+    2. else, when it has ``worker``, ``as_of`` and a non-empty ``task_key``,
+       ``make_envelope_id(worker, task_key, as_of)``: the very id the worker node wrapper stamps,
+       so envelopes written without an id by a node of your own stay one per task (two
+       sub-questions of one worker and day never merge) and merge with a stamped write of the
+       same task;
+    3. else ``f"{worker}:{as_of}"``: one envelope per worker and day.
+
+    :func:`state.envelope_reducer` stores every envelope with this key as its ``envelope_id``, so
+    whatever reads the channel (persist, the results store) always finds one
+    (docs/architecture.md, "The reducer rules").
 
     Args:
-        entry: an envelope as a dict (only ``envelope_id``, ``worker`` and ``as_of`` are read).
+        entry: an envelope as a dict (only ``envelope_id``, ``worker``, ``as_of`` and
+            ``task_key`` are read).
 
     Raises:
-        ValueError: when the entry has no ``envelope_id`` and lacks ``worker`` or ``as_of``; the
-            message names the entry, because silently collapsing unrelated keyless entries under
-            one key would lose results.
+        ValueError: when the entry has no ``envelope_id`` and lacks ``worker`` or ``as_of``, or
+            has a ``task_key`` but an ``as_of`` that is not a date; the message names the entry,
+            because silently collapsing unrelated keyless entries under one key would lose
+            results.
+
+    Example:
+        >>> envelope_key({"worker": "notes", "as_of": "2026-11-30"})
+        'notes:2026-11-30'
+        >>> envelope_key({"worker": "notes", "as_of": "2026-11-30", "task_key": "q"}) == (
+        ...     make_envelope_id("notes", "q", "2026-11-30"))
+        True
     """
     eid = entry.get("envelope_id")
     if eid:
         return str(eid)
-    worker, as_of = entry.get("worker"), entry.get("as_of")
+    worker, as_of, task_key = entry.get("worker"), entry.get("as_of"), entry.get("task_key")
     if worker and as_of:
-        return f"{worker}:{as_of}"
+        if not task_key:
+            return f"{worker}:{as_of}"
+        try:
+            return make_envelope_id(str(worker), str(task_key), as_of)
+        except ValueError as exc:
+            raise ValueError(f"envelope without an envelope_id: {exc}: {_shown(entry)}") from None
+    raise ValueError(f"envelope has neither an envelope_id nor worker and as_of: {_shown(entry)}")
+
+
+def _shown(entry: dict[str, Any]) -> str:
     shown = repr(entry)
-    if len(shown) > 200:
-        shown = shown[:197] + "..."
-    raise ValueError(f"envelope has neither an envelope_id nor worker and as_of: {shown}")
+    return shown if len(shown) <= 200 else shown[:197] + "..."
 
 
 class Envelope(BaseModel):

@@ -7,7 +7,8 @@ and in ``get_state``), so every reducer here is pure: it never mutates its input
 inputs always give the same result.
 
 The main one is :func:`envelope_reducer`, the upsert that makes retries, resumes and re-dispatches
-idempotent. The others are the small reducers LangGraph users commonly reach for.
+idempotent. The small general-purpose reducers LangGraph users commonly reach for live in
+:mod:`state.reducer_catalog` and are re-exported here, so ``state.reducers`` lists them all.
 
 Source: https://langchain-ai.github.io/langgraph/concepts/low_level/#reducers and LangGraph's
 ``langgraph/graph/message.py`` (``add_messages``), whose id-keyed upsert this generalizes.
@@ -16,12 +17,21 @@ Source: https://langchain-ai.github.io/langgraph/concepts/low_level/#reducers an
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel
 
 from state.envelope import Envelope, envelope_key
+from state.reducer_catalog import (
+    add_counts,
+    capped_list,
+    concat_lists,
+    dedupe_extend,
+    keep_latest,
+    keep_max,
+    keep_min,
+    merge_dicts,
+)
 
 __all__ = [
     "DELETE",
@@ -32,10 +42,10 @@ __all__ = [
     "delete_envelope",
     "envelope_reducer",
     "keep_latest",
+    "keep_max",
+    "keep_min",
     "merge_dicts",
 ]
-
-T = TypeVar("T")
 
 DELETE = "__delete__"
 """Field that marks an envelope write as a deletion; see :func:`delete_envelope`."""
@@ -66,11 +76,19 @@ def delete_envelope(envelope_id: str) -> dict[str, Any]:
 # an entry removes it: once a newer value is derived from a list, that list no longer owns the
 # index, and folding it again (an older value, a replayed write) rebuilds. Values restored from a
 # checkpoint are new objects, so they also rebuild, once. A list the caller changed in place
-# (appended to, shortened, an item replaced) no longer equals its snapshot, so it rebuilds too:
-# the check is one C-level pass comparing item identities, cheaper than the list copy. (Changing
-# the key fields of a stored dict in place is not detected; the reducer itself never does it.)
-# The cache never changes a result, only how fast it is computed. Bounded: one entry per channel
-# being folded at the same time, oldest evicted first.
+# (appended to, shortened, an item replaced or reordered) no longer equals its snapshot, so it
+# rebuilds too: the check is one C-level pass comparing item identities, cheaper than the list
+# copy. A stored dict whose other fields were changed in place is the same dict either way.
+#
+# So the cache gives the result a fold without it gives, with one stated limit: it trusts that
+# a stored dict keeps its ``envelope_id`` (every stored envelope has one, see rule 1). A node that
+# changes ``envelope_id`` in place on a dict of the channel, instead of writing
+# ``delete_envelope(old)`` and the envelope under its new id, can make the next fold keep the new
+# id twice, where a fold without the cache would merge the two
+# (tests/state/test_envelope_reducer.py::test_an_in_place_id_change_is_the_caches_stated_limit).
+# Checking every id on every call would be a Python-level pass per write: the quadratic cost the
+# cache exists to avoid (scripts/bench_reducer.py). Bounded: one entry per channel being folded
+# at the same time, oldest evicted first.
 _INDEX_SLOTS = 32
 _index_cache: dict[int, tuple[list, list, dict[str, int]]] = {}
 _index_lock = threading.Lock()
@@ -126,9 +144,13 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
 
     Register it as ``envelopes: Annotated[list[dict], envelope_reducer]``.
 
-    Rules (DESIGN.md section 4):
-      1. The key is ``envelope_id``; when missing or empty, ``f"{worker}:{as_of}"``; an entry with
-         neither raises ``ValueError`` naming the entry.
+    Rules (docs/architecture.md, "The reducer rules"):
+      1. The key is :func:`state.envelope_key`: ``envelope_id``; when missing or empty,
+         ``make_envelope_id(worker, task_key, as_of)`` if the entry has a ``task_key`` (the id
+         the worker node wrapper would have stamped), else ``f"{worker}:{as_of}"``; an entry
+         with neither raises ``ValueError`` naming the entry. Every envelope is stored with its
+         key as its ``envelope_id``: an envelope written without one gets it here, in the
+         channel, before any node (persist, the results store) reads it.
       2. Shallow field-wise merge, later wins: a field absent from the update keeps its old value,
          a field explicitly set to None becomes None (how persist drops ``structured``).
       3. Each key appears once, in first-seen order.
@@ -141,7 +163,10 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
          value it returns is cached and reused when that same, unchanged list comes back as
          ``existing``, so folding the N writes of an N-wide ``Send`` fan-out costs N list copies
          (like ``operator.add``), not N index rebuilds. Any other ``existing`` (restored from a
-         checkpoint, an older value, mutated in place) is indexed afresh: correct, O(len) once.
+         checkpoint, an older value, a list changed in place) is indexed afresh: correct,
+         O(len) once. The one limit: a stored dict whose ``envelope_id`` was changed in place
+         is not seen (write ``delete_envelope`` and the new envelope instead; see the comment
+         on the cache).
 
     Args:
         existing: the channel's current value: a list of envelope dicts, or None.
@@ -171,9 +196,13 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
         result = list(existing)  # the one list copy
     else:  # no valid cached index: a restored, older, hand-made or mutated value; index it once
         result = _as_entries(existing)  # a new list
-        positions = {envelope_key(entry): i for i, entry in enumerate(result)}
+        keys = [envelope_key(entry) for entry in result]
+        positions = {key: i for i, key in enumerate(keys)}
         if len(positions) != len(result):  # a hand-made value with repeated keys: fold it
             return envelope_reducer(envelope_reducer(None, result), updates)
+        for i, entry in enumerate(result):
+            if not entry.get("envelope_id"):  # a hand-made value: store it under its key
+                result[i] = {**entry, "envelope_id": keys[i]}
         snapshot = None
 
     deleted = False
@@ -194,12 +223,16 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
         if pos is None:
             positions[key] = len(result)
             entry = dict(update)
+            if not update.get("envelope_id"):
+                entry["envelope_id"] = key  # rule 1: stored under its key
             result.append(entry)
             if snapshot is not None:
                 snapshot.append(entry)
         else:
             merged = dict(result[pos])
             merged.update(update)
+            if not update.get("envelope_id"):
+                merged["envelope_id"] = key  # an empty or None id in the update is no id
             result[pos] = merged
             if snapshot is not None:
                 snapshot[pos] = merged
@@ -209,139 +242,3 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
         snapshot = None
     _keep_index(result, list(result) if snapshot is None else snapshot, positions)
     return result
-
-
-def dedupe_extend(existing: Sequence[T] | None, new: Iterable[T] | T | None) -> list[T]:
-    """Append the new items that are not already present, keeping first-seen order.
-
-    Use it for a list of hashable values that many parallel nodes add to, where the same value
-    must appear once (visited URLs, sub-questions, source references).
-
-    Args:
-        existing: the current list (hashable items), or None.
-        new: one item or an iterable of items (a ``str`` counts as one item), or None.
-
-    Example:
-        >>> dedupe_extend(["a", "b"], ["b", "c", "c"])
-        ['a', 'b', 'c']
-    """
-    out = list(existing or [])
-    seen = set(out)
-    if new is None:
-        return out
-    items = [new] if isinstance(new, (str, bytes)) or not isinstance(new, Iterable) else new
-    for item in items:
-        if item not in seen:
-            seen.add(item)
-            out.append(item)
-    return out
-
-
-def merge_dicts(existing: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> dict:
-    """Shallow dict merge, later wins: for a map that parallel nodes each add keys to.
-
-    Use it for settings or metadata written piecewise (e.g. ``{"worker": "model name"}``). A value
-    of None is stored as None (it does not delete the key).
-
-    Example:
-        >>> merge_dicts({"a": 1, "b": 2}, {"b": 3, "c": 4})
-        {'a': 1, 'b': 3, 'c': 4}
-    """
-    out = dict(existing or {})
-    out.update(new or {})
-    return out
-
-
-def capped_list(limit: int) -> Callable[[list | None, Any], list]:
-    """Build a reducer that appends and then keeps only the last ``limit`` items.
-
-    Use it for logs, recent events or progress messages in state, whose growth would otherwise
-    make every checkpoint larger.
-
-    Args:
-        limit: how many items to keep (>= 1).
-
-    Raises:
-        ValueError: when ``limit`` < 1.
-
-    Example:
-        >>> keep3 = capped_list(3)
-        >>> keep3([1, 2, 3], [4, 5])
-        [3, 4, 5]
-    """
-    if limit < 1:
-        raise ValueError("capped_list needs a limit of at least 1")
-
-    def reducer(existing: list | None, new: Any) -> list:
-        items = new if isinstance(new, list) else ([] if new is None else [new])
-        return (list(existing or []) + items)[-limit:]
-
-    reducer.__name__ = f"capped_list_{limit}"
-    reducer.__doc__ = f"Append, then keep the last {limit} items."
-    return reducer
-
-
-def concat_lists(existing: list | None, new: list | Any | None) -> list:
-    """``operator.add`` for lists that is safe with None and with a single item.
-
-    Use it for an append-only log where duplicates are meaningful (each write is an event).
-
-    Example:
-        >>> concat_lists(None, [1]) + concat_lists([1], 2)
-        [1, 1, 2]
-    """
-    items = new if isinstance(new, list) else ([] if new is None else [new])
-    return list(existing or []) + items
-
-
-def keep_latest(field: str) -> Callable[[Any, Any], Any]:
-    """Build a reducer that keeps whichever value has the greater ``field`` (e.g. a timestamp).
-
-    Use it for a "latest status" key that parallel or retried nodes write in any order: the
-    newest by its own timestamp wins, not the last applied. On a tie the later write wins. A side
-    that is None (or lacks the field) loses to one that has it.
-
-    Args:
-        field: the key (for dicts) or attribute compared; values must be mutually comparable
-            (ISO-8601 strings in UTC compare correctly as strings).
-
-    Example:
-        >>> latest = keep_latest("at")
-        >>> latest({"at": "2026-11-30T10:00Z", "s": "b"}, {"at": "2026-11-30T09:00Z", "s": "a"})
-        {'at': '2026-11-30T10:00Z', 's': 'b'}
-    """
-
-    def _stamp(value: Any) -> Any:
-        if value is None:
-            return None
-        if isinstance(value, Mapping):
-            return value.get(field)
-        return getattr(value, field, None)
-
-    def reducer(existing: Any, new: Any) -> Any:
-        old_at, new_at = _stamp(existing), _stamp(new)
-        if new_at is None:
-            return existing if old_at is not None else new if new is not None else existing
-        if old_at is None or new_at >= old_at:
-            return new
-        return existing
-
-    reducer.__name__ = f"keep_latest_{field}"
-    reducer.__doc__ = f"Keep the value with the greatest {field!r}."
-    return reducer
-
-
-def add_counts(existing: Mapping[Hashable, int] | None, new: Mapping[Hashable, int] | None) -> dict:
-    """Add per-key integer deltas: a dict of counters that parallel nodes increment.
-
-    For a single counter use ``Annotated[int, operator.add]`` and write the delta (not the total).
-    This is the same idea for several named counters at once (``{"prompt_tokens": 120, ...}``).
-
-    Example:
-        >>> add_counts({"in": 10, "out": 2}, {"in": 5, "calls": 1})
-        {'in': 15, 'out': 2, 'calls': 1}
-    """
-    out = dict(existing or {})
-    for key, delta in (new or {}).items():
-        out[key] = out.get(key, 0) + delta
-    return out

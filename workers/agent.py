@@ -43,7 +43,7 @@ from langchain.agents.structured_output import ToolStrategy
 from langchain_core.messages import AIMessage, HumanMessage
 from pydantic import BaseModel
 
-from state import Task
+from state import ItemKind, ResultItem, Task
 from workers.base import WorkerDeps, WorkerResult
 from workers.errors import response_fault
 from workers.tools import make_corpus_tools
@@ -104,7 +104,7 @@ def build_agent_runner(
     system_prompt: str,
     schema: type[BaseModel],
     items_field: str,
-    kind: str,
+    kind: ItemKind,
 ) -> Callable[[Task], WorkerResult]:
     """Compile one ``create_agent`` graph and return ``run(task) -> WorkerResult`` using it.
 
@@ -146,7 +146,7 @@ def build_agent_runner(
         answer = result.get("structured_response")
         if answer is None:
             raise ValueError(f"{name} finished without a structured response")
-        items: list[dict[str, Any]] = []
+        items: list[ResultItem] = []
         dropped = 0
         for claim in getattr(answer, items_field):
             passage = deps.corpus.passage(claim.ref)

@@ -2,7 +2,8 @@
 
 A worker is ``build(deps) -> run`` with ``run(task) -> WorkerResult`` (see :class:`WorkerSpec`).
 :func:`make_worker_node` turns it into the LangGraph node that a ``Send`` targets. The wrapper is
-where the durability rules live, so each worker module stays about its own job:
+where the durability rules live, so each worker module stays about its own job
+(docs/architecture.md, "Layout and import rules" and "The envelope contract"):
 
 * the envelope is stamped with :func:`state.make_envelope_id` from the task's own inputs, never
   from LangGraph's runtime ``task_id`` (recorded as telemetry only);
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from langgraph.runtime import Runtime
 
-from state import Envelope, Task, make_envelope_id
+from state import Envelope, ResearchState, ResultItem, Task, check_items, make_envelope_id
 from workers.errors import RunCancelled, is_fatal, is_transient, one_line
 from workers.pacing import stop_waiting_when
 from workers.usage import AttemptTokens
@@ -170,18 +171,26 @@ class WorkerResult:
     """What a worker's ``run`` returns.
 
     Attributes:
-        items: the sourced claims, each ``{"kind": "finding" | "caveat" | "passage", "text": str,
-            "ref": str, "title": str, "source": str}`` (+ ``"score"`` for passages). The report
-            cites ``ref``; a claim whose ref the corpus does not know is dropped by the worker.
+        items: the sourced claims, each a :class:`state.ResultItem`: ``{"kind": "finding" |
+            "caveat" | "passage", "text", "ref", "title", "source"}`` (+ ``"score"`` for
+            passages). The report cites ``ref``; a claim whose ref the corpus does not know is
+            dropped by the worker. An item of another kind makes this task's envelope an error
+            naming the kind (:func:`state.check_items`).
         tokens: tokens the worker spent outside LangChain chat models (e.g. a provider SDK called
             directly). Calls of LangChain chat models are counted by the node itself, failed
             attempts included (:mod:`workers.usage`): do not add them here.
         extra: any other payload worth keeping in the results database.
+        state: writes to other keys of :class:`state.ResearchState`, ``{key: value}``, returned
+            by the node next to the envelope. Workers run in parallel, so each key needs a
+            reducer (docs/extending.md, "Add a state key"); a key the schema does not declare,
+            or one the wrapper writes (``envelopes``, ``tokens``, ``unmetered_calls``), makes
+            the envelope an error.
     """
 
-    items: list[dict[str, Any]]
+    items: list[ResultItem]
     tokens: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -201,6 +210,23 @@ class WorkerSpec:
     kind: Literal["function", "agent"]
     description: str
     build: Callable[[WorkerDeps], Callable[[Task], WorkerResult]]
+
+
+_WRAPPER_KEYS = frozenset({"envelopes", "tokens", "unmetered_calls"})
+_STATE_KEYS = ResearchState.__required_keys__ | ResearchState.__optional_keys__
+
+
+def _check_state_writes(writes: dict[str, Any]) -> None:
+    """Refuse ``WorkerResult.state`` keys the wrapper owns or the schema lacks (LangGraph would
+    drop an undeclared key without a word)."""
+    owned = sorted(set(writes) & _WRAPPER_KEYS)
+    if owned:
+        raise ValueError(f"WorkerResult.state writes {', '.join(owned)}: the node wrapper "
+                         "writes those; return items and tokens instead")
+    unknown = sorted(set(writes) - _STATE_KEYS)
+    if unknown:
+        raise ValueError(f"WorkerResult.state writes {', '.join(unknown)}, which ResearchState "
+                         "(state/schema.py) does not declare")
 
 
 def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[str, Any]]:
@@ -252,14 +278,14 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
         }
         started = time.perf_counter()
         with carried.attempt(base["task_id"] or envelope_id) as served:
-            envelope = attempt_envelope(task, runtime, deps, scope, base)
+            envelope, writes = attempt_envelope(task, runtime, deps, scope, base)
         tokens = served.tokens + (envelope.get("tokens") or 0)
         envelope["tokens"] = tokens
         envelope["seconds"] = round(time.perf_counter() - started, 3)
         if scope.on_done is not None:
             scope.on_done(task, envelope)
         runtime.stream_writer({"envelope": envelope})
-        update: dict[str, Any] = {"envelopes": [envelope]}
+        update: dict[str, Any] = {**writes, "envelopes": [envelope]}
         if tokens:
             update["tokens"] = tokens
         if served.unmetered:
@@ -267,10 +293,12 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
         return update
 
     def attempt_envelope(task: Task, runtime: Runtime, deps: WorkerDeps, scope: RunScope,
-                         base: dict[str, Any]) -> dict[str, Any]:
-        """Run one attempt: the envelope (``tokens``: what the worker counted itself), or raise
-        for the RetryPolicy (transient, attempts left) or to stop the run (fatal)."""
+                         base: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Run one attempt: the envelope (``tokens``: what the worker counted itself) and the
+        worker's other state writes, or raise for the RetryPolicy (transient, attempts left) or
+        to stop the run (fatal)."""
         attempt = base["attempts"]
+        spent = 0  # what a worker counted for a result that turns out malformed is still spent
         try:
             # A wait for a provider's Retry-After (workers.pacing) ends when the run stops.
             with scope.limiter or contextlib.nullcontext(), stop_waiting_when(scope.cancel):
@@ -283,6 +311,9 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
             if not isinstance(result, WorkerResult):
                 raise TypeError(f"{spec.name}.run returned {type(result).__name__}, "
                                 "not a WorkerResult")
+            spent = result.tokens
+            items = check_items(result.items)
+            _check_state_writes(result.state)
         except Exception as exc:
             if is_fatal(exc):
                 if not isinstance(exc, RunCancelled):
@@ -296,13 +327,14 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
                     "max_attempts": deps.max_attempts, "error": one_line(exc, 160),
                 }})
                 raise
-            return Envelope(**base, status="error", error=one_line(exc)).to_state()
+            error = Envelope(**base, status="error", error=one_line(exc), tokens=spent)
+            return error.to_state(), {}
         return Envelope(
             **base,
             status="ok",
-            structured={"items": result.items, **result.extra},
+            structured={"items": items, **result.extra},
             tokens=result.tokens,
-        ).to_state()
+        ).to_state(), dict(result.state)
 
     node.__name__ = spec.name
     node.__doc__ = spec.description

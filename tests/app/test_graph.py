@@ -1,6 +1,6 @@
 """The supervisor graph in-process: fan-out, reduce, persist, report, on a small made-up corpus.
 
-What the graph promises (DESIGN.md sections 1 and 3):
+What the graph promises (docs/architecture.md, "Data flow" and "The envelope contract"):
 
 * every worker x sub-question task leaves exactly one envelope, stamped with its deterministic
   ``make_envelope_id(worker, sub_question, as_of)``;

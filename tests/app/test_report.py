@@ -230,3 +230,17 @@ def test_write_report_replaces_the_file_atomically(tmp_path: Path) -> None:
     write_report("second\n", path)
     assert path.read_text(encoding="utf-8") == "second\n"
     assert sorted(p.name for p in path.parent.iterdir()) == ["r.md"]  # no temp file left
+
+
+def test_an_item_of_an_unknown_kind_is_named_in_the_notes_not_dropped_silently() -> None:
+    # Workers cannot produce one (their node wrapper makes it an error envelope); a node of your
+    # own writing envelopes, or an older database, can.
+    rows = [*ROWS, row("word_count", Q1, [item("summary", "Two words.", "z.md#0"),
+                                          item("summary", "Three words here.", "z.md#1")])]
+    md = render_markdown(data(rows, notes=["round 2: nothing to re-dispatch"]))
+    notes = md.split("\n## Notes\n", 1)[1].split("\n## ", 1)[0]
+    assert "- round 2: nothing to re-dispatch" in notes
+    assert ("- 2 item(s) of word_count have the kind 'summary', which the report has no section "
+            "for (finding, caveat, passage): not shown") in notes
+    assert "Two words." not in md
+    assert render_markdown(data(ROWS)).count("## Notes") == 0  # nothing unknown: no note

@@ -1,1 +1,2 @@
-"""Durability tests: real processes, real SIGKILLs, real databases (DESIGN.md section 5)."""
+"""Durability tests: real processes, real SIGKILLs, real databases (docs/architecture.md, "The
+durability promises")."""

@@ -1,5 +1,6 @@
 """SIGKILL at every crash point, under every durability mode, then resume: nothing lost, nothing
-duplicated, finished workers not run again where the mode saved them (DESIGN.md section 5).
+duplicated, finished workers not run again where the mode saved them (docs/architecture.md,
+"The durability promises").
 
 Each case runs the real CLI twice in subprocesses: once with ``--crash-at`` (the process kills
 itself with SIGKILL), then again to resume, either with the same ``research`` command or with

@@ -1,4 +1,4 @@
-"""The Envelope model and make_envelope_id (DESIGN.md section 3).
+"""The Envelope model and make_envelope_id (docs/architecture.md, "The envelope contract").
 
 Proves that the model validates at the edge (``as_of`` normalized to ``YYYY-MM-DD``, bad dates
 rejected, required fields enforced), that ``to_state()`` is a plain JSON-able dict, and that
@@ -164,5 +164,8 @@ def test_envelope_key_prefers_id_and_falls_back_to_worker_as_of():
     no_id = {"envelope_id": "", "worker": "w", "as_of": "2026-11-30"}
     assert envelope_key(no_id) == "w:2026-11-30"
     assert envelope_key({"worker": "w", "as_of": "2026-11-30"}) == "w:2026-11-30"
+    with_task = {"worker": "w", "as_of": "2026-11-30", "task_key": "q"}
+    assert envelope_key(with_task) == make_envelope_id("w", "q", "2026-11-30")
+    assert envelope_key(dict(with_task, task_key="")) == "w:2026-11-30"
     with pytest.raises(ValueError, match="'worker': 'w'"):
         envelope_key({"worker": "w", "structured": {}})

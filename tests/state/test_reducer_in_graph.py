@@ -190,7 +190,7 @@ def test_pending_writes_replayed_after_a_failed_worker_stay_unique():
     assert_all_persisted_once(graph.get_state(config).values["envelopes"])
 
 
-# --- import rules of the state package (DESIGN.md section 2) ------------------------------------
+# --- import rules of the state package (docs/architecture.md, "Layout and import rules") ------
 
 
 def test_state_imports_neither_app_nor_workers():

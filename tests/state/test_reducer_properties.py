@@ -1,10 +1,11 @@
 """Property tests for envelope_reducer over random batches of envelope writes (hypothesis).
 
 Writes draw their keys from a small pool so updates collide: explicit ``envelope_id``s, entries
-keyed by the ``worker:as_of`` fallback (id missing, empty or None), and one explicit id spelled
-like a fallback key. Each write sets a random subset of fields, some to None. The existing value
-is either hand-made (possibly with repeated keys) or one the reducer returned (so its cached key
-index is used). Proves, for every such batch:
+without an id (missing, empty or None) keyed by the fallback (``make_envelope_id(worker, task_key,
+as_of)`` when they carry a ``task_key``, else ``worker:as_of``), and one explicit id spelled like a
+fallback key. Every result entry carries its key as its ``envelope_id``. Each write sets a random
+subset of fields, some to None. The existing value is either hand-made (possibly with repeated
+keys) or one the reducer returned (so its cached key index is used). Proves, for every such batch:
 
 * no key appears twice, and every key of ``existing`` and of the batch appears;
 * folding the same batch twice equals folding it once (idempotent: retries, replays);
@@ -25,7 +26,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from state import DELETE, delete_envelope, envelope_reducer
+from state import DELETE, delete_envelope, envelope_reducer, make_envelope_id
 
 # Modest budgets: the whole file runs in well under 20 s on a small CI machine.
 SETTINGS = settings(max_examples=100, deadline=None)
@@ -69,9 +70,13 @@ batches = st.lists(writes(), max_size=12)
 
 
 def key_of(entry: dict[str, Any]) -> str:
-    """The reference key rule, written independently of state.envelope.envelope_key."""
+    """The reference key rule, written independently of state.envelope.envelope_key: the id,
+    else the id the worker wrapper would stamp (when the entry has a task_key), else
+    worker:as_of."""
     if entry.get("envelope_id"):
         return entry["envelope_id"]
+    if entry.get("task_key"):
+        return make_envelope_id(entry["worker"], entry["task_key"], entry["as_of"])
     return f"{entry['worker']}:{entry['as_of']}"
 
 
@@ -85,6 +90,7 @@ def reference(*sequences: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 table.pop(key, None)
                 continue
             table.setdefault(key, {}).update(copy.deepcopy(entry))
+            table[key]["envelope_id"] = key  # stored under its key, id or not
     return list(table.values())
 
 

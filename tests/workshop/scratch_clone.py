@@ -1,0 +1,68 @@
+"""A scratch copy of the repository, for tests that apply a docs/extending.md recipe to it.
+
+A recipe is proven by doing it: apply its edits to a copy (never to the checkout under test),
+check which files changed, and run tests in the copy with the same interpreter, so the copy's
+``state``, ``workers`` and ``app`` are the ones imported.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def repo_files(root: Path = ROOT) -> list[str]:
+    """The files git would put in a commit of the working tree: tracked and untracked, minus
+    what ``.gitignore`` excludes and what was deleted."""
+    out = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=root, capture_output=True, check=True,
+    ).stdout.decode("utf-8", "surrogateescape")
+    return sorted({name for name in out.split("\0") if name and (root / name).is_file()})
+
+
+def scratch_clone(dest: Path, root: Path = ROOT) -> Path:
+    """Copy the repository's files into ``dest`` (created) and return it."""
+    for name in repo_files(root):
+        target = dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(root / name, target)
+    return dest
+
+
+def changed_files(clone: Path, root: Path = ROOT) -> set[str]:
+    """Files of ``clone`` that differ from ``root`` (added, removed or edited)."""
+    here, there = set(repo_files(root)), {
+        str(p.relative_to(clone)) for p in clone.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and ".pytest_cache" not in p.parts
+    }
+    return (here ^ there) | {
+        name for name in here & there if not filecmp.cmp(root / name, clone / name, shallow=False)
+    }
+
+
+def diff_files(diff: str) -> set[str]:
+    """The files a unified diff edits (its ``+++ b/PATH`` lines)."""
+    return set(re.findall(r"^\+\+\+ b/(\S+)", diff, re.MULTILINE))
+
+
+def git_apply(clone: Path, diff: str) -> subprocess.CompletedProcess[str]:
+    """``git apply`` a unified diff inside ``clone`` (a plain folder: no repository needed)."""
+    return subprocess.run(["git", "apply", "--verbose", "-"], cwd=clone, input=diff,
+                          capture_output=True, text=True)
+
+
+def run_pytest(clone: Path, *args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
+    """Run pytest inside ``clone`` with this interpreter, the clone first on ``sys.path``."""
+    env = {**os.environ, "PYTHONPATH": str(clone), "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *args],
+        cwd=clone, env=env, capture_output=True, text=True, timeout=timeout,
+    )

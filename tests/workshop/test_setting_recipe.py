@@ -1,0 +1,140 @@
+"""docs/extending.md's "Add a setting" recipe works as written, on a scratch copy of the repo.
+
+The page's ```diff blocks are applied with ``git apply`` to a copy of the repository and the
+README is regenerated there as the page says: exactly the files the page names must change. In
+the copy, the configuration, README, report and help tests must pass, plus one more test,
+written into the copy, that uses the new setting the three ways a user can (flag, variable,
+``.env``) and checks the report follows it and a bad value is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.workshop.scratch_clone import (
+    ROOT,
+    changed_files,
+    diff_files,
+    git_apply,
+    run_pytest,
+    scratch_clone,
+)
+
+DOC = ROOT / "docs" / "extending.md"
+
+USES_THE_SETTING = '''
+"""Written into the scratch copy by tests/workshop/test_setting_recipe.py."""
+import os
+import re
+from pathlib import Path
+
+import app
+from app.config import load_settings
+from tests.conftest import AS_OF, run_cli
+
+
+def test_this_is_the_copy():
+    assert os.path.dirname(os.path.dirname(app.__file__)) == os.environ["PYTHONPATH"]
+
+
+def test_the_variable_and_the_env_file_set_it(tmp_path):
+    assert load_settings(env={}, env_file=None).report_passages == 3
+    assert load_settings(env={"RESEARCH_REPORT_PASSAGES": "1"}, env_file=None).report_passages == 1
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("RESEARCH_REPORT_PASSAGES=0\\n", encoding="utf-8")
+    assert load_settings(env={}, env_file=dotenv).report_passages == 0
+
+
+def _passages_per_question(report: str) -> list[int]:
+    """How many "Top passages" bullets each numbered sub-question section lists."""
+    sections = re.split(r"^## \\d+\\. ", report, flags=re.MULTILINE)[1:]
+    counts = []
+    for section in sections:
+        body = section.split("\\n## ", 1)[0]
+        block = re.search(r"^Top passages:\\n\\n((?:- .*\\n)+)", body, re.MULTILINE)
+        counts.append(len(block.group(1).splitlines()) if block else 0)
+    return counts
+
+
+def test_the_flag_and_the_variable_reach_the_report(tmp_path):
+    # Twelve short notes, and only docs_search succeeds: every section lists top passages.
+    corpus = tmp_path / "notes"
+    corpus.mkdir()
+    for i in range(1, 13):
+        (corpus / f"z{i}.md").write_text(
+            f"# Zorblax relay note {i}\\n\\nThe zorblax relay keeps ledger number {i} at "
+            f"station {i}.\\n", encoding="utf-8")
+    common = ["research", "zorblax relay", "--as-of", AS_OF, "--corpus", corpus,
+              "--model", "offline", "--fail-worker", "analyst", "--fail-worker", "critic",
+              "--rounds", "1"]
+    runs = {
+        "default": run_cli(*common, "--data-dir", tmp_path / "a"),
+        "flag": run_cli(*common, "--data-dir", tmp_path / "b", "--report-passages", "1"),
+        "variable": run_cli(*common, "--data-dir", tmp_path / "c",
+                            env={"RESEARCH_REPORT_PASSAGES": "0"}),
+    }
+    counts = {}
+    for name, proc in runs.items():
+        assert proc.returncode in (0, 1), (name, proc.stderr[-2000:])  # 1: tasks failed
+        path = next(line.split("report:", 1)[1].strip() for line in proc.stdout.splitlines()
+                    if "report:" in line)
+        counts[name] = _passages_per_question(Path(path).read_text(encoding="utf-8"))
+    assert max(counts["default"]) == 3  # the default
+    assert max(counts["flag"]) == 1
+    assert max(counts["variable"]) == 0
+
+
+def test_a_bad_value_is_refused_in_one_line(tmp_path):
+    proc = run_cli("research", "zorblax relay", "--data-dir", tmp_path / "d",
+                   "--report-passages", "-1")
+    assert proc.returncode == 2
+    assert "--report-passages" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    help_text = run_cli("research", "--help").stdout
+    assert "--report-passages" in help_text
+'''
+
+
+def recipe_section() -> str:
+    text = DOC.read_text(encoding="utf-8")
+    match = re.search(r"^## Add a setting\n(.*?)(?=^## )", text, re.DOTALL | re.MULTILINE)
+    assert match, "docs/extending.md has no '## Add a setting' section"
+    return match.group(1)
+
+
+def test_the_setting_recipe_applies_touches_only_its_files_and_the_tests_pass(tmp_path: Path):
+    section = recipe_section()
+    diffs = re.findall(r"^```diff\n(.*?)^```", section, re.DOTALL | re.MULTILINE)
+    assert diffs, "the recipe shows no ```diff block"
+    named = re.search(r"this recipe touches (.*?), nothing else", " ".join(section.split()))
+    assert named, "the recipe should say which files it touches"
+    promised = set(re.findall(r"`([^`]+)`", named.group(1)))
+    assert "scripts/update_readme.py" in section
+    assert promised == set().union(*map(diff_files, diffs)) | {"README.md"}
+
+    clone = scratch_clone(tmp_path / "repo")
+    for diff in diffs:
+        applied = git_apply(clone, diff)
+        assert applied.returncode == 0, f"the page's diff no longer applies:\n{applied.stderr}"
+    readme = subprocess.run([sys.executable, "scripts/update_readme.py"], cwd=clone,
+                            env={**os.environ, "PYTHONPATH": str(clone)},
+                            capture_output=True, text=True, timeout=300)
+    assert readme.returncode == 0, readme.stderr
+    assert changed_files(clone) == promised
+    assert "RESEARCH_REPORT_PASSAGES" in (clone / "README.md").read_text(encoding="utf-8")
+
+    (clone / "tests" / "app" / "test_recipe_uses_the_setting.py").write_text(USES_THE_SETTING,
+                                                                           "utf-8")
+    proc = run_pytest(
+        clone,
+        "tests/app/test_recipe_uses_the_setting.py",
+        "tests/app/test_config.py",
+        "tests/app/test_readme.py",
+        "tests/app/test_report.py",
+        "tests/e2e/test_help.py",
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert re.search(r"\b\d+ passed\b", proc.stdout) and " failed" not in proc.stdout
