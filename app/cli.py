@@ -1,4 +1,4 @@
-"""Command line: ``python -m app research|resume|threads|inspect``.
+"""Command line: ``python -m app research|resume|threads|inspect|prune``.
 
 Exit codes: 0 success; 1 the run failed (an exception, or the graph's ``outcome`` is
 ``partial`` or ``failed``, or a row is missing or duplicated); 2 bad input (one line on stderr,
@@ -23,6 +23,7 @@ from app.config import (
     flag_overrides,
     load_settings,
 )
+from app.errors import DomainError
 
 __all__ = ["main"]
 
@@ -90,6 +91,20 @@ def build_parser() -> argparse.ArgumentParser:
     inspect.add_argument("thread_id")
     add_setting_flags(inspect, {"data_dir", "database_url"})
     inspect.add_argument("--json", action="store_true")
+
+    prune = sub.add_parser(
+        "prune", help="keep only the latest checkpoint of each finished thread; report the "
+        "bytes freed",
+        description="Delete the checkpoint history that finished threads no longer need (each "
+        "rerun adds about seven checkpoints and their writes), keeping each one's latest "
+        "checkpoint, then compact the database. Unfinished threads (killed, interrupted, "
+        "failed mid-run) and threads running in another process are never touched. Results "
+        "and reports are not affected.")
+    prune.add_argument("--thread-id", help="prune this thread only")
+    add_setting_flags(prune, {"data_dir"})
+    prune.add_argument("--dry-run", action="store_true", help="say what would be removed, "
+                       "change nothing")
+    prune.add_argument("--json", action="store_true")
     return parser
 
 
@@ -251,16 +266,30 @@ def _inspect(args: argparse.Namespace) -> int:
     return _warn(warnings)
 
 
+def _prune(args: argparse.Namespace) -> int:
+    from app.prune import print_prune, prune_checkpoints
+
+    settings = _settings(args)
+    result = prune_checkpoints(settings.data_dir, thread_id=args.thread_id,
+                               dry_run=args.dry_run)
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        print_prune(result)
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; return the exit code."""
     args = build_parser().parse_args(argv)
-    handlers = {"research": _run, "resume": _run, "threads": _threads, "inspect": _inspect}
+    handlers = {"research": _run, "resume": _run, "threads": _threads, "inspect": _inspect,
+                "prune": _prune}
     try:
         return handlers[args.command](args)
     except BadInput as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except ConfigError as exc:
+    except (ConfigError, DomainError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
