@@ -191,26 +191,58 @@ def _console() -> Any:
     return Console(highlight=False, soft_wrap=True)
 
 
-def print_threads(rows: list[dict[str, Any]]) -> None:
-    """Print the ``threads`` table. Thread ids are never cut: they are what you copy into
-    ``inspect`` and ``resume``."""
-    from rich.table import Table
+_MIN_TOPIC = 16
+"""Narrowest topic column the ``threads`` table accepts before it switches to one record per
+thread (the table's topic is cut with an ellipsis, never folded into pieces)."""
 
+
+def print_threads(rows: list[dict[str, Any]]) -> None:
+    """Print the ``threads`` listing. Thread ids are never cut: they are what you copy into
+    ``inspect`` and ``resume``.
+
+    Three layouts, so it stays readable wherever it goes:
+
+    * piped (not a terminal): one line per thread, columns padded, the topic last and whole;
+      lines are never wrapped or cut, so ``grep`` and ``cut`` see one thread per line;
+    * a terminal wide enough for the ids plus a 16-column topic: a table whose topic is cut
+      with an ellipsis (``--json`` has it whole);
+    * a narrower terminal: one record per thread, the id on its own line.
+    """
     console = _console()
     if not rows:
         console.print("no threads yet")
         return
-    table = Table(box=None, pad_edge=False)
-    table.add_column("thread_id", no_wrap=True, min_width=max(len(r["thread_id"]) for r in rows))
-    table.add_column("status", no_wrap=True)
-    table.add_column("step", justify="right", no_wrap=True)
-    table.add_column("as_of", no_wrap=True)
-    table.add_column("topic", overflow="fold")
-    for r in rows:
-        step = "" if r["last_step"] is None else str(r["last_step"])
-        table.add_row(r["thread_id"], r["status"], step, str(r["as_of"] or ""),
-                      str(r["topic"] or ""))
-    console.print(table)
+    cells = [(r["thread_id"], r["status"], "" if r["last_step"] is None else str(r["last_step"]),
+              str(r["as_of"] or ""), " ".join(str(r["topic"] or "").split())) for r in rows]
+    header = ("thread_id", "status", "step", "as_of", "topic")
+    widths = [max(len(c[i]) for c in (header, *cells)) for i in range(4)]
+    if not console.is_terminal:
+        for c in (header, *cells):
+            line = "  ".join(c[i].rjust(widths[i]) if i == 2 else c[i].ljust(widths[i])
+                             for i in range(4))
+            print(f"{line}  {c[4]}".rstrip())
+        return
+    topic_width = console.width - sum(widths) - 2 * 4  # four gaps of two spaces
+    if topic_width >= _MIN_TOPIC:
+        from rich.table import Table
+
+        table = Table(box=None, pad_edge=False)
+        for i, name in enumerate(header[:4]):
+            table.add_column(name, no_wrap=True, min_width=widths[i],
+                             justify="right" if name == "step" else "left")
+        table.add_column("topic", no_wrap=True, overflow="ellipsis", max_width=topic_width)
+        for c in cells:
+            table.add_row(*c)
+        console.print(table)
+        return
+    from rich.markup import escape
+
+    for thread_id, status, step, as_of, topic in cells:
+        console.print(escape(thread_id), style="bold", overflow="ignore", crop=False)
+        detail = ", ".join(x for x in (status, step and f"step {step}",
+                                       as_of and f"as of {as_of}") if x)
+        console.print(escape(f"  {detail}"))
+        console.print(escape(f"  topic: {topic}"), overflow="ellipsis", no_wrap=True)
 
 
 def print_inspection(data: dict[str, Any]) -> None:
