@@ -195,7 +195,11 @@ def _run(args: argparse.Namespace) -> int:
     # and bad input should fail fast.
     from app.progress import Progress, print_summary
     from app.run import RunRequest, ThreadBusy, ThreadMismatch, run_research
+    from app.tracing import check_tracing
     from workers.corpus import CorpusError
+
+    if tracing_note := check_tracing():  # said once, instead of ~30 s of retries at exit
+        print(tracing_note, file=sys.stderr)
 
     request = RunRequest(topic=topic, as_of=as_of, thread_id=args.thread_id,
                          fresh=getattr(args, "fresh", False))
