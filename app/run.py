@@ -128,7 +128,8 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
     emit = on_event or (lambda kind, data: None)
     started = time.perf_counter()
     storage = storage_of(settings)
-    thread_id = run_thread_id(request.topic, request.as_of, request.thread_id, request.fresh)
+    thread_id = run_thread_id(request.topic, request.as_of, request.thread_id, request.fresh,
+                              storage)
     recorded = recorded_run(storage, thread_id)
     settings = check_thread(request.topic, settings, thread_id, recorded)
     resources = Resources(credentials=settings, defaults=settings.context())

@@ -7,12 +7,11 @@ lands on read in one place.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 from app.config import Settings
-from app.ids import default_thread_id
+from app.ids import default_thread_id, fresh_thread_id
 from app.storage import Storage, ThreadBusy, storage_of
 
 __all__ = [
@@ -25,15 +24,28 @@ class ThreadMismatch(ValueError):
     """The thread exists and belongs to another topic, ``as_of`` or corpus."""
 
 
-def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: bool) -> str:
+def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: bool,
+                  storage: Storage | None = None) -> str:
     """The thread a run lands on: ``thread_id`` when given, else derived from topic and
-    ``as_of`` (so the same command resumes or updates the same run); ``fresh`` adds a time
-    stamp for a new thread."""
+    ``as_of`` (so the same command resumes or updates the same run); ``fresh`` makes a new one
+    (:func:`app.ids.fresh_thread_id`: time stamp and random digits), drawn again while it names
+    a thread that ``storage`` already knows."""
     if thread_id is not None:
         return thread_id
     assert topic is not None
-    derived = default_thread_id(topic, as_of)
-    return f"{derived}-{time.strftime('%Y%m%dT%H%M%S')}" if fresh else derived
+    if not fresh:
+        return default_thread_id(topic, as_of)
+    while True:
+        new = fresh_thread_id(topic, as_of)
+        if storage is None or not _known(storage, new):
+            return new
+
+
+def _known(storage: Storage, thread_id: str) -> bool:
+    if recorded_run(storage, thread_id) is not None:
+        return True
+    with storage.checkpointer(read_only=True) as saver:
+        return storage.has_thread(saver, thread_id)
 
 
 def recorded_run(storage: Storage, thread_id: str) -> dict[str, Any] | None:
