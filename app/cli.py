@@ -2,7 +2,9 @@
 
 Exit codes: 0 success; 1 the run failed (an exception, or the graph's ``outcome`` is
 ``partial`` or ``failed``, or a row is missing or duplicated); 2 bad input (one line on stderr,
-nothing written).
+nothing written: :class:`app.errors.DomainError`, a bad flag or setting, an unusable corpus);
+130 interrupted (Ctrl-C) and 143 terminated (SIGTERM): the run stopped cleanly, is recorded as
+``interrupted`` and resumes with the same command.
 """
 
 from __future__ import annotations
@@ -10,10 +12,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import threading
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from app.config import (
     ConfigError,
@@ -23,16 +29,47 @@ from app.config import (
     flag_overrides,
     load_settings,
 )
-from app.errors import DomainError
+from app.errors import DomainError, UnknownThread
 
 __all__ = ["main"]
 
 MAX_TOPIC_CHARS = 500
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM: the shell's codes
 
 
-class BadInput(Exception):
-    """Bad input: printed as one line, exit code 2."""
+class BadInput(DomainError):
+    """Bad input found by the CLI itself (a flag, a path, the topic): one line, exit code 2."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM received during a run. A ``KeyboardInterrupt``, so the run stops the way Ctrl-C
+    stops it: queued workers are cancelled, the run is recorded as ``interrupted``, and the same
+    command resumes it."""
+
+
+@contextmanager
+def _sigterm_stops_like_ctrl_c() -> Iterator[None]:
+    """While the block runs, SIGTERM (``kill``, ``docker stop``, systemd) raises
+    :class:`Terminated` in the main thread instead of ending the process on the spot, which left
+    the run marked ``running`` with no word said. A second SIGTERM during the cleanup is ignored.
+
+    Source of the idea: Python's ``signal`` docs (handlers run in the main thread, between
+    bytecodes) and how the interpreter turns SIGINT into ``KeyboardInterrupt``.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one is enough: let the cleanup finish
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -194,7 +231,7 @@ def _run(args: argparse.Namespace) -> int:
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.
     from app.progress import Progress, print_summary
-    from app.run import RunRequest, ThreadBusy, ThreadMismatch, run_research
+    from app.run import RunRequest, ThreadBusy, run_research
     from app.tracing import check_tracing
     from workers.corpus import CorpusError
 
@@ -206,14 +243,13 @@ def _run(args: argparse.Namespace) -> int:
 
     progress = Progress(sys.stderr if args.json else sys.stdout, quiet=args.quiet)
     try:
-        summary = run_research(request, settings, on_event=progress)
-    except (ThreadMismatch, CorpusError) as exc:
+        with _sigterm_stops_like_ctrl_c():
+            summary = run_research(request, settings, on_event=progress)
+    except CorpusError as exc:  # the workers' own domain error (workers never import app/)
         raise BadInput(str(exc)) from None
     except ThreadBusy as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    except KeyError as exc:
-        raise BadInput(str(exc.args[0]) if exc.args else str(exc)) from None
     out = summary.to_dict()
     try:
         if args.json:
@@ -262,7 +298,7 @@ def _inspect(args: argparse.Namespace) -> int:
     if data is None:
         if warnings:
             return _warn(warnings)
-        raise BadInput(f"no thread {args.thread_id!r} in {storage.label}")
+        raise UnknownThread(f"no thread {args.thread_id!r} in {storage.label}")
     if args.json:
         print(json.dumps(data, indent=2, ensure_ascii=False, default=str))
     else:
@@ -290,15 +326,16 @@ def main(argv: list[str] | None = None) -> int:
                 "prune": _prune}
     try:
         return handlers[args.command](args)
-    except BadInput as exc:
+    except (ConfigError, DomainError) as exc:  # bad input, and only that: exit 2
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (ConfigError, DomainError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except Terminated:
+        print("terminated (SIGTERM): the run stopped cleanly and can be resumed with the same "
+              "command", file=sys.stderr)
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         print("interrupted: the run can be resumed with the same command", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_OK

@@ -12,7 +12,7 @@ import ``app/``; the CLI maps them to exit 2 as well.
 
 from __future__ import annotations
 
-__all__ = ["DomainError", "NothingToResume", "UnknownThread"]
+__all__ = ["DomainError", "NothingToResume", "ThreadMismatch", "UnknownThread"]
 
 
 class DomainError(Exception):
@@ -26,3 +26,7 @@ class UnknownThread(DomainError):
 class NothingToResume(DomainError):
     """The thread exists but has no unfinished work (or no recorded topic) to continue."""
 
+
+
+class ThreadMismatch(DomainError):
+    """The thread exists and belongs to another topic, ``as_of`` or corpus."""

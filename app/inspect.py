@@ -24,7 +24,8 @@ from workers.registry import WORKERS
 
 __all__ = ["inspect_thread", "list_threads", "print_inspection", "print_threads"]
 
-_STATUS = {"finished": "finished", "failed": "failed", "error": "failed", "running": "unfinished"}
+_STATUS = {"finished": "finished", "failed": "failed", "error": "failed", "running": "unfinished",
+           "interrupted": "unfinished"}
 
 
 def _reader_graph(saver: Any) -> Any:

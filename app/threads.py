@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from app.config import Settings
+from app.errors import ThreadMismatch, UnknownThread
 from app.ids import default_thread_id, fresh_thread_id
 from app.storage import Storage, ThreadBusy, storage_of
 
@@ -18,10 +19,6 @@ __all__ = [
     "ThreadBusy", "ThreadMismatch", "check_thread", "corpus_key", "recorded_run",
     "run_thread_id",
 ]
-
-
-class ThreadMismatch(ValueError):
-    """The thread exists and belongs to another topic, ``as_of`` or corpus."""
 
 
 def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: bool,
@@ -67,18 +64,19 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
     an unfinished thread is never continued on another corpus (its report would cite two).
 
     Raises:
-        KeyError: ``resume`` of a thread nobody knows.
+        UnknownThread: ``resume`` of a thread nobody knows.
         ThreadMismatch: an unfinished thread would be continued on another corpus.
     """
     if topic is None and recorded is None:
         storage = storage_of(settings)
         with storage.checkpointer(read_only=True) as saver:
             if not storage.has_thread(saver, thread_id):
-                raise KeyError(f"no thread {thread_id!r} in {storage.label}")
+                raise UnknownThread(f"no thread {thread_id!r} in {storage.label}")
     if topic is None:
         if settings.corpus is None and recorded and recorded.get("corpus"):
             settings = settings.with_overrides(corpus=recorded["corpus"])
-    unfinished = recorded is not None and recorded["status"] in ("running", "error")
+    unfinished = recorded is not None and recorded["status"] in ("running", "error",
+                                                                  "interrupted")
     if unfinished and (recorded.get("corpus") or "") != corpus_key(settings):
         was = recorded.get("corpus") or "the package docs"
         raise ThreadMismatch(
