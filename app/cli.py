@@ -10,9 +10,12 @@ nothing written: :class:`app.errors.DomainError`, a bad flag or setting, an unus
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
+import shutil
 import signal
+import sqlite3
 import sys
 import threading
 import unicodedata
@@ -149,11 +152,17 @@ _SECRETS: list[str] = []
 """Keys of the settings in use, masked in any error line printed (a provider may echo a key)."""
 
 
+_DATA_DIR: list[Path] = []
+"""The data dir of the command, to tell a full disk behind SQLite's "disk I/O error"."""
+
+
 def _settings(args: argparse.Namespace) -> Settings:
     settings = load_settings()
     if settings.openai_api_key:
         _SECRETS.append(settings.openai_api_key)
-    return settings.with_overrides(**flag_overrides(args))
+    settings = settings.with_overrides(**flag_overrides(args))
+    _DATA_DIR[:] = [Path(settings.data_dir)]
+    return settings
 
 
 def _validate_topic(raw: str) -> str:
@@ -175,11 +184,20 @@ def _validate_topic(raw: str) -> str:
 _BIDI_CONTROLS = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+def _check_data_dir(settings: Settings) -> Path:
+    """The data dir, refused (exit 2) when it, or the nearest part of its path that exists, is
+    not a folder: ``--data-dir notes.txt/data`` can never be created."""
+    data_dir = Path(settings.data_dir)
+    existing = next((p for p in (data_dir, *data_dir.parents) if p.exists()), None)
+    if existing is not None and not existing.is_dir():
+        where = "" if existing == data_dir else f": {existing}"
+        raise BadInput(f"data dir {data_dir}{where} is a file, not a folder")
+    return data_dir
+
+
 def _validate_paths(settings: Settings) -> None:
     """Refuse unusable paths before anything is written (exit 2)."""
-    data_dir = Path(settings.data_dir)
-    if data_dir.exists() and not data_dir.is_dir():
-        raise BadInput(f"--data-dir {data_dir} is a file, not a folder")
+    data_dir = _check_data_dir(settings)
     if settings.corpus is not None:
         corpus = Path(settings.corpus)
         if not corpus.exists():
@@ -279,8 +297,10 @@ def _threads(args: argparse.Namespace) -> int:
     from app.inspect import list_threads, print_threads
     from app.storage import storage_of
 
+    settings = _settings(args)
+    _check_data_dir(settings)
     warnings: list[str] = []
-    rows = list_threads(storage_of(_settings(args)), warnings)
+    rows = list_threads(storage_of(settings), warnings)
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
     else:
@@ -292,7 +312,9 @@ def _inspect(args: argparse.Namespace) -> int:
     from app.inspect import inspect_thread, print_inspection
     from app.storage import storage_of
 
-    storage = storage_of(_settings(args))
+    settings = _settings(args)
+    _check_data_dir(settings)
+    storage = storage_of(settings)
     warnings: list[str] = []
     data = inspect_thread(storage, args.thread_id, warnings)
     if data is None:
@@ -310,6 +332,7 @@ def _prune(args: argparse.Namespace) -> int:
     from app.prune import print_prune, prune_checkpoints
 
     settings = _settings(args)
+    _check_data_dir(settings)
     result = prune_checkpoints(settings.data_dir, thread_id=args.thread_id,
                                dry_run=args.dry_run)
     if args.json:
@@ -317,6 +340,46 @@ def _prune(args: argparse.Namespace) -> int:
     else:
         print_prune(result)
     return EXIT_OK
+
+
+_NEARLY_FULL = 1 << 20
+"""Free bytes under which an I/O error on the data dir's file system is put down to a full disk
+(SQLite reports a failed write of its WAL index as "disk I/O error", not ``SQLITE_FULL``)."""
+
+
+def _disk_full(exc: BaseException | None) -> str | None:
+    """What says the disk is full in ``exc`` or the errors it was raised from or during
+    (``__cause__``/``__context__``): an ``OSError`` ENOSPC/EDQUOT, SQLite's ``SQLITE_FULL``, or
+    an I/O error (SQLite's ``SQLITE_IOERR`` family, ``EIO``) while the data dir's file system has
+    less than 1 MiB free. None when nothing does. A full disk is a failure (exit 1), never bad
+    input, even when it surfaces as a corpus error."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return f"{exc.strerror}: {exc.filename}" if exc.filename else str(exc.strerror)
+        if isinstance(exc, sqlite3.Error) and (
+                getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+                or "database or disk is full" in str(exc)):
+            return str(exc)
+        io_error = (isinstance(exc, OSError) and exc.errno == errno.EIO) or (
+            isinstance(exc, sqlite3.Error)
+            and (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_IOERR)
+        if io_error and (free := _free_bytes()) is not None and free < _NEARLY_FULL:
+            return f"{exc}; {free} bytes free"
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def _free_bytes() -> int | None:
+    """Free bytes on the file system of the data dir (or its nearest existing parent)."""
+    if not _DATA_DIR:
+        return None
+    existing = next((p for p in (_DATA_DIR[0], *_DATA_DIR[0].parents) if p.exists()), None)
+    try:
+        return shutil.disk_usage(existing).free if existing is not None else None
+    except OSError:
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -327,6 +390,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return handlers[args.command](args)
     except (ConfigError, DomainError) as exc:  # bad input, and only that: exit 2
+        if why := _disk_full(exc):  # e.g. a corpus index that could not be written
+            return _print_disk_full(why)
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Terminated:
@@ -351,6 +416,8 @@ def main(argv: list[str] | None = None) -> int:
 
         if isinstance(exc, RunCancelled) and exc.cause is not None:
             exc = exc.cause  # LangGraph may raise a cancelled sibling's error: report the cause
+        if why := _disk_full(exc):
+            return _print_disk_full(why)
 
         # A bad key or an unknown model: one line saying which, then exit 1.
         if is_fatal(exc):
@@ -359,3 +426,11 @@ def main(argv: list[str] | None = None) -> int:
             line = f"run failed: {one_line(exc)}"
         print(f"error: {redact(line, _SECRETS)}", file=sys.stderr)
         return EXIT_FAILED
+
+
+def _print_disk_full(why: str) -> int:
+    # Every write is a transaction (results, checkpoints) or an atomic rename (index, report):
+    # a full disk stops the run between two saved states, and the next run resumes from there.
+    print(f"error: the disk is full ({why}); nothing was lost: free some space, then run the "
+          "same command again to continue", file=sys.stderr)
+    return EXIT_FAILED

@@ -134,7 +134,13 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
     recorded = recorded_run(storage, thread_id)
     settings = check_thread(request.topic, settings, thread_id, recorded)
     resources = Resources(credentials=settings, defaults=settings.context())
-    resources.models(settings.context())  # a bad model spec fails here, before anything is written
+    try:
+        resources.models(settings.context())  # a bad model spec fails before any write
+        # A corpus with nothing to index fails before the thread lock creates ``locks/``.
+        resources.corpus(settings.context())
+    except BaseException:
+        resources.close()
+        raise
     config: dict[str, Any] = {
         "configurable": {"thread_id": thread_id},
         # Threads for LangGraph's pool, which also saves pending writes; how many workers
