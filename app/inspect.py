@@ -246,36 +246,53 @@ def print_threads(rows: list[dict[str, Any]]) -> None:
         console.print(escape(f"  topic: {topic}"), overflow="ellipsis", no_wrap=True)
 
 
+def _print_table(console: Any, title: str, header: list[str], rows: list[list[str]]) -> None:
+    """Print a table that never loses a column: rich's on a terminal wide enough for every
+    cell, else (narrow, or piped) plain lines padded to the widest cell, which a narrow terminal
+    wraps but never cuts. (rich shrinks unwrappable columns to nothing when they do not fit.)"""
+    from rich.markup import escape
+    from rich.table import Table
+
+    widths = [max(len(cell) for cell in column) for column in zip(header, *rows, strict=True)]
+    if console.is_terminal and sum(widths) + 2 * (len(widths) - 1) <= console.width:
+        table = Table(title=escape(title), box=None, pad_edge=False)
+        for name, width in zip(header, widths, strict=True):
+            table.add_column(name, no_wrap=True, min_width=width)
+        for row in rows:
+            table.add_row(*map(escape, row))
+        console.print(table)
+        return
+    console.print(escape(title), soft_wrap=True)
+    for row in (header, *rows):
+        line = "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+        console.print(escape(line.rstrip()), soft_wrap=True)
+
+
 def print_inspection(data: dict[str, Any]) -> None:
     """Print ``inspect`` output: the checkpoint history, then the thread's database rows."""
     from rich.markup import escape
-    from rich.table import Table
 
     console = _console()
     console.print(escape(f"thread {data['thread_id']}: {data['topic']!r} as of {data['as_of']}"))
     if data["next"]:
         console.print(f"unfinished: next {', '.join(data['next'])}")
     if data["checkpoints"]:
-        history = Table("step", "source", "nodes that ran", "envelopes", "persisted",
-                        "payloads", "bytes", title="checkpoints (oldest first)", box=None)
+        history = []
         for c in data["checkpoints"]:
             ran = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in c["ran"].items())
-            history.add_row(str(c["step"]), str(c["source"]), ran or "-", str(c["envelopes"]),
-                            str(c["persisted"]), str(c["with_payload"]), str(c["bytes"] or "-"))
-        console.print(history)
+            history.append([str(c["step"]), str(c["source"]), ran or "-", str(c["envelopes"]),
+                            str(c["persisted"]), str(c["with_payload"]),
+                            str(c["bytes"] or "-")])
+        _print_table(console, "checkpoints (oldest first)",
+                     ["step", "source", "nodes that ran", "envelopes", "persisted", "payloads",
+                      "bytes"], history)
     else:
         console.print(f"no checkpoints (status: {data['run_status']}); a hard kill under "
                       "durability=exit leaves none: `resume` runs the topic again")
     if data["rows"]:
-        rows = Table(title="results database rows of this thread (times: --json)",
-                     box=None)
-        for name in ("status", "round", "attempts", "writes"):
-            rows.add_column(name, no_wrap=True)
-        width = max(len(r["envelope_id"]) for r in data["rows"])
-        rows.add_column("envelope_id", no_wrap=True, min_width=width)
-        for r in data["rows"]:
-            rows.add_row(r["status"], str(r["round"]), str(r["attempts"]), str(r["write_count"]),
-                         r["envelope_id"])
-        console.print(rows)
+        _print_table(console, "results database rows of this thread (times: --json)",
+                     ["status", "round", "attempts", "writes", "envelope_id"],
+                     [[r["status"], str(r["round"]), str(r["attempts"]), str(r["write_count"]),
+                       r["envelope_id"]] for r in data["rows"]])
     else:
         console.print("no results database rows for this thread")

@@ -1,5 +1,7 @@
 """``threads`` stays readable in a narrow terminal and when piped: thread ids whole (they are what
-you copy into ``resume``), the topic never folded into pieces a few characters wide.
+you copy into ``resume``), the topic never folded into pieces a few characters wide. ``inspect``
+(its sibling) never drops a column: at 40 columns rich used to shrink every column but the
+envelope id to nothing.
 
 The terminal cases run the CLI on a pseudo-terminal (``pty``), so rich sees a real terminal of
 ``COLUMNS`` width; the piped case reads a plain pipe with ``COLUMNS=80``."""
@@ -35,6 +37,10 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         for topic in TOPICS:
             store.start_run(default_thread_id(topic, AS_OF), topic=topic, as_of=AS_OF,
                             model="offline")
+        store.upsert([{"envelope_id": f"docs_search:{AS_OF}:{i:020x}", "worker": "docs_search",
+                       "task_key": f"question {i}", "as_of": AS_OF, "status": status}
+                      for i, status in enumerate(["ok", "error", "ok"])],
+                     thread_id=default_thread_id(TOPICS[1], AS_OF), topic=TOPICS[1])
     return data
 
 
@@ -96,3 +102,15 @@ def test_threads_piped_is_one_line_per_thread(data_dir: Path) -> None:
     for thread_id, topic in zip(_ids(), TOPICS, strict=True):
         line = next(line for line in lines if line.startswith(thread_id + " "))
         assert line.endswith(topic) and "unfinished" in line and AS_OF in line, line
+
+
+@pytest.mark.parametrize("columns", [120, 40])
+def test_inspect_keeps_every_column_on_a_narrow_terminal(data_dir: Path, columns: int) -> None:
+    text = _on_terminal(columns, "inspect", _ids()[1], "--data-dir", str(data_dir))
+    lines = text.splitlines()
+    assert any(line.split() == ["status", "round", "attempts", "writes", "envelope_id"]
+               for line in lines), text
+    for i, status in enumerate(["ok", "error", "ok"]):
+        envelope_id = f"docs_search:{AS_OF}:{i:020x}"
+        row = next(line for line in lines if envelope_id in line)
+        assert row.split() == [status, "1", "1", "1", envelope_id], text
