@@ -32,6 +32,8 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from app.checkpoint import CHECKPOINTS_DB, checkpoint_thread_ids, open_checkpointer
 from app.errors import UnknownThread
+from app.inspect import list_threads
+from app.threads import ThreadBusy, thread_lock
 
 __all__ = ["prune_checkpoints", "print_prune"]
 
@@ -137,9 +139,6 @@ def prune_checkpoints(data_dir: Path | str, *, thread_id: str | None = None,
         UnknownThread: ``thread_id`` has no checkpoint in ``data_dir``.
         app.threads.ThreadBusy: never; a busy thread is reported as ``kept: busy``.
     """
-    from app.inspect import list_threads
-    from app.threads import ThreadBusy, thread_lock
-
     data_dir = Path(data_dir)
     known = checkpoint_thread_ids(data_dir)
     if thread_id is not None and thread_id not in known:
@@ -153,7 +152,7 @@ def prune_checkpoints(data_dir: Path | str, *, thread_id: str | None = None,
             result["bytes_before"] = _file_bytes(data_dir, saver)
             for tid in targets:
                 result["threads"].append(_prune_one(saver, data_dir, tid, status.get(tid, {}),
-                                                    dry_run, thread_lock, ThreadBusy))
+                                                    dry_run))
             removed = any(t["checkpoints_removed"] or t["writes_removed"]
                           for t in result["threads"])
             if removed and not dry_run and isinstance(getattr(saver, "conn", None),
@@ -169,7 +168,10 @@ def prune_checkpoints(data_dir: Path | str, *, thread_id: str | None = None,
 
 
 def _prune_one(saver: Any, data_dir: Path, thread_id: str, listed: dict[str, Any],
-               dry_run: bool, thread_lock: Any, busy: type[Exception]) -> dict[str, Any]:
+               dry_run: bool) -> dict[str, Any]:
+    """Prune one thread under its lock; ``listed`` is its :func:`app.inspect.list_threads`
+    entry. Should a run of it start and die between that listing and the lock, the checkpoint
+    kept is still its latest, with its pending writes: what a resume reads."""
     out = {"thread_id": thread_id, "action": "kept: unfinished", "checkpoints_removed": 0,
            "writes_removed": 0, "payload_bytes": 0}
     try:
@@ -181,7 +183,7 @@ def _prune_one(saver: Any, data_dir: Path, thread_id: str, listed: dict[str, Any
                 return out
             keep_id = latest.config["configurable"]["checkpoint_id"]
             counts = _keep_latest(saver, thread_id, keep_id, dry_run=dry_run)
-    except busy:
+    except ThreadBusy:
         out["action"] = "kept: busy"
         return out
     out.update(action="would prune" if dry_run else "pruned",
