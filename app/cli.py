@@ -330,10 +330,11 @@ def _inspect(args: argparse.Namespace) -> int:
 
 def _prune(args: argparse.Namespace) -> int:
     from app.prune import print_prune, prune_checkpoints
+    from app.storage import storage_of
 
     settings = _settings(args)
     _check_data_dir(settings)
-    result = prune_checkpoints(settings.data_dir, thread_id=args.thread_id,
+    result = prune_checkpoints(storage_of(settings), thread_id=args.thread_id,
                                dry_run=args.dry_run)
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))

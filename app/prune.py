@@ -18,6 +18,9 @@ saver :func:`_sqlite_keep_latest` does the same in one transaction. A saver that
 ``prune`` is used through it. Reading (which threads, which checkpoints) goes through the
 checkpointer's API (``list``, ``get_tuple``) and the reader graph of ``threads``.
 
+SQLite only for now: with ``RESEARCH_DATABASE_URL`` (PostgreSQL, whose saver keeps channel values
+in a separate blobs table) ``prune`` refuses with one line (exit 2) and changes nothing.
+
 Source of the idea: ``langgraph.checkpoint.base.BaseCheckpointSaver.prune`` and its
 ``DeltaChannel`` warning (this graph has no ``DeltaChannel``: the latest checkpoint is whole).
 """
@@ -30,10 +33,10 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from app.checkpoint import CHECKPOINTS_DB, checkpoint_thread_ids, open_checkpointer
-from app.errors import UnknownThread
+from app.errors import DomainError, UnknownThread
 from app.inspect import list_threads
-from app.threads import ThreadBusy, thread_lock
+from app.storage import Storage, ThreadBusy, open_storage
+from app.storage.sqlite import CHECKPOINTS_DB, SqliteStorage
 
 __all__ = ["prune_checkpoints", "print_prune"]
 
@@ -87,10 +90,10 @@ def _sqlite_compact(saver: Any) -> None:
         saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-def _file_bytes(data_dir: Path, saver: Any = None) -> int:
-    """Bytes of the checkpoint database on disk: the file and its write-ahead log (first moved
-    into the file through ``saver``'s connection, when given, so the number is stable)."""
-    path = data_dir / CHECKPOINTS_DB
+def _file_bytes(path: Path, saver: Any = None) -> int:
+    """Bytes of the checkpoint database ``path`` on disk: the file and its write-ahead log
+    (first moved into the file through ``saver``'s connection, when given, so the number is
+    stable)."""
     if isinstance(getattr(saver, "conn", None), sqlite3.Connection):
         with saver.lock:
             saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -118,12 +121,13 @@ def _keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool) -> 
     raise NotImplementedError(f"prune does not support {type(saver).__name__}")
 
 
-def prune_checkpoints(data_dir: Path | str, *, thread_id: str | None = None,
+def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = None,
                       dry_run: bool = False) -> dict[str, Any]:
     """Keep only the latest checkpoint of each finished thread (or of ``thread_id``).
 
     Args:
-        data_dir: the data dir whose ``checkpoints.sqlite`` to prune.
+        storage: the SQLite storage of a data dir (:func:`app.storage.open_storage`; a path
+            means that data dir).
         thread_id: prune this thread only (None: every thread).
         dry_run: count what would be removed, change nothing.
 
@@ -136,29 +140,35 @@ def prune_checkpoints(data_dir: Path | str, *, thread_id: str | None = None,
         ``payload_bytes`` counts the serialized rows removed).
 
     Raises:
-        UnknownThread: ``thread_id`` has no checkpoint in ``data_dir``.
-        app.threads.ThreadBusy: never; a busy thread is reported as ``kept: busy``.
+        UnknownThread: ``thread_id`` has no checkpoint.
+        DomainError: the storage is PostgreSQL (not supported yet).
+        app.storage.ThreadBusy: never; a busy thread is reported as ``kept: busy``.
     """
-    data_dir = Path(data_dir)
-    known = checkpoint_thread_ids(data_dir)
+    if not isinstance(storage, Storage):
+        storage = open_storage(storage)
+    if not isinstance(storage, SqliteStorage):
+        raise DomainError("prune works on the SQLite checkpoints of a data dir only; it does "
+                          f"not support {storage.label} (RESEARCH_DATABASE_URL) yet")
+    path = storage.checkpoints_path
+    with storage.checkpointer(read_only=True) as reader:
+        known = storage.thread_ids(reader)
     if thread_id is not None and thread_id not in known:
-        raise UnknownThread(f"no checkpoints of thread {thread_id!r} in {data_dir}")
+        raise UnknownThread(f"no checkpoints of thread {thread_id!r} in {storage.label}")
     targets = [thread_id] if thread_id is not None else known
-    result: dict[str, Any] = {"dry_run": dry_run, "bytes_before": _file_bytes(data_dir),
+    result: dict[str, Any] = {"dry_run": dry_run, "bytes_before": _file_bytes(path),
                               "threads": []}
     if targets:
-        status = {t["thread_id"]: t for t in list_threads(data_dir)}
-        with open_checkpointer(data_dir) as saver:
-            result["bytes_before"] = _file_bytes(data_dir, saver)
+        status = {t["thread_id"]: t for t in list_threads(storage)}
+        with storage.checkpointer() as saver:
+            result["bytes_before"] = _file_bytes(path, saver)
             for tid in targets:
-                result["threads"].append(_prune_one(saver, data_dir, tid, status.get(tid, {}),
+                result["threads"].append(_prune_one(saver, storage, tid, status.get(tid, {}),
                                                     dry_run))
             removed = any(t["checkpoints_removed"] or t["writes_removed"]
                           for t in result["threads"])
-            if removed and not dry_run and isinstance(getattr(saver, "conn", None),
-                                                      sqlite3.Connection):
+            if removed and not dry_run:
                 _sqlite_compact(saver)
-            result["bytes_after"] = _file_bytes(data_dir, saver)
+            result["bytes_after"] = _file_bytes(path, saver)
     else:
         result["bytes_after"] = result["bytes_before"]
     result["bytes_freed"] = max(0, result["bytes_before"] - result["bytes_after"])
@@ -167,7 +177,7 @@ def prune_checkpoints(data_dir: Path | str, *, thread_id: str | None = None,
     return result
 
 
-def _prune_one(saver: Any, data_dir: Path, thread_id: str, listed: dict[str, Any],
+def _prune_one(saver: Any, storage: Storage, thread_id: str, listed: dict[str, Any],
                dry_run: bool) -> dict[str, Any]:
     """Prune one thread under its lock; ``listed`` is its :func:`app.inspect.list_threads`
     entry. Should a run of it start and die between that listing and the lock, the checkpoint
@@ -175,7 +185,7 @@ def _prune_one(saver: Any, data_dir: Path, thread_id: str, listed: dict[str, Any
     out = {"thread_id": thread_id, "action": "kept: unfinished", "checkpoints_removed": 0,
            "writes_removed": 0, "payload_bytes": 0}
     try:
-        with thread_lock(data_dir, thread_id):
+        with storage.thread_lock(thread_id):
             latest = saver.get_tuple(_root(thread_id))
             # Resuming needs the latest checkpoint and its pending writes; a thread with a next
             # node or saved writes is unfinished, whatever its recorded status says.

@@ -60,9 +60,9 @@ def test_prune_keeps_what_reruns_and_resumes_need(durability_corpus: Path, tmp_p
     killed_latest = latest_checkpoint(data, killed)
     assert killed_latest.pending_writes  # finished workers' results wait in pending writes
 
-    from app.threads import thread_lock
+    from app.storage import open_storage
 
-    with thread_lock(data, done):  # as a run of this thread in another process would hold it
+    with open_storage(data).thread_lock(done):  # as a run of it in another process would
         busy = _prune(data)
     assert {t["thread_id"]: t["action"] for t in busy["threads"]} == {
         done: "kept: busy", killed: "kept: unfinished"}

@@ -30,10 +30,10 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data dir whose results database records two runs (one with a long topic and so a long
     thread id); ``threads`` lists them without needing a checkpoint."""
     from app.ids import default_thread_id
-    from app.store import ResultsStore
+    from app.storage import open_storage
 
     data = tmp_path_factory.mktemp("threads-layout") / "data"
-    with ResultsStore.in_dir(data) as store:
+    with open_storage(data).results() as store:
         for topic in TOPICS:
             store.start_run(default_thread_id(topic, AS_OF), topic=topic, as_of=AS_OF,
                             model="offline")
