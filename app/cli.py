@@ -1,19 +1,28 @@
-"""Command line: ``python -m app research|resume|threads|inspect``.
+"""Command line: ``python -m app research|resume|threads|inspect|prune``.
 
 Exit codes: 0 success; 1 the run failed (an exception, or the graph's ``outcome`` is
 ``partial`` or ``failed``, or a row is missing or duplicated); 2 bad input (one line on stderr,
-nothing written).
+nothing written: :class:`app.errors.DomainError`, a bad flag or setting, an unusable corpus);
+130 interrupted (Ctrl-C) and 143 terminated (SIGTERM): the run stopped cleanly, is recorded as
+``interrupted`` and resumes with the same command.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
+import shutil
+import signal
+import sqlite3
 import sys
+import threading
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from app.config import (
     ConfigError,
@@ -23,15 +32,47 @@ from app.config import (
     flag_overrides,
     load_settings,
 )
+from app.errors import DomainError, UnknownThread
 
 __all__ = ["main"]
 
 MAX_TOPIC_CHARS = 500
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM: the shell's codes
 
 
-class BadInput(Exception):
-    """Bad input: printed as one line, exit code 2."""
+class BadInput(DomainError):
+    """Bad input found by the CLI itself (a flag, a path, the topic): one line, exit code 2."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM received during a run. A ``KeyboardInterrupt``, so the run stops the way Ctrl-C
+    stops it: queued workers are cancelled, the run is recorded as ``interrupted``, and the same
+    command resumes it."""
+
+
+@contextmanager
+def _sigterm_stops_like_ctrl_c() -> Iterator[None]:
+    """While the block runs, SIGTERM (``kill``, ``docker stop``, systemd) raises
+    :class:`Terminated` in the main thread instead of ending the process on the spot, which left
+    the run marked ``running`` with no word said. A second SIGTERM during the cleanup is ignored.
+
+    Source of the idea: Python's ``signal`` docs (handlers run in the main thread, between
+    bytecodes) and how the interpreter turns SIGINT into ``KeyboardInterrupt``.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one is enough: let the cleanup finish
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -90,6 +131,20 @@ def build_parser() -> argparse.ArgumentParser:
     inspect.add_argument("thread_id")
     add_setting_flags(inspect, {"data_dir", "database_url"})
     inspect.add_argument("--json", action="store_true")
+
+    prune = sub.add_parser(
+        "prune", help="keep only the latest checkpoint of each finished thread; report the "
+        "bytes freed",
+        description="Delete the checkpoint history that finished threads no longer need (each "
+        "rerun adds about seven checkpoints and their writes), keeping each one's latest "
+        "checkpoint, then compact the database. Unfinished threads (killed, interrupted, "
+        "failed mid-run) and threads running in another process are never touched. Results "
+        "and reports are not affected.")
+    prune.add_argument("--thread-id", help="prune this thread only")
+    add_setting_flags(prune, {"data_dir"})
+    prune.add_argument("--dry-run", action="store_true", help="say what would be removed, "
+                       "change nothing")
+    prune.add_argument("--json", action="store_true")
     return parser
 
 
@@ -97,11 +152,17 @@ _SECRETS: list[str] = []
 """Keys of the settings in use, masked in any error line printed (a provider may echo a key)."""
 
 
+_DATA_DIR: list[Path] = []
+"""The data dir of the command, to tell a full disk behind SQLite's "disk I/O error"."""
+
+
 def _settings(args: argparse.Namespace) -> Settings:
     settings = load_settings()
     if settings.openai_api_key:
         _SECRETS.append(settings.openai_api_key)
-    return settings.with_overrides(**flag_overrides(args))
+    settings = settings.with_overrides(**flag_overrides(args))
+    _DATA_DIR[:] = [Path(settings.data_dir)]
+    return settings
 
 
 def _validate_topic(raw: str) -> str:
@@ -123,11 +184,20 @@ def _validate_topic(raw: str) -> str:
 _BIDI_CONTROLS = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+def _check_data_dir(settings: Settings) -> Path:
+    """The data dir, refused (exit 2) when it, or the nearest part of its path that exists, is
+    not a folder: ``--data-dir notes.txt/data`` can never be created."""
+    data_dir = Path(settings.data_dir)
+    existing = next((p for p in (data_dir, *data_dir.parents) if p.exists()), None)
+    if existing is not None and not existing.is_dir():
+        where = "" if existing == data_dir else f": {existing}"
+        raise BadInput(f"data dir {data_dir}{where} is a file, not a folder")
+    return data_dir
+
+
 def _validate_paths(settings: Settings) -> None:
     """Refuse unusable paths before anything is written (exit 2)."""
-    data_dir = Path(settings.data_dir)
-    if data_dir.exists() and not data_dir.is_dir():
-        raise BadInput(f"--data-dir {data_dir} is a file, not a folder")
+    data_dir = _check_data_dir(settings)
     if settings.corpus is not None:
         corpus = Path(settings.corpus)
         if not corpus.exists():
@@ -179,22 +249,25 @@ def _run(args: argparse.Namespace) -> int:
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.
     from app.progress import Progress, print_summary
-    from app.run import RunRequest, ThreadBusy, ThreadMismatch, run_research
+    from app.run import RunRequest, ThreadBusy, run_research
+    from app.tracing import check_tracing
     from workers.corpus import CorpusError
+
+    if tracing_note := check_tracing():  # said once, instead of ~30 s of retries at exit
+        print(tracing_note, file=sys.stderr)
 
     request = RunRequest(topic=topic, as_of=as_of, thread_id=args.thread_id,
                          fresh=getattr(args, "fresh", False))
 
     progress = Progress(sys.stderr if args.json else sys.stdout, quiet=args.quiet)
     try:
-        summary = run_research(request, settings, on_event=progress)
-    except (ThreadMismatch, CorpusError) as exc:
+        with _sigterm_stops_like_ctrl_c():
+            summary = run_research(request, settings, on_event=progress)
+    except CorpusError as exc:  # the workers' own domain error (workers never import app/)
         raise BadInput(str(exc)) from None
     except ThreadBusy as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    except KeyError as exc:
-        raise BadInput(str(exc.args[0]) if exc.args else str(exc)) from None
     out = summary.to_dict()
     try:
         if args.json:
@@ -224,8 +297,10 @@ def _threads(args: argparse.Namespace) -> int:
     from app.inspect import list_threads, print_threads
     from app.storage import storage_of
 
+    settings = _settings(args)
+    _check_data_dir(settings)
     warnings: list[str] = []
-    rows = list_threads(storage_of(_settings(args)), warnings)
+    rows = list_threads(storage_of(settings), warnings)
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
     else:
@@ -237,13 +312,15 @@ def _inspect(args: argparse.Namespace) -> int:
     from app.inspect import inspect_thread, print_inspection
     from app.storage import storage_of
 
-    storage = storage_of(_settings(args))
+    settings = _settings(args)
+    _check_data_dir(settings)
+    storage = storage_of(settings)
     warnings: list[str] = []
     data = inspect_thread(storage, args.thread_id, warnings)
     if data is None:
         if warnings:
             return _warn(warnings)
-        raise BadInput(f"no thread {args.thread_id!r} in {storage.label}")
+        raise UnknownThread(f"no thread {args.thread_id!r} in {storage.label}")
     if args.json:
         print(json.dumps(data, indent=2, ensure_ascii=False, default=str))
     else:
@@ -251,21 +328,80 @@ def _inspect(args: argparse.Namespace) -> int:
     return _warn(warnings)
 
 
+def _prune(args: argparse.Namespace) -> int:
+    from app.prune import print_prune, prune_checkpoints
+    from app.storage import storage_of
+
+    settings = _settings(args)
+    _check_data_dir(settings)
+    result = prune_checkpoints(storage_of(settings), thread_id=args.thread_id,
+                               dry_run=args.dry_run)
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        print_prune(result)
+    return EXIT_OK
+
+
+_NEARLY_FULL = 1 << 20
+"""Free bytes under which an I/O error on the data dir's file system is put down to a full disk
+(SQLite reports a failed write of its WAL index as "disk I/O error", not ``SQLITE_FULL``)."""
+
+
+def _disk_full(exc: BaseException | None) -> str | None:
+    """What says the disk is full in ``exc`` or the errors it was raised from or during
+    (``__cause__``/``__context__``): an ``OSError`` ENOSPC/EDQUOT, SQLite's ``SQLITE_FULL``, or
+    an I/O error (SQLite's ``SQLITE_IOERR`` family, ``EIO``) while the data dir's file system has
+    less than 1 MiB free. None when nothing does. A full disk is a failure (exit 1), never bad
+    input, even when it surfaces as a corpus error."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return f"{exc.strerror}: {exc.filename}" if exc.filename else str(exc.strerror)
+        if isinstance(exc, sqlite3.Error) and (
+                getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+                or "database or disk is full" in str(exc)):
+            return str(exc)
+        io_error = (isinstance(exc, OSError) and exc.errno == errno.EIO) or (
+            isinstance(exc, sqlite3.Error)
+            and (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_IOERR)
+        if io_error and (free := _free_bytes()) is not None and free < _NEARLY_FULL:
+            return f"{exc}; {free} bytes free"
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def _free_bytes() -> int | None:
+    """Free bytes on the file system of the data dir (or its nearest existing parent)."""
+    if not _DATA_DIR:
+        return None
+    existing = next((p for p in (_DATA_DIR[0], *_DATA_DIR[0].parents) if p.exists()), None)
+    try:
+        return shutil.disk_usage(existing).free if existing is not None else None
+    except OSError:
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; return the exit code."""
     args = build_parser().parse_args(argv)
-    handlers = {"research": _run, "resume": _run, "threads": _threads, "inspect": _inspect}
+    handlers = {"research": _run, "resume": _run, "threads": _threads, "inspect": _inspect,
+                "prune": _prune}
     try:
         return handlers[args.command](args)
-    except BadInput as exc:
+    except (ConfigError, DomainError) as exc:  # bad input, and only that: exit 2
+        if why := _disk_full(exc):  # e.g. a corpus index that could not be written
+            return _print_disk_full(why)
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except Terminated:
+        print("terminated (SIGTERM): the run stopped cleanly and can be resumed with the same "
+              "command", file=sys.stderr)
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         print("interrupted: the run can be resumed with the same command", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_OK
@@ -281,6 +417,8 @@ def main(argv: list[str] | None = None) -> int:
 
         if isinstance(exc, RunCancelled) and exc.cause is not None:
             exc = exc.cause  # LangGraph may raise a cancelled sibling's error: report the cause
+        if why := _disk_full(exc):
+            return _print_disk_full(why)
 
         # A bad key or an unknown model: one line saying which, then exit 1.
         if is_fatal(exc):
@@ -289,3 +427,11 @@ def main(argv: list[str] | None = None) -> int:
             line = f"run failed: {one_line(exc)}"
         print(f"error: {redact(line, _SECRETS)}", file=sys.stderr)
         return EXIT_FAILED
+
+
+def _print_disk_full(why: str) -> int:
+    # Every write is a transaction (results, checkpoints) or an atomic rename (index, report):
+    # a full disk stops the run between two saved states, and the next run resumes from there.
+    print(f"error: the disk is full ({why}); nothing was lost: free some space, then run the "
+          "same command again to continue", file=sys.stderr)
+    return EXIT_FAILED

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+import secrets
+import time
 
-__all__ = ["default_thread_id", "sha8", "topic_slug"]
+__all__ = ["default_thread_id", "fresh_thread_id", "sha8", "topic_slug"]
 
 
 def sha8(text: str) -> str:
@@ -35,3 +37,17 @@ def topic_slug(topic: str, as_of: str, max_chars: int = 60) -> str:
 def default_thread_id(topic: str, as_of: str) -> str:
     """The default ``thread_id`` of a run: derived from the topic and ``as_of`` only."""
     return topic_slug(topic, as_of, max_chars=40)
+
+
+def fresh_thread_id(topic: str, as_of: str) -> str:
+    """A new ``thread_id`` for ``--fresh``: the default id, the UTC time to the second, and four
+    random hex digits, so two fresh runs of one topic started in the same second still get two
+    threads (the caller also skips an id that happens to exist).
+
+    Example:
+        >>> a, b = fresh_thread_id("x", "2026-11-30"), fresh_thread_id("x", "2026-11-30")
+        >>> a[:22] == b[:22] == "x-2026-11-30-2d711642-" and a != b
+        True
+    """
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+    return f"{default_thread_id(topic, as_of)}-{stamp}-{secrets.token_hex(2)}"

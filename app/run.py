@@ -20,12 +20,12 @@ from typing import Any, NamedTuple
 from langgraph.runtime import RunControl
 
 from app.config import Settings
+from app.errors import NothingToResume, ThreadMismatch
 from app.graph import build_graph, current_envelopes
 from app.resources import Resources
 from app.storage import ThreadBusy, storage_of
 from app.summary import RunSummary, summarize_run
 from app.threads import (
-    ThreadMismatch,
     check_thread,
     corpus_key,
     recorded_run,
@@ -119,7 +119,8 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         ThreadMismatch: the thread belongs to another topic/as_of, or is unfinished on
             another corpus.
         ThreadBusy: another process is running this thread.
-        KeyError: ``topic`` is None and the thread does not exist or has nothing to resume.
+        app.errors.UnknownThread: ``topic`` is None and the thread does not exist.
+        app.errors.NothingToResume: ``topic`` is None and the thread has nothing to resume.
         app.config.ConfigError: a model spec cannot be used (raised before anything is
             written).
         Exception: whatever a node raised that is not turned into an error envelope (a fatal
@@ -128,11 +129,18 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
     emit = on_event or (lambda kind, data: None)
     started = time.perf_counter()
     storage = storage_of(settings)
-    thread_id = run_thread_id(request.topic, request.as_of, request.thread_id, request.fresh)
+    thread_id = run_thread_id(request.topic, request.as_of, request.thread_id, request.fresh,
+                              storage)
     recorded = recorded_run(storage, thread_id)
     settings = check_thread(request.topic, settings, thread_id, recorded)
     resources = Resources(credentials=settings, defaults=settings.context())
-    resources.models(settings.context())  # a bad model spec fails here, before anything is written
+    try:
+        resources.models(settings.context())  # a bad model spec fails before any write
+        # A corpus with nothing to index fails before the thread lock creates ``locks/``.
+        resources.corpus(settings.context())
+    except BaseException:
+        resources.close()
+        raise
     config: dict[str, Any] = {
         "configurable": {"thread_id": thread_id},
         # Threads for LangGraph's pool, which also saves pending writes; how many workers
@@ -169,14 +177,14 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
             # durability="exit" leaves no checkpoint at all, and ``threads`` lists such a run as
             # unfinished. Resuming it means running its topic again on the same thread.
             if recorded is None or recorded["status"] == "finished" or values:
-                raise KeyError(f"thread {thread_id!r} has nothing left to resume")
+                raise NothingToResume(f"thread {thread_id!r} has nothing left to resume")
             topic, as_of = recorded["topic"], recorded["as_of"]
             graph_input = {"topic": topic, "as_of": as_of}
         else:
             topic, as_of = request.topic, request.as_of
             graph_input = {"topic": topic, "as_of": as_of}
         if topic is None:
-            raise KeyError(f"thread {thread_id!r} has no recorded topic; start it again")
+            raise NothingToResume(f"thread {thread_id!r} has no recorded topic; start it again")
 
         with storage.results() as store:
             store.start_run(thread_id, topic=topic, as_of=as_of, model=labels["model"],

@@ -7,12 +7,12 @@ lands on read in one place.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 from app.config import Settings
-from app.ids import default_thread_id
+from app.errors import ThreadMismatch, UnknownThread
+from app.ids import default_thread_id, fresh_thread_id
 from app.storage import Storage, ThreadBusy, storage_of
 
 __all__ = [
@@ -21,19 +21,28 @@ __all__ = [
 ]
 
 
-class ThreadMismatch(ValueError):
-    """The thread exists and belongs to another topic, ``as_of`` or corpus."""
-
-
-def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: bool) -> str:
+def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: bool,
+                  storage: Storage | None = None) -> str:
     """The thread a run lands on: ``thread_id`` when given, else derived from topic and
-    ``as_of`` (so the same command resumes or updates the same run); ``fresh`` adds a time
-    stamp for a new thread."""
+    ``as_of`` (so the same command resumes or updates the same run); ``fresh`` makes a new one
+    (:func:`app.ids.fresh_thread_id`: time stamp and random digits), drawn again while it names
+    a thread that ``storage`` already knows."""
     if thread_id is not None:
         return thread_id
     assert topic is not None
-    derived = default_thread_id(topic, as_of)
-    return f"{derived}-{time.strftime('%Y%m%dT%H%M%S')}" if fresh else derived
+    if not fresh:
+        return default_thread_id(topic, as_of)
+    while True:
+        new = fresh_thread_id(topic, as_of)
+        if storage is None or not _known(storage, new):
+            return new
+
+
+def _known(storage: Storage, thread_id: str) -> bool:
+    if recorded_run(storage, thread_id) is not None:
+        return True
+    with storage.checkpointer(read_only=True) as saver:
+        return storage.has_thread(saver, thread_id)
 
 
 def recorded_run(storage: Storage, thread_id: str) -> dict[str, Any] | None:
@@ -55,18 +64,19 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
     an unfinished thread is never continued on another corpus (its report would cite two).
 
     Raises:
-        KeyError: ``resume`` of a thread nobody knows.
+        UnknownThread: ``resume`` of a thread nobody knows.
         ThreadMismatch: an unfinished thread would be continued on another corpus.
     """
     if topic is None and recorded is None:
         storage = storage_of(settings)
         with storage.checkpointer(read_only=True) as saver:
             if not storage.has_thread(saver, thread_id):
-                raise KeyError(f"no thread {thread_id!r} in {storage.label}")
+                raise UnknownThread(f"no thread {thread_id!r} in {storage.label}")
     if topic is None:
         if settings.corpus is None and recorded and recorded.get("corpus"):
             settings = settings.with_overrides(corpus=recorded["corpus"])
-    unfinished = recorded is not None and recorded["status"] in ("running", "error")
+    unfinished = recorded is not None and recorded["status"] in ("running", "error",
+                                                                  "interrupted")
     if unfinished and (recorded.get("corpus") or "") != corpus_key(settings):
         was = recorded.get("corpus") or "the package docs"
         raise ThreadMismatch(

@@ -83,3 +83,30 @@ def test_out_with_a_trailing_slash_is_a_new_folder_for_the_report(tmp_path, smal
     assert len(written) == 1 and written[0].suffix == ".md", written
     assert written[0].read_text(encoding="utf-8").startswith("# Research report: Zorblax relay")
     assert f"report written: {written[0].resolve()}" in proc.stdout
+
+
+@pytest.mark.parametrize("command", [["research", "Zorblax relay"], ["resume", "some-thread"],
+                                     ["threads"], ["inspect", "some-thread"], ["prune"]],
+                         ids=lambda c: c[0])
+def test_a_data_dir_under_a_file_is_bad_input_for_every_command(tmp_path, command):
+    # issue 10 item 12: ``--data-dir notes.txt/data`` exited 1 ("run failed: Not a directory")
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("keep me\n")
+    proc = run_cli(*command, "--data-dir", a_file / "data")
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stderr.strip() == (f"error: data dir {a_file / 'data'}: {a_file} is a file, "
+                                   "not a folder")
+    assert a_file.read_text() == "keep me\n"
+
+
+def test_a_corpus_with_nothing_to_index_writes_nothing_into_the_data_dir(tmp_path):
+    # issue 10 item 12: the refusal (exit 2) came after the thread lock had created ``locks/``
+    data = tmp_path / "data"
+    data.mkdir()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "picture.png").write_bytes(b"\x89PNG")
+    proc = run_cli("research", "Zorblax relay", "--corpus", empty, "--data-dir", data)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("error: ") and len(proc.stderr.strip().splitlines()) == 1
+    assert list(data.iterdir()) == [], "bad input must write nothing"

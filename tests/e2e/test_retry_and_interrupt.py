@@ -3,15 +3,20 @@
 * every retry LangGraph's RetryPolicy makes is announced as a ``retry`` progress line (workers
   write it to LangGraph's ``custom`` stream), so a flaky provider never looks like a hang;
 * Ctrl-C (SIGINT) mid-run exits 130 with one line and no traceback, and the same command
-  then finishes the thread with one row per envelope.
+  then finishes the thread with one row per envelope;
+* SIGTERM (``kill``, ``docker stop``) is handled the same way: exit 143, one line saying how to
+  resume, the run recorded as ``interrupted`` (it used to die silently, marked ``running``).
 """
 
 from __future__ import annotations
 
+import json
 import signal
 import sqlite3
 import subprocess
 import sys
+
+import pytest
 
 from tests.conftest import ROOT, clean_env, run_cli
 from tests.expected import expected_tasks
@@ -36,23 +41,37 @@ def test_retries_are_announced_as_they_happen(tmp_path, small_corpus):
     assert retried > 0  # the lines stand for real retries
 
 
-def test_ctrl_c_stops_cleanly_and_the_same_command_finishes(tmp_path, small_corpus):
+@pytest.mark.parametrize(
+    ("signum", "code", "line"),
+    [(signal.SIGINT, 130, "interrupted: the run can be resumed with the same command"),
+     (signal.SIGTERM, 143, "terminated (SIGTERM): the run stopped cleanly and can be resumed "
+                           "with the same command")],
+    ids=["ctrl-c", "sigterm"],
+)
+def test_a_stop_signal_stops_cleanly_and_the_same_command_finishes(tmp_path, small_corpus,
+                                                                   signum, code, line):
     data = tmp_path / "data"
-    # slow the map step down (retries wait 0.5 s+) so the interrupt lands mid-run
+    # slow the map step down (retries wait 0.5 s+) so the signal lands mid-run
     args = _args(data, small_corpus, "--fail-rate", "0.6", "--seed", "5", "--max-concurrency", "1")
     proc = subprocess.Popen([sys.executable, "-m", "app", *args], cwd=ROOT, env=clean_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    for line in proc.stdout:
-        if line.startswith("["):  # the first worker result: the map step is under way
+    for out in proc.stdout:
+        if out.startswith("["):  # the first worker result: the map step is under way
             break
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     _, stderr = proc.communicate(timeout=120)
-    assert proc.returncode == 130, stderr
+    assert proc.returncode == code, stderr
     assert "Traceback" not in stderr
-    assert "interrupted: the run can be resumed with the same command" in stderr
+    assert stderr.strip().splitlines() == [line]
+    with sqlite3.connect(data / "results.sqlite") as conn:
+        status = conn.execute("SELECT status FROM runs").fetchall()
+    assert status == [("interrupted",)]
+    listed = run_cli("threads", "--data-dir", data, "--json")
+    assert [t["status"] for t in json.loads(listed.stdout)] == ["unfinished"], listed.stdout
 
     done = run_cli(*_args(data, small_corpus))
     assert done.returncode == 0, done.stderr
+    assert "resuming thread" in done.stdout
     with sqlite3.connect(data / "results.sqlite") as conn:
         rows = conn.execute("SELECT envelope_id FROM results").fetchall()
     assert len(rows) == len(set(rows)) == expected_tasks(TOPIC)

@@ -1,0 +1,32 @@
+"""Domain errors: what a user asked for cannot be done as asked.
+
+Each is a condition of the user's data or request (a thread that does not exist, a thread with
+nothing left to resume, a thread that belongs to another topic), never a bug. The CLI prints any
+:class:`DomainError` as one ``error:`` line and exits 2 (bad input); every other exception,
+``KeyError`` included, is a failure: exit 1 with ``run failed: ...``. Raise these instead of
+built-in exceptions so a bug inside a node can never pass for bad input.
+
+Errors of the worker side (``workers.corpus.CorpusError``) live with the workers, which never
+import ``app/``; the CLI maps them to exit 2 as well.
+"""
+
+from __future__ import annotations
+
+__all__ = ["DomainError", "NothingToResume", "ThreadMismatch", "UnknownThread"]
+
+
+class DomainError(Exception):
+    """Bad input about the user's threads or data dir: one line, exit 2, nothing written."""
+
+
+class UnknownThread(DomainError):
+    """No thread with that id in the data dir (neither a checkpoint nor a recorded run)."""
+
+
+class NothingToResume(DomainError):
+    """The thread exists but has no unfinished work (or no recorded topic) to continue."""
+
+
+
+class ThreadMismatch(DomainError):
+    """The thread exists and belongs to another topic, ``as_of`` or corpus."""

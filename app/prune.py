@@ -1,0 +1,235 @@
+"""``prune``: drop the checkpoint history a finished thread no longer needs, and say how much.
+
+Every run of a thread appends its checkpoints (about seven per run: input, plan, the map steps,
+route, persist, report) and their pending writes; the writes of the map step still carry the
+``structured`` payloads that ``persist`` moved to the results database. Nothing ever removes them,
+so a thread that is rerun daily grows without bound. ``prune`` keeps, for each *finished* thread,
+its latest root checkpoint (what the next rerun starts from, and what ``threads`` and ``inspect``
+show) and deletes the older checkpoints, every subgraph namespace, and all their writes; then it
+compacts the file (``VACUUM``) and reports the bytes freed.
+
+What an unfinished thread needs to resume is never touched: a thread is pruned only when its
+latest checkpoint has no next node and no pending writes (nothing left to run), and only while
+this process holds the thread's lock (a run of it in another process is skipped as busy).
+
+LangGraph's ``BaseCheckpointSaver.prune(thread_ids, strategy="keep_latest")`` is the standard
+entry point; ``SqliteSaver`` (langgraph-checkpoint-sqlite 3.1) does not implement it, so for that
+saver :func:`_sqlite_keep_latest` does the same in one transaction. A saver that implements
+``prune`` is used through it. Reading (which threads, which checkpoints) goes through the
+checkpointer's API (``list``, ``get_tuple``) and the reader graph of ``threads``.
+
+SQLite only for now: with ``RESEARCH_DATABASE_URL`` (PostgreSQL, whose saver keeps channel values
+in a separate blobs table) ``prune`` refuses with one line (exit 2) and changes nothing.
+
+Source of the idea: ``langgraph.checkpoint.base.BaseCheckpointSaver.prune`` and its
+``DeltaChannel`` warning (this graph has no ``DeltaChannel``: the latest checkpoint is whole).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from app.errors import DomainError, UnknownThread
+from app.inspect import list_threads
+from app.storage import Storage, ThreadBusy, open_storage
+from app.storage.sqlite import CHECKPOINTS_DB, SqliteStorage
+
+__all__ = ["prune_checkpoints", "print_prune"]
+
+
+def _root(thread_id: str) -> dict[str, Any]:
+    return {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+
+
+def _sqlite_keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool
+                        ) -> dict[str, int]:
+    """Delete every checkpoint and write of ``thread_id`` except checkpoint ``keep_id`` of the
+    root namespace, in one transaction (rolled back when ``dry_run``). The kept checkpoint loses
+    its parent link, since the parent is gone.
+
+    The only SQL specific to ``SqliteSaver``'s tables (``checkpoints``, ``writes``) in the app.
+
+    Returns:
+        ``{"checkpoints": n, "writes": n, "payload_bytes": n}``: rows removed (or that would
+        be) and the bytes of their serialized checkpoints, metadata and write values.
+    """
+    keep = "checkpoint_ns = '' AND checkpoint_id = ?"
+    args = (thread_id, keep_id)
+    with saver.lock:
+        conn: sqlite3.Connection = saver.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            checkpoints, cbytes = conn.execute(
+                "SELECT COUNT(*), COALESCE(SUM(length(checkpoint) + length(metadata)), 0) "
+                f"FROM checkpoints WHERE thread_id = ? AND NOT ({keep})", args).fetchone()
+            writes, wbytes = conn.execute(
+                "SELECT COUNT(*), COALESCE(SUM(length(value)), 0) "
+                f"FROM writes WHERE thread_id = ? AND NOT ({keep})", args).fetchone()
+            conn.execute(f"DELETE FROM checkpoints WHERE thread_id = ? AND NOT ({keep})", args)
+            conn.execute(f"DELETE FROM writes WHERE thread_id = ? AND NOT ({keep})", args)
+            conn.execute(f"UPDATE checkpoints SET parent_checkpoint_id = NULL "
+                         f"WHERE thread_id = ? AND {keep}", args)
+        except BaseException:
+            conn.rollback()
+            raise
+        if dry_run:
+            conn.rollback()
+        else:
+            conn.commit()
+    return {"checkpoints": checkpoints, "writes": writes, "payload_bytes": cbytes + wbytes}
+
+
+def _sqlite_compact(saver: Any) -> None:
+    """``VACUUM`` the checkpoint database and truncate its WAL, so freed pages leave the disk."""
+    with saver.lock:
+        saver.conn.execute("VACUUM")
+        saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def _file_bytes(path: Path, saver: Any = None) -> int:
+    """Bytes of the checkpoint database ``path`` on disk: the file and its write-ahead log
+    (first moved into the file through ``saver``'s connection, when given, so the number is
+    stable)."""
+    if isinstance(getattr(saver, "conn", None), sqlite3.Connection):
+        with saver.lock:
+            saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
+
+
+def _keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool) -> dict[str, int]:
+    """Keep only ``keep_id`` of ``thread_id``: through the saver's own ``prune`` when it has one,
+    else through :func:`_sqlite_keep_latest`.
+
+    Raises:
+        NotImplementedError: the saver has neither (a backend this module does not know).
+    """
+    if type(saver).prune is not BaseCheckpointSaver.prune:
+        before = list(saver.list({"configurable": {"thread_id": thread_id}}))
+        counts = {"checkpoints": len(before) - 1,
+                  "writes": sum(len(t.pending_writes or []) for t in before
+                                if t.config["configurable"]["checkpoint_id"] != keep_id),
+                  "payload_bytes": 0}
+        if not dry_run:
+            saver.prune([thread_id], strategy="keep_latest")
+        return counts
+    if hasattr(saver, "conn") and isinstance(saver.conn, sqlite3.Connection):
+        return _sqlite_keep_latest(saver, thread_id, keep_id, dry_run=dry_run)
+    raise NotImplementedError(f"prune does not support {type(saver).__name__}")
+
+
+def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = None,
+                      dry_run: bool = False) -> dict[str, Any]:
+    """Keep only the latest checkpoint of each finished thread (or of ``thread_id``).
+
+    Args:
+        storage: the SQLite storage of a data dir (:func:`app.storage.open_storage`; a path
+            means that data dir).
+        thread_id: prune this thread only (None: every thread).
+        dry_run: count what would be removed, change nothing.
+
+    Returns:
+        ``{"dry_run", "bytes_before", "bytes_after", "bytes_freed", "checkpoints_removed",
+        "writes_removed", "threads": [{"thread_id", "action", "checkpoints_removed",
+        "writes_removed", "payload_bytes"}]}`` where ``action`` is ``pruned`` (or
+        ``would prune``), ``kept: unfinished`` or ``kept: busy``; sizes in bytes of the
+        checkpoint database on disk (``bytes_after`` equals ``bytes_before`` in a dry run;
+        ``payload_bytes`` counts the serialized rows removed).
+
+    Raises:
+        UnknownThread: ``thread_id`` has no checkpoint.
+        DomainError: the storage is PostgreSQL (not supported yet).
+        app.storage.ThreadBusy: never; a busy thread is reported as ``kept: busy``.
+    """
+    if not isinstance(storage, Storage):
+        storage = open_storage(storage)
+    if not isinstance(storage, SqliteStorage):
+        raise DomainError("prune works on the SQLite checkpoints of a data dir only; it does "
+                          f"not support {storage.label} (RESEARCH_DATABASE_URL) yet")
+    path = storage.checkpoints_path
+    with storage.checkpointer(read_only=True) as reader:
+        known = storage.thread_ids(reader)
+    if thread_id is not None and thread_id not in known:
+        raise UnknownThread(f"no checkpoints of thread {thread_id!r} in {storage.label}")
+    targets = [thread_id] if thread_id is not None else known
+    result: dict[str, Any] = {"dry_run": dry_run, "bytes_before": _file_bytes(path),
+                              "threads": []}
+    if targets:
+        status = {t["thread_id"]: t for t in list_threads(storage)}
+        with storage.checkpointer() as saver:
+            result["bytes_before"] = _file_bytes(path, saver)
+            for tid in targets:
+                result["threads"].append(_prune_one(saver, storage, tid, status.get(tid, {}),
+                                                    dry_run))
+            removed = any(t["checkpoints_removed"] or t["writes_removed"]
+                          for t in result["threads"])
+            if removed and not dry_run:
+                _sqlite_compact(saver)
+            result["bytes_after"] = _file_bytes(path, saver)
+    else:
+        result["bytes_after"] = result["bytes_before"]
+    result["bytes_freed"] = max(0, result["bytes_before"] - result["bytes_after"])
+    result["checkpoints_removed"] = sum(t["checkpoints_removed"] for t in result["threads"])
+    result["writes_removed"] = sum(t["writes_removed"] for t in result["threads"])
+    return result
+
+
+def _prune_one(saver: Any, storage: Storage, thread_id: str, listed: dict[str, Any],
+               dry_run: bool) -> dict[str, Any]:
+    """Prune one thread under its lock; ``listed`` is its :func:`app.inspect.list_threads`
+    entry. Should a run of it start and die between that listing and the lock, the checkpoint
+    kept is still its latest, with its pending writes: what a resume reads."""
+    out = {"thread_id": thread_id, "action": "kept: unfinished", "checkpoints_removed": 0,
+           "writes_removed": 0, "payload_bytes": 0}
+    try:
+        with storage.thread_lock(thread_id):
+            latest = saver.get_tuple(_root(thread_id))
+            # Resuming needs the latest checkpoint and its pending writes; a thread with a next
+            # node or saved writes is unfinished, whatever its recorded status says.
+            if latest is None or listed.get("next") or latest.pending_writes:
+                return out
+            keep_id = latest.config["configurable"]["checkpoint_id"]
+            counts = _keep_latest(saver, thread_id, keep_id, dry_run=dry_run)
+    except ThreadBusy:
+        out["action"] = "kept: busy"
+        return out
+    out.update(action="would prune" if dry_run else "pruned",
+               checkpoints_removed=counts["checkpoints"], writes_removed=counts["writes"],
+               payload_bytes=counts["payload_bytes"])
+    return out
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return str(n)  # pragma: no cover
+
+
+def print_prune(result: dict[str, Any]) -> None:
+    """Print what ``prune`` did (or would do): one line per thread, then the totals."""
+    for t in result["threads"]:
+        if t["action"].startswith("kept"):
+            why = ("another process is running it" if t["action"] == "kept: busy" else
+                   f"unfinished; resume it first: python -m app resume {t['thread_id']}")
+            print(f"kept    {t['thread_id']}  ({why})")
+        elif not (t["checkpoints_removed"] or t["writes_removed"]):
+            print(f"kept    {t['thread_id']}  (nothing to remove: only its latest checkpoint)")
+        else:
+            print(f"{'would prune' if result['dry_run'] else 'pruned':<7} {t['thread_id']}  "
+                  f"({t['checkpoints_removed']} checkpoints, {t['writes_removed']} writes)")
+    if not result["threads"]:
+        print("no checkpoints to prune")
+    total = (f"{result['checkpoints_removed']} checkpoints and {result['writes_removed']} "
+             "writes")
+    if result["dry_run"]:
+        payload = sum(t["payload_bytes"] for t in result["threads"])
+        print(f"dry run: would remove {total} ({_size(payload)} of serialized data); "
+              f"{CHECKPOINTS_DB} is {_size(result['bytes_before'])}")
+    else:
+        print(f"removed {total}; {CHECKPOINTS_DB} {_size(result['bytes_before'])} -> "
+              f"{_size(result['bytes_after'])} ({_size(result['bytes_freed'])} freed)")

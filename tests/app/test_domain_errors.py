@@ -1,0 +1,67 @@
+"""Only domain errors are bad input (exit 2); a ``KeyError`` from a bug is a failure (exit 1).
+
+The CLI used to turn any ``KeyError`` into "bad input", so a real bug inside a node (here: the
+report node's renderer raising ``KeyError``) exited 2 as if the user had typed something wrong.
+Domain conditions are now named exceptions (``app/errors.py``). The CLI runs in-process here
+(``app.cli.main``) with the environment cleaned as for a subprocess."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from app.errors import DomainError, NothingToResume, ThreadMismatch, UnknownThread
+from tests.conftest import AS_OF, SMALL_TOPIC, clean_env
+
+
+@pytest.fixture
+def cli_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    env = clean_env()
+    for name in list(os.environ):
+        if name not in env:
+            monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+
+
+def _err_lines(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    return capsys.readouterr().err.strip().splitlines()
+
+
+def test_domain_errors_are_one_family() -> None:
+    for cls in (NothingToResume, ThreadMismatch, UnknownThread):
+        assert issubclass(cls, DomainError) and not issubclass(cls, LookupError)
+
+
+def test_a_key_error_inside_a_node_is_a_failure_not_bad_input(
+        tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
+    import app.graph
+    from app.cli import main
+
+    def broken_renderer(*args: object, **kwargs: object) -> str:
+        raise KeyError("envelope_id")  # the kind of slip a forker makes in a node
+
+    args = ["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", str(small_corpus),
+            "--data-dir", str(tmp_path / "data"), "--quiet"]
+    renderer = app.graph.render_markdown
+    monkeypatch.setattr(app.graph, "render_markdown", broken_renderer)
+    assert main(args) == 1
+    lines = _err_lines(capsys)
+    assert len(lines) == 1 and lines[0].startswith("error: run failed: KeyError"), lines
+
+    monkeypatch.setattr(app.graph, "render_markdown", renderer)  # fixed: the same command
+    # finishes the thread
+    assert main(args) == 0, _err_lines(capsys)
+    capsys.readouterr()
+
+    from app.ids import default_thread_id
+
+    thread_id = default_thread_id(SMALL_TOPIC, AS_OF)
+    resume = ["resume", thread_id, "--data-dir", str(tmp_path / "data")]
+    assert main(resume) == 2  # a domain error: nothing left to resume
+    assert _err_lines(capsys) == [f"error: thread {thread_id!r} has nothing left to resume"]
+    assert main(["resume", "no-such-thread", "--data-dir", str(tmp_path / "data")]) == 2
+    assert _err_lines(capsys)[0].startswith("error: no thread 'no-such-thread'")

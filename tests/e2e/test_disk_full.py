@@ -1,0 +1,78 @@
+"""A full disk is a failure (exit 1) that says so and loses nothing; never "bad input" (exit 2).
+
+It used to exit 2 when the corpus index could not be written (reported as a corpus error, so as
+bad input) and 1 with "run failed: disk I/O error" elsewhere. The data dir here is a real, small
+``tmpfs`` mounted in a private mount namespace (``unshare --user --mount``, no privileges
+needed), so the writes fail with the kernel's own ENOSPC; the same command then finishes the run
+once the file system is enlarged (``mount -o remount,size=...``). Skipped where user namespaces
+are not allowed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import AS_OF, CLI_TIMEOUT, ROOT, SMALL_TOPIC, clean_env
+from tests.expected import expected_tasks
+
+# Runs inside the namespace: mount, run the CLI at each size, report what happened as JSON.
+_DRIVER = r"""
+import json, sqlite3, subprocess, sys
+mnt, corpus, *sizes = sys.argv[1:]
+data = f"{mnt}/data"
+subprocess.run(["mount", "-t", "tmpfs", "-o", "size=" + sizes[0], "tmpfs", mnt], check=True)
+out = []
+for i, size in enumerate(sizes):
+    if i:
+        subprocess.run(["mount", "-o", "remount,size=" + size, mnt], check=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "research", TOPIC, "--as-of", AS_OF, "--corpus", corpus,
+         "--data-dir", data], capture_output=True, text=True, timeout=TIMEOUT)
+    out.append({"size": size, "rc": proc.returncode, "stdout": proc.stdout,
+                "stderr": proc.stderr})
+with sqlite3.connect(f"{data}/results.sqlite") as conn:
+    rows = [r[0] for r in conn.execute("SELECT envelope_id FROM results")]
+print(json.dumps({"runs": out, "rows": rows}))
+"""
+
+
+def _namespaces_allowed() -> bool:
+    if not shutil.which("unshare"):
+        return False
+    probe = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "true"],
+                           capture_output=True)
+    return probe.returncode == 0
+
+
+@pytest.mark.skipif(not _namespaces_allowed(),
+                    reason="needs unshare with user and mount namespaces (util-linux)")
+def test_a_full_disk_exits_1_says_so_and_the_same_command_finishes(tmp_path: Path,
+                                                                   small_corpus: Path) -> None:
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    driver = (_DRIVER.replace("TOPIC", repr(SMALL_TOPIC)).replace("AS_OF", repr(AS_OF))
+              .replace("TIMEOUT", repr(CLI_TIMEOUT)))
+    # 16 KiB: the corpus index cannot be written; 320 KiB: the disk fills in the map step;
+    # 8 MiB: room enough to finish.
+    proc = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", sys.executable, "-c", driver,
+         str(mnt), str(small_corpus), "16k", "320k", "8m"],
+        cwd=ROOT, env=clean_env(), capture_output=True, text=True, timeout=3 * CLI_TIMEOUT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(proc.stdout)
+    full_index, full_map, roomy = result["runs"]
+    for run in (full_index, full_map):
+        lines = run["stderr"].strip().splitlines()
+        assert run["rc"] == 1, run
+        assert len(lines) == 1 and lines[0].startswith("error: the disk is full ("), run
+        assert "nothing was lost" in lines[0] and "run the same command again" in lines[0]
+    assert roomy["rc"] == 0, roomy
+    assert "resuming thread" in roomy["stdout"], roomy["stdout"]  # finished work was kept
+    rows = result["rows"]
+    assert len(rows) == len(set(rows)) == expected_tasks(SMALL_TOPIC)
