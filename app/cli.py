@@ -180,7 +180,7 @@ def _run(args: argparse.Namespace) -> int:
     # and bad input should fail fast.
     from app.progress import Progress, print_summary
     from app.run import RunRequest, ThreadBusy, ThreadMismatch, run_research
-    from workers.corpus import CorpusError
+    from workers.sources import CorpusError
 
     request = RunRequest(topic=topic, as_of=as_of, thread_id=args.thread_id,
                          fresh=getattr(args, "fresh", False))

@@ -163,12 +163,12 @@ class Resources:
         open until :meth:`close`.
 
         Raises:
-            workers.corpus.CorpusError: the corpus folder has nothing to index.
+            workers.sources.CorpusError: the corpus folder has nothing to index.
         """
         key = self._corpus_key(ctx)
         with self._lock:
             if key not in self._corpora:
-                from workers.corpus import Corpus
+                from workers.sources import Corpus
 
                 self._corpora[key] = Corpus.open(Path(ctx.data_dir), folder=ctx.corpus)
             return self._corpora[key]

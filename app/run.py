@@ -88,7 +88,7 @@ def open_graph(settings: Settings, workers: Sequence[WorkerSpec] | None = None,
     yield an :class:`OpenGraph`. The resources (given, or made here) are closed on exit.
 
     Raises:
-        workers.corpus.CorpusError: the corpus folder has nothing to index.
+        workers.sources.CorpusError: the corpus folder has nothing to index.
         app.config.ConfigError: a model spec cannot be used.
         app.storage.StorageError: the database is damaged or cannot be reached.
     """

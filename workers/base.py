@@ -37,7 +37,7 @@ from workers.usage import AttemptTokens
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-    from workers.corpus import Corpus
+    from workers.sources import Corpus
 
 __all__ = [
     "ATTEMPTS_CAP", "Cancellation", "Resolver", "RunScope", "WorkerDeps", "WorkerResult",
@@ -86,7 +86,7 @@ class WorkerDeps:
     object), so an agent worker compiles its ``create_agent`` graph once, not per run.
 
     Attributes:
-        corpus: the searchable corpus (``workers.corpus.Corpus``).
+        corpus: the searchable corpus (``workers.sources.Corpus``).
         model: the chat model agent workers drive (offline or a real LLM).
         search_k: how many passages a search returns.
         max_attempts: attempts per task (the node gives up after this many; see

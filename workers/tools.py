@@ -1,9 +1,12 @@
 """The LangChain tools the agent workers bind: search the corpus, read one of its documents.
 
-``make_corpus_tools(corpus)`` builds fresh tools that close over that corpus, so each graph build
-binds its own. Both tools return JSON strings (what a ``ToolMessage`` carries);
-``parse_search_results`` and ``parse_document`` turn those strings back into dicts, for the offline
-model and for tests that read tool messages.
+``make_corpus_tools(corpus)`` builds fresh tools that close over that corpus (any
+:class:`workers.sources.Source`), so each graph build binds its own. Both tools return JSON
+strings (what a ``ToolMessage`` carries) in the shape of :meth:`Passage.to_dict`; the parsers here
+turn those strings back: ``parse_search_results`` / ``parse_document`` into dicts (for tests that
+read tool messages), ``parse_search_passages`` / ``parse_read_passages`` into
+:class:`~workers.sources.Passage` objects (what the offline model reads: one parser, one
+``Passage``, for the tools and the model that drives them).
 
 ``search_corpus`` result::
 
@@ -23,7 +26,7 @@ from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
 
-from workers.corpus import Corpus, CorpusError
+from workers.sources import CorpusError, Passage, Source
 
 __all__ = [
     "READ_MAX_CHARS",
@@ -32,6 +35,8 @@ __all__ = [
     "make_corpus_tools",
     "message_text",
     "parse_document",
+    "parse_read_passages",
+    "parse_search_passages",
     "parse_search_results",
 ]
 
@@ -64,12 +69,12 @@ def _dumps(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False)
 
 
-def make_corpus_tools(corpus: Corpus, k: int = 5) -> list[BaseTool]:
+def make_corpus_tools(corpus: Source, k: int = 5) -> list[BaseTool]:
     """Build the ``search_corpus`` and ``read_document`` tools over ``corpus``.
 
     Args:
-        corpus: an open :class:`~workers.corpus.Corpus`; the tools close over it (they do not
-            close it).
+        corpus: an open source (:class:`~workers.sources.Source`, e.g. a
+            :class:`~workers.sources.Corpus`); the tools close over it (they do not close it).
         k: how many passages ``search_corpus`` returns at most (>= 1).
 
     Returns:
@@ -87,20 +92,7 @@ def make_corpus_tools(corpus: Corpus, k: int = 5) -> list[BaseTool]:
             passages = corpus.search(query, k=k)
         except CorpusError as exc:
             return _dumps({"results": [], "error": str(exc)})
-        return _dumps(
-            {
-                "results": [
-                    {
-                        "ref": p.ref,
-                        "title": p.title,
-                        "source": p.source,
-                        "text": p.text,
-                        "score": round(p.score, 3),
-                    }
-                    for p in passages
-                ]
-            }
-        )
+        return _dumps({"results": [p.to_dict() for p in passages]})
 
     def read_document(ref: str) -> str:
         try:
@@ -167,3 +159,27 @@ def parse_document(content: Any) -> dict | None:
     if not isinstance(data.get("ref"), str) or not isinstance(data.get("text"), str):
         return None
     return data
+
+
+def parse_search_passages(content: Any) -> list[Passage]:
+    """The passages of a ``search_corpus`` output, best first, as :class:`Passage` objects;
+    items without a ref or text are left out (see :meth:`Passage.from_dict`)."""
+    found = (Passage.from_dict(item) for item in parse_search_results(content))
+    return [p for p in found if p is not None]
+
+
+def parse_read_passages(content: Any) -> list[Passage]:
+    """The citable passages of a read result: ``{"passages": [{"ref", "text", ...}, ...]}``.
+
+    ``read_document`` returns ``{"ref", "title", "source", "text"}`` where ``text`` is a window of
+    the whole document but ``ref`` is the one passage asked for: a sentence of that text may
+    belong to another passage, so such a result names no passage it could be cited by and gives
+    ``[]``. A read tool that names its passages gets them cited one by one. Errors and junk give
+    ``[]``.
+    """
+    data = _loads(content)
+    items = data.get("passages") if isinstance(data, dict) and "error" not in data else None
+    if not isinstance(items, list):
+        return []
+    found = (Passage.from_dict(item) for item in items)
+    return [p for p in found if p is not None]

@@ -1,0 +1,74 @@
+"""Query parsing shared by every source and by the offline model: one stopword list, the words of
+a text, a safe FTS5 query, and the searchable words of a title.
+
+This module imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["MAX_QUERY_TOKENS", "STOPWORDS", "query_terms", "query_to_fts", "title_terms"]
+
+MAX_QUERY_TOKENS = 32
+"""At most this many distinct query tokens are OR-ed into one FTS5 query."""
+
+STOPWORDS: frozenset[str] = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each either else etc
+    every few for from further had has have having he her here hers herself him himself his how i
+    if in into is it its itself just let like me more most my myself no nor not of off on once only
+    or other our ours ourselves out over own per same she should so some such than that the their
+    theirs them themselves then there these they this those through to too under until up us very
+    via was we were what when where which while who whom why will with within would yet you your
+    yours yourself yourselves
+    """.split()
+)
+"""English function words: never searched for, never counted as a topic's content."""
+
+
+def query_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
+    """The searchable words of any text, lower-cased, in first-seen order, at most ``limit``.
+
+    Word tokens (``\\w+``) minus stopwords, one-character tokens and duplicates.
+
+    Example:
+        >>> query_terms("What is the mechanism behind Send and reducers?")
+        ['mechanism', 'behind', 'send', 'reducers']
+    """
+    seen: dict[str, None] = {}
+    for token in re.findall(r"\w+", text.lower()):
+        if len(token) < 2 or token in STOPWORDS or not any(c.isalnum() for c in token):
+            continue
+        seen.setdefault(token, None)
+        if len(seen) >= limit:
+            break
+    return list(seen)
+
+
+def query_to_fts(query: str) -> str | None:
+    """Turn any user text into a safe FTS5 query, or None when nothing searchable is left.
+
+    The words are those of :func:`query_terms` (at most ``MAX_QUERY_TOKENS``). Each is quoted as
+    an FTS5 string (so ``AND``/``NEAR``/``*``/``:``/quotes are plain words) and they are OR-ed, so
+    bm25 ranks passages by how many (and how rare) query words they contain.
+    """
+    terms = query_terms(query)
+    if not terms:
+        return None
+    return " OR ".join('"' + token.replace('"', '""') + '"' for token in terms)
+
+
+_IDENT_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def title_terms(title: str) -> str:
+    """The searchable words of a title: the title itself plus its identifiers split into words,
+    so ``"langgraph.types.RetryPolicy"`` is also found by "retry policy" and
+    ``"get_state_history"`` by "state history"."""
+    whole = set(re.findall(r"[^\W_]+", title.lower()))
+    extra = dict.fromkeys(w.lower() for w in _IDENT_WORDS.findall(title))
+    words = [w for w in extra if w not in whole]
+    return f"{title} {' '.join(words)}" if words else title
+
