@@ -147,7 +147,8 @@ class RunContext:
     data_dir: str = setting(".data", env="RESEARCH_DATA_DIR", flag="--data-dir",
                             help="results DB, checkpoints, index, reports")
     corpus: str | None = setting(env="RESEARCH_CORPUS", flag="--corpus",
-                                 help="folder to index instead of the package docs")
+                                 help="folder to index (.md .txt .rst .py .html .pdf .docx) "
+                                 "instead of the package docs")
     search_k: int = setting(5, env="RESEARCH_SEARCH_K", flag="--search-k", minimum=1,
                             help="passages one corpus search returns")
     max_concurrency: int = setting(4, env="RESEARCH_MAX_CONCURRENCY", flag="--max-concurrency",

@@ -73,8 +73,8 @@ class Corpus:
         Args:
             data_dir: directory for the cache (created if missing). The index lives in
                 ``data_dir/corpus-<kind>-<fingerprint>.sqlite``.
-            folder: index the ``.md/.txt/.rst/.py/.html`` files under this directory instead of
-                the package docs.
+            folder: index the ``.md/.txt/.rst/.py/.html/.pdf/.docx`` files under this directory
+                instead of the package docs.
             packages: top-level import names whose docstrings to index (package mode only);
                 Python's pydoc topics are always added.
 
@@ -106,6 +106,7 @@ class Corpus:
         cls, data_dir: Path, folder: Path | None, packages: Sequence[str]
     ) -> Corpus:
         skipped: Counter[str] = Counter()
+        notes: list[str] = []
         shown = ""
         if folder is not None:
             folder = Path(folder).expanduser().resolve()
@@ -120,7 +121,7 @@ class Corpus:
             fingerprint = folder_source.folder_fingerprint(folder, files)
             kind = "dir-" + hashlib.blake2b(raw(str(folder)), digest_size=4).hexdigest()
             description = f"folder corpus: {shown} ({plural(len(files), 'file')})"
-            docs_factory = lambda: folder_source.folder_docs(files, skipped)  # noqa: E731
+            docs_factory = lambda: folder_source.folder_docs(files, skipped, notes)  # noqa: E731
         else:
             packages = tuple(dict.fromkeys(packages))
             fingerprint, description = package_fingerprint(packages)
@@ -140,6 +141,7 @@ class Corpus:
                             path,
                             docs_factory(),
                             {"fingerprint": fingerprint, "description": description, "kind": kind},
+                            notes=notes,
                         )
                     except NoText as exc:
                         if folder is None:
@@ -295,6 +297,13 @@ class Corpus:
     def description(self) -> str:
         """One line, e.g. ``"package docs: langgraph 1.2.24, ... (12,345 passages)"``."""
         return self._meta.get("description", str(self._path))
+
+    @property
+    def notes(self) -> list[str]:
+        """One line per file the build skipped or read only in part (an encrypted or broken PDF,
+        a broken .docx), e.g. ``"secret.pdf: skipped, encrypted (needs a password)"``; kept in
+        the index, so a cached open reports them too."""
+        return [line for line in self._meta.get("notes", "").split("\n") if line]
 
     @property
     def fingerprint(self) -> str:

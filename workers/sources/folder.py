@@ -1,13 +1,17 @@
 """The folder source (``--corpus DIR``): the user's own documents.
 
 Indexed: the ``.md``, ``.txt``, ``.rst``, ``.py`` and ``.html`` files under the folder (not hidden,
-at most ``MAX_FILE_BYTES``, and not binary: no NUL byte and little undecodable text at the start).
+at most ``MAX_FILE_BYTES``, and not binary: no NUL byte and little undecodable text at the start),
+and the ``.pdf`` (one document per page, cited ``report.pdf:p3#0``) and ``.docx`` files (at most
+``MAX_DOCUMENT_BYTES``; see :mod:`workers.sources.documents`). An encrypted or broken PDF or
+.docx is skipped with a note (``Corpus.notes``), never a crash.
 A file name that is not valid UTF-8 is indexed under an escaped ref (``b"n\\xe9e.md"`` is cited as
 ``n\\xe9e.md#0``). When nothing is left, the ``CorpusError`` says why (too large, binary, other
 types...). The fingerprint covers the folder's files (paths, sizes, mtimes), so a change rebuilds
 the index.
 
-This module imports only the standard library.
+This module imports only the standard library (PDF and .docx reading is in
+:mod:`workers.sources.documents`).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from workers.sources import documents
 from workers.sources.base import RawDoc
 from workers.sources.index import SCHEMA_VERSION, tree_signature
 from workers.sources.packages import docstrings
@@ -35,18 +40,25 @@ from workers.sources.text import (
 
 __all__ = [
     "FOLDER_EXTENSIONS",
+    "MAX_DOCUMENT_BYTES",
     "MAX_FILE_BYTES",
+    "TEXT_EXTENSIONS",
     "folder_docs",
     "folder_files",
     "folder_fingerprint",
     "nothing_indexable",
 ]
 
-FOLDER_EXTENSIONS: tuple[str, ...] = (".md", ".txt", ".rst", ".py", ".html")
-"""File types indexed in folder mode (matched case-insensitively)."""
+TEXT_EXTENSIONS: tuple[str, ...] = (".md", ".txt", ".rst", ".py", ".html")
+"""Text file types indexed in folder mode (matched case-insensitively)."""
+
+FOLDER_EXTENSIONS: tuple[str, ...] = (*TEXT_EXTENSIONS, *documents.DOCUMENT_EXTENSIONS)
+"""Every file type indexed in folder mode (matched case-insensitively)."""
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
-"""Folder files larger than this are skipped."""
+"""Text files larger than this are skipped (PDF and .docx: ``MAX_DOCUMENT_BYTES``)."""
+
+MAX_DOCUMENT_BYTES = documents.MAX_DOCUMENT_BYTES
 
 FolderFile = tuple[str, Path, os.stat_result]
 """``(ref_path, path, stat)`` of one indexable file."""
@@ -60,7 +72,7 @@ def folder_files(
     ``ref_path`` is the relative POSIX path, made safe by :func:`_safe_name` when the name is
     not valid UTF-8 (and suffixed ``~2``, ``~3``... should that collide with another file's), so
     refs stay unique and printable. Hidden files and directories, other file types, special files
-    and files over ``MAX_FILE_BYTES`` are skipped and counted in ``skipped`` (keys ``hidden``,
+    and files over their size limit are skipped and counted in ``skipped`` (keys ``hidden``,
     ``type``, ``special``, ``size``, ``unreadable``)."""
     if skipped is None:
         skipped = Counter()
@@ -88,7 +100,7 @@ def folder_files(
                 continue
             if not stat.S_ISREG(st.st_mode):
                 skipped["special"] += 1
-            elif st.st_size > MAX_FILE_BYTES:
+            elif st.st_size > _size_limit(filename):
                 skipped["size"] += 1
             else:
                 found.append((path.relative_to(folder).as_posix(), path, st))
@@ -130,14 +142,31 @@ def python_file_text(source: str, rel: str) -> str:
     return "\n\n".join(s for s in sections if s) or source
 
 
+def _size_limit(filename: str) -> int:
+    is_document = filename.lower().endswith(documents.DOCUMENT_EXTENSIONS)
+    return MAX_DOCUMENT_BYTES if is_document else MAX_FILE_BYTES
+
+
 def folder_docs(
-    files: list[FolderFile], skipped: Counter[str] | None = None
+    files: list[FolderFile],
+    skipped: Counter[str] | None = None,
+    notes: list[str] | None = None,
 ) -> Iterator[RawDoc]:
-    """The documents of ``files``; unreadable, binary and blank files are left out and counted in
-    ``skipped`` (keys ``unreadable``, ``binary``, ``blank``)."""
+    """The documents of ``files``; unreadable, binary, encrypted and blank files are left out and
+    counted in ``skipped`` (keys ``unreadable``, ``binary``, ``encrypted``, ``blank``); a PDF or
+    .docx left out (or partly unreadable) also gets a one-line note in ``notes``."""
     if skipped is None:
         skipped = Counter()
+    if notes is None:
+        notes = []
     for rel, path, _st in files:
+        suffix = path.suffix.lower()
+        if suffix == ".pdf":
+            yield from documents.pdf_docs(path, rel, skipped, notes)
+            continue
+        if suffix == ".docx":
+            yield from documents.docx_docs(path, rel, skipped, notes)
+            continue
         try:
             data = path.read_bytes()
         except OSError:
@@ -147,7 +176,6 @@ def folder_docs(
         if text is None:
             skipped["binary"] += 1
             continue
-        suffix = path.suffix.lower()
         if suffix == ".html":
             text = html_to_text(text)
         elif suffix == ".py":
@@ -171,9 +199,12 @@ def nothing_indexable(shown: str, what: str, skipped: Counter[str]) -> str:
     reasons = []
     if skipped["size"]:
         big = _size_label(MAX_FILE_BYTES)
-        reasons.append(f"{plural(skipped['size'], 'file')} skipped as larger than {big}")
+        reasons.append(f"{plural(skipped['size'], 'file')} skipped as larger than {big}"
+                       f" ({_size_label(MAX_DOCUMENT_BYTES)} for .pdf/.docx)")
     if skipped["binary"]:
         reasons.append(f"{plural(skipped['binary'], 'file')} skipped as binary")
+    if skipped["encrypted"]:
+        reasons.append(f"{plural(skipped['encrypted'], 'file')} skipped as encrypted")
     if skipped["blank"]:
         reasons.append(f"{plural(skipped['blank'], 'file')} without text")
     if skipped["unreadable"]:

@@ -73,8 +73,25 @@ CREATE VIRTUAL TABLE passages_fts USING fts5(
 """
 
 
-def build(path: Path, docs: Iterable[RawDoc], meta: dict[str, str]) -> dict[str, str]:
-    """Write a complete index to ``path`` atomically (temp file + ``os.replace``)."""
+def build(
+    path: Path, docs: Iterable[RawDoc], meta: dict[str, str], notes: list[str] | None = None
+) -> dict[str, str]:
+    """Write a complete index to ``path`` atomically (temp file + ``os.replace``).
+
+    Args:
+        path: the index file to create (replaced when it exists).
+        docs: the documents; a repeated doc_id and a blank document are left out.
+        meta: the meta table's first entries (fingerprint, description, kind).
+        notes: filled while ``docs`` is consumed (skipped files); stored as the ``notes`` meta
+            entry, one line each.
+
+    Returns:
+        The meta table as written.
+
+    Raises:
+        NoText: no document had any text.
+        OSError, sqlite3.Error: the file cannot be written.
+    """
     started = time.perf_counter()
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     try:
@@ -125,6 +142,7 @@ def build(path: Path, docs: Iterable[RawDoc], meta: dict[str, str]) -> dict[str,
                     "documents": str(len(doc_rows)),
                     "build_seconds": f"{time.perf_counter() - started:.3f}",
                     "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                    "notes": "\n".join(" ".join(n.split()) for n in notes or []),
                 }
                 meta["description"] = f"{meta['description']} ({len(passage_rows):,} passages)"
                 con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
