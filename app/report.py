@@ -3,6 +3,11 @@
 The report reads the results database, not graph state: once ``persist`` has run, state holds no
 payloads. Every bullet ends in a citation number, each number resolves to one corpus passage in the
 Sources list, and each source is listed once.
+
+It is honest about what it lacks (see :mod:`app.relevance`): when nothing retrieved mentions the
+topic it says so at the top, and no section presents those passages as findings; a worker that
+failed is "unavailable (worker failed)", never "nothing found"; "answered by the findings above"
+only when that question's own findings were listed above.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from app.ids import default_thread_id, sha8, topic_slug
+from app.relevance import describe_terms, relevance_warnings, topic_terms
+from workers.sources import Passage
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
 
@@ -98,6 +105,12 @@ def _items(rows: Sequence[dict[str, Any]], task_key: str | None, kind: str) -> l
     return out
 
 
+def _failed_workers(errors: Sequence[dict[str, Any]], question: str | None) -> str:
+    """``"`analyst`, `critic`"``: the workers with an error row (for ``question``, or any)."""
+    names = sorted({r["worker"] for r in errors if question is None or r["task_key"] == question})
+    return ", ".join(f"`{n}`" for n in names)
+
+
 def render_markdown(data: ReportInput) -> str:
     """Render the report.
 
@@ -129,10 +142,19 @@ def render_markdown(data: ReportInput) -> str:
         f"errors: {len(errors)}",
         "",
     ]
+    terms = topic_terms(data.topic)
+    warnings = relevance_warnings(data.topic, data.rows)
+    if warnings:
+        lines += [
+            f"> **The sources say nothing about \"{_one_line(data.topic, 200)}\".** No retrieved "
+            f"passage mentions {describe_terms(terms)}, so no finding is shown below.",
+            "",
+        ]
     summary = [
         (sentence, [ref for ref in refs if ref in known_refs]) for sentence, refs in data.summary
     ]
-    summary = [(s, refs) for s, refs in summary if refs]  # unsourced claims are dropped
+    # unsourced claims are dropped; a summary of unrelated passages is not shown at all
+    summary = [(s, refs) for s, refs in summary if refs] if not warnings else []
     if summary:
         lines += ["## Summary", ""]
         for sentence, refs in summary:
@@ -145,6 +167,11 @@ def render_markdown(data: ReportInput) -> str:
         lines += [f"## {number}. {_one_line(question, 300)}", ""]
         all_findings = _items(data.rows, question, "finding")
         all_passages = _items(data.rows, question, "passage")
+        failed = _failed_workers(errors, question)
+        if warnings and (all_findings or all_passages):
+            lines += [f"- No passage retrieved for this question mentions {describe_terms(terms)}"
+                      "; none is shown as a finding.", ""]
+            continue
         findings = [f for f in all_findings if _claim_key(f) not in listed]
         listed.update(_claim_key(f) for f in findings)
         if findings:
@@ -158,17 +185,28 @@ def render_markdown(data: ReportInput) -> str:
             lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
             lines.append("")
         if not findings and not passages:
-            if all_findings or all_passages:  # everything was already listed above
-                marks = _marks(cites, all_findings + all_passages)
+            if all_findings:  # this question's own findings, all listed under an earlier one
+                marks = _marks(cites, all_findings)
                 lines += [f"- _Answered by the findings above._ {marks}", ""]
+            elif all_passages:  # its passages were all cited above already
+                marks = _marks(cites, all_passages)
+                lines += [f"- _Its top passages are the ones cited above._ {marks}", ""]
+            elif failed:
+                lines += [f"- Unavailable (worker failed: {failed}); see Failures.", ""]
             else:
                 lines += ["- No sourced answer was found in the corpus.", ""]
 
     # The caveats section is the "watch out" list: every caveat, even one quoted above.
     caveats = _items(data.rows, None, "caveat")
     lines += ["## Caveats", ""]
-    if caveats:
+    if caveats and warnings:
+        lines.append(f"- No caveat retrieved mentions {describe_terms(terms)}; none is listed.")
+    elif caveats:
         lines += [f"- {_one_line(c['text'])} [{cites.cite(c)}]" for c in caveats]
+    elif errors:
+        failed = _failed_workers(errors, None)
+        lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
+                     "see Failures.")
     else:
         lines.append("- No caveats were found in the corpus.")
     lines.append("")
@@ -187,9 +225,8 @@ def render_markdown(data: ReportInput) -> str:
 
     lines += ["## Sources", ""]
     for number, item in enumerate(cites.sources, 1):
-        title, source = item.get("title", ""), item.get("source", "")
-        where = source if title and title in source else f"{title} ({source})"
-        lines.append(f"{number}. `{item['ref']}`: {where}")
+        passage = Passage.from_dict({**item, "text": item.get("text") or "-"})
+        lines.append(f"{number}. {passage.citation() if passage else item['ref']}")
     if not cites.sources:
         lines.append("No sources were cited.")
     return "\n".join(lines).rstrip() + "\n"

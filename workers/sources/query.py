@@ -7,8 +7,17 @@ This module imports only the standard library.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-__all__ = ["MAX_QUERY_TOKENS", "STOPWORDS", "query_terms", "query_to_fts", "title_terms"]
+__all__ = [
+    "MAX_QUERY_TOKENS",
+    "STOPWORDS",
+    "mentions",
+    "word_forms",
+    "query_terms",
+    "query_to_fts",
+    "title_terms",
+]
 
 MAX_QUERY_TOKENS = 32
 """At most this many distinct query tokens are OR-ed into one FTS5 query."""
@@ -72,3 +81,47 @@ def title_terms(title: str) -> str:
     words = [w for w in extra if w not in whole]
     return f"{title} {' '.join(words)}" if words else title
 
+
+
+_TEXT_WORDS = re.compile(r"\w+")
+_SUFFIXES = (
+    "s", "es", "ies", "er", "ers", "ed", "ing", "ings", "ion", "ions", "ation", "ations",
+    "ment", "ments", "ly",
+)  # fmt: skip
+
+
+def word_forms(word: str) -> set[str]:
+    """``word`` and the bases it may be an inflection of: one common suffix off (the base kept
+    at 4 letters or more), a doubled final consonant undone, ``-ies`` back to ``-y``. Two words
+    share a form when one inflects the other ("writes"/"write", "checkpointer"/"checkpoints",
+    "cancelled"/"cancellation"/"cancel").
+
+    Example:
+        >>> sorted(word_forms("cancelled"))
+        ['cancel', 'cancell', 'cancelled']
+    """
+    word = word.lower()
+    forms = {word}
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            base = word[: -len(suffix)]
+            forms.add(base)
+            if suffix == "ies":
+                forms.add(base + "y")
+            if len(base) >= 5 and base[-1] == base[-2] and base[-1] not in "aeiousy":
+                forms.add(base[:-1])
+    return forms
+
+
+def mentions(terms: Iterable[str], text: str) -> set[str]:
+    """The ``terms`` (as :func:`query_terms` gives them) that ``text`` mentions: a word of the
+    text shares a form with the term (see :func:`word_forms`). Case-insensitive, deterministic.
+
+    Example:
+        >>> sorted(mentions(["checkpointer", "pending", "zebra"], "Checkpoints save pending data"))
+        ['checkpointer', 'pending']
+    """
+    forms: set[str] = set()
+    for word in set(_TEXT_WORDS.findall(text.lower())):
+        forms |= word_forms(word)
+    return {term for term in terms if word_forms(term) & forms}
