@@ -92,7 +92,7 @@ def test_readme_quality_table_is_rendered_from_the_committed_results():
 @pytest.fixture(scope="module")
 def eval_run(tmp_path_factory):
     """The whole set, run once on one data dir: ``(rows, totals, corpus description, dir)``."""
-    from workers.corpus import Corpus
+    from workers.sources import Corpus
 
     data_dir = tmp_path_factory.mktemp("eval")
     rows = ev.evaluate(ev.load_set()["questions"], data_dir)
@@ -102,7 +102,7 @@ def eval_run(tmp_path_factory):
 
 
 def test_labeled_set_is_what_the_generator_builds(eval_run):
-    from workers.corpus import Corpus
+    from workers.sources import Corpus
 
     labeled = ev.load_set()
     assert len(labeled["questions"]) >= 40
