@@ -8,8 +8,10 @@ module judges the *retrieved items* against the *topic's own* content words:
 * :func:`topic_terms`: the topic's searchable words (the sources' parser,
   :func:`workers.sources.query_terms`) minus the plan's template words
   (:data:`app.plan.TEMPLATE_WORDS`);
-* :func:`on_topic`: an item (passage, finding, caveat) mentions one of them, in its text or its
-  title (:func:`workers.sources.query.mentions`: plurals and word stems count);
+* :func:`on_topic`: an item (passage, finding, caveat) mentions them, in its text or its title
+  (:func:`workers.sources.query.mentions`: plurals and word stems count): one of one or two
+  words, at least half of three or more ("sourdough starter hydration" is not covered by a
+  passage that says "starter" and nothing else);
 * :func:`relevance_warnings`: ``no_relevant_sources`` when the run has results and none of them
   is on topic. The report says so at its top and shows no finding from them; the ``--json``
   summary lists it under ``warnings``. The exit code does not change: it is a finding about the
@@ -33,6 +35,7 @@ __all__ = [
     "NO_RELEVANT_SOURCES",
     "RunWarning",
     "describe_terms",
+    "needed",
     "on_topic",
     "relevance_warnings",
     "topic_terms",
@@ -67,19 +70,33 @@ def topic_terms(topic: str) -> list[str]:
     return own or terms
 
 
+def needed(terms: Sequence[str]) -> int:
+    """How many of ``terms`` one item must mention to be on topic: half, rounded up.
+
+    Example:
+        >>> [needed(["a"] * n) for n in range(1, 6)]
+        [1, 1, 2, 2, 3]
+    """
+    return (len(terms) + 1) // 2
+
+
 def on_topic(item: Mapping[str, Any], terms: Sequence[str]) -> bool:
-    """Whether an item's text or title mentions one of ``terms`` (True when there are none:
-    without content words there is nothing to judge by)."""
+    """Whether an item's text or title mentions enough of ``terms`` (:func:`needed`); True when
+    there are none: without content words there is nothing to judge by."""
     if not terms:
         return True
     text = f"{title_terms(str(item.get('title') or ''))} {item.get('text') or ''}"
-    return bool(mentions(terms, text))
+    return len(mentions(terms, text)) >= needed(terms)
 
 
-def describe_terms(terms: Sequence[str]) -> str:
-    """``"zebra or marmalade"``, ``"a, b or c"``."""
+def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
+    """``'"zebra" or "marmalade"'``; ``'2 of "a", "b" and "c"'`` when more than one is needed."""
     quoted = [f'"{t}"' for t in terms]
-    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+    if len(quoted) == 1:
+        return quoted[0]
+    if at_least <= 1:
+        return f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+    return f"{at_least} of {', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
 def _retrieved(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -93,7 +110,7 @@ def _retrieved(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]]) -> list[RunWarning]:
     """``[RunWarning("no_relevant_sources", ...)]`` when the run has at least one finished row
-    and no retrieved item mentions the topic's own words, else ``[]``.
+    and no retrieved item is :func:`on_topic`, else ``[]``.
 
     Args:
         topic: the research topic as the user gave it.
@@ -109,5 +126,5 @@ def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]]) -> list[Ru
     return [RunWarning(
         NO_RELEVANT_SOURCES,
         f"the sources say nothing about \"{shown}\": no retrieved passage mentions "
-        f"{describe_terms(terms)}",
+        f"{describe_terms(terms, needed(terms))}",
     )]

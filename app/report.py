@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from app.ids import default_thread_id, sha8, topic_slug
-from app.relevance import describe_terms, relevance_warnings, topic_terms
+from app.relevance import describe_terms, needed, relevance_warnings, topic_terms
 from workers.sources import Passage
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
@@ -143,11 +143,12 @@ def render_markdown(data: ReportInput) -> str:
         "",
     ]
     terms = topic_terms(data.topic)
+    wanted = describe_terms(terms, needed(terms))
     warnings = relevance_warnings(data.topic, data.rows)
     if warnings:
         lines += [
             f"> **The sources say nothing about \"{_one_line(data.topic, 200)}\".** No retrieved "
-            f"passage mentions {describe_terms(terms)}, so no finding is shown below.",
+            f"passage mentions {wanted}, so no finding is shown below.",
             "",
         ]
     summary = [
@@ -169,7 +170,7 @@ def render_markdown(data: ReportInput) -> str:
         all_passages = _items(data.rows, question, "passage")
         failed = _failed_workers(errors, question)
         if warnings and (all_findings or all_passages):
-            lines += [f"- No passage retrieved for this question mentions {describe_terms(terms)}"
+            lines += [f"- No passage retrieved for this question mentions {wanted}"
                       "; none is shown as a finding.", ""]
             continue
         findings = [f for f in all_findings if _claim_key(f) not in listed]
@@ -200,7 +201,7 @@ def render_markdown(data: ReportInput) -> str:
     caveats = _items(data.rows, None, "caveat")
     lines += ["## Caveats", ""]
     if caveats and warnings:
-        lines.append(f"- No caveat retrieved mentions {describe_terms(terms)}; none is listed.")
+        lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
     elif caveats:
         lines += [f"- {_one_line(c['text'])} [{cites.cite(c)}]" for c in caveats]
     elif errors:

@@ -109,3 +109,14 @@ def test_answered_above_only_when_the_questions_own_findings_were_listed_above()
     q2 = render_markdown(data(rows)).split(f"## 2. {Q2}", 1)[1]
     assert "Answered by the findings above" not in q2
     assert "_Its top passages are the ones cited above._ [2]" in q2
+
+
+def test_one_incidental_word_of_a_longer_topic_is_not_coverage() -> None:
+    # "starter" occurs in Python's docs; sourdough and hydration do not: not about the topic
+    incidental = [row("docs_search", Q1, [item(
+        "passage", "The import system uses a starter module to bootstrap packages.", "i.md#0")])]
+    [warning] = relevance_warnings("sourdough starter hydration", incidental)
+    assert 'mentions 2 of "sourdough", "starter" and "hydration"' in warning.message
+    covered = [row("docs_search", Q1, [item(
+        "passage", "A sourdough starter needs a hydration of about 100 percent.", "s.md#0")])]
+    assert relevance_warnings("sourdough starter hydration", covered) == []
