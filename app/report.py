@@ -51,18 +51,25 @@ class ReportInput:
 
 
 class _Citations:
-    """Numbers sources in first-cited order; each ref gets one number."""
+    """Numbers sources in first-cited order; each ref (each URL, for web pages) gets one
+    number."""
 
     def __init__(self) -> None:
         self.numbers: dict[str, int] = {}
         self.sources: list[dict[str, Any]] = []
 
     def cite(self, item: dict[str, Any]) -> int:
-        ref = item["ref"]
-        if ref not in self.numbers:
-            self.numbers[ref] = len(self.numbers) + 1
+        key = _key(item)
+        if key not in self.numbers:
+            self.numbers[key] = len(self.numbers) + 1
             self.sources.append(item)
-        return self.numbers[ref]
+        return self.numbers[key]
+
+
+def _key(item: dict[str, Any]) -> str:
+    """The Sources entry an item is cited under (a web page's URL, else its ref)."""
+    passage = Passage.from_dict({**item, "text": item.get("text") or "-"})
+    return passage.citation_key if passage else item["ref"]
 
 
 def _one_line(text: str, limit: int = 400) -> str:
@@ -180,7 +187,7 @@ def render_markdown(data: ReportInput) -> str:
             lines += [f"- {_one_line(f['text'])} [{cites.cite(f)}]" for f in findings]
             lines.append("")
         # passages not already cited by a finding (above or in this section)
-        passages = [p for p in all_passages if p["ref"] not in cites.numbers][:3]
+        passages = [p for p in all_passages if _key(p) not in cites.numbers][:3]
         if passages:
             lines += ["Top passages:", ""]
             lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]

@@ -46,7 +46,7 @@ from pydantic import BaseModel
 from state import Task
 from workers.base import WorkerDeps, WorkerResult
 from workers.errors import response_fault
-from workers.tools import make_corpus_tools
+from workers.tools import make_corpus_tools, make_web_tools
 
 __all__ = ["AGENT_RECURSION_LIMIT", "build_agent_runner", "response_checks"]
 
@@ -109,7 +109,9 @@ def build_agent_runner(
     """Compile one ``create_agent`` graph and return ``run(task) -> WorkerResult`` using it.
 
     Args:
-        deps: the injected model and corpus (``deps.model`` must support ``bind_tools``).
+        deps: the injected model and corpus (``deps.model`` must support ``bind_tools``), and
+            ``deps.web`` when the run searches the web (adds the ``search_web`` tool; claims
+            citing a web page are checked through ``deps.corpus``, which then resolves both).
         name: the agent's name (shows in traces).
         system_prompt: the agent's role.
         schema: the pydantic ``response_format`` (used through ``ToolStrategy``, which works with
@@ -122,9 +124,12 @@ def build_agent_runner(
     """
     if deps.model is None:
         raise ValueError(f"the {name} worker needs a chat model")
+    tools = make_corpus_tools(deps.corpus, k=deps.search_k)
+    if deps.web is not None:  # --web: the agent may search the web too (search_web)
+        tools += make_web_tools(deps.web, k=deps.search_k)
     agent = create_agent(
         deps.model,
-        tools=make_corpus_tools(deps.corpus, k=deps.search_k),
+        tools=tools,
         system_prompt=system_prompt,
         response_format=ToolStrategy(schema),
         middleware=[response_checks(name)],

@@ -32,7 +32,9 @@ __all__ = [
     "READ_MAX_CHARS",
     "READ_TOOL",
     "SEARCH_TOOL",
+    "WEB_TOOL",
     "make_corpus_tools",
+    "make_web_tools",
     "message_text",
     "parse_document",
     "parse_read_passages",
@@ -42,6 +44,7 @@ __all__ = [
 
 SEARCH_TOOL = "search_corpus"
 READ_TOOL = "read_document"
+WEB_TOOL = "search_web"
 READ_MAX_CHARS = 6000
 """``read_document`` returns at most about this many characters of a document."""
 
@@ -116,6 +119,40 @@ def make_corpus_tools(corpus: Source, k: int = 5) -> list[BaseTool]:
         description=_READ_DESCRIPTION.format(max_chars=READ_MAX_CHARS),
     )
     return [search_tool, read_tool]
+
+
+_WEB_DESCRIPTION = """\
+Search the web for pages relevant to a question.
+
+Input: `query`, a few keywords or a short question. Output: JSON {{"results": [{{"ref", "title", \
+"source", "text", "score"}}]}}, best match first, at most {k} results: `source` is the page's URL \
+and `text` its snippet. Cite a result by its exact `ref` (the URL followed by "#0"); \
+read_document with that ref returns the page's text."""
+
+
+def make_web_tools(web: Source, k: int = 5) -> list[BaseTool]:
+    """Build the ``search_web`` tool over a web source (``workers.sources.web.WebSource``).
+
+    Same output shape as ``search_corpus`` (so one parser reads both); a failed search raises,
+    like a failed model call, so the worker's retry policy sees a 429 or a timeout and a bad key
+    stops the run (see ``workers.errors``).
+
+    Raises:
+        ValueError: ``k`` is less than 1.
+    """
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+
+    def search_web(query: str) -> str:
+        return _dumps({"results": [p.to_dict() for p in web.search(query, k=k)]})
+
+    tool = StructuredTool.from_function(
+        func=search_web, name=WEB_TOOL, description=_WEB_DESCRIPTION.format(k=k)
+    )
+    # Let search errors reach the worker node (its retry policy classifies them) rather than
+    # being turned into a ToolMessage the model would have to interpret.
+    tool.handle_tool_error = False
+    return [tool]
 
 
 def message_text(content: Any) -> str:

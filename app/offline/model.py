@@ -28,12 +28,18 @@ from workers.sources import Passage
 from workers.tools import (
     READ_TOOL,
     SEARCH_TOOL,
+    WEB_TOOL,
     message_text,
     parse_read_passages,
     parse_search_passages,
 )
 
 __all__ = ["OfflineChatModel"]
+
+_SEARCH_TOOLS = (SEARCH_TOOL, WEB_TOOL)
+"""Tools whose results are passages to quote (``search_web`` is bound with ``--web``)."""
+_DATA_TOOLS = (SEARCH_TOOL, WEB_TOOL, READ_TOOL)
+"""Tools that fetch text; any other bound tool is the structured-response tool."""
 
 
 def _tool_name(tool: dict[str, Any]) -> str:
@@ -176,16 +182,16 @@ class OfflineChatModel(BaseChatModel):
         # read named, all ranked after the search results.
         ranked: list[tuple[int, Passage]] = []
         for name, _, m in results:
-            if name == SEARCH_TOOL and m.status != "error":
+            if name in _SEARCH_TOOLS and m.status != "error":
                 ranked.extend(enumerate(parse_search_passages(m.content)))
         searched = len(ranked)
         for name, _, m in results:
             if name == READ_TOOL and m.status != "error":
                 ranked.extend((searched, p) for p in parse_read_passages(m.content))
 
-        response_tools = [t for n, t in by_name.items() if n not in (SEARCH_TOOL, READ_TOOL)]
+        response_tools = [t for n, t in by_name.items() if n not in _DATA_TOOLS]
         forced = _forced_tool(tool_choice)
-        if forced in by_name and forced not in (SEARCH_TOOL, READ_TOOL):
+        if forced in by_name and forced not in _DATA_TOOLS:
             response_tools = [by_name[forced]]
         response_names = {_tool_name(t) for t in response_tools}
         # create_agent ends the loop on a valid structured response, so being called again after
@@ -194,10 +200,12 @@ class OfflineChatModel(BaseChatModel):
         # limit (9999 steps by default in langgraph 1.2).
         rejected = any(name in response_names for name, _ in calls.values())
 
-        # Turn 1: search.
-        if may_call_tools and SEARCH_TOOL in by_name and SEARCH_TOOL not in called:
-            arg = _string_arg(by_name[SEARCH_TOOL], "query")
-            return self._tool_call(SEARCH_TOOL, {arg: question})
+        # Turn 1: search (the corpus and, when bound, the web: both calls in one message).
+        searches = [n for n in _SEARCH_TOOLS if n in by_name and n not in called]
+        if may_call_tools and searches and not called & set(_SEARCH_TOOLS):
+            return self._tool_calls(
+                [(n, {_string_arg(by_name[n], "query"): question}) for n in searches]
+            )
         # Turn 2: read the top result once.
         if (
             may_call_tools
@@ -242,11 +250,15 @@ class OfflineChatModel(BaseChatModel):
         return "\n".join(f"- {s.text} [{s.ref}]" for s in chosen)
 
     def _tool_call(self, name: str, args: dict[str, Any]) -> AIMessage:
+        return self._tool_calls([(name, args)])
+
+    def _tool_calls(self, calls: list[tuple[str, dict[str, Any]]]) -> AIMessage:
         return AIMessage(
             content="",
             id=str(uuid.uuid4()),
             tool_calls=[
                 {"name": name, "args": args, "id": f"call_{uuid.uuid4().hex}", "type": "tool_call"}
+                for name, args in calls
             ],
             response_metadata={"model_name": self.model_name, "finish_reason": "tool_calls"},
         )

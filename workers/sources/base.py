@@ -79,6 +79,12 @@ class Passage:
         """True for a web page's passage (its ``source`` is its URL)."""
         return bool(_WEB_SOURCE.match(self.source))
 
+    @property
+    def citation_key(self) -> str:
+        """What a report numbers its sources by: the URL for a web page (one entry per page,
+        whichever of its passages are cited), the ref otherwise."""
+        return self.doc_id if self.is_web else self.ref
+
     def citation(self) -> str:
         """The text of this passage's entry in a report's Sources list (markdown).
 
