@@ -103,7 +103,17 @@ def test_a_resume_after_sigkill_repeats_no_answered_search(tmp_path: Path, small
     before = tavily.counts()
     assert all(before[q] == 1 for q in answered)
 
-    resumed = research(small_corpus, data, tavily)
+    # the same sources or nothing: continuing the unfinished web thread without --web is refused
+    plain = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", small_corpus,
+                    "--data-dir", data, env=web_env(tavily))
+    assert plain.returncode == 2, plain.stderr
+    assert "was started with --web" in plain.stderr
+
+    # `resume THREAD_ID` continues it as it started (corpus and --web from the thread's record)
+    from app.ids import default_thread_id
+
+    resumed = run_cli("resume", default_thread_id(SMALL_TOPIC, AS_OF), "--data-dir", data,
+                      "--json", env=web_env(tavily))
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["ok"]
     after = tavily.counts()
