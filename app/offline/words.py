@@ -1,8 +1,9 @@
 """The offline model's sense of words: stems of content words, shared stopwords.
 
 The stopwords are the sources' own list (:data:`workers.sources.query.STOPWORDS`, the one the
-search uses), minus "not": caveats are about what must *not* be done, and the Caveats schema says
-so, so "not" is a content word when sentences are ranked. The stems are deliberately crude
+search uses), minus "not", which the offline model has always counted as a content word when it
+ranks sentences ("what must not be done"): kept so that its answers, and the eval's committed
+numbers, did not change when it started sharing the list. The stems are deliberately crude
 (strip one common suffix, keep 6 characters): deterministic and fast.
 """
 
