@@ -25,6 +25,7 @@ import json
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.prebuilt import ToolRuntime
 
 from workers.sources import CorpusError, Passage, Source
 
@@ -90,9 +91,13 @@ def make_corpus_tools(corpus: Source, k: int = 5) -> list[BaseTool]:
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
 
-    def search_corpus(query: str) -> str:
+    def search_corpus(query: str, runtime: ToolRuntime = None) -> str:
+        # Inside an agent whose state carries the run's topic (workers.agent.TopicState),
+        # LangChain injects the runtime: the search is focused on the topic's own words.
+        state = getattr(runtime, "state", None)
+        focus = state.get("topic") if isinstance(state, dict) else None
         try:
-            passages = corpus.search(query, k=k)
+            passages = corpus.search(query, k=k, focus=focus)
         except CorpusError as exc:
             return _dumps({"results": [], "error": str(exc)})
         return _dumps({"results": [p.to_dict() for p in passages]})

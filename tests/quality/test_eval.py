@@ -21,8 +21,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-THRESHOLDS = {"recall": 0.95, "top3": 0.8, "on_target": 0.08}
-"""What the offline agent must keep reaching on the whole set (answerable questions)."""
+THRESHOLDS = {"recall": 0.95, "top3": 0.9, "on_target": 0.6}
+"""What the offline agent must keep reaching on the whole set (answerable questions): issue 13's
+targets. Measured before the focused search: recall 0.98, top 3 0.83, on target 0.10."""
 
 
 def _script(name: str):

@@ -89,7 +89,7 @@ def apply_registry(clone: Path, import_line: str, entry: str) -> None:
 
 def test_the_page_names_the_protocol_and_the_files_it_adds() -> None:
     section = recipe_section()
-    for member in ("`search(query, k=5)`", "`read(ref_or_doc_id, max_chars=6000)`",
+    for member in ("`search(query, k=5, *, focus=None)`", "`read(ref_or_doc_id, max_chars=6000)`",
                    "`passage(ref)`", "Passage.make_ref"):
         assert member in section
     assert set(recipe_files()) == {

@@ -154,6 +154,9 @@ class RawDoc:
     title: str
     source: str
     text: str
+    symbol: str = ""
+    """The qualified name of the API symbol it documents (``langgraph.types.RetryPolicy``), or
+    ``""``: search matches the symbol's own name in a column of its own."""
 
 
 @runtime_checkable
@@ -169,9 +172,11 @@ class Source(Protocol):
         """One line naming the source, shown in tool descriptions and run summaries."""
         ...
 
-    def search(self, query: str, k: int = 5) -> list[Passage]:
+    def search(self, query: str, k: int = 5, *, focus: str | None = None) -> list[Passage]:
         """The ``k`` passages that best match ``query`` (any text), best first; ``[]`` when
-        nothing matches. Never raises for odd input."""
+        nothing matches. Never raises for odd input. ``focus`` is the run's topic: a source
+        that can should rank the topic's own words above the rest of the query (the plan's
+        template words around it); one that cannot ignores it."""
         ...
 
     def read(self, ref_or_doc_id: str, max_chars: int = 6000) -> Document | None:

@@ -31,9 +31,12 @@ class CombinedSource:
         """The primary source's description (what ``search`` searches)."""
         return self.primary.description
 
-    def search(self, query: str, k: int = 5) -> list[Passage]:
-        """The primary source's search."""
-        return self.primary.search(query, k=k)
+    def search(self, query: str, k: int = 5, *, focus: str | None = None) -> list[Passage]:
+        """The primary source's search (``focus`` passed on only when given, so a source
+        written before the protocol had it still serves unfocused searches)."""
+        if focus is None:
+            return self.primary.search(query, k=k)
+        return self.primary.search(query, k=k, focus=focus)
 
     def passage(self, ref: str) -> Passage | None:
         """The first source's passage with this ref, or None."""

@@ -25,14 +25,21 @@ from workers.sources import folder as folder_source
 from workers.sources import index
 from workers.sources.base import CorpusError, Document, NoText, Passage
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
-from workers.sources.query import query_to_fts
+from workers.sources.query import fts_queries
 from workers.sources.text import plural, raw, safe_name
 
-__all__ = ["MAX_K", "Corpus"]
+__all__ = ["MAX_K", "COLUMN_WEIGHTS", "RELEVANCE_FLOOR", "Corpus"]
 
 MAX_K = 50
 """``search`` returns at most this many passages whatever ``k`` asks for."""
 
+COLUMN_WEIGHTS = (10.0, 5.0, 1.0)
+"""bm25 weights of the index's columns: the symbol's name, the title words, the passage text."""
+
+RELEVANCE_FLOOR = 0.5
+"""With a focus, passages scoring under this share of the best one's bm25 are left out."""
+
+_WEIGHTS = ", ".join(str(float(w)) for w in COLUMN_WEIGHTS)
 _PASSAGE_COLS = "p.ref, p.doc_id, p.title, p.source, p.text"
 
 
@@ -194,26 +201,49 @@ class Corpus:
 
     # -- queries -----------------------------------------------------------------------------
 
-    def search(self, query: str, k: int = 5) -> list[Passage]:
-        """The ``k`` passages that best match ``query``, best first (bm25; ``score`` is the
-        negated bm25, so scores never increase down the list).
+    def search(self, query: str, k: int = 5, *, focus: str | None = None) -> list[Passage]:
+        """The ``k`` passages that best match ``query``, best first (``score`` is the negated
+        bm25, so scores never increase down the list).
 
-        Any text is accepted: it is reduced to word tokens (stopwords dropped) that are OR-ed, so
-        FTS5 operators, quotes or SQL in the query are just words. Returns ``[]`` when nothing
-        searchable is left or ``k < 1``; ``k`` is capped at ``MAX_K``. Passages whose text repeats
-        a better-ranked one word for word (sync/async twins) are left out.
+        Ranking is FTS5's ``bm25`` over three columns weighted by ``COLUMN_WEIGHTS``: the name
+        of the symbol the document documents, its title words and the passage text, so a
+        passage of ``langgraph.types.RetryPolicy`` outranks one of its methods, which outranks one
+        that merely mentions "RetryPolicy". The queries are those of
+        :func:`~workers.sources.query.fts_queries`: first every core word must be there (the
+        query's words that the ``focus`` has too; all of them without a focus), then any.
+
+        * With a ``focus`` (the run's topic, passed by the workers), the strict results are
+          all there is when there are any, and passages scoring under ``RELEVANCE_FLOOR`` of the
+          best one are left out: the plan's template words ("mechanism", "caveats") and
+          passages that share one word with the topic never fill the list.
+        * Without one, any word matches, and ``bm25`` counts the strict clause again for the
+          passages that have every word, so they rank first (one query: scores stay ordered).
+
+        Any text is accepted: words are quoted, so FTS5 operators, quotes or SQL in the query are
+        just words. Returns ``[]`` when nothing searchable is left or ``k < 1``; ``k`` is capped
+        at ``MAX_K``. Passages whose text repeats a better-ranked one word for word (sync/async
+        twins) are left out.
         """
-        fts = query_to_fts(query if isinstance(query, str) else str(query))
+        queries = fts_queries(query if isinstance(query, str) else str(query), focus)
         k = min(int(k), MAX_K)
-        if fts is None or k < 1:
+        if queries is None or k < 1:
             return []
+        strict, loose = queries
+        if focus:
+            tries = [strict, loose]
+        else:  # one ranking: bm25 counts the strict clause again for passages that match it
+            tries = [loose if strict == loose else f"({loose}) OR ({strict})"]
         sql = (
-            f"SELECT {_PASSAGE_COLS}, bm25(passages_fts) AS rank "
+            f"SELECT {_PASSAGE_COLS}, bm25(passages_fts, {_WEIGHTS}) AS rank "
             "FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid "
             "WHERE passages_fts MATCH ? ORDER BY rank, p.id LIMIT ?"
         )
+        rows: list[tuple] = []
         with self._connection() as con:
-            rows = con.execute(sql, (fts, min(4 * k, 4 * MAX_K))).fetchall()
+            for fts in tries:
+                rows = con.execute(sql, (fts, min(4 * k, 4 * MAX_K))).fetchall()
+                if rows:
+                    break
         # Docstrings copied between sync/async twins or between pydoc topics repeat passages
         # word for word: keep the best-ranked copy so k results carry k different texts.
         out: list[Passage] = []
@@ -225,6 +255,8 @@ class Corpus:
             out.append(Passage(*row[:5], score=-float(row[5]) + 0.0))
             if len(out) == k:
                 break
+        if focus and out:
+            out = [p for p in out if p.score >= RELEVANCE_FLOOR * out[0].score]
         return out
 
     def passage(self, ref: str) -> Passage | None:

@@ -7,9 +7,11 @@ lock, and the temp files of killed builds are removed by the next build
 (:func:`remove_orphan_temps`).
 
 Each document is cut into passages by :func:`workers.sources.text.chunk_text`; each passage gets
-its ref from :meth:`Passage.make_ref`. FTS5's ``porter unicode61`` tokenizer indexes two columns:
-the passage text and its document's title with identifiers split into words
-(:func:`workers.sources.query.title_terms`).
+its ref from :meth:`Passage.make_ref`. FTS5's ``porter unicode61`` tokenizer indexes three columns:
+the name of the API symbol the document documents (:func:`workers.sources.query.symbol_terms`,
+empty for other documents), its title with identifiers split into words
+(:func:`workers.sources.query.title_terms`), and the passage text; search weights them in that
+order (``workers.sources.corpus.COLUMN_WEIGHTS``).
 
 This module imports only the standard library.
 """
@@ -27,7 +29,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from workers.sources.base import NoText, Passage, RawDoc
-from workers.sources.query import title_terms
+from workers.sources.query import symbol_terms, title_terms
 from workers.sources.text import chunk_text, raw
 
 __all__ = [
@@ -41,7 +43,7 @@ __all__ = [
     "tree_signature",
 ]
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60
@@ -64,11 +66,12 @@ CREATE TABLE docs (
 );
 CREATE TABLE passages (
     id INTEGER PRIMARY KEY, ref TEXT NOT NULL UNIQUE, doc_id TEXT NOT NULL, seq INTEGER NOT NULL,
-    title TEXT NOT NULL, source TEXT NOT NULL, text TEXT NOT NULL, terms TEXT NOT NULL
+    title TEXT NOT NULL, source TEXT NOT NULL, text TEXT NOT NULL, terms TEXT NOT NULL,
+    name TEXT NOT NULL
 );
 CREATE INDEX passages_doc ON passages (doc_id, seq);
 CREATE VIRTUAL TABLE passages_fts USING fts5(
-    terms, text, content='passages', content_rowid='id', tokenize='porter unicode61'
+    name, terms, text, content='passages', content_rowid='id', tokenize='porter unicode61'
 );
 """
 
@@ -99,7 +102,7 @@ def build(
         try:
             con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + DDL)
             doc_rows: list[tuple[str, str, str, int]] = []
-            passage_rows: list[tuple[int, str, str, int, str, str, str, str]] = []
+            passage_rows: list[tuple[int, str, str, int, str, str, str, str, str]] = []
             seen_ids: set[str] = set()
             for doc in docs:
                 if doc.doc_id in seen_ids:
@@ -110,6 +113,7 @@ def build(
                 seen_ids.add(doc.doc_id)
                 doc_rows.append((doc.doc_id, doc.title, doc.source, len(chunks)))
                 terms = title_terms(doc.title)
+                name = symbol_terms(doc.symbol)
                 for seq, chunk in enumerate(chunks):
                     passage_rows.append(
                         (
@@ -121,6 +125,7 @@ def build(
                             doc.source,
                             chunk,
                             terms,
+                            name,
                         )
                     )
             if not passage_rows:
@@ -128,11 +133,11 @@ def build(
             with con:
                 con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", doc_rows)
                 con.executemany(
-                    "INSERT INTO passages VALUES (?, ?, ?, ?, ?, ?, ?, ?)", passage_rows
+                    "INSERT INTO passages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", passage_rows
                 )
                 con.execute(
-                    "INSERT INTO passages_fts (rowid, terms, text) "
-                    "SELECT id, terms, text FROM passages ORDER BY id"
+                    "INSERT INTO passages_fts (rowid, name, terms, text) "
+                    "SELECT id, name, terms, text FROM passages ORDER BY id"
                 )
                 con.execute("INSERT INTO passages_fts (passages_fts) VALUES ('optimize')")
                 meta = {

@@ -17,6 +17,7 @@ import importlib.metadata
 import importlib.util
 import os
 import platform
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import suppress
 from pathlib import Path
@@ -34,8 +35,12 @@ __all__ = [
     "package_fingerprint",
 ]
 
-DEFAULT_PACKAGES: tuple[str, ...] = ("langgraph", "langchain_core", "langchain", "pydantic")
-"""Top-level import names whose docstrings make up the default corpus."""
+DEFAULT_PACKAGES: tuple[str, ...] = (
+    "langgraph", "langchain_core", "langchain", "pydantic", "asyncio",
+)
+"""Top-level import names whose docstrings make up the default corpus. ``asyncio`` is Python's
+own (its tasks, cancellation, timeouts and queues are what LangGraph's async API builds on);
+Python's pydoc topics are always added."""
 
 EXCLUDED_MODULES: tuple[str, ...] = ("pydantic.v1",)
 """Module prefixes left out of the package corpus (``pydantic.v1`` is a vendored copy of the old
@@ -144,6 +149,8 @@ def _dist_label(package: str) -> str:
         name = importlib.metadata.metadata(package)["Name"]
         return f"{name} {importlib.metadata.version(package)}"
     except importlib.metadata.PackageNotFoundError:
+        if package in sys.stdlib_module_names:
+            return f"Python {platform.python_version()} {package}"
         return package
 
 
@@ -190,7 +197,7 @@ def package_docs(packages: Sequence[str]) -> Iterator[RawDoc]:
                     continue
                 seen_text.add(digest)
                 seen_id.add(qual)
-                yield RawDoc(qual, qual, f"{label} docstring: {qual}", doc)
+                yield RawDoc(qual, qual, f"{label} docstring: {qual}", doc, symbol=qual)
     yield from _pydoc_docs()
 
 
@@ -203,12 +210,11 @@ def _pydoc_docs() -> Iterator[RawDoc]:
     for name in sorted(topics):
         text = topics[name].strip()
         if len(text) >= MIN_DOCSTRING_CHARS:
-            yield RawDoc(
-                f"pydoc:{name}",
-                f"pydoc topic: {name}",
-                f"Python {version} pydoc topic: {name}",
-                text,
-            )
+            # The topic's heading ('The "for" statement', 'Augmented assignment statements') is
+            # in its title, so the title words, which search weights, name what it is about.
+            heading = " ".join(text.splitlines()[0].split())
+            title = f"pydoc topic: {name} ({heading})" if heading else f"pydoc topic: {name}"
+            yield RawDoc(f"pydoc:{name}", title, f"Python {version} {title}", text)
 
 
 

@@ -7,7 +7,7 @@ This module imports only the standard library.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 __all__ = [
     "MAX_QUERY_TOKENS",
@@ -15,7 +15,9 @@ __all__ = [
     "mentions",
     "word_forms",
     "query_terms",
+    "fts_queries",
     "query_to_fts",
+    "symbol_terms",
     "title_terms",
 ]
 
@@ -83,6 +85,29 @@ def title_terms(title: str) -> str:
 
 
 
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def symbol_terms(symbol: str) -> str:
+    """The searchable name of an API symbol: the last part of its qualified name (the class's
+    for its ``__init__``/``__call__``) with its identifier words; ``""`` for no symbol. Search
+    weights it above the title, so "InMemorySaver" finds
+    ``langgraph.checkpoint.memory.InMemorySaver`` before its methods.
+
+    Example:
+        >>> symbol_terms("langgraph.types.RetryPolicy.__init__")
+        'RetryPolicy retry policy'
+        >>> symbol_terms("")
+        ''
+    """
+    if not _DOTTED_NAME.fullmatch(symbol):
+        return ""
+    parts = symbol.split(".")
+    while len(parts) > 1 and parts[-1].startswith("__"):
+        parts.pop()
+    return title_terms(parts[-1])
+
+
 _TEXT_WORDS = re.compile(r"\w+")
 _SUFFIXES = (
     "s", "es", "ies", "er", "ers", "ed", "ing", "ings", "ion", "ions", "ation", "ations",
@@ -125,3 +150,52 @@ def mentions(terms: Iterable[str], text: str) -> set[str]:
     for word in set(_TEXT_WORDS.findall(text.lower())):
         forms |= word_forms(word)
     return {term for term in terms if word_forms(term) & forms}
+
+
+def _shares_form(term: str, words: Iterable[str]) -> bool:
+    forms = word_forms(term)
+    return any(forms & word_forms(w) for w in words)
+
+
+def _fts_or(terms: Sequence[str]) -> str:
+    return " OR ".join(_quoted(t) for t in terms)
+
+
+def _quoted(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def fts_queries(query: str, focus: str | None = None) -> tuple[str, str] | None:
+    """The two FTS5 queries a search tries, strict then loose, or None when nothing searchable
+    is left.
+
+    The *core* words are the query's words (:func:`query_terms`) that the ``focus`` (the run's
+    topic) also has, counting inflections (:func:`word_forms`): the words of the plan's template
+    around the topic ("What is the mechanism behind ...?") are not core, so they never decide
+    what matches. Without a focus, or when the query shares no word with it, every query word
+    is core.
+
+    * strict: every core word (``AND``). Within that set, a passage ranks higher (FTS5's
+      ``bm25`` sums the matched phrases) when it also has the core words as one phrase or the
+      focus's other words ("Send" within "Send and reducers"); neither narrows the match;
+    * loose: any core word (``OR``), as ``query_to_fts`` does for the whole query.
+
+    Example:
+        >>> fts_queries("What are the caveats of Send?", focus="Send and reducers")[0]
+        '"send" OR ("send" AND ("reducers"))'
+    """
+    words = query_terms(query)
+    if not words:
+        return None
+    topic = query_terms(focus) if focus else []
+    core = [w for w in words if _shares_form(w, topic)] or words
+    context = [t for t in topic if not _shares_form(t, core)]
+    strict = " AND ".join(_quoted(w) for w in core)
+    boosts = []
+    if len(core) > 1:
+        boosts.append(_quoted(" ".join(core)))
+    if context:
+        boosts.append(f"({strict} AND ({_fts_or(context)}))")
+    if boosts:
+        strict = " OR ".join([f"({strict})" if len(core) > 1 else strict, *boosts])
+    return strict, _fts_or(core)

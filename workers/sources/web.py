@@ -201,11 +201,13 @@ class WebSource:
 
     # -- the Source protocol ---------------------------------------------------------------
 
-    def search(self, query: str, k: int = 5, as_of: str | None = None) -> list[Passage]:
+    def search(self, query: str, k: int = 5, as_of: str | None = None, *,
+               focus: str | None = None) -> list[Passage]:
         """The top ``k`` web results for ``query`` as passages (their snippets, ref ``<url>#0``).
 
         ``as_of`` (default: the current task's, else today UTC) is part of the cache key: the
-        same query on the same date is answered from the cache, never asked twice.
+        same query on the same date is answered from the cache, never asked twice. ``focus``
+        is ignored: the web search engine ranks the whole query.
 
         Raises:
             WebSearchError, TimeoutError, ConnectionError: the search failed (nothing cached).

@@ -248,5 +248,5 @@ def test_missing_package_is_a_corpus_error(tmp_path: Path) -> None:
 
 
 def test_default_packages_constant() -> None:
-    assert DEFAULT_PACKAGES == ("langgraph", "langchain_core", "langchain", "pydantic")
+    assert DEFAULT_PACKAGES == ("langgraph", "langchain_core", "langchain", "pydantic", "asyncio")
 
