@@ -60,9 +60,9 @@ warnings.filterwarnings(
 
 
 class TopicState(AgentState):
-    """The agent's state: LangChain's ``AgentState`` plus the run's ``topic``, which the
-    ``search_corpus`` tool reads (through ``ToolRuntime``) to rank the topic's own words above the
-    rest of the model's query (see :func:`workers.tools.make_corpus_tools`)."""
+    """The agent's state: LangChain's ``AgentState`` plus the run's ``topic``, which LangGraph
+    injects into the ``search_corpus`` tool (``InjectedState("topic")``) to rank the topic's own
+    words above the rest of the model's query (see :func:`workers.tools.make_corpus_tools`)."""
 
     topic: NotRequired[str]
 

@@ -22,10 +22,10 @@ read tool messages), ``parse_search_passages`` / ``parse_read_passages`` into
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
 from langchain_core.tools import BaseTool, StructuredTool
-from langgraph.prebuilt import ToolRuntime
+from langgraph.prebuilt import InjectedState
 
 from workers.sources import CorpusError, Passage, Source
 
@@ -91,11 +91,14 @@ def make_corpus_tools(corpus: Source, k: int = 5) -> list[BaseTool]:
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
 
-    def search_corpus(query: str, runtime: ToolRuntime = None) -> str:
+    def search_corpus(
+        query: str, topic: Annotated[str | None, InjectedState("topic")] = None
+    ) -> str:
         # Inside an agent whose state carries the run's topic (workers.agent.TopicState),
-        # LangChain injects the runtime: the search is focused on the topic's own words.
-        state = getattr(runtime, "state", None)
-        focus = state.get("topic") if isinstance(state, dict) else None
+        # LangGraph injects it (the model never sees the argument): the search is focused on
+        # the topic's own words. Only the field is injected, never the whole ToolRuntime, which
+        # pydantic would try to serialize with the run's context.
+        focus = topic if isinstance(topic, str) and topic.strip() else None
         try:
             passages = corpus.search(query, k=k, focus=focus)
         except CorpusError as exc:

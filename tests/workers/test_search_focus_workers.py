@@ -1,7 +1,7 @@
 """The workers focus their corpus searches on the run's topic: ``docs_search`` passes the task's
-topic, and the agents' ``search_corpus`` tool reads it from the agent's state (``TopicState``,
-through LangChain's ``ToolRuntime``), whatever query the model writes. Called outside an agent,
-the tool searches unfocused."""
+topic, and the agents' ``search_corpus`` tool gets it from the agent's state (``TopicState``,
+injected by LangGraph as ``InjectedState("topic")``), whatever query the model writes. Called
+outside an agent, the tool searches unfocused."""
 
 from __future__ import annotations
 
@@ -64,4 +64,4 @@ def test_search_tool_outside_an_agent_is_unfocused():
     out = json.loads(search.invoke({"query": "Send"}))
     assert source.focus == [None]
     assert out["results"][0]["ref"] == "langgraph.types.Send#0"
-    assert "runtime" not in search.tool_call_schema.model_json_schema()["properties"]
+    assert list(search.tool_call_schema.model_json_schema()["properties"]) == ["query"]
