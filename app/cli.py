@@ -89,10 +89,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _workers_epilog() -> str:
-    from workers.registry import WORKERS
+    from workers.registry import registered
 
-    width = max(len(w.name) for w in WORKERS)
-    lines = [f"  {w.name:<{width}}  {w.description}" for w in WORKERS]
+    workers = registered(web=True)  # the web workers say "with --web" in their description
+    width = max(len(w.name) for w in workers)
+    lines = [f"  {w.name:<{width}}  {w.description}" for w in workers]
     return "\n".join(["workers (workers/registry.py; one task per worker per sub-question):",
                       *lines])
 
@@ -225,9 +226,9 @@ def _check_fail_workers(settings: Settings) -> None:
     """``--fail-worker`` must name registered workers."""
     if not settings.fail_workers:
         return
-    from workers.registry import WORKERS  # imports the agent stack: only when it is needed
+    from workers.registry import registered  # imports the agent stack: only when needed
 
-    known = {w.name for w in WORKERS}
+    known = {w.name for w in registered(web=settings.web)}
     for spec in settings.fail_workers:
         name = spec.partition(":")[0]
         if name not in known:
@@ -237,6 +238,9 @@ def _check_fail_workers(settings: Settings) -> None:
 def _run(args: argparse.Namespace) -> int:
     settings = _settings(args)
     _validate_paths(settings)
+    if settings.web and not settings.tavily_api_key:
+        raise BadInput("--web needs a Tavily key: set TAVILY_API_KEY in the environment or "
+                       "in .env")
     topic, as_of = None, as_of_or_today(None)
     if args.command == "research":
         topic = _validate_topic(args.topic)
@@ -251,7 +255,7 @@ def _run(args: argparse.Namespace) -> int:
     from app.progress import Progress, print_summary
     from app.run import RunRequest, ThreadBusy, run_research
     from app.tracing import check_tracing
-    from workers.corpus import CorpusError
+    from workers.sources import CorpusError
 
     if tracing_note := check_tracing():  # said once, instead of ~30 s of retries at exit
         print(tracing_note, file=sys.stderr)

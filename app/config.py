@@ -147,7 +147,8 @@ class RunContext:
     data_dir: str = setting(".data", env="RESEARCH_DATA_DIR", flag="--data-dir",
                             help="results DB, checkpoints, index, reports")
     corpus: str | None = setting(env="RESEARCH_CORPUS", flag="--corpus",
-                                 help="folder to index instead of the package docs")
+                                 help="folder to index (.md .txt .rst .py .html .pdf .docx) "
+                                 "instead of the package docs")
     search_k: int = setting(5, env="RESEARCH_SEARCH_K", flag="--search-k", minimum=1,
                             help="passages one corpus search returns")
     max_concurrency: int = setting(4, env="RESEARCH_MAX_CONCURRENCY", flag="--max-concurrency",
@@ -172,6 +173,9 @@ class RunContext:
     durability: str | None = setting(flag="--durability", choices=DURABILITY_MODES,
                                      help="when LangGraph saves checkpoints (default: "
                                           "LangGraph's default)")
+    web: bool = setting(False, env="RESEARCH_WEB", flag="--web",
+                        help="also search the web (Tavily; needs TAVILY_API_KEY): adds the "
+                             "web_search worker and the agents' search_web tool")
     report_out: str | None = setting(flag="--out", help="report file, or folder (a trailing / "
                                      "makes it one) (default: DATA_DIR/reports/)")
     # Fault injection (tests and workshops; see app/faults.py and docs/walkthrough.md).
@@ -221,6 +225,11 @@ class Settings(RunContext):
         check=_check_database_url,
         help="postgresql://user:password@host/db: checkpoints and results in PostgreSQL "
              "instead of the data dir's SQLite files (docs/deploy.md)")
+    tavily_api_key: str | None = setting(env="TAVILY_API_KEY", secret=True,
+                                         help="Tavily key, for --web")
+    tavily_base_url: str | None = setting(env="TAVILY_BASE_URL",
+                                          help="Tavily API URL (default https://api.tavily.com;"
+                                               " a proxy or a compatible server)")
 
     def context(self) -> RunContext:
         """The per-run part: what the graph gets as ``context`` (no credentials)."""
@@ -345,11 +354,20 @@ def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
             raise ConfigError(str(exc)) from None
 
 
+_BOOLEANS = {"1": True, "true": True, "yes": True, "on": True,
+             "0": False, "false": False, "no": False, "off": False}
+
+
 def _parse(label: str, spec: SettingSpec, raw: str) -> Any:
     """Convert one raw string (an environment value or a flag's argument) and validate it."""
     raw = raw.strip()
     if raw == "":
         return None
+    if spec.type is bool:
+        value = _BOOLEANS.get(raw.lower())
+        if value is None:
+            raise ConfigError(f"{label} must be 1 or 0 (true/false, yes/no, on/off), got {raw!r}")
+        return value
     if spec.type in (int, float):
         try:
             value = spec.type(raw)
@@ -425,6 +443,11 @@ def add_setting_flags(parser: argparse.ArgumentParser, names: set[str] | None = 
             help_text += f" (default {spec.default}{', or ' + spec.env if spec.env else ''})"
         elif spec.env and "default" not in help_text:
             help_text += f" (default: {spec.env})"
+        if spec.type is bool:  # a switch: present means on; absent leaves env/.env/default
+            help_text = spec.help + (f" (default: off, or {spec.env}=1)" if spec.env else "")
+            target.add_argument(spec.flag, dest=f"setting_{spec.name}", action="store_const",
+                                const=True, default=None, help=help_text)
+            continue
         kwargs: dict[str, Any] = {"dest": f"setting_{spec.name}", "help": help_text,
                                   "metavar": spec.metavar}
         if spec.choices:

@@ -288,7 +288,9 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
             notes=list(state.get("notes") or []),
         )
         update: dict[str, Any] = {}
-        extra_notes: list[str] = []
+        # Files the corpus skipped (an encrypted or broken PDF...): the reader should know what
+        # the report could not draw on.
+        extra_notes: list[str] = list(getattr(res.corpus(ctx), "notes", None) or [])
         if models.summarize is not None:
             spent = state.get("tokens", 0) or 0
             if ctx.max_tokens is not None and spent >= ctx.max_tokens:

@@ -29,7 +29,7 @@ from langchain_core.runnables import Runnable
 from pydantic import BaseModel
 
 from app.config import ConfigError, Settings
-from app.offline_model import OfflineChatModel
+from app.offline import OfflineChatModel
 
 __all__ = [
     "OFFLINE",

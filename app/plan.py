@@ -17,6 +17,7 @@ __all__ = [
     "MAX_SUB_QUESTIONS",
     "MIN_SUB_QUESTIONS",
     "PLANNER_PROMPT",
+    "TEMPLATE_WORDS",
     "Plan",
     "PlanResult",
     "llm_plan",
@@ -66,6 +67,21 @@ def offline_plan(topic: str) -> list[str]:
             f"What are the limitations, caveats and deprecations of {subject}?",
         ]
     return questions[:MAX_SUB_QUESTIONS]
+
+
+def _template_words() -> frozenset[str]:
+    from workers.sources.query import query_terms
+
+    subjects = ("qqqsubj", "qqqsubj and zzzsubj")
+    words = {w for s in subjects for q in offline_plan(s) for w in query_terms(q)}
+    return frozenset(words - {"qqqsubj", "zzzsubj"})
+
+
+TEMPLATE_WORDS: frozenset[str] = _template_words()
+"""The searchable words :func:`offline_plan` adds around the subject ("meant", "mechanism",
+"behind", "settings", "usage", "patterns", "apply", "limitations", "caveats", "deprecations",
+"relate"): derived from the templates, so they never drift. They say nothing about the topic,
+so they must not count as evidence that a passage is on topic (see :mod:`app.relevance`)."""
 
 
 PLANNER_PROMPT = (

@@ -130,4 +130,6 @@ def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None
         )
     for note in summary["notes"]:
         print(f"  note: {note}", file=stream)
+    for warning in summary.get("warnings") or []:
+        print(f"  warning: {warning['message']}", file=stream)
     stream.flush()

@@ -3,6 +3,11 @@
 The report reads the results database, not graph state: once ``persist`` has run, state holds no
 payloads. Every bullet ends in a citation number, each number resolves to one corpus passage in the
 Sources list, and each source is listed once.
+
+It is honest about what it lacks (see :mod:`app.relevance`): when nothing retrieved mentions the
+topic it says so at the top, and no section presents those passages as findings; a worker that
+failed is "unavailable (worker failed)", never "nothing found"; "answered by the findings above"
+only when that question's own findings were listed above.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from typing import Any
 
 from app.ids import default_thread_id, sha8, topic_slug
 from state import ITEM_KINDS, ItemKind
+from app.relevance import describe_terms, needed, relevance_warnings, topic_terms
+from workers.sources import Passage
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
 
@@ -45,18 +52,25 @@ class ReportInput:
 
 
 class _Citations:
-    """Numbers sources in first-cited order; each ref gets one number."""
+    """Numbers sources in first-cited order; each ref (each URL, for web pages) gets one
+    number."""
 
     def __init__(self) -> None:
         self.numbers: dict[str, int] = {}
         self.sources: list[dict[str, Any]] = []
 
     def cite(self, item: dict[str, Any]) -> int:
-        ref = item["ref"]
-        if ref not in self.numbers:
-            self.numbers[ref] = len(self.numbers) + 1
+        key = _key(item)
+        if key not in self.numbers:
+            self.numbers[key] = len(self.numbers) + 1
             self.sources.append(item)
-        return self.numbers[ref]
+        return self.numbers[key]
+
+
+def _key(item: dict[str, Any]) -> str:
+    """The Sources entry an item is cited under (a web page's URL, else its ref)."""
+    passage = Passage.from_dict({**item, "text": item.get("text") or "-"})
+    return passage.citation_key if passage else item["ref"]
 
 
 def _one_line(text: str, limit: int = 400) -> str:
@@ -119,6 +133,12 @@ def _items(rows: Sequence[dict[str, Any]], task_key: str | None, kind: ItemKind)
     return out
 
 
+def _failed_workers(errors: Sequence[dict[str, Any]], question: str | None) -> str:
+    """``"`analyst`, `critic`"``: the workers with an error row (for ``question``, or any)."""
+    names = sorted({r["worker"] for r in errors if question is None or r["task_key"] == question})
+    return ", ".join(f"`{n}`" for n in names)
+
+
 def render_markdown(data: ReportInput) -> str:
     """Render the report.
 
@@ -150,10 +170,20 @@ def render_markdown(data: ReportInput) -> str:
         f"errors: {len(errors)}",
         "",
     ]
+    terms = topic_terms(data.topic)
+    wanted = describe_terms(terms, needed(terms))
+    warnings = relevance_warnings(data.topic, data.rows)
+    if warnings:
+        lines += [
+            f"> **The sources say nothing about \"{_one_line(data.topic, 200)}\".** No retrieved "
+            f"passage mentions {wanted}, so no finding is shown below.",
+            "",
+        ]
     summary = [
         (sentence, [ref for ref in refs if ref in known_refs]) for sentence, refs in data.summary
     ]
-    summary = [(s, refs) for s, refs in summary if refs]  # unsourced claims are dropped
+    # unsourced claims are dropped; a summary of unrelated passages is not shown at all
+    summary = [(s, refs) for s, refs in summary if refs] if not warnings else []
     if summary:
         lines += ["## Summary", ""]
         for sentence, refs in summary:
@@ -166,6 +196,11 @@ def render_markdown(data: ReportInput) -> str:
         lines += [f"## {number}. {_one_line(question, 300)}", ""]
         all_findings = _items(data.rows, question, "finding")
         all_passages = _items(data.rows, question, "passage")
+        failed = _failed_workers(errors, question)
+        if warnings and (all_findings or all_passages):
+            lines += [f"- No passage retrieved for this question mentions {wanted}"
+                      "; none is shown as a finding.", ""]
+            continue
         findings = [f for f in all_findings if _claim_key(f) not in listed]
         listed.update(_claim_key(f) for f in findings)
         if findings:
@@ -173,23 +208,34 @@ def render_markdown(data: ReportInput) -> str:
             lines += [f"- {_one_line(f['text'])} [{cites.cite(f)}]" for f in findings]
             lines.append("")
         # passages not already cited by a finding (above or in this section)
-        passages = [p for p in all_passages if p["ref"] not in cites.numbers][:3]
+        passages = [p for p in all_passages if _key(p) not in cites.numbers][:3]
         if passages:
             lines += ["Top passages:", ""]
             lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
             lines.append("")
         if not findings and not passages:
-            if all_findings or all_passages:  # everything was already listed above
-                marks = _marks(cites, all_findings + all_passages)
+            if all_findings:  # this question's own findings, all listed under an earlier one
+                marks = _marks(cites, all_findings)
                 lines += [f"- _Answered by the findings above._ {marks}", ""]
+            elif all_passages:  # its passages were all cited above already
+                marks = _marks(cites, all_passages)
+                lines += [f"- _Its top passages are the ones cited above._ {marks}", ""]
+            elif failed:
+                lines += [f"- Unavailable (worker failed: {failed}); see Failures.", ""]
             else:
                 lines += ["- No sourced answer was found in the corpus.", ""]
 
     # The caveats section is the "watch out" list: every caveat, even one quoted above.
     caveats = _items(data.rows, None, "caveat")
     lines += ["## Caveats", ""]
-    if caveats:
+    if caveats and warnings:
+        lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
+    elif caveats:
         lines += [f"- {_one_line(c['text'])} [{cites.cite(c)}]" for c in caveats]
+    elif errors:
+        failed = _failed_workers(errors, None)
+        lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
+                     "see Failures.")
     else:
         lines.append("- No caveats were found in the corpus.")
     lines.append("")
@@ -209,9 +255,8 @@ def render_markdown(data: ReportInput) -> str:
 
     lines += ["## Sources", ""]
     for number, item in enumerate(cites.sources, 1):
-        title, source = item.get("title", ""), item.get("source", "")
-        where = source if title and title in source else f"{title} ({source})"
-        lines.append(f"{number}. `{item['ref']}`: {where}")
+        passage = Passage.from_dict({**item, "text": item.get("text") or "-"})
+        lines.append(f"{number}. {passage.citation() if passage else item['ref']}")
     if not cites.sources:
         lines.append("No sources were cited.")
     return "\n".join(lines).rstrip() + "\n"

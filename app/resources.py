@@ -27,7 +27,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from app.config import RunContext, Settings, default_model
+from app.config import ConfigError, RunContext, Settings, default_model
 from app.faults import FaultPlan
 from app.models import ModelChoice, make_model
 from app.storage import Storage, open_storage
@@ -87,6 +87,7 @@ class Resources:
         self._lock = threading.RLock()
         self._models: dict[tuple, Models] = {}
         self._corpora: dict[tuple, Any] = {}
+        self._webs: dict[tuple, Any] = {}
         self._deps: dict[tuple, WorkerDeps] = {}
         self._runs: OrderedDict[int, tuple[Any, RunObjects]] = OrderedDict()
 
@@ -163,25 +164,57 @@ class Resources:
         open until :meth:`close`.
 
         Raises:
-            workers.corpus.CorpusError: the corpus folder has nothing to index.
+            workers.sources.CorpusError: the corpus folder has nothing to index.
         """
         key = self._corpus_key(ctx)
         with self._lock:
             if key not in self._corpora:
-                from workers.corpus import Corpus
+                from workers.sources import Corpus
 
                 self._corpora[key] = Corpus.open(Path(ctx.data_dir), folder=ctx.corpus)
             return self._corpora[key]
 
+    def web(self, ctx: RunContext) -> Any:
+        """The web source of ``ctx`` (``--web``), made on first use; None when web search is off.
+
+        Its cache lives in the data dir (``web.sqlite``), so searches already answered there are
+        never asked again, whichever process asks.
+
+        Raises:
+            app.config.ConfigError: web search is on but no ``TAVILY_API_KEY`` is set.
+        """
+        if not ctx.web:
+            return None
+        cred = self.credentials
+        if cred is None or not cred.tavily_api_key:
+            raise ConfigError("--web needs a Tavily key: set TAVILY_API_KEY in the environment "
+                              "or in .env")
+        key = (str(Path(ctx.data_dir).resolve()), cred.tavily_base_url, ctx.timeout)
+        with self._lock:
+            if key not in self._webs:
+                from workers.sources.web import WebSource, tavily_search
+
+                self._webs[key] = WebSource(
+                    Path(ctx.data_dir),
+                    tavily_search(cred.tavily_api_key, cred.tavily_base_url, timeout=ctx.timeout),
+                )
+            return self._webs[key]
+
     def worker_deps(self, ctx: RunContext) -> WorkerDeps:
-        """The workers' dependencies for ``ctx``: one object per distinct setting."""
-        key = (self._model_key(ctx), self._corpus_key(ctx), ctx.search_k)
+        """The workers' dependencies for ``ctx``: one object per distinct setting. With web
+        search on, ``corpus`` resolves web citations too (``CombinedSource``)."""
+        key = (self._model_key(ctx), self._corpus_key(ctx), ctx.search_k, ctx.web)
         with self._lock:
             if key not in self._deps:
+                corpus, web = self.corpus(ctx), self.web(ctx)
+                if web is not None:
+                    from workers.sources.combined import CombinedSource
+
+                    corpus = CombinedSource(corpus, web)
                 self._deps[key] = WorkerDeps(
-                    corpus=self.corpus(ctx), model=self.models(ctx).worker.model,
+                    corpus=corpus, model=self.models(ctx).worker.model,
                     search_k=ctx.search_k, max_attempts=ctx.max_attempts,
-                    retry_interval=ctx.retry_interval)
+                    retry_interval=ctx.retry_interval, web=web)
             return self._deps[key]
 
     # --- per-run objects -----------------------------------------------------------------------

@@ -32,7 +32,7 @@ from app.threads import (
     run_thread_id,
 )
 from workers.base import Cancellation, WorkerSpec
-from workers.registry import WORKERS
+from workers.registry import registered
 
 __all__ = [
     "OpenGraph", "RunRequest", "RunSummary", "ThreadBusy", "ThreadMismatch", "open_graph",
@@ -88,7 +88,7 @@ def open_graph(settings: Settings, workers: Sequence[WorkerSpec] | None = None,
     yield an :class:`OpenGraph`. The resources (given, or made here) are closed on exit.
 
     Raises:
-        workers.corpus.CorpusError: the corpus folder has nothing to index.
+        workers.sources.CorpusError: the corpus folder has nothing to index.
         app.config.ConfigError: a model spec cannot be used.
         app.storage.StorageError: the database is damaged or cannot be reached.
     """
@@ -98,9 +98,12 @@ def open_graph(settings: Settings, workers: Sequence[WorkerSpec] | None = None,
         models = resources.models(context)
         corpus = resources.corpus(context)
         labels = {"model": models.label, "corpus": corpus.description}
+        if (web := resources.web(context)) is not None:  # --web: fails early without a key
+            labels["corpus"] += f" + {web.description}"
         with resources.storage(context).checkpointer() as saver:
-            graph = build_graph(WORKERS if workers is None else workers, resources=resources,
-                                checkpointer=saver)
+            if workers is None:
+                workers = registered(web=context.web)
+            graph = build_graph(workers, resources=resources, checkpointer=saver)
             yield OpenGraph(graph, labels, resources)
     finally:
         resources.close()
@@ -148,7 +151,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         "max_concurrency": THREAD_POOL_SIZE,
         "recursion_limit": 100,
     }
-    workers = tuple(WORKERS)
+    workers = registered(web=settings.web)
     with storage.thread_lock(thread_id), \
             open_graph(settings, workers, resources) as (graph, labels, resources):
         snapshot = graph.get_state(config)

@@ -31,6 +31,7 @@ from typing import Any
 from app.config import Settings, load_settings
 from app.graph import build_graph
 from app.resources import Resources
+from workers.registry import registered
 
 __all__ = ["graph", "make_graph"]
 
@@ -48,7 +49,8 @@ def make_graph(settings: Settings | None = None) -> Any:
     settings = settings or load_settings()
     resources = Resources(credentials=settings, defaults=settings.context())
     atexit.register(resources.close)
-    return build_graph(resources=resources, checkpointer=None)
+    # With RESEARCH_WEB=1 (and TAVILY_API_KEY) the served graph has the web_search worker too.
+    return build_graph(registered(web=settings.web), resources=resources, checkpointer=None)
 
 
 graph = make_graph()

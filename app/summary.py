@@ -5,10 +5,11 @@
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from app.graph import current_envelopes, run_outcome
+from app.relevance import relevance_warnings
 from app.storage import Storage
 
 __all__ = ["RunSummary", "summarize_run"]
@@ -40,6 +41,9 @@ class RunSummary:
     """The graph's verdict (state ``outcome``): ``ok``, ``partial`` or ``failed``."""
     failed_tasks: list[dict[str, Any]] | None = None
     """The graph's ``failed_tasks``: ``{envelope_id, worker, task_key, error}`` each."""
+    warnings: list[dict[str, str]] = field(default_factory=list)
+    """``[{"code", "message"}]`` about what the run found (e.g. ``no_relevant_sources``: see
+    :mod:`app.relevance`); empty when all is well. A warning does not make the run fail."""
 
     @property
     def ok(self) -> bool:
@@ -111,6 +115,7 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             notes=notes,
             outcome=outcome,
             failed_tasks=failed,
+            warnings=[w.to_dict() for w in relevance_warnings(topic, db_rows)],
         )
         store.finish_run(
             thread_id,

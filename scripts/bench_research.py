@@ -80,7 +80,7 @@ def _indexes(data_dir: Path) -> list[Path]:
     return sorted(data_dir.glob("corpus-*.sqlite"))
 
 
-CLI_IMPORTS = "app.cli, app.models, app.progress, app.run, workers.corpus"
+CLI_IMPORTS = "app.cli, app.models, app.progress, app.run, workers.sources"
 """What ``python -m app research`` imports (``app.cli`` imports the rest lazily, in ``_run``)."""
 
 _TIMED_CLI = f"""\
@@ -158,8 +158,8 @@ INDEXING, MODEL, QUERIES = "corpus indexing", "model calls", "corpus queries"
 @contextmanager
 def instrumented(timers: Timers) -> Iterator[None]:
     """Wrap the corpus and the offline model with timers for the duration of the block."""
-    from app.offline_model import OfflineChatModel
-    from workers.corpus import Corpus
+    from app.offline import OfflineChatModel
+    from workers.sources import Corpus
 
     saved = {
         (Corpus, "open"): Corpus.__dict__["open"],

@@ -253,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             show(HEADER)
         rows = evaluate(questions, data_dir,
                         progress=(lambda r: show(format_row(r))) if show else None)
-        from workers.corpus import Corpus
+        from workers.sources import Corpus
 
         with Corpus.open(data_dir) as corpus:
             description = corpus.description

@@ -207,7 +207,7 @@ def build_set(corpus: Any) -> dict[str, Any]:
 
 def generate() -> dict[str, Any]:
     """Open the default corpus in a temporary data dir and build the set from it."""
-    from workers.corpus import Corpus
+    from workers.sources import Corpus
 
     with tempfile.TemporaryDirectory(prefix="eval-set-") as tmp, Corpus.open(Path(tmp)) as corpus:
         return build_set(corpus)

@@ -35,9 +35,9 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NotRequired
 
-from langchain.agents import create_agent
+from langchain.agents import AgentState, create_agent
 from langchain.agents.middleware import AgentMiddleware, after_model
 from langchain.agents.structured_output import ToolStrategy
 from langchain_core.messages import AIMessage, HumanMessage
@@ -46,9 +46,9 @@ from pydantic import BaseModel
 from state import ItemKind, ResultItem, Task
 from workers.base import WorkerDeps, WorkerResult
 from workers.errors import response_fault
-from workers.tools import make_corpus_tools
+from workers.tools import make_corpus_tools, make_web_tools
 
-__all__ = ["AGENT_RECURSION_LIMIT", "build_agent_runner", "response_checks"]
+__all__ = ["AGENT_RECURSION_LIMIT", "TopicState", "build_agent_runner", "response_checks"]
 
 AGENT_RECURSION_LIMIT = 24
 """Steps one agent run may take: a search, a few reads, an answer, and a couple of retries."""
@@ -57,6 +57,14 @@ AGENT_RECURSION_LIMIT = 24
 warnings.filterwarnings(
     "ignore", message="`durability` has no effect when no checkpointer", category=UserWarning
 )
+
+
+class TopicState(AgentState):
+    """The agent's state: LangChain's ``AgentState`` plus the run's ``topic``, which LangGraph
+    injects into the ``search_corpus`` tool (``InjectedState("topic")``) to rank the topic's own
+    words above the rest of the model's query (see :func:`workers.tools.make_corpus_tools`)."""
+
+    topic: NotRequired[str]
 
 
 def response_checks(name: str) -> AgentMiddleware:
@@ -109,7 +117,9 @@ def build_agent_runner(
     """Compile one ``create_agent`` graph and return ``run(task) -> WorkerResult`` using it.
 
     Args:
-        deps: the injected model and corpus (``deps.model`` must support ``bind_tools``).
+        deps: the injected model and corpus (``deps.model`` must support ``bind_tools``), and
+            ``deps.web`` when the run searches the web (adds the ``search_web`` tool; claims
+            citing a web page are checked through ``deps.corpus``, which then resolves both).
         name: the agent's name (shows in traces).
         system_prompt: the agent's role.
         schema: the pydantic ``response_format`` (used through ``ToolStrategy``, which works with
@@ -122,21 +132,25 @@ def build_agent_runner(
     """
     if deps.model is None:
         raise ValueError(f"the {name} worker needs a chat model")
+    tools = make_corpus_tools(deps.corpus, k=deps.search_k)
+    if deps.web is not None:  # --web: the agent may search the web too (search_web)
+        tools += make_web_tools(deps.web, k=deps.search_k)
     agent = create_agent(
         deps.model,
-        tools=make_corpus_tools(deps.corpus, k=deps.search_k),
+        tools=tools,
         system_prompt=system_prompt,
         response_format=ToolStrategy(schema),
         middleware=[response_checks(name)],
         name=name,
         checkpointer=False,
+        state_schema=TopicState,
     )
 
     def run(task: Task) -> WorkerResult:
         # The message is the sub-question alone: it already names the topic, and it is what the
-        # agent should search for.
+        # agent should search for. The topic rides in the agent's state for the search tool.
         result = agent.invoke(
-            {"messages": [HumanMessage(task["sub_question"])]},
+            {"messages": [HumanMessage(task["sub_question"])], "topic": task["topic"]},
             # create_agent re-asks the model after a rejected structured response; a model that
             # keeps failing would loop to the default limit (9999 steps). Bound it: the
             # GraphRecursionError becomes this task's error envelope.

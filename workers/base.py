@@ -34,12 +34,13 @@ from langgraph.runtime import Runtime
 from state import Envelope, ResearchState, ResultItem, Task, check_items, make_envelope_id
 from workers.errors import RunCancelled, is_fatal, is_transient, one_line
 from workers.pacing import stop_waiting_when
+from workers.sources.web import CURRENT_AS_OF
 from workers.usage import AttemptTokens
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-    from workers.corpus import Corpus
+    from workers.sources import Corpus, Source
 
 __all__ = [
     "ATTEMPTS_CAP", "Cancellation", "Resolver", "RunScope", "WorkerDeps", "WorkerResult",
@@ -88,20 +89,24 @@ class WorkerDeps:
     object), so an agent worker compiles its ``create_agent`` graph once, not per run.
 
     Attributes:
-        corpus: the searchable corpus (``workers.corpus.Corpus``).
+        corpus: the searchable corpus (``workers.sources.Corpus``).
         model: the chat model agent workers drive (offline or a real LLM).
         search_k: how many passages a search returns.
         max_attempts: attempts per task (the node gives up after this many; see
             :func:`make_worker_node`).
         retry_interval: seconds before the first retry, doubled per attempt (at most 8x, or
             1 s), plus up to 1 s of jitter: LangGraph's ``RetryPolicy`` formula.
+        web: the web source when the run searches the web (``--web``;
+            :class:`workers.sources.web.WebSource`), else None. The ``web_search`` worker and
+            the agents' ``search_web`` tool use it.
     """
 
-    corpus: Corpus | None
+    corpus: Corpus | Source | None
     model: BaseChatModel | None = None
     search_k: int = 5
     max_attempts: int = 3
     retry_interval: float = 0.0
+    web: Source | None = None
 
 
 @dataclass
@@ -307,7 +312,13 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
                                        scope.cancel.cause)
                 if scope.on_attempt is not None:
                     scope.on_attempt(task, attempt)
-                result = get_run(deps)(task)
+                # A web search made during this task (by an agent's tool too) is cached under
+                # the task's as_of: a rerun or resume finds it instead of paying again.
+                as_of = CURRENT_AS_OF.set(task["as_of"])
+                try:
+                    result = get_run(deps)(task)
+                finally:
+                    CURRENT_AS_OF.reset(as_of)
             if not isinstance(result, WorkerResult):
                 raise TypeError(f"{spec.name}.run returned {type(result).__name__}, "
                                 "not a WorkerResult")

@@ -15,10 +15,11 @@ __all__ = ["SPEC", "build"]
 
 
 def build(deps: WorkerDeps) -> Callable[[Task], WorkerResult]:
-    """Return ``run(task) -> WorkerResult``: searches ``deps.corpus`` for the sub-question."""
+    """Return ``run(task) -> WorkerResult``: searches ``deps.corpus`` for the sub-question,
+    focused on the run's topic (its words rank; the plan's template words around it do not)."""
 
     def run(task: Task) -> WorkerResult:
-        passages = deps.corpus.search(task["sub_question"], k=deps.search_k)
+        passages = deps.corpus.search(task["sub_question"], k=deps.search_k, focus=task["topic"])
         items = [
             {
                 "kind": "passage",

@@ -6,16 +6,24 @@ one line here (see docs/extending.md). Order matters only for display.
 
 from __future__ import annotations
 
-from workers import analyst, critic, docs_search
+from workers import analyst, critic, docs_search, web_search
 from workers.base import WorkerSpec
 
-__all__ = ["WORKERS", "get_worker"]
+__all__ = ["WEB_WORKERS", "WORKERS", "get_worker", "registered"]
 
 WORKERS: tuple[WorkerSpec, ...] = (
     docs_search.SPEC,
     analyst.SPEC,
     critic.SPEC,
 )
+
+WEB_WORKERS: tuple[WorkerSpec, ...] = (web_search.SPEC,)
+"""Workers that run only when the run searches the web (``--web``)."""
+
+
+def registered(web: bool = False) -> tuple[WorkerSpec, ...]:
+    """The workers a run fans out to: :data:`WORKERS`, plus :data:`WEB_WORKERS` with ``web``."""
+    return WORKERS + (WEB_WORKERS if web else ())
 
 
 def get_worker(name: str) -> WorkerSpec:
@@ -24,7 +32,7 @@ def get_worker(name: str) -> WorkerSpec:
     Raises:
         KeyError: when no worker has that name (the message lists the known ones).
     """
-    for spec in WORKERS:
+    for spec in registered(web=True):
         if spec.name == name:
             return spec
     raise KeyError(f"no worker named {name!r}; known: {', '.join(s.name for s in WORKERS)}")

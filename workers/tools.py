@@ -1,9 +1,12 @@
 """The LangChain tools the agent workers bind: search the corpus, read one of its documents.
 
-``make_corpus_tools(corpus)`` builds fresh tools that close over that corpus, so each graph build
-binds its own. Both tools return JSON strings (what a ``ToolMessage`` carries);
-``parse_search_results`` and ``parse_document`` turn those strings back into dicts, for the offline
-model and for tests that read tool messages.
+``make_corpus_tools(corpus)`` builds fresh tools that close over that corpus (any
+:class:`workers.sources.Source`), so each graph build binds its own. Both tools return JSON
+strings (what a ``ToolMessage`` carries) in the shape of :meth:`Passage.to_dict`; the parsers here
+turn those strings back: ``parse_search_results`` / ``parse_document`` into dicts (for tests that
+read tool messages), ``parse_search_passages`` / ``parse_read_passages`` into
+:class:`~workers.sources.Passage` objects (what the offline model reads: one parser, one
+``Passage``, for the tools and the model that drives them).
 
 ``search_corpus`` result::
 
@@ -19,24 +22,30 @@ model and for tests that read tool messages.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
 from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.prebuilt import InjectedState
 
-from workers.corpus import Corpus, CorpusError
+from workers.sources import CorpusError, Passage, Source
 
 __all__ = [
     "READ_MAX_CHARS",
     "READ_TOOL",
     "SEARCH_TOOL",
+    "WEB_TOOL",
     "make_corpus_tools",
+    "make_web_tools",
     "message_text",
     "parse_document",
+    "parse_read_passages",
+    "parse_search_passages",
     "parse_search_results",
 ]
 
 SEARCH_TOOL = "search_corpus"
 READ_TOOL = "read_document"
+WEB_TOOL = "search_web"
 READ_MAX_CHARS = 6000
 """``read_document`` returns at most about this many characters of a document."""
 
@@ -64,12 +73,12 @@ def _dumps(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False)
 
 
-def make_corpus_tools(corpus: Corpus, k: int = 5) -> list[BaseTool]:
+def make_corpus_tools(corpus: Source, k: int = 5) -> list[BaseTool]:
     """Build the ``search_corpus`` and ``read_document`` tools over ``corpus``.
 
     Args:
-        corpus: an open :class:`~workers.corpus.Corpus`; the tools close over it (they do not
-            close it).
+        corpus: an open source (:class:`~workers.sources.Source`, e.g. a
+            :class:`~workers.sources.Corpus`); the tools close over it (they do not close it).
         k: how many passages ``search_corpus`` returns at most (>= 1).
 
     Returns:
@@ -82,25 +91,19 @@ def make_corpus_tools(corpus: Corpus, k: int = 5) -> list[BaseTool]:
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
 
-    def search_corpus(query: str) -> str:
+    def search_corpus(
+        query: str, topic: Annotated[str | None, InjectedState("topic")] = None
+    ) -> str:
+        # Inside an agent whose state carries the run's topic (workers.agent.TopicState),
+        # LangGraph injects it (the model never sees the argument): the search is focused on
+        # the topic's own words. Only the field is injected, never the whole ToolRuntime, which
+        # pydantic would try to serialize with the run's context.
+        focus = topic if isinstance(topic, str) and topic.strip() else None
         try:
-            passages = corpus.search(query, k=k)
+            passages = corpus.search(query, k=k, focus=focus)
         except CorpusError as exc:
             return _dumps({"results": [], "error": str(exc)})
-        return _dumps(
-            {
-                "results": [
-                    {
-                        "ref": p.ref,
-                        "title": p.title,
-                        "source": p.source,
-                        "text": p.text,
-                        "score": round(p.score, 3),
-                    }
-                    for p in passages
-                ]
-            }
-        )
+        return _dumps({"results": [p.to_dict() for p in passages]})
 
     def read_document(ref: str) -> str:
         try:
@@ -124,6 +127,40 @@ def make_corpus_tools(corpus: Corpus, k: int = 5) -> list[BaseTool]:
         description=_READ_DESCRIPTION.format(max_chars=READ_MAX_CHARS),
     )
     return [search_tool, read_tool]
+
+
+_WEB_DESCRIPTION = """\
+Search the web for pages relevant to a question.
+
+Input: `query`, a few keywords or a short question. Output: JSON {{"results": [{{"ref", "title", \
+"source", "text", "score"}}]}}, best match first, at most {k} results: `source` is the page's URL \
+and `text` its snippet. Cite a result by its exact `ref` (the URL followed by "#0"); \
+read_document with that ref returns the page's text."""
+
+
+def make_web_tools(web: Source, k: int = 5) -> list[BaseTool]:
+    """Build the ``search_web`` tool over a web source (``workers.sources.web.WebSource``).
+
+    Same output shape as ``search_corpus`` (so one parser reads both); a failed search raises,
+    like a failed model call, so the worker's retry policy sees a 429 or a timeout and a bad key
+    stops the run (see ``workers.errors``).
+
+    Raises:
+        ValueError: ``k`` is less than 1.
+    """
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+
+    def search_web(query: str) -> str:
+        return _dumps({"results": [p.to_dict() for p in web.search(query, k=k)]})
+
+    tool = StructuredTool.from_function(
+        func=search_web, name=WEB_TOOL, description=_WEB_DESCRIPTION.format(k=k)
+    )
+    # Let search errors reach the worker node (its retry policy classifies them) rather than
+    # being turned into a ToolMessage the model would have to interpret.
+    tool.handle_tool_error = False
+    return [tool]
 
 
 def message_text(content: Any) -> str:
@@ -167,3 +204,27 @@ def parse_document(content: Any) -> dict | None:
     if not isinstance(data.get("ref"), str) or not isinstance(data.get("text"), str):
         return None
     return data
+
+
+def parse_search_passages(content: Any) -> list[Passage]:
+    """The passages of a ``search_corpus`` output, best first, as :class:`Passage` objects;
+    items without a ref or text are left out (see :meth:`Passage.from_dict`)."""
+    found = (Passage.from_dict(item) for item in parse_search_results(content))
+    return [p for p in found if p is not None]
+
+
+def parse_read_passages(content: Any) -> list[Passage]:
+    """The citable passages of a read result: ``{"passages": [{"ref", "text", ...}, ...]}``.
+
+    ``read_document`` returns ``{"ref", "title", "source", "text"}`` where ``text`` is a window of
+    the whole document but ``ref`` is the one passage asked for: a sentence of that text may
+    belong to another passage, so such a result names no passage it could be cited by and gives
+    ``[]``. A read tool that names its passages gets them cited one by one. Errors and junk give
+    ``[]``.
+    """
+    data = _loads(content)
+    items = data.get("passages") if isinstance(data, dict) and "error" not in data else None
+    if not isinstance(items, list):
+        return []
+    found = (Passage.from_dict(item) for item in items)
+    return [p for p in found if p is not None]

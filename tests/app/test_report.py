@@ -168,7 +168,7 @@ def test_empty_run_says_so() -> None:
 def test_a_finding_repeated_under_a_later_question_is_listed_once() -> None:
     same = item("finding", "Each packet is folded into three copper envelopes.", "z.md#1")
     rows = [row("analyst", Q1, [same]), row("analyst", Q2, [dict(same)])]
-    md = render_markdown(data(rows))
+    md = render_markdown(data(rows, topic="copper envelopes"))
     assert md.count("three copper envelopes") == 1
     q2 = md.split(f"## 2. {Q2}", 1)[1].split("## Caveats", 1)[0]
     assert "No sourced answer" not in q2  # it had an answer: the one listed above
@@ -180,14 +180,14 @@ def test_duplicate_claims_are_listed_once_per_section() -> None:
     dup = item("finding", "Each packet is folded into three copper envelopes.", "z.md#1")
     rows = [row("analyst", Q1, [dup, dict(dup, text="  Each packet is folded into three  copper "
                                           "envelopes. ")])]
-    md = render_markdown(data(rows, sub_questions=[Q1]))
+    md = render_markdown(data(rows, sub_questions=[Q1], topic="copper envelopes"))
     assert md.count("three copper envelopes") == 1
 
 
 def test_multiline_text_stays_on_one_bullet_line() -> None:
     rows = [row("critic", Q1, [item("caveat", "Warning:\n    never launch\n\nduring an eclipse.",
                                     "z.md#3")])]
-    md = render_markdown(data(rows, sub_questions=[Q1]))
+    md = render_markdown(data(rows, sub_questions=[Q1], topic="eclipse launches"))
     assert "- Warning: never launch during an eclipse. [1]" in md
 
 

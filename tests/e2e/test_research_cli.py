@@ -31,8 +31,8 @@ from app.plan import offline_plan
 from app.storage.sqlite import SqliteResults, SqliteStorage
 from state import make_envelope_id
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli_many
-from workers.corpus import Corpus
 from workers.registry import WORKERS
+from workers.sources import Corpus
 
 WORKER_NAMES = {w.name for w in WORKERS}
 PROGRESS = re.compile(r"^\[\s*(\d+)/(\d+)\] (\S+)\s+(ok|error)\b")

@@ -21,8 +21,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-THRESHOLDS = {"recall": 0.95, "top3": 0.8, "on_target": 0.08}
-"""What the offline agent must keep reaching on the whole set (answerable questions)."""
+THRESHOLDS = {"recall": 0.95, "top3": 0.9, "on_target": 0.6}
+"""What the offline agent must keep reaching on the whole set (answerable questions): issue 13's
+targets. Measured before the focused search: recall 0.98, top 3 0.83, on target 0.10."""
 
 
 def _script(name: str):
@@ -92,7 +93,7 @@ def test_readme_quality_table_is_rendered_from_the_committed_results():
 @pytest.fixture(scope="module")
 def eval_run(tmp_path_factory):
     """The whole set, run once on one data dir: ``(rows, totals, corpus description, dir)``."""
-    from workers.corpus import Corpus
+    from workers.sources import Corpus
 
     data_dir = tmp_path_factory.mktemp("eval")
     rows = ev.evaluate(ev.load_set()["questions"], data_dir)
@@ -102,7 +103,7 @@ def eval_run(tmp_path_factory):
 
 
 def test_labeled_set_is_what_the_generator_builds(eval_run):
-    from workers.corpus import Corpus
+    from workers.sources import Corpus
 
     labeled = ev.load_set()
     assert len(labeled["questions"]) >= 40

@@ -10,7 +10,7 @@ import pytest
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool
 
-from workers.corpus import Corpus
+from workers.sources import Corpus
 from workers.tools import (
     READ_MAX_CHARS,
     READ_TOOL,

@@ -52,6 +52,7 @@ def parse_steps(text: str) -> list[Step]:
     parts = re.split(r"^## Step (\d+): (.*)$", text, flags=re.MULTILINE)
     steps = []
     for number, title, body in zip(parts[1::3], parts[2::3], parts[3::3], strict=True):
+        body = re.split(r"^## ", body, maxsplit=1, flags=re.MULTILINE)[0]  # up to the next section
         bash, excerpt = _blocks(body, "bash"), _blocks(body, "text")
         assert len(bash) == 1 and len(excerpt) == 1, (
             f"step {number} needs exactly one ```bash and one ```text block")

@@ -1,0 +1,64 @@
+"""The offline model's sense of words: stems of content words, shared stopwords.
+
+The stopwords are the sources' own list (:data:`workers.sources.query.STOPWORDS`, the one the
+search uses), minus "not", which the offline model has always counted as a content word when it
+ranks sentences ("what must not be done"): kept so that its answers, and the eval's committed
+numbers, did not change when it started sharing the list. The stems are deliberately crude
+(strip one common suffix, keep 6 characters): deterministic and fast.
+"""
+
+from __future__ import annotations
+
+import re
+
+from workers.sources.query import STOPWORDS as SEARCH_STOPWORDS
+
+__all__ = ["META_WORDS", "STOPWORDS", "stem", "stems"]
+
+STOPWORDS: frozenset[str] = SEARCH_STOPWORDS - {"not"}
+"""Words that carry no content when sentences are ranked."""
+
+# Words of response-schema descriptions that describe the answer's form, not its content, and
+# verbs too generic to tell one kind of sentence from another.
+META_WORDS = frozenset(
+    """answer answers question questions sub claim claims sentence sentences passage passages
+    ref refs reference references source sourced sources citation citations cite tool tools
+    retrieved taken exactly gave given gives fact facts item items list field fields string
+    response one two three four five six seven eight nine ten key state stating states stated
+    use used uses using usage work works working come comes came thing things done""".split()  # noqa: SIM905
+)
+_SUFFIXES = (
+    "ations",
+    "ation",
+    "ments",
+    "ment",
+    "ings",
+    "ing",
+    "edly",
+    "ed",
+    "ies",
+    "es",
+    "ly",
+    "s",
+)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def stem(word: str) -> str:
+    """A crude, deterministic stem: strip one common suffix, keep at most 6 characters."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:6]
+
+
+def stems(text: str, drop: frozenset[str] = STOPWORDS) -> frozenset[str]:
+    """The stems of the content words of ``text`` (words in ``drop`` and one-letter words left
+    out, digits kept)."""
+    return frozenset(
+        stem(w)
+        for w in _WORD.findall(text.lower())
+        if w not in drop and (len(w) > 1 or w.isdigit())
+    )
+

@@ -1,0 +1,122 @@
+"""Honest relevance: a report over sources that say nothing about the topic says so, a failed
+worker is "unavailable", and "answered by the findings above" appears only when it is true."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.relevance import NO_RELEVANT_SOURCES, relevance_warnings, topic_terms
+from app.report import render_markdown
+from tests.app.test_report import Q1, Q2, ROWS, data, item, row
+from workers.sources.query import mentions
+
+# What a template-driven search returns for a topic the corpus does not know: passages that
+# share the plan's words ("mechanism", "meant", "settings") and nothing else.
+UNRELATED = [
+    row("docs_search", Q1, [
+        item("passage", "The retry mechanism waits between attempts.", "r.md#0", score=2.0),
+        item("passage", "What is meant by a superstep is one round of tasks.", "s.md#0"),
+    ]),
+    row("analyst", Q1, [item("finding", "The retry mechanism waits between attempts.", "r.md#0")]),
+    row("critic", Q2, [item("caveat", "Settings must not be changed during a run.", "c.md#1")]),
+]
+
+
+def test_topic_terms_leave_out_the_plans_template_words() -> None:
+    assert topic_terms("zebra marmalade") == ["zebra", "marmalade"]
+    assert topic_terms("What is the mechanism behind zebra marmalade?") == ["zebra", "marmalade"]
+    # a topic made only of template words keeps them: there is nothing else to judge by
+    assert topic_terms("usage patterns") == ["usage", "patterns"]
+
+
+def test_mentions_counts_inflections_not_lookalikes() -> None:
+    text = "Checkpoints keep pending writes; cancelled tasks are retried."
+    assert mentions(["checkpointer", "pending", "write", "cancellation", "task"], text) == {
+        "checkpointer", "pending", "write", "cancellation", "task"}
+    assert mentions(["backe", "zebra", "ich"], "the backend backed off, which is rich") == set()
+
+
+def test_unrelated_sources_get_the_warning_and_no_findings() -> None:
+    md = render_markdown(data(UNRELATED, topic="zebra marmalade"))
+    head = md.split("## 1.", 1)[0]
+    assert 'The sources say nothing about "zebra marmalade".' in head
+    assert 'mentions "zebra" or "marmalade"' in head
+    # nothing unrelated is presented as a finding, a passage or a caveat
+    for text in ("retry mechanism", "superstep", "must not be changed"):
+        assert text not in md
+    assert "Findings:" not in md and "Top passages:" not in md
+    assert md.count("none is shown as a finding") == 1  # Q1 had results; Q2 had none
+    assert "No caveat retrieved mentions" in md
+    assert "No sources were cited." in md
+    [warning] = relevance_warnings("zebra marmalade", UNRELATED)
+    assert warning.code == NO_RELEVANT_SOURCES == "no_relevant_sources"
+    assert warning.to_dict() == {"code": "no_relevant_sources", "message": warning.message}
+    assert "zebra marmalade" in warning.message
+
+
+def test_a_model_summary_of_unrelated_passages_is_not_shown() -> None:
+    md = render_markdown(data(UNRELATED, topic="zebra marmalade",
+                              summary=[("Retries wait between attempts.", ["r.md#0"])]))
+    assert "## Summary" not in md and "Retries wait" not in md
+
+
+@pytest.mark.parametrize("topic", ["Wie backe ich einen Apfelkuchen", "猫の餌のレシピ"])
+def test_non_english_topics_over_english_sources_get_the_warning(topic: str) -> None:
+    assert [w.code for w in relevance_warnings(topic, UNRELATED)] == [NO_RELEVANT_SOURCES]
+
+
+def test_a_covered_topic_gets_no_warning() -> None:
+    assert relevance_warnings("zorblax relay", ROWS) == []
+    md = render_markdown(data(ROWS))
+    assert "say nothing about" not in md and "Findings:" in md
+
+
+def test_no_warning_without_results_to_judge() -> None:
+    assert relevance_warnings("zebra marmalade", []) == []
+    failed = [row("analyst", Q1, None, status="error", error="boom")]
+    assert relevance_warnings("zebra marmalade", failed) == []
+    assert relevance_warnings("what is it", UNRELATED) == []  # no content words at all
+
+
+def test_a_failed_critic_is_unavailable_not_no_caveats() -> None:
+    rows = [r for r in ROWS if r["worker"] != "critic"]
+    rows += [row("critic", q, None, status="error", error="TimeoutError: x") for q in (Q1, Q2)]
+    md = render_markdown(data(rows))
+    caveats = md.split("## Caveats", 1)[1].split("##", 1)[0]
+    assert "Unavailable (worker failed: `critic`)" in caveats
+    assert "No caveats were found" not in md
+
+
+def test_a_question_whose_workers_all_failed_is_unavailable() -> None:
+    rows = [r for r in ROWS if r["task_key"] == Q1]
+    rows += [row(w, Q2, None, status="error", error="boom") for w in ("analyst", "docs_search")]
+    md = render_markdown(data(rows))
+    q2 = md.split(f"## 2. {Q2}", 1)[1].split("## Caveats", 1)[0]
+    assert "- Unavailable (worker failed: `analyst`, `docs_search`); see Failures." in q2
+    assert "No sourced answer" not in q2
+
+
+def test_answered_above_only_when_the_questions_own_findings_were_listed_above() -> None:
+    finding = item("finding", "The relay folds each packet into copper envelopes.", "z.md#1")
+    passage = item("passage", "The relay moves glimmer packets between moon stations.", "z.md#0")
+    # Q2's own finding repeats Q1's: it is answered by the findings above
+    rows = [row("analyst", Q1, [finding]), row("analyst", Q2, [dict(finding)])]
+    q2 = render_markdown(data(rows)).split(f"## 2. {Q2}", 1)[1]
+    assert "_Answered by the findings above._ [1]" in q2
+    # Q2 found only a passage that Q1 already cited: that is not an answer from findings
+    rows = [row("analyst", Q1, [finding]), row("docs_search", Q1, [passage]),
+            row("docs_search", Q2, [dict(passage)])]
+    q2 = render_markdown(data(rows)).split(f"## 2. {Q2}", 1)[1]
+    assert "Answered by the findings above" not in q2
+    assert "_Its top passages are the ones cited above._ [2]" in q2
+
+
+def test_one_incidental_word_of_a_longer_topic_is_not_coverage() -> None:
+    # "starter" occurs in Python's docs; sourdough and hydration do not: not about the topic
+    incidental = [row("docs_search", Q1, [item(
+        "passage", "The import system uses a starter module to bootstrap packages.", "i.md#0")])]
+    [warning] = relevance_warnings("sourdough starter hydration", incidental)
+    assert 'mentions 2 of "sourdough", "starter" and "hydration"' in warning.message
+    covered = [row("docs_search", Q1, [item(
+        "passage", "A sourdough starter needs a hydration of about 100 percent.", "s.md#0")])]
+    assert relevance_warnings("sourdough starter hydration", covered) == []

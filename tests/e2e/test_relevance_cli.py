@@ -1,0 +1,46 @@
+"""``--json`` carries ``warnings``: ``no_relevant_sources`` for a topic the default corpus knows
+nothing about (in English or not), none for a covered one; the exit code stays 0 either way."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import AS_OF, run_cli
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("relevance-data")  # one package-docs index for the module
+
+
+def research(data_dir: Path, topic: str, *extra: str):
+    proc = run_cli("research", topic, "--as-of", AS_OF, "--data-dir", data_dir, *extra)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+@pytest.mark.parametrize("topic", ["zebra marmalade", "Wie backe ich einen Apfelkuchen"])
+def test_unknown_topic_is_warned_about_in_json_and_report(data_dir: Path, topic: str) -> None:
+    summary = json.loads(research(data_dir, topic, "--json").stdout)
+    assert summary["ok"] is True
+    [warning] = summary["warnings"]
+    assert warning["code"] == "no_relevant_sources"
+    assert f'the sources say nothing about "{topic}"' in warning["message"]
+    report = Path(summary["report_path"]).read_text("utf-8")
+    assert f'**The sources say nothing about "{topic}".**' in report.split("## 1.", 1)[0]
+    assert "Findings:" not in report and "Top passages:" not in report
+
+
+def test_covered_topic_has_an_empty_warnings_list(data_dir: Path) -> None:
+    summary = json.loads(research(data_dir, "checkpointer pending writes", "--json").stdout)
+    assert summary["warnings"] == []
+    report = Path(summary["report_path"]).read_text("utf-8")
+    assert "say nothing about" not in report and "Findings:" in report
+
+
+def test_the_plain_summary_prints_the_warning(data_dir: Path) -> None:
+    out = research(data_dir, "zebra marmalade").stdout
+    assert '  warning: the sources say nothing about "zebra marmalade"' in out

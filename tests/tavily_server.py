@@ -1,0 +1,143 @@
+"""A Tavily-compatible search server over real HTTP on 127.0.0.1, counting every request.
+
+``FakeTavily`` is a stdlib ``ThreadingHTTPServer`` (port 0, in a thread) answering
+``POST /search`` the way Tavily's API does for ``tavily-python``: a ``Bearer`` key check (401,
+with the key echoed in the error as a careless server might), then ``{"query", "results": [{"url",
+"title", "content", "raw_content", "score"}]}``. The results are made from the query's words, so
+every query gets its own pages, deterministically.
+
+``requests`` records each request's JSON body: the tests count them to prove that a search
+already answered is never asked again. ``fail(status, times=, retry_after=)`` scripts errors (429
+with ``Retry-After``, 500...), ``delay`` makes it slow (timeouts).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+TAVILY_KEY = "tvly-test-LEAKCANARY-52c1e0d9a7"
+"""A distinctive fake key: tests grep every output file and stream for it."""
+
+
+def pages_for(query: str) -> list[dict[str, Any]]:
+    """The results the server returns for ``query``: two pages named after its words."""
+    words = re.findall(r"[a-z0-9]+", query.lower())
+    slug = "-".join(words[:6]) or "empty"
+    subject = " ".join(words[-3:]) or "nothing"
+    return [
+        {
+            "url": f"https://example.org/{slug}",
+            "title": f"All about {subject}",
+            "content": f"A field guide to {subject}: what {subject} is and why it matters.",
+            "raw_content": (
+                f"# All about {subject}\n\nA field guide to {subject}: what {subject} is and why "
+                f"it matters.\n\nThe {subject} is observed every spring by volunteers who record "
+                f"each sighting in a shared ledger.\n\nWarning: the {subject} must not be "
+                "disturbed during the nesting season."
+            ),
+            "score": 0.9,
+        },
+        {
+            "url": f"https://news.example.net/{slug}?ref=1",
+            "title": f"News: {subject}",
+            "content": f"Recent reports on {subject} from the valley observers.",
+            "raw_content": "",
+            "score": 0.5,
+        },
+    ]
+
+
+class FakeTavily:
+    """The server. Use as a context manager or call :meth:`close`.
+
+    Attributes:
+        url: ``http://127.0.0.1:PORT`` (what ``TAVILY_BASE_URL`` is set to).
+        requests: the JSON bodies of every ``/search`` request, in arrival order.
+        expected_key: the only key accepted (``TAVILY_KEY``).
+        delay: seconds to wait before answering.
+    """
+
+    def __init__(self, expected_key: str = TAVILY_KEY) -> None:
+        self.expected_key = expected_key
+        self.requests: list[dict[str, Any]] = []
+        self.delay = 0.0
+        self._faults: list[tuple[int, str | None]] = []
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:  # keep test output clean
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server API
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                with server._lock:
+                    server.requests.append(body)
+                    fault = server._faults.pop(0) if server._faults else None
+                if server.delay:
+                    time.sleep(server.delay)
+                if self.path != "/search":
+                    return self._send(404, {"detail": {"error": "not found"}})
+                auth = self.headers.get("Authorization", "")
+                if auth != f"Bearer {server.expected_key}":
+                    return self._send(401, {"detail": {"error": f"Unauthorized: bad key {auth}"}})
+                if fault is not None:
+                    status, retry_after = fault
+                    headers = {"Retry-After": retry_after} if retry_after else {}
+                    return self._send(status, {"detail": {"error": f"scripted {status}"}}, headers)
+                query = str(body.get("query", ""))
+                results = pages_for(query)[: int(body.get("max_results") or 5)]
+                if not body.get("include_raw_content"):
+                    results = [{k: v for k, v in r.items() if k != "raw_content"} for r in results]
+                self._send(200, {"query": query, "results": results, "response_time": 0.01})
+
+            def _send(self, status: int, payload: dict[str, Any],
+                      headers: dict[str, str] | None = None) -> None:
+                data = json.dumps(payload).encode()
+                try:
+                    self.send_response(status)
+                except (BrokenPipeError, ConnectionResetError):
+                    return
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                try:
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):  # the client timed out and left
+                    pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def fail(self, status: int, times: int = 1, retry_after: str | None = None) -> None:
+        """Answer the next ``times`` requests with ``status`` (and ``Retry-After``)."""
+        with self._lock:
+            self._faults += [(status, retry_after)] * times
+
+    def counts(self) -> Counter[str]:
+        """How many requests each query got."""
+        with self._lock:
+            return Counter(str(r.get("query")) for r in self.requests)
+
+    def close(self) -> None:
+        """Stop serving and release the port."""
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> FakeTavily:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,87 @@
+"""Small PDF and .docx files built by the tests themselves (no fixture files in the repo).
+
+``make_pdf`` writes a minimal, valid PDF by hand (one Helvetica text object per page, a correct
+cross-reference table), which is what ``pypdf`` reads in the field; ``encrypt_pdf`` uses pypdf's
+own writer; ``make_docx`` uses python-docx.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def _pdf_string(line: str) -> str:
+    return "(" + line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
+
+
+def make_pdf(pages: Sequence[str]) -> bytes:
+    """A PDF whose page ``i`` shows the lines of ``pages[i]`` (latin-1 text)."""
+    objects: list[bytes] = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        (
+            "<< /Type /Pages /Kids ["
+            + " ".join(f"{4 + 2 * i} 0 R" for i in range(len(pages)))
+            + f"] /Count {len(pages)} >>"
+        ).encode(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    for i, text in enumerate(pages):
+        ops = ["BT /F1 11 Tf 72 720 Td 14 TL"]
+        ops += [f"{_pdf_string(line)} Tj T*" for line in text.split("\n")]
+        ops.append("ET")
+        stream = "\n".join(ops).encode("latin-1")
+        objects.append(
+            (
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+                f"/Resources << /Font << /F1 3 0 R >> >> /Contents {5 + 2 * i} 0 R >>"
+            ).encode()
+        )
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)
+
+
+def encrypt_pdf(data: bytes, user_password: str, owner_password: str = "owner") -> bytes:
+    """``data`` encrypted with pypdf (RC4-128: no extra crypto package needed)."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
+    writer.encrypt(user_password=user_password, owner_password=owner_password,
+                   algorithm="RC4-128")
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+def make_docx(path: Path, paragraphs: Sequence[str], table: Sequence[Sequence[str]] = ()) -> Path:
+    """A .docx with these paragraphs (the first as a heading) and an optional table."""
+    import docx
+
+    document = docx.Document()
+    for i, text in enumerate(paragraphs):
+        if i == 0:
+            document.add_heading(text, level=1)
+        else:
+            document.add_paragraph(text)
+    if table:
+        grid = document.add_table(rows=len(table), cols=len(table[0]))
+        for r, row in enumerate(table):
+            for c, cell in enumerate(row):
+                grid.cell(r, c).text = cell
+    path.parent.mkdir(parents=True, exist_ok=True)
+    document.save(str(path))
+    return path

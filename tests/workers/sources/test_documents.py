@@ -1,0 +1,106 @@
+"""``--corpus DIR`` reads PDF pages and .docx files, cites file and page, and skips bad files
+with a note instead of crashing. Every file is built by the test (documents_helpers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.workers.sources.documents_helpers import encrypt_pdf, make_docx, make_pdf
+from workers.sources import Corpus, CorpusError, Passage
+
+PAGES = [
+    "Heron census methods\nVolunteers count herons along the river every spring.",
+    "The pelican ledger records sardine deliveries for each colony.",
+    "Appendix: the ocelot firmware checksum is verified at boot.",
+]
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    root = tmp_path / "docs"
+    (root / "reports").mkdir(parents=True)
+    (root / "reports" / "survey.pdf").write_bytes(make_pdf(PAGES))
+    make_docx(
+        root / "minutes.docx",
+        ["Board minutes", "The board approved the quokka habitat budget for next year."],
+        table=[["Item", "Owner"], ["Lantern repair", "Marguerite"]],
+    )
+    (root / "notes.md").write_text("Plain notes about capybara grooming schedules.\n")
+    return root
+
+
+def test_pdf_pages_are_cited_by_file_and_page(folder: Path, tmp_path: Path) -> None:
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        [hit] = corpus.search("pelican ledger sardine", k=1)
+        assert hit.ref == "reports/survey.pdf:p2#0"
+        assert hit.title == "survey.pdf"
+        assert hit.source == "reports/survey.pdf, page 2"
+        assert "pelican ledger records sardine deliveries" in hit.text
+        assert hit.citation() == "`reports/survey.pdf:p2#0`: reports/survey.pdf, page 2"
+        assert corpus.search("ocelot firmware checksum", k=1)[0].ref == "reports/survey.pdf:p3#0"
+        # the citation resolves, and reading it gives the page
+        assert corpus.passage(hit.ref) is not None
+        page = corpus.read(hit.ref)
+        assert page is not None and "sardine" in page.text and "ocelot" not in page.text
+        assert corpus.notes == []
+
+
+def test_docx_paragraphs_and_tables_are_indexed(folder: Path, tmp_path: Path) -> None:
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        [hit] = corpus.search("quokka habitat budget", k=1)
+        assert hit.ref == Passage.make_ref("minutes.docx", 0)
+        assert hit.source == "minutes.docx"
+        assert "approved the quokka habitat budget" in hit.text
+        assert "Lantern repair | Marguerite" in corpus.read("minutes.docx").text
+        # text files are indexed next to them as before
+        assert corpus.search("capybara grooming")[0].ref == "notes.md#0"
+
+
+def test_encrypted_and_broken_files_are_skipped_with_a_note(folder: Path, tmp_path: Path) -> None:
+    secret = make_pdf(["The walrus treaty is confidential."])
+    (folder / "secret.pdf").write_bytes(encrypt_pdf(secret, user_password="hunter2"))
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog")
+    (folder / "truncated.pdf").write_bytes(make_pdf(PAGES)[:200])
+    (folder / "broken.docx").write_bytes(b"PK\x03\x04 this is not a zip archive")
+    # an owner-password-only PDF opens with the empty password: it is read, not skipped
+    (folder / "owner-only.pdf").write_bytes(
+        encrypt_pdf(make_pdf(["Narwhal tusks are teeth."]), user_password="")
+    )
+
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        assert corpus.search("walrus treaty") == []
+        assert corpus.search("narwhal tusks")[0].ref == "owner-only.pdf:p1#0"
+        assert corpus.search("pelican sardine")[0].ref == "reports/survey.pdf:p2#0"
+        notes = corpus.notes
+    assert "secret.pdf: skipped, encrypted (needs a password)" in notes
+    assert any(n.startswith("broken.pdf: skipped") for n in notes), notes
+    assert any(n.startswith("truncated.pdf: skipped") for n in notes), notes
+    assert any(n.startswith("broken.docx: skipped, not a readable .docx") for n in notes), notes
+    assert not any("owner-only" in n for n in notes)
+    # the notes are kept in the index: a cached open says the same
+    with Corpus.open(tmp_path / "data", folder=folder) as again:
+        assert not again.built and again.notes == notes
+
+
+def test_a_folder_of_only_encrypted_pdfs_says_why(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.pdf").write_bytes(encrypt_pdf(make_pdf(["Locked text here."]), "pw"))
+    with pytest.raises(CorpusError) as err:
+        Corpus.open(tmp_path / "data", folder=root)
+    message = str(err.value)
+    assert "\n" not in message
+    assert "contains no indexable text" in message and "1 file skipped as encrypted" in message
+    assert ".pdf" in message and ".docx" in message  # the indexable types are listed
+
+
+def test_a_changed_pdf_rebuilds_the_index(folder: Path, tmp_path: Path) -> None:
+    with Corpus.open(tmp_path / "data", folder=folder) as first:
+        assert first.search("pelican")
+    (folder / "reports" / "survey.pdf").write_bytes(make_pdf(["Only flamingos now, pink ones."]))
+    with Corpus.open(tmp_path / "data", folder=folder) as second:
+        assert second.built
+        assert second.search("pelican") == []
+        assert second.search("flamingos")[0].ref == "reports/survey.pdf:p1#0"

@@ -1,0 +1,305 @@
+"""The folder source (``--corpus DIR``): what is indexed, what is skipped and why, how refs read."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import workers.sources.folder as folder_mod
+from tests.workers.sources.conftest import (
+    cache_files,
+    write,
+)
+from workers.sources import (
+    MAX_PASSAGE_CHARS,
+    Corpus,
+    CorpusError,
+    chunk_text,
+)
+
+
+@pytest.mark.parametrize(
+    ("query", "rel", "sentence"),
+    [
+        ("zebra quokka ledgers", "guide.md", "The zebra protocol synchronizes quokka ledgers"),
+        ("marmalade turbines", "notes.txt", "Marmalade turbines spin counterclockwise"),
+        ("pelican sardines", "docs/reference.rst", "The pelican cache evicts sardines"),
+        ("flamingo lagoon roster", "pkg/scheduler.py", "A roster pairs each flamingo"),
+        ("narwhal salinity", "site/page.html", "Narwhal tusks detect salinity & temperature"),
+        ("ocelot firmware", "pkg/plain.py", "ocelot firmware checksum"),
+    ],
+)
+def test_folder_sentences_are_found_with_refs_to_their_files(
+    folder_corpus: Corpus, query: str, rel: str, sentence: str
+) -> None:
+    results = folder_corpus.search(query, k=3)
+    assert results, query
+    top = results[0]
+    assert sentence in top.text
+    assert top.doc_id == rel and top.source == rel and top.title == Path(rel).name
+    assert top.ref.startswith(f"{rel}#")
+    assert folder_corpus.passage(top.ref).text == top.text
+    assert sentence in folder_corpus.read(top.ref).text
+
+
+def test_folder_skips_hidden_private_script_big_and_other_files(folder_corpus: Corpus) -> None:
+    for word in ("gorgonzola", "platypus", "hiddenscriptword", "armadillo", "capybara", "red"):
+        assert folder_corpus.search(word) == [], word
+    html = folder_corpus.read("site/page.html")
+    assert html is not None
+    assert "<p>" not in html.text and "walrus diplomacy" in html.text.replace("\n", " ")
+    py = folder_corpus.read("pkg/scheduler.py").text
+    assert "Flamingo scheduler" in py and "Rotate the roster" in py and "Platypus" not in py
+    assert "6 files" in folder_corpus.description
+    assert folder_corpus.description.startswith("folder corpus: ")
+
+
+def test_long_documents_split_into_ordered_passages(tmp_path: Path) -> None:
+    root = tmp_path / "long"
+    sentence = "Paragraph {i} mentions the heron number {i} in its sentence. "
+    paras = [sentence.format(i=i) * 4 for i in range(40)]
+    write(root, "long.md", "\n\n".join(paras))
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        refs = [f"long.md#{n}" for n in range(c.passage_count())]
+        assert len(refs) > 5
+        texts = [c.passage(r).text for r in refs]
+        assert all(0 < len(t) <= MAX_PASSAGE_CHARS for t in texts)
+        assert c.passage(f"long.md#{len(refs)}") is None
+        whole = c.read("long.md", max_chars=100_000).text
+        assert whole == "\n\n".join(texts)
+        assert all(p.strip() in whole for p in paras)
+        window = c.read(refs[-3], max_chars=2000)
+        assert texts[-3] in window.text and len(window.text) <= 2000 + 20
+        assert window.text.startswith("[…]")
+
+
+def test_chunk_text_respects_the_limit_on_any_text() -> None:
+    text = "word " * 1000 + "\n\n" + "x" * 3000 + "\n\n" + "Short one. " * 200
+    chunks = chunk_text(text, max_chars=300)
+    assert chunks and all(0 < len(c) <= 300 for c in chunks)
+    assert chunk_text("   \n\n  ") == []
+    assert chunk_text("a\n\nb") == ["a\n\nb"]
+
+
+def test_cache_reused_then_rebuilt_when_a_file_changes(folder: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    first = Corpus.open(data, folder=folder)
+    assert first.built
+    [path] = cache_files(data)
+    mtime = path.stat().st_mtime_ns
+
+    second = Corpus.open(data, folder=folder)
+    assert not second.built and second.path == path
+    assert path.stat().st_mtime_ns == mtime
+    assert second.fingerprint == first.fingerprint
+    second.close()
+
+    write(folder, "notes.txt", "Tangerine zeppelins hover above the harbour.\n")
+    third = Corpus.open(data, folder=folder)
+    try:
+        assert third.built and third.fingerprint != first.fingerprint
+        assert third.search("marmalade turbines") == []
+        assert "Tangerine zeppelins" in third.search("tangerine zeppelins")[0].text
+        assert cache_files(data) == [third.path]  # the stale index was cleaned up
+        # The corpus opened before the change still answers from its own (stale) index.
+        assert first.search("marmalade turbines")
+    finally:
+        first.close()
+        third.close()
+
+    (folder / "extra.md").write_text("Iguana sentence added later.\n", encoding="utf-8")
+    with Corpus.open(data, folder=folder) as fourth:
+        assert fourth.built and fourth.search("iguana")[0].ref == "extra.md#0"
+
+
+def test_folder_and_package_corpora_share_a_data_dir(
+    folder: Path, pkg: Corpus, pkg_dir: Path
+) -> None:
+    with Corpus.open(pkg_dir, folder=folder) as c:
+        assert c.search("zebra")[0].doc_id == "guide.md"
+    with Corpus.open(pkg_dir) as p:
+        assert not p.built  # building the folder index did not evict the package index
+
+
+
+def test_missing_folder_is_a_one_line_error(tmp_path: Path) -> None:
+    with pytest.raises(CorpusError) as info:
+        Corpus.open(tmp_path / "data", folder=tmp_path / "nope")
+    message = str(info.value)
+    assert "not found" in message and "nope" in message and "\n" not in message
+
+
+def test_folder_that_is_a_file_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "file.md").write_text("hello")
+    with pytest.raises(CorpusError, match="not a directory"):
+        Corpus.open(tmp_path / "data", folder=tmp_path / "file.md")
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {},
+        {"data.json": "{}", "image.png": "x", ".hidden.md": "hidden"},
+        {"blank.md": "   \n\n  ", "empty.txt": ""},
+    ],
+    ids=["empty", "nothing-indexable", "only-blank-files"],
+)
+def test_folder_without_indexable_text_is_a_one_line_error(
+    tmp_path: Path, files: dict[str, str]
+) -> None:
+    root = tmp_path / "folder"
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).write_text(text)
+    data = tmp_path / "data"
+    with pytest.raises(CorpusError) as info:
+        Corpus.open(data, folder=root)
+    message = str(info.value)
+    assert "no indexable" in message and str(root) in message and "\n" not in message
+    assert cache_files(data) == []
+
+
+def test_non_utf8_files_are_decoded_with_replacement(tmp_path: Path) -> None:
+    root = tmp_path / "latin"
+    root.mkdir()
+    latin1 = "Jalapeño manifests ship with a caf\xe9 byte.".encode("latin-1")
+    (root / "latin1.txt").write_bytes(latin1)
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        [hit] = c.search("manifests")
+        assert "\ufffd" in hit.text
+
+
+def _fs_supports_raw_names(root: Path) -> bool:
+    try:
+        fd = os.open(os.path.join(os.fsencode(root), b"probe-\xff.txt"), os.O_WRONLY | os.O_CREAT)
+    except OSError:
+        return False
+    os.close(fd)
+    os.unlink(os.path.join(os.fsencode(root), b"probe-\xff.txt"))
+    return True
+
+
+def write_raw(root: Path, name: bytes, data: bytes) -> None:
+    """Create a file whose name is raw bytes (not necessarily UTF-8)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    fd = os.open(os.path.join(os.fsencode(root), name), flags, 0o644)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def test_files_with_non_utf8_names_are_indexed_under_safe_unique_refs(tmp_path: Path) -> None:
+    root = tmp_path / "names"
+    root.mkdir()
+    if not _fs_supports_raw_names(root):
+        pytest.skip("this filesystem refuses non-UTF-8 file names")
+    write_raw(root, b"n\xe9e.md", b"Latin-1 named file about ocelot firmware.\n")
+    write_raw(root, b"n\xe8e.md", b"Another latin-1 name about ocelot gearboxes.\n")
+    os.mkdir(os.path.join(os.fsencode(root), b"d\xff"))
+    write_raw(root, b"d\xff/inner.txt", b"Ocelot notes kept in a badly named folder.\n")
+    # A real UTF-8 file whose name is exactly what an escaped one could display as.
+    (root / "n\\xe9e.md").write_text("Backslash named file about ocelot manuals.\n")
+    (root / "plain.md").write_text("Plain file about ocelot whiskers.\n")
+    data = tmp_path / "data"
+    with Corpus.open(data, folder=root) as c:
+        assert c.built
+        hits = c.search("ocelot", k=10)
+        refs = [h.ref for h in hits]
+        assert len(hits) == 5 and len(set(refs)) == 5, refs
+        for hit in hits:
+            for field in (hit.ref, hit.doc_id, hit.title, hit.source, hit.text):
+                field.encode("utf-8")  # no lone surrogates anywhere: printable, JSON-able
+            found = c.passage(hit.ref)
+            assert found is not None and (found.doc_id, found.text) == (hit.doc_id, hit.text)
+            assert c.read(hit.ref).text == hit.text
+        assert "plain.md#0" in refs and "n\\xe9e.md#0" in refs
+        assert c.description.encode("utf-8")
+    # Same inputs, same refs: reopened from the cache and rebuilt from scratch.
+    with Corpus.open(data, folder=root) as again:
+        assert not again.built
+        assert sorted(h.ref for h in again.search("ocelot", k=10)) == sorted(refs)
+    with Corpus.open(tmp_path / "data2", folder=root) as fresh:
+        assert fresh.built
+        assert sorted(h.ref for h in fresh.search("ocelot", k=10)) == sorted(refs)
+
+
+def test_a_folder_with_a_non_utf8_path_opens_and_reports_printably(tmp_path: Path) -> None:
+    if not _fs_supports_raw_names(tmp_path):
+        pytest.skip("this filesystem refuses non-UTF-8 file names")
+    raw_root = os.path.join(os.fsencode(tmp_path), b"f\xe9")
+    os.mkdir(raw_root)
+    root = Path(os.fsdecode(raw_root))
+    with pytest.raises(CorpusError) as info:
+        Corpus.open(tmp_path / "data", folder=root)
+    str(info.value).encode("utf-8")
+    (root / "doc.md").write_text("Quetzal migration timetables.\n")
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        assert c.search("quetzal")[0].ref == "doc.md#0"
+        c.description.encode("utf-8")
+
+
+
+def test_binary_files_with_text_extensions_are_skipped(tmp_path: Path) -> None:
+    import random
+
+    rng = random.Random(7)
+    root = tmp_path / "bin"
+    root.mkdir()
+    (root / "random.md").write_bytes(rng.randbytes(20_000))
+    (root / "no-nul.rst").write_bytes(bytes(b or 1 for b in rng.randbytes(20_000)))
+    (root / "nuls.txt").write_bytes(b"gibberish words\0\0\0 more gibberish\0" * 50)
+    (root / "image.html").write_bytes(b"\x89PNG\r\n\x1a\n" + rng.randbytes(5000))
+    (root / "good.md").write_text("Real prose about gibberish detectors and walrus tusks.\n")
+    (root / "utf16.txt").write_bytes("Walrus census in UTF-16 with a BOM.\n".encode("utf-16"))
+    (root / "latin1.txt").write_bytes("Jalapeño walrus recipes from the café.".encode("latin-1"))
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        names = ["random.md", "no-nul.rst", "nuls.txt", "image.html", "good.md", "utf16.txt"]
+        present = {n for n in [*names, "latin1.txt"] if c.passage(f"{n}#0") is not None}
+        assert present == {"good.md", "utf16.txt", "latin1.txt"}
+        assert c.search("census")[0].ref == "utf16.txt#0"
+        assert c.meta["documents"] == "3"
+
+
+def test_a_folder_of_only_binary_files_names_the_reason(tmp_path: Path) -> None:
+    root = tmp_path / "bin"
+    root.mkdir()
+    (root / "a.md").write_bytes(b"\0" * 100)
+    (root / "b.txt").write_bytes(b"\x00\x01\x02\x03" * 100)
+    with pytest.raises(CorpusError) as info:
+        Corpus.open(tmp_path / "data", folder=root)
+    message = str(info.value)
+    assert "no indexable" in message and "2 files skipped as binary" in message, message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("files", "reason"),
+    [
+        ({}, "empty"),
+        ({"huge.md": None}, "1 file skipped as larger than 2 MB"),
+        ({"huge.md": None, "x.json": "{}", "y.png": "x"}, "1 file skipped as larger than 2 MB"),
+        ({"x.json": "{}", "y.png": "x"}, "2 files of other types"),
+        ({".secret.md": "hidden"}, "1 hidden"),
+        ({"blank.md": "  \n"}, "1 file without text"),
+    ],
+    ids=["empty", "only-too-big", "too-big-and-others", "other-types", "hidden", "blank"],
+)
+def test_no_indexable_files_message_says_why(
+    tmp_path: Path, files: dict[str, str | None], reason: str
+) -> None:
+    root = tmp_path / "folder"
+    root.mkdir()
+    for name, text in files.items():
+        if text is None:
+            (root / name).write_bytes(b"y" * (folder_mod.MAX_FILE_BYTES + 1))
+        else:
+            (root / name).write_text(text)
+    with pytest.raises(CorpusError) as info:
+        Corpus.open(tmp_path / "data", folder=root)
+    message = str(info.value)
+    assert "no indexable" in message and str(root) in message and "\n" not in message
+    assert reason in message, message
+    assert "indexable: .md .txt .rst .py .html" in message, message
+

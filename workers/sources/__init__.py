@@ -1,0 +1,45 @@
+"""The sources the workers search and cite, behind one small protocol.
+
+* :mod:`~workers.sources.base`: the :class:`Source` protocol (``search``, ``read``, ``passage``)
+  and :class:`Passage`, which owns the citation reference format (``"<doc_id>#<n>"``) and the
+  JSON shape the tools speak.
+* :mod:`~workers.sources.corpus`: :class:`Corpus`, the source over a local SQLite FTS5 index,
+  ranked by bm25; :meth:`Corpus.open` builds the index on first use and caches it in the data dir.
+* what a local index is made of: :mod:`~workers.sources.packages` (the docstrings of installed
+  packages plus Python's pydoc topics: the default corpus) or :mod:`~workers.sources.folder` (a
+  folder of the user's documents, ``--corpus DIR``).
+* helpers: :mod:`~workers.sources.text` (chunking, HTML, decoding), :mod:`~workers.sources.query`
+  (one stopword list and the query parser, shared with the offline model),
+  :mod:`~workers.sources.index` (the atomic, locked index build).
+
+To add a source, see docs/extending.md ("Add a source").
+"""
+
+from __future__ import annotations
+
+from workers.sources.base import CorpusError, Document, Passage, Source
+from workers.sources.corpus import MAX_K, Corpus
+from workers.sources.folder import FOLDER_EXTENSIONS, MAX_FILE_BYTES
+from workers.sources.packages import DEFAULT_PACKAGES, EXCLUDED_MODULES
+from workers.sources.query import STOPWORDS, query_terms, query_to_fts, title_terms
+from workers.sources.text import MAX_PASSAGE_CHARS, chunk_text, html_to_text
+
+__all__ = [
+    "DEFAULT_PACKAGES",
+    "EXCLUDED_MODULES",
+    "FOLDER_EXTENSIONS",
+    "MAX_FILE_BYTES",
+    "MAX_K",
+    "MAX_PASSAGE_CHARS",
+    "STOPWORDS",
+    "Corpus",
+    "CorpusError",
+    "Document",
+    "Passage",
+    "Source",
+    "chunk_text",
+    "html_to_text",
+    "query_terms",
+    "query_to_fts",
+    "title_terms",
+]

@@ -1,0 +1,189 @@
+"""The contract every source keeps: :class:`Source` (search, read, resolve a citation) and the
+:class:`Passage` it returns, which owns the citation reference format.
+
+A *source* is anything the workers can search and cite: the package-docs index, a folder of the
+user's documents, web search. The workers and the agent tools see only this protocol, so a new
+source is a new class with these three methods (see docs/extending.md, "Add a source").
+
+A passage's ``ref`` is ``"<doc_id>#<n>"``: the document it comes from and the passage's position
+in it (from 0), e.g. ``"langgraph.types.RetryPolicy#0"``, ``"pydoc:for#1"``, ``"docs/guide.md#2"``,
+``"report.pdf:p3#0"`` (page 3 of a PDF) or ``"https://example.com/page#0"`` (a web page). Only
+:meth:`Passage.make_ref` builds refs and only :meth:`Passage.split_ref` takes them apart.
+
+This module imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = ["CorpusError", "Document", "NoText", "Passage", "RawDoc", "Source"]
+
+
+class CorpusError(Exception):
+    """A source cannot be opened or used; the message is one line, fit to print to a user."""
+
+
+class NoText(CorpusError):
+    """The inputs of a source yielded no passage at all."""
+
+
+_WEB_SOURCE = re.compile(r"^https?://", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One searchable, citable chunk of a document.
+
+    Attributes:
+        ref: stable citation id of this passage, ``"<doc_id>#<n>"`` (see :meth:`make_ref`).
+        doc_id: the document: a qualified Python name, ``"pydoc:<topic>"``, a relative path or a
+            URL.
+        title: human title, e.g. ``"langgraph.types.RetryPolicy"``, a file name or a page title.
+        source: where the text came from, e.g.
+            ``"langgraph 1.2.24 docstring: langgraph.types.RetryPolicy"``, ``"docs/guide.md"``,
+            ``"report.pdf, page 3"`` or the page's URL.
+        text: the passage text.
+        score: relevance from a search (higher is better); 0.0 otherwise.
+
+    Example:
+        >>> p = Passage(Passage.make_ref("docs/a.md", 2), "docs/a.md", "a.md", "docs/a.md", "x")
+        >>> p.ref, Passage.split_ref(p.ref), p.citation()
+        ('docs/a.md#2', ('docs/a.md', '2'), '`docs/a.md#2`: docs/a.md')
+    """
+
+    ref: str
+    doc_id: str
+    title: str
+    source: str
+    text: str
+    score: float = 0.0
+
+    @staticmethod
+    def make_ref(doc_id: str, seq: int | str) -> str:
+        """The ref of passage ``seq`` (an int, or a label such as ``"p3"``) of ``doc_id``."""
+        return f"{doc_id}#{seq}"
+
+    @staticmethod
+    def split_ref(ref: str) -> tuple[str, str] | None:
+        """``(doc_id, seq)`` of a ref (``seq`` as written after the last ``#``), or None when
+        ``ref`` has no ``#``. A doc_id may itself hold ``#`` (a URL with a fragment)."""
+        doc_id, sep, seq = str(ref).strip().rpartition("#")
+        return (doc_id, seq) if sep and doc_id and seq else None
+
+    @property
+    def is_web(self) -> bool:
+        """True for a web page's passage (its ``source`` is its URL)."""
+        return bool(_WEB_SOURCE.match(self.source))
+
+    @property
+    def citation_key(self) -> str:
+        """What a report numbers its sources by: the URL for a web page (one entry per page,
+        whichever of its passages are cited), the ref otherwise."""
+        return self.doc_id if self.is_web else self.ref
+
+    def citation(self) -> str:
+        """The text of this passage's entry in a report's Sources list (markdown).
+
+        A web page is cited by title and URL (``[Title](https://...)``); anything else by its ref
+        and where it comes from (``"`ref`: source"``, the title added when the source lacks it).
+        """
+        if self.is_web:
+            title = " ".join(self.title.split()).replace("]", ")") or self.source
+            return f"[{title}]({self.source})"
+        where = self.source if self.title and self.title in self.source else (
+            f"{self.title} ({self.source})"
+        )
+        return f"`{self.ref}`: {where}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape the tools return and the results database stores:
+        ``{"ref", "title", "source", "text", "score"}`` (score rounded to 3 decimals)."""
+        return {
+            "ref": self.ref,
+            "title": self.title,
+            "source": self.source,
+            "text": self.text,
+            "score": round(self.score, 3),
+        }
+
+    @classmethod
+    def from_dict(cls, obj: Any) -> Passage | None:
+        """The passage a :meth:`to_dict` (or a report item) describes, or None when ``obj`` is no
+        mapping, carries an ``"error"``, or lacks a non-empty ``ref`` or ``text``. Missing
+        titles and sources become ``""``; a missing or non-numeric score 0.0."""
+        if not isinstance(obj, Mapping) or "error" in obj:
+            return None
+        ref, text = obj.get("ref"), obj.get("text")
+        if not isinstance(ref, str) or not ref.strip() or not isinstance(text, str):
+            return None
+        if not text.strip():
+            return None
+        split = cls.split_ref(ref)
+        score = obj.get("score")
+        return cls(
+            ref=ref,
+            doc_id=split[0] if split else ref,
+            title=str(obj.get("title") or ""),
+            source=str(obj.get("source") or ""),
+            text=text,
+            score=float(score) if isinstance(score, int | float) else 0.0,
+        )
+
+
+@dataclass(frozen=True)
+class Document:
+    """A whole document as returned by :meth:`Source.read`: its passages joined by blank lines
+    (possibly cut to ``max_chars``, in which case the cut is marked with ``[…]``)."""
+
+    doc_id: str
+    title: str
+    source: str
+    text: str
+
+
+@dataclass(frozen=True)
+class RawDoc:
+    """One document a harvester (package docs, a folder's files) yields for indexing; the index
+    build cuts it into passages with :func:`workers.sources.text.chunk_text`."""
+
+    doc_id: str
+    title: str
+    source: str
+    text: str
+    symbol: str = ""
+    """The qualified name of the API symbol it documents (``langgraph.types.RetryPolicy``), or
+    ``""``: search matches the symbol's own name in a column of its own."""
+
+
+@runtime_checkable
+class Source(Protocol):
+    """What the workers and the agent tools need from a source.
+
+    Implementations: :class:`workers.sources.corpus.Corpus` (package docs or a folder, indexed
+    with SQLite FTS5). Every method is safe to call from several threads at once.
+    """
+
+    @property
+    def description(self) -> str:
+        """One line naming the source, shown in tool descriptions and run summaries."""
+        ...
+
+    def search(self, query: str, k: int = 5, *, focus: str | None = None) -> list[Passage]:
+        """The ``k`` passages that best match ``query`` (any text), best first; ``[]`` when
+        nothing matches. Never raises for odd input. ``focus`` is the run's topic: a source
+        that can should rank the topic's own words above the rest of the query (the plan's
+        template words around it); one that cannot ignores it."""
+        ...
+
+    def read(self, ref_or_doc_id: str, max_chars: int = 6000) -> Document | None:
+        """The document a passage ref or a doc_id belongs to (about ``max_chars`` characters
+        around the passage), or None when the source has no such document."""
+        ...
+
+    def passage(self, ref: str) -> Passage | None:
+        """The passage a citation names, or None: how a worker checks a claim's ``ref``."""
+        ...

@@ -1,0 +1,392 @@
+"""``Corpus``: the :class:`~workers.sources.base.Source` over a local index (package docs or a
+folder), read-only and thread-safe.
+
+Search turns any text into word tokens (:func:`workers.sources.query.query_to_fts`), so no input
+can be an FTS5 syntax error; FTS5's ``bm25`` ranks the passages over their text and their
+document's title. Readers open the index file read-only, from a small pool of connections that
+any number of threads can share.
+
+This module imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from workers.sources import folder as folder_source
+from workers.sources import index
+from workers.sources.base import CorpusError, Document, NoText, Passage
+from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
+from workers.sources.query import fts_queries
+from workers.sources.text import plural, raw, safe_name
+
+__all__ = ["MAX_K", "COLUMN_WEIGHTS", "RELEVANCE_FLOOR", "Corpus"]
+
+MAX_K = 50
+"""``search`` returns at most this many passages whatever ``k`` asks for."""
+
+COLUMN_WEIGHTS = (10.0, 5.0, 1.0)
+"""bm25 weights of the index's columns: the symbol's name, the title words, the passage text."""
+
+RELEVANCE_FLOOR = 0.5
+"""With a focus, passages scoring under this share of the best one's bm25 are left out."""
+
+_WEIGHTS = ", ".join(str(float(w)) for w in COLUMN_WEIGHTS)
+_PASSAGE_COLS = "p.ref, p.doc_id, p.title, p.source, p.text"
+
+
+class Corpus:
+    """A read-only, thread-safe full-text index over package docs or a folder.
+
+    Open it with :meth:`Corpus.open`; search with :meth:`search`; resolve citations with
+    :meth:`passage` and :meth:`read`; :meth:`close` it when done (or use it as a context manager).
+    Any number of threads may call it at once: each call borrows a read-only SQLite connection
+    from a pool and returns it.
+    """
+
+    def __init__(self, path: Path, meta: dict[str, str], *, built: bool) -> None:
+        """Use :meth:`Corpus.open`; this wraps an existing, complete index file."""
+        self._path = Path(path)
+        self._meta = dict(meta)
+        self._built = built
+        self._uri = f"{self._path.resolve().as_uri()}?mode=ro&immutable=1"
+        self._cond = threading.Condition()
+        self._free: list[sqlite3.Connection] = []
+        self._all: list[sqlite3.Connection] = []
+        self._closed = False
+        # Keep one connection open for the corpus's lifetime: should the file be removed (a
+        # newer build of a changed folder cleans up stale ones), threads share this one.
+        self._release(self._connect())
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        data_dir: Path,
+        folder: Path | None = None,
+        packages: Sequence[str] = DEFAULT_PACKAGES,
+    ) -> Corpus:
+        """Open the cached index in ``data_dir``, building it first if missing or stale.
+
+        Args:
+            data_dir: directory for the cache (created if missing). The index lives in
+                ``data_dir/corpus-<kind>-<fingerprint>.sqlite``.
+            folder: index the ``.md/.txt/.rst/.py/.html/.pdf/.docx`` files under this directory
+                instead of the package docs.
+            packages: top-level import names whose docstrings to index (package mode only);
+                Python's pydoc topics are always added.
+
+        Returns:
+            An open Corpus; ``corpus.built`` says whether this call built the index.
+
+        Raises:
+            CorpusError: the folder is missing, is not a directory or holds no indexable text; a
+                package is not installed; the data dir cannot be written.
+        """
+        data_dir = Path(data_dir).expanduser()
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            shown = safe_name(str(data_dir))
+            raise CorpusError(f"cannot create data dir {shown}: {exc.strerror or exc}") from None
+        for _attempt in range(3):
+            try:
+                return cls._open_once(data_dir, folder, packages)
+            except sqlite3.Error:
+                # The index vanished between its check and its opening: another process built a
+                # newer one (the folder changed meanwhile) and cleaned this one up. Start over.
+                continue
+        shown = safe_name(str(data_dir))
+        raise CorpusError(f"corpus index in {shown} keeps changing while being opened")
+
+    @classmethod
+    def _open_once(
+        cls, data_dir: Path, folder: Path | None, packages: Sequence[str]
+    ) -> Corpus:
+        skipped: Counter[str] = Counter()
+        notes: list[str] = []
+        shown = ""
+        if folder is not None:
+            folder = Path(folder).expanduser().resolve()
+            shown = safe_name(str(folder))
+            if not folder.exists():
+                raise CorpusError(f"corpus folder not found: {shown}")
+            if not folder.is_dir():
+                raise CorpusError(f"corpus folder is not a directory: {shown}")
+            files = folder_source.folder_files(folder, skipped)
+            if not files:
+                raise CorpusError(folder_source.nothing_indexable(shown, "files", skipped))
+            fingerprint = folder_source.folder_fingerprint(folder, files)
+            kind = "dir-" + hashlib.blake2b(raw(str(folder)), digest_size=4).hexdigest()
+            description = f"folder corpus: {shown} ({plural(len(files), 'file')})"
+            docs_factory = lambda: folder_source.folder_docs(files, skipped, notes)  # noqa: E731
+        else:
+            packages = tuple(dict.fromkeys(packages))
+            fingerprint, description = package_fingerprint(packages)
+            kind = "pkg-" + hashlib.blake2b(repr(packages).encode(), digest_size=4).hexdigest()
+            docs_factory = lambda: package_docs(packages)  # noqa: E731
+
+        path = data_dir / f"corpus-{kind}-{fingerprint[:20]}.sqlite"
+        meta = index.read_meta(path)
+        built = False
+        if meta is None or meta.get("fingerprint") != fingerprint:
+            with index.build_lock(data_dir / f".corpus-{kind}.lock") as locked:
+                meta = index.read_meta(path)  # another process may have built it while we waited
+                if meta is None or meta.get("fingerprint") != fingerprint:
+                    index.remove_orphan_temps(data_dir, kind, locked)
+                    try:
+                        meta = index.build(
+                            path,
+                            docs_factory(),
+                            {"fingerprint": fingerprint, "description": description, "kind": kind},
+                            notes=notes,
+                        )
+                    except NoText as exc:
+                        if folder is None:
+                            raise CorpusError(str(exc)) from None
+                        why = folder_source.nothing_indexable(shown, "text", skipped)
+                        raise CorpusError(why) from None
+                    except (OSError, sqlite3.Error) as exc:
+                        where = safe_name(str(path))
+                        raise CorpusError(f"cannot build corpus index {where}: {exc}") from None
+                    built = True
+                    index.remove_stale(data_dir, kind, keep=path)
+        return cls(path, meta, built=built)
+
+    # -- connections -------------------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        con = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
+        self._all.append(con)
+        return con
+
+    def _release(self, con: sqlite3.Connection) -> None:
+        with self._cond:
+            if self._closed:
+                con.close()
+            else:
+                self._free.append(con)
+                self._cond.notify()
+
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        with self._cond:
+            if self._closed:
+                raise CorpusError("corpus is closed")
+            if self._free:
+                con = self._free.pop()
+            else:
+                try:
+                    con = self._connect()
+                except sqlite3.Error:
+                    # The file is gone (replaced by a newer build): share the live connections.
+                    while not self._free:
+                        self._cond.wait()
+                        if self._closed:
+                            raise CorpusError("corpus is closed") from None
+                    con = self._free.pop()
+        try:
+            yield con
+        finally:
+            self._release(con)
+
+    # -- queries -----------------------------------------------------------------------------
+
+    def search(self, query: str, k: int = 5, *, focus: str | None = None) -> list[Passage]:
+        """The ``k`` passages that best match ``query``, best first (``score`` is the negated
+        bm25, so scores never increase down the list).
+
+        Ranking is FTS5's ``bm25`` over three columns weighted by ``COLUMN_WEIGHTS``: the name
+        of the symbol the document documents, its title words and the passage text, so a
+        passage of ``langgraph.types.RetryPolicy`` outranks one of its methods, which outranks one
+        that merely mentions "RetryPolicy". The queries are those of
+        :func:`~workers.sources.query.fts_queries`: first every core word must be there (the
+        query's words that the ``focus`` has too; all of them without a focus), then any.
+
+        * With a ``focus`` (the run's topic, passed by the workers), the strict results are
+          all there is when there are any, and passages scoring under ``RELEVANCE_FLOOR`` of the
+          best one are left out: the plan's template words ("mechanism", "caveats") and
+          passages that share one word with the topic never fill the list.
+        * Without one, any word matches, and ``bm25`` counts the strict clause again for the
+          passages that have every word, so they rank first (one query: scores stay ordered).
+
+        Any text is accepted: words are quoted, so FTS5 operators, quotes or SQL in the query are
+        just words. Returns ``[]`` when nothing searchable is left or ``k < 1``; ``k`` is capped
+        at ``MAX_K``. Passages whose text repeats a better-ranked one word for word (sync/async
+        twins) are left out.
+        """
+        queries = fts_queries(query if isinstance(query, str) else str(query), focus)
+        k = min(int(k), MAX_K)
+        if queries is None or k < 1:
+            return []
+        strict, loose = queries
+        if focus:
+            tries = [strict, loose]
+        else:  # one ranking: bm25 counts the strict clause again for passages that match it
+            tries = [loose if strict == loose else f"({loose}) OR ({strict})"]
+        sql = (
+            f"SELECT {_PASSAGE_COLS}, bm25(passages_fts, {_WEIGHTS}) AS rank "
+            "FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid "
+            "WHERE passages_fts MATCH ? ORDER BY rank, p.id LIMIT ?"
+        )
+        rows: list[tuple] = []
+        with self._connection() as con:
+            for fts in tries:
+                rows = con.execute(sql, (fts, min(4 * k, 4 * MAX_K))).fetchall()
+                if rows:
+                    break
+        # Docstrings copied between sync/async twins or between pydoc topics repeat passages
+        # word for word: keep the best-ranked copy so k results carry k different texts.
+        out: list[Passage] = []
+        seen: set[str] = set()
+        for row in rows:
+            if row[4] in seen:
+                continue
+            seen.add(row[4])
+            out.append(Passage(*row[:5], score=-float(row[5]) + 0.0))
+            if len(out) == k:
+                break
+        if focus and out:
+            out = [p for p in out if p.score >= RELEVANCE_FLOOR * out[0].score]
+        return out
+
+    def passage(self, ref: str) -> Passage | None:
+        """The passage with this ref (``"<doc_id>#<n>"``), or None."""
+        with self._connection() as con:
+            row = con.execute(
+                f"SELECT {_PASSAGE_COLS} FROM passages p WHERE p.ref = ?", (str(ref).strip(),)
+            ).fetchone()
+        return Passage(*row) if row else None
+
+    def read(self, ref_or_doc_id: str, max_chars: int = 6000) -> Document | None:
+        """The document a passage ref (``"x#2"``) or a doc_id (``"x"``) belongs to, or None.
+
+        The text is the document's passages joined by blank lines. When it is longer than
+        ``max_chars`` it is cut to a window of whole passages (at least the first) that starts
+        at the requested passage (for a ref) or the start (for a doc_id), widened backwards when
+        room is left; each cut is marked ``[…]``.
+        """
+        key = str(ref_or_doc_id).strip()
+        with self._connection() as con:
+            doc = con.execute(
+                "SELECT doc_id, title, source FROM docs WHERE doc_id = ?", (key,)
+            ).fetchone()
+            focus = 0
+            if doc is None:
+                hit = con.execute(
+                    "SELECT doc_id, seq FROM passages WHERE ref = ?", (key,)
+                ).fetchone()
+                if hit is None:
+                    return None
+                focus = hit[1]
+                doc = con.execute(
+                    "SELECT doc_id, title, source FROM docs WHERE doc_id = ?", (hit[0],)
+                ).fetchone()
+            texts = [
+                t
+                for (t,) in con.execute(
+                    "SELECT text FROM passages WHERE doc_id = ? ORDER BY seq", (doc[0],)
+                )
+            ]
+        return Document(doc[0], doc[1], doc[2], _window(texts, focus, max_chars))
+
+    def passage_count(self) -> int:
+        """How many passages the index holds."""
+        with self._connection() as con:
+            return int(con.execute("SELECT count(*) FROM passages").fetchone()[0])
+
+    def close(self) -> None:
+        """Close every connection; later calls raise CorpusError. Idempotent."""
+        with self._cond:
+            self._closed = True
+            conns, self._all, self._free = self._all, [], []
+            self._cond.notify_all()
+        for con in conns:
+            with suppress(sqlite3.Error):
+                con.close()
+
+    def __enter__(self) -> Corpus:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Corpus({self.description!r})"
+
+    # -- properties --------------------------------------------------------------------------
+
+    @property
+    def description(self) -> str:
+        """One line, e.g. ``"package docs: langgraph 1.2.24, ... (12,345 passages)"``."""
+        return self._meta.get("description", str(self._path))
+
+    @property
+    def notes(self) -> list[str]:
+        """One line per file the build skipped or read only in part (an encrypted or broken PDF,
+        a broken .docx), e.g. ``"secret.pdf: skipped, encrypted (needs a password)"``; kept in
+        the index, so a cached open reports them too."""
+        return [line for line in self._meta.get("notes", "").split("\n") if line]
+
+    @property
+    def fingerprint(self) -> str:
+        """Hash of the inputs the index was built from; it changes when they change."""
+        return self._meta["fingerprint"]
+
+    @property
+    def path(self) -> Path:
+        """The index file."""
+        return self._path
+
+    @property
+    def built(self) -> bool:
+        """True when this ``open`` built the index, False when it reused the cached one."""
+        return self._built
+
+    @property
+    def meta(self) -> dict[str, str]:
+        """The index's meta table (fingerprint, description, passages, build_seconds, ...)."""
+        return dict(self._meta)
+
+
+def _window(texts: list[str], focus: int, max_chars: int) -> str:
+    """Join passages, keeping at most ``max_chars`` around passage ``focus``."""
+    full = "\n\n".join(texts)
+    if len(full) <= max_chars:
+        return full
+    focus = min(max(focus, 0), len(texts) - 1)
+    lo = hi = focus
+    size = len(texts[focus])
+    while hi + 1 < len(texts) and size + 2 + len(texts[hi + 1]) <= max_chars:
+        hi += 1
+        size += 2 + len(texts[hi])
+    while lo > 0 and size + 2 + len(texts[lo - 1]) <= max_chars:
+        lo -= 1
+        size += 2 + len(texts[lo])
+    body = "\n\n".join(texts[lo : hi + 1])[: max(max_chars, 1)]
+    return ("[…]\n\n" if lo > 0 else "") + body + ("\n\n[…]" if hi + 1 < len(texts) else "")
+
+
+def _main() -> None:  # pragma: no cover - manual benchmark: python -m workers.sources.corpus DIR
+    import sys
+
+    data_dir = Path(sys.argv[1] if len(sys.argv) > 1 else ".corpus-bench")
+    folder = Path(sys.argv[2]) if len(sys.argv) > 2 else None
+    t0 = time.perf_counter()
+    corpus = Corpus.open(data_dir, folder=folder)
+    t1 = time.perf_counter()
+    print(json.dumps({"built": corpus.built, "open_seconds": round(t1 - t0, 3), **corpus.meta}))
+    corpus.close()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    _main()

@@ -1,0 +1,118 @@
+"""Text of the user's binary documents: PDF pages (with ``pypdf``) and Word files (with
+``python-docx``).
+
+A PDF page is a document of its own, so its passages cite the file *and* the page:
+``report.pdf:p3#0``, shown as "report.pdf, page 3". A ``.docx`` file is one document (its
+paragraphs and table cells, in order), cited like any other file (``notes.docx#0``).
+
+Nothing here raises for a bad file: an encrypted PDF (one that does not open with the empty
+password), a broken PDF or a broken ``.docx`` is skipped, counted in ``skipped`` and described in
+``notes`` (one line each, e.g. ``"secret.pdf: skipped, encrypted"``), so one bad file never stops
+the index of a folder. Source of the idea: pypdf's "Encryption and Decryption of PDFs" and
+"Extract Text from a PDF" docs; python-docx's ``Document.paragraphs`` and ``Document.tables``.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from workers.sources.base import RawDoc
+
+__all__ = ["DOCUMENT_EXTENSIONS", "MAX_DOCUMENT_BYTES", "docx_docs", "page_doc_id", "pdf_docs"]
+
+DOCUMENT_EXTENSIONS: tuple[str, ...] = (".pdf", ".docx")
+"""Binary document types read by a library rather than decoded as text."""
+
+MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
+"""PDF and .docx files larger than this are skipped (text files have their own, smaller limit)."""
+
+
+def page_doc_id(rel: str, page: int) -> str:
+    """The doc_id of page ``page`` (from 1) of the PDF at ``rel``: ``"report.pdf:p3"``."""
+    return f"{rel}:p{page}"
+
+
+def _quiet_pypdf() -> None:
+    # pypdf logs a warning for every odd object of a damaged file; the skip note says enough.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+
+
+def pdf_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> Iterator[RawDoc]:
+    """One document per PDF page that has text.
+
+    Args:
+        path: the file to read.
+        rel: its name relative to the folder (``"docs/report.pdf"``), the start of its refs.
+        skipped: counts ``encrypted``, ``unreadable`` and ``blank`` files.
+        notes: gets one line per skipped file (and per file with unreadable pages).
+    """
+    from pypdf import PdfReader
+
+    _quiet_pypdf()
+    name = rel.rsplit("/", 1)[-1]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            reader = PdfReader(path)
+            if reader.is_encrypted:
+                try:
+                    opened = reader.decrypt("")  # owner-password-only files open like this
+                except Exception:  # noqa: BLE001 - missing crypto support, a bad key length...
+                    opened = 0
+                if not opened:
+                    skipped["encrypted"] += 1
+                    notes.append(f"{rel}: skipped, encrypted (needs a password)")
+                    return
+            pages = list(reader.pages)
+    except Exception as exc:  # noqa: BLE001 - PdfReadError, or anything a damaged file raises
+        skipped["unreadable"] += 1
+        notes.append(f"{rel}: skipped, not a readable PDF ({type(exc).__name__})")
+        return
+    found = bad = 0
+    for number, page in enumerate(pages, 1):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                text = page.extract_text() or ""
+        except Exception:  # noqa: BLE001 - a broken content stream fails one page, not the file
+            bad += 1
+            continue
+        if text.strip():
+            found += 1
+            yield RawDoc(page_doc_id(rel, number), name, f"{rel}, page {number}", text)
+    if bad:
+        notes.append(f"{rel}: {bad} of {len(pages)} pages could not be read")
+    if not found:
+        skipped["blank"] += 1
+        if not bad:
+            notes.append(f"{rel}: skipped, no extractable text (a scan?)")
+
+
+def docx_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> Iterator[RawDoc]:
+    """The text of a ``.docx`` file (paragraphs, then table cells), as one document.
+
+    Args: as :func:`pdf_docs` (``skipped`` counts ``unreadable`` and ``blank``).
+    """
+    import docx
+
+    try:
+        document = docx.Document(str(path))
+        parts = [p.text for p in document.paragraphs]
+        for table in document.tables:
+            for row in table.rows:
+                cells = dict.fromkeys(c.text.strip() for c in row.cells if c.text.strip())
+                if cells:
+                    parts.append(" | ".join(cells))
+    except Exception as exc:  # noqa: BLE001 - BadZipFile, PackageNotFoundError, lxml errors...
+        skipped["unreadable"] += 1
+        notes.append(f"{rel}: skipped, not a readable .docx ({type(exc).__name__})")
+        return
+    text = "\n\n".join(p.strip() for p in parts if p.strip())
+    if not text:
+        skipped["blank"] += 1
+        return
+    yield RawDoc(rel, rel.rsplit("/", 1)[-1], rel, text)

@@ -1,0 +1,248 @@
+"""The on-disk index every local source is served from: SQLite FTS5, built once, atomically.
+
+The index lives in the data dir as ``corpus-<kind>-<fingerprint>.sqlite``. A build writes a
+temporary file and ``os.replace``-s it into place, so a crash never leaves half an index and two
+processes building at once both end up with a complete one; builds of one source take an advisory
+lock, and the temp files of killed builds are removed by the next build
+(:func:`remove_orphan_temps`).
+
+Each document is cut into passages by :func:`workers.sources.text.chunk_text`; each passage gets
+its ref from :meth:`Passage.make_ref`. FTS5's ``porter unicode61`` tokenizer indexes three columns:
+the name of the API symbol the document documents (:func:`workers.sources.query.symbol_terms`,
+empty for other documents), its title with identifiers split into words
+(:func:`workers.sources.query.title_terms`), and the passage text; search weights them in that
+order (``workers.sources.corpus.COLUMN_WEIGHTS``).
+
+This module imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sqlite3
+import time
+import uuid
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from workers.sources.base import NoText, Passage, RawDoc
+from workers.sources.query import symbol_terms, title_terms
+from workers.sources.text import chunk_text, raw
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "STALE_TMP_SECONDS",
+    "build",
+    "build_lock",
+    "read_meta",
+    "remove_orphan_temps",
+    "remove_stale",
+    "tree_signature",
+]
+
+SCHEMA_VERSION = "4"
+"""Bump when the index layout or the extraction rules change: every index is rebuilt."""
+
+STALE_TMP_SECONDS = 15 * 60
+"""A build's temp file this old (or whose builder process is gone) is an orphan of a killed build
+and is removed by the next build."""
+
+
+def tree_signature(paths: Iterable[tuple[str, os.stat_result]]) -> str:
+    """Hash of ``(relative name, stat)`` pairs: names, sizes and mtimes."""
+    h = hashlib.blake2b(digest_size=16)
+    for rel, st in paths:
+        h.update(raw(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n"))
+    return h.hexdigest()
+
+
+DDL = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE docs (
+    doc_id TEXT PRIMARY KEY, title TEXT NOT NULL, source TEXT NOT NULL, n_passages INTEGER NOT NULL
+);
+CREATE TABLE passages (
+    id INTEGER PRIMARY KEY, ref TEXT NOT NULL UNIQUE, doc_id TEXT NOT NULL, seq INTEGER NOT NULL,
+    title TEXT NOT NULL, source TEXT NOT NULL, text TEXT NOT NULL, terms TEXT NOT NULL,
+    name TEXT NOT NULL
+);
+CREATE INDEX passages_doc ON passages (doc_id, seq);
+CREATE VIRTUAL TABLE passages_fts USING fts5(
+    name, terms, text, content='passages', content_rowid='id', tokenize='porter unicode61'
+);
+"""
+
+
+def build(
+    path: Path, docs: Iterable[RawDoc], meta: dict[str, str], notes: list[str] | None = None
+) -> dict[str, str]:
+    """Write a complete index to ``path`` atomically (temp file + ``os.replace``).
+
+    Args:
+        path: the index file to create (replaced when it exists).
+        docs: the documents; a repeated doc_id and a blank document are left out.
+        meta: the meta table's first entries (fingerprint, description, kind).
+        notes: filled while ``docs`` is consumed (skipped files); stored as the ``notes`` meta
+            entry, one line each.
+
+    Returns:
+        The meta table as written.
+
+    Raises:
+        NoText: no document had any text.
+        OSError, sqlite3.Error: the file cannot be written.
+    """
+    started = time.perf_counter()
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        con = sqlite3.connect(tmp)
+        try:
+            con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + DDL)
+            doc_rows: list[tuple[str, str, str, int]] = []
+            passage_rows: list[tuple[int, str, str, int, str, str, str, str, str]] = []
+            seen_ids: set[str] = set()
+            for doc in docs:
+                if doc.doc_id in seen_ids:
+                    continue
+                chunks = chunk_text(doc.text)
+                if not chunks:
+                    continue
+                seen_ids.add(doc.doc_id)
+                doc_rows.append((doc.doc_id, doc.title, doc.source, len(chunks)))
+                terms = title_terms(doc.title)
+                name = symbol_terms(doc.symbol)
+                for seq, chunk in enumerate(chunks):
+                    passage_rows.append(
+                        (
+                            len(passage_rows) + 1,
+                            Passage.make_ref(doc.doc_id, seq),
+                            doc.doc_id,
+                            seq,
+                            doc.title,
+                            doc.source,
+                            chunk,
+                            terms,
+                            name,
+                        )
+                    )
+            if not passage_rows:
+                raise NoText("no indexable text found")
+            with con:
+                con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", doc_rows)
+                con.executemany(
+                    "INSERT INTO passages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", passage_rows
+                )
+                con.execute(
+                    "INSERT INTO passages_fts (rowid, name, terms, text) "
+                    "SELECT id, name, terms, text FROM passages ORDER BY id"
+                )
+                con.execute("INSERT INTO passages_fts (passages_fts) VALUES ('optimize')")
+                meta = {
+                    **meta,
+                    "schema": SCHEMA_VERSION,
+                    "passages": str(len(passage_rows)),
+                    "documents": str(len(doc_rows)),
+                    "build_seconds": f"{time.perf_counter() - started:.3f}",
+                    "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                    "notes": "\n".join(" ".join(n.split()) for n in notes or []),
+                }
+                meta["description"] = f"{meta['description']} ({len(passage_rows):,} passages)"
+                con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
+        finally:
+            con.close()
+        os.replace(tmp, path)
+    finally:
+        with suppress(FileNotFoundError):
+            tmp.unlink()
+    return meta
+
+
+def read_meta(path: Path) -> dict[str, str] | None:
+    """The meta table of a finished index, or None when the file is missing or not an index."""
+    if not path.is_file():
+        return None
+    try:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            return dict(con.execute("SELECT key, value FROM meta").fetchall())
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None
+
+
+@contextmanager
+def build_lock(lock_path: Path) -> Iterator[bool]:
+    """An advisory inter-process lock so concurrent openers build once (best effort: without
+    ``fcntl`` both build, and the atomic replace still keeps the index whole). Yields whether
+    the lock is held."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - non-POSIX
+        yield False
+        return
+    with open(lock_path, "a+b") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield True
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+_TMP_NAME = re.compile(
+    r"\.corpus-(?P<kind>[a-z]+-[0-9a-f]+)-[0-9a-f]+\.sqlite\.(?P<pid>[0-9]+)\.[0-9a-f]+\.tmp"
+)
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id runs on this host (True when it cannot be told)."""
+    if pid <= 0:
+        return False
+    if pid == os.getpid() or os.name != "posix":  # os.kill(pid, 0) terminates it on Windows
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # e.g. PermissionError: it exists, owned by someone else
+        return True
+    return True
+
+
+def remove_orphan_temps(data_dir: Path, kind: str, locked: bool) -> None:
+    """Best effort: delete the temp files that killed builds (SIGKILL, power cut) left behind.
+
+    Builds of one source run under its lock, so while we hold it a temp file of the same source
+    belongs to a dead builder: it goes when its pid is gone or it is older than
+    ``STALE_TMP_SECONDS`` (the pid may have been reused). A temp file of another source may be
+    a live build's (its lock is not ours, or the data dir is shared with another host): it goes
+    only when its pid is gone *and* it is that old."""
+    now = time.time()
+    try:
+        candidates = [p for p in data_dir.iterdir() if p.name.endswith(".tmp")]
+    except OSError:
+        return
+    for tmp in candidates:
+        match = _TMP_NAME.fullmatch(tmp.name)
+        if match is None:
+            continue
+        try:
+            old = now - tmp.stat().st_mtime > STALE_TMP_SECONDS
+        except OSError:
+            continue
+        dead = not pid_alive(int(match["pid"]))
+        if (locked and match["kind"] == kind and (dead or old)) or (dead and old):
+            with suppress(OSError):
+                tmp.unlink()
+
+
+
+def remove_stale(data_dir: Path, kind: str, keep: Path) -> None:
+    """Best effort: delete older indexes of the same source (open handles keep working)."""
+    for old in data_dir.glob(f"corpus-{kind}-*.sqlite"):
+        if old != keep:
+            with suppress(OSError):
+                old.unlink()

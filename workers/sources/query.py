@@ -1,0 +1,201 @@
+"""Query parsing shared by every source and by the offline model: one stopword list, the words of
+a text, a safe FTS5 query, and the searchable words of a title.
+
+This module imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+__all__ = [
+    "MAX_QUERY_TOKENS",
+    "STOPWORDS",
+    "mentions",
+    "word_forms",
+    "query_terms",
+    "fts_queries",
+    "query_to_fts",
+    "symbol_terms",
+    "title_terms",
+]
+
+MAX_QUERY_TOKENS = 32
+"""At most this many distinct query tokens are OR-ed into one FTS5 query."""
+
+STOPWORDS: frozenset[str] = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each either else etc
+    every few for from further had has have having he her here hers herself him himself his how i
+    if in into is it its itself just let like me more most my myself no nor not of off on once only
+    or other our ours ourselves out over own per same she should so some such than that the their
+    theirs them themselves then there these they this those through to too under until up us very
+    via was we were what when where which while who whom why will with within would yet you your
+    yours yourself yourselves
+    """.split()
+)
+"""English function words: never searched for, never counted as a topic's content."""
+
+
+def query_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
+    """The searchable words of any text, lower-cased, in first-seen order, at most ``limit``.
+
+    Word tokens (``\\w+``) minus stopwords, one-character tokens and duplicates.
+
+    Example:
+        >>> query_terms("What is the mechanism behind Send and reducers?")
+        ['mechanism', 'behind', 'send', 'reducers']
+    """
+    seen: dict[str, None] = {}
+    for token in re.findall(r"\w+", text.lower()):
+        if len(token) < 2 or token in STOPWORDS or not any(c.isalnum() for c in token):
+            continue
+        seen.setdefault(token, None)
+        if len(seen) >= limit:
+            break
+    return list(seen)
+
+
+def query_to_fts(query: str) -> str | None:
+    """Turn any user text into a safe FTS5 query, or None when nothing searchable is left.
+
+    The words are those of :func:`query_terms` (at most ``MAX_QUERY_TOKENS``). Each is quoted as
+    an FTS5 string (so ``AND``/``NEAR``/``*``/``:``/quotes are plain words) and they are OR-ed, so
+    bm25 ranks passages by how many (and how rare) query words they contain.
+    """
+    terms = query_terms(query)
+    if not terms:
+        return None
+    return " OR ".join('"' + token.replace('"', '""') + '"' for token in terms)
+
+
+_IDENT_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def title_terms(title: str) -> str:
+    """The searchable words of a title: the title itself plus its identifiers split into words,
+    so ``"langgraph.types.RetryPolicy"`` is also found by "retry policy" and
+    ``"get_state_history"`` by "state history"."""
+    whole = set(re.findall(r"[^\W_]+", title.lower()))
+    extra = dict.fromkeys(w.lower() for w in _IDENT_WORDS.findall(title))
+    words = [w for w in extra if w not in whole]
+    return f"{title} {' '.join(words)}" if words else title
+
+
+
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def symbol_terms(symbol: str) -> str:
+    """The searchable name of an API symbol: the last part of its qualified name (the class's
+    for its ``__init__``/``__call__``) with its identifier words; ``""`` for no symbol. Search
+    weights it above the title, so "InMemorySaver" finds
+    ``langgraph.checkpoint.memory.InMemorySaver`` before its methods.
+
+    Example:
+        >>> symbol_terms("langgraph.types.RetryPolicy.__init__")
+        'RetryPolicy retry policy'
+        >>> symbol_terms("")
+        ''
+    """
+    if not _DOTTED_NAME.fullmatch(symbol):
+        return ""
+    parts = symbol.split(".")
+    while len(parts) > 1 and parts[-1].startswith("__"):
+        parts.pop()
+    return title_terms(parts[-1])
+
+
+_TEXT_WORDS = re.compile(r"\w+")
+_SUFFIXES = (
+    "s", "es", "ies", "er", "ers", "ed", "ing", "ings", "ion", "ions", "ation", "ations",
+    "ment", "ments", "ly",
+)  # fmt: skip
+
+
+def word_forms(word: str) -> set[str]:
+    """``word`` and the bases it may be an inflection of: one common suffix off (the base kept
+    at 4 letters or more), a doubled final consonant undone, ``-ies`` back to ``-y``. Two words
+    share a form when one inflects the other ("writes"/"write", "checkpointer"/"checkpoints",
+    "cancelled"/"cancellation"/"cancel").
+
+    Example:
+        >>> sorted(word_forms("cancelled"))
+        ['cancel', 'cancell', 'cancelled']
+    """
+    word = word.lower()
+    forms = {word}
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            base = word[: -len(suffix)]
+            forms.add(base)
+            if suffix == "ies":
+                forms.add(base + "y")
+            if len(base) >= 5 and base[-1] == base[-2] and base[-1] not in "aeiousy":
+                forms.add(base[:-1])
+    return forms
+
+
+def mentions(terms: Iterable[str], text: str) -> set[str]:
+    """The ``terms`` (as :func:`query_terms` gives them) that ``text`` mentions: a word of the
+    text shares a form with the term (see :func:`word_forms`). Case-insensitive, deterministic.
+
+    Example:
+        >>> sorted(mentions(["checkpointer", "pending", "zebra"], "Checkpoints save pending data"))
+        ['checkpointer', 'pending']
+    """
+    forms: set[str] = set()
+    for word in set(_TEXT_WORDS.findall(text.lower())):
+        forms |= word_forms(word)
+    return {term for term in terms if word_forms(term) & forms}
+
+
+def _shares_form(term: str, words: Iterable[str]) -> bool:
+    forms = word_forms(term)
+    return any(forms & word_forms(w) for w in words)
+
+
+def _fts_or(terms: Sequence[str]) -> str:
+    return " OR ".join(_quoted(t) for t in terms)
+
+
+def _quoted(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def fts_queries(query: str, focus: str | None = None) -> tuple[str, str] | None:
+    """The two FTS5 queries a search tries, strict then loose, or None when nothing searchable
+    is left.
+
+    The *core* words are the query's words (:func:`query_terms`) that the ``focus`` (the run's
+    topic) also has, counting inflections (:func:`word_forms`): the words of the plan's template
+    around the topic ("What is the mechanism behind ...?") are not core, so they never decide
+    what matches. Without a focus, or when the query shares no word with it, every query word
+    is core.
+
+    * strict: every core word (``AND``). Within that set, a passage ranks higher (FTS5's
+      ``bm25`` sums the matched phrases) when it also has the core words as one phrase or the
+      focus's other words ("Send" within "Send and reducers"); neither narrows the match;
+    * loose: any core word (``OR``), as ``query_to_fts`` does for the whole query.
+
+    Example:
+        >>> fts_queries("What are the caveats of Send?", focus="Send and reducers")[0]
+        '"send" OR ("send" AND ("reducers"))'
+    """
+    words = query_terms(query)
+    if not words:
+        return None
+    topic = query_terms(focus) if focus else []
+    core = [w for w in words if _shares_form(w, topic)] or words
+    context = [t for t in topic if not _shares_form(t, core)]
+    strict = " AND ".join(_quoted(w) for w in core)
+    boosts = []
+    if len(core) > 1:
+        boosts.append(_quoted(" ".join(core)))
+    if context:
+        boosts.append(f"({strict} AND ({_fts_or(context)}))")
+    if boosts:
+        strict = " OR ".join([f"({strict})" if len(core) > 1 else strict, *boosts])
+    return strict, _fts_or(core)

@@ -1,0 +1,199 @@
+"""Text helpers of the sources: passage chunking, HTML to text, byte decoding, printable names.
+
+This module imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import html.parser
+import re
+import textwrap
+from collections.abc import Iterable, Iterator
+
+__all__ = [
+    "MAX_GARBAGE_SHARE",
+    "MAX_PASSAGE_CHARS",
+    "SNIFF_BYTES",
+    "chunk_text",
+    "decode_text",
+    "html_to_text",
+    "plural",
+    "raw",
+    "safe_name",
+    "unsafe_name",
+]
+
+MAX_PASSAGE_CHARS = 800
+"""Upper bound on a passage's length; passages are cut on paragraph/sentence/word boundaries."""
+
+SNIFF_BYTES = 8192
+"""A file whose first ``SNIFF_BYTES`` bytes hold a NUL byte is binary."""
+
+MAX_GARBAGE_SHARE = 0.25
+"""A file whose first ``SNIFF_BYTES`` decoded characters are more than this share of replacement
+characters (undecodable bytes) and control characters is binary."""
+
+
+_PARA_SPLIT = re.compile(r"\n[ \t]*\n+")
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def _hard_split(text: str, limit: int) -> Iterator[str]:
+    """Cut a text with no usable sentence boundary at whitespace (or at ``limit`` if none)."""
+    while len(text) > limit:
+        cut = text.rfind(" ", 0, limit + 1)
+        if cut <= limit // 4:
+            cut = text.rfind("\n", 0, limit + 1)
+        if cut <= limit // 4:
+            cut = limit
+        head, text = text[:cut].rstrip(), text[cut:].lstrip()
+        if head:
+            yield head
+    if text:
+        yield text
+
+
+def _pack(pieces: Iterable[str], limit: int, sep: str) -> list[str]:
+    """Greedily pack pieces (each at most ``limit`` long) into chunks of at most ``limit``."""
+    chunks: list[str] = []
+    current = ""
+    for piece in pieces:
+        if not current:
+            current = piece
+        elif len(current) + len(sep) + len(piece) <= limit:
+            current = f"{current}{sep}{piece}"
+        else:
+            chunks.append(current)
+            current = piece
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
+    """Split ``text`` into passages of at most ``max_chars`` characters.
+
+    Paragraphs (separated by blank lines) are packed together while they fit; a paragraph that is
+    too long is split into sentences, and a sentence that is too long is cut at whitespace.
+    Deterministic; returns ``[]`` for blank text.
+    """
+    pieces: list[str] = []
+    for para in _PARA_SPLIT.split(text.replace("\r\n", "\n").replace("\r", "\n")):
+        para = para.strip("\n").rstrip()
+        if not para.strip():
+            continue
+        if len(para) <= max_chars:
+            pieces.append(para)
+            continue
+        sentences: list[str] = []
+        for sentence in _SENTENCE_SPLIT.split(para.strip()):
+            sentences.extend(_hard_split(sentence, max_chars))
+        pieces.extend(_pack(sentences, max_chars, " "))
+    return [textwrap.dedent(chunk).strip() for chunk in _pack(pieces, max_chars, "\n\n")]
+
+
+
+class _HTMLText(html.parser.HTMLParser):
+    """Collect the visible text of an HTML page, keeping block elements as paragraphs."""
+
+    _BLOCK = frozenset(
+        "address article aside blockquote br dd div dl dt figcaption figure footer form h1 h2 h3 "
+        "h4 h5 h6 header hr li main nav ol p pre section table tbody td th thead tr ul".split()
+    )
+    _HIDDEN = frozenset({"script", "style", "noscript", "template", "head"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._HIDDEN:
+            self._hidden += 1
+        elif tag in self._BLOCK:
+            self.parts.append("\n\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._HIDDEN:
+            self._hidden = max(0, self._hidden - 1)
+        elif tag in self._BLOCK:
+            self.parts.append("\n\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.parts.append(data)
+
+    def text(self) -> str:
+        raw = "".join(self.parts)
+        paras = (" ".join(p.split()) for p in _PARA_SPLIT.split(raw))
+        return "\n\n".join(p for p in paras if p)
+
+
+def html_to_text(source: str) -> str:
+    """Visible text of an HTML document (tags, scripts and styles removed), one paragraph per
+    block element."""
+    parser = _HTMLText()
+    parser.feed(source)
+    parser.close()
+    return parser.text()
+
+
+
+_UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+
+
+def safe_name(name: str) -> str:
+    r"""``name`` made fit for UTF-8 text (SQLite, JSON, a terminal): bytes that were not UTF-8
+    (which ``os`` hands over as lone surrogates) and control characters become ``\xNN``; other
+    names are returned unchanged. ``b"n\xe9e.md"`` -> ``"n\\xe9e.md"``."""
+    if not _UNSAFE_NAME.search(name):
+        return name
+    out = []
+    for ch in name:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:  # surrogateescape'd byte
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif 0xD800 <= code <= 0xDFFF:
+            out.append(f"\\u{code:04x}")
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\x{code:02x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def raw(text: str) -> bytes:
+    """Bytes of any str, lone surrogates included (deterministic, never raises)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+
+def unsafe_name(name: str) -> bool:
+    """Whether :func:`safe_name` would change ``name``."""
+    return _UNSAFE_NAME.search(name) is not None
+
+
+_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
+def decode_text(raw: bytes) -> str | None:
+    """The text of a file's bytes (UTF-8 with replacement, or UTF-16 with a BOM), or None when
+    they look binary: a NUL byte in the first ``SNIFF_BYTES``, or more than
+    ``MAX_GARBAGE_SHARE`` of replacement and control characters at the start of the text."""
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            text = raw.decode("utf-16")
+        except UnicodeDecodeError:
+            return None
+    elif b"\0" in raw[:SNIFF_BYTES]:
+        return None
+    else:
+        text = raw.decode("utf-8-sig", errors="replace")
+    sample = text[:SNIFF_BYTES]
+    garbage = sample.count("\ufffd") + len(_CONTROL_CHARS.findall(sample))
+    return None if garbage > MAX_GARBAGE_SHARE * len(sample) else text
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 file"``, ``"2 files"``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"

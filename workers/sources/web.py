@@ -1,0 +1,293 @@
+"""The web source (``--web``): Tavily search, every answer kept in the data dir so it is paid once.
+
+:class:`WebSource` keeps the :class:`~workers.sources.base.Source` protocol over Tavily's
+``/search`` endpoint, called through the official ``tavily-python`` client (``TavilyClient``,
+whose ``api_base_url`` points it at ``TAVILY_BASE_URL``: a self-hosted proxy, or the tests'
+local server).
+
+The cache (``web.sqlite`` in the data dir) is the point. Each search's answer is stored under
+``(query, as_of)`` and each page it returned under its URL, committed *before* the search
+returns. So a rerun of the same thread, a resume after SIGKILL and a re-dispatch of a failed task
+ask the cache, not Tavily: no second HTTP request, no second charge, the same results. Concurrent
+searches for the same key in one process wait for the first (a per-key lock).
+
+Refs: a page is a document whose doc_id is its URL. ``<url>#0`` is the snippet Tavily returned for
+it, ``<url>#1``, ``#2``... the passages of the page's full text (``raw_content``), so a claim
+quoted from a read page cites the passage that holds it. The report cites a page by title and
+URL, once per URL (:meth:`Passage.citation`).
+
+Errors keep their HTTP meaning for :mod:`workers.errors`: :class:`WebSearchError` carries the
+``status_code`` (401/403 stop the run like a bad model key; 429 and 5xx are retried) and, for a
+429 or 503, the response with its ``Retry-After`` header; a timeout is a :class:`TimeoutError`, a
+connection failure a :class:`ConnectionError` (both retried). The key never appears in a message,
+the cache or a log line.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import datetime as dt
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from workers.sources.base import Document, Passage
+from workers.sources.text import chunk_text
+
+__all__ = [
+    "CURRENT_AS_OF",
+    "MAX_WEB_RESULTS",
+    "WEB_CACHE",
+    "WebSearchError",
+    "WebSource",
+    "tavily_search",
+]
+
+WEB_CACHE = "web.sqlite"
+"""The cache file in the data dir."""
+
+MAX_WEB_RESULTS = 8
+"""Results asked of every search (a smaller ``k`` is served from them: one request per key)."""
+
+CURRENT_AS_OF: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "research_as_of", default=None
+)
+"""The ``as_of`` of the task being run; set by the worker node (``workers.base``) so a search
+made by an agent's ``search_web`` tool is cached under its task's date."""
+
+SearchFn = Callable[[str, int], dict[str, Any]]
+"""``search(query, max_results) -> Tavily /search JSON`` (``{"results": [{"url", "title",
+"content", "raw_content"?}, ...]}``); raises :class:`WebSearchError`, ``TimeoutError`` or
+``ConnectionError``."""
+
+
+class WebSearchError(RuntimeError):
+    """Tavily answered with an error. ``status_code`` is the HTTP status; ``response`` the
+    ``requests`` response (headers included: ``Retry-After``), or None."""
+
+    def __init__(self, message: str, status_code: int | None = None,
+                 response: Any = None) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.response = response
+
+
+class _WebTimeout(TimeoutError):
+    """Tavily did not answer in time."""
+
+
+class _WebUnreachable(ConnectionError):
+    """Tavily could not be reached."""
+
+
+_HINTS = {
+    400: "the search request was rejected (HTTP 400)",
+    401: "Tavily rejected the key (HTTP 401): check TAVILY_API_KEY",
+    403: "Tavily refused the request (HTTP 403): the key's plan may not allow it",
+    429: "Tavily rate limit (HTTP 429)",
+}
+
+
+def tavily_search(api_key: str, base_url: str | None = None, timeout: float = 30.0) -> SearchFn:
+    """A :data:`SearchFn` over ``tavily-python``'s ``TavilyClient``.
+
+    Args:
+        api_key: the Tavily key (kept in memory only; masked out of every error message).
+        base_url: the API root (default Tavily's own); e.g. ``http://127.0.0.1:8765``.
+        timeout: seconds per request.
+
+    Each call uses a fresh ``requests`` session whose response hook keeps the last response, so
+    an error raised by the client (which drops the headers) still reaches the retry policy with
+    its status and ``Retry-After``.
+    """
+    import requests
+    from tavily import TavilyClient
+    from tavily import errors as tavily_errors
+
+    def search(query: str, max_results: int) -> dict[str, Any]:
+        seen: list[Any] = []
+        session = requests.Session()
+        session.hooks["response"].append(lambda r, *args, **kwargs: seen.append(r))
+        client = TavilyClient(api_key=api_key, api_base_url=base_url or None, session=session,
+                              client_source="mapreduce-research-agent")
+        try:
+            return client.search(query, max_results=max_results, include_raw_content=True,
+                                 timeout=timeout)
+        except tavily_errors.TimeoutError:
+            raise _WebTimeout(f"Tavily did not answer within {timeout:g} s") from None
+        except requests.exceptions.ConnectionError as exc:
+            raise _WebUnreachable(f"cannot reach Tavily at {base_url or 'api.tavily.com'}: "
+                                  f"{type(exc).__name__}") from None
+        except Exception as exc:  # noqa: BLE001 - every client error becomes a WebSearchError
+            response = seen[-1] if seen else getattr(exc, "response", None)
+            status = getattr(response, "status_code", None)
+            detail = " ".join(str(exc).split()).replace(api_key, "***")[:200]
+            hint = _HINTS.get(status) or (f"Tavily error (HTTP {status})" if status else
+                                          "Tavily search failed")
+            message = f"web search: {hint}" + (f": {detail}" if detail else "")
+            raise WebSearchError(message, status, response) from None
+        finally:
+            session.close()
+
+    return search
+
+
+def _today() -> str:
+    return dt.datetime.now(dt.timezone.utc).date().isoformat()
+
+
+_DDL = """
+CREATE TABLE IF NOT EXISTS searches (
+    query TEXT NOT NULL, as_of TEXT NOT NULL, response TEXT NOT NULL, fetched_at TEXT NOT NULL,
+    PRIMARY KEY (query, as_of)
+);
+CREATE TABLE IF NOT EXISTS pages (
+    url TEXT PRIMARY KEY, title TEXT NOT NULL, snippet TEXT NOT NULL, content TEXT NOT NULL,
+    fetched_at TEXT NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class _Page:
+    url: str
+    title: str
+    snippet: str
+    content: str
+
+    def passages(self) -> list[str]:
+        """``[snippet, chunk 1, chunk 2, ...]``: the texts of refs ``#0``, ``#1``, ..."""
+        chunks = chunk_text(self.content) if self.content.strip() != self.snippet.strip() else []
+        return [self.snippet, *chunks]
+
+
+class WebSource:
+    """A :class:`~workers.sources.base.Source` over web search, cached in the data dir.
+
+    Args:
+        data_dir: where ``web.sqlite`` lives (created if missing).
+        search_fn: the HTTP search (:func:`tavily_search`); tests pass their own.
+        description: one line for the tools and the run summary.
+    """
+
+    def __init__(self, data_dir: Path, search_fn: SearchFn,
+                 description: str = "web search (Tavily)") -> None:
+        self._path = Path(data_dir).expanduser() / WEB_CACHE
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        self._search_fn = search_fn
+        self.description = description
+        self._locks: dict[tuple[str, str], threading.Lock] = {}
+        self._guard = threading.Lock()
+        with self._db() as con:
+            con.executescript(_DDL)
+
+    @contextmanager
+    def _db(self) -> Iterator[sqlite3.Connection]:
+        con = sqlite3.connect(self._path, timeout=30)
+        try:
+            with con:
+                yield con
+        finally:
+            con.close()
+
+    def _lock(self, key: tuple[str, str]) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(key, threading.Lock())
+
+    # -- the Source protocol ---------------------------------------------------------------
+
+    def search(self, query: str, k: int = 5, as_of: str | None = None, *,
+               focus: str | None = None) -> list[Passage]:
+        """The top ``k`` web results for ``query`` as passages (their snippets, ref ``<url>#0``).
+
+        ``as_of`` (default: the current task's, else today UTC) is part of the cache key: the
+        same query on the same date is answered from the cache, never asked twice. ``focus``
+        is ignored: the web search engine ranks the whole query.
+
+        Raises:
+            WebSearchError, TimeoutError, ConnectionError: the search failed (nothing cached).
+        """
+        query = " ".join(str(query).split())
+        if not query or k < 1:
+            return []
+        as_of = as_of or CURRENT_AS_OF.get() or _today()
+        key = (query, as_of)
+        with self._lock(key):
+            with self._db() as con:
+                row = con.execute("SELECT response FROM searches WHERE query = ? AND as_of = ?",
+                                  key).fetchone()
+            if row is not None:
+                urls = json.loads(row[0])
+            else:
+                urls = self._fetch(query, as_of)
+        out = []
+        for rank, url in enumerate(urls[:k]):
+            page = self._page(url)
+            if page is not None:
+                out.append(self._passage(page, 0, score=float(len(urls) - rank)))
+        return out
+
+    def passage(self, ref: str) -> Passage | None:
+        """The passage a web ref names (``<url>#n``), from the cache; None when unknown."""
+        split = Passage.split_ref(ref)
+        if split is None or not split[1].isdigit():
+            return None
+        page = self._page(split[0])
+        if page is None or int(split[1]) >= len(page.passages()):
+            return None
+        return self._passage(page, int(split[1]))
+
+    def read(self, ref_or_doc_id: str, max_chars: int = 6000) -> Document | None:
+        """A fetched page (a URL, or a ref of one of its passages), from the cache."""
+        key = str(ref_or_doc_id).strip()
+        page = self._page(key)
+        if page is None and (split := Passage.split_ref(key)):
+            page = self._page(split[0])
+        if page is None:
+            return None
+        text = page.content or page.snippet
+        if len(text) > max_chars:
+            text = text[:max_chars].rstrip() + "\n\n[…]"
+        return Document(page.url, page.title, page.url, text)
+
+    # -- cache -----------------------------------------------------------------------------
+
+    def _fetch(self, query: str, as_of: str) -> list[str]:
+        answer = self._search_fn(query, MAX_WEB_RESULTS)
+        now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        urls: list[str] = []
+        pages = []
+        for item in answer.get("results") or []:
+            url = str(item.get("url") or "").strip()
+            if not url.lower().startswith(("http://", "https://")) or url in urls:
+                continue
+            snippet = " ".join(str(item.get("content") or "").split())
+            title = " ".join(str(item.get("title") or "").split()) or url
+            content = str(item.get("raw_content") or "").strip() or snippet
+            if not snippet:
+                snippet = " ".join(content.split())[:500]
+            if not snippet:
+                continue
+            urls.append(url)
+            pages.append((url, title, snippet, content, now))
+        with self._db() as con:  # one transaction: the pages and the answer that lists them
+            con.executemany("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?, ?)", pages)
+            con.execute("INSERT OR REPLACE INTO searches VALUES (?, ?, ?, ?)",
+                        (query, as_of, json.dumps(urls), now))
+        return urls
+
+    def _page(self, url: str) -> _Page | None:
+        with self._db() as con:
+            row = con.execute("SELECT url, title, snippet, content FROM pages WHERE url = ?",
+                              (url,)).fetchone()
+        return _Page(*row) if row else None
+
+    @staticmethod
+    def _passage(page: _Page, seq: int, score: float = 0.0) -> Passage:
+        return Passage(Passage.make_ref(page.url, seq), page.url, page.title, page.url,
+                       page.passages()[seq], score)
