@@ -6,7 +6,7 @@ nothing left to resume, a thread that belongs to another topic), never a bug. Th
 ``KeyError`` included, is a failure: exit 1 with ``run failed: ...``. Raise these instead of
 built-in exceptions so a bug inside a node can never pass for bad input.
 
-Errors of the worker side (``workers.corpus.CorpusError``) live with the workers, which never
+Errors of the worker side (``workers.sources.CorpusError``) live with the workers, which never
 import ``app/``; the CLI maps them to exit 2 as well.
 """
 

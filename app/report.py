@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from app.ids import default_thread_id, sha8, topic_slug
-from state import ITEM_KINDS, ItemKind
 from app.relevance import describe_terms, needed, relevance_warnings, topic_terms
+from state import ITEM_KINDS, ItemKind
 from workers.sources import Passage
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
