@@ -56,7 +56,9 @@ def list_threads(storage: Storage | Path | str, warnings: list[str] | None = Non
     """One dict per thread: ``thread_id, topic, as_of, status, last_step, next, started_at``.
 
     ``status`` is ``finished``, ``failed`` (completed with errors, or stopped by an exception),
-    ``unfinished`` (killed, or still running in another process: resume it) or ``unknown``.
+    ``unfinished`` (killed, or still running in another process: resume it), ``broken`` (its
+    checkpoint cannot be read back; the row's ``problem`` says so and names ``--fresh``) or
+    ``unknown``.
     Both databases are opened read-only.
 
     Args:
@@ -79,7 +81,11 @@ def list_threads(storage: Storage | Path | str, warnings: list[str] | None = Non
         if saver is not None:
             graph = _reader_graph(saver)
             for thread_id in dict.fromkeys([*runs, *storage.thread_ids(saver)]):
-                snap = graph.get_state({"configurable": {"thread_id": thread_id}})
+                try:
+                    snap = graph.get_state({"configurable": {"thread_id": thread_id}})
+                except Exception as exc:  # one broken thread never hides the others
+                    out[thread_id] = _broken_thread(thread_id, runs.get(thread_id, {}), exc)
+                    continue
                 out[thread_id] = _thread_row(thread_id, runs.get(thread_id, {}), snap)
     _raise_or_keep(notes, warnings)
     return list(out.values())
@@ -98,6 +104,24 @@ def _thread_row(thread_id: str, run: dict[str, Any], snap: Any) -> dict[str, Any
         "last_step": (snap.metadata or {}).get("step") if values else None,
         "next": list(snap.next) if snap is not None else [],
         "started_at": run.get("started_at"),
+    }
+
+
+def _broken_thread(thread_id: str, run: dict[str, Any], exc: Exception) -> dict[str, Any]:
+    """The ``threads`` row of a thread whose checkpoint cannot be read back (e.g. pending
+    writes that LangGraph refuses to apply again): listed, with the way out."""
+    from workers.errors import one_line
+
+    return {
+        "thread_id": thread_id,
+        "topic": run.get("topic"),
+        "as_of": run.get("as_of"),
+        "status": "broken",
+        "last_step": None,
+        "next": [],
+        "started_at": run.get("started_at"),
+        "problem": f"its checkpoint cannot be resumed ({one_line(exc, 160)}); run the topic "
+                   "again with --fresh for a new thread",
     }
 
 
@@ -211,6 +235,9 @@ def print_threads(rows: list[dict[str, Any]]) -> None:
         table.add_row(r["thread_id"], r["status"], step, str(r["as_of"] or ""),
                       str(r["topic"] or ""))
     console.print(table)
+    for r in rows:
+        if r.get("problem"):
+            console.print(f"{r['thread_id']}: {r['problem']}", soft_wrap=True)
 
 
 def print_inspection(data: dict[str, Any]) -> None:

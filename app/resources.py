@@ -25,6 +25,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from app.config import RunContext, Settings, default_model
@@ -63,6 +64,25 @@ class RunObjects:
     """What the worker nodes use: stop signal, limiter, fault hooks."""
     faults: FaultPlan
     """The run's fault plan (crash points of ``persist`` and ``report``)."""
+    first_step: int | None = None
+    """The earliest superstep a node of this run was seen in (LangGraph counts a run's
+    ``recursion_limit`` from where the run starts: a resume or a rerun starts late)."""
+
+    def saw_step(self, step: int | None) -> None:
+        """Record that a node of this run runs in superstep ``step``."""
+        if step is not None and (self.first_step is None or step < self.first_step):
+            self.first_step = step
+
+    def steps_left(self, config: Any) -> int | None:
+        """Supersteps this run may still take after the one ``config`` belongs to, under its
+        ``recursion_limit`` (a lower bound; None when unknown)."""
+        limit = config.get("recursion_limit")
+        step = (config.get("metadata") or {}).get("langgraph_step")
+        if not isinstance(limit, int) or not isinstance(step, int) or self.first_step is None:
+            return None
+        # LangGraph stops a run after ``limit`` supersteps counted from the one before its
+        # first node (the input's); one more is kept in hand.
+        return self.first_step + limit - 2 - step
 
 
 class Resources:
@@ -187,8 +207,15 @@ class Resources:
     # --- per-run objects -----------------------------------------------------------------------
 
     def run(self, runtime: Runtime) -> RunObjects:
-        """The per-run objects of the run ``runtime`` belongs to, made on its first lookup."""
-        return self.run_for(runtime.control, self.context(runtime))
+        """The per-run objects of the run ``runtime`` belongs to, made on its first lookup
+        (call it from inside a node: it records the node's superstep)."""
+        objects = self.run_for(runtime.control, self.context(runtime))
+        try:
+            step = get_config().get("metadata", {}).get("langgraph_step")
+        except RuntimeError:  # not inside a node
+            step = None
+        objects.saw_step(step)
+        return objects
 
     def run_for(self, control: Any, ctx: RunContext) -> RunObjects:
         """The per-run objects of the run whose ``RunControl`` is ``control`` (the CLI passes

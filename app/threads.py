@@ -16,13 +16,18 @@ from app.ids import default_thread_id
 from app.storage import Storage, ThreadBusy, storage_of
 
 __all__ = [
-    "ThreadBusy", "ThreadMismatch", "check_thread", "corpus_key", "recorded_run",
-    "run_thread_id",
+    "ThreadBroken", "ThreadBusy", "ThreadMismatch", "check_thread", "corpus_key",
+    "recorded_run", "run_thread_id",
 ]
 
 
 class ThreadMismatch(ValueError):
     """The thread exists and belongs to another topic, ``as_of`` or corpus."""
+
+
+class ThreadBroken(RuntimeError):
+    """The thread's checkpoint cannot be read back (LangGraph refuses its saved writes): it can
+    never be resumed; a new thread (``--fresh``) can."""
 
 
 def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: bool) -> str:

@@ -3,9 +3,10 @@
 A reducer is the function in ``Annotated[T, reducer]`` on a state key; LangGraph calls it as
 ``new_value = reducer(current_value, write)`` for each write to that channel. Each line below is
 one such call, printed ``reducer(current, write) -> result``, and checked against the result it
-should give. The last two examples run inside a real graph: ``delete_envelope`` as a write, and
-``Overwrite([])``, which LangGraph's channel handles *before* any reducer is called (it replaces
-the value instead of folding into it).
+should give. The last examples run inside a real graph: ``delete_envelope`` and
+``reset_envelopes`` as writes, and ``Overwrite([])``, which LangGraph's channel handles *before*
+any reducer is called (it replaces the value instead of folding into it, and drops every other
+write to the channel in the same superstep: ``reset_envelopes`` is the reset that keeps them).
 
 Run: ``uv run python scripts/walkthrough_6_reducer_catalog.py`` (offline, a couple of seconds).
 """
@@ -32,6 +33,7 @@ from state import (  # noqa: E402
     keep_latest,
     merge_dicts,
 )
+from state.reducers import reset_envelopes  # noqa: E402
 
 
 def env(eid: str, **fields: Any) -> dict:
@@ -132,6 +134,7 @@ def main() -> int:
     print("in a graph, channel envelopes = [a, b] and one node writes:")
     for label, write, expected_ids in (
         ("delete_envelope('a')", delete_envelope("a"), ["b"]),
+        ("reset_envelopes([a,b])", reset_envelopes([env("a"), env("b")]), []),
         ("Overwrite([])", Overwrite([]), []),
         ("Overwrite([c])", Overwrite([env("c")]), ["c"]),
     ):
@@ -142,17 +145,17 @@ def main() -> int:
         print(f"  {label:<22} -> envelopes = {ids}  [{mark}]")
 
     # Drift check: every reducer ``state.reducers`` exports has an example here.
-    shown = {name.split("(")[0] for name, *_ in CASES} | {"delete_envelope"}
+    shown = {name.split("(")[0] for name, *_ in CASES} | {"delete_envelope", "reset_envelopes"}
     missing = sorted(set(state.reducers.__all__) - {"DELETE"} - shown)
     if missing:
         failures.append(f"no example for {', '.join(missing)}")
         print(f"reducers in state/ without an example: {', '.join(missing)}")
 
-    total = len(CASES) + 3
+    total = len(CASES) + 4
     return verdict(
         not failures,
-        f"all {total} examples gave the documented result ({len(shown) - 1} reducers, "
-        "delete_envelope and Overwrite)",
+        f"all {total} examples gave the documented result ({len(shown) - 2} reducers, "
+        "delete_envelope, reset_envelopes and Overwrite)",
         f"{len(failures)} of {total} examples were wrong: " + "; ".join(failures),
     )
 

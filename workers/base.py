@@ -41,7 +41,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ATTEMPTS_CAP", "Cancellation", "Resolver", "RunScope", "WorkerDeps", "WorkerResult",
-    "WorkerSpec", "backoff", "give_up", "make_worker_node", "retry_on",
+    "WORKER_KEYS", "WorkerSpec", "backoff", "give_up", "guard_worker_node", "make_worker_node",
+    "retry_on",
 ]
 
 AttemptHook = Callable[[Task, int], None]
@@ -200,6 +201,48 @@ class WorkerSpec:
     kind: Literal["function", "agent"]
     description: str
     build: Callable[[WorkerDeps], Callable[[Task], WorkerResult]]
+
+
+WORKER_KEYS = frozenset({"envelopes", "tokens", "notes"})
+"""The state keys a worker node may write: every other key is one writer's (``topic``, ``as_of``
+are the input's, ``sub_questions`` is ``plan``'s), and parallel workers writing it would end the
+superstep in ``InvalidUpdateError``, with the writes saved so that no resume gets past it."""
+
+
+def guard_worker_node(name: str, node: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
+    """Wrap a ``Send`` target so that whatever it returns, the graph gets a valid worker update:
+    a result that is not a dict, that writes keys outside :data:`WORKER_KEYS` (a node that
+    echoes its task: ``{**task, **update}``) or whose ``envelopes`` are not dicts becomes this
+    task's error envelope, naming what was wrong.
+
+    Args:
+        name: the worker's name (the envelope's ``worker``).
+        node: ``node(task, runtime) -> dict``.
+    """
+
+    def guarded(task: Task, runtime: Runtime) -> dict[str, Any]:
+        update = node(task, runtime)
+        problem = None
+        if not isinstance(update, dict):
+            problem = f"returned {type(update).__name__}, not a dict"
+        elif set(update) - WORKER_KEYS:
+            problem = (f"wrote {', '.join(sorted(set(update) - WORKER_KEYS))}, which a worker "
+                       f"may not write (only {', '.join(sorted(WORKER_KEYS))})")
+        elif not all(isinstance(e, dict) for e in update.get("envelopes") or []):
+            problem = "wrote envelopes that are not dicts"
+        if problem is None:
+            return update
+        envelope = Envelope(
+            envelope_id=make_envelope_id(name, task["sub_question"], task["as_of"]),
+            worker=name, as_of=task["as_of"], task_key=task["sub_question"],
+            round=task.get("round", 1), status="error", error=f"{name} {problem}",
+        ).to_state()
+        runtime.stream_writer({"envelope": envelope})
+        return {"envelopes": [envelope]}
+
+    guarded.__name__ = getattr(node, "__name__", name)
+    guarded.__doc__ = getattr(node, "__doc__", None)
+    return guarded
 
 
 def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[str, Any]]:
