@@ -28,15 +28,19 @@ from typing import Any
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from app.config import RunContext, Settings, default_model
+from app.config import ConfigError, RunContext, Settings, default_model
 from app.faults import FaultPlan
 from app.models import ModelChoice, make_model
 from app.storage import Storage, open_storage
 from workers.base import RunScope, WorkerDeps
 
-__all__ = ["Models", "Resources", "RunObjects"]
+__all__ = ["LOCAL_ONLY", "Models", "Resources", "RunObjects"]
 
 ReportWriter = Callable[[Any], list[tuple[str, list[str]]]]
+
+LOCAL_ONLY = frozenset({"crash_at", "run_log"})
+"""Settings a LangGraph Server client may not set in a run's context: ``crash_at`` SIGKILLs the
+process (the server, there), ``run_log`` appends to a file of the client's choosing."""
 
 MAX_LIVE_RUNS = 1024
 """Per-run objects kept at once (least recently used dropped first). A run's entry is released
@@ -96,14 +100,17 @@ class Resources:
             whole; a context given as a dict by a LangGraph Server client takes it for every
             field the client left at the declared default (the server's environment decides,
             e.g. ``RESEARCH_DATA_DIR``). None: the declared defaults.
+        served: the graph serves remote clients (LangGraph Server): a context asking for
+            :data:`LOCAL_ONLY` settings (a hard crash of the process, a log file) is refused.
 
     Thread-safe: nodes of one superstep run in parallel threads.
     """
 
     def __init__(self, credentials: Settings | None = None,
-                 defaults: RunContext | None = None) -> None:
+                 defaults: RunContext | None = None, served: bool = False) -> None:
         self.credentials = credentials
         self.defaults = defaults
+        self.served = served
         self._lock = threading.RLock()
         self._models: dict[tuple, Models] = {}
         self._corpora: dict[tuple, Any] = {}
@@ -125,6 +132,9 @@ class Resources:
         declared = RunContext()
         given = {f.name: getattr(ctx, f.name) for f in fields(RunContext)
                  if getattr(ctx, f.name) != getattr(declared, f.name)}
+        if self.served and (refused := sorted(set(given) & LOCAL_ONLY)):
+            raise ConfigError(f"{', '.join(refused)}: fault-injection settings of the command "
+                              "line; a served graph does not take them from a run's context")
         return replace(self.defaults, **given)
 
     # --- heavy objects, cached by the settings they depend on ---------------------------------
