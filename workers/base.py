@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ATTEMPTS_CAP", "Cancellation", "Resolver", "RunScope", "WorkerDeps", "WorkerResult",
-    "WORKER_KEYS", "WorkerSpec", "backoff", "give_up", "guard_worker_node", "make_worker_node",
+    "WorkerSpec", "backoff", "give_up", "guard_worker_node", "make_worker_node",
     "retry_on",
 ]
 
@@ -203,21 +203,22 @@ class WorkerSpec:
     build: Callable[[WorkerDeps], Callable[[Task], WorkerResult]]
 
 
-WORKER_KEYS = frozenset({"envelopes", "tokens", "notes"})
-"""The state keys a worker node may write: every other key is one writer's (``topic``, ``as_of``
-are the input's, ``sub_questions`` is ``plan``'s), and parallel workers writing it would end the
-superstep in ``InvalidUpdateError``, with the writes saved so that no resume gets past it."""
-
-
-def guard_worker_node(name: str, node: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
+def guard_worker_node(name: str, node: Callable[..., Any],
+                      allowed: frozenset[str]) -> Callable[..., dict[str, Any]]:
     """Wrap a ``Send`` target so that whatever it returns, the graph gets a valid worker update:
-    a result that is not a dict, that writes keys outside :data:`WORKER_KEYS` (a node that
-    echoes its task: ``{**task, **update}``) or whose ``envelopes`` are not dicts becomes this
-    task's error envelope, naming what was wrong.
+    a result that is not a dict, that writes keys outside ``allowed`` (a node that echoes its
+    task, ``{**task, **update}``, writes ``topic``) or whose ``envelopes`` are not dicts becomes
+    this task's error envelope, naming what was wrong.
+
+    Parallel workers may only write channels with a reducer: a key without one (``topic``,
+    ``as_of``: the input's; ``sub_questions``: ``plan``'s) takes one write per superstep, and
+    two would end it in ``InvalidUpdateError`` with the writes saved, so that no resume gets
+    past it.
 
     Args:
         name: the worker's name (the envelope's ``worker``).
         node: ``node(task, runtime) -> dict``.
+        allowed: the state keys a worker may write (the graph passes its reducer channels).
     """
 
     def guarded(task: Task, runtime: Runtime) -> dict[str, Any]:
@@ -225,9 +226,9 @@ def guard_worker_node(name: str, node: Callable[..., Any]) -> Callable[..., dict
         problem = None
         if not isinstance(update, dict):
             problem = f"returned {type(update).__name__}, not a dict"
-        elif set(update) - WORKER_KEYS:
-            problem = (f"wrote {', '.join(sorted(set(update) - WORKER_KEYS))}, which a worker "
-                       f"may not write (only {', '.join(sorted(WORKER_KEYS))})")
+        elif set(update) - allowed:
+            problem = (f"wrote {', '.join(sorted(set(update) - allowed))}, which a worker "
+                       f"may not write (only {', '.join(sorted(allowed))})")
         elif not all(isinstance(e, dict) for e in update.get("envelopes") or []):
             problem = "wrote envelopes that are not dicts"
         if problem is None:

@@ -90,7 +90,7 @@ def test_a_thread_that_cannot_be_resumed_is_listed_with_the_way_out(tmp_path, sm
         graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF},
                      {"configurable": {"thread_id": "good"}})
         monkeypatch.setattr(app.graph, "make_worker_node", _echoing)
-        monkeypatch.setattr(app.graph, "guard_worker_node", lambda name, node: node)
+        monkeypatch.setattr(app.graph, "guard_worker_node", lambda name, node, allowed: node)
         broken = build_graph(WORKERS, resources=Resources(defaults=context), checkpointer=saver)
         with pytest.raises(Exception, match="InvalidUpdateError|Can receive only one value"):
             broken.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF},
