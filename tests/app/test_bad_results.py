@@ -8,8 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app.checkpoint import open_checkpointer
-from app.store import ResultsStore
 
 import app.graph
 from app.config import RunContext
@@ -17,6 +15,7 @@ from app.graph import build_graph
 from app.inspect import list_threads, print_threads
 from app.plan import offline_plan
 from app.resources import Resources
+from app.storage.sqlite import SqliteResults, SqliteStorage
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli
 from workers.base import WorkerSpec, make_worker_node
 from workers.registry import WORKERS
@@ -77,7 +76,7 @@ def test_a_node_that_echoes_its_task_is_an_error_envelope(tmp_path, small_corpus
     assert all(e["status"] == "error" and "may not write" in e["error"] and "topic" in e["error"]
                for e in final["envelopes"])
     assert final["outcome"] == "failed" and final["topic"] == SMALL_TOPIC
-    with ResultsStore.in_dir(tmp_path / "data") as store:
+    with SqliteResults.in_dir(tmp_path / "data") as store:
         assert len(store.rows(thread_id="t")) == len(QUESTIONS) * len(WORKERS)
 
 
@@ -85,7 +84,7 @@ def test_a_thread_that_cannot_be_resumed_is_listed_with_the_way_out(tmp_path, sm
                                                                     monkeypatch, capsys):
     data = tmp_path / "data"
     context = _context(tmp_path, small_corpus)
-    with open_checkpointer(data) as saver:  # a good thread, then a broken one (no guard)
+    with SqliteStorage(data).checkpointer() as saver:  # a good thread, then a broken one (no guard)
         graph = build_graph(WORKERS, resources=Resources(defaults=context), checkpointer=saver)
         graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF},
                      {"configurable": {"thread_id": "good"}})

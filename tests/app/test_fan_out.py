@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app.store import ResultsStore
 from langgraph.checkpoint.memory import InMemorySaver
 
 import app.graph
@@ -20,6 +19,7 @@ from app.config import RunContext
 from app.graph import build_graph, recursion_limit
 from app.plan import offline_plan
 from app.resources import Resources
+from app.storage.sqlite import SqliteResults
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli
 from workers.registry import WORKERS
 
@@ -51,7 +51,7 @@ def _send_fails_on_call(monkeypatch, n: int) -> list[int]:
 
 
 def _rows(tmp_path: Path, thread_id: str) -> list[dict]:
-    with ResultsStore.in_dir(tmp_path / "data") as store:
+    with SqliteResults.in_dir(tmp_path / "data") as store:
         assert store.duplicate_count() == 0
         return store.rows(thread_id=thread_id)
 
