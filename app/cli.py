@@ -19,22 +19,23 @@ import sqlite3
 import sys
 import threading
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
 from app.config import (
+    SETTINGS,
     ConfigError,
     Settings,
-    add_setting_flags,
+    SettingSpec,
     as_of_or_today,
-    flag_overrides,
     load_settings,
+    parse_setting,
 )
 from app.errors import DomainError, UnknownThread
 
-__all__ = ["main"]
+__all__ = ["add_setting_flags", "build_parser", "flag_overrides", "main"]
 
 MAX_TOPIC_CHARS = 500
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -96,6 +97,62 @@ def _workers_epilog() -> str:
     lines = [f"  {w.name:<{width}}  {w.description}" for w in workers]
     return "\n".join(["workers (workers/registry.py; one task per worker per sub-question):",
                       *lines])
+
+
+# --- the settings' flags, derived from their declaration in app/config.py -----------------------
+
+def _flag_type(spec: SettingSpec) -> Callable[[str], Any]:
+    def convert(text: str) -> Any:
+        try:
+            return parse_setting(spec.flag or spec.name, spec, text)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return convert
+
+
+def add_setting_flags(parser: argparse.ArgumentParser, names: set[str] | None = None) -> None:
+    """Add the declared flags to ``parser`` (all of them, or those whose setting is in
+    ``names``); the fault-injection flags go in their own help group."""
+    faults = None
+    for spec in SETTINGS:
+        if spec.flag is None or (names is not None and spec.name not in names):
+            continue
+        target: Any = parser
+        if spec.group == "faults":
+            if faults is None:
+                faults = parser.add_argument_group(
+                    "fault injection (for tests and workshops; see docs/walkthrough.md)")
+            target = faults
+        help_text = spec.help
+        if spec.default not in (None, ()) and "default" not in help_text:
+            help_text += f" (default {spec.default}{', or ' + spec.env if spec.env else ''})"
+        elif spec.env and "default" not in help_text:
+            help_text += f" (default: {spec.env})"
+        if spec.type is bool:  # a switch: present means on; absent leaves env/.env/default
+            help_text = spec.help + (f" (default: off, or {spec.env}=1)" if spec.env else "")
+            target.add_argument(spec.flag, dest=f"setting_{spec.name}", action="store_const",
+                                const=True, default=None, help=help_text)
+            continue
+        kwargs: dict[str, Any] = {"dest": f"setting_{spec.name}", "help": help_text,
+                                  "metavar": spec.metavar}
+        if spec.choices:
+            kwargs["choices"] = spec.choices
+        else:
+            kwargs["type"] = _flag_type(spec)
+        if spec.repeated:
+            kwargs["action"] = "append"
+        target.add_argument(spec.flag, **kwargs)
+
+
+def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings given as flags in ``args`` (absent flags are left out), by field name."""
+    out = {}
+    for spec in SETTINGS:
+        value = getattr(args, f"setting_{spec.name}", None)
+        if value is not None:
+            out[spec.name] = tuple(value) if spec.repeated else value
+    return out
 
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:

@@ -8,9 +8,9 @@ variable, its CLI flag, its help line and its bounds.
 * :class:`Settings` is a :class:`RunContext` plus what never travels with a run: the provider
   credentials (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``), read from the process's environment.
 
-Everything else is derived from the fields: :data:`ENV_VARS` (the environment table),
-:func:`add_setting_flags` / :func:`flag_overrides` (the CLI flags), and the README's settings table
-(``app/diagram.py``). Adding a setting is one field here (plus the code that uses it; and a line
+Everything else is derived from the fields: :data:`ENV_VARS` (the environment table), the CLI
+flags (``app.cli.add_setting_flags``), and the README's settings table (``app/diagram.py``).
+Adding a setting is one field here (plus the code that uses it; and a line
 in ``.env.example`` when it has a variable): see docs/extending.md.
 
 Precedence, highest first: CLI flag > environment variable > ``.env`` file > default. The ``.env``
@@ -28,7 +28,6 @@ Source: the ``langchain-ai/react-agent`` template's ``Context`` dataclass, and L
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import math
 import os
@@ -44,8 +43,7 @@ from dotenv import dotenv_values
 
 __all__ = [
     "DEFAULT_OPENAI_MODEL", "ENV_VARS", "SETTINGS", "ConfigError", "RunContext", "Settings",
-    "SettingSpec", "add_setting_flags", "as_of_or_today", "flag_overrides", "load_settings",
-    "today_utc",
+    "SettingSpec", "as_of_or_today", "load_settings", "parse_setting", "today_utc",
 ]
 
 DEFAULT_OPENAI_MODEL = "openai:gpt-4.1-mini"
@@ -358,8 +356,13 @@ _BOOLEANS = {"1": True, "true": True, "yes": True, "on": True,
              "0": False, "false": False, "no": False, "off": False}
 
 
-def _parse(label: str, spec: SettingSpec, raw: str) -> Any:
-    """Convert one raw string (an environment value or a flag's argument) and validate it."""
+def parse_setting(label: str, spec: SettingSpec, raw: str) -> Any:
+    """Convert one raw string (an environment value or a flag's argument) and validate it;
+    an empty string means unset (None).
+
+    Raises:
+        ConfigError: one line naming ``label``.
+    """
     raw = raw.strip()
     if raw == "":
         return None
@@ -404,66 +407,10 @@ def load_settings(
     values: dict[str, Any] = {}
     for name, spec in ENV_VARS.items():
         raw = merged.get(name)
-        value = _parse(name, spec, raw) if raw is not None else None
+        value = parse_setting(name, spec, raw) if raw is not None else None
         if value is not None:
             values[spec.name] = value
     settings = Settings(**values)
     if settings.model is None:
         settings = replace(settings, model=default_model(settings))
     return settings
-
-
-# --- CLI flags ---------------------------------------------------------------------------------
-
-def _flag_type(spec: SettingSpec) -> Callable[[str], Any]:
-    def convert(text: str) -> Any:
-        try:
-            return _parse(spec.flag or spec.name, spec, text)
-        except ConfigError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    return convert
-
-
-def add_setting_flags(parser: argparse.ArgumentParser, names: set[str] | None = None) -> None:
-    """Add the declared flags to ``parser`` (all of them, or those whose setting is in
-    ``names``); the fault-injection flags go in their own help group."""
-    faults = None
-    for spec in SETTINGS:
-        if spec.flag is None or (names is not None and spec.name not in names):
-            continue
-        target: Any = parser
-        if spec.group == "faults":
-            if faults is None:
-                faults = parser.add_argument_group(
-                    "fault injection (for tests and workshops; see docs/walkthrough.md)")
-            target = faults
-        help_text = spec.help
-        if spec.default not in (None, ()) and "default" not in help_text:
-            help_text += f" (default {spec.default}{', or ' + spec.env if spec.env else ''})"
-        elif spec.env and "default" not in help_text:
-            help_text += f" (default: {spec.env})"
-        if spec.type is bool:  # a switch: present means on; absent leaves env/.env/default
-            help_text = spec.help + (f" (default: off, or {spec.env}=1)" if spec.env else "")
-            target.add_argument(spec.flag, dest=f"setting_{spec.name}", action="store_const",
-                                const=True, default=None, help=help_text)
-            continue
-        kwargs: dict[str, Any] = {"dest": f"setting_{spec.name}", "help": help_text,
-                                  "metavar": spec.metavar}
-        if spec.choices:
-            kwargs["choices"] = spec.choices
-        else:
-            kwargs["type"] = _flag_type(spec)
-        if spec.repeated:
-            kwargs["action"] = "append"
-        target.add_argument(spec.flag, **kwargs)
-
-
-def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
-    """The settings given as flags in ``args`` (absent flags are left out), by field name."""
-    out = {}
-    for spec in SETTINGS:
-        value = getattr(args, f"setting_{spec.name}", None)
-        if value is not None:
-            out[spec.name] = tuple(value) if spec.repeated else value
-    return out

@@ -1,14 +1,15 @@
 """The supervisor graph: plan -> dispatch (Send) -> workers -> route -> persist -> report.
 
 ```
-START -> plan --dispatch--> [Send(worker, Task) for worker x sub-question] -> route
-route --next_step--> [Send(...) for each task whose envelope is status="error"]  (more rounds)
-                 \\-> persist -> report -> END
+START -> plan --Command(goto=[Send(worker, Task) for worker x sub-question])--> workers -> route
+route --Command(goto=[Send(...) for each task whose envelope is status="error"])  (more rounds)
+      \\-Command(goto="persist")--> persist -> report -> END
 ```
 
-* ``dispatch`` and ``next_step`` are pure conditional edges: they only read state and build
-  ``Send`` objects. A conditional edge that raises can make a resume skip the workers, so
-  everything fallible lives in nodes.
+* ``plan`` and ``route`` fan out themselves, returning ``Command(update=..., goto=[Send, ...])``:
+  the ``Send`` objects are built before the node returns, so a fan-out that raises leaves no
+  writes and the resume runs the node, and its fan-out, again. (A conditional edge that raised
+  after its node wrote would be skipped on resume, and no worker would run: langgraph#8834.)
 * Workers write ``{"envelopes": [envelope]}``; :func:`state.envelope_reducer` upserts by
   ``envelope_id``, so a retried, resumed or re-dispatched task updates its envelope in place.
 * ``route`` is the join after each map step (one node, so the next step is decided once, not once
@@ -31,12 +32,12 @@ Source: LangGraph's map-reduce how-to (``Send``), "Add retry policies", and "Dur
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any, get_origin, get_type_hints
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from langgraph.types import Overwrite, RetryPolicy, Send
+from langgraph.types import Command, Overwrite, RetryPolicy, Send
 
 from app.config import RunContext, as_of_or_today
 from app.plan import llm_plan, offline_plan
@@ -44,11 +45,22 @@ from app.report import ReportInput, render_markdown, report_filename, report_pat
 from app.resources import Resources
 from app.storage import is_transient_storage_error
 from state import ResearchInput, ResearchState, Task
-from workers.base import ATTEMPTS_CAP, WorkerSpec, backoff, give_up, make_worker_node, retry_on
+from workers.base import (
+    ATTEMPTS_CAP,
+    WorkerSpec,
+    backoff,
+    give_up,
+    guard_worker_node,
+    make_worker_node,
+    retry_on,
+)
 from workers.pacing import stop_waiting_when
 from workers.usage import AttemptTokens
 
-__all__ = ["build_graph", "current_envelopes", "next_round_tasks", "run_outcome"]
+__all__ = [
+    "build_graph", "current_envelopes", "fan_out", "next_round_tasks", "recursion_limit",
+    "run_outcome",
+]
 
 
 def unmetered_note(count: int) -> str:
@@ -74,8 +86,8 @@ def next_round_tasks(
 ) -> tuple[list[Task], str | None]:
     """Decide the next map step: the failed tasks to send again, and why not if none.
 
-    Pure: the ``route`` node (for its note) and the ``next_step`` edge (for the ``Send``s) call
-    it with the same state and get the same answer.
+    Pure: it only reads state, so ``route`` may run again (a retry, a resume) and decide the
+    same.
 
     Returns:
         ``(tasks, reason)``: the tasks of round ``r + 1`` (each keeps its worker and
@@ -132,6 +144,25 @@ def run_outcome(state: ResearchState) -> tuple[str, list[dict[str, Any]]]:
     return ("partial" if failed else "ok"), failed
 
 
+STEPS_PER_ROUND = 2
+"""Supersteps one map round takes: the workers, then ``route``."""
+STEPS_AFTER_MAP = 2
+"""Supersteps after the last round: ``persist``, then ``report``."""
+
+
+def recursion_limit(rounds: int) -> int:
+    """The ``recursion_limit`` a run of ``rounds`` rounds needs: ``plan``, each round's two
+    supersteps, ``persist`` and ``report``, plus a margin. (``route`` also stops re-dispatching,
+    with a note, when the limit the caller chose leaves no room for another round, so a run
+    never ends in ``GraphRecursionError`` with its results unsaved.)"""
+    return 1 + STEPS_PER_ROUND * rounds + STEPS_AFTER_MAP + 5
+
+
+def fan_out(tasks: Sequence[Task]) -> list[Send]:
+    """One ``Send`` per task, to the node named by its worker."""
+    return [Send(task["worker"], task) for task in tasks]
+
+
 def _thread_id(config: RunnableConfig) -> str:
     """The run's ``thread_id``; ``"-"`` for a run without a checkpointer (no thread)."""
     return (config.get("configurable") or {}).get("thread_id") or "-"
@@ -171,28 +202,37 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
     res = resources or Resources()
     planner_tokens = AttemptTokens()  # tokens of failed planner attempts, for the next one
 
-    def plan(state: ResearchState, runtime: Runtime[RunContext]) -> dict[str, Any]:
-        """Turn the topic into 3 to 5 sub-questions (single writer of ``sub_questions``).
+    def plan(state: ResearchState, runtime: Runtime[RunContext]) -> Command:
+        """Turn the topic into 3 to 5 sub-questions (single writer of ``sub_questions``) and
+        fan out: one ``Send`` per worker per sub-question (round 1).
 
         Every token the planner was served counts, those of failed attempts included."""
         ctx = res.context(runtime)
+        res.run(runtime)  # records the superstep this run starts in (see route)
         attempt = backoff(runtime, ctx.retry_interval)
         info = runtime.execution_info
         with planner_tokens.attempt(info.task_id if info else state["topic"]) as served:
             questions, notes = _plan(state, ctx, attempt, runtime)
-        runtime.stream_writer({"planned": {"sub_questions": questions,
-                                           "total": len(questions) * len(workers)}})
+        # Studio and LangGraph Server callers may leave as_of out: default it here, once, so
+        # every task of the run carries the same date (and so the same envelope ids).
+        as_of = as_of_or_today(state.get("as_of"))
+        tasks = [Task(worker=worker.name, sub_question=question, topic=state["topic"],
+                      as_of=as_of, round=1)
+                 for question in questions for worker in workers]
+        sends = fan_out(tasks)  # before any write: if it raises, the resume runs plan again
+        runtime.stream_writer({"planned": {"sub_questions": questions, "total": len(tasks)}})
         # A thread that is run again starts its notes and token counts afresh: ``Overwrite``
         # bypasses the channels' reducers (concat and operator.add) for this one write.
-        return {
-            "sub_questions": questions,
-            # Studio and LangGraph Server callers may leave as_of out: default it here, once,
-            # so every task of the run carries the same date (and so the same envelope ids).
-            "as_of": as_of_or_today(state.get("as_of")),
-            "notes": Overwrite(notes),
-            "tokens": Overwrite(served.tokens),
-            "unmetered_calls": Overwrite(served.unmetered),
-        }
+        return Command(
+            update={
+                "sub_questions": questions,
+                "as_of": as_of,
+                "notes": Overwrite(notes),
+                "tokens": Overwrite(served.tokens),
+                "unmetered_calls": Overwrite(served.unmetered),
+            },
+            goto=sends,
+        )
 
     def _plan(state: ResearchState, ctx: RunContext, attempt: int,
               runtime: Runtime[RunContext]) -> tuple[list[str], list[str]]:
@@ -218,37 +258,25 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
             questions, notes = result.questions, result.notes
         return questions, notes
 
-    def dispatch(state: ResearchState) -> list[Send]:
-        """Pure conditional edge: one ``Send`` per worker per sub-question (round 1)."""
-        return [
-            Send(
-                worker.name,
-                Task(
-                    worker=worker.name,
-                    sub_question=question,
-                    topic=state["topic"],
-                    as_of=state["as_of"],
-                    round=1,
-                ),
-            )
-            for question in state["sub_questions"]
-            for worker in workers
-        ]
-
-    def route(state: ResearchState, runtime: Runtime[RunContext]) -> dict[str, Any]:
-        """Join of one map step: note what happens next (the ``next_step`` edge acts on it)."""
+    def route(state: ResearchState, config: RunnableConfig,
+              runtime: Runtime[RunContext]) -> Command:
+        """Join of one map step: re-send the failed tasks (another round), or go on to
+        ``persist``; note what it decided."""
         ctx = res.context(runtime)
         tasks, reason = next_round_tasks(state, names, ctx.rounds, ctx.max_tokens)
         if tasks:
-            return {"notes": [f"round {tasks[0]['round']}: re-dispatching {len(tasks)} failed "
-                              "task(s)"]}
-        return {"notes": [reason]} if reason else {}
-
-    def next_step(state: ResearchState, runtime: Runtime[RunContext]) -> list[Send] | str:
-        """Pure conditional edge: re-send the failed tasks, or go on to ``persist``."""
-        ctx = res.context(runtime)
-        tasks, _ = next_round_tasks(state, names, ctx.rounds, ctx.max_tokens)
-        return [Send(t["worker"], t) for t in tasks] if tasks else "persist"
+            left = res.run(runtime).steps_left(config)
+            if left is not None and left < STEPS_PER_ROUND + STEPS_AFTER_MAP:
+                limit = config.get("recursion_limit")
+                reason = (f"{len(tasks)} failed task(s) were not dispatched again: round "
+                          f"{tasks[0]['round']} would pass this run's recursion limit of "
+                          f"{limit} steps (each round takes {STEPS_PER_ROUND}; see "
+                          "app.graph.recursion_limit)")
+                tasks = []
+        if tasks:
+            note = f"round {tasks[0]['round']}: re-dispatching {len(tasks)} failed task(s)"
+            return Command(update={"notes": [note]}, goto=fan_out(tasks))
+        return Command(update={"notes": [reason]} if reason else {}, goto="persist")
 
     def persist(state: ResearchState, config: RunnableConfig,
                 runtime: Runtime[RunContext]) -> dict[str, Any]:
@@ -330,18 +358,24 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
     io_retry = RetryPolicy(max_attempts=3, initial_interval=0.2,
                            retry_on=is_transient_storage_error)
 
+    # The channels parallel workers may write: those with a reducer (Annotated in the schema).
+    parallel_keys = frozenset(
+        key for key, hint in get_type_hints(ResearchState, include_extras=True).items()
+        if get_origin(hint) is Annotated)
     builder = StateGraph(ResearchState, context_schema=RunContext, input_schema=ResearchInput)
-    builder.add_node("plan", plan, retry_policy=worker_retry)
+    # plan and route fan out themselves (``Command(goto=[Send, ...])``): a fan-out that raises
+    # leaves no writes, so the resume runs the node, and its fan-out, again (a conditional edge
+    # that raised after its node wrote would be skipped on resume: langgraph#8834).
+    builder.add_node("plan", plan, retry_policy=worker_retry, destinations=tuple(names))
     for worker in workers:
-        builder.add_node(worker.name, make_worker_node(worker, res.resolve_worker),
-                         retry_policy=worker_retry)
+        node = guard_worker_node(worker.name, make_worker_node(worker, res.resolve_worker),
+                                 allowed=parallel_keys)
+        builder.add_node(worker.name, node, retry_policy=worker_retry)
         builder.add_edge(worker.name, "route")
-    builder.add_node("route", route)
+    builder.add_node("route", route, destinations=(*names, "persist"))
     builder.add_node("persist", persist, retry_policy=io_retry)
     builder.add_node("report", report, retry_policy=io_retry)
     builder.add_edge(START, "plan")
-    builder.add_conditional_edges("plan", dispatch, names)
-    builder.add_conditional_edges("route", next_step, [*names, "persist"])
     builder.add_edge("persist", "report")
     builder.add_edge("report", END)
     return builder.compile(checkpointer=checkpointer, name="research")

@@ -57,7 +57,9 @@ def list_threads(storage: Storage | Path | str, warnings: list[str] | None = Non
     """One dict per thread: ``thread_id, topic, as_of, status, last_step, next, started_at``.
 
     ``status`` is ``finished``, ``failed`` (completed with errors, or stopped by an exception),
-    ``unfinished`` (killed, or still running in another process: resume it) or ``unknown``.
+    ``unfinished`` (killed, or still running in another process: resume it), ``broken`` (its
+    checkpoint cannot be read back; the row's ``problem`` says so and names ``--fresh``) or
+    ``unknown``.
     Both databases are opened read-only.
 
     Args:
@@ -80,7 +82,11 @@ def list_threads(storage: Storage | Path | str, warnings: list[str] | None = Non
         if saver is not None:
             graph = _reader_graph(saver)
             for thread_id in dict.fromkeys([*runs, *storage.thread_ids(saver)]):
-                snap = graph.get_state({"configurable": {"thread_id": thread_id}})
+                try:
+                    snap = graph.get_state({"configurable": {"thread_id": thread_id}})
+                except Exception as exc:  # one broken thread never hides the others
+                    out[thread_id] = _broken_thread(thread_id, runs.get(thread_id, {}), exc)
+                    continue
                 out[thread_id] = _thread_row(thread_id, runs.get(thread_id, {}), snap)
     _raise_or_keep(notes, warnings)
     return list(out.values())
@@ -99,6 +105,24 @@ def _thread_row(thread_id: str, run: dict[str, Any], snap: Any) -> dict[str, Any
         "last_step": (snap.metadata or {}).get("step") if values else None,
         "next": list(snap.next) if snap is not None else [],
         "started_at": run.get("started_at"),
+    }
+
+
+def _broken_thread(thread_id: str, run: dict[str, Any], exc: Exception) -> dict[str, Any]:
+    """The ``threads`` row of a thread whose checkpoint cannot be read back (e.g. pending
+    writes that LangGraph refuses to apply again): listed, with the way out."""
+    from workers.errors import one_line
+
+    return {
+        "thread_id": thread_id,
+        "topic": run.get("topic"),
+        "as_of": run.get("as_of"),
+        "status": "broken",
+        "last_step": None,
+        "next": [],
+        "started_at": run.get("started_at"),
+        "problem": f"its checkpoint cannot be resumed ({one_line(exc, 160)}); run the topic "
+                   "again with --fresh for a new thread",
     }
 
 
@@ -213,6 +237,14 @@ def print_threads(rows: list[dict[str, Any]]) -> None:
     if not rows:
         console.print("no threads yet")
         return
+    _print_thread_rows(console, rows)
+    for r in rows:
+        if r.get("problem"):
+            console.print(f"{r['thread_id']}: {r['problem']}", soft_wrap=True)
+
+
+def _print_thread_rows(console: Any, rows: list[dict[str, Any]]) -> None:
+    """The ``threads`` rows in the layout the console allows (see :func:`print_threads`)."""
     cells = [(r["thread_id"], r["status"], "" if r["last_step"] is None else str(r["last_step"]),
               str(r["as_of"] or ""), " ".join(str(r["topic"] or "").split())) for r in rows]
     header = ("thread_id", "status", "step", "as_of", "topic")
@@ -244,6 +276,7 @@ def print_threads(rows: list[dict[str, Any]]) -> None:
                                        as_of and f"as of {as_of}") if x)
         console.print(escape(f"  {detail}"))
         console.print(escape(f"  topic: {topic}"), overflow="ellipsis", no_wrap=True)
+
 
 
 def _print_table(console: Any, title: str, header: list[str], rows: list[list[str]]) -> None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from app.config import ConfigError, RunContext, Settings, default_model
@@ -33,9 +34,13 @@ from app.models import ModelChoice, make_model
 from app.storage import Storage, open_storage
 from workers.base import RunScope, WorkerDeps
 
-__all__ = ["Models", "Resources", "RunObjects"]
+__all__ = ["LOCAL_ONLY", "Models", "Resources", "RunObjects"]
 
 ReportWriter = Callable[[Any], list[tuple[str, list[str]]]]
+
+LOCAL_ONLY = frozenset({"crash_at", "run_log"})
+"""Settings a LangGraph Server client may not set in a run's context: ``crash_at`` SIGKILLs the
+process (the server, there), ``run_log`` appends to a file of the client's choosing."""
 
 MAX_LIVE_RUNS = 1024
 """Per-run objects kept at once (least recently used dropped first). A run's entry is released
@@ -63,6 +68,25 @@ class RunObjects:
     """What the worker nodes use: stop signal, limiter, fault hooks."""
     faults: FaultPlan
     """The run's fault plan (crash points of ``persist`` and ``report``)."""
+    first_step: int | None = None
+    """The earliest superstep a node of this run was seen in (LangGraph counts a run's
+    ``recursion_limit`` from where the run starts: a resume or a rerun starts late)."""
+
+    def saw_step(self, step: int | None) -> None:
+        """Record that a node of this run runs in superstep ``step``."""
+        if step is not None and (self.first_step is None or step < self.first_step):
+            self.first_step = step
+
+    def steps_left(self, config: Any) -> int | None:
+        """Supersteps this run may still take after the one ``config`` belongs to, under its
+        ``recursion_limit`` (a lower bound; None when unknown)."""
+        limit = config.get("recursion_limit")
+        step = (config.get("metadata") or {}).get("langgraph_step")
+        if not isinstance(limit, int) or not isinstance(step, int) or self.first_step is None:
+            return None
+        # LangGraph stops a run after ``limit`` supersteps counted from the one before its
+        # first node (the input's); one more is kept in hand.
+        return self.first_step + limit - 2 - step
 
 
 class Resources:
@@ -76,14 +100,17 @@ class Resources:
             whole; a context given as a dict by a LangGraph Server client takes it for every
             field the client left at the declared default (the server's environment decides,
             e.g. ``RESEARCH_DATA_DIR``). None: the declared defaults.
+        served: the graph serves remote clients (LangGraph Server): a context asking for
+            :data:`LOCAL_ONLY` settings (a hard crash of the process, a log file) is refused.
 
     Thread-safe: nodes of one superstep run in parallel threads.
     """
 
     def __init__(self, credentials: Settings | None = None,
-                 defaults: RunContext | None = None) -> None:
+                 defaults: RunContext | None = None, served: bool = False) -> None:
         self.credentials = credentials
         self.defaults = defaults
+        self.served = served
         self._lock = threading.RLock()
         self._models: dict[tuple, Models] = {}
         self._corpora: dict[tuple, Any] = {}
@@ -106,6 +133,9 @@ class Resources:
         declared = RunContext()
         given = {f.name: getattr(ctx, f.name) for f in fields(RunContext)
                  if getattr(ctx, f.name) != getattr(declared, f.name)}
+        if self.served and (refused := sorted(set(given) & LOCAL_ONLY)):
+            raise ConfigError(f"{', '.join(refused)}: fault-injection settings of the command "
+                              "line; a served graph does not take them from a run's context")
         return replace(self.defaults, **given)
 
     # --- heavy objects, cached by the settings they depend on ---------------------------------
@@ -220,8 +250,15 @@ class Resources:
     # --- per-run objects -----------------------------------------------------------------------
 
     def run(self, runtime: Runtime) -> RunObjects:
-        """The per-run objects of the run ``runtime`` belongs to, made on its first lookup."""
-        return self.run_for(runtime.control, self.context(runtime))
+        """The per-run objects of the run ``runtime`` belongs to, made on its first lookup
+        (call it from inside a node: it records the node's superstep)."""
+        objects = self.run_for(runtime.control, self.context(runtime))
+        try:
+            step = get_config().get("metadata", {}).get("langgraph_step")
+        except RuntimeError:  # not inside a node
+            step = None
+        objects.saw_step(step)
+        return objects
 
     def run_for(self, control: Any, ctx: RunContext) -> RunObjects:
         """The per-run objects of the run whose ``RunControl`` is ``control`` (the CLI passes

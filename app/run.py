@@ -21,11 +21,12 @@ from langgraph.runtime import RunControl
 
 from app.config import Settings
 from app.errors import NothingToResume, ThreadMismatch
-from app.graph import build_graph, current_envelopes
+from app.graph import build_graph, current_envelopes, recursion_limit
 from app.resources import Resources
 from app.storage import ThreadBusy, storage_of
 from app.summary import RunSummary, summarize_run
 from app.threads import (
+    ThreadBroken,
     check_thread,
     corpus_key,
     recorded_run,
@@ -122,6 +123,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         ThreadMismatch: the thread belongs to another topic/as_of, or is unfinished on
             another corpus.
         ThreadBusy: another process is running this thread.
+        ThreadBroken: the thread's checkpoint cannot be read back (the message names --fresh).
         app.errors.UnknownThread: ``topic`` is None and the thread does not exist.
         app.errors.NothingToResume: ``topic`` is None and the thread has nothing to resume.
         app.config.ConfigError: a model spec cannot be used (raised before anything is
@@ -149,12 +151,19 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         # Threads for LangGraph's pool, which also saves pending writes; how many workers
         # *work* at once is the limiter's job (see workers.base.RunScope.limiter).
         "max_concurrency": THREAD_POOL_SIZE,
-        "recursion_limit": 100,
+        # Sized from the work (each round is two supersteps), so --rounds 50 fits.
+        "recursion_limit": recursion_limit(settings.rounds),
     }
     workers = registered(web=settings.web)
     with storage.thread_lock(thread_id), \
             open_graph(settings, workers, resources) as (graph, labels, resources):
-        snapshot = graph.get_state(config)
+        try:
+            snapshot = graph.get_state(config)
+        except Exception as exc:  # e.g. saved writes that LangGraph refuses to apply again
+            from workers.errors import one_line
+
+            raise ThreadBroken(f"thread {thread_id!r} cannot be resumed: {one_line(exc, 200)}; "
+                               "start a new thread with --fresh") from exc
         values = snapshot.values or {}
         # A kill right after the input checkpoint leaves state without a topic: nothing to
         # compare, and the saved input is still there to resume from.

@@ -12,6 +12,9 @@ server process's own settings (:func:`app.config.load_settings`: ``RESEARCH_*`` 
 provider credentials (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``) come from the server's
 environment only, never from a run's context.
 
+A client's context may not ask for a hard crash (``crash_at``) or a run log file (``run_log``):
+those fault-injection settings are the command line's (``app.resources.LOCAL_ONLY``).
+
 Per-run objects (the stop signal a fatal model error sets, the concurrency limiter, fault
 plans) are made for each run (:mod:`app.resources`): one run's bad key never cancels the next.
 The corpus of each distinct setting is opened on first use (about a second and a half to index
@@ -47,7 +50,7 @@ def make_graph(settings: Settings | None = None) -> Any:
         app.config.ConfigError: a setting cannot be used.
     """
     settings = settings or load_settings()
-    resources = Resources(credentials=settings, defaults=settings.context())
+    resources = Resources(credentials=settings, defaults=settings.context(), served=True)
     atexit.register(resources.close)
     # With RESEARCH_WEB=1 (and TAVILY_API_KEY) the served graph has the web_search worker too.
     return build_graph(registered(web=settings.web), resources=resources, checkpointer=None)

@@ -16,9 +16,14 @@ from app.ids import default_thread_id, fresh_thread_id
 from app.storage import Storage, ThreadBusy, storage_of
 
 __all__ = [
-    "WEB_MARK", "ThreadBusy", "ThreadMismatch", "check_thread", "corpus_key", "recorded_run",
-    "run_thread_id",
+    "WEB_MARK", "ThreadBroken", "ThreadBusy", "ThreadMismatch", "check_thread", "corpus_key",
+    "recorded_run", "run_thread_id",
 ]
+
+
+class ThreadBroken(RuntimeError):
+    """The thread's checkpoint cannot be read back (LangGraph refuses its saved writes): it can
+    never be resumed; a new thread (``--fresh``) can."""
 
 
 def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: bool,

@@ -4,10 +4,11 @@ A reducer is the function in ``Annotated[T, reducer]`` on a state key; LangGraph
 ``new_value = reducer(current_value, write)`` for each write to that channel. Each line below is
 one such call, printed ``reducer(current, write) -> result``, and checked against the result it
 should give (envelope ids are shown shortened, ``worker:…digest``). The last examples run inside a
-real graph: ``delete_envelope`` as a write, ``Overwrite([])``, which LangGraph's channel handles
-*before* any reducer is called (it replaces the value instead of folding into it), and
-``keep_max``/``keep_min`` folding a fan-out, where the builtin ``max`` is refused by
-``StateGraph()``.
+real graph: ``delete_envelope`` and ``reset_envelopes`` as writes, ``Overwrite([])``, which
+LangGraph's channel handles *before* any reducer is called (it replaces the value instead of
+folding into it, and drops every other write to the channel in the same superstep:
+``reset_envelopes`` is the reset that keeps them), and ``keep_max``/``keep_min`` folding a
+fan-out, where the builtin ``max`` is refused by ``StateGraph()``.
 
 Run: ``uv run python scripts/walkthrough_6_reducer_catalog.py`` (offline, a couple of seconds).
 """
@@ -37,6 +38,7 @@ from state import (  # noqa: E402
     make_envelope_id,
     merge_dicts,
 )
+from state.reducers import reset_envelopes  # noqa: E402
 
 
 def env(eid: str, **fields: Any) -> dict:
@@ -189,6 +191,7 @@ def main() -> int:
     print("in a graph, channel envelopes = [a, b] and one node writes:")
     for label, write, expected_ids in (
         ("delete_envelope('a')", delete_envelope("a"), ["b"]),
+        ("reset_envelopes([a,b])", reset_envelopes([env("a"), env("b")]), []),
         ("Overwrite([])", Overwrite([]), []),
         ("Overwrite([c])", Overwrite([env("c")]), ["c"]),
     ):
@@ -214,17 +217,17 @@ def main() -> int:
     print(f"  Annotated[float, max] instead -> {error}  [{mark}]")
 
     # Drift check: every reducer ``state.reducers`` exports has an example here.
-    shown = {name.split("(")[0] for name, *_ in CASES} | {"delete_envelope"}
+    shown = {name.split("(")[0] for name, *_ in CASES} | {"delete_envelope", "reset_envelopes"}
     missing = sorted(set(state.reducers.__all__) - {"DELETE"} - shown)
     if missing:
         failures.append(f"no example for {', '.join(missing)}")
         print(f"reducers in state/ without an example: {', '.join(missing)}")
 
-    total = len(CASES) + 5
+    total = len(CASES) + 6
     return verdict(
         not failures,
-        f"all {total} examples gave the documented result ({len(shown) - 1} reducers, "
-        "delete_envelope, Overwrite, and keep_max/keep_min in a graph)",
+        f"all {total} examples gave the documented result ({len(shown) - 2} reducers, "
+        "delete_envelope, reset_envelopes, Overwrite, and keep_max/keep_min in a graph)",
         f"{len(failures)} of {total} examples were wrong: " + "; ".join(failures),
     )
 

@@ -16,7 +16,10 @@ Source: https://langchain-ai.github.io/langgraph/concepts/low_level/#reducers an
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -45,10 +48,14 @@ __all__ = [
     "keep_max",
     "keep_min",
     "merge_dicts",
+    "reset_envelopes",
 ]
 
 DELETE = "__delete__"
 """Field that marks an envelope write as a deletion; see :func:`delete_envelope`."""
+
+RESET = "__reset__"
+"""Field that marks a write as a reset of the channel; see :func:`reset_envelopes`."""
 
 
 def delete_envelope(envelope_id: str) -> dict[str, Any]:
@@ -56,7 +63,8 @@ def delete_envelope(envelope_id: str) -> dict[str, Any]:
 
     It is a plain dict (``{"envelope_id": ..., "__delete__": True}``) so it checkpoints cleanly as
     a pending write. Deleting an id that is not present is a no-op. To reset the whole channel,
-    write ``langgraph.types.Overwrite([])`` instead.
+    write :func:`reset_envelopes` (``Overwrite([])`` also empties it, but drops every other write
+    to the channel in the same superstep: a worker's envelope written alongside is lost).
 
     Args:
         envelope_id: the id to remove.
@@ -68,6 +76,38 @@ def delete_envelope(envelope_id: str) -> dict[str, Any]:
     Source of the idea: ``RemoveMessage`` in ``langgraph/graph/message.py``.
     """
     return {"envelope_id": envelope_id, DELETE: True}
+
+
+def _fingerprint(entry: Mapping[str, Any]) -> str:
+    """A digest of an envelope's content (same content, same digest)."""
+    text = json.dumps(entry, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+def reset_envelopes(current: Any) -> dict[str, Any]:
+    """Return the write that empties the ``envelopes`` channel of what the writing node saw.
+
+    Unlike ``langgraph.types.Overwrite([])``, it loses no concurrent write: ``Overwrite`` on a
+    reducer channel replaces the value and drops every other write to it in the same superstep,
+    so a worker's envelope written alongside is silently gone. This write removes exactly the
+    envelopes in ``current`` (the node's view, from before the superstep) that are still as the
+    node saw them; an envelope that another task of the same superstep added or rewrote is
+    kept, whatever order LangGraph applies the writes in (task-path order, not completion).
+
+    Args:
+        current: the channel value the node read (``state["envelopes"]``): a list of envelope
+            dicts, or None.
+
+    Example:
+        >>> old = [{"envelope_id": "a", "worker": "w"}]
+        >>> envelope_reducer(envelope_reducer(old, reset_envelopes(old)),
+        ...                  {"envelope_id": "b", "worker": "w"})
+        [{'envelope_id': 'b', 'worker': 'w'}]
+        >>> envelope_reducer(envelope_reducer(old, {"envelope_id": "b", "worker": "w"}),
+        ...                  reset_envelopes(old))  # the other order: the same result
+        [{'envelope_id': 'b', 'worker': 'w'}]
+    """
+    return {RESET: {envelope_key(e): _fingerprint(e) for e in _as_entries(current)}}
 
 
 # The key index of the latest value of each envelope channel, so the next call need not rebuild
@@ -156,8 +196,10 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
       3. Each key appears once, in first-seen order.
       4. Inputs are never mutated. ``None`` on either side is empty; one envelope (dict or
          ``Envelope``) is accepted as well as a list; ``Envelope`` models are stored as dicts.
-      5. ``delete_envelope(id)`` removes one envelope; ``Overwrite([])`` (handled by LangGraph's
-         channel before the reducer is called) resets the channel.
+      5. ``delete_envelope(id)`` removes one envelope; ``reset_envelopes(state["envelopes"])``
+         empties the channel of what the writer saw, keeping a concurrent worker's write.
+         (``Overwrite([])``, handled by LangGraph's channel before the reducer is called, also
+         resets it, but drops every other write to the channel in the same superstep.)
       6. Per call, the work is one list copy (plus one C-level identity check of the list
          against a private snapshot) and the work for the new entries: the key index of the
          value it returns is cached and reused when that same, unchanged list comes back as
@@ -207,6 +249,15 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
 
     deleted = False
     for update in updates:
+        if isinstance(update.get(RESET), dict):  # reset_envelopes: what the writer saw, if same
+            for key, digest in update[RESET].items():
+                pos = positions.get(key)
+                if pos is not None and result[pos] is not None and (
+                        envelope_key(result[pos]) == key and _fingerprint(result[pos]) == digest):
+                    result[pos] = None  # compacted below
+                    del positions[key]
+                    deleted = True
+            continue
         key = envelope_key(update)
         pos = positions.get(key)
         if pos is not None and (result[pos] is None or envelope_key(result[pos]) != key):

@@ -44,7 +44,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ATTEMPTS_CAP", "Cancellation", "Resolver", "RunScope", "WorkerDeps", "WorkerResult",
-    "WorkerSpec", "backoff", "give_up", "make_worker_node", "retry_on",
+    "WorkerSpec", "backoff", "give_up", "guard_worker_node", "make_worker_node",
+    "retry_on",
 ]
 
 AttemptHook = Callable[[Task, int], None]
@@ -232,6 +233,49 @@ def _check_state_writes(writes: dict[str, Any]) -> None:
     if unknown:
         raise ValueError(f"WorkerResult.state writes {', '.join(unknown)}, which ResearchState "
                          "(state/schema.py) does not declare")
+
+
+def guard_worker_node(name: str, node: Callable[..., Any],
+                      allowed: frozenset[str]) -> Callable[..., dict[str, Any]]:
+    """Wrap a ``Send`` target so that whatever it returns, the graph gets a valid worker update:
+    a result that is not a dict, that writes keys outside ``allowed`` (a node that echoes its
+    task, ``{**task, **update}``, writes ``topic``) or whose ``envelopes`` are not dicts becomes
+    this task's error envelope, naming what was wrong.
+
+    Parallel workers may only write channels with a reducer: a key without one (``topic``,
+    ``as_of``: the input's; ``sub_questions``: ``plan``'s) takes one write per superstep, and
+    two would end it in ``InvalidUpdateError`` with the writes saved, so that no resume gets
+    past it.
+
+    Args:
+        name: the worker's name (the envelope's ``worker``).
+        node: ``node(task, runtime) -> dict``.
+        allowed: the state keys a worker may write (the graph passes its reducer channels).
+    """
+
+    def guarded(task: Task, runtime: Runtime) -> dict[str, Any]:
+        update = node(task, runtime)
+        problem = None
+        if not isinstance(update, dict):
+            problem = f"returned {type(update).__name__}, not a dict"
+        elif set(update) - allowed:
+            problem = (f"wrote {', '.join(sorted(set(update) - allowed))}, which a worker "
+                       f"may not write (only {', '.join(sorted(allowed))})")
+        elif not all(isinstance(e, dict) for e in update.get("envelopes") or []):
+            problem = "wrote envelopes that are not dicts"
+        if problem is None:
+            return update
+        envelope = Envelope(
+            envelope_id=make_envelope_id(name, task["sub_question"], task["as_of"]),
+            worker=name, as_of=task["as_of"], task_key=task["sub_question"],
+            round=task.get("round", 1), status="error", error=f"{name} {problem}",
+        ).to_state()
+        runtime.stream_writer({"envelope": envelope})
+        return {"envelopes": [envelope]}
+
+    guarded.__name__ = getattr(node, "__name__", name)
+    guarded.__doc__ = getattr(node, "__doc__", None)
+    return guarded
 
 
 def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[str, Any]]:

@@ -238,8 +238,7 @@ def test_structured_output_asks_for_function_calling_where_the_model_takes_a_met
 # --- one declaration: the run context, the variables, the flags ---------------------------------
 
 def test_search_k_is_a_setting_from_env_and_flag():
-    from app.cli import build_parser
-    from app.config import flag_overrides
+    from app.cli import build_parser, flag_overrides
 
     assert load_settings(env={"RESEARCH_SEARCH_K": "9"}, env_file=None).search_k == 9
     with pytest.raises(ConfigError, match="RESEARCH_SEARCH_K"):

@@ -51,7 +51,7 @@ def config(thread_id: str) -> dict[str, Any]:
 def sqlite_graph(tmp_path: Path, small_corpus: Path) -> Iterator[tuple[Any, Path]]:
     settings = Settings(data_dir=tmp_path / "data", corpus=small_corpus, model="offline",
                         retry_interval=0.01)
-    with open_graph(settings) as (graph, labels, _cancel):
+    with open_graph(settings) as (graph, labels, _resources):
         assert labels["model"].startswith("offline")
         yield graph, Path(settings.data_dir)
 

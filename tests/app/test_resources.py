@@ -39,3 +39,16 @@ def test_a_partial_context_takes_the_servers_settings_for_the_rest(tmp_path: Pat
     assert merged.rounds == 1 and merged.search_k == 9
     assert merged.data_dir == defaults.data_dir and merged.model == "offline"
     assert Resources().context(None) == RunContext()
+
+
+def test_a_served_graph_refuses_a_context_that_would_crash_the_server(tmp_path: Path):
+    import pytest
+
+    from app.config import ConfigError
+
+    defaults = RunContext(data_dir=str(tmp_path / "server-data"))
+    served = Resources(defaults=defaults, served=True)
+    with pytest.raises(ConfigError, match="crash_at"):
+        served.context(RunContext(crash_at="report"))
+    assert served.context(RunContext(fail_rate=0.5)).fail_rate == 0.5  # the other faults: fine
+    assert Resources(defaults=defaults).context(RunContext(crash_at="report")).crash_at

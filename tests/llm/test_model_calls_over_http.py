@@ -263,7 +263,7 @@ def test_roles_get_their_own_models_and_the_label_names_them(fake_openai, llm_co
 
     settings = _run_settings(fake_openai, tmp_path, llm_corpus, report_model="offline",
                              planner_model="openai:gpt-4.1")
-    with open_graph(settings) as (_graph, labels, _cancel):
+    with open_graph(settings) as (_graph, labels, _resources):
         assert labels["model"] == (
             f"openai:gpt-4.1-mini via {fake_openai.url} (planner: openai:gpt-4.1 via "
             f"{fake_openai.url}, report: offline (deterministic, extractive))"

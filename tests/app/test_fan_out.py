@@ -1,0 +1,122 @@
+"""Fan-outs that raise once are run again on resume, and runs with many rounds fit their
+recursion limit (issue 10, items 1 and 4).
+
+``plan`` and ``route`` build their ``Send`` objects inside the node (``Command(goto=[...])``): a
+node that raises leaves no writes, so a resume runs it, and its fan-out, again. With the fan-out
+in a conditional edge, the node's writes were saved with the edge's error, the resume replayed
+them and never re-ran the edge: no worker ran, 0 rows (langgraph#8834).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+import app.graph
+from app.config import RunContext
+from app.graph import build_graph, recursion_limit
+from app.plan import offline_plan
+from app.resources import Resources
+from app.storage.sqlite import SqliteResults
+from tests.conftest import AS_OF, SMALL_TOPIC, run_cli
+from workers.registry import WORKERS
+
+QUESTIONS = offline_plan(SMALL_TOPIC)
+TASKS = len(QUESTIONS) * len(WORKERS)
+
+pytestmark = pytest.mark.filterwarnings("ignore:`durability` has no effect:UserWarning")
+
+
+def _graph(tmp_path: Path, corpus: Path, **settings):
+    context = RunContext(data_dir=str(tmp_path / "data"), corpus=str(corpus), model="offline",
+                         retry_interval=0.0, **settings)
+    return build_graph(WORKERS, resources=Resources(defaults=context),
+                       checkpointer=InMemorySaver())
+
+
+def _send_fails_on_call(monkeypatch, n: int) -> list[int]:
+    """Make the n-th ``Send`` built by the graph raise, once."""
+    real, calls = app.graph.Send, []
+
+    def send(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == n:
+            raise RuntimeError("Send failed once")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(app.graph, "Send", send)
+    return calls
+
+
+def _rows(tmp_path: Path, thread_id: str) -> list[dict]:
+    with SqliteResults.in_dir(tmp_path / "data") as store:
+        assert store.duplicate_count() == 0
+        return store.rows(thread_id=thread_id)
+
+
+def test_a_plan_fan_out_that_raises_once_is_run_again_on_resume(tmp_path, small_corpus,
+                                                                monkeypatch):
+    graph = _graph(tmp_path, small_corpus)
+    config = {"configurable": {"thread_id": "t"}}
+    _send_fails_on_call(monkeypatch, 1)
+    with pytest.raises(RuntimeError, match="Send failed once"):
+        graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config)
+    assert graph.get_state(config).next == ("plan",)  # plan left nothing behind: it runs again
+    final = graph.invoke(None, config)
+    assert final["outcome"] == "ok"
+    assert len(final["envelopes"]) == TASKS
+    rows = _rows(tmp_path, "t")
+    assert len(rows) == TASKS and all(r["status"] == "ok" for r in rows)
+
+
+def test_a_redispatch_that_raises_once_is_run_again_on_resume(tmp_path, small_corpus,
+                                                             monkeypatch):
+    graph = _graph(tmp_path, small_corpus, rounds=2, fail_workers=("critic:1",))
+    config = {"configurable": {"thread_id": "t"}}
+    _send_fails_on_call(monkeypatch, TASKS + 1)  # the first Send that route builds
+    with pytest.raises(RuntimeError, match="Send failed once"):
+        graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config)
+    assert graph.get_state(config).next == ("route",)
+    final = graph.invoke(None, config)
+    assert final["outcome"] == "ok", final["failed_tasks"]
+    rows = _rows(tmp_path, "t")
+    assert len(rows) == TASKS and all(r["status"] == "ok" for r in rows)
+    critic = [r for r in rows if r["worker"] == "critic"]
+    assert len(critic) == len(QUESTIONS) and all(r["round"] == 2 for r in critic)
+
+
+def test_many_rounds_fit_the_recursion_limit_sized_from_them(tmp_path, small_corpus):
+    graph = _graph(tmp_path, small_corpus, rounds=50, fail_workers=("critic",))
+    config = {"configurable": {"thread_id": "t"}, "recursion_limit": recursion_limit(50)}
+    final = graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config)
+    assert final["outcome"] == "partial"
+    assert {t["worker"] for t in final["failed_tasks"]} == {"critic"}
+    rows = _rows(tmp_path, "t")
+    assert len(rows) == TASKS
+    assert {r["round"] for r in rows if r["worker"] == "critic"} == {50}
+
+
+def test_a_recursion_limit_too_small_for_the_rounds_stops_redispatching_and_saves_all(
+        tmp_path, small_corpus):
+    graph = _graph(tmp_path, small_corpus, rounds=50, fail_workers=("critic",))
+    config = {"configurable": {"thread_id": "t"}, "recursion_limit": 15}
+    final = graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config)  # no GraphRecursionError
+    assert final["outcome"] == "partial" and Path(final["report_path"]).is_file()
+    assert any("recursion limit of 15" in note for note in final["notes"]), final["notes"]
+    assert len(_rows(tmp_path, "t")) == TASKS  # every finished result is persisted
+    # ... and a rerun of the same thread (its steps count on from the first run's) does too
+    final = graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config)
+    assert final["outcome"] == "partial" and len(_rows(tmp_path, "t")) == TASKS
+
+
+def test_the_cli_runs_fifty_rounds_of_a_failing_worker_to_the_end(tmp_path, small_corpus):
+    data = tmp_path / "data"
+    proc = run_cli("research", SMALL_TOPIC, "--corpus", small_corpus, "--as-of", AS_OF,
+                   "--data-dir", data, "--rounds", "50", "--fail-worker", "critic", "--quiet")
+    assert proc.returncode == 1, proc.stderr  # partial: critic failed for good
+    assert "Recursion" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert f"db rows: {TASKS}" in proc.stdout
+    assert f"errors: {len(QUESTIONS)}" in proc.stdout
+    assert "still failed after 50 round(s)" in proc.stdout
