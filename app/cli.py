@@ -1,8 +1,8 @@
 """Command line: ``python -m app research|resume|threads|inspect``.
 
 Exit codes: 0 success; 1 the run failed (an exception, or the graph's ``outcome`` is
-``partial`` or ``failed``, or a row is missing or duplicated); 2 bad input (one line on stderr,
-nothing written).
+``partial`` or ``failed``, or a row is missing or duplicated), or a ``--crash-at`` point was never
+reached; 2 bad input (one line on stderr, nothing written).
 """
 
 from __future__ import annotations
@@ -196,6 +196,9 @@ def _run(args: argparse.Namespace) -> int:
     except KeyError as exc:
         raise BadInput(str(exc.args[0]) if exc.args else str(exc)) from None
     out = summary.to_dict()
+    # Alive at the end with a crash point set: it was never reached. A workshop that asked for
+    # a kill must not carry on as if it had one (the summary's notes say it too).
+    unreached = summary.crash_unreached
     try:
         if args.json:
             print(json.dumps(out, indent=2, ensure_ascii=False), flush=True)
@@ -203,6 +206,9 @@ def _run(args: argparse.Namespace) -> int:
             print_summary(out)
     except BrokenPipeError:
         _silence_stdout()  # the reader left; the run itself is done and recorded
+    if unreached:
+        print(f"error: {unreached}", file=sys.stderr)
+        return EXIT_FAILED
     return EXIT_OK if summary.ok else EXIT_FAILED
 
 

@@ -203,10 +203,17 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                 store.finish_run(thread_id, status=status)
             raise
         finally:
+            # Alive here with a crash point set: the run never reached it.
+            unreached = resources.run_for(control, settings.context()).faults.unreached()
             resources.release(control)
-        return summarize_run(graph.get_state(config).values, storage=storage,
-                             thread_id=thread_id, topic=topic, as_of=as_of, labels=labels,
-                             workers=len(workers), resumed_from=resumed_from, started=started)
+        summary = summarize_run(graph.get_state(config).values, storage=storage,
+                                thread_id=thread_id, topic=topic, as_of=as_of, labels=labels,
+                                workers=len(workers), resumed_from=resumed_from,
+                                started=started)
+        if unreached:
+            summary.crash_unreached = unreached
+            summary.notes.append(unreached)
+        return summary
 
 
 def _stream(graph: Any, graph_input: Any, config: dict[str, Any], settings: Settings,

@@ -40,6 +40,9 @@ class RunSummary:
     """The graph's verdict (state ``outcome``): ``ok``, ``partial`` or ``failed``."""
     failed_tasks: list[dict[str, Any]] | None = None
     """The graph's ``failed_tasks``: ``{envelope_id, worker, task_key, error}`` each."""
+    crash_unreached: str | None = None
+    """Set when a ``--crash-at`` point was given and the run ended without reaching it: why
+    (``app.faults.FaultPlan.unreached``); the CLI then exits 1."""
 
     @property
     def ok(self) -> bool:
