@@ -86,7 +86,8 @@ def main() -> int:
         for chunk in served.stream({"topic": TOPIC, "as_of": AS_OF}, config,
                                    stream_mode="updates"):
             ran.extend(chunk)
-        counts = {name: ran.count(name) for name in dict.fromkeys(ran)}
+        # in the graph's own node order (updates of one superstep arrive in completion order)
+        counts = {name: ran.count(name) for name in served.nodes if name in ran}
         print("nodes that ran: " + ", ".join(
             f"{name} x{n}" if n > 1 else name for name, n in counts.items()))
         state = served.get_state(config)
