@@ -174,6 +174,10 @@ class RunContext:
                                           "LangGraph's default)")
     report_out: str | None = setting(flag="--out", help="report file, or folder (a trailing / "
                                      "makes it one) (default: DATA_DIR/reports/)")
+    review: bool = setting(False, flag="--review",
+                           help="pause for a human review after plan and before persist "
+                                "(LangGraph interrupts; continue with: python -m app review "
+                                "THREAD_ID)")
     # Fault injection (tests and workshops; see app/faults.py and docs/walkthrough.md).
     fail_rate: float = setting(0.0, flag="--fail-rate", minimum=0, maximum=1, metavar="P",
                                group="faults", help="each worker attempt raises a transient "
@@ -252,7 +256,7 @@ class SettingSpec:
 
     name: str
     type: type
-    """``str``, ``int`` or ``float`` (of the items, for a repeatable setting)."""
+    """``str``, ``int``, ``float`` or ``bool`` (of the items, for a repeatable setting)."""
     optional: bool
     repeated: bool
     default: Any
@@ -350,7 +354,11 @@ def _parse(label: str, spec: SettingSpec, raw: str) -> Any:
     raw = raw.strip()
     if raw == "":
         return None
-    if spec.type in (int, float):
+    if spec.type is bool:
+        if raw.lower() not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+            raise ConfigError(f"{label} must be true or false, got {raw!r}")
+        value = raw.lower() in ("1", "true", "yes", "on")
+    elif spec.type in (int, float):
         try:
             value = spec.type(raw)
         except ValueError:
@@ -427,6 +435,10 @@ def add_setting_flags(parser: argparse.ArgumentParser, names: set[str] | None = 
             help_text += f" (default: {spec.env})"
         kwargs: dict[str, Any] = {"dest": f"setting_{spec.name}", "help": help_text,
                                   "metavar": spec.metavar}
+        if spec.type is bool:  # a switch: present means True, absent leaves the setting be
+            target.add_argument(spec.flag, dest=kwargs["dest"], help=spec.help,
+                                action="store_const", const=True, default=None)
+            continue
         if spec.choices:
             kwargs["choices"] = spec.choices
         else:

@@ -36,12 +36,19 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from langgraph.types import Overwrite, RetryPolicy, Send
+from langgraph.types import Command, Overwrite, RetryPolicy, Send, interrupt
 
 from app.config import RunContext, as_of_or_today
 from app.plan import llm_plan, offline_plan
 from app.report import ReportInput, render_markdown, report_filename, report_path, write_report
 from app.resources import Resources
+from app.review import (
+    ReviewError,
+    plan_payload,
+    plan_resume,
+    results_payload,
+    results_resume,
+)
 from app.storage import is_transient_storage_error
 from state import ResearchInput, ResearchState, Task
 from workers.base import ATTEMPTS_CAP, WorkerSpec, backoff, give_up, make_worker_node, retry_on
@@ -58,13 +65,16 @@ def unmetered_note(count: int) -> str:
 
 def current_envelopes(state: ResearchState) -> list[dict[str, Any]]:
     """The envelopes of this run: those whose task is one of the current sub-questions and whose
-    ``as_of`` is the run's. (A thread that is run again keeps older envelopes in the channel.)"""
+    ``as_of`` is the run's, less those dropped at review. (A thread that is run again keeps older
+    envelopes in the channel.)"""
     questions = set(state.get("sub_questions") or [])
     as_of = state.get("as_of")
+    dropped = set(state.get("dropped") or [])
     return [
         e
         for e in state.get("envelopes") or []
         if e.get("task_key") in questions and e.get("as_of") == as_of
+        and e.get("envelope_id") not in dropped
     ]
 
 
@@ -191,6 +201,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
             "notes": Overwrite(notes),
             "tokens": Overwrite(served.tokens),
             "unmetered_calls": Overwrite(served.unmetered),
+            "dropped": Overwrite([]),
         }
 
     def _plan(state: ResearchState, ctx: RunContext, attempt: int) -> tuple[list[str], list[str]]:
@@ -215,8 +226,8 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
             questions, notes = result.questions, result.notes
         return questions, notes
 
-    def dispatch(state: ResearchState) -> list[Send]:
-        """Pure conditional edge: one ``Send`` per worker per sub-question (round 1)."""
+    def first_round(state: ResearchState, questions: Sequence[str]) -> list[Send]:
+        """One ``Send`` per worker per sub-question (round 1)."""
         return [
             Send(
                 worker.name,
@@ -228,15 +239,48 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
                     round=1,
                 ),
             )
-            for question in state["sub_questions"]
+            for question in questions
             for worker in workers
         ]
+
+    def dispatch(state: ResearchState, runtime: Runtime[RunContext]) -> list[Send] | str:
+        """Pure conditional edge: the plan goes to review (``review`` on), else one ``Send``
+        per worker per sub-question."""
+        if res.context(runtime).review:
+            return "review_plan"
+        return first_round(state, state["sub_questions"])
+
+    def review_plan(state: ResearchState, runtime: Runtime[RunContext]) -> Command:
+        """Pause for the plan review; then fan out the approved (or replaced) sub-questions.
+
+        Runs again from its start on resume: nothing before ``interrupt()`` but reading state.
+        A decision that does not fit (``app.review.plan_resume``) pauses again with the same
+        payload plus ``"error"``: LangGraph keeps a node's resume values in order, so the next
+        ``Command(resume=...)`` answers the new pause (its "validating human input" pattern).
+        """
+        payload = plan_payload(state["sub_questions"])
+        decision = interrupt(payload)
+        while True:  # a decision that does not fit pauses again, saying why
+            try:
+                questions = plan_resume(decision, state["sub_questions"])
+                break
+            except ReviewError as exc:
+                decision = interrupt({**payload, "error": str(exc)})
+        update: dict[str, Any] = {}
+        if questions != list(state["sub_questions"]):
+            update = {"sub_questions": questions,
+                      "notes": [f"plan replaced at review: {len(questions)} sub-question(s)"]}
+            runtime.stream_writer({"planned": {"sub_questions": questions,
+                                               "total": len(questions) * len(workers)}})
+        return Command(update=update, goto=first_round(state, questions))
 
     def route(state: ResearchState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         """Join of one map step: note what happens next (the ``next_step`` edge acts on it)."""
         ctx = res.context(runtime)
         tasks, reason = next_round_tasks(state, names, ctx.rounds, ctx.max_tokens)
         if tasks:
+            runtime.stream_writer({"dispatched": {"round": tasks[0]["round"],
+                                                  "tasks": len(tasks)}})
             return {"notes": [f"round {tasks[0]['round']}: re-dispatching {len(tasks)} failed "
                               "task(s)"]}
         return {"notes": [reason]} if reason else {}
@@ -245,7 +289,42 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         """Pure conditional edge: re-send the failed tasks, or go on to ``persist``."""
         ctx = res.context(runtime)
         tasks, _ = next_round_tasks(state, names, ctx.rounds, ctx.max_tokens)
-        return [Send(t["worker"], t) for t in tasks] if tasks else "persist"
+        if tasks:
+            return [Send(t["worker"], t) for t in tasks]
+        return "review_results" if ctx.review else "persist"
+
+    def review_results(state: ResearchState, runtime: Runtime[RunContext]) -> Command:
+        """Pause for the results review, before anything is persisted; then drop, redo, or go
+        on to ``persist``.
+
+        Runs again from its start on resume: nothing before ``interrupt()`` but reading state.
+        """
+        envelopes = current_envelopes(state)
+        payload = results_payload(envelopes)
+        decision = interrupt(payload)
+        while True:  # a decision that does not fit pauses again, saying why
+            try:
+                drop, redo = results_resume(decision, [e["envelope_id"] for e in envelopes])
+                break
+            except ReviewError as exc:
+                decision = interrupt({**payload, "error": str(exc)})
+        by_id = {e["envelope_id"]: e for e in envelopes}
+        update: dict[str, Any] = {}
+        if drop:
+            update["dropped"] = drop
+            update["notes"] = [
+                f"dropped at review, not persisted: {by_id[eid]['worker']} on "
+                f"{by_id[eid]['task_key']!r}" for eid in drop]
+        if not redo:
+            return Command(update=update, goto="persist")
+        this_round = max(e.get("round", 1) for e in envelopes)
+        tasks = [Task(worker=by_id[eid]["worker"], sub_question=by_id[eid]["task_key"],
+                      topic=state["topic"], as_of=state["as_of"], round=this_round + 1)
+                 for eid in redo]
+        update["notes"] = [*update.get("notes", []),
+                           f"round {this_round + 1}: {len(tasks)} task(s) sent again at review"]
+        runtime.stream_writer({"dispatched": {"round": this_round + 1, "tasks": len(tasks)}})
+        return Command(update=update, goto=[Send(t["worker"], t) for t in tasks])
 
     def persist(state: ResearchState, config: RunnableConfig,
                 runtime: Runtime[RunContext]) -> dict[str, Any]:
@@ -331,11 +410,13 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
                          retry_policy=worker_retry)
         builder.add_edge(worker.name, "route")
     builder.add_node("route", route)
+    builder.add_node("review_plan", review_plan, destinations=tuple(names))
+    builder.add_node("review_results", review_results, destinations=(*names, "persist"))
     builder.add_node("persist", persist, retry_policy=io_retry)
     builder.add_node("report", report, retry_policy=io_retry)
     builder.add_edge(START, "plan")
-    builder.add_conditional_edges("plan", dispatch, names)
-    builder.add_conditional_edges("route", next_step, [*names, "persist"])
+    builder.add_conditional_edges("plan", dispatch, [*names, "review_plan"])
+    builder.add_conditional_edges("route", next_step, [*names, "review_results", "persist"])
     builder.add_edge("persist", "report")
     builder.add_edge("report", END)
     return builder.compile(checkpointer=checkpointer, name="research")

@@ -131,7 +131,9 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             resumed_from_step=resumed_from,
             sub_questions=list(final.get("sub_questions") or []),
             envelopes=len(envelopes),
-            expected=len(final.get("sub_questions") or []) * workers,
+            # less the results a reviewer dropped (neither persisted nor reported)
+            expected=len(final.get("sub_questions") or []) * workers
+            - len(set(final.get("dropped") or [])),
             db_rows=len(db_rows),
             missing_rows=missing,
             duplicates=duplicates,

@@ -66,7 +66,8 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
     if topic is None:
         if settings.corpus is None and recorded and recorded.get("corpus"):
             settings = settings.with_overrides(corpus=recorded["corpus"])
-    unfinished = recorded is not None and recorded["status"] in ("running", "error")
+    unfinished = recorded is not None and recorded["status"] in ("running", "error",
+                                                                 "awaiting_review")
     if unfinished and (recorded.get("corpus") or "") != corpus_key(settings):
         was = recorded.get("corpus") or "the package docs"
         raise ThreadMismatch(
