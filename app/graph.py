@@ -36,19 +36,13 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from langgraph.types import Command, Overwrite, RetryPolicy, Send, interrupt
+from langgraph.types import Command, Overwrite, RetryPolicy, Send
 
 from app.config import RunContext, as_of_or_today
 from app.plan import llm_plan, offline_plan
 from app.report import ReportInput, render_markdown, report_filename, report_path, write_report
 from app.resources import Resources
-from app.review import (
-    ReviewError,
-    plan_payload,
-    plan_resume,
-    results_payload,
-    results_resume,
-)
+from app.review import ask_plan, ask_results
 from app.storage import is_transient_storage_error
 from state import ResearchInput, ResearchState, Task
 from workers.base import ATTEMPTS_CAP, WorkerSpec, backoff, give_up, make_worker_node, retry_on
@@ -251,21 +245,10 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         return first_round(state, state["sub_questions"])
 
     def review_plan(state: ResearchState, runtime: Runtime[RunContext]) -> Command:
-        """Pause for the plan review; then fan out the approved (or replaced) sub-questions.
-
-        Runs again from its start on resume: nothing before ``interrupt()`` but reading state.
-        A decision that does not fit (``app.review.plan_resume``) pauses again with the same
-        payload plus ``"error"``: LangGraph keeps a node's resume values in order, so the next
-        ``Command(resume=...)`` answers the new pause (its "validating human input" pattern).
-        """
-        payload = plan_payload(state["sub_questions"])
-        decision = interrupt(payload)
-        while True:  # a decision that does not fit pauses again, saying why
-            try:
-                questions = plan_resume(decision, state["sub_questions"])
-                break
-            except ReviewError as exc:
-                decision = interrupt({**payload, "error": str(exc)})
+        """Pause for the plan review (``app.review.ask_plan``); then fan out the approved, or
+        replaced, sub-questions. Nothing before the ``interrupt()`` but reading state: the node
+        runs again from its start on resume."""
+        questions = ask_plan(state["sub_questions"])
         update: dict[str, Any] = {}
         if questions != list(state["sub_questions"]):
             update = {"sub_questions": questions,
@@ -294,36 +277,13 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         return "review_results" if ctx.review else "persist"
 
     def review_results(state: ResearchState, runtime: Runtime[RunContext]) -> Command:
-        """Pause for the results review, before anything is persisted; then drop, redo, or go
-        on to ``persist``.
-
-        Runs again from its start on resume: nothing before ``interrupt()`` but reading state.
-        """
-        envelopes = current_envelopes(state)
-        payload = results_payload(envelopes)
-        decision = interrupt(payload)
-        while True:  # a decision that does not fit pauses again, saying why
-            try:
-                drop, redo = results_resume(decision, [e["envelope_id"] for e in envelopes])
-                break
-            except ReviewError as exc:
-                decision = interrupt({**payload, "error": str(exc)})
-        by_id = {e["envelope_id"]: e for e in envelopes}
-        update: dict[str, Any] = {}
-        if drop:
-            update["dropped"] = drop
-            update["notes"] = [
-                f"dropped at review, not persisted: {by_id[eid]['worker']} on "
-                f"{by_id[eid]['task_key']!r}" for eid in drop]
-        if not redo:
+        """Pause for the results review before anything is persisted (``app.review``); then
+        drop, redo (pausing again after that map step), or go on to ``persist``. Nothing before
+        the ``interrupt()`` but reading state: the node runs again from its start on resume."""
+        update, tasks = ask_results(state, current_envelopes(state))
+        if not tasks:
             return Command(update=update, goto="persist")
-        this_round = max(e.get("round", 1) for e in envelopes)
-        tasks = [Task(worker=by_id[eid]["worker"], sub_question=by_id[eid]["task_key"],
-                      topic=state["topic"], as_of=state["as_of"], round=this_round + 1)
-                 for eid in redo]
-        update["notes"] = [*update.get("notes", []),
-                           f"round {this_round + 1}: {len(tasks)} task(s) sent again at review"]
-        runtime.stream_writer({"dispatched": {"round": this_round + 1, "tasks": len(tasks)}})
+        runtime.stream_writer({"dispatched": {"round": tasks[0]["round"], "tasks": len(tasks)}})
         return Command(update=update, goto=[Send(t["worker"], t) for t in tasks])
 
     def persist(state: ResearchState, config: RunnableConfig,

@@ -29,10 +29,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from langgraph.types import interrupt
+
 __all__ = [
-    "PLAN", "RESULTS", "NothingToReview", "ReviewError", "ReviewPause", "awaiting",
-    "envelope_summary", "plan_payload", "plan_resume", "results_payload", "results_resume",
-    "review_value",
+    "PLAN", "RESULTS", "NothingToReview", "ReviewError", "ReviewPause", "ask_plan",
+    "ask_results", "awaiting", "envelope_summary", "plan_payload", "plan_resume",
+    "results_payload", "results_resume", "review_value",
 ]
 
 PLAN, RESULTS = "plan", "results"
@@ -236,3 +238,57 @@ def review_value(payload: Mapping[str, Any], *, questions: Sequence[str] = (),
         results_resume(value, [e["envelope_id"] for e in payload.get("envelopes") or []])
         return value
     raise ReviewError(f"unknown review stage {stage!r}")
+
+
+def ask_plan(sub_questions: Sequence[str]) -> list[str]:
+    """Inside a node: pause for the plan review and return the sub-questions to run.
+
+    A decision that does not fit (:func:`plan_resume`) pauses again with the same payload plus
+    ``"error"``: LangGraph keeps a node's resume values in order, so the next
+    ``Command(resume=...)`` answers the new pause (LangGraph's "validate human input" pattern).
+    Reads nothing but its argument before ``interrupt()``, as a node that pauses must: it runs
+    again from its start on resume.
+    """
+    payload = plan_payload(sub_questions)
+    decision = interrupt(payload)
+    while True:
+        try:
+            return plan_resume(decision, sub_questions)
+        except ReviewError as exc:
+            decision = interrupt({**payload, "error": str(exc)})
+
+
+def ask_results(state: Mapping[str, Any], envelopes: Sequence[Mapping[str, Any]]
+                ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Inside a node: pause for the results review of ``envelopes``; return the state update
+    (``dropped`` ids and their notes) and the tasks to send again (their next round), as
+    :class:`state.Task` dicts. A decision that does not fit pauses again, as in
+    :func:`ask_plan`.
+
+    Args:
+        state: the run's state (``topic``, ``as_of``).
+        envelopes: the results under review (the run's current envelopes).
+    """
+    payload = results_payload(envelopes)
+    decision = interrupt(payload)
+    while True:
+        try:
+            drop, redo = results_resume(decision, [e["envelope_id"] for e in envelopes])
+            break
+        except ReviewError as exc:
+            decision = interrupt({**payload, "error": str(exc)})
+    by_id = {e["envelope_id"]: e for e in envelopes}
+    update: dict[str, Any] = {}
+    notes = [f"dropped at review, not persisted: {by_id[eid]['worker']} on "
+             f"{by_id[eid]['task_key']!r}" for eid in drop]
+    if drop:
+        update["dropped"] = drop
+    next_round = max((e.get("round", 1) for e in envelopes), default=0) + 1
+    tasks = [{"worker": by_id[eid]["worker"], "sub_question": by_id[eid]["task_key"],
+              "topic": state["topic"], "as_of": state["as_of"], "round": next_round}
+             for eid in redo]
+    if tasks:
+        notes.append(f"round {next_round}: {len(tasks)} task(s) sent again at review")
+    if notes:
+        update["notes"] = notes
+    return update, tasks
