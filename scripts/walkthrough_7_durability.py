@@ -84,10 +84,10 @@ def survived(data: Path, thread_id: str) -> tuple[int, int]:
     """(checkpoints of the thread, envelope writes saved for the latest one's superstep)."""
     if not (data / "checkpoints.sqlite").exists():
         return 0, 0
-    from app.checkpoint import open_checkpointer
+    from app.storage.sqlite import SqliteStorage
 
     config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
-    with open_checkpointer(data) as saver:
+    with SqliteStorage(data).checkpointer() as saver:
         checkpoints = list(saver.list(config))
         latest = saver.get_tuple(config)
     saved = sum(1 for w in (latest.pending_writes if latest else []) if w[1] == "envelopes")
