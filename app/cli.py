@@ -1,10 +1,10 @@
 """Command line: ``python -m app research|resume|threads|inspect|prune``.
 
 Exit codes: 0 success; 1 the run failed (an exception, or the graph's ``outcome`` is
-``partial`` or ``failed``, or a row is missing or duplicated); 2 bad input (one line on stderr,
-nothing written: :class:`app.errors.DomainError`, a bad flag or setting, an unusable corpus);
-130 interrupted (Ctrl-C) and 143 terminated (SIGTERM): the run stopped cleanly, is recorded as
-``interrupted`` and resumes with the same command.
+``partial`` or ``failed``, or a row is missing or duplicated), or a ``--crash-at`` point was never
+reached; 2 bad input (one line on stderr, nothing written: :class:`app.errors.DomainError`, a bad
+flag or setting, an unusable corpus); 130 interrupted (Ctrl-C) and 143 terminated (SIGTERM): the
+run stopped cleanly, is recorded as ``interrupted`` and resumes with the same command.
 """
 
 from __future__ import annotations
@@ -181,6 +181,28 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("thread_id")
     _add_run_options(resume)
 
+    review = sub.add_parser(
+        "review", help="show what a thread paused by --review awaits; approve, edit or redo it",
+        description="Without a decision flag: show what the thread awaits (exit 0). With one: "
+        "continue the run with it (LangGraph Command(resume=...)); it may pause again "
+        "(after --redo). A thread that awaits nothing: exit 2.")
+    review.add_argument("thread_id")
+    review.add_argument("--approve", action="store_true", help="continue as planned / persist "
+                        "every result")
+    review.add_argument("--question", action="append", default=[], metavar="TEXT",
+                        help="plan review: replace the sub-questions with these (repeatable), "
+                        "then continue")
+    review.add_argument("--drop", action="append", default=[], metavar="ENVELOPE_ID",
+                        help="results review: neither persist nor report this result "
+                        "(repeatable)")
+    review.add_argument("--redo", action="append", default=[], metavar="ENVELOPE_ID",
+                        help="results review: send this task again, then review again "
+                        "(repeatable)")
+    add_setting_flags(review, {s.name for s in SETTINGS} - {"review"})
+    review.add_argument("--json", action="store_true", help="print a machine-readable summary on "
+                        "stdout (progress goes to stderr)")
+    review.add_argument("--quiet", action="store_true", help="no progress, only the summary")
+
     threads = sub.add_parser("threads", help="list threads: topic, as_of, status, last step")
     add_setting_flags(threads, {"data_dir", "database_url"})
     threads.add_argument("--json", action="store_true")
@@ -309,7 +331,7 @@ def _run(args: argparse.Namespace) -> int:
 
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.
-    from app.progress import Progress, print_summary
+    from app.progress import Progress, print_pause, print_summary
     from app.run import RunRequest, ThreadBusy, run_research
     from app.tracing import check_tracing
     from workers.sources import CorpusError
@@ -319,6 +341,9 @@ def _run(args: argparse.Namespace) -> int:
 
     request = RunRequest(topic=topic, as_of=as_of, thread_id=args.thread_id,
                          fresh=getattr(args, "fresh", False))
+    if args.command == "review":
+        settings = settings.with_overrides(review=True)  # a redo pauses again
+        request.review = _review_decision(args, settings)
 
     progress = Progress(sys.stderr if args.json else sys.stdout, quiet=args.quiet)
     try:
@@ -330,14 +355,67 @@ def _run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     out = summary.to_dict()
+    # Alive at the end with a crash point set: it was never reached. A workshop that asked for
+    # a kill must not carry on as if it had one (the summary's notes say it too).
+    unreached = summary.crash_unreached
     try:
         if args.json:
             print(json.dumps(out, indent=2, ensure_ascii=False), flush=True)
+        elif out.get("status") == "awaiting_review":
+            print_pause(out)
         else:
             print_summary(out)
     except BrokenPipeError:
         _silence_stdout()  # the reader left; the run itself is done and recorded
+    if unreached:
+        print(f"error: {unreached}", file=sys.stderr)
+        return EXIT_FAILED
     return EXIT_OK if summary.ok else EXIT_FAILED
+
+
+def _review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, Any] | None:
+    """The ``review`` command's decision, checked against what the thread awaits before anything
+    runs; or, with no decision flag, print what it awaits and stop (exit 0).
+
+    Raises:
+        BadInput: the thread is unknown or awaits no review, or a flag does not fit its stage.
+        _Shown: the pause was printed (no decision given).
+    """
+    from app.inspect import pending_review
+    from app.review import ReviewError, ReviewPause, review_value
+    from app.storage import storage_of
+
+    try:
+        payload, unfinished = pending_review(storage_of(settings), args.thread_id)
+    except KeyError as exc:
+        raise BadInput(str(exc.args[0])) from None
+    decided = args.approve or args.question or args.drop or args.redo
+    if payload is None:
+        if unfinished and args.approve and not (args.question or args.drop or args.redo):
+            # The review was decided and the run then stopped (e.g. killed while persisting):
+            # approving again continues it, as ``resume`` would.
+            return {"approve": True}
+        hint = (f"; its run is unfinished: continue it with python -m app resume "
+                f"{args.thread_id}" if unfinished else "")
+        raise BadInput(f"thread {args.thread_id!r} has nothing awaiting review{hint}")
+    if not decided:
+        pause = ReviewPause(args.thread_id, "", "", payload).to_dict()
+        pause.pop("topic"), pause.pop("as_of")
+        if args.json:
+            print(json.dumps(pause, indent=2, ensure_ascii=False), flush=True)
+        else:
+            from app.progress import print_pause
+
+            print_pause(pause)
+        raise _Shown
+    try:
+        return review_value(payload, questions=args.question, drop=args.drop, redo=args.redo)
+    except ReviewError as exc:
+        raise BadInput(str(exc)) from None
+
+
+class _Shown(Exception):
+    """``review THREAD_ID`` without a decision: what it awaits was printed; exit 0."""
 
 
 def _silence_stdout() -> None:
@@ -447,10 +525,12 @@ def _free_bytes() -> int | None:
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; return the exit code."""
     args = build_parser().parse_args(argv)
-    handlers = {"research": _run, "resume": _run, "threads": _threads, "inspect": _inspect,
-                "prune": _prune}
+    handlers = {"research": _run, "resume": _run, "review": _run, "threads": _threads,
+                "inspect": _inspect, "prune": _prune}
     try:
         return handlers[args.command](args)
+    except _Shown:
+        return EXIT_OK
     except (ConfigError, DomainError) as exc:  # bad input, and only that: exit 2
         if why := _disk_full(exc):  # e.g. a corpus index that could not be written
             return _print_disk_full(why)

@@ -176,6 +176,10 @@ class RunContext:
                              "web_search worker and the agents' search_web tool")
     report_out: str | None = setting(flag="--out", help="report file, or folder (a trailing / "
                                      "makes it one) (default: DATA_DIR/reports/)")
+    review: bool = setting(False, flag="--review",
+                           help="pause for a human review after plan and before persist "
+                                "(LangGraph interrupts; continue with: python -m app review "
+                                "THREAD_ID)")
     # Fault injection (tests and workshops; see app/faults.py and docs/walkthrough.md).
     fail_rate: float = setting(0.0, flag="--fail-rate", minimum=0, maximum=1, metavar="P",
                                group="faults", help="each worker attempt raises a transient "
@@ -259,7 +263,7 @@ class SettingSpec:
 
     name: str
     type: type
-    """``str``, ``int`` or ``float`` (of the items, for a repeatable setting)."""
+    """``str``, ``int``, ``float`` or ``bool`` (of the items, for a repeatable setting)."""
     optional: bool
     repeated: bool
     default: Any

@@ -6,8 +6,12 @@ Nothing here runs unless a demonstration flag asks for it (``--fail-rate``, ``--
 
 Crash points (``--crash-at``):
 
-* ``map:K``: inside the map step, at the start of the first worker attempt that begins after K
-  workers have finished (so K results exist, and their pending writes may or may not be saved).
+* ``map:K``: inside the map step, once K workers have finished: at the start of the next worker
+  attempt, or, when every attempt has already started by then, when the next worker finishes
+  (before it returns, so its result is lost with the process). Either way K results exist, and
+  their pending writes may or may not be saved. Reachable when at least K + 1 worker attempts
+  start or finish in the process; a run that ends without reaching it says so
+  (:meth:`FaultPlan.unreached`).
 * ``persist-commit``: inside ``persist``, after the results database committed, before the node
   returns (so the database has the rows and the checkpoint does not know it).
 * ``report``: after ``persist`` finished, at the start of ``report``.
@@ -54,8 +58,15 @@ def parse_crash_at(value: str | None) -> tuple[str, int] | None:
     raise ValueError(f"--crash-at must be one of {', '.join(CRASH_POINTS)} (got {value!r})")
 
 
+_KILLING = threading.Lock()
+"""Taken (and never released) by the first thread that kills the process: workers that reach
+the crash point at the same moment (``map:0`` with four starting at once) wait for the signal
+instead of printing the kill line again."""
+
+
 def _hard_kill(point: str) -> None:
     # One line first, so a workshop audience sees why the output stops; then no cleanup at all.
+    _KILLING.acquire()  # a second caller blocks here until the SIGKILL ends the process
     sys.stderr.write(f"crash-at {point}: sending SIGKILL to this process (pid {os.getpid()})\n")
     sys.stderr.flush()
     os.kill(os.getpid(), signal.SIGKILL)
@@ -113,13 +124,17 @@ class FaultPlan:
         """True when any fault or the run log is configured."""
         return bool(self.fail_rate or self.fail_workers or self.crash_at or self.run_log)
 
-    def on_attempt(self, task: Task, attempt: int) -> None:
-        """Worker hook: maybe crash (``map:K``), maybe raise an injected failure."""
+    def _crash_in_map(self) -> None:
+        """Kill the process if ``map:K`` is set and K workers have finished."""
         if self.crash_at and self.crash_at[0] == "map":
             with self._lock:
                 finished = self._finished
             if finished >= self.crash_at[1]:
                 _hard_kill(f"map:{self.crash_at[1]}")
+
+    def on_attempt(self, task: Task, attempt: int) -> None:
+        """Worker hook: maybe crash (``map:K``), maybe raise an injected failure."""
+        self._crash_in_map()
         worker = task["worker"]
         if worker in self.fail_workers:
             last_round = self.fail_workers[worker]
@@ -141,7 +156,9 @@ class FaultPlan:
         return draw < self.fail_rate
 
     def on_done(self, task: Task, envelope: dict[str, Any]) -> None:
-        """Worker hook: count the finished attempt and append it to the run log."""
+        """Worker hook: crash if ``map:K`` is due (every attempt started before K workers had
+        finished), else count the finished attempt and append it to the run log."""
+        self._crash_in_map()
         with self._lock:
             self._finished += 1
             if self.run_log is not None:
@@ -152,6 +169,26 @@ class FaultPlan:
                 with open(self.run_log, "a", encoding="utf-8") as fh:
                     fh.write(line)
                     fh.flush()
+
+    def unreached(self) -> str | None:
+        """Why the crash point was never reached, for a run that got to its end (a reached one
+        kills the process); None when no crash point is set.
+
+        Example:
+            >>> FaultPlan(crash_at=("map", 20)).unreached().split(":")[:2]
+            ['--crash-at map', '20 was never reached']
+        """
+        if not self.crash_at:
+            return None
+        name, count = self.crash_at
+        if name == "map":
+            return (
+                f"--crash-at map:{count} was never reached: {self._finished} worker(s) "
+                f"finished in this process, and the kill comes only after {count} have; "
+                "nothing was killed (pick K below the number of tasks the run has left)"
+            )
+        return (f"--crash-at {name} was never reached: the run did not get there with anything "
+                "to do (nothing left to persist?); nothing was killed")
 
     def at(self, point: str) -> None:
         """Node hook: crash here if ``point`` is the configured crash point."""

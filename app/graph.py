@@ -43,6 +43,7 @@ from app.config import RunContext, as_of_or_today
 from app.plan import llm_plan, offline_plan
 from app.report import ReportInput, render_markdown, report_filename, report_path, write_report
 from app.resources import Resources
+from app.review import ask_plan, ask_results
 from app.storage import is_transient_storage_error
 from state import ResearchInput, ResearchState, Task
 from workers.base import (
@@ -71,13 +72,16 @@ def unmetered_note(count: int) -> str:
 
 def current_envelopes(state: ResearchState) -> list[dict[str, Any]]:
     """The envelopes of this run: those whose task is one of the current sub-questions and whose
-    ``as_of`` is the run's. (A thread that is run again keeps older envelopes in the channel.)"""
+    ``as_of`` is the run's, less those dropped at review. (A thread that is run again keeps older
+    envelopes in the channel.)"""
     questions = set(state.get("sub_questions") or [])
     as_of = state.get("as_of")
+    dropped = set(state.get("dropped") or [])
     return [
         e
         for e in state.get("envelopes") or []
         if e.get("task_key") in questions and e.get("as_of") == as_of
+        and e.get("envelope_id") not in dropped
     ]
 
 
@@ -230,8 +234,9 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
                 "notes": Overwrite(notes),
                 "tokens": Overwrite(served.tokens),
                 "unmetered_calls": Overwrite(served.unmetered),
+                "dropped": Overwrite([]),
             },
-            goto=sends,
+            goto="review_plan" if ctx.review else sends,
         )
 
     def _plan(state: ResearchState, ctx: RunContext, attempt: int,
@@ -274,9 +279,38 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
                           "app.graph.recursion_limit)")
                 tasks = []
         if tasks:
+            runtime.stream_writer({"dispatched": {"round": tasks[0]["round"],
+                                                  "tasks": len(tasks)}})
             note = f"round {tasks[0]['round']}: re-dispatching {len(tasks)} failed task(s)"
             return Command(update={"notes": [note]}, goto=fan_out(tasks))
-        return Command(update={"notes": [reason]} if reason else {}, goto="persist")
+        return Command(update={"notes": [reason]} if reason else {},
+                       goto="review_results" if ctx.review else "persist")
+
+    def review_plan(state: ResearchState, runtime: Runtime[RunContext]) -> Command:
+        """Pause for the plan review (``app.review.ask_plan``); then fan out the approved, or
+        replaced, sub-questions. Nothing before the ``interrupt()`` but reading state: the node
+        runs again from its start on resume."""
+        questions = ask_plan(state["sub_questions"])
+        update: dict[str, Any] = {}
+        if questions != list(state["sub_questions"]):
+            update = {"sub_questions": questions,
+                      "notes": [f"plan replaced at review: {len(questions)} sub-question(s)"]}
+            runtime.stream_writer({"planned": {"sub_questions": questions,
+                                               "total": len(questions) * len(workers)}})
+        tasks = [Task(worker=worker.name, sub_question=question, topic=state["topic"],
+                      as_of=state["as_of"], round=1)
+                 for question in questions for worker in workers]
+        return Command(update=update, goto=fan_out(tasks))
+
+    def review_results(state: ResearchState, runtime: Runtime[RunContext]) -> Command:
+        """Pause for the results review before anything is persisted (``app.review``); then
+        drop, redo (pausing again after that map step), or go on to ``persist``. Nothing before
+        the ``interrupt()`` but reading state: the node runs again from its start on resume."""
+        update, tasks = ask_results(state, current_envelopes(state))
+        if not tasks:
+            return Command(update=update, goto="persist")
+        runtime.stream_writer({"dispatched": {"round": tasks[0]["round"], "tasks": len(tasks)}})
+        return Command(update=update, goto=fan_out(tasks))
 
     def persist(state: ResearchState, config: RunnableConfig,
                 runtime: Runtime[RunContext]) -> dict[str, Any]:
@@ -366,13 +400,16 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
     # plan and route fan out themselves (``Command(goto=[Send, ...])``): a fan-out that raises
     # leaves no writes, so the resume runs the node, and its fan-out, again (a conditional edge
     # that raised after its node wrote would be skipped on resume: langgraph#8834).
-    builder.add_node("plan", plan, retry_policy=worker_retry, destinations=tuple(names))
+    builder.add_node("plan", plan, retry_policy=worker_retry,
+                     destinations=(*names, "review_plan"))
     for worker in workers:
         node = guard_worker_node(worker.name, make_worker_node(worker, res.resolve_worker),
                                  allowed=parallel_keys)
         builder.add_node(worker.name, node, retry_policy=worker_retry)
         builder.add_edge(worker.name, "route")
-    builder.add_node("route", route, destinations=(*names, "persist"))
+    builder.add_node("route", route, destinations=(*names, "review_results", "persist"))
+    builder.add_node("review_plan", review_plan, destinations=tuple(names))
+    builder.add_node("review_results", review_results, destinations=(*names, "persist"))
     builder.add_node("persist", persist, retry_policy=io_retry)
     builder.add_node("report", report, retry_policy=io_retry)
     builder.add_edge(START, "plan")

@@ -22,10 +22,11 @@ from app.graph import build_graph
 from app.storage import DamagedDatabase, Storage, open_storage
 from workers.registry import WORKERS
 
-__all__ = ["inspect_thread", "list_threads", "print_inspection", "print_threads"]
+__all__ = ["inspect_thread", "list_threads", "pending_review", "print_inspection",
+           "print_threads"]
 
 _STATUS = {"finished": "finished", "failed": "failed", "error": "failed", "running": "unfinished",
-           "interrupted": "unfinished"}
+           "interrupted": "unfinished", "awaiting_review": "awaiting review"}
 
 
 def _reader_graph(saver: Any) -> Any:
@@ -124,6 +125,31 @@ def _broken_thread(thread_id: str, run: dict[str, Any], exc: Exception) -> dict[
         "problem": f"its checkpoint cannot be resumed ({one_line(exc, 160)}); run the topic "
                    "again with --fresh for a new thread",
     }
+
+
+def pending_review(storage: Storage | Path | str, thread_id: str
+                   ) -> tuple[dict[str, Any] | None, bool]:
+    """What a thread awaits, read from its latest checkpoint without running anything.
+
+    Args:
+        storage: where the thread lives (a data dir path means its SQLite files).
+
+    Returns:
+        ``(payload, unfinished)``: the review payload of its pending ``interrupt()`` (None when
+        it awaits no review), and whether its run has work left (tasks to run).
+
+    Raises:
+        KeyError: no checkpoint of ``thread_id``.
+        app.storage.StorageError: a database is damaged or cannot be reached.
+    """
+    from app.review import awaiting
+
+    storage = _storage(storage)
+    with storage.checkpointer(read_only=True) as saver:
+        if saver is None or thread_id not in storage.thread_ids(saver):
+            raise KeyError(f"no thread {thread_id!r} in {storage.label}")
+        snap = _reader_graph(saver).get_state({"configurable": {"thread_id": thread_id}})
+    return awaiting(snap), bool(snap.next or snap.tasks)
 
 
 def _checkpoint_bytes(saver: Any, tup: Any) -> int:

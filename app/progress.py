@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-__all__ = ["Progress", "print_summary"]
+__all__ = ["Progress", "print_pause", "print_summary"]
 
 
 def _short(text: str, limit: int = 70) -> str:
@@ -51,7 +51,10 @@ class Progress:
 
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
         if kind == "start":
-            if data.get("resumed_from_step") is not None:
+            if data.get("review"):
+                self.line(f"continuing thread {data['thread_id']} with the review decision",
+                          "bold yellow")
+            elif data.get("resumed_from_step") is not None:
                 self.line(
                     f"resuming thread {data['thread_id']} from step {data['resumed_from_step']}"
                     f" ({data.get('restored', 0)} finished result(s) restored from its "
@@ -83,6 +86,8 @@ class Progress:
             if status == "error":
                 text += f"  ({_short(env.get('error') or '', 120)})"
             self.line(text, "red" if status == "error" else None)
+        elif kind == "dispatched":
+            self.line(f"round {data['round']}: sending {data['tasks']} task(s) again")
         elif kind == "retry":
             self.line(
                 f"        {data['worker']:<12} retry  {_short(data['task_key'])}  (attempt "
@@ -133,3 +138,33 @@ def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None
     for warning in summary.get("warnings") or []:
         print(f"  warning: {warning['message']}", file=stream)
     stream.flush()
+
+
+def print_pause(pause: dict[str, Any], stream: TextIO | None = None) -> None:
+    """Print what a run paused for review awaits (``ReviewPause.to_dict()``), and the commands
+    that continue it."""
+    stream = stream or sys.stdout
+    review, thread = pause["review"], pause["thread_id"]
+    out = [f"paused for review: thread {thread} awaits the {review['stage']} review"]
+    if review.get("error"):
+        out.append(f"the last decision was refused: {review['error']}")
+    if review["stage"] == "plan":
+        out.append(f"sub-questions ({len(review['sub_questions'])}):")
+        out += [f"  {i}. {q}" for i, q in enumerate(review["sub_questions"], 1)]
+        out += ["continue:", f"  python -m app review {thread} --approve",
+                f"  python -m app review {thread} --question TEXT [--question TEXT ...]"
+                "   (replace the sub-questions)"]
+    else:
+        envelopes = review["envelopes"]
+        out.append(f"results ({len(envelopes)}), nothing persisted yet:")
+        for e in envelopes:
+            out.append(f"  {e['envelope_id']}  {e['status']:<5} round {e['round']}  "
+                       f"{_short(e['task_key'], 60)}")
+            out.append(f"      {_short(e['summary'], 110)}")
+        out += ["continue:", f"  python -m app review {thread} --approve",
+                f"  python -m app review {thread} --drop ENVELOPE_ID ...   (not persisted, "
+                "not reported)",
+                f"  python -m app review {thread} --redo ENVELOPE_ID ...   (sent again, then "
+                "another review)"]
+    out += [f"note: {note}" for note in pause.get("notes") or []]
+    print("\n".join(out), file=stream, flush=True)

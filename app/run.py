@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from langgraph.runtime import RunControl
+from langgraph.types import Command
 
 from app.config import Settings
 from app.errors import NothingToResume, ThreadMismatch
-from app.graph import build_graph, current_envelopes, recursion_limit
+from app.graph import build_graph, recursion_limit
 from app.resources import Resources
+from app.review import NothingToReview, ReviewPause, awaiting
 from app.storage import ThreadBusy, storage_of
 from app.summary import RunSummary, summarize_run
 from app.threads import (
@@ -60,12 +62,16 @@ class RunRequest:
         as_of: ``YYYY-MM-DD``.
         thread_id: None derives it from topic and as_of.
         fresh: start a new thread even if the derived one exists.
+        review: the decision that continues a thread paused for review, the value passed as
+            ``Command(resume=review)`` (see ``app/review.py``); None: none given. A thread
+            paused for review is never continued without one.
     """
 
     topic: str | None
     as_of: str
     thread_id: str | None = None
     fresh: bool = False
+    review: dict[str, Any] | None = None
 
 
 class OpenGraph(NamedTuple):
@@ -111,8 +117,8 @@ def open_graph(settings: Settings, workers: Sequence[WorkerSpec] | None = None,
 
 
 def run_research(request: RunRequest, settings: Settings, on_event: Event | None = None
-                 ) -> RunSummary:
-    """Run (or resume) one research thread to the end and summarize it.
+                 ) -> RunSummary | ReviewPause:
+    """Run (or resume) one research thread to its end, or to a review pause, and summarize it.
 
     If the thread's last run did not finish, it is resumed from its last checkpoint (input
     ``None``); if it finished, the topic runs again on the same thread and the same envelope ids
@@ -126,6 +132,8 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         ThreadBroken: the thread's checkpoint cannot be read back (the message names --fresh).
         app.errors.UnknownThread: ``topic`` is None and the thread does not exist.
         app.errors.NothingToResume: ``topic`` is None and the thread has nothing to resume.
+        app.review.NothingToReview: ``request.review`` given for a thread that awaits no review
+            and has nothing left to run.
         app.config.ConfigError: a model spec cannot be used (raised before anything is
             written).
         Exception: whatever a node raised that is not turned into an error envelope (a fatal
@@ -176,12 +184,23 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                 f"{values.get('as_of')}; use another --thread-id or --fresh"
             )
         resumed_from: int | None = None
+        pending = awaiting(snapshot)
+        if pending is not None and request.review is None:
+            # Paused for review: only a decision continues it (``review THREAD_ID``); running
+            # on would skip the review.
+            return ReviewPause(thread_id, state_topic or request.topic or "",
+                               values.get("as_of") or request.as_of, pending)
+        if request.review is not None and pending is None and not (
+                snapshot.next or snapshot.tasks):
+            raise NothingToReview(f"thread {thread_id!r} has nothing awaiting review")
         # Unfinished: tasks left to run, or (``next`` empty) tasks that all finished with
         # saved pending writes while the checkpoint after them was lost (a kill under
-        # durability="async"): both resume from the checkpoint, never start over.
+        # durability="async"): both resume from the checkpoint, never start over. (A review
+        # decision given after the run went on, e.g. killed while persisting an approved
+        # review, continues it the same way.)
         if snapshot.next or snapshot.tasks:
             resumed_from = (snapshot.metadata or {}).get("step", 0)
-            graph_input = None
+            graph_input = None if pending is None else Command(resume=request.review)
             topic = state_topic or request.topic or (recorded or {}).get("topic")
             as_of = values.get("as_of") or (recorded or {}).get("as_of") or request.as_of
         elif request.topic is None:
@@ -201,39 +220,79 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         with storage.results() as store:
             store.start_run(thread_id, topic=topic, as_of=as_of, model=labels["model"],
                             corpus=corpus_key(settings))
-        # On resume, get_state already holds the results of tasks whose pending writes were
-        # saved; LangGraph does not run them again (and they write no progress event).
+        # On resume, the tasks of the interrupted superstep whose pending writes were saved
+        # are not run again (and write no progress event): count those, not the envelopes
+        # already in state (a thread run again holds every envelope of its earlier run).
         restored: set[str] = set()
+        step_tasks = 0
         if resumed_from is not None:
-            restored = {e["envelope_id"] for e in current_envelopes(values)}
+            restored = restored_envelope_ids(snapshot)
+            step_tasks = sum(1 for t in snapshot.tasks if t.name in {w.name for w in workers})
         emit("start", {"thread_id": thread_id, "resumed_from_step": resumed_from,
                        "rerun": bool(state_topic) and resumed_from is None,
-                       "restored": len(restored), "topic": topic, "as_of": as_of, **labels})
+                       "restored": len(restored), "review": pending is not None,
+                       "topic": topic, "as_of": as_of, **labels})
         total = 0
         if resumed_from is not None and values.get("sub_questions"):
             total = len(values["sub_questions"]) * len(workers)
-            emit("planned", {"sub_questions": values["sub_questions"], "total": total})
+            if pending is None:  # a review decision: the plan was shown at the pause
+                emit("planned", {"sub_questions": values["sub_questions"], "total": total})
         control = RunControl()  # identifies this run's per-run objects (app.resources)
         try:
             _stream(graph, graph_input, config, settings, control, resources, restored,
-                    total, emit)
+                    step_tasks or total, emit)
         except BaseException as exc:
             with storage.results() as store:
                 status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
                 store.finish_run(thread_id, status=status)
             raise
         finally:
+            # Alive here with a crash point set: the run never reached it.
+            unreached = resources.run_for(control, settings.context()).faults.unreached()
             resources.release(control)
-        return summarize_run(graph.get_state(config).values, storage=storage,
-                             thread_id=thread_id, topic=topic, as_of=as_of, labels=labels,
-                             workers=len(workers), resumed_from=resumed_from, started=started)
+        final = graph.get_state(config)
+        pause = awaiting(final)
+        if pause is not None:
+            with storage.results() as store:
+                store.finish_run(thread_id, status="awaiting_review")
+            paused = ReviewPause(thread_id, topic, as_of, pause)
+            paused.crash_unreached = unreached
+            return paused
+        summary = summarize_run(final.values, storage=storage,
+                                thread_id=thread_id, topic=topic, as_of=as_of, labels=labels,
+                                workers=len(workers), resumed_from=resumed_from,
+                                started=started)
+        if unreached:
+            summary.crash_unreached = unreached
+            summary.notes.append(unreached)
+        return summary
+
+
+def restored_envelope_ids(snapshot: Any) -> set[str]:
+    """The envelope ids in the saved pending writes of a thread's interrupted superstep: the
+    results a resume restores instead of running their tasks again.
+
+    Args:
+        snapshot: the thread's ``StateSnapshot`` (``graph.get_state``); each of its ``tasks``
+            carries ``result``, the writes saved for it (None: it did not finish).
+    """
+    out: set[str] = set()
+    for task in snapshot.tasks or ():
+        written = (task.result or {}).get("envelopes") if isinstance(task.result, dict) else None
+        for envelope in written if isinstance(written, list) else [written] if written else []:
+            if isinstance(envelope, dict) and envelope.get("envelope_id"):
+                out.add(envelope["envelope_id"])
+    return out
 
 
 def _stream(graph: Any, graph_input: Any, config: dict[str, Any], settings: Settings,
             control: RunControl, resources: Resources, restored: set[str], total: int,
             emit: Event) -> None:
-    """Run the graph to its end, turning the events its nodes write to the ``custom`` stream
-    (``runtime.stream_writer``) into progress events."""
+    """Run the graph to its end (or a review pause), turning the events its nodes write to the
+    ``custom`` stream (``runtime.stream_writer``) into progress events.
+
+    Progress counts per map step: ``[done/total]`` of this step's tasks (the plan's for round
+    1, the re-sent ones for a later round), the restored ones counted as done."""
     seen: set[str] = set(restored)
     context = settings.context()
     kwargs: dict[str, Any] = {"stream_mode": "custom", "context": context, "control": control}
@@ -279,8 +338,11 @@ def _consume(stream: Any, control: RunControl, resources: Resources, context: An
             if not isinstance(chunk, dict):
                 continue
             if "planned" in chunk:
-                total = chunk["planned"]["total"]
+                total, seen = chunk["planned"]["total"], set()
                 emit("planned", chunk["planned"])
+            elif "dispatched" in chunk:  # a later round, or tasks re-sent at review
+                total, seen = chunk["dispatched"]["tasks"], set()
+                emit("dispatched", chunk["dispatched"])
             elif "envelope" in chunk:
                 envelope = chunk["envelope"]
                 seen.add(envelope["envelope_id"])

@@ -12,7 +12,7 @@ from app.graph import current_envelopes, run_outcome
 from app.relevance import relevance_warnings
 from app.storage import Storage
 
-__all__ = ["RunSummary", "summarize_run"]
+__all__ = ["RunSummary", "channel_check", "summarize_run"]
 
 
 @dataclass
@@ -44,23 +44,55 @@ class RunSummary:
     warnings: list[dict[str, str]] = field(default_factory=list)
     """``[{"code", "message"}]`` about what the run found (e.g. ``no_relevant_sources``: see
     :mod:`app.relevance`); empty when all is well. A warning does not make the run fail."""
+    crash_unreached: str | None = None
+    """Set when a ``--crash-at`` point was given and the run ended without reaching it: why
+    (``app.faults.FaultPlan.unreached``); the CLI then exits 1."""
 
     @property
     def ok(self) -> bool:
         """True when the graph's outcome is ``ok``, the run wrote its report, and every
-        expected envelope is in the database once."""
+        expected envelope is in the database and in the checkpoint once, marked persisted."""
         return (
             self.outcome == "ok"
             and bool(self.report_path)
             and not self.errors
             and self.duplicates == 0
             and self.missing_rows == 0
-            and self.db_rows == self.envelopes == self.expected
+            and self.db_rows == self.envelopes == self.expected == self.persisted
         )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (``ok`` included)."""
         return {**asdict(self), "ok": self.ok}
+
+
+def channel_check(final: dict[str, Any]) -> tuple[int, list[str]]:
+    """Check the whole ``envelopes`` channel of a finished run: one entry per ``envelope_id``,
+    each marked persisted. Returns ``(extra entries, notes)``.
+
+    An upsert reducer keeps each id once whatever is written again; a reducer that appends
+    (``operator.add``, the obvious workshop swap) keeps the worker's entry *and* persist's
+    ``persisted=True`` write-back as two entries, so the first run already shows it here (the
+    database upserts, so its rows alone would look fine until the next run).
+    """
+    entries = [e for e in final.get("envelopes") or [] if isinstance(e, dict)]
+    keys = [e.get("envelope_id") or f"{e.get('worker')}:{e.get('as_of')}" for e in entries]
+    extra = len(keys) - len(set(keys))
+    notes = []
+    if extra:
+        notes.append(
+            f"the envelopes channel holds {len(keys)} entries for {len(set(keys))} envelope "
+            "ids: its reducer appends writes instead of upserting by envelope_id (is "
+            "`envelopes` still Annotated[..., envelope_reducer] in state/schema.py? "
+            "operator.add keeps persist's persisted=True write-back as a second entry)"
+        )
+    unpersisted = [e for e in current_envelopes(final) if not e.get("persisted")]
+    if final.get("report_path") and unpersisted:
+        notes.append(
+            f"{len(unpersisted)} envelope(s) in the checkpoint are not marked persisted although "
+            "persist ran: its write-back did not update them in place"
+        )
+    return extra, notes
 
 
 def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, topic: str,
@@ -82,10 +114,11 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
     if outcome is None:  # a state written before the graph recorded its outcome
         outcome, failed = run_outcome(final)
     failed = list(failed or [])
+    channel_extra, channel_notes = channel_check(final)
     with storage.results() as store:
         db_rows = store.rows(ids, thread_id=thread_id)
-        duplicates = (len(ids) - len(set(ids))) + store.duplicate_count()
-        notes = list(final.get("notes") or [])
+        duplicates = (len(ids) - len(set(ids))) + store.duplicate_count() + channel_extra
+        notes = list(final.get("notes") or []) + channel_notes
         missing = len(set(ids)) - len(db_rows)
         if missing:
             notes.append(
@@ -102,7 +135,9 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             resumed_from_step=resumed_from,
             sub_questions=list(final.get("sub_questions") or []),
             envelopes=len(envelopes),
-            expected=len(final.get("sub_questions") or []) * workers,
+            # less the results a reviewer dropped (neither persisted nor reported)
+            expected=len(final.get("sub_questions") or []) * workers
+            - len(set(final.get("dropped") or [])),
             db_rows=len(db_rows),
             missing_rows=missing,
             duplicates=duplicates,

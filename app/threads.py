@@ -96,7 +96,7 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
         if was_web and not settings.web:
             settings = settings.with_overrides(web=True)
     unfinished = recorded is not None and recorded["status"] in ("running", "error",
-                                                                  "interrupted")
+                                                                  "interrupted", "awaiting_review")
     if unfinished and was_corpus != _split_key(corpus_key(settings))[0]:
         was = was_corpus or "the package docs"
         raise ThreadMismatch(

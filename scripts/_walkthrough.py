@@ -173,8 +173,8 @@ def db_rows(data_dir: Path) -> list[dict[str, Any]]:
     with closing(sqlite3.connect(path)) as conn:
         conn.row_factory = sqlite3.Row
         return [dict(r) for r in conn.execute(
-            "SELECT envelope_id, worker, task_key, status, round, attempts, write_count "
-            "FROM results ORDER BY worker, task_key")]
+            "SELECT envelope_id, thread_id, worker, task_key, status, round, attempts, "
+            "write_count FROM results ORDER BY worker, task_key")]
 
 
 def show_rows(rows: Sequence[dict[str, Any]], title: str = "results database rows") -> None:

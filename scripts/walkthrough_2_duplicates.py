@@ -1,13 +1,17 @@
 """Walkthrough step 2: the duplicate problem, and why ``envelopes`` uses an upsert reducer.
 
 ``operator.add`` appends every write. That is right for events and wrong for results that can be
-written *again*. Two places in this app write a result again, and this script builds each one as
-a tiny graph twice: once with ``operator.add`` on the ``envelopes`` channel and once with
-``state.envelope_reducer`` (an upsert by ``envelope_id``).
+written *again*. This script builds two such cases as tiny graphs, each twice: once with
+``operator.add`` on the ``envelopes`` channel and once with ``state.envelope_reducer`` (an upsert
+by ``envelope_id``).
 
-A. A ``Send`` fan-out to three workers, then a ``persist`` node that writes each envelope back
-   with ``persisted=True`` (the real persist node does this to drop payloads from state).
-B. The same fan-out, then a ``create_agent`` subgraph added as a node whose state schema shares
+A. What this app does: a ``Send`` fan-out to three workers, then a ``persist`` node that writes
+   each envelope back with ``persisted=True`` (the real persist node does this to drop payloads
+   from state).
+B. A what-if the app avoids: its agent workers call their ``create_agent`` graph from a wrapper
+   node that returns only the envelope (``workers/agent.py``). Had the agent been added as a node
+   itself, here is what would happen: the same fan-out, then a ``create_agent`` subgraph added as
+   a node whose state schema shares
    the ``envelopes`` key (``langchain.agents.AgentState`` plus ``envelopes``). A subgraph hands
    back its *whole* state for the keys it shares with its parent: the three envelopes it was
    given, plus the one its own tool added. The agent's model is ``OfflineChatModel``, which
@@ -130,8 +134,8 @@ def main() -> int:
     facts: dict[str, tuple[int, int]] = {}
     persisted_ok = False
 
-    print("A. Send fan-out to 3 workers, then persist writes each envelope back "
-          "(persisted=True)")
+    print("A. what this app does: Send fan-out to 3 workers, then persist writes each envelope "
+          "back (persisted=True)")
     for label, schema in (("operator.add", AddState), ("envelope_reducer", UpsertState)):
         out = persist_graph(schema).invoke({"questions": QUESTIONS})
         print(f"   {label}:")
@@ -142,8 +146,9 @@ def main() -> int:
                                for e in out["envelopes"])
 
     print()
-    print("B. Send fan-out to 3 workers, then a create_agent subgraph that shares `envelopes`,")
-    print("   adds its own envelope (from its tool) and hands its whole state back")
+    print("B. what if (not what this app does: its agents run inside a wrapper node that")
+    print("   returns only the envelope): a create_agent subgraph added as a node that shares")
+    print("   `envelopes`, adds its own envelope (from its tool) and hands its whole state back")
     for label, parent, inner in (("operator.add", AddState, AgentAddState),
                                  ("envelope_reducer", UpsertState, AgentUpsertState)):
         out = agent_graph(parent, inner).invoke(

@@ -9,8 +9,15 @@ within its 3 attempts in round 1 (the script asks the app's ``FaultPlan`` before
 other workers registered, their envelope ids draw other dice, and it uses the next seed that
 does, and says so).
 
-What to look for: rows whose ``attempts`` is above 1 (LangGraph's own attempt counter, recorded
-in the envelope), and still one row per ``envelope_id``, each written once, all in round 1.
+What to look for: the live ``retry`` lines the run prints (one per failed attempt, from the worker
+node through LangGraph's ``custom`` stream), rows whose ``attempts`` is above 1 (LangGraph's own
+attempt counter, recorded in the envelope), and still one row per ``envelope_id``, each written
+once, all in round 1.
+
+Then a permanent failure: ``--fail-worker critic --rounds 1`` makes ``critic`` raise an error that
+``is_transient`` does not accept. The ``RetryPolicy`` does not retry it (the same input would fail
+the same way): each critic task ends on its first attempt as an error envelope, no retry line is
+printed for it, and the other workers' rows are persisted.
 
 Run: ``uv run python scripts/walkthrough_3_retries.py`` (offline, a few seconds).
 """
@@ -33,6 +40,7 @@ from _walkthrough import (  # noqa: E402
     run_app,
     show_rows,
     verdict,
+    worker_names,
     write_corpus,
 )
 
@@ -57,19 +65,36 @@ def main() -> int:
             env={"RESEARCH_RETRY_INTERVAL": "0.05"},  # short waits between attempts
         )
         print(f"exit code: {run.returncode}")
+        retry_lines = [line for line in run.stdout.splitlines() if " retry " in line]
+        print(f"live retry lines ({len(retry_lines)}, in the order they happened):")
+        print_lines("\n".join(retry_lines))
         print_lines(run.stdout, keep=("envelopes:", "db rows:", "duplicates:", "errors:"))
         if run.returncode != 0:
             print_lines(run.stderr)
         print()
         rows = db_rows(data)
         show_rows(rows)
+        retried = [r for r in rows if r["attempts"] > 1]
+        ids = [r["envelope_id"] for r in rows]
+        print()
+        print(f"rows retried by LangGraph (attempts > 1): {len(retried)}")
+        print(f"rows: {len(rows)}, distinct envelope ids: {len(set(ids))}, "
+              f"rows written more than once: {sum(1 for r in rows if r['write_count'] != 1)}")
 
-    retried = [r for r in rows if r["attempts"] > 1]
-    ids = [r["envelope_id"] for r in rows]
-    print()
-    print(f"rows retried by LangGraph (attempts > 1): {len(retried)}")
-    print(f"rows: {len(rows)}, distinct envelope ids: {len(set(ids))}, "
-          f"rows written more than once: {sum(1 for r in rows if r['write_count'] != 1)}")
+        print()
+        print("a permanent failure is not retried:")
+        data2 = Path(tmp) / "data-permanent"
+        permanent = run_app(research_args(data2, corpus, "--fail-worker", "critic",
+                                          "--rounds", "1"))
+        print(f"exit code: {permanent.returncode} (1: some tasks failed for good)")
+        permanent_retries = [line for line in permanent.stdout.splitlines() if " retry " in line]
+        print(f"live retry lines: {len(permanent_retries)}")
+        critic_rows = [r for r in db_rows(data2) if r["worker"] == "critic"]
+        other_rows = [r for r in db_rows(data2) if r["worker"] != "critic"]
+        show_rows(critic_rows, title="critic rows")
+        print(f"other workers' rows: {len(other_rows)}, all ok: "
+              f"{all(r['status'] == 'ok' for r in other_rows)}")
+
 
     ok = (
         run.returncode == 0
@@ -78,15 +103,27 @@ def main() -> int:
         and all(r["status"] == "ok" and r["round"] == 1 and r["write_count"] == 1 for r in rows)
         and {r["envelope_id"]: r["attempts"] for r in rows} == predicted
         and len(retried) > 0
+        and len(retry_lines) == sum(r["attempts"] - 1 for r in rows)
+        and permanent.returncode == 1
+        and not permanent_retries
+        and len(critic_rows) == expected // len(worker_names())
+        and all(r["status"] == "error" and r["attempts"] == 1 for r in critic_rows)
+        and len(other_rows) == expected - len(critic_rows)
+        and all(r["status"] == "ok" for r in other_rows)
     )
     return verdict(
         ok,
         f"LangGraph retried {len(retried)} worker task(s) (up to "
-        f"{max((r['attempts'] for r in rows), default=0)} attempts) and the database holds "
-        f"{len(rows)} rows for {len(set(ids))} envelopes, each written once, all in round 1",
+        f"{max((r['attempts'] for r in rows), default=0)} attempts, {len(retry_lines)} retry "
+        f"lines) and the database holds {len(rows)} rows for {len(set(ids))} envelopes, each "
+        f"written once, all in round 1; the permanent failure was not retried "
+        f"({len(critic_rows)} critic error rows after 1 attempt each)",
         f"exit {run.returncode}, {len(rows)} rows for {len(set(ids))} ids, "
-        f"{len(retried)} retried (expected {expected} ok rows, all in round 1, some retried, "
-        "each after as many attempts as the --fail-rate dice predict)",
+        f"{len(retried)} retried, {len(retry_lines)} retry lines (expected {expected} ok rows, "
+        "all in round 1, some retried, each after as many attempts as the --fail-rate dice "
+        "predict, one retry line per failed attempt); permanent: exit "
+        f"{permanent.returncode}, {len(permanent_retries)} retry lines, critic rows "
+        f"{[(r['status'], r['attempts']) for r in critic_rows]}",
     )
 
 

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 # typing.TypedDict.
 from typing_extensions import NotRequired, TypedDict
 
-from state.reducers import concat_lists, envelope_reducer
+from state.reducers import concat_lists, dedupe_extend, envelope_reducer
 
 __all__ = ["ResearchInput", "ResearchState", "Task"]
 
@@ -67,6 +67,10 @@ class ResearchState(TypedDict, total=False):
     unmetered_calls: Annotated[int, operator.add]
     """Model responses that reported no token usage (their tokens are missing from ``tokens``):
     written like ``tokens``; the report notes them, since the budget cannot count them."""
+
+    dropped: Annotated[list[str], dedupe_extend]
+    """Envelope ids dropped at the results review (``--review``): neither persisted nor
+    reported. Each id once; ``plan`` resets it when the thread runs again."""
 
     notes: Annotated[list[str], concat_lists]
     """Run notes for the report (e.g. "token budget spent, no more rounds"). Append-only log:

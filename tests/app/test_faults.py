@@ -57,3 +57,47 @@ def test_crash_points_parse():
     assert parse_crash_at("map:3") == ("map", 3)
     assert parse_crash_at("persist-commit") == ("persist-commit", 0)
     assert parse_crash_at(None) is None
+
+
+def test_workers_reaching_a_crash_point_together_print_one_kill_line(monkeypatch, capsys):
+    """``map:0`` with four workers starting at once printed the kill line up to four times."""
+    import threading
+
+    import app.faults
+
+    kills: list[int] = []
+    monkeypatch.setattr(app.faults.os, "kill", lambda pid, sig: kills.append(sig))
+    monkeypatch.setattr(app.faults, "_KILLING", threading.Lock())
+    plan = FaultPlan(crash_at=("map", 0))
+    threads = [threading.Thread(target=plan.on_attempt, args=(_task(1, f"q{i}"), 1), daemon=True)
+               for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=1.0)  # with the real SIGKILL the blocked ones die with the process
+    err = capsys.readouterr().err
+    assert err.count("crash-at map:0: sending SIGKILL") == 1, err
+    assert len(kills) == 1
+
+
+def test_a_crash_point_is_reached_by_a_finishing_worker_when_no_attempt_starts_later(
+        monkeypatch):
+    """``map:9`` of 12 at concurrency 4: every attempt started before the 9th finished."""
+    import app.faults
+
+    killed: list[str] = []
+    monkeypatch.setattr(app.faults, "_hard_kill", killed.append)
+    plan = FaultPlan(crash_at=("map", 2))
+    for i in range(3):
+        plan.on_attempt(_task(1, f"q{i}"), 1)  # all three start before any finishes
+    envelope = {"envelope_id": "e", "attempts": 1, "status": "ok"}
+    plan.on_done(_task(1, "q0"), envelope)
+    plan.on_done(_task(1, "q1"), envelope)
+    assert killed == []
+    plan.on_done(_task(1, "q2"), envelope)  # two have finished: the third dies before returning
+    assert killed == ["map:2"]
+
+
+def test_unreached_says_why_only_when_a_crash_point_is_set():
+    assert FaultPlan().unreached() is None
+    assert "--crash-at report was never reached" in FaultPlan(crash_at=("report", 0)).unreached()

@@ -1,0 +1,109 @@
+"""Human review through the graph API, as LangGraph Studio and Server drive it: the run's
+context turns review on, each pause is an ``interrupt()`` with the documented JSON payload, and
+``Command(resume=...)`` carries the decision (issue 14; values documented in
+docs/walkthrough.md).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
+
+from app.config import RunContext
+from app.graph import build_graph
+from app.resources import Resources
+from app.review import ReviewError, plan_resume, results_resume, review_value
+from app.storage import open_storage
+from tests.durability._helpers import AS_OF, TOPIC, write_corpus
+from workers.registry import WORKERS
+
+
+@pytest.fixture
+def studio(tmp_path):
+    """A graph compiled as ``app/studio.py`` compiles it (no checkpointer of its own), given an
+    in-memory checkpointer as the server gives it one."""
+    corpus = write_corpus(tmp_path / "corpus")
+    defaults = RunContext(data_dir=str(tmp_path / "data"), corpus=str(corpus),
+                          model="offline", retry_interval=0.01)
+    resources = Resources(defaults=defaults)
+    graph = build_graph(WORKERS, resources=resources, checkpointer=InMemorySaver())
+    yield graph, tmp_path / "data"
+    resources.close()
+
+
+def _rows(data: Path, thread: str) -> list[dict]:
+    with open_storage(data).results(read_only=True) as store:
+        return [] if store is None else store.rows(thread_id=thread)
+
+
+def test_studio_style_review_round_trip(studio):
+    graph, data = studio
+    config = {"configurable": {"thread_id": "studio-1"}}
+    context = {"review": True}  # what a Studio / Server client sends as the run's context
+
+    out = graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=context)
+    (pause,) = out["__interrupt__"]
+    assert pause.value["stage"] == "plan"
+    json.dumps(pause.value)  # the payload crosses the server's API as JSON
+    assert graph.get_state(config).next == ("review_plan",)
+
+    questions = ["What is Send?", "What is a reducer?"]
+    out = graph.invoke(Command(resume={"sub_questions": questions}), config, context=context)
+    (pause,) = out["__interrupt__"]
+    review = pause.value
+    assert review["stage"] == "results"
+    assert {e["task_key"] for e in review["envelopes"]} == set(questions)
+    assert len(review["envelopes"]) == len(questions) * len(WORKERS)
+    json.dumps(review)
+    assert _rows(data, "studio-1") == []  # nothing persisted before the approval
+
+    # a decision that does not fit pauses again, saying why; the next decision is heard
+    out = graph.invoke(Command(resume={"sub_questions": ["x"]}), config, context=context)
+    (pause,) = out["__interrupt__"]
+    assert pause.value["stage"] == "results"
+    assert pause.value["error"] == ("the results review does not take sub_questions; it takes "
+                                    "approve, drop, redo")
+    assert pause.value["envelopes"] == review["envelopes"]
+
+    out = graph.invoke(Command(resume={"approve": True}), config, context=context)
+    assert "__interrupt__" not in out
+    assert out["outcome"] == "ok"
+    ids = sorted(e["envelope_id"] for e in review["envelopes"])
+    assert sorted(r["envelope_id"] for r in _rows(data, "studio-1")) == ids
+
+    # resuming a finished thread again changes nothing
+    graph.invoke(Command(resume={"approve": True}), config, context=context)
+    rows = _rows(data, "studio-1")
+    assert sorted(r["envelope_id"] for r in rows) == ids
+    assert all(r["write_count"] == 1 for r in rows)
+
+
+def test_without_review_in_the_context_nothing_pauses(studio):
+    graph, data = studio
+    out = graph.invoke({"topic": TOPIC, "as_of": AS_OF},
+                       {"configurable": {"thread_id": "plain"}})
+    assert "__interrupt__" not in out and out["outcome"] == "ok"
+
+
+def test_resume_values_are_checked():
+    assert plan_resume(None, ["a"]) == ["a"]
+    assert plan_resume({"approve": True}, ["a"]) == ["a"]
+    assert plan_resume({"sub_questions": [" b  c "]}, ["a"]) == ["b c"]
+    for bad in ({"sub_questions": []}, {"sub_questions": "b"}, {"sub_questions": ["b", "b"]},
+                {"drop": ["x"]}, ["a"]):
+        with pytest.raises(ReviewError):
+            plan_resume(bad, ["a"])
+    assert results_resume({"drop": ["x"], "redo": ["y"]}, ["x", "y"]) == (["x"], ["y"])
+    for bad in ({"drop": ["z"]}, {"drop": ["x"], "redo": ["x"]}, {"sub_questions": ["a"]}):
+        with pytest.raises(ReviewError):
+            results_resume(bad, ["x", "y"])
+    results = {"stage": "results", "envelopes": [{"envelope_id": "x"}]}
+    with pytest.raises(ReviewError, match="--question is for the plan review"):
+        review_value(results, questions=["q"])
+    assert review_value(results) == {"approve": True}
+    assert review_value({"stage": "plan", "sub_questions": ["a"]}, questions=["b"]) == {
+        "sub_questions": ["b"]}

@@ -1,0 +1,153 @@
+"""Human review (``research --review`` and ``review THREAD_ID``) through the real CLI: the two
+pauses, every decision, and the durability promise across them (issue 14).
+
+* nothing reaches the results database before the results review is approved;
+* approving twice, or approving again after a SIGKILL during the approval, gives the same rows
+  as approving once;
+* a thread that awaits nothing: exit 2, one line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from state import make_envelope_id
+from tests.durability._helpers import (
+    AS_OF,
+    SIGKILLED,
+    TOPIC,
+    db_rows,
+    describe,
+    run_app,
+    thread_id_of,
+)
+from workers.registry import WORKERS
+
+THREAD = thread_id_of()
+
+
+def _common(data: Path, corpus: Path) -> list:
+    return ["--data-dir", data, "--corpus", corpus, "--model", "offline"]
+
+
+def _research(data: Path, corpus: Path, *extra: str):
+    return run_app("research", TOPIC, "--as-of", AS_OF, *_common(data, corpus), "--review",
+                   "--json", *extra)
+
+
+def _review(data: Path, corpus: Path, *extra: str):
+    return run_app("review", THREAD, *_common(data, corpus), "--json", *extra)
+
+
+def _paused(run) -> dict:
+    assert run.returncode == 0, describe(run)
+    out = json.loads(run.stdout)
+    assert out["status"] == "awaiting_review", out
+    return out["review"]
+
+
+def _row_ids(data: Path) -> list[str]:
+    return sorted(r["envelope_id"] for r in db_rows(data, THREAD))
+
+
+def test_plan_edit_drop_redo_then_approve_twice(tmp_path, durability_corpus):
+    data = tmp_path / "data"
+    plan = _paused(_research(data, durability_corpus))
+    assert plan["stage"] == "plan"
+    assert len(plan["sub_questions"]) >= 3
+    assert db_rows(data) == []
+
+    # the plan review replaces the sub-questions
+    questions = ["What is Send?", "What is a reducer?"]
+    results = _paused(_review(data, durability_corpus, "--question", questions[0],
+                              "--question", questions[1]))
+    assert results["stage"] == "results"
+    envelopes = results["envelopes"]
+    assert sorted({e["task_key"] for e in envelopes}) == sorted(questions)
+    ids = {e["envelope_id"] for e in envelopes}
+    assert ids == {make_envelope_id(w.name, q, AS_OF) for q in questions for w in WORKERS}
+    assert len(ids) == len(envelopes)
+    for e in envelopes:
+        assert set(e) >= {"envelope_id", "worker", "task_key", "status", "summary"}
+        assert e["status"] == "ok" and e["summary"]
+    assert db_rows(data) == []  # nothing persisted before the results review is approved
+
+    # drop one, redo another (it fails in its new round), then a second results review
+    drop = next(e for e in envelopes if e["worker"] == "critic")["envelope_id"]
+    redo = next(e for e in envelopes if e["worker"] == "analyst")["envelope_id"]
+    again = _paused(_review(data, durability_corpus, "--drop", drop, "--redo", redo,
+                            "--fail-worker", "analyst"))
+    assert again["stage"] == "results"
+    by_id = {e["envelope_id"]: e for e in again["envelopes"]}
+    assert drop not in by_id
+    assert by_id[redo]["status"] == "error" and by_id[redo]["round"] == 2
+    assert db_rows(data) == []
+
+    # approve: every result but the dropped one is persisted, once; the report says why
+    done = _review(data, durability_corpus, "--approve")
+    assert done.returncode == 1, describe(done)  # the redone task failed for good
+    summary = json.loads(done.stdout)
+    assert summary["expected"] == summary["envelopes"] == summary["db_rows"] == len(ids) - 1
+    rows = db_rows(data, THREAD)
+    assert sorted(r["envelope_id"] for r in rows) == sorted(ids - {drop})
+    assert all(r["write_count"] == 1 for r in rows)
+    report = Path(summary["report_path"]).read_text("utf-8")
+    dropped_task = next(e for e in envelopes if e["envelope_id"] == drop)["task_key"]
+    assert f"dropped at review, not persisted: critic on {dropped_task!r}" in report
+
+    # approving again: nothing awaits review, exit 2 and one line; the rows are unchanged
+    twice = _review(data, durability_corpus, "--approve")
+    assert twice.returncode == 2, describe(twice)
+    assert twice.stderr.strip().splitlines() == [
+        f"error: thread {THREAD!r} has nothing awaiting review"]
+    assert db_rows(data, THREAD) == rows
+
+
+def test_sigkill_during_the_approval_then_approve_gives_the_rows_of_one_approval(
+        tmp_path, durability_corpus):
+    data = tmp_path / "data"
+    _paused(_research(data, durability_corpus))
+    results = _paused(_review(data, durability_corpus, "--approve"))
+    ids = sorted(e["envelope_id"] for e in results["envelopes"])
+    assert db_rows(data) == []
+
+    killed = _review(data, durability_corpus, "--approve", "--crash-at", "persist-commit")
+    assert killed.returncode in SIGKILLED, describe(killed)
+    assert _row_ids(data) == ids  # persist committed, its checkpoint was lost with the process
+
+    finish = _review(data, durability_corpus, "--approve")
+    assert finish.returncode == 0, describe(finish)
+    summary = json.loads(finish.stdout)
+    assert summary["ok"] and summary["duplicates"] == 0
+    assert _row_ids(data) == ids  # the same rows: persist ran again and upserted
+
+
+def test_review_of_a_thread_that_awaits_nothing_exits_2(tmp_path, durability_corpus):
+    data = tmp_path / "data"
+    unknown = _review(data, durability_corpus)
+    assert unknown.returncode == 2, describe(unknown)
+    assert len(unknown.stderr.strip().splitlines()) == 1
+
+    plain = run_app("research", TOPIC, "--as-of", AS_OF, *_common(data, durability_corpus),
+                    "--quiet")
+    assert plain.returncode == 0, describe(plain)
+    for extra in ((), ("--approve",)):
+        run = _review(data, durability_corpus, *extra)
+        assert run.returncode == 2, describe(run)
+        assert run.stderr.strip().splitlines() == [
+            f"error: thread {THREAD!r} has nothing awaiting review"]
+
+
+def test_a_paused_thread_is_not_run_past_its_review_and_flags_must_fit_the_stage(
+        tmp_path, durability_corpus):
+    data = tmp_path / "data"
+    _paused(_research(data, durability_corpus))
+    # the same research command without --review shows the pause, it does not skip it
+    same = run_app("research", TOPIC, "--as-of", AS_OF, *_common(data, durability_corpus),
+                   "--json")
+    assert _paused(same)["stage"] == "plan"
+    wrong = _review(data, durability_corpus, "--drop", "docs_search:x")
+    assert wrong.returncode == 2, describe(wrong)
+    assert "--drop and --redo are for the results review" in wrong.stderr
+    assert db_rows(data) == []
