@@ -27,6 +27,5 @@ class NothingToResume(DomainError):
     """The thread exists but has no unfinished work (or no recorded topic) to continue."""
 
 
-
 class ThreadMismatch(DomainError):
     """The thread exists and belongs to another topic, ``as_of`` or corpus."""

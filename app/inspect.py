@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from app.errors import UnknownThread
 from app.graph import build_graph
 from app.storage import DamagedDatabase, Storage, open_storage
 from workers.registry import WORKERS
@@ -139,7 +140,7 @@ def pending_review(storage: Storage | Path | str, thread_id: str
         it awaits no review), and whether its run has work left (tasks to run).
 
     Raises:
-        KeyError: no checkpoint of ``thread_id``.
+        app.errors.UnknownThread: no checkpoint of ``thread_id``.
         app.storage.StorageError: a database is damaged or cannot be reached.
     """
     from app.review import awaiting
@@ -147,7 +148,7 @@ def pending_review(storage: Storage | Path | str, thread_id: str
     storage = _storage(storage)
     with storage.checkpointer(read_only=True) as saver:
         if saver is None or thread_id not in storage.thread_ids(saver):
-            raise KeyError(f"no thread {thread_id!r} in {storage.label}")
+            raise UnknownThread(f"no thread {thread_id!r} in {storage.label}")
         snap = _reader_graph(saver).get_state({"configurable": {"thread_id": thread_id}})
     return awaiting(snap), bool(snap.next or snap.tasks)
 

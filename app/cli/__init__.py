@@ -1,0 +1,96 @@
+"""Command line: ``python -m app research|resume|review|threads|inspect|prune``.
+
+One module per concern: :mod:`app.cli.parser` (the flags, derived from ``app/config.py``),
+:mod:`app.cli.checks` (input refused before anything is written), :mod:`app.cli.commands` (the
+subcommands), :mod:`app.cli.signals` (SIGTERM and broken pipes), :mod:`app.cli.disk` (telling a
+full disk), and :mod:`app.cli.exit_codes`. :func:`main` is the one place that turns an exception
+into an exit code:
+
+* 0 success;
+* 1 the run failed (an exception, or the graph's ``outcome`` is ``partial`` or ``failed``, or a
+  row is missing or duplicated), or a ``--crash-at`` point was never reached;
+* 2 bad input (one line on stderr, nothing written: :class:`app.errors.DomainError`, a bad flag
+  or setting, an unusable corpus);
+* 130 interrupted (Ctrl-C) and 143 terminated (SIGTERM): the run stopped cleanly, is recorded as
+  ``interrupted`` and resumes with the same command.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from app.cli import commands
+from app.cli.disk import disk_full, print_disk_full
+from app.cli.exit_codes import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_TERMINATED,
+)
+from app.cli.parser import add_setting_flags, build_parser, flag_overrides
+from app.cli.signals import Terminated, silence_stdout
+from app.config import ConfigError
+from app.errors import DomainError
+
+__all__ = ["add_setting_flags", "build_parser", "flag_overrides", "main"]
+
+_COMMANDS = {"research": commands.run, "resume": commands.run, "review": commands.run,
+             "threads": commands.threads, "inspect": commands.inspect, "prune": commands.prune}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI on ``argv`` (default ``sys.argv[1:]``); return the exit code. Never raises,
+    but ``SystemExit`` from ``--help`` or a bad flag, and any exception when ``RESEARCH_DEBUG``
+    is set."""
+    args = build_parser().parse_args(argv)
+    try:
+        return _COMMANDS[args.command](args)
+    except commands.Shown:
+        return EXIT_OK
+    except (ConfigError, DomainError) as exc:  # bad input, and only that: exit 2
+        if why := _disk_full(exc):  # e.g. a corpus index that could not be written
+            return print_disk_full(why)
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Terminated:
+        print("terminated (SIGTERM): the run stopped cleanly and can be resumed with the same "
+              "command", file=sys.stderr)
+        return EXIT_TERMINATED
+    except KeyboardInterrupt:
+        print("interrupted: the run can be resumed with the same command", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        silence_stdout()
+        return EXIT_OK
+    except Exception as exc:  # one line, never a traceback (RESEARCH_DEBUG=1 shows it)
+        if os.environ.get("RESEARCH_DEBUG"):
+            raise
+        return _failed(exc)
+
+
+def _disk_full(exc: BaseException) -> str | None:
+    return disk_full(exc, commands.DATA_DIR[0] if commands.DATA_DIR else None)
+
+
+def _failed(exc: Exception) -> int:
+    """Print one line for a failure that is not bad input; return exit code 1."""
+    from app.storage import StorageError
+
+    if isinstance(exc, StorageError):  # a damaged file or an unreachable server: says which
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    from workers.errors import RunCancelled, describe_fatal, is_fatal, one_line, redact
+
+    if isinstance(exc, RunCancelled) and exc.cause is not None:
+        exc = exc.cause  # LangGraph may raise a cancelled sibling's error: report the cause
+    if why := _disk_full(exc):
+        return print_disk_full(why)
+    # A bad key or an unknown model: one line saying which, then exit 1.
+    if is_fatal(exc):
+        line = f"model error: {describe_fatal(exc)}"
+    else:
+        line = f"run failed: {one_line(exc)}"
+    print(f"error: {redact(line, commands.SECRETS)}", file=sys.stderr)
+    return EXIT_FAILED

@@ -1,0 +1,100 @@
+"""Input the CLI refuses before anything is written (exit 2): the topic, the paths, the
+``--fail-worker`` names."""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from pathlib import Path
+
+from app.cli.exit_codes import BadInput
+from app.config import Settings
+
+MAX_TOPIC_CHARS = 500
+
+# Invisible characters that reorder how text is displayed (the "Trojan Source" family): a topic
+# must look like what it is in the report, the thread id and the database.
+_BIDI_CONTROLS = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def validate_topic(raw: str) -> str:
+    """The topic with its whitespace collapsed.
+
+    Raises:
+        BadInput: empty, longer than :data:`MAX_TOPIC_CHARS`, with control or bidi characters,
+            or with no letter or digit.
+    """
+    topic = " ".join(raw.split())
+    if not topic:
+        raise BadInput("the topic is empty; say what to research, e.g. "
+                       "research \"checkpointer pending writes\"")
+    if len(topic) > MAX_TOPIC_CHARS:
+        raise BadInput(f"the topic has {len(topic)} characters; the limit is {MAX_TOPIC_CHARS}")
+    if any(unicodedata.category(ch) == "Cc" or ch in _BIDI_CONTROLS for ch in topic):
+        raise BadInput("the topic contains control characters")
+    if not any(ch.isalnum() for ch in topic):
+        raise BadInput("the topic has no letters or digits; say what to research")
+    return topic
+
+
+def check_data_dir(settings: Settings) -> Path:
+    """The data dir, refused when it, or the nearest part of its path that exists, is not a
+    folder: ``--data-dir notes.txt/data`` can never be created.
+
+    Raises:
+        BadInput: that part is a file.
+    """
+    data_dir = Path(settings.data_dir)
+    existing = next((p for p in (data_dir, *data_dir.parents) if p.exists()), None)
+    if existing is not None and not existing.is_dir():
+        where = "" if existing == data_dir else f": {existing}"
+        raise BadInput(f"data dir {data_dir}{where} is a file, not a folder")
+    return data_dir
+
+
+def validate_paths(settings: Settings) -> None:
+    """Refuse unusable paths before anything is written: the data dir, the corpus folder, the
+    report's ``--out``.
+
+    Raises:
+        BadInput: one line naming the path.
+    """
+    data_dir = check_data_dir(settings)
+    if settings.corpus is not None:
+        corpus = Path(settings.corpus)
+        if not corpus.exists():
+            raise BadInput(f"corpus folder not found: {corpus}")
+        if not corpus.is_dir():
+            raise BadInput(f"--corpus {corpus} is a file; give the folder to index")
+    out = settings.report_out
+    if out is None:
+        return
+    if Path(out).exists() and not Path(out).is_dir() and not out.endswith(("/", "\\")):
+        if not Path(out).is_file() or Path(out).suffix.lower() != ".md":
+            raise BadInput(f"--out {out} exists and is not a .md report or a folder; "
+                           "refusing to overwrite it")
+    from app.report import report_path
+
+    folder = report_path(out, data_dir, "report.md").parent
+    if folder.exists() and not folder.is_dir():
+        raise BadInput(f"--out {out}: {folder} is a file, not a folder")
+    existing = next((p for p in (folder, *folder.parents) if p.exists()), None)
+    if existing is None or not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise BadInput(f"--out {out}: cannot write there")
+
+
+def check_fail_workers(settings: Settings) -> None:
+    """``--fail-worker`` must name registered workers.
+
+    Raises:
+        BadInput: an unknown name (the known ones are listed).
+    """
+    if not settings.fail_workers:
+        return
+    from workers.registry import registered  # imports the agent stack: only when needed
+
+    known = {w.name for w in registered(web=settings.web)}
+    for spec in settings.fail_workers:
+        name = spec.partition(":")[0]
+        if name not in known:
+            raise BadInput(f"--fail-worker: no worker {name!r}; known: {', '.join(sorted(known))}")

@@ -1,0 +1,206 @@
+"""The subcommands: ``research``/``resume``/``review`` (one run), ``threads``, ``inspect``,
+``prune``. Each takes the parsed arguments and returns the exit code; bad input is raised as a
+:class:`app.errors.DomainError` for :func:`app.cli.main` to print."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from app.cli.checks import check_data_dir, check_fail_workers, validate_paths, validate_topic
+from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, BadInput
+from app.cli.parser import flag_overrides
+from app.cli.signals import sigterm_stops_like_ctrl_c, silence_stdout
+from app.config import Settings, as_of_or_today, load_settings
+from app.errors import UnknownThread
+
+SECRETS: list[str] = []
+"""Keys of the settings in use, masked in any error line printed (a provider may echo a key)."""
+
+DATA_DIR: list[Path] = []
+"""The data dir of the command, to tell a full disk behind SQLite's "disk I/O error"."""
+
+
+class Shown(Exception):
+    """``review THREAD_ID`` without a decision: what it awaits was printed; exit 0."""
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The command's settings: flags over environment over ``.env`` over defaults.
+
+    Raises:
+        ConfigError: an unusable environment variable.
+    """
+    settings = load_settings()
+    if settings.openai_api_key:
+        SECRETS.append(settings.openai_api_key)
+    settings = settings.with_overrides(**flag_overrides(args))
+    DATA_DIR[:] = [Path(settings.data_dir)]
+    return settings
+
+
+def run(args: argparse.Namespace) -> int:
+    """``research``, ``resume`` and ``review``: one run of the graph (``app.run``), its
+    summary printed. Exit 0 when the outcome is ``ok``, else 1."""
+    settings = settings_of(args)
+    validate_paths(settings)
+    if settings.web and not settings.tavily_api_key:
+        raise BadInput("--web needs a Tavily key: set TAVILY_API_KEY in the environment or "
+                       "in .env")
+    topic, as_of = None, as_of_or_today(None)
+    if args.command == "research":
+        topic = validate_topic(args.topic)
+        try:
+            as_of = as_of_or_today(args.as_of)
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+    check_fail_workers(settings)
+
+    # Imported once the input is known to be good: the graph stack takes seconds to import,
+    # and bad input should fail fast.
+    from app.progress import Progress, print_pause, print_summary
+    from app.run import RunRequest, ThreadBusy, run_research
+    from app.tracing import check_tracing
+    from workers.sources import CorpusError
+
+    if tracing_note := check_tracing():  # said once, instead of ~30 s of retries at exit
+        print(tracing_note, file=sys.stderr)
+
+    request = RunRequest(topic=topic, as_of=as_of, thread_id=args.thread_id,
+                         fresh=getattr(args, "fresh", False))
+    if args.command == "review":
+        settings = settings.with_overrides(review=True)  # a redo pauses again
+        request.review = review_decision(args, settings)
+
+    progress = Progress(sys.stderr if args.json else sys.stdout, quiet=args.quiet)
+    try:
+        with sigterm_stops_like_ctrl_c():
+            summary = run_research(request, settings, on_event=progress)
+    except CorpusError as exc:  # the workers' own domain error (workers never import app/)
+        raise BadInput(str(exc)) from None
+    except ThreadBusy as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    out = summary.to_dict()
+    # Alive at the end with a crash point set: it was never reached. A workshop that asked for
+    # a kill must not carry on as if it had one (the summary's notes say it too).
+    unreached = summary.crash_unreached
+    try:
+        if args.json:
+            print(json.dumps(out, indent=2, ensure_ascii=False), flush=True)
+        elif out.get("status") == "awaiting_review":
+            print_pause(out)
+        else:
+            print_summary(out)
+    except BrokenPipeError:
+        silence_stdout()  # the reader left; the run itself is done and recorded
+    if unreached:
+        print(f"error: {unreached}", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK if summary.ok else EXIT_FAILED
+
+
+def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, Any] | None:
+    """The ``review`` command's decision, checked against what the thread awaits before anything
+    runs; or, with no decision flag, print what it awaits and stop (exit 0).
+
+    Raises:
+        UnknownThread: no such thread.
+        BadInput: the thread awaits no review, or a flag does not fit its stage.
+        Shown: the pause was printed (no decision given).
+    """
+    from app.inspect import pending_review
+    from app.review import ReviewError, ReviewPause, review_value
+    from app.storage import storage_of
+
+    payload, unfinished = pending_review(storage_of(settings), args.thread_id)
+    decided = args.approve or args.question or args.drop or args.redo
+    if payload is None:
+        if unfinished and args.approve and not (args.question or args.drop or args.redo):
+            # The review was decided and the run then stopped (e.g. killed while persisting):
+            # approving again continues it, as ``resume`` would.
+            return {"approve": True}
+        hint = (f"; its run is unfinished: continue it with python -m app resume "
+                f"{args.thread_id}" if unfinished else "")
+        raise BadInput(f"thread {args.thread_id!r} has nothing awaiting review{hint}")
+    if not decided:
+        pause = ReviewPause(args.thread_id, "", "", payload).to_dict()
+        pause.pop("topic"), pause.pop("as_of")
+        if args.json:
+            print(json.dumps(pause, indent=2, ensure_ascii=False), flush=True)
+        else:
+            from app.progress import print_pause
+
+            print_pause(pause)
+        raise Shown
+    try:
+        return review_value(payload, questions=args.question, drop=args.drop, redo=args.redo)
+    except ReviewError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def _warn(warnings: list[str]) -> int:
+    """Print what could not be read (a damaged database) on stderr; exit 1 if anything."""
+    for line in warnings:
+        print(f"error: {line}", file=sys.stderr)
+    return EXIT_FAILED if warnings else EXIT_OK
+
+
+def threads(args: argparse.Namespace) -> int:
+    """``threads``: every thread with its topic, ``as_of``, status and last step."""
+    from app.inspect import list_threads, print_threads
+    from app.storage import storage_of
+
+    settings = settings_of(args)
+    check_data_dir(settings)
+    warnings: list[str] = []
+    rows = list_threads(storage_of(settings), warnings)
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+    else:
+        print_threads(rows)
+    return _warn(warnings)
+
+
+def inspect(args: argparse.Namespace) -> int:
+    """``inspect THREAD_ID``: a thread's checkpoint history and its rows.
+
+    Raises:
+        UnknownThread: no such thread.
+    """
+    from app.inspect import inspect_thread, print_inspection
+    from app.storage import storage_of
+
+    settings = settings_of(args)
+    check_data_dir(settings)
+    storage = storage_of(settings)
+    warnings: list[str] = []
+    data = inspect_thread(storage, args.thread_id, warnings)
+    if data is None:
+        if warnings:
+            return _warn(warnings)
+        raise UnknownThread(f"no thread {args.thread_id!r} in {storage.label}")
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    else:
+        print_inspection(data)
+    return _warn(warnings)
+
+
+def prune(args: argparse.Namespace) -> int:
+    """``prune``: keep only the latest checkpoint of each finished thread."""
+    from app.prune import print_prune, prune_checkpoints
+    from app.storage import storage_of
+
+    settings = settings_of(args)
+    check_data_dir(settings)
+    result = prune_checkpoints(storage_of(settings), thread_id=args.thread_id,
+                               dry_run=args.dry_run)
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        print_prune(result)
+    return EXIT_OK

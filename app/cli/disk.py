@@ -1,0 +1,60 @@
+"""Telling a full disk from other failures, so the CLI can say "nothing was lost" (exit 1)."""
+
+from __future__ import annotations
+
+import errno
+import shutil
+import sqlite3
+import sys
+from pathlib import Path
+
+from app.cli.exit_codes import EXIT_FAILED
+
+NEARLY_FULL = 1 << 20
+"""Free bytes under which an I/O error on the data dir's file system is put down to a full disk
+(SQLite reports a failed write of its WAL index as "disk I/O error", not ``SQLITE_FULL``)."""
+
+
+def disk_full(exc: BaseException | None, data_dir: Path | None) -> str | None:
+    """What says the disk is full in ``exc`` or the errors it was raised from or during
+    (``__cause__``/``__context__``): an ``OSError`` ENOSPC/EDQUOT, SQLite's ``SQLITE_FULL``, or
+    an I/O error (SQLite's ``SQLITE_IOERR`` family, ``EIO``) while the file system of
+    ``data_dir`` has less than :data:`NEARLY_FULL` bytes free. None when nothing does. A full
+    disk is a failure (exit 1), never bad input, even when it surfaces as a corpus error."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return f"{exc.strerror}: {exc.filename}" if exc.filename else str(exc.strerror)
+        if isinstance(exc, sqlite3.Error) and (
+                getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+                or "database or disk is full" in str(exc)):
+            return str(exc)
+        io_error = (isinstance(exc, OSError) and exc.errno == errno.EIO) or (
+            isinstance(exc, sqlite3.Error)
+            and (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_IOERR)
+        if io_error and (free := free_bytes(data_dir)) is not None and free < NEARLY_FULL:
+            return f"{exc}; {free} bytes free"
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def free_bytes(data_dir: Path | None) -> int | None:
+    """Free bytes on the file system of ``data_dir`` (or its nearest existing parent); None
+    when unknown."""
+    if data_dir is None:
+        return None
+    existing = next((p for p in (data_dir, *data_dir.parents) if p.exists()), None)
+    try:
+        return shutil.disk_usage(existing).free if existing is not None else None
+    except OSError:
+        return None
+
+
+def print_disk_full(why: str) -> int:
+    """Say the disk is full and that nothing was lost; return the exit code (1)."""
+    # Every write is a transaction (results, checkpoints) or an atomic rename (index, report):
+    # a full disk stops the run between two saved states, and the next run resumes from there.
+    print(f"error: the disk is full ({why}); nothing was lost: free some space, then run the "
+          "same command again to continue", file=sys.stderr)
+    return EXIT_FAILED

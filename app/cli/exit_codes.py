@@ -1,0 +1,19 @@
+"""The CLI's exit codes, and :class:`BadInput`, the bad-input error the CLI raises itself.
+
+0 success; 1 the run failed (an exception, or the graph's ``outcome`` is ``partial`` or
+``failed``, or a row is missing or duplicated), or a ``--crash-at`` point was never reached;
+2 bad input (one line on stderr, nothing written: :class:`app.errors.DomainError`, a bad flag or
+setting, an unusable corpus); 130 interrupted (Ctrl-C) and 143 terminated (SIGTERM): the run
+stopped cleanly, is recorded as ``interrupted`` and resumes with the same command.
+"""
+
+from __future__ import annotations
+
+from app.errors import DomainError
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM: the shell's codes
+
+
+class BadInput(DomainError):
+    """Bad input found by the CLI itself (a flag, a path, the topic): one line, exit code 2."""

@@ -1,0 +1,162 @@
+"""The argument parser. The settings' flags are derived from their declaration in
+``app/config.py`` (:func:`add_setting_flags`), never written out here."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from app.cli.exit_codes import EXIT_BAD_INPUT
+from app.config import SETTINGS, ConfigError, SettingSpec, parse_setting
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage dump) and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"error: {message} (see --help)", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+    def format_help(self) -> str:
+        if callable(self.epilog):  # built on demand: the worker registry imports LangChain
+            self.epilog = self.epilog()
+        return super().format_help()
+
+
+def _workers_epilog() -> str:
+    from workers.registry import registered
+
+    workers = registered(web=True)  # the web workers say "with --web" in their description
+    width = max(len(w.name) for w in workers)
+    lines = [f"  {w.name:<{width}}  {w.description}" for w in workers]
+    return "\n".join(["workers (workers/registry.py; one task per worker per sub-question):",
+                      *lines])
+
+
+def _flag_type(spec: SettingSpec) -> Callable[[str], Any]:
+    def convert(text: str) -> Any:
+        try:
+            return parse_setting(spec.flag or spec.name, spec, text)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return convert
+
+
+def add_setting_flags(parser: argparse.ArgumentParser, names: set[str] | None = None) -> None:
+    """Add the declared flags to ``parser`` (all of them, or those whose setting is in
+    ``names``); the fault-injection flags go in their own help group. Each flag's value lands
+    in ``args.setting_<name>`` (None when absent): read them with :func:`flag_overrides`."""
+    faults = None
+    for spec in SETTINGS:
+        if spec.flag is None or (names is not None and spec.name not in names):
+            continue
+        target: Any = parser
+        if spec.group == "faults":
+            if faults is None:
+                faults = parser.add_argument_group(
+                    "fault injection (for tests and workshops; see docs/walkthrough.md)")
+            target = faults
+        help_text = spec.help
+        if spec.default not in (None, ()) and "default" not in help_text:
+            help_text += f" (default {spec.default}{', or ' + spec.env if spec.env else ''})"
+        elif spec.env and "default" not in help_text:
+            help_text += f" (default: {spec.env})"
+        if spec.type is bool:  # a switch: present means on; absent leaves env/.env/default
+            help_text = spec.help + (f" (default: off, or {spec.env}=1)" if spec.env else "")
+            target.add_argument(spec.flag, dest=f"setting_{spec.name}", action="store_const",
+                                const=True, default=None, help=help_text)
+            continue
+        kwargs: dict[str, Any] = {"dest": f"setting_{spec.name}", "help": help_text,
+                                  "metavar": spec.metavar}
+        if spec.choices:
+            kwargs["choices"] = spec.choices
+        else:
+            kwargs["type"] = _flag_type(spec)
+        if spec.repeated:
+            kwargs["action"] = "append"
+        target.add_argument(spec.flag, **kwargs)
+
+
+def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings given as flags in ``args`` (absent flags are left out), by field name."""
+    out = {}
+    for spec in SETTINGS:
+        value = getattr(args, f"setting_{spec.name}", None)
+        if value is not None:
+            out[spec.name] = tuple(value) if spec.repeated else value
+    return out
+
+
+def _add_output_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print a machine-readable summary on "
+                   "stdout (progress goes to stderr)")
+    p.add_argument("--quiet", action="store_true", help="no progress, only the summary")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m app`` (exposed for tests and docs)."""
+    parser = _Parser(prog="python -m app", description="Map-reduce research agent (LangGraph).")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    research = sub.add_parser("research", help="research a topic (resumes an unfinished run)",
+                              epilog=_workers_epilog,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    research.add_argument("topic", help="what to research (1 to 500 characters)")
+    research.add_argument("--as-of", help="the research date YYYY-MM-DD (default: today, UTC)")
+    research.add_argument("--thread-id", help="checkpoint thread (default: derived from topic "
+                          "and as-of, so the same command resumes or updates the same run)")
+    research.add_argument("--fresh", action="store_true", help="start a new thread")
+    add_setting_flags(research)
+    _add_output_flags(research)
+
+    resume = sub.add_parser("resume", help="continue an unfinished thread")
+    resume.add_argument("thread_id")
+    add_setting_flags(resume)
+    _add_output_flags(resume)
+
+    review = sub.add_parser(
+        "review", help="show what a thread paused by --review awaits; approve, edit or redo it",
+        description="Without a decision flag: show what the thread awaits (exit 0). With one: "
+        "continue the run with it (LangGraph Command(resume=...)); it may pause again "
+        "(after --redo). A thread that awaits nothing: exit 2.")
+    review.add_argument("thread_id")
+    review.add_argument("--approve", action="store_true", help="continue as planned / persist "
+                        "every result")
+    review.add_argument("--question", action="append", default=[], metavar="TEXT",
+                        help="plan review: replace the sub-questions with these (repeatable), "
+                        "then continue")
+    review.add_argument("--drop", action="append", default=[], metavar="ENVELOPE_ID",
+                        help="results review: neither persist nor report this result "
+                        "(repeatable)")
+    review.add_argument("--redo", action="append", default=[], metavar="ENVELOPE_ID",
+                        help="results review: send this task again, then review again "
+                        "(repeatable)")
+    add_setting_flags(review, {s.name for s in SETTINGS} - {"review"})
+    _add_output_flags(review)
+
+    threads = sub.add_parser("threads", help="list threads: topic, as_of, status, last step")
+    add_setting_flags(threads, {"data_dir", "database_url"})
+    threads.add_argument("--json", action="store_true")
+
+    inspect = sub.add_parser("inspect", help="checkpoint history and DB rows of a thread")
+    inspect.add_argument("thread_id")
+    add_setting_flags(inspect, {"data_dir", "database_url"})
+    inspect.add_argument("--json", action="store_true")
+
+    prune = sub.add_parser(
+        "prune", help="keep only the latest checkpoint of each finished thread; report the "
+        "bytes freed",
+        description="Delete the checkpoint history that finished threads no longer need (each "
+        "rerun adds about seven checkpoints and their writes), keeping each one's latest "
+        "checkpoint, then compact the database. Unfinished threads (killed, interrupted, "
+        "failed mid-run) and threads running in another process are never touched. Results "
+        "and reports are not affected.")
+    prune.add_argument("--thread-id", help="prune this thread only")
+    add_setting_flags(prune, {"data_dir"})
+    prune.add_argument("--dry-run", action="store_true", help="say what would be removed, "
+                       "change nothing")
+    prune.add_argument("--json", action="store_true")
+    return parser
