@@ -65,3 +65,7 @@ def test_a_key_error_inside_a_node_is_a_failure_not_bad_input(
     assert _err_lines(capsys) == [f"error: thread {thread_id!r} has nothing left to resume"]
     assert main(["resume", "no-such-thread", "--data-dir", str(tmp_path / "data")]) == 2
     assert _err_lines(capsys)[0].startswith("error: no thread 'no-such-thread'")
+    # ``review`` looks the thread up through the checkpointer: the same named error, not a
+    # ``KeyError`` the CLI would have to guess about
+    assert main(["review", "no-such-thread", "--data-dir", str(tmp_path / "data")]) == 2
+    assert _err_lines(capsys) == [f"error: no thread 'no-such-thread' in {tmp_path / 'data'}"]
