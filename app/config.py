@@ -8,10 +8,11 @@ variable, its CLI flag, its help line and its bounds.
 * :class:`Settings` is a :class:`RunContext` plus what never travels with a run: the provider
   credentials (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``), read from the process's environment.
 
-Everything else is derived from the fields: :data:`ENV_VARS` (the environment table), the CLI
-flags (``app.cli.add_setting_flags``), and the README's settings table (``app/diagram.py``).
-Adding a setting is one field here (plus the code that uses it; and a line
-in ``.env.example`` when it has a variable): see docs/extending.md.
+Each field is made by :func:`app.setting_spec.setting`. Everything else is derived from the
+fields: :data:`ENV_VARS` (the environment table), the CLI flags (``app.cli.add_setting_flags``),
+and the README's settings table (``app/diagram.py``). Adding a setting is one field here (plus
+the code that uses it; and a line in ``.env.example`` when it has a variable): see
+docs/extending.md.
 
 Precedence, highest first: CLI flag > environment variable > ``.env`` file > default. The ``.env``
 file is read with python-dotenv's ``dotenv_values`` (it is *not* loaded into ``os.environ``), so
@@ -29,17 +30,23 @@ Source: the ``langchain-ai/react-agent`` template's ``Context`` dataclass, and L
 from __future__ import annotations
 
 import datetime as dt
-import math
 import os
-import types
-import typing
-from collections.abc import Callable, Mapping
-from dataclasses import MISSING, dataclass, field, fields, replace
-from functools import cache
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from dotenv import dotenv_values
+
+from app.setting_spec import (
+    ConfigError,
+    SettingSpec,
+    coerce,
+    parse_setting,
+    setting,
+    specs_of,
+    validate,
+)
 
 __all__ = [
     "DEFAULT_OPENAI_MODEL", "ENV_VARS", "SETTINGS", "ConfigError", "RunContext", "Settings",
@@ -48,10 +55,6 @@ __all__ = [
 
 DEFAULT_OPENAI_MODEL = "openai:gpt-4.1-mini"
 DURABILITY_MODES = ("sync", "async", "exit")
-
-
-class ConfigError(ValueError):
-    """A setting has an unusable value; the message is one line naming it."""
 
 
 def today_utc() -> str:
@@ -71,33 +74,6 @@ def as_of_or_today(value: str | None) -> str:
     from state import normalize_as_of
 
     return normalize_as_of(value) if value else today_utc()
-
-
-def setting(default: Any = None, *, help: str, env: str | None = None, flag: str | None = None,
-            minimum: float | None = None, exclusive: bool = False, maximum: float | None = None,
-            choices: tuple[str, ...] | None = None, metavar: str | None = None,
-            group: str = "run", check: Callable[[Any], Any] | None = None,
-            secret: bool = False) -> Any:
-    """Declare one setting: a dataclass field with its metadata.
-
-    Args:
-        default: the value when nothing sets it (a tuple for a repeatable flag).
-        help: one line for ``--help``, the README table and ``.env.example``.
-        env: the environment variable (None: not settable from the environment).
-        flag: the CLI flag of ``research`` and ``resume`` (None: no flag).
-        minimum, exclusive, maximum: numeric bounds (``exclusive``: ``value > minimum``).
-        choices: the allowed strings.
-        metavar: the flag's placeholder in ``--help``.
-        group: ``"run"``, or ``"faults"`` (the fault-injection flags' own ``--help`` group).
-        check: ``check(value)`` raises ``ValueError`` with a one-line reason for a bad value.
-        secret: never shown (``Settings.redacted``), never part of the run context.
-    """
-    meta = {"help": help, "env": env, "flag": flag, "minimum": minimum, "exclusive": exclusive,
-            "maximum": maximum, "choices": choices, "metavar": metavar, "group": group,
-            "check": check, "secret": secret}
-    if isinstance(default, (list, dict)):
-        raise TypeError("use a tuple for a repeatable setting's default (the context is frozen)")
-    return field(default=default, metadata=meta, repr=not secret)
 
 
 def _check_crash_at(value: str) -> None:
@@ -153,8 +129,10 @@ class RunContext:
                                    minimum=1, help="workers running at once")
     rounds: int = setting(2, env="RESEARCH_ROUNDS", flag="--rounds", minimum=1,
                           help="dispatch rounds (re-dispatch of failed tasks)")
-    max_attempts: int = setting(3, env="RESEARCH_MAX_ATTEMPTS", minimum=1,
-                                help="attempts per task (RetryPolicy)")
+    max_attempts: int = setting(3, env="RESEARCH_MAX_ATTEMPTS", minimum=1, maximum=10,
+                                help="attempts per task (RetryPolicy; at most 10)")
+    # maximum: the worker nodes' RetryPolicy cap, workers.base.ATTEMPTS_CAP (a test keeps them
+    # equal; this module imports no LangGraph code)
     retry_interval: float = setting(0.5, env="RESEARCH_RETRY_INTERVAL", minimum=0,
                                     help="seconds before the first retry")
     requests_per_second: float = setting(
@@ -199,12 +177,12 @@ class RunContext:
              "attempt, status, pid (tab-separated), to count re-runs")
 
     def __post_init__(self) -> None:
-        for spec in _specs(type(self)):
+        for spec in specs_of(type(self)):
             value = getattr(self, spec.name)
-            fixed = _coerce(spec, value)
+            fixed = coerce(spec, value)
             if fixed is not value:
                 object.__setattr__(self, spec.name, fixed)
-            _validate(spec.name, spec, fixed)
+            validate(spec.name, spec, fixed)
 
     def model_for(self, role: str) -> str | None:
         """The model spec for ``role`` (``planner``, ``worker`` or ``report``), else ``model``
@@ -240,7 +218,7 @@ class Settings(RunContext):
     def redacted(self) -> dict[str, Any]:
         """The settings as a dict that is safe to show or store: no key."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}
-        for spec in _specs(type(self)):
+        for spec in specs_of(type(self)):
             if spec.secret:
                 out[spec.name] = "set" if out[spec.name] else None
         return out
@@ -255,135 +233,11 @@ def default_model(credentials: Settings | None) -> str:
     return DEFAULT_OPENAI_MODEL if credentials and credentials.openai_api_key else "offline"
 
 
-# --- the declaration, as data ------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class SettingSpec:
-    """One declared setting, read from its field (see :func:`setting`)."""
-
-    name: str
-    type: type
-    """``str``, ``int``, ``float`` or ``bool`` (of the items, for a repeatable setting)."""
-    optional: bool
-    repeated: bool
-    default: Any
-    help: str
-    env: str | None
-    flag: str | None
-    minimum: float | None
-    exclusive: bool
-    maximum: float | None
-    choices: tuple[str, ...] | None
-    metavar: str | None
-    group: str
-    check: Callable[[Any], Any] | None
-    secret: bool
-
-
-@cache
-def _specs(cls: type) -> tuple[SettingSpec, ...]:
-    hints = typing.get_type_hints(cls)
-    out = []
-    for f in fields(cls):
-        hint = hints[f.name]
-        args = typing.get_args(hint)
-        optional = isinstance(hint, types.UnionType) and type(None) in args
-        if optional:
-            hint = next(a for a in args if a is not type(None))
-        repeated = typing.get_origin(hint) is tuple
-        base = typing.get_args(hint)[0] if repeated else hint
-        m = f.metadata
-        out.append(SettingSpec(
-            name=f.name, type=base, optional=optional, repeated=repeated,
-            default=None if f.default is MISSING else f.default, help=m["help"], env=m["env"],
-            flag=m["flag"], minimum=m["minimum"], exclusive=m["exclusive"], maximum=m["maximum"],
-            choices=m["choices"], metavar=m["metavar"], group=m["group"], check=m["check"],
-            secret=m["secret"]))
-    return tuple(out)
-
-
-SETTINGS: tuple[SettingSpec, ...] = _specs(Settings)
+SETTINGS: tuple[SettingSpec, ...] = specs_of(Settings)
 """Every setting, in declaration order."""
 
 ENV_VARS: dict[str, SettingSpec] = {s.env: s for s in SETTINGS if s.env}
 """Environment variable name -> its setting (the README table and ``.env.example`` follow it)."""
-
-
-def _coerce(spec: SettingSpec, value: Any) -> Any:
-    if value is None:
-        return None
-    if spec.repeated:
-        return value if isinstance(value, tuple) else tuple(value)
-    if spec.type is str and isinstance(value, os.PathLike):
-        return os.fspath(value)
-    if spec.type is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    return value
-
-
-def _validate(label: str, spec: SettingSpec, value: Any) -> None:
-    """Raise ConfigError (one line, naming ``label``) when ``value`` breaks the declaration."""
-    if value is None:
-        if not spec.optional:
-            raise ConfigError(f"{label} must be set")
-        return
-    for item in value if spec.repeated else (value,):
-        _validate_item(label, spec, item)
-
-
-def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
-    """Raise ConfigError when one value (one item of a repeatable setting) is unusable."""
-    if spec.type in (int, float):
-        if isinstance(item, bool) or not isinstance(item, (int, float)) or (
-                spec.type is int and not isinstance(item, int)):
-            raise ConfigError(f"{label} must be a {spec.type.__name__}, got {item!r}")
-        if not math.isfinite(item):
-            raise ConfigError(f"{label} must be a finite number, got {item!r}")
-        if spec.minimum is not None and (
-                item < spec.minimum or (spec.exclusive and item == spec.minimum)):
-            relation = ">" if spec.exclusive else ">="
-            raise ConfigError(f"{label} must be {relation} {spec.minimum:g}, got {item!r}")
-        if spec.maximum is not None and item > spec.maximum:
-            raise ConfigError(f"{label} must be <= {spec.maximum:g}, got {item!r}")
-    elif not isinstance(item, spec.type):
-        raise ConfigError(f"{label} must be a {spec.type.__name__}, got {item!r}")
-    if spec.choices and item not in spec.choices:
-        raise ConfigError(f"{label} must be one of {', '.join(spec.choices)}, got {item!r}")
-    if spec.check is not None:
-        try:
-            spec.check(item)
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
-
-
-_BOOLEANS = {"1": True, "true": True, "yes": True, "on": True,
-             "0": False, "false": False, "no": False, "off": False}
-
-
-def parse_setting(label: str, spec: SettingSpec, raw: str) -> Any:
-    """Convert one raw string (an environment value or a flag's argument) and validate it;
-    an empty string means unset (None).
-
-    Raises:
-        ConfigError: one line naming ``label``.
-    """
-    raw = raw.strip()
-    if raw == "":
-        return None
-    if spec.type is bool:
-        value = _BOOLEANS.get(raw.lower())
-        if value is None:
-            raise ConfigError(f"{label} must be 1 or 0 (true/false, yes/no, on/off), got {raw!r}")
-        return value
-    if spec.type in (int, float):
-        try:
-            value = spec.type(raw)
-        except ValueError:
-            raise ConfigError(f"{label} must be a {spec.type.__name__}, got {raw!r}") from None
-    else:
-        value = raw
-    _validate_item(label, spec, value)  # a repeatable flag parses one item at a time
-    return value
 
 
 # --- environment and .env ----------------------------------------------------------------------

@@ -9,7 +9,8 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from app.cli.exit_codes import EXIT_BAD_INPUT
-from app.config import SETTINGS, ConfigError, SettingSpec, parse_setting
+from app.config import SETTINGS
+from app.setting_spec import ConfigError, SettingSpec, parse_setting
 
 
 class _Parser(argparse.ArgumentParser):

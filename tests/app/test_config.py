@@ -105,7 +105,8 @@ def test_types_are_converted():
 @pytest.mark.parametrize(
     ("name", "value"),
     [("RESEARCH_ROUNDS", "two"), ("RESEARCH_ROUNDS", "0"), ("RESEARCH_MAX_CONCURRENCY", "0"),
-     ("RESEARCH_MAX_ATTEMPTS", "-1"), ("RESEARCH_MAX_TOKENS", "0"), ("RESEARCH_TIMEOUT", "0"),
+     ("RESEARCH_MAX_ATTEMPTS", "-1"), ("RESEARCH_MAX_ATTEMPTS", "11"), ("RESEARCH_MAX_TOKENS", "0"),
+     ("RESEARCH_TIMEOUT", "0"),
      ("RESEARCH_TIMEOUT", "nan"), ("RESEARCH_REQUESTS_PER_SECOND", "-2"),
      ("RESEARCH_RETRY_INTERVAL", "inf"), ("RESEARCH_MAX_CONCURRENCY", "1.5")],
 )
@@ -114,6 +115,17 @@ def test_bad_values_are_one_line_errors_naming_the_variable(name, value):
         load_settings(env={name: value}, env_file=None)
     message = str(info.value)
     assert name in message and "\n" not in message
+
+
+def test_max_attempts_is_bounded_by_the_retry_policy_cap():
+    # A run asking for more attempts than the worker nodes' RetryPolicy allows would stop at the
+    # cap without a word; the declaration refuses it instead.
+    from app.config import ENV_VARS
+    from workers.base import ATTEMPTS_CAP
+
+    assert ENV_VARS["RESEARCH_MAX_ATTEMPTS"].maximum == ATTEMPTS_CAP
+    assert load_settings(env={"RESEARCH_MAX_ATTEMPTS": str(ATTEMPTS_CAP)},
+                         env_file=None).max_attempts == ATTEMPTS_CAP
 
 
 def test_bad_value_in_the_dotenv_file_is_an_error_too(tmp_path):
