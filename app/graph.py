@@ -37,15 +37,24 @@ from typing import Annotated, Any, get_origin, get_type_hints
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from langgraph.types import Command, Overwrite, RetryPolicy, Send
+from langgraph.types import Command, Overwrite, RetryPolicy
 
 from app.config import RunContext, as_of_or_today
 from app.plan import llm_plan, offline_plan
 from app.report import ReportInput, render_markdown, report_filename, report_path, write_report
 from app.resources import Resources
 from app.review import ask_plan, ask_results
+from app.rounds import (
+    STEPS_AFTER_MAP,
+    STEPS_PER_ROUND,
+    current_envelopes,
+    fan_out,
+    first_round_tasks,
+    next_round_tasks,
+    run_outcome,
+)
 from app.storage import is_transient_storage_error
-from state import ResearchInput, ResearchState, Task
+from state import ResearchInput, ResearchState
 from workers.base import (
     ATTEMPTS_CAP,
     WorkerSpec,
@@ -58,113 +67,13 @@ from workers.base import (
 from workers.pacing import stop_waiting_when
 from workers.usage import AttemptTokens
 
-__all__ = [
-    "build_graph", "current_envelopes", "fan_out", "next_round_tasks", "recursion_limit",
-    "run_outcome",
-]
+__all__ = ["build_graph"]
 
 
 def unmetered_note(count: int) -> str:
     """The run note for ``count`` model responses that reported no token usage."""
     return (f"{count} model response(s) reported no token usage: the token count is incomplete "
             "and the token budget (--max-tokens) cannot count them")
-
-
-def current_envelopes(state: ResearchState) -> list[dict[str, Any]]:
-    """The envelopes of this run: those whose task is one of the current sub-questions and whose
-    ``as_of`` is the run's, less those dropped at review. (A thread that is run again keeps older
-    envelopes in the channel.)"""
-    questions = set(state.get("sub_questions") or [])
-    as_of = state.get("as_of")
-    dropped = set(state.get("dropped") or [])
-    return [
-        e
-        for e in state.get("envelopes") or []
-        if e.get("task_key") in questions and e.get("as_of") == as_of
-        and e.get("envelope_id") not in dropped
-    ]
-
-
-def next_round_tasks(
-    state: ResearchState, worker_names: Sequence[str], rounds: int, max_tokens: int | None
-) -> tuple[list[Task], str | None]:
-    """Decide the next map step: the failed tasks to send again, and why not if none.
-
-    Pure: it only reads state, so ``route`` may run again (a retry, a resume) and decide the
-    same.
-
-    Returns:
-        ``(tasks, reason)``: the tasks of round ``r + 1`` (each keeps its worker and
-        sub-question, so its ``envelope_id`` is unchanged), and a note when failed tasks remain
-        but are not re-sent (no rounds or no budget left), or when the token budget is spent,
-        else None.
-    """
-    envelopes = current_envelopes(state)
-    failed = [e for e in envelopes if e.get("status") == "error" and e["worker"] in worker_names]
-    spent = state.get("tokens", 0) or 0
-    over_budget = max_tokens is not None and spent >= max_tokens
-    if not failed:
-        # The budget note reaches the report even when nothing is left to re-dispatch.
-        return [], (f"token budget spent ({spent} of {max_tokens})" if over_budget else None)
-    this_round = max(e.get("round", 1) for e in envelopes)
-    if this_round >= rounds:
-        reason = f"{len(failed)} task(s) still failed after {this_round} round(s)"
-        if over_budget:
-            reason += f"; token budget spent ({spent} of {max_tokens})"
-        return [], reason
-    if over_budget:
-        return [], (
-            f"token budget spent ({spent} of {max_tokens}): {len(failed)} failed task(s) "
-            "were not dispatched again"
-        )
-    tasks = [
-        Task(
-            worker=e["worker"],
-            sub_question=e["task_key"],
-            topic=state["topic"],
-            as_of=state["as_of"],
-            round=this_round + 1,
-        )
-        for e in failed
-    ]
-    return tasks, None
-
-
-def run_outcome(state: ResearchState) -> tuple[str, list[dict[str, Any]]]:
-    """The run's outcome from its current envelopes: ``("ok" | "partial" | "failed",
-    failed_tasks)``, each failed task ``{envelope_id, worker, task_key, error}``.
-
-    ``partial``: some tasks failed for good (after every round); ``failed``: all of them did (or
-    the run has no task at all).
-    """
-    envelopes = current_envelopes(state)
-    failed = [
-        {"envelope_id": e["envelope_id"], "worker": e["worker"], "task_key": e["task_key"],
-         "error": e.get("error") or ""}
-        for e in envelopes if e.get("status") == "error"
-    ]
-    if not envelopes or len(failed) == len(envelopes):
-        return "failed", failed
-    return ("partial" if failed else "ok"), failed
-
-
-STEPS_PER_ROUND = 2
-"""Supersteps one map round takes: the workers, then ``route``."""
-STEPS_AFTER_MAP = 2
-"""Supersteps after the last round: ``persist``, then ``report``."""
-
-
-def recursion_limit(rounds: int) -> int:
-    """The ``recursion_limit`` a run of ``rounds`` rounds needs: ``plan``, each round's two
-    supersteps, ``persist`` and ``report``, plus a margin. (``route`` also stops re-dispatching,
-    with a note, when the limit the caller chose leaves no room for another round, so a run
-    never ends in ``GraphRecursionError`` with its results unsaved.)"""
-    return 1 + STEPS_PER_ROUND * rounds + STEPS_AFTER_MAP + 5
-
-
-def fan_out(tasks: Sequence[Task]) -> list[Send]:
-    """One ``Send`` per task, to the node named by its worker."""
-    return [Send(task["worker"], task) for task in tasks]
 
 
 def _thread_id(config: RunnableConfig) -> str:
@@ -220,9 +129,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         # Studio and LangGraph Server callers may leave as_of out: default it here, once, so
         # every task of the run carries the same date (and so the same envelope ids).
         as_of = as_of_or_today(state.get("as_of"))
-        tasks = [Task(worker=worker.name, sub_question=question, topic=state["topic"],
-                      as_of=as_of, round=1)
-                 for question in questions for worker in workers]
+        tasks = first_round_tasks(state["topic"], as_of, questions, names)
         sends = fan_out(tasks)  # before any write: if it raises, the resume runs plan again
         runtime.stream_writer({"planned": {"sub_questions": questions, "total": len(tasks)}})
         # A thread that is run again starts its notes and token counts afresh: ``Overwrite``
@@ -276,7 +183,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
                 reason = (f"{len(tasks)} failed task(s) were not dispatched again: round "
                           f"{tasks[0]['round']} would pass this run's recursion limit of "
                           f"{limit} steps (each round takes {STEPS_PER_ROUND}; see "
-                          "app.graph.recursion_limit)")
+                          "app.rounds.recursion_limit)")
                 tasks = []
         if tasks:
             runtime.stream_writer({"dispatched": {"round": tasks[0]["round"],
@@ -297,9 +204,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
                       "notes": [f"plan replaced at review: {len(questions)} sub-question(s)"]}
             runtime.stream_writer({"planned": {"sub_questions": questions,
                                                "total": len(questions) * len(workers)}})
-        tasks = [Task(worker=worker.name, sub_question=question, topic=state["topic"],
-                      as_of=state["as_of"], round=1)
-                 for question in questions for worker in workers]
+        tasks = first_round_tasks(state["topic"], state["as_of"], questions, names)
         return Command(update=update, goto=fan_out(tasks))
 
     def review_results(state: ResearchState, runtime: Runtime[RunContext]) -> Command:

@@ -22,9 +22,10 @@ from langgraph.types import Command
 
 from app.config import Settings
 from app.errors import NothingToResume, ThreadMismatch
-from app.graph import build_graph, recursion_limit
+from app.graph import build_graph
 from app.resources import Resources
 from app.review import NothingToReview, ReviewPause, awaiting
+from app.rounds import recursion_limit
 from app.storage import ThreadBusy, storage_of
 from app.summary import RunSummary, summarize_run
 from app.threads import (

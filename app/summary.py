@@ -8,8 +8,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from app.graph import current_envelopes, run_outcome
 from app.relevance import relevance_warnings
+from app.rounds import current_envelopes, run_outcome
 from app.storage import Storage
 
 __all__ = ["RunSummary", "channel_check", "summarize_run"]

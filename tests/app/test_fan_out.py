@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-import app.graph
+import app.rounds
 from app.config import RunContext
-from app.graph import build_graph, recursion_limit
+from app.graph import build_graph
 from app.plan import offline_plan
 from app.resources import Resources
+from app.rounds import recursion_limit
 from app.storage.sqlite import SqliteResults
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli
 from workers.registry import WORKERS
@@ -38,7 +39,7 @@ def _graph(tmp_path: Path, corpus: Path, **settings):
 
 def _send_fails_on_call(monkeypatch, n: int) -> list[int]:
     """Make the n-th ``Send`` built by the graph raise, once."""
-    real, calls = app.graph.Send, []
+    real, calls = app.rounds.Send, []
 
     def send(*args, **kwargs):
         calls.append(1)
@@ -46,7 +47,7 @@ def _send_fails_on_call(monkeypatch, n: int) -> list[int]:
             raise RuntimeError("Send failed once")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(app.graph, "Send", send)
+    monkeypatch.setattr(app.rounds, "Send", send)
     return calls
 
 
