@@ -12,7 +12,7 @@ import ``app/``; the CLI maps them to exit 2 as well.
 
 from __future__ import annotations
 
-__all__ = ["DomainError", "NothingToResume", "ThreadMismatch", "UnknownThread"]
+__all__ = ["DomainError", "NothingToResume", "NothingToReview", "ThreadMismatch", "UnknownThread"]
 
 
 class DomainError(Exception):
@@ -29,3 +29,7 @@ class NothingToResume(DomainError):
 
 class ThreadMismatch(DomainError):
     """The thread exists and belongs to another topic, ``as_of`` or corpus."""
+
+
+class NothingToReview(DomainError):
+    """A review decision for a thread that awaits no review (it finished, or never paused)."""

@@ -32,7 +32,7 @@ from typing import Any
 from langgraph.types import interrupt
 
 __all__ = [
-    "PLAN", "RESULTS", "NothingToReview", "ReviewError", "ReviewPause", "ask_plan",
+    "PLAN", "RESULTS", "ReviewError", "ReviewPause", "ask_plan",
     "ask_results", "awaiting", "envelope_summary", "plan_payload", "plan_resume",
     "results_payload", "results_resume", "review_value",
 ]
@@ -44,13 +44,6 @@ _KEYS = {PLAN: {"approve", "sub_questions"}, RESULTS: {"approve", "drop", "redo"
 
 class ReviewError(ValueError):
     """A resume value that does not fit what the run awaits; the message is one line."""
-
-
-class NothingToReview(KeyError):
-    """The thread awaits no review (it finished, or never paused); the message is one line."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "nothing awaits review"
 
 
 @dataclass

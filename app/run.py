@@ -21,10 +21,10 @@ from langgraph.runtime import RunControl
 from langgraph.types import Command
 
 from app.config import Settings
-from app.errors import NothingToResume, ThreadMismatch
+from app.errors import NothingToResume, NothingToReview, ThreadMismatch
 from app.graph import build_graph
 from app.resources import Resources
-from app.review import NothingToReview, ReviewPause, awaiting
+from app.review import ReviewPause, awaiting
 from app.rounds import recursion_limit
 from app.storage import ThreadBusy, storage_of
 from app.summary import RunSummary, summarize_run
@@ -133,7 +133,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         ThreadBroken: the thread's checkpoint cannot be read back (the message names --fresh).
         app.errors.UnknownThread: ``topic`` is None and the thread does not exist.
         app.errors.NothingToResume: ``topic`` is None and the thread has nothing to resume.
-        app.review.NothingToReview: ``request.review`` given for a thread that awaits no review
+        app.errors.NothingToReview: ``request.review`` given for a thread that awaits no review
             and has nothing left to run.
         app.config.ConfigError: a model spec cannot be used (raised before anything is
             written).

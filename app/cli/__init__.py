@@ -78,7 +78,7 @@ def _failed(exc: Exception) -> int:
     """Print one line for a failure that is not bad input; return exit code 1."""
     from app.storage import StorageError
 
-    if isinstance(exc, StorageError):  # a damaged file or an unreachable server: says which
+    if isinstance(exc, StorageError):  # damaged, unreachable, or the thread busy: says which
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     from workers.errors import RunCancelled, describe_fatal, is_fatal, one_line, redact

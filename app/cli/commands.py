@@ -9,13 +9,14 @@ import json
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from app.cli.checks import check_data_dir, check_fail_workers, validate_paths, validate_topic
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, BadInput
 from app.cli.parser import flag_overrides
 from app.cli.signals import sigterm_stops_like_ctrl_c, silence_stdout
-from app.config import Settings, as_of_or_today, load_settings
-from app.errors import UnknownThread
+from app.config import SETTINGS, Settings, as_of_or_today, load_settings
+from app.errors import NothingToReview, UnknownThread
 
 SECRETS: list[str] = []
 """Keys of the settings in use, masked in any error line printed (a provider may echo a key)."""
@@ -34,10 +35,12 @@ def settings_of(args: argparse.Namespace) -> Settings:
     Raises:
         ConfigError: an unusable environment variable.
     """
-    settings = load_settings()
-    if settings.openai_api_key:
-        SECRETS.append(settings.openai_api_key)
-    settings = settings.with_overrides(**flag_overrides(args))
+    settings = load_settings().with_overrides(**flag_overrides(args))
+    # Every setting declared secret (API keys, the database URL, and that URL's password).
+    SECRETS.extend(value for spec in SETTINGS if spec.secret
+                   and isinstance(value := getattr(settings, spec.name), str) and value)
+    if settings.database_url and (password := urlsplit(settings.database_url).password):
+        SECRETS.append(password)
     DATA_DIR[:] = [Path(settings.data_dir)]
     return settings
 
@@ -62,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.
     from app.progress import Progress, print_pause, print_summary
-    from app.run import RunRequest, ThreadBusy, run_research
+    from app.run import RunRequest, run_research
     from app.tracing import check_tracing
     from workers.sources import CorpusError
 
@@ -81,9 +84,6 @@ def run(args: argparse.Namespace) -> int:
             summary = run_research(request, settings, on_event=progress)
     except CorpusError as exc:  # the workers' own domain error (workers never import app/)
         raise BadInput(str(exc)) from None
-    except ThreadBusy as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_FAILED
     out = summary.to_dict()
     # Alive at the end with a crash point set: it was never reached. A workshop that asked for
     # a kill must not carry on as if it had one (the summary's notes say it too).
@@ -109,7 +109,8 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
 
     Raises:
         UnknownThread: no such thread.
-        BadInput: the thread awaits no review, or a flag does not fit its stage.
+        NothingToReview: the thread awaits no review.
+        BadInput: a flag does not fit the stage it awaits.
         Shown: the pause was printed (no decision given).
     """
     from app.inspect import pending_review
@@ -125,7 +126,7 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
             return {"approve": True}
         hint = (f"; its run is unfinished: continue it with python -m app resume "
                 f"{args.thread_id}" if unfinished else "")
-        raise BadInput(f"thread {args.thread_id!r} has nothing awaiting review{hint}")
+        raise NothingToReview(f"thread {args.thread_id!r} has nothing awaiting review{hint}")
     if not decided:
         pause = ReviewPause(args.thread_id, "", "", payload).to_dict()
         pause.pop("topic"), pause.pop("as_of")

@@ -43,8 +43,9 @@ class DamagedDatabase(StorageError):
     to get going again. Other threads or the other database may still be readable."""
 
 
-class ThreadBusy(RuntimeError):
-    """Another process is running this thread right now."""
+class ThreadBusy(StorageError):
+    """Another process is running this thread right now (exit 1: the input was fine, the
+    thread is in use; run the command again once the other process is done)."""
 
 
 def is_transient_storage_error(exc: BaseException) -> bool:

@@ -69,3 +69,28 @@ def test_a_key_error_inside_a_node_is_a_failure_not_bad_input(
     # ``KeyError`` the CLI would have to guess about
     assert main(["review", "no-such-thread", "--data-dir", str(tmp_path / "data")]) == 2
     assert _err_lines(capsys) == [f"error: no thread 'no-such-thread' in {tmp_path / 'data'}"]
+
+
+def test_no_secret_setting_reaches_the_error_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
+    # A provider or a driver may echo a credential in its error; every setting declared
+    # ``secret=True`` is masked in the one line the CLI prints, not only the OpenAI key.
+    import app.cli.commands
+    from app.cli import main
+
+    secrets = {"TAVILY_API_KEY": "tvly-not-a-real-key-123",
+               "OPENAI_API_KEY": "sk-not-a-real-key-456",
+               "RESEARCH_DATABASE_URL": "postgresql://me:pw-not-real-789@127.0.0.1:1/db"}
+    for name, value in secrets.items():
+        monkeypatch.setenv(name, value)
+
+    def echoing_failure(settings: object) -> None:
+        raise RuntimeError("rejected: " + " ".join(secrets.values()))
+
+    monkeypatch.setattr(app.cli.commands, "validate_paths", echoing_failure)
+    assert main(["research", SMALL_TOPIC, "--data-dir", str(tmp_path / "data")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: run failed: RuntimeError: rejected:"), err
+    for leaked in ("tvly-not-a-real-key-123", "sk-not-a-real-key-456", "pw-not-real-789"):
+        assert leaked not in err, err
