@@ -50,7 +50,7 @@ from app.setting_spec import (
 
 __all__ = [
     "DEFAULT_OPENAI_MODEL", "ENV_VARS", "SETTINGS", "ConfigError", "RunContext", "Settings",
-    "SettingSpec", "as_of_or_today", "load_settings", "parse_setting", "today_utc",
+    "SettingSpec", "as_of_or_today", "load_settings", "parse_setting", "today_utc", "web_key",
 ]
 
 DEFAULT_OPENAI_MODEL = "openai:gpt-4.1-mini"
@@ -186,7 +186,7 @@ class RunContext:
 
     def model_for(self, role: str) -> str | None:
         """The model spec for ``role`` (``planner``, ``worker`` or ``report``), else ``model``
-        (None: the default, resolved with the credentials by ``app.models``)."""
+        (None: the default, :func:`default_model` of the credentials)."""
         return getattr(self, f"{role}_model", None) or self.model
 
 
@@ -226,6 +226,19 @@ class Settings(RunContext):
     def with_overrides(self, **overrides: Any) -> Settings:
         """Return a copy with the given non-None fields replaced (CLI flags)."""
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def web_key(credentials: Settings | None) -> str:
+    """The Tavily key that ``--web`` needs.
+
+    Raises:
+        ConfigError: none is set (the CLI says so before anything is written; a LangGraph
+            Server run, when its first web search is made).
+    """
+    if credentials is None or not credentials.tavily_api_key:
+        raise ConfigError("--web needs a Tavily key: set TAVILY_API_KEY in the environment or "
+                          "in .env")
+    return credentials.tavily_api_key
 
 
 def default_model(credentials: Settings | None) -> str:

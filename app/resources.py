@@ -28,7 +28,7 @@ from typing import Any
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from app.config import ConfigError, RunContext, Settings, default_model
+from app.config import ConfigError, RunContext, Settings, default_model, web_key
 from app.faults import FaultPlan
 from app.models import ModelChoice, make_model
 from app.storage import Storage, open_storage
@@ -215,10 +215,8 @@ class Resources:
         """
         if not ctx.web:
             return None
+        api_key = web_key(self.credentials)
         cred = self.credentials
-        if cred is None or not cred.tavily_api_key:
-            raise ConfigError("--web needs a Tavily key: set TAVILY_API_KEY in the environment "
-                              "or in .env")
         key = (str(Path(ctx.data_dir).resolve()), cred.tavily_base_url, ctx.timeout)
         with self._lock:
             if key not in self._webs:
@@ -226,7 +224,7 @@ class Resources:
 
                 self._webs[key] = WebSource(
                     Path(ctx.data_dir),
-                    tavily_search(cred.tavily_api_key, cred.tavily_base_url, timeout=ctx.timeout),
+                    tavily_search(api_key, cred.tavily_base_url, timeout=ctx.timeout),
                 )
             return self._webs[key]
 

@@ -15,7 +15,7 @@ from app.cli.checks import check_data_dir, check_fail_workers, validate_paths, v
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, BadInput
 from app.cli.parser import flag_overrides
 from app.cli.signals import sigterm_stops_like_ctrl_c, silence_stdout
-from app.config import SETTINGS, Settings, as_of_or_today, load_settings
+from app.config import SETTINGS, Settings, as_of_or_today, load_settings, web_key
 from app.errors import NothingToReview, UnknownThread
 
 SECRETS: list[str] = []
@@ -50,9 +50,8 @@ def run(args: argparse.Namespace) -> int:
     summary printed. Exit 0 when the outcome is ``ok``, else 1."""
     settings = settings_of(args)
     validate_paths(settings)
-    if settings.web and not settings.tavily_api_key:
-        raise BadInput("--web needs a Tavily key: set TAVILY_API_KEY in the environment or "
-                       "in .env")
+    if settings.web:
+        web_key(settings)  # refused now, before anything is written
     topic, as_of = None, as_of_or_today(None)
     if args.command == "research":
         topic = validate_topic(args.topic)
