@@ -124,8 +124,8 @@ def reset_envelopes(current: Any) -> dict[str, Any]:
 # a stored dict keeps its ``envelope_id`` (every stored envelope has one, see rule 1). A node that
 # changes ``envelope_id`` in place on a dict of the channel, instead of writing
 # ``delete_envelope(old)`` and the envelope under its new id, can make the next fold keep the new
-# id twice, where a fold without the cache would merge the two
-# (tests/state/test_envelope_reducer.py::test_an_in_place_id_change_is_the_caches_stated_limit).
+# id twice, where a fold without the cache would merge the two. The test that pins this limit:
+# tests/state/test_envelope_reducer_cache.py::test_an_in_place_id_change_is_the_caches_stated_limit
 # Checking every id on every call would be a Python-level pass per write: the quadratic cost the
 # cache exists to avoid (scripts/bench_reducer.py). Bounded: one entry per channel being folded
 # at the same time, oldest evicted first.

@@ -4,7 +4,7 @@ A real ``langgraph dev`` process (from ``langgraph-cli[inmem]``, a dev dependenc
 repository's ``langgraph.json`` on 127.0.0.1 (a free port, ``--no-browser``, no reload, no
 tracing, no CLI analytics). Its own files (``.langgraph_api/``) go to a temp folder, and the
 app's (results database, reports, corpus index) to ``RESEARCH_DATA_DIR``. A fake
-OpenAI-compatible server on 127.0.0.1 (``tests/llm``) stands in for a provider.
+OpenAI-compatible server on 127.0.0.1 (``tests/llm/fake_openai.py``) stands in for a provider.
 
 What is checked, as a LangGraph Server client sees it:
 
@@ -34,7 +34,7 @@ import pytest
 from app.storage.sqlite import SqliteResults
 from tests.conftest import AS_OF, ROOT, SMALL_TOPIC, clean_env
 from tests.expected import expected_tasks, worker_names
-from tests.llm.conftest import FAKE_KEY, PLAN_QUESTIONS, FakeOpenAI
+from tests.llm.fake_openai import FAKE_KEY, PLAN_QUESTIONS, FakeOpenAI
 
 START_TIMEOUT = 240.0
 RUN_TIMEOUT = 300.0

@@ -1,7 +1,7 @@
 """The CLI with a real model client (``ChatOpenAI``) talking real HTTP to the fake server.
 
 Each test runs ``python -m app research ... --model openai:gpt-4.1-mini`` with
-``OPENAI_BASE_URL`` pointing at the fake server (see ``conftest.py``), from a temp folder (no
+``OPENAI_BASE_URL`` pointing at the fake server (see ``fake_openai.py``), from a temp folder (no
 ``.env``): in a subprocess for the full run, the bad key and the settings precedence; in this
 process (``cli_in_process``, same ``main``, no interpreter start) for the other failure modes.
 """
@@ -16,15 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.expected import worker_names
-from tests.llm.conftest import (
-    FAKE_KEY,
-    PLAN_QUESTIONS,
-    SYNTHESIS_SENTENCE,
-    UNSOURCED_SENTENCE,
-    llm_env,
-    research_args,
-    run_cli,
-)
+from tests.llm.conftest import llm_env, research_args, run_cli
+from tests.llm.fake_openai import FAKE_KEY, PLAN_QUESTIONS, SYNTHESIS_SENTENCE, UNSOURCED_SENTENCE
 
 N_TASKS = len(PLAN_QUESTIONS) * len(worker_names())  # one task per worker per sub-question
 

@@ -16,7 +16,7 @@ from app.plan import Plan, llm_plan, offline_plan
 from app.report import ReportInput, render_markdown
 from app.synthesis import Synthesis, make_summarizer, numbered_claims
 from tests.expected import worker_names
-from tests.llm.conftest import FAKE_KEY, PLAN_QUESTIONS, SYNTHESIS_SENTENCE, UNSOURCED_SENTENCE
+from tests.llm.fake_openai import FAKE_KEY, PLAN_QUESTIONS, SYNTHESIS_SENTENCE, UNSOURCED_SENTENCE
 from workers.errors import FatalModelError, describe_fatal, is_fatal, is_transient
 
 TOPIC = "glimmer relay"

@@ -1,7 +1,7 @@
 """Provider-side faults over real HTTP, for every model role (planner, agent workers, report):
 malformed 200 answers, Retry-After, token counting, and the causes named in errors.
 
-Each test scripts the fake OpenAI-compatible server (``conftest.py``) and runs the real CLI
+Each test scripts the fake OpenAI-compatible server (``fake_openai.py``) and runs the real CLI
 (``cli_in_process``) or the real model pieces against it; waits are checked on the server's own
 clock (when each request arrived).
 """
@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.expected import worker_names
-from tests.llm.conftest import PLAN_QUESTIONS, SYNTHESIS_SENTENCE, llm_env, research_args
+from tests.llm.conftest import llm_env, research_args
+from tests.llm.fake_openai import PLAN_QUESTIONS, SYNTHESIS_SENTENCE
 
 N_TASKS = len(PLAN_QUESTIONS) * len(worker_names())
 
