@@ -89,9 +89,9 @@ def _check_database_url(url: str) -> None:
 
 
 def _check_fail_worker(spec: str) -> None:
-    name, _, rounds = spec.partition(":")
-    if not name or (rounds and not rounds.isdigit()):
-        raise ValueError(f"--fail-worker {spec!r}: expected NAME or NAME:ROUNDS")
+    from app.faults import parse_fail_worker  # the fault module owns the syntax
+
+    parse_fail_worker(spec)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -31,7 +31,9 @@ from typing import Any
 from state import Task, make_envelope_id
 from workers.errors import TransientWorkerError
 
-__all__ = ["CRASH_POINTS", "FaultPlan", "InjectedWorkerError", "parse_crash_at"]
+__all__ = [
+    "CRASH_POINTS", "FaultPlan", "InjectedWorkerError", "parse_crash_at", "parse_fail_worker",
+]
 
 CRASH_POINTS = ("map:K", "persist-commit", "report")
 
@@ -56,6 +58,19 @@ def parse_crash_at(value: str | None) -> tuple[str, int] | None:
     if name in ("persist-commit", "report") and not count:
         return name, 0
     raise ValueError(f"--crash-at must be one of {', '.join(CRASH_POINTS)} (got {value!r})")
+
+
+def parse_fail_worker(spec: str) -> tuple[str, int]:
+    """Parse one ``--fail-worker``: ``"analyst"`` -> ``("analyst", 0)`` (fails in every round),
+    ``"analyst:1"`` -> ``("analyst", 1)`` (fails in rounds <= 1).
+
+    Raises:
+        ValueError: no name, or ROUNDS is not a whole number.
+    """
+    name, _, rounds = spec.partition(":")
+    if not name or (rounds and not rounds.isdigit()):
+        raise ValueError(f"--fail-worker {spec!r}: expected NAME or NAME:ROUNDS")
+    return name, int(rounds or 0)
 
 
 _KILLING = threading.Lock()
@@ -105,12 +120,7 @@ class FaultPlan:
         Raises:
             ValueError: a malformed ``crash_at`` or ``fail_workers`` entry.
         """
-        fail_workers: dict[str, int] = {}
-        for spec in context.fail_workers or ():
-            name, _, rounds = spec.partition(":")
-            if rounds and not rounds.isdigit():
-                raise ValueError(f"--fail-worker {spec!r}: ROUNDS must be a whole number")
-            fail_workers[name] = int(rounds or 0)
+        fail_workers = dict(parse_fail_worker(spec) for spec in context.fail_workers or ())
         return cls(
             fail_rate=context.fail_rate,
             seed=context.seed,

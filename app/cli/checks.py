@@ -91,10 +91,11 @@ def check_fail_workers(settings: Settings) -> None:
     """
     if not settings.fail_workers:
         return
+    from app.faults import parse_fail_worker
     from workers.registry import registered  # imports the agent stack: only when needed
 
     known = {w.name for w in registered(web=settings.web)}
     for spec in settings.fail_workers:
-        name = spec.partition(":")[0]
+        name, _ = parse_fail_worker(spec)
         if name not in known:
             raise BadInput(f"--fail-worker: no worker {name!r}; known: {', '.join(sorted(known))}")

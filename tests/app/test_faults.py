@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.faults import FaultPlan, InjectedWorkerError, parse_crash_at
+from app.faults import FaultPlan, InjectedWorkerError, parse_crash_at, parse_fail_worker
 from workers.errors import TransientWorkerError, is_transient
 
 
@@ -57,6 +57,19 @@ def test_crash_points_parse():
     assert parse_crash_at("map:3") == ("map", 3)
     assert parse_crash_at("persist-commit") == ("persist-commit", 0)
     assert parse_crash_at(None) is None
+
+
+def test_fail_worker_specs_parse_in_one_place():
+    # The setting's check, the fault plan and the CLI's name check all read it through this.
+    assert parse_fail_worker("analyst") == ("analyst", 0)
+    assert parse_fail_worker("analyst:2") == ("analyst", 2)
+    for bad in ("", ":1", "analyst:x", "analyst:-1"):
+        with pytest.raises(ValueError, match="NAME or NAME:ROUNDS"):
+            parse_fail_worker(bad)
+    from app.config import ConfigError, load_settings
+
+    with pytest.raises(ConfigError, match="NAME or NAME:ROUNDS"):
+        load_settings(env={}, env_file=None).with_overrides(fail_workers=("analyst:x",))
 
 
 def test_workers_reaching_a_crash_point_together_print_one_kill_line(monkeypatch, capsys):
