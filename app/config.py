@@ -29,7 +29,6 @@ Source: the ``langchain-ai/react-agent`` template's ``Context`` dataclass, and L
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
@@ -50,16 +49,11 @@ from app.setting_spec import (
 
 __all__ = [
     "DEFAULT_OPENAI_MODEL", "ENV_VARS", "SETTINGS", "ConfigError", "RunContext", "Settings",
-    "SettingSpec", "as_of_or_today", "load_settings", "parse_setting", "today_utc", "web_key",
+    "SettingSpec", "as_of_or_today", "load_settings", "parse_setting", "web_key",
 ]
 
 DEFAULT_OPENAI_MODEL = "openai:gpt-4.1-mini"
 DURABILITY_MODES = ("sync", "async", "exit")
-
-
-def today_utc() -> str:
-    """Today's date in UTC, ``YYYY-MM-DD``."""
-    return dt.datetime.now(dt.timezone.utc).date().isoformat()
 
 
 def as_of_or_today(value: str | None) -> str:
@@ -71,7 +65,7 @@ def as_of_or_today(value: str | None) -> str:
     Raises:
         ValueError: ``value`` is not a ``YYYY-MM-DD`` date.
     """
-    from state import normalize_as_of
+    from state import normalize_as_of, today_utc  # state imports pydantic: only when asked
 
     return normalize_as_of(value) if value else today_utc()
 

@@ -4,7 +4,14 @@
 build on it and it never imports them.
 """
 
-from state.envelope import Envelope, EnvelopeStatus, envelope_key, make_envelope_id, normalize_as_of
+from state.envelope import (
+    Envelope,
+    EnvelopeStatus,
+    envelope_key,
+    make_envelope_id,
+    normalize_as_of,
+    today_utc,
+)
 from state.items import ITEM_KINDS, ItemKind, ResultItem, check_items
 from state.reducers import (
     DELETE,
@@ -45,4 +52,5 @@ __all__ = [
     "make_envelope_id",
     "merge_dicts",
     "normalize_as_of",
+    "today_utc",
 ]

@@ -46,6 +46,12 @@ EnvelopeStatus = Literal["ok", "error"]
 _ID_DIGEST_CHARS = 20  # 80 bits of sha256: collisions are not a practical concern.
 
 
+def today_utc() -> str:
+    """Today's date in UTC, ``YYYY-MM-DD``: the ``as_of`` of a run or a search that names none
+    (``app.config.as_of_or_today``, the run's default, uses it)."""
+    return _dt.datetime.now(_dt.timezone.utc).date().isoformat()
+
+
 def normalize_as_of(as_of: str | _dt.date) -> str:
     """Return ``as_of`` as an ISO ``YYYY-MM-DD`` string.
 

@@ -138,6 +138,8 @@ def tavily_search(api_key: str, base_url: str | None = None, timeout: float = 30
 
 
 def _today() -> str:
+    # In a run the task's as_of always arrives (CURRENT_AS_OF); this is for a direct caller.
+    # The same rule as state.today_utc, kept here because the sources import only the stdlib.
     return dt.datetime.now(dt.timezone.utc).date().isoformat()
 
 
