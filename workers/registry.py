@@ -9,7 +9,7 @@ from __future__ import annotations
 from workers import analyst, critic, docs_search, web_search
 from workers.base import WorkerSpec
 
-__all__ = ["WEB_WORKERS", "WORKERS", "get_worker", "registered"]
+__all__ = ["WEB_WORKERS", "WORKERS", "registered"]
 
 WORKERS: tuple[WorkerSpec, ...] = (
     docs_search.SPEC,
@@ -24,15 +24,3 @@ WEB_WORKERS: tuple[WorkerSpec, ...] = (web_search.SPEC,)
 def registered(web: bool = False) -> tuple[WorkerSpec, ...]:
     """The workers a run fans out to: :data:`WORKERS`, plus :data:`WEB_WORKERS` with ``web``."""
     return WORKERS + (WEB_WORKERS if web else ())
-
-
-def get_worker(name: str) -> WorkerSpec:
-    """Return the registered worker called ``name``.
-
-    Raises:
-        KeyError: when no worker has that name (the message lists the known ones).
-    """
-    for spec in registered(web=True):
-        if spec.name == name:
-            return spec
-    raise KeyError(f"no worker named {name!r}; known: {', '.join(s.name for s in WORKERS)}")
