@@ -113,11 +113,14 @@ class SchemaFiller:
         return " ".join(p for p in parts if p)
 
     def select(self, boost: frozenset[str], bounds: tuple[int, int]) -> list[Sentence]:
+        """The best ``bounds`` = ``(at least, at most)`` sentences not used yet, ranked for the
+        question with the words in ``boost`` weighing more; they are marked used."""
         chosen = select(self.sentences, self.question, boost, bounds, self.used)
         self.used_order.extend(chosen)
         return chosen
 
     def fill(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """A value for the JSON schema ``schema`` (an object schema, ``$ref`` resolved)."""
         return self.fill_object(self.resolve(schema))
 
     def fill_object(self, schema: dict[str, Any]) -> dict[str, Any]:
@@ -143,6 +146,8 @@ class SchemaFiller:
         return {n: values[n] for n in props if values.get(n, _SKIP) is not _SKIP}
 
     def fill_value(self, name: str, prop: dict[str, Any], required: bool) -> Any:
+        """A value for the field ``name`` of schema ``prop``: sentences for text, their refs
+        for ref-like names, a default for the rest; ``_SKIP`` when optional and nothing fits."""
         kind = prop.get("type")
         # The field's own descriptions steer the choice (not the schema's docstring, which
         # describes the whole answer rather than what belongs in this field).
@@ -186,6 +191,8 @@ class SchemaFiller:
         return out
 
     def default(self, prop: dict[str, Any]) -> Any:
+        """The schema's own default, else its first enum value or const, else an empty value
+        of its type (``minimum`` for a number)."""
         if "default" in prop:
             return prop["default"]
         if isinstance(prop.get("enum"), list) and prop["enum"]:
