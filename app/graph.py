@@ -32,7 +32,7 @@ Source: LangGraph's map-reduce how-to (``Send``), "Add retry policies", and "Dur
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any, get_origin, get_type_hints
+from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
@@ -54,7 +54,7 @@ from app.rounds import (
     run_outcome,
 )
 from app.storage import is_transient_storage_error
-from state import ResearchInput, ResearchState
+from state import ResearchInput, ResearchState, parallel_keys
 from workers.base import (
     ATTEMPTS_CAP,
     WorkerSpec,
@@ -297,10 +297,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
     io_retry = RetryPolicy(max_attempts=3, initial_interval=0.2,
                            retry_on=is_transient_storage_error)
 
-    # The channels parallel workers may write: those with a reducer (Annotated in the schema).
-    parallel_keys = frozenset(
-        key for key, hint in get_type_hints(ResearchState, include_extras=True).items()
-        if get_origin(hint) is Annotated)
+    allowed = parallel_keys()  # the channels parallel workers may write: those with a reducer
     builder = StateGraph(ResearchState, context_schema=RunContext, input_schema=ResearchInput)
     # plan and route fan out themselves (``Command(goto=[Send, ...])``): a fan-out that raises
     # leaves no writes, so the resume runs the node, and its fan-out, again (a conditional edge
@@ -309,7 +306,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
                      destinations=(*names, "review_plan"))
     for worker in workers:
         node = guard_worker_node(worker.name, make_worker_node(worker, res.resolve_worker),
-                                 allowed=parallel_keys)
+                                 allowed=allowed)
         builder.add_node(worker.name, node, retry_policy=worker_retry)
         builder.add_edge(worker.name, "route")
     builder.add_node("route", route, destinations=(*names, "review_results", "persist"))

@@ -10,6 +10,7 @@ from state.envelope import (
     envelope_key,
     make_envelope_id,
     normalize_as_of,
+    task_fields,
     today_utc,
 )
 from state.items import ITEM_KINDS, ItemKind, ResultItem, check_items
@@ -26,7 +27,7 @@ from state.reducers import (
     keep_min,
     merge_dicts,
 )
-from state.schema import ResearchInput, ResearchState, Task
+from state.schema import ResearchInput, ResearchState, Task, parallel_keys
 
 __all__ = [
     "DELETE",
@@ -52,5 +53,7 @@ __all__ = [
     "make_envelope_id",
     "merge_dicts",
     "normalize_as_of",
+    "parallel_keys",
+    "task_fields",
     "today_utc",
 ]

@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -39,6 +40,8 @@ __all__ = [
     "envelope_key",
     "make_envelope_id",
     "normalize_as_of",
+    "task_fields",
+    "today_utc",
 ]
 
 EnvelopeStatus = Literal["ok", "error"]
@@ -199,3 +202,27 @@ class Envelope(BaseModel):
     def to_state(self) -> dict[str, Any]:
         """Return the envelope as the plain dict that goes into the ``envelopes`` channel."""
         return self.model_dump(mode="json")
+
+
+def task_fields(worker: str, task: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields an envelope takes from the task that produced it: its ``envelope_id`` (from
+    ``worker``, the sub-question and ``as_of``), ``worker``, ``as_of``, ``task_key`` and
+    ``round``. The one place a task becomes an envelope's identity, whoever writes it (the
+    worker node, or its guard when the node misbehaves).
+
+    Args:
+        worker: the worker's registered name.
+        task: a :class:`state.Task` (``sub_question``, ``as_of``, optional ``round``).
+
+    Example:
+        >>> fields = task_fields("docs_search", {"sub_question": "q", "as_of": "2026-11-30"})
+        >>> fields["envelope_id"] == make_envelope_id("docs_search", "q", "2026-11-30")
+        True
+    """
+    return {
+        "envelope_id": make_envelope_id(worker, task["sub_question"], task["as_of"]),
+        "worker": worker,
+        "as_of": task["as_of"],
+        "task_key": task["sub_question"],
+        "round": task.get("round", 1),
+    }

@@ -10,7 +10,7 @@ Source: https://langchain-ai.github.io/langgraph/concepts/low_level/#state
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any
+from typing import Annotated, Any, get_origin, get_type_hints
 
 # typing_extensions' TypedDict, not typing's: on Python 3.11 pydantic (which LangGraph uses to
 # publish the graph's input and output JSON schema to Studio and LangGraph Server) rejects
@@ -19,7 +19,7 @@ from typing_extensions import NotRequired, TypedDict
 
 from state.reducers import concat_lists, dedupe_extend, envelope_reducer
 
-__all__ = ["ResearchInput", "ResearchState", "Task"]
+__all__ = ["ResearchInput", "ResearchState", "Task", "parallel_keys"]
 
 
 class Task(TypedDict):
@@ -86,3 +86,16 @@ class ResearchState(TypedDict, total=False):
     failed_tasks: list[dict[str, Any]]
     """The tasks that failed for good, each ``{envelope_id, worker, task_key, error}``: written
     once, by ``report``, with ``outcome``."""
+
+
+def parallel_keys(schema: type = ResearchState) -> frozenset[str]:
+    """The keys of ``schema`` that parallel writers (the workers of one map step) may write:
+    those declared with a reducer, ``Annotated[T, reducer]``. A key without one takes a single
+    write per superstep; two end the step in ``InvalidUpdateError``.
+
+    Example:
+        >>> sorted(parallel_keys())
+        ['dropped', 'envelopes', 'notes', 'tokens', 'unmetered_calls']
+    """
+    hints = get_type_hints(schema, include_extras=True)
+    return frozenset(key for key, hint in hints.items() if get_origin(hint) is Annotated)

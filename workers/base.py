@@ -5,8 +5,9 @@ A worker is ``build(deps) -> run`` with ``run(task) -> WorkerResult`` (see :clas
 where the durability rules live, so each worker module stays about its own job
 (docs/architecture.md, "Layout and import rules" and "The envelope contract"):
 
-* the envelope is stamped with :func:`state.make_envelope_id` from the task's own inputs, never
-  from LangGraph's runtime ``task_id`` (recorded as telemetry only);
+* the envelope is stamped with :func:`state.task_fields` (its id from
+  :func:`state.make_envelope_id`) from the task's own inputs, never from LangGraph's runtime
+  ``task_id`` (recorded as telemetry only);
 * a transient error is re-raised while attempts are left, so LangGraph's ``RetryPolicy`` retries
   the node (a failed attempt leaves no writes);
 * on the last attempt, or for a permanent error, the worker returns an error envelope instead of
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from langgraph.runtime import Runtime
 
-from state import Envelope, ResearchState, ResultItem, Task, check_items, make_envelope_id
+from state import Envelope, ResearchState, ResultItem, Task, check_items, task_fields
 from workers.errors import RunCancelled, is_fatal, is_transient, one_line
 from workers.pacing import stop_waiting_when
 from workers.sources.web import CURRENT_AS_OF
@@ -265,11 +266,8 @@ def guard_worker_node(name: str, node: Callable[..., Any],
             problem = "wrote envelopes that are not dicts"
         if problem is None:
             return update
-        envelope = Envelope(
-            envelope_id=make_envelope_id(name, task["sub_question"], task["as_of"]),
-            worker=name, as_of=task["as_of"], task_key=task["sub_question"],
-            round=task.get("round", 1), status="error", error=f"{name} {problem}",
-        ).to_state()
+        envelope = Envelope(**task_fields(name, task), status="error",
+                            error=f"{name} {problem}").to_state()
         runtime.stream_writer({"envelope": envelope})
         return {"envelopes": [envelope]}
 
@@ -315,18 +313,13 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
         deps, scope = resolve(runtime)
         info = runtime.execution_info
         attempt = backoff(runtime, deps.retry_interval)
-        envelope_id = make_envelope_id(spec.name, task["sub_question"], task["as_of"])
         base = {
-            "envelope_id": envelope_id,
-            "worker": spec.name,
-            "as_of": task["as_of"],
-            "task_key": task["sub_question"],
-            "round": task.get("round", 1),
+            **task_fields(spec.name, task),
             "attempts": attempt,
             "task_id": info.task_id if info else None,  # telemetry only, never the key
         }
         started = time.perf_counter()
-        with carried.attempt(base["task_id"] or envelope_id) as served:
+        with carried.attempt(base["task_id"] or base["envelope_id"]) as served:
             envelope, writes = attempt_envelope(task, runtime, deps, scope, base)
         tokens = served.tokens + (envelope.get("tokens") or 0)
         envelope["tokens"] = tokens
