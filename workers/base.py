@@ -251,7 +251,8 @@ def guard_worker_node(name: str, node: Callable[..., Any],
     Args:
         name: the worker's name (the envelope's ``worker``).
         node: ``node(task, runtime) -> dict``.
-        allowed: the state keys a worker may write (the graph passes its reducer channels).
+        allowed: the state keys a worker may write (the graph passes
+            :func:`state.parallel_keys`, the channels with a reducer).
     """
 
     def guarded(task: Task, runtime: Runtime) -> dict[str, Any]:

@@ -61,11 +61,13 @@ def validate_paths(settings: Settings) -> None:
     """
     data_dir = check_data_dir(settings)
     if settings.corpus is not None:
-        corpus = Path(settings.corpus)
-        if not corpus.exists():
-            raise BadInput(f"corpus folder not found: {corpus}")
-        if not corpus.is_dir():
-            raise BadInput(f"--corpus {corpus} is a file; give the folder to index")
+        from workers.sources import CorpusError
+        from workers.sources.folder import corpus_folder
+
+        try:
+            corpus_folder(settings.corpus)  # missing, a file, or nothing in it to index
+        except CorpusError as exc:
+            raise BadInput(str(exc)) from None
     out = settings.report_out
     if out is None:
         return

@@ -28,6 +28,8 @@ BAD = {
     "whitespace topic": ["research", "  \t  \n "],
     "topic over 500 chars": ["research", "z" * 501],
     "missing corpus folder": ["research", SMALL_TOPIC, "--corpus", "{tmp}/no-such-folder"],
+    # an existing folder with nothing to index was refused only after the data dir was made
+    "corpus folder with nothing to index": ["research", SMALL_TOPIC, "--corpus", "{tmp}/empty"],
     "as-of month 13": ["research", SMALL_TOPIC, "--as-of", "2026-13-45"],
     "as-of yesterday": ["research", SMALL_TOPIC, "--as-of", "yesterday"],
     "as-of not padded": ["research", SMALL_TOPIC, "--as-of", "2026-1-5"],
@@ -55,6 +57,8 @@ def bad_runs(
     for i, (name, args) in enumerate(BAD.items()):
         case = base / f"case{i}"
         case.mkdir()
+        (case / "empty").mkdir()
+        (case / "empty" / "diagram.png").write_bytes(b"\x89PNG")
         data_dir = case / "data"
         args = [a.replace("{tmp}", str(case)) for a in args]
         if "--as-of" not in args:
@@ -81,6 +85,8 @@ def test_bad_input_messages_say_what_is_wrong(bad_runs) -> None:
     assert "empty" in said["empty topic"]
     assert "500" in said["topic over 500 chars"]
     assert "no-such-folder" in said["missing corpus folder"]
+    nothing = said["corpus folder with nothing to index"]
+    assert "no indexable files: 1 file of other types" in nothing
     assert "2026-13-45" in said["as-of month 13"] and "YYYY-MM-DD" in said["as-of month 13"]
     assert "lunch" in said["unknown crash point"]
     assert "--fail-rate" in said["fail rate 2"]

@@ -116,15 +116,7 @@ class Corpus:
         notes: list[str] = []
         shown = ""
         if folder is not None:
-            folder = Path(folder).expanduser().resolve()
-            shown = safe_name(str(folder))
-            if not folder.exists():
-                raise CorpusError(f"corpus folder not found: {shown}")
-            if not folder.is_dir():
-                raise CorpusError(f"corpus folder is not a directory: {shown}")
-            files = folder_source.folder_files(folder, skipped)
-            if not files:
-                raise CorpusError(folder_source.nothing_indexable(shown, "files", skipped))
+            folder, shown, files = folder_source.corpus_folder(folder, skipped)
             fingerprint = folder_source.folder_fingerprint(folder, files)
             kind = "dir-" + hashlib.blake2b(raw(str(folder)), digest_size=4).hexdigest()
             description = f"folder corpus: {shown} ({plural(len(files), 'file')})"

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from workers.sources import documents
-from workers.sources.base import RawDoc
+from workers.sources.base import CorpusError, RawDoc
 from workers.sources.index import SCHEMA_VERSION, tree_signature
 from workers.sources.packages import docstrings
 from workers.sources.text import (
@@ -191,6 +191,34 @@ def _size_label(n: int) -> str:
         if n >= size and n % size == 0:
             return f"{n // size} {unit}"
     return f"{n:,} bytes"
+
+
+def corpus_folder(
+    folder: Path | str, skipped: Counter[str] | None = None
+) -> tuple[Path, str, list[FolderFile]]:
+    """Check a ``--corpus`` folder and list what it holds: ``(resolved folder, its printable
+    name, its indexable files)``. The one check of a corpus folder: the CLI calls it before
+    anything is written, the corpus when it opens the folder.
+
+    Args:
+        folder: the folder as given (``~`` is expanded).
+        skipped: counts the files left out, by reason (see :func:`folder_files`).
+
+    Raises:
+        CorpusError: the folder does not exist, is not a directory, or holds nothing to index
+            (the message says why each file was skipped).
+    """
+    skipped = Counter() if skipped is None else skipped
+    folder = Path(folder).expanduser().resolve()
+    shown = safe_name(str(folder))
+    if not folder.exists():
+        raise CorpusError(f"corpus folder not found: {shown}")
+    if not folder.is_dir():
+        raise CorpusError(f"corpus folder is not a directory: {shown}")
+    files = folder_files(folder, skipped)
+    if not files:
+        raise CorpusError(nothing_indexable(shown, "files", skipped))
+    return folder, shown, files
 
 
 def nothing_indexable(shown: str, what: str, skipped: Counter[str]) -> str:
