@@ -37,6 +37,11 @@ def validate_topic(raw: str) -> str:
     return topic
 
 
+def nearest_existing(path: Path) -> Path | None:
+    """``path`` if it exists, else its nearest parent that does (None: not even the root)."""
+    return next((p for p in (path, *path.parents) if p.exists()), None)
+
+
 def check_data_dir(settings: Settings) -> Path:
     """The data dir, refused when it, or the nearest part of its path that exists, is not a
     folder: ``--data-dir notes.txt/data`` can never be created.
@@ -45,7 +50,7 @@ def check_data_dir(settings: Settings) -> Path:
         BadInput: that part is a file.
     """
     data_dir = Path(settings.data_dir)
-    existing = next((p for p in (data_dir, *data_dir.parents) if p.exists()), None)
+    existing = nearest_existing(data_dir)
     if existing is not None and not existing.is_dir():
         where = "" if existing == data_dir else f": {existing}"
         raise BadInput(f"data dir {data_dir}{where} is a file, not a folder")
@@ -80,7 +85,7 @@ def validate_paths(settings: Settings) -> None:
     folder = report_path(out, data_dir, "report.md").parent
     if folder.exists() and not folder.is_dir():
         raise BadInput(f"--out {out}: {folder} is a file, not a folder")
-    existing = next((p for p in (folder, *folder.parents) if p.exists()), None)
+    existing = nearest_existing(folder)
     if existing is None or not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
         raise BadInput(f"--out {out}: cannot write there")
 

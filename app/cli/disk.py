@@ -8,6 +8,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from app.cli.checks import nearest_existing
 from app.cli.exit_codes import EXIT_FAILED
 
 NEARLY_FULL = 1 << 20
@@ -44,7 +45,7 @@ def free_bytes(data_dir: Path | None) -> int | None:
     when unknown."""
     if data_dir is None:
         return None
-    existing = next((p for p in (data_dir, *data_dir.parents) if p.exists()), None)
+    existing = nearest_existing(data_dir)
     try:
         return shutil.disk_usage(existing).free if existing is not None else None
     except OSError:
