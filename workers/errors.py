@@ -33,10 +33,19 @@ from __future__ import annotations
 import email.utils
 import math
 import re
+import sys
 import time
+from collections.abc import Iterator
 from typing import Any, Literal
 
-from langchain_core.exceptions import ModelAPIError, ModelError, ModelRateLimitError
+from langchain_core.exceptions import (
+    ModelAPIError,
+    ModelAuthenticationError,
+    ModelError,
+    ModelNotFoundError,
+    ModelPermissionDeniedError,
+    ModelRateLimitError,
+)
 
 __all__ = [
     "ErrorKind",
@@ -46,6 +55,7 @@ __all__ = [
     "RetryAfterTooLong",
     "RunCancelled",
     "TransientWorkerError",
+    "causes",
     "classify",
     "describe_fatal",
     "is_fatal",
@@ -153,6 +163,33 @@ def response_fault(message: Any, who: str = "the model") -> ModelError | None:
     return None
 
 
+def causes(exc: BaseException | None) -> Iterator[BaseException]:
+    """``exc``, then the errors it was raised from or during (``__cause__``, else
+    ``__context__``), each once: where a wrapped HTTP error or a full disk is found.
+
+    Example:
+        >>> try:
+        ...     try:
+        ...         raise TimeoutError("slow")
+        ...     except TimeoutError as inner:
+        ...         raise RuntimeError("wrapped") from inner
+        ... except RuntimeError as outer:
+        ...     [type(e).__name__ for e in causes(outer)]
+        ['RuntimeError', 'TimeoutError']
+    """
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        yield exc
+        exc = exc.__cause__ or exc.__context__
+
+
+def _loaded(module: str) -> Any:
+    """The module if some code already imported it, else None: an exception can only be one of
+    its classes if it was (cheaper than importing ``openai`` to ask)."""
+    return sys.modules.get(module)
+
+
 def _status_code(exc: BaseException) -> int | None:
     code = getattr(exc, "status_code", None)
     if isinstance(code, int):
@@ -178,27 +215,14 @@ def is_transient(exc: BaseException) -> bool:
         return False
     if isinstance(exc, (TransientWorkerError, TimeoutError, ConnectionError)):
         return True
-    try:
-        from langchain_core.exceptions import ModelError
-
-        if isinstance(exc, ModelError) and exc.is_retryable:
-            return True
-    except ImportError:  # pragma: no cover - langchain_core ships with langgraph
-        pass
-    try:
-        import httpx
-
-        if isinstance(exc, (httpx.TimeoutException, httpx.NetworkError)):
-            return True
-    except ImportError:  # pragma: no cover - httpx ships with langgraph
-        pass
-    try:
-        import openai
-
-        if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError)):
-            return True
-    except ImportError:  # pragma: no cover - openai ships with langchain-openai
-        pass
+    if isinstance(exc, ModelError) and exc.is_retryable:
+        return True
+    httpx, openai = _loaded("httpx"), _loaded("openai")
+    if httpx is not None and isinstance(exc, (httpx.TimeoutException, httpx.NetworkError)):
+        return True
+    if openai is not None and isinstance(exc, (openai.APITimeoutError,
+                                               openai.APIConnectionError)):
+        return True
     code = _status_code(exc)
     return code is not None and (code in _TRANSIENT_STATUS or code >= 500)
 
@@ -247,10 +271,7 @@ def retry_after(exc: BaseException, now: float | None = None) -> float | None:
         >>> retry_after(httpx.HTTPStatusError("429", request=response.request, response=response))
         15.0
     """
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
+    for current in causes(exc):
         headers = _headers(current)
         if headers is not None:
             for name, unit in _RETRY_AFTER_HEADERS:
@@ -273,7 +294,29 @@ def retry_after(exc: BaseException, now: float | None = None) -> float | None:
                     value = when - (time.time() if now is None else now)
                 if math.isfinite(value) or value > 0:
                     return max(0.0, value)
-        current = current.__cause__ or current.__context__
+    return None
+
+
+_FATAL_CLASSES = ((ModelAuthenticationError, 401), (ModelPermissionDeniedError, 403),
+                  (ModelNotFoundError, 404))
+_FATAL_STATUS = (401, 403, 404)
+
+
+def _fatal_status(exc: BaseException) -> int | None:
+    """The HTTP status that makes ``exc`` fatal (401, 403 or 404), read from the error or
+    implied by its class (LangChain's ``Model*Error``, ``openai``'s), else None."""
+    code = _status_code(exc)
+    if code in _FATAL_STATUS:
+        return code
+    for cls, status in _FATAL_CLASSES:
+        if isinstance(exc, cls):
+            return status
+    openai = _loaded("openai")
+    if openai is not None:
+        for cls, status in ((openai.AuthenticationError, 401),
+                            (openai.PermissionDeniedError, 403), (openai.NotFoundError, 404)):
+            if isinstance(exc, cls):
+                return status
     return None
 
 
@@ -283,32 +326,7 @@ def is_fatal(exc: BaseException) -> bool:
     Args:
         exc: the exception a worker or node raised.
     """
-    if isinstance(exc, FatalModelError):
-        return True
-    try:
-        from langchain_core.exceptions import (
-            ModelAuthenticationError,
-            ModelNotFoundError,
-            ModelPermissionDeniedError,
-        )
-
-        if isinstance(
-            exc, (ModelAuthenticationError, ModelPermissionDeniedError, ModelNotFoundError)
-        ):
-            return True
-    except ImportError:  # pragma: no cover
-        pass
-    code = _status_code(exc)
-    if code in (401, 403, 404):
-        return True
-    try:
-        import openai
-
-        return isinstance(
-            exc, (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError)
-        )
-    except ImportError:  # pragma: no cover
-        return False
+    return isinstance(exc, FatalModelError) or _fatal_status(exc) is not None
 
 
 _FATAL_HINTS = {
@@ -325,26 +343,11 @@ def describe_fatal(exc: BaseException) -> str:
     """
     if isinstance(exc, FatalModelError):  # already described by whoever raised it
         return redact(" ".join(str(exc).split()))[:300] or "fatal model error"
-    code = _status_code(exc)
-    if code not in _FATAL_HINTS:
-        try:
-            from langchain_core.exceptions import (
-                ModelAuthenticationError,
-                ModelNotFoundError,
-                ModelPermissionDeniedError,
-            )
-
-            for cls, guess in ((ModelAuthenticationError, 401), (ModelPermissionDeniedError, 403),
-                               (ModelNotFoundError, 404)):
-                if isinstance(exc, cls):
-                    code = guess
-                    break
-        except ImportError:  # pragma: no cover
-            pass
+    code = _fatal_status(exc)
     message = getattr(exc, "message", None)
     text = message if isinstance(message, str) and message else str(exc)
     text = redact(" ".join(text.split())) or type(exc).__name__
-    hint = _FATAL_HINTS.get(code) if isinstance(code, int) else None
+    hint = _FATAL_HINTS.get(code) if code is not None else None
     line = f"{hint}: {text}" if hint else one_line(exc)
     return line if len(line) <= 300 else line[:297] + "..."
 

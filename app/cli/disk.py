@@ -22,21 +22,20 @@ def disk_full(exc: BaseException | None, data_dir: Path | None) -> str | None:
     an I/O error (SQLite's ``SQLITE_IOERR`` family, ``EIO``) while the file system of
     ``data_dir`` has less than :data:`NEARLY_FULL` bytes free. None when nothing does. A full
     disk is a failure (exit 1), never bad input, even when it surfaces as a corpus error."""
-    seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:
-        seen.add(id(exc))
-        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
-            return f"{exc.strerror}: {exc.filename}" if exc.filename else str(exc.strerror)
-        if isinstance(exc, sqlite3.Error) and (
-                getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
-                or "database or disk is full" in str(exc)):
-            return str(exc)
-        io_error = (isinstance(exc, OSError) and exc.errno == errno.EIO) or (
-            isinstance(exc, sqlite3.Error)
-            and (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_IOERR)
+    from workers.errors import causes
+
+    for err in causes(exc):
+        if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
+            return f"{err.strerror}: {err.filename}" if err.filename else str(err.strerror)
+        if isinstance(err, sqlite3.Error) and (
+                getattr(err, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+                or "database or disk is full" in str(err)):
+            return str(err)
+        io_error = (isinstance(err, OSError) and err.errno == errno.EIO) or (
+            isinstance(err, sqlite3.Error)
+            and (getattr(err, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_IOERR)
         if io_error and (free := free_bytes(data_dir)) is not None and free < NEARLY_FULL:
-            return f"{exc}; {free} bytes free"
-        exc = exc.__cause__ or exc.__context__
+            return f"{err}; {free} bytes free"
     return None
 
 
