@@ -37,7 +37,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from langgraph.types import Command, Overwrite, RetryPolicy
+from langgraph.types import Command, Overwrite, RetryPolicy, Send
 
 from app.config import RunContext, as_of_or_today
 from app.plan import llm_plan, offline_plan
@@ -54,7 +54,7 @@ from app.rounds import (
     run_outcome,
 )
 from app.storage import is_transient_storage_error
-from state import ResearchInput, ResearchState, parallel_keys
+from state import ResearchInput, ResearchState, Task, parallel_keys
 from workers.base import (
     ATTEMPTS_CAP,
     WorkerSpec,
@@ -74,6 +74,22 @@ def unmetered_note(count: int) -> str:
     """The run note for ``count`` model responses that reported no token usage."""
     return (f"{count} model response(s) reported no token usage: the token count is incomplete "
             "and the token budget (--max-tokens) cannot count them")
+
+
+def _planned(runtime: Runtime, tasks: Sequence[Task]) -> list[Send]:
+    """Round 1's ``Send`` objects, built first (if that raises, nothing was said or written),
+    then the ``planned`` progress event: the sub-questions and the task count."""
+    sends = fan_out(tasks)
+    questions = list(dict.fromkeys(task["sub_question"] for task in tasks))
+    runtime.stream_writer({"planned": {"sub_questions": questions, "total": len(tasks)}})
+    return sends
+
+
+def _dispatched(runtime: Runtime, tasks: Sequence[Task]) -> list[Send]:
+    """A later round's ``Send`` objects, then the ``dispatched`` progress event."""
+    sends = fan_out(tasks)
+    runtime.stream_writer({"dispatched": {"round": tasks[0]["round"], "tasks": len(tasks)}})
+    return sends
 
 
 def _thread_id(config: RunnableConfig) -> str:
@@ -130,8 +146,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         # every task of the run carries the same date (and so the same envelope ids).
         as_of = as_of_or_today(state.get("as_of"))
         tasks = first_round_tasks(state["topic"], as_of, questions, names)
-        sends = fan_out(tasks)  # before any write: if it raises, the resume runs plan again
-        runtime.stream_writer({"planned": {"sub_questions": questions, "total": len(tasks)}})
+        sends = _planned(runtime, tasks)  # before any write: if it raises, plan runs again
         # A thread that is run again starts its notes and token counts afresh: ``Overwrite``
         # bypasses the channels' reducers (concat and operator.add) for this one write.
         return Command(
@@ -186,10 +201,8 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
                           "app.rounds.recursion_limit)")
                 tasks = []
         if tasks:
-            runtime.stream_writer({"dispatched": {"round": tasks[0]["round"],
-                                                  "tasks": len(tasks)}})
             note = f"round {tasks[0]['round']}: re-dispatching {len(tasks)} failed task(s)"
-            return Command(update={"notes": [note]}, goto=fan_out(tasks))
+            return Command(update={"notes": [note]}, goto=_dispatched(runtime, tasks))
         return Command(update={"notes": [reason]} if reason else {},
                        goto="review_results" if ctx.review else "persist")
 
@@ -198,14 +211,13 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         replaced, sub-questions. Nothing before the ``interrupt()`` but reading state: the node
         runs again from its start on resume."""
         questions = ask_plan(state["sub_questions"])
-        update: dict[str, Any] = {}
-        if questions != list(state["sub_questions"]):
-            update = {"sub_questions": questions,
-                      "notes": [f"plan replaced at review: {len(questions)} sub-question(s)"]}
-            runtime.stream_writer({"planned": {"sub_questions": questions,
-                                               "total": len(questions) * len(workers)}})
         tasks = first_round_tasks(state["topic"], state["as_of"], questions, names)
-        return Command(update=update, goto=fan_out(tasks))
+        if questions == list(state["sub_questions"]):
+            return Command(goto=fan_out(tasks))
+        return Command(update={"sub_questions": questions,
+                               "notes": [f"plan replaced at review: {len(questions)} "
+                                         "sub-question(s)"]},
+                       goto=_planned(runtime, tasks))
 
     def review_results(state: ResearchState, runtime: Runtime[RunContext]) -> Command:
         """Pause for the results review before anything is persisted (``app.review``); then
@@ -214,8 +226,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         update, tasks = ask_results(state, current_envelopes(state))
         if not tasks:
             return Command(update=update, goto="persist")
-        runtime.stream_writer({"dispatched": {"round": tasks[0]["round"], "tasks": len(tasks)}})
-        return Command(update=update, goto=fan_out(tasks))
+        return Command(update=update, goto=_dispatched(runtime, tasks))
 
     def persist(state: ResearchState, config: RunnableConfig,
                 runtime: Runtime[RunContext]) -> dict[str, Any]:
