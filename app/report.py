@@ -22,10 +22,14 @@ from typing import Any
 
 from app.ids import default_thread_id, sha8, topic_slug
 from app.relevance import describe_terms, needed, relevance_warnings, topic_terms
+from app.text import clip
 from state import ITEM_KINDS, ItemKind
 from workers.sources import Passage
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
+
+_LINE = 400
+"""The most characters of a bullet's text (a claim, a summary sentence, a note)."""
 
 
 @dataclass
@@ -73,18 +77,13 @@ def _key(item: dict[str, Any]) -> str:
     return passage.citation_key if passage else item["ref"]
 
 
-def _one_line(text: str, limit: int = 400) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
 def _excerpt(text: str, limit: int = 220) -> str:
     """The first sentence of a passage (or its start), for a passage bullet; markdown heading
     lines are left out (the bullet already shows the title)."""
     body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
     flat = " ".join((body if body.strip() else text).split())
     match = re.match(r"(.{30,}?[.!?])(\s|$)", flat)
-    return _one_line(match.group(1) if match else flat, limit)
+    return clip(match.group(1) if match else flat, limit)
 
 
 def _marks(cites: _Citations, items: list[dict[str, Any]]) -> str:
@@ -161,7 +160,7 @@ def render_markdown(data: ReportInput) -> str:
     errors = [r for r in data.rows if r["status"] == "error"]
     workers = sorted({r["worker"] for r in data.rows})
     lines = [
-        f"# Research report: {_one_line(data.topic, 200)}",
+        f"# Research report: {clip(data.topic, 200)}",
         "",
         f"- As of: {data.as_of}",
         f"- Model: {data.model_label}",
@@ -175,7 +174,7 @@ def render_markdown(data: ReportInput) -> str:
     warnings = relevance_warnings(data.topic, data.rows)
     if warnings:
         lines += [
-            f"> **The sources say nothing about \"{_one_line(data.topic, 200)}\".** No retrieved "
+            f"> **The sources say nothing about \"{clip(data.topic, 200)}\".** No retrieved "
             f"passage mentions {wanted}, so no finding is shown below.",
             "",
         ]
@@ -188,12 +187,12 @@ def render_markdown(data: ReportInput) -> str:
         lines += ["## Summary", ""]
         for sentence, refs in summary:
             marks = "".join(f"[{cites.cite(by_ref[r])}]" for r in refs)
-            lines.append(f"- {_one_line(sentence)} {marks}")
+            lines.append(f"- {clip(sentence, _LINE)} {marks}")
         lines.append("")
 
     listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
     for number, question in enumerate(data.sub_questions, 1):
-        lines += [f"## {number}. {_one_line(question, 300)}", ""]
+        lines += [f"## {number}. {clip(question, 300)}", ""]
         all_findings = _items(data.rows, question, "finding")
         all_passages = _items(data.rows, question, "passage")
         failed = _failed_workers(errors, question)
@@ -205,7 +204,7 @@ def render_markdown(data: ReportInput) -> str:
         listed.update(_claim_key(f) for f in findings)
         if findings:
             lines += ["Findings:", ""]
-            lines += [f"- {_one_line(f['text'])} [{cites.cite(f)}]" for f in findings]
+            lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in findings]
             lines.append("")
         # passages not already cited by a finding (above or in this section)
         passages = [p for p in all_passages if _key(p) not in cites.numbers][:3]
@@ -231,7 +230,7 @@ def render_markdown(data: ReportInput) -> str:
     if caveats and warnings:
         lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
     elif caveats:
-        lines += [f"- {_one_line(c['text'])} [{cites.cite(c)}]" for c in caveats]
+        lines += [f"- {clip(c['text'], _LINE)} [{cites.cite(c)}]" for c in caveats]
     elif errors:
         failed = _failed_workers(errors, None)
         lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
@@ -243,14 +242,14 @@ def render_markdown(data: ReportInput) -> str:
     if errors:
         lines += ["## Failures", ""]
         lines += [
-            f"- `{r['worker']}` on \"{_one_line(r['task_key'], 120)}\": {r['error']}"
+            f"- `{r['worker']}` on \"{clip(r['task_key'], 120)}\": {r['error']}"
             for r in errors
         ]
         lines.append("")
     notes = data.notes + _unknown_kinds(data.rows)
     if notes:
         lines += ["## Notes", ""]
-        lines += [f"- {_one_line(n)}" for n in notes]
+        lines += [f"- {clip(n, _LINE)}" for n in notes]
         lines.append("")
 
     lines += ["## Sources", ""]

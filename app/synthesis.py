@@ -38,6 +38,7 @@ from pydantic import BaseModel, Field
 
 from app.models import structured_output
 from app.report import ReportInput
+from app.text import clip
 from state import ITEM_KINDS
 from workers.errors import (
     FatalModelError,
@@ -109,11 +110,6 @@ class Synthesis(list):
         self.notes = list(notes)
 
 
-def _flat(text: Any, limit: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
 def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str, str]]:
     """The claims the model may use: each ``{"n", "ref", "kind", "text", "question"}``.
 
@@ -130,7 +126,7 @@ def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str
             kind, ref = item.get("kind"), item.get("ref")
             if kind not in by_kind or not ref or not str(item.get("text", "")).strip():
                 continue
-            text = _flat(item["text"], 300 if kind == "passage" else 500)
+            text = clip(item["text"], 300 if kind == "passage" else 500)
             key = (text.lower(), ref)
             if key in seen:
                 continue
@@ -144,8 +140,8 @@ def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str
 
 def summary_prompt(data: ReportInput, claims: Sequence[dict[str, str]]) -> str:
     """The user message: the topic, the sub-questions, the numbered claims with their refs."""
-    lines = [f"Research topic: {_flat(data.topic, 500)}", "", "Sub-questions:"]
-    lines += [f"- {_flat(q, 300)}" for q in data.sub_questions]
+    lines = [f"Research topic: {clip(data.topic, 500)}", "", "Sub-questions:"]
+    lines += [f"- {clip(q, 300)}" for q in data.sub_questions]
     lines += ["", "Claims (number, source ref, kind, text):"]
     lines += [f"[{c['n']}] (ref: {c['ref']}) {c['kind']}: {c['text']}" for c in claims]
     lines += ["", "Write the summary now; cite refs exactly as listed above."]
@@ -211,7 +207,7 @@ def make_summarizer(
             except ValueError as exc:
                 parsed, error = None, exc
         if not isinstance(parsed, ReportSummary):
-            reason = _flat(fault or error or "no answer", 200)
+            reason = clip(fault or error or "no answer", 200)
             return Synthesis(notes=[f"no model summary: unusable answer ({reason})"], **spent)
         items: list[tuple[str, list[str]]] = []
         dropped = 0
