@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.plan import TEMPLATE_WORDS
+from app.rows import ok_items
 from workers.sources.query import mentions, query_terms, title_terms
 
 __all__ = [
@@ -99,15 +100,6 @@ def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
     return f"{at_least} of {', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
-def _retrieved(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    items = []
-    for row in rows:
-        if row.get("status") != "ok" or not row.get("structured"):
-            continue
-        items += [i for i in row["structured"].get("items", []) if i.get("ref")]
-    return items
-
-
 def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]]) -> list[RunWarning]:
     """``[RunWarning("no_relevant_sources", ...)]`` when the run has at least one finished row
     and no retrieved item is :func:`on_topic`, else ``[]``.
@@ -120,7 +112,7 @@ def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]]) -> list[Ru
     terms = topic_terms(topic)
     if not terms or not any(r.get("status") == "ok" for r in rows):
         return []
-    if any(on_topic(item, terms) for item in _retrieved(rows)):
+    if any(on_topic(item, terms) for _row, item in ok_items(rows) if item.get("ref")):
         return []
     shown = " ".join(str(topic).split())[:200]
     return [RunWarning(

@@ -22,6 +22,7 @@ from typing import Any
 
 from app.ids import default_thread_id, sha8, topic_slug
 from app.relevance import describe_terms, needed, relevance_warnings, topic_terms
+from app.rows import ok_items
 from app.text import clip
 from state import ITEM_KINDS, ItemKind
 from workers.sources import Passage
@@ -102,33 +103,25 @@ def _unknown_kinds(rows: Sequence[dict[str, Any]]) -> list[str]:
     them silently.
     """
     found: dict[tuple[str, str], int] = {}
-    for row in rows:
-        if row["status"] != "ok" or not row.get("structured"):
-            continue
-        for item in row["structured"].get("items", []):
-            kind = item.get("kind") if isinstance(item, dict) else None
-            if kind not in ITEM_KINDS:
-                key = (row["worker"], repr(kind))
-                found[key] = found.get(key, 0) + 1
+    for row, item in ok_items(rows):
+        kind = item.get("kind") if isinstance(item, dict) else None
+        if kind not in ITEM_KINDS:
+            key = (row["worker"], repr(kind))
+            found[key] = found.get(key, 0) + 1
     return [f"{n} item(s) of {worker} have the kind {kind}, which the report has no section "
             f"for ({', '.join(ITEM_KINDS)}): not shown" for (worker, kind), n in found.items()]
 
 
 def _items(rows: Sequence[dict[str, Any]], task_key: str | None, kind: ItemKind) -> list[dict]:
     out, seen = [], set()
-    for row in rows:
-        if task_key is not None and row["task_key"] != task_key:
+    for _row, item in ok_items(rows, task_key):
+        if item.get("kind") != kind or not item.get("ref"):
             continue
-        if row["status"] != "ok" or not row.get("structured"):
+        key = _claim_key(item)
+        if key in seen:
             continue
-        for item in row["structured"].get("items", []):
-            if item.get("kind") != kind or not item.get("ref"):
-                continue
-            key = _claim_key(item)
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append(item)
+        seen.add(key)
+        out.append(item)
     return out
 
 
@@ -149,13 +142,8 @@ def render_markdown(data: ReportInput) -> str:
     any worker ended in error; Notes; the numbered Sources list.
     """
     cites = _Citations()
-    by_ref = {
-        item["ref"]: item
-        for row in data.rows
-        if row.get("structured")
-        for item in row["structured"].get("items", [])
-        if item.get("ref")
-    }
+    # what a summary sentence may cite: the items of finished rows, as every section shows
+    by_ref = {item["ref"]: item for _row, item in ok_items(data.rows) if item.get("ref")}
     known_refs = set(by_ref)
     errors = [r for r in data.rows if r["status"] == "error"]
     workers = sorted({r["worker"] for r in data.rows})

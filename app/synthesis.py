@@ -38,6 +38,7 @@ from pydantic import BaseModel, Field
 
 from app.models import structured_output
 from app.report import ReportInput
+from app.rows import ok_items
 from app.text import clip
 from state import ITEM_KINDS
 from workers.errors import (
@@ -119,21 +120,18 @@ def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str
     # Unknown kinds are skipped here; the report's Notes say they exist (app.report).
     by_kind: dict[str, list[dict[str, str]]] = {kind: [] for kind in ITEM_KINDS}
     seen: set[tuple[str, str]] = set()
-    for row in data.rows:
-        if row.get("status") != "ok" or not row.get("structured"):
+    for row, item in ok_items(data.rows):
+        kind, ref = item.get("kind"), item.get("ref")
+        if kind not in by_kind or not ref or not str(item.get("text", "")).strip():
             continue
-        for item in row["structured"].get("items", []):
-            kind, ref = item.get("kind"), item.get("ref")
-            if kind not in by_kind or not ref or not str(item.get("text", "")).strip():
-                continue
-            text = clip(item["text"], 300 if kind == "passage" else 500)
-            key = (text.lower(), ref)
-            if key in seen:
-                continue
-            seen.add(key)
-            by_kind[kind].append(
-                {"ref": ref, "kind": kind, "text": text, "question": row.get("task_key", "")}
-            )
+        text = clip(item["text"], 300 if kind == "passage" else 500)
+        key = (text.lower(), ref)
+        if key in seen:
+            continue
+        seen.add(key)
+        by_kind[kind].append(
+            {"ref": ref, "kind": kind, "text": text, "question": row.get("task_key", "")}
+        )
     chosen = by_kind["finding"] + by_kind["caveat"] or by_kind["passage"]
     return [{"n": str(i), **c} for i, c in enumerate(chosen[:limit], 1)]
 
