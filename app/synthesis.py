@@ -36,7 +36,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from app.models import structured_output
+from app.models import parse_structured, structured_output
 from app.report import ReportInput
 from app.rows import ok_items
 from app.text import clip
@@ -47,7 +47,6 @@ from workers.errors import (
     is_fatal,
     is_transient,
     one_line,
-    response_fault,
 )
 from workers.usage import count_tokens
 
@@ -194,18 +193,8 @@ def make_summarizer(
         spent = {"tokens": served.tokens, "unmetered": served.unmetered}
         if failure is not None:
             return Synthesis(notes=[f"no model summary: {failure}"], **spent)
-        if isinstance(out, dict) and "raw" in out:
-            parsed, error = out.get("parsed"), out.get("parsing_error")
-            fault = response_fault(out.get("raw"), "the report model")
-        else:  # pragma: no cover - a model that ignores include_raw
-            parsed, error, fault = out, None, None
-        if isinstance(parsed, dict):
-            try:
-                parsed = ReportSummary.model_validate(parsed)
-            except ValueError as exc:
-                parsed, error = None, exc
-        if not isinstance(parsed, ReportSummary):
-            reason = clip(fault or error or "no answer", 200)
+        parsed, reason = parse_structured(out, ReportSummary, "the report model")
+        if parsed is None:
             return Synthesis(notes=[f"no model summary: unusable answer ({reason})"], **spent)
         items: list[tuple[str, list[str]]] = []
         dropped = 0
