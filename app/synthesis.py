@@ -15,10 +15,17 @@ model sees the *persisted* rows only, never graph state:
 
 Failure policy: a bad key or an unknown model (:func:`workers.errors.is_fatal`) stops the run, as
 it does for the planner and the workers. A transient error (429, 5xx, timeout, a malformed
-answer) is retried with the run's attempts and backoff (and, after a 429 with ``Retry-After``, the
-model's rate limiter waits the window out: see :mod:`app.provider`). Anything else, or an answer
-that does not fit the schema, costs the report its summary, not the report: a note says why,
-naming a provider-side cause (output cut at the length limit) when there is one.
+answer) is retried with the run's attempts and backoff (:func:`workers.base.backoff_delay`, the
+nodes' formula; and, after a 429 with ``Retry-After``, the model's rate limiter waits the window
+out: see :mod:`app.provider`). Anything else, or an answer that does not fit the schema, costs the
+report its summary, not the report: a note says why, naming a provider-side cause (output cut at
+the length limit) when there is one.
+
+The retries are here, not the ``report`` node's ``RetryPolicy``: that policy retries the
+database I/O (``retry_on=is_transient_storage_error``, a fixed count), and a model error that
+outlived the run's attempts must still leave the report written with a note, which a policy
+that re-runs the node cannot do; re-running the node would also read the rows again and lose the
+failed attempts' tokens, which :func:`workers.usage.count_tokens` counts here.
 
 The result is a :class:`Synthesis`, a list of ``(sentence, [ref, ...])`` (what
 ``ReportInput.summary`` holds) that also carries the tokens the call cost and its notes, which
@@ -41,6 +48,7 @@ from app.report import ReportInput
 from app.rows import ok_items
 from app.text import clip
 from state import ITEM_KINDS
+from workers.base import backoff_delay
 from workers.errors import (
     FatalModelError,
     describe_fatal,
@@ -176,8 +184,9 @@ def make_summarizer(
     Args:
         model: the report model (a real chat model; the offline one needs no summarizer).
         max_attempts: attempts at the model call when it fails transiently.
-        retry_interval: seconds before the first retry (doubled each time, at most 8x).
-        sleep: the wait between attempts (tests pass a no-op).
+        retry_interval: seconds before the first retry, doubled each time, at most 8x or 1 s:
+            the nodes' formula (:func:`workers.base.backoff_delay`), without their jitter.
+        sleep: the wait between attempts (tests pass a no-op or a recorder).
 
     Raises (from ``summarize``):
         FatalModelError: the provider rejected the key or does not know the model.
@@ -221,7 +230,7 @@ def make_summarizer(
                 if is_fatal(exc):
                     raise FatalModelError(f"report model: {describe_fatal(exc)}") from exc
                 if is_transient(exc) and attempt < max_attempts:
-                    sleep(min(retry_interval * 2 ** (attempt - 1), retry_interval * 8))
+                    sleep(backoff_delay(attempt + 1, retry_interval))
                     continue
                 return None, one_line(exc)
 
