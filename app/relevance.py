@@ -34,8 +34,10 @@ from workers.sources.query import mentions, query_terms, title_terms
 
 __all__ = [
     "NO_RELEVANT_SOURCES",
+    "Relevance",
     "RunWarning",
     "describe_terms",
+    "judge",
     "needed",
     "on_topic",
     "relevance_warnings",
@@ -100,9 +102,24 @@ def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
     return f"{at_least} of {', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
-def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]]) -> list[RunWarning]:
-    """``[RunWarning("no_relevant_sources", ...)]`` when the run has at least one finished row
-    and no retrieved item is :func:`on_topic`, else ``[]``.
+@dataclass(frozen=True)
+class Relevance:
+    """The relevance verdict on a run's rows (:func:`judge`).
+
+    Attributes:
+        wanted: what an item must mention to be on topic, for a sentence: ``'"zebra" or
+            "marmalade"'`` (:func:`describe_terms`).
+        warnings: ``[RunWarning("no_relevant_sources", ...)]`` when the run has at least one
+            finished row and no retrieved item is :func:`on_topic`, else ``[]``.
+    """
+
+    wanted: str
+    warnings: list[RunWarning]
+
+
+def judge(topic: str, rows: Iterable[Mapping[str, Any]]) -> Relevance:
+    """Judge the retrieved items of ``rows`` against ``topic``'s own words, once: the report
+    takes both its banner's wording and the verdict from here.
 
     Args:
         topic: the research topic as the user gave it.
@@ -110,13 +127,24 @@ def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]]) -> list[Ru
     """
     rows = list(rows)
     terms = topic_terms(topic)
+    wanted = describe_terms(terms, needed(terms)) if terms else ""
     if not terms or not any(r.get("status") == "ok" for r in rows):
-        return []
+        return Relevance(wanted, [])
     if any(on_topic(item, terms) for _row, item in ok_items(rows) if item.get("ref")):
-        return []
+        return Relevance(wanted, [])
     shown = " ".join(str(topic).split())[:200]
-    return [RunWarning(
+    return Relevance(wanted, [RunWarning(
         NO_RELEVANT_SOURCES,
-        f"the sources say nothing about \"{shown}\": no retrieved passage mentions "
-        f"{describe_terms(terms, needed(terms))}",
-    )]
+        f"the sources say nothing about \"{shown}\": no retrieved passage mentions {wanted}",
+    )])
+
+
+def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]]) -> list[RunWarning]:
+    """The warnings of :func:`judge`: ``[RunWarning("no_relevant_sources", ...)]`` when the run
+    has at least one finished row and no retrieved item is :func:`on_topic`, else ``[]``.
+
+    Args:
+        topic: the research topic as the user gave it.
+        rows: the run's results-database rows (``structured`` decoded), as the report reads them.
+    """
+    return judge(topic, rows).warnings

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from app.ids import default_thread_id, sha8, topic_slug
-from app.relevance import describe_terms, needed, relevance_warnings, topic_terms
+from app.relevance import judge
 from app.rows import ok_items
 from app.text import clip
 from state import ITEM_KINDS, ItemKind
@@ -157,9 +157,8 @@ def render_markdown(data: ReportInput) -> str:
         f"errors: {len(errors)}",
         "",
     ]
-    terms = topic_terms(data.topic)
-    wanted = describe_terms(terms, needed(terms))
-    warnings = relevance_warnings(data.topic, data.rows)
+    relevance = judge(data.topic, data.rows)
+    wanted, warnings = relevance.wanted, relevance.warnings
     if warnings:
         lines += [
             f"> **The sources say nothing about \"{clip(data.topic, 200)}\".** No retrieved "
