@@ -93,8 +93,16 @@ def on_topic(item: Mapping[str, Any], terms: Sequence[str]) -> bool:
 
 
 def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
-    """``'"zebra" or "marmalade"'``; ``'2 of "a", "b" and "c"'`` when more than one is needed."""
+    """``'"zebra" or "marmalade"'``; ``'2 of "a", "b" and "c"'`` when more than one is needed;
+    ``""`` for no terms.
+
+    Example:
+        >>> describe_terms(["zebra", "marmalade"]), describe_terms([])
+        ('"zebra" or "marmalade"', '')
+    """
     quoted = [f'"{t}"' for t in terms]
+    if not quoted:
+        return ""
     if len(quoted) == 1:
         return quoted[0]
     if at_least <= 1:
@@ -127,7 +135,7 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]]) -> Relevance:
     """
     rows = list(rows)
     terms = topic_terms(topic)
-    wanted = describe_terms(terms, needed(terms)) if terms else ""
+    wanted = describe_terms(terms, needed(terms))
     if not terms or not any(r.get("status") == "ok" for r in rows):
         return Relevance(wanted, [])
     if any(on_topic(item, terms) for _row, item in ok_items(rows) if item.get("ref")):

@@ -8,6 +8,7 @@ import pytest
 from app.relevance import (
     NO_RELEVANT_SOURCES,
     Relevance,
+    describe_terms,
     judge,
     relevance_warnings,
     topic_terms,
@@ -93,6 +94,7 @@ def test_a_topic_without_content_words_still_gets_its_report() -> None:
         assert md.startswith(f"# Research report: {topic}\n")
         assert "say nothing about" not in md and "Findings:" in md
         assert judge(topic, UNRELATED) == Relevance("", [])
+    assert describe_terms([]) == ""  # the function that raised IndexError
 
 
 def test_the_report_banner_and_the_warning_name_the_same_words() -> None:
