@@ -9,8 +9,8 @@ respect one requests-per-second budget) behind the provider endpoint's ``Retry-A
 node attempt and the ``attempts`` an envelope records would lie.)
 
 Also here: :func:`structured_output`, the one way the app asks a model for a pydantic object (the
-planner's ``Plan``, the report's ``ReportSummary``). Tokens are counted by
-:mod:`workers.usage`.
+planner's ``Plan``, the report's ``ReportSummary``), and :func:`parse_structured`, the one way
+its answer is read. Tokens are counted by :mod:`workers.usage`.
 
 Source: ``langchain.chat_models.init_chat_model``,
 ``langchain_core.rate_limiters.InMemoryRateLimiter`` and
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from langchain_core.language_models import BaseChatModel
@@ -30,6 +30,8 @@ from pydantic import BaseModel
 
 from app.config import ConfigError, Settings
 from app.offline import OfflineChatModel
+from app.text import clip
+from workers.errors import response_fault
 
 __all__ = [
     "OFFLINE",
@@ -38,6 +40,7 @@ __all__ = [
     "describe_model",
     "make_model",
     "model_provider",
+    "parse_structured",
     "structured_output",
 ]
 
@@ -198,3 +201,52 @@ def structured_output(model: BaseChatModel, schema: type[BaseModel]) -> Runnable
     if "method" in params:
         kwargs["method"] = STRUCTURED_OUTPUT_METHOD
     return model.with_structured_output(schema, **kwargs)
+
+
+Schema = TypeVar("Schema", bound=BaseModel)
+
+REASON_CHARS = 200
+"""The most characters of the reason :func:`parse_structured` gives for an unusable answer."""
+
+
+def parse_structured(out: Any, schema: type[Schema], who: str) -> tuple[Schema | None, str]:
+    """Read what a :func:`structured_output` runnable returned: ``(answer, "")`` when it fits
+    ``schema``, else ``(None, why)``.
+
+    ``why`` is one line of at most :data:`REASON_CHARS` characters: the provider-side fault the
+    raw message shows (:func:`workers.errors.response_fault`: output cut at the length limit, a
+    tool call without an id) when there is one, else the parsing or validation error, else
+    ``"no answer"``. An answer that fits is used even when the raw message shows a fault.
+
+    Args:
+        out: ``{"raw": AIMessage, "parsed": schema | dict | None, "parsing_error": ...}``; a
+            model whose ``with_structured_output`` ignores ``include_raw`` may return the parsed
+            object (or a dict) itself.
+        schema: the pydantic class asked for (a dict answer is validated against it).
+        who: how the reason names the model's role, e.g. ``"the planner"``.
+
+    Raises:
+        Nothing: an answer that does not fit is the caller's to handle (each falls back its own
+        way), never an exception.
+
+    Example:
+        >>> class Plan(BaseModel):
+        ...     sub_questions: list[str]
+        >>> parse_structured({"raw": None, "parsed": {"sub_questions": ["a"]}}, Plan, "p")[0]
+        Plan(sub_questions=['a'])
+        >>> parse_structured({"raw": None, "parsed": None, "parsing_error": None}, Plan, "p")
+        (None, 'no answer')
+    """
+    if isinstance(out, dict) and "raw" in out:
+        parsed, error = out.get("parsed"), out.get("parsing_error")
+        fault = response_fault(out.get("raw"), who)
+    else:  # a model whose with_structured_output ignores include_raw
+        parsed, error, fault = out, None, None
+    if isinstance(parsed, dict):
+        try:
+            parsed = schema.model_validate(parsed)
+        except ValueError as exc:  # pydantic's ValidationError is a ValueError
+            parsed, error = None, exc
+    if isinstance(parsed, schema):
+        return parsed, ""
+    return None, clip(fault or error or "no answer", REASON_CHARS)

@@ -123,8 +123,7 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
     """
     from langchain_core.messages import HumanMessage, SystemMessage
 
-    from app.models import structured_output
-    from workers.errors import response_fault
+    from app.models import parse_structured, structured_output
     from workers.usage import count_tokens
 
     with count_tokens() as served:
@@ -132,33 +131,21 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
             [SystemMessage(PLANNER_PROMPT), HumanMessage(f"Topic: {topic}")]
         )
     tokens = served.tokens
-    notes: list[str] = []
-    if isinstance(out, dict) and "raw" in out:
-        plan, error = out.get("parsed"), out.get("parsing_error")
-        error = response_fault(out.get("raw"), "the planner") or error
-    else:  # a model whose with_structured_output ignores include_raw
-        plan, error = out, None
-    if isinstance(plan, dict):
-        try:
-            plan = Plan.model_validate(plan)
-        except ValueError as exc:
-            plan, error = None, exc
+    plan, reason = parse_structured(out, Plan, "the planner")
+    if plan is None:
+        note = f"the planner's answer was unusable ({reason}): used the offline plan"
+        return PlanResult(offline_plan(topic), tokens, [note])
     questions: list[str] = []
     seen: set[str] = set()
-    if isinstance(plan, Plan):
-        for q in plan.sub_questions:
-            q = " ".join(str(q).split())
-            if q and q.lower() not in seen:
-                seen.add(q.lower())
-                questions.append(q)
-    else:
-        reason = " ".join(str(error or "no plan").split())[:200]
-        notes.append(f"the planner's answer was unusable ({reason}): used the offline plan")
-        return PlanResult(offline_plan(topic), tokens, notes)
+    for q in plan.sub_questions:
+        q = " ".join(str(q).split())
+        if q and q.lower() not in seen:
+            seen.add(q.lower())
+            questions.append(q)
     for q in offline_plan(topic):
         if len(questions) >= MIN_SUB_QUESTIONS:
             break
         if q.lower() not in seen:
             seen.add(q.lower())
             questions.append(q)
-    return PlanResult(questions[:MAX_SUB_QUESTIONS], tokens, notes)
+    return PlanResult(questions[:MAX_SUB_QUESTIONS], tokens)

@@ -13,12 +13,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from app.text import clip
+
 __all__ = ["Progress", "print_pause", "print_summary"]
 
 
-def _short(text: str, limit: int = 70) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+_SHORT = 70
+"""The most characters of a sub-question shown on a progress line."""
 
 
 class Progress:
@@ -72,7 +73,7 @@ class Progress:
             self.line(f"planned {len(data['sub_questions'])} sub-questions, "
                       f"{data['total']} tasks:")
             for i, question in enumerate(data["sub_questions"], 1):
-                self.line(f"  {i}. {_short(question, 100)}")
+                self.line(f"  {i}. {clip(question, 100)}")
         elif kind == "envelope":
             env = data["envelope"]
             status = env.get("status", "ok")
@@ -81,17 +82,17 @@ class Progress:
             width = len(str(data["total"]))
             text = (
                 f"[{data['done']:>{width}}/{data['total']}] {env['worker']:<12} {status:<5} "
-                f"{_short(env.get('task_key', ''))}{round_}{attempts}"
+                f"{clip(env.get('task_key', ''), _SHORT)}{round_}{attempts}"
             )
             if status == "error":
-                text += f"  ({_short(env.get('error') or '', 120)})"
+                text += f"  ({clip(env.get('error') or '', 120)})"
             self.line(text, "red" if status == "error" else None)
         elif kind == "dispatched":
             self.line(f"round {data['round']}: sending {data['tasks']} task(s) again")
         elif kind == "retry":
             self.line(
-                f"        {data['worker']:<12} retry  {_short(data['task_key'])}  (attempt "
-                f"{data['attempt']} of {data['max_attempts']} failed: {_short(data['error'], 90)})",
+                f"        {data['worker']:<12} retry  {clip(data['task_key'], _SHORT)}  (attempt "
+                f"{data['attempt']} of {data['max_attempts']} failed: {clip(data['error'], 90)})",
                 "yellow",
             )
         elif kind == "persisted":
@@ -130,7 +131,8 @@ def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None
             print(f"  {key}: {value}", file=stream)
     for error in summary["errors"]:
         print(
-            f"  failed: {error['worker']} on {_short(error['sub_question'])!r}: {error['error']}",
+            f"  failed: {error['worker']} on {clip(error['sub_question'], _SHORT)!r}: "
+            f"{error['error']}",
             file=stream,
         )
     for note in summary["notes"]:
@@ -159,8 +161,8 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None) -> None:
         out.append(f"results ({len(envelopes)}), nothing persisted yet:")
         for e in envelopes:
             out.append(f"  {e['envelope_id']}  {e['status']:<5} round {e['round']}  "
-                       f"{_short(e['task_key'], 60)}")
-            out.append(f"      {_short(e['summary'], 110)}")
+                       f"{clip(e['task_key'], 60)}")
+            out.append(f"      {clip(e['summary'], 110)}")
         out += ["continue:", f"  python -m app review {thread} --approve",
                 f"  python -m app review {thread} --drop ENVELOPE_ID ...   (not persisted, "
                 "not reported)",

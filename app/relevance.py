@@ -29,12 +29,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.plan import TEMPLATE_WORDS
+from app.rows import ok_items
 from workers.sources.query import mentions, query_terms, title_terms
 
 __all__ = [
     "NO_RELEVANT_SOURCES",
+    "Relevance",
     "RunWarning",
     "describe_terms",
+    "judge",
     "needed",
     "on_topic",
     "relevance_warnings",
@@ -90,8 +93,16 @@ def on_topic(item: Mapping[str, Any], terms: Sequence[str]) -> bool:
 
 
 def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
-    """``'"zebra" or "marmalade"'``; ``'2 of "a", "b" and "c"'`` when more than one is needed."""
+    """``'"zebra" or "marmalade"'``; ``'2 of "a", "b" and "c"'`` when more than one is needed;
+    ``""`` for no terms.
+
+    Example:
+        >>> describe_terms(["zebra", "marmalade"]), describe_terms([])
+        ('"zebra" or "marmalade"', '')
+    """
     quoted = [f'"{t}"' for t in terms]
+    if not quoted:
+        return ""
     if len(quoted) == 1:
         return quoted[0]
     if at_least <= 1:
@@ -99,18 +110,24 @@ def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
     return f"{at_least} of {', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
-def _retrieved(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    items = []
-    for row in rows:
-        if row.get("status") != "ok" or not row.get("structured"):
-            continue
-        items += [i for i in row["structured"].get("items", []) if i.get("ref")]
-    return items
+@dataclass(frozen=True)
+class Relevance:
+    """The relevance verdict on a run's rows (:func:`judge`).
+
+    Attributes:
+        wanted: what an item must mention to be on topic, for a sentence: ``'"zebra" or
+            "marmalade"'`` (:func:`describe_terms`).
+        warnings: ``[RunWarning("no_relevant_sources", ...)]`` when the run has at least one
+            finished row and no retrieved item is :func:`on_topic`, else ``[]``.
+    """
+
+    wanted: str
+    warnings: list[RunWarning]
 
 
-def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]]) -> list[RunWarning]:
-    """``[RunWarning("no_relevant_sources", ...)]`` when the run has at least one finished row
-    and no retrieved item is :func:`on_topic`, else ``[]``.
+def judge(topic: str, rows: Iterable[Mapping[str, Any]]) -> Relevance:
+    """Judge the retrieved items of ``rows`` against ``topic``'s own words, once: the report
+    takes both its banner's wording and the verdict from here.
 
     Args:
         topic: the research topic as the user gave it.
@@ -118,13 +135,24 @@ def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]]) -> list[Ru
     """
     rows = list(rows)
     terms = topic_terms(topic)
+    wanted = describe_terms(terms, needed(terms))
     if not terms or not any(r.get("status") == "ok" for r in rows):
-        return []
-    if any(on_topic(item, terms) for item in _retrieved(rows)):
-        return []
+        return Relevance(wanted, [])
+    if any(on_topic(item, terms) for _row, item in ok_items(rows) if item.get("ref")):
+        return Relevance(wanted, [])
     shown = " ".join(str(topic).split())[:200]
-    return [RunWarning(
+    return Relevance(wanted, [RunWarning(
         NO_RELEVANT_SOURCES,
-        f"the sources say nothing about \"{shown}\": no retrieved passage mentions "
-        f"{describe_terms(terms, needed(terms))}",
-    )]
+        f"the sources say nothing about \"{shown}\": no retrieved passage mentions {wanted}",
+    )])
+
+
+def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]]) -> list[RunWarning]:
+    """The warnings of :func:`judge`: ``[RunWarning("no_relevant_sources", ...)]`` when the run
+    has at least one finished row and no retrieved item is :func:`on_topic`, else ``[]``.
+
+    Args:
+        topic: the research topic as the user gave it.
+        rows: the run's results-database rows (``structured`` decoded), as the report reads them.
+    """
+    return judge(topic, rows).warnings

@@ -21,11 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from app.ids import default_thread_id, sha8, topic_slug
-from app.relevance import describe_terms, needed, relevance_warnings, topic_terms
+from app.relevance import judge
+from app.rows import ok_items
+from app.text import clip
 from state import ITEM_KINDS, ItemKind
 from workers.sources import Passage
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
+
+_LINE = 400
+"""The most characters of a bullet's text (a claim, a summary sentence, a note)."""
 
 
 @dataclass
@@ -73,18 +78,13 @@ def _key(item: dict[str, Any]) -> str:
     return passage.citation_key if passage else item["ref"]
 
 
-def _one_line(text: str, limit: int = 400) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
 def _excerpt(text: str, limit: int = 220) -> str:
     """The first sentence of a passage (or its start), for a passage bullet; markdown heading
     lines are left out (the bullet already shows the title)."""
     body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
     flat = " ".join((body if body.strip() else text).split())
     match = re.match(r"(.{30,}?[.!?])(\s|$)", flat)
-    return _one_line(match.group(1) if match else flat, limit)
+    return clip(match.group(1) if match else flat, limit)
 
 
 def _marks(cites: _Citations, items: list[dict[str, Any]]) -> str:
@@ -103,33 +103,25 @@ def _unknown_kinds(rows: Sequence[dict[str, Any]]) -> list[str]:
     them silently.
     """
     found: dict[tuple[str, str], int] = {}
-    for row in rows:
-        if row["status"] != "ok" or not row.get("structured"):
-            continue
-        for item in row["structured"].get("items", []):
-            kind = item.get("kind") if isinstance(item, dict) else None
-            if kind not in ITEM_KINDS:
-                key = (row["worker"], repr(kind))
-                found[key] = found.get(key, 0) + 1
+    for row, item in ok_items(rows):
+        kind = item.get("kind") if isinstance(item, dict) else None
+        if kind not in ITEM_KINDS:
+            key = (row["worker"], repr(kind))
+            found[key] = found.get(key, 0) + 1
     return [f"{n} item(s) of {worker} have the kind {kind}, which the report has no section "
             f"for ({', '.join(ITEM_KINDS)}): not shown" for (worker, kind), n in found.items()]
 
 
 def _items(rows: Sequence[dict[str, Any]], task_key: str | None, kind: ItemKind) -> list[dict]:
     out, seen = [], set()
-    for row in rows:
-        if task_key is not None and row["task_key"] != task_key:
+    for _row, item in ok_items(rows, task_key):
+        if item.get("kind") != kind or not item.get("ref"):
             continue
-        if row["status"] != "ok" or not row.get("structured"):
+        key = _claim_key(item)
+        if key in seen:
             continue
-        for item in row["structured"].get("items", []):
-            if item.get("kind") != kind or not item.get("ref"):
-                continue
-            key = _claim_key(item)
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append(item)
+        seen.add(key)
+        out.append(item)
     return out
 
 
@@ -150,18 +142,13 @@ def render_markdown(data: ReportInput) -> str:
     any worker ended in error; Notes; the numbered Sources list.
     """
     cites = _Citations()
-    by_ref = {
-        item["ref"]: item
-        for row in data.rows
-        if row.get("structured")
-        for item in row["structured"].get("items", [])
-        if item.get("ref")
-    }
+    # what a summary sentence may cite: the items of finished rows, as every section shows
+    by_ref = {item["ref"]: item for _row, item in ok_items(data.rows) if item.get("ref")}
     known_refs = set(by_ref)
     errors = [r for r in data.rows if r["status"] == "error"]
     workers = sorted({r["worker"] for r in data.rows})
     lines = [
-        f"# Research report: {_one_line(data.topic, 200)}",
+        f"# Research report: {clip(data.topic, 200)}",
         "",
         f"- As of: {data.as_of}",
         f"- Model: {data.model_label}",
@@ -170,12 +157,11 @@ def render_markdown(data: ReportInput) -> str:
         f"errors: {len(errors)}",
         "",
     ]
-    terms = topic_terms(data.topic)
-    wanted = describe_terms(terms, needed(terms))
-    warnings = relevance_warnings(data.topic, data.rows)
+    relevance = judge(data.topic, data.rows)
+    wanted, warnings = relevance.wanted, relevance.warnings
     if warnings:
         lines += [
-            f"> **The sources say nothing about \"{_one_line(data.topic, 200)}\".** No retrieved "
+            f"> **The sources say nothing about \"{clip(data.topic, 200)}\".** No retrieved "
             f"passage mentions {wanted}, so no finding is shown below.",
             "",
         ]
@@ -188,12 +174,12 @@ def render_markdown(data: ReportInput) -> str:
         lines += ["## Summary", ""]
         for sentence, refs in summary:
             marks = "".join(f"[{cites.cite(by_ref[r])}]" for r in refs)
-            lines.append(f"- {_one_line(sentence)} {marks}")
+            lines.append(f"- {clip(sentence, _LINE)} {marks}")
         lines.append("")
 
     listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
     for number, question in enumerate(data.sub_questions, 1):
-        lines += [f"## {number}. {_one_line(question, 300)}", ""]
+        lines += [f"## {number}. {clip(question, 300)}", ""]
         all_findings = _items(data.rows, question, "finding")
         all_passages = _items(data.rows, question, "passage")
         failed = _failed_workers(errors, question)
@@ -205,7 +191,7 @@ def render_markdown(data: ReportInput) -> str:
         listed.update(_claim_key(f) for f in findings)
         if findings:
             lines += ["Findings:", ""]
-            lines += [f"- {_one_line(f['text'])} [{cites.cite(f)}]" for f in findings]
+            lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in findings]
             lines.append("")
         # passages not already cited by a finding (above or in this section)
         passages = [p for p in all_passages if _key(p) not in cites.numbers][:3]
@@ -231,7 +217,7 @@ def render_markdown(data: ReportInput) -> str:
     if caveats and warnings:
         lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
     elif caveats:
-        lines += [f"- {_one_line(c['text'])} [{cites.cite(c)}]" for c in caveats]
+        lines += [f"- {clip(c['text'], _LINE)} [{cites.cite(c)}]" for c in caveats]
     elif errors:
         failed = _failed_workers(errors, None)
         lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
@@ -243,14 +229,14 @@ def render_markdown(data: ReportInput) -> str:
     if errors:
         lines += ["## Failures", ""]
         lines += [
-            f"- `{r['worker']}` on \"{_one_line(r['task_key'], 120)}\": {r['error']}"
+            f"- `{r['worker']}` on \"{clip(r['task_key'], 120)}\": {r['error']}"
             for r in errors
         ]
         lines.append("")
     notes = data.notes + _unknown_kinds(data.rows)
     if notes:
         lines += ["## Notes", ""]
-        lines += [f"- {_one_line(n)}" for n in notes]
+        lines += [f"- {clip(n, _LINE)}" for n in notes]
         lines.append("")
 
     lines += ["## Sources", ""]

@@ -31,6 +31,8 @@ from typing import Any
 
 from langgraph.types import interrupt
 
+from app.text import clip
+
 __all__ = [
     "PLAN", "RESULTS", "ReviewError", "ReviewPause", "ask_plan",
     "ask_results", "awaiting", "envelope_summary", "plan_payload", "plan_resume",
@@ -93,11 +95,6 @@ def awaiting(snapshot: Any) -> dict[str, Any] | None:
     return None
 
 
-def _one_line(text: Any, limit: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def envelope_summary(envelope: Mapping[str, Any], limit: int = 100) -> str:
     """One line about a result: its error, else its first finding (and how many more).
 
@@ -106,12 +103,12 @@ def envelope_summary(envelope: Mapping[str, Any], limit: int = 100) -> str:
         'A b. (+1 more)'
     """
     if envelope.get("status") == "error":
-        return _one_line(f"error: {envelope.get('error') or 'unknown'}", limit)
+        return clip(f"error: {envelope.get('error') or 'unknown'}", limit)
     items = (envelope.get("structured") or {}).get("items") or []
     if not items:
         return "no findings"
     more = f" (+{len(items) - 1} more)" if len(items) > 1 else ""
-    return _one_line(items[0].get("text", ""), limit) + more
+    return clip(items[0].get("text", ""), limit) + more
 
 
 def plan_payload(sub_questions: Sequence[str]) -> dict[str, Any]:

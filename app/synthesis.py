@@ -15,10 +15,17 @@ model sees the *persisted* rows only, never graph state:
 
 Failure policy: a bad key or an unknown model (:func:`workers.errors.is_fatal`) stops the run, as
 it does for the planner and the workers. A transient error (429, 5xx, timeout, a malformed
-answer) is retried with the run's attempts and backoff (and, after a 429 with ``Retry-After``, the
-model's rate limiter waits the window out: see :mod:`app.provider`). Anything else, or an answer
-that does not fit the schema, costs the report its summary, not the report: a note says why,
-naming a provider-side cause (output cut at the length limit) when there is one.
+answer) is retried with the run's attempts and backoff (:func:`workers.base.backoff_delay`, the
+nodes' formula; and, after a 429 with ``Retry-After``, the model's rate limiter waits the window
+out: see :mod:`app.provider`). Anything else, or an answer that does not fit the schema, costs the
+report its summary, not the report: a note says why, naming a provider-side cause (output cut at
+the length limit) when there is one.
+
+The retries are here, not the ``report`` node's ``RetryPolicy``: that policy retries the
+database I/O (``retry_on=is_transient_storage_error``, a fixed count), and a model error that
+outlived the run's attempts must still leave the report written with a note, which a policy
+that re-runs the node cannot do; re-running the node would also read the rows again and lose the
+failed attempts' tokens, which :func:`workers.usage.count_tokens` counts here.
 
 The result is a :class:`Synthesis`, a list of ``(sentence, [ref, ...])`` (what
 ``ReportInput.summary`` holds) that also carries the tokens the call cost and its notes, which
@@ -36,16 +43,18 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from app.models import structured_output
+from app.models import parse_structured, structured_output
 from app.report import ReportInput
+from app.rows import ok_items
+from app.text import clip
 from state import ITEM_KINDS
+from workers.base import backoff_delay
 from workers.errors import (
     FatalModelError,
     describe_fatal,
     is_fatal,
     is_transient,
     one_line,
-    response_fault,
 )
 from workers.usage import count_tokens
 
@@ -109,11 +118,6 @@ class Synthesis(list):
         self.notes = list(notes)
 
 
-def _flat(text: Any, limit: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
 def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str, str]]:
     """The claims the model may use: each ``{"n", "ref", "kind", "text", "question"}``.
 
@@ -123,29 +127,26 @@ def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str
     # Unknown kinds are skipped here; the report's Notes say they exist (app.report).
     by_kind: dict[str, list[dict[str, str]]] = {kind: [] for kind in ITEM_KINDS}
     seen: set[tuple[str, str]] = set()
-    for row in data.rows:
-        if row.get("status") != "ok" or not row.get("structured"):
+    for row, item in ok_items(data.rows):
+        kind, ref = item.get("kind"), item.get("ref")
+        if kind not in by_kind or not ref or not str(item.get("text", "")).strip():
             continue
-        for item in row["structured"].get("items", []):
-            kind, ref = item.get("kind"), item.get("ref")
-            if kind not in by_kind or not ref or not str(item.get("text", "")).strip():
-                continue
-            text = _flat(item["text"], 300 if kind == "passage" else 500)
-            key = (text.lower(), ref)
-            if key in seen:
-                continue
-            seen.add(key)
-            by_kind[kind].append(
-                {"ref": ref, "kind": kind, "text": text, "question": row.get("task_key", "")}
-            )
+        text = clip(item["text"], 300 if kind == "passage" else 500)
+        key = (text.lower(), ref)
+        if key in seen:
+            continue
+        seen.add(key)
+        by_kind[kind].append(
+            {"ref": ref, "kind": kind, "text": text, "question": row.get("task_key", "")}
+        )
     chosen = by_kind["finding"] + by_kind["caveat"] or by_kind["passage"]
     return [{"n": str(i), **c} for i, c in enumerate(chosen[:limit], 1)]
 
 
 def summary_prompt(data: ReportInput, claims: Sequence[dict[str, str]]) -> str:
     """The user message: the topic, the sub-questions, the numbered claims with their refs."""
-    lines = [f"Research topic: {_flat(data.topic, 500)}", "", "Sub-questions:"]
-    lines += [f"- {_flat(q, 300)}" for q in data.sub_questions]
+    lines = [f"Research topic: {clip(data.topic, 500)}", "", "Sub-questions:"]
+    lines += [f"- {clip(q, 300)}" for q in data.sub_questions]
     lines += ["", "Claims (number, source ref, kind, text):"]
     lines += [f"[{c['n']}] (ref: {c['ref']}) {c['kind']}: {c['text']}" for c in claims]
     lines += ["", "Write the summary now; cite refs exactly as listed above."]
@@ -183,8 +184,9 @@ def make_summarizer(
     Args:
         model: the report model (a real chat model; the offline one needs no summarizer).
         max_attempts: attempts at the model call when it fails transiently.
-        retry_interval: seconds before the first retry (doubled each time, at most 8x).
-        sleep: the wait between attempts (tests pass a no-op).
+        retry_interval: seconds before the first retry, doubled each time, at most 8x or 1 s:
+            the nodes' formula (:func:`workers.base.backoff_delay`), without their jitter.
+        sleep: the wait between attempts (tests pass a no-op or a recorder).
 
     Raises (from ``summarize``):
         FatalModelError: the provider rejected the key or does not know the model.
@@ -200,18 +202,8 @@ def make_summarizer(
         spent = {"tokens": served.tokens, "unmetered": served.unmetered}
         if failure is not None:
             return Synthesis(notes=[f"no model summary: {failure}"], **spent)
-        if isinstance(out, dict) and "raw" in out:
-            parsed, error = out.get("parsed"), out.get("parsing_error")
-            fault = response_fault(out.get("raw"), "the report model")
-        else:  # pragma: no cover - a model that ignores include_raw
-            parsed, error, fault = out, None, None
-        if isinstance(parsed, dict):
-            try:
-                parsed = ReportSummary.model_validate(parsed)
-            except ValueError as exc:
-                parsed, error = None, exc
-        if not isinstance(parsed, ReportSummary):
-            reason = _flat(fault or error or "no answer", 200)
+        parsed, reason = parse_structured(out, ReportSummary, "the report model")
+        if parsed is None:
             return Synthesis(notes=[f"no model summary: unusable answer ({reason})"], **spent)
         items: list[tuple[str, list[str]]] = []
         dropped = 0
@@ -238,7 +230,7 @@ def make_summarizer(
                 if is_fatal(exc):
                     raise FatalModelError(f"report model: {describe_fatal(exc)}") from exc
                 if is_transient(exc) and attempt < max_attempts:
-                    sleep(min(retry_interval * 2 ** (attempt - 1), retry_interval * 8))
+                    sleep(backoff_delay(attempt + 1, retry_interval))
                     continue
                 return None, one_line(exc)
 

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ATTEMPTS_CAP", "Cancellation", "Resolver", "RunScope", "WorkerDeps", "WorkerResult",
-    "WorkerSpec", "backoff", "give_up", "guard_worker_node", "make_worker_node",
+    "WorkerSpec", "backoff", "backoff_delay", "give_up", "guard_worker_node", "make_worker_node",
     "retry_on",
 ]
 
@@ -158,17 +158,40 @@ def give_up(exc: BaseException) -> BaseException:
     return exc
 
 
+def backoff_delay(attempt: int, retry_interval: float) -> float:
+    """Seconds to wait before ``attempt`` (1-based), jitter not included: none before the first,
+    then ``retry_interval`` doubled per attempt, at most 8x or 1 s (whichever is longer).
+
+    The formula of LangGraph's ``RetryPolicy`` (``initial_interval * backoff_factor ** n``
+    capped at ``max_interval``), with the interval a per-run setting. The one owner of it:
+    :func:`backoff` (the nodes) and the report summary's retries (``app.synthesis``) both use it.
+
+    Args:
+        attempt: the attempt about to start, 1 for the first.
+        retry_interval: seconds before the second attempt; 0 or less means no wait.
+
+    Example:
+        >>> [backoff_delay(n, 0.5) for n in range(1, 7)]
+        [0.0, 0.5, 1.0, 2.0, 4.0, 4.0]
+        >>> [backoff_delay(n, 0.1) for n in range(2, 7)]
+        [0.1, 0.2, 0.4, 0.8, 1.0]
+    """
+    if attempt <= 1 or retry_interval <= 0:
+        return 0.0
+    return min(retry_interval * 2 ** (attempt - 2), max(retry_interval * 8, 1.0))
+
+
 def backoff(runtime: Runtime, retry_interval: float) -> int:
-    """Wait before a retry, as LangGraph's ``RetryPolicy`` would (``retry_interval`` doubled per
-    attempt, at most 8x or 1 s, plus up to 1 s of jitter); return the attempt number (1-based).
+    """Wait before a retry, as LangGraph's ``RetryPolicy`` would (:func:`backoff_delay`, plus up
+    to 1 s of jitter); return the attempt number (1-based).
 
     The wait is here, not in the ``RetryPolicy``, because the interval is a per-run setting
     while a ``RetryPolicy`` is fixed when the graph is compiled.
     """
     info = runtime.execution_info
     attempt = info.node_attempt if info else 1
-    if attempt > 1 and retry_interval > 0:
-        wait = min(retry_interval * 2 ** (attempt - 2), max(retry_interval * 8, 1.0))
+    wait = backoff_delay(attempt, retry_interval)
+    if wait > 0:
         time.sleep(wait + random.uniform(0, 1))
     return attempt
 

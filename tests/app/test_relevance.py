@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from app.relevance import NO_RELEVANT_SOURCES, relevance_warnings, topic_terms
+from app.relevance import (
+    NO_RELEVANT_SOURCES,
+    Relevance,
+    describe_terms,
+    judge,
+    relevance_warnings,
+    topic_terms,
+)
 from app.report import render_markdown
 from tests.app.test_report import Q1, Q2, ROWS, data, item, row
 from workers.sources.query import mentions
@@ -76,6 +83,28 @@ def test_no_warning_without_results_to_judge() -> None:
     failed = [row("analyst", Q1, None, status="error", error="boom")]
     assert relevance_warnings("zebra marmalade", failed) == []
     assert relevance_warnings("what is it", UNRELATED) == []  # no content words at all
+
+
+def test_a_topic_without_content_words_still_gets_its_report() -> None:
+    # "what is it" passes the CLI's topic check (it has letters) but has no searchable word
+    # once stopwords go: the report used to describe the words it wanted before asking
+    # whether there were any, and the report node died on an IndexError.
+    for topic in ("what is it", "the of"):
+        md = render_markdown(data(UNRELATED, topic=topic))
+        assert md.startswith(f"# Research report: {topic}\n")
+        assert "say nothing about" not in md and "Findings:" in md
+        assert judge(topic, UNRELATED) == Relevance("", [])
+    assert describe_terms([]) == ""  # the function that raised IndexError
+
+
+def test_the_report_banner_and_the_warning_name_the_same_words() -> None:
+    verdict = judge("zebra marmalade", UNRELATED)
+    assert verdict.wanted == '"zebra" or "marmalade"'
+    assert verdict.warnings == relevance_warnings("zebra marmalade", UNRELATED)
+    [warning] = verdict.warnings
+    assert warning.message.endswith(f"mentions {verdict.wanted}")
+    assert f"No retrieved passage mentions {verdict.wanted}, so" in render_markdown(
+        data(UNRELATED, topic="zebra marmalade"))
 
 
 def test_a_failed_critic_is_unavailable_not_no_caveats() -> None:

@@ -137,6 +137,20 @@ def test_summary_with_no_sourced_claim_has_no_section() -> None:
     assert "## Summary" not in md and "Nothing backs this" not in md
 
 
+def test_summary_cannot_cite_an_item_of_a_failed_row() -> None:
+    # An error row keeps no payload when a worker writes it, but a node of your own or an older
+    # database may: its items are shown in no section, so no summary sentence may cite them
+    # (app.rows.ok_items decides, for the sections, the summary and the model's claims alike).
+    rows = [*ROWS, row("critic", Q1, [item("caveat", "Half-written by a failed critic.",
+                                           "bad.md#0")], status="error", error="boom")]
+    summary = [("Rests on the failed row only.", ["bad.md#0"]),
+               ("Rests on a finished row.", ["z.md#2", "bad.md#0"])]
+    md = render_markdown(data(rows, summary=summary))
+    assert "Rests on the failed row only" not in md and "bad.md" not in md
+    assert "- Rests on a finished row. [1]" in md
+    assert sources(md)[0] == (1, "z.md#2")
+
+
 def test_failures_section_names_the_failed_worker_and_error() -> None:
     rows = [*ROWS, row("critic", Q1, None, status="error",
                        error="InjectedWorkerError: critic is set to fail")]

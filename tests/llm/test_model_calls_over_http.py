@@ -225,6 +225,22 @@ def test_synthesis_retries_transient_errors_then_gives_up_with_a_note(fake_opena
     assert result.notes[0].startswith("no model summary: OpenAIAPIError")
 
 
+def test_synthesis_waits_as_the_nodes_do(fake_openai):
+    # One backoff formula (workers.base.backoff_delay): doubled per attempt, capped at 8x or
+    # 1 s, whichever is longer. The summary used to cap at 8x: 0.08 s here, not 0.16 s.
+    from workers.base import backoff_delay
+
+    fake_openai.fail("report", status=503, times=5)
+    fake_openai.handed_out_refs = ["relay.md#0"]
+    waits: list[float] = []
+    summarize = make_summarizer(_model(fake_openai), max_attempts=6, retry_interval=0.01,
+                                sleep=waits.append)
+    assert list(summarize(_input())) == [(SYNTHESIS_SENTENCE, ["relay.md#0"])]
+    assert waits == [backoff_delay(n, 0.01) for n in range(2, 7)]
+    assert waits == pytest.approx([0.01, 0.02, 0.04, 0.08, 0.16])
+    assert len(fake_openai.requests("report")) == 6
+
+
 def test_synthesis_fatal_error_stops_the_run(fake_openai):
     fake_openai.fail("report", status=401)
     summarize = make_summarizer(_model(fake_openai), sleep=lambda s: None)

@@ -1,0 +1,97 @@
+"""Reading a structured-output answer (app.models.parse_structured): the one reader the planner
+and the report summary share, so both name an unusable answer the same way."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+from langchain_core.messages import AIMessage
+from langchain_core.runnables import RunnableLambda
+from pydantic import BaseModel, ValidationError
+
+import app.models
+from app.models import REASON_CHARS, parse_structured
+from app.plan import Plan, llm_plan, offline_plan
+from app.synthesis import ReportSummary
+from app.text import clip
+
+CUT = AIMessage("", response_metadata={"finish_reason": "length"})
+FINE = AIMessage("", response_metadata={"finish_reason": "tool_calls"})
+
+
+def _error(schema: type[BaseModel], value: dict) -> ValidationError:
+    with pytest.raises(ValidationError) as info:
+        schema.model_validate(value)
+    return info.value
+
+
+def test_docstring_examples_run():
+    result = doctest.testmod(app.models)
+    assert result.failed == 0 and result.attempted > 0
+
+
+@pytest.mark.parametrize("schema,value", [
+    (Plan, {"sub_questions": ["a?", "b?"]}),
+    (ReportSummary, {"sentences": [{"sentence": "S.", "refs": ["r#0"]}]}),
+])
+def test_an_answer_that_fits_is_returned_as_the_schema(schema, value):
+    expected = schema.model_validate(value)
+    assert parse_structured({"raw": FINE, "parsed": expected}, schema, "x") == (expected, "")
+    assert parse_structured({"raw": FINE, "parsed": value}, schema, "x") == (expected, "")
+    # a model whose with_structured_output ignores include_raw
+    assert parse_structured(expected, schema, "x") == (expected, "")
+    assert parse_structured(value, schema, "x") == (expected, "")
+    # an answer that fits is used even when the message shows a fault
+    assert parse_structured({"raw": CUT, "parsed": value}, schema, "x") == (expected, "")
+
+
+def test_a_provider_fault_is_named_before_the_parsing_error():
+    cut = 'the planner\'s output was cut off at its length limit (finish_reason "length")'
+    error = ValueError("Expecting ',' delimiter")
+    out = {"raw": CUT, "parsed": None, "parsing_error": error}
+    assert parse_structured(out, Plan, "the planner") == (None, cut)
+    # also when the parsed dict fails validation (the planner used to name the validation
+    # error there, the report summary the fault: both name the fault now)
+    out = {"raw": CUT, "parsed": {"sub_questions": "not a list"}, "parsing_error": None}
+    assert parse_structured(out, Plan, "the planner") == (None, cut)
+
+
+def test_without_a_fault_the_parsing_or_validation_error_is_the_reason():
+    out = {"raw": FINE, "parsed": None, "parsing_error": ValueError("bad\n  json")}
+    assert parse_structured(out, Plan, "p") == (None, "bad json")
+    wrong = {"sentences": [{"sentence": "S."}]}
+    parsed, reason = parse_structured({"raw": FINE, "parsed": wrong}, ReportSummary, "r")
+    assert parsed is None
+    assert reason == clip(_error(ReportSummary, wrong), REASON_CHARS)
+    assert "refs" in reason and "\n" not in reason
+
+
+def test_no_answer_at_all_is_named():
+    assert parse_structured({"raw": FINE, "parsed": None, "parsing_error": None}, Plan, "p") == (
+        None, "no answer")
+    assert parse_structured(None, Plan, "p") == (None, "no answer")
+    assert parse_structured("some text", Plan, "p") == (None, "no answer")
+
+
+def test_a_long_reason_is_cut_to_one_marked_line():
+    out = {"raw": FINE, "parsed": None, "parsing_error": ValueError("word " * 200)}
+    parsed, reason = parse_structured(out, Plan, "p")
+    assert parsed is None and len(reason) <= REASON_CHARS and reason.endswith("…")
+
+
+def test_the_planner_note_uses_the_shared_reason(monkeypatch):
+    # Before parse_structured, the planner cut its reason at 200 characters with no mark, and
+    # said "no plan" where the report summary said "no answer".
+    answers = iter([
+        {"raw": FINE, "parsed": None, "parsing_error": ValueError("x" * 500)},
+        {"raw": FINE, "parsed": None, "parsing_error": None},
+    ])
+    monkeypatch.setattr(app.models, "structured_output",
+                        lambda model, schema: RunnableLambda(lambda _messages: next(answers)))
+    long_error, nothing = llm_plan("relay", None), llm_plan("relay", None)
+    assert long_error.questions == nothing.questions == offline_plan("relay")
+    assert long_error.notes == [f"the planner's answer was unusable ({'x' * 199}…): used the "
+                                "offline plan"]
+    assert nothing.notes == ["the planner's answer was unusable (no answer): used the offline "
+                             "plan"]
