@@ -45,6 +45,7 @@ HOSTILE = {
     "path traversal": "../../etc/passwd",
     "unicode and emoji": "Zorblax 🛰️ relay — ünïcödé 检查点 ✉️",
     "500 chars": LONG_TOPIC,
+    "only common words": "what is it",  # no term left to judge relevance by: crashed report
 }
 
 
