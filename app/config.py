@@ -125,7 +125,7 @@ class RunContext:
                           help="dispatch rounds (re-dispatch of failed tasks)")
     max_attempts: int = setting(3, env="RESEARCH_MAX_ATTEMPTS", minimum=1, maximum=10,
                                 help="attempts per task (RetryPolicy; at most 10)")
-    # maximum: the worker nodes' RetryPolicy cap, workers.base.ATTEMPTS_CAP (a test keeps them
+    # maximum: the worker nodes' RetryPolicy cap, workers.retry.ATTEMPTS_CAP (a test keeps them
     # equal; this module imports no LangGraph code)
     retry_interval: float = setting(0.5, env="RESEARCH_RETRY_INTERVAL", minimum=0,
                                     help="seconds before the first retry")

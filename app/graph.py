@@ -55,16 +55,9 @@ from app.rounds import (
 )
 from app.storage import is_transient_storage_error
 from state import ResearchInput, ResearchState, Task, parallel_keys
-from workers.base import (
-    ATTEMPTS_CAP,
-    WorkerSpec,
-    backoff,
-    give_up,
-    guard_worker_node,
-    make_worker_node,
-    retry_on,
-)
+from workers.base import WorkerSpec, guard_worker_node, make_worker_node
 from workers.pacing import stop_waiting_when
+from workers.retry import ATTEMPTS_CAP, backoff, give_up, retry_on
 from workers.usage import AttemptTokens
 
 __all__ = ["build_graph"]

@@ -15,7 +15,7 @@ model sees the *persisted* rows only, never graph state:
 
 Failure policy: a bad key or an unknown model (:func:`workers.errors.is_fatal`) stops the run, as
 it does for the planner and the workers. A transient error (429, 5xx, timeout, a malformed
-answer) is retried with the run's attempts and backoff (:func:`workers.base.backoff_delay`, the
+answer) is retried with the run's attempts and backoff (:func:`workers.retry.backoff_delay`, the
 nodes' formula; and, after a 429 with ``Retry-After``, the model's rate limiter waits the window
 out: see :mod:`app.provider`). Anything else, or an answer that does not fit the schema, costs the
 report its summary, not the report: a note says why, naming a provider-side cause (output cut at
@@ -48,7 +48,6 @@ from app.report import ReportInput
 from app.rows import ok_items
 from app.text import clip
 from state import ITEM_KINDS
-from workers.base import backoff_delay
 from workers.errors import (
     FatalModelError,
     describe_fatal,
@@ -56,6 +55,7 @@ from workers.errors import (
     is_transient,
     one_line,
 )
+from workers.retry import backoff_delay
 from workers.usage import count_tokens
 
 __all__ = [
@@ -185,7 +185,7 @@ def make_summarizer(
         model: the report model (a real chat model; the offline one needs no summarizer).
         max_attempts: attempts at the model call when it fails transiently.
         retry_interval: seconds before the first retry, doubled each time, at most 8x or 1 s:
-            the nodes' formula (:func:`workers.base.backoff_delay`), without their jitter.
+            the nodes' formula (:func:`workers.retry.backoff_delay`), without their jitter.
         sleep: the wait between attempts (tests pass a no-op or a recorder).
 
     Raises (from ``summarize``):

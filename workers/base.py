@@ -23,7 +23,6 @@ by a resolver the app passes in, with the per-run objects (stop signal, limiter,
 from __future__ import annotations
 
 import contextlib
-import random
 import threading
 import time
 from collections.abc import Callable
@@ -35,6 +34,7 @@ from langgraph.runtime import Runtime
 from state import Envelope, ResearchState, ResultItem, Task, check_items, task_fields
 from workers.errors import RunCancelled, is_fatal, is_transient, one_line
 from workers.pacing import stop_waiting_when
+from workers.retry import backoff
 from workers.sources.web import CURRENT_AS_OF
 from workers.usage import AttemptTokens
 
@@ -44,9 +44,8 @@ if TYPE_CHECKING:
     from workers.sources import Corpus, Source
 
 __all__ = [
-    "ATTEMPTS_CAP", "Cancellation", "Resolver", "RunScope", "WorkerDeps", "WorkerResult",
-    "WorkerSpec", "backoff", "backoff_delay", "give_up", "guard_worker_node", "make_worker_node",
-    "retry_on",
+    "Cancellation", "Resolver", "RunScope", "WorkerDeps", "WorkerResult", "WorkerSpec",
+    "guard_worker_node", "make_worker_node",
 ]
 
 AttemptHook = Callable[[Task, int], None]
@@ -138,63 +137,6 @@ class RunScope:
 Resolver = Callable[[Runtime], tuple[WorkerDeps, RunScope]]
 """``resolve(runtime) -> (deps, scope)``: how a worker node finds, from LangGraph's runtime (its
 ``context`` and its run), the dependencies and the per-run objects of the run it is part of."""
-
-ATTEMPTS_CAP = 10
-"""The ``max_attempts`` of the worker nodes' ``RetryPolicy``: an upper bound. The number of
-attempts a run makes is its own setting (``WorkerDeps.max_attempts``): the node stops the
-retries itself (:func:`give_up`), so each run can choose it."""
-
-
-def retry_on(exc: BaseException) -> bool:
-    """The ``retry_on`` of the graph's ``RetryPolicy``: a transient error
-    (:func:`workers.errors.is_transient`) that no node has given up on (:func:`give_up`)."""
-    return is_transient(exc) and not getattr(exc, "_research_gave_up", False)
-
-
-def give_up(exc: BaseException) -> BaseException:
-    """Mark ``exc`` as not to be retried (its run's attempts are spent) and return it."""
-    with contextlib.suppress(AttributeError, TypeError):
-        exc._research_gave_up = True  # type: ignore[attr-defined]
-    return exc
-
-
-def backoff_delay(attempt: int, retry_interval: float) -> float:
-    """Seconds to wait before ``attempt`` (1-based), jitter not included: none before the first,
-    then ``retry_interval`` doubled per attempt, at most 8x or 1 s (whichever is longer).
-
-    The formula of LangGraph's ``RetryPolicy`` (``initial_interval * backoff_factor ** n``
-    capped at ``max_interval``), with the interval a per-run setting. The one owner of it:
-    :func:`backoff` (the nodes) and the report summary's retries (``app.synthesis``) both use it.
-
-    Args:
-        attempt: the attempt about to start, 1 for the first.
-        retry_interval: seconds before the second attempt; 0 or less means no wait.
-
-    Example:
-        >>> [backoff_delay(n, 0.5) for n in range(1, 7)]
-        [0.0, 0.5, 1.0, 2.0, 4.0, 4.0]
-        >>> [backoff_delay(n, 0.1) for n in range(2, 7)]
-        [0.1, 0.2, 0.4, 0.8, 1.0]
-    """
-    if attempt <= 1 or retry_interval <= 0:
-        return 0.0
-    return min(retry_interval * 2 ** (attempt - 2), max(retry_interval * 8, 1.0))
-
-
-def backoff(runtime: Runtime, retry_interval: float) -> int:
-    """Wait before a retry, as LangGraph's ``RetryPolicy`` would (:func:`backoff_delay`, plus up
-    to 1 s of jitter); return the attempt number (1-based).
-
-    The wait is here, not in the ``RetryPolicy``, because the interval is a per-run setting
-    while a ``RetryPolicy`` is fixed when the graph is compiled.
-    """
-    info = runtime.execution_info
-    attempt = info.node_attempt if info else 1
-    wait = backoff_delay(attempt, retry_interval)
-    if wait > 0:
-        time.sleep(wait + random.uniform(0, 1))
-    return attempt
-
 
 @dataclass
 class WorkerResult:

@@ -121,7 +121,7 @@ def test_max_attempts_is_bounded_by_the_retry_policy_cap():
     # A run asking for more attempts than the worker nodes' RetryPolicy allows would stop at the
     # cap without a word; the declaration refuses it instead.
     from app.config import ENV_VARS
-    from workers.base import ATTEMPTS_CAP
+    from workers.retry import ATTEMPTS_CAP
 
     assert ENV_VARS["RESEARCH_MAX_ATTEMPTS"].maximum == ATTEMPTS_CAP
     assert load_settings(env={"RESEARCH_MAX_ATTEMPTS": str(ATTEMPTS_CAP)},

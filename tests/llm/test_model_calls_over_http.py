@@ -226,9 +226,9 @@ def test_synthesis_retries_transient_errors_then_gives_up_with_a_note(fake_opena
 
 
 def test_synthesis_waits_as_the_nodes_do(fake_openai):
-    # One backoff formula (workers.base.backoff_delay): doubled per attempt, capped at 8x or
+    # One backoff formula (workers.retry.backoff_delay): doubled per attempt, capped at 8x or
     # 1 s, whichever is longer. The summary used to cap at 8x: 0.08 s here, not 0.16 s.
-    from workers.base import backoff_delay
+    from workers.retry import backoff_delay
 
     fake_openai.fail("report", status=503, times=5)
     fake_openai.handed_out_refs = ["relay.md#0"]

@@ -1,0 +1,78 @@
+"""How often a node is attempted and how long it waits between attempts: the ``retry_on`` of
+the graph's ``RetryPolicy``, its cap, and the per-run backoff the nodes apply themselves.
+
+A ``RetryPolicy`` is fixed when the graph is compiled, while the number of attempts and the
+interval are per-run settings (``RunContext.max_attempts``, ``retry_interval``). So the policy
+gets a cap (:data:`ATTEMPTS_CAP`) and no interval, and each node waits (:func:`backoff`) and stops
+(:func:`give_up`) by its run's settings.
+
+Source: ``langgraph.types.RetryPolicy`` and LangGraph's "Add retry policies" how-to.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import time
+
+from langgraph.runtime import Runtime
+
+from workers.errors import is_transient
+
+__all__ = ["ATTEMPTS_CAP", "backoff", "backoff_delay", "give_up", "retry_on"]
+
+ATTEMPTS_CAP = 10
+"""The ``max_attempts`` of the worker nodes' ``RetryPolicy``: an upper bound. The number of
+attempts a run makes is its own setting (``WorkerDeps.max_attempts``): the node stops the
+retries itself (:func:`give_up`), so each run can choose it."""
+
+
+def retry_on(exc: BaseException) -> bool:
+    """The ``retry_on`` of the graph's ``RetryPolicy``: a transient error
+    (:func:`workers.errors.is_transient`) that no node has given up on (:func:`give_up`)."""
+    return is_transient(exc) and not getattr(exc, "_research_gave_up", False)
+
+
+def give_up(exc: BaseException) -> BaseException:
+    """Mark ``exc`` as not to be retried (its run's attempts are spent) and return it."""
+    with contextlib.suppress(AttributeError, TypeError):
+        exc._research_gave_up = True  # type: ignore[attr-defined]
+    return exc
+
+
+def backoff_delay(attempt: int, retry_interval: float) -> float:
+    """Seconds to wait before ``attempt`` (1-based), jitter not included: none before the first,
+    then ``retry_interval`` doubled per attempt, at most 8x or 1 s (whichever is longer).
+
+    The formula of LangGraph's ``RetryPolicy`` (``initial_interval * backoff_factor ** n``
+    capped at ``max_interval``), with the interval a per-run setting. The one owner of it:
+    :func:`backoff` (the nodes) and the report summary's retries (``app.synthesis``) both use it.
+
+    Args:
+        attempt: the attempt about to start, 1 for the first.
+        retry_interval: seconds before the second attempt; 0 or less means no wait.
+
+    Example:
+        >>> [backoff_delay(n, 0.5) for n in range(1, 7)]
+        [0.0, 0.5, 1.0, 2.0, 4.0, 4.0]
+        >>> [backoff_delay(n, 0.1) for n in range(2, 7)]
+        [0.1, 0.2, 0.4, 0.8, 1.0]
+    """
+    if attempt <= 1 or retry_interval <= 0:
+        return 0.0
+    return min(retry_interval * 2 ** (attempt - 2), max(retry_interval * 8, 1.0))
+
+
+def backoff(runtime: Runtime, retry_interval: float) -> int:
+    """Wait before a retry, as LangGraph's ``RetryPolicy`` would (:func:`backoff_delay`, plus up
+    to 1 s of jitter); return the attempt number (1-based).
+
+    The wait is here, not in the ``RetryPolicy``, because the interval is a per-run setting
+    while a ``RetryPolicy`` is fixed when the graph is compiled.
+    """
+    info = runtime.execution_info
+    attempt = info.node_attempt if info else 1
+    wait = backoff_delay(attempt, retry_interval)
+    if wait > 0:
+        time.sleep(wait + random.uniform(0, 1))
+    return attempt
