@@ -3,15 +3,7 @@ as stored, in row then item order."""
 
 from __future__ import annotations
 
-import doctest
-
-import app.rows
 from app.rows import ok_items
-
-
-def test_docstring_examples_run():
-    result = doctest.testmod(app.rows)
-    assert result.failed == 0 and result.attempted > 0
 
 
 def test_only_finished_rows_with_a_payload_give_items():

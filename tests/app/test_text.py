@@ -3,20 +3,13 @@ synthesis prompt, the review payload and the terminal progress."""
 
 from __future__ import annotations
 
-import doctest
 import io
 
 import pytest
 
-import app.text
 from app.progress import print_pause
 from app.review import envelope_summary
 from app.text import clip
-
-
-def test_docstring_examples_run():
-    result = doctest.testmod(app.text)
-    assert result.failed == 0 and result.attempted > 0
 
 
 def test_whitespace_becomes_one_space_and_short_text_is_kept():

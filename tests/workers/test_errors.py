@@ -4,7 +4,6 @@ answers that show a provider-side fault, and the token tally. (The same pieces o
 
 from __future__ import annotations
 
-import doctest
 import email.utils
 import time
 
@@ -31,12 +30,6 @@ from workers.errors import (
     retry_after,
 )
 from workers.usage import AttemptTokens, TokenTally, count_tokens, served_tokens
-
-
-@pytest.mark.parametrize("module", [workers.errors, workers.usage, workers.pacing])
-def test_docstring_examples_run(module):
-    result = doctest.testmod(module)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def _httpx_error(status: int, headers: dict[str, str]) -> httpx.HTTPStatusError:
