@@ -28,6 +28,10 @@ Why a gate, rather than LangGraph's ``RetryPolicy`` or the ``openai`` client's o
   the next round, nor the report) spends a request inside the window. ``RetryPolicy`` keeps
   counting the attempts; the gate only makes each attempt start after the window.
 
+The web search API (Tavily, ``--web``) gets the same gate through :func:`paced_search`: its
+client raises ``requests`` errors that carry the response, so :func:`honour_retry_after` reads
+the same header.
+
 The wait is bounded by the run's patience (``RESEARCH_RETRY_PATIENCE``): a ``Retry-After``
 longer than that fails the call with :class:`workers.errors.RetryAfterTooLong`, whose message
 says how long the server asked for.
@@ -40,7 +44,8 @@ Source: ``langchain_core.rate_limiters`` (``BaseRateLimiter``, ``InMemoryRateLim
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
@@ -51,7 +56,68 @@ from workers.errors import MalformedResponseError, RetryAfterTooLong, retry_afte
 from workers.pacing import RetryAfterGate, gate_for
 from workers.usage import record_served
 
-__all__ = ["PacedRateLimiter", "ProviderGuard", "RetryAfterGate", "gate_for"]
+__all__ = [
+    "PacedRateLimiter", "ProviderGuard", "RetryAfterGate", "gate_for", "honour_retry_after",
+    "paced_search",
+]
+
+_Result = TypeVar("_Result")
+
+
+def honour_retry_after(error: BaseException, gate: RetryAfterGate, patience: float,
+                       label: str) -> None:
+    """Hold ``gate`` for the wait ``error`` asks for (its response's ``Retry-After``), so no
+    caller of the endpoint sends a request inside the window. Nothing when it asks for none.
+
+    Args:
+        error: the error a request raised.
+        gate: the endpoint's gate.
+        patience: the longest wait worth holding for, in seconds.
+        label: how messages name the endpoint (key-free).
+
+    Raises:
+        RetryAfterTooLong: the server asked for more than ``patience`` (permanent for this run;
+            the original error is its ``__cause__``).
+    """
+    seconds = retry_after(error)
+    if seconds is None:
+        return
+    if seconds > patience:
+        raise RetryAfterTooLong(
+            f"{label}: the provider asked to wait {seconds:.0f} s before the next request "
+            f"(Retry-After), more than the {patience:g} s this run waits "
+            "(RESEARCH_RETRY_PATIENCE); try again later",
+            seconds=seconds, patience=patience,
+        ) from error
+    gate.hold(seconds)
+
+
+def paced_search(search: Callable[..., _Result], gate: RetryAfterGate, patience: float,
+                 label: str = "web search (Tavily)") -> Callable[..., _Result]:
+    """``search`` behind ``gate``: every call first waits out the window a ``Retry-After`` set
+    (a run that is stopping stops waiting), and an error carrying one holds the gate for every
+    caller (:func:`honour_retry_after`). The error itself is raised on, for the node's
+    ``RetryPolicy`` to retry. The web source's counterpart of :class:`PacedRateLimiter` plus
+    :class:`ProviderGuard`.
+
+    Args:
+        search: the search function (``workers.sources.web.SearchFn``).
+        gate: the endpoint's gate (:func:`gate_for`).
+        patience: the longest ``Retry-After`` worth waiting for, in seconds.
+        label: how messages name the endpoint.
+    """
+
+    def paced(*args: Any, **kwargs: Any) -> _Result:
+        gate.wait()
+        try:
+            return search(*args, **kwargs)
+        except RetryAfterTooLong:
+            raise
+        except Exception as exc:
+            honour_retry_after(exc, gate, patience, label)
+            raise
+
+    return paced
 
 
 class PacedRateLimiter(BaseRateLimiter):
@@ -119,16 +185,8 @@ class ProviderGuard(BaseCallbackHandler):
         """Pace by ``Retry-After``; turn an unusable answer into a named, transient error."""
         if isinstance(error, (MalformedResponseError, RetryAfterTooLong)):
             return
-        seconds = retry_after(error)
-        if seconds is not None:
-            if seconds > self.patience:
-                raise RetryAfterTooLong(
-                    f"{self.label}: the provider asked to wait {seconds:.0f} s before the next "
-                    f"request (Retry-After), more than the {self.patience:g} s this run waits "
-                    "(RESEARCH_RETRY_PATIENCE); try again later",
-                    seconds=seconds, patience=self.patience,
-                ) from error
-            self.gate.hold(seconds)
+        if retry_after(error) is not None:
+            honour_retry_after(error, self.gate, self.patience, self.label)
             return
         if isinstance(error, (TypeError, KeyError)) and any(
             text in str(error) for text in _NO_CHOICES

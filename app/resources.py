@@ -217,15 +217,19 @@ class Resources:
             return None
         api_key = web_key(self.credentials)
         cred = self.credentials
-        key = (str(Path(ctx.data_dir).resolve()), cred.tavily_base_url, ctx.timeout)
+        key = (str(Path(ctx.data_dir).resolve()), cred.tavily_base_url, ctx.timeout,
+               ctx.retry_patience)
         with self._lock:
             if key not in self._webs:
+                from app.provider import gate_for, paced_search
                 from workers.sources.web import WebSource, tavily_search
 
-                self._webs[key] = WebSource(
-                    Path(ctx.data_dir),
+                # A 429's Retry-After holds every web search of the process, as it does for the
+                # models (app/provider.py).
+                search = paced_search(
                     tavily_search(api_key, cred.tavily_base_url, timeout=ctx.timeout),
-                )
+                    gate_for("tavily", cred.tavily_base_url or ""), ctx.retry_patience)
+                self._webs[key] = WebSource(Path(ctx.data_dir), search)
             return self._webs[key]
 
     def worker_deps(self, ctx: RunContext) -> WorkerDeps:
