@@ -20,7 +20,7 @@ from typing import Any
 
 from app.errors import UnknownThread
 from app.graph import build_graph
-from app.storage import DamagedDatabase, Storage, open_storage
+from app.storage import DamagedDatabase, Storage, open_storage, root_config
 from workers.registry import WORKERS
 
 __all__ = ["inspect_thread", "list_threads", "pending_review", "print_inspection",
@@ -190,9 +190,8 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         if saver is not None:
             config = {"configurable": {"thread_id": thread_id}}
             history = list(_reader_graph(saver).get_state_history(config))
-            root = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
             sizes = {t.config["configurable"]["checkpoint_id"]: _checkpoint_bytes(saver, t)
-                     for t in saver.list(root)}
+                     for t in saver.list(root_config(thread_id))}
     rows: list[dict[str, Any]] = []
     run: dict[str, Any] | None = None
     with _unless_damaged(notes), storage.results(read_only=True) as store:

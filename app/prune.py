@@ -35,14 +35,10 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from app.errors import DomainError, UnknownThread
 from app.inspect import list_threads
-from app.storage import Storage, ThreadBusy, open_storage
+from app.storage import Storage, ThreadBusy, open_storage, root_config
 from app.storage.sqlite import CHECKPOINTS_DB, SqliteStorage
 
 __all__ = ["prune_checkpoints", "print_prune"]
-
-
-def _root(thread_id: str) -> dict[str, Any]:
-    return {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
 
 
 def _sqlite_keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool
@@ -88,16 +84,6 @@ def _sqlite_compact(saver: Any) -> None:
     with saver.lock:
         saver.conn.execute("VACUUM")
         saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-
-
-def _file_bytes(path: Path, saver: Any = None) -> int:
-    """Bytes of the checkpoint database ``path`` on disk: the file and its write-ahead log
-    (first moved into the file through ``saver``'s connection, when given, so the number is
-    stable)."""
-    if isinstance(getattr(saver, "conn", None), sqlite3.Connection):
-        with saver.lock:
-            saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
 
 def _keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool) -> dict[str, int]:
@@ -149,18 +135,17 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
     if not isinstance(storage, SqliteStorage):
         raise DomainError("prune works on the SQLite checkpoints of a data dir only; it does "
                           f"not support {storage.label} (RESEARCH_DATABASE_URL) yet")
-    path = storage.checkpoints_path
     with storage.checkpointer(read_only=True) as reader:
         known = storage.thread_ids(reader)
     if thread_id is not None and thread_id not in known:
         raise UnknownThread(f"no checkpoints of thread {thread_id!r} in {storage.label}")
     targets = [thread_id] if thread_id is not None else known
-    result: dict[str, Any] = {"dry_run": dry_run, "bytes_before": _file_bytes(path),
+    result: dict[str, Any] = {"dry_run": dry_run, "bytes_before": storage.checkpoint_bytes(),
                               "threads": []}
     if targets:
         status = {t["thread_id"]: t for t in list_threads(storage)}
         with storage.checkpointer() as saver:
-            result["bytes_before"] = _file_bytes(path, saver)
+            result["bytes_before"] = storage.checkpoint_bytes(saver)
             for tid in targets:
                 result["threads"].append(_prune_one(saver, storage, tid, status.get(tid, {}),
                                                     dry_run))
@@ -168,7 +153,7 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
                           for t in result["threads"])
             if removed and not dry_run:
                 _sqlite_compact(saver)
-            result["bytes_after"] = _file_bytes(path, saver)
+            result["bytes_after"] = storage.checkpoint_bytes(saver)
     else:
         result["bytes_after"] = result["bytes_before"]
     result["bytes_freed"] = max(0, result["bytes_before"] - result["bytes_after"])
@@ -186,7 +171,7 @@ def _prune_one(saver: Any, storage: Storage, thread_id: str, listed: dict[str, A
            "writes_removed": 0, "payload_bytes": 0}
     try:
         with storage.thread_lock(thread_id):
-            latest = saver.get_tuple(_root(thread_id))
+            latest = saver.get_tuple(root_config(thread_id))
             # Resuming needs the latest checkpoint and its pending writes; a thread with a next
             # node or saved writes is unfinished, whatever its recorded status says.
             if latest is None or listed.get("next") or latest.pending_writes:
