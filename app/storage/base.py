@@ -9,9 +9,9 @@ Each of its context managers opens what it needs and closes it on exit:
 * :meth:`Storage.thread_lock` -- one process at a time per thread, released by the OS or the
   server when the process dies (``flock`` or a PostgreSQL session advisory lock);
 
-plus :meth:`Storage.thread_ids` and :meth:`Storage.checkpoint_bytes` for ``threads``, ``inspect``
-and the benchmarks. ``read_only=True`` opens without creating or writing anything (``threads`` and
-``inspect`` on a read-only data dir).
+plus :meth:`Storage.thread_ids` and :meth:`Storage.checkpoint_bytes` for ``threads``, ``inspect``,
+``prune`` and the benchmarks. ``read_only=True`` opens without creating or writing anything
+(``threads`` and ``inspect`` on a read-only data dir).
 
 Source of the idea: LangGraph's checkpointer contract (``BaseCheckpointSaver``) is one interface
 over several databases; the results database follows it.

@@ -96,7 +96,7 @@ class PostgresResults(ResultsStore):
                     conn.execute(statement)
 
     def close(self) -> None:
-        """Close the connection (every write committed in its own transaction already)."""
+        """Close the connection. Nothing is lost: each write committed in its own transaction."""
         self._conn.close()
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:

@@ -106,7 +106,7 @@ class SqliteResults(ResultsStore):
         return cls(Path(data_dir) / RESULTS_DB)
 
     def close(self) -> None:
-        """Close the connection (uncommitted work is none: every write commits itself)."""
+        """Close the connection. Nothing is lost: each write committed in its own transaction."""
         self._conn.close()
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
