@@ -49,7 +49,8 @@ from app.setting_spec import (
 
 __all__ = [
     "DEFAULT_OPENAI_MODEL", "ENV_VARS", "SETTINGS", "ConfigError", "RunContext", "Settings",
-    "SettingSpec", "as_of_or_today", "load_settings", "parse_setting", "web_key",
+    "SettingSpec", "as_of_or_today", "check_database_url", "load_settings", "parse_setting",
+    "web_key",
 ]
 
 DEFAULT_OPENAI_MODEL = "openai:gpt-4.1-mini"
@@ -76,7 +77,14 @@ def _check_crash_at(value: str) -> None:
     parse_crash_at(value)
 
 
-def _check_database_url(url: str) -> None:
+def check_database_url(url: str) -> None:
+    """Refuse a database URL that is not PostgreSQL's (``postgresql://`` or ``postgres://``):
+    the one check of ``RESEARCH_DATABASE_URL``/``--database-url``, also made by
+    :func:`app.storage.open_storage` for callers that skip the settings.
+
+    Raises:
+        ValueError: one line naming the expected scheme.
+    """
     # the database is the deployment's, not a run's: declared on Settings, never in the context
     if not url.startswith(("postgresql://", "postgres://")):
         raise ValueError("expected a postgresql:// URL")
@@ -196,7 +204,7 @@ class Settings(RunContext):
                                                "LM Studio, llama.cpp)")
     database_url: str | None = setting(
         env="RESEARCH_DATABASE_URL", flag="--database-url", metavar="URL", secret=True,
-        check=_check_database_url,
+        check=check_database_url,
         help="postgresql://user:password@host/db: checkpoints and results in PostgreSQL "
              "instead of the data dir's SQLite files (docs/deploy.md)")
     tavily_api_key: str | None = setting(env="TAVILY_API_KEY", secret=True,

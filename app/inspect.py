@@ -5,8 +5,8 @@ per checkpoint, the step, the nodes that ran to produce it, the envelopes in sta
 persisted, and the checkpoint's size; then the thread's rows in the results database with how
 many times persist wrote each one. It is the quickest way to *see* the durability story.
 
-The graph used here is compiled only to read history: workers build lazily, so no corpus or model
-is opened.
+The graph used here (:func:`app.threads.research_graph`, with every worker, web ones included)
+is compiled only to read history: workers build lazily, so no corpus or model is opened.
 """
 
 from __future__ import annotations
@@ -18,21 +18,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from app.errors import UnknownThread
-from app.graph import build_graph
-from app.storage import DamagedDatabase, Storage, open_storage
-from workers.registry import WORKERS
+from app.storage import DamagedDatabase, Storage, open_storage, root_config
+from app.threads import is_unfinished, require_thread, research_graph, thread_status
 
 __all__ = ["inspect_thread", "list_threads", "pending_review", "print_inspection",
            "print_threads"]
-
-_STATUS = {"finished": "finished", "failed": "failed", "error": "failed", "running": "unfinished",
-           "interrupted": "unfinished", "awaiting_review": "awaiting review"}
-
-
-def _reader_graph(saver: Any) -> Any:
-    return build_graph(WORKERS, checkpointer=saver)  # nodes open nothing until they run
-
 
 @contextmanager
 def _unless_damaged(notes: list[str]) -> Iterator[None]:
@@ -82,7 +72,7 @@ def list_threads(storage: Storage | Path | str, warnings: list[str] | None = Non
     out: dict[str, dict[str, Any]] = {t: _thread_row(t, run, None) for t, run in runs.items()}
     with _unless_damaged(notes), storage.checkpointer(read_only=True) as saver:
         if saver is not None:
-            graph = _reader_graph(saver)
+            graph = research_graph(saver)
             for thread_id in dict.fromkeys([*runs, *storage.thread_ids(saver)]):
                 try:
                     snap = graph.get_state({"configurable": {"thread_id": thread_id}})
@@ -96,14 +86,11 @@ def list_threads(storage: Storage | Path | str, warnings: list[str] | None = Non
 
 def _thread_row(thread_id: str, run: dict[str, Any], snap: Any) -> dict[str, Any]:
     values = (snap.values if snap is not None else None) or {}
-    status = _STATUS.get(run.get("status", ""), "unknown")
-    if snap is not None and snap.next and status == "finished":
-        status = "unfinished"
     return {
         "thread_id": thread_id,
         "topic": values.get("topic") or run.get("topic"),
         "as_of": values.get("as_of") or run.get("as_of"),
-        "status": status,
+        "status": thread_status(run.get("status"), snap),
         "last_step": (snap.metadata or {}).get("step") if values else None,
         "next": list(snap.next) if snap is not None else [],
         "started_at": run.get("started_at"),
@@ -137,20 +124,22 @@ def pending_review(storage: Storage | Path | str, thread_id: str
 
     Returns:
         ``(payload, unfinished)``: the review payload of its pending ``interrupt()`` (None when
-        it awaits no review), and whether its run has work left (tasks to run).
+        it awaits no review), and whether its run has work left
+        (:func:`app.threads.is_unfinished`; ``(None, False)`` without a checkpoint).
 
     Raises:
-        app.errors.UnknownThread: no checkpoint of ``thread_id``.
+        app.errors.UnknownThread: no such thread (:func:`app.threads.require_thread`).
         app.storage.StorageError: a database is damaged or cannot be reached.
     """
     from app.review import awaiting
 
     storage = _storage(storage)
+    require_thread(storage, thread_id)
     with storage.checkpointer(read_only=True) as saver:
-        if saver is None or thread_id not in storage.thread_ids(saver):
-            raise UnknownThread(f"no thread {thread_id!r} in {storage.label}")
-        snap = _reader_graph(saver).get_state({"configurable": {"thread_id": thread_id}})
-    return awaiting(snap), bool(snap.next or snap.tasks)
+        if saver is None:  # only a recorded run: a hard kill under durability="exit"
+            return None, False
+        snap = research_graph(saver).get_state({"configurable": {"thread_id": thread_id}})
+    return awaiting(snap), is_unfinished(snap)
 
 
 def _checkpoint_bytes(saver: Any, tup: Any) -> int:
@@ -189,10 +178,9 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
     with _unless_damaged(notes), storage.checkpointer(read_only=True) as saver:
         if saver is not None:
             config = {"configurable": {"thread_id": thread_id}}
-            history = list(_reader_graph(saver).get_state_history(config))
-            root = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+            history = list(research_graph(saver).get_state_history(config))
             sizes = {t.config["configurable"]["checkpoint_id"]: _checkpoint_bytes(saver, t)
-                     for t in saver.list(root)}
+                     for t in saver.list(root_config(thread_id))}
     rows: list[dict[str, Any]] = []
     run: dict[str, Any] | None = None
     with _unless_damaged(notes), storage.results(read_only=True) as store:
@@ -226,7 +214,7 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         "thread_id": thread_id,
         "topic": last.get("topic") or (run or {}).get("topic"),
         "as_of": last.get("as_of") or (run or {}).get("as_of"),
-        "run_status": _STATUS.get((run or {}).get("status", ""), "unknown"),
+        "run_status": thread_status((run or {}).get("status")),
         "next": list(history[-1].next) if history else [],
         "checkpoints": checkpoints,
         "rows": [

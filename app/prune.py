@@ -9,14 +9,16 @@ show) and deletes the older checkpoints, every subgraph namespace, and all their
 compacts the file (``VACUUM``) and reports the bytes freed.
 
 What an unfinished thread needs to resume is never touched: a thread is pruned only when its
-latest checkpoint has no next node and no pending writes (nothing left to run), and only while
-this process holds the thread's lock (a run of it in another process is skipped as busy).
+latest state, read under the thread's lock, has nothing left to run
+(:func:`app.threads.is_unfinished`: no next task, no task whose pending writes wait), and only
+while this process holds the thread's lock (a run of it in another process is skipped as busy).
 
 LangGraph's ``BaseCheckpointSaver.prune(thread_ids, strategy="keep_latest")`` is the standard
 entry point; ``SqliteSaver`` (langgraph-checkpoint-sqlite 3.1) does not implement it, so for that
 saver :func:`_sqlite_keep_latest` does the same in one transaction. A saver that implements
 ``prune`` is used through it. Reading (which threads, which checkpoints) goes through the
-checkpointer's API (``list``, ``get_tuple``) and the reader graph of ``threads``.
+checkpointer's API (``list``, ``get_tuple``) and the reader graph of ``threads``
+(:func:`app.threads.research_graph`).
 
 SQLite only for now: with ``RESEARCH_DATABASE_URL`` (PostgreSQL, whose saver keeps channel values
 in a separate blobs table) ``prune`` refuses with one line (exit 2) and changes nothing.
@@ -33,16 +35,12 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from app.errors import DomainError, UnknownThread
-from app.inspect import list_threads
-from app.storage import Storage, ThreadBusy, open_storage
+from app.errors import DomainError
+from app.storage import Storage, ThreadBusy, open_storage, root_config
 from app.storage.sqlite import CHECKPOINTS_DB, SqliteStorage
+from app.threads import is_unfinished, require_thread, research_graph
 
 __all__ = ["prune_checkpoints", "print_prune"]
-
-
-def _root(thread_id: str) -> dict[str, Any]:
-    return {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
 
 
 def _sqlite_keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool
@@ -90,16 +88,6 @@ def _sqlite_compact(saver: Any) -> None:
         saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-def _file_bytes(path: Path, saver: Any = None) -> int:
-    """Bytes of the checkpoint database ``path`` on disk: the file and its write-ahead log
-    (first moved into the file through ``saver``'s connection, when given, so the number is
-    stable)."""
-    if isinstance(getattr(saver, "conn", None), sqlite3.Connection):
-        with saver.lock:
-            saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
-
-
 def _keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool) -> dict[str, int]:
     """Keep only ``keep_id`` of ``thread_id``: through the saver's own ``prune`` when it has one,
     else through :func:`_sqlite_keep_latest`.
@@ -140,7 +128,8 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         ``payload_bytes`` counts the serialized rows removed).
 
     Raises:
-        UnknownThread: ``thread_id`` has no checkpoint.
+        app.errors.UnknownThread: no thread ``thread_id`` (:func:`app.threads.require_thread`;
+            a thread with a recorded run and no checkpoint is ``kept: unfinished``).
         DomainError: the storage is PostgreSQL (not supported yet).
         app.storage.ThreadBusy: never; a busy thread is reported as ``kept: busy``.
     """
@@ -149,26 +138,25 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
     if not isinstance(storage, SqliteStorage):
         raise DomainError("prune works on the SQLite checkpoints of a data dir only; it does "
                           f"not support {storage.label} (RESEARCH_DATABASE_URL) yet")
-    path = storage.checkpoints_path
-    with storage.checkpointer(read_only=True) as reader:
-        known = storage.thread_ids(reader)
-    if thread_id is not None and thread_id not in known:
-        raise UnknownThread(f"no checkpoints of thread {thread_id!r} in {storage.label}")
-    targets = [thread_id] if thread_id is not None else known
-    result: dict[str, Any] = {"dry_run": dry_run, "bytes_before": _file_bytes(path),
+    if thread_id is not None:
+        require_thread(storage, thread_id)
+        targets = [thread_id]
+    else:
+        with storage.checkpointer(read_only=True) as reader:
+            targets = storage.thread_ids(reader)
+    result: dict[str, Any] = {"dry_run": dry_run, "bytes_before": storage.checkpoint_bytes(),
                               "threads": []}
     if targets:
-        status = {t["thread_id"]: t for t in list_threads(storage)}
         with storage.checkpointer() as saver:
-            result["bytes_before"] = _file_bytes(path, saver)
+            result["bytes_before"] = storage.checkpoint_bytes(saver)
+            reader = research_graph(saver)
             for tid in targets:
-                result["threads"].append(_prune_one(saver, storage, tid, status.get(tid, {}),
-                                                    dry_run))
+                result["threads"].append(_prune_one(saver, reader, storage, tid, dry_run))
             removed = any(t["checkpoints_removed"] or t["writes_removed"]
                           for t in result["threads"])
             if removed and not dry_run:
                 _sqlite_compact(saver)
-            result["bytes_after"] = _file_bytes(path, saver)
+            result["bytes_after"] = storage.checkpoint_bytes(saver)
     else:
         result["bytes_after"] = result["bytes_before"]
     result["bytes_freed"] = max(0, result["bytes_before"] - result["bytes_after"])
@@ -177,19 +165,19 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
     return result
 
 
-def _prune_one(saver: Any, storage: Storage, thread_id: str, listed: dict[str, Any],
-               dry_run: bool) -> dict[str, Any]:
-    """Prune one thread under its lock; ``listed`` is its :func:`app.inspect.list_threads`
-    entry. Should a run of it start and die between that listing and the lock, the checkpoint
-    kept is still its latest, with its pending writes: what a resume reads."""
+def _prune_one(saver: Any, reader: Any, storage: Storage, thread_id: str, dry_run: bool
+               ) -> dict[str, Any]:
+    """Prune one thread under its lock, if its latest state (read through ``reader``, the
+    research graph on ``saver``, once the lock is held) has nothing left to run. The checkpoint
+    kept is its latest, with its pending writes: what a resume reads."""
     out = {"thread_id": thread_id, "action": "kept: unfinished", "checkpoints_removed": 0,
            "writes_removed": 0, "payload_bytes": 0}
     try:
         with storage.thread_lock(thread_id):
-            latest = saver.get_tuple(_root(thread_id))
-            # Resuming needs the latest checkpoint and its pending writes; a thread with a next
-            # node or saved writes is unfinished, whatever its recorded status says.
-            if latest is None or listed.get("next") or latest.pending_writes:
+            latest = saver.get_tuple(root_config(thread_id))
+            # Resuming needs the latest checkpoint and its pending writes; a thread with work
+            # left is unfinished, whatever its recorded status says.
+            if latest is None or _has_work_left(reader, thread_id):
                 return out
             keep_id = latest.config["configurable"]["checkpoint_id"]
             counts = _keep_latest(saver, thread_id, keep_id, dry_run=dry_run)
@@ -200,6 +188,16 @@ def _prune_one(saver: Any, storage: Storage, thread_id: str, listed: dict[str, A
                checkpoints_removed=counts["checkpoints"], writes_removed=counts["writes"],
                payload_bytes=counts["payload_bytes"])
     return out
+
+
+def _has_work_left(reader: Any, thread_id: str) -> bool:
+    """:func:`app.threads.is_unfinished` of the thread's latest state; True when LangGraph
+    cannot read it back (``threads`` lists it as broken: its saved writes are refused)."""
+    try:
+        snapshot = reader.get_state({"configurable": {"thread_id": thread_id}})
+    except Exception:  # broken, never pruned: what it holds is the only record of its run
+        return True
+    return is_unfinished(snapshot)
 
 
 def _size(n: int) -> str:

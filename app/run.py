@@ -12,7 +12,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -22,7 +22,6 @@ from langgraph.types import Command
 
 from app.config import Settings
 from app.errors import NothingToResume, NothingToReview, ThreadMismatch
-from app.graph import build_graph
 from app.resources import Resources
 from app.review import ReviewPause, awaiting
 from app.rounds import recursion_limit
@@ -32,10 +31,12 @@ from app.threads import (
     ThreadBroken,
     check_thread,
     corpus_key,
+    is_unfinished,
     recorded_run,
+    research_graph,
     run_thread_id,
 )
-from workers.base import Cancellation, WorkerSpec
+from workers.base import Cancellation
 from workers.registry import registered
 
 __all__ = [
@@ -89,11 +90,11 @@ class OpenGraph(NamedTuple):
 
 
 @contextmanager
-def open_graph(settings: Settings, workers: Sequence[WorkerSpec] | None = None,
-               resources: Resources | None = None) -> Iterator[OpenGraph]:
+def open_graph(settings: Settings, resources: Resources | None = None) -> Iterator[OpenGraph]:
     """Build the models and open the corpus of ``settings`` (each once: the graph's nodes find
-    them cached), and compile the graph with the storage's checkpointer (:mod:`app.storage`);
-    yield an :class:`OpenGraph`. The resources (given, or made here) are closed on exit.
+    them cached), and compile the graph (:func:`app.threads.research_graph`, the web workers
+    with ``settings.web``) with the storage's checkpointer (:mod:`app.storage`); yield an
+    :class:`OpenGraph`. The resources (given, or made here) are closed on exit.
 
     Raises:
         workers.sources.CorpusError: the corpus folder has nothing to index.
@@ -109,9 +110,7 @@ def open_graph(settings: Settings, workers: Sequence[WorkerSpec] | None = None,
         if (web := resources.web(context)) is not None:  # --web: fails early without a key
             labels["corpus"] += f" + {web.description}"
         with resources.storage(context).checkpointer() as saver:
-            if workers is None:
-                workers = registered(web=context.web)
-            graph = build_graph(workers, resources=resources, checkpointer=saver)
+            graph = research_graph(saver, web=context.web, resources=resources)
             yield OpenGraph(graph, labels, resources)
     finally:
         resources.close()
@@ -163,9 +162,9 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         # Sized from the work (each round is two supersteps), so --rounds 50 fits.
         "recursion_limit": recursion_limit(settings.rounds),
     }
-    workers = registered(web=settings.web)
+    workers = registered(web=settings.web)  # the graph's workers (research_graph), to count
     with storage.thread_lock(thread_id), \
-            open_graph(settings, workers, resources) as (graph, labels, resources):
+            open_graph(settings, resources=resources) as (graph, labels, resources):
         try:
             snapshot = graph.get_state(config)
         except Exception as exc:  # e.g. saved writes that LangGraph refuses to apply again
@@ -191,15 +190,13 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
             # on would skip the review.
             return ReviewPause(thread_id, state_topic or request.topic or "",
                                values.get("as_of") or request.as_of, pending)
-        if request.review is not None and pending is None and not (
-                snapshot.next or snapshot.tasks):
+        if request.review is not None and pending is None and not is_unfinished(snapshot):
             raise NothingToReview(f"thread {thread_id!r} has nothing awaiting review")
-        # Unfinished: tasks left to run, or (``next`` empty) tasks that all finished with
-        # saved pending writes while the checkpoint after them was lost (a kill under
-        # durability="async"): both resume from the checkpoint, never start over. (A review
-        # decision given after the run went on, e.g. killed while persisting an approved
-        # review, continues it the same way.)
-        if snapshot.next or snapshot.tasks:
+        # Unfinished (``is_unfinished``: tasks left, or all finished with their writes saved
+        # while the checkpoint after them was lost): resume from the checkpoint, never start
+        # over. (A review decision given after the run went on, e.g. killed while persisting
+        # an approved review, continues it the same way.)
+        if is_unfinished(snapshot):
             resumed_from = (snapshot.metadata or {}).get("step", 0)
             graph_input = None if pending is None else Command(resume=request.review)
             topic = state_topic or request.topic or (recorded or {}).get("topic")

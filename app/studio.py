@@ -32,9 +32,8 @@ import atexit
 from typing import Any
 
 from app.config import Settings, load_settings
-from app.graph import build_graph
 from app.resources import Resources
-from workers.registry import registered
+from app.threads import research_graph
 
 __all__ = ["graph", "make_graph"]
 
@@ -53,7 +52,7 @@ def make_graph(settings: Settings | None = None) -> Any:
     resources = Resources(credentials=settings, defaults=settings.context(), served=True)
     atexit.register(resources.close)
     # With RESEARCH_WEB=1 (and TAVILY_API_KEY) the served graph has the web_search worker too.
-    return build_graph(registered(web=settings.web), resources=resources, checkpointer=None)
+    return research_graph(None, web=settings.web, resources=resources)
 
 
 graph = make_graph()

@@ -16,7 +16,7 @@ from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, BadInput
 from app.cli.parser import flag_overrides
 from app.cli.signals import sigterm_stops_like_ctrl_c, silence_stdout
 from app.config import SETTINGS, Settings, as_of_or_today, load_settings, web_key
-from app.errors import NothingToReview, UnknownThread
+from app.errors import NothingToReview
 
 SECRETS: list[str] = []
 """Keys of the settings in use, masked in any error line printed (a provider may echo a key)."""
@@ -173,6 +173,7 @@ def inspect(args: argparse.Namespace) -> int:
     """
     from app.inspect import inspect_thread, print_inspection
     from app.storage import storage_of
+    from app.threads import require_thread
 
     settings = settings_of(args)
     check_data_dir(settings)
@@ -180,9 +181,9 @@ def inspect(args: argparse.Namespace) -> int:
     warnings: list[str] = []
     data = inspect_thread(storage, args.thread_id, warnings)
     if data is None:
-        if warnings:
-            return _warn(warnings)
-        raise UnknownThread(f"no thread {args.thread_id!r} in {storage.label}")
+        if not warnings:  # both databases read, and neither knows it
+            require_thread(storage, args.thread_id)
+        return _warn(warnings)
     if args.json:
         print(json.dumps(data, indent=2, ensure_ascii=False, default=str))
     else:

@@ -33,16 +33,14 @@ from app.storage.base import (
     StorageError,
     ThreadBusy,
     is_transient_storage_error,
+    root_config,
 )
 from app.storage.results import ResultsStore
 
 __all__ = [
     "DamagedDatabase", "ResultsStore", "Storage", "StorageError", "ThreadBusy",
-    "is_transient_storage_error", "open_storage", "storage_of",
+    "is_transient_storage_error", "open_storage", "root_config", "storage_of",
 ]
-
-URL_SCHEMES = ("postgresql://", "postgres://")
-
 
 def open_storage(data_dir: Path | str, database_url: str | None = None) -> Storage:
     """The storage of a run: PostgreSQL when ``database_url`` is given, else the SQLite files of
@@ -53,11 +51,13 @@ def open_storage(data_dir: Path | str, database_url: str | None = None) -> Stora
         database_url: ``postgresql://user:password@host:port/dbname``, or None/``""``.
 
     Raises:
-        ValueError: the URL is not a ``postgresql://`` (or ``postgres://``) URL.
+        ValueError: the URL is not a ``postgresql://`` (or ``postgres://``) URL
+            (:func:`app.config.check_database_url`).
     """
     if database_url:
-        if not database_url.startswith(URL_SCHEMES):
-            raise ValueError("the database URL must start with postgresql:// (or postgres://)")
+        from app.config import check_database_url  # the one owner of the URL check
+
+        check_database_url(database_url)
         from app.storage.postgres import PostgresStorage
 
         return PostgresStorage(database_url)

@@ -9,9 +9,9 @@ Each of its context managers opens what it needs and closes it on exit:
 * :meth:`Storage.thread_lock` -- one process at a time per thread, released by the OS or the
   server when the process dies (``flock`` or a PostgreSQL session advisory lock);
 
-plus :meth:`Storage.thread_ids` and :meth:`Storage.checkpoint_bytes` for ``threads``, ``inspect``
-and the benchmarks. ``read_only=True`` opens without creating or writing anything (``threads`` and
-``inspect`` on a read-only data dir).
+plus :meth:`Storage.thread_ids` and :meth:`Storage.checkpoint_bytes` for ``threads``, ``inspect``,
+``prune`` and the benchmarks. ``read_only=True`` opens without creating or writing anything
+(``threads`` and ``inspect`` on a read-only data dir).
 
 Source of the idea: LangGraph's checkpointer contract (``BaseCheckpointSaver``) is one interface
 over several databases; the results database follows it.
@@ -29,8 +29,26 @@ if TYPE_CHECKING:
     from app.storage.results import ResultsStore
 
 __all__ = [
-    "DamagedDatabase", "Storage", "StorageError", "ThreadBusy", "is_transient_storage_error",
+    "DamagedDatabase", "ROOT_THREADS_SQL", "Storage", "StorageError", "ThreadBusy",
+    "is_transient_storage_error", "root_config",
 ]
+
+ROOT_THREADS_SQL = ("SELECT thread_id FROM checkpoints WHERE checkpoint_ns = '' "
+                    "GROUP BY thread_id ORDER BY MIN(checkpoint_id)")
+"""The threads with a root checkpoint, oldest first, read from the saver's ``checkpoints``
+table: LangGraph's API has no thread listing, and ``list(None)`` would load every checkpoint.
+``SqliteSaver`` and ``PostgresSaver`` name the table and its columns alike."""
+
+
+def root_config(thread_id: str) -> dict[str, Any]:
+    """The config of ``thread_id``'s root namespace (``checkpoint_ns=""``, not a subgraph's), as
+    LangGraph's ``get_tuple`` and ``list`` take it: the latest root checkpoint, or all of them.
+
+    Example::
+
+        saver.get_tuple(root_config("t-1"))  # None when the thread has no checkpoint
+    """
+    return {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
 
 
 class StorageError(RuntimeError):
@@ -46,6 +64,13 @@ class DamagedDatabase(StorageError):
 class ThreadBusy(StorageError):
     """Another process is running this thread right now (exit 1: the input was fine, the
     thread is in use; run the command again once the other process is done)."""
+
+    @classmethod
+    def of(cls, thread_id: str) -> ThreadBusy:
+        """The error every backend's :meth:`Storage.thread_lock` raises for ``thread_id``: one
+        line naming the thread and the ways out."""
+        return cls(f"thread {thread_id!r} is being run by another process; wait for it, or "
+                   "use --fresh for a new thread")
 
 
 def is_transient_storage_error(exc: BaseException) -> bool:
@@ -109,15 +134,23 @@ class Storage(ABC):
         :meth:`checkpointer`), oldest first; ``[]`` for None."""
 
     @abstractmethod
-    def checkpoint_bytes(self) -> int:
-        """Bytes the checkpoints take in the database (0 if none): for benchmarks."""
+    def checkpoint_bytes(self, saver: Any = None) -> int:
+        """Bytes the checkpoints take in the database (0 if none): for ``prune`` and the
+        benchmarks.
+
+        Args:
+            saver: an open checkpointer of this storage (:meth:`checkpointer`), or None; a
+                backend that buffers writes outside its files flushes them through it first, so
+                the number is stable.
+        """
 
     def has_thread(self, saver: Any, thread_id: str) -> bool:
-        """Whether ``thread_id`` has a root checkpoint (LangGraph's ``get_tuple``)."""
+        """Whether ``thread_id`` has a root checkpoint in ``saver`` (LangGraph's ``get_tuple``;
+        False for None). Whether a *thread* exists (a checkpoint or a recorded run) is
+        :func:`app.threads.thread_exists`."""
         if saver is None:
             return False
-        return saver.get_tuple({"configurable": {"thread_id": thread_id,
-                                                 "checkpoint_ns": ""}}) is not None
+        return saver.get_tuple(root_config(thread_id)) is not None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.label!r})"

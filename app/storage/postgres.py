@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from app.storage.base import Storage, StorageError, ThreadBusy
+from app.storage.base import ROOT_THREADS_SQL, Storage, StorageError, ThreadBusy
 from app.storage.results import SCHEMA, ResultsStore
 
 __all__ = ["PostgresResults", "PostgresStorage", "redact_url"]
@@ -96,6 +96,7 @@ class PostgresResults(ResultsStore):
                     conn.execute(statement)
 
     def close(self) -> None:
+        """Close the connection. Nothing is lost: each write committed in its own transaction."""
         self._conn.close()
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
@@ -131,6 +132,9 @@ class PostgresStorage(Storage):
 
     @contextmanager
     def checkpointer(self, *, read_only: bool = False) -> Iterator[Any]:
+        """A ``PostgresSaver`` on a connection of its own, its migrations run once (under the
+        setup lock) unless ``read_only``; ``read_only`` yields None while the ``checkpoints``
+        table does not exist. Unreachable: :class:`StorageError`."""
         from langgraph.checkpoint.postgres import PostgresSaver
 
         with self._connect() as conn:
@@ -145,6 +149,8 @@ class PostgresStorage(Storage):
 
     @contextmanager
     def results(self, *, read_only: bool = False) -> Iterator[ResultsStore | None]:
+        """A :class:`PostgresResults` on a connection of its own (tables created unless
+        ``read_only``, which yields None while the ``runs`` table does not exist)."""
         conn = self._connect()
         try:
             if read_only and not _has_table(conn, "runs"):
@@ -160,13 +166,12 @@ class PostgresStorage(Storage):
 
     @contextmanager
     def thread_lock(self, thread_id: str) -> Iterator[None]:
+        """A session advisory lock (``pg_try_advisory_lock``) on a connection held for the run:
+        the server releases it when the session ends, SIGKILL included."""
         key = _advisory_key(thread_id)
         with self._connect() as conn:
             if not conn.execute("SELECT pg_try_advisory_lock(%s) AS ok", (key,)).fetchone()["ok"]:
-                raise ThreadBusy(
-                    f"thread {thread_id!r} is being run by another process; wait for it, or "
-                    "use --fresh for a new thread"
-                )
+                raise ThreadBusy.of(thread_id)
             try:
                 yield
             finally:
@@ -174,17 +179,17 @@ class PostgresStorage(Storage):
                     conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
     def thread_ids(self, saver: Any) -> list[str]:
-        """Reads the saver's ``checkpoints`` table: LangGraph's API has no thread listing, and
-        ``list(None)`` would load every checkpoint."""
+        """:data:`~app.storage.base.ROOT_THREADS_SQL` on the saver's connection."""
         if saver is None:
             return []
-        rows = saver.conn.execute(
-            "SELECT thread_id FROM checkpoints WHERE checkpoint_ns = '' GROUP BY thread_id "
-            "ORDER BY MIN(checkpoint_id)"
-        ).fetchall()
+        rows = saver.conn.execute(ROOT_THREADS_SQL).fetchall()
         return [row["thread_id"] for row in rows]
 
-    def checkpoint_bytes(self) -> int:
+    def checkpoint_bytes(self, saver: Any = None) -> int:
+        """``pg_total_relation_size`` of the saver's three tables (``checkpoints``,
+        ``checkpoint_blobs``, ``checkpoint_writes``: rows, TOAST and indexes) on a connection of
+        its own; ``saver`` is not needed (the server holds no unflushed data). 0 without the
+        tables."""
         with self._connect() as conn:
             if not _has_table(conn, "checkpoints"):
                 return 0

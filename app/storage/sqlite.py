@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from app.ids import sha8
-from app.storage.base import DamagedDatabase, Storage, ThreadBusy
+from app.storage.base import ROOT_THREADS_SQL, DamagedDatabase, Storage, ThreadBusy
 from app.storage.results import SCHEMA, ResultsStore
 
 __all__ = ["CHECKPOINTS_DB", "RESULTS_DB", "SqliteResults", "SqliteStorage"]
@@ -106,6 +106,7 @@ class SqliteResults(ResultsStore):
         return cls(Path(data_dir) / RESULTS_DB)
 
     def close(self) -> None:
+        """Close the connection. Nothing is lost: each write committed in its own transaction."""
         self._conn.close()
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
@@ -134,10 +135,12 @@ class SqliteStorage(Storage):
 
     @property
     def checkpoints_path(self) -> Path:
+        """The checkpoint database file, ``<data dir>/checkpoints.sqlite`` (may not exist)."""
         return self.data_dir / CHECKPOINTS_DB
 
     @property
     def results_path(self) -> Path:
+        """The results database file, ``<data dir>/results.sqlite`` (may not exist)."""
         return self.data_dir / RESULTS_DB
 
     def damaged(self, exc: BaseException) -> DamagedDatabase | None:
@@ -172,6 +175,9 @@ class SqliteStorage(Storage):
 
     @contextmanager
     def checkpointer(self, *, read_only: bool = False) -> Iterator[Any]:
+        """A ``SqliteSaver`` on ``checkpoints.sqlite`` (WAL, one connection shared by the graph's
+        threads). ``read_only`` opens with ``mode=ro`` and yields None when the file or its
+        ``checkpoints`` table is missing; damage is raised as :class:`DamagedDatabase`."""
         from langgraph.checkpoint.sqlite import SqliteSaver
 
         path = self.checkpoints_path
@@ -194,6 +200,8 @@ class SqliteStorage(Storage):
 
     @contextmanager
     def results(self, *, read_only: bool = False) -> Iterator[ResultsStore | None]:
+        """A :class:`SqliteResults` on ``results.sqlite``; ``read_only`` yields None when the
+        file or its ``runs`` table is missing; damage is raised as :class:`DamagedDatabase`."""
         if read_only and not self.results_path.exists():
             yield None
             return
@@ -208,6 +216,8 @@ class SqliteStorage(Storage):
 
     @contextmanager
     def thread_lock(self, thread_id: str) -> Iterator[None]:
+        """A non-blocking ``flock`` on ``<data dir>/locks/<sha8 of thread_id>.lock`` (the folder
+        is created; the OS drops the lock with the process). Not POSIX: no lock at all."""
         try:
             import fcntl
         except ImportError:  # pragma: no cover - not POSIX: run unlocked
@@ -219,28 +229,31 @@ class SqliteStorage(Storage):
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise ThreadBusy(
-                    f"thread {thread_id!r} is being run by another process; wait for it, or "
-                    "use --fresh for a new thread"
-                ) from None
+                raise ThreadBusy.of(thread_id) from None
             try:
                 yield
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def thread_ids(self, saver: Any) -> list[str]:
-        """Reads the saver's ``checkpoints`` table (its primary key index): LangGraph's API has
-        no thread listing, and ``list(None)`` would load every checkpoint."""
+        """:data:`~app.storage.base.ROOT_THREADS_SQL` on the saver's ``checkpoints`` table (its
+        primary key index serves it); damage is raised as :class:`DamagedDatabase`."""
         if saver is None:
             return []
         with self._reporting_damage(), saver.cursor(transaction=False) as cur:
-            cur.execute("SELECT thread_id FROM checkpoints WHERE checkpoint_ns = '' "
-                        "GROUP BY thread_id ORDER BY MIN(checkpoint_id)")
+            cur.execute(ROOT_THREADS_SQL)
             return [row[0] for row in cur.fetchall()]
 
-    def checkpoint_bytes(self) -> int:
-        return sum(p.stat().st_size for p in self.data_dir.glob(f"{CHECKPOINTS_DB}*")
-                   if p.is_file())
+    def checkpoint_bytes(self, saver: Any = None) -> int:
+        """Bytes of ``checkpoints.sqlite`` and its write-ahead log (``-wal``) on disk; with
+        ``saver`` (a writable one of this storage) the log is first moved into the file
+        (``PRAGMA wal_checkpoint(TRUNCATE)``), so the number is stable. The ``-shm`` WAL index
+        holds no data and is not counted."""
+        if isinstance(getattr(saver, "conn", None), sqlite3.Connection):
+            with saver.lock:
+                saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        path = self.checkpoints_path
+        return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.is_file())
 
 
 def _has_table(conn: sqlite3.Connection, name: str) -> bool:

@@ -153,3 +153,28 @@ def test_web_without_a_key_is_one_line_and_exit_2(tmp_path: Path, small_corpus: 
         "error: --web needs a Tavily key: set TAVILY_API_KEY in the environment or in .env"
     ]
     assert not (tmp_path / "data").exists()
+
+
+def test_a_killed_web_thread_shows_its_pending_web_search_tasks(
+        tmp_path: Path, small_corpus: Path, tavily: FakeTavily) -> None:
+    """Killed when only ``web_search`` tasks are left (round 1's failed for good, round 2 about
+    to re-send them): ``threads``, ``inspect``, ``review`` and ``prune`` read the thread through
+    a graph that must know the web worker, or LangGraph drops its pending ``Send``s ("Ignoring
+    unknown node name") and the thread looks finished."""
+    from app.ids import default_thread_id
+    from app.inspect import inspect_thread, list_threads, pending_review
+    from app.prune import prune_checkpoints
+
+    data, thread_id = tmp_path / "data", default_thread_id(SMALL_TOPIC, AS_OF)
+    round_one = len(QUESTIONS) * 4  # docs_search, analyst, critic, web_search
+    crashed = research(small_corpus, data, tavily, "--fail-worker", "web_search:1", "--rounds",
+                       "2", "--durability", "sync", "--crash-at", f"map:{round_one}")
+    assert crashed.returncode in SIGKILLED, crashed.stderr
+
+    resend = ["web_search"] * len(QUESTIONS)
+    listed = {t["thread_id"]: t for t in list_threads(data)}[thread_id]
+    assert listed["status"] == "unfinished" and listed["next"] == resend, listed
+    assert inspect_thread(data, thread_id)["next"] == resend
+    assert pending_review(data, thread_id) == (None, True)
+    pruned = prune_checkpoints(data, dry_run=True)["threads"]
+    assert [t["action"] for t in pruned] == ["kept: unfinished"], pruned
