@@ -20,10 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.cli_env import ROOT, clean_env  # the CLI runs from the repository root
 from tests.expected import expected_tasks
-
-ROOT = Path(__file__).resolve().parents[2]
-"""The repository root: the CLI runs from here (``python -m app``)."""
 
 AS_OF = "2026-11-30"
 TOPIC = "Send and reducers"
@@ -83,26 +81,6 @@ def write_corpus(folder: Path) -> Path:
     for name, text in CORPUS_FILES.items():
         (folder / name).write_text(text, encoding="utf-8")
     return folder
-
-
-def clean_env() -> dict[str, str]:
-    """The environment of a CLI subprocess: no ``OPENAI_API_KEY``, no ``RESEARCH_*``.
-
-    Every variable the app reads is then set to the empty string (the app treats it as unset),
-    which outranks a developer's ``.env`` file in the repository root.
-    """
-    from app.config import ENV_VARS
-
-    env = {
-        k: v for k, v in os.environ.items()
-        if k != "OPENAI_API_KEY" and not k.startswith("RESEARCH_")
-    }
-    env.pop("PYTHONPATH", None)
-    for name in ENV_VARS:
-        env[name] = ""
-    env["PYTHONUTF8"] = "1"
-    env["PYTHONIOENCODING"] = "utf-8"
-    return env
 
 
 def app_cmd(*args: str | os.PathLike[str]) -> list[str]:
