@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_env import run_cli
 from tests.expected import worker_names
-from tests.llm.conftest import llm_env, research_args, run_cli
+from tests.llm.conftest import llm_env, research_args
 from tests.llm.fake_openai import FAKE_KEY, PLAN_QUESTIONS, SYNTHESIS_SENTENCE, UNSOURCED_SENTENCE
 
 N_TASKS = len(PLAN_QUESTIONS) * len(worker_names())  # one task per worker per sub-question
@@ -53,7 +54,8 @@ def _error_lines(stderr: str) -> list[str]:
 
 def test_full_research_run_over_http(fake_openai, llm_corpus, tmp_path):
     data = tmp_path / "data"
-    proc = run_cli(research_args(llm_corpus, data, "--json"), llm_env(fake_openai), tmp_path)
+    proc = run_cli(*research_args(llm_corpus, data, "--json"), env=llm_env(fake_openai),
+                   cwd=tmp_path, timeout=60)
     assert proc.returncode == 0, proc.stderr
     summary = _summary(proc.stdout)
     assert "Traceback" not in proc.stderr
@@ -154,7 +156,8 @@ def test_bad_key_stops_the_run_with_one_line(
     data = tmp_path / "data"
     if where == "planner":  # a real process: exit code, streams
         fake_openai.expected_key = "sk-the-right-key-000000000000"  # every request is a 401
-        proc = run_cli(research_args(llm_corpus, data), llm_env(fake_openai), tmp_path)
+        proc = run_cli(*research_args(llm_corpus, data), env=llm_env(fake_openai), cwd=tmp_path,
+                       timeout=60)
     else:  # the planner passes, the analyst's first request is rejected
         fake_openai.fail("analyst", status=401, times=None)
         proc = cli_in_process(research_args(llm_corpus, data), llm_env(fake_openai))
@@ -259,12 +262,12 @@ def test_settings_precedence_flag_env_dotenv(fake_openai, llm_corpus, tmp_path):
         encoding="utf-8",
     )
     env = llm_env(fake_openai, RESEARCH_MODEL="openai:model-from-env",
-                  RESEARCH_DATA_DIR=str(tmp_path / "env-data"))
-    del env["OPENAI_API_KEY"], env["OPENAI_BASE_URL"]
+                  RESEARCH_DATA_DIR=str(tmp_path / "env-data"),
+                  OPENAI_API_KEY=None, OPENAI_BASE_URL=None)  # unset: the .env file gives them
     flag_dir = tmp_path / "flag-data"
     args = ["research", "glimmer relay", "--corpus", str(llm_corpus), "--as-of", "2026-01-15",
             "--data-dir", str(flag_dir), "--rounds", "1"]
-    proc = run_cli(args, env, tmp_path)
+    proc = run_cli(*args, env=env, cwd=tmp_path, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert {s.model for s in fake_openai.seen} == {"model-from-env"}
     assert {s.authorization for s in fake_openai.seen} == {f"Bearer {dotenv_key}"}
