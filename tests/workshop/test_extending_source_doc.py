@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import sqlite3
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.cli_env import run_cli
+from tests.results_db import db_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "extending.md"
@@ -124,10 +124,7 @@ def test_the_recipe_applied_to_a_scratch_copy_persists_and_cites_the_new_source(
     summary = json.loads(proc.stdout)
     assert summary["ok"] and summary["duplicates"] == 0, summary
 
-    with sqlite3.connect(data / "results.sqlite") as con:
-        con.row_factory = sqlite3.Row
-        rows = [dict(r) for r in con.execute("SELECT * FROM results WHERE worker = ?",
-                                             ("faq_search",))]
+    rows = [r for r in db_rows(data) if r["worker"] == "faq_search"]
     assert sorted(r["task_key"] for r in rows) == sorted(summary["sub_questions"])
     assert all(r["status"] == "ok" for r in rows)
 
