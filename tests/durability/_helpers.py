@@ -21,7 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from tests.cli_env import ROOT, clean_env  # the CLI runs from the repository root
-from tests.expected import expected_tasks
+from tests.expected import (
+    all_pass_in_round_one,
+    expected_tasks,
+    find_seed,
+    first_ok_attempts,
+    is_stock_registry,
+)
 from tests.results_db import (  # re-exported: the durability tests import them from here
     RESULTS_DB,
     Place,
@@ -137,6 +143,29 @@ def expected_envelope_ids(topic: str = TOPIC, as_of: str = AS_OF) -> set[str]:
     from workers.registry import WORKERS
 
     return {make_envelope_id(w.name, q, as_of) for q in offline_plan(topic) for w in WORKERS}
+
+
+def fault_seed(seed: int, topics: Sequence[str], *, fail_rate: float, need: Sequence[int],
+               premise: str) -> int:
+    """The ``--seed`` for ``--fail-rate fail_rate`` runs of ``topics``: ``seed`` when with it
+    every task of each topic succeeds within its attempts in round 1 and, in each topic, some
+    task succeeds on each attempt number in ``need`` (``(2, 3)``: some retried once, some
+    twice). Whether an attempt fails depends only on seed, envelope id, round and attempt
+    (``FaultPlan.injects_failure``), so another plan or worker changes the draws: for a registry
+    with other workers the next seed that fits is returned; for the stock registry the test
+    fails and names it (``premise`` says what the seed must give, for that message).
+    """
+    def fits(candidate: int) -> bool:
+        return all(all_pass_in_round_one(first_ok_attempts(fail_rate, candidate, topic, AS_OF),
+                                         need=need)
+                   for topic in topics)
+
+    if fits(seed):
+        return seed
+    found = find_seed(fits, start=seed + 1)
+    assert not is_stock_registry(), (
+        f"--seed {seed} no longer lets {premise}; set SEED = {found}")
+    return found
 
 
 # ---- the run log (--run-log): one line per finished worker attempt ------------------------
