@@ -4,7 +4,8 @@
   indexes a handful of passages instead of the installed packages' docs (milliseconds, not a
   second and a half) and prints the same thing on every machine;
 * :func:`run_app`: ``python -m app ...`` in a subprocess, from the repository root, offline, with
-  an environment the user's ``.env`` and ``RESEARCH_*`` variables cannot leak into;
+  an environment the user's ``.env`` and ``RESEARCH_*`` variables cannot leak into (the tests'
+  ``tests/cli_env.py``, the one owner of that environment);
 * :func:`show_rows`: the results database rows, as a table that carries no timestamps;
 * :func:`verdict`: the one last line every script prints, and its exit status;
 * :func:`sub_questions`, :func:`worker_names`, :func:`expected_rows`: what a run of :data:`TOPIC`
@@ -20,12 +21,19 @@ from __future__ import annotations
 import os
 import sqlite3
 import subprocess
-import sys
 import textwrap
 from collections.abc import Mapping, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
+
+from tests.cli_env import clean_env, run_cli
+
+app_env = clean_env
+"""The environment of an app subprocess: offline, and deaf to the user's settings (every variable
+the app reads set to the empty string, which the app treats as unset and which outranks a
+``.env`` file; no other ``RESEARCH_*``/``OPENAI_*`` variable). The tests' own
+``tests.cli_env.clean_env``, so the scripts and the tests run the app the same way."""
 
 ROOT = Path(__file__).resolve().parents[1]
 """The repository root (scripts run the app from here)."""
@@ -102,28 +110,11 @@ def research_args(data_dir: Path, corpus: Path, *extra: str) -> list[str]:
             "--corpus", str(corpus), "--model", "offline", *extra]
 
 
-def app_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment of an app subprocess: offline, and deaf to the user's settings.
-
-    Every variable the app reads is set to the empty string (which the app treats as unset and
-    which outranks a ``.env`` file), and ``OPENAI_API_KEY`` is removed, so the run is the
-    deterministic offline one whatever the machine holds. ``extra`` is applied last.
-    """
-    from app.config import ENV_VARS  # light: the config module imports no LangGraph code
-
-    env = {k: v for k, v in os.environ.items()
-           if k != "OPENAI_API_KEY" and not k.startswith("RESEARCH_")}
-    env.update({name: "" for name in ENV_VARS})
-    env.update({"PYTHONUTF8": "1", "PYTHONIOENCODING": "utf-8", "COLUMNS": "200"})
-    env.pop("PYTHONPATH", None)
-    if extra:
-        env.update(extra)
-    return env
-
-
 def run_app(args: Sequence[str | os.PathLike[str]], *, env: Mapping[str, str] | None = None,
             echo: bool = True, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
     """Run ``python -m app *args`` from the repository root and capture its output.
+
+    The environment is :func:`app_env`'s (the tests' ``tests.cli_env.run_cli`` runs it).
 
     Args:
         args: the CLI arguments.
@@ -131,11 +122,9 @@ def run_app(args: Sequence[str | os.PathLike[str]], *, env: Mapping[str, str] | 
         echo: print the command (with the temp folder shortened to ``$TMP``) before running it.
         timeout: seconds before the run is abandoned.
     """
-    cmd = [sys.executable, "-m", "app", *map(str, args)]
     if echo:
         print("$ python -m app " + " ".join(_quoted(_shorten(str(a))) for a in args))
-    return subprocess.run(cmd, cwd=ROOT, env=app_env(env), capture_output=True, text=True,
-                          encoding="utf-8", timeout=timeout, check=False)
+    return run_cli(*args, env=env, timeout=timeout)
 
 
 _TMP_PREFIXES: list[str] = []

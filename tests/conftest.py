@@ -6,9 +6,9 @@
   names the wrong passage of a document is caught. Indexing it costs milliseconds, unlike the
   default package-docs corpus (about 1.5 s), which the test suite indexes at most once.
 * ``make_corpus`` (session): a factory for other folders (``make_corpus({"a.md": "..."})``).
-* ``run_cli(*args)``: ``python -m app ...`` in a subprocess with ``sys.executable``, run from the
-  repository root, with an environment the user's settings cannot leak into (see
-  :func:`clean_env`).
+* ``run_cli(*args)``, ``clean_env()``, ``ROOT``, ``CLI_TIMEOUT``: re-exported from
+  ``tests/cli_env.py``, their one owner (``python -m app ...`` in a subprocess, from the
+  repository root, with an environment the user's settings cannot leak into).
 * ``run_cli_many([...])``: several CLI runs at once (a thread pool of subprocesses), for tests
   that need many independent runs and should not pay for them one after another.
 * ``postgres_server`` (session): a throwaway PostgreSQL server on 127.0.0.1 (``tests/pgserver.py``);
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -32,21 +31,20 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.cli_env import CLI_TIMEOUT as CLI_TIMEOUT  # re-exported: the owner is tests/cli_env.py
+from tests.cli_env import ROOT as ROOT
+from tests.cli_env import clean_env as clean_env
+from tests.cli_env import run_cli
 from tests.pgserver import PostgresServer, PostgresUnavailable
 
 if TYPE_CHECKING:
     from app.storage import Storage
-
-ROOT = Path(__file__).resolve().parents[1]
-"""The repository root (the folder holding ``app/``, ``workers/`` and ``state/``)."""
 
 AS_OF = "2026-11-30"
 """The ``--as-of`` every test run uses, so envelope ids and file names are predictable."""
 
 SMALL_TOPIC = "zorblax relay"
 """A topic the small corpus answers."""
-
-CLI_TIMEOUT = 240.0
 
 SMALL_CORPUS_FILES: dict[str, str] = {
     "zorblax.md": textwrap.dedent(
@@ -105,46 +103,6 @@ SMALL_CORPUS_FILES: dict[str, str] = {
     ),
     "notes/ignored.bin": "binary-looking file that the corpus must skip\n",
 }
-
-
-def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment for a CLI subprocess: the user's settings cannot leak in.
-
-    ``OPENAI_API_KEY`` and every ``RESEARCH_*`` variable are removed, and every variable the app
-    reads (``app.config.ENV_VARS``) is then set to the empty string, which the app treats as
-    unset *and* which outranks a ``.env`` file in the repository root (environment beats
-    ``.env``), so a developer's ``.env`` cannot switch the tests to a real model either.
-    """
-    from app.config import ENV_VARS
-
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k != "OPENAI_API_KEY" and not k.startswith("RESEARCH_")
-    }
-    for name in ENV_VARS:
-        env[name] = ""
-    env["PYTHONUTF8"] = "1"
-    env["PYTHONIOENCODING"] = "utf-8"
-    env.pop("PYTHONPATH", None)
-    env["COLUMNS"] = "200"  # rich: plain output is not a terminal anyway; keep lines unwrapped
-    if extra:
-        env.update(extra)
-    return env
-
-
-def run_cli(*args: str | os.PathLike[str], timeout: float = CLI_TIMEOUT,
-            env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m app *args`` from the repository root; capture stdout and stderr."""
-    return subprocess.run(
-        [sys.executable, "-m", "app", *map(str, args)],
-        cwd=ROOT,
-        env=clean_env(env),
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=timeout,
-    )
 
 
 def run_cli_many(

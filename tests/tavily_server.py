@@ -1,10 +1,10 @@
 """A Tavily-compatible search server over real HTTP on 127.0.0.1, counting every request.
 
-``FakeTavily`` is a stdlib ``ThreadingHTTPServer`` (port 0, in a thread) answering
-``POST /search`` the way Tavily's API does for ``tavily-python``: a ``Bearer`` key check (401,
-with the key echoed in the error as a careless server might), then ``{"query", "results": [{"url",
-"title", "content", "raw_content", "score"}]}``. The results are made from the query's words, so
-every query gets its own pages, deterministically.
+``FakeTavily`` is a stdlib ``ThreadingHTTPServer`` (port 0, in a thread: ``tests/http_stub.py``)
+answering ``POST /search`` the way Tavily's API does for ``tavily-python``: a ``Bearer`` key
+check (401, with the key echoed in the error as a careless server might), then ``{"query",
+"results": [{"url", "title", "content", "raw_content", "score"}]}``. The results are made from
+the query's words, so every query gets its own pages, deterministically.
 
 ``requests`` records each request's JSON body: the tests count them to prove that a search
 already answered is never asked again. ``fail(status, times=, retry_after=)`` scripts errors (429
@@ -18,8 +18,9 @@ import re
 import threading
 import time
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.http_stub import JsonHandler, serve, stop
 
 TAVILY_KEY = "tvly-test-LEAKCANARY-52c1e0d9a7"
 """A distinctive fake key: tests grep every output file and stream for it."""
@@ -71,55 +72,33 @@ class FakeTavily:
         self._lock = threading.Lock()
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:  # keep test output clean
-                pass
-
+        class Handler(JsonHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server API
-                length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
+                body = json.loads(self.read_body() or b"{}")
                 with server._lock:
                     server.requests.append(body)
                     fault = server._faults.pop(0) if server._faults else None
                 if server.delay:
                     time.sleep(server.delay)
                 if self.path != "/search":
-                    return self._send(404, {"detail": {"error": "not found"}})
+                    return self.send_json(404, {"detail": {"error": "not found"}})
                 auth = self.headers.get("Authorization", "")
                 if auth != f"Bearer {server.expected_key}":
-                    return self._send(401, {"detail": {"error": f"Unauthorized: bad key {auth}"}})
+                    return self.send_json(
+                        401, {"detail": {"error": f"Unauthorized: bad key {auth}"}})
                 if fault is not None:
                     status, retry_after = fault
                     headers = {"Retry-After": retry_after} if retry_after else {}
-                    return self._send(status, {"detail": {"error": f"scripted {status}"}}, headers)
+                    return self.send_json(status, {"detail": {"error": f"scripted {status}"}},
+                                          headers)
                 query = str(body.get("query", ""))
                 results = pages_for(query)[: int(body.get("max_results") or 5)]
                 if not body.get("include_raw_content"):
                     results = [{k: v for k, v in r.items() if k != "raw_content"} for r in results]
-                self._send(200, {"query": query, "results": results, "response_time": 0.01})
+                self.send_json(200, {"query": query, "results": results, "response_time": 0.01})
 
-            def _send(self, status: int, payload: dict[str, Any],
-                      headers: dict[str, str] | None = None) -> None:
-                data = json.dumps(payload).encode()
-                try:
-                    self.send_response(status)
-                except (BrokenPipeError, ConnectionResetError):
-                    return
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.end_headers()
-                try:
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):  # the client timed out and left
-                    pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
+        self._server = serve(Handler)
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
 
     def fail(self, status: int, times: int = 1, retry_after: str | None = None) -> None:
         """Answer the next ``times`` requests with ``status`` (and ``Retry-After``)."""
@@ -133,8 +112,7 @@ class FakeTavily:
 
     def close(self) -> None:
         """Stop serving and release the port."""
-        self._server.shutdown()
-        self._server.server_close()
+        stop(self._server)
 
     def __enter__(self) -> FakeTavily:
         return self

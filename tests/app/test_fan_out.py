@@ -20,8 +20,8 @@ from app.graph import build_graph
 from app.plan import offline_plan
 from app.resources import Resources
 from app.rounds import recursion_limit
-from app.storage.sqlite import SqliteResults
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli
+from tests.results_db import db_rows, logical_duplicates
 from workers.registry import WORKERS
 
 QUESTIONS = offline_plan(SMALL_TOPIC)
@@ -52,9 +52,9 @@ def _send_fails_on_call(monkeypatch, n: int) -> list[int]:
 
 
 def _rows(tmp_path: Path, thread_id: str) -> list[dict]:
-    with SqliteResults.in_dir(tmp_path / "data") as store:
-        assert store.duplicate_count() == 0
-        return store.rows(thread_id=thread_id)
+    """The thread's result rows; no logical task may have two."""
+    assert not logical_duplicates(db_rows(tmp_path / "data"))
+    return db_rows(tmp_path / "data", thread_id)
 
 
 def test_a_plan_fan_out_that_raises_once_is_run_again_on_resume(tmp_path, small_corpus,

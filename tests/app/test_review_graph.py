@@ -7,7 +7,6 @@ docs/walkthrough.md).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
@@ -17,8 +16,8 @@ from app.config import RunContext
 from app.graph import build_graph
 from app.resources import Resources
 from app.review import ReviewError, plan_resume, results_resume, review_value
-from app.storage import open_storage
 from tests.durability._helpers import AS_OF, TOPIC, write_corpus
+from tests.results_db import db_rows
 from workers.registry import WORKERS
 
 
@@ -33,11 +32,6 @@ def studio(tmp_path):
     graph = build_graph(WORKERS, resources=resources, checkpointer=InMemorySaver())
     yield graph, tmp_path / "data"
     resources.close()
-
-
-def _rows(data: Path, thread: str) -> list[dict]:
-    with open_storage(data).results(read_only=True) as store:
-        return [] if store is None else store.rows(thread_id=thread)
 
 
 def test_studio_style_review_round_trip(studio):
@@ -59,7 +53,7 @@ def test_studio_style_review_round_trip(studio):
     assert {e["task_key"] for e in review["envelopes"]} == set(questions)
     assert len(review["envelopes"]) == len(questions) * len(WORKERS)
     json.dumps(review)
-    assert _rows(data, "studio-1") == []  # nothing persisted before the approval
+    assert db_rows(data, "studio-1") == []  # nothing persisted before the approval
 
     # a decision that does not fit pauses again, saying why; the next decision is heard
     out = graph.invoke(Command(resume={"sub_questions": ["x"]}), config, context=context)
@@ -73,11 +67,11 @@ def test_studio_style_review_round_trip(studio):
     assert "__interrupt__" not in out
     assert out["outcome"] == "ok"
     ids = sorted(e["envelope_id"] for e in review["envelopes"])
-    assert sorted(r["envelope_id"] for r in _rows(data, "studio-1")) == ids
+    assert sorted(r["envelope_id"] for r in db_rows(data, "studio-1")) == ids
 
     # resuming a finished thread again changes nothing
     graph.invoke(Command(resume={"approve": True}), config, context=context)
-    rows = _rows(data, "studio-1")
+    rows = db_rows(data, "studio-1")
     assert sorted(r["envelope_id"] for r in rows) == ids
     assert all(r["write_count"] == 1 for r in rows)
 

@@ -3,9 +3,9 @@
 Where a run keeps its data is a :class:`Place`: a data dir, plus a PostgreSQL URL for the
 PostgreSQL backend (``Place.args`` are the CLI flags that select it; a plain ``Path`` means the
 SQLite files of that data dir). Everything here reads the databases directly (the results with
-``sqlite3`` or ``psycopg``, the checkpoints with LangGraph's own ``SqliteSaver`` or
-``PostgresSaver``), so the assertions do not depend on the app's own storage or reporting code
-(``threads``/``inspect`` are tested on their own).
+``tests/results_db.py``, which every test suite shares, the checkpoints with LangGraph's own
+``SqliteSaver`` or ``PostgresSaver``), so the assertions do not depend on the app's own storage
+or reporting code (``threads``/``inspect`` are tested on their own).
 """
 
 from __future__ import annotations
@@ -15,15 +15,28 @@ import sqlite3
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.expected import expected_tasks
-
-ROOT = Path(__file__).resolve().parents[2]
-"""The repository root: the CLI runs from here (``python -m app``)."""
+from tests.cli_env import ROOT, clean_env  # the CLI runs from the repository root
+from tests.expected import (
+    all_pass_in_round_one,
+    expected_tasks,
+    find_seed,
+    first_ok_attempts,
+    is_stock_registry,
+)
+from tests.results_db import (  # re-exported: the durability tests import them from here
+    RESULTS_DB,
+    Place,
+    as_place,
+    db_rows,
+    db_run,
+    logical_duplicates,
+    pg_query,
+)
 
 AS_OF = "2026-11-30"
 TOPIC = "Send and reducers"
@@ -33,7 +46,6 @@ EXPECTED_TASKS = expected_tasks(TOPIC)
 """Sub-questions of TOPIC x registered workers (12 with the stock three workers)."""
 
 CHECKPOINTS_DB = "checkpoints.sqlite"
-RESULTS_DB = "results.sqlite"
 BACKENDS = ["sqlite", "postgres"]
 TIMEOUT = 180.0
 
@@ -85,26 +97,6 @@ def write_corpus(folder: Path) -> Path:
     return folder
 
 
-def clean_env() -> dict[str, str]:
-    """The environment of a CLI subprocess: no ``OPENAI_API_KEY``, no ``RESEARCH_*``.
-
-    Every variable the app reads is then set to the empty string (the app treats it as unset),
-    which outranks a developer's ``.env`` file in the repository root.
-    """
-    from app.config import ENV_VARS
-
-    env = {
-        k: v for k, v in os.environ.items()
-        if k != "OPENAI_API_KEY" and not k.startswith("RESEARCH_")
-    }
-    env.pop("PYTHONPATH", None)
-    for name in ENV_VARS:
-        env[name] = ""
-    env["PYTHONUTF8"] = "1"
-    env["PYTHONIOENCODING"] = "utf-8"
-    return env
-
-
 def app_cmd(*args: str | os.PathLike[str]) -> list[str]:
     return [sys.executable, "-m", "app", *map(str, args)]
 
@@ -153,6 +145,29 @@ def expected_envelope_ids(topic: str = TOPIC, as_of: str = AS_OF) -> set[str]:
     return {make_envelope_id(w.name, q, as_of) for q in offline_plan(topic) for w in WORKERS}
 
 
+def fault_seed(seed: int, topics: Sequence[str], *, fail_rate: float, need: Sequence[int],
+               premise: str) -> int:
+    """The ``--seed`` for ``--fail-rate fail_rate`` runs of ``topics``: ``seed`` when with it
+    every task of each topic succeeds within its attempts in round 1 and, in each topic, some
+    task succeeds on each attempt number in ``need`` (``(2, 3)``: some retried once, some
+    twice). Whether an attempt fails depends only on seed, envelope id, round and attempt
+    (``FaultPlan.injects_failure``), so another plan or worker changes the draws: for a registry
+    with other workers the next seed that fits is returned; for the stock registry the test
+    fails and names it (``premise`` says what the seed must give, for that message).
+    """
+    def fits(candidate: int) -> bool:
+        return all(all_pass_in_round_one(first_ok_attempts(fail_rate, candidate, topic, AS_OF),
+                                         need=need)
+                   for topic in topics)
+
+    if fits(seed):
+        return seed
+    found = find_seed(fits, start=seed + 1)
+    assert not is_stock_registry(), (
+        f"--seed {seed} no longer lets {premise}; set SEED = {found}")
+    return found
+
+
 # ---- the run log (--run-log): one line per finished worker attempt ------------------------
 
 
@@ -179,39 +194,6 @@ def id_counts(lines: Sequence[LogLine]) -> Counter[str]:
     return Counter(line.envelope_id for line in lines)
 
 
-# ---- where a run keeps its data --------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Place:
-    """A data dir, and the PostgreSQL database of the run when ``database_url`` is set."""
-
-    data_dir: Path
-    database_url: str | None = None
-
-    @property
-    def args(self) -> list[str]:
-        """The CLI flags that point a run here."""
-        url = ["--database-url", self.database_url] if self.database_url else []
-        return ["--data-dir", str(self.data_dir), *url]
-
-
-def as_place(where: Place | Path) -> Place:
-    return where if isinstance(where, Place) else Place(Path(where))
-
-
-def _pg_query(url: str, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-    """Rows of ``sql`` as dicts; ``[]`` when the table does not exist yet."""
-    import psycopg
-    from psycopg.rows import dict_row
-
-    with psycopg.connect(url, row_factory=dict_row) as conn:
-        try:
-            return list(conn.execute(sql, params).fetchall())
-        except psycopg.errors.UndefinedTable:
-            return []
-
-
 # ---- the checkpoints (LangGraph's SqliteSaver / PostgresSaver) -------------------------------
 
 
@@ -222,7 +204,7 @@ def latest_checkpoint(where: Place | Path, thread_id: str) -> Any:
     if place.database_url:
         from langgraph.checkpoint.postgres import PostgresSaver
 
-        if not _pg_query(place.database_url, "SELECT 1 FROM checkpoints LIMIT 1"):
+        if not pg_query(place.database_url, "SELECT 1 FROM checkpoints LIMIT 1"):
             return None
         with PostgresSaver.from_conn_string(place.database_url) as saver:
             return saver.get_tuple(config)
@@ -241,7 +223,7 @@ def latest_checkpoint(where: Place | Path, thread_id: str) -> Any:
 def checkpoint_count(where: Place | Path, thread_id: str) -> int:
     place = as_place(where)
     if place.database_url:
-        rows = _pg_query(place.database_url,
+        rows = pg_query(place.database_url,
                          "SELECT COUNT(*) AS n FROM checkpoints WHERE thread_id = %s",
                          (thread_id,))
         return rows[0]["n"] if rows else 0
@@ -296,56 +278,6 @@ def pending_envelope_ids(tup: Any) -> list[str]:
 
 
 # ---- the results database -------------------------------------------------------------------
-
-
-def db_rows(where: Place | Path, thread_id: str | None = None) -> list[dict[str, Any]]:
-    """The results rows (of one thread, or all) in insertion order, as plain dicts."""
-    place = as_place(where)
-    if place.database_url:
-        where_sql, params = ("WHERE thread_id = %s", (thread_id,)) if thread_id else ("", ())
-        rows = _pg_query(place.database_url, f"SELECT * FROM results {where_sql} ORDER BY seq",
-                         params)
-        return [{k: v for k, v in r.items() if k != "seq"} for r in rows]
-    path = place.data_dir / RESULTS_DB
-    if not path.exists():
-        return []
-    conn = sqlite3.connect(path, timeout=30.0)
-    conn.row_factory = sqlite3.Row
-    try:
-        if thread_id is None:
-            rows = conn.execute("SELECT * FROM results ORDER BY rowid").fetchall()
-        else:
-            rows = conn.execute("SELECT * FROM results WHERE thread_id = ? ORDER BY rowid",
-                                (thread_id,)).fetchall()
-        return [dict(r) for r in rows]
-    except sqlite3.OperationalError:
-        return []
-    finally:
-        conn.close()
-
-
-def db_run(where: Place | Path, thread_id: str) -> dict[str, Any] | None:
-    place = as_place(where)
-    if place.database_url:
-        rows = _pg_query(place.database_url, "SELECT * FROM runs WHERE thread_id = %s",
-                         (thread_id,))
-        return rows[0] if rows else None
-    path = place.data_dir / RESULTS_DB
-    if not path.exists():
-        return None
-    conn = sqlite3.connect(path, timeout=30.0)
-    conn.row_factory = sqlite3.Row
-    try:
-        row = conn.execute("SELECT * FROM runs WHERE thread_id = ?", (thread_id,)).fetchone()
-        return dict(row) if row else None
-    finally:
-        conn.close()
-
-
-def logical_duplicates(rows: Sequence[Mapping[str, Any]]) -> dict[tuple, int]:
-    """Rows sharing a logical task (worker, task_key, as_of): must be empty."""
-    counts = Counter((r["worker"], r["task_key"], r["as_of"]) for r in rows)
-    return {k: n for k, n in counts.items() if n > 1}
 
 
 def assert_completed_thread(where: Place | Path, thread_id: str, *,

@@ -15,6 +15,7 @@ from tests.durability._helpers import (
     db_rows,
     describe,
     expected_envelope_ids,
+    fault_seed,
     id_counts,
     read_run_log,
     run_app,
@@ -22,9 +23,7 @@ from tests.durability._helpers import (
 )
 from tests.expected import (
     all_pass_in_round_one,
-    find_seed,
     first_ok_attempts,
-    is_stock_registry,
     sub_questions,
     worker_names,
 )
@@ -39,19 +38,10 @@ registry with other workers, searches on from it (for the stock registry it insi
 names the seed to use instead)."""
 
 
-def _fits(seed: int) -> bool:
-    attempts = first_ok_attempts(FAIL_RATE, seed, TOPIC, AS_OF)
-    return all_pass_in_round_one(attempts, need=(2, 3))
-
-
 def _seed() -> int:
-    if _fits(SEED):
-        return SEED
-    found = find_seed(_fits, start=SEED + 1)
-    assert not is_stock_registry(), (
-        f"--seed {SEED} no longer lets every task of {TOPIC!r} through in round 1 (with some "
-        f"retried twice); set SEED = {found}")
-    return found
+    return fault_seed(SEED, [TOPIC], fail_rate=FAIL_RATE, need=(2, 3),
+                      premise=f"every task of {TOPIC!r} through in round 1 (with some retried "
+                              "twice)")
 
 
 def _common(data_dir: Path, corpus: Path, run_log: Path) -> list[str]:

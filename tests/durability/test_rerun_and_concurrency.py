@@ -19,16 +19,13 @@ from tests.durability._helpers import (
     db_run,
     describe,
     expected_envelope_ids,
+    fault_seed,
     popen_app,
     run_app,
     thread_id_of,
 )
 from tests.expected import (
-    all_pass_in_round_one,
     expected_tasks,
-    find_seed,
-    first_ok_attempts,
-    is_stock_registry,
 )
 
 
@@ -70,19 +67,10 @@ at the same time. :func:`_seed` checks that premise with the app's ``FaultPlan``
 registry with other workers, searches on from SEED."""
 
 
-def _fits(seed: int) -> bool:
-    return all(all_pass_in_round_one(first_ok_attempts(FAIL_RATE, seed, topic, AS_OF), need=(3,))
-               for topic in (TOPIC, OTHER_TOPIC))
-
-
 def _seed() -> int:
-    if _fits(SEED):
-        return SEED
-    found = find_seed(_fits, start=SEED + 1)
-    assert not is_stock_registry(), (
-        f"--seed {SEED} no longer lets every task of both topics through in round 1 (with one "
-        f"retried twice in each); set SEED = {found}")
-    return found
+    return fault_seed(SEED, [TOPIC, OTHER_TOPIC], fail_rate=FAIL_RATE, need=(3,),
+                      premise="every task of both topics through in round 1 (with one retried "
+                              "twice in each)")
 
 
 def test_two_topics_at_once_on_one_data_dir(durability_corpus: Path,

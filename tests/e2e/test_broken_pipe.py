@@ -4,12 +4,12 @@ rows are persisted and recorded as finished, and the exit code is the run's own,
 
 from __future__ import annotations
 
-import sqlite3
 import subprocess
 import sys
 
 from tests.conftest import ROOT, clean_env
 from tests.expected import expected_tasks
+from tests.results_db import db_rows, db_runs
 
 
 def test_closing_stdout_early_does_not_fail_the_run(tmp_path, small_corpus):
@@ -25,7 +25,5 @@ def test_closing_stdout_early_does_not_fail_the_run(tmp_path, small_corpus):
     stderr = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 0, stderr
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
-    with sqlite3.connect(data_dir / "results.sqlite") as conn:
-        rows = conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
-        assert rows == expected_tasks("Zorblax relay")
-        assert conn.execute("SELECT status FROM runs").fetchall() == [("finished",)]
+    assert len(db_rows(data_dir)) == expected_tasks("Zorblax relay")
+    assert [r["status"] for r in db_runs(data_dir)] == ["finished"]

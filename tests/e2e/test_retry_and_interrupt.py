@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import signal
-import sqlite3
 import subprocess
 import sys
 
@@ -20,6 +19,7 @@ import pytest
 
 from tests.conftest import ROOT, clean_env, run_cli
 from tests.expected import expected_tasks
+from tests.results_db import db_rows, db_runs
 
 TOPIC = "Zorblax relay"
 
@@ -36,8 +36,7 @@ def test_retries_are_announced_as_they_happen(tmp_path, small_corpus):
     retries = [line for line in proc.stdout.splitlines() if " retry " in line]
     assert retries, proc.stdout
     assert all("attempt" in line and "TransientWorkerError" in line for line in retries)
-    with sqlite3.connect(tmp_path / "data" / "results.sqlite") as conn:
-        retried = conn.execute("SELECT COUNT(*) FROM results WHERE attempts > 1").fetchone()[0]
+    retried = sum(r["attempts"] > 1 for r in db_rows(tmp_path / "data"))
     assert retried > 0  # the lines stand for real retries
 
 
@@ -63,15 +62,12 @@ def test_a_stop_signal_stops_cleanly_and_the_same_command_finishes(tmp_path, sma
     assert proc.returncode == code, stderr
     assert "Traceback" not in stderr
     assert stderr.strip().splitlines() == [line]
-    with sqlite3.connect(data / "results.sqlite") as conn:
-        status = conn.execute("SELECT status FROM runs").fetchall()
-    assert status == [("interrupted",)]
+    assert [r["status"] for r in db_runs(data)] == ["interrupted"]
     listed = run_cli("threads", "--data-dir", data, "--json")
     assert [t["status"] for t in json.loads(listed.stdout)] == ["unfinished"], listed.stdout
 
     done = run_cli(*_args(data, small_corpus))
     assert done.returncode == 0, done.stderr
     assert "resuming thread" in done.stdout
-    with sqlite3.connect(data / "results.sqlite") as conn:
-        rows = conn.execute("SELECT envelope_id FROM results").fetchall()
+    rows = [r["envelope_id"] for r in db_rows(data)]
     assert len(rows) == len(set(rows)) == expected_tasks(TOPIC)

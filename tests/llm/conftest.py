@@ -7,16 +7,13 @@
   glimmer relay, the subject the fake server's plan asks about.
 * ``cli_in_process``: ``run(args, env) -> CliResult``, ``app.cli.main`` in this process with
   ``env`` as the whole environment the app reads.
-* :func:`llm_env` (the environment for a run against the server, with :data:`FAKE_KEY`),
-  :func:`research_args` (the ``research`` command line) and :func:`run_cli` (the CLI in a
-  subprocess), imported by the test modules.
+* :func:`llm_env` (the settings of a run against the server, with :data:`FAKE_KEY`) and
+  :func:`research_args` (the ``research`` command line), imported by the test modules; the CLI
+  in a subprocess is ``tests.cli_env.run_cli(*args, env=llm_env(server), cwd=tmp_path)``.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,9 +22,8 @@ from typing import Any
 
 import pytest
 
+from tests.cli_env import clean_env, use_env
 from tests.llm.fake_openai import FAKE_KEY, FakeOpenAI
-
-ROOT = Path(__file__).resolve().parents[2]
 
 AS_OF = "2026-01-15"
 TOPIC = "glimmer relay"
@@ -84,40 +80,24 @@ def llm_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def llm_env(server: FakeOpenAI, **extra: str) -> dict[str, str]:
-    """The environment for a run against ``server``: no user setting leaks in, fast retries."""
-    from app.config import ENV_VARS
-
-    env = {k: v for k, v in os.environ.items()
-           if k not in ENV_VARS and not k.startswith(("RESEARCH_", "OPENAI_"))}
-    env.update({
+def llm_env(server: FakeOpenAI, **extra: str | None) -> dict[str, str | None]:
+    """The settings of a run against ``server``, fast retries: the variables to set on top of
+    :func:`tests.cli_env.clean_env` (``run_cli(..., env=)`` and ``cli_in_process`` both apply
+    them there). ``extra`` comes last; a ``None`` value removes a variable (a ``.env`` file in
+    the working directory can then supply it)."""
+    return {
         "OPENAI_BASE_URL": server.url,
         "OPENAI_API_KEY": FAKE_KEY,
         "RESEARCH_RETRY_INTERVAL": "0.01",
         "RESEARCH_REQUESTS_PER_SECOND": "1000",
         "RESEARCH_TIMEOUT": "20",
-        "PYTHONUTF8": "1",
-        "PYTHONIOENCODING": "utf-8",
-        "COLUMNS": "200",
-    })
-    env.pop("PYTHONPATH", None)
-    env.update(extra)
-    return {k: v for k, v in env.items() if v is not None}
+        **extra,
+    }
 
 
 def research_args(corpus: Path, data_dir: Path, *extra: str, topic: str = TOPIC) -> list[str]:
     return ["research", topic, "--model", "openai:gpt-4.1-mini", "--corpus", str(corpus),
             "--data-dir", str(data_dir), "--as-of", AS_OF, *extra]
-
-
-def run_cli(args: list[str], env: Mapping[str, str], cwd: Path,
-            timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
-    """``python -m app *args`` in a subprocess (cwd: a temp folder, so no ``.env`` leaks in)."""
-    return subprocess.run(
-        [sys.executable, "-m", "app", *args],
-        cwd=cwd, env=dict(env), capture_output=True, text=True, encoding="utf-8",
-        timeout=timeout,
-    )
 
 
 @dataclass
@@ -132,20 +112,15 @@ class CliResult:
 @pytest.fixture
 def cli_in_process(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                    tmp_path: Path) -> Any:
-    """``run(args, env) -> CliResult``: ``app.cli.main(args)`` in this process, with ``env`` as
-    the whole environment the app reads (every ``ENV_VARS`` name not in it is removed) and the
-    working directory a temp folder. Saves the interpreter start and the imports of a subprocess
-    (seconds each); the full run and the key checks use a real subprocess."""
+    """``run(args, env) -> CliResult``: ``app.cli.main(args)`` in this process, with the app
+    settings of ``clean_env(env)`` as the only ones in ``os.environ`` (the environment a
+    subprocess of ``run_cli(..., env=env)`` gets) and the working directory a temp folder. Saves
+    the interpreter start and the imports of a subprocess (seconds each); the full run and the
+    key checks use a real subprocess."""
     from app.cli import main
-    from app.config import ENV_VARS
 
-    def run(args: list[str], env: Mapping[str, str]) -> CliResult:
-        for name in list(os.environ):
-            if name in ENV_VARS or name.startswith(("RESEARCH_", "OPENAI_")):
-                monkeypatch.delenv(name)
-        for name, value in env.items():
-            if name in ENV_VARS or name.startswith(("RESEARCH_", "OPENAI_")):
-                monkeypatch.setenv(name, value)
+    def run(args: list[str], env: Mapping[str, str | None]) -> CliResult:
+        use_env(monkeypatch, clean_env(env))
         monkeypatch.chdir(tmp_path)
         capsys.readouterr()
         code = main(args)

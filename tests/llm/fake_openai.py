@@ -1,8 +1,8 @@
 """A fake OpenAI-compatible server over real HTTP, scripted per test.
 
-:class:`FakeOpenAI` is a stdlib ``ThreadingHTTPServer`` on ``127.0.0.1``
-(port 0) in a thread, implementing ``POST /v1/chat/completions`` (non-streaming) well enough for
-the real ``ChatOpenAI`` client: ``tools``/``tool_choice`` (function calling) and
+:class:`FakeOpenAI` is a stdlib ``ThreadingHTTPServer`` on ``127.0.0.1`` (port 0) in a thread
+(``tests/http_stub.py``), implementing ``POST /v1/chat/completions`` (non-streaming) well enough
+for the real ``ChatOpenAI`` client: ``tools``/``tool_choice`` (function calling) and
 ``response_format`` ``json_schema``, with ``usage`` in every answer.
 
 How it decides what to answer, per request, by reading the request itself:
@@ -49,8 +49,11 @@ import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
+
+from tests.http_stub import JsonHandler, serve, stop
+from workers.tools import message_text
 
 FAKE_KEY = "sk-test-LEAKCANARY-7f3a9c2e5b1d4e8f"
 """A distinctive fake key: tests grep every output file and stream for it."""
@@ -114,14 +117,6 @@ _ERROR_TYPES = {
 }
 
 
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(b.get("text", "") for b in content if isinstance(b, dict))
-    return ""
-
-
 def _first_sentence(text: str, limit: int = 200) -> str:
     lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("#")]
     flat = " ".join(" ".join(lines).split())
@@ -168,36 +163,22 @@ class FakeOpenAI:
     def start(self) -> FakeOpenAI:
         fake = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(JsonHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, *args: Any) -> None:  # quiet
-                pass
-
             def do_POST(self) -> None:  # noqa: N802
-                length = int(self.headers.get("Content-Length") or 0)
-                raw = self.rfile.read(length)
-                status, payload, *extra = fake.handle(self.path, self.headers, raw)
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                for name, value in (extra[0] if extra else {}).items():
-                    self.send_header(name, value)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.send_header("x-request-id", f"req_{uuid.uuid4().hex[:12]}")
-                self.end_headers()
-                self.wfile.write(data)
+                status, payload, *extra = fake.handle(self.path, self.headers, self.read_body())
+                headers = {**(extra[0] if extra else {}),
+                           "x-request-id": f"req_{uuid.uuid4().hex[:12]}"}
+                self.send_json(status, payload, headers)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True).start()
+        self._server = serve(Handler)
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}/v1"
         return self
 
     def stop(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
+            stop(self._server)
 
     # --- the protocol ----------------------------------------------------------------------
     def handle(self, path: str, headers: Mapping[str, str], raw: bytes) -> tuple:
@@ -296,13 +277,14 @@ class FakeOpenAI:
         tools, schema_name = self._names(body)
         names = set(tools) | ({schema_name} if schema_name else set())
         messages = body.get("messages") or []
-        question = next((_text(m.get("content")) for m in messages if m.get("role") == "user"), "")
+        question = next((message_text(m.get("content")) for m in messages
+                         if m.get("role") == "user"), "")
         if "Plan" in names:
             return "planner", "plan", question
         if "ReportSummary" in names:
             return "report", "summary", question
         if "search_corpus" in names:
-            system = next((_text(m.get("content")) for m in messages
+            system = next((message_text(m.get("content")) for m in messages
                            if m.get("role") in ("system", "developer")), "")
             if "Findings" in names or "research analyst" in system:
                 role = "analyst"
@@ -320,7 +302,7 @@ class FakeOpenAI:
             if m.get("role") != "tool":
                 continue
             try:
-                data = json.loads(_text(m.get("content")))
+                data = json.loads(message_text(m.get("content")))
             except ValueError:
                 continue
             if isinstance(data, dict) and isinstance(data.get("results"), list):
@@ -359,7 +341,7 @@ class FakeOpenAI:
         if role == "planner":
             return self._structured(body, "Plan", {"sub_questions": self.plan_questions})
         if role == "report":
-            prompt = "\n".join(_text(m.get("content")) for m in messages)
+            prompt = "\n".join(message_text(m.get("content")) for m in messages)
             with self._lock:
                 refs = [r for r in self.handed_out_refs if f"ref: {r})" in prompt]
             sentences = [{"sentence": UNSOURCED_SENTENCE, "refs": ["made/up.md#9"]}]
@@ -368,7 +350,8 @@ class FakeOpenAI:
             return self._structured(body, "ReportSummary", {"sentences": sentences})
         if role not in ("analyst", "critic", "agent"):
             return None
-        question = next((_text(m.get("content")) for m in messages if m.get("role") == "user"), "")
+        question = next((message_text(m.get("content")) for m in messages
+                         if m.get("role") == "user"), "")
         if step == "search":
             return self._tool_call("search_corpus", json.dumps({"query": question}))
         response_tool, field_name = ("Findings", "findings") if role == "analyst" else (

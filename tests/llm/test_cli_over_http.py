@@ -10,37 +10,17 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from pathlib import Path
 
 import pytest
 
+from tests.cli_env import run_cli
 from tests.expected import worker_names
-from tests.llm.conftest import llm_env, research_args, run_cli
+from tests.llm.conftest import llm_env, research_args
 from tests.llm.fake_openai import FAKE_KEY, PLAN_QUESTIONS, SYNTHESIS_SENTENCE, UNSOURCED_SENTENCE
+from tests.results_db import db_rows, db_runs
 
 N_TASKS = len(PLAN_QUESTIONS) * len(worker_names())  # one task per worker per sub-question
-
-
-def _rows(data_dir: Path) -> list[dict]:
-    db = data_dir / "results.sqlite"
-    if not db.exists():
-        return []
-    conn = sqlite3.connect(db)
-    conn.row_factory = sqlite3.Row
-    try:
-        return [dict(r) for r in conn.execute("SELECT * FROM results")]
-    finally:
-        conn.close()
-
-
-def _run_row(data_dir: Path) -> dict:
-    conn = sqlite3.connect(data_dir / "results.sqlite")
-    conn.row_factory = sqlite3.Row
-    try:
-        return dict(conn.execute("SELECT * FROM runs").fetchone())
-    finally:
-        conn.close()
 
 
 def _summary(stdout: str) -> dict:
@@ -53,7 +33,8 @@ def _error_lines(stderr: str) -> list[str]:
 
 def test_full_research_run_over_http(fake_openai, llm_corpus, tmp_path):
     data = tmp_path / "data"
-    proc = run_cli(research_args(llm_corpus, data, "--json"), llm_env(fake_openai), tmp_path)
+    proc = run_cli(*research_args(llm_corpus, data, "--json"), env=llm_env(fake_openai),
+                   cwd=tmp_path, timeout=60)
     assert proc.returncode == 0, proc.stderr
     summary = _summary(proc.stdout)
     assert "Traceback" not in proc.stderr
@@ -108,8 +89,8 @@ def test_full_research_run_over_http(fake_openai, llm_corpus, tmp_path):
     # summary and in the runs table.
     assert fake_openai.total_tokens > 0
     assert summary["tokens"] == fake_openai.total_tokens
-    assert _run_row(data)["tokens"] == fake_openai.total_tokens
-    agent_tokens = sum(r["tokens"] for r in _rows(data))
+    assert db_runs(data)[0]["tokens"] == fake_openai.total_tokens
+    agent_tokens = sum(r["tokens"] for r in db_rows(data))
     assert 0 < agent_tokens < summary["tokens"]  # the planner's and the report's are added
 
     # The key reaches no file of the data dir (checkpoints, results, index, report) and no
@@ -134,7 +115,7 @@ def test_rate_limited_worker_is_retried_by_the_retry_policy(
     summary = _summary(proc.stdout)
     assert summary["errors"] == [] and summary["duplicates"] == 0
 
-    rows = _rows(data)
+    rows = db_rows(data)
     ids = [r["envelope_id"] for r in rows]
     assert len(ids) == len(set(ids)) == N_TASKS
     retried = [r for r in rows if r["attempts"] > 1]
@@ -154,7 +135,8 @@ def test_bad_key_stops_the_run_with_one_line(
     data = tmp_path / "data"
     if where == "planner":  # a real process: exit code, streams
         fake_openai.expected_key = "sk-the-right-key-000000000000"  # every request is a 401
-        proc = run_cli(research_args(llm_corpus, data), llm_env(fake_openai), tmp_path)
+        proc = run_cli(*research_args(llm_corpus, data), env=llm_env(fake_openai), cwd=tmp_path,
+                       timeout=60)
     else:  # the planner passes, the analyst's first request is rejected
         fake_openai.fail("analyst", status=401, times=None)
         proc = cli_in_process(research_args(llm_corpus, data), llm_env(fake_openai))
@@ -164,7 +146,7 @@ def test_bad_key_stops_the_run_with_one_line(
     assert errors[0].startswith("error: model error: authentication failed (HTTP 401)")
     assert "Traceback" not in proc.stderr
     assert FAKE_KEY not in proc.stderr + proc.stdout  # the server echoed it; the app masks it
-    assert _rows(data) == []  # nothing half-done was persisted
+    assert db_rows(data) == []  # nothing half-done was persisted
     if where == "planner":  # stopped at once: no retry of a 401, no worker started
         assert len(fake_openai.seen) == 1
 
@@ -179,7 +161,7 @@ def test_unknown_model_stops_the_run(fake_openai, llm_corpus, tmp_path, cli_in_p
     errors = _error_lines(proc.stderr)
     assert len(errors) == 1 and "not found (HTTP 404)" in errors[0], proc.stderr
     assert "gpt-nonexistent" in errors[0]
-    assert _rows(data) == [] and len(fake_openai.seen) == 1
+    assert db_rows(data) == [] and len(fake_openai.seen) == 1
 
 
 def test_persistent_500_for_one_worker(fake_openai, llm_corpus, tmp_path, cli_in_process):
@@ -193,7 +175,7 @@ def test_persistent_500_for_one_worker(fake_openai, llm_corpus, tmp_path, cli_in
         ("analyst", question)
     ]
     assert "500" in summary["errors"][0]["error"]
-    rows = _rows(data)
+    rows = db_rows(data)
     assert len(rows) == N_TASKS  # the error envelope and every other result are persisted
     failed = [r for r in rows if r["status"] == "error"]
     assert len(failed) == 1 and failed[0]["attempts"] == 3 and failed[0]["round"] == 2
@@ -259,16 +241,16 @@ def test_settings_precedence_flag_env_dotenv(fake_openai, llm_corpus, tmp_path):
         encoding="utf-8",
     )
     env = llm_env(fake_openai, RESEARCH_MODEL="openai:model-from-env",
-                  RESEARCH_DATA_DIR=str(tmp_path / "env-data"))
-    del env["OPENAI_API_KEY"], env["OPENAI_BASE_URL"]
+                  RESEARCH_DATA_DIR=str(tmp_path / "env-data"),
+                  OPENAI_API_KEY=None, OPENAI_BASE_URL=None)  # unset: the .env file gives them
     flag_dir = tmp_path / "flag-data"
     args = ["research", "glimmer relay", "--corpus", str(llm_corpus), "--as-of", "2026-01-15",
             "--data-dir", str(flag_dir), "--rounds", "1"]
-    proc = run_cli(args, env, tmp_path)
+    proc = run_cli(*args, env=env, cwd=tmp_path, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert {s.model for s in fake_openai.seen} == {"model-from-env"}
     assert {s.authorization for s in fake_openai.seen} == {f"Bearer {dotenv_key}"}
     assert f"model: openai:model-from-env via {fake_openai.url}" in proc.stdout
-    assert len(_rows(flag_dir)) == N_TASKS
+    assert len(db_rows(flag_dir)) == N_TASKS
     assert not (tmp_path / "env-data").exists() and not (tmp_path / "dotenv-data").exists()
     assert dotenv_key not in proc.stdout + proc.stderr

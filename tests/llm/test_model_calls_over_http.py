@@ -17,6 +17,7 @@ from app.report import ReportInput, render_markdown
 from app.synthesis import Synthesis, make_summarizer, numbered_claims
 from tests.expected import worker_names
 from tests.llm.fake_openai import FAKE_KEY, PLAN_QUESTIONS, SYNTHESIS_SENTENCE, UNSOURCED_SENTENCE
+from tests.results_db import db_rows
 from workers.errors import FatalModelError, describe_fatal, is_fatal, is_transient
 
 TOPIC = "glimmer relay"
@@ -290,8 +291,6 @@ def test_roles_get_their_own_models_and_the_label_names_them(fake_openai, llm_co
 def test_rerun_of_a_thread_keeps_its_plan_and_updates_rows_in_place(
     fake_openai, llm_corpus, tmp_path
 ):
-    import sqlite3
-
     from app.run import RunRequest, run_research
 
     settings = _run_settings(fake_openai, tmp_path, llm_corpus)
@@ -302,11 +301,7 @@ def test_rerun_of_a_thread_keeps_its_plan_and_updates_rows_in_place(
     second = run_research(request, settings)
     assert second.ok and second.sub_questions == PLAN_QUESTIONS  # the thread's plan is kept
     assert len(fake_openai.requests("planner")) == 1
-    conn = sqlite3.connect(tmp_path / "results.sqlite")
-    try:
-        counts = [r[0] for r in conn.execute("SELECT write_count FROM results")]
-    finally:
-        conn.close()
+    counts = [r["write_count"] for r in db_rows(tmp_path)]
     # same envelope ids, same rows: one per worker per sub-question, each written twice
     assert counts == [2] * len(PLAN_QUESTIONS) * len(worker_names())
     assert second.tokens > 0 and second.tokens < first.tokens  # no planner call the 2nd time

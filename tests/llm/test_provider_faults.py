@@ -9,7 +9,6 @@ clock (when each request arrived).
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -17,17 +16,9 @@ import pytest
 from tests.expected import worker_names
 from tests.llm.conftest import llm_env, research_args
 from tests.llm.fake_openai import PLAN_QUESTIONS, SYNTHESIS_SENTENCE
+from tests.results_db import db_rows
 
 N_TASKS = len(PLAN_QUESTIONS) * len(worker_names())
-
-
-def _rows(data_dir: Path) -> list[dict]:
-    conn = sqlite3.connect(data_dir / "results.sqlite")
-    conn.row_factory = sqlite3.Row
-    try:
-        return [dict(r) for r in conn.execute("SELECT * FROM results")]
-    finally:
-        conn.close()
 
 
 def _error_lines(stderr: str) -> list[str]:
@@ -73,7 +64,7 @@ def test_malformed_200_is_retried_in_every_role(fake_openai, run, role, kind):
     assert summary["sub_questions"] == PLAN_QUESTIONS  # not the offline fallback plan
     assert not any(n.startswith("round 2") for n in summary["notes"])  # retried in its task
     if role in ("analyst", "critic"):
-        retried = [(r["worker"], r["attempts"]) for r in _rows(data) if r["attempts"] > 1]
+        retried = [(r["worker"], r["attempts"]) for r in db_rows(data) if r["attempts"] > 1]
         assert retried == [(role, 2)]
     if role == "report":
         assert len(fake_openai.requests("report")) == 2
@@ -107,7 +98,7 @@ def test_malformed_worker_answer_names_the_cause_in_the_envelope(fake_openai, ru
     assert proc.returncode == 1
     (error,) = summary["errors"]
     assert error["worker"] == "analyst" and "empty 'choices' list" in error["error"]
-    (row,) = [r for r in _rows(data) if r["status"] == "error"]
+    (row,) = [r for r in db_rows(data) if r["status"] == "error"]
     assert row["attempts"] == 3 and "malformed response" in row["error"]
 
 
@@ -134,7 +125,7 @@ def test_retry_after_holds_back_retries_other_workers_and_the_next_round(fake_op
     assert summary["errors"] == [] and summary["db_rows"] == N_TASKS
     # 3 attempts of round 1 met the 429s; round 2 succeeded
     assert "round 2: re-dispatching 1 failed task(s)" in summary["notes"]
-    (row,) = [r for r in _rows(data) if r["worker"] == "critic" and r["task_key"] == question]
+    (row,) = [r for r in db_rows(data) if r["worker"] == "critic" and r["task_key"] == question]
     assert (row["status"], row["round"]) == ("ok", 2)
     seen = sorted(fake_openai.seen, key=lambda s: s.at)
     limited = [s for s in seen if s.status == 429]
@@ -171,7 +162,7 @@ def test_retry_after_beyond_patience_is_reported_not_retried(fake_openai, run, r
         errors = [e for e in summary["errors"] if e["worker"] == "analyst"]
         assert len(errors) == len(PLAN_QUESTIONS)
         assert all(expected in e["error"] for e in errors)
-        assert {r["attempts"] for r in _rows(data) if r["worker"] == "analyst"} == {1}
+        assert {r["attempts"] for r in db_rows(data) if r["worker"] == "analyst"} == {1}
 
 
 def test_ctrl_c_during_a_retry_after_wait_stops_at_once_and_the_run_resumes(
@@ -231,7 +222,7 @@ def test_tokens_of_failed_and_retried_attempts_are_counted(fake_openai, run):
     # A row holds its latest dispatch (round 2): its 3 failed attempts' tokens, not 0.
     analyst = sorted(fake_openai.requests("analyst"), key=lambda s: s.at)
     round_2 = analyst[len(analyst) // 2:]
-    rows = [r for r in _rows(data) if r["worker"] == "analyst"]
+    rows = [r for r in db_rows(data) if r["worker"] == "analyst"]
     assert {(r["round"], r["attempts"], r["status"]) for r in rows} == {(2, 3, "error")}
     assert sum(r["tokens"] for r in rows) == sum(s.total_tokens for s in round_2) > 0
 
@@ -270,7 +261,7 @@ def test_tool_call_without_id_is_named(fake_openai, run):
     (error,) = summary["errors"]
     assert "the provider sent a tool call (search_corpus) without an id" in error["error"]
     assert "unexpected type" not in error["error"]
-    (row,) = [r for r in _rows(data) if r["status"] == "error"]
+    (row,) = [r for r in db_rows(data) if r["status"] == "error"]
     assert row["attempts"] == 3  # a malformed answer is transient: retried
 
 
@@ -283,7 +274,7 @@ def test_agent_output_cut_at_the_length_limit_is_named(fake_openai, run):
     assert ("analyst's output was cut off at its length limit (finish_reason \"length\")"
             in error["error"])
     assert "without a structured response" not in error["error"]
-    (row,) = [r for r in _rows(data) if r["status"] == "error"]
+    (row,) = [r for r in db_rows(data) if r["status"] == "error"]
     assert row["attempts"] == 1  # the same request would hit the same limit
 
 

@@ -7,11 +7,12 @@ and the scripts search the same three short documents about Send, reducers and c
 from __future__ import annotations
 
 import importlib.util
-import os
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.cli_env import clean_env, use_env
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository root."""
@@ -42,12 +43,5 @@ def workshop_corpus(tmp_path_factory: pytest.TempPathFactory, walkthrough: Modul
 def offline_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     """Make ``app.config.load_settings`` see no user setting: every variable it reads is set to
     the empty string (unset for the app, and it outranks a ``.env`` file), no API key."""
-    from app.config import ENV_VARS
-
-    for name in list(os.environ):
-        if name.startswith("RESEARCH_"):
-            monkeypatch.delenv(name)
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    for name in ENV_VARS:
-        monkeypatch.setenv(name, "")
+    use_env(monkeypatch, clean_env())
     return monkeypatch

@@ -11,15 +11,15 @@ names and nothing else.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_env import run_cli
+from tests.results_db import db_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "extending.md"
@@ -117,22 +117,14 @@ def test_the_recipe_applied_to_a_scratch_copy_persists_and_cites_the_new_source(
     assert after - before == set(files)
 
     data = tmp_path / "data"
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("RESEARCH_") and k != "OPENAI_API_KEY"}
-    env["PYTHONPATH"] = str(clone)
-    proc = subprocess.run(
-        [sys.executable, "-m", "app", "research", walkthrough.TOPIC, "--as-of",
-         walkthrough.AS_OF, "--corpus", str(workshop_corpus), "--data-dir", str(data), "--json"],
-        cwd=clone, env=env, capture_output=True, text=True, timeout=300,
-    )
+    proc = run_cli("research", walkthrough.TOPIC, "--as-of", walkthrough.AS_OF, "--corpus",
+                   workshop_corpus, "--data-dir", data, "--json",
+                   env={"PYTHONPATH": str(clone)}, cwd=clone, timeout=300)
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
     assert summary["ok"] and summary["duplicates"] == 0, summary
 
-    with sqlite3.connect(data / "results.sqlite") as con:
-        con.row_factory = sqlite3.Row
-        rows = [dict(r) for r in con.execute("SELECT * FROM results WHERE worker = ?",
-                                             ("faq_search",))]
+    rows = [r for r in db_rows(data) if r["worker"] == "faq_search"]
     assert sorted(r["task_key"] for r in rows) == sorted(summary["sub_questions"])
     assert all(r["status"] == "ok" for r in rows)
 
