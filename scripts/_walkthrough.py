@@ -27,13 +27,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from tests.cli_env import clean_env, run_cli
-
-app_env = clean_env
-"""The environment of an app subprocess: offline, and deaf to the user's settings (every variable
-the app reads set to the empty string, which the app treats as unset and which outranks a
-``.env`` file; no other ``RESEARCH_*``/``OPENAI_*`` variable). The tests' own
-``tests.cli_env.clean_env``, so the scripts and the tests run the app the same way."""
+from tests.cli_env import clean_env, run_cli  # noqa: F401 - the tests' clean environment, re-exported
 
 ROOT = Path(__file__).resolve().parents[1]
 """The repository root (scripts run the app from here)."""
@@ -114,11 +108,11 @@ def run_app(args: Sequence[str | os.PathLike[str]], *, env: Mapping[str, str] | 
             echo: bool = True, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
     """Run ``python -m app *args`` from the repository root and capture its output.
 
-    The environment is :func:`app_env`'s (the tests' ``tests.cli_env.run_cli`` runs it).
+    The environment is :func:`clean_env`'s (the tests' ``tests.cli_env.run_cli`` runs it).
 
     Args:
         args: the CLI arguments.
-        env: extra environment variables (see :func:`app_env`).
+        env: extra environment variables (see :func:`clean_env`).
         echo: print the command (with the temp folder shortened to ``$TMP``) before running it.
         timeout: seconds before the run is abandoned.
     """

@@ -56,24 +56,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from tests.cli_env import clean_env  # noqa: E402 - the tests' clean environment, one owner
+
 TOPIC = "checkpointer pending writes"
 AS_OF = "2026-11-30"
 COLD_TARGET_S = 15.0
 WARM_TARGET_S = 5.0
-
-
-def clean_env() -> dict[str, str]:
-    """The environment of the CLI runs: offline, whatever the user's settings say (no key, no
-    ``RESEARCH_*``; every app variable set empty so a ``.env`` file cannot override them)."""
-    from app.config import ENV_VARS
-
-    env = {
-        k: v for k, v in os.environ.items()
-        if k != "OPENAI_API_KEY" and not k.startswith("RESEARCH_")
-    }
-    env.update({name: "" for name in ENV_VARS})
-    env.pop("PYTHONPATH", None)
-    return env
 
 
 def _indexes(data_dir: Path) -> list[Path]:

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -49,6 +48,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from tests.cli_env import clean_env  # noqa: E402 - the tests' clean environment, one owner
 
 TOPIC = "scaling the research graph"
 AS_OF = "2026-11-30"
@@ -96,17 +97,6 @@ class Result:
         return self.checkpoint_bytes / 1024 / self.tasks
 
 
-def _env() -> dict[str, str]:
-    from app.config import ENV_VARS
-
-    env = {k: v for k, v in os.environ.items()
-           if k != "OPENAI_API_KEY" and not k.startswith("RESEARCH_")}
-    env.update({name: "" for name in ENV_VARS})
-    env.pop("PYTHONPATH", None)
-    env["LANGSMITH_TRACING"] = "false"
-    return env
-
-
 def run_once(backend: str, tasks: int, work: Path, url: str | None) -> Result:
     """One run of ``tasks`` tasks in a fresh data dir (and database); raises SystemExit if it
     fails or does not leave one row per task."""
@@ -121,8 +111,8 @@ def run_once(backend: str, tasks: int, work: Path, url: str | None) -> Result:
     if url:
         args += ["--database-url", url]
     proc = subprocess.Popen([sys.executable, "-c", _RUN, str(n_questions), str(timings), *args],
-                            cwd=ROOT, env=_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, env=clean_env({"LANGSMITH_TRACING": "false"}),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     stdout, stderr = proc.communicate(timeout=3600)
     if proc.returncode != 0:
         raise SystemExit(f"{backend} run of {tasks} tasks failed (exit {proc.returncode}):\n"

@@ -34,7 +34,7 @@ from _walkthrough import (  # noqa: E402
     AS_OF,
     ROOT,
     TOPIC,
-    app_env,
+    clean_env,
     db_rows,
     expected_rows,
     remember_tmp,
@@ -53,7 +53,7 @@ def load_served_graph(data: Path, corpus: Path):
     config = json.loads((ROOT / "langgraph.json").read_text("utf-8"))
     print(f"langgraph.json graphs: {config['graphs']}")
     path, _, variable = config["graphs"]["research"].partition(":")
-    os.environ.update(app_env({"RESEARCH_DATA_DIR": str(data), "RESEARCH_CORPUS": str(corpus),
+    os.environ.update(clean_env({"RESEARCH_DATA_DIR": str(data), "RESEARCH_CORPUS": str(corpus),
                                "RESEARCH_MODEL": "offline"}))
     os.environ.pop("OPENAI_API_KEY", None)
     spec = importlib.util.spec_from_file_location("served_graph", ROOT / path)
