@@ -1,6 +1,6 @@
 """docs/extending.md's "Add a source" recipe works as the page says, on a scratch copy of the repo.
 
-The repository's files (tracked and new, not ignored ones such as ``.env`` or ``.data/``) are
+The repository's files (``tests/workshop/scratch_clone.py``: tracked and new, not ignored) are
 copied to a temporary directory; every block the page introduces with ``File `PATH`:`` is
 written to ``PATH`` there, and the registry gets the two lines the page shows. Then a research
 runs in that copy, in a subprocess, offline: the new worker's rows must be persisted and the
@@ -13,15 +13,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.cli_env import run_cli
 from tests.results_db import db_rows
+from tests.workshop.scratch_clone import ROOT, changed_files, scratch_clone
 
-ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "extending.md"
 SECTION = "## Add a source"
 FILE_BLOCK = re.compile(r"^File `([^`]+)`[^\n]*\n\n```[a-z]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
@@ -53,24 +52,6 @@ def registry_lines() -> tuple[str, str]:
     return import_line, entries[0]
 
 
-def scratch_copy(dest: Path) -> list[str]:
-    """Copy the repository's files (as git sees them, ignored ones left out) to ``dest``."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT, capture_output=True, check=True,
-    ).stdout.decode("utf-8", "surrogateescape").split("\0")
-    copied = []
-    for rel in filter(None, listed):
-        src = ROOT / rel
-        if not src.is_file():  # deleted in the work tree but still in the index
-            continue
-        target = dest / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, target)
-        copied.append(rel)
-    return copied
-
-
 def apply_registry(clone: Path, import_line: str, entry: str) -> None:
     """Make the two registry edits the page describes: import the module, add its SPEC."""
     path = clone / "workers" / "registry.py"
@@ -100,21 +81,15 @@ def test_the_page_names_the_protocol_and_the_files_it_adds() -> None:
 def test_the_recipe_applied_to_a_scratch_copy_persists_and_cites_the_new_source(
     tmp_path: Path, workshop_corpus: Path, walkthrough
 ) -> None:
-    clone = tmp_path / "clone"
-    before = set(scratch_copy(clone))
-    snapshot = {rel: (clone / rel).read_bytes() for rel in before}
-
+    clone = scratch_clone(tmp_path / "clone")
     files = recipe_files()
     for rel, content in files.items():
-        assert rel not in before, f"the recipe would overwrite {rel}"
+        assert not (clone / rel).exists(), f"the recipe would overwrite {rel}"
         (clone / rel).write_text(content, "utf-8")
     apply_registry(clone, *registry_lines())
 
     # The recipe touched the files it names and nothing else.
-    changed = {rel for rel in before if (clone / rel).read_bytes() != snapshot[rel]}
-    assert changed == {"workers/registry.py"}
-    after = {str(p.relative_to(clone)) for p in clone.rglob("*") if p.is_file()}
-    assert after - before == set(files)
+    assert changed_files(clone) == {"workers/registry.py", *files}
 
     data = tmp_path / "data"
     proc = run_cli("research", walkthrough.TOPIC, "--as-of", walkthrough.AS_OF, "--corpus",
