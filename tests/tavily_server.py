@@ -60,6 +60,8 @@ class FakeTavily:
     Attributes:
         url: ``http://127.0.0.1:PORT`` (what ``TAVILY_BASE_URL`` is set to).
         requests: the JSON bodies of every ``/search`` request, in arrival order.
+        arrivals: ``(time.monotonic(), query, scripted status or None)`` of each request, in
+            arrival order: when each came, and which got a scripted error.
         expected_key: the only key accepted (``TAVILY_KEY``).
         delay: seconds to wait before answering.
     """
@@ -67,6 +69,7 @@ class FakeTavily:
     def __init__(self, expected_key: str = TAVILY_KEY) -> None:
         self.expected_key = expected_key
         self.requests: list[dict[str, Any]] = []
+        self.arrivals: list[tuple[float, str, int | None]] = []
         self.delay = 0.0
         self._faults: list[tuple[int, str | None]] = []
         self._lock = threading.Lock()
@@ -78,6 +81,8 @@ class FakeTavily:
                 with server._lock:
                     server.requests.append(body)
                     fault = server._faults.pop(0) if server._faults else None
+                    server.arrivals.append((time.monotonic(), str(body.get("query", "")),
+                                            fault[0] if fault else None))
                 if server.delay:
                     time.sleep(server.delay)
                 if self.path != "/search":

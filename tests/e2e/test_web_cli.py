@@ -145,6 +145,21 @@ def test_a_rate_limit_is_retried(tmp_path: Path, small_corpus: Path, tavily: Fak
     assert sum(counts.values()) == len(QUESTIONS) + 2  # the two 429s, then one answer each
 
 
+def test_a_rate_limit_holds_the_search_for_its_retry_after(
+    tmp_path: Path, small_corpus: Path, tavily: FakeTavily
+) -> None:
+    # The worker's own backoff would retry after 0.5 s plus up to 1 s of jitter, inside the
+    # window; the endpoint's gate (app/provider.py, paced_search) makes it wait the 2 s asked.
+    tavily.fail(429, times=1, retry_after="2")
+    proc = research(small_corpus, tmp_path / "data", tavily)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["ok"]
+    limited_at, query = next((t, q) for t, q, status in tavily.arrivals if status == 429)
+    retried_at = next(t for t, q, _ in tavily.arrivals if q == query and t > limited_at)
+    assert retried_at - limited_at >= 1.95
+    assert sum(tavily.counts().values()) == len(QUESTIONS) + 1  # one 429, one answer each
+
+
 def test_web_without_a_key_is_one_line_and_exit_2(tmp_path: Path, small_corpus: Path) -> None:
     proc = run_cli("research", SMALL_TOPIC, "--corpus", small_corpus, "--data-dir",
                    tmp_path / "data", "--web")
