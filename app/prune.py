@@ -5,26 +5,33 @@ route, persist, report) and their pending writes; the writes of the map step sti
 ``structured`` payloads that ``persist`` moved to the results database. Nothing ever removes them,
 so a thread that is rerun daily grows without bound. ``prune`` keeps, for each *finished* thread,
 its latest root checkpoint (what the next rerun starts from, and what ``threads`` and ``inspect``
-show) and deletes the older checkpoints, every subgraph namespace, and all their writes; then it
-compacts the file (``VACUUM``) and reports the bytes freed.
+show) and deletes the older checkpoints, the subgraph namespaces of their calls, and all their
+writes, on either backend of :mod:`app.storage`:
+
+* SQLite: ``SqliteSaver`` (langgraph-checkpoint-sqlite 3.1) does not implement LangGraph's
+  ``BaseCheckpointSaver.prune(thread_ids, strategy="keep_latest")``, so
+  :func:`_sqlite_keep_latest` does the same in one transaction; then the file is compacted
+  (``VACUUM``) and the bytes it gave back are reported.
+* PostgreSQL: ``PostgresSaver.prune(..., strategy="keep_latest")`` does the deleting (its
+  ``checkpoint_blobs`` rows included); :func:`_postgres_keep_latest` runs it inside a transaction
+  of its own that also counts the thread's rows before and after (so the counts are the rows
+  really removed), and rolls it back for a dry run. No ``VACUUM`` is run: PostgreSQL keeps the
+  space of deleted rows in the same tables for new checkpoints (autovacuum marks it free), and
+  only ``VACUUM FULL``, which locks the tables against every run while it rewrites them, gives it
+  back to the OS; that is a decision for the database's owner, not for this command. The sizes
+  reported are ``pg_total_relation_size`` of the saver's tables, before and after.
 
 What an unfinished thread needs to resume is never touched: a thread is pruned only when its
-latest state, read under the thread's lock, has nothing left to run
-(:func:`app.threads.is_unfinished`: no next task, no task whose pending writes wait), and only
-while this process holds the thread's lock (a run of it in another process is skipped as busy).
+latest state, read under the thread's lock (a ``flock`` file, or a PostgreSQL advisory lock), has
+nothing left to run (:func:`app.threads.is_unfinished`: no next task, no task whose pending writes
+wait), and only while this process holds the thread's lock (a run of it in another process is
+skipped as busy). Reading (which threads, which checkpoints) goes through the checkpointer's API
+(``list``, ``get_tuple``) and the reader graph of ``threads`` (:func:`app.threads.research_graph`).
 
-LangGraph's ``BaseCheckpointSaver.prune(thread_ids, strategy="keep_latest")`` is the standard
-entry point; ``SqliteSaver`` (langgraph-checkpoint-sqlite 3.1) does not implement it, so for that
-saver :func:`_sqlite_keep_latest` does the same in one transaction. A saver that implements
-``prune`` is used through it. Reading (which threads, which checkpoints) goes through the
-checkpointer's API (``list``, ``get_tuple``) and the reader graph of ``threads``
-(:func:`app.threads.research_graph`).
-
-SQLite only for now: with ``RESEARCH_DATABASE_URL`` (PostgreSQL, whose saver keeps channel values
-in a separate blobs table) ``prune`` refuses with one line (exit 2) and changes nothing.
-
-Source of the idea: ``langgraph.checkpoint.base.BaseCheckpointSaver.prune`` and its
-``DeltaChannel`` warning (this graph has no ``DeltaChannel``: the latest checkpoint is whole).
+Sources: ``langgraph.checkpoint.base.BaseCheckpointSaver.prune`` and its ``DeltaChannel`` warning
+(this graph has no ``DeltaChannel``: the latest checkpoint is whole); PostgreSQL's "Routine
+Vacuuming" (https://www.postgresql.org/docs/current/routine-vacuuming.html) for what happens to
+deleted rows.
 """
 
 from __future__ import annotations
@@ -33,9 +40,6 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from langgraph.checkpoint.base import BaseCheckpointSaver
-
-from app.errors import DomainError
 from app.storage import Storage, ThreadBusy, open_storage, root_config
 from app.storage.sqlite import CHECKPOINTS_DB, SqliteStorage
 from app.threads import is_unfinished, require_thread, research_graph
@@ -88,23 +92,74 @@ def _sqlite_compact(saver: Any) -> None:
         saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-def _keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool) -> dict[str, int]:
-    """Keep only ``keep_id`` of ``thread_id``: through the saver's own ``prune`` when it has one,
-    else through :func:`_sqlite_keep_latest`.
+_PG_THREAD_ROWS = """
+SELECT
+    (SELECT COUNT(*) FROM checkpoints WHERE thread_id = %(t)s) AS checkpoints,
+    (SELECT COUNT(*) FROM checkpoint_writes WHERE thread_id = %(t)s) AS writes,
+    (SELECT COALESCE(SUM(pg_column_size(checkpoint) + pg_column_size(metadata)), 0)
+     FROM checkpoints WHERE thread_id = %(t)s)
+    + (SELECT COALESCE(SUM(pg_column_size(blob)), 0)
+       FROM checkpoint_writes WHERE thread_id = %(t)s)
+    + (SELECT COALESCE(SUM(pg_column_size(blob)), 0)
+       FROM checkpoint_blobs WHERE thread_id = %(t)s) AS payload_bytes
+"""
+"""The rows of a thread in ``PostgresSaver``'s tables, and the bytes their values take as
+stored (``pg_column_size``: after TOAST compression)."""
+
+
+def _postgres_keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool
+                          ) -> dict[str, int]:
+    """``saver.prune([thread_id], strategy="keep_latest")`` (a ``PostgresSaver``) inside one
+    ``REPEATABLE READ`` transaction that counts the thread's rows before and after it, checks
+    that the checkpoint kept is ``keep_id``, and commits (rolls back when ``dry_run``).
+
+    The saver's own transaction becomes a savepoint of this one; its ``SET TRANSACTION
+    ISOLATION LEVEL REPEATABLE READ`` is the level already set, which PostgreSQL accepts there.
+
+    Returns:
+        ``{"checkpoints": n, "writes": n, "payload_bytes": n}``: rows removed (or that would
+        be) from ``checkpoints`` and ``checkpoint_writes``, and the stored bytes of their values
+        and of the ``checkpoint_blobs`` rows removed with them.
 
     Raises:
-        NotImplementedError: the saver has neither (a backend this module does not know).
+        RuntimeError: the saver would keep another checkpoint than ``keep_id`` (rolled back).
     """
-    if type(saver).prune is not BaseCheckpointSaver.prune:
-        before = list(saver.list({"configurable": {"thread_id": thread_id}}))
-        counts = {"checkpoints": len(before) - 1,
-                  "writes": sum(len(t.pending_writes or []) for t in before
-                                if t.config["configurable"]["checkpoint_id"] != keep_id),
-                  "payload_bytes": 0}
-        if not dry_run:
-            saver.prune([thread_id], strategy="keep_latest")
-        return counts
-    if hasattr(saver, "conn") and isinstance(saver.conn, sqlite3.Connection):
+    import psycopg
+
+    conn = saver.conn
+    counts: dict[str, int] = {}
+    with conn.transaction():
+        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        before = conn.execute(_PG_THREAD_ROWS, {"t": thread_id}).fetchone()
+        saver.prune([thread_id], strategy="keep_latest")
+        after = conn.execute(_PG_THREAD_ROWS, {"t": thread_id}).fetchone()
+        kept = saver.get_tuple(root_config(thread_id))
+        if kept is None or kept.config["configurable"]["checkpoint_id"] != keep_id:
+            raise RuntimeError(f"prune of {thread_id} would not keep its latest checkpoint "
+                               f"{keep_id}; nothing was changed")
+        counts = {key: int(before[key]) - int(after[key]) for key in before}
+        if dry_run:
+            raise psycopg.Rollback
+    return counts
+
+
+def _is_postgres_saver(saver: Any) -> bool:
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    return isinstance(saver, PostgresSaver)
+
+
+def _keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool) -> dict[str, int]:
+    """Keep only ``keep_id`` of ``thread_id``: :func:`_postgres_keep_latest` for a
+    ``PostgresSaver`` (through its own ``prune``), :func:`_sqlite_keep_latest` for a
+    ``SqliteSaver``.
+
+    Raises:
+        NotImplementedError: another saver (a backend this module does not know).
+    """
+    if _is_postgres_saver(saver):
+        return _postgres_keep_latest(saver, thread_id, keep_id, dry_run=dry_run)
+    if isinstance(getattr(saver, "conn", None), sqlite3.Connection):
         return _sqlite_keep_latest(saver, thread_id, keep_id, dry_run=dry_run)
     raise NotImplementedError(f"prune does not support {type(saver).__name__}")
 
@@ -114,38 +169,42 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
     """Keep only the latest checkpoint of each finished thread (or of ``thread_id``).
 
     Args:
-        storage: the SQLite storage of a data dir (:func:`app.storage.open_storage`; a path
-            means that data dir).
+        storage: the storage (:func:`app.storage.open_storage`: the SQLite files of a data dir,
+            or PostgreSQL; a path means the SQLite files of that data dir).
         thread_id: prune this thread only (None: every thread).
         dry_run: count what would be removed, change nothing.
 
     Returns:
-        ``{"dry_run", "bytes_before", "bytes_after", "bytes_freed", "checkpoints_removed",
-        "writes_removed", "threads": [{"thread_id", "action", "checkpoints_removed",
-        "writes_removed", "payload_bytes"}]}`` where ``action`` is ``pruned`` (or
-        ``would prune``), ``kept: unfinished`` or ``kept: busy``; sizes in bytes of the
-        checkpoint database on disk (``bytes_after`` equals ``bytes_before`` in a dry run;
-        ``payload_bytes`` counts the serialized rows removed).
+        ``{"dry_run", "checkpoints_at", "compacts", "bytes_before", "bytes_after",
+        "bytes_freed", "checkpoints_removed", "writes_removed", "threads": [{"thread_id",
+        "action", "checkpoints_removed", "writes_removed", "payload_bytes"}]}`` where
+        ``checkpoints_at`` names the checkpoints in messages (``checkpoints.sqlite``, or
+        PostgreSQL's tables with the URL's password hidden), ``compacts`` says whether the
+        freed space goes back to the OS (SQLite's ``VACUUM``; False on PostgreSQL, whose tables
+        keep it for new rows), ``action`` is ``pruned`` (or ``would prune``), ``kept:
+        unfinished`` or ``kept: busy``; sizes in bytes of the checkpoints on disk
+        (:meth:`app.storage.Storage.checkpoint_bytes`; ``bytes_after`` equals ``bytes_before``
+        in a dry run; ``payload_bytes`` counts the serialized values of the rows removed).
 
     Raises:
         app.errors.UnknownThread: no thread ``thread_id`` (:func:`app.threads.require_thread`;
             a thread with a recorded run and no checkpoint is ``kept: unfinished``).
-        DomainError: the storage is PostgreSQL (not supported yet).
+        app.storage.StorageError: the database cannot be reached.
         app.storage.ThreadBusy: never; a busy thread is reported as ``kept: busy``.
     """
     if not isinstance(storage, Storage):
         storage = open_storage(storage)
-    if not isinstance(storage, SqliteStorage):
-        raise DomainError("prune works on the SQLite checkpoints of a data dir only; it does "
-                          f"not support {storage.label} (RESEARCH_DATABASE_URL) yet")
     if thread_id is not None:
         require_thread(storage, thread_id)
         targets = [thread_id]
     else:
         with storage.checkpointer(read_only=True) as reader:
             targets = storage.thread_ids(reader)
-    result: dict[str, Any] = {"dry_run": dry_run, "bytes_before": storage.checkpoint_bytes(),
-                              "threads": []}
+    sqlite = isinstance(storage, SqliteStorage)
+    result: dict[str, Any] = {
+        "dry_run": dry_run, "compacts": sqlite,
+        "checkpoints_at": CHECKPOINTS_DB if sqlite else f"the checkpoint tables at {storage.label}",
+        "bytes_before": storage.checkpoint_bytes(), "threads": []}
     if targets:
         with storage.checkpointer() as saver:
             result["bytes_before"] = storage.checkpoint_bytes(saver)
@@ -154,7 +213,7 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
                 result["threads"].append(_prune_one(saver, reader, storage, tid, dry_run))
             removed = any(t["checkpoints_removed"] or t["writes_removed"]
                           for t in result["threads"])
-            if removed and not dry_run:
+            if removed and not dry_run and sqlite:
                 _sqlite_compact(saver)
             result["bytes_after"] = storage.checkpoint_bytes(saver)
     else:
@@ -224,10 +283,16 @@ def print_prune(result: dict[str, Any]) -> None:
         print("no checkpoints to prune")
     total = (f"{result['checkpoints_removed']} checkpoints and {result['writes_removed']} "
              "writes")
+    payload = _size(sum(t["payload_bytes"] for t in result["threads"]))
+    where = result["checkpoints_at"]
     if result["dry_run"]:
-        payload = sum(t["payload_bytes"] for t in result["threads"])
-        print(f"dry run: would remove {total} ({_size(payload)} of serialized data); "
-              f"{CHECKPOINTS_DB} is {_size(result['bytes_before'])}")
-    else:
-        print(f"removed {total}; {CHECKPOINTS_DB} {_size(result['bytes_before'])} -> "
+        print(f"dry run: would remove {total} ({payload} of serialized data); size of "
+              f"{where}: {_size(result['bytes_before'])}")
+    elif result["compacts"]:
+        print(f"removed {total}; {where} {_size(result['bytes_before'])} -> "
               f"{_size(result['bytes_after'])} ({_size(result['bytes_freed'])} freed)")
+    else:  # PostgreSQL: the tables keep the space (see the module docstring)
+        print(f"removed {total} ({payload} of serialized data); {where}: "
+              f"{_size(result['bytes_before'])} -> {_size(result['bytes_after'])} (PostgreSQL "
+              "reuses the space of deleted rows for new checkpoints; only VACUUM FULL, which "
+              "locks the tables, gives it back to the OS)")

@@ -152,11 +152,12 @@ def build_parser() -> argparse.ArgumentParser:
         "bytes freed",
         description="Delete the checkpoint history that finished threads no longer need (each "
         "rerun adds about seven checkpoints and their writes), keeping each one's latest "
-        "checkpoint, then compact the database. Unfinished threads (killed, interrupted, "
-        "failed mid-run) and threads running in another process are never touched. Results "
-        "and reports are not affected.")
+        "checkpoint, then compact the database (SQLite; PostgreSQL keeps the space of the "
+        "deleted rows for new checkpoints). Unfinished threads (killed, interrupted, failed "
+        "mid-run) and threads running in another process are never touched. Results and "
+        "reports are not affected.")
     prune.add_argument("--thread-id", help="prune this thread only")
-    add_setting_flags(prune, {"data_dir"})
+    add_setting_flags(prune, {"data_dir", "database_url"})
     prune.add_argument("--dry-run", action="store_true", help="say what would be removed, "
                        "change nothing")
     prune.add_argument("--json", action="store_true")

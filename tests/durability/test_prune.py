@@ -1,14 +1,18 @@
-"""``prune`` bounds the checkpoint history without costing a rerun or a resume.
+"""``prune`` bounds the checkpoint history without costing a rerun or a resume, on both backends.
 
 Each rerun of a thread adds its checkpoints and writes (the map step's writes still hold the
 payloads persist dropped from state). ``prune`` keeps the latest checkpoint of each finished
-thread, never touches an unfinished (killed) thread or one another process is running, frees the
-bytes it says it frees, and afterwards the pruned thread reruns and the killed one resumes with
-one row per envelope."""
+thread, never touches an unfinished (killed) thread or one another process is running, removes
+the rows it says it removes, and afterwards the pruned thread reruns and the killed one resumes
+with one row per envelope. On SQLite the file shrinks (``VACUUM``); on PostgreSQL the tables keep
+the space for new rows, and the report says so instead of claiming bytes freed."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.durability._helpers import (
@@ -16,10 +20,16 @@ from tests.durability._helpers import (
     CHECKPOINTS_DB,
     EXPECTED_TASKS,
     OTHER_TOPIC,
+    ROOT,
     SIGKILLED,
+    TIMEOUT,
     TOPIC,
+    Place,
+    _pg_query,
+    app_cmd,
     assert_completed_thread,
     checkpoint_count,
+    clean_env,
     db_rows,
     describe,
     latest_checkpoint,
@@ -28,13 +38,13 @@ from tests.durability._helpers import (
 )
 
 
-def _args(data_dir: Path, corpus: Path) -> list[str]:
-    return ["--as-of", AS_OF, "--data-dir", str(data_dir), "--corpus", str(corpus),
-            "--model", "offline", "--durability", "sync", "--max-concurrency", "2", "--quiet"]
+def _args(where: Place, corpus: Path) -> list[str]:
+    return ["--as-of", AS_OF, *where.args, "--corpus", str(corpus), "--model", "offline",
+            "--durability", "sync", "--max-concurrency", "2", "--quiet"]
 
 
-def _prune(data_dir: Path, *extra: str) -> dict:
-    proc = run_app("prune", "--data-dir", str(data_dir), "--json", *extra)
+def _prune(where: Place, *extra: str) -> dict:
+    proc = run_app("prune", *where.args, "--json", *extra)
     assert proc.returncode == 0, describe(proc)
     return json.loads(proc.stdout)
 
@@ -44,67 +54,130 @@ def _db_size(data_dir: Path) -> int:
     return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
 
-def test_prune_keeps_what_reruns_and_resumes_need(durability_corpus: Path, tmp_path: Path
-                                                  ) -> None:
-    data = tmp_path / "data"
+def _listed_checkpoints(where: Place, thread_id: str) -> int:
+    """The thread's checkpoints, every namespace, as the backend's own checkpointer lists them
+    (``SqliteSaver``/``PostgresSaver.list``): what ``inspect`` and a resume read."""
+    config = {"configurable": {"thread_id": thread_id}}
+    if where.database_url:
+        from langgraph.checkpoint.postgres import PostgresSaver
+
+        with PostgresSaver.from_conn_string(where.database_url) as saver:
+            return len(list(saver.list(config)))
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    conn = sqlite3.connect(where.data_dir / CHECKPOINTS_DB, check_same_thread=False)
+    try:
+        return len(list(SqliteSaver(conn).list(config)))
+    finally:
+        conn.close()
+
+
+def _write_count(where: Place, thread_id: str) -> int:
+    """The thread's rows in the saver's table of pending writes (``writes`` on SQLite,
+    ``checkpoint_writes`` on PostgreSQL)."""
+    if where.database_url:
+        return _pg_query(where.database_url, "SELECT COUNT(*) AS n FROM checkpoint_writes "
+                         "WHERE thread_id = %s", (thread_id,))[0]["n"]
+    with sqlite3.connect(where.data_dir / CHECKPOINTS_DB) as conn:
+        return conn.execute("SELECT COUNT(*) FROM writes WHERE thread_id = ?",
+                            (thread_id,)).fetchone()[0]
+
+
+def _prune_text(where: Place) -> subprocess.CompletedProcess[str]:
+    """``prune`` in text; on PostgreSQL the URL comes from ``RESEARCH_DATABASE_URL`` (the
+    environment), as a deployment sets it, instead of ``--database-url``."""
+    env = clean_env()
+    if where.database_url:
+        env["RESEARCH_DATABASE_URL"] = where.database_url
+    return subprocess.run(app_cmd("prune", "--data-dir", where.data_dir), cwd=ROOT, env=env,
+                          capture_output=True, text=True, encoding="utf-8", timeout=TIMEOUT)
+
+
+def test_prune_keeps_what_reruns_and_resumes_need(durability_corpus: Path,
+                                                  place: Callable[[str], Place]) -> None:
+    where = place("data")
     done, killed = thread_id_of(TOPIC), thread_id_of(OTHER_TOPIC)
     for _ in range(2):  # a run and a rerun: two runs' history on one thread
-        proc = run_app("research", TOPIC, *_args(data, durability_corpus))
+        proc = run_app("research", TOPIC, *_args(where, durability_corpus))
         assert proc.returncode == 0, describe(proc)
-    crashed = run_app("research", OTHER_TOPIC, *_args(data, durability_corpus),
+    crashed = run_app("research", OTHER_TOPIC, *_args(where, durability_corpus),
                       "--crash-at", "map:4")
     assert crashed.returncode in SIGKILLED, describe(crashed)
-    grown = checkpoint_count(data, done)
+    grown = _listed_checkpoints(where, done)
     assert grown >= 12, grown  # about seven per run
-    killed_before = checkpoint_count(data, killed)
-    killed_latest = latest_checkpoint(data, killed)
+    assert checkpoint_count(where, done) == grown  # every row is one the checkpointer lists
+    writes_grown = _write_count(where, done)
+    killed_before = _listed_checkpoints(where, killed)
+    killed_writes = _write_count(where, killed)
+    killed_latest = latest_checkpoint(where, killed)
     assert killed_latest.pending_writes  # finished workers' results wait in pending writes
 
     from app.storage import open_storage
 
-    with open_storage(data).thread_lock(done):  # as a run of it in another process would
-        busy = _prune(data)
+    # as a run of it in another process would (a flock file, or a PostgreSQL advisory lock)
+    with open_storage(where.data_dir, where.database_url).thread_lock(done):
+        busy = _prune(where)
     assert {t["thread_id"]: t["action"] for t in busy["threads"]} == {
         done: "kept: busy", killed: "kept: unfinished"}
-    assert busy["checkpoints_removed"] == 0 and checkpoint_count(data, done) == grown
+    assert busy["checkpoints_removed"] == 0 and _listed_checkpoints(where, done) == grown
 
-    dry = _prune(data, "--dry-run")
-    assert checkpoint_count(data, done) == grown, "a dry run must change nothing"
+    dry = _prune(where, "--dry-run")
+    assert _listed_checkpoints(where, done) == grown, "a dry run must change nothing"
+    assert _write_count(where, done) == writes_grown, "a dry run must change nothing"
     by_id = {t["thread_id"]: t for t in dry["threads"]}
     assert by_id[done]["action"] == "would prune"
     assert by_id[done]["checkpoints_removed"] == grown - 1
     assert by_id[killed]["action"] == "kept: unfinished"
+    assert dry["bytes_after"] == dry["bytes_before"] and dry["bytes_freed"] == 0
 
-    size_before = _db_size(data)
-    result = _prune(data)
+    size_before = _db_size(where.data_dir)
+    result = _prune(where)
     by_id = {t["thread_id"]: t for t in result["threads"]}
     assert by_id[done]["action"] == "pruned"
     assert by_id[done]["checkpoints_removed"] == grown - 1 and by_id[done]["writes_removed"] > 0
+    # the counts are the rows that went, and the dry run predicted them
+    assert by_id[done]["writes_removed"] == writes_grown - _write_count(where, done)
+    assert {k: by_id[done][k] for k in ("checkpoints_removed", "writes_removed")} == {
+        k: dry["threads"][[t["thread_id"] for t in dry["threads"]].index(done)][k]
+        for k in ("checkpoints_removed", "writes_removed")}
+    assert by_id[done]["payload_bytes"] > 0
     assert by_id[killed] == dry["threads"][[t["thread_id"] for t in dry["threads"]].index(
         killed)]
-    assert checkpoint_count(data, done) == 1
-    assert checkpoint_count(data, killed) == killed_before  # untouched
-    after = latest_checkpoint(data, killed)
+    assert _listed_checkpoints(where, done) == checkpoint_count(where, done) == 1
+    assert _listed_checkpoints(where, killed) == killed_before  # untouched
+    assert _write_count(where, killed) == killed_writes
+    after = latest_checkpoint(where, killed)
     assert after.config == killed_latest.config
     assert sorted(map(repr, after.pending_writes)) == sorted(map(repr,
                                                                  killed_latest.pending_writes))
-    assert result["bytes_freed"] > 0 and result["bytes_after"] == _db_size(data)
-    assert _db_size(data) < size_before  # VACUUM gave the pages back
+    storage = open_storage(where.data_dir, where.database_url)
+    assert result["bytes_after"] == storage.checkpoint_bytes() > 0
+    if where.database_url:  # the tables keep the space for new rows: no bytes claimed freed
+        assert result["compacts"] is False
+        assert not (where.data_dir / CHECKPOINTS_DB).exists()
+    else:
+        assert result["compacts"] is True
+        assert result["bytes_freed"] > 0 and result["bytes_after"] == _db_size(where.data_dir)
+        assert _db_size(where.data_dir) < size_before  # VACUUM gave the pages back
 
-    text = run_app("prune", "--data-dir", str(data))  # nothing left: says so, exits 0
+    text = _prune_text(where)  # nothing left: says so, exits 0
     assert text.returncode == 0, describe(text)
     assert f"kept    {done}  (nothing to remove" in text.stdout
     assert f"resume it first: python -m app resume {killed}" in text.stdout
+    if where.database_url:
+        assert CHECKPOINTS_DB not in text.stdout
+        assert f"the checkpoint tables at {storage.label}" in text.stdout
+        assert "PostgreSQL reuses the space" in text.stdout
 
-    rerun = run_app("research", TOPIC, *_args(data, durability_corpus))
+    rerun = run_app("research", TOPIC, *_args(where, durability_corpus))
     assert rerun.returncode == 0, describe(rerun)
-    assert_completed_thread(data, done)
-    assert all(r["write_count"] == 3 for r in db_rows(data, done))  # updated in place, 3 runs
+    assert_completed_thread(where, done)
+    assert all(r["write_count"] == 3 for r in db_rows(where, done))  # updated in place, 3 runs
 
-    resumed = run_app("resume", killed, *_args(data, durability_corpus)[2:])
+    resumed = run_app("resume", killed, *_args(where, durability_corpus)[2:])
     assert resumed.returncode == 0, describe(resumed)
-    assert_completed_thread(data, killed)
-    assert len(db_rows(data, killed)) == EXPECTED_TASKS
+    assert_completed_thread(where, killed)
+    assert len(db_rows(where, killed)) == EXPECTED_TASKS
 
 
 def test_prune_of_an_unknown_thread_is_bad_input(tmp_path: Path) -> None:
