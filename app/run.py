@@ -9,8 +9,6 @@ Thread identity and locking are in ``app/threads.py``, the summary in ``app/summ
 
 from __future__ import annotations
 
-import signal
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,6 +23,7 @@ from app.errors import NothingToResume, NothingToReview, ThreadMismatch
 from app.resources import Resources
 from app.review import ReviewPause, awaiting
 from app.rounds import recursion_limit
+from app.stop import ignore_signals, stop_on_signals
 from app.storage import ThreadBusy, storage_of
 from app.summary import RunSummary, summarize_run
 from app.threads import (
@@ -36,7 +35,6 @@ from app.threads import (
     research_graph,
     run_thread_id,
 )
-from workers.base import Cancellation
 from workers.registry import registered
 
 __all__ = [
@@ -296,36 +294,9 @@ def _stream(graph: Any, graph_input: Any, config: dict[str, Any], settings: Sett
     kwargs: dict[str, Any] = {"stream_mode": "custom", "context": context, "control": control}
     if context.durability:
         kwargs["durability"] = context.durability
-    with _stop_on_sigint(resources.run_for(control, context).scope.cancel):
+    with stop_on_signals(resources.run_for(control, context).scope.cancel):
         _consume(graph.stream(graph_input, config, **kwargs), control, resources, context, seen,
                  total, emit)
-
-
-@contextmanager
-def _stop_on_sigint(cancel: Cancellation) -> Iterator[None]:
-    """Set the run's stop signal the moment Ctrl-C arrives, then raise ``KeyboardInterrupt`` as
-    usual. LangGraph raises it out of ``stream`` only after the superstep's running tasks have
-    finished, and a task waiting out a provider's Retry-After (``workers/pacing.py``) would keep
-    the process for the whole window unless it is told at once."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.getsignal(signal.SIGINT)
-
-    def on_sigint(signum: int, frame: Any) -> None:
-        cancel.set()
-        # ``uv run`` forwards the terminal's Ctrl-C to us as well: a second SIGINT must not
-        # interrupt the cleanup (LangGraph waiting for its tasks, which now stop at once).
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        if callable(previous) and previous is not signal.default_int_handler:
-            previous(signum, frame)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, on_sigint)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _consume(stream: Any, control: RunControl, resources: Resources, context: Any,
@@ -353,9 +324,8 @@ def _consume(stream: Any, control: RunControl, resources: Resources, context: An
                 emit("report", chunk["report"])
     except KeyboardInterrupt:
         # workers still waiting for a slot give up instead of running (already set when the
-        # interrupt came through _stop_on_sigint)
+        # signal came through app.stop.stop_on_signals)
         resources.run_for(control, context).scope.cancel.set()
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # see _stop_on_sigint
+        ignore_signals()
         stream.close()
         raise

@@ -2,8 +2,9 @@
 
 One module per concern: :mod:`app.cli.parser` (the flags, derived from ``app/config.py``),
 :mod:`app.cli.checks` (input refused before anything is written), :mod:`app.cli.commands` (the
-subcommands), :mod:`app.cli.signals` (SIGTERM and broken pipes), :mod:`app.cli.disk` (telling a
-full disk), and :mod:`app.cli.exit_codes`. :func:`main` is the one place that turns an exception
+subcommands), :mod:`app.cli.signals` (broken pipes; Ctrl-C and SIGTERM stop a run through
+:mod:`app.stop`), :mod:`app.cli.disk` (telling a full disk), and :mod:`app.cli.exit_codes`.
+:func:`main` is the one place that turns an exception
 into an exit code:
 
 * 0 success;
@@ -30,9 +31,10 @@ from app.cli.exit_codes import (
     EXIT_TERMINATED,
 )
 from app.cli.parser import add_setting_flags, build_parser, flag_overrides
-from app.cli.signals import Terminated, silence_stdout
+from app.cli.signals import silence_stdout
 from app.config import ConfigError
 from app.errors import DomainError
+from app.stop import Terminated
 
 __all__ = ["add_setting_flags", "build_parser", "flag_overrides", "main"]
 

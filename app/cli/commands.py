@@ -14,9 +14,10 @@ from urllib.parse import urlsplit
 from app.cli.checks import check_data_dir, check_fail_workers, validate_paths, validate_topic
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, BadInput
 from app.cli.parser import flag_overrides
-from app.cli.signals import sigterm_stops_like_ctrl_c, silence_stdout
+from app.cli.signals import silence_stdout
 from app.config import SETTINGS, Settings, as_of_or_today, load_settings, web_key
 from app.errors import NothingToReview
+from app.stop import stop_on_signals
 
 SECRETS: list[str] = []
 """Keys of the settings in use, masked in any error line printed (a provider may echo a key)."""
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
 
     progress = Progress(sys.stderr if args.json else sys.stdout, quiet=args.quiet)
     try:
-        with sigterm_stops_like_ctrl_c():
+        with stop_on_signals():  # before the run exists; app.run sets its stop signal too
             summary = run_research(request, settings, on_event=progress)
     except CorpusError as exc:  # the workers' own domain error (workers never import app/)
         raise BadInput(str(exc)) from None

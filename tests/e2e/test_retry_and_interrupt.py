@@ -5,7 +5,8 @@
 * Ctrl-C (SIGINT) mid-run exits 130 with one line and no traceback, and the same command
   then finishes the thread with one row per envelope;
 * SIGTERM (``kill``, ``docker stop``) is handled the same way: exit 143, one line saying how to
-  resume, the run recorded as ``interrupted`` (it used to die silently, marked ``running``).
+  resume, the run recorded as ``interrupted`` (it used to die silently, marked ``running``), and
+  the workers still queued give up instead of running (under SIGTERM they all ran first).
 """
 
 from __future__ import annotations
@@ -51,7 +52,9 @@ def test_a_stop_signal_stops_cleanly_and_the_same_command_finishes(tmp_path, sma
                                                                    signum, code, line):
     data = tmp_path / "data"
     # slow the map step down (retries wait 0.5 s+) so the signal lands mid-run
-    args = _args(data, small_corpus, "--fail-rate", "0.6", "--seed", "5", "--max-concurrency", "1")
+    log = tmp_path / "run.log"
+    args = _args(data, small_corpus, "--fail-rate", "0.6", "--seed", "5", "--max-concurrency", "1",
+                 "--run-log", log)
     proc = subprocess.Popen([sys.executable, "-m", "app", *args], cwd=ROOT, env=clean_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for out in proc.stdout:
@@ -63,6 +66,9 @@ def test_a_stop_signal_stops_cleanly_and_the_same_command_finishes(tmp_path, sma
     assert "Traceback" not in stderr
     assert stderr.strip().splitlines() == [line]
     assert [r["status"] for r in db_runs(data)] == ["interrupted"]
+    # the queued workers were told at once: they gave up instead of running to the end
+    produced = log.read_text().splitlines() if log.exists() else []
+    assert len(produced) < expected_tasks(TOPIC), produced
     listed = run_cli("threads", "--data-dir", data, "--json")
     assert [t["status"] for t in json.loads(listed.stdout)] == ["unfinished"], listed.stdout
 
