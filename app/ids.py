@@ -11,7 +11,35 @@ import re
 import secrets
 import time
 
-__all__ = ["default_thread_id", "fresh_thread_id", "sha8", "topic_slug"]
+__all__ = ["MAX_THREAD_ID_CHARS", "check_thread_id", "default_thread_id", "fresh_thread_id", "sha8",
+           "topic_slug"]
+
+MAX_THREAD_ID_CHARS = 200
+
+
+def check_thread_id(text: str) -> str:
+    """``text`` if it can name a thread, else ValueError with a one-line reason.
+
+    A thread id is a key (of checkpoints, rows, a lock), shown one per line by ``threads``: 1 to
+    :data:`MAX_THREAD_ID_CHARS` characters, none of them white space or a control character.
+    (An empty ``--thread-id`` used to run on no thread at all and file its rows under ``-``.)
+
+    Example:
+        >>> check_thread_id("my-run-2")
+        'my-run-2'
+        >>> check_thread_id("")
+        Traceback (most recent call last):
+        ...
+        ValueError: a thread id cannot be empty
+    """
+    if not text:
+        raise ValueError("a thread id cannot be empty")
+    if len(text) > MAX_THREAD_ID_CHARS:
+        raise ValueError(f"a thread id has at most {MAX_THREAD_ID_CHARS} characters, "
+                         f"got {len(text)}")
+    if any(ch.isspace() or not ch.isprintable() for ch in text):
+        raise ValueError(f"a thread id has no spaces or control characters, got {text!r}")
+    return text
 
 
 def sha8(text: str) -> str:

@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 from app.cli.exit_codes import EXIT_BAD_INPUT
 from app.config import SETTINGS
+from app.ids import check_thread_id
 from app.setting_spec import ConfigError, SettingSpec, parse_setting
 
 
@@ -44,6 +45,13 @@ def _flag_type(spec: SettingSpec) -> Callable[[str], Any]:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
     return convert
+
+
+def _thread_id(text: str) -> str:
+    try:
+        return check_thread_id(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_setting_flags(parser: argparse.ArgumentParser, names: set[str] | None = None) -> None:
@@ -107,14 +115,15 @@ def build_parser() -> argparse.ArgumentParser:
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     research.add_argument("topic", help="what to research (1 to 500 characters)")
     research.add_argument("--as-of", help="the research date YYYY-MM-DD (default: today, UTC)")
-    research.add_argument("--thread-id", help="checkpoint thread (default: derived from topic "
-                          "and as-of, so the same command resumes or updates the same run)")
+    research.add_argument("--thread-id", type=_thread_id,
+                          help="checkpoint thread (default: derived from topic and as-of, so "
+                          "the same command resumes or updates the same run)")
     research.add_argument("--fresh", action="store_true", help="start a new thread")
     add_setting_flags(research)
     _add_output_flags(research)
 
     resume = sub.add_parser("resume", help="continue an unfinished thread")
-    resume.add_argument("thread_id")
+    resume.add_argument("thread_id", type=_thread_id)
     add_setting_flags(resume)
     _add_output_flags(resume)
 
@@ -123,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Without a decision flag: show what the thread awaits (exit 0). With one: "
         "continue the run with it (LangGraph Command(resume=...)); it may pause again "
         "(after --redo). A thread that awaits nothing: exit 2.")
-    review.add_argument("thread_id")
+    review.add_argument("thread_id", type=_thread_id)
     review.add_argument("--approve", action="store_true", help="continue as planned / persist "
                         "every result")
     review.add_argument("--question", action="append", default=[], metavar="TEXT",
@@ -143,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     threads.add_argument("--json", action="store_true")
 
     inspect = sub.add_parser("inspect", help="checkpoint history and DB rows of a thread")
-    inspect.add_argument("thread_id")
+    inspect.add_argument("thread_id", type=_thread_id)
     add_setting_flags(inspect, {"data_dir", "database_url"})
     inspect.add_argument("--json", action="store_true")
 
@@ -156,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
         "deleted rows for new checkpoints). Unfinished threads (killed, interrupted, failed "
         "mid-run) and threads running in another process are never touched. Results and "
         "reports are not affected.")
-    prune.add_argument("--thread-id", help="prune this thread only")
+    prune.add_argument("--thread-id", type=_thread_id, help="prune this thread only")
     add_setting_flags(prune, {"data_dir", "database_url"})
     prune.add_argument("--dry-run", action="store_true", help="say what would be removed, "
                        "change nothing")

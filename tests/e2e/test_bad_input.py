@@ -30,6 +30,9 @@ BAD = {
     "missing corpus folder": ["research", SMALL_TOPIC, "--corpus", "{tmp}/no-such-folder"],
     # an existing folder with nothing to index was refused only after the data dir was made
     "corpus folder with nothing to index": ["research", SMALL_TOPIC, "--corpus", "{tmp}/empty"],
+    # an empty id ran on no thread and filed its rows under another one ("-")
+    "empty thread id": ["research", SMALL_TOPIC, "--thread-id", ""],
+    "thread id with a newline": ["research", SMALL_TOPIC, "--thread-id", "a\nb"],
     "as-of month 13": ["research", SMALL_TOPIC, "--as-of", "2026-13-45"],
     "as-of yesterday": ["research", SMALL_TOPIC, "--as-of", "yesterday"],
     "as-of not padded": ["research", SMALL_TOPIC, "--as-of", "2026-1-5"],
@@ -90,6 +93,8 @@ def test_bad_input_messages_say_what_is_wrong(bad_runs) -> None:
     assert "no indexable files: 1 file of other types" in nothing
     assert "2026-13-45" in said["as-of month 13"] and "YYYY-MM-DD" in said["as-of month 13"]
     assert "lunch" in said["unknown crash point"]
+    assert "--thread-id" in said["empty thread id"] and "empty" in said["empty thread id"]
+    assert "control characters" in said["thread id with a newline"]
     assert "--fail-rate" in said["fail rate 2"]
     assert "--max-concurrency" in said["max concurrency 0"]
 
