@@ -268,12 +268,18 @@ def load_settings(
 
     Raises:
         ConfigError: a variable cannot be converted (``RESEARCH_ROUNDS=two``) or is out of
-            range (``RESEARCH_MAX_CONCURRENCY=0``, ``RESEARCH_TIMEOUT=0``); the message names it.
+            range (``RESEARCH_MAX_CONCURRENCY=0``, ``RESEARCH_TIMEOUT=0``), or ``env_file`` is
+            not UTF-8 text; the message names it.
     """
     environ = dict(os.environ if env is None else env)
     file_values: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
-        file_values = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
+        try:
+            file_values = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
+        except (UnicodeDecodeError, OSError) as exc:  # not text, or not readable
+            why = exc.reason if isinstance(exc, UnicodeDecodeError) else exc.strerror
+            raise ConfigError(f"{env_file}: cannot be read as UTF-8 text ({why}); fix or "
+                              "remove it") from None
     # A variable set in the environment wins over the file even when it is empty (as with
     # python-dotenv's ``load_dotenv(override=False)``); an empty value then means the default.
     merged = {**file_values, **environ}

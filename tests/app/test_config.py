@@ -128,6 +128,14 @@ def test_max_attempts_is_bounded_by_the_retry_policy_cap():
                          env_file=None).max_attempts == ATTEMPTS_CAP
 
 
+def test_a_dotenv_file_that_is_not_text_is_a_config_error_naming_it(tmp_path):
+    # It surfaced as "run failed: UnicodeDecodeError" (exit 1), from every command.
+    env_file = tmp_path / ".env"
+    env_file.write_bytes(b"garbage\n\x00\xff\n")
+    with pytest.raises(ConfigError, match=r"\.env: cannot be read as UTF-8 text"):
+        load_settings(env={}, env_file=env_file)
+
+
 def test_bad_value_in_the_dotenv_file_is_an_error_too(tmp_path):
     with pytest.raises(ConfigError, match="RESEARCH_MAX_CONCURRENCY"):
         load_settings(env={}, env_file=_dotenv(tmp_path, "RESEARCH_MAX_CONCURRENCY=0\n"))
