@@ -114,6 +114,10 @@ def coerce(spec: SettingSpec, value: Any) -> Any:
     return value
 
 
+_KIND = {int: "a whole number", float: "a number", str: "text", bool: "1 or 0"}
+"""How an error line names what a setting takes."""
+
+
 def validate(label: str, spec: SettingSpec, value: Any) -> None:
     """Raise ConfigError (one line, naming ``label``) when ``value`` breaks the declaration."""
     if value is None:
@@ -129,7 +133,7 @@ def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
     if spec.type in (int, float):
         if isinstance(item, bool) or not isinstance(item, (int, float)) or (
                 spec.type is int and not isinstance(item, int)):
-            raise ConfigError(f"{label} must be a {spec.type.__name__}, got {item!r}")
+            raise ConfigError(f"{label} must be {_KIND[spec.type]}, got {item!r}")
         if not math.isfinite(item):
             raise ConfigError(f"{label} must be a finite number, got {item!r}")
         if spec.minimum is not None and (
@@ -139,7 +143,7 @@ def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
         if spec.maximum is not None and item > spec.maximum:
             raise ConfigError(f"{label} must be <= {spec.maximum:g}, got {item!r}")
     elif not isinstance(item, spec.type):
-        raise ConfigError(f"{label} must be a {spec.type.__name__}, got {item!r}")
+        raise ConfigError(f"{label} must be {_KIND[spec.type]}, got {item!r}")
     if spec.choices and item not in spec.choices:
         raise ConfigError(f"{label} must be one of {', '.join(spec.choices)}, got {item!r}")
     if spec.check is not None:
@@ -172,7 +176,7 @@ def parse_setting(label: str, spec: SettingSpec, raw: str) -> Any:
         try:
             value = spec.type(raw)
         except ValueError:
-            raise ConfigError(f"{label} must be a {spec.type.__name__}, got {raw!r}") from None
+            raise ConfigError(f"{label} must be {_KIND[spec.type]}, got {raw!r}") from None
     else:
         value = raw
     _validate_item(label, spec, value)  # a repeatable flag parses one item at a time
