@@ -12,6 +12,7 @@ only when that question's own findings were listed above.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import threading
@@ -287,9 +288,19 @@ def report_path(out: str | None, data_dir: str | Path, name: str) -> Path:
 
 
 def write_report(markdown: str, path: Path) -> Path:
-    """Write ``markdown`` to ``path`` atomically (temp file, then rename); return the path."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``markdown`` to ``path`` atomically (temp file, then rename); return the path.
+
+    Raises:
+        OSError: the report cannot be written; its ``filename`` is ``path`` (not the temp
+            file's), and its ``errno`` the cause's (a full disk is still told as one).
+    """
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(markdown, encoding="utf-8")
-    tmp.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(markdown, encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise OSError(exc.errno, f"cannot write the report: {exc.strerror}", str(path)) from exc
     return path

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import os
+import tempfile
 import unicodedata
 from pathlib import Path
 
@@ -42,6 +42,31 @@ def nearest_existing(path: Path) -> Path | None:
     return next((p for p in (path, *path.parents) if p.exists()), None)
 
 
+def writable(folder: Path) -> bool:
+    """Whether a file can be created in ``folder`` (an existing folder), by trying: ``os.access``
+    says yes to root on a read-only mount or in ``/proc``."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def check_writable_data_dir(settings: Settings) -> Path:
+    """:func:`check_data_dir`, for a command that writes (``research``, ``resume``, ``review``,
+    ``prune``): the data dir, or the folder it would be made in, must take new files.
+
+    Raises:
+        BadInput: it is a file, or cannot be written (read-only, no permission).
+    """
+    data_dir = check_data_dir(settings)
+    existing = nearest_existing(data_dir)
+    if existing is not None and not writable(existing):
+        raise BadInput(f"data dir {data_dir} is not writable (read-only or no permission); "
+                       "threads and inspect still read it")
+    return data_dir
+
+
 def check_data_dir(settings: Settings) -> Path:
     """The data dir, refused when it, or the nearest part of its path that exists, is not a
     folder: ``--data-dir notes.txt/data`` can never be created.
@@ -64,7 +89,7 @@ def validate_paths(settings: Settings) -> None:
     Raises:
         BadInput: one line naming the path.
     """
-    data_dir = check_data_dir(settings)
+    data_dir = check_writable_data_dir(settings)
     if settings.corpus is not None:
         from workers.sources import CorpusError
         from workers.sources.folder import corpus_folder
@@ -86,7 +111,7 @@ def validate_paths(settings: Settings) -> None:
     if folder.exists() and not folder.is_dir():
         raise BadInput(f"--out {out}: {folder} is a file, not a folder")
     existing = nearest_existing(folder)
-    if existing is None or not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+    if existing is None or not existing.is_dir() or not writable(existing):
         raise BadInput(f"--out {out}: cannot write there")
 
 

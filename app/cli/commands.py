@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from app.cli.checks import check_data_dir, check_fail_workers, validate_paths, validate_topic
+from app.cli.checks import (
+    check_data_dir,
+    check_fail_workers,
+    check_writable_data_dir,
+    validate_paths,
+    validate_topic,
+)
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, BadInput
 from app.cli.parser import flag_overrides
 from app.cli.signals import silence_stdout
@@ -198,7 +204,10 @@ def prune(args: argparse.Namespace) -> int:
     from app.storage import storage_of
 
     settings = settings_of(args)
-    check_data_dir(settings)
+    if settings.database_url:
+        check_data_dir(settings)
+    else:  # it takes each thread's lock file and rewrites the checkpoints file
+        check_writable_data_dir(settings)
     result = prune_checkpoints(storage_of(settings), thread_id=args.thread_id,
                                dry_run=args.dry_run)
     if args.json:

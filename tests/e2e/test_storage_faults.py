@@ -162,6 +162,32 @@ def test_threads_and_inspect_work_on_a_read_only_data_dir(finished) -> None:
     assert sorted(p.name for p in data.iterdir()) == before
 
 
+def test_commands_that_write_refuse_a_read_only_data_dir_in_one_line(finished,
+                                                                     small_corpus) -> None:
+    # research and resume ended in "run failed: OSError: [Errno 30] Read-only file system:
+    # .../locks/....lock", prune in "OperationalError: unable to open database file"
+    data, thread_id = finished
+    for args in (["research", SMALL_TOPIC, "--corpus", str(small_corpus)],
+                 ["resume", thread_id], ["prune", "--dry-run"]):
+        proc = _run_read_only(data, *args, "--data-dir", str(data))
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert _one_error_line(proc) == (f"error: data dir {data} is not writable (read-only "
+                                         "or no permission); threads and inspect still read it")
+
+
+def test_a_report_out_where_nothing_can_be_written_is_refused_before_the_run(tmp_path,
+                                                                            small_corpus) -> None:
+    # ``--out /proc/x.md``: os.access said yes (as root), every worker ran, then the report
+    # failed naming its temp file
+    if not Path("/proc/self").exists():
+        pytest.skip("needs /proc")
+    data = tmp_path / "data"
+    proc = _research(data, small_corpus, "--out", "/proc/x.md")
+    assert proc.returncode == 2, proc.stderr
+    assert _one_error_line(proc) == "error: --out /proc/x.md: cannot write there"
+    assert not data.exists()
+
+
 def test_a_bad_or_unreachable_database_url_is_one_line(tmp_path: Path, small_corpus) -> None:
     proc = _research(tmp_path / "data", small_corpus, "--database-url", "mysql://u@h/x")
     assert proc.returncode == 2 and "postgresql://" in _one_error_line(proc)
