@@ -56,12 +56,13 @@ class Progress:
                 self.line(f"continuing thread {data['thread_id']} with the review decision",
                           "bold yellow")
             elif data.get("resumed_from_step") is not None:
-                self.line(
-                    f"resuming thread {data['thread_id']} from step {data['resumed_from_step']}"
-                    f" ({data.get('restored', 0)} finished result(s) restored from its "
-                    "checkpoint)",
-                    "bold yellow",
-                )
+                if data.get("step_tasks", 1):  # stopped in a map step
+                    where = (f"{data.get('restored', 0)} finished result(s) restored from its "
+                             "checkpoint")
+                else:  # stopped after the map: every result is already in the checkpoint
+                    where = f"at {', '.join(data.get('at') or ['its next step'])}"
+                self.line(f"resuming thread {data['thread_id']} from step "
+                          f"{data['resumed_from_step']} ({where})", "bold yellow")
             elif data.get("rerun"):
                 self.line(f"thread {data['thread_id']} finished earlier: running it again "
                           "(same envelope ids: rows are updated in place)", "bold")

@@ -226,7 +226,9 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
             step_tasks = sum(1 for t in snapshot.tasks if t.name in {w.name for w in workers})
         emit("start", {"thread_id": thread_id, "resumed_from_step": resumed_from,
                        "rerun": bool(state_topic) and resumed_from is None,
-                       "restored": len(restored), "review": pending is not None,
+                       "restored": len(restored), "step_tasks": step_tasks,
+                       "at": sorted(set(snapshot.next or ())) if resumed_from is not None else [],
+                       "review": pending is not None,
                        "topic": topic, "as_of": as_of, **labels})
         total = 0
         if resumed_from is not None and values.get("sub_questions"):
