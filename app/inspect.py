@@ -164,7 +164,7 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
     Returns:
         ``{"thread_id", "topic", "as_of", "run_status", "next", "checkpoints": [{step, source,
         ran, envelopes, unique_ids, persisted, with_payload, bytes, checkpoint_id}], "rows":
-        [{envelope_id, worker, status, write_count, attempts, round, first_written_at,
+        [{envelope_id, worker, status, error, write_count, attempts, round, first_written_at,
         last_written_at}]}``
 
     Raises:
@@ -218,8 +218,8 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         "next": list(history[-1].next) if history else [],
         "checkpoints": checkpoints,
         "rows": [
-            {k: r[k] for k in ("envelope_id", "worker", "status", "write_count", "attempts",
-                               "round", "first_written_at", "last_written_at")}
+            {k: r.get(k) for k in ("envelope_id", "worker", "status", "error", "write_count",
+                                   "attempts", "round", "first_written_at", "last_written_at")}
             for r in rows
         ],
     }

@@ -13,7 +13,7 @@ import pytest
 from app.ids import default_thread_id
 from app.plan import offline_plan
 from app.storage.sqlite import SqliteResults, SqliteStorage
-from tests.conftest import AS_OF, SMALL_TOPIC, run_cli_many
+from tests.conftest import AS_OF, SMALL_TOPIC, run_cli, run_cli_many
 from workers.registry import WORKERS
 
 NAMES = [w.name for w in WORKERS]
@@ -59,3 +59,15 @@ def test_outcome_is_in_the_final_state_and_sets_the_exit_code(outcome_runs, outc
     assert len(summary["errors"]) == n_failed
     with SqliteResults.in_dir(base / outcome) as store:  # every task has its row, failed or not
         assert len(store.rows(thread_id=thread_id)) == len(WORKERS) * len(questions)
+
+
+def test_inspect_shows_why_each_failed_task_failed(outcome_runs):
+    # ``inspect --json`` listed the error rows without their error
+    base, _ = outcome_runs
+    thread_id = default_thread_id(SMALL_TOPIC, AS_OF)
+    proc = run_cli("inspect", thread_id, "--data-dir", base / "partial", "--json")
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(proc.stdout)["rows"]
+    failed = [r for r in rows if r["status"] == "error"]
+    assert failed and all(r["error"] for r in failed)
+    assert all(r["error"] is None for r in rows if r["status"] == "ok")
