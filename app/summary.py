@@ -11,6 +11,7 @@ from typing import Any
 from app.relevance import relevance_warnings
 from app.rounds import current_envelopes, run_outcome
 from app.storage import Storage
+from state import envelope_key
 
 __all__ = ["RunSummary", "channel_check", "summarize_run"]
 
@@ -66,6 +67,15 @@ class RunSummary:
         return {**asdict(self), "ok": self.ok}
 
 
+def _key(entry: dict[str, Any]) -> str:
+    """The reducer's key of ``entry`` (:func:`state.envelope_key`); an entry it cannot key is
+    its own (a reducer that appends lets such an entry in; it is no duplicate of another)."""
+    try:
+        return envelope_key(entry)
+    except ValueError:
+        return f"unkeyed:{id(entry)}"
+
+
 def channel_check(final: dict[str, Any]) -> tuple[int, list[str]]:
     """Check the whole ``envelopes`` channel of a finished run: one entry per ``envelope_id``,
     each marked persisted. Returns ``(extra entries, notes)``.
@@ -76,7 +86,7 @@ def channel_check(final: dict[str, Any]) -> tuple[int, list[str]]:
     database upserts, so its rows alone would look fine until the next run).
     """
     entries = [e for e in final.get("envelopes") or [] if isinstance(e, dict)]
-    keys = [e.get("envelope_id") or f"{e.get('worker')}:{e.get('as_of')}" for e in entries]
+    keys = [_key(e) for e in entries]
     extra = len(keys) - len(set(keys))
     notes = []
     if extra:
