@@ -11,7 +11,8 @@ into an exit code:
 * 1 the run failed (an exception, or the graph's ``outcome`` is ``partial`` or ``failed``, or a
   row is missing or duplicated), or a ``--crash-at`` point was never reached;
 * 2 bad input (one line on stderr, nothing written: :class:`app.errors.DomainError`, a bad flag
-  or setting, an unusable corpus);
+  or setting (:class:`app.config.ConfigError`), an unusable corpus
+  (:class:`workers.sources.CorpusError`));
 * 130 interrupted (Ctrl-C) and 143 terminated (SIGTERM): the run stopped cleanly, is recorded as
   ``interrupted`` and resumes with the same command.
 """
@@ -35,6 +36,7 @@ from app.cli.signals import silence_stdout
 from app.config import ConfigError
 from app.errors import DomainError
 from app.stop import Terminated
+from workers.sources import CorpusError  # the workers' bad input (workers never import app/)
 
 __all__ = ["add_setting_flags", "build_parser", "flag_overrides", "main"]
 
@@ -51,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         return _COMMANDS[args.command](args)
     except commands.Shown:
         return EXIT_OK
-    except (ConfigError, DomainError) as exc:  # bad input, and only that: exit 2
+    except (ConfigError, DomainError, CorpusError) as exc:  # bad input, and only that: exit 2
         if why := _disk_full(exc):  # e.g. a corpus index that could not be written
             return print_disk_full(why)
         print(f"error: {exc}", file=sys.stderr)

@@ -91,13 +91,9 @@ def validate_paths(settings: Settings) -> None:
     """
     data_dir = check_writable_data_dir(settings)
     if settings.corpus is not None:
-        from workers.sources import CorpusError
         from workers.sources.folder import corpus_folder
 
-        try:
-            corpus_folder(settings.corpus)  # missing, a file, or nothing in it to index
-        except CorpusError as exc:
-            raise BadInput(str(exc)) from None
+        corpus_folder(settings.corpus)  # CorpusError: missing, a file, or nothing to index
     out = settings.report_out
     if out is None:
         return

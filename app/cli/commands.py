@@ -73,7 +73,6 @@ def run(args: argparse.Namespace) -> int:
     from app.progress import Progress, print_pause, print_summary
     from app.run import RunRequest, run_research
     from app.tracing import check_tracing
-    from workers.sources import CorpusError
 
     if tracing_note := check_tracing():  # said once, instead of ~30 s of retries at exit
         print(tracing_note, file=sys.stderr)
@@ -85,11 +84,8 @@ def run(args: argparse.Namespace) -> int:
         request.review = review_decision(args, settings)
 
     progress = Progress(sys.stderr if args.json else sys.stdout, quiet=args.quiet)
-    try:
-        with stop_on_signals():  # before the run exists; app.run sets its stop signal too
-            summary = run_research(request, settings, on_event=progress)
-    except CorpusError as exc:  # the workers' own domain error (workers never import app/)
-        raise BadInput(str(exc)) from None
+    with stop_on_signals():  # before the run exists; app.run sets its stop signal too
+        summary = run_research(request, settings, on_event=progress)
     out = summary.to_dict()
     # Alive at the end with a crash point set: it was never reached. A workshop that asked for
     # a kill must not carry on as if it had one (the summary's notes say it too).

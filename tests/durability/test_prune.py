@@ -25,7 +25,6 @@ from tests.durability._helpers import (
     TIMEOUT,
     TOPIC,
     Place,
-    _pg_query,
     app_cmd,
     assert_completed_thread,
     checkpoint_count,
@@ -33,6 +32,7 @@ from tests.durability._helpers import (
     db_rows,
     describe,
     latest_checkpoint,
+    pg_query,
     run_app,
     thread_id_of,
 )
@@ -76,7 +76,7 @@ def _write_count(where: Place, thread_id: str) -> int:
     """The thread's rows in the saver's table of pending writes (``writes`` on SQLite,
     ``checkpoint_writes`` on PostgreSQL)."""
     if where.database_url:
-        return _pg_query(where.database_url, "SELECT COUNT(*) AS n FROM checkpoint_writes "
+        return pg_query(where.database_url, "SELECT COUNT(*) AS n FROM checkpoint_writes "
                          "WHERE thread_id = %s", (thread_id,))[0]["n"]
     with sqlite3.connect(where.data_dir / CHECKPOINTS_DB) as conn:
         return conn.execute("SELECT COUNT(*) FROM writes WHERE thread_id = ?",
