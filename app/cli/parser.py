@@ -39,6 +39,8 @@ def _workers_epilog() -> str:
 
 def _flag_type(spec: SettingSpec) -> Callable[[str], Any]:
     def convert(text: str) -> Any:
+        if not text.strip():  # ``--data-dir "$UNSET"`` must not fall back to the default
+            raise argparse.ArgumentTypeError(f"{spec.flag} needs a value, got an empty one")
         try:
             return parse_setting(spec.flag or spec.name, spec, text)
         except ConfigError as exc:

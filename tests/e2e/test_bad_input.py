@@ -31,6 +31,8 @@ BAD = {
     # an existing folder with nothing to index was refused only after the data dir was made
     "corpus folder with nothing to index": ["research", SMALL_TOPIC, "--corpus", "{tmp}/empty"],
     # an empty id ran on no thread and filed its rows under another one ("-")
+    # an empty flag value (``--data-dir "$UNSET"``) silently meant the default: ./.data
+    "empty data dir flag": ["research", SMALL_TOPIC, "--data-dir", ""],
     "empty thread id": ["research", SMALL_TOPIC, "--thread-id", ""],
     "thread id with a newline": ["research", SMALL_TOPIC, "--thread-id", "a\nb"],
     "as-of month 13": ["research", SMALL_TOPIC, "--as-of", "2026-13-45"],
