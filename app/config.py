@@ -257,6 +257,22 @@ ENV_VARS: dict[str, SettingSpec] = {s.env: s for s in SETTINGS if s.env}
 
 # --- environment and .env ----------------------------------------------------------------------
 
+def _check_dotenv_lines(env_file: Path) -> None:
+    """Refuse a ``.env`` line python-dotenv cannot parse (it would warn, without naming the
+    file, and drop the line: a setting written there would silently not apply).
+
+    Raises:
+        ConfigError: names the file and the line.
+    """
+    from dotenv.parser import parse_stream
+
+    with env_file.open(encoding="utf-8") as stream:
+        for binding in parse_stream(stream):
+            if binding.error:
+                # the line itself is not shown: it may hold a key
+                raise ConfigError(f"{env_file}: line {binding.original.line} is not NAME=value")
+
+
 def load_settings(
     env: Mapping[str, str] | None = None, env_file: Path | str | None = ".env"
 ) -> Settings:
@@ -275,6 +291,7 @@ def load_settings(
     file_values: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
         try:
+            _check_dotenv_lines(Path(env_file))
             file_values = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
         except (UnicodeDecodeError, OSError) as exc:  # not text, or not readable
             why = exc.reason if isinstance(exc, UnicodeDecodeError) else exc.strerror

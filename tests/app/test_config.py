@@ -136,6 +136,14 @@ def test_a_dotenv_file_that_is_not_text_is_a_config_error_naming_it(tmp_path):
         load_settings(env={}, env_file=env_file)
 
 
+def test_a_dotenv_line_that_cannot_be_parsed_is_a_config_error_naming_it(tmp_path):
+    # python-dotenv warned without naming the file and dropped the line
+    env_file = tmp_path / ".env"
+    env_file.write_text("RESEARCH_ROUNDS=3\nRESEARCH_MODEL offline\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"\.env: line 2 is not NAME=value"):
+        load_settings(env={}, env_file=env_file)
+
+
 def test_bad_value_in_the_dotenv_file_is_an_error_too(tmp_path):
     with pytest.raises(ConfigError, match="RESEARCH_MAX_CONCURRENCY"):
         load_settings(env={}, env_file=_dotenv(tmp_path, "RESEARCH_MAX_CONCURRENCY=0\n"))
