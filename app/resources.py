@@ -204,6 +204,13 @@ class Resources:
                 self._corpora[key] = Corpus.open(Path(ctx.data_dir), folder=ctx.corpus)
             return self._corpora[key]
 
+    def _web_key(self, ctx: RunContext) -> tuple | None:
+        """What the web source of ``ctx`` depends on (None: web search is off)."""
+        if not ctx.web:
+            return None
+        base_url = self.credentials.tavily_base_url if self.credentials else None
+        return (str(Path(ctx.data_dir).resolve()), base_url, ctx.timeout, ctx.retry_patience)
+
     def web(self, ctx: RunContext) -> Any:
         """The web source of ``ctx`` (``--web``), made on first use; None when web search is off.
 
@@ -217,8 +224,7 @@ class Resources:
             return None
         api_key = web_key(self.credentials)
         cred = self.credentials
-        key = (str(Path(ctx.data_dir).resolve()), cred.tavily_base_url, ctx.timeout,
-               ctx.retry_patience)
+        key = self._web_key(ctx)
         with self._lock:
             if key not in self._webs:
                 from app.provider import gate_for, paced_search
@@ -234,8 +240,16 @@ class Resources:
 
     def worker_deps(self, ctx: RunContext) -> WorkerDeps:
         """The workers' dependencies for ``ctx``: one object per distinct setting. With web
-        search on, ``corpus`` resolves web citations too (``CombinedSource``)."""
-        key = (self._model_key(ctx), self._corpus_key(ctx), ctx.search_k, ctx.web)
+        search on, ``corpus`` resolves web citations too (``CombinedSource``).
+
+        The plain settings a worker reads are listed once, in ``plain``: they are both passed
+        to :class:`workers.base.WorkerDeps` and part of the cache key, so a run whose context
+        differs in one of them never gets another run's value (a setting for your own worker:
+        add a ``WorkerDeps`` field and one entry here; docs/extending.md, "Add a setting")."""
+        plain = {"search_k": ctx.search_k, "max_attempts": ctx.max_attempts,
+                 "retry_interval": ctx.retry_interval}
+        key = (self._model_key(ctx), self._corpus_key(ctx), self._web_key(ctx),
+               *sorted(plain.items()))
         with self._lock:
             if key not in self._deps:
                 corpus, web = self.corpus(ctx), self.web(ctx)
@@ -243,10 +257,8 @@ class Resources:
                     from workers.sources.combined import CombinedSource
 
                     corpus = CombinedSource(corpus, web)
-                self._deps[key] = WorkerDeps(
-                    corpus=corpus, model=self.models(ctx).worker.model,
-                    search_k=ctx.search_k, max_attempts=ctx.max_attempts,
-                    retry_interval=ctx.retry_interval, web=web)
+                self._deps[key] = WorkerDeps(corpus=corpus, model=self.models(ctx).worker.model,
+                                             web=web, **plain)
             return self._deps[key]
 
     # --- per-run objects -----------------------------------------------------------------------

@@ -52,3 +52,31 @@ def test_a_served_graph_refuses_a_context_that_would_crash_the_server(tmp_path: 
         served.context(RunContext(crash_at="report"))
     assert served.context(RunContext(fail_rate=0.5)).fail_rate == 0.5  # the other faults: fine
     assert Resources(defaults=defaults).context(RunContext(crash_at="report")).crash_at
+
+
+
+def test_worker_deps_carry_every_setting_a_worker_reads(tmp_path: Path, small_corpus: Path):
+    # Every WorkerDeps field named like a RunContext setting must reach the workers with the
+    # run's value and be part of the cache key: a LangGraph Server process serves many runs,
+    # and a forker's new setting that is passed on but not keyed (or the reverse) would give
+    # one run another run's value. The loop covers a field added later without a new test.
+    from dataclasses import fields
+
+    from workers.base import WorkerDeps
+
+    base = RunContext(data_dir=str(tmp_path / "data"), corpus=str(small_corpus), model="offline")
+    resources = Resources(defaults=base)
+    shared = resources.worker_deps(resources.context(None))
+    settings = {f.name for f in fields(RunContext)}
+    carried = [f.name for f in fields(WorkerDeps) if f.name in settings]
+    assert {"search_k", "max_attempts", "retry_interval"} <= set(carried)
+    for name in carried:
+        value = getattr(base, name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue  # a switch such as ``web`` needs more than a changed number
+        changed = value + 1
+        deps = resources.worker_deps(resources.context(RunContext(**{name: changed})))
+        assert getattr(deps, name) == changed, name
+        assert getattr(shared, name) == value, name
+        assert deps.corpus is shared.corpus  # the heavy objects are still shared
+    assert resources.worker_deps(resources.context(None)) is shared
