@@ -94,8 +94,10 @@ def parallel_keys(schema: type = ResearchState) -> frozenset[str]:
     write per superstep; two end the step in ``InvalidUpdateError``.
 
     Example:
-        >>> sorted(parallel_keys())
-        ['dropped', 'envelopes', 'notes', 'tokens', 'unmetered_calls']
+        >>> {"envelopes", "tokens", "notes"} <= parallel_keys()
+        True
+        >>> "sub_questions" in parallel_keys()  # one writer, plan: no reducer
+        False
     """
     hints = get_type_hints(schema, include_extras=True)
     return frozenset(key for key, hint in hints.items() if get_origin(hint) is Annotated)
