@@ -17,6 +17,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
+FORK_HINT = ("docs/extending.md shows this recipe against the template's code. In the template "
+             "this failure means the page drifted: fix the page. In a fork whose code around "
+             "these lines changed (or that already applied the recipe), update the page's "
+             "example to your code, or delete this test.")
+"""Said by every recipe test whose recipe no longer fits the tree it runs in."""
+
 
 def repo_files(root: Path = ROOT) -> list[str]:
     """The files git would put in a commit of the working tree: tracked and untracked, minus

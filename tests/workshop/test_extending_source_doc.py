@@ -19,7 +19,7 @@ import pytest
 
 from tests.cli_env import run_cli
 from tests.results_db import db_rows
-from tests.workshop.scratch_clone import ROOT, changed_files, scratch_clone
+from tests.workshop.scratch_clone import FORK_HINT, ROOT, changed_files, scratch_clone
 
 DOC = ROOT / "docs" / "extending.md"
 SECTION = "## Add a source"
@@ -84,7 +84,7 @@ def test_the_recipe_applied_to_a_scratch_copy_persists_and_cites_the_new_source(
     clone = scratch_clone(tmp_path / "clone")
     files = recipe_files()
     for rel, content in files.items():
-        assert not (clone / rel).exists(), f"the recipe would overwrite {rel}"
+        assert not (clone / rel).exists(), f"the recipe would overwrite {rel}. {FORK_HINT}"
         (clone / rel).write_text(content, "utf-8")
     apply_registry(clone, *registry_lines())
 

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from tests.workshop.scratch_clone import (
+    FORK_HINT,
     ROOT,
     changed_files,
     diff_files,
@@ -35,6 +36,7 @@ from pathlib import Path
 import app
 from app.config import load_settings
 from tests.conftest import AS_OF, run_cli
+from workers.registry import registered
 
 
 def test_this_is_the_copy():
@@ -61,7 +63,8 @@ def _passages_per_question(report: str) -> list[int]:
 
 
 def test_the_flag_and_the_variable_reach_the_report(tmp_path):
-    # Twelve short notes, and only docs_search succeeds: every section lists top passages.
+    # Twelve short notes, and only docs_search succeeds (every other registered worker, a
+    # fork's own included, is made to fail): every section lists top passages.
     corpus = tmp_path / "notes"
     corpus.mkdir()
     for i in range(1, 13):
@@ -69,8 +72,9 @@ def test_the_flag_and_the_variable_reach_the_report(tmp_path):
             f"# Zorblax relay note {i}\\n\\nThe zorblax relay keeps ledger number {i} at "
             f"station {i}.\\n", encoding="utf-8")
     common = ["research", "zorblax relay", "--as-of", AS_OF, "--corpus", corpus,
-              "--model", "offline", "--fail-worker", "analyst", "--fail-worker", "critic",
-              "--rounds", "1"]
+              "--model", "offline", "--rounds", "1",
+              *[a for w in registered() if w.name != "docs_search" for a in ("--fail-worker",
+                                                                             w.name)]]
     runs = {
         "default": run_cli(*common, "--data-dir", tmp_path / "a"),
         "flag": run_cli(*common, "--data-dir", tmp_path / "b", "--report-passages", "1"),
@@ -118,7 +122,8 @@ def test_the_setting_recipe_applies_touches_only_its_files_and_the_tests_pass(tm
     clone = scratch_clone(tmp_path / "repo")
     for diff in diffs:
         applied = git_apply(clone, diff)
-        assert applied.returncode == 0, f"the page's diff no longer applies:\n{applied.stderr}"
+        assert applied.returncode == 0, (f"the page's diff no longer applies:\n"
+                                         f"{applied.stderr}\n{FORK_HINT}")
     readme = subprocess.run([sys.executable, "scripts/update_readme.py"], cwd=clone,
                             env={**os.environ, "PYTHONPATH": str(clone)},
                             capture_output=True, text=True, timeout=300)

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from tests.workshop.scratch_clone import (
+    FORK_HINT,
     ROOT,
     changed_files,
     diff_files,
@@ -78,7 +79,8 @@ def test_the_recipe_applies_touches_only_its_files_and_the_tests_pass(tmp_path: 
     clone = scratch_clone(tmp_path / "repo")
     for diff in diffs:
         applied = git_apply(clone, diff)
-        assert applied.returncode == 0, f"the page's diff no longer applies:\n{applied.stderr}"
+        assert applied.returncode == 0, (f"the page's diff no longer applies:\n"
+                                         f"{applied.stderr}\n{FORK_HINT}")
     assert changed_files(clone) == promised
 
     (clone / "tests" / "app" / "test_recipe_reads_the_key.py").write_text(READS_THE_KEY, "utf-8")
