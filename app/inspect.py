@@ -162,7 +162,8 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
             what the other one knows is still returned.
 
     Returns:
-        ``{"thread_id", "topic", "as_of", "run_status", "next", "checkpoints": [{step, source,
+        ``{"thread_id", "topic", "as_of", "run_status", "next", "values" (the latest
+        checkpoint's channels but ``envelopes``), "checkpoints": [{step, source,
         ran, envelopes, unique_ids, persisted, with_payload, bytes, checkpoint_id}], "rows":
         [{envelope_id, worker, status, error, write_count, attempts, round, first_written_at,
         last_written_at}]}``
@@ -216,6 +217,9 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         "as_of": last.get("as_of") or (run or {}).get("as_of"),
         "run_status": thread_status((run or {}).get("status")),
         "next": list(history[-1].next) if history else [],
+        # every other channel of the latest checkpoint (the envelopes are the rows below): what
+        # a key of your own (docs/extending.md, "Add a state key") holds
+        "values": {k: v for k, v in last.items() if k != "envelopes"},
         "checkpoints": checkpoints,
         "rows": [
             {k: r.get(k) for k in ("envelope_id", "worker", "status", "error", "write_count",

@@ -71,3 +71,6 @@ def test_inspect_shows_why_each_failed_task_failed(outcome_runs):
     failed = [r for r in rows if r["status"] == "error"]
     assert failed and all(r["error"] for r in failed)
     assert all(r["error"] is None for r in rows if r["status"] == "ok")
+    values = json.loads(proc.stdout)["values"]  # the final state's other channels
+    assert values["outcome"] == "partial" and values["topic"] == SMALL_TOPIC
+    assert len(values["failed_tasks"]) == len(failed) and "envelopes" not in values
