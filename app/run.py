@@ -23,7 +23,7 @@ from app.errors import NothingToResume, NothingToReview, ThreadMismatch
 from app.resources import Resources
 from app.review import ReviewPause, awaiting
 from app.rounds import recursion_limit
-from app.stop import ignore_signals, stop_on_signals
+from app.stop import Received, ignore_signals, stop_on_signals
 from app.storage import ThreadBusy, storage_of
 from app.summary import RunSummary, summarize_run
 from app.threads import (
@@ -296,16 +296,21 @@ def _stream(graph: Any, graph_input: Any, config: dict[str, Any], settings: Sett
     kwargs: dict[str, Any] = {"stream_mode": "custom", "context": context, "control": control}
     if context.durability:
         kwargs["durability"] = context.durability
-    with stop_on_signals(resources.run_for(control, context).scope.cancel):
+    with stop_on_signals(resources.run_for(control, context).scope.cancel) as received:
         _consume(graph.stream(graph_input, config, **kwargs), control, resources, context, seen,
-                 total, emit)
+                 total, emit, received)
 
 
 def _consume(stream: Any, control: RunControl, resources: Resources, context: Any,
-             seen: set[str], total: int, emit: Event) -> None:
-    """Turn the stream's events into progress events; on Ctrl-C, stop the run's workers."""
+             seen: set[str], total: int, emit: Event, received: Received) -> None:
+    """Turn the stream's events into progress events. On Ctrl-C or SIGTERM (``received``, set
+    by :func:`app.stop.stop_on_signals`, which has already told the workers to stop), close the
+    stream at the next event, or once the run's tasks give up, and raise the signal's
+    ``KeyboardInterrupt``; a run that ended first (finished, or paused for review) stands."""
     try:
         for chunk in stream:
+            if received.signum is not None:
+                break
             if not isinstance(chunk, dict):
                 continue
             if "planned" in chunk:
@@ -324,10 +329,16 @@ def _consume(stream: Any, control: RunControl, resources: Resources, context: An
                 emit("persisted", chunk["persisted"])
             elif "report" in chunk:
                 emit("report", chunk["report"])
-    except KeyboardInterrupt:
-        # workers still waiting for a slot give up instead of running (already set when the
-        # signal came through app.stop.stop_on_signals)
+        else:
+            return
+    except Exception:
+        if received.signum is None:
+            raise  # the run failed on its own
+        # the queued workers gave up (RunCancelled) because of the signal: report the signal
+    except KeyboardInterrupt:  # Python's own handler (a signal outside stop_on_signals)
         resources.run_for(control, context).scope.cancel.set()
         ignore_signals()
         stream.close()
         raise
+    stream.close()  # LangGraph waits for the running tasks, which stop at once
+    raise received.exception()

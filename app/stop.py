@@ -1,18 +1,24 @@
 """How a run stops on a signal: Ctrl-C (SIGINT) and SIGTERM (``kill``, ``docker stop``,
 systemd) stop it the same way.
 
-While :func:`stop_on_signals` is active, either signal sets the run's stop signal at once (so
-workers still queued for a slot, or waiting out a provider's ``Retry-After``, give up instead of
-running) and then raises in the main thread: ``KeyboardInterrupt`` for SIGINT, :class:`Terminated`
-(a ``KeyboardInterrupt``) for SIGTERM. LangGraph raises it out of ``stream`` once the superstep's
-running tasks have finished; the run is recorded as ``interrupted`` and the same command resumes
-it. A second signal of either kind is ignored, so the cleanup finishes.
+While a run streams, :func:`stop_on_signals` turns either signal into a request, never into an
+exception raised at whatever line the main thread happens to be on: the handler sets the run's
+stop signal (so workers still queued for a slot, or waiting out a provider's ``Retry-After``,
+give up instead of running) and notes which signal came (:class:`Received`). The code that
+consumes the stream then stops at its next safe point and raises ``KeyboardInterrupt`` (SIGINT)
+or :class:`Terminated` (SIGTERM, a ``KeyboardInterrupt``); the run is recorded as
+``interrupted`` and the same command resumes it. A second signal of either kind is ignored, so
+the cleanup finishes.
 
-Without this, SIGTERM ended the process on the spot (the run left marked ``running``), and
-Ctrl-C let queued workers start and spend their calls before the run stopped.
+Why not raise from the handler, as Python does for SIGINT: an exception raised inside
+``concurrent.futures`` machinery (LangGraph runs the map step's tasks on a thread pool) can
+leave a future's lock held, and the run then hangs for good (seen about once in twenty
+interrupted runs under load). Before any run exists (``stop`` None: indexing the corpus,
+opening the databases) the handler raises at once, as Python's own would.
 
-Source of the idea: Python's ``signal`` docs (handlers run in the main thread, between bytecodes)
-and how the interpreter turns SIGINT into ``KeyboardInterrupt``.
+Source of the idea: Python's ``signal`` docs ("Python signal handlers are always executed in the
+main Python thread ... between bytecode instructions") and the ``concurrent.futures`` caveat that
+follows from it.
 """
 
 from __future__ import annotations
@@ -21,9 +27,10 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-__all__ = ["Terminated", "ignore_signals", "stop_on_signals"]
+__all__ = ["Received", "Terminated", "ignore_signals", "stop_on_signals"]
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -36,6 +43,17 @@ class _Stop(Protocol):
     def set(self, cause: BaseException | None = None) -> None: ...
 
 
+@dataclass
+class Received:
+    """Which stop signal arrived while :func:`stop_on_signals` was active (None: none)."""
+
+    signum: int | None = None
+
+    def exception(self) -> KeyboardInterrupt:
+        """What to raise for it: :class:`Terminated` for SIGTERM, else ``KeyboardInterrupt``."""
+        return Terminated() if self.signum == signal.SIGTERM else KeyboardInterrupt()
+
+
 def ignore_signals() -> None:
     """Ignore further SIGINT and SIGTERM (main thread only): the run is already stopping, and
     ``uv run`` forwards the terminal's Ctrl-C to the process a second time."""
@@ -45,31 +63,35 @@ def ignore_signals() -> None:
 
 
 @contextmanager
-def stop_on_signals(stop: _Stop | None = None) -> Iterator[None]:
-    """While the block runs, SIGINT and SIGTERM set ``stop`` (the run's
-    ``workers.base.Cancellation``; None before the run exists) and raise ``KeyboardInterrupt``
-    or :class:`Terminated`. Nested blocks are fine: each restores the handlers it found. Outside
-    the main thread it does nothing (Python delivers signals to the main thread only)."""
+def stop_on_signals(stop: _Stop | None = None) -> Iterator[Received]:
+    """While the block runs, SIGINT and SIGTERM stop the run.
+
+    Args:
+        stop: the run's stop signal (``workers.base.Cancellation``): the handler sets it and
+            records the signal in the :class:`Received` it yields; the block checks it and
+            raises ``received.exception()`` at a safe point. None (no run yet): the handler
+            raises ``KeyboardInterrupt`` or :class:`Terminated` at once.
+
+    Nested blocks are fine: each restores the handlers it found. Outside the main thread it
+    does nothing (Python delivers signals to the main thread only).
+    """
+    received = Received()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield received
         return
     previous = {signum: signal.getsignal(signum) for signum in _SIGNALS}
 
     def on_signal(signum: int, frame: Any) -> None:
-        if stop is not None:
-            stop.set()
         ignore_signals()
-        if signum == signal.SIGTERM:
-            raise Terminated()
-        before = previous[signal.SIGINT]
-        if callable(before) and before is not signal.default_int_handler:
-            before(signum, frame)  # a handler of the caller's (a test harness) still hears it
-        raise KeyboardInterrupt
+        received.signum = signum
+        if stop is None:
+            raise received.exception()
+        stop.set()
 
     for signum in _SIGNALS:
         signal.signal(signum, on_signal)
     try:
-        yield
+        yield received
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
