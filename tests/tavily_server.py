@@ -77,7 +77,10 @@ class FakeTavily:
 
         class Handler(JsonHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server API
-                body = json.loads(self.read_body() or b"{}")
+                raw = self.read_body()
+                if raw is None:  # the client was killed mid-request: nothing to count or answer
+                    return
+                body = json.loads(raw or b"{}")
                 with server._lock:
                     server.requests.append(body)
                     fault = server._faults.pop(0) if server._faults else None

@@ -167,7 +167,10 @@ class FakeOpenAI:
             protocol_version = "HTTP/1.1"
 
             def do_POST(self) -> None:  # noqa: N802
-                status, payload, *extra = fake.handle(self.path, self.headers, self.read_body())
+                raw = self.read_body()
+                if raw is None:  # the client was killed mid-request
+                    return
+                status, payload, *extra = fake.handle(self.path, self.headers, raw)
                 headers = {**(extra[0] if extra else {}),
                            "x-request-id": f"req_{uuid.uuid4().hex[:12]}"}
                 self.send_json(status, payload, headers)
