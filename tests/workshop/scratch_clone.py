@@ -54,6 +54,36 @@ def changed_files(clone: Path, root: Path = ROOT) -> set[str]:
     }
 
 
+EXTENDING = ROOT / "docs" / "extending.md"
+
+
+def recipe_section(heading: str) -> str:
+    """The text of the ``## {heading}`` section of docs/extending.md, up to the next one."""
+    text = EXTENDING.read_text(encoding="utf-8")
+    match = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", text,
+                      re.DOTALL | re.MULTILINE)
+    assert match, f"docs/extending.md has no '## {heading}' section"
+    return match.group(1)
+
+
+def recipe_diffs(section: str) -> tuple[list[str], set[str]]:
+    """The section's ```diff blocks, and the files its "this recipe touches A, B, nothing
+    else" sentence names."""
+    diffs = re.findall(r"^```diff\n(.*?)^```", section, re.DOTALL | re.MULTILINE)
+    assert diffs, "the recipe shows no ```diff block"
+    named = re.search(r"[Tt]his recipe touches (.*?), nothing else", " ".join(section.split()))
+    assert named, "the recipe should say which files it touches"
+    return diffs, set(re.findall(r"`([^`]+)`", named.group(1)))
+
+
+def apply_diffs(clone: Path, diffs: list[str]) -> None:
+    """``git apply`` each diff in ``clone``; fail with :data:`FORK_HINT` when one does not fit."""
+    for diff in diffs:
+        applied = git_apply(clone, diff)
+        assert applied.returncode == 0, (f"the page's diff no longer applies:\n"
+                                         f"{applied.stderr}\n{FORK_HINT}")
+
+
 def diff_files(diff: str) -> set[str]:
     """The files a unified diff edits (its ``+++ b/PATH`` lines)."""
     return set(re.findall(r"^\+\+\+ b/(\S+)", diff, re.MULTILINE))

@@ -19,30 +19,27 @@ import pytest
 
 from tests.cli_env import run_cli
 from tests.results_db import db_rows
-from tests.workshop.scratch_clone import FORK_HINT, ROOT, changed_files, scratch_clone
+from tests.workshop.scratch_clone import (
+    FORK_HINT,
+    ROOT,
+    changed_files,
+    recipe_section,
+    scratch_clone,
+)
 
-DOC = ROOT / "docs" / "extending.md"
-SECTION = "## Add a source"
 FILE_BLOCK = re.compile(r"^File `([^`]+)`[^\n]*\n\n```[a-z]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
-
-
-def recipe_section() -> str:
-    text = DOC.read_text("utf-8")
-    assert SECTION in text, "docs/extending.md has no 'Add a source' section"
-    section = text.split(SECTION, 1)[1]
-    return section.split("\n## ", 1)[0]
 
 
 def recipe_files() -> dict[str, str]:
     """``{path: content}`` of every ``File `path`:`` block of the section."""
-    files = dict(FILE_BLOCK.findall(recipe_section()))
+    files = dict(FILE_BLOCK.findall(recipe_section("Add a source")))
     assert files, "the 'Add a source' section introduces no file"
     return files
 
 
 def registry_lines() -> tuple[str, str]:
     """The import line and the new ``WORKERS`` entry the page shows for the registry."""
-    section = recipe_section()
+    section = recipe_section("Add a source")
     block = re.search(r"```python\n(from workers import [^\n]*\n.*?)```", section, re.DOTALL)
     assert block, "the section shows no registry block"
     code = block.group(1)
@@ -69,7 +66,7 @@ def apply_registry(clone: Path, import_line: str, entry: str) -> None:
 
 
 def test_the_page_names_the_protocol_and_the_files_it_adds() -> None:
-    section = recipe_section()
+    section = recipe_section("Add a source")
     for member in ("`search(query, k=5, *, focus=None)`", "`read(ref_or_doc_id, max_chars=6000)`",
                    "`passage(ref)`", "Passage.make_ref"):
         assert member in section

@@ -16,16 +16,14 @@ import sys
 from pathlib import Path
 
 from tests.workshop.scratch_clone import (
-    FORK_HINT,
-    ROOT,
+    apply_diffs,
     changed_files,
     diff_files,
-    git_apply,
+    recipe_diffs,
+    recipe_section,
     run_pytest,
     scratch_clone,
 )
-
-DOC = ROOT / "docs" / "extending.md"
 
 USES_THE_SETTING = '''
 """Written into the scratch copy by tests/workshop/test_setting_recipe.py."""
@@ -102,28 +100,14 @@ def test_a_bad_value_is_refused_in_one_line(tmp_path):
 '''
 
 
-def recipe_section() -> str:
-    text = DOC.read_text(encoding="utf-8")
-    match = re.search(r"^## Add a setting\n(.*?)(?=^## )", text, re.DOTALL | re.MULTILINE)
-    assert match, "docs/extending.md has no '## Add a setting' section"
-    return match.group(1)
-
-
 def test_the_setting_recipe_applies_touches_only_its_files_and_the_tests_pass(tmp_path: Path):
-    section = recipe_section()
-    diffs = re.findall(r"^```diff\n(.*?)^```", section, re.DOTALL | re.MULTILINE)
-    assert diffs, "the recipe shows no ```diff block"
-    named = re.search(r"this recipe touches (.*?), nothing else", " ".join(section.split()))
-    assert named, "the recipe should say which files it touches"
-    promised = set(re.findall(r"`([^`]+)`", named.group(1)))
+    section = recipe_section("Add a setting")
+    diffs, promised = recipe_diffs(section)
     assert "scripts/update_readme.py" in section
     assert promised == set().union(*map(diff_files, diffs)) | {"README.md"}
 
     clone = scratch_clone(tmp_path / "repo")
-    for diff in diffs:
-        applied = git_apply(clone, diff)
-        assert applied.returncode == 0, (f"the page's diff no longer applies:\n"
-                                         f"{applied.stderr}\n{FORK_HINT}")
+    apply_diffs(clone, diffs)
     readme = subprocess.run([sys.executable, "scripts/update_readme.py"], cwd=clone,
                             env={**os.environ, "PYTHONPATH": str(clone)},
                             capture_output=True, text=True, timeout=300)

@@ -13,16 +13,14 @@ import re
 from pathlib import Path
 
 from tests.workshop.scratch_clone import (
-    FORK_HINT,
-    ROOT,
+    apply_diffs,
     changed_files,
     diff_files,
-    git_apply,
+    recipe_diffs,
+    recipe_section,
     run_pytest,
     scratch_clone,
 )
-
-DOC = ROOT / "docs" / "extending.md"
 
 READS_THE_KEY = '''
 """Written into the scratch copy by tests/workshop/test_state_key_recipe.py."""
@@ -50,15 +48,8 @@ def test_top_score_is_the_best_score_docs_search_found(memory_graph):
 '''
 
 
-def recipe_section() -> str:
-    text = DOC.read_text(encoding="utf-8")
-    match = re.search(r"^## Add a state key\n(.*?)(?=^## )", text, re.DOTALL | re.MULTILINE)
-    assert match, "docs/extending.md has no '## Add a state key' section"
-    return match.group(1)
-
-
 def test_the_page_says_when_a_key_needs_a_reducer():
-    section = " ".join(recipe_section().split())
+    section = " ".join(recipe_section("Add a state key").split())
     assert "One writer per superstep" in section and "Parallel writers" in section
     assert "InvalidUpdateError: At key 'top_score': Can receive only one value per step." in section
     for reducer in ("envelope_reducer", "operator.add", "concat_lists", "dedupe_extend",
@@ -68,19 +59,12 @@ def test_the_page_says_when_a_key_needs_a_reducer():
 
 
 def test_the_recipe_applies_touches_only_its_files_and_the_tests_pass(tmp_path: Path):
-    section = recipe_section()
-    diffs = re.findall(r"^```diff\n(.*?)^```", section, re.DOTALL | re.MULTILINE)
+    diffs, promised = recipe_diffs(recipe_section("Add a state key"))
     assert len(diffs) == 2, "the recipe should be two ```diff blocks"
-    named = re.search(r"This recipe touches (.*?), nothing else", " ".join(section.split()))
-    assert named, "the recipe should say which files it touches"
-    promised = set(re.findall(r"`([^`]+)`", named.group(1)))
     assert promised == set().union(*map(diff_files, diffs))
 
     clone = scratch_clone(tmp_path / "repo")
-    for diff in diffs:
-        applied = git_apply(clone, diff)
-        assert applied.returncode == 0, (f"the page's diff no longer applies:\n"
-                                         f"{applied.stderr}\n{FORK_HINT}")
+    apply_diffs(clone, diffs)
     assert changed_files(clone) == promised
 
     (clone / "tests" / "app" / "test_recipe_reads_the_key.py").write_text(READS_THE_KEY, "utf-8")
