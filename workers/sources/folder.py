@@ -221,28 +221,25 @@ def corpus_folder(
     return folder, shown, files
 
 
+_SKIP_REASONS = (
+    ("size", "{files} skipped as larger than {sizes}"),
+    ("binary", "{files} skipped as binary"),
+    ("encrypted", "{files} skipped as encrypted"),
+    ("blank", "{files} without text"),
+    ("unreadable", "{n} unreadable"),
+    ("type", "{files} of other types"),
+    ("special", "{n} not regular files"),
+    ("hidden", "{n} hidden"),
+)
+"""How :func:`nothing_indexable` says each reason a file was skipped, in its order."""
+
+
 def nothing_indexable(shown: str, what: str, skipped: Counter[str]) -> str:
     """One line saying why a folder gave no passages, e.g. ``"corpus folder /x contains no
     indexable files: 1 file skipped as larger than 2 MB; indexable: .md .txt .rst .py .html"``."""
-    reasons = []
-    if skipped["size"]:
-        big = _size_label(MAX_FILE_BYTES)
-        reasons.append(f"{plural(skipped['size'], 'file')} skipped as larger than {big}"
-                       f" ({_size_label(MAX_DOCUMENT_BYTES)} for .pdf/.docx)")
-    if skipped["binary"]:
-        reasons.append(f"{plural(skipped['binary'], 'file')} skipped as binary")
-    if skipped["encrypted"]:
-        reasons.append(f"{plural(skipped['encrypted'], 'file')} skipped as encrypted")
-    if skipped["blank"]:
-        reasons.append(f"{plural(skipped['blank'], 'file')} without text")
-    if skipped["unreadable"]:
-        reasons.append(f"{skipped['unreadable']} unreadable")
-    if skipped["type"]:
-        reasons.append(f"{plural(skipped['type'], 'file')} of other types")
-    if skipped["special"]:
-        reasons.append(f"{skipped['special']} not regular files")
-    if skipped["hidden"]:
-        reasons.append(f"{skipped['hidden']} hidden")
+    sizes = f"{_size_label(MAX_FILE_BYTES)} ({_size_label(MAX_DOCUMENT_BYTES)} for .pdf/.docx)"
+    reasons = [template.format(files=plural(skipped[key], "file"), n=skipped[key], sizes=sizes)
+               for key, template in _SKIP_REASONS if skipped[key]]
     why = ", ".join(reasons) or "the folder is empty"
     exts = " ".join(FOLDER_EXTENSIONS)
     return f"corpus folder {shown} contains no indexable {what}: {why}; indexable: {exts}"
