@@ -117,6 +117,13 @@ def test_bad_values_are_one_line_errors_naming_the_variable(name, value):
     assert name in message and "\n" not in message
 
 
+def test_a_bad_number_is_named_in_words():
+    with pytest.raises(ConfigError, match="RESEARCH_ROUNDS must be a whole number, got 'two'"):
+        load_settings(env={"RESEARCH_ROUNDS": "two"}, env_file=None)
+    with pytest.raises(ConfigError, match="RESEARCH_TIMEOUT must be a number, got 'x'"):
+        load_settings(env={"RESEARCH_TIMEOUT": "x"}, env_file=None)
+
+
 def test_max_attempts_is_bounded_by_the_retry_policy_cap():
     # A run asking for more attempts than the worker nodes' RetryPolicy allows would stop at the
     # cap without a word; the declaration refuses it instead.

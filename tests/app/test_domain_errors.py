@@ -12,7 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from app.errors import DomainError, NothingToResume, ThreadMismatch, UnknownThread
+from app.errors import (
+    DomainError,
+    NothingToResume,
+    NothingToReview,
+    ThreadMismatch,
+    UnknownThread,
+)
 from tests.conftest import AS_OF, SMALL_TOPIC, clean_env
 
 
@@ -31,7 +37,7 @@ def _err_lines(capsys: pytest.CaptureFixture[str]) -> list[str]:
 
 
 def test_domain_errors_are_one_family() -> None:
-    for cls in (NothingToResume, ThreadMismatch, UnknownThread):
+    for cls in (NothingToResume, NothingToReview, ThreadMismatch, UnknownThread):
         assert issubclass(cls, DomainError) and not issubclass(cls, LookupError)
 
 
