@@ -93,7 +93,7 @@ def validate_paths(settings: Settings) -> None:
     if settings.corpus is not None:
         from workers.sources.folder import corpus_folder
 
-        corpus_folder(settings.corpus)  # CorpusError: missing, a file, or nothing to index
+        corpus_folder(settings.corpus, probe=True)  # CorpusError: missing, not a folder, empty
     out = settings.report_out
     if out is None:
         return

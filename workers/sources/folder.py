@@ -64,19 +64,9 @@ FolderFile = tuple[str, Path, os.stat_result]
 """``(ref_path, path, stat)`` of one indexable file."""
 
 
-def folder_files(
-    folder: Path, skipped: Counter[str] | None = None
-) -> list[FolderFile]:
-    """``(ref_path, path, stat)`` of the indexable files under ``folder``, sorted.
-
-    ``ref_path`` is the relative POSIX path, made safe by :func:`_safe_name` when the name is
-    not valid UTF-8 (and suffixed ``~2``, ``~3``... should that collide with another file's), so
-    refs stay unique and printable. Hidden files and directories, other file types, special files
-    and files over their size limit are skipped and counted in ``skipped`` (keys ``hidden``,
-    ``type``, ``special``, ``size``, ``unreadable``)."""
-    if skipped is None:
-        skipped = Counter()
-    found: list[FolderFile] = []
+def _indexable(folder: Path, skipped: Counter[str]) -> Iterator[tuple[Path, os.stat_result]]:
+    """The indexable files under ``folder`` as they are found (walk order), counting the
+    skipped ones in ``skipped``: see :func:`folder_files`."""
     for dirpath, dirnames, filenames in os.walk(folder):
         kept = []
         for d in sorted(dirnames):
@@ -103,7 +93,23 @@ def folder_files(
             elif st.st_size > _size_limit(filename):
                 skipped["size"] += 1
             else:
-                found.append((path.relative_to(folder).as_posix(), path, st))
+                yield path, st
+
+
+def folder_files(
+    folder: Path, skipped: Counter[str] | None = None
+) -> list[FolderFile]:
+    """``(ref_path, path, stat)`` of the indexable files under ``folder``, sorted.
+
+    ``ref_path`` is the relative POSIX path, made safe by :func:`_safe_name` when the name is
+    not valid UTF-8 (and suffixed ``~2``, ``~3``... should that collide with another file's), so
+    refs stay unique and printable. Hidden files and directories, other file types, special files
+    and files over their size limit are skipped and counted in ``skipped`` (keys ``hidden``,
+    ``type``, ``special``, ``size``, ``unreadable``)."""
+    if skipped is None:
+        skipped = Counter()
+    found = [(path.relative_to(folder).as_posix(), path, st)
+             for path, st in _indexable(folder, skipped)]
     found.sort(key=lambda item: raw(item[0]))
     if not any(unsafe_name(rel) for rel, _p, _st in found):
         return found
@@ -194,15 +200,18 @@ def _size_label(n: int) -> str:
 
 
 def corpus_folder(
-    folder: Path | str, skipped: Counter[str] | None = None
+    folder: Path | str, skipped: Counter[str] | None = None, *, probe: bool = False
 ) -> tuple[Path, str, list[FolderFile]]:
     """Check a ``--corpus`` folder and list what it holds: ``(resolved folder, its printable
-    name, its indexable files)``. The one check of a corpus folder: the CLI calls it before
-    anything is written, the corpus when it opens the folder.
+    name, its indexable files)``. The one check of a corpus folder: the CLI calls it with
+    ``probe=True`` before anything is written (it stops at the first indexable file and lists
+    none, so a large folder is walked in full only once, by the corpus), the corpus when it
+    opens the folder.
 
     Args:
         folder: the folder as given (``~`` is expanded).
         skipped: counts the files left out, by reason (see :func:`folder_files`).
+        probe: only check that something is indexable; the list returned is empty.
 
     Raises:
         CorpusError: the folder does not exist, is not a directory, or holds nothing to index
@@ -215,8 +224,13 @@ def corpus_folder(
         raise CorpusError(f"corpus folder not found: {shown}")
     if not folder.is_dir():
         raise CorpusError(f"corpus folder is not a directory: {shown}")
-    files = folder_files(folder, skipped)
-    if not files:
+    if probe:
+        found = next(_indexable(folder, skipped), None) is not None
+        files: list[FolderFile] = []
+    else:
+        files = folder_files(folder, skipped)
+        found = bool(files)
+    if not found:
         raise CorpusError(nothing_indexable(shown, "files", skipped))
     return folder, shown, files
 
