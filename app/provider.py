@@ -65,9 +65,9 @@ _Result = TypeVar("_Result")
 
 
 def honour_retry_after(error: BaseException, gate: RetryAfterGate, patience: float,
-                       label: str) -> None:
+                       label: str) -> bool:
     """Hold ``gate`` for the wait ``error`` asks for (its response's ``Retry-After``), so no
-    caller of the endpoint sends a request inside the window. Nothing when it asks for none.
+    caller of the endpoint sends a request inside the window. Return whether it asked for one.
 
     Args:
         error: the error a request raised.
@@ -81,7 +81,7 @@ def honour_retry_after(error: BaseException, gate: RetryAfterGate, patience: flo
     """
     seconds = retry_after(error)
     if seconds is None:
-        return
+        return False
     if seconds > patience:
         raise RetryAfterTooLong(
             f"{label}: the provider asked to wait {seconds:.0f} s before the next request "
@@ -90,6 +90,7 @@ def honour_retry_after(error: BaseException, gate: RetryAfterGate, patience: flo
             seconds=seconds, patience=patience,
         ) from error
     gate.hold(seconds)
+    return True
 
 
 def paced_search(search: Callable[..., _Result], gate: RetryAfterGate, patience: float,
@@ -185,8 +186,7 @@ class ProviderGuard(BaseCallbackHandler):
         """Pace by ``Retry-After``; turn an unusable answer into a named, transient error."""
         if isinstance(error, (MalformedResponseError, RetryAfterTooLong)):
             return
-        if retry_after(error) is not None:
-            honour_retry_after(error, self.gate, self.patience, self.label)
+        if honour_retry_after(error, self.gate, self.patience, self.label):
             return
         if isinstance(error, (TypeError, KeyError)) and any(
             text in str(error) for text in _NO_CHOICES
