@@ -12,7 +12,10 @@ import ``app/``; the CLI maps them to exit 2 as well.
 
 from __future__ import annotations
 
-__all__ = ["DomainError", "NothingToResume", "NothingToReview", "ThreadMismatch", "UnknownThread"]
+__all__ = [
+    "DomainError", "NothingToResume", "NothingToReview", "ThreadMismatch", "UnknownCheckpoint",
+    "UnknownThread",
+]
 
 
 class DomainError(Exception):
@@ -33,3 +36,7 @@ class ThreadMismatch(DomainError):
 
 class NothingToReview(DomainError):
     """A review decision for a thread that awaits no review (it finished, or never paused)."""
+
+
+class UnknownCheckpoint(DomainError):
+    """``review --checkpoint ID``: the thread has no checkpoint with that id."""

@@ -115,12 +115,14 @@ def _broken_thread(thread_id: str, run: dict[str, Any], exc: Exception) -> dict[
     }
 
 
-def pending_review(storage: Storage | Path | str, thread_id: str
-                   ) -> tuple[dict[str, Any] | None, bool]:
-    """What a thread awaits, read from its latest checkpoint without running anything.
+def pending_review(storage: Storage | Path | str, thread_id: str,
+                   checkpoint_id: str | None = None) -> tuple[dict[str, Any] | None, bool]:
+    """What a thread awaits, read from its latest checkpoint (or ``checkpoint_id``) without
+    running anything.
 
     Args:
         storage: where the thread lives (a data dir path means its SQLite files).
+        checkpoint_id: an earlier checkpoint of the thread (``review --checkpoint``).
 
     Returns:
         ``(payload, unfinished)``: the review payload of its pending ``interrupt()`` (None when
@@ -129,8 +131,10 @@ def pending_review(storage: Storage | Path | str, thread_id: str
 
     Raises:
         app.errors.UnknownThread: no such thread (:func:`app.threads.require_thread`).
+        app.errors.UnknownCheckpoint: ``checkpoint_id`` is not one of its checkpoints.
         app.storage.StorageError: a database is damaged or cannot be reached.
     """
+    from app.errors import UnknownCheckpoint
     from app.review import awaiting
 
     storage = _storage(storage)
@@ -138,7 +142,14 @@ def pending_review(storage: Storage | Path | str, thread_id: str
     with storage.checkpointer(read_only=True) as saver:
         if saver is None:  # only a recorded run: a hard kill under durability="exit"
             return None, False
-        snap = research_graph(saver).get_state({"configurable": {"thread_id": thread_id}})
+        config: dict[str, Any] = {"thread_id": thread_id}
+        if checkpoint_id is not None:
+            config["checkpoint_id"] = checkpoint_id
+        snap = research_graph(saver).get_state({"configurable": config})
+    if checkpoint_id is not None and (snap.config or {}).get("configurable", {}).get(
+            "checkpoint_id") != checkpoint_id:
+        raise UnknownCheckpoint(f"thread {thread_id!r} has no checkpoint {checkpoint_id!r} "
+                                f"(python -m app inspect {thread_id} lists them)")
     return awaiting(snap), is_unfinished(snap)
 
 
@@ -208,6 +219,7 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
                 "with_payload": sum(1 for e in envelopes if e.get("structured") is not None),
                 "bytes": sizes.get(cid),
                 "checkpoint_id": cid,
+                "next": list(snap.next),  # e.g. ["review_results"]: a pause to time-travel to
             }
         )
     last = (history[-1].values if history else {}) or {}

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from app.ids import default_thread_id, sha8, topic_slug
-from app.relevance import judge
+from app.relevance import Relevance, judge
 from app.rows import ok_items
 from app.text import clip
 from state import ITEM_KINDS, ItemKind
@@ -55,6 +55,9 @@ class ReportInput:
     rows: list[dict[str, Any]]
     notes: list[str] = field(default_factory=list)
     summary: list[tuple[str, list[str]]] = field(default_factory=list)
+    relevance: Relevance | None = None
+    """The relevance verdict on ``rows`` (:func:`app.relevance.judge`), when the caller judged
+    them already (the ``report`` node keeps it in state); None: judged here."""
 
 
 class _Citations:
@@ -158,7 +161,7 @@ def render_markdown(data: ReportInput) -> str:
         f"errors: {len(errors)}",
         "",
     ]
-    relevance = judge(data.topic, data.rows)
+    relevance = data.relevance or judge(data.topic, data.rows)
     wanted, warnings = relevance.wanted, relevance.warnings
     if warnings:
         lines += [

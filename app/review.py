@@ -29,14 +29,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from langgraph.types import interrupt
+from langgraph.types import Command, interrupt
 
+from app.rounds import current_envelopes
 from app.text import clip
 
 __all__ = [
-    "PLAN", "RESULTS", "ReviewError", "ReviewPause", "ask_plan",
-    "ask_results", "awaiting", "envelope_summary", "plan_payload", "plan_resume",
-    "results_payload", "results_resume", "review_value",
+    "PLAN", "REVIEW_NODES", "RESULTS", "Awaited", "ReviewError", "ReviewPause", "ask_plan",
+    "ask_results", "awaited", "awaiting", "envelope_summary", "plan_payload", "plan_resume",
+    "results_payload", "results_resume", "resume_command", "review_value",
 ]
 
 PLAN, RESULTS = "plan", "results"
@@ -85,14 +86,59 @@ class ReviewPause:
         return out
 
 
+REVIEW_NODES = {"review_plan": PLAN, "review_results": RESULTS}
+"""The graph's review nodes and the stage each pauses for."""
+
+
+@dataclass(frozen=True)
+class Awaited:
+    """One review a thread awaits (:func:`awaited`)."""
+
+    payload: dict[str, Any]
+    """What the review shows: :func:`plan_payload` or :func:`results_payload`."""
+    interrupt_id: str | None
+    """The pending ``interrupt()``'s id, to resume it by (``Command(resume={id: value})``);
+    None when the review node is next but has not paused yet (state edited at the pause)."""
+
+
+def awaited(snapshot: Any) -> list[Awaited]:
+    """The reviews a thread's ``StateSnapshot`` awaits: each pending ``interrupt()`` with a
+    ``stage``, and each review node that is next without one. (``update_state`` while a review
+    waits keeps the review node next but drops its recorded pause; running on pauses again, and
+    a resume value given then answers it: the thread still awaits that review.)"""
+    out = [Awaited(dict(item.value), getattr(item, "id", None))
+           for item in getattr(snapshot, "interrupts", None) or ()
+           if isinstance(item.value, Mapping) and item.value.get("stage") in (PLAN, RESULTS)]
+    stages = {a.payload["stage"] for a in out}
+    values = getattr(snapshot, "values", None) or {}
+    for node in getattr(snapshot, "next", None) or ():
+        stage = REVIEW_NODES.get(node)
+        if stage is None or stage in stages:
+            continue
+        if stage == PLAN:
+            payload = plan_payload(values.get("sub_questions") or [])
+        else:
+            payload = results_payload(current_envelopes(values))
+        out.append(Awaited(payload, None))
+        stages.add(stage)
+    return out
+
+
 def awaiting(snapshot: Any) -> dict[str, Any] | None:
-    """The review payload a thread's ``StateSnapshot`` awaits (its pending ``interrupt()``
-    value with a ``stage``), or None."""
-    for item in getattr(snapshot, "interrupts", None) or ():
-        value = getattr(item, "value", None)
-        if isinstance(value, Mapping) and value.get("stage") in (PLAN, RESULTS):
-            return dict(value)
-    return None
+    """The payload of the first review a thread awaits (:func:`awaited`), or None."""
+    found = awaited(snapshot)
+    return found[0].payload if found else None
+
+
+def resume_command(snapshot: Any, value: Any) -> Any:
+    """The ``Command`` that answers the first review ``snapshot`` awaits with ``value``: by
+    interrupt id when the pause is recorded (with several pending interrupts LangGraph refuses a
+    bare value), else a bare ``Command(resume=value)`` that the review node's fresh pause takes.
+    """
+    found = awaited(snapshot)
+    if found and found[0].interrupt_id:
+        return Command(resume={found[0].interrupt_id: value})
+    return Command(resume=value)
 
 
 def envelope_summary(envelope: Mapping[str, Any], limit: int = 100) -> str:
@@ -249,14 +295,15 @@ def ask_plan(sub_questions: Sequence[str]) -> list[str]:
 
 
 def ask_results(state: Mapping[str, Any], envelopes: Sequence[Mapping[str, Any]]
-                ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Inside a node: pause for the results review of ``envelopes``; return the state update
-    (``dropped`` ids and their notes) and the tasks to send again (their next round), as
-    :class:`state.Task` dicts. A decision that does not fit pauses again, as in
+                ) -> dict[str, Any]:
+    """Inside a node: pause for the results review of ``envelopes``; return the state update:
+    ``dropped`` ids and their notes, and for tasks to send again their ids (``redo``) and the
+    round to send them in (``round``, one past the state's). The fan-out edge then sends them
+    (``app.rounds.pending_tasks``). A decision that does not fit pauses again, as in
     :func:`ask_plan`.
 
     Args:
-        state: the run's state (``topic``, ``as_of``).
+        state: the run's state (``round``).
         envelopes: the results under review (the run's current envelopes).
     """
     payload = results_payload(envelopes)
@@ -273,12 +320,12 @@ def ask_results(state: Mapping[str, Any], envelopes: Sequence[Mapping[str, Any]]
              f"{by_id[eid]['task_key']!r}" for eid in drop]
     if drop:
         update["dropped"] = drop
-    next_round = max((e.get("round", 1) for e in envelopes), default=0) + 1
-    tasks = [{"worker": by_id[eid]["worker"], "sub_question": by_id[eid]["task_key"],
-              "topic": state["topic"], "as_of": state["as_of"], "round": next_round}
-             for eid in redo]
-    if tasks:
-        notes.append(f"round {next_round}: {len(tasks)} task(s) sent again at review")
+    if redo:
+        current = max([state.get("round") or 0,
+                       *(e.get("round") or 1 for e in envelopes)])
+        update["redo"] = redo
+        update["round"] = current + 1
+        notes.append(f"round {current + 1}: {len(redo)} task(s) sent again at review")
     if notes:
         update["notes"] = notes
-    return update, tasks
+    return update

@@ -1,83 +1,170 @@
 """The map-reduce loop's decisions, as pure functions of state: which envelopes belong to this
-run, which tasks a round sends, when the rounds stop, and the run's outcome.
+run, which tasks the next dispatch sends, when the rounds stop, and the run's outcome.
 
-Pure, so a node that calls them may run again (a retry, a resume) and decide the same; the
-nodes in ``app/graph.py`` only add the I/O. Source: LangGraph's map-reduce how-to (``Send``).
+Pure, so the graph's conditional edges can call them: LangGraph re-evaluates an edge on the
+updated state after ``update_state`` (a Studio edit or fork) and on a replay, with no runtime, and
+a node that calls them may run again (a retry, a resume) and decide the same. The nodes in
+``app/graph/nodes/`` only add the I/O. Source: LangGraph's map-reduce how-to (``Send``) and its
+"time travel" how-to (``update_state``, then continue).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from langgraph.types import Send
 
-from state import ResearchState, Task
+from state import ResearchState, Routing, Task, make_envelope_id
 
 __all__ = [
-    "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "current_envelopes", "fan_out", "first_round_tasks",
-    "next_round_tasks", "recursion_limit", "run_outcome",
+    "ROUNDS_BOUND", "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "NextRound", "current_envelopes",
+    "fan_out", "highest_round", "next_round", "pending_tasks", "recursion_limit", "routing_of",
+    "run_outcome",
 ]
+
+ROUNDS_BOUND = 1000
+"""The most rounds any run takes, whatever its state says (the operator's bound on the client's
+``rounds`` is lower; this one only keeps an edited state from looping without end)."""
+
+
+def highest_round(state: Mapping[str, Any]) -> int:
+    """The highest ``round`` the thread has seen: its ``round`` channel or any envelope's (0 for
+    a new thread). A rerun or fork starts one past it, so rounds only increase in a thread."""
+    rounds = [e.get("round") or 0 for e in state.get("envelopes") or []]
+    return max([state.get("round") or 0, *rounds])
+
+
+def routing_of(state: Mapping[str, Any], workers: Sequence[str],
+               rounds_bound: int = ROUNDS_BOUND) -> Routing:
+    """The state's :class:`state.Routing`, checked: its workers limited to those of the compiled
+    graph (``workers``, in the graph's order), its ``rounds`` to ``1..rounds_bound``. A state
+    without one (written before ``plan`` ran) routes with every worker and no review.
+
+    Example:
+        >>> routing_of({"routing": {"review": True, "rounds": 99, "first_round": 3,
+        ...                         "workers": ["b", "zz"]}}, ["a", "b"], rounds_bound=5)
+        {'review': True, 'rounds': 5, 'first_round': 3, 'workers': ['b']}
+    """
+    given = state.get("routing") or {}
+    chosen = set(given.get("workers") or workers)
+    rounds = given.get("rounds")
+    rounds = rounds if isinstance(rounds, int) and not isinstance(rounds, bool) else 1
+    first = given.get("first_round")
+    return Routing(
+        review=given.get("review") is True,
+        rounds=min(max(rounds, 1), rounds_bound),
+        first_round=first if isinstance(first, int) and first > 0 else 1,
+        workers=[w for w in workers if w in chosen],
+    )
+
+
+def _this_run(state: Mapping[str, Any]) -> int:
+    """The first round of this run (envelopes of earlier runs of the thread have lower ones)."""
+    first = (state.get("routing") or {}).get("first_round")
+    return first if isinstance(first, int) else 0
+
+
+def _round(envelope: Mapping[str, Any], default: int) -> int:
+    """An envelope's round; ``default`` for one written without (a forker's node): a round it
+    does not claim never makes it older than the run."""
+    value = envelope.get("round")
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 def current_envelopes(state: ResearchState) -> list[dict[str, Any]]:
-    """The envelopes of this run: those whose task is one of the current sub-questions and whose
-    ``as_of`` is the run's, less those dropped at review. (A thread that is run again keeps older
-    envelopes in the channel.)"""
+    """The envelopes of this run: those whose task is one of the current sub-questions, whose
+    ``as_of`` is the run's and whose round is this run's, less those dropped at review. (A
+    thread that is run again keeps older envelopes in the channel.)"""
     questions = set(state.get("sub_questions") or [])
     as_of = state.get("as_of")
     dropped = set(state.get("dropped") or [])
+    first = _this_run(state)
     return [
         e
         for e in state.get("envelopes") or []
         if e.get("task_key") in questions and e.get("as_of") == as_of
-        and e.get("envelope_id") not in dropped
+        and e.get("envelope_id") not in dropped and _round(e, first) >= first
     ]
 
 
-def next_round_tasks(
-    state: ResearchState, worker_names: Sequence[str], rounds: int, max_tokens: int | None
-) -> tuple[list[Task], str | None]:
-    """Decide the next map step: the failed tasks to send again, and why not if none.
+def pending_tasks(state: Mapping[str, Any], workers: Sequence[str]) -> list[Task]:
+    """The tasks the next dispatch sends: for each sub-question x worker of the run (worker by
+    worker within a sub-question), the task whose envelope is missing from this run, or failed
+    or is to be redone (``redo``) in an earlier round than the state's ``round``. Dropped
+    envelopes are never sent.
 
-    Pure: it only reads state, so ``route`` may run again (a retry, a resume) and decide the
-    same.
+    A pure function of state, so the fan-out edge re-derives it after any ``update_state``: a
+    fork after ``plan`` sends every task, a fork after the map step sends only what is left.
 
-    Returns:
-        ``(tasks, reason)``: the tasks of round ``r + 1`` (each keeps its worker and
-        sub-question, so its ``envelope_id`` is unchanged), and a note when failed tasks remain
-        but are not re-sent (no rounds or no budget left), or when the token budget is spent,
-        else None.
+    Args:
+        state: the graph's state.
+        workers: the compiled graph's worker names.
     """
-    envelopes = current_envelopes(state)
-    failed = [e for e in envelopes if e.get("status") == "error" and e["worker"] in worker_names]
+    routing = routing_of(state, workers)
+    round_ = state.get("round") or routing["first_round"]
+    topic, as_of = state.get("topic") or "", state.get("as_of") or ""
+    dropped = set(state.get("dropped") or [])
+    redo = set(state.get("redo") or [])
+    first = routing["first_round"]
+    mine = {e.get("envelope_id"): e for e in state.get("envelopes") or []
+            if _round(e, first) >= first}
+    tasks: list[Task] = []
+    for question in state.get("sub_questions") or []:
+        for worker in routing["workers"]:
+            eid = make_envelope_id(worker, question, as_of)
+            if eid in dropped:
+                continue
+            envelope = mine.get(eid)
+            if envelope is None or (_round(envelope, round_) < round_ and (
+                    envelope.get("status") == "error" or eid in redo)):
+                tasks.append(Task(worker=worker, sub_question=question, topic=topic,
+                                  as_of=as_of, round=round_))
+    return tasks
+
+
+@dataclass(frozen=True)
+class NextRound:
+    """What ``route`` decides after a map step (:func:`next_round`)."""
+
+    round: int | None
+    """The round to send the failed tasks in (None: no more rounds)."""
+    failed: int
+    """How many of this run's tasks failed."""
+    note: str | None
+    """Why failed tasks are not sent again, or that the token budget is spent; None."""
+
+
+def next_round(state: Mapping[str, Any], workers: Sequence[str], *, rounds: int,
+               max_tokens: int | None) -> NextRound:
+    """Decide the next map step: send this run's failed tasks again in round ``round + 1``, or
+    say why not (no rounds or no budget left).
+
+    Args:
+        state: the graph's state.
+        workers: the compiled graph's worker names.
+        rounds: the rounds this run may take (checked: :func:`routing_of`).
+        max_tokens: the run's token budget (None: none).
+    """
+    routing = routing_of(state, workers)
+    failed = [e for e in current_envelopes(state)
+              if e.get("status") == "error" and e.get("worker") in routing["workers"]]
     spent = state.get("tokens", 0) or 0
     over_budget = max_tokens is not None and spent >= max_tokens
+    budget = f"token budget spent ({spent} of {max_tokens})"
     if not failed:
         # The budget note reaches the report even when nothing is left to re-dispatch.
-        return [], (f"token budget spent ({spent} of {max_tokens})" if over_budget else None)
-    this_round = max(e.get("round", 1) for e in envelopes)
-    if this_round >= rounds:
-        reason = f"{len(failed)} task(s) still failed after {this_round} round(s)"
-        if over_budget:
-            reason += f"; token budget spent ({spent} of {max_tokens})"
-        return [], reason
+        return NextRound(None, 0, budget if over_budget else None)
+    this_round = state.get("round") or routing["first_round"]
+    taken = this_round - routing["first_round"] + 1
+    if taken >= rounds:
+        note = f"{len(failed)} task(s) still failed after {taken} round(s)"
+        return NextRound(None, len(failed), note + (f"; {budget}" if over_budget else ""))
     if over_budget:
-        return [], (
-            f"token budget spent ({spent} of {max_tokens}): {len(failed)} failed task(s) "
-            "were not dispatched again"
-        )
-    tasks = [
-        Task(
-            worker=e["worker"],
-            sub_question=e["task_key"],
-            topic=state["topic"],
-            as_of=state["as_of"],
-            round=this_round + 1,
-        )
-        for e in failed
-    ]
-    return tasks, None
+        return NextRound(None, len(failed),
+                         f"{budget}: {len(failed)} failed task(s) were not dispatched again")
+    return NextRound(this_round + 1, len(failed), None)
 
 
 def run_outcome(state: ResearchState) -> tuple[str, list[dict[str, Any]]]:
@@ -98,25 +185,18 @@ def run_outcome(state: ResearchState) -> tuple[str, list[dict[str, Any]]]:
     return ("partial" if failed else "ok"), failed
 
 
-STEPS_PER_ROUND = 2
-"""Supersteps one map round takes: the workers, then ``route``."""
+STEPS_PER_ROUND = 3
+"""Supersteps one map round takes: ``dispatch``, the workers, then ``route``."""
 STEPS_AFTER_MAP = 2
 """Supersteps after the last round: ``persist``, then ``report``."""
 
 
 def recursion_limit(rounds: int) -> int:
-    """The ``recursion_limit`` a run of ``rounds`` rounds needs: ``plan``, each round's two
-    supersteps, ``persist`` and ``report``, plus a margin. (``route`` also stops re-dispatching,
-    with a note, when the limit the caller chose leaves no room for another round, so a run
-    never ends in ``GraphRecursionError`` with its results unsaved.)"""
+    """The ``recursion_limit`` a run of ``rounds`` rounds needs: ``plan``, each round's three
+    supersteps, ``persist`` and ``report``, plus a margin (the review pauses among them).
+    (``route`` also stops re-dispatching, with a note, when the limit the caller chose leaves no
+    room for another round, so a run never ends in ``GraphRecursionError`` unsaved.)"""
     return 1 + STEPS_PER_ROUND * rounds + STEPS_AFTER_MAP + 5
-
-
-def first_round_tasks(topic: str, as_of: str, questions: Sequence[str],
-                      worker_names: Sequence[str]) -> list[Task]:
-    """Round 1: one task per worker per sub-question, sub-question by sub-question."""
-    return [Task(worker=worker, sub_question=question, topic=topic, as_of=as_of, round=1)
-            for question in questions for worker in worker_names]
 
 
 def fan_out(tasks: Sequence[Task]) -> list[Send]:

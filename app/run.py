@@ -16,12 +16,11 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from langgraph.runtime import RunControl
-from langgraph.types import Command
 
 from app.config import Settings
 from app.errors import NothingToResume, NothingToReview, ThreadMismatch
 from app.resources import Resources
-from app.review import ReviewPause, awaiting
+from app.review import ReviewPause, awaiting, resume_command
 from app.rounds import recursion_limit
 from app.stop import Received, ignore_signals, stop_on_signals
 from app.storage import ThreadBusy, storage_of
@@ -72,6 +71,11 @@ class RunRequest:
     thread_id: str | None = None
     fresh: bool = False
     review: dict[str, Any] | None = None
+    checkpoint_id: str | None = None
+    """Time travel (``review --checkpoint``): fork the thread from this earlier review pause
+    (a copy of it becomes the latest checkpoint, without the decision recorded there), then
+    resume with ``review``. Resuming the old checkpoint directly would replay its old decision:
+    LangGraph keeps a pause's resume value as a pending write of that checkpoint."""
 
 
 class OpenGraph(NamedTuple):
@@ -163,6 +167,10 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
     workers = registered(web=settings.web)  # the graph's workers (research_graph), to count
     with storage.thread_lock(thread_id), \
             open_graph(settings, resources=resources) as (graph, labels, resources):
+        if request.checkpoint_id is not None:
+            old = {"configurable": {"thread_id": thread_id,
+                                    "checkpoint_id": request.checkpoint_id}}
+            graph.update_state(old, None, as_node="__copy__")  # LangGraph's fork by copy
         try:
             snapshot = graph.get_state(config)
         except Exception as exc:  # e.g. saved writes that LangGraph refuses to apply again
@@ -196,7 +204,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         # an approved review, continues it the same way.)
         if is_unfinished(snapshot):
             resumed_from = (snapshot.metadata or {}).get("step", 0)
-            graph_input = None if pending is None else Command(resume=request.review)
+            graph_input = None if pending is None else resume_command(snapshot, request.review)
             topic = state_topic or request.topic or (recorded or {}).get("topic")
             as_of = values.get("as_of") or (recorded or {}).get("as_of") or request.as_of
         elif request.topic is None:

@@ -146,7 +146,8 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             sub_questions=list(final.get("sub_questions") or []),
             envelopes=len(envelopes),
             # less the results a reviewer dropped (neither persisted nor reported)
-            expected=len(final.get("sub_questions") or []) * workers
+            expected=len(final.get("sub_questions") or [])
+            * len((final.get("routing") or {}).get("workers") or range(workers))
             - len(set(final.get("dropped") or [])),
             db_rows=len(db_rows),
             missing_rows=missing,
@@ -160,7 +161,9 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             notes=notes,
             outcome=outcome,
             failed_tasks=failed,
-            warnings=[w.to_dict() for w in relevance_warnings(topic, db_rows)],
+            # the report node's verdict, kept in state; judged here for a state without it
+            warnings=list(final["warnings"]) if final.get("warnings") is not None
+            else [w.to_dict() for w in relevance_warnings(topic, db_rows)],
         )
         store.finish_run(
             thread_id,

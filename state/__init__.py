@@ -27,7 +27,7 @@ from state.reducers import (
     keep_min,
     merge_dicts,
 )
-from state.schema import ResearchInput, ResearchState, Task, parallel_keys
+from state.schema import ResearchInput, ResearchState, Routing, Task, parallel_keys
 
 __all__ = [
     "DELETE",
@@ -38,6 +38,7 @@ __all__ = [
     "ResearchInput",
     "ResearchState",
     "ResultItem",
+    "Routing",
     "Task",
     "add_counts",
     "capped_list",

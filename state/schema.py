@@ -19,7 +19,7 @@ from typing_extensions import NotRequired, TypedDict
 
 from state.reducers import concat_lists, dedupe_extend, envelope_reducer
 
-__all__ = ["ResearchInput", "ResearchState", "Task", "parallel_keys"]
+__all__ = ["ResearchInput", "ResearchState", "Routing", "Task", "parallel_keys"]
 
 
 class Task(TypedDict):
@@ -38,6 +38,25 @@ class Task(TypedDict):
     """1 for the first map step; 2 and up for re-dispatches of failed tasks."""
 
 
+class Routing(TypedDict):
+    """What the graph's edges route by, written into state by ``plan`` from the run's context.
+
+    Edges get no runtime when LangGraph re-evaluates them after ``update_state`` (a Studio edit,
+    a fork), so what they decide by must be in state. Whoever reads it checks it against the
+    operator's bounds: a client's ``update_state`` can change these values, never raise a bound.
+    """
+
+    review: bool
+    """Pause for a human review after ``plan`` and before ``persist``."""
+    rounds: int
+    """Dispatch rounds this run may take (the first included)."""
+    first_round: int
+    """The round this run's first dispatch sends: one past the highest the thread has seen, so
+    round numbers only increase within a thread (a stale echo carries a lower one)."""
+    workers: list[str]
+    """The workers each sub-question is sent to (those of the compiled graph)."""
+
+
 class ResearchInput(TypedDict):
     """What a caller gives the graph (the form LangGraph Studio shows)."""
 
@@ -52,8 +71,18 @@ class ResearchState(TypedDict, total=False):
     topic: str
     as_of: str
     sub_questions: list[str]
-    """Written once, by ``plan`` (single writer, so no reducer). The current dispatch round is
-    not a channel: it is derived from the envelopes (their highest ``round``)."""
+    """Written by ``plan`` (single writer, so no reducer), or replaced at the plan review."""
+
+    routing: Routing
+    """Written by ``plan``: what the edges route by (:class:`Routing`)."""
+
+    round: int
+    """The round the next dispatch sends: ``routing["first_round"]`` from ``plan``, one more each
+    time ``route`` or the results review sends tasks again. A task is sent when its envelope is
+    missing, or failed (or is to be redone) in an earlier round."""
+
+    redo: list[str]
+    """Envelope ids the results review asked to send again (written by ``review_results``)."""
 
     envelopes: Annotated[list[dict[str, Any]], envelope_reducer]
     """Every worker result. Many workers write in the same superstep, retries and re-dispatches
@@ -82,6 +111,10 @@ class ResearchState(TypedDict, total=False):
     outcome: str
     """``"ok"``, ``"partial"`` (some tasks failed for good) or ``"failed"`` (all did): written
     once, by ``report``, at the end of a run."""
+
+    warnings: list[dict[str, str]]
+    """The relevance verdict (``app.relevance``): each ``{"code", "message"}``, empty when the
+    sources speak to the topic. Written once, by ``report``, so every client reads it."""
 
     failed_tasks: list[dict[str, Any]]
     """The tasks that failed for good, each ``{envelope_id, worker, task_key, error}``: written

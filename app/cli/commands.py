@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "review":
         settings = settings.with_overrides(review=True)  # a redo pauses again
         request.review = review_decision(args, settings)
+        request.checkpoint_id = args.checkpoint
 
     progress = Progress(sys.stderr if args.json else sys.stdout, quiet=args.quiet)
     with stop_on_signals():  # before the run exists; app.run sets its stop signal too
@@ -119,8 +120,15 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
     from app.review import ReviewError, ReviewPause, review_value
     from app.storage import storage_of
 
-    payload, unfinished = pending_review(storage_of(settings), args.thread_id)
+    checkpoint = getattr(args, "checkpoint", None)
+    payload, unfinished = pending_review(storage_of(settings), args.thread_id, checkpoint)
     decided = args.approve or args.question or args.drop or args.redo
+    if checkpoint is not None and payload is None:
+        raise NothingToReview(f"checkpoint {checkpoint!r} of thread {args.thread_id!r} is not a "
+                              "review pause (python -m app inspect THREAD_ID lists the thread's "
+                              "checkpoints and what each awaited)")
+    if checkpoint is not None and not decided:
+        raise BadInput("--checkpoint needs a decision: --approve, --question, --drop or --redo")
     if payload is None:
         if unfinished and args.approve and not (args.question or args.drop or args.redo):
             # The review was decided and the run then stopped (e.g. killed while persisting):

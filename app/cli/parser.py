@@ -56,6 +56,12 @@ def _thread_id(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _checkpoint_id(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("--checkpoint needs a value, got an empty one")
+    return text.strip()
+
+
 def add_setting_flags(parser: argparse.ArgumentParser, names: set[str] | None = None) -> None:
     """Add the declared flags to ``parser`` (all of them, or those whose setting is in
     ``names``); the fault-injection flags go in their own help group. Each flag's value lands
@@ -146,6 +152,10 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("--redo", action="append", default=[], metavar="ENVELOPE_ID",
                         help="results review: send this task again, then review again "
                         "(repeatable)")
+    review.add_argument("--checkpoint", metavar="CHECKPOINT_ID", type=_checkpoint_id,
+                        help="time travel: decide again at this earlier review pause (its id "
+                        "from inspect THREAD_ID); the thread forks from it, so the rows and "
+                        "report show the new decision")
     add_setting_flags(review, {s.name for s in SETTINGS} - {"review"})
     _add_output_flags(review)
 

@@ -165,6 +165,18 @@ class ResultsStore(ABC):
             self._write(_UPSERT, rows)
         return len(rows)
 
+    def delete(self, envelope_ids: Iterable[str], *, thread_id: str) -> None:
+        """Remove the rows of ``envelope_ids`` in ``thread_id``, in one transaction: envelopes
+        dropped at a review that a time-travel replay decided differently. Deleting rows that
+        are not there is a no-op, so running it again changes nothing.
+
+        Raises:
+            sqlite3.Error | psycopg.Error: the transaction is rolled back.
+        """
+        rows = [(eid, thread_id) for eid in dict.fromkeys(envelope_ids)]
+        if rows:
+            self._write("DELETE FROM results WHERE envelope_id = ? AND thread_id = ?", rows)
+
     def rows(self, envelope_ids: Iterable[str] | None = None, *, thread_id: str | None = None
              ) -> list[dict[str, Any]]:
         """Read rows (``structured`` decoded), by envelope id, by thread, or all, in the order

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import app.graph
+import app.graph.build
 from app.config import RunContext
 from app.graph import build_graph
 from app.inspect import list_threads, print_threads
@@ -67,7 +67,7 @@ def test_a_run_that_returns_a_dict_is_an_error_envelope(tmp_path, small_corpus):
 def test_a_node_that_echoes_its_task_is_an_error_envelope(tmp_path, small_corpus, monkeypatch):
     from langgraph.checkpoint.memory import InMemorySaver
 
-    monkeypatch.setattr(app.graph, "make_worker_node", _echoing)
+    monkeypatch.setattr(app.graph.build, "make_worker_node", _echoing)
     graph = build_graph(WORKERS, resources=Resources(defaults=_context(tmp_path, small_corpus)),
                         checkpointer=InMemorySaver())
     final = graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF},
@@ -88,8 +88,9 @@ def test_a_thread_that_cannot_be_resumed_is_listed_with_the_way_out(tmp_path, sm
         graph = build_graph(WORKERS, resources=Resources(defaults=context), checkpointer=saver)
         graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF},
                      {"configurable": {"thread_id": "good"}})
-        monkeypatch.setattr(app.graph, "make_worker_node", _echoing)
-        monkeypatch.setattr(app.graph, "guard_worker_node", lambda name, node, allowed: node)
+        monkeypatch.setattr(app.graph.build, "make_worker_node", _echoing)
+        monkeypatch.setattr(app.graph.build, "guard_worker_node",
+                            lambda name, node, allowed: node)
         broken = build_graph(WORKERS, resources=Resources(defaults=context), checkpointer=saver)
         with pytest.raises(Exception, match="InvalidUpdateError|Can receive only one value"):
             broken.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF},

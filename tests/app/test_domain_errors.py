@@ -44,7 +44,7 @@ def test_domain_errors_are_one_family() -> None:
 def test_a_key_error_inside_a_node_is_a_failure_not_bad_input(
         tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
-    import app.graph
+    import app.graph.nodes.report
     from app.cli import main
 
     def broken_renderer(*args: object, **kwargs: object) -> str:
@@ -52,13 +52,13 @@ def test_a_key_error_inside_a_node_is_a_failure_not_bad_input(
 
     args = ["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", str(small_corpus),
             "--data-dir", str(tmp_path / "data"), "--quiet"]
-    renderer = app.graph.render_markdown
-    monkeypatch.setattr(app.graph, "render_markdown", broken_renderer)
+    renderer = app.graph.nodes.report.render_markdown
+    monkeypatch.setattr(app.graph.nodes.report, "render_markdown", broken_renderer)
     assert main(args) == 1
     lines = _err_lines(capsys)
     assert len(lines) == 1 and lines[0].startswith("error: run failed: KeyError"), lines
 
-    monkeypatch.setattr(app.graph, "render_markdown", renderer)  # fixed: the same command
+    monkeypatch.setattr(app.graph.nodes.report, "render_markdown", renderer)  # fixed: same command
     # finishes the thread
     assert main(args) == 0, _err_lines(capsys)
     capsys.readouterr()

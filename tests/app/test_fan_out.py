@@ -1,10 +1,11 @@
 """Fan-outs that raise once are run again on resume, and runs with many rounds fit their
-recursion limit (issue 10, items 1 and 4).
+recursion limit.
 
-``plan`` and ``route`` build their ``Send`` objects inside the node (``Command(goto=[...])``): a
-node that raises leaves no writes, so a resume runs it, and its fan-out, again. With the fan-out
-in a conditional edge, the node's writes were saved with the edge's error, the resume replayed
-them and never re-ran the edge: no worker ran, 0 rows (langgraph#8834).
+The fan-out is a conditional edge (``app.graph.edges.to_workers``) leaving ``dispatch``, a node
+that writes no state. An edge that raised after a node that *wrote* was skipped on resume: the
+node's writes were saved with the edge's error, the resume replayed them and never re-ran the
+edge, so no worker ran (langgraph#8834). After ``dispatch`` the resume runs the node and its edge
+again, and every worker runs.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def test_a_plan_fan_out_that_raises_once_is_run_again_on_resume(tmp_path, small_
     _send_fails_on_call(monkeypatch, 1)
     with pytest.raises(RuntimeError, match="Send failed once"):
         graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config)
-    assert graph.get_state(config).next == ("plan",)  # plan left nothing behind: it runs again
+    assert graph.get_state(config).next == ("dispatch",)  # dispatch wrote nothing: it runs again
     final = graph.invoke(None, config)
     assert final["outcome"] == "ok"
     assert len(final["envelopes"]) == TASKS
@@ -76,10 +77,10 @@ def test_a_redispatch_that_raises_once_is_run_again_on_resume(tmp_path, small_co
                                                              monkeypatch):
     graph = _graph(tmp_path, small_corpus, rounds=2, fail_workers=("critic:1",))
     config = {"configurable": {"thread_id": "t"}}
-    _send_fails_on_call(monkeypatch, TASKS + 1)  # the first Send that route builds
+    _send_fails_on_call(monkeypatch, TASKS + 1)  # the first Send of round 2's fan-out
     with pytest.raises(RuntimeError, match="Send failed once"):
         graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config)
-    assert graph.get_state(config).next == ("route",)
+    assert graph.get_state(config).next == ("dispatch",)
     final = graph.invoke(None, config)
     assert final["outcome"] == "ok", final["failed_tasks"]
     rows = _rows(tmp_path, "t")

@@ -1,0 +1,123 @@
+"""The research graph's wiring, and nothing else.
+
+```
+START -> plan --after_plan--> review_plan --> dispatch      (review_plan only with review on)
+                          \\-> dispatch --to_workers--> [Send(worker, Task) ...] -> route
+route --after_route--> dispatch (the next round) | review_results | persist
+review_results --after_review_results--> dispatch (redo) | persist
+persist -> report -> END
+```
+
+Every choice of what runs next is a conditional edge (:mod:`app.graph.edges`), a pure function
+of state, so LangGraph re-derives it after ``update_state``, a fork or a replay. The nodes
+(:mod:`app.graph.nodes`) are module-level functions; this module binds their resources and the
+worker names, and sets the retry policies.
+
+Source: LangGraph's map-reduce how-to (``Send``), "Add retry policies", "Time travel".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import RetryPolicy
+
+from app.config import RunContext
+from app.graph.edges import (
+    after_plan,
+    after_review_plan,
+    after_review_results,
+    after_route,
+    to_workers,
+)
+from app.graph.nodes.dispatch import dispatch
+from app.graph.nodes.persist import persist
+from app.graph.nodes.plan import plan
+from app.graph.nodes.report import report
+from app.graph.nodes.review import review_plan, review_results
+from app.graph.nodes.route import route
+from app.resources import Resources
+from app.storage import is_transient_storage_error
+from state import ResearchInput, ResearchState, parallel_keys
+from workers.base import WorkerSpec, guard_worker_node, make_worker_node
+from workers.retry import ATTEMPTS_CAP, retry_on
+from workers.usage import AttemptTokens
+
+__all__ = ["build_graph"]
+
+# The RetryPolicy re-runs a node; how many times and after which wait is the run's own setting
+# (max_attempts, retry_interval): the nodes wait (backoff) and stop (give_up) themselves, so
+# the policy has a cap and no interval of its own.
+WORKER_RETRY = RetryPolicy(max_attempts=ATTEMPTS_CAP, initial_interval=0.0, backoff_factor=1.0,
+                           max_interval=0.0, jitter=False, retry_on=retry_on)
+# persist and report do database I/O: retry a busy or locked SQLite database or a dropped
+# PostgreSQL connection, nothing else (a programming error retried is only slower to surface).
+IO_RETRY = RetryPolicy(max_attempts=3, initial_interval=0.2, retry_on=is_transient_storage_error)
+
+
+def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
+                resources: Resources | None = None, checkpointer: Any = None):
+    """Compile the research graph. Its settings come per run, as LangGraph's runtime context.
+
+    Args:
+        workers: the workers to fan out to (default: ``workers.registry.WORKERS``); fixed per
+            compiled graph, since each is a node.
+        resources: where nodes look up the models, corpus and per-run objects of their run's
+            context (default: a fresh :class:`app.resources.Resources` with no credentials).
+        checkpointer: a LangGraph checkpointer (e.g. ``SqliteSaver``), or None (LangGraph Server
+            and Studio bring their own).
+
+    Returns:
+        The compiled graph, ``context_schema=RunContext``. Invoke it with
+        ``{"topic": ..., "as_of": "YYYY-MM-DD"}``, ``{"configurable": {"thread_id": ...}}`` and
+        ``context=RunContext(...)`` (or a dict of its fields; None: the resources' defaults).
+        Nodes write progress to the ``custom`` stream: ``{"planned": {"sub_questions",
+        "total"}}``, ``{"dispatched": {"round", "tasks"}}``, ``{"envelope": envelope}``,
+        ``{"retry": {...}}``, ``{"persisted": {"count"}}``, ``{"report": {"path", "outcome"}}``.
+
+    Raises:
+        ValueError: two workers share a name.
+    """
+    if workers is None:
+        from workers.registry import WORKERS
+
+        workers = WORKERS
+    workers = tuple(workers)
+    names = tuple(w.name for w in workers)
+    if len(set(names)) != len(names):
+        raise ValueError(f"worker names must be unique: {names}")
+    res = resources or Resources()
+    routes = {"workers": names}  # what every edge and routing node is told of the graph
+
+    builder = StateGraph(ResearchState, context_schema=RunContext, input_schema=ResearchInput)
+    builder.add_node("plan", partial(plan, res=res, tokens=AttemptTokens(), **routes),
+                     retry_policy=WORKER_RETRY)
+    builder.add_node("review_plan", review_plan)
+    builder.add_node("dispatch", partial(dispatch, **routes))
+    allowed = parallel_keys()  # the channels parallel workers may write: those with a reducer
+    for worker in workers:
+        node = guard_worker_node(worker.name, make_worker_node(worker, res.resolve_worker),
+                                 allowed=allowed)
+        builder.add_node(worker.name, node, retry_policy=WORKER_RETRY)
+        builder.add_edge(worker.name, "route")
+    builder.add_node("route", partial(route, res=res, **routes))
+    builder.add_node("review_results", review_results)
+    builder.add_node("persist", partial(persist, res=res), retry_policy=IO_RETRY)
+    builder.add_node("report", partial(report, res=res), retry_policy=IO_RETRY)
+
+    builder.add_edge(START, "plan")
+    builder.add_conditional_edges("plan", partial(after_plan, **routes),
+                                  ["review_plan", "dispatch"])
+    builder.add_conditional_edges("review_plan", partial(after_review_plan, **routes),
+                                  ["dispatch", END])
+    builder.add_conditional_edges("dispatch", partial(to_workers, **routes), [*names, "route"])
+    builder.add_conditional_edges("route", partial(after_route, **routes),
+                                  ["dispatch", "review_results", "persist"])
+    builder.add_conditional_edges("review_results", partial(after_review_results, **routes),
+                                  ["dispatch", "persist"])
+    builder.add_edge("persist", "report")
+    builder.add_edge("report", END)
+    return builder.compile(checkpointer=checkpointer, name="research")

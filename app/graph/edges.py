@@ -1,0 +1,56 @@
+"""The research graph's conditional edges: what runs next, as pure functions of state.
+
+LangGraph evaluates an edge after its node, and again on the updated state after
+``update_state`` (a Studio edit, a fork) or a replay, then with no runtime (``get_runtime()`` is
+None there): so an edge reads nothing but state, and what it routes by (the review flag, the
+workers, the rounds) was written into state by ``plan`` (:class:`state.Routing`).
+
+The fan-out edge leaves ``dispatch``, a node that writes no state: an edge that raises after its
+node wrote is skipped on resume, and no worker would run (langgraph#8834); after a node that
+wrote nothing, the resume runs the node and its edge again.
+
+Source: LangGraph's "Graph API: conditional edges", "Map-reduce (Send)" and "Time travel".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langgraph.graph import END
+from langgraph.types import Send
+
+from app.rounds import fan_out, pending_tasks, routing_of
+
+__all__ = ["after_plan", "after_review_plan", "after_review_results", "after_route",
+           "to_workers"]
+
+
+def after_plan(state: dict[str, Any], *, workers: Sequence[str]) -> str:
+    """``review_plan`` when the run reviews its plan, else ``dispatch``."""
+    return "review_plan" if routing_of(state, workers)["review"] else "dispatch"
+
+
+def after_review_plan(state: dict[str, Any], *, workers: Sequence[str]) -> str:
+    """``dispatch`` while the plan's tasks are pending (always, after a plan review that
+    paused); ``__end__`` for a branch that reached ``review_plan`` after they ran."""
+    return "dispatch" if pending_tasks(state, workers) else END
+
+
+def to_workers(state: dict[str, Any], *, workers: Sequence[str]) -> list[Send] | str:
+    """The fan-out: one ``Send`` per pending task (:func:`app.rounds.pending_tasks`), or
+    ``route`` when nothing is left to run (a fork after the map step)."""
+    return fan_out(pending_tasks(state, workers)) or "route"
+
+
+def after_route(state: dict[str, Any], *, workers: Sequence[str]) -> str:
+    """``dispatch`` while tasks are pending (``route`` moved to the next round, or a task has no
+    envelope yet), else ``review_results`` when the run reviews its results, else ``persist``."""
+    if pending_tasks(state, workers):
+        return "dispatch"
+    return "review_results" if routing_of(state, workers)["review"] else "persist"
+
+
+def after_review_results(state: dict[str, Any], *, workers: Sequence[str]) -> str:
+    """``dispatch`` when the review sent tasks again (``redo``), else ``persist``."""
+    return "dispatch" if pending_tasks(state, workers) else "persist"

@@ -1,0 +1,34 @@
+"""``dispatch``: the node the fan-out edge leaves. It writes no state, only the progress event
+of the map step it starts; the ``Send``s are the edge's (:func:`app.graph.edges.to_workers`).
+
+Writing nothing is the point: when the edge raises, the resume runs this node and its edge
+again, where after a node that wrote, the saved writes are replayed and the edge is skipped
+(langgraph#8834)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from langgraph.runtime import Runtime
+
+from app.config import RunContext
+from app.rounds import pending_tasks, routing_of
+from state import ResearchState
+
+__all__ = ["dispatch"]
+
+
+def dispatch(state: ResearchState, runtime: Runtime[RunContext], *,
+             workers: Sequence[str]) -> None:
+    """Announce the map step: ``{"planned": {"sub_questions", "total"}}`` for a run's first,
+    ``{"dispatched": {"round", "tasks"}}`` for a later round or tasks sent again at review."""
+    tasks = pending_tasks(state, workers)
+    if not tasks:
+        return None
+    round_ = tasks[0]["round"]
+    if round_ == routing_of(state, workers)["first_round"]:
+        questions = list(dict.fromkeys(task["sub_question"] for task in tasks))
+        runtime.stream_writer({"planned": {"sub_questions": questions, "total": len(tasks)}})
+    else:
+        runtime.stream_writer({"dispatched": {"round": round_, "tasks": len(tasks)}})
+    return None

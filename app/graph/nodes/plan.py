@@ -1,0 +1,78 @@
+"""``plan``: the topic becomes 3 to 5 sub-questions, and what the edges route by is written into
+state (:class:`state.Routing`): the review flag, the rounds, the workers, the first round."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import Overwrite
+
+from app.config import RunContext, as_of_or_today
+from app.plan import llm_plan, offline_plan
+from app.resources import Resources
+from app.rounds import highest_round
+from state import ResearchState, Routing
+from workers.pacing import stop_waiting_when
+from workers.retry import backoff, give_up
+from workers.usage import AttemptTokens
+
+__all__ = ["plan"]
+
+
+def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
+         workers: Sequence[str], tokens: AttemptTokens) -> dict[str, Any]:
+    """Plan the run (single writer of ``sub_questions`` and ``routing``).
+
+    Every token the planner was served counts, those of failed attempts included (``tokens``
+    holds a failed attempt's until the next). A thread run again (or forked) starts its rounds
+    one past the highest it has seen, so a fresh result never looks older than a stale one.
+    """
+    ctx = res.context(runtime)
+    res.run(runtime)  # records the superstep this run starts in (see route)
+    attempt = backoff(runtime, ctx.retry_interval)
+    info = runtime.execution_info
+    with tokens.attempt(info.task_id if info else state["topic"]) as served:
+        questions, notes = _questions(state, ctx, attempt, runtime, res)
+    # Studio and LangGraph Server callers may leave as_of out: default it here, once, so
+    # every task of the run carries the same date (and so the same envelope ids).
+    as_of = as_of_or_today(state.get("as_of"))
+    first = highest_round(state) + 1
+    routing = Routing(review=bool(ctx.review), rounds=ctx.rounds, first_round=first,
+                      workers=list(workers))
+    # A thread that is run again starts its notes and token counts afresh: ``Overwrite``
+    # bypasses the channels' reducers (concat and operator.add) for this one write.
+    return {
+        "sub_questions": questions,
+        "as_of": as_of,
+        "routing": routing,
+        "round": first,
+        "redo": [],
+        "notes": Overwrite(notes),
+        "tokens": Overwrite(served.tokens),
+        "unmetered_calls": Overwrite(served.unmetered),
+        "dropped": Overwrite([]),
+    }
+
+
+def _questions(state: ResearchState, ctx: RunContext, attempt: int,
+               runtime: Runtime[RunContext], res: Resources) -> tuple[list[str], list[str]]:
+    """The sub-questions and the planner's notes."""
+    planner = res.models(ctx).planner
+    topic = state["topic"]
+    if planner.offline:
+        return offline_plan(topic), []
+    if state.get("sub_questions"):
+        # The thread is run again (same topic and as_of, checked by the caller): keep its
+        # plan, so the same tasks get the same envelope ids and update the same rows, as
+        # the deterministic offline plan does. (``--fresh`` starts a new thread.)
+        return list(state["sub_questions"]), []
+    try:
+        with stop_waiting_when(res.run(runtime).scope.cancel):  # Retry-After waits
+            result = llm_plan(topic, planner.model)
+    except Exception as exc:
+        if attempt >= ctx.max_attempts:
+            raise give_up(exc) from None  # this run's attempts are spent
+        raise
+    return result.questions, result.notes

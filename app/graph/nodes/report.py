@@ -1,0 +1,84 @@
+"""``report``: the rows read back, the markdown report written, the run's verdict recorded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+
+from app.config import RunContext
+from app.graph.nodes.common import thread_id_of
+from app.relevance import judge
+from app.report import ReportInput, render_markdown, report_filename, report_path, write_report
+from app.resources import Models, Resources
+from app.rounds import current_envelopes, run_outcome
+from state import ResearchState
+from workers.pacing import stop_waiting_when
+
+__all__ = ["report", "unmetered_note"]
+
+
+def unmetered_note(count: int) -> str:
+    """The run note for ``count`` model responses that reported no token usage."""
+    return (f"{count} model response(s) reported no token usage: the token count is incomplete "
+            "and the token budget (--max-tokens) cannot count them")
+
+
+def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
+           res: Resources) -> dict[str, Any]:
+    """Read this run's rows back, write the markdown report, and record the verdict in state:
+    ``outcome``, ``failed_tasks`` and the relevance ``warnings``, so a LangGraph Server client
+    reads what the CLI prints."""
+    ctx = res.context(runtime)
+    res.run(runtime).faults.at("report")
+    models = res.models(ctx)
+    ids = [e["envelope_id"] for e in current_envelopes(state)]
+    with res.storage(ctx).results() as store:
+        rows = store.rows(ids, thread_id=thread_id_of(config))
+    relevance = judge(state["topic"], rows)  # the one verdict: the report's and the state's
+    data = ReportInput(
+        topic=state["topic"], as_of=state["as_of"], model_label=models.label,
+        thread_id=thread_id_of(config), sub_questions=list(state["sub_questions"]), rows=rows,
+        notes=list(state.get("notes") or []), relevance=relevance,
+    )
+    # Files the corpus skipped (an encrypted or broken PDF...): the reader should know what
+    # the report could not draw on.
+    extra_notes: list[str] = list(getattr(res.corpus(ctx), "notes", None) or [])
+    update = _summarize(state, ctx, models, data, extra_notes, runtime, res)
+    unmetered = (state.get("unmetered_calls") or 0) + update.get("unmetered_calls", 0)
+    if unmetered:  # a server that omits usage must not switch the budget off silently
+        extra_notes.append(unmetered_note(unmetered))
+    if extra_notes:
+        data.notes += extra_notes
+        update["notes"] = extra_notes
+    name = report_filename(state["topic"], state["as_of"], data.thread_id)
+    path = report_path(ctx.report_out, ctx.data_dir, name)
+    write_report(render_markdown(data), path)
+    outcome, failed = run_outcome(state)
+    runtime.stream_writer({"report": {"path": str(path.resolve()), "outcome": outcome}})
+    return {"report_path": str(path.resolve()), "outcome": outcome, "failed_tasks": failed,
+            "warnings": [w.to_dict() for w in relevance.warnings], **update}
+
+
+def _summarize(state: ResearchState, ctx: RunContext, models: Models, data: ReportInput,
+               notes: list[str], runtime: Runtime[RunContext], res: Resources
+               ) -> dict[str, Any]:
+    """The report model's sourced summary into ``data`` (not offline, not past the token
+    budget); its notes into ``notes``; the state update for its tokens."""
+    update: dict[str, Any] = {}
+    if models.summarize is None:
+        return update
+    spent = state.get("tokens", 0) or 0
+    if ctx.max_tokens is not None and spent >= ctx.max_tokens:
+        notes.append("no model summary: the token budget is spent")
+        return update
+    with stop_waiting_when(res.run(runtime).scope.cancel):  # Retry-After waits
+        summary = models.summarize(data)
+    data.summary = list(summary)
+    notes += list(getattr(summary, "notes", None) or [])
+    if getattr(summary, "tokens", 0):
+        update["tokens"] = int(summary.tokens)
+    if getattr(summary, "unmetered", 0):
+        update["unmetered_calls"] = int(summary.unmetered)
+    return update

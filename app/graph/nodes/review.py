@@ -1,0 +1,36 @@
+"""``review_plan`` and ``review_results``: the human review pauses (``app.review``). Nothing
+before the ``interrupt()`` but reading state: a node that pauses runs again from its start on
+resume."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.review import ask_plan, ask_results
+from app.rounds import current_envelopes
+from state import ResearchState
+
+__all__ = ["review_plan", "review_results"]
+
+
+def review_plan(state: ResearchState) -> dict[str, Any]:
+    """Pause for the plan review; write the replaced sub-questions, if any.
+
+    Once the run's tasks have run, the plan is past reviewing: a ``Command(goto="review_plan")``
+    sent while the results review waits (Studio's "go to node") must not make a second pending
+    interrupt, which no bare resume could answer. It notes that and pauses nothing; its edge
+    then ends that branch (:func:`app.graph.edges.after_review_plan`)."""
+    if current_envelopes(state):
+        return {"notes": ["plan review skipped: this run's tasks have already run"]}
+    questions = ask_plan(state["sub_questions"])
+    if questions == list(state["sub_questions"]):
+        return {}
+    return {"sub_questions": questions,
+            "notes": [f"plan replaced at review: {len(questions)} sub-question(s)"]}
+
+
+def review_results(state: ResearchState) -> dict[str, Any]:
+    """Pause for the results review before anything is persisted; write what was dropped, and
+    the tasks to redo with their round (the edge then dispatches them, and the review pauses
+    again after that map step)."""
+    return ask_results(state, current_envelopes(state))

@@ -1,0 +1,38 @@
+"""``route``: the join after each map step. It decides once (not once per worker) whether the
+failed tasks go out again, and records the decision: the next ``round`` and a note."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+
+from app.config import RunContext
+from app.resources import Resources
+from app.rounds import STEPS_AFTER_MAP, STEPS_PER_ROUND, next_round, routing_of
+from state import ResearchState
+
+__all__ = ["route"]
+
+
+def route(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
+          res: Resources, workers: Sequence[str]) -> dict[str, Any]:
+    """Move to the next round when failed tasks are left and rounds, budget and recursion
+    limit allow (the edge :func:`app.graph.edges.after_route` then dispatches them); note why
+    not otherwise."""
+    ctx = res.context(runtime)
+    rounds = routing_of(state, workers)["rounds"]
+    decision = next_round(state, workers, rounds=rounds, max_tokens=ctx.max_tokens)
+    if decision.round is None:
+        return {"notes": [decision.note]} if decision.note else {}
+    left = res.run(runtime).steps_left(config)
+    if left is not None and left < STEPS_PER_ROUND + STEPS_AFTER_MAP:
+        limit = config.get("recursion_limit")
+        return {"notes": [f"{decision.failed} failed task(s) were not dispatched again: round "
+                          f"{decision.round} would pass this run's recursion limit of {limit} "
+                          f"steps (each round takes {STEPS_PER_ROUND}; see "
+                          "app.rounds.recursion_limit)"]}
+    note = f"round {decision.round}: re-dispatching {decision.failed} failed task(s)"
+    return {"round": decision.round, "notes": [note]}

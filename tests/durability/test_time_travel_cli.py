@@ -1,0 +1,94 @@
+"""Time travel and state edits on a CLI thread: what a workshop does after LangChain Academy's
+module 3 (editing state, time travel), with the rows counted in the data dir's database.
+
+* ``review THREAD --checkpoint ID --drop X`` decides again at an earlier results review: the
+  thread forks from that pause (a copy of it, without the decision recorded there), and the rows
+  and report show the new decision;
+* a checkpoint that is not a review pause, or is not the thread's, is refused in one line;
+* ``update_state`` while the results review waits (Studio's "edit state") keeps the thread
+  awaiting review, and approving persists the edited envelope.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from app.storage import open_storage
+from app.threads import research_graph
+from tests.durability._helpers import AS_OF, TOPIC, db_rows, describe, run_app, thread_id_of
+from tests.expected import expected_tasks
+
+THREAD = thread_id_of()
+
+
+def _where(data: Path, corpus: Path) -> list:
+    return ["--data-dir", data, "--corpus", corpus, "--model", "offline"]
+
+
+def _paused_at_results(data: Path, corpus: Path) -> None:
+    first = run_app("research", TOPIC, "--as-of", AS_OF, *_where(data, corpus), "--review")
+    assert first.returncode == 0, describe(first)
+    second = run_app("review", THREAD, *_where(data, corpus), "--approve", "--json")
+    assert json.loads(second.stdout)["review"]["stage"] == "results", describe(second)
+
+
+def _checkpoints(data: Path, corpus: Path) -> list[dict]:
+    out = run_app("inspect", THREAD, "--data-dir", data, "--json")
+    assert out.returncode == 0, describe(out)
+    return json.loads(out.stdout)["checkpoints"]
+
+
+def test_review_at_an_earlier_checkpoint_decides_again(tmp_path, durability_corpus):
+    data, corpus = tmp_path / "data", durability_corpus
+    _paused_at_results(data, corpus)
+    approved = run_app("review", THREAD, *_where(data, corpus), "--approve")
+    assert approved.returncode == 0, describe(approved)
+    rows = db_rows(data, THREAD)
+    assert len(rows) == expected_tasks(TOPIC)
+    pause = [c for c in _checkpoints(data, corpus) if c["next"] == ["review_results"]][-1]
+    dropped = rows[0]["envelope_id"]
+
+    again = run_app("review", THREAD, *_where(data, corpus), "--checkpoint",
+                    pause["checkpoint_id"], "--drop", dropped, "--json")
+    assert again.returncode == 0, describe(again)
+    summary = json.loads(again.stdout)
+    ids = [r["envelope_id"] for r in db_rows(data, THREAD)]
+    assert dropped not in ids and len(ids) == len(set(ids)) == expected_tasks(TOPIC) - 1
+    report = Path(summary["report_path"]).read_text(encoding="utf-8")
+    assert "dropped at review" in report
+
+
+def test_a_checkpoint_that_is_no_review_pause_is_refused(tmp_path, durability_corpus):
+    data, corpus = tmp_path / "data", durability_corpus
+    _paused_at_results(data, corpus)
+    first = _checkpoints(data, corpus)[0]["checkpoint_id"]  # the input checkpoint
+    for checkpoint, says in ((first, "is not a review pause"), ("nope", "has no checkpoint")):
+        out = run_app("review", THREAD, *_where(data, corpus), "--checkpoint", checkpoint,
+                      "--approve")
+        assert out.returncode == 2, describe(out)
+        assert says in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert db_rows(data, THREAD) == []
+
+
+def test_an_edit_at_the_results_review_keeps_it_awaiting_and_is_persisted(
+        tmp_path, durability_corpus):
+    data, corpus = tmp_path / "data", durability_corpus
+    _paused_at_results(data, corpus)
+    config = {"configurable": {"thread_id": THREAD}}
+    with open_storage(data).checkpointer() as saver:
+        graph = research_graph(saver)
+        target = graph.get_state(config).values["envelopes"][0]
+        edited = {**target["structured"], "edited_by": "studio"}
+        graph.update_state(config, {"envelopes": [{"envelope_id": target["envelope_id"],
+                                                   "structured": edited}]})  # no as_node
+    threads = run_app("threads", "--data-dir", data, "--json")
+    (row,) = json.loads(threads.stdout)
+    assert row["status"] == "awaiting review", row
+    shown = run_app("review", THREAD, *_where(data, corpus), "--json")
+    assert json.loads(shown.stdout)["review"]["stage"] == "results", describe(shown)
+    approved = run_app("review", THREAD, *_where(data, corpus), "--approve")
+    assert approved.returncode == 0, describe(approved)
+    rows = {r["envelope_id"]: r for r in db_rows(data, THREAD)}
+    assert len(rows) == expected_tasks(TOPIC)
+    assert json.loads(rows[target["envelope_id"]]["structured"])["edited_by"] == "studio"
