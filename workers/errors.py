@@ -48,6 +48,7 @@ from langchain_core.exceptions import (
 )
 
 __all__ = [
+    "AnswerProtocolError",
     "ErrorKind",
     "FatalModelError",
     "MalformedResponseError",
@@ -101,6 +102,16 @@ class MalformedResponseError(ModelAPIError):
 class OutputCutOff(ModelError):
     """The model's output stopped at its length limit (``finish_reason: "length"``) before the
     answer was complete. Permanent: the same request hits the same limit."""
+
+
+class AnswerProtocolError(ModelError):
+    """The model kept breaking the structured-output protocol after it was told once what was
+    wrong (its answer tool called twice in one message, arguments that fail the schema), or
+    never answered within the agent's step limit. Permanent: the message names the fault.
+
+    Source: ``langchain.agents.structured_output`` (``MultipleStructuredOutputsError``,
+    ``StructuredOutputValidationError``); langchainjs#11020, langchain#40420.
+    """
 
 
 class RetryAfterTooLong(ModelRateLimitError):

@@ -197,20 +197,15 @@ def test_malformed_tool_call_arguments_are_one_workers_problem(
     assert proc.returncode == 0, proc.stderr
     summary = _summary(proc.stdout)
     assert summary["errors"] == [] and summary["db_rows"] == N_TASKS
-    if kind == "bad_json":
-        # ChatOpenAI keeps unparsable arguments as an invalid tool call; the agent ends
-        # without a structured response, the task's error envelope is re-dispatched in
-        # round 2, which succeeds.
-        assert "round 2: re-dispatching 1 failed task(s)" in summary["notes"]
-        assert "analyst finished without a structured response" in proc.stderr
-    else:
-        # Arguments that fail the schema: create_agent's ToolStrategy sends the validation
-        # error back to the model, which answers again within the same task.
-        assert not any(n.startswith("round 2") for n in summary["notes"])
-        retry = [s for s in fake_openai.requests("analyst")
-                 if any(m["role"] == "tool" and "Error" in str(m.get("content"))
-                        for m in s.body["messages"])]
-        assert len(retry) == 1
+    # Arguments that are not JSON (kept apart by ChatOpenAI as an invalid tool call) or that
+    # fail the schema: the agent tells the model once what was wrong (workers.answer_protocol),
+    # and it answers again within the same task.
+    assert not any(n.startswith("round 2") for n in summary["notes"])
+    retry = [s for s in fake_openai.requests("analyst")
+             if any(m["role"] == "tool" and "Call Findings once" in str(m.get("content"))
+                    for m in s.body["messages"])]
+    assert len(retry) == 1
+    assert "without a structured response" not in proc.stderr
 
 
 def test_token_budget_note_reaches_the_report(
