@@ -28,6 +28,9 @@ node itself, because:
   get one correction, then the task's error names the fault (langchainjs#11020,
   langchain#40420). A model that never answers ends at :data:`AGENT_RECURSION_LIMIT` with an
   error saying so, not a bare ``GraphRecursionError``.
+* a ``wrap_model_call`` middleware (:func:`rate_limit_waits`) waits out a rate limit (HTTP 429)
+  within the model step, up to the model's rate-limit patience, as the planner and the report
+  summary do.
 
 Tokens are not counted here: the worker node counts every model response of every attempt
 (:mod:`workers.usage`).
@@ -43,7 +46,7 @@ from collections.abc import Callable
 from typing import Any, NotRequired
 
 from langchain.agents import AgentState, create_agent
-from langchain.agents.middleware import AgentMiddleware, after_model
+from langchain.agents.middleware import AgentMiddleware, after_model, wrap_model_call
 from langchain.agents.structured_output import ToolStrategy
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.errors import GraphRecursionError
@@ -53,9 +56,13 @@ from state import ItemKind, ResultItem, Task
 from workers.answer_protocol import AnswerProtocol
 from workers.base import WorkerDeps, WorkerResult
 from workers.errors import AnswerProtocolError, response_fault
+from workers.pacing import patiently
 from workers.tools import make_corpus_tools, make_web_tools
 
-__all__ = ["AGENT_RECURSION_LIMIT", "TopicState", "build_agent_runner", "response_checks"]
+__all__ = [
+    "AGENT_RECURSION_LIMIT", "TopicState", "build_agent_runner", "rate_limit_waits",
+    "response_checks",
+]
 
 AGENT_RECURSION_LIMIT = 24
 """Steps one agent run may take: a search, a few reads, an answer, and a couple of retries."""
@@ -91,6 +98,24 @@ def response_checks(name: str) -> AgentMiddleware:
         return None
 
     return check
+
+
+def rate_limit_waits(name: str) -> AgentMiddleware:
+    """A ``wrap_model_call`` middleware that retries a rate-limited model request (HTTP 429)
+    within its step, by the model's rate-limit patience (:func:`workers.pacing.patiently`):
+    the agent's tool results so far are kept, and no ``RetryPolicy`` attempt is spent.
+    LangChain's ``ModelRetryMiddleware`` does the same by attempt count; this one is bounded by
+    time, the patience shared with the other roles.
+
+    Raises (from the agent's run):
+        workers.errors.RateLimitPatienceSpent: still rate-limited when the patience ran out.
+    """
+
+    @wrap_model_call(name=f"{name}_rate_limit_waits")
+    def waits(request: Any, handler: Any) -> Any:
+        return patiently(request.model, lambda: handler(request), name)
+
+    return waits
 
 
 def _passage_holding(corpus: Any, passage: Any, claim: str) -> Any:
@@ -149,7 +174,8 @@ def build_agent_runner(
         tools=tools,
         system_prompt=system_prompt,
         response_format=strategy,
-        middleware=[response_checks(name), AnswerProtocol(name, strategy)],
+        middleware=[response_checks(name), AnswerProtocol(name, strategy),
+                    rate_limit_waits(name)],
         name=name,
         checkpointer=False,
         state_schema=TopicState,

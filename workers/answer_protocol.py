@@ -43,7 +43,7 @@ from langchain.agents.structured_output import (
 from langchain_core.messages import AIMessage, ToolMessage
 from pydantic import BaseModel, ValidationError
 
-from workers.errors import AnswerProtocolError, causes
+from workers.errors import AnswerProtocolError, causes, response_fault
 
 __all__ = ["CORRECTION", "AnswerProtocol", "invalid_arguments"]
 
@@ -172,7 +172,11 @@ class AnswerProtocol(AgentMiddleware):
 
     def _correct(self, request: ModelRequest, message: AIMessage, calls: list[dict[str, Any]],
                  fault: str, told: str) -> ModelResponse:
-        """One correction per agent run; the next fault is the task's error."""
+        """One correction per agent run; the next fault is the task's error. A provider-side
+        fault (output cut at the length limit: :func:`workers.errors.response_fault`) is the
+        cause instead, and raised as such: no correction cures it."""
+        if (provider_fault := response_fault(message, self.who)) is not None:
+            raise provider_fault
         if any(isinstance(m, ToolMessage) and isinstance(m.artifact, dict)
                and m.artifact.get(CORRECTION) for m in request.messages):
             raise AnswerProtocolError(f"{fault}, again after one correction")
