@@ -212,6 +212,10 @@ class Settings(RunContext):
     tavily_base_url: str | None = setting(env="TAVILY_BASE_URL",
                                           help="Tavily API URL (default https://api.tavily.com;"
                                                " a proxy or a compatible server)")
+    rate_limit_patience: float = setting(
+        60.0, env="RESEARCH_RATE_LIMIT_PATIENCE", minimum=0, maximum=3600,
+        help="seconds one model call may spend rate-limited (HTTP 429: backoff with jitter, or "
+             "the Retry-After) before it fails; an operator setting")
 
     def context(self) -> RunContext:
         """The per-run part: what the graph gets as ``context`` (no credentials)."""

@@ -6,7 +6,10 @@ respect one requests-per-second budget) behind the provider endpoint's ``Retry-A
 :mod:`app.provider`), a request timeout, and no client-side retries
 (``max_retries=0``): retrying is LangGraph's ``RetryPolicy``'s job, one place, one count. (The
 ``openai`` SDK retries twice by default; with its retries on, a 429 would be retried inside one
-node attempt and the ``attempts`` an envelope records would lie.)
+node attempt and the ``attempts`` an envelope records would lie.) The one exception is a rate limit
+(HTTP 429), which is no failed attempt: each caller retries it within its request, up to the
+rate-limit patience the limiter carries (:class:`workers.pacing.RateLimitPatience`,
+``RESEARCH_RATE_LIMIT_PATIENCE``).
 
 Also here: :func:`structured_output`, the one way the app asks a model for a pydantic object (the
 planner's ``Plan``, the report's ``ReportSummary``), and :func:`parse_structured`, the one way
@@ -104,7 +107,7 @@ def describe_model(spec: str, settings: Settings) -> str:
 
 
 _rate_limiters: dict[float, Any] = {}
-_paced_limiters: dict[tuple[float, str, str], Any] = {}
+_paced_limiters: dict[tuple[float, str, str, float, float], Any] = {}
 
 
 def _rate_limiter(rps: float) -> Any:
@@ -119,16 +122,22 @@ def _rate_limiter(rps: float) -> Any:
 
 
 def _pacing(spec: str, settings: Settings, label: str) -> dict[str, Any]:
-    """The rate limiter and callbacks of a real model (see :mod:`app.provider`)."""
-    from app.provider import PacedRateLimiter, ProviderGuard, gate_for
+    """The rate limiter and callbacks of a real model (see :mod:`app.provider`).
+
+    The limiter carries the rate-limit patience (``settings.rate_limit_patience`` seconds in
+    all, the first backoff twice ``settings.retry_interval``, at least 0.05 s)."""
+    from app.provider import PacedRateLimiter, ProviderGuard, RateLimitPatience, gate_for
 
     provider = model_provider(spec) or spec
     endpoint = (settings.openai_base_url or "") if provider == "openai" else ""
     gate = gate_for(provider, endpoint)
     rps = settings.requests_per_second
-    key = (rps, provider, endpoint)
+    first_delay = max(2 * settings.retry_interval, 0.05)
+    key = (rps, provider, endpoint, settings.rate_limit_patience, first_delay)
     if key not in _paced_limiters:  # one per endpoint and rate: every role shares it
-        _paced_limiters[key] = PacedRateLimiter(gate, _rate_limiter(rps) if rps else None)
+        _paced_limiters[key] = PacedRateLimiter(
+            gate, _rate_limiter(rps) if rps else None,
+            RateLimitPatience(settings.rate_limit_patience, first_delay, gate))
     return {
         "rate_limiter": _paced_limiters[key],
         "callbacks": [ProviderGuard(label, gate, settings.retry_patience)],
@@ -141,7 +150,8 @@ def make_model(spec: str, settings: Settings) -> ModelChoice:
     Args:
         spec: ``"offline"`` or ``"provider:model"`` (e.g. ``"openai:gpt-4.1-mini"``); a bare
             model name is passed to ``init_chat_model`` as it is.
-        settings: supplies the key, base URL, timeout and requests per second.
+        settings: supplies the key, base URL, timeout, requests per second, and the rate-limit
+            patience (``rate_limit_patience``, ``retry_interval``).
 
     Raises:
         ConfigError: the spec is empty, its provider package is missing, an OpenAI model has

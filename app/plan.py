@@ -117,19 +117,23 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
     the schema (bad JSON, wrong fields) is not fatal: the offline decomposition is used and a note
     says so.
 
+    A rate limit (HTTP 429) is waited out within the call, up to the model's rate-limit
+    patience (:func:`workers.pacing.patiently`), before the node's attempts see an error.
+
     Raises:
         Exception: whatever the model client raises (the node's retry policy sees it; a 401 or
-            404 stops the run).
+            404 stops the run); ``RateLimitPatienceSpent`` once the patience is spent.
     """
     from langchain_core.messages import HumanMessage, SystemMessage
 
     from app.models import parse_structured, structured_output
+    from workers.pacing import patiently
     from workers.usage import count_tokens
 
+    runnable = structured_output(model, Plan)
+    messages = [SystemMessage(PLANNER_PROMPT), HumanMessage(f"Topic: {topic}")]
     with count_tokens() as served:
-        out = structured_output(model, Plan).invoke(
-            [SystemMessage(PLANNER_PROMPT), HumanMessage(f"Topic: {topic}")]
-        )
+        out = patiently(model, lambda: runnable.invoke(messages), "the planner")
     tokens = served.tokens
     plan, reason = parse_structured(out, Plan, "the planner")
     if plan is None:

@@ -25,16 +25,17 @@ Why a gate, rather than LangGraph's ``RetryPolicy`` or the ``openai`` client's o
   hitting the window.
 * A 429 is about the account, not one request: the gate is shared by every model built for the
   same provider endpoint in this process, so while one worker waits, none of the others (nor
-  the next round, nor the report) spends a request inside the window. ``RetryPolicy`` keeps
-  counting the attempts; the gate only makes each attempt start after the window.
+  the next round, nor the report) spends a request inside the window.
 
-The web search API (Tavily, ``--web``) gets the same gate through :func:`paced_search`: its
-client raises ``requests`` errors that carry the response, so :func:`honour_retry_after` reads
-the same header.
+A rate limit (HTTP 429, with or without ``Retry-After``) is not a failed attempt: the limiter
+carries the model's :class:`workers.pacing.RateLimitPatience`, with which every caller retries
+its request after the window or a backoff, up to ``RESEARCH_RATE_LIMIT_PATIENCE`` in total
+(``RetryPolicy`` attempts are for the other transient errors). A single ``Retry-After`` longer
+than ``RESEARCH_RETRY_PATIENCE`` fails the call with :class:`workers.errors.RetryAfterTooLong`,
+whose message says how long the server asked for.
 
-The wait is bounded by the run's patience (``RESEARCH_RETRY_PATIENCE``): a ``Retry-After``
-longer than that fails the call with :class:`workers.errors.RetryAfterTooLong`, whose message
-says how long the server asked for.
+Reading and honouring ``Retry-After`` (and :func:`paced_search`, the web search API's gate) live
+in :mod:`workers.pacing`; this module is the LangChain side of it.
 
 Source: ``langchain_core.rate_limiters`` (``BaseRateLimiter``, ``InMemoryRateLimiter``),
 ``langchain_core.callbacks.BaseCallbackHandler`` (``raise_error``), RFC 9110 section 10.2.3
@@ -44,94 +45,47 @@ Source: ``langchain_core.rate_limiters`` (``BaseRateLimiter``, ``InMemoryRateLim
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.outputs import LLMResult
 from langchain_core.rate_limiters import BaseRateLimiter
 
-from workers.errors import MalformedResponseError, RetryAfterTooLong, retry_after
-from workers.pacing import RetryAfterGate, gate_for
+from workers.errors import MalformedResponseError, RateLimitPatienceSpent, RetryAfterTooLong
+from workers.pacing import (  # re-exported: the app's callers (resources) import them from here
+    RateLimitPatience,
+    RetryAfterGate,
+    gate_for,
+    honour_retry_after,
+    paced_search,
+)
 from workers.usage import record_served
 
 __all__ = [
-    "PacedRateLimiter", "ProviderGuard", "RetryAfterGate", "gate_for", "honour_retry_after",
-    "paced_search",
+    "PacedRateLimiter", "ProviderGuard", "RateLimitPatience", "RetryAfterGate", "gate_for",
+    "honour_retry_after", "paced_search",
 ]
-
-_Result = TypeVar("_Result")
-
-
-def honour_retry_after(error: BaseException, gate: RetryAfterGate, patience: float,
-                       label: str) -> bool:
-    """Hold ``gate`` for the wait ``error`` asks for (its response's ``Retry-After``), so no
-    caller of the endpoint sends a request inside the window. Return whether it asked for one.
-
-    Args:
-        error: the error a request raised.
-        gate: the endpoint's gate.
-        patience: the longest wait worth holding for, in seconds.
-        label: how messages name the endpoint (key-free).
-
-    Raises:
-        RetryAfterTooLong: the server asked for more than ``patience`` (permanent for this run;
-            the original error is its ``__cause__``).
-    """
-    seconds = retry_after(error)
-    if seconds is None:
-        return False
-    if seconds > patience:
-        raise RetryAfterTooLong(
-            f"{label}: the provider asked to wait {seconds:.0f} s before the next request "
-            f"(Retry-After), more than the {patience:g} s this run waits "
-            "(RESEARCH_RETRY_PATIENCE); try again later",
-            seconds=seconds, patience=patience,
-        ) from error
-    gate.hold(seconds)
-    return True
-
-
-def paced_search(search: Callable[..., _Result], gate: RetryAfterGate, patience: float,
-                 label: str = "web search (Tavily)") -> Callable[..., _Result]:
-    """``search`` behind ``gate``: every call first waits out the window a ``Retry-After`` set
-    (a run that is stopping stops waiting), and an error carrying one holds the gate for every
-    caller (:func:`honour_retry_after`). The error itself is raised on, for the node's
-    ``RetryPolicy`` to retry. The web source's counterpart of :class:`PacedRateLimiter` plus
-    :class:`ProviderGuard`.
-
-    Args:
-        search: the search function (``workers.sources.web.SearchFn``).
-        gate: the endpoint's gate (:func:`gate_for`).
-        patience: the longest ``Retry-After`` worth waiting for, in seconds.
-        label: how messages name the endpoint.
-    """
-
-    def paced(*args: Any, **kwargs: Any) -> _Result:
-        gate.wait()
-        try:
-            return search(*args, **kwargs)
-        except RetryAfterTooLong:
-            raise
-        except Exception as exc:
-            honour_retry_after(exc, gate, patience, label)
-            raise
-
-    return paced
 
 
 class PacedRateLimiter(BaseRateLimiter):
     """A LangChain rate limiter that waits out the gate's window, then asks ``inner``.
 
+    It also carries the model's :class:`~workers.pacing.RateLimitPatience` (``rate_limits``):
+    the callers of a model (planner, agent workers, report summary) find their rate-limit policy
+    on the model itself (:func:`workers.pacing.rate_limit_patience`).
+
     Args:
         gate: the endpoint's :class:`RetryAfterGate`.
         inner: the requests-per-second limiter (None: no rate limit, only the gate).
+        rate_limits: how long a call may be held by 429s (None: not retried here).
     """
 
-    def __init__(self, gate: RetryAfterGate, inner: BaseRateLimiter | None = None) -> None:
+    def __init__(self, gate: RetryAfterGate, inner: BaseRateLimiter | None = None,
+                 rate_limits: RateLimitPatience | None = None) -> None:
         self.gate = gate
         self.inner = inner
+        self.rate_limits = rate_limits
 
     def acquire(self, *, blocking: bool = True) -> bool:
         """Wait for the window, then for a token (``blocking=False``: never wait)."""
@@ -184,7 +138,8 @@ class ProviderGuard(BaseCallbackHandler):
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
         """Pace by ``Retry-After``; turn an unusable answer into a named, transient error."""
-        if isinstance(error, (MalformedResponseError, RetryAfterTooLong)):
+        if isinstance(error, (MalformedResponseError, RetryAfterTooLong,
+                              RateLimitPatienceSpent)):
             return
         if honour_retry_after(error, self.gate, self.patience, self.label):
             return

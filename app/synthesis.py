@@ -16,10 +16,11 @@ model sees the *persisted* rows only, never graph state:
 Failure policy: a bad key or an unknown model (:func:`workers.errors.is_fatal`) stops the run, as
 it does for the planner and the workers. A transient error (429, 5xx, timeout, a malformed
 answer) is retried with the run's attempts and backoff (:func:`workers.retry.backoff_delay`, the
-nodes' formula; and, after a 429 with ``Retry-After``, the model's rate limiter waits the window
-out: see :mod:`app.provider`). Anything else, or an answer that does not fit the schema, costs the
-report its summary, not the report: a note says why, naming a provider-side cause (output cut at
-the length limit) when there is one.
+nodes' formula); a rate limit (429) first gets the model's own rate-limit patience, as in every
+role (:func:`workers.pacing.patiently`, ``RESEARCH_RATE_LIMIT_PATIENCE``; the wait a
+``Retry-After`` asks for is honoured: see :mod:`app.provider`). Anything else, or an answer that
+does not fit the schema, costs the report its summary, not the report: a note says why, naming a
+provider-side cause (output cut at the length limit) when there is one.
 
 The retries are here, not the ``report`` node's ``RetryPolicy``: that policy retries the
 database I/O (``retry_on=is_transient_storage_error``, a fixed count), and a model error that
@@ -55,6 +56,7 @@ from workers.errors import (
     is_transient,
     one_line,
 )
+from workers.pacing import patiently
 from workers.retry import backoff_delay
 from workers.usage import count_tokens
 
@@ -225,7 +227,8 @@ def make_summarizer(
         while True:
             attempt += 1
             try:
-                return runnable.invoke(messages), None
+                return patiently(model, lambda: runnable.invoke(messages),
+                                 "the report model"), None
             except Exception as exc:
                 if is_fatal(exc):
                     raise FatalModelError(f"report model: {describe_fatal(exc)}") from exc

@@ -23,6 +23,14 @@ node itself, because:
   id. Unchecked, they surface later as a misleading symptom ("finished without a structured
   response", "Tool search_corpus returned unexpected type"); checked, the task's error says
   what the provider did.
+* a ``wrap_model_call`` middleware (:class:`workers.answer_protocol.AnswerProtocol`) holds the
+  model to the structured-output protocol: a duplicate answer call or invalid answer arguments
+  get one correction, then the task's error names the fault (langchainjs#11020,
+  langchain#40420). A model that never answers ends at :data:`AGENT_RECURSION_LIMIT` with an
+  error saying so, not a bare ``GraphRecursionError``.
+* a ``wrap_model_call`` middleware (:func:`rate_limit_waits`) waits out a rate limit (HTTP 429)
+  within the model step, up to the model's rate-limit patience, as the planner and the report
+  summary do.
 
 Tokens are not counted here: the worker node counts every model response of every attempt
 (:mod:`workers.usage`).
@@ -38,17 +46,23 @@ from collections.abc import Callable
 from typing import Any, NotRequired
 
 from langchain.agents import AgentState, create_agent
-from langchain.agents.middleware import AgentMiddleware, after_model
+from langchain.agents.middleware import AgentMiddleware, after_model, wrap_model_call
 from langchain.agents.structured_output import ToolStrategy
 from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.errors import GraphRecursionError
 from pydantic import BaseModel
 
 from state import ItemKind, ResultItem, Task
+from workers.answer_protocol import AnswerProtocol
 from workers.base import WorkerDeps, WorkerResult
-from workers.errors import response_fault
+from workers.errors import AnswerProtocolError, response_fault
+from workers.pacing import patiently
 from workers.tools import make_corpus_tools, make_web_tools
 
-__all__ = ["AGENT_RECURSION_LIMIT", "TopicState", "build_agent_runner", "response_checks"]
+__all__ = [
+    "AGENT_RECURSION_LIMIT", "TopicState", "build_agent_runner", "rate_limit_waits",
+    "response_checks",
+]
 
 AGENT_RECURSION_LIMIT = 24
 """Steps one agent run may take: a search, a few reads, an answer, and a couple of retries."""
@@ -84,6 +98,24 @@ def response_checks(name: str) -> AgentMiddleware:
         return None
 
     return check
+
+
+def rate_limit_waits(name: str) -> AgentMiddleware:
+    """A ``wrap_model_call`` middleware that retries a rate-limited model request (HTTP 429)
+    within its step, by the model's rate-limit patience (:func:`workers.pacing.patiently`):
+    the agent's tool results so far are kept, and no ``RetryPolicy`` attempt is spent.
+    LangChain's ``ModelRetryMiddleware`` does the same by attempt count; this one is bounded by
+    time, the patience shared with the other roles.
+
+    Raises (from the agent's run):
+        workers.errors.RateLimitPatienceSpent: still rate-limited when the patience ran out.
+    """
+
+    @wrap_model_call(name=f"{name}_rate_limit_waits")
+    def waits(request: Any, handler: Any) -> Any:
+        return patiently(request.model, lambda: handler(request), name)
+
+    return waits
 
 
 def _passage_holding(corpus: Any, passage: Any, claim: str) -> Any:
@@ -135,12 +167,15 @@ def build_agent_runner(
     tools = make_corpus_tools(deps.corpus, k=deps.search_k)
     if deps.web is not None:  # --web: the agent may search the web too (search_web)
         tools += make_web_tools(deps.web, k=deps.search_k)
+    # handle_errors=False: a broken answer reaches AnswerProtocol, which bounds the corrections.
+    strategy = ToolStrategy(schema, handle_errors=False)
     agent = create_agent(
         deps.model,
         tools=tools,
         system_prompt=system_prompt,
-        response_format=ToolStrategy(schema),
-        middleware=[response_checks(name)],
+        response_format=strategy,
+        middleware=[response_checks(name), AnswerProtocol(name, strategy),
+                    rate_limit_waits(name)],
         name=name,
         checkpointer=False,
         state_schema=TopicState,
@@ -149,14 +184,18 @@ def build_agent_runner(
     def run(task: Task) -> WorkerResult:
         # The message is the sub-question alone: it already names the topic, and it is what the
         # agent should search for. The topic rides in the agent's state for the search tool.
-        result = agent.invoke(
-            {"messages": [HumanMessage(task["sub_question"])], "topic": task["topic"]},
-            # create_agent re-asks the model after a rejected structured response; a model that
-            # keeps failing would loop to the default limit (9999 steps). Bound it: the
-            # GraphRecursionError becomes this task's error envelope.
-            {"recursion_limit": AGENT_RECURSION_LIMIT},
-            durability="exit",
-        )
+        try:
+            result = agent.invoke(
+                {"messages": [HumanMessage(task["sub_question"])], "topic": task["topic"]},
+                # A model that keeps calling tools without answering would loop to the default
+                # limit (9999 steps). Bound it, and say so in this task's error envelope.
+                {"recursion_limit": AGENT_RECURSION_LIMIT},
+                durability="exit",
+            )
+        except GraphRecursionError as exc:
+            raise AnswerProtocolError(
+                f"{name} gave no structured answer within {AGENT_RECURSION_LIMIT} agent steps "
+                "(model and tool calls): the model kept calling tools") from exc
         answer = result.get("structured_response")
         if answer is None:
             raise ValueError(f"{name} finished without a structured response")

@@ -19,22 +19,20 @@ Provider-side faults that arrive as an HTTP 200 get their own types here, so the
 like the HTTP errors they are: :class:`MalformedResponseError` (no ``choices``, an error object in a
 200, a tool call without an id: transient), :class:`OutputCutOff` (``finish_reason: "length"``:
 permanent) and :class:`RetryAfterTooLong` (the server asked for a longer wait than the run's
-patience: permanent). :func:`classify` answers the three-way question for any exception, and
-:func:`retry_after` reads the wait a server asked for from any HTTP error that carries its
-response (``openai``, ``httpx``, ``requests``).
+patience: permanent), like :class:`RateLimitPatienceSpent` (rate-limited for longer than the run's
+rate-limit patience). :func:`classify` answers the three-way question for any exception, and
+:func:`is_rate_limited` says whether it is a rate limit (which gets its own patience:
+:mod:`workers.pacing`, where the ``Retry-After`` a server sent is read).
 
 Source of the idea: ``langgraph.types.RetryPolicy`` and ``default_retry_on`` in
 ``langgraph/_internal/_retry.py``; ``langchain_core/exceptions.py``; provider error classes from the
-``openai`` SDK (and its ``_parse_retry_after_header`` for the header forms).
+``openai`` SDK.
 """
 
 from __future__ import annotations
 
-import email.utils
-import math
 import re
 import sys
-import time
 from collections.abc import Iterator
 from typing import Any, Literal
 
@@ -48,10 +46,12 @@ from langchain_core.exceptions import (
 )
 
 __all__ = [
+    "AnswerProtocolError",
     "ErrorKind",
     "FatalModelError",
     "MalformedResponseError",
     "OutputCutOff",
+    "RateLimitPatienceSpent",
     "RetryAfterTooLong",
     "RunCancelled",
     "TransientWorkerError",
@@ -59,11 +59,11 @@ __all__ = [
     "classify",
     "describe_fatal",
     "is_fatal",
+    "is_rate_limited",
     "is_transient",
     "one_line",
     "redact",
     "response_fault",
-    "retry_after",
 ]
 
 ErrorKind = Literal["fatal", "transient", "permanent"]
@@ -103,6 +103,16 @@ class OutputCutOff(ModelError):
     answer was complete. Permanent: the same request hits the same limit."""
 
 
+class AnswerProtocolError(ModelError):
+    """The model kept breaking the structured-output protocol after it was told once what was
+    wrong (its answer tool called twice in one message, arguments that fail the schema), or
+    never answered within the agent's step limit. Permanent: the message names the fault.
+
+    Source: ``langchain.agents.structured_output`` (``MultipleStructuredOutputsError``,
+    ``StructuredOutputValidationError``); langchainjs#11020, langchain#40420.
+    """
+
+
 class RetryAfterTooLong(ModelRateLimitError):
     """The provider asked to wait (``Retry-After``) longer than the run is willing to.
 
@@ -119,6 +129,16 @@ class RetryAfterTooLong(ModelRateLimitError):
         super().__init__(message)
         self.seconds = seconds
         self.patience = patience
+
+
+class RateLimitPatienceSpent(ModelRateLimitError):
+    """Rate-limited (HTTP 429) for longer than the run waits for rate limits
+    (``RESEARCH_RATE_LIMIT_PATIENCE``, :class:`workers.pacing.RateLimitPatience`).
+
+    Permanent (``is_retryable`` False): the patience is the whole bound, not one attempt's.
+    """
+
+    is_retryable = False
 
 
 _TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
@@ -227,6 +247,24 @@ def is_transient(exc: BaseException) -> bool:
     return code is not None and (code in _TRANSIENT_STATUS or code >= 500)
 
 
+def is_rate_limited(exc: BaseException) -> bool:
+    """True when ``exc`` (or an error it wraps) is a rate limit that waiting may cure: HTTP
+    429, ``ModelRateLimitError`` (``openai.RateLimitError`` through ``langchain-openai``), but
+    not the run's own verdicts :class:`RetryAfterTooLong` and :class:`RateLimitPatienceSpent`.
+
+    Example:
+        >>> from langchain_core.exceptions import ModelRateLimitError
+        >>> is_rate_limited(ModelRateLimitError("slow down")), is_rate_limited(TimeoutError())
+        (True, False)
+    """
+    for error in causes(exc):
+        if isinstance(error, (RetryAfterTooLong, RateLimitPatienceSpent)):
+            return False
+        if isinstance(error, ModelRateLimitError) or _status_code(error) == 429:
+            return True
+    return False
+
+
 def classify(exc: BaseException) -> ErrorKind:
     """What to do about ``exc``: ``"fatal"`` (stop the run: no call can succeed, e.g. a bad
     key), ``"transient"`` (retry it) or ``"permanent"`` (this task fails; the run goes on).
@@ -241,60 +279,6 @@ def classify(exc: BaseException) -> ErrorKind:
     if is_fatal(exc):
         return "fatal"
     return "transient" if is_transient(exc) else "permanent"
-
-
-_RETRY_AFTER_HEADERS = (("retry-after-ms", 1000.0), ("retry-after", 1.0))
-
-
-def _headers(exc: BaseException) -> Any:
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    return headers if headers is not None else getattr(exc, "headers", None)
-
-
-def retry_after(exc: BaseException, now: float | None = None) -> float | None:
-    """The seconds the server asked to wait before the next request, or None when it did not.
-
-    Reads the ``retry-after-ms`` header (milliseconds, as OpenAI sends it) and ``Retry-After``
-    (seconds, or an HTTP date) from the response an HTTP error carries (``exc.response.headers``:
-    ``openai.APIStatusError``, ``httpx.HTTPStatusError``, ``requests.HTTPError``), following
-    ``__cause__``/``__context__`` to a wrapped one. A date in the past gives 0.
-
-    Args:
-        exc: any exception.
-        now: the current Unix time for an HTTP-date header (default ``time.time()``).
-
-    Example:
-        >>> import httpx
-        >>> response = httpx.Response(429, headers={"Retry-After": "15"},
-        ...                           request=httpx.Request("GET", "http://x"))
-        >>> retry_after(httpx.HTTPStatusError("429", request=response.request, response=response))
-        15.0
-    """
-    for current in causes(exc):
-        headers = _headers(current)
-        if headers is not None:
-            for name, unit in _RETRY_AFTER_HEADERS:
-                try:
-                    raw = headers.get(name)
-                except Exception:  # noqa: BLE001 - an odd headers object: no header
-                    raw = None
-                if raw is None:
-                    continue
-                raw = str(raw).strip()
-                try:
-                    value = float(raw) / unit
-                except ValueError:
-                    if unit != 1.0:
-                        continue
-                    try:
-                        when = email.utils.parsedate_to_datetime(raw).timestamp()
-                    except (TypeError, ValueError, IndexError):
-                        continue
-                    value = when - (time.time() if now is None else now)
-                if math.isfinite(value) or value > 0:
-                    return max(0.0, value)
-    return None
 
 
 _FATAL_CLASSES = ((ModelAuthenticationError, 401), (ModelPermissionDeniedError, 403),

@@ -1,33 +1,58 @@
-"""Waiting out a server's ``Retry-After``, for every caller of one endpoint, and stopping the wait
-when the run stops.
+"""Waiting for a rate-limited endpoint: the one place that reads ``Retry-After``, holds the
+endpoint's gate, and decides how long a rate limit may hold a call.
 
-:class:`RetryAfterGate` is a time before which no request may go to one endpoint (a model
-provider, a search API). Whoever sees a ``Retry-After`` (:func:`workers.errors.retry_after`)
-holds the gate; every caller waits on it before its next request. The app fits every chat model
-with it (``app/provider.py``); a worker that calls an HTTP API itself can do the same with
-:func:`gate_for`.
+* :func:`retry_after` reads the wait a server asked for (``Retry-After``, ``retry-after-ms``)
+  from any HTTP error that carries its response; :func:`honour_retry_after` holds the endpoint's
+  gate for it, or refuses a wait longer than the run's ``RESEARCH_RETRY_PATIENCE``.
+* :class:`RetryAfterGate` is a time before which no request may go to one endpoint (a model
+  provider, a search API): whoever sees a ``Retry-After`` holds it; every caller waits on it
+  before its next request (:func:`gate_for` gives the process's gate of an endpoint). The app fits
+  every chat model with it (``app/provider.py``); :func:`paced_search` puts a search API behind
+  one.
+* :class:`RateLimitPatience` retries one call that is rate-limited (HTTP 429), with or without a
+  ``Retry-After``: exponential backoff with jitter (holding the gate, so every caller backs off)
+  up to a total (``RESEARCH_RATE_LIMIT_PATIENCE``), longer than the attempts other transient
+  errors get. A chat model carries its policy on its rate limiter (:func:`rate_limit_patience`),
+  so every role uses the same one: the planner, the agent workers, the report summary.
 
-A wait can be long (up to the run's patience), so it must not outlive the run: a node runs its
-work inside :func:`stop_waiting_when` with the run's stop signal, and a wait in that context
-raises :class:`workers.errors.RunCancelled` as soon as the run stops (Ctrl-C, a fatal error
-elsewhere), instead of holding the process open until the window ends.
+A wait can be long, so it must not outlive the run: a node runs its work inside
+:func:`stop_waiting_when` with the run's stop signal, and a wait in that context raises
+:class:`workers.errors.RunCancelled` as soon as the run stops (Ctrl-C, a fatal error elsewhere),
+instead of holding the process open until the window ends.
 
-Source: RFC 9110 section 10.2.3 (Retry-After); the stop signal is ``workers.base.Cancellation``.
+Source: RFC 9110 section 10.2.3 (Retry-After); the ``openai`` SDK's
+``_parse_retry_after_header`` (header forms) and ``_calculate_retry_timeout`` (backoff with
+jitter); the stop signal is ``workers.base.Cancellation``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import email.utils
+import math
+import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
 
-from workers.errors import RunCancelled
+from workers.errors import (
+    RateLimitPatienceSpent,
+    RetryAfterTooLong,
+    RunCancelled,
+    causes,
+    is_rate_limited,
+)
 
-__all__ = ["RetryAfterGate", "gate_for", "stop_waiting_when"]
+__all__ = [
+    "RateLimitPatience", "RetryAfterGate", "gate_for", "honour_retry_after", "paced_search",
+    "patiently", "rate_limit_patience", "retry_after", "stop_waiting_when",
+]
+
+_Result = TypeVar("_Result")
 
 _SLICE = 0.1
 """Seconds between two looks at the stop signal while waiting."""
@@ -123,3 +148,211 @@ def gate_for(provider: str, endpoint: str = "") -> RetryAfterGate:
     shared by every caller of it, since a rate limit is the account's, not one request's."""
     with _gates_lock:
         return _gates.setdefault((provider, endpoint), RetryAfterGate())
+
+
+# --- reading and honouring Retry-After -----------------------------------------------------
+
+_RETRY_AFTER_HEADERS = (("retry-after-ms", 1000.0), ("retry-after", 1.0))
+
+
+def _headers(exc: BaseException) -> Any:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    return headers if headers is not None else getattr(exc, "headers", None)
+
+
+def retry_after(exc: BaseException, now: float | None = None) -> float | None:
+    """The seconds the server asked to wait before the next request, or None when it did not.
+
+    Reads the ``retry-after-ms`` header (milliseconds, as OpenAI sends it) and ``Retry-After``
+    (seconds, or an HTTP date) from the response an HTTP error carries (``exc.response.headers``:
+    ``openai.APIStatusError``, ``httpx.HTTPStatusError``, ``requests.HTTPError``), following
+    ``__cause__``/``__context__`` to a wrapped one. A date in the past gives 0.
+
+    Args:
+        exc: any exception.
+        now: the current Unix time for an HTTP-date header (default ``time.time()``).
+
+    Example:
+        >>> import httpx
+        >>> response = httpx.Response(429, headers={"Retry-After": "15"},
+        ...                           request=httpx.Request("GET", "http://x"))
+        >>> retry_after(httpx.HTTPStatusError("429", request=response.request, response=response))
+        15.0
+    """
+    for current in causes(exc):
+        headers = _headers(current)
+        if headers is not None:
+            for name, unit in _RETRY_AFTER_HEADERS:
+                try:
+                    raw = headers.get(name)
+                except Exception:  # noqa: BLE001 - an odd headers object: no header
+                    raw = None
+                if raw is None:
+                    continue
+                raw = str(raw).strip()
+                try:
+                    value = float(raw) / unit
+                except ValueError:
+                    if unit != 1.0:
+                        continue
+                    try:
+                        when = email.utils.parsedate_to_datetime(raw).timestamp()
+                    except (TypeError, ValueError, IndexError):
+                        continue
+                    value = when - (time.time() if now is None else now)
+                if math.isfinite(value) or value > 0:
+                    return max(0.0, value)
+    return None
+
+
+def honour_retry_after(error: BaseException, gate: RetryAfterGate, patience: float,
+                       label: str) -> bool:
+    """Hold ``gate`` for the wait ``error`` asks for (its response's ``Retry-After``), so no
+    caller of the endpoint sends a request inside the window. Return whether it asked for one.
+
+    Args:
+        error: the error a request raised.
+        gate: the endpoint's gate.
+        patience: the longest wait worth holding for, in seconds.
+        label: how messages name the endpoint (key-free).
+
+    Raises:
+        RetryAfterTooLong: the server asked for more than ``patience`` (permanent for this run;
+            the original error is its ``__cause__``).
+    """
+    seconds = retry_after(error)
+    if seconds is None:
+        return False
+    if seconds > patience:
+        raise RetryAfterTooLong(
+            f"{label}: the provider asked to wait {seconds:.0f} s before the next request "
+            f"(Retry-After), more than the {patience:g} s this run waits "
+            "(RESEARCH_RETRY_PATIENCE); try again later",
+            seconds=seconds, patience=patience,
+        ) from error
+    gate.hold(seconds)
+    return True
+
+
+def paced_search(search: Callable[..., _Result], gate: RetryAfterGate, patience: float,
+                 label: str = "web search (Tavily)") -> Callable[..., _Result]:
+    """``search`` behind ``gate``: every call first waits out the window a ``Retry-After`` set
+    (a run that is stopping stops waiting), and an error carrying one holds the gate for every
+    caller (:func:`honour_retry_after`). The error itself is raised on, for the node's
+    ``RetryPolicy`` to retry. The web source's counterpart of :class:`PacedRateLimiter` plus
+    :class:`ProviderGuard`.
+
+    Args:
+        search: the search function (``workers.sources.web.SearchFn``).
+        gate: the endpoint's gate (:func:`gate_for`).
+        patience: the longest ``Retry-After`` worth waiting for, in seconds.
+        label: how messages name the endpoint.
+    """
+
+    def paced(*args: Any, **kwargs: Any) -> _Result:
+        gate.wait()
+        try:
+            return search(*args, **kwargs)
+        except RetryAfterTooLong:
+            raise
+        except Exception as exc:
+            honour_retry_after(exc, gate, patience, label)
+            raise
+
+    return paced
+
+
+# --- rate limits: their own bounded patience ---------------------------------------------------
+
+@dataclass(frozen=True)
+class RateLimitPatience:
+    """How long one call may be held by rate limits (HTTP 429) before it fails for good.
+
+    Each 429 is waited out, on the endpoint's gate (so every caller of it backs off too, and the
+    wait stops with the run): the ``Retry-After`` the server asked for when it sent one, else
+    exponential backoff with jitter, ``first_delay * 2 ** n`` times 1 to 1.5. Once the next wait
+    would pass ``total`` seconds since the call started, the call fails with
+    :class:`workers.errors.RateLimitPatienceSpent`, naming the setting. Other errors are raised
+    at once (the node's ``RetryPolicy`` attempts are for them).
+
+    Attributes:
+        total: seconds a call may spend rate-limited (``RESEARCH_RATE_LIMIT_PATIENCE``).
+        first_delay: seconds of the first backoff (the app uses twice the run's
+            ``retry_interval``: 1 s by default, as OpenAI's own client starts near).
+        gate: the endpoint's gate (default: a private one).
+        clock: seconds, monotonic (tests may pass their own).
+
+    Example:
+        >>> calls = []
+        >>> def flaky():
+        ...     calls.append(1)
+        ...     if len(calls) < 3:
+        ...         from langchain_core.exceptions import ModelRateLimitError
+        ...         raise ModelRateLimitError("429")
+        ...     return "ok"
+        >>> RateLimitPatience(total=5, first_delay=0.01).call(flaky, "demo"), len(calls)
+        ('ok', 3)
+    """
+
+    total: float = 60.0
+    first_delay: float = 1.0
+    gate: RetryAfterGate = field(default_factory=lambda: RetryAfterGate(), compare=False)
+    clock: Callable[[], float] = field(default=time.monotonic, compare=False)
+
+    def backoff(self, refused: int) -> float:
+        """Seconds to wait after the ``refused``-th 429 without a ``Retry-After`` (1-based)."""
+        return self.first_delay * 2 ** (refused - 1) * random.uniform(1.0, 1.5)
+
+    def call(self, fn: Callable[[], _Result], who: str) -> _Result:
+        """``fn()``, retried after each rate limit while the patience lasts.
+
+        Args:
+            fn: the call (a model request).
+            who: how the error names the caller, e.g. ``"the planner (openai:gpt-4.1-mini)"``.
+
+        Raises:
+            workers.errors.RateLimitPatienceSpent: still rate-limited when the patience ran out
+                (the last 429 is its ``__cause__``).
+            workers.errors.RunCancelled: the run stopped during a wait.
+            Exception: any other error of ``fn``, at once.
+        """
+        started, refused = self.clock(), 0
+        while True:
+            try:
+                return fn()
+            except Exception as exc:
+                if not is_rate_limited(exc):
+                    raise
+                refused += 1
+                spent = self.clock() - started
+                asked = retry_after(exc)
+                wait = asked if asked is not None else min(self.backoff(refused),
+                                                          self.total - spent)
+                if wait <= 0 or spent + wait > self.total:
+                    raise RateLimitPatienceSpent(
+                        f"{who}: rate-limited (HTTP 429) {refused} time(s) in {spent:.1f} s; "
+                        f"the next wait ({wait:.1f} s"
+                        f"{', asked by Retry-After' if asked is not None else ''}) would pass "
+                        f"the {self.total:g} s this run waits for rate limits "
+                        "(RESEARCH_RATE_LIMIT_PATIENCE); try again later") from exc
+                self.gate.hold(wait)
+                self.gate.wait()
+
+
+def rate_limit_patience(model: Any) -> RateLimitPatience | None:
+    """The rate-limit policy a chat model carries on its rate limiter (the app's
+    ``PacedRateLimiter.rate_limits``), or None (the offline model, a test's fake)."""
+    policy = getattr(getattr(model, "rate_limiter", None), "rate_limits", None)
+    return policy if isinstance(policy, RateLimitPatience) else None
+
+
+def patiently(model: Any, fn: Callable[[], _Result], who: str) -> _Result:
+    """``fn()`` (a request to ``model``), retried after rate limits by the model's
+    :func:`rate_limit_patience`; called once when the model carries none.
+
+    Raises:
+        See :meth:`RateLimitPatience.call`.
+    """
+    policy = rate_limit_patience(model)
+    return fn() if policy is None else policy.call(fn, who)

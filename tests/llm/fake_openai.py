@@ -27,7 +27,11 @@ schema), a ``delay``, and malformed 200 answers: ``empty_choices`` / ``null_choi
 (``"choices": []`` / ``null``), ``error_200`` (an ``error`` object in a 200, as some gateways
 send), ``no_usage`` (no ``usage`` object), ``null_tool_id`` (a tool call whose ``id`` is null) and
 ``length`` (output cut: ``finish_reason: "length"`` and the tool-call arguments truncated
-mid-JSON). ``tokens`` sets the ``usage.total_tokens`` of a faulty answer. Every request records
+mid-JSON). Agents' protocol faults, at the ``answer`` step: ``twice`` (the response tool called
+twice in one message, with the same arguments), ``twice_differing`` (twice, with different
+arguments: langchainjs#11020) and ``tool_and_bad_args`` (a ``search_corpus`` call and a response
+tool call whose arguments fail the schema, in one message: langchain#40420). ``tokens`` sets the
+``usage.total_tokens`` of a faulty answer. Every request records
 when it arrived (``Seen.at``, ``time.monotonic()``), so a test can check how long the client
 waited. A key check
 (``expected_key``, answering 401 and echoing the key as OpenAI does) and a model check
@@ -317,12 +321,15 @@ class FakeOpenAI:
         return results
 
     @staticmethod
-    def _tool_call(name: str, arguments: str) -> dict:
+    def _tool_call(name: str, arguments: str, *more: tuple[str, str]) -> dict:
+        """An assistant message calling ``name`` with ``arguments``, then each ``(name,
+        arguments)`` of ``more``, in one message."""
         return {
             "role": "assistant",
             "content": None,
             "tool_calls": [{"id": f"call_{uuid.uuid4().hex[:20]}", "type": "function",
-                            "function": {"name": name, "arguments": arguments}}],
+                            "function": {"name": n, "arguments": a}}
+                           for n, a in ((name, arguments), *more)],
         }
 
     def _structured(self, body: dict, name: str, args: dict) -> dict:
@@ -366,4 +373,13 @@ class FakeOpenAI:
             return self._tool_call(response_tool, '{"' + field_name + '": [{"claim": "unterminated')
         if fault == "bad_args":
             return self._tool_call(response_tool, json.dumps({field_name: "not a list"}))
+        if fault == "twice":
+            args = json.dumps({field_name: claims})
+            return self._tool_call(response_tool, args, (response_tool, args))
+        if fault == "twice_differing":
+            return self._tool_call(response_tool, json.dumps({field_name: claims}),
+                                   (response_tool, json.dumps({field_name: []})))
+        if fault == "tool_and_bad_args":
+            return self._tool_call("search_corpus", json.dumps({"query": question}),
+                                   (response_tool, json.dumps({field_name: "not a list"})))
         return self._tool_call(response_tool, json.dumps({field_name: claims}))

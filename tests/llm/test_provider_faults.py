@@ -123,10 +123,10 @@ def test_retry_after_holds_back_retries_other_workers_and_the_next_round(fake_op
     proc, summary, data = run(RESEARCH_MAX_CONCURRENCY="1")
     assert proc.returncode == 0, proc.stderr
     assert summary["errors"] == [] and summary["db_rows"] == N_TASKS
-    # 3 attempts of round 1 met the 429s; round 2 succeeded
-    assert "round 2: re-dispatching 1 failed task(s)" in summary["notes"]
+    # the 3 429s were waited out within the task's first attempt (the rate-limit patience)
+    assert not any(n.startswith("round 2") for n in summary["notes"])
     (row,) = [r for r in db_rows(data) if r["worker"] == "critic" and r["task_key"] == question]
-    assert (row["status"], row["round"]) == ("ok", 2)
+    assert (row["status"], row["round"], row["attempts"]) == ("ok", 1, 1)
     seen = sorted(fake_openai.seen, key=lambda s: s.at)
     limited = [s for s in seen if s.status == 429]
     assert len(limited) == 3

@@ -27,8 +27,8 @@ from workers.errors import (
     TransientWorkerError,
     classify,
     response_fault,
-    retry_after,
 )
+from workers.pacing import retry_after
 from workers.usage import AttemptTokens, TokenTally, count_tokens, served_tokens
 
 

@@ -1,0 +1,110 @@
+"""Rate limits get their own bounded patience, in every model role (issue 21, item 3).
+
+A burst of HTTP 429s (with or without ``Retry-After``) is waited out within the call, by
+exponential backoff with jitter on the endpoint's gate, up to ``RESEARCH_RATE_LIMIT_PATIENCE``
+seconds in all (:class:`workers.pacing.RateLimitPatience`); only then does the call fail, with an
+error naming the setting. No ``RetryPolicy`` attempt is spent on a rate limit. The tests use the
+fast retry interval of ``llm_env`` (0.01 s: first backoff 0.05 s) and small patiences, so no test
+sleeps for long.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from app.config import ConfigError, Settings, load_settings
+from app.models import make_model
+from app.plan import llm_plan
+from tests.llm.conftest import llm_env, research_args
+from tests.llm.fake_openai import FAKE_KEY, PLAN_QUESTIONS, SYNTHESIS_SENTENCE
+from tests.results_db import db_rows
+from workers.errors import RateLimitPatienceSpent, classify
+
+
+def _model(server, patience: float = 60.0, retry_interval: float = 0.01):
+    settings = Settings(model="openai:gpt-4.1-mini", openai_api_key=FAKE_KEY,
+                        openai_base_url=server.url, timeout=10, requests_per_second=1000,
+                        rate_limit_patience=patience, retry_interval=retry_interval)
+    return make_model(settings.model, settings).model
+
+
+@pytest.fixture
+def run(cli_in_process, fake_openai, llm_corpus, tmp_path):
+    def go(*flags: str, **env: str):
+        data = tmp_path / "data"
+        proc = cli_in_process(research_args(llm_corpus, data, "--json", *flags),
+                              llm_env(fake_openai, **env))
+        summary = json.loads(proc.stdout) if proc.stdout.lstrip().startswith("{") else None
+        return proc, summary, data
+
+    return go
+
+
+def test_four_429s_without_retry_after_at_the_first_call_are_waited_out(fake_openai, run):
+    fake_openai.fail("planner", status=429, times=4)  # no Retry-After header
+    proc, summary, _data = run()
+    assert proc.returncode == 0, proc.stderr
+    assert summary["sub_questions"] == PLAN_QUESTIONS and summary["errors"] == []
+    planner = fake_openai.requests("planner")
+    assert [s.status for s in planner] == [429, 429, 429, 429, 200]
+    gaps = [b.at - a.at for a, b in zip(planner, planner[1:], strict=False)]
+    # exponential backoff from 0.05 s (twice the run's retry interval, at least 0.05 s)
+    assert all(gap >= 0.05 * 2 ** i for i, gap in enumerate(gaps)), gaps
+
+
+def test_a_rate_limited_agent_request_is_retried_within_its_step(fake_openai, run):
+    question = PLAN_QUESTIONS[1]
+    fake_openai.fail("analyst", status=429, times=4, step="answer", question=question)
+    proc, summary, data = run("--rounds", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert summary["errors"] == []
+    (row,) = [r for r in db_rows(data) if r["worker"] == "analyst" and r["task_key"] == question]
+    assert (row["status"], row["attempts"]) == ("ok", 1)  # no RetryPolicy attempt spent
+    task = [s for s in fake_openai.requests("analyst") if question in json.dumps(s.body)]
+    assert [s.step for s in task] == ["search"] + ["answer"] * 5  # the search was not redone
+
+
+def test_the_report_summary_waits_out_a_burst_of_rate_limits(fake_openai):
+    from app.synthesis import make_summarizer
+    from tests.llm.test_model_calls_over_http import _input
+
+    fake_openai.fail("report", status=429, times=4)
+    fake_openai.handed_out_refs = ["relay.md#0"]
+    summarize = make_summarizer(_model(fake_openai), max_attempts=1, retry_interval=0.01)
+    assert list(summarize(_input())) == [(SYNTHESIS_SENTENCE, ["relay.md#0"])]
+    assert [s.status for s in fake_openai.requests("report")] == [429] * 4 + [200]
+
+
+def test_rate_limit_patience_is_bounded_and_named(fake_openai):
+    fake_openai.fail("planner", status=429, times=None)
+    started = time.monotonic()
+    with pytest.raises(RateLimitPatienceSpent) as info:
+        llm_plan("glimmer relay", _model(fake_openai, patience=1.0, retry_interval=0.05))
+    took = time.monotonic() - started
+    assert took < 1.5
+    assert len(fake_openai.requests("planner")) > 3  # more patience than the 3 attempts had
+    assert classify(info.value) == "permanent"  # the patience is the whole bound
+    message = str(info.value)
+    assert message.startswith("the planner: rate-limited (HTTP 429)")
+    assert "RESEARCH_RATE_LIMIT_PATIENCE" in message and "the 1 s" in message
+
+
+def test_a_retry_after_counts_against_the_patience(fake_openai):
+    fake_openai.fail("planner", status=429, retry_after="5", times=None)
+    with pytest.raises(RateLimitPatienceSpent, match="asked by Retry-After"):
+        llm_plan("glimmer relay", _model(fake_openai, patience=2.0))
+    assert len(fake_openai.requests("planner")) == 1  # no request made inside the window
+
+
+def test_rate_limit_patience_is_an_operator_setting_with_a_bound():
+    assert load_settings({}, env_file=None).rate_limit_patience == 60
+    env = {"RESEARCH_RATE_LIMIT_PATIENCE": "5"}
+    assert load_settings(env, env_file=None).rate_limit_patience == 5
+    with pytest.raises(ConfigError, match="RESEARCH_RATE_LIMIT_PATIENCE"):
+        load_settings({"RESEARCH_RATE_LIMIT_PATIENCE": "-1"}, env_file=None)
+    from app.config import RunContext
+
+    assert "rate_limit_patience" not in RunContext.__dataclass_fields__  # not a client's
