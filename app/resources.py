@@ -144,13 +144,15 @@ class Resources:
         cred = self.credentials
         return Settings(**{f.name: getattr(ctx, f.name) for f in fields(RunContext)},
                         openai_api_key=cred.openai_api_key if cred else None,
-                        openai_base_url=cred.openai_base_url if cred else None)
+                        openai_base_url=cred.openai_base_url if cred else None,
+                        **({"rate_limit_patience": cred.rate_limit_patience} if cred else {}))
 
     def _model_key(self, ctx: RunContext) -> tuple:
         fallback = ctx.model or default_model(self.credentials)
         return (*(ctx.model_for(role) or fallback for role in ("planner", "worker", "report")),
                 ctx.timeout, ctx.requests_per_second, ctx.max_attempts, ctx.retry_interval,
-                ctx.retry_patience)
+                ctx.retry_patience,
+                self.credentials.rate_limit_patience if self.credentials else None)
 
     def models(self, ctx: RunContext) -> Models:
         """The models of ``ctx``'s roles, built on first use.

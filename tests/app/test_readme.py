@@ -28,10 +28,11 @@ def test_readme_generated_sections_are_current():
     assert _render()(text) == text, "README.md is stale: run uv run python scripts/update_readme.py"
 
 
-def test_diagram_shows_every_worker_between_plan_and_route():
+def test_diagram_shows_every_worker_between_dispatch_and_route():
     mermaid = graph_mermaid()
+    assert "plan -.-> dispatch;" in mermaid
     for worker in WORKERS:
-        assert f"plan -.-> {worker.name};" in mermaid
+        assert f"dispatch -.-> {worker.name};" in mermaid
         assert f"{worker.name} --> route;" in mermaid
     assert "persist --> report;" in mermaid
     text = (ROOT / "README.md").read_text(encoding="utf-8")
