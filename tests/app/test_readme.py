@@ -34,7 +34,7 @@ def test_diagram_shows_every_worker_between_dispatch_and_route():
     for worker in WORKERS:
         assert f"dispatch -.-> {worker.name};" in mermaid
         assert f"{worker.name} --> route;" in mermaid
-    assert "persist --> report;" in mermaid
+    assert "report --> __end__;" in mermaid
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert mermaid in text
 
