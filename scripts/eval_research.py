@@ -4,6 +4,16 @@ Run it from a fresh clone (no key, no network; about 20 s)::
 
     uv run python scripts/eval_research.py            # print per question and in total
     uv run python scripts/eval_research.py --write    # also update the results file and README
+    uv run python scripts/eval_research.py --corpus external --write   # documents nobody here wrote
+
+``--corpus NAME`` (``sqlite3-doc``, ``asymptote-doc``, or ``external`` for both) runs instead on
+an external corpus: a Debian documentation package's folder, indexed as ``--corpus FOLDER``,
+with questions written by hand by reading it (``tests/quality/eval_sets/NAME.json``); run as
+root, the eval installs the package when its folder is missing. Its scoring and figures are
+described in ``scripts/eval_corpora.py``; ``--write`` stores them in
+``tests/quality/eval_results_external.json`` and the README's ``quality-external`` block.
+
+The rest of this docstring is about the default corpus.
 
 The set is ``tests/quality/eval_set.json``, built from the corpus itself by
 ``scripts/make_eval_set.py`` (its docstring gives the procedure). Each question is a research
@@ -44,8 +54,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _path in (ROOT, ROOT / "scripts"):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+import eval_corpora as corpora  # noqa: E402 - scripts/ is put on sys.path just above
 
 SET_PATH = ROOT / "tests" / "quality" / "eval_set.json"
 RESULTS_PATH = ROOT / "tests" / "quality" / "eval_results.json"
@@ -222,16 +235,44 @@ def render_readme(text: str, results: dict[str, Any]) -> str:
     return replace_section(text, "quality", quality_table(results))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def render_readme_external(text: str, results: dict[str, Any]) -> str:
+    """README text with its ``quality-external`` block rewritten from ``results`` (the external
+    corpora's results file)."""
+    from app.diagram import replace_section
+
+    return replace_section(text, "quality-external", corpora.quality_table(results))
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", type=Path, default=SET_PATH, help="the labeled set (JSON)")
+    parser.add_argument("--corpus", default="default",
+                        choices=["default", *corpora.names(), "external"],
+                        help="which corpus to evaluate: the package docs (default), one external "
+                             "documentation folder, or every external one (external)")
+    parser.add_argument("--set", type=Path, default=SET_PATH,
+                        help="the labeled set of the default corpus (JSON)")
     parser.add_argument("--data-dir", type=Path, help="data dir to reuse (default: a temp dir)")
     parser.add_argument("--only", help="run only questions whose id starts with this")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--write", action="store_true",
-                        help=f"store the results in {RESULTS_PATH.relative_to(ROOT)} and "
-                             "update README.md's quality table")
-    args = parser.parse_args(argv)
+                        help=f"store the results in {RESULTS_PATH.relative_to(ROOT)} (external "
+                             f"corpora: {corpora.RESULTS_PATH.relative_to(ROOT)}) and update "
+                             "README.md's quality table")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.write and args.only:
+        print("eval_research: --write needs the whole set (drop --only)", file=sys.stderr)
+        return 2
+    if args.corpus != "default":
+        chosen = corpora.names() if args.corpus == "external" else [args.corpus]
+        try:
+            return main_external(args, chosen)
+        except corpora.EvalSetupError as exc:
+            print(f"eval_research: {exc}", file=sys.stderr)
+            return 2
     try:
         labeled = load_set(args.set)
     except (OSError, ValueError) as exc:
@@ -242,10 +283,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not questions:
         print(f"eval_research: no question id starts with {args.only!r}", file=sys.stderr)
         return 2
-    if args.write and args.only:
-        print("eval_research: --write needs the whole set (drop --only)", file=sys.stderr)
-        return 2
+    return main_default(args, questions)
 
+
+def main_default(args: argparse.Namespace, questions: list[dict[str, Any]]) -> int:
+    """The eval on the default corpus (the package docs)."""
     with tempfile.TemporaryDirectory(prefix="eval-research-") as tmp:
         data_dir = args.data_dir or Path(tmp)
         show = None if args.json else print
@@ -273,13 +315,72 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.write:
         RESULTS_PATH.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n",
                                 encoding="utf-8")
-        old = README.read_text(encoding="utf-8")
-        new = render_readme(old, results)
-        if new != old:
-            README.write_text(new, encoding="utf-8")
-        print(f"wrote {RESULTS_PATH.relative_to(ROOT)}"
-              f"{' and README.md' if new != old else ''}", file=sys.stderr)
+        _write_readme(render_readme, results, RESULTS_PATH)
     return 0
+
+
+def run_external(name: str, only: str | None = None, data_dir: Path | None = None,
+                 progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Evaluate external corpus ``name`` (installing its Debian package when missing, see
+    :func:`eval_corpora.ensure_installed`): its result (:func:`eval_corpora.result`).
+
+    Raises:
+        eval_corpora.EvalSetupError: the corpus cannot be evaluated here, or no question id
+            starts with ``only``.
+    """
+    spec = corpora.load(name)
+    folder = corpora.ensure_installed(spec, say=lambda m: print(m, file=sys.stderr))
+    version = corpora.installed_version(spec["package"])
+    if version and version != spec["version"]:
+        print(f"eval_research: note: {name}'s questions were written for {spec['package']} "
+              f"{spec['version']}, {version} is installed (gold pages may have moved)",
+              file=sys.stderr)
+    questions = [q for q in spec["questions"] if not only or q["id"].startswith(only)]
+    if not questions:
+        raise corpora.EvalSetupError(f"no question id of {name} starts with {only!r}")
+    with tempfile.TemporaryDirectory(prefix=f"eval-{name}-") as tmp:
+        where = data_dir / name if data_dir else Path(tmp)
+        rows = corpora.evaluate(spec, questions, where, AS_OF, progress)
+        from workers.sources import Corpus
+
+        with Corpus.open(where, folder=folder) as corpus:
+            description = corpus.description
+    return corpora.result(spec, rows, description)
+
+
+def main_external(args: argparse.Namespace, chosen: list[str]) -> int:
+    """The eval on external corpora ``chosen`` (names of ``tests/quality/eval_sets``)."""
+    stored = corpora.load_results()
+    show = None if args.json else print
+    progress = (lambda r: print(corpora.format_row(r))) if show else None
+    for name in chosen:
+        if show:
+            show(f"== {name}")
+            show(corpora.HEADER)
+        res = run_external(name, args.only, args.data_dir, progress)
+        stored["corpora"][name] = res
+        if show:
+            show("")
+            show("\n".join(corpora.format_totals(res["totals"])))
+            show("")
+    if args.json:
+        print(json.dumps({n: stored["corpora"][n] for n in chosen}, indent=2,
+                         ensure_ascii=False))
+    if args.write:
+        corpora.RESULTS_PATH.write_text(json.dumps(stored, indent=1, ensure_ascii=False) + "\n",
+                                        encoding="utf-8")
+        _write_readme(render_readme_external, stored, corpora.RESULTS_PATH)
+    return 0
+
+
+def _write_readme(render: Callable[[str, dict[str, Any]], str], results: dict[str, Any],
+                  path: Path) -> None:
+    old = README.read_text(encoding="utf-8")
+    new = render(old, results)
+    if new != old:
+        README.write_text(new, encoding="utf-8")
+    print(f"wrote {path.relative_to(ROOT)}{' and README.md' if new != old else ''}",
+          file=sys.stderr)
 
 
 if __name__ == "__main__":
