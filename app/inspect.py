@@ -146,8 +146,7 @@ def pending_review(storage: Storage | Path | str, thread_id: str,
         if checkpoint_id is not None:
             config["checkpoint_id"] = checkpoint_id
         snap = research_graph(saver).get_state({"configurable": config})
-    if checkpoint_id is not None and (snap.config or {}).get("configurable", {}).get(
-            "checkpoint_id") != checkpoint_id:
+    if checkpoint_id is not None and snap.metadata is None:  # LangGraph found no such checkpoint
         raise UnknownCheckpoint(f"thread {thread_id!r} has no checkpoint {checkpoint_id!r} "
                                 f"(python -m app inspect {thread_id} lists them)")
     return awaiting(snap), is_unfinished(snap)
