@@ -131,7 +131,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         Every token the planner was served counts, those of failed attempts included."""
         ctx = res.context(runtime)
         res.run(runtime)  # records the superstep this run starts in (see route)
-        attempt = backoff(runtime, ctx.retry_interval)
+        attempt = backoff(runtime, res.settings.retry_interval)
         info = runtime.execution_info
         with planner_tokens.attempt(info.task_id if info else state["topic"]) as served:
             questions, notes = _plan(state, ctx, attempt, runtime)
@@ -172,7 +172,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
                 with stop_waiting_when(res.run(runtime).scope.cancel):  # Retry-After waits
                     result = llm_plan(topic, planner.model)
             except Exception as exc:
-                if attempt >= ctx.max_attempts:
+                if attempt >= res.settings.max_attempts:
                     raise give_up(exc) from None  # this run's attempts are spent
                 raise
             questions, notes = result.questions, result.notes
@@ -282,7 +282,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
             data.notes += extra_notes
             update["notes"] = extra_notes
         name = report_filename(state["topic"], state["as_of"], data.thread_id)
-        path = report_path(ctx.report_out, ctx.data_dir, name)
+        path = report_path(res.settings.report_out, res.settings.data_dir, name)
         write_report(render_markdown(data), path)
         outcome, failed = run_outcome(state)
         runtime.stream_writer({"report": {"path": str(path.resolve()), "outcome": outcome}})

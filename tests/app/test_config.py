@@ -300,24 +300,27 @@ def test_the_run_context_is_plain_json_and_carries_no_credentials():
     import dataclasses
     import json
 
-    from app.config import RunContext
+    from app.config import OPERATOR_ONLY, RunContext, Settings
 
     s = load_settings(env={"OPENAI_API_KEY": KEY, "RESEARCH_CORPUS": "docs"}, env_file=None)
-    context = s.with_overrides(fail_workers=("critic:1",)).context()
+    context = s.with_overrides(fail_workers=("critic:1",), rounds=3).context()
     text = json.dumps(dataclasses.asdict(context))
     assert KEY not in text and "openai_api_key" not in text
+    # issue 18: the context holds a client's choices only, no path, key, fault or bound
+    assert not set(dataclasses.asdict(context)) & OPERATOR_ONLY
+    assert {"data_dir", "corpus", "report_out", "fail_rate", "database_url"} <= OPERATOR_ONLY
     again = RunContext(**json.loads(text))  # what LangGraph Server's coercion does
-    assert again == context and again.fail_workers == ("critic:1",)
-    assert RunContext(data_dir=Path("/tmp/x")).data_dir == "/tmp/x"
+    assert again == context and again.rounds == 3
+    assert Settings(data_dir=Path("/tmp/x")).data_dir == "/tmp/x"
 
 
 @pytest.mark.parametrize(("field", "value"), [("rounds", 0), ("max_concurrency", "4"),
                                               ("durability", "never"), ("fail_rate", 2.0),
                                               ("crash_at", "lunch")])
 def test_a_bad_context_value_is_a_one_line_error_naming_the_field(field, value):
-    from app.config import RunContext
+    from app.config import Settings
 
     with pytest.raises(ConfigError) as info:
-        RunContext(**{field: value})
+        Settings(**{field: value})
     assert "\n" not in str(info.value)
     assert field.replace("_", "-").split("-")[0] in str(info.value).replace("_", "-")
