@@ -34,7 +34,7 @@ def tokens_of(pairs: tuple[str, ...]) -> dict[str, str]:
             (pair.partition("=") for pair in pairs)}
 
 
-TOKENS = tokens_of(load_settings().api_tokens)
+TOKENS = tokens_of(load_settings(warn=lambda line: None).api_tokens)  # app/studio.py warns
 """The operator's tokens (empty: auth is off)."""
 
 ANONYMOUS = "anonymous"
