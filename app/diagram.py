@@ -24,22 +24,31 @@ def graph_mermaid() -> str:
 
 def config_table() -> str:
     """The README's settings table: every setting with a variable or a flag (the fault-injection
-    flags have their own table), its default and its meaning, from ``app.config``."""
+    flags have their own table), its default, who sets it on a server, and its meaning, from
+    ``app.config``."""
+    from app.config import CLIENT_SETTINGS
+
+    envs = {s.name: s.env for s in SETTINGS}
     lines = [
         "Precedence: CLI flag > environment variable > `.env` file > default. Every variable is",
-        "also listed in `.env.example`. The same settings are the graph's run context",
-        "(`app.config.RunContext`), which LangGraph Server clients pass as `context`.",
+        "also listed in `.env.example`. On the command line every setting is the operator's. On",
+        "LangGraph Server, a run's client may set only the *client* ones, in its `context`",
+        "(`app.config.RunContext`), each up to the operator's bound; the variable then sets the",
+        "default. The rest come from the server's environment only (docs/deploy.md).",
         "",
-        "| variable | flag | default | meaning |",
-        "|---|---|---|---|",
+        "| variable | flag | default | set by | meaning |",
+        "|---|---|---|---|---|",
     ]
     for spec in SETTINGS:
         if spec.group != "run" or not (spec.env or spec.flag):
             continue
         env = f"`{spec.env}`" if spec.env else ""
         flag = f"`{spec.flag}`" if spec.flag else ""
-        shown = "" if spec.default is None else f"`{spec.default}`"
-        lines.append(f"| {env} | {flag} | {shown} | {spec.help} |")
+        shown = "" if spec.default in (None, ()) else f"`{spec.default}`"
+        who = "operator"
+        if spec.name in CLIENT_SETTINGS:
+            who = f"client (up to `{envs[spec.bound]}`)" if spec.bound else "client"
+        lines.append(f"| {env} | {flag} | {shown} | {who} | {spec.help} |")
     return "\n".join(lines)
 
 

@@ -31,7 +31,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable
 from pydantic import BaseModel
 
-from app.config import ConfigError, Settings
+from app.config import ConfigError, Settings, redact
 from app.offline import OfflineChatModel
 from app.text import clip
 from workers.errors import response_fault
@@ -187,9 +187,7 @@ def make_model(spec: str, settings: Settings) -> ModelChoice:
     except ImportError as exc:
         raise ConfigError(f"model {spec!r} needs a provider package: {exc}") from None
     except Exception as exc:  # init_chat_model raises ValueError for unknown providers
-        text = " ".join(str(exc).split())
-        if settings.openai_api_key:
-            text = text.replace(settings.openai_api_key, "***")
+        text = redact(" ".join(str(exc).split()), settings)
         raise ConfigError(f"cannot use model {spec!r}: {text[:300]}") from None
     return ModelChoice(model, describe_model(spec, settings), False)
 

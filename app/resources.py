@@ -21,26 +21,23 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from app.config import ConfigError, RunContext, Settings, default_model, web_key
+from app.client_context import given_choices, resolve
+from app.config import RunContext, Settings, default_model, web_key
 from app.faults import FaultPlan
 from app.models import ModelChoice, make_model
 from app.storage import Storage, open_storage
 from workers.base import RunScope, WorkerDeps
 
-__all__ = ["LOCAL_ONLY", "Models", "Resources", "RunObjects"]
+__all__ = ["Models", "Resources", "RunObjects"]
 
 ReportWriter = Callable[[Any], list[tuple[str, list[str]]]]
-
-LOCAL_ONLY = frozenset({"crash_at", "run_log"})
-"""Settings a LangGraph Server client may not set in a run's context: ``crash_at`` SIGKILLs the
-process (the server, there), ``run_log`` appends to a file of the client's choosing."""
 
 MAX_LIVE_RUNS = 1024
 """Per-run objects kept at once (least recently used dropped first). A run's entry is released
@@ -93,23 +90,18 @@ class Resources:
     """The lookup (and cache) behind the research graph's nodes.
 
     Args:
-        credentials: the process's provider credentials (``OPENAI_API_KEY``,
-            ``OPENAI_BASE_URL``); they never travel in a run's context. None: none (offline, or
-            providers that read their own key from the environment).
-        defaults: what a run's context falls back to. A run invoked with no context uses it
-            whole; a context given as a dict by a LangGraph Server client takes it for every
-            field the client left at the declared default (the server's environment decides,
-            e.g. ``RESEARCH_DATA_DIR``). None: the declared defaults.
-        served: the graph serves remote clients (LangGraph Server): a context asking for
-            :data:`LOCAL_ONLY` settings (a hard crash of the process, a log file) is refused.
+        settings: the operator's settings (:class:`app.config.Settings`: paths, database,
+            keys, retries, fault injection, bounds, and the default of each client choice),
+            built once from the process's environment; nodes read them as :attr:`settings`.
+            None: the declared defaults.
+        served: the graph serves remote clients (LangGraph Server): a run's context is checked
+            against the operator's bounds and lists (:func:`app.client_context.resolve`).
 
     Thread-safe: nodes of one superstep run in parallel threads.
     """
 
-    def __init__(self, credentials: Settings | None = None,
-                 defaults: RunContext | None = None, served: bool = False) -> None:
-        self.credentials = credentials
-        self.defaults = defaults
+    def __init__(self, settings: Settings | None = None, served: bool = False) -> None:
+        self.settings = settings or Settings()
         self.served = served
         self._lock = threading.RLock()
         self._models: dict[tuple, Models] = {}
@@ -120,39 +112,34 @@ class Resources:
 
     # --- the context ---------------------------------------------------------------------------
 
-    def context(self, runtime: Runtime | RunContext | None) -> RunContext:
-        """The effective context of a run: ``runtime.context`` (or the context itself), with
-        :attr:`defaults` where it says nothing (see the class docstring)."""
+    def context(self, runtime: Runtime | RunContext | dict | None) -> RunContext:
+        """The effective client choices of a run: ``runtime.context`` (or the context itself)
+        over the operator's defaults (``settings.context()``) where it says nothing. A served
+        graph checks them (:func:`app.client_context.resolve`; the edge, ``app/studio.py``,
+        has already refused what LangGraph Server would drop).
+
+        Raises:
+            app.config.ConfigError: (served) a choice past its bound, a model not allowed, an
+                unknown corpus name, an operator setting.
+        """
         ctx = runtime.context if isinstance(runtime, Runtime) else runtime
+        if self.served:
+            return resolve(ctx, self.settings)
         if isinstance(ctx, dict):  # a caller that bypassed LangGraph's coercion
             ctx = RunContext(**ctx)
-        if ctx is None:
-            return self.defaults or RunContext()
-        if self.defaults is None or ctx is self.defaults:
-            return ctx
-        declared = RunContext()
-        given = {f.name: getattr(ctx, f.name) for f in fields(RunContext)
-                 if getattr(ctx, f.name) != getattr(declared, f.name)}
-        if self.served and (refused := sorted(set(given) & LOCAL_ONLY)):
-            raise ConfigError(f"{', '.join(refused)}: fault-injection settings of the command "
-                              "line; a served graph does not take them from a run's context")
-        return replace(self.defaults, **given)
+        defaults = self.settings.context()
+        if ctx is None or ctx == defaults:
+            return defaults
+        return replace(defaults, **given_choices(ctx))
 
     # --- heavy objects, cached by the settings they depend on ---------------------------------
 
-    def _settings(self, ctx: RunContext) -> Settings:
-        cred = self.credentials
-        return Settings(**{f.name: getattr(ctx, f.name) for f in fields(RunContext)},
-                        openai_api_key=cred.openai_api_key if cred else None,
-                        openai_base_url=cred.openai_base_url if cred else None,
-                        **({"rate_limit_patience": cred.rate_limit_patience} if cred else {}))
-
     def _model_key(self, ctx: RunContext) -> tuple:
-        fallback = ctx.model or default_model(self.credentials)
+        ops = self.settings
+        fallback = ctx.model or ops.model or default_model(ops)
         return (*(ctx.model_for(role) or fallback for role in ("planner", "worker", "report")),
-                ctx.timeout, ctx.requests_per_second, ctx.max_attempts, ctx.retry_interval,
-                ctx.retry_patience,
-                self.credentials.rate_limit_patience if self.credentials else None)
+                ops.timeout, ops.requests_per_second, ops.max_attempts, ops.retry_interval,
+                ops.retry_patience, ops.rate_limit_patience)
 
     def models(self, ctx: RunContext) -> Models:
         """The models of ``ctx``'s roles, built on first use.
@@ -167,7 +154,7 @@ class Resources:
             return self._models[key]
 
     def _build_models(self, ctx: RunContext, key: tuple) -> Models:
-        settings = self._settings(ctx)
+        settings = self.settings
         planner_spec, worker_spec, report_spec = key[:3]
         built: dict[str, ModelChoice] = {}
         for spec in dict.fromkeys((planner_spec, worker_spec, report_spec)):
@@ -182,36 +169,39 @@ class Resources:
         if not report.offline:  # the model writes a sourced summary of the persisted rows
             from app.synthesis import make_summarizer
 
-            summarize = make_summarizer(report.model, max_attempts=ctx.max_attempts,
-                                        retry_interval=ctx.retry_interval)
+            summarize = make_summarizer(report.model, max_attempts=settings.max_attempts,
+                                        retry_interval=settings.retry_interval)
         return Models(planner, worker, report, label, summarize)
 
-    @staticmethod
-    def _corpus_key(ctx: RunContext) -> tuple:
-        return (str(Path(ctx.data_dir).resolve()),
-                str(Path(ctx.corpus).resolve()) if ctx.corpus else None)
+    def _corpus_key(self, ctx: RunContext) -> tuple:
+        folder = self.settings.corpus_folder(ctx.corpus_name)
+        return (str(Path(self.settings.data_dir).resolve()),
+                str(Path(folder).resolve()) if folder else None)
 
     def corpus(self, ctx: RunContext) -> Any:
-        """The corpus of ``ctx`` (its folder, or the package docs), opened on first use and kept
-        open until :meth:`close`.
+        """The corpus ``ctx`` names (``corpus_name``: one of the operator's
+        ``RESEARCH_CORPORA``; None: the operator's ``corpus`` folder, or the package docs),
+        opened on first use and kept open until :meth:`close`.
 
         Raises:
             workers.sources.CorpusError: the corpus folder has nothing to index.
+            app.config.ConfigError: no corpus has that name.
         """
         key = self._corpus_key(ctx)
         with self._lock:
             if key not in self._corpora:
                 from workers.sources import Corpus
 
-                self._corpora[key] = Corpus.open(Path(ctx.data_dir), folder=ctx.corpus)
+                self._corpora[key] = Corpus.open(Path(self.settings.data_dir), folder=key[1])
             return self._corpora[key]
 
     def _web_key(self, ctx: RunContext) -> tuple | None:
         """What the web source of ``ctx`` depends on (None: web search is off)."""
         if not ctx.web:
             return None
-        base_url = self.credentials.tavily_base_url if self.credentials else None
-        return (str(Path(ctx.data_dir).resolve()), base_url, ctx.timeout, ctx.retry_patience)
+        ops = self.settings
+        return (str(Path(ops.data_dir).resolve()), ops.tavily_base_url, ops.timeout,
+                ops.retry_patience)
 
     def web(self, ctx: RunContext) -> Any:
         """The web source of ``ctx`` (``--web``), made on first use; None when web search is off.
@@ -224,8 +214,8 @@ class Resources:
         """
         if not ctx.web:
             return None
-        api_key = web_key(self.credentials)
-        cred = self.credentials
+        api_key = web_key(self.settings)
+        cred = self.settings
         key = self._web_key(ctx)
         with self._lock:
             if key not in self._webs:
@@ -235,9 +225,9 @@ class Resources:
                 # A 429's Retry-After holds every web search of the process, as it does for the
                 # models (app/provider.py).
                 search = paced_search(
-                    tavily_search(api_key, cred.tavily_base_url, timeout=ctx.timeout),
-                    gate_for("tavily", cred.tavily_base_url or ""), ctx.retry_patience)
-                self._webs[key] = WebSource(Path(ctx.data_dir), search)
+                    tavily_search(api_key, cred.tavily_base_url, timeout=cred.timeout),
+                    gate_for("tavily", cred.tavily_base_url or ""), cred.retry_patience)
+                self._webs[key] = WebSource(Path(cred.data_dir), search)
             return self._webs[key]
 
     def worker_deps(self, ctx: RunContext) -> WorkerDeps:
@@ -247,9 +237,10 @@ class Resources:
         The plain settings a worker reads are listed once, in ``plain``: they are both passed
         to :class:`workers.base.WorkerDeps` and part of the cache key, so a run whose context
         differs in one of them never gets another run's value (a setting for your own worker:
-        add a ``WorkerDeps`` field and one entry here; docs/extending.md, "Add a setting")."""
-        plain = {"search_k": ctx.search_k, "max_attempts": ctx.max_attempts,
-                 "retry_interval": ctx.retry_interval}
+        add a ``WorkerDeps`` field and one entry here; docs/extending.md, "Add a setting").
+        A client's choice comes from ``ctx``, an operator's from :attr:`settings`."""
+        plain = {"search_k": ctx.search_k, "max_attempts": self.settings.max_attempts,
+                 "retry_interval": self.settings.retry_interval}
         key = (self._model_key(ctx), self._corpus_key(ctx), self._web_key(ctx),
                *sorted(plain.items()))
         with self._lock:
@@ -278,13 +269,14 @@ class Resources:
 
     def run_for(self, control: Any, ctx: RunContext) -> RunObjects:
         """The per-run objects of the run whose ``RunControl`` is ``control`` (the CLI passes
-        its own to ``graph.stream(control=...)`` to reach them, e.g. to cancel on Ctrl-C)."""
+        its own to ``graph.stream(control=...)`` to reach them, e.g. to cancel on Ctrl-C):
+        the limiter sized by ``ctx.max_concurrency``, the operator's fault plan."""
         with self._lock:
             entry = self._runs.get(id(control))
             if entry is not None and entry[0] is control:
                 self._runs.move_to_end(id(control))
                 return entry[1]
-            faults = FaultPlan.from_context(ctx)
+            faults = FaultPlan.from_context(self.settings)  # the operator's, never a client's
             objects = RunObjects(
                 scope=RunScope(
                     limiter=threading.BoundedSemaphore(ctx.max_concurrency),
@@ -310,12 +302,11 @@ class Resources:
         """The :data:`workers.base.Resolver` of the worker nodes."""
         return self.worker_deps(self.context(runtime)), self.run(runtime).scope
 
-    def storage(self, ctx: RunContext) -> Storage:
-        """Where the run of ``ctx`` keeps its checkpoints and rows: PostgreSQL when the
-        process's ``database_url`` is set (a deployment setting, like the credentials: never a
-        run's), else the SQLite files of ``ctx.data_dir``. Opens no connection."""
-        return open_storage(ctx.data_dir, self.credentials.database_url
-                            if self.credentials is not None else None)
+    def storage(self, ctx: RunContext | None = None) -> Storage:
+        """Where runs keep their checkpoints and rows: PostgreSQL when the operator's
+        ``database_url`` is set, else the SQLite files of its ``data_dir`` (both the
+        operator's: ``ctx`` is accepted and ignored). Opens no connection."""
+        return open_storage(self.settings.data_dir, self.settings.database_url)
 
     def close(self) -> None:
         """Close the corpora opened so far."""

@@ -104,14 +104,14 @@ def open_graph(settings: Settings, resources: Resources | None = None) -> Iterat
         app.storage.StorageError: the database is damaged or cannot be reached.
     """
     context = settings.context()
-    resources = resources or Resources(credentials=settings, defaults=context)
+    resources = resources or Resources(settings)
     try:
         models = resources.models(context)
         corpus = resources.corpus(context)
         labels = {"model": models.label, "corpus": corpus.description}
         if (web := resources.web(context)) is not None:  # --web: fails early without a key
             labels["corpus"] += f" + {web.description}"
-        with resources.storage(context).checkpointer() as saver:
+        with resources.storage().checkpointer() as saver:
             graph = research_graph(saver, web=context.web, resources=resources)
             yield OpenGraph(graph, labels, resources)
     finally:
@@ -148,7 +148,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                               storage)
     recorded = recorded_run(storage, thread_id)
     settings = check_thread(request.topic, settings, thread_id, recorded)
-    resources = Resources(credentials=settings, defaults=settings.context())
+    resources = Resources(settings)
     try:
         resources.models(settings.context())  # a bad model spec fails before any write
         # A corpus with nothing to index fails before the thread lock creates ``locks/``.
@@ -302,8 +302,8 @@ def _stream(graph: Any, graph_input: Any, config: dict[str, Any], settings: Sett
     seen: set[str] = set(restored)
     context = settings.context()
     kwargs: dict[str, Any] = {"stream_mode": "custom", "context": context, "control": control}
-    if context.durability:
-        kwargs["durability"] = context.durability
+    if settings.durability:
+        kwargs["durability"] = settings.durability
     with stop_on_signals(resources.run_for(control, context).scope.cancel) as received:
         _consume(graph.stream(graph_input, config, **kwargs), control, resources, context, seen,
                  total, emit, received)

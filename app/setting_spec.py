@@ -31,7 +31,7 @@ def setting(default: Any = None, *, help: str, env: str | None = None, flag: str
             minimum: float | None = None, exclusive: bool = False, maximum: float | None = None,
             choices: tuple[str, ...] | None = None, metavar: str | None = None,
             group: str = "run", check: Callable[[Any], Any] | None = None,
-            secret: bool = False) -> Any:
+            secret: bool = False, bound: str | None = None) -> Any:
     """Declare one setting: a dataclass field with its metadata.
 
     Args:
@@ -44,11 +44,15 @@ def setting(default: Any = None, *, help: str, env: str | None = None, flag: str
         metavar: the flag's placeholder in ``--help``.
         group: ``"run"``, or ``"faults"`` (the fault-injection flags' own ``--help`` group).
         check: ``check(value)`` raises ``ValueError`` with a one-line reason for a bad value.
-        secret: never shown (``Settings.redacted``), never part of the run context.
+        secret: never shown: masked by :func:`app.config.redact` and
+            ``Settings.redacted`` wherever it could be printed or stored.
+        bound: for a setting a run's client may choose (a ``RunContext`` field): the name of
+            the operator's setting that caps what a client may ask for (e.g. ``rounds_limit``);
+            the command line, the operator, is not capped.
     """
     meta = {"help": help, "env": env, "flag": flag, "minimum": minimum, "exclusive": exclusive,
             "maximum": maximum, "choices": choices, "metavar": metavar, "group": group,
-            "check": check, "secret": secret}
+            "check": check, "secret": secret, "bound": bound}
     if isinstance(default, (list, dict)):
         raise TypeError("use a tuple for a repeatable setting's default (the context is frozen)")
     return field(default=default, metadata=meta, repr=not secret)
@@ -75,6 +79,8 @@ class SettingSpec:
     group: str
     check: Callable[[Any], Any] | None
     secret: bool
+    bound: str | None
+    """The operator's setting that caps a client's value (see :func:`setting`)."""
 
 
 @cache
@@ -96,7 +102,7 @@ def specs_of(cls: type) -> tuple[SettingSpec, ...]:
             default=None if f.default is MISSING else f.default, help=m["help"], env=m["env"],
             flag=m["flag"], minimum=m["minimum"], exclusive=m["exclusive"], maximum=m["maximum"],
             choices=m["choices"], metavar=m["metavar"], group=m["group"], check=m["check"],
-            secret=m["secret"]))
+            secret=m["secret"], bound=m["bound"]))
     return tuple(out)
 
 

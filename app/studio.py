@@ -1,19 +1,22 @@
 """The research graph for LangGraph Server and LangGraph Studio (``langgraph dev``).
 
-``langgraph.json`` names ``./app/studio.py:graph``: the server imports this module and runs
-``graph`` with a checkpointer of its own, so the graph is compiled here *without* one (the CLI
-compiles the same graph with a ``SqliteSaver`` instead: see :func:`app.run.open_graph`).
+``langgraph.json`` names ``./app/studio.py:served_graph``, a graph factory: the server calls it
+for every run (and for every read of a thread's state or the graph's schema) and gets the one
+graph compiled here *without* a checkpointer (the server brings its own; the CLI compiles the
+same graph with a ``SqliteSaver`` instead: see :func:`app.run.open_graph`). The factory is the
+served graph's edge: it sees a run's context before the server drops the keys the context schema
+lacks, and refuses, with one line naming the key, what a client may not ask
+(:mod:`app.client_context`).
 
-Settings are per run, as with the CLI: a client passes ``context`` (any fields of
-:class:`app.config.RunContext`, e.g. ``{"model": "offline", "rounds": 3}``; Studio shows them
-as the graph's context form). A field the client leaves out, or a run with no context, takes the
-server process's own settings (:func:`app.config.load_settings`: ``RESEARCH_*`` variables and
-``.env``), so ``RESEARCH_DATA_DIR`` decides where the results database and reports go. The
-provider credentials (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``) come from the server's
-environment only, never from a run's context.
+A client chooses, in ``context``, among the fields of :class:`app.config.RunContext` (e.g.
+``{"rounds": 3, "model": "offline", "corpus_name": "handbook"}``; Studio shows them as the
+graph's context form), each within the operator's bound and list. Everything else is the
+operator's, from the server process's environment only (:func:`app.config.load_settings`:
+``RESEARCH_*`` variables and ``.env``, read once, here): where data and reports go, the
+database, the corpus folders, the keys, retries, fault injection. A field the client leaves
+out, or a run with no context, takes the operator's default.
 
-A client's context may not ask for a hard crash (``crash_at``) or a run log file (``run_log``):
-those fault-injection settings are the command line's (``app.resources.LOCAL_ONLY``).
+Who may call the server at all is ``app/auth.py``'s (``RESEARCH_API_TOKENS``).
 
 Per-run objects (the stop signal a fatal model error sets, the concurrency limiter, fault
 plans) are made for each run (:mod:`app.resources`): one run's bad key never cancels the next.
@@ -24,6 +27,9 @@ Input: ``{"topic": "checkpointer pending writes"}``, with an optional ``"as_of":
 (``plan`` defaults it to today, UTC). The final state carries ``outcome`` (``ok``, ``partial``,
 ``failed``), ``failed_tasks`` and ``report_path``. The server passes the thread's id as
 ``config["configurable"]["thread_id"]``, which ``persist`` records with each row.
+
+Source: LangGraph Server's graph factories (``langgraph_sdk.runtime.ServerRuntime``: "the
+server calls your graph factory in multiple contexts").
 """
 
 from __future__ import annotations
@@ -31,29 +37,68 @@ from __future__ import annotations
 import atexit
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
+from langgraph_sdk.runtime import ServerRuntime
+
+from app.client_context import check_run_config, resolve
 from app.config import Settings, load_settings
 from app.resources import Resources
 from app.threads import research_graph
 
-__all__ = ["graph", "make_graph"]
+__all__ = ["RESOURCES", "graph", "make_graph", "served_graph"]
 
 
 def make_graph(settings: Settings | None = None) -> Any:
     """Compile the research graph without a checkpointer.
 
     Args:
-        settings: the process's settings: the runs' defaults and the credentials (default:
-            :func:`app.config.load_settings`).
+        settings: the operator's settings (default: :func:`app.config.load_settings`).
 
     Raises:
         app.config.ConfigError: a setting cannot be used.
     """
+    return _build(settings)[0]
+
+
+def _build(settings: Settings | None) -> tuple[Any, Resources]:
     settings = settings or load_settings()
-    resources = Resources(credentials=settings, defaults=settings.context(), served=True)
+    resources = Resources(settings, served=True)
     atexit.register(resources.close)
     # With RESEARCH_WEB=1 (and TAVILY_API_KEY) the served graph has the web_search worker too.
-    return research_graph(None, web=settings.web, resources=resources)
+    return research_graph(None, web=settings.web, resources=resources), resources
 
 
-graph = make_graph()
-"""The compiled research graph LangGraph Server serves as ``research``."""
+graph, RESOURCES = _build(None)
+"""The compiled research graph LangGraph Server serves as ``research``, and its
+:class:`app.resources.Resources` (``RESOURCES.settings``: the operator's settings, read once)."""
+
+
+def _server_default_recursion_limit() -> int | None:
+    try:
+        from langgraph_api.utils.config import DEFAULT_RECURSION_LIMIT
+    except ImportError:  # not under LangGraph Server
+        return None
+    return DEFAULT_RECURSION_LIMIT
+
+
+def served_graph(config: RunnableConfig, runtime: ServerRuntime) -> Any:
+    """The graph factory ``langgraph.json`` names: check a run's context and config, then
+    return :data:`graph`.
+
+    Args:
+        config: the run's config (the server's defaults filled in).
+        runtime: the server's runtime; for a run (``threads.create_run``) it carries the context
+            the client sent, or its ``configurable`` when it sent no context.
+
+    Raises:
+        app.config.ConfigError: one line naming the refused key; the run fails before it
+            starts, and nothing is written.
+    """
+    execution = runtime.execution_runtime
+    if execution is not None:
+        settings = RESOURCES.settings
+        context = execution.context
+        resolve(context if isinstance(context, dict) else None, settings)
+        check_run_config(config, settings, _server_default_recursion_limit())
+    return graph
+

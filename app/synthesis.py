@@ -44,6 +44,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from app.config import default_of
 from app.models import parse_structured, structured_output
 from app.report import ReportInput
 from app.rows import ok_items
@@ -177,22 +178,28 @@ def _resolve_refs(refs: Sequence[Any], claims: Sequence[dict[str, str]]) -> list
 def make_summarizer(
     model: BaseChatModel,
     *,
-    max_attempts: int = 3,
-    retry_interval: float = 0.5,
+    max_attempts: int | None = None,
+    retry_interval: float | None = None,
     sleep: Callable[[float], None] = time.sleep,
 ) -> Callable[[ReportInput], Synthesis]:
     """Build ``summarize(data) -> Synthesis`` for ``app.resources.Models.summarize``.
 
     Args:
         model: the report model (a real chat model; the offline one needs no summarizer).
-        max_attempts: attempts at the model call when it fails transiently.
+        max_attempts: attempts at the model call when it fails transiently (None: the
+            setting's declared default, ``RESEARCH_MAX_ATTEMPTS``).
         retry_interval: seconds before the first retry, doubled each time, at most 8x or 1 s:
-            the nodes' formula (:func:`workers.retry.backoff_delay`), without their jitter.
+            the nodes' formula (:func:`workers.retry.backoff_delay`), without their jitter
+            (None: the declared default of ``RESEARCH_RETRY_INTERVAL``).
         sleep: the wait between attempts (tests pass a no-op or a recorder).
 
     Raises (from ``summarize``):
         FatalModelError: the provider rejected the key or does not know the model.
     """
+    if max_attempts is None:
+        max_attempts = default_of("max_attempts")
+    if retry_interval is None:
+        retry_interval = default_of("retry_interval")
     runnable = structured_output(model, ReportSummary)
 
     def summarize(data: ReportInput) -> Synthesis:

@@ -148,7 +148,8 @@ WEB_MARK = " +web"
 def corpus_key(settings: Settings) -> str:
     """How the ``runs`` table records a run's sources: its resolved corpus folder, or ""
     (package docs), followed by :data:`WEB_MARK` when it searches the web."""
-    base = str(Path(settings.corpus).resolve()) if settings.corpus else ""
+    folder = settings.corpus_folder(settings.corpus_name)
+    base = str(Path(folder).resolve()) if folder else ""
     return base + (WEB_MARK if settings.web else "")
 
 
@@ -173,7 +174,7 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
         require_thread(storage_of(settings), thread_id)
     was_corpus, was_web = _split_key((recorded or {}).get("corpus") or "")
     if topic is None:
-        if settings.corpus is None and was_corpus:
+        if settings.corpus is None and settings.corpus_name is None and was_corpus:
             settings = settings.with_overrides(corpus=was_corpus)
         if was_web and not settings.web:
             settings = settings.with_overrides(web=True)

@@ -199,14 +199,16 @@ def expected_rows(topic: str = TOPIC) -> int:
     return len(sub_questions(topic)) * len(worker_names())
 
 
-def first_ok_attempts(fail_rate: float, seed: int, *, max_attempts: int = 3,
+def first_ok_attempts(fail_rate: float, seed: int, *, max_attempts: int | None = None,
                       topic: str = TOPIC, as_of: str = AS_OF) -> dict[str, int]:
     """For each envelope id of a run of ``topic``: the first attempt that ``--fail-rate
     fail_rate --seed seed`` lets through in round 1, ``max_attempts + 1`` if none does. Asked of
     the app's own ``FaultPlan.injects_failure``, which decides the failures of a real run."""
+    from app.config import default_of
     from app.faults import FaultPlan
     from state import make_envelope_id
 
+    max_attempts = max_attempts or default_of("max_attempts")  # RESEARCH_MAX_ATTEMPTS's
     plan = FaultPlan(fail_rate=fail_rate, seed=seed)
     out = {}
     for question in sub_questions(topic):
@@ -220,10 +222,13 @@ def first_ok_attempts(fail_rate: float, seed: int, *, max_attempts: int = 3,
     return out
 
 
-def pick_seed(fail_rate: float, preferred: int, *, max_attempts: int = 3) -> int:
+def pick_seed(fail_rate: float, preferred: int, *, max_attempts: int | None = None) -> int:
     """``preferred`` if with it every task of a run succeeds within ``max_attempts`` in round 1
     and some task needs a retry; else the next seed that does (the failures depend on the
     envelope ids, so another plan or another set of workers needs another seed)."""
+    from app.config import default_of
+
+    max_attempts = max_attempts or default_of("max_attempts")
     for seed in range(preferred, preferred + 10_000):
         attempts = first_ok_attempts(fail_rate, seed, max_attempts=max_attempts).values()
         if max(attempts) <= max_attempts and max(attempts) > 1:

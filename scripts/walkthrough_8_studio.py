@@ -1,9 +1,10 @@
 """Walkthrough step 8: LangGraph Studio. The graph ``langgraph dev`` serves, driven the way it is.
 
 ``uv run langgraph dev`` starts LangGraph's local Agent Server on http://127.0.0.1:2024 with the
-graph ``langgraph.json`` names (``research`` = ``./app/studio.py:graph``), and prints the link to
-Studio, whose UI is hosted by LangSmith (https://smith.langchain.com/studio/?baseUrl=...): it
-needs a browser, the network and a LangSmith login. None of that is available offline, so this
+graph ``langgraph.json`` names (``research`` = ``./app/studio.py:served_graph``, a factory of
+its ``graph``), and prints the link to Studio, whose UI is hosted by LangSmith
+(https://smith.langchain.com/studio/?baseUrl=...): it needs a browser, the network and a
+LangSmith login. None of that is available offline, so this
 script does what the server does with the graph, through the same graph API:
 
 1. read ``langgraph.json`` and import the file and variable it names (the server does the same);
@@ -60,7 +61,9 @@ def load_served_graph(data: Path, corpus: Path):
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     spec.loader.exec_module(module)
-    return getattr(module, variable)
+    # a graph factory (``served_graph``): outside a run the server gets the module's one graph
+    served = getattr(module, variable)
+    return served if hasattr(served, "invoke") else module.graph
 
 
 def main() -> int:

@@ -85,7 +85,8 @@ def _failed(exc: Exception) -> int:
     if isinstance(exc, StorageError):  # damaged, unreachable, or the thread busy: says which
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    from workers.errors import RunCancelled, describe_fatal, is_fatal, one_line, redact
+    from app.config import redact
+    from workers.errors import RunCancelled, describe_fatal, is_fatal, one_line
 
     if isinstance(exc, RunCancelled) and exc.cause is not None:
         exc = exc.cause  # LangGraph may raise a cancelled sibling's error: report the cause
@@ -96,5 +97,6 @@ def _failed(exc: Exception) -> int:
         line = f"model error: {describe_fatal(exc)}"
     else:
         line = f"run failed: {one_line(exc)}"
-    print(f"error: {redact(line, commands.SECRETS)}", file=sys.stderr)
+    settings = commands.SETTINGS_IN_USE[0] if commands.SETTINGS_IN_USE else None
+    print(f"error: {redact(line, settings)}", file=sys.stderr)
     return EXIT_FAILED

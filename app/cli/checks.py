@@ -90,10 +90,11 @@ def validate_paths(settings: Settings) -> None:
         BadInput: one line naming the path.
     """
     data_dir = check_writable_data_dir(settings)
-    if settings.corpus is not None:
+    folder = settings.corpus_folder(settings.corpus_name)  # ConfigError: an unknown name
+    if folder is not None:
         from workers.sources.folder import corpus_folder
 
-        corpus_folder(settings.corpus, probe=True)  # CorpusError: missing, not a folder, empty
+        corpus_folder(folder, probe=True)  # CorpusError: missing, not a folder, empty
     out = settings.report_out
     if out is None:
         return

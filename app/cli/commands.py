@@ -9,7 +9,6 @@ import json
 import sys
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from app.cli.checks import (
     check_data_dir,
@@ -21,12 +20,13 @@ from app.cli.checks import (
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, BadInput
 from app.cli.parser import flag_overrides
 from app.cli.signals import silence_stdout
-from app.config import SETTINGS, Settings, as_of_or_today, load_settings, web_key
+from app.config import Settings, as_of_or_today, load_settings, web_key
 from app.errors import NothingToReview
 from app.stop import stop_on_signals
 
-SECRETS: list[str] = []
-"""Keys of the settings in use, masked in any error line printed (a provider may echo a key)."""
+SETTINGS_IN_USE: list[Settings] = []
+"""The command's settings: their secrets are masked in any error line printed (a provider may
+echo a key; :func:`app.config.redact`)."""
 
 DATA_DIR: list[Path] = []
 """The data dir of the command, to tell a full disk behind SQLite's "disk I/O error"."""
@@ -43,11 +43,7 @@ def settings_of(args: argparse.Namespace) -> Settings:
         ConfigError: an unusable environment variable.
     """
     settings = load_settings().with_overrides(**flag_overrides(args))
-    # Every setting declared secret (API keys, the database URL, and that URL's password).
-    SECRETS.extend(value for spec in SETTINGS if spec.secret
-                   and isinstance(value := getattr(settings, spec.name), str) and value)
-    if settings.database_url and (password := urlsplit(settings.database_url).password):
-        SECRETS.append(password)
+    SETTINGS_IN_USE[:] = [settings]  # what app.config.redact masks in an error line
     DATA_DIR[:] = [Path(settings.data_dir)]
     return settings
 

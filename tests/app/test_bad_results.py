@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import app.graph.build
-from app.config import RunContext
+from app.config import Settings
 from app.graph import build_graph
 from app.inspect import list_threads, print_threads
 from app.plan import offline_plan
@@ -25,9 +25,9 @@ QUESTIONS = offline_plan(SMALL_TOPIC)
 pytestmark = pytest.mark.filterwarnings("ignore:`durability` has no effect:UserWarning")
 
 
-def _context(tmp_path: Path, corpus: Path) -> RunContext:
-    return RunContext(data_dir=str(tmp_path / "data"), corpus=str(corpus), model="offline",
-                      retry_interval=0.0)
+def _context(tmp_path: Path, corpus: Path) -> Settings:
+    return Settings(data_dir=str(tmp_path / "data"), corpus=str(corpus), model="offline",
+                    retry_interval=0.0)
 
 
 def _dict_worker() -> WorkerSpec:
@@ -54,7 +54,7 @@ def test_a_run_that_returns_a_dict_is_an_error_envelope(tmp_path, small_corpus):
     from langgraph.checkpoint.memory import InMemorySaver
 
     workers = (*WORKERS[:1], _dict_worker())
-    graph = build_graph(workers, resources=Resources(defaults=_context(tmp_path, small_corpus)),
+    graph = build_graph(workers, resources=Resources(_context(tmp_path, small_corpus)),
                         checkpointer=InMemorySaver())
     final = graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF},
                          {"configurable": {"thread_id": "t"}})
@@ -68,7 +68,7 @@ def test_a_node_that_echoes_its_task_is_an_error_envelope(tmp_path, small_corpus
     from langgraph.checkpoint.memory import InMemorySaver
 
     monkeypatch.setattr(app.graph.build, "make_worker_node", _echoing)
-    graph = build_graph(WORKERS, resources=Resources(defaults=_context(tmp_path, small_corpus)),
+    graph = build_graph(WORKERS, resources=Resources(_context(tmp_path, small_corpus)),
                         checkpointer=InMemorySaver())
     final = graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF},
                          {"configurable": {"thread_id": "t"}})  # no InvalidUpdateError
@@ -85,13 +85,13 @@ def test_a_thread_that_cannot_be_resumed_is_listed_with_the_way_out(tmp_path, sm
     data = tmp_path / "data"
     context = _context(tmp_path, small_corpus)
     with SqliteStorage(data).checkpointer() as saver:  # a good thread, then a broken one (no guard)
-        graph = build_graph(WORKERS, resources=Resources(defaults=context), checkpointer=saver)
+        graph = build_graph(WORKERS, resources=Resources(context), checkpointer=saver)
         graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF},
                      {"configurable": {"thread_id": "good"}})
         monkeypatch.setattr(app.graph.build, "make_worker_node", _echoing)
         monkeypatch.setattr(app.graph.build, "guard_worker_node",
                             lambda name, node, allowed: node)
-        broken = build_graph(WORKERS, resources=Resources(defaults=context), checkpointer=saver)
+        broken = build_graph(WORKERS, resources=Resources(context), checkpointer=saver)
         with pytest.raises(Exception, match="InvalidUpdateError|Can receive only one value"):
             broken.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF},
                           {"configurable": {"thread_id": "broken"}})

@@ -20,7 +20,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 import workers.base
-from app.config import RunContext
+from app.config import RunContext, Settings
 from app.graph import build_graph
 from app.plan import offline_plan
 from app.resources import Resources
@@ -47,9 +47,9 @@ def _spec(calls: list[str]) -> WorkerSpec:
                       description="fails fatally on one topic", build=build)
 
 
-def _context(tmp_path: Path, corpus: Path, **kw) -> RunContext:
-    return RunContext(data_dir=str(tmp_path / "data"), corpus=str(corpus), max_concurrency=1,
-                      **kw)
+def _settings(tmp_path: Path, corpus: Path, **kw) -> Settings:
+    return Settings(data_dir=str(tmp_path / "data"), corpus=str(corpus), max_concurrency=1,
+                    **kw)
 
 
 @pytest.mark.parametrize("with_cancel", [True, False])
@@ -58,8 +58,9 @@ def test_a_fatal_error_stops_the_queued_workers(tmp_path, small_corpus, monkeypa
     if not with_cancel:  # the counterfactual: a stop signal that never stops anything
         monkeypatch.setattr(workers.base.Cancellation, "set", lambda self, cause=None: None)
     calls: list[str] = []
-    context = _context(tmp_path, small_corpus)
-    resources = Resources()
+    settings = _settings(tmp_path, small_corpus)
+    context = settings.context()
+    resources = Resources(settings)
     resources.worker_deps(context)  # built before the run, so every task reaches the limiter
     graph = build_graph([_spec(calls)], resources=resources, checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "t"}, "max_concurrency": 64}
@@ -92,8 +93,10 @@ def _second_run_completes(graph, tmp_path: Path, context: RunContext | None) -> 
 def test_a_fatal_error_in_one_run_leaves_the_next_run_of_the_same_graph_alone(
         tmp_path, small_corpus):
     calls: list[str] = []
-    graph = build_graph([_spec(calls)], checkpointer=InMemorySaver())
-    _second_run_completes(graph, tmp_path, _context(tmp_path, small_corpus))
+    settings = _settings(tmp_path, small_corpus)
+    graph = build_graph([_spec(calls)], resources=Resources(settings),
+                        checkpointer=InMemorySaver())
+    _second_run_completes(graph, tmp_path, settings.context())
 
 
 def test_the_studio_graph_isolates_runs_too(tmp_path, small_corpus, monkeypatch):
@@ -113,8 +116,8 @@ def test_the_studio_graph_isolates_runs_too(tmp_path, small_corpus, monkeypatch)
 def test_per_run_objects_are_per_run_and_heavy_objects_are_shared(tmp_path, small_corpus):
     from langgraph.runtime import RunControl
 
-    resources = Resources()
-    ctx = _context(tmp_path, small_corpus)
+    resources = Resources(_settings(tmp_path, small_corpus))
+    ctx = resources.context(None)
     first, second = RunControl(), RunControl()
     a, b = resources.run_for(first, ctx), resources.run_for(second, ctx)
     assert a is resources.run_for(first, ctx)

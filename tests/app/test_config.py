@@ -300,24 +300,73 @@ def test_the_run_context_is_plain_json_and_carries_no_credentials():
     import dataclasses
     import json
 
-    from app.config import RunContext
+    from app.config import OPERATOR_ONLY, RunContext, Settings
 
     s = load_settings(env={"OPENAI_API_KEY": KEY, "RESEARCH_CORPUS": "docs"}, env_file=None)
-    context = s.with_overrides(fail_workers=("critic:1",)).context()
+    context = s.with_overrides(fail_workers=("critic:1",), rounds=3).context()
     text = json.dumps(dataclasses.asdict(context))
     assert KEY not in text and "openai_api_key" not in text
+    # issue 18: the context holds a client's choices only, no path, key, fault or bound
+    assert not set(dataclasses.asdict(context)) & OPERATOR_ONLY
+    assert {"data_dir", "corpus", "report_out", "fail_rate", "database_url"} <= OPERATOR_ONLY
     again = RunContext(**json.loads(text))  # what LangGraph Server's coercion does
-    assert again == context and again.fail_workers == ("critic:1",)
-    assert RunContext(data_dir=Path("/tmp/x")).data_dir == "/tmp/x"
+    assert again == context and again.rounds == 3
+    assert Settings(data_dir=Path("/tmp/x")).data_dir == "/tmp/x"
 
 
 @pytest.mark.parametrize(("field", "value"), [("rounds", 0), ("max_concurrency", "4"),
                                               ("durability", "never"), ("fail_rate", 2.0),
                                               ("crash_at", "lunch")])
 def test_a_bad_context_value_is_a_one_line_error_naming_the_field(field, value):
-    from app.config import RunContext
+    from app.config import Settings
 
     with pytest.raises(ConfigError) as info:
-        RunContext(**{field: value})
+        Settings(**{field: value})
     assert "\n" not in str(info.value)
     assert field.replace("_", "-").split("-")[0] in str(info.value).replace("_", "-")
+
+
+def test_a_misspelt_research_variable_is_warned_about_with_the_closest_name(tmp_path: Path):
+    # issue 21 item 9: "RESEARCH_ROUND=3 is ignored silently"
+    env_file = tmp_path / ".env"
+    env_file.write_text("RESEARCH_MAX_CONCURENCY=2\n", encoding="utf-8")
+    lines: list[str] = []
+    settings = load_settings(env={"RESEARCH_ROUND": "3", "RESEARCH_ROUNDS": "4",
+                                  "RESEARCH_DEBUG": "1", "OTHER_THING": "x"},
+                             env_file=env_file, warn=lines.append)
+    assert settings.rounds == 4  # the real one still applies; the typo changes nothing
+    assert lines == [
+        "warning: RESEARCH_MAX_CONCURENCY is not a setting and is ignored; did you mean "
+        "RESEARCH_MAX_CONCURRENCY?",
+        "warning: RESEARCH_ROUND is not a setting and is ignored; did you mean RESEARCH_ROUNDS?",
+    ]
+    quiet: list[str] = []
+    load_settings(env={name: "" for name in ENV_VARS}, env_file=None, warn=quiet.append)
+    assert quiet == []  # every declared variable is known, whoever declared it
+
+
+def test_the_operators_lists_come_from_comma_separated_variables():
+    settings = load_settings(env={"RESEARCH_CORPORA": "handbook=/srv/h, specs=/srv/s",
+                                  "RESEARCH_ALLOWED_MODELS": "offline,openai:gpt-test"},
+                             env_file=None)
+    assert settings.named_corpora() == {"handbook": "/srv/h", "specs": "/srv/s"}
+    assert settings.models_allowed() == ("offline", "openai:gpt-test")
+    assert settings.corpus_folder("specs") == "/srv/s"
+    with pytest.raises(ConfigError, match="^corpus_name: this server has no corpus named"):
+        settings.corpus_folder("/etc")
+    with pytest.raises(ConfigError, match="RESEARCH_CORPORA: expected NAME=FOLDER"):
+        load_settings(env={"RESEARCH_CORPORA": "/srv/h"}, env_file=None)
+
+
+def test_one_redaction_masks_every_secret_setting():
+    from app.config import redact
+
+    settings = load_settings(env={
+        "OPENAI_API_KEY": KEY, "TAVILY_API_KEY": "tvly-abcdef123456",
+        "RESEARCH_DATABASE_URL": "postgresql://app:hunter2secret@db/research",
+        "RESEARCH_API_TOKENS": "alice-token-7f3a=alice"}, env_file=None)
+    text = redact(f"{KEY} tvly-abcdef123456 hunter2secret alice-token-7f3a", settings)
+    for secret in (KEY, "tvly-abcdef123456", "hunter2secret", "alice-token-7f3a"):
+        assert secret not in text, text
+    shown = settings.redacted()
+    assert shown["openai_api_key"] == shown["api_tokens"] == shown["database_url"] == "set"

@@ -16,7 +16,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 import app.rounds
-from app.config import RunContext
+from app.config import Settings
 from app.graph import build_graph
 from app.plan import offline_plan
 from app.resources import Resources
@@ -32,9 +32,9 @@ pytestmark = pytest.mark.filterwarnings("ignore:`durability` has no effect:UserW
 
 
 def _graph(tmp_path: Path, corpus: Path, **settings):
-    context = RunContext(data_dir=str(tmp_path / "data"), corpus=str(corpus), model="offline",
-                         retry_interval=0.0, **settings)
-    return build_graph(WORKERS, resources=Resources(defaults=context),
+    context = Settings(data_dir=str(tmp_path / "data"), corpus=str(corpus), model="offline",
+                       retry_interval=0.0, **settings)
+    return build_graph(WORKERS, resources=Resources(context),
                        checkpointer=InMemorySaver())
 
 

@@ -21,7 +21,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
-from app.config import RunContext
+from app.config import RunContext, Settings
 from app.graph import build_graph
 from app.plan import offline_plan
 from app.resources import Resources
@@ -49,7 +49,7 @@ def word_count(task: dict[str, Any]) -> dict[str, Any]:
 @pytest.fixture
 def forker_graph(tmp_path: Path):
     data_dir = tmp_path / "data"
-    resources = Resources(defaults=RunContext(data_dir=str(data_dir), model="offline"))
+    resources = Resources(Settings(data_dir=str(data_dir), model="offline"))
     app_graph = build_graph(WORKERS, resources=resources)
     app_node = {name: spec.runnable.func for name, spec in app_graph.builder.nodes.items()}
 

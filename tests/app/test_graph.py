@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from app.config import RunContext, Settings
+from app.config import Settings
 from app.graph import build_graph
 from app.plan import offline_plan
 from app.resources import Resources
@@ -59,9 +59,9 @@ def sqlite_graph(tmp_path: Path, small_corpus: Path) -> Iterator[tuple[Any, Path
 @pytest.fixture
 def memory_graph(tmp_path: Path, small_corpus: Path) -> Iterator[tuple[Any, Path]]:
     data_dir = tmp_path / "data"
-    context = RunContext(data_dir=str(data_dir), corpus=str(small_corpus), model="offline",
-                         retry_interval=0.01)
-    resources = Resources(defaults=context)  # a run with no context uses these settings
+    context = Settings(data_dir=str(data_dir), corpus=str(small_corpus), model="offline",
+                       retry_interval=0.01)
+    resources = Resources(context)  # a run with no context uses these settings
     try:
         yield build_graph(WORKERS, resources=resources, checkpointer=InMemorySaver()), data_dir
     finally:

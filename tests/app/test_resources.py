@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import app.resources
-from app.config import RunContext, Settings
+from app.config import ConfigError, RunContext, Settings
 from app.resources import Resources
 from tests.conftest import AS_OF, SMALL_TOPIC
 
@@ -32,42 +34,89 @@ def test_a_run_builds_each_model_once(tmp_path: Path, small_corpus: Path, monkey
 
 
 def test_a_partial_context_takes_the_servers_settings_for_the_rest(tmp_path: Path):
-    defaults = RunContext(data_dir=str(tmp_path / "server-data"), rounds=4, model="offline")
-    resources = Resources(defaults=defaults)
-    assert resources.context(None) is defaults
+    settings = Settings(data_dir=str(tmp_path / "server-data"), rounds=4, model="offline")
+    resources = Resources(settings)
+    assert resources.context(None) == settings.context()
     merged = resources.context(RunContext(rounds=1, search_k=9))  # e.g. {"rounds": 1, ...}
-    assert merged.rounds == 1 and merged.search_k == 9
-    assert merged.data_dir == defaults.data_dir and merged.model == "offline"
+    assert merged.rounds == 1 and merged.search_k == 9 and merged.model == "offline"
+    assert resources.settings.data_dir == settings.data_dir  # the operator's, never the run's
     assert Resources().context(None) == RunContext()
 
 
-def test_a_served_graph_refuses_a_context_that_would_crash_the_server(tmp_path: Path):
-    import pytest
+def _served(tmp_path: Path, **operator) -> Resources:
+    return Resources(Settings(data_dir=str(tmp_path / "server-data"), model="offline",
+                              **operator), served=True)
 
-    from app.config import ConfigError
 
-    defaults = RunContext(data_dir=str(tmp_path / "server-data"))
-    served = Resources(defaults=defaults, served=True)
-    with pytest.raises(ConfigError, match="crash_at"):
-        served.context(RunContext(crash_at="report"))
-    assert served.context(RunContext(fail_rate=0.5)).fail_rate == 0.5  # the other faults: fine
-    assert Resources(defaults=defaults).context(RunContext(crash_at="report")).crash_at
+@pytest.mark.parametrize(("context", "key"), [
+    ({"data_dir": "/tmp/elsewhere"}, "data_dir"),
+    ({"report_out": "/etc/motd"}, "report_out"),
+    ({"fail_rate": 0.5}, "fail_rate"),
+    ({"crash_at": "report"}, "crash_at"),
+    ({"corpus": "/etc"}, "corpus"),
+    ({"corpus_name": "/etc"}, "corpus_name"),
+    ({"max_concurrency": 100000}, "max_concurrency"),
+    ({"rounds": 6}, "rounds"),
+    ({"model": "openai:gpt-4.1"}, "model"),
+    ({"worker_model": "anthropic:claude"}, "worker_model"),
+    ({"web": True}, "web"),
+])
+def test_a_served_graph_refuses_what_a_client_may_not_set(tmp_path: Path, context, key):
+    # issue 18: "a context naming a deployment setting, an unknown corpus name, or a value past
+    # its bound is refused: the run fails with one line naming the key"
+    served = _served(tmp_path)
+    with pytest.raises(ConfigError) as info:
+        served.context(context)
+    message = str(info.value)
+    assert message.startswith(f"{key}:") and "\n" not in message, message
+    if isinstance(context.get(key), int) and key != "web":
+        # the same value passed as LangGraph's RunContext is refused the same way
+        with pytest.raises(ConfigError, match=f"^{key}:"):
+            served.context(RunContext(**context))
 
+
+def test_a_served_graph_takes_choices_within_the_operators_bounds_and_lists(tmp_path: Path):
+    folder = tmp_path / "handbook"
+    served = _served(tmp_path, corpora=(f"handbook={folder}",), rounds_limit=8,
+                     allowed_models=("offline", "openai:gpt-test"))
+    ctx = served.context({"rounds": 8, "max_concurrency": 16, "corpus_name": "handbook",
+                          "model": "openai:gpt-test"})
+    assert (ctx.rounds, ctx.max_concurrency, ctx.model) == (8, 16, "openai:gpt-test")
+    assert served._corpus_key(ctx)[1] == str(folder.resolve())
+    with pytest.raises(ConfigError, match="^rounds: 9 is past this server's bound of 8"):
+        served.context({"rounds": 9})
+    # the command line is the operator: not bounded
+    assert Resources(served.settings).context(RunContext(rounds=1000)).rounds == 1000
+
+
+def test_a_served_run_config_past_the_bounds_is_refused(tmp_path: Path):
+    from app.client_context import check_run_config
+    from app.rounds import recursion_limit
+
+    settings = _served(tmp_path).settings
+    check_run_config({"recursion_limit": recursion_limit(5), "max_concurrency": 16}, settings)
+    check_run_config({"recursion_limit": 10011}, settings, default_recursion_limit=10011)
+    with pytest.raises(ConfigError, match="^config.max_concurrency:"):
+        check_run_config({"max_concurrency": 100000}, settings)
+    with pytest.raises(ConfigError, match="^config.recursion_limit:"):
+        check_run_config({"recursion_limit": 100000}, settings, default_recursion_limit=10011)
 
 
 def test_worker_deps_carry_every_setting_a_worker_reads(tmp_path: Path, small_corpus: Path):
-    # Every WorkerDeps field named like a RunContext setting must reach the workers with the
-    # run's value and be part of the cache key: a LangGraph Server process serves many runs,
-    # and a forker's new setting that is passed on but not keyed (or the reverse) would give
-    # one run another run's value. The loop covers a field added later without a new test.
-    from dataclasses import fields
+    # Every WorkerDeps field named like a setting must reach the workers with the run's value
+    # and be part of the cache key: a LangGraph Server process serves many runs, and a forker's
+    # new setting that is passed on but not keyed (or the reverse) would give one run another
+    # run's value. The loop covers a field added later without a new test. A client's choice
+    # changes per run (the context); an operator's per process (the settings).
+    from dataclasses import fields, replace
 
+    from app.config import CLIENT_SETTINGS, SETTINGS
     from workers.base import WorkerDeps
 
-    base = RunContext(data_dir=str(tmp_path / "data"), corpus=str(small_corpus), model="offline")
-    resources = Resources(defaults=base)
+    base = Settings(data_dir=str(tmp_path / "data"), corpus=str(small_corpus), model="offline")
+    resources = Resources(base)
     shared = resources.worker_deps(resources.context(None))
-    settings = {f.name for f in fields(RunContext)}
+    settings = {s.name for s in SETTINGS}
     carried = [f.name for f in fields(WorkerDeps) if f.name in settings]
     assert {"search_k", "max_attempts", "retry_interval"} <= set(carried)
     for name in carried:
@@ -75,8 +124,13 @@ def test_worker_deps_carry_every_setting_a_worker_reads(tmp_path: Path, small_co
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue  # a switch such as ``web`` needs more than a changed number
         changed = value + 1
-        deps = resources.worker_deps(resources.context(RunContext(**{name: changed})))
+        if name in CLIENT_SETTINGS:
+            deps = resources.worker_deps(resources.context(RunContext(**{name: changed})))
+        else:
+            other = Resources(replace(base, **{name: changed}))
+            deps = other.worker_deps(other.context(None))
         assert getattr(deps, name) == changed, name
         assert getattr(shared, name) == value, name
-        assert deps.corpus is shared.corpus  # the heavy objects are still shared
+        if name in CLIENT_SETTINGS:
+            assert deps.corpus is shared.corpus  # the heavy objects are still shared
     assert resources.worker_deps(resources.context(None)) is shared

@@ -12,7 +12,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from app.config import RunContext
+from app.config import Settings
 from app.graph import build_graph
 from app.resources import Resources
 from app.review import ReviewError, plan_resume, results_resume, review_value
@@ -26,9 +26,9 @@ def studio(tmp_path):
     """A graph compiled as ``app/studio.py`` compiles it (no checkpointer of its own), given an
     in-memory checkpointer as the server gives it one."""
     corpus = write_corpus(tmp_path / "corpus")
-    defaults = RunContext(data_dir=str(tmp_path / "data"), corpus=str(corpus),
-                          model="offline", retry_interval=0.01)
-    resources = Resources(defaults=defaults)
+    defaults = Settings(data_dir=str(tmp_path / "data"), corpus=str(corpus),
+                        model="offline", retry_interval=0.01)
+    resources = Resources(defaults)
     graph = build_graph(WORKERS, resources=resources, checkpointer=InMemorySaver())
     yield graph, tmp_path / "data"
     resources.close()

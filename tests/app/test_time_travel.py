@@ -15,7 +15,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from app.config import RunContext
+from app.config import Settings
 from app.graph import build_graph
 from app.plan import offline_plan
 from app.resources import Resources
@@ -34,9 +34,9 @@ NAMES = [w.name for w in WORKERS]
 def studio(tmp_path):
     """The served graph's shape: compiled without a checkpointer of its own, given one."""
     corpus = write_corpus(tmp_path / "corpus")
-    defaults = RunContext(data_dir=str(tmp_path / "data"), corpus=str(corpus),
-                          model="offline", retry_interval=0.01)
-    resources = Resources(defaults=defaults)
+    settings = Settings(data_dir=str(tmp_path / "data"), corpus=str(corpus),
+                        model="offline", retry_interval=0.01)
+    resources = Resources(settings)
     graph = build_graph(WORKERS, resources=resources, checkpointer=InMemorySaver())
     yield graph, tmp_path / "data"
     resources.close()

@@ -144,3 +144,11 @@ def test_hostile_topic_works_and_report_stays_in_the_data_dir(hostile_runs, case
 
 def test_the_long_topic_is_at_the_limit() -> None:
     assert len(" ".join(LONG_TOPIC.split())) == 500
+
+
+def test_a_misspelt_variable_is_warned_about_and_the_command_still_runs(cli, tmp_path: Path):
+    # issue 21 item 9: RESEARCH_ROUND=3 was ignored silently
+    proc = cli("threads", "--data-dir", tmp_path / "data", env={"RESEARCH_ROUND": "3"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "warning: RESEARCH_ROUND is not a setting and is ignored; did you mean RESEARCH_ROUNDS?"]

@@ -5,14 +5,22 @@ repository's ``langgraph.json`` on 127.0.0.1 (a free port, ``--no-browser``, no 
 tracing, no CLI analytics). Its own files (``.langgraph_api/``) go to a temp folder, and the
 app's (results database, reports, corpus index) to ``RESEARCH_DATA_DIR``. A fake
 OpenAI-compatible server on 127.0.0.1 (``tests/llm/fake_openai.py``) stands in for a provider.
+One server for the module (each start costs seconds), with auth on (``RESEARCH_API_TOKENS``:
+two users).
 
 What is checked, as a LangGraph Server client sees it:
 
-* a run's ``context`` is that run's settings: a context that makes ``critic`` fail gives
-  ``outcome == "partial"`` with the critic's tasks in ``failed_tasks``, and the same thread run
-  again with another context is ``ok``, updating the same rows (no new row);
+* a run's ``context`` is that run's choices: a run whose critic fails at the provider with
+  ``rounds: 1`` is ``partial`` with the critic's tasks in ``failed_tasks``, and the same thread
+  run again is ``ok``, updating the same rows (no new row);
 * a fatal model error (an unknown model: HTTP 404) fails that run only: the runs after it on the
-  same server, offline and on the fake provider, end ``ok``.
+  same server, offline and on the fake provider, end ``ok``;
+* what a client may not set (issue 18): a context naming ``data_dir``, ``report_out``,
+  ``fail_rate``, a corpus path, ``max_concurrency: 100000``, the same in ``configurable``, or
+  ``config.max_concurrency`` past the bound fails the run with one line naming the key, and
+  nothing is written there;
+* auth: no token is a 401, with or without ``x-auth-scheme: langsmith``; a second user gets 404
+  on the first user's thread, and cannot run it or list it.
 """
 
 from __future__ import annotations
@@ -33,11 +41,12 @@ import pytest
 
 from app.storage.sqlite import SqliteResults
 from tests.conftest import AS_OF, ROOT, SMALL_TOPIC, clean_env
-from tests.expected import expected_tasks, worker_names
+from tests.expected import worker_names
 from tests.llm.fake_openai import FAKE_KEY, PLAN_QUESTIONS, FakeOpenAI
 
 START_TIMEOUT = 240.0
 RUN_TIMEOUT = 300.0
+TOKENS = {"alice": "alice-token-7f3a", "bob": "bob-token-9c2e"}
 
 
 @dataclass
@@ -65,6 +74,7 @@ def _config(folder: Path) -> Path:
     spec["dependencies"] = [str((ROOT / d).resolve()) for d in spec["dependencies"]]
     spec["graphs"] = {name: str(ROOT / path.removeprefix("./"))
                       for name, path in spec["graphs"].items()}
+    spec["auth"]["path"] = str(ROOT / spec["auth"]["path"].removeprefix("./"))
     path = folder / "langgraph.json"
     path.write_text(json.dumps(spec), encoding="utf-8")
     return path
@@ -80,6 +90,9 @@ def server(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> Iter
         "RESEARCH_DATA_DIR": str(folder / "data"),
         "RESEARCH_CORPUS": str(small_corpus),
         "RESEARCH_MODEL": "offline",
+        "RESEARCH_ALLOWED_MODELS": "offline,openai:gpt-test,openai:no-such-model",
+        "RESEARCH_RETRY_INTERVAL": "0.01",
+        "RESEARCH_API_TOKENS": ",".join(f"{token}={user}" for user, token in TOKENS.items()),
         "OPENAI_API_KEY": FAKE_KEY,
         "OPENAI_BASE_URL": fake.url,
         "LANGSMITH_TRACING": "false",
@@ -122,26 +135,34 @@ def server(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> Iter
         fake.stop()
 
 
-def _run(server: Server, thread_id: str, context: dict) -> dict:
+def _client(server: Server, user: str = "alice"):
     from langgraph_sdk import get_sync_client
 
-    client = get_sync_client(url=server.url, timeout=RUN_TIMEOUT)
-    return client.runs.wait(thread_id, "research", input={"topic": SMALL_TOPIC, "as_of": AS_OF},
-                            context=context, raise_error=False)
+    return get_sync_client(url=server.url, timeout=RUN_TIMEOUT,
+                           headers={"Authorization": f"Bearer {TOKENS[user]}"})
 
 
-def _new_thread(server: Server) -> str:
-    from langgraph_sdk import get_sync_client
+def _run(server: Server, thread_id: str, context: dict | None = None, **kwargs) -> dict:
+    return _client(server).runs.wait(thread_id, "research",
+                                     input={"topic": SMALL_TOPIC, "as_of": AS_OF},
+                                     context=context, raise_error=False, **kwargs)
 
-    return get_sync_client(url=server.url).threads.create()["thread_id"]
+
+def _new_thread(server: Server, user: str = "alice") -> str:
+    return _client(server, user).threads.create()["thread_id"]
 
 
 def test_per_run_context_outcome_and_a_rerun_of_the_thread(server: Server) -> None:
     thread_id = _new_thread(server)
-    tasks = expected_tasks(SMALL_TOPIC)
-    critic_tasks = tasks // len(worker_names())
+    tasks = len(PLAN_QUESTIONS) * len(worker_names())
+    critic_tasks = len(PLAN_QUESTIONS)
+    provider = {"model": "openai:gpt-test", "rounds": 1}
 
-    first = _run(server, thread_id, {"fail_workers": ["critic"], "rounds": 1})
+    fault = server.fake.fail("critic", status=500, times=None)  # every attempt of each critic
+    try:
+        first = _run(server, thread_id, provider)
+    finally:
+        server.fake.faults.remove(fault)
     assert first["outcome"] == "partial", first
     assert sorted({t["worker"] for t in first["failed_tasks"]}) == ["critic"]
     assert len(first["failed_tasks"]) == critic_tasks
@@ -149,7 +170,7 @@ def test_per_run_context_outcome_and_a_rerun_of_the_thread(server: Server) -> No
     assert len(rows) == tasks and all(r["write_count"] == 1 for r in rows)
     assert sum(r["status"] == "error" for r in rows) == critic_tasks
 
-    again = _run(server, thread_id, {"rounds": 1})  # another context on the same thread
+    again = _run(server, thread_id, provider)  # the same thread, the provider healthy again
     assert again["outcome"] == "ok" and again["failed_tasks"] == [], again
     assert Path(again["report_path"]).is_file()
     rows_again = server.rows(thread_id)
@@ -159,7 +180,7 @@ def test_per_run_context_outcome_and_a_rerun_of_the_thread(server: Server) -> No
 
 def test_a_fatal_model_error_leaves_the_next_runs_unaffected(server: Server) -> None:
     bad_thread = _new_thread(server)
-    bad = _run(server, bad_thread, {"model": "openai:no-such-model", "requests_per_second": 0})
+    bad = _run(server, bad_thread, {"model": "openai:no-such-model"})
     # the run failed (no final state); the server names the error's type, not its message
     assert "outcome" not in bad and "NotFound" in bad["__error__"]["error"], bad
     assert server.fake.requests(status=404), "the unknown model never reached the provider"
@@ -168,8 +189,76 @@ def test_a_fatal_model_error_leaves_the_next_runs_unaffected(server: Server) -> 
     offline = _run(server, _new_thread(server), {"model": "offline"})
     assert offline["outcome"] == "ok", offline
     provider_thread = _new_thread(server)
-    provider = _run(server, provider_thread, {"model": "openai:gpt-test",
-                                              "requests_per_second": 0})
+    provider = _run(server, provider_thread, {"model": "openai:gpt-test"})
     assert provider["outcome"] == "ok", provider
     assert provider["sub_questions"] == PLAN_QUESTIONS
     assert len(server.rows(provider_thread)) == len(PLAN_QUESTIONS) * len(worker_names())
+
+
+def test_what_a_client_may_not_set_fails_the_run_naming_the_key(server: Server,
+                                                               tmp_path: Path) -> None:
+    # issue 18: "any client can set data_dir, report_out, corpus, max_concurrency: 100000 and
+    # fail_rate"; each now fails its run with one line naming the key, and nothing is written
+    elsewhere, report = tmp_path / "elsewhere", tmp_path / "mine.md"
+    report.write_text("keep me", encoding="utf-8")
+    folder = tmp_path / "server-folder"
+    folder.mkdir()
+    (folder / "secret.md").write_text("# Secret\n\nThe server's own notes.\n", encoding="utf-8")
+    cases = [
+        ({"context": {"data_dir": str(elsewhere)}}, "data_dir"),
+        ({"context": {"report_out": str(report)}}, "report_out"),
+        ({"context": {"fail_rate": 1.0}}, "fail_rate"),
+        ({"context": {"corpus": str(folder)}}, "corpus"),
+        ({"context": {"corpus_name": str(folder)}}, "corpus_name"),
+        ({"context": {"max_concurrency": 100000}}, "max_concurrency"),
+        ({"config": {"configurable": {"data_dir": str(elsewhere)}}}, "data_dir"),
+        ({"config": {"configurable": {"rounds": 1000}}}, "rounds"),
+        ({"config": {"max_concurrency": 100000}}, "config.max_concurrency"),
+        ({"config": {"recursion_limit": 100000}}, "config.recursion_limit"),
+    ]
+    for kwargs, key in cases:
+        thread_id = _new_thread(server)
+        out = _run(server, thread_id, **kwargs)
+        error = out.get("__error__") or {}
+        assert "outcome" not in out and error.get("error") == "ConfigError", (key, out)
+        message = error.get("message", "")
+        assert message.startswith(f"{key}:") and "\n" not in message, (key, message)
+        assert server.rows(thread_id) == []
+        state = _client(server).threads.get_state(thread_id)
+        assert not state["values"], (key, state)  # the run never started: no step, no state
+    assert not elsewhere.exists()
+    assert report.read_text(encoding="utf-8") == "keep me"
+    assert "The server's own notes" not in server.log.read_text(encoding="utf-8")
+
+
+def test_auth_each_user_sees_and_runs_only_their_own_threads(server: Server) -> None:
+    import httpx
+
+    alice = _new_thread(server, "alice")
+    for headers in ({}, {"x-auth-scheme": "langsmith"},
+                    {"Authorization": "Bearer not-a-token"}):
+        response = httpx.post(f"{server.url}/threads/search", json={}, headers=headers)
+        assert response.status_code == 401, (headers, response.text)
+        response = httpx.get(f"{server.url}/threads/{alice}", headers=headers)
+        assert response.status_code == 401, (headers, response.text)
+
+    bob = _client(server, "bob")
+    assert _status(lambda: bob.threads.get(alice)) in (403, 404)
+    assert _status(lambda: bob.runs.wait(alice, "research",
+                                         input={"topic": SMALL_TOPIC, "as_of": AS_OF})) in (403,
+                                                                                          404)
+    assert _status(lambda: bob.threads.get_state(alice)) in (403, 404)
+    assert alice not in {t["thread_id"] for t in bob.threads.search(limit=100)}
+    own = _client(server, "alice").threads.get(alice)
+    assert own["thread_id"] == alice and own["metadata"]["owner"] == "alice"
+
+
+def _status(call) -> int | None:
+    """The HTTP status a client call failed with (None: it did not fail)."""
+    import httpx
+
+    try:
+        call()
+    except httpx.HTTPStatusError as exc:  # what langgraph_sdk's errors derive from, or raise
+        return exc.response.status_code
+    return None

@@ -22,12 +22,19 @@ CONFIG = ROOT / "langgraph.json"
 def test_langgraph_json_is_minimal_and_points_at_a_file():
     config = json.loads(CONFIG.read_text("utf-8"))
     assert config["dependencies"] == ["."]
-    assert config["graphs"] == {"research": "./app/studio.py:graph"}
+    assert config["graphs"] == {"research": "./app/studio.py:served_graph"}  # a factory
+    assert config["auth"] == {"path": "./app/auth.py:auth", "disable_studio_auth": True}
     # An "env" file that does not exist breaks `langgraph up` (docker compose env_file);
     # app.config.load_settings reads ./.env itself, so none is named here.
     assert "env" not in config
     path, _, _ = config["graphs"]["research"].partition(":")
     assert (CONFIG.parent / path).is_file()
+
+
+class _NotARun:
+    """What LangGraph Server passes a graph factory outside a run: no execution runtime."""
+
+    execution_runtime = None
 
 
 @pytest.fixture
@@ -43,7 +50,10 @@ def studio_graph(offline_env, tmp_path, workshop_corpus):
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-        yield getattr(module, variable)
+        factory = getattr(module, variable)
+        # outside a run (a schema or state read) the factory checks nothing: the one graph
+        assert factory({}, _NotARun()) is module.graph
+        yield module.graph
     finally:
         sys.modules.pop(name, None)
 

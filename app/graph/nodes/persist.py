@@ -23,13 +23,12 @@ def persist(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCo
     shrinks and the database becomes the source of truth. Running it twice (a crash between
     its commit and its checkpoint) updates the same rows; a time-travel replay that dropped an
     envelope the first decision kept removes its row."""
-    ctx = res.context(runtime)
     pending = [e for e in current_envelopes(state) if not e.get("persisted")]
     dropped = list(state.get("dropped") or [])
     if not pending and not dropped:
         return {}
     thread_id = thread_id_of(config)
-    with res.storage(ctx).results() as store:
+    with res.storage().results() as store:
         store.upsert(pending, thread_id=thread_id, topic=state["topic"])
         store.delete(dropped, thread_id=thread_id)
     res.run(runtime).faults.at("persist-commit")

@@ -31,7 +31,7 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     """
     ctx = res.context(runtime)
     res.run(runtime)  # records the superstep this run starts in (see route)
-    attempt = backoff(runtime, ctx.retry_interval)
+    attempt = backoff(runtime, res.settings.retry_interval)
     info = runtime.execution_info
     with tokens.attempt(info.task_id if info else state["topic"]) as served:
         questions, notes = _questions(state, ctx, attempt, runtime, res)
@@ -72,7 +72,7 @@ def _questions(state: ResearchState, ctx: RunContext, attempt: int,
         with stop_waiting_when(res.run(runtime).scope.cancel):  # Retry-After waits
             result = llm_plan(topic, planner.model)
     except Exception as exc:
-        if attempt >= ctx.max_attempts:
+        if attempt >= res.settings.max_attempts:
             raise give_up(exc) from None  # this run's attempts are spent
         raise
     return result.questions, result.notes

@@ -34,7 +34,7 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     res.run(runtime).faults.at("report")
     models = res.models(ctx)
     ids = [e["envelope_id"] for e in current_envelopes(state)]
-    with res.storage(ctx).results() as store:
+    with res.storage().results() as store:
         rows = store.rows(ids, thread_id=thread_id_of(config))
     relevance = judge(state["topic"], rows)  # the one verdict: the report's and the state's
     data = ReportInput(
@@ -53,7 +53,7 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
         data.notes += extra_notes
         update["notes"] = extra_notes
     name = report_filename(state["topic"], state["as_of"], data.thread_id)
-    path = report_path(ctx.report_out, ctx.data_dir, name)
+    path = report_path(res.settings.report_out, res.settings.data_dir, name)
     write_report(render_markdown(data), path)
     outcome, failed = run_outcome(state)
     runtime.stream_writer({"report": {"path": str(path.resolve()), "outcome": outcome}})

@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 
 from app.config import RunContext
 from app.resources import Resources
-from app.rounds import STEPS_AFTER_MAP, STEPS_PER_ROUND, next_round, routing_of
+from app.rounds import ROUNDS_BOUND, STEPS_AFTER_MAP, STEPS_PER_ROUND, next_round, routing_of
 from state import ResearchState
 
 __all__ = ["route"]
@@ -23,7 +23,10 @@ def route(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCont
     limit allow (the edge :func:`app.graph.edges.after_route` then dispatches them); note why
     not otherwise."""
     ctx = res.context(runtime)
-    rounds = routing_of(state, workers)["rounds"]
+    # the rounds in state are the client's choice, written by plan: checked against the
+    # operator's bound again here, since a client's update_state can change them
+    bound = res.settings.rounds_limit if res.served else ROUNDS_BOUND
+    rounds = routing_of(state, workers, rounds_bound=bound)["rounds"]
     decision = next_round(state, workers, rounds=rounds, max_tokens=ctx.max_tokens)
     if decision.round is None:
         return {"notes": [decision.note]} if decision.note else {}
