@@ -260,6 +260,10 @@ class Settings(RunContext):
         check=check_database_url,
         help="postgresql://user:password@host/db: checkpoints and results in PostgreSQL "
              "instead of the data dir's SQLite files (docs/deploy.md)")
+    database_direct_url: str | None = setting(
+        env="RESEARCH_DATABASE_DIRECT_URL", secret=True, check=check_database_url,
+        help="postgresql:// URL that bypasses a connection pooler (PgBouncer), for creating "
+             "and migrating the tables; default: the database URL (docs/deploy.md)")
     tavily_api_key: str | None = setting(env="TAVILY_API_KEY", secret=True,
                                          help="Tavily key, for --web")
     tavily_base_url: str | None = setting(env="TAVILY_BASE_URL",

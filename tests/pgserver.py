@@ -9,10 +9,15 @@ runs as the ``postgres`` user (which the package creates) through ``runuser``.
 Durability against a killed *client* is what the tests prove, not against a killed server, so
 the server runs with ``fsync=off`` for speed.
 
+:class:`PgBouncer` puts Debian's ``pgbouncer`` (``apt-get install -y pgbouncer``) in front of
+such a server, in transaction mode by default, on another free port of 127.0.0.1.
+
 Example::
 
     with PostgresServer.start() as server:
         url = server.create_database("t1")  # postgresql://postgres@127.0.0.1:PORT/t1
+        with PgBouncer.start(server) as bouncer:
+            pooled = bouncer.url("t1")       # the same database through the pooler
 """
 
 from __future__ import annotations
@@ -24,13 +29,14 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["PostgresServer", "PostgresUnavailable", "find_bindir"]
+__all__ = ["PgBouncer", "PostgresServer", "PostgresUnavailable", "find_bindir"]
 
 SUPERUSER = "postgres"
 
@@ -143,3 +149,92 @@ class PostgresServer:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
+
+
+def find_pgbouncer() -> str:
+    """The ``pgbouncer`` binary (Debian puts it in ``/usr/sbin``).
+
+    Raises:
+        PostgresUnavailable: it is not installed (``apt-get install -y pgbouncer``).
+    """
+    found = shutil.which("pgbouncer") or next(
+        (p for p in ("/usr/sbin/pgbouncer", "/usr/bin/pgbouncer") if os.path.exists(p)), None)
+    if found is None:
+        raise PostgresUnavailable("PgBouncer is not installed: apt-get install -y pgbouncer")
+    return found
+
+
+@dataclass
+class PgBouncer:
+    """A running PgBouncer in front of a :class:`PostgresServer`; use :meth:`start`."""
+
+    port: int
+    folder: Path
+
+    @classmethod
+    @contextmanager
+    def start(cls, server: PostgresServer, *, pool_mode: str = "transaction",
+              pool_size: int = 3) -> Iterator[PgBouncer]:
+        """Start ``pgbouncer`` (trust auth, every database of ``server``, ``pool_size`` server
+        connections per database: few, so that clients really share them), yield it, stop it.
+
+        Raises:
+            PostgresUnavailable: no ``pgbouncer`` binary, or no user to run it as root.
+            RuntimeError: it did not start listening (its log attached).
+        """
+        binary = find_pgbouncer()
+        prefix = _as_server_user()  # pgbouncer refuses to run as root, like the server
+        folder = Path(tempfile.mkdtemp(prefix="research-pgbouncer-"))
+        if prefix:
+            info = pwd.getpwnam(SUPERUSER)
+            os.chown(folder, info.pw_uid, info.pw_gid)
+        (folder / "users.txt").write_text(f'"{SUPERUSER}" ""\n', encoding="utf-8")
+        proc: subprocess.Popen[bytes] | None = None
+        try:
+            for attempt in range(5):  # the free port may be taken before pgbouncer binds it
+                port = _free_port()
+                ini = folder / "pgbouncer.ini"
+                ini.write_text(
+                    f"[databases]\n* = host=127.0.0.1 port={server.port}\n[pgbouncer]\n"
+                    f"listen_addr = 127.0.0.1\nlisten_port = {port}\nunix_socket_dir =\n"
+                    f"auth_type = trust\nauth_file = {folder / 'users.txt'}\n"
+                    f"pool_mode = {pool_mode}\ndefault_pool_size = {pool_size}\n"
+                    f"max_client_conn = 500\nlogfile = {folder / 'log'}\n"
+                    f"admin_users = {SUPERUSER}\n", encoding="utf-8")
+                proc = subprocess.Popen([*prefix, binary, str(ini)], cwd=folder,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                if _listening(port, proc):
+                    break
+                proc.kill()
+                proc.wait(timeout=30)
+                proc = None
+                if attempt == 4:
+                    log = (folder / "log").read_text(errors="replace")[-2000:] \
+                        if (folder / "log").exists() else ""
+                    raise RuntimeError(f"pgbouncer did not start: {log}")
+            yield cls(port=port, folder=folder)
+        finally:
+            if proc is not None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(timeout=30)
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def url(self, database: str = "postgres") -> str:
+        """``postgresql://postgres@127.0.0.1:PORT/<database>`` through the pooler."""
+        return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
+
+
+def _listening(port: int, proc: subprocess.Popen[bytes], timeout: float = 20.0) -> bool:
+    """Wait until something accepts connections on ``port`` (False if ``proc`` died first)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.05)
+    return False

@@ -8,8 +8,8 @@ backend    checkpoints / results                               thread lock
 ========== =================================================== ==============================
 SQLite     ``SqliteSaver`` in ``<data dir>/checkpoints.sqlite``,  ``flock`` on
 (default)  rows in ``<data dir>/results.sqlite``               ``<data dir>/locks/<hash>.lock``
-PostgreSQL ``PostgresSaver`` and the ``results``/``runs``      session advisory lock
-           tables in the database of ``RESEARCH_DATABASE_URL``  (``pg_try_advisory_lock``)
+PostgreSQL ``PostgresSaver`` and the ``results``/``runs``      a lease row with a heartbeat
+           tables in the database of ``RESEARCH_DATABASE_URL``  (:mod:`app.storage.lease`)
 ========== =================================================== ==============================
 
 Use :func:`open_storage` and the :class:`Storage` methods; nothing else in the app branches on
@@ -42,13 +42,16 @@ __all__ = [
     "is_transient_storage_error", "open_storage", "root_config", "storage_of",
 ]
 
-def open_storage(data_dir: Path | str, database_url: str | None = None) -> Storage:
+def open_storage(data_dir: Path | str, database_url: str | None = None,
+                 direct_url: str | None = None) -> Storage:
     """The storage of a run: PostgreSQL when ``database_url`` is given, else the SQLite files of
     ``data_dir``. Opens no connection (each :class:`Storage` method does).
 
     Args:
         data_dir: the data dir (SQLite files and locks; with a URL it is not used here).
         database_url: ``postgresql://user:password@host:port/dbname``, or None/``""``.
+        direct_url: the same database bypassing a connection pooler, for table creation and
+            migrations (``RESEARCH_DATABASE_DIRECT_URL``); None: ``database_url``.
 
     Raises:
         ValueError: the URL is not a ``postgresql://`` (or ``postgres://``) URL
@@ -58,9 +61,11 @@ def open_storage(data_dir: Path | str, database_url: str | None = None) -> Stora
         from app.config import check_database_url  # the one owner of the URL check
 
         check_database_url(database_url)
+        if direct_url:
+            check_database_url(direct_url)
         from app.storage.postgres import PostgresStorage
 
-        return PostgresStorage(database_url)
+        return PostgresStorage(database_url, direct_url)
     from app.storage.sqlite import SqliteStorage
 
     return SqliteStorage(data_dir)
@@ -68,6 +73,7 @@ def open_storage(data_dir: Path | str, database_url: str | None = None) -> Stora
 
 def storage_of(settings: Any) -> Storage:
     """The storage of :class:`app.config.Settings` (or anything with ``data_dir`` and
-    ``database_url``): PostgreSQL when ``database_url`` is set, else the SQLite files of
-    ``data_dir``."""
-    return open_storage(settings.data_dir, getattr(settings, "database_url", None))
+    ``database_url``, optionally ``database_direct_url``): PostgreSQL when ``database_url`` is
+    set, else the SQLite files of ``data_dir``."""
+    return open_storage(settings.data_dir, getattr(settings, "database_url", None),
+                        getattr(settings, "database_direct_url", None))

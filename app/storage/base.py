@@ -6,8 +6,8 @@ Each of its context managers opens what it needs and closes it on exit:
 * :meth:`Storage.checkpointer` -- a LangGraph checkpointer (``SqliteSaver`` or ``PostgresSaver``);
 * :meth:`Storage.results` -- the results database (:class:`app.storage.results.ResultsStore`):
   one row per (thread_id, envelope_id), written by upsert;
-* :meth:`Storage.thread_lock` -- one process at a time per thread, released by the OS or the
-  server when the process dies (``flock`` or a PostgreSQL session advisory lock);
+* :meth:`Storage.thread_lock` -- one process at a time per thread, released when the process
+  dies (``flock``; on PostgreSQL a lease row, see :mod:`app.storage.lease`);
 
 plus :meth:`Storage.thread_ids` and :meth:`Storage.checkpoint_bytes` for ``threads``, ``inspect``,
 ``prune`` and the benchmarks. ``read_only=True`` opens without creating or writing anything
@@ -66,10 +66,15 @@ class ThreadBusy(StorageError):
     thread is in use; run the command again once the other process is done)."""
 
     @classmethod
-    def of(cls, thread_id: str) -> ThreadBusy:
+    def of(cls, thread_id: str, *, retry_in: float | None = None) -> ThreadBusy:
         """The error every backend's :meth:`Storage.thread_lock` raises for ``thread_id``: one
-        line naming the thread and the ways out."""
-        return cls(f"thread {thread_id!r} is being run by another process; wait for it, or "
+        line naming the thread and the ways out; ``retry_in`` (seconds, PostgreSQL's lease)
+        says how long until a killed holder's lock expires."""
+        wait = "wait for it"
+        if retry_in is not None:
+            wait += (f" (if it was killed, its lease expires in {max(1, round(retry_in))} s;"
+                     " then resume)")
+        return cls(f"thread {thread_id!r} is being run by another process; {wait}, or "
                    "use --fresh for a new thread")
 
 

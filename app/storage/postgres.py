@@ -1,45 +1,58 @@
-"""PostgreSQL: checkpoints in ``PostgresSaver``, result rows in the same database, advisory locks.
+"""PostgreSQL: checkpoints in ``PostgresSaver``, result rows in the same database, leases.
 
 ``RESEARCH_DATABASE_URL=postgresql://user:password@host:5432/dbname`` (or ``--database-url``)
 selects this backend; nothing is written to the data dir's SQLite files then (the data dir still
 holds the corpus index and the reports).
 
-* Checkpoints: ``langgraph.checkpoint.postgres.PostgresSaver`` on one psycopg 3 connection
-  (``autocommit=True, prepare_threshold=0, row_factory=dict_row``, as its ``from_conn_string``
-  opens it); ``setup()`` creates and migrates its tables.
+Everything here works through PgBouncer in transaction mode (each transaction may run on another
+server connection), so nothing relies on session state between transactions:
+
+* Connections: psycopg 3, ``autocommit=True, prepare_threshold=None, row_factory=dict_row``.
+  ``prepare_threshold=None`` means no server-side prepared statement, ever: psycopg's named
+  ``_pg3_N`` statements collide on a pooled server connection
+  (``DuplicatePreparedStatement``). ``PostgresSaver.from_conn_string`` hard-codes
+  ``prepare_threshold=0`` (langgraph#6705), so the saver gets a connection opened here.
+* Checkpoints: ``PostgresSaver`` on that connection; ``setup()`` creates and migrates its
+  tables over ``RESEARCH_DATABASE_DIRECT_URL`` when set (a URL that bypasses the pooler), else
+  the main URL, under the lease ``setup:checkpoints`` (``CREATE INDEX CONCURRENTLY`` cannot run
+  in a transaction, so a transaction-level lock cannot cover it).
 * Results: the same ``results`` and ``runs`` tables and the same
   ``INSERT ... ON CONFLICT (thread_id, envelope_id) DO UPDATE`` as on SQLite.
-* Thread lock: a session-level advisory lock (``pg_try_advisory_lock``) on a connection of its
-  own, held for the run: the server releases it when the session ends, so a SIGKILLed process
-  never leaves a stale lock.
+* Thread lock: a lease row with a heartbeat and a TTL (:mod:`app.storage.lease`), not a
+  session advisory lock (which a transaction pooler never releases).
 
-Table creation (ours and the saver's migrations) runs under an advisory lock, because two
-processes creating the same table at once can fail on PostgreSQL even with ``IF NOT EXISTS``.
-The lock is taken by polling ``pg_try_advisory_lock``, never by waiting in a statement: the
-saver's migrations run ``CREATE INDEX CONCURRENTLY``, which waits for every transaction older
-than itself, so a process blocked in ``pg_advisory_lock`` would deadlock with the holder.
+Our own tables (``results``, ``runs``, ``leases``) are created in one transaction under a
+transaction-level advisory lock (``pg_advisory_xact_lock``, released at commit, pooler-safe),
+because two processes creating the same table at once can fail even with ``IF NOT EXISTS``.
 
-Source: https://langchain-ai.github.io/langgraph/reference/checkpoints/#langgraph.checkpoint.postgres.PostgresSaver
-and PostgreSQL's "Advisory Locks" (https://www.postgresql.org/docs/current/explicit-locking.html).
+A pooler error the app cannot work around (statement pooling, an unsupported startup parameter,
+a prepared statement from elsewhere) is one line naming the pooler (:func:`pooler_error`).
+
+Source: https://langchain-ai.github.io/langgraph/reference/checkpoints/#langgraph.checkpoint.postgres.PostgresSaver,
+psycopg's "Prepared statements" and PgBouncer notes
+(https://www.psycopg.org/psycopg3/docs/advanced/prepare.html#pgbouncer), PostgreSQL's "Advisory
+Locks" (https://www.postgresql.org/docs/current/explicit-locking.html).
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from app.storage.base import ROOT_THREADS_SQL, Storage, StorageError, ThreadBusy
+from app.storage.lease import LEASE_TTL, LEASES_DDL, Lease, LeaseBusy
 from app.storage.results import SCHEMA, ResultsStore
 
-__all__ = ["PostgresResults", "PostgresStorage", "redact_url"]
+__all__ = ["PostgresResults", "PostgresStorage", "pooler_error", "redact_url"]
 
-_SETUP_LOCK = 0x7265736561726368  # "research": serializes schema creation across processes
+_SETUP_LOCK = 0x7265736561726368  # "research": serializes our table creation across processes
 _SETUP_PATIENCE = 120.0
-"""Seconds to wait for another process to finish creating the tables."""
+"""Seconds to wait for another process to finish creating the saver's tables."""
+_OWN_TABLES = ("results", "runs", "leases")
+_POOLER_SIGNS = ("pgbouncer", "pooling mode", "unsupported startup parameter",
+                 "prepared statement")
 
 
 def redact_url(url: str) -> str:
@@ -47,27 +60,34 @@ def redact_url(url: str) -> str:
     return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
 
 
-def _advisory_key(thread_id: str) -> int:
-    """A signed 64-bit key for ``pg_try_advisory_lock`` from a thread id."""
-    digest = hashlib.sha256(f"research-thread:{thread_id}".encode()).digest()
-    return int.from_bytes(digest[:8], "big", signed=True)
+def pooler_error(exc: BaseException, label: str) -> StorageError | None:
+    """The one-line error for a psycopg error that a connection pooler caused, or None.
+
+    PgBouncer in statement mode refuses transactions (``... not allowed in statement pooling
+    mode``), refuses startup parameters it does not know (``unsupported startup parameter``),
+    and in transaction mode mixes up server-side prepared statements of other clients
+    (``DuplicatePreparedStatement``, ``prepared statement ... does not exist``). ``label`` is
+    the server (without password) for the message.
+    """
+    reason = " ".join(str(exc).split())
+    if not any(sign in reason.lower() for sign in _POOLER_SIGNS):
+        return None
+    return StorageError(
+        f"PostgreSQL at {label} answered through a connection pooler (PgBouncer?) in a way "
+        f"this app cannot work with: {reason[:300]}; the app supports PgBouncer in "
+        "transaction or session mode, or a direct URL (docs/deploy.md)")
 
 
-@contextmanager
-def _setup_lock(conn: Any) -> Iterator[None]:
-    """Hold the schema-creation lock (session level) on an autocommit connection, polling for it
-    so that no statement ever waits on it (see the module docstring)."""
-    deadline = time.monotonic() + _SETUP_PATIENCE
-    while not conn.execute("SELECT pg_try_advisory_lock(%s) AS ok", (_SETUP_LOCK,)
-                           ).fetchone()["ok"]:
-        if time.monotonic() > deadline:
-            raise StorageError("another process has been creating the PostgreSQL tables for "
-                               f"{_SETUP_PATIENCE:.0f} s; is it stuck?")
-        time.sleep(0.05)
-    try:
-        yield
-    finally:
-        conn.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
+def create_tables(conn: Any) -> None:
+    """Create ``results``, ``runs`` and ``leases`` unless they all exist: one transaction under
+    ``pg_advisory_xact_lock`` (released at commit, so it holds through a pooler)."""
+    if all(_has_table(conn, name) for name in _OWN_TABLES):
+        return
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SETUP_LOCK,))
+        for statement in [*SCHEMA.format(seq="seq BIGSERIAL,").split(";"), LEASES_DDL]:
+            if statement.strip():
+                conn.execute(statement)
 
 
 def _placeholders(sql: str) -> str:
@@ -88,12 +108,8 @@ class PostgresResults(ResultsStore):
 
     def __init__(self, conn: Any, *, read_only: bool = False) -> None:
         self._conn = conn
-        if read_only or (_has_table(conn, "results") and _has_table(conn, "runs")):
-            return
-        with _setup_lock(conn):
-            for statement in SCHEMA.format(seq="seq BIGSERIAL,").split(";"):
-                if statement.strip():
-                    conn.execute(statement)
+        if not read_only:
+            create_tables(conn)
 
     def close(self) -> None:
         """Close the connection. Nothing is lost: each write committed in its own transaction."""
@@ -108,75 +124,123 @@ class PostgresResults(ResultsStore):
 
 
 class PostgresStorage(Storage):
-    """Checkpoints and results in one PostgreSQL database.
+    """Checkpoints and results in one PostgreSQL database, directly or through a pooler.
 
     Args:
-        url: a libpq connection URL, ``postgresql://user:password@host:port/dbname``.
+        url: a libpq connection URL, ``postgresql://user:password@host:port/dbname`` (a
+            PgBouncer in transaction mode is fine).
+        direct_url: a URL of the same database that bypasses the pooler, for the saver's
+            ``setup()``; None: ``url``.
+        lease_ttl: seconds a killed run's thread lease outlives it (see
+            :mod:`app.storage.lease`).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, direct_url: str | None = None, *,
+                 lease_ttl: float = LEASE_TTL) -> None:
         self.url = url
+        self.direct_url = direct_url or None
+        self.lease_ttl = lease_ttl
         self.label = redact_url(url)
 
-    def _connect(self) -> Any:
+    def _connect(self, url: str | None = None) -> Any:
         import psycopg
         from psycopg.rows import dict_row
 
+        url = url or self.url
         try:
-            return psycopg.connect(self.url, autocommit=True, prepare_threshold=0,
+            return psycopg.connect(url, autocommit=True, prepare_threshold=None,
                                    row_factory=dict_row, connect_timeout=10)
         except psycopg.OperationalError as exc:
+            label = redact_url(url)
+            if error := pooler_error(exc, label):
+                raise error from None
             reason = " ".join(str(exc).split())
-            raise StorageError(f"cannot connect to PostgreSQL at {self.label}: {reason}"
-                               ) from None
+            raise StorageError(f"cannot connect to PostgreSQL at {label}: {reason}") from None
+
+    @contextmanager
+    def _pooler_errors(self) -> Iterator[None]:
+        """Turn a pooler's psycopg error raised in the block into :func:`pooler_error`'s."""
+        import psycopg
+
+        try:
+            yield
+        except psycopg.Error as exc:
+            if error := pooler_error(exc, self.label):
+                raise error from exc
+            raise
+
+    def _setup_saver(self) -> None:
+        """Run ``PostgresSaver.setup()`` over the direct URL (else the main one) under the
+        ``setup:checkpoints`` lease, unless its migrations have all run."""
+        from langgraph.checkpoint.postgres import PostgresSaver
+
+        with self._connect(self.direct_url) as conn:
+            if _migrated(conn, len(PostgresSaver.MIGRATIONS)):
+                return
+            create_tables(conn)
+            try:
+                with Lease(lambda: self._connect(self.direct_url), "setup:checkpoints",
+                           ttl=self.lease_ttl, wait=_SETUP_PATIENCE):
+                    PostgresSaver(conn).setup()
+            except LeaseBusy:
+                raise StorageError("another process has been creating the PostgreSQL tables "
+                                   f"for {_SETUP_PATIENCE:.0f} s; is it stuck?") from None
 
     @contextmanager
     def checkpointer(self, *, read_only: bool = False) -> Iterator[Any]:
-        """A ``PostgresSaver`` on a connection of its own, its migrations run once (under the
-        setup lock) unless ``read_only``; ``read_only`` yields None while the ``checkpoints``
-        table does not exist. Unreachable: :class:`StorageError`."""
+        """A ``PostgresSaver`` on a connection of its own (no server-side prepared statements),
+        its migrations run once unless ``read_only`` (over ``direct_url`` when given);
+        ``read_only`` yields None while the ``checkpoints`` table does not exist.
+        Unreachable, or a pooler problem: :class:`StorageError`."""
         from langgraph.checkpoint.postgres import PostgresSaver
 
-        with self._connect() as conn:
-            saver = PostgresSaver(conn)
+        with self._pooler_errors(), self._connect() as conn:
             if read_only:
-                yield saver if _has_table(conn, "checkpoints") else None
+                yield PostgresSaver(conn) if _has_table(conn, "checkpoints") else None
                 return
-            if not _migrated(conn, len(saver.MIGRATIONS)):
-                with _setup_lock(conn):
-                    saver.setup()
-            yield saver
+            if not _migrated(conn, len(PostgresSaver.MIGRATIONS)):
+                self._setup_saver()
+            yield PostgresSaver(conn)
 
     @contextmanager
     def results(self, *, read_only: bool = False) -> Iterator[ResultsStore | None]:
         """A :class:`PostgresResults` on a connection of its own (tables created unless
         ``read_only``, which yields None while the ``runs`` table does not exist)."""
-        conn = self._connect()
-        try:
-            if read_only and not _has_table(conn, "runs"):
+        with self._pooler_errors():
+            conn = self._connect()
+            try:
+                if read_only and not _has_table(conn, "runs"):
+                    conn.close()
+                    yield None
+                    return
+                store = PostgresResults(conn, read_only=read_only)
+            except BaseException:
                 conn.close()
-                yield None
-                return
-            store = PostgresResults(conn, read_only=read_only)
-        except BaseException:
-            conn.close()
-            raise
-        with store:
-            yield store
+                raise
+            with store:
+                yield store
 
     @contextmanager
     def thread_lock(self, thread_id: str) -> Iterator[None]:
-        """A session advisory lock (``pg_try_advisory_lock``) on a connection held for the run:
-        the server releases it when the session ends, SIGKILL included."""
-        key = _advisory_key(thread_id)
-        with self._connect() as conn:
-            if not conn.execute("SELECT pg_try_advisory_lock(%s) AS ok", (key,)).fetchone()["ok"]:
-                raise ThreadBusy.of(thread_id)
+        """The lease ``thread:ID`` (:class:`app.storage.lease.Lease`), renewed while the run
+        goes and deleted at its end; a killed holder's lease is taken over at once from the
+        same machine and PID namespace, elsewhere after ``lease_ttl`` seconds.
+
+        Raises:
+            ThreadBusy: another live process holds it; the message says when it expires.
+        """
+        with self._pooler_errors():
+            with self._connect() as conn:
+                create_tables(conn)
             try:
-                yield
-            finally:
-                if not conn.closed:
-                    conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+                lease = Lease(self._connect, f"thread:{thread_id}", ttl=self.lease_ttl)
+                lease.__enter__()
+            except LeaseBusy as busy:
+                raise ThreadBusy.of(thread_id, retry_in=busy.retry_in) from None
+        try:
+            yield
+        finally:
+            lease.__exit__(None, None, None)
 
     def thread_ids(self, saver: Any) -> list[str]:
         """:data:`~app.storage.base.ROOT_THREADS_SQL` on the saver's connection."""

@@ -71,7 +71,10 @@ def _config(folder: Path) -> Path:
     """The repository's ``langgraph.json`` with its paths made absolute, so the server can run
     from ``folder`` and keep its ``.langgraph_api/`` there (it resolves them from its cwd)."""
     spec = json.loads((ROOT / "langgraph.json").read_text(encoding="utf-8"))
-    spec["dependencies"] = [str((ROOT / d).resolve()) for d in spec["dependencies"]]
+    if "dependencies" in spec:
+        spec["dependencies"] = [str((ROOT / d).resolve()) for d in spec["dependencies"]]
+    if "source" in spec:  # {"kind": "uv", "root": "."}: the project is the repository
+        spec["source"] = {**spec["source"], "root": str(ROOT)}
     spec["graphs"] = {name: str(ROOT / path.removeprefix("./"))
                       for name, path in spec["graphs"].items()}
     spec["auth"]["path"] = str(ROOT / spec["auth"]["path"].removeprefix("./"))

@@ -1,0 +1,197 @@
+"""Leases: a lock that holds through a connection pooler (one row per lock, renewed by a heartbeat).
+
+A session-level advisory lock lives on a *server* connection. Behind PgBouncer in transaction
+mode a client gets some server connection per transaction, so a lock taken there stays on that
+pooled connection, is "held" by whichever client lands on it next, and is never released. A
+lease is plain rows instead, each statement its own transaction:
+
+* table ``leases (name, holder, expires_at)``; taking a lease is one ``INSERT ... ON CONFLICT
+  DO UPDATE ... WHERE leases.expires_at <= clock_timestamp()``: it succeeds when nobody holds
+  the name or the holder's lease has expired (the server's clock decides, never the clients');
+* the holder renews it every ``ttl / 3`` seconds from a daemon thread, on a connection of its
+  own, and deletes it on exit; a SIGKILLed holder's lease expires ``ttl`` seconds after its
+  last renewal;
+* a holder provably dead sooner is taken over at once: the holder records its process (boot id,
+  PID namespace, pid and start time, from ``/proc``); a taker in the same PID namespace of the
+  same boot sees that pid gone or reused. Elsewhere (another machine or container) it waits
+  for the expiry and is told how long.
+
+Source of the idea: leases with a TTL and a heartbeat, as in Kubernetes' ``Lease`` objects
+(https://kubernetes.io/docs/concepts/architecture/leases/), and PgBouncer's list of features
+that break in transaction pooling (https://www.pgbouncer.org/features.html).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["LEASES_DDL", "LEASE_TTL", "Lease", "LeaseBusy"]
+
+LEASE_TTL = 30.0
+"""Seconds a lease outlives its holder's last heartbeat (renewed every ``LEASE_TTL / 3``)."""
+
+LEASES_DDL = """CREATE TABLE IF NOT EXISTS leases (
+    name       TEXT PRIMARY KEY,
+    holder     TEXT NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL
+)"""
+
+_TAKE = """INSERT INTO leases (name, holder, expires_at)
+VALUES (%s, %s, clock_timestamp() + make_interval(secs => %s))
+ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+WHERE leases.expires_at <= clock_timestamp()
+RETURNING name"""
+_STEAL = """UPDATE leases
+SET holder = %s, expires_at = clock_timestamp() + make_interval(secs => %s)
+WHERE name = %s AND holder = %s RETURNING name"""
+_RENEW = """UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => %s)
+WHERE name = %s AND holder = %s RETURNING name"""
+_READ = """SELECT holder, GREATEST(0, EXTRACT(EPOCH FROM expires_at - clock_timestamp()))::float8
+AS left_s FROM leases WHERE name = %s"""
+
+_log = logging.getLogger(__name__)
+
+
+class LeaseBusy(RuntimeError):
+    """Another live holder has the lease; ``retry_in`` is seconds until it expires unrenewed."""
+
+    def __init__(self, name: str, retry_in: float) -> None:
+        super().__init__(f"lease {name!r} is held; it expires in {retry_in:.0f} s unless renewed")
+        self.retry_in = retry_in
+
+
+def _read(path: str) -> str | None:
+    try:
+        return Path(path).read_text(encoding="ascii").strip()
+    except OSError:
+        return None
+
+
+def _start_time(pid: int) -> str | None:
+    """Field 22 of ``/proc/PID/stat`` (start time in clock ticks since boot), or None."""
+    stat = _read(f"/proc/{pid}/stat")
+    return stat.rsplit(")", 1)[1].split()[19] if stat else None
+
+
+def _namespace() -> tuple[str | None, str | None]:
+    try:
+        pidns = os.readlink("/proc/self/ns/pid")
+    except OSError:
+        pidns = None
+    return _read("/proc/sys/kernel/random/boot_id"), pidns
+
+
+def _me() -> str:
+    """This process as a lease holder (JSON): host, boot id, PID namespace, pid, start time."""
+    boot, pidns = _namespace()
+    pid = os.getpid()
+    return json.dumps({"host": socket.gethostname(), "boot": boot, "pidns": pidns, "pid": pid,
+                       "start": _start_time(pid), "token": uuid.uuid4().hex})
+
+
+def _dead_here(holder: str) -> bool:
+    """True only when ``holder`` ran in this PID namespace of this boot and its process is gone
+    (or the pid now names a newer process); False when unknown."""
+    try:
+        who = json.loads(holder)
+    except ValueError:
+        return False
+    boot, pidns = _namespace()
+    if boot is None or pidns is None or (who.get("boot"), who.get("pidns")) != (boot, pidns):
+        return False
+    start = _start_time(int(who.get("pid", 0)))
+    return start is None or start != who.get("start")
+
+
+class Lease:
+    """Hold the lease ``name`` while the ``with`` block runs, renewed in the background.
+
+    Args:
+        connect: opens an autocommit psycopg connection with ``dict_row`` rows (the lease opens
+            its own, used by the heartbeat thread, closed on exit).
+        name: what is locked, e.g. ``"thread:ID"``; the ``leases`` table must exist.
+        ttl: seconds the lease outlives the last heartbeat.
+        wait: seconds to keep trying while another holder has it (0: fail at once).
+
+    Raises:
+        LeaseBusy: another live holder has it (after ``wait``).
+    """
+
+    def __init__(self, connect: Callable[[], Any], name: str, *, ttl: float = LEASE_TTL,
+                 wait: float = 0.0) -> None:
+        self._connect, self.name, self.ttl, self.wait = connect, name, ttl, wait
+        self.holder = _me()
+        self.lost = False
+        self._stop = threading.Event()
+        self._conn: Any = None
+        self._beat: threading.Thread | None = None
+
+    def _try(self, conn: Any) -> float | None:
+        """Take the lease: None when taken, else the seconds until the holder's expires."""
+        for _ in range(3):  # the holder may release or renew between the statements
+            if conn.execute(_TAKE, (self.name, self.holder, self.ttl)).fetchone():
+                return None
+            row = conn.execute(_READ, (self.name,)).fetchone()
+            if row is None:
+                continue
+            if not _dead_here(row["holder"]):
+                return float(row["left_s"])
+            if conn.execute(_STEAL, (self.holder, self.ttl, self.name, row["holder"])
+                            ).fetchone():
+                return None
+        return 0.0
+
+    def __enter__(self) -> Lease:
+        self._conn = self._connect()
+        deadline = time.monotonic() + self.wait
+        try:
+            while (left := self._try(self._conn)) is not None:
+                if time.monotonic() >= deadline:
+                    raise LeaseBusy(self.name, left)
+                time.sleep(min(0.2, max(0.01, left)))
+        except BaseException:
+            self._conn.close()
+            raise
+        self._beat = threading.Thread(target=self._heartbeat, name=f"lease {self.name}",
+                                      daemon=True)
+        self._beat.start()
+        return self
+
+    def _heartbeat(self) -> None:
+        while not self._stop.wait(self.ttl / 3):
+            try:
+                if self._conn.closed:
+                    self._conn = self._connect()
+                renewed = self._conn.execute(_RENEW, (self.ttl, self.name, self.holder)
+                                             ).fetchone()
+            except Exception as exc:  # a lost connection: try again at the next beat
+                _log.warning("could not renew lease %r: %s", self.name, " ".join(str(exc).split()))
+                continue
+            if renewed is None:
+                self.lost = True
+                _log.warning("lease %r expired and was taken by another process (no heartbeat "
+                             "reached the database for %.0f s)", self.name, self.ttl)
+                return
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._beat is not None:
+            self._beat.join()
+        try:
+            if self._conn.closed:
+                self._conn = self._connect()
+            self._conn.execute("DELETE FROM leases WHERE name = %s AND holder = %s",
+                               (self.name, self.holder))
+        except Exception:  # unreachable now: the lease expires after its ttl
+            pass
+        finally:
+            self._conn.close()
