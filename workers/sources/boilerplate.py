@@ -2,7 +2,7 @@
 before the index is built (issue 19: "Prev Up Home Next" was indexed on every page of a manual,
 and a fifth of the cited passages held it).
 
-A paragraph is boilerplate when, word for word (whitespace collapsed), it appears in at least
+A paragraph is boilerplate when, word for word (outer blanks aside), it appears in at least
 ``REPEAT_SHARE`` of the folder's documents and in at least ``MIN_REPEATS`` of them, and it is
 short (``MAX_BOILERPLATE_CHARS``): a page's own text is not copied onto a twentieth of the
 other pages, its navigation is. Headings are kept (they are indexed as headings), so a section
@@ -41,7 +41,7 @@ _PARA_SPLIT = re.compile(r"\n[ \t]*\n+")
 
 
 def _paragraphs(text: str) -> list[str]:
-    return [" ".join(p.split()) for p in _PARA_SPLIT.split(text)]
+    return [p.strip() for p in _PARA_SPLIT.split(text)]
 
 
 def _sections(doc: RawDoc) -> tuple[tuple[str, str], ...]:
@@ -49,7 +49,7 @@ def _sections(doc: RawDoc) -> tuple[tuple[str, str], ...]:
 
 
 def repeated_paragraphs(docs: Iterable[RawDoc]) -> set[str]:
-    """The boilerplate paragraphs of ``docs`` (whitespace-collapsed), by the rule above."""
+    """The boilerplate paragraphs of ``docs`` (stripped), by the rule above."""
     docs = list(docs)
     counts: Counter[str] = Counter()
     for doc in docs:
@@ -70,8 +70,7 @@ def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
     for doc in docs:
         sections = []
         for heading, text in _sections(doc):
-            kept = [p for p in _PARA_SPLIT.split(text)
-                    if " ".join(p.split()) not in boiler or " ".join(p.split()) == heading]
+            kept = [p for p in _paragraphs(text) if p not in boiler or p == heading]
             body = "\n\n".join(kept).strip()
             if body or heading:
                 sections.append((heading, body))
