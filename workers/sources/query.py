@@ -129,7 +129,7 @@ def symbol_terms(symbol: str) -> str:
     return title_terms(parts[-1])
 
 
-_TEXT_WORDS = re.compile(r"\w+")
+_TEXT_WORDS = re.compile(r"[^\W_]+")  # split at "_" as FTS5 does
 _SUFFIXES = (
     "s", "es", "ies", "er", "ers", "ed", "ing", "ings", "ion", "ions", "ation", "ations",
     "ment", "ments", "ly",
