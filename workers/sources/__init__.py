@@ -8,8 +8,10 @@
 * what a local index is made of: :mod:`~workers.sources.packages` (the docstrings of installed
   packages plus Python's pydoc topics: the default corpus) or :mod:`~workers.sources.folder` (a
   folder of the user's documents, ``--corpus DIR``).
-* helpers: :mod:`~workers.sources.text` (chunking, HTML, decoding), :mod:`~workers.sources.query`
-  (one stopword list and the query parser, shared with the offline model),
+* helpers: :mod:`~workers.sources.text` (chunking, decoding), :mod:`~workers.sources.htmlpage`
+  (HTML with lxml), :mod:`~workers.sources.boilerplate` (repeated navigation stripped),
+  :mod:`~workers.sources.query` (one stopword list and the query parser, shared with the offline
+  model), :mod:`~workers.sources.ranking` (how candidates are ordered),
   :mod:`~workers.sources.index` (the atomic, locked index build).
 
 To add a source, see docs/extending.md ("Add a source").
@@ -20,9 +22,10 @@ from __future__ import annotations
 from workers.sources.base import CorpusError, Document, Passage, Source
 from workers.sources.corpus import MAX_K, Corpus
 from workers.sources.folder import FOLDER_EXTENSIONS, MAX_FILE_BYTES
+from workers.sources.htmlpage import html_to_text
 from workers.sources.packages import DEFAULT_PACKAGES, EXCLUDED_MODULES
 from workers.sources.query import STOPWORDS, query_terms, query_to_fts, title_terms
-from workers.sources.text import MAX_PASSAGE_CHARS, chunk_text, html_to_text
+from workers.sources.text import MAX_PASSAGE_CHARS, chunk_text
 
 __all__ = [
     "DEFAULT_PACKAGES",

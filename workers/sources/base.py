@@ -16,11 +16,11 @@ This module imports only the standard library.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["CorpusError", "Document", "NoText", "Passage", "RawDoc", "Source"]
+__all__ = ["CorpusError", "Document", "NoText", "Passage", "RawDoc", "Source", "group_by_document"]
 
 
 class CorpusError(Exception):
@@ -85,6 +85,26 @@ class Passage:
         whichever of its passages are cited), the ref otherwise."""
         return self.doc_id if self.is_web else self.ref
 
+    @property
+    def document_key(self) -> str:
+        """The document this passage belongs to, without the ``#<n>`` passage suffix: what a
+        report cites once for all the passages it uses from one document (issue 19). Equal to
+        ``doc_id`` (a URL for a web page)."""
+        return self.doc_id
+
+    def document_citation(self) -> str:
+        """The Sources entry of this passage's *document* (markdown): ``[Title](URL)`` for a web
+        page, else ``"`doc_id`: source"`` (the title added when the source lacks it), e.g.
+        ``"`html/lang.html`: SQL As Understood By SQLite (html/lang.html)"``."""
+        if self.is_web:
+            return self.citation()
+        return f"`{self.doc_id}`: {self._where()}"
+
+    def _where(self) -> str:
+        if self.title and self.title in self.source:
+            return self.source
+        return f"{self.title} ({self.source})"
+
     def citation(self) -> str:
         """The text of this passage's entry in a report's Sources list (markdown).
 
@@ -94,10 +114,7 @@ class Passage:
         if self.is_web:
             title = " ".join(self.title.split()).replace("]", ")") or self.source
             return f"[{title}]({self.source})"
-        where = self.source if self.title and self.title in self.source else (
-            f"{self.title} ({self.source})"
-        )
-        return f"`{self.ref}`: {where}"
+        return f"`{self.ref}`: {self._where()}"
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape the tools return and the results database stores:
@@ -134,6 +151,21 @@ class Passage:
         )
 
 
+def group_by_document(passages: Sequence[Passage]) -> list[tuple[str, list[Passage]]]:
+    """``(document_key, passages)`` in the order each document first appears, its passages in
+    their given order: how a report cites one document once with its passages under it.
+
+    Example:
+        >>> ps = [Passage(f"{d}#{n}", d, d, d, "x") for d, n in (("a", 1), ("b", 0), ("a", 0))]
+        >>> [(key, [p.ref for p in group]) for key, group in group_by_document(ps)]
+        [('a', ['a#1', 'a#0']), ('b', ['b#0'])]
+    """
+    groups: dict[str, list[Passage]] = {}
+    for passage in passages:
+        groups.setdefault(passage.document_key, []).append(passage)
+    return list(groups.items())
+
+
 @dataclass(frozen=True)
 class Document:
     """A whole document as returned by :meth:`Source.read`: its passages joined by blank lines
@@ -157,6 +189,11 @@ class RawDoc:
     symbol: str = ""
     """The qualified name of the API symbol it documents (``langgraph.types.RetryPolicy``), or
     ``""``: search matches the symbol's own name in a column of its own."""
+    sections: tuple[tuple[str, str], ...] = ()
+    """``(heading, text)`` pairs when the document has headings (an HTML page's ``h1``-``h3``,
+    a PDF page's outline entries, a Python file's qualified names): each section is cut into
+    passages of its own and its heading is indexed in the ``heading`` column. Empty: ``text``
+    is one section without a heading."""
 
 
 @runtime_checkable

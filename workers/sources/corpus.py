@@ -1,10 +1,12 @@
 """``Corpus``: the :class:`~workers.sources.base.Source` over a local index (package docs or a
 folder), read-only and thread-safe.
 
-Search turns any text into word tokens (:func:`workers.sources.query.query_to_fts`), so no input
-can be an FTS5 syntax error; FTS5's ``bm25`` ranks the passages over their text and their
-document's title. Readers open the index file read-only, from a small pool of connections that
-any number of threads can share.
+Search turns any text into quoted word tokens (:func:`workers.sources.query.search_query`), so
+no input can be an FTS5 syntax error; FTS5's ``bm25`` over the passages' text, headings and
+their document's title and symbol picks the candidates, and
+:func:`~workers.sources.ranking.rank_score` orders them.
+Readers open the index file read-only, from a small pool of connections that any number of
+threads can share.
 
 This module imports only the standard library.
 """
@@ -12,10 +14,8 @@ This module imports only the standard library.
 from __future__ import annotations
 
 import hashlib
-import json
 import sqlite3
 import threading
-import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -23,18 +23,35 @@ from pathlib import Path
 
 from workers.sources import folder as folder_source
 from workers.sources import index
-from workers.sources.base import CorpusError, Document, NoText, Passage
+from workers.sources.base import CorpusError, Document, NoText, Passage, RawDoc
+from workers.sources.boilerplate import strip_repeated
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
-from workers.sources.query import fts_queries
+from workers.sources.query import search_query
+from workers.sources.ranking import rank_score
 from workers.sources.text import plural, raw, safe_name
 
-__all__ = ["MAX_K", "COLUMN_WEIGHTS", "RELEVANCE_FLOOR", "Corpus"]
+__all__ = [
+    "CANDIDATES",
+    "COLUMN_WEIGHTS",
+    "MAX_K",
+    "MAX_PER_DOCUMENT",
+    "RELEVANCE_FLOOR",
+    "Corpus",
+]
 
 MAX_K = 50
 """``search`` returns at most this many passages whatever ``k`` asks for."""
 
-COLUMN_WEIGHTS = (10.0, 5.0, 1.0)
-"""bm25 weights of the index's columns: the symbol's name, the title words, the passage text."""
+COLUMN_WEIGHTS = (10.0, 5.0, 3.0, 1.0)
+"""bm25 weights of the index's columns: the symbol's name, the title words, the section heading,
+the passage text."""
+
+CANDIDATES = 200
+"""A search re-ranks this many of FTS5's best passages (more when ``8 * k`` is more)."""
+
+MAX_PER_DOCUMENT = 2
+"""A search returns at most this many passages of one document."""
+
 
 RELEVANCE_FLOOR = 0.5
 """With a focus, passages scoring under this share of the best one's bm25 are left out."""
@@ -74,6 +91,9 @@ class Corpus:
         data_dir: Path,
         folder: Path | None = None,
         packages: Sequence[str] = DEFAULT_PACKAGES,
+        *,
+        max_file_bytes: int = folder_source.MAX_FILE_BYTES,
+        progress: folder_source.Progress | None = None,
     ) -> Corpus:
         """Open the cached index in ``data_dir``, building it first if missing or stale.
 
@@ -84,6 +104,12 @@ class Corpus:
                 instead of the package docs.
             packages: top-level import names whose docstrings to index (package mode only);
                 Python's pydoc topics are always added.
+            max_file_bytes: folder mode: text files larger than this are skipped, and named in
+                ``notes`` (default ``MAX_FILE_BYTES``, 2 MB).
+            progress: folder mode: ``progress(files_done, files_total)`` is called as each file
+                is read while the index is built (not called when the cached index is
+                reused); after the last file, the index is written (a few seconds for a large
+                folder). Called from the opening thread.
 
         Returns:
             An open Corpus; ``corpus.built`` says whether this call built the index.
@@ -100,7 +126,7 @@ class Corpus:
             raise CorpusError(f"cannot create data dir {shown}: {exc.strerror or exc}") from None
         for _attempt in range(3):
             try:
-                return cls._open_once(data_dir, folder, packages)
+                return cls._open_once(data_dir, folder, packages, max_file_bytes, progress)
             except sqlite3.Error:
                 # The index vanished between its check and its opening: another process built a
                 # newer one (the folder changed meanwhile) and cleaned this one up. Start over.
@@ -110,17 +136,25 @@ class Corpus:
 
     @classmethod
     def _open_once(
-        cls, data_dir: Path, folder: Path | None, packages: Sequence[str]
+        cls, data_dir: Path, folder: Path | None, packages: Sequence[str],
+        max_file_bytes: int = folder_source.MAX_FILE_BYTES,
+        progress: folder_source.Progress | None = None,
     ) -> Corpus:
         skipped: Counter[str] = Counter()
         notes: list[str] = []
         shown = ""
         if folder is not None:
-            folder, shown, files = folder_source.corpus_folder(folder, skipped)
+            folder, shown, files = folder_source.corpus_folder(
+                folder, skipped, max_file_bytes=max_file_bytes, notes=notes)
             fingerprint = folder_source.folder_fingerprint(folder, files)
             kind = "dir-" + hashlib.blake2b(raw(str(folder)), digest_size=4).hexdigest()
             description = f"folder corpus: {shown} ({plural(len(files), 'file')})"
-            docs_factory = lambda: folder_source.folder_docs(files, skipped, notes)  # noqa: E731
+
+            def docs_factory() -> Iterator[RawDoc]:
+                # navigation bars and footers repeated across the pages go before indexing;
+                # a generator, so nothing is read before the build has its temp file
+                yield from strip_repeated(folder_source.folder_docs(files, skipped, notes,
+                                                                    progress))
         else:
             packages = tuple(dict.fromkeys(packages))
             fingerprint, description = package_fingerprint(packages)
@@ -145,7 +179,8 @@ class Corpus:
                     except NoText as exc:
                         if folder is None:
                             raise CorpusError(str(exc)) from None
-                        why = folder_source.nothing_indexable(shown, "text", skipped)
+                        why = folder_source.nothing_indexable(
+                            shown, "text", skipped, max_file_bytes)
                         raise CorpusError(why) from None
                     except (OSError, sqlite3.Error) as exc:
                         where = safe_name(str(path))
@@ -194,57 +229,54 @@ class Corpus:
     # -- queries -----------------------------------------------------------------------------
 
     def search(self, query: str, k: int = 5, *, focus: str | None = None) -> list[Passage]:
-        """The ``k`` passages that best match ``query``, best first (``score`` is the negated
-        bm25, so scores never increase down the list).
+        """The ``k`` passages that best match ``query``, best first (``score`` never increases
+        down the list).
 
-        Ranking is FTS5's ``bm25`` over three columns weighted by ``COLUMN_WEIGHTS``: the name
-        of the symbol the document documents, its title words and the passage text, so a
-        passage of ``langgraph.types.RetryPolicy`` outranks one of its methods, which outranks one
-        that merely mentions "RetryPolicy". The queries are those of
-        :func:`~workers.sources.query.fts_queries`: first every core word must be there (the
-        query's words that the ``focus`` has too; all of them without a focus), then any.
+        The words searched are the question's content words
+        (:func:`~workers.sources.query.search_query`: stop and filler words dropped; with a
+        ``focus``, the run's topic, only the words the topic has too), OR-ed: no word is
+        required. FTS5's ``bm25`` over four columns weighted by ``COLUMN_WEIGHTS`` (the
+        documented symbol's name, the title words, the section heading, the passage text)
+        picks ``CANDIDATES`` passages;
+        :func:`~workers.sources.ranking.rank_score` then re-ranks them, boosting those
+        that have more of the words, the words as a phrase, or the words in the document's
+        title or the passage's heading (issue 19).
 
-        * With a ``focus`` (the run's topic, passed by the workers), the strict results are
-          all there is when there are any, and passages scoring under ``RELEVANCE_FLOOR`` of the
-          best one are left out: the plan's template words ("mechanism", "caveats") and
-          passages that share one word with the topic never fill the list.
-        * Without one, any word matches, and ``bm25`` counts the strict clause again for the
-          passages that have every word, so they rank first (one query: scores stay ordered).
+        * At most ``MAX_PER_DOCUMENT`` passages of one document are returned, so a long
+          document never fills the list; :func:`~workers.sources.base.group_by_document` groups
+          them for a report that cites each document once.
+        * With a ``focus``, passages scoring under ``RELEVANCE_FLOOR`` of the best one are left
+          out: the plan's template words and passages that share one word with the topic never
+          fill the list.
 
-        Any text is accepted: words are quoted, so FTS5 operators, quotes or SQL in the query are
-        just words. Returns ``[]`` when nothing searchable is left or ``k < 1``; ``k`` is capped
-        at ``MAX_K``. Passages whose text repeats a better-ranked one word for word (sync/async
-        twins) are left out.
-        """
-        queries = fts_queries(query if isinstance(query, str) else str(query), focus)
+        Any text is accepted (FTS5 operators, quotes or SQL are just words). Returns ``[]`` when
+        nothing searchable is left or ``k < 1``; ``k`` is capped at ``MAX_K``. A passage whose
+        text repeats a better-ranked one word for word (sync/async twins) is left out."""
+        parsed = search_query(query if isinstance(query, str) else str(query), focus)
         k = min(int(k), MAX_K)
-        if queries is None or k < 1:
+        if parsed is None or k < 1:
             return []
-        strict, loose = queries
-        if focus:
-            tries = [strict, loose]
-        else:  # one ranking: bm25 counts the strict clause again for passages that match it
-            tries = [loose if strict == loose else f"({loose}) OR ({strict})"]
         sql = (
-            f"SELECT {_PASSAGE_COLS}, bm25(passages_fts, {_WEIGHTS}) AS rank "
-            "FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid "
+            f"SELECT {_PASSAGE_COLS}, bm25(passages_fts, {_WEIGHTS}) AS rank, p.terms, p.name, "
+            "p.heading FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid "
             "WHERE passages_fts MATCH ? ORDER BY rank, p.id LIMIT ?"
         )
-        rows: list[tuple] = []
         with self._connection() as con:
-            for fts in tries:
-                rows = con.execute(sql, (fts, min(4 * k, 4 * MAX_K))).fetchall()
-                if rows:
-                    break
-        # Docstrings copied between sync/async twins or between pydoc topics repeat passages
-        # word for word: keep the best-ranked copy so k results carry k different texts.
+            rows = con.execute(sql, (parsed.fts, max(CANDIDATES, 8 * k))).fetchall()
+        scored = sorted(
+            ((rank_score(parsed, -float(r[5]), r[4], f"{r[6]} {r[7]} {r[8]}"), i, r)
+             for i, r in enumerate(rows)),
+            key=lambda item: (-item[0], item[1]),
+        )
         out: list[Passage] = []
         seen: set[str] = set()
-        for row in rows:
-            if row[4] in seen:
+        per_doc: Counter[str] = Counter()
+        for score, _i, row in scored:
+            if row[4] in seen or per_doc[row[1]] >= MAX_PER_DOCUMENT:
                 continue
             seen.add(row[4])
-            out.append(Passage(*row[:5], score=-float(row[5]) + 0.0))
+            per_doc[row[1]] += 1
+            out.append(Passage(*row[:5], score=score + 0.0))
             if len(out) == k:
                 break
         if focus and out:
@@ -366,19 +398,3 @@ def _window(texts: list[str], focus: int, max_chars: int) -> str:
         size += 2 + len(texts[lo])
     body = "\n\n".join(texts[lo : hi + 1])[: max(max_chars, 1)]
     return ("[…]\n\n" if lo > 0 else "") + body + ("\n\n[…]" if hi + 1 < len(texts) else "")
-
-
-def _main() -> None:  # pragma: no cover - manual benchmark: python -m workers.sources.corpus DIR
-    import sys
-
-    data_dir = Path(sys.argv[1] if len(sys.argv) > 1 else ".corpus-bench")
-    folder = Path(sys.argv[2]) if len(sys.argv) > 2 else None
-    t0 = time.perf_counter()
-    corpus = Corpus.open(data_dir, folder=folder)
-    t1 = time.perf_counter()
-    print(json.dumps({"built": corpus.built, "open_seconds": round(t1 - t0, 3), **corpus.meta}))
-    corpus.close()
-
-
-if __name__ == "__main__":  # pragma: no cover
-    _main()

@@ -21,17 +21,17 @@ import hashlib
 import os
 import stat
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from workers.sources import documents
 from workers.sources.base import CorpusError, RawDoc
+from workers.sources.htmlpage import html_page
 from workers.sources.index import SCHEMA_VERSION, tree_signature
 from workers.sources.packages import docstrings
 from workers.sources.text import (
     MAX_PASSAGE_CHARS,
     decode_text,
-    html_to_text,
     plural,
     raw,
     safe_name,
@@ -42,6 +42,7 @@ __all__ = [
     "FOLDER_EXTENSIONS",
     "MAX_DOCUMENT_BYTES",
     "MAX_FILE_BYTES",
+    "Progress",
     "TEXT_EXTENSIONS",
     "folder_docs",
     "folder_files",
@@ -60,13 +61,21 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 
 MAX_DOCUMENT_BYTES = documents.MAX_DOCUMENT_BYTES
 
+Progress = Callable[[int, int], None]
+"""``progress(files_done, files_total)``: called as a folder's files are read for indexing."""
+
 FolderFile = tuple[str, Path, os.stat_result]
 """``(ref_path, path, stat)`` of one indexable file."""
 
 
-def _indexable(folder: Path, skipped: Counter[str]) -> Iterator[tuple[Path, os.stat_result]]:
+def _indexable(
+    folder: Path, skipped: Counter[str], max_file_bytes: int = MAX_FILE_BYTES,
+    notes: list[str] | None = None,
+) -> Iterator[tuple[Path, os.stat_result]]:
     """The indexable files under ``folder`` as they are found (walk order), counting the
-    skipped ones in ``skipped``: see :func:`folder_files`."""
+    skipped ones in ``skipped`` (and naming the too large, unreadable and special ones in
+    ``notes``): see :func:`folder_files`."""
+    notes = [] if notes is None else notes
     for dirpath, dirnames, filenames in os.walk(folder):
         kept = []
         for d in sorted(dirnames):
@@ -85,19 +94,34 @@ def _indexable(folder: Path, skipped: Counter[str]) -> Iterator[tuple[Path, os.s
             path = Path(dirpath) / filename
             try:
                 st = path.stat()
-            except OSError:
+            except OSError as exc:
                 skipped["unreadable"] += 1
+                _note(notes, folder, path, f"unreadable ({exc.strerror or type(exc).__name__})")
                 continue
+            limit = _size_limit(filename, max_file_bytes)
             if not stat.S_ISREG(st.st_mode):
                 skipped["special"] += 1
-            elif st.st_size > _size_limit(filename):
+                _note(notes, folder, path, "not a regular file")
+            elif st.st_size > limit:
                 skipped["size"] += 1
+                _note(notes, folder, path,
+                      f"too large ({_size_label(st.st_size, exact=False)} > {_size_label(limit)})")
             else:
                 yield path, st
 
 
+def _note(notes: list[str], folder: Path, path: Path, why: str) -> None:
+    """Name a skipped file and why, as ``"big.txt: skipped, too large (50 MB > 2 MB)"``."""
+    try:
+        rel = path.relative_to(folder).as_posix()
+    except ValueError:
+        rel = str(path)
+    notes.append(f"{safe_name(rel)}: skipped, {why}")
+
+
 def folder_files(
-    folder: Path, skipped: Counter[str] | None = None
+    folder: Path, skipped: Counter[str] | None = None, *, max_file_bytes: int = MAX_FILE_BYTES,
+    notes: list[str] | None = None,
 ) -> list[FolderFile]:
     """``(ref_path, path, stat)`` of the indexable files under ``folder``, sorted.
 
@@ -105,11 +129,13 @@ def folder_files(
     not valid UTF-8 (and suffixed ``~2``, ``~3``... should that collide with another file's), so
     refs stay unique and printable. Hidden files and directories, other file types, special files
     and files over their size limit are skipped and counted in ``skipped`` (keys ``hidden``,
-    ``type``, ``special``, ``size``, ``unreadable``)."""
+    ``type``, ``special``, ``size``, ``unreadable``); the too large, special and unreadable
+    ones are also named, with why, in ``notes``. ``max_file_bytes`` is the text files' limit
+    (PDF and .docx: ``MAX_DOCUMENT_BYTES``, or ``max_file_bytes`` when that is larger)."""
     if skipped is None:
         skipped = Counter()
     found = [(path.relative_to(folder).as_posix(), path, st)
-             for path, st in _indexable(folder, skipped)]
+             for path, st in _indexable(folder, skipped, max_file_bytes, notes)]
     found.sort(key=lambda item: raw(item[0]))
     if not any(unsafe_name(rel) for rel, _p, _st in found):
         return found
@@ -130,77 +156,112 @@ def folder_files(
     return out
 
 
-def python_file_text(source: str, rel: str) -> str:
-    """The docstrings of a Python file (module first, then each public class/function headed by
-    its name), or the file text when it has none or does not parse."""
+def python_file_sections(source: str, rel: str) -> tuple[tuple[str, str], ...]:
+    """The docstrings of a Python file as ``(heading, text)`` sections: the module's under
+    heading ``""``, then each public class/function's under its qualified name (``Roster.rotate``,
+    its text headed ``Roster.rotate():``); ``()`` when it has none or does not parse."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
-        return source
+        return ()
     module = Path(rel).stem
     sections = []
     for qual, kind, doc in docstrings(tree, module):
+        if not doc.strip():
+            continue
         if kind == "module":
-            sections.append(doc.strip())
+            sections.append(("", doc.strip()))
         else:
             name = qual.split(".", 1)[1]
-            sections.append(f"{name}{'()' if kind == 'function' else ''}:\n{doc.strip()}")
-    return "\n\n".join(s for s in sections if s) or source
+            call = "()" if kind == "function" else ""
+            sections.append((name, f"{name}{call}:\n{doc.strip()}"))
+    return tuple(sections)
 
 
-def _size_limit(filename: str) -> int:
+def python_file_text(source: str, rel: str) -> str:
+    """The docstrings of a Python file (module first, then each public class/function headed by
+    its name), or the file text when it has none or does not parse."""
+    sections = python_file_sections(source, rel)
+    return "\n\n".join(text for _h, text in sections) or source
+
+
+def _size_limit(filename: str, max_file_bytes: int = MAX_FILE_BYTES) -> int:
     is_document = filename.lower().endswith(documents.DOCUMENT_EXTENSIONS)
-    return MAX_DOCUMENT_BYTES if is_document else MAX_FILE_BYTES
+    return max(MAX_DOCUMENT_BYTES, max_file_bytes) if is_document else max_file_bytes
 
 
 def folder_docs(
     files: list[FolderFile],
     skipped: Counter[str] | None = None,
     notes: list[str] | None = None,
+    progress: Progress | None = None,
 ) -> Iterator[RawDoc]:
-    """The documents of ``files``; unreadable, binary, encrypted and blank files are left out and
-    counted in ``skipped`` (keys ``unreadable``, ``binary``, ``encrypted``, ``blank``); a PDF or
-    .docx left out (or partly unreadable) also gets a one-line note in ``notes``."""
+    """The documents of ``files``; unreadable, binary, encrypted and blank files are left out,
+    counted in ``skipped`` (keys ``unreadable``, ``binary``, ``encrypted``, ``blank``) and named
+    with why in ``notes`` (one line each, e.g. ``"blob.txt: skipped, binary"``). An HTML page is
+    titled by its ``<title>`` (its file name when it has none) and cut at its ``h1``-``h3``; a
+    Python file at its docstrings' qualified names.
+
+    ``progress(done, total)`` is called after each file (``total = len(files)``), from the
+    thread that consumes the iterator: the hook a CLI's progress bar needs.
+    """
     if skipped is None:
         skipped = Counter()
     if notes is None:
         notes = []
-    for rel, path, _st in files:
-        suffix = path.suffix.lower()
-        if suffix == ".pdf":
-            yield from documents.pdf_docs(path, rel, skipped, notes)
-            continue
-        if suffix == ".docx":
-            yield from documents.docx_docs(path, rel, skipped, notes)
-            continue
-        try:
-            data = path.read_bytes()
-        except OSError:
-            skipped["unreadable"] += 1
-            continue
-        text = decode_text(data)
-        if text is None:
-            skipped["binary"] += 1
-            continue
-        if suffix == ".html":
-            text = html_to_text(text)
-        elif suffix == ".py":
-            text = python_file_text(text, rel)
-        if text.strip():
-            yield RawDoc(rel, rel.rsplit("/", 1)[-1], rel, text)
-        else:
-            skipped["blank"] += 1
+    total = len(files)
+    for done, (rel, path, _st) in enumerate(files, 1):
+        yield from _file_docs(rel, path, skipped, notes)
+        if progress is not None:
+            progress(done, total)
 
 
-def _size_label(n: int) -> str:
+def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) -> Iterator[RawDoc]:
+    suffix = path.suffix.lower()
+    if suffix == ".pdf":
+        yield from documents.pdf_docs(path, rel, skipped, notes)
+        return
+    if suffix == ".docx":
+        yield from documents.docx_docs(path, rel, skipped, notes)
+        return
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        skipped["unreadable"] += 1
+        notes.append(f"{rel}: skipped, unreadable ({exc.strerror or type(exc).__name__})")
+        return
+    text = decode_text(data)
+    if text is None:
+        skipped["binary"] += 1
+        notes.append(f"{rel}: skipped, binary (not text)")
+        return
+    name = rel.rsplit("/", 1)[-1]
+    title, sections = name, ()
+    if suffix == ".html":
+        page = html_page(text)
+        title, sections, text = page.title or name, page.sections, page.text
+    elif suffix == ".py":
+        sections = python_file_sections(text, rel)
+        text = "\n\n".join(t for _h, t in sections) or text
+    if text.strip():
+        yield RawDoc(rel, title, rel, text, sections=sections)
+    else:
+        skipped["blank"] += 1
+        notes.append(f"{rel}: skipped, no text")
+
+
+def _size_label(n: int, exact: bool = True) -> str:
     for unit, size in (("MB", 1024 * 1024), ("KB", 1024)):
         if n >= size and n % size == 0:
             return f"{n // size} {unit}"
+        if n >= size and not exact:
+            return f"{n / size:.1f} {unit}"
     return f"{n:,} bytes"
 
 
 def corpus_folder(
-    folder: Path | str, skipped: Counter[str] | None = None, *, probe: bool = False
+    folder: Path | str, skipped: Counter[str] | None = None, *, probe: bool = False,
+    max_file_bytes: int = MAX_FILE_BYTES, notes: list[str] | None = None,
 ) -> tuple[Path, str, list[FolderFile]]:
     """Check a ``--corpus`` folder and list what it holds: ``(resolved folder, its printable
     name, its indexable files)``. The one check of a corpus folder: the CLI calls it with
@@ -212,6 +273,8 @@ def corpus_folder(
         folder: the folder as given (``~`` is expanded).
         skipped: counts the files left out, by reason (see :func:`folder_files`).
         probe: only check that something is indexable; the list returned is empty.
+        max_file_bytes: text files larger than this are skipped (a setting; default 2 MB).
+        notes: gets one line per file skipped as too large, special or unreadable.
 
     Raises:
         CorpusError: the folder does not exist, is not a directory, or holds nothing to index
@@ -225,13 +288,13 @@ def corpus_folder(
     if not folder.is_dir():
         raise CorpusError(f"corpus folder is not a directory: {shown}")
     if probe:
-        found = next(_indexable(folder, skipped), None) is not None
+        found = next(_indexable(folder, skipped, max_file_bytes), None) is not None
         files: list[FolderFile] = []
     else:
-        files = folder_files(folder, skipped)
+        files = folder_files(folder, skipped, max_file_bytes=max_file_bytes, notes=notes)
         found = bool(files)
     if not found:
-        raise CorpusError(nothing_indexable(shown, "files", skipped))
+        raise CorpusError(nothing_indexable(shown, "files", skipped, max_file_bytes))
     return folder, shown, files
 
 
@@ -248,10 +311,13 @@ _SKIP_REASONS = (
 """How :func:`nothing_indexable` says each reason a file was skipped, in its order."""
 
 
-def nothing_indexable(shown: str, what: str, skipped: Counter[str]) -> str:
+def nothing_indexable(
+    shown: str, what: str, skipped: Counter[str], max_file_bytes: int = MAX_FILE_BYTES
+) -> str:
     """One line saying why a folder gave no passages, e.g. ``"corpus folder /x contains no
     indexable files: 1 file skipped as larger than 2 MB; indexable: .md .txt .rst .py .html"``."""
-    sizes = f"{_size_label(MAX_FILE_BYTES)} ({_size_label(MAX_DOCUMENT_BYTES)} for .pdf/.docx)"
+    doc_limit = _size_limit(".pdf", max_file_bytes)
+    sizes = f"{_size_label(max_file_bytes)} ({_size_label(doc_limit)} for .pdf/.docx)"
     reasons = [template.format(files=plural(skipped[key], "file"), n=skipped[key], sizes=sizes)
                for key, template in _SKIP_REASONS if skipped[key]]
     why = ", ".join(reasons) or "the folder is empty"

@@ -7,11 +7,13 @@ lock, and the temp files of killed builds are removed by the next build
 (:func:`remove_orphan_temps`).
 
 Each document is cut into passages by :func:`workers.sources.text.chunk_text`; each passage gets
-its ref from :meth:`Passage.make_ref`. FTS5's ``porter unicode61`` tokenizer indexes three columns:
-the name of the API symbol the document documents (:func:`workers.sources.query.symbol_terms`,
-empty for other documents), its title with identifiers split into words
-(:func:`workers.sources.query.title_terms`), and the passage text; search weights them in that
-order (``workers.sources.corpus.COLUMN_WEIGHTS``).
+its ref from :meth:`Passage.make_ref`; a document with sections (``RawDoc.sections``: an HTML
+page's headings, a PDF page's outline entries) is cut section by section. FTS5's ``porter
+unicode61`` tokenizer indexes four columns: the name of the API symbol the document documents
+(:func:`workers.sources.query.symbol_terms`, empty for other documents), its title with
+identifiers split into words (:func:`workers.sources.query.title_terms`), the heading of the
+passage's section, and the passage text; search weights them in that order
+(``workers.sources.corpus.COLUMN_WEIGHTS``).
 
 This module imports only the standard library.
 """
@@ -33,17 +35,19 @@ from workers.sources.query import symbol_terms, title_terms
 from workers.sources.text import chunk_text, raw
 
 __all__ = [
+    "MAX_NOTES",
     "SCHEMA_VERSION",
     "STALE_TMP_SECONDS",
     "build",
     "build_lock",
+    "capped_notes",
     "read_meta",
     "remove_orphan_temps",
     "remove_stale",
     "tree_signature",
 ]
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60
@@ -67,11 +71,12 @@ CREATE TABLE docs (
 CREATE TABLE passages (
     id INTEGER PRIMARY KEY, ref TEXT NOT NULL UNIQUE, doc_id TEXT NOT NULL, seq INTEGER NOT NULL,
     title TEXT NOT NULL, source TEXT NOT NULL, text TEXT NOT NULL, terms TEXT NOT NULL,
-    name TEXT NOT NULL
+    name TEXT NOT NULL, heading TEXT NOT NULL
 );
 CREATE INDEX passages_doc ON passages (doc_id, seq);
 CREATE VIRTUAL TABLE passages_fts USING fts5(
-    name, terms, text, content='passages', content_rowid='id', tokenize='porter unicode61'
+    name, terms, heading, text, content='passages', content_rowid='id',
+    tokenize='porter unicode61'
 );
 """
 
@@ -102,19 +107,20 @@ def build(
         try:
             con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + DDL)
             doc_rows: list[tuple[str, str, str, int]] = []
-            passage_rows: list[tuple[int, str, str, int, str, str, str, str, str]] = []
+            passage_rows: list[tuple[int, str, str, int, str, str, str, str, str, str]] = []
             seen_ids: set[str] = set()
             for doc in docs:
                 if doc.doc_id in seen_ids:
                     continue
-                chunks = chunk_text(doc.text)
-                if not chunks:
+                sections = [(h, c) for h, t in doc.sections or (("", doc.text),)
+                            for c in chunk_text(t)]
+                if not sections:
                     continue
                 seen_ids.add(doc.doc_id)
-                doc_rows.append((doc.doc_id, doc.title, doc.source, len(chunks)))
+                doc_rows.append((doc.doc_id, doc.title, doc.source, len(sections)))
                 terms = title_terms(doc.title)
                 name = symbol_terms(doc.symbol)
-                for seq, chunk in enumerate(chunks):
+                for seq, (heading, chunk) in enumerate(sections):
                     passage_rows.append(
                         (
                             len(passage_rows) + 1,
@@ -126,6 +132,7 @@ def build(
                             chunk,
                             terms,
                             name,
+                            heading,
                         )
                     )
             if not passage_rows:
@@ -133,11 +140,11 @@ def build(
             with con:
                 con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", doc_rows)
                 con.executemany(
-                    "INSERT INTO passages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", passage_rows
+                    "INSERT INTO passages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", passage_rows
                 )
                 con.execute(
-                    "INSERT INTO passages_fts (rowid, name, terms, text) "
-                    "SELECT id, name, terms, text FROM passages ORDER BY id"
+                    "INSERT INTO passages_fts (rowid, name, terms, heading, text) "
+                    "SELECT id, name, terms, heading, text FROM passages ORDER BY id"
                 )
                 con.execute("INSERT INTO passages_fts (passages_fts) VALUES ('optimize')")
                 meta = {
@@ -147,7 +154,7 @@ def build(
                     "documents": str(len(doc_rows)),
                     "build_seconds": f"{time.perf_counter() - started:.3f}",
                     "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                    "notes": "\n".join(" ".join(n.split()) for n in notes or []),
+                    "notes": "\n".join(capped_notes(notes or [])),
                 }
                 meta["description"] = f"{meta['description']} ({len(passage_rows):,} passages)"
                 con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
@@ -158,6 +165,19 @@ def build(
         with suppress(FileNotFoundError):
             tmp.unlink()
     return meta
+
+
+MAX_NOTES = 200
+"""At most this many note lines are kept in an index; the rest are counted in a last line."""
+
+
+def capped_notes(notes: list[str], limit: int = MAX_NOTES) -> list[str]:
+    """The notes, one line each (whitespace collapsed), at most ``limit`` of them plus a line
+    counting the rest: a folder of 10,000 binary files gets a readable list, not 10,000 lines."""
+    lines = [" ".join(n.split()) for n in notes if n.strip()]
+    if len(lines) <= limit:
+        return lines
+    return [*lines[:limit], f"... and {len(lines) - limit} more notes"]
 
 
 def read_meta(path: Path) -> dict[str, str] | None:

@@ -8,14 +8,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = [
+    "FILLER_WORDS",
     "MAX_QUERY_TOKENS",
     "STOPWORDS",
+    "SearchQuery",
+    "content_terms",
     "mentions",
     "word_forms",
     "query_terms",
-    "fts_queries",
+    "search_query",
+    "term_matches",
     "query_to_fts",
     "symbol_terms",
     "title_terms",
@@ -37,6 +43,21 @@ STOPWORDS: frozenset[str] = frozenset(
     """.split()
 )
 """English function words: never searched for, never counted as a topic's content."""
+
+FILLER_WORDS: frozenset[str] = frozenset(
+    """
+    able actually already always anyone anything anyway ask asked away back best better came
+    come comes coming done e eg etc ever example examples exactly find found g get gets getting
+    give given go goes going gone good got happen happened happens help ie instead keep kind
+    know known lot make makes making many may maybe mean means meant might much must need
+    needs now often one ones please possible probably put really right say says see seen seem
+    seems show shows something sometimes somehow sure take takes tell thing things think try
+    trying use used uses using usually want wants way ways well whether work works working
+    """.split()
+)
+"""Words of how people ask, not of what they ask about ("How does X *work*?", "where do I
+*see*...", "what is *going* to happen"): a search drops them from its query (issue 19: filler
+words decided what matched). Not stopwords: a topic's own words are judged with those only."""
 
 
 def query_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
@@ -108,7 +129,7 @@ def symbol_terms(symbol: str) -> str:
     return title_terms(parts[-1])
 
 
-_TEXT_WORDS = re.compile(r"\w+")
+_TEXT_WORDS = re.compile(r"[^\W_]+")  # split at "_" as FTS5 does
 _SUFFIXES = (
     "s", "es", "ies", "er", "ers", "ed", "ing", "ings", "ion", "ions", "ation", "ations",
     "ment", "ments", "ly",
@@ -165,37 +186,86 @@ def _quoted(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def fts_queries(query: str, focus: str | None = None) -> tuple[str, str] | None:
-    """The two FTS5 queries a search tries, strict then loose, or None when nothing searchable
-    is left.
-
-    The *core* words are the query's words (:func:`query_terms`) that the ``focus`` (the run's
-    topic) also has, counting inflections (:func:`word_forms`): the words of the plan's template
-    around the topic ("What is the mechanism behind ...?") are not core, so they never decide
-    what matches. Without a focus, or when the query shares no word with it, every query word
-    is core.
-
-    * strict: every core word (``AND``). Within that set, a passage ranks higher (FTS5's
-      ``bm25`` sums the matched phrases) when it also has the core words as one phrase or the
-      focus's other words ("Send" within "Send and reducers"); neither narrows the match;
-    * loose: any core word (``OR``), as ``query_to_fts`` does for the whole query.
+def content_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
+    """The content words of a question: :func:`query_terms` without ``FILLER_WORDS`` (all of
+    them when nothing else is left), so "How does X work?" searches for X, not for "work".
 
     Example:
-        >>> fts_queries("What are the caveats of Send?", focus="Send and reducers")[0]
-        '"send" OR ("send" AND ("reducers"))'
+        >>> content_terms("How do I see what a checkpointer is going to store?")
+        ['checkpointer', 'store']
     """
-    words = query_terms(query)
+    terms = query_terms(text, limit)
+    return [t for t in terms if t not in FILLER_WORDS] or terms
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    """What a search looks for (see :func:`search_query`).
+
+    Attributes:
+        terms: the core words, in the question's order; any of them matches.
+        context: the focus's other words: they only raise a passage's rank.
+        fts: the FTS5 query, the core words OR-ed (each quoted: no input is FTS5 syntax).
+    """
+
+    terms: tuple[str, ...]
+    context: tuple[str, ...]
+    fts: str
+
+
+def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
+    """The words a search ranks by, or None when nothing searchable is left (issue 19: no word
+    is required, so a filler word never decides what matches).
+
+    The *core* words are the question's content words (:func:`content_terms`) that the ``focus``
+    (the run's topic) also has, counting inflections (:func:`word_forms`): the words a plan
+    wraps around the topic ("What is the mechanism behind ...?") are not core. Without a focus,
+    or when the question shares no word with it, every content word is core. The question is
+    never split at "and", "or" or commas: it is one bag of words, ranked as one.
+
+    Example:
+        >>> q = search_query("What are the caveats of Send?", focus="Send and reducers")
+        >>> q.terms, q.context, q.fts
+        (('send',), ('reducers',), '"send"')
+    """
+    words = content_terms(query)
     if not words:
         return None
-    topic = query_terms(focus) if focus else []
+    topic = content_terms(focus) if focus else []
     core = [w for w in words if _shares_form(w, topic)] or words
     context = [t for t in topic if not _shares_form(t, core)]
-    strict = " AND ".join(_quoted(w) for w in core)
-    boosts = []
-    if len(core) > 1:
-        boosts.append(_quoted(" ".join(core)))
-    if context:
-        boosts.append(f"({strict} AND ({_fts_or(context)}))")
-    if boosts:
-        strict = " OR ".join([f"({strict})" if len(core) > 1 else strict, *boosts])
-    return strict, _fts_or(core)
+    return SearchQuery(tuple(core), tuple(context), _fts_or(core))
+
+
+@lru_cache(maxsize=65536)
+def _forms(word: str) -> frozenset[str]:
+    return frozenset(word_forms(word))
+
+
+_HAY_WORDS = re.compile(r"[^\W_]+")
+
+
+def term_matches(terms: Sequence[str], text: str) -> tuple[set[int], int]:
+    """Which ``terms`` (indexes) a text mentions (a word sharing a form with the term, see
+    :func:`word_forms`; identifiers split at ``_`` as FTS5 splits them), and how many pairs of
+    consecutive terms it has side by side in that order (a phrase of the question's words).
+
+    Example:
+        >>> term_matches(["retry", "policy", "zebra"], "Set the retry_policy of a node.")
+        ({0, 1}, 1)
+    """
+    index: dict[str, int] = {}
+    for i, term in enumerate(terms):
+        for form in _forms(term.lower()):
+            index.setdefault(form, i)
+    found: set[int] = set()
+    pairs: set[int] = set()
+    last = -2
+    for word in _HAY_WORDS.findall(text.lower()):
+        hit = next((index[f] for f in _forms(word) if f in index), -1)
+        if hit >= 0:
+            found.add(hit)
+            if last >= 0 and hit == last + 1:
+                pairs.add(hit)
+        last = hit
+    return found, len(pairs)

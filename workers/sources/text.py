@@ -1,11 +1,10 @@
 """Text helpers of the sources: passage chunking, HTML to text, byte decoding, printable names.
 
-This module imports only the standard library.
+This module imports only the standard library (HTML is read in :mod:`workers.sources.htmlpage`).
 """
 
 from __future__ import annotations
 
-import html.parser
 import re
 import textwrap
 from collections.abc import Iterable, Iterator
@@ -13,10 +12,10 @@ from collections.abc import Iterable, Iterator
 __all__ = [
     "MAX_GARBAGE_SHARE",
     "MAX_PASSAGE_CHARS",
+    "PARA_SPLIT",
     "SNIFF_BYTES",
     "chunk_text",
     "decode_text",
-    "html_to_text",
     "plural",
     "raw",
     "safe_name",
@@ -34,7 +33,7 @@ MAX_GARBAGE_SHARE = 0.25
 characters (undecodable bytes) and control characters is binary."""
 
 
-_PARA_SPLIT = re.compile(r"\n[ \t]*\n+")
+PARA_SPLIT = re.compile(r"\n[ \t]*\n+")
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 
@@ -78,7 +77,7 @@ def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
     Deterministic; returns ``[]`` for blank text.
     """
     pieces: list[str] = []
-    for para in _PARA_SPLIT.split(text.replace("\r\n", "\n").replace("\r", "\n")):
+    for para in PARA_SPLIT.split(text.replace("\r\n", "\n").replace("\r", "\n")):
         para = para.strip("\n").rstrip()
         if not para.strip():
             continue
@@ -89,54 +88,9 @@ def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
         for sentence in _SENTENCE_SPLIT.split(para.strip()):
             sentences.extend(_hard_split(sentence, max_chars))
         pieces.extend(_pack(sentences, max_chars, " "))
-    return [textwrap.dedent(chunk).strip() for chunk in _pack(pieces, max_chars, "\n\n")]
-
-
-
-class _HTMLText(html.parser.HTMLParser):
-    """Collect the visible text of an HTML page, keeping block elements as paragraphs."""
-
-    _BLOCK = frozenset(
-        "address article aside blockquote br dd div dl dt figcaption figure footer form h1 h2 h3 "
-        "h4 h5 h6 header hr li main nav ol p pre section table tbody td th thead tr ul".split()
-    )
-    _HIDDEN = frozenset({"script", "style", "noscript", "template", "head"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self._hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._HIDDEN:
-            self._hidden += 1
-        elif tag in self._BLOCK:
-            self.parts.append("\n\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._HIDDEN:
-            self._hidden = max(0, self._hidden - 1)
-        elif tag in self._BLOCK:
-            self.parts.append("\n\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self._hidden:
-            self.parts.append(data)
-
-    def text(self) -> str:
-        raw = "".join(self.parts)
-        paras = (" ".join(p.split()) for p in _PARA_SPLIT.split(raw))
-        return "\n\n".join(p for p in paras if p)
-
-
-def html_to_text(source: str) -> str:
-    """Visible text of an HTML document (tags, scripts and styles removed), one paragraph per
-    block element."""
-    parser = _HTMLText()
-    parser.feed(source)
-    parser.close()
-    return parser.text()
-
+    # dedent only what is indented (textwrap.dedent is most of the cost on flat HTML text)
+    return [(textwrap.dedent(chunk) if "\n " in chunk or "\n\t" in chunk else chunk).strip()
+            for chunk in _pack(pieces, max_chars, "\n\n")]
 
 
 _UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
@@ -165,7 +119,6 @@ def safe_name(name: str) -> str:
 def raw(text: str) -> bytes:
     """Bytes of any str, lone surrogates included (deterministic, never raises)."""
     return text.encode("utf-8", "surrogatepass")
-
 
 
 def unsafe_name(name: str) -> bool:

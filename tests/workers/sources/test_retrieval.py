@@ -1,0 +1,87 @@
+"""Retrieval that finds the page that answers, and a folder index that says what it skipped
+(issue 19, sections 2 and 4): filler words never decide what matches, titles and headings rank,
+navigation repeated across pages is not indexed, one long document cannot fill the results, and
+every skipped file is named with why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.workers.sources.conftest import write
+from workers.sources import Corpus
+from workers.sources.base import group_by_document
+from workers.sources.corpus import MAX_PER_DOCUMENT
+
+NAV = '<div class="nav"><a href="a">Prev</a> <a href="b">Up</a> <a href="c">Home</a> ' \
+      '<a href="d">Next</a></div>'
+
+
+def _page(title: str, body: str) -> str:
+    return f"<html><head><title>{title}</title></head><body>{NAV}{body}{NAV}</body></html>"
+
+
+def test_filler_words_never_decide_what_matches(tmp_path: Path) -> None:
+    root = tmp_path / "f"
+    write(root, "protocol.md", "The zebra protocol synchronizes quokka ledgers every night.\n")
+    write(root, "keepers.md", "Zebra keepers work shifts under a feeding protocol: work starts "
+                              "at dawn, and the work ends at dusk, so a keeper's work is long.\n")
+    with Corpus.open(tmp_path / "d", folder=root) as c:
+        question = "How does the zebra protocol work?"
+        assert c.search(question, k=2, focus=question)[0].doc_id == "protocol.md"
+        assert c.search(question, k=2)[0].doc_id == "protocol.md"
+
+
+def test_a_long_document_cannot_fill_the_results(tmp_path: Path) -> None:
+    root = tmp_path / "f"
+    long = "\n\n".join(f"Heron migration note {i}: herons migrate south. " * 6
+                       for i in range(30))
+    write(root, "long.md", long)
+    write(root, "short.md", "Herons migrate along the coast in spring.\n")
+    with Corpus.open(tmp_path / "d", folder=root) as c:
+        hits = c.search("heron migration", k=5)
+        per_doc = {key: len(group) for key, group in group_by_document(hits)}
+        assert per_doc == {"long.md": MAX_PER_DOCUMENT, "short.md": 1}, per_doc
+
+
+def test_html_pages_rank_and_cite_by_title_and_heading_without_their_navigation(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "site"
+    for i in range(6):
+        write(root, f"p{i}.html", _page(f"Chapter {i}", f"<h1>Chapter {i}</h1><p>Filler text "
+                                       f"about lighthouse number {i} and its keepers.</p>"))
+    write(root, "fog.html", _page(
+        "Fog signals", "<h1>Fog signals</h1><p>Lighthouse keepers sound a horn.</p>"
+        "<h2>Horn timing</h2><p>The horn sounds every thirty seconds.</p>"))
+    with Corpus.open(tmp_path / "d", folder=root) as c:
+        assert c.search("Prev Up Home Next") == []  # the navigation is not indexed
+        top = c.search("lighthouse fog signals", k=3)[0]
+        assert (top.doc_id, top.title) == ("fog.html", "Fog signals")
+        assert top.citation() == f"`{top.ref}`: Fog signals (fog.html)"
+        assert top.document_citation() == "`fog.html`: Fog signals (fog.html)"
+        # a heading is a field: its section's passage is found by it and starts with it
+        timing = c.search("horn timing", k=1)[0]
+        assert timing.text.startswith("Horn timing") and "thirty seconds" in timing.text
+        assert "Prev" not in c.read("fog.html").text
+
+
+def test_every_skipped_file_is_named_with_why_and_the_size_limit_is_a_parameter(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "f"
+    write(root, "good.md", "Cormorants dive for fish.\n")
+    (root / "blob.txt").write_bytes(b"\x00\x01binary" * 100)
+    (root / "big.txt").write_bytes(b"pelican " * 1000)  # 8,000 bytes
+    seen: list[tuple[int, int]] = []
+    with Corpus.open(tmp_path / "d", folder=root, max_file_bytes=4096,
+                     progress=lambda done, total: seen.append((done, total))) as c:
+        notes = c.notes
+        assert c.search("cormorants")
+        assert c.search("pelican") == []
+    assert "big.txt: skipped, too large (7.8 KB > 4 KB)" in notes, notes
+    assert "blob.txt: skipped, binary (not text)" in notes, notes
+    assert seen == [(1, 2), (2, 2)]  # big.txt never reaches the reader
+    with Corpus.open(tmp_path / "d", folder=root, max_file_bytes=4096) as cached:
+        assert not cached.built and cached.notes == notes  # kept in the index
+    with Corpus.open(tmp_path / "d", folder=root) as default:  # 2 MB: big.txt is indexed
+        assert default.search("pelican")
