@@ -129,7 +129,8 @@ def symbol_terms(symbol: str) -> str:
     return title_terms(parts[-1])
 
 
-_TEXT_WORDS = re.compile(r"[^\W_]+")  # split at "_" as FTS5 does
+_TEXT_WORDS = re.compile(r"\w+")
+_TEXT_PARTS = re.compile(r"[^\W_]+")  # an identifier's parts, split at "_" as FTS5 does
 _SUFFIXES = (
     "s", "es", "ies", "er", "ers", "ed", "ing", "ings", "ion", "ions", "ation", "ations",
     "ment", "ments", "ly",
@@ -166,9 +167,14 @@ def mentions(terms: Iterable[str], text: str) -> set[str]:
     Example:
         >>> sorted(mentions(["checkpointer", "pending", "zebra"], "Checkpoints save pending data"))
         ['checkpointer', 'pending']
+        >>> sorted(mentions(["put_writes", "pending"], "put_writes saves load_pending_writes"))
+        ['pending', 'put_writes']
     """
+    lowered = text.lower()
     forms: set[str] = set()
-    for word in set(_TEXT_WORDS.findall(text.lower())):
+    # whole words and an identifier's parts: a term ``load_pending_writes`` and a term
+    # ``pending`` are both mentioned by ``load_pending_writes``
+    for word in set(_TEXT_WORDS.findall(lowered)) | set(_TEXT_PARTS.findall(lowered)):
         forms |= word_forms(word)
     return {term for term in terms if word_forms(term) & forms}
 
