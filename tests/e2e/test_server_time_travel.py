@@ -15,19 +15,14 @@ import json
 
 import tests.e2e.test_langgraph_server as served
 from tests.conftest import AS_OF, SMALL_TOPIC
-from tests.e2e.test_langgraph_server import RUN_TIMEOUT, Server
+from tests.e2e.test_langgraph_server import Server
 from tests.expected import worker_names
 from tests.results_db import logical_duplicates
 
 server = served.server  # the served graph's fixture: one ``langgraph dev`` for this module
 
 
-def _client(server: Server):
-    from langgraph_sdk import get_sync_client
-
-    return get_sync_client(url=server.url, timeout=RUN_TIMEOUT)
-
-
+_client = served._client  # alice's client: the served graph has auth on
 def _wait(client, thread_id: str, **kwargs) -> dict:
     return client.runs.wait(thread_id, "research", raise_error=False, **kwargs)
 

@@ -46,8 +46,8 @@ def test_a_run_whose_workers_all_fail_notes_every_sub_question(tmp_path, small_c
                    "--data-dir", tmp_path / "data", "--model", "offline", "--rounds", "1",
                    *fail)
     assert proc.returncode == 1, proc.stderr[-2000:]  # every task failed
-    path = next(line.split("report:", 1)[1].strip() for line in proc.stdout.splitlines()
-                if "report" in line and "written" in line)
+    path = next(line.split("report written:", 1)[1].strip()
+                for line in proc.stdout.splitlines() if "report written:" in line)
     report = Path(path).read_text(encoding="utf-8")
     for question in offline_plan(SMALL_TOPIC):
         assert f"no worker answered {question!r}" in report
