@@ -32,6 +32,7 @@ from app.storage.base import (
     Storage,
     StorageError,
     ThreadBusy,
+    TryLater,
     is_transient_storage_error,
     root_config,
 )
@@ -39,7 +40,7 @@ from app.storage.results import ResultsStore
 
 __all__ = [
     "DamagedDatabase", "ResultsStore", "Storage", "StorageError", "ThreadBusy",
-    "is_transient_storage_error", "open_storage", "root_config", "storage_of",
+    "TryLater", "is_transient_storage_error", "open_storage", "root_config", "storage_of",
 ]
 
 def open_storage(data_dir: Path | str, database_url: str | None = None) -> Storage:

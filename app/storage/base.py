@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DamagedDatabase", "ROOT_THREADS_SQL", "Storage", "StorageError", "ThreadBusy",
-    "is_transient_storage_error", "root_config",
+    "TryLater", "is_transient_storage_error", "root_config",
 ]
 
 ROOT_THREADS_SQL = ("SELECT thread_id FROM checkpoints WHERE checkpoint_ns = '' "
@@ -61,8 +61,13 @@ class DamagedDatabase(StorageError):
     to get going again. Other threads or the other database may still be readable."""
 
 
-class ThreadBusy(StorageError):
-    """Another process is running this thread right now (exit 1: the input was fine, the
+class TryLater(StorageError):
+    """The storage is in use by another process right now: nothing was done, and the same
+    command works once that process is done (the CLI exits 75, ``EX_TEMPFAIL``)."""
+
+
+class ThreadBusy(TryLater):
+    """Another process is running this thread right now (exit 75: the input was fine, the
     thread is in use; run the command again once the other process is done)."""
 
     @classmethod

@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from app.storage.base import ROOT_THREADS_SQL, Storage, StorageError, ThreadBusy
+from app.storage.base import ROOT_THREADS_SQL, Storage, StorageError, ThreadBusy, TryLater
 from app.storage.results import SCHEMA, ResultsStore
 
 __all__ = ["PostgresResults", "PostgresStorage", "redact_url"]
@@ -61,7 +61,7 @@ def _setup_lock(conn: Any) -> Iterator[None]:
     while not conn.execute("SELECT pg_try_advisory_lock(%s) AS ok", (_SETUP_LOCK,)
                            ).fetchone()["ok"]:
         if time.monotonic() > deadline:
-            raise StorageError("another process has been creating the PostgreSQL tables for "
+            raise TryLater("another process has been creating the PostgreSQL tables for "
                                f"{_SETUP_PATIENCE:.0f} s; is it stuck?")
         time.sleep(0.05)
     try:
