@@ -26,15 +26,18 @@ Example:
 
 from __future__ import annotations
 
+import calendar
 import datetime as _dt
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 __all__ = [
+    "AS_OF_YEARS",
     "Envelope",
     "EnvelopeStatus",
     "envelope_key",
@@ -55,26 +58,69 @@ def today_utc() -> str:
     return _dt.datetime.now(_dt.timezone.utc).date().isoformat()
 
 
+AS_OF_YEARS = (1970, 2100)
+"""The years an ``as_of`` may fall in (inclusive): a date outside them is a typo (``3026``,
+``0026``), not research."""
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")  # not the locale's: messages are English
+_AS_OF_SHAPE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+
+
 def normalize_as_of(as_of: str | _dt.date) -> str:
-    """Return ``as_of`` as an ISO ``YYYY-MM-DD`` string.
+    """Return ``as_of`` as an ISO ``YYYY-MM-DD`` string: the one parser of ``as_of``, for the
+    CLI's ``--as-of``, a LangGraph Server client's input and every envelope.
 
     Args:
-        as_of: a ``datetime.date`` (a ``datetime`` is cut to its date) or an ISO date string.
+        as_of: a ``datetime.date`` (a ``datetime`` is cut to its date) or an ISO date string
+            (surrounding blanks ignored).
 
     Raises:
-        ValueError: when the string is not a valid ``YYYY-MM-DD`` date.
+        ValueError: one line saying which: the string is empty; it is not written
+            ``YYYY-MM-DD``; it is written so but there is no such date (``2026-02-30``); or its
+            year is outside :data:`AS_OF_YEARS`.
+
+    Example:
+        >>> normalize_as_of(" 2026-03-07 ")
+        '2026-03-07'
+        >>> normalize_as_of("2026-02-30")
+        Traceback (most recent call last):
+        ...
+        ValueError: as_of '2026-02-30': there is no such date (February 2026 has 28 days)
     """
     if isinstance(as_of, _dt.datetime):
-        return as_of.date().isoformat()
+        as_of = as_of.date()
     if isinstance(as_of, _dt.date):
-        return as_of.isoformat()
+        return _in_years(as_of, as_of).isoformat()
     text = str(as_of).strip()
+    if not text:
+        raise ValueError("as_of is empty; give a date written YYYY-MM-DD")
+    shape = _AS_OF_SHAPE.fullmatch(text)
+    if shape is None:
+        raise ValueError(f"as_of must be a date written YYYY-MM-DD, got {as_of!r}")
+    year, month, day = (int(part) for part in shape.groups())
     try:
-        if len(text) != 10:
-            raise ValueError
-        return _dt.date.fromisoformat(text).isoformat()
+        date = _dt.date(year, month, day)
     except ValueError:
-        raise ValueError(f"as_of must be a date written YYYY-MM-DD, got {as_of!r}") from None
+        raise ValueError(f"as_of {text!r}: there is no such date ({_why_no_date(year, month)})"
+                         ) from None
+    return _in_years(date, text).isoformat()
+
+
+def _why_no_date(year: int, month: int) -> str:
+    if not 1 <= month <= 12:
+        return f"there is no month {month}"
+    if year < 1:
+        return "there is no year 0"
+    days = calendar.monthrange(year, month)[1]
+    return f"{_MONTHS[month - 1]} {year} has {days} days"
+
+
+def _in_years(date: _dt.date, given: object) -> _dt.date:
+    low, high = AS_OF_YEARS
+    if not low <= date.year <= high:
+        raise ValueError(f"as_of {str(given)!r}: the year must be between {low} and {high}")
+    return date
 
 
 def make_envelope_id(worker: str, task_key: str, as_of: str | _dt.date) -> str:
