@@ -35,6 +35,7 @@ from app.threads import (
     research_graph,
     run_thread_id,
 )
+from workers.pacing import stop_waiting_when
 from workers.registry import registered
 
 __all__ = [
@@ -296,7 +297,10 @@ def _stream(graph: Any, graph_input: Any, config: dict[str, Any], settings: Sett
     kwargs: dict[str, Any] = {"stream_mode": "custom", "context": context, "control": control}
     if context.durability:
         kwargs["durability"] = context.durability
-    with stop_on_signals(resources.run_for(control, context).scope.cancel) as received:
+    cancel = resources.run_for(control, context).scope.cancel
+    # Every wait inside the run (a retry's backoff, a Retry-After) ends when it stops; LangGraph
+    # copies this context into the threads that run its tasks.
+    with stop_on_signals(cancel) as received, stop_waiting_when(cancel):
         _consume(graph.stream(graph_input, config, **kwargs), control, resources, context, seen,
                  total, emit, received)
 

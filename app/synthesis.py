@@ -35,7 +35,6 @@ the ``report`` node adds to the ``tokens`` and ``notes`` channels.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -55,6 +54,7 @@ from workers.errors import (
     is_transient,
     one_line,
 )
+from workers.pacing import pause
 from workers.retry import backoff_delay
 from workers.usage import count_tokens
 
@@ -177,7 +177,7 @@ def make_summarizer(
     *,
     max_attempts: int = 3,
     retry_interval: float = 0.5,
-    sleep: Callable[[float], None] = time.sleep,
+    sleep: Callable[[float], None] = pause,
 ) -> Callable[[ReportInput], Synthesis]:
     """Build ``summarize(data) -> Synthesis`` for ``app.resources.Models.summarize``.
 
@@ -186,7 +186,8 @@ def make_summarizer(
         max_attempts: attempts at the model call when it fails transiently.
         retry_interval: seconds before the first retry, doubled each time, at most 8x or 1 s:
             the nodes' formula (:func:`workers.retry.backoff_delay`), without their jitter.
-        sleep: the wait between attempts (tests pass a no-op or a recorder).
+        sleep: the wait between attempts, ended by a stop of the run
+            (:func:`workers.pacing.pause`; tests pass a no-op or a recorder).
 
     Raises (from ``summarize``):
         FatalModelError: the provider rejected the key or does not know the model.
