@@ -8,6 +8,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from app.notes import coalesce_notes
 from app.relevance import relevance_warnings
 from app.rounds import current_envelopes, run_outcome
 from app.storage import Storage
@@ -128,7 +129,8 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
     with storage.results() as store:
         db_rows = store.rows(ids, thread_id=thread_id)
         duplicates = (len(ids) - len(set(ids))) + store.duplicate_count() + channel_extra
-        notes = list(final.get("notes") or []) + channel_notes
+        # one line per stretch of rounds, not one per round (--rounds 1000: one, not 999)
+        notes = coalesce_notes(final.get("notes") or []) + channel_notes
         missing = len(set(ids)) - len(db_rows)
         if missing:
             notes.append(
