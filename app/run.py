@@ -24,7 +24,7 @@ from app.resources import Resources
 from app.review import ReviewPause, awaiting
 from app.rounds import recursion_limit
 from app.stop import Received, ignore_signals, stop_on_signals
-from app.storage import ThreadBusy, storage_of
+from app.storage import Storage, StorageVanished, ThreadBusy, storage_of
 from app.summary import RunSummary, summarize_run
 from app.threads import (
     ThreadBroken,
@@ -241,9 +241,10 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
             _stream(graph, graph_input, config, settings, control, resources, restored,
                     step_tasks or total, emit)
         except BaseException as exc:
-            with storage.results() as store:
-                status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
-                store.finish_run(thread_id, status=status)
+            if not isinstance(exc, StorageVanished):  # else it would make the data dir again
+                with storage.results() as store:
+                    status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
+                    store.finish_run(thread_id, status=status)
             raise
         finally:
             # Alive here with a crash point set: the run never reached it.
@@ -302,19 +303,26 @@ def _stream(graph: Any, graph_input: Any, config: dict[str, Any], settings: Sett
     # copies this context into the threads that run its tasks.
     with stop_on_signals(cancel) as received, stop_waiting_when(cancel):
         _consume(graph.stream(graph_input, config, **kwargs), control, resources, context, seen,
-                 total, emit, received)
+                 total, emit, received, resources.storage(context))
 
 
 def _consume(stream: Any, control: RunControl, resources: Resources, context: Any,
-             seen: set[str], total: int, emit: Event, received: Received) -> None:
+             seen: set[str], total: int, emit: Event, received: Received,
+             storage: Storage | None = None) -> None:
     """Turn the stream's events into progress events. On Ctrl-C or SIGTERM (``received``, set
     by :func:`app.stop.stop_on_signals`, which has already told the workers to stop), close the
     stream at the next event, or once the run's tasks give up, and raise the signal's
-    ``KeyboardInterrupt``; a run that ended first (finished, or paused for review) stands."""
+    ``KeyboardInterrupt``; a run that ended first (finished, or paused for review) stands.
+    At each event, a data dir deleted under the run (``storage.vanished()``) stops it:
+    :class:`app.storage.StorageVanished`."""
     try:
         for chunk in stream:
             if received.signum is not None:
                 break
+            if storage is not None and (why := storage.vanished()):
+                resources.run_for(control, context).scope.cancel.set()  # queued workers give up
+                stream.close()
+                raise StorageVanished(why)
             if not isinstance(chunk, dict):
                 continue
             if "planned" in chunk:

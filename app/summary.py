@@ -11,7 +11,7 @@ from typing import Any
 from app.notes import coalesce_notes
 from app.relevance import relevance_warnings
 from app.rounds import current_envelopes, run_outcome
-from app.storage import Storage
+from app.storage import Storage, StorageVanished
 from state import envelope_key
 
 __all__ = ["RunSummary", "channel_check", "summarize_run"]
@@ -118,7 +118,13 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
         labels: ``model`` and ``corpus`` descriptions.
         workers: how many workers the graph fans out to (tasks = sub-questions x workers).
         started: ``time.perf_counter()`` at the start of the run.
+
+    Raises:
+        app.storage.StorageVanished: the data dir or its checkpoint database was deleted during
+            the run: nothing is summarized or recorded (the rows alone would claim success).
     """
+    if why := storage.vanished():
+        raise StorageVanished(why)
     envelopes = current_envelopes(final)
     ids = [e["envelope_id"] for e in envelopes]
     outcome, failed = final.get("outcome"), final.get("failed_tasks")

@@ -31,6 +31,7 @@ from app.storage.base import (
     DamagedDatabase,
     Storage,
     StorageError,
+    StorageVanished,
     ThreadBusy,
     TryLater,
     is_transient_storage_error,
@@ -39,8 +40,9 @@ from app.storage.base import (
 from app.storage.results import ResultsStore
 
 __all__ = [
-    "DamagedDatabase", "ResultsStore", "Storage", "StorageError", "ThreadBusy",
-    "TryLater", "is_transient_storage_error", "open_storage", "root_config", "storage_of",
+    "DamagedDatabase", "ResultsStore", "Storage", "StorageError", "StorageVanished",
+    "ThreadBusy", "TryLater", "is_transient_storage_error", "open_storage", "root_config",
+    "storage_of",
 ]
 
 def open_storage(data_dir: Path | str, database_url: str | None = None) -> Storage:

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from app.storage.results import ResultsStore
 
 __all__ = [
-    "DamagedDatabase", "ROOT_THREADS_SQL", "Storage", "StorageError", "ThreadBusy",
-    "TryLater", "is_transient_storage_error", "root_config",
+    "DamagedDatabase", "ROOT_THREADS_SQL", "Storage", "StorageError", "StorageVanished",
+    "ThreadBusy", "TryLater", "is_transient_storage_error", "root_config",
 ]
 
 ROOT_THREADS_SQL = ("SELECT thread_id FROM checkpoints WHERE checkpoint_ns = '' "
@@ -59,6 +59,12 @@ class StorageError(RuntimeError):
 class DamagedDatabase(StorageError):
     """A database file is damaged (truncated, overwritten); the message names it and says how
     to get going again. Other threads or the other database may still be readable."""
+
+
+class StorageVanished(StorageError):
+    """The data dir, or its checkpoint database, was deleted (or replaced) while a run used it:
+    SQLite goes on writing to the unlinked file, so the run would finish and claim success with
+    its checkpoints, lock and run record gone. The run stops instead (exit 1)."""
 
 
 class TryLater(StorageError):
@@ -132,6 +138,12 @@ class Storage(ABC):
         Raises:
             ThreadBusy: another process holds it.
         """
+
+    def vanished(self) -> str | None:
+        """One line saying the storage was deleted under this process (the data dir or its
+        checkpoint database gone or replaced since this process opened it), else None. Cheap
+        (a ``stat``): called at every progress event of a run. A server backend: always None."""
+        return None
 
     @abstractmethod
     def thread_ids(self, saver: Any) -> list[str]:
