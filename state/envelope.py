@@ -220,7 +220,8 @@ class Envelope(BaseModel):
             database holds it.
         persisted: True once the current content is in the results database.
         attempts: how many attempts (LangGraph retries included) produced this result.
-        round: the dispatch round (1 for the first map step, 2+ for re-dispatches).
+        round: the dispatch round (1 for the first map step, 2+ for re-dispatches); left out
+            of :meth:`to_state` when not given (see there).
         task_id: LangGraph's runtime task id of the producing attempt: telemetry only, never a key.
         tokens: model tokens this result cost (0 offline).
     """
@@ -246,15 +247,23 @@ class Envelope(BaseModel):
         return normalize_as_of(value)
 
     def to_state(self) -> dict[str, Any]:
-        """Return the envelope as the plain dict that goes into the ``envelopes`` channel."""
-        return self.model_dump(mode="json")
+        """Return the envelope as the plain dict that goes into the ``envelopes`` channel.
+
+        ``round`` is in it only when it was given: the model's default (1) would make a write
+        look like round 1, and :func:`state.envelope_reducer` ignores an update whose round is
+        lower than the stored one's (a stale echo). Readers take a missing round as 1.
+        """
+        out = self.model_dump(mode="json")
+        if "round" not in self.model_fields_set:
+            del out["round"]
+        return out
 
 
 def task_fields(worker: str, task: Mapping[str, Any]) -> dict[str, Any]:
     """The fields an envelope takes from the task that produced it: its ``envelope_id`` (from
     ``worker``, the sub-question and ``as_of``), ``worker``, ``as_of``, ``task_key`` and
     ``round``. The one place a task becomes an envelope's identity, whoever writes it (the
-    worker node, or its guard when the node misbehaves).
+    worker node, or its guard when the node misbehaves). ``round`` only when the task has one.
 
     Args:
         worker: the worker's registered name.
@@ -265,10 +274,12 @@ def task_fields(worker: str, task: Mapping[str, Any]) -> dict[str, Any]:
         >>> fields["envelope_id"] == make_envelope_id("docs_search", "q", "2026-11-30")
         True
     """
-    return {
+    fields = {
         "envelope_id": make_envelope_id(worker, task["sub_question"], task["as_of"]),
         "worker": worker,
         "as_of": task["as_of"],
         "task_key": task["sub_question"],
-        "round": task.get("round", 1),
     }
+    if "round" in task:  # never a default: a made-up round 1 would be judged a stale echo
+        fields["round"] = task["round"]
+    return fields
