@@ -148,9 +148,11 @@ class FaultPlan:
         worker = task["worker"]
         if worker in self.fail_workers:
             last_round = self.fail_workers[worker]
-            if last_round == 0 or task.get("round", 1) <= last_round:
+            # rounds count within the run: a rerun of the thread starts past its last round
+            in_run = task.get("round", 1) - task.get("first_round", 1) + 1
+            if last_round == 0 or in_run <= last_round:
                 raise InjectedWorkerError(
-                    f"{worker} is set to fail (--fail-worker) in round {task.get('round', 1)}"
+                    f"{worker} is set to fail (--fail-worker) in round {in_run} of the run"
                 )
         if self.injects_failure(task, attempt):
             raise TransientWorkerError(f"injected transient failure on attempt {attempt}")

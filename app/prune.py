@@ -40,6 +40,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from app.review import awaiting
 from app.storage import Storage, ThreadBusy, open_storage, root_config
 from app.storage.sqlite import CHECKPOINTS_DB, SqliteStorage
 from app.threads import is_unfinished, require_thread, research_graph
@@ -182,7 +183,8 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         PostgreSQL's tables with the URL's password hidden), ``compacts`` says whether the
         freed space goes back to the OS (SQLite's ``VACUUM``; False on PostgreSQL, whose tables
         keep it for new rows), ``action`` is ``pruned`` (or ``would prune``), ``kept:
-        unfinished`` or ``kept: busy``; sizes in bytes of the checkpoints on disk
+        unfinished``, ``kept: awaiting review`` (paused for a human review: ``review``
+        continues it, not ``resume``) or ``kept: busy``; sizes in bytes of the checkpoints on disk
         (:meth:`app.storage.Storage.checkpoint_bytes`; ``bytes_after`` equals ``bytes_before``
         in a dry run; ``payload_bytes`` counts the serialized values of the rows removed).
 
@@ -236,7 +238,10 @@ def _prune_one(saver: Any, reader: Any, storage: Storage, thread_id: str, dry_ru
             latest = saver.get_tuple(root_config(thread_id))
             # Resuming needs the latest checkpoint and its pending writes; a thread with work
             # left is unfinished, whatever its recorded status says.
-            if latest is None or _has_work_left(reader, thread_id):
+            snapshot = _latest_state(reader, thread_id) if latest is not None else None
+            if snapshot is None or is_unfinished(snapshot):
+                if snapshot is not None and awaiting(snapshot) is not None:
+                    out["action"] = "kept: awaiting review"
                 return out
             keep_id = latest.config["configurable"]["checkpoint_id"]
             counts = _keep_latest(saver, thread_id, keep_id, dry_run=dry_run)
@@ -249,14 +254,13 @@ def _prune_one(saver: Any, reader: Any, storage: Storage, thread_id: str, dry_ru
     return out
 
 
-def _has_work_left(reader: Any, thread_id: str) -> bool:
-    """:func:`app.threads.is_unfinished` of the thread's latest state; True when LangGraph
-    cannot read it back (``threads`` lists it as broken: its saved writes are refused)."""
+def _latest_state(reader: Any, thread_id: str) -> Any:
+    """The thread's latest ``StateSnapshot``; None when LangGraph cannot read it back
+    (``threads`` lists it as broken: its saved writes are refused), so it is never pruned."""
     try:
-        snapshot = reader.get_state({"configurable": {"thread_id": thread_id}})
+        return reader.get_state({"configurable": {"thread_id": thread_id}})
     except Exception:  # broken, never pruned: what it holds is the only record of its run
-        return True
-    return is_unfinished(snapshot)
+        return None
 
 
 def _size(n: int) -> str:
@@ -267,12 +271,20 @@ def _size(n: int) -> str:
     return str(n)  # pragma: no cover
 
 
+_KEPT_BECAUSE = {
+    "kept: busy": "another process is running it",
+    "kept: awaiting review": "awaiting review; decide it first: python -m app review {}",
+    "kept: unfinished": "unfinished; resume it first: python -m app resume {}",
+}
+"""Why a thread was kept, and the command that moves it on (``{}``: the thread id)."""
+
+
 def print_prune(result: dict[str, Any]) -> None:
     """Print what ``prune`` did (or would do): one line per thread, then the totals."""
     for t in result["threads"]:
         if t["action"].startswith("kept"):
-            why = ("another process is running it" if t["action"] == "kept: busy" else
-                   f"unfinished; resume it first: python -m app resume {t['thread_id']}")
+            why = _KEPT_BECAUSE.get(t["action"], _KEPT_BECAUSE["kept: unfinished"]).format(
+                t["thread_id"])
             print(f"kept    {t['thread_id']}  ({why})")
         elif not (t["checkpoints_removed"] or t["writes_removed"]):
             print(f"kept    {t['thread_id']}  (nothing to remove: only its latest checkpoint)")

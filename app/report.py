@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.ids import default_thread_id, sha8, topic_slug
+from app.ids import default_thread_id, sha8
 from app.relevance import Relevance, judge
 from app.rows import ok_items
 from app.text import clip
@@ -253,23 +253,30 @@ def render_markdown(data: ReportInput) -> str:
 
 
 def report_filename(topic: str, as_of: str, thread_id: str | None = None) -> str:
-    """A safe file name from the topic: ``<slug>-<as_of>-<hash8>.md`` (see
-    :func:`app.ids.topic_slug`): no path separators, no leading dot, whatever the topic holds.
+    """The report's file name: ``<thread_id>.md``, so the file says which thread it is
+    (``threads``, ``inspect`` and the run's first line print the same id), whatever the topic's
+    length (the default id cuts the topic's slug at 40 characters; the name used to cut it at 60).
 
-    A run on another thread than the topic's default one (``--fresh``, ``--thread-id``) gets
-    ``-t<hash8 of the thread id>`` appended, so it never overwrites the default thread's report.
+    ``thread_id`` None means the topic's default thread (:func:`app.ids.default_thread_id`). A
+    thread id that is not a plain name of ASCII letters, digits, ``-`` and ``_`` (``--thread-id``
+    takes any printable text without spaces: ``../x``, ``.hidden``, ``a/b``) gets the slug of its
+    ``[a-z0-9]`` runs and ``-t<hash8 of the id>``, so the name has no path separators or leading
+    dot and two ids never share a file (on a case-insensitive file system, two hand-made ids
+    differing only in case would: the app's own ids are lowercase but for ``--fresh``'s ``T``).
 
     Example:
-        >>> report_filename("Send", "2026-11-30") == report_filename("Send", "2026-11-30",
-        ...     default_thread_id("Send", "2026-11-30"))
+        >>> report_filename("Send", "2026-11-30") == default_thread_id("Send", "2026-11-30") + ".md"
         True
-        >>> report_filename("Send", "2026-11-30", "mine").endswith("-t" + sha8("mine") + ".md")
+        >>> report_filename("Send", "2026-11-30", "mine")
+        'mine.md'
+        >>> report_filename("Send", "2026-11-30", "../mine") == f"mine-t{sha8('../mine')}.md"
         True
     """
-    stem = topic_slug(topic, as_of)
-    if thread_id and thread_id != default_thread_id(topic, as_of):
-        stem += f"-t{sha8(thread_id)}"
-    return f"{stem}.md"
+    name = thread_id or default_thread_id(topic, as_of)
+    if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,199}", name):
+        return f"{name}.md"
+    slug = "-".join(re.findall(r"[a-z0-9]+", name.lower()))[:60].strip("-") or "thread"
+    return f"{slug}-t{sha8(name)}.md"
 
 
 def report_path(out: str | None, data_dir: str | Path, name: str) -> Path:

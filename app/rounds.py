@@ -120,7 +120,7 @@ def pending_tasks(state: Mapping[str, Any], workers: Sequence[str]) -> list[Task
             if envelope is None or (_round(envelope, round_) < round_ and (
                     envelope.get("status") == "error" or eid in redo)):
                 tasks.append(Task(worker=worker, sub_question=question, topic=topic,
-                                  as_of=as_of, round=round_))
+                                  as_of=as_of, round=round_, first_round=first))
     return tasks
 
 

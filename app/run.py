@@ -23,7 +23,7 @@ from app.resources import Resources
 from app.review import ReviewPause, awaiting, resume_command
 from app.rounds import recursion_limit
 from app.stop import Received, ignore_signals, stop_on_signals
-from app.storage import ThreadBusy, storage_of
+from app.storage import Storage, StorageVanished, ThreadBusy, storage_of
 from app.summary import RunSummary, summarize_run
 from app.threads import (
     ThreadBroken,
@@ -34,6 +34,7 @@ from app.threads import (
     research_graph,
     run_thread_id,
 )
+from workers.pacing import stop_waiting_when
 from workers.registry import registered
 
 __all__ = [
@@ -248,9 +249,10 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
             _stream(graph, graph_input, config, settings, control, resources, restored,
                     step_tasks or total, emit)
         except BaseException as exc:
-            with storage.results() as store:
-                status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
-                store.finish_run(thread_id, status=status)
+            if not isinstance(exc, StorageVanished):  # else it would make the data dir again
+                with storage.results() as store:
+                    status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
+                    store.finish_run(thread_id, status=status)
             raise
         finally:
             # Alive here with a crash point set: the run never reached it.
@@ -304,21 +306,31 @@ def _stream(graph: Any, graph_input: Any, config: dict[str, Any], settings: Sett
     kwargs: dict[str, Any] = {"stream_mode": "custom", "context": context, "control": control}
     if settings.durability:
         kwargs["durability"] = settings.durability
-    with stop_on_signals(resources.run_for(control, context).scope.cancel) as received:
+    cancel = resources.run_for(control, context).scope.cancel
+    # Every wait inside the run (a retry's backoff, a Retry-After) ends when it stops; LangGraph
+    # copies this context into the threads that run its tasks.
+    with stop_on_signals(cancel) as received, stop_waiting_when(cancel):
         _consume(graph.stream(graph_input, config, **kwargs), control, resources, context, seen,
-                 total, emit, received)
+                 total, emit, received, resources.storage())
 
 
 def _consume(stream: Any, control: RunControl, resources: Resources, context: Any,
-             seen: set[str], total: int, emit: Event, received: Received) -> None:
+             seen: set[str], total: int, emit: Event, received: Received,
+             storage: Storage | None = None) -> None:
     """Turn the stream's events into progress events. On Ctrl-C or SIGTERM (``received``, set
     by :func:`app.stop.stop_on_signals`, which has already told the workers to stop), close the
     stream at the next event, or once the run's tasks give up, and raise the signal's
-    ``KeyboardInterrupt``; a run that ended first (finished, or paused for review) stands."""
+    ``KeyboardInterrupt``; a run that ended first (finished, or paused for review) stands.
+    At each event, a data dir deleted under the run (``storage.vanished()``) stops it:
+    :class:`app.storage.StorageVanished`."""
     try:
         for chunk in stream:
             if received.signum is not None:
                 break
+            if storage is not None and (why := storage.vanished()):
+                resources.run_for(control, context).scope.cancel.set()  # queued workers give up
+                stream.close()
+                raise StorageVanished(why)
             if not isinstance(chunk, dict):
                 continue
             if "planned" in chunk:

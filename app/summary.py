@@ -8,9 +8,10 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from app.notes import coalesce_notes
 from app.relevance import relevance_warnings
 from app.rounds import current_envelopes, run_outcome
-from app.storage import Storage
+from app.storage import Storage, StorageVanished
 from state import envelope_key
 
 __all__ = ["RunSummary", "channel_check", "summarize_run"]
@@ -117,7 +118,13 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
         labels: ``model`` and ``corpus`` descriptions.
         workers: how many workers the graph fans out to (tasks = sub-questions x workers).
         started: ``time.perf_counter()`` at the start of the run.
+
+    Raises:
+        app.storage.StorageVanished: the data dir or its checkpoint database was deleted during
+            the run: nothing is summarized or recorded (the rows alone would claim success).
     """
+    if why := storage.vanished():
+        raise StorageVanished(why)
     envelopes = current_envelopes(final)
     ids = [e["envelope_id"] for e in envelopes]
     outcome, failed = final.get("outcome"), final.get("failed_tasks")
@@ -128,7 +135,8 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
     with storage.results() as store:
         db_rows = store.rows(ids, thread_id=thread_id)
         duplicates = (len(ids) - len(set(ids))) + store.duplicate_count() + channel_extra
-        notes = list(final.get("notes") or []) + channel_notes
+        # one line per stretch of rounds, not one per round (--rounds 1000: one, not 999)
+        notes = coalesce_notes(final.get("notes") or []) + channel_notes
         missing = len(set(ids)) - len(db_rows)
         if missing:
             notes.append(

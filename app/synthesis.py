@@ -36,7 +36,6 @@ the ``report`` node adds to the ``tokens`` and ``notes`` channels.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -57,7 +56,7 @@ from workers.errors import (
     is_transient,
     one_line,
 )
-from workers.pacing import patiently
+from workers.pacing import patiently, pause
 from workers.retry import backoff_delay
 from workers.usage import count_tokens
 
@@ -180,7 +179,7 @@ def make_summarizer(
     *,
     max_attempts: int | None = None,
     retry_interval: float | None = None,
-    sleep: Callable[[float], None] = time.sleep,
+    sleep: Callable[[float], None] = pause,
 ) -> Callable[[ReportInput], Synthesis]:
     """Build ``summarize(data) -> Synthesis`` for ``app.resources.Models.summarize``.
 
@@ -191,7 +190,8 @@ def make_summarizer(
         retry_interval: seconds before the first retry, doubled each time, at most 8x or 1 s:
             the nodes' formula (:func:`workers.retry.backoff_delay`), without their jitter
             (None: the declared default of ``RESEARCH_RETRY_INTERVAL``).
-        sleep: the wait between attempts (tests pass a no-op or a recorder).
+        sleep: the wait between attempts, ended by a stop of the run
+            (:func:`workers.pacing.pause`; tests pass a no-op or a recorder).
 
     Raises (from ``summarize``):
         FatalModelError: the provider rejected the key or does not know the model.

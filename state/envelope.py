@@ -26,15 +26,18 @@ Example:
 
 from __future__ import annotations
 
+import calendar
 import datetime as _dt
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 __all__ = [
+    "AS_OF_YEARS",
     "Envelope",
     "EnvelopeStatus",
     "envelope_key",
@@ -55,26 +58,69 @@ def today_utc() -> str:
     return _dt.datetime.now(_dt.timezone.utc).date().isoformat()
 
 
+AS_OF_YEARS = (1970, 2100)
+"""The years an ``as_of`` may fall in (inclusive): a date outside them is a typo (``3026``,
+``0026``), not research."""
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")  # not the locale's: messages are English
+_AS_OF_SHAPE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+
+
 def normalize_as_of(as_of: str | _dt.date) -> str:
-    """Return ``as_of`` as an ISO ``YYYY-MM-DD`` string.
+    """Return ``as_of`` as an ISO ``YYYY-MM-DD`` string: the one parser of ``as_of``, for the
+    CLI's ``--as-of``, a LangGraph Server client's input and every envelope.
 
     Args:
-        as_of: a ``datetime.date`` (a ``datetime`` is cut to its date) or an ISO date string.
+        as_of: a ``datetime.date`` (a ``datetime`` is cut to its date) or an ISO date string
+            (surrounding blanks ignored).
 
     Raises:
-        ValueError: when the string is not a valid ``YYYY-MM-DD`` date.
+        ValueError: one line saying which: the string is empty; it is not written
+            ``YYYY-MM-DD``; it is written so but there is no such date (``2026-02-30``); or its
+            year is outside :data:`AS_OF_YEARS`.
+
+    Example:
+        >>> normalize_as_of(" 2026-03-07 ")
+        '2026-03-07'
+        >>> normalize_as_of("2026-02-30")
+        Traceback (most recent call last):
+        ...
+        ValueError: as_of '2026-02-30': there is no such date (February 2026 has 28 days)
     """
     if isinstance(as_of, _dt.datetime):
-        return as_of.date().isoformat()
+        as_of = as_of.date()
     if isinstance(as_of, _dt.date):
-        return as_of.isoformat()
+        return _in_years(as_of, as_of).isoformat()
     text = str(as_of).strip()
+    if not text:
+        raise ValueError("as_of is empty; give a date written YYYY-MM-DD")
+    shape = _AS_OF_SHAPE.fullmatch(text)
+    if shape is None:
+        raise ValueError(f"as_of must be a date written YYYY-MM-DD, got {as_of!r}")
+    year, month, day = (int(part) for part in shape.groups())
     try:
-        if len(text) != 10:
-            raise ValueError
-        return _dt.date.fromisoformat(text).isoformat()
+        date = _dt.date(year, month, day)
     except ValueError:
-        raise ValueError(f"as_of must be a date written YYYY-MM-DD, got {as_of!r}") from None
+        raise ValueError(f"as_of {text!r}: there is no such date ({_why_no_date(year, month)})"
+                         ) from None
+    return _in_years(date, text).isoformat()
+
+
+def _why_no_date(year: int, month: int) -> str:
+    if not 1 <= month <= 12:
+        return f"there is no month {month}"
+    if year < 1:
+        return "there is no year 0"
+    days = calendar.monthrange(year, month)[1]
+    return f"{_MONTHS[month - 1]} {year} has {days} days"
+
+
+def _in_years(date: _dt.date, given: object) -> _dt.date:
+    low, high = AS_OF_YEARS
+    if not low <= date.year <= high:
+        raise ValueError(f"as_of {str(given)!r}: the year must be between {low} and {high}")
+    return date
 
 
 def make_envelope_id(worker: str, task_key: str, as_of: str | _dt.date) -> str:
@@ -174,7 +220,8 @@ class Envelope(BaseModel):
             database holds it.
         persisted: True once the current content is in the results database.
         attempts: how many attempts (LangGraph retries included) produced this result.
-        round: the dispatch round (1 for the first map step, 2+ for re-dispatches).
+        round: the dispatch round (1 for the first map step, 2+ for re-dispatches); left out
+            of :meth:`to_state` when not given (see there).
         task_id: LangGraph's runtime task id of the producing attempt: telemetry only, never a key.
         tokens: model tokens this result cost (0 offline).
     """
@@ -200,15 +247,23 @@ class Envelope(BaseModel):
         return normalize_as_of(value)
 
     def to_state(self) -> dict[str, Any]:
-        """Return the envelope as the plain dict that goes into the ``envelopes`` channel."""
-        return self.model_dump(mode="json")
+        """Return the envelope as the plain dict that goes into the ``envelopes`` channel.
+
+        ``round`` is in it only when it was given: the model's default (1) would make a write
+        look like round 1, and :func:`state.envelope_reducer` ignores an update whose round is
+        lower than the stored one's (a stale echo). Readers take a missing round as 1.
+        """
+        out = self.model_dump(mode="json")
+        if "round" not in self.model_fields_set:
+            del out["round"]
+        return out
 
 
 def task_fields(worker: str, task: Mapping[str, Any]) -> dict[str, Any]:
     """The fields an envelope takes from the task that produced it: its ``envelope_id`` (from
     ``worker``, the sub-question and ``as_of``), ``worker``, ``as_of``, ``task_key`` and
     ``round``. The one place a task becomes an envelope's identity, whoever writes it (the
-    worker node, or its guard when the node misbehaves).
+    worker node, or its guard when the node misbehaves). ``round`` only when the task has one.
 
     Args:
         worker: the worker's registered name.
@@ -219,10 +274,12 @@ def task_fields(worker: str, task: Mapping[str, Any]) -> dict[str, Any]:
         >>> fields["envelope_id"] == make_envelope_id("docs_search", "q", "2026-11-30")
         True
     """
-    return {
+    fields = {
         "envelope_id": make_envelope_id(worker, task["sub_question"], task["as_of"]),
         "worker": worker,
         "as_of": task["as_of"],
         "task_key": task["sub_question"],
-        "round": task.get("round", 1),
     }
+    if "round" in task:  # never a default: a made-up round 1 would be judged a stale echo
+        fields["round"] = task["round"]
+    return fields

@@ -171,12 +171,27 @@ def _as_entries(value: Any) -> list[dict[str, Any]]:
         if isinstance(item, Envelope):
             out.append(item.to_state())
         elif isinstance(item, BaseModel):
-            out.append(item.model_dump(mode="json"))
+            dumped = item.model_dump(mode="json")
+            if "round" not in item.model_fields_set:  # rule 7: only an explicit round counts
+                dumped.pop("round", None)
+            out.append(dumped)
         elif isinstance(item, dict):
             out.append(item)
         else:
             raise TypeError(f"an envelope must be a dict or an Envelope, got {item!r}")
     return out
+
+
+def _round_of(entry: Mapping[str, Any]) -> int | None:
+    """The entry's explicit dispatch ``round`` (an int, not a bool), or None."""
+    value = entry.get("round")
+    return value if type(value) is int else None
+
+
+def _is_stale(update: Mapping[str, Any], stored: Mapping[str, Any]) -> bool:
+    """True when ``update`` carries a lower ``round`` than ``stored`` (rule 7)."""
+    new, old = _round_of(update), _round_of(stored)
+    return new is not None and old is not None and new < old
 
 
 def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
@@ -209,6 +224,17 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
          O(len) once. The one limit: a stored dict whose ``envelope_id`` was changed in place
          is not seen (write ``delete_envelope`` and the new envelope instead; see the comment
          on the cache).
+      7. Rounds: an update carrying a lower ``round`` (an int) than the stored envelope's is a
+         stale echo (a subgraph handing back its old copy, a replay of an earlier round) and
+         changes nothing; an update with the same or a higher round merges by rule 2; an update
+         without ``round`` (persist's write-back ``{envelope_id, persisted, structured}``)
+         merges as before. Only an explicit round counts: ``Envelope.to_state()`` leaves out a
+         round the model only defaulted. So a superstep's writes of one envelope with different
+         rounds give the same result in any fold order (LangGraph folds them in task-path
+         order, so the stale echo used to win when its writer's name sorted later), provided
+         they carry the same fields, as every worker's full envelope does. It relies on rounds
+         only increasing within a thread (docs/architecture.md, "The reducer rules").
+         Deletion and reset ignore rounds.
 
     Args:
         existing: the channel's current value: a list of envelope dicts, or None.
@@ -279,6 +305,8 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
             result.append(entry)
             if snapshot is not None:
                 snapshot.append(entry)
+        elif _is_stale(update, result[pos]):
+            continue  # rule 7: an echo of an older round changes nothing
         else:
             merged = dict(result[pos])
             merged.update(update)

@@ -35,7 +35,11 @@ class Task(TypedDict):
     topic: str
     as_of: str
     round: int
-    """1 for the first map step; 2 and up for re-dispatches of failed tasks."""
+    """The dispatch round: one past the highest the thread had seen for a run's first map step
+    (1 on a new thread), one more for each re-dispatch of failed tasks."""
+    first_round: NotRequired[int]
+    """The round of this run's first map step: ``round - first_round + 1`` is the task's round
+    within its run (what ``--fail-worker NAME:ROUNDS`` counts)."""
 
 
 class Routing(TypedDict):

@@ -49,7 +49,7 @@ from workers.errors import (
 
 __all__ = [
     "RateLimitPatience", "RetryAfterGate", "gate_for", "honour_retry_after", "paced_search",
-    "patiently", "rate_limit_patience", "retry_after", "stop_waiting_when",
+    "patiently", "pause", "rate_limit_patience", "retry_after", "stop_waiting_when",
 ]
 
 _Result = TypeVar("_Result")
@@ -78,11 +78,26 @@ def stop_waiting_when(stop: _Stop | None) -> Iterator[None]:
         _stop.reset(token)
 
 
-def _check_stop() -> None:
+def _check_stop(waiting_for: str = "the provider's Retry-After") -> None:
     stop = _stop.get()
     if stop is not None and stop.is_set():
-        raise RunCancelled("the run is stopping: gave up waiting for the provider's Retry-After",
-                           stop.cause)
+        raise RunCancelled(f"the run is stopping: gave up waiting for {waiting_for}", stop.cause)
+
+
+def pause(seconds: float, waiting_for: str = "a retry") -> None:
+    """``time.sleep(seconds)`` that ends once the run stops (:func:`stop_waiting_when`): the
+    wait before a retry (:func:`workers.retry.backoff`, up to 5 s) must not hold a Ctrl-C.
+
+    Raises:
+        workers.errors.RunCancelled: the run stopped before or while waiting.
+    """
+    deadline = time.monotonic() + max(0.0, seconds)
+    while True:
+        _check_stop(waiting_for)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        time.sleep(min(left, _SLICE))
 
 
 class RetryAfterGate:

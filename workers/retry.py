@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import random
-import time
 
 from langgraph.runtime import Runtime
 
 from workers.errors import is_transient
+from workers.pacing import pause
 
 __all__ = ["ATTEMPTS_CAP", "backoff", "backoff_delay", "give_up", "retry_on"]
 
@@ -68,11 +68,15 @@ def backoff(runtime: Runtime, retry_interval: float) -> int:
     to 1 s of jitter); return the attempt number (1-based).
 
     The wait is here, not in the ``RetryPolicy``, because the interval is a per-run setting
-    while a ``RetryPolicy`` is fixed when the graph is compiled.
+    while a ``RetryPolicy`` is fixed when the graph is compiled. It ends once the run stops
+    (:func:`workers.pacing.pause`): Ctrl-C used to wait it out, up to 5 s.
+
+    Raises:
+        workers.errors.RunCancelled: the run stopped during the wait.
     """
     info = runtime.execution_info
     attempt = info.node_attempt if info else 1
     wait = backoff_delay(attempt, retry_interval)
     if wait > 0:
-        time.sleep(wait + random.uniform(0, 1))
+        pause(wait + random.uniform(0, 1))
     return attempt

@@ -13,6 +13,8 @@ into an exit code:
 * 2 bad input (one line on stderr, nothing written: :class:`app.errors.DomainError`, a bad flag
   or setting (:class:`app.config.ConfigError`), an unusable corpus
   (:class:`workers.sources.CorpusError`));
+* 75 try later (``EX_TEMPFAIL``): :class:`app.storage.TryLater`, e.g. the thread is being run by
+  another process; nothing ran, and the same command works once that process is done;
 * 130 interrupted (Ctrl-C) and 143 terminated (SIGTERM): the run stopped cleanly, is recorded as
   ``interrupted`` and resumes with the same command.
 """
@@ -30,6 +32,7 @@ from app.cli.exit_codes import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_TERMINATED,
+    EXIT_TRY_LATER,
 )
 from app.cli.parser import add_setting_flags, build_parser, flag_overrides
 from app.cli.signals import silence_stdout
@@ -80,9 +83,12 @@ def _disk_full(exc: BaseException) -> str | None:
 
 def _failed(exc: Exception) -> int:
     """Print one line for a failure that is not bad input; return exit code 1."""
-    from app.storage import StorageError
+    from app.storage import StorageError, TryLater
 
-    if isinstance(exc, StorageError):  # damaged, unreachable, or the thread busy: says which
+    if isinstance(exc, TryLater):  # the thread busy: not a failure, a script may retry
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_TRY_LATER
+    if isinstance(exc, StorageError):  # damaged or unreachable: says which
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     from app.config import redact

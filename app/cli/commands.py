@@ -17,7 +17,7 @@ from app.cli.checks import (
     validate_paths,
     validate_topic,
 )
-from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, BadInput
+from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_TRY_LATER, BadInput
 from app.cli.parser import flag_overrides
 from app.cli.signals import silence_stdout
 from app.config import Settings, as_of_or_today, load_settings, web_key
@@ -199,7 +199,8 @@ def inspect(args: argparse.Namespace) -> int:
 
 
 def prune(args: argparse.Namespace) -> int:
-    """``prune``: keep only the latest checkpoint of each finished thread."""
+    """``prune``: keep only the latest checkpoint of each finished thread. Exit 75 (try later)
+    when the one thread named with ``--thread-id`` is being run by another process."""
     from app.prune import print_prune, prune_checkpoints
     from app.storage import storage_of
 
@@ -214,4 +215,6 @@ def prune(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         print_prune(result)
+    if args.thread_id and [t["action"] for t in result["threads"]] == ["kept: busy"]:
+        return EXIT_TRY_LATER  # nothing was done, and it can be once the other run is over
     return EXIT_OK

@@ -3,8 +3,10 @@
 0 success; 1 the run failed (an exception, or the graph's ``outcome`` is ``partial`` or
 ``failed``, or a row is missing or duplicated), or a ``--crash-at`` point was never reached;
 2 bad input (one line on stderr, nothing written: :class:`app.errors.DomainError`, a bad flag or
-setting, an unusable corpus); 130 interrupted (Ctrl-C) and 143 terminated (SIGTERM): the run
-stopped cleanly, is recorded as ``interrupted`` and resumes with the same command.
+setting, an unusable corpus); 75 try later (``EX_TEMPFAIL`` of BSD's ``sysexits.h``: the thread is
+being run by another process, or another process holds the database's setup lock; nothing ran,
+the same command works once it is done); 130 interrupted (Ctrl-C) and 143 terminated (SIGTERM):
+the run stopped cleanly, is recorded as ``interrupted`` and resumes with the same command.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from app.errors import DomainError
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_TRY_LATER = 75  # EX_TEMPFAIL (sysexits.h): a script can tell "try later" from "failed"
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM: the shell's codes
 
 

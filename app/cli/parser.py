@@ -49,6 +49,19 @@ def _flag_type(spec: SettingSpec) -> Callable[[str], Any]:
     return convert
 
 
+def _as_of(text: str) -> str:
+    """``--as-of``: refused when empty (it silently meant today), else
+    :func:`state.normalize_as_of` (no such date, a year outside 1970-2100: one line each)."""
+    if not text.strip():  # ``--as-of "$UNSET"`` must not fall back to today
+        raise argparse.ArgumentTypeError("--as-of needs a value, got an empty one")
+    from state.envelope import normalize_as_of  # pydantic: imported only when the flag is given
+
+    try:
+        return normalize_as_of(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _thread_id(text: str) -> str:
     try:
         return check_thread_id(text)
@@ -122,7 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
                               epilog=_workers_epilog,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     research.add_argument("topic", help="what to research (1 to 500 characters)")
-    research.add_argument("--as-of", help="the research date YYYY-MM-DD (default: today, UTC)")
+    research.add_argument("--as-of", type=_as_of,
+                          help="the research date YYYY-MM-DD (default: today, UTC)")
     research.add_argument("--thread-id", type=_thread_id,
                           help="checkpoint thread (default: derived from topic and as-of, so "
                           "the same command resumes or updates the same run)")

@@ -31,15 +31,18 @@ from app.storage.base import (
     DamagedDatabase,
     Storage,
     StorageError,
+    StorageVanished,
     ThreadBusy,
+    TryLater,
     is_transient_storage_error,
     root_config,
 )
 from app.storage.results import ResultsStore
 
 __all__ = [
-    "DamagedDatabase", "ResultsStore", "Storage", "StorageError", "ThreadBusy",
-    "is_transient_storage_error", "open_storage", "root_config", "storage_of",
+    "DamagedDatabase", "ResultsStore", "Storage", "StorageError", "StorageVanished",
+    "ThreadBusy", "TryLater", "is_transient_storage_error", "open_storage", "root_config",
+    "storage_of",
 ]
 
 def open_storage(data_dir: Path | str, database_url: str | None = None,

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from app.storage.results import ResultsStore
 
 __all__ = [
-    "DamagedDatabase", "ROOT_THREADS_SQL", "Storage", "StorageError", "ThreadBusy",
-    "is_transient_storage_error", "root_config",
+    "DamagedDatabase", "ROOT_THREADS_SQL", "Storage", "StorageError", "StorageVanished",
+    "ThreadBusy", "TryLater", "is_transient_storage_error", "root_config",
 ]
 
 ROOT_THREADS_SQL = ("SELECT thread_id FROM checkpoints WHERE checkpoint_ns = '' "
@@ -61,8 +61,19 @@ class DamagedDatabase(StorageError):
     to get going again. Other threads or the other database may still be readable."""
 
 
-class ThreadBusy(StorageError):
-    """Another process is running this thread right now (exit 1: the input was fine, the
+class StorageVanished(StorageError):
+    """The data dir, or its checkpoint database, was deleted (or replaced) while a run used it:
+    SQLite goes on writing to the unlinked file, so the run would finish and claim success with
+    its checkpoints, lock and run record gone. The run stops instead (exit 1)."""
+
+
+class TryLater(StorageError):
+    """The storage is in use by another process right now: nothing was done, and the same
+    command works once that process is done (the CLI exits 75, ``EX_TEMPFAIL``)."""
+
+
+class ThreadBusy(TryLater):
+    """Another process is running this thread right now (exit 75: the input was fine, the
     thread is in use; run the command again once the other process is done)."""
 
     @classmethod
@@ -132,6 +143,12 @@ class Storage(ABC):
         Raises:
             ThreadBusy: another process holds it.
         """
+
+    def vanished(self) -> str | None:
+        """One line saying the storage was deleted under this process (the data dir or its
+        checkpoint database gone or replaced since this process opened it), else None. Cheap
+        (a ``stat``): called at every progress event of a run. A server backend: always None."""
+        return None
 
     @abstractmethod
     def thread_ids(self, saver: Any) -> list[str]:

@@ -41,7 +41,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from app.storage.base import ROOT_THREADS_SQL, Storage, StorageError, ThreadBusy
+from app.storage.base import ROOT_THREADS_SQL, Storage, StorageError, ThreadBusy, TryLater
 from app.storage.lease import LEASE_TTL, LEASES_DDL, Lease, LeaseBusy
 from app.storage.results import SCHEMA, ResultsStore
 
@@ -182,9 +182,9 @@ class PostgresStorage(Storage):
                 with Lease(lambda: self._connect(self.direct_url), "setup:checkpoints",
                            ttl=self.lease_ttl, wait=_SETUP_PATIENCE):
                     PostgresSaver(conn).setup()
-            except LeaseBusy:
-                raise StorageError("another process has been creating the PostgreSQL tables "
-                                   f"for {_SETUP_PATIENCE:.0f} s; is it stuck?") from None
+            except LeaseBusy:  # try later (exit 75), as a busy thread
+                raise TryLater("another process has been creating the PostgreSQL tables "
+                               f"for {_SETUP_PATIENCE:.0f} s; is it stuck?") from None
 
     @contextmanager
     def checkpointer(self, *, read_only: bool = False) -> Iterator[Any]:

@@ -74,6 +74,16 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
     return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False)
 
 
+_opened_files: dict[str, tuple[int, int]] = {}
+"""``(st_dev, st_ino)`` of each checkpoint database this process opened for writing, by
+resolved path: :meth:`SqliteStorage.vanished` tells a file made again from the one in use."""
+
+
+def _file_id(path: Path) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
+
+
 class SqliteResults(ResultsStore):
     """The results database in one SQLite file.
 
@@ -190,6 +200,7 @@ class SqliteStorage(Storage):
                 saver = SqliteSaver(conn)
                 if not read_only:
                     saver.setup()
+                    _opened_files[str(path.resolve())] = _file_id(path)
                 elif _has_table(conn, "checkpoints"):
                     saver.is_setup = True  # setup() would write (PRAGMA, CREATE, ALTER)
                 else:
@@ -197,6 +208,23 @@ class SqliteStorage(Storage):
                 yield saver
             finally:
                 conn.close()
+
+    def vanished(self) -> str | None:
+        """One line when ``checkpoints.sqlite`` (or the whole data dir) is gone, or is another
+        file than the one this process opened (deleted and made again), else None."""
+        path = self.checkpoints_path
+        opened = _opened_files.get(str(path.resolve()))
+        try:
+            now = _file_id(path)
+        except FileNotFoundError:
+            now = None
+        except OSError:  # unreadable is not gone: other errors say what is wrong
+            return None
+        if now is not None and opened in (None, now):
+            return None
+        return (f"the data dir {self.data_dir} (or its checkpoint database {CHECKPOINTS_DB}) was "
+                "deleted during the run: its checkpoints, lock and run record are gone, so the "
+                "run stopped; run the same command again to start over")
 
     @contextmanager
     def results(self, *, read_only: bool = False) -> Iterator[ResultsStore | None]:

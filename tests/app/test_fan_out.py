@@ -122,3 +122,7 @@ def test_the_cli_runs_fifty_rounds_of_a_failing_worker_to_the_end(tmp_path, smal
     assert f"db rows: {TASKS}" in proc.stdout
     assert f"errors: {len(QUESTIONS)}" in proc.stdout
     assert "still failed after 50 round(s)" in proc.stdout
+    # one note for rounds 2 to 50, not 49 "note: round N" lines (issue 21, item 8)
+    notes = [line.strip() for line in proc.stdout.splitlines() if line.strip().startswith("note:")]
+    assert [n for n in notes if "re-dispatch" in n] == [
+        f"note: rounds 2–50: re-dispatched {len(QUESTIONS)} failed task(s) each"], notes

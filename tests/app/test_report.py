@@ -258,3 +258,27 @@ def test_an_item_of_an_unknown_kind_is_named_in_the_notes_not_dropped_silently()
             "for (finding, caveat, passage): not shown") in notes
     assert "Two words." not in md
     assert render_markdown(data(ROWS)).count("## Notes") == 0  # nothing unknown: no note
+
+
+@pytest.mark.parametrize("topic", [
+    "how do LangGraph checkpointers keep pending writes across a crash and a resume",
+    "x" * 500,
+    "short",
+])
+def test_the_report_file_is_named_after_its_thread_id(topic: str) -> None:
+    """A long topic gave ``<60-char slug>...md`` next to a thread id cut at 40 (issue 21, 11)."""
+    from app.ids import default_thread_id, fresh_thread_id
+
+    thread = default_thread_id(topic, AS_OF)
+    assert report_filename(topic, AS_OF) == report_filename(topic, AS_OF, thread) == (
+        f"{thread}.md")
+    fresh = fresh_thread_id(topic, AS_OF)
+    assert report_filename(topic, AS_OF, fresh) == f"{fresh}.md"
+
+
+@pytest.mark.parametrize("thread", ["../up", ".hidden", "a/b", "-x", "mine.md", "é"])
+def test_a_thread_id_that_is_no_plain_name_still_gives_a_safe_distinct_name(thread, tmp_path):
+    name = report_filename("t", AS_OF, thread)
+    assert re.fullmatch(r"[a-z0-9][a-z0-9-]*-t[0-9a-f]{8}\.md", name), name
+    assert (tmp_path / name).resolve().parent == tmp_path.resolve()
+    assert name != report_filename("t", AS_OF, thread.lower() + "x")

@@ -2,7 +2,8 @@
 
 * a SIGKILL right after LangGraph saved the *input* checkpoint (state has no topic yet) must
   not wedge the thread: the same command, and ``resume``, finish it;
-* two processes must not run one thread at once (the second is refused, nothing duplicated);
+* two processes must not run one thread at once (the second is refused with exit 75, "try
+  later", nothing duplicated);
 * ``resume THREAD`` without ``--corpus`` continues on the corpus the thread started on, and an
   unfinished thread is never continued on another corpus;
 * a results database deleted under a finished checkpoint is reported (exit 1), never a silent
@@ -103,8 +104,10 @@ def test_a_second_process_on_the_same_thread_is_refused(place, durability_corpus
     storage = open_storage(where.data_dir, where.database_url)
     with storage.thread_lock(thread_id_of()):  # this test process plays the first runner
         proc = run_app(*args)
-    assert proc.returncode == 1, describe(proc)
+    # 75, EX_TEMPFAIL: a script can tell "try later" from a failed run (exit 1)
+    assert proc.returncode == 75, describe(proc)
     assert "being run by another process" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert "Traceback" not in proc.stderr
     assert db_rows(where) == [] and "envelopes" not in proc.stdout
     proc = run_app(*args)  # the lock is gone: it runs

@@ -187,3 +187,41 @@ def test_prune_of_an_unknown_thread_is_bad_input(tmp_path: Path) -> None:
     assert proc.stderr.startswith("error: ") and len(proc.stderr.strip().splitlines()) == 1
     assert "nope" in proc.stderr
     assert not data.exists(), "bad input must write nothing"
+
+
+def test_prune_advises_review_for_a_thread_paused_for_review(tmp_path: Path,
+                                                            durability_corpus: Path) -> None:
+    """A thread paused for a human review is kept, and the advice is ``review`` (``resume``
+    would only show the pause again); its pause survives the prune."""
+    data = tmp_path / "data"
+    common = ["--data-dir", str(data), "--corpus", str(durability_corpus), "--model", "offline"]
+    paused = run_app("research", TOPIC, "--as-of", AS_OF, *common, "--review", "--quiet")
+    assert paused.returncode == 0, describe(paused)
+    thread = thread_id_of()
+    proc = run_app("prune", "--data-dir", str(data), "--json")
+    assert proc.returncode == 0, describe(proc)
+    assert [(t["thread_id"], t["action"]) for t in json.loads(proc.stdout)["threads"]] == [
+        (thread, "kept: awaiting review")]
+    proc = run_app("prune", "--data-dir", str(data))
+    assert proc.returncode == 0, describe(proc)
+    assert f"python -m app review {thread}" in proc.stdout
+    assert "resume" not in proc.stdout
+    shown = run_app("review", thread, *common, "--json")  # still awaits its plan review
+    assert shown.returncode == 0, describe(shown)
+    assert json.loads(shown.stdout)["review"]["stage"] == "plan"
+
+
+def test_prune_of_one_busy_thread_says_try_later(tmp_path: Path, durability_corpus: Path
+                                                 ) -> None:
+    """``prune --thread-id`` of a thread another process is running did nothing: exit 75
+    (``EX_TEMPFAIL``), like any other command refused because the thread is busy."""
+    from app.storage import open_storage
+
+    data = tmp_path / "data"
+    done = run_app("research", TOPIC, "--as-of", AS_OF, "--data-dir", str(data), "--corpus",
+                   str(durability_corpus), "--model", "offline", "--quiet")
+    assert done.returncode == 0, describe(done)
+    with open_storage(data).thread_lock(thread_id_of()):
+        proc = run_app("prune", "--data-dir", str(data), "--thread-id", thread_id_of())
+    assert proc.returncode == 75, describe(proc)
+    assert "another process is running it" in proc.stdout

@@ -38,6 +38,12 @@ BAD = {
     "as-of month 13": ["research", SMALL_TOPIC, "--as-of", "2026-13-45"],
     "as-of yesterday": ["research", SMALL_TOPIC, "--as-of", "yesterday"],
     "as-of not padded": ["research", SMALL_TOPIC, "--as-of", "2026-1-5"],
+    # written YYYY-MM-DD, yet no such day: it said "must be a date written YYYY-MM-DD"
+    "as-of February 30": ["research", SMALL_TOPIC, "--as-of", "2026-02-30"],
+    "as-of year 3026": ["research", SMALL_TOPIC, "--as-of", "3026-01-01"],
+    "as-of year 1969": ["research", SMALL_TOPIC, "--as-of", "1969-12-31"],
+    # an empty --as-of silently meant today
+    "empty as-of": ["research", SMALL_TOPIC, "--as-of", ""],
     "unknown crash point": ["research", SMALL_TOPIC, "--crash-at", "lunch"],
     "fail rate 2": ["research", SMALL_TOPIC, "--fail-rate", "2"],
     "max concurrency 0": ["research", SMALL_TOPIC, "--max-concurrency", "0"],
@@ -93,7 +99,14 @@ def test_bad_input_messages_say_what_is_wrong(bad_runs) -> None:
     assert "no-such-folder" in said["missing corpus folder"]
     nothing = said["corpus folder with nothing to index"]
     assert "no indexable files: 1 file of other types" in nothing
-    assert "2026-13-45" in said["as-of month 13"] and "YYYY-MM-DD" in said["as-of month 13"]
+    assert "2026-13-45" in said["as-of month 13"] and "no month 13" in said["as-of month 13"]
+    assert "YYYY-MM-DD" in said["as-of yesterday"] and "YYYY-MM-DD" in said["as-of not padded"]
+    feb30 = said["as-of February 30"]
+    assert "2026-02-30" in feb30 and "no such date" in feb30 and "YYYY-MM-DD" not in feb30
+    assert "February 2026 has 28 days" in feb30
+    for case in ("as-of year 3026", "as-of year 1969"):
+        assert "between 1970 and 2100" in said[case], said[case]
+    assert "--as-of" in said["empty as-of"] and "empty" in said["empty as-of"]
     assert "lunch" in said["unknown crash point"]
     assert "--thread-id" in said["empty thread id"] and "empty" in said["empty thread id"]
     assert "control characters" in said["thread id with a newline"]

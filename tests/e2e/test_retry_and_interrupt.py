@@ -77,3 +77,37 @@ def test_a_stop_signal_stops_cleanly_and_the_same_command_finishes(tmp_path, sma
     assert "resuming thread" in done.stdout
     rows = [r["envelope_id"] for r in db_rows(data)]
     assert len(rows) == len(set(rows)) == expected_tasks(TOPIC)
+
+
+def test_ctrl_c_during_review_approve_stops_at_once_not_after_the_retry_wait(tmp_path,
+                                                                             small_corpus):
+    """``review --approve`` runs the map step; Ctrl-C while a task waits before its retry used
+    to take the whole wait (up to 5 s by default; 20 s here) before exiting (issue 21, 11)."""
+    import time
+
+    data = tmp_path / "data"
+    paused = run_cli(*_args(data, small_corpus, "--review", "--json"))
+    assert paused.returncode == 0, paused.stderr
+    thread = json.loads(paused.stdout)["thread_id"]
+    env = {**clean_env(), "RESEARCH_RETRY_INTERVAL": "20", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "review", thread, "--approve", "--data-dir", str(data),
+         "--corpus", str(small_corpus), "--fail-rate", "1"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for out in proc.stdout:
+        if " retry " in out:  # a task failed and now waits 20 s before its next attempt
+            break
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=120)
+    took = time.monotonic() - sent
+    assert proc.returncode == 130, stderr
+    assert stderr.strip().splitlines() == [
+        "interrupted: the run can be resumed with the same command"]
+    assert took < 10, f"exited {took:.1f} s after Ctrl-C: it waited out the retry"
+    for stage in ("plan, resumed", "results"):  # the same command finishes the thread
+        done = run_cli("review", thread, "--approve", "--data-dir", data, "--corpus",
+                       small_corpus)
+        assert done.returncode == 0, (stage, done.stderr)
+    rows = [r["envelope_id"] for r in db_rows(data)]
+    assert len(rows) == len(set(rows)) == expected_tasks(TOPIC)

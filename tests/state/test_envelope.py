@@ -56,7 +56,44 @@ def test_bad_as_of_is_rejected(bad):
 
 def test_normalize_as_of_rejects_with_value_error():
     with pytest.raises(ValueError, match="YYYY-MM-DD"):
-        normalize_as_of("2026-11-31")
+        normalize_as_of("2026-11-3")
+
+
+@pytest.mark.parametrize(("bad", "said"), [
+    ("2026-02-30", "no such date (February 2026 has 28 days)"),
+    ("2026-11-31", "no such date (November 2026 has 30 days)"),
+    ("2026-13-01", "no such date (there is no month 13)"),
+    ("2026-00-01", "no such date (there is no month 0)"),
+])
+def test_a_date_written_yyyy_mm_dd_that_does_not_exist_is_named_as_such(bad, said):
+    """Written the right way, so the error must not say how to write it (issue 21, item 10)."""
+    with pytest.raises(ValueError, match=r"no such date") as caught:
+        normalize_as_of(bad)
+    assert said in str(caught.value) and "YYYY-MM-DD" not in str(caught.value)
+
+
+@pytest.mark.parametrize("bad", ["1969-12-31", "2101-01-01", "0026-01-01", "3026-11-30",
+                                 dt.date(1900, 1, 1), dt.datetime(2200, 1, 1)])
+def test_years_outside_1970_to_2100_are_refused(bad):
+    with pytest.raises(ValueError, match="between 1970 and 2100"):
+        normalize_as_of(bad)
+
+
+@pytest.mark.parametrize("edge", ["1970-01-01", "2100-12-31", "2024-02-29"])
+def test_the_edges_of_the_years_and_leap_days_are_dates(edge):
+    assert normalize_as_of(edge) == edge
+
+
+@pytest.mark.parametrize("empty", ["", "   "])
+def test_an_empty_as_of_is_refused_not_today(empty):
+    with pytest.raises(ValueError, match="empty"):
+        normalize_as_of(empty)
+
+
+@pytest.mark.parametrize("odd", ["2026-W01-1", "２０２６-01-01", "2026-01-01T00:00"])
+def test_other_iso_forms_and_non_ascii_digits_are_not_dates(odd):
+    with pytest.raises(ValueError, match="YYYY-MM-DD"):
+        normalize_as_of(odd)
 
 
 @pytest.mark.parametrize("field", ["envelope_id", "worker"])

@@ -1,0 +1,67 @@
+"""The data dir, or its checkpoint database, deleted while a run goes (issue 21, item 4).
+
+SQLite keeps writing to a file that was unlinked, and persist made the results database again:
+the run used to print "db rows: 12, persisted: 12/12" and exit 0 with its checkpoints, lock and
+run record gone (``threads`` then said "No threads yet" next to 12 rows). It must notice, stop
+with one line saying so, exit 1, claim nothing and make no data dir again.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import AS_OF, ROOT, SMALL_TOPIC, clean_env, run_cli
+from tests.durability._helpers import CHECKPOINTS_DB
+
+
+def _delete_mid_run(data: Path, corpus: Path, delete) -> subprocess.CompletedProcess[str]:
+    """Start a slowed-down run; once the map step is under way (the second result), ``delete``
+    its storage, then let it go on."""
+    args = ["research", SMALL_TOPIC, "--as-of", AS_OF, "--data-dir", str(data), "--corpus",
+            str(corpus), "--model", "offline", "--fail-rate", "0.5", "--seed", "3",
+            "--max-concurrency", "1"]
+    proc = subprocess.Popen([sys.executable, "-m", "app", *args], cwd=ROOT,
+                            env={**clean_env(), "PYTHONUNBUFFERED": "1"},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = []
+    for line in proc.stdout:
+        seen.append(line)
+        if line.lstrip("[ ").startswith("2/"):
+            break
+    else:
+        pytest.fail("the run ended before its second result: " + "".join(seen))
+    delete(data)
+    out, err = proc.communicate(timeout=300)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, "".join(seen) + out, err)
+
+
+def _checkpoints_only(data: Path) -> None:
+    for path in data.glob(f"{CHECKPOINTS_DB}*"):
+        path.unlink()
+
+
+@pytest.mark.parametrize("delete", [shutil.rmtree, _checkpoints_only],
+                         ids=["data dir", "checkpoint database"])
+def test_a_run_whose_storage_is_deleted_stops_and_claims_nothing(tmp_path, small_corpus,
+                                                                 delete) -> None:
+    data = tmp_path / "data"
+    proc = _delete_mid_run(data, small_corpus, delete)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+    assert "was deleted during the run" in lines[0] and str(data) in lines[0]
+    assert "Traceback" not in proc.stderr
+    for claim in ("db rows:", "persisted:", "report written", "summary:"):
+        assert claim not in proc.stdout, proc.stdout
+    if delete is shutil.rmtree:
+        assert not data.exists(), sorted(os.listdir(data))  # not made again behind its back
+    # and the advice works: the same command starts over and finishes
+    again = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--data-dir", data, "--corpus",
+                    small_corpus, "--model", "offline")
+    assert again.returncode == 0, again.stderr
