@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from app.ids import default_thread_id, sha8
+from app.notes import coalesce_notes
 from app.relevance import Relevance, judge
 from app.rows import ok_items
 from app.text import clip
@@ -237,7 +238,7 @@ def render_markdown(data: ReportInput) -> str:
             for r in errors
         ]
         lines.append("")
-    notes = data.notes + _unknown_kinds(data.rows)
+    notes = coalesce_notes(data.notes) + _unknown_kinds(data.rows)  # one line per stretch of rounds
     if notes:
         lines += ["## Notes", ""]
         lines += [f"- {clip(n, _LINE)}" for n in notes]

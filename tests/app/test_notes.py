@@ -36,3 +36,14 @@ def test_nothing_is_lost_or_made_up():
     assert coalesce_notes([]) == []
     odd = ["round 2: re-dispatching 4 failed task(s) (and more)", "round x: re-dispatching"]
     assert coalesce_notes(odd) == odd
+
+
+def test_the_report_lists_a_stretch_of_rounds_on_one_line():
+    from app.report import ReportInput, render_markdown
+
+    notes = [f"round {r}: re-dispatching 4 failed task(s)" for r in range(2, 101)]
+    report = render_markdown(ReportInput(topic="t", as_of="2026-11-30", model_label="offline",
+                                         thread_id="t", sub_questions=["q"], rows=[],
+                                         notes=notes))
+    assert "rounds 2–100: re-dispatched 4 failed task(s) each" in report
+    assert "round 50:" not in report
