@@ -181,7 +181,7 @@ def short_id(envelope_id: str) -> str:
 
 def sub_questions(topic: str = TOPIC) -> list[str]:
     """The offline planner's sub-questions of ``topic`` (what a walkthrough run dispatches)."""
-    from app.plan import offline_plan
+    from app.research.plan import offline_plan
 
     return offline_plan(topic)
 
@@ -204,8 +204,8 @@ def first_ok_attempts(fail_rate: float, seed: int, *, max_attempts: int | None =
     """For each envelope id of a run of ``topic``: the first attempt that ``--fail-rate
     fail_rate --seed seed`` lets through in round 1, ``max_attempts + 1`` if none does. Asked of
     the app's own ``FaultPlan.injects_failure``, which decides the failures of a real run."""
-    from app.config import default_of
-    from app.faults import FaultPlan
+    from app.runs.faults import FaultPlan
+    from app.settings.config import default_of
     from state import make_envelope_id
 
     max_attempts = max_attempts or default_of("max_attempts")  # RESEARCH_MAX_ATTEMPTS's
@@ -226,7 +226,7 @@ def pick_seed(fail_rate: float, preferred: int, *, max_attempts: int | None = No
     """``preferred`` if with it every task of a run succeeds within ``max_attempts`` in round 1
     and some task needs a retry; else the next seed that does (the failures depend on the
     envelope ids, so another plan or another set of workers needs another seed)."""
-    from app.config import default_of
+    from app.settings.config import default_of
 
     max_attempts = max_attempts or default_of("max_attempts")
     for seed in range(preferred, preferred + 10_000):

@@ -19,7 +19,7 @@ topic "checkpointer pending writes"):
    loads, imported up front by a small wrapper that then runs ``python -m app`` unchanged, with
    ``runpy``), and "the research itself" (the CLI's work: corpus, graph, report).
 4. **where the research's time goes**: the same cold and warm runs again, but in this process
-   (``app.run.run_research``), with timers wrapped around ``Corpus.open`` (corpus indexing, or
+   (``app.runs.run.run_research``), with timers wrapped around ``Corpus.open`` (corpus indexing, or
    opening the cached index when warm), ``OfflineChatModel._generate`` (model calls) and
    ``Corpus.search`` / ``read`` / ``passage`` (corpus queries). Workers run in parallel threads,
    so the timers add up per-thread CPU time (``time.thread_time``), and the run's total is the
@@ -68,7 +68,7 @@ def _indexes(data_dir: Path) -> list[Path]:
     return sorted(data_dir.glob("corpus-*.sqlite"))
 
 
-CLI_IMPORTS = "app.cli, app.models, app.progress, app.run, workers.sources"
+CLI_IMPORTS = "app.cli, app.llm.models, app.cli.progress, app.runs.run, workers.sources"
 """What ``python -m app research`` imports (``app.cli`` imports the rest lazily, in ``_run``)."""
 
 _TIMED_CLI = f"""\
@@ -146,7 +146,7 @@ INDEXING, MODEL, QUERIES = "corpus indexing", "model calls", "corpus queries"
 @contextmanager
 def instrumented(timers: Timers) -> Iterator[None]:
     """Wrap the corpus and the offline model with timers for the duration of the block."""
-    from app.offline import OfflineChatModel
+    from app.llm.offline import OfflineChatModel
     from workers.sources import Corpus
 
     saved = {
@@ -170,8 +170,8 @@ def instrumented(timers: Timers) -> Iterator[None]:
 
 def in_process_run(data_dir: Path, fresh: bool) -> dict[str, Any]:
     """One instrumented run in this process; return its timings."""
-    from app.config import Settings
-    from app.run import RunRequest, run_research
+    from app.runs.run import RunRequest, run_research
+    from app.settings.config import Settings
 
     settings = Settings(data_dir=data_dir, model="offline")
     timers = Timers()
@@ -230,7 +230,7 @@ def main() -> int:
         cold_s, warm_s = cold_split["wall"], warm_split["wall"]
 
         # 3. The same runs in-process, instrumented.
-        import app.run  # noqa: F401  (imports are not part of the in-process numbers)
+        import app.runs.run  # noqa: F401  (imports are not part of the in-process numbers)
 
         proc_dir = base / "inproc"
         cold_run = in_process_run(proc_dir, fresh=False)

@@ -207,8 +207,8 @@ def run_question(question: dict[str, Any], data_dir: Path, folder: Path, as_of: 
                  ) -> dict[str, Any]:
     """Run the offline agent on one question with ``--corpus folder`` (in this process, as
     ``python -m app research TOPIC --corpus FOLDER`` would) and score its report."""
-    from app.config import Settings
-    from app.run import RunRequest, run_research
+    from app.runs.run import RunRequest, run_research
+    from app.settings.config import Settings
 
     settings = Settings(data_dir=data_dir, model="offline", corpus=str(folder))
     summary = run_research(RunRequest(topic=question["topic"], as_of=as_of), settings)

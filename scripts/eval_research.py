@@ -115,8 +115,8 @@ def score(question: dict[str, Any], refs: Sequence[str], warnings: list[dict] | 
 
 def run_question(question: dict[str, Any], data_dir: Path) -> dict[str, Any]:
     """Run the offline agent on one question (in this process) and score its report."""
-    from app.config import Settings
-    from app.run import RunRequest, run_research
+    from app.runs.run import RunRequest, run_research
+    from app.settings.config import Settings
 
     settings = Settings(data_dir=data_dir, model="offline")
     summary = run_research(RunRequest(topic=question["topic"], as_of=AS_OF), settings)
@@ -230,7 +230,7 @@ def quality_table(results: dict[str, Any]) -> str:
 
 def render_readme(text: str, results: dict[str, Any]) -> str:
     """README text with its ``quality`` block rewritten from ``results``."""
-    from app.diagram import replace_section
+    from app.graph.diagram import replace_section
 
     return replace_section(text, "quality", quality_table(results))
 
@@ -238,7 +238,7 @@ def render_readme(text: str, results: dict[str, Any]) -> str:
 def render_readme_external(text: str, results: dict[str, Any]) -> str:
     """README text with its ``quality-external`` block rewritten from ``results`` (the external
     corpora's results file)."""
-    from app.diagram import replace_section
+    from app.graph.diagram import replace_section
 
     return replace_section(text, "quality-external", corpora.quality_table(results))
 

@@ -6,7 +6,7 @@ A run must exit 130 (SIGINT) or 143 (SIGTERM) within ``--timeout`` seconds; one 
 a hang: it is sent SIGABRT, and Python's ``faulthandler`` prints every thread's stack, which
 this script shows. Several runs go at once (``--parallel``) because a hang needs load to show.
 
-This is how the hang fixed in ``app/stop.py`` was found and measured (1 of 30 interrupted runs
+This is how the hang fixed in ``app/runs/stop.py`` was found and measured (1 of 30 interrupted runs
 hung before, 0 of 84 after); it is a stress script, not a test: the suite's
 ``tests/e2e/test_retry_and_interrupt.py`` checks one interrupted run of each signal.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.diagram import config_table, graph_mermaid, replace_section
+from app.graph.diagram import config_table, graph_mermaid, replace_section
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

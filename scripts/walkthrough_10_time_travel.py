@@ -40,9 +40,9 @@ from _walkthrough import (  # noqa: E402
     write_corpus,
 )
 
-from app.ids import default_thread_id  # noqa: E402
+from app.runs.ids import default_thread_id  # noqa: E402
+from app.runs.threads import research_graph  # noqa: E402
 from app.storage import open_storage  # noqa: E402
-from app.threads import research_graph  # noqa: E402
 
 
 def _count(data: Path, what: str) -> list[dict]:

@@ -36,7 +36,7 @@ from langgraph.types import Command, Send
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _walkthrough import AS_OF, CORPUS_FILES, short_id, verdict  # noqa: E402
 
-from app.offline import OfflineChatModel  # noqa: E402
+from app.llm.offline import OfflineChatModel  # noqa: E402
 from state import Envelope, envelope_reducer, make_envelope_id  # noqa: E402
 
 QUESTIONS = ["What is Send?", "What is a reducer?", "What is a checkpointer?"]

@@ -40,7 +40,7 @@ from _walkthrough import (  # noqa: E402
     write_corpus,
 )
 
-from app.ids import default_thread_id  # noqa: E402
+from app.runs.ids import default_thread_id  # noqa: E402
 
 EXPECTED_ROWS = expected_rows()  # sub-questions x workers: 4 x 3 = 12 in the stock template
 CRASH_AFTER = 5
@@ -57,7 +57,7 @@ def saved_writes(data: Path, thread_id: str) -> int:
 
 def show_checkpoints(data: Path, thread_id: str) -> tuple[list[str], int]:
     """Print the thread's checkpoints and its saved pending writes; return (next, saved)."""
-    from app.inspect import inspect_thread
+    from app.runs.inspect import inspect_thread
 
     info = inspect_thread(data, thread_id) or {"checkpoints": [], "next": []}
     print(f"checkpoints of thread {thread_id} (oldest first):")

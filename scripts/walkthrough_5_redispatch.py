@@ -35,7 +35,7 @@ from _walkthrough import (  # noqa: E402
     write_corpus,
 )
 
-from app.ids import default_thread_id  # noqa: E402
+from app.runs.ids import default_thread_id  # noqa: E402
 
 EXPECTED_ROWS = expected_rows()  # sub-questions x workers: 4 x 3 = 12 in the stock template
 
@@ -66,7 +66,7 @@ def main() -> int:
             print(f"  {short_id(eid):<22} {' -> '.join(attempts[eid])}")
 
         print()
-        from app.inspect import inspect_thread
+        from app.runs.inspect import inspect_thread
 
         info = inspect_thread(data, thread_id) or {"checkpoints": []}
         print("the envelopes channel, checkpoint by checkpoint:")

@@ -48,7 +48,7 @@ from _walkthrough import (  # noqa: E402
     write_corpus,
 )
 
-from app.ids import default_thread_id  # noqa: E402
+from app.runs.ids import default_thread_id  # noqa: E402
 
 MODES = ("exit", "async", "sync")
 CRASH_AFTER = 5

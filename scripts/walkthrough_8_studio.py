@@ -1,7 +1,7 @@
 """Walkthrough step 8: LangGraph Studio. The graph ``langgraph dev`` serves, driven the way it is.
 
 ``uv run langgraph dev`` starts LangGraph's local Agent Server on http://127.0.0.1:2024 with the
-graph ``langgraph.json`` names (``research`` = ``./app/studio.py:served_graph``, a factory of
+graph ``langgraph.json`` names (``research`` = ``./app/server/studio.py:served_graph``, a factory of
 its ``graph``), and prints the link to Studio, whose UI is hosted by LangSmith
 (https://smith.langchain.com/studio/?baseUrl=...): it needs a browser, the network and a
 LangSmith login. None of that is available offline, so this

@@ -117,7 +117,8 @@ class ResearchState(TypedDict, total=False):
     once, by ``report``, at the end of a run."""
 
     warnings: list[dict[str, str]]
-    """The relevance verdict (``app.relevance``): each ``{"code", "message"}``, empty when the
+    """The relevance verdict (``app.research.relevance``): each ``{"code", "message"}``, empty when
+    the
     sources speak to the topic. Written once, by ``report``, so every client reads it."""
 
     failed_tasks: list[dict[str, Any]]

@@ -1,7 +1,8 @@
 """The app's CLI in a clean environment: the one place that decides which variables a test (or a
 walkthrough script) run may inherit from the machine.
 
-* :func:`is_app_setting`: a variable the app or its OpenAI client reads (``app.config.ENV_VARS``,
+* :func:`is_app_setting`: a variable the app or its OpenAI client reads
+(``app.settings.config.ENV_VARS``,
   ``RESEARCH_*``, ``OPENAI_*``).
 * :func:`clean_env`: the environment of a CLI subprocess: the machine's, minus every app
   setting, with every ``ENV_VARS`` name set to the empty string (unset for the app, and it
@@ -35,10 +36,11 @@ APP_PREFIXES = ("RESEARCH_", "OPENAI_")
 
 
 def is_app_setting(name: str) -> bool:
-    """True for a variable that can change what a run does: a setting of ``app.config.ENV_VARS``
+    """True for a variable that can change what a run does: a setting of
+    ``app.settings.config.ENV_VARS``
     or any ``RESEARCH_*``/``OPENAI_*`` variable (the OpenAI client reads others, such as
     ``OPENAI_ORG_ID``, on its own)."""
-    from app.config import ENV_VARS  # light: the config module imports no LangGraph code
+    from app.settings.config import ENV_VARS  # light: the config module imports no LangGraph code
 
     return name in ENV_VARS or name.startswith(APP_PREFIXES)
 
@@ -47,7 +49,8 @@ def clean_env(extra: Mapping[str, str | None] | None = None) -> dict[str, str]:
     """The environment for a CLI subprocess: the user's settings cannot leak in.
 
     Every app setting (:func:`is_app_setting`) is removed, and every variable the app reads
-    (``app.config.ENV_VARS``) is then set to the empty string, which the app treats as unset
+    (``app.settings.config.ENV_VARS``) is then set to the empty string, which the app treats as
+    unset
     *and* which outranks a ``.env`` file in the working directory (environment beats ``.env``),
     so a developer's ``.env`` cannot switch the run to a real model either. ``PYTHONPATH`` is
     dropped; output is UTF-8, and ``COLUMNS=200`` keeps rich's lines unwrapped.
@@ -56,7 +59,7 @@ def clean_env(extra: Mapping[str, str | None] | None = None) -> dict[str, str]:
         extra: variables applied last; a ``None`` value removes the variable (so that a
             ``.env`` file can supply it).
     """
-    from app.config import ENV_VARS
+    from app.settings.config import ENV_VARS
 
     env = {k: v for k, v in os.environ.items() if not is_app_setting(k)}
     env.update({name: "" for name in ENV_VARS})

@@ -5,7 +5,7 @@ worker in ``workers/registry.py``) keeps a green suite. Tests that describe the 
 purpose (the walkthrough page's excerpts) ask :func:`is_stock_registry` and skip otherwise.
 
 Fault seeds: whether ``--fail-rate P --seed S`` fails an attempt is decided by the app's own
-``app.faults.FaultPlan.injects_failure``; :func:`first_ok_attempts` asks it (the formula is not
+``app.runs.faults.FaultPlan.injects_failure``; :func:`first_ok_attempts` asks it (the formula is not
 copied here) and :func:`find_seed` searches seeds with it.
 """
 
@@ -42,7 +42,7 @@ def not_stock_reason(what: str, names: Iterable[str] | None = None) -> str:
 
 def sub_questions(topic: str) -> list[str]:
     """The offline planner's sub-questions of ``topic``."""
-    from app.plan import offline_plan
+    from app.research.plan import offline_plan
 
     return offline_plan(topic)
 
@@ -57,7 +57,7 @@ def first_ok_attempts(fail_rate: float, seed: int, topic: str, as_of: str, *,
     """For each envelope id of an offline run of ``topic``: the first attempt that
     ``--fail-rate fail_rate --seed seed`` lets through in round ``round_``
     (``max_attempts + 1`` when every attempt of the round fails), asked of ``FaultPlan``."""
-    from app.faults import FaultPlan
+    from app.runs.faults import FaultPlan
     from state import make_envelope_id
 
     plan = FaultPlan(fail_rate=fail_rate, seed=seed)

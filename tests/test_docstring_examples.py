@@ -25,7 +25,8 @@ MODULES = sorted(
 
 TEACH_BY_EXAMPLE = {
     "state.envelope", "state.reducers", "state.reducer_catalog", "workers.errors",
-    "workers.usage", "workers.pacing", "workers.retry", "app.rows", "app.text", "app.models",
+    "workers.usage", "workers.pacing", "workers.retry", "app.research.rows", "app.research.text",
+    "app.llm.models",
 }
 """Modules whose examples are their documentation: losing them all is a failure too."""
 

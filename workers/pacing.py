@@ -7,7 +7,7 @@ endpoint's gate, and decides how long a rate limit may hold a call.
 * :class:`RetryAfterGate` is a time before which no request may go to one endpoint (a model
   provider, a search API): whoever sees a ``Retry-After`` holds it; every caller waits on it
   before its next request (:func:`gate_for` gives the process's gate of an endpoint). The app fits
-  every chat model with it (``app/provider.py``); :func:`paced_search` puts a search API behind
+  every chat model with it (``app/llm/provider.py``); :func:`paced_search` puts a search API behind
   one.
 * :class:`RateLimitPatience` retries one call that is rate-limited (HTTP 429), with or without a
   ``Retry-After``: exponential backoff with jitter (holding the gate, so every caller backs off)

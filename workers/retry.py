@@ -46,7 +46,8 @@ def backoff_delay(attempt: int, retry_interval: float) -> float:
 
     The formula of LangGraph's ``RetryPolicy`` (``initial_interval * backoff_factor ** n``
     capped at ``max_interval``), with the interval a per-run setting. The one owner of it:
-    :func:`backoff` (the nodes) and the report summary's retries (``app.synthesis``) both use it.
+    :func:`backoff` (the nodes) and the report summary's retries (``app.research.synthesis``) both
+    use it.
 
     Args:
         attempt: the attempt about to start, 1 for the first.

@@ -1,9 +1,9 @@
 """Command line: ``python -m app research|resume|review|threads|inspect|prune``.
 
-One module per concern: :mod:`app.cli.parser` (the flags, derived from ``app/config.py``),
+One module per concern: :mod:`app.cli.parser` (the flags, derived from ``app/settings/config.py``),
 :mod:`app.cli.checks` (input refused before anything is written), :mod:`app.cli.commands` (the
 subcommands), :mod:`app.cli.signals` (broken pipes; Ctrl-C and SIGTERM stop a run through
-:mod:`app.stop`), :mod:`app.cli.disk` (telling a full disk), and :mod:`app.cli.exit_codes`.
+:mod:`app.runs.stop`), :mod:`app.cli.disk` (telling a full disk), and :mod:`app.cli.exit_codes`.
 :func:`main` is the one place that turns an exception
 into an exit code:
 
@@ -11,7 +11,7 @@ into an exit code:
 * 1 the run failed (an exception, or the graph's ``outcome`` is ``partial`` or ``failed``, or a
   row is missing or duplicated), or a ``--crash-at`` point was never reached;
 * 2 bad input (one line on stderr, nothing written: :class:`app.errors.DomainError`, a bad flag
-  or setting (:class:`app.config.ConfigError`), an unusable corpus
+  or setting (:class:`app.settings.config.ConfigError`), an unusable corpus
   (:class:`workers.sources.CorpusError`));
 * 75 try later (``EX_TEMPFAIL``): :class:`app.storage.TryLater`, e.g. the thread is being run by
   another process; nothing ran, and the same command works once that process is done;
@@ -36,9 +36,9 @@ from app.cli.exit_codes import (
 )
 from app.cli.parser import add_setting_flags, build_parser, flag_overrides
 from app.cli.signals import silence_stdout
-from app.config import ConfigError
 from app.errors import DomainError
-from app.stop import Terminated
+from app.runs.stop import Terminated
+from app.settings.config import ConfigError
 from workers.sources import CorpusError  # the workers' bad input (workers never import app/)
 
 __all__ = ["add_setting_flags", "build_parser", "flag_overrides", "main"]
@@ -91,7 +91,7 @@ def _failed(exc: Exception) -> int:
     if isinstance(exc, StorageError):  # damaged or unreachable: says which
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    from app.config import redact
+    from app.settings.config import redact
     from workers.errors import RunCancelled, describe_fatal, is_fatal, one_line
 
     if isinstance(exc, RunCancelled) and exc.cause is not None:

@@ -8,7 +8,7 @@ import unicodedata
 from pathlib import Path
 
 from app.cli.exit_codes import BadInput
-from app.config import Settings
+from app.settings.config import Settings
 
 MAX_TOPIC_CHARS = 500
 
@@ -102,7 +102,7 @@ def validate_paths(settings: Settings) -> None:
         if not Path(out).is_file() or Path(out).suffix.lower() != ".md":
             raise BadInput(f"--out {out} exists and is not a .md report or a folder; "
                            "refusing to overwrite it")
-    from app.report import report_path
+    from app.research.report import report_path
 
     folder = report_path(out, data_dir, "report.md").parent
     if folder.exists() and not folder.is_dir():
@@ -120,7 +120,7 @@ def check_fail_workers(settings: Settings) -> None:
     """
     if not settings.fail_workers:
         return
-    from app.faults import parse_fail_worker
+    from app.runs.faults import parse_fail_worker
     from workers.registry import registered  # imports the agent stack: only when needed
 
     known = {w.name for w in registered(web=settings.web)}

@@ -20,13 +20,14 @@ from app.cli.checks import (
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_TRY_LATER, BadInput
 from app.cli.parser import flag_overrides
 from app.cli.signals import silence_stdout
-from app.config import Settings, as_of_or_today, load_settings, web_key
 from app.errors import NothingToReview
-from app.stop import stop_on_signals
+from app.runs.stop import stop_on_signals
+from app.settings.config import Settings, as_of_or_today, web_key
+from app.settings.env import load_settings
 
 SETTINGS_IN_USE: list[Settings] = []
 """The command's settings: their secrets are masked in any error line printed (a provider may
-echo a key; :func:`app.config.redact`)."""
+echo a key; :func:`app.settings.config.redact`)."""
 
 DATA_DIR: list[Path] = []
 """The data dir of the command, to tell a full disk behind SQLite's "disk I/O error"."""
@@ -43,13 +44,13 @@ def settings_of(args: argparse.Namespace) -> Settings:
         ConfigError: an unusable environment variable.
     """
     settings = load_settings().with_overrides(**flag_overrides(args))
-    SETTINGS_IN_USE[:] = [settings]  # what app.config.redact masks in an error line
+    SETTINGS_IN_USE[:] = [settings]  # what app.settings.config.redact masks in an error line
     DATA_DIR[:] = [Path(settings.data_dir)]
     return settings
 
 
 def run(args: argparse.Namespace) -> int:
-    """``research``, ``resume`` and ``review``: one run of the graph (``app.run``), its
+    """``research``, ``resume`` and ``review``: one run of the graph (``app.runs.run``), its
     summary printed. Exit 0 when the outcome is ``ok``, else 1."""
     settings = settings_of(args)
     validate_paths(settings)
@@ -66,9 +67,9 @@ def run(args: argparse.Namespace) -> int:
 
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.
-    from app.progress import Progress, print_pause, print_summary
-    from app.run import RunRequest, run_research
-    from app.tracing import check_tracing
+    from app.cli.progress import Progress, print_pause, print_summary
+    from app.llm.tracing import check_tracing
+    from app.runs.run import RunRequest, run_research
 
     if tracing_note := check_tracing():  # said once, instead of ~30 s of retries at exit
         print(tracing_note, file=sys.stderr)
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         request.checkpoint_id = args.checkpoint
 
     progress = Progress(sys.stderr if args.json else sys.stdout, quiet=args.quiet)
-    with stop_on_signals():  # before the run exists; app.run sets its stop signal too
+    with stop_on_signals():  # before the run exists; app.runs.run sets its stop signal too
         summary = run_research(request, settings, on_event=progress)
     out = summary.to_dict()
     # Alive at the end with a crash point set: it was never reached. A workshop that asked for
@@ -112,8 +113,8 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
         BadInput: a flag does not fit the stage it awaits.
         Shown: the pause was printed (no decision given).
     """
-    from app.inspect import pending_review
-    from app.review import ReviewError, ReviewPause, review_value
+    from app.research.review import ReviewError, ReviewPause, review_value
+    from app.runs.inspect import pending_review
     from app.storage import storage_of
 
     checkpoint = getattr(args, "checkpoint", None)
@@ -139,7 +140,7 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
         if args.json:
             print(json.dumps(pause, indent=2, ensure_ascii=False), flush=True)
         else:
-            from app.progress import print_pause
+            from app.cli.progress import print_pause
 
             print_pause(pause)
         raise Shown
@@ -158,7 +159,7 @@ def _warn(warnings: list[str]) -> int:
 
 def threads(args: argparse.Namespace) -> int:
     """``threads``: every thread with its topic, ``as_of``, status and last step."""
-    from app.inspect import list_threads, print_threads
+    from app.runs.inspect import list_threads, print_threads
     from app.storage import storage_of
 
     settings = settings_of(args)
@@ -178,9 +179,9 @@ def inspect(args: argparse.Namespace) -> int:
     Raises:
         UnknownThread: no such thread.
     """
-    from app.inspect import inspect_thread, print_inspection
+    from app.runs.inspect import inspect_thread, print_inspection
+    from app.runs.threads import require_thread
     from app.storage import storage_of
-    from app.threads import require_thread
 
     settings = settings_of(args)
     check_data_dir(settings)
@@ -201,7 +202,7 @@ def inspect(args: argparse.Namespace) -> int:
 def prune(args: argparse.Namespace) -> int:
     """``prune``: keep only the latest checkpoint of each finished thread. Exit 75 (try later)
     when the one thread named with ``--thread-id`` is being run by another process."""
-    from app.prune import print_prune, prune_checkpoints
+    from app.runs.prune import print_prune, prune_checkpoints
     from app.storage import storage_of
 
     settings = settings_of(args)

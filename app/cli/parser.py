@@ -1,5 +1,5 @@
 """The argument parser. The settings' flags are derived from their declaration in
-``app/config.py`` (:func:`add_setting_flags`), never written out here."""
+``app/settings/config.py`` (:func:`add_setting_flags`), never written out here."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from app.cli.exit_codes import EXIT_BAD_INPUT
-from app.config import SETTINGS
-from app.ids import check_thread_id
-from app.setting_spec import ConfigError, SettingSpec, parse_setting
+from app.runs.ids import check_thread_id
+from app.settings.config import SETTINGS
+from app.settings.spec import ConfigError, SettingSpec, parse_setting
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,4 +1,5 @@
-"""How the CLI stops quietly when its reader leaves (a broken pipe). Signals: :mod:`app.stop`."""
+"""How the CLI stops quietly when its reader leaves (a broken pipe). Signals:
+:mod:`app.runs.stop`."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@
   re-derives what runs next after ``update_state``, a fork or a replay;
 * :mod:`app.graph.nodes` holds one module per node: module-level functions reading the client's
   choices from ``runtime.context`` and everything else from the graph's
-  :class:`app.resources.Resources`.
+  :class:`app.graph.resources.Resources`.
 
 Source: LangGraph's map-reduce how-to (``Send``), "Add retry policies", "Durable execution" and
 "Time travel".

@@ -25,7 +25,6 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import RetryPolicy
 
-from app.config import RunContext
 from app.graph.edges import (
     after_plan,
     after_review_plan,
@@ -39,7 +38,8 @@ from app.graph.nodes.plan import plan
 from app.graph.nodes.report import report
 from app.graph.nodes.review import review_plan, review_results
 from app.graph.nodes.route import route
-from app.resources import Resources
+from app.graph.resources import Resources
+from app.settings.config import RunContext
 from app.storage import is_transient_storage_error
 from state import ResearchInput, ResearchState, parallel_keys
 from workers.base import WorkerSpec, guard_worker_node, make_worker_node
@@ -66,7 +66,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         workers: the workers to fan out to (default: ``workers.registry.WORKERS``); fixed per
             compiled graph, since each is a node.
         resources: where nodes look up the models, corpus and per-run objects of their run's
-            context (default: a fresh :class:`app.resources.Resources` with no credentials).
+            context (default: a fresh :class:`app.graph.resources.Resources` with no credentials).
         checkpointer: a LangGraph checkpointer (e.g. ``SqliteSaver``), or None (LangGraph Server
             and Studio bring their own).
 

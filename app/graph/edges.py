@@ -20,7 +20,7 @@ from typing import Any
 from langgraph.graph import END
 from langgraph.types import Send
 
-from app.rounds import fan_out, pending_tasks, routing_of
+from app.research.rounds import fan_out, pending_tasks, routing_of
 
 __all__ = ["after_plan", "after_review_plan", "after_review_results", "after_route",
            "to_workers"]
@@ -38,7 +38,7 @@ def after_review_plan(state: dict[str, Any], *, workers: Sequence[str]) -> str:
 
 
 def to_workers(state: dict[str, Any], *, workers: Sequence[str]) -> list[Send] | str:
-    """The fan-out: one ``Send`` per pending task (:func:`app.rounds.pending_tasks`), or
+    """The fan-out: one ``Send`` per pending task (:func:`app.research.rounds.pending_tasks`), or
     ``route`` when nothing is left to run (a fork after the map step)."""
     return fan_out(pending_tasks(state, workers)) or "route"
 

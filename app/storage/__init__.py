@@ -58,10 +58,10 @@ def open_storage(data_dir: Path | str, database_url: str | None = None,
 
     Raises:
         ValueError: the URL is not a ``postgresql://`` (or ``postgres://``) URL
-            (:func:`app.config.check_database_url`).
+            (:func:`app.settings.config.check_database_url`).
     """
     if database_url:
-        from app.config import check_database_url  # the one owner of the URL check
+        from app.settings.config import check_database_url  # the one owner of the URL check
 
         check_database_url(database_url)
         if direct_url:
@@ -75,7 +75,7 @@ def open_storage(data_dir: Path | str, database_url: str | None = None,
 
 
 def storage_of(settings: Any) -> Storage:
-    """The storage of :class:`app.config.Settings` (or anything with ``data_dir`` and
+    """The storage of :class:`app.settings.config.Settings` (or anything with ``data_dir`` and
     ``database_url``, optionally ``database_direct_url``): PostgreSQL when ``database_url`` is
     set, else the SQLite files of ``data_dir``."""
     return open_storage(settings.data_dir, getattr(settings, "database_url", None),

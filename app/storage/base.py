@@ -169,7 +169,7 @@ class Storage(ABC):
     def has_thread(self, saver: Any, thread_id: str) -> bool:
         """Whether ``thread_id`` has a root checkpoint in ``saver`` (LangGraph's ``get_tuple``;
         False for None). Whether a *thread* exists (a checkpoint or a recorded run) is
-        :func:`app.threads.thread_exists`."""
+        :func:`app.runs.threads.thread_exists`."""
         if saver is None:
             return False
         return saver.get_tuple(root_config(thread_id)) is not None

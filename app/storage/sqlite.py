@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from app.ids import sha8
+from app.runs.ids import sha8
 from app.storage.base import ROOT_THREADS_SQL, DamagedDatabase, Storage, ThreadBusy
 from app.storage.results import SCHEMA, ResultsStore
 

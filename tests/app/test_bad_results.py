@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 import app.graph.build
-from app.config import Settings
 from app.graph import build_graph
-from app.inspect import list_threads, print_threads
-from app.plan import offline_plan
-from app.resources import Resources
+from app.graph.resources import Resources
+from app.research.plan import offline_plan
+from app.runs.inspect import list_threads, print_threads
+from app.settings.config import Settings
 from app.storage.sqlite import SqliteResults, SqliteStorage
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli
 from workers.base import WorkerSpec, make_worker_node

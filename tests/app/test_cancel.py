@@ -5,9 +5,10 @@ The app bounds worker concurrency with a semaphore inside the node (see ``RunSco
 so for LangGraph every queued task has already started and it cannot cancel it. The stop signal
 makes them give up instead: after a 401 in the first worker, no other worker does its work.
 
-The stop signal, the limiter and the fault plan are made per run (``app/resources.py``), never
+The stop signal, the limiter and the fault plan are made per run (``app/graph/resources.py``), never
 per compiled graph: a second run of the same compiled graph, in the CLI's wiring or LangGraph
-Server's (``app/studio.py``), is not cancelled by the first one's fatal error (issue 9: "every
+Server's (``app/server/studio.py``), is not cancelled by the first one's fatal error (issue 9:
+"every
 later run in the same server process fails with RunCancelled").
 """
 
@@ -20,10 +21,10 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 import workers.base
-from app.config import RunContext, Settings
 from app.graph import build_graph
-from app.plan import offline_plan
-from app.resources import Resources
+from app.graph.resources import Resources
+from app.research.plan import offline_plan
+from app.settings.config import RunContext, Settings
 from app.storage.sqlite import SqliteResults
 from state import Task
 from workers.base import WorkerDeps, WorkerResult, WorkerSpec
@@ -100,15 +101,15 @@ def test_a_fatal_error_in_one_run_leaves_the_next_run_of_the_same_graph_alone(
 
 
 def test_the_studio_graph_isolates_runs_too(tmp_path, small_corpus, monkeypatch):
-    import app.studio
+    import app.server.studio
     import workers.registry
-    from app.config import Settings
+    from app.settings.config import Settings
 
     calls: list[str] = []
     monkeypatch.setattr(workers.registry, "WORKERS", (_spec(calls),))
     settings = Settings(data_dir=tmp_path / "data", corpus=small_corpus, model="offline",
                         max_concurrency=1)
-    graph = app.studio.make_graph(settings)
+    graph = app.server.studio.make_graph(settings)
     assert graph.checkpointer is None
     _second_run_completes(graph, tmp_path, None)  # a run with no context: the server's settings
 

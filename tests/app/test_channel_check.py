@@ -4,7 +4,7 @@ sub-questions are two envelopes, not a duplicate (a ``worker:as_of`` guess said 
 
 from __future__ import annotations
 
-from app.summary import channel_check
+from app.runs.summary import channel_check
 from state import envelope_reducer
 
 

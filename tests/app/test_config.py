@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from app.config import DEFAULT_OPENAI_MODEL, ENV_VARS, ConfigError, Settings, load_settings
-from app.models import (
+from app.llm.models import (
     LOCAL_SERVER_API_KEY,
     describe_model,
     make_model,
     model_provider,
     structured_output,
 )
+from app.settings.config import DEFAULT_OPENAI_MODEL, ENV_VARS, ConfigError, Settings
+from app.settings.env import load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "sk-test-CONFIGCANARY-0123456789abcdef"
@@ -127,7 +128,7 @@ def test_a_bad_number_is_named_in_words():
 def test_max_attempts_is_bounded_by_the_retry_policy_cap():
     # A run asking for more attempts than the worker nodes' RetryPolicy allows would stop at the
     # cap without a word; the declaration refuses it instead.
-    from app.config import ENV_VARS
+    from app.settings.config import ENV_VARS
     from workers.retry import ATTEMPTS_CAP
 
     assert ENV_VARS["RESEARCH_MAX_ATTEMPTS"].maximum == ATTEMPTS_CAP
@@ -198,7 +199,7 @@ def test_real_model_gets_no_client_retries_a_timeout_and_the_shared_rate_limiter
 
 def test_zero_requests_per_second_means_no_limiter():
     # No requests-per-second bucket; what is left is the provider's Retry-After gate, which
-    # never waits while no server asked it to (app/provider.py).
+    # never waits while no server asked it to (app/llm/provider.py).
     limiter = make_model("openai:gpt-4.1-mini", _settings(requests_per_second=0)).model.rate_limiter
     assert limiter.inner is None and limiter.gate.remaining() == 0
     assert all(limiter.acquire(blocking=False) for _ in range(1000))
@@ -285,7 +286,7 @@ def test_search_k_is_a_setting_from_env_and_flag():
 
 def test_every_flag_and_variable_comes_from_the_declaration():
     from app.cli import build_parser
-    from app.config import SETTINGS
+    from app.settings.config import SETTINGS
 
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command").choices
@@ -300,7 +301,7 @@ def test_the_run_context_is_plain_json_and_carries_no_credentials():
     import dataclasses
     import json
 
-    from app.config import OPERATOR_ONLY, RunContext, Settings
+    from app.settings.config import OPERATOR_ONLY, RunContext, Settings
 
     s = load_settings(env={"OPENAI_API_KEY": KEY, "RESEARCH_CORPUS": "docs"}, env_file=None)
     context = s.with_overrides(fail_workers=("critic:1",), rounds=3).context()
@@ -318,7 +319,7 @@ def test_the_run_context_is_plain_json_and_carries_no_credentials():
                                               ("durability", "never"), ("fail_rate", 2.0),
                                               ("crash_at", "lunch")])
 def test_a_bad_context_value_is_a_one_line_error_naming_the_field(field, value):
-    from app.config import Settings
+    from app.settings.config import Settings
 
     with pytest.raises(ConfigError) as info:
         Settings(**{field: value})
@@ -359,7 +360,7 @@ def test_the_operators_lists_come_from_comma_separated_variables():
 
 
 def test_one_redaction_masks_every_secret_setting():
-    from app.config import redact
+    from app.settings.config import redact
 
     settings = load_settings(env={
         "OPENAI_API_KEY": KEY, "TAVILY_API_KEY": "tvly-abcdef123456",

@@ -63,7 +63,7 @@ def test_a_key_error_inside_a_node_is_a_failure_not_bad_input(
     assert main(args) == 0, _err_lines(capsys)
     capsys.readouterr()
 
-    from app.ids import default_thread_id
+    from app.runs.ids import default_thread_id
 
     thread_id = default_thread_id(SMALL_TOPIC, AS_OF)
     resume = ["resume", thread_id, "--data-dir", str(tmp_path / "data")]

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-import app.rounds
-from app.config import Settings
+import app.research.rounds
 from app.graph import build_graph
-from app.plan import offline_plan
-from app.resources import Resources
-from app.rounds import recursion_limit
+from app.graph.resources import Resources
+from app.research.plan import offline_plan
+from app.research.rounds import recursion_limit
+from app.settings.config import Settings
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli
 from tests.results_db import db_rows, logical_duplicates
 from workers.registry import WORKERS
@@ -40,7 +40,7 @@ def _graph(tmp_path: Path, corpus: Path, **settings):
 
 def _send_fails_on_call(monkeypatch, n: int) -> list[int]:
     """Make the n-th ``Send`` built by the graph raise, once."""
-    real, calls = app.rounds.Send, []
+    real, calls = app.research.rounds.Send, []
 
     def send(*args, **kwargs):
         calls.append(1)
@@ -48,7 +48,7 @@ def _send_fails_on_call(monkeypatch, n: int) -> list[int]:
             raise RuntimeError("Send failed once")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(app.rounds, "Send", send)
+    monkeypatch.setattr(app.research.rounds, "Send", send)
     return calls
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.faults import FaultPlan, InjectedWorkerError, parse_crash_at, parse_fail_worker
+from app.runs.faults import FaultPlan, InjectedWorkerError, parse_crash_at, parse_fail_worker
 from workers.errors import TransientWorkerError, is_transient
 
 
@@ -66,7 +66,8 @@ def test_fail_worker_specs_parse_in_one_place():
     for bad in ("", ":1", "analyst:x", "analyst:-1"):
         with pytest.raises(ValueError, match="NAME or NAME:ROUNDS"):
             parse_fail_worker(bad)
-    from app.config import ConfigError, load_settings
+    from app.settings.config import ConfigError
+    from app.settings.env import load_settings
 
     with pytest.raises(ConfigError, match="NAME or NAME:ROUNDS"):
         load_settings(env={}, env_file=None).with_overrides(fail_workers=("analyst:x",))
@@ -76,11 +77,11 @@ def test_workers_reaching_a_crash_point_together_print_one_kill_line(monkeypatch
     """``map:0`` with four workers starting at once printed the kill line up to four times."""
     import threading
 
-    import app.faults
+    import app.runs.faults
 
     kills: list[int] = []
-    monkeypatch.setattr(app.faults.os, "kill", lambda pid, sig: kills.append(sig))
-    monkeypatch.setattr(app.faults, "_KILLING", threading.Lock())
+    monkeypatch.setattr(app.runs.faults.os, "kill", lambda pid, sig: kills.append(sig))
+    monkeypatch.setattr(app.runs.faults, "_KILLING", threading.Lock())
     plan = FaultPlan(crash_at=("map", 0))
     threads = [threading.Thread(target=plan.on_attempt, args=(_task(1, f"q{i}"), 1), daemon=True)
                for i in range(4)]
@@ -96,10 +97,10 @@ def test_workers_reaching_a_crash_point_together_print_one_kill_line(monkeypatch
 def test_a_crash_point_is_reached_by_a_finishing_worker_when_no_attempt_starts_later(
         monkeypatch):
     """``map:9`` of 12 at concurrency 4: every attempt started before the 9th finished."""
-    import app.faults
+    import app.runs.faults
 
     killed: list[str] = []
-    monkeypatch.setattr(app.faults, "_hard_kill", killed.append)
+    monkeypatch.setattr(app.runs.faults, "_hard_kill", killed.append)
     plan = FaultPlan(crash_at=("map", 2))
     for i in range(3):
         plan.on_attempt(_task(1, f"q{i}"), 1)  # all three start before any finishes

@@ -21,10 +21,10 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
-from app.config import RunContext, Settings
 from app.graph import build_graph
-from app.plan import offline_plan
-from app.resources import Resources
+from app.graph.resources import Resources
+from app.research.plan import offline_plan
+from app.settings.config import RunContext, Settings
 from app.storage.sqlite import SqliteResults
 from state import ResearchInput, ResearchState, make_envelope_id
 from tests.conftest import AS_OF, SMALL_TOPIC

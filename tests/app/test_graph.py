@@ -9,7 +9,8 @@ What the graph promises (docs/architecture.md, "Data flow" and "The envelope con
 * running the same topic again on the same thread updates the same rows in place
   (``write_count`` goes up, the row count does not).
 
-Checked with LangGraph's ``SqliteSaver`` (as the app wires it, through ``app.run.open_graph``) and
+Checked with LangGraph's ``SqliteSaver`` (as the app wires it, through ``app.runs.run.open_graph``)
+and
 with ``InMemorySaver`` (through ``app.graph.build_graph``).
 """
 
@@ -22,11 +23,11 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from app.config import Settings
 from app.graph import build_graph
-from app.plan import offline_plan
-from app.resources import Resources
-from app.run import THREAD_POOL_SIZE, open_graph
+from app.graph.resources import Resources
+from app.research.plan import offline_plan
+from app.runs.run import THREAD_POOL_SIZE, open_graph
+from app.settings.config import Settings
 from app.storage.sqlite import SqliteResults
 from state import make_envelope_id
 from tests.conftest import AS_OF, SMALL_TOPIC

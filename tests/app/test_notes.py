@@ -1,13 +1,14 @@
-"""app.notes.coalesce_notes: one line per stretch of rounds, not one note per round (issue 21,
+"""app.research.notes.coalesce_notes: one line per stretch of rounds, not one note per round (issue
+21,
 item 8: ``--rounds 1000`` with a worker that always fails printed ~1,000 "note: round N")."""
 
 from __future__ import annotations
 
-from app.notes import coalesce_notes
+from app.research.notes import coalesce_notes
 
 
 def _round(n: int, k: int = 4) -> str:
-    return f"round {n}: re-dispatching {k} failed task(s)"  # as app/graph.py's route writes it
+    return f"round {n}: re-dispatching {k} failed task(s)"  # as the route node writes it
 
 
 def test_a_thousand_rounds_are_one_line():
@@ -39,7 +40,7 @@ def test_nothing_is_lost_or_made_up():
 
 
 def test_the_report_lists_a_stretch_of_rounds_on_one_line():
-    from app.report import ReportInput, render_markdown
+    from app.research.report import ReportInput, render_markdown
 
     notes = [f"round {r}: re-dispatching 4 failed task(s)" for r in range(2, 101)]
     report = render_markdown(ReportInput(topic="t", as_of="2026-11-30", model_label="offline",

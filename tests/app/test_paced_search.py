@@ -1,4 +1,4 @@
-"""A web search API's ``Retry-After`` is honoured like a model provider's (``app/provider.py``):
+"""A web search API's ``Retry-After`` is honoured like a model provider's (``app/llm/provider.py``):
 the wait it asks for holds every later search of the endpoint, and a wait longer than the run's
 patience fails the search for good, saying how long was asked."""
 
@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 
-from app.provider import paced_search
+from app.llm.provider import paced_search
 from workers.errors import RetryAfterTooLong, classify
 from workers.pacing import RetryAfterGate
 

@@ -8,8 +8,8 @@ import importlib.util
 import re
 from pathlib import Path
 
-from app.config import ENV_VARS
-from app.diagram import graph_mermaid
+from app.graph.diagram import graph_mermaid
+from app.settings.config import ENV_VARS
 from workers.registry import WORKERS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.relevance import (
+from app.research.relevance import (
     NO_RELEVANT_SOURCES,
     Relevance,
     describe_terms,
@@ -13,7 +13,7 @@ from app.relevance import (
     relevance_warnings,
     topic_terms,
 )
-from app.report import render_markdown
+from app.research.report import render_markdown
 from tests.app.test_report import Q1, Q2, ROWS, data, item, row
 from workers.sources.query import mentions
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.report import ReportInput, render_markdown, report_filename, write_report
+from app.research.report import ReportInput, render_markdown, report_filename, write_report
 
 AS_OF = "2026-11-30"
 Q1, Q2 = "What is the Zorblax relay?", "How does the Zorblax relay work?"
@@ -140,7 +140,8 @@ def test_summary_with_no_sourced_claim_has_no_section() -> None:
 def test_summary_cannot_cite_an_item_of_a_failed_row() -> None:
     # An error row keeps no payload when a worker writes it, but a node of your own or an older
     # database may: its items are shown in no section, so no summary sentence may cite them
-    # (app.rows.ok_items decides, for the sections, the summary and the model's claims alike).
+    # (app.research.rows.ok_items decides, for the sections, the summary and the model's claims
+    # alike).
     rows = [*ROWS, row("critic", Q1, [item("caveat", "Half-written by a failed critic.",
                                            "bad.md#0")], status="error", error="boom")]
     summary = [("Rests on the failed row only.", ["bad.md#0"]),
@@ -267,7 +268,7 @@ def test_an_item_of_an_unknown_kind_is_named_in_the_notes_not_dropped_silently()
 ])
 def test_the_report_file_is_named_after_its_thread_id(topic: str) -> None:
     """A long topic gave ``<60-char slug>...md`` next to a thread id cut at 40 (issue 21, 11)."""
-    from app.ids import default_thread_id, fresh_thread_id
+    from app.runs.ids import default_thread_id, fresh_thread_id
 
     thread = default_thread_id(topic, AS_OF)
     assert report_filename(topic, AS_OF) == report_filename(topic, AS_OF, thread) == (

@@ -1,4 +1,4 @@
-"""What nodes look up from their run's context (``app/resources.py``): heavy objects once per
+"""What nodes look up from their run's context (``app/graph/resources.py``): heavy objects once per
 distinct setting, per-run objects once per run, and a server's defaults under a partial context.
 """
 
@@ -8,24 +8,24 @@ from pathlib import Path
 
 import pytest
 
-import app.resources
-from app.config import ConfigError, RunContext, Settings
-from app.resources import Resources
+import app.graph.resources
+from app.graph.resources import Resources
+from app.settings.config import ConfigError, RunContext, Settings
 from tests.conftest import AS_OF, SMALL_TOPIC
 
 
 def test_a_run_builds_each_model_once(tmp_path: Path, small_corpus: Path, monkeypatch):
     # issue 12: "models built twice per run (cli.py and run.py)"
-    from app.run import RunRequest, run_research
+    from app.runs.run import RunRequest, run_research
 
     built: list[str] = []
-    real = app.resources.make_model
+    real = app.graph.resources.make_model
 
     def counting(spec, settings):
         built.append(spec)
         return real(spec, settings)
 
-    monkeypatch.setattr(app.resources, "make_model", counting)
+    monkeypatch.setattr(app.graph.resources, "make_model", counting)
     settings = Settings(data_dir=tmp_path / "data", corpus=small_corpus, model="offline",
                         retry_interval=0.01)
     summary = run_research(RunRequest(topic=SMALL_TOPIC, as_of=AS_OF), settings)
@@ -90,8 +90,8 @@ def test_a_served_graph_takes_choices_within_the_operators_bounds_and_lists(tmp_
 
 
 def test_a_served_run_config_past_the_bounds_is_refused(tmp_path: Path):
-    from app.client_context import check_run_config
-    from app.rounds import recursion_limit
+    from app.research.rounds import recursion_limit
+    from app.settings.client import check_run_config
 
     settings = _served(tmp_path).settings
     check_run_config({"recursion_limit": recursion_limit(5), "max_concurrency": 16}, settings)
@@ -110,7 +110,7 @@ def test_worker_deps_carry_every_setting_a_worker_reads(tmp_path: Path, small_co
     # changes per run (the context); an operator's per process (the settings).
     from dataclasses import fields, replace
 
-    from app.config import CLIENT_SETTINGS, SETTINGS
+    from app.settings.config import CLIENT_SETTINGS, SETTINGS
     from workers.base import WorkerDeps
 
     base = Settings(data_dir=str(tmp_path / "data"), corpus=str(small_corpus), model="offline")

@@ -12,10 +12,10 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from app.config import Settings
 from app.graph import build_graph
-from app.resources import Resources
-from app.review import ReviewError, plan_resume, results_resume, review_value
+from app.graph.resources import Resources
+from app.research.review import ReviewError, plan_resume, results_resume, review_value
+from app.settings.config import Settings
 from tests.durability._helpers import AS_OF, TOPIC, write_corpus
 from tests.results_db import db_rows
 from workers.registry import WORKERS
@@ -23,7 +23,8 @@ from workers.registry import WORKERS
 
 @pytest.fixture
 def studio(tmp_path):
-    """A graph compiled as ``app/studio.py`` compiles it (no checkpointer of its own), given an
+    """A graph compiled as ``app/server/studio.py`` compiles it (no checkpointer of its own), given
+    an
     in-memory checkpointer as the server gives it one."""
     corpus = write_corpus(tmp_path / "corpus")
     defaults = Settings(data_dir=str(tmp_path / "data"), corpus=str(corpus),

@@ -1,9 +1,10 @@
-"""Which rows' items the report side reads (app.rows.ok_items): finished rows only, each item
+"""Which rows' items the report side reads (app.research.rows.ok_items): finished rows only, each
+item
 as stored, in row then item order."""
 
 from __future__ import annotations
 
-from app.rows import ok_items
+from app.research.rows import ok_items
 
 
 def test_only_finished_rows_with_a_payload_give_items():

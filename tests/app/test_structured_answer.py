@@ -1,4 +1,4 @@
-"""Reading a structured-output answer (app.models.parse_structured): the one reader the planner
+"""Reading a structured-output answer (app.llm.models.parse_structured): the one reader the planner
 and the report summary share, so both name an unusable answer the same way."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from langchain_core.messages import AIMessage
 from langchain_core.runnables import RunnableLambda
 from pydantic import BaseModel, ValidationError
 
-import app.models
-from app.models import REASON_CHARS, parse_structured
-from app.plan import Plan, llm_plan, offline_plan
-from app.synthesis import ReportSummary
-from app.text import clip
+import app.llm.models
+from app.llm.models import REASON_CHARS, parse_structured
+from app.research.plan import Plan, llm_plan, offline_plan
+from app.research.synthesis import ReportSummary
+from app.research.text import clip
 
 CUT = AIMessage("", response_metadata={"finish_reason": "length"})
 FINE = AIMessage("", response_metadata={"finish_reason": "tool_calls"})
@@ -80,7 +80,7 @@ def test_the_planner_note_uses_the_shared_reason(monkeypatch):
         {"raw": FINE, "parsed": None, "parsing_error": ValueError("x" * 500)},
         {"raw": FINE, "parsed": None, "parsing_error": None},
     ])
-    monkeypatch.setattr(app.models, "structured_output",
+    monkeypatch.setattr(app.llm.models, "structured_output",
                         lambda model, schema: RunnableLambda(lambda _messages: next(answers)))
     long_error, nothing = llm_plan("relay", None), llm_plan("relay", None)
     assert long_error.questions == nothing.questions == offline_plan("relay")

@@ -1,4 +1,4 @@
-"""One line of text, cut the same way wherever it is shown (app.text.clip): the report, the
+"""One line of text, cut the same way wherever it is shown (app.research.text.clip): the report, the
 synthesis prompt, the review payload and the terminal progress."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import io
 
 import pytest
 
-from app.progress import print_pause
-from app.review import envelope_summary
-from app.text import clip
+from app.cli.progress import print_pause
+from app.research.review import envelope_summary
+from app.research.text import clip
 
 
 def test_whitespace_becomes_one_space_and_short_text_is_kept():
@@ -38,7 +38,7 @@ def test_a_limit_below_one_is_refused():
 
 def test_review_summary_and_pause_lines_drop_the_space_before_the_cut():
     # The review payload and the progress lines cut as the report does: "two…", not "two …"
-    # (before app.text, they kept the space the cut fell after).
+    # (before app.research.text, they kept the space the cut fell after).
     envelope = {"status": "ok", "structured": {"items": [{"text": "one two three"}]}}
     assert envelope_summary(envelope, limit=9) == "one two…"
     stream = io.StringIO()

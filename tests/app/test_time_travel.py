@@ -15,11 +15,11 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from app.config import Settings
 from app.graph import build_graph
-from app.plan import offline_plan
-from app.resources import Resources
-from app.review import awaited, resume_command
+from app.graph.resources import Resources
+from app.research.plan import offline_plan
+from app.research.review import awaited, resume_command
+from app.settings.config import Settings
 from state import make_envelope_id
 from tests.durability._helpers import AS_OF, TOPIC, write_corpus
 from tests.results_db import db_rows, logical_duplicates

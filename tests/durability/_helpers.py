@@ -131,14 +131,14 @@ def describe(proc: subprocess.CompletedProcess[str]) -> str:
 
 
 def thread_id_of(topic: str = TOPIC, as_of: str = AS_OF) -> str:
-    from app.ids import default_thread_id
+    from app.runs.ids import default_thread_id
 
     return default_thread_id(topic, as_of)
 
 
 def expected_envelope_ids(topic: str = TOPIC, as_of: str = AS_OF) -> set[str]:
     """The envelope ids of every (worker, sub-question) of ``topic`` with the offline planner."""
-    from app.plan import offline_plan
+    from app.research.plan import offline_plan
     from state import make_envelope_id
     from workers.registry import WORKERS
 

@@ -21,7 +21,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph, add_messages
 
-from app.offline import OfflineChatModel
+from app.llm.offline import OfflineChatModel
 from state import envelope_reducer
 
 AS_OF = "2026-11-30"

@@ -7,7 +7,8 @@ again, a rerun after a run that went to round 2 has its fresh results judged sta
 worker that now fails for good is reported ``ok`` from the last run's envelope.
 
 ``plan`` does (``app/graph/nodes/plan.py``: the first round is one past
-``app.rounds.highest_round``), and ``--fail-worker NAME:ROUNDS`` counts rounds within the run.
+``app.research.rounds.highest_round``), and ``--fail-worker NAME:ROUNDS`` counts rounds within the
+run.
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from app.runs.threads import research_graph
 from app.storage import open_storage
-from app.threads import research_graph
 from tests.durability._helpers import AS_OF, TOPIC, db_rows, describe, run_app, thread_id_of
 from tests.expected import expected_tasks
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from app.ids import default_thread_id
-from app.plan import offline_plan
+from app.research.plan import offline_plan
+from app.runs.ids import default_thread_id
 from app.storage.sqlite import SqliteResults
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli_many
 from workers.registry import WORKERS

@@ -25,9 +25,9 @@ from typing import Any
 
 import pytest
 
-from app.ids import default_thread_id
-from app.inspect import inspect_thread
-from app.plan import offline_plan
+from app.research.plan import offline_plan
+from app.runs.ids import default_thread_id
+from app.runs.inspect import inspect_thread
 from app.storage.sqlite import SqliteResults, SqliteStorage
 from state import make_envelope_id
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli_many

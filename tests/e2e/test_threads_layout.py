@@ -29,7 +29,7 @@ TOPICS = [
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data dir whose results database records two runs (one with a long topic and so a long
     thread id); ``threads`` lists them without needing a checkpoint."""
-    from app.ids import default_thread_id
+    from app.runs.ids import default_thread_id
     from app.storage import open_storage
 
     data = tmp_path_factory.mktemp("threads-layout") / "data"
@@ -45,7 +45,7 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _ids() -> list[str]:
-    from app.ids import default_thread_id
+    from app.runs.ids import default_thread_id
 
     return [default_thread_id(t, AS_OF) for t in TOPICS]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from app.plan import offline_plan
+from app.research.plan import offline_plan
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli
 from tests.tavily_server import TAVILY_KEY, FakeTavily, pages_for
 
@@ -110,7 +110,7 @@ def test_a_resume_after_sigkill_repeats_no_answered_search(tmp_path: Path, small
     assert "was started with --web" in plain.stderr
 
     # `resume THREAD_ID` continues it as it started (corpus and --web from the thread's record)
-    from app.ids import default_thread_id
+    from app.runs.ids import default_thread_id
 
     resumed = run_cli("resume", default_thread_id(SMALL_TOPIC, AS_OF), "--data-dir", data,
                       "--json", env=web_env(tavily))
@@ -149,7 +149,7 @@ def test_a_rate_limit_holds_the_search_for_its_retry_after(
     tmp_path: Path, small_corpus: Path, tavily: FakeTavily
 ) -> None:
     # The worker's own backoff would retry after 0.5 s plus up to 1 s of jitter, inside the
-    # window; the endpoint's gate (app/provider.py, paced_search) makes it wait the 2 s asked.
+    # window; the endpoint's gate (app/llm/provider.py, paced_search) makes it wait the 2 s asked.
     tavily.fail(429, times=1, retry_after="2")
     proc = research(small_corpus, tmp_path / "data", tavily)
     assert proc.returncode == 0, proc.stderr
@@ -176,9 +176,9 @@ def test_a_killed_web_thread_shows_its_pending_web_search_tasks(
     to re-send them): ``threads``, ``inspect``, ``review`` and ``prune`` read the thread through
     a graph that must know the web worker, or LangGraph drops its pending ``Send``s ("Ignoring
     unknown node name") and the thread looks finished."""
-    from app.ids import default_thread_id
-    from app.inspect import inspect_thread, list_threads, pending_review
-    from app.prune import prune_checkpoints
+    from app.runs.ids import default_thread_id
+    from app.runs.inspect import inspect_thread, list_threads, pending_review
+    from app.runs.prune import prune_checkpoints
 
     data, thread_id = tmp_path / "data", default_thread_id(SMALL_TOPIC, AS_OF)
     round_one = len(QUESTIONS) * 4  # docs_search, analyst, critic, web_search

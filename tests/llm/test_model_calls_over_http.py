@@ -10,11 +10,11 @@ import openai
 import pytest
 from langchain_core.exceptions import ModelAuthenticationError, ModelRateLimitError
 
-from app.config import Settings
-from app.models import make_model
-from app.plan import Plan, llm_plan, offline_plan
-from app.report import ReportInput, render_markdown
-from app.synthesis import Synthesis, make_summarizer, numbered_claims
+from app.llm.models import make_model
+from app.research.plan import Plan, llm_plan, offline_plan
+from app.research.report import ReportInput, render_markdown
+from app.research.synthesis import Synthesis, make_summarizer, numbered_claims
+from app.settings.config import Settings
 from tests.expected import worker_names
 from tests.llm.fake_openai import FAKE_KEY, PLAN_QUESTIONS, SYNTHESIS_SENTENCE, UNSOURCED_SENTENCE
 from tests.results_db import db_rows
@@ -204,7 +204,7 @@ def test_synthesis_over_http_keeps_sourced_sentences_only(fake_openai):
 
 
 def test_synthesis_maps_claim_numbers_to_refs():
-    from app.synthesis import _resolve_refs
+    from app.research.synthesis import _resolve_refs
 
     claims = numbered_claims(_input())
     assert _resolve_refs(["[2]", "3", "`relay.md#0`", "ref: relay.md#0", "nope#1"], claims) == [
@@ -276,7 +276,7 @@ def _run_settings(server, data_dir, corpus, **kw) -> Settings:
 
 
 def test_roles_get_their_own_models_and_the_label_names_them(fake_openai, llm_corpus, tmp_path):
-    from app.run import open_graph
+    from app.runs.run import open_graph
 
     settings = _run_settings(fake_openai, tmp_path, llm_corpus, report_model="offline",
                              planner_model="openai:gpt-4.1")
@@ -291,7 +291,7 @@ def test_roles_get_their_own_models_and_the_label_names_them(fake_openai, llm_co
 def test_rerun_of_a_thread_keeps_its_plan_and_updates_rows_in_place(
     fake_openai, llm_corpus, tmp_path
 ):
-    from app.run import RunRequest, run_research
+    from app.runs.run import RunRequest, run_research
 
     settings = _run_settings(fake_openai, tmp_path, llm_corpus)
     request = RunRequest(topic=TOPIC, as_of="2026-01-15")

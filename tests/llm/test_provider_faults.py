@@ -137,7 +137,7 @@ def test_retry_after_holds_back_retries_other_workers_and_the_next_round(fake_op
 
 
 def test_report_summary_waits_out_retry_after(fake_openai):
-    from app.synthesis import make_summarizer
+    from app.research.synthesis import make_summarizer
     from tests.llm.test_model_calls_over_http import _input, _model
 
     fake_openai.fail("report", status=429, retry_after="1")
@@ -203,7 +203,8 @@ def test_ctrl_c_during_a_retry_after_wait_stops_at_once_and_the_run_resumes(
 
 
 def test_retry_patience_is_bounded(tmp_path):
-    from app.config import ConfigError, load_settings
+    from app.settings.config import ConfigError
+    from app.settings.env import load_settings
 
     assert load_settings({}, env_file=None).retry_patience == 60
     assert load_settings({"RESEARCH_RETRY_PATIENCE": "600"}, env_file=None).retry_patience == 600

@@ -15,9 +15,10 @@ import time
 
 import pytest
 
-from app.config import ConfigError, Settings, load_settings
-from app.models import make_model
-from app.plan import llm_plan
+from app.llm.models import make_model
+from app.research.plan import llm_plan
+from app.settings.config import ConfigError, Settings
+from app.settings.env import load_settings
 from tests.llm.conftest import llm_env, research_args
 from tests.llm.fake_openai import FAKE_KEY, PLAN_QUESTIONS, SYNTHESIS_SENTENCE
 from tests.results_db import db_rows
@@ -68,7 +69,7 @@ def test_a_rate_limited_agent_request_is_retried_within_its_step(fake_openai, ru
 
 
 def test_the_report_summary_waits_out_a_burst_of_rate_limits(fake_openai):
-    from app.synthesis import make_summarizer
+    from app.research.synthesis import make_summarizer
     from tests.llm.test_model_calls_over_http import _input
 
     fake_openai.fail("report", status=429, times=4)
@@ -105,6 +106,6 @@ def test_rate_limit_patience_is_an_operator_setting_with_a_bound():
     assert load_settings(env, env_file=None).rate_limit_patience == 5
     with pytest.raises(ConfigError, match="RESEARCH_RATE_LIMIT_PATIENCE"):
         load_settings({"RESEARCH_RATE_LIMIT_PATIENCE": "-1"}, env_file=None)
-    from app.config import RunContext
+    from app.settings.config import RunContext
 
     assert "rate_limit_patience" not in RunContext.__dataclass_fields__  # not a client's

@@ -14,7 +14,7 @@ from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import LLMResult
 
-import app.provider
+import app.llm.provider
 import workers.errors
 import workers.pacing
 import workers.usage
@@ -161,8 +161,8 @@ def test_attempt_tokens_carry_failed_attempts_to_the_one_that_returns():
 
 
 def test_gate_blocks_every_request_until_the_window_is_open():
-    gate = app.provider.RetryAfterGate()
-    limiter = app.provider.PacedRateLimiter(gate)
+    gate = app.llm.provider.RetryAfterGate()
+    limiter = app.llm.provider.PacedRateLimiter(gate)
     gate.hold(0.3)
     assert limiter.acquire(blocking=False) is False
     started = time.monotonic()

@@ -15,7 +15,7 @@ from langchain.agents.structured_output import ToolStrategy
 from langchain_core.messages import HumanMessage
 from langchain_core.tools import tool
 
-from app.offline import SEARCH_TOOL, OfflineChatModel
+from app.llm.offline import SEARCH_TOOL, OfflineChatModel
 from workers.schemas import Caveats
 
 NO_CAVEAT = [

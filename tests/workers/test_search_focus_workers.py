@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from app.offline import OfflineChatModel
+from app.llm.offline import OfflineChatModel
 from workers import docs_search
 from workers.agent import build_agent_runner
 from workers.base import WorkerDeps

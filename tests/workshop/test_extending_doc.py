@@ -60,8 +60,8 @@ def test_the_page_quotes_the_walkthrough_tests_skip_reason():
 def test_example_worker_is_persisted_and_cited(example, tmp_path, workshop_corpus, walkthrough,
                                                monkeypatch):
     import workers.registry
-    from app.config import Settings
-    from app.run import RunRequest, run_research
+    from app.runs.run import RunRequest, run_research
+    from app.settings.config import Settings
     from app.storage.sqlite import SqliteResults
     from workers.base import WorkerSpec
 

@@ -29,7 +29,7 @@ USES_THE_NODE = '''
 from pathlib import Path
 
 from app.graph import build_graph
-from app.plan import offline_plan
+from app.research.plan import offline_plan
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli
 from workers.registry import registered
 

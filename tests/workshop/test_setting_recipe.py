@@ -32,7 +32,7 @@ import re
 from pathlib import Path
 
 import app
-from app.config import load_settings
+from app.settings.env import load_settings
 from tests.conftest import AS_OF, run_cli
 from workers.registry import registered
 

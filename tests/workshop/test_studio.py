@@ -22,10 +22,10 @@ CONFIG = ROOT / "langgraph.json"
 def test_langgraph_json_is_minimal_and_points_at_a_file():
     config = json.loads(CONFIG.read_text("utf-8"))
     assert config["dependencies"] == ["."]
-    assert config["graphs"] == {"research": "./app/studio.py:served_graph"}  # a factory
-    assert config["auth"] == {"path": "./app/auth.py:auth", "disable_studio_auth": True}
+    assert config["graphs"] == {"research": "./app/server/studio.py:served_graph"}  # a factory
+    assert config["auth"] == {"path": "./app/server/auth.py:auth", "disable_studio_auth": True}
     # An "env" file that does not exist breaks `langgraph up` (docker compose env_file);
-    # app.config.load_settings reads ./.env itself, so none is named here.
+    # app.settings.env.load_settings reads ./.env itself, so none is named here.
     assert "env" not in config
     path, _, _ = config["graphs"]["research"].partition(":")
     assert (CONFIG.parent / path).is_file()

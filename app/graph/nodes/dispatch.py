@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
 
-from app.config import RunContext
-from app.rounds import pending_tasks, routing_of
+from app.research.rounds import pending_tasks, routing_of
+from app.settings.config import RunContext
 from state import ResearchState
 
 __all__ = ["dispatch"]

@@ -7,10 +7,10 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from app.config import RunContext
 from app.graph.nodes.common import thread_id_of
-from app.resources import Resources
-from app.rounds import current_envelopes
+from app.graph.resources import Resources
+from app.research.rounds import current_envelopes
+from app.settings.config import RunContext
 from state import ResearchState
 
 __all__ = ["persist"]

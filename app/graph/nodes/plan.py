@@ -9,10 +9,10 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
-from app.config import RunContext, as_of_or_today
-from app.plan import llm_plan, offline_plan
-from app.resources import Resources
-from app.rounds import highest_round
+from app.graph.resources import Resources
+from app.research.plan import llm_plan, offline_plan
+from app.research.rounds import highest_round
+from app.settings.config import RunContext, as_of_or_today
 from state import ResearchState, Routing
 from workers.pacing import stop_waiting_when
 from workers.retry import backoff, give_up

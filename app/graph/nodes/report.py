@@ -7,12 +7,18 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from app.config import RunContext
 from app.graph.nodes.common import thread_id_of
-from app.relevance import judge
-from app.report import ReportInput, render_markdown, report_filename, report_path, write_report
-from app.resources import Models, Resources
-from app.rounds import current_envelopes, run_outcome
+from app.graph.resources import Models, Resources
+from app.research.relevance import judge
+from app.research.report import (
+    ReportInput,
+    render_markdown,
+    report_filename,
+    report_path,
+    write_report,
+)
+from app.research.rounds import current_envelopes, run_outcome
+from app.settings.config import RunContext
 from state import ResearchState
 from workers.pacing import stop_waiting_when
 

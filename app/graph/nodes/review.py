@@ -1,4 +1,5 @@
-"""``review_plan`` and ``review_results``: the human review pauses (``app.review``). Nothing
+"""``review_plan`` and ``review_results``: the human review pauses (``app.research.review``).
+Nothing
 before the ``interrupt()`` but reading state: a node that pauses runs again from its start on
 resume."""
 
@@ -6,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.review import ask_plan, ask_results
-from app.rounds import current_envelopes
+from app.research.review import ask_plan, ask_results
+from app.research.rounds import current_envelopes
 from state import ResearchState
 
 __all__ = ["review_plan", "review_results"]

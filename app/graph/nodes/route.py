@@ -9,9 +9,15 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from app.config import RunContext
-from app.resources import Resources
-from app.rounds import ROUNDS_BOUND, STEPS_AFTER_MAP, STEPS_PER_ROUND, next_round, routing_of
+from app.graph.resources import Resources
+from app.research.rounds import (
+    ROUNDS_BOUND,
+    STEPS_AFTER_MAP,
+    STEPS_PER_ROUND,
+    next_round,
+    routing_of,
+)
+from app.settings.config import RunContext
 from state import ResearchState
 
 __all__ = ["route"]
@@ -36,6 +42,6 @@ def route(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCont
         return {"notes": [f"{decision.failed} failed task(s) were not dispatched again: round "
                           f"{decision.round} would pass this run's recursion limit of {limit} "
                           f"steps (each round takes {STEPS_PER_ROUND}; see "
-                          "app.rounds.recursion_limit)"]}
+                          "app.research.rounds.recursion_limit)"]}
     note = f"round {decision.round}: re-dispatching {decision.failed} failed task(s)"
     return {"round": decision.round, "notes": [note]}

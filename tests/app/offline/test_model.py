@@ -14,7 +14,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import tool
 from pydantic import BaseModel, Field
 
-from app.offline import READ_TOOL, SEARCH_TOOL, OfflineChatModel
+from app.llm.offline import READ_TOOL, SEARCH_TOOL, OfflineChatModel
 from workers.schemas import Caveats, Findings
 
 PASSAGES: list[dict[str, str]] = [

@@ -10,7 +10,7 @@ named exactly ranked below passages that merely mention it.
 
 from __future__ import annotations
 
-from app.plan import offline_plan
+from app.research.plan import offline_plan
 from workers.sources.query import mentions, query_terms, search_query, symbol_terms, title_terms
 
 

@@ -1,0 +1,173 @@
+"""Terminal output: progress as envelopes arrive, and the end-of-run summary.
+
+On a terminal it uses rich (colour, a live progress bar); otherwise (a pipe, CI, a test) it prints
+plain lines that a test or ``grep`` can read. Messages go to stderr when stdout carries ``--json``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from app.research.text import clip
+
+__all__ = ["Progress", "print_pause", "print_summary"]
+
+
+_SHORT = 70
+"""The most characters of a sub-question shown on a progress line."""
+
+
+class Progress:
+    """The ``on_event`` callback of :func:`app.runs.run.run_research` that prints as the run goes.
+
+    Args:
+        stream: where to print (stdout, or stderr under ``--json``).
+        quiet: print nothing but errors.
+    """
+
+    def __init__(self, stream: TextIO | None = None, quiet: bool = False) -> None:
+        self.stream = stream or sys.stdout
+        self.quiet = quiet
+        self.console = Console(file=self.stream, highlight=False, soft_wrap=True)
+        self.rich = self.console.is_terminal
+
+    def line(self, text: str, style: str | None = None) -> None:
+        """Print one line (rich styling on a terminal, plain text elsewhere)."""
+        if self.quiet:
+            return
+        try:
+            if self.rich:
+                self.console.print(escape(text), style=style)
+            else:
+                print(text, file=self.stream, flush=True)
+        except BrokenPipeError:
+            # The reader went away (``... | head``): stop printing, keep the run going. Progress
+            # output is never a reason to lose work.
+            self.quiet = True
+
+    def __call__(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "start":
+            if data.get("review"):
+                self.line(f"continuing thread {data['thread_id']} with the review decision",
+                          "bold yellow")
+            elif data.get("resumed_from_step") is not None:
+                if data.get("step_tasks", 1):  # stopped in a map step
+                    where = (f"{data.get('restored', 0)} finished result(s) restored from its "
+                             "checkpoint")
+                else:  # stopped after the map: every result is already in the checkpoint
+                    where = f"at {', '.join(data.get('at') or ['its next step'])}"
+                self.line(f"resuming thread {data['thread_id']} from step "
+                          f"{data['resumed_from_step']} ({where})", "bold yellow")
+            elif data.get("rerun"):
+                self.line(f"thread {data['thread_id']} finished earlier: running it again "
+                          "(same envelope ids: rows are updated in place)", "bold")
+            else:
+                self.line(f"thread {data['thread_id']}", "bold")
+            self.line(f"model: {data['model']}")
+            self.line(f"corpus: {data['corpus']}")
+        elif kind == "planned":
+            self.line(f"planned {len(data['sub_questions'])} sub-questions, "
+                      f"{data['total']} tasks:")
+            for i, question in enumerate(data["sub_questions"], 1):
+                self.line(f"  {i}. {clip(question, 100)}")
+        elif kind == "envelope":
+            env = data["envelope"]
+            status = env.get("status", "ok")
+            round_ = f" round {env['round']}" if env.get("round", 1) > 1 else ""
+            attempts = f" after {env['attempts']} attempts" if env.get("attempts", 1) > 1 else ""
+            width = len(str(data["total"]))
+            text = (
+                f"[{data['done']:>{width}}/{data['total']}] {env['worker']:<12} {status:<5} "
+                f"{clip(env.get('task_key', ''), _SHORT)}{round_}{attempts}"
+            )
+            if status == "error":
+                text += f"  ({clip(env.get('error') or '', 120)})"
+            self.line(text, "red" if status == "error" else None)
+        elif kind == "dispatched":
+            self.line(f"round {data['round']}: sending {data['tasks']} task(s) again")
+        elif kind == "retry":
+            self.line(
+                f"        {data['worker']:<12} retry  {clip(data['task_key'], _SHORT)}  (attempt "
+                f"{data['attempt']} of {data['max_attempts']} failed: {clip(data['error'], 90)})",
+                "yellow",
+            )
+        elif kind == "persisted":
+            self.line(f"persisted {data['count']} envelope(s) to the results database")
+        elif kind == "report":
+            self.line(f"report written: {data['path']}", "green")
+
+
+def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None:
+    """Print the end-of-run summary table (rich on a terminal, plain ``key: value`` lines else)."""
+    stream = stream or sys.stdout
+    console = Console(file=stream, highlight=False, soft_wrap=True)
+    rows = [
+        ("thread", summary["thread_id"]),
+        ("model", summary["model"]),
+        ("envelopes", f"{summary['envelopes']} (expected {summary['expected']})"),
+        ("db rows", str(summary["db_rows"]) + (
+            f" ({summary['missing_rows']} missing)" if summary.get("missing_rows") else "")),
+        ("duplicates", str(summary["duplicates"])),
+        ("persisted", f"{summary['persisted']}/{summary['envelopes']}"),
+        ("errors", str(len(summary["errors"]))),
+        ("tokens", str(summary["tokens"]) + (
+            " (estimated: the offline model counts len(text) // 4)"
+            if str(summary["model"]).startswith("offline") else "")),
+        ("report", summary["report_path"] or "(none)"),
+        ("elapsed", f"{summary['elapsed_seconds']:.2f} s"),
+    ]
+    if console.is_terminal:
+        table = Table(title="summary", show_header=False)
+        for key, value in rows:
+            table.add_row(key, escape(value))
+        console.print(table)
+    else:
+        print("summary:", file=stream)
+        for key, value in rows:
+            print(f"  {key}: {value}", file=stream)
+    for error in summary["errors"]:
+        print(
+            f"  failed: {error['worker']} on {clip(error['sub_question'], _SHORT)!r}: "
+            f"{error['error']}",
+            file=stream,
+        )
+    for note in summary["notes"]:
+        print(f"  note: {note}", file=stream)
+    for warning in summary.get("warnings") or []:
+        print(f"  warning: {warning['message']}", file=stream)
+    stream.flush()
+
+
+def print_pause(pause: dict[str, Any], stream: TextIO | None = None) -> None:
+    """Print what a run paused for review awaits (``ReviewPause.to_dict()``), and the commands
+    that continue it."""
+    stream = stream or sys.stdout
+    review, thread = pause["review"], pause["thread_id"]
+    out = [f"paused for review: thread {thread} awaits the {review['stage']} review"]
+    if review.get("error"):
+        out.append(f"the last decision was refused: {review['error']}")
+    if review["stage"] == "plan":
+        out.append(f"sub-questions ({len(review['sub_questions'])}):")
+        out += [f"  {i}. {q}" for i, q in enumerate(review["sub_questions"], 1)]
+        out += ["continue:", f"  python -m app review {thread} --approve",
+                f"  python -m app review {thread} --question TEXT [--question TEXT ...]"
+                "   (replace the sub-questions)"]
+    else:
+        envelopes = review["envelopes"]
+        out.append(f"results ({len(envelopes)}), nothing persisted yet:")
+        for e in envelopes:
+            out.append(f"  {e['envelope_id']}  {e['status']:<5} round {e['round']}  "
+                       f"{clip(e['task_key'], 60)}")
+            out.append(f"      {clip(e['summary'], 110)}")
+        out += ["continue:", f"  python -m app review {thread} --approve",
+                f"  python -m app review {thread} --drop ENVELOPE_ID ...   (not persisted, "
+                "not reported)",
+                f"  python -m app review {thread} --redo ENVELOPE_ID ...   (sent again, then "
+                "another review)"]
+    out += [f"note: {note}" for note in pause.get("notes") or []]
+    print("\n".join(out), file=stream, flush=True)

@@ -1,0 +1,318 @@
+"""What the research graph's nodes look up from their run's context: heavy objects, cached by the
+settings they depend on, and per-run objects, made once per run.
+
+* Heavy (built once per distinct setting, shared by every run that asks the same): the chat
+  models of each role (with LangChain's rate limiter), the corpus, the workers' dependencies.
+  The same ``RunContext`` values always give the same objects, so a run never builds a model
+  twice (the CLI validates the model specs through this cache before the run starts, and the
+  graph then finds them built).
+* Per run (never shared by two runs of one compiled graph): the stop signal, the concurrency
+  limiter and the fault plan. A run is identified by LangGraph's ``runtime.control``, the
+  ``RunControl`` each ``invoke``/``stream`` creates (or is given) and hands to every node of
+  that run, ``Send`` targets and subgraphs included. So one run's fatal error (a bad key)
+  cancels that run only, in the CLI and in LangGraph Server alike.
+
+Source: LangGraph's runtime context (``context_schema``, ``Runtime.context``) and
+``langgraph.runtime.RunControl`` ("intended for a single graph run").
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from langgraph.config import get_config
+from langgraph.runtime import Runtime
+
+from app.llm.models import ModelChoice, make_model
+from app.runs.faults import FaultPlan
+from app.settings.client import given_choices, resolve
+from app.settings.config import RunContext, Settings, default_model, web_key
+from app.storage import Storage, open_storage
+from workers.base import RunScope, WorkerDeps
+
+__all__ = ["Models", "Resources", "RunObjects"]
+
+ReportWriter = Callable[[Any], list[tuple[str, list[str]]]]
+
+MAX_LIVE_RUNS = 1024
+"""Per-run objects kept at once (least recently used dropped first). A run's entry is released
+when the CLI's run ends; under LangGraph Server entries age out."""
+
+
+@dataclass(frozen=True)
+class Models:
+    """The chat models of one context, and how the report names them."""
+
+    planner: ModelChoice
+    worker: ModelChoice
+    report: ModelChoice
+    label: str
+    """e.g. ``offline (deterministic, extractive)`` or ``openai:x (planner: offline)``."""
+    summarize: ReportWriter | None
+    """The report model's sourced summary (None offline: the report is extractive)."""
+
+
+@dataclass
+class RunObjects:
+    """The per-run objects of one run."""
+
+    scope: RunScope
+    """What the worker nodes use: stop signal, limiter, fault hooks."""
+    faults: FaultPlan
+    """The run's fault plan (crash points of ``persist`` and ``report``)."""
+    first_step: int | None = None
+    """The earliest superstep a node of this run was seen in (LangGraph counts a run's
+    ``recursion_limit`` from where the run starts: a resume or a rerun starts late)."""
+
+    def saw_step(self, step: int | None) -> None:
+        """Record that a node of this run runs in superstep ``step``."""
+        if step is not None and (self.first_step is None or step < self.first_step):
+            self.first_step = step
+
+    def steps_left(self, config: Any) -> int | None:
+        """Supersteps this run may still take after the one ``config`` belongs to, under its
+        ``recursion_limit`` (a lower bound; None when unknown)."""
+        limit = config.get("recursion_limit")
+        step = (config.get("metadata") or {}).get("langgraph_step")
+        if not isinstance(limit, int) or not isinstance(step, int) or self.first_step is None:
+            return None
+        # LangGraph stops a run after ``limit`` supersteps counted from the one before its
+        # first node (the input's); one more is kept in hand.
+        return self.first_step + limit - 2 - step
+
+
+class Resources:
+    """The lookup (and cache) behind the research graph's nodes.
+
+    Args:
+        settings: the operator's settings (:class:`app.settings.config.Settings`: paths, database,
+            keys, retries, fault injection, bounds, and the default of each client choice),
+            built once from the process's environment; nodes read them as :attr:`settings`.
+            None: the declared defaults.
+        served: the graph serves remote clients (LangGraph Server): a run's context is checked
+            against the operator's bounds and lists (:func:`app.settings.client.resolve`).
+
+    Thread-safe: nodes of one superstep run in parallel threads.
+    """
+
+    def __init__(self, settings: Settings | None = None, served: bool = False) -> None:
+        self.settings = settings or Settings()
+        self.served = served
+        self._lock = threading.RLock()
+        self._models: dict[tuple, Models] = {}
+        self._corpora: dict[tuple, Any] = {}
+        self._webs: dict[tuple, Any] = {}
+        self._deps: dict[tuple, WorkerDeps] = {}
+        self._runs: OrderedDict[int, tuple[Any, RunObjects]] = OrderedDict()
+
+    # --- the context ---------------------------------------------------------------------------
+
+    def context(self, runtime: Runtime | RunContext | dict | None) -> RunContext:
+        """The effective client choices of a run: ``runtime.context`` (or the context itself)
+        over the operator's defaults (``settings.context()``) where it says nothing. A served
+        graph checks them (:func:`app.settings.client.resolve`; the edge, ``app/server/studio.py``,
+        has already refused what LangGraph Server would drop).
+
+        Raises:
+            app.settings.config.ConfigError: (served) a choice past its bound, a model not allowed,
+            an
+                unknown corpus name, an operator setting.
+        """
+        ctx = runtime.context if isinstance(runtime, Runtime) else runtime
+        if self.served:
+            return resolve(ctx, self.settings)
+        if isinstance(ctx, dict):  # a caller that bypassed LangGraph's coercion
+            ctx = RunContext(**ctx)
+        defaults = self.settings.context()
+        if ctx is None or ctx == defaults:
+            return defaults
+        return replace(defaults, **given_choices(ctx))
+
+    # --- heavy objects, cached by the settings they depend on ---------------------------------
+
+    def _model_key(self, ctx: RunContext) -> tuple:
+        ops = self.settings
+        fallback = ctx.model or ops.model or default_model(ops)
+        return (*(ctx.model_for(role) or fallback for role in ("planner", "worker", "report")),
+                ops.timeout, ops.requests_per_second, ops.max_attempts, ops.retry_interval,
+                ops.retry_patience, ops.rate_limit_patience)
+
+    def models(self, ctx: RunContext) -> Models:
+        """The models of ``ctx``'s roles, built on first use.
+
+        Raises:
+            app.settings.config.ConfigError: a model spec cannot be used (no key, unknown provider).
+        """
+        key = self._model_key(ctx)
+        with self._lock:
+            if key not in self._models:
+                self._models[key] = self._build_models(ctx, key)
+            return self._models[key]
+
+    def _build_models(self, ctx: RunContext, key: tuple) -> Models:
+        settings = self.settings
+        planner_spec, worker_spec, report_spec = key[:3]
+        built: dict[str, ModelChoice] = {}
+        for spec in dict.fromkeys((planner_spec, worker_spec, report_spec)):
+            built[spec] = make_model(spec, settings)  # one client per distinct spec
+        planner, worker, report = built[planner_spec], built[worker_spec], built[report_spec]
+        label = worker.label
+        others = [f"{role}: {choice.label}" for role, choice in
+                  (("planner", planner), ("report", report)) if choice.label != worker.label]
+        if others:
+            label = f"{label} ({', '.join(others)})"
+        summarize = None
+        if not report.offline:  # the model writes a sourced summary of the persisted rows
+            from app.research.synthesis import make_summarizer
+
+            summarize = make_summarizer(report.model, max_attempts=settings.max_attempts,
+                                        retry_interval=settings.retry_interval)
+        return Models(planner, worker, report, label, summarize)
+
+    def _corpus_key(self, ctx: RunContext) -> tuple:
+        folder = self.settings.corpus_folder(ctx.corpus_name)
+        return (str(Path(self.settings.data_dir).resolve()),
+                str(Path(folder).resolve()) if folder else None)
+
+    def corpus(self, ctx: RunContext) -> Any:
+        """The corpus ``ctx`` names (``corpus_name``: one of the operator's
+        ``RESEARCH_CORPORA``; None: the operator's ``corpus`` folder, or the package docs),
+        opened on first use and kept open until :meth:`close`.
+
+        Raises:
+            workers.sources.CorpusError: the corpus folder has nothing to index.
+            app.settings.config.ConfigError: no corpus has that name.
+        """
+        key = self._corpus_key(ctx)
+        with self._lock:
+            if key not in self._corpora:
+                from workers.sources import Corpus
+
+                self._corpora[key] = Corpus.open(Path(self.settings.data_dir), folder=key[1])
+            return self._corpora[key]
+
+    def _web_key(self, ctx: RunContext) -> tuple | None:
+        """What the web source of ``ctx`` depends on (None: web search is off)."""
+        if not ctx.web:
+            return None
+        ops = self.settings
+        return (str(Path(ops.data_dir).resolve()), ops.tavily_base_url, ops.timeout,
+                ops.retry_patience)
+
+    def web(self, ctx: RunContext) -> Any:
+        """The web source of ``ctx`` (``--web``), made on first use; None when web search is off.
+
+        Its cache lives in the data dir (``web.sqlite``), so searches already answered there are
+        never asked again, whichever process asks.
+
+        Raises:
+            app.settings.config.ConfigError: web search is on but no ``TAVILY_API_KEY`` is set.
+        """
+        if not ctx.web:
+            return None
+        api_key = web_key(self.settings)
+        cred = self.settings
+        key = self._web_key(ctx)
+        with self._lock:
+            if key not in self._webs:
+                from app.llm.provider import gate_for, paced_search
+                from workers.sources.web import WebSource, tavily_search
+
+                # A 429's Retry-After holds every web search of the process, as it does for the
+                # models (app/llm/provider.py).
+                search = paced_search(
+                    tavily_search(api_key, cred.tavily_base_url, timeout=cred.timeout),
+                    gate_for("tavily", cred.tavily_base_url or ""), cred.retry_patience)
+                self._webs[key] = WebSource(Path(cred.data_dir), search)
+            return self._webs[key]
+
+    def worker_deps(self, ctx: RunContext) -> WorkerDeps:
+        """The workers' dependencies for ``ctx``: one object per distinct setting. With web
+        search on, ``corpus`` resolves web citations too (``CombinedSource``).
+
+        The plain settings a worker reads are listed once, in ``plain``: they are both passed
+        to :class:`workers.base.WorkerDeps` and part of the cache key, so a run whose context
+        differs in one of them never gets another run's value (a setting for your own worker:
+        add a ``WorkerDeps`` field and one entry here; docs/extending.md, "Add a setting").
+        A client's choice comes from ``ctx``, an operator's from :attr:`settings`."""
+        plain = {"search_k": ctx.search_k, "max_attempts": self.settings.max_attempts,
+                 "retry_interval": self.settings.retry_interval}
+        key = (self._model_key(ctx), self._corpus_key(ctx), self._web_key(ctx),
+               *sorted(plain.items()))
+        with self._lock:
+            if key not in self._deps:
+                corpus, web = self.corpus(ctx), self.web(ctx)
+                if web is not None:
+                    from workers.sources.combined import CombinedSource
+
+                    corpus = CombinedSource(corpus, web)
+                self._deps[key] = WorkerDeps(corpus=corpus, model=self.models(ctx).worker.model,
+                                             web=web, **plain)
+            return self._deps[key]
+
+    # --- per-run objects -----------------------------------------------------------------------
+
+    def run(self, runtime: Runtime) -> RunObjects:
+        """The per-run objects of the run ``runtime`` belongs to, made on its first lookup
+        (call it from inside a node: it records the node's superstep)."""
+        objects = self.run_for(runtime.control, self.context(runtime))
+        try:
+            step = get_config().get("metadata", {}).get("langgraph_step")
+        except RuntimeError:  # not inside a node
+            step = None
+        objects.saw_step(step)
+        return objects
+
+    def run_for(self, control: Any, ctx: RunContext) -> RunObjects:
+        """The per-run objects of the run whose ``RunControl`` is ``control`` (the CLI passes
+        its own to ``graph.stream(control=...)`` to reach them, e.g. to cancel on Ctrl-C):
+        the limiter sized by ``ctx.max_concurrency``, the operator's fault plan."""
+        with self._lock:
+            entry = self._runs.get(id(control))
+            if entry is not None and entry[0] is control:
+                self._runs.move_to_end(id(control))
+                return entry[1]
+            faults = FaultPlan.from_context(self.settings)  # the operator's, never a client's
+            objects = RunObjects(
+                scope=RunScope(
+                    limiter=threading.BoundedSemaphore(ctx.max_concurrency),
+                    on_attempt=faults.on_attempt if faults.active else None,
+                    on_done=faults.on_done if faults.active else None,
+                ),
+                faults=faults,
+            )
+            # The control is held with its objects, so its id is not reused while listed.
+            self._runs[id(control)] = (control, objects)
+            while len(self._runs) > MAX_LIVE_RUNS:
+                self._runs.popitem(last=False)
+            return objects
+
+    def release(self, control: Any) -> None:
+        """Forget the per-run objects of a finished run."""
+        with self._lock:
+            entry = self._runs.get(id(control))
+            if entry is not None and entry[0] is control:
+                del self._runs[id(control)]
+
+    def resolve_worker(self, runtime: Runtime) -> tuple[WorkerDeps, RunScope]:
+        """The :data:`workers.base.Resolver` of the worker nodes."""
+        return self.worker_deps(self.context(runtime)), self.run(runtime).scope
+
+    def storage(self, ctx: RunContext | None = None) -> Storage:
+        """Where runs keep their checkpoints and rows: PostgreSQL when the operator's
+        ``database_url`` is set, else the SQLite files of its ``data_dir`` (both the
+        operator's: ``ctx`` is accepted and ignored). Opens no connection."""
+        return open_storage(self.settings.data_dir, self.settings.database_url)
+
+    def close(self) -> None:
+        """Close the corpora opened so far."""
+        with self._lock:
+            corpora, self._corpora = list(self._corpora.values()), {}
+            self._deps.clear()
+        for corpus in corpora:
+            corpus.close()

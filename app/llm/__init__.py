@@ -1,0 +1,1 @@
+"""Chat models: the factory, the provider guard, tracing, and the offline model."""

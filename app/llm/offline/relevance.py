@@ -1,0 +1,68 @@
+"""Which sentences answer: relevance to the question, steered by the response field's words.
+
+The idea: a field's own JSON-schema description says what belongs in it. A ``Caveats`` field
+that talks about limitations, warnings and deprecations pulls cautionary sentences; ``Findings``,
+whose descriptions carry no such words, gets the most relevant ones.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from app.llm.offline.sentences import Sentence
+
+__all__ = ["score", "select"]
+
+
+def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str]) -> float:
+    """Relevance to the question, multiplied up by the schema words the sentence contains.
+
+    Relevance is the sentence's own overlap with the question plus up to 2 for how much of the
+    question its passage covers (a sentence of an on-topic passage is on topic even when it
+    repeats none of the question's words), lightly normalised for sentence length.
+    """
+    own = len(sentence.stems & question)
+    covered = len(sentence.context & question) / len(question) if question else 0.0
+    relevance = (own + 2 * covered) / math.log2(2 + len(sentence.stems) / 8)
+    return relevance * (1 + len(sentence.stems & boost))
+
+
+def select(
+    sentences: Sequence[Sentence],
+    question: frozenset[str],
+    boost: frozenset[str],
+    bounds: tuple[int, int],
+    exclude: set[str],
+) -> list[Sentence]:
+    """The best sentences for one field, between ``bounds`` items.
+
+    When the field's descriptions carry content words (``boost``), only sentences containing some
+    of them qualify (so a caveats list holds cautionary sentences); otherwise every relevant
+    sentence does. Of the qualifying ones, those scoring at least half the best are taken, up to
+    the maximum; the best of the rest top the list up to the minimum. Ties go to the higher-ranked
+    passage, then to reading order.
+    """
+    low, high = bounds
+    pool = [s for s in sentences if s.text not in exclude]
+    if not pool or high <= 0:
+        return []
+    ranked = sorted(
+        ((score(s, question, boost), s) for s in pool),
+        key=lambda pair: (-pair[0], pair[1].rank, pair[1].position),
+    )
+    qualified = [(value, s) for value, s in ranked if value > 0]
+    if boost:
+        # Sentences that say what the field asks for; when none does, only the minimum is
+        # given (the most relevant sentences), rather than a list of what was not asked for.
+        qualified = [(value, s) for value, s in qualified if s.stems & boost]
+    best = qualified[0][0] if qualified else 0.0
+    chosen = [s for value, s in qualified if value >= best / 2][:high]
+    for _, s in ranked:
+        if len(chosen) >= low:
+            break
+        if s not in chosen:
+            chosen.append(s)
+    exclude.update(s.text for s in chosen)
+    return chosen
+

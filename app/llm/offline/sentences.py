@@ -1,0 +1,136 @@
+"""Sentences of retrieved passages: split verbatim, filtered to prose, ranked by retrieval order.
+
+Every candidate is a verbatim substring of its passage and carries that passage's ``ref``: the
+offline model quotes, it never paraphrases.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from app.llm.offline.words import stems
+from workers.sources import Passage
+
+__all__ = ["Sentence", "candidate_sentences", "split_sentences"]
+
+# Sentence filters: too short is a fragment or heading, too long is a run-on or a table row.
+_MIN_WORDS, _MAX_WORDS = 5, 60
+_MIN_CHARS, _MAX_CHARS = 25, 400
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One candidate claim: its text, the ref it is cited by, and what ranks it.
+
+    ``rank`` is its passage's retrieval rank (0 is the top), ``position`` its place in the
+    passage, ``stems`` its own content stems and ``context`` those of its whole passage.
+    """
+
+    text: str
+    ref: str
+    rank: int
+    position: int
+    stems: frozenset[str]
+    context: frozenset[str]
+
+
+_BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|>\s?|\||```|~~~)")
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)")
+# Docstring sections: a header alone on its line ("Args:", "Returns:") and entries under it
+# ("    retry_state: The retry state.", "**kwargs: ...", "name (int): ...").
+_SECTION_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]{0,30}:\s*$")
+_FIELD_ENTRY = re.compile(r"^\s*\**([A-Za-z_][\w.\[\]]*)(?:\s*\([^)]*\))?:(?:\s|$)")
+_PROSE_LABELS = frozenset(
+    {"warning", "note", "important", "caution", "tip", "hint", "danger", "attention", "deprecated"}
+)
+_SENTENCE_END = re.compile(r"[.!?][\"')\]]*(?=\s+[\"'(\[`*_]?[A-Z0-9])")
+_TERMINAL = re.compile(r"[.!?][\"')\]]*$")
+_CODE_HINTS = re.compile(
+    r"```|=>|==|!=|\s=\s|;\s*$|[{}]|^\s*(?:>>>|\$ |import |from \S+ import|def |class |return )"
+)
+
+
+def _blocks(text: str) -> Iterable[str]:
+    """Paragraphs and list items of a text, skipping fenced code; each a slice of ``text``."""
+    block: list[str] = []
+    in_fence = False
+    for line in text.split("\n"):  # not splitlines(): "\n".join must give back a slice of text
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            if block:
+                yield "\n".join(block)
+                block = []
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        if _SECTION_HEADER.match(line):
+            if block:
+                yield "\n".join(block)
+                block = []
+            continue
+        if not stripped or _BLOCK_START.match(line) or _FIELD_ENTRY.match(line):
+            if block:
+                yield "\n".join(block)
+                block = []
+            if stripped and not stripped.startswith(("#", "|")):
+                block.append(_LIST_MARKER.sub("", line, count=1))
+            continue
+        block.append(line)
+    if block and not in_fence:
+        yield "\n".join(block)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text``; each is a verbatim substring of it."""
+    sentences: list[str] = []
+    for block in _blocks(text):
+        start = 0
+        for match in _SENTENCE_END.finditer(block):
+            sentences.append(block[start : match.end()].strip())
+            start = match.end()
+        sentences.append(block[start:].strip())
+    return [s for s in sentences if s and s in text]
+
+
+def _looks_like_code(sentence: str) -> bool:
+    """Code, or a field/parameter listing (``name: ...``) rather than a prose sentence."""
+    if _CODE_HINTS.search(sentence):
+        return True
+    if (m := _FIELD_ENTRY.match(sentence)) and m.group(1).lower() not in _PROSE_LABELS:
+        return True
+    visible = [c for c in sentence if not c.isspace()]
+    letters = sum(c.isalpha() for c in visible)
+    return not visible or letters / len(visible) < 0.7
+
+
+def _acceptable(sentence: str, *, need_terminal: bool) -> bool:
+    words = sentence.split()
+    if not (_MIN_WORDS <= len(words) <= _MAX_WORDS and _MIN_CHARS <= len(sentence) <= _MAX_CHARS):
+        return False
+    if need_terminal and not _TERMINAL.search(sentence):
+        return False
+    return not _looks_like_code(sentence)
+
+
+def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]:
+    """Candidate sentences of ``(rank, passage)`` pairs, de-duplicated, in rank then reading
+    order. Whole sentences are preferred; when no passage has one, any prose line is taken."""
+    found: list[Sentence] = []
+    for need_terminal in (True, False):  # prefer whole sentences; fall back to any prose line
+        seen: set[str] = set()
+        for rank, passage in sorted(ranked, key=lambda pair: pair[0]):
+            context = stems(passage.text)
+            for position, sentence in enumerate(split_sentences(passage.text)):
+                key = " ".join(sentence.lower().split())
+                if key in seen or not _acceptable(sentence, need_terminal=need_terminal):
+                    continue
+                seen.add(key)
+                found.append(
+                    Sentence(sentence, passage.ref, rank, position, stems(sentence), context)
+                )
+        if found:
+            break
+    return found

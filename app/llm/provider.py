@@ -1,0 +1,183 @@
+"""What every chat model the app builds is fitted with: Retry-After pacing and answer checks.
+
+Two LangChain hooks that every model call passes through, whatever the role (planner, agent
+workers inside ``create_agent``, the report summary) and whatever the provider:
+
+* the model's **rate limiter** (``BaseChatModel.rate_limiter``, asked before every request):
+  :class:`PacedRateLimiter` first waits out the server's ``Retry-After`` window
+  (:class:`workers.pacing.RetryAfterGate`; a run that is stopping stops waiting), then takes a
+  token from LangChain's ``InMemoryRateLimiter``;
+* the model's **callbacks** (``BaseChatModel.callbacks``, told about every response and error):
+  :class:`ProviderGuard` records a ``Retry-After`` in the gate, and turns provider-side faults
+  into the error types of :mod:`workers.errors`, so they are classified, retried and named like
+  the HTTP errors they are.
+
+Why a gate, rather than LangGraph's ``RetryPolicy`` or the ``openai`` client's own retries:
+
+* ``RetryPolicy`` cannot wait per error: ``run_with_retry`` (``langgraph/pregel/_retry.py``)
+  sleeps ``initial_interval * backoff_factor ** n`` (plus jitter), computed from the policy
+  alone, never from the exception; ``retry_on`` only says *whether* to retry. So a 429 with
+  ``Retry-After: 15`` was retried after 0.5 s and 1 s, inside the window, and failed for good.
+* The ``openai`` client honours ``Retry-After`` (``_calculate_retry_timeout``) but only inside
+  its own retries, which are off (``max_retries=0``, see :mod:`app.llm.models`: one retry count,
+  honest ``attempts``); it serves OpenAI-compatible providers only; its cap is a module constant;
+  and a 429 for one request does not hold back the other workers' requests, which go on
+  hitting the window.
+* A 429 is about the account, not one request: the gate is shared by every model built for the
+  same provider endpoint in this process, so while one worker waits, none of the others (nor
+  the next round, nor the report) spends a request inside the window.
+
+A rate limit (HTTP 429, with or without ``Retry-After``) is not a failed attempt: the limiter
+carries the model's :class:`workers.pacing.RateLimitPatience`, with which every caller retries
+its request after the window or a backoff, up to ``RESEARCH_RATE_LIMIT_PATIENCE`` in total
+(``RetryPolicy`` attempts are for the other transient errors). A single ``Retry-After`` longer
+than ``RESEARCH_RETRY_PATIENCE`` fails the call with :class:`workers.errors.RetryAfterTooLong`,
+whose message says how long the server asked for.
+
+Reading and honouring ``Retry-After`` (and :func:`paced_search`, the web search API's gate) live
+in :mod:`workers.pacing`; this module is the LangChain side of it.
+
+Source: ``langchain_core.rate_limiters`` (``BaseRateLimiter``, ``InMemoryRateLimiter``),
+``langchain_core.callbacks.BaseCallbackHandler`` (``raise_error``), RFC 9110 section 10.2.3
+(Retry-After).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.outputs import LLMResult
+from langchain_core.rate_limiters import BaseRateLimiter
+
+from workers.errors import MalformedResponseError, RateLimitPatienceSpent, RetryAfterTooLong
+from workers.pacing import (  # re-exported: the app's callers (resources) import them from here
+    RateLimitPatience,
+    RetryAfterGate,
+    gate_for,
+    honour_retry_after,
+    paced_search,
+)
+from workers.usage import record_served
+
+__all__ = [
+    "PacedRateLimiter", "ProviderGuard", "RateLimitPatience", "RetryAfterGate", "gate_for",
+    "honour_retry_after", "paced_search",
+]
+
+
+class PacedRateLimiter(BaseRateLimiter):
+    """A LangChain rate limiter that waits out the gate's window, then asks ``inner``.
+
+    It also carries the model's :class:`~workers.pacing.RateLimitPatience` (``rate_limits``):
+    the callers of a model (planner, agent workers, report summary) find their rate-limit policy
+    on the model itself (:func:`workers.pacing.rate_limit_patience`).
+
+    Args:
+        gate: the endpoint's :class:`RetryAfterGate`.
+        inner: the requests-per-second limiter (None: no rate limit, only the gate).
+        rate_limits: how long a call may be held by 429s (None: not retried here).
+    """
+
+    def __init__(self, gate: RetryAfterGate, inner: BaseRateLimiter | None = None,
+                 rate_limits: RateLimitPatience | None = None) -> None:
+        self.gate = gate
+        self.inner = inner
+        self.rate_limits = rate_limits
+
+    def acquire(self, *, blocking: bool = True) -> bool:
+        """Wait for the window, then for a token (``blocking=False``: never wait)."""
+        if not blocking and self.gate.remaining() > 0:
+            return False
+        self.gate.wait()
+        return True if self.inner is None else self.inner.acquire(blocking=blocking)
+
+    async def aacquire(self, *, blocking: bool = True) -> bool:
+        """Async :meth:`acquire`."""
+        if not blocking and self.gate.remaining() > 0:
+            return False
+        await self.gate.await_open()
+        return True if self.inner is None else await self.inner.aacquire(blocking=blocking)
+
+
+# ``langchain-openai``'s words for a 200 whose ``choices`` is null or missing (it raises a
+# TypeError / KeyError saying so); an empty list reaches ``on_llm_end`` with no generation.
+_NO_CHOICES = ("null value for 'choices'", "missing 'choices'")
+
+
+class ProviderGuard(BaseCallbackHandler):
+    """Callbacks of one chat model: pace by ``Retry-After``, name provider-side faults.
+
+    * ``on_llm_error``: an error carrying ``Retry-After`` holds the gate for that long, or, past
+      ``patience``, becomes :class:`~workers.errors.RetryAfterTooLong`; a response with a null
+      or missing ``choices`` list, or an error object in an HTTP 200, becomes
+      :class:`~workers.errors.MalformedResponseError` (and counts as an *unmetered* response:
+      the integration raised before its usage could be read).
+    * ``on_llm_end``: a response with no choices at all (``"choices": []``, which LangChain
+      would surface as an ``IndexError``) becomes :class:`~workers.errors.MalformedResponseError`
+      (after its tokens are counted: see :func:`workers.usage.record_served`).
+
+    The errors are raised from the callback (``raise_error = True``, LangChain's way for a
+    handler to stop a call); the original error is their ``__cause__``.
+
+    Args:
+        label: how error messages name the model (key-free, e.g. ``openai:gpt-4.1-mini``).
+        gate: the endpoint's :class:`RetryAfterGate`.
+        patience: the longest ``Retry-After`` (seconds) worth waiting for.
+    """
+
+    raise_error = True
+
+    def __init__(self, label: str, gate: RetryAfterGate, patience: float) -> None:
+        super().__init__()
+        self.label = label
+        self.gate = gate
+        self.patience = patience
+
+    def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        """Pace by ``Retry-After``; turn an unusable answer into a named, transient error."""
+        if isinstance(error, (MalformedResponseError, RetryAfterTooLong,
+                              RateLimitPatienceSpent)):
+            return
+        if honour_retry_after(error, self.gate, self.patience, self.label):
+            return
+        if isinstance(error, (TypeError, KeyError)) and any(
+            text in str(error) for text in _NO_CHOICES
+        ):
+            record_served(LLMResult(generations=[[]]), run_id)  # served, usage unreadable
+            raise MalformedResponseError(
+                f"{self.label}: the provider answered without a 'choices' list (null or "
+                "missing): a malformed response"
+            ) from error
+        if type(error) is ValueError and error.args and isinstance(error.args[0], dict):
+            detail = error.args[0]  # langchain-openai raises ValueError(response["error"])
+            record_served(LLMResult(generations=[[]]), run_id)
+            message = " ".join(str(detail.get("message") or detail).split())[:200]
+            code = detail.get("code")
+            raise MalformedResponseError(
+                f"{self.label}: the provider answered with an error object instead of a "
+                f"completion{f' (code {code})' if code is not None else ''}: {message}"
+            ) from error
+
+    def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
+        """An answer without a single choice is a malformed response."""
+        if any(not generations for generations in response.generations or [[]]):
+            record_served(response, run_id)  # the handlers after this one will not see it
+            raise MalformedResponseError(
+                f"{self.label}: the provider answered with an empty 'choices' list: a "
+                "malformed response"
+            )
+
+
+class _QuietGuardErrors(logging.Filter):
+    """LangChain logs a warning for every handler that raises, even with ``raise_error``; the
+    guard's errors are reported where they land (envelope, note, error line), not twice."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        return not (args and args[0] == ProviderGuard.__name__)
+
+
+logging.getLogger("langchain_core.callbacks.manager").addFilter(_QuietGuardErrors())

@@ -1,0 +1,1 @@
+"""The domain: plan, rounds, review, report rendering, synthesis, relevance."""

@@ -1,0 +1,70 @@
+"""Run notes as people read them: :func:`coalesce_notes` folds the one note per round that
+``route`` writes ("round N: re-dispatching K failed task(s)") into one line per stretch of
+rounds, so ``--rounds 1000`` with a worker that always fails prints one note, not a thousand.
+
+Pure: no I/O, no state. The CLI's summary (:func:`app.runs.summary.summarize_run`) uses it; the
+report's Notes section can call it on the same list.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = ["coalesce_notes"]
+
+_ROUND_NOTE = re.compile(r"round (\d+): re-dispatching (\d+) failed task\(s\)")
+"""The note the ``route`` node writes each time it sends failed tasks again."""
+
+
+def coalesce_notes(notes: Iterable[str]) -> list[str]:
+    """``notes`` with each run of adjacent round notes for consecutive rounds folded into one.
+
+    A lone round note is kept word for word; two or more become ``"rounds A–B: re-dispatched K
+    failed task(s) each"`` (or ``"... J to K failed task(s) a round, T in all"`` when the count
+    changed between rounds). Every other note is kept, in its place.
+
+    Args:
+        notes: the run's notes (state ``notes``), oldest first.
+
+    Example:
+        >>> for line in coalesce_notes(
+        ...         [f"round {n}: re-dispatching 4 failed task(s)" for n in range(2, 1001)]
+        ...         + ["4 task(s) still failed after 1000 round(s)"]):
+        ...     print(line)
+        rounds 2–1000: re-dispatched 4 failed task(s) each
+        4 task(s) still failed after 1000 round(s)
+        >>> coalesce_notes(["round 2: re-dispatching 1 failed task(s)", "budget spent"])
+        ['round 2: re-dispatching 1 failed task(s)', 'budget spent']
+    """
+    out: list[str] = []
+    stretch: list[tuple[int, int, str]] = []  # (round, tasks, note) of the current stretch
+
+    def close() -> None:
+        if len(stretch) == 1:
+            out.append(stretch[0][2])
+        elif stretch:
+            out.append(_stretch_line([(r, k) for r, k, _ in stretch]))
+        stretch.clear()
+
+    for note in notes:
+        match = _ROUND_NOTE.fullmatch(note) if isinstance(note, str) else None
+        if match is None:
+            close()
+            out.append(note)
+            continue
+        round_, tasks = int(match[1]), int(match[2])
+        if stretch and round_ != stretch[-1][0] + 1:
+            close()
+        stretch.append((round_, tasks, note))
+    close()
+    return out
+
+
+def _stretch_line(rounds: list[tuple[int, int]]) -> str:
+    first, last = rounds[0][0], rounds[-1][0]
+    counts = [k for _, k in rounds]
+    if len(set(counts)) == 1:
+        return f"rounds {first}–{last}: re-dispatched {counts[0]} failed task(s) each"
+    return (f"rounds {first}–{last}: re-dispatched {min(counts)} to {max(counts)} failed "
+            f"task(s) a round, {sum(counts)} in all")

@@ -1,0 +1,331 @@
+"""Human review with LangGraph's ``interrupt()``: what a paused run shows, and what resumes it.
+
+A run with ``review`` on (``research TOPIC --review``, or ``{"review": true}`` in the run's
+context from LangGraph Studio / Server) pauses twice:
+
+1. ``review_plan``, after ``plan``: the payload is ``{"stage": "plan", "sub_questions": [...]}``;
+2. ``review_results``, after the map step and before ``persist``: ``{"stage": "results",
+   "envelopes": [{"envelope_id", "worker", "task_key", "status", "round", "summary"}, ...]}``
+   (``summary`` is one line: the first finding, or the error).
+
+The run is resumed with ``Command(resume=value)``, ``value`` a dict:
+
+* ``{}`` or ``{"approve": true}``: continue as planned / persist everything;
+* plan stage: ``{"sub_questions": ["...", ...]}``: replace the sub-questions, then continue;
+* results stage: ``{"drop": [envelope_id, ...]}``: those are neither persisted nor reported
+  (the report's notes say so); ``{"redo": [envelope_id, ...]}``: send those tasks again, then
+  pause again. Both may be given together.
+
+A node that calls ``interrupt()`` runs again from its start when the run resumes, so the review
+nodes do nothing before their ``interrupt()`` but read state: nothing is written to the results
+database before the results stage is approved (``persist`` runs after it).
+
+Source: LangGraph's "Human-in-the-loop" / "Interrupts" docs (``interrupt``, ``Command(resume=)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langgraph.types import Command, interrupt
+
+from app.research.rounds import current_envelopes
+from app.research.text import clip
+
+__all__ = [
+    "PLAN", "REVIEW_NODES", "RESULTS", "Awaited", "ReviewError", "ReviewPause", "ask_plan",
+    "ask_results", "awaited", "awaiting", "envelope_summary", "plan_payload", "plan_resume",
+    "results_payload", "results_resume", "resume_command", "review_value",
+]
+
+PLAN, RESULTS = "plan", "results"
+MAX_QUESTION_CHARS = 500
+_KEYS = {PLAN: {"approve", "sub_questions"}, RESULTS: {"approve", "drop", "redo"}}
+
+
+class ReviewError(ValueError):
+    """A resume value that does not fit what the run awaits; the message is one line."""
+
+
+@dataclass
+class ReviewPause:
+    """A run that stopped at a review: what it awaits, and how to continue.
+
+    Attributes:
+        thread_id, topic, as_of: the run.
+        review: the ``interrupt()`` payload (:func:`plan_payload` or :func:`results_payload`).
+    """
+
+    thread_id: str
+    topic: str
+    as_of: str
+    review: dict[str, Any]
+    crash_unreached: str | None = None
+    """A ``--crash-at`` point given to this run and not reached before the pause (why)."""
+
+    @property
+    def ok(self) -> bool:
+        """A pause is not a failure: the CLI exits 0."""
+        return True
+
+    @property
+    def continue_with(self) -> str:
+        """The command that approves and continues."""
+        return f"python -m app review {self.thread_id} --approve"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"thread_id", "topic", "as_of", "status": "awaiting_review",
+        "review": {...}, "continue_with"}``."""
+        out = {"thread_id": self.thread_id, "topic": self.topic, "as_of": self.as_of,
+               "status": "awaiting_review", "review": self.review,
+               "continue_with": self.continue_with}
+        if self.crash_unreached:
+            out["notes"] = [self.crash_unreached]
+        return out
+
+
+REVIEW_NODES = {"review_plan": PLAN, "review_results": RESULTS}
+"""The graph's review nodes and the stage each pauses for."""
+
+
+@dataclass(frozen=True)
+class Awaited:
+    """One review a thread awaits (:func:`awaited`)."""
+
+    payload: dict[str, Any]
+    """What the review shows: :func:`plan_payload` or :func:`results_payload`."""
+    interrupt_id: str | None
+    """The pending ``interrupt()``'s id, to resume it by (``Command(resume={id: value})``);
+    None when the review node is next but has not paused yet (state edited at the pause)."""
+
+
+def awaited(snapshot: Any) -> list[Awaited]:
+    """The reviews a thread's ``StateSnapshot`` awaits: each pending ``interrupt()`` with a
+    ``stage``, and each review node that is next without one. (``update_state`` while a review
+    waits keeps the review node next but drops its recorded pause; running on pauses again, and
+    a resume value given then answers it: the thread still awaits that review.)"""
+    out = [Awaited(dict(item.value), getattr(item, "id", None))
+           for item in getattr(snapshot, "interrupts", None) or ()
+           if isinstance(item.value, Mapping) and item.value.get("stage") in (PLAN, RESULTS)]
+    stages = {a.payload["stage"] for a in out}
+    values = getattr(snapshot, "values", None) or {}
+    for node in getattr(snapshot, "next", None) or ():
+        stage = REVIEW_NODES.get(node)
+        if stage is None or stage in stages:
+            continue
+        if stage == PLAN:
+            payload = plan_payload(values.get("sub_questions") or [])
+        else:
+            payload = results_payload(current_envelopes(values))
+        out.append(Awaited(payload, None))
+        stages.add(stage)
+    return out
+
+
+def awaiting(snapshot: Any) -> dict[str, Any] | None:
+    """The payload of the first review a thread awaits (:func:`awaited`), or None."""
+    found = awaited(snapshot)
+    return found[0].payload if found else None
+
+
+def resume_command(snapshot: Any, value: Any) -> Any:
+    """The ``Command`` that answers the first review ``snapshot`` awaits with ``value``: by
+    interrupt id when the pause is recorded (with several pending interrupts LangGraph refuses a
+    bare value), else a bare ``Command(resume=value)`` that the review node's fresh pause takes.
+    """
+    found = awaited(snapshot)
+    if found and found[0].interrupt_id:
+        return Command(resume={found[0].interrupt_id: value})
+    return Command(resume=value)
+
+
+def envelope_summary(envelope: Mapping[str, Any], limit: int = 100) -> str:
+    """One line about a result: its error, else its first finding (and how many more).
+
+    Example:
+        >>> envelope_summary({"status": "ok", "structured": {"items": [{"text": "A b."}, {}]}})
+        'A b. (+1 more)'
+    """
+    if envelope.get("status") == "error":
+        return clip(f"error: {envelope.get('error') or 'unknown'}", limit)
+    items = (envelope.get("structured") or {}).get("items") or []
+    if not items:
+        return "no findings"
+    more = f" (+{len(items) - 1} more)" if len(items) > 1 else ""
+    return clip(items[0].get("text", ""), limit) + more
+
+
+def plan_payload(sub_questions: Sequence[str]) -> dict[str, Any]:
+    """The ``interrupt()`` value of the plan stage:
+    ``{"stage": "plan", "sub_questions": [...]}``."""
+    return {"stage": PLAN, "sub_questions": list(sub_questions)}
+
+
+def results_payload(envelopes: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """The ``interrupt()`` value of the results stage: ``{"stage": "results", "envelopes":
+    [{"envelope_id", "worker", "task_key", "status", "round", "summary"}, ...]}``."""
+    return {"stage": RESULTS, "envelopes": [
+        {"envelope_id": e["envelope_id"], "worker": e["worker"], "task_key": e["task_key"],
+         "status": e.get("status", "ok"), "round": e.get("round", 1),
+         "summary": envelope_summary(e)}
+        for e in envelopes]}
+
+
+def _as_dict(value: Any, stage: str) -> dict[str, Any]:
+    if value is None or value is True:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ReviewError(f"the {stage} review expects a dict to resume with, e.g. "
+                          f'{{"approve": true}}, got {type(value).__name__}')
+    unknown = sorted(set(value) - _KEYS[stage])
+    if unknown:
+        raise ReviewError(f"the {stage} review does not take {', '.join(unknown)}; it takes "
+                          f"{', '.join(sorted(_KEYS[stage]))}")
+    return dict(value)
+
+
+def _strings(value: Any, name: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise ReviewError(f"{name} must be a list of strings")
+    if not all(isinstance(v, str) for v in value):
+        raise ReviewError(f"{name} must be a list of strings")
+    return list(value)
+
+
+def plan_resume(value: Any, current: Sequence[str]) -> list[str]:
+    """The sub-questions to run after the plan stage resumed with ``value``.
+
+    Args:
+        value: ``{}``, ``{"approve": true}`` or ``{"sub_questions": [str, ...]}`` (None and
+            ``True`` mean approve).
+        current: the planned sub-questions.
+
+    Raises:
+        ReviewError: not a dict, an unknown key, or sub-questions that are empty, repeated or
+            longer than 500 characters.
+    """
+    data = _as_dict(value, PLAN)
+    if data.get("sub_questions") is None:
+        return list(current)
+    questions = [" ".join(q.split()) for q in _strings(data["sub_questions"], "sub_questions")]
+    if not questions or not all(questions):
+        raise ReviewError("sub_questions must hold at least one non-empty question")
+    if len(set(questions)) != len(questions):
+        raise ReviewError("sub_questions repeats a question")
+    if any(len(q) > MAX_QUESTION_CHARS for q in questions):
+        raise ReviewError(f"a sub-question is longer than {MAX_QUESTION_CHARS} characters")
+    return questions
+
+
+def results_resume(value: Any, envelope_ids: Iterable[str]) -> tuple[list[str], list[str]]:
+    """``(drop, redo)``: the envelope ids to drop and to send again, after the results stage
+    resumed with ``value``.
+
+    Args:
+        value: ``{}``, ``{"approve": true}``, or ``{"drop": [id, ...], "redo": [id, ...]}``.
+        envelope_ids: the ids under review.
+
+    Raises:
+        ReviewError: not a dict, an unknown key, an id that is not under review, or an id both
+            dropped and redone.
+    """
+    data = _as_dict(value, RESULTS)
+    known = set(envelope_ids)
+    drop = list(dict.fromkeys(_strings(data.get("drop"), "drop")))
+    redo = list(dict.fromkeys(_strings(data.get("redo"), "redo")))
+    for eid in (*drop, *redo):
+        if eid not in known:
+            raise ReviewError(f"no envelope {eid!r} is under review")
+    both = sorted(set(drop) & set(redo))
+    if both:
+        raise ReviewError(f"envelope {both[0]!r} cannot be both dropped and redone")
+    return drop, redo
+
+
+def review_value(payload: Mapping[str, Any], *, questions: Sequence[str] = (),
+                 drop: Sequence[str] = (), redo: Sequence[str] = ()) -> dict[str, Any]:
+    """The resume value for what ``payload`` awaits, from the ``review`` command's flags; checked
+    as the graph will check it, so a bad flag fails before anything runs.
+
+    Raises:
+        ReviewError: a flag of the other stage, or a value the stage would refuse.
+    """
+    stage = payload.get("stage")
+    if stage == PLAN:
+        if drop or redo:
+            raise ReviewError("--drop and --redo are for the results review; this thread awaits "
+                              "the plan review (use --question or --approve)")
+        value: dict[str, Any] = {"approve": True}
+        if questions:
+            value = {"sub_questions": list(questions)}
+        plan_resume(value, payload.get("sub_questions") or [])
+        return value
+    if stage == RESULTS:
+        if questions:
+            raise ReviewError("--question is for the plan review; this thread awaits the results "
+                              "review (use --drop, --redo or --approve)")
+        value = {"approve": True}
+        if drop or redo:
+            value = {"drop": list(drop), "redo": list(redo)}
+        results_resume(value, [e["envelope_id"] for e in payload.get("envelopes") or []])
+        return value
+    raise ReviewError(f"unknown review stage {stage!r}")
+
+
+def ask_plan(sub_questions: Sequence[str]) -> list[str]:
+    """Inside a node: pause for the plan review and return the sub-questions to run.
+
+    A decision that does not fit (:func:`plan_resume`) pauses again with the same payload plus
+    ``"error"``: LangGraph keeps a node's resume values in order, so the next
+    ``Command(resume=...)`` answers the new pause (LangGraph's "validate human input" pattern).
+    Reads nothing but its argument before ``interrupt()``, as a node that pauses must: it runs
+    again from its start on resume.
+    """
+    payload = plan_payload(sub_questions)
+    decision = interrupt(payload)
+    while True:
+        try:
+            return plan_resume(decision, sub_questions)
+        except ReviewError as exc:
+            decision = interrupt({**payload, "error": str(exc)})
+
+
+def ask_results(state: Mapping[str, Any], envelopes: Sequence[Mapping[str, Any]]
+                ) -> dict[str, Any]:
+    """Inside a node: pause for the results review of ``envelopes``; return the state update:
+    ``dropped`` ids and their notes, and for tasks to send again their ids (``redo``) and the
+    round to send them in (``round``, one past the state's). The fan-out edge then sends them
+    (``app.research.rounds.pending_tasks``). A decision that does not fit pauses again, as in
+    :func:`ask_plan`.
+
+    Args:
+        state: the run's state (``round``).
+        envelopes: the results under review (the run's current envelopes).
+    """
+    payload = results_payload(envelopes)
+    decision = interrupt(payload)
+    while True:
+        try:
+            drop, redo = results_resume(decision, [e["envelope_id"] for e in envelopes])
+            break
+        except ReviewError as exc:
+            decision = interrupt({**payload, "error": str(exc)})
+    by_id = {e["envelope_id"]: e for e in envelopes}
+    update: dict[str, Any] = {}
+    notes = [f"dropped at review, not persisted: {by_id[eid]['worker']} on "
+             f"{by_id[eid]['task_key']!r}" for eid in drop]
+    if drop:
+        update["dropped"] = drop
+    if redo:
+        current = max([state.get("round") or 0,
+                       *(e.get("round") or 1 for e in envelopes)])
+        update["redo"] = redo
+        update["round"] = current + 1
+        notes.append(f"round {current + 1}: {len(redo)} task(s) sent again at review")
+    if notes:
+        update["notes"] = notes
+    return update

@@ -1,0 +1,1 @@
+"""One run of a thread, start to finish, and what the commands ask of stored threads."""

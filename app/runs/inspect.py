@@ -1,0 +1,361 @@
+"""``threads`` and ``inspect``: what the checkpointer and the results database know about runs.
+
+``inspect`` walks LangGraph's checkpoint history of a thread (``get_state_history``) and shows,
+per checkpoint, the step, the nodes that ran to produce it, the envelopes in state, how many are
+persisted, and the checkpoint's size; then the thread's rows in the results database with how
+many times persist wrote each one. It is the quickest way to *see* the durability story.
+
+The graph used here (:func:`app.runs.threads.research_graph`, with every worker, web ones included)
+is compiled only to read history: workers build lazily, so no corpus or model is opened.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from app.runs.threads import is_unfinished, require_thread, research_graph, thread_status
+from app.storage import DamagedDatabase, Storage, open_storage, root_config
+
+__all__ = ["inspect_thread", "list_threads", "pending_review", "print_inspection",
+           "print_threads"]
+
+@contextmanager
+def _unless_damaged(notes: list[str]) -> Iterator[None]:
+    """Turn a damaged database into a note, so what the other database knows is still shown."""
+    try:
+        yield
+    except DamagedDatabase as exc:
+        notes.append(str(exc))
+
+
+def _raise_or_keep(notes: list[str], warnings: list[str] | None) -> None:
+    if warnings is None and notes:
+        raise DamagedDatabase(notes[0])
+    if warnings is not None:
+        warnings.extend(notes)
+
+
+def _storage(where: Storage | Path | str) -> Storage:
+    return where if isinstance(where, Storage) else open_storage(where)
+
+
+def list_threads(storage: Storage | Path | str, warnings: list[str] | None = None
+                 ) -> list[dict[str, Any]]:
+    """One dict per thread: ``thread_id, topic, as_of, status, last_step, next, started_at``.
+
+    ``status`` is ``finished``, ``failed`` (completed with errors, or stopped by an exception),
+    ``unfinished`` (killed, or still running in another process: resume it), ``broken`` (its
+    checkpoint cannot be read back; the row's ``problem`` says so and names ``--fresh``) or
+    ``unknown``.
+    Both databases are opened read-only.
+
+    Args:
+        storage: where the threads live (:func:`app.storage.open_storage`; a data dir path
+            means its SQLite files).
+        warnings: receives one line per damaged database, and the threads the other database
+            knows are still listed. Without it, damage raises.
+
+    Raises:
+        app.storage.DamagedDatabase: a database is damaged and no ``warnings`` list was given.
+        app.storage.StorageError: the server cannot be reached.
+    """
+    storage = _storage(storage)
+    notes: list[str] = []
+    runs: dict[str, dict[str, Any]] = {}
+    with _unless_damaged(notes), storage.results(read_only=True) as store:
+        runs = {r["thread_id"]: r for r in store.runs()} if store is not None else {}
+    out: dict[str, dict[str, Any]] = {t: _thread_row(t, run, None) for t, run in runs.items()}
+    with _unless_damaged(notes), storage.checkpointer(read_only=True) as saver:
+        if saver is not None:
+            graph = research_graph(saver)
+            for thread_id in dict.fromkeys([*runs, *storage.thread_ids(saver)]):
+                try:
+                    snap = graph.get_state({"configurable": {"thread_id": thread_id}})
+                except Exception as exc:  # one broken thread never hides the others
+                    out[thread_id] = _broken_thread(thread_id, runs.get(thread_id, {}), exc)
+                    continue
+                out[thread_id] = _thread_row(thread_id, runs.get(thread_id, {}), snap)
+    _raise_or_keep(notes, warnings)
+    return list(out.values())
+
+
+def _thread_row(thread_id: str, run: dict[str, Any], snap: Any) -> dict[str, Any]:
+    values = (snap.values if snap is not None else None) or {}
+    return {
+        "thread_id": thread_id,
+        "topic": values.get("topic") or run.get("topic"),
+        "as_of": values.get("as_of") or run.get("as_of"),
+        "status": thread_status(run.get("status"), snap),
+        "last_step": (snap.metadata or {}).get("step") if values else None,
+        "next": list(snap.next) if snap is not None else [],
+        "started_at": run.get("started_at"),
+    }
+
+
+def _broken_thread(thread_id: str, run: dict[str, Any], exc: Exception) -> dict[str, Any]:
+    """The ``threads`` row of a thread whose checkpoint cannot be read back (e.g. pending
+    writes that LangGraph refuses to apply again): listed, with the way out."""
+    from workers.errors import one_line
+
+    return {
+        "thread_id": thread_id,
+        "topic": run.get("topic"),
+        "as_of": run.get("as_of"),
+        "status": "broken",
+        "last_step": None,
+        "next": [],
+        "started_at": run.get("started_at"),
+        "problem": f"its checkpoint cannot be resumed ({one_line(exc, 160)}); run the topic "
+                   "again with --fresh for a new thread",
+    }
+
+
+def pending_review(storage: Storage | Path | str, thread_id: str,
+                   checkpoint_id: str | None = None) -> tuple[dict[str, Any] | None, bool]:
+    """What a thread awaits, read from its latest checkpoint (or ``checkpoint_id``) without
+    running anything.
+
+    Args:
+        storage: where the thread lives (a data dir path means its SQLite files).
+        checkpoint_id: an earlier checkpoint of the thread (``review --checkpoint``).
+
+    Returns:
+        ``(payload, unfinished)``: the review payload of its pending ``interrupt()`` (None when
+        it awaits no review), and whether its run has work left
+        (:func:`app.runs.threads.is_unfinished`; ``(None, False)`` without a checkpoint).
+
+    Raises:
+        app.errors.UnknownThread: no such thread (:func:`app.runs.threads.require_thread`).
+        app.errors.UnknownCheckpoint: ``checkpoint_id`` is not one of its checkpoints.
+        app.storage.StorageError: a database is damaged or cannot be reached.
+    """
+    from app.errors import UnknownCheckpoint
+    from app.research.review import awaiting
+
+    storage = _storage(storage)
+    require_thread(storage, thread_id)
+    with storage.checkpointer(read_only=True) as saver:
+        if saver is None:  # only a recorded run: a hard kill under durability="exit"
+            return None, False
+        config: dict[str, Any] = {"thread_id": thread_id}
+        if checkpoint_id is not None:
+            config["checkpoint_id"] = checkpoint_id
+        snap = research_graph(saver).get_state({"configurable": config})
+    if checkpoint_id is not None and snap.metadata is None:  # LangGraph found no such checkpoint
+        raise UnknownCheckpoint(f"thread {thread_id!r} has no checkpoint {checkpoint_id!r} "
+                                f"(python -m app inspect {thread_id} lists them)")
+    return awaiting(snap), is_unfinished(snap)
+
+
+def _checkpoint_bytes(saver: Any, tup: Any) -> int:
+    """The serialized size of one checkpoint and its metadata (what the saver stores for it)."""
+    _, blob = saver.serde.dumps_typed(tup.checkpoint)
+    return len(blob) + len(json.dumps(tup.metadata, default=str).encode())
+
+
+def inspect_thread(storage: Storage | Path | str, thread_id: str,
+                   warnings: list[str] | None = None) -> dict[str, Any] | None:
+    """The checkpoint history (oldest first) and DB rows of one thread, or None if unknown.
+
+    Both databases are opened read-only; history comes from LangGraph's
+    ``get_state_history`` and sizes from the checkpointer's ``list``.
+
+    Args:
+        storage: where the thread lives (a data dir path means its SQLite files).
+        thread_id: the thread.
+        warnings: as for :func:`list_threads`: damage to one database becomes a line here and
+            what the other one knows is still returned.
+
+    Returns:
+        ``{"thread_id", "topic", "as_of", "run_status", "next", "values" (the latest
+        checkpoint's channels but ``envelopes``), "checkpoints": [{step, source,
+        ran, envelopes, unique_ids, persisted, with_payload, bytes, checkpoint_id}], "rows":
+        [{envelope_id, worker, status, error, write_count, attempts, round, first_written_at,
+        last_written_at}]}``
+
+    Raises:
+        app.storage.DamagedDatabase: a database is damaged and no ``warnings`` list was given.
+        app.storage.StorageError: the server cannot be reached.
+    """
+    storage = _storage(storage)
+    notes: list[str] = []
+    history: list[Any] = []
+    sizes: dict[str, int] = {}
+    with _unless_damaged(notes), storage.checkpointer(read_only=True) as saver:
+        if saver is not None:
+            config = {"configurable": {"thread_id": thread_id}}
+            history = list(research_graph(saver).get_state_history(config))
+            sizes = {t.config["configurable"]["checkpoint_id"]: _checkpoint_bytes(saver, t)
+                     for t in saver.list(root_config(thread_id))}
+    rows: list[dict[str, Any]] = []
+    run: dict[str, Any] | None = None
+    with _unless_damaged(notes), storage.results(read_only=True) as store:
+        if store is not None:
+            rows = store.rows(thread_id=thread_id)
+            run = store.run(thread_id)
+    _raise_or_keep(notes, warnings)
+    if not history and not rows and run is None:
+        return None
+    history.reverse()  # oldest first
+    checkpoints = []
+    for i, snap in enumerate(history):
+        envelopes = (snap.values or {}).get("envelopes") or []
+        ran = Counter(t.name for t in history[i - 1].tasks) if i else Counter()
+        cid = snap.config["configurable"]["checkpoint_id"]
+        checkpoints.append(
+            {
+                "step": (snap.metadata or {}).get("step"),
+                "source": (snap.metadata or {}).get("source"),
+                "ran": dict(ran),
+                "envelopes": len(envelopes),
+                "unique_ids": len({e.get("envelope_id") for e in envelopes}),
+                "persisted": sum(1 for e in envelopes if e.get("persisted")),
+                "with_payload": sum(1 for e in envelopes if e.get("structured") is not None),
+                "bytes": sizes.get(cid),
+                "checkpoint_id": cid,
+                "next": list(snap.next),  # e.g. ["review_results"]: a pause to time-travel to
+            }
+        )
+    last = (history[-1].values if history else {}) or {}
+    return {
+        "thread_id": thread_id,
+        "topic": last.get("topic") or (run or {}).get("topic"),
+        "as_of": last.get("as_of") or (run or {}).get("as_of"),
+        "run_status": thread_status((run or {}).get("status")),
+        "next": list(history[-1].next) if history else [],
+        # every other channel of the latest checkpoint (the envelopes are the rows below): what
+        # a key of your own (docs/extending.md, "Add a state key") holds
+        "values": {k: v for k, v in last.items() if k != "envelopes"},
+        "checkpoints": checkpoints,
+        "rows": [
+            {k: r.get(k) for k in ("envelope_id", "worker", "status", "error", "write_count",
+                                   "attempts", "round", "first_written_at", "last_written_at")}
+            for r in rows
+        ],
+    }
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+_MIN_TOPIC = 16
+"""Narrowest topic column the ``threads`` table accepts before it switches to one record per
+thread (the table's topic is cut with an ellipsis, never folded into pieces)."""
+
+
+def print_threads(rows: list[dict[str, Any]]) -> None:
+    """Print the ``threads`` listing. Thread ids are never cut: they are what you copy into
+    ``inspect`` and ``resume``.
+
+    Three layouts, so it stays readable wherever it goes:
+
+    * piped (not a terminal): one line per thread, columns padded, the topic last and whole;
+      lines are never wrapped or cut, so ``grep`` and ``cut`` see one thread per line;
+    * a terminal wide enough for the ids plus a 16-column topic: a table whose topic is cut
+      with an ellipsis (``--json`` has it whole);
+    * a narrower terminal: one record per thread, the id on its own line.
+    """
+    console = _console()
+    if not rows:
+        console.print("no threads yet")
+        return
+    _print_thread_rows(console, rows)
+    for r in rows:
+        if r.get("problem"):
+            console.print(f"{r['thread_id']}: {r['problem']}", soft_wrap=True)
+
+
+def _print_thread_rows(console: Any, rows: list[dict[str, Any]]) -> None:
+    """The ``threads`` rows in the layout the console allows (see :func:`print_threads`)."""
+    cells = [(r["thread_id"], r["status"], "" if r["last_step"] is None else str(r["last_step"]),
+              str(r["as_of"] or ""), " ".join(str(r["topic"] or "").split())) for r in rows]
+    header = ("thread_id", "status", "step", "as_of", "topic")
+    widths = [max(len(c[i]) for c in (header, *cells)) for i in range(4)]
+    if not console.is_terminal:
+        for c in (header, *cells):
+            line = "  ".join(c[i].rjust(widths[i]) if i == 2 else c[i].ljust(widths[i])
+                             for i in range(4))
+            print(f"{line}  {c[4]}".rstrip())
+        return
+    topic_width = console.width - sum(widths) - 2 * 4  # four gaps of two spaces
+    if topic_width >= _MIN_TOPIC:
+        from rich.table import Table
+
+        table = Table(box=None, pad_edge=False)
+        for i, name in enumerate(header[:4]):
+            table.add_column(name, no_wrap=True, min_width=widths[i],
+                             justify="right" if name == "step" else "left")
+        table.add_column("topic", no_wrap=True, overflow="ellipsis", max_width=topic_width)
+        for c in cells:
+            table.add_row(*c)
+        console.print(table)
+        return
+    from rich.markup import escape
+
+    for thread_id, status, step, as_of, topic in cells:
+        console.print(escape(thread_id), style="bold", overflow="ignore", crop=False)
+        detail = ", ".join(x for x in (status, step and f"step {step}",
+                                       as_of and f"as of {as_of}") if x)
+        console.print(escape(f"  {detail}"))
+        console.print(escape(f"  topic: {topic}"), overflow="ellipsis", no_wrap=True)
+
+
+
+def _print_table(console: Any, title: str, header: list[str], rows: list[list[str]]) -> None:
+    """Print a table that never loses a column: rich's on a terminal wide enough for every
+    cell, else (narrow, or piped) plain lines padded to the widest cell, which a narrow terminal
+    wraps but never cuts. (rich shrinks unwrappable columns to nothing when they do not fit.)"""
+    from rich.markup import escape
+    from rich.table import Table
+
+    widths = [max(len(cell) for cell in column) for column in zip(header, *rows, strict=True)]
+    if console.is_terminal and sum(widths) + 2 * (len(widths) - 1) <= console.width:
+        table = Table(title=escape(title), box=None, pad_edge=False)
+        for name, width in zip(header, widths, strict=True):
+            table.add_column(name, no_wrap=True, min_width=width)
+        for row in rows:
+            table.add_row(*map(escape, row))
+        console.print(table)
+        return
+    console.print(escape(title), soft_wrap=True)
+    for row in (header, *rows):
+        line = "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+        console.print(escape(line.rstrip()), soft_wrap=True)
+
+
+def print_inspection(data: dict[str, Any]) -> None:
+    """Print ``inspect`` output: the checkpoint history, then the thread's database rows."""
+    from rich.markup import escape
+
+    console = _console()
+    console.print(escape(f"thread {data['thread_id']}: {data['topic']!r} as of {data['as_of']}"))
+    if data["next"]:
+        console.print(f"unfinished: next {', '.join(data['next'])}")
+    if data["checkpoints"]:
+        history = []
+        for c in data["checkpoints"]:
+            ran = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in c["ran"].items())
+            history.append([str(c["step"]), str(c["source"]), ran or "-", str(c["envelopes"]),
+                            str(c["persisted"]), str(c["with_payload"]),
+                            str(c["bytes"] or "-")])
+        _print_table(console, "checkpoints (oldest first)",
+                     ["step", "source", "nodes that ran", "envelopes", "persisted", "payloads",
+                      "bytes"], history)
+    else:
+        console.print(f"no checkpoints (status: {data['run_status']}); a hard kill under "
+                      "durability=exit leaves none: `resume` runs the topic again")
+    if data["rows"]:
+        _print_table(console, "results database rows of this thread (times: --json)",
+                     ["status", "round", "attempts", "writes", "envelope_id"],
+                     [[r["status"], str(r["round"]), str(r["attempts"]), str(r["write_count"]),
+                       r["envelope_id"]] for r in data["rows"]])
+    else:
+        console.print("no results database rows for this thread")

@@ -1,0 +1,312 @@
+"""``prune``: drop the checkpoint history a finished thread no longer needs, and say how much.
+
+Every run of a thread appends its checkpoints (about seven per run: input, plan, the map steps,
+route, persist, report) and their pending writes; the writes of the map step still carry the
+``structured`` payloads that ``persist`` moved to the results database. Nothing ever removes them,
+so a thread that is rerun daily grows without bound. ``prune`` keeps, for each *finished* thread,
+its latest root checkpoint (what the next rerun starts from, and what ``threads`` and ``inspect``
+show) and deletes the older checkpoints, the subgraph namespaces of their calls, and all their
+writes, on either backend of :mod:`app.storage`:
+
+* SQLite: ``SqliteSaver`` (langgraph-checkpoint-sqlite 3.1) does not implement LangGraph's
+  ``BaseCheckpointSaver.prune(thread_ids, strategy="keep_latest")``, so
+  :func:`_sqlite_keep_latest` does the same in one transaction; then the file is compacted
+  (``VACUUM``) and the bytes it gave back are reported.
+* PostgreSQL: ``PostgresSaver.prune(..., strategy="keep_latest")`` does the deleting (its
+  ``checkpoint_blobs`` rows included); :func:`_postgres_keep_latest` runs it inside a transaction
+  of its own that also counts the thread's rows before and after (so the counts are the rows
+  really removed), and rolls it back for a dry run. No ``VACUUM`` is run: PostgreSQL keeps the
+  space of deleted rows in the same tables for new checkpoints (autovacuum marks it free), and
+  only ``VACUUM FULL``, which locks the tables against every run while it rewrites them, gives it
+  back to the OS; that is a decision for the database's owner, not for this command. The sizes
+  reported are ``pg_total_relation_size`` of the saver's tables, before and after.
+
+What an unfinished thread needs to resume is never touched: a thread is pruned only when its
+latest state, read under the thread's lock (a ``flock`` file, or a PostgreSQL advisory lock), has
+nothing left to run (:func:`app.runs.threads.is_unfinished`: no next task, no task whose pending
+writes
+wait), and only while this process holds the thread's lock (a run of it in another process is
+skipped as busy). Reading (which threads, which checkpoints) goes through the checkpointer's API
+(``list``, ``get_tuple``) and the reader graph of ``threads``
+(:func:`app.runs.threads.research_graph`).
+
+Sources: ``langgraph.checkpoint.base.BaseCheckpointSaver.prune`` and its ``DeltaChannel`` warning
+(this graph has no ``DeltaChannel``: the latest checkpoint is whole); PostgreSQL's "Routine
+Vacuuming" (https://www.postgresql.org/docs/current/routine-vacuuming.html) for what happens to
+deleted rows.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from app.research.review import awaiting
+from app.runs.threads import is_unfinished, require_thread, research_graph
+from app.storage import Storage, ThreadBusy, open_storage, root_config
+from app.storage.sqlite import CHECKPOINTS_DB, SqliteStorage
+
+__all__ = ["prune_checkpoints", "print_prune"]
+
+
+def _sqlite_keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool
+                        ) -> dict[str, int]:
+    """Delete every checkpoint and write of ``thread_id`` except checkpoint ``keep_id`` of the
+    root namespace, in one transaction (rolled back when ``dry_run``). The kept checkpoint loses
+    its parent link, since the parent is gone.
+
+    The only SQL specific to ``SqliteSaver``'s tables (``checkpoints``, ``writes``) in the app.
+
+    Returns:
+        ``{"checkpoints": n, "writes": n, "payload_bytes": n}``: rows removed (or that would
+        be) and the bytes of their serialized checkpoints, metadata and write values.
+    """
+    keep = "checkpoint_ns = '' AND checkpoint_id = ?"
+    args = (thread_id, keep_id)
+    with saver.lock:
+        conn: sqlite3.Connection = saver.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            checkpoints, cbytes = conn.execute(
+                "SELECT COUNT(*), COALESCE(SUM(length(checkpoint) + length(metadata)), 0) "
+                f"FROM checkpoints WHERE thread_id = ? AND NOT ({keep})", args).fetchone()
+            writes, wbytes = conn.execute(
+                "SELECT COUNT(*), COALESCE(SUM(length(value)), 0) "
+                f"FROM writes WHERE thread_id = ? AND NOT ({keep})", args).fetchone()
+            conn.execute(f"DELETE FROM checkpoints WHERE thread_id = ? AND NOT ({keep})", args)
+            conn.execute(f"DELETE FROM writes WHERE thread_id = ? AND NOT ({keep})", args)
+            conn.execute(f"UPDATE checkpoints SET parent_checkpoint_id = NULL "
+                         f"WHERE thread_id = ? AND {keep}", args)
+        except BaseException:
+            conn.rollback()
+            raise
+        if dry_run:
+            conn.rollback()
+        else:
+            conn.commit()
+    return {"checkpoints": checkpoints, "writes": writes, "payload_bytes": cbytes + wbytes}
+
+
+def _sqlite_compact(saver: Any) -> None:
+    """``VACUUM`` the checkpoint database and truncate its WAL, so freed pages leave the disk."""
+    with saver.lock:
+        saver.conn.execute("VACUUM")
+        saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+_PG_THREAD_ROWS = """
+SELECT
+    (SELECT COUNT(*) FROM checkpoints WHERE thread_id = %(t)s) AS checkpoints,
+    (SELECT COUNT(*) FROM checkpoint_writes WHERE thread_id = %(t)s) AS writes,
+    (SELECT COALESCE(SUM(pg_column_size(checkpoint) + pg_column_size(metadata)), 0)
+     FROM checkpoints WHERE thread_id = %(t)s)
+    + (SELECT COALESCE(SUM(pg_column_size(blob)), 0)
+       FROM checkpoint_writes WHERE thread_id = %(t)s)
+    + (SELECT COALESCE(SUM(pg_column_size(blob)), 0)
+       FROM checkpoint_blobs WHERE thread_id = %(t)s) AS payload_bytes
+"""
+"""The rows of a thread in ``PostgresSaver``'s tables, and the bytes their values take as
+stored (``pg_column_size``: after TOAST compression)."""
+
+
+def _postgres_keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool
+                          ) -> dict[str, int]:
+    """``saver.prune([thread_id], strategy="keep_latest")`` (a ``PostgresSaver``) inside one
+    ``REPEATABLE READ`` transaction that counts the thread's rows before and after it, checks
+    that the checkpoint kept is ``keep_id``, and commits (rolls back when ``dry_run``).
+
+    The saver's own transaction becomes a savepoint of this one; its ``SET TRANSACTION
+    ISOLATION LEVEL REPEATABLE READ`` is the level already set, which PostgreSQL accepts there.
+
+    Returns:
+        ``{"checkpoints": n, "writes": n, "payload_bytes": n}``: rows removed (or that would
+        be) from ``checkpoints`` and ``checkpoint_writes``, and the stored bytes of their values
+        and of the ``checkpoint_blobs`` rows removed with them.
+
+    Raises:
+        RuntimeError: the saver would keep another checkpoint than ``keep_id`` (rolled back).
+    """
+    import psycopg
+
+    conn = saver.conn
+    counts: dict[str, int] = {}
+    with conn.transaction():
+        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        before = conn.execute(_PG_THREAD_ROWS, {"t": thread_id}).fetchone()
+        saver.prune([thread_id], strategy="keep_latest")
+        after = conn.execute(_PG_THREAD_ROWS, {"t": thread_id}).fetchone()
+        kept = saver.get_tuple(root_config(thread_id))
+        if kept is None or kept.config["configurable"]["checkpoint_id"] != keep_id:
+            raise RuntimeError(f"prune of {thread_id} would not keep its latest checkpoint "
+                               f"{keep_id}; nothing was changed")
+        counts = {key: int(before[key]) - int(after[key]) for key in before}
+        if dry_run:
+            raise psycopg.Rollback
+    return counts
+
+
+def _is_postgres_saver(saver: Any) -> bool:
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    return isinstance(saver, PostgresSaver)
+
+
+def _keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool) -> dict[str, int]:
+    """Keep only ``keep_id`` of ``thread_id``: :func:`_postgres_keep_latest` for a
+    ``PostgresSaver`` (through its own ``prune``), :func:`_sqlite_keep_latest` for a
+    ``SqliteSaver``.
+
+    Raises:
+        NotImplementedError: another saver (a backend this module does not know).
+    """
+    if _is_postgres_saver(saver):
+        return _postgres_keep_latest(saver, thread_id, keep_id, dry_run=dry_run)
+    if isinstance(getattr(saver, "conn", None), sqlite3.Connection):
+        return _sqlite_keep_latest(saver, thread_id, keep_id, dry_run=dry_run)
+    raise NotImplementedError(f"prune does not support {type(saver).__name__}")
+
+
+def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = None,
+                      dry_run: bool = False) -> dict[str, Any]:
+    """Keep only the latest checkpoint of each finished thread (or of ``thread_id``).
+
+    Args:
+        storage: the storage (:func:`app.storage.open_storage`: the SQLite files of a data dir,
+            or PostgreSQL; a path means the SQLite files of that data dir).
+        thread_id: prune this thread only (None: every thread).
+        dry_run: count what would be removed, change nothing.
+
+    Returns:
+        ``{"dry_run", "checkpoints_at", "compacts", "bytes_before", "bytes_after",
+        "bytes_freed", "checkpoints_removed", "writes_removed", "threads": [{"thread_id",
+        "action", "checkpoints_removed", "writes_removed", "payload_bytes"}]}`` where
+        ``checkpoints_at`` names the checkpoints in messages (``checkpoints.sqlite``, or
+        PostgreSQL's tables with the URL's password hidden), ``compacts`` says whether the
+        freed space goes back to the OS (SQLite's ``VACUUM``; False on PostgreSQL, whose tables
+        keep it for new rows), ``action`` is ``pruned`` (or ``would prune``), ``kept:
+        unfinished``, ``kept: awaiting review`` (paused for a human review: ``review``
+        continues it, not ``resume``) or ``kept: busy``; sizes in bytes of the checkpoints on disk
+        (:meth:`app.storage.Storage.checkpoint_bytes`; ``bytes_after`` equals ``bytes_before``
+        in a dry run; ``payload_bytes`` counts the serialized values of the rows removed).
+
+    Raises:
+        app.errors.UnknownThread: no thread ``thread_id`` (:func:`app.runs.threads.require_thread`;
+            a thread with a recorded run and no checkpoint is ``kept: unfinished``).
+        app.storage.StorageError: the database cannot be reached.
+        app.storage.ThreadBusy: never; a busy thread is reported as ``kept: busy``.
+    """
+    if not isinstance(storage, Storage):
+        storage = open_storage(storage)
+    if thread_id is not None:
+        require_thread(storage, thread_id)
+        targets = [thread_id]
+    else:
+        with storage.checkpointer(read_only=True) as reader:
+            targets = storage.thread_ids(reader)
+    sqlite = isinstance(storage, SqliteStorage)
+    result: dict[str, Any] = {
+        "dry_run": dry_run, "compacts": sqlite,
+        "checkpoints_at": CHECKPOINTS_DB if sqlite else f"the checkpoint tables at {storage.label}",
+        "bytes_before": storage.checkpoint_bytes(), "threads": []}
+    if targets:
+        with storage.checkpointer() as saver:
+            result["bytes_before"] = storage.checkpoint_bytes(saver)
+            reader = research_graph(saver)
+            for tid in targets:
+                result["threads"].append(_prune_one(saver, reader, storage, tid, dry_run))
+            removed = any(t["checkpoints_removed"] or t["writes_removed"]
+                          for t in result["threads"])
+            if removed and not dry_run and sqlite:
+                _sqlite_compact(saver)
+            result["bytes_after"] = storage.checkpoint_bytes(saver)
+    else:
+        result["bytes_after"] = result["bytes_before"]
+    result["bytes_freed"] = max(0, result["bytes_before"] - result["bytes_after"])
+    result["checkpoints_removed"] = sum(t["checkpoints_removed"] for t in result["threads"])
+    result["writes_removed"] = sum(t["writes_removed"] for t in result["threads"])
+    return result
+
+
+def _prune_one(saver: Any, reader: Any, storage: Storage, thread_id: str, dry_run: bool
+               ) -> dict[str, Any]:
+    """Prune one thread under its lock, if its latest state (read through ``reader``, the
+    research graph on ``saver``, once the lock is held) has nothing left to run. The checkpoint
+    kept is its latest, with its pending writes: what a resume reads."""
+    out = {"thread_id": thread_id, "action": "kept: unfinished", "checkpoints_removed": 0,
+           "writes_removed": 0, "payload_bytes": 0}
+    try:
+        with storage.thread_lock(thread_id):
+            latest = saver.get_tuple(root_config(thread_id))
+            # Resuming needs the latest checkpoint and its pending writes; a thread with work
+            # left is unfinished, whatever its recorded status says.
+            snapshot = _latest_state(reader, thread_id) if latest is not None else None
+            if snapshot is None or is_unfinished(snapshot):
+                if snapshot is not None and awaiting(snapshot) is not None:
+                    out["action"] = "kept: awaiting review"
+                return out
+            keep_id = latest.config["configurable"]["checkpoint_id"]
+            counts = _keep_latest(saver, thread_id, keep_id, dry_run=dry_run)
+    except ThreadBusy:
+        out["action"] = "kept: busy"
+        return out
+    out.update(action="would prune" if dry_run else "pruned",
+               checkpoints_removed=counts["checkpoints"], writes_removed=counts["writes"],
+               payload_bytes=counts["payload_bytes"])
+    return out
+
+
+def _latest_state(reader: Any, thread_id: str) -> Any:
+    """The thread's latest ``StateSnapshot``; None when LangGraph cannot read it back
+    (``threads`` lists it as broken: its saved writes are refused), so it is never pruned."""
+    try:
+        return reader.get_state({"configurable": {"thread_id": thread_id}})
+    except Exception:  # broken, never pruned: what it holds is the only record of its run
+        return None
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return str(n)  # pragma: no cover
+
+
+_KEPT_BECAUSE = {
+    "kept: busy": "another process is running it",
+    "kept: awaiting review": "awaiting review; decide it first: python -m app review {}",
+    "kept: unfinished": "unfinished; resume it first: python -m app resume {}",
+}
+"""Why a thread was kept, and the command that moves it on (``{}``: the thread id)."""
+
+
+def print_prune(result: dict[str, Any]) -> None:
+    """Print what ``prune`` did (or would do): one line per thread, then the totals."""
+    for t in result["threads"]:
+        if t["action"].startswith("kept"):
+            why = _KEPT_BECAUSE.get(t["action"], _KEPT_BECAUSE["kept: unfinished"]).format(
+                t["thread_id"])
+            print(f"kept    {t['thread_id']}  ({why})")
+        elif not (t["checkpoints_removed"] or t["writes_removed"]):
+            print(f"kept    {t['thread_id']}  (nothing to remove: only its latest checkpoint)")
+        else:
+            print(f"{'would prune' if result['dry_run'] else 'pruned':<7} {t['thread_id']}  "
+                  f"({t['checkpoints_removed']} checkpoints, {t['writes_removed']} writes)")
+    if not result["threads"]:
+        print("no checkpoints to prune")
+    total = (f"{result['checkpoints_removed']} checkpoints and {result['writes_removed']} "
+             "writes")
+    payload = _size(sum(t["payload_bytes"] for t in result["threads"]))
+    where = result["checkpoints_at"]
+    if result["dry_run"]:
+        print(f"dry run: would remove {total} ({payload} of serialized data); size of "
+              f"{where}: {_size(result['bytes_before'])}")
+    elif result["compacts"]:
+        print(f"removed {total}; {where} {_size(result['bytes_before'])} -> "
+              f"{_size(result['bytes_after'])} ({_size(result['bytes_freed'])} freed)")
+    else:  # PostgreSQL: the tables keep the space (see the module docstring)
+        print(f"removed {total} ({payload} of serialized data); {where}: "
+              f"{_size(result['bytes_before'])} -> {_size(result['bytes_after'])} (PostgreSQL "
+              "reuses the space of deleted rows for new checkpoints; only VACUUM FULL, which "
+              "locks the tables, gives it back to the OS)")

@@ -1,0 +1,183 @@
+"""The end of a run as the CLI reports it: :class:`RunSummary`, read from the final checkpoint
+(the graph's own ``outcome``) and checked against the results database.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from app.research.notes import coalesce_notes
+from app.research.relevance import relevance_warnings
+from app.research.rounds import current_envelopes, run_outcome
+from app.storage import Storage, StorageVanished
+from state import envelope_key
+
+__all__ = ["RunSummary", "channel_check", "summarize_run"]
+
+
+@dataclass
+class RunSummary:
+    """The end of a run, as the CLI prints it (and ``--json`` emits it)."""
+
+    thread_id: str
+    topic: str
+    as_of: str
+    model: str
+    corpus: str
+    resumed_from_step: int | None
+    sub_questions: list[str]
+    envelopes: int
+    expected: int
+    db_rows: int
+    missing_rows: int
+    duplicates: int
+    persisted: int
+    errors: list[dict[str, str]]
+    report_path: str | None
+    tokens: int
+    elapsed_seconds: float
+    notes: list[str]
+    outcome: str = "failed"
+    """The graph's verdict (state ``outcome``): ``ok``, ``partial`` or ``failed``."""
+    failed_tasks: list[dict[str, Any]] | None = None
+    """The graph's ``failed_tasks``: ``{envelope_id, worker, task_key, error}`` each."""
+    warnings: list[dict[str, str]] = field(default_factory=list)
+    """``[{"code", "message"}]`` about what the run found (e.g. ``no_relevant_sources``: see
+    :mod:`app.research.relevance`); empty when all is well. A warning does not make the run fail."""
+    crash_unreached: str | None = None
+    """Set when a ``--crash-at`` point was given and the run ended without reaching it: why
+    (``app.runs.faults.FaultPlan.unreached``); the CLI then exits 1."""
+
+    @property
+    def ok(self) -> bool:
+        """True when the graph's outcome is ``ok``, the run wrote its report, and every
+        expected envelope is in the database and in the checkpoint once, marked persisted."""
+        return (
+            self.outcome == "ok"
+            and bool(self.report_path)
+            and not self.errors
+            and self.duplicates == 0
+            and self.missing_rows == 0
+            and self.db_rows == self.envelopes == self.expected == self.persisted
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (``ok`` included)."""
+        return {**asdict(self), "ok": self.ok}
+
+
+def _key(entry: dict[str, Any]) -> str:
+    """The reducer's key of ``entry`` (:func:`state.envelope_key`); an entry it cannot key is
+    its own (a reducer that appends lets such an entry in; it is no duplicate of another)."""
+    try:
+        return envelope_key(entry)
+    except ValueError:
+        return f"unkeyed:{id(entry)}"
+
+
+def channel_check(final: dict[str, Any]) -> tuple[int, list[str]]:
+    """Check the whole ``envelopes`` channel of a finished run: one entry per ``envelope_id``,
+    each marked persisted. Returns ``(extra entries, notes)``.
+
+    An upsert reducer keeps each id once whatever is written again; a reducer that appends
+    (``operator.add``, the obvious workshop swap) keeps the worker's entry *and* persist's
+    ``persisted=True`` write-back as two entries, so the first run already shows it here (the
+    database upserts, so its rows alone would look fine until the next run).
+    """
+    entries = [e for e in final.get("envelopes") or [] if isinstance(e, dict)]
+    keys = [_key(e) for e in entries]
+    extra = len(keys) - len(set(keys))
+    notes = []
+    if extra:
+        notes.append(
+            f"the envelopes channel holds {len(keys)} entries for {len(set(keys))} envelope "
+            "ids: its reducer appends writes instead of upserting by envelope_id (is "
+            "`envelopes` still Annotated[..., envelope_reducer] in state/schema.py? "
+            "operator.add keeps persist's persisted=True write-back as a second entry)"
+        )
+    unpersisted = [e for e in current_envelopes(final) if not e.get("persisted")]
+    if final.get("report_path") and unpersisted:
+        notes.append(
+            f"{len(unpersisted)} envelope(s) in the checkpoint are not marked persisted although "
+            "persist ran: its write-back did not update them in place"
+        )
+    return extra, notes
+
+
+def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, topic: str,
+                  as_of: str, labels: dict[str, str], workers: int,
+                  resumed_from: int | None, started: float) -> RunSummary:
+    """Summarize a finished run from its final state and the results database, and record it
+    in the ``runs`` table (``finished`` when ok, else ``failed``).
+
+    Args:
+        final: the thread's state after the run (``graph.get_state(config).values``).
+        storage: where the run's rows are (:mod:`app.storage`).
+        labels: ``model`` and ``corpus`` descriptions.
+        workers: how many workers the graph fans out to (tasks = sub-questions x workers).
+        started: ``time.perf_counter()`` at the start of the run.
+
+    Raises:
+        app.storage.StorageVanished: the data dir or its checkpoint database was deleted during
+            the run: nothing is summarized or recorded (the rows alone would claim success).
+    """
+    if why := storage.vanished():
+        raise StorageVanished(why)
+    envelopes = current_envelopes(final)
+    ids = [e["envelope_id"] for e in envelopes]
+    outcome, failed = final.get("outcome"), final.get("failed_tasks")
+    if outcome is None:  # a state written before the graph recorded its outcome
+        outcome, failed = run_outcome(final)
+    failed = list(failed or [])
+    channel_extra, channel_notes = channel_check(final)
+    with storage.results() as store:
+        db_rows = store.rows(ids, thread_id=thread_id)
+        duplicates = (len(ids) - len(set(ids))) + store.duplicate_count() + channel_extra
+        # one line per stretch of rounds, not one per round (--rounds 1000: one, not 999)
+        notes = coalesce_notes(final.get("notes") or []) + channel_notes
+        missing = len(set(ids)) - len(db_rows)
+        if missing:
+            notes.append(
+                f"{missing} envelope(s) are marked persisted in the checkpoint but missing from "
+                "the results database (was it deleted?); run the same command again to "
+                "recompute them"
+            )
+        summary = RunSummary(
+            thread_id=thread_id,
+            topic=topic,
+            as_of=as_of,
+            model=labels["model"],
+            corpus=labels["corpus"],
+            resumed_from_step=resumed_from,
+            sub_questions=list(final.get("sub_questions") or []),
+            envelopes=len(envelopes),
+            # less the results a reviewer dropped (neither persisted nor reported)
+            expected=len(final.get("sub_questions") or [])
+            * len((final.get("routing") or {}).get("workers") or range(workers))
+            - len(set(final.get("dropped") or [])),
+            db_rows=len(db_rows),
+            missing_rows=missing,
+            duplicates=duplicates,
+            persisted=sum(1 for e in envelopes if e.get("persisted")),
+            errors=[{"worker": t["worker"], "sub_question": t["task_key"],
+                     "error": t.get("error") or ""} for t in failed],
+            report_path=final.get("report_path"),
+            tokens=int(final.get("tokens") or 0),
+            elapsed_seconds=round(time.perf_counter() - started, 2),
+            notes=notes,
+            outcome=outcome,
+            failed_tasks=failed,
+            # the report node's verdict, kept in state; judged here for a state without it
+            warnings=list(final["warnings"]) if final.get("warnings") is not None
+            else [w.to_dict() for w in relevance_warnings(topic, db_rows)],
+        )
+        store.finish_run(
+            thread_id,
+            status="finished" if summary.ok else "failed",
+            tokens=summary.tokens,
+            report_path=summary.report_path,
+            summary=summary.to_dict(),
+        )
+    return summary

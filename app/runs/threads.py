@@ -1,0 +1,195 @@
+"""Thread identity: which ``thread_id`` a run uses, and whether it may continue that thread. (The
+lock that keeps two processes off one thread is the storage's: ``Storage.thread_lock``.)
+
+Also the one owner of what every command asks of a stored thread: does it exist
+(:func:`thread_exists`, :func:`require_thread`), does it have work left (:func:`is_unfinished`
+of its state, :data:`UNFINISHED_RUNS` of its ``runs`` row, :func:`thread_status` for display),
+and which graph reads or runs it (:func:`research_graph`).
+
+Part of the CLI's run (``app/runs/run.py``); kept apart so the rules about *which* thread a command
+lands on read in one place.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from app.errors import ThreadMismatch, UnknownThread
+from app.runs.ids import default_thread_id, fresh_thread_id
+from app.settings.config import Settings
+from app.storage import Storage, ThreadBusy, storage_of
+from workers.registry import registered
+
+__all__ = [
+    "UNFINISHED_RUNS", "WEB_MARK", "ThreadBroken", "ThreadBusy", "ThreadMismatch", "check_thread",
+    "corpus_key", "is_unfinished", "recorded_run", "require_thread", "research_graph",
+    "run_thread_id", "thread_exists", "thread_status",
+]
+
+
+class ThreadBroken(RuntimeError):
+    """The thread's checkpoint cannot be read back (LangGraph refuses its saved writes): it can
+    never be resumed; a new thread (``--fresh``) can."""
+
+
+def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: bool,
+                  storage: Storage | None = None) -> str:
+    """The thread a run lands on: ``thread_id`` when given, else derived from topic and
+    ``as_of`` (so the same command resumes or updates the same run); ``fresh`` makes a new one
+    (:func:`app.runs.ids.fresh_thread_id`: time stamp and random digits), drawn again while it names
+    a thread that ``storage`` already knows."""
+    if thread_id is not None:
+        return thread_id
+    assert topic is not None
+    if not fresh:
+        return default_thread_id(topic, as_of)
+    while True:
+        new = fresh_thread_id(topic, as_of)
+        if storage is None or not thread_exists(storage, new):
+            return new
+
+
+def thread_exists(storage: Storage, thread_id: str) -> bool:
+    """Whether ``storage`` knows ``thread_id``: a recorded run (a hard kill under
+    ``durability="exit"`` leaves only that) or a root checkpoint. Opens both databases
+    read-only: nothing is created.
+
+    Raises:
+        app.storage.StorageError: a database is damaged or cannot be reached.
+    """
+    if recorded_run(storage, thread_id) is not None:
+        return True
+    with storage.checkpointer(read_only=True) as saver:
+        return storage.has_thread(saver, thread_id)
+
+
+def require_thread(storage: Storage, thread_id: str) -> None:
+    """Refuse a ``thread_id`` that ``storage`` does not know (:func:`thread_exists`).
+
+    Raises:
+        app.errors.UnknownThread: ``no thread 'ID' in WHERE`` (exit 2).
+        app.storage.StorageError: a database is damaged or cannot be reached.
+    """
+    if not thread_exists(storage, thread_id):
+        raise UnknownThread(f"no thread {thread_id!r} in {storage.label}")
+
+
+def is_unfinished(snapshot: Any) -> bool:
+    """Whether a thread's latest state (``graph.get_state``, a ``StateSnapshot``) has work
+    left: tasks to run (``next``), or tasks that all finished with saved pending writes while
+    the checkpoint closing their superstep was lost (a kill under ``durability="async"``:
+    ``next`` is empty, ``tasks`` is not). Either way a resume continues from the checkpoint.
+
+    Read through :func:`research_graph` with every worker: a graph without one drops its
+    pending ``Send``s from ``next`` and ``tasks`` (langgraph ``pregel/_algo.py``: "Ignoring
+    unknown node name").
+    """
+    return bool(snapshot.next or snapshot.tasks)
+
+
+UNFINISHED_RUNS = frozenset({"running", "error", "interrupted", "awaiting_review"})
+"""``runs`` statuses of a run that did not complete: killed or still running, stopped by an
+exception (its checkpoint still has the failed tasks; ``threads`` shows it as ``failed``),
+stopped by Ctrl-C, or paused for review. Such a thread resumes, so it never changes sources."""
+
+_SHOWN = {"finished": "finished", "failed": "failed", "error": "failed", "running": "unfinished",
+          "interrupted": "unfinished", "awaiting_review": "awaiting review"}
+
+
+def thread_status(run_status: str | None, snapshot: Any = None) -> str:
+    """What ``threads`` and ``inspect`` call a thread: ``finished``, ``failed`` (completed with
+    errors, or stopped by an exception), ``unfinished`` (killed, interrupted, or still running
+    in another process), ``awaiting review`` or ``unknown``.
+
+    Args:
+        run_status: the ``status`` of its ``runs`` row (None: no row).
+        snapshot: its latest state, if read: a run recorded ``finished`` whose state still has
+            work (:func:`is_unfinished`) is ``unfinished``.
+    """
+    status = _SHOWN.get(run_status or "", "unknown")
+    if status == "finished" and snapshot is not None and is_unfinished(snapshot):
+        return "unfinished"
+    return status
+
+
+def research_graph(checkpointer: Any, *, web: bool = True, resources: Any = None) -> Any:
+    """The research graph (:func:`app.graph.build_graph`) with the workers of
+    :func:`workers.registry.registered`: the one place that chooses them.
+
+    Args:
+        checkpointer: the storage's saver (:meth:`app.storage.Storage.checkpointer`), or None
+            (LangGraph Server brings its own).
+        web: include the web workers. A *run* passes its ``--web`` setting (the plan fans out
+            to every worker of the graph); a *reader* of stored threads keeps the default,
+            True, since a thread's pending ``Send``s may name ``web_search`` and LangGraph
+            drops the ones naming a node the graph lacks.
+        resources: an :class:`app.graph.resources.Resources`, or None (a reader: nodes open
+            nothing until they run).
+
+    Raises:
+        ValueError: two workers share a name.
+    """
+    from app.graph import build_graph
+
+    return build_graph(registered(web=web), resources=resources, checkpointer=checkpointer)
+
+
+def recorded_run(storage: Storage, thread_id: str) -> dict[str, Any] | None:
+    """The ``runs`` row of a thread, read without creating a database that is not there."""
+    with storage.results(read_only=True) as store:
+        return store.run(thread_id) if store is not None else None
+
+
+WEB_MARK = " +web"
+"""Appended to a run's recorded corpus when it also searches the web (``--web``)."""
+
+
+def corpus_key(settings: Settings) -> str:
+    """How the ``runs`` table records a run's sources: its resolved corpus folder, or ""
+    (package docs), followed by :data:`WEB_MARK` when it searches the web."""
+    folder = settings.corpus_folder(settings.corpus_name)
+    base = str(Path(folder).resolve()) if folder else ""
+    return base + (WEB_MARK if settings.web else "")
+
+
+def _split_key(key: str) -> tuple[str, bool]:
+    """``(corpus folder or "", web)`` of a recorded :func:`corpus_key`."""
+    return (key[: -len(WEB_MARK)], True) if key.endswith(WEB_MARK) else (key, False)
+
+
+def check_thread(topic: str | None, settings: Settings, thread_id: str,
+                 recorded: dict[str, Any] | None) -> Settings:
+    """Refuse what would lose or mix data before anything is opened; return the settings to use.
+
+    A resume by id (``topic`` None) with no ``--corpus`` uses the corpus the thread started on,
+    and searches the web if the thread did; an unfinished thread is never continued on other
+    sources (its report would cite two sets, and its pending tasks may need the web worker).
+
+    Raises:
+        UnknownThread: ``resume`` of a thread nobody knows.
+        ThreadMismatch: an unfinished thread would be continued on other sources.
+    """
+    if topic is None and recorded is None:
+        require_thread(storage_of(settings), thread_id)
+    was_corpus, was_web = _split_key((recorded or {}).get("corpus") or "")
+    if topic is None:
+        if settings.corpus is None and settings.corpus_name is None and was_corpus:
+            settings = settings.with_overrides(corpus=was_corpus)
+        if was_web and not settings.web:
+            settings = settings.with_overrides(web=True)
+    unfinished = recorded is not None and recorded["status"] in UNFINISHED_RUNS
+    if unfinished and was_corpus != _split_key(corpus_key(settings))[0]:
+        was = was_corpus or "the package docs"
+        raise ThreadMismatch(
+            f"thread {thread_id!r} is unfinished and was started on {was}; continue it with "
+            f"the same corpus{' (--corpus ' + was + ')' if was_corpus else ''}, "
+            "or start a new thread with --fresh"
+        )
+    if unfinished and was_web != settings.web:
+        how = "with --web" if was_web else "without --web"
+        raise ThreadMismatch(
+            f"thread {thread_id!r} is unfinished and was started {how}; continue it the same "
+            "way, or start a new thread with --fresh"
+        )
+    return settings

@@ -1,0 +1,1 @@
+"""The graph served by LangGraph Server and Studio, and its auth."""

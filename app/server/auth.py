@@ -1,0 +1,74 @@
+"""Who may call the served graph: a ``langgraph_sdk.Auth`` handler, named by ``langgraph.json``.
+
+Off when the operator configures no tokens (``langgraph dev`` on a laptop stays open: every
+request is let through, as without auth, and threads are shared). With ``RESEARCH_API_TOKENS``
+(comma-separated ``TOKEN=USER`` pairs, read from the environment or ``.env`` once, at import):
+
+* every request needs ``Authorization: Bearer TOKEN``; without one, or with an unknown one, the
+  server answers 401;
+* each user sees, runs and resumes only their own threads (and runs, crons, assistants they
+  made): the handler stamps ``owner`` into the metadata of what a user creates and returns it
+  as the filter of every read, search, update and run, so another user's thread is a 404;
+* ``langgraph.json`` sets ``"disable_studio_auth": true``, so a request with
+  ``x-auth-scheme: langsmith`` is not let through as the Studio user: it needs a token too.
+
+Source: LangGraph's "Add custom authentication" and "Make conversations private" guides
+(``@auth.authenticate``, a global ``@auth.on`` handler returning ``{"owner": ...}`` filters).
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from langgraph_sdk import Auth
+
+from app.settings.env import load_settings
+
+__all__ = ["auth", "tokens_of"]
+
+
+def tokens_of(pairs: tuple[str, ...]) -> dict[str, str]:
+    """``RESEARCH_API_TOKENS`` items (``TOKEN=USER``) as ``{token: user}``."""
+    return {token.strip(): user.strip() for token, _, user in
+            (pair.partition("=") for pair in pairs)}
+
+
+TOKENS = tokens_of(load_settings(warn=lambda line: None).api_tokens)  # app/server/studio.py warns
+"""The operator's tokens (empty: auth is off)."""
+
+ANONYMOUS = "anonymous"
+"""The identity of every request while auth is off."""
+
+auth = Auth()
+
+
+@auth.authenticate
+async def authenticate(authorization: str | None) -> Auth.types.MinimalUserDict:
+    """The user a request's ``Authorization: Bearer TOKEN`` names.
+
+    Raises:
+        Auth.exceptions.HTTPException: 401, the token is missing or unknown (auth on).
+    """
+    if not TOKENS:
+        return {"identity": ANONYMOUS, "is_authenticated": True}
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() == "bearer" and token:
+        for known, user in TOKENS.items():
+            if hmac.compare_digest(known.encode(), token.strip().encode()):
+                return {"identity": user, "is_authenticated": True}
+    raise Auth.exceptions.HTTPException(status_code=401, detail="a valid bearer token is needed")
+
+
+@auth.on
+async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str] | None:
+    """Every resource and action: stamp the caller as ``owner`` of what it creates, and filter
+    what it reads or runs to what it owns (None, no filter, while auth is off)."""
+    if not TOKENS:
+        return None
+    filters = {"owner": ctx.user.identity}
+    if isinstance(value, dict):  # as the guide does: harmless on a read, stamps a create
+        if value.get("metadata") is None:
+            value["metadata"] = {}
+        value["metadata"].update(filters)
+    return filters

@@ -1,0 +1,118 @@
+"""What a served run's client may set, checked once at the graph's edge: the ``context`` (and
+``configurable``, which LangGraph Server copies into the context when no context is given) and
+the run's ``config`` around it.
+
+A client chooses among :class:`app.settings.config.RunContext`'s fields, each within the operator's
+bound
+(``RESEARCH_ROUNDS_LIMIT``...), a model the operator allows and a corpus by the name the operator
+gave it. Anything else is refused with one line naming the key, before the run does anything:
+an operator setting (``data_dir``, ``report_out``, ``fail_rate``...), an unknown corpus name
+(a path included), a model not allowed, a value past its bound, ``config.max_concurrency``
+past the concurrency bound, or a ``recursion_limit`` past what the rounds bound needs.
+
+The command line is the operator: it never goes through here.
+
+Source: LangGraph Server's run creation (``langgraph_api.models.run.create_valid_run`` copies
+``configurable`` into ``context`` and back) and its graph factories (``ServerRuntime``), which
+see a run's context before the server drops the keys the context schema lacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields, replace
+from typing import Any
+
+from app.settings.config import CLIENT_SETTINGS, OPERATOR_ONLY, ConfigError, RunContext, Settings
+from app.settings.spec import specs_of
+
+__all__ = ["check_run_config", "given_choices", "resolve"]
+
+MODEL_FIELDS = ("model", "planner_model", "worker_model", "report_model")
+
+
+def given_choices(context: Mapping[str, Any] | RunContext | None) -> dict[str, Any]:
+    """The client's choices in ``context``: the keys of a dict (every one, operator settings
+    included, to be refused), or the fields of a ``RunContext`` that differ from their declared
+    default (LangGraph builds one from the client's dict, filling in the rest)."""
+    if context is None:
+        return {}
+    if isinstance(context, Mapping):
+        return dict(context)
+    declared = RunContext()
+    return {f.name: getattr(context, f.name) for f in fields(RunContext)
+            if getattr(context, f.name) != getattr(declared, f.name)}
+
+
+def resolve(context: Mapping[str, Any] | RunContext | None, settings: Settings) -> RunContext:
+    """A served run's effective context: the client's choices over the operator's defaults
+    (``settings.context()``), each checked.
+
+    Args:
+        context: what the client sent (a dict), or the ``RunContext`` LangGraph made of it.
+        settings: the operator's settings.
+
+    Raises:
+        ConfigError: one line naming the key: an operator setting, a value past its bound, a
+            model not allowed, an unknown corpus name, web search without a Tavily key.
+    """
+    given = given_choices(context)
+    for key in sorted(given):
+        if key in OPERATOR_ONLY:
+            raise ConfigError(f"{key}: the operator's setting, not a run's: a served run's "
+                              "context cannot set it (docs/deploy.md)")
+    choices = {k: v for k, v in given.items() if k in CLIENT_SETTINGS}
+    try:
+        checked = RunContext(**choices)  # types and declared ranges
+    except TypeError as exc:  # e.g. a list for a number
+        raise ConfigError(f"context: {exc}") from None
+    choices = {k: getattr(checked, k) for k in choices}
+    for spec in specs_of(RunContext):
+        value = choices.get(spec.name)
+        if spec.bound is None or value is None:
+            continue
+        limit = getattr(settings, spec.bound)
+        if limit is not None and value > limit:
+            env = next(s.env for s in specs_of(Settings) if s.name == spec.bound)
+            raise ConfigError(f"{spec.name}: {value} is past this server's bound of {limit} "
+                              f"({env})")
+    allowed = settings.models_allowed()
+    for key in MODEL_FIELDS:
+        if choices.get(key) is not None and choices[key] not in allowed:
+            raise ConfigError(f"{key}: {choices[key]!r} is not a model this server allows "
+                              f"({', '.join(allowed)}; RESEARCH_ALLOWED_MODELS)")
+    if choices.get("corpus_name") is not None:
+        settings.corpus_folder(choices["corpus_name"])  # ConfigError naming corpus_name
+    if choices.get("web") and not settings.tavily_api_key:
+        raise ConfigError("web: this server has no Tavily key (TAVILY_API_KEY), so a run "
+                          "cannot search the web")
+    return replace(settings.context(), **choices)
+
+
+def check_run_config(config: Mapping[str, Any], settings: Settings,
+                     default_recursion_limit: int | None = None) -> None:
+    """Refuse what a served run's ``config`` asks past the operator's bounds.
+
+    Args:
+        config: the run's config (``max_concurrency``, ``recursion_limit``).
+        settings: the operator's settings.
+        default_recursion_limit: the server's own default (a run that did not set one has it;
+            it is not the client's).
+
+    Raises:
+        ConfigError: ``config.max_concurrency`` above ``max_concurrency_limit``, or
+            ``config.recursion_limit`` above what ``rounds_limit`` rounds need
+            (:func:`app.research.rounds.recursion_limit`).
+    """
+    from app.research.rounds import recursion_limit
+
+    pool = config.get("max_concurrency")
+    if pool is not None and (not isinstance(pool, int) or pool > settings.max_concurrency_limit):
+        raise ConfigError(f"config.max_concurrency: {pool!r} is past this server's bound of "
+                          f"{settings.max_concurrency_limit} (RESEARCH_MAX_CONCURRENCY_LIMIT)")
+    limit = config.get("recursion_limit")
+    needed = recursion_limit(settings.rounds_limit)
+    if limit is not None and limit != default_recursion_limit and (
+            not isinstance(limit, int) or limit > needed):
+        raise ConfigError(f"config.recursion_limit: {limit!r} is more than {settings.rounds_limit}"
+                          f" rounds need ({needed}; RESEARCH_ROUNDS_LIMIT)")

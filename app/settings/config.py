@@ -1,0 +1,408 @@
+"""Settings, declared once: each is one dataclass field whose metadata names its environment
+variable, its CLI flag, its help line and its bounds.
+
+Two owners, one declaration each:
+
+* :class:`RunContext` holds what a run's *client* may choose (the review flag, rounds,
+  search_k, max_tokens, max_concurrency, the models, the web flag, a corpus by name). It is the
+  research graph's ``context_schema``: plain and JSON-serializable, so the CLI, LangGraph Studio
+  and LangGraph Server configure a run the same way (``graph.invoke(input, config,
+  context=RunContext(...))``, or a ``context`` dict from a LangGraph Server client), and nodes
+  read it as ``runtime.context``. A served client's choices are checked against the operator's
+  bounds (``bound=``) and lists at the graph's edge (:mod:`app.settings.client`).
+* :class:`Settings` is the *operator's*: the deployment (data dir, database URL, corpus folders,
+  report folder, keys, timeouts and retries, fault injection, the bounds and the allowed
+  models), plus the default of each client choice. It comes from the process's environment
+  only; the CLI's flags are the operator's too.
+
+Each field is made by :func:`app.settings.spec.setting`. Everything else is derived from the
+fields: :data:`ENV_VARS` (the environment table, and the names a misspelt ``RESEARCH_*``
+variable is compared with), the CLI flags (``app.cli.add_setting_flags``), the README's settings
+table (``app/graph/diagram.py``), the defaults (:func:`default_of`) and what is masked
+(:func:`redact`, from the ``secret`` marker). Adding a setting is one field here (plus the code
+that uses it; and a line in ``.env.example`` when it has a variable): see docs/extending.md.
+
+Precedence, highest first: CLI flag > environment variable > ``.env`` file > default. The ``.env``
+file is read with python-dotenv's ``dotenv_values`` (it is *not* loaded into ``os.environ``), so
+the precedence is explicit here and a key never leaks into child processes or logs. A variable
+set in the environment wins over the file even when it is empty (``RESEARCH_MODEL=``); the empty
+value then means the default. (Tests rely on this to keep a developer's ``.env`` out.)
+
+Only ``OPENAI_API_KEY``/``OPENAI_BASE_URL`` are passed to a model explicitly; another provider's
+key (``ANTHROPIC_API_KEY``, ...) is read by its own client from the environment, not from ``.env``.
+
+Source: the ``langchain-ai/react-agent`` template's ``Context`` dataclass, and LangGraph's
+"runtime context" (``StateGraph(..., context_schema=...)``, ``Runtime.context``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields, replace
+from typing import Any
+from urllib.parse import urlsplit
+
+from app.settings.spec import (
+    ConfigError,
+    SettingSpec,
+    coerce,
+    parse_setting,
+    setting,
+    specs_of,
+    validate,
+)
+
+__all__ = [
+    "CLIENT_SETTINGS", "DEFAULT_OPENAI_MODEL", "ENV_VARS", "OPERATOR_ONLY", "SETTINGS",
+    "ConfigError", "RunContext", "Settings", "SettingSpec", "as_of_or_today",
+    "check_database_url", "default_of", "parse_setting", "redact", "web_key",
+]
+
+DEFAULT_OPENAI_MODEL = "openai:gpt-4.1-mini"
+DURABILITY_MODES = ("sync", "async", "exit")
+
+
+def as_of_or_today(value: str | None) -> str:
+    """The run's ``as_of``: ``value`` normalized to ``YYYY-MM-DD``, or today (UTC) when empty.
+
+    The one owner of the default: the CLI (to derive the thread id) and the ``plan`` node (for a
+    LangGraph Server caller that left ``as_of`` out) both call it.
+
+    Raises:
+        ValueError: ``value`` is not a ``YYYY-MM-DD`` date.
+    """
+    from state import normalize_as_of, today_utc  # state imports pydantic: only when asked
+
+    return normalize_as_of(value) if value else today_utc()
+
+
+def _check_crash_at(value: str) -> None:
+    from app.runs.faults import parse_crash_at  # the crash points are the fault module's
+
+    parse_crash_at(value)
+
+
+def check_database_url(url: str) -> None:
+    """Refuse a database URL that is not PostgreSQL's (``postgresql://`` or ``postgres://``):
+    the one check of ``RESEARCH_DATABASE_URL``/``--database-url``, also made by
+    :func:`app.storage.open_storage` for callers that skip the settings.
+
+    Raises:
+        ValueError: one line naming the expected scheme.
+    """
+    # the database is the deployment's, not a run's: declared on Settings, never in the context
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise ValueError("expected a postgresql:// URL")
+
+
+def _check_api_token(item: str) -> None:
+    token, eq, user = item.partition("=")
+    if not eq or len(token.strip()) < 8 or not user.strip():
+        # the item itself is not shown: it holds a token
+        raise ValueError("RESEARCH_API_TOKENS: expected TOKEN=USER pairs, each TOKEN at least "
+                         "8 characters")
+
+
+def _check_fail_worker(spec: str) -> None:
+    from app.runs.faults import parse_fail_worker  # the fault module owns the syntax
+
+    parse_fail_worker(spec)
+
+
+def _check_corpora_item(item: str) -> None:
+    name, eq, path = item.partition("=")
+    if not eq or not CORPUS_NAME.fullmatch(name.strip()) or not path.strip():
+        raise ValueError(f"RESEARCH_CORPORA: expected NAME=FOLDER (NAME of letters, digits, - or "
+                         f"_), got {item!r}")
+
+
+CORPUS_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a corpus name in ``RESEARCH_CORPORA`` may be."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunContext:
+    """What a run's client may choose: the research graph's ``context_schema`` (read as
+    ``runtime.context``). Plain values only (str, int, tuples of str), so it crosses LangGraph
+    Server's API as JSON; a dict or list given for it is coerced by ``__post_init__``.
+
+    Everything else (paths, the database, keys, retries, fault injection, the bounds on these
+    choices) is the operator's: :class:`Settings`, never in a context. A served run's context is
+    checked against the operator's bounds and lists by :func:`app.settings.client.resolve`.
+
+    Heavy objects (models, corpus, rate limiter) are never in it: the graph looks them up from
+    these values and caches them (``app/graph/resources.py``).
+
+    Raises:
+        ConfigError: a value is out of its declared range (``rounds=0``) or of the wrong type.
+    """
+
+    model: str | None = setting(
+        env="RESEARCH_MODEL", flag="--model",
+        help="offline, or provider:model for init_chat_model (default: offline, or "
+             f"{DEFAULT_OPENAI_MODEL} when OPENAI_API_KEY is set); a client picks one of "
+             "RESEARCH_ALLOWED_MODELS")
+    planner_model: str | None = setting(
+        env="RESEARCH_PLANNER_MODEL", help="model for the plan node (default: RESEARCH_MODEL)")
+    worker_model: str | None = setting(
+        env="RESEARCH_WORKER_MODEL", help="model for the agent workers (default: RESEARCH_MODEL)")
+    report_model: str | None = setting(
+        env="RESEARCH_REPORT_MODEL", help="model that writes the report (default: "
+                                          "RESEARCH_MODEL)")
+    corpus_name: str | None = setting(
+        flag="--corpus-name", metavar="NAME",
+        help="the corpus by name: one of RESEARCH_CORPORA (default: --corpus, or the package "
+             "docs); what a served run's context names instead of a folder")
+    search_k: int = setting(5, env="RESEARCH_SEARCH_K", flag="--search-k", minimum=1,
+                            bound="search_k_limit", help="passages one corpus search returns")
+    max_concurrency: int = setting(4, env="RESEARCH_MAX_CONCURRENCY", flag="--max-concurrency",
+                                   minimum=1, bound="max_concurrency_limit",
+                                   help="workers running at once")
+    rounds: int = setting(2, env="RESEARCH_ROUNDS", flag="--rounds", minimum=1,
+                          bound="rounds_limit",
+                          help="dispatch rounds (re-dispatch of failed tasks)")
+    max_tokens: int | None = setting(env="RESEARCH_MAX_TOKENS", flag="--max-tokens", minimum=1,
+                                     bound="max_tokens_limit",
+                                     help="token budget: no new rounds once spent")
+    web: bool = setting(False, env="RESEARCH_WEB", flag="--web",
+                        help="also search the web (Tavily; needs TAVILY_API_KEY): adds the "
+                             "web_search worker and the agents' search_web tool")
+    review: bool = setting(False, flag="--review",
+                           help="pause for a human review after plan and before persist "
+                                "(LangGraph interrupts; continue with: python -m app review "
+                                "THREAD_ID)")
+
+    def __post_init__(self) -> None:
+        for spec in specs_of(type(self)):
+            value = getattr(self, spec.name)
+            fixed = coerce(spec, value)
+            if fixed is not value:
+                object.__setattr__(self, spec.name, fixed)
+            validate(spec.name, spec, fixed)
+
+    def model_for(self, role: str) -> str | None:
+        """The model spec for ``role`` (``planner``, ``worker`` or ``report``), else ``model``
+        (None: the default, :func:`default_model` of the credentials)."""
+        return getattr(self, f"{role}_model", None) or self.model
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings(RunContext):
+    """The operator's settings: the deployment (paths, database, corpus folders, keys,
+    retries, fault injection, the bounds on a client's choices), plus, inherited from
+    :class:`RunContext`, the default of each client choice (``RESEARCH_ROUNDS``...). Built from
+    the process's environment (:func:`load_settings`), once: by the CLI (whose flags are the
+    operator's too) or when the served graph is built (``app/server/studio.py``); nodes read it as
+    ``Resources.settings``. Never printed whole: it may hold a key (see :meth:`redacted`)."""
+
+    data_dir: str = setting(".data", env="RESEARCH_DATA_DIR", flag="--data-dir",
+                            help="results DB, checkpoints, index, reports")
+    corpus: str | None = setting(env="RESEARCH_CORPUS", flag="--corpus",
+                                 help="folder to index (.md .txt .rst .py .html .pdf .docx) "
+                                 "instead of the package docs")
+    corpora: tuple[str, ...] = setting(
+        (), env="RESEARCH_CORPORA", check=_check_corpora_item, metavar="NAME=FOLDER",
+        help="comma-separated NAME=FOLDER corpora a served run may choose by name "
+             "(context corpus_name)")
+    report_out: str | None = setting(flag="--out", help="report file, or folder (a trailing / "
+                                     "makes it one) (default: DATA_DIR/reports/)")
+    allowed_models: tuple[str, ...] = setting(
+        (), env="RESEARCH_ALLOWED_MODELS",
+        help="comma-separated models a served run's context may name (default: offline and "
+             "the operator's own RESEARCH_*MODEL choices)")
+    rounds_limit: int = setting(5, env="RESEARCH_ROUNDS_LIMIT", minimum=1,
+                                help="most rounds a served run's context may ask for")
+    max_concurrency_limit: int = setting(
+        16, env="RESEARCH_MAX_CONCURRENCY_LIMIT", minimum=1,
+        help="most workers at once a served run's context may ask for")
+    search_k_limit: int = setting(20, env="RESEARCH_SEARCH_K_LIMIT", minimum=1,
+                                  help="most passages per search a served run's context may "
+                                       "ask for")
+    max_tokens_limit: int | None = setting(
+        env="RESEARCH_MAX_TOKENS_LIMIT", minimum=1,
+        help="largest token budget a served run's context may ask for (default: no limit)")
+    max_attempts: int = setting(3, env="RESEARCH_MAX_ATTEMPTS", minimum=1, maximum=10,
+                                help="attempts per task (RetryPolicy; at most 10)")
+    # maximum: the worker nodes' RetryPolicy cap, workers.retry.ATTEMPTS_CAP (a test keeps them
+    # equal; this module imports no LangGraph code)
+    retry_interval: float = setting(0.5, env="RESEARCH_RETRY_INTERVAL", minimum=0,
+                                    help="seconds before the first retry")
+    requests_per_second: float = setting(
+        2.0, env="RESEARCH_REQUESTS_PER_SECOND", minimum=0,
+        help="model requests per second (InMemoryRateLimiter; real models only)")
+    timeout: float = setting(60.0, env="RESEARCH_TIMEOUT", minimum=0, exclusive=True,
+                             help="seconds per model request")
+    retry_patience: float = setting(
+        60.0, env="RESEARCH_RETRY_PATIENCE", minimum=0, maximum=600,
+        help="longest wait (seconds, at most 600) a provider's Retry-After may ask for; a longer "
+             "one fails the call")
+    rate_limit_patience: float = setting(
+        60.0, env="RESEARCH_RATE_LIMIT_PATIENCE", minimum=0, maximum=3600,
+        help="seconds one model call may spend rate-limited (HTTP 429: backoff with jitter, or "
+             "the Retry-After) before it fails")
+    durability: str | None = setting(flag="--durability", choices=DURABILITY_MODES,
+                                     help="when LangGraph saves checkpoints (default: "
+                                          "LangGraph's default)")
+    openai_api_key: str | None = setting(env="OPENAI_API_KEY", secret=True,
+                                         help="key for OpenAI or a compatible server")
+    openai_base_url: str | None = setting(env="OPENAI_BASE_URL",
+                                          help="OpenAI-compatible server URL (Ollama, vLLM, "
+                                               "LM Studio, llama.cpp)")
+    database_url: str | None = setting(
+        env="RESEARCH_DATABASE_URL", flag="--database-url", metavar="URL", secret=True,
+        check=check_database_url,
+        help="postgresql://user:password@host/db: checkpoints and results in PostgreSQL "
+             "instead of the data dir's SQLite files (docs/deploy.md)")
+    database_direct_url: str | None = setting(
+        env="RESEARCH_DATABASE_DIRECT_URL", secret=True, check=check_database_url,
+        help="postgresql:// URL that bypasses a connection pooler (PgBouncer), for creating "
+             "and migrating the tables; default: the database URL (docs/deploy.md)")
+    tavily_api_key: str | None = setting(env="TAVILY_API_KEY", secret=True,
+                                         help="Tavily key, for --web")
+    tavily_base_url: str | None = setting(env="TAVILY_BASE_URL",
+                                          help="Tavily API URL (default https://api.tavily.com;"
+                                               " a proxy or a compatible server)")
+    api_tokens: tuple[str, ...] = setting(
+        (), env="RESEARCH_API_TOKENS", secret=True, metavar="TOKEN=USER",
+        check=_check_api_token,
+        help="comma-separated TOKEN=USER pairs: LangGraph Server asks every request for "
+             "Authorization: Bearer TOKEN, and each user sees only their own threads (default: "
+             "no auth; docs/deploy.md)")
+    # Fault injection (tests and workshops; see app/runs/faults.py and docs/walkthrough.md).
+    fail_rate: float = setting(0.0, flag="--fail-rate", minimum=0, maximum=1, metavar="P",
+                               group="faults", help="each worker attempt raises a transient "
+                               "error with probability P")
+    seed: int = setting(0, flag="--seed", group="faults", help="seed for --fail-rate")
+    fail_workers: tuple[str, ...] = setting(
+        (), flag="--fail-worker", metavar="NAME[:ROUNDS]", group="faults",
+        check=_check_fail_worker,
+        help="worker NAME fails permanently (in rounds <= ROUNDS; 0 or absent: always)")
+    crash_at: str | None = setting(flag="--crash-at", metavar="POINT", group="faults",
+                                   check=_check_crash_at,
+                                   help="kill the process hard (SIGKILL) at POINT: map:K, "
+                                        "persist-commit, report")
+    run_log: str | None = setting(
+        flag="--run-log", metavar="FILE", group="faults",
+        help="append a line each time a worker task produces its envelope: envelope_id, "
+             "attempt, status, pid (tab-separated), to count re-runs")
+
+    def context(self) -> RunContext:
+        """The default run context: each client choice as the operator set it (no operator
+        setting, no key)."""
+        return RunContext(**{f.name: getattr(self, f.name) for f in fields(RunContext)})
+
+    def redacted(self) -> dict[str, Any]:
+        """The settings as a dict that is safe to show or store: each ``secret`` setting is
+        ``"set"`` or None."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        for spec in specs_of(type(self)):
+            if spec.secret:
+                out[spec.name] = "set" if out[spec.name] else None
+        return out
+
+    def secrets(self) -> list[str]:
+        """Every secret value in use (the ``secret`` settings, a database URL's password, each
+        API token), longest first: what :func:`redact` masks."""
+        out: list[str] = []
+        for spec in specs_of(type(self)):
+            value = getattr(self, spec.name) if spec.secret else None
+            for item in value if isinstance(value, tuple) else (value,):
+                if isinstance(item, str) and item:
+                    out.append(item)
+                    # a database URL's password; an API token of a TOKEN=USER pair
+                    part = item.partition("=")[0] if spec.repeated else _url_password(item)
+                    out += [part] if part else []
+        return sorted({s for s in out if len(s) >= 4}, key=len, reverse=True)
+
+    def corpus_folder(self, name: str | None) -> str | None:
+        """The folder of the corpus called ``name`` in ``RESEARCH_CORPORA``; ``name`` None: the
+        operator's ``corpus`` (None: the package docs).
+
+        Raises:
+            ConfigError: no corpus has that name (the known ones are listed).
+        """
+        if name is None:
+            return self.corpus
+        named = self.named_corpora()
+        if name not in named:
+            known = ", ".join(sorted(named)) or "none"
+            raise ConfigError(f"corpus_name: this server has no corpus named {name!r} (known: "
+                              f"{known})")
+        return named[name]
+
+    def named_corpora(self) -> dict[str, str]:
+        """``RESEARCH_CORPORA`` as ``{name: folder}``."""
+        return {name.strip(): path.strip() for name, _, path in
+                (item.partition("=") for item in self.corpora)}
+
+    def models_allowed(self) -> tuple[str, ...]:
+        """The models a served run's context may name: ``allowed_models``, or (unset) offline
+        and the operator's own choices."""
+        if self.allowed_models:
+            return self.allowed_models
+        own = (self.model or default_model(self), self.planner_model, self.worker_model,
+               self.report_model)
+        return tuple(dict.fromkeys(m for m in ("offline", *own) if m))
+
+    def with_overrides(self, **overrides: Any) -> Settings:
+        """Return a copy with the given non-None fields replaced (CLI flags)."""
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+
+OPERATOR_ONLY: frozenset[str] = frozenset(
+    f.name for f in fields(Settings)) - {f.name for f in fields(RunContext)}
+"""The operator's settings: a run's context naming one is refused (``app.settings.client``)."""
+
+
+def _url_password(value: str) -> str | None:
+    try:
+        return urlsplit(value).password if "://" in value else None
+    except ValueError:
+        return None
+
+
+def redact(text: str, settings: Settings | None) -> str:
+    """``text`` with every secret of ``settings`` (:meth:`Settings.secrets`) replaced by ``***``
+    and credential-like strings masked (:func:`workers.errors.redact`): the one redaction of
+    what the app prints or stores."""
+    from workers.errors import redact as mask  # workers never import app/: the mask is theirs
+
+    return mask(text, settings.secrets() if settings is not None else ())
+
+
+def default_of(name: str) -> Any:
+    """The declared default of the setting ``name``: the one owner of every default (a caller
+    that needs one outside a ``Settings`` asks here instead of copying it)."""
+    return _DEFAULTS[name]
+
+
+def web_key(credentials: Settings | None) -> str:
+    """The Tavily key that ``--web`` needs.
+
+    Raises:
+        ConfigError: none is set (the CLI says so before anything is written; a LangGraph
+            Server run, when its first web search is made).
+    """
+    if credentials is None or not credentials.tavily_api_key:
+        raise ConfigError("--web needs a Tavily key: set TAVILY_API_KEY in the environment or "
+                          "in .env")
+    return credentials.tavily_api_key
+
+
+def default_model(credentials: Settings | None) -> str:
+    """The model spec when none is set: OpenAI's default when a key is known, else offline.
+    The one owner of that default (``load_settings`` fills ``Settings.model`` with it)."""
+    return DEFAULT_OPENAI_MODEL if credentials and credentials.openai_api_key else "offline"
+
+
+SETTINGS: tuple[SettingSpec, ...] = specs_of(Settings)
+"""Every setting, in declaration order: the client's (``RunContext``) first, then the
+operator's."""
+
+CLIENT_SETTINGS: frozenset[str] = frozenset(s.name for s in specs_of(RunContext))
+"""The settings a run's client may choose (``RunContext``'s fields)."""
+
+_DEFAULTS: dict[str, Any] = {s.name: s.default for s in SETTINGS}
+
+ENV_VARS: dict[str, SettingSpec] = {s.env: s for s in SETTINGS if s.env}
+"""Environment variable name -> its setting (the README table and ``.env.example`` follow it)."""

@@ -1,0 +1,119 @@
+"""Settings from the environment and ``.env``: precedence, parsing, and misspelt names.
+
+Precedence, highest first: CLI flag > environment variable > ``.env`` file > default. The ``.env``
+file is read with python-dotenv's ``dotenv_values`` (it is *not* loaded into ``os.environ``), so
+the precedence is explicit here and a key never leaks into child processes or logs. A variable
+set in the environment wins over the file even when it is empty (``RESEARCH_MODEL=``); the empty
+value then means the default.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from dotenv import dotenv_values
+
+from app.settings.config import ENV_VARS, Settings, default_model
+from app.settings.spec import ConfigError, SettingSpec, parse_setting
+
+__all__ = ["OTHER_VARIABLES", "PREFIX", "load_settings", "unknown_variables"]
+
+
+def _check_dotenv_lines(env_file: Path) -> None:
+    """Refuse a ``.env`` line python-dotenv cannot parse (it would warn, without naming the
+    file, and drop the line: a setting written there would silently not apply).
+
+    Raises:
+        ConfigError: names the file and the line.
+    """
+    from dotenv.parser import parse_stream
+
+    with env_file.open(encoding="utf-8") as stream:
+        for binding in parse_stream(stream):
+            if binding.error:
+                # the line itself is not shown: it may hold a key
+                raise ConfigError(f"{env_file}: line {binding.original.line} is not NAME=value")
+
+
+def _parse_env(name: str, spec: SettingSpec, raw: str) -> Any:
+    """One variable's value: a repeatable setting takes a comma-separated list."""
+    if not spec.repeated:
+        return parse_setting(name, spec, raw)
+    items = [parse_setting(name, spec, part) for part in raw.split(",")]
+    return tuple(item for item in items if item is not None) or None
+
+
+PREFIX = "RESEARCH_"
+"""The prefix of the project's own variables (a misspelt one is warned about)."""
+
+OTHER_VARIABLES = frozenset({"RESEARCH_DEBUG"})
+"""``RESEARCH_*`` variables read outside the settings (``RESEARCH_DEBUG``: tracebacks)."""
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """One warning line per ``RESEARCH_*`` variable that no setting declares (a typo such as
+    ``RESEARCH_ROUND`` would otherwise be ignored silently), naming the closest real name
+    (``difflib``). The known names are the declarations' (:data:`ENV_VARS`)."""
+    import difflib
+
+    known = sorted({*ENV_VARS, *OTHER_VARIABLES})
+    out = []
+    for name in sorted(environ):
+        if name.startswith(PREFIX) and name not in known:
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            out.append(f"warning: {name} is not a setting and is ignored{hint}")
+    return out
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def load_settings(
+    env: Mapping[str, str] | None = None, env_file: Path | str | None = ".env",
+    warn: Callable[[str], None] = _stderr,
+) -> Settings:
+    """Resolve settings from the environment over the ``.env`` file over the defaults.
+
+    Args:
+        env: the environment (default ``os.environ``).
+        env_file: the dotenv file (default ``./.env``; missing is fine; None skips it).
+        warn: called with one line per unknown ``RESEARCH_*`` variable
+            (:func:`unknown_variables`; default: printed on stderr).
+
+    Raises:
+        ConfigError: a variable cannot be converted (``RESEARCH_ROUNDS=two``) or is out of
+            range (``RESEARCH_MAX_CONCURRENCY=0``, ``RESEARCH_TIMEOUT=0``), or ``env_file`` is
+            not UTF-8 text; the message names it.
+    """
+    environ = dict(os.environ if env is None else env)
+    file_values: dict[str, str] = {}
+    if env_file is not None and Path(env_file).is_file():
+        try:
+            _check_dotenv_lines(Path(env_file))
+            file_values = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
+        except (UnicodeDecodeError, OSError) as exc:  # not text, or not readable
+            why = exc.reason if isinstance(exc, UnicodeDecodeError) else exc.strerror
+            raise ConfigError(f"{env_file}: cannot be read as UTF-8 text ({why}); fix or "
+                              "remove it") from None
+    # A variable set in the environment wins over the file even when it is empty (as with
+    # python-dotenv's ``load_dotenv(override=False)``); an empty value then means the default.
+    merged = {**file_values, **environ}
+    for line in unknown_variables(merged):
+        warn(line)
+    values: dict[str, Any] = {}
+    for name, spec in ENV_VARS.items():
+        raw = merged.get(name)
+        value = _parse_env(name, spec, raw) if raw is not None else None
+        if value is not None:
+            values[spec.name] = value
+    settings = Settings(**values)
+    if settings.model is None:
+        settings = replace(settings, model=default_model(settings))
+    return settings

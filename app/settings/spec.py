@@ -1,0 +1,189 @@
+"""How a setting is declared and checked: :func:`setting` makes the dataclass field, and
+:class:`SettingSpec` is that field read back as data, from which the environment table, the CLI
+flags and the README's settings table are derived (the declarations themselves are in
+``app/settings/config.py``).
+
+Values are checked against the declaration in one place (:func:`validate`, :func:`parse_setting`),
+whether they come from an environment variable, a CLI flag, or a LangGraph Server client's
+``context`` dict.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, field, fields
+from functools import cache
+from typing import Any
+
+__all__ = ["ConfigError", "SettingSpec", "coerce", "parse_setting", "setting", "specs_of",
+           "validate"]
+
+
+class ConfigError(ValueError):
+    """A setting has an unusable value; the message is one line naming it."""
+
+
+def setting(default: Any = None, *, help: str, env: str | None = None, flag: str | None = None,
+            minimum: float | None = None, exclusive: bool = False, maximum: float | None = None,
+            choices: tuple[str, ...] | None = None, metavar: str | None = None,
+            group: str = "run", check: Callable[[Any], Any] | None = None,
+            secret: bool = False, bound: str | None = None) -> Any:
+    """Declare one setting: a dataclass field with its metadata.
+
+    Args:
+        default: the value when nothing sets it (a tuple for a repeatable flag).
+        help: one line for ``--help``, the README table and ``.env.example``.
+        env: the environment variable (None: not settable from the environment).
+        flag: the CLI flag of ``research`` and ``resume`` (None: no flag).
+        minimum, exclusive, maximum: numeric bounds (``exclusive``: ``value > minimum``).
+        choices: the allowed strings.
+        metavar: the flag's placeholder in ``--help``.
+        group: ``"run"``, or ``"faults"`` (the fault-injection flags' own ``--help`` group).
+        check: ``check(value)`` raises ``ValueError`` with a one-line reason for a bad value.
+        secret: never shown: masked by :func:`app.settings.config.redact` and
+            ``Settings.redacted`` wherever it could be printed or stored.
+        bound: for a setting a run's client may choose (a ``RunContext`` field): the name of
+            the operator's setting that caps what a client may ask for (e.g. ``rounds_limit``);
+            the command line, the operator, is not capped.
+    """
+    meta = {"help": help, "env": env, "flag": flag, "minimum": minimum, "exclusive": exclusive,
+            "maximum": maximum, "choices": choices, "metavar": metavar, "group": group,
+            "check": check, "secret": secret, "bound": bound}
+    if isinstance(default, (list, dict)):
+        raise TypeError("use a tuple for a repeatable setting's default (the context is frozen)")
+    return field(default=default, metadata=meta, repr=not secret)
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """One declared setting, read from its field (see :func:`setting`)."""
+
+    name: str
+    type: type
+    """``str``, ``int``, ``float`` or ``bool`` (of the items, for a repeatable setting)."""
+    optional: bool
+    repeated: bool
+    default: Any
+    help: str
+    env: str | None
+    flag: str | None
+    minimum: float | None
+    exclusive: bool
+    maximum: float | None
+    choices: tuple[str, ...] | None
+    metavar: str | None
+    group: str
+    check: Callable[[Any], Any] | None
+    secret: bool
+    bound: str | None
+    """The operator's setting that caps a client's value (see :func:`setting`)."""
+
+
+@cache
+def specs_of(cls: type) -> tuple[SettingSpec, ...]:
+    """The declared settings of the dataclass ``cls``, in field order."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in fields(cls):
+        hint = hints[f.name]
+        args = typing.get_args(hint)
+        optional = isinstance(hint, types.UnionType) and type(None) in args
+        if optional:
+            hint = next(a for a in args if a is not type(None))
+        repeated = typing.get_origin(hint) is tuple
+        base = typing.get_args(hint)[0] if repeated else hint
+        m = f.metadata
+        out.append(SettingSpec(
+            name=f.name, type=base, optional=optional, repeated=repeated,
+            default=None if f.default is MISSING else f.default, help=m["help"], env=m["env"],
+            flag=m["flag"], minimum=m["minimum"], exclusive=m["exclusive"], maximum=m["maximum"],
+            choices=m["choices"], metavar=m["metavar"], group=m["group"], check=m["check"],
+            secret=m["secret"], bound=m["bound"]))
+    return tuple(out)
+
+
+def coerce(spec: SettingSpec, value: Any) -> Any:
+    """``value`` in the declared type: a tuple for a repeatable setting, a path as str, an int
+    as float."""
+    if value is None:
+        return None
+    if spec.repeated:
+        return value if isinstance(value, tuple) else tuple(value)
+    if spec.type is str and isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if spec.type is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+_KIND = {int: "a whole number", float: "a number", str: "text", bool: "1 or 0"}
+"""How an error line names what a setting takes."""
+
+
+def validate(label: str, spec: SettingSpec, value: Any) -> None:
+    """Raise ConfigError (one line, naming ``label``) when ``value`` breaks the declaration."""
+    if value is None:
+        if not spec.optional:
+            raise ConfigError(f"{label} must be set")
+        return
+    for item in value if spec.repeated else (value,):
+        _validate_item(label, spec, item)
+
+
+def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
+    """Raise ConfigError when one value (one item of a repeatable setting) is unusable."""
+    if spec.type in (int, float):
+        if isinstance(item, bool) or not isinstance(item, (int, float)) or (
+                spec.type is int and not isinstance(item, int)):
+            raise ConfigError(f"{label} must be {_KIND[spec.type]}, got {item!r}")
+        if not math.isfinite(item):
+            raise ConfigError(f"{label} must be a finite number, got {item!r}")
+        if spec.minimum is not None and (
+                item < spec.minimum or (spec.exclusive and item == spec.minimum)):
+            relation = ">" if spec.exclusive else ">="
+            raise ConfigError(f"{label} must be {relation} {spec.minimum:g}, got {item!r}")
+        if spec.maximum is not None and item > spec.maximum:
+            raise ConfigError(f"{label} must be <= {spec.maximum:g}, got {item!r}")
+    elif not isinstance(item, spec.type):
+        raise ConfigError(f"{label} must be {_KIND[spec.type]}, got {item!r}")
+    if spec.choices and item not in spec.choices:
+        raise ConfigError(f"{label} must be one of {', '.join(spec.choices)}, got {item!r}")
+    if spec.check is not None:
+        try:
+            spec.check(item)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+
+
+_BOOLEANS = {"1": True, "true": True, "yes": True, "on": True,
+             "0": False, "false": False, "no": False, "off": False}
+
+
+def parse_setting(label: str, spec: SettingSpec, raw: str) -> Any:
+    """Convert one raw string (an environment value or a flag's argument) and validate it;
+    an empty string means unset (None).
+
+    Raises:
+        ConfigError: one line naming ``label``.
+    """
+    raw = raw.strip()
+    if raw == "":
+        return None
+    if spec.type is bool:
+        value = _BOOLEANS.get(raw.lower())
+        if value is None:
+            raise ConfigError(f"{label} must be 1 or 0 (true/false, yes/no, on/off), got {raw!r}")
+        return value
+    if spec.type in (int, float):
+        try:
+            value = spec.type(raw)
+        except ValueError:
+            raise ConfigError(f"{label} must be {_KIND[spec.type]}, got {raw!r}") from None
+    else:
+        value = raw
+    _validate_item(label, spec, value)  # a repeatable flag parses one item at a time
+    return value

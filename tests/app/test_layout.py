@@ -1,0 +1,47 @@
+"""``app/`` is grouped by role, and the roles import downwards only (docs/architecture.md,
+"Layout and import rules"): the domain and the services below it never reach up into the wiring
+that composes them, so a reader finds each concern in one guess and can lift a layer out.
+
+* ``app.settings``, ``app.storage``, ``app.llm`` and ``app.research`` import none of
+  ``app.graph``, ``app.server``, ``app.cli``;
+* ``app.graph`` and ``app.runs`` import neither ``app.server`` nor ``app.cli``.
+
+Every import counts, those inside functions included (parsed, not run).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+UPPER = {"graph", "server", "cli"}
+RULES = {
+    "settings": UPPER, "storage": UPPER, "llm": UPPER, "research": UPPER,
+    "graph": {"server", "cli"}, "runs": {"server", "cli"},
+}
+
+
+def _imports(path: Path) -> set[str]:
+    """The ``app.X`` packages a module imports (X only)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = ([node.module] if isinstance(node, ast.ImportFrom) and node.module
+                 else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+        found |= {n.split(".")[1] for n in names if n.startswith("app.") and n.count(".") >= 1}
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(RULES))
+def test_a_role_never_imports_the_roles_that_compose_it(package: str) -> None:
+    modules = sorted((ROOT / "app" / package).rglob("*.py"))
+    assert modules, f"app/{package}/ is gone: update docs/architecture.md and this test"
+    wrong = {str(m.relative_to(ROOT)): sorted(_imports(m) & RULES[package]) for m in modules}
+    assert not {m: w for m, w in wrong.items() if w}, f"app/{package} reaches up into {wrong}"
+
+
+def test_every_module_of_app_belongs_to_a_role() -> None:
+    loose = sorted(p.name for p in (ROOT / "app").glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py", "errors.py"], loose
