@@ -42,13 +42,14 @@ Source: "Use subgraphs" (invoke a graph from a node) in the LangGraph docs, and
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NotRequired
 
 from langchain.agents import AgentState, create_agent
 from langchain.agents.middleware import AgentMiddleware, after_model, wrap_model_call
 from langchain.agents.structured_output import ToolStrategy
 from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.tools import BaseTool
 from langgraph.errors import GraphRecursionError
 from pydantic import BaseModel
 
@@ -145,6 +146,7 @@ def build_agent_runner(
     schema: type[BaseModel],
     items_field: str,
     kind: ItemKind,
+    tools: Sequence[BaseTool] = (),
 ) -> Callable[[Task], WorkerResult]:
     """Compile one ``create_agent`` graph and return ``run(task) -> WorkerResult`` using it.
 
@@ -158,20 +160,28 @@ def build_agent_runner(
             every tool-calling model); its ``items_field`` is a list of ``{claim, ref}`` objects.
         items_field: the list field of ``schema`` holding the sourced claims.
         kind: the item kind the report groups by (``"finding"`` or ``"caveat"``).
+        tools: more tools offered to the agent next to the corpus tools (docs/extending.md,
+            "Add a tool"). A claim is kept only when its ref is a passage of ``deps.corpus``,
+            so a tool whose answers are to be cited returns passages, as ``search_corpus``
+            does (``{"results": [passage.to_dict(), ...]}``).
 
     Raises:
-        ValueError: when ``deps.model`` is None.
+        ValueError: when ``deps.model`` is None, or a tool's name is taken.
     """
     if deps.model is None:
         raise ValueError(f"the {name} worker needs a chat model")
-    tools = make_corpus_tools(deps.corpus, k=deps.search_k)
+    offered = make_corpus_tools(deps.corpus, k=deps.search_k)
     if deps.web is not None:  # --web: the agent may search the web too (search_web)
-        tools += make_web_tools(deps.web, k=deps.search_k)
+        offered += make_web_tools(deps.web, k=deps.search_k)
+    offered += list(tools)
+    names = [t.name for t in offered]
+    if len(set(names)) != len(names):
+        raise ValueError(f"the {name} worker's tools must have unique names: {names}")
     # handle_errors=False: a broken answer reaches AnswerProtocol, which bounds the corrections.
     strategy = ToolStrategy(schema, handle_errors=False)
     agent = create_agent(
         deps.model,
-        tools=tools,
+        tools=offered,
         system_prompt=system_prompt,
         response_format=strategy,
         middleware=[response_checks(name), AnswerProtocol(name, strategy),

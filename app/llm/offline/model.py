@@ -39,7 +39,8 @@ __all__ = ["OfflineChatModel"]
 _SEARCH_TOOLS = (SEARCH_TOOL, WEB_TOOL)
 """Tools whose results are passages to quote (``search_web`` is bound with ``--web``)."""
 _DATA_TOOLS = (SEARCH_TOOL, WEB_TOOL, READ_TOOL)
-"""Tools that fetch text; any other bound tool is the structured-response tool."""
+"""Tools that fetch text; any other bound tool is a text tool (one string argument: called with
+the question, like a search) or the structured-response tool."""
 
 
 def _tool_name(tool: dict[str, Any]) -> str:
@@ -66,6 +67,14 @@ def _string_arg(tool: dict[str, Any], preferred: str) -> str:
         if isinstance(props.get(name), dict) and props[name].get("type", "string") == "string":
             return name
     return preferred
+
+
+def _is_text_tool(tool: dict[str, Any]) -> bool:
+    """A tool of one string argument (``query``, ``question``...): the offline model calls it
+    with the question, as it calls the search tools. A structured-response tool takes objects."""
+    props = _tool_parameters(tool).get("properties") or {}
+    return len(props) == 1 and all(isinstance(v, dict) and v.get("type") == "string"
+                                   for v in props.values())
 
 
 def _forced_tool(tool_choice: Any) -> str | None:
@@ -178,18 +187,24 @@ class OfflineChatModel(BaseChatModel):
                 results.append((name, args, m))
         called = {name for name, _ in calls.values()}
 
+        # Tools of one string argument beside the data tools (a tool of your own, docs/
+        # extending.md "Add a tool"): called with the question, like a search; their answers
+        # count as passages when they come in a search's shape ({"results": [...]}).
+        text_tools = [n for n, t in by_name.items() if n not in _DATA_TOOLS and _is_text_tool(t)]
+        passage_tools = (*_SEARCH_TOOLS, *text_tools)
         # (rank, passage): each search's results ranked in their order, then the passages a
         # read named, all ranked after the search results.
         ranked: list[tuple[int, Passage]] = []
         for name, _, m in results:
-            if name in _SEARCH_TOOLS and m.status != "error":
+            if name in passage_tools and m.status != "error":
                 ranked.extend(enumerate(parse_search_passages(m.content)))
         searched = len(ranked)
         for name, _, m in results:
             if name == READ_TOOL and m.status != "error":
                 ranked.extend((searched, p) for p in parse_read_passages(m.content))
 
-        response_tools = [t for n, t in by_name.items() if n not in _DATA_TOOLS]
+        response_tools = [t for n, t in by_name.items()
+                          if n not in _DATA_TOOLS and n not in text_tools]
         forced = _forced_tool(tool_choice)
         if forced in by_name and forced not in _DATA_TOOLS:
             response_tools = [by_name[forced]]
@@ -200,9 +215,10 @@ class OfflineChatModel(BaseChatModel):
         # limit (9999 steps by default in langgraph 1.2).
         rejected = any(name in response_names for name, _ in calls.values())
 
-        # Turn 1: search (the corpus and, when bound, the web: both calls in one message).
-        searches = [n for n in _SEARCH_TOOLS if n in by_name and n not in called]
-        if may_call_tools and searches and not called & set(_SEARCH_TOOLS):
+        # Turn 1: search (the corpus and, when bound, the web and the text tools: all the calls
+        # in one message).
+        searches = [n for n in passage_tools if n in by_name and n not in called]
+        if may_call_tools and searches and not called & set(passage_tools):
             return self._tool_calls(
                 [(n, {_string_arg(by_name[n], "query"): question}) for n in searches]
             )

@@ -353,3 +353,27 @@ def test_a_read_result_that_names_its_passages_is_cited(model: OfflineChatModel)
     assert findings[0].claim == (
         "The checkpointer stores pending writes of finished tasks before the superstep ends."
     )
+
+
+def test_a_tool_of_one_string_argument_is_called_with_the_question_and_quoted(
+        model: OfflineChatModel) -> None:
+    """A tool of one's own (docs/extending.md, "Add a tool") is called in the first turn, beside
+    the search, and the passages it returns are quoted like search results; before, the offline
+    model took any tool it did not know for the structured-response tool."""
+    only_send = [BY_REF["langgraph/send#1"]]
+
+    @tool("search_titles")
+    def search_titles(query: str) -> str:
+        """Passages of the pages whose title names the query's words."""
+        return json.dumps({"results": only_send})
+
+    agent = create_agent(model, tools=[*make_tools(PASSAGES[:1]), search_titles],
+                         system_prompt="Answer from the corpus only.",
+                         response_format=ToolStrategy(Findings))
+    question = "How does Send dispatch work in parallel?"
+    result = agent.invoke({"messages": [HumanMessage(question)]}, {"recursion_limit": 12})
+    first = next(m for m in result["messages"] if isinstance(m, AIMessage))
+    assert {tc["name"]: tc["args"] for tc in first.tool_calls}["search_titles"] == {
+        "query": question}
+    findings = result["structured_response"].findings
+    assert any(f.ref == "langgraph/send#1" for f in findings), findings
