@@ -35,6 +35,8 @@ class Progress:
         self.quiet = quiet
         self.console = Console(file=self.stream, highlight=False, soft_wrap=True)
         self.rich = self.console.is_terminal
+        self.bar: Any = None  # the index build's progress bar (None: not indexing yet)
+        self.task: Any = None
 
     def line(self, text: str, style: str | None = None) -> None:
         """Print one line (rich styling on a terminal, plain text elsewhere)."""
@@ -50,8 +52,32 @@ class Progress:
             # output is never a reason to lose work.
             self.quiet = True
 
+    def _indexing(self, data: dict[str, Any]) -> None:
+        """The thread id at once, then how far the index build is: a rich progress bar on a
+        terminal, a line at the start and at the end elsewhere."""
+        done, total = data["done"], data["total"]
+        if self.bar is None:
+            self.line(f"thread {data['thread_id']}: indexing {total} file(s) of the corpus folder",
+                      "bold")
+            if self.rich and not self.quiet:
+                from rich.progress import Progress as Bar
+
+                self.bar = Bar(console=self.console, transient=True)
+                self.bar.start()
+                self.task = self.bar.add_task("indexing", total=total)
+            else:
+                self.bar = False  # the plain line is printed; nothing more until the end
+        if self.bar:
+            self.bar.update(self.task, completed=done)
+        if done >= total:
+            if self.bar:
+                self.bar.stop()
+            self.line(f"indexed {total} file(s)")
+
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
-        if kind == "start":
+        if kind == "indexing":
+            self._indexing(data)
+        elif kind == "start":
             if data.get("review"):
                 self.line(f"continuing thread {data['thread_id']} with the review decision",
                           "bold yellow")

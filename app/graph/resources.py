@@ -179,10 +179,16 @@ class Resources:
         return (str(Path(self.settings.data_dir).resolve()),
                 str(Path(folder).resolve()) if folder else None)
 
-    def corpus(self, ctx: RunContext) -> Any:
+    def corpus(self, ctx: RunContext, progress: Any = None) -> Any:
         """The corpus ``ctx`` names (``corpus_name``: one of the operator's
         ``RESEARCH_CORPORA``; None: the operator's ``corpus`` folder, or the package docs),
-        opened on first use and kept open until :meth:`close`.
+        opened on first use and kept open until :meth:`close`. Files over the operator's
+        ``max_file_bytes`` are skipped and named in its ``notes``.
+
+        Args:
+            ctx: the run's choices.
+            progress: ``progress(files_done, files_total)`` while a folder is indexed (not
+                called when its index is reused).
 
         Raises:
             workers.sources.CorpusError: the corpus folder has nothing to index.
@@ -193,7 +199,9 @@ class Resources:
             if key not in self._corpora:
                 from workers.sources import Corpus
 
-                self._corpora[key] = Corpus.open(Path(self.settings.data_dir), folder=key[1])
+                self._corpora[key] = Corpus.open(
+                    Path(self.settings.data_dir), folder=key[1],
+                    max_file_bytes=self.settings.max_file_bytes, progress=progress)
             return self._corpora[key]
 
     def _web_key(self, ctx: RunContext) -> tuple | None:

@@ -43,8 +43,9 @@ __all__ = [
 ]
 
 Event = Callable[[str, dict[str, Any]], None]
-"""Progress callback: ``on_event(kind, data)`` with kind ``start``, ``planned``, ``envelope``,
-``retry``, ``persisted`` or ``report``."""
+"""Progress callback: ``on_event(kind, data)`` with kind ``indexing`` (``{"thread_id", "done",
+"total"}``, files, while a folder is indexed), ``start``, ``planned``, ``envelope``, ``retry``,
+``persisted`` or ``report``."""
 
 
 THREAD_POOL_SIZE = 128
@@ -152,8 +153,10 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
     resources = Resources(settings)
     try:
         resources.models(settings.context())  # a bad model spec fails before any write
-        # A corpus with nothing to index fails before the thread lock creates ``locks/``.
-        resources.corpus(settings.context())
+        # A corpus with nothing to index fails before the thread lock creates ``locks/``. A
+        # large folder takes a while to index: say which thread it is for, and how far it is.
+        resources.corpus(settings.context(), progress=lambda done, total: emit(
+            "indexing", {"thread_id": thread_id, "done": done, "total": total}))
     except BaseException:
         resources.close()
         raise

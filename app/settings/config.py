@@ -200,6 +200,10 @@ class Settings(RunContext):
     corpus: str | None = setting(env="RESEARCH_CORPUS", flag="--corpus",
                                  help="folder to index (.md .txt .rst .py .html .pdf .docx) "
                                  "instead of the package docs")
+    max_file_bytes: int = setting(
+        2 * 1024 * 1024, env="RESEARCH_MAX_FILE_BYTES", flag="--max-file-bytes", minimum=1,
+        help="text files (.md .txt .rst .py .html) larger than this many bytes are skipped when "
+             "a folder is indexed, each named in the run's notes (PDF and .docx: 32 MB)")
     corpora: tuple[str, ...] = setting(
         (), env="RESEARCH_CORPORA", check=_check_corpora_item, metavar="NAME=FOLDER",
         help="comma-separated NAME=FOLDER corpora a served run may choose by name "

@@ -1,0 +1,35 @@
+"""Indexing a user's folder (issue 19, section 4): the thread id at once, then the build's
+progress; every file skipped is named with why; the size limit is a setting."""
+
+from __future__ import annotations
+
+from tests.conftest import AS_OF, run_cli
+
+
+def _folder(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(3):
+        (docs / f"note{i}.md").write_text(f"# Zorblax note {i}\n\nThe zorblax relay keeps "
+                                          f"ledger {i}.\n", encoding="utf-8")
+    (docs / "big.md").write_text("# Big\n\n" + "zorblax relay ledger. " * 200, encoding="utf-8")
+    return docs
+
+
+def test_the_thread_comes_first_and_a_file_over_the_limit_is_named(tmp_path):
+    proc = run_cli("research", "zorblax relay", "--as-of", AS_OF, "--model", "offline",
+                   "--corpus", _folder(tmp_path), "--data-dir", tmp_path / "data",
+                   "--max-file-bytes", "1000")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("thread ") and "indexing" in lines[0], lines[:3]
+    assert any(line.startswith("indexed ") for line in lines[:5]), lines[:5]
+    skipped = [line for line in lines if "big.md" in line]
+    assert skipped and "too large" in skipped[0], proc.stdout[-2000:]
+
+
+def test_the_limit_is_checked_like_every_setting(tmp_path):
+    proc = run_cli("research", "zorblax relay", "--data-dir", tmp_path / "data",
+                   "--max-file-bytes", "0")
+    assert proc.returncode == 2
+    assert "--max-file-bytes" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
