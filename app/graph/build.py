@@ -46,7 +46,7 @@ from workers.base import WorkerSpec, guard_worker_node, make_worker_node
 from workers.retry import ATTEMPTS_CAP, retry_on
 from workers.usage import AttemptTokens
 
-__all__ = ["build_graph"]
+__all__ = ["build_graph", "worker_names"]
 
 # The RetryPolicy re-runs a node; how many times and after which wait is the run's own setting
 # (max_attempts, retry_interval): the nodes wait (backoff) and stop (give_up) themselves, so
@@ -56,6 +56,23 @@ WORKER_RETRY = RetryPolicy(max_attempts=ATTEMPTS_CAP, initial_interval=0.0, back
 # persist and report do database I/O: retry a busy or locked SQLite database or a dropped
 # PostgreSQL connection, nothing else (a programming error retried is only slower to surface).
 IO_RETRY = RetryPolicy(max_attempts=3, initial_interval=0.2, retry_on=is_transient_storage_error)
+
+
+WORKER = "research_worker"
+"""The node metadata key that marks a worker node (a ``Send`` target of the fan-out)."""
+
+
+def worker_names(graph: Any) -> tuple[str, ...]:
+    """The worker nodes of a compiled research graph, in the order it fans out to them: what
+    the graph itself says it has, whoever compiled it.
+
+    Example:
+        >>> names = worker_names(build_graph())
+        >>> names[0], "plan" in names  # the registry's workers, in its order; no other node
+        ('docs_search', False)
+    """
+    return tuple(name for name, spec in graph.builder.nodes.items()
+                 if (spec.metadata or {}).get(WORKER))
 
 
 def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
@@ -101,7 +118,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
     for worker in workers:
         node = guard_worker_node(worker.name, make_worker_node(worker, res.resolve_worker),
                                  allowed=allowed)
-        builder.add_node(worker.name, node, retry_policy=WORKER_RETRY)
+        builder.add_node(worker.name, node, retry_policy=WORKER_RETRY, metadata={WORKER: True})
         builder.add_edge(worker.name, "route")
     builder.add_node("route", partial(route, res=res, **routes))
     builder.add_node("review_results", review_results)

@@ -32,7 +32,7 @@ from app.llm.models import ModelChoice, make_model
 from app.runs.faults import FaultPlan
 from app.settings.client import given_choices, resolve
 from app.settings.config import RunContext, Settings, default_model, web_key
-from app.storage import Storage, open_storage
+from app.storage import Storage, storage_of
 from workers.base import RunScope, WorkerDeps
 
 __all__ = ["Models", "Resources", "RunObjects"]
@@ -108,6 +108,7 @@ class Resources:
         self._corpora: dict[tuple, Any] = {}
         self._webs: dict[tuple, Any] = {}
         self._deps: dict[tuple, WorkerDeps] = {}
+        self._storage: Storage | None = None
         self._runs: OrderedDict[int, tuple[Any, RunObjects]] = OrderedDict()
 
     # --- the context ---------------------------------------------------------------------------
@@ -313,9 +314,13 @@ class Resources:
 
     def storage(self, ctx: RunContext | None = None) -> Storage:
         """Where runs keep their checkpoints and rows: PostgreSQL when the operator's
-        ``database_url`` is set, else the SQLite files of its ``data_dir`` (both the
-        operator's: ``ctx`` is accepted and ignored). Opens no connection."""
-        return open_storage(self.settings.data_dir, self.settings.database_url)
+        ``database_url`` is set (migrations over ``database_direct_url``), else the SQLite files
+        of its ``data_dir`` (both the operator's: ``ctx`` is accepted and ignored). One object
+        for the life of these resources, made on first use; it opens no connection itself."""
+        with self._lock:
+            if self._storage is None:
+                self._storage = storage_of(self.settings)
+            return self._storage
 
     def close(self) -> None:
         """Close the corpora opened so far."""

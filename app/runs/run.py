@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from langgraph.runtime import RunControl
 
 from app.errors import NothingToResume, NothingToReview, ThreadMismatch
+from app.graph.build import worker_names
 from app.graph.resources import Resources
 from app.research.review import ReviewPause, awaiting, resume_command
 from app.research.rounds import recursion_limit
@@ -35,7 +36,6 @@ from app.runs.threads import (
 from app.settings.config import Settings
 from app.storage import Storage, StorageVanished, ThreadBusy, storage_of
 from workers.pacing import stop_waiting_when
-from workers.registry import registered
 
 __all__ = [
     "OpenGraph", "RunRequest", "RunSummary", "ThreadBusy", "ThreadMismatch", "open_graph",
@@ -168,9 +168,9 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         # Sized from the work (each round is two supersteps), so --rounds 50 fits.
         "recursion_limit": recursion_limit(settings.rounds),
     }
-    workers = registered(web=settings.web)  # the graph's workers (research_graph), to count
     with storage.thread_lock(thread_id), \
             open_graph(settings, resources=resources) as (graph, labels, resources):
+        workers = worker_names(graph)  # the compiled graph says which workers it has
         if request.checkpoint_id is not None:
             old = {"configurable": {"thread_id": thread_id,
                                     "checkpoint_id": request.checkpoint_id}}
@@ -235,7 +235,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         step_tasks = 0
         if resumed_from is not None:
             restored = restored_envelope_ids(snapshot)
-            step_tasks = sum(1 for t in snapshot.tasks if t.name in {w.name for w in workers})
+            step_tasks = sum(1 for t in snapshot.tasks if t.name in workers)
         emit("start", {"thread_id": thread_id, "resumed_from_step": resumed_from,
                        "rerun": bool(state_topic) and resumed_from is None,
                        "restored": len(restored), "step_tasks": step_tasks,
