@@ -102,3 +102,25 @@ def run_pytest(clone: Path, *args: str, timeout: float = 900) -> subprocess.Comp
         [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *args],
         cwd=clone, env=env, capture_output=True, text=True, timeout=timeout,
     )
+
+
+def apply_recipe(heading: str, dest: Path, *, regenerates_readme: bool) -> Path:
+    """Apply the ``## {heading}`` recipe of docs/extending.md to a scratch copy at ``dest``, as
+    the page says (its diffs, then ``scripts/update_readme.py`` when ``regenerates_readme``),
+    and check that exactly the files the page names changed. Returns the copy."""
+    section = recipe_section(heading)
+    diffs, promised = recipe_diffs(section)
+    touched = set().union(*map(diff_files, diffs))
+    if regenerates_readme:
+        assert "scripts/update_readme.py" in section
+        touched |= {"README.md"}
+    assert promised == touched, (promised, touched)
+    clone = scratch_clone(dest)
+    apply_diffs(clone, diffs)
+    if regenerates_readme:
+        readme = subprocess.run([sys.executable, "scripts/update_readme.py"], cwd=clone,
+                                env={**os.environ, "PYTHONPATH": str(clone)},
+                                capture_output=True, text=True, timeout=300)
+        assert readme.returncode == 0, readme.stderr
+    assert changed_files(clone) == promised
+    return clone

@@ -8,21 +8,10 @@ fail reports the new node's note for every sub-question.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.workshop.scratch_clone import (
-    apply_diffs,
-    changed_files,
-    diff_files,
-    recipe_diffs,
-    recipe_section,
-    run_pytest,
-    scratch_clone,
-)
+from tests.workshop.scratch_clone import apply_recipe, run_pytest
 
 USES_THE_NODE = '''
 """Written into the scratch copy by tests/workshop/test_node_recipe.py."""
@@ -55,18 +44,7 @@ def test_a_run_whose_workers_all_fail_notes_every_sub_question(tmp_path, small_c
 
 
 def test_the_node_recipe_applies_touches_only_its_files_and_the_tests_pass(tmp_path: Path):
-    section = recipe_section("Add a node")
-    diffs, promised = recipe_diffs(section)
-    assert "scripts/update_readme.py" in section
-    assert promised == set().union(*map(diff_files, diffs)) | {"README.md"}
-
-    clone = scratch_clone(tmp_path / "repo")
-    apply_diffs(clone, diffs)
-    readme = subprocess.run([sys.executable, "scripts/update_readme.py"], cwd=clone,
-                            env={**os.environ, "PYTHONPATH": str(clone)},
-                            capture_output=True, text=True, timeout=300)
-    assert readme.returncode == 0, readme.stderr
-    assert changed_files(clone) == promised
+    clone = apply_recipe("Add a node", tmp_path / "repo", regenerates_readme=True)
     assert "coverage" in (clone / "README.md").read_text(encoding="utf-8")
 
     (clone / "tests" / "app" / "test_recipe_uses_the_node.py").write_text(USES_THE_NODE, "utf-8")

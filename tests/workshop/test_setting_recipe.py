@@ -9,21 +9,10 @@ written into the copy, that uses the new setting the three ways a user can (flag
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.workshop.scratch_clone import (
-    apply_diffs,
-    changed_files,
-    diff_files,
-    recipe_diffs,
-    recipe_section,
-    run_pytest,
-    scratch_clone,
-)
+from tests.workshop.scratch_clone import apply_recipe, run_pytest
 
 USES_THE_SETTING = '''
 """Written into the scratch copy by tests/workshop/test_setting_recipe.py."""
@@ -101,18 +90,7 @@ def test_a_bad_value_is_refused_in_one_line(tmp_path):
 
 
 def test_the_setting_recipe_applies_touches_only_its_files_and_the_tests_pass(tmp_path: Path):
-    section = recipe_section("Add a setting")
-    diffs, promised = recipe_diffs(section)
-    assert "scripts/update_readme.py" in section
-    assert promised == set().union(*map(diff_files, diffs)) | {"README.md"}
-
-    clone = scratch_clone(tmp_path / "repo")
-    apply_diffs(clone, diffs)
-    readme = subprocess.run([sys.executable, "scripts/update_readme.py"], cwd=clone,
-                            env={**os.environ, "PYTHONPATH": str(clone)},
-                            capture_output=True, text=True, timeout=300)
-    assert readme.returncode == 0, readme.stderr
-    assert changed_files(clone) == promised
+    clone = apply_recipe("Add a setting", tmp_path / "repo", regenerates_readme=True)
     assert "RESEARCH_REPORT_PASSAGES" in (clone / "README.md").read_text(encoding="utf-8")
 
     (clone / "tests" / "app" / "test_recipe_uses_the_setting.py").write_text(USES_THE_SETTING,

@@ -11,15 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.workshop.scratch_clone import (
-    apply_diffs,
-    changed_files,
-    diff_files,
-    recipe_diffs,
-    recipe_section,
-    run_pytest,
-    scratch_clone,
-)
+from tests.workshop.scratch_clone import apply_recipe, run_pytest
 
 USES_THE_TOOL = '''
 """Written into the scratch copy by tests/workshop/test_tool_recipe.py."""
@@ -63,13 +55,7 @@ def test_the_analyst_calls_it_once_per_task(tmp_path):
 
 
 def test_the_tool_recipe_applies_touches_only_its_files_and_the_tests_pass(tmp_path: Path):
-    section = recipe_section("Add a tool")
-    diffs, promised = recipe_diffs(section)
-    assert promised == set().union(*map(diff_files, diffs))
-
-    clone = scratch_clone(tmp_path / "repo")
-    apply_diffs(clone, diffs)
-    assert changed_files(clone) == promised
+    clone = apply_recipe("Add a tool", tmp_path / "repo", regenerates_readme=False)
 
     (clone / "tests" / "workers" / "test_recipe_uses_the_tool.py").write_text(USES_THE_TOOL,
                                                                             "utf-8")
