@@ -22,6 +22,11 @@ _SHORT = 70
 """The most characters of a sub-question shown on a progress line."""
 
 
+SHOW_INDEXING_FROM = 200
+"""Folders of this many files or more show the index build's progress (smaller ones take well
+under a second)."""
+
+
 class Progress:
     """The ``on_event`` callback of :func:`app.runs.run.run_research` that prints as the run goes.
 
@@ -35,6 +40,7 @@ class Progress:
         self.quiet = quiet
         self.console = Console(file=self.stream, highlight=False, soft_wrap=True)
         self.rich = self.console.is_terminal
+        self.thread_shown = False
         self.bar: Any = None  # the index build's progress bar (None: not indexing yet)
         self.task: Any = None
 
@@ -53,12 +59,17 @@ class Progress:
             self.quiet = True
 
     def _indexing(self, data: dict[str, Any]) -> None:
-        """The thread id at once, then how far the index build is: a rich progress bar on a
-        terminal, a line at the start and at the end elsewhere."""
+        """The thread id at once, then, for a folder of :data:`SHOW_INDEXING_FROM` files or
+        more, how far the index build is: a rich progress bar on a terminal, a line at the
+        start and at the end elsewhere."""
         done, total = data["done"], data["total"]
+        if not self.thread_shown:
+            self.line(f"thread {data['thread_id']}", "bold")
+            self.thread_shown = True
+        if total < SHOW_INDEXING_FROM:
+            return
         if self.bar is None:
-            self.line(f"thread {data['thread_id']}: indexing {total} file(s) of the corpus folder",
-                      "bold")
+            self.line(f"indexing {total} file(s) of the corpus folder")
             if self.rich and not self.quiet:
                 from rich.progress import Progress as Bar
 
@@ -92,7 +103,7 @@ class Progress:
             elif data.get("rerun"):
                 self.line(f"thread {data['thread_id']} finished earlier: running it again "
                           "(same envelope ids: rows are updated in place)", "bold")
-            else:
+            elif not self.thread_shown:  # shown already when the folder was indexed
                 self.line(f"thread {data['thread_id']}", "bold")
             self.line(f"model: {data['model']}")
             self.line(f"corpus: {data['corpus']}")

@@ -3,13 +3,14 @@ progress; every file skipped is named with why; the size limit is a setting."""
 
 from __future__ import annotations
 
+from app.cli.progress import SHOW_INDEXING_FROM
 from tests.conftest import AS_OF, run_cli
 
 
 def _folder(tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()
-    for i in range(3):
+    for i in range(SHOW_INDEXING_FROM):
         (docs / f"note{i}.md").write_text(f"# Zorblax note {i}\n\nThe zorblax relay keeps "
                                           f"ledger {i}.\n", encoding="utf-8")
     (docs / "big.md").write_text("# Big\n\n" + "zorblax relay ledger. " * 200, encoding="utf-8")
@@ -22,8 +23,11 @@ def test_the_thread_comes_first_and_a_file_over_the_limit_is_named(tmp_path):
                    "--max-file-bytes", "1000")
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = proc.stdout.splitlines()
-    assert lines[0].startswith("thread ") and "indexing" in lines[0], lines[:3]
-    assert any(line.startswith("indexed ") for line in lines[:5]), lines[:5]
+    assert lines[0].startswith("thread "), lines[:3]
+    # the file over the limit is not among those indexed
+    assert lines[1] == f"indexing {SHOW_INDEXING_FROM} file(s) of the corpus folder", lines[:3]
+    assert lines[2] == f"indexed {SHOW_INDEXING_FROM} file(s)", lines[:3]
+    assert lines[3].startswith("model:"), lines[:5]  # the thread line is not said twice
     skipped = [line for line in lines if "big.md" in line]
     assert skipped and "too large" in skipped[0], proc.stdout[-2000:]
 
