@@ -58,21 +58,17 @@ WORKER_RETRY = RetryPolicy(max_attempts=ATTEMPTS_CAP, initial_interval=0.0, back
 IO_RETRY = RetryPolicy(max_attempts=3, initial_interval=0.2, retry_on=is_transient_storage_error)
 
 
-WORKER = "research_worker"
-"""The node metadata key that marks a worker node (a ``Send`` target of the fan-out)."""
-
-
 def worker_names(graph: Any) -> tuple[str, ...]:
-    """The worker nodes of a compiled research graph, in the order it fans out to them: what
-    the graph itself says it has, whoever compiled it.
+    """The worker nodes of a compiled research graph, in the order it fans out to them: the
+    destinations of its fan-out edge, so what the graph itself has, whoever compiled it.
 
     Example:
         >>> names = worker_names(build_graph())
         >>> names[0], "plan" in names  # the registry's workers, in its order; no other node
         ('docs_search', False)
     """
-    return tuple(name for name, spec in graph.builder.nodes.items()
-                 if (spec.metadata or {}).get(WORKER))
+    (branch,) = graph.builder.branches["dispatch"].values()  # the fan-out edge, to_workers
+    return tuple(end for end in branch.ends.values() if end != "route")
 
 
 def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
@@ -118,7 +114,7 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
     for worker in workers:
         node = guard_worker_node(worker.name, make_worker_node(worker, res.resolve_worker),
                                  allowed=allowed)
-        builder.add_node(worker.name, node, retry_policy=WORKER_RETRY, metadata={WORKER: True})
+        builder.add_node(worker.name, node, retry_policy=WORKER_RETRY)
         builder.add_edge(worker.name, "route")
     builder.add_node("route", partial(route, res=res, **routes))
     builder.add_node("review_results", review_results)
