@@ -59,8 +59,7 @@ class ReportInput:
     summary: list[tuple[str, list[str]]] = field(default_factory=list)
     relevance: Relevance | None = None
     """The relevance verdict on ``rows`` (:func:`app.research.relevance.judge`), when the caller
-    judged
-    them already (the ``report`` node keeps it in state); None: judged here."""
+    judged them already (the ``report`` node keeps it in state); None: judged here."""
 
 
 class _Citations:
