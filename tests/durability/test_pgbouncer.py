@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from app.cli.exit_codes import EXIT_TRY_LATER
 from tests.cli_env import ROOT, clean_env
 from tests.durability._helpers import (
     AS_OF,
@@ -35,9 +36,8 @@ from tests.durability._helpers import (
 )
 from tests.pgserver import PgBouncer, PostgresServer, PostgresUnavailable
 
-BUSY_EXIT = 1
-"""The CLI's exit code for :class:`app.storage.ThreadBusy` (75 once the busy-thread exit code
-of issue 20's sibling change lands: change it here with it)."""
+BUSY_EXIT = EXIT_TRY_LATER
+"""The CLI's exit code for :class:`app.storage.ThreadBusy`: 75, try later (not a failed run)."""
 
 # A holder on "another machine": same code, but its process cannot be checked from here, so
 # only the lease's expiry frees the thread (no same-namespace takeover).
