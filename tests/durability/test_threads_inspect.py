@@ -50,30 +50,30 @@ def test_threads_and_inspect_across_a_crash_and_resume(durability_corpus: Path,
     listed = _threads(data_dir)[thread_id]
     assert listed["status"] == "unfinished"
     assert listed["topic"] == TOPIC and listed["as_of"] == AS_OF
-    assert listed["last_step"] == 1  # the checkpoint after `plan`
+    assert listed["last_step"] == 2  # the checkpoint after `dispatch`, which fanned out
     assert set(listed["next"]) <= WORKERS and listed["next"]
 
     proc = _inspect(data_dir, thread_id)
     assert proc.returncode == 0, describe(proc)
     data = json.loads(proc.stdout)
     assert set(data["next"]) <= WORKERS and data["next"]
-    assert [c["step"] for c in data["checkpoints"]] == [-1, 0, 1]
+    assert [c["step"] for c in data["checkpoints"]] == [-1, 0, 1, 2]
     assert data["rows"] == []  # persist never ran
 
     resumed = run_app("resume", thread_id, *args)
     assert resumed.returncode == 0, describe(resumed)
-    assert f"resuming thread {thread_id} from step 1" in resumed.stdout
+    assert f"resuming thread {thread_id} from step 2" in resumed.stdout
 
     listed = _threads(data_dir)[thread_id]
     assert listed["status"] == "finished" and listed["next"] == []
-    assert listed["last_step"] == 5
+    assert listed["last_step"] == 6  # plan, dispatch, the map step, route, persist, report
 
     proc = _inspect(data_dir, thread_id)
     assert proc.returncode == 0, describe(proc)
     data = json.loads(proc.stdout)
     assert data["thread_id"] == thread_id and data["next"] == []
     checkpoints = data["checkpoints"]
-    assert [c["step"] for c in checkpoints] == list(range(-1, 6))  # one history, no restart
+    assert [c["step"] for c in checkpoints] == list(range(-1, 7))  # one history, no restart
     for c in checkpoints:
         assert c["unique_ids"] == c["envelopes"], c  # never a duplicate in any checkpoint
         assert c["envelopes"] in (0, EXPECTED_TASKS)

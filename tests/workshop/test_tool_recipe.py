@@ -38,8 +38,8 @@ def test_the_tool_finds_the_page_about_a_thing(tmp_path):
         out = json.loads(make_title_tool(corpus).invoke({"query": "zorblax"}))
     finally:
         corpus.close()
-    titles = {r["title"] for r in out["results"]}
-    assert titles and all("Zorblax" in t for t in titles), out
+    titles = {r["title"].lower() for r in out["results"]}
+    assert titles and all("zorblax" in t for t in titles), out  # not the station notes
 
 
 def test_the_analyst_calls_it_once_per_task(tmp_path):
