@@ -99,7 +99,8 @@ def check_database_url(url: str) -> None:
 def _check_searxng_url(url: str) -> None:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError("expected the instance's http:// or https:// URL")
+        raise ValueError("SEARXNG_URL: expected the instance's http:// or https:// URL, e.g. "
+                         "http://127.0.0.1:8888")
 
 
 def _check_api_token(item: str) -> None:
