@@ -173,9 +173,8 @@ class RunContext:
                                      bound="max_tokens_limit",
                                      help="token budget: no new rounds once spent")
     web: bool = setting(False, env="RESEARCH_WEB", flag="--web",
-                        help="also search the web (Tavily, or SearXNG: "
-                             "RESEARCH_SEARCH_PROVIDER): adds the web_search worker and the "
-                             "agents' search_web tool")
+                        help="also search the web (Tavily; needs TAVILY_API_KEY): adds the "
+                             "web_search worker and the agents' search_web tool")
     review: bool = setting(False, flag="--review",
                            help="pause for a human review after plan and before persist "
                                 "(LangGraph interrupts; continue with: python -m app review "
