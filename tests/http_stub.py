@@ -1,5 +1,6 @@
 """The base of the tests' stand-in HTTP APIs (the fake OpenAI-compatible server in
-``tests/llm/fake_openai.py``, the fake Tavily in ``tests/tavily_server.py``): the stdlib's
+``tests/llm/fake_openai.py``, the fake Tavily in ``tests/tavily_server.py``, the fake SearXNG in
+``tests/searxng_server.py``): the stdlib's
 ``ThreadingHTTPServer`` on a free port of 127.0.0.1, served from a daemon thread, and a request
 handler that reads a body and answers JSON.
 

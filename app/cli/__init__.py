@@ -98,8 +98,12 @@ def _failed(exc: Exception) -> int:
         exc = exc.cause  # LangGraph may raise a cancelled sibling's error: report the cause
     if why := _disk_full(exc):
         return print_disk_full(why)
+    from workers.sources.web import WebSearchError
+
     # A bad key or an unknown model: one line saying which, then exit 1.
-    if is_fatal(exc):
+    if isinstance(exc, WebSearchError) and is_fatal(exc):
+        line = " ".join(str(exc).split())  # the search's own line ("web search: ..."), no model's
+    elif is_fatal(exc):
         line = f"model error: {describe_fatal(exc)}"
     else:
         line = f"run failed: {one_line(exc)}"

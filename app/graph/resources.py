@@ -210,21 +210,25 @@ class Resources:
         if not ctx.web:
             return None
         ops = self.settings
-        return (str(Path(ops.data_dir).resolve()), ops.tavily_base_url, ops.timeout,
+        endpoint = ops.searxng_url if ops.search_provider == "searxng" else ops.tavily_base_url
+        return (str(Path(ops.data_dir).resolve()), ops.search_provider, endpoint, ops.timeout,
                 ops.retry_patience)
 
     def web(self, ctx: RunContext) -> Any:
         """The web source of ``ctx`` (``--web``), made on first use; None when web search is off.
 
-        Its cache lives in the data dir (``web.sqlite``), so searches already answered there are
-        never asked again, whichever process asks.
+        The operator's ``search_provider`` picks the search: Tavily (``tavily_search``) or a
+        SearXNG instance (``searxng_search``). Either sits behind its endpoint's Retry-After gate
+        and the one cache of the data dir (``web.sqlite``), so searches already answered there
+        are never asked again, whichever process (or provider) asks.
 
         Raises:
-            app.settings.config.ConfigError: web search is on but no ``TAVILY_API_KEY`` is set.
+            app.settings.config.ConfigError: web search is on but the provider is not set up
+                (no ``TAVILY_API_KEY``; no ``SEARXNG_URL``).
         """
         if not ctx.web:
             return None
-        api_key = web_key(self.settings)
+        secret_or_url = web_key(self.settings)
         cred = self.settings
         key = self._web_key(ctx)
         with self._lock:
@@ -232,12 +236,20 @@ class Resources:
                 from app.llm.provider import gate_for, paced_search
                 from workers.sources.web import WebSource, tavily_search
 
+                if cred.search_provider == "searxng":
+                    from workers.sources.searxng import searxng_search
+
+                    label = "web search (SearXNG)"
+                    raw = searxng_search(secret_or_url, timeout=cred.timeout)
+                    gate = gate_for("searxng", secret_or_url)
+                else:
+                    label = "web search (Tavily)"
+                    raw = tavily_search(secret_or_url, cred.tavily_base_url, timeout=cred.timeout)
+                    gate = gate_for("tavily", cred.tavily_base_url or "")
                 # A 429's Retry-After holds every web search of the process, as it does for the
                 # models (app/llm/provider.py).
-                search = paced_search(
-                    tavily_search(api_key, cred.tavily_base_url, timeout=cred.timeout),
-                    gate_for("tavily", cred.tavily_base_url or ""), cred.retry_patience)
-                self._webs[key] = WebSource(Path(cred.data_dir), search)
+                search = paced_search(raw, gate, cred.retry_patience, label)
+                self._webs[key] = WebSource(Path(cred.data_dir), search, description=label)
             return self._webs[key]
 
     def worker_deps(self, ctx: RunContext) -> WorkerDeps:

@@ -54,7 +54,7 @@ def resolve(context: Mapping[str, Any] | RunContext | None, settings: Settings) 
 
     Raises:
         ConfigError: one line naming the key: an operator setting, a value past its bound, a
-            model not allowed, an unknown corpus name, web search without a Tavily key.
+            model not allowed, an unknown corpus name, web search without a search provider.
     """
     given = given_choices(context)
     for key in sorted(given):
@@ -83,9 +83,10 @@ def resolve(context: Mapping[str, Any] | RunContext | None, settings: Settings) 
                               f"({', '.join(allowed)}; RESEARCH_ALLOWED_MODELS)")
     if choices.get("corpus_name") is not None:
         settings.corpus_folder(choices["corpus_name"])  # ConfigError naming corpus_name
-    if choices.get("web") and not settings.tavily_api_key:
-        raise ConfigError("web: this server has no Tavily key (TAVILY_API_KEY), so a run "
-                          "cannot search the web")
+    searxng = settings.search_provider == "searxng"
+    if choices.get("web") and not (settings.searxng_url if searxng else settings.tavily_api_key):
+        missing = "SearXNG URL (SEARXNG_URL)" if searxng else "Tavily key (TAVILY_API_KEY)"
+        raise ConfigError(f"web: this server has no {missing}, so a run cannot search the web")
     return replace(settings.context(), **choices)
 
 

@@ -60,6 +60,7 @@ __all__ = [
 
 DEFAULT_OPENAI_MODEL = "openai:gpt-4.1-mini"
 DURABILITY_MODES = ("sync", "async", "exit")
+SEARCH_PROVIDERS = ("tavily", "searxng")
 
 
 def as_of_or_today(value: str | None) -> str:
@@ -93,6 +94,13 @@ def check_database_url(url: str) -> None:
     # the database is the deployment's, not a run's: declared on Settings, never in the context
     if not url.startswith(("postgresql://", "postgres://")):
         raise ValueError("expected a postgresql:// URL")
+
+
+def _check_searxng_url(url: str) -> None:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("SEARXNG_URL: expected the instance's http:// or https:// URL, e.g. "
+                         "http://127.0.0.1:8888")
 
 
 def _check_api_token(item: str) -> None:
@@ -266,6 +274,14 @@ class Settings(RunContext):
     tavily_base_url: str | None = setting(env="TAVILY_BASE_URL",
                                           help="Tavily API URL (default https://api.tavily.com;"
                                                " a proxy or a compatible server)")
+    search_provider: str = setting(
+        "tavily", env="RESEARCH_SEARCH_PROVIDER", choices=SEARCH_PROVIDERS,
+        help="what --web searches: tavily (TAVILY_API_KEY) or searxng (a self-hosted SearXNG "
+             "instance at SEARXNG_URL, no key)")
+    searxng_url: str | None = setting(
+        env="SEARXNG_URL", check=_check_searxng_url,
+        help="SearXNG instance root (http://host:8888), for RESEARCH_SEARCH_PROVIDER=searxng; "
+             "json must be in its search.formats (docs/deploy.md)")
     api_tokens: tuple[str, ...] = setting(
         (), env="RESEARCH_API_TOKENS", secret=True, metavar="TOKEN=USER",
         check=_check_api_token,
@@ -381,12 +397,19 @@ def default_of(name: str) -> Any:
 
 
 def web_key(credentials: Settings | None) -> str:
-    """The Tavily key that ``--web`` needs.
+    """What ``--web`` needs of the operator's search provider (``RESEARCH_SEARCH_PROVIDER``):
+    the Tavily key (``tavily``), or the instance's URL (``searxng``, which needs no key).
 
     Raises:
-        ConfigError: none is set (the CLI says so before anything is written; a LangGraph
-            Server run, when its first web search is made).
+        ConfigError: it is not set (the CLI says so before anything is written, exit 2; a
+            LangGraph Server run, when its first web search is made).
     """
+    if credentials is not None and credentials.search_provider == "searxng":
+        if not credentials.searxng_url:
+            raise ConfigError("--web with RESEARCH_SEARCH_PROVIDER=searxng needs SEARXNG_URL "
+                              "(the instance's URL, e.g. http://127.0.0.1:8888) in the "
+                              "environment or in .env")
+        return credentials.searxng_url
     if credentials is None or not credentials.tavily_api_key:
         raise ConfigError("--web needs a Tavily key: set TAVILY_API_KEY in the environment or "
                           "in .env")

@@ -4,6 +4,7 @@ factory's client settings, and that no key is ever shown."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from app.llm.models import (
     model_provider,
     structured_output,
 )
-from app.settings.config import DEFAULT_OPENAI_MODEL, ENV_VARS, ConfigError, Settings
+from app.settings.config import DEFAULT_OPENAI_MODEL, ENV_VARS, ConfigError, Settings, web_key
 from app.settings.env import load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -371,3 +372,19 @@ def test_one_redaction_masks_every_secret_setting():
         assert secret not in text, text
     shown = settings.redacted()
     assert shown["openai_api_key"] == shown["api_tokens"] == shown["database_url"] == "set"
+
+
+def test_the_search_provider_and_its_url_are_checked_where_they_are_read():
+    # issue 20 §2: RESEARCH_SEARCH_PROVIDER=tavily|searxng (default tavily) and SEARXNG_URL
+    assert load_settings(env={}, env_file=None).search_provider == "tavily"
+    s = load_settings(env={"RESEARCH_SEARCH_PROVIDER": "searxng",
+                           "SEARXNG_URL": "http://127.0.0.1:8888"}, env_file=None)
+    assert (s.search_provider, s.searxng_url) == ("searxng", "http://127.0.0.1:8888")
+    assert web_key(s) == "http://127.0.0.1:8888"  # no Tavily key needed
+    with pytest.raises(ConfigError, match="^--web with RESEARCH_SEARCH_PROVIDER=searxng needs "
+                                          "SEARXNG_URL"):
+        web_key(replace(s, searxng_url=None))
+    with pytest.raises(ConfigError, match="must be one of tavily, searxng, got 'bing'"):
+        load_settings(env={"RESEARCH_SEARCH_PROVIDER": "bing"}, env_file=None)
+    with pytest.raises(ConfigError, match="^SEARXNG_URL: expected the instance's http"):
+        load_settings(env={"SEARXNG_URL": "127.0.0.1:8888"}, env_file=None)

@@ -134,3 +134,23 @@ def test_worker_deps_carry_every_setting_a_worker_reads(tmp_path: Path, small_co
         if name in CLIENT_SETTINGS:
             assert deps.corpus is shared.corpus  # the heavy objects are still shared
     assert resources.worker_deps(resources.context(None)) is shared
+
+
+def test_the_search_provider_is_the_operators_and_searxng_serves_web_runs(tmp_path: Path):
+    # issue 20 §2: RESEARCH_SEARCH_PROVIDER=searxng with SEARXNG_URL: --web needs no Tavily key
+    from tests.searxng_server import FakeSearxng
+
+    for key, value in (("search_provider", "searxng"), ("searxng_url", "http://evil:1")):
+        with pytest.raises(ConfigError, match=f"^{key}: the operator's setting"):
+            _served(tmp_path).context({key: value})
+    with pytest.raises(ConfigError, match=r"^web: this server has no SearXNG URL \(SEARXNG_URL\)"):
+        _served(tmp_path, search_provider="searxng").context({"web": True})
+    with FakeSearxng() as server:
+        served = _served(tmp_path, search_provider="searxng", searxng_url=server.url)
+        ctx = served.context({"web": True})
+        web = served.web(ctx)
+        assert web.description == "web search (SearXNG)"
+        assert [p.source for p in web.search("heron census", as_of=AS_OF)]
+        assert server.counts() == {"heron census": 1}
+        # a Tavily deployment on the same data dir is another source (its own endpoint)
+        assert served._web_key(ctx) != _served(tmp_path, tavily_api_key="k")._web_key(ctx)

@@ -1,5 +1,8 @@
 """The web source (``--web``): Tavily search, every answer kept in the data dir so it is paid once.
 
+(A self-hosted SearXNG instance is the other provider, ``RESEARCH_SEARCH_PROVIDER=searxng``: its
+:data:`SearchFn` is :func:`workers.sources.searxng.searxng_search`, behind this same cache.)
+
 :class:`WebSource` keeps the :class:`~workers.sources.base.Source` protocol over Tavily's
 ``/search`` endpoint, called through the official ``tavily-python`` client (``TavilyClient``,
 whose ``api_base_url`` points it at ``TAVILY_BASE_URL``: a self-hosted proxy, or the tests'
@@ -43,8 +46,11 @@ __all__ = [
     "CURRENT_AS_OF",
     "MAX_WEB_RESULTS",
     "WEB_CACHE",
+    "SearchFn",
     "WebSearchError",
     "WebSource",
+    "WebTimeout",
+    "WebUnreachable",
     "tavily_search",
 ]
 
@@ -67,8 +73,8 @@ SearchFn = Callable[[str, int], dict[str, Any]]
 
 
 class WebSearchError(RuntimeError):
-    """Tavily answered with an error. ``status_code`` is the HTTP status; ``response`` the
-    ``requests`` response (headers included: ``Retry-After``), or None."""
+    """The search API (Tavily, SearXNG) answered with an error. ``status_code`` is the HTTP
+    status; ``response`` the ``requests`` response (headers included: ``Retry-After``), or None."""
 
     def __init__(self, message: str, status_code: int | None = None,
                  response: Any = None) -> None:
@@ -77,12 +83,12 @@ class WebSearchError(RuntimeError):
         self.response = response
 
 
-class _WebTimeout(TimeoutError):
-    """Tavily did not answer in time."""
+class WebTimeout(TimeoutError):
+    """The search API did not answer in time (retried)."""
 
 
-class _WebUnreachable(ConnectionError):
-    """Tavily could not be reached."""
+class WebUnreachable(ConnectionError):
+    """The search API could not be reached, or could not search (retried)."""
 
 
 _HINTS = {
@@ -119,9 +125,9 @@ def tavily_search(api_key: str, base_url: str | None = None, timeout: float = 30
             return client.search(query, max_results=max_results, include_raw_content=True,
                                  timeout=timeout)
         except tavily_errors.TimeoutError:
-            raise _WebTimeout(f"Tavily did not answer within {timeout:g} s") from None
+            raise WebTimeout(f"Tavily did not answer within {timeout:g} s") from None
         except requests.exceptions.ConnectionError as exc:
-            raise _WebUnreachable(f"cannot reach Tavily at {base_url or 'api.tavily.com'}: "
+            raise WebUnreachable(f"cannot reach Tavily at {base_url or 'api.tavily.com'}: "
                                   f"{type(exc).__name__}") from None
         except Exception as exc:  # noqa: BLE001 - every client error becomes a WebSearchError
             response = seen[-1] if seen else getattr(exc, "response", None)
@@ -173,7 +179,8 @@ class WebSource:
 
     Args:
         data_dir: where ``web.sqlite`` lives (created if missing).
-        search_fn: the HTTP search (:func:`tavily_search`); tests pass their own.
+        search_fn: the HTTP search (:func:`tavily_search`,
+            :func:`workers.sources.searxng.searxng_search`); tests pass their own.
         description: one line for the tools and the run summary.
     """
 

@@ -1,0 +1,105 @@
+"""``research --web`` with ``RESEARCH_SEARCH_PROVIDER=searxng``, against a local stand-in of a
+SearXNG instance's JSON API (127.0.0.1), counting requests.
+
+What users rely on: no key, the instance's pages cited by title and URL, and a search already
+answered never asked again (a rerun of the thread, a resume after SIGKILL); an instance that
+does not serve JSON stops the run with one line saying to add ``json`` to ``search.formats``;
+a missing ``SEARXNG_URL`` is refused before anything runs (exit 2).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from app.research.plan import offline_plan
+from tests.conftest import AS_OF, SMALL_TOPIC, run_cli
+from tests.e2e.test_web_cli import SIGKILLED, cached_queries
+from tests.searxng_server import FakeSearxng, searxng_env
+from tests.tavily_server import pages_for
+
+QUESTIONS = offline_plan(SMALL_TOPIC)
+
+
+@pytest.fixture
+def searxng():
+    with FakeSearxng() as server:
+        yield server
+
+
+def research(corpus: Path, data: Path, server: FakeSearxng, *extra: str):
+    return run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", corpus,
+                   "--data-dir", data, "--web", "--json", *extra, env=searxng_env(server))
+
+
+def test_a_searxng_run_cites_its_pages_and_a_rerun_asks_nothing(
+    tmp_path: Path, small_corpus: Path, searxng: FakeSearxng
+) -> None:
+    data = tmp_path / "data"
+    proc = research(small_corpus, data, searxng)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["ok"], summary
+    assert summary["expected"] == len(QUESTIONS) * 4  # docs_search, analyst, critic, web_search
+    assert "web search (SearXNG)" in summary["corpus"]
+    assert searxng.counts() == {q: 1 for q in QUESTIONS}
+    assert all(r["format"] == "json" for r in searxng.requests)
+
+    sources = Path(summary["report_path"]).read_text("utf-8").split("## Sources", 1)[1]
+    cited = re.findall(r"\]\((https?://[^)]+)\)", sources)
+    served = {p["url"] for q in QUESTIONS for p in pages_for(q)}
+    assert set(cited) & served, sources  # the instance's pages, by URL
+    assert len(cited) == len(set(cited))
+
+    again = research(small_corpus, data, searxng)
+    assert again.returncode == 0, again.stderr
+    assert searxng.counts() == {q: 1 for q in QUESTIONS}
+
+
+def test_a_resume_after_sigkill_repeats_no_searxng_search(
+    tmp_path: Path, small_corpus: Path, searxng: FakeSearxng
+) -> None:
+    from app.runs.ids import default_thread_id
+
+    data = tmp_path / "data"
+    crashed = research(small_corpus, data, searxng, "--crash-at", "map:6", "--max-concurrency",
+                       "2")
+    assert crashed.returncode in SIGKILLED, crashed.stderr
+    answered = cached_queries(data)
+    assert answered, "the crash came before any search was answered"
+
+    resumed = run_cli("resume", default_thread_id(SMALL_TOPIC, AS_OF), "--data-dir", data,
+                      "--json", env=searxng_env(searxng))
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["ok"]
+    after = searxng.counts()
+    assert set(after) == set(QUESTIONS) and all(n == 1 for n in after.values()), after
+
+
+def test_an_instance_without_json_in_search_formats_is_one_line(
+    tmp_path: Path, small_corpus: Path
+) -> None:
+    with FakeSearxng(json_allowed=False) as server:
+        proc = research(small_corpus, tmp_path / "data", server)
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
+    assert errors == [
+        f"error: web search: SearXNG at {server.url} refused the JSON API (HTTP 403): add json "
+        "to search.formats in the instance's settings.yml (docs/deploy.md)"], proc.stderr
+    assert sum(server.counts().values()) <= 4  # fatal: no retries (one per worker in flight)
+
+
+def test_searxng_without_its_url_is_one_line_and_exit_2(tmp_path: Path,
+                                                        small_corpus: Path) -> None:
+    proc = run_cli("research", SMALL_TOPIC, "--corpus", small_corpus, "--data-dir",
+                   tmp_path / "data", "--web", env={"RESEARCH_SEARCH_PROVIDER": "searxng"})
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        "error: --web with RESEARCH_SEARCH_PROVIDER=searxng needs SEARXNG_URL (the instance's "
+        "URL, e.g. http://127.0.0.1:8888) in the environment or in .env"
+    ]
+    assert not (tmp_path / "data").exists()

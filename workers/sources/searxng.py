@@ -1,0 +1,107 @@
+"""Self-hosted web search: a SearXNG instance's JSON API, no key, behind the same cache as Tavily.
+
+:func:`searxng_search` is a :data:`workers.sources.web.SearchFn`: ``GET {base}/search?q=...&
+format=json`` through ``requests``, its answer reshaped into the Tavily answer
+:class:`~workers.sources.web.WebSource` stores (``{"results": [{"url", "title", "content"}]}``).
+So a SearXNG search is kept in the data dir's ``web.sqlite`` exactly like a Tavily one, under
+``(query, as_of)``, and never asked twice (whichever provider answered it first: the cache is
+shared, so switching providers mid-thread repeats no search).
+
+SearXNG gives a snippet per result, no page text: each page has one passage, ``<url>#0``.
+
+Errors keep the meaning :mod:`workers.errors` gives an HTTP status: a 403 is fatal (an instance
+answers it when ``json`` is not in its ``search.formats``; the message says so), a 429 (its
+limiter) and 5xx are retried, with the ``Retry-After`` on the response for the pacing gate. An
+answer with no results while engines failed (``unresponsive_engines``) is a transient
+``ConnectionError``, not an empty answer to cache for good.
+
+Source: SearXNG's "Search API" (docs.searxng.org/dev/search_api.html) and its ``search.formats``
+setting (docs.searxng.org/admin/settings/settings_search.html; searxng/searxng#3749).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from workers.sources.web import SearchFn, WebSearchError, WebTimeout, WebUnreachable
+
+__all__ = ["searxng_search"]
+
+_HEADERS = {
+    "Accept": "application/json",
+    "Accept-Language": "en",  # SearXNG's bot detection refuses a request without one
+    "User-Agent": "mapreduce-research-agent",
+}
+
+
+def _hint(status: int, where: str) -> str:
+    if status == 403:
+        return (f"SearXNG at {where} refused the JSON API (HTTP 403): add json to search.formats "
+                "in the instance's settings.yml (docs/deploy.md)")
+    if status == 429:
+        return f"SearXNG at {where} is rate-limiting (HTTP 429): its limiter (server.limiter)"
+    if status == 404:
+        return f"SearXNG at {where} has no /search (HTTP 404): check SEARXNG_URL"
+    return f"SearXNG at {where} answered HTTP {status}"
+
+
+def _where(base_url: str) -> str:
+    """The instance as messages name it: scheme, host and path, never a userinfo part."""
+    parts = urlsplit(base_url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return f"{parts.scheme}://{host}{parts.path.rstrip('/')}"
+
+
+def _results(answer: dict[str, Any], max_results: int, where: str) -> dict[str, Any]:
+    results = [item for item in answer.get("results") or [] if isinstance(item, dict)]
+    if not results and answer.get("unresponsive_engines"):
+        failed = ", ".join(" ".join(str(part) for part in engine)
+                           if isinstance(engine, (list, tuple)) else str(engine)
+                           for engine in answer["unresponsive_engines"])[:200]
+        raise WebUnreachable(f"web search: SearXNG at {where} found nothing because its engines "
+                             f"did not answer ({failed})")
+    return {"results": [{"url": item.get("url"), "title": item.get("title"),
+                         "content": item.get("content")} for item in results[:max_results]]}
+
+
+def searxng_search(base_url: str, timeout: float = 30.0) -> SearchFn:
+    """A :data:`~workers.sources.web.SearchFn` over a SearXNG instance's JSON API.
+
+    Args:
+        base_url: the instance's root, e.g. ``http://127.0.0.1:8888`` or
+            ``https://host/searxng`` (``/search`` is appended).
+        timeout: seconds per request.
+
+    The returned function raises :class:`~workers.sources.web.WebSearchError` (with the HTTP
+    status and the response, for ``Retry-After``), ``TimeoutError`` or ``ConnectionError``.
+    """
+    import requests
+
+    endpoint = base_url.rstrip("/") + "/search"
+    where = _where(base_url)
+
+    def search(query: str, max_results: int) -> dict[str, Any]:
+        try:
+            response = requests.get(endpoint, params={"q": query, "format": "json"},
+                                    headers=_HEADERS, timeout=timeout)
+        except requests.exceptions.Timeout:
+            raise WebTimeout(f"SearXNG at {where} did not answer within {timeout:g} s") from None
+        except requests.exceptions.RequestException as exc:
+            raise WebUnreachable(f"cannot reach SearXNG at {where}: "
+                                 f"{type(exc).__name__}") from None
+        if response.status_code != 200:
+            raise WebSearchError(f"web search: {_hint(response.status_code, where)}",
+                                 response.status_code, response)
+        try:
+            answer = response.json()
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict):
+            raise WebSearchError(f"web search: SearXNG at {where} did not answer JSON: is "
+                                 "SEARXNG_URL the instance's root?", response.status_code)
+        return _results(answer, max_results, where)
+
+    return search
