@@ -112,6 +112,13 @@ class ResearchState(TypedDict, total=False):
     report_path: str
     """Written once, by ``report``."""
 
+    report: str
+    """The report's text: the markdown that ``report`` wrote to ``report_path`` (written once,
+    by ``report``), so a LangGraph Server client or another replica reads it from the thread,
+    not from one machine's disk. One string per thread, a few KB; a checkpoint saver that
+    stores whole checkpoints copies it into each later checkpoint of the thread until the next
+    ``report`` replaces it (``prune`` drops the old ones)."""
+
     outcome: str
     """``"ok"``, ``"partial"`` (some tasks failed for good) or ``"failed"`` (all did): written
     once, by ``report``, at the end of a run."""

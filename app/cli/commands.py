@@ -174,10 +174,12 @@ def threads(args: argparse.Namespace) -> int:
 
 
 def inspect(args: argparse.Namespace) -> int:
-    """``inspect THREAD_ID``: a thread's checkpoint history and its rows.
+    """``inspect THREAD_ID``: a thread's checkpoint history and its rows; with ``--report``,
+    its markdown report.
 
     Raises:
         UnknownThread: no such thread.
+        BadInput: ``--report`` for a thread without a report.
     """
     from app.runs.inspect import inspect_thread, print_inspection
     from app.runs.threads import require_thread
@@ -186,6 +188,8 @@ def inspect(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     check_data_dir(settings)
     storage = storage_of(settings)
+    if args.report:
+        return _print_report(storage, args.thread_id)
     warnings: list[str] = []
     data = inspect_thread(storage, args.thread_id, warnings)
     if data is None:
@@ -197,6 +201,28 @@ def inspect(args: argparse.Namespace) -> int:
     else:
         print_inspection(data)
     return _warn(warnings)
+
+
+def _print_report(storage: Any, thread_id: str) -> int:
+    """``inspect THREAD_ID --report``: the report's markdown on stdout, exactly as written
+    (``> report.md`` gives the file back). Exit 0.
+
+    Raises:
+        UnknownThread: no such thread.
+        BadInput: the thread has no report (its run has not reached ``report``, or ran before
+            reports were kept in the database).
+    """
+    from app.runs.inspect import thread_report
+    from app.runs.threads import require_thread
+
+    text = thread_report(storage, thread_id)
+    if text is None:
+        require_thread(storage, thread_id)
+        raise BadInput(f"thread {thread_id!r} has no report in {storage.label} yet: its run has "
+                       f"not reached the report (python -m app resume {thread_id}), or ran "
+                       "before reports were kept (run it again)")
+    sys.stdout.write(text)
+    return EXIT_OK
 
 
 def prune(args: argparse.Namespace) -> int:

@@ -180,7 +180,11 @@ def build_parser() -> argparse.ArgumentParser:
     inspect = sub.add_parser("inspect", help="checkpoint history and DB rows of a thread")
     inspect.add_argument("thread_id", type=_thread_id)
     add_setting_flags(inspect, {"data_dir", "database_url"})
-    inspect.add_argument("--json", action="store_true")
+    shown = inspect.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true")
+    shown.add_argument("--report", action="store_true",
+                       help="print the thread's markdown report, read from the results "
+                       "database (works on any machine that reaches it); exit 2 if it has none")
 
     prune = sub.add_parser(
         "prune", help="keep only the latest checkpoint of each finished thread; report the "

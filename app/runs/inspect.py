@@ -7,6 +7,10 @@ many times persist wrote each one. It is the quickest way to *see* the durabilit
 
 The graph used here (:func:`app.runs.threads.research_graph`, with every worker, web ones included)
 is compiled only to read history: workers build lazily, so no corpus or model is opened.
+
+``inspect THREAD_ID --report`` prints the thread's markdown report from the results database
+(:func:`thread_report`), so it works on any machine that reaches the database, whichever
+machine ran the ``report`` node and wrote the file.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from app.runs.threads import is_unfinished, require_thread, research_graph, thre
 from app.storage import DamagedDatabase, Storage, open_storage, root_config
 
 __all__ = ["inspect_thread", "list_threads", "pending_review", "print_inspection",
-           "print_threads"]
+           "print_threads", "thread_report"]
 
 @contextmanager
 def _unless_damaged(notes: list[str]) -> Iterator[None]:
@@ -150,6 +154,21 @@ def pending_review(storage: Storage | Path | str, thread_id: str,
         raise UnknownCheckpoint(f"thread {thread_id!r} has no checkpoint {checkpoint_id!r} "
                                 f"(python -m app inspect {thread_id} lists them)")
     return awaiting(snap), is_unfinished(snap)
+
+
+def thread_report(storage: Storage | Path | str, thread_id: str) -> str | None:
+    """The markdown report of ``thread_id``'s latest run, as its ``report`` node wrote it, read
+    from the results database opened read-only; None when there is none (no such thread, a run
+    that has not reached ``report``, a database written before reports were kept).
+
+    Args:
+        storage: where the thread lives (a data dir path means its SQLite files).
+
+    Raises:
+        app.storage.StorageError: the database is damaged or cannot be reached.
+    """
+    with _storage(storage).results(read_only=True) as store:
+        return store.report(thread_id) if store is not None else None
 
 
 def _checkpoint_bytes(saver: Any, tup: Any) -> int:

@@ -1,7 +1,8 @@
 """Storage: where checkpoints, result rows and thread locks live, behind one small interface.
 
-Two backends keep the same promise (one row per (thread_id, envelope_id), upserted; a thread
-run by one process at a time; a run resumable from its last checkpoint):
+Two backends keep the same promise (one row per (thread_id, envelope_id), upserted; each
+thread's latest report; a thread run by one process at a time; a run resumable from its last
+checkpoint):
 
 ========== =================================================== ==============================
 backend    checkpoints / results                               thread lock

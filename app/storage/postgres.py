@@ -16,14 +16,15 @@ server connection), so nothing relies on session state between transactions:
   tables over ``RESEARCH_DATABASE_DIRECT_URL`` when set (a URL that bypasses the pooler), else
   the main URL, under the lease ``setup:checkpoints`` (``CREATE INDEX CONCURRENTLY`` cannot run
   in a transaction, so a transaction-level lock cannot cover it).
-* Results: the same ``results`` and ``runs`` tables and the same
+* Results: the same ``results``, ``runs`` and ``reports`` tables and the same
   ``INSERT ... ON CONFLICT (thread_id, envelope_id) DO UPDATE`` as on SQLite.
 * Thread lock: a lease row with a heartbeat and a TTL (:mod:`app.storage.lease`), not a
   session advisory lock (which a transaction pooler never releases).
 
-Our own tables (``results``, ``runs``, ``leases``) are created in one transaction under a
-transaction-level advisory lock (``pg_advisory_xact_lock``, released at commit, pooler-safe),
-because two processes creating the same table at once can fail even with ``IF NOT EXISTS``.
+Our own tables (``results``, ``runs``, ``reports``, ``leases``) are created in one transaction
+under a transaction-level advisory lock (``pg_advisory_xact_lock``, released at commit,
+pooler-safe), because two processes creating the same table at once can fail even with
+``IF NOT EXISTS``.
 
 A pooler error the app cannot work around (statement pooling, an unsupported startup parameter,
 a prepared statement from elsewhere) is one line naming the pooler (:func:`pooler_error`).
@@ -50,7 +51,7 @@ __all__ = ["PostgresResults", "PostgresStorage", "pooler_error", "redact_url"]
 _SETUP_LOCK = 0x7265736561726368  # "research": serializes our table creation across processes
 _SETUP_PATIENCE = 120.0
 """Seconds to wait for another process to finish creating the saver's tables."""
-_OWN_TABLES = ("results", "runs", "leases")
+_OWN_TABLES = ("results", "runs", "reports", "leases")
 _POOLER_SIGNS = ("pgbouncer", "pooling mode", "unsupported startup parameter",
                  "prepared statement")
 
@@ -79,8 +80,10 @@ def pooler_error(exc: BaseException, label: str) -> StorageError | None:
 
 
 def create_tables(conn: Any) -> None:
-    """Create ``results``, ``runs`` and ``leases`` unless they all exist: one transaction under
-    ``pg_advisory_xact_lock`` (released at commit, so it holds through a pooler)."""
+    """Create ``results``, ``runs``, ``reports`` and ``leases`` unless they all exist: one
+    transaction under ``pg_advisory_xact_lock`` (released at commit, so it holds through a
+    pooler). Each is ``IF NOT EXISTS``: a database made before a table existed gets it, and the
+    other tables keep their rows."""
     if all(_has_table(conn, name) for name in _OWN_TABLES):
         return
     with conn.transaction():
@@ -117,6 +120,9 @@ class PostgresResults(ResultsStore):
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         return list(self._conn.execute(_placeholders(sql), params).fetchall())
+
+    def _has_table(self, name: str) -> bool:
+        return _has_table(self._conn, name)
 
     def _write(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         with self._conn.transaction(), self._conn.cursor() as cur:

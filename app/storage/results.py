@@ -35,7 +35,10 @@ RUN_COLUMNS = (
 # One row per envelope per thread: the envelope id says which task (worker, sub-question, as_of);
 # the thread says which run, so two threads (another topic that shares a sub-question, another
 # corpus, --fresh) never write over each other's results. ``{seq}`` is the backend's insertion
-# order column (SQLite's implicit ``rowid``; a ``BIGSERIAL`` on PostgreSQL).
+# order column (SQLite's implicit ``rowid``; a ``BIGSERIAL`` on PostgreSQL). ``reports`` holds
+# each thread's latest markdown report, so any machine that reaches the database can print it
+# (``inspect THREAD_ID --report``). Every table is ``IF NOT EXISTS``: opening a database written
+# before a table existed adds it and leaves the others' rows alone.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
     {seq}
@@ -70,6 +73,11 @@ CREATE TABLE IF NOT EXISTS runs (
     summary     TEXT,
     corpus      TEXT
 );
+CREATE TABLE IF NOT EXISTS reports (
+    thread_id  TEXT PRIMARY KEY,
+    report     TEXT NOT NULL,
+    written_at TEXT NOT NULL
+);
 """
 
 _UPSERT = """
@@ -90,6 +98,12 @@ ON CONFLICT(thread_id, envelope_id) DO UPDATE SET
     last_written_at = excluded.last_written_at
 """
 
+_SAVE_REPORT = (
+    "INSERT INTO reports (thread_id, report, written_at) VALUES (?, ?, ?) "
+    "ON CONFLICT(thread_id) DO UPDATE SET report = excluded.report, "
+    "written_at = excluded.written_at"
+)
+
 _START_RUN = (
     "INSERT INTO runs (thread_id, topic, as_of, model, status, started_at, corpus) "
     "VALUES (?, ?, ?, ?, 'running', ?, ?) ON CONFLICT(thread_id) DO UPDATE SET "
@@ -108,8 +122,8 @@ class ResultsStore(ABC):
     One connection per instance; open one per thread or process. Writes are one transaction
     each and safe across processes.
 
-    Subclasses implement :meth:`_query`, :meth:`_write` and :meth:`close`, with SQL written with
-    ``?`` placeholders, and set :attr:`order_column`.
+    Subclasses implement :meth:`_query`, :meth:`_write`, :meth:`_has_table` and :meth:`close`,
+    with SQL written with ``?`` placeholders, and set :attr:`order_column`.
     """
 
     order_column = "rowid"
@@ -123,6 +137,10 @@ class ResultsStore(ABC):
     def _write(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """Run ``sql`` once per parameter row, all in one transaction (rolled back whole on
         any error, which is re-raised)."""
+
+    @abstractmethod
+    def _has_table(self, name: str) -> bool:
+        """Whether table ``name`` exists (a read-only open of an older database may lack one)."""
 
     @abstractmethod
     def close(self) -> None:
@@ -242,6 +260,23 @@ class ResultsStore(ABC):
             [(status, _now(), tokens, report_path,
               json.dumps(summary) if summary is not None else None, thread_id)],
         )
+
+    def save_report(self, thread_id: str, markdown: str) -> None:
+        """Keep ``markdown`` as the report of ``thread_id``, in one transaction: a new row, or
+        the thread's row replaced (a rerun, a retry or a fork writes its report again).
+
+        Raises:
+            sqlite3.Error | psycopg.Error: the transaction is rolled back.
+        """
+        self._write(_SAVE_REPORT, [(thread_id, markdown, _now())])
+
+    def report(self, thread_id: str) -> str | None:
+        """The markdown report of ``thread_id`` (its latest run's), or None: no report yet, or
+        a database written before reports were kept."""
+        if not self._has_table("reports"):
+            return None
+        rows = self._query("SELECT report FROM reports WHERE thread_id = ?", (thread_id,))
+        return rows[0]["report"] if rows else None
 
     def run(self, thread_id: str) -> dict[str, Any] | None:
         """The ``runs`` row of a thread, or None."""

@@ -3,7 +3,7 @@
 * ``checkpoints.sqlite``: LangGraph's ``SqliteSaver``. It is sync only, and LangGraph runs sync
   nodes in a thread pool, so the connection opened here needs ``check_same_thread=False`` (the
   saver serializes access with its own lock).
-* ``results.sqlite``: the results database (:mod:`app.storage.results`).
+* ``results.sqlite``: the results database (:mod:`app.storage.results`): rows, runs, reports.
 * ``locks/<hash>.lock``: one ``flock`` per thread id.
 
 WAL and a 30 s busy timeout let two processes share one data dir without "database is locked".
@@ -121,6 +121,9 @@ class SqliteResults(ResultsStore):
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         return [dict(row) for row in self._conn.execute(sql, params)]
+
+    def _has_table(self, name: str) -> bool:
+        return _has_table(self._conn, name)
 
     def _write(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         self._conn.execute("BEGIN IMMEDIATE")

@@ -107,7 +107,13 @@ def test_each_task_leaves_one_envelope_and_the_db_holds_the_payloads(which, requ
 
     report = Path(final["report_path"])
     assert report.is_file() and report.parent == (data_dir / "reports").resolve()
-    assert "three copper envelopes" in report.read_text(encoding="utf-8")
+    text = report.read_text(encoding="utf-8")
+    assert "three copper envelopes" in text
+    # the report's text for every client: in the thread's state and in the results database
+    assert final["report"] == text
+    assert graph.get_state(config("t1")).values["report"] == text
+    with SqliteResults.in_dir(data_dir) as store:
+        assert store.report("t1") == text
 
 
 def test_payloads_are_in_state_until_persist_drops_them(sqlite_graph) -> None:

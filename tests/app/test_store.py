@@ -207,3 +207,32 @@ def test_rows_read_the_same_on_both_backends(store: ResultsStore) -> None:
                              "task_id", "write_count", "first_written_at", "last_written_at"]
     assert isinstance(rows[0]["write_count"], int) and isinstance(rows[0]["as_of"], str)
     assert isinstance(store.count(), int) and isinstance(store.duplicate_count(), int)
+
+
+def test_each_thread_keeps_its_latest_report(store: ResultsStore) -> None:
+    """``inspect THREAD_ID --report`` reads this: one report per thread, replaced by the next
+    run of the same thread, never another thread's."""
+    store.save_report("t", "# First\n\nété ✓\n")
+    store.save_report("u", "# Other thread\n")
+    assert store.report("t") == "# First\n\nété ✓\n"
+    store.save_report("t", "# Rerun\n")
+    assert store.report("t") == "# Rerun\n"
+    assert store.report("u") == "# Other thread\n"
+    assert store.report("nope") is None
+
+
+def test_a_database_from_before_reports_gets_the_table_and_keeps_its_rows(storage: Storage
+                                                                          ) -> None:
+    """An existing database (made before the ``reports`` table) is read without error, and
+    the next writable open adds the table without touching the rows already there."""
+    with storage.results() as store:
+        store.upsert([env()], thread_id="t", topic="topic")
+        store.start_run("t", topic="topic", as_of=AS_OF, model="offline")
+        store._conn.execute("DROP TABLE reports")  # as a database written before reports were
+    with storage.results(read_only=True) as store:
+        assert store.report("t") is None  # no table: no report, not an error
+    with storage.results() as store:
+        assert store.count(thread_id="t") == 1 and store.run("t")["status"] == "running"
+        store.save_report("t", "# Report\n")
+    with storage.results(read_only=True) as store:
+        assert store.report("t") == "# Report\n"

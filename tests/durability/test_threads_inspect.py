@@ -1,7 +1,8 @@
 """``threads`` and ``inspect`` tell the durability story: a killed run is listed as unfinished,
 then finished after resume; ``inspect --json`` shows the checkpoint history with envelope and
-persisted counts, and the rows with how often persist wrote them. On PostgreSQL too, where
-both read through ``PostgresSaver``'s API."""
+persisted counts, and the rows with how often persist wrote them; ``inspect --report`` prints
+the report from the results database once there is one (exit 2 before). On PostgreSQL too,
+where both read through ``PostgresSaver``'s API."""
 
 from __future__ import annotations
 
@@ -88,6 +89,32 @@ def test_threads_and_inspect_across_a_crash_and_resume(durability_corpus: Path,
     rows = data["rows"]
     assert len(rows) == len({r["envelope_id"] for r in rows}) == EXPECTED_TASKS
     assert all(r["write_count"] == 1 and r["status"] == "ok" for r in rows)
+
+
+def test_inspect_report_prints_the_report_from_the_database(durability_corpus: Path,
+                                                            place: Callable[[str], Place]) -> None:
+    """``inspect THREAD_ID --report``: exit 2 and one line while the thread has no report;
+    after the run, the report's text from the results database, even with the report file
+    deleted (another replica wrote it, on its own disk)."""
+    data_dir, thread_id = place("data"), thread_id_of()
+    args = _run_args(data_dir, durability_corpus, "sync")
+    crashed = run_app("research", TOPIC, "--as-of", AS_OF, *args, "--crash-at", "map:8")
+    assert crashed.returncode in SIGKILLED, describe(crashed)
+    none_yet = run_app("inspect", thread_id, *data_dir.args, "--report")
+    assert none_yet.returncode == 2 and none_yet.stdout == "", describe(none_yet)
+    assert len(none_yet.stderr.strip().splitlines()) == 1, describe(none_yet)
+    assert "has no report" in none_yet.stderr, describe(none_yet)
+
+    resumed = run_app("resume", thread_id, *args)
+    assert resumed.returncode == 0, describe(resumed)
+    values = json.loads(_inspect(data_dir, thread_id).stdout)["values"]
+    report = Path(values["report_path"])
+    text = report.read_text(encoding="utf-8")
+    assert values["report"] == text and TOPIC in text  # the final state carries it too
+    report.unlink()
+    printed = run_app("inspect", thread_id, *data_dir.args, "--report")
+    assert printed.returncode == 0, describe(printed)
+    assert printed.stdout == text
 
 
 def test_threads_and_inspect_after_an_exit_mode_crash(durability_corpus: Path,

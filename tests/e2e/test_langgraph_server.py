@@ -176,6 +176,8 @@ def test_per_run_context_outcome_and_a_rerun_of_the_thread(server: Server) -> No
     again = _run(server, thread_id, provider)  # the same thread, the provider healthy again
     assert again["outcome"] == "ok" and again["failed_tasks"] == [], again
     assert Path(again["report_path"]).is_file()
+    # the report's text in the thread's state: a client on another machine needs no file
+    assert again["report"] == Path(again["report_path"]).read_text(encoding="utf-8")
     rows_again = server.rows(thread_id)
     assert sorted(r["envelope_id"] for r in rows_again) == sorted(r["envelope_id"] for r in rows)
     assert all(r["write_count"] == 2 and r["status"] == "ok" for r in rows_again)

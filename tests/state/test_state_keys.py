@@ -42,7 +42,8 @@ PARALLEL_KEYS = {
 }
 """The keys that need a reducer, and the one each needs."""
 
-SINGLE_WRITER_KEYS = {"topic", "as_of", "sub_questions", "report_path", "outcome", "failed_tasks"}
+SINGLE_WRITER_KEYS = {"topic", "as_of", "sub_questions", "report_path", "report", "outcome",
+                      "failed_tasks"}
 """Keys one node writes per superstep: no reducer. (A key you add is neither: it is checked by
 the fan-out test below if workers write it, and by the graph's own runs.)"""
 

@@ -1,4 +1,5 @@
-"""``report``: the rows read back, the markdown report written, the run's verdict recorded."""
+"""``report``: the rows read back, the markdown report written (to a file, to the results
+database and into state), the run's verdict recorded."""
 
 from __future__ import annotations
 
@@ -35,7 +36,12 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
            res: Resources) -> dict[str, Any]:
     """Read this run's rows back, write the markdown report, and record the verdict in state:
     ``outcome``, ``failed_tasks`` and the relevance ``warnings``, so a LangGraph Server client
-    reads what the CLI prints."""
+    reads what the CLI prints.
+
+    The report goes to the file ``report_path`` (for the CLI), to the results database's
+    ``reports`` table (upserted by thread id: ``inspect THREAD_ID --report``) and into state as
+    ``report`` (a client of the thread, on any replica). A retried or resumed ``report`` writes
+    all three again, with the same text for the same rows."""
     ctx = res.context(runtime)
     res.run(runtime).faults.at("report")
     models = res.models(ctx)
@@ -60,11 +66,15 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
         update["notes"] = extra_notes
     name = report_filename(state["topic"], state["as_of"], data.thread_id)
     path = report_path(res.settings.report_out, res.settings.data_dir, name)
-    write_report(render_markdown(data), path)
+    markdown = render_markdown(data)
+    write_report(markdown, path)
+    with res.storage().results() as store:  # for every machine that reaches the database
+        store.save_report(data.thread_id, markdown)
     outcome, failed = run_outcome(state)
     runtime.stream_writer({"report": {"path": str(path.resolve()), "outcome": outcome}})
-    return {"report_path": str(path.resolve()), "outcome": outcome, "failed_tasks": failed,
-            "warnings": [w.to_dict() for w in relevance.warnings], **update}
+    return {"report_path": str(path.resolve()), "report": markdown, "outcome": outcome,
+            "failed_tasks": failed, "warnings": [w.to_dict() for w in relevance.warnings],
+            **update}
 
 
 def _summarize(state: ResearchState, ctx: RunContext, models: Models, data: ReportInput,
