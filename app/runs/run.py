@@ -153,6 +153,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
     resources = Resources(settings)
     try:
         resources.models(settings.context())  # a bad model spec fails before any write
+        resources.mcp()  # every MCP server starts (one session each for the run), or exit 2
         # A corpus with nothing to index fails before the thread lock creates ``locks/``. A
         # large folder takes a while to index: say which thread it is for, and how far it is.
         resources.corpus(settings.context(), progress=lambda done, total: emit(
