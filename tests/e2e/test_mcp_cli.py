@@ -84,7 +84,8 @@ def test_a_failing_tool_ends_as_its_tasks_error_envelopes_and_is_not_recorded(
     assert proc.returncode == 1, proc.stderr
     summary = json.loads(proc.stdout)
     assert summary["envelopes"] == len(QUESTIONS) * 3  # every task ended, none lost
-    assert len(summary["errors"]) == len(QUESTIONS) * 2, summary  # analyst and critic: the tool failed
+    # analyst and critic: the tool failed
+    assert len(summary["errors"]) == len(QUESTIONS) * 2, summary
     rows = db_rows(data)
     assert {r["worker"] for r in rows if r["status"] == "ok"} == {"docs_search"}
     failed = [r for r in rows if r["status"] != "ok"]
