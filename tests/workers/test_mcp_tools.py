@@ -93,3 +93,25 @@ def test_the_config_file_takes_claude_desktops_shape_and_fills_in_the_transport(
             load_mcp_config(str(path))
     with pytest.raises(ConfigError, match="cannot read"):
         load_mcp_config(str(tmp_path / "missing.json"))
+
+
+def test_a_served_run_fails_with_one_line_naming_a_server_that_does_not_start(
+        tmp_path, small_corpus):
+    # issue 20: "served graph: the run fails with the same line" (the plan node checks)
+    import app.server.studio
+    from app.settings.config import Settings
+    from tests.conftest import AS_OF, SMALL_TOPIC
+
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"notes": {"command": str(tmp_path / "nope")}}}))
+    settings = Settings(data_dir=str(tmp_path / "data"), corpus=str(small_corpus),
+                        model="offline", mcp_config=str(config))
+    graph = app.server.studio.make_graph(settings)
+    steps: list[str] = []
+    with pytest.raises(ConfigError) as info:
+        for update in graph.stream({"topic": SMALL_TOPIC, "as_of": AS_OF},
+                                   stream_mode="updates"):
+            steps += list(update)
+    assert steps == []  # at the run's start: not even a plan
+    assert str(info.value).startswith("MCP server 'notes' failed to start")
+    assert "\n" not in str(info.value)
