@@ -43,7 +43,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from workers.errors import one_line
 from workers.sources.base import Document, Passage
 
-__all__ = ["MCP_CACHE", "McpError", "McpHub", "McpResults", "make_mcp_tools", "mcp_ref"]
+__all__ = ["MCP_CACHE", "MCP_DDL", "McpError", "McpHub", "McpResults", "make_mcp_tools", "mcp_ref"]
 
 MCP_CACHE = "mcp.sqlite"
 """The record of answered MCP tool calls, in the data dir."""
@@ -72,14 +72,17 @@ def mcp_ref(server: str, tool: str, args: dict[str, Any]) -> str:
     return Passage.make_ref(f"mcp:{server}/{tool}", digest)
 
 
-_DDL = """
-CREATE TABLE IF NOT EXISTS calls (
+MCP_DDL = (
+    """CREATE TABLE IF NOT EXISTS mcp_calls (
     server TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL, ref TEXT NOT NULL,
     text TEXT NOT NULL, fetched_at TEXT NOT NULL,
-    PRIMARY KEY (server, tool, args)
-);
-CREATE INDEX IF NOT EXISTS calls_ref ON calls (ref);
-"""
+    PRIMARY KEY (server, tool, args))""",
+    "CREATE INDEX IF NOT EXISTS mcp_calls_ref ON mcp_calls (ref)",
+)
+"""The record's table (portable SQL: SQLite and PostgreSQL)."""
+_UPSERT = ("INSERT INTO mcp_calls VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (server, tool, args) "
+           "DO UPDATE SET ref = excluded.ref, text = excluded.text, "
+           "fetched_at = excluded.fetched_at")
 
 
 class McpResults:
@@ -87,28 +90,43 @@ class McpResults:
     :class:`~workers.sources.Source` of their passages (``search`` finds nothing: a tool is
     asked through the agent, not searched).
 
+    The SQL is portable (``ON CONFLICT ... DO UPDATE``): a subclass that overrides :meth:`_db`
+    (a DB-API connection, committed on exit) and :attr:`placeholder` keeps the record elsewhere
+    (``app.storage.mcp_results.PostgresMcpResults``).
+
     Args:
         data_dir: the data dir (created if missing).
     """
 
     description = "MCP tool answers"
+    placeholder = "?"
+    """The DB-API parameter marker of the connection :meth:`_db` opens."""
 
     def __init__(self, data_dir: Path) -> None:
         self._path = Path(data_dir).expanduser() / MCP_CACHE
         self._path.parent.mkdir(parents=True, exist_ok=True)
+        self._setup()
+
+    def _setup(self) -> None:
+        """Create the table (idempotent) and the per-key locks."""
         self._locks: dict[tuple[str, str, str], threading.Lock] = {}
         self._guard = threading.Lock()
         with self._db() as con:
-            con.executescript(_DDL)
+            for statement in MCP_DDL:
+                con.execute(statement)
 
     @contextmanager
-    def _db(self) -> Iterator[sqlite3.Connection]:
+    def _db(self) -> Iterator[Any]:
         con = sqlite3.connect(self._path, timeout=30)
         try:
             with con:
                 yield con
         finally:
             con.close()
+
+    def _one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        with self._db() as con:
+            return con.execute(sql.replace("?", self.placeholder), params).fetchone()
 
     def lock(self, server: str, tool: str, args: dict[str, Any]) -> threading.Lock:
         """The lock of one key: two tasks asking the same call wait for the first answer."""
@@ -117,16 +135,15 @@ class McpResults:
 
     def get(self, server: str, tool: str, args: dict[str, Any]) -> str | None:
         """The recorded answer of this call, or None."""
-        with self._db() as con:
-            row = con.execute("SELECT text FROM calls WHERE server = ? AND tool = ? AND args = ?",
-                              (server, tool, _args_key(args))).fetchone()
+        row = self._one("SELECT text FROM mcp_calls WHERE server = ? AND tool = ? AND args = ?",
+                        (server, tool, _args_key(args)))
         return row[0] if row else None
 
     def put(self, server: str, tool: str, args: dict[str, Any], text: str) -> None:
         """Record a successful answer (committed before the tool returns it)."""
         now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
         with self._db() as con:
-            con.execute("INSERT OR REPLACE INTO calls VALUES (?, ?, ?, ?, ?, ?)",
+            con.execute(_UPSERT.replace("?", self.placeholder),
                         (server, tool, _args_key(args), mcp_ref(server, tool, args), text, now))
 
     # -- the Source protocol ---------------------------------------------------------------
@@ -139,9 +156,8 @@ class McpResults:
         """The passage of a recorded answer (``mcp:SERVER/TOOL#hash``), or None."""
         if not str(ref).startswith("mcp:"):
             return None
-        with self._db() as con:
-            row = con.execute("SELECT server, tool, args, text FROM calls WHERE ref = ?",
-                              (str(ref).strip(),)).fetchone()
+        row = self._one("SELECT server, tool, args, text FROM mcp_calls WHERE ref = ?",
+                        (str(ref).strip(),))
         return _passage(row[0], row[1], json.loads(row[2]), row[3]) if row else None
 
     def read(self, ref_or_doc_id: str, max_chars: int = 6000) -> Document | None:

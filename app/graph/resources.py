@@ -244,7 +244,8 @@ class Resources:
     def mcp(self) -> tuple[Any, ...] | None:
         """The MCP servers of the operator's ``mcp_config``, started on first use and held
         until :meth:`close`: ``(hub, results, tools)`` (:class:`workers.mcp_tools.McpHub`, the
-        :class:`~workers.mcp_tools.McpResults` record in the data dir, the sync tools offered to
+        :class:`~workers.mcp_tools.McpResults` record (the data dir's ``mcp.sqlite``, or
+        PostgreSQL with ``database_url``), the sync tools offered to
         the agent workers); None when no config is set. One session per server for the life of
         these resources (the CLI: one run), so a stdio server is one process, not one per call.
 
@@ -258,7 +259,7 @@ class Resources:
         with self._lock:
             if self._mcp is None:
                 from app.settings.mcp import load_mcp_config
-                from workers.mcp_tools import McpError, McpHub, McpResults, make_mcp_tools
+                from workers.mcp_tools import McpError, McpHub, make_mcp_tools
 
                 hub = McpHub(load_mcp_config(path), timeout=self.settings.mcp_timeout)
                 try:
@@ -266,7 +267,9 @@ class Resources:
                 except McpError as exc:
                     hub.close()
                     raise ConfigError(str(exc)) from None
-                results = McpResults(Path(self.settings.data_dir))
+                from app.storage.mcp_results import mcp_results_of
+
+                results = mcp_results_of(self.settings)  # the data dir, or PostgreSQL
                 self._mcp = (hub, results, tuple(make_mcp_tools(hub, results)))
             return self._mcp
 

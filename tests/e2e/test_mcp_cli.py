@@ -17,7 +17,7 @@ from pathlib import Path
 
 from app.research.plan import offline_plan
 from tests.conftest import AS_OF, ROOT, SMALL_TOPIC, run_cli
-from tests.results_db import db_rows
+from tests.results_db import db_rows, pg_query
 
 QUESTIONS = offline_plan(SMALL_TOPIC)
 SERVER = ROOT / "tests" / "mcp_server.py"
@@ -54,7 +54,7 @@ def test_the_agents_call_an_mcp_tool_cite_it_and_a_rerun_never_calls_it_again(
     assert "`mcp:notes/lookup`" in sources or "`mcp:notes/lookup#" in sources
     assert "The field notes say that a zorblax relay forwards signals for" in report
     with sqlite3.connect(data / "mcp.sqlite") as con:
-        recorded = con.execute("SELECT server, tool, args FROM calls").fetchall()
+        recorded = con.execute("SELECT server, tool, args FROM mcp_calls").fetchall()
     assert sorted(json.loads(a)["query"] for _, _, a in recorded) == sorted(QUESTIONS)
     assert {(s, t) for s, t, _ in recorded} == {("notes", "lookup")}
 
@@ -92,4 +92,18 @@ def test_a_failing_tool_ends_as_its_tasks_error_envelopes_and_is_not_recorded(
     assert len(failed) == len(QUESTIONS) * 2
     assert all("MCP tool lookup of server 'notes' failed" in r["error"] for r in failed), failed
     with sqlite3.connect(data / "mcp.sqlite") as con:
-        assert con.execute("SELECT count(*) FROM calls").fetchone() == (0,)
+        assert con.execute("SELECT count(*) FROM mcp_calls").fetchone() == (0,)
+
+
+def test_with_postgresql_the_answers_are_recorded_in_the_database(
+        tmp_path: Path, small_corpus: Path, postgres_url: str) -> None:
+    data, calls = tmp_path / "data", tmp_path / "calls.txt"
+    config = mcp_config(tmp_path, calls)
+    for _ in range(2):  # a run, then a rerun of the same thread
+        proc = research(small_corpus, data, config, "--database-url", postgres_url)
+        assert proc.returncode == 0, proc.stderr
+        assert "mcp:notes/lookup" in Path(json.loads(proc.stdout)["report_path"]).read_text()
+    assert sorted(calls_of(calls)) == sorted(QUESTIONS)  # the rerun called nothing
+    recorded = pg_query(postgres_url, "SELECT server, tool, args FROM mcp_calls")
+    assert sorted(json.loads(r["args"])["query"] for r in recorded) == sorted(QUESTIONS)
+    assert not (data / "mcp.sqlite").exists()
