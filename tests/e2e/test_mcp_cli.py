@@ -107,3 +107,18 @@ def test_with_postgresql_the_answers_are_recorded_in_the_database(
     recorded = pg_query(postgres_url, "SELECT server, tool, args FROM mcp_calls")
     assert sorted(json.loads(r["args"])["query"] for r in recorded) == sorted(QUESTIONS)
     assert not (data / "mcp.sqlite").exists()
+
+
+def test_a_resume_after_sigkill_never_calls_a_tool_again_with_the_same_arguments(
+        tmp_path: Path, small_corpus: Path) -> None:
+    data, calls = tmp_path / "data", tmp_path / "calls.txt"
+    config = mcp_config(tmp_path, calls)
+    killed = research(small_corpus, data, config, "--crash-at", "map:5",
+                      "--max-concurrency", "1")
+    assert killed.returncode in (-9, 137), killed.stderr  # SIGKILL mid-map
+    asked = calls_of(calls)
+    assert asked  # some agent tasks had called the tool before the kill
+    resumed = research(small_corpus, data, config)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming thread" in resumed.stderr + resumed.stdout
+    assert sorted(calls_of(calls)) == sorted(QUESTIONS)  # one call per question, in all
