@@ -267,6 +267,8 @@ class McpHub:
         Raises:
             McpError: one line naming the first server that does not answer.
         """
+        if not self._thread.is_alive():
+            raise McpError("MCP sessions are closed")
         for name, session in self._sessions.items():
             try:
                 self._submit(session.send_ping(), self.timeout, f"MCP server {name!r}")

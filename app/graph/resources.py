@@ -275,7 +275,8 @@ class Resources:
 
     def check_mcp(self) -> None:
         """Check every MCP server once at a run's start: start them, or ping them when they
-        are already started (a served process keeps its sessions between runs).
+        are already started (a served process keeps its sessions between runs), and start them
+        again when one no longer answers.
 
         Raises:
             app.settings.config.ConfigError: one line naming the server that does not answer.
@@ -284,11 +285,19 @@ class Resources:
 
         started = self._mcp is not None
         held = self.mcp()
-        if held is not None and started:
-            try:
-                held[0].check()
-            except McpError as exc:
-                raise ConfigError(str(exc)) from None
+        if held is None or not started:
+            return
+        try:
+            held[0].check()
+        except McpError:
+            # A server died since the last run (a served process outlives its servers): start
+            # them all again, once; the workers' deps that hold the old tools are dropped.
+            with self._lock:
+                if self._mcp is held:
+                    self._mcp = None
+                    self._deps.clear()
+            held[0].close()
+            self.mcp()
 
     def worker_deps(self, ctx: RunContext) -> WorkerDeps:
         """The workers' dependencies for ``ctx``: one object per distinct setting. With web

@@ -115,3 +115,27 @@ def test_a_served_run_fails_with_one_line_naming_a_server_that_does_not_start(
     assert steps == []  # at the run's start: not even a plan
     assert str(info.value).startswith("MCP server 'notes' failed to start")
     assert "\n" not in str(info.value)
+
+
+def test_a_served_process_starts_its_servers_again_when_one_died(tmp_path, small_corpus):
+    # A LangGraph Server process keeps its sessions between runs; a server that died since is
+    # started again at the next run's start, and the agents get the new session's tools.
+    from app.graph.resources import Resources
+    from app.settings.config import Settings
+
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"notes": {
+        "command": sys.executable, "args": [SERVER, str(tmp_path / "calls.txt")]}}}))
+    resources = Resources(Settings(data_dir=str(tmp_path / "data"), corpus=str(small_corpus),
+                                   model="offline", mcp_config=str(config)), served=True)
+    try:
+        resources.check_mcp()
+        first = resources.mcp()
+        first[0].close()  # the server's process ends
+        resources.check_mcp()
+        second = resources.mcp()
+        assert second is not first
+        tool = next(iter(resources.worker_deps(resources.context(None)).tools))
+        assert "signals for: q" in tool.invoke({"query": "q"})
+    finally:
+        resources.close()
