@@ -113,6 +113,8 @@ def open_graph(settings: Settings, resources: Resources | None = None) -> Iterat
         labels = {"model": models.label, "corpus": corpus.description}
         if (web := resources.web(context)) is not None:  # --web: fails early without a key
             labels["corpus"] += f" + {web.description}"
+        if (mcp := resources.mcp()) is not None:  # the tools the agents are offered besides
+            labels["corpus"] += f" + MCP tools of {', '.join(mcp[0].connections)}"
         with resources.storage().checkpointer() as saver:
             graph = research_graph(saver, web=context.web, resources=resources)
             yield OpenGraph(graph, labels, resources)

@@ -47,6 +47,7 @@ def test_the_agents_call_an_mcp_tool_cite_it_and_a_rerun_never_calls_it_again(
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
     assert summary["ok"] and not summary["errors"], summary
+    assert summary["corpus"].endswith(" + MCP tools of notes")
     # analyst and critic ask the same sub-question: one call answers both
     assert sorted(calls_of(calls)) == sorted(QUESTIONS)
     report = Path(summary["report_path"]).read_text("utf-8")
