@@ -153,7 +153,8 @@ def build_agent_runner(
     Args:
         deps: the injected model and corpus (``deps.model`` must support ``bind_tools``), and
             ``deps.web`` when the run searches the web (adds the ``search_web`` tool; claims
-            citing a web page are checked through ``deps.corpus``, which then resolves both).
+            citing a web page are checked through ``deps.corpus``, which then resolves both),
+            and ``deps.tools`` (the operator's MCP tools, offered to every agent worker).
         name: the agent's name (shows in traces).
         system_prompt: the agent's role.
         schema: the pydantic ``response_format`` (used through ``ToolStrategy``, which works with
@@ -173,7 +174,7 @@ def build_agent_runner(
     offered = make_corpus_tools(deps.corpus, k=deps.search_k)
     if deps.web is not None:  # --web: the agent may search the web too (search_web)
         offered += make_web_tools(deps.web, k=deps.search_k)
-    offered += list(tools)
+    offered += list(deps.tools) + list(tools)  # the operator's (MCP), then the worker's own
     names = [t.name for t in offered]
     if len(set(names)) != len(names):
         raise ValueError(f"the {name} worker's tools must have unique names: {names}")

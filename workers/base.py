@@ -40,6 +40,7 @@ from workers.usage import AttemptTokens
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
+    from langchain_core.tools import BaseTool
 
     from workers.sources import Corpus, Source
 
@@ -100,6 +101,8 @@ class WorkerDeps:
         web: the web source when the run searches the web (``--web``;
             :class:`workers.sources.web.WebSource`), else None. The ``web_search`` worker and
             the agents' ``search_web`` tool use it.
+        tools: more tools offered to every agent worker next to the corpus tools (the
+            operator's MCP servers' tools, :mod:`workers.mcp_tools`); empty by default.
     """
 
     corpus: Corpus | Source | None
@@ -108,6 +111,7 @@ class WorkerDeps:
     max_attempts: int = 3
     retry_interval: float = 0.0
     web: Source | None = None
+    tools: tuple[BaseTool, ...] = ()
 
 
 @dataclass

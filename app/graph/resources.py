@@ -31,7 +31,7 @@ from langgraph.runtime import Runtime
 from app.llm.models import ModelChoice, make_model
 from app.runs.faults import FaultPlan
 from app.settings.client import given_choices, resolve
-from app.settings.config import RunContext, Settings, default_model, web_key
+from app.settings.config import ConfigError, RunContext, Settings, default_model, web_key
 from app.storage import Storage, storage_of
 from workers.base import RunScope, WorkerDeps
 
@@ -109,6 +109,7 @@ class Resources:
         self._webs: dict[tuple, Any] = {}
         self._deps: dict[tuple, WorkerDeps] = {}
         self._storage: Storage | None = None
+        self._mcp: Any = None  # (hub, results, tools) once started; see mcp()
         self._runs: OrderedDict[int, tuple[Any, RunObjects]] = OrderedDict()
 
     # --- the context ---------------------------------------------------------------------------
@@ -252,6 +253,64 @@ class Resources:
                 self._webs[key] = WebSource(Path(cred.data_dir), search, description=label)
             return self._webs[key]
 
+    def mcp(self) -> tuple[Any, ...] | None:
+        """The MCP servers of the operator's ``mcp_config``, started on first use and held
+        until :meth:`close`: ``(hub, results, tools)`` (:class:`workers.mcp_tools.McpHub`, the
+        :class:`~workers.mcp_tools.McpResults` record (the data dir's ``mcp.sqlite``, or
+        PostgreSQL with ``database_url``), the sync tools offered to
+        the agent workers); None when no config is set. One session per server for the life of
+        these resources (the CLI: one run), so a stdio server is one process, not one per call.
+
+        Raises:
+            app.settings.config.ConfigError: the config is unusable, or a server did not start
+                (one line naming it).
+        """
+        path = self.settings.mcp_config
+        if not path:
+            return None
+        with self._lock:
+            if self._mcp is None:
+                from app.settings.mcp import load_mcp_config
+                from workers.mcp_tools import McpError, McpHub, make_mcp_tools
+
+                hub = McpHub(load_mcp_config(path), timeout=self.settings.mcp_timeout)
+                try:
+                    hub.start()
+                except McpError as exc:
+                    hub.close()
+                    raise ConfigError(str(exc)) from None
+                from app.storage.mcp_results import mcp_results_of
+
+                results = mcp_results_of(self.settings)  # the data dir, or PostgreSQL
+                self._mcp = (hub, results, tuple(make_mcp_tools(hub, results)))
+            return self._mcp
+
+    def check_mcp(self) -> None:
+        """Check every MCP server once at a run's start: start them, or ping them when they
+        are already started (a served process keeps its sessions between runs), and start them
+        again when one no longer answers.
+
+        Raises:
+            app.settings.config.ConfigError: one line naming the server that does not answer.
+        """
+        from workers.mcp_tools import McpError
+
+        started = self._mcp is not None
+        held = self.mcp()
+        if held is None or not started:
+            return
+        try:
+            held[0].check()
+        except McpError:
+            # A server died since the last run (a served process outlives its servers): start
+            # them all again, once; the workers' deps that hold the old tools are dropped.
+            with self._lock:
+                if self._mcp is held:
+                    self._mcp = None
+                    self._deps.clear()
+            held[0].close()
+            self.mcp()
+
     def worker_deps(self, ctx: RunContext) -> WorkerDeps:
         """The workers' dependencies for ``ctx``: one object per distinct setting. With web
         search on, ``corpus`` resolves web citations too (``CombinedSource``).
@@ -267,13 +326,15 @@ class Resources:
                *sorted(plain.items()))
         with self._lock:
             if key not in self._deps:
-                corpus, web = self.corpus(ctx), self.web(ctx)
-                if web is not None:
+                corpus, web, mcp = self.corpus(ctx), self.web(ctx), self.mcp()
+                # Citations of a web page or an MCP tool's answer resolve next to the corpus.
+                others = [s for s in (web, mcp and mcp[1]) if s is not None]
+                if others:
                     from workers.sources.combined import CombinedSource
 
-                    corpus = CombinedSource(corpus, web)
+                    corpus = CombinedSource(corpus, *others)
                 self._deps[key] = WorkerDeps(corpus=corpus, model=self.models(ctx).worker.model,
-                                             web=web, **plain)
+                                             web=web, tools=mcp[2] if mcp else (), **plain)
             return self._deps[key]
 
     # --- per-run objects -----------------------------------------------------------------------
@@ -335,9 +396,12 @@ class Resources:
             return self._storage
 
     def close(self) -> None:
-        """Close the corpora opened so far."""
+        """Close the corpora opened so far, and the MCP sessions."""
         with self._lock:
             corpora, self._corpora = list(self._corpora.values()), {}
             self._deps.clear()
+            mcp, self._mcp = self._mcp, None
         for corpus in corpora:
             corpus.close()
+        if mcp is not None:
+            mcp[0].close()  # a stdio server's process ends with its session

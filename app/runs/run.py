@@ -113,6 +113,8 @@ def open_graph(settings: Settings, resources: Resources | None = None) -> Iterat
         labels = {"model": models.label, "corpus": corpus.description}
         if (web := resources.web(context)) is not None:  # --web: fails early without a key
             labels["corpus"] += f" + {web.description}"
+        if (mcp := resources.mcp()) is not None:  # the tools the agents are offered besides
+            labels["corpus"] += f" + MCP tools of {', '.join(mcp[0].connections)}"
         with resources.storage().checkpointer() as saver:
             graph = research_graph(saver, web=context.web, resources=resources)
             yield OpenGraph(graph, labels, resources)
@@ -153,6 +155,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
     resources = Resources(settings)
     try:
         resources.models(settings.context())  # a bad model spec fails before any write
+        resources.mcp()  # every MCP server starts (one session each for the run), or exit 2
         # A corpus with nothing to index fails before the thread lock creates ``locks/``. A
         # large folder takes a while to index: say which thread it is for, and how far it is.
         resources.corpus(settings.context(), progress=lambda done, total: emit(

@@ -282,6 +282,14 @@ class Settings(RunContext):
         env="SEARXNG_URL", check=_check_searxng_url,
         help="SearXNG instance root (http://host:8888), for RESEARCH_SEARCH_PROVIDER=searxng; "
              "json must be in its search.formats (docs/deploy.md)")
+    mcp_config: str | None = setting(
+        env="RESEARCH_MCP_CONFIG", flag="--mcp-config", metavar="FILE",
+        help="JSON file of MCP servers (Claude Desktop's mcpServers shape: a command, or a url "
+             "and transport, per server) whose tools the agent workers are offered "
+             "(docs/deploy.md)")
+    mcp_timeout: float = setting(30.0, env="RESEARCH_MCP_TIMEOUT", minimum=0, exclusive=True,
+                                 help="seconds an MCP server may take to start, and one MCP tool "
+                                      "call to answer")
     api_tokens: tuple[str, ...] = setting(
         (), env="RESEARCH_API_TOKENS", secret=True, metavar="TOKEN=USER",
         check=_check_api_token,

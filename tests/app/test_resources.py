@@ -60,6 +60,9 @@ def _served(tmp_path: Path, **operator) -> Resources:
     ({"model": "openai:gpt-4.1"}, "model"),
     ({"worker_model": "anthropic:claude"}, "worker_model"),
     ({"web": True}, "web"),
+    # issue 20: an MCP config a client could set is remote code execution
+    ({"mcp_config": "/tmp/servers.json"}, "mcp_config"),
+    ({"mcp_timeout": 600.0}, "mcp_timeout"),
 ])
 def test_a_served_graph_refuses_what_a_client_may_not_set(tmp_path: Path, context, key):
     # issue 18: "a context naming a deployment setting, an unknown corpus name, or a value past

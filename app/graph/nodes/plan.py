@@ -31,6 +31,7 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     """
     ctx = res.context(runtime)
     res.run(runtime)  # records the superstep this run starts in (see route)
+    res.check_mcp()  # every MCP server answers, or the run fails with a line naming it
     attempt = backoff(runtime, res.settings.retry_interval)
     info = runtime.execution_info
     with tokens.attempt(info.task_id if info else state["topic"]) as served:

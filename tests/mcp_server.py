@@ -1,0 +1,37 @@
+"""A stdio MCP server for the tests, written with the ``mcp`` SDK's ``FastMCP``.
+
+Run as ``python tests/mcp_server.py CALLS_FILE [MODE]``: one tool, ``lookup(query)``, that appends
+a line (its query) to ``CALLS_FILE`` for every call it receives, so a test counts the calls the
+server really answered. ``MODE``: ``ok`` (default: answers a sentence naming the query), ``fail``
+(the tool raises: an MCP error result), ``slow`` (sleeps 30 s before answering).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from mcp.server.fastmcp import FastMCP
+
+ANSWER = "The field notes say that a zorblax relay forwards signals for: {query}"
+"""What ``lookup`` answers (``{query}``: its argument)."""
+
+server = FastMCP("notes", log_level="WARNING")
+
+
+@server.tool()
+def lookup(query: str) -> str:
+    """Look up the field notes about a question."""
+    calls, mode = Path(sys.argv[1]), (sys.argv[2] if len(sys.argv) > 2 else "ok")
+    with calls.open("a", encoding="utf-8") as out:
+        out.write(" ".join(query.split()) + "\n")
+    if mode == "fail":
+        raise RuntimeError("the notes are locked")
+    if mode == "slow":
+        time.sleep(30)
+    return ANSWER.format(query=query)
+
+
+if __name__ == "__main__":
+    server.run()

@@ -1,0 +1,141 @@
+"""``workers.mcp_tools`` against the tests' stdio MCP server (``tests/mcp_server.py``): one
+session per server for many calls, answers recorded by (server, tool, arguments) and resolved as
+passages, a timeout or a failure raised and never recorded. And the config file's parsing
+(``app.settings.mcp``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from app.settings.config import ConfigError
+from app.settings.mcp import load_mcp_config
+from tests.conftest import ROOT
+from workers.mcp_tools import McpError, McpHub, McpResults, make_mcp_tools, mcp_ref
+
+SERVER = str(ROOT / "tests" / "mcp_server.py")
+
+
+def hub_for(calls: Path, mode: str = "ok", timeout: float = 20.0) -> McpHub:
+    hub = McpHub({"notes": {"transport": "stdio", "command": sys.executable,
+                            "args": [SERVER, str(calls), mode]}}, timeout=timeout)
+    hub.start()
+    return hub
+
+
+def test_sync_tools_share_one_session_and_a_recorded_answer_is_never_asked_again(tmp_path):
+    calls = tmp_path / "calls.txt"
+    hub = hub_for(calls)
+    try:
+        results = McpResults(tmp_path)
+        [tool] = make_mcp_tools(hub, results)
+        assert tool.name == "notes_lookup"
+        pid_before = hub._sessions["notes"]  # the same session object serves every call
+        with ThreadPoolExecutor(4) as pool:  # the sync workers call from their own threads
+            answers = list(pool.map(lambda q: tool.invoke({"query": q}), ["a", "b", "a", "a"]))
+        assert hub._sessions["notes"] is pid_before
+    finally:
+        hub.close()
+    assert sorted(calls.read_text().split()) == ["a", "b"]  # "a" answered once, then recorded
+    passage = json.loads(answers[0])["results"][0]
+    assert passage["ref"] == mcp_ref("notes", "lookup", {"query": "a"})
+    assert passage["ref"].startswith("mcp:notes/lookup#")
+    # the claim check resolves the ref from the record, in any later process
+    found = McpResults(tmp_path).passage(passage["ref"])
+    assert found is not None and found.text.endswith("signals for: a")
+    assert found.document_key == "mcp:notes/lookup"
+    assert McpResults(tmp_path).passage("mcp:notes/lookup#000000000000") is None
+
+
+def test_a_timeout_or_a_failure_raises_and_is_not_recorded(tmp_path):
+    calls = tmp_path / "calls.txt"
+    results = McpResults(tmp_path)
+    for mode, error in (("slow", TimeoutError), ("fail", McpError)):
+        hub = hub_for(calls, mode)
+        hub.timeout = 1.0  # per call (RESEARCH_MCP_TIMEOUT); the server sleeps 30 s
+        try:
+            [tool] = make_mcp_tools(hub, results)
+            with pytest.raises(error, match="lookup"):
+                tool.invoke({"query": mode})
+        finally:
+            hub.close()
+        assert results.get("notes", "lookup", {"query": mode}) is None
+
+
+def test_a_server_that_exits_at_once_is_named(tmp_path):
+    hub = McpHub({"gone": {"transport": "stdio", "command": sys.executable,
+                           "args": ["-c", "raise SystemExit(3)"]}}, timeout=10)
+    try:
+        with pytest.raises(McpError, match="^MCP server 'gone' failed to start"):
+            hub.start()
+    finally:
+        hub.close()
+
+
+def test_the_config_file_takes_claude_desktops_shape_and_fills_in_the_transport(tmp_path):
+    path = tmp_path / "mcp.json"
+    path.write_text(json.dumps({"mcpServers": {
+        "notes": {"command": "python", "args": ["s.py"], "env": {"K": "v"}},
+        "remote": {"url": "http://127.0.0.1:9/mcp", "transport": "sse"},
+    }}))
+    assert load_mcp_config(str(path)) == {
+        "notes": {"transport": "stdio", "command": "python", "args": ["s.py"], "env": {"K": "v"}},
+        "remote": {"transport": "sse", "url": "http://127.0.0.1:9/mcp"},
+    }
+    for bad, says in (({"servers": {}}, "mcpServers"), ({"mcpServers": {"x": {}}}, "'x'"),
+                      ({"mcpServers": {"x": {"url": "u", "transport": "ws"}}}, "transport")):
+        path.write_text(json.dumps(bad))
+        with pytest.raises(ConfigError, match=says):
+            load_mcp_config(str(path))
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_mcp_config(str(tmp_path / "missing.json"))
+
+
+def test_a_served_run_fails_with_one_line_naming_a_server_that_does_not_start(
+        tmp_path, small_corpus):
+    # issue 20: "served graph: the run fails with the same line" (the plan node checks)
+    import app.server.studio
+    from app.settings.config import Settings
+    from tests.conftest import AS_OF, SMALL_TOPIC
+
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"notes": {"command": str(tmp_path / "nope")}}}))
+    settings = Settings(data_dir=str(tmp_path / "data"), corpus=str(small_corpus),
+                        model="offline", mcp_config=str(config))
+    graph = app.server.studio.make_graph(settings)
+    steps: list[str] = []
+    with pytest.raises(ConfigError) as info:
+        for update in graph.stream({"topic": SMALL_TOPIC, "as_of": AS_OF},
+                                   stream_mode="updates"):
+            steps += list(update)
+    assert steps == []  # at the run's start: not even a plan
+    assert str(info.value).startswith("MCP server 'notes' failed to start")
+    assert "\n" not in str(info.value)
+
+
+def test_a_served_process_starts_its_servers_again_when_one_died(tmp_path, small_corpus):
+    # A LangGraph Server process keeps its sessions between runs; a server that died since is
+    # started again at the next run's start, and the agents get the new session's tools.
+    from app.graph.resources import Resources
+    from app.settings.config import Settings
+
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"notes": {
+        "command": sys.executable, "args": [SERVER, str(tmp_path / "calls.txt")]}}}))
+    resources = Resources(Settings(data_dir=str(tmp_path / "data"), corpus=str(small_corpus),
+                                   model="offline", mcp_config=str(config)), served=True)
+    try:
+        resources.check_mcp()
+        first = resources.mcp()
+        first[0].close()  # the server's process ends
+        resources.check_mcp()
+        second = resources.mcp()
+        assert second is not first
+        tool = next(iter(resources.worker_deps(resources.context(None)).tools))
+        assert "signals for: q" in tool.invoke({"query": "q"})
+    finally:
+        resources.close()

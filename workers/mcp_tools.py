@@ -1,0 +1,353 @@
+"""MCP tools for the agent workers: one session per server, held on a private event-loop thread.
+
+``langchain-mcp-adapters`` turns an MCP server's tools into LangChain tools, but they are async
+only (``.invoke`` raises ``NotImplementedError``) and ``MultiServerMCPClient.get_tools()`` opens
+a new session for each call: for a stdio server, a new server process per call. The workers run
+in LangGraph's worker threads, synchronously. So :class:`McpHub` opens one session per server
+(``MultiServerMCPClient.session``) inside a long-lived task of its own event loop, on its own
+thread, and :func:`make_mcp_tools` wraps each server tool as a *sync* ``StructuredTool`` whose
+``func`` runs the call on that loop (``asyncio.run_coroutine_threadsafe``) and waits at most the
+hub's timeout.
+
+Each answer is a passage in ``search_corpus``'s shape (``{"results": [passage]}``), cited as
+``mcp:NAME/TOOL`` (ref ``mcp:NAME/TOOL#<hash of the arguments>``), and is recorded in
+:class:`McpResults` (``mcp.sqlite`` in the data dir) under ``(server, tool, arguments)`` before it
+is returned: a retry, a resume or a rerun asks the record, never the server. That record is also
+the :class:`~workers.sources.Source` that resolves those refs for the claim check
+(``CombinedSource``). A failure or a timeout is not recorded: it raises, so the task can be
+retried and ends, at worst, as its own error envelope.
+
+Source: ``langchain_mcp_adapters.client.MultiServerMCPClient.session`` and
+``langchain_mcp_adapters.tools.load_mcp_tools`` (langchain-mcp-adapters README, "Stateful
+sessions"); ``asyncio.run_coroutine_threadsafe``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from langchain_core.tools import BaseTool, StructuredTool
+
+from workers.errors import one_line
+from workers.sources.base import Document, Passage
+
+__all__ = ["MCP_CACHE", "MCP_DDL", "McpError", "McpHub", "McpResults", "make_mcp_tools", "mcp_ref"]
+
+MCP_CACHE = "mcp.sqlite"
+"""The record of answered MCP tool calls, in the data dir."""
+
+MAX_TEXT = 6000
+"""Characters of a tool's answer kept as its passage (the rest is cut, marked […])."""
+
+
+class McpError(RuntimeError):
+    """An MCP server could not be started or reached, or a tool answered with an error. The
+    message is one line naming the server (and the tool)."""
+
+
+def _args_key(args: dict[str, Any]) -> str:
+    return json.dumps(args, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def mcp_ref(server: str, tool: str, args: dict[str, Any]) -> str:
+    """The ref of one tool answer: ``mcp:SERVER/TOOL#<12 hex digits of the arguments' hash>``.
+
+    Example:
+        >>> mcp_ref("notes", "lookup", {"query": "x"})
+        'mcp:notes/lookup#3b7b5a17b634'
+    """
+    digest = hashlib.sha256(_args_key(args).encode()).hexdigest()[:12]
+    return Passage.make_ref(f"mcp:{server}/{tool}", digest)
+
+
+MCP_DDL = (
+    """CREATE TABLE IF NOT EXISTS mcp_calls (
+    server TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL, ref TEXT NOT NULL,
+    text TEXT NOT NULL, fetched_at TEXT NOT NULL,
+    PRIMARY KEY (server, tool, args))""",
+    "CREATE INDEX IF NOT EXISTS mcp_calls_ref ON mcp_calls (ref)",
+)
+"""The record's table (portable SQL: SQLite and PostgreSQL)."""
+_UPSERT = ("INSERT INTO mcp_calls VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (server, tool, args) "
+           "DO UPDATE SET ref = excluded.ref, text = excluded.text, "
+           "fetched_at = excluded.fetched_at")
+
+
+class McpResults:
+    """The record of answered MCP tool calls (``mcp.sqlite`` in ``data_dir``), and the
+    :class:`~workers.sources.Source` of their passages (``search`` finds nothing: a tool is
+    asked through the agent, not searched).
+
+    The SQL is portable (``ON CONFLICT ... DO UPDATE``): a subclass that overrides :meth:`_db`
+    (a DB-API connection, committed on exit) and :attr:`placeholder` keeps the record elsewhere
+    (``app.storage.mcp_results.PostgresMcpResults``).
+
+    Args:
+        data_dir: the data dir (created if missing).
+    """
+
+    description = "MCP tool answers"
+    placeholder = "?"
+    """The DB-API parameter marker of the connection :meth:`_db` opens."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self._path = Path(data_dir).expanduser() / MCP_CACHE
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        self._setup()
+
+    def _setup(self) -> None:
+        """Create the table (idempotent) and the per-key locks."""
+        self._locks: dict[tuple[str, str, str], threading.Lock] = {}
+        self._guard = threading.Lock()
+        with self._db() as con:
+            for statement in MCP_DDL:
+                con.execute(statement)
+
+    @contextmanager
+    def _db(self) -> Iterator[Any]:
+        con = sqlite3.connect(self._path, timeout=30)
+        try:
+            with con:
+                yield con
+        finally:
+            con.close()
+
+    def _one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        with self._db() as con:
+            return con.execute(sql.replace("?", self.placeholder), params).fetchone()
+
+    def lock(self, server: str, tool: str, args: dict[str, Any]) -> threading.Lock:
+        """The lock of one key: two tasks asking the same call wait for the first answer."""
+        with self._guard:
+            return self._locks.setdefault((server, tool, _args_key(args)), threading.Lock())
+
+    def get(self, server: str, tool: str, args: dict[str, Any]) -> str | None:
+        """The recorded answer of this call, or None."""
+        row = self._one("SELECT text FROM mcp_calls WHERE server = ? AND tool = ? AND args = ?",
+                        (server, tool, _args_key(args)))
+        return row[0] if row else None
+
+    def put(self, server: str, tool: str, args: dict[str, Any], text: str) -> None:
+        """Record a successful answer (committed before the tool returns it)."""
+        now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        with self._db() as con:
+            con.execute(_UPSERT.replace("?", self.placeholder),
+                        (server, tool, _args_key(args), mcp_ref(server, tool, args), text, now))
+
+    # -- the Source protocol ---------------------------------------------------------------
+
+    def search(self, query: str, k: int = 5, *, focus: str | None = None) -> list[Passage]:
+        """Nothing: MCP answers are found by calling the tool."""
+        return []
+
+    def passage(self, ref: str) -> Passage | None:
+        """The passage of a recorded answer (``mcp:SERVER/TOOL#hash``), or None."""
+        if not str(ref).startswith("mcp:"):
+            return None
+        row = self._one("SELECT server, tool, args, text FROM mcp_calls WHERE ref = ?",
+                        (str(ref).strip(),))
+        return _passage(row[0], row[1], json.loads(row[2]), row[3]) if row else None
+
+    def read(self, ref_or_doc_id: str, max_chars: int = 6000) -> Document | None:
+        """The recorded answer a ref names, as a document; None when unknown."""
+        found = self.passage(ref_or_doc_id)
+        if found is None:
+            return None
+        return Document(found.doc_id, found.title, found.source, found.text[:max_chars])
+
+
+def _passage(server: str, tool: str, args: dict[str, Any], text: str) -> Passage:
+    ref = mcp_ref(server, tool, args)
+    doc_id = f"mcp:{server}/{tool}"
+    if len(text) > MAX_TEXT:
+        text = text[:MAX_TEXT].rstrip() + " […]"
+    shown = _args_key(args)
+    shown = shown if len(shown) <= 120 else shown[:119] + "…"
+    return Passage(ref, doc_id, doc_id, f"MCP server {server}, tool {tool} ({shown})", text)
+
+
+def _text_of(content: Any) -> str:
+    """The text of a tool's content (a string, or LangChain content blocks)."""
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content if isinstance(content, list) else [content]:
+        if isinstance(block, dict):
+            parts.append(str(block.get("text") or ""))
+        else:
+            parts.append(str(block))
+    return "\n".join(p for p in parts if p)
+
+
+class McpHub:
+    """One MCP session per server, opened on a private event-loop thread and kept until
+    :meth:`close`.
+
+    Args:
+        connections: ``{name: connection}`` in ``MultiServerMCPClient``'s shape (every
+            connection has its ``transport``).
+        timeout: seconds a server may take to start, and one tool call to answer.
+    """
+
+    def __init__(self, connections: dict[str, dict[str, Any]], timeout: float = 30.0) -> None:
+        self.connections = dict(connections)
+        self.timeout = timeout
+        self.tools: dict[str, list[BaseTool]] = {}
+        self._sessions: dict[str, Any] = {}
+        self._loop = asyncio.new_event_loop()
+        self._stop = asyncio.Event()
+        self._holders: list[Future] = []
+        self._thread = threading.Thread(target=self._loop.run_forever, name="mcp-sessions",
+                                        daemon=True)
+        self._thread.start()
+
+    def _submit(self, coro: Any, timeout: float, what: str) -> Any:
+        future = asyncio.run_coroutine_threadsafe(coro, self._loop)
+        try:
+            return future.result(timeout)
+        except FutureTimeout:
+            future.cancel()
+            raise TimeoutError(f"{what}: no answer within {timeout:g} s") from None
+
+    def start(self) -> None:
+        """Open every server's session and list its tools (the check at run start).
+
+        Raises:
+            McpError: one line naming the first server that did not start or answer.
+        """
+        from langchain_mcp_adapters.client import MultiServerMCPClient
+
+        client = MultiServerMCPClient(self.connections)
+        for name in self.connections:
+            ready: Future = Future()
+            holder = asyncio.run_coroutine_threadsafe(self._hold(client, name, ready), self._loop)
+            self._holders.append(holder)
+            try:
+                self.tools[name] = ready.result(self.timeout)
+            except FutureTimeout:
+                holder.cancel()
+                raise McpError(f"MCP server {name!r} did not start within {self.timeout:g} s "
+                               "(RESEARCH_MCP_TIMEOUT)") from None
+            except Exception as exc:
+                raise McpError(f"MCP server {name!r} failed to start: "
+                               f"{one_line(_root(exc), 200)}") from None
+
+    async def _hold(self, client: Any, name: str, ready: Future) -> None:
+        """Open ``name``'s session, hand its tools over, and keep it open until close (the
+        session's context is entered and left in this one task, as anyio requires)."""
+        from langchain_mcp_adapters.tools import load_mcp_tools
+
+        try:
+            async with client.session(name) as session:
+                tools = await load_mcp_tools(session, server_name=name, handle_tool_errors=False)
+                self._sessions[name] = session
+                ready.set_result(tools)
+                await self._stop.wait()
+        except BaseException as exc:  # noqa: BLE001 - reported to start(), then ended
+            if not ready.done():
+                ready.set_exception(exc if isinstance(exc, Exception) else RuntimeError(exc))
+            if not isinstance(exc, Exception):
+                raise
+
+    def check(self) -> None:
+        """Ping every server once (a run's start, when the hub is already open).
+
+        Raises:
+            McpError: one line naming the first server that does not answer.
+        """
+        if not self._thread.is_alive():
+            raise McpError("MCP sessions are closed")
+        for name, session in self._sessions.items():
+            try:
+                self._submit(session.send_ping(), self.timeout, f"MCP server {name!r}")
+            except Exception as exc:
+                raise McpError(f"MCP server {name!r} does not answer: "
+                               f"{one_line(_root(exc), 200)}") from None
+
+    def call(self, server: str, tool: BaseTool, args: dict[str, Any]) -> str:
+        """Call one (async) MCP tool on the hub's loop and return its text.
+
+        Raises:
+            TimeoutError: no answer within the hub's timeout.
+            McpError: the tool answered with an error, or the session is gone.
+        """
+        what = f"MCP tool {tool.name} of server {server!r}"
+        try:
+            content = self._submit(tool.ainvoke(args), self.timeout, what)
+        except TimeoutError:
+            raise
+        except Exception as exc:
+            raise McpError(f"{what} failed: {one_line(_root(exc), 200)}") from exc
+        return _text_of(content)
+
+    def close(self) -> None:
+        """Close every session (a stdio server's process ends) and stop the loop thread."""
+        if not self._thread.is_alive():
+            return
+        self._loop.call_soon_threadsafe(self._stop.set)
+        for holder in self._holders:
+            try:
+                holder.result(self.timeout)
+            except Exception:  # noqa: BLE001, S110 - closing: a dead session is already closed
+                pass
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(self.timeout)
+        if not self._thread.is_alive():
+            self._loop.close()
+
+
+def _root(exc: BaseException) -> BaseException:
+    """The first leaf of an exception group (anyio wraps a session's failure in one)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+_NAME = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def make_mcp_tools(hub: McpHub, results: McpResults) -> list[BaseTool]:
+    """Sync LangChain tools over every tool of ``hub``'s servers, named ``SERVER_TOOL``.
+
+    Each returns JSON ``{"results": [passage]}`` (see :meth:`Passage.to_dict`), the passage
+    cited as ``mcp:SERVER/TOOL``; an answer recorded in ``results`` is returned without calling
+    the server. A failure or a timeout raises (nothing recorded): the task's retry asks again.
+    """
+    out: list[BaseTool] = []
+    for server, tools in hub.tools.items():
+        for tool in tools:
+            out.append(_sync_tool(hub, results, server, tool))
+    return out
+
+
+def _sync_tool(hub: McpHub, results: McpResults, server: str, tool: BaseTool) -> BaseTool:
+    name = tool.name
+
+    def call(**args: Any) -> str:
+        with results.lock(server, name, args):
+            text = results.get(server, name, args)
+            if text is None:
+                text = hub.call(server, tool, args)
+                results.put(server, name, args, text)
+        passage = _passage(server, name, args, text)
+        return json.dumps({"results": [passage.to_dict()]}, ensure_ascii=False)
+
+    return StructuredTool(
+        name=_NAME.sub("_", f"{server}_{name}")[:64],
+        description=(tool.description or f"MCP tool {name} of server {server}") +
+        f"\nAnswers are cited as mcp:{server}/{name}: cite the exact `ref` returned.",
+        args_schema=tool.args_schema,
+        func=call,
+    )
