@@ -125,8 +125,7 @@ class ResearchState(TypedDict, total=False):
 
     warnings: list[dict[str, str]]
     """The relevance verdict (``app.research.relevance``): each ``{"code", "message"}``, empty when
-    the
-    sources speak to the topic. Written once, by ``report``, so every client reads it."""
+    the sources speak to the topic. Written once, by ``report``, so every client reads it."""
 
     failed_tasks: list[dict[str, Any]]
     """The tasks that failed for good, each ``{envelope_id, worker, task_key, error}``: written

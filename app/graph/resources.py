@@ -122,8 +122,7 @@ class Resources:
 
         Raises:
             app.settings.config.ConfigError: (served) a choice past its bound, a model not allowed,
-            an
-                unknown corpus name, an operator setting.
+                an unknown corpus name, an operator setting.
         """
         ctx = runtime.context if isinstance(runtime, Runtime) else runtime
         if self.served:

@@ -3,8 +3,7 @@
 Real models get LangChain's ``InMemoryRateLimiter`` (shared by every role, so parallel workers
 respect one requests-per-second budget) behind the provider endpoint's ``Retry-After`` gate, the
 :class:`app.llm.provider.ProviderGuard` callbacks (Retry-After pacing, provider-side faults named:
-see
-:mod:`app.llm.provider`), a request timeout, and no client-side retries
+see :mod:`app.llm.provider`), a request timeout, and no client-side retries
 (``max_retries=0``): retrying is LangGraph's ``RetryPolicy``'s job, one place, one count. (The
 ``openai`` SDK retries twice by default; with its retries on, a 429 would be retried inside one
 node attempt and the ``attempts`` an envelope records would lie.) The one exception is a rate limit

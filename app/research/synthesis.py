@@ -1,11 +1,9 @@
 """The report's model-written summary: a few sentences, each citing the claims it rests on.
 
 :func:`make_summarizer` builds the ``Models.summarize`` callable (``app/graph/resources.py``) when
-the
-report model is a real one (``RESEARCH_REPORT_MODEL``, else ``RESEARCH_MODEL``). The ``report``
+the report model is a real one (``RESEARCH_REPORT_MODEL``, else ``RESEARCH_MODEL``). The ``report``
 node calls it with the :class:`~app.research.report.ReportInput` it built from the results
-database, so the
-model sees the *persisted* rows only, never graph state:
+database, so the model sees the *persisted* rows only, never graph state:
 
 1. the findings and caveats of the rows (or, when there are none, the top passages) are numbered
    and listed with their refs: ``[3] (ref: langgraph.types#2) caveat: ...``;

@@ -24,8 +24,7 @@ writes, on either backend of :mod:`app.storage`:
 What an unfinished thread needs to resume is never touched: a thread is pruned only when its
 latest state, read under the thread's lock (a ``flock`` file, or a PostgreSQL advisory lock), has
 nothing left to run (:func:`app.runs.threads.is_unfinished`: no next task, no task whose pending
-writes
-wait), and only while this process holds the thread's lock (a run of it in another process is
+writes wait), and only while this process holds the thread's lock (a run of it in another process is
 skipped as busy). Reading (which threads, which checkpoints) goes through the checkpointer's API
 (``list``, ``get_tuple``) and the reader graph of ``threads``
 (:func:`app.runs.threads.research_graph`).

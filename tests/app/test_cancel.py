@@ -8,8 +8,7 @@ makes them give up instead: after a 401 in the first worker, no other worker doe
 The stop signal, the limiter and the fault plan are made per run (``app/graph/resources.py``), never
 per compiled graph: a second run of the same compiled graph, in the CLI's wiring or LangGraph
 Server's (``app/server/studio.py``), is not cancelled by the first one's fatal error (issue 9:
-"every
-later run in the same server process fails with RunCancelled").
+"every later run in the same server process fails with RunCancelled").
 """
 
 from __future__ import annotations

@@ -10,8 +10,7 @@ What the graph promises (docs/architecture.md, "Data flow" and "The envelope con
   (``write_count`` goes up, the row count does not).
 
 Checked with LangGraph's ``SqliteSaver`` (as the app wires it, through ``app.runs.run.open_graph``)
-and
-with ``InMemorySaver`` (through ``app.graph.build_graph``).
+and with ``InMemorySaver`` (through ``app.graph.build_graph``).
 """
 
 from __future__ import annotations

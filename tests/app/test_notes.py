@@ -1,6 +1,5 @@
 """app.research.notes.coalesce_notes: one line per stretch of rounds, not one note per round (issue
-21,
-item 8: ``--rounds 1000`` with a worker that always fails printed ~1,000 "note: round N")."""
+21, item 8: ``--rounds 1000`` with a worker that always fails printed ~1,000 "note: round N")."""
 
 from __future__ import annotations
 

@@ -24,8 +24,7 @@ from workers.registry import WORKERS
 @pytest.fixture
 def studio(tmp_path):
     """A graph compiled as ``app/server/studio.py`` compiles it (no checkpointer of its own), given
-    an
-    in-memory checkpointer as the server gives it one."""
+    an in-memory checkpointer as the server gives it one."""
     corpus = write_corpus(tmp_path / "corpus")
     defaults = Settings(data_dir=str(tmp_path / "data"), corpus=str(corpus),
                         model="offline", retry_interval=0.01)

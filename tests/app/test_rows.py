@@ -1,6 +1,5 @@
 """Which rows' items the report side reads (app.research.rows.ok_items): finished rows only, each
-item
-as stored, in row then item order."""
+item as stored, in row then item order."""
 
 from __future__ import annotations
 

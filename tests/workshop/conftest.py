@@ -42,7 +42,6 @@ def workshop_corpus(tmp_path_factory: pytest.TempPathFactory, walkthrough: Modul
 @pytest.fixture
 def offline_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     """Make ``app.settings.env.load_settings`` see no user setting: every variable it reads is
-    set to
-    the empty string (unset for the app, and it outranks a ``.env`` file), no API key."""
+    set to the empty string (unset for the app, and it outranks a ``.env`` file), no API key."""
     use_env(monkeypatch, clean_env())
     return monkeypatch
