@@ -186,16 +186,9 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
             raise ThreadBroken(f"thread {thread_id!r} cannot be resumed: {one_line(exc, 200)}; "
                                "start a new thread with --fresh") from exc
         values = snapshot.values or {}
-        # A kill right after the input checkpoint leaves state without a topic: nothing to
-        # compare, and the saved input is still there to resume from.
+        check_thread(request.topic, settings, thread_id, recorded, as_of=request.as_of,
+                     state=values)
         state_topic = values.get("topic")
-        if state_topic is not None and request.topic is not None and (
-            state_topic != request.topic or values.get("as_of") != request.as_of
-        ):
-            raise ThreadMismatch(
-                f"thread {thread_id!r} belongs to topic {state_topic!r} as of "
-                f"{values.get('as_of')}; use another --thread-id or --fresh"
-            )
         resumed_from: int | None = None
         pending = awaiting(snapshot)
         if pending is not None and request.review is None:

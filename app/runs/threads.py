@@ -159,17 +159,37 @@ def _split_key(key: str) -> tuple[str, bool]:
 
 
 def check_thread(topic: str | None, settings: Settings, thread_id: str,
-                 recorded: dict[str, Any] | None) -> Settings:
-    """Refuse what would lose or mix data before anything is opened; return the settings to use.
+                 recorded: dict[str, Any] | None, *, as_of: str | None = None,
+                 state: dict[str, Any] | None = None) -> Settings:
+    """Whether this run may continue ``thread_id``: the one owner of that decision. Called
+    before anything is opened (``state`` None), and again with the thread's state once the
+    checkpointer has read it. Returns the settings to use.
 
     A resume by id (``topic`` None) with no ``--corpus`` uses the corpus the thread started on,
     and searches the web if the thread did; an unfinished thread is never continued on other
-    sources (its report would cite two sets, and its pending tasks may need the web worker).
+    sources (its report would cite two sets, and its pending tasks may need the web worker); a
+    topic never lands on a thread of another topic or ``as_of``.
+
+    Args:
+        topic, as_of: the run's (``topic`` None: a resume by id).
+        recorded: the thread's ``runs`` row, or None.
+        state: the thread's latest state values (``StateSnapshot.values``), once read.
 
     Raises:
         UnknownThread: ``resume`` of a thread nobody knows.
-        ThreadMismatch: an unfinished thread would be continued on other sources.
+        ThreadMismatch: an unfinished thread would be continued on other sources, or the
+            thread belongs to another topic or ``as_of``.
     """
+    if state is not None:
+        # A kill right after the input checkpoint leaves state without a topic: nothing to
+        # compare, and the saved input is still there to resume from.
+        state_topic = state.get("topic")
+        if state_topic is not None and topic is not None and (
+                state_topic != topic or state.get("as_of") != as_of):
+            raise ThreadMismatch(
+                f"thread {thread_id!r} belongs to topic {state_topic!r} as of "
+                f"{state.get('as_of')}; use another --thread-id or --fresh")
+        return settings
     if topic is None and recorded is None:
         require_thread(storage_of(settings), thread_id)
     was_corpus, was_web = _split_key((recorded or {}).get("corpus") or "")
