@@ -110,3 +110,20 @@ def test_a_corpus_with_nothing_to_index_writes_nothing_into_the_data_dir(tmp_pat
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("error: ") and len(proc.stderr.strip().splitlines()) == 1
     assert list(data.iterdir()) == [], "bad input must write nothing"
+
+
+def test_a_topic_never_lands_on_a_thread_of_another_topic(tmp_path, small_corpus):
+    """threads.check_thread judges the thread's state too: another topic on a thread id that
+    holds one is refused in one line (exit 2), and the thread's rows are untouched."""
+    from tests.conftest import AS_OF, SMALL_TOPIC, run_cli
+    from tests.results_db import db_rows
+
+    data = tmp_path / "data"
+    common = ["--as-of", AS_OF, "--corpus", small_corpus, "--data-dir", data, "--model",
+              "offline", "--thread-id", "mine", "--quiet"]
+    assert run_cli("research", SMALL_TOPIC, *common).returncode == 0
+    rows = db_rows(data, "mine")
+    other = run_cli("research", "something else entirely", *common)
+    assert other.returncode == 2, other.stderr
+    assert "belongs to topic" in other.stderr and len(other.stderr.strip().splitlines()) == 1
+    assert db_rows(data, "mine") == rows
