@@ -117,8 +117,8 @@ def test_crash_then_resume(crash_at: str, mode: str, way: str, place: Callable[[
         assert len(saved) == len(set(saved))
         assert set(saved) <= finished_before, "saved writes of a task that never finished"
         if mode == "sync":
-            # The checkpoint after `plan` was saved before any worker started.
-            assert tup.metadata["step"] == 1
+            # The checkpoint after `dispatch` (the fan-out) was saved before any worker started.
+            assert tup.metadata["step"] == 2
         if mode in ("sync", "async"):
             assert saved, (f"no finished task's pending writes were saved in {MAP_CRASH_TRIES} "
                            f"crashes ({mode}): finished workers are lost on a hard kill")
@@ -155,7 +155,7 @@ def test_crash_then_resume(crash_at: str, mode: str, way: str, place: Callable[[
     if tup is not None:
         assert f"resuming thread {thread_id} from step" in proc2.stderr, describe(proc2)
     if mode == "sync" and crash_at == "persist-commit":  # after the map: no result to restore
-        assert f"resuming thread {thread_id} from step 3 (at persist)" in proc2.stderr, \
+        assert f"resuming thread {thread_id} from step 4 (at persist)" in proc2.stderr, \
             describe(proc2)
     assert "Traceback" not in proc2.stderr
 
@@ -220,7 +220,7 @@ def test_lost_step_checkpoint_after_every_task_finished_resumes(
     again, nothing is duplicated; ``resume`` must not say there is nothing to resume.
 
     The lost checkpoints are simulated deterministically by deleting every checkpoint after the
-    one `plan` produced from a completed run (the writes table is left as it was)."""
+    one `dispatch` produced from a completed run (the writes table is left as it was)."""
     thread_id = thread_id_of()
     where, run_log = place("data"), tmp_path / "run.log"
     common = _common(where, durability_corpus, "sync", run_log)
@@ -228,10 +228,10 @@ def test_lost_step_checkpoint_after_every_task_finished_resumes(
     assert first.returncode == 0, describe(first)
     assert len(read_run_log(run_log)) == EXPECTED_TASKS
 
-    deleted = delete_checkpoints_after_step(where, thread_id, 1)
+    deleted = delete_checkpoints_after_step(where, thread_id, 2)
     assert deleted == 4  # after the map step, route, persist and report
     tup = latest_checkpoint(where, thread_id)
-    assert tup.metadata["step"] == 1
+    assert tup.metadata["step"] == 2
     assert sorted(pending_envelope_ids(tup)) == sorted(expected_envelope_ids())
 
     if way == "research":
@@ -239,7 +239,7 @@ def test_lost_step_checkpoint_after_every_task_finished_resumes(
     else:
         proc = run_app("resume", thread_id, *common, "--json")
     assert proc.returncode == 0, describe(proc)
-    assert f"resuming thread {thread_id} from step 1" in proc.stderr, describe(proc)
+    assert f"resuming thread {thread_id} from step 2" in proc.stderr, describe(proc)
     assert len(read_run_log(run_log)) == EXPECTED_TASKS, "finished workers ran again"
     _, rows = assert_completed_thread(where, thread_id)
     # The rows were written by the first run's persist; the resumed persist upserted them.
