@@ -137,6 +137,14 @@ class PostgresServer:
                                cwd=folder)
             shutil.rmtree(folder, ignore_errors=True)
 
+    def restart_command(self) -> list[str]:
+        """The command that restarts this server (``pg_ctl restart -m fast``, the way an
+        operator's restart goes: every client's connection is ended with ``AdminShutdown``),
+        waiting until it accepts connections again on the same port."""
+        return [*_as_server_user(), str(find_bindir() / "pg_ctl"), "-D",
+                str(self.folder / "data"), "-l", str(self.folder / "log"), "-m", "fast", "-w",
+                "-t", "60", "restart"]
+
     def url(self, database: str = "postgres") -> str:
         """``postgresql://postgres@127.0.0.1:PORT/<database>``."""
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
