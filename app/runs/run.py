@@ -271,25 +271,31 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
             # Alive here with a crash point set: the run never reached it.
             unreached = resources.run_for(control, settings.context()).faults.unreached()
             resources.release(control)
-        final = graph.get_state(config)
-        pause = awaiting(final)
-        if pause is not None:
-            with storage.results() as store:
-                store.finish_run(thread_id, status="awaiting_review")
-            paused = ReviewPause(thread_id, topic, as_of, pause)
-            paused.crash_unreached = unreached
-            return paused
-        summary = summarize_run(final.values, storage=storage,
-                                thread_id=thread_id, topic=topic, as_of=as_of, labels=labels,
-                                workers=len(workers), resumed_from=resumed_from,
-                                started=started)
+        try:
+            final = graph.get_state(config)
+            pause = awaiting(final)
+            if pause is not None:
+                with storage.results() as store:
+                    store.finish_run(thread_id, status="awaiting_review")
+                paused = ReviewPause(thread_id, topic, as_of, pause)
+                paused.crash_unreached = unreached
+                return paused
+            summary = summarize_run(final.values, storage=storage,
+                                    thread_id=thread_id, topic=topic, as_of=as_of,
+                                    labels=labels, workers=len(workers),
+                                    resumed_from=resumed_from, started=started)
+        except Exception as exc:
+            if (gone := storage.went_away(exc)) is not None:
+                raise StorageLost(what_was_saved(gone, written, ended=thread_id)) from exc
+            raise
         if unreached:
             summary.crash_unreached = unreached
             summary.notes.append(unreached)
         return summary
 
 
-def what_was_saved(gone: str, written: dict[str, dict[str, Any]]) -> str:
+def what_was_saved(gone: str, written: dict[str, dict[str, Any]],
+                   ended: str | None = None) -> str:
     """The one line for a run whose database went away (``gone``, from
     :meth:`app.storage.Storage.went_away`): what of it was written, and how to go on.
 
@@ -297,11 +303,17 @@ def what_was_saved(gone: str, written: dict[str, dict[str, Any]]) -> str:
         gone: the cause, e.g. "the PostgreSQL database at URL went away during the run (...)".
         written: the run's last ``persisted`` (``{"count": N}``) and ``report``
             (``{"path": ...}``) progress events, by kind; either may be missing.
+        ended: the thread id, when the graph had run to its end (its last checkpoint saved)
+            and only reading its final state and summary failed.
 
     Example:
         >>> what_was_saved("gone", {"persisted": {"count": 3}}).split(":")[0]
         'gone; its 3 rows were written, but not the report nor the final checkpoint'
     """
+    if ended is not None:
+        return (f"{gone} after the run ended: its rows, report and last checkpoint were saved, "
+                f"but its summary could not be read; `inspect {ended}` shows it once the "
+                "database is back")
     again = "run the same command again once the database is back"
     if "persisted" not in written:
         return f"{gone}; {again} to resume from the last checkpoint that was saved"

@@ -291,11 +291,11 @@ class PostgresStorage(Storage):
             lease.__exit__(None, None, None)
 
     def went_away(self, exc: BaseException) -> str | None:
-        """``"PostgreSQL at URL went away (CAUSE)"`` when ``exc`` is a lost connection
+        """``"the PostgreSQL database at URL went away (CAUSE)"`` when ``exc`` is a lost connection
         (:func:`lost_connection`), else None."""
         if (cause := lost_connection(exc)) is None:
             return None
-        return f"the PostgreSQL database at {self.label} went away during the run ({cause})"
+        return f"the PostgreSQL database at {self.label} went away ({cause})"
 
     def thread_ids(self, saver: Any) -> list[str]:
         """:data:`~app.storage.base.ROOT_THREADS_SQL` on the saver's connection."""
