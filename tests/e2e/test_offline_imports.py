@@ -18,9 +18,10 @@ from pathlib import Path
 from tests.conftest import AS_OF, ROOT, SMALL_TOPIC, clean_env
 
 UNUSED_OFFLINE = ("langchain_openai", "openai", "psycopg", "psycopg_pool", "pypdf", "docx",
-                  "tavily", "mcp", "langchain_mcp_adapters", "langgraph.checkpoint.postgres")
-"""Top-level packages (or modules) an offline run on SQLite over a folder of Markdown files
-has no use for."""
+                  "tavily", "mcp", "langchain_mcp_adapters", "langgraph.checkpoint.postgres",
+                  "lxml", "dotenv")
+"""Top-level packages (or modules) an offline run on SQLite over a folder of Markdown files,
+without a ``.env`` file, has no use for (lxml reads HTML files, python-dotenv a ``.env``)."""
 
 _MODULES_AT_EXIT = """\
 import atexit, json, runpy, sys
@@ -32,10 +33,12 @@ runpy.run_module("app", run_name="__main__", alter_sys=True)
 
 
 def modules_of_a_run(tmp_path: Path, *args: str | Path) -> set[str]:
-    """The modules loaded by the end of ``python -m app ARGS`` (which must exit 0)."""
+    """The modules loaded by the end of ``python -m app ARGS`` (which must exit 0), run in
+    ``tmp_path`` (so no ``.env`` file is there)."""
     listing = tmp_path / "modules.json"
+    env = {**clean_env(), "PYTHONPATH": str(ROOT)}
     proc = subprocess.run([sys.executable, "-c", _MODULES_AT_EXIT, str(listing),
-                           *map(str, args)], cwd=ROOT, env=clean_env(), capture_output=True,
+                           *map(str, args)], cwd=tmp_path, env=env, capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return set(json.loads(listing.read_text(encoding="utf-8")))
