@@ -68,6 +68,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _options(port: int, folder: Path) -> str:
+    """The server's options (``pg_ctl -o``): 127.0.0.1:``port``, its socket in ``folder``, no
+    fsync (see the module docstring)."""
+    return (f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+            "-c max_connections=200")
+
+
 def _as_server_user() -> list[str]:
     """The command prefix that runs a server binary as a non-root user (empty if not root)."""
     if os.geteuid() != 0:
@@ -116,12 +124,9 @@ class PostgresServer:
                 "--encoding=UTF8", "--locale=C", "--no-sync")
             for attempt in range(5):  # the free port may be taken before the server binds it
                 port = _free_port()
-                options = (f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} "
-                           "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-                           "-c max_connections=200")
                 try:
                     run(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"),
-                        "-o", options, "-w", "-t", "60", "start")
+                        "-o", _options(port, folder), "-w", "-t", "60", "start")
                 except subprocess.CalledProcessError:
                     if attempt == 4:
                         raise
@@ -136,6 +141,29 @@ class PostgresServer:
                                 "immediate", "-w", "stop"], capture_output=True, timeout=60,
                                cwd=folder)
             shutil.rmtree(folder, ignore_errors=True)
+
+    def restart(self, attempts: int = 10) -> None:
+        """Restart the server the way an operator does (``pg_ctl stop -m fast``: every client's
+        connection ends with ``AdminShutdown``), then start it again on the same port, with the
+        same options, waiting until it accepts connections. Under load the port can be taken
+        for a moment (a client's ephemeral port), so the start is tried ``attempts`` times.
+
+        Raises:
+            RuntimeError: it did not start again (the end of its log attached).
+        """
+        prefix, pg_ctl = _as_server_user(), str(find_bindir() / "pg_ctl")
+        data, log = str(self.folder / "data"), str(self.folder / "log")
+        subprocess.run([*prefix, pg_ctl, "-D", data, "-m", "fast", "-w", "stop"], check=True,
+                       capture_output=True, timeout=120, cwd=self.folder)
+        for _ in range(attempts):
+            started = subprocess.run(
+                [*prefix, pg_ctl, "-D", data, "-l", log, "-o", _options(self.port, self.folder),
+                 "-w", "-t", "60", "start"], capture_output=True, timeout=120, cwd=self.folder)
+            if started.returncode == 0:
+                return
+            time.sleep(1.0)
+        tail = (self.folder / "log").read_text(encoding="utf-8", errors="replace")[-2000:]
+        raise RuntimeError(f"PostgreSQL did not start again on port {self.port}:\n{tail}")
 
     def url(self, database: str = "postgres") -> str:
         """``postgresql://postgres@127.0.0.1:PORT/<database>``."""

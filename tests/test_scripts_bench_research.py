@@ -30,6 +30,16 @@ def test_bench_research_runs_and_prints_its_lines():
     seconds = r"\d+\.\d\d s"
     assert re.search(rf"^cold run: +{seconds} .*target <= 15 s +(PASS|FAIL)$", out, re.M), out
     assert re.search(rf"^warm run: +{seconds} .*target <= 5 s +(PASS|FAIL)$", out, re.M), out
+    # The fixed cost: a warm run next to the import floor measured in the same run.
+    ratio = re.search(r"^warm run / import floor: (\d+\.\d\d)x  \(warm (\d+\.\d\d) s, "
+                      r"floor (\d+\.\d\d) s: python -c \"import langgraph\.graph, "
+                      r"langgraph\.checkpoint\.sqlite, langchain\.agents\"; best of 3, "
+                      r"interleaved; CPU \d+\.\d\dx\)  target <= 1\.1x  (PASS|FAIL)$", out,
+                      re.M)
+    assert ratio, out
+    shown, warm, floor = (float(ratio.group(i)) for i in (1, 2, 3))
+    assert floor > 0 and abs(shown - warm / floor) <= 0.02, out
+    assert ratio.group(4) == ("PASS" if shown <= 1.1 else "FAIL"), out
     # The CLI runs' wall time in three parts, each a share of that same run's wall time: they
     # add up to it, so no share can pass 100 %.
     assert "split (seconds; % of that run's wall time)" in out, out

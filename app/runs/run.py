@@ -34,7 +34,7 @@ from app.runs.threads import (
     run_thread_id,
 )
 from app.settings.config import Settings
-from app.storage import Storage, StorageVanished, ThreadBusy, storage_of
+from app.storage import Storage, StorageLost, StorageVanished, ThreadBusy, storage_of
 from workers.pacing import stop_waiting_when
 
 __all__ = [
@@ -244,10 +244,20 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
             if pending is None:  # a review decision: the plan was shown at the pause
                 emit("planned", {"sub_questions": values["sub_questions"], "total": total})
         control = RunControl()  # identifies this run's per-run objects (app.graph.resources)
+        written: dict[str, dict[str, Any]] = {}  # the last "persisted" and "report" events
+
+        def noting(kind: str, data: dict[str, Any]) -> None:
+            if kind in ("persisted", "report"):
+                written[kind] = data
+            emit(kind, data)
+
         try:
             _stream(graph, graph_input, config, settings, control, resources, restored,
-                    step_tasks or total, emit)
+                    step_tasks or total, noting)
         except BaseException as exc:
+            if (gone := storage.went_away(exc)) is not None:
+                _record_failure(storage, thread_id)
+                raise StorageLost(what_was_saved(gone, written)) from exc
             if not isinstance(exc, StorageVanished):  # else it would make the data dir again
                 with storage.results() as store:
                     status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
@@ -257,22 +267,69 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
             # Alive here with a crash point set: the run never reached it.
             unreached = resources.run_for(control, settings.context()).faults.unreached()
             resources.release(control)
-        final = graph.get_state(config)
-        pause = awaiting(final)
-        if pause is not None:
-            with storage.results() as store:
-                store.finish_run(thread_id, status="awaiting_review")
-            paused = ReviewPause(thread_id, topic, as_of, pause)
-            paused.crash_unreached = unreached
-            return paused
-        summary = summarize_run(final.values, storage=storage,
-                                thread_id=thread_id, topic=topic, as_of=as_of, labels=labels,
-                                workers=len(workers), resumed_from=resumed_from,
-                                started=started)
+        try:
+            final = graph.get_state(config)
+            pause = awaiting(final)
+            if pause is not None:
+                with storage.results() as store:
+                    store.finish_run(thread_id, status="awaiting_review")
+                paused = ReviewPause(thread_id, topic, as_of, pause)
+                paused.crash_unreached = unreached
+                return paused
+            summary = summarize_run(final.values, storage=storage,
+                                    thread_id=thread_id, topic=topic, as_of=as_of,
+                                    labels=labels, workers=len(workers),
+                                    resumed_from=resumed_from, started=started)
+        except Exception as exc:
+            if (gone := storage.went_away(exc)) is not None:
+                raise StorageLost(what_was_saved(gone, written, ended=thread_id)) from exc
+            raise
         if unreached:
             summary.crash_unreached = unreached
             summary.notes.append(unreached)
         return summary
+
+
+def what_was_saved(gone: str, written: dict[str, dict[str, Any]],
+                   ended: str | None = None) -> str:
+    """The one line for a run whose database went away (``gone``, from
+    :meth:`app.storage.Storage.went_away`): what of it was written, and how to go on.
+
+    Args:
+        gone: the cause, e.g. "the PostgreSQL database at URL went away during the run (...)".
+        written: the run's last ``persisted`` (``{"count": N}``) and ``report``
+            (``{"path": ...}``) progress events, by kind; either may be missing.
+        ended: the thread id, when the graph had run to its end (its last checkpoint saved)
+            and only reading its final state and summary failed.
+
+    Example:
+        >>> what_was_saved("gone", {"persisted": {"count": 3}}).split(":")[0]
+        'gone; its 3 rows were written, but not the report nor the final checkpoint'
+    """
+    if ended is not None:
+        return (f"{gone} after the run ended: its rows, report and last checkpoint were saved, "
+                f"but its summary could not be read; `inspect {ended}` shows it once the "
+                "database is back")
+    again = "run the same command again once the database is back"
+    if "persisted" not in written:
+        return f"{gone}; {again} to resume from the last checkpoint that was saved"
+    rows = f"its {written['persisted'].get('count', 0)} rows"
+    if "report" in written:
+        return (f"{gone}; {rows} and the report ({written['report'].get('path')}) were "
+                "written, but the run's final checkpoint could not be saved: "
+                f"{again} to record the thread as finished")
+    return (f"{gone}; {rows} were written, but not the report nor the final checkpoint: "
+            f"{again} to finish it")
+
+
+def _record_failure(storage: Storage, thread_id: str) -> None:
+    """Mark the run ``error`` in the results database if it is reachable again (a restarted
+    server is, a stopped one is not: then the record says ``running`` until the next run)."""
+    try:
+        with storage.results() as store:
+            store.finish_run(thread_id, status="error")
+    except Exception:  # noqa: BLE001 - the database that went away is the error reported
+        pass
 
 
 def restored_envelope_ids(snapshot: Any) -> set[str]:

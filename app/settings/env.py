@@ -16,8 +16,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from dotenv import dotenv_values
-
 from app.settings.config import ENV_VARS, Settings, default_model
 from app.settings.spec import ConfigError, SettingSpec, parse_setting
 
@@ -96,6 +94,8 @@ def load_settings(
     file_values: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
         try:
+            from dotenv import dotenv_values  # only when there is a .env file
+
             _check_dotenv_lines(Path(env_file))
             file_values = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
         except (UnicodeDecodeError, OSError) as exc:  # not text, or not readable

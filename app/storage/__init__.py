@@ -32,6 +32,7 @@ from app.storage.base import (
     DamagedDatabase,
     Storage,
     StorageError,
+    StorageLost,
     StorageVanished,
     ThreadBusy,
     TryLater,
@@ -41,7 +42,7 @@ from app.storage.base import (
 from app.storage.results import ResultsStore
 
 __all__ = [
-    "DamagedDatabase", "ResultsStore", "Storage", "StorageError", "StorageVanished",
+    "DamagedDatabase", "ResultsStore", "Storage", "StorageError", "StorageLost", "StorageVanished",
     "ThreadBusy", "TryLater", "is_transient_storage_error", "open_storage", "root_config",
     "storage_of",
 ]

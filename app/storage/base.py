@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from app.storage.results import ResultsStore
 
 __all__ = [
-    "DamagedDatabase", "ROOT_THREADS_SQL", "Storage", "StorageError", "StorageVanished",
+    "DamagedDatabase", "ROOT_THREADS_SQL", "Storage", "StorageError", "StorageLost",
+    "StorageVanished",
     "ThreadBusy", "TryLater", "is_transient_storage_error", "root_config",
 ]
 
@@ -65,6 +66,13 @@ class StorageVanished(StorageError):
     """The data dir, or its checkpoint database, was deleted (or replaced) while a run used it:
     SQLite goes on writing to the unlinked file, so the run would finish and claim success with
     its checkpoints, lock and run record gone. The run stops instead (exit 1)."""
+
+
+class StorageLost(StorageError):
+    """The database went away while a run used it (a server restarted or shut down, the
+    connection dropped): the message names the server and the cause, says what of the run was
+    written (result rows, the report) and what was not (the last checkpoint), and how to go on
+    (the same command again resumes from the last checkpoint that was saved)."""
 
 
 class TryLater(StorageError):
@@ -148,6 +156,12 @@ class Storage(ABC):
         """One line saying the storage was deleted under this process (the data dir or its
         checkpoint database gone or replaced since this process opened it), else None. Cheap
         (a ``stat``): called at every progress event of a run. A server backend: always None."""
+        return None
+
+    def went_away(self, exc: BaseException) -> str | None:
+        """The cause, in a few words, when ``exc`` says the database went away under the run
+        (a server restart ends every connection), else None. A file backend: always None
+        (a deleted data dir is :meth:`vanished`)."""
         return None
 
     @abstractmethod

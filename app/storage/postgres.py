@@ -26,6 +26,11 @@ under a transaction-level advisory lock (``pg_advisory_xact_lock``, released at 
 pooler-safe), because two processes creating the same table at once can fail even with
 ``IF NOT EXISTS``.
 
+A server that goes away under a run (restarted, shut down, the connection dropped) is named by
+:meth:`PostgresStorage.went_away`; psycopg's own warning about the pipeline it could not end on
+the dead connection (``error ignored terminating <psycopg.Pipeline [BAD]>``, logged while the
+real error propagates) is dropped (:class:`_LostConnectionNoise`), so the user sees one line.
+
 A pooler error the app cannot work around (statement pooling, an unsupported startup parameter,
 a prepared statement from elsewhere) is one line naming the pooler (:func:`pooler_error`).
 
@@ -37,6 +42,7 @@ Locks" (https://www.postgresql.org/docs/current/explicit-locking.html).
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -54,6 +60,47 @@ _SETUP_PATIENCE = 120.0
 _OWN_TABLES = ("results", "runs", "reports", "leases")
 _POOLER_SIGNS = ("pgbouncer", "pooling mode", "unsupported startup parameter",
                  "prepared statement")
+
+
+_GONE_SQLSTATES = {"57P01": "the server was shut down or restarted (admin shutdown)",
+                   "57P02": "the server crashed (crash shutdown)",
+                   "57P03": "the server is starting up or shutting down"}
+"""Class 57 "operator intervention" codes that end a connection."""
+
+
+def lost_connection(exc: BaseException) -> str | None:
+    """Why the connection is gone, when ``exc`` (a psycopg error) says so, else None:
+    ``AdminShutdown`` and its siblings (:data:`_GONE_SQLSTATES`), or a client-side
+    ``OperationalError`` without a SQLSTATE (``server closed the connection unexpectedly``,
+    ``the connection is lost``, ``the connection is closed``)."""
+    import psycopg
+
+    if not isinstance(exc, psycopg.OperationalError):
+        return None
+    sqlstate = getattr(exc, "sqlstate", None)
+    if sqlstate in _GONE_SQLSTATES:
+        return _GONE_SQLSTATES[sqlstate]
+    if sqlstate is None:
+        return "the connection was lost: " + " ".join(str(exc).split())[:160]
+    return None
+
+
+class _LostConnectionNoise(logging.Filter):
+    """Drops psycopg's ``error ignored ...`` warnings whose ignored error is a lost connection:
+    ``Pipeline.__exit__`` (and a connection's rollback on exit) logs it while the block's own
+    error propagates, and that error is the one reported (one line, by the CLI)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        ignored = args[-1] if args else None
+        return not (str(record.msg).startswith("error ignored")
+                    and isinstance(ignored, BaseException) and lost_connection(ignored))
+
+
+def _quiet_lost_connections() -> None:
+    psycopg_log = logging.getLogger("psycopg")
+    if not any(isinstance(f, _LostConnectionNoise) for f in psycopg_log.filters):
+        psycopg_log.addFilter(_LostConnectionNoise())
 
 
 def redact_url(url: str) -> str:
@@ -152,6 +199,7 @@ class PostgresStorage(Storage):
         import psycopg
         from psycopg.rows import dict_row
 
+        _quiet_lost_connections()
         url = url or self.url
         try:
             return psycopg.connect(url, autocommit=True, prepare_threshold=None,
@@ -247,6 +295,13 @@ class PostgresStorage(Storage):
             yield
         finally:
             lease.__exit__(None, None, None)
+
+    def went_away(self, exc: BaseException) -> str | None:
+        """``"the PostgreSQL database at URL went away (CAUSE)"`` when ``exc`` is a lost connection
+        (:func:`lost_connection`), else None."""
+        if (cause := lost_connection(exc)) is None:
+            return None
+        return f"the PostgreSQL database at {self.label} went away ({cause})"
 
     def thread_ids(self, saver: Any) -> list[str]:
         """:data:`~app.storage.base.ROOT_THREADS_SQL` on the saver's connection."""

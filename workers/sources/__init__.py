@@ -19,10 +19,11 @@ To add a source, see docs/extending.md ("Add a source").
 
 from __future__ import annotations
 
+from typing import Any
+
 from workers.sources.base import CorpusError, Document, Passage, Source
 from workers.sources.corpus import MAX_K, Corpus
 from workers.sources.folder import FOLDER_EXTENSIONS, MAX_FILE_BYTES
-from workers.sources.htmlpage import html_to_text
 from workers.sources.packages import DEFAULT_PACKAGES, EXCLUDED_MODULES
 from workers.sources.query import STOPWORDS, query_terms, query_to_fts, title_terms
 from workers.sources.text import MAX_PASSAGE_CHARS, chunk_text
@@ -46,3 +47,13 @@ __all__ = [
     "query_to_fts",
     "title_terms",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``html_to_text`` is imported on first use (PEP 562): it loads lxml, which a run over
+    Markdown files or a cached index never needs (issue 21, item 12)."""
+    if name == "html_to_text":
+        from workers.sources.htmlpage import html_to_text
+
+        return html_to_text
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,8 +10,9 @@ A file name that is not valid UTF-8 is indexed under an escaped ref (``b"n\\xe9e
 types...). The fingerprint covers the folder's files (paths, sizes, mtimes), so a change rebuilds
 the index.
 
-This module imports only the standard library (PDF and .docx reading is in
-:mod:`workers.sources.documents`).
+This module imports only the standard library and this package; HTML is read by
+:mod:`workers.sources.htmlpage` (lxml), PDF and .docx by :mod:`workers.sources.documents`, each
+imported only when a file of its kind is read.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from pathlib import Path
 
 from workers.sources import documents
 from workers.sources.base import CorpusError, RawDoc
-from workers.sources.htmlpage import html_page
 from workers.sources.index import SCHEMA_VERSION, tree_signature
 from workers.sources.packages import docstrings
 from workers.sources.text import (
@@ -238,6 +238,8 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
     name = rel.rsplit("/", 1)[-1]
     title, sections = name, ()
     if suffix == ".html":
+        from workers.sources.htmlpage import html_page  # lxml: only for HTML files
+
         page = html_page(text)
         title, sections, text = page.title or name, page.sections, page.text
     elif suffix == ".py":

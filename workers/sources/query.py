@@ -251,6 +251,34 @@ def _forms(word: str) -> frozenset[str]:
 _HAY_WORDS = re.compile(r"[^\W_]+")
 
 
+class _Hits(dict[str, int]):
+    """Word -> the index of the term it matches (-1: none), filled as words are met; ``index``
+    maps each form of each term to the term's index (the first term of a shared form)."""
+
+    def __init__(self, terms: tuple[str, ...]) -> None:
+        super().__init__()
+        self.index: dict[str, int] = {}
+        for i, term in enumerate(terms):
+            for form in _forms(term.lower()):
+                self.index.setdefault(form, i)
+
+
+@lru_cache(maxsize=256)
+def _word_hits(terms: tuple[str, ...]) -> _Hits:
+    """The word memo of one query's terms: a search ranks ~200 candidates against the same
+    terms, and its passages repeat their words, so each word's forms are looked up once
+    (this was 40 % of a warm run's research CPU; issue 21, item 12). Two threads filling one
+    memo at once write the same value."""
+    return _Hits(terms)
+
+
+def _hit(index: dict[str, int], word: str) -> int:
+    for form in _forms(word):
+        if form in index:
+            return index[form]
+    return -1
+
+
 def term_matches(terms: Sequence[str], text: str) -> tuple[set[int], int]:
     """Which ``terms`` (indexes) a text mentions (a word sharing a form with the term, see
     :func:`word_forms`; identifiers split at ``_`` as FTS5 splits them), and how many pairs of
@@ -260,15 +288,14 @@ def term_matches(terms: Sequence[str], text: str) -> tuple[set[int], int]:
         >>> term_matches(["retry", "policy", "zebra"], "Set the retry_policy of a node.")
         ({0, 1}, 1)
     """
-    index: dict[str, int] = {}
-    for i, term in enumerate(terms):
-        for form in _forms(term.lower()):
-            index.setdefault(form, i)
+    hits = _word_hits(tuple(terms))
     found: set[int] = set()
     pairs: set[int] = set()
     last = -2
     for word in _HAY_WORDS.findall(text.lower()):
-        hit = next((index[f] for f in _forms(word) if f in index), -1)
+        hit = hits.get(word)
+        if hit is None:
+            hit = hits[word] = _hit(hits.index, word)
         if hit >= 0:
             found.add(hit)
             if last >= 0 and hit == last + 1:
