@@ -110,9 +110,11 @@ def test_a_killed_remote_holder_frees_the_thread_after_its_lease_expires(
     data = tmp_path / "data"
     crashed = _run(data, durability_corpus, pooled, "--crash-at", "map:5", "--max-concurrency",
                    "2", remote=True)
-    killed_at = time.monotonic()
     assert crashed.returncode in SIGKILLED, describe(crashed)
     refused = _run(data, durability_corpus, pooled)
+    # the wait was measured while the refused run ran, so it counts from no later than now (a
+    # start taken before that run would undercount it when starting a process is slow)
+    refused_at = time.monotonic()
     assert refused.returncode == BUSY_EXIT, describe(refused)
     assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
     found = re.search(r"lease expires in (\d+) s", refused.stderr)
@@ -121,7 +123,7 @@ def test_a_killed_remote_holder_frees_the_thread_after_its_lease_expires(
 
     wait = int(found.group(1))
     assert 0 < wait <= LEASE_TTL
-    time.sleep(max(0.0, killed_at + wait + 1 - time.monotonic()))
+    time.sleep(max(0.0, refused_at + wait + 1 - time.monotonic()))
     proc = _run(data, durability_corpus, pooled)
     assert proc.returncode == 0, describe(proc)
     assert "resuming thread" in proc.stdout
