@@ -21,7 +21,8 @@ CONFIG = ROOT / "langgraph.json"
 
 def test_langgraph_json_is_minimal_and_points_at_a_file():
     config = json.loads(CONFIG.read_text("utf-8"))
-    assert config["dependencies"] == ["."]
+    # the image installs the project from uv.lock (docs/deploy.md), not from "dependencies"
+    assert config["source"] == {"kind": "uv", "root": "."} and "dependencies" not in config
     assert config["graphs"] == {"research": "./app/server/studio.py:served_graph"}  # a factory
     assert config["auth"] == {"path": "./app/server/auth.py:auth", "disable_studio_auth": True}
     # An "env" file that does not exist breaks `langgraph up` (docker compose env_file);
