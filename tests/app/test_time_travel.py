@@ -12,16 +12,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from app.graph import build_graph
-from app.graph.resources import Resources
+import tests.app.test_review_graph as review_graph
 from app.research.plan import offline_plan
 from app.research.review import awaited, resume_command
-from app.settings.config import Settings
 from state import make_envelope_id
-from tests.durability._helpers import AS_OF, TOPIC, write_corpus
+from tests.durability._helpers import AS_OF, TOPIC
 from tests.results_db import db_rows, logical_duplicates
 from workers.registry import WORKERS
 
@@ -30,16 +27,7 @@ TASKS = len(QUESTIONS) * len(WORKERS)
 NAMES = [w.name for w in WORKERS]
 
 
-@pytest.fixture
-def studio(tmp_path):
-    """The served graph's shape: compiled without a checkpointer of its own, given one."""
-    corpus = write_corpus(tmp_path / "corpus")
-    settings = Settings(data_dir=str(tmp_path / "data"), corpus=str(corpus),
-                        model="offline", retry_interval=0.01)
-    resources = Resources(settings)
-    graph = build_graph(WORKERS, resources=resources, checkpointer=InMemorySaver())
-    yield graph, tmp_path / "data"
-    resources.close()
+studio = review_graph.studio  # the served graph's shape, given an in-memory checkpointer
 
 
 def _config(thread: str) -> dict:
