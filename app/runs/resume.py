@@ -1,0 +1,138 @@
+"""What a run gives the graph: resume the thread's checkpoint, run its topic again, or start it.
+
+Part of the CLI's run (``app/runs/run.py``): the decision is made from the thread's
+``StateSnapshot`` and its record in the results database, after ``app/runs/threads.py`` has
+judged that the run may continue the thread at all. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.errors import NothingToResume
+from app.research.review import awaiting, resume_command
+from app.runs.threads import is_unfinished
+
+__all__ = ["Start", "StartCounts", "progress_at_start", "restored_envelope_ids", "what_to_run"]
+
+
+@dataclass(frozen=True)
+class Start:
+    """How a run starts its thread.
+
+    Attributes:
+        graph_input: what ``graph.stream`` gets: None (resume from the checkpoint), a
+            ``Command(resume=...)`` (a review decision), or ``{"topic", "as_of"}`` (a run).
+        topic: the run's topic.
+        as_of: the run's ``YYYY-MM-DD``.
+        resumed_from: the checkpoint's step when resuming, else None.
+    """
+
+    graph_input: Any
+    topic: str
+    as_of: str
+    resumed_from: int | None = None
+
+
+def what_to_run(topic: str | None, as_of: str, review: dict[str, Any] | None, snapshot: Any,
+                recorded: Mapping[str, Any] | None, thread_id: str) -> Start:
+    """Decide how a run continues ``thread_id``.
+
+    An unfinished thread (:func:`app.runs.threads.is_unfinished`: tasks left, or all finished
+    with their writes saved while the checkpoint after them was lost) resumes from its
+    checkpoint, never starts over; a review decision given after the run went on (e.g. killed
+    while persisting an approved review) continues it the same way. With no checkpoint to
+    continue, a thread the results database records as unfinished (a hard kill under
+    ``durability="exit"`` saves no checkpoint) runs its recorded topic again. Otherwise the
+    given topic runs (again) on the thread.
+
+    Args:
+        topic: the command's topic; None for ``resume``/``review``.
+        as_of: the command's ``YYYY-MM-DD``.
+        review: the review decision passed as ``Command(resume=...)``, or None.
+        snapshot: the thread's ``StateSnapshot``.
+        recorded: the thread's run record (``app.runs.threads.recorded_run``), or None.
+        thread_id: for the error messages.
+
+    Raises:
+        app.errors.NothingToResume: no topic given and nothing left to resume.
+    """
+    values = snapshot.values or {}
+    resumed_from: int | None = None
+    if is_unfinished(snapshot):
+        resumed_from = (snapshot.metadata or {}).get("step", 0)
+        graph_input = None if awaiting(snapshot) is None else resume_command(snapshot, review)
+        topic = values.get("topic") or topic or (recorded or {}).get("topic")
+        as_of = values.get("as_of") or (recorded or {}).get("as_of") or as_of
+    elif topic is None:
+        if recorded is None or recorded["status"] == "finished" or values:
+            raise NothingToResume(f"thread {thread_id!r} has nothing left to resume")
+        topic, as_of = recorded["topic"], recorded["as_of"]
+        graph_input = {"topic": topic, "as_of": as_of}
+    else:
+        graph_input = {"topic": topic, "as_of": as_of}
+    if topic is None:
+        raise NothingToResume(f"thread {thread_id!r} has no recorded topic; start it again")
+    return Start(graph_input, topic, as_of, resumed_from)
+
+
+@dataclass(frozen=True)
+class StartCounts:
+    """What the progress display knows before the stream's first event.
+
+    Attributes:
+        restored: envelope ids a resume restores from saved pending writes (their tasks do
+            not run again, and write no progress event).
+        step_tasks: the workers' tasks of the interrupted superstep.
+        total: the count ``[done/total]`` starts from.
+        at: the nodes a resume starts at (``snapshot.next``), sorted.
+        planned: the ``planned`` event to show again on a resume (the plan was made by an
+            earlier run), or None.
+    """
+
+    restored: set[str] = field(default_factory=set)
+    step_tasks: int = 0
+    total: int = 0
+    at: list[str] = field(default_factory=list)
+    planned: dict[str, Any] | None = None
+
+
+def progress_at_start(snapshot: Any, start: Start, workers: Collection[str]) -> StartCounts:
+    """Count what a resume restores and what is left (a new run: all zero, as the plan has not
+    been made). On resume, the tasks of the interrupted superstep whose pending writes were
+    saved are not run again: count those, not the envelopes already in state (a thread run
+    again holds every envelope of its earlier run).
+
+    Args:
+        snapshot: the thread's ``StateSnapshot`` before the run.
+        start: :func:`what_to_run`'s decision.
+        workers: the compiled graph's worker node names (``app.graph.build.worker_names``).
+    """
+    if start.resumed_from is None:
+        return StartCounts()
+    questions = (snapshot.values or {}).get("sub_questions") or []
+    planned_total = len(questions) * len(workers)
+    step_tasks = sum(1 for t in snapshot.tasks if t.name in workers)
+    return StartCounts(
+        restored=restored_envelope_ids(snapshot), step_tasks=step_tasks,
+        total=step_tasks or planned_total, at=sorted(set(snapshot.next or ())),
+        planned={"sub_questions": questions, "total": planned_total} if questions else None)
+
+
+def restored_envelope_ids(snapshot: Any) -> set[str]:
+    """The envelope ids in the saved pending writes of a thread's interrupted superstep: the
+    results a resume restores instead of running their tasks again.
+
+    Args:
+        snapshot: the thread's ``StateSnapshot`` (``graph.get_state``); each of its ``tasks``
+            carries ``result``, the writes saved for it (None: it did not finish).
+    """
+    out: set[str] = set()
+    for task in snapshot.tasks or ():
+        written = (task.result or {}).get("envelopes") if isinstance(task.result, dict) else None
+        for envelope in written if isinstance(written, list) else [written] if written else []:
+            if isinstance(envelope, dict) and envelope.get("envelope_id"):
+                out.add(envelope["envelope_id"])
+    return out
