@@ -17,6 +17,10 @@
   an error.
 * ``storage`` (parametrized ``sqlite``/``postgres``): an :class:`app.storage.Storage` of each
   backend, empty, for tests of the storage contract.
+
+The suite runs under pytest-xdist (``-n auto``, sized by :func:`pytest_xdist_auto_num_workers`):
+session fixtures are set up once per worker, so each one's resources (ports, folders) are its
+own; a module whose module-scoped fixtures are costly is one ``xdist_group``.
 """
 
 from __future__ import annotations
@@ -103,6 +107,14 @@ SMALL_CORPUS_FILES: dict[str, str] = {
     ),
     "notes/ignored.bin": "binary-looking file that the corpus must skip\n",
 }
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject.toml's addopts): one pytest-xdist worker more than the CPUs this
+    process may use. Most tests wait on what they start (CLI processes, PostgreSQL, PgBouncer,
+    ``langgraph dev``, leases and retry waits), so one spare worker keeps the cores busy.
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS=N`` or ``-n N`` overrides it; ``-p no:xdist`` runs serially."""
+    return len(os.sched_getaffinity(0)) + 1
 
 
 def run_cli_many(

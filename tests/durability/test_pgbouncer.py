@@ -50,6 +50,9 @@ _REMOTE = textwrap.dedent("""
 """)
 
 
+pytestmark = pytest.mark.xdist_group(__name__)  # its module fixtures: one xdist worker runs it
+
+
 @pytest.fixture(scope="module")
 def bouncer(postgres_server: PostgresServer) -> Iterator[PgBouncer]:
     try:

@@ -60,6 +60,9 @@ HOSTILE = {
 }
 
 
+pytestmark = pytest.mark.xdist_group(__name__)  # its module fixtures: one xdist worker runs it
+
+
 @pytest.fixture(scope="module")
 def bad_runs(
     tmp_path_factory: pytest.TempPathFactory,

@@ -5,7 +5,7 @@ repository's ``langgraph.json`` on 127.0.0.1 (a free port, ``--no-browser``, no 
 tracing, no CLI analytics). Its own files (``.langgraph_api/``) go to a temp folder, and the
 app's (results database, reports, corpus index) to ``RESEARCH_DATA_DIR``. A fake
 OpenAI-compatible server on 127.0.0.1 (``tests/llm/fake_openai.py``) stands in for a provider.
-One server for the module (each start costs seconds), with auth on (``RESEARCH_API_TOKENS``:
+One server for the session (``tests/e2e/langgraph_dev.py``), with auth on (``RESEARCH_API_TOKENS``:
 two users).
 
 What is checked, as a LangGraph Server client sees it:
@@ -25,145 +25,27 @@ What is checked, as a LangGraph Server client sees it:
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from app.storage.sqlite import SqliteResults
-from tests.conftest import AS_OF, ROOT, SMALL_TOPIC, clean_env
+from tests.conftest import AS_OF, SMALL_TOPIC
+from tests.e2e.langgraph_dev import Server, client, new_thread, run
 from tests.expected import worker_names
-from tests.llm.fake_openai import FAKE_KEY, PLAN_QUESTIONS, FakeOpenAI
+from tests.llm.fake_openai import PLAN_QUESTIONS
 
-START_TIMEOUT = 240.0
-RUN_TIMEOUT = 300.0
-TOKENS = {"alice": "alice-token-7f3a", "bob": "bob-token-9c2e"}
-
-
-@dataclass
-class Server:
-    url: str
-    data_dir: Path
-    fake: FakeOpenAI
-    log: Path
-
-    def rows(self, thread_id: str) -> list[dict]:
-        with SqliteResults.in_dir(self.data_dir) as store:
-            return store.rows(thread_id=thread_id)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _config(folder: Path) -> Path:
-    """The repository's ``langgraph.json`` with its paths made absolute, so the server can run
-    from ``folder`` and keep its ``.langgraph_api/`` there (it resolves them from its cwd)."""
-    spec = json.loads((ROOT / "langgraph.json").read_text(encoding="utf-8"))
-    if "dependencies" in spec:
-        spec["dependencies"] = [str((ROOT / d).resolve()) for d in spec["dependencies"]]
-    if "source" in spec:  # {"kind": "uv", "root": "."}: the project is the repository
-        spec["source"] = {**spec["source"], "root": str(ROOT)}
-    spec["graphs"] = {name: str(ROOT / path.removeprefix("./"))
-                      for name, path in spec["graphs"].items()}
-    spec["auth"]["path"] = str(ROOT / spec["auth"]["path"].removeprefix("./"))
-    path = folder / "langgraph.json"
-    path.write_text(json.dumps(spec), encoding="utf-8")
-    return path
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("langgraph-dev")
-    fake = FakeOpenAI().start()
-    fake.known_models = {"gpt-test"}
-    port = _free_port()
-    env = clean_env({
-        "RESEARCH_DATA_DIR": str(folder / "data"),
-        "RESEARCH_CORPUS": str(small_corpus),
-        "RESEARCH_MODEL": "offline",
-        "RESEARCH_ALLOWED_MODELS": "offline,openai:gpt-test,openai:no-such-model",
-        "RESEARCH_RETRY_INTERVAL": "0.01",
-        "RESEARCH_API_TOKENS": ",".join(f"{token}={user}" for user, token in TOKENS.items()),
-        "OPENAI_API_KEY": FAKE_KEY,
-        "OPENAI_BASE_URL": fake.url,
-        "LANGSMITH_TRACING": "false",
-        "LANGCHAIN_TRACING_V2": "false",
-        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
-    })
-    env.pop("LANGSMITH_API_KEY", None)
-    log = folder / "server.log"
-    langgraph = Path(sys.executable).with_name("langgraph")
-    with open(log, "w", encoding="utf-8") as out:
-        proc = subprocess.Popen(
-            [str(langgraph), "dev", "--config", str(_config(folder)), "--host", "127.0.0.1",
-             "--port", str(port), "--no-browser", "--no-reload"],
-            cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"langgraph dev exited {proc.returncode}:\n{log.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/ok", timeout=5) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"langgraph dev not up in {START_TIMEOUT:.0f} s:\n"
-                            f"{log.read_text()[-3000:]}")
-            time.sleep(0.5)
-        yield Server(url, folder / "data", fake, log)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=30)
-        fake.stop()
-
-
-def _client(server: Server, user: str = "alice"):
-    from langgraph_sdk import get_sync_client
-
-    return get_sync_client(url=server.url, timeout=RUN_TIMEOUT,
-                           headers={"Authorization": f"Bearer {TOKENS[user]}"})
-
-
-def _run(server: Server, thread_id: str, context: dict | None = None, **kwargs) -> dict:
-    return _client(server).runs.wait(thread_id, "research",
-                                     input={"topic": SMALL_TOPIC, "as_of": AS_OF},
-                                     context=context, raise_error=False, **kwargs)
-
-
-def _new_thread(server: Server, user: str = "alice") -> str:
-    return _client(server, user).threads.create()["thread_id"]
+pytestmark = pytest.mark.xdist_group("langgraph_dev")  # one worker, one server (conftest.py)
 
 
 def test_per_run_context_outcome_and_a_rerun_of_the_thread(server: Server) -> None:
-    thread_id = _new_thread(server)
+    thread_id = new_thread(server)
     tasks = len(PLAN_QUESTIONS) * len(worker_names())
     critic_tasks = len(PLAN_QUESTIONS)
     provider = {"model": "openai:gpt-test", "rounds": 1}
 
     fault = server.fake.fail("critic", status=500, times=None)  # every attempt of each critic
     try:
-        first = _run(server, thread_id, provider)
+        first = run(server, thread_id, provider)
     finally:
         server.fake.faults.remove(fault)
     assert first["outcome"] == "partial", first
@@ -173,7 +55,7 @@ def test_per_run_context_outcome_and_a_rerun_of_the_thread(server: Server) -> No
     assert len(rows) == tasks and all(r["write_count"] == 1 for r in rows)
     assert sum(r["status"] == "error" for r in rows) == critic_tasks
 
-    again = _run(server, thread_id, provider)  # the same thread, the provider healthy again
+    again = run(server, thread_id, provider)  # the same thread, the provider healthy again
     assert again["outcome"] == "ok" and again["failed_tasks"] == [], again
     assert Path(again["report_path"]).is_file()
     # the report's text in the thread's state: a client on another machine needs no file
@@ -184,17 +66,17 @@ def test_per_run_context_outcome_and_a_rerun_of_the_thread(server: Server) -> No
 
 
 def test_a_fatal_model_error_leaves_the_next_runs_unaffected(server: Server) -> None:
-    bad_thread = _new_thread(server)
-    bad = _run(server, bad_thread, {"model": "openai:no-such-model"})
+    bad_thread = new_thread(server)
+    bad = run(server, bad_thread, {"model": "openai:no-such-model"})
     # the run failed (no final state); the server names the error's type, not its message
     assert "outcome" not in bad and "NotFound" in bad["__error__"]["error"], bad
     assert server.fake.requests(status=404), "the unknown model never reached the provider"
     assert server.rows(bad_thread) == []
 
-    offline = _run(server, _new_thread(server), {"model": "offline"})
+    offline = run(server, new_thread(server), {"model": "offline"})
     assert offline["outcome"] == "ok", offline
-    provider_thread = _new_thread(server)
-    provider = _run(server, provider_thread, {"model": "openai:gpt-test"})
+    provider_thread = new_thread(server)
+    provider = run(server, provider_thread, {"model": "openai:gpt-test"})
     assert provider["outcome"] == "ok", provider
     assert provider["sub_questions"] == PLAN_QUESTIONS
     assert len(server.rows(provider_thread)) == len(PLAN_QUESTIONS) * len(worker_names())
@@ -222,14 +104,14 @@ def test_what_a_client_may_not_set_fails_the_run_naming_the_key(server: Server,
         ({"config": {"recursion_limit": 100000}}, "config.recursion_limit"),
     ]
     for kwargs, key in cases:
-        thread_id = _new_thread(server)
-        out = _run(server, thread_id, **kwargs)
+        thread_id = new_thread(server)
+        out = run(server, thread_id, **kwargs)
         error = out.get("__error__") or {}
         assert "outcome" not in out and error.get("error") == "ConfigError", (key, out)
         message = error.get("message", "")
         assert message.startswith(f"{key}:") and "\n" not in message, (key, message)
         assert server.rows(thread_id) == []
-        state = _client(server).threads.get_state(thread_id)
+        state = client(server).threads.get_state(thread_id)
         assert not state["values"], (key, state)  # the run never started: no step, no state
     assert not elsewhere.exists()
     assert report.read_text(encoding="utf-8") == "keep me"
@@ -239,7 +121,7 @@ def test_what_a_client_may_not_set_fails_the_run_naming_the_key(server: Server,
 def test_auth_each_user_sees_and_runs_only_their_own_threads(server: Server) -> None:
     import httpx
 
-    alice = _new_thread(server, "alice")
+    alice = new_thread(server, "alice")
     for headers in ({}, {"x-auth-scheme": "langsmith"},
                     {"Authorization": "Bearer not-a-token"}):
         response = httpx.post(f"{server.url}/threads/search", json={}, headers=headers)
@@ -247,14 +129,14 @@ def test_auth_each_user_sees_and_runs_only_their_own_threads(server: Server) -> 
         response = httpx.get(f"{server.url}/threads/{alice}", headers=headers)
         assert response.status_code == 401, (headers, response.text)
 
-    bob = _client(server, "bob")
+    bob = client(server, "bob")
     assert _status(lambda: bob.threads.get(alice)) in (403, 404)
     assert _status(lambda: bob.runs.wait(alice, "research",
                                          input={"topic": SMALL_TOPIC, "as_of": AS_OF})) in (403,
                                                                                           404)
     assert _status(lambda: bob.threads.get_state(alice)) in (403, 404)
     assert alice not in {t["thread_id"] for t in bob.threads.search(limit=100)}
-    own = _client(server, "alice").threads.get(alice)
+    own = client(server, "alice").threads.get(alice)
     assert own["thread_id"] == alice and own["metadata"]["owner"] == "alice"
 
 

@@ -22,6 +22,9 @@ CASES = {"ok": [], "partial": NAMES[1:], "failed": NAMES}
 in the partial case)."""
 
 
+pytestmark = pytest.mark.xdist_group(__name__)  # its module fixtures: one xdist worker runs it
+
+
 @pytest.fixture(scope="module")
 def outcome_runs(small_corpus, tmp_path_factory):
     base = tmp_path_factory.mktemp("outcome")

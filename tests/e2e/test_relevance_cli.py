@@ -10,6 +10,8 @@ import pytest
 
 from tests.conftest import AS_OF, run_cli
 
+pytestmark = pytest.mark.xdist_group(__name__)  # its module fixtures: one xdist worker runs it
+
 
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -141,6 +141,9 @@ def assert_report_is_grounded(report: Report, corpus: Corpus) -> None:
 # Runs (all at once, once per module: each is a whole CLI process)
 
 
+pytestmark = pytest.mark.xdist_group(__name__)  # its module fixtures: one xdist worker runs it
+
+
 @pytest.fixture(scope="module")
 def runs(small_corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     base = tmp_path_factory.mktemp("e2e-research")

@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import json
 
-import tests.e2e.test_langgraph_server as served
+import pytest
+
 from tests.conftest import AS_OF, SMALL_TOPIC
-from tests.e2e.test_langgraph_server import Server
+from tests.e2e.langgraph_dev import Server
+from tests.e2e.langgraph_dev import client as _client  # alice's: the served graph has auth on
 from tests.expected import worker_names
 from tests.results_db import logical_duplicates
 
-server = served.server  # the served graph's fixture: one ``langgraph dev`` for this module
+pytestmark = pytest.mark.xdist_group("langgraph_dev")  # the session's one server (conftest.py)
 
 
-_client = served._client  # alice's client: the served graph has auth on
 def _wait(client, thread_id: str, **kwargs) -> dict:
     return client.runs.wait(thread_id, "research", raise_error=False, **kwargs)
 

@@ -31,6 +31,9 @@ def _research(data: Path, corpus: Path, *extra: str) -> subprocess.CompletedProc
                    corpus, "--model", "offline", *extra)
 
 
+pytestmark = pytest.mark.xdist_group(__name__)  # its module fixtures: one xdist worker runs it
+
+
 @pytest.fixture(scope="module")
 def _finished_template(tmp_path_factory: pytest.TempPathFactory,
                        small_corpus: Path) -> tuple[Path, str]:

@@ -25,6 +25,9 @@ TOPICS = [
 ]
 
 
+pytestmark = pytest.mark.xdist_group(__name__)  # its module fixtures: one xdist worker runs it
+
+
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data dir whose results database records two runs (one with a long topic and so a long

@@ -90,6 +90,9 @@ def test_readme_quality_table_is_rendered_from_the_committed_results():
         "README.md's quality table is stale: run uv run python scripts/eval_research.py --write")
 
 
+pytestmark = pytest.mark.xdist_group(__name__)  # its module fixtures: one xdist worker runs it
+
+
 @pytest.fixture(scope="module")
 def eval_run(tmp_path_factory):
     """The whole set, run once on one data dir: ``(rows, totals, corpus description, dir)``."""

@@ -142,6 +142,9 @@ def test_a_missing_package_is_a_one_line_error_when_not_root(tmp_path, monkeypat
     assert err.count("\n") == 0 and "sudo apt-get install no-such-doc-package" in err, err
 
 
+pytestmark = pytest.mark.xdist_group(__name__)  # its module fixtures: one xdist worker runs it
+
+
 @pytest.fixture(scope="module")
 def sqlite_slice(tmp_path_factory):
     """The CI slice of ``sqlite3-doc``, run through the real research path."""

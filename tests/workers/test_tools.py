@@ -29,6 +29,9 @@ def make_folder(root: Path, sentences: dict[str, str]) -> Path:
     return root
 
 
+pytestmark = pytest.mark.xdist_group(__name__)  # its module fixtures: one xdist worker runs it
+
+
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory):
     root = make_folder(

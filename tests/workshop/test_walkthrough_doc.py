@@ -79,6 +79,9 @@ def _run(argv: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
                           text=True, encoding="utf-8", timeout=SCRIPT_TIMEOUT, check=False)
 
 
+pytestmark = pytest.mark.xdist_group(__name__)  # its module fixtures: one xdist worker runs it
+
+
 @pytest.fixture(scope="module")
 def outputs() -> dict[tuple[str, ...], subprocess.CompletedProcess[str]]:
     """Every command of the page, run once (in parallel)."""

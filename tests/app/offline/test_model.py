@@ -106,6 +106,9 @@ def assert_extractive(items: list[Any], passages=PASSAGES) -> None:
         assert item.claim in by_ref[item.ref]["text"], item
 
 
+pytestmark = pytest.mark.xdist_group(__name__)  # its module fixtures: one xdist worker runs it
+
+
 @pytest.fixture(scope="module")
 def model() -> OfflineChatModel:
     return OfflineChatModel()

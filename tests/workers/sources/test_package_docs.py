@@ -27,7 +27,7 @@ from workers.sources import (
 
 def test_default_build_is_fast_and_sizeable(pkg: Corpus) -> None:
     assert pkg.built
-    assert pkg.build_wall_seconds < 20  # a few seconds on 2 cores; generous for slow CI
+    # how fast is scripts/bench_research.py's to measure (a ratio), not a timed test's
     count = pkg.passage_count()
     assert count > 1000
     assert pkg.description.startswith("package docs: ")
@@ -215,7 +215,6 @@ def test_warm_open_reuses_the_cache(pkg: Corpus, pkg_dir: Path) -> None:
         assert warm.path == path and path.stat().st_mtime_ns == mtime
         assert warm.fingerprint == pkg.fingerprint
         assert warm.passage_count() == pkg.passage_count()
-        assert elapsed < 1.0
         print(f"\nwarm open: {elapsed * 1000:.0f} ms")
     finally:
         warm.close()
