@@ -90,22 +90,33 @@ def topic_terms(topic: str) -> list[str]:
 def name_terms(topic: str) -> frozenset[str]:
     """The topic's words written as names (lower-cased): with a capital after their first letter
     ("SQLite", "FTS5", "RetryPolicy") or capitalized other than at a sentence's start ("on
-    *Windows*"). A name is matched on its own surface form only, never on a word it looks like
-    an inflection of: "Windows" is not "window" (issue 19).
+    *Windows*"; not in a title-cased topic, where every word is). A name is matched on its own
+    surface form only, never on a word it looks like an inflection of: "Windows" is not
+    "window" (issue 19).
 
     Example:
         >>> sorted(name_terms("Why does SQLite lock on Windows? Locks are rare."))
         ['sqlite', 'windows']
+        >>> sorted(name_terms("Configuring Window Functions In SQLite"))
+        ['sqlite']
     """
-    names: set[str] = set()
+    inner: set[str] = set()
+    capital: set[str] = set()
+    later = 0
     for match in _WORD.finditer(topic):
         word = match.group()
+        if len(word) < 2 or not word[0].isalpha():
+            continue
+        if any(c.isupper() for c in word[1:]):
+            inner.add(word.lower())
+            continue
         before = topic[: match.start()].rstrip()
-        starts_sentence = not before or before[-1] in _SENTENCE_ENDS
-        if len(word) > 1 and (any(c.isupper() for c in word[1:])
-                              or (word[0].isupper() and not starts_sentence)):
-            names.add(word.lower())
-    return frozenset(names)
+        if before and before[-1] not in _SENTENCE_ENDS:
+            later += 1
+            if word[0].isupper():
+                capital.add(word.lower())
+    title_cased = later > 1 and len(capital) * 2 > later
+    return frozenset(inner if title_cased else inner | capital)
 
 
 _WORD = re.compile(r"\w+")

@@ -204,6 +204,8 @@ def test_a_name_is_not_matched_by_a_word_it_looks_like_an_inflection_of() -> Non
     on_windows = [row("docs_search", Q1, [item(
         "passage", "Locking is slow on Windows network drives.", "lock.html#0")])]
     assert relevance_warnings(topic, on_windows) == []
+    # a title-cased topic capitalizes every word: only inner capitals mark a name there
+    assert name_terms("Checkpointer Pending Writes In LangGraph") == {"langgraph"}
 
 
 def test_corpus_stats_count_the_passages_a_search_would_match(tmp_path) -> None:
