@@ -9,12 +9,18 @@ module judges the *retrieved items* against the *topic's own* content words:
   :func:`workers.sources.query_terms`) minus the plan's template words
   (:data:`app.research.plan.TEMPLATE_WORDS`);
 * :func:`on_topic`: an item (passage, finding, caveat) mentions them, in its text or its title
-  (:func:`workers.sources.query.mentions`: plurals and word stems count): one of one or two
-  words, at least half of three or more ("sourdough starter hydration" is not covered by a
-  passage that says "starter" and nothing else);
+  (:func:`mentioned`: plurals and word stems count, but a name such as "Windows" matches only
+  itself, never "window"): one word of a one- or two-word topic, two of a longer one
+  (:func:`needed`: "sourdough starter hydration" is not covered by a passage that says
+  "starter" and nothing else; a paraphrased question is not asked for half its words);
+* :func:`unknown_terms`: with the corpus's statistics (:class:`TermStats`, read by
+  :func:`corpus_stats`), the words no passage uses, when they carry half the topic's weight
+  (inverse document frequency): a near miss ("replace a cracked window pane" over SQLite's
+  manual) shares common words with the corpus, but its distinctive words are in none of it;
 * :func:`relevance_warnings`: ``no_relevant_sources`` when the run has results and none of them
-  is on topic. The report says so at its top and shows no finding from them; the ``--json``
-  summary lists it under ``warnings``. The exit code does not change: it is a finding about the
+  is on topic, or the topic's weight is in words the corpus never uses. The report says so
+  at its top and shows no finding from them; the ``--json`` summary lists it under
+  ``warnings``. The exit code does not change: it is a finding about the
   sources, not a failure.
 
 A topic in another language than the sources gets the warning by the same rule (its words are
@@ -24,6 +30,8 @@ tells whether any of them is about the topic.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,12 +44,18 @@ __all__ = [
     "NO_RELEVANT_SOURCES",
     "Relevance",
     "RunWarning",
+    "TermStats",
+    "corpus_stats",
     "describe_terms",
     "judge",
+    "mentioned",
+    "name_terms",
     "needed",
     "on_topic",
     "relevance_warnings",
     "topic_terms",
+    "unknown_terms",
+    "weights",
 ]
 
 NO_RELEVANT_SOURCES = "no_relevant_sources"
@@ -73,23 +87,173 @@ def topic_terms(topic: str) -> list[str]:
     return own or terms
 
 
-def needed(terms: Sequence[str]) -> int:
-    """How many of ``terms`` one item must mention to be on topic: half, rounded up.
+def name_terms(topic: str) -> frozenset[str]:
+    """The topic's words written as names (lower-cased): with a capital after their first letter
+    ("SQLite", "FTS5", "RetryPolicy") or capitalized other than at a sentence's start ("on
+    *Windows*"; not in a title-cased topic, where every word is). A name is matched on its own
+    surface form only, never on a word it looks like an inflection of: "Windows" is not
+    "window" (issue 19).
 
     Example:
-        >>> [needed(["a"] * n) for n in range(1, 6)]
-        [1, 1, 2, 2, 3]
+        >>> sorted(name_terms("Why does SQLite lock on Windows? Locks are rare."))
+        ['sqlite', 'windows']
+        >>> sorted(name_terms("Configuring Window Functions In SQLite"))
+        ['sqlite']
     """
-    return (len(terms) + 1) // 2
+    inner: set[str] = set()
+    capital: set[str] = set()
+    later = 0
+    for match in _WORD.finditer(topic):
+        word = match.group()
+        if len(word) < 2 or not word[0].isalpha():
+            continue
+        if any(c.isupper() for c in word[1:]):
+            inner.add(word.lower())
+            continue
+        before = topic[: match.start()].rstrip()
+        if before and before[-1] not in _SENTENCE_ENDS:
+            later += 1
+            if word[0].isupper():
+                capital.add(word.lower())
+    title_cased = later > 1 and len(capital) * 2 > later
+    return frozenset(inner if title_cased else inner | capital)
 
 
-def on_topic(item: Mapping[str, Any], terms: Sequence[str]) -> bool:
-    """Whether an item's text or title mentions enough of ``terms`` (:func:`needed`); True when
-    there are none: without content words there is nothing to judge by."""
+_WORD = re.compile(r"\w+")
+_SENTENCE_ENDS = ".?!:;\"'(\u201c\u2018"
+
+
+@dataclass(frozen=True)
+class TermStats:
+    """How common the topic's words are in the corpus the run searched: the index's passage
+    count and, per term, how many passages it matches (``workers.sources.index``'s
+    :func:`~workers.sources.index.passage_frequencies`, through ``Corpus.term_stats``).
+
+    Attributes:
+        passages: how many passages the index holds (``N``).
+        frequencies: term -> passages that match it; a term left out counts as matching none.
+    """
+
+    passages: int
+    frequencies: Mapping[str, int]
+
+    def weight(self, term: str) -> float:
+        """How distinctive ``term`` is: the BM25 inverse document frequency
+        ``ln(1 + (N - n + 0.5) / (n + 0.5))`` (Robertson/Sp\u00e4rck Jones, as Lucene's BM25
+        computes it: never negative). A word in a third of the passages weighs about 1.1, a
+        word the corpus never uses about ``ln(2N)``; 1.0 for every word of an empty index.
+
+        Example:
+            >>> stats = TermStats(1000, {"database": 400, "pane": 0})
+            >>> round(stats.weight("database"), 2), round(stats.weight("pane"), 2)
+            (0.92, 7.6)
+        """
+        total = max(int(self.passages), 0)
+        if total == 0:
+            return 1.0
+        n = min(max(int(self.frequencies.get(term, 0)), 0), total)
+        return math.log(1 + (total - n + 0.5) / (n + 0.5))
+
+
+def corpus_stats(corpus: Any, topic: str) -> TermStats | None:
+    """The :class:`TermStats` of ``topic``'s words in ``corpus`` (a
+    :class:`workers.sources.Corpus`: its ``term_frequencies`` and ``passage_count``, one
+    read-only count per word), or None when the source has no such statistics or cannot be
+    read: the judge then goes by the retrieved items alone.
+    """
+    count = getattr(corpus, "passage_count", None)
+    frequencies = getattr(corpus, "term_frequencies", None)
+    terms = topic_terms(topic)
+    if not callable(count) or not callable(frequencies) or not terms:
+        return None
+    try:
+        return TermStats(int(count()), dict(frequencies(terms)))
+    except Exception:  # noqa: BLE001 - statistics are optional: a closed or unreadable index
+        return None
+
+
+def weights(terms: Sequence[str], stats: TermStats | None = None) -> list[float]:
+    """Each term's weight as evidence that an item is on topic: its :meth:`TermStats.weight`,
+    or 1.0 each without corpus statistics (then half the weight is half the words, as
+    :func:`needed` counts)."""
+    if stats is None:
+        return [1.0] * len(terms)
+    return [stats.weight(t) for t in terms]
+
+
+def needed(terms: Sequence[str]) -> int:
+    """How many of ``terms`` one item must mention to be on topic: one of a one- or two-word
+    topic, two of a longer one: a passage that names two of the topic's own words together
+    talks about it. Half of a long question's words asked too much: a paraphrase's words are
+    by design not the documents' ("compute a running total over ordered rows without a
+    self-join" is answered by a passage on window functions that says "running total"), and
+    half of them fell on words of how it is asked (issue 19). A near miss whose common words
+    do meet in a passage is told by the corpus's vocabulary instead (:func:`unknown_terms`).
+
+    Example:
+        >>> [needed(["a"] * n) for n in range(0, 6)]
+        [0, 1, 1, 2, 2, 2]
+    """
+    return min(len(terms), 1 if len(terms) <= 2 else 2)
+
+
+def mentioned(terms: Sequence[str], text: str, names: Iterable[str] = ()) -> set[str]:
+    """The ``terms`` that ``text`` mentions: an inflection counts (:func:`mentions`), except for
+    a name (:func:`name_terms`), which only its own form matches (a whole word or an
+    identifier's part, case-insensitive).
+
+    Example:
+        >>> sorted(mentioned(["windows", "lock"], "window functions; locking", {"windows"}))
+        ['lock']
+    """
+    names = set(names)
+    found = mentions([t for t in terms if t not in names], text)
+    lowered = text.lower()
+    surface = set(_WORD.findall(lowered)) | set(_PARTS.findall(lowered))
+    return found | {t for t in terms if t in names and t in surface}
+
+
+_PARTS = re.compile(r"[^\W_]+")
+
+
+def on_topic(item: Mapping[str, Any], terms: Sequence[str], names: Iterable[str] = ()) -> bool:
+    """Whether an item's text or title mentions (:func:`mentioned`) :func:`needed` of
+    ``terms``; True when there are none: without content words there is nothing to judge by.
+
+    Args:
+        item: a result item: ``{"text", "title", ...}``.
+        terms: the topic's words (:func:`topic_terms`).
+        names: those of them written as names (:func:`name_terms`): matched on their own form.
+    """
     if not terms:
         return True
     text = f"{title_terms(str(item.get('title') or ''))} {item.get('text') or ''}"
-    return len(mentions(terms, text)) >= needed(terms)
+    return len(mentioned(terms, text, names)) >= needed(terms)
+
+
+def unknown_terms(terms: Sequence[str], stats: TermStats | None) -> list[str]:
+    """The ``terms`` the corpus never uses (in no passage, by ``stats``) when together they
+    weigh at least half of ``terms`` (:meth:`TermStats.weight`), else ``[]``; ``[]`` without
+    statistics.
+
+    The near miss: "How do I replace a cracked window pane?" over SQLite's manual retrieves
+    passages on ``REPLACE`` and window functions, which mention half of its words; but
+    "cracked" and "pane" are in no passage, and a word no passage uses weighs more than one
+    hundreds of them use, so the manual is not about the topic. A paraphrased question keeps
+    most of its weight in the manual's words ("a *throwaway* database that never touches the
+    disk": "throwaway" is about a third).
+
+    Example:
+        >>> stats = TermStats(11774, {"replace": 404, "cracked": 0, "window": 590, "pane": 0})
+        >>> unknown_terms(["replace", "cracked", "window", "pane"], stats)
+        ['cracked', 'pane']
+    """
+    if stats is None or not terms:
+        return []
+    ws = weights(terms, stats)
+    unknown = [t for t in terms if int(stats.frequencies.get(t, 0)) <= 0]
+    share = sum(w for t, w in zip(terms, ws, strict=True) if t in unknown) / sum(ws)
+    return unknown if share >= 0.5 else []
 
 
 def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
@@ -125,20 +289,28 @@ class Relevance:
     warnings: list[RunWarning]
 
 
-def judge(topic: str, rows: Iterable[Mapping[str, Any]]) -> Relevance:
+def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None = None
+          ) -> Relevance:
     """Judge the retrieved items of ``rows`` against ``topic``'s own words, once: the report
     takes both its banner's wording and the verdict from here.
 
     Args:
         topic: the research topic as the user gave it.
         rows: the run's results-database rows (``structured`` decoded), as the report reads them.
+        stats: how common the topic's words are in the corpus searched (:class:`TermStats`):
+            with them, a topic whose weight is mostly in words the corpus never uses is
+            warned whatever was retrieved (:func:`unknown_terms`); None: only the retrieved
+            items are judged.
     """
     rows = list(rows)
     terms = topic_terms(topic)
-    wanted = describe_terms(terms, needed(terms))
+    unknown = unknown_terms(terms, stats)
+    wanted = describe_terms(unknown) if unknown else describe_terms(terms, needed(terms))
     if not terms or not any(r.get("status") == "ok" for r in rows):
         return Relevance(wanted, [])
-    if any(on_topic(item, terms) for _row, item in ok_items(rows) if item.get("ref")):
+    names = name_terms(topic)
+    if not unknown and any(on_topic(item, terms, names) for _row, item in ok_items(rows)
+                           if item.get("ref")):
         return Relevance(wanted, [])
     shown = " ".join(str(topic).split())[:200]
     return Relevance(wanted, [RunWarning(
@@ -147,12 +319,14 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]]) -> Relevance:
     )])
 
 
-def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]]) -> list[RunWarning]:
+def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]],
+                       stats: TermStats | None = None) -> list[RunWarning]:
     """The warnings of :func:`judge`: ``[RunWarning("no_relevant_sources", ...)]`` when the run
     has at least one finished row and no retrieved item is :func:`on_topic`, else ``[]``.
 
     Args:
         topic: the research topic as the user gave it.
         rows: the run's results-database rows (``structured`` decoded), as the report reads them.
+        stats: as :func:`judge` takes them.
     """
-    return judge(topic, rows).warnings
+    return judge(topic, rows, stats).warnings

@@ -8,10 +8,14 @@ import pytest
 from app.research.relevance import (
     NO_RELEVANT_SOURCES,
     Relevance,
+    TermStats,
+    corpus_stats,
     describe_terms,
     judge,
+    name_terms,
     relevance_warnings,
     topic_terms,
+    unknown_terms,
 )
 from app.research.report import render_markdown
 from tests.app.test_report import Q1, Q2, ROWS, data, item, row
@@ -149,3 +153,71 @@ def test_one_incidental_word_of_a_longer_topic_is_not_coverage() -> None:
     covered = [row("docs_search", Q1, [item(
         "passage", "A sourdough starter needs a hydration of about 100 percent.", "s.md#0")])]
     assert relevance_warnings("sourdough starter hydration", covered) == []
+
+
+# SQLite's manual, in small: "replace" and "window" are common there, "cracked" and "pane" in no
+# passage (the counts are those of the sqlite3-doc package's 11,774 passages)
+SQLITE = TermStats(11774, {"replace": 404, "cracked": 0, "window": 590, "pane": 0,
+                           "create": 1862, "throwaway": 0, "database": 3930, "never": 399,
+                           "touches": 14, "disk": 548})
+NEAR = [row("docs_search", Q1, [item(
+    "passage", "REPLACE is an alias of INSERT OR REPLACE; a window function may follow it.",
+    "lang_replace.html#0")])]
+
+
+def test_a_near_miss_whose_distinctive_words_no_passage_uses_is_warned() -> None:
+    topic = "How do I replace a cracked window pane?"
+    # half its words meet in one passage: by the retrieved items alone it looks covered
+    assert relevance_warnings(topic, NEAR) == []
+    verdict = judge(topic, NEAR, SQLITE)
+    [warning] = verdict.warnings
+    assert warning.code == NO_RELEVANT_SOURCES
+    assert verdict.wanted == '"cracked" or "pane"'
+    assert warning.message.endswith('no retrieved passage mentions "cracked" or "pane"')
+    assert unknown_terms(topic_terms(topic), SQLITE) == ["cracked", "pane"]
+
+
+def test_a_paraphrase_with_a_word_the_docs_never_use_is_not_warned() -> None:
+    topic = "Can I create a throwaway database that never touches the disk?"
+    rows = [row("docs_search", Q1, [item(
+        "passage", "An in-memory database is never written to disk.", "inmemorydb.html#0")])]
+    assert unknown_terms(topic_terms(topic), SQLITE) == []  # "throwaway" is a third of it
+    assert relevance_warnings(topic, rows, SQLITE) == []
+
+
+def test_a_long_question_needs_two_of_its_words_in_one_passage() -> None:
+    topic = "How do I compute a running total over ordered rows without a self-join?"
+    rows = [row("docs_search", Q1, [item(
+        "passage", "A window function can keep a running total.", "windowfunctions.html#0")])]
+    assert relevance_warnings(topic, rows) == []  # "running" and "total" meet in it
+    one = [row("docs_search", Q1, [item("passage", "A join of two tables.", "join.html#0")])]
+    assert [w.code for w in relevance_warnings(topic, one)] == [NO_RELEVANT_SOURCES]
+
+
+def test_a_name_is_not_matched_by_a_word_it_looks_like_an_inflection_of() -> None:
+    topic = "Why is locking slow on Windows?"
+    assert name_terms(topic) == {"windows"}
+    rows = [row("docs_search", Q1, [item(
+        "passage", "Window functions are slow without an index.", "w.html#0")])]
+    [warning] = relevance_warnings(topic, rows)
+    assert 'mentions 2 of "locking", "slow" and "windows"' in warning.message
+    on_windows = [row("docs_search", Q1, [item(
+        "passage", "Locking is slow on Windows network drives.", "lock.html#0")])]
+    assert relevance_warnings(topic, on_windows) == []
+    # a title-cased topic capitalizes every word: only inner capitals mark a name there
+    assert name_terms("Checkpointer Pending Writes In LangGraph") == {"langgraph"}
+
+
+def test_corpus_stats_count_the_passages_a_search_would_match(tmp_path) -> None:
+    from workers.sources import Corpus
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "w.md").write_text("# Windows\n\nWindow functions compute running totals.\n")
+    (folder / "r.md").write_text("# Replace\n\nREPLACE deletes the old row first.\n")
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        stats = corpus_stats(corpus, "replace a cracked window pane")
+    assert stats is not None and stats.passages == 2
+    # porter stems, as search matches: "window" counts "Windows" and "Window"
+    assert stats.frequencies == {"replace": 1, "cracked": 0, "window": 1, "pane": 0}
+    assert corpus_stats(object(), "replace a cracked window pane") is None  # no statistics

@@ -46,3 +46,36 @@ def test_covered_topic_has_an_empty_warnings_list(data_dir: Path) -> None:
 def test_the_plain_summary_prints_the_warning(data_dir: Path) -> None:
     out = research(data_dir, "zebra marmalade").stdout
     assert '  warning: the sources say nothing about "zebra marmalade"' in out
+
+
+@pytest.fixture(scope="module")
+def sql_docs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small manual in which "replace" and "window" meet, and "cracked" and "pane" never do."""
+    folder = tmp_path_factory.mktemp("sql-docs")
+    pages = {
+        "replace.md": "# REPLACE\n\nThe REPLACE command replaces a row when a uniqueness "
+                      "constraint fails: it deletes the old row first.\n",
+        "window.md": "# Window functions\n\nA window function computes a running total over "
+                     "a window of rows. REPLACE may replace the values a window function reads.\n",
+        "memory.md": "# In-memory databases\n\nCreate an in-memory database by opening the name "
+                     ":memory:. It never touches the disk and is gone with its connection.\n",
+        "vacuum.md": "# VACUUM\n\nVACUUM rebuilds the database file, which shrinks it after many "
+                     "rows were deleted.\n",
+    }
+    for name, text in pages.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_a_near_miss_is_warned_and_a_paraphrase_is_not(tmp_path: Path, sql_docs: Path) -> None:
+    near = "How do I replace a cracked window pane?"
+    summary = json.loads(research(tmp_path, near, "--corpus", str(sql_docs), "--json").stdout)
+    [warning] = summary["warnings"]
+    assert warning["code"] == "no_relevant_sources"
+    assert warning["message"].endswith('no retrieved passage mentions "cracked" or "pane"')
+    report = Path(summary["report_path"]).read_text("utf-8")
+    assert f'**The sources say nothing about "{near}".**' in report.split("## 1.", 1)[0]
+    paraphrase = "Can I create a throwaway database that never touches the disk?"
+    summary = json.loads(
+        research(tmp_path, paraphrase, "--corpus", str(sql_docs), "--json").stdout)
+    assert summary["warnings"] == []

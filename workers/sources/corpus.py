@@ -17,7 +17,7 @@ import hashlib
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -322,6 +322,12 @@ class Corpus:
                 )
             ]
         return Document(doc[0], doc[1], doc[2], _window(texts, focus, max_chars))
+
+    def term_frequencies(self, terms: Iterable[str]) -> dict[str, int]:
+        """How many passages match each term, as a search matches it
+        (:func:`~workers.sources.index.passage_frequencies`): the relevance judge's statistics."""
+        with self._connection() as con:
+            return index.passage_frequencies(con, terms)
 
     def passage_count(self) -> int:
         """How many passages the index holds."""

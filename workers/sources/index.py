@@ -41,6 +41,7 @@ __all__ = [
     "build",
     "build_lock",
     "capped_notes",
+    "passage_frequencies",
     "read_meta",
     "remove_orphan_temps",
     "remove_stale",
@@ -266,3 +267,29 @@ def remove_stale(data_dir: Path, kind: str, keep: Path) -> None:
         if old != keep:
             with suppress(OSError):
                 old.unlink()
+
+
+def passage_frequencies(con: sqlite3.Connection, terms: Iterable[str]) -> dict[str, int]:
+    """How many passages of an open index match each term, as a search matches it (any column,
+    ``porter`` stems: "windows" counts the passages of "window"): the document frequency a
+    relevance judge weighs words by (issue 19). Read-only; one FTS5 count per distinct term.
+
+    Args:
+        con: a connection to an index :func:`build` wrote.
+        terms: words as :func:`workers.sources.query.query_terms` gives them; any text is
+            quoted as one FTS5 string (a term with no searchable token matches nothing: 0).
+
+    Raises:
+        sqlite3.Error: the index cannot be read.
+    """
+    out: dict[str, int] = {}
+    for term in dict.fromkeys(str(t) for t in terms):
+        if not re.search(r"\w", term):
+            out[term] = 0
+            continue
+        (count,) = con.execute(
+            "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?",
+            ('"' + term.replace('"', '""') + '"',),
+        ).fetchone()
+        out[term] = int(count)
+    return out

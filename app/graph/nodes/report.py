@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 
 from app.graph.nodes.common import thread_id_of
 from app.graph.resources import Models, Resources
-from app.research.relevance import judge
+from app.research.relevance import corpus_stats, judge
 from app.research.report import (
     ReportInput,
     render_markdown,
@@ -48,7 +48,11 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     ids = [e["envelope_id"] for e in current_envelopes(state)]
     with res.storage().results() as store:
         rows = store.rows(ids, thread_id=thread_id_of(config))
-    relevance = judge(state["topic"], rows)  # the one verdict: the report's and the state's
+    corpus = res.corpus(ctx)
+    # the one verdict (the report's and the state's); the corpus's vocabulary is weighed only
+    # when the corpus is the run's one source (the web or an MCP tool may know other words)
+    alone = not ctx.web and not res.settings.mcp_config
+    relevance = judge(state["topic"], rows, corpus_stats(corpus, state["topic"]) if alone else None)
     data = ReportInput(
         topic=state["topic"], as_of=state["as_of"], model_label=models.label,
         thread_id=thread_id_of(config), sub_questions=list(state["sub_questions"]), rows=rows,
@@ -56,7 +60,7 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     )
     # Files the corpus skipped (an encrypted or broken PDF...): the reader should know what
     # the report could not draw on.
-    extra_notes: list[str] = list(getattr(res.corpus(ctx), "notes", None) or [])
+    extra_notes: list[str] = list(getattr(corpus, "notes", None) or [])
     update = _summarize(state, ctx, models, data, extra_notes, runtime, res)
     unmetered = (state.get("unmetered_calls") or 0) + update.get("unmetered_calls", 0)
     if unmetered:  # a server that omits usage must not switch the budget off silently
