@@ -8,6 +8,7 @@ This module imports the standard library and lxml.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 
 from lxml import etree
@@ -63,17 +64,22 @@ def html_page(source: str | bytes) -> HtmlPage:
     a document lxml cannot read gives an empty page.
 
     The work is done in C: the marker characters are blanked in the source bytes, an XSLT
-    stylesheet (libxslt, :data:`_TEXT_XSLT`) writes the text of the root element with markers
+    stylesheet (libxslt, :func:`_stylesheet`) writes the text of the root element with markers
     around the block elements and the headings and nothing for the hidden ones, and the text is
     then cut at the markers: no Python loop over the elements (issue 19: >= 10 MB/s of HTML).
     Source of the idea: lxml's "XSLT" and "Parsing HTML" docs (``etree.XSLT``,
     ``str(result)`` of a ``method="text"`` output).
+
+    Thread-safe and parallel: each thread gets its own parser and stylesheet, and lxml frees
+    the GIL while it parses and transforms (the lxml FAQ's section on threads), so threads
+    read pages at once (``workers.sources.folder.folder_docs``).
     """
     data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
     if _MARK_BYTES.search(data):
         data = _MARK_BYTES.sub(b" ", data)
     try:
-        root = lxml_html.document_fromstring(data, parser=_PARSER)
+        parser, stylesheet = _thread_tools()
+        root = lxml_html.document_fromstring(data, parser=parser)
     except (etree.ParserError, ValueError):
         return HtmlPage("", ())
     head = root.find("head")
@@ -81,7 +87,7 @@ def html_page(source: str | bytes) -> HtmlPage:
     if title_el is None:
         title_el = root.find(".//title")
     title = " ".join((title_el.text or "").split()) if title_el is not None else ""
-    text = str(_TEXT_XSLT(root))
+    text = str(stylesheet(root))
     first, *rest = text.split(_HEAD)
     sections = [("", _paragraphs(first.replace(_TAIL, _BREAK)))]
     for chunk in rest:
@@ -105,12 +111,19 @@ def _stylesheet() -> etree.XSLT:
     return etree.XSLT(etree.XML(xsl.encode("utf-8")))
 
 
-_TEXT_XSLT = _stylesheet()
 _MARK_BYTES = re.compile("|".join(c for c in (_HEAD, _TAIL, _BREAK)).encode("utf-8"))
+_LOCAL = threading.local()
 
 
-_PARSER = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
-                               no_network=True)
+def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT]:
+    """This thread's HTML parser and text stylesheet (an lxml parser serves one thread at a
+    time: threads sharing one would take turns)."""
+    tools = getattr(_LOCAL, "tools", None)
+    if tools is None:
+        parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
+                                      no_network=True)
+        tools = _LOCAL.tools = (parser, _stylesheet())
+    return tools
 
 
 def html_to_text(source: str | bytes) -> str:
