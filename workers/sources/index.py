@@ -47,7 +47,7 @@ __all__ = [
     "tree_signature",
 ]
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60
