@@ -12,7 +12,10 @@ machine): in one process, on one folder,
 * **read**: every ``.html`` file read into memory (``Path.read_bytes``), after one untimed warm-up
   read, so both timings see a warm page cache;
 * **build**: ``Corpus.open`` on a fresh data dir (walk, read, lxml parse, navigation stripping,
-  chunking, the SQLite FTS5 insert and optimize), the whole build the user waits for.
+  chunking, the SQLite FTS5 insert and optimize), the whole build the user waits for, with the
+  file readers (lxml, pypdf, python-docx) imported beforehand: an import is paid once per
+  process, and where bytecode is not cached (``PYTHONDONTWRITEBYTECODE``) pypdf's alone costs
+  more than a second, which would be counted against the one PDF of sqlite3-doc's folder.
 
 It prints each one's MB/s (MB = 10**6 bytes of HTML) and the ratio build / read: what parsing and
 indexing cost over reading; then the build's CPU time, all its threads counted (the pages are
@@ -84,6 +87,10 @@ def measure(folder: Path, data_dir: Path, repeat: int = 1) -> dict[str, float]:
     """Time a plain read of the folder's HTML files and a full index build of the folder (the
     fastest of ``repeat`` builds, each into a fresh data dir under ``data_dir``); the CPU time
     is the build's process time (every thread's)."""
+    import docx  # noqa: F401 - warm-up imports: see the module docstring
+    import pypdf  # noqa: F401
+
+    import workers.sources.htmlpage  # noqa: F401
     from workers.sources import Corpus
 
     files = html_files(folder)
