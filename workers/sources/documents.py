@@ -2,8 +2,12 @@
 ``python-docx``).
 
 A PDF page is a document of its own, so its passages cite the file *and* the page:
-``report.pdf:p3#0``, shown as "report.pdf, page 3". A ``.docx`` file is one document (its
-paragraphs and table cells, in order), cited like any other file (``notes.docx#0``).
+``report.pdf:p3#0``, shown as "report.pdf, page 3". When the file has an outline (bookmarks),
+its entries are the pages' headings (issue 19: headings are indexed as fields): a page is cut
+where an entry that starts on it is printed as a line of its own, and the text before the first
+cut is headed by the entry in effect from earlier pages (see :func:`outline_sections`). A
+``.docx`` file is one document (its paragraphs and table cells, in order), cited like any other
+file (``notes.docx#0``).
 
 Nothing here raises for a bad file: an encrypted PDF (one that does not open with the empty
 password), a broken PDF or a broken ``.docx`` is skipped, counted in ``skipped`` and described in
@@ -15,6 +19,7 @@ the index of a folder. Source of the idea: pypdf's "Encryption and Decryption of
 from __future__ import annotations
 
 import logging
+import re
 import warnings
 from collections import Counter
 from collections.abc import Iterator
@@ -22,7 +27,15 @@ from pathlib import Path
 
 from workers.sources.base import RawDoc
 
-__all__ = ["DOCUMENT_EXTENSIONS", "MAX_DOCUMENT_BYTES", "docx_docs", "page_doc_id", "pdf_docs"]
+__all__ = [
+    "DOCUMENT_EXTENSIONS",
+    "MAX_DOCUMENT_BYTES",
+    "docx_docs",
+    "outline_sections",
+    "page_doc_id",
+    "pdf_docs",
+    "pdf_outline",
+]
 
 DOCUMENT_EXTENSIONS: tuple[str, ...] = (".pdf", ".docx")
 """Binary document types read by a library rather than decoded as text."""
@@ -68,12 +81,16 @@ def pdf_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> I
                     notes.append(f"{rel}: skipped, encrypted (needs a password)")
                     return
             pages = list(reader.pages)
+            starts = pdf_outline(reader)
     except Exception as exc:  # noqa: BLE001 - PdfReadError, or anything a damaged file raises
         skipped["unreadable"] += 1
         notes.append(f"{rel}: skipped, not a readable PDF ({type(exc).__name__})")
         return
     found = bad = 0
+    current = ""  # the outline entry in effect: the last one that starts on an earlier page
     for number, page in enumerate(pages, 1):
+        starting = starts.get(number - 1, [])
+        heading, current = current, (starting[-1] if starting else current)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -83,13 +100,68 @@ def pdf_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> I
             continue
         if text.strip():
             found += 1
-            yield RawDoc(page_doc_id(rel, number), name, f"{rel}, page {number}", text)
+            sections = outline_sections(text, starting, heading) if starts else ()
+            yield RawDoc(page_doc_id(rel, number), name, f"{rel}, page {number}", text,
+                         sections=sections)
     if bad:
         notes.append(f"{rel}: {bad} of {len(pages)} pages could not be read")
     if not found:
         skipped["blank"] += 1
         if not bad:
             notes.append(f"{rel}: skipped, no extractable text (a scan?)")
+
+
+def pdf_outline(reader: object) -> dict[int, list[str]]:
+    """The titles of a PDF's outline entries by the page (from 0) they start on, in outline
+    order (whitespace collapsed); ``{}`` when it has no outline or it cannot be read. Entries
+    without a title or a page are left out. Source: pypdf's ``PdfReader.outline`` and
+    ``get_destination_page_number`` ("Reading PDF outlines" in its docs)."""
+    starts: dict[int, list[str]] = {}
+
+    def walk(items: object, depth: int) -> None:
+        for item in items if isinstance(items, list) and depth < 32 else ():
+            if isinstance(item, list):
+                walk(item, depth + 1)
+                continue
+            try:
+                page = reader.get_destination_page_number(item)  # type: ignore[attr-defined]
+                title = " ".join(str(item.title or "").split())
+            except Exception:  # noqa: BLE001 - a broken entry is skipped, not the file
+                continue
+            if title and page is not None and page >= 0:
+                starts.setdefault(page, []).append(title)
+
+    try:
+        walk(reader.outline, 0)  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - a broken outline leaves the pages without headings
+        return {}
+    return starts
+
+
+def _title_line(title: str) -> re.Pattern[str]:
+    # the title as a line of its own, perhaps after its number ("3.4 Labels", "A.2 Options")
+    words = r"\s+".join(re.escape(w) for w in title.split())
+    return re.compile(rf"^[ \t]*(?:(?:[0-9]+|[A-Z])(?:\.[0-9]+)*\.?[ \t]+)?{words}[ \t]*$",
+                      re.M)
+
+
+def outline_sections(
+    text: str, starting: list[str], heading: str
+) -> tuple[tuple[str, str], ...]:
+    """A PDF page's text as ``(heading, text)`` sections: cut where each outline entry that
+    starts on the page (``starting``, in order) is printed as a line of its own; the text before
+    the first cut is headed ``heading`` (the entry in effect from earlier pages, or ``""``). An
+    entry whose title is not found on the page does not cut it."""
+    sections: list[tuple[str, str]] = []
+    pos = 0
+    for title in starting:
+        match = _title_line(title).search(text, pos)
+        if match is None:
+            continue
+        sections.append((heading, text[pos:match.start()]))
+        heading, pos = title, match.start()
+    sections.append((heading, text[pos:]))
+    return tuple((h, t.strip()) for h, t in sections if t.strip())
 
 
 def docx_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> Iterator[RawDoc]:

@@ -1,8 +1,8 @@
 """Small PDF and .docx files built by the tests themselves (no fixture files in the repo).
 
 ``make_pdf`` writes a minimal, valid PDF by hand (one Helvetica text object per page, a correct
-cross-reference table), which is what ``pypdf`` reads in the field; ``encrypt_pdf`` uses pypdf's
-own writer; ``make_docx`` uses python-docx.
+cross-reference table), which is what ``pypdf`` reads in the field; ``encrypt_pdf`` and
+``outline_pdf`` use pypdf's own writer; ``make_docx`` uses python-docx.
 """
 
 from __future__ import annotations
@@ -62,6 +62,21 @@ def encrypt_pdf(data: bytes, user_password: str, owner_password: str = "owner") 
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
     writer.encrypt(user_password=user_password, owner_password=owner_password,
                    algorithm="RC4-128")
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+def outline_pdf(data: bytes, entries: Sequence[tuple[str, int, int | None]]) -> bytes:
+    """``data`` with an outline (bookmarks): ``(title, page from 0, parent entry's index in
+    entries or None)`` each, added with pypdf's ``PdfWriter.add_outline_item``."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
+    added: list[object] = []
+    for title, page, parent in entries:
+        added.append(writer.add_outline_item(
+            title=title, page_number=page, parent=None if parent is None else added[parent]))
     buf = io.BytesIO()
     writer.write(buf)
     return buf.getvalue()

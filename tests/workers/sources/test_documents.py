@@ -7,7 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.workers.sources.documents_helpers import encrypt_pdf, make_docx, make_pdf
+from tests.workers.sources.documents_helpers import (
+    encrypt_pdf,
+    make_docx,
+    make_pdf,
+    outline_pdf,
+)
 from workers.sources import Corpus, CorpusError, Passage
 
 PAGES = [
@@ -104,3 +109,38 @@ def test_a_changed_pdf_rebuilds_the_index(folder: Path, tmp_path: Path) -> None:
         assert second.built
         assert second.search("pelican") == []
         assert second.search("flamingos")[0].ref == "reports/survey.pdf:p1#0"
+
+
+def test_a_pdf_outline_gives_its_pages_headings(tmp_path: Path) -> None:
+    """Issue 19, section 2: a PDF's outline entries are its passages' headings, indexed as a
+    field, so a page found by its section's name cites the right page."""
+    import sqlite3
+
+    pages = [
+        "1 Overview\nThe heron survey counts birds along the river.",
+        "Intro text about the survey tail.\n2 Setup\nUnpack the capybara kit first.\n"
+        "2.1 Lantern tuning\nTurn the brass dial until the flame is blue.",
+        "Keep the wick trimmed to one centimetre.",
+    ]
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "manual.pdf").write_bytes(outline_pdf(make_pdf(pages), [
+        ("Overview", 0, None), ("Setup", 1, None), ("Lantern tuning", 1, 1),
+    ]))
+    (root / "plain.pdf").write_bytes(make_pdf(["Lantern tuning is not a heading here."]))
+    with Corpus.open(tmp_path / "data", folder=root) as corpus:
+        con = sqlite3.connect(corpus.path)
+        rows = con.execute("SELECT doc_id, heading, text FROM passages ORDER BY doc_id, seq")
+        found = [(doc, heading, text.split("\n")[0]) for doc, heading, text in rows]
+        con.close()
+        assert found == [
+            ("manual.pdf:p1", "Overview", "1 Overview"),
+            ("manual.pdf:p2", "Overview", "Intro text about the survey tail."),
+            ("manual.pdf:p2", "Setup", "2 Setup"),
+            ("manual.pdf:p2", "Lantern tuning", "2.1 Lantern tuning"),
+            # the third page is headed by the entry in effect: its text never names it
+            ("manual.pdf:p3", "Lantern tuning", "Keep the wick trimmed to one centimetre."),
+            ("plain.pdf:p1", "", "Lantern tuning is not a heading here."),
+        ]
+        hits = corpus.search("lantern tuning wick", k=3)
+        assert hits[0].ref == "manual.pdf:p3#0", [h.ref for h in hits]

@@ -305,3 +305,57 @@ def test_no_indexable_files_message_says_why(
     assert reason in message, message
     assert "indexable: .md .txt .rst .py .html" in message, message
 
+
+
+def test_pages_parsed_by_threads_give_the_serial_documents_counts_and_notes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 19 (>= 10 MB/s of HTML): a folder's pages are parsed by threads; the documents,
+    their order, the skip counts and the notes are the serial ones."""
+    import threading
+    from collections import Counter
+
+    from workers.sources import htmlpage
+
+    parsed_by: set[str] = set()
+    real_page = htmlpage.html_page
+
+    def spy(source: str | bytes) -> htmlpage.HtmlPage:
+        parsed_by.add(threading.current_thread().name)
+        return real_page(source)
+
+    monkeypatch.setattr(htmlpage, "html_page", spy)
+    root = tmp_path / "site"
+    n_pages = folder_mod.MIN_PARALLEL_PAGES + 4
+    for i in range(n_pages):
+        write(root, f"p{i:02d}.html",
+              f"<html><head><title>Page {i}</title></head><body><h1>Part {i}</h1>"
+              f"<p>Tapir {i} text.</p><h2>More</h2><p>Heron {i} notes.</p></body></html>")
+    (root / "p05.html").write_bytes(b"\x89PNG\r\n\x1a\n\x00" * 50)  # binary: skipped, noted
+    write(root, "p07.html", "<html><body><script>x</script></body></html>")  # no text
+    write(root, "readme.md", "A plain file between the pages.")
+    files = folder_mod.folder_files(root)
+
+    def run(threads: int) -> tuple[list, Counter, list[str], list[tuple[int, int]]]:
+        skipped: Counter[str] = Counter()
+        notes: list[str] = []
+        calls: list[tuple[int, int]] = []
+        docs = list(folder_mod.folder_docs(files, skipped, notes,
+                                           lambda d, t: calls.append((d, t)), threads=threads))
+        return docs, skipped, notes, calls
+
+    serial = run(1)
+    assert parsed_by == {threading.current_thread().name}
+    parsed_by.clear()
+    threaded = run(2)
+    assert parsed_by and all(name.startswith("html-page") for name in parsed_by)
+    assert threaded == serial
+    docs, skipped, notes, calls = threaded
+    assert [d.doc_id for d in docs][:3] == ["p00.html", "p01.html", "p02.html"]
+    assert "p05.html" not in {d.doc_id for d in docs} and "readme.md" in {d.doc_id for d in docs}
+    assert docs[1].title == "Page 1"
+    assert docs[1].sections == (("Part 1", "Part 1\n\nTapir 1 text."),
+                                ("More", "More\n\nHeron 1 notes."))
+    assert skipped == Counter({"binary": 1, "blank": 1})
+    assert notes == ["p05.html: skipped, binary (not text)", "p07.html: skipped, no text"]
+    assert calls == [(i, len(files)) for i in range(1, len(files) + 1)]
