@@ -28,7 +28,7 @@ from workers.sources.boilerplate import strip_repeated
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
 from workers.sources.query import search_query
 from workers.sources.ranking import rank_score
-from workers.sources.text import plural, raw, safe_name
+from workers.sources.text import passage_window, plural, raw, safe_name
 
 __all__ = [
     "CANDIDATES",
@@ -321,7 +321,7 @@ class Corpus:
                     "SELECT text FROM passages WHERE doc_id = ? ORDER BY seq", (doc[0],)
                 )
             ]
-        return Document(doc[0], doc[1], doc[2], _window(texts, focus, max_chars))
+        return Document(doc[0], doc[1], doc[2], passage_window(texts, focus, max_chars))
 
     def term_frequencies(self, terms: Iterable[str]) -> dict[str, int]:
         """How many passages match each term, as a search matches it
@@ -386,21 +386,3 @@ class Corpus:
     def meta(self) -> dict[str, str]:
         """The index's meta table (fingerprint, description, passages, build_seconds, ...)."""
         return dict(self._meta)
-
-
-def _window(texts: list[str], focus: int, max_chars: int) -> str:
-    """Join passages, keeping at most ``max_chars`` around passage ``focus``."""
-    full = "\n\n".join(texts)
-    if len(full) <= max_chars:
-        return full
-    focus = min(max(focus, 0), len(texts) - 1)
-    lo = hi = focus
-    size = len(texts[focus])
-    while hi + 1 < len(texts) and size + 2 + len(texts[hi + 1]) <= max_chars:
-        hi += 1
-        size += 2 + len(texts[hi])
-    while lo > 0 and size + 2 + len(texts[lo - 1]) <= max_chars:
-        lo -= 1
-        size += 2 + len(texts[lo])
-    body = "\n\n".join(texts[lo : hi + 1])[: max(max_chars, 1)]
-    return ("[…]\n\n" if lo > 0 else "") + body + ("\n\n[…]" if hi + 1 < len(texts) else "")

@@ -16,6 +16,7 @@ __all__ = [
     "SNIFF_BYTES",
     "chunk_text",
     "decode_text",
+    "passage_window",
     "plural",
     "raw",
     "safe_name",
@@ -150,3 +151,28 @@ def decode_text(raw: bytes) -> str | None:
 def plural(n: int, word: str) -> str:
     """``"1 file"``, ``"2 files"``."""
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def passage_window(texts: list[str], focus: int, max_chars: int) -> str:
+    """Join a document's passages (``texts``, in order) by blank lines, keeping at most
+    ``max_chars`` characters of whole passages around passage ``focus`` (its index): forwards
+    first, then backwards; each cut is marked ``[…]``.
+
+    Example:
+        >>> passage_window(["a" * 5, "b" * 5, "c" * 5], 1, 12)
+        '[…]\n\nbbbbb\n\nccccc'
+    """
+    full = "\n\n".join(texts)
+    if len(full) <= max_chars:
+        return full
+    focus = min(max(focus, 0), len(texts) - 1)
+    lo = hi = focus
+    size = len(texts[focus])
+    while hi + 1 < len(texts) and size + 2 + len(texts[hi + 1]) <= max_chars:
+        hi += 1
+        size += 2 + len(texts[hi])
+    while lo > 0 and size + 2 + len(texts[lo - 1]) <= max_chars:
+        lo -= 1
+        size += 2 + len(texts[lo])
+    body = "\n\n".join(texts[lo : hi + 1])[: max(max_chars, 1)]
+    return ("[…]\n\n" if lo > 0 else "") + body + ("\n\n[…]" if hi + 1 < len(texts) else "")
