@@ -113,7 +113,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` (pyproject.toml's addopts): one pytest-xdist worker more than the CPUs this
     process may use. Most tests wait on what they start (CLI processes, PostgreSQL, PgBouncer,
     ``langgraph dev``, leases and retry waits), so one spare worker keeps the cores busy.
-    ``PYTEST_XDIST_AUTO_NUM_WORKERS=N`` or ``-n N`` overrides it; ``-p no:xdist`` runs serially."""
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS=N`` or ``-n N`` overrides it; ``-n 0`` runs the tests in
+    this process, one after another."""
     return len(os.sched_getaffinity(0)) + 1
 
 

@@ -160,7 +160,7 @@ def passage_window(texts: list[str], focus: int, max_chars: int) -> str:
 
     Example:
         >>> passage_window(["a" * 5, "b" * 5, "c" * 5], 1, 12)
-        '[…]\n\nbbbbb\n\nccccc'
+        '[…]\\n\\nbbbbb\\n\\nccccc'
     """
     full = "\n\n".join(texts)
     if len(full) <= max_chars:
