@@ -159,21 +159,25 @@ def offline_plan(topic: str, found: Sequence[Any] = ()) -> list[str]:
     """Deterministically divide ``topic`` into 3 to 5 sub-questions, distinct facets of it.
 
     The first asks the topic itself (:func:`main_question`); a comparison ("X vs Y", "X and Y")
-    then asks about each thing; then, from ``found`` (the passages a first search of the corpus
-    for the topic returned, best first), a question about each of the next distinct documents
-    ("What is `Name`?"). A sub-question is kept only when it searches words no earlier one
-    searches (the search focused on the topic ranks by the words a question shares with it:
+    then asks about each thing; a subject of several phrases ("resume a graph after a crash")
+    about each phrase; then, from ``found`` (the passages a first search of the corpus for the
+    topic returned, best first, when the caller has them), about each of the next distinct
+    documents ("What is `Name`?"). A sub-question is kept only when it searches words no earlier
+    one searches (a search focused on the topic ranks by the words a question shares with it:
     :func:`workers.sources.query.search_query`). With too few, the kind of question the topic
-    asks adds its usual facets (use, limitations), so the fan-out never collapses. The same
-    topic and corpus give the same plan (and the plan node keeps a thread's plan on a rerun).
+    asks (:func:`topic_kind`) adds its usual facets (use, limitations; how to change a
+    default), so the fan-out never collapses. Same input, same plan, in every process.
 
     Args:
         topic: the research topic, a phrase or a question.
-        found: :class:`workers.sources.Passage` objects of the topic's first search, or none.
+        found: :class:`workers.sources.Passage` objects of the topic's first search, or none
+            (the ``plan`` node passes none yet: see its module).
 
     Example:
         >>> offline_plan("Send vs reducers")[:3]
         ['How do Send and reducers differ?', 'What is Send?', 'What are reducers?']
+        >>> offline_plan("How do I resume a graph after a crash?")[1:]
+        ['How do you resume a graph?', 'What is a crash?']
     """
     kind = topic_kind(topic)
     subject = _subject(topic)
@@ -184,7 +188,15 @@ def offline_plan(topic: str, found: Sequence[Any] = ()) -> list[str]:
         questions += [main_question(p) for p in parts]
     else:
         questions.append(main_question(topic))
-    seen = {_searched(q, topic) for q in questions}
+        questions += _phrase_facets(kind, subject)
+    seen: set[frozenset[str]] = set()
+    kept: list[str] = []
+    for question in questions:  # a facet searching the words of an earlier one adds nothing
+        terms = _searched(question, topic)
+        if terms not in seen or not kept:
+            seen.add(terms)
+            kept.append(question)
+    questions = kept
     top = found[0].document_key if found else None
     names: list[str] = []
     for passage in found:
@@ -204,6 +216,30 @@ def offline_plan(topic: str, found: Sequence[Any] = ()) -> list[str]:
             break
         questions.append(question)
     return questions[:MAX_SUB_QUESTIONS]
+
+
+_PHRASE_BREAK = re.compile(
+    r"\s+(?:after|before|with|without|in|into|from|for|of|on|when|while|during|across|"
+    r"between|through|by|inside|within|using)\s+",
+    re.IGNORECASE,
+)
+
+
+def _phrase_facets(kind: str, subject: str) -> list[str]:
+    """A question per phrase of a subject made of several ("resume a graph after a crash":
+    "How do you resume a graph?", "What is a crash?"): each searches a part of the topic's
+    words, so the tasks divide the work."""
+    from workers.sources.query import content_terms
+
+    phrases = [p.strip() for p in _PHRASE_BREAK.split(subject) if content_terms(p.strip())]
+    if len(phrases) < 2:
+        return []
+    out = []
+    for n, phrase in enumerate(phrases[:3]):
+        first = phrase.split()[0].lower()
+        verb = n == 0 and kind == "how" and first not in ("a", "an", "the", "my", "your")
+        out.append(f"How do you {phrase}?" if verb else main_question(phrase))
+    return out
 
 
 def _kind_facets(kind: str, subject: str) -> list[str]:

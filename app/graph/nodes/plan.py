@@ -12,17 +12,13 @@ from langgraph.types import Overwrite
 from app.graph.resources import Resources
 from app.research.plan import llm_plan, offline_plan
 from app.research.rounds import highest_round
-from app.settings.config import ConfigError, RunContext, as_of_or_today
+from app.settings.config import RunContext, as_of_or_today
 from state import ResearchState, Routing
 from workers.pacing import stop_waiting_when
 from workers.retry import backoff, give_up
-from workers.sources import CorpusError
 from workers.usage import AttemptTokens
 
 __all__ = ["plan"]
-
-_FIRST_SEARCH_K = 10
-"""How many passages the offline plan's first search of the corpus looks at."""
 
 
 def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
@@ -61,16 +57,6 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     }
 
 
-def _first_search(topic: str, ctx: RunContext, res: Resources) -> list[Any]:
-    """The passages a first search of the run's corpus finds for ``topic`` (the offline plan
-    draws facets from its documents); [] when the corpus cannot be searched (the workers then
-    report why)."""
-    try:
-        return list(res.corpus(ctx).search(topic, k=_FIRST_SEARCH_K, focus=topic))
-    except (CorpusError, ConfigError):
-        return []
-
-
 def _questions(state: ResearchState, ctx: RunContext, attempt: int,
                runtime: Runtime[RunContext], res: Resources) -> tuple[list[str], list[str]]:
     """The sub-questions and the planner's notes."""
@@ -79,11 +65,11 @@ def _questions(state: ResearchState, ctx: RunContext, attempt: int,
     if state.get("sub_questions"):
         # The thread is run again (same topic and as_of, checked by the caller): keep its
         # plan, offline or not, so the same tasks get the same envelope ids and update the
-        # same rows even when the corpus changed since (a package upgrade: the offline plan
-        # reads it). ``--fresh`` starts a new thread, which plans anew.
+        # same rows even when the planner changed since (an upgrade). ``--fresh`` starts a
+        # new thread, which plans anew.
         return list(state["sub_questions"]), []
     if planner.offline:
-        return offline_plan(topic, _first_search(topic, ctx, res)), []
+        return offline_plan(topic), []
     try:
         with stop_waiting_when(res.run(runtime).scope.cancel):  # Retry-After waits
             result = llm_plan(topic, planner.model)

@@ -1,0 +1,68 @@
+"""The plan divides the work (issue 19 section 1): sub-questions are distinct facets of the topic,
+phrased as a person would ask them, each searching words the others do not."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from app.graph.nodes.plan import _questions
+from app.research.plan import MAX_SUB_QUESTIONS, MIN_SUB_QUESTIONS, offline_plan
+from workers.sources import Passage
+from workers.sources.query import search_query
+
+TOPICS = [
+    "How do I resume a graph after a crash?",
+    "What is the default setting for auto-vacuum?",
+    "checkpointer pending writes",
+    "Send vs reducers",
+    "Why does my graph stop?",
+]
+
+
+@pytest.mark.parametrize("topic", TOPICS)
+def test_no_sub_question_wraps_the_topic_in_a_template(topic: str) -> None:
+    questions = offline_plan(topic)
+    assert MIN_SUB_QUESTIONS <= len(questions) <= MAX_SUB_QUESTIONS
+    assert len(set(questions)) == len(questions)
+    for q in questions:
+        assert "meant by" not in q and "mechanism behind" not in q
+        assert q.endswith("?") and q.count("?") == 1, q  # never a question inside a question
+
+
+def test_a_question_shaped_topic_is_asked_as_it_is() -> None:
+    assert offline_plan("how do I resume a graph after a crash")[0] == (
+        "How do I resume a graph after a crash?")
+    assert offline_plan("checkpointer pending writes")[0] == "What are checkpointer pending writes?"
+
+
+@pytest.mark.parametrize("topic", ["How do I resume a graph after a crash?", "Send vs reducers",
+                                   "retry policy of a node"])
+def test_each_facet_searches_words_the_others_do_not(topic: str) -> None:
+    searched = [frozenset(search_query(q, focus=topic).terms) for q in offline_plan(topic)]
+    assert len(set(searched)) == len(searched), searched
+
+
+def test_facets_come_from_the_distinct_documents_a_first_search_found() -> None:
+    def passage(doc: str, n: int) -> Passage:
+        return Passage(f"{doc}#{n}", doc, doc, f"docstring: {doc}", "text")
+
+    found = [passage("langgraph.types.RetryPolicy", 0), passage("langgraph.types.RetryPolicy", 1),
+             passage("langgraph.pregel.Pregel.with_retry", 0),
+             passage("langgraph.pregel.Pregel.awith_retry", 0), passage("pragma.html", 0)]
+    questions = offline_plan("retry policy", found)
+    assert questions[0] == "What is retry policy?"
+    assert "What is `Pregel.with_retry`?" in questions
+    assert "What is `Pregel.awith_retry`?" not in questions  # an async twin searches nothing new
+    assert questions == offline_plan("retry policy", found)  # deterministic
+
+
+def test_a_rerun_of_a_thread_keeps_its_plan_offline_too() -> None:
+    # A corpus changed since the first run (a package upgrade) must not change envelope ids.
+    res = SimpleNamespace(models=lambda ctx: SimpleNamespace(planner=SimpleNamespace(offline=True)))
+    kept = ["What was asked first?", "And then?", "And last?"]
+    state = {"topic": "checkpointer pending writes", "sub_questions": kept}
+    assert _questions(state, None, 1, None, res) == (kept, [])
+    fresh = {"topic": "checkpointer pending writes"}
+    assert _questions(fresh, None, 1, None, res) == (offline_plan(fresh["topic"]), [])
