@@ -176,8 +176,8 @@ def offline_plan(topic: str, found: Sequence[Any] = ()) -> list[str]:
     Example:
         >>> offline_plan("Send vs reducers")[:3]
         ['How do Send and reducers differ?', 'What is Send?', 'What are reducers?']
-        >>> offline_plan("How do I resume a graph after a crash?")[1:]
-        ['How do you resume a graph?', 'What is a crash?']
+        >>> offline_plan("How do I keep pending writes across a process crash?")[1:]
+        ['How do you keep pending writes?', 'What is a process crash?']
     """
     kind = topic_kind(topic)
     subject = _subject(topic)
@@ -231,7 +231,9 @@ def _phrase_facets(kind: str, subject: str) -> list[str]:
     words, so the tasks divide the work."""
     from workers.sources.query import content_terms
 
-    phrases = [p.strip() for p in _PHRASE_BREAK.split(subject) if content_terms(p.strip())]
+    phrases = [p.strip() for p in _PHRASE_BREAK.split(subject)]
+    # a phrase of one content word ("a crash", "one thread") searches too little to stay on topic
+    phrases = [p for p in phrases if len(set(content_terms(p))) >= 2]
     if len(phrases) < 2:
         return []
     out = []

@@ -37,8 +37,9 @@ def test_a_question_shaped_topic_is_asked_as_it_is() -> None:
     assert offline_plan("checkpointer pending writes")[0] == "What are checkpointer pending writes?"
 
 
-@pytest.mark.parametrize("topic", ["How do I resume a graph after a crash?", "Send vs reducers",
-                                   "retry policy of a node"])
+@pytest.mark.parametrize("topic", ["How do I keep pending writes across a process crash?",
+                                   "Send vs reducers",
+                                   "retry policy of a graph node"])
 def test_each_facet_searches_words_the_others_do_not(topic: str) -> None:
     searched = [frozenset(search_query(q, focus=topic).terms) for q in offline_plan(topic)]
     assert len(set(searched)) == len(searched), searched
