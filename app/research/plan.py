@@ -263,8 +263,19 @@ def _template_words() -> frozenset[str]:
                  "What is `qqqsubj`?", "What does \u201cqqqsubj\u201d cover?"]
     templates += [q for kind in ("how", "why", "default", "topic") for q in
                   _kind_facets(kind, subject)]
+    templates += _EARLIER_TEMPLATES  # a thread planned before keeps its plan on a rerun
     words = {w for q in templates for w in query_terms(q)}
     return frozenset(words - {"qqqsubj", "zzzsubj"})
+
+
+_EARLIER_TEMPLATES = (
+    "What is meant by qqqsubj?", "What is the mechanism behind qqqsubj?",
+    "Which settings and usage patterns apply to qqqsubj?",
+    "What are the limitations, caveats and deprecations of qqqsubj?",
+    "How do qqqsubj and zzzsubj relate?",
+)
+"""The templates of the earlier offline plan: a thread it planned keeps those sub-questions
+when run again (the ``plan`` node), so their words still say nothing about its topic."""
 
 
 TEMPLATE_WORDS: frozenset[str] = _template_words()

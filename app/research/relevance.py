@@ -1,9 +1,9 @@
 """Honest relevance: does anything the run retrieved talk about the topic at all?
 
-bm25 ranks whatever shares a word with the query, and the offline plan's sub-questions may wrap
-the topic in template words ("What are the *limitations* of ...?"), so a topic the sources know
-nothing about ("zebra marmalade") could still retrieve passages: the ones that say
-"limitations". This module judges the *retrieved items* against the *topic's own* content words:
+bm25 ranks whatever shares a word with the query, and the offline plan's sub-questions wrap the
+topic in template words ("What is the *mechanism* behind ...?"), so a topic the sources know
+nothing about ("zebra marmalade") still retrieves passages: the ones that say "mechanism". This
+module judges the *retrieved items* against the *topic's own* content words:
 
 * :func:`topic_terms`: the topic's searchable words (the sources' parser,
   :func:`workers.sources.query_terms`) minus the plan's template words
@@ -65,7 +65,7 @@ def topic_terms(topic: str) -> list[str]:
     (all of them when the topic is made only of template words).
 
     Example:
-        >>> topic_terms("What are the limitations of zebra marmalade?")
+        >>> topic_terms("What is the mechanism behind zebra marmalade?")
         ['zebra', 'marmalade']
     """
     terms = query_terms(topic)
