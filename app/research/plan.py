@@ -331,7 +331,9 @@ PLANNER_PROMPT = (
     "'What is meant by ...'). The first asks the topic itself: what it is, how to do it, why, "
     "how two things differ, or a default value, as the topic asks. Each other one asks a "
     "distinct facet of the topic (a part of it, a related setting or document, a way it is used "
-    "or fails) and must search words the others do not. Each must make sense on its own."
+    "or fails) and must search words the others do not, while keeping enough of the topic's "
+    "own key words (at least half of them) that its search stays on the topic. Each must make "
+    "sense on its own."
 )
 
 

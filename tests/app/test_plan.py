@@ -88,3 +88,17 @@ def test_a_sentence_shaped_topic_is_not_wrapped_in_what_is(topic: str) -> None:
     assert not any(q.startswith(("What is Add", "What are Add", "What is Every",
                                  "How do you use Every", "How do you use Add"))
                    for q in questions), questions
+
+
+def test_the_llm_planner_and_summarizer_get_the_same_instructions() -> None:
+    # Issue 19: with a model, the plan divides the work and the answer names its own subject,
+    # as offline; the model is only told so by these prompts.
+    from app.research.plan import PLANNER_PROMPT
+    from app.research.synthesis import SYSTEM_PROMPT
+
+    for rule in ("The first asks the topic itself", "search words the others do not",
+                 "at least half of them", "never wrap the topic in a template"):
+        assert rule in PLANNER_PROMPT, rule
+    for rule in ("The first sentence answers the topic itself",
+                 "only for the subject the claim itself names"):
+        assert rule in SYSTEM_PROMPT, rule
