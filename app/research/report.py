@@ -169,7 +169,21 @@ _DEFINITION = re.compile(
     re.IGNORECASE,
 )
 """A sentence that says what something is ("X is a ...", "An X is the ...")."""
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|can|cannot|may|might|will|would|should|must|means|"
+    r"refers|returns|does|do|sets|gets|makes|causes|uses|allows|lets|controls)\b",
+    re.IGNORECASE,
+)
+"""The first verb of a sentence ends its subject ("The default cache size *is* -2000")."""
 _ANSWER_SENTENCES = 2
+
+
+def _subject_of(sentence: str) -> str:
+    """The words before a sentence's first verb: what the sentence is about ("The TEMP
+    database" of "The TEMP database has a default cache size of 0 pages"); the whole sentence
+    when no verb is found."""
+    match = _VERB.search(sentence)
+    return sentence[:match.start()] if match else sentence
 
 
 def _answer_lines(data: ReportInput, cites: _Citations, summary: list[tuple[str, list[str]]],
@@ -188,18 +202,22 @@ def _answer_lines(data: ReportInput, cites: _Citations, summary: list[tuple[str,
         return [*lines, ""]
     terms = topic_terms(data.topic)
     define = topic_kind(data.topic) in ("what", "topic")
-    ranked: list[tuple[tuple[int, int, int, int], dict[str, Any]]] = []
+    ranked: list[tuple[tuple[int, int, bool, int, int], dict[str, Any]]] = []
     seen: set[tuple[str, str]] = set()
     for order, question in enumerate(data.sub_questions):
         for position, finding in enumerate(_items(data.rows, question, "finding")):
             if _claim_key(finding) in seen:
                 continue
             seen.add(_claim_key(finding))
-            named = len(mentions(terms, str(finding["text"]))) if terms else 1
+            text = str(finding["text"])
+            named = len(mentions(terms, text)) if terms else 1
             if named < needed(terms):
                 continue
-            definition = bool(define and _DEFINITION.match(str(finding["text"])))
-            ranked.append(((-named, not definition, order, position), finding))
+            # the sentence's own subject names the topic: "The default cache size is -2000",
+            # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
+            about = len(mentions(terms, _subject_of(text))) if terms else 0
+            definition = bool(define and _DEFINITION.match(text))
+            ranked.append(((-about, -named, not definition, order, position), finding))
     chosen = [f for _, f in sorted(ranked, key=lambda pair: pair[0])][:_ANSWER_SENTENCES]
     if chosen:
         lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in chosen]

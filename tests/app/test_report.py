@@ -307,6 +307,21 @@ def test_the_answer_is_a_sentence_that_names_the_subject_not_a_neighbours() -> N
     assert "cache size is -2000" in answer and "journal mode" not in answer
 
 
+def test_the_answer_is_a_sentence_whose_own_subject_is_the_topic() -> None:
+    # Found on SQLite's docs: "The TEMP database has a default suggested cache size of 0 pages"
+    # names every word of the question, but it is about the TEMP database, and it came first.
+    q = "What is the default suggested cache size?"
+    rows = [row("analyst", q, [
+        item("finding", "The TEMP database has a default suggested cache size of 0 pages.",
+             "pragma.html#9"),
+        item("finding", "The default suggested cache size is -2000, which means 2048000 bytes.",
+             "pragma.html#9"),
+    ])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    answer = md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    assert answer.index("size is -2000") < answer.index("TEMP database"), answer
+
+
 def test_for_a_what_is_question_a_definition_comes_before_side_facts() -> None:
     q = "What is the Zorblax relay?"
     rows = [row("analyst", q, [
