@@ -180,10 +180,10 @@ _ANSWER_SENTENCES = 2
 
 def _subject_of(sentence: str) -> str:
     """The words before a sentence's first verb: what the sentence is about ("The TEMP
-    database" of "The TEMP database has a default cache size of 0 pages"); the whole sentence
-    when no verb is found."""
+    database" of "The TEMP database has a default cache size of 0 pages"); "" when no verb is
+    found (a heading or a fragment, "Partial Sorting Using An Index (a.k.a.", states nothing)."""
     match = _VERB.search(sentence)
-    return sentence[:match.start()] if match else sentence
+    return sentence[:match.start()] if match else ""
 
 
 def _answer_lines(data: ReportInput, cites: _Citations, summary: list[tuple[str, list[str]]],

@@ -322,6 +322,20 @@ def test_the_answer_is_a_sentence_whose_own_subject_is_the_topic() -> None:
     assert answer.index("size is -2000") < answer.index("TEMP database"), answer
 
 
+def test_a_heading_fragment_is_not_the_answer() -> None:
+    # Found on SQLite's docs: a heading cut at a full stop, "Partial Sorting Using An Index
+    # (a.k.a.", named the question's words and stated nothing.
+    q = "How do I create a partial index?"
+    rows = [row("analyst", q, [
+        item("finding", "Create A Partial Index (a.k.a.", "queryplanner.html#40"),
+        item("finding", "A partial index is created by adding a WHERE clause to CREATE INDEX.",
+             "partialindex.html#1"),
+    ])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    answer = md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    assert answer.index("WHERE clause") < answer.index("Create A Partial"), answer
+
+
 def test_for_a_what_is_question_a_definition_comes_before_side_facts() -> None:
     q = "What is the Zorblax relay?"
     rows = [row("analyst", q, [
