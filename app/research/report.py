@@ -190,10 +190,12 @@ def _answer_lines(data: ReportInput, cites: _Citations, summary: list[tuple[str,
                   by_ref: dict[str, dict[str, Any]]) -> list[str]:
     """The ``## Answer`` section: a short, cited answer to the topic itself (issue 19).
 
-    A model's summary when there is one; else the findings that name the topic best (most of
-    its own words in the sentence itself, so a neighbour's sentence is never the answer; for a
-    "what is" question, a definition first), of the first sub-question, which asks the topic
-    itself, before the others'; else the first sub-question's top passage."""
+    A model's summary when there is one; else findings that name at least half the topic's
+    words in the sentence itself (:func:`app.research.relevance.needed`), the first
+    sub-question's (it asks the topic itself) before the others', and within them: a sentence
+    whose own subject names the topic before one about a neighbour ("The TEMP database has a
+    default cache size ..."), a definition first for a "what is" question, then in rank order;
+    else the first sub-question's top passage."""
     lines = ["## Answer", ""]
     if summary:
         for sentence, refs in summary:
@@ -202,7 +204,7 @@ def _answer_lines(data: ReportInput, cites: _Citations, summary: list[tuple[str,
         return [*lines, ""]
     terms = topic_terms(data.topic)
     define = topic_kind(data.topic) in ("what", "topic")
-    ranked: list[tuple[tuple[int, int, bool, int, int], dict[str, Any]]] = []
+    ranked: list[tuple[tuple[int, bool, bool, int], dict[str, Any]]] = []
     seen: set[tuple[str, str]] = set()
     for order, question in enumerate(data.sub_questions):
         for position, finding in enumerate(_items(data.rows, question, "finding")):
@@ -217,7 +219,9 @@ def _answer_lines(data: ReportInput, cites: _Citations, summary: list[tuple[str,
             # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
             about = len(mentions(terms, _subject_of(text))) if terms else 0
             definition = bool(define and _DEFINITION.match(text))
-            ranked.append(((-about, -named, not definition, order, position), finding))
+            # the first sub-question (the topic itself) first, in its evidence's rank order:
+            # on SQLite's docs, ranking by words named put a side page first more often
+            ranked.append(((order, not about, not definition, position), finding))
     chosen = [f for _, f in sorted(ranked, key=lambda pair: pair[0])][:_ANSWER_SENTENCES]
     if chosen:
         lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in chosen]
