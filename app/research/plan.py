@@ -77,6 +77,21 @@ class Plan(BaseModel):
     )
 
 
+_LATER_QUESTION = re.compile(r"[,;:]\s+(?=" + _QUESTION_START.pattern.lstrip("^") + ")",
+                             re.IGNORECASE)
+
+
+def _asked(text: str) -> str | None:
+    """The question a topic asks, when it asks one: the whole text when it starts with a
+    question word, the clause from a later one ("After an insert, *how do I get the id*"),
+    else None (a phrase)."""
+    if _QUESTION_START.match(text):
+        return text
+    match = _LATER_QUESTION.search(text)
+    clause = text[match.end():] if match else ""
+    return clause if len(clause.split()) >= 3 else None  # "...; why?" names no subject
+
+
 def topic_kind(topic: str) -> str:
     """The kind of question ``topic`` asks: ``"default"`` (a default value), ``"compare"``
     (two or more things), ``"why"``, ``"how"``, ``"what"``, or ``"topic"`` for a phrase.
@@ -86,6 +101,7 @@ def topic_kind(topic: str) -> str:
         ['compare', 'how', 'topic']
     """
     text = " ".join(topic.split())
+    text = _asked(text) or text
     for kind, pattern in _KINDS:
         if pattern.search(text):
             return kind
@@ -107,8 +123,14 @@ def _compare_parts(text: str) -> list[str]:
 
 def _subject(topic: str) -> str:
     """The topic without its question wrapper: "How do I resume a graph?" -> "resume a graph",
-    "What is the default value of X?" -> "X", "What does X do?" -> "X"."""
+    "What is the default value of X?" -> "X", "What does X do?" -> "X"; a question after a
+    context keeps the context: "After an insert, how do I get the id?" -> "get the id (after
+    an insert)", so a facet still searches the topic's words."""
     text = " ".join(topic.split()).rstrip("?.! ")
+    asked = _asked(text)
+    if asked and asked != text:  # "After an insert, how do I get the id?": the context stays
+        context = text[:len(text) - len(asked)].rstrip(",;: ")
+        return f"{_subject(asked)} ({context[:1].lower()}{context[1:]})"
     text = _DEFAULT_OF.sub("", text, count=1) or text
     subject = _WRAPPER.sub("", text, count=1).strip() or text
     if re.match(r"what\s+(?:does|do)\b", text, re.IGNORECASE):
@@ -143,7 +165,7 @@ def main_question(topic: str) -> str:
         'Copy all checkpoints from one thread to another'
     """
     text = " ".join(topic.split()).rstrip("?.! ")
-    if _QUESTION_START.match(text):
+    if _asked(text) or topic.rstrip().endswith("?"):
         return text[:1].upper() + text[1:] + "?"
     if _long(text):
         return text[:1].upper() + text[1:]

@@ -102,3 +102,15 @@ def test_the_llm_planner_and_summarizer_get_the_same_instructions() -> None:
     for rule in ("The first sentence answers the topic itself",
                  "only for the subject the claim itself names"):
         assert rule in SYSTEM_PROMPT, rule
+
+
+def test_a_question_after_a_context_is_asked_as_it_is_and_its_facets_keep_the_context() -> None:
+    # Found on SQLite's docs: 'How is "After an insert, how do I get the id ..." used?' wrapped
+    # a question in a template, and a facet of the bare clause would drop the context's words.
+    topic = "After an insert, how do I get the id the database assigned to the new row?"
+    questions = offline_plan(topic)
+    assert questions[0] == topic
+    for q in questions:
+        assert q.count("?") == 1 and "How is \u201c" not in q, q
+    for q in questions[1:]:
+        assert "insert" in q, q
