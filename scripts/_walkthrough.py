@@ -194,8 +194,8 @@ def worker_names() -> list[str]:
 
 
 def expected_rows(topic: str = TOPIC) -> int:
-    """Envelopes (and DB rows) of one run of ``topic``: sub-questions x workers (12 in the stock
-    template: 4 x ``docs_search``, ``analyst``, ``critic``)."""
+    """Envelopes (and DB rows) of one run of ``topic``: sub-questions x workers (9 in the stock
+    template: 3 x ``docs_search``, ``analyst``, ``critic``)."""
     return len(sub_questions(topic)) * len(worker_names())
 
 

@@ -1,14 +1,14 @@
 """The report: markdown built from the persisted rows, with numbered citations.
 
 The report reads the results database, not graph state: once ``persist`` has run, state holds no
-payloads. Every bullet ends in a citation number, each number resolves to one corpus passage in the
-Sources list, and each source is listed once.
+payloads. It opens with a short, cited answer to the topic (``## Answer``), then a section per
+sub-question from that question's own evidence. Every bullet ends in a citation number; each
+number resolves to one *document* in the Sources list, which lists the cited passages under it,
+and each document is listed once (issue 19).
 
 It is honest about what it lacks (see :mod:`app.research.relevance`): when nothing retrieved
-mentions the
-topic it says so at the top, and no section presents those passages as findings; a worker that
-failed is "unavailable (worker failed)", never "nothing found"; "answered by the findings above"
-only when that question's own findings were listed above.
+mentions the topic it says so at the top, and no section presents those passages as findings; a
+worker that failed is "unavailable (worker failed)", never "nothing found".
 """
 
 from __future__ import annotations
@@ -23,12 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from app.research.notes import coalesce_notes
-from app.research.relevance import Relevance, judge
+from app.research.plan import topic_kind
+from app.research.relevance import Relevance, judge, needed, topic_terms
 from app.research.rows import ok_items
 from app.research.text import clip
 from app.runs.ids import default_thread_id, sha8
 from state import ITEM_KINDS, ItemKind
 from workers.sources import Passage
+from workers.sources.base import group_by_document
+from workers.sources.query import mentions
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
 
@@ -63,25 +66,44 @@ class ReportInput:
 
 
 class _Citations:
-    """Numbers sources in first-cited order; each ref (each URL, for web pages) gets one
-    number."""
+    """Numbers sources by *document* in first-cited order (issue 19: one document is cited once,
+    its cited passages listed under it): every passage of a document gets the document's number
+    (:attr:`workers.sources.Passage.document_key`; a web page's URL)."""
 
     def __init__(self) -> None:
         self.numbers: dict[str, int] = {}
-        self.sources: list[dict[str, Any]] = []
+        self.passages: dict[str, Passage] = {}  # cited passages by ref, in citation order
 
     def cite(self, item: dict[str, Any]) -> int:
-        key = _key(item)
-        if key not in self.numbers:
-            self.numbers[key] = len(self.numbers) + 1
-            self.sources.append(item)
-        return self.numbers[key]
+        passage = _passage(item)
+        self.numbers.setdefault(passage.document_key, len(self.numbers) + 1)
+        self.passages.setdefault(passage.ref, passage)
+        return self.numbers[passage.document_key]
+
+    def lines(self) -> list[str]:
+        """The Sources list (:func:`workers.sources.group_by_document`): ``n. <document>``,
+        then the refs of its cited passages."""
+        out: list[str] = []
+        for number, (key, group) in enumerate(group_by_document(list(self.passages.values())), 1):
+            out.append(f"{number}. {group[0].document_citation()}")
+            if len(group) > 1 or group[0].ref != key:
+                refs = sorted({p.ref for p in group}, key=_ref_order)
+                out.append("   - passages: " + ", ".join(f"`{r}`" for r in refs))
+        return out
 
 
-def _key(item: dict[str, Any]) -> str:
-    """The Sources entry an item is cited under (a web page's URL, else its ref)."""
+def _ref_order(ref: str) -> tuple[int, str]:
+    seq = (Passage.split_ref(ref) or ("", ""))[1]
+    return (int(seq), "") if seq.isdigit() else (1 << 30, seq)
+
+
+def _passage(item: dict[str, Any]) -> Passage:
+    """The passage an item cites (an item without text still names its ref)."""
     passage = Passage.from_dict({**item, "text": item.get("text") or "-"})
-    return passage.citation_key if passage else item["ref"]
+    if passage is None:
+        ref = str(item.get("ref"))
+        passage = Passage(ref, ref, ref, ref, "-")
+    return passage
 
 
 def _excerpt(text: str, limit: int = 220) -> str:
@@ -91,10 +113,6 @@ def _excerpt(text: str, limit: int = 220) -> str:
     flat = " ".join((body if body.strip() else text).split())
     match = re.match(r"(.{30,}?[.!?])(\s|$)", flat)
     return clip(match.group(1) if match else flat, limit)
-
-
-def _marks(cites: _Citations, items: list[dict[str, Any]]) -> str:
-    return "".join(f"[{n}]" for n in sorted({cites.cite(i) for i in items}))
 
 
 def _claim_key(item: dict[str, Any]) -> tuple[str, str]:
@@ -137,20 +155,149 @@ def _failed_workers(errors: Sequence[dict[str, Any]], question: str | None) -> s
     return ", ".join(f"`{n}`" for n in names)
 
 
+_CAUTION = re.compile(
+    r"\b(?:not|never|no longer|cannot|can't|don't|doesn't|won't|isn't|aren't|must|only|"
+    r"deprecated|deprecation|warn|warning|warnings|avoid|limit|limits|limitation|limitations|"
+    r"fail|fails|failed|failure|error|errors|raise|raises|unless|however|beware|careful|"
+    r"unsupported|caveat|caveats|risk|unsafe|lost|lose|loses|overwrite|overwritten|instead)\b",
+    re.IGNORECASE,
+)
+"""Words of a limitation or warning: a caveat without one is a finding, not a caveat."""
+_DEFINITION = re.compile(
+    r"^[^.;:]{0,80}?\b(?:is|are|means|refers\s+to|represents|stands\s+for|is\s+called)\s+"
+    r"(?:an?|the|one|used|how|what)\b",
+    re.IGNORECASE,
+)
+"""A sentence that says what something is ("X is a ...", "An X is the ...")."""
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|can|cannot|may|might|will|would|should|must|means|"
+    r"refers|returns|does|do|sets|gets|makes|causes|uses|allows|lets|controls)\b",
+    re.IGNORECASE,
+)
+"""The first verb of a sentence ends its subject ("The default cache size *is* -2000")."""
+_ANSWER_SENTENCES = 2
+
+
+def _subject_of(sentence: str) -> str:
+    """The words before a sentence's first verb: what the sentence is about ("The TEMP
+    database" of "The TEMP database has a default cache size of 0 pages"); "" when no verb is
+    found (a heading or a fragment, "Partial Sorting Using An Index (a.k.a.", states nothing)."""
+    match = _VERB.search(sentence)
+    return sentence[:match.start()] if match else ""
+
+
+def _answer_lines(data: ReportInput, cites: _Citations, summary: list[tuple[str, list[str]]],
+                  by_ref: dict[str, dict[str, Any]]) -> list[str]:
+    """The ``## Answer`` section: a short, cited answer to the topic itself (issue 19).
+
+    A model's summary when there is one; else findings that name at least half the topic's
+    words in the sentence itself (:func:`app.research.relevance.needed`), the first
+    sub-question's (it asks the topic itself) before the others', and within them: a sentence
+    whose own subject names the topic before one about a neighbour ("The TEMP database has a
+    default cache size ..."), a definition first for a "what is" question, then in rank order;
+    else the first sub-question's top passage."""
+    lines = ["## Answer", ""]
+    if summary:
+        for sentence, refs in summary:
+            marks = "".join(f"[{cites.cite(by_ref[r])}]" for r in refs)
+            lines.append(f"- {clip(sentence, _LINE)} {marks}")
+        return [*lines, ""]
+    terms = topic_terms(data.topic)
+    define = topic_kind(data.topic) in ("what", "topic")
+    ranked: list[tuple[tuple[int, bool, bool, int], dict[str, Any]]] = []
+    seen: set[tuple[str, str]] = set()
+    for order, question in enumerate(data.sub_questions):
+        for position, finding in enumerate(_items(data.rows, question, "finding")):
+            if _claim_key(finding) in seen:
+                continue
+            seen.add(_claim_key(finding))
+            text = str(finding["text"])
+            named = len(mentions(terms, text)) if terms else 1
+            if named < needed(terms):
+                continue
+            # the sentence's own subject names the topic: "The default cache size is -2000",
+            # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
+            about = len(mentions(terms, _subject_of(text))) if terms else 0
+            definition = bool(define and _DEFINITION.match(text))
+            # the first sub-question (the topic itself) first, in its evidence's rank order:
+            # on SQLite's docs, ranking by words named put a side page first more often
+            ranked.append(((order, not about, not definition, position), finding))
+    chosen = [f for _, f in sorted(ranked, key=lambda pair: pair[0])][:_ANSWER_SENTENCES]
+    if chosen:
+        lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in chosen]
+        return [*lines, ""]
+    first = data.sub_questions[0] if data.sub_questions else None
+    passages = _items(data.rows, first, "passage") if first else []
+    if passages:
+        top = passages[0]
+        lines.append(f"- {top['title']}: {_excerpt(top['text'])} [{cites.cite(top)}]")
+    else:
+        lines.append("- No sourced answer was found in the corpus.")
+    return [*lines, ""]
+
+
+def _section_lines(data: ReportInput, question: str, cites: _Citations,
+                   listed: set[tuple[str, str]], failed: str) -> list[str]:
+    """A sub-question's section, from its own evidence: its findings not shown in an earlier
+    section (its best one again when all were), then its passages no finding cites."""
+    own = _items(data.rows, question, "finding")
+    findings = [f for f in own if _claim_key(f) not in listed] or own[:1]
+    listed.update(_claim_key(f) for f in findings)
+    lines: list[str] = []
+    if findings:
+        lines += ["Findings:", ""]
+        lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in findings]
+        lines.append("")
+    passages = [p for p in _items(data.rows, question, "passage")
+                if p["ref"] not in cites.passages][:3]
+    if passages:
+        lines += ["Top passages:", ""]
+        lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
+        lines.append("")
+    if not lines:
+        if failed:
+            lines += [f"- Unavailable (worker failed: {failed}); see Failures.", ""]
+        else:
+            lines += ["- No sourced answer was found in the corpus.", ""]
+    return lines
+
+
+def _caveat_lines(data: ReportInput, cites: _Citations, listed: set[tuple[str, str]],
+                  errors: list[dict[str, Any]], wanted: str, warned: bool) -> list[str]:
+    """The Caveats section: limitations and warnings only (a sentence without a word of
+    caution is a finding), never a sentence already shown as a finding."""
+    found = _items(data.rows, None, "caveat")
+    shown = {text for text, _ref in listed}
+    caveats = [c for c in found if _claim_key(c)[0] not in shown and _CAUTION.search(c["text"])]
+    lines = ["## Caveats", ""]
+    if found and warned:
+        lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
+    elif caveats:
+        lines += [f"- {clip(c['text'], _LINE)} [{cites.cite(c)}]" for c in caveats]
+    elif errors and not found:
+        failed = _failed_workers(errors, None)
+        lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
+                     "see Failures.")
+    else:
+        lines.append("- No limitations or warnings were found in the corpus.")
+    return [*lines, ""]
+
+
 def render_markdown(data: ReportInput) -> str:
     """Render the report.
 
     Claims are bullets ending in ``[n]``; a bullet in italics (``- _..._ [n][m]``) is the report
     speaking about its own sections, not a claim.
 
-    Layout: title and run facts; an optional summary; a section per sub-question with findings
-    (bullets ending in ``[n]``) and the top passages; a Caveats section; a Failures section when
-    any worker ended in error; Notes; the numbered Sources list.
+    Layout (issue 19): title and run facts; ``## Answer``, a short cited answer to the topic
+    itself (the model's summary when there is one); a section per sub-question answering it
+    from its own findings and top passages; a Caveats section (limitations and warnings, none
+    repeating a finding); a Failures section when any worker ended in error; Notes; the
+    numbered Sources list, one entry per document with its cited passages under it.
     """
     cites = _Citations()
     # what a summary sentence may cite: the items of finished rows, as every section shows
     by_ref = {item["ref"]: item for _row, item in ok_items(data.rows) if item.get("ref")}
-    known_refs = set(by_ref)
     errors = [r for r in data.rows if r["status"] == "error"]
     workers = sorted({r["worker"] for r in data.rows})
     lines = [
@@ -171,66 +318,21 @@ def render_markdown(data: ReportInput) -> str:
             f"passage mentions {wanted}, so no finding is shown below.",
             "",
         ]
-    summary = [
-        (sentence, [ref for ref in refs if ref in known_refs]) for sentence, refs in data.summary
-    ]
-    # unsourced claims are dropped; a summary of unrelated passages is not shown at all
-    summary = [(s, refs) for s, refs in summary if refs] if not warnings else []
-    if summary:
-        lines += ["## Summary", ""]
-        for sentence, refs in summary:
-            marks = "".join(f"[{cites.cite(by_ref[r])}]" for r in refs)
-            lines.append(f"- {clip(sentence, _LINE)} {marks}")
-        lines.append("")
+    else:
+        # unsourced claims are dropped; a summary of unrelated passages is not shown at all
+        summary = [(s, [r for r in refs if r in by_ref]) for s, refs in data.summary]
+        lines += _answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref)
 
     listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
     for number, question in enumerate(data.sub_questions, 1):
         lines += [f"## {number}. {clip(question, 300)}", ""]
-        all_findings = _items(data.rows, question, "finding")
-        all_passages = _items(data.rows, question, "passage")
-        failed = _failed_workers(errors, question)
-        if warnings and (all_findings or all_passages):
+        if warnings and (_items(data.rows, question, "finding")
+                         or _items(data.rows, question, "passage")):
             lines += [f"- No passage retrieved for this question mentions {wanted}"
                       "; none is shown as a finding.", ""]
             continue
-        findings = [f for f in all_findings if _claim_key(f) not in listed]
-        listed.update(_claim_key(f) for f in findings)
-        if findings:
-            lines += ["Findings:", ""]
-            lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in findings]
-            lines.append("")
-        # passages not already cited by a finding (above or in this section)
-        passages = [p for p in all_passages if _key(p) not in cites.numbers][:3]
-        if passages:
-            lines += ["Top passages:", ""]
-            lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
-            lines.append("")
-        if not findings and not passages:
-            if all_findings:  # this question's own findings, all listed under an earlier one
-                marks = _marks(cites, all_findings)
-                lines += [f"- _Answered by the findings above._ {marks}", ""]
-            elif all_passages:  # its passages were all cited above already
-                marks = _marks(cites, all_passages)
-                lines += [f"- _Its top passages are the ones cited above._ {marks}", ""]
-            elif failed:
-                lines += [f"- Unavailable (worker failed: {failed}); see Failures.", ""]
-            else:
-                lines += ["- No sourced answer was found in the corpus.", ""]
-
-    # The caveats section is the "watch out" list: every caveat, even one quoted above.
-    caveats = _items(data.rows, None, "caveat")
-    lines += ["## Caveats", ""]
-    if caveats and warnings:
-        lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
-    elif caveats:
-        lines += [f"- {clip(c['text'], _LINE)} [{cites.cite(c)}]" for c in caveats]
-    elif errors:
-        failed = _failed_workers(errors, None)
-        lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
-                     "see Failures.")
-    else:
-        lines.append("- No caveats were found in the corpus.")
-    lines.append("")
+        lines += _section_lines(data, question, cites, listed, _failed_workers(errors, question))
+    lines += _caveat_lines(data, cites, listed, errors, wanted, bool(warnings))
 
     if errors:
         lines += ["## Failures", ""]
@@ -246,11 +348,7 @@ def render_markdown(data: ReportInput) -> str:
         lines.append("")
 
     lines += ["## Sources", ""]
-    for number, item in enumerate(cites.sources, 1):
-        passage = Passage.from_dict({**item, "text": item.get("text") or "-"})
-        lines.append(f"{number}. {passage.citation() if passage else item['ref']}")
-    if not cites.sources:
-        lines.append("No sources were cited.")
+    lines += cites.lines() or ["No sources were cited."]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -35,9 +35,9 @@ UNRELATED = [
 
 def test_topic_terms_leave_out_the_plans_template_words() -> None:
     assert topic_terms("zebra marmalade") == ["zebra", "marmalade"]
-    assert topic_terms("What is the mechanism behind zebra marmalade?") == ["zebra", "marmalade"]
+    assert topic_terms("What are the limitations of zebra marmalade?") == ["zebra", "marmalade"]
     # a topic made only of template words keeps them: there is nothing else to judge by
-    assert topic_terms("usage patterns") == ["usage", "patterns"]
+    assert topic_terms("use limitations") == ["use", "limitations"]
 
 
 def test_mentions_counts_inflections_not_lookalikes() -> None:
@@ -68,7 +68,7 @@ def test_unrelated_sources_get_the_warning_and_no_findings() -> None:
 def test_a_model_summary_of_unrelated_passages_is_not_shown() -> None:
     md = render_markdown(data(UNRELATED, topic="zebra marmalade",
                               summary=[("Retries wait between attempts.", ["r.md#0"])]))
-    assert "## Summary" not in md and "Retries wait" not in md
+    assert "## Answer" not in md and "Retries wait" not in md
 
 
 @pytest.mark.parametrize("topic", ["Wie backe ich einen Apfelkuchen", "猫の餌のレシピ"])
@@ -129,19 +129,20 @@ def test_a_question_whose_workers_all_failed_is_unavailable() -> None:
     assert "No sourced answer" not in q2
 
 
-def test_answered_above_only_when_the_questions_own_findings_were_listed_above() -> None:
+def test_a_section_answers_from_its_own_evidence_never_a_placeholder() -> None:
+    # Issue 19: "_Answered by the findings above._" filled most sections; a section now shows
+    # its own best finding again, cited, when an earlier section listed it first.
     finding = item("finding", "The relay folds each packet into copper envelopes.", "z.md#1")
     passage = item("passage", "The relay moves glimmer packets between moon stations.", "z.md#0")
-    # Q2's own finding repeats Q1's: it is answered by the findings above
     rows = [row("analyst", Q1, [finding]), row("analyst", Q2, [dict(finding)])]
-    q2 = render_markdown(data(rows)).split(f"## 2. {Q2}", 1)[1]
-    assert "_Answered by the findings above._ [1]" in q2
-    # Q2 found only a passage that Q1 already cited: that is not an answer from findings
+    q2 = render_markdown(data(rows)).split(f"## 2. {Q2}", 1)[1].split("## Caveats", 1)[0]
+    assert "- The relay folds each packet into copper envelopes. [1]" in q2
+    # Q2 found only a passage that Q1 already cited: it is no answer of Q2's own, and no
+    # placeholder stands in for one
     rows = [row("analyst", Q1, [finding]), row("docs_search", Q1, [passage]),
             row("docs_search", Q2, [dict(passage)])]
-    q2 = render_markdown(data(rows)).split(f"## 2. {Q2}", 1)[1]
-    assert "Answered by the findings above" not in q2
-    assert "_Its top passages are the ones cited above._ [2]" in q2
+    q2 = render_markdown(data(rows)).split(f"## 2. {Q2}", 1)[1].split("## Caveats", 1)[0]
+    assert "_" not in q2 and "No sourced answer was found in the corpus." in q2
 
 
 def test_one_incidental_word_of_a_longer_topic_is_not_coverage() -> None:

@@ -80,20 +80,18 @@ def bullet_number(md: str, text: str) -> int:
     return int(match.group(1))
 
 
-def test_citations_are_numbered_in_first_cited_order_and_each_source_is_listed_once() -> None:
+def test_each_document_is_cited_once_with_its_cited_passages_under_it() -> None:
+    # Issue 19: one document was cited under two refs (``...override#0`` and ``...#1``).
     md = render_markdown(data(ROWS))
-    listed = sources(md)
-    assert [n for n, _ in listed] == [1, 2, 3, 4, 5]
-    assert [ref for _, ref in listed] == ["z.md#0", "z.md#1", "q.md#0", "z.md#2", "z.md#3"]
+    assert sources(md) == [(1, "z.md"), (2, "q.md")]
     cited = citations(md)
-    assert list(dict.fromkeys(cited)) == [1, 2, 3, 4, 5]  # first appearances count up
-    # The same ref keeps its number wherever it is cited again.
-    assert bullet_number(md, "three copper envelopes") == 2
-    assert bullet_number(md, "outer copper envelope") == 2
-    assert bullet_number(md, "moves glimmer packets between") == 1
-    assert bullet_number(md, "compares the checksum") == 4
-    assert bullet_number(md, "double eclipse") == 5
-    assert "1. `z.md#0`: title of z.md#0 (src/z.md#0)" in md
+    assert list(dict.fromkeys(cited)) == [1, 2]  # first appearances count up
+    # Every passage of a document is cited by the document's number.
+    for text in ("three copper envelopes", "outer copper envelope", "moves glimmer packets "
+                 "between", "compares the checksum", "double eclipse"):
+        assert bullet_number(md, text) == 1
+    assert "1. `z.md`: title of z.md#0 (src/z.md#0)" in md
+    assert "   - passages: `z.md#0`, `z.md#1`, `z.md#2`, `z.md#3`" in md
 
 
 def test_findings_are_grouped_under_their_sub_question() -> None:
@@ -101,11 +99,11 @@ def test_findings_are_grouped_under_their_sub_question() -> None:
     q1 = md.index(f"## 1. {Q1}")
     q2 = md.index(f"## 2. {Q2}")
     caveats = md.index("## Caveats")
-    assert q1 < md.index("moves glimmer packets between") < q2
+    assert q1 < md.index("moves glimmer packets between", q1) < q2
     assert q2 < md.index("compares the checksum") < caveats
     assert caveats < md.index("double eclipse") < md.index("## Sources")
     # Passage bullets show the title and the passage's first sentence, cited.
-    assert "- title of q.md#0: Stations of Quelloria are nine. [3]" in md
+    assert "- title of q.md#0: Stations of Quelloria are nine. [2]" in md
 
 
 def test_unsourced_claims_are_dropped() -> None:
@@ -128,13 +126,16 @@ def test_unsourced_claims_are_dropped() -> None:
     assert "- A summary claim with a known source. [1]" in md
     assert "- A summary claim with a known and a bogus ref. [1]" in md
     assert "nowhere" not in md
-    assert sources(md) == [(1, "z.md#0")]
-    assert md.index("## Summary") < md.index(f"## 1. {Q1}")
+    assert sources(md) == [(1, "z.md")]
+    # a model's summary is the report's answer, before the sections
+    assert md.index("## Answer") < md.index("A summary claim") < md.index(f"## 1. {Q1}")
 
 
-def test_summary_with_no_sourced_claim_has_no_section() -> None:
+def test_a_summary_with_no_sourced_claim_leaves_the_answer_to_the_findings() -> None:
     md = render_markdown(data(ROWS, summary=[("Nothing backs this.", ["ghost#0"])]))
-    assert "## Summary" not in md and "Nothing backs this" not in md
+    assert "Nothing backs this" not in md
+    answer = md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    assert "- The relay moves glimmer packets between moon stations. [1]" in answer
 
 
 def test_summary_cannot_cite_an_item_of_a_failed_row() -> None:
@@ -149,7 +150,7 @@ def test_summary_cannot_cite_an_item_of_a_failed_row() -> None:
     md = render_markdown(data(rows, summary=summary))
     assert "Rests on the failed row only" not in md and "bad.md" not in md
     assert "- Rests on a finished row. [1]" in md
-    assert sources(md)[0] == (1, "z.md#2")
+    assert sources(md)[0] == (1, "z.md")
 
 
 def test_failures_section_names_the_failed_worker_and_error() -> None:
@@ -174,21 +175,21 @@ def test_error_rows_contribute_no_claims_even_with_a_payload() -> None:
 
 def test_empty_run_says_so() -> None:
     md = render_markdown(data([]))
-    assert md.count("No sourced answer was found in the corpus.") == 2
-    assert "No caveats were found in the corpus." in md
+    assert md.count("No sourced answer was found in the corpus.") == 3  # the answer, 2 sections
+    assert "No limitations or warnings were found in the corpus." in md
     assert "No sources were cited." in md
     assert citations(md) == []
 
 
-def test_a_finding_repeated_under_a_later_question_is_listed_once() -> None:
+def test_a_section_whose_findings_were_listed_above_answers_from_them_not_a_placeholder() -> None:
+    # Issue 19: "_Answered by the findings above._" filled sections 2-4 of most reports.
     same = item("finding", "Each packet is folded into three copper envelopes.", "z.md#1")
     rows = [row("analyst", Q1, [same]), row("analyst", Q2, [dict(same)])]
     md = render_markdown(data(rows, topic="copper envelopes"))
-    assert md.count("three copper envelopes") == 1
     q2 = md.split(f"## 2. {Q2}", 1)[1].split("## Caveats", 1)[0]
-    assert "No sourced answer" not in q2  # it had an answer: the one listed above
-    assert "[1]" in q2
-    assert sources(md) == [(1, "z.md#1")]
+    assert "- Each packet is folded into three copper envelopes. [1]" in q2
+    assert "_" not in q2 and "No sourced answer" not in q2
+    assert sources(md) == [(1, "z.md")]
 
 
 def test_duplicate_claims_are_listed_once_per_section() -> None:
@@ -196,7 +197,7 @@ def test_duplicate_claims_are_listed_once_per_section() -> None:
     rows = [row("analyst", Q1, [dup, dict(dup, text="  Each packet is folded into three  copper "
                                           "envelopes. ")])]
     md = render_markdown(data(rows, sub_questions=[Q1], topic="copper envelopes"))
-    assert md.count("three copper envelopes") == 1
+    assert md.split(f"## 1. {Q1}", 1)[1].count("three copper envelopes") == 1
 
 
 def test_multiline_text_stays_on_one_bullet_line() -> None:
@@ -283,3 +284,75 @@ def test_a_thread_id_that_is_no_plain_name_still_gives_a_safe_distinct_name(thre
     assert re.fullmatch(r"[a-z0-9][a-z0-9-]*-t[0-9a-f]{8}\.md", name), name
     assert (tmp_path / name).resolve().parent == tmp_path.resolve()
     assert name != report_filename("t", AS_OF, thread.lower() + "x")
+
+
+def test_the_report_opens_with_a_cited_answer_to_the_topic() -> None:
+    md = render_markdown(data(ROWS))
+    first = md.split("\n## ", 1)[1]
+    assert first.startswith("Answer\n")
+    answer = first.split("\n## ", 1)[0]
+    assert re.search(r"^- .*relay.* \[1\]$", answer, re.MULTILINE), answer
+
+
+def test_the_answer_is_a_sentence_that_names_the_subject_not_a_neighbours() -> None:
+    # Issue 19: a question about one setting's default was answered with the neighbouring
+    # setting's default.
+    q = "What is the default cache size?"
+    rows = [row("analyst", q, [
+        item("finding", "The default journal mode is DELETE.", "pragma.html#3"),
+        item("finding", "The default cache size is -2000, that is 2048000 bytes.", "pragma.html#9"),
+    ])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    answer = md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    assert "cache size is -2000" in answer and "journal mode" not in answer
+
+
+def test_the_answer_is_a_sentence_whose_own_subject_is_the_topic() -> None:
+    # Found on SQLite's docs: "The TEMP database has a default suggested cache size of 0 pages"
+    # names every word of the question, but it is about the TEMP database, and it came first.
+    q = "What is the default suggested cache size?"
+    rows = [row("analyst", q, [
+        item("finding", "The TEMP database has a default suggested cache size of 0 pages.",
+             "pragma.html#9"),
+        item("finding", "The default suggested cache size is -2000, which means 2048000 bytes.",
+             "pragma.html#9"),
+    ])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    answer = md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    assert answer.index("size is -2000") < answer.index("TEMP database"), answer
+
+
+def test_a_heading_fragment_is_not_the_answer() -> None:
+    # Found on SQLite's docs: a heading cut at a full stop, "Partial Sorting Using An Index
+    # (a.k.a.", named the question's words and stated nothing.
+    q = "How do I create a partial index?"
+    rows = [row("analyst", q, [
+        item("finding", "Create A Partial Index (a.k.a.", "queryplanner.html#40"),
+        item("finding", "A partial index is created by adding a WHERE clause to CREATE INDEX.",
+             "partialindex.html#1"),
+    ])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    answer = md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    assert answer.index("WHERE clause") < answer.index("Create A Partial"), answer
+
+
+def test_for_a_what_is_question_a_definition_comes_before_side_facts() -> None:
+    q = "What is the Zorblax relay?"
+    rows = [row("analyst", q, [
+        item("finding", "The Zorblax relay was renamed in version 3.", "z.md#4"),
+        item("finding", "The Zorblax relay is a courier network between moon stations.", "z.md#0"),
+    ])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    answer = md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    assert answer.index("is a courier network") < answer.index("renamed")
+
+
+def test_caveats_are_warnings_never_repeats_of_findings() -> None:
+    rows = [*ROWS, row("critic", Q1, [
+        item("caveat", "The relay moves glimmer packets between moon stations.", "z.md#0"),
+        item("caveat", "The relay has a blue logo on every station.", "z.md#5"),
+    ])]
+    md = render_markdown(data(rows))
+    caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert "double eclipse" in caveats
+    assert "glimmer" not in caveats and "blue logo" not in caveats

@@ -40,10 +40,10 @@ from tests.results_db import (  # re-exported: the durability tests import them 
 
 AS_OF = "2026-11-30"
 TOPIC = "Send and reducers"
-"""The offline planner splits it into 4 sub-questions: one task per sub-question per worker."""
+"""The offline planner splits it into 3 sub-questions: one task per sub-question per worker."""
 OTHER_TOPIC = "checkpoint durability"
 EXPECTED_TASKS = expected_tasks(TOPIC)
-"""Sub-questions of TOPIC x registered workers (12 with the stock three workers)."""
+"""Sub-questions of TOPIC x registered workers (9 with the stock three workers)."""
 
 CHECKPOINTS_DB = "checkpoints.sqlite"
 BACKENDS = ["sqlite", "postgres"]

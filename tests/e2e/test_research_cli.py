@@ -45,7 +45,7 @@ DEFAULT_TOPIC = "checkpointer pending writes"
 
 @dataclass
 class Bullet:
-    section: str  # "summary", "findings", "passages" or "caveats"
+    section: str  # "answer", "findings", "passages" or "caveats"
     text: str
     numbers: list[int]
 
@@ -56,7 +56,8 @@ class Report:
     body: str
     bullets: list[Bullet]
     citations: list[int]  # every [n] of the body, in reading order
-    sources: list[tuple[int, str, str]]  # (number, ref, "title (source)")
+    sources: list[tuple[int, str, str]]  # (number, document, "title (source)")
+    passages: dict[int, list[str]]  # a source's cited passages (refs), listed under it
 
 
 _BULLET = re.compile(r"^- (?P<text>.*) (?P<marks>(?:\[\d+\])+)$")
@@ -69,12 +70,16 @@ def parse_report(text: str) -> Report:
         (int(n), ref, rest)
         for n, ref, rest in re.findall(r"^(\d+)\. `([^`]+)`: (.*)$", tail, re.MULTILINE)
     ]
+    # each document's cited passages, listed under it ("   - passages: `a#0`, `a#2`")
+    cited = {}
+    for n, refs in re.findall(r"^(\d+)\. `[^`]+`: .*\n   - passages: (.*)$", tail, re.MULTILINE):
+        cited[int(n)] = re.findall(r"`([^`]+)`", refs)
     bullets: list[Bullet] = []
     citations: list[int] = []
     section = ""
     for line in body.splitlines():
-        if line == "## Summary":
-            section = "summary"
+        if line == "## Answer":
+            section = "answer"
         elif line == "Findings:":
             section = "findings"
         elif line == "Top passages:":
@@ -91,7 +96,7 @@ def parse_report(text: str) -> Report:
             # report speaking about itself, not a claim
             if section and not match["text"].startswith("_"):
                 bullets.append(Bullet(section, match["text"], numbers))
-    return Report(text, body, bullets, citations, sources)
+    return Report(text, body, bullets, citations, sources, cited)
 
 
 def flat(text: str) -> str:
@@ -111,29 +116,32 @@ def assert_report_is_grounded(report: Report, corpus: Corpus) -> None:
     first_cited = list(dict.fromkeys(report.citations))
     assert first_cited == numbers, "sources must be numbered in first-cited order"
 
-    by_number = {n: (ref, rest) for n, ref, rest in report.sources}
-    passages = {}
-    for number, (ref, rest) in by_number.items():
-        passage = corpus.passage(ref)
-        assert passage is not None, f"source [{number}] `{ref}` is not a passage of the corpus"
-        assert rest in (f"{passage.title} ({passage.source})", passage.source), (
-            f"source [{number}] `{ref}` is misdescribed: {rest!r}"
+    # one entry per document (issue 19), its cited passages listed under it
+    passages: dict[int, list] = {}
+    for number, doc, rest in report.sources:
+        refs = report.passages.get(number, [])
+        assert refs, f"source [{number}] `{doc}` lists no cited passage"
+        found = [corpus.passage(ref) for ref in refs]
+        assert None not in found, f"source [{number}] `{doc}`: {refs} are not all passages"
+        assert {p.doc_id for p in found} == {doc}, f"source [{number}] mixes documents: {refs}"
+        assert any(rest in (f"{p.title} ({p.source})", p.source) for p in found), (
+            f"source [{number}] `{doc}` is misdescribed: {rest!r}"
         )
-        passages[number] = passage
+        passages[number] = found
 
     for bullet in report.bullets:
-        if bullet.section == "summary":  # model-written, not extractive: its [n]s resolve (above)
+        if bullet.section == "answer":  # may be model-written: its [n]s resolve (above)
             continue
         assert len(bullet.numbers) == 1, bullet
-        passage = passages[bullet.numbers[0]]
+        cited = passages[bullet.numbers[0]]
         claim = bullet.text
         if bullet.section == "passages":  # "- <title>: <first sentence of the passage>"
             title, _, claim = claim.partition(": ")
-            assert title == passage.title, bullet
+            assert title in {p.title for p in cited}, bullet
         claim = flat(claim).removesuffix("…")
-        assert claim and claim in flat(passage.text), (
-            f"{bullet.section} bullet is not verbatim text of its cited passage "
-            f"`{passage.ref}`: {bullet.text!r}"
+        assert claim and any(claim in flat(p.text) for p in cited), (
+            f"{bullet.section} bullet is not verbatim text of a cited passage of "
+            f"`{cited[0].doc_id}`: {bullet.text!r}"
         )
 
 

@@ -62,13 +62,14 @@ def _questions(state: ResearchState, ctx: RunContext, attempt: int,
     """The sub-questions and the planner's notes."""
     planner = res.models(ctx).planner
     topic = state["topic"]
-    if planner.offline:
-        return offline_plan(topic), []
     if state.get("sub_questions"):
         # The thread is run again (same topic and as_of, checked by the caller): keep its
-        # plan, so the same tasks get the same envelope ids and update the same rows, as
-        # the deterministic offline plan does. (``--fresh`` starts a new thread.)
+        # plan, offline or not, so the same tasks get the same envelope ids and update the
+        # same rows even when the planner changed since (an upgrade). ``--fresh`` starts a
+        # new thread, which plans anew.
         return list(state["sub_questions"]), []
+    if planner.offline:
+        return offline_plan(topic), []
     try:
         with stop_waiting_when(res.run(runtime).scope.cancel):  # Retry-After waits
             result = llm_plan(topic, planner.model)
