@@ -22,10 +22,19 @@ milliseconds). Per run:
   ``checkpoints.sqlite`` file and its WAL; PostgreSQL: ``pg_total_relation_size`` of the
   saver's three tables), divided by the tasks.
 
+Next to each app run, in a process of its own on the same backend, a **bare** LangGraph graph of
+the same shape runs as many tasks: a node, a conditional edge with one ``Send`` per task (all in
+one superstep), an id-keyed upsert reducer, a persist node writing the payloads to a table, and
+``SqliteSaver`` or ``PostgresSaver``; each payload is the app's average envelope (its result row
+as JSON, read back after the app's run: **env B**). Its **bare ms** per task and **bare MB** are
+what LangGraph itself costs; **own ms** (the app's ms/task minus the bare graph's) is the
+project's own cost, **MB/bare** the app's peak memory over the bare graph's (issue 21, item 13).
+
 Then, per backend, the ratio of each size's per-task figures to the size before it: near 1.0x
 means the per-task overhead stays flat as the tasks grow (the promise; the smallest size also
 carries each run's fixed costs, such as opening the corpus and creating the tables, so its
-per-task figures are higher). The script prints the ratios; it does not gate on them.
+per-task figures are higher). The script prints the ratios; it does not gate on them. The
+targets: own cost 12,000 vs 1,200 tasks <= 1.1x, MB/bare <= 1.2x at each size.
 
 Without ``--database-url`` PostgreSQL runs on a throwaway server started from Debian's
 ``postgresql`` package (``tests/pgserver.py``); without that package the PostgreSQL rows are
@@ -80,51 +89,191 @@ sys.exit(code)
 """.format(terms=TERMS)
 
 
+_BARE = '''
+"""A bare LangGraph graph of the research graph's shape: what LangGraph itself costs per task."""
+import json, resource, sqlite3, sys, time
+from typing import Annotated, Any
+
+from typing_extensions import TypedDict
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
+
+tasks, payload_bytes, data, url, timings = (int(sys.argv[1]), int(sys.argv[2]), sys.argv[3],
+                                            sys.argv[4], sys.argv[5])
+
+
+def upsert(old: dict, new: dict) -> dict:
+    """Id-keyed upsert, field-wise merge: one C-level dict copy per write (as cheap as it goes)."""
+    merged = dict(old or {})
+    for key, fields in new.items():
+        merged[key] = {**merged[key], **fields} if key in merged else fields
+    return merged
+
+
+class State(TypedDict, total=False):
+    ids: list[str]
+    envelopes: Annotated[dict[str, dict[str, Any]], upsert]
+
+
+FILLER = "x" * payload_bytes
+
+
+def plan(state: State) -> dict:
+    return {"ids": [f"task-{i}" for i in range(tasks)]}
+
+
+def fan_out(state: State) -> list[Send]:
+    return [Send("work", {"id": i}) for i in state["ids"]]
+
+
+def work(task: dict) -> dict:
+    envelope = {"envelope_id": task["id"], "worker": "bare", "task_key": task["id"],
+                "as_of": "2026-11-30", "status": "ok", "round": 1, "persisted": False,
+                "structured": {"text": FILLER}}
+    return {"envelopes": {task["id"]: envelope}}
+
+
+def persist(state: State) -> dict:
+    pending = [e for e in state["envelopes"].values() if not e["persisted"]]
+    rows = [(e["envelope_id"], json.dumps(e["structured"])) for e in pending]
+    if url:
+        with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
+            conn.execute("CREATE TABLE IF NOT EXISTS bare_results (id TEXT PRIMARY KEY, "
+                         "structured TEXT)")
+            with conn.cursor() as cur:
+                cur.executemany("INSERT INTO bare_results VALUES (%s, %s) ON CONFLICT (id) DO "
+                                "UPDATE SET structured = excluded.structured", rows)
+    else:
+        with sqlite3.connect(f"{data}/results.sqlite") as conn:
+            conn.execute("CREATE TABLE IF NOT EXISTS results (id TEXT PRIMARY KEY, "
+                         "structured TEXT)")
+            conn.executemany("INSERT OR REPLACE INTO results VALUES (?, ?)", rows)
+    return {"envelopes": {e["envelope_id"]: {"persisted": True, "structured": None}
+                          for e in pending}}
+
+
+builder = StateGraph(State)
+builder.add_node("plan", plan)
+builder.add_node("work", work)
+builder.add_node("persist", persist)
+builder.add_edge(START, "plan")
+builder.add_conditional_edges("plan", fan_out, ["work"])
+builder.add_edge("work", "persist")
+builder.add_edge("persist", END)
+config = {"configurable": {"thread_id": "bare"}, "recursion_limit": 50}
+if url:
+    import psycopg
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from psycopg.rows import dict_row
+else:
+    from langgraph.checkpoint.sqlite import SqliteSaver
+started = time.perf_counter()  # imports excluded, as in the app's runs
+if url:
+    conn = psycopg.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row)
+    saver = PostgresSaver(conn)
+else:
+    conn = sqlite3.connect(f"{data}/checkpoints.sqlite", check_same_thread=False)
+    saver = SqliteSaver(conn)
+saver.setup()
+graph = builder.compile(checkpointer=saver)
+for _ in graph.stream({}, config, stream_mode="custom"):
+    pass
+final = graph.get_state(config).values["envelopes"]
+assert len(final) == tasks and all(e["persisted"] for e in final.values()), "bare run incomplete"
+conn.close()
+with open(timings, "w") as fh:
+    json.dump({"seconds": time.perf_counter() - started,
+               "peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}, fh)
+'''
+
+
+@dataclass
+class Measured:
+    """One process's run: seconds of graph work (imports excluded) and its peak memory."""
+
+    seconds: float
+    peak_mb: float
+
+
 @dataclass
 class Result:
     backend: str
     tasks: int
-    seconds: float
-    peak_mb: float
+    app: Measured
+    bare: Measured
     checkpoint_bytes: int
+    envelope_bytes: int
+    """The app's average envelope as JSON (its result row), the bare graph's payload size."""
 
     @property
     def per_task_ms(self) -> float:
-        return 1000 * self.seconds / self.tasks
+        return 1000 * self.app.seconds / self.tasks
+
+    @property
+    def bare_ms(self) -> float:
+        return 1000 * self.bare.seconds / self.tasks
+
+    @property
+    def own_ms(self) -> float:
+        """The project's own cost per task: the app's minus the bare graph's."""
+        return self.per_task_ms - self.bare_ms
 
     @property
     def kb_per_task(self) -> float:
         return self.checkpoint_bytes / 1024 / self.tasks
 
+    @property
+    def memory_ratio(self) -> float:
+        return self.app.peak_mb / self.bare.peak_mb
 
-def run_once(backend: str, tasks: int, work: Path, url: str | None) -> Result:
-    """One run of ``tasks`` tasks in a fresh data dir (and database); raises SystemExit if it
-    fails or does not leave one row per task."""
+
+def _measure(program: str, args: list[str], timings: Path, what: str) -> tuple[Measured, str]:
+    """Run ``program`` in its own process; its stdout and what it wrote to ``timings``."""
+    proc = subprocess.Popen([sys.executable, "-c", program, *args],
+                            cwd=ROOT, env=clean_env({"LANGSMITH_TRACING": "false"}),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stdout, stderr = proc.communicate(timeout=3600)
+    if proc.returncode != 0:
+        raise SystemExit(f"{what} failed (exit {proc.returncode}):\n{stderr[-2000:]}")
+    measured = json.loads(timings.read_text())
+    return Measured(measured["seconds"], measured["peak_kb"] / 1024), stdout
+
+
+def run_once(backend: str, tasks: int, work: Path, new_url) -> Result:
+    """One run of the app and one of the bare graph, of ``tasks`` tasks each, each in a fresh
+    data dir (and database); raises SystemExit if one fails or does not leave one row per
+    task."""
     from app.storage import open_storage
     from workers.registry import WORKERS
 
     n_questions = max(1, tasks // len(WORKERS))
     data = work / f"{backend}-{tasks}"
-    timings = work / f"{backend}-{tasks}.json"
+    url = new_url() if new_url else None
     args = ["research", TOPIC, "--as-of", AS_OF, "--data-dir", str(data), "--corpus",
             str(ROOT / "docs"), "--model", "offline", "--json", "--quiet"]
     if url:
         args += ["--database-url", url]
-    proc = subprocess.Popen([sys.executable, "-c", _RUN, str(n_questions), str(timings), *args],
-                            cwd=ROOT, env=clean_env({"LANGSMITH_TRACING": "false"}),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    stdout, stderr = proc.communicate(timeout=3600)
-    if proc.returncode != 0:
-        raise SystemExit(f"{backend} run of {tasks} tasks failed (exit {proc.returncode}):\n"
-                         f"{stderr[-2000:]}")
+    timings = work / f"{backend}-{tasks}.json"
+    app, stdout = _measure(_RUN, [str(n_questions), str(timings), *args], timings,
+                           f"{backend} run of {tasks} tasks")
     summary = json.loads(stdout)
     expected = n_questions * len(WORKERS)
     if not (summary["ok"] and summary["db_rows"] == summary["expected"] == expected):
         raise SystemExit(f"{backend} run of {tasks} tasks did not end with one row per task: "
                          f"{summary}")
-    measured = json.loads(timings.read_text())
-    return Result(backend, expected, measured["seconds"], measured["peak_kb"] / 1024,
-                  open_storage(data, url).checkpoint_bytes())
+    storage = open_storage(data, url)
+    with storage.results(read_only=True) as store:
+        rows = store.rows()
+    envelope_bytes = round(sum(len(json.dumps(r, default=str)) for r in rows) / len(rows))
+
+    bare_data = work / f"{backend}-{tasks}-bare"
+    bare_data.mkdir()
+    bare_timings = work / f"{backend}-{tasks}-bare.json"
+    filler = max(0, envelope_bytes - 200)  # the bare envelope's other fields take ~200 bytes
+    bare, _ = _measure(_BARE, [str(expected), str(filler), str(bare_data),
+                               new_url() if new_url else "", str(bare_timings)],
+                       bare_timings, f"{backend} bare graph of {expected} tasks")
+    return Result(backend, expected, app, bare, storage.checkpoint_bytes(), envelope_bytes)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,7 +284,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database-url", help="a PostgreSQL server to use (each size gets a "
                         "new database on it); default: a throwaway local server")
     args = parser.parse_args(argv)
-    sizes = sorted(int(s) for s in args.sizes.split(","))
+    try:
+        sizes = sorted(int(s) for s in args.sizes.split(","))
+    except ValueError:
+        parser.error(f"--sizes must be task counts separated by commas, got {args.sizes!r}")
     backends = args.backends.split(",")
 
     results: list[Result] = []
@@ -147,26 +299,38 @@ def main(argv: list[str] | None = None) -> int:
             if new_database is None:
                 backends.remove("postgres")
         print(f"bench_scale: offline runs of {TOPIC!r}, sizes {sizes} tasks, "
-              f"backends {backends}", flush=True)
+              f"backends {backends}; 'bare' is a bare LangGraph graph of the same shape and "
+              "payload size, 'own' the app's ms/task minus the bare graph's", flush=True)
         print(f"{'backend':<9} {'tasks':>6} {'run s':>8} {'ms/task':>8} {'peak MB':>8} "
-              f"{'ckpt KB/task':>12}", flush=True)
+              f"{'ckpt KB/task':>12} {'env B':>6} {'bare ms':>8} {'own ms':>7} "
+              f"{'bare MB':>8} {'MB/bare':>7}", flush=True)
         for backend in backends:
             for tasks in sizes:
-                url = new_database() if backend == "postgres" and new_database else None
-                r = run_once(backend, tasks, work, url)
+                r = run_once(backend, tasks, work,
+                             new_database if backend == "postgres" else None)
                 results.append(r)
-                print(f"{r.backend:<9} {r.tasks:>6} {r.seconds:>8.2f} {r.per_task_ms:>8.1f} "
-                      f"{r.peak_mb:>8.1f} {r.kb_per_task:>12.1f}", flush=True)
-    print("each size against the size before it: time and checkpoint bytes per task (1.00x = "
-          "flat; the smallest size also carries the run's fixed costs), and peak memory:")
+                print(f"{r.backend:<9} {r.tasks:>6} {r.app.seconds:>8.2f} {r.per_task_ms:>8.1f} "
+                      f"{r.app.peak_mb:>8.1f} {r.kb_per_task:>12.1f} {r.envelope_bytes:>6} "
+                      f"{r.bare_ms:>8.1f} {r.own_ms:>7.1f} {r.bare.peak_mb:>8.1f} "
+                      f"{r.memory_ratio:>6.2f}x", flush=True)
+    print("each size against the size before it: the app's time, own cost and checkpoint bytes "
+          "per task (1.00x = flat; the smallest size also carries the run's fixed costs) and "
+          "peak memory; targets (issue 21): own cost <= 1.10x from 1,200 to 12,000 tasks, "
+          "MB/bare <= 1.20x at each size:")
     for backend in backends:
         mine = [r for r in results if r.backend == backend]
         for small, big in zip(mine, mine[1:], strict=False):
             print(f"  {backend:<9} {small.tasks:>5} -> {big.tasks:<5} time "
-                  f"{big.per_task_ms / small.per_task_ms:5.2f}x   checkpoint bytes "
+                  f"{big.per_task_ms / small.per_task_ms:5.2f}x   own cost "
+                  f"{_ratio(big.own_ms, small.own_ms)}   checkpoint bytes "
                   f"{big.kb_per_task / small.kb_per_task:5.2f}x   peak memory "
-                  f"{big.peak_mb / small.peak_mb:5.2f}x")
+                  f"{big.app.peak_mb / small.app.peak_mb:5.2f}x")
     return 0
+
+
+def _ratio(big: float, small: float) -> str:
+    """``big / small`` as ``1.23x``; ``n/a`` when the smaller cost is not positive (noise)."""
+    return f"{big / small:5.2f}x" if small > 0 else "  n/a"
 
 
 def _postgres(stack: ExitStack, url: str | None):

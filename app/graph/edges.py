@@ -20,7 +20,7 @@ from typing import Any
 from langgraph.graph import END
 from langgraph.types import Send
 
-from app.research.rounds import fan_out, pending_tasks, routing_of
+from app.research.rounds import fan_out, pending_tasks, routing_of, wave
 
 __all__ = ["after_plan", "after_review_plan", "after_review_results", "after_route",
            "to_workers"]
@@ -38,14 +38,16 @@ def after_review_plan(state: dict[str, Any], *, workers: Sequence[str]) -> str:
 
 
 def to_workers(state: dict[str, Any], *, workers: Sequence[str]) -> list[Send] | str:
-    """The fan-out: one ``Send`` per pending task (:func:`app.research.rounds.pending_tasks`), or
-    ``route`` when nothing is left to run (a fork after the map step)."""
-    return fan_out(pending_tasks(state, workers)) or "route"
+    """The fan-out: one ``Send`` per task of the next wave of pending tasks
+    (:func:`app.research.rounds.pending_tasks`, cut by :func:`app.research.rounds.wave`: all of
+    them up to 2,000), or ``route`` when nothing is left to run (a fork after the map step)."""
+    return fan_out(wave(pending_tasks(state, workers))) or "route"
 
 
 def after_route(state: dict[str, Any], *, workers: Sequence[str]) -> str:
     """``dispatch`` while tasks are pending (``route`` moved to the next round, or a task has no
-    envelope yet), else ``review_results`` when the run reviews its results, else ``persist``."""
+    envelope yet: the round's next wave), else ``review_results`` when the run reviews its
+    results, else ``persist``."""
     if pending_tasks(state, workers):
         return "dispatch"
     return "review_results" if routing_of(state, workers)["review"] else "persist"

@@ -19,9 +19,9 @@ from langgraph.types import Send
 from state import ResearchState, Routing, Task, make_envelope_id
 
 __all__ = [
-    "ROUNDS_BOUND", "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "NextRound", "current_envelopes",
-    "fan_out", "highest_round", "next_round", "pending_tasks", "recursion_limit", "routing_of",
-    "run_outcome",
+    "ROUNDS_BOUND", "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "WAVES_PER_ROUND", "WAVE_TASKS",
+    "NextRound", "current_envelopes", "fan_out", "first_wave", "highest_round", "next_round",
+    "pending_tasks", "recursion_limit", "routing_of", "run_outcome", "wave", "waves",
 ]
 
 ROUNDS_BOUND = 1000
@@ -186,19 +186,61 @@ def run_outcome(state: ResearchState) -> tuple[str, list[dict[str, Any]]]:
 
 
 STEPS_PER_ROUND = 3
-"""Supersteps one map round takes: ``dispatch``, the workers, then ``route``."""
+"""Supersteps one wave of a map round takes: ``dispatch``, the workers, then ``route`` (a round
+of up to :data:`WAVE_TASKS` tasks is one wave)."""
 STEPS_AFTER_MAP = 2
 """Supersteps after the last round: ``persist``, then ``report``."""
 
+WAVE_TASKS = 2000
+"""The fewest tasks one map superstep sends when more are pending: a round of more tasks goes
+out in waves, each a superstep of its own. LangGraph's runner waits on every in-flight future
+of a superstep each time one finishes (``concurrent.futures.wait`` in ``pregel/_runner.py``)
+and keeps each task's objects until the superstep ends, so a superstep of N tasks costs O(N) per
+task in time and holds N tasks in memory; waves bound both (scripts/bench_scale.py)."""
+WAVES_PER_ROUND = 6
+"""The most waves one round takes: past ``WAVE_TASKS * WAVES_PER_ROUND`` tasks the waves grow
+instead, so the supersteps a round takes (and :func:`recursion_limit`) stay bounded."""
+
+
+def waves(count: int) -> int:
+    """How many waves (map supersteps) a round of ``count`` pending tasks takes: 1 up to
+    :data:`WAVE_TASKS`, at most :data:`WAVES_PER_ROUND`.
+
+    Example:
+        >>> waves(12), waves(WAVE_TASKS), waves(WAVE_TASKS + 1), waves(10 ** 6) == WAVES_PER_ROUND
+        (1, 1, 2, True)
+    """
+    size = max(WAVE_TASKS, -(-count // WAVES_PER_ROUND))
+    return max(1, -(-count // size))
+
+
+def wave(tasks: Sequence[Task]) -> list[Task]:
+    """The tasks the next map superstep sends: the first wave of ``tasks`` (the pending tasks,
+    in :func:`pending_tasks` order), so that ``count`` tasks go out in :func:`waves` waves. The
+    rest stay pending (their envelopes are missing) and ``route`` sends the run back to
+    ``dispatch`` for them; a pure function of state, like the fan-out it cuts."""
+    size = max(WAVE_TASKS, -(-len(tasks) // WAVES_PER_ROUND))
+    return list(tasks[:size])
+
+
+def first_wave(state: ResearchState, tasks: Sequence[Task]) -> bool:
+    """True when ``tasks`` (the pending tasks) start their round: no envelope of this run has
+    their round yet (a later wave of the round follows envelopes of it)."""
+    if not tasks:
+        return False
+    round_ = tasks[0]["round"]
+    return not any(_round(e, 0) == round_ for e in current_envelopes(state))
+
 
 def recursion_limit(rounds: int) -> int:
-    """The ``recursion_limit`` a run of ``rounds`` rounds needs: ``plan``, each round's three
-    supersteps, ``persist`` and ``report``, plus a margin (the review pauses among them).
-    (``route`` also stops re-dispatching, with a note, when the limit the caller chose leaves no
-    room for another round, so a run never ends in ``GraphRecursionError`` unsaved.)"""
-    return 1 + STEPS_PER_ROUND * rounds + STEPS_AFTER_MAP + 5
+    """The ``recursion_limit`` a run of ``rounds`` rounds needs: ``plan``, each round's waves of
+    three supersteps (at most :data:`WAVES_PER_ROUND`), ``persist`` and ``report``, plus a
+    margin (the review pauses among them). (``route`` also stops re-dispatching, with a note,
+    when the limit the caller chose leaves no room for another round, so a run never ends in
+    ``GraphRecursionError`` unsaved.)"""
+    return 1 + STEPS_PER_ROUND * WAVES_PER_ROUND * rounds + STEPS_AFTER_MAP + 5
 
 
 def fan_out(tasks: Sequence[Task]) -> list[Send]:
-    """One ``Send`` per task, to the node named by its worker."""
+    """One ``Send`` per task, to the node named by its worker (the caller cuts the wave)."""
     return [Send(task["worker"], task) for task in tasks]

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
 
-from app.research.rounds import pending_tasks, routing_of
+from app.research.rounds import first_wave, pending_tasks, routing_of
 from app.settings.config import RunContext
 from state import ResearchState
 
@@ -21,9 +21,11 @@ __all__ = ["dispatch"]
 def dispatch(state: ResearchState, runtime: Runtime[RunContext], *,
              workers: Sequence[str]) -> None:
     """Announce the map step: ``{"planned": {"sub_questions", "total"}}`` for a run's first,
-    ``{"dispatched": {"round", "tasks"}}`` for a later round or tasks sent again at review."""
+    ``{"dispatched": {"round", "tasks"}}`` for a later round or tasks sent again at review. Once
+    per round: a round's later waves (:func:`app.research.rounds.wave`) announce nothing, and
+    ``total``/``tasks`` count the whole round."""
     tasks = pending_tasks(state, workers)
-    if not tasks:
+    if not first_wave(state, tasks):
         return None
     round_ = tasks[0]["round"]
     if round_ == routing_of(state, workers)["first_round"]:

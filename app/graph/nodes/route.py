@@ -15,7 +15,9 @@ from app.research.rounds import (
     STEPS_AFTER_MAP,
     STEPS_PER_ROUND,
     next_round,
+    pending_tasks,
     routing_of,
+    waves,
 )
 from app.settings.config import RunContext
 from state import ResearchState
@@ -27,7 +29,10 @@ def route(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCont
           res: Resources, workers: Sequence[str]) -> dict[str, Any]:
     """Move to the next round when failed tasks are left and rounds, budget and recursion
     limit allow (the edge :func:`app.graph.edges.after_route` then dispatches them); note why
-    not otherwise."""
+    not otherwise. While the round's later waves are pending it decides nothing (the edge sends
+    the run back to ``dispatch`` for them)."""
+    if pending_tasks(state, workers):
+        return {}
     ctx = res.context(runtime)
     # the rounds in state are the client's choice, written by plan: checked against the
     # operator's bound again here, since a client's update_state can change them
@@ -37,11 +42,11 @@ def route(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCont
     if decision.round is None:
         return {"notes": [decision.note]} if decision.note else {}
     left = res.run(runtime).steps_left(config)
-    if left is not None and left < STEPS_PER_ROUND + STEPS_AFTER_MAP:
+    if left is not None and left < STEPS_PER_ROUND * waves(decision.failed) + STEPS_AFTER_MAP:
         limit = config.get("recursion_limit")
         return {"notes": [f"{decision.failed} failed task(s) were not dispatched again: round "
                           f"{decision.round} would pass this run's recursion limit of {limit} "
-                          f"steps (each round takes {STEPS_PER_ROUND}; see "
+                          f"steps (each wave of a round takes {STEPS_PER_ROUND}; see "
                           "app.research.rounds.recursion_limit)"]}
     note = f"round {decision.round}: re-dispatching {decision.failed} failed task(s)"
     return {"round": decision.round, "notes": [note]}
