@@ -159,11 +159,31 @@ class PostgresServer:
             started = subprocess.run(
                 [*prefix, pg_ctl, "-D", data, "-l", log, "-o", _options(self.port, self.folder),
                  "-w", "-t", "60", "start"], capture_output=True, timeout=120, cwd=self.folder)
-            if started.returncode == 0:
+            if started.returncode == 0 or self._running():  # a slow start may still come up
                 return
             time.sleep(1.0)
         tail = (self.folder / "log").read_text(encoding="utf-8", errors="replace")[-2000:]
         raise RuntimeError(f"PostgreSQL did not start again on port {self.port}:\n{tail}")
+
+    def _running(self, wait: float = 60.0) -> bool:
+        """True once the server of this folder accepts connections (``pg_ctl -w start`` can
+        give up under load while the postmaster it started is still coming up), waiting up
+        to ``wait`` seconds; False at once when no postmaster runs there."""
+        import psycopg
+
+        prefix, pg_ctl = _as_server_user(), str(find_bindir() / "pg_ctl")
+        status = subprocess.run([*prefix, pg_ctl, "-D", str(self.folder / "data"), "status"],
+                                capture_output=True, timeout=60, cwd=self.folder)
+        if status.returncode != 0:
+            return False
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            try:
+                psycopg.connect(self.url(), connect_timeout=5).close()
+                return True
+            except psycopg.OperationalError:
+                time.sleep(0.5)
+        return False
 
     def url(self, database: str = "postgres") -> str:
         """``postgresql://postgres@127.0.0.1:PORT/<database>``."""

@@ -167,6 +167,7 @@ class Lease:
         return self
 
     def _heartbeat(self) -> None:
+        renewed_at, warned = time.monotonic(), False
         while not self._stop.wait(self.ttl / 3):
             try:
                 if self._conn.closed:
@@ -174,8 +175,14 @@ class Lease:
                 renewed = self._conn.execute(_RENEW, (self.ttl, self.name, self.holder)
                                              ).fetchone()
             except Exception as exc:  # a lost connection: try again at the next beat
-                _log.warning("could not renew lease %r: %s", self.name, " ".join(str(exc).split()))
+                # one missed beat is routine (a database restart the run itself reports);
+                # say so only once the lease is at risk of expiring
+                if not warned and time.monotonic() - renewed_at > self.ttl / 2:
+                    warned = True
+                    _log.warning("could not renew lease %r for %.0f s: %s", self.name,
+                                 time.monotonic() - renewed_at, " ".join(str(exc).split()))
                 continue
+            renewed_at, warned = time.monotonic(), False
             if renewed is None:
                 self.lost = True
                 _log.warning("lease %r expired and was taken by another process (no heartbeat "

@@ -59,7 +59,7 @@ def test_same_topic_twice_updates_rows_in_place(durability_corpus: Path,
 
 
 FAIL_RATE = 0.5
-SEED = 77
+SEED = 81
 """With the stock workers and this seed, every task of both topics succeeds within its 3 attempts
 in round 1 and some task of each topic only on its third attempt (after about 1.5 s of retry
 back-off): each run lasts long enough for the two to overlap for sure, and both write retried rows

@@ -36,7 +36,7 @@ def test_pdf_and_docx_folder_is_researched_and_cited(tmp_path: Path) -> None:
 
     report = Path(summary["report_path"]).read_text("utf-8")
     sources = report.split("## Sources", 1)[1]
-    assert "`survey.pdf:p2#0`: survey.pdf, page 2" in sources
-    assert re.search(r"`methods\.docx#0`: methods\.docx", sources)
+    assert "`survey.pdf:p2`: survey.pdf, page 2\n   - passages: `survey.pdf:p2#0`" in sources
+    assert re.search(r"`methods\.docx`: methods\.docx\n   - passages: `methods\.docx#0`", sources)
     assert "locked.pdf" not in sources and "Heron secrets" not in report
     assert "locked.pdf: skipped, encrypted (needs a password)" in report.split("## Notes", 1)[1]

@@ -78,10 +78,12 @@ def test_full_research_run_over_http(fake_openai, llm_corpus, tmp_path):
         assert f". {question}" in report
     match = re.search(re.escape(SYNTHESIS_SENTENCE) + r" \[(\d+)\]", report)
     assert match, report
-    sources = dict(re.findall(r"^(\d+)\. `([^`]+)`", report, re.MULTILINE))
-    cited = sources[match.group(1)]
-    assert cited in fake_openai.handed_out_refs  # a real passage the server was shown
-    assert cited in report_requests[0].body["messages"][-1]["content"]
+    # Sources: a document per number, its cited passages listed under it
+    entries = re.findall(r"^(\d+)\. `[^`]+`[^\n]*\n   - passages: ([^\n]+)", report,
+                         re.MULTILINE)
+    cited = re.findall(r"`([^`]+)`", dict(entries)[match.group(1)])
+    assert cited and all(ref in fake_openai.handed_out_refs for ref in cited)  # real passages
+    assert any(ref in report_requests[0].body["messages"][-1]["content"] for ref in cited)
     assert UNSOURCED_SENTENCE not in report
     assert "made/up.md#9" not in report
 
