@@ -29,12 +29,10 @@ import datetime as dt
 import hashlib
 import json
 import re
-import sqlite3
 import threading
-from collections.abc import Iterator
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +40,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 
 from workers.errors import one_line
 from workers.sources.base import Document, Passage
+from workers.sources.recording import KeyedLocks, sqlite_transaction
 
 __all__ = ["MCP_CACHE", "MCP_DDL", "McpError", "McpHub", "McpResults", "make_mcp_tools", "mcp_ref"]
 
@@ -109,20 +108,13 @@ class McpResults:
 
     def _setup(self) -> None:
         """Create the table (idempotent) and the per-key locks."""
-        self._locks: dict[tuple[str, str, str], threading.Lock] = {}
-        self._guard = threading.Lock()
+        self._locks = KeyedLocks()
         with self._db() as con:
             for statement in MCP_DDL:
                 con.execute(statement)
 
-    @contextmanager
-    def _db(self) -> Iterator[Any]:
-        con = sqlite3.connect(self._path, timeout=30)
-        try:
-            with con:
-                yield con
-        finally:
-            con.close()
+    def _db(self) -> AbstractContextManager[Any]:
+        return sqlite_transaction(self._path)
 
     def _one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
         with self._db() as con:
@@ -130,8 +122,7 @@ class McpResults:
 
     def lock(self, server: str, tool: str, args: dict[str, Any]) -> threading.Lock:
         """The lock of one key: two tasks asking the same call wait for the first answer."""
-        with self._guard:
-            return self._locks.setdefault((server, tool, _args_key(args)), threading.Lock())
+        return self._locks((server, tool, _args_key(args)))
 
     def get(self, server: str, tool: str, args: dict[str, Any]) -> str | None:
         """The recorded answer of this call, or None."""

@@ -19,6 +19,7 @@ from typing import Any
 from app.storage.base import StorageError
 from app.storage.postgres import redact_url
 from workers.mcp_tools import MCP_DDL, McpResults
+from workers.sources.recording import KeyedLocks
 
 __all__ = ["PostgresMcpResults", "mcp_results_of"]
 
@@ -44,10 +45,7 @@ class PostgresMcpResults(McpResults):
         self._setup()
 
     def _setup(self) -> None:
-        import threading
-
-        self._locks = {}
-        self._guard = threading.Lock()
+        self._locks = KeyedLocks()
         with self._connect(self._setup_url) as con, con.transaction():
             con.execute("SELECT pg_advisory_xact_lock(%s)", (_SETUP_LOCK,))
             for statement in MCP_DDL:

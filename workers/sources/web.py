@@ -32,14 +32,14 @@ import contextvars
 import datetime as dt
 import json
 import sqlite3
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from workers.sources.base import Document, Passage
+from workers.sources.recording import KeyedLocks, sqlite_transaction
 from workers.sources.text import chunk_text
 
 __all__ = [
@@ -190,23 +190,12 @@ class WebSource:
         self._path.parent.mkdir(parents=True, exist_ok=True)
         self._search_fn = search_fn
         self.description = description
-        self._locks: dict[tuple[str, str], threading.Lock] = {}
-        self._guard = threading.Lock()
+        self._lock = KeyedLocks()  # one per (query, as_of): one request per question
         with self._db() as con:
             con.executescript(_DDL)
 
-    @contextmanager
-    def _db(self) -> Iterator[sqlite3.Connection]:
-        con = sqlite3.connect(self._path, timeout=30)
-        try:
-            with con:
-                yield con
-        finally:
-            con.close()
-
-    def _lock(self, key: tuple[str, str]) -> threading.Lock:
-        with self._guard:
-            return self._locks.setdefault(key, threading.Lock())
+    def _db(self) -> AbstractContextManager[sqlite3.Connection]:
+        return sqlite_transaction(self._path)
 
     # -- the Source protocol ---------------------------------------------------------------
 

@@ -1,0 +1,39 @@
+"""What the recorders of outside answers share: web search (``workers/sources/web.py``) and MCP
+tool calls (``workers/mcp_tools.py``) each keep their answers in a SQLite file, so a rerun or a
+resume never asks again, and let one thread at a time ask a given question.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+__all__ = ["KeyedLocks", "sqlite_transaction"]
+
+
+@contextmanager
+def sqlite_transaction(path: str | Path) -> Iterator[sqlite3.Connection]:
+    """A connection to the SQLite file ``path`` (waiting up to 30 s for another writer) inside
+    one transaction: committed when the block ends, rolled back if it raises; closed after."""
+    con = sqlite3.connect(path, timeout=30)
+    try:
+        with con:
+            yield con
+    finally:
+        con.close()
+
+
+class KeyedLocks:
+    """One ``threading.Lock`` per key, made on first use: ``locks(key)`` (thread-safe), so
+    that two tasks asking the same question wait for one answer instead of asking twice."""
+
+    def __init__(self) -> None:
+        self._locks: dict[Hashable, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def __call__(self, key: Hashable) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(key, threading.Lock())
