@@ -180,6 +180,19 @@ class RunContext:
                                 "(LangGraph interrupts; continue with: python -m app review "
                                 "THREAD_ID)")
 
+    def __new__(cls, **given: Any) -> RunContext:
+        """Record which fields the caller named (see :meth:`given`)."""
+        self = super().__new__(cls)
+        object.__setattr__(self, "_given", frozenset(given))
+        return self
+
+    def given(self) -> frozenset[str]:
+        """The fields its maker named, whatever their value: LangGraph builds a run's context
+        from the client's dict (``RunContext(**context)``), so a client that chose a field's
+        declared default (``rounds=2``) is told apart from one that said nothing (the
+        operator's default then applies)."""
+        return self.__dict__.get("_given", frozenset())
+
     def __post_init__(self) -> None:
         for spec in specs_of(type(self)):
             value = getattr(self, spec.name)
