@@ -31,7 +31,8 @@ from langgraph.runtime import Runtime
 from app.llm.models import ModelChoice, make_model
 from app.runs.faults import FaultPlan
 from app.settings.client import given_choices, resolve
-from app.settings.config import ConfigError, RunContext, Settings, default_model, web_key
+from app.settings.config import ConfigError, RunContext, Settings
+from app.settings.credentials import default_model, web_key
 from app.storage import Storage, storage_of
 from workers.base import RunScope, WorkerDeps
 
