@@ -81,7 +81,9 @@ def resolve(context: Mapping[str, Any] | RunContext | None, settings: Settings) 
     given = given_choices(context)
     for key in sorted(given):
         _check_key(key)
-    choices = {k: v for k, v in given.items() if k in CLIENT_SETTINGS}
+    # None is "the default" for every field that takes it: the operator's, never "none" (a
+    # client's max_tokens=None would lift the operator's budget past max_tokens_limit)
+    choices = {k: v for k, v in given.items() if k in CLIENT_SETTINGS and v is not None}
     try:
         checked = RunContext(**choices)  # types and declared ranges
     except TypeError as exc:  # e.g. a list for a number

@@ -129,6 +129,15 @@ def test_a_client_choosing_the_declared_default_gets_it_not_the_operators(tmp_pa
     assert graph.invoke({}, context={})["seen"] == (4, 9, 3)  # nothing chosen: the operator's
 
 
+def test_a_served_client_sending_none_gets_the_operators_default_not_no_limit(tmp_path: Path):
+    # Studio's form sends every field, None included; None means "the default": the operator's
+    # token budget stays, it is not lifted to "no budget" past RESEARCH_MAX_TOKENS_LIMIT.
+    served = _served(tmp_path, max_tokens=1000, max_tokens_limit=5000, rounds=4)
+    ctx = served.context({"max_tokens": None, "model": None, "rounds": 2})
+    assert (ctx.max_tokens, ctx.model, ctx.rounds) == (1000, "offline", 2)
+    assert served.context(RunContext(max_tokens=None, rounds=2)).max_tokens == 1000
+
+
 def test_a_served_graph_takes_choices_within_the_operators_bounds_and_lists(tmp_path: Path):
     folder = tmp_path / "handbook"
     served = _served(tmp_path, corpora=(f"handbook={folder}",), rounds_limit=8,
