@@ -54,7 +54,7 @@ _ID_DIGEST_CHARS = 20  # 80 bits of sha256: collisions are not a practical conce
 
 def today_utc() -> str:
     """Today's date in UTC, ``YYYY-MM-DD``: the ``as_of`` of a run or a search that names none
-    (``app.settings.config.as_of_or_today``, the run's default, uses it)."""
+    (``app.settings.checks.as_of_or_today``, the run's default, uses it)."""
     return _dt.datetime.now(_dt.timezone.utc).date().isoformat()
 
 

@@ -171,6 +171,32 @@ def build_agent_runner(
     """
     if deps.model is None:
         raise ValueError(f"the {name} worker needs a chat model")
+    agent = _compile_agent(deps, name, system_prompt, schema, _offered_tools(deps, name, tools))
+
+    def run(task: Task) -> WorkerResult:
+        result = _invoke(agent, name, task)
+        answer = result.get("structured_response")
+        if answer is None:
+            raise ValueError(f"{name} finished without a structured response")
+        items, dropped = _sourced_items(getattr(answer, items_field), kind, deps.corpus)
+        tool_calls = sum(
+            len(m.tool_calls) for m in result["messages"] if isinstance(m, AIMessage)
+        )
+        return WorkerResult(
+            items=items,
+            extra={"dropped_unsourced": dropped, "tool_calls": tool_calls},
+        )
+
+    return run
+
+
+def _offered_tools(deps: WorkerDeps, name: str, tools: Sequence[BaseTool]) -> list[BaseTool]:
+    """The tools an agent worker is offered: the corpus tools, ``search_web`` with ``--web``,
+    the operator's MCP tools, then the worker's own ``tools``.
+
+    Raises:
+        ValueError: two tools share a name.
+    """
     offered = make_corpus_tools(deps.corpus, k=deps.search_k)
     if deps.web is not None:  # --web: the agent may search the web too (search_web)
         offered += make_web_tools(deps.web, k=deps.search_k)
@@ -178,9 +204,16 @@ def build_agent_runner(
     names = [t.name for t in offered]
     if len(set(names)) != len(names):
         raise ValueError(f"the {name} worker's tools must have unique names: {names}")
+    return offered
+
+
+def _compile_agent(deps: WorkerDeps, name: str, system_prompt: str, schema: type[BaseModel],
+                   offered: list[BaseTool]) -> Any:
+    """The ``create_agent`` graph of one worker: ``schema`` through ``ToolStrategy``, the
+    middleware of the module's docstring, no checkpointer, :class:`TopicState`."""
     # handle_errors=False: a broken answer reaches AnswerProtocol, which bounds the corrections.
     strategy = ToolStrategy(schema, handle_errors=False)
-    agent = create_agent(
+    return create_agent(
         deps.model,
         tools=offered,
         system_prompt=system_prompt,
@@ -192,47 +225,48 @@ def build_agent_runner(
         state_schema=TopicState,
     )
 
-    def run(task: Task) -> WorkerResult:
-        # The message is the sub-question alone: it already names the topic, and it is what the
-        # agent should search for. The topic rides in the agent's state for the search tool.
-        try:
-            result = agent.invoke(
-                {"messages": [HumanMessage(task["sub_question"])], "topic": task["topic"]},
-                # A model that keeps calling tools without answering would loop to the default
-                # limit (9999 steps). Bound it, and say so in this task's error envelope.
-                {"recursion_limit": AGENT_RECURSION_LIMIT},
-                durability="exit",
-            )
-        except GraphRecursionError as exc:
-            raise AnswerProtocolError(
-                f"{name} gave no structured answer within {AGENT_RECURSION_LIMIT} agent steps "
-                "(model and tool calls): the model kept calling tools") from exc
-        answer = result.get("structured_response")
-        if answer is None:
-            raise ValueError(f"{name} finished without a structured response")
-        items: list[ResultItem] = []
-        dropped = 0
-        for claim in getattr(answer, items_field):
-            passage = deps.corpus.passage(claim.ref)
-            if passage is None:  # a claim without a real source is dropped, never invented
-                dropped += 1
-                continue
-            passage = _passage_holding(deps.corpus, passage, claim.claim)
-            items.append(
-                {
-                    "kind": kind,
-                    "text": claim.claim,
-                    "ref": passage.ref,
-                    "title": passage.title,
-                    "source": passage.source,
-                }
-            )
-        tool_calls = sum(
-            len(m.tool_calls) for m in result["messages"] if isinstance(m, AIMessage)
-        )
-        return WorkerResult(
-            items=items,
-            extra={"dropped_unsourced": dropped, "tool_calls": tool_calls},
-        )
 
-    return run
+def _invoke(agent: Any, name: str, task: Task) -> dict[str, Any]:
+    """Run ``agent`` on ``task``'s sub-question, within :data:`AGENT_RECURSION_LIMIT` steps.
+
+    Raises:
+        workers.errors.AnswerProtocolError: the model kept calling tools without answering.
+    """
+    # The message is the sub-question alone: it already names the topic, and it is what the
+    # agent should search for. The topic rides in the agent's state for the search tool.
+    try:
+        return agent.invoke(
+            {"messages": [HumanMessage(task["sub_question"])], "topic": task["topic"]},
+            # A model that keeps calling tools without answering would loop to the default
+            # limit (9999 steps). Bound it, and say so in this task's error envelope.
+            {"recursion_limit": AGENT_RECURSION_LIMIT},
+            durability="exit",
+        )
+    except GraphRecursionError as exc:
+        raise AnswerProtocolError(
+            f"{name} gave no structured answer within {AGENT_RECURSION_LIMIT} agent steps "
+            "(model and tool calls): the model kept calling tools") from exc
+
+
+def _sourced_items(claims: Sequence[Any], kind: ItemKind, corpus: Any,
+                   ) -> tuple[list[ResultItem], int]:
+    """The answer's ``{claim, ref}`` objects as result items citing the passage that holds each
+    claim, and how many were dropped (a ref that is no passage of ``corpus``)."""
+    items: list[ResultItem] = []
+    dropped = 0
+    for claim in claims:
+        passage = corpus.passage(claim.ref)
+        if passage is None:  # a claim without a real source is dropped, never invented
+            dropped += 1
+            continue
+        passage = _passage_holding(corpus, passage, claim.claim)
+        items.append(
+            {
+                "kind": kind,
+                "text": claim.claim,
+                "ref": passage.ref,
+                "title": passage.title,
+                "source": passage.source,
+            }
+        )
+    return items, dropped

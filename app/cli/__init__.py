@@ -91,7 +91,7 @@ def _failed(exc: Exception) -> int:
     if isinstance(exc, StorageError):  # damaged or unreachable: says which
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    from app.settings.config import redact
+    from app.settings.credentials import redact
     from workers.errors import RunCancelled, describe_fatal, is_fatal, one_line
 
     if isinstance(exc, RunCancelled) and exc.cause is not None:

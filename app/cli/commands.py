@@ -22,12 +22,14 @@ from app.cli.parser import flag_overrides
 from app.cli.signals import silence_stdout
 from app.errors import NothingToReview
 from app.runs.stop import stop_on_signals
-from app.settings.config import Settings, as_of_or_today, web_key
+from app.settings.checks import as_of_or_today
+from app.settings.config import Settings
+from app.settings.credentials import web_key
 from app.settings.env import load_settings
 
 SETTINGS_IN_USE: list[Settings] = []
 """The command's settings: their secrets are masked in any error line printed (a provider may
-echo a key; :func:`app.settings.config.redact`)."""
+echo a key; :func:`app.settings.credentials.redact`)."""
 
 DATA_DIR: list[Path] = []
 """The data dir of the command, to tell a full disk behind SQLite's "disk I/O error"."""
@@ -44,7 +46,7 @@ def settings_of(args: argparse.Namespace) -> Settings:
         ConfigError: an unusable environment variable.
     """
     settings = load_settings().with_overrides(**flag_overrides(args))
-    SETTINGS_IN_USE[:] = [settings]  # what app.settings.config.redact masks in an error line
+    SETTINGS_IN_USE[:] = [settings]  # what app.settings.credentials.redact masks in an error line
     DATA_DIR[:] = [Path(settings.data_dir)]
     return settings
 

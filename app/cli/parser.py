@@ -130,7 +130,13 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m app`` (exposed for tests and docs)."""
     parser = _Parser(prog="python -m app", description="Map-reduce research agent (LangGraph).")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for add in (_add_research, _add_resume, _add_review, _add_threads, _add_inspect, _add_prune):
+        add(sub)
+    return parser
 
+
+def _add_research(sub: Any) -> None:
+    """``research TOPIC``: a run of a topic (resumes an unfinished one)."""
     research = sub.add_parser("research", help="research a topic (resumes an unfinished run)",
                               epilog=_workers_epilog,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -144,11 +150,17 @@ def build_parser() -> argparse.ArgumentParser:
     add_setting_flags(research)
     _add_output_flags(research)
 
+
+def _add_resume(sub: Any) -> None:
+    """``resume THREAD_ID``: continue an unfinished thread."""
     resume = sub.add_parser("resume", help="continue an unfinished thread")
     resume.add_argument("thread_id", type=_thread_id)
     add_setting_flags(resume)
     _add_output_flags(resume)
 
+
+def _add_review(sub: Any) -> None:
+    """``review THREAD_ID``: show or decide what a thread paused by ``--review`` awaits."""
     review = sub.add_parser(
         "review", help="show what a thread paused by --review awaits; approve, edit or redo it",
         description="Without a decision flag: show what the thread awaits (exit 0). With one: "
@@ -173,10 +185,16 @@ def build_parser() -> argparse.ArgumentParser:
     add_setting_flags(review, {s.name for s in SETTINGS} - {"review"})
     _add_output_flags(review)
 
+
+def _add_threads(sub: Any) -> None:
+    """``threads``: the list of threads."""
     threads = sub.add_parser("threads", help="list threads: topic, as_of, status, last step")
     add_setting_flags(threads, {"data_dir", "database_url"})
     threads.add_argument("--json", action="store_true")
 
+
+def _add_inspect(sub: Any) -> None:
+    """``inspect THREAD_ID``: a thread's checkpoint history and rows, or its report."""
     inspect = sub.add_parser("inspect", help="checkpoint history and DB rows of a thread")
     inspect.add_argument("thread_id", type=_thread_id)
     add_setting_flags(inspect, {"data_dir", "database_url"})
@@ -186,6 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="print the thread's markdown report, read from the results "
                        "database (works on any machine that reaches it); exit 2 if it has none")
 
+
+def _add_prune(sub: Any) -> None:
+    """``prune``: drop the checkpoint history finished threads no longer need."""
     prune = sub.add_parser(
         "prune", help="keep only the latest checkpoint of each finished thread; report the "
         "bytes freed",
@@ -200,4 +221,3 @@ def build_parser() -> argparse.ArgumentParser:
     prune.add_argument("--dry-run", action="store_true", help="say what would be removed, "
                        "change nothing")
     prune.add_argument("--json", action="store_true")
-    return parser

@@ -94,6 +94,20 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
     Raises:
         ValueError: two workers share a name.
     """
+    workers = _checked_workers(workers)
+    names = tuple(w.name for w in workers)
+    builder = StateGraph(ResearchState, context_schema=RunContext, input_schema=ResearchInput)
+    _add_nodes(builder, workers, resources or Resources())
+    _add_edges(builder, names)
+    return builder.compile(checkpointer=checkpointer, name="research")
+
+
+def _checked_workers(workers: Sequence[WorkerSpec] | None) -> tuple[WorkerSpec, ...]:
+    """``workers`` (default: ``workers.registry.WORKERS``) as a tuple.
+
+    Raises:
+        ValueError: two workers share a name.
+    """
     if workers is None:
         from workers.registry import WORKERS
 
@@ -102,10 +116,14 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
     names = tuple(w.name for w in workers)
     if len(set(names)) != len(names):
         raise ValueError(f"worker names must be unique: {names}")
-    res = resources or Resources()
-    routes = {"workers": names}  # what every edge and routing node is told of the graph
+    return workers
 
-    builder = StateGraph(ResearchState, context_schema=RunContext, input_schema=ResearchInput)
+
+def _add_nodes(builder: StateGraph, workers: tuple[WorkerSpec, ...], res: Resources) -> None:
+    """Add the graph's nodes, each with its retry policy: plan, the reviews, dispatch, one
+    node per worker (guarded: it may write only the channels that have a reducer), route,
+    persist and report."""
+    routes = {"workers": tuple(w.name for w in workers)}  # what routing nodes are told
     builder.add_node("plan", partial(plan, res=res, tokens=AttemptTokens(), **routes),
                      retry_policy=WORKER_RETRY)
     builder.add_node("review_plan", review_plan)
@@ -121,6 +139,11 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
     builder.add_node("persist", partial(persist, res=res), retry_policy=IO_RETRY)
     builder.add_node("report", partial(report, res=res), retry_policy=IO_RETRY)
 
+
+def _add_edges(builder: StateGraph, names: tuple[str, ...]) -> None:
+    """Add the graph's edges: the conditional ones (:mod:`app.graph.edges`) told the worker
+    ``names``, and the fixed ``persist -> report -> END``."""
+    routes = {"workers": names}  # what every edge is told of the graph
     builder.add_edge(START, "plan")
     builder.add_conditional_edges("plan", partial(after_plan, **routes),
                                   ["review_plan", "dispatch"])
@@ -133,4 +156,3 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
                                   ["dispatch", "persist"])
     builder.add_edge("persist", "report")
     builder.add_edge("report", END)
-    return builder.compile(checkpointer=checkpointer, name="research")

@@ -7,10 +7,11 @@ settings they depend on, and per-run objects, made once per run.
   twice (the CLI validates the model specs through this cache before the run starts, and the
   graph then finds them built).
 * Per run (never shared by two runs of one compiled graph): the stop signal, the concurrency
-  limiter and the fault plan. A run is identified by LangGraph's ``runtime.control``, the
-  ``RunControl`` each ``invoke``/``stream`` creates (or is given) and hands to every node of
-  that run, ``Send`` targets and subgraphs included. So one run's fatal error (a bad key)
-  cancels that run only, in the CLI and in LangGraph Server alike.
+  limiter and the fault plan, by LangGraph's ``runtime.control`` (:mod:`app.graph.run_objects`).
+  So one run's fatal error (a bad key) cancels that run only, in the CLI and in LangGraph
+  Server alike.
+
+The web search and MCP sources are made by :mod:`app.graph.sources`; this module caches them.
 
 Source: LangGraph's runtime context (``context_schema``, ``Runtime.context``) and
 ``langgraph.runtime.RunControl`` ("intended for a single graph run").
@@ -19,7 +20,6 @@ Source: LangGraph's runtime context (``context_schema``, ``Runtime.context``) an
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,21 +28,18 @@ from typing import Any
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
+from app.graph.run_objects import RunObjects, RunTable
+from app.graph.sources import combine_sources, open_web, start_mcp, web_cache_key
 from app.llm.models import ModelChoice, make_model
-from app.runs.faults import FaultPlan
 from app.settings.client import given_choices, resolve
-from app.settings.config import ConfigError, RunContext, Settings, default_model, web_key
+from app.settings.config import RunContext, Settings
+from app.settings.credentials import default_model
 from app.storage import Storage, storage_of
 from workers.base import RunScope, WorkerDeps
 
-__all__ = ["Models", "Resources", "RunObjects"]
+__all__ = ["Models", "Resources"]
 
 ReportWriter = Callable[[Any], list[tuple[str, list[str]]]]
-
-MAX_LIVE_RUNS = 1024
-"""Per-run objects kept at once (least recently used dropped first). A run's entry is released
-when the CLI's run ends; under LangGraph Server entries age out."""
-
 
 @dataclass(frozen=True)
 class Models:
@@ -55,35 +52,6 @@ class Models:
     """e.g. ``offline (deterministic, extractive)`` or ``openai:x (planner: offline)``."""
     summarize: ReportWriter | None
     """The report model's sourced summary (None offline: the report is extractive)."""
-
-
-@dataclass
-class RunObjects:
-    """The per-run objects of one run."""
-
-    scope: RunScope
-    """What the worker nodes use: stop signal, limiter, fault hooks."""
-    faults: FaultPlan
-    """The run's fault plan (crash points of ``persist`` and ``report``)."""
-    first_step: int | None = None
-    """The earliest superstep a node of this run was seen in (LangGraph counts a run's
-    ``recursion_limit`` from where the run starts: a resume or a rerun starts late)."""
-
-    def saw_step(self, step: int | None) -> None:
-        """Record that a node of this run runs in superstep ``step``."""
-        if step is not None and (self.first_step is None or step < self.first_step):
-            self.first_step = step
-
-    def steps_left(self, config: Any) -> int | None:
-        """Supersteps this run may still take after the one ``config`` belongs to, under its
-        ``recursion_limit`` (a lower bound; None when unknown)."""
-        limit = config.get("recursion_limit")
-        step = (config.get("metadata") or {}).get("langgraph_step")
-        if not isinstance(limit, int) or not isinstance(step, int) or self.first_step is None:
-            return None
-        # LangGraph stops a run after ``limit`` supersteps counted from the one before its
-        # first node (the input's); one more is kept in hand.
-        return self.first_step + limit - 2 - step
 
 
 class Resources:
@@ -110,7 +78,7 @@ class Resources:
         self._deps: dict[tuple, WorkerDeps] = {}
         self._storage: Storage | None = None
         self._mcp: Any = None  # (hub, results, tools) once started; see mcp()
-        self._runs: OrderedDict[int, tuple[Any, RunObjects]] = OrderedDict()
+        self._runs = RunTable()
 
     # --- the context ---------------------------------------------------------------------------
 
@@ -207,12 +175,7 @@ class Resources:
 
     def _web_key(self, ctx: RunContext) -> tuple | None:
         """What the web source of ``ctx`` depends on (None: web search is off)."""
-        if not ctx.web:
-            return None
-        ops = self.settings
-        endpoint = ops.searxng_url if ops.search_provider == "searxng" else ops.tavily_base_url
-        return (str(Path(ops.data_dir).resolve()), ops.search_provider, endpoint, ops.timeout,
-                ops.retry_patience)
+        return web_cache_key(self.settings) if ctx.web else None
 
     def web(self, ctx: RunContext) -> Any:
         """The web source of ``ctx`` (``--web``), made on first use; None when web search is off.
@@ -228,28 +191,10 @@ class Resources:
         """
         if not ctx.web:
             return None
-        secret_or_url = web_key(self.settings)
-        cred = self.settings
         key = self._web_key(ctx)
         with self._lock:
             if key not in self._webs:
-                from app.llm.provider import gate_for, paced_search
-                from workers.sources.web import WebSource, tavily_search
-
-                if cred.search_provider == "searxng":
-                    from workers.sources.searxng import searxng_search
-
-                    label = "web search (SearXNG)"
-                    raw = searxng_search(secret_or_url, timeout=cred.timeout)
-                    gate = gate_for("searxng", secret_or_url)
-                else:
-                    label = "web search (Tavily)"
-                    raw = tavily_search(secret_or_url, cred.tavily_base_url, timeout=cred.timeout)
-                    gate = gate_for("tavily", cred.tavily_base_url or "")
-                # A 429's Retry-After holds every web search of the process, as it does for the
-                # models (app/llm/provider.py).
-                search = paced_search(raw, gate, cred.retry_patience, label)
-                self._webs[key] = WebSource(Path(cred.data_dir), search, description=label)
+                self._webs[key] = open_web(self.settings)
             return self._webs[key]
 
     def mcp(self) -> tuple[Any, ...] | None:
@@ -269,19 +214,7 @@ class Resources:
             return None
         with self._lock:
             if self._mcp is None:
-                from app.settings.mcp import load_mcp_config
-                from workers.mcp_tools import McpError, McpHub, make_mcp_tools
-
-                hub = McpHub(load_mcp_config(path), timeout=self.settings.mcp_timeout)
-                try:
-                    hub.start()
-                except McpError as exc:
-                    hub.close()
-                    raise ConfigError(str(exc)) from None
-                from app.storage.mcp_results import mcp_results_of
-
-                results = mcp_results_of(self.settings)  # the data dir, or PostgreSQL
-                self._mcp = (hub, results, tuple(make_mcp_tools(hub, results)))
+                self._mcp = start_mcp(self.settings)
             return self._mcp
 
     def check_mcp(self) -> None:
@@ -325,13 +258,8 @@ class Resources:
                *sorted(plain.items()))
         with self._lock:
             if key not in self._deps:
-                corpus, web, mcp = self.corpus(ctx), self.web(ctx), self.mcp()
-                # Citations of a web page or an MCP tool's answer resolve next to the corpus.
-                others = [s for s in (web, mcp and mcp[1]) if s is not None]
-                if others:
-                    from workers.sources.combined import CombinedSource
-
-                    corpus = CombinedSource(corpus, *others)
+                web, mcp = self.web(ctx), self.mcp()
+                corpus = combine_sources(self.corpus(ctx), web, mcp and mcp[1])
                 self._deps[key] = WorkerDeps(corpus=corpus, model=self.models(ctx).worker.model,
                                              web=web, tools=mcp[2] if mcp else (), **plain)
             return self._deps[key]
@@ -353,32 +281,11 @@ class Resources:
         """The per-run objects of the run whose ``RunControl`` is ``control`` (the CLI passes
         its own to ``graph.stream(control=...)`` to reach them, e.g. to cancel on Ctrl-C):
         the limiter sized by ``ctx.max_concurrency``, the operator's fault plan."""
-        with self._lock:
-            entry = self._runs.get(id(control))
-            if entry is not None and entry[0] is control:
-                self._runs.move_to_end(id(control))
-                return entry[1]
-            faults = FaultPlan.from_context(self.settings)  # the operator's, never a client's
-            objects = RunObjects(
-                scope=RunScope(
-                    limiter=threading.BoundedSemaphore(ctx.max_concurrency),
-                    on_attempt=faults.on_attempt if faults.active else None,
-                    on_done=faults.on_done if faults.active else None,
-                ),
-                faults=faults,
-            )
-            # The control is held with its objects, so its id is not reused while listed.
-            self._runs[id(control)] = (control, objects)
-            while len(self._runs) > MAX_LIVE_RUNS:
-                self._runs.popitem(last=False)
-            return objects
+        return self._runs.get(control, ctx, self.settings)
 
     def release(self, control: Any) -> None:
         """Forget the per-run objects of a finished run."""
-        with self._lock:
-            entry = self._runs.get(id(control))
-            if entry is not None and entry[0] is control:
-                del self._runs[id(control)]
+        self._runs.release(control)
 
     def resolve_worker(self, runtime: Runtime) -> tuple[WorkerDeps, RunScope]:
         """The :data:`workers.base.Resolver` of the worker nodes."""

@@ -33,7 +33,8 @@ from pydantic import BaseModel
 
 from app.llm.offline import OfflineChatModel
 from app.research.text import clip
-from app.settings.config import ConfigError, Settings, redact
+from app.settings.config import ConfigError, Settings
+from app.settings.credentials import redact
 from workers.errors import response_fault
 
 __all__ = [

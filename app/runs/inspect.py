@@ -203,14 +203,7 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
     """
     storage = _storage(storage)
     notes: list[str] = []
-    history: list[Any] = []
-    sizes: dict[str, int] = {}
-    with _unless_damaged(notes), storage.checkpointer(read_only=True) as saver:
-        if saver is not None:
-            config = {"configurable": {"thread_id": thread_id}}
-            history = list(research_graph(saver).get_state_history(config))
-            sizes = {t.config["configurable"]["checkpoint_id"]: _checkpoint_bytes(saver, t)
-                     for t in saver.list(root_config(thread_id))}
+    history, sizes = _history(storage, thread_id, notes)
     rows: list[dict[str, Any]] = []
     run: dict[str, Any] | None = None
     with _unless_damaged(notes), storage.results(read_only=True) as store:
@@ -221,25 +214,6 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
     if not history and not rows and run is None:
         return None
     history.reverse()  # oldest first
-    checkpoints = []
-    for i, snap in enumerate(history):
-        envelopes = (snap.values or {}).get("envelopes") or []
-        ran = Counter(t.name for t in history[i - 1].tasks) if i else Counter()
-        cid = snap.config["configurable"]["checkpoint_id"]
-        checkpoints.append(
-            {
-                "step": (snap.metadata or {}).get("step"),
-                "source": (snap.metadata or {}).get("source"),
-                "ran": dict(ran),
-                "envelopes": len(envelopes),
-                "unique_ids": len({e.get("envelope_id") for e in envelopes}),
-                "persisted": sum(1 for e in envelopes if e.get("persisted")),
-                "with_payload": sum(1 for e in envelopes if e.get("structured") is not None),
-                "bytes": sizes.get(cid),
-                "checkpoint_id": cid,
-                "next": list(snap.next),  # e.g. ["review_results"]: a pause to time-travel to
-            }
-        )
     last = (history[-1].values if history else {}) or {}
     return {
         "thread_id": thread_id,
@@ -250,12 +224,49 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         # every other channel of the latest checkpoint (the envelopes are the rows below): what
         # a key of your own (docs/extending.md, "Add a state key") holds
         "values": {k: v for k, v in last.items() if k != "envelopes"},
-        "checkpoints": checkpoints,
+        "checkpoints": [_checkpoint_line(history, i, sizes) for i in range(len(history))],
         "rows": [
             {k: r.get(k) for k in ("envelope_id", "worker", "status", "error", "write_count",
                                    "attempts", "round", "first_written_at", "last_written_at")}
             for r in rows
         ],
+    }
+
+
+def _history(storage: Storage, thread_id: str, notes: list[str],
+             ) -> tuple[list[Any], dict[str, int]]:
+    """The thread's state history (newest first, LangGraph's ``get_state_history``) and each
+    checkpoint's size in bytes by id; empty when there is no checkpoint database (or it is
+    damaged: a line is added to ``notes``)."""
+    history: list[Any] = []
+    sizes: dict[str, int] = {}
+    with _unless_damaged(notes), storage.checkpointer(read_only=True) as saver:
+        if saver is not None:
+            config = {"configurable": {"thread_id": thread_id}}
+            history = list(research_graph(saver).get_state_history(config))
+            sizes = {t.config["configurable"]["checkpoint_id"]: _checkpoint_bytes(saver, t)
+                     for t in saver.list(root_config(thread_id))}
+    return history, sizes
+
+
+def _checkpoint_line(history: list[Any], i: int, sizes: dict[str, int]) -> dict[str, Any]:
+    """What :func:`inspect_thread` says of checkpoint ``i`` of ``history`` (oldest first): its
+    step and source, the nodes that ran into it, its envelopes and its size."""
+    snap = history[i]
+    envelopes = (snap.values or {}).get("envelopes") or []
+    ran = Counter(t.name for t in history[i - 1].tasks) if i else Counter()
+    cid = snap.config["configurable"]["checkpoint_id"]
+    return {
+        "step": (snap.metadata or {}).get("step"),
+        "source": (snap.metadata or {}).get("source"),
+        "ran": dict(ran),
+        "envelopes": len(envelopes),
+        "unique_ids": len({e.get("envelope_id") for e in envelopes}),
+        "persisted": sum(1 for e in envelopes if e.get("persisted")),
+        "with_payload": sum(1 for e in envelopes if e.get("structured") is not None),
+        "bytes": sizes.get(cid),
+        "checkpoint_id": cid,
+        "next": list(snap.next),  # e.g. ["review_results"]: a pause to time-travel to
     }
 
 

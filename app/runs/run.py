@@ -156,26 +156,15 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         check_thread(request.topic, settings, thread_id, recorded, as_of=request.as_of,
                      state=values)
         pending = awaiting(snapshot)
-        if pending is not None and request.review is None:
-            # Paused for review: only a decision continues it (``review THREAD_ID``); running
-            # on would skip the review.
-            return ReviewPause(thread_id, values.get("topic") or request.topic or "",
-                               values.get("as_of") or request.as_of, pending)
-        if request.review is not None and pending is None and not is_unfinished(snapshot):
-            raise NothingToReview(f"thread {thread_id!r} has nothing awaiting review")
+        if (pause := _review_pause(request, snapshot, pending, thread_id)) is not None:
+            return pause
         start = what_to_run(request.topic, request.as_of, request.review, snapshot, recorded,
                             thread_id)
         with storage.results() as store:
             store.start_run(thread_id, topic=start.topic, as_of=start.as_of,
                             model=labels["model"], corpus=corpus_key(settings))
         counts = progress_at_start(snapshot, start, workers)
-        emit("start", {"thread_id": thread_id, "resumed_from_step": start.resumed_from,
-                       "rerun": bool(values.get("topic")) and start.resumed_from is None,
-                       "restored": len(counts.restored), "step_tasks": counts.step_tasks,
-                       "at": counts.at, "review": pending is not None, "topic": start.topic,
-                       "as_of": start.as_of, **labels})
-        if counts.planned is not None and pending is None:  # a review's plan was shown at it
-            emit("planned", counts.planned)
+        _announce(emit, thread_id, values, start, counts, pending is not None, labels)
         written: dict[str, dict[str, Any]] = {}  # the last "persisted" and "report" events
 
         def noting(kind: str, data: dict[str, Any]) -> None:
@@ -187,6 +176,37 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                                counts.restored, counts.total, noting, written)
         return _conclude(graph, config, storage, start, labels, len(workers), started,
                          written, unreached)
+
+
+def _review_pause(request: RunRequest, snapshot: Any, pending: Any, thread_id: str,
+                  ) -> ReviewPause | None:
+    """The review pause the thread is at when ``request`` brings no decision (running on would
+    skip the review: only ``review THREAD_ID`` continues it); None: the run goes on.
+
+    Raises:
+        app.errors.NothingToReview: a decision for a thread that awaits none and has nothing
+            left to run.
+    """
+    values = snapshot.values or {}
+    if pending is not None and request.review is None:
+        return ReviewPause(thread_id, values.get("topic") or request.topic or "",
+                           values.get("as_of") or request.as_of, pending)
+    if request.review is not None and pending is None and not is_unfinished(snapshot):
+        raise NothingToReview(f"thread {thread_id!r} has nothing awaiting review")
+    return None
+
+
+def _announce(emit: Event, thread_id: str, values: dict[str, Any], start: Start, counts: Any,
+              reviewed: bool, labels: dict[str, str]) -> None:
+    """Emit the run's ``start`` event (where it resumes, what is restored) and, unless a review
+    decision continues it (its plan was shown at the pause), the ``planned`` one."""
+    emit("start", {"thread_id": thread_id, "resumed_from_step": start.resumed_from,
+                   "rerun": bool(values.get("topic")) and start.resumed_from is None,
+                   "restored": len(counts.restored), "step_tasks": counts.step_tasks,
+                   "at": counts.at, "review": reviewed, "topic": start.topic,
+                   "as_of": start.as_of, **labels})
+    if counts.planned is not None and not reviewed:
+        emit("planned", counts.planned)
 
 
 def _conclude(graph: Any, config: dict[str, Any], storage: Storage, start: Start,

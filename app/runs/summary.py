@@ -127,23 +127,12 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
         raise StorageVanished(why)
     envelopes = current_envelopes(final)
     ids = [e["envelope_id"] for e in envelopes]
-    outcome, failed = final.get("outcome"), final.get("failed_tasks")
-    if outcome is None:  # a state written before the graph recorded its outcome
-        outcome, failed = run_outcome(final)
-    failed = list(failed or [])
+    outcome, failed = _outcome(final)
     channel_extra, channel_notes = channel_check(final)
     with storage.results() as store:
         db_rows = store.rows(ids, thread_id=thread_id)
         duplicates = (len(ids) - len(set(ids))) + store.duplicate_count() + channel_extra
-        # one line per stretch of rounds, not one per round (--rounds 1000: one, not 999)
-        notes = coalesce_notes(final.get("notes") or []) + channel_notes
         missing = len(set(ids)) - len(db_rows)
-        if missing:
-            notes.append(
-                f"{missing} envelope(s) are marked persisted in the checkpoint but missing from "
-                "the results database (was it deleted?); run the same command again to "
-                "recompute them"
-            )
         summary = RunSummary(
             thread_id=thread_id,
             topic=topic,
@@ -153,10 +142,7 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             resumed_from_step=resumed_from,
             sub_questions=list(final.get("sub_questions") or []),
             envelopes=len(envelopes),
-            # less the results a reviewer dropped (neither persisted nor reported)
-            expected=len(final.get("sub_questions") or [])
-            * len((final.get("routing") or {}).get("workers") or range(workers))
-            - len(set(final.get("dropped") or [])),
+            expected=_expected(final, workers),
             db_rows=len(db_rows),
             missing_rows=missing,
             duplicates=duplicates,
@@ -166,12 +152,10 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             report_path=final.get("report_path"),
             tokens=int(final.get("tokens") or 0),
             elapsed_seconds=round(time.perf_counter() - started, 2),
-            notes=notes,
+            notes=_notes(final, channel_notes, missing),
             outcome=outcome,
             failed_tasks=failed,
-            # the report node's verdict, kept in state; judged here for a state without it
-            warnings=list(final["warnings"]) if final.get("warnings") is not None
-            else [w.to_dict() for w in relevance_warnings(topic, db_rows)],
+            warnings=_warnings(final, topic, db_rows),
         )
         store.finish_run(
             thread_id,
@@ -181,3 +165,43 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             summary=summary.to_dict(),
         )
     return summary
+
+
+def _outcome(final: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    """The graph's ``outcome`` and ``failed_tasks`` in ``final`` (judged by
+    :func:`app.research.rounds.run_outcome` for a state written before the graph recorded
+    them)."""
+    outcome, failed = final.get("outcome"), final.get("failed_tasks")
+    if outcome is None:
+        outcome, failed = run_outcome(final)
+    return outcome, list(failed or [])
+
+
+def _expected(final: dict[str, Any], workers: int) -> int:
+    """The envelopes the run should leave: sub-questions x the workers routed (``workers``
+    when the state has no routing), less the results a reviewer dropped (neither persisted nor
+    reported)."""
+    routed = (final.get("routing") or {}).get("workers") or range(workers)
+    return (len(final.get("sub_questions") or []) * len(routed)
+            - len(set(final.get("dropped") or [])))
+
+
+def _notes(final: dict[str, Any], channel_notes: list[str], missing: int) -> list[str]:
+    """The run's notes, one line per stretch of rounds (``--rounds 1000``: one, not 999), then
+    what the channel check found, then rows missing from the results database."""
+    notes = coalesce_notes(final.get("notes") or []) + channel_notes
+    if missing:
+        notes.append(
+            f"{missing} envelope(s) are marked persisted in the checkpoint but missing from "
+            "the results database (was it deleted?); run the same command again to "
+            "recompute them"
+        )
+    return notes
+
+
+def _warnings(final: dict[str, Any], topic: str, db_rows: list[Any]) -> list[dict[str, str]]:
+    """The report node's warnings, kept in state; judged here
+    (:func:`app.research.relevance.relevance_warnings`) for a state without them."""
+    if final.get("warnings") is not None:
+        return list(final["warnings"])
+    return [w.to_dict() for w in relevance_warnings(topic, db_rows)]

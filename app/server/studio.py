@@ -78,7 +78,7 @@ once)."""
 def _server_default_recursion_limit() -> int | None:
     try:
         from langgraph_api.utils.config import DEFAULT_RECURSION_LIMIT
-    except ImportError:  # not under LangGraph Server
+    except (ImportError, KeyError):  # not under LangGraph Server (its config needs its env)
         return None
     return DEFAULT_RECURSION_LIMIT
 

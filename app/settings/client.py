@@ -2,13 +2,15 @@
 ``configurable``, which LangGraph Server copies into the context when no context is given) and
 the run's ``config`` around it.
 
-A client chooses among :class:`app.settings.config.RunContext`'s fields, each within the operator's
-bound
-(``RESEARCH_ROUNDS_LIMIT``...), a model the operator allows and a corpus by the name the operator
-gave it. Anything else is refused with one line naming the key, before the run does anything:
-an operator setting (``data_dir``, ``report_out``, ``fail_rate``...), an unknown corpus name
-(a path included), a model not allowed, a value past its bound, ``config.max_concurrency``
-past the concurrency bound, or a ``recursion_limit`` past what the rounds bound needs.
+A client chooses among :class:`app.settings.config.RunContext`'s fields, each within the
+operator's bound (``RESEARCH_ROUNDS_LIMIT``...), a model the operator allows and a corpus by the
+name the operator gave it; a field it names takes its value, even the declared default, and one
+it leaves out the operator's. Anything else is refused with one line naming the key, before the
+run does anything: an operator setting (``data_dir``, ``report_out``, ``fail_rate``...), a key
+that is no setting (named with the closest one: ``roundz``, did you mean ``rounds``), an unknown
+corpus name (a path included), a model not allowed, a value past its bound,
+``config.max_concurrency`` past the concurrency bound, or a ``recursion_limit`` past what the
+rounds bound needs.
 
 The command line is the operator: it never goes through here.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import fields, replace
+from difflib import get_close_matches
 from typing import Any
 
 from app.settings.config import CLIENT_SETTINGS, OPERATOR_ONLY, ConfigError, RunContext, Settings
@@ -29,19 +32,38 @@ from app.settings.spec import specs_of
 __all__ = ["check_run_config", "given_choices", "resolve"]
 
 MODEL_FIELDS = ("model", "planner_model", "worker_model", "report_model")
+LANGGRAPH_KEYS = frozenset({"thread_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map",
+                            "run_id", "assistant_id", "graph_id", "user_id"})
+"""LangGraph's own ``configurable`` keys (and those starting ``__`` or ``langgraph_``): a client
+that sends ``configurable`` instead of a context may name them; they are no setting and pass
+(the server drops them from the context)."""
 
 
 def given_choices(context: Mapping[str, Any] | RunContext | None) -> dict[str, Any]:
     """The client's choices in ``context``: the keys of a dict (every one, operator settings
-    included, to be refused), or the fields of a ``RunContext`` that differ from their declared
-    default (LangGraph builds one from the client's dict, filling in the rest)."""
+    included, to be refused), or the fields a ``RunContext`` was made with
+    (:meth:`~app.settings.config.RunContext.given`: LangGraph builds one from the client's dict,
+    filling in the rest), a declared default the client chose included."""
     if context is None:
         return {}
     if isinstance(context, Mapping):
         return dict(context)
-    declared = RunContext()
     return {f.name: getattr(context, f.name) for f in fields(RunContext)
-            if getattr(context, f.name) != getattr(declared, f.name)}
+            if f.name in context.given()}
+
+
+def _check_key(key: str) -> None:
+    """Refuse a context key that is an operator setting, or no setting at all (LangGraph
+    Server would drop it silently: a misspelt ``roundz`` would run with the default)."""
+    if key in OPERATOR_ONLY:
+        raise ConfigError(f"{key}: the operator's setting, not a run's: a served run's "
+                          "context cannot set it (docs/deploy.md)")
+    if key in CLIENT_SETTINGS or key in LANGGRAPH_KEYS or key.startswith(("__", "langgraph_")):
+        return
+    known = sorted(CLIENT_SETTINGS)
+    close = get_close_matches(key, known, n=1, cutoff=0.5)
+    hint = f"did you mean {close[0]}?" if close else f"known: {', '.join(known)}"
+    raise ConfigError(f"{key}: not a setting a run's context may choose ({hint})")
 
 
 def resolve(context: Mapping[str, Any] | RunContext | None, settings: Settings) -> RunContext:
@@ -58,10 +80,10 @@ def resolve(context: Mapping[str, Any] | RunContext | None, settings: Settings) 
     """
     given = given_choices(context)
     for key in sorted(given):
-        if key in OPERATOR_ONLY:
-            raise ConfigError(f"{key}: the operator's setting, not a run's: a served run's "
-                              "context cannot set it (docs/deploy.md)")
-    choices = {k: v for k, v in given.items() if k in CLIENT_SETTINGS}
+        _check_key(key)
+    # None is "the default" for every field that takes it: the operator's, never "none" (a
+    # client's max_tokens=None would lift the operator's budget past max_tokens_limit)
+    choices = {k: v for k, v in given.items() if k in CLIENT_SETTINGS and v is not None}
     try:
         checked = RunContext(**choices)  # types and declared ranges
     except TypeError as exc:  # e.g. a list for a number

@@ -19,7 +19,8 @@ Each field is made by :func:`app.settings.spec.setting`. Everything else is deri
 fields: :data:`ENV_VARS` (the environment table, and the names a misspelt ``RESEARCH_*``
 variable is compared with), the CLI flags (``app.cli.add_setting_flags``), the README's settings
 table (``app/graph/diagram.py``), the defaults (:func:`default_of`) and what is masked
-(:func:`redact`, from the ``secret`` marker). Adding a setting is one field here (plus the code
+(:func:`app.settings.credentials.redact`, from the ``secret`` marker). A value's own check
+(``check=``) is in :mod:`app.settings.checks`. Adding a setting is one field here (plus the code
 that uses it; and a line in ``.env.example`` when it has a variable): see docs/extending.md.
 
 Precedence, highest first: CLI flag > environment variable > ``.env`` file > default. The ``.env``
@@ -37,11 +38,18 @@ Source: the ``langchain-ai/react-agent`` template's ``Context`` dataclass, and L
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, fields, replace
 from typing import Any
-from urllib.parse import urlsplit
 
+from app.settings.checks import (
+    check_api_token,
+    check_corpora_item,
+    check_crash_at,
+    check_database_url,
+    check_fail_worker,
+    check_searxng_url,
+)
+from app.settings.credentials import DEFAULT_OPENAI_MODEL, default_model, url_password
 from app.settings.spec import (
     ConfigError,
     SettingSpec,
@@ -53,79 +61,12 @@ from app.settings.spec import (
 )
 
 __all__ = [
-    "CLIENT_SETTINGS", "DEFAULT_OPENAI_MODEL", "ENV_VARS", "OPERATOR_ONLY", "SETTINGS",
-    "ConfigError", "RunContext", "Settings", "SettingSpec", "as_of_or_today",
-    "check_database_url", "default_of", "parse_setting", "redact", "web_key",
+    "CLIENT_SETTINGS", "ENV_VARS", "OPERATOR_ONLY", "SETTINGS", "ConfigError", "RunContext",
+    "Settings", "SettingSpec", "default_of", "parse_setting",
 ]
 
-DEFAULT_OPENAI_MODEL = "openai:gpt-4.1-mini"
 DURABILITY_MODES = ("sync", "async", "exit")
 SEARCH_PROVIDERS = ("tavily", "searxng")
-
-
-def as_of_or_today(value: str | None) -> str:
-    """The run's ``as_of``: ``value`` normalized to ``YYYY-MM-DD``, or today (UTC) when empty.
-
-    The one owner of the default: the CLI (to derive the thread id) and the ``plan`` node (for a
-    LangGraph Server caller that left ``as_of`` out) both call it.
-
-    Raises:
-        ValueError: ``value`` is not a ``YYYY-MM-DD`` date.
-    """
-    from state import normalize_as_of, today_utc  # state imports pydantic: only when asked
-
-    return normalize_as_of(value) if value else today_utc()
-
-
-def _check_crash_at(value: str) -> None:
-    from app.runs.faults import parse_crash_at  # the crash points are the fault module's
-
-    parse_crash_at(value)
-
-
-def check_database_url(url: str) -> None:
-    """Refuse a database URL that is not PostgreSQL's (``postgresql://`` or ``postgres://``):
-    the one check of ``RESEARCH_DATABASE_URL``/``--database-url``, also made by
-    :func:`app.storage.open_storage` for callers that skip the settings.
-
-    Raises:
-        ValueError: one line naming the expected scheme.
-    """
-    # the database is the deployment's, not a run's: declared on Settings, never in the context
-    if not url.startswith(("postgresql://", "postgres://")):
-        raise ValueError("expected a postgresql:// URL")
-
-
-def _check_searxng_url(url: str) -> None:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError("SEARXNG_URL: expected the instance's http:// or https:// URL, e.g. "
-                         "http://127.0.0.1:8888")
-
-
-def _check_api_token(item: str) -> None:
-    token, eq, user = item.partition("=")
-    if not eq or len(token.strip()) < 8 or not user.strip():
-        # the item itself is not shown: it holds a token
-        raise ValueError("RESEARCH_API_TOKENS: expected TOKEN=USER pairs, each TOKEN at least "
-                         "8 characters")
-
-
-def _check_fail_worker(spec: str) -> None:
-    from app.runs.faults import parse_fail_worker  # the fault module owns the syntax
-
-    parse_fail_worker(spec)
-
-
-def _check_corpora_item(item: str) -> None:
-    name, eq, path = item.partition("=")
-    if not eq or not CORPUS_NAME.fullmatch(name.strip()) or not path.strip():
-        raise ValueError(f"RESEARCH_CORPORA: expected NAME=FOLDER (NAME of letters, digits, - or "
-                         f"_), got {item!r}")
-
-
-CORPUS_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
-"""What a corpus name in ``RESEARCH_CORPORA`` may be."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -180,6 +121,19 @@ class RunContext:
                                 "(LangGraph interrupts; continue with: python -m app review "
                                 "THREAD_ID)")
 
+    def __new__(cls, **given: Any) -> RunContext:
+        """Record which fields the caller named (see :meth:`given`)."""
+        self = super().__new__(cls)
+        object.__setattr__(self, "_given", frozenset(given))
+        return self
+
+    def given(self) -> frozenset[str]:
+        """The fields its maker named, whatever their value: LangGraph builds a run's context
+        from the client's dict (``RunContext(**context)``), so a client that chose a field's
+        declared default (``rounds=2``) is told apart from one that said nothing (the
+        operator's default then applies)."""
+        return self.__dict__.get("_given", frozenset())
+
     def __post_init__(self) -> None:
         for spec in specs_of(type(self)):
             value = getattr(self, spec.name)
@@ -190,7 +144,7 @@ class RunContext:
 
     def model_for(self, role: str) -> str | None:
         """The model spec for ``role`` (``planner``, ``worker`` or ``report``), else ``model``
-        (None: the default, :func:`default_model` of the credentials)."""
+        (None: the default, :func:`app.settings.credentials.default_model`)."""
         return getattr(self, f"{role}_model", None) or self.model
 
 
@@ -213,7 +167,7 @@ class Settings(RunContext):
         help="text files (.md .txt .rst .py .html) larger than this many bytes are skipped when "
              "a folder is indexed, each named in the run's notes (PDF and .docx: 32 MB)")
     corpora: tuple[str, ...] = setting(
-        (), env="RESEARCH_CORPORA", check=_check_corpora_item, metavar="NAME=FOLDER",
+        (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER",
         help="comma-separated NAME=FOLDER corpora a served run may choose by name "
              "(context corpus_name)")
     report_out: str | None = setting(flag="--out", help="report file, or folder (a trailing / "
@@ -279,7 +233,7 @@ class Settings(RunContext):
         help="what --web searches: tavily (TAVILY_API_KEY) or searxng (a self-hosted SearXNG "
              "instance at SEARXNG_URL, no key)")
     searxng_url: str | None = setting(
-        env="SEARXNG_URL", check=_check_searxng_url,
+        env="SEARXNG_URL", check=check_searxng_url,
         help="SearXNG instance root (http://host:8888), for RESEARCH_SEARCH_PROVIDER=searxng; "
              "json must be in its search.formats (docs/deploy.md)")
     mcp_config: str | None = setting(
@@ -292,7 +246,7 @@ class Settings(RunContext):
                                       "call to answer")
     api_tokens: tuple[str, ...] = setting(
         (), env="RESEARCH_API_TOKENS", secret=True, metavar="TOKEN=USER",
-        check=_check_api_token,
+        check=check_api_token,
         help="comma-separated TOKEN=USER pairs: LangGraph Server asks every request for "
              "Authorization: Bearer TOKEN, and each user sees only their own threads (default: "
              "no auth; docs/deploy.md)")
@@ -303,10 +257,10 @@ class Settings(RunContext):
     seed: int = setting(0, flag="--seed", group="faults", help="seed for --fail-rate")
     fail_workers: tuple[str, ...] = setting(
         (), flag="--fail-worker", metavar="NAME[:ROUNDS]", group="faults",
-        check=_check_fail_worker,
+        check=check_fail_worker,
         help="worker NAME fails permanently (in rounds <= ROUNDS; 0 or absent: always)")
     crash_at: str | None = setting(flag="--crash-at", metavar="POINT", group="faults",
-                                   check=_check_crash_at,
+                                   check=check_crash_at,
                                    help="kill the process hard (SIGKILL) at POINT: map:K, "
                                         "persist-commit, report")
     run_log: str | None = setting(
@@ -330,7 +284,7 @@ class Settings(RunContext):
 
     def secrets(self) -> list[str]:
         """Every secret value in use (the ``secret`` settings, a database URL's password, each
-        API token), longest first: what :func:`redact` masks."""
+        API token), longest first: what :func:`app.settings.credentials.redact` masks."""
         out: list[str] = []
         for spec in specs_of(type(self)):
             value = getattr(self, spec.name) if spec.secret else None
@@ -338,7 +292,7 @@ class Settings(RunContext):
                 if isinstance(item, str) and item:
                     out.append(item)
                     # a database URL's password; an API token of a TOKEN=USER pair
-                    part = item.partition("=")[0] if spec.repeated else _url_password(item)
+                    part = item.partition("=")[0] if spec.repeated else url_password(item)
                     out += [part] if part else []
         return sorted({s for s in out if len(s) >= 4}, key=len, reverse=True)
 
@@ -382,52 +336,10 @@ OPERATOR_ONLY: frozenset[str] = frozenset(
 """The operator's settings: a run's context naming one is refused (``app.settings.client``)."""
 
 
-def _url_password(value: str) -> str | None:
-    try:
-        return urlsplit(value).password if "://" in value else None
-    except ValueError:
-        return None
-
-
-def redact(text: str, settings: Settings | None) -> str:
-    """``text`` with every secret of ``settings`` (:meth:`Settings.secrets`) replaced by ``***``
-    and credential-like strings masked (:func:`workers.errors.redact`): the one redaction of
-    what the app prints or stores."""
-    from workers.errors import redact as mask  # workers never import app/: the mask is theirs
-
-    return mask(text, settings.secrets() if settings is not None else ())
-
-
 def default_of(name: str) -> Any:
     """The declared default of the setting ``name``: the one owner of every default (a caller
     that needs one outside a ``Settings`` asks here instead of copying it)."""
     return _DEFAULTS[name]
-
-
-def web_key(credentials: Settings | None) -> str:
-    """What ``--web`` needs of the operator's search provider (``RESEARCH_SEARCH_PROVIDER``):
-    the Tavily key (``tavily``), or the instance's URL (``searxng``, which needs no key).
-
-    Raises:
-        ConfigError: it is not set (the CLI says so before anything is written, exit 2; a
-            LangGraph Server run, when its first web search is made).
-    """
-    if credentials is not None and credentials.search_provider == "searxng":
-        if not credentials.searxng_url:
-            raise ConfigError("--web with RESEARCH_SEARCH_PROVIDER=searxng needs SEARXNG_URL "
-                              "(the instance's URL, e.g. http://127.0.0.1:8888) in the "
-                              "environment or in .env")
-        return credentials.searxng_url
-    if credentials is None or not credentials.tavily_api_key:
-        raise ConfigError("--web needs a Tavily key: set TAVILY_API_KEY in the environment or "
-                          "in .env")
-    return credentials.tavily_api_key
-
-
-def default_model(credentials: Settings | None) -> str:
-    """The model spec when none is set: OpenAI's default when a key is known, else offline.
-    The one owner of that default (``load_settings`` fills ``Settings.model`` with it)."""
-    return DEFAULT_OPENAI_MODEL if credentials and credentials.openai_api_key else "offline"
 
 
 SETTINGS: tuple[SettingSpec, ...] = specs_of(Settings)

@@ -16,7 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from app.settings.config import ENV_VARS, Settings, default_model
+from app.settings.config import ENV_VARS, Settings
+from app.settings.credentials import default_model
 from app.settings.spec import ConfigError, SettingSpec, parse_setting
 
 __all__ = ["OTHER_VARIABLES", "PREFIX", "load_settings", "unknown_variables"]

@@ -44,7 +44,7 @@ def setting(default: Any = None, *, help: str, env: str | None = None, flag: str
         metavar: the flag's placeholder in ``--help``.
         group: ``"run"``, or ``"faults"`` (the fault-injection flags' own ``--help`` group).
         check: ``check(value)`` raises ``ValueError`` with a one-line reason for a bad value.
-        secret: never shown: masked by :func:`app.settings.config.redact` and
+        secret: never shown: masked by :func:`app.settings.credentials.redact` and
             ``Settings.redacted`` wherever it could be printed or stored.
         bound: for a setting a run's client may choose (a ``RunContext`` field): the name of
             the operator's setting that caps what a client may ask for (e.g. ``rounds_limit``);

@@ -60,10 +60,10 @@ def open_storage(data_dir: Path | str, database_url: str | None = None,
 
     Raises:
         ValueError: the URL is not a ``postgresql://`` (or ``postgres://``) URL
-            (:func:`app.settings.config.check_database_url`).
+            (:func:`app.settings.checks.check_database_url`).
     """
     if database_url:
-        from app.settings.config import check_database_url  # the one owner of the URL check
+        from app.settings.checks import check_database_url  # the one owner of the URL check
 
         check_database_url(database_url)
         if direct_url:

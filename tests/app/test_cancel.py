@@ -114,6 +114,8 @@ def test_the_studio_graph_isolates_runs_too(tmp_path, small_corpus, monkeypatch)
 
 
 def test_per_run_objects_are_per_run_and_heavy_objects_are_shared(tmp_path, small_corpus):
+    from dataclasses import asdict
+
     from langgraph.runtime import RunControl
 
     resources = Resources(_settings(tmp_path, small_corpus))
@@ -124,6 +126,6 @@ def test_per_run_objects_are_per_run_and_heavy_objects_are_shared(tmp_path, smal
     assert a.scope.cancel is not b.scope.cancel and a.scope.limiter is not b.scope.limiter
     a.scope.cancel.set(FatalModelError("401"))
     assert not b.scope.cancel.is_set()
-    assert resources.models(ctx) is resources.models(RunContext(**{**ctx.__dict__}))
+    assert resources.models(ctx) is resources.models(RunContext(**asdict(ctx)))
     assert resources.worker_deps(ctx) is resources.worker_deps(ctx)
     resources.close()

@@ -17,7 +17,8 @@ from app.llm.models import (
     model_provider,
     structured_output,
 )
-from app.settings.config import DEFAULT_OPENAI_MODEL, ENV_VARS, ConfigError, Settings, web_key
+from app.settings.config import ENV_VARS, ConfigError, Settings
+from app.settings.credentials import DEFAULT_OPENAI_MODEL, web_key
 from app.settings.env import load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -361,7 +362,7 @@ def test_the_operators_lists_come_from_comma_separated_variables():
 
 
 def test_one_redaction_masks_every_secret_setting():
-    from app.settings.config import redact
+    from app.settings.credentials import redact
 
     settings = load_settings(env={
         "OPENAI_API_KEY": KEY, "TAVILY_API_KEY": "tvly-abcdef123456",

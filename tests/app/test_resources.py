@@ -78,6 +78,66 @@ def test_a_served_graph_refuses_what_a_client_may_not_set(tmp_path: Path, contex
             served.context(RunContext(**context))
 
 
+@pytest.mark.parametrize(("key", "closest"), [("roundz", "rounds"), ("search-k", "search_k"),
+                                            ("workr_model", "worker_model")])
+def test_a_served_graph_refuses_a_key_that_is_no_setting_naming_the_closest(
+        tmp_path: Path, monkeypatch, key, closest):
+    # LangGraph Server drops a context key its schema lacks: a misspelt choice would run with
+    # the default, silently. The factory sees the client's dict first and refuses it.
+    from langgraph_sdk.runtime import _ExecutionRuntime
+
+    import app.server.studio
+
+    served = _served(tmp_path)
+    monkeypatch.setattr(app.server.studio, "RESOURCES", served)
+    runtime = _ExecutionRuntime(access_context="threads.create_run", store=None,
+                                context={key: 3, "rounds": 1})
+    with pytest.raises(ConfigError) as info:
+        app.server.studio.served_graph({"configurable": {}}, runtime)
+    message = str(info.value)
+    assert message.startswith(f"{key}: not a setting") and "\n" not in message, message
+    assert f"did you mean {closest}?" in message
+    # LangGraph's own configurable keys (a client sending configurable, not context) still pass
+    fine = _ExecutionRuntime(access_context="threads.create_run", store=None,
+                             context={"thread_id": "t", "langgraph_request_id": "r", "rounds": 1})
+    assert app.server.studio.served_graph({"configurable": {}}, fine) is app.server.studio.graph
+
+
+@pytest.mark.parametrize("served", [True, False])
+def test_a_client_choosing_the_declared_default_gets_it_not_the_operators(tmp_path: Path, served):
+    # The operator's RESEARCH_ROUNDS=4, RESEARCH_SEARCH_K=9; a client asks rounds=2 and
+    # search_k=5, the declared defaults, and says nothing of max_concurrency. LangGraph
+    # builds the run's RunContext from the client's dict (context_schema): the node reads it.
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.runtime import Runtime
+    from typing_extensions import TypedDict
+
+    resources = Resources(Settings(data_dir=str(tmp_path / "server-data"), model="offline",
+                                   rounds=4, search_k=9, max_concurrency=3), served=served)
+
+    class State(TypedDict, total=False):
+        seen: tuple
+
+    def node(state: State, runtime: Runtime[RunContext]) -> State:
+        ctx = resources.context(runtime)
+        return {"seen": (ctx.rounds, ctx.search_k, ctx.max_concurrency)}
+
+    graph = (StateGraph(State, context_schema=RunContext).add_node("node", node)
+             .add_edge(START, "node").add_edge("node", END).compile())
+    chosen = graph.invoke({}, context={"rounds": 2, "search_k": 5})
+    assert chosen["seen"] == (2, 5, 3)
+    assert graph.invoke({}, context={})["seen"] == (4, 9, 3)  # nothing chosen: the operator's
+
+
+def test_a_served_client_sending_none_gets_the_operators_default_not_no_limit(tmp_path: Path):
+    # Studio's form sends every field, None included; None means "the default": the operator's
+    # token budget stays, it is not lifted to "no budget" past RESEARCH_MAX_TOKENS_LIMIT.
+    served = _served(tmp_path, max_tokens=1000, max_tokens_limit=5000, rounds=4)
+    ctx = served.context({"max_tokens": None, "model": None, "rounds": 2})
+    assert (ctx.max_tokens, ctx.model, ctx.rounds) == (1000, "offline", 2)
+    assert served.context(RunContext(max_tokens=None, rounds=2)).max_tokens == 1000
+
+
 def test_a_served_graph_takes_choices_within_the_operators_bounds_and_lists(tmp_path: Path):
     folder = tmp_path / "handbook"
     served = _served(tmp_path, corpora=(f"handbook={folder}",), rounds_limit=8,

@@ -12,7 +12,8 @@ from langgraph.types import Overwrite
 from app.graph.resources import Resources
 from app.research.plan import llm_plan, offline_plan
 from app.research.rounds import highest_round
-from app.settings.config import RunContext, as_of_or_today
+from app.settings.checks import as_of_or_today
+from app.settings.config import RunContext
 from state import ResearchState, Routing
 from workers.pacing import stop_waiting_when
 from workers.retry import backoff, give_up

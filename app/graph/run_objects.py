@@ -1,0 +1,101 @@
+"""The per-run objects of the research graph: never shared by two runs of one compiled graph.
+
+A run is identified by LangGraph's ``runtime.control``, the ``RunControl`` each
+``invoke``/``stream`` creates (or is given) and hands to every node of that run, ``Send``
+targets and subgraphs included. So one run's fatal error (a bad key) cancels that run only, in
+the CLI and in LangGraph Server alike. :class:`RunTable` keeps them, looked up by the
+``Resources`` of the graph (:mod:`app.graph.resources`).
+
+Source: ``langgraph.runtime.RunControl`` ("intended for a single graph run").
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from app.runs.faults import FaultPlan
+from app.settings.config import RunContext, Settings
+from workers.base import RunScope
+
+__all__ = ["MAX_LIVE_RUNS", "RunObjects", "RunTable"]
+
+MAX_LIVE_RUNS = 1024
+"""Per-run objects kept at once (least recently used dropped first). A run's entry is released
+when the CLI's run ends; under LangGraph Server entries age out."""
+
+
+@dataclass
+class RunObjects:
+    """The per-run objects of one run."""
+
+    scope: RunScope
+    """What the worker nodes use: stop signal, limiter, fault hooks."""
+    faults: FaultPlan
+    """The run's fault plan (crash points of ``persist`` and ``report``)."""
+    first_step: int | None = None
+    """The earliest superstep a node of this run was seen in (LangGraph counts a run's
+    ``recursion_limit`` from where the run starts: a resume or a rerun starts late)."""
+
+    @classmethod
+    def make(cls, ctx: RunContext, settings: Settings) -> RunObjects:
+        """New objects for a run: the limiter sized by ``ctx.max_concurrency``, the fault plan of
+        ``settings`` (the operator's, never a client's)."""
+        faults = FaultPlan.from_context(settings)
+        return cls(
+            scope=RunScope(
+                limiter=threading.BoundedSemaphore(ctx.max_concurrency),
+                on_attempt=faults.on_attempt if faults.active else None,
+                on_done=faults.on_done if faults.active else None,
+            ),
+            faults=faults,
+        )
+
+    def saw_step(self, step: int | None) -> None:
+        """Record that a node of this run runs in superstep ``step``."""
+        if step is not None and (self.first_step is None or step < self.first_step):
+            self.first_step = step
+
+    def steps_left(self, config: Any) -> int | None:
+        """Supersteps this run may still take after the one ``config`` belongs to, under its
+        ``recursion_limit`` (a lower bound; None when unknown)."""
+        limit = config.get("recursion_limit")
+        step = (config.get("metadata") or {}).get("langgraph_step")
+        if not isinstance(limit, int) or not isinstance(step, int) or self.first_step is None:
+            return None
+        # LangGraph stops a run after ``limit`` supersteps counted from the one before its
+        # first node (the input's); one more is kept in hand.
+        return self.first_step + limit - 2 - step
+
+
+class RunTable:
+    """The :class:`RunObjects` of the live runs, by ``RunControl`` (at most
+    :data:`MAX_LIVE_RUNS`, least recently used dropped first). Thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._runs: OrderedDict[int, tuple[Any, RunObjects]] = OrderedDict()
+
+    def get(self, control: Any, ctx: RunContext, settings: Settings) -> RunObjects:
+        """The objects of the run whose ``RunControl`` is ``control``, made
+        (:meth:`RunObjects.make`) on its first lookup."""
+        with self._lock:
+            entry = self._runs.get(id(control))
+            if entry is not None and entry[0] is control:
+                self._runs.move_to_end(id(control))
+                return entry[1]
+            objects = RunObjects.make(ctx, settings)
+            # The control is held with its objects, so its id is not reused while listed.
+            self._runs[id(control)] = (control, objects)
+            while len(self._runs) > MAX_LIVE_RUNS:
+                self._runs.popitem(last=False)
+            return objects
+
+    def release(self, control: Any) -> None:
+        """Forget the objects of the run whose ``RunControl`` is ``control``."""
+        with self._lock:
+            entry = self._runs.get(id(control))
+            if entry is not None and entry[0] is control:
+                del self._runs[id(control)]

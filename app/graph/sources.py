@@ -1,0 +1,89 @@
+"""The sources a run's workers search besides the corpus, made from the operator's settings:
+the web search (Tavily or SearXNG) and the MCP servers' tools; and the one source their
+citations resolve in. :class:`app.graph.resources.Resources` caches what these make.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from app.settings.config import ConfigError, Settings
+from app.settings.credentials import web_key
+
+__all__ = ["combine_sources", "open_web", "start_mcp", "web_cache_key"]
+
+
+def web_cache_key(settings: Settings) -> tuple:
+    """What the web source depends on: the data dir, the provider, its endpoint, the timeout and
+    the Retry-After patience (equal keys, one source)."""
+    ops = settings
+    endpoint = ops.searxng_url if ops.search_provider == "searxng" else ops.tavily_base_url
+    return (str(Path(ops.data_dir).resolve()), ops.search_provider, endpoint, ops.timeout,
+            ops.retry_patience)
+
+
+def open_web(settings: Settings) -> Any:
+    """A new :class:`workers.sources.web.WebSource` of the operator's ``search_provider``:
+    Tavily (``tavily_search``) or a SearXNG instance (``searxng_search``), behind its endpoint's
+    Retry-After gate (:func:`app.llm.provider.paced_search`) and the data dir's ``web.sqlite``
+    cache.
+
+    Raises:
+        app.settings.config.ConfigError: the provider is not set up (no ``TAVILY_API_KEY``; no
+            ``SEARXNG_URL``).
+    """
+    from app.llm.provider import gate_for, paced_search
+    from workers.sources.web import WebSource, tavily_search
+
+    secret_or_url = web_key(settings)
+    if settings.search_provider == "searxng":
+        from workers.sources.searxng import searxng_search
+
+        label = "web search (SearXNG)"
+        raw = searxng_search(secret_or_url, timeout=settings.timeout)
+        gate = gate_for("searxng", secret_or_url)
+    else:
+        label = "web search (Tavily)"
+        raw = tavily_search(secret_or_url, settings.tavily_base_url, timeout=settings.timeout)
+        gate = gate_for("tavily", settings.tavily_base_url or "")
+    # A 429's Retry-After holds every web search of the process, as it does for the models
+    # (app/llm/provider.py).
+    search = paced_search(raw, gate, settings.retry_patience, label)
+    return WebSource(Path(settings.data_dir), search, description=label)
+
+
+def start_mcp(settings: Settings) -> tuple[Any, Any, tuple[Any, ...]]:
+    """Start the MCP servers of ``settings.mcp_config``: ``(hub, results, tools)``
+    (:class:`workers.mcp_tools.McpHub`, its :class:`~workers.mcp_tools.McpResults` record (the
+    data dir's ``mcp.sqlite``, or PostgreSQL with ``database_url``), the sync tools offered to
+    the agent workers).
+
+    Raises:
+        app.settings.config.ConfigError: the config is unusable, or a server did not start (one
+            line naming it; the servers started are closed).
+    """
+    from app.settings.mcp import load_mcp_config
+    from app.storage.mcp_results import mcp_results_of
+    from workers.mcp_tools import McpError, McpHub, make_mcp_tools
+
+    hub = McpHub(load_mcp_config(settings.mcp_config), timeout=settings.mcp_timeout)
+    try:
+        hub.start()
+    except McpError as exc:
+        hub.close()
+        raise ConfigError(str(exc)) from None
+    results = mcp_results_of(settings)  # the data dir, or PostgreSQL
+    return hub, results, tuple(make_mcp_tools(hub, results))
+
+
+def combine_sources(corpus: Any, web: Any, mcp_results: Any) -> Any:
+    """The source the workers cite from: ``corpus``, or (web search on, MCP servers set) a
+    :class:`workers.sources.combined.CombinedSource` where the citations of a web page or an
+    MCP tool's answer resolve next to the corpus's."""
+    others = [s for s in (web, mcp_results) if s is not None]
+    if not others:
+        return corpus
+    from workers.sources.combined import CombinedSource
+
+    return CombinedSource(corpus, *others)

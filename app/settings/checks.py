@@ -1,0 +1,104 @@
+"""The checks of single setting values (a setting's ``check=``, :func:`app.settings.spec.setting`)
+and the run's ``as_of`` default: plain functions of one value, raising ``ValueError`` with one
+line (the settings name the variable or flag in front of it).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+__all__ = [
+    "CORPUS_NAME", "as_of_or_today", "check_api_token", "check_corpora_item", "check_crash_at",
+    "check_database_url", "check_fail_worker", "check_searxng_url",
+]
+
+def as_of_or_today(value: str | None) -> str:
+    """The run's ``as_of``: ``value`` normalized to ``YYYY-MM-DD``, or today (UTC) when empty.
+
+    The one owner of the default: the CLI (to derive the thread id) and the ``plan`` node (for a
+    LangGraph Server caller that left ``as_of`` out) both call it.
+
+    Raises:
+        ValueError: ``value`` is not a ``YYYY-MM-DD`` date.
+    """
+    from state import normalize_as_of, today_utc  # state imports pydantic: only when asked
+
+    return normalize_as_of(value) if value else today_utc()
+
+
+def check_crash_at(value: str) -> None:
+    """Refuse a ``--crash-at`` point :func:`app.runs.faults.parse_crash_at` does not know.
+
+    Raises:
+        ValueError: one line naming the known points.
+    """
+    from app.runs.faults import parse_crash_at  # the crash points are the fault module's
+
+    parse_crash_at(value)
+
+
+def check_database_url(url: str) -> None:
+    """Refuse a database URL that is not PostgreSQL's (``postgresql://`` or ``postgres://``):
+    the one check of ``RESEARCH_DATABASE_URL``/``--database-url``, also made by
+    :func:`app.storage.open_storage` for callers that skip the settings.
+
+    Raises:
+        ValueError: one line naming the expected scheme.
+    """
+    # the database is the deployment's, not a run's: declared on Settings, never in the context
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise ValueError("expected a postgresql:// URL")
+
+
+def check_searxng_url(url: str) -> None:
+    """Refuse a ``SEARXNG_URL`` that is not an http(s) URL with a host.
+
+    Raises:
+        ValueError: one line with an example.
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("SEARXNG_URL: expected the instance's http:// or https:// URL, e.g. "
+                         "http://127.0.0.1:8888")
+
+
+def check_api_token(item: str) -> None:
+    """Refuse a ``RESEARCH_API_TOKENS`` item that is not ``TOKEN=USER`` (TOKEN of 8 characters
+    or more); the item is never shown, it holds a token.
+
+    Raises:
+        ValueError: one line.
+    """
+    token, eq, user = item.partition("=")
+    if not eq or len(token.strip()) < 8 or not user.strip():
+        # the item itself is not shown: it holds a token
+        raise ValueError("RESEARCH_API_TOKENS: expected TOKEN=USER pairs, each TOKEN at least "
+                         "8 characters")
+
+
+def check_fail_worker(spec: str) -> None:
+    """Refuse a ``--fail-worker`` spec :func:`app.runs.faults.parse_fail_worker` cannot parse.
+
+    Raises:
+        ValueError: one line.
+    """
+    from app.runs.faults import parse_fail_worker  # the fault module owns the syntax
+
+    parse_fail_worker(spec)
+
+
+def check_corpora_item(item: str) -> None:
+    """Refuse a ``RESEARCH_CORPORA`` item that is not ``NAME=FOLDER`` (NAME: :data:`CORPUS_NAME`).
+
+    Raises:
+        ValueError: one line naming the item.
+    """
+    name, eq, path = item.partition("=")
+    if not eq or not CORPUS_NAME.fullmatch(name.strip()) or not path.strip():
+        raise ValueError(f"RESEARCH_CORPORA: expected NAME=FOLDER (NAME of letters, digits, - or "
+                         f"_), got {item!r}")
+
+
+CORPUS_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a corpus name in ``RESEARCH_CORPORA`` may be."""
