@@ -20,6 +20,7 @@ import hashlib
 import json
 import threading
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
@@ -257,65 +258,151 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
         [('e1', True, None)]
     """
     updates = _as_entries(new)
+    fold = _start_fold(existing)
+    if fold is None:  # a hand-made value with repeated keys: fold it to one entry per key first
+        return envelope_reducer(envelope_reducer(None, _as_entries(existing)), updates)
+    for update in updates:
+        _apply_write(fold, update)
+    return _finish_fold(fold)
+
+
+@dataclass(slots=True)
+class _Fold:
+    """The working state of one :func:`envelope_reducer` call (owned by that call alone).
+
+    ``result`` is the new list (``None`` marks a removed slot until :func:`_finish_fold`
+    compacts it), ``positions`` maps each key to its slot, ``snapshot`` is the cached private
+    copy of ``result`` kept in step with it (None when it must be rebuilt at the end), and
+    ``deleted`` says a slot was removed.
+    """
+
+    result: list[dict[str, Any] | None]
+    positions: dict[str, int]
+    snapshot: list | None
+    deleted: bool = False
+
+
+def _start_fold(existing: Any) -> _Fold | None:
+    """Copy ``existing`` and its key index, reusing the cached index when it is still valid.
+
+    Returns None for a hand-made value with repeated keys (the caller folds it first). Entries
+    with no ``envelope_id`` are stored under their key (rule 1), as new dicts.
+
+    Example:
+        >>> _start_fold([{"worker": "w", "as_of": "d"}]).result
+        [{'worker': 'w', 'as_of': 'd', 'envelope_id': 'w:d'}]
+        >>> _start_fold([{"envelope_id": "a"}, {"envelope_id": "a"}]) is None
+        True
+    """
     taken = _take_index(existing) if type(existing) is list else None
-    snapshot: list | None  # a private copy of ``result``, kept in step with it (see the cache)
     if taken is not None:
         snapshot, positions = taken
-        result = list(existing)  # the one list copy
-    else:  # no valid cached index: a restored, older, hand-made or mutated value; index it once
-        result = _as_entries(existing)  # a new list
-        keys = [envelope_key(entry) for entry in result]
-        positions = {key: i for i, key in enumerate(keys)}
-        if len(positions) != len(result):  # a hand-made value with repeated keys: fold it
-            return envelope_reducer(envelope_reducer(None, result), updates)
-        for i, entry in enumerate(result):
-            if not entry.get("envelope_id"):  # a hand-made value: store it under its key
-                result[i] = {**entry, "envelope_id": keys[i]}
-        snapshot = None
+        return _Fold(list(existing), positions, snapshot)  # the one list copy
+    # no valid cached index: a restored, older, hand-made or mutated value; index it once
+    result = _as_entries(existing)  # a new list
+    keys = [envelope_key(entry) for entry in result]
+    positions = {key: i for i, key in enumerate(keys)}
+    if len(positions) != len(result):
+        return None
+    for i, entry in enumerate(result):
+        if not entry.get("envelope_id"):  # a hand-made value: store it under its key
+            result[i] = {**entry, "envelope_id": keys[i]}
+    return _Fold(result, positions, None)
 
-    deleted = False
-    for update in updates:
-        if isinstance(update.get(RESET), dict):  # reset_envelopes: what the writer saw, if same
-            for key, digest in update[RESET].items():
-                pos = positions.get(key)
-                if pos is not None and result[pos] is not None and (
-                        envelope_key(result[pos]) == key and _fingerprint(result[pos]) == digest):
-                    result[pos] = None  # compacted below
-                    del positions[key]
-                    deleted = True
-            continue
-        key = envelope_key(update)
-        pos = positions.get(key)
-        if pos is not None and (result[pos] is None or envelope_key(result[pos]) != key):
-            # The index disagrees with the entry (a stored dict's key was changed in place):
-            # index the list itself. Never taken on values nobody mutated.
-            positions = {envelope_key(e): i for i, e in enumerate(result) if e is not None}
-            pos = positions.get(key)
-        if update.get(DELETE):
-            if pos is not None:
-                result[pos] = None  # compacted below
-                del positions[key]
-                deleted = True
-            continue
+
+def _apply_write(fold: _Fold, update: dict[str, Any]) -> None:
+    """Apply one write to ``fold``: a reset, a deletion, an insert or a merge (rules 2, 5, 7)."""
+    if isinstance(update.get(RESET), dict):
+        _apply_reset(fold, update[RESET])
+        return
+    key = envelope_key(update)
+    pos = _position_of(fold, key)
+    if update.get(DELETE):
+        if pos is not None:
+            _remove(fold, key, pos)
+    elif pos is None:
+        _insert(fold, key, _stored_form(update, key))
+    elif not _is_stale(update, fold.result[pos]):  # rule 7: an older round's echo is skipped
+        _replace(fold, pos, _merged(fold.result[pos], update, key))
+
+
+def _apply_reset(fold: _Fold, seen: Mapping[str, str]) -> None:
+    """Remove each envelope of ``seen`` (``{key: digest}``) still as the writer saw it (rule 5)."""
+    for key, digest in seen.items():
+        pos = fold.positions.get(key)
         if pos is None:
-            positions[key] = len(result)
-            entry = dict(update)
-            if not update.get("envelope_id"):
-                entry["envelope_id"] = key  # rule 1: stored under its key
-            result.append(entry)
-            if snapshot is not None:
-                snapshot.append(entry)
-        elif _is_stale(update, result[pos]):
-            continue  # rule 7: an echo of an older round changes nothing
-        else:
-            merged = dict(result[pos])
-            merged.update(update)
-            if not update.get("envelope_id"):
-                merged["envelope_id"] = key  # an empty or None id in the update is no id
-            result[pos] = merged
-            if snapshot is not None:
-                snapshot[pos] = merged
-    if deleted:
+            continue
+        stored = fold.result[pos]
+        if stored is not None and envelope_key(stored) == key and _fingerprint(stored) == digest:
+            _remove(fold, key, pos)
+
+
+def _position_of(fold: _Fold, key: str) -> int | None:
+    """The slot of ``key`` in ``fold``, or None; re-indexes the list if the index disagrees.
+
+    The index disagrees only when a stored dict's key was changed in place by a caller (see the
+    comment on the cache); values nobody mutated never take that path.
+    """
+    pos = fold.positions.get(key)
+    if pos is not None and (fold.result[pos] is None or envelope_key(fold.result[pos]) != key):
+        fold.positions = {envelope_key(e): i for i, e in enumerate(fold.result) if e is not None}
+        pos = fold.positions.get(key)
+    return pos
+
+
+def _stored_form(update: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """A new envelope as stored: a copy of ``update`` with ``key`` as its id (rule 1).
+
+    Example:
+        >>> _stored_form({"worker": "w", "as_of": "d"}, "w:d")
+        {'worker': 'w', 'as_of': 'd', 'envelope_id': 'w:d'}
+    """
+    entry = dict(update)
+    if not update.get("envelope_id"):
+        entry["envelope_id"] = key
+    return entry
+
+
+def _merged(stored: Mapping[str, Any], update: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """Shallow field-wise merge, later wins (rule 2); an empty or None id in ``update`` is no id.
+
+    Example:
+        >>> _merged({"envelope_id": "a", "x": 1, "y": 2}, {"envelope_id": None, "y": None}, "a")
+        {'envelope_id': 'a', 'x': 1, 'y': None}
+    """
+    merged = dict(stored)
+    merged.update(update)
+    if not update.get("envelope_id"):
+        merged["envelope_id"] = key
+    return merged
+
+
+def _insert(fold: _Fold, key: str, entry: dict[str, Any]) -> None:
+    """Append ``entry`` under ``key`` (rule 3: first-seen order)."""
+    fold.positions[key] = len(fold.result)
+    fold.result.append(entry)
+    if fold.snapshot is not None:
+        fold.snapshot.append(entry)
+
+
+def _replace(fold: _Fold, pos: int, entry: dict[str, Any]) -> None:
+    """Store ``entry`` in slot ``pos`` (the stored dict is replaced, never mutated)."""
+    fold.result[pos] = entry
+    if fold.snapshot is not None:
+        fold.snapshot[pos] = entry
+
+
+def _remove(fold: _Fold, key: str, pos: int) -> None:
+    """Empty slot ``pos`` (compacted by :func:`_finish_fold`) and forget ``key``."""
+    fold.result[pos] = None
+    del fold.positions[key]
+    fold.deleted = True
+
+
+def _finish_fold(fold: _Fold) -> list[dict[str, Any]]:
+    """Compact removed slots, cache the key index of the result (rule 6) and return it."""
+    result, positions, snapshot = fold.result, fold.positions, fold.snapshot
+    if fold.deleted:
         result = [entry for entry in result if entry is not None]
         positions = {envelope_key(entry): i for i, entry in enumerate(result)}
         snapshot = None

@@ -4,16 +4,22 @@
 ``ThreadingHTTPServer`` on a free port of 127.0.0.1, served from a daemon thread, and a request
 handler that reads a body and answers JSON.
 
-Each stand-in keeps its own protocol (what it answers); only the plumbing is here.
+Each stand-in keeps its own protocol (what it answers); only the plumbing is here, and for the
+search stand-ins the bookkeeping they share (:class:`ScriptedServer`: the recorded requests, the
+scripted faults, the per-query counts).
 """
 
 from __future__ import annotations
 
 import json
 import threading
+from collections import Counter
 from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
+
+Fault = tuple[int, str | None]
+"""A scripted error: ``(HTTP status, Retry-After value or None)``."""
 
 
 class JsonHandler(BaseHTTPRequestHandler):
@@ -64,3 +70,72 @@ def stop(server: ThreadingHTTPServer) -> None:
     """Stop serving and release the port."""
     server.shutdown()
     server.server_close()
+
+
+def fault_headers(fault: Fault) -> dict[str, str]:
+    """The headers of a scripted error's answer: ``Retry-After`` when the fault has one.
+
+    Example:
+        >>> fault_headers((429, "2")), fault_headers((500, None))
+        ({'Retry-After': '2'}, {})
+    """
+    return {"Retry-After": fault[1]} if fault[1] else {}
+
+
+class ScriptedServer:
+    """A stand-in API that records every request and answers scripted faults, in order.
+
+    A subclass builds its request handler, calls :meth:`start` with it, and in the handler calls
+    :meth:`record` once per request (which returns the fault to answer, if one is scripted). It
+    says which field of a recorded request is its query with :meth:`query_of`. Use it as a
+    context manager or call :meth:`close`.
+
+    Attributes:
+        url: ``http://127.0.0.1:PORT``, once started.
+        requests: every recorded request, in arrival order.
+    """
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self._faults: list[Fault] = []
+        self._lock = threading.Lock()
+
+    def start(self, handler: type[BaseHTTPRequestHandler]) -> None:
+        """Serve ``handler`` (see :func:`serve`) and set :attr:`url`."""
+        self._server = serve(handler)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def record(self, request: dict[str, Any]) -> Fault | None:
+        """Record ``request``; return the next scripted fault (taken off the script), or None."""
+        with self._lock:
+            self.requests.append(request)
+            fault = self._faults.pop(0) if self._faults else None
+            self.noted(request, fault)
+        return fault
+
+    def noted(self, request: dict[str, Any], fault: Fault | None) -> None:
+        """Called by :meth:`record` under the lock, for a subclass's own log: nothing here."""
+
+    def query_of(self, request: dict[str, Any]) -> str:
+        """The query of a recorded request (for :meth:`counts`)."""
+        raise NotImplementedError
+
+    def fail(self, status: int, times: int = 1, retry_after: str | None = None) -> None:
+        """Answer the next ``times`` requests with ``status`` (and ``Retry-After``)."""
+        with self._lock:
+            self._faults += [(status, retry_after)] * times
+
+    def counts(self) -> Counter[str]:
+        """How many requests each query got."""
+        with self._lock:
+            return Counter(self.query_of(r) for r in self.requests)
+
+    def close(self) -> None:
+        """Stop serving and release the port."""
+        stop(self._server)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

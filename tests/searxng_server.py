@@ -10,12 +10,10 @@ answers what an instance without ``json`` in ``search.formats`` answers: 403 and
 
 from __future__ import annotations
 
-import threading
-from collections import Counter
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from tests.http_stub import JsonHandler, serve, stop
+from tests.http_stub import JsonHandler, ScriptedServer, fault_headers
 from tests.tavily_server import pages_for
 
 FORBIDDEN_HTML = (b"<!doctype html><title>403 Forbidden</title><h1>Forbidden</h1><p>You don't "
@@ -23,8 +21,8 @@ FORBIDDEN_HTML = (b"<!doctype html><title>403 Forbidden</title><h1>Forbidden</h1
 """What SearXNG (Flask's ``abort(403)``) answers for a format not in ``search.formats``."""
 
 
-class FakeSearxng:
-    """The server. Use as a context manager or call :meth:`close`.
+class FakeSearxng(ScriptedServer):
+    """The server (``fail``, ``counts``, ``close``: :class:`tests.http_stub.ScriptedServer`).
 
     Attributes:
         url: ``http://127.0.0.1:PORT`` (what ``SEARXNG_URL`` is set to).
@@ -33,10 +31,8 @@ class FakeSearxng:
     """
 
     def __init__(self, json_allowed: bool = True) -> None:
-        self.requests: list[dict[str, str]] = []
+        super().__init__()
         self.json_allowed = json_allowed
-        self._faults: list[tuple[int, str | None]] = []
-        self._lock = threading.Lock()
         server = self
 
         class Handler(JsonHandler):
@@ -45,15 +41,12 @@ class FakeSearxng:
                 params = {k: v[-1] for k, v in parse_qs(parts.query).items()}
                 if parts.path != "/search":
                     return self.send_json(404, {"error": "not found"})
-                with server._lock:
-                    server.requests.append(params)
-                    fault = server._faults.pop(0) if server._faults else None
+                fault = server.record(params)
                 if params.get("format") == "json" and not server.json_allowed:
                     return self._send_html(403, FORBIDDEN_HTML)
                 if fault is not None:
-                    status, retry_after = fault
-                    headers = {"Retry-After": retry_after} if retry_after else {}
-                    return self.send_json(status, {"error": f"scripted {status}"}, headers)
+                    return self.send_json(fault[0], {"error": f"scripted {fault[0]}"},
+                                          fault_headers(fault))
                 query = params.get("q", "")
                 results = [{"url": p["url"], "title": p["title"], "content": p["content"],
                             "engine": "duckduckgo", "engines": ["duckduckgo"],
@@ -71,28 +64,11 @@ class FakeSearxng:
                 self.end_headers()
                 self.wfile.write(body)
 
-        self._server = serve(Handler)
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self.start(Handler)
 
-    def fail(self, status: int, times: int = 1, retry_after: str | None = None) -> None:
-        """Answer the next ``times`` searches with ``status`` (and ``Retry-After``)."""
-        with self._lock:
-            self._faults += [(status, retry_after)] * times
-
-    def counts(self) -> Counter[str]:
-        """How many requests each query got."""
-        with self._lock:
-            return Counter(r.get("q", "") for r in self.requests)
-
-    def close(self) -> None:
-        """Stop serving and release the port."""
-        stop(self._server)
-
-    def __enter__(self) -> FakeSearxng:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def query_of(self, request: dict[str, Any]) -> str:
+        """A search's ``q`` parameter."""
+        return request.get("q", "")
 
 
 def searxng_env(server: FakeSearxng) -> dict[str, Any]:

@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
-from collections import Counter
 from typing import Any
 
-from tests.http_stub import JsonHandler, serve, stop
+from tests.http_stub import Fault, JsonHandler, ScriptedServer, fault_headers
 
 TAVILY_KEY = "tvly-test-LEAKCANARY-52c1e0d9a7"
 """A distinctive fake key: tests grep every output file and stream for it."""
@@ -54,8 +52,8 @@ def pages_for(query: str) -> list[dict[str, Any]]:
     ]
 
 
-class FakeTavily:
-    """The server. Use as a context manager or call :meth:`close`.
+class FakeTavily(ScriptedServer):
+    """The server (``fail``, ``counts``, ``close``: :class:`tests.http_stub.ScriptedServer`).
 
     Attributes:
         url: ``http://127.0.0.1:PORT`` (what ``TAVILY_BASE_URL`` is set to).
@@ -67,12 +65,10 @@ class FakeTavily:
     """
 
     def __init__(self, expected_key: str = TAVILY_KEY) -> None:
+        super().__init__()
         self.expected_key = expected_key
-        self.requests: list[dict[str, Any]] = []
         self.arrivals: list[tuple[float, str, int | None]] = []
         self.delay = 0.0
-        self._faults: list[tuple[int, str | None]] = []
-        self._lock = threading.Lock()
         server = self
 
         class Handler(JsonHandler):
@@ -81,11 +77,7 @@ class FakeTavily:
                 if raw is None:  # the client was killed mid-request: nothing to count or answer
                     return
                 body = json.loads(raw or b"{}")
-                with server._lock:
-                    server.requests.append(body)
-                    fault = server._faults.pop(0) if server._faults else None
-                    server.arrivals.append((time.monotonic(), str(body.get("query", "")),
-                                            fault[0] if fault else None))
+                fault = server.record(body)
                 if server.delay:
                     time.sleep(server.delay)
                 if self.path != "/search":
@@ -95,35 +87,21 @@ class FakeTavily:
                     return self.send_json(
                         401, {"detail": {"error": f"Unauthorized: bad key {auth}"}})
                 if fault is not None:
-                    status, retry_after = fault
-                    headers = {"Retry-After": retry_after} if retry_after else {}
-                    return self.send_json(status, {"detail": {"error": f"scripted {status}"}},
-                                          headers)
+                    return self.send_json(fault[0], {"detail": {"error": f"scripted {fault[0]}"}},
+                                          fault_headers(fault))
                 query = str(body.get("query", ""))
                 results = pages_for(query)[: int(body.get("max_results") or 5)]
                 if not body.get("include_raw_content"):
                     results = [{k: v for k, v in r.items() if k != "raw_content"} for r in results]
                 self.send_json(200, {"query": query, "results": results, "response_time": 0.01})
 
-        self._server = serve(Handler)
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self.start(Handler)
 
-    def fail(self, status: int, times: int = 1, retry_after: str | None = None) -> None:
-        """Answer the next ``times`` requests with ``status`` (and ``Retry-After``)."""
-        with self._lock:
-            self._faults += [(status, retry_after)] * times
+    def noted(self, request: dict[str, Any], fault: Fault | None) -> None:
+        """Log the request's arrival (see :attr:`arrivals`)."""
+        self.arrivals.append((time.monotonic(), str(request.get("query", "")),
+                              fault[0] if fault else None))
 
-    def counts(self) -> Counter[str]:
-        """How many requests each query got."""
-        with self._lock:
-            return Counter(str(r.get("query")) for r in self.requests)
-
-    def close(self) -> None:
-        """Stop serving and release the port."""
-        stop(self._server)
-
-    def __enter__(self) -> FakeTavily:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def query_of(self, request: dict[str, Any]) -> str:
+        """A search's ``query`` field (``"None"`` when it has none)."""
+        return str(request.get("query"))

@@ -45,6 +45,17 @@ def data(rows: list[dict], **kw) -> ReportInput:
     )
 
 
+def answer_section(md: str) -> str:
+    """The text of a rendered report's ``## Answer`` section, up to the next section."""
+    return md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+
+
+def answer_to(q: str, findings: list[dict]) -> str:
+    """The ``## Answer`` of a report on ``q`` alone whose one analyst row found ``findings``."""
+    return answer_section(render_markdown(data([row("analyst", q, findings)], topic=q,
+                                               sub_questions=[q])))
+
+
 ROWS = [
     row("analyst", Q1, [
         item("finding", "The relay moves glimmer packets between moon stations.", "z.md#0"),
@@ -134,7 +145,7 @@ def test_unsourced_claims_are_dropped() -> None:
 def test_a_summary_with_no_sourced_claim_leaves_the_answer_to_the_findings() -> None:
     md = render_markdown(data(ROWS, summary=[("Nothing backs this.", ["ghost#0"])]))
     assert "Nothing backs this" not in md
-    answer = md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    answer = answer_section(md)
     assert "- The relay moves glimmer packets between moon stations. [1]" in answer
 
 
@@ -298,12 +309,10 @@ def test_the_answer_is_a_sentence_that_names_the_subject_not_a_neighbours() -> N
     # Issue 19: a question about one setting's default was answered with the neighbouring
     # setting's default.
     q = "What is the default cache size?"
-    rows = [row("analyst", q, [
+    answer = answer_to(q, [
         item("finding", "The default journal mode is DELETE.", "pragma.html#3"),
         item("finding", "The default cache size is -2000, that is 2048000 bytes.", "pragma.html#9"),
-    ])]
-    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
-    answer = md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    ])
     assert "cache size is -2000" in answer and "journal mode" not in answer
 
 
@@ -311,14 +320,12 @@ def test_the_answer_is_a_sentence_whose_own_subject_is_the_topic() -> None:
     # Found on SQLite's docs: "The TEMP database has a default suggested cache size of 0 pages"
     # names every word of the question, but it is about the TEMP database, and it came first.
     q = "What is the default suggested cache size?"
-    rows = [row("analyst", q, [
+    answer = answer_to(q, [
         item("finding", "The TEMP database has a default suggested cache size of 0 pages.",
              "pragma.html#9"),
         item("finding", "The default suggested cache size is -2000, which means 2048000 bytes.",
              "pragma.html#9"),
-    ])]
-    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
-    answer = md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    ])
     assert answer.index("size is -2000") < answer.index("TEMP database"), answer
 
 
@@ -326,24 +333,20 @@ def test_a_heading_fragment_is_not_the_answer() -> None:
     # Found on SQLite's docs: a heading cut at a full stop, "Partial Sorting Using An Index
     # (a.k.a.", named the question's words and stated nothing.
     q = "How do I create a partial index?"
-    rows = [row("analyst", q, [
+    answer = answer_to(q, [
         item("finding", "Create A Partial Index (a.k.a.", "queryplanner.html#40"),
         item("finding", "A partial index is created by adding a WHERE clause to CREATE INDEX.",
              "partialindex.html#1"),
-    ])]
-    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
-    answer = md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    ])
     assert answer.index("WHERE clause") < answer.index("Create A Partial"), answer
 
 
 def test_for_a_what_is_question_a_definition_comes_before_side_facts() -> None:
     q = "What is the Zorblax relay?"
-    rows = [row("analyst", q, [
+    answer = answer_to(q, [
         item("finding", "The Zorblax relay was renamed in version 3.", "z.md#4"),
         item("finding", "The Zorblax relay is a courier network between moon stations.", "z.md#0"),
-    ])]
-    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
-    answer = md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    ])
     assert answer.index("is a courier network") < answer.index("renamed")
 
 

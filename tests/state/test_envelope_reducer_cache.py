@@ -115,6 +115,37 @@ def test_an_in_place_id_change_is_the_caches_stated_limit():
     assert ids(out) == ["z", "b", "c", "z"]
 
 
+def test_writing_the_old_id_after_an_in_place_id_change_reindexes_the_list():
+    # The index still maps the old id to the dict that now carries another: the reducer sees the
+    # disagreement, indexes the list itself, and from then on gives the cache-free result (the
+    # old id is a new envelope; the new id, written after it, merges into the renamed dict).
+    lst = _cached_list()
+    lst[0]["envelope_id"] = "z"
+    write = [env("a", v=1), env("z", v=2)]
+    out = envelope_reducer(lst, write)
+    assert out == envelope_reducer(fresh(lst), write)
+    assert ids(out) == ["z", "b", "c", "a"]
+    assert [e["v"] for e in out] == [2, 0, 0, 1]
+
+
+class _RefusesEquality:
+    """A field value whose ``==`` raises (as a NumPy array's truth value does)."""
+
+    def __eq__(self, other):
+        raise ValueError("no ==")
+
+    __hash__ = object.__hash__
+
+
+def test_an_item_replaced_by_one_that_refuses_equality_is_indexed_afresh():
+    lst = _cached_list()
+    odd = _RefusesEquality()
+    lst[0] = env("a", v=odd)  # comparing it with the snapshot's item raises
+    out = envelope_reducer(lst, [env("a", w=1), env("d")])
+    assert ids(out) == ["a", "b", "c", "d"]
+    assert out[0]["v"] is odd and out[0]["w"] == 1
+
+
 def test_hand_made_existing_with_repeated_keys_is_folded_to_unique_keys():
     existing = [
         env("a", v=1, x=1),

@@ -94,3 +94,56 @@ def test_an_undeclared_or_owned_state_key_is_an_error_envelope_naming_it():
         QUESTIONS[1]: "ValueError: WorkerResult.state writes envelopes: the node wrapper writes "
                       "those; return items and tokens instead",
     }
+
+
+def test_a_transient_failure_is_announced_retried_and_its_tokens_kept():
+    # The RetryPolicy path the app's graph takes: attempt 1 calls a model that reports no usage
+    # and times out; the node says so on the "custom" stream and raises; attempt 2 returns. The
+    # run's hooks see both attempts and the one finished envelope, and the unmetered response of
+    # the failed attempt still reaches the state.
+    from langchain_core.language_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+    from langgraph.types import RetryPolicy
+
+    from workers.retry import ATTEMPTS_CAP, retry_on
+
+    attempts: list[tuple[str, int]] = []
+    done: list[tuple[str, str, int]] = []
+    scope = RunScope(on_attempt=lambda task, n: attempts.append((task["sub_question"], n)),
+                     on_done=lambda task, e: done.append((task["sub_question"], e["status"],
+                                                          e["attempts"])))
+    failed: set[str] = set()
+
+    def run(task: Task) -> WorkerResult:
+        if task["sub_question"] not in failed:
+            failed.add(task["sub_question"])
+            GenericFakeChatModel(messages=iter([AIMessage("no usage")])).invoke("hello")
+            raise TimeoutError("the provider took too long")
+        return WorkerResult(items=[passage("x")], tokens=3)
+
+    spec = WorkerSpec(name="probe", kind="function", description="test", build=lambda _d: run)
+    deps = WorkerDeps(corpus=None, max_attempts=2)
+    builder = StateGraph(ResearchState)
+    builder.add_node("probe", make_worker_node(spec, lambda _rt: (deps, scope)),
+                     retry_policy=RetryPolicy(retry_on=retry_on, max_attempts=ATTEMPTS_CAP,
+                                              initial_interval=0, jitter=False))
+    builder.add_conditional_edges(START, lambda _s: [
+        Send("probe", Task(worker="probe", sub_question=q, topic="t", as_of=AS_OF, round=1))
+        for q in QUESTIONS
+    ], ["probe"])
+    builder.add_edge("probe", END)
+    events, out = [], None
+    for mode, chunk in builder.compile().stream({"topic": "t"}, stream_mode=["custom", "values"]):
+        if mode == "custom":
+            events.append(chunk)
+        else:
+            out = chunk
+    retries = sorted((e["retry"]["task_key"], e["retry"]["attempt"], e["retry"]["max_attempts"],
+                      e["retry"]["error"]) for e in events if "retry" in e)
+    assert retries == [(q, 1, 2, "TimeoutError: the provider took too long") for q in QUESTIONS]
+    assert sorted(attempts) == [(q, n) for q in QUESTIONS for n in (1, 2)]
+    assert sorted(done) == [(q, "ok", 2) for q in QUESTIONS]
+    finished = sorted(e["envelope"]["task_key"] for e in events if "envelope" in e)
+    assert finished == sorted(QUESTIONS)
+    assert [e["status"] for e in out["envelopes"]] == ["ok", "ok"]
+    assert out["unmetered_calls"] == 2 and out["tokens"] == 6
