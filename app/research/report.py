@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app.llm.offline.sentences import is_heading
 from app.research.notes import coalesce_notes
 from app.research.plan import topic_kind
 from app.research.relevance import Relevance, judge, needed, topic_terms
@@ -107,9 +108,11 @@ def _passage(item: dict[str, Any]) -> Passage:
 
 
 def _excerpt(text: str, limit: int = 220) -> str:
-    """The first sentence of a passage (or its start), for a passage bullet; markdown heading
-    lines are left out (the bullet already shows the title)."""
+    """The first sentence of a passage (or its start), for a passage bullet; heading lines (a
+    markdown heading, an HTML section's heading: :func:`app.llm.offline.sentences.is_heading`)
+    are left out (the bullet already shows the title)."""
     body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
+    body = "\n".join(line for line in body.split("\n") if not is_heading(line))
     flat = " ".join((body if body.strip() else text).split())
     match = re.match(r"(.{30,}?[.!?])(\s|$)", flat)
     return clip(match.group(1) if match else flat, limit)
