@@ -6,9 +6,9 @@ Three sources of facets, in the order :func:`app.research.plan.offline_plan` tak
 * the topic's own parts: the two things a comparison names, the phrases of a subject made of
   several (:func:`phrase_facets`);
 * what the corpus holds about the topic: the distinct documents a first search of the corpus for
-  the topic finds (:func:`first_search`) beyond those the first sub-question's own search
-  reaches (:func:`document_facets`), each asked about by name, so its task reads evidence the
-  first task does not;
+  the topic finds (:func:`first_search`) in the best one's family (the members of its class)
+  beyond those the first sub-question's own search reaches (:func:`document_facets`), each
+  asked about by name, so its task reads evidence the first task does not;
 * the usual facets of the kind of question, when the first two give too few
   (:func:`kind_facets`).
 

@@ -136,11 +136,17 @@ def _looks_like_code(sentence: str) -> bool:
     return not visible or letters / len(visible) < 0.7
 
 
+_FILE_NAME = re.compile(r"(?<![\w/])[\w/.-]+\.(?:html?|pdf|md|txt|rst)(?:#[\w-]*)?(?!\w)")
+"""A page's file name (``uri.html#coreqp``): a line that names one without ending a sentence is
+an index entry or a link list ("URI query parameters - uri.html#coreqp"), not prose."""
+
+
 def _acceptable(sentence: str, *, need_terminal: bool) -> bool:
     words = sentence.split()
     if not (_MIN_WORDS <= len(words) <= _MAX_WORDS and _MIN_CHARS <= len(sentence) <= _MAX_CHARS):
         return False
-    if need_terminal and not _TERMINAL.search(sentence):
+    terminal = _TERMINAL.search(sentence) is not None
+    if (need_terminal and not terminal) or (not terminal and _FILE_NAME.search(sentence)):
         return False
     return not _looks_like_code(sentence)
 

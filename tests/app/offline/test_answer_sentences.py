@@ -38,3 +38,12 @@ def test_a_section_heading_gives_no_sentence() -> None:
     assert found == ["Sometimes only part of an ORDER BY clause can be satisfied using indexes.",
                      "When this occurs, SQLite does many small sorts, one sort for each distinct "
                      "value."]
+
+
+def test_an_index_entry_naming_a_page_is_no_sentence() -> None:
+    # SQLite's keyword index: when no passage had a whole sentence, its entries were findings.
+    text = ("URI query parameters - uri.html#coreqp\n\n"
+            "using SQLite for websites - whentouse.html#website\n\n"
+            "Opening a database by URI filename lets query parameters set its options")
+    found = [s.text for s in candidate_sentences([(0, _passage("keyword_index.html#3", text))])]
+    assert found == ["Opening a database by URI filename lets query parameters set its options"]
