@@ -6,8 +6,8 @@ Three sources of facets, in the order :func:`app.research.plan.offline_plan` tak
 * the topic's own parts: the two things a comparison names, the phrases of a subject made of
   several (:func:`phrase_facets`);
 * what the corpus holds about the topic: the distinct documents a first search of the corpus for
-  the topic finds (:func:`first_search`) in the best one's family (the members of its class)
-  beyond those the first sub-question's own search reaches (:func:`document_facets`), each
+  the topic finds (:func:`first_search`) that are parts of the best one (its members) or its
+  class, beyond those the first sub-question's own search reaches (:func:`document_facets`), each
   asked about by name, so its task reads evidence the first task does not;
 * the usual facets of the kind of question, when the first two give too few
   (:func:`kind_facets`).
@@ -87,25 +87,25 @@ def _on_topic(passage: Any, topic: str) -> bool:
     return on_topic(item, topic_terms(topic), name_terms(topic))
 
 
-def _family(doc_id: str) -> str:
-    """The class a documented symbol belongs to, as the document's family: its dotted name up
-    to its last capitalised part ("langgraph.types.RetryPolicy" for
-    ``langgraph.types.RetryPolicy.__init__``); any other document is a family of its own."""
-    parts = doc_id.split(".")
-    classes = [n for n, part in enumerate(parts) if part[:1].isupper()]
-    return ".".join(parts[:classes[-1] + 1]) if classes else doc_id
+def _part_of(doc_id: str, best: str) -> bool:
+    """Whether document ``doc_id`` is a part of the ``best`` one (a member of its class or
+    module: ``langgraph.types.RetryPolicy.__init__`` of ``langgraph.types.RetryPolicy``) or the
+    class the best one is a member of: the same document, seen closer or wider."""
+    if doc_id.startswith(best + "."):
+        return True
+    return best.startswith(doc_id + ".") and doc_id.rsplit(".", 1)[-1][:1].isupper()
 
 
 def document_facets(topic: str, found: Sequence[Any], seen: set[frozenset[str]],
                     reached: int = 1) -> list[str]:
-    """A question per distinct document of ``found`` in the family of the best one (a member
-    of its class, its class: :func:`_family`) that the first sub-question's search does not
-    reach ("What is `RetryPolicy.__init__`?"), in rank order, at most
-    :data:`_FACETS_PER_DOCUMENT`.
+    """A question per distinct document of ``found`` that is a part of the best one or its
+    class (:func:`_part_of`) and that the first sub-question's search does not reach ("What is
+    `RetryPolicy.__init__`?"), in rank order, at most :data:`_FACETS_PER_DOCUMENT`.
 
-    Why the family only: a facet on any other document the search found divides the work too,
-    but its section then cites pages beside the answer; on the default eval the share of cited
-    sources on target fell from 0.67 to 0.30 with them. A document is also left out when it is
+    Why parts of the best document only: a facet on any other document the search found
+    divides the work too, but its section then cites pages beside the answer: on the default
+    eval the share of cited sources on target fell from 0.67 to 0.30 with them, and to 0.58
+    with the best document's sibling members. A document is also left out when it is
     among those of the first ``reached`` passages (the first task reads them: a facet on them
     repeats its findings), when it does not mention the topic (:func:`_on_topic`), when it is
     the async twin of one taken, or when its question would search the words of an earlier one
@@ -120,13 +120,13 @@ def document_facets(topic: str, found: Sequence[Any], seen: set[frozenset[str]],
     """
     if not found:
         return []
-    family = _family(found[0].document_key)
+    best = found[0].document_key
     reached_docs = {p.document_key for p in found[:max(reached, 1)]}
     names: list[str] = []
     out: list[str] = []
     for passage in found:
         key = passage.document_key
-        if key in reached_docs or _family(key) != family or len(names) >= _FACETS_PER_DOCUMENT:
+        if key in reached_docs or not _part_of(key, best) or len(names) >= _FACETS_PER_DOCUMENT:
             continue
         name = _name(passage)
         if name in names or _twin(name) in {_twin(n) for n in names}:
