@@ -22,16 +22,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app.research.answer import answer_lines
+from app.research.citations import Citations as _Citations
+from app.research.citations import claim_key as _claim_key
+from app.research.citations import excerpt as _excerpt
+from app.research.citations import items as _items
 from app.research.notes import coalesce_notes
-from app.research.plan import topic_kind
-from app.research.relevance import Relevance, judge, needed, topic_terms
+from app.research.relevance import Relevance, judge
 from app.research.rows import ok_items
 from app.research.text import clip
 from app.runs.ids import default_thread_id, sha8
-from state import ITEM_KINDS, ItemKind
-from workers.sources import Passage
-from workers.sources.base import group_by_document
-from workers.sources.query import mentions
+from state import ITEM_KINDS
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
 
@@ -65,60 +66,6 @@ class ReportInput:
     judged them already (the ``report`` node keeps it in state); None: judged here."""
 
 
-class _Citations:
-    """Numbers sources by *document* in first-cited order (issue 19: one document is cited once,
-    its cited passages listed under it): every passage of a document gets the document's number
-    (:attr:`workers.sources.Passage.document_key`; a web page's URL)."""
-
-    def __init__(self) -> None:
-        self.numbers: dict[str, int] = {}
-        self.passages: dict[str, Passage] = {}  # cited passages by ref, in citation order
-
-    def cite(self, item: dict[str, Any]) -> int:
-        passage = _passage(item)
-        self.numbers.setdefault(passage.document_key, len(self.numbers) + 1)
-        self.passages.setdefault(passage.ref, passage)
-        return self.numbers[passage.document_key]
-
-    def lines(self) -> list[str]:
-        """The Sources list (:func:`workers.sources.group_by_document`): ``n. <document>``,
-        then the refs of its cited passages."""
-        out: list[str] = []
-        for number, (key, group) in enumerate(group_by_document(list(self.passages.values())), 1):
-            out.append(f"{number}. {group[0].document_citation()}")
-            if len(group) > 1 or group[0].ref != key:
-                refs = sorted({p.ref for p in group}, key=_ref_order)
-                out.append("   - passages: " + ", ".join(f"`{r}`" for r in refs))
-        return out
-
-
-def _ref_order(ref: str) -> tuple[int, str]:
-    seq = (Passage.split_ref(ref) or ("", ""))[1]
-    return (int(seq), "") if seq.isdigit() else (1 << 30, seq)
-
-
-def _passage(item: dict[str, Any]) -> Passage:
-    """The passage an item cites (an item without text still names its ref)."""
-    passage = Passage.from_dict({**item, "text": item.get("text") or "-"})
-    if passage is None:
-        ref = str(item.get("ref"))
-        passage = Passage(ref, ref, ref, ref, "-")
-    return passage
-
-
-def _excerpt(text: str, limit: int = 220) -> str:
-    """The first sentence of a passage (or its start), for a passage bullet; markdown heading
-    lines are left out (the bullet already shows the title)."""
-    body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
-    flat = " ".join((body if body.strip() else text).split())
-    match = re.match(r"(.{30,}?[.!?])(\s|$)", flat)
-    return clip(match.group(1) if match else flat, limit)
-
-
-def _claim_key(item: dict[str, Any]) -> tuple[str, str]:
-    return " ".join(str(item.get("text", "")).split()).lower(), item["ref"]
-
-
 def _unknown_kinds(rows: Sequence[dict[str, Any]]) -> list[str]:
     """A note per (worker, kind) of items whose kind the report has no section for.
 
@@ -136,19 +83,6 @@ def _unknown_kinds(rows: Sequence[dict[str, Any]]) -> list[str]:
             f"for ({', '.join(ITEM_KINDS)}): not shown" for (worker, kind), n in found.items()]
 
 
-def _items(rows: Sequence[dict[str, Any]], task_key: str | None, kind: ItemKind) -> list[dict]:
-    out, seen = [], set()
-    for _row, item in ok_items(rows, task_key):
-        if item.get("kind") != kind or not item.get("ref"):
-            continue
-        key = _claim_key(item)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(item)
-    return out
-
-
 def _failed_workers(errors: Sequence[dict[str, Any]], question: str | None) -> str:
     """``"`analyst`, `critic`"``: the workers with an error row (for ``question``, or any)."""
     names = sorted({r["worker"] for r in errors if question is None or r["task_key"] == question})
@@ -163,77 +97,6 @@ _CAUTION = re.compile(
     re.IGNORECASE,
 )
 """Words of a limitation or warning: a caveat without one is a finding, not a caveat."""
-_DEFINITION = re.compile(
-    r"^[^.;:]{0,80}?\b(?:is|are|means|refers\s+to|represents|stands\s+for|is\s+called)\s+"
-    r"(?:an?|the|one|used|how|what)\b",
-    re.IGNORECASE,
-)
-"""A sentence that says what something is ("X is a ...", "An X is the ...")."""
-_VERB = re.compile(
-    r"\b(?:is|are|was|were|has|have|had|can|cannot|may|might|will|would|should|must|means|"
-    r"refers|returns|does|do|sets|gets|makes|causes|uses|allows|lets|controls)\b",
-    re.IGNORECASE,
-)
-"""The first verb of a sentence ends its subject ("The default cache size *is* -2000")."""
-_ANSWER_SENTENCES = 2
-
-
-def _subject_of(sentence: str) -> str:
-    """The words before a sentence's first verb: what the sentence is about ("The TEMP
-    database" of "The TEMP database has a default cache size of 0 pages"); "" when no verb is
-    found (a heading or a fragment, "Partial Sorting Using An Index (a.k.a.", states nothing)."""
-    match = _VERB.search(sentence)
-    return sentence[:match.start()] if match else ""
-
-
-def _answer_lines(data: ReportInput, cites: _Citations, summary: list[tuple[str, list[str]]],
-                  by_ref: dict[str, dict[str, Any]]) -> list[str]:
-    """The ``## Answer`` section: a short, cited answer to the topic itself (issue 19).
-
-    A model's summary when there is one; else findings that name at least half the topic's
-    words in the sentence itself (:func:`app.research.relevance.needed`), the first
-    sub-question's (it asks the topic itself) before the others', and within them: a sentence
-    whose own subject names the topic before one about a neighbour ("The TEMP database has a
-    default cache size ..."), a definition first for a "what is" question, then in rank order;
-    else the first sub-question's top passage."""
-    lines = ["## Answer", ""]
-    if summary:
-        for sentence, refs in summary:
-            marks = "".join(f"[{cites.cite(by_ref[r])}]" for r in refs)
-            lines.append(f"- {clip(sentence, _LINE)} {marks}")
-        return [*lines, ""]
-    terms = topic_terms(data.topic)
-    define = topic_kind(data.topic) in ("what", "topic")
-    ranked: list[tuple[tuple[int, bool, bool, int], dict[str, Any]]] = []
-    seen: set[tuple[str, str]] = set()
-    for order, question in enumerate(data.sub_questions):
-        for position, finding in enumerate(_items(data.rows, question, "finding")):
-            if _claim_key(finding) in seen:
-                continue
-            seen.add(_claim_key(finding))
-            text = str(finding["text"])
-            named = len(mentions(terms, text)) if terms else 1
-            if named < needed(terms):
-                continue
-            # the sentence's own subject names the topic: "The default cache size is -2000",
-            # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
-            about = len(mentions(terms, _subject_of(text))) if terms else 0
-            definition = bool(define and _DEFINITION.match(text))
-            # the first sub-question (the topic itself) first, in its evidence's rank order:
-            # on SQLite's docs, ranking by words named put a side page first more often
-            ranked.append(((order, not about, not definition, position), finding))
-    chosen = [f for _, f in sorted(ranked, key=lambda pair: pair[0])][:_ANSWER_SENTENCES]
-    if chosen:
-        lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in chosen]
-        return [*lines, ""]
-    first = data.sub_questions[0] if data.sub_questions else None
-    passages = _items(data.rows, first, "passage") if first else []
-    if passages:
-        top = passages[0]
-        lines.append(f"- {top['title']}: {_excerpt(top['text'])} [{cites.cite(top)}]")
-    else:
-        lines.append("- No sourced answer was found in the corpus.")
-    return [*lines, ""]
 
 
 def _section_lines(data: ReportInput, question: str, cites: _Citations,
@@ -296,22 +159,10 @@ def render_markdown(data: ReportInput) -> str:
     numbered Sources list, one entry per document with its cited passages under it.
     """
     cites = _Citations()
-    # what a summary sentence may cite: the items of finished rows, as every section shows
-    by_ref = {item["ref"]: item for _row, item in ok_items(data.rows) if item.get("ref")}
     errors = [r for r in data.rows if r["status"] == "error"]
-    workers = sorted({r["worker"] for r in data.rows})
-    lines = [
-        f"# Research report: {clip(data.topic, 200)}",
-        "",
-        f"- As of: {data.as_of}",
-        f"- Model: {data.model_label}",
-        f"- Thread: `{data.thread_id}`",
-        f"- Workers: {', '.join(workers) or 'none'}; envelopes: {len(data.rows)}; "
-        f"errors: {len(errors)}",
-        "",
-    ]
     relevance = data.relevance or judge(data.topic, data.rows)
     wanted, warnings = relevance.wanted, relevance.warnings
+    lines = _header_lines(data, errors)
     if warnings:
         lines += [
             f"> **The sources say nothing about \"{clip(data.topic, 200)}\".** No retrieved "
@@ -319,9 +170,11 @@ def render_markdown(data: ReportInput) -> str:
             "",
         ]
     else:
+        # what a summary sentence may cite: the items of finished rows, as every section shows;
         # unsourced claims are dropped; a summary of unrelated passages is not shown at all
+        by_ref = {item["ref"]: item for _row, item in ok_items(data.rows) if item.get("ref")}
         summary = [(s, [r for r in refs if r in by_ref]) for s, refs in data.summary]
-        lines += _answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref)
+        lines += answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref)
 
     listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
     for number, question in enumerate(data.sub_questions, 1):
@@ -333,7 +186,30 @@ def render_markdown(data: ReportInput) -> str:
             continue
         lines += _section_lines(data, question, cites, listed, _failed_workers(errors, question))
     lines += _caveat_lines(data, cites, listed, errors, wanted, bool(warnings))
+    lines += _closing_lines(data, errors)
+    lines += ["## Sources", ""]
+    lines += cites.lines() or ["No sources were cited."]
+    return "\n".join(lines).rstrip() + "\n"
 
+
+def _header_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:
+    """The report's title and run facts."""
+    workers = sorted({r["worker"] for r in data.rows})
+    return [
+        f"# Research report: {clip(data.topic, 200)}",
+        "",
+        f"- As of: {data.as_of}",
+        f"- Model: {data.model_label}",
+        f"- Thread: `{data.thread_id}`",
+        f"- Workers: {', '.join(workers) or 'none'}; envelopes: {len(data.rows)}; "
+        f"errors: {len(errors)}",
+        "",
+    ]
+
+
+def _closing_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:
+    """The Failures section (when a worker ended in error) and the Notes."""
+    lines: list[str] = []
     if errors:
         lines += ["## Failures", ""]
         lines += [
@@ -346,10 +222,7 @@ def render_markdown(data: ReportInput) -> str:
         lines += ["## Notes", ""]
         lines += [f"- {clip(n, _LINE)}" for n in notes]
         lines.append("")
-
-    lines += ["## Sources", ""]
-    lines += cites.lines() or ["No sources were cited."]
-    return "\n".join(lines).rstrip() + "\n"
+    return lines
 
 
 def report_filename(topic: str, as_of: str, thread_id: str | None = None) -> str:

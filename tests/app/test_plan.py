@@ -51,22 +51,78 @@ def test_facets_come_from_the_distinct_documents_a_first_search_found() -> None:
 
     found = [passage("langgraph.types.RetryPolicy", 0), passage("langgraph.types.RetryPolicy", 1),
              passage("langgraph.pregel.Pregel.with_retry", 0),
-             passage("langgraph.pregel.Pregel.awith_retry", 0), passage("pragma.html", 0)]
+             passage("langgraph.types.RetryPolicy.retry_on", 0),
+             passage("langgraph.types.RetryPolicy.aretry_on", 0), passage("pragma.html", 0)]
     questions = offline_plan("retry policy", found)
     assert questions[0] == "What is retry policy?"
-    assert "What is `Pregel.with_retry`?" in questions
-    assert "What is `Pregel.awith_retry`?" not in questions  # an async twin searches nothing new
+    assert "What is `RetryPolicy.retry_on`?" in questions  # a member of the best document's class
+    assert "What is `RetryPolicy.aretry_on`?" not in questions  # its async twin: nothing new
+    assert "What is `Pregel.with_retry`?" not in questions  # another family: off the answer
     assert questions == offline_plan("retry policy", found)  # deterministic
+
+
+class _Corpus:
+    """A corpus whose first search finds the given passages; it records the searches."""
+
+    def __init__(self, found: list[Passage]) -> None:
+        self.found, self.searched = found, []
+
+    def search(self, query: str, k: int = 5, **_kw) -> list[Passage]:
+        self.searched.append(query)
+        return self.found[:k]
+
+
+def _docs(*names: str) -> list[Passage]:
+    return [Passage(f"{n}#0", n, n, f"docstring: {n}", "The retry policy of a node.")
+            for n in names]
+
+
+def _offline_res(corpus: _Corpus) -> SimpleNamespace:
+    offline = SimpleNamespace(planner=SimpleNamespace(offline=True))
+    return SimpleNamespace(models=lambda ctx: offline, corpus=lambda ctx: corpus)
 
 
 def test_a_rerun_of_a_thread_keeps_its_plan_offline_too() -> None:
     # A corpus changed since the first run (a package upgrade) must not change envelope ids.
-    res = SimpleNamespace(models=lambda ctx: SimpleNamespace(planner=SimpleNamespace(offline=True)))
+    corpus = _Corpus(_docs("langgraph.types.RetryPolicy", "langgraph.pregel.Pregel.with_retry"))
+    res = _offline_res(corpus)
     kept = ["What was asked first?", "And then?", "And last?"]
-    state = {"topic": "checkpointer pending writes", "sub_questions": kept}
-    assert _questions(state, None, 1, None, res) == (kept, [])
-    fresh = {"topic": "checkpointer pending writes"}
-    assert _questions(fresh, None, 1, None, res) == (offline_plan(fresh["topic"]), [])
+    state = {"topic": "retry policy", "sub_questions": kept}
+    ctx = SimpleNamespace(search_k=1)
+    assert _questions(state, ctx, 1, None, res) == (kept, [])
+    assert corpus.searched == []  # a rerun does not even look
+    fresh = {"topic": "retry policy"}
+    assert _questions(fresh, ctx, 1, None, res) == (
+        offline_plan("retry policy", corpus.found, reached=1), [])
+
+
+def test_the_offline_plan_node_asks_about_what_the_corpus_holds() -> None:
+    # Issue 19: the facets come from the documents a first search finds, not from templates
+    # that search the first question's words again.
+    corpus = _Corpus(_docs("langgraph.types.RetryPolicy", "langgraph.types.RetryPolicy.retry_on",
+                           "langgraph.types.RetryPolicy.backoff_factor"))
+    questions, _ = _questions({"topic": "retry policy"}, SimpleNamespace(search_k=1), 1, None,
+                              _offline_res(corpus))
+    assert corpus.searched == ["retry policy"]
+    assert questions == ["What is retry policy?", "What is `RetryPolicy.retry_on`?",
+                         "What is `RetryPolicy.backoff_factor`?"]
+    searched = [frozenset(search_query(q, focus="retry policy").terms) for q in questions]
+    assert len(set(searched)) == len(searched), searched
+
+
+def test_a_document_the_first_question_already_reads_is_no_facet() -> None:
+    # Its findings would be the first section's again ("Answered above" in all but name).
+    found = _docs("langgraph.types.RetryPolicy", "langgraph.types.RetryPolicy.retry_on",
+                  "langgraph.types.RetryPolicy.backoff_factor")
+    questions = offline_plan("retry policy", found, reached=2)
+    assert questions[1] == "What is `RetryPolicy.backoff_factor`?"
+    assert "What is `RetryPolicy.retry_on`?" not in questions
+
+
+def test_a_found_document_that_does_not_mention_the_topic_is_no_facet() -> None:
+    found = _docs("langgraph.types.RetryPolicy") + [
+        Passage("pragma.html#0", "pragma.html", "PRAGMA", "pragma.html", "Cache size settings.")]
+    assert not any("PRAGMA" in q for q in offline_plan("retry policy", found))
 
 
 def test_a_fragment_with_too_few_of_the_topics_words_is_not_asked_about() -> None:

@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
 from app.graph.resources import Resources
-from app.research.plan import llm_plan, offline_plan
+from app.research.plan import corpus_plan, llm_plan
 from app.research.rounds import highest_round
 from app.settings.checks import as_of_or_today
 from app.settings.config import RunContext
@@ -70,7 +70,9 @@ def _questions(state: ResearchState, ctx: RunContext, attempt: int,
         # new thread, which plans anew.
         return list(state["sub_questions"]), []
     if planner.offline:
-        return offline_plan(topic), []
+        # What the corpus holds about the topic divides the work (issue 19): one read-only
+        # search of the local index, deterministic for the same corpus; a rerun never gets here.
+        return corpus_plan(topic, res.corpus(ctx), reached=ctx.search_k), []
     try:
         with stop_waiting_when(res.run(runtime).scope.cancel):  # Retry-After waits
             result = llm_plan(topic, planner.model)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from app.llm.offline.words import stems
 from workers.sources import Passage
 
-__all__ = ["Sentence", "candidate_sentences", "split_sentences"]
+__all__ = ["Sentence", "candidate_sentences", "is_heading", "split_sentences"]
 
 # Sentence filters: too short is a fragment or heading, too long is a run-on or a table row.
 _MIN_WORDS, _MAX_WORDS = 5, 60
@@ -83,10 +83,40 @@ def _blocks(text: str) -> Iterable[str]:
         yield "\n".join(block)
 
 
+_SECTION_NUMBER = re.compile(r"^\s*(?:\d+\.)+\d*\s|^\s*\d+\s+[A-Z]")
+_LINE_END = re.compile(r"[.!?:;,][\"')\]]*$")
+
+
+def is_heading(block: str) -> bool:
+    """Whether a paragraph is a heading, not prose: one line that ends without punctuation
+    and is numbered ("3.3. Partial Sorting Using An Index (a.k.a. Block Sorting)") or title-
+    cased ("Configuring The Busy Handler"). An HTML page's section starts with its heading as
+    a paragraph of its own; its full stops ("a.k.a.") must not cut it into "sentences" that
+    state nothing (found on SQLite's manual, issue 19).
+
+    Example:
+        >>> is_heading("3.3. Partial Sorting Using An Index (a.k.a. Block Sorting)")
+        True
+        >>> is_heading("The busy handler sleeps and retries until the timeout expires.")
+        False
+    """
+    line = block.strip()
+    if not line or "\n" in line or _LINE_END.search(line):
+        return False
+    if _SECTION_NUMBER.match(line):
+        return True
+    words = [w for w in re.findall(r"[A-Za-z][\w'-]*", line) if len(w) > 3]
+    capital = sum(w[0].isupper() for w in words)
+    return len(words) >= 2 and 3 * capital >= 2 * len(words)
+
+
 def split_sentences(text: str) -> list[str]:
-    """Sentences of ``text``; each is a verbatim substring of it."""
+    """Sentences of ``text``; each is a verbatim substring of it. Headings (:func:`is_heading`)
+    give none."""
     sentences: list[str] = []
     for block in _blocks(text):
+        if is_heading(block):
+            continue
         start = 0
         for match in _SENTENCE_END.finditer(block):
             sentences.append(block[start : match.end()].strip())
@@ -106,11 +136,17 @@ def _looks_like_code(sentence: str) -> bool:
     return not visible or letters / len(visible) < 0.7
 
 
+_FILE_NAME = re.compile(r"(?<![\w/])[\w/.-]+\.(?:html?|pdf|md|txt|rst)(?:#[\w-]*)?(?!\w)")
+"""A page's file name (``uri.html#coreqp``): a line that names one without ending a sentence is
+an index entry or a link list ("URI query parameters - uri.html#coreqp"), not prose."""
+
+
 def _acceptable(sentence: str, *, need_terminal: bool) -> bool:
     words = sentence.split()
     if not (_MIN_WORDS <= len(words) <= _MAX_WORDS and _MIN_CHARS <= len(sentence) <= _MAX_CHARS):
         return False
-    if need_terminal and not _TERMINAL.search(sentence):
+    terminal = _TERMINAL.search(sentence) is not None
+    if (need_terminal and not terminal) or (not terminal and _FILE_NAME.search(sentence)):
         return False
     return not _looks_like_code(sentence)
 

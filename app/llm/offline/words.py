@@ -45,11 +45,24 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 
 def stem(word: str) -> str:
-    """A crude, deterministic stem: strip one common suffix, keep at most 6 characters."""
+    """A crude, deterministic stem: strip one common suffix, then a final silent "e", keep at
+    most 6 characters. The "e" goes so that a word and its inflections share a stem
+    ("resume", "resumes", "resumed", "resuming": ``resum``): without it a question saying
+    "resume" missed every sentence saying "resumes", and a sentence about something else that
+    happened to say "resume" answered it (issue 19).
+
+    Example:
+        >>> {stem(w) for w in ("resume", "resumes", "resumed", "resuming")}
+        {'resum'}
+        >>> stem("nodes") == stem("node"), stem("use")
+        (True, 'use')
+    """
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
             break
+    if len(word) >= 4 and word.endswith("e"):
+        word = word[:-1]
     return word[:6]
 
 

@@ -1,0 +1,87 @@
+"""The report's citations: numbers by *document*, the items a sub-question's rows hold, and the
+excerpt a passage bullet shows (issue 19: a report cites one document once, with its passages
+grouped under it)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from app.llm.offline.sentences import is_heading
+from app.research.rows import ok_items
+from app.research.text import clip
+from state import ItemKind
+from workers.sources import Passage
+from workers.sources.base import group_by_document
+
+__all__ = ["Citations", "claim_key", "excerpt", "items"]
+
+
+class Citations:
+    """Numbers sources by *document* in first-cited order (issue 19: one document is cited once,
+    its cited passages listed under it): every passage of a document gets the document's number
+    (:attr:`workers.sources.Passage.document_key`; a web page's URL)."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[str, int] = {}
+        self.passages: dict[str, Passage] = {}  # cited passages by ref, in citation order
+
+    def cite(self, item: dict[str, Any]) -> int:
+        passage = _passage(item)
+        self.numbers.setdefault(passage.document_key, len(self.numbers) + 1)
+        self.passages.setdefault(passage.ref, passage)
+        return self.numbers[passage.document_key]
+
+    def lines(self) -> list[str]:
+        """The Sources list (:func:`workers.sources.group_by_document`): ``n. <document>``,
+        then the refs of its cited passages."""
+        out: list[str] = []
+        for number, (key, group) in enumerate(group_by_document(list(self.passages.values())), 1):
+            out.append(f"{number}. {group[0].document_citation()}")
+            if len(group) > 1 or group[0].ref != key:
+                refs = sorted({p.ref for p in group}, key=_ref_order)
+                out.append("   - passages: " + ", ".join(f"`{r}`" for r in refs))
+        return out
+
+
+def _ref_order(ref: str) -> tuple[int, str]:
+    seq = (Passage.split_ref(ref) or ("", ""))[1]
+    return (int(seq), "") if seq.isdigit() else (1 << 30, seq)
+
+
+def _passage(item: dict[str, Any]) -> Passage:
+    """The passage an item cites (an item without text still names its ref)."""
+    passage = Passage.from_dict({**item, "text": item.get("text") or "-"})
+    if passage is None:
+        ref = str(item.get("ref"))
+        passage = Passage(ref, ref, ref, ref, "-")
+    return passage
+
+
+def excerpt(text: str, limit: int = 220) -> str:
+    """The first sentence of a passage (or its start), for a passage bullet; heading lines (a
+    markdown heading, an HTML section's heading: :func:`app.llm.offline.sentences.is_heading`)
+    are left out (the bullet already shows the title)."""
+    body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
+    body = "\n".join(line for line in body.split("\n") if not is_heading(line))
+    flat = " ".join((body if body.strip() else text).split())
+    match = re.match(r"(.{30,}?[.!?])(\s|$)", flat)
+    return clip(match.group(1) if match else flat, limit)
+
+
+def claim_key(item: dict[str, Any]) -> tuple[str, str]:
+    return " ".join(str(item.get("text", "")).split()).lower(), item["ref"]
+
+
+def items(rows: Sequence[dict[str, Any]], task_key: str | None, kind: ItemKind) -> list[dict]:
+    out, seen = [], set()
+    for _row, item in ok_items(rows, task_key):
+        if item.get("kind") != kind or not item.get("ref"):
+            continue
+        key = claim_key(item)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(item)
+    return out

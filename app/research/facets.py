@@ -1,0 +1,195 @@
+"""The facets of a topic (issue 19, section 1): the sub-questions after the first, each asking
+a distinct part of the topic and searching something the others do not.
+
+Three sources of facets, in the order :func:`app.research.plan.offline_plan` takes them:
+
+* the topic's own parts: the two things a comparison names, the phrases of a subject made of
+  several (:func:`phrase_facets`);
+* what the corpus holds about the topic: the distinct documents a first search of the corpus for
+  the topic finds (:func:`first_search`) that are parts of the best one (its members) or its
+  class, beyond those the first sub-question's own search reaches (:func:`document_facets`), each
+  asked about by name, so its task reads evidence the first task does not;
+* the usual facets of the kind of question, when the first two give too few
+  (:func:`kind_facets`).
+
+Deterministic: the same topic over the same corpus gives the same facets in every process.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from app.research.topics import is_long, main_question
+
+__all__ = ["FIRST_SEARCH_K", "document_facets", "first_search", "kind_facets",
+           "phrase_facets", "searched"]
+
+FIRST_SEARCH_K = 12
+"""Passages the plan's first search of the corpus returns (:func:`first_search`)."""
+_FACETS_PER_DOCUMENT = 2
+"""The most sub-questions drawn from the documents the first search found."""
+
+
+def first_search(source: Any, topic: str, k: int = FIRST_SEARCH_K) -> list[Any]:
+    """What the corpus holds about ``topic``: the passages a search for the topic itself
+    returns, best first (no relevance floor: :func:`document_facets` judges each document).
+
+    Args:
+        source: a :class:`workers.sources.Source` (the run's corpus).
+        topic: the research topic.
+        k: passages to return.
+
+    Returns ``[]`` when the source cannot be searched (a closed or broken index): the plan then
+    takes its facets from the topic alone; the workers report the source's error themselves.
+    """
+    from workers.sources import CorpusError
+
+    try:
+        return list(source.search(topic, k=k))
+    except CorpusError:
+        return []
+
+
+def searched(question: str, topic: str) -> frozenset[str]:
+    """The words a worker's search for ``question`` ranks by, focused on ``topic``
+    (:func:`workers.sources.query.search_query`)."""
+    from workers.sources.query import search_query
+
+    parsed = search_query(question, focus=topic)
+    return frozenset(parsed.terms) if parsed else frozenset()
+
+
+def _name(passage: Any) -> str:
+    """What a facet calls a document: its symbol's last part or its page title."""
+    title = " ".join(str(passage.title or passage.doc_id).split())
+    if re.fullmatch(r"[\w.:]+", title) and "." in title:
+        parts = title.split(".")
+        tail = [p for p in parts if p[:1].isupper()] or parts[-1:]
+        return "`" + ".".join(parts[parts.index(tail[0]):]) + "`"
+    return f"\u201c{title}\u201d" if not title.startswith("`") else title
+
+
+def _twin(name: str) -> str:
+    """A name with an async twin's leading "a" dropped from its last part (``aget_tuple``)."""
+    head, dot, last = name.strip("`").rpartition(".")
+    return f"{head}{dot}{last[1:] if last.startswith('a') and len(last) > 3 else last}".lower()
+
+
+def _on_topic(passage: Any, topic: str) -> bool:
+    """Whether a found passage mentions the topic as a retrieved item must to count
+    (:func:`app.research.relevance.on_topic`): a document found by one common word is no facet
+    of the topic."""
+    from app.research.relevance import name_terms, on_topic, topic_terms
+
+    item = {"title": passage.title, "text": passage.text}
+    return on_topic(item, topic_terms(topic), name_terms(topic))
+
+
+def _part_of(doc_id: str, best: str) -> bool:
+    """Whether document ``doc_id`` is a part of the ``best`` one (a member of its class or
+    module: ``langgraph.types.RetryPolicy.__init__`` of ``langgraph.types.RetryPolicy``) or the
+    class the best one is a member of: the same document, seen closer or wider."""
+    if doc_id.startswith(best + "."):
+        return True
+    return best.startswith(doc_id + ".") and doc_id.rsplit(".", 1)[-1][:1].isupper()
+
+
+def document_facets(topic: str, found: Sequence[Any], seen: set[frozenset[str]],
+                    reached: int = 1) -> list[str]:
+    """A question per distinct document of ``found`` that is a part of the best one or its
+    class (:func:`_part_of`) and that the first sub-question's search does not reach ("What is
+    `RetryPolicy.__init__`?"), in rank order, at most :data:`_FACETS_PER_DOCUMENT`.
+
+    Why parts of the best document only: a facet on any other document the search found
+    divides the work too, but its section then cites pages beside the answer: on the default
+    eval the share of cited sources on target fell from 0.67 to 0.30 with them, and to 0.58
+    with the best document's sibling members. A document is also left out when it is
+    among those of the first ``reached`` passages (the first task reads them: a facet on them
+    repeats its findings), when it does not mention the topic (:func:`_on_topic`), when it is
+    the async twin of one taken, or when its question would search the words of an earlier one
+    (``seen``, the searched word sets so far; updated).
+
+    Args:
+        topic: the research topic.
+        found: the first search's passages, best first (:func:`first_search`).
+        seen: the word sets the plan's questions search so far.
+        reached: how many of ``found`` the first sub-question's search returns (the run's
+            ``search_k``); its top document is always taken as reached.
+    """
+    if not found:
+        return []
+    best = found[0].document_key
+    reached_docs = {p.document_key for p in found[:max(reached, 1)]}
+    names: list[str] = []
+    out: list[str] = []
+    for passage in found:
+        key = passage.document_key
+        if key in reached_docs or not _part_of(key, best) or len(names) >= _FACETS_PER_DOCUMENT:
+            continue
+        name = _name(passage)
+        if name in names or _twin(name) in {_twin(n) for n in names}:
+            continue  # sync/async twins: get_tuple, aget_tuple
+        question = f"What is {name}?" if name.startswith("`") else f"What does {name} cover?"
+        terms = searched(question, topic)
+        if terms and terms not in seen and _on_topic(passage, topic):
+            names.append(name)
+            seen.add(terms)
+            out.append(question)
+    return out
+
+
+_PHRASE_BREAK = re.compile(
+    r"\s+(?:after|before|with|without|in|into|from|for|of|on|when|while|during|across|"
+    r"between|through|by|inside|within|using)\s+",
+    re.IGNORECASE,
+)
+
+
+def phrase_facets(kind: str, subject: str) -> list[str]:
+    """A question per phrase of a subject made of several ("retry policy of a graph node":
+    "What is retry policy?", "What is a graph node?"): each searches a part of the topic's
+    words, so the tasks divide the work.
+
+    A phrase is asked about only when it carries enough of the subject's content words to stay
+    on topic (:func:`_carries_the_topic`): a fragment such as "tool arguments" of "Annotation
+    for injecting persistent store into tool arguments" searches words the whole corpus has,
+    and its task cites whatever shares them (the default eval's on-target share fell from 0.61
+    to 0.50 when every phrase was asked about)."""
+    from workers.sources.query import content_terms
+
+    phrases = [p.strip() for p in _PHRASE_BREAK.split(subject)]
+    words = [set(content_terms(p)) for p in phrases]
+    topic = set().union(*words) if words else set()
+    phrases = [p for p, w in zip(phrases, words, strict=True) if _carries_the_topic(w, topic)]
+    if len(phrases) < 2:
+        return []
+    out = []
+    for n, phrase in enumerate(phrases[:3]):
+        first = phrase.split()[0].lower()
+        verb = n == 0 and kind == "how" and first not in ("a", "an", "the", "my", "your")
+        out.append(f"How do you {phrase}?" if verb else main_question(phrase))
+    return out
+
+
+def _carries_the_topic(words: set[str], topic: set[str]) -> bool:
+    """Whether a phrase's content ``words`` stay on the ``topic``'s: at least two of them, and
+    at least half of the topic's, the share a passage must mention to be judged on topic
+    (:func:`app.research.relevance.needed`): a question searching fewer finds passages that
+    are on topic only by chance."""
+    return len(words) >= 2 and 2 * len(words & topic) >= len(topic)
+
+
+def kind_facets(kind: str, subject: str) -> list[str]:
+    """The usual facets of a kind of question, when the corpus gives too few of its own."""
+    if kind == "how":
+        return [f"What is needed to {subject}?", f"What can go wrong when you {subject}?"]
+    if kind == "why":
+        return [f"When does {subject}?", f"How can you change whether {subject}?"]
+    if kind == "default":
+        return [f"How do you change {subject}?", f"What does {subject} control?"]
+    if is_long(subject):
+        quoted = f"\u201c{subject[:1].upper()}{subject[1:]}\u201d"
+        return [f"How is {quoted} used?", f"What are the limitations of {quoted}?"]
+    return [f"How do you use {subject}?", f"What are the limitations of {subject}?"]

@@ -1,0 +1,138 @@
+"""What a topic asks (issue 19, section 1): its kind (what / how / why / compare / default), its
+subject without the question's wrapper, and the topic itself as the plan's first sub-question.
+
+Pure text functions (no I/O): :mod:`app.research.plan` and :mod:`app.research.facets` build the
+plan on them, and the report ranks its answer by :func:`topic_kind`.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["LONG_PHRASE", "compare_parts", "is_long", "main_question", "subject", "topic_kind"]
+
+_COMPARE = re.compile(
+    r"^(?:(?:what\s+is|what's)\s+the\s+differences?\s+between\s+|compare\s+|how\s+(?:do|does)\s+)?"
+    r"(?P<a>.+?)\s+(?:vs\.?|versus|compared\s+(?:to|with)|and|or)\s+(?P<b>.+?)"
+    r"(?:\s+(?:differ|compare))?$",
+    re.IGNORECASE,
+)
+_QUESTION_START = re.compile(
+    r"^(?:what|how|why|when|where|which|who|whom|whose|can|could|should|would|will|is|are|"
+    r"does|do|did|was|were|has|have)\b",
+    re.IGNORECASE,
+)
+_KINDS = (
+    ("default", re.compile(r"\bdefaults?\b", re.IGNORECASE)),
+    ("compare", re.compile(r"\b(?:vs\.?|versus|differ(?:s|ence|ences)?|compared?)\b",
+                           re.IGNORECASE)),
+    ("why", re.compile(r"^why\b", re.IGNORECASE)),
+    ("how", re.compile(r"^(?:how\b|can\s+i\b|what\s+steps\b)", re.IGNORECASE)),
+    ("what", re.compile(r"^(?:what|which|who)\b", re.IGNORECASE)),
+)
+_WRAPPER = re.compile(
+    r"^(?:what\s+(?:is|are)\s+meant\s+by|what\s+(?:is|are|does|do)(?:\s+an?|\s+the)?|"
+    r"how\s+(?:do|does|can|should)\s+(?:i|you|we|one)?|how\s+to|why\s+(?:does|do|is|are)|"
+    r"explain|describe|tell\s+me\s+about)\s+",
+    re.IGNORECASE,
+)
+_DEFAULT_OF = re.compile(
+    r"^(?:what\s+is\s+)?(?:the\s+)?default(?:\s+(?:value|setting|mode|size))?\s+(?:of|for)\s+"
+    r"(?:the\s+)?",
+    re.IGNORECASE,
+)
+_LATER_QUESTION = re.compile(r"[,;:]\s+(?=" + _QUESTION_START.pattern.lstrip("^") + ")",
+                             re.IGNORECASE)
+
+
+def _asked(text: str) -> str | None:
+    """The question a topic asks, when it asks one: the whole text when it starts with a
+    question word, the clause from a later one ("After an insert, *how do I get the id*"),
+    else None (a phrase)."""
+    if _QUESTION_START.match(text):
+        return text
+    match = _LATER_QUESTION.search(text)
+    clause = text[match.end():] if match else ""
+    return clause if len(clause.split()) >= 3 else None  # "...; why?" names no subject
+
+
+def topic_kind(topic: str) -> str:
+    """The kind of question ``topic`` asks: ``"default"`` (a default value), ``"compare"``
+    (two or more things), ``"why"``, ``"how"``, ``"what"``, or ``"topic"`` for a phrase.
+
+    Example:
+        >>> [topic_kind(t) for t in ("Send vs reducers", "How do I retry?", "RetryPolicy")]
+        ['compare', 'how', 'topic']
+    """
+    text = " ".join(topic.split())
+    text = _asked(text) or text
+    for kind, pattern in _KINDS:
+        if pattern.search(text):
+            return kind
+    if compare_parts(text):
+        return "compare"
+    return "topic"
+
+
+def compare_parts(text: str) -> list[str]:
+    """The two things a "X vs Y" / "X and Y" topic names (each at most four words), or []."""
+    match = _COMPARE.match(text.rstrip("?.! "))
+    if not match:
+        return []
+    parts = [" ".join(match.group(g).split()) for g in ("a", "b")]
+    if any(len(p.split()) > 4 or len(p) < 2 for p in parts):
+        return []
+    return parts
+
+
+def subject(topic: str) -> str:
+    """The topic without its question wrapper: "How do I resume a graph?" -> "resume a graph",
+    "What is the default value of X?" -> "X", "What does X do?" -> "X"; a question after a
+    context keeps the context: "After an insert, how do I get the id?" -> "get the id (after
+    an insert)", so a facet still searches the topic's words."""
+    text = " ".join(topic.split()).rstrip("?.! ")
+    asked = _asked(text)
+    if asked and asked != text:  # "After an insert, how do I get the id?": the context stays
+        context = text[:len(text) - len(asked)].rstrip(",;: ")
+        return f"{subject(asked)} ({context[:1].lower()}{context[1:]})"
+    text = _DEFAULT_OF.sub("", text, count=1) or text
+    bare = _WRAPPER.sub("", text, count=1).strip() or text
+    if re.match(r"what\s+(?:does|do)\b", text, re.IGNORECASE):
+        bare = re.sub(r"\s+(?:do|mean|work|does)$", "", bare, flags=re.IGNORECASE)
+    return bare
+
+
+LONG_PHRASE = 7
+"""A phrase of this many words or more is a sentence or an instruction, not a name."""
+
+
+def is_long(text: str) -> bool:
+    """Whether a phrase reads as a sentence or an instruction ("Add a conditional edge from the
+    starting node to ...", "Every object has an identity"), not a name: :data:`LONG_PHRASE`
+    words, or three and more opening with a capitalised word (not an identifier such as
+    ``RetryPolicy``). Wrapped in "What is ...?" it would read as a template heading, so it is
+    asked as it is and quoted inside a facet."""
+    words = text.split()
+    sentence = bool(words) and re.fullmatch(r"[A-Z][a-z]+", words[0]) is not None
+    return len(words) >= LONG_PHRASE or (sentence and len(words) >= 3)
+
+
+def main_question(topic: str) -> str:
+    """The topic itself as a question: a question-shaped topic as asked (a "?" added), a
+    short phrase as "What is X?" ("What are X?" for a plural), a long one (a sentence, an
+    instruction) as it is.
+
+    Example:
+        >>> main_question("checkpointer pending writes"), main_question("how do I retry")
+        ('What are checkpointer pending writes?', 'How do I retry?')
+        >>> main_question("copy all checkpoints from one thread to another")
+        'Copy all checkpoints from one thread to another'
+    """
+    text = " ".join(topic.split()).rstrip("?.! ")
+    if _asked(text) or topic.rstrip().endswith("?"):
+        return text[:1].upper() + text[1:] + "?"
+    if is_long(text):
+        return text[:1].upper() + text[1:]
+    last = text.split()[-1] if text.split() else ""
+    plural = last.endswith("s") and not last.endswith(("ss", "us", "is")) and last.islower()
+    return f"What {'are' if plural else 'is'} {text}?"

@@ -1,0 +1,49 @@
+"""Which sentences the offline model answers with (issue 19, section 3): a sentence that says
+what was asked, in any inflection, and never a heading's fragment."""
+
+from __future__ import annotations
+
+from app.llm.offline.relevance import select
+from app.llm.offline.sentences import candidate_sentences
+from app.llm.offline.words import stems
+from workers.sources import Passage
+
+
+def _passage(ref: str, text: str) -> Passage:
+    doc = ref.split("#")[0]
+    return Passage(ref, doc, doc, doc, text)
+
+
+def test_an_inflection_of_the_questions_word_counts_as_saying_it() -> None:
+    # "How do I resume a graph after a crash?" opened with the ToolNode sentence, which says
+    # "resume", over the callback's, which says "resumes": the two had different stems.
+    ranked = [
+        (0, _passage("on_resume#0", "Run when graph execution resumes from a persisted "
+                                    "checkpoint.")),
+        (1, _passage("is_invalid_resume#0", "`ToolNode` uses this to tell it apart from invalid "
+                     "tool arguments when a tool calls `interrupt()` or runs a graph that does, "
+                     "so the resume fails and the interrupt can be answered again.")),
+    ]
+    question = stems("How do I resume a graph after a crash?")
+    [best] = select(candidate_sentences(ranked), question, frozenset(), (1, 1), set())
+    assert best.ref == "on_resume#0", best.text
+
+
+def test_a_section_heading_gives_no_sentence() -> None:
+    # SQLite's query planner page: the heading's "a.k.a." cut it into a "sentence".
+    text = ("3.3. Partial Sorting Using An Index (a.k.a. Block Sorting)\n\n"
+            "Sometimes only part of an ORDER BY clause can be satisfied using indexes. "
+            "When this occurs, SQLite does many small sorts, one sort for each distinct value.")
+    found = [s.text for s in candidate_sentences([(0, _passage("queryplanner.html#45", text))])]
+    assert found == ["Sometimes only part of an ORDER BY clause can be satisfied using indexes.",
+                     "When this occurs, SQLite does many small sorts, one sort for each distinct "
+                     "value."]
+
+
+def test_an_index_entry_naming_a_page_is_no_sentence() -> None:
+    # SQLite's keyword index: when no passage had a whole sentence, its entries were findings.
+    text = ("URI query parameters - uri.html#coreqp\n\n"
+            "using SQLite for websites - whentouse.html#website\n\n"
+            "Opening a database by URI filename lets query parameters set its options")
+    found = [s.text for s in candidate_sentences([(0, _passage("keyword_index.html#3", text))])]
+    assert found == ["Opening a database by URI filename lets query parameters set its options"]
