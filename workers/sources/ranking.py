@@ -7,21 +7,26 @@ This module imports only the standard library.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+
 from workers.sources.query import SearchQuery, term_matches
 
-__all__ = ["COVERAGE_FLOOR", "COVERAGE_POWER", "rank_score"]
+__all__ = ["COVERAGE_FLOOR", "COVERAGE_POWER", "idf", "rank_score"]
 
 COVERAGE_POWER = 2.0
 COVERAGE_FLOOR = 0.25
 """The least share of its bm25 a passage keeps for its coverage (see :func:`rank_score`)."""
 
 
-def rank_score(query: SearchQuery, bm25: float, text: str, title: str) -> float:
+def rank_score(query: SearchQuery, bm25: float, text: str, title: str,
+               weights: Sequence[float] | None = None) -> float:
     """A passage's score: its bm25 (negated, so higher is better) times boosts for
 
-    * coverage: the share ``c`` of the query's words it has (text, title or heading) gives
-      ``COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * c**2``, so one rare word repeated never beats
-      a passage with every word;
+    * coverage: the share ``c`` of the query's words it has (text, title or heading), each
+      word counted by its weight, gives ``COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * c**2``, so
+      one rare word repeated never beats a passage with every word, and a passage with the
+      question's rare word beats one with its common ones (a hub page listing every topic);
     * phrase: up to x1.5 as the words stand side by side in the question's order;
     * title or heading: up to x1.5 as the words are in the document's title, the symbol's name
       or the passage's section heading;
@@ -31,12 +36,16 @@ def rank_score(query: SearchQuery, bm25: float, text: str, title: str) -> float:
         query: the parsed query (:func:`~workers.sources.query.search_query`).
         bm25: FTS5's ``-bm25`` of the passage (> 0).
         text: the passage text; ``title``: its title words, symbol name and heading.
+        weights: one per ``query.terms`` (>= 0), e.g. their inverse document frequencies
+            (:func:`idf`); None or all zero: every word counts the same.
     """
     terms = query.terms
     in_text, pairs = term_matches(terms, text)
     in_title, title_pairs = term_matches(terms, title)
     n = len(terms)
-    coverage = len(in_text | in_title) / n
+    total = sum(weights) if weights else 0.0
+    found = in_text | in_title
+    coverage = sum(weights[i] for i in found) / total if weights and total > 0 else len(found) / n
     score = bm25 * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**COVERAGE_POWER)
     if n > 1:
         score *= 1 + 0.5 * max(pairs, title_pairs) / (n - 1)
@@ -45,3 +54,14 @@ def rank_score(query: SearchQuery, bm25: float, text: str, title: str) -> float:
         found, _ = term_matches(query.context, f"{title} {text}")
         score *= 1 + 0.25 * len(found) / len(query.context)
     return score
+
+
+def idf(matching: int, total: int) -> float:
+    """A word's inverse document frequency as bm25 weighs it (the Lucene/FTS5 form, never
+    negative): ``log(1 + (total - matching + 0.5) / (matching + 0.5))``.
+
+    Args:
+        matching: how many passages have the word; ``total``: how many the corpus has.
+    """
+    matching = min(max(int(matching), 0), max(int(total), 0))
+    return math.log(1 + (total - matching + 0.5) / (matching + 0.5))
