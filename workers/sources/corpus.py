@@ -27,7 +27,7 @@ from workers.sources.base import CorpusError, Document, NoText, Passage, RawDoc
 from workers.sources.boilerplate import strip_repeated
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
 from workers.sources.query import search_query
-from workers.sources.ranking import idf, rank_score
+from workers.sources.ranking import candidate_score, idf
 from workers.sources.text import passage_window, plural, raw, safe_name
 
 __all__ = [
@@ -259,15 +259,14 @@ class Corpus:
             return []
         sql = (
             f"SELECT {_PASSAGE_COLS}, bm25(passages_fts, {_WEIGHTS}) AS rank, p.terms, p.name, "
-            "p.heading FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid "
+            "p.heading, p.links FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid "
             "WHERE passages_fts MATCH ? ORDER BY rank, p.id LIMIT ?"
         )
         with self._connection() as con:
             rows = con.execute(sql, (parsed.fts, max(CANDIDATES, 8 * k))).fetchall()
             weights = self._idf(con, parsed.terms) if len(parsed.terms) > 1 else None
         scored = sorted(
-            ((rank_score(parsed, -float(r[5]), r[4], f"{r[6]} {r[7]} {r[8]}", weights), i, r)
-             for i, r in enumerate(rows)),
+            ((candidate_score(parsed, r[4:10], weights), i, r) for i, r in enumerate(rows)),
             key=lambda item: (-item[0], item[1]),
         )
         out: list[Passage] = []

@@ -33,10 +33,13 @@ class HtmlPage:
         sections: ``(heading, text)`` in page order: the text before the first ``h1``-``h3``
             under heading ``""``, then one section per heading (its text starts with the heading
             itself); text paragraphs are separated by blank lines.
+        link_share: the share (0..1) of the page's visible characters (whitespace left out)
+            that are link text (``<a>``): near 1 for an index, a site map or a list of links.
     """
 
     title: str
     sections: tuple[tuple[str, str], ...]
+    link_share: float = 0.0
 
     @property
     def text(self) -> str:
@@ -88,6 +91,7 @@ def html_page(source: str | bytes) -> HtmlPage:
         title_el = root.find(".//title")
     title = " ".join((title_el.text or "").split()) if title_el is not None else ""
     text = str(stylesheet(root))
+    links = _LINK_TEXT(root)
     first, *rest = text.split(_HEAD)
     sections = [("", _paragraphs(first.replace(_TAIL, _BREAK)))]
     for chunk in rest:
@@ -95,7 +99,21 @@ def html_page(source: str | bytes) -> HtmlPage:
         heading = " ".join(head_text.replace(_BREAK, " ").split())
         body = _paragraphs(f"{heading}{_BREAK}{body.replace(_TAIL, _BREAK)}")
         sections.append((heading, body))
-    return HtmlPage(title, tuple((h, t) for h, t in sections if t or h))
+    kept = tuple((h, t) for h, t in sections if t or h)
+    return HtmlPage(title, kept, _share(links, "".join(t for _h, t in kept)))
+
+
+_LINK_TEXT = etree.XPath("//body//a//text()")
+
+
+def _share(parts: list[str], text: str) -> float:
+    """The share of ``text``'s non-blank characters that the link texts ``parts`` hold (the
+    link density of boilerplate detection: Kohlschütter et al., "Boilerplate Detection using
+    Shallow Text Features", WSDM 2010)."""
+    total = len("".join(text.split()))
+    if not total:
+        return 0.0
+    return min(1.0, len("".join("".join(parts).split())) / total)
 
 
 def _stylesheet() -> etree.XSLT:
