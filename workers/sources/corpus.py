@@ -27,7 +27,7 @@ from workers.sources.base import CorpusError, Document, NoText, Passage, RawDoc
 from workers.sources.boilerplate import strip_repeated
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
 from workers.sources.query import search_query
-from workers.sources.ranking import candidate_score, idf
+from workers.sources.ranking import candidate_score
 from workers.sources.text import passage_window, plural, raw, safe_name
 
 __all__ = [
@@ -239,9 +239,9 @@ class Corpus:
         documented symbol's name, the title words, the section heading, the passage text)
         picks ``CANDIDATES`` passages;
         :func:`~workers.sources.ranking.rank_score` then re-ranks them, boosting those
-        that have more of the words (each counted by its inverse document frequency, so the
-        question's rare word outweighs its common ones), the words as a phrase, or the words
-        in the document's title or the passage's heading (issue 19).
+        that have more of the words, the words as a phrase, or the words in the document's
+        title or the passage's heading, and ranking a page made of links (an index, a site
+        map) below the pages it links to (issue 19).
 
         * At most ``MAX_PER_DOCUMENT`` passages of one document are returned, so a long
           document never fills the list; :func:`~workers.sources.base.group_by_document` groups
@@ -264,9 +264,8 @@ class Corpus:
         )
         with self._connection() as con:
             rows = con.execute(sql, (parsed.fts, max(CANDIDATES, 8 * k))).fetchall()
-            weights = self._idf(con, parsed.terms) if len(parsed.terms) > 1 else None
         scored = sorted(
-            ((candidate_score(parsed, r[4:10], weights), i, r) for i, r in enumerate(rows)),
+            ((candidate_score(parsed, r[4:10]), i, r) for i, r in enumerate(rows)),
             key=lambda item: (-item[0], item[1]),
         )
         out: list[Passage] = []
@@ -283,14 +282,6 @@ class Corpus:
         if focus and out:
             out = [p for p in out if p.score >= RELEVANCE_FLOOR * out[0].score]
         return out
-
-    def _idf(self, con: sqlite3.Connection, terms: Sequence[str]) -> list[float]:
-        """Each term's inverse document frequency in this index (one FTS5 count per term)."""
-        total = int(self._meta.get("passages") or 0)
-        if total < 1:
-            total = int(con.execute("SELECT count(*) FROM passages").fetchone()[0])
-        df = index.passage_frequencies(con, terms)
-        return [idf(df[t], total) for t in terms]
 
     def passage(self, ref: str) -> Passage | None:
         """The passage with this ref (``"<doc_id>#<n>"``), or None."""

@@ -7,12 +7,11 @@ This module imports only the standard library.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from workers.sources.query import SearchQuery, term_matches
 
-__all__ = ["COVERAGE_FLOOR", "COVERAGE_POWER", "LINK_SHARE_FREE", "candidate_score", "idf",
+__all__ = ["COVERAGE_FLOOR", "COVERAGE_POWER", "LINK_SHARE_FREE", "candidate_score",
            "link_factor", "rank_score"]
 
 COVERAGE_POWER = 2.0
@@ -20,14 +19,12 @@ COVERAGE_FLOOR = 0.25
 """The least share of its bm25 a passage keeps for its coverage (see :func:`rank_score`)."""
 
 
-def rank_score(query: SearchQuery, bm25: float, text: str, title: str,
-               weights: Sequence[float] | None = None) -> float:
+def rank_score(query: SearchQuery, bm25: float, text: str, title: str) -> float:
     """A passage's score: its bm25 (negated, so higher is better) times boosts for
 
-    * coverage: the share ``c`` of the query's words it has (text, title or heading), each
-      word counted by its weight, gives ``COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * c**2``, so
-      one rare word repeated never beats a passage with every word, and a passage with the
-      question's rare word beats one with its common ones (a hub page listing every topic);
+    * coverage: the share ``c`` of the query's words it has (text, title or heading) gives
+      ``COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * c**2``, so one rare word repeated never beats
+      a passage with every word;
     * phrase: up to x1.5 as the words stand side by side in the question's order;
     * title or heading: up to x1.5 as the words are in the document's title, the symbol's name
       or the passage's section heading;
@@ -37,16 +34,12 @@ def rank_score(query: SearchQuery, bm25: float, text: str, title: str,
         query: the parsed query (:func:`~workers.sources.query.search_query`).
         bm25: FTS5's ``-bm25`` of the passage (> 0).
         text: the passage text; ``title``: its title words, symbol name and heading.
-        weights: one per ``query.terms`` (>= 0), e.g. their inverse document frequencies
-            (:func:`idf`); None or all zero: every word counts the same.
     """
     terms = query.terms
     in_text, pairs = term_matches(terms, text)
     in_title, title_pairs = term_matches(terms, title)
     n = len(terms)
-    total = sum(weights) if weights else 0.0
-    found = in_text | in_title
-    coverage = sum(weights[i] for i in found) / total if weights and total > 0 else len(found) / n
+    coverage = len(in_text | in_title) / n
     score = bm25 * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**COVERAGE_POWER)
     if n > 1:
         score *= 1 + 0.5 * max(pairs, title_pairs) / (n - 1)
@@ -55,18 +48,6 @@ def rank_score(query: SearchQuery, bm25: float, text: str, title: str,
         found, _ = term_matches(query.context, f"{title} {text}")
         score *= 1 + 0.25 * len(found) / len(query.context)
     return score
-
-
-def idf(matching: int, total: int) -> float:
-    """A word's inverse document frequency as bm25 weighs it (the Lucene/FTS5 form, never
-    negative): ``log(1 + (total - matching + 0.5) / (matching + 0.5))``.
-
-    Args:
-        matching: how many passages have the word; ``total``: how many the corpus has.
-    """
-    matching = min(max(int(matching), 0), max(int(total), 0))
-    return math.log(1 + (total - matching + 0.5) / (matching + 0.5))
-
 
 LINK_SHARE_FREE = 0.5
 """A page whose link text is at most this share of its text is ranked as it is; above, it is
@@ -88,14 +69,14 @@ def link_factor(link_share: float) -> float:
     return max(_LINK_FACTOR_MIN, (1 - share) / (1 - LINK_SHARE_FREE))
 
 
-def candidate_score(query: SearchQuery, row: Sequence, weights: Sequence[float] | None) -> float:
+def candidate_score(query: SearchQuery, row: Sequence) -> float:
     """A search candidate's score: :func:`rank_score` times its page's :func:`link_factor`.
 
     Args:
-        query: the parsed query; ``weights``: as for :func:`rank_score`.
+        query: the parsed query (:func:`~workers.sources.query.search_query`).
         row: ``(text, bm25, title words, symbol name, heading, link share)`` of the passage,
             ``bm25`` as FTS5's ``bm25()`` gives it (negative: lower is better).
     """
     text, bm25, terms, name, heading, links = row
     title = f"{terms} {name} {heading}"
-    return rank_score(query, -float(bm25), text, title, weights) * link_factor(links)
+    return rank_score(query, -float(bm25), text, title) * link_factor(links)

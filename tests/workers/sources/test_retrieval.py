@@ -87,29 +87,6 @@ def test_every_skipped_file_is_named_with_why_and_the_size_limit_is_a_parameter(
         assert default.search("pelican")
 
 
-def test_a_rare_word_of_the_question_outweighs_its_common_ones() -> None:
-    # two passages with one of the question's words each and the same bm25: the one holding
-    # the rare word ranks first once the words are weighted by idf (an index page that lists
-    # every common word no longer passes the page holding the rare one)
-    from workers.sources.query import search_query
-    from workers.sources.ranking import idf, rank_score
-
-    query = search_query("zeppelin table")
-    weights = [idf(1, 1000), idf(400, 1000)]
-    rare = rank_score(query, 5.0, "A zeppelin floats.", "", weights)
-    common = rank_score(query, 5.0, "A table holds rows.", "", weights)
-    assert rare > common
-    assert rank_score(query, 5.0, "A zeppelin floats.", "") == rank_score(
-        query, 5.0, "A table holds rows.", "")  # unweighted: the same coverage
-
-
-def test_idf_weights_the_words_as_bm25_does() -> None:
-    from workers.sources.ranking import idf
-
-    assert idf(1, 1000) > idf(100, 1000) > idf(1000, 1000) > 0
-    assert idf(5000, 1000) == idf(1000, 1000)  # clamped: never negative
-
-
 def test_a_page_of_links_ranks_below_the_page_it_links_to(tmp_path: Path) -> None:
     # an index page names every topic in its links, so it matches any question; the page that
     # answers comes first (issue 19: the keyword index was cited for paraphrased questions)
