@@ -49,6 +49,7 @@ def rank_score(query: SearchQuery, bm25: float, text: str, title: str) -> float:
         score *= 1 + 0.25 * len(found) / len(query.context)
     return score
 
+
 LINK_SHARE_FREE = 0.5
 """A page whose link text is at most this share of its text is ranked as it is; above, it is
 a page of links (an index, a site map, a cross-reference list)."""
