@@ -42,9 +42,11 @@ __all__ = [
 MAX_K = 50
 """``search`` returns at most this many passages whatever ``k`` asks for."""
 
-COLUMN_WEIGHTS = (10.0, 5.0, 3.0, 1.0)
+COLUMN_WEIGHTS = (10.0, 2.0, 1.5, 1.0)
 """bm25 weights of the index's columns: the symbol's name, the title words, the section heading,
-the passage text."""
+the passage text. The title and heading are weighted lightly because
+:func:`~workers.sources.ranking.rank_score` boosts their words again: weighted 5 and 3, a common
+word of the question in many pages' titles ("database") outranked the page whose text answers."""
 
 CANDIDATES = 200
 """A search re-ranks this many of FTS5's best passages (more when ``8 * k`` is more)."""
