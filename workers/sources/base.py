@@ -194,6 +194,10 @@ class RawDoc:
     a PDF page's outline entries, a Python file's qualified names): each section is cut into
     passages of its own and its heading is indexed in the ``heading`` column. Empty: ``text``
     is one section without a heading."""
+    link_share: float = 0.0
+    """The share of the document's text that is link text (an HTML page's ``<a>``, see
+    :class:`workers.sources.htmlpage.HtmlPage`): search ranks a page made of links (an index, a
+    site map) below the pages it links to."""
 
 
 @runtime_checkable

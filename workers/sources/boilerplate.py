@@ -77,5 +77,5 @@ def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
         text = "\n\n".join(t for _h, t in sections if t)
         if text.strip():
             out.append(RawDoc(doc.doc_id, doc.title, doc.source, text, doc.symbol,
-                              tuple(sections) if doc.sections else ()))
+                              tuple(sections) if doc.sections else (), doc.link_share))
     return out

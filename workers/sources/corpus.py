@@ -27,7 +27,7 @@ from workers.sources.base import CorpusError, Document, NoText, Passage, RawDoc
 from workers.sources.boilerplate import strip_repeated
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
 from workers.sources.query import search_query
-from workers.sources.ranking import rank_score
+from workers.sources.ranking import candidate_score
 from workers.sources.text import passage_window, plural, raw, safe_name
 
 __all__ = [
@@ -42,9 +42,11 @@ __all__ = [
 MAX_K = 50
 """``search`` returns at most this many passages whatever ``k`` asks for."""
 
-COLUMN_WEIGHTS = (10.0, 5.0, 3.0, 1.0)
+COLUMN_WEIGHTS = (10.0, 2.0, 1.5, 1.0)
 """bm25 weights of the index's columns: the symbol's name, the title words, the section heading,
-the passage text."""
+the passage text. The title and heading are weighted lightly because
+:func:`~workers.sources.ranking.rank_score` boosts their words again: weighted 5 and 3, a common
+word of the question in many pages' titles ("database") outranked the page whose text answers."""
 
 CANDIDATES = 200
 """A search re-ranks this many of FTS5's best passages (more when ``8 * k`` is more)."""
@@ -240,7 +242,8 @@ class Corpus:
         picks ``CANDIDATES`` passages;
         :func:`~workers.sources.ranking.rank_score` then re-ranks them, boosting those
         that have more of the words, the words as a phrase, or the words in the document's
-        title or the passage's heading (issue 19).
+        title or the passage's heading, and ranking a page made of links (an index, a site
+        map) below the pages it links to (issue 19).
 
         * At most ``MAX_PER_DOCUMENT`` passages of one document are returned, so a long
           document never fills the list; :func:`~workers.sources.base.group_by_document` groups
@@ -258,14 +261,13 @@ class Corpus:
             return []
         sql = (
             f"SELECT {_PASSAGE_COLS}, bm25(passages_fts, {_WEIGHTS}) AS rank, p.terms, p.name, "
-            "p.heading FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid "
+            "p.heading, p.links FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid "
             "WHERE passages_fts MATCH ? ORDER BY rank, p.id LIMIT ?"
         )
         with self._connection() as con:
             rows = con.execute(sql, (parsed.fts, max(CANDIDATES, 8 * k))).fetchall()
         scored = sorted(
-            ((rank_score(parsed, -float(r[5]), r[4], f"{r[6]} {r[7]} {r[8]}"), i, r)
-             for i, r in enumerate(rows)),
+            ((candidate_score(parsed, r[4:10]), i, r) for i, r in enumerate(rows)),
             key=lambda item: (-item[0], item[1]),
         )
         out: list[Passage] = []

@@ -276,17 +276,18 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
         notes.append(f"{rel}: skipped, binary (not text)")
         return
     name = rel.rsplit("/", 1)[-1]
-    title, sections = name, ()
+    title, sections, links = name, (), 0.0
     if suffix == ".html":
         from workers.sources.htmlpage import html_page  # lxml: only for HTML files
 
         page = html_page(text)
         title, sections, text = page.title or name, page.sections, page.text
+        links = page.link_share
     elif suffix == ".py":
         sections = python_file_sections(text, rel)
         text = "\n\n".join(t for _h, t in sections) or text
     if text.strip():
-        yield RawDoc(rel, title, rel, text, sections=sections)
+        yield RawDoc(rel, title, rel, text, sections=sections, link_share=links)
     else:
         skipped["blank"] += 1
         notes.append(f"{rel}: skipped, no text")

@@ -13,7 +13,8 @@ unicode61`` tokenizer indexes four columns: the name of the API symbol the docum
 (:func:`workers.sources.query.symbol_terms`, empty for other documents), its title with
 identifiers split into words (:func:`workers.sources.query.title_terms`), the heading of the
 passage's section, and the passage text; search weights them in that order
-(``workers.sources.corpus.COLUMN_WEIGHTS``).
+(``workers.sources.corpus.COLUMN_WEIGHTS``). Each passage also keeps its document's link share
+(``RawDoc.link_share``), which search ranks pages made of links down by.
 
 This module imports only the standard library.
 """
@@ -48,7 +49,7 @@ __all__ = [
     "tree_signature",
 ]
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60
@@ -72,7 +73,7 @@ CREATE TABLE docs (
 CREATE TABLE passages (
     id INTEGER PRIMARY KEY, ref TEXT NOT NULL UNIQUE, doc_id TEXT NOT NULL, seq INTEGER NOT NULL,
     title TEXT NOT NULL, source TEXT NOT NULL, text TEXT NOT NULL, terms TEXT NOT NULL,
-    name TEXT NOT NULL, heading TEXT NOT NULL
+    name TEXT NOT NULL, heading TEXT NOT NULL, links REAL NOT NULL
 );
 CREATE INDEX passages_doc ON passages (doc_id, seq);
 CREATE VIRTUAL TABLE passages_fts USING fts5(
@@ -111,7 +112,7 @@ def build(
         try:
             con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + DDL)
             doc_rows: list[tuple[str, str, str, int]] = []
-            passage_rows: list[tuple[int, str, str, int, str, str, str, str, str, str]] = []
+            passage_rows: list[tuple[int, str, str, int, str, str, str, str, str, str, float]] = []
             seen_ids: set[str] = set()
             for doc in docs:
                 if doc.doc_id in seen_ids:
@@ -137,6 +138,7 @@ def build(
                             terms,
                             name,
                             heading,
+                            float(doc.link_share),
                         )
                     )
             if not passage_rows:
@@ -148,7 +150,7 @@ def build(
                 con.execute(_FTS_AUTOMERGE, (0,))
                 con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", doc_rows)
                 con.executemany(
-                    "INSERT INTO passages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", passage_rows
+                    "INSERT INTO passages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", passage_rows
                 )
                 con.execute(
                     "INSERT INTO passages_fts (rowid, name, terms, heading, text) "

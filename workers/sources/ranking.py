@@ -7,9 +7,12 @@ This module imports only the standard library.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from workers.sources.query import SearchQuery, term_matches
 
-__all__ = ["COVERAGE_FLOOR", "COVERAGE_POWER", "rank_score"]
+__all__ = ["COVERAGE_FLOOR", "COVERAGE_POWER", "LINK_SHARE_FREE", "candidate_score",
+           "link_factor", "rank_score"]
 
 COVERAGE_POWER = 2.0
 COVERAGE_FLOOR = 0.25
@@ -45,3 +48,36 @@ def rank_score(query: SearchQuery, bm25: float, text: str, title: str) -> float:
         found, _ = term_matches(query.context, f"{title} {text}")
         score *= 1 + 0.25 * len(found) / len(query.context)
     return score
+
+
+LINK_SHARE_FREE = 0.5
+"""A page whose link text is at most this share of its text is ranked as it is; above, it is
+a page of links (an index, a site map, a cross-reference list)."""
+
+_LINK_FACTOR_MIN = 0.1
+
+
+def link_factor(link_share: float) -> float:
+    """The factor a passage's score is multiplied by for its page's link share (0..1): 1 up to
+    ``LINK_SHARE_FREE``, then falling linearly to 0.1 for a page that is all links. Such a page
+    names every topic, so it matches any question, and answers none (issue 19: the sqlite
+    keyword index and site map were cited for paraphrased questions). Source of the idea: link
+    density as a boilerplate feature (Kohlschütter et al., WSDM 2010).
+    """
+    share = min(max(float(link_share), 0.0), 1.0)
+    if share <= LINK_SHARE_FREE:
+        return 1.0
+    return max(_LINK_FACTOR_MIN, (1 - share) / (1 - LINK_SHARE_FREE))
+
+
+def candidate_score(query: SearchQuery, row: Sequence) -> float:
+    """A search candidate's score: :func:`rank_score` times its page's :func:`link_factor`.
+
+    Args:
+        query: the parsed query (:func:`~workers.sources.query.search_query`).
+        row: ``(text, bm25, title words, symbol name, heading, link share)`` of the passage,
+            ``bm25`` as FTS5's ``bm25()`` gives it (negative: lower is better).
+    """
+    text, bm25, terms, name, heading, links = row
+    title = f"{terms} {name} {heading}"
+    return rank_score(query, -float(bm25), text, title) * link_factor(links)

@@ -85,3 +85,31 @@ def test_every_skipped_file_is_named_with_why_and_the_size_limit_is_a_parameter(
         assert not cached.built and cached.notes == notes  # kept in the index
     with Corpus.open(tmp_path / "d", folder=root) as default:  # 2 MB: big.txt is indexed
         assert default.search("pelican")
+
+
+def test_a_page_of_links_ranks_below_the_page_it_links_to(tmp_path: Path) -> None:
+    # an index page names every topic in its links, so it matches any question; the page that
+    # answers comes first (issue 19: the keyword index was cited for paraphrased questions)
+    root = tmp_path / "site"
+    links = "".join(f'<li><a href="t{i}.html">Harbour pilot {i} boards with the tide</a></li>'
+                    for i in range(8))
+    write(root, "index.html", _page("Keyword index", f"<h1>Keyword index</h1><ul>{links}</ul>"))
+    write(root, "pilots.html", _page(
+        "Pilots", "<h1>Pilots</h1><p>A pilot boards at the harbour mouth and steers the ship "
+        "in with the tide.</p>"))
+    with Corpus.open(tmp_path / "d", folder=root) as c:
+        question = "When does a harbour pilot board with the tide?"
+        hits = c.search(question, k=2)
+        assert [h.doc_id for h in hits][0] == "pilots.html", hits
+
+
+def test_link_share_is_the_share_of_visible_text_in_links() -> None:
+    from workers.sources.htmlpage import html_page
+    from workers.sources.ranking import link_factor
+
+    page = html_page("<html><body><p>Plain words here.</p><p><a href=x>link</a></p></body></html>")
+    assert 0.2 < page.link_share < 0.3  # "link" is 4 of the 18 visible letters
+    assert html_page("<html><body><ul><li><a href=a>One</a><li><a href=b>Two</a></ul>"
+                     "</body></html>").link_share == 1.0
+    assert link_factor(0.1) == link_factor(0.5) == 1.0 > link_factor(0.7) > link_factor(1.0)
+    assert link_factor(1.0) == 0.1
