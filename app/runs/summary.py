@@ -133,11 +133,11 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
     failed = list(failed or [])
     channel_extra, channel_notes = channel_check(final)
     with storage.results() as store:
-        db_rows = store.rows(ids, thread_id=thread_id)
+        db_rows = store.count_of(ids, thread_id=thread_id)  # counted, payloads left unread
         duplicates = (len(ids) - len(set(ids))) + store.duplicate_count() + channel_extra
         # one line per stretch of rounds, not one per round (--rounds 1000: one, not 999)
         notes = coalesce_notes(final.get("notes") or []) + channel_notes
-        missing = len(set(ids)) - len(db_rows)
+        missing = len(set(ids)) - db_rows
         if missing:
             notes.append(
                 f"{missing} envelope(s) are marked persisted in the checkpoint but missing from "
@@ -157,7 +157,7 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             expected=len(final.get("sub_questions") or [])
             * len((final.get("routing") or {}).get("workers") or range(workers))
             - len(set(final.get("dropped") or [])),
-            db_rows=len(db_rows),
+            db_rows=db_rows,
             missing_rows=missing,
             duplicates=duplicates,
             persisted=sum(1 for e in envelopes if e.get("persisted")),
@@ -171,7 +171,8 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             failed_tasks=failed,
             # the report node's verdict, kept in state; judged here for a state without it
             warnings=list(final["warnings"]) if final.get("warnings") is not None
-            else [w.to_dict() for w in relevance_warnings(topic, db_rows)],
+            else [w.to_dict() for w in relevance_warnings(
+                topic, store.rows(ids, thread_id=thread_id))],
         )
         store.finish_run(
             thread_id,
