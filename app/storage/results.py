@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 __all__ = ["RESULT_COLUMNS", "RUN_COLUMNS", "ResultsStore"]
@@ -116,6 +116,21 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
 
 
+def _shared_strings() -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A ``json.loads`` ``object_hook`` that makes equal string values one object across every
+    payload it decodes: rows cite the same passages (text, title, ref, source) again and again,
+    and 12,000 rows decoded with a copy of each took about 60 MB (issue 21, item 13)."""
+    memo: dict[str, str] = {}
+
+    def hook(obj: dict[str, Any]) -> dict[str, Any]:
+        for key, value in obj.items():
+            if type(value) is str:
+                obj[key] = memo.setdefault(value, value)
+        return obj
+
+    return hook
+
+
 class ResultsStore(ABC):
     """The results database of one backend; open it with ``Storage.results()``.
 
@@ -208,8 +223,10 @@ class ResultsStore(ABC):
             thread_id: only rows of this thread.
         """
         out = self._select(", ".join(RESULT_COLUMNS), envelope_ids, thread_id)
+        hook = _shared_strings()
         for item in out:
-            item["structured"] = json.loads(item["structured"]) if item["structured"] else None
+            item["structured"] = (json.loads(item["structured"], object_hook=hook)
+                                  if item["structured"] else None)
         return out
 
     def count_of(self, envelope_ids: Iterable[str], *, thread_id: str) -> int:

@@ -290,3 +290,15 @@ def test_a_row_that_cannot_be_built_rolls_the_batch_back(store: ResultsStore) ->
         store.upsert([env("analyst", "Q1"), broken], thread_id="t", topic="topic")
     assert store.count() == 0
     assert store.upsert([env("analyst", "Q1")], thread_id="t", topic="topic") == 1
+
+
+def test_rows_share_equal_strings_across_payloads(store: ResultsStore) -> None:
+    """Rows cite the same passages again and again: decoded, an equal text is one object, not
+    a copy per row (12,000 rows took about 60 MB more; issue 21, item 13)."""
+    text = "The checkpointer saves each superstep of the thread. " * 4
+    cited = {"items": [{"kind": "passage", "text": text, "ref": "d.md#0", "title": "D"}]}
+    store.upsert([env("analyst", "Q1", structured=cited), env("critic", "Q2", structured=cited)],
+                 thread_id="t", topic="topic")
+    first, second = (r["structured"]["items"][0] for r in store.rows(thread_id="t"))
+    assert first == second == cited["items"][0]
+    assert first["text"] is second["text"]
