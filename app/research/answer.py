@@ -63,7 +63,7 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
     ranked: list[tuple[tuple[int, bool, bool, int], dict[str, Any]]] = []
     seen: set[tuple[str, str]] = set()
     for order, question in enumerate(data.sub_questions):
-        for position, finding in enumerate(items(data.rows, question, "finding")):
+        for position, finding in enumerate(items(data.rows_of(question), question, "finding")):
             if claim_key(finding) in seen:
                 continue
             seen.add(claim_key(finding))
@@ -83,7 +83,7 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
         lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in chosen]
         return [*lines, ""]
     first = data.sub_questions[0] if data.sub_questions else None
-    passages = items(data.rows, first, "passage") if first else []
+    passages = items(data.rows_of(first), first, "passage") if first else []
     if passages:
         top = passages[0]
         lines.append(f"- {top['title']}: {excerpt(top['text'])} [{cites.cite(top)}]")

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -130,9 +131,9 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
     outcome, failed = _outcome(final)
     channel_extra, channel_notes = channel_check(final)
     with storage.results() as store:
-        db_rows = store.rows(ids, thread_id=thread_id)
+        db_rows = store.count_of(ids, thread_id=thread_id)  # counted, payloads left unread
         duplicates = (len(ids) - len(set(ids))) + store.duplicate_count() + channel_extra
-        missing = len(set(ids)) - len(db_rows)
+        missing = len(set(ids)) - db_rows
         summary = RunSummary(
             thread_id=thread_id,
             topic=topic,
@@ -143,7 +144,7 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             sub_questions=list(final.get("sub_questions") or []),
             envelopes=len(envelopes),
             expected=_expected(final, workers),
-            db_rows=len(db_rows),
+            db_rows=db_rows,
             missing_rows=missing,
             duplicates=duplicates,
             persisted=sum(1 for e in envelopes if e.get("persisted")),
@@ -155,7 +156,7 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             notes=_notes(final, channel_notes, missing),
             outcome=outcome,
             failed_tasks=failed,
-            warnings=_warnings(final, topic, db_rows),
+            warnings=_warnings(final, topic, lambda: store.rows(ids, thread_id=thread_id)),
         )
         store.finish_run(
             thread_id,
@@ -199,9 +200,11 @@ def _notes(final: dict[str, Any], channel_notes: list[str], missing: int) -> lis
     return notes
 
 
-def _warnings(final: dict[str, Any], topic: str, db_rows: list[Any]) -> list[dict[str, str]]:
+def _warnings(final: dict[str, Any], topic: str,
+              db_rows: Callable[[], list[Any]]) -> list[dict[str, str]]:
     """The report node's warnings, kept in state; judged here
-    (:func:`app.research.relevance.relevance_warnings`) for a state without them."""
+    (:func:`app.research.relevance.relevance_warnings`) for a state without them, on the rows
+    ``db_rows()`` reads (only then: a finished run's payloads are never decoded here)."""
     if final.get("warnings") is not None:
         return list(final["warnings"])
-    return [w.to_dict() for w in relevance_warnings(topic, db_rows)]
+    return [w.to_dict() for w in relevance_warnings(topic, db_rows())]

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -171,7 +171,7 @@ class PostgresResults(ResultsStore):
     def _has_table(self, name: str) -> bool:
         return _has_table(self._conn, name)
 
-    def _write(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def _write(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         with self._conn.transaction(), self._conn.cursor() as cur:
             cur.executemany(_placeholders(sql), rows)
 

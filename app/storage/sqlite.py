@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -125,7 +125,7 @@ class SqliteResults(ResultsStore):
     def _has_table(self, name: str) -> bool:
         return _has_table(self._conn, name)
 
-    def _write(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def _write(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             self._conn.executemany(sql, rows)

@@ -359,3 +359,34 @@ def test_caveats_are_warnings_never_repeats_of_findings() -> None:
     caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
     assert "double eclipse" in caveats
     assert "glimmer" not in caveats and "blue logo" not in caveats
+
+
+class _Counted(dict):
+    """A row that counts how often its ``task_key`` is read."""
+
+    reads = 0
+
+    def get(self, key, default=None):
+        if key == "task_key":
+            type(self).reads += 1
+        return super().get(key, default)
+
+    def __getitem__(self, key):
+        if key == "task_key":
+            type(self).reads += 1
+        return super().__getitem__(key)
+
+
+def test_the_report_walks_the_rows_once_not_once_per_question():
+    """A report of 4,000 sub-questions over 12,000 rows walked every row for each question,
+    several times (O(questions x rows), issue 21, item 13): rows are grouped once."""
+    questions = [f"What does part {i} of the zorblax relay say?" for i in range(60)]
+    rows = [_Counted(row(worker, q, [item("finding", f"The zorblax relay part {i} {worker}.",
+                                          f"z.md#{i}"),
+                                     item("passage", f"Zorblax relay passage {i}.",
+                                          f"z.md#{i}")]))
+            for i, q in enumerate(questions) for worker in ("analyst", "docs_search")]
+    _Counted.reads = 0
+    markdown = render_markdown(data(rows, sub_questions=questions))
+    assert "The zorblax relay part 59 analyst." in markdown  # every section is still there
+    assert _Counted.reads <= 5 * len(rows)  # a few reads a row; was about 4 x 60 x 120

@@ -236,3 +236,69 @@ def test_a_database_from_before_reports_gets_the_table_and_keeps_its_rows(storag
         store.save_report("t", "# Report\n")
     with storage.results(read_only=True) as store:
         assert store.report("t") == "# Report\n"
+
+
+def test_count_of_counts_the_rows_rows_would_return(store: ResultsStore) -> None:
+    a, b, c = env("analyst", "Q1"), env("critic", "Q1"), env("analyst", "Q2")
+    store.upsert([a, b], thread_id="t1", topic="one")
+    store.upsert([c], thread_id="t2", topic="two")
+    ids = [a["envelope_id"], b["envelope_id"], c["envelope_id"], "missing"]
+    assert store.count_of(ids, thread_id="t1") == len(store.rows(ids, thread_id="t1")) == 2
+    assert store.count_of(ids, thread_id="t2") == 1
+    assert store.count_of([], thread_id="t1") == 0
+
+
+def test_upsert_builds_each_rows_json_as_it_is_sent(store: ResultsStore, monkeypatch) -> None:
+    """A persist of 12,000 envelopes must not hold 12,000 payloads' JSON at once (issue 21,
+    item 13): the driver gets the rows one at a time, each built when it is sent."""
+    import app.storage.results as results
+
+    built: list[int] = []
+    real_dumps = results.json.dumps
+
+    class Counting:
+        @staticmethod
+        def dumps(*args, **kwargs):
+            built.append(1)
+            return real_dumps(*args, **kwargs)
+
+        loads = staticmethod(results.json.loads)
+
+    monkeypatch.setattr(results, "json", Counting)
+    real_write = type(store)._write
+    seen: list[int] = []
+
+    def write(self, sql, rows):
+        def watched():
+            for row in rows:
+                seen.append(len(built))  # payloads built when this row was sent
+                yield row
+
+        return real_write(self, sql, watched())
+
+    monkeypatch.setattr(type(store), "_write", write)
+    batch = [env("analyst", f"Q{i}") for i in range(5)]
+    assert store.upsert(batch, thread_id="t", topic="topic") == 5
+    assert seen == [1, 2, 3, 4, 5]
+    assert store.count(thread_id="t") == 5
+
+
+def test_a_row_that_cannot_be_built_rolls_the_batch_back(store: ResultsStore) -> None:
+    broken = env("critic", "Q2")
+    del broken["worker"]  # the row fails while the transaction is open
+    with pytest.raises(KeyError):
+        store.upsert([env("analyst", "Q1"), broken], thread_id="t", topic="topic")
+    assert store.count() == 0
+    assert store.upsert([env("analyst", "Q1")], thread_id="t", topic="topic") == 1
+
+
+def test_rows_share_equal_strings_across_payloads(store: ResultsStore) -> None:
+    """Rows cite the same passages again and again: decoded, an equal text is one object, not
+    a copy per row (12,000 rows took about 60 MB more; issue 21, item 13)."""
+    text = "The checkpointer saves each superstep of the thread. " * 4
+    cited = {"items": [{"kind": "passage", "text": text, "ref": "d.md#0", "title": "D"}]}
+    store.upsert([env("analyst", "Q1", structured=cited), env("critic", "Q2", structured=cited)],
+                 thread_id="t", topic="topic")
+    first, second = (r["structured"]["items"][0] for r in store.rows(thread_id="t"))
+    assert first == second == cited["items"][0]
+    assert first["text"] is second["text"]

@@ -14,6 +14,7 @@ from functools import lru_cache
 __all__ = [
     "FILLER_WORDS",
     "MAX_QUERY_TOKENS",
+    "WORD_MEMOS",
     "STOPWORDS",
     "SearchQuery",
     "content_terms",
@@ -263,12 +264,20 @@ class _Hits(dict[str, int]):
                 self.index.setdefault(form, i)
 
 
-@lru_cache(maxsize=256)
+WORD_MEMOS = 16
+"""How many queries' word memos are kept (:func:`_word_hits`). A memo pays off within one search
+(its ~200 candidates ranked against the same terms) and for a query searched again soon; it
+holds every distinct word of those candidates (~80 KB), so 256 of them took about 20 MB once a
+run had searched 256 different questions, the largest memory a run's tasks grew beyond a bare
+LangGraph graph's (issue 21, item 13). 16 is four times the default ``--max-concurrency``."""
+
+
+@lru_cache(maxsize=WORD_MEMOS)
 def _word_hits(terms: tuple[str, ...]) -> _Hits:
     """The word memo of one query's terms: a search ranks ~200 candidates against the same
     terms, and its passages repeat their words, so each word's forms are looked up once
     (this was 40 % of a warm run's research CPU; issue 21, item 12). Two threads filling one
-    memo at once write the same value."""
+    memo at once write the same value. The last :data:`WORD_MEMOS` queries' are kept."""
     return _Hits(terms)
 
 
