@@ -74,12 +74,12 @@ n_questions, timings = int(sys.argv[1]), sys.argv[2]
 terms = {terms!r}
 
 
-def plan(topic):
+def plan(topic, source=None, reached=1):
     return [f"What does the documentation say about {{terms[i % len(terms)]}} (part {{i + 1}})?"
             for i in range(n_questions)]
 
 
-app.graph.nodes.plan.offline_plan = plan  # the size of the plan is what this benchmark varies
+app.graph.nodes.plan.corpus_plan = plan  # the size of the plan is what this benchmark varies
 started = time.perf_counter()
 code = main(sys.argv[3:])
 with open(timings, "w") as fh:
