@@ -15,6 +15,8 @@ where the durability rules live, so each worker module stays about its own job
 * every token a model served during the task is counted (:mod:`workers.usage`), the attempts
   that failed and were retried included, and written with the attempt that returns.
 
+The steps of one node call live in :mod:`workers.node_steps`.
+
 Dependencies (the chat model, the corpus) are looked up per run from LangGraph's runtime context
 by a resolver the app passes in, with the per-run objects (stop signal, limiter, hooks: a
 :class:`RunScope`); workers never import ``app``.
@@ -22,7 +24,6 @@ by a resolver the app passes in, with the per-run objects (stop signal, limiter,
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -31,11 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from langgraph.runtime import Runtime
 
-from state import Envelope, ResearchState, ResultItem, Task, check_items, task_fields
-from workers.errors import RunCancelled, is_fatal, is_transient, one_line
-from workers.pacing import stop_waiting_when
-from workers.retry import backoff
-from workers.sources.web import CURRENT_AS_OF
+from state import Envelope, ResultItem, Task, task_fields
 from workers.usage import AttemptTokens
 
 if TYPE_CHECKING:
@@ -188,23 +185,6 @@ class WorkerSpec:
     build: Callable[[WorkerDeps], Callable[[Task], WorkerResult]]
 
 
-_WRAPPER_KEYS = frozenset({"envelopes", "tokens", "unmetered_calls"})
-_STATE_KEYS = ResearchState.__required_keys__ | ResearchState.__optional_keys__
-
-
-def _check_state_writes(writes: dict[str, Any]) -> None:
-    """Refuse ``WorkerResult.state`` keys the wrapper owns or the schema lacks (LangGraph would
-    drop an undeclared key without a word)."""
-    owned = sorted(set(writes) & _WRAPPER_KEYS)
-    if owned:
-        raise ValueError(f"WorkerResult.state writes {', '.join(owned)}: the node wrapper "
-                         "writes those; return items and tokens instead")
-    unknown = sorted(set(writes) - _STATE_KEYS)
-    if unknown:
-        raise ValueError(f"WorkerResult.state writes {', '.join(unknown)}, which ResearchState "
-                         "(state/schema.py) does not declare")
-
-
 def guard_worker_node(name: str, node: Callable[..., Any],
                       allowed: frozenset[str]) -> Callable[..., dict[str, Any]]:
     """Wrap a ``Send`` target so that whatever it returns, the graph gets a valid worker update:
@@ -264,153 +244,25 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
             a ``run`` that returns something other than a :class:`WorkerResult`, becomes an
             error envelope.
     """
-    run_for = _run_builder(spec)
+    # The steps import this module's types, so they are imported when a node is built.
+    from workers.node_steps import attempt_envelope, base_fields, run_builder, state_update
+
+    run_for = run_builder(spec)
     carried = AttemptTokens()  # tokens of failed attempts, for the task's next attempt
 
     def node(task: Task, runtime: Runtime) -> dict[str, Any]:
         deps, scope = resolve(runtime)
-        base = _base_fields(spec, task, runtime, deps)
+        base = base_fields(spec, task, runtime, deps)
         started = time.perf_counter()
         with carried.attempt(base["task_id"] or base["envelope_id"]) as served:
-            envelope, writes = _attempt_envelope(spec, run_for, task, runtime, deps, scope, base)
+            envelope, writes = attempt_envelope(spec, run_for, task, runtime, deps, scope, base)
         envelope["tokens"] = served.tokens + (envelope.get("tokens") or 0)
         envelope["seconds"] = round(time.perf_counter() - started, 3)
         if scope.on_done is not None:
             scope.on_done(task, envelope)
         runtime.stream_writer({"envelope": envelope})
-        return _state_update(envelope, writes, served.unmetered)
+        return state_update(envelope, writes, served.unmetered)
 
     node.__name__ = spec.name
     node.__doc__ = spec.description
     return node
-
-
-_RunBuilder = Callable[[WorkerDeps], Callable[[Task], WorkerResult]]
-"""``run_for(deps) -> run``: the worker's ``run`` for one deps object (see :func:`_run_builder`)."""
-
-
-def _run_builder(spec: WorkerSpec) -> _RunBuilder:
-    """Return ``run_for(deps)``: ``spec.build(deps)``, built on first use, once per deps object.
-
-    Built lazily, a graph compiled only to be drawn or inspected needs no corpus or model, and an
-    agent worker's create_agent graph is compiled once, not per task (the app caches one deps
-    object per distinct setting). The deps object is kept with its run, so its id is never
-    reused while the entry exists. Thread-safe.
-    """
-    built: dict[int, tuple[WorkerDeps, Callable[[Task], WorkerResult]]] = {}
-    lock = threading.Lock()
-
-    def run_for(deps: WorkerDeps) -> Callable[[Task], WorkerResult]:
-        with lock:
-            entry = built.get(id(deps))
-            if entry is None:
-                entry = built[id(deps)] = (deps, spec.build(deps))
-            return entry[1]
-
-    return run_for
-
-
-def _base_fields(spec: WorkerSpec, task: Task, runtime: Runtime,
-                 deps: WorkerDeps) -> dict[str, Any]:
-    """The envelope fields every outcome shares: the task's key fields, ``attempts`` (1-based,
-    after waiting out this attempt's backoff) and LangGraph's ``task_id`` (telemetry only,
-    never the key)."""
-    info = runtime.execution_info
-    attempt = backoff(runtime, deps.retry_interval)
-    return {
-        **task_fields(spec.name, task),
-        "attempts": attempt,
-        "task_id": info.task_id if info else None,
-    }
-
-
-def _attempt_envelope(spec: WorkerSpec, run_for: _RunBuilder, task: Task, runtime: Runtime,
-                      deps: WorkerDeps, scope: RunScope,
-                      base: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Run one attempt: the envelope (``tokens``: what the worker counted itself) and the
-    worker's other state writes, or raise for the RetryPolicy (transient, attempts left) or
-    to stop the run (fatal)."""
-    spent = 0  # what a worker counted for a result that turns out malformed is still spent
-    try:
-        result = _call_worker(spec, run_for, task, deps, scope, base["attempts"])
-        spent = result.tokens
-        items = check_items(result.items)
-        _check_state_writes(result.state)
-    except Exception as exc:
-        if _propagates(spec, exc, task, runtime, deps, scope, base["attempts"]):
-            raise
-        error = Envelope(**base, status="error", error=one_line(exc), tokens=spent)
-        return error.to_state(), {}
-    return Envelope(
-        **base,
-        status="ok",
-        structured={"items": items, **result.extra},
-        tokens=result.tokens,
-    ).to_state(), dict(result.state)
-
-
-def _call_worker(spec: WorkerSpec, run_for: _RunBuilder, task: Task, deps: WorkerDeps,
-                 scope: RunScope, attempt: int) -> WorkerResult:
-    """Call the worker's ``run`` on ``task`` under the run's limiter, unless the run is stopping.
-
-    Raises:
-        RunCancelled: the run was cancelled before the attempt started.
-        TypeError: ``run`` returned something other than a :class:`WorkerResult`.
-        Exception: whatever ``spec.build`` or ``run`` raised.
-    """
-    # A wait for a provider's Retry-After (workers.pacing) ends when the run stops.
-    with scope.limiter or contextlib.nullcontext(), stop_waiting_when(scope.cancel):
-        if scope.cancel.is_set():
-            raise RunCancelled(f"{spec.name} not started: the run is stopping",
-                               scope.cancel.cause)
-        if scope.on_attempt is not None:
-            scope.on_attempt(task, attempt)
-        # A web search made during this task (by an agent's tool too) is cached under the
-        # task's as_of: a rerun or resume finds it instead of paying again.
-        as_of = CURRENT_AS_OF.set(task["as_of"])
-        try:
-            result = run_for(deps)(task)
-        finally:
-            CURRENT_AS_OF.reset(as_of)
-    if not isinstance(result, WorkerResult):
-        raise TypeError(f"{spec.name}.run returned {type(result).__name__}, not a WorkerResult")
-    return result
-
-
-def _propagates(spec: WorkerSpec, exc: Exception, task: Task, runtime: Runtime,
-                deps: WorkerDeps, scope: RunScope, attempt: int) -> bool:
-    """True when ``exc`` must leave the node instead of becoming an error envelope.
-
-    A fatal error (:func:`workers.errors.is_fatal`) stops the run: it cancels the run's scope
-    (unless it is the cancellation itself), so no other worker spends a call on a dead key. A
-    transient one with attempts left is announced on LangGraph's "custom" stream (a slow or
-    flaky provider would otherwise look like a hang) for the RetryPolicy to run the node again.
-    """
-    if is_fatal(exc):
-        if not isinstance(exc, RunCancelled):
-            scope.cancel.set(exc)
-        return True
-    if is_transient(exc) and attempt < deps.max_attempts:
-        runtime.stream_writer({"retry": {
-            "worker": spec.name, "task_key": task["sub_question"], "attempt": attempt,
-            "max_attempts": deps.max_attempts, "error": one_line(exc, 160),
-        }})
-        return True
-    return False
-
-
-def _state_update(envelope: dict[str, Any], writes: dict[str, Any],
-                  unmetered: int) -> dict[str, Any]:
-    """The node's state update: the worker's other writes, its envelope, and the run totals
-    (``tokens``, ``unmetered_calls``) only when non-zero.
-
-    Example:
-        >>> _state_update({"envelope_id": "e", "tokens": 7}, {"notes": ["n"]}, 0)
-        {'notes': ['n'], 'envelopes': [{'envelope_id': 'e', 'tokens': 7}], 'tokens': 7}
-    """
-    update: dict[str, Any] = {**writes, "envelopes": [envelope]}
-    if envelope["tokens"]:
-        update["tokens"] = envelope["tokens"]
-    if unmetered:
-        update["unmetered_calls"] = unmetered
-    return update

@@ -177,6 +177,52 @@ def _resolve_refs(refs: Sequence[Any], claims: Sequence[dict[str, str]]) -> list
     return out
 
 
+def _cited_sentences(
+    parsed: ReportSummary, claims: Sequence[dict[str, str]]
+) -> tuple[list[tuple[str, list[str]]], int]:
+    """The answer's sentences (whitespace collapsed) with their refs mapped onto the listed
+    claims (:func:`_resolve_refs`), and how many non-empty sentences were dropped for citing no
+    known ref."""
+    items: list[tuple[str, list[str]]] = []
+    dropped = 0
+    for s in parsed.sentences:
+        sentence = " ".join(s.sentence.split())
+        refs = _resolve_refs(s.refs, claims)
+        if sentence and refs:
+            items.append((sentence, refs))
+        elif sentence:
+            dropped += 1
+    return items, dropped
+
+
+def _call_with_retries(model: BaseChatModel, runnable: Any, messages: list[Any],
+                       max_attempts: int, retry_interval: float,
+                       sleep: Callable[[float], None]) -> tuple[Any, str | None]:
+    """The model's answer, retrying transient errors: ``(answer, None)`` or ``(None, why not)``.
+
+    Args:
+        model: the report model (its rate-limit patience, :func:`workers.pacing.patiently`).
+        runnable: ``model`` with structured output, invoked on ``messages``.
+        max_attempts: attempts in all; retry_interval: seconds before the first retry
+            (:func:`workers.retry.backoff_delay`); sleep: the wait between attempts.
+
+    Raises:
+        FatalModelError: the provider rejected the key or does not know the model.
+    """
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            return patiently(model, lambda: runnable.invoke(messages), "the report model"), None
+        except Exception as exc:
+            if is_fatal(exc):
+                raise FatalModelError(f"report model: {describe_fatal(exc)}") from exc
+            if is_transient(exc) and attempt < max_attempts:
+                sleep(backoff_delay(attempt + 1, retry_interval))
+                continue
+            return None, one_line(exc)
+
+
 def make_summarizer(
     model: BaseChatModel,
     *,
@@ -210,41 +256,17 @@ def make_summarizer(
         if not claims:
             return Synthesis(notes=["no model summary: the run found no sourced claims"])
         with count_tokens() as served:  # every attempt's tokens, failed ones included
-            out, failure = call(data, claims)
+            messages = [SystemMessage(SYSTEM_PROMPT), HumanMessage(summary_prompt(data, claims))]
+            out, failure = _call_with_retries(model, runnable, messages, max_attempts,
+                                              retry_interval, sleep)
         spent = {"tokens": served.tokens, "unmetered": served.unmetered}
         if failure is not None:
             return Synthesis(notes=[f"no model summary: {failure}"], **spent)
         parsed, reason = parse_structured(out, ReportSummary, "the report model")
         if parsed is None:
             return Synthesis(notes=[f"no model summary: unusable answer ({reason})"], **spent)
-        items: list[tuple[str, list[str]]] = []
-        dropped = 0
-        for s in parsed.sentences:
-            sentence = " ".join(s.sentence.split())
-            refs = _resolve_refs(s.refs, claims)
-            if sentence and refs:
-                items.append((sentence, refs))
-            elif sentence:
-                dropped += 1
+        items, dropped = _cited_sentences(parsed, claims)
         notes = [f"model summary: {dropped} sentence(s) without a known source were dropped"]
         return Synthesis(items, notes=notes if dropped else [], **spent)
-
-    def call(data: ReportInput, claims: list[dict[str, str]]) -> tuple[Any, str | None]:
-        """The model's answer, retrying transient errors: ``(answer, None)`` or
-        ``(None, why not)``."""
-        messages = [SystemMessage(SYSTEM_PROMPT), HumanMessage(summary_prompt(data, claims))]
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                return patiently(model, lambda: runnable.invoke(messages),
-                                 "the report model"), None
-            except Exception as exc:
-                if is_fatal(exc):
-                    raise FatalModelError(f"report model: {describe_fatal(exc)}") from exc
-                if is_transient(exc) and attempt < max_attempts:
-                    sleep(backoff_delay(attempt + 1, retry_interval))
-                    continue
-                return None, one_line(exc)
 
     return summarize

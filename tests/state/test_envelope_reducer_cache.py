@@ -5,7 +5,7 @@ Proves: folding an older value again, or a list the caller changed in place (app
 delete, reorder, clear, a stored dict's other fields), or a hand-made list with repeated keys,
 gives what a fresh fold gives; the one stated limit (a stored dict's ``envelope_id`` changed in
 place) is pinned, so the test fails if the cache learns to see it and the limit's comment in
-state/reducers.py must go.
+state/fold.py must go.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def test_in_place_edits_of_other_fields_give_the_cache_free_result():
 
 
 def test_an_in_place_id_change_is_the_caches_stated_limit():
-    # The one in-place edit the cache does not see (state/reducers.py says so where the cache is
+    # The one in-place edit the cache does not see (state/fold.py says so where the cache is
     # defined): a stored dict's envelope_id changed in place. Folded without the cache, the
     # update merges into it; with it, the id is kept twice. If the cache learns to see this, this
     # test fails: then the comment's limit is gone and both should say so.

@@ -68,7 +68,7 @@ class ScoredState(ResearchState, total=False):
 
 def test_state_writes_reach_a_declared_key_through_its_reducer(monkeypatch):
     # the wrapper checks writes against ResearchState: declare the key there, as the recipe does
-    monkeypatch.setattr("workers.base._STATE_KEYS",
+    monkeypatch.setattr("workers.node_steps._STATE_KEYS",
                         ScoredState.__required_keys__ | ScoredState.__optional_keys__)
 
     def run(task: Task) -> WorkerResult:

@@ -92,6 +92,63 @@ def _estimate_tokens(text: str) -> int:
     return len(text) // 4
 
 
+_Call = tuple[str, dict[str, Any]]
+"""A tool call of the turn: ``(tool name, args)``."""
+
+
+def _current_turn(
+    messages: list[BaseMessage],
+) -> tuple[str, dict[str, _Call], list[tuple[str, dict[str, Any], ToolMessage]]]:
+    """The turn after the last human message: its question, its calls and their results.
+
+    Returns:
+        ``(question, calls, results)``: the human message's text ("" without one), the tool
+        calls made since (``{call id: (name, args)}``) and each tool result as
+        ``(name, args, message)`` (a result whose call is not in the turn keeps its own name).
+    """
+    start = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
+    question = message_text(messages[start].content) if start >= 0 else ""
+    turn = messages[start + 1 :]
+    calls: dict[str, _Call] = {}
+    for m in turn:
+        if isinstance(m, AIMessage):
+            for tc in m.tool_calls:
+                calls[tc.get("id") or ""] = (tc["name"], tc.get("args") or {})
+    results: list[tuple[str, dict[str, Any], ToolMessage]] = []
+    for m in turn:
+        if isinstance(m, ToolMessage):
+            name, args = calls.get(m.tool_call_id, (m.name or "", {}))
+            results.append((name, args, m))
+    return question, calls, results
+
+
+def _ranked_passages(
+    results: list[tuple[str, dict[str, Any], ToolMessage]], passage_tools: Sequence[str]
+) -> list[tuple[int, Passage]]:
+    """``(rank, passage)`` pairs: each search's results ranked in their order, then the passages
+    a read named, all ranked after the search results (failed tool calls give none)."""
+    ranked: list[tuple[int, Passage]] = []
+    for name, _, m in results:
+        if name in passage_tools and m.status != "error":
+            ranked.extend(enumerate(parse_search_passages(m.content)))
+    searched = len(ranked)
+    for name, _, m in results:
+        if name == READ_TOOL and m.status != "error":
+            ranked.extend((searched, p) for p in parse_read_passages(m.content))
+    return ranked
+
+
+def _response_tools(
+    by_name: dict[str, dict[str, Any]], text_tools: list[str], tool_choice: Any
+) -> list[dict[str, Any]]:
+    """The bound tools an answer may go through: neither data nor text tools, or only the one
+    ``tool_choice`` forces when it forces such a tool."""
+    forced = _forced_tool(tool_choice)
+    if forced in by_name and forced not in _DATA_TOOLS:
+        return [by_name[forced]]
+    return [t for n, t in by_name.items() if n not in _DATA_TOOLS and n not in text_tools]
+
+
 class OfflineChatModel(BaseChatModel):
     """A deterministic, extractive, tool-calling chat model for zero-key runs (see module doc).
 
@@ -166,25 +223,17 @@ class OfflineChatModel(BaseChatModel):
     # ---- the loop -----------------------------------------------------------------------------
 
     def _respond(self, messages: list[BaseMessage], options: dict[str, Any]) -> AIMessage:
+        """The next message of the loop: turn 1 searches, turn 2 reads, turn 3 answers.
+
+        Args:
+            messages: the conversation so far; the turn is what follows the last human message.
+            options: the bound call options (``tools``, ``tool_choice``, ``response_format``).
+        """
         tools = [t for t in options.get("tools") or [] if isinstance(t, dict)]
         by_name = {_tool_name(t): t for t in tools if _tool_name(t)}
         tool_choice = options.get("tool_choice")
         may_call_tools = tool_choice != "none"
-
-        start = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
-        question = message_text(messages[start].content) if start >= 0 else ""
-        turn = messages[start + 1 :]
-
-        calls: dict[str, tuple[str, dict[str, Any]]] = {}
-        for m in turn:
-            if isinstance(m, AIMessage):
-                for tc in m.tool_calls:
-                    calls[tc.get("id") or ""] = (tc["name"], tc.get("args") or {})
-        results: list[tuple[str, dict[str, Any], ToolMessage]] = []
-        for m in turn:
-            if isinstance(m, ToolMessage):
-                name, args = calls.get(m.tool_call_id, (m.name or "", {}))
-                results.append((name, args, m))
+        question, calls, results = _current_turn(messages)
         called = {name for name, _ in calls.values()}
 
         # Tools of one string argument beside the data tools (a tool of your own, docs/
@@ -192,22 +241,8 @@ class OfflineChatModel(BaseChatModel):
         # count as passages when they come in a search's shape ({"results": [...]}).
         text_tools = [n for n, t in by_name.items() if n not in _DATA_TOOLS and _is_text_tool(t)]
         passage_tools = (*_SEARCH_TOOLS, *text_tools)
-        # (rank, passage): each search's results ranked in their order, then the passages a
-        # read named, all ranked after the search results.
-        ranked: list[tuple[int, Passage]] = []
-        for name, _, m in results:
-            if name in passage_tools and m.status != "error":
-                ranked.extend(enumerate(parse_search_passages(m.content)))
-        searched = len(ranked)
-        for name, _, m in results:
-            if name == READ_TOOL and m.status != "error":
-                ranked.extend((searched, p) for p in parse_read_passages(m.content))
-
-        response_tools = [t for n, t in by_name.items()
-                          if n not in _DATA_TOOLS and n not in text_tools]
-        forced = _forced_tool(tool_choice)
-        if forced in by_name and forced not in _DATA_TOOLS:
-            response_tools = [by_name[forced]]
+        ranked = _ranked_passages(results, passage_tools)
+        response_tools = _response_tools(by_name, text_tools, tool_choice)
         response_names = {_tool_name(t) for t in response_tools}
         # create_agent ends the loop on a valid structured response, so being called again after
         # calling a response tool means it was rejected (the ToolMessage carrying the validation
@@ -232,17 +267,34 @@ class OfflineChatModel(BaseChatModel):
         ):
             arg = _string_arg(by_name[READ_TOOL], "ref")
             return self._tool_call(READ_TOOL, {arg: min(ranked, key=lambda pair: pair[0])[1].ref})
-
         # Turn 3: answer.
+        response_tool = response_tools[0] if may_call_tools and response_tools else None
+        return self._answer(ranked, question, response_tool, options.get("response_format"),
+                            rejected)
+
+    def _answer(self, ranked: list[tuple[int, Passage]], question: str,
+                response_tool: dict[str, Any] | None, native: Any, rejected: bool) -> AIMessage:
+        """Turn 3: the answer from the ranked passages' sentences.
+
+        In order: a call of ``response_tool`` (the structured-response tool, when one may be
+        called) with its schema filled, the JSON of a native ``response_format`` json_schema, or
+        a plain bulleted answer; a rejected structured response gets a plain refusal instead of
+        the same answer again.
+
+        Args:
+            ranked: ``(rank, passage)`` pairs, see :func:`_ranked_passages`.
+            question: the turn's human message text.
+            response_tool: the tool to answer through (OpenAI format), or None.
+            native: the ``response_format`` call option, or None.
+            rejected: a response tool was called in this turn already.
+        """
         sentences = candidate_sentences(ranked)
-        if may_call_tools and response_tools and not rejected:
-            tool = response_tools[0]
-            schema = _tool_parameters(tool)
+        if response_tool is not None and not rejected:
+            schema = _tool_parameters(response_tool)
             filler = SchemaFiller(schema, sentences, question)
             args = filler.fill(schema)
-            return self._tool_call(_tool_name(tool), args)
+            return self._tool_call(_tool_name(response_tool), args)
 
-        native = options.get("response_format")
         if isinstance(native, dict) and native.get("type") == "json_schema" and not rejected:
             spec = native.get("json_schema") or {}
             schema = spec.get("schema") if isinstance(spec, dict) else None

@@ -1,0 +1,172 @@
+"""The steps of one worker node call, in the order :func:`workers.base.make_worker_node` runs them.
+
+:func:`base_fields` stamps the fields every outcome shares (after this attempt's backoff),
+:func:`attempt_envelope` runs the worker once (:func:`call_worker`, under the run's limiter and
+stop signal) and turns its result or error into an envelope, unless :func:`propagates` says the
+error must leave the node (a transient one for the ``RetryPolicy``, a fatal one to stop the run),
+and :func:`state_update` builds the node's state update. :func:`run_builder` builds each
+worker's ``run`` once per deps object. The rules are the wrapper's (see :mod:`workers.base`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from state import Envelope, ResearchState, Task, check_items, task_fields
+from workers.base import RunScope, WorkerDeps, WorkerResult, WorkerSpec
+from workers.errors import RunCancelled, is_fatal, is_transient, one_line
+from workers.pacing import stop_waiting_when
+from workers.retry import backoff
+from workers.sources.web import CURRENT_AS_OF
+
+_WRAPPER_KEYS = frozenset({"envelopes", "tokens", "unmetered_calls"})
+_STATE_KEYS = ResearchState.__required_keys__ | ResearchState.__optional_keys__
+
+
+def check_state_writes(writes: dict[str, Any]) -> None:
+    """Refuse ``WorkerResult.state`` keys the wrapper owns or the schema lacks (LangGraph would
+    drop an undeclared key without a word)."""
+    owned = sorted(set(writes) & _WRAPPER_KEYS)
+    if owned:
+        raise ValueError(f"WorkerResult.state writes {', '.join(owned)}: the node wrapper "
+                         "writes those; return items and tokens instead")
+    unknown = sorted(set(writes) - _STATE_KEYS)
+    if unknown:
+        raise ValueError(f"WorkerResult.state writes {', '.join(unknown)}, which ResearchState "
+                         "(state/schema.py) does not declare")
+
+
+RunBuilder = Callable[[WorkerDeps], Callable[[Task], WorkerResult]]
+"""``run_for(deps) -> run``: the worker's ``run`` for one deps object (see :func:`run_builder`)."""
+
+
+def run_builder(spec: WorkerSpec) -> RunBuilder:
+    """Return ``run_for(deps)``: ``spec.build(deps)``, built on first use, once per deps object.
+
+    Built lazily, a graph compiled only to be drawn or inspected needs no corpus or model, and an
+    agent worker's create_agent graph is compiled once, not per task (the app caches one deps
+    object per distinct setting). The deps object is kept with its run, so its id is never
+    reused while the entry exists. Thread-safe.
+    """
+    built: dict[int, tuple[WorkerDeps, Callable[[Task], WorkerResult]]] = {}
+    lock = threading.Lock()
+
+    def run_for(deps: WorkerDeps) -> Callable[[Task], WorkerResult]:
+        with lock:
+            entry = built.get(id(deps))
+            if entry is None:
+                entry = built[id(deps)] = (deps, spec.build(deps))
+            return entry[1]
+
+    return run_for
+
+
+def base_fields(spec: WorkerSpec, task: Task, runtime: Runtime,
+                deps: WorkerDeps) -> dict[str, Any]:
+    """The envelope fields every outcome shares: the task's key fields, ``attempts`` (1-based,
+    after waiting out this attempt's backoff) and LangGraph's ``task_id`` (telemetry only,
+    never the key)."""
+    info = runtime.execution_info
+    attempt = backoff(runtime, deps.retry_interval)
+    return {
+        **task_fields(spec.name, task),
+        "attempts": attempt,
+        "task_id": info.task_id if info else None,
+    }
+
+
+def attempt_envelope(spec: WorkerSpec, run_for: RunBuilder, task: Task, runtime: Runtime,
+                     deps: WorkerDeps, scope: RunScope,
+                     base: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Run one attempt: the envelope (``tokens``: what the worker counted itself) and the
+    worker's other state writes, or raise for the RetryPolicy (transient, attempts left) or
+    to stop the run (fatal)."""
+    spent = 0  # what a worker counted for a result that turns out malformed is still spent
+    try:
+        result = call_worker(spec, run_for, task, deps, scope, base["attempts"])
+        spent = result.tokens
+        items = check_items(result.items)
+        check_state_writes(result.state)
+    except Exception as exc:
+        if propagates(spec, exc, task, runtime, deps, scope, base["attempts"]):
+            raise
+        error = Envelope(**base, status="error", error=one_line(exc), tokens=spent)
+        return error.to_state(), {}
+    return Envelope(
+        **base,
+        status="ok",
+        structured={"items": items, **result.extra},
+        tokens=result.tokens,
+    ).to_state(), dict(result.state)
+
+
+def call_worker(spec: WorkerSpec, run_for: RunBuilder, task: Task, deps: WorkerDeps,
+                scope: RunScope, attempt: int) -> WorkerResult:
+    """Call the worker's ``run`` on ``task`` under the run's limiter, unless the run is stopping.
+
+    Raises:
+        RunCancelled: the run was cancelled before the attempt started.
+        TypeError: ``run`` returned something other than a :class:`WorkerResult`.
+        Exception: whatever ``spec.build`` or ``run`` raised.
+    """
+    # A wait for a provider's Retry-After (workers.pacing) ends when the run stops.
+    with scope.limiter or contextlib.nullcontext(), stop_waiting_when(scope.cancel):
+        if scope.cancel.is_set():
+            raise RunCancelled(f"{spec.name} not started: the run is stopping",
+                               scope.cancel.cause)
+        if scope.on_attempt is not None:
+            scope.on_attempt(task, attempt)
+        # A web search made during this task (by an agent's tool too) is cached under the
+        # task's as_of: a rerun or resume finds it instead of paying again.
+        as_of = CURRENT_AS_OF.set(task["as_of"])
+        try:
+            result = run_for(deps)(task)
+        finally:
+            CURRENT_AS_OF.reset(as_of)
+    if not isinstance(result, WorkerResult):
+        raise TypeError(f"{spec.name}.run returned {type(result).__name__}, not a WorkerResult")
+    return result
+
+
+def propagates(spec: WorkerSpec, exc: Exception, task: Task, runtime: Runtime,
+               deps: WorkerDeps, scope: RunScope, attempt: int) -> bool:
+    """True when ``exc`` must leave the node instead of becoming an error envelope.
+
+    A fatal error (:func:`workers.errors.is_fatal`) stops the run: it cancels the run's scope
+    (unless it is the cancellation itself), so no other worker spends a call on a dead key. A
+    transient one with attempts left is announced on LangGraph's "custom" stream (a slow or
+    flaky provider would otherwise look like a hang) for the RetryPolicy to run the node again.
+    """
+    if is_fatal(exc):
+        if not isinstance(exc, RunCancelled):
+            scope.cancel.set(exc)
+        return True
+    if is_transient(exc) and attempt < deps.max_attempts:
+        runtime.stream_writer({"retry": {
+            "worker": spec.name, "task_key": task["sub_question"], "attempt": attempt,
+            "max_attempts": deps.max_attempts, "error": one_line(exc, 160),
+        }})
+        return True
+    return False
+
+
+def state_update(envelope: dict[str, Any], writes: dict[str, Any],
+                 unmetered: int) -> dict[str, Any]:
+    """The node's state update: the worker's other writes, its envelope, and the run totals
+    (``tokens``, ``unmetered_calls``) only when non-zero.
+
+    Example:
+        >>> state_update({"envelope_id": "e", "tokens": 7}, {"notes": ["n"]}, 0)
+        {'notes': ['n'], 'envelopes': [{'envelope_id': 'e', 'tokens': 7}], 'tokens': 7}
+    """
+    update: dict[str, Any] = {**writes, "envelopes": [envelope]}
+    if envelope["tokens"]:
+        update["tokens"] = envelope["tokens"]
+    if unmetered:
+        update["unmetered_calls"] = unmetered
+    return update
