@@ -111,53 +111,11 @@ def build(
         con = sqlite3.connect(tmp)
         try:
             con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + DDL)
-            doc_rows: list[tuple[str, str, str, int]] = []
-            passage_rows: list[tuple[int, str, str, int, str, str, str, str, str, str, float]] = []
-            seen_ids: set[str] = set()
-            for doc in docs:
-                if doc.doc_id in seen_ids:
-                    continue
-                sections = [(h, c) for h, t in doc.sections or (("", doc.text),)
-                            for c in chunk_text(t)]
-                if not sections:
-                    continue
-                seen_ids.add(doc.doc_id)
-                doc_rows.append((doc.doc_id, doc.title, doc.source, len(sections)))
-                terms = title_terms(doc.title)
-                name = symbol_terms(doc.symbol)
-                for seq, (heading, chunk) in enumerate(sections):
-                    passage_rows.append(
-                        (
-                            len(passage_rows) + 1,
-                            Passage.make_ref(doc.doc_id, seq),
-                            doc.doc_id,
-                            seq,
-                            doc.title,
-                            doc.source,
-                            chunk,
-                            terms,
-                            name,
-                            heading,
-                            float(doc.link_share),
-                        )
-                    )
-            if not passage_rows:
-                raise NoText("no indexable text found")
+            # the temp file exists while ``docs`` is consumed (parsing is most of a build): a
+            # build killed meanwhile leaves it for the next build to remove (remove_orphan_temps)
+            doc_rows, passage_rows = _rows_of(docs)
             with con:
-                # One merge at the end ('optimize') instead of FTS5's incremental merges while
-                # the rows go in: a quarter less of the insert's CPU, the same index (FTS5 docs,
-                # "The 'automerge' Configuration Option"); the default is set back afterwards.
-                con.execute(_FTS_AUTOMERGE, (0,))
-                con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", doc_rows)
-                con.executemany(
-                    "INSERT INTO passages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", passage_rows
-                )
-                con.execute(
-                    "INSERT INTO passages_fts (rowid, name, terms, heading, text) "
-                    "SELECT id, name, terms, heading, text FROM passages ORDER BY id"
-                )
-                con.execute("INSERT INTO passages_fts (passages_fts) VALUES ('optimize')")
-                con.execute(_FTS_AUTOMERGE, (_FTS_DEFAULT_AUTOMERGE,))
+                _insert_rows(con, doc_rows, passage_rows)
                 meta = {
                     **meta,
                     "schema": SCHEMA_VERSION,
@@ -177,6 +135,54 @@ def build(
             tmp.unlink()
     return meta
 
+
+_DocRow = tuple[str, str, str, int]
+_PassageRow = tuple[int, str, str, int, str, str, str, str, str, str, float]
+
+
+def _rows_of(docs: Iterable[RawDoc]) -> tuple[list[_DocRow], list[_PassageRow]]:
+    """The ``docs`` and ``passages`` table rows of ``docs``, consumed once: a repeated doc_id
+    and a document with no text are left out; passages are the documents' sections cut by
+    :func:`chunk_text`, numbered from 1 in order.
+
+    Raises:
+        NoText: no document had any text.
+    """
+    doc_rows: list[_DocRow] = []
+    passage_rows: list[_PassageRow] = []
+    seen_ids: set[str] = set()
+    for doc in docs:
+        if doc.doc_id in seen_ids:
+            continue
+        sections = [(h, c) for h, t in doc.sections or (("", doc.text),) for c in chunk_text(t)]
+        if not sections:
+            continue
+        seen_ids.add(doc.doc_id)
+        doc_rows.append((doc.doc_id, doc.title, doc.source, len(sections)))
+        terms, name = title_terms(doc.title), symbol_terms(doc.symbol)
+        for seq, (heading, chunk) in enumerate(sections):
+            passage_rows.append((len(passage_rows) + 1, Passage.make_ref(doc.doc_id, seq),
+                                 doc.doc_id, seq, doc.title, doc.source, chunk, terms, name,
+                                 heading, float(doc.link_share)))
+    if not passage_rows:
+        raise NoText("no indexable text found")
+    return doc_rows, passage_rows
+
+
+def _insert_rows(con: sqlite3.Connection, doc_rows: list[_DocRow],
+                 passage_rows: list[_PassageRow]) -> None:
+    """Insert the rows and build the FTS5 index over them, in the caller's transaction.
+
+    One merge at the end ('optimize') instead of FTS5's incremental merges while the rows go
+    in: a quarter less of the insert's CPU, the same index (FTS5 docs, "The 'automerge'
+    Configuration Option"); the default is set back afterwards."""
+    con.execute(_FTS_AUTOMERGE, (0,))
+    con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", doc_rows)
+    con.executemany("INSERT INTO passages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", passage_rows)
+    con.execute("INSERT INTO passages_fts (rowid, name, terms, heading, text) "
+                "SELECT id, name, terms, heading, text FROM passages ORDER BY id")
+    con.execute("INSERT INTO passages_fts (passages_fts) VALUES ('optimize')")
+    con.execute(_FTS_AUTOMERGE, (_FTS_DEFAULT_AUTOMERGE,))
 
 MAX_NOTES = 200
 """At most this many note lines are kept in an index; the rest are counted in a last line."""
