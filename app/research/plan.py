@@ -24,7 +24,14 @@ from app.research.facets import (
     phrase_facets,
     searched,
 )
-from app.research.topics import LONG_PHRASE, compare_parts, main_question, subject, topic_kind
+from app.research.topics import (
+    LONG_PHRASE,
+    asks_how_to,
+    compare_parts,
+    main_question,
+    subject,
+    topic_kind,
+)
 
 __all__ = [
     "MAX_SUB_QUESTIONS",
@@ -101,7 +108,8 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1) -> lis
             kept.append(question)
     if len(kept) < OFFLINE_SUB_QUESTIONS:
         kept += document_facets(topic, found, seen, reached)
-    for question in kind_facets(kind, bare):
+    usual = kind if kind != "how" or asks_how_to(topic) else "topic"  # "How are X used?"
+    for question in kind_facets(usual, bare):
         if len(kept) >= OFFLINE_SUB_QUESTIONS:
             break
         kept.append(question)

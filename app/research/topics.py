@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LONG_PHRASE", "compare_parts", "is_long", "main_question", "subject", "topic_kind"]
+__all__ = [
+    "LONG_PHRASE", "asks_how_to", "compare_parts", "is_long", "main_question", "subject",
+    "topic_kind",
+]
 
 _COMPARE = re.compile(
     r"^(?:(?:what\s+is|what's)\s+the\s+differences?\s+between\s+|compare\s+|how\s+(?:do|does)\s+)?"
@@ -32,7 +35,8 @@ _KINDS = (
 )
 _WRAPPER = re.compile(
     r"^(?:what\s+(?:is|are)\s+meant\s+by|what\s+(?:is|are|does|do)(?:\s+an?|\s+the)?|"
-    r"how\s+(?:do|does|can|should)\s+(?:i|you|we|one)?|how\s+to|why\s+(?:does|do|is|are)|"
+    r"how\s+(?:do|does|can|should)(?:\s+(?:i|you|we|one))?|how\s+(?:is|are|was|were)|how\s+to|"
+    r"why\s+(?:does|do|is|are)|"
     r"explain|describe|tell\s+me\s+about)\s+",
     re.IGNORECASE,
 )
@@ -74,6 +78,24 @@ def topic_kind(topic: str) -> str:
     return "topic"
 
 
+_HOW_TO = re.compile(
+    r"^how\s+(?:to\s+|(?:do|can|should|could|would|might)\s+(?:i|you|we|one)\s+)", re.IGNORECASE)
+
+
+def asks_how_to(topic: str) -> bool:
+    """Whether ``topic`` asks how to *do* something ("How do I resume a graph?", "how to
+    retry"), so that its :func:`subject` is a verb phrase ("resume a graph") a facet can say
+    "What is needed to ...?" of. "How are drones used to count herons?" and "How does
+    RetryPolicy work?" ask how something is or works: their subject is no verb phrase.
+
+    Example:
+        >>> [asks_how_to(t) for t in ("How do I retry?", "how to retry", "How are X used?")]
+        [True, True, False]
+    """
+    text = " ".join(topic.split())
+    return bool(_HOW_TO.match(_asked(text) or text))
+
+
 def compare_parts(text: str) -> list[str]:
     """The two things a "X vs Y" / "X and Y" topic names (each at most four words), or []."""
     match = _COMPARE.match(text.rstrip("?.! "))
@@ -97,8 +119,8 @@ def subject(topic: str) -> str:
         return f"{subject(asked)} ({context[:1].lower()}{context[1:]})"
     text = _DEFAULT_OF.sub("", text, count=1) or text
     bare = _WRAPPER.sub("", text, count=1).strip() or text
-    if re.match(r"what\s+(?:does|do)\b", text, re.IGNORECASE):
-        bare = re.sub(r"\s+(?:do|mean|work|does)$", "", bare, flags=re.IGNORECASE)
+    if re.match(r"(?:what|how)\s+(?:does|do)\b", text, re.IGNORECASE):
+        bare = re.sub(r"\s+(?:do|mean|work|does|behave)$", "", bare, flags=re.IGNORECASE)
     return bare
 
 
@@ -134,5 +156,6 @@ def main_question(topic: str) -> str:
     if is_long(text):
         return text[:1].upper() + text[1:]
     last = text.split()[-1] if text.split() else ""
-    plural = last.endswith("s") and not last.endswith(("ss", "us", "is")) and last.islower()
+    identifier = any(c in last for c in "_.()`") or last != last.lower()  # add_messages, Send
+    plural = last.endswith("s") and not last.endswith(("ss", "us", "is")) and not identifier
     return f"What {'are' if plural else 'is'} {text}?"

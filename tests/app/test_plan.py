@@ -3,6 +3,7 @@ phrased as a person would ask them, each searching words the others do not."""
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -170,3 +171,25 @@ def test_a_question_after_a_context_is_asked_as_it_is_and_its_facets_keep_the_co
         assert q.count("?") == 1 and "How is \u201c" not in q, q
     for q in questions[1:]:
         assert "insert" in q, q
+
+
+@pytest.mark.parametrize("topic", [
+    "how are drones used to count herons?",  # found by a new user: "What is needed to how are…"
+    "How does RetryPolicy work?",  # "How is “How does RetryPolicy” used?"
+    "How are reducers applied?",
+])
+def test_a_question_that_asks_how_something_is_gets_no_facet_wrapping_the_question(topic):
+    # "What is needed to X?" fits a question that asks how to *do* X ("How do I resume a
+    # graph?"); of any other how-question it wrapped the whole question in a template.
+    questions = offline_plan(topic)
+    assert questions[0].lower() == topic.rstrip("?").lower() + "?"
+    for q in questions[1:]:
+        assert q.count("?") == 1 and "\u201c" not in q, q
+        assert not re.search(r"\b(?:to|you|of|use)\s+(?:how|what|why)\b", q, re.IGNORECASE), q
+    assert offline_plan("How can I retry a node?")[1] == "What is needed to retry a node?"
+
+
+def test_an_identifier_is_asked_about_in_the_singular():
+    # "What are add_messages?": a name ending in s is no plural noun
+    assert offline_plan("add_messages")[0] == "What is add_messages?"
+    assert offline_plan("checkpointer pending writes")[0] == "What are checkpointer pending writes?"
