@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(out, indent=2, ensure_ascii=False), flush=True)
         elif out.get("status") == "awaiting_review":
-            print_pause(out)
+            print_pause(out, where=place_args(settings))
         else:
             print_summary(out)
     except BrokenPipeError:
@@ -103,6 +104,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {unreached}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK if summary.ok else EXIT_FAILED
+
+
+def place_args(settings: Settings) -> str:
+    """The flags a printed follow-up command needs to find this run's threads: ``--data-dir``
+    when it is not the default, and a reminder for a database URL (never printed: it may hold
+    a password)."""
+    from app.settings.config import default_of
+
+    out = ""
+    if str(settings.data_dir) != str(default_of("data_dir")):
+        out += f" --data-dir {shlex.quote(str(settings.data_dir))}"
+    if settings.database_url:
+        out += " --database-url URL"
+    return out
 
 
 def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, Any] | None:
@@ -144,7 +159,7 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
         else:
             from app.cli.progress import print_pause
 
-            print_pause(pause)
+            print_pause(pause, where=place_args(settings))
         raise Shown
     try:
         return review_value(payload, questions=args.question, drop=args.drop, redo=args.redo)

@@ -180,12 +180,15 @@ def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None
     stream.flush()
 
 
-def print_pause(pause: dict[str, Any], stream: TextIO | None = None) -> None:
+def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str = "") -> None:
     """Print what a run paused for review awaits (``ReviewPause.to_dict()``), and the commands
-    that continue it."""
+    that continue it; ``where`` (e.g. ``" --data-dir /tmp/x"``, see
+    :func:`app.cli.commands.place_args`) is added to each, so they find the thread when
+    pasted."""
     stream = stream or sys.stdout
     review, thread = pause["review"], pause["thread_id"]
     out = [f"paused for review: thread {thread} awaits the {review['stage']} review"]
+    thread += where  # what the printed commands name
     if review.get("error"):
         out.append(f"the last decision was refused: {review['error']}")
     if review["stage"] == "plan":

@@ -10,6 +10,7 @@ pauses, every decision, and the durability promise across them (issue 14).
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 from state import make_envelope_id
@@ -151,3 +152,19 @@ def test_a_paused_thread_is_not_run_past_its_review_and_flags_must_fit_the_stage
     assert wrong.returncode == 2, describe(wrong)
     assert "--drop and --redo are for the results review" in wrong.stderr
     assert db_rows(data) == []
+
+
+def test_the_printed_continue_commands_find_the_thread_when_pasted(tmp_path, durability_corpus):
+    # Found by a new-user trial: the pause printed "python -m app review T --approve" without
+    # the run's --data-dir, and the pasted command answered "no thread 'T' in .data".
+    data = tmp_path / "my data"  # a space: the printed flag must be quoted
+    paused = run_app("research", TOPIC, "--as-of", AS_OF, *_common(data, durability_corpus),
+                     "--review")
+    assert paused.returncode == 0, describe(paused)
+    approve = next(line.strip() for line in paused.stdout.splitlines()
+                   if line.strip().startswith("python -m app review") and "--approve" in line)
+    argv = shlex.split(approve)[3:]  # after "python -m app"
+    assert argv[:2] == ["review", THREAD] and argv[argv.index("--data-dir") + 1] == str(data)
+    approved = run_app(*argv)  # as printed: the thread keeps its corpus and model
+    assert approved.returncode == 0, describe(approved)  # the plan review: it pauses again
+    assert f"thread {THREAD} awaits the results review" in approved.stdout, describe(approved)
