@@ -185,7 +185,8 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         freed space goes back to the OS (SQLite's ``VACUUM``; False on PostgreSQL, whose tables
         keep it for new rows), ``action`` is ``pruned`` (or ``would prune``), ``kept:
         unfinished``, ``kept: awaiting review`` (paused for a human review: ``review``
-        continues it, not ``resume``) or ``kept: busy``; sizes in bytes of the checkpoints on disk
+        continues it, not ``resume``), ``kept: busy`` or ``kept: nothing to remove`` (only its
+        latest checkpoint is left); sizes in bytes of the checkpoints on disk
         (:meth:`app.storage.Storage.checkpoint_bytes`; ``bytes_after`` equals ``bytes_before``
         in a dry run; ``payload_bytes`` counts the serialized values of the rows removed).
 
@@ -249,7 +250,9 @@ def _prune_one(saver: Any, reader: Any, storage: Storage, thread_id: str, dry_ru
     except ThreadBusy:
         out["action"] = "kept: busy"
         return out
-    out.update(action="would prune" if dry_run else "pruned",
+    nothing = not (counts["checkpoints"] or counts["writes"])
+    out.update(action="kept: nothing to remove" if nothing else
+               "would prune" if dry_run else "pruned",
                checkpoints_removed=counts["checkpoints"], writes_removed=counts["writes"],
                payload_bytes=counts["payload_bytes"])
     return out
@@ -276,6 +279,7 @@ _KEPT_BECAUSE = {
     "kept: busy": "another process is running it",
     "kept: awaiting review": "awaiting review; decide it first: python -m app review {}",
     "kept: unfinished": "unfinished; resume it first: python -m app resume {}",
+    "kept: nothing to remove": "nothing to remove: only its latest checkpoint",
 }
 """Why a thread was kept, and the command that moves it on (``{}``: the thread id)."""
 
@@ -287,8 +291,6 @@ def print_prune(result: dict[str, Any]) -> None:
             why = _KEPT_BECAUSE.get(t["action"], _KEPT_BECAUSE["kept: unfinished"]).format(
                 t["thread_id"])
             print(f"kept    {t['thread_id']}  ({why})")
-        elif not (t["checkpoints_removed"] or t["writes_removed"]):
-            print(f"kept    {t['thread_id']}  (nothing to remove: only its latest checkpoint)")
         else:
             print(f"{'would prune' if result['dry_run'] else 'pruned':<7} {t['thread_id']}  "
                   f"({t['checkpoints_removed']} checkpoints, {t['writes_removed']} writes)")

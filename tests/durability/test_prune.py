@@ -163,6 +163,9 @@ def test_prune_keeps_what_reruns_and_resumes_need(durability_corpus: Path,
     text = _prune_text(where)  # nothing left: says so, exits 0
     assert text.returncode == 0, describe(text)
     assert f"kept    {done}  (nothing to remove" in text.stdout
+    # --json says the same: it said "pruned" with 0 removed (found by a new-user trial)
+    again = {t["thread_id"]: t for t in _prune(where)["threads"]}
+    assert again[done]["action"] == "kept: nothing to remove", again[done]
     assert f"resume it first: python -m app resume {killed}" in text.stdout
     if where.database_url:
         assert CHECKPOINTS_DB not in text.stdout
