@@ -38,8 +38,14 @@ def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: b
     """The thread a run lands on: ``thread_id`` when given, else derived from topic and
     ``as_of`` (so the same command resumes or updates the same run); ``fresh`` makes a new one
     (:func:`app.runs.ids.fresh_thread_id`: time stamp and random digits), drawn again while it names
-    a thread that ``storage`` already knows."""
+    a thread that ``storage`` already knows.
+
+    Raises:
+        ThreadMismatch: both ``thread_id`` and ``fresh`` (exit 2, one line)."""
     if thread_id is not None:
+        if fresh:  # "thread X belongs to topic Y; use ... --fresh" could not be followed
+            raise ThreadMismatch("--fresh starts a thread of its own: give either --fresh or "
+                                 f"--thread-id {thread_id}, not both")
         return thread_id
     assert topic is not None
     if not fresh:
@@ -177,8 +183,9 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
 
     Raises:
         UnknownThread: ``resume`` of a thread nobody knows.
-        ThreadMismatch: an unfinished thread would be continued on other sources, or the
-            thread belongs to another topic or ``as_of``.
+        ThreadMismatch: an unfinished thread would be continued on other sources, a finished
+            one rerun on another corpus (its rows would be replaced), or the thread belongs to
+            another topic or ``as_of``.
     """
     if state is not None:
         # A kill right after the input checkpoint leaves state without a topic: nothing to
@@ -188,7 +195,7 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
                 state_topic != topic or state.get("as_of") != as_of):
             raise ThreadMismatch(
                 f"thread {thread_id!r} belongs to topic {state_topic!r} as of "
-                f"{state.get('as_of')}; use another --thread-id or --fresh")
+                f"{state.get('as_of')}; use another --thread-id, or --fresh without one")
         return settings
     if topic is None and recorded is None:
         require_thread(storage_of(settings), thread_id)
@@ -205,6 +212,17 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
             f"thread {thread_id!r} is unfinished and was started on {was}; continue it with "
             f"the same corpus{' (--corpus ' + was + ')' if was_corpus else ''}, "
             "or start a new thread with --fresh"
+        )
+    if topic is not None and recorded is not None and not unfinished and (
+            was_corpus != _split_key(corpus_key(settings))[0]):
+        # Rerun on other sources, a finished thread's rows and report would be replaced by the
+        # new corpus's without a word (found by a new-user trial): same topic, same thread id.
+        was = was_corpus or "the package docs"
+        raise ThreadMismatch(
+            f"thread {thread_id!r} was run on {was}; to run its topic on "
+            f"{_split_key(corpus_key(settings))[0] or 'the package docs'} start a new thread "
+            "with --fresh (or name one with --thread-id), so neither run's rows replace the "
+            "other's"
         )
     if unfinished and was_web != settings.web:
         how = "with --web" if was_web else "without --web"

@@ -92,6 +92,17 @@ def test_an_unfinished_thread_is_not_continued_on_another_corpus(tmp_path, durab
     proc = run_app(*_args(data, durability_corpus))  # the right corpus: it finishes
     assert proc.returncode == 0, describe(proc)
     assert_completed_thread(data, thread_id_of())
+    rows = db_rows(data, thread_id_of())
+    # Finished, the same topic on another corpus replaced the thread's rows and report without
+    # a word (found by a new-user trial): refused, and --fresh, which it advises, works.
+    for bad in ([*_args(data, other)], [*_args(data, other), "--fresh", "--thread-id", "t1"]):
+        proc = run_app(*bad)
+        assert proc.returncode == 2, describe(proc)
+        assert proc.stderr.startswith("error: ") and "--fresh" in proc.stderr, describe(proc)
+        assert len(proc.stderr.strip().splitlines()) == 1, describe(proc)
+    assert db_rows(data, thread_id_of()) == rows
+    assert run_app(*_args(data, other), "--fresh").returncode == 0
+    assert db_rows(data, thread_id_of()) == rows
 
 
 def test_a_second_process_on_the_same_thread_is_refused(place, durability_corpus):
