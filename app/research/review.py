@@ -212,8 +212,10 @@ def plan_resume(value: Any, current: Sequence[str]) -> list[str]:
     if data.get("sub_questions") is None:
         return list(current)
     questions = [" ".join(q.split()) for q in _strings(data["sub_questions"], "sub_questions")]
-    if not questions or not all(questions):
-        raise ReviewError("sub_questions must hold at least one non-empty question")
+    if not questions:
+        raise ReviewError("sub_questions must hold at least one question")
+    if not all(questions):  # it said "at least one non-empty" of ["What is X?", ""]
+        raise ReviewError(f"sub-question {questions.index('') + 1} is empty")
     if len(set(questions)) != len(questions):
         raise ReviewError("sub_questions repeats a question")
     if any(len(q) > MAX_QUESTION_CHARS for q in questions):

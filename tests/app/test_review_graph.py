@@ -91,6 +91,9 @@ def test_resume_values_are_checked():
                 {"drop": ["x"]}, ["a"]):
         with pytest.raises(ReviewError):
             plan_resume(bad, ["a"])
+    # one empty question among good ones is named, not "must hold at least one non-empty"
+    with pytest.raises(ReviewError, match="sub-question 2 is empty"):
+        plan_resume({"sub_questions": ["What is X?", "  "]}, ["a"])
     assert results_resume({"drop": ["x"], "redo": ["y"]}, ["x", "y"]) == (["x"], ["y"])
     for bad in ({"drop": ["z"]}, {"drop": ["x"], "redo": ["x"]}, {"sub_questions": ["a"]}):
         with pytest.raises(ReviewError):
