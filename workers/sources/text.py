@@ -15,6 +15,7 @@ __all__ = [
     "PARA_SPLIT",
     "SNIFF_BYTES",
     "chunk_text",
+    "decode_file",
     "decode_text",
     "passage_window",
     "plural",
@@ -131,21 +132,41 @@ _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 
 def decode_text(raw: bytes) -> str | None:
-    """The text of a file's bytes (UTF-8 with replacement, or UTF-16 with a BOM), or None when
-    they look binary: a NUL byte in the first ``SNIFF_BYTES``, or more than
-    ``MAX_GARBAGE_SHARE`` of replacement and control characters at the start of the text."""
+    """The text of a file's bytes, or None when they look binary (:func:`decode_file`)."""
+    return decode_file(raw)[0]
+
+
+def decode_file(raw: bytes) -> tuple[str | None, str]:
+    """``(text, encoding)`` of a file's bytes: UTF-16 with a BOM, else UTF-8 (with replacement),
+    else Windows-1252 when the bytes are not UTF-8 but read as clean Windows-1252 text (no
+    undefined byte, control characters under 1%: a Latin-1 note read as UTF-8 was indexed as
+    "Le h\ufffdron"); ``text`` is None when they look binary: a NUL byte in the first
+    ``SNIFF_BYTES``, or more than ``MAX_GARBAGE_SHARE`` of replacement and control characters
+    at the start of the text.
+
+    Example:
+        >>> decode_file("Le h\u00e9ron".encode("latin-1")), decode_file(b"plain")
+        (('Le h\u00e9ron', 'cp1252'), ('plain', 'utf-8'))
+    """
+    encoding = "utf-8"
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
         try:
             text = raw.decode("utf-16")
         except UnicodeDecodeError:
-            return None
+            return None, "utf-16"
+        encoding = "utf-16"
     elif b"\0" in raw[:SNIFF_BYTES]:
-        return None
+        return None, encoding
     else:
         text = raw.decode("utf-8-sig", errors="replace")
+        if "\ufffd" in text[:SNIFF_BYTES]:
+            legacy = raw.decode("cp1252", errors="replace")
+            head = legacy[:SNIFF_BYTES]
+            if "\ufffd" not in head and len(_CONTROL_CHARS.findall(head)) <= 0.01 * len(head):
+                text, encoding = legacy, "cp1252"
     sample = text[:SNIFF_BYTES]
     garbage = sample.count("\ufffd") + len(_CONTROL_CHARS.findall(sample))
-    return None if garbage > MAX_GARBAGE_SHARE * len(sample) else text
+    return (None if garbage > MAX_GARBAGE_SHARE * len(sample) else text), encoding
 
 
 def plural(n: int, word: str) -> str:

@@ -162,14 +162,19 @@ def test_folder_without_indexable_text_is_a_one_line_error(
     assert cache_files(data) == []
 
 
-def test_non_utf8_files_are_decoded_with_replacement(tmp_path: Path) -> None:
+def test_a_latin1_file_is_read_as_windows_1252_and_said_so(tmp_path: Path) -> None:
+    # Found by a new-user trial: a Latin-1 note read as UTF-8 was cited as "Le h\ufffdron".
     root = tmp_path / "latin"
     root.mkdir()
     latin1 = "Jalapeño manifests ship with a caf\xe9 byte.".encode("latin-1")
     (root / "latin1.txt").write_bytes(latin1)
+    (root / "mixed.txt").write_bytes("Manifests in UTF-8: café. ".encode() + b"\x81\x8d stray")
     with Corpus.open(tmp_path / "data", folder=root) as c:
-        [hit] = c.search("manifests")
-        assert "\ufffd" in hit.text
+        hits = {h.ref: h.text for h in c.search("manifests")}
+        assert "Jalapeño manifests ship with a café byte." in hits["latin1.txt#0"]
+        assert "café" in hits["mixed.txt#0"]  # not clean Windows-1252: UTF-8, replaced
+        assert any("latin1.txt: not UTF-8; read as Windows-1252" in n for n in c.notes)
+        assert not any(n.startswith("mixed.txt") for n in c.notes)
 
 
 def _fs_supports_raw_names(root: Path) -> bool:
