@@ -49,7 +49,7 @@ __all__ = [
     "tree_signature",
 ]
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60
