@@ -45,7 +45,11 @@ _FIELD_ENTRY = re.compile(r"^\s*\**([A-Za-z_][\w.\[\]]*)(?:\s*\([^)]*\))?:(?:\s|
 _PROSE_LABELS = frozenset(
     {"warning", "note", "important", "caution", "tip", "hint", "danger", "attention", "deprecated"}
 )
-_SENTENCE_END = re.compile(r"[.!?][\"')\]]*(?=\s+[\"'(\[`*_]?[A-Z0-9])")
+_SENTENCE_END = re.compile(
+    # not after an abbreviation that never ends a sentence: "(e.g. [2] or [1])" was cut in two
+    r"(?<!\b[eE]\.g)(?<!\b[iI]\.e)(?<!\b[cC]f)(?<!\bvs)(?<!\bapprox)(?<!\b[fF]ig)"
+    r"[.!?][\"')\]]*(?=\s+[\"'(\[`*_]?[A-Z0-9])"
+)
 _TERMINAL = re.compile(r"[.!?][\"')\]]*$")
 _CODE_HINTS = re.compile(
     r"```|=>|==|!=|\s=\s|;\s*$|[{}]|^\s*(?:>>>|\$ |import |from \S+ import|def |class |return )"

@@ -4,7 +4,7 @@ what was asked, in any inflection, and never a heading's fragment."""
 from __future__ import annotations
 
 from app.llm.offline.relevance import select
-from app.llm.offline.sentences import candidate_sentences
+from app.llm.offline.sentences import candidate_sentences, split_sentences
 from app.llm.offline.words import stems
 from workers.sources import Passage
 
@@ -47,3 +47,12 @@ def test_an_index_entry_naming_a_page_is_no_sentence() -> None:
             "Opening a database by URI filename lets query parameters set its options")
     found = [s.text for s in candidate_sentences([(0, _passage("keyword_index.html#3", text))])]
     assert found == ["Opening a database by URI filename lets query parameters set its options"]
+
+
+def test_a_sentence_is_not_cut_after_an_abbreviation():
+    # Found by a new-user trial: a report quoted "If False, use binary units (e.g. [2]".
+    text = ("If False, use binary units (e.g. [2] or [1]) for sizes. Pass a saver, i.e. "
+            "SqliteSaver, to resume. He said no. Then it ran.")
+    assert split_sentences(text) == [
+        "If False, use binary units (e.g. [2] or [1]) for sizes.",
+        "Pass a saver, i.e. SqliteSaver, to resume.", "He said no.", "Then it ran."]
