@@ -149,12 +149,16 @@ class PostgresServer:
         for a moment (a client's ephemeral port), so the start is tried ``attempts`` times.
 
         Raises:
-            RuntimeError: it did not start again (the end of its log attached).
+            RuntimeError: it did not stop (still running after 120 s), or did not start again
+                (the end of its log attached).
         """
         prefix, pg_ctl = _as_server_user(), str(find_bindir() / "pg_ctl")
         data, log = str(self.folder / "data"), str(self.folder / "log")
-        subprocess.run([*prefix, pg_ctl, "-D", data, "-m", "fast", "-w", "stop"], check=True,
-                       capture_output=True, timeout=120, cwd=self.folder)
+        stopped = subprocess.run([*prefix, pg_ctl, "-D", data, "-m", "fast", "-w", "-t", "120",
+                                  "stop"], capture_output=True, timeout=180, cwd=self.folder)
+        if stopped.returncode != 0 and self._postmaster_up():  # once in a CI run: exit 1
+            raise RuntimeError(f"PostgreSQL did not stop on port {self.port}: "
+                               f"{stopped.stderr.decode(errors='replace').strip()}")
         for _ in range(attempts):
             started = subprocess.run(
                 [*prefix, pg_ctl, "-D", data, "-l", log, "-o", _options(self.port, self.folder),
@@ -165,16 +169,20 @@ class PostgresServer:
         tail = (self.folder / "log").read_text(encoding="utf-8", errors="replace")[-2000:]
         raise RuntimeError(f"PostgreSQL did not start again on port {self.port}:\n{tail}")
 
+    def _postmaster_up(self) -> bool:
+        """Whether a postmaster runs in this folder (``pg_ctl status``)."""
+        status = subprocess.run([*_as_server_user(), str(find_bindir() / "pg_ctl"), "-D",
+                                 str(self.folder / "data"), "status"], capture_output=True,
+                                timeout=60, cwd=self.folder)
+        return status.returncode == 0
+
     def _running(self, wait: float = 60.0) -> bool:
         """True once the server of this folder accepts connections (``pg_ctl -w start`` can
         give up under load while the postmaster it started is still coming up), waiting up
         to ``wait`` seconds; False at once when no postmaster runs there."""
         import psycopg
 
-        prefix, pg_ctl = _as_server_user(), str(find_bindir() / "pg_ctl")
-        status = subprocess.run([*prefix, pg_ctl, "-D", str(self.folder / "data"), "status"],
-                                capture_output=True, timeout=60, cwd=self.folder)
-        if status.returncode != 0:
+        if not self._postmaster_up():
             return False
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
