@@ -159,6 +159,42 @@ def corpus_key(settings: Settings) -> str:
     return base + (WEB_MARK if settings.web else "")
 
 
+def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Settings, *,
+                   rerun: bool) -> None:
+    """Whether ``settings``' sources fit the thread's recorded ones (:func:`check_thread`):
+    an unfinished thread continues on its own corpus and web setting; a finished one is not
+    rerun (``rerun``: a ``research`` of its topic) on another corpus, whose rows and report
+    would replace its own without a word (found by a new-user trial).
+
+    Raises:
+        ThreadMismatch: they do not fit.
+    """
+    if recorded is None:
+        return
+    was_corpus, was_web = _split_key(recorded.get("corpus") or "")
+    now_corpus = _split_key(corpus_key(settings))[0]
+    was = was_corpus or "the package docs"
+    unfinished = recorded["status"] in UNFINISHED_RUNS
+    if unfinished and was_corpus != now_corpus:
+        raise ThreadMismatch(
+            f"thread {thread_id!r} is unfinished and was started on {was}; continue it with "
+            f"the same corpus{' (--corpus ' + was + ')' if was_corpus else ''}, "
+            "or start a new thread with --fresh"
+        )
+    if rerun and not unfinished and was_corpus != now_corpus:
+        raise ThreadMismatch(
+            f"thread {thread_id!r} was run on {was}; to run its topic on "
+            f"{now_corpus or 'the package docs'} start a new thread with --fresh (or name one "
+            "with --thread-id), so neither run's rows replace the other's"
+        )
+    if unfinished and was_web != settings.web:
+        how = "with --web" if was_web else "without --web"
+        raise ThreadMismatch(
+            f"thread {thread_id!r} is unfinished and was started {how}; continue it the same "
+            "way, or start a new thread with --fresh"
+        )
+
+
 def _split_key(key: str) -> tuple[str, bool]:
     """``(corpus folder or "", web)`` of a recorded :func:`corpus_key`."""
     return (key[: -len(WEB_MARK)], True) if key.endswith(WEB_MARK) else (key, False)
@@ -205,29 +241,5 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
             settings = settings.with_overrides(corpus=was_corpus)
         if was_web and not settings.web:
             settings = settings.with_overrides(web=True)
-    unfinished = recorded is not None and recorded["status"] in UNFINISHED_RUNS
-    if unfinished and was_corpus != _split_key(corpus_key(settings))[0]:
-        was = was_corpus or "the package docs"
-        raise ThreadMismatch(
-            f"thread {thread_id!r} is unfinished and was started on {was}; continue it with "
-            f"the same corpus{' (--corpus ' + was + ')' if was_corpus else ''}, "
-            "or start a new thread with --fresh"
-        )
-    if topic is not None and recorded is not None and not unfinished and (
-            was_corpus != _split_key(corpus_key(settings))[0]):
-        # Rerun on other sources, a finished thread's rows and report would be replaced by the
-        # new corpus's without a word (found by a new-user trial): same topic, same thread id.
-        was = was_corpus or "the package docs"
-        raise ThreadMismatch(
-            f"thread {thread_id!r} was run on {was}; to run its topic on "
-            f"{_split_key(corpus_key(settings))[0] or 'the package docs'} start a new thread "
-            "with --fresh (or name one with --thread-id), so neither run's rows replace the "
-            "other's"
-        )
-    if unfinished and was_web != settings.web:
-        how = "with --web" if was_web else "without --web"
-        raise ThreadMismatch(
-            f"thread {thread_id!r} is unfinished and was started {how}; continue it the same "
-            "way, or start a new thread with --fresh"
-        )
+    _check_sources(thread_id, recorded, settings, rerun=topic is not None)
     return settings
