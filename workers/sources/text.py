@@ -16,7 +16,6 @@ __all__ = [
     "SNIFF_BYTES",
     "chunk_text",
     "decode_file",
-    "decode_text",
     "passage_window",
     "plural",
     "raw",
@@ -129,11 +128,6 @@ def unsafe_name(name: str) -> bool:
 
 
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
-
-
-def decode_text(raw: bytes) -> str | None:
-    """The text of a file's bytes, or None when they look binary (:func:`decode_file`)."""
-    return decode_file(raw)[0]
 
 
 def decode_file(raw: bytes) -> tuple[str | None, str]:
