@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -57,7 +58,7 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
         conn = sqlite3.connect(path, timeout=30.0, check_same_thread=False)
         try:
             conn.execute("PRAGMA busy_timeout = 30000")
-            conn.execute("PRAGMA journal_mode = WAL")
+            _ensure_wal(conn)
         except BaseException:
             conn.close()
             raise
@@ -72,6 +73,33 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
         if os.access(path.parent, os.W_OK):
             raise
     return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+
+
+def _ensure_wal(conn: sqlite3.Connection, *, patience_s: float = 30.0) -> None:
+    """Put the file in WAL mode, waiting out other connections doing the same.
+
+    Switching the journal mode takes an exclusive lock and SQLite answers ``database is locked``
+    at once, without the busy handler, when another connection holds a lock (four threads
+    opening a fresh file lost that race about once in twenty). The mode is stored in the file,
+    so a connection that finds it already WAL has nothing to do; otherwise it retries for up to
+    ``patience_s`` seconds.
+
+    Raises:
+        sqlite3.OperationalError: still locked after ``patience_s``, or any other error.
+    """
+    deadline = time.monotonic() + patience_s
+    delay = 0.005
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal":
+                return
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + delay > deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.2)
 
 
 _opened_files: dict[str, tuple[int, int]] = {}

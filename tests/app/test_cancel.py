@@ -66,14 +66,19 @@ def test_a_fatal_error_stops_the_queued_workers(tmp_path, small_corpus, monkeypa
     config = {"configurable": {"thread_id": "t"}, "max_concurrency": 64}
     with pytest.raises(FatalModelError):
         graph.invoke({"topic": BAD_TOPIC, "as_of": "2026-11-30"}, config, context=context)
-    # one task per sub-question, one slot: without the signal every queued task still calls
-    # the model after the first one's 401 (in LangGraph's pool threads, which may still be
-    # running when invoke raises: wait for them, up to a bound, as a slow machine needs)
-    expected = 1 if with_cancel else len(offline_plan(BAD_TOPIC))
-    deadline = time.monotonic() + 30
-    while len(calls) < expected and time.monotonic() < deadline:
+    # one task per sub-question, one slot: without the signal the queued tasks still call the
+    # model after the first one's 401 (in LangGraph's pool threads, which may still be running
+    # when invoke raises: wait for them, up to a bound, as a slow machine needs). Not
+    # necessarily all of them: LangGraph cancels the futures of tasks not yet started when the
+    # first one raises, and on a loaded machine one can be among those (2 calls of 3 seen)
+    everyone = len(offline_plan(BAD_TOPIC))
+    deadline = time.monotonic() + (2 if with_cancel else 20)
+    while len(calls) < everyone and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert len(calls) == expected
+    if with_cancel:
+        assert len(calls) == 1
+    else:
+        assert 1 < len(calls) <= everyone
 
 
 def _second_run_completes(graph, tmp_path: Path, context: RunContext | None) -> None:
