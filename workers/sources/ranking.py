@@ -7,16 +7,44 @@ This module imports only the standard library.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from workers.sources.query import SearchQuery, term_matches
 
-__all__ = ["COVERAGE_FLOOR", "COVERAGE_POWER", "LINK_SHARE_FREE", "candidate_score",
-           "link_factor", "rank_score"]
+__all__ = ["COVERAGE_FLOOR", "COVERAGE_POWER", "EXACT_NAME_BOOST", "LINK_SHARE_FREE",
+           "candidate_score", "exact_names", "link_factor", "rank_score"]
 
 COVERAGE_POWER = 2.0
 COVERAGE_FLOOR = 0.25
 """The least share of its bm25 a passage keeps for its coverage (see :func:`rank_score`)."""
+
+
+EXACT_NAME_BOOST = 1.0
+"""How much a title naming the question's identifiers exactly raises a passage: up to x2."""
+
+_WHOLE_WORDS = re.compile(r"\w+")
+
+
+def exact_names(terms: Sequence[str], title: str) -> float:
+    """The share of the identifier terms (those with ``_``, such as ``add_messages``) that
+    ``title`` has as whole words; 0.0 when the query has none.
+
+    Words are matched by their forms and FTS5 splits identifiers at ``_``, so without this
+    ``add_message`` ranks with ``add_messages`` (a new user asked about the second and got the
+    first cited first).
+
+    Example:
+        >>> exact_names(["add_messages", "state"], "add_messages")
+        1.0
+        >>> exact_names(["add_messages"], "add_message")
+        0.0
+    """
+    idents = [t for t in terms if "_" in t.strip("_")]
+    if not idents:
+        return 0.0
+    words = set(_WHOLE_WORDS.findall(title.lower()))
+    return sum(t.lower() in words for t in idents) / len(idents)
 
 
 def rank_score(query: SearchQuery, bm25: float, text: str, title: str) -> float:
@@ -28,7 +56,9 @@ def rank_score(query: SearchQuery, bm25: float, text: str, title: str) -> float:
     * phrase: up to x1.5 as the words stand side by side in the question's order;
     * title or heading: up to x1.5 as the words are in the document's title, the symbol's name
       or the passage's section heading;
-    * the focus's other words (``query.context``): up to x1.25.
+    * the focus's other words (``query.context``): up to x1.25;
+    * identifiers named exactly in the title, symbol name or heading (:func:`exact_names`):
+      up to x2.
 
     Args:
         query: the parsed query (:func:`~workers.sources.query.search_query`).
@@ -44,6 +74,7 @@ def rank_score(query: SearchQuery, bm25: float, text: str, title: str) -> float:
     if n > 1:
         score *= 1 + 0.5 * max(pairs, title_pairs) / (n - 1)
     score *= 1 + 0.5 * len(in_title) / n
+    score *= 1 + EXACT_NAME_BOOST * exact_names(terms, title)
     if query.context:
         found, _ = term_matches(query.context, f"{title} {text}")
         score *= 1 + 0.25 * len(found) / len(query.context)

@@ -113,3 +113,19 @@ def test_link_share_is_the_share_of_visible_text_in_links() -> None:
                      "</body></html>").link_share == 1.0
     assert link_factor(0.1) == link_factor(0.5) == 1.0 > link_factor(0.7) > link_factor(1.0)
     assert link_factor(1.0) == 0.1
+
+
+def test_an_identifier_named_exactly_ranks_before_its_inflection(tmp_path: Path) -> None:
+    """FTS5 splits ``add_messages`` at ``_`` and words match by their forms, so the singular
+    ``add_message`` ranked with it, and first when its text was shorter (a new user asked
+    about ``add_messages`` and got ``add_message`` cited first)."""
+    root = tmp_path / "f"
+    write(root, "one.html", _page("add_message", "<p>Add a message to the history.</p>"))
+    write(root, "many.html", _page("add_messages", "<p>Merge two lists of messages, updating "
+                                   "existing messages by their id; the reducer of a messages "
+                                   "channel.</p>"))
+    with Corpus.open(tmp_path / "d", folder=root) as c:
+        question = "What does add_messages do?"
+        assert c.search(question, k=2, focus=question)[0].doc_id == "many.html"
+        question = "What does add_message do?"
+        assert c.search(question, k=2, focus=question)[0].doc_id == "one.html"
