@@ -6,8 +6,8 @@ Run it::
 
 Before anything is timed it writes the project's own bytecode (:func:`compile_project`), as a
 user's first run does (``PYTHONDONTWRITEBYTECODE``, set on CI machines, would otherwise have each
-run compile the app again). What it measures (on this machine, offline model, default corpus = the installed packages' docs,
-topic "checkpointer pending writes"):
+run compile the app again). What it measures (on this machine, offline model, default corpus =
+the installed packages' docs, topic "checkpointer pending writes"):
 
 1. **cold run**: ``python -m app research ...`` in a subprocess on a brand-new temp data dir, so
    the corpus index is built first (the script checks that no index existed before and that one
