@@ -17,7 +17,7 @@ import hashlib
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -145,18 +145,24 @@ class Corpus:
         skipped: Counter[str] = Counter()
         notes: list[str] = []
         shown = ""
+        describe: Callable[[], str] | None = None  # folder mode: counts the files indexed
         if folder is not None:
             folder, shown, files = folder_source.corpus_folder(
                 folder, skipped, max_file_bytes=max_file_bytes, notes=notes)
             fingerprint = folder_source.folder_fingerprint(folder, files)
             kind = "dir-" + hashlib.blake2b(raw(str(folder)), digest_size=4).hexdigest()
-            description = f"folder corpus: {shown} ({plural(len(files), 'file')})"
+            indexed: set[str] = set()
+            description = f"folder corpus: {shown}"
+
+            def describe() -> str:
+                # the files that gave passages: a binary, blank or broken one is only in notes
+                return f"{description} ({plural(len(indexed), 'file')})"
 
             def docs_factory() -> Iterator[RawDoc]:
                 # navigation bars and footers repeated across the pages go before indexing;
                 # a generator, so nothing is read before the build has its temp file
-                yield from strip_repeated(folder_source.folder_docs(files, skipped, notes,
-                                                                    progress))
+                docs = strip_repeated(folder_source.folder_docs(files, skipped, notes, progress))
+                yield from folder_source.files_of(docs, files, indexed)
         else:
             packages = tuple(dict.fromkeys(packages))
             fingerprint, description = package_fingerprint(packages)
@@ -177,6 +183,7 @@ class Corpus:
                             docs_factory(),
                             {"fingerprint": fingerprint, "description": description, "kind": kind},
                             notes=notes,
+                            describe=describe,
                         )
                     except NoText as exc:
                         if folder is None:

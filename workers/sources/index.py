@@ -27,7 +27,7 @@ import re
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -87,7 +87,8 @@ _FTS_DEFAULT_AUTOMERGE = 4
 
 
 def build(
-    path: Path, docs: Iterable[RawDoc], meta: dict[str, str], notes: list[str] | None = None
+    path: Path, docs: Iterable[RawDoc], meta: dict[str, str], notes: list[str] | None = None,
+    describe: Callable[[], str] | None = None,
 ) -> dict[str, str]:
     """Write a complete index to ``path`` atomically (temp file + ``os.replace``).
 
@@ -97,6 +98,8 @@ def build(
         meta: the meta table's first entries (fingerprint, description, kind).
         notes: filled while ``docs`` is consumed (skipped files); stored as the ``notes`` meta
             entry, one line each.
+        describe: called once ``docs`` is consumed: the description (instead of
+            ``meta["description"]``), for one that counts what was indexed.
 
     Returns:
         The meta table as written.
@@ -125,7 +128,9 @@ def build(
                     "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                     "notes": "\n".join(capped_notes(notes or [])),
                 }
-                meta["description"] = f"{meta['description']} ({len(passage_rows):,} passages)"
+                head = describe() if describe is not None else meta["description"]
+                count = f"{len(passage_rows):,} passage{'' if len(passage_rows) == 1 else 's'}"
+                meta["description"] = f"{head} ({count})"
                 con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
         finally:
             con.close()
