@@ -61,7 +61,7 @@ class Progress:
     def _indexing(self, data: dict[str, Any]) -> None:
         """The thread id at once, then, for a folder of :data:`SHOW_INDEXING_FROM` files or
         more, how far the index build is: a rich progress bar on a terminal, a line at the
-        start and at the end elsewhere."""
+        start and once every file is read elsewhere."""
         done, total = data["done"], data["total"]
         if not self.thread_shown:
             self.line(f"thread {data['thread_id']}", "bold")
@@ -83,7 +83,9 @@ class Progress:
         if done >= total:
             if self.bar:
                 self.bar.stop()
-            self.line(f"indexed {total} file(s)")
+            # read, not indexed: a binary or blank file among them is only named in the notes
+            # (the corpus line counts the files indexed)
+            self.line(f"read {total} file(s); writing the index")
 
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
         if kind == "indexing":
