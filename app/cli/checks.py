@@ -54,7 +54,8 @@ def writable(folder: Path) -> bool:
 
 def check_writable_data_dir(settings: Settings) -> Path:
     """:func:`check_data_dir`, for a command that writes (``research``, ``resume``, ``review``,
-    ``prune``): the data dir, or the folder it would be made in, must take new files.
+    ``prune`` but its dry run): the data dir, or the folder it would be made in, must take new
+    files.
 
     Raises:
         BadInput: it is a file, or cannot be written (read-only, no permission).
@@ -63,7 +64,7 @@ def check_writable_data_dir(settings: Settings) -> Path:
     existing = nearest_existing(data_dir)
     if existing is not None and not writable(existing):
         raise BadInput(f"data dir {data_dir} is not writable (read-only or no permission); "
-                       "threads and inspect still read it")
+                       "threads, inspect and prune --dry-run still read it")
     return data_dir
 
 

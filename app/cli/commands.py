@@ -249,7 +249,7 @@ def prune(args: argparse.Namespace) -> int:
     from app.storage import storage_of
 
     settings = settings_of(args)
-    if settings.database_url:
+    if settings.database_url or args.dry_run:  # a dry run only reads, like threads and inspect
         check_data_dir(settings)
     else:  # it takes each thread's lock file and rewrites the checkpoints file
         check_writable_data_dir(settings)

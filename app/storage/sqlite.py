@@ -274,17 +274,24 @@ class SqliteStorage(Storage):
                 yield store
 
     @contextmanager
-    def thread_lock(self, thread_id: str) -> Iterator[None]:
+    def thread_lock(self, thread_id: str, *, read_only: bool = False) -> Iterator[None]:
         """A non-blocking ``flock`` on ``<data dir>/locks/<sha8 of thread_id>.lock`` (the folder
-        is created; the OS drops the lock with the process). Not POSIX: no lock at all."""
+        is created, unless ``read_only``: then a missing file means no run holds it, and an
+        existing one is opened for reading, which ``flock`` takes too; the OS drops the lock
+        with the process). Not POSIX: no lock at all."""
         try:
             import fcntl
         except ImportError:  # pragma: no cover - not POSIX: run unlocked
             yield
             return
         folder = self.data_dir / "locks"
-        folder.mkdir(parents=True, exist_ok=True)
-        with open(folder / f"{sha8(thread_id)}.lock", "a+") as handle:
+        path = folder / f"{sha8(thread_id)}.lock"
+        if read_only and not path.is_file():
+            yield
+            return
+        if not read_only:
+            folder.mkdir(parents=True, exist_ok=True)
+        with open(path, "r" if read_only else "a+") as handle:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

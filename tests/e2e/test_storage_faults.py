@@ -4,7 +4,8 @@
   makes the commands that need it fail with one line that names the file and the way out (move
   it aside), exit 1, never a traceback; ``threads`` and ``inspect`` still show what the other
   database knows. Following the advice gets the run going again.
-* ``threads`` and ``inspect`` on a read-only data dir open both databases read-only and work.
+* ``threads``, ``inspect`` and ``prune --dry-run`` on a read-only data dir open the databases
+  read-only and work.
   As root (CI) file modes do not stop writes, so the data dir is made read-only with a read-only
   bind mount in a private mount namespace (``unshare -m``); the test is skipped where neither
   way is available.
@@ -171,11 +172,33 @@ def test_commands_that_write_refuse_a_read_only_data_dir_in_one_line(finished,
     # .../locks/....lock", prune in "OperationalError: unable to open database file"
     data, thread_id = finished
     for args in (["research", SMALL_TOPIC, "--corpus", str(small_corpus)],
-                 ["resume", thread_id], ["prune", "--dry-run"]):
+                 ["resume", thread_id], ["prune"], ["prune", "--thread-id", thread_id]):
         proc = _run_read_only(data, *args, "--data-dir", str(data))
         assert proc.returncode == 2, (args, proc.stderr)
         assert _one_error_line(proc) == (f"error: data dir {data} is not writable (read-only "
-                                         "or no permission); threads and inspect still read it")
+                                         "or no permission); threads, inspect and prune "
+                                         "--dry-run still read it")
+
+
+def test_prune_dry_run_works_on_a_read_only_data_dir(finished) -> None:
+    # A dry run writes nothing, yet it was refused there like a prune (a new user's trial):
+    # it reads, as threads and inspect do, and says what a prune would remove.
+    data, thread_id = finished
+    before = {p.name: p.stat().st_size for p in data.rglob("*")}
+    for args in (["prune", "--dry-run", "--json"],
+                 ["prune", "--dry-run", "--json", "--thread-id", thread_id]):
+        proc = _run_read_only(data, *args, "--data-dir", str(data))
+        assert proc.returncode == 0, (args, proc.stderr)
+        result = json.loads(proc.stdout)
+        (shown,) = result["threads"]
+        assert shown["thread_id"] == thread_id and shown["action"] == "would prune", result
+        assert shown["checkpoints_removed"] > 0 and result["bytes_freed"] == 0, result
+    assert {p.name: p.stat().st_size for p in data.rglob("*")} == before  # no locks/, no -shm
+    # the same counts as a dry run on the writable data dir, and as the prune itself
+    dry = json.loads(run_cli("prune", "--dry-run", "--json", "--data-dir", data).stdout)
+    done = json.loads(run_cli("prune", "--json", "--data-dir", data).stdout)
+    for key in ("checkpoints_removed", "writes_removed"):
+        assert result[key] == dry[key] == done[key], (key, result, dry, done)
 
 
 def test_a_report_out_where_nothing_can_be_written_is_refused_before_the_run(tmp_path,
