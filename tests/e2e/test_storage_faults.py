@@ -4,8 +4,8 @@
   makes the commands that need it fail with one line that names the file and the way out (move
   it aside), exit 1, never a traceback; ``threads`` and ``inspect`` still show what the other
   database knows. Following the advice gets the run going again.
-* ``threads``, ``inspect`` and ``prune --dry-run`` on a read-only data dir open the databases
-  read-only and work.
+* ``threads``, ``inspect``, ``review THREAD_ID`` (no decision) and ``prune --dry-run`` on a
+  read-only data dir open the databases read-only and work.
   As root (CI) file modes do not stop writes, so the data dir is made read-only with a read-only
   bind mount in a private mount namespace (``unshare -m``); the test is skipped where neither
   way is available.
@@ -226,3 +226,21 @@ def test_a_bad_or_unreachable_database_url_is_one_line(tmp_path: Path, small_cor
         assert "cannot connect to PostgreSQL at postgresql://me:***@127.0.0.1:1/research" in line
         assert "s3cret" not in proc.stdout + proc.stderr
     assert not (tmp_path / "data" / CHECKPOINTS_DB).exists()
+
+
+def test_review_shows_what_a_thread_awaits_on_a_read_only_data_dir(tmp_path,
+                                                                    small_corpus) -> None:
+    # ``review THREAD_ID`` with no decision only reads (what the thread awaits), like inspect;
+    # it was refused there as a command that writes (the sibling of ``prune --dry-run``)
+    data = tmp_path / "data"
+    paused = _research(data, small_corpus, "--review", "--json")
+    assert paused.returncode == 0, paused.stderr
+    thread_id = json.loads(paused.stdout)["thread_id"]
+    before = sorted(p.name for p in data.rglob("*"))
+    proc = _run_read_only(data, "review", thread_id, "--json", "--data-dir", str(data))
+    assert proc.returncode == 0, proc.stderr
+    shown = json.loads(proc.stdout)
+    assert shown["status"] == "awaiting_review" and shown["thread_id"] == thread_id, shown
+    proc = _run_read_only(data, "review", thread_id, "--approve", "--data-dir", str(data))
+    assert proc.returncode == 2 and "is not writable" in _one_error_line(proc)
+    assert sorted(p.name for p in data.rglob("*")) == before
