@@ -38,6 +38,7 @@ def _unless_damaged(notes: list[str]) -> Iterator[None]:
 
 
 def _raise_or_keep(notes: list[str], warnings: list[str] | None) -> None:
+    notes[:] = dict.fromkeys(notes)  # both databases damaged: one line names both, said once
     if warnings is None and notes:
         raise DamagedDatabase(notes[0])
     if warnings is not None:

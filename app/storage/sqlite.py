@@ -185,9 +185,11 @@ class SqliteStorage(Storage):
         return self.data_dir / RESULTS_DB
 
     def damaged(self, exc: BaseException) -> DamagedDatabase | None:
-        """The :class:`DamagedDatabase` error naming the damaged file, if ``exc`` is SQLite
-        reporting damage; else None. Each file is checked with ``PRAGMA quick_check`` to name
-        the right one."""
+        """The :class:`DamagedDatabase` error naming the damaged file (or both), if ``exc`` is
+        SQLite reporting damage; else None. Each file is checked with ``PRAGMA quick_check`` to
+        name the right one: both named in one line when both are damaged, so the way out is
+        said once and whole (one line each read as two faults, and moving the first aside only
+        led to the second)."""
         if not is_damage(exc):
             return None
         bad = [p for p in (self.checkpoints_path, self.results_path) if _is_damaged(p)]
@@ -195,6 +197,12 @@ class SqliteStorage(Storage):
         if not bad:
             return DamagedDatabase(f"a database in {self.data_dir} is damaged ({reason}); run "
                                 "`sqlite3 FILE 'PRAGMA integrity_check'` on its .sqlite files")
+        if len(bad) == 2:  # the same line whichever file raised: a command says it once
+            cp, rp = bad
+            return DamagedDatabase(
+                f"the checkpoint database {cp} and the results database {rp} are both "
+                f"damaged; move them aside (mv {cp} {cp}.damaged && mv {rp} {rp}.damaged) and "
+                "run again: every thread starts afresh and computes its rows again")
         path = bad[0]
         what = "checkpoint" if path == self.checkpoints_path else "results"
         after = ("every thread starts afresh (result rows are kept)" if what == "checkpoint"

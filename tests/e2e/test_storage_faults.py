@@ -124,6 +124,34 @@ def test_garbage_in_the_results_database_is_named_with_the_way_out(finished,
     assert summary["ok"] is True and summary["db_rows"] == summary["expected"]
 
 
+def test_both_databases_damaged_is_one_line_naming_both(finished, small_corpus) -> None:
+    # threads and inspect printed two lines (one per database), research named only the
+    # checkpoints: moving that aside led to the second fault (a new user's trial)
+    data, thread_id = finished
+    checkpoints, results = data / CHECKPOINTS_DB, data / RESULTS_DB
+    for extra in [*data.glob(CHECKPOINTS_DB + "-*"), *data.glob(RESULTS_DB + "-*")]:
+        extra.unlink()
+    with open(checkpoints, "r+b") as handle:
+        handle.truncate(checkpoints.stat().st_size // 2)
+    results.write_bytes(b"this is no database, just garbage " * 400)
+
+    for args in (["threads"], ["inspect", thread_id], ["inspect", thread_id, "--report"],
+                 ["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", str(small_corpus)],
+                 ["prune", "--dry-run"]):
+        proc = run_cli(*args, "--data-dir", data)
+        assert proc.returncode == 1, (args, proc.stderr)
+        line = _one_error_line(proc)
+        assert str(checkpoints) in line and str(results) in line, (args, line)
+        assert "move them aside" in line, (args, line)
+
+    # the way out works
+    for path in (checkpoints, results):
+        path.rename(path.with_name(path.name + ".damaged"))
+    proc = _research(data, small_corpus, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["ok"] is True
+
+
 _READ_ONLY_MOUNT = ('mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && '
                     'shift && exec "$@"')
 
