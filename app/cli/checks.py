@@ -22,7 +22,8 @@ def validate_topic(raw: str) -> str:
 
     Raises:
         BadInput: empty, longer than :data:`MAX_TOPIC_CHARS`, with control or bidi characters,
-            or with no letter or digit.
+            with no letter or digit, or with no word a search looks for (one letter, only
+            words like "what" and "the": :func:`workers.sources.query.query_terms`).
     """
     topic = " ".join(raw.split())
     if not topic:
@@ -34,6 +35,12 @@ def validate_topic(raw: str) -> str:
         raise BadInput("the topic contains control characters")
     if not any(ch.isalnum() for ch in topic):
         raise BadInput("the topic has no letters or digits; say what to research")
+    from workers.sources.query import query_terms  # the words a corpus search looks for
+
+    if not query_terms(topic):  # "x", "what is it": a run searched nothing and said nothing
+        raise BadInput(f"the topic {topic!r} has no word to search for (single letters and "
+                       "words like 'what' or 'the' are not searched); say what to research, "
+                       "e.g. research \"checkpointer pending writes\"")
     return topic
 
 
