@@ -17,7 +17,15 @@ import json
 import re
 from pathlib import Path
 
-from tests.durability._helpers import AS_OF, EXPECTED_TASKS, TOPIC, db_rows, describe, run_app
+from tests.durability._helpers import (
+    AS_OF,
+    EXPECTED_TASKS,
+    TOPIC,
+    db_rows,
+    describe,
+    run_app,
+    thread_id_of,
+)
 from tests.expected import sub_questions
 
 
@@ -62,3 +70,13 @@ def test_a_rerun_counts_its_own_rounds(tmp_path: Path, durability_corpus: Path) 
         assert f"round 2: sending {critics} task(s) again" in proc.stdout, (run, proc.stdout)
         assert f"note: round 2: re-dispatching {critics} failed task(s)" in proc.stdout, run
         assert "round 3" not in proc.stdout and "round 5" not in proc.stdout, (run, proc.stdout)
+    # inspect's rows say the same: the round of each row within the run that wrote it (the
+    # thread's own, 5 and 6 here, stay in --json as "round")
+    proc = run_app("inspect", thread_id_of(), "--data-dir", str(tmp_path / "data"), "--json")
+    assert proc.returncode == 0, describe(proc)
+    rows = json.loads(proc.stdout)["rows"]
+    assert {(r["worker"], r["round"], r["run_round"]) for r in rows} == {
+        ("critic", 6, 2), ("docs_search", 5, 1), ("analyst", 5, 1)}, rows
+    text = run_app("inspect", thread_id_of(), "--data-dir", str(tmp_path / "data")).stdout
+    shown = [line.split()[1] for line in text.splitlines() if line.startswith("ok ")]
+    assert sorted(shown) == ["1"] * 6 + ["2"] * 3, text
