@@ -4,43 +4,23 @@
 from __future__ import annotations
 
 import tempfile
-import unicodedata
 from pathlib import Path
 
 from app.cli.exit_codes import BadInput
+from app.research.topics import topic_problem
 from app.settings.config import Settings
-
-MAX_TOPIC_CHARS = 500
-
-# Invisible characters that reorder how text is displayed (the "Trojan Source" family): a topic
-# must look like what it is in the report, the thread id and the database.
-_BIDI_CONTROLS = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def validate_topic(raw: str) -> str:
     """The topic with its whitespace collapsed.
 
     Raises:
-        BadInput: empty, longer than :data:`MAX_TOPIC_CHARS`, with control or bidi characters,
-            with no letter or digit, or with no word a search looks for (one letter, only
-            words like "what" and "the": :func:`workers.sources.query.query_terms`).
+        BadInput: what :func:`app.research.topics.topic_problem` finds: empty, too long, with
+            control characters, or with no word to search for.
     """
     topic = " ".join(raw.split())
-    if not topic:
-        raise BadInput("the topic is empty; say what to research, e.g. "
-                       "research \"checkpointer pending writes\"")
-    if len(topic) > MAX_TOPIC_CHARS:
-        raise BadInput(f"the topic has {len(topic)} characters; the limit is {MAX_TOPIC_CHARS}")
-    if any(unicodedata.category(ch) == "Cc" or ch in _BIDI_CONTROLS for ch in topic):
-        raise BadInput("the topic contains control characters")
-    if not any(ch.isalnum() for ch in topic):
-        raise BadInput("the topic has no letters or digits; say what to research")
-    from workers.sources.query import query_terms  # the words a corpus search looks for
-
-    if not query_terms(topic):  # "x", "what is it": a run searched nothing and said nothing
-        raise BadInput(f"the topic {topic!r} has no word to search for (single letters and "
-                       "words like 'what' or 'the' are not searched); say what to research, "
-                       "e.g. research \"checkpointer pending writes\"")
+    if why := topic_problem(topic):
+        raise BadInput(why)
     return topic
 
 
