@@ -214,25 +214,31 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         "checkpoints_at": CHECKPOINTS_DB if sqlite else f"the checkpoint tables at {storage.label}",
         "bytes_before": storage.checkpoint_bytes(), "threads": []}
     if targets:
-        # a dry run writes nothing (like threads and inspect), so a read-only data dir will do
-        with storage.checkpointer(read_only=dry_run) as saver:
-            if not dry_run:  # the log moved into the file first (a read-only saver cannot)
-                result["bytes_before"] = storage.checkpoint_bytes(saver)
-            reader = research_graph(saver) if saver is not None else None
-            for tid in targets:
-                result["threads"].append(_prune_one(saver, reader, storage, tid, dry_run))
-            removed = any(t["checkpoints_removed"] or t["writes_removed"]
-                          for t in result["threads"])
-            if removed and not dry_run and sqlite:
-                _sqlite_compact(saver)
-            result["bytes_after"] = (result["bytes_before"] if dry_run
-                                     else storage.checkpoint_bytes(saver))
+        _prune_targets(storage, targets, result, dry_run=dry_run)
     else:
         result["bytes_after"] = result["bytes_before"]
     result["bytes_freed"] = max(0, result["bytes_before"] - result["bytes_after"])
     result["checkpoints_removed"] = sum(t["checkpoints_removed"] for t in result["threads"])
     result["writes_removed"] = sum(t["writes_removed"] for t in result["threads"])
     return result
+
+
+def _prune_targets(storage: Storage, targets: list[str], result: dict[str, Any], *,
+                   dry_run: bool) -> None:
+    """Prune each of ``targets`` on one checkpointer, filling ``result``'s ``threads``,
+    ``bytes_before`` and ``bytes_after``. A dry run's checkpointer is read-only: it writes
+    nothing (like ``threads`` and ``inspect``), so a read-only data dir will do."""
+    with storage.checkpointer(read_only=dry_run) as saver:
+        if not dry_run:  # the log moved into the file first (a read-only saver cannot)
+            result["bytes_before"] = storage.checkpoint_bytes(saver)
+        reader = research_graph(saver) if saver is not None else None
+        for tid in targets:
+            result["threads"].append(_prune_one(saver, reader, storage, tid, dry_run))
+        removed = any(t["checkpoints_removed"] or t["writes_removed"] for t in result["threads"])
+        if removed and not dry_run and result["compacts"]:
+            _sqlite_compact(saver)
+        result["bytes_after"] = (result["bytes_before"] if dry_run
+                                 else storage.checkpoint_bytes(saver))
 
 
 def _prune_one(saver: Any, reader: Any, storage: Storage, thread_id: str, dry_run: bool

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from workers.sources import folder as folder_source
 from workers.sources import index
-from workers.sources.base import CorpusError, Document, IndexVanished, NoText, Passage, RawDoc
+from workers.sources.base import CorpusError, Document, NoText, Passage, RawDoc
 from workers.sources.boilerplate import strip_repeated
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
 from workers.sources.query import search_query
@@ -60,47 +60,6 @@ RELEVANCE_FLOOR = 0.5
 
 _WEIGHTS = ", ".join(str(float(w)) for w in COLUMN_WEIGHTS)
 _PASSAGE_COLS = "p.ref, p.doc_id, p.title, p.source, p.text"
-
-
-def _build_locked(
-    data_dir: Path, path: Path, head: dict[str, str], docs: Callable[[], Iterable[RawDoc]],
-    notes: list[str], describe: Callable[[], str] | None,
-) -> tuple[dict[str, str], bool]:
-    """The index at ``path`` as ``(meta, built)``: built from ``docs()`` under its source's
-    build lock, unless another process built it while this one waited for the lock.
-
-    Raises:
-        NoText: no document had any text.
-        IndexVanished: the data dir, or the index being built in it, was deleted meanwhile.
-        CorpusError: the index cannot be written.
-    """
-    kind = head["kind"]
-    try:
-        with index.build_lock(data_dir / f".corpus-{kind}.lock") as locked:
-            meta = index.read_meta(path)  # another process may have built it while we waited
-            if meta is not None and meta.get("fingerprint") == head["fingerprint"]:
-                return meta, False
-            index.remove_orphan_temps(data_dir, kind, locked)
-            meta = index.build(path, docs(), head, notes=notes, describe=describe)
-    except (OSError, sqlite3.Error) as exc:
-        raise _build_failed(data_dir, path, exc) from None
-    index.remove_stale(data_dir, kind, keep=path)
-    return meta, True
-
-
-def _build_failed(data_dir: Path, path: Path, exc: BaseException) -> CorpusError | IndexVanished:
-    """The one-line error of an index build that failed with ``exc``: the data dir deleted under
-    it (SQLite writes on to the unlinked temp file, then its rename fails with a raw errno
-    line; a new user's trial), or the index file unwritable."""
-    shown = safe_name(str(data_dir))
-    again = "nothing was indexed; the same command again starts over"
-    if not data_dir.is_dir():
-        return IndexVanished(f"the data dir {shown} was deleted while the corpus index was "
-                             f"being built in it: {again}")
-    if isinstance(exc, FileNotFoundError):  # the temp file went, the folder is there (again)
-        return IndexVanished(f"the corpus index being built in the data dir {shown} was deleted "
-                             f"(or the data dir was deleted and made again): {again}")
-    return CorpusError(f"cannot build corpus index {safe_name(str(path))}: {exc}")
 
 
 class Corpus:
@@ -217,7 +176,7 @@ class Corpus:
             return cls(path, meta, built=False)
         head = {"fingerprint": fingerprint, "description": description, "kind": kind}
         try:
-            meta, built = _build_locked(data_dir, path, head, docs_factory, notes, describe)
+            meta, built = index.build_locked(data_dir, path, head, docs_factory, notes, describe)
         except NoText as exc:
             if folder is None:
                 raise CorpusError(str(exc)) from None
