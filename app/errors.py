@@ -13,8 +13,8 @@ import ``app/``; the CLI maps them to exit 2 as well.
 from __future__ import annotations
 
 __all__ = [
-    "DomainError", "NothingToResume", "NothingToReview", "ThreadMismatch", "UnknownCheckpoint",
-    "UnknownThread",
+    "BadTopic", "DomainError", "NothingToResume", "NothingToReview", "ThreadMismatch",
+    "UnknownCheckpoint", "UnknownThread",
 ]
 
 
@@ -40,3 +40,8 @@ class NothingToReview(DomainError):
 
 class UnknownCheckpoint(DomainError):
     """``review --checkpoint ID``: the thread has no checkpoint with that id."""
+
+
+class BadTopic(DomainError):
+    """A run's topic is no topic to research (empty, too long, nothing to search for): the CLI
+    refuses it before the run; a served run's input meets it in ``plan``."""

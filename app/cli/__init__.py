@@ -88,7 +88,10 @@ def _failed(exc: Exception) -> int:
     if isinstance(exc, TryLater):  # the thread busy: not a failure, a script may retry
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_TRY_LATER
-    if isinstance(exc, StorageError):  # damaged or unreachable: says which
+    from workers.sources import IndexVanished
+
+    # damaged or unreachable, or the data dir deleted under the run or its index build: says which
+    if isinstance(exc, StorageError | IndexVanished):
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     from app.settings.credentials import redact

@@ -4,36 +4,23 @@
 from __future__ import annotations
 
 import tempfile
-import unicodedata
 from pathlib import Path
 
 from app.cli.exit_codes import BadInput
+from app.research.topics import topic_problem
 from app.settings.config import Settings
-
-MAX_TOPIC_CHARS = 500
-
-# Invisible characters that reorder how text is displayed (the "Trojan Source" family): a topic
-# must look like what it is in the report, the thread id and the database.
-_BIDI_CONTROLS = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def validate_topic(raw: str) -> str:
     """The topic with its whitespace collapsed.
 
     Raises:
-        BadInput: empty, longer than :data:`MAX_TOPIC_CHARS`, with control or bidi characters,
-            or with no letter or digit.
+        BadInput: what :func:`app.research.topics.topic_problem` finds: empty, too long, with
+            control characters, or with no word to search for.
     """
     topic = " ".join(raw.split())
-    if not topic:
-        raise BadInput("the topic is empty; say what to research, e.g. "
-                       "research \"checkpointer pending writes\"")
-    if len(topic) > MAX_TOPIC_CHARS:
-        raise BadInput(f"the topic has {len(topic)} characters; the limit is {MAX_TOPIC_CHARS}")
-    if any(unicodedata.category(ch) == "Cc" or ch in _BIDI_CONTROLS for ch in topic):
-        raise BadInput("the topic contains control characters")
-    if not any(ch.isalnum() for ch in topic):
-        raise BadInput("the topic has no letters or digits; say what to research")
+    if why := topic_problem(topic):
+        raise BadInput(why)
     return topic
 
 
@@ -54,7 +41,8 @@ def writable(folder: Path) -> bool:
 
 def check_writable_data_dir(settings: Settings) -> Path:
     """:func:`check_data_dir`, for a command that writes (``research``, ``resume``, ``review``,
-    ``prune``): the data dir, or the folder it would be made in, must take new files.
+    ``prune`` but its dry run): the data dir, or the folder it would be made in, must take new
+    files.
 
     Raises:
         BadInput: it is a file, or cannot be written (read-only, no permission).
@@ -63,7 +51,7 @@ def check_writable_data_dir(settings: Settings) -> Path:
     existing = nearest_existing(data_dir)
     if existing is not None and not writable(existing):
         raise BadInput(f"data dir {data_dir} is not writable (read-only or no permission); "
-                       "threads and inspect still read it")
+                       "threads, inspect and prune --dry-run still read it")
     return data_dir
 
 

@@ -56,7 +56,10 @@ def run(args: argparse.Namespace) -> int:
     """``research``, ``resume`` and ``review``: one run of the graph (``app.runs.run``), its
     summary printed. Exit 0 when the outcome is ``ok``, else 1."""
     settings = settings_of(args)
-    validate_paths(settings)
+    if args.command == "review" and not _decides(args):
+        check_data_dir(settings)  # it only shows what the thread awaits: it reads, like inspect
+    else:
+        validate_paths(settings)
     if settings.web:
         web_key(settings)  # refused now, before anything is written
     topic, as_of = None, as_of_or_today(None)
@@ -136,7 +139,7 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
 
     checkpoint = getattr(args, "checkpoint", None)
     payload, unfinished = pending_review(storage_of(settings), args.thread_id, checkpoint)
-    decided = args.approve or args.question or args.drop or args.redo
+    decided = _decides(args)
     if checkpoint is not None and payload is None:
         raise NothingToReview(f"checkpoint {checkpoint!r} of thread {args.thread_id!r} is not a "
                               "review pause (python -m app inspect THREAD_ID lists the thread's "
@@ -165,6 +168,11 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
         return review_value(payload, questions=args.question, drop=args.drop, redo=args.redo)
     except ReviewError as exc:
         raise BadInput(str(exc)) from None
+
+
+def _decides(args: argparse.Namespace) -> bool:
+    """Whether a ``review`` command gives a decision (else it shows what the thread awaits)."""
+    return bool(args.approve or args.question or args.drop or args.redo)
 
 
 def _warn(warnings: list[str]) -> int:
@@ -249,7 +257,7 @@ def prune(args: argparse.Namespace) -> int:
     from app.storage import storage_of
 
     settings = settings_of(args)
-    if settings.database_url:
+    if settings.database_url or args.dry_run:  # a dry run only reads, like threads and inspect
         check_data_dir(settings)
     else:  # it takes each thread's lock file and rewrites the checkpoints file
         check_writable_data_dir(settings)

@@ -43,6 +43,9 @@ class Progress:
         self.thread_shown = False
         self.bar: Any = None  # the index build's progress bar (None: not indexing yet)
         self.task: Any = None
+        # The thread's round that is this run's first: rounds go on across a thread's reruns,
+        # and a line says this run's (a rerun's first round read "round 3" on every result)
+        self.first_round = 1
 
     def line(self, text: str, style: str | None = None) -> None:
         """Print one line (rich styling on a terminal, plain text elsewhere)."""
@@ -61,7 +64,7 @@ class Progress:
     def _indexing(self, data: dict[str, Any]) -> None:
         """The thread id at once, then, for a folder of :data:`SHOW_INDEXING_FROM` files or
         more, how far the index build is: a rich progress bar on a terminal, a line at the
-        start and at the end elsewhere."""
+        start and once every file is read elsewhere."""
         done, total = data["done"], data["total"]
         if not self.thread_shown:
             self.line(f"thread {data['thread_id']}", "bold")
@@ -83,7 +86,9 @@ class Progress:
         if done >= total:
             if self.bar:
                 self.bar.stop()
-            self.line(f"indexed {total} file(s)")
+            # read, not indexed: a binary or blank file among them is only named in the notes
+            # (the corpus line counts the files indexed)
+            self.line(f"read {total} file(s); writing the index")
 
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
         if kind == "indexing":
@@ -108,6 +113,7 @@ class Progress:
             self.line(f"model: {data['model']}")
             self.line(f"corpus: {data['corpus']}")
         elif kind == "planned":
+            self.first_round = data.get("first_round") or 1
             self.line(f"planned {len(data['sub_questions'])} sub-questions, "
                       f"{data['total']} tasks:")
             for i, question in enumerate(data["sub_questions"], 1):
@@ -115,7 +121,8 @@ class Progress:
         elif kind == "envelope":
             env = data["envelope"]
             status = env.get("status", "ok")
-            round_ = f" round {env['round']}" if env.get("round", 1) > 1 else ""
+            in_run = env.get("round", 1) - self.first_round + 1
+            round_ = f" round {in_run}" if in_run > 1 else ""
             attempts = f" after {env['attempts']} attempts" if env.get("attempts", 1) > 1 else ""
             width = len(str(data["total"]))
             text = (
@@ -126,7 +133,8 @@ class Progress:
                 text += f"  ({clip(env.get('error') or '', 120)})"
             self.line(text, "red" if status == "error" else None)
         elif kind == "dispatched":
-            self.line(f"round {data['round']}: sending {data['tasks']} task(s) again")
+            self.line(f"round {data.get('run_round', data['round'])}: sending {data['tasks']} "
+                      "task(s) again")
         elif kind == "retry":
             self.line(
                 f"        {data['worker']:<12} retry  {clip(data['task_key'], _SHORT)}  (attempt "

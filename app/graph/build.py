@@ -88,7 +88,8 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         ``{"topic": ..., "as_of": "YYYY-MM-DD"}``, ``{"configurable": {"thread_id": ...}}`` and
         ``context=RunContext(...)`` (or a dict of its fields; None: the resources' defaults).
         Nodes write progress to the ``custom`` stream: ``{"planned": {"sub_questions",
-        "total"}}``, ``{"dispatched": {"round", "tasks"}}``, ``{"envelope": envelope}``,
+        "total", "first_round"}}``, ``{"dispatched": {"round", "run_round", "tasks"}}``,
+        ``{"envelope": envelope}``,
         ``{"retry": {...}}``, ``{"persisted": {"count"}}``, ``{"report": {"path", "outcome"}}``.
 
     Raises:

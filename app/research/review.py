@@ -205,8 +205,8 @@ def plan_resume(value: Any, current: Sequence[str]) -> list[str]:
         current: the planned sub-questions.
 
     Raises:
-        ReviewError: not a dict, an unknown key, or sub-questions that are empty, repeated or
-            longer than 500 characters.
+        ReviewError: not a dict, an unknown key, or sub-questions that are empty, repeated,
+            longer than 500 characters or without a word to search for (as a topic).
     """
     data = _as_dict(value, PLAN)
     if data.get("sub_questions") is None:
@@ -218,6 +218,12 @@ def plan_resume(value: Any, current: Sequence[str]) -> list[str]:
         raise ReviewError(f"sub-question {questions.index('') + 1} is empty")
     if len(set(questions)) != len(questions):
         raise ReviewError("sub_questions repeats a question")
+    from workers.sources.query import query_terms  # the words a corpus search looks for
+
+    if blank := next((q for q in questions if not query_terms(q)), None):  # "x", "why?"
+        raise ReviewError(f"sub-question {questions.index(blank) + 1} ({blank!r}) has no word to "
+                          "search for (single letters and words like 'what' or 'the' are not "
+                          "searched); ask what to find out")
     if any(len(q) > MAX_QUESTION_CHARS for q in questions):
         raise ReviewError(f"a sub-question is longer than {MAX_QUESTION_CHARS} characters")
     return questions

@@ -10,7 +10,7 @@ a node that calls them may run again (a retry, a resume) and decide the same. Th
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +21,8 @@ from state import ResearchState, Routing, Task, make_envelope_id
 __all__ = [
     "ROUNDS_BOUND", "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "WAVES_PER_ROUND", "WAVE_TASKS",
     "NextRound", "current_envelopes", "fan_out", "first_wave", "highest_round", "next_round",
-    "pending_tasks", "recursion_limit", "routing_of", "run_outcome", "wave", "waves",
+    "pending_tasks", "recursion_limit", "round_in_run", "routing_of", "run_outcome", "wave",
+    "waves",
 ]
 
 ROUNDS_BOUND = 1000
@@ -58,6 +59,19 @@ def routing_of(state: Mapping[str, Any], workers: Sequence[str],
         first_round=first if isinstance(first, int) and first > 0 else 1,
         workers=[w for w in workers if w in chosen],
     )
+
+
+def round_in_run(round_: int, first_rounds: Iterable[int]) -> int:
+    """The thread's round ``round_`` counted within the run it belongs to (1: that run's first),
+    as ``--rounds`` counts: a thread's rounds go on across its reruns. ``first_rounds`` are the
+    first rounds of the thread's runs that are known (``routing["first_round"]`` of its
+    checkpoints); with none at or below ``round_`` (history pruned), ``round_`` itself.
+
+    Example:
+        >>> [round_in_run(r, [1, 3]) for r in (1, 2, 3, 4)]
+        [1, 2, 1, 2]
+    """
+    return round_ - max((f for f in first_rounds if f <= round_), default=1) + 1
 
 
 def _this_run(state: Mapping[str, Any]) -> int:

@@ -10,9 +10,49 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "LONG_PHRASE", "asks_how_to", "compare_parts", "is_long", "main_question", "subject",
-    "topic_kind",
+    "LONG_PHRASE", "MAX_TOPIC_CHARS", "asks_how_to", "compare_parts", "is_long", "main_question",
+    "subject", "topic_kind", "topic_problem",
 ]
+
+MAX_TOPIC_CHARS = 500
+"""The longest topic a run takes (whitespace collapsed)."""
+
+# Invisible characters that reorder how text is displayed (the "Trojan Source" family): a topic
+# must look like what it is in the report, the thread id and the database.
+_BIDI_CONTROLS = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def topic_problem(topic: str) -> str | None:
+    """What makes ``topic`` (whitespace collapsed) no topic to research, in one line, or None:
+    empty, longer than :data:`MAX_TOPIC_CHARS`, with control or bidi characters, with no letter
+    or digit, or with no word a search looks for (one letter, only words like "what" and "the":
+    :func:`workers.sources.query.query_terms`). The CLI and the ``plan`` node (a served run's
+    input) both ask it.
+
+    Example:
+        >>> topic_problem("x")[:30]
+        "the topic 'x' has no word to s"
+        >>> topic_problem("checkpointer pending writes") is None
+        True
+    """
+    import unicodedata
+
+    from workers.sources.query import query_terms  # the words a corpus search looks for
+
+    if not topic:
+        return ("the topic is empty; say what to research, e.g. "
+                "research \"checkpointer pending writes\"")
+    if len(topic) > MAX_TOPIC_CHARS:
+        return f"the topic has {len(topic)} characters; the limit is {MAX_TOPIC_CHARS}"
+    if any(unicodedata.category(ch) == "Cc" or ch in _BIDI_CONTROLS for ch in topic):
+        return "the topic contains control characters"
+    if not any(ch.isalnum() for ch in topic):
+        return "the topic has no letters or digits; say what to research"
+    if not query_terms(topic):  # "x", "what is it": a run searched nothing and said nothing
+        return (f"the topic {topic!r} has no word to search for (single letters and words "
+                "like 'what' or 'the' are not searched); say what to research, e.g. "
+                "research \"checkpointer pending writes\"")
+    return None
 
 _COMPARE = re.compile(
     r"^(?:(?:what\s+is|what's)\s+the\s+differences?\s+between\s+|compare\s+|how\s+(?:do|does)\s+)?"

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from app.research.rounds import round_in_run, routing_of
 from app.runs.threads import is_unfinished, require_thread, research_graph, thread_status
 from app.storage import DamagedDatabase, Storage, open_storage, root_config
 
@@ -38,6 +39,7 @@ def _unless_damaged(notes: list[str]) -> Iterator[None]:
 
 
 def _raise_or_keep(notes: list[str], warnings: list[str] | None) -> None:
+    notes[:] = dict.fromkeys(notes)  # both databases damaged: one line names both, said once
     if warnings is None and notes:
         raise DamagedDatabase(notes[0])
     if warnings is not None:
@@ -194,8 +196,8 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         ``{"thread_id", "topic", "as_of", "run_status", "next", "values" (the latest
         checkpoint's channels but ``envelopes``), "checkpoints": [{step, source,
         ran, envelopes, unique_ids, persisted, with_payload, bytes, checkpoint_id}], "rows":
-        [{envelope_id, worker, status, error, write_count, attempts, round, first_written_at,
-        last_written_at}]}``
+        [{envelope_id, worker, status, error, write_count, attempts, round (the thread's),
+        run_round (within its run), first_written_at, last_written_at}]}``
 
     Raises:
         app.storage.DamagedDatabase: a database is damaged and no ``warnings`` list was given.
@@ -215,6 +217,7 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         return None
     history.reverse()  # oldest first
     last = (history[-1].values if history else {}) or {}
+    firsts = {routing_of(s.values, [])["first_round"] for s in history if s.values}
     return {
         "thread_id": thread_id,
         "topic": last.get("topic") or (run or {}).get("topic"),
@@ -226,8 +229,9 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         "values": {k: v for k, v in last.items() if k != "envelopes"},
         "checkpoints": [_checkpoint_line(history, i, sizes) for i in range(len(history))],
         "rows": [
-            {k: r.get(k) for k in ("envelope_id", "worker", "status", "error", "write_count",
-                                   "attempts", "round", "first_written_at", "last_written_at")}
+            {**{k: r.get(k) for k in ("envelope_id", "worker", "status", "error", "write_count",
+                                      "attempts", "round", "first_written_at", "last_written_at")},
+             "run_round": round_in_run(r.get("round") or 1, firsts)}  # the thread's, in its run
             for r in rows
         ],
     }
@@ -383,9 +387,11 @@ def print_inspection(data: dict[str, Any]) -> None:
         console.print(f"no checkpoints (status: {data['run_status']}); a hard kill under "
                       "durability=exit leaves none: `resume` runs the topic again")
     if data["rows"]:
-        _print_table(console, "results database rows of this thread (times: --json)",
+        _print_table(console, f"results database rows of this thread: {len(data['rows'])}, one "
+                     "per envelope (round: within its run; writes: by every run, in place; "
+                     "times: --json)",
                      ["status", "round", "attempts", "writes", "envelope_id"],
-                     [[r["status"], str(r["round"]), str(r["attempts"]), str(r["write_count"]),
+                     [[r["status"], str(r["run_round"]), str(r["attempts"]), str(r["write_count"]),
                        r["envelope_id"]] for r in data["rows"]])
     else:
         console.print("no results database rows for this thread")

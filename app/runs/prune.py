@@ -52,8 +52,9 @@ __all__ = ["prune_checkpoints", "print_prune"]
 def _sqlite_keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool
                         ) -> dict[str, int]:
     """Delete every checkpoint and write of ``thread_id`` except checkpoint ``keep_id`` of the
-    root namespace, in one transaction (rolled back when ``dry_run``). The kept checkpoint loses
-    its parent link, since the parent is gone.
+    root namespace, in one transaction. The kept checkpoint loses its parent link, since the
+    parent is gone. A ``dry_run`` only counts, in a read transaction: its ``saver`` may be a
+    read-only one (a read-only data dir).
 
     The only SQL specific to ``SqliteSaver``'s tables (``checkpoints``, ``writes``) in the app.
 
@@ -65,7 +66,7 @@ def _sqlite_keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bo
     args = (thread_id, keep_id)
     with saver.lock:
         conn: sqlite3.Connection = saver.conn
-        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("BEGIN" if dry_run else "BEGIN IMMEDIATE")
         try:
             checkpoints, cbytes = conn.execute(
                 "SELECT COUNT(*), COALESCE(SUM(length(checkpoint) + length(metadata)), 0) "
@@ -73,10 +74,12 @@ def _sqlite_keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bo
             writes, wbytes = conn.execute(
                 "SELECT COUNT(*), COALESCE(SUM(length(value)), 0) "
                 f"FROM writes WHERE thread_id = ? AND NOT ({keep})", args).fetchone()
-            conn.execute(f"DELETE FROM checkpoints WHERE thread_id = ? AND NOT ({keep})", args)
-            conn.execute(f"DELETE FROM writes WHERE thread_id = ? AND NOT ({keep})", args)
-            conn.execute(f"UPDATE checkpoints SET parent_checkpoint_id = NULL "
-                         f"WHERE thread_id = ? AND {keep}", args)
+            if not dry_run:
+                conn.execute(f"DELETE FROM checkpoints WHERE thread_id = ? AND NOT ({keep})",
+                             args)
+                conn.execute(f"DELETE FROM writes WHERE thread_id = ? AND NOT ({keep})", args)
+                conn.execute(f"UPDATE checkpoints SET parent_checkpoint_id = NULL "
+                             f"WHERE thread_id = ? AND {keep}", args)
         except BaseException:
             conn.rollback()
             raise
@@ -174,7 +177,8 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         storage: the storage (:func:`app.storage.open_storage`: the SQLite files of a data dir,
             or PostgreSQL; a path means the SQLite files of that data dir).
         thread_id: prune this thread only (None: every thread).
-        dry_run: count what would be removed, change nothing.
+        dry_run: count what would be removed, change nothing: the databases are opened
+            read-only and no lock file is made, so it works on a read-only data dir.
 
     Returns:
         ``{"dry_run", "checkpoints_at", "compacts", "bytes_before", "bytes_after",
@@ -210,16 +214,7 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         "checkpoints_at": CHECKPOINTS_DB if sqlite else f"the checkpoint tables at {storage.label}",
         "bytes_before": storage.checkpoint_bytes(), "threads": []}
     if targets:
-        with storage.checkpointer() as saver:
-            result["bytes_before"] = storage.checkpoint_bytes(saver)
-            reader = research_graph(saver)
-            for tid in targets:
-                result["threads"].append(_prune_one(saver, reader, storage, tid, dry_run))
-            removed = any(t["checkpoints_removed"] or t["writes_removed"]
-                          for t in result["threads"])
-            if removed and not dry_run and sqlite:
-                _sqlite_compact(saver)
-            result["bytes_after"] = storage.checkpoint_bytes(saver)
+        _prune_targets(storage, targets, result, dry_run=dry_run)
     else:
         result["bytes_after"] = result["bytes_before"]
     result["bytes_freed"] = max(0, result["bytes_before"] - result["bytes_after"])
@@ -228,15 +223,36 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
     return result
 
 
+def _prune_targets(storage: Storage, targets: list[str], result: dict[str, Any], *,
+                   dry_run: bool) -> None:
+    """Prune each of ``targets`` on one checkpointer, filling ``result``'s ``threads``,
+    ``bytes_before`` and ``bytes_after``. A dry run's checkpointer is read-only: it writes
+    nothing (like ``threads`` and ``inspect``), so a read-only data dir will do."""
+    with storage.checkpointer(read_only=dry_run) as saver:
+        if not dry_run:  # the log moved into the file first (a read-only saver cannot)
+            result["bytes_before"] = storage.checkpoint_bytes(saver)
+        reader = research_graph(saver) if saver is not None else None
+        for tid in targets:
+            result["threads"].append(_prune_one(saver, reader, storage, tid, dry_run))
+        removed = any(t["checkpoints_removed"] or t["writes_removed"] for t in result["threads"])
+        if removed and not dry_run and result["compacts"]:
+            _sqlite_compact(saver)
+        result["bytes_after"] = (result["bytes_before"] if dry_run
+                                 else storage.checkpoint_bytes(saver))
+
+
 def _prune_one(saver: Any, reader: Any, storage: Storage, thread_id: str, dry_run: bool
                ) -> dict[str, Any]:
     """Prune one thread under its lock, if its latest state (read through ``reader``, the
     research graph on ``saver``, once the lock is held) has nothing left to run. The checkpoint
-    kept is its latest, with its pending writes: what a resume reads."""
+    kept is its latest, with its pending writes: what a resume reads. ``saver`` None (a dry
+    run, no checkpoint database): the thread has only a recorded run, and is kept."""
     out = {"thread_id": thread_id, "action": "kept: unfinished", "checkpoints_removed": 0,
            "writes_removed": 0, "payload_bytes": 0}
+    if saver is None:
+        return out
     try:
-        with storage.thread_lock(thread_id):
+        with storage.thread_lock(thread_id, read_only=dry_run):
             latest = saver.get_tuple(root_config(thread_id))
             # Resuming needs the latest checkpoint and its pending writes; a thread with work
             # left is unfinished, whatever its recorded status says.

@@ -13,6 +13,7 @@ from typing import Any
 
 from app.errors import NothingToResume
 from app.research.review import awaiting, resume_command
+from app.research.rounds import routing_of
 from app.runs.threads import is_unfinished
 
 __all__ = ["Start", "StartCounts", "progress_at_start", "restored_envelope_ids", "what_to_run"]
@@ -112,13 +113,16 @@ def progress_at_start(snapshot: Any, start: Start, workers: Collection[str]) -> 
     """
     if start.resumed_from is None:
         return StartCounts()
-    questions = (snapshot.values or {}).get("sub_questions") or []
+    values = snapshot.values or {}
+    questions = values.get("sub_questions") or []
     planned_total = len(questions) * len(workers)
     step_tasks = sum(1 for t in snapshot.tasks if t.name in workers)
+    first = routing_of(values, list(workers))["first_round"]  # the resumed run's own
     return StartCounts(
         restored=restored_envelope_ids(snapshot), step_tasks=step_tasks,
         total=step_tasks or planned_total, at=sorted(set(snapshot.next or ())),
-        planned={"sub_questions": questions, "total": planned_total} if questions else None)
+        planned={"sub_questions": questions, "total": planned_total,
+                 "first_round": first} if questions else None)
 
 
 def restored_envelope_ids(snapshot: Any) -> set[str]:

@@ -141,12 +141,15 @@ class Storage(ABC):
         """
 
     @abstractmethod
-    def thread_lock(self, thread_id: str) -> AbstractContextManager[None]:
+    def thread_lock(self, thread_id: str, *, read_only: bool = False
+                    ) -> AbstractContextManager[None]:
         """Hold an exclusive, non-blocking lock on ``thread_id`` for the life of a run.
 
         Two processes continuing the same checkpoint at once would both run its tasks and
         interleave its history; rows would stay unique (upserts) but the work would be done
-        twice. The lock dies with the process (SIGKILL leaves no stale lock).
+        twice. The lock dies with the process (SIGKILL leaves no stale lock). With
+        ``read_only`` (``prune --dry-run``) a file backend creates nothing: a thread without a
+        lock file is not being run (a run makes the file before it locks it).
 
         Raises:
             ThreadBusy: another process holds it.

@@ -275,10 +275,12 @@ class PostgresStorage(Storage):
                 yield store
 
     @contextmanager
-    def thread_lock(self, thread_id: str) -> Iterator[None]:
+    def thread_lock(self, thread_id: str, *, read_only: bool = False) -> Iterator[None]:
         """The lease ``thread:ID`` (:class:`app.storage.lease.Lease`), renewed while the run
         goes and deleted at its end; a killed holder's lease is taken over at once from the
-        same machine and PID namespace, elsewhere after ``lease_ttl`` seconds.
+        same machine and PID namespace, elsewhere after ``lease_ttl`` seconds. ``read_only``
+        changes nothing: the lease is a row, and a server is never read-only the way a data
+        dir's folder is.
 
         Raises:
             ThreadBusy: another live process holds it; the message says when it expires.

@@ -185,9 +185,11 @@ class SqliteStorage(Storage):
         return self.data_dir / RESULTS_DB
 
     def damaged(self, exc: BaseException) -> DamagedDatabase | None:
-        """The :class:`DamagedDatabase` error naming the damaged file, if ``exc`` is SQLite
-        reporting damage; else None. Each file is checked with ``PRAGMA quick_check`` to name
-        the right one."""
+        """The :class:`DamagedDatabase` error naming the damaged file (or both), if ``exc`` is
+        SQLite reporting damage; else None. Each file is checked with ``PRAGMA quick_check`` to
+        name the right one: both named in one line when both are damaged, so the way out is
+        said once and whole (one line each read as two faults, and moving the first aside only
+        led to the second)."""
         if not is_damage(exc):
             return None
         bad = [p for p in (self.checkpoints_path, self.results_path) if _is_damaged(p)]
@@ -195,6 +197,12 @@ class SqliteStorage(Storage):
         if not bad:
             return DamagedDatabase(f"a database in {self.data_dir} is damaged ({reason}); run "
                                 "`sqlite3 FILE 'PRAGMA integrity_check'` on its .sqlite files")
+        if len(bad) == 2:  # the same line whichever file raised: a command says it once
+            cp, rp = bad
+            return DamagedDatabase(
+                f"the checkpoint database {cp} and the results database {rp} are both "
+                f"damaged; move them aside (mv {cp} {cp}.damaged && mv {rp} {rp}.damaged) and "
+                "run again: every thread starts afresh and computes its rows again")
         path = bad[0]
         what = "checkpoint" if path == self.checkpoints_path else "results"
         after = ("every thread starts afresh (result rows are kept)" if what == "checkpoint"
@@ -274,17 +282,24 @@ class SqliteStorage(Storage):
                 yield store
 
     @contextmanager
-    def thread_lock(self, thread_id: str) -> Iterator[None]:
+    def thread_lock(self, thread_id: str, *, read_only: bool = False) -> Iterator[None]:
         """A non-blocking ``flock`` on ``<data dir>/locks/<sha8 of thread_id>.lock`` (the folder
-        is created; the OS drops the lock with the process). Not POSIX: no lock at all."""
+        is created, unless ``read_only``: then a missing file means no run holds it, and an
+        existing one is opened for reading, which ``flock`` takes too; the OS drops the lock
+        with the process). Not POSIX: no lock at all."""
         try:
             import fcntl
         except ImportError:  # pragma: no cover - not POSIX: run unlocked
             yield
             return
         folder = self.data_dir / "locks"
-        folder.mkdir(parents=True, exist_ok=True)
-        with open(folder / f"{sha8(thread_id)}.lock", "a+") as handle:
+        path = folder / f"{sha8(thread_id)}.lock"
+        if read_only and not path.is_file():
+            yield
+            return
+        if not read_only:
+            folder.mkdir(parents=True, exist_ok=True)
+        with open(path, "r" if read_only else "a+") as handle:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

@@ -100,3 +100,31 @@ def test_no_secret_setting_reaches_the_error_line(
     assert err.startswith("error: run failed: RuntimeError: rejected:"), err
     for leaked in ("tvly-not-a-real-key-123", "sk-not-a-real-key-456", "pw-not-real-789"):
         assert leaked not in err, err
+
+
+@pytest.mark.parametrize("topic", ["x", "what is it", "", "z" * 501],
+                         ids=["one letter", "common words", "empty", "too long"])
+def test_a_served_run_refuses_a_topic_the_cli_refuses(tmp_path: Path, small_corpus: Path,
+                                                     topic: str) -> None:
+    # LangGraph Server and Studio hand the input to the graph, past the CLI's check: a topic
+    # with nothing to search for ran there, searched nothing and said nothing (the sibling of
+    # the CLI's refusal). plan refuses it with the CLI's line, before any worker runs.
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from app.errors import BadTopic
+    from app.graph import build_graph
+    from app.graph.resources import Resources
+    from app.research.topics import topic_problem
+    from app.settings.config import Settings
+    from workers.registry import WORKERS
+
+    resources = Resources(Settings(data_dir=str(tmp_path / "data"), corpus=str(small_corpus),
+                                   model="offline", retry_interval=0.01))
+    graph = build_graph(WORKERS, resources=resources, checkpointer=InMemorySaver())
+    try:
+        with pytest.raises(BadTopic) as info:
+            graph.invoke({"topic": topic, "as_of": AS_OF}, {"configurable": {"thread_id": "t"}})
+    finally:
+        resources.close()
+    assert str(info.value) == topic_problem(topic) and "\n" not in str(info.value)
+    assert not (tmp_path / "data" / "results.sqlite").exists()  # nothing ran, nothing persisted

@@ -57,7 +57,7 @@ def test_a_round_goes_out_in_waves_and_is_announced_once(tmp_path, small_corpus)
         elif "planned" in chunk or "dispatched" in chunk:
             events.append(chunk)
     assert dispatched == waves(TASKS)
-    assert events == [{"planned": {"sub_questions": QUESTIONS, "total": TASKS}}]
+    assert events == [{"planned": {"sub_questions": QUESTIONS, "total": TASKS, "first_round": 1}}]
     final = graph.get_state(config).values
     assert final["outcome"] == "ok"
     rows = _rows(tmp_path)

@@ -90,9 +90,10 @@ def test_no_warning_without_results_to_judge() -> None:
 
 
 def test_a_topic_without_content_words_still_gets_its_report() -> None:
-    # "what is it" passes the CLI's topic check (it has letters) but has no searchable word
-    # once stopwords go: the report used to describe the words it wanted before asking
-    # whether there were any, and the report node died on an IndexError.
+    # "what is it" has no searchable word once stopwords go: the CLI refuses it now, but a
+    # served run (or a script invoking the graph) still brings it here. The report used to
+    # describe the words it wanted before asking whether there were any, and died on an
+    # IndexError.
     for topic in ("what is it", "the of"):
         md = render_markdown(data(UNRELATED, topic=topic))
         assert md.startswith(f"# Research report: {topic}\n")

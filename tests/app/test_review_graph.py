@@ -86,7 +86,7 @@ def test_without_review_in_the_context_nothing_pauses(studio):
 def test_resume_values_are_checked():
     assert plan_resume(None, ["a"]) == ["a"]
     assert plan_resume({"approve": True}, ["a"]) == ["a"]
-    assert plan_resume({"sub_questions": [" b  c "]}, ["a"]) == ["b c"]
+    assert plan_resume({"sub_questions": [" heron  census "]}, ["a"]) == ["heron census"]
     for bad in ({"sub_questions": []}, {"sub_questions": "b"}, {"sub_questions": ["b", "b"]},
                 {"drop": ["x"]}, ["a"]):
         with pytest.raises(ReviewError):
@@ -94,6 +94,10 @@ def test_resume_values_are_checked():
     # one empty question among good ones is named, not "must hold at least one non-empty"
     with pytest.raises(ReviewError, match="sub-question 2 is empty"):
         plan_resume({"sub_questions": ["What is X?", "  "]}, ["a"])
+    # nor is a question with nothing to search for, as a topic is not (a new user's trial)
+    for blank in ("x", "What is it?"):
+        with pytest.raises(ReviewError, match=r"sub-question 2 \(.*\) has no word to search"):
+            plan_resume({"sub_questions": ["What is a heron census?", blank]}, ["a"])
     assert results_resume({"drop": ["x"], "redo": ["y"]}, ["x", "y"]) == (["x"], ["y"])
     for bad in ({"drop": ["z"]}, {"drop": ["x"], "redo": ["x"]}, {"sub_questions": ["a"]}):
         with pytest.raises(ReviewError):
@@ -102,5 +106,5 @@ def test_resume_values_are_checked():
     with pytest.raises(ReviewError, match="--question is for the plan review"):
         review_value(results, questions=["q"])
     assert review_value(results) == {"approve": True}
-    assert review_value({"stage": "plan", "sub_questions": ["a"]}, questions=["b"]) == {
-        "sub_questions": ["b"]}
+    assert review_value({"stage": "plan", "sub_questions": ["a"]}, questions=["heron"]) == {
+        "sub_questions": ["heron"]}

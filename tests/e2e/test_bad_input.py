@@ -27,6 +27,10 @@ BAD = {
     "empty topic": ["research", ""],
     "whitespace topic": ["research", "  \t  \n "],
     "topic over 500 chars": ["research", "z" * 501],
+    # ran, searched nothing and warned of nothing (a new user's trial): nothing to research
+    "one-letter topic": ["research", "x"],
+    "only one-letter words": ["research", "x  y z"],
+    "only common words": ["research", "what is it"],
     "missing corpus folder": ["research", SMALL_TOPIC, "--corpus", "{tmp}/no-such-folder"],
     # an existing folder with nothing to index was refused only after the data dir was made
     "corpus folder with nothing to index": ["research", SMALL_TOPIC, "--corpus", "{tmp}/empty"],
@@ -56,7 +60,6 @@ HOSTILE = {
     "path traversal": "../../etc/passwd",
     "unicode and emoji": "Zorblax 🛰️ relay — ünïcödé 检查点 ✉️",
     "500 chars": LONG_TOPIC,
-    "only common words": "what is it",  # no term left to judge relevance by: crashed report
 }
 
 
@@ -99,6 +102,9 @@ def test_bad_input_messages_say_what_is_wrong(bad_runs) -> None:
     said = {name: proc.stderr for name, (_, proc) in bad_runs.items()}
     assert "empty" in said["empty topic"]
     assert "500" in said["topic over 500 chars"]
+    for case in ("one-letter topic", "only one-letter words", "only common words"):
+        assert "no word to search for" in said[case], said[case]
+    assert "'x'" in said["one-letter topic"] and "'what is it'" in said["only common words"]
     assert "no-such-folder" in said["missing corpus folder"]
     nothing = said["corpus folder with nothing to index"]
     assert "no indexable files: 1 file of other types" in nothing

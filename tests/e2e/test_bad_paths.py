@@ -58,11 +58,11 @@ def test_a_corpus_that_is_a_file_or_has_nothing_to_index_is_refused(tmp_path):
     a_file = tmp_path / "notes.md"
     a_file.write_text("# notes\n")
     data = tmp_path / "data"
-    _assert_refused(run_cli("research", "x", "--corpus", a_file, "--data-dir", data),
+    _assert_refused(run_cli("research", "zorblax relay", "--corpus", a_file, "--data-dir", data),
                     data_dir=data)
     empty = tmp_path / "empty"
     empty.mkdir()
-    proc = run_cli("research", "x", "--corpus", empty, "--data-dir", data)
+    proc = run_cli("research", "zorblax relay", "--corpus", empty, "--data-dir", data)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("error: ") and "no indexable" in proc.stderr
 

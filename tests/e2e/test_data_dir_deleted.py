@@ -3,7 +3,8 @@
 SQLite keeps writing to a file that was unlinked, and persist made the results database again:
 the run used to print "db rows: 12, persisted: 12/12" and exit 0 with its checkpoints, lock and
 run record gone (``threads`` then said "No threads yet" next to 12 rows). It must notice, stop
-with one line saying so, exit 1, claim nothing and make no data dir again.
+with one line saying so, exit 1, claim nothing and make no data dir again. The same while a
+folder's corpus index is built (a new user's trial: it was exit 2 with a raw errno line).
 """
 
 from __future__ import annotations
@@ -65,3 +66,55 @@ def test_a_run_whose_storage_is_deleted_stops_and_claims_nothing(tmp_path, small
     again = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--data-dir", data, "--corpus",
                     small_corpus, "--model", "offline")
     assert again.returncode == 0, again.stderr
+
+
+@pytest.fixture
+def cli_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI's clean environment, for :func:`app.cli.main` run in this process."""
+    env = clean_env()
+    for name in list(os.environ):
+        if name not in env:
+            monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+
+
+@pytest.mark.parametrize("delete", [shutil.rmtree, "index"], ids=["data dir", "index temp file"])
+def test_storage_deleted_while_a_folder_is_indexed_is_one_line_exit_1(
+        tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], cli_env: None, delete) -> None:
+    # A new user deleted the data dir while a large folder was indexed: exit 2 ("bad input")
+    # with "[Errno 2] No such file or directory: '.../.corpus-....tmp' -> ...". It is the run's
+    # storage vanishing, as mid-run: one line naming it, exit 1, nothing made again. In process,
+    # so the deletion lands mid-build every time (after the first file is read).
+    import workers.sources.folder as folder_mod
+    from app.cli import main
+
+    data = tmp_path / "data"
+    real = folder_mod.folder_docs
+
+    def deleting(files, *rest):
+        docs = real(files, *rest)
+        yield next(docs)
+        if delete == "index":
+            for tmp in data.glob(".corpus-*.tmp"):
+                tmp.unlink()
+        else:
+            delete(data)
+        yield from docs
+
+    monkeypatch.setattr(folder_mod, "folder_docs", deleting)
+    args = ["research", SMALL_TOPIC, "--as-of", AS_OF, "--data-dir", str(data), "--corpus",
+            str(small_corpus), "--model", "offline", "--quiet"]
+    assert main(args) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), lines
+    assert "Errno" not in lines[0] and str(data) in lines[0], lines
+    if delete == "index":
+        assert "corpus index being built in the data dir" in lines[0], lines
+        assert [p.name for p in data.iterdir() if p.suffix in (".sqlite", ".tmp")] == []
+    else:
+        assert "was deleted while the corpus index was being built" in lines[0], lines
+        assert not data.exists(), sorted(os.listdir(data))  # not made again behind its back
+    monkeypatch.setattr(folder_mod, "folder_docs", real)
+    assert main(args) == 0, capsys.readouterr().err  # the same command starts over

@@ -14,6 +14,7 @@ def _folder(tmp_path):
         (docs / f"note{i}.md").write_text(f"# Zorblax note {i}\n\nThe zorblax relay keeps "
                                           f"ledger {i}.\n", encoding="utf-8")
     (docs / "big.md").write_text("# Big\n\n" + "zorblax relay ledger. " * 200, encoding="utf-8")
+    (docs / "blob.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00" * 50)  # read, then skipped: binary
     return docs
 
 
@@ -24,12 +25,18 @@ def test_the_thread_comes_first_and_a_file_over_the_limit_is_named(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("thread "), lines[:3]
-    # the file over the limit is not among those indexed
-    assert lines[1] == f"indexing {SHOW_INDEXING_FROM} file(s) of the corpus folder", lines[:3]
-    assert lines[2] == f"indexed {SHOW_INDEXING_FROM} file(s)", lines[:3]
+    # the file over the limit is not among those read; the binary one is read, not indexed
+    read = SHOW_INDEXING_FROM + 1
+    assert lines[1] == f"indexing {read} file(s) of the corpus folder", lines[:3]
+    assert lines[2] == f"read {read} file(s); writing the index", lines[:3]
     assert lines[3].startswith("model:"), lines[:5]  # the thread line is not said twice
+    # the run's file count is what was indexed (a new user saw skipped files counted)
+    assert lines[4].startswith("corpus: folder corpus: "), lines[:5]
+    assert f"({SHOW_INDEXING_FROM} files)" in lines[4], lines[4]
     skipped = [line for line in lines if "big.md" in line]
     assert skipped and "too large" in skipped[0], proc.stdout[-2000:]
+    binary = [line for line in lines if "blob.md" in line]
+    assert binary and "skipped, binary" in binary[0], proc.stdout[-2000:]
 
 
 def test_the_limit_is_checked_like_every_setting(tmp_path):

@@ -4,7 +4,8 @@
   makes the commands that need it fail with one line that names the file and the way out (move
   it aside), exit 1, never a traceback; ``threads`` and ``inspect`` still show what the other
   database knows. Following the advice gets the run going again.
-* ``threads`` and ``inspect`` on a read-only data dir open both databases read-only and work.
+* ``threads``, ``inspect``, ``review THREAD_ID`` (no decision) and ``prune --dry-run`` on a
+  read-only data dir open the databases read-only and work.
   As root (CI) file modes do not stop writes, so the data dir is made read-only with a read-only
   bind mount in a private mount namespace (``unshare -m``); the test is skipped where neither
   way is available.
@@ -123,6 +124,34 @@ def test_garbage_in_the_results_database_is_named_with_the_way_out(finished,
     assert summary["ok"] is True and summary["db_rows"] == summary["expected"]
 
 
+def test_both_databases_damaged_is_one_line_naming_both(finished, small_corpus) -> None:
+    # threads and inspect printed two lines (one per database), research named only the
+    # checkpoints: moving that aside led to the second fault (a new user's trial)
+    data, thread_id = finished
+    checkpoints, results = data / CHECKPOINTS_DB, data / RESULTS_DB
+    for extra in [*data.glob(CHECKPOINTS_DB + "-*"), *data.glob(RESULTS_DB + "-*")]:
+        extra.unlink()
+    with open(checkpoints, "r+b") as handle:
+        handle.truncate(checkpoints.stat().st_size // 2)
+    results.write_bytes(b"this is no database, just garbage " * 400)
+
+    for args in (["threads"], ["inspect", thread_id], ["inspect", thread_id, "--report"],
+                 ["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", str(small_corpus)],
+                 ["prune", "--dry-run"]):
+        proc = run_cli(*args, "--data-dir", data)
+        assert proc.returncode == 1, (args, proc.stderr)
+        line = _one_error_line(proc)
+        assert str(checkpoints) in line and str(results) in line, (args, line)
+        assert "move them aside" in line, (args, line)
+
+    # the way out works
+    for path in (checkpoints, results):
+        path.rename(path.with_name(path.name + ".damaged"))
+    proc = _research(data, small_corpus, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["ok"] is True
+
+
 _READ_ONLY_MOUNT = ('mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && '
                     'shift && exec "$@"')
 
@@ -171,11 +200,33 @@ def test_commands_that_write_refuse_a_read_only_data_dir_in_one_line(finished,
     # .../locks/....lock", prune in "OperationalError: unable to open database file"
     data, thread_id = finished
     for args in (["research", SMALL_TOPIC, "--corpus", str(small_corpus)],
-                 ["resume", thread_id], ["prune", "--dry-run"]):
+                 ["resume", thread_id], ["prune"], ["prune", "--thread-id", thread_id]):
         proc = _run_read_only(data, *args, "--data-dir", str(data))
         assert proc.returncode == 2, (args, proc.stderr)
         assert _one_error_line(proc) == (f"error: data dir {data} is not writable (read-only "
-                                         "or no permission); threads and inspect still read it")
+                                         "or no permission); threads, inspect and prune "
+                                         "--dry-run still read it")
+
+
+def test_prune_dry_run_works_on_a_read_only_data_dir(finished) -> None:
+    # A dry run writes nothing, yet it was refused there like a prune (a new user's trial):
+    # it reads, as threads and inspect do, and says what a prune would remove.
+    data, thread_id = finished
+    before = {p.name: p.stat().st_size for p in data.rglob("*")}
+    for args in (["prune", "--dry-run", "--json"],
+                 ["prune", "--dry-run", "--json", "--thread-id", thread_id]):
+        proc = _run_read_only(data, *args, "--data-dir", str(data))
+        assert proc.returncode == 0, (args, proc.stderr)
+        result = json.loads(proc.stdout)
+        (shown,) = result["threads"]
+        assert shown["thread_id"] == thread_id and shown["action"] == "would prune", result
+        assert shown["checkpoints_removed"] > 0 and result["bytes_freed"] == 0, result
+    assert {p.name: p.stat().st_size for p in data.rglob("*")} == before  # no locks/, no -shm
+    # the same counts as a dry run on the writable data dir, and as the prune itself
+    dry = json.loads(run_cli("prune", "--dry-run", "--json", "--data-dir", data).stdout)
+    done = json.loads(run_cli("prune", "--json", "--data-dir", data).stdout)
+    for key in ("checkpoints_removed", "writes_removed"):
+        assert result[key] == dry[key] == done[key], (key, result, dry, done)
 
 
 def test_a_report_out_where_nothing_can_be_written_is_refused_before_the_run(tmp_path,
@@ -203,3 +254,21 @@ def test_a_bad_or_unreachable_database_url_is_one_line(tmp_path: Path, small_cor
         assert "cannot connect to PostgreSQL at postgresql://me:***@127.0.0.1:1/research" in line
         assert "s3cret" not in proc.stdout + proc.stderr
     assert not (tmp_path / "data" / CHECKPOINTS_DB).exists()
+
+
+def test_review_shows_what_a_thread_awaits_on_a_read_only_data_dir(tmp_path,
+                                                                    small_corpus) -> None:
+    # ``review THREAD_ID`` with no decision only reads (what the thread awaits), like inspect;
+    # it was refused there as a command that writes (the sibling of ``prune --dry-run``)
+    data = tmp_path / "data"
+    paused = _research(data, small_corpus, "--review", "--json")
+    assert paused.returncode == 0, paused.stderr
+    thread_id = json.loads(paused.stdout)["thread_id"]
+    before = sorted(p.name for p in data.rglob("*"))
+    proc = _run_read_only(data, "review", thread_id, "--json", "--data-dir", str(data))
+    assert proc.returncode == 0, proc.stderr
+    shown = json.loads(proc.stdout)
+    assert shown["status"] == "awaiting_review" and shown["thread_id"] == thread_id, shown
+    proc = _run_read_only(data, "review", thread_id, "--approve", "--data-dir", str(data))
+    assert proc.returncode == 2 and "is not writable" in _one_error_line(proc)
+    assert sorted(p.name for p in data.rglob("*")) == before

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workers.sources.base import CorpusError, Document, Passage, Source
+from workers.sources.base import CorpusError, Document, IndexVanished, Passage, Source
 from workers.sources.corpus import MAX_K, Corpus
 from workers.sources.folder import FOLDER_EXTENSIONS, MAX_FILE_BYTES
 from workers.sources.packages import DEFAULT_PACKAGES, EXCLUDED_MODULES
@@ -39,6 +39,7 @@ __all__ = [
     "Corpus",
     "CorpusError",
     "Document",
+    "IndexVanished",
     "Passage",
     "Source",
     "chunk_text",

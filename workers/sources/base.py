@@ -20,7 +20,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["CorpusError", "Document", "NoText", "Passage", "RawDoc", "Source", "group_by_document"]
+__all__ = [
+    "CorpusError", "Document", "IndexVanished", "NoText", "Passage", "RawDoc", "Source",
+    "group_by_document",
+]
 
 
 class CorpusError(Exception):
@@ -29,6 +32,12 @@ class CorpusError(Exception):
 
 class NoText(CorpusError):
     """The inputs of a source yielded no passage at all."""
+
+
+class IndexVanished(Exception):
+    """The data dir, or the corpus index being built in it, was deleted while the index was
+    built: not bad input (not a :class:`CorpusError`), a run that could not go on (the CLI
+    exits 1, as when the data dir vanishes mid-run); the message is one line naming it."""
 
 
 _WEB_SOURCE = re.compile(r"^https?://", re.IGNORECASE)

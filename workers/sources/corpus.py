@@ -17,7 +17,7 @@ import hashlib
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -119,6 +119,7 @@ class Corpus:
         Raises:
             CorpusError: the folder is missing, is not a directory or holds no indexable text; a
                 package is not installed; the data dir cannot be written.
+            IndexVanished: the data dir, or the index being built in it, was deleted meanwhile.
         """
         data_dir = Path(data_dir).expanduser()
         try:
@@ -145,18 +146,24 @@ class Corpus:
         skipped: Counter[str] = Counter()
         notes: list[str] = []
         shown = ""
+        describe: Callable[[], str] | None = None  # folder mode: counts the files indexed
         if folder is not None:
             folder, shown, files = folder_source.corpus_folder(
                 folder, skipped, max_file_bytes=max_file_bytes, notes=notes)
             fingerprint = folder_source.folder_fingerprint(folder, files)
             kind = "dir-" + hashlib.blake2b(raw(str(folder)), digest_size=4).hexdigest()
-            description = f"folder corpus: {shown} ({plural(len(files), 'file')})"
+            indexed: set[str] = set()
+            description = f"folder corpus: {shown}"
+
+            def describe() -> str:
+                # the files that gave passages: a binary, blank or broken one is only in notes
+                return f"{description} ({plural(len(indexed), 'file')})"
 
             def docs_factory() -> Iterator[RawDoc]:
                 # navigation bars and footers repeated across the pages go before indexing;
                 # a generator, so nothing is read before the build has its temp file
-                yield from strip_repeated(folder_source.folder_docs(files, skipped, notes,
-                                                                    progress))
+                docs = strip_repeated(folder_source.folder_docs(files, skipped, notes, progress))
+                yield from folder_source.files_of(docs, files, indexed)
         else:
             packages = tuple(dict.fromkeys(packages))
             fingerprint, description = package_fingerprint(packages)
@@ -165,30 +172,16 @@ class Corpus:
 
         path = data_dir / f"corpus-{kind}-{fingerprint[:20]}.sqlite"
         meta = index.read_meta(path)
-        built = False
-        if meta is None or meta.get("fingerprint") != fingerprint:
-            with index.build_lock(data_dir / f".corpus-{kind}.lock") as locked:
-                meta = index.read_meta(path)  # another process may have built it while we waited
-                if meta is None or meta.get("fingerprint") != fingerprint:
-                    index.remove_orphan_temps(data_dir, kind, locked)
-                    try:
-                        meta = index.build(
-                            path,
-                            docs_factory(),
-                            {"fingerprint": fingerprint, "description": description, "kind": kind},
-                            notes=notes,
-                        )
-                    except NoText as exc:
-                        if folder is None:
-                            raise CorpusError(str(exc)) from None
-                        why = folder_source.nothing_indexable(
-                            shown, "text", skipped, max_file_bytes)
-                        raise CorpusError(why) from None
-                    except (OSError, sqlite3.Error) as exc:
-                        where = safe_name(str(path))
-                        raise CorpusError(f"cannot build corpus index {where}: {exc}") from None
-                    built = True
-                    index.remove_stale(data_dir, kind, keep=path)
+        if meta is not None and meta.get("fingerprint") == fingerprint:
+            return cls(path, meta, built=False)
+        head = {"fingerprint": fingerprint, "description": description, "kind": kind}
+        try:
+            meta, built = index.build_locked(data_dir, path, head, docs_factory, notes, describe)
+        except NoText as exc:
+            if folder is None:
+                raise CorpusError(str(exc)) from None
+            why = folder_source.nothing_indexable(shown, "text", skipped, max_file_bytes)
+            raise CorpusError(why) from None
         return cls(path, meta, built=built)
 
     # -- connections -------------------------------------------------------------------------

@@ -22,7 +22,7 @@ import hashlib
 import os
 import stat
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -50,6 +50,7 @@ __all__ = [
     "folder_docs",
     "folder_files",
     "folder_fingerprint",
+    "files_of",
     "nothing_indexable",
 ]
 
@@ -247,6 +248,18 @@ def folder_docs(
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def files_of(docs: Iterable[RawDoc], files: list[FolderFile], seen: set[str]) -> Iterator[RawDoc]:
+    """``docs`` (of :func:`folder_docs`) passed through, the ref path of the file each came
+    from added to ``seen``: what a folder corpus counts as its files (a binary, blank or
+    encrypted file gives no document and is not counted)."""
+    rels = {rel for rel, _p, _st in files}
+    for doc in docs:
+        # a PDF page's doc_id is "<rel>:p<n>" (documents.page_doc_id); no indexable file's
+        # name ends in ":p<n>", its extension comes last
+        seen.add(doc.doc_id if doc.doc_id in rels else doc.doc_id.rpartition(":p")[0])
+        yield doc
 
 
 def _file_result(rel: str, path: Path) -> tuple[list[RawDoc], Counter[str], list[str]]:

@@ -27,13 +27,13 @@ import re
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from workers.sources.base import NoText, Passage, RawDoc
+from workers.sources.base import CorpusError, IndexVanished, NoText, Passage, RawDoc
 from workers.sources.query import symbol_terms, title_terms
-from workers.sources.text import chunk_text, raw
+from workers.sources.text import chunk_text, raw, safe_name
 
 __all__ = [
     "MAX_NOTES",
@@ -41,6 +41,7 @@ __all__ = [
     "STALE_TMP_SECONDS",
     "build",
     "build_lock",
+    "build_locked",
     "capped_notes",
     "passage_frequencies",
     "read_meta",
@@ -87,7 +88,8 @@ _FTS_DEFAULT_AUTOMERGE = 4
 
 
 def build(
-    path: Path, docs: Iterable[RawDoc], meta: dict[str, str], notes: list[str] | None = None
+    path: Path, docs: Iterable[RawDoc], meta: dict[str, str], notes: list[str] | None = None,
+    describe: Callable[[], str] | None = None,
 ) -> dict[str, str]:
     """Write a complete index to ``path`` atomically (temp file + ``os.replace``).
 
@@ -97,6 +99,8 @@ def build(
         meta: the meta table's first entries (fingerprint, description, kind).
         notes: filled while ``docs`` is consumed (skipped files); stored as the ``notes`` meta
             entry, one line each.
+        describe: called once ``docs`` is consumed: the description (instead of
+            ``meta["description"]``), for one that counts what was indexed.
 
     Returns:
         The meta table as written.
@@ -125,7 +129,9 @@ def build(
                     "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                     "notes": "\n".join(capped_notes(notes or [])),
                 }
-                meta["description"] = f"{meta['description']} ({len(passage_rows):,} passages)"
+                head = describe() if describe is not None else meta["description"]
+                count = f"{len(passage_rows):,} passage{'' if len(passage_rows) == 1 else 's'}"
+                meta["description"] = f"{head} ({count})"
                 con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
         finally:
             con.close()
@@ -283,6 +289,47 @@ def remove_stale(data_dir: Path, kind: str, keep: Path) -> None:
         if old != keep:
             with suppress(OSError):
                 old.unlink()
+
+
+def build_locked(
+    data_dir: Path, path: Path, head: dict[str, str], docs: Callable[[], Iterable[RawDoc]],
+    notes: list[str], describe: Callable[[], str] | None,
+) -> tuple[dict[str, str], bool]:
+    """The index at ``path`` as ``(meta, built)``: built from ``docs()`` under its source's
+    build lock, unless another process built it while this one waited for the lock.
+
+    Raises:
+        NoText: no document had any text.
+        IndexVanished: the data dir, or the index being built in it, was deleted meanwhile.
+        CorpusError: the index cannot be written.
+    """
+    kind = head["kind"]
+    try:
+        with build_lock(data_dir / f".corpus-{kind}.lock") as locked:
+            meta = read_meta(path)  # another process may have built it while we waited
+            if meta is not None and meta.get("fingerprint") == head["fingerprint"]:
+                return meta, False
+            remove_orphan_temps(data_dir, kind, locked)
+            meta = build(path, docs(), head, notes=notes, describe=describe)
+    except (OSError, sqlite3.Error) as exc:
+        raise _build_failed(data_dir, path, exc) from None
+    remove_stale(data_dir, kind, keep=path)
+    return meta, True
+
+
+def _build_failed(data_dir: Path, path: Path, exc: BaseException) -> CorpusError | IndexVanished:
+    """The one-line error of an index build that failed with ``exc``: the data dir deleted under
+    it (SQLite writes on to the unlinked temp file, then its rename fails with a raw errno
+    line; a new user's trial), or the index file unwritable."""
+    shown = safe_name(str(data_dir))
+    again = "nothing was indexed; the same command again starts over"
+    if not data_dir.is_dir():
+        return IndexVanished(f"the data dir {shown} was deleted while the corpus index was "
+                             f"being built in it: {again}")
+    if isinstance(exc, FileNotFoundError):  # the temp file went, the folder is there (again)
+        return IndexVanished(f"the corpus index being built in the data dir {shown} was deleted "
+                             f"(or the data dir was deleted and made again): {again}")
+    return CorpusError(f"cannot build corpus index {safe_name(str(path))}: {exc}")
 
 
 def passage_frequencies(con: sqlite3.Connection, terms: Iterable[str]) -> dict[str, int]:

@@ -20,17 +20,22 @@ __all__ = ["dispatch"]
 
 def dispatch(state: ResearchState, runtime: Runtime[RunContext], *,
              workers: Sequence[str]) -> None:
-    """Announce the map step: ``{"planned": {"sub_questions", "total"}}`` for a run's first,
-    ``{"dispatched": {"round", "tasks"}}`` for a later round or tasks sent again at review. Once
-    per round: a round's later waves (:func:`app.research.rounds.wave`) announce nothing, and
-    ``total``/``tasks`` count the whole round."""
+    """Announce the map step: ``{"planned": {"sub_questions", "total", "first_round"}}`` for a
+    run's first, ``{"dispatched": {"round", "run_round", "tasks"}}`` for a later round or tasks
+    sent again at review. Once per round: a round's later waves
+    (:func:`app.research.rounds.wave`) announce nothing, and ``total``/``tasks`` count the whole
+    round. ``round`` is the thread's (it goes on across reruns), ``run_round`` this run's (1 for
+    its first round), and ``first_round`` the thread's round that is this run's first."""
     tasks = pending_tasks(state, workers)
     if not first_wave(state, tasks):
         return None
     round_ = tasks[0]["round"]
-    if round_ == routing_of(state, workers)["first_round"]:
+    first = routing_of(state, workers)["first_round"]
+    if round_ == first:
         questions = list(dict.fromkeys(task["sub_question"] for task in tasks))
-        runtime.stream_writer({"planned": {"sub_questions": questions, "total": len(tasks)}})
+        runtime.stream_writer({"planned": {"sub_questions": questions, "total": len(tasks),
+                                           "first_round": first}})
     else:
-        runtime.stream_writer({"dispatched": {"round": round_, "tasks": len(tasks)}})
+        runtime.stream_writer({"dispatched": {"round": round_, "run_round": round_ - first + 1,
+                                              "tasks": len(tasks)}})
     return None

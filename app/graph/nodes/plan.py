@@ -9,9 +9,11 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
+from app.errors import BadTopic
 from app.graph.resources import Resources
 from app.research.plan import corpus_plan, llm_plan
 from app.research.rounds import highest_round
+from app.research.topics import topic_problem
 from app.settings.checks import as_of_or_today
 from app.settings.config import RunContext
 from state import ResearchState, Routing
@@ -29,7 +31,14 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     Every token the planner was served counts, those of failed attempts included (``tokens``
     holds a failed attempt's until the next). A thread run again (or forked) starts its rounds
     one past the highest it has seen, so a fresh result never looks older than a stale one.
+
+    Raises:
+        app.errors.BadTopic: the topic is no topic to research
+            (:func:`app.research.topics.topic_problem`).
     """
+    # A served run's input is checked nowhere else (the CLI refuses a bad topic before the run)
+    if why := topic_problem(" ".join(str(state.get("topic") or "").split())):
+        raise BadTopic(why)
     ctx = res.context(runtime)
     res.run(runtime)  # records the superstep this run starts in (see route)
     res.check_mcp()  # every MCP server answers, or the run fails with a line naming it

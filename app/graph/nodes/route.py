@@ -37,16 +37,18 @@ def route(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCont
     # the rounds in state are the client's choice, written by plan: checked against the
     # operator's bound again here, since a client's update_state can change them
     bound = res.settings.rounds_limit if res.served else ROUNDS_BOUND
-    rounds = routing_of(state, workers, rounds_bound=bound)["rounds"]
-    decision = next_round(state, workers, rounds=rounds, max_tokens=ctx.max_tokens)
+    routing = routing_of(state, workers, rounds_bound=bound)
+    decision = next_round(state, workers, rounds=routing["rounds"], max_tokens=ctx.max_tokens)
     if decision.round is None:
         return {"notes": [decision.note]} if decision.note else {}
+    # the thread's rounds go on across reruns; a note names this run's (as --rounds counts)
+    in_run = decision.round - routing["first_round"] + 1
     left = res.run(runtime).steps_left(config)
     if left is not None and left < STEPS_PER_ROUND * waves(decision.failed) + STEPS_AFTER_MAP:
         limit = config.get("recursion_limit")
         return {"notes": [f"{decision.failed} failed task(s) were not dispatched again: round "
-                          f"{decision.round} would pass this run's recursion limit of {limit} "
+                          f"{in_run} would pass this run's recursion limit of {limit} "
                           f"steps (each wave of a round takes {STEPS_PER_ROUND}; see "
                           "app.research.rounds.recursion_limit)"]}
-    note = f"round {decision.round}: re-dispatching {decision.failed} failed task(s)"
+    note = f"round {in_run}: re-dispatching {decision.failed} failed task(s)"
     return {"round": decision.round, "notes": [note]}
