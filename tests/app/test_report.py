@@ -350,6 +350,24 @@ def test_for_a_what_is_question_a_definition_comes_before_side_facts() -> None:
     assert answer.index("is a courier network") < answer.index("renamed")
 
 
+def test_the_answer_opens_with_the_strongest_documents_finding() -> None:
+    # Issue 19: the first finding came from a side page the search ranked low and the workers
+    # quoted once, while the page the search ranked first was quoted under it.
+    q = "What is the zorblax relay?"
+    rows = [
+        row("docs_search", q, [item("passage", "The zorblax relay ...", "main.md#0", score=9.0),
+                               item("passage", "A zorblax relay ...", "side.md#4", score=4.0)]),
+        row("analyst", q, [
+            item("finding", "A zorblax relay was once painted blue.", "side.md#4"),
+            item("finding", "The zorblax relay carries packets between moons.", "main.md#0"),
+            item("finding", "The zorblax relay needs no power.", "main.md#1"),
+        ]),
+    ]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert answer.index("carries packets") < answer.index("needs no power"), answer
+    assert "painted blue" not in answer, answer
+
+
 def test_caveats_are_warnings_never_repeats_of_findings() -> None:
     rows = [*ROWS, row("critic", Q1, [
         item("caveat", "The relay moves glimmer packets between moon stations.", "z.md#0"),
