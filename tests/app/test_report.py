@@ -368,6 +368,25 @@ def test_the_answer_opens_with_the_strongest_documents_finding() -> None:
     assert "painted blue" not in answer, answer
 
 
+def test_a_side_hit_no_worker_quoted_is_not_listed_as_a_top_passage() -> None:
+    # Issue 19: sections listed passages of pages that shared a few of the question's words
+    # (an index of requirements, a cross-reference), each another source and seldom the answer.
+    rows = [
+        row("docs_search", Q1, [
+            item("passage", "The relay moves glimmer packets.", "z.md#0", score=10.0),
+            item("passage", "Harrowgate keeps the relay ledger.", "near.md#0", score=7.0),
+            item("passage", "Relay races are run at noon.", "side.md#0", score=3.0),
+            item("passage", "A quoted relay page, ranked low.", "low.md#0", score=2.0),
+        ]),
+        row("analyst", Q1, [item("finding", "The relay moves glimmer packets.", "z.md#0")]),
+        row("critic", Q2, [item("caveat", "The relay must not be used at noon.", "low.md#3")]),
+    ]
+    md = render_markdown(data(rows))
+    assert "Harrowgate keeps" in md  # close to the best: still listed
+    assert "Relay races" not in md and "side.md" not in md
+    assert "A quoted relay page" in md  # a worker drew on its document
+
+
 def test_caveats_are_warnings_never_repeats_of_findings() -> None:
     rows = [*ROWS, row("critic", Q1, [
         item("caveat", "The relay moves glimmer packets between moon stations.", "z.md#0"),
