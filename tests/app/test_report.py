@@ -387,6 +387,28 @@ def test_a_side_hit_no_worker_quoted_is_not_listed_as_a_top_passage() -> None:
     assert "A quoted relay page" in md  # a worker drew on its document
 
 
+def test_a_later_section_adds_no_side_page_only_the_page_its_search_ranks_first() -> None:
+    # Issue 19: a facet's search ("How do you change ...?") found the topic's pages again and
+    # added side pages below them, each another source and seldom the one that answers.
+    rows = [
+        row("analyst", Q1, [item("finding", "The relay moves glimmer packets.", "z.md#0")]),
+        row("docs_search", Q2, [
+            item("passage", "Relay wiring is shown on the relay plan.", "plan.md#0", score=9.0),
+            item("passage", "The relay moves packets.", "z.md#1", score=8.0),
+            item("passage", "Relay races are run at noon.", "side.md#0", score=7.0),
+        ]),
+        row("analyst", Q2, [
+            item("finding", "Relay races are run at noon on the moon.", "side.md#0"),
+            item("finding", "The relay is wired as the relay plan shows.", "plan.md#0"),
+            item("finding", "The relay folds packets in copper.", "z.md#1"),
+        ]),
+    ]
+    md = render_markdown(data(rows))
+    section = md.split(f"## 2. {Q2}", 1)[1].split("\n## ", 1)[0]
+    assert "wired as the relay plan" in section and "folds packets" in section
+    assert "Relay races" not in md and "side.md" not in md
+
+
 def test_caveats_are_warnings_never_repeats_of_findings() -> None:
     rows = [*ROWS, row("critic", Q1, [
         item("caveat", "The relay moves glimmer packets between moon stations.", "z.md#0"),
