@@ -135,8 +135,8 @@ def _admitted(items: list[dict[str, Any]], shares: dict[str, float], cites: _Cit
 
 def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float],
               cites: _Citations, quoted: set[str], later: bool) -> list[dict[str, Any]]:
-    """A section's top passages: up to 3 that no bullet cites yet and the section may cite
-    (:func:`_admitted`); a passage of a document no finding or caveat of the run was drawn
+    """A section's top passages, in rank order: those no bullet cites yet and the section may
+    cite (:func:`_admitted`); a passage of a document no finding or caveat of the run was drawn
     from (``quoted``) only when its document scores at least :data:`_SIDE_HIT` of the
     sub-question's best: a side hit that shares a few of the question's words, which the
     readers of the passages did not quote, is another source to read and seldom the one that
@@ -144,7 +144,7 @@ def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float
     found = [p for p in _items(rows, question, "passage")
              if p["ref"] not in cites.passages
              and (document_of(p) in quoted or shares.get(document_of(p), 1.0) >= _SIDE_HIT)]
-    return _admitted(found, shares, cites, later)[:3]
+    return _admitted(found, shares, cites, later)
 
 
 def _section_lines(data: ReportInput, question: str, cites: _Citations,
@@ -163,7 +163,7 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         lines += ["Findings:", ""]
         lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in findings]
         lines.append("")
-    passages = _passages(rows, question, shares, cites, quoted, later)
+    passages = _passages(rows, question, shares, cites, quoted, later)[:3]
     if passages:
         lines += ["Top passages:", ""]
         lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
