@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from app.research.citations import Citations, claim_key, excerpt, items
+from app.research.evidence import document_of, strength
 from app.research.relevance import needed, topic_terms
 from app.research.text import clip
 from app.research.topics import topic_kind
@@ -42,16 +43,34 @@ def _subject_of(sentence: str) -> str:
     return sentence[:match.start()] if match else ""
 
 
+def _ordered(ranked: list[tuple[tuple[int, bool, bool, int], dict[str, Any]]],
+             strong: dict[str, float]) -> list[dict[str, Any]]:
+    """The answer's candidate findings in order: by sub-question; within one, those of its
+    strongest document (:func:`app.research.evidence.strength`) first; then by the rest of
+    their key."""
+    best: dict[int, float] = {}
+    for (order, *_), finding in ranked:
+        best[order] = max(best.get(order, 0.0), strong.get(document_of(finding), 0.0))
+
+    def key(pair: tuple[tuple[int, bool, bool, int], dict[str, Any]]) -> tuple:
+        (order, *rest), finding = pair
+        return (order, strong.get(document_of(finding), 0.0) < best[order], *rest)
+
+    return [finding for _, finding in sorted(ranked, key=key)]
+
+
 def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, list[str]]],
                   by_ref: dict[str, dict[str, Any]]) -> list[str]:
     """The ``## Answer`` section: a short, cited answer to the topic itself (issue 19).
 
     A model's summary when there is one; else findings that name at least half the topic's
     words in the sentence itself (:func:`app.research.relevance.needed`), the first
-    sub-question's (it asks the topic itself) before the others', and within them: a sentence
-    whose own subject names the topic before one about a neighbour ("The TEMP database has a
-    default cache size ..."), a definition first for a "what is" question, then in rank order;
-    else the first sub-question's top passage."""
+    sub-question's (it asks the topic itself) before the others', and within them: those of
+    the sub-question's strongest document first (:func:`app.research.evidence.strength`: the
+    search ranks it high and the workers quote it most), then a sentence whose own subject
+    names the topic before one about a neighbour ("The TEMP database has a default cache size
+    ..."), a definition first for a "what is" question, then in rank order; else the first
+    sub-question's top passage."""
     lines = ["## Answer", ""]
     if summary:
         for sentence, refs in summary:
@@ -61,6 +80,7 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
     terms = topic_terms(data.topic)
     define = topic_kind(data.topic) in ("what", "topic")
     ranked: list[tuple[tuple[int, bool, bool, int], dict[str, Any]]] = []
+    strong = strength(data.rows)
     seen: set[tuple[str, str]] = set()
     for order, question in enumerate(data.sub_questions):
         for position, finding in enumerate(items(data.rows_of(question), question, "finding")):
@@ -78,7 +98,7 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
             # the first sub-question (the topic itself) first, in its evidence's rank order:
             # on SQLite's docs, ranking by words named put a side page first more often
             ranked.append(((order, not about, not definition, position), finding))
-    chosen = [f for _, f in sorted(ranked, key=lambda pair: pair[0])][:_ANSWER_SENTENCES]
+    chosen = _ordered(ranked, strong)[:_ANSWER_SENTENCES]
     if chosen:
         lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in chosen]
         return [*lines, ""]

@@ -27,6 +27,7 @@ from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
 from app.research.citations import excerpt as _excerpt
 from app.research.citations import items as _items
+from app.research.evidence import document_of, retrieval, used_documents
 from app.research.notes import coalesce_notes
 from app.research.relevance import Relevance, judge
 from app.research.rows import ok_items
@@ -113,11 +114,48 @@ _CAUTION = re.compile(
 """Words of a limitation or warning: a caveat without one is a finding, not a caveat."""
 
 
+_SIDE_HIT = 0.6
+"""A passage whose document no worker quoted is shown only when its document scores at least
+this share of the sub-question's best (:func:`app.research.evidence.retrieval`)."""
+
+
+def _admitted(items: list[dict[str, Any]], shares: dict[str, float], cites: _Citations,
+              later: bool) -> list[dict[str, Any]]:
+    """The ``items`` a section may cite: all in the first section (it asks the topic itself);
+    in a later one (a facet of the topic), those of documents the report cites already, or of
+    the document its own search ranks first (``shares`` 1.0; unscored documents are not
+    judged). A facet's search is focused on the topic and finds its pages again; the new
+    pages it adds below its best one were side pages (issue 19: on SQLite's and Asymptote's
+    manuals, 27 sources were added so, 2 of them gold and neither the report's only one)."""
+    if not later:
+        return items
+    return [i for i in items
+            if document_of(i) in cites.numbers or shares.get(document_of(i), 1.0) >= 1.0]
+
+
+def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float],
+              cites: _Citations, quoted: set[str], later: bool) -> list[dict[str, Any]]:
+    """A section's top passages, in rank order: those no bullet cites yet and the section may
+    cite (:func:`_admitted`); a passage of a document no finding or caveat of the run was drawn
+    from (``quoted``) only when its document scores at least :data:`_SIDE_HIT` of the
+    sub-question's best: a side hit that shares a few of the question's words, which the
+    readers of the passages did not quote, is another source to read and seldom the one that
+    answers (issue 19)."""
+    found = [p for p in _items(rows, question, "passage")
+             if p["ref"] not in cites.passages
+             and (document_of(p) in quoted or shares.get(document_of(p), 1.0) >= _SIDE_HIT)]
+    return _admitted(found, shares, cites, later)
+
+
 def _section_lines(data: ReportInput, question: str, cites: _Citations,
-                   listed: set[tuple[str, str]], failed: str) -> list[str]:
+                   listed: set[tuple[str, str]], failed: str, quoted: set[str],
+                   later: bool) -> list[str]:
     """A sub-question's section, from its own evidence: its findings not shown in an earlier
-    section (its best one again when all were), then its passages no finding cites."""
-    own = _items(data.rows_of(question), question, "finding")
+    section (its best one again when all were), then its passages no finding cites
+    (:func:`_passages`); a later section cites no new side page (:func:`_admitted`)."""
+    rows = data.rows_of(question)
+    shares = retrieval(rows)
+    own = _admitted(_items(rows, question, "finding"), shares, cites, later)
     findings = [f for f in own if _claim_key(f) not in listed] or own[:1]
     listed.update(_claim_key(f) for f in findings)
     lines: list[str] = []
@@ -125,8 +163,7 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         lines += ["Findings:", ""]
         lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in findings]
         lines.append("")
-    passages = [p for p in _items(data.rows_of(question), question, "passage")
-                if p["ref"] not in cites.passages][:3]
+    passages = _passages(rows, question, shares, cites, quoted, later)[:3]
     if passages:
         lines += ["Top passages:", ""]
         lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
@@ -191,6 +228,7 @@ def render_markdown(data: ReportInput) -> str:
         lines += answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref)
 
     listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
+    quoted = used_documents(data.rows)
     for number, question in enumerate(data.sub_questions, 1):
         lines += [f"## {number}. {clip(question, 300)}", ""]
         if warnings and (_items(data.rows_of(question), question, "finding")
@@ -198,7 +236,8 @@ def render_markdown(data: ReportInput) -> str:
             lines += [f"- No passage retrieved for this question mentions {wanted}"
                       "; none is shown as a finding.", ""]
             continue
-        lines += _section_lines(data, question, cites, listed, _failed_workers(errors, question))
+        lines += _section_lines(data, question, cites, listed, _failed_workers(errors, question),
+                                quoted, later=number > 1)
     lines += _caveat_lines(data, cites, listed, errors, wanted, bool(warnings))
     lines += _closing_lines(data, errors)
     lines += ["## Sources", ""]

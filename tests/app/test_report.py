@@ -350,6 +350,65 @@ def test_for_a_what_is_question_a_definition_comes_before_side_facts() -> None:
     assert answer.index("is a courier network") < answer.index("renamed")
 
 
+def test_the_answer_opens_with_the_strongest_documents_finding() -> None:
+    # Issue 19: the first finding came from a side page the search ranked low and the workers
+    # quoted once, while the page the search ranked first was quoted under it.
+    q = "What is the zorblax relay?"
+    rows = [
+        row("docs_search", q, [item("passage", "The zorblax relay ...", "main.md#0", score=9.0),
+                               item("passage", "A zorblax relay ...", "side.md#4", score=4.0)]),
+        row("analyst", q, [
+            item("finding", "A zorblax relay was once painted blue.", "side.md#4"),
+            item("finding", "The zorblax relay carries packets between moons.", "main.md#0"),
+            item("finding", "The zorblax relay needs no power.", "main.md#1"),
+        ]),
+    ]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert answer.index("carries packets") < answer.index("needs no power"), answer
+    assert "painted blue" not in answer, answer
+
+
+def test_a_side_hit_no_worker_quoted_is_not_listed_as_a_top_passage() -> None:
+    # Issue 19: sections listed passages of pages that shared a few of the question's words
+    # (an index of requirements, a cross-reference), each another source and seldom the answer.
+    rows = [
+        row("docs_search", Q1, [
+            item("passage", "The relay moves glimmer packets.", "z.md#0", score=10.0),
+            item("passage", "Harrowgate keeps the relay ledger.", "near.md#0", score=7.0),
+            item("passage", "Relay races are run at noon.", "side.md#0", score=3.0),
+            item("passage", "A quoted relay page, ranked low.", "low.md#0", score=2.0),
+        ]),
+        row("analyst", Q1, [item("finding", "The relay moves glimmer packets.", "z.md#0")]),
+        row("critic", Q2, [item("caveat", "The relay must not be used at noon.", "low.md#3")]),
+    ]
+    md = render_markdown(data(rows))
+    assert "Harrowgate keeps" in md  # close to the best: still listed
+    assert "Relay races" not in md and "side.md" not in md
+    assert "A quoted relay page" in md  # a worker drew on its document
+
+
+def test_a_later_section_adds_no_side_page_only_the_page_its_search_ranks_first() -> None:
+    # Issue 19: a facet's search ("How do you change ...?") found the topic's pages again and
+    # added side pages below them, each another source and seldom the one that answers.
+    rows = [
+        row("analyst", Q1, [item("finding", "The relay moves glimmer packets.", "z.md#0")]),
+        row("docs_search", Q2, [
+            item("passage", "Relay wiring is shown on the relay plan.", "plan.md#0", score=9.0),
+            item("passage", "The relay moves packets.", "z.md#1", score=8.0),
+            item("passage", "Relay races are run at noon.", "side.md#0", score=7.0),
+        ]),
+        row("analyst", Q2, [
+            item("finding", "Relay races are run at noon on the moon.", "side.md#0"),
+            item("finding", "The relay is wired as the relay plan shows.", "plan.md#0"),
+            item("finding", "The relay folds packets in copper.", "z.md#1"),
+        ]),
+    ]
+    md = render_markdown(data(rows))
+    section = md.split(f"## 2. {Q2}", 1)[1].split("\n## ", 1)[0]
+    assert "wired as the relay plan" in section and "folds packets" in section
+    assert "Relay races" not in md and "side.md" not in md
+
+
 def test_caveats_are_warnings_never_repeats_of_findings() -> None:
     rows = [*ROWS, row("critic", Q1, [
         item("caveat", "The relay moves glimmer packets between moon stations.", "z.md#0"),
