@@ -8,6 +8,9 @@ plan on them, and the report ranks its answer by :func:`topic_kind`.
 from __future__ import annotations
 
 import re
+import unicodedata
+
+from workers.sources.query import query_terms
 
 __all__ = [
     "LONG_PHRASE", "MAX_TOPIC_CHARS", "asks_how_to", "compare_parts", "is_long", "main_question",
@@ -35,10 +38,6 @@ def topic_problem(topic: str) -> str | None:
         >>> topic_problem("checkpointer pending writes") is None
         True
     """
-    import unicodedata
-
-    from workers.sources.query import query_terms  # the words a corpus search looks for
-
     if not topic:
         return ("the topic is empty; say what to research, e.g. "
                 "research \"checkpointer pending writes\"")
@@ -48,7 +47,7 @@ def topic_problem(topic: str) -> str | None:
         return "the topic contains control characters"
     if not any(ch.isalnum() for ch in topic):
         return "the topic has no letters or digits; say what to research"
-    if not query_terms(topic):  # "x", "what is it": a run searched nothing and said nothing
+    if not query_terms(topic):  # the words a corpus search looks for: "x", "what is it" has none
         return (f"the topic {topic!r} has no word to search for (single letters and words "
                 "like 'what' or 'the' are not searched); say what to research, e.g. "
                 "research \"checkpointer pending writes\"")
