@@ -172,6 +172,18 @@ def postgres_url(postgres_server: PostgresServer) -> str:
     return postgres_server.create_database()
 
 
+@pytest.fixture
+def cli_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI's clean environment (:func:`clean_env`) in this process, for tests that call
+    :func:`app.cli.main` in-process rather than in a subprocess."""
+    env = clean_env()
+    for name in list(os.environ):
+        if name not in env:
+            monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Storage:
     """An empty storage of each backend (the SQLite one in ``tmp_path / "data"``)."""

@@ -7,7 +7,6 @@ Domain conditions are now named exceptions (``app/errors.py``). The CLI runs in-
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -19,17 +18,7 @@ from app.errors import (
     ThreadMismatch,
     UnknownThread,
 )
-from tests.conftest import AS_OF, SMALL_TOPIC, clean_env
-
-
-@pytest.fixture
-def cli_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    env = clean_env()
-    for name in list(os.environ):
-        if name not in env:
-            monkeypatch.delenv(name)
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
+from tests.conftest import AS_OF, SMALL_TOPIC
 
 
 def _err_lines(capsys: pytest.CaptureFixture[str]) -> list[str]:

@@ -68,17 +68,6 @@ def test_a_run_whose_storage_is_deleted_stops_and_claims_nothing(tmp_path, small
     assert again.returncode == 0, again.stderr
 
 
-@pytest.fixture
-def cli_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The CLI's clean environment, for :func:`app.cli.main` run in this process."""
-    env = clean_env()
-    for name in list(os.environ):
-        if name not in env:
-            monkeypatch.delenv(name)
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-
-
 @pytest.mark.parametrize("delete", [shutil.rmtree, "index"], ids=["data dir", "index temp file"])
 def test_storage_deleted_while_a_folder_is_indexed_is_one_line_exit_1(
         tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
