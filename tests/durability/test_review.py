@@ -168,3 +168,37 @@ def test_the_printed_continue_commands_find_the_thread_when_pasted(tmp_path, dur
     approved = run_app(*argv)  # as printed: the thread keeps its corpus and model
     assert approved.returncode == 0, describe(approved)  # the plan review: it pauses again
     assert f"thread {THREAD} awaits the results review" in approved.stdout, describe(approved)
+
+
+def test_a_plan_replaced_at_review_leaves_only_the_new_plans_rows(place, durability_corpus):
+    # Found by a new-user trial: a thread run once, then again with --review and its plan
+    # replaced, kept the abandoned plan's 9 rows beside the new plan's 3 (inspect: 12 rows),
+    # while the summary said "db rows: 3". The same through time travel to the plan pause.
+    where = place("data")
+    common = [*_common(where.data_dir, durability_corpus), *where.args]
+    first = run_app("research", TOPIC, "--as-of", AS_OF, *common, "--quiet")
+    assert first.returncode == 0, describe(first)
+    old = {r["envelope_id"] for r in db_rows(where, THREAD)}
+    assert len(old) == len(WORKERS) * 3
+
+    def plan_replaced(question: str, *extra: str) -> None:
+        paused = run_app("review", THREAD, *common, "--json", *extra, "--question", question)
+        assert _paused(paused)["stage"] == "results"
+        done = run_app("review", THREAD, *common, "--json", "--approve")
+        assert done.returncode == 0, describe(done)
+        summary = json.loads(done.stdout)
+        ids = {make_envelope_id(w.name, question, AS_OF) for w in WORKERS}
+        rows = db_rows(where, THREAD)
+        assert {r["envelope_id"] for r in rows} == ids and len(rows) == len(ids)
+        assert summary["db_rows"] == summary["envelopes"] == len(ids)
+
+    assert _paused(run_app("research", TOPIC, "--as-of", AS_OF, *common, "--review",
+                           "--json"))["stage"] == "plan"
+    plan_replaced("What is Send?")
+    # time travel: the plan pause again, decided otherwise, on the finished thread
+    listed = run_app("inspect", THREAD, "--data-dir", where.data_dir, *where.args, "--json")
+    assert listed.returncode == 0, describe(listed)
+    pause = [c for c in json.loads(listed.stdout)["checkpoints"]
+             if c["next"] == ["review_plan"]][-1]
+    plan_replaced("What is a reducer?", "--checkpoint", pause["checkpoint_id"])
+
