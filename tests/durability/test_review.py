@@ -202,3 +202,25 @@ def test_a_plan_replaced_at_review_leaves_only_the_new_plans_rows(place, durabil
              if c["next"] == ["review_plan"]][-1]
     plan_replaced("What is a reducer?", "--checkpoint", pause["checkpoint_id"])
 
+
+def test_a_rerun_keeps_what_the_review_dropped(tmp_path, durability_corpus):
+    # Found by a new-user trial: after "review T --drop E", a plain rerun of the topic ran E's
+    # task again and its row and citations came back, with no word in the report.
+    data = tmp_path / "data"
+    _paused(_research(data, durability_corpus))
+    results = _paused(_review(data, durability_corpus, "--approve"))
+    drop = next(e for e in results["envelopes"] if e["worker"] == "critic")
+    done = _review(data, durability_corpus, "--drop", drop["envelope_id"])
+    assert done.returncode == 0, describe(done)
+    kept = _row_ids(data)
+    assert drop["envelope_id"] not in kept and len(kept) == len(results["envelopes"]) - 1
+
+    rerun = run_app("research", TOPIC, "--as-of", AS_OF, *_common(data, durability_corpus),
+                    "--json")
+    assert rerun.returncode == 0, describe(rerun)
+    summary = json.loads(rerun.stdout)
+    assert _row_ids(data) == kept
+    assert summary["db_rows"] == summary["envelopes"] == summary["expected"] == len(kept)
+    report = Path(summary["report_path"]).read_text("utf-8")
+    assert (f"dropped at an earlier review, not run again: critic on {drop['task_key']!r}"
+            in report)
