@@ -218,11 +218,11 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
         return
     was_corpus, _, was_print = _split_key(recorded.get("corpus") or "")
     if was_print and was_print != fingerprint:
-        raise ThreadMismatch(
-            f"thread {thread_id!r} is unfinished and its corpus "
-            f"({was_corpus or 'the package docs'}) has changed since it started (files added, "
-            "removed or modified, or other package versions); start a new thread with --fresh"
-        )
+        what = (f"corpus folder {was_corpus} has changed since it started (files added, "
+                "removed or modified)" if was_corpus else
+                "package docs have changed since it started (other package versions)")
+        raise ThreadMismatch(f"thread {thread_id!r} is unfinished and its {what}; start a new "
+                             "thread with --fresh")
 
 
 def _split_key(key: str) -> tuple[str, bool, str]:
