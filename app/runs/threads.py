@@ -23,8 +23,8 @@ from workers.registry import registered
 
 __all__ = [
     "CONTENT_MARK", "UNFINISHED_RUNS", "WEB_MARK", "ThreadBroken", "ThreadBusy", "ThreadMismatch",
-    "check_content", "check_thread", "corpus_key", "is_unfinished", "recorded_run", "require_thread", "research_graph",
-    "run_thread_id", "thread_exists", "thread_status",
+    "check_content", "check_thread", "corpus_key", "is_unfinished", "recorded_run",
+    "require_thread", "research_graph", "run_thread_id", "thread_exists", "thread_status",
 ]
 
 

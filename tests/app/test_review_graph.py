@@ -83,7 +83,8 @@ def test_studio_reruns_keep_a_drop_and_a_replaced_plan_leaves_only_its_rows(stud
     config = {"configurable": {"thread_id": "studio-2"}}
     review = {"review": True}
     graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=review)
-    (pause,) = graph.invoke(Command(resume={"approve": True}), config, context=review)["__interrupt__"]
+    out = graph.invoke(Command(resume={"approve": True}), config, context=review)
+    (pause,) = out["__interrupt__"]
     drop = pause.value["envelopes"][0]
     graph.invoke(Command(resume={"drop": [drop["envelope_id"]]}), config, context=review)
     kept = {r["envelope_id"] for r in db_rows(data, "studio-2")}
