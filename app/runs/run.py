@@ -161,11 +161,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
             return pause
         start = what_to_run(request.topic, request.as_of, request.review, snapshot, recorded,
                             thread_id)
-        with storage.results() as store:
-            store.start_run(thread_id, topic=start.topic, as_of=start.as_of,
-                            model=labels["model"],
-                            corpus=corpus_key(settings, resources.corpus(
-                                settings.context()).fingerprint))
+        _record_start(storage, thread_id, start, labels["model"], settings, resources)
         counts = progress_at_start(snapshot, start, workers)
         _announce(emit, thread_id, values, start, counts, pending is not None, labels)
         written: dict[str, dict[str, Any]] = {}  # the last "persisted" and "report" events
@@ -179,6 +175,17 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                                counts.restored, counts.total, noting, written)
         return _conclude(graph, config, storage, start, labels, len(workers), started,
                          written, unreached)
+
+
+def _record_start(storage: Storage, thread_id: str, start: Start, model: str,
+                  settings: Settings, resources: Resources) -> None:
+    """Record in the ``runs`` table that the run starts (or resumes), with its sources and
+    their content fingerprint (:func:`app.runs.threads.corpus_key`), by which a later resume of
+    the unfinished thread is checked."""
+    fingerprint = resources.corpus(settings.context()).fingerprint
+    with storage.results() as store:
+        store.start_run(thread_id, topic=start.topic, as_of=start.as_of, model=model,
+                        corpus=corpus_key(settings, fingerprint))
 
 
 def _review_pause(request: RunRequest, snapshot: Any, pending: Any, thread_id: str,
