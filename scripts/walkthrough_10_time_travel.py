@@ -11,7 +11,8 @@ through the graph API on the thread's own checkpointer; the runs go through the 
    the thread still awaits the review, and approving persists every envelope, the edit included;
 3. fork: ``update_state(..., as_node="plan")`` on the checkpoint after ``plan``, with two
    sub-questions instead of all: ``resume`` runs the fork's tasks, which update their rows in
-   place (the same envelope ids), and the review pauses again;
+   place (the same envelope ids), and the review pauses again; approved, the thread's rows are
+   the fork's plan's (the left-out sub-question's rows are removed);
 4. replay: ``review --checkpoint ID --drop ENVELOPE_ID`` decides again at the first results
    review: its row is removed, the others stay; no row is duplicated at any step.
 
@@ -120,14 +121,15 @@ def main() -> int:
         stage == "results" and before == [] and still == ("review_results",)
         and approved.returncode == 0 and len(after_edit) == expected
         and fork_next == ("dispatch",) and fork_envelopes == forked_tasks
-        and len(after_fork) == expected and distinct(after_fork)
+        and len(after_fork) == forked_tasks and distinct(after_fork)
         and replay.returncode == 0 and len(after_replay) == expected - 1
         and dropped not in {r["envelope_id"] for r in after_replay} and distinct(after_replay)
     )
     return verdict(
         ok,
         f"an edit at the pause kept it waiting and {expected} rows were persisted; a fork ran "
-        f"{forked_tasks} tasks again in place ({expected} rows); a replay that dropped one "
+        f"{forked_tasks} tasks again in place ({forked_tasks} rows, its plan's); a replay "
+        "that dropped one "
         f"left {expected - 1}; no row was ever duplicated",
         f"stage {stage}, rows before {len(before)}, next after edit {still}, approve exit "
         f"{approved.returncode} rows {len(after_edit)}, fork next {fork_next} envelopes "

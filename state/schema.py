@@ -103,7 +103,8 @@ class ResearchState(TypedDict, total=False):
 
     dropped: Annotated[list[str], dedupe_extend]
     """Envelope ids dropped at the results review (``--review``): neither persisted nor
-    reported. Each id once; ``plan`` resets it when the thread runs again."""
+    reported. Each id once; a rerun of the thread on its plan keeps them (the review's decision
+    is the thread's), ``plan`` resets it only with a new plan."""
 
     notes: Annotated[list[str], concat_lists]
     """Run notes for the report (e.g. "token budget spent, no more rounds"). Append-only log:

@@ -36,7 +36,8 @@ from app.research.text import clip
 
 __all__ = [
     "PLAN", "REVIEW_NODES", "RESULTS", "Awaited", "ReviewError", "ReviewPause", "ask_plan",
-    "ask_results", "awaited", "awaiting", "envelope_summary", "plan_payload", "plan_resume",
+    "ask_results", "awaited", "awaiting", "envelope_summary", "kept_drops", "plan_payload",
+    "plan_resume",
     "results_payload", "results_resume", "resume_command", "review_value",
 ]
 
@@ -337,3 +338,25 @@ def ask_results(state: Mapping[str, Any], envelopes: Sequence[Mapping[str, Any]]
     if notes:
         update["notes"] = notes
     return update
+
+
+def kept_drops(state: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """``(dropped ids, notes)`` a rerun of the thread keeps: the review's decision is part of the
+    thread's state, so a rerun on the same plan neither runs a dropped task again nor brings its
+    row back (found by a new-user trial: it did, with no note). Each note names one; ``--fresh``
+    (a thread of its own) or a time travel to an earlier review decides again.
+
+    Example:
+        >>> kept_drops({"dropped": ["c:1"], "envelopes": [
+        ...     {"envelope_id": "c:1", "worker": "critic", "task_key": "Why?"}]})
+        (['c:1'], ["dropped at an earlier review, not run again: critic on 'Why?'"])
+    """
+    dropped = list(state.get("dropped") or [])
+    by_id = {e.get("envelope_id"): e for e in state.get("envelopes") or []}
+    notes = []
+    for eid in dropped:
+        envelope = by_id.get(eid) or {}
+        what = (f"{envelope['worker']} on {envelope['task_key']!r}"
+                if envelope.get("worker") and envelope.get("task_key") else eid)
+        notes.append(f"dropped at an earlier review, not run again: {what}")
+    return dropped, notes

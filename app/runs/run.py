@@ -27,6 +27,7 @@ from app.runs.stream import Event, stream_run, what_was_saved
 from app.runs.summary import RunSummary, summarize_run
 from app.runs.threads import (
     ThreadBroken,
+    check_content,
     check_thread,
     corpus_key,
     is_unfinished,
@@ -146,7 +147,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                               storage)
     recorded = recorded_run(storage, thread_id)
     settings = check_thread(request.topic, settings, thread_id, recorded)
-    resources = _open_resources(settings, thread_id, emit)
+    resources = _open_resources(settings, thread_id, recorded, emit)
     config = run_config(thread_id, settings)
     with storage.thread_lock(thread_id), \
             open_graph(settings, resources=resources) as (graph, labels, resources):
@@ -160,9 +161,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
             return pause
         start = what_to_run(request.topic, request.as_of, request.review, snapshot, recorded,
                             thread_id)
-        with storage.results() as store:
-            store.start_run(thread_id, topic=start.topic, as_of=start.as_of,
-                            model=labels["model"], corpus=corpus_key(settings))
+        _record_start(storage, thread_id, start, labels["model"], settings, resources)
         counts = progress_at_start(snapshot, start, workers)
         _announce(emit, thread_id, values, start, counts, pending is not None, labels)
         written: dict[str, dict[str, Any]] = {}  # the last "persisted" and "report" events
@@ -176,6 +175,17 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                                counts.restored, counts.total, noting, written)
         return _conclude(graph, config, storage, start, labels, len(workers), started,
                          written, unreached)
+
+
+def _record_start(storage: Storage, thread_id: str, start: Start, model: str,
+                  settings: Settings, resources: Resources) -> None:
+    """Record in the ``runs`` table that the run starts (or resumes), with its sources and
+    their content fingerprint (:func:`app.runs.threads.corpus_key`), by which a later resume of
+    the unfinished thread is checked."""
+    fingerprint = resources.corpus(settings.context()).fingerprint
+    with storage.results() as store:
+        store.start_run(thread_id, topic=start.topic, as_of=start.as_of, model=model,
+                        corpus=corpus_key(settings, fingerprint))
 
 
 def _review_pause(request: RunRequest, snapshot: Any, pending: Any, thread_id: str,
@@ -256,10 +266,13 @@ def run_config(thread_id: str, settings: Settings) -> dict[str, Any]:
     }
 
 
-def _open_resources(settings: Settings, thread_id: str, emit: Event) -> Resources:
+def _open_resources(settings: Settings, thread_id: str, recorded: dict[str, Any] | None,
+                    emit: Event) -> Resources:
     """The run's :class:`Resources`, with its models, MCP servers and corpus opened, so that a
-    bad model spec, an MCP server that does not start or a corpus with nothing to index fails
-    before anything is written (before the thread lock creates ``locks/``)."""
+    bad model spec, an MCP server that does not start, a corpus with nothing to index or an
+    unfinished thread's changed corpus (:func:`app.runs.threads.check_content`; ``recorded``:
+    its ``runs`` row) fails before anything is written (before the thread lock creates
+    ``locks/``)."""
     resources = Resources(settings)
     try:
         resources.models(settings.context())
@@ -267,6 +280,7 @@ def _open_resources(settings: Settings, thread_id: str, emit: Event) -> Resource
         # A large folder takes a while to index: say which thread it is for, and how far it is.
         resources.corpus(settings.context(), progress=lambda done, total: emit(
             "indexing", {"thread_id": thread_id, "done": done, "total": total}))
+        check_content(thread_id, recorded, resources.corpus(settings.context()).fingerprint)
     except BaseException:
         resources.close()
         raise

@@ -22,9 +22,9 @@ from app.storage import Storage, ThreadBusy, storage_of
 from workers.registry import registered
 
 __all__ = [
-    "UNFINISHED_RUNS", "WEB_MARK", "ThreadBroken", "ThreadBusy", "ThreadMismatch", "check_thread",
-    "corpus_key", "is_unfinished", "recorded_run", "require_thread", "research_graph",
-    "run_thread_id", "thread_exists", "thread_status",
+    "CONTENT_MARK", "UNFINISHED_RUNS", "WEB_MARK", "ThreadBroken", "ThreadBusy", "ThreadMismatch",
+    "check_content", "check_thread", "corpus_key", "is_unfinished", "recorded_run",
+    "require_thread", "research_graph", "run_thread_id", "thread_exists", "thread_status",
 ]
 
 
@@ -150,12 +150,20 @@ def recorded_run(storage: Storage, thread_id: str) -> dict[str, Any] | None:
 WEB_MARK = " +web"
 """Appended to a run's recorded corpus when it also searches the web (``--web``)."""
 
+CONTENT_MARK = " @"
+"""Between a run's recorded corpus folder and its content fingerprint (hex digits)."""
 
-def corpus_key(settings: Settings) -> str:
+
+def corpus_key(settings: Settings, fingerprint: str | None = None) -> str:
     """How the ``runs`` table records a run's sources: its resolved corpus folder, or ""
-    (package docs), followed by :data:`WEB_MARK` when it searches the web."""
+    (package docs), then :data:`CONTENT_MARK` and the corpus index's content ``fingerprint``
+    when given (``Corpus.fingerprint``: the files' names, sizes and mtimes, or the packages'
+    versions), then :data:`WEB_MARK` when it searches the web. (One column, so that databases
+    written before either mark need no migration: a key without them reads as before.)"""
     folder = settings.corpus_folder(settings.corpus_name)
     base = str(Path(folder).resolve()) if folder else ""
+    if fingerprint:
+        base += CONTENT_MARK + fingerprint
     return base + (WEB_MARK if settings.web else "")
 
 
@@ -171,7 +179,7 @@ def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Se
     """
     if recorded is None:
         return
-    was_corpus, was_web = _split_key(recorded.get("corpus") or "")
+    was_corpus, was_web, _ = _split_key(recorded.get("corpus") or "")
     now_corpus = _split_key(corpus_key(settings))[0]
     was = was_corpus or "the package docs"
     unfinished = recorded["status"] in UNFINISHED_RUNS
@@ -195,9 +203,42 @@ def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Se
         )
 
 
-def _split_key(key: str) -> tuple[str, bool]:
-    """``(corpus folder or "", web)`` of a recorded :func:`corpus_key`."""
-    return (key[: -len(WEB_MARK)], True) if key.endswith(WEB_MARK) else (key, False)
+def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: str) -> None:
+    """Refuse to continue an unfinished thread on corpus content that changed since it started
+    (``fingerprint``: the opened corpus's, :func:`corpus_key`): its report would cite the
+    results found in the old files beside those of the new ones, a deleted file included
+    (found by a new-user trial). The same refusal as another corpus; a finished thread reruns on
+    the new content, which is how it is brought up to date. A run recorded before runs kept
+    their fingerprint is not checked.
+
+    Raises:
+        ThreadMismatch: the thread is unfinished and its corpus content changed.
+    """
+    if recorded is None or recorded["status"] not in UNFINISHED_RUNS:
+        return
+    was_corpus, _, was_print = _split_key(recorded.get("corpus") or "")
+    if was_print and was_print != fingerprint:
+        what = (f"corpus folder {was_corpus} has changed since it started (files added, "
+                "removed or modified)" if was_corpus else
+                "package docs have changed since it started (other package versions)")
+        raise ThreadMismatch(f"thread {thread_id!r} is unfinished and its {what}; start a new "
+                             "thread with --fresh")
+
+
+def _split_key(key: str) -> tuple[str, bool, str]:
+    """``(corpus folder or "", web, content fingerprint or "")`` of a recorded
+    :func:`corpus_key`.
+
+    Example:
+        >>> _split_key("/docs @0a1b +web"), _split_key("")
+        (('/docs', True, '0a1b'), ('', False, ''))
+    """
+    web = key.endswith(WEB_MARK)
+    key = key[: -len(WEB_MARK)] if web else key
+    base, mark, fingerprint = key.rpartition(CONTENT_MARK)
+    if mark and fingerprint and all(c in "0123456789abcdef" for c in fingerprint):
+        return base, web, fingerprint
+    return key, web, ""
 
 
 def check_thread(topic: str | None, settings: Settings, thread_id: str,
@@ -235,7 +276,7 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
         return settings
     if topic is None and recorded is None:
         require_thread(storage_of(settings), thread_id)
-    was_corpus, was_web = _split_key((recorded or {}).get("corpus") or "")
+    was_corpus, was_web, _ = _split_key((recorded or {}).get("corpus") or "")
     if topic is None:
         if settings.corpus is None and settings.corpus_name is None and was_corpus:
             settings = settings.with_overrides(corpus=was_corpus)

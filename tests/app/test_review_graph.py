@@ -76,6 +76,32 @@ def test_studio_style_review_round_trip(studio):
     assert all(r["write_count"] == 1 for r in rows)
 
 
+def test_studio_reruns_keep_a_drop_and_a_replaced_plan_leaves_only_its_rows(studio):
+    # The server's path to the fixes of a new-user trial's findings (the CLI's are in
+    # tests/durability/test_review.py): a rerun keeps a drop; a replaced plan's old rows go.
+    graph, data = studio
+    config = {"configurable": {"thread_id": "studio-2"}}
+    review = {"review": True}
+    graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=review)
+    out = graph.invoke(Command(resume={"approve": True}), config, context=review)
+    (pause,) = out["__interrupt__"]
+    drop = pause.value["envelopes"][0]
+    graph.invoke(Command(resume={"drop": [drop["envelope_id"]]}), config, context=review)
+    kept = {r["envelope_id"] for r in db_rows(data, "studio-2")}
+    assert drop["envelope_id"] not in kept
+
+    out = graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config)  # a rerun, no review
+    assert {r["envelope_id"] for r in db_rows(data, "studio-2")} == kept
+    assert any(n.startswith("dropped at an earlier review") for n in out["notes"])
+
+    graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=review)
+    graph.invoke(Command(resume={"sub_questions": ["What is Send?"]}), config, context=review)
+    out = graph.invoke(Command(resume={"approve": True}), config, context=review)
+    ids = {e["envelope_id"] for e in out["envelopes"] if e["task_key"] == "What is Send?"}
+    assert len(ids) == len(WORKERS)
+    assert {r["envelope_id"] for r in db_rows(data, "studio-2")} == ids
+
+
 def test_without_review_in_the_context_nothing_pauses(studio):
     graph, data = studio
     out = graph.invoke({"topic": TOPIC, "as_of": AS_OF},

@@ -105,6 +105,31 @@ def test_an_unfinished_thread_is_not_continued_on_another_corpus(tmp_path, durab
     assert db_rows(data, thread_id_of()) == rows
 
 
+def test_an_unfinished_thread_is_not_continued_on_changed_corpus_content(place, tmp_path):
+    # Found by a new-user trial: a run killed mid-map, then a file of its folder deleted and
+    # another added, then the same command resumed the thread: its report cited both the
+    # deleted file and the new one. Refused like another corpus (SQLite and PostgreSQL keep
+    # the same runs row); a finished thread reruns on the new content (how it is refreshed).
+    where, corpus = place("data"), write_corpus(tmp_path / "corpus")
+    args = [*_args(where.data_dir, corpus), *where.args]
+    crashed = run_app(*args, "--crash-at", "map:3", "--max-concurrency", "1")
+    assert crashed.returncode in SIGKILLED, describe(crashed)
+    rows = db_rows(where, thread_id_of())
+    (corpus / "send.md").unlink()
+    (corpus / "fanout.md").write_text("# Fan-out\n\nSend objects fan work out to nodes.\n",
+                                      encoding="utf-8")
+    resume = ["resume", thread_id_of(), "--data-dir", str(where.data_dir), *where.args]
+    for again in (args, resume):
+        proc = run_app(*again)
+        assert proc.returncode == 2, describe(proc)
+        assert proc.stderr.startswith("error: ") and "--fresh" in proc.stderr, describe(proc)
+        assert "has changed since it started" in proc.stderr, describe(proc)
+        assert len(proc.stderr.strip().splitlines()) == 1, describe(proc)
+    assert db_rows(where, thread_id_of()) == rows
+    fresh = run_app(*args, "--fresh")
+    assert fresh.returncode == 0, describe(fresh)
+
+
 def test_a_second_process_on_the_same_thread_is_refused(place, durability_corpus):
     """The lock is a ``flock`` on SQLite and a PostgreSQL advisory lock on PostgreSQL."""
     from app.storage import open_storage

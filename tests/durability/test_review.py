@@ -168,3 +168,59 @@ def test_the_printed_continue_commands_find_the_thread_when_pasted(tmp_path, dur
     approved = run_app(*argv)  # as printed: the thread keeps its corpus and model
     assert approved.returncode == 0, describe(approved)  # the plan review: it pauses again
     assert f"thread {THREAD} awaits the results review" in approved.stdout, describe(approved)
+
+
+def test_a_plan_replaced_at_review_leaves_only_the_new_plans_rows(place, durability_corpus):
+    # Found by a new-user trial: a thread run once, then again with --review and its plan
+    # replaced, kept the abandoned plan's 9 rows beside the new plan's 3 (inspect: 12 rows),
+    # while the summary said "db rows: 3". The same through time travel to the plan pause.
+    where = place("data")
+    common = [*_common(where.data_dir, durability_corpus), *where.args]
+    first = run_app("research", TOPIC, "--as-of", AS_OF, *common, "--quiet")
+    assert first.returncode == 0, describe(first)
+    old = {r["envelope_id"] for r in db_rows(where, THREAD)}
+    assert len(old) == len(WORKERS) * 3
+
+    def plan_replaced(question: str, *extra: str) -> None:
+        paused = run_app("review", THREAD, *common, "--json", *extra, "--question", question)
+        assert _paused(paused)["stage"] == "results"
+        done = run_app("review", THREAD, *common, "--json", "--approve")
+        assert done.returncode == 0, describe(done)
+        summary = json.loads(done.stdout)
+        ids = {make_envelope_id(w.name, question, AS_OF) for w in WORKERS}
+        rows = db_rows(where, THREAD)
+        assert {r["envelope_id"] for r in rows} == ids and len(rows) == len(ids)
+        assert summary["db_rows"] == summary["envelopes"] == len(ids)
+
+    assert _paused(run_app("research", TOPIC, "--as-of", AS_OF, *common, "--review",
+                           "--json"))["stage"] == "plan"
+    plan_replaced("What is Send?")
+    # time travel: the plan pause again, decided otherwise, on the finished thread
+    listed = run_app("inspect", THREAD, "--data-dir", where.data_dir, *where.args, "--json")
+    assert listed.returncode == 0, describe(listed)
+    pause = [c for c in json.loads(listed.stdout)["checkpoints"]
+             if c["next"] == ["review_plan"]][-1]
+    plan_replaced("What is a reducer?", "--checkpoint", pause["checkpoint_id"])
+
+
+def test_a_rerun_keeps_what_the_review_dropped(tmp_path, durability_corpus):
+    # Found by a new-user trial: after "review T --drop E", a plain rerun of the topic ran E's
+    # task again and its row and citations came back, with no word in the report.
+    data = tmp_path / "data"
+    _paused(_research(data, durability_corpus))
+    results = _paused(_review(data, durability_corpus, "--approve"))
+    drop = next(e for e in results["envelopes"] if e["worker"] == "critic")
+    done = _review(data, durability_corpus, "--drop", drop["envelope_id"])
+    assert done.returncode == 0, describe(done)
+    kept = _row_ids(data)
+    assert drop["envelope_id"] not in kept and len(kept) == len(results["envelopes"]) - 1
+
+    rerun = run_app("research", TOPIC, "--as-of", AS_OF, *_common(data, durability_corpus),
+                    "--json")
+    assert rerun.returncode == 0, describe(rerun)
+    summary = json.loads(rerun.stdout)
+    assert _row_ids(data) == kept
+    assert summary["db_rows"] == summary["envelopes"] == summary["expected"] == len(kept)
+    report = Path(summary["report_path"]).read_text("utf-8")
+    assert (f"dropped at an earlier review, not run again: critic on {drop['task_key']!r}"
+            in report)

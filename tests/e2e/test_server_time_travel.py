@@ -46,6 +46,7 @@ def test_a_fork_after_plan_over_the_server_runs_every_worker(server: Server) -> 
     assert not logical_duplicates(rows)
     fork_rows = [r for r in rows if r["task_key"] in questions]
     assert len(fork_rows) == len(questions) * len(worker_names())
+    assert len(rows) == len(fork_rows)  # the first plan's rows are gone: the thread's are these
     assert all(r["status"] == "ok" for r in fork_rows)
 
 

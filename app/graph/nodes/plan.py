@@ -12,6 +12,7 @@ from langgraph.types import Overwrite
 from app.errors import BadTopic
 from app.graph.resources import Resources
 from app.research.plan import corpus_plan, llm_plan
+from app.research.review import kept_drops
 from app.research.rounds import highest_round
 from app.research.topics import topic_problem
 from app.settings.checks import as_of_or_today
@@ -30,7 +31,8 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
 
     Every token the planner was served counts, those of failed attempts included (``tokens``
     holds a failed attempt's until the next). A thread run again (or forked) starts its rounds
-    one past the highest it has seen, so a fresh result never looks older than a stale one.
+    one past the highest it has seen, so a fresh result never looks older than a stale one;
+    on its own plan it keeps what a review dropped (:func:`app.research.review.kept_drops`).
 
     Raises:
         app.errors.BadTopic: the topic is no topic to research
@@ -46,6 +48,8 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     info = runtime.execution_info
     with tokens.attempt(info.task_id if info else state["topic"]) as served:
         questions, notes = _questions(state, ctx, attempt, runtime, res)
+    # a rerun on the thread's plan keeps what its review dropped (a new plan has no drops)
+    dropped, kept = kept_drops(state) if questions == state.get("sub_questions") else ([], [])
     # Studio and LangGraph Server callers may leave as_of out: default it here, once, so
     # every task of the run carries the same date (and so the same envelope ids).
     as_of = as_of_or_today(state.get("as_of"))
@@ -60,10 +64,10 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
         "routing": routing,
         "round": first,
         "redo": [],
-        "notes": Overwrite(notes),
+        "notes": Overwrite(kept + notes),
         "tokens": Overwrite(served.tokens),
         "unmetered_calls": Overwrite(served.unmetered),
-        "dropped": Overwrite([]),
+        "dropped": Overwrite(dropped),
     }
 
 
