@@ -409,7 +409,7 @@ def test_a_later_section_adds_no_side_page_only_the_page_its_search_ranks_first(
     assert "Relay races" not in md and "side.md" not in md
 
 
-def test_caveats_are_warnings_never_repeats_of_findings() -> None:
+def test_caveats_are_warnings_not_plain_facts() -> None:
     rows = [*ROWS, row("critic", Q1, [
         item("caveat", "The relay moves glimmer packets between moon stations.", "z.md#0"),
         item("caveat", "The relay has a blue logo on every station.", "z.md#5"),
@@ -418,6 +418,26 @@ def test_caveats_are_warnings_never_repeats_of_findings() -> None:
     caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
     assert "double eclipse" in caveats
     assert "glimmer" not in caveats and "blue logo" not in caveats
+
+
+def test_a_warning_quoted_as_a_finding_is_a_caveat_never_denied() -> None:
+    # The warning of a "## Limitations" section came back from the analyst (a finding of
+    # every sub-question) and from the critic (a caveat): the report quoted it, answered the
+    # limitations question with an unrelated sentence, and said no warning was found.
+    warning = "Warning: relay counts cannot see packets under the canopy."
+    plain = "The relay moves glimmer packets between moon stations."
+    q3 = "What are the limitations of the Zorblax relay?"
+    rows = [row("analyst", q, [item("finding", plain, "z.md#0"), item("finding", warning,
+                                                                      "z.md#0")])
+            for q in (Q1, Q2, q3)]
+    rows += [row("critic", q, [item("caveat", warning, "z.md#0")]) for q in (Q1, Q2, q3)]
+    md = render_markdown(data(rows, sub_questions=[Q1, Q2, q3]))
+    caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert f"- {warning} [1]" in caveats and "No limitations" not in md
+    limits = md.split(f"## 3. {q3}", 1)[1].split("\n## ", 1)[0]
+    assert warning in limits and plain not in limits
+    first = md.split(f"## 1. {Q1}", 1)[1].split("\n## ", 1)[0]
+    assert plain in first and warning not in first  # listed under Caveats, not repeated here
 
 
 class _Counted(dict):
