@@ -33,7 +33,9 @@ from workers.sources.packages import docstrings
 from workers.sources.text import (
     MAX_PASSAGE_CHARS,
     decode_file,
+    html_charset,
     plural,
+    python_coding,
     raw,
     safe_name,
     unsafe_name,
@@ -283,13 +285,18 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
         skipped["unreadable"] += 1
         notes.append(f"{rel}: skipped, unreadable ({exc.strerror or type(exc).__name__})")
         return
-    text, encoding = decode_file(data)
+    declared = (html_charset(data) if suffix == ".html"  # <meta charset=...>
+                else python_coding(data) if suffix == ".py" else None)  # -*- coding: ... -*-
+    text, encoding, replaced = decode_file(data, declared)
     if text is None:
         skipped["binary"] += 1
         notes.append(f"{rel}: skipped, binary (not text)")
         return
     if encoding == "cp1252":
         notes.append(f"{rel}: not UTF-8; read as Windows-1252 (Latin-1)")
+    elif replaced:
+        notes.append(f"{rel}: read as UTF-8; {plural(replaced, 'invalid byte sequence')} "
+                     "replaced with U+FFFD")
     name = rel.rsplit("/", 1)[-1]
     title, sections, links = name, (), 0.0
     if suffix == ".html":
