@@ -32,10 +32,9 @@ from workers.sources.index import SCHEMA_VERSION, tree_signature
 from workers.sources.packages import docstrings
 from workers.sources.text import (
     MAX_PASSAGE_CHARS,
+    declared_encoding,
     decode_file,
-    html_charset,
     plural,
-    python_coding,
     raw,
     safe_name,
     unsafe_name,
@@ -285,9 +284,7 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
         skipped["unreadable"] += 1
         notes.append(f"{rel}: skipped, unreadable ({exc.strerror or type(exc).__name__})")
         return
-    declared = (html_charset(data) if suffix == ".html"  # <meta charset=...>
-                else python_coding(data) if suffix == ".py" else None)  # -*- coding: ... -*-
-    text, encoding, replaced = decode_file(data, declared)
+    text, encoding, replaced = decode_file(data, declared_encoding(data, suffix))
     if text is None:
         skipped["binary"] += 1
         notes.append(f"{rel}: skipped, binary (not text)")

@@ -18,6 +18,7 @@ __all__ = [
     "SNIFF_BYTES",
     "Decoded",
     "chunk_text",
+    "declared_encoding",
     "decode_file",
     "html_charset",
     "python_coding",
@@ -189,6 +190,14 @@ def python_coding(raw: bytes) -> str | None:
         return codecs.lookup(match.group(1).decode("ascii")).name if match else None
     except LookupError:
         return None
+
+
+def declared_encoding(raw: bytes, suffix: str) -> str | None:
+    """The encoding a file declares for itself: an ``.html`` file's :func:`html_charset`, a
+    ``.py`` file's :func:`python_coding`; None for other files or without a declaration."""
+    if suffix == ".html":
+        return html_charset(raw)
+    return python_coding(raw) if suffix == ".py" else None
 
 
 def decode_file(raw: bytes, declared: str | None = None) -> Decoded:
