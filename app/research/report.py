@@ -34,6 +34,7 @@ from app.research.rows import ok_items
 from app.research.text import clip
 from app.runs.ids import default_thread_id, sha8
 from state import ITEM_KINDS
+from workers.sources.base import code_span
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
 
@@ -278,7 +279,7 @@ def _header_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:
         "",
         f"- As of: {data.as_of}",
         f"- Model: {data.model_label}",
-        f"- Thread: `{data.thread_id}`",
+        f"- Thread: {code_span(data.thread_id)}",
         f"- Workers: {', '.join(workers) or 'none'}; envelopes: {len(data.rows)}; "
         f"errors: {len(errors)}",
         "",

@@ -38,7 +38,7 @@ def data(rows: list[dict], **kw) -> ReportInput:
         topic=kw.pop("topic", "zorblax relay"),
         as_of=AS_OF,
         model_label="offline (deterministic, extractive)",
-        thread_id="t-1",
+        thread_id=kw.pop("thread_id", "t-1"),
         sub_questions=kw.pop("sub_questions", [Q1, Q2]),
         rows=rows,
         **kw,
@@ -438,6 +438,20 @@ def test_a_warning_quoted_as_a_finding_is_a_caveat_never_denied() -> None:
     assert warning in limits and plain not in limits
     first = md.split(f"## 1. {Q1}", 1)[1].split("\n## ", 1)[0]
     assert plain in first and warning not in first  # listed under Caveats, not repeated here
+
+
+def test_a_backtick_in_a_file_name_or_thread_id_keeps_its_code_span_whole() -> None:
+    # A file named odd`name.md broke the Sources entry's code span in two (CommonMark ends a
+    # span at the next backtick run of its fence's length): a longer fence keeps it whole.
+    rows = [row("analyst", Q1, [item("finding", "The relay moves glimmer packets.",
+                                     "odd`name.md#0"),
+                                item("finding", "Each packet is folded in copper.",
+                                     "odd`name.md#2")])]
+    md = render_markdown(data(rows, sub_questions=[Q1], thread_id="t`1"))
+    tail = md.split("\n## Sources\n", 1)[1]
+    assert "1. ``odd`name.md``: title of odd\\`name.md#0 (src/odd\\`name.md#0)" in tail
+    assert "   - passages: ``odd`name.md#0``, ``odd`name.md#2``" in tail
+    assert "- Thread: ``t`1``" in md
 
 
 class _Counted(dict):
