@@ -174,6 +174,8 @@ def _rekey_pages(con: sqlite3.Connection) -> None:
     """Re-key a cache written before URLs were normalized: its pages under :func:`page_url`
     (the first row of several spellings wins) and its answers' URL lists likewise, so a rerun
     of an older thread finds its pages and cites each once. Done once (``user_version``)."""
+    if con.execute("PRAGMA user_version").fetchone()[0] >= _URL_SCHEMA:
+        return  # re-keyed already: no write lock taken
     con.execute("BEGIN IMMEDIATE")  # one process re-keys; another waits, then sees version 1
     if con.execute("PRAGMA user_version").fetchone()[0] >= _URL_SCHEMA:
         return
