@@ -165,7 +165,8 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     shares = retrieval(rows)
     own = _admitted(_items(rows, question, "finding"), shares, cites, later)
     if _ASKS_CAUTION.search(question):  # answered by its caveats, the best one again if need be
-        own = _cautionary([*_items(rows, question, "caveat"), *own]) or own
+        caveats = _admitted(_items(rows, question, "caveat"), shares, cites, later)
+        own = _cautionary([*caveats, *own]) or own
     else:
         own = [f for f in own if _claim_key(f)[0] not in cautions] or own
     findings = [f for f in own if _claim_key(f) not in listed] or own[:1]

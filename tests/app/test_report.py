@@ -409,6 +409,22 @@ def test_a_later_section_adds_no_side_page_only_the_page_its_search_ranks_first(
     assert "Relay races" not in md and "side.md" not in md
 
 
+def test_a_later_limitations_section_shows_no_side_pages_caveat() -> None:
+    q3 = "What are the limitations of the Zorblax relay?"
+    rows = [
+        row("analyst", Q1, [item("finding", "The relay moves glimmer packets.", "z.md#0")]),
+        row("docs_search", q3, [
+            item("passage", "The relay must not be opened.", "z.md#1", score=9.0),
+            item("passage", "Relay races must not start late.", "side.md#0", score=3.0),
+        ]),
+        row("critic", q3, [item("caveat", "Relay races must not start late.", "side.md#0"),
+                           item("caveat", "The relay must not be opened.", "z.md#1")]),
+    ]
+    md = render_markdown(data(rows, sub_questions=[Q1, q3]))
+    section = md.split(f"## 2. {q3}", 1)[1].split("\n## ", 1)[0]
+    assert "must not be opened" in section and "Relay races" not in section
+
+
 def test_caveats_are_warnings_not_plain_facts() -> None:
     rows = [*ROWS, row("critic", Q1, [
         item("caveat", "The relay moves glimmer packets between moon stations.", "z.md#0"),
