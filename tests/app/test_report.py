@@ -425,6 +425,19 @@ def test_a_later_limitations_section_shows_no_side_pages_caveat() -> None:
     assert "must not be opened" in section and "Relay races" not in section
 
 
+def test_a_caveat_under_a_limitations_heading_is_listed_without_words_of_caution() -> None:
+    text = "# The relay\n\nThe relay moves glimmer packets.\n\n## Known limitations\n\n" \
+           "The relay drops packets under a blue moon."
+    rows = [row("docs_search", Q1, [item("passage", text, "z.md#0", score=3.0)]),
+            row("critic", Q1, [item("caveat", "The relay drops packets under a blue moon.",
+                                    "z.md#0"),
+                               item("caveat", "The relay moves glimmer packets.", "z.md#0")])]
+    md = render_markdown(data(rows, sub_questions=[Q1]))
+    caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert "- The relay drops packets under a blue moon. [1]" in caveats
+    assert "glimmer" not in caveats and "No limitations" not in md
+
+
 def test_caveats_are_warnings_not_plain_facts() -> None:
     rows = [*ROWS, row("critic", Q1, [
         item("caveat", "The relay moves glimmer packets between moon stations.", "z.md#0"),
