@@ -10,6 +10,7 @@ answers what an instance without ``json`` in ``search.formats`` answers: 403 and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -28,11 +29,14 @@ class FakeSearxng(ScriptedServer):
         url: ``http://127.0.0.1:PORT`` (what ``SEARXNG_URL`` is set to).
         requests: the query parameters (``{name: value}``) of every ``/search`` request.
         json_allowed: False: every JSON request gets 403 (``search.formats`` without ``json``).
+        results_for: ``query -> results`` (default :func:`tests.tavily_server.pages_for`'s
+            pages); a test sets its own (e.g. one page under several URL spellings).
     """
 
     def __init__(self, json_allowed: bool = True) -> None:
         super().__init__()
         self.json_allowed = json_allowed
+        self.results_for: Callable[[str], list[dict[str, Any]]] = pages_for
         server = self
 
         class Handler(JsonHandler):
@@ -50,8 +54,8 @@ class FakeSearxng(ScriptedServer):
                 query = params.get("q", "")
                 results = [{"url": p["url"], "title": p["title"], "content": p["content"],
                             "engine": "duckduckgo", "engines": ["duckduckgo"],
-                            "score": p["score"], "category": "general"}
-                           for p in pages_for(query)]
+                            "score": p.get("score", 0.5), "category": "general"}
+                           for p in server.results_for(query)]
                 self.send_json(200, {"query": query, "number_of_results": len(results),
                                      "results": results, "answers": [], "corrections": [],
                                      "infoboxes": [], "suggestions": [],

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from tests.http_stub import Fault, JsonHandler, ScriptedServer, fault_headers
@@ -62,6 +63,7 @@ class FakeTavily(ScriptedServer):
             arrival order: when each came, and which got a scripted error.
         expected_key: the only key accepted (``TAVILY_KEY``).
         delay: seconds to wait before answering.
+        results_for: ``query -> results`` (default :func:`pages_for`); a test sets its own.
     """
 
     def __init__(self, expected_key: str = TAVILY_KEY) -> None:
@@ -69,6 +71,7 @@ class FakeTavily(ScriptedServer):
         self.expected_key = expected_key
         self.arrivals: list[tuple[float, str, int | None]] = []
         self.delay = 0.0
+        self.results_for: Callable[[str], list[dict[str, Any]]] = pages_for
         server = self
 
         class Handler(JsonHandler):
@@ -90,7 +93,7 @@ class FakeTavily(ScriptedServer):
                     return self.send_json(fault[0], {"detail": {"error": f"scripted {fault[0]}"}},
                                           fault_headers(fault))
                 query = str(body.get("query", ""))
-                results = pages_for(query)[: int(body.get("max_results") or 5)]
+                results = server.results_for(query)[: int(body.get("max_results") or 5)]
                 if not body.get("include_raw_content"):
                     results = [{k: v for k, v in r.items() if k != "raw_content"} for r in results]
                 self.send_json(200, {"query": query, "results": results, "response_time": 0.01})

@@ -160,13 +160,15 @@ class McpResults:
 
 
 def _passage(server: str, tool: str, args: dict[str, Any], text: str) -> Passage:
+    """One call's answer as a passage of the document ``mcp:SERVER/TOOL``. Its title and source
+    name the tool and the server only: the report cites the document once for all its calls,
+    so one call's arguments would mislabel the others (the ref tells the calls apart)."""
     ref = mcp_ref(server, tool, args)
     doc_id = f"mcp:{server}/{tool}"
     if len(text) > MAX_TEXT:
         text = text[:MAX_TEXT].rstrip() + " […]"
-    shown = _args_key(args)
-    shown = shown if len(shown) <= 120 else shown[:119] + "…"
-    return Passage(ref, doc_id, doc_id, f"MCP server {server}, tool {tool} ({shown})", text)
+    name = f"tool {tool} of MCP server {server}"
+    return Passage(ref, doc_id, name, name, text)
 
 
 def _text_of(content: Any) -> str:

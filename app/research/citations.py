@@ -13,7 +13,7 @@ from app.research.rows import ok_items
 from app.research.text import clip
 from state import ItemKind
 from workers.sources import Passage
-from workers.sources.base import group_by_document
+from workers.sources.base import code_span, group_by_document
 
 __all__ = ["Citations", "claim_key", "excerpt", "items"]
 
@@ -41,7 +41,7 @@ class Citations:
             out.append(f"{number}. {group[0].document_citation()}")
             if len(group) > 1 or group[0].ref != key:
                 refs = sorted({p.ref for p in group}, key=_ref_order)
-                out.append("   - passages: " + ", ".join(f"`{r}`" for r in refs))
+                out.append("   - passages: " + ", ".join(code_span(r) for r in refs))
         return out
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app.llm.offline.sentences import heading_of
 from app.research.answer import answer_lines
 from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
@@ -34,6 +35,7 @@ from app.research.rows import ok_items
 from app.research.text import clip
 from app.runs.ids import default_thread_id, sha8
 from state import ITEM_KINDS
+from workers.sources.base import code_span
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
 
@@ -112,6 +114,11 @@ _CAUTION = re.compile(
     re.IGNORECASE,
 )
 """Words of a limitation or warning: a caveat without one is a finding, not a caveat."""
+_ASKS_CAUTION = re.compile(
+    r"\b(?:limitations?|caveats?|warnings?|pitfalls?|deprecat\w*|drawbacks?|risks?|gotchas?)\b",
+    re.IGNORECASE,
+)
+"""A sub-question asking for caveats: its section shows its cautionary claims first."""
 
 
 _SIDE_HIT = 0.6
@@ -149,13 +156,20 @@ def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float
 
 def _section_lines(data: ReportInput, question: str, cites: _Citations,
                    listed: set[tuple[str, str]], failed: str, quoted: set[str],
-                   later: bool) -> list[str]:
+                   later: bool, cautions: set[str]) -> list[str]:
     """A sub-question's section, from its own evidence: its findings not shown in an earlier
     section (its best one again when all were), then its passages no finding cites
-    (:func:`_passages`); a later section cites no new side page (:func:`_admitted`)."""
+    (:func:`_passages`); a later section cites no new side page (:func:`_admitted`). A question
+    asking for caveats shows its cautionary claims first; another leaves out the ``cautions``
+    the Caveats section lists (unless they are all it has)."""
     rows = data.rows_of(question)
     shares = retrieval(rows)
     own = _admitted(_items(rows, question, "finding"), shares, cites, later)
+    if _ASKS_CAUTION.search(question):  # answered by its caveats, the best one again if need be
+        caveats = _admitted(_items(rows, question, "caveat"), shares, cites, later)
+        own = _cautionary([*caveats, *own], cautions) or own
+    else:
+        own = [f for f in own if _claim_key(f)[0] not in cautions] or own
     findings = [f for f in own if _claim_key(f) not in listed] or own[:1]
     listed.update(_claim_key(f) for f in findings)
     lines: list[str] = []
@@ -176,13 +190,37 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     return lines
 
 
-def _caveat_lines(data: ReportInput, cites: _Citations, listed: set[tuple[str, str]],
-                  errors: list[dict[str, Any]], wanted: str, warned: bool) -> list[str]:
-    """The Caveats section: limitations and warnings only (a sentence without a word of
-    caution is a finding), never a sentence already shown as a finding."""
+def _caution_claims(rows: Sequence[dict[str, Any]]) -> set[str]:
+    """The claims (:func:`_claim_key` texts) of the caveats that state a limitation or warning:
+    in words of caution (:data:`_CAUTION`), or under a heading that names one (``## Known
+    limitations``) in their passage, as the run's passages show it."""
+    texts = {item["ref"]: str(item.get("text") or "") for _row, item in ok_items(rows)
+             if item.get("kind") == "passage" and item.get("ref")}
+    return {_claim_key(c)[0] for c in _items(rows, None, "caveat")
+            if _CAUTION.search(c["text"])
+            or _ASKS_CAUTION.search(heading_of(texts.get(c["ref"], ""), c["text"]))}
+
+
+def _cautionary(items: list[dict[str, Any]], cautions: set[str]) -> list[dict[str, Any]]:
+    """The items that state a limitation or warning (:data:`_CAUTION`, or one of the run's
+    ``cautions``), each claim once."""
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        text = _claim_key(item)[0]
+        if text not in seen and (text in cautions or _CAUTION.search(item["text"])):
+            seen.add(text)
+            out.append(item)
+    return out
+
+
+def _caveat_lines(data: ReportInput, cites: _Citations, errors: list[dict[str, Any]],
+                  wanted: str, warned: bool, cautions: set[str]) -> list[str]:
+    """The Caveats section: the limitations and warnings found (a sentence without a word of
+    caution is a finding), each once, also when a section above quoted it as a finding: the
+    section says "none were found" only when no caveat came back."""
     found = _items(data.rows, None, "caveat")
-    shown = {text for text, _ref in listed}
-    caveats = [c for c in found if _claim_key(c)[0] not in shown and _CAUTION.search(c["text"])]
+    caveats = _cautionary(found, cautions)
     lines = ["## Caveats", ""]
     if found and warned:
         lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
@@ -228,6 +266,8 @@ def render_markdown(data: ReportInput) -> str:
         lines += answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref)
 
     listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
+    # listed under Caveats: not repeated as findings
+    cautions = set() if warnings else _caution_claims(data.rows)
     quoted = used_documents(data.rows)
     for number, question in enumerate(data.sub_questions, 1):
         lines += [f"## {number}. {clip(question, 300)}", ""]
@@ -237,8 +277,8 @@ def render_markdown(data: ReportInput) -> str:
                       "; none is shown as a finding.", ""]
             continue
         lines += _section_lines(data, question, cites, listed, _failed_workers(errors, question),
-                                quoted, later=number > 1)
-    lines += _caveat_lines(data, cites, listed, errors, wanted, bool(warnings))
+                                quoted, later=number > 1, cautions=cautions)
+    lines += _caveat_lines(data, cites, errors, wanted, bool(warnings), cautions)
     lines += _closing_lines(data, errors)
     lines += ["## Sources", ""]
     lines += cites.lines() or ["No sources were cited."]
@@ -253,7 +293,7 @@ def _header_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:
         "",
         f"- As of: {data.as_of}",
         f"- Model: {data.model_label}",
-        f"- Thread: `{data.thread_id}`",
+        f"- Thread: {code_span(data.thread_id)}",
         f"- Workers: {', '.join(workers) or 'none'}; envelopes: {len(data.rows)}; "
         f"errors: {len(errors)}",
         "",

@@ -38,7 +38,7 @@ def data(rows: list[dict], **kw) -> ReportInput:
         topic=kw.pop("topic", "zorblax relay"),
         as_of=AS_OF,
         model_label="offline (deterministic, extractive)",
-        thread_id="t-1",
+        thread_id=kw.pop("thread_id", "t-1"),
         sub_questions=kw.pop("sub_questions", [Q1, Q2]),
         rows=rows,
         **kw,
@@ -409,7 +409,36 @@ def test_a_later_section_adds_no_side_page_only_the_page_its_search_ranks_first(
     assert "Relay races" not in md and "side.md" not in md
 
 
-def test_caveats_are_warnings_never_repeats_of_findings() -> None:
+def test_a_later_limitations_section_shows_no_side_pages_caveat() -> None:
+    q3 = "What are the limitations of the Zorblax relay?"
+    rows = [
+        row("analyst", Q1, [item("finding", "The relay moves glimmer packets.", "z.md#0")]),
+        row("docs_search", q3, [
+            item("passage", "The relay must not be opened.", "z.md#1", score=9.0),
+            item("passage", "Relay races must not start late.", "side.md#0", score=3.0),
+        ]),
+        row("critic", q3, [item("caveat", "Relay races must not start late.", "side.md#0"),
+                           item("caveat", "The relay must not be opened.", "z.md#1")]),
+    ]
+    md = render_markdown(data(rows, sub_questions=[Q1, q3]))
+    section = md.split(f"## 2. {q3}", 1)[1].split("\n## ", 1)[0]
+    assert "must not be opened" in section and "Relay races" not in section
+
+
+def test_a_caveat_under_a_limitations_heading_is_listed_without_words_of_caution() -> None:
+    text = "# The relay\n\nThe relay moves glimmer packets.\n\n## Known limitations\n\n" \
+           "The relay drops packets under a blue moon."
+    rows = [row("docs_search", Q1, [item("passage", text, "z.md#0", score=3.0)]),
+            row("critic", Q1, [item("caveat", "The relay drops packets under a blue moon.",
+                                    "z.md#0"),
+                               item("caveat", "The relay moves glimmer packets.", "z.md#0")])]
+    md = render_markdown(data(rows, sub_questions=[Q1]))
+    caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert "- The relay drops packets under a blue moon. [1]" in caveats
+    assert "glimmer" not in caveats and "No limitations" not in md
+
+
+def test_caveats_are_warnings_not_plain_facts() -> None:
     rows = [*ROWS, row("critic", Q1, [
         item("caveat", "The relay moves glimmer packets between moon stations.", "z.md#0"),
         item("caveat", "The relay has a blue logo on every station.", "z.md#5"),
@@ -418,6 +447,40 @@ def test_caveats_are_warnings_never_repeats_of_findings() -> None:
     caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
     assert "double eclipse" in caveats
     assert "glimmer" not in caveats and "blue logo" not in caveats
+
+
+def test_a_warning_quoted_as_a_finding_is_a_caveat_never_denied() -> None:
+    # The warning of a "## Limitations" section came back from the analyst (a finding of
+    # every sub-question) and from the critic (a caveat): the report quoted it, answered the
+    # limitations question with an unrelated sentence, and said no warning was found.
+    warning = "Warning: relay counts cannot see packets under the canopy."
+    plain = "The relay moves glimmer packets between moon stations."
+    q3 = "What are the limitations of the Zorblax relay?"
+    rows = [row("analyst", q, [item("finding", plain, "z.md#0"), item("finding", warning,
+                                                                      "z.md#0")])
+            for q in (Q1, Q2, q3)]
+    rows += [row("critic", q, [item("caveat", warning, "z.md#0")]) for q in (Q1, Q2, q3)]
+    md = render_markdown(data(rows, sub_questions=[Q1, Q2, q3]))
+    caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert f"- {warning} [1]" in caveats and "No limitations" not in md
+    limits = md.split(f"## 3. {q3}", 1)[1].split("\n## ", 1)[0]
+    assert warning in limits and plain not in limits
+    first = md.split(f"## 1. {Q1}", 1)[1].split("\n## ", 1)[0]
+    assert plain in first and warning not in first  # listed under Caveats, not repeated here
+
+
+def test_a_backtick_in_a_file_name_or_thread_id_keeps_its_code_span_whole() -> None:
+    # A file named odd`name.md broke the Sources entry's code span in two (CommonMark ends a
+    # span at the next backtick run of its fence's length): a longer fence keeps it whole.
+    rows = [row("analyst", Q1, [item("finding", "The relay moves glimmer packets.",
+                                     "odd`name.md#0"),
+                                item("finding", "Each packet is folded in copper.",
+                                     "odd`name.md#2")])]
+    md = render_markdown(data(rows, sub_questions=[Q1], thread_id="t`1"))
+    tail = md.split("\n## Sources\n", 1)[1]
+    assert "1. ``odd`name.md``: title of odd\\`name.md#0 (src/odd\\`name.md#0)" in tail
+    assert "   - passages: ``odd`name.md#0``, ``odd`name.md#2``" in tail
+    assert "- Thread: ``t`1``" in md
 
 
 class _Counted(dict):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,40 @@ def test_searxng_without_its_url_is_one_line_and_exit_2(tmp_path: Path,
         "URL, e.g. http://127.0.0.1:8888) in the environment or in .env"
     ]
     assert not (tmp_path / "data").exists()
+
+
+PAGE = "https://example.org/zorblax"
+SPELLINGS = [{"url": url, "title": "The zorblax relay", "content": text} for url, text in (
+    (PAGE, "The zorblax relay forwards signals between valley stations."),
+    ("https://EXAMPLE.org/zorblax#top", "The zorblax relay is inspected every spring."),
+    (f"{PAGE}/", "The zorblax relay must not be opened while powered."))]
+
+
+def test_one_page_under_several_url_spellings_is_cited_once_and_a_rerun_adds_no_row(
+    tmp_path: Path, small_corpus: Path, searxng: FakeSearxng
+) -> None:
+    searxng.results_for = lambda query: SPELLINGS
+    data = tmp_path / "data"
+    first = research(small_corpus, data, searxng)
+    assert first.returncode == 0, first.stderr
+    summary = json.loads(first.stdout)
+    sources = Path(summary["report_path"]).read_text("utf-8").split("## Sources", 1)[1]
+    cited = re.findall(r"\]\((https?://[^)]+)\)", sources)
+    assert cited == [PAGE], sources
+
+    # a cache written before URLs were normalized (each spelling a page): the rerun re-keys it,
+    # asks nothing, cites the page once and updates its rows in place
+    with sqlite3.connect(data / "web.sqlite") as con:
+        con.execute("DELETE FROM pages")
+        con.executemany("INSERT INTO pages VALUES (?, ?, ?, ?, 'then')",
+                        [(p["url"], p["title"], p["content"], p["content"]) for p in SPELLINGS])
+        con.execute("UPDATE searches SET response = ?",
+                    (json.dumps([p["url"] for p in SPELLINGS]),))
+        con.execute("PRAGMA user_version = 0")
+    again = research(small_corpus, data, searxng)
+    assert again.returncode == 0, again.stderr
+    rerun = json.loads(again.stdout)
+    assert rerun["db_rows"] == summary["db_rows"] == summary["expected"], rerun
+    assert searxng.counts() == {q: 1 for q in QUESTIONS}
+    sources = Path(rerun["report_path"]).read_text("utf-8").split("## Sources", 1)[1]
+    assert re.findall(r"\]\((https?://[^)]+)\)", sources) == [PAGE], sources

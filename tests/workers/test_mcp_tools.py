@@ -139,3 +139,21 @@ def test_a_served_process_starts_its_servers_again_when_one_died(tmp_path, small
         assert "signals for: q" in tool.invoke({"query": "q"})
     finally:
         resources.close()
+
+
+def test_an_mcp_tool_is_titled_by_tool_and_server_not_by_one_calls_arguments(tmp_path):
+    # The Sources entry of mcp:notes/lookup groups every call of the tool, but was titled with
+    # the first call's arguments ({"query":"What is ..."}) as if it were that call alone.
+    from app.research.citations import Citations
+
+    results = McpResults(tmp_path)
+    cites = Citations()
+    for query in ("What are heron colonies?", "How are heron colonies counted?"):
+        results.put("notes", "lookup", {"query": query}, f"Field notes on {query}")
+        passage = results.passage(mcp_ref("notes", "lookup", {"query": query}))
+        assert passage is not None
+        assert passage.title == passage.source == "tool lookup of MCP server notes"
+        cites.cite(passage.to_dict())
+    entry, calls = cites.lines()
+    assert entry == "1. `mcp:notes/lookup`: tool lookup of MCP server notes"
+    assert calls.startswith("   - passages: `mcp:notes/lookup#") and "heron" not in calls

@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
     "CorpusError", "Document", "IndexVanished", "NoText", "Passage", "RawDoc", "Source",
-    "group_by_document",
+    "code_span", "group_by_document",
 ]
 
 
@@ -107,12 +107,14 @@ class Passage:
         ``"`html/lang.html`: SQL As Understood By SQLite (html/lang.html)"``."""
         if self.is_web:
             return self.citation()
-        return f"`{self.doc_id}`: {self._where()}"
+        return f"{code_span(self.doc_id)}: {self._where()}"
 
     def _where(self) -> str:
-        if self.title and self.title in self.source:
-            return self.source
-        return f"{self.title} ({self.source})"
+        """Where the passage comes from, as markdown text: a backtick escaped (a file name's
+        backticks would otherwise open code spans of their own)."""
+        where = self.source if self.title and self.title in self.source else (
+            f"{self.title} ({self.source})")
+        return where.replace("`", "\\`")
 
     def citation(self) -> str:
         """The text of this passage's entry in a report's Sources list (markdown).
@@ -123,7 +125,7 @@ class Passage:
         if self.is_web:
             title = " ".join(self.title.split()).replace("]", ")") or self.source
             return f"[{title}]({self.source})"
-        return f"`{self.ref}`: {self._where()}"
+        return f"{code_span(self.ref)}: {self._where()}"
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape the tools return and the results database stores:
@@ -158,6 +160,21 @@ class Passage:
             text=text,
             score=float(score) if isinstance(score, int | float) else 0.0,
         )
+
+
+def code_span(text: str) -> str:
+    """``text`` as a markdown code span that survives the backticks it holds (CommonMark 6.1):
+    a fence one backtick longer than its longest run of backticks, and a space inside each end
+    when it starts or ends with a backtick (CommonMark strips one space at each end).
+
+    Example:
+        >>> code_span("docs/a.md#0"), code_span("odd`name.md#0"), code_span("`x`")
+        ('`docs/a.md#0`', '``odd`name.md#0``', '`` `x` ``')
+    """
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def group_by_document(passages: Sequence[Passage]) -> list[tuple[str, list[Passage]]]:

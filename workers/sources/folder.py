@@ -32,6 +32,7 @@ from workers.sources.index import SCHEMA_VERSION, tree_signature
 from workers.sources.packages import docstrings
 from workers.sources.text import (
     MAX_PASSAGE_CHARS,
+    declared_encoding,
     decode_file,
     plural,
     raw,
@@ -283,13 +284,16 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
         skipped["unreadable"] += 1
         notes.append(f"{rel}: skipped, unreadable ({exc.strerror or type(exc).__name__})")
         return
-    text, encoding = decode_file(data)
+    text, encoding, replaced = decode_file(data, declared_encoding(data, suffix))
     if text is None:
         skipped["binary"] += 1
         notes.append(f"{rel}: skipped, binary (not text)")
         return
     if encoding == "cp1252":
         notes.append(f"{rel}: not UTF-8; read as Windows-1252 (Latin-1)")
+    elif replaced:
+        notes.append(f"{rel}: read as UTF-8; {plural(replaced, 'invalid byte sequence')} "
+                     "replaced with U+FFFD")
     name = rel.rsplit("/", 1)[-1]
     title, sections, links = name, (), 0.0
     if suffix == ".html":

@@ -50,7 +50,7 @@ __all__ = [
     "tree_signature",
 ]
 
-SCHEMA_VERSION = "8"
+SCHEMA_VERSION = "9"  # 9: mostly-UTF-8 files read as UTF-8, HTML meta charset
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

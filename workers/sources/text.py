@@ -5,17 +5,23 @@ This module imports only the standard library (HTML is read in :mod:`workers.sou
 
 from __future__ import annotations
 
+import codecs
 import re
 import textwrap
 from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
 __all__ = [
     "MAX_GARBAGE_SHARE",
     "MAX_PASSAGE_CHARS",
     "PARA_SPLIT",
     "SNIFF_BYTES",
+    "Decoded",
     "chunk_text",
+    "declared_encoding",
     "decode_file",
+    "html_charset",
+    "python_coding",
     "passage_window",
     "plural",
     "raw",
@@ -130,37 +136,116 @@ def unsafe_name(name: str) -> bool:
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 
-def decode_file(raw: bytes) -> tuple[str | None, str]:
-    """``(text, encoding)`` of a file's bytes: UTF-16 with a BOM, else UTF-8 (with replacement),
-    else Windows-1252 when the bytes are not UTF-8 but read as clean Windows-1252 text (no
-    undefined byte, control characters under 1%: a Latin-1 note read as UTF-8 was indexed as
-    "Le h\ufffdron"); ``text`` is None when they look binary: a NUL byte in the first
-    ``SNIFF_BYTES``, or more than ``MAX_GARBAGE_SHARE`` of replacement and control characters
-    at the start of the text.
+class Decoded(NamedTuple):
+    """What :func:`decode_file` read: ``text`` (None: binary), the ``encoding`` it was read
+    with, and how many invalid byte sequences were ``replaced`` (U+FFFD) in UTF-8 text."""
+
+    text: str | None
+    encoding: str
+    replaced: int = 0
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f\ufffd]")
+_META_CHARSET = re.compile(
+    rb"<meta\b[^>]*?\bcharset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+
+
+def html_charset(raw: bytes) -> str | None:
+    """The encoding an HTML file's bytes declare in their first 1024 bytes (``<meta
+    charset="shift_jis">``, or ``charset=`` in a content-type ``<meta http-equiv>``), as a
+    Python codec name; None when none is declared, the codec is unknown, or it names UTF-16
+    or UTF-32 (which the HTML standard's prescan reads as UTF-8: ASCII bytes cannot spell them).
 
     Example:
-        >>> decode_file("Le h\u00e9ron".encode("latin-1")), decode_file(b"plain")
-        (('Le h\u00e9ron', 'cp1252'), ('plain', 'utf-8'))
+        >>> html_charset(b'<meta http-equiv="Content-Type" content="text/html; charset=SJIS">')
+        'shift_jis'
+        >>> html_charset(b"<p>charset=big5</p>"), html_charset(b'<meta charset="nope">')
+        (None, None)
     """
-    encoding = "utf-8"
+    match = _META_CHARSET.search(raw[:1024])
+    if match is None:
+        return None
+    try:
+        name = codecs.lookup(match.group(1).decode("ascii")).name
+    except LookupError:
+        return None
+    return None if name.startswith(("utf-16", "utf-32")) else name
+
+
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)
+
+
+def python_coding(raw: bytes) -> str | None:
+    """The encoding a Python file's bytes declare in a coding comment on one of their first two
+    lines (PEP 263, ``# -*- coding: latin-1 -*-``), as a Python codec name; None without one.
+
+    Example:
+        >>> python_coding(b"#!/usr/bin/env python\\n# -*- coding: latin-1 -*-\\n")
+        'iso8859-1'
+        >>> python_coding(b"x = 1\\n") is None
+        True
+    """
+    match = _CODING.search(b"\n".join(raw.split(b"\n", 2)[:2]))
+    try:
+        return codecs.lookup(match.group(1).decode("ascii")).name if match else None
+    except LookupError:
+        return None
+
+
+def declared_encoding(raw: bytes, suffix: str) -> str | None:
+    """The encoding a file declares for itself: an ``.html`` file's :func:`html_charset`, a
+    ``.py`` file's :func:`python_coding`; None for other files or without a declaration."""
+    if suffix == ".html":
+        return html_charset(raw)
+    return python_coding(raw) if suffix == ".py" else None
+
+
+def decode_file(raw: bytes, declared: str | None = None) -> Decoded:
+    """The text of a file's bytes: UTF-16 with a BOM; else the ``declared`` encoding (an HTML file's
+    :func:`html_charset`, a Python file's :func:`python_coding`), bad bytes replaced; else UTF-8,
+    read as such when it is mostly UTF-8 (more valid non-ASCII characters than invalid byte
+    sequences: the invalid ones are replaced with U+FFFD and counted, so one stray byte no longer
+    turns "Café" into "CafÃ©"); else Windows-1252 when the bytes read as clean Windows-1252 text (no
+    undefined byte, control characters under 1%: a Latin-1 note read as UTF-8 was indexed as "Le
+    h\ufffdron"); else UTF-8 with replacement. ``text`` is None when the bytes look binary: a NUL
+    byte in the first ``SNIFF_BYTES``, or more than ``MAX_GARBAGE_SHARE`` of replacement and control
+    characters at the start of the text.
+
+    Example:
+        >>> decode_file("Le h\u00e9ron".encode("latin-1"))
+        Decoded(text='Le h\u00e9ron', encoding='cp1252', replaced=0)
+        >>> decode_file("Caf\u00e9 na\u00efve, one stray".encode() + b" \\xff.")
+        Decoded(text='Caf\u00e9 na\u00efve, one stray \ufffd.', encoding='utf-8', replaced=1)
+    """
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
         try:
-            text = raw.decode("utf-16")
+            return _sniffed(raw.decode("utf-16"), "utf-16")
         except UnicodeDecodeError:
-            return None, "utf-16"
-        encoding = "utf-16"
-    elif b"\0" in raw[:SNIFF_BYTES]:
-        return None, encoding
-    else:
-        text = raw.decode("utf-8-sig", errors="replace")
-        if "\ufffd" in text[:SNIFF_BYTES]:
-            legacy = raw.decode("cp1252", errors="replace")
-            head = legacy[:SNIFF_BYTES]
-            if "\ufffd" not in head and len(_CONTROL_CHARS.findall(head)) <= 0.01 * len(head):
-                text, encoding = legacy, "cp1252"
+            return Decoded(None, "utf-16")
+    if b"\0" in raw[:SNIFF_BYTES]:
+        return Decoded(None, "utf-8")
+    if declared and codecs.lookup(declared).name not in ("utf-8", "utf-8-sig"):
+        return _sniffed(raw.decode(declared, errors="replace"), codecs.lookup(declared).name)
+    try:
+        return _sniffed(raw.decode("utf-8-sig"), "utf-8")
+    except UnicodeDecodeError:
+        pass
+    text = raw.decode("utf-8-sig", errors="replace")
+    replaced = text.count("\ufffd") - raw.count("\ufffd".encode())
+    if len(_NON_ASCII.findall(text)) <= replaced:  # not mostly UTF-8: perhaps Windows-1252
+        legacy = raw.decode("cp1252", errors="replace")
+        head = legacy[:SNIFF_BYTES]
+        if "\ufffd" not in head and len(_CONTROL_CHARS.findall(head)) <= 0.01 * len(head):
+            return _sniffed(legacy, "cp1252")
+    return _sniffed(text, "utf-8", replaced)
+
+
+def _sniffed(text: str, encoding: str, replaced: int = 0) -> Decoded:
+    """``text`` as decoded, or None as binary when its start is mostly garbage."""
     sample = text[:SNIFF_BYTES]
     garbage = sample.count("\ufffd") + len(_CONTROL_CHARS.findall(sample))
-    return (None if garbage > MAX_GARBAGE_SHARE * len(sample) else text), encoding
+    binary = garbage > MAX_GARBAGE_SHARE * len(sample)
+    return Decoded(None if binary else text, encoding, 0 if binary else replaced)
 
 
 def plural(n: int, word: str) -> str:

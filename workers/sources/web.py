@@ -14,10 +14,13 @@ returns. So a rerun of the same thread, a resume after SIGKILL and a re-dispatch
 ask the cache, not Tavily: no second HTTP request, no second charge, the same results. Concurrent
 searches for the same key in one process wait for the first (a per-key lock).
 
-Refs: a page is a document whose doc_id is its URL. ``<url>#0`` is the snippet Tavily returned for
-it, ``<url>#1``, ``#2``... the passages of the page's full text (``raw_content``), so a claim
-quoted from a read page cites the passage that holds it. The report cites a page by title and
-URL, once per URL (:meth:`Passage.citation`).
+Refs: a page is a document whose doc_id is its URL, spelled one way
+(:func:`workers.sources.urls.page_url`: scheme and host lower-cased, no default port, no fragment,
+no trailing slash), so the spellings of one page a search returns are one page (an older cache is
+re-keyed so on open). ``<url>#0`` is the snippet Tavily returned for it, ``<url>#1``, ``#2``... the
+passages of the page's full text (``raw_content``), so a claim quoted from a read page cites the
+passage that holds it. The report cites a page by title and URL, once per URL
+(:meth:`Passage.citation`).
 
 Errors keep their HTTP meaning for :mod:`workers.errors`: :class:`WebSearchError` carries the
 ``status_code`` (401/403 stop the run like a bad model key; 429 and 5xx are retried) and, for a
@@ -41,6 +44,7 @@ from typing import Any
 from workers.sources.base import Document, Passage
 from workers.sources.recording import KeyedLocks, sqlite_transaction
 from workers.sources.text import chunk_text
+from workers.sources.urls import page_url
 
 __all__ = [
     "CURRENT_AS_OF",
@@ -161,6 +165,33 @@ CREATE TABLE IF NOT EXISTS pages (
 """
 
 
+_URL_SCHEMA = 1
+"""The cache's ``PRAGMA user_version``: 1 since pages are keyed by :func:`page_url` (0: by the
+URL as the provider spelled it)."""
+
+
+def _rekey_pages(con: sqlite3.Connection) -> None:
+    """Re-key a cache written before URLs were normalized: its pages under :func:`page_url`
+    (the first row of several spellings wins) and its answers' URL lists likewise, so a rerun
+    of an older thread finds its pages and cites each once. Done once (``user_version``)."""
+    if con.execute("PRAGMA user_version").fetchone()[0] >= _URL_SCHEMA:
+        return  # re-keyed already: no write lock taken
+    con.execute("BEGIN IMMEDIATE")  # one process re-keys; another waits, then sees version 1
+    if con.execute("PRAGMA user_version").fetchone()[0] >= _URL_SCHEMA:
+        return
+    rows = con.execute("SELECT url, title, snippet, content, fetched_at FROM pages "
+                       "ORDER BY rowid").fetchall()
+    con.execute("DELETE FROM pages")
+    con.executemany("INSERT OR IGNORE INTO pages VALUES (?, ?, ?, ?, ?)",
+                    [(key, *rest) for url, *rest in rows if (key := page_url(url))])
+    for query, as_of, response in con.execute("SELECT query, as_of, response FROM searches"
+                                              ).fetchall():
+        urls = list(dict.fromkeys(key for url in json.loads(response) if (key := page_url(url))))
+        con.execute("UPDATE searches SET response = ? WHERE query = ? AND as_of = ?",
+                    (json.dumps(urls), query, as_of))
+    con.execute(f"PRAGMA user_version = {_URL_SCHEMA}")
+
+
 @dataclass(frozen=True)
 class _Page:
     url: str
@@ -193,6 +224,8 @@ class WebSource:
         self._lock = KeyedLocks()  # one per (query, as_of): one request per question
         with self._db() as con:
             con.executescript(_DDL)
+        with self._db() as con:
+            _rekey_pages(con)
 
     def _db(self) -> AbstractContextManager[sqlite3.Connection]:
         return sqlite_transaction(self._path)
@@ -261,8 +294,8 @@ class WebSource:
         urls: list[str] = []
         pages = []
         for item in answer.get("results") or []:
-            url = str(item.get("url") or "").strip()
-            if not url.lower().startswith(("http://", "https://")) or url in urls:
+            url = page_url(str(item.get("url") or ""))
+            if url is None or url in urls:  # another spelling of a page listed: the first wins
                 continue
             snippet = " ".join(str(item.get("content") or "").split())
             title = " ".join(str(item.get("title") or "").split()) or url
@@ -280,9 +313,12 @@ class WebSource:
         return urls
 
     def _page(self, url: str) -> _Page | None:
+        key = page_url(url)  # a ref written with another spelling of the URL still resolves
+        if key is None:
+            return None
         with self._db() as con:
             row = con.execute("SELECT url, title, snippet, content FROM pages WHERE url = ?",
-                              (url,)).fetchone()
+                              (key,)).fetchone()
         return _Page(*row) if row else None
 
     @staticmethod

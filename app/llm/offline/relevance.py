@@ -16,7 +16,8 @@ __all__ = ["score", "select"]
 
 
 def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str]) -> float:
-    """Relevance to the question, multiplied up by the schema words the sentence contains.
+    """Relevance to the question, multiplied up by the schema words the sentence contains, or
+    the heading it sits under (a sentence of a "Limitations" section answers a caveats field).
 
     Relevance is the sentence's own overlap with the question plus up to 2 for how much of the
     question its passage covers (a sentence of an on-topic passage is on topic even when it
@@ -25,7 +26,7 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str]) -
     own = len(sentence.stems & question)
     covered = len(sentence.context & question) / len(question) if question else 0.0
     relevance = (own + 2 * covered) / math.log2(2 + len(sentence.stems) / 8)
-    return relevance * (1 + len(sentence.stems & boost))
+    return relevance * (1 + len((sentence.stems | sentence.heading) & boost))
 
 
 def select(
@@ -37,11 +38,11 @@ def select(
 ) -> list[Sentence]:
     """The best sentences for one field, between ``bounds`` items.
 
-    When the field's descriptions carry content words (``boost``), only sentences containing some
-    of them qualify (so a caveats list holds cautionary sentences); otherwise every relevant
-    sentence does. Of the qualifying ones, those scoring at least half the best are taken, up to
-    the maximum; the best of the rest top the list up to the minimum. Ties go to the higher-ranked
-    passage, then to reading order.
+    When the field's descriptions carry content words (``boost``), only sentences containing some of
+    them (or under a heading that does) qualify (so a caveats list holds cautionary sentences);
+    otherwise every relevant sentence does. Of the qualifying ones, those scoring at least half the
+    best are taken, up to the maximum; the best of the rest top the list up to the minimum. Ties go
+    to the higher-ranked passage, then to reading order.
     """
     low, high = bounds
     pool = [s for s in sentences if s.text not in exclude]
@@ -55,7 +56,7 @@ def select(
     if boost:
         # Sentences that say what the field asks for; when none does, only the minimum is
         # given (the most relevant sentences), rather than a list of what was not asked for.
-        qualified = [(value, s) for value, s in qualified if s.stems & boost]
+        qualified = [(value, s) for value, s in qualified if (s.stems | s.heading) & boost]
     best = qualified[0][0] if qualified else 0.0
     chosen = [s for value, s in qualified if value >= best / 2][:high]
     for _, s in ranked:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from app.llm.offline.words import stems
 from workers.sources import Passage
 
-__all__ = ["Sentence", "candidate_sentences", "is_heading", "split_sentences"]
+__all__ = ["Sentence", "candidate_sentences", "heading_of", "is_heading", "split_sentences"]
 
 # Sentence filters: too short is a fragment or heading, too long is a run-on or a table row.
 _MIN_WORDS, _MAX_WORDS = 5, 60
@@ -34,6 +34,9 @@ class Sentence:
     position: int
     stems: frozenset[str]
     context: frozenset[str]
+    heading: frozenset[str] = frozenset()
+    """The stems of the heading the sentence sits under in its passage (``## Limitations``):
+    a field's words match them as they match the sentence's own (:mod:`.relevance`)."""
 
 
 _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|>\s?|\||```|~~~)")
@@ -155,6 +158,47 @@ def _acceptable(sentence: str, *, need_terminal: bool) -> bool:
     return not _looks_like_code(sentence)
 
 
+_HEADING_LINE = re.compile(
+    r"^ {0,3}#{1,6}[ \t]+(?P<atx>[^\n]+?)[ \t#]*$"  # markdown: ## Limitations
+    r"|^(?P<setext>[^\n]*\w[^\n]*)\n {0,3}(?:=+|-+|~+|\^+)[ \t]*$"  # Limitations\n======
+    r"|(?:\A|\n\n)(?P<short>[A-Z][^\n.!?:;,]{0,60})(?=\n\n|\Z)",  # a short title line alone
+    re.MULTILINE,
+)
+
+
+def _headings(text: str) -> list[tuple[int, str]]:
+    """``(end offset, title)`` of the headings of a passage, in order."""
+    out = []
+    for match in _HEADING_LINE.finditer(text):
+        title = match.group("atx") or match.group("setext") or match.group("short") or ""
+        if len(title.split()) <= 8:
+            out.append((match.end(), title.strip()))
+    return out
+
+
+def _heading_at(headings: list[tuple[int, str]], offset: int) -> str:
+    """The title of the last heading that ends before ``offset``; "" when none does."""
+    found = ""
+    for end, title in headings:
+        if end > offset:
+            break
+        found = title
+    return found
+
+
+def heading_of(text: str, sentence: str) -> str:
+    """The heading ``sentence`` sits under in the passage ``text`` (a markdown ``##`` or
+    underlined heading, or a short title line alone), "" when none or when it is not in it.
+
+    Example:
+        >>> heading_of("# Egrets\\n\\nThey nest.\\n\\n## Limitations\\n\\nCounts miss nests.",
+        ...            "Counts miss nests.")
+        'Limitations'
+    """
+    offset = text.find(sentence)
+    return _heading_at(_headings(text), offset) if offset >= 0 else ""
+
+
 def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]:
     """Candidate sentences of ``(rank, passage)`` pairs, de-duplicated, in rank then reading
     order. Whole sentences are preferred; when no passage has one, any prose line is taken."""
@@ -163,14 +207,15 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
         seen: set[str] = set()
         for rank, passage in sorted(ranked, key=lambda pair: pair[0]):
             context = stems(passage.text)
+            headings, offset = _headings(passage.text), 0
             for position, sentence in enumerate(split_sentences(passage.text)):
+                offset = max(passage.text.find(sentence, offset), offset)
                 key = " ".join(sentence.lower().split())
                 if key in seen or not _acceptable(sentence, need_terminal=need_terminal):
                     continue
                 seen.add(key)
-                found.append(
-                    Sentence(sentence, passage.ref, rank, position, stems(sentence), context)
-                )
+                found.append(Sentence(sentence, passage.ref, rank, position, stems(sentence),
+                                      context, stems(_heading_at(headings, offset))))
         if found:
             break
     return found

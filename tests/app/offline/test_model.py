@@ -156,6 +156,17 @@ def test_caveats_pick_the_cautionary_sentence(model: OfflineChatModel) -> None:
     assert caveats.caveats[0].ref == "langgraph/checkpointers#1"
 
 
+def test_caveats_pick_a_sentence_under_a_limitations_heading(model: OfflineChatModel) -> None:
+    # A "## Limitations" section whose sentence says no word of caution was never a caveat: the
+    # report then said no limitation was found while its sections quoted this one.
+    egret = [{"ref": "egret.md#0", "title": "egret.md", "source": "egret.md", "text": (
+        "# Egret nesting\n\nEgret nesting happens in spring colonies of the marsh.\n\n"
+        "## Limitations\n\nEgret nesting counts miss every nest under the canopy.")}]
+    result = run_agent(model, "What is egret nesting?", ToolStrategy(Caveats), egret)
+    claims = [c.claim for c in result["structured_response"].caveats]
+    assert claims == ["Egret nesting counts miss every nest under the canopy."]
+
+
 def test_no_passages_gives_empty_list(model: OfflineChatModel) -> None:
     result = run_agent(model, "zzqx unrelated quux", ToolStrategy(Findings))
     assert result["structured_response"] == Findings(findings=[])

@@ -174,7 +174,40 @@ def test_a_latin1_file_is_read_as_windows_1252_and_said_so(tmp_path: Path) -> No
         assert "Jalapeño manifests ship with a café byte." in hits["latin1.txt#0"]
         assert "café" in hits["mixed.txt#0"]  # not clean Windows-1252: UTF-8, replaced
         assert any("latin1.txt: not UTF-8; read as Windows-1252" in n for n in c.notes)
-        assert not any(n.startswith("mixed.txt") for n in c.notes)
+        assert "mixed.txt: read as UTF-8; 2 invalid byte sequences replaced with U+FFFD" in c.notes
+
+
+def test_utf8_with_one_stray_byte_is_read_as_utf8_not_windows_1252(tmp_path: Path) -> None:
+    # Found by a new-user trial: one bad byte turned a whole UTF-8 file into "CafÃ©", so a
+    # search for "Café" found nothing.
+    root = tmp_path / "stray"
+    root.mkdir()
+    (root / "stray.txt").write_bytes("Café résumé naïve — heron méthodes. One stray byte: "
+                                     .encode() + b"\xff here.\n")
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        [hit] = c.search("Café résumé")
+        assert hit.text == "Café résumé naïve — heron méthodes. One stray byte: \ufffd here."
+        assert c.notes == ["stray.txt: read as UTF-8; 1 invalid byte sequence replaced with "
+                           "U+FFFD"]
+
+
+def test_an_html_page_is_read_in_the_charset_its_meta_declares(tmp_path: Path) -> None:
+    root = tmp_path / "sjis"
+    root.mkdir()
+    body = "<p>サギの営巣地は春に数えられる。Heron colonies are counted in spring.</p>"
+    (root / "meta.html").write_bytes(
+        f'<html><head><meta charset="shift_jis"><title>サギ</title></head><body>{body}'
+        "</body></html>".encode("shift_jis"))
+    (root / "http-equiv.html").write_bytes(
+        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-15">'
+        "<title>Hérons</title></head><body><p>Les hérons comptent 5 € par nid.</p></body>"
+        "</html>".encode("iso-8859-15"))
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        sjis = next(h for h in c.search("heron colonies spring") if h.doc_id == "meta.html")
+        assert sjis.title == "サギ" and "サギの営巣地は春に数えられる。" in sjis.text
+        latin9 = next(h for h in c.search("hérons nid") if h.doc_id == "http-equiv.html")
+        assert latin9.title == "Hérons" and "5 € par nid" in latin9.text
+        assert c.notes == []
 
 
 def _fs_supports_raw_names(root: Path) -> bool:
@@ -378,3 +411,16 @@ def test_pages_parsed_by_threads_give_the_serial_documents_counts_and_notes(
     assert skipped == Counter({"binary": 1, "blank": 1})
     assert notes == ["p05.html: skipped, binary (not text)", "p07.html: skipped, no text"]
     assert calls == [(i, len(files)) for i in range(1, len(files) + 1)]
+
+
+def test_a_python_file_is_read_in_the_encoding_its_coding_comment_declares(tmp_path: Path) -> None:
+    # the sibling of an HTML page's meta charset: PEP 263's coding comment
+    root = tmp_path / "pep263"
+    root.mkdir()
+    (root / "herons.py").write_bytes(
+        '# -*- coding: iso-8859-15 -*-\n"""Héron counts: the café ledger costs 5 € a colony."""\n'
+        .encode("iso-8859-15"))
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        hits = c.search("héron ledger")
+        assert hits and "Héron counts: the café ledger costs 5 € a colony." in hits[0].text
+        assert c.notes == []

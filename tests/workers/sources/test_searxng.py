@@ -5,6 +5,7 @@ with its ``Retry-After``)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -98,3 +99,49 @@ def test_no_results_because_engines_failed_is_retried_not_cached(tmp_path: Path)
         source.search("heron census", as_of=AS_OF)
     assert [h.doc_id for h in source.search("heron census", as_of=AS_OF)] == [
         "https://a.example/x"]
+
+
+HERONS = "https://example.org/herons"
+SPELLINGS = [  # one page as a search engine may spell it, then another page (its query differs)
+    {"url": HERONS, "title": "Herons", "content": "Heron colonies are called heronries."},
+    {"url": "https://EXAMPLE.org/herons#top", "title": "Herons", "content": "Counted yearly."},
+    {"url": "HTTPS://example.org:443/herons/", "title": "Herons", "content": "Nest in trees."},
+    {"url": f"{HERONS}?page=2", "title": "Herons, page 2", "content": "Egrets nest nearby."},
+]
+
+
+def test_one_page_under_several_url_spellings_is_one_document(tmp_path: Path,
+                                                              searxng: FakeSearxng) -> None:
+    searxng.results_for = lambda query: SPELLINGS
+    source = web(tmp_path, searxng)
+    hits = source.search("heron colonies", as_of=AS_OF)
+    assert [h.ref for h in hits] == [f"{HERONS}#0", f"{HERONS}?page=2#0"]
+    assert hits[0].source == HERONS and hits[0].text == SPELLINGS[0]["content"]  # the first wins
+    # a ref or a URL written with another spelling finds the same page
+    for ref in ("https://Example.ORG/herons/#0", "https://EXAMPLE.org/herons#top#0"):
+        found = source.passage(ref)
+        assert found is not None and (found.ref, found.text) == (hits[0].ref, hits[0].text)
+    page = source.read("https://example.org:443/herons")
+    assert page is not None and page.doc_id == HERONS
+
+
+def test_a_cache_written_before_urls_were_normalized_is_rekeyed(tmp_path: Path,
+                                                                searxng: FakeSearxng) -> None:
+    # an older web.sqlite (user_version 0) kept each spelling as a page of its own
+    with sqlite3.connect(tmp_path / WEB_CACHE) as con:
+        con.executescript(
+            "CREATE TABLE searches (query TEXT NOT NULL, as_of TEXT NOT NULL, response TEXT NOT "
+            "NULL, fetched_at TEXT NOT NULL, PRIMARY KEY (query, as_of));"
+            "CREATE TABLE pages (url TEXT PRIMARY KEY, title TEXT NOT NULL, snippet TEXT NOT "
+            "NULL, content TEXT NOT NULL, fetched_at TEXT NOT NULL);")
+        con.executemany("INSERT INTO pages VALUES (?, ?, ?, ?, 'then')",
+                        [(p["url"], p["title"], p["content"], p["content"]) for p in SPELLINGS])
+        con.execute("INSERT INTO searches VALUES ('heron colonies', ?, ?, 'then')",
+                    (AS_OF, json.dumps([p["url"] for p in SPELLINGS])))
+    hits = web(tmp_path, searxng).search("heron colonies", as_of=AS_OF)
+    assert [h.ref for h in hits] == [f"{HERONS}#0", f"{HERONS}?page=2#0"]
+    assert hits[0].text == SPELLINGS[0]["content"]
+    assert searxng.counts() == {}  # the rerun still asks the cache, not the instance
+    with sqlite3.connect(tmp_path / WEB_CACHE) as con:
+        assert con.execute("SELECT COUNT(*) FROM pages").fetchone() == (2,)
+        assert con.execute("PRAGMA user_version").fetchone() == (1,)

@@ -150,3 +150,14 @@ def test_the_search_web_tool_and_a_combined_source(tmp_path: Path, server: FakeT
     assert both.description == "nothing" and both.search("heron census") == []
     assert both.passage(hit.ref) == source.passage(hit.ref)
     assert both.read(hit.ref).doc_id == hit.doc_id
+
+
+def test_tavily_spellings_of_one_url_are_one_page(tmp_path: Path, server: FakeTavily) -> None:
+    url = "https://example.org/herons"
+    server.results_for = lambda query: [
+        {"url": spelled, "title": "Herons", "content": f"Heron colonies, take {n}.",
+         "raw_content": f"# Herons\n\nHeron colonies, take {n}."}
+        for n, spelled in enumerate((url, "https://EXAMPLE.org/herons#top", f"{url}/"))]
+    hits = web(tmp_path, server).search("heron colonies", as_of=AS_OF)
+    assert [(h.ref, h.source, h.text) for h in hits] == [
+        (f"{url}#0", url, "Heron colonies, take 0.")]
