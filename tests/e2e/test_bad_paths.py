@@ -127,3 +127,16 @@ def test_a_topic_never_lands_on_a_thread_of_another_topic(tmp_path, small_corpus
     assert other.returncode == 2, other.stderr
     assert "belongs to topic" in other.stderr and len(other.stderr.strip().splitlines()) == 1
     assert db_rows(data, "mine") == rows
+
+
+@pytest.mark.parametrize("where", ["folder", "missing-folder"])
+def test_a_run_log_that_cannot_be_written_is_refused_before_the_run(tmp_path, small_corpus,
+                                                                    where):
+    # It was opened only as workers finished: the run planned, dispatched, then failed exit 1
+    # ("run failed: IsADirectoryError ...", sometimes a traceback) and left a failed thread.
+    run_log = tmp_path if where == "folder" else tmp_path / "no" / "such" / "run.log"
+    data = tmp_path / "data"
+    proc = run_cli("research", "Zorblax relay", "--corpus", small_corpus, "--data-dir", data,
+                   "--run-log", run_log)
+    _assert_refused(proc, data_dir=data)
+    assert "--run-log" in proc.stderr and not proc.stdout
