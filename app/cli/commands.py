@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from app.settings.checks import as_of_or_today
 from app.settings.config import Settings
 from app.settings.credentials import web_key
 from app.settings.env import load_settings
+from app.settings.hints import command, place_args
 
 SETTINGS_IN_USE: list[Settings] = []
 """The command's settings: their secrets are masked in any error line printed (a provider may
@@ -95,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
     # a kill must not carry on as if it had one (the summary's notes say it too).
     unreached = summary.crash_unreached
     try:
+        if out.get("status") == "awaiting_review":  # pasted, it must find the thread
+            out["continue_with"] = command(f"review {out['thread_id']}", settings, " --approve")
         if args.json:
             print(json.dumps(out, indent=2, ensure_ascii=False), flush=True)
         elif out.get("status") == "awaiting_review":
@@ -107,20 +109,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {unreached}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK if summary.ok else EXIT_FAILED
-
-
-def place_args(settings: Settings) -> str:
-    """The flags a printed follow-up command needs to find this run's threads: ``--data-dir``
-    when it is not the default, and a reminder for a database URL (never printed: it may hold
-    a password)."""
-    from app.settings.config import default_of
-
-    out = ""
-    if str(settings.data_dir) != str(default_of("data_dir")):
-        out += f" --data-dir {shlex.quote(str(settings.data_dir))}"
-    if settings.database_url:
-        out += " --database-url URL"
-    return out
 
 
 def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, Any] | None:
@@ -138,12 +126,13 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
     from app.storage import storage_of
 
     checkpoint = getattr(args, "checkpoint", None)
-    payload, unfinished = pending_review(storage_of(settings), args.thread_id, checkpoint)
+    payload, unfinished = pending_review(storage_of(settings), args.thread_id, checkpoint,
+                                         where=place_args(settings))
     decided = _decides(args)
     if checkpoint is not None and payload is None:
         raise NothingToReview(f"checkpoint {checkpoint!r} of thread {args.thread_id!r} is not a "
-                              "review pause (python -m app inspect THREAD_ID lists the thread's "
-                              "checkpoints and what each awaited)")
+                              f"review pause ({command('inspect ' + args.thread_id, settings)} "
+                              "lists the thread's review pauses)")
     if checkpoint is not None and not decided:
         raise BadInput("--checkpoint needs a decision: --approve, --question, --drop or --redo")
     if payload is None:
@@ -151,8 +140,8 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
             # The review was decided and the run then stopped (e.g. killed while persisting):
             # approving again continues it, as ``resume`` would.
             return {"approve": True}
-        hint = (f"; its run is unfinished: continue it with python -m app resume "
-                f"{args.thread_id}" if unfinished else "")
+        hint = (f"; its run is unfinished: continue it with "
+                f"{command('resume ' + args.thread_id, settings)}" if unfinished else "")
         raise NothingToReview(f"thread {args.thread_id!r} has nothing awaiting review{hint}")
     if not decided:
         pause = ReviewPause(args.thread_id, "", "", payload).to_dict()
@@ -266,7 +255,7 @@ def prune(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
-        print_prune(result)
+        print_prune(result, where=place_args(settings))
     if args.thread_id and [t["action"] for t in result["threads"]] == ["kept: busy"]:
         return EXIT_TRY_LATER  # nothing was done, and it can be once the other run is over
     return EXIT_OK

@@ -22,8 +22,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from app.research.review import REVIEW_NODES
 from app.research.rounds import round_in_run, routing_of
 from app.runs.threads import is_unfinished, require_thread, research_graph, thread_status
+from app.settings.hints import APP
 from app.storage import DamagedDatabase, Storage, open_storage, root_config
 
 __all__ = ["inspect_thread", "list_threads", "pending_review", "print_inspection",
@@ -121,14 +123,16 @@ def _broken_thread(thread_id: str, run: dict[str, Any], exc: Exception) -> dict[
     }
 
 
-def pending_review(storage: Storage | Path | str, thread_id: str,
-                   checkpoint_id: str | None = None) -> tuple[dict[str, Any] | None, bool]:
+def pending_review(storage: Storage | Path | str, thread_id: str, checkpoint_id: str | None = None,
+                   where: str = "") -> tuple[dict[str, Any] | None, bool]:
     """What a thread awaits, read from its latest checkpoint (or ``checkpoint_id``) without
     running anything.
 
     Args:
         storage: where the thread lives (a data dir path means its SQLite files).
         checkpoint_id: an earlier checkpoint of the thread (``review --checkpoint``).
+        where: the flags that find the thread (:func:`app.settings.hints.place_args`), for
+            the command an error line names.
 
     Returns:
         ``(payload, unfinished)``: the review payload of its pending ``interrupt()`` (None when
@@ -154,7 +158,7 @@ def pending_review(storage: Storage | Path | str, thread_id: str,
         snap = research_graph(saver).get_state({"configurable": config})
     if checkpoint_id is not None and snap.metadata is None:  # LangGraph found no such checkpoint
         raise UnknownCheckpoint(f"thread {thread_id!r} has no checkpoint {checkpoint_id!r} "
-                                f"(python -m app inspect {thread_id} lists them)")
+                                f"({APP} inspect {thread_id}{where} lists its review pauses)")
     return awaiting(snap), is_unfinished(snap)
 
 
@@ -383,6 +387,10 @@ def print_inspection(data: dict[str, Any]) -> None:
         _print_table(console, "checkpoints (oldest first)",
                      ["step", "source", "nodes that ran", "envelopes", "persisted", "payloads",
                       "bytes"], history)
+        for c in data["checkpoints"]:  # what review --checkpoint takes (time travel)
+            if paused := [n for n in c["next"] if n in REVIEW_NODES]:
+                console.print(f"review pause at step {c['step']} ({paused[0]}): "
+                              f"{c['checkpoint_id']}", soft_wrap=True)
     else:
         console.print(f"no checkpoints (status: {data['run_status']}); a hard kill under "
                       "durability=exit leaves none: `resume` runs the topic again")
