@@ -203,7 +203,7 @@ def inspect(args: argparse.Namespace) -> int:
     check_data_dir(settings)
     storage = storage_of(settings)
     if args.report:
-        return _print_report(storage, args.thread_id)
+        return _print_report(storage, args.thread_id, settings)
     warnings: list[str] = []
     data = inspect_thread(storage, args.thread_id, warnings)
     if data is None:
@@ -217,14 +217,13 @@ def inspect(args: argparse.Namespace) -> int:
     return _warn(warnings)
 
 
-def _print_report(storage: Any, thread_id: str) -> int:
+def _print_report(storage: Any, thread_id: str, settings: Settings) -> int:
     """``inspect THREAD_ID --report``: the report's markdown on stdout, exactly as written
     (``> report.md`` gives the file back). Exit 0.
 
     Raises:
         UnknownThread: no such thread.
-        BadInput: the thread has no report (its run has not reached ``report``, or ran before
-            reports were kept in the database).
+        BadInput: the results database holds no report for the thread (:func:`_no_report`).
     """
     from app.runs.inspect import thread_report
     from app.runs.threads import require_thread
@@ -232,11 +231,29 @@ def _print_report(storage: Any, thread_id: str) -> int:
     text = thread_report(storage, thread_id)
     if text is None:
         require_thread(storage, thread_id)
-        raise BadInput(f"thread {thread_id!r} has no report in {storage.label} yet: its run has "
-                       f"not reached the report (python -m app resume {thread_id}), or ran "
-                       "before reports were kept (run it again)")
+        raise BadInput(_no_report(storage, thread_id, settings))
     sys.stdout.write(text)
     return EXIT_OK
+
+
+def _no_report(storage: Any, thread_id: str, settings: Settings) -> str:
+    """Why the results database holds no report for a known thread, from what its latest
+    checkpoint says: the run is unfinished (resume it), or it finished and the database lost
+    its rows (the file may still be there; a rerun writes both again), or neither database
+    knows more (a run from before reports were kept)."""
+    from app.runs.inspect import inspect_thread
+
+    data = inspect_thread(storage, thread_id, warnings=[]) or {}
+    head = f"the results database at {storage.label} holds no report for thread {thread_id!r}"
+    if data.get("next"):
+        return (f"{head}: its run has not reached the report; continue it with "
+                f"{command('resume ' + thread_id, settings)}")
+    if path := (data.get("values") or {}).get("report_path"):
+        return (f"{head}, though its run finished (was the database deleted or replaced?); the "
+                f"report file may still be at {path}, and the research command that ran it "
+                "writes the rows and the report again")
+    return (f"{head}: its run ended before the report, or ran before reports were kept (run "
+            "it again)")
 
 
 def prune(args: argparse.Namespace) -> int:

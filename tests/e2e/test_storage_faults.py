@@ -152,6 +152,21 @@ def test_both_databases_damaged_is_one_line_naming_both(finished, small_corpus) 
     assert json.loads(proc.stdout)["ok"] is True
 
 
+def test_report_of_a_finished_thread_whose_results_database_was_lost(finished) -> None:
+    # It said the run "has not reached the report (python -m app resume ...)", and resume then
+    # answered "nothing left to resume" (a new user's trial): say what is true instead.
+    data, thread_id = finished
+    for path in data.glob(RESULTS_DB + "*"):
+        path.unlink()
+    proc = run_cli("inspect", thread_id, "--report", "--data-dir", data)
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    line = _one_error_line(proc)
+    assert "holds no report" in line and "its run finished" in line, line
+    assert "resume" not in line, line
+    report = line.split("may still be at ", 1)[1].split(", and ", 1)[0]
+    assert Path(report).is_file(), line
+
+
 _READ_ONLY_MOUNT = ('mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && '
                     'shift && exec "$@"')
 
