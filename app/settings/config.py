@@ -49,7 +49,7 @@ from app.settings.checks import (
     check_fail_worker,
     check_searxng_url,
 )
-from app.settings.credentials import DEFAULT_OPENAI_MODEL, default_model, url_password
+from app.settings.credentials import DEFAULT_OPENAI_MODEL, default_model, url_secrets
 from app.settings.spec import (
     ConfigError,
     SettingSpec,
@@ -291,9 +291,8 @@ class Settings(RunContext):
             for item in value if isinstance(value, tuple) else (value,):
                 if isinstance(item, str) and item:
                     out.append(item)
-                    # a database URL's password; an API token of a TOKEN=USER pair
-                    part = item.partition("=")[0] if spec.repeated else url_password(item)
-                    out += [part] if part else []
+                    # a database URL's passwords; an API token of a TOKEN=USER pair
+                    out += [item.partition("=")[0]] if spec.repeated else url_secrets(item)
         return sorted({s for s in out if len(s) >= 4}, key=len, reverse=True)
 
     def corpus_folder(self, name: str | None) -> str | None:

@@ -174,3 +174,19 @@ def test_a_misspelt_variable_is_warned_about_and_the_command_still_runs(cli, tmp
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.splitlines() == [
         "warning: RESEARCH_ROUND is not a setting and is ignored; did you mean RESEARCH_ROUNDS?"]
+
+
+@pytest.mark.parametrize("url", ["postgresql://u@127.0.0.1:1/db?password=topsecret",
+                                 "postgresql://u@127.0.0.1:1/db?sslpassword=topsecret",
+                                 "postgresql://u:top@secret@127.0.0.1:1/db"])
+def test_a_database_password_is_never_printed(tmp_path: Path, url: str) -> None:
+    # a new user's trial: the connect error printed a query-string password in clear, and
+    # masked user:p@ss@host as user:***@ss@host (libpq then printed 'ss@host' as the host)
+    from tests.conftest import run_cli
+
+    data = tmp_path / "d"
+    for proc in (run_cli("threads", "--data-dir", data, "--database-url", url),
+                 run_cli("threads", "--data-dir", data, env={"RESEARCH_DATABASE_URL": url})):
+        assert proc.returncode in (1, 2), proc.stderr
+        assert "secret" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
