@@ -63,15 +63,17 @@ class Progress:
             self.quiet = True
 
     def _indexing(self, data: dict[str, Any]) -> None:
-        """The thread id at once, then, for a folder of :data:`SHOW_INDEXING_FROM` files or
-        more, how far the index build is: a rich progress bar on a terminal, a line at the
-        start and once every file is read elsewhere."""
+        """For a folder of :data:`SHOW_INDEXING_FROM` files or more: the thread id at once,
+        then how far the index build is: a rich progress bar on a terminal, a line at the
+        start and once every file is read elsewhere. A smaller folder is indexed well under a
+        second, and the thread is named when the run starts: a folder with nothing to index
+        then gets its one error line and nothing before it."""
         done, total = data["done"], data["total"]
+        if total < SHOW_INDEXING_FROM:
+            return
         if not self.thread_shown:
             self.line(f"thread {data['thread_id']}", "bold")
             self.thread_shown = True
-        if total < SHOW_INDEXING_FROM:
-            return
         if self.bar is None:
             self.line(f"indexing {total} file(s) of the corpus folder")
             if self.rich and not self.quiet:

@@ -140,3 +140,24 @@ def test_a_run_log_that_cannot_be_written_is_refused_before_the_run(tmp_path, sm
                    "--run-log", run_log)
     _assert_refused(proc, data_dir=data)
     assert "--run-log" in proc.stderr and not proc.stdout
+
+
+@pytest.mark.parametrize("files", [{"empty.md": ""}, {"blank.txt": " \n\t\n"},
+                                   {"page.html": "<html><body></body></html>"}],
+                         ids=["empty-md", "blank-txt", "html-without-text"])
+def test_a_corpus_whose_files_hold_no_text_writes_nothing(tmp_path, files):
+    # A new user's trial: a folder holding only an empty .md printed "thread ..." on stdout
+    # before its error and left .corpus-dir-*.lock in the data dir. The probe now looks inside
+    # (empty, blank), and a build that finds no text (markup only) cleans up after itself.
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name, text in files.items():
+        (corpus / name).write_text(text, encoding="utf-8")
+    data = tmp_path / "data"
+    proc = run_cli("research", "Zorblax relay", "--corpus", corpus, "--data-dir", data)
+    _assert_refused(proc, data_dir=data)
+    assert proc.stdout == "" and "no indexable" in proc.stderr, (proc.stdout, proc.stderr)
+    data.mkdir()  # an existing data dir gets nothing either
+    proc = run_cli("research", "Zorblax relay", "--corpus", corpus, "--data-dir", data)
+    assert proc.returncode == 2 and proc.stdout == "", (proc.stdout, proc.stderr)
+    assert list(data.iterdir()) == []

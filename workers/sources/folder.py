@@ -308,6 +308,23 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
         notes.append(f"{rel}: skipped, no text")
 
 
+def _has_text(path: Path, skipped: Counter[str]) -> bool:
+    """Whether a file the probe finds may give text: not empty, and for a text type, not only
+    whitespace in its first 64 KB (an empty ``.md`` passed the probe, and the run failed later,
+    after it had printed and written; counted as ``blank`` otherwise)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(65536)
+    except OSError:
+        return True  # said by the build, which names the unreadable file
+    utf16 = head.startswith((b"\xff\xfe", b"\xfe\xff"))  # a BOM: its spaces are 2 bytes
+    text = head.decode("utf-16", errors="ignore") if utf16 else head
+    if (text.strip() if path.suffix.lower() not in (".pdf", ".docx") else head):
+        return True
+    skipped["blank"] += 1
+    return False
+
+
 def _size_label(n: int, exact: bool = True) -> str:
     for unit, size in (("MB", 1024 * 1024), ("KB", 1024)):
         if n >= size and n % size == 0:
@@ -346,7 +363,8 @@ def corpus_folder(
     if not folder.is_dir():
         raise CorpusError(f"corpus folder is not a directory: {shown}")
     if probe:
-        found = next(_indexable(folder, skipped, max_file_bytes), None) is not None
+        found = any(_has_text(path, skipped) for path, _st in _indexable(folder, skipped,
+                                                                          max_file_bytes))
         files: list[FolderFile] = []
     else:
         files = folder_files(folder, skipped, max_file_bytes=max_file_bytes, notes=notes)
