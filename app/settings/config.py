@@ -69,6 +69,12 @@ DURABILITY_MODES = ("sync", "async", "exit")
 SEARCH_PROVIDERS = ("tavily", "searxng")
 
 
+ROUNDS_BOUND = 1000
+"""The most rounds any run takes: ``--rounds`` (and ``RESEARCH_ROUNDS``, ``RESEARCH_ROUNDS_LIMIT``)
+above it is refused; ``route`` also caps an edited state's rounds to it
+(:func:`app.research.rounds.routing_of`)."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class RunContext:
     """What a run's client may choose: the research graph's ``context_schema`` (read as
@@ -108,8 +114,9 @@ class RunContext:
                                    minimum=1, bound="max_concurrency_limit",
                                    help="workers running at once")
     rounds: int = setting(2, env="RESEARCH_ROUNDS", flag="--rounds", minimum=1,
-                          bound="rounds_limit",
-                          help="dispatch rounds (re-dispatch of failed tasks)")
+                          maximum=ROUNDS_BOUND, bound="rounds_limit",
+                          help=f"dispatch rounds (re-dispatch of failed tasks; at most "
+                               f"{ROUNDS_BOUND})")
     max_tokens: int | None = setting(env="RESEARCH_MAX_TOKENS", flag="--max-tokens", minimum=1,
                                      bound="max_tokens_limit",
                                      help="token budget: no new rounds once spent")
@@ -176,7 +183,7 @@ class Settings(RunContext):
         (), env="RESEARCH_ALLOWED_MODELS",
         help="comma-separated models a served run's context may name (default: offline and "
              "the operator's own RESEARCH_*MODEL choices)")
-    rounds_limit: int = setting(5, env="RESEARCH_ROUNDS_LIMIT", minimum=1,
+    rounds_limit: int = setting(5, env="RESEARCH_ROUNDS_LIMIT", minimum=1, maximum=ROUNDS_BOUND,
                                 help="most rounds a served run's context may ask for")
     max_concurrency_limit: int = setting(
         16, env="RESEARCH_MAX_CONCURRENCY_LIMIT", minimum=1,

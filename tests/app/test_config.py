@@ -111,7 +111,9 @@ def test_types_are_converted():
      ("RESEARCH_MAX_ATTEMPTS", "-1"), ("RESEARCH_MAX_ATTEMPTS", "11"), ("RESEARCH_MAX_TOKENS", "0"),
      ("RESEARCH_TIMEOUT", "0"),
      ("RESEARCH_TIMEOUT", "nan"), ("RESEARCH_REQUESTS_PER_SECOND", "-2"),
-     ("RESEARCH_RETRY_INTERVAL", "inf"), ("RESEARCH_MAX_CONCURRENCY", "1.5")],
+     ("RESEARCH_RETRY_INTERVAL", "inf"), ("RESEARCH_MAX_CONCURRENCY", "1.5"),
+     # above the bound every run is cut to: it was cut silently (a new user's trial)
+     ("RESEARCH_ROUNDS", "1001"), ("RESEARCH_ROUNDS_LIMIT", "1000000")],
 )
 def test_bad_values_are_one_line_errors_naming_the_variable(name, value):
     with pytest.raises(ConfigError) as info:
