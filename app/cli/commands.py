@@ -40,13 +40,25 @@ class Shown(Exception):
     """``review THREAD_ID`` without a decision: what it awaits was printed; exit 0."""
 
 
+STORAGE_SETTINGS = frozenset({"data_dir", "database_url", "database_direct_url"})
+"""What a command that only reads threads uses (``threads``, ``inspect``, ``prune``, ``review``
+without a decision): an unusable value of any other setting does not stop it."""
+
+
 def settings_of(args: argparse.Namespace) -> Settings:
-    """The command's settings: flags over environment over ``.env`` over defaults.
+    """The command's settings: flags over environment over ``.env`` over defaults. A flag's
+    variable is not read at all, and a command that only reads threads reads only the
+    storage's settings strictly (the others' bad values are warned about).
 
     Raises:
-        ConfigError: an unusable environment variable.
+        ConfigError: an unusable value (of a variable this command uses), naming where it
+            was set.
     """
-    settings = load_settings().with_overrides(**flag_overrides(args))
+    flags = flag_overrides(args)
+    reads = args.command in ("threads", "inspect", "prune") or (
+        args.command == "review" and not _decides(args))
+    settings = load_settings(flags=flags, needed=STORAGE_SETTINGS if reads else None
+                             ).with_overrides(**flags)
     SETTINGS_IN_USE[:] = [settings]  # what app.settings.credentials.redact masks in an error line
     DATA_DIR[:] = [Path(settings.data_dir)]
     return settings

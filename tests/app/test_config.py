@@ -391,3 +391,18 @@ def test_the_search_provider_and_its_url_are_checked_where_they_are_read():
         load_settings(env={"RESEARCH_SEARCH_PROVIDER": "bing"}, env_file=None)
     with pytest.raises(ConfigError, match="^SEARXNG_URL: expected the instance's http"):
         load_settings(env={"SEARXNG_URL": "127.0.0.1:8888"}, env_file=None)
+
+
+def test_a_flag_wins_over_a_bad_variable_and_unused_bad_values_only_warn(tmp_path):
+    # a new user's trial: RESEARCH_SEARCH_K=abc in .env stopped even `threads`, and
+    # `research --search-k 3` too, though the flag wins (flag > env > .env > default)
+    env_file = _dotenv(tmp_path, "RESEARCH_SEARCH_K=abc\n")
+    with pytest.raises(ConfigError, match=r"RESEARCH_SEARCH_K .*'abc' \(set in .*\.env\)$"):
+        load_settings(env={}, env_file=env_file)
+    with pytest.raises(ConfigError, match=r"got 'x' \(set in the environment\)$"):
+        load_settings(env={"RESEARCH_SEARCH_K": "x"}, env_file=env_file)
+    assert load_settings(env={}, env_file=env_file, flags={"search_k"}).search_k == 5
+    warned: list[str] = []
+    s = load_settings(env={}, env_file=env_file, warn=warned.append, needed={"data_dir"})
+    assert s.search_k == 5 and len(warned) == 1 and "RESEARCH_SEARCH_K" in warned[0]
+    assert warned[0].startswith("warning: ") and "not used by this command" in warned[0]

@@ -193,3 +193,23 @@ def test_a_database_password_is_never_printed(tmp_path: Path, url: str) -> None:
         assert proc.returncode in (1, 2), proc.stderr
         assert "secret" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_one_bad_setting_in_dotenv_blocks_only_what_uses_it(tmp_path: Path, small_corpus: Path):
+    # a new user's trial: RESEARCH_SEARCH_K=abc in .env made every command fail, `threads`
+    # and `research --search-k 3` included
+    from tests.conftest import run_cli
+
+    (tmp_path / ".env").write_text("RESEARCH_SEARCH_K=abc\n", encoding="utf-8")
+    data, env = tmp_path / "data", {"RESEARCH_SEARCH_K": None}  # unset: .env supplies it
+    refused = run_cli("research", SMALL_TOPIC, "--corpus", small_corpus, "--data-dir", data,
+                      env=env, cwd=tmp_path)
+    assert refused.returncode == 2 and not data.exists(), refused.stderr
+    assert refused.stderr.strip() == (
+        "error: RESEARCH_SEARCH_K must be a whole number, got 'abc' (set in .env)")
+    flagged = run_cli("research", SMALL_TOPIC, "--corpus", small_corpus, "--data-dir", data,
+                      "--search-k", "3", "--as-of", AS_OF, "--quiet", env=env, cwd=tmp_path)
+    assert flagged.returncode == 0 and not flagged.stderr, flagged.stderr
+    listed = run_cli("threads", "--data-dir", data, env=env, cwd=tmp_path)
+    assert listed.returncode == 0 and SMALL_TOPIC in listed.stdout, listed.stderr
+    assert "RESEARCH_SEARCH_K" in listed.stderr and "not used" in listed.stderr
