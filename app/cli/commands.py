@@ -194,6 +194,8 @@ def threads(args: argparse.Namespace) -> int:
     rows = list_threads(storage_of(settings), warnings)
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
+    elif not rows and not settings.database_url and not Path(settings.data_dir).is_dir():
+        print(f"no threads yet: no data dir {settings.data_dir}")  # a typo shows
     else:
         print_threads(rows)
     return _warn(warnings)
@@ -276,9 +278,12 @@ def prune(args: argparse.Namespace) -> int:
 
     settings = settings_of(args)
     if settings.database_url or args.dry_run:  # a dry run only reads, like threads and inspect
-        check_data_dir(settings)
+        data_dir = check_data_dir(settings)
     else:  # it takes each thread's lock file and rewrites the checkpoints file
-        check_writable_data_dir(settings)
+        data_dir = check_writable_data_dir(settings)
+    if not (settings.database_url or args.thread_id or data_dir.is_dir()):  # a typo: it said
+        # "0 B -> 0 B" and exit 0 (with --thread-id: "no thread", as inspect says)
+        raise BadInput(f"no data dir {data_dir} (--data-dir): nothing to prune")
     result = prune_checkpoints(storage_of(settings), thread_id=args.thread_id,
                                dry_run=args.dry_run)
     if args.json:

@@ -186,6 +186,18 @@ def test_prune_keeps_what_reruns_and_resumes_need(durability_corpus: Path,
     assert len(db_rows(where, killed)) == EXPECTED_TASKS
 
 
+def test_prune_of_a_missing_data_dir_is_bad_input(tmp_path: Path) -> None:
+    # a new user's trial: prune --data-dir /tmp/typo-dir said "0 B -> 0 B" and exit 0
+    data = tmp_path / "typo-dir"
+    for extra in ([], ["--dry-run"]):
+        proc = run_app("prune", "--data-dir", str(data), *extra)
+        assert proc.returncode == 2, describe(proc)
+        assert proc.stderr.strip() == f"error: no data dir {data} (--data-dir): nothing to prune"
+        assert not data.exists(), "bad input must write nothing"
+    listed = run_app("threads", "--data-dir", str(data))  # a sibling: it names the dir
+    assert listed.returncode == 0 and f"no data dir {data}" in listed.stdout, describe(listed)
+
+
 def test_prune_of_an_unknown_thread_is_bad_input(tmp_path: Path) -> None:
     data = tmp_path / "data"
     proc = run_app("prune", "--data-dir", str(data), "--thread-id", "nope")
