@@ -50,6 +50,8 @@ BAD = {
     "empty as-of": ["research", SMALL_TOPIC, "--as-of", ""],
     # cut to 1000 without a word, and 1,000,000 wrote a 143 MB checkpoints file in 15 s
     "rounds above the bound": ["research", SMALL_TOPIC, "--rounds", "1000000"],
+    # refused before the run as the README says, in a line of ~330 characters (every provider)
+    "model of no provider": ["research", SMALL_TOPIC, "--model", "foo:bar"],
     "unknown crash point": ["research", SMALL_TOPIC, "--crash-at", "lunch"],
     "fail rate 2": ["research", SMALL_TOPIC, "--fail-rate", "2"],
     "max concurrency 0": ["research", SMALL_TOPIC, "--max-concurrency", "0"],
@@ -120,6 +122,8 @@ def test_bad_input_messages_say_what_is_wrong(bad_runs) -> None:
     assert "--as-of" in said["empty as-of"] and "empty" in said["empty as-of"]
     assert "lunch" in said["unknown crash point"]
     assert "--rounds must be <= 1000" in said["rounds above the bound"]
+    provider = said["model of no provider"].strip()
+    assert "'foo:bar': unknown provider" in provider and len(provider) < 160, provider
     assert "--thread-id" in said["empty thread id"] and "empty" in said["empty thread id"]
     assert "control characters" in said["thread id with a newline"]
     assert "--fail-rate" in said["fail rate 2"]
