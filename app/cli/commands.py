@@ -158,6 +158,7 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
     if not decided:
         pause = ReviewPause(args.thread_id, "", "", payload).to_dict()
         pause.pop("topic"), pause.pop("as_of")
+        pause["continue_with"] = command(f"review {args.thread_id}", settings, " --approve")
         if args.json:
             print(json.dumps(pause, indent=2, ensure_ascii=False), flush=True)
         else:

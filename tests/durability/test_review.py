@@ -180,6 +180,8 @@ def test_the_json_continue_with_and_the_resume_hint_find_the_thread_when_pasted(
     argv = shlex.split(json.loads(paused.stdout)["continue_with"])
     assert argv[:5] == ["uv", "run", "python", "-m", "app"], argv
     assert argv[5:7] == ["review", THREAD] and argv[argv.index("--data-dir") + 1] == str(data)
+    shown = run_app("review", THREAD, "--data-dir", data, "--json")  # the same, shown again
+    assert json.loads(shown.stdout)["continue_with"] == json.loads(paused.stdout)["continue_with"]
     approved = run_app(*argv[5:], "--json")
     assert approved.returncode == 0, describe(approved)
     assert json.loads(approved.stdout)["review"]["stage"] == "results"
