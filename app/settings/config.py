@@ -70,6 +70,10 @@ SEARCH_PROVIDERS = ("tavily", "searxng")
 
 
 ROUNDS_BOUND = 1000
+SEARCH_K_BOUND = 50
+"""The most passages a corpus search returns (``workers.sources.MAX_K``, which the search cuts
+``k`` to): ``--search-k`` above it is refused, not cut without a word."""
+
 """The most rounds any run takes: ``--rounds`` (and ``RESEARCH_ROUNDS``, ``RESEARCH_ROUNDS_LIMIT``)
 above it is refused; ``route`` also caps an edited state's rounds to it
 (:func:`app.research.rounds.routing_of`)."""
@@ -109,7 +113,8 @@ class RunContext:
         help="the corpus by name: one of RESEARCH_CORPORA (default: --corpus, or the package "
              "docs); what a served run's context names instead of a folder")
     search_k: int = setting(5, env="RESEARCH_SEARCH_K", flag="--search-k", minimum=1,
-                            bound="search_k_limit", help="passages one corpus search returns")
+                            maximum=SEARCH_K_BOUND, bound="search_k_limit",
+                            help=f"passages one corpus search returns (at most {SEARCH_K_BOUND})")
     max_concurrency: int = setting(4, env="RESEARCH_MAX_CONCURRENCY", flag="--max-concurrency",
                                    minimum=1, bound="max_concurrency_limit",
                                    help="workers running at once")
@@ -189,6 +194,7 @@ class Settings(RunContext):
         16, env="RESEARCH_MAX_CONCURRENCY_LIMIT", minimum=1,
         help="most workers at once a served run's context may ask for")
     search_k_limit: int = setting(20, env="RESEARCH_SEARCH_K_LIMIT", minimum=1,
+                                  maximum=SEARCH_K_BOUND,
                                   help="most passages per search a served run's context may "
                                        "ask for")
     max_tokens_limit: int | None = setting(

@@ -113,7 +113,8 @@ def test_types_are_converted():
      ("RESEARCH_TIMEOUT", "nan"), ("RESEARCH_REQUESTS_PER_SECOND", "-2"),
      ("RESEARCH_RETRY_INTERVAL", "inf"), ("RESEARCH_MAX_CONCURRENCY", "1.5"),
      # above the bound every run is cut to: it was cut silently (a new user's trial)
-     ("RESEARCH_ROUNDS", "1001"), ("RESEARCH_ROUNDS_LIMIT", "1000000")],
+     ("RESEARCH_ROUNDS", "1001"), ("RESEARCH_ROUNDS_LIMIT", "1000000"),
+     ("RESEARCH_SEARCH_K", "51"), ("RESEARCH_SEARCH_K_LIMIT", "1000")],
 )
 def test_bad_values_are_one_line_errors_naming_the_variable(name, value):
     with pytest.raises(ConfigError) as info:
@@ -406,3 +407,10 @@ def test_a_flag_wins_over_a_bad_variable_and_unused_bad_values_only_warn(tmp_pat
     s = load_settings(env={}, env_file=env_file, warn=warned.append, needed={"data_dir"})
     assert s.search_k == 5 and len(warned) == 1 and "RESEARCH_SEARCH_K" in warned[0]
     assert warned[0].startswith("warning: ") and "not used by this command" in warned[0]
+
+
+def test_the_search_k_bound_is_the_one_the_search_cuts_to():
+    from app.settings.config import SEARCH_K_BOUND
+    from workers.sources import MAX_K
+
+    assert SEARCH_K_BOUND == MAX_K
