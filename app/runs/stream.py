@@ -40,7 +40,7 @@ class _CallbacksAfterShutdown(logging.Filter):
         exc = record.exc_info[1] if record.exc_info else None
         return not (str(record.msg).startswith("exception calling callback")
                     and isinstance(exc, RuntimeError)
-                    and "after shutdown" in str(exc))
+                    and str(exc).startswith("cannot schedule new futures after"))
 
 
 _futures_log = logging.getLogger("concurrent.futures")
