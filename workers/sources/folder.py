@@ -309,20 +309,18 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
 
 
 def _has_text(path: Path, skipped: Counter[str]) -> bool:
-    """Whether a file the probe finds may give text: not empty, and for a text type, not only
-    whitespace in its first 64 KB (an empty ``.md`` passed the probe, and the run failed later,
-    after it had printed and written; counted as ``blank`` otherwise)."""
+    """Whether a file the probe finds may give text: not empty, nor (a text type) only
+    whitespace in its first 64 KB; else counted ``blank`` (an empty .md passed the probe)."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(65536)
     except OSError:
-        return True  # said by the build, which names the unreadable file
-    utf16 = head.startswith((b"\xff\xfe", b"\xfe\xff"))  # a BOM: its spaces are 2 bytes
-    text = head.decode("utf-16", errors="ignore") if utf16 else head
-    if (text.strip() if path.suffix.lower() not in (".pdf", ".docx") else head):
-        return True
-    skipped["blank"] += 1
-    return False
+        return True  # the build names the unreadable file
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16: its spaces are 2 bytes
+        head = head.decode("utf-16", errors="ignore").encode()
+    found = bool(head if path.suffix.lower() in (".pdf", ".docx") else head.strip())
+    skipped["blank"] += not found
+    return found
 
 
 def _size_label(n: int, exact: bool = True) -> str:
