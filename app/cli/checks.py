@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -71,13 +72,14 @@ def check_data_dir(settings: Settings) -> Path:
 
 
 def validate_paths(settings: Settings) -> None:
-    """Refuse unusable paths before anything is written: the data dir, the corpus folder, the
-    report's ``--out``.
+    """Refuse unusable paths before anything is written: the data dir, the corpus folder,
+    ``--run-log``, the report's ``--out``.
 
     Raises:
         BadInput: one line naming the path.
     """
     data_dir = check_writable_data_dir(settings)
+    check_run_log(settings.run_log)
     folder = settings.corpus_folder(settings.corpus_name)  # ConfigError: an unknown name
     if folder is not None:
         from workers.sources.folder import corpus_folder
@@ -98,6 +100,29 @@ def validate_paths(settings: Settings) -> None:
     existing = nearest_existing(folder)
     if existing is None or not existing.is_dir() or not writable(existing):
         raise BadInput(f"--out {out}: cannot write there")
+
+
+def check_run_log(run_log: str | None) -> None:
+    """``--run-log FILE`` must be a file that can be appended to, or one that can be made in an
+    existing folder (it is opened only as workers finish: a bad path failed the run mid-map).
+
+    Raises:
+        BadInput: one line naming the flag.
+    """
+    if run_log is None:
+        return
+    path = Path(run_log)
+    if path.is_dir():
+        raise BadInput(f"--run-log {run_log} is a folder; it takes a file (a line is appended "
+                       "per worker task)")
+    if path.exists():
+        if not os.access(path, os.W_OK):
+            raise BadInput(f"--run-log {run_log}: cannot write there (no permission)")
+        return
+    folder = path.parent
+    if not folder.is_dir() or not writable(folder):
+        raise BadInput(f"--run-log {run_log}: cannot write there ({folder} is not a writable "
+                       "folder)")
 
 
 def check_fail_workers(settings: Settings) -> None:

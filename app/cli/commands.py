@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from app.settings.checks import as_of_or_today
 from app.settings.config import Settings
 from app.settings.credentials import web_key
 from app.settings.env import load_settings
+from app.settings.hints import command, place_args
 
 SETTINGS_IN_USE: list[Settings] = []
 """The command's settings: their secrets are masked in any error line printed (a provider may
@@ -40,13 +40,25 @@ class Shown(Exception):
     """``review THREAD_ID`` without a decision: what it awaits was printed; exit 0."""
 
 
+STORAGE_SETTINGS = frozenset({"data_dir", "database_url", "database_direct_url"})
+"""What a command that only reads threads uses (``threads``, ``inspect``, ``prune``, ``review``
+without a decision): an unusable value of any other setting does not stop it."""
+
+
 def settings_of(args: argparse.Namespace) -> Settings:
-    """The command's settings: flags over environment over ``.env`` over defaults.
+    """The command's settings: flags over environment over ``.env`` over defaults. A flag's
+    variable is not read at all, and a command that only reads threads reads only the
+    storage's settings strictly (the others' bad values are warned about).
 
     Raises:
-        ConfigError: an unusable environment variable.
+        ConfigError: an unusable value (of a variable this command uses), naming where it
+            was set.
     """
-    settings = load_settings().with_overrides(**flag_overrides(args))
+    flags = flag_overrides(args)
+    reads = args.command in ("threads", "inspect", "prune") or (
+        args.command == "review" and not _decides(args))
+    settings = load_settings(flags=flags, needed=STORAGE_SETTINGS if reads else None
+                             ).with_overrides(**flags)
     SETTINGS_IN_USE[:] = [settings]  # what app.settings.credentials.redact masks in an error line
     DATA_DIR[:] = [Path(settings.data_dir)]
     return settings
@@ -95,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     # a kill must not carry on as if it had one (the summary's notes say it too).
     unreached = summary.crash_unreached
     try:
+        if out.get("status") == "awaiting_review":  # pasted, it must find the thread
+            out["continue_with"] = command(f"review {out['thread_id']}", settings, " --approve")
         if args.json:
             print(json.dumps(out, indent=2, ensure_ascii=False), flush=True)
         elif out.get("status") == "awaiting_review":
@@ -107,20 +121,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {unreached}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK if summary.ok else EXIT_FAILED
-
-
-def place_args(settings: Settings) -> str:
-    """The flags a printed follow-up command needs to find this run's threads: ``--data-dir``
-    when it is not the default, and a reminder for a database URL (never printed: it may hold
-    a password)."""
-    from app.settings.config import default_of
-
-    out = ""
-    if str(settings.data_dir) != str(default_of("data_dir")):
-        out += f" --data-dir {shlex.quote(str(settings.data_dir))}"
-    if settings.database_url:
-        out += " --database-url URL"
-    return out
 
 
 def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, Any] | None:
@@ -138,12 +138,13 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
     from app.storage import storage_of
 
     checkpoint = getattr(args, "checkpoint", None)
-    payload, unfinished = pending_review(storage_of(settings), args.thread_id, checkpoint)
+    payload, unfinished = pending_review(storage_of(settings), args.thread_id, checkpoint,
+                                         where=place_args(settings))
     decided = _decides(args)
     if checkpoint is not None and payload is None:
         raise NothingToReview(f"checkpoint {checkpoint!r} of thread {args.thread_id!r} is not a "
-                              "review pause (python -m app inspect THREAD_ID lists the thread's "
-                              "checkpoints and what each awaited)")
+                              f"review pause ({command('inspect ' + args.thread_id, settings)} "
+                              "lists the thread's review pauses)")
     if checkpoint is not None and not decided:
         raise BadInput("--checkpoint needs a decision: --approve, --question, --drop or --redo")
     if payload is None:
@@ -151,12 +152,13 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
             # The review was decided and the run then stopped (e.g. killed while persisting):
             # approving again continues it, as ``resume`` would.
             return {"approve": True}
-        hint = (f"; its run is unfinished: continue it with python -m app resume "
-                f"{args.thread_id}" if unfinished else "")
+        hint = (f"; its run is unfinished: continue it with "
+                f"{command('resume ' + args.thread_id, settings)}" if unfinished else "")
         raise NothingToReview(f"thread {args.thread_id!r} has nothing awaiting review{hint}")
     if not decided:
         pause = ReviewPause(args.thread_id, "", "", payload).to_dict()
         pause.pop("topic"), pause.pop("as_of")
+        pause["continue_with"] = command(f"review {args.thread_id}", settings, " --approve")
         if args.json:
             print(json.dumps(pause, indent=2, ensure_ascii=False), flush=True)
         else:
@@ -193,6 +195,8 @@ def threads(args: argparse.Namespace) -> int:
     rows = list_threads(storage_of(settings), warnings)
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
+    elif not rows and not settings.database_url and not Path(settings.data_dir).is_dir():
+        print(f"no threads yet: no data dir {settings.data_dir}")  # a typo shows
     else:
         print_threads(rows)
     return _warn(warnings)
@@ -214,7 +218,7 @@ def inspect(args: argparse.Namespace) -> int:
     check_data_dir(settings)
     storage = storage_of(settings)
     if args.report:
-        return _print_report(storage, args.thread_id)
+        return _print_report(storage, args.thread_id, settings)
     warnings: list[str] = []
     data = inspect_thread(storage, args.thread_id, warnings)
     if data is None:
@@ -228,14 +232,13 @@ def inspect(args: argparse.Namespace) -> int:
     return _warn(warnings)
 
 
-def _print_report(storage: Any, thread_id: str) -> int:
+def _print_report(storage: Any, thread_id: str, settings: Settings) -> int:
     """``inspect THREAD_ID --report``: the report's markdown on stdout, exactly as written
     (``> report.md`` gives the file back). Exit 0.
 
     Raises:
         UnknownThread: no such thread.
-        BadInput: the thread has no report (its run has not reached ``report``, or ran before
-            reports were kept in the database).
+        BadInput: the results database holds no report for the thread (:func:`_no_report`).
     """
     from app.runs.inspect import thread_report
     from app.runs.threads import require_thread
@@ -243,11 +246,29 @@ def _print_report(storage: Any, thread_id: str) -> int:
     text = thread_report(storage, thread_id)
     if text is None:
         require_thread(storage, thread_id)
-        raise BadInput(f"thread {thread_id!r} has no report in {storage.label} yet: its run has "
-                       f"not reached the report (python -m app resume {thread_id}), or ran "
-                       "before reports were kept (run it again)")
+        raise BadInput(_no_report(storage, thread_id, settings))
     sys.stdout.write(text)
     return EXIT_OK
+
+
+def _no_report(storage: Any, thread_id: str, settings: Settings) -> str:
+    """Why the results database holds no report for a known thread, from what its latest
+    checkpoint says: the run is unfinished (resume it), or it finished and the database lost
+    its rows (the file may still be there; a rerun writes both again), or neither database
+    knows more (a run from before reports were kept)."""
+    from app.runs.inspect import inspect_thread
+
+    data = inspect_thread(storage, thread_id, warnings=[]) or {}
+    head = f"the results database at {storage.label} holds no report for thread {thread_id!r}"
+    if data.get("next"):
+        return (f"{head}: its run has not reached the report; continue it with "
+                f"{command('resume ' + thread_id, settings)}")
+    if path := (data.get("values") or {}).get("report_path"):
+        return (f"{head}, though its run finished (was the database deleted or replaced?); the "
+                f"report file may still be at {path}, and the research command that ran it "
+                "writes the rows and the report again")
+    return (f"{head}: its run ended before the report, or ran before reports were kept (run "
+            "it again)")
 
 
 def prune(args: argparse.Namespace) -> int:
@@ -258,15 +279,18 @@ def prune(args: argparse.Namespace) -> int:
 
     settings = settings_of(args)
     if settings.database_url or args.dry_run:  # a dry run only reads, like threads and inspect
-        check_data_dir(settings)
+        data_dir = check_data_dir(settings)
     else:  # it takes each thread's lock file and rewrites the checkpoints file
-        check_writable_data_dir(settings)
+        data_dir = check_writable_data_dir(settings)
+    if not (settings.database_url or args.thread_id or data_dir.is_dir()):  # a typo: it said
+        # "0 B -> 0 B" and exit 0 (with --thread-id: "no thread", as inspect says)
+        raise BadInput(f"no data dir {data_dir} (--data-dir): nothing to prune")
     result = prune_checkpoints(storage_of(settings), thread_id=args.thread_id,
                                dry_run=args.dry_run)
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
-        print_prune(result)
+        print_prune(result, where=place_args(settings))
     if args.thread_id and [t["action"] for t in result["threads"]] == ["kept: busy"]:
         return EXIT_TRY_LATER  # nothing was done, and it can be once the other run is over
     return EXIT_OK

@@ -43,8 +43,8 @@ def _flag_type(spec: SettingSpec) -> Callable[[str], Any]:
             raise argparse.ArgumentTypeError(f"{spec.flag} needs a value, got an empty one")
         try:
             return parse_setting(spec.flag or spec.name, spec, text)
-        except ConfigError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
+        except ConfigError as exc:  # argparse names the flag: "argument --flag: ..."
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{spec.flag}: ")) from None
 
     return convert
 

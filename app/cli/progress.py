@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from app.research.text import clip
+from app.settings.hints import APP
 
 __all__ = ["Progress", "print_pause", "print_summary"]
 
@@ -62,15 +63,17 @@ class Progress:
             self.quiet = True
 
     def _indexing(self, data: dict[str, Any]) -> None:
-        """The thread id at once, then, for a folder of :data:`SHOW_INDEXING_FROM` files or
-        more, how far the index build is: a rich progress bar on a terminal, a line at the
-        start and once every file is read elsewhere."""
+        """For a folder of :data:`SHOW_INDEXING_FROM` files or more: the thread id at once,
+        then how far the index build is: a rich progress bar on a terminal, a line at the
+        start and once every file is read elsewhere. A smaller folder is indexed well under a
+        second, and the thread is named when the run starts: a folder with nothing to index
+        then gets its one error line and nothing before it."""
         done, total = data["done"], data["total"]
+        if total < SHOW_INDEXING_FROM:
+            return
         if not self.thread_shown:
             self.line(f"thread {data['thread_id']}", "bold")
             self.thread_shown = True
-        if total < SHOW_INDEXING_FROM:
-            return
         if self.bar is None:
             self.line(f"indexing {total} file(s) of the corpus folder")
             if self.rich and not self.quiet:
@@ -191,7 +194,7 @@ def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None
 def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str = "") -> None:
     """Print what a run paused for review awaits (``ReviewPause.to_dict()``), and the commands
     that continue it; ``where`` (e.g. ``" --data-dir /tmp/x"``, see
-    :func:`app.cli.commands.place_args`) is added to each, so they find the thread when
+    :func:`app.settings.hints.place_args`) is added to each, so they find the thread when
     pasted."""
     stream = stream or sys.stdout
     review, thread = pause["review"], pause["thread_id"]
@@ -202,8 +205,8 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
     if review["stage"] == "plan":
         out.append(f"sub-questions ({len(review['sub_questions'])}):")
         out += [f"  {i}. {q}" for i, q in enumerate(review["sub_questions"], 1)]
-        out += ["continue:", f"  python -m app review {thread} --approve",
-                f"  python -m app review {thread} --question TEXT [--question TEXT ...]"
+        out += ["continue:", f"  {APP} review {thread} --approve",
+                f"  {APP} review {thread} --question TEXT [--question TEXT ...]"
                 "   (replace the sub-questions)"]
     else:
         envelopes = review["envelopes"]
@@ -212,10 +215,10 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
             out.append(f"  {e['envelope_id']}  {e['status']:<5} round {e['round']}  "
                        f"{clip(e['task_key'], 60)}")
             out.append(f"      {clip(e['summary'], 110)}")
-        out += ["continue:", f"  python -m app review {thread} --approve",
-                f"  python -m app review {thread} --drop ENVELOPE_ID ...   (not persisted, "
+        out += ["continue:", f"  {APP} review {thread} --approve",
+                f"  {APP} review {thread} --drop ENVELOPE_ID ...   (not persisted, "
                 "not reported)",
-                f"  python -m app review {thread} --redo ENVELOPE_ID ...   (sent again, then "
+                f"  {APP} review {thread} --redo ENVELOPE_ID ...   (sent again, then "
                 "another review)"]
     out += [f"note: {note}" for note in pause.get("notes") or []]
     print("\n".join(out), file=stream, flush=True)

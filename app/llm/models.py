@@ -188,8 +188,12 @@ def make_model(spec: str, settings: Settings) -> ModelChoice:
     except ImportError as exc:
         raise ConfigError(f"model {spec!r} needs a provider package: {exc}") from None
     except Exception as exc:  # init_chat_model raises ValueError for unknown providers
+        if "infer model provider" in str(exc):  # its line lists ~30 providers: 330 characters
+            raise ConfigError(f"cannot use model {spec!r}: unknown provider; write provider:model "
+                              "(e.g. openai:gpt-4.1-mini, anthropic:MODEL, ollama:MODEL) or "
+                              "offline") from None
         text = redact(" ".join(str(exc).split()), settings)
-        raise ConfigError(f"cannot use model {spec!r}: {text[:300]}") from None
+        raise ConfigError(f"cannot use model {spec!r}: {text[:200]}") from None
     return ModelChoice(model, describe_model(spec, settings), False)
 
 

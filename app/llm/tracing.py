@@ -74,4 +74,7 @@ def check_tracing(timeout: float = 2.0) -> str | None:
     if why is None:
         return None
     configure(enabled=False)
-    return f"tracing: LangSmith endpoint {url} is unreachable ({why}); tracing is off for this run"
+    from workers.errors import redact  # an endpoint URL may carry a password or a token
+
+    return redact(f"tracing: LangSmith endpoint {url} is unreachable ({why}); tracing is off "
+                  "for this run")

@@ -16,6 +16,7 @@ from typing import Any
 
 from langgraph.types import Send
 
+from app.settings.config import ROUNDS_BOUND
 from state import ResearchState, Routing, Task, make_envelope_id
 
 __all__ = [
@@ -25,9 +26,9 @@ __all__ = [
     "waves",
 ]
 
-ROUNDS_BOUND = 1000
-"""The most rounds any run takes, whatever its state says (the operator's bound on the client's
-``rounds`` is lower; this one only keeps an edited state from looping without end)."""
+# ROUNDS_BOUND (app.settings.config): the most rounds any run takes, whatever its state says
+# (the operator's bound on the client's ``rounds`` is lower; here it keeps an edited state from
+# looping without end).
 
 
 def highest_round(state: Mapping[str, Any]) -> int:

@@ -10,7 +10,7 @@ is compiled only to read history: workers build lazily, so no corpus or model is
 
 ``inspect THREAD_ID --report`` prints the thread's markdown report from the results database
 (:func:`thread_report`), so it works on any machine that reaches the database, whichever
-machine ran the ``report`` node and wrote the file.
+machine ran the ``report`` node and wrote the file. :mod:`app.runs.show` prints what is read here.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from app.research.rounds import round_in_run, routing_of
+from app.runs.show import print_inspection, print_threads  # re-exported: printed here before
 from app.runs.threads import is_unfinished, require_thread, research_graph, thread_status
+from app.settings.hints import APP
 from app.storage import DamagedDatabase, Storage, open_storage, root_config
 
 __all__ = ["inspect_thread", "list_threads", "pending_review", "print_inspection",
@@ -121,14 +123,16 @@ def _broken_thread(thread_id: str, run: dict[str, Any], exc: Exception) -> dict[
     }
 
 
-def pending_review(storage: Storage | Path | str, thread_id: str,
-                   checkpoint_id: str | None = None) -> tuple[dict[str, Any] | None, bool]:
+def pending_review(storage: Storage | Path | str, thread_id: str, checkpoint_id: str | None = None,
+                   where: str = "") -> tuple[dict[str, Any] | None, bool]:
     """What a thread awaits, read from its latest checkpoint (or ``checkpoint_id``) without
     running anything.
 
     Args:
         storage: where the thread lives (a data dir path means its SQLite files).
         checkpoint_id: an earlier checkpoint of the thread (``review --checkpoint``).
+        where: the flags that find the thread (:func:`app.settings.hints.place_args`), for
+            the command an error line names.
 
     Returns:
         ``(payload, unfinished)``: the review payload of its pending ``interrupt()`` (None when
@@ -154,7 +158,7 @@ def pending_review(storage: Storage | Path | str, thread_id: str,
         snap = research_graph(saver).get_state({"configurable": config})
     if checkpoint_id is not None and snap.metadata is None:  # LangGraph found no such checkpoint
         raise UnknownCheckpoint(f"thread {thread_id!r} has no checkpoint {checkpoint_id!r} "
-                                f"(python -m app inspect {thread_id} lists them)")
+                                f"({APP} inspect {thread_id}{where} lists its review pauses)")
     return awaiting(snap), is_unfinished(snap)
 
 
@@ -195,7 +199,8 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
     Returns:
         ``{"thread_id", "topic", "as_of", "run_status", "next", "values" (the latest
         checkpoint's channels but ``envelopes``), "checkpoints": [{step, source,
-        ran, envelopes, unique_ids, persisted, with_payload, bytes, checkpoint_id}], "rows":
+        ran, envelopes, unique_ids, persisted, with_payload, bytes, checkpoint_id}], "unread"
+        (``"checkpoints"``, ``"rows"``: what a damaged database hid), "rows":
         [{envelope_id, worker, status, error, write_count, attempts, round (the thread's),
         run_round (within its run), first_written_at, last_written_at}]}``
 
@@ -206,12 +211,14 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
     storage = _storage(storage)
     notes: list[str] = []
     history, sizes = _history(storage, thread_id, notes)
+    unread = ["checkpoints"] if notes else []  # damaged: its line says so, not "none"
     rows: list[dict[str, Any]] = []
     run: dict[str, Any] | None = None
     with _unless_damaged(notes), storage.results(read_only=True) as store:
         if store is not None:
             rows = store.rows(thread_id=thread_id)
             run = store.run(thread_id)
+    unread += ["rows"] if len(notes) > len(unread) else []
     _raise_or_keep(notes, warnings)
     if not history and not rows and run is None:
         return None
@@ -228,6 +235,7 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         # a key of your own (docs/extending.md, "Add a state key") holds
         "values": {k: v for k, v in last.items() if k != "envelopes"},
         "checkpoints": [_checkpoint_line(history, i, sizes) for i in range(len(history))],
+        "unread": unread,  # what a damaged database kept from view
         "rows": [
             {**{k: r.get(k) for k in ("envelope_id", "worker", "status", "error", "write_count",
                                       "attempts", "round", "first_written_at", "last_written_at")},
@@ -272,126 +280,3 @@ def _checkpoint_line(history: list[Any], i: int, sizes: dict[str, int]) -> dict[
         "checkpoint_id": cid,
         "next": list(snap.next),  # e.g. ["review_results"]: a pause to time-travel to
     }
-
-
-def _console() -> Any:
-    from rich.console import Console
-
-    return Console(highlight=False, soft_wrap=True)
-
-
-_MIN_TOPIC = 16
-"""Narrowest topic column the ``threads`` table accepts before it switches to one record per
-thread (the table's topic is cut with an ellipsis, never folded into pieces)."""
-
-
-def print_threads(rows: list[dict[str, Any]]) -> None:
-    """Print the ``threads`` listing. Thread ids are never cut: they are what you copy into
-    ``inspect`` and ``resume``.
-
-    Three layouts, so it stays readable wherever it goes:
-
-    * piped (not a terminal): one line per thread, columns padded, the topic last and whole;
-      lines are never wrapped or cut, so ``grep`` and ``cut`` see one thread per line;
-    * a terminal wide enough for the ids plus a 16-column topic: a table whose topic is cut
-      with an ellipsis (``--json`` has it whole);
-    * a narrower terminal: one record per thread, the id on its own line.
-    """
-    console = _console()
-    if not rows:
-        console.print("no threads yet")
-        return
-    _print_thread_rows(console, rows)
-    for r in rows:
-        if r.get("problem"):
-            console.print(f"{r['thread_id']}: {r['problem']}", soft_wrap=True)
-
-
-def _print_thread_rows(console: Any, rows: list[dict[str, Any]]) -> None:
-    """The ``threads`` rows in the layout the console allows (see :func:`print_threads`)."""
-    cells = [(r["thread_id"], r["status"], "" if r["last_step"] is None else str(r["last_step"]),
-              str(r["as_of"] or ""), " ".join(str(r["topic"] or "").split())) for r in rows]
-    header = ("thread_id", "status", "step", "as_of", "topic")
-    widths = [max(len(c[i]) for c in (header, *cells)) for i in range(4)]
-    if not console.is_terminal:
-        for c in (header, *cells):
-            line = "  ".join(c[i].rjust(widths[i]) if i == 2 else c[i].ljust(widths[i])
-                             for i in range(4))
-            print(f"{line}  {c[4]}".rstrip())
-        return
-    topic_width = console.width - sum(widths) - 2 * 4  # four gaps of two spaces
-    if topic_width >= _MIN_TOPIC:
-        from rich.table import Table
-
-        table = Table(box=None, pad_edge=False)
-        for i, name in enumerate(header[:4]):
-            table.add_column(name, no_wrap=True, min_width=widths[i],
-                             justify="right" if name == "step" else "left")
-        table.add_column("topic", no_wrap=True, overflow="ellipsis", max_width=topic_width)
-        for c in cells:
-            table.add_row(*c)
-        console.print(table)
-        return
-    from rich.markup import escape
-
-    for thread_id, status, step, as_of, topic in cells:
-        console.print(escape(thread_id), style="bold", overflow="ignore", crop=False)
-        detail = ", ".join(x for x in (status, step and f"step {step}",
-                                       as_of and f"as of {as_of}") if x)
-        console.print(escape(f"  {detail}"))
-        console.print(escape(f"  topic: {topic}"), overflow="ellipsis", no_wrap=True)
-
-
-
-def _print_table(console: Any, title: str, header: list[str], rows: list[list[str]]) -> None:
-    """Print a table that never loses a column: rich's on a terminal wide enough for every
-    cell, else (narrow, or piped) plain lines padded to the widest cell, which a narrow terminal
-    wraps but never cuts. (rich shrinks unwrappable columns to nothing when they do not fit.)"""
-    from rich.markup import escape
-    from rich.table import Table
-
-    widths = [max(len(cell) for cell in column) for column in zip(header, *rows, strict=True)]
-    if console.is_terminal and sum(widths) + 2 * (len(widths) - 1) <= console.width:
-        table = Table(title=escape(title), box=None, pad_edge=False)
-        for name, width in zip(header, widths, strict=True):
-            table.add_column(name, no_wrap=True, min_width=width)
-        for row in rows:
-            table.add_row(*map(escape, row))
-        console.print(table)
-        return
-    console.print(escape(title), soft_wrap=True)
-    for row in (header, *rows):
-        line = "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
-        console.print(escape(line.rstrip()), soft_wrap=True)
-
-
-def print_inspection(data: dict[str, Any]) -> None:
-    """Print ``inspect`` output: the checkpoint history, then the thread's database rows."""
-    from rich.markup import escape
-
-    console = _console()
-    console.print(escape(f"thread {data['thread_id']}: {data['topic']!r} as of {data['as_of']}"))
-    if data["next"]:
-        console.print(f"unfinished: next {', '.join(data['next'])}")
-    if data["checkpoints"]:
-        history = []
-        for c in data["checkpoints"]:
-            ran = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in c["ran"].items())
-            history.append([str(c["step"]), str(c["source"]), ran or "-", str(c["envelopes"]),
-                            str(c["persisted"]), str(c["with_payload"]),
-                            str(c["bytes"] or "-")])
-        _print_table(console, "checkpoints (oldest first)",
-                     ["step", "source", "nodes that ran", "envelopes", "persisted", "payloads",
-                      "bytes"], history)
-    else:
-        console.print(f"no checkpoints (status: {data['run_status']}); a hard kill under "
-                      "durability=exit leaves none: `resume` runs the topic again")
-    if data["rows"]:
-        _print_table(console, f"results database rows of this thread: {len(data['rows'])}, one "
-                     "per envelope (round: within its run; writes: by every run, in place; "
-                     "times: --json)",
-                     ["status", "round", "attempts", "writes", "envelope_id"],
-                     [[r["status"], str(r["run_round"]), str(r["attempts"]), str(r["write_count"]),
-                       r["envelope_id"]] for r in data["rows"]])
-    else:
-        console.print("no results database rows for this thread")

@@ -43,6 +43,7 @@ from typing import Any
 
 from app.research.review import awaiting
 from app.runs.threads import is_unfinished, require_thread, research_graph
+from app.settings.hints import APP
 from app.storage import Storage, ThreadBusy, open_storage, root_config
 from app.storage.sqlite import CHECKPOINTS_DB, SqliteStorage
 
@@ -293,19 +294,21 @@ def _size(n: int) -> str:
 
 _KEPT_BECAUSE = {
     "kept: busy": "another process is running it",
-    "kept: awaiting review": "awaiting review; decide it first: python -m app review {}",
-    "kept: unfinished": "unfinished; resume it first: python -m app resume {}",
+    "kept: awaiting review": "awaiting review; decide it first: " + APP + " review {}",
+    "kept: unfinished": "unfinished; resume it first: " + APP + " resume {}",
     "kept: nothing to remove": "nothing to remove: only its latest checkpoint",
 }
-"""Why a thread was kept, and the command that moves it on (``{}``: the thread id)."""
+"""Why a thread was kept, and the command that moves it on (``{}``: the thread id, followed by
+the flags that find it)."""
 
 
-def print_prune(result: dict[str, Any]) -> None:
-    """Print what ``prune`` did (or would do): one line per thread, then the totals."""
+def print_prune(result: dict[str, Any], where: str = "") -> None:
+    """Print what ``prune`` did (or would do): one line per thread, then the totals; ``where``
+    (:func:`app.settings.hints.place_args`) follows the thread id in a printed command."""
     for t in result["threads"]:
         if t["action"].startswith("kept"):
             why = _KEPT_BECAUSE.get(t["action"], _KEPT_BECAUSE["kept: unfinished"]).format(
-                t["thread_id"])
+                t["thread_id"] + where)
             print(f"kept    {t['thread_id']}  ({why})")
         else:
             print(f"{'would prune' if result['dry_run'] else 'pruned':<7} {t['thread_id']}  "

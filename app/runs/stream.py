@@ -8,6 +8,7 @@ events, stops on Ctrl-C or SIGTERM, and records how the run ended in the results
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +26,26 @@ Event = Callable[[str, dict[str, Any]], None]
 """Progress callback: ``on_event(kind, data)`` with kind ``indexing`` (``{"thread_id", "done",
 "total"}``, files, while a folder is indexed), ``start``, ``planned``, ``envelope``, ``retry``,
 ``persisted`` or ``report``."""
+
+
+class _CallbacksAfterShutdown(logging.Filter):
+    """Drops ``concurrent.futures``' "exception calling callback" record (a whole traceback on
+    stderr, through logging's last-resort handler) when the callback failed only because the
+    executor was already shut down: a task that raised ends LangGraph's step and shuts its
+    executor down while sibling tasks still finish, and their done-callbacks (saving their
+    writes) can no longer schedule anything. That task's own error is the one reported (one
+    line, by the CLI); the siblings' writes are not saved either way."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not (str(record.msg).startswith("exception calling callback")
+                    and isinstance(exc, RuntimeError)
+                    and str(exc).startswith("cannot schedule new futures after"))
+
+
+_futures_log = logging.getLogger("concurrent.futures")
+if not any(isinstance(f, _CallbacksAfterShutdown) for f in _futures_log.filters):
+    _futures_log.addFilter(_CallbacksAfterShutdown())
 
 
 def stream_run(graph: Any, graph_input: Any, config: dict[str, Any], settings: Settings,

@@ -39,7 +39,9 @@ def check_crash_at(value: str) -> None:
 
 
 def check_database_url(url: str) -> None:
-    """Refuse a database URL that is not PostgreSQL's (``postgresql://`` or ``postgres://``):
+    """Refuse a database URL that is not PostgreSQL's (``postgresql://`` or ``postgres://``),
+    or whose user or password holds an unencoded ``@`` (libpq would resolve the rest of the
+    password as the host name, and print it in its error):
     the one check of ``RESEARCH_DATABASE_URL``/``--database-url``, also made by
     :func:`app.storage.open_storage` for callers that skip the settings.
 
@@ -49,6 +51,10 @@ def check_database_url(url: str) -> None:
     # the database is the deployment's, not a run's: declared on Settings, never in the context
     if not url.startswith(("postgresql://", "postgres://")):
         raise ValueError("expected a postgresql:// URL")
+    authority = url.partition("://")[2].split("/", 1)[0].split("?", 1)[0]
+    if authority.count("@") > 1:  # libpq takes the host from the first '@' (and prints it)
+        raise ValueError("the URL's user or password holds an '@': write it as %40 "
+                         "(postgresql://user:p%40ss@host/db)")
 
 
 def check_searxng_url(url: str) -> None:

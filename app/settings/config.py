@@ -49,7 +49,7 @@ from app.settings.checks import (
     check_fail_worker,
     check_searxng_url,
 )
-from app.settings.credentials import DEFAULT_OPENAI_MODEL, default_model, url_password
+from app.settings.credentials import DEFAULT_OPENAI_MODEL, default_model, url_secrets
 from app.settings.spec import (
     ConfigError,
     SettingSpec,
@@ -67,6 +67,16 @@ __all__ = [
 
 DURABILITY_MODES = ("sync", "async", "exit")
 SEARCH_PROVIDERS = ("tavily", "searxng")
+
+
+ROUNDS_BOUND = 1000
+SEARCH_K_BOUND = 50
+"""The most passages a corpus search returns (``workers.sources.MAX_K``, which the search cuts
+``k`` to): ``--search-k`` above it is refused, not cut without a word."""
+
+"""The most rounds any run takes: ``--rounds`` (and ``RESEARCH_ROUNDS``, ``RESEARCH_ROUNDS_LIMIT``)
+above it is refused; ``route`` also caps an edited state's rounds to it
+(:func:`app.research.rounds.routing_of`)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -103,13 +113,15 @@ class RunContext:
         help="the corpus by name: one of RESEARCH_CORPORA (default: --corpus, or the package "
              "docs); what a served run's context names instead of a folder")
     search_k: int = setting(5, env="RESEARCH_SEARCH_K", flag="--search-k", minimum=1,
-                            bound="search_k_limit", help="passages one corpus search returns")
+                            maximum=SEARCH_K_BOUND, bound="search_k_limit",
+                            help=f"passages one corpus search returns (at most {SEARCH_K_BOUND})")
     max_concurrency: int = setting(4, env="RESEARCH_MAX_CONCURRENCY", flag="--max-concurrency",
                                    minimum=1, bound="max_concurrency_limit",
                                    help="workers running at once")
     rounds: int = setting(2, env="RESEARCH_ROUNDS", flag="--rounds", minimum=1,
-                          bound="rounds_limit",
-                          help="dispatch rounds (re-dispatch of failed tasks)")
+                          maximum=ROUNDS_BOUND, bound="rounds_limit",
+                          help=f"dispatch rounds (re-dispatch of failed tasks; at most "
+                               f"{ROUNDS_BOUND})")
     max_tokens: int | None = setting(env="RESEARCH_MAX_TOKENS", flag="--max-tokens", minimum=1,
                                      bound="max_tokens_limit",
                                      help="token budget: no new rounds once spent")
@@ -176,12 +188,13 @@ class Settings(RunContext):
         (), env="RESEARCH_ALLOWED_MODELS",
         help="comma-separated models a served run's context may name (default: offline and "
              "the operator's own RESEARCH_*MODEL choices)")
-    rounds_limit: int = setting(5, env="RESEARCH_ROUNDS_LIMIT", minimum=1,
+    rounds_limit: int = setting(5, env="RESEARCH_ROUNDS_LIMIT", minimum=1, maximum=ROUNDS_BOUND,
                                 help="most rounds a served run's context may ask for")
     max_concurrency_limit: int = setting(
         16, env="RESEARCH_MAX_CONCURRENCY_LIMIT", minimum=1,
         help="most workers at once a served run's context may ask for")
     search_k_limit: int = setting(20, env="RESEARCH_SEARCH_K_LIMIT", minimum=1,
+                                  maximum=SEARCH_K_BOUND,
                                   help="most passages per search a served run's context may "
                                        "ask for")
     max_tokens_limit: int | None = setting(
@@ -291,9 +304,8 @@ class Settings(RunContext):
             for item in value if isinstance(value, tuple) else (value,):
                 if isinstance(item, str) and item:
                     out.append(item)
-                    # a database URL's password; an API token of a TOKEN=USER pair
-                    part = item.partition("=")[0] if spec.repeated else url_password(item)
-                    out += [part] if part else []
+                    # a database URL's passwords; an API token of a TOKEN=USER pair
+                    out += [item.partition("=")[0]] if spec.repeated else url_secrets(item)
         return sorted({s for s in out if len(s) >= 4}, key=len, reverse=True)
 
     def corpus_folder(self, name: str | None) -> str | None:

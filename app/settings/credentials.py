@@ -7,26 +7,80 @@ Functions of :class:`app.settings.config.Settings` (which lists its secrets,
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
+from urllib.parse import unquote
 
 from app.settings.spec import ConfigError
 
 if TYPE_CHECKING:
     from app.settings.config import Settings
 
-__all__ = ["DEFAULT_OPENAI_MODEL", "default_model", "redact", "url_password", "web_key"]
+__all__ = ["DEFAULT_OPENAI_MODEL", "default_model", "redact", "redact_url", "url_secrets",
+           "web_key"]
 
 DEFAULT_OPENAI_MODEL = "openai:gpt-4.1-mini"
 
 
-def url_password(value: str) -> str | None:
-    """The password of a URL such as ``postgresql://user:password@host/db`` (None: none, or
-    not a URL)."""
-    try:
-        return urlsplit(value).password if "://" in value else None
-    except ValueError:
+_SECRET_KEY = re.compile(r"password|secret|token", re.IGNORECASE)
+"""A URL query key whose value is a secret (``password``, ``sslpassword``, ``api_token``...)."""
+
+
+def _split_url(url: str) -> tuple[str, str, str, str] | None:
+    """``(scheme "://", userinfo, host and the rest of the authority, path query fragment)``;
+    the userinfo ends at the *last* ``@`` of the authority (a password may hold one). None:
+    not a URL."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
         return None
+    end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    userinfo, at, host = rest[:end].rpartition("@")
+    return scheme + sep, userinfo + at, host, rest[end:]
+
+
+def url_secrets(value: str) -> list[str]:
+    """The secrets of a URL such as ``postgresql://user:password@host/db?sslpassword=x``: the
+    userinfo's password and the value of each query key naming a password, secret or token
+    (empty: none, or not a URL).
+
+    Example:
+        >>> url_secrets("postgresql://u:p@ss@h/d?password=q&sslmode=require")
+        ['p@ss', 'q']
+    """
+    parts = _split_url(value)
+    if parts is None:
+        return []
+    userinfo, tail = parts[1], parts[3]
+    password = userinfo[:-1].partition(":")[2] if ":" in userinfo else ""
+    out = [password, unquote(password)]
+    query = tail.partition("?")[2].partition("#")[0]
+    for pair in query.split("&"):
+        key, _, secret = pair.partition("=")
+        if _SECRET_KEY.search(unquote(key)):
+            out += [secret, unquote(secret)]
+    return [s for s in dict.fromkeys(out) if s]
+
+
+def redact_url(url: str) -> str:
+    """``url`` with its password and every secret query value replaced by ``***`` (safe to
+    print).
+
+    Example:
+        >>> redact_url("postgresql://u:p@ss@h:5/d?sslpassword=x&sslmode=require")
+        'postgresql://u:***@h:5/d?sslpassword=***&sslmode=require'
+    """
+    parts = _split_url(url)
+    if parts is None:
+        return url
+    scheme, userinfo, host, tail = parts
+    if ":" in userinfo:
+        userinfo = userinfo.partition(":")[0] + ":***@"
+    path, q, query = tail.partition("?")
+    query, h, fragment = query.partition("#")
+    pairs = [(k, "=***" if _SECRET_KEY.search(unquote(k)) and eq else eq + v)
+             for k, eq, v in (pair.partition("=") for pair in query.split("&"))]
+    query = "&".join(k + rest for k, rest in pairs) if q else ""
+    return f"{scheme}{userinfo}{host}{path}{q}{query}{h}{fragment}"
 
 
 def redact(text: str, settings: Settings | None) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -76,7 +76,8 @@ def _stderr(line: str) -> None:
 
 def load_settings(
     env: Mapping[str, str] | None = None, env_file: Path | str | None = ".env",
-    warn: Callable[[str], None] = _stderr,
+    warn: Callable[[str], None] = _stderr, *, flags: Collection[str] = (),
+    needed: Collection[str] | None = None,
 ) -> Settings:
     """Resolve settings from the environment over the ``.env`` file over the defaults.
 
@@ -84,12 +85,18 @@ def load_settings(
         env: the environment (default ``os.environ``).
         env_file: the dotenv file (default ``./.env``; missing is fine; None skips it).
         warn: called with one line per unknown ``RESEARCH_*`` variable
-            (:func:`unknown_variables`; default: printed on stderr).
+            (:func:`unknown_variables`; default: printed on stderr), and per unusable value
+            of a setting the command does not need.
+        flags: the settings given as flags: their variables are not read (the flag wins,
+            even over a value that would be refused).
+        needed: the settings the command uses (None: all of them); an unusable value of
+            another one is warned about and left at its default.
 
     Raises:
         ConfigError: a variable cannot be converted (``RESEARCH_ROUNDS=two``) or is out of
             range (``RESEARCH_MAX_CONCURRENCY=0``, ``RESEARCH_TIMEOUT=0``), or ``env_file`` is
-            not UTF-8 text; the message names it.
+            not UTF-8 text; the message names it, and where it was set (``.env`` or the
+            environment).
     """
     environ = dict(os.environ if env is None else env)
     file_values: dict[str, str] = {}
@@ -111,7 +118,16 @@ def load_settings(
     values: dict[str, Any] = {}
     for name, spec in ENV_VARS.items():
         raw = merged.get(name)
-        value = _parse_env(name, spec, raw) if raw is not None else None
+        if raw is None or spec.name in flags:
+            continue
+        try:
+            value = _parse_env(name, spec, raw)
+        except ConfigError as exc:
+            line = f"{exc} (set in {'the environment' if name in environ else env_file})"
+            if needed is None or spec.name in needed:
+                raise ConfigError(line) from None
+            warn(f"warning: {line}; not used by this command")
+            continue
         if value is not None:
             values[spec.name] = value
     settings = Settings(**values)

@@ -155,8 +155,8 @@ def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
     if spec.check is not None:
         try:
             spec.check(item)
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
+        except ValueError as exc:  # named, unless the check's line names it
+            raise ConfigError(str(exc) if label in str(exc) else f"{label}: {exc}") from None
 
 
 _BOOLEANS = {"1": True, "true": True, "yes": True, "on": True,

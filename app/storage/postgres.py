@@ -43,11 +43,11 @@ Locks" (https://www.postgresql.org/docs/current/explicit-locking.html).
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from app.settings.credentials import redact_url
 from app.storage.base import ROOT_THREADS_SQL, Storage, StorageError, ThreadBusy, TryLater
 from app.storage.lease import LEASE_TTL, LEASES_DDL, Lease, LeaseBusy
 from app.storage.results import SCHEMA, ResultsStore
@@ -101,11 +101,6 @@ def _quiet_lost_connections() -> None:
     psycopg_log = logging.getLogger("psycopg")
     if not any(isinstance(f, _LostConnectionNoise) for f in psycopg_log.filters):
         psycopg_log.addFilter(_LostConnectionNoise())
-
-
-def redact_url(url: str) -> str:
-    """``url`` with its password replaced by ``***`` (safe to print)."""
-    return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
 
 
 def pooler_error(exc: BaseException, label: str) -> StorageError | None:

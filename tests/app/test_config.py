@@ -111,7 +111,10 @@ def test_types_are_converted():
      ("RESEARCH_MAX_ATTEMPTS", "-1"), ("RESEARCH_MAX_ATTEMPTS", "11"), ("RESEARCH_MAX_TOKENS", "0"),
      ("RESEARCH_TIMEOUT", "0"),
      ("RESEARCH_TIMEOUT", "nan"), ("RESEARCH_REQUESTS_PER_SECOND", "-2"),
-     ("RESEARCH_RETRY_INTERVAL", "inf"), ("RESEARCH_MAX_CONCURRENCY", "1.5")],
+     ("RESEARCH_RETRY_INTERVAL", "inf"), ("RESEARCH_MAX_CONCURRENCY", "1.5"),
+     # above the bound every run is cut to: it was cut silently (a new user's trial)
+     ("RESEARCH_ROUNDS", "1001"), ("RESEARCH_ROUNDS_LIMIT", "1000000"),
+     ("RESEARCH_SEARCH_K", "51"), ("RESEARCH_SEARCH_K_LIMIT", "1000")],
 )
 def test_bad_values_are_one_line_errors_naming_the_variable(name, value):
     with pytest.raises(ConfigError) as info:
@@ -389,3 +392,25 @@ def test_the_search_provider_and_its_url_are_checked_where_they_are_read():
         load_settings(env={"RESEARCH_SEARCH_PROVIDER": "bing"}, env_file=None)
     with pytest.raises(ConfigError, match="^SEARXNG_URL: expected the instance's http"):
         load_settings(env={"SEARXNG_URL": "127.0.0.1:8888"}, env_file=None)
+
+
+def test_a_flag_wins_over_a_bad_variable_and_unused_bad_values_only_warn(tmp_path):
+    # a new user's trial: RESEARCH_SEARCH_K=abc in .env stopped even `threads`, and
+    # `research --search-k 3` too, though the flag wins (flag > env > .env > default)
+    env_file = _dotenv(tmp_path, "RESEARCH_SEARCH_K=abc\n")
+    with pytest.raises(ConfigError, match=r"RESEARCH_SEARCH_K .*'abc' \(set in .*\.env\)$"):
+        load_settings(env={}, env_file=env_file)
+    with pytest.raises(ConfigError, match=r"got 'x' \(set in the environment\)$"):
+        load_settings(env={"RESEARCH_SEARCH_K": "x"}, env_file=env_file)
+    assert load_settings(env={}, env_file=env_file, flags={"search_k"}).search_k == 5
+    warned: list[str] = []
+    s = load_settings(env={}, env_file=env_file, warn=warned.append, needed={"data_dir"})
+    assert s.search_k == 5 and len(warned) == 1 and "RESEARCH_SEARCH_K" in warned[0]
+    assert warned[0].startswith("warning: ") and "not used by this command" in warned[0]
+
+
+def test_the_search_k_bound_is_the_one_the_search_cuts_to():
+    from app.settings.config import SEARCH_K_BOUND
+    from workers.sources import MAX_K
+
+    assert SEARCH_K_BOUND == MAX_K

@@ -115,3 +115,25 @@ def test_a_crash_point_is_reached_by_a_finishing_worker_when_no_attempt_starts_l
 def test_unreached_says_why_only_when_a_crash_point_is_set():
     assert FaultPlan().unreached() is None
     assert "--crash-at report was never reached" in FaultPlan(crash_at=("report", 0)).unreached()
+
+
+def test_a_future_callback_failing_after_its_executor_shut_down_logs_no_traceback(caplog):
+    # A worker that raises ends LangGraph's step and shuts the executor down while its siblings
+    # finish; their done-callbacks then fail to schedule the saving of their writes, and
+    # concurrent.futures logged that as a whole traceback under the run's one error line.
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    import app.runs.stream  # noqa: F401  (installs the filter, as every CLI run does)
+
+    pool = ThreadPoolExecutor(1)
+    pool.shutdown()
+    future: Future = Future()
+    future.add_done_callback(lambda _: pool.submit(print))
+    with caplog.at_level("ERROR", logger="concurrent.futures"):
+        future.set_result(None)
+    assert not caplog.records
+    future = Future()
+    future.add_done_callback(lambda _: 1 / 0)  # any other failing callback is still logged
+    with caplog.at_level("ERROR", logger="concurrent.futures"):
+        future.set_result(None)
+    assert [r.exc_info[0] for r in caplog.records] == [ZeroDivisionError]

@@ -47,6 +47,32 @@ def test_open_storage_picks_the_backend_from_the_url(tmp_path: Path) -> None:
 def test_redact_url_hides_only_the_password() -> None:
     assert redact_url("postgresql://u:p%40ss@h:5/d") == "postgresql://u:***@h:5/d"
     assert redact_url("postgresql://u@h/d") == "postgresql://u@h/d"
+    # a new user's trial: a query-string password was printed in clear, and an '@' inside the
+    # password left its tail in view (user:***@ss@host)
+    assert redact_url("postgresql://u@127.0.0.1:1/db?password=topsecret") == (
+        "postgresql://u@127.0.0.1:1/db?password=***")
+    assert redact_url("postgresql://user:p@ss@host/db") == "postgresql://user:***@host/db"
+    assert redact_url("postgresql://h/d?sslmode=require&sslpassword=a&API_TOKEN=b&x_secret=c"
+                      "#f") == "postgresql://h/d?sslmode=require&sslpassword=***&API_TOKEN=***" \
+                               "&x_secret=***#f"
+
+
+def test_every_secret_of_a_database_url_is_masked_in_any_error_line() -> None:
+    from app.settings.config import Settings
+    from app.settings.credentials import redact
+
+    settings = Settings(database_url="postgresql://u:pw%40x@h/d?sslpassword=k3y5ecret")
+    line = "connect failed for pw@x at h (key k3y5ecret)"
+    assert redact(line, settings) == "connect failed for *** at h (key ***)"
+
+
+def test_a_database_url_with_an_unencoded_at_in_its_password_is_refused() -> None:
+    # libpq takes the host from the first '@' and printed the password's tail as the host name
+    from app.settings.checks import check_database_url
+
+    with pytest.raises(ValueError, match="%40"):
+        check_database_url("postgresql://user:p@ss@127.0.0.1:1/db")
+    check_database_url("postgresql://user:p%40ss@127.0.0.1:1/db?x=a@b")
 
 
 def test_a_thread_lock_is_exclusive_per_thread(storage: Storage) -> None:

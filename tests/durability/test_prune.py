@@ -10,6 +10,7 @@ the space for new rows, and the report says so instead of claiming bytes freed."
 from __future__ import annotations
 
 import json
+import shlex
 import sqlite3
 import subprocess
 from collections.abc import Callable
@@ -166,7 +167,9 @@ def test_prune_keeps_what_reruns_and_resumes_need(durability_corpus: Path,
     # --json says the same: it said "pruned" with 0 removed (found by a new-user trial)
     again = {t["thread_id"]: t for t in _prune(where)["threads"]}
     assert again[done]["action"] == "kept: nothing to remove", again[done]
-    assert f"resume it first: python -m app resume {killed}" in text.stdout
+    place = f" --data-dir {shlex.quote(str(where.data_dir))}" + (
+        " --database-url URL" if where.database_url else "")  # pasted, it finds the thread
+    assert f"resume it first: uv run python -m app resume {killed}{place})" in text.stdout
     if where.database_url:
         assert CHECKPOINTS_DB not in text.stdout
         assert f"the checkpoint tables at {storage.label}" in text.stdout
@@ -181,6 +184,18 @@ def test_prune_keeps_what_reruns_and_resumes_need(durability_corpus: Path,
     assert resumed.returncode == 0, describe(resumed)
     assert_completed_thread(where, killed)
     assert len(db_rows(where, killed)) == EXPECTED_TASKS
+
+
+def test_prune_of_a_missing_data_dir_is_bad_input(tmp_path: Path) -> None:
+    # a new user's trial: prune --data-dir /tmp/typo-dir said "0 B -> 0 B" and exit 0
+    data = tmp_path / "typo-dir"
+    for extra in ([], ["--dry-run"]):
+        proc = run_app("prune", "--data-dir", str(data), *extra)
+        assert proc.returncode == 2, describe(proc)
+        assert proc.stderr.strip() == f"error: no data dir {data} (--data-dir): nothing to prune"
+        assert not data.exists(), "bad input must write nothing"
+    listed = run_app("threads", "--data-dir", str(data))  # a sibling: it names the dir
+    assert listed.returncode == 0 and f"no data dir {data}" in listed.stdout, describe(listed)
 
 
 def test_prune_of_an_unknown_thread_is_bad_input(tmp_path: Path) -> None:
@@ -207,7 +222,8 @@ def test_prune_advises_review_for_a_thread_paused_for_review(tmp_path: Path,
         (thread, "kept: awaiting review")]
     proc = run_app("prune", "--data-dir", str(data))
     assert proc.returncode == 0, describe(proc)
-    assert f"python -m app review {thread}" in proc.stdout
+    pasted = f"uv run python -m app review {thread} --data-dir {shlex.quote(str(data))})"
+    assert pasted in proc.stdout
     assert "resume" not in proc.stdout
     shown = run_app("review", thread, *common, "--json")  # still awaits its plan review
     assert shown.returncode == 0, describe(shown)

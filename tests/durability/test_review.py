@@ -162,8 +162,9 @@ def test_the_printed_continue_commands_find_the_thread_when_pasted(tmp_path, dur
                      "--review")
     assert paused.returncode == 0, describe(paused)
     approve = next(line.strip() for line in paused.stdout.splitlines()
-                   if line.strip().startswith("python -m app review") and "--approve" in line)
-    argv = shlex.split(approve)[3:]  # after "python -m app"
+                   if line.strip().startswith("uv run python -m app review")
+                   and "--approve" in line)
+    argv = shlex.split(approve)[5:]  # after "uv run python -m app", as the README runs it
     assert argv[:2] == ["review", THREAD] and argv[argv.index("--data-dir") + 1] == str(data)
     approved = run_app(*argv)  # as printed: the thread keeps its corpus and model
     assert approved.returncode == 0, describe(approved)  # the plan review: it pauses again
@@ -224,3 +225,29 @@ def test_a_rerun_keeps_what_the_review_dropped(tmp_path, durability_corpus):
     report = Path(summary["report_path"]).read_text("utf-8")
     assert (f"dropped at an earlier review, not run again: critic on {drop['task_key']!r}"
             in report)
+
+
+def test_the_json_continue_with_and_the_resume_hint_find_the_thread_when_pasted(
+        tmp_path, durability_corpus):
+    # Found by a new-user trial: --json's continue_with and review's "continue it with python -m
+    # app resume T" dropped the run's --data-dir (the text pause had it).
+    data = tmp_path / "my data"
+    paused = _research(data, durability_corpus)
+    argv = shlex.split(json.loads(paused.stdout)["continue_with"])
+    assert argv[:5] == ["uv", "run", "python", "-m", "app"], argv
+    assert argv[5:7] == ["review", THREAD] and argv[argv.index("--data-dir") + 1] == str(data)
+    shown = run_app("review", THREAD, "--data-dir", data, "--json")  # the same, shown again
+    assert json.loads(shown.stdout)["continue_with"] == json.loads(paused.stdout)["continue_with"]
+    approved = run_app(*argv[5:], "--json")
+    assert approved.returncode == 0, describe(approved)
+    assert json.loads(approved.stdout)["review"]["stage"] == "results"
+    # killed while it persists: the thread awaits no review and its run is unfinished
+    killed = run_app(*argv[5:], "--crash-at", "persist-commit")
+    assert killed.returncode in SIGKILLED, describe(killed)
+    refused = run_app("review", THREAD, "--data-dir", data)
+    assert refused.returncode == 2, describe(refused)
+    hint = refused.stderr.split("continue it with ", 1)[1].strip()
+    assert shlex.split(hint)[:7] == ["uv", "run", "python", "-m", "app", "resume", THREAD]
+    resumed = run_app(*shlex.split(hint)[5:])
+    assert resumed.returncode == 0, describe(resumed)
+    assert _row_ids(data) and len(set(_row_ids(data))) == len(_row_ids(data))

@@ -103,7 +103,9 @@ def test_inspect_report_prints_the_report_from_the_database(durability_corpus: P
     none_yet = run_app("inspect", thread_id, *data_dir.args, "--report")
     assert none_yet.returncode == 2 and none_yet.stdout == "", describe(none_yet)
     assert len(none_yet.stderr.strip().splitlines()) == 1, describe(none_yet)
-    assert "has no report" in none_yet.stderr, describe(none_yet)
+    assert "holds no report" in none_yet.stderr, describe(none_yet)
+    hint = none_yet.stderr.split("continue it with ", 1)[1].strip()  # as pasted, it works
+    assert hint.startswith(f"uv run python -m app resume {thread_id}"), describe(none_yet)
 
     resumed = run_app("resume", thread_id, *args)
     assert resumed.returncode == 0, describe(resumed)

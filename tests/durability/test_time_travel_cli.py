@@ -12,6 +12,7 @@ module 3 (editing state, time travel), with the rows counted in the data dir's d
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 from app.runs.threads import research_graph
@@ -68,6 +69,15 @@ def test_a_checkpoint_that_is_no_review_pause_is_refused(tmp_path, durability_co
                       "--approve")
         assert out.returncode == 2, describe(out)
         assert says in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+        # the advice is followed as printed: it names the data dir, and plain inspect (not
+        # only --json, as before) lists the review pauses' checkpoint ids
+        advice = shlex.split(out.stderr.split("(", 1)[1].split(" lists ")[0])
+        assert advice[:6] == ["uv", "run", "python", "-m", "app", "inspect"], advice
+        listed = run_app(*advice[5:])
+        assert listed.returncode == 0, describe(listed)
+        pauses = [c for c in _checkpoints(data, corpus) if c["next"]
+                  and c["next"][0].startswith("review_")]
+        assert len(pauses) == 2 and all(c["checkpoint_id"] in listed.stdout for c in pauses)
     assert db_rows(data, THREAD) == []
 
 

@@ -48,6 +48,10 @@ BAD = {
     "as-of year 1969": ["research", SMALL_TOPIC, "--as-of", "1969-12-31"],
     # an empty --as-of silently meant today
     "empty as-of": ["research", SMALL_TOPIC, "--as-of", ""],
+    # cut to 1000 without a word, and 1,000,000 wrote a 143 MB checkpoints file in 15 s
+    "rounds above the bound": ["research", SMALL_TOPIC, "--rounds", "1000000"],
+    # refused before the run as the README says, in a line of ~330 characters (every provider)
+    "model of no provider": ["research", SMALL_TOPIC, "--model", "foo:bar"],
     "unknown crash point": ["research", SMALL_TOPIC, "--crash-at", "lunch"],
     "fail rate 2": ["research", SMALL_TOPIC, "--fail-rate", "2"],
     "max concurrency 0": ["research", SMALL_TOPIC, "--max-concurrency", "0"],
@@ -117,6 +121,9 @@ def test_bad_input_messages_say_what_is_wrong(bad_runs) -> None:
         assert "between 1970 and 2100" in said[case], said[case]
     assert "--as-of" in said["empty as-of"] and "empty" in said["empty as-of"]
     assert "lunch" in said["unknown crash point"]
+    assert "--rounds must be <= 1000" in said["rounds above the bound"]
+    provider = said["model of no provider"].strip()
+    assert "'foo:bar': unknown provider" in provider and len(provider) < 160, provider
     assert "--thread-id" in said["empty thread id"] and "empty" in said["empty thread id"]
     assert "control characters" in said["thread id with a newline"]
     assert "--fail-rate" in said["fail rate 2"]
@@ -174,3 +181,39 @@ def test_a_misspelt_variable_is_warned_about_and_the_command_still_runs(cli, tmp
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.splitlines() == [
         "warning: RESEARCH_ROUND is not a setting and is ignored; did you mean RESEARCH_ROUNDS?"]
+
+
+@pytest.mark.parametrize("url", ["postgresql://u@127.0.0.1:1/db?password=topsecret",
+                                 "postgresql://u@127.0.0.1:1/db?sslpassword=topsecret",
+                                 "postgresql://u:top@secret@127.0.0.1:1/db"])
+def test_a_database_password_is_never_printed(tmp_path: Path, url: str) -> None:
+    # a new user's trial: the connect error printed a query-string password in clear, and
+    # masked user:p@ss@host as user:***@ss@host (libpq then printed 'ss@host' as the host)
+    from tests.conftest import run_cli
+
+    data = tmp_path / "d"
+    for proc in (run_cli("threads", "--data-dir", data, "--database-url", url),
+                 run_cli("threads", "--data-dir", data, env={"RESEARCH_DATABASE_URL": url})):
+        assert proc.returncode in (1, 2), proc.stderr
+        assert "secret" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_one_bad_setting_in_dotenv_blocks_only_what_uses_it(tmp_path: Path, small_corpus: Path):
+    # a new user's trial: RESEARCH_SEARCH_K=abc in .env made every command fail, `threads`
+    # and `research --search-k 3` included
+    from tests.conftest import run_cli
+
+    (tmp_path / ".env").write_text("RESEARCH_SEARCH_K=abc\n", encoding="utf-8")
+    data, env = tmp_path / "data", {"RESEARCH_SEARCH_K": None}  # unset: .env supplies it
+    refused = run_cli("research", SMALL_TOPIC, "--corpus", small_corpus, "--data-dir", data,
+                      env=env, cwd=tmp_path)
+    assert refused.returncode == 2 and not data.exists(), refused.stderr
+    assert refused.stderr.strip() == (
+        "error: RESEARCH_SEARCH_K must be a whole number, got 'abc' (set in .env)")
+    flagged = run_cli("research", SMALL_TOPIC, "--corpus", small_corpus, "--data-dir", data,
+                      "--search-k", "3", "--as-of", AS_OF, "--quiet", env=env, cwd=tmp_path)
+    assert flagged.returncode == 0 and not flagged.stderr, flagged.stderr
+    listed = run_cli("threads", "--data-dir", data, env=env, cwd=tmp_path)
+    assert listed.returncode == 0 and SMALL_TOPIC in listed.stdout, listed.stderr
+    assert "RESEARCH_SEARCH_K" in listed.stderr and "not used" in listed.stderr

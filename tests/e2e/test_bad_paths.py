@@ -127,3 +127,37 @@ def test_a_topic_never_lands_on_a_thread_of_another_topic(tmp_path, small_corpus
     assert other.returncode == 2, other.stderr
     assert "belongs to topic" in other.stderr and len(other.stderr.strip().splitlines()) == 1
     assert db_rows(data, "mine") == rows
+
+
+@pytest.mark.parametrize("where", ["folder", "missing-folder"])
+def test_a_run_log_that_cannot_be_written_is_refused_before_the_run(tmp_path, small_corpus,
+                                                                    where):
+    # It was opened only as workers finished: the run planned, dispatched, then failed exit 1
+    # ("run failed: IsADirectoryError ...", sometimes a traceback) and left a failed thread.
+    run_log = tmp_path if where == "folder" else tmp_path / "no" / "such" / "run.log"
+    data = tmp_path / "data"
+    proc = run_cli("research", "Zorblax relay", "--corpus", small_corpus, "--data-dir", data,
+                   "--run-log", run_log)
+    _assert_refused(proc, data_dir=data)
+    assert "--run-log" in proc.stderr and not proc.stdout
+
+
+@pytest.mark.parametrize("files", [{"empty.md": ""}, {"blank.txt": " \n\t\n"},
+                                   {"page.html": "<html><body></body></html>"}],
+                         ids=["empty-md", "blank-txt", "html-without-text"])
+def test_a_corpus_whose_files_hold_no_text_writes_nothing(tmp_path, files):
+    # A new user's trial: a folder holding only an empty .md printed "thread ..." on stdout
+    # before its error and left .corpus-dir-*.lock in the data dir. The probe now looks inside
+    # (empty, blank), and a build that finds no text (markup only) cleans up after itself.
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name, text in files.items():
+        (corpus / name).write_text(text, encoding="utf-8")
+    data = tmp_path / "data"
+    proc = run_cli("research", "Zorblax relay", "--corpus", corpus, "--data-dir", data)
+    _assert_refused(proc, data_dir=data)
+    assert proc.stdout == "" and "no indexable" in proc.stderr, (proc.stdout, proc.stderr)
+    data.mkdir()  # an existing data dir gets nothing either
+    proc = run_cli("research", "Zorblax relay", "--corpus", corpus, "--data-dir", data)
+    assert proc.returncode == 2 and proc.stdout == "", (proc.stdout, proc.stderr)
+    assert list(data.iterdir()) == []

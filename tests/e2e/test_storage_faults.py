@@ -84,6 +84,11 @@ def test_truncated_checkpoints_are_named_with_the_way_out(finished, small_corpus
     assert proc.returncode == 1
     assert str(path) in _one_error_line(proc)
     assert len(json.loads(proc.stdout)["rows"]) > 0
+    # as text: the rows, and no "no checkpoints (status: finished) ..." line before the error
+    # (it said the thread had none, then that the file was damaged: a new user's trial)
+    proc = run_cli("inspect", thread_id, "--data-dir", data)
+    assert proc.returncode == 1 and str(path) in _one_error_line(proc)
+    assert "no checkpoints" not in proc.stdout and "envelope_id" in proc.stdout, proc.stdout
 
     # the way out works: move it aside, run again
     path.rename(path.with_name(path.name + ".damaged"))
@@ -116,6 +121,9 @@ def test_garbage_in_the_results_database_is_named_with_the_way_out(finished,
     assert proc.returncode == 1
     assert str(path) in _one_error_line(proc)
     assert json.loads(proc.stdout)["checkpoints"]
+    proc = run_cli("inspect", thread_id, "--data-dir", data)  # as text: no "no rows" line
+    assert proc.returncode == 1 and str(path) in _one_error_line(proc)
+    assert "no results database rows" not in proc.stdout and "checkpoints" in proc.stdout
 
     path.rename(path.with_name(path.name + ".damaged"))
     proc = _research(data, small_corpus, "--json")
@@ -150,6 +158,21 @@ def test_both_databases_damaged_is_one_line_naming_both(finished, small_corpus) 
     proc = _research(data, small_corpus, "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["ok"] is True
+
+
+def test_report_of_a_finished_thread_whose_results_database_was_lost(finished) -> None:
+    # It said the run "has not reached the report (python -m app resume ...)", and resume then
+    # answered "nothing left to resume" (a new user's trial): say what is true instead.
+    data, thread_id = finished
+    for path in data.glob(RESULTS_DB + "*"):
+        path.unlink()
+    proc = run_cli("inspect", thread_id, "--report", "--data-dir", data)
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    line = _one_error_line(proc)
+    assert "holds no report" in line and "its run finished" in line, line
+    assert "resume" not in line, line
+    report = line.split("may still be at ", 1)[1].split(", and ", 1)[0]
+    assert Path(report).is_file(), line
 
 
 _READ_ONLY_MOUNT = ('mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && '

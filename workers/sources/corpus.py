@@ -122,6 +122,7 @@ class Corpus:
             IndexVanished: the data dir, or the index being built in it, was deleted meanwhile.
         """
         data_dir = Path(data_dir).expanduser()
+        made = not data_dir.exists()
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -130,6 +131,11 @@ class Corpus:
         for _attempt in range(3):
             try:
                 return cls._open_once(data_dir, folder, packages, max_file_bytes, progress)
+            except NoText:  # bad input writes nothing: the data dir goes if it was made here
+                if made:
+                    with suppress(OSError):
+                        data_dir.rmdir()  # only if empty: another run may have written since
+                raise
             except sqlite3.Error:
                 # The index vanished between its check and its opening: another process built a
                 # newer one (the folder changed meanwhile) and cleaned this one up. Start over.
@@ -179,9 +185,9 @@ class Corpus:
             meta, built = index.build_locked(data_dir, path, head, docs_factory, notes, describe)
         except NoText as exc:
             if folder is None:
-                raise CorpusError(str(exc)) from None
+                raise NoText(str(exc)) from None
             why = folder_source.nothing_indexable(shown, "text", skipped, max_file_bytes)
-            raise CorpusError(why) from None
+            raise NoText(why) from None
         return cls(path, meta, built=built)
 
     # -- connections -------------------------------------------------------------------------

@@ -312,6 +312,21 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
         notes.append(f"{rel}: skipped, no text")
 
 
+def _has_text(path: Path, skipped: Counter[str]) -> bool:
+    """Whether a file the probe finds may give text: not empty, nor (a text type) only
+    whitespace in its first 64 KB; else counted ``blank`` (an empty .md passed the probe)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(65536)
+    except OSError:
+        return True  # the build names the unreadable file
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16: its spaces are 2 bytes
+        head = head.decode("utf-16", errors="ignore").encode()
+    found = bool(head if path.suffix.lower() in (".pdf", ".docx") else head.strip())
+    skipped["blank"] += not found
+    return found
+
+
 def _size_label(n: int, exact: bool = True) -> str:
     for unit, size in (("MB", 1024 * 1024), ("KB", 1024)):
         if n >= size and n % size == 0:
@@ -350,7 +365,8 @@ def corpus_folder(
     if not folder.is_dir():
         raise CorpusError(f"corpus folder is not a directory: {shown}")
     if probe:
-        found = next(_indexable(folder, skipped, max_file_bytes), None) is not None
+        found = any(_has_text(path, skipped) for path, _st in _indexable(folder, skipped,
+                                                                          max_file_bytes))
         files: list[FolderFile] = []
     else:
         files = folder_files(folder, skipped, max_file_bytes=max_file_bytes, notes=notes)

@@ -304,13 +304,18 @@ def build_locked(
         CorpusError: the index cannot be written.
     """
     kind = head["kind"]
+    lock = data_dir / f".corpus-{kind}.lock"
     try:
-        with build_lock(data_dir / f".corpus-{kind}.lock") as locked:
+        with build_lock(lock) as locked:
             meta = read_meta(path)  # another process may have built it while we waited
             if meta is not None and meta.get("fingerprint") == head["fingerprint"]:
                 return meta, False
             remove_orphan_temps(data_dir, kind, locked)
-            meta = build(path, docs(), head, notes=notes, describe=describe)
+            try:
+                meta = build(path, docs(), head, notes=notes, describe=describe)
+            except NoText:  # bad input (exit 2) leaves nothing behind, not even the lock file
+                lock.unlink(missing_ok=True)
+                raise
     except (OSError, sqlite3.Error) as exc:
         raise _build_failed(data_dir, path, exc) from None
     remove_stale(data_dir, kind, keep=path)
