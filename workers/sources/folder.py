@@ -17,7 +17,6 @@ imported only when a file of its kind is read.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import os
 import stat
@@ -29,7 +28,7 @@ from pathlib import Path
 from workers.sources import documents
 from workers.sources.base import CorpusError, RawDoc
 from workers.sources.index import SCHEMA_VERSION, tree_signature
-from workers.sources.packages import docstrings
+from workers.sources.pyfile import python_file_sections
 from workers.sources.text import (
     MAX_PASSAGE_CHARS,
     declared_encoding,
@@ -165,35 +164,6 @@ def folder_files(
             rel = shown
         out.append((rel, path, st))
     return out
-
-
-def python_file_sections(source: str, rel: str) -> tuple[tuple[str, str], ...]:
-    """The docstrings of a Python file as ``(heading, text)`` sections: the module's under
-    heading ``""``, then each public class/function's under its qualified name (``Roster.rotate``,
-    its text headed ``Roster.rotate():``); ``()`` when it has none or does not parse."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return ()
-    module = Path(rel).stem
-    sections = []
-    for qual, kind, doc in docstrings(tree, module):
-        if not doc.strip():
-            continue
-        if kind == "module":
-            sections.append(("", doc.strip()))
-        else:
-            name = qual.split(".", 1)[1]
-            call = "()" if kind == "function" else ""
-            sections.append((name, f"{name}{call}:\n{doc.strip()}"))
-    return tuple(sections)
-
-
-def python_file_text(source: str, rel: str) -> str:
-    """The docstrings of a Python file (module first, then each public class/function headed by
-    its name), or the file text when it has none or does not parse."""
-    sections = python_file_sections(source, rel)
-    return "\n\n".join(text for _h, text in sections) or source
 
 
 def _size_limit(filename: str, max_file_bytes: int = MAX_FILE_BYTES) -> int:
