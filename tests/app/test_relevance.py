@@ -18,7 +18,7 @@ from app.research.relevance import (
     unknown_terms,
 )
 from app.research.report import render_markdown
-from tests.app.test_report import Q1, Q2, ROWS, data, item, row
+from tests.app.report_rows import Q1, Q2, ROWS, data, item, row
 from workers.sources.query import mentions
 
 # What a template-driven search returns for a topic the corpus does not know: passages that

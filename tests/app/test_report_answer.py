@@ -1,0 +1,204 @@
+"""The report's Answer, its sections' sources and its Caveats (issue 19): the answer names the
+subject, definitions first, the strongest document first, no side pages, warnings never denied."""
+
+from __future__ import annotations
+
+import re
+
+from app.research.report import render_markdown
+from tests.app.report_rows import (
+    Q1,
+    Q2,
+    ROWS,
+    answer_section,
+    answer_to,
+    data,
+    item,
+    row,
+)
+
+
+def test_the_report_opens_with_a_cited_answer_to_the_topic() -> None:
+    md = render_markdown(data(ROWS))
+    first = md.split("\n## ", 1)[1]
+    assert first.startswith("Answer\n")
+    answer = first.split("\n## ", 1)[0]
+    assert re.search(r"^- .*relay.* \[1\]$", answer, re.MULTILINE), answer
+
+
+def test_the_answer_is_a_sentence_that_names_the_subject_not_a_neighbours() -> None:
+    # Issue 19: a question about one setting's default was answered with the neighbouring
+    # setting's default.
+    q = "What is the default cache size?"
+    answer = answer_to(q, [
+        item("finding", "The default journal mode is DELETE.", "pragma.html#3"),
+        item("finding", "The default cache size is -2000, that is 2048000 bytes.", "pragma.html#9"),
+    ])
+    assert "cache size is -2000" in answer and "journal mode" not in answer
+
+
+def test_the_answer_is_a_sentence_whose_own_subject_is_the_topic() -> None:
+    # Found on SQLite's docs: "The TEMP database has a default suggested cache size of 0 pages"
+    # names every word of the question, but it is about the TEMP database, and it came first.
+    q = "What is the default suggested cache size?"
+    answer = answer_to(q, [
+        item("finding", "The TEMP database has a default suggested cache size of 0 pages.",
+             "pragma.html#9"),
+        item("finding", "The default suggested cache size is -2000, which means 2048000 bytes.",
+             "pragma.html#9"),
+    ])
+    assert answer.index("size is -2000") < answer.index("TEMP database"), answer
+
+
+def test_a_heading_fragment_is_not_the_answer() -> None:
+    # Found on SQLite's docs: a heading cut at a full stop, "Partial Sorting Using An Index
+    # (a.k.a.", named the question's words and stated nothing.
+    q = "How do I create a partial index?"
+    answer = answer_to(q, [
+        item("finding", "Create A Partial Index (a.k.a.", "queryplanner.html#40"),
+        item("finding", "A partial index is created by adding a WHERE clause to CREATE INDEX.",
+             "partialindex.html#1"),
+    ])
+    assert answer.index("WHERE clause") < answer.index("Create A Partial"), answer
+
+
+def test_for_a_what_is_question_a_definition_comes_before_side_facts() -> None:
+    q = "What is the Zorblax relay?"
+    answer = answer_to(q, [
+        item("finding", "The Zorblax relay was renamed in version 3.", "z.md#4"),
+        item("finding", "The Zorblax relay is a courier network between moon stations.", "z.md#0"),
+    ])
+    assert answer.index("is a courier network") < answer.index("renamed")
+
+
+def test_the_answer_opens_with_the_strongest_documents_finding() -> None:
+    # Issue 19: the first finding came from a side page the search ranked low and the workers
+    # quoted once, while the page the search ranked first was quoted under it.
+    q = "What is the zorblax relay?"
+    rows = [
+        row("docs_search", q, [item("passage", "The zorblax relay ...", "main.md#0", score=9.0),
+                               item("passage", "A zorblax relay ...", "side.md#4", score=4.0)]),
+        row("analyst", q, [
+            item("finding", "A zorblax relay was once painted blue.", "side.md#4"),
+            item("finding", "The zorblax relay carries packets between moons.", "main.md#0"),
+            item("finding", "The zorblax relay needs no power.", "main.md#1"),
+        ]),
+    ]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert answer.index("carries packets") < answer.index("needs no power"), answer
+    assert "painted blue" not in answer, answer
+
+
+def test_a_side_hit_no_worker_quoted_is_not_listed_as_a_top_passage() -> None:
+    # Issue 19: sections listed passages of pages that shared a few of the question's words
+    # (an index of requirements, a cross-reference), each another source and seldom the answer.
+    rows = [
+        row("docs_search", Q1, [
+            item("passage", "The relay moves glimmer packets.", "z.md#0", score=10.0),
+            item("passage", "Harrowgate keeps the relay ledger.", "near.md#0", score=7.0),
+            item("passage", "Relay races are run at noon.", "side.md#0", score=3.0),
+            item("passage", "A quoted relay page, ranked low.", "low.md#0", score=2.0),
+        ]),
+        row("analyst", Q1, [item("finding", "The relay moves glimmer packets.", "z.md#0")]),
+        row("critic", Q2, [item("caveat", "The relay must not be used at noon.", "low.md#3")]),
+    ]
+    md = render_markdown(data(rows))
+    assert "Harrowgate keeps" in md  # close to the best: still listed
+    assert "Relay races" not in md and "side.md" not in md
+    assert "A quoted relay page" in md  # a worker drew on its document
+
+
+def test_a_later_section_adds_no_side_page_only_the_page_its_search_ranks_first() -> None:
+    # Issue 19: a facet's search ("How do you change ...?") found the topic's pages again and
+    # added side pages below them, each another source and seldom the one that answers.
+    rows = [
+        row("analyst", Q1, [item("finding", "The relay moves glimmer packets.", "z.md#0")]),
+        row("docs_search", Q2, [
+            item("passage", "Relay wiring is shown on the relay plan.", "plan.md#0", score=9.0),
+            item("passage", "The relay moves packets.", "z.md#1", score=8.0),
+            item("passage", "Relay races are run at noon.", "side.md#0", score=7.0),
+        ]),
+        row("analyst", Q2, [
+            item("finding", "Relay races are run at noon on the moon.", "side.md#0"),
+            item("finding", "The relay is wired as the relay plan shows.", "plan.md#0"),
+            item("finding", "The relay folds packets in copper.", "z.md#1"),
+        ]),
+    ]
+    md = render_markdown(data(rows))
+    section = md.split(f"## 2. {Q2}", 1)[1].split("\n## ", 1)[0]
+    assert "wired as the relay plan" in section and "folds packets" in section
+    assert "Relay races" not in md and "side.md" not in md
+
+
+def test_a_later_limitations_section_shows_no_side_pages_caveat() -> None:
+    q3 = "What are the limitations of the Zorblax relay?"
+    rows = [
+        row("analyst", Q1, [item("finding", "The relay moves glimmer packets.", "z.md#0")]),
+        row("docs_search", q3, [
+            item("passage", "The relay must not be opened.", "z.md#1", score=9.0),
+            item("passage", "Relay races must not start late.", "side.md#0", score=3.0),
+        ]),
+        row("critic", q3, [item("caveat", "Relay races must not start late.", "side.md#0"),
+                           item("caveat", "The relay must not be opened.", "z.md#1")]),
+    ]
+    md = render_markdown(data(rows, sub_questions=[Q1, q3]))
+    section = md.split(f"## 2. {q3}", 1)[1].split("\n## ", 1)[0]
+    assert "must not be opened" in section and "Relay races" not in section
+
+
+def test_a_caveat_under_a_limitations_heading_is_listed_without_words_of_caution() -> None:
+    text = "# The relay\n\nThe relay moves glimmer packets.\n\n## Known limitations\n\n" \
+           "The relay drops packets under a blue moon."
+    rows = [row("docs_search", Q1, [item("passage", text, "z.md#0", score=3.0)]),
+            row("critic", Q1, [item("caveat", "The relay drops packets under a blue moon.",
+                                    "z.md#0"),
+                               item("caveat", "The relay moves glimmer packets.", "z.md#0")])]
+    md = render_markdown(data(rows, sub_questions=[Q1]))
+    caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert "- The relay drops packets under a blue moon. [1]" in caveats
+    assert "glimmer" not in caveats and "No limitations" not in md
+
+
+def test_caveats_are_warnings_not_plain_facts() -> None:
+    rows = [*ROWS, row("critic", Q1, [
+        item("caveat", "The relay moves glimmer packets between moon stations.", "z.md#0"),
+        item("caveat", "The relay has a blue logo on every station.", "z.md#5"),
+    ])]
+    md = render_markdown(data(rows))
+    caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert "double eclipse" in caveats
+    assert "glimmer" not in caveats and "blue logo" not in caveats
+
+
+def test_a_warning_quoted_as_a_finding_is_a_caveat_never_denied() -> None:
+    # The warning of a "## Limitations" section came back from the analyst (a finding of
+    # every sub-question) and from the critic (a caveat): the report quoted it, answered the
+    # limitations question with an unrelated sentence, and said no warning was found.
+    warning = "Warning: relay counts cannot see packets under the canopy."
+    plain = "The relay moves glimmer packets between moon stations."
+    q3 = "What are the limitations of the Zorblax relay?"
+    rows = [row("analyst", q, [item("finding", plain, "z.md#0"), item("finding", warning,
+                                                                      "z.md#0")])
+            for q in (Q1, Q2, q3)]
+    rows += [row("critic", q, [item("caveat", warning, "z.md#0")]) for q in (Q1, Q2, q3)]
+    md = render_markdown(data(rows, sub_questions=[Q1, Q2, q3]))
+    caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert f"- {warning} [1]" in caveats and "No limitations" not in md
+    limits = md.split(f"## 3. {q3}", 1)[1].split("\n## ", 1)[0]
+    assert warning in limits and plain not in limits
+    first = md.split(f"## 1. {Q1}", 1)[1].split("\n## ", 1)[0]
+    assert plain in first and warning not in first  # listed under Caveats, not repeated here
+
+
+def test_a_backtick_in_a_file_name_or_thread_id_keeps_its_code_span_whole() -> None:
+    # A file named odd`name.md broke the Sources entry's code span in two (CommonMark ends a
+    # span at the next backtick run of its fence's length): a longer fence keeps it whole.
+    rows = [row("analyst", Q1, [item("finding", "The relay moves glimmer packets.",
+                                     "odd`name.md#0"),
+                                item("finding", "Each packet is folded in copper.",
+                                     "odd`name.md#2")])]
+    md = render_markdown(data(rows, sub_questions=[Q1], thread_id="t`1"))
+    tail = md.split("\n## Sources\n", 1)[1]
+    assert "1. ``odd`name.md``: title of odd\\`name.md#0 (src/odd\\`name.md#0)" in tail
+    assert "   - passages: ``odd`name.md#0``, ``odd`name.md#2``" in tail
+    assert "- Thread: ``t`1``" in md
