@@ -79,3 +79,22 @@ def test_a_near_miss_is_warned_and_a_paraphrase_is_not(tmp_path: Path, sql_docs:
     summary = json.loads(
         research(tmp_path, paraphrase, "--corpus", str(sql_docs), "--json").stdout)
     assert summary["warnings"] == []
+
+
+def test_a_question_spelled_the_other_way_is_answered_not_warned(tmp_path: Path) -> None:
+    """British spelling over an American manual: "optimise" and "behaviour" are in no
+    passage as written, yet the manual is about them (workers/sources/spelling.py)."""
+    folder = tmp_path / "manual"
+    folder.mkdir()
+    (folder / "optimizer.md").write_text(
+        "# The query optimizer\n\nThe optimizer's behavior: it may optimize a join by "
+        "reordering its tables, and ANALYZE gives it the statistics it needs.\n", "utf-8")
+    (folder / "vacuum.md").write_text(
+        "# VACUUM\n\nVACUUM rebuilds the database file after many rows were deleted.\n", "utf-8")
+    topic = "How does the optimiser's behaviour change when I analyse a table?"
+    summary = json.loads(research(tmp_path / "data", topic, "--corpus", str(folder),
+                                  "--json").stdout)
+    assert summary["warnings"] == []
+    report = Path(summary["report_path"]).read_text("utf-8")
+    assert "say nothing about" not in report
+    assert "1. `optimizer.md`" in report.split("## Sources", 1)[1]

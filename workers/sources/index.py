@@ -32,7 +32,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from workers.sources.base import CorpusError, IndexVanished, NoText, Passage, RawDoc
-from workers.sources.query import symbol_terms, title_terms
+from workers.sources.query import spelled_terms, symbol_terms, title_terms
 from workers.sources.text import chunk_text, raw, safe_name
 
 __all__ = [
@@ -339,7 +339,8 @@ def _build_failed(data_dir: Path, path: Path, exc: BaseException) -> CorpusError
 
 def passage_frequencies(con: sqlite3.Connection, terms: Iterable[str]) -> dict[str, int]:
     """How many passages of an open index match each term, as a search matches it (any column,
-    ``porter`` stems: "windows" counts the passages of "window"): the document frequency a
+    ``porter`` stems: "windows" counts the passages of "window"; a word's other spellings
+    count too, :func:`~workers.sources.query.spelled_terms`): the document frequency a
     relevance judge weighs words by (issue 19). Read-only; one FTS5 count per distinct term.
 
     Args:
@@ -357,7 +358,7 @@ def passage_frequencies(con: sqlite3.Connection, terms: Iterable[str]) -> dict[s
             continue
         (count,) = con.execute(
             "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?",
-            ('"' + term.replace('"', '""') + '"',),
+            (" OR ".join('"' + t.replace('"', '""') + '"' for t in spelled_terms([term])),),
         ).fetchone()
         out[term] = int(count)
     return out

@@ -1,7 +1,7 @@
 """Query parsing shared by every source and by the offline model: one stopword list, the words of
 a text, a safe FTS5 query, and the searchable words of a title.
 
-This module imports only the standard library.
+This module imports only the standard library (and :mod:`workers.sources.spelling`, which does too).
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+
+from workers.sources.spelling import spellings
 
 __all__ = [
     "FILLER_WORDS",
@@ -22,6 +24,7 @@ __all__ = [
     "word_forms",
     "query_terms",
     "search_query",
+    "spelled_terms",
     "term_matches",
     "query_to_fts",
     "symbol_terms",
@@ -85,12 +88,13 @@ def query_to_fts(query: str) -> str | None:
 
     The words are those of :func:`query_terms` (at most ``MAX_QUERY_TOKENS``). Each is quoted as
     an FTS5 string (so ``AND``/``NEAR``/``*``/``:``/quotes are plain words) and they are OR-ed, so
-    bm25 ranks passages by how many (and how rare) query words they contain.
+    bm25 ranks passages by how many (and how rare) query words they contain. A word's other
+    spellings (:func:`spelled_terms`) are OR-ed with it.
     """
     terms = query_terms(query)
     if not terms:
         return None
-    return " OR ".join('"' + token.replace('"', '""') + '"' for token in terms)
+    return _fts_or(terms)
 
 
 _IDENT_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -142,22 +146,25 @@ def word_forms(word: str) -> set[str]:
     """``word`` and the bases it may be an inflection of: one common suffix off (the base kept
     at 4 letters or more), a doubled final consonant undone, ``-ies`` back to ``-y``. Two words
     share a form when one inflects the other ("writes"/"write", "checkpointer"/"checkpoints",
-    "cancelled"/"cancellation"/"cancel").
+    "cancelled"/"cancellation"/"cancel"), or spells it the other side of the Atlantic
+    ("coloured"/"color": the word's :func:`~workers.sources.spelling.spellings` count too).
 
     Example:
-        >>> sorted(word_forms("cancelled"))
-        ['cancel', 'cancell', 'cancelled']
+        >>> sorted(word_forms("cancelled")), sorted(word_forms("colours"))
+        (['cancel', 'cancell', 'cancelled'], ['color', 'colors', 'colour', 'colours'])
     """
     word = word.lower()
-    forms = {word}
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            base = word[: -len(suffix)]
-            forms.add(base)
-            if suffix == "ies":
-                forms.add(base + "y")
-            if len(base) >= 5 and base[-1] == base[-2] and base[-1] not in "aeiousy":
-                forms.add(base[:-1])
+    forms: set[str] = set()
+    for spelled in (word, *spellings(word)):
+        forms.add(spelled)
+        for suffix in _SUFFIXES:
+            if spelled.endswith(suffix) and len(spelled) - len(suffix) >= 4:
+                base = spelled[: -len(suffix)]
+                forms.add(base)
+                if suffix == "ies":
+                    forms.add(base + "y")
+                if len(base) >= 5 and base[-1] == base[-2] and base[-1] not in "aeiousy":
+                    forms.add(base[:-1])
     return forms
 
 
@@ -186,7 +193,18 @@ def _shares_form(term: str, words: Iterable[str]) -> bool:
 
 
 def _fts_or(terms: Sequence[str]) -> str:
-    return " OR ".join(_quoted(t) for t in terms)
+    return " OR ".join(_quoted(t) for t in spelled_terms(terms))
+
+
+def spelled_terms(terms: Iterable[str]) -> list[str]:
+    """``terms`` with each one's other spellings after it (:func:`spellings`), no duplicates:
+    what a search matches, so that "colour" finds a manual that says "color" (issue 19).
+
+    Example:
+        >>> spelled_terms(["optimise", "query"])
+        ['optimise', 'optimize', 'query']
+    """
+    return list(dict.fromkeys(form for term in terms for form in (term, *spellings(term))))
 
 
 def _quoted(term: str) -> str:
