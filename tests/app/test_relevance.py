@@ -187,6 +187,19 @@ def test_a_paraphrase_with_a_word_the_docs_never_use_is_not_warned() -> None:
     assert relevance_warnings(topic, rows, SQLITE) == []
 
 
+def test_an_indefinite_pronoun_is_no_word_of_the_topic() -> None:
+    # Asymptote's manual (777 passages): "paint" is in none, and "everything" was too, which
+    # made half the question's weight unknown and warned an on-topic question
+    topic = "How do I paint everything outside a closed curve?"
+    stats = TermStats(777, {"paint": 0, "everything": 0, "outside": 10, "closed": 3,
+                            "curve": 26})
+    assert topic_terms(topic) == ["paint", "outside", "closed", "curve"]
+    assert unknown_terms(topic_terms(topic), stats) == []
+    rows = [row("docs_search", Q1, [item(
+        "passage", "fill(p) fills the region bounded by the closed curve p.", "asy.pdf:p21")])]
+    assert relevance_warnings(topic, rows, stats) == []
+
+
 def test_a_long_question_needs_two_of_its_words_in_one_passage() -> None:
     topic = "How do I compute a running total over ordered rows without a self-join?"
     rows = [row("docs_search", Q1, [item(

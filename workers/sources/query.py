@@ -44,18 +44,23 @@ STOPWORDS: frozenset[str] = frozenset(
     theirs them themselves then there these they this those through to too under until up us very
     via was we were what when where which while who whom why will with within would yet you your
     yours yourself yourselves
+    anybody anyone anything anywhere everybody everyone everything everywhere nobody nothing
+    nowhere somebody someone something somewhere whatever whenever wherever whichever whoever
     """.split()
 )
-"""English function words: never searched for, never counted as a topic's content."""
+"""English function words: never searched for, never counted as a topic's content. The last
+two lines are the indefinite pronouns and adverbs: "paint *everything* outside a curve" is
+about painting and curves, and no manual indexes the word "everything" (issue 19: such a word,
+in no passage, made an on-topic question look like a near miss)."""
 
 FILLER_WORDS: frozenset[str] = frozenset(
     """
-    able actually already always anyone anything anyway ask asked away back best better came
+    able actually already always anyway ask asked away back best better came
     come comes coming done e eg etc ever example examples exactly find found g get gets getting
     give given go goes going gone good got happen happened happens help ie instead keep kind
     know known lot make makes making many may maybe mean means meant might much must need
     needs now often one ones please possible probably put really right say says see seen seem
-    seems show shows something sometimes somehow sure take takes tell thing things think try
+    seems show shows sometimes somehow sure take takes tell thing things think try
     trying use used uses using usually want wants way ways well whether work works working
     """.split()
 )
