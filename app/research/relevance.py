@@ -38,7 +38,7 @@ from typing import Any
 
 from app.research.plan import TEMPLATE_WORDS
 from app.research.rows import ok_items
-from workers.sources.query import mentions, query_terms, title_terms
+from workers.sources.query import distinct_terms, mentions, query_terms, title_terms
 
 __all__ = [
     "NO_RELEVANT_SOURCES",
@@ -76,13 +76,15 @@ class RunWarning:
 
 def topic_terms(topic: str) -> list[str]:
     """The topic's own content words: its searchable words without the plan's template words
-    (all of them when the topic is made only of template words).
+    (all of them when the topic is made only of template words), each word once however it is
+    inflected or spelled (:func:`~workers.sources.query.distinct_terms`: a word the corpus
+    never uses weighed twice when the question said "sheets" and "sheet").
 
     Example:
         >>> topic_terms("What is the mechanism behind zebra marmalade?")
         ['zebra', 'marmalade']
     """
-    terms = query_terms(topic)
+    terms = distinct_terms(query_terms(topic))
     own = [t for t in terms if t not in TEMPLATE_WORDS]
     return own or terms
 

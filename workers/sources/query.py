@@ -20,6 +20,7 @@ __all__ = [
     "STOPWORDS",
     "SearchQuery",
     "content_terms",
+    "distinct_terms",
     "mentions",
     "word_forms",
     "query_terms",
@@ -190,6 +191,21 @@ def mentions(terms: Iterable[str], text: str) -> set[str]:
     for word in set(_TEXT_WORDS.findall(lowered)) | set(_TEXT_PARTS.findall(lowered)):
         forms |= word_forms(word)
     return {term for term in terms if word_forms(term) & forms}
+
+
+def distinct_terms(terms: Iterable[str]) -> list[str]:
+    """``terms`` without the ones that share a form (:func:`word_forms`) with an earlier one: a
+    question that says "sheets" and then "sheet" asks about one word, not two.
+
+    Example:
+        >>> distinct_terms(["letter", "sheets", "size", "sheet", "colour", "color"])
+        ['letter', 'sheets', 'size', 'colour']
+    """
+    out: list[str] = []
+    for term in terms:
+        if not _shares_form(term, out):
+            out.append(term)
+    return out
 
 
 def _shares_form(term: str, words: Iterable[str]) -> bool:
