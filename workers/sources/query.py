@@ -240,7 +240,7 @@ def content_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
         >>> content_terms("How do I see what a checkpointer is going to store?")
         ['checkpointer', 'store']
     """
-    terms = query_terms(text, limit)
+    terms = distinct_terms(query_terms(text, limit))
     return [t for t in terms if t not in FILLER_WORDS] or terms
 
 

@@ -88,3 +88,9 @@ def test_with_a_focus_the_template_words_are_not_core_and_other_topic_words_boos
 def test_unfocused_search_still_fills_k_for_tools_and_users(pkg):
     hits = pkg.search("checkpoint pending writes durability guarantees zzqx", k=8)
     assert len(hits) == 8
+
+
+def test_a_word_said_twice_in_two_forms_is_searched_once() -> None:
+    # bm25 would weigh "sheet" twice: porter stems "sheets" and "sheet" alike
+    assert search_query("US letter sheets or the European sheet size?").terms == (
+        "letter", "sheets", "european", "size")
