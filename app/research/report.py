@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.llm.offline.sentences import heading_of
 from app.research.answer import answer_lines
+from app.research.caveats import ASKS_CAUTION, caution_claims, cautionary, caveat_lines
 from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
 from app.research.citations import excerpt as _excerpt
@@ -106,21 +106,6 @@ def _failed_workers(errors: Sequence[dict[str, Any]], question: str | None) -> s
     return ", ".join(f"`{n}`" for n in names)
 
 
-_CAUTION = re.compile(
-    r"\b(?:not|never|no longer|cannot|can't|don't|doesn't|won't|isn't|aren't|must|only|"
-    r"deprecated|deprecation|warn|warning|warnings|avoid|limit|limits|limitation|limitations|"
-    r"fail|fails|failed|failure|error|errors|raise|raises|unless|however|beware|careful|"
-    r"unsupported|caveat|caveats|risk|unsafe|lost|lose|loses|overwrite|overwritten|instead)\b",
-    re.IGNORECASE,
-)
-"""Words of a limitation or warning: a caveat without one is a finding, not a caveat."""
-_ASKS_CAUTION = re.compile(
-    r"\b(?:limitations?|caveats?|warnings?|pitfalls?|deprecat\w*|drawbacks?|risks?|gotchas?)\b",
-    re.IGNORECASE,
-)
-"""A sub-question asking for caveats: its section shows its cautionary claims first."""
-
-
 _SIDE_HIT = 0.6
 """A passage whose document no worker quoted is shown only when its document scores at least
 this share of the sub-question's best (:func:`app.research.evidence.retrieval`)."""
@@ -165,9 +150,9 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     rows = data.rows_of(question)
     shares = retrieval(rows)
     own = _admitted(_items(rows, question, "finding"), shares, cites, later)
-    if _ASKS_CAUTION.search(question):  # answered by its caveats, the best one again if need be
+    if ASKS_CAUTION.search(question):  # answered by its caveats, the best one again if need be
         caveats = _admitted(_items(rows, question, "caveat"), shares, cites, later)
-        own = _cautionary([*caveats, *own], cautions) or own
+        own = cautionary([*caveats, *own], cautions) or own
     else:
         own = [f for f in own if _claim_key(f)[0] not in cautions] or own
     findings = [f for f in own if _claim_key(f) not in listed] or own[:1]
@@ -188,51 +173,6 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         else:
             lines += ["- No sourced answer was found in the corpus.", ""]
     return lines
-
-
-def _caution_claims(rows: Sequence[dict[str, Any]]) -> set[str]:
-    """The claims (:func:`_claim_key` texts) of the caveats that state a limitation or warning:
-    in words of caution (:data:`_CAUTION`), or under a heading that names one (``## Known
-    limitations``) in their passage, as the run's passages show it."""
-    texts = {item["ref"]: str(item.get("text") or "") for _row, item in ok_items(rows)
-             if item.get("kind") == "passage" and item.get("ref")}
-    return {_claim_key(c)[0] for c in _items(rows, None, "caveat")
-            if _CAUTION.search(c["text"])
-            or _ASKS_CAUTION.search(heading_of(texts.get(c["ref"], ""), c["text"]))}
-
-
-def _cautionary(items: list[dict[str, Any]], cautions: set[str]) -> list[dict[str, Any]]:
-    """The items that state a limitation or warning (:data:`_CAUTION`, or one of the run's
-    ``cautions``), each claim once."""
-    seen: set[str] = set()
-    out = []
-    for item in items:
-        text = _claim_key(item)[0]
-        if text not in seen and (text in cautions or _CAUTION.search(item["text"])):
-            seen.add(text)
-            out.append(item)
-    return out
-
-
-def _caveat_lines(data: ReportInput, cites: _Citations, errors: list[dict[str, Any]],
-                  wanted: str, warned: bool, cautions: set[str]) -> list[str]:
-    """The Caveats section: the limitations and warnings found (a sentence without a word of
-    caution is a finding), each once, also when a section above quoted it as a finding: the
-    section says "none were found" only when no caveat came back."""
-    found = _items(data.rows, None, "caveat")
-    caveats = _cautionary(found, cautions)
-    lines = ["## Caveats", ""]
-    if found and warned:
-        lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
-    elif caveats:
-        lines += [f"- {clip(c['text'], _LINE)} [{cites.cite(c)}]" for c in caveats]
-    elif errors and not found:
-        failed = _failed_workers(errors, None)
-        lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
-                     "see Failures.")
-    else:
-        lines.append("- No limitations or warnings were found in the corpus.")
-    return [*lines, ""]
 
 
 def render_markdown(data: ReportInput) -> str:
@@ -267,7 +207,7 @@ def render_markdown(data: ReportInput) -> str:
 
     listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
     # listed under Caveats: not repeated as findings
-    cautions = set() if warnings else _caution_claims(data.rows)
+    cautions = set() if warnings else caution_claims(data.rows)
     quoted = used_documents(data.rows)
     for number, question in enumerate(data.sub_questions, 1):
         lines += [f"## {number}. {clip(question, 300)}", ""]
@@ -278,7 +218,8 @@ def render_markdown(data: ReportInput) -> str:
             continue
         lines += _section_lines(data, question, cites, listed, _failed_workers(errors, question),
                                 quoted, later=number > 1, cautions=cautions)
-    lines += _caveat_lines(data, cites, errors, wanted, bool(warnings), cautions)
+    lines += caveat_lines(data.rows, cites, _failed_workers(errors, None), wanted, bool(warnings),
+                          cautions)
     lines += _closing_lines(data, errors)
     lines += ["## Sources", ""]
     lines += cites.lines() or ["No sources were cited."]
