@@ -14,6 +14,7 @@ worker that failed is "unavailable (worker failed)", never "nothing found".
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import re
 import threading
@@ -28,9 +29,9 @@ from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
 from app.research.citations import excerpt as _excerpt
 from app.research.citations import items as _items
-from app.research.evidence import document_of, retrieval, used_documents
+from app.research.evidence import document_of, only_documents, retrieval, settled, used_documents
 from app.research.notes import coalesce_notes
-from app.research.relevance import Relevance, judge
+from app.research.relevance import Relevance, judge, name_terms, topic_terms
 from app.research.rows import ok_items
 from app.research.text import clip
 from app.runs.ids import default_thread_id, sha8
@@ -199,6 +200,7 @@ def render_markdown(data: ReportInput) -> str:
             "",
         ]
     else:
+        data = _settled(data, relevance)
         # what a summary sentence may cite: the items of finished rows, as every section shows;
         # unsourced claims are dropped; a summary of unrelated passages is not shown at all
         by_ref = {item["ref"]: item for _row, item in ok_items(data.rows) if item.get("ref")}
@@ -224,6 +226,25 @@ def render_markdown(data: ReportInput) -> str:
     lines += ["## Sources", ""]
     lines += cites.lines() or ["No sources were cited."]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _settled(data: ReportInput, relevance: Relevance) -> ReportInput:
+    """``data`` citing only the documents it needs when its strongest document answers the
+    whole topic (:func:`app.research.evidence.settled`; those the model's summary cites too),
+    with a note saying how many others were left out; ``data`` itself otherwise."""
+    first = data.rows_of(data.sub_questions[0]) if data.sub_questions else []
+    keep = settled(data.rows, first, topic_terms(data.topic), name_terms(data.topic))
+    if keep is None:
+        return data
+    keep |= {document_of({"ref": ref}) for _sentence, refs in data.summary for ref in refs}
+    left = {document_of(item) for _row, item in ok_items(data.rows)
+            if isinstance(item, dict) and item.get("ref")} - keep
+    if not left:
+        return data
+    rows = only_documents(data.rows, keep)
+    note = (f"{len(left)} other document(s) the search found are not cited: the strongest one "
+            "names every word of the topic, and they are weaker")
+    return dataclasses.replace(data, rows=rows, relevance=relevance, notes=[*data.notes, note])
 
 
 def _header_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:

@@ -15,6 +15,7 @@ from tests.app.report_rows import (
     data,
     item,
     row,
+    sources,
 )
 
 
@@ -202,3 +203,74 @@ def test_a_backtick_in_a_file_name_or_thread_id_keeps_its_code_span_whole() -> N
     assert "1. ``odd`name.md``: title of odd\\`name.md#0 (src/odd\\`name.md#0)" in tail
     assert "   - passages: ``odd`name.md#0``, ``odd`name.md#2``" in tail
     assert "- Thread: ``t`1``" in md
+
+
+CACHE = "What is the default cache size?"
+
+
+def _cache_rows(first: str = "pragma.html#9") -> list[dict]:
+    """A search and an analyst row on CACHE: the pragma page names every word of it, two
+    pages ranked lower share some of its words; the analyst's first finding cites ``first``."""
+    findings = {
+        "pragma.html#9": item("finding", "The default cache size is -2000.", "pragma.html#9"),
+        "pcache.html#0": item("finding", "The page cache keeps recent pages.", "pcache.html#0"),
+        "compile.html#3": item("finding", "Cache size is set at compile time.", "compile.html#3"),
+    }
+    return [
+        row("docs_search", CACHE, [
+            item("passage", "The default cache size is -2000.", "pragma.html#9", score=10.0),
+            item("passage", "The page cache keeps recent pages.", "pcache.html#0", score=7.0),
+            item("passage", "Cache size is set at compile time.", "compile.html#3", score=6.0),
+        ]),
+        row("analyst", CACHE, [
+            findings.pop(first), *findings.values(),
+            item("finding", "PRAGMA cache_size changes the default cache size.", "pragma.html#10"),
+        ]),
+    ]
+
+
+def test_when_the_strongest_page_answers_the_whole_topic_weaker_pages_are_not_cited() -> None:
+    # Issue 19: questions in SQLite's own words cited 3-4 pages, one of them the page that
+    # answers; the others shared a few of the question's words and added none.
+    md = render_markdown(data(_cache_rows(), topic=CACHE, sub_questions=[CACHE]))
+    assert [ref for _n, ref in sources(md)] == ["pragma.html"]
+    assert "page cache keeps" not in md and "compile time" not in md
+    notes = md.split("\n## Notes\n", 1)[1].split("\n## ", 1)[0]
+    assert "2 other document(s) the search found are not cited" in notes
+
+
+def test_a_page_the_analyst_quotes_first_stays_cited_and_a_paraphrase_cites_every_page() -> None:
+    md = render_markdown(data(_cache_rows(first="compile.html#3"), topic=CACHE,
+                              sub_questions=[CACHE]))
+    assert [ref for _n, ref in sources(md)] == ["pragma.html", "compile.html"]
+    # no page names every word of a question asked in other words: its answer may be in any
+    paraphrase = "How much memory keeps recent pages unless I change it?"
+    rows = [{**r, "task_key": paraphrase} for r in _cache_rows()]
+    md = render_markdown(data(rows, topic=paraphrase, sub_questions=[paraphrase]))
+    assert len(sources(md)) == 3 and "## Notes" not in md
+
+
+def test_the_strongest_documents_class_and_members_stay_cited() -> None:
+    # On the package docs a class's docstring ranks first and its method's is quoted most:
+    # both are the one subject, seen wider and closer.
+    topic = "RetryPolicy"
+    rows = [
+        row("docs_search", topic, [
+            item("passage", "Configuration for retrying nodes.", "lg.types.RetryPolicy#0",
+                 score=10.0),
+            item("passage", "Create a RetryPolicy with backoff.", "lg.types.RetryPolicy.__init__#0",
+                 score=9.0),
+            item("passage", "A CachePolicy caches node results.", "lg.types.CachePolicy#0",
+                 score=5.0),
+        ]),
+        row("analyst", topic, [
+            item("finding", "A RetryPolicy retries failed nodes.",
+                 "lg.types.RetryPolicy.__init__#0"),
+            item("finding", "Each RetryPolicy has a backoff factor.",
+                 "lg.types.RetryPolicy.__init__#0"),
+            item("finding", "A CachePolicy is unlike a RetryPolicy.", "lg.types.CachePolicy#0"),
+        ]),
+    ]
+    md = render_markdown(data(rows, topic=topic, sub_questions=[topic]))
+    cited = [ref for _n, ref in sources(md)]
+    assert set(cited) == {"lg.types.RetryPolicy", "lg.types.RetryPolicy.__init__"}, md
