@@ -142,21 +142,23 @@ def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float
 
 def _section_lines(data: ReportInput, question: str, cites: _Citations,
                    listed: set[tuple[str, str]], failed: str, quoted: set[str],
-                   later: bool, cautions: set[str]) -> list[str]:
+                   later: bool, cautions: set[str]) -> list[str] | None:
     """A sub-question's section, from its own evidence: its findings not shown in an earlier
-    section (its best one again when all were), then its passages no finding cites
-    (:func:`_passages`); a later section cites no new side page (:func:`_admitted`). A question
-    asking for caveats shows its cautionary claims first; another leaves out the ``cautions``
-    the Caveats section lists (unless they are all it has)."""
+    section, then its passages no finding cites (:func:`_passages`); a later section cites no
+    new side page (:func:`_admitted`). A question asking for caveats shows its cautionary
+    claims first; another leaves out the ``cautions`` the Caveats section lists (unless they
+    are all it has). None when its search found something, but nothing the sections above do
+    not show: a facet whose search finds the topic's passages again repeated the first
+    section's best finding (issue 19)."""
     rows = data.rows_of(question)
     shares = retrieval(rows)
     own = _admitted(_items(rows, question, "finding"), shares, cites, later)
-    if ASKS_CAUTION.search(question):  # answered by its caveats, the best one again if need be
+    if ASKS_CAUTION.search(question):  # answered by its caveats
         caveats = _admitted(_items(rows, question, "caveat"), shares, cites, later)
         own = cautionary([*caveats, *own], cautions) or own
     else:
         own = [f for f in own if _claim_key(f)[0] not in cautions] or own
-    findings = [f for f in own if _claim_key(f) not in listed] or own[:1]
+    findings = [f for f in own if _claim_key(f) not in listed]
     listed.update(_claim_key(f) for f in findings)
     lines: list[str] = []
     if findings:
@@ -168,12 +170,39 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         lines += ["Top passages:", ""]
         lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
         lines.append("")
-    if not lines:
-        if failed:
-            lines += [f"- Unavailable (worker failed: {failed}); see Failures.", ""]
+    if lines:
+        return lines
+    if failed:
+        return [f"- Unavailable (worker failed: {failed}); see Failures.", ""]
+    if any(_items(rows, question, kind) for kind in ("finding", "passage")):
+        return None
+    return ["- No sourced answer was found in the corpus.", ""]
+
+
+def _sections(data: ReportInput, cites: _Citations, errors: list[dict[str, Any]],
+              relevance: Relevance, cautions: set[str]) -> tuple[list[str], list[str]]:
+    """The sub-questions' sections, numbered as shown, and the sub-questions not shown: those
+    that found nothing the sections above do not show (:func:`_section_lines`)."""
+    listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
+    quoted = used_documents(data.rows)
+    lines: list[str] = []
+    folded: list[str] = []
+    for index, question in enumerate(data.sub_questions):
+        rows = data.rows_of(question)
+        if relevance.warnings and (_items(rows, question, "finding")
+                                   or _items(rows, question, "passage")):
+            body: list[str] | None = [
+                f"- No passage retrieved for this question mentions {relevance.wanted}"
+                "; none is shown as a finding.", ""]
         else:
-            lines += ["- No sourced answer was found in the corpus.", ""]
-    return lines
+            body = _section_lines(data, question, cites, listed,
+                                  _failed_workers(errors, question), quoted, later=index > 0,
+                                  cautions=cautions)
+        if body is None:
+            folded.append(question)
+            continue
+        lines += [f"## {index + 1 - len(folded)}. {clip(question, 300)}", "", *body]
+    return lines, folded
 
 
 def render_markdown(data: ReportInput) -> str:
@@ -184,7 +213,8 @@ def render_markdown(data: ReportInput) -> str:
 
     Layout (issue 19): title and run facts; ``## Answer``, a short cited answer to the topic
     itself (the model's summary when there is one); a section per sub-question answering it
-    from its own findings and top passages; a Caveats section (limitations and warnings, none
+    from its own findings and top passages (one that found nothing new is named in the Notes,
+    not repeated); a Caveats section (limitations and warnings, none
     repeating a finding); a Failures section when any worker ended in error; Notes; the
     numbered Sources list, one entry per document with its cited passages under it.
     """
@@ -207,21 +237,17 @@ def render_markdown(data: ReportInput) -> str:
         summary = [(s, [r for r in refs if r in by_ref]) for s, refs in data.summary]
         lines += answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref)
 
-    listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
     # listed under Caveats: not repeated as findings
     cautions = set() if warnings else caution_claims(data.rows)
-    quoted = used_documents(data.rows)
-    for number, question in enumerate(data.sub_questions, 1):
-        lines += [f"## {number}. {clip(question, 300)}", ""]
-        if warnings and (_items(data.rows_of(question), question, "finding")
-                         or _items(data.rows_of(question), question, "passage")):
-            lines += [f"- No passage retrieved for this question mentions {wanted}"
-                      "; none is shown as a finding.", ""]
-            continue
-        lines += _section_lines(data, question, cites, listed, _failed_workers(errors, question),
-                                quoted, later=number > 1, cautions=cautions)
+    sections, folded = _sections(data, cites, errors, relevance, cautions)
+    lines += sections
     lines += caveat_lines(data.rows, cites, _failed_workers(errors, None), wanted, bool(warnings),
                           cautions)
+    if folded:
+        shown = "; ".join(f"\"{clip(q, 120)}\"" for q in folded)
+        data = dataclasses.replace(data, notes=[
+            *data.notes, f"Sub-questions not shown as sections (their searches found nothing "
+            f"the sections above do not show): {shown}"])
     lines += _closing_lines(data, errors)
     lines += ["## Sources", ""]
     lines += cites.lines() or ["No sources were cited."]
