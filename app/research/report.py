@@ -127,49 +127,56 @@ def _admitted(items: list[dict[str, Any]], shares: dict[str, float], cites: _Cit
 
 
 def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float],
-              cites: _Citations, quoted: set[str], later: bool) -> list[dict[str, Any]]:
-    """A section's top passages, in rank order: those no bullet cites yet and the section may
-    cite (:func:`_admitted`); a passage of a document no finding or caveat of the run was drawn
+              cites: _Citations, quoted: set[str], later: bool, shown: set[str]
+              ) -> list[dict[str, Any]]:
+    """A section's top passages, in rank order: those no bullet cites yet, whose excerpt is no
+    claim the report ``shown`` elsewhere, and the section may cite (:func:`_admitted`); a
+    passage of a document no finding or caveat of the run was drawn
     from (``quoted``) only when its document scores at least :data:`_SIDE_HIT` of the
     sub-question's best: a side hit that shares a few of the question's words, which the
     readers of the passages did not quote, is another source to read and seldom the one that
     answers (issue 19)."""
     found = [p for p in _items(rows, question, "passage")
-             if p["ref"] not in cites.passages
+             if p["ref"] not in cites.passages and _excerpt_claim(p) not in shown
              and (document_of(p) in quoted or shares.get(document_of(p), 1.0) >= _SIDE_HIT)]
     return _admitted(found, shares, cites, later)
+
+
+def _excerpt_claim(passage: dict[str, Any]) -> str:
+    """A passage bullet's excerpt as a claim (:func:`app.research.citations.claim_key`)."""
+    return _claim_key({**passage, "text": _excerpt(passage["text"])})[0]
 
 
 def _section_lines(data: ReportInput, question: str, cites: _Citations,
                    listed: set[tuple[str, str]], failed: str, quoted: set[str],
                    later: bool, cautions: set[str]) -> list[str] | None:
-    """A sub-question's section, from its own evidence: its findings not shown in an earlier
-    section, then its passages no finding cites (:func:`_passages`); a later section cites no
-    new side page (:func:`_admitted`). A question asking for caveats shows its cautionary
-    claims first; another leaves out the ``cautions`` the Caveats section lists (unless they
-    are all it has). None when its search found something, but nothing the sections above do
-    not show: a facet whose search finds the topic's passages again repeated the first
-    section's best finding (issue 19)."""
+    """A sub-question's section, from its own evidence: its findings not shown above (as a
+    finding or as a passage's excerpt), then its passages no bullet cites (:func:`_passages`);
+    a later section cites no new side page (:func:`_admitted`). A question asking for caveats
+    shows its cautionary claims; no section repeats the ``cautions`` the Caveats section
+    lists. None when its search found something, but nothing the report does not show
+    elsewhere: a facet whose search finds the topic's passages again repeated the first
+    section's best finding, and a limitations section the Caveats (issue 19)."""
     rows = data.rows_of(question)
     shares = retrieval(rows)
     own = _admitted(_items(rows, question, "finding"), shares, cites, later)
     if ASKS_CAUTION.search(question):  # answered by its caveats
         caveats = _admitted(_items(rows, question, "caveat"), shares, cites, later)
         own = cautionary([*caveats, *own], cautions) or own
-    else:
-        own = [f for f in own if _claim_key(f)[0] not in cautions] or own
-    findings = [f for f in own if _claim_key(f) not in listed]
+    findings = [f for f in own if _claim_key(f) not in listed and _claim_key(f)[0] not in cautions]
     listed.update(_claim_key(f) for f in findings)
     lines: list[str] = []
     if findings:
         lines += ["Findings:", ""]
         lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in findings]
         lines.append("")
-    passages = _passages(rows, question, shares, cites, quoted, later)[:3]
+    shown = {text for text, _ref in listed} | cautions
+    passages = _passages(rows, question, shares, cites, quoted, later, shown)[:3]
     if passages:
         lines += ["Top passages:", ""]
         lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
         lines.append("")
+        listed.update((_excerpt_claim(p), p["ref"]) for p in passages)
     if lines:
         return lines
     if failed:
@@ -182,11 +189,14 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
 def _sections(data: ReportInput, cites: _Citations, errors: list[dict[str, Any]],
               relevance: Relevance, cautions: set[str]) -> tuple[list[str], list[str]]:
     """The sub-questions' sections, numbered as shown, and the sub-questions not shown: those
-    that found nothing the sections above do not show (:func:`_section_lines`)."""
+    that found nothing the report does not show elsewhere (:func:`_section_lines`), or whose
+    section would say what one above says ("No passage retrieved for this question mentions
+    ..." under each sub-question of an off-topic run)."""
     listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
     quoted = used_documents(data.rows)
     lines: list[str] = []
     folded: list[str] = []
+    said: set[tuple[str, ...]] = set()
     for index, question in enumerate(data.sub_questions):
         rows = data.rows_of(question)
         if relevance.warnings and (_items(rows, question, "finding")
@@ -198,9 +208,10 @@ def _sections(data: ReportInput, cites: _Citations, errors: list[dict[str, Any]]
             body = _section_lines(data, question, cites, listed,
                                   _failed_workers(errors, question), quoted, later=index > 0,
                                   cautions=cautions)
-        if body is None:
+        if body is None or tuple(body) in said:  # nothing new, or a line said already
             folded.append(question)
             continue
+        said.add(tuple(body))
         lines += [f"## {index + 1 - len(folded)}. {clip(question, 300)}", "", *body]
     return lines, folded
 
@@ -214,7 +225,7 @@ def render_markdown(data: ReportInput) -> str:
     Layout (issue 19): title and run facts; ``## Answer``, a short cited answer to the topic
     itself (the model's summary when there is one); a section per sub-question answering it
     from its own findings and top passages (one that found nothing new is named in the Notes,
-    not repeated); a Caveats section (limitations and warnings, none
+    never repeated); a Caveats section (limitations and warnings, none
     repeating a finding); a Failures section when any worker ended in error; Notes; the
     numbered Sources list, one entry per document with its cited passages under it.
     """
@@ -246,8 +257,7 @@ def render_markdown(data: ReportInput) -> str:
     if folded:
         shown = "; ".join(f"\"{clip(q, 120)}\"" for q in folded)
         data = dataclasses.replace(data, notes=[
-            *data.notes, f"Sub-questions not shown as sections (their searches found nothing "
-            f"the sections above do not show): {shown}"])
+            *data.notes, f"Not shown as sections, as they would repeat the report: {shown}"])
     lines += _closing_lines(data, errors)
     lines += ["## Sources", ""]
     lines += cites.lines() or ["No sources were cited."]

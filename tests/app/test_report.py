@@ -118,7 +118,8 @@ def test_error_rows_contribute_no_claims_even_with_a_payload() -> None:
 
 def test_empty_run_says_so() -> None:
     md = render_markdown(data([]))
-    assert md.count("No sourced answer was found in the corpus.") == 3  # the answer, 2 sections
+    # the answer and section 1; section 2 would say it again: it is named in the Notes
+    assert md.count("No sourced answer was found in the corpus.") == 2 and "## 2." not in md
     assert "No limitations or warnings were found in the corpus." in md
     assert "No sources were cited." in md
     assert citations(md) == []
@@ -140,8 +141,7 @@ def test_a_sub_question_that_found_only_what_a_section_above_shows_is_not_repeat
     assert body.count("three copper envelopes") == 1 and "_" not in body
     assert f"## 2. {q4}" in body and Q2 not in body and q3 not in body
     notes = md.split("\n## Notes\n", 1)[1].split("\n## ", 1)[0]
-    assert (f"- Sub-questions not shown as sections (their searches found nothing the sections "
-            f"above do not show): \"{Q2}\"; \"{q3}\"") in notes
+    assert f'- Not shown as sections, as they would repeat the report: "{Q2}"; "{q3}"' in notes
     assert {ref for _n, ref in sources(md)} == {"z.md", "m.md"}
 
 

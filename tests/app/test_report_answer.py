@@ -139,8 +139,8 @@ def test_a_later_limitations_section_shows_no_side_pages_caveat() -> None:
             item("passage", "The relay must not be opened.", "z.md#1", score=9.0),
             item("passage", "Relay races must not start late.", "side.md#0", score=3.0),
         ]),
-        row("critic", q3, [item("caveat", "Relay races must not start late.", "side.md#0"),
-                           item("caveat", "The relay must not be opened.", "z.md#1")]),
+        row("analyst", q3, [item("finding", "Relay races must not start late.", "side.md#0"),
+                            item("finding", "The relay must not be opened.", "z.md#1")]),
     ]
     md = render_markdown(data(rows, sub_questions=[Q1, q3]))
     section = md.split(f"## 2. {q3}", 1)[1].split("\n## ", 1)[0]
@@ -171,10 +171,12 @@ def test_caveats_are_warnings_not_plain_facts() -> None:
     assert "glimmer" not in caveats and "blue logo" not in caveats
 
 
-def test_a_warning_quoted_as_a_finding_is_a_caveat_never_denied() -> None:
+def test_a_warning_quoted_as_a_finding_is_a_caveat_never_denied_nor_repeated() -> None:
     # The warning of a "## Limitations" section came back from the analyst (a finding of
     # every sub-question) and from the critic (a caveat): the report quoted it, answered the
-    # limitations question with an unrelated sentence, and said no warning was found.
+    # limitations question with an unrelated sentence, and said no warning was found. It is
+    # listed under Caveats, once: the limitations section, which found nothing else, is named
+    # in the Notes (issue 19: it repeated the Caveats).
     warning = "Warning: relay counts cannot see packets under the canopy."
     plain = "The relay moves glimmer packets between moon stations."
     q3 = "What are the limitations of the Zorblax relay?"
@@ -185,10 +187,10 @@ def test_a_warning_quoted_as_a_finding_is_a_caveat_never_denied() -> None:
     md = render_markdown(data(rows, sub_questions=[Q1, Q2, q3]))
     caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
     assert f"- {warning} [1]" in caveats and "No limitations" not in md
-    limits = md.split(f"## 2. {q3}", 1)[1].split("\n## ", 1)[0]  # Q2 found only section 1's
-    assert warning in limits and plain not in limits
+    assert md.split("## 1. ", 1)[1].split("## Notes", 1)[0].count(warning) == 1  # Answer aside
     first = md.split(f"## 1. {Q1}", 1)[1].split("\n## ", 1)[0]
-    assert plain in first and warning not in first  # listed under Caveats, not repeated here
+    assert plain in first and "## 2." not in md
+    assert f'would repeat the report: "{Q2}"; "{q3}"' in md
 
 
 def test_a_backtick_in_a_file_name_or_thread_id_keeps_its_code_span_whole() -> None:
