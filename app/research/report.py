@@ -130,16 +130,25 @@ def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float
               cites: _Citations, quoted: set[str], later: bool, shown: set[str]
               ) -> list[dict[str, Any]]:
     """A section's top passages, in rank order: those no bullet cites yet, whose excerpt is no
-    claim the report ``shown`` elsewhere, and the section may cite (:func:`_admitted`); a
-    passage of a document no finding or caveat of the run was drawn
-    from (``quoted``) only when its document scores at least :data:`_SIDE_HIT` of the
-    sub-question's best: a side hit that shares a few of the question's words, which the
-    readers of the passages did not quote, is another source to read and seldom the one that
-    answers (issue 19)."""
+    claim the report ``shown`` elsewhere, and the section may cite (:func:`_admitted`). A
+    document no finding or caveat of the run was drawn from (``quoted``) is a lead the readers
+    of the passages did not quote: its passage is listed only when it scores at least
+    :data:`_SIDE_HIT` of the sub-question's best, and a report cites one such lead at most
+    besides its first source. A side hit that shares a few of the question's words is another
+    source to read and seldom the one that answers (issue 19: leaving the other leads out lost
+    no gold page of SQLite's, Asymptote's or the package docs' questions)."""
     found = [p for p in _items(rows, question, "passage")
              if p["ref"] not in cites.passages and _excerpt_claim(p) not in shown
              and (document_of(p) in quoted or shares.get(document_of(p), 1.0) >= _SIDE_HIT)]
-    return _admitted(found, shares, cites, later)
+    leads = [doc for doc, n in cites.numbers.items() if n > 1 and doc not in quoted]
+    out = []
+    for passage in _admitted(found, shares, cites, later):
+        doc = document_of(passage)
+        if doc not in quoted and doc not in cites.numbers and not leads:
+            leads.append(doc)
+        if doc in quoted or doc in cites.numbers or doc in leads:
+            out.append(passage)
+    return out
 
 
 def _excerpt_claim(passage: dict[str, Any]) -> str:

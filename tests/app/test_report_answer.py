@@ -109,6 +109,27 @@ def test_a_side_hit_no_worker_quoted_is_not_listed_as_a_top_passage() -> None:
     assert "A quoted relay page" in md  # a worker drew on its document
 
 
+def test_passages_bring_one_page_no_worker_quoted_into_a_report_at_most() -> None:
+    # Issue 19: pages ranked close to the best that no reader of the passages quoted were a
+    # source each; the first is a lead worth listing, the next ones were side hits.
+    rows = [
+        row("docs_search", Q1, [
+            item("passage", "The relay moves glimmer packets.", "z.md#0", score=10.0),
+            item("passage", "Harrowgate keeps the relay ledger.", "near.md#0", score=8.0),
+            item("passage", "Relay stations are nine.", "next.md#0", score=7.5),
+        ]),
+        row("docs_search", Q2, [
+            item("passage", "Relay wiring is copper.", "wire.md#0", score=9.0),
+            item("passage", "The relay hums at night.", "z.md#4", score=8.0),
+        ]),
+        row("analyst", Q1, [item("finding", "The relay moves glimmer packets.", "z.md#0")]),
+        row("analyst", Q2, [item("finding", "The relay folds packets in copper.", "z.md#1")]),
+    ]
+    md = render_markdown(data(rows))
+    assert [ref for _n, ref in sources(md)] == ["z.md", "near.md"], md
+    assert "The relay hums at night." in md  # a page the report cites: not a lead
+
+
 def test_a_later_section_adds_no_side_page_only_the_page_its_search_ranks_first() -> None:
     # Issue 19: a facet's search ("How do you change ...?") found the topic's pages again and
     # added side pages below them, each another source and seldom the one that answers.
