@@ -134,7 +134,8 @@ def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float
     document no finding or caveat of the run was drawn from (``quoted``) is a lead the readers
     of the passages did not quote: its passage is listed only when it scores at least
     :data:`_SIDE_HIT` of the sub-question's best, and a report cites one such lead at most
-    besides its first source. A side hit that shares a few of the question's words is another
+    besides its first source (any number when no worker quoted anything: its passages are all
+    the report has). A side hit that shares a few of the question's words is another
     source to read and seldom the one that answers (issue 19: leaving the other leads out lost
     no gold page of SQLite's, Asymptote's or the package docs' questions)."""
     found = [p for p in _items(rows, question, "passage")
@@ -146,7 +147,7 @@ def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float
         doc = document_of(passage)
         if doc not in quoted and doc not in cites.numbers and not leads:
             leads.append(doc)
-        if doc in quoted or doc in cites.numbers or doc in leads:
+        if doc in quoted or doc in cites.numbers or doc in leads or not quoted:
             out.append(passage)
     return out
 
