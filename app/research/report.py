@@ -141,14 +141,15 @@ def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float
     found = [p for p in _items(rows, question, "passage")
              if p["ref"] not in cites.passages and _excerpt_claim(p) not in shown
              and (document_of(p) in quoted or shares.get(document_of(p), 1.0) >= _SIDE_HIT)]
-    leads = [doc for doc, n in cites.numbers.items() if n > 1 and doc not in quoted]
+    lead = next((doc for doc, n in cites.numbers.items() if n > 1 and doc not in quoted), None)
     out = []
     for passage in _admitted(found, shares, cites, later):
         doc = document_of(passage)
-        if doc not in quoted and doc not in cites.numbers and not leads:
-            leads.append(doc)
-        if doc in quoted or doc in cites.numbers or doc in leads or not quoted:
-            out.append(passage)
+        if quoted and doc not in quoted and doc not in cites.numbers:  # a lead
+            lead = lead or doc
+            if doc != lead:
+                continue
+        out.append(passage)
     return out
 
 
@@ -235,9 +236,9 @@ def render_markdown(data: ReportInput) -> str:
     Layout (issue 19): title and run facts; ``## Answer``, a short cited answer to the topic
     itself (the model's summary when there is one); a section per sub-question answering it
     from its own findings and top passages (one that found nothing new is named in the Notes,
-    never repeated); a Caveats section (limitations and warnings, none
-    repeating a finding); a Failures section when any worker ended in error; Notes; the
-    numbered Sources list, one entry per document with its cited passages under it.
+    never repeated); a Caveats section (limitations and warnings, none repeating a finding);
+    a Failures section when any worker ended in error; Notes; the numbered Sources list, one
+    entry per document with its cited passages under it.
     """
     cites = _Citations()
     errors = [r for r in data.rows if r["status"] == "error"]
