@@ -23,7 +23,7 @@ from typing import Any
 
 from app.research.topics import is_long, main_question
 
-__all__ = ["FIRST_SEARCH_K", "document_facets", "first_search", "kind_facets",
+__all__ = ["FIRST_SEARCH_K", "document_facets", "first_search", "kind_facets", "part_of",
            "phrase_facets", "searched"]
 
 FIRST_SEARCH_K = 12
@@ -87,7 +87,7 @@ def _on_topic(passage: Any, topic: str) -> bool:
     return on_topic(item, topic_terms(topic), name_terms(topic))
 
 
-def _part_of(doc_id: str, best: str) -> bool:
+def part_of(doc_id: str, best: str) -> bool:
     """Whether document ``doc_id`` is a part of the ``best`` one (a member of its class or
     module: ``langgraph.types.RetryPolicy.__init__`` of ``langgraph.types.RetryPolicy``) or the
     class the best one is a member of: the same document, seen closer or wider."""
@@ -99,7 +99,7 @@ def _part_of(doc_id: str, best: str) -> bool:
 def document_facets(topic: str, found: Sequence[Any], seen: set[frozenset[str]],
                     reached: int = 1) -> list[str]:
     """A question per distinct document of ``found`` that is a part of the best one or its
-    class (:func:`_part_of`) and that the first sub-question's search does not reach ("What is
+    class (:func:`part_of`) and that the first sub-question's search does not reach ("What is
     `RetryPolicy.__init__`?"), in rank order, at most :data:`_FACETS_PER_DOCUMENT`.
 
     Why parts of the best document only: a facet on any other document the search found
@@ -126,7 +126,7 @@ def document_facets(topic: str, found: Sequence[Any], seen: set[frozenset[str]],
     out: list[str] = []
     for passage in found:
         key = passage.document_key
-        if key in reached_docs or not _part_of(key, best) or len(names) >= _FACETS_PER_DOCUMENT:
+        if key in reached_docs or not part_of(key, best) or len(names) >= _FACETS_PER_DOCUMENT:
             continue
         name = _name(passage)
         if name in names or _twin(name) in {_twin(n) for n in names}:

@@ -14,6 +14,7 @@ worker that failed is "unavailable (worker failed)", never "nothing found".
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import re
 import threading
@@ -22,15 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.llm.offline.sentences import heading_of
 from app.research.answer import answer_lines
+from app.research.caveats import ASKS_CAUTION, caution_claims, cautionary, caveat_lines
 from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
 from app.research.citations import excerpt as _excerpt
 from app.research.citations import items as _items
-from app.research.evidence import document_of, retrieval, used_documents
+from app.research.evidence import document_of, only_documents, retrieval, settled, used_documents
 from app.research.notes import coalesce_notes
-from app.research.relevance import Relevance, judge
+from app.research.relevance import Relevance, judge, name_terms, topic_terms
 from app.research.rows import ok_items
 from app.research.text import clip
 from app.runs.ids import default_thread_id, sha8
@@ -106,21 +107,6 @@ def _failed_workers(errors: Sequence[dict[str, Any]], question: str | None) -> s
     return ", ".join(f"`{n}`" for n in names)
 
 
-_CAUTION = re.compile(
-    r"\b(?:not|never|no longer|cannot|can't|don't|doesn't|won't|isn't|aren't|must|only|"
-    r"deprecated|deprecation|warn|warning|warnings|avoid|limit|limits|limitation|limitations|"
-    r"fail|fails|failed|failure|error|errors|raise|raises|unless|however|beware|careful|"
-    r"unsupported|caveat|caveats|risk|unsafe|lost|lose|loses|overwrite|overwritten|instead)\b",
-    re.IGNORECASE,
-)
-"""Words of a limitation or warning: a caveat without one is a finding, not a caveat."""
-_ASKS_CAUTION = re.compile(
-    r"\b(?:limitations?|caveats?|warnings?|pitfalls?|deprecat\w*|drawbacks?|risks?|gotchas?)\b",
-    re.IGNORECASE,
-)
-"""A sub-question asking for caveats: its section shows its cautionary claims first."""
-
-
 _SIDE_HIT = 0.6
 """A passage whose document no worker quoted is shown only when its document scores at least
 this share of the sub-question's best (:func:`app.research.evidence.retrieval`)."""
@@ -141,98 +127,104 @@ def _admitted(items: list[dict[str, Any]], shares: dict[str, float], cites: _Cit
 
 
 def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float],
-              cites: _Citations, quoted: set[str], later: bool) -> list[dict[str, Any]]:
-    """A section's top passages, in rank order: those no bullet cites yet and the section may
-    cite (:func:`_admitted`); a passage of a document no finding or caveat of the run was drawn
-    from (``quoted``) only when its document scores at least :data:`_SIDE_HIT` of the
-    sub-question's best: a side hit that shares a few of the question's words, which the
-    readers of the passages did not quote, is another source to read and seldom the one that
-    answers (issue 19)."""
+              cites: _Citations, quoted: set[str], later: bool, shown: set[str]
+              ) -> list[dict[str, Any]]:
+    """A section's top passages, in rank order: those no bullet cites yet, whose excerpt is no
+    claim the report ``shown`` elsewhere, and the section may cite (:func:`_admitted`). A
+    document no finding or caveat of the run was drawn from (``quoted``) is a lead the readers
+    of the passages did not quote: its passage is listed only when it scores at least
+    :data:`_SIDE_HIT` of the sub-question's best, and a report cites one such lead at most
+    besides its first source (any number when no worker quoted anything: its passages are all
+    the report has). A side hit that shares a few of the question's words is another
+    source to read and seldom the one that answers (issue 19: leaving the other leads out lost
+    no gold page of SQLite's, Asymptote's or the package docs' questions)."""
     found = [p for p in _items(rows, question, "passage")
-             if p["ref"] not in cites.passages
+             if p["ref"] not in cites.passages and _excerpt_claim(p) not in shown
              and (document_of(p) in quoted or shares.get(document_of(p), 1.0) >= _SIDE_HIT)]
-    return _admitted(found, shares, cites, later)
+    lead = next((doc for doc, n in cites.numbers.items() if n > 1 and doc not in quoted), None)
+    out = []
+    for passage in _admitted(found, shares, cites, later):
+        doc = document_of(passage)
+        if quoted and doc not in quoted and doc not in cites.numbers:  # a lead
+            lead = lead or doc
+            if doc != lead:
+                continue
+        out.append(passage)
+    return out
+
+
+def _excerpt_claim(passage: dict[str, Any]) -> str:
+    """A passage bullet's excerpt as a claim (:func:`app.research.citations.claim_key`)."""
+    return _claim_key({**passage, "text": _excerpt(passage["text"])})[0]
 
 
 def _section_lines(data: ReportInput, question: str, cites: _Citations,
                    listed: set[tuple[str, str]], failed: str, quoted: set[str],
-                   later: bool, cautions: set[str]) -> list[str]:
-    """A sub-question's section, from its own evidence: its findings not shown in an earlier
-    section (its best one again when all were), then its passages no finding cites
-    (:func:`_passages`); a later section cites no new side page (:func:`_admitted`). A question
-    asking for caveats shows its cautionary claims first; another leaves out the ``cautions``
-    the Caveats section lists (unless they are all it has)."""
+                   later: bool, cautions: set[str]) -> list[str] | None:
+    """A sub-question's section, from its own evidence: its findings not shown above (as a
+    finding or as a passage's excerpt), then its passages no bullet cites (:func:`_passages`);
+    a later section cites no new side page (:func:`_admitted`). A question asking for caveats
+    shows its cautionary claims; no section repeats the ``cautions`` the Caveats section
+    lists. None when its search found something, but nothing the report does not show
+    elsewhere: a facet whose search finds the topic's passages again repeated the first
+    section's best finding, and a limitations section the Caveats (issue 19)."""
     rows = data.rows_of(question)
     shares = retrieval(rows)
     own = _admitted(_items(rows, question, "finding"), shares, cites, later)
-    if _ASKS_CAUTION.search(question):  # answered by its caveats, the best one again if need be
+    if ASKS_CAUTION.search(question):  # answered by its caveats
         caveats = _admitted(_items(rows, question, "caveat"), shares, cites, later)
-        own = _cautionary([*caveats, *own], cautions) or own
-    else:
-        own = [f for f in own if _claim_key(f)[0] not in cautions] or own
-    findings = [f for f in own if _claim_key(f) not in listed] or own[:1]
+        own = cautionary([*caveats, *own], cautions) or own
+    findings = [f for f in own if _claim_key(f) not in listed and _claim_key(f)[0] not in cautions]
     listed.update(_claim_key(f) for f in findings)
     lines: list[str] = []
     if findings:
         lines += ["Findings:", ""]
         lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in findings]
         lines.append("")
-    passages = _passages(rows, question, shares, cites, quoted, later)[:3]
+    shown = {text for text, _ref in listed} | cautions
+    passages = _passages(rows, question, shares, cites, quoted, later, shown)[:3]
     if passages:
         lines += ["Top passages:", ""]
         lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
         lines.append("")
-    if not lines:
-        if failed:
-            lines += [f"- Unavailable (worker failed: {failed}); see Failures.", ""]
+        listed.update((_excerpt_claim(p), p["ref"]) for p in passages)
+    if lines:
+        return lines
+    if failed:
+        return [f"- Unavailable (worker failed: {failed}); see Failures.", ""]
+    if any(_items(rows, question, kind) for kind in ("finding", "passage")):
+        return None
+    return ["- No sourced answer was found in the corpus.", ""]
+
+
+def _sections(data: ReportInput, cites: _Citations, errors: list[dict[str, Any]],
+              relevance: Relevance, cautions: set[str]) -> tuple[list[str], list[str]]:
+    """The sub-questions' sections, numbered as shown, and the sub-questions not shown: those
+    that found nothing the report does not show elsewhere (:func:`_section_lines`), or whose
+    section would say what one above says ("No passage retrieved for this question mentions
+    ..." under each sub-question of an off-topic run)."""
+    listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
+    quoted = used_documents(data.rows)
+    lines: list[str] = []
+    folded: list[str] = []
+    said: set[tuple[str, ...]] = set()
+    for index, question in enumerate(data.sub_questions):
+        rows = data.rows_of(question)
+        if relevance.warnings and (_items(rows, question, "finding")
+                                   or _items(rows, question, "passage")):
+            body: list[str] | None = [
+                f"- No passage retrieved for this question mentions {relevance.wanted}"
+                "; none is shown as a finding.", ""]
         else:
-            lines += ["- No sourced answer was found in the corpus.", ""]
-    return lines
-
-
-def _caution_claims(rows: Sequence[dict[str, Any]]) -> set[str]:
-    """The claims (:func:`_claim_key` texts) of the caveats that state a limitation or warning:
-    in words of caution (:data:`_CAUTION`), or under a heading that names one (``## Known
-    limitations``) in their passage, as the run's passages show it."""
-    texts = {item["ref"]: str(item.get("text") or "") for _row, item in ok_items(rows)
-             if item.get("kind") == "passage" and item.get("ref")}
-    return {_claim_key(c)[0] for c in _items(rows, None, "caveat")
-            if _CAUTION.search(c["text"])
-            or _ASKS_CAUTION.search(heading_of(texts.get(c["ref"], ""), c["text"]))}
-
-
-def _cautionary(items: list[dict[str, Any]], cautions: set[str]) -> list[dict[str, Any]]:
-    """The items that state a limitation or warning (:data:`_CAUTION`, or one of the run's
-    ``cautions``), each claim once."""
-    seen: set[str] = set()
-    out = []
-    for item in items:
-        text = _claim_key(item)[0]
-        if text not in seen and (text in cautions or _CAUTION.search(item["text"])):
-            seen.add(text)
-            out.append(item)
-    return out
-
-
-def _caveat_lines(data: ReportInput, cites: _Citations, errors: list[dict[str, Any]],
-                  wanted: str, warned: bool, cautions: set[str]) -> list[str]:
-    """The Caveats section: the limitations and warnings found (a sentence without a word of
-    caution is a finding), each once, also when a section above quoted it as a finding: the
-    section says "none were found" only when no caveat came back."""
-    found = _items(data.rows, None, "caveat")
-    caveats = _cautionary(found, cautions)
-    lines = ["## Caveats", ""]
-    if found and warned:
-        lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
-    elif caveats:
-        lines += [f"- {clip(c['text'], _LINE)} [{cites.cite(c)}]" for c in caveats]
-    elif errors and not found:
-        failed = _failed_workers(errors, None)
-        lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
-                     "see Failures.")
-    else:
-        lines.append("- No limitations or warnings were found in the corpus.")
-    return [*lines, ""]
+            body = _section_lines(data, question, cites, listed,
+                                  _failed_workers(errors, question), quoted, later=index > 0,
+                                  cautions=cautions)
+        if body is None or tuple(body) in said:  # nothing new, or a line said already
+            folded.append(question)
+            continue
+        said.add(tuple(body))
+        lines += [f"## {index + 1 - len(folded)}. {clip(question, 300)}", "", *body]
+    return lines, folded
 
 
 def render_markdown(data: ReportInput) -> str:
@@ -243,9 +235,10 @@ def render_markdown(data: ReportInput) -> str:
 
     Layout (issue 19): title and run facts; ``## Answer``, a short cited answer to the topic
     itself (the model's summary when there is one); a section per sub-question answering it
-    from its own findings and top passages; a Caveats section (limitations and warnings, none
-    repeating a finding); a Failures section when any worker ended in error; Notes; the
-    numbered Sources list, one entry per document with its cited passages under it.
+    from its own findings and top passages (one that found nothing new is named in the Notes,
+    never repeated); a Caveats section (limitations and warnings, none repeating a finding);
+    a Failures section when any worker ended in error; Notes; the numbered Sources list, one
+    entry per document with its cited passages under it.
     """
     cites = _Citations()
     errors = [r for r in data.rows if r["status"] == "error"]
@@ -259,30 +252,46 @@ def render_markdown(data: ReportInput) -> str:
             "",
         ]
     else:
+        data = _settled(data, relevance)
         # what a summary sentence may cite: the items of finished rows, as every section shows;
         # unsourced claims are dropped; a summary of unrelated passages is not shown at all
         by_ref = {item["ref"]: item for _row, item in ok_items(data.rows) if item.get("ref")}
         summary = [(s, [r for r in refs if r in by_ref]) for s, refs in data.summary]
         lines += answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref)
 
-    listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
     # listed under Caveats: not repeated as findings
-    cautions = set() if warnings else _caution_claims(data.rows)
-    quoted = used_documents(data.rows)
-    for number, question in enumerate(data.sub_questions, 1):
-        lines += [f"## {number}. {clip(question, 300)}", ""]
-        if warnings and (_items(data.rows_of(question), question, "finding")
-                         or _items(data.rows_of(question), question, "passage")):
-            lines += [f"- No passage retrieved for this question mentions {wanted}"
-                      "; none is shown as a finding.", ""]
-            continue
-        lines += _section_lines(data, question, cites, listed, _failed_workers(errors, question),
-                                quoted, later=number > 1, cautions=cautions)
-    lines += _caveat_lines(data, cites, errors, wanted, bool(warnings), cautions)
+    cautions = set() if warnings else caution_claims(data.rows)
+    sections, folded = _sections(data, cites, errors, relevance, cautions)
+    lines += sections
+    lines += caveat_lines(data.rows, cites, _failed_workers(errors, None), wanted, bool(warnings),
+                          cautions)
+    if folded:
+        shown = "; ".join(f"\"{clip(q, 120)}\"" for q in folded)
+        data = dataclasses.replace(data, notes=[
+            *data.notes, f"Not shown as sections, as they would repeat the report: {shown}"])
     lines += _closing_lines(data, errors)
     lines += ["## Sources", ""]
     lines += cites.lines() or ["No sources were cited."]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _settled(data: ReportInput, relevance: Relevance) -> ReportInput:
+    """``data`` citing only the documents it needs when its strongest document answers the
+    whole topic (:func:`app.research.evidence.settled`; those the model's summary cites too),
+    with a note saying how many others were left out; ``data`` itself otherwise."""
+    first = data.rows_of(data.sub_questions[0]) if data.sub_questions else []
+    keep = settled(data.rows, first, topic_terms(data.topic), name_terms(data.topic))
+    if keep is None:
+        return data
+    keep |= {document_of({"ref": ref}) for _sentence, refs in data.summary for ref in refs}
+    left = {document_of(item) for _row, item in ok_items(data.rows)
+            if isinstance(item, dict) and item.get("ref")} - keep
+    if not left:
+        return data
+    rows = only_documents(data.rows, keep)
+    note = (f"{len(left)} other document(s) the search found are not cited: the strongest one "
+            "names every word of the topic, and they are weaker")
+    return dataclasses.replace(data, rows=rows, relevance=relevance, notes=[*data.notes, note])
 
 
 def _header_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:

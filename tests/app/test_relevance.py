@@ -65,6 +65,14 @@ def test_unrelated_sources_get_the_warning_and_no_findings() -> None:
     assert "zebra marmalade" in warning.message
 
 
+def test_an_off_topic_run_says_so_once_not_under_every_sub_question() -> None:
+    rows = [*UNRELATED, row("docs_search", Q2, [
+        item("passage", "The retry mechanism waits between attempts.", "r.md#0", score=2.0)])]
+    md = render_markdown(data(rows, topic="zebra marmalade"))
+    assert md.count("none is shown as a finding") == 1 and "## 2." not in md
+    assert f'- Not shown as sections, as they would repeat the report: "{Q2}"' in md
+
+
 def test_a_model_summary_of_unrelated_passages_is_not_shown() -> None:
     md = render_markdown(data(UNRELATED, topic="zebra marmalade",
                               summary=[("Retries wait between attempts.", ["r.md#0"])]))
@@ -131,19 +139,17 @@ def test_a_question_whose_workers_all_failed_is_unavailable() -> None:
 
 
 def test_a_section_answers_from_its_own_evidence_never_a_placeholder() -> None:
-    # Issue 19: "_Answered by the findings above._" filled most sections; a section now shows
-    # its own best finding again, cited, when an earlier section listed it first.
+    # Issue 19: "_Answered by the findings above._" filled most sections, then each repeated
+    # an earlier section's best finding; a sub-question whose evidence is all shown above (a
+    # finding listed there, a passage cited there) is named in the Notes instead.
     finding = item("finding", "The relay folds each packet into copper envelopes.", "z.md#1")
     passage = item("passage", "The relay moves glimmer packets between moon stations.", "z.md#0")
-    rows = [row("analyst", Q1, [finding]), row("analyst", Q2, [dict(finding)])]
-    q2 = render_markdown(data(rows)).split(f"## 2. {Q2}", 1)[1].split("## Caveats", 1)[0]
-    assert "- The relay folds each packet into copper envelopes. [1]" in q2
-    # Q2 found only a passage that Q1 already cited: it is no answer of Q2's own, and no
-    # placeholder stands in for one
-    rows = [row("analyst", Q1, [finding]), row("docs_search", Q1, [passage]),
-            row("docs_search", Q2, [dict(passage)])]
-    q2 = render_markdown(data(rows)).split(f"## 2. {Q2}", 1)[1].split("## Caveats", 1)[0]
-    assert "_" not in q2 and "No sourced answer was found in the corpus." in q2
+    for rows in ([row("analyst", Q1, [finding]), row("analyst", Q2, [dict(finding)])],
+                 [row("analyst", Q1, [finding]), row("docs_search", Q1, [passage]),
+                  row("docs_search", Q2, [dict(passage)])]):
+        md = render_markdown(data(rows))
+        assert "## 2." not in md and "_" not in md.split("## Answer", 1)[1].split("## Notes")[0]
+        assert "No sourced answer" not in md and f'would repeat the report: "{Q2}"' in md
 
 
 def test_one_incidental_word_of_a_longer_topic_is_not_coverage() -> None:

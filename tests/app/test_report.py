@@ -118,21 +118,31 @@ def test_error_rows_contribute_no_claims_even_with_a_payload() -> None:
 
 def test_empty_run_says_so() -> None:
     md = render_markdown(data([]))
-    assert md.count("No sourced answer was found in the corpus.") == 3  # the answer, 2 sections
+    # the answer and section 1; section 2 would say it again: it is named in the Notes
+    assert md.count("No sourced answer was found in the corpus.") == 2 and "## 2." not in md
     assert "No limitations or warnings were found in the corpus." in md
     assert "No sources were cited." in md
     assert citations(md) == []
 
 
-def test_a_section_whose_findings_were_listed_above_answers_from_them_not_a_placeholder() -> None:
-    # Issue 19: "_Answered by the findings above._" filled sections 2-4 of most reports.
+def test_a_sub_question_that_found_only_what_a_section_above_shows_is_not_repeated() -> None:
+    # Issue 19: the facets of "How do I resume a graph after a crash?" searched the topic's
+    # passages again, and sections 2-3 each repeated section 1's best finding (before that,
+    # they said "_Answered by the findings above._"). Such a sub-question is named in the
+    # Notes; the sections that do show something are numbered in order.
+    q3 = "What can go wrong with the Zorblax relay?"
+    q4 = "Where is the Zorblax relay built?"
     same = item("finding", "Each packet is folded into three copper envelopes.", "z.md#1")
-    rows = [row("analyst", Q1, [same]), row("analyst", Q2, [dict(same)])]
-    md = render_markdown(data(rows, topic="copper envelopes"))
-    q2 = md.split(f"## 2. {Q2}", 1)[1].split("## Caveats", 1)[0]
-    assert "- Each packet is folded into three copper envelopes. [1]" in q2
-    assert "_" not in q2 and "No sourced answer" not in q2
-    assert sources(md) == [(1, "z.md")]
+    rows = [row("analyst", Q1, [same]), row("analyst", Q2, [dict(same)]),
+            row("analyst", q3, [dict(same)]),
+            row("analyst", q4, [item("finding", "The relay is built on the moon.", "m.md#0")])]
+    md = render_markdown(data(rows, sub_questions=[Q1, Q2, q3, q4]))
+    body = md.split("\n## Caveats\n", 1)[0].split(f"## 1. {Q1}", 1)[1]
+    assert body.count("three copper envelopes") == 1 and "_" not in body
+    assert f"## 2. {q4}" in body and Q2 not in body and q3 not in body
+    notes = md.split("\n## Notes\n", 1)[1].split("\n## ", 1)[0]
+    assert f'- Not shown as sections, as they would repeat the report: "{Q2}"; "{q3}"' in notes
+    assert {ref for _n, ref in sources(md)} == {"z.md", "m.md"}
 
 
 def test_duplicate_claims_are_listed_once_per_section() -> None:

@@ -15,6 +15,7 @@ from tests.app.report_rows import (
     data,
     item,
     row,
+    sources,
 )
 
 
@@ -91,21 +92,27 @@ def test_the_answer_opens_with_the_strongest_documents_finding() -> None:
 
 def test_a_side_hit_no_worker_quoted_is_not_listed_as_a_top_passage() -> None:
     # Issue 19: sections listed passages of pages that shared a few of the question's words
-    # (an index of requirements, a cross-reference), each another source and seldom the answer.
+    # (an index of requirements, a cross-reference), each another source and seldom the answer:
+    # a page no worker quoted is listed when it ranks close to the best, and only one such page.
     rows = [
         row("docs_search", Q1, [
             item("passage", "The relay moves glimmer packets.", "z.md#0", score=10.0),
             item("passage", "Harrowgate keeps the relay ledger.", "near.md#0", score=7.0),
+            item("passage", "Relay stations are nine on the moon.", "next.md#0", score=6.5),
             item("passage", "Relay races are run at noon.", "side.md#0", score=3.0),
             item("passage", "A quoted relay page, ranked low.", "low.md#0", score=2.0),
         ]),
+        row("docs_search", Q2, [item("passage", "Relay wiring is copper.", "wire.md#0",
+                                     score=9.0),
+                                item("passage", "The relay hums at night.", "z.md#4", score=8.0)]),
         row("analyst", Q1, [item("finding", "The relay moves glimmer packets.", "z.md#0")]),
         row("critic", Q2, [item("caveat", "The relay must not be used at noon.", "low.md#3")]),
     ]
     md = render_markdown(data(rows))
-    assert "Harrowgate keeps" in md  # close to the best: still listed
+    assert "Harrowgate keeps" in md  # close to the best: still listed, the one such page
     assert "Relay races" not in md and "side.md" not in md
-    assert "A quoted relay page" in md  # a worker drew on its document
+    assert "next.md" not in md and "wire.md" not in md
+    assert "A quoted relay page" in md and "hums at night" in md  # a worker drew on them
 
 
 def test_a_later_section_adds_no_side_page_only_the_page_its_search_ranks_first() -> None:
@@ -138,8 +145,8 @@ def test_a_later_limitations_section_shows_no_side_pages_caveat() -> None:
             item("passage", "The relay must not be opened.", "z.md#1", score=9.0),
             item("passage", "Relay races must not start late.", "side.md#0", score=3.0),
         ]),
-        row("critic", q3, [item("caveat", "Relay races must not start late.", "side.md#0"),
-                           item("caveat", "The relay must not be opened.", "z.md#1")]),
+        row("analyst", q3, [item("finding", "Relay races must not start late.", "side.md#0"),
+                            item("finding", "The relay must not be opened.", "z.md#1")]),
     ]
     md = render_markdown(data(rows, sub_questions=[Q1, q3]))
     section = md.split(f"## 2. {q3}", 1)[1].split("\n## ", 1)[0]
@@ -170,10 +177,12 @@ def test_caveats_are_warnings_not_plain_facts() -> None:
     assert "glimmer" not in caveats and "blue logo" not in caveats
 
 
-def test_a_warning_quoted_as_a_finding_is_a_caveat_never_denied() -> None:
+def test_a_warning_quoted_as_a_finding_is_a_caveat_never_denied_nor_repeated() -> None:
     # The warning of a "## Limitations" section came back from the analyst (a finding of
     # every sub-question) and from the critic (a caveat): the report quoted it, answered the
-    # limitations question with an unrelated sentence, and said no warning was found.
+    # limitations question with an unrelated sentence, and said no warning was found. It is
+    # listed under Caveats, once: the limitations section, which found nothing else, is named
+    # in the Notes (issue 19: it repeated the Caveats).
     warning = "Warning: relay counts cannot see packets under the canopy."
     plain = "The relay moves glimmer packets between moon stations."
     q3 = "What are the limitations of the Zorblax relay?"
@@ -184,10 +193,10 @@ def test_a_warning_quoted_as_a_finding_is_a_caveat_never_denied() -> None:
     md = render_markdown(data(rows, sub_questions=[Q1, Q2, q3]))
     caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
     assert f"- {warning} [1]" in caveats and "No limitations" not in md
-    limits = md.split(f"## 3. {q3}", 1)[1].split("\n## ", 1)[0]
-    assert warning in limits and plain not in limits
+    assert md.split("## 1. ", 1)[1].split("## Notes", 1)[0].count(warning) == 1  # Answer aside
     first = md.split(f"## 1. {Q1}", 1)[1].split("\n## ", 1)[0]
-    assert plain in first and warning not in first  # listed under Caveats, not repeated here
+    assert plain in first and "## 2." not in md
+    assert f'would repeat the report: "{Q2}"; "{q3}"' in md
 
 
 def test_a_backtick_in_a_file_name_or_thread_id_keeps_its_code_span_whole() -> None:
@@ -202,3 +211,74 @@ def test_a_backtick_in_a_file_name_or_thread_id_keeps_its_code_span_whole() -> N
     assert "1. ``odd`name.md``: title of odd\\`name.md#0 (src/odd\\`name.md#0)" in tail
     assert "   - passages: ``odd`name.md#0``, ``odd`name.md#2``" in tail
     assert "- Thread: ``t`1``" in md
+
+
+CACHE = "What is the default cache size?"
+
+
+def _cache_rows(first: str = "pragma.html#9") -> list[dict]:
+    """A search and an analyst row on CACHE: the pragma page names every word of it, two
+    pages ranked lower share some of its words; the analyst's first finding cites ``first``."""
+    findings = {
+        "pragma.html#9": item("finding", "The default cache size is -2000.", "pragma.html#9"),
+        "pcache.html#0": item("finding", "The page cache keeps recent pages.", "pcache.html#0"),
+        "compile.html#3": item("finding", "Cache size is set at compile time.", "compile.html#3"),
+    }
+    return [
+        row("docs_search", CACHE, [
+            item("passage", "The default cache size is -2000.", "pragma.html#9", score=10.0),
+            item("passage", "The page cache keeps recent pages.", "pcache.html#0", score=7.0),
+            item("passage", "Cache size is set at compile time.", "compile.html#3", score=6.0),
+        ]),
+        row("analyst", CACHE, [
+            findings.pop(first), *findings.values(),
+            item("finding", "PRAGMA cache_size changes the default cache size.", "pragma.html#10"),
+        ]),
+    ]
+
+
+def test_when_the_strongest_page_answers_the_whole_topic_weaker_pages_are_not_cited() -> None:
+    # Issue 19: questions in SQLite's own words cited 3-4 pages, one of them the page that
+    # answers; the others shared a few of the question's words and added none.
+    md = render_markdown(data(_cache_rows(), topic=CACHE, sub_questions=[CACHE]))
+    assert [ref for _n, ref in sources(md)] == ["pragma.html"]
+    assert "page cache keeps" not in md and "compile time" not in md
+    notes = md.split("\n## Notes\n", 1)[1].split("\n## ", 1)[0]
+    assert "2 other document(s) the search found are not cited" in notes
+
+
+def test_a_page_the_analyst_quotes_first_stays_cited_and_a_paraphrase_cites_every_page() -> None:
+    md = render_markdown(data(_cache_rows(first="compile.html#3"), topic=CACHE,
+                              sub_questions=[CACHE]))
+    assert [ref for _n, ref in sources(md)] == ["pragma.html", "compile.html"]
+    # no page names every word of a question asked in other words: its answer may be in any
+    paraphrase = "How much memory keeps recent pages unless I change it?"
+    rows = [{**r, "task_key": paraphrase} for r in _cache_rows()]
+    md = render_markdown(data(rows, topic=paraphrase, sub_questions=[paraphrase]))
+    assert len(sources(md)) == 3 and "## Notes" not in md
+
+
+def test_the_strongest_documents_class_and_members_stay_cited() -> None:
+    # On the package docs a class's docstring ranks first and its method's is quoted most:
+    # both are the one subject, seen wider and closer.
+    topic = "RetryPolicy"
+    rows = [
+        row("docs_search", topic, [
+            item("passage", "Configuration for retrying nodes.", "lg.types.RetryPolicy#0",
+                 score=10.0),
+            item("passage", "Create a RetryPolicy with backoff.", "lg.types.RetryPolicy.__init__#0",
+                 score=9.0),
+            item("passage", "A CachePolicy caches node results.", "lg.types.CachePolicy#0",
+                 score=5.0),
+        ]),
+        row("analyst", topic, [
+            item("finding", "A RetryPolicy retries failed nodes.",
+                 "lg.types.RetryPolicy.__init__#0"),
+            item("finding", "Each RetryPolicy has a backoff factor.",
+                 "lg.types.RetryPolicy.__init__#0"),
+            item("finding", "A CachePolicy is unlike a RetryPolicy.", "lg.types.CachePolicy#0"),
+        ]),
+    ]
+    md = render_markdown(data(rows, topic=topic, sub_questions=[topic]))
+    cited = [ref for _n, ref in sources(md)]
+    assert set(cited) == {"lg.types.RetryPolicy", "lg.types.RetryPolicy.__init__"}, md

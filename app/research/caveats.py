@@ -1,0 +1,77 @@
+"""What the report counts as a caveat, and its ``## Caveats`` section (issue 19: caveats are
+limitations and warnings, never repeats of findings)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from app.llm.offline.sentences import heading_of
+from app.research.citations import Citations, claim_key, items
+from app.research.rows import ok_items
+from app.research.text import clip
+
+__all__ = ["ASKS_CAUTION", "CAUTION", "caution_claims", "cautionary", "caveat_lines"]
+
+_LINE = 400
+"""The most characters of a caveat bullet (as the report's other bullets)."""
+
+CAUTION = re.compile(
+    r"\b(?:not|never|no longer|cannot|can't|don't|doesn't|won't|isn't|aren't|must|only|"
+    r"deprecated|deprecation|warn|warning|warnings|avoid|limit|limits|limitation|limitations|"
+    r"fail|fails|failed|failure|error|errors|raise|raises|unless|however|beware|careful|"
+    r"unsupported|caveat|caveats|risk|unsafe|lost|lose|loses|overwrite|overwritten|instead)\b",
+    re.IGNORECASE,
+)
+"""Words of a limitation or warning: a caveat without one is a finding, not a caveat."""
+ASKS_CAUTION = re.compile(
+    r"\b(?:limitations?|caveats?|warnings?|pitfalls?|deprecat\w*|drawbacks?|risks?|gotchas?)\b",
+    re.IGNORECASE,
+)
+"""A sub-question asking for caveats: its section shows its cautionary claims first."""
+
+
+def caution_claims(rows: Sequence[dict[str, Any]]) -> set[str]:
+    """The claims (:func:`app.research.citations.claim_key` texts) of the caveats that state a
+    limitation or warning: in words of caution (:data:`CAUTION`), or under a heading that names
+    one (``## Known limitations``) in their passage, as the run's passages show it."""
+    texts = {item["ref"]: str(item.get("text") or "") for _row, item in ok_items(rows)
+             if item.get("kind") == "passage" and item.get("ref")}
+    return {claim_key(c)[0] for c in items(rows, None, "caveat")
+            if CAUTION.search(c["text"])
+            or ASKS_CAUTION.search(heading_of(texts.get(c["ref"], ""), c["text"]))}
+
+
+def cautionary(found: list[dict[str, Any]], cautions: set[str]) -> list[dict[str, Any]]:
+    """The items of ``found`` that state a limitation or warning (:data:`CAUTION`, or one of
+    the run's ``cautions``), each claim once."""
+    seen: set[str] = set()
+    out = []
+    for item in found:
+        text = claim_key(item)[0]
+        if text not in seen and (text in cautions or CAUTION.search(item["text"])):
+            seen.add(text)
+            out.append(item)
+    return out
+
+
+def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, wanted: str,
+                 warned: bool, cautions: set[str]) -> list[str]:
+    """The Caveats section: the limitations and warnings found (a sentence without a word of
+    caution is a finding), each once, also when a section above quoted it as a finding: the
+    section says "none were found" only when no caveat came back (``failed``: the workers that
+    ended in error, when any did)."""
+    found = items(rows, None, "caveat")
+    caveats = cautionary(found, cautions)
+    lines = ["## Caveats", ""]
+    if found and warned:
+        lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
+    elif caveats:
+        lines += [f"- {clip(c['text'], _LINE)} [{cites.cite(c)}]" for c in caveats]
+    elif failed and not found:
+        lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
+                     "see Failures.")
+    else:
+        lines.append("- No limitations or warnings were found in the corpus.")
+    return [*lines, ""]
