@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         print(tracing_note, file=sys.stderr)
 
     request = RunRequest(topic=topic, as_of=as_of, thread_id=args.thread_id,
-                         fresh=getattr(args, "fresh", False))
+                         fresh=getattr(args, "fresh", False), asked=flag_overrides(args))
     if args.command == "review":
         settings = settings.with_overrides(review=True)  # a redo pauses again
         request.review = review_decision(args, settings)
