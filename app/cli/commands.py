@@ -13,6 +13,7 @@ from typing import Any
 from app.cli.checks import (
     check_data_dir,
     check_fail_workers,
+    check_flag_conflicts,
     check_writable_data_dir,
     validate_paths,
     validate_topic,
@@ -55,6 +56,7 @@ def settings_of(args: argparse.Namespace) -> Settings:
             was set.
     """
     flags = flag_overrides(args)
+    check_flag_conflicts(flags)
     reads = args.command in ("threads", "inspect", "prune") or (
         args.command == "review" and not _decides(args))
     settings = load_settings(flags=flags, needed=STORAGE_SETTINGS if reads else None

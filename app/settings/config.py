@@ -110,8 +110,9 @@ class RunContext:
                                           "RESEARCH_MODEL)")
     corpus_name: str | None = setting(
         flag="--corpus-name", metavar="NAME",
-        help="the corpus by name: one of RESEARCH_CORPORA (default: --corpus, or the package "
-             "docs); what a served run's context names instead of a folder")
+        help="the corpus by name: one of RESEARCH_CORPORA, never with --corpus (default: "
+             "--corpus, or the package docs); what a served run's context names instead of a "
+             "folder")
     search_k: int = setting(5, env="RESEARCH_SEARCH_K", flag="--search-k", minimum=1,
                             maximum=SEARCH_K_BOUND, bound="search_k_limit",
                             help=f"passages one corpus search returns (at most {SEARCH_K_BOUND})")
@@ -179,9 +180,9 @@ class Settings(RunContext):
         help="text files (.md .txt .rst .py .html) larger than this many bytes are skipped when "
              "a folder is indexed, each named in the run's notes (PDF and .docx: 32 MB)")
     corpora: tuple[str, ...] = setting(
-        (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER",
+        (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER", keyed=True,
         help="comma-separated NAME=FOLDER corpora a served run may choose by name "
-             "(context corpus_name)")
+             "(context corpus_name), each NAME once")
     report_out: str | None = setting(flag="--out", help="report file, or folder (a trailing / "
                                      "makes it one) (default: DATA_DIR/reports/)")
     allowed_models: tuple[str, ...] = setting(
@@ -258,11 +259,11 @@ class Settings(RunContext):
                                  help="seconds an MCP server may take to start, and one MCP tool "
                                       "call to answer")
     api_tokens: tuple[str, ...] = setting(
-        (), env="RESEARCH_API_TOKENS", secret=True, metavar="TOKEN=USER",
+        (), env="RESEARCH_API_TOKENS", secret=True, metavar="TOKEN=USER", keyed=True,
         check=check_api_token,
-        help="comma-separated TOKEN=USER pairs: LangGraph Server asks every request for "
-             "Authorization: Bearer TOKEN, and each user sees only their own threads (default: "
-             "no auth; docs/deploy.md)")
+        help="comma-separated TOKEN=USER pairs, each TOKEN once: LangGraph Server asks every "
+             "request for Authorization: Bearer TOKEN, and each user sees only their own threads "
+             "(default: no auth; docs/deploy.md)")
     # Fault injection (tests and workshops; see app/runs/faults.py and docs/walkthrough.md).
     fail_rate: float = setting(0.0, flag="--fail-rate", minimum=0, maximum=1, metavar="P",
                                group="faults", help="each worker attempt raises a transient "

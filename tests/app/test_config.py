@@ -263,6 +263,27 @@ def test_the_operators_lists_come_from_comma_separated_variables():
         load_settings(env={"RESEARCH_CORPORA": "/srv/h"}, env_file=None)
 
 
+def test_a_name_given_twice_with_two_values_is_refused_naming_where_it_was_set(tmp_path):
+    # issue 21: RESEARCH_CORPORA=docs=/a,docs=/b ran on /b without a word (the last won); so
+    # did a TOKEN of RESEARCH_API_TOKENS given to two users. The token itself is never shown.
+    corpora = "docs=/srv/a, docs=/srv/b"
+    with pytest.raises(ConfigError) as info:
+        load_settings(env={"RESEARCH_CORPORA": corpora}, env_file=None)
+    assert str(info.value) == ("RESEARCH_CORPORA: NAME 'docs' is given twice, with FOLDER "
+                               "'/srv/a' and '/srv/b'; give each NAME once (set in the "
+                               "environment)")
+    token = "tok-CANARY-0123"
+    dotenv = _dotenv(tmp_path, f"RESEARCH_API_TOKENS={token}=alice,{token}=bob\n")
+    with pytest.raises(ConfigError, match=r"a TOKEN is given twice, with USER 'alice' and "
+                       r"'bob'.*\(set in .*\.env\)$") as info:
+        load_settings(env={}, env_file=dotenv)
+    assert token not in str(info.value)
+    with pytest.raises(ConfigError, match="NAME 'docs' is given twice"):
+        Settings(corpora=("docs=/srv/a", "docs=/srv/b"))  # made in code: the same check
+    same = load_settings(env={"RESEARCH_CORPORA": "docs=/srv/a,docs=/srv/a"}, env_file=None)
+    assert same.named_corpora() == {"docs": "/srv/a"}  # said twice alike: no contradiction
+
+
 def test_one_redaction_masks_every_secret_setting():
     from app.settings.credentials import redact
 
