@@ -84,6 +84,9 @@ class ThreadBusy(TryLater):
     """Another process is running this thread right now (exit 75: the input was fine, the
     thread is in use; run the command again once the other process is done)."""
 
+    thread_id: str | None = None
+    """The thread (set by :meth:`of`)."""
+
     @classmethod
     def of(cls, thread_id: str, *, retry_in: float | None = None) -> ThreadBusy:
         """The error every backend's :meth:`Storage.thread_lock` raises for ``thread_id``: one
@@ -93,8 +96,10 @@ class ThreadBusy(TryLater):
         if retry_in is not None:
             wait += (f" (if it was killed, its lease expires in {max(1, round(retry_in))} s;"
                      " then resume)")
-        return cls(f"thread {thread_id!r} is being run by another process; {wait}, or "
+        busy = cls(f"thread {thread_id!r} is being run by another process; {wait}, or "
                    "use --fresh for a new thread")
+        busy.thread_id = thread_id
+        return busy
 
 
 def is_transient_storage_error(exc: BaseException) -> bool:

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -173,12 +174,18 @@ def test_a_second_process_on_the_same_thread_is_refused(place, durability_corpus
     storage = open_storage(where.data_dir, where.database_url)
     with storage.thread_lock(thread_id_of()):  # this test process plays the first runner
         proc = run_app(*args)
+        scripted = run_app(*args, "--json")
     # 75, EX_TEMPFAIL: a script can tell "try later" from a failed run (exit 1)
     assert proc.returncode == 75, describe(proc)
     assert "being run by another process" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert "Traceback" not in proc.stderr
     assert db_rows(where) == [] and "envelopes" not in proc.stdout
+    # with --json it printed nothing on stdout (issue 21): one object says what happened
+    assert scripted.returncode == 75, describe(scripted)
+    outcome = json.loads(scripted.stdout)
+    assert outcome.pop("error") == scripted.stderr.strip().removeprefix("error: ")
+    assert outcome == {"status": "try_later", "exit_code": 75, "thread_id": thread_id_of()}
     proc = run_app(*args)  # the lock is gone: it runs
     assert proc.returncode == 0, describe(proc)
     assert_completed_thread(where, thread_id_of())
@@ -192,8 +199,6 @@ def test_a_deleted_results_database_is_reported_not_hidden(tmp_path, durability_
         path.unlink()
     proc = run_app(*_args(data, durability_corpus), "--json")
     assert proc.returncode == 1, describe(proc)
-    import json
-
     summary = json.loads(proc.stdout)
     assert summary["ok"] is False
     assert summary["missing_rows"] == summary["envelopes"] > 0
