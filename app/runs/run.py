@@ -35,7 +35,7 @@ from app.runs.threads import (
     research_graph,
     run_thread_id,
 )
-from app.settings.config import Settings
+from app.settings.config import MAX_CONCURRENCY_BOUND, Settings
 from app.storage import Storage, StorageLost, ThreadBusy, storage_of
 
 __all__ = [
@@ -43,9 +43,10 @@ __all__ = [
     "run_research",
 ]
 
-THREAD_POOL_SIZE = 128
-"""LangGraph's ``max_concurrency``: more threads than tasks in any superstep, so the saving of
-a finished task's pending writes never queues behind workers waiting to start."""
+THREAD_POOL_SIZE = MAX_CONCURRENCY_BOUND
+"""LangGraph's ``max_concurrency`` (128): more threads than tasks in any usual superstep, so the
+saving of a finished task's pending writes never queues behind workers waiting to start. It
+also caps how many workers run at once, hence ``--max-concurrency``'s bound."""
 
 
 @dataclass

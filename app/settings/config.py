@@ -70,6 +70,11 @@ SEARCH_PROVIDERS = ("tavily", "searxng")
 
 
 ROUNDS_BOUND = 1000
+MAX_CONCURRENCY_BOUND = 128
+"""The most workers at once: the size of a CLI run's LangGraph thread pool
+(``app.runs.run.THREAD_POOL_SIZE``), which runs every task, so a worker limiter above it is
+capped by the pool. ``--max-concurrency`` (and its variable and bound) above it is refused, not
+cut without a word."""
 SEARCH_K_BOUND = 50
 """The most passages a corpus search returns (``workers.sources.MAX_K``, which the search cuts
 ``k`` to): ``--search-k`` above it is refused, not cut without a word."""
@@ -117,8 +122,10 @@ class RunContext:
                             maximum=SEARCH_K_BOUND, bound="search_k_limit",
                             help=f"passages one corpus search returns (at most {SEARCH_K_BOUND})")
     max_concurrency: int = setting(4, env="RESEARCH_MAX_CONCURRENCY", flag="--max-concurrency",
-                                   minimum=1, bound="max_concurrency_limit",
-                                   help="workers running at once")
+                                   minimum=1, maximum=MAX_CONCURRENCY_BOUND,
+                                   bound="max_concurrency_limit",
+                                   help=f"workers running at once (at most "
+                                        f"{MAX_CONCURRENCY_BOUND})")
     rounds: int = setting(2, env="RESEARCH_ROUNDS", flag="--rounds", minimum=1,
                           maximum=ROUNDS_BOUND, bound="rounds_limit",
                           help=f"dispatch rounds (re-dispatch of failed tasks; at most "
@@ -192,7 +199,7 @@ class Settings(RunContext):
     rounds_limit: int = setting(5, env="RESEARCH_ROUNDS_LIMIT", minimum=1, maximum=ROUNDS_BOUND,
                                 help="most rounds a served run's context may ask for")
     max_concurrency_limit: int = setting(
-        16, env="RESEARCH_MAX_CONCURRENCY_LIMIT", minimum=1,
+        16, env="RESEARCH_MAX_CONCURRENCY_LIMIT", minimum=1, maximum=MAX_CONCURRENCY_BOUND,
         help="most workers at once a served run's context may ask for")
     search_k_limit: int = setting(20, env="RESEARCH_SEARCH_K_LIMIT", minimum=1,
                                   maximum=SEARCH_K_BOUND,

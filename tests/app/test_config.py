@@ -334,3 +334,16 @@ def test_the_search_k_bound_is_the_one_the_search_cuts_to():
     from workers.sources import MAX_K
 
     assert SEARCH_K_BOUND == MAX_K
+
+
+def test_max_concurrency_above_the_runs_thread_pool_is_refused_not_capped():
+    # issue 21: --max-concurrency 500 ran at most 128 workers at once (LangGraph's pool of a
+    # run, THREAD_POOL_SIZE, runs every task), without a word
+    from app.runs.run import THREAD_POOL_SIZE
+    from app.settings.config import MAX_CONCURRENCY_BOUND
+
+    assert MAX_CONCURRENCY_BOUND == THREAD_POOL_SIZE
+    assert Settings(max_concurrency=THREAD_POOL_SIZE).max_concurrency == THREAD_POOL_SIZE
+    for name in ("RESEARCH_MAX_CONCURRENCY", "RESEARCH_MAX_CONCURRENCY_LIMIT"):
+        with pytest.raises(ConfigError, match=f"^{name} must be <= 128, got 129 "):
+            load_settings(env={name: "129"}, env_file=None)

@@ -55,6 +55,8 @@ BAD = {
     "unknown crash point": ["research", SMALL_TOPIC, "--crash-at", "lunch"],
     "fail rate 2": ["research", SMALL_TOPIC, "--fail-rate", "2"],
     "max concurrency 0": ["research", SMALL_TOPIC, "--max-concurrency", "0"],
+    # ran at most 128 workers at once, LangGraph's thread pool of a run (issue 21)
+    "max concurrency past the pool": ["research", SMALL_TOPIC, "--max-concurrency", "129"],
     # the name won and the folder was dropped without a word (issue 21)
     "corpus and corpus name": ["research", SMALL_TOPIC, "--corpus", "{tmp}/empty",
                                "--corpus-name", "docs"],
@@ -131,6 +133,7 @@ def test_bad_input_messages_say_what_is_wrong(bad_runs) -> None:
     assert "control characters" in said["thread id with a newline"]
     assert "--fail-rate" in said["fail rate 2"]
     assert "--max-concurrency" in said["max concurrency 0"]
+    assert "--max-concurrency must be <= 128" in said["max concurrency past the pool"]
     assert said["corpus and corpus name"].strip().endswith(
         "--corpus-name docs both choose the corpus: give one of them")
 
