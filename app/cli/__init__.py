@@ -117,17 +117,19 @@ def _disk_full(exc: BaseException) -> str | None:
 
 
 def _failed(exc: BaseException) -> tuple[int, str]:
-    """The exit code and line of a failure that is not bad input (1; 75 to try later)."""
+    """The exit code and line of a failure that is not bad input (1; 75 to try later), every
+    secret of the command's settings masked (a driver's message may quote a URL's part)."""
+    from app.settings.credentials import redact
     from app.storage import StorageError, TryLater
 
+    settings = commands.SETTINGS_IN_USE[0] if commands.SETTINGS_IN_USE else None
     if isinstance(exc, TryLater):  # the thread busy: not a failure, a script may retry
-        return EXIT_TRY_LATER, f"error: {exc}"
+        return EXIT_TRY_LATER, f"error: {redact(str(exc), settings)}"
     from workers.sources import IndexVanished
 
     # damaged or unreachable, or the data dir deleted under the run or its index build: says which
     if isinstance(exc, StorageError | IndexVanished):
-        return EXIT_FAILED, f"error: {exc}"
-    from app.settings.credentials import redact
+        return EXIT_FAILED, f"error: {redact(str(exc), settings)}"
     from workers.errors import RunCancelled, describe_fatal, is_fatal, one_line
 
     if isinstance(exc, RunCancelled) and exc.cause is not None:
@@ -143,5 +145,4 @@ def _failed(exc: BaseException) -> tuple[int, str]:
         line = f"model error: {describe_fatal(exc)}"
     else:
         line = f"run failed: {one_line(exc)}"
-    settings = commands.SETTINGS_IN_USE[0] if commands.SETTINGS_IN_USE else None
     return EXIT_FAILED, f"error: {redact(line, settings)}"

@@ -193,7 +193,11 @@ def test_a_misspelt_variable_is_warned_about_and_the_command_still_runs(cli, tmp
 
 @pytest.mark.parametrize("url", ["postgresql://u@127.0.0.1:1/db?password=topsecret",
                                  "postgresql://u@127.0.0.1:1/db?sslpassword=topsecret",
-                                 "postgresql://u:top@secret@127.0.0.1:1/db"])
+                                 "postgresql://u:top@secret@127.0.0.1:1/db",
+                                 # issue 21: printed whole, the masking ended at the '/' or '?'
+                                 "postgresql://u:top/secret@127.0.0.1:1/db",
+                                 "postgresql://u:top?secret@127.0.0.1:1/db",
+                                 "postgresql://u:12/to?psecret@127.0.0.1:1/db"])
 def test_a_database_password_is_never_printed(tmp_path: Path, url: str) -> None:
     # a new user's trial: the connect error printed a query-string password in clear, and
     # masked user:p@ss@host as user:***@ss@host (libpq then printed 'ss@host' as the host)
