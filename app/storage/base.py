@@ -22,6 +22,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
@@ -159,6 +160,17 @@ class Storage(ABC):
         Raises:
             ThreadBusy: another process holds it.
         """
+
+    def running_threads(self, thread_ids: Iterable[str]) -> set[str] | None:
+        """Those of ``thread_ids`` whose :meth:`thread_lock` a live process holds now, found
+        without taking any lock: a reader that took one, even for a moment, would make a run
+        starting then exit 75. None: this storage cannot tell (a killed run and a live one
+        then look alike).
+
+        Raises:
+            StorageError: the database cannot be reached.
+        """
+        return None
 
     def vanished(self) -> str | None:
         """One line saying the storage was deleted under this process (the data dir or its

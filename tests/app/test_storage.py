@@ -91,6 +91,35 @@ def test_a_database_url_libpq_would_misread_is_refused() -> None:
         check_database_url(good)
 
 
+def test_running_threads_are_read_without_taking_a_lock(storage: Storage, monkeypatch) -> None:
+    # issue 21: `threads` could not tell a running thread from a killed one. Taking the lock to
+    # find out would refuse a run starting at that moment (exit 75): it is read instead
+    # (/proc/locks; PostgreSQL's lease rows).
+    import fcntl
+
+    assert storage.running_threads(["t1", "t2"]) == set()
+    with storage.thread_lock("t1"):
+        monkeypatch.setattr(fcntl, "flock", lambda *a: pytest.fail("a lock was taken"))
+        assert storage.running_threads(["t1", "t2"]) == {"t1"}
+        monkeypatch.undo()
+        with pytest.raises(ThreadBusy):  # still held: reading it took nothing away
+            with storage.thread_lock("t1"):
+                pass
+    assert storage.running_threads(["t1"]) == set()
+
+
+def test_held_flocks_reads_proc_locks_lines(tmp_path: Path) -> None:
+    from app.storage.sqlite import held_flocks
+
+    locks = tmp_path / "locks"
+    locks.write_text("1: FLOCK  ADVISORY  WRITE 2165 fe:00:2400350 0 EOF\n"
+                     "2: POSIX  ADVISORY  WRITE 99 fe:00:7 0 EOF\n"
+                     "3: -> FLOCK  ADVISORY  WRITE 2166 fe:00:2400350 0 EOF\n"
+                     "4: FLOCK  ADVISORY  READ 2119 08:1a:16039943 0 EOF\n", encoding="ascii")
+    assert held_flocks(str(locks)) == {(0xFE, 0, 2400350), (8, 0x1A, 16039943)}
+    assert held_flocks(str(tmp_path / "none")) is None
+
+
 def test_a_thread_lock_is_exclusive_per_thread(storage: Storage) -> None:
     with storage.thread_lock("t1"):
         with pytest.raises(ThreadBusy, match="being run by another process"):
