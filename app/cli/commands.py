@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.
-    from app.cli.progress import Progress, print_pause, print_summary
+    from app.cli.progress import Progress
     from app.llm.tracing import check_tracing
     from app.runs.run import RunRequest, run_research
 
@@ -119,6 +119,15 @@ def run(args: argparse.Namespace) -> int:
 
     with stop_on_signals():  # before the run exists; app.runs.run sets its stop signal too
         summary = run_research(request, settings, on_event=on_event)
+    return _print_end(summary, args, settings)
+
+
+def _print_end(summary: Any, args: argparse.Namespace, settings: Settings) -> int:
+    """Print how the run ended (``summary``: its ``RunSummary`` or ``ReviewPause``), as JSON
+    with its ``exit_code`` or for a reader; return the exit code: 0 when the outcome is ``ok``
+    or the run paused for review, else 1."""
+    from app.cli.progress import print_pause, print_summary
+
     out = summary.to_dict()
     # Alive at the end with a crash point set: it was never reached. A workshop that asked for
     # a kill must not carry on as if it had one (the summary's notes say it too).

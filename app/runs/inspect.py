@@ -102,6 +102,12 @@ def _running(storage: Storage, thread_ids: list[str]) -> set[str]:
     return (storage.running_threads(thread_ids) or set()) if thread_ids else set()
 
 
+def _run_status(storage: Storage, thread_id: str, recorded: str | None) -> str:
+    """What ``inspect`` calls the thread's run: :func:`app.runs.threads.thread_status` of its
+    recorded status, ``running`` while a process runs it."""
+    return thread_status(recorded, running=bool(_running(storage, [thread_id])))
+
+
 def _thread_row(thread_id: str, run: dict[str, Any], snap: Any) -> dict[str, Any]:
     values = (snap.values if snap is not None else None) or {}
     return {
@@ -239,8 +245,7 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         "thread_id": thread_id,
         "topic": last.get("topic") or (run or {}).get("topic"),
         "as_of": last.get("as_of") or (run or {}).get("as_of"),
-        "run_status": thread_status((run or {}).get("status"),
-                                    running=bool(_running(storage, [thread_id]))),
+        "run_status": _run_status(storage, thread_id, (run or {}).get("status")),
         "next": list(history[-1].next) if history else [],
         # every other channel of the latest checkpoint (the envelopes are the rows below): what
         # a key of your own (docs/extending.md, "Add a state key") holds
