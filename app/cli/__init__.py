@@ -21,11 +21,12 @@ into an exit code:
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
 from app.cli import commands
-from app.cli.disk import disk_full, print_disk_full
+from app.cli.disk import disk_full, disk_full_line
 from app.cli.exit_codes import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
@@ -34,7 +35,7 @@ from app.cli.exit_codes import (
     EXIT_TERMINATED,
     EXIT_TRY_LATER,
 )
-from app.cli.parser import add_setting_flags, build_parser, flag_overrides
+from app.cli.parser import BadFlag, add_setting_flags, build_parser, flag_overrides
 from app.cli.signals import silence_stdout
 from app.errors import DomainError
 from app.runs.stop import Terminated
@@ -50,57 +51,91 @@ _COMMANDS = {"research": commands.run, "resume": commands.run, "review": command
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI on ``argv`` (default ``sys.argv[1:]``); return the exit code. Never raises,
     but ``SystemExit`` from ``--help`` or a bad flag, and any exception when ``RESEARCH_DEBUG``
-    is set."""
-    args = build_parser().parse_args(argv)
+    is set. With ``--json``, every way it ends prints one JSON object on stdout: the command's
+    own, or :func:`_outcome`'s (``status``, ``exit_code``, ``error``, ``thread_id``)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except BadFlag as exc:  # its line is printed; a script that asked for JSON gets it too
+        if "--json" in argv:
+            _outcome(EXIT_BAD_INPUT, exc.line, None)
+        raise
     try:
         return _COMMANDS[args.command](args)
     except commands.Shown:
         return EXIT_OK
-    except (ConfigError, DomainError, CorpusError) as exc:  # bad input, and only that: exit 2
-        if why := _disk_full(exc):  # e.g. a corpus index that could not be written
-            return print_disk_full(why)
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except Terminated:
-        print("terminated (SIGTERM): the run stopped cleanly and can be resumed with the same "
-              "command", file=sys.stderr)
-        return EXIT_TERMINATED
-    except KeyboardInterrupt:
-        print("interrupted: the run can be resumed with the same command", file=sys.stderr)
-        return EXIT_INTERRUPTED
     except BrokenPipeError:
         silence_stdout()
         return EXIT_OK
-    except Exception as exc:  # one line, never a traceback (RESEARCH_DEBUG=1 shows it)
-        if os.environ.get("RESEARCH_DEBUG"):
-            raise
-        return _failed(exc)
+    except (Exception, KeyboardInterrupt) as exc:
+        code, line = _ended(exc)
+        print(line, file=sys.stderr)
+        if getattr(args, "json", False):
+            _outcome(code, line, getattr(exc, "thread_id", None) or commands.run_thread())
+        return code
+
+
+_STATUS = {EXIT_FAILED: "failed", EXIT_BAD_INPUT: "bad_input", EXIT_TRY_LATER: "try_later",
+           EXIT_INTERRUPTED: "interrupted", EXIT_TERMINATED: "terminated"}
+"""The ``status`` of a ``--json`` outcome, by exit code."""
+
+
+def _outcome(code: int, line: str, thread_id: str | None) -> None:
+    """Print the JSON object of a command that ended without its own (``--json``): its
+    ``status`` (:data:`_STATUS`), ``exit_code``, the ``error`` line printed on stderr, and the
+    ``thread_id`` of the run when it had one."""
+    out = {"status": _STATUS.get(code, "failed"), "exit_code": code,
+           "error": line.removeprefix("error: "), "thread_id": thread_id}
+    try:
+        print(json.dumps(out, ensure_ascii=False), flush=True)
+    except BrokenPipeError:
+        silence_stdout()
+
+
+def _ended(exc: BaseException) -> tuple[int, str]:
+    """The exit code and the one line for how a command ended (``exc``).
+
+    Raises:
+        Exception: ``exc`` itself, when ``RESEARCH_DEBUG`` is set and it is no bad input.
+    """
+    if isinstance(exc, ConfigError | DomainError | CorpusError):  # bad input, and only that
+        if why := _disk_full(exc):  # e.g. a corpus index that could not be written
+            return EXIT_FAILED, disk_full_line(why)
+        return EXIT_BAD_INPUT, f"error: {exc}"
+    if isinstance(exc, Terminated):
+        return EXIT_TERMINATED, ("terminated (SIGTERM): the run stopped cleanly and can be "
+                                 "resumed with the same command")
+    if isinstance(exc, KeyboardInterrupt):
+        return EXIT_INTERRUPTED, "interrupted: the run can be resumed with the same command"
+    if os.environ.get("RESEARCH_DEBUG"):  # one line, never a traceback, unless asked for
+        raise exc
+    return _failed(exc)
 
 
 def _disk_full(exc: BaseException) -> str | None:
     return disk_full(exc, commands.DATA_DIR[0] if commands.DATA_DIR else None)
 
 
-def _failed(exc: Exception) -> int:
-    """Print one line for a failure that is not bad input; return exit code 1."""
+def _failed(exc: BaseException) -> tuple[int, str]:
+    """The exit code and line of a failure that is not bad input (1; 75 to try later), every
+    secret of the command's settings masked (a driver's message may quote a URL's part)."""
+    from app.settings.credentials import redact
     from app.storage import StorageError, TryLater
 
+    settings = commands.SETTINGS_IN_USE[0] if commands.SETTINGS_IN_USE else None
     if isinstance(exc, TryLater):  # the thread busy: not a failure, a script may retry
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_TRY_LATER
+        return EXIT_TRY_LATER, f"error: {redact(str(exc), settings)}"
     from workers.sources import IndexVanished
 
     # damaged or unreachable, or the data dir deleted under the run or its index build: says which
     if isinstance(exc, StorageError | IndexVanished):
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_FAILED
-    from app.settings.credentials import redact
+        return EXIT_FAILED, f"error: {redact(str(exc), settings)}"
     from workers.errors import RunCancelled, describe_fatal, is_fatal, one_line
 
     if isinstance(exc, RunCancelled) and exc.cause is not None:
         exc = exc.cause  # LangGraph may raise a cancelled sibling's error: report the cause
     if why := _disk_full(exc):
-        return print_disk_full(why)
+        return EXIT_FAILED, disk_full_line(why)
     from workers.sources.web import WebSearchError
 
     # A bad key or an unknown model: one line saying which, then exit 1.
@@ -110,6 +145,4 @@ def _failed(exc: Exception) -> int:
         line = f"model error: {describe_fatal(exc)}"
     else:
         line = f"run failed: {one_line(exc)}"
-    settings = commands.SETTINGS_IN_USE[0] if commands.SETTINGS_IN_USE else None
-    print(f"error: {redact(line, settings)}", file=sys.stderr)
-    return EXIT_FAILED
+    return EXIT_FAILED, f"error: {redact(line, settings)}"

@@ -1,11 +1,13 @@
 """Input the CLI refuses before anything is written (exit 2): the topic, the paths, the
-``--fail-worker`` names."""
+``--fail-worker`` names, flags that contradict each other."""
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from app.cli.exit_codes import BadInput
 from app.research.topics import topic_problem
@@ -141,3 +143,19 @@ def check_fail_workers(settings: Settings) -> None:
         name, _ = parse_fail_worker(spec)
         if name not in known:
             raise BadInput(f"--fail-worker: no worker {name!r}; known: {', '.join(sorted(known))}")
+
+
+def check_flag_conflicts(flags: Mapping[str, Any]) -> None:
+    """Refuse flags that contradict each other: ``--corpus DIR`` with ``--corpus-name NAME``
+    (the name won, and the folder was dropped without a word). ``RESEARCH_CORPUS`` with
+    ``--corpus-name`` is no contradiction: the variable is the default the name replaces.
+
+    Args:
+        flags: the settings given as flags (:func:`app.cli.parser.flag_overrides`).
+
+    Raises:
+        BadInput: one line naming both flags and their values.
+    """
+    if "corpus" in flags and "corpus_name" in flags:
+        raise BadInput(f"--corpus {flags['corpus']} and --corpus-name {flags['corpus_name']} "
+                       "both choose the corpus: give one of them")

@@ -13,6 +13,7 @@ from typing import Any
 from app.cli.checks import (
     check_data_dir,
     check_fail_workers,
+    check_flag_conflicts,
     check_writable_data_dir,
     validate_paths,
     validate_topic,
@@ -35,6 +36,15 @@ echo a key; :func:`app.settings.credentials.redact`)."""
 DATA_DIR: list[Path] = []
 """The data dir of the command, to tell a full disk behind SQLite's "disk I/O error"."""
 
+RUN_THREAD: list[str] = []
+"""The thread the command's run is on, once its first event names it: the ``--json`` outcome
+of a run that stops (Ctrl-C, a failure) names it."""
+
+
+def run_thread() -> str | None:
+    """The thread of :data:`RUN_THREAD`, or None (no run, or none named yet)."""
+    return RUN_THREAD[-1] if RUN_THREAD else None
+
 
 class Shown(Exception):
     """``review THREAD_ID`` without a decision: what it awaits was printed; exit 0."""
@@ -55,6 +65,7 @@ def settings_of(args: argparse.Namespace) -> Settings:
             was set.
     """
     flags = flag_overrides(args)
+    check_flag_conflicts(flags)
     reads = args.command in ("threads", "inspect", "prune") or (
         args.command == "review" and not _decides(args))
     settings = load_settings(flags=flags, needed=STORAGE_SETTINGS if reads else None
@@ -85,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.
-    from app.cli.progress import Progress, print_pause, print_summary
+    from app.cli.progress import Progress
     from app.llm.tracing import check_tracing
     from app.runs.run import RunRequest, run_research
 
@@ -93,19 +104,36 @@ def run(args: argparse.Namespace) -> int:
         print(tracing_note, file=sys.stderr)
 
     request = RunRequest(topic=topic, as_of=as_of, thread_id=args.thread_id,
-                         fresh=getattr(args, "fresh", False))
+                         fresh=getattr(args, "fresh", False), asked=flag_overrides(args))
     if args.command == "review":
         settings = settings.with_overrides(review=True)  # a redo pauses again
         request.review = review_decision(args, settings)
         request.checkpoint_id = args.checkpoint
 
     progress = Progress(sys.stderr if args.json else sys.stdout, quiet=args.quiet)
+
+    def on_event(kind: str, data: dict[str, Any]) -> None:
+        if data.get("thread_id"):
+            RUN_THREAD[:] = [data["thread_id"]]
+        progress(kind, data)
+
     with stop_on_signals():  # before the run exists; app.runs.run sets its stop signal too
-        summary = run_research(request, settings, on_event=progress)
+        summary = run_research(request, settings, on_event=on_event)
+    return _print_end(summary, args, settings)
+
+
+def _print_end(summary: Any, args: argparse.Namespace, settings: Settings) -> int:
+    """Print how the run ended (``summary``: its ``RunSummary`` or ``ReviewPause``), as JSON
+    with its ``exit_code`` or for a reader; return the exit code: 0 when the outcome is ``ok``
+    or the run paused for review, else 1."""
+    from app.cli.progress import print_pause, print_summary
+
     out = summary.to_dict()
     # Alive at the end with a crash point set: it was never reached. A workshop that asked for
     # a kill must not carry on as if it had one (the summary's notes say it too).
     unreached = summary.crash_unreached
+    code = EXIT_OK if summary.ok and not unreached else EXIT_FAILED
+    out["exit_code"] = code
     try:
         if out.get("status") == "awaiting_review":  # pasted, it must find the thread
             out["continue_with"] = command(f"review {out['thread_id']}", settings, " --approve")
@@ -119,8 +147,7 @@ def run(args: argparse.Namespace) -> int:
         silence_stdout()  # the reader left; the run itself is done and recorded
     if unreached:
         print(f"error: {unreached}", file=sys.stderr)
-        return EXIT_FAILED
-    return EXIT_OK if summary.ok else EXIT_FAILED
+    return code
 
 
 def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, Any] | None:
@@ -159,6 +186,7 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
         pause = ReviewPause(args.thread_id, "", "", payload).to_dict()
         pause.pop("topic"), pause.pop("as_of")
         pause["continue_with"] = command(f"review {args.thread_id}", settings, " --approve")
+        pause["exit_code"] = EXIT_OK
         if args.json:
             print(json.dumps(pause, indent=2, ensure_ascii=False), flush=True)
         else:

@@ -5,11 +5,9 @@ from __future__ import annotations
 import errno
 import shutil
 import sqlite3
-import sys
 from pathlib import Path
 
 from app.cli.checks import nearest_existing
-from app.cli.exit_codes import EXIT_FAILED
 
 NEARLY_FULL = 1 << 20
 """Free bytes under which an I/O error on the data dir's file system is put down to a full disk
@@ -51,10 +49,9 @@ def free_bytes(data_dir: Path | None) -> int | None:
         return None
 
 
-def print_disk_full(why: str) -> int:
-    """Say the disk is full and that nothing was lost; return the exit code (1)."""
+def disk_full_line(why: str) -> str:
+    """The line that says the disk is full and that nothing was lost (the CLI exits 1)."""
     # Every write is a transaction (results, checkpoints) or an atomic rename (index, report):
     # a full disk stops the run between two saved states, and the next run resumes from there.
-    print(f"error: the disk is full ({why}); nothing was lost: free some space, then run the "
-          "same command again to continue", file=sys.stderr)
-    return EXIT_FAILED
+    return (f"error: the disk is full ({why}); nothing was lost: free some space, then run the "
+            "same command again to continue")

@@ -14,12 +14,21 @@ from app.settings.config import SETTINGS
 from app.settings.spec import ConfigError, SettingSpec, parse_setting
 
 
+class BadFlag(SystemExit):
+    """A bad flag or argument: its one line was printed on stderr (``line``); exit code 2."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(EXIT_BAD_INPUT)
+        self.line = line
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump) and exit code 2."""
 
     def error(self, message: str) -> NoReturn:
-        print(f"error: {message} (see --help)", file=sys.stderr)
-        raise SystemExit(EXIT_BAD_INPUT)
+        line = f"error: {message} (see --help)"
+        print(line, file=sys.stderr)
+        raise BadFlag(line)
 
     def format_help(self) -> str:
         if callable(self.epilog):  # built on demand: the worker registry imports LangChain

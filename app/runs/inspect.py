@@ -57,9 +57,10 @@ def list_threads(storage: Storage | Path | str, warnings: list[str] | None = Non
     """One dict per thread: ``thread_id, topic, as_of, status, last_step, next, started_at``.
 
     ``status`` is ``finished``, ``failed`` (completed with errors, or stopped by an exception),
-    ``unfinished`` (killed, or still running in another process: resume it), ``broken`` (its
-    checkpoint cannot be read back; the row's ``problem`` says so and names ``--fresh``) or
-    ``unknown``.
+    ``running`` (a process runs it now), ``unfinished`` (killed or interrupted: resume it; or
+    running, where the storage cannot tell: :func:`app.runs.threads.thread_status`), ``awaiting
+    review``, ``broken`` (its checkpoint cannot be read back; the row's ``problem`` says so and
+    names ``--fresh``) or ``unknown``.
     Both databases are opened read-only.
 
     Args:
@@ -89,7 +90,22 @@ def list_threads(storage: Storage | Path | str, warnings: list[str] | None = Non
                     continue
                 out[thread_id] = _thread_row(thread_id, runs.get(thread_id, {}), snap)
     _raise_or_keep(notes, warnings)
+    for thread_id in _running(storage, [t for t, row in out.items()
+                                        if row["status"] == "unfinished"]):
+        out[thread_id]["status"] = "running"
     return list(out.values())
+
+
+def _running(storage: Storage, thread_ids: list[str]) -> set[str]:
+    """Those of ``thread_ids`` a process runs now (:meth:`Storage.running_threads`, which takes
+    no lock, so a run starting meanwhile is never refused); empty when it cannot tell."""
+    return (storage.running_threads(thread_ids) or set()) if thread_ids else set()
+
+
+def _run_status(storage: Storage, thread_id: str, recorded: str | None) -> str:
+    """What ``inspect`` calls the thread's run: :func:`app.runs.threads.thread_status` of its
+    recorded status, ``running`` while a process runs it."""
+    return thread_status(recorded, running=bool(_running(storage, [thread_id])))
 
 
 def _thread_row(thread_id: str, run: dict[str, Any], snap: Any) -> dict[str, Any]:
@@ -229,7 +245,7 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         "thread_id": thread_id,
         "topic": last.get("topic") or (run or {}).get("topic"),
         "as_of": last.get("as_of") or (run or {}).get("as_of"),
-        "run_status": thread_status((run or {}).get("status")),
+        "run_status": _run_status(storage, thread_id, (run or {}).get("status")),
         "next": list(history[-1].next) if history else [],
         # every other channel of the latest checkpoint (the envelopes are the rows below): what
         # a key of your own (docs/extending.md, "Add a state key") holds

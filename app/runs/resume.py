@@ -11,12 +11,17 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.errors import NothingToResume
+from app.errors import NothingToResume, ThreadMismatch
 from app.research.review import awaiting, resume_command
 from app.research.rounds import routing_of
 from app.runs.threads import is_unfinished
 
-__all__ = ["Start", "StartCounts", "progress_at_start", "restored_envelope_ids", "what_to_run"]
+__all__ = ["PLANNED_CHOICES", "Start", "StartCounts", "check_planned_choices",
+           "progress_at_start", "restored_envelope_ids", "what_to_run"]
+
+PLANNED_CHOICES = ("review", "rounds")
+"""The client choices ``plan`` writes into the thread's state (``state.Routing``): a run that
+continues the thread after its plan goes on with the plan's, whatever the run's context says."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,42 @@ def what_to_run(topic: str | None, as_of: str, review: dict[str, Any] | None, sn
     if topic is None:
         raise NothingToResume(f"thread {thread_id!r} has no recorded topic; start it again")
     return Start(graph_input, topic, as_of, resumed_from)
+
+
+def check_planned_choices(asked: Mapping[str, Any], snapshot: Any, thread_id: str) -> None:
+    """Refuse a choice given explicitly (a flag of ``resume``, ``review`` or of ``research`` on
+    an unfinished thread) that the thread's plan fixed otherwise: the run would continue with
+    the plan's (``resume T --review`` of a thread planned without review ran to the end
+    without pausing, and ``--rounds 5`` took the plan's 2, without a word). A thread that is not
+    unfinished plans again, and one killed before ``plan`` ran has no plan yet: both take them.
+
+    Args:
+        asked: the choices given explicitly, by name (only :data:`PLANNED_CHOICES` are read).
+        snapshot: the thread's ``StateSnapshot`` (of the checkpoint the run continues).
+        thread_id: for the message.
+
+    Raises:
+        app.errors.ThreadMismatch: one line naming the plan's value and the way out.
+    """
+    routing = (snapshot.values or {}).get("routing") or {}
+    if not is_unfinished(snapshot):
+        return
+    for name in PLANNED_CHOICES:
+        if name in asked and name in routing and asked[name] != routing[name]:
+            given = _as_flag(name, asked[name])
+            planned = (f"with {_as_flag(name, routing[name])}" if routing[name] else
+                       f"without {_as_flag(name, True)}")
+            raise ThreadMismatch(
+                f"thread {thread_id!r} is unfinished and was planned {planned}, which a run "
+                f"that continues it keeps: leave {given} out, or run its topic on a new thread "
+                f"with --fresh {given}")
+
+
+def _as_flag(name: str, value: Any) -> str:
+    """The flag that asks for ``value`` (``--review``, ``--rounds 5``; "" for no review)."""
+    if name == "review":
+        return "--review" if value else ""
+    return f"--{name} {value}"
 
 
 @dataclass(frozen=True)

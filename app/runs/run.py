@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from app.errors import NothingToReview, ThreadMismatch
@@ -22,7 +22,7 @@ from app.graph.build import worker_names
 from app.graph.resources import Resources
 from app.research.review import ReviewPause, awaiting
 from app.research.rounds import recursion_limit
-from app.runs.resume import Start, progress_at_start, what_to_run
+from app.runs.resume import Start, check_planned_choices, progress_at_start, what_to_run
 from app.runs.stream import Event, stream_run, what_was_saved
 from app.runs.summary import RunSummary, summarize_run
 from app.runs.threads import (
@@ -35,7 +35,7 @@ from app.runs.threads import (
     research_graph,
     run_thread_id,
 )
-from app.settings.config import Settings
+from app.settings.config import MAX_CONCURRENCY_BOUND, Settings
 from app.storage import Storage, StorageLost, ThreadBusy, storage_of
 
 __all__ = [
@@ -43,9 +43,10 @@ __all__ = [
     "run_research",
 ]
 
-THREAD_POOL_SIZE = 128
-"""LangGraph's ``max_concurrency``: more threads than tasks in any superstep, so the saving of
-a finished task's pending writes never queues behind workers waiting to start."""
+THREAD_POOL_SIZE = MAX_CONCURRENCY_BOUND
+"""LangGraph's ``max_concurrency`` (128): more threads than tasks in any usual superstep, so the
+saving of a finished task's pending writes never queues behind workers waiting to start. It
+also caps how many workers run at once, hence ``--max-concurrency``'s bound."""
 
 
 @dataclass
@@ -73,6 +74,10 @@ class RunRequest:
     (a copy of it becomes the latest checkpoint, without the decision recorded there), then
     resume with ``review``. Resuming the old checkpoint directly would replay its old decision:
     LangGraph keeps a pause's resume value as a pending write of that checkpoint."""
+    asked: dict[str, Any] = field(default_factory=dict)
+    """The settings given explicitly (the CLI's flags), by name: a client choice the thread's
+    plan fixed otherwise is refused when the run continues the thread
+    (:func:`app.runs.resume.check_planned_choices`)."""
 
 
 class OpenGraph(NamedTuple):
@@ -128,7 +133,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
 
     Raises:
         ThreadMismatch: the thread belongs to another topic/as_of, or is unfinished on
-            another corpus.
+            another corpus or was planned with other choices than ``request.asked``.
         ThreadBusy: another process is running this thread.
         ThreadBroken: the thread's checkpoint cannot be read back (the message names --fresh).
         app.errors.UnknownThread: ``topic`` is None and the thread does not exist.
@@ -152,7 +157,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
     with storage.thread_lock(thread_id), \
             open_graph(settings, resources=resources) as (graph, labels, resources):
         workers = worker_names(graph)  # the compiled graph says which workers it has
-        snapshot = _read_thread(graph, config, thread_id, request.checkpoint_id)
+        snapshot = _read_thread(graph, config, thread_id, request)
         values = snapshot.values or {}
         check_thread(request.topic, settings, thread_id, recorded, as_of=request.as_of,
                      state=values)
@@ -287,22 +292,28 @@ def _open_resources(settings: Settings, thread_id: str, recorded: dict[str, Any]
     return resources
 
 
-def _read_thread(graph: Any, config: dict[str, Any], thread_id: str,
-                 checkpoint_id: str | None) -> Any:
-    """The thread's ``StateSnapshot``, after forking it from ``checkpoint_id`` when given
-    (``update_state(..., as_node="__copy__")``: LangGraph's fork by copy, for time travel).
+def _read_thread(graph: Any, config: dict[str, Any], thread_id: str, request: RunRequest
+                 ) -> Any:
+    """The thread's ``StateSnapshot``, after forking it from ``request.checkpoint_id`` when
+    given (``update_state(..., as_node="__copy__")``: LangGraph's fork by copy, for time
+    travel); the choices ``request`` asks for are checked against its plan first.
 
     Raises:
         ThreadBroken: LangGraph cannot read the checkpoint back (e.g. saved writes it refuses
             to apply again).
+        ThreadMismatch: a choice asked for differs from the plan's
+            (:func:`app.runs.resume.check_planned_choices`); nothing was written.
     """
-    if checkpoint_id is not None:
-        old = {"configurable": {"thread_id": thread_id, "checkpoint_id": checkpoint_id}}
+    if request.checkpoint_id is not None:
+        old = {"configurable": {"thread_id": thread_id, "checkpoint_id": request.checkpoint_id}}
+        check_planned_choices(request.asked, graph.get_state(old), thread_id)
         graph.update_state(old, None, as_node="__copy__")
     try:
-        return graph.get_state(config)
+        snapshot = graph.get_state(config)
     except Exception as exc:
         from workers.errors import one_line
 
         raise ThreadBroken(f"thread {thread_id!r} cannot be resumed: {one_line(exc, 200)}; "
                            "start a new thread with --fresh") from exc
+    check_planned_choices(request.asked, snapshot, thread_id)
+    return snapshot

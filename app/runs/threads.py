@@ -103,20 +103,23 @@ _SHOWN = {"finished": "finished", "failed": "failed", "error": "failed", "runnin
           "interrupted": "unfinished", "awaiting_review": "awaiting review"}
 
 
-def thread_status(run_status: str | None, snapshot: Any = None) -> str:
+def thread_status(run_status: str | None, snapshot: Any = None,
+                  running: bool = False) -> str:
     """What ``threads`` and ``inspect`` call a thread: ``finished``, ``failed`` (completed with
-    errors, or stopped by an exception), ``unfinished`` (killed, interrupted, or still running
-    in another process), ``awaiting review`` or ``unknown``.
+    errors, or stopped by an exception), ``running`` (a process runs it now), ``unfinished``
+    (killed or interrupted: resume it; or running, where the storage cannot tell), ``awaiting
+    review`` or ``unknown``.
 
     Args:
         run_status: the ``status`` of its ``runs`` row (None: no row).
         snapshot: its latest state, if read: a run recorded ``finished`` whose state still has
             work (:func:`is_unfinished`) is ``unfinished``.
+        running: a process holds its lock now (:meth:`app.storage.Storage.running_threads`).
     """
     status = _SHOWN.get(run_status or "", "unknown")
     if status == "finished" and snapshot is not None and is_unfinished(snapshot):
-        return "unfinished"
-    return status
+        status = "unfinished"
+    return "running" if status == "unfinished" and running else status
 
 
 def research_graph(checkpointer: Any, *, web: bool = True, resources: Any = None) -> Any:

@@ -40,21 +40,43 @@ def check_crash_at(value: str) -> None:
 
 def check_database_url(url: str) -> None:
     """Refuse a database URL that is not PostgreSQL's (``postgresql://`` or ``postgres://``),
-    or whose user or password holds an unencoded ``@`` (libpq would resolve the rest of the
-    password as the host name, and print it in its error):
-    the one check of ``RESEARCH_DATABASE_URL``/``--database-url``, also made by
+    or that libpq would read otherwise than it is written: a reserved character in the user or
+    password unencoded. libpq takes the user and password up to the first ``@`` before any
+    ``/``; so a second ``@`` there, or a ``/`` in the password (libpq then reads no password: the
+    host is ``user``, the port the password's start, and the rest lands in the database name
+    or the query, which libpq's own errors print), is refused, as is what such a misreading
+    leaves: an ``@`` before the query, a port that is no number, a query item without ``=``,
+    a ``%`` that starts no ``%XX``. ``?`` and ``#`` in a password are read as written. The one
+    check of ``RESEARCH_DATABASE_URL``/``--database-url``, also made by
     :func:`app.storage.open_storage` for callers that skip the settings.
 
     Raises:
-        ValueError: one line naming the expected scheme.
+        ValueError: one line naming the expected scheme, or how to write the URL (never
+            showing it: it may hold a password).
     """
     # the database is the deployment's, not a run's: declared on Settings, never in the context
     if not url.startswith(("postgresql://", "postgres://")):
         raise ValueError("expected a postgresql:// URL")
-    authority = url.partition("://")[2].split("/", 1)[0].split("?", 1)[0]
-    if authority.count("@") > 1:  # libpq takes the host from the first '@' (and prints it)
-        raise ValueError("the URL's user or password holds an '@': write it as %40 "
-                         "(postgresql://user:p%40ss@host/db)")
+    rest = url.partition("://")[2]
+    authority, slash, tail = rest.partition("/")
+    path, _, query = (tail if slash else "").partition("?")
+    hosts = authority.rpartition("@")[2].partition("?")[0]
+    if (authority.count("@") > 1 or "@" in path or not all(
+            _port_ok(host) for host in hosts.split(","))
+            or any(item and "=" not in item for item in query.split("&"))
+            or re.search(r"%(?![0-9A-Fa-f]{2})", rest)):
+        raise ValueError("the URL does not read as postgresql://user:password@host:port/db: "
+                         "write an '@', '/' or '%' of the user or password percent-encoded "
+                         "(%40, %2F, %25)")
+
+
+def _port_ok(host: str) -> bool:
+    """Whether ``host`` (``name``, ``name:port``, ``[v6]``, ``[v6]:port``) has no port, or a
+    number."""
+    if host.startswith("["):
+        host = host.partition("]")[2]
+    _, colon, port = host.rpartition(":")
+    return not colon or port == "" or port.isdigit()
 
 
 def check_searxng_url(url: str) -> None:

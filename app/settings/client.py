@@ -84,20 +84,12 @@ def resolve(context: Mapping[str, Any] | RunContext | None, settings: Settings) 
     # None is "the default" for every field that takes it: the operator's, never "none" (a
     # client's max_tokens=None would lift the operator's budget past max_tokens_limit)
     choices = {k: v for k, v in given.items() if k in CLIENT_SETTINGS and v is not None}
+    _check_bounds(choices, settings)  # first: the operator's bound is within the declared range
     try:
         checked = RunContext(**choices)  # types and declared ranges
     except TypeError as exc:  # e.g. a list for a number
         raise ConfigError(f"context: {exc}") from None
     choices = {k: getattr(checked, k) for k in choices}
-    for spec in specs_of(RunContext):
-        value = choices.get(spec.name)
-        if spec.bound is None or value is None:
-            continue
-        limit = getattr(settings, spec.bound)
-        if limit is not None and value > limit:
-            env = next(s.env for s in specs_of(Settings) if s.name == spec.bound)
-            raise ConfigError(f"{spec.name}: {value} is past this server's bound of {limit} "
-                              f"({env})")
     allowed = settings.models_allowed()
     for key in MODEL_FIELDS:
         if choices.get(key) is not None and choices[key] not in allowed:
@@ -110,6 +102,24 @@ def resolve(context: Mapping[str, Any] | RunContext | None, settings: Settings) 
         missing = "SearXNG URL (SEARXNG_URL)" if searxng else "Tavily key (TAVILY_API_KEY)"
         raise ConfigError(f"web: this server has no {missing}, so a run cannot search the web")
     return replace(settings.context(), **choices)
+
+
+def _check_bounds(choices: Mapping[str, Any], settings: Settings) -> None:
+    """Refuse a client's number past the operator's bound on it (``rounds_limit``...); a value
+    that is no number is left to ``RunContext``'s own check.
+
+    Raises:
+        ConfigError: ``KEY: VALUE is past this server's bound of LIMIT (VARIABLE)``.
+    """
+    for spec in specs_of(RunContext):
+        value = choices.get(spec.name)
+        if spec.bound is None or isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        limit = getattr(settings, spec.bound)
+        if limit is not None and value > limit:
+            env = next(s.env for s in specs_of(Settings) if s.name == spec.bound)
+            raise ConfigError(f"{spec.name}: {value} is past this server's bound of {limit} "
+                              f"({env})")
 
 
 def check_run_config(config: Mapping[str, Any], settings: Settings,

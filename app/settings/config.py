@@ -70,6 +70,11 @@ SEARCH_PROVIDERS = ("tavily", "searxng")
 
 
 ROUNDS_BOUND = 1000
+MAX_CONCURRENCY_BOUND = 128
+"""The most workers at once: the size of a CLI run's LangGraph thread pool
+(``app.runs.run.THREAD_POOL_SIZE``), which runs every task, so a worker limiter above it is
+capped by the pool. ``--max-concurrency`` (and its variable and bound) above it is refused, not
+cut without a word."""
 SEARCH_K_BOUND = 50
 """The most passages a corpus search returns (``workers.sources.MAX_K``, which the search cuts
 ``k`` to): ``--search-k`` above it is refused, not cut without a word."""
@@ -110,14 +115,17 @@ class RunContext:
                                           "RESEARCH_MODEL)")
     corpus_name: str | None = setting(
         flag="--corpus-name", metavar="NAME",
-        help="the corpus by name: one of RESEARCH_CORPORA (default: --corpus, or the package "
-             "docs); what a served run's context names instead of a folder")
+        help="the corpus by name: one of RESEARCH_CORPORA, never with --corpus (default: "
+             "--corpus, or the package docs); what a served run's context names instead of a "
+             "folder")
     search_k: int = setting(5, env="RESEARCH_SEARCH_K", flag="--search-k", minimum=1,
                             maximum=SEARCH_K_BOUND, bound="search_k_limit",
                             help=f"passages one corpus search returns (at most {SEARCH_K_BOUND})")
     max_concurrency: int = setting(4, env="RESEARCH_MAX_CONCURRENCY", flag="--max-concurrency",
-                                   minimum=1, bound="max_concurrency_limit",
-                                   help="workers running at once")
+                                   minimum=1, maximum=MAX_CONCURRENCY_BOUND,
+                                   bound="max_concurrency_limit",
+                                   help=f"workers running at once (at most "
+                                        f"{MAX_CONCURRENCY_BOUND})")
     rounds: int = setting(2, env="RESEARCH_ROUNDS", flag="--rounds", minimum=1,
                           maximum=ROUNDS_BOUND, bound="rounds_limit",
                           help=f"dispatch rounds (re-dispatch of failed tasks; at most "
@@ -179,9 +187,9 @@ class Settings(RunContext):
         help="text files (.md .txt .rst .py .html) larger than this many bytes are skipped when "
              "a folder is indexed, each named in the run's notes (PDF and .docx: 32 MB)")
     corpora: tuple[str, ...] = setting(
-        (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER",
+        (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER", keyed=True,
         help="comma-separated NAME=FOLDER corpora a served run may choose by name "
-             "(context corpus_name)")
+             "(context corpus_name), each NAME once")
     report_out: str | None = setting(flag="--out", help="report file, or folder (a trailing / "
                                      "makes it one) (default: DATA_DIR/reports/)")
     allowed_models: tuple[str, ...] = setting(
@@ -191,7 +199,7 @@ class Settings(RunContext):
     rounds_limit: int = setting(5, env="RESEARCH_ROUNDS_LIMIT", minimum=1, maximum=ROUNDS_BOUND,
                                 help="most rounds a served run's context may ask for")
     max_concurrency_limit: int = setting(
-        16, env="RESEARCH_MAX_CONCURRENCY_LIMIT", minimum=1,
+        16, env="RESEARCH_MAX_CONCURRENCY_LIMIT", minimum=1, maximum=MAX_CONCURRENCY_BOUND,
         help="most workers at once a served run's context may ask for")
     search_k_limit: int = setting(20, env="RESEARCH_SEARCH_K_LIMIT", minimum=1,
                                   maximum=SEARCH_K_BOUND,
@@ -258,11 +266,11 @@ class Settings(RunContext):
                                  help="seconds an MCP server may take to start, and one MCP tool "
                                       "call to answer")
     api_tokens: tuple[str, ...] = setting(
-        (), env="RESEARCH_API_TOKENS", secret=True, metavar="TOKEN=USER",
+        (), env="RESEARCH_API_TOKENS", secret=True, metavar="TOKEN=USER", keyed=True,
         check=check_api_token,
-        help="comma-separated TOKEN=USER pairs: LangGraph Server asks every request for "
-             "Authorization: Bearer TOKEN, and each user sees only their own threads (default: "
-             "no auth; docs/deploy.md)")
+        help="comma-separated TOKEN=USER pairs, each TOKEN once: LangGraph Server asks every "
+             "request for Authorization: Bearer TOKEN, and each user sees only their own threads "
+             "(default: no auth; docs/deploy.md)")
     # Fault injection (tests and workshops; see app/runs/faults.py and docs/walkthrough.md).
     fail_rate: float = setting(0.0, flag="--fail-rate", minimum=0, maximum=1, metavar="P",
                                group="faults", help="each worker attempt raises a transient "

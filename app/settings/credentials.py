@@ -27,15 +27,25 @@ _SECRET_KEY = re.compile(r"password|secret|token", re.IGNORECASE)
 
 
 def _split_url(url: str) -> tuple[str, str, str, str] | None:
-    """``(scheme "://", userinfo, host and the rest of the authority, path query fragment)``;
-    the userinfo ends at the *last* ``@`` of the authority (a password may hold one). None:
-    not a URL."""
+    """``(scheme "://", userinfo, host and the rest of the authority, path query fragment)``,
+    the userinfo read as libpq reads it: up to an ``@`` before the first ``/``, so a password
+    may hold ``?`` or ``#`` (an RFC 3986 reading ended the authority there and left the password
+    in view), and up to the *last* such ``@`` (a password may hold one). A password holding a
+    ``/`` (libpq cannot read it; the settings refuse it) ends at an ``@`` before the query.
+    None: not a URL."""
     scheme, sep, rest = url.partition("://")
     if not sep:
         return None
-    end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
-    userinfo, at, host = rest[:end].rpartition("@")
-    return scheme + sep, userinfo + at, host, rest[end:]
+    slash = rest.find("/")
+    slash = len(rest) if slash < 0 else slash
+    at = rest.rfind("@", 0, slash)
+    if at < 0:
+        path_end = min((i for i in (rest.find(c, slash) for c in "?#") if i >= 0),
+                       default=len(rest))
+        at = rest.rfind("@", slash, path_end)
+    after = rest[at + 1:]
+    end = min((i for i in (after.find(c) for c in "/?#") if i >= 0), default=len(after))
+    return scheme + sep, rest[:at + 1], after[:end], after[end:]
 
 
 def url_secrets(value: str) -> list[str]:

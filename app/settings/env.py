@@ -18,7 +18,7 @@ from typing import Any
 
 from app.settings.config import ENV_VARS, Settings
 from app.settings.credentials import default_model
-from app.settings.spec import ConfigError, SettingSpec, parse_setting
+from app.settings.spec import ConfigError, SettingSpec, check_keys, parse_setting
 
 __all__ = ["OTHER_VARIABLES", "PREFIX", "load_settings", "unknown_variables"]
 
@@ -43,8 +43,10 @@ def _parse_env(name: str, spec: SettingSpec, raw: str) -> Any:
     """One variable's value: a repeatable setting takes a comma-separated list."""
     if not spec.repeated:
         return parse_setting(name, spec, raw)
-    items = [parse_setting(name, spec, part) for part in raw.split(",")]
-    return tuple(item for item in items if item is not None) or None
+    items = tuple(item for part in raw.split(",")
+                  if (item := parse_setting(name, spec, part)) is not None)
+    check_keys(name, spec, items)  # refused here, so the line says where it was set
+    return items or None
 
 
 PREFIX = "RESEARCH_"

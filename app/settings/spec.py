@@ -19,8 +19,8 @@ from dataclasses import MISSING, dataclass, field, fields
 from functools import cache
 from typing import Any
 
-__all__ = ["ConfigError", "SettingSpec", "coerce", "parse_setting", "setting", "specs_of",
-           "validate"]
+__all__ = ["ConfigError", "SettingSpec", "check_keys", "coerce", "parse_setting", "setting",
+           "specs_of", "validate"]
 
 
 class ConfigError(ValueError):
@@ -31,7 +31,7 @@ def setting(default: Any = None, *, help: str, env: str | None = None, flag: str
             minimum: float | None = None, exclusive: bool = False, maximum: float | None = None,
             choices: tuple[str, ...] | None = None, metavar: str | None = None,
             group: str = "run", check: Callable[[Any], Any] | None = None,
-            secret: bool = False, bound: str | None = None) -> Any:
+            secret: bool = False, bound: str | None = None, keyed: bool = False) -> Any:
     """Declare one setting: a dataclass field with its metadata.
 
     Args:
@@ -49,10 +49,12 @@ def setting(default: Any = None, *, help: str, env: str | None = None, flag: str
         bound: for a setting a run's client may choose (a ``RunContext`` field): the name of
             the operator's setting that caps what a client may ask for (e.g. ``rounds_limit``);
             the command line, the operator, is not capped.
+        keyed: a repeatable setting of ``KEY=VALUE`` items (``metavar`` names both): a key given
+            twice with two values is refused (:func:`check_keys`).
     """
     meta = {"help": help, "env": env, "flag": flag, "minimum": minimum, "exclusive": exclusive,
             "maximum": maximum, "choices": choices, "metavar": metavar, "group": group,
-            "check": check, "secret": secret, "bound": bound}
+            "check": check, "secret": secret, "bound": bound, "keyed": keyed}
     if isinstance(default, (list, dict)):
         raise TypeError("use a tuple for a repeatable setting's default (the context is frozen)")
     return field(default=default, metadata=meta, repr=not secret)
@@ -81,6 +83,8 @@ class SettingSpec:
     secret: bool
     bound: str | None
     """The operator's setting that caps a client's value (see :func:`setting`)."""
+    keyed: bool = False
+    """``KEY=VALUE`` items, each key once (see :func:`setting`)."""
 
 
 @cache
@@ -102,7 +106,7 @@ def specs_of(cls: type) -> tuple[SettingSpec, ...]:
             default=None if f.default is MISSING else f.default, help=m["help"], env=m["env"],
             flag=m["flag"], minimum=m["minimum"], exclusive=m["exclusive"], maximum=m["maximum"],
             choices=m["choices"], metavar=m["metavar"], group=m["group"], check=m["check"],
-            secret=m["secret"], bound=m["bound"]))
+            secret=m["secret"], bound=m["bound"], keyed=m["keyed"]))
     return tuple(out)
 
 
@@ -132,6 +136,27 @@ def validate(label: str, spec: SettingSpec, value: Any) -> None:
         return
     for item in value if spec.repeated else (value,):
         _validate_item(label, spec, item)
+    if spec.repeated:
+        check_keys(label, spec, value)
+
+
+def check_keys(label: str, spec: SettingSpec, items: tuple[str, ...]) -> None:
+    """Refuse a ``keyed`` setting's key given twice with two values (``RESEARCH_CORPORA=
+    docs=/a,docs=/b``): which one wins would be a guess. A secret key (a token) is not shown.
+
+    Raises:
+        ConfigError: one line naming ``label`` and the two values.
+    """
+    if not spec.keyed:
+        return
+    key_word, _, value_word = (spec.metavar or "KEY=VALUE").partition("=")
+    seen: dict[str, str] = {}
+    for key, _, value in (item.partition("=") for item in items):
+        key, value = key.strip(), value.strip()
+        if seen.setdefault(key, value) != value:
+            which = f"a {key_word}" if spec.secret else f"{key_word} {key!r}"
+            raise ConfigError(f"{label}: {which} is given twice, with {value_word} "
+                              f"{seen[key]!r} and {value!r}; give each {key_word} once")
 
 
 def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
@@ -84,6 +85,9 @@ class ThreadBusy(TryLater):
     """Another process is running this thread right now (exit 75: the input was fine, the
     thread is in use; run the command again once the other process is done)."""
 
+    thread_id: str | None = None
+    """The thread (set by :meth:`of`)."""
+
     @classmethod
     def of(cls, thread_id: str, *, retry_in: float | None = None) -> ThreadBusy:
         """The error every backend's :meth:`Storage.thread_lock` raises for ``thread_id``: one
@@ -93,8 +97,10 @@ class ThreadBusy(TryLater):
         if retry_in is not None:
             wait += (f" (if it was killed, its lease expires in {max(1, round(retry_in))} s;"
                      " then resume)")
-        return cls(f"thread {thread_id!r} is being run by another process; {wait}, or "
+        busy = cls(f"thread {thread_id!r} is being run by another process; {wait}, or "
                    "use --fresh for a new thread")
+        busy.thread_id = thread_id
+        return busy
 
 
 def is_transient_storage_error(exc: BaseException) -> bool:
@@ -154,6 +160,17 @@ class Storage(ABC):
         Raises:
             ThreadBusy: another process holds it.
         """
+
+    def running_threads(self, thread_ids: Iterable[str]) -> set[str] | None:
+        """Those of ``thread_ids`` whose :meth:`thread_lock` a live process holds now, found
+        without taking any lock: a reader that took one, even for a moment, would make a run
+        starting then exit 75. None: this storage cannot tell (a killed run and a live one
+        then look alike).
+
+        Raises:
+            StorageError: the database cannot be reached.
+        """
+        return None
 
     def vanished(self) -> str | None:
         """One line saying the storage was deleted under this process (the data dir or its

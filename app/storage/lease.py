@@ -34,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LEASES_DDL", "LEASE_TTL", "Lease", "LeaseBusy"]
+__all__ = ["LEASES_DDL", "LEASE_TTL", "Lease", "LeaseBusy", "live_leases"]
 
 LEASE_TTL = 30.0
 """Seconds a lease outlives its holder's last heartbeat (renewed every ``LEASE_TTL / 3``)."""
@@ -110,6 +110,18 @@ def _dead_here(holder: str) -> bool:
         return False
     start = _start_time(int(who.get("pid", 0)))
     return start is None or start != who.get("start")
+
+
+_LIVE = """SELECT name, holder FROM leases WHERE name = ANY(%s)
+AND expires_at > clock_timestamp()"""
+
+
+def live_leases(conn: Any, names: list[str]) -> set[str]:
+    """Those of ``names`` whose lease is held now (unexpired, and its holder not provably dead:
+    a holder on another machine killed less than ``ttl`` seconds ago still counts), read
+    without taking any; the ``leases`` table must exist."""
+    rows = conn.execute(_LIVE, (names,)).fetchall()
+    return {row["name"] for row in rows if not _dead_here(row["holder"])}
 
 
 class Lease:

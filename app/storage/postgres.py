@@ -49,7 +49,7 @@ from typing import Any
 
 from app.settings.credentials import redact_url
 from app.storage.base import ROOT_THREADS_SQL, Storage, StorageError, ThreadBusy, TryLater
-from app.storage.lease import LEASE_TTL, LEASES_DDL, Lease, LeaseBusy
+from app.storage.lease import LEASE_TTL, LEASES_DDL, Lease, LeaseBusy, live_leases
 from app.storage.results import SCHEMA, ResultsStore
 
 __all__ = ["PostgresResults", "PostgresStorage", "pooler_error", "redact_url"]
@@ -299,6 +299,15 @@ class PostgresStorage(Storage):
         if (cause := lost_connection(exc)) is None:
             return None
         return f"the PostgreSQL database at {self.label} went away ({cause})"
+
+    def running_threads(self, thread_ids: Iterable[str]) -> set[str] | None:
+        """The threads whose lease ``thread:ID`` is held now (:func:`app.storage.lease.
+        live_leases`: one ``SELECT``, no lease taken)."""
+        names = [f"thread:{t}" for t in thread_ids]
+        with self._pooler_errors(), self._connect() as conn:
+            if not names or not _has_table(conn, "leases"):
+                return set()
+            return {name.removeprefix("thread:") for name in live_leases(conn, names)}
 
     def thread_ids(self, saver: Any) -> list[str]:
         """:data:`~app.storage.base.ROOT_THREADS_SQL` on the saver's connection."""

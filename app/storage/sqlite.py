@@ -292,13 +292,12 @@ class SqliteStorage(Storage):
         except ImportError:  # pragma: no cover - not POSIX: run unlocked
             yield
             return
-        folder = self.data_dir / "locks"
-        path = folder / f"{sha8(thread_id)}.lock"
+        path = self._lock_path(thread_id)
         if read_only and not path.is_file():
             yield
             return
         if not read_only:
-            folder.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "r" if read_only else "a+") as handle:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -308,6 +307,25 @@ class SqliteStorage(Storage):
                 yield
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _lock_path(self, thread_id: str) -> Path:
+        return self.data_dir / "locks" / f"{sha8(thread_id)}.lock"
+
+    def running_threads(self, thread_ids: Iterable[str]) -> set[str] | None:
+        """The threads whose lock file a process holds a ``flock`` on, read from Linux's
+        ``/proc/locks`` (no lock is taken); None where there is none (another OS)."""
+        held = held_flocks()
+        if held is None:
+            return None
+        out = set()
+        for thread_id in thread_ids:
+            try:
+                found = os.stat(self._lock_path(thread_id))
+            except OSError:  # no lock file: no run ever locked it here
+                continue
+            if (os.major(found.st_dev), os.minor(found.st_dev), found.st_ino) in held:
+                out.add(thread_id)
+        return out
 
     def thread_ids(self, saver: Any) -> list[str]:
         """:data:`~app.storage.base.ROOT_THREADS_SQL` on the saver's ``checkpoints`` table (its
@@ -348,3 +366,22 @@ def _is_damaged(path: Path) -> bool:
         return True
     finally:
         conn.close()
+
+
+def held_flocks(proc_locks: str = "/proc/locks") -> set[tuple[int, int, int]] | None:
+    """``(major, minor, inode)`` of each file a process holds a ``flock`` on: the ``FLOCK``
+    lines of Linux's ``/proc/locks`` (``1: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE 0 EOF``; a
+    waiter's line has ``->`` before ``FLOCK``). None when it cannot be read."""
+    try:
+        text = Path(proc_locks).read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return None
+    out = set()
+    for fields in (line.split() for line in text.splitlines()):
+        if len(fields) > 5 and fields[1] == "FLOCK" and fields[5].count(":") == 2:
+            major, minor, inode = fields[5].split(":")
+            try:
+                out.add((int(major, 16), int(minor, 16), int(inode)))
+            except ValueError:
+                continue
+    return out

@@ -1,5 +1,5 @@
-"""Settings: CLI flag > environment > ``.env`` > default, conversions and bounds, the model
-factory's client settings, and that no key is ever shown."""
+"""Settings: CLI flag > environment > ``.env`` > default, conversions and bounds, one declaration
+of each setting, and that no key is ever shown (the model factory's: test_model_factory.py)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pydantic import BaseModel
 
-from app.llm.models import (
-    LOCAL_SERVER_API_KEY,
-    describe_model,
-    make_model,
-    model_provider,
-    structured_output,
-)
 from app.settings.config import ENV_VARS, ConfigError, Settings
 from app.settings.credentials import DEFAULT_OPENAI_MODEL, web_key
 from app.settings.env import load_settings
@@ -184,98 +176,6 @@ def test_env_example_lists_every_variable():
     assert "sk-" not in text.replace("sk-...", "")  # no real-looking key in the example
 
 
-# --- the model factory --------------------------------------------------------------------------
-
-def _settings(**kw) -> Settings:
-    return Settings(**{"model": "openai:gpt-4.1-mini", "openai_api_key": KEY, **kw})
-
-
-def test_real_model_gets_no_client_retries_a_timeout_and_the_shared_rate_limiter():
-    s = _settings(timeout=7.5, requests_per_second=3.0)
-    a = make_model("openai:gpt-4.1-mini", s)
-    b = make_model("openai:gpt-4.1-nano", s)
-    assert not a.offline
-    assert a.model.max_retries == 0 and a.model.root_client.max_retries == 0
-    assert a.model.request_timeout == 7.5
-    assert a.model.rate_limiter is not None and a.model.rate_limiter is b.model.rate_limiter
-    assert a.model.openai_api_key.get_secret_value() == KEY
-    assert KEY not in repr(a.model) and KEY not in a.label
-
-
-def test_zero_requests_per_second_means_no_limiter():
-    # No requests-per-second bucket; what is left is the provider's Retry-After gate, which
-    # never waits while no server asked it to (app/llm/provider.py).
-    limiter = make_model("openai:gpt-4.1-mini", _settings(requests_per_second=0)).model.rate_limiter
-    assert limiter.inner is None and limiter.gate.remaining() == 0
-    assert all(limiter.acquire(blocking=False) for _ in range(1000))
-
-
-def test_base_url_is_passed_and_named_without_credentials():
-    s = _settings(openai_base_url="http://user:secret@127.0.0.1:8000/v1?token=abc")
-    choice = make_model("openai:gpt-4.1-mini", s)
-    assert str(choice.model.root_client.base_url).startswith("http://user:secret@127.0.0.1:8000")
-    assert choice.label == "openai:gpt-4.1-mini via http://127.0.0.1:8000/v1"
-    assert "secret" not in choice.label and "token" not in choice.label
-
-
-def test_local_server_needs_no_key():
-    s = Settings(model="openai:llama3.1", openai_base_url="http://127.0.0.1:11434/v1")
-    choice = make_model(s.model, s)
-    assert choice.model.openai_api_key.get_secret_value() == LOCAL_SERVER_API_KEY
-
-
-def test_openai_model_without_key_or_base_url_is_a_config_error(monkeypatch):
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    with pytest.raises(ConfigError, match="needs OPENAI_API_KEY"):
-        make_model("openai:gpt-4.1-mini", Settings(model="openai:gpt-4.1-mini"))
-
-
-@pytest.mark.parametrize("spec", ["", "   "])
-def test_empty_model_is_a_config_error(spec):
-    with pytest.raises(ConfigError):
-        make_model(spec, _settings())
-
-
-def test_unknown_provider_is_a_config_error_without_the_key():
-    with pytest.raises(ConfigError) as info:
-        make_model("nosuchprovider:some-model", _settings())
-    assert KEY not in str(info.value)
-
-
-def test_offline_model():
-    choice = make_model("offline", _settings())
-    assert choice.offline and choice.label == "offline (deterministic, extractive)"
-    assert describe_model("offline", _settings(openai_base_url="http://x/v1")) == choice.label
-
-
-def test_model_provider():
-    assert model_provider("openai:gpt-4.1-mini") == "openai"
-    assert model_provider("gpt-4.1-mini") == "openai"
-    assert model_provider("ollama:llama3.1:8b") == "ollama"
-    assert model_provider("anthropic:claude-x") == "anthropic"
-    assert model_provider("llama3") is None
-
-
-class _Schema(BaseModel):
-    value: str
-
-
-def test_structured_output_asks_for_function_calling_where_the_model_takes_a_method():
-    calls = []
-
-    class WithMethod:
-        def with_structured_output(self, schema, *, include_raw=False, method="json_schema"):
-            calls.append((schema, include_raw, method))
-
-    class WithoutMethod:
-        def with_structured_output(self, schema, *, include_raw=False, **kwargs):
-            calls.append((schema, include_raw, kwargs))
-
-    structured_output(WithMethod(), _Schema)
-    structured_output(WithoutMethod(), _Schema)
-    assert calls == [(_Schema, True, "function_calling"), (_Schema, True, {})]
-
-
 # --- one declaration: the run context, the variables, the flags ---------------------------------
 
 def test_search_k_is_a_setting_from_env_and_flag():
@@ -306,7 +206,7 @@ def test_the_run_context_is_plain_json_and_carries_no_credentials():
     import dataclasses
     import json
 
-    from app.settings.config import OPERATOR_ONLY, RunContext, Settings
+    from app.settings.config import OPERATOR_ONLY, RunContext
 
     s = load_settings(env={"OPENAI_API_KEY": KEY, "RESEARCH_CORPUS": "docs"}, env_file=None)
     context = s.with_overrides(fail_workers=("critic:1",), rounds=3).context()
@@ -324,7 +224,6 @@ def test_the_run_context_is_plain_json_and_carries_no_credentials():
                                               ("durability", "never"), ("fail_rate", 2.0),
                                               ("crash_at", "lunch")])
 def test_a_bad_context_value_is_a_one_line_error_naming_the_field(field, value):
-    from app.settings.config import Settings
 
     with pytest.raises(ConfigError) as info:
         Settings(**{field: value})
@@ -362,6 +261,27 @@ def test_the_operators_lists_come_from_comma_separated_variables():
         settings.corpus_folder("/etc")
     with pytest.raises(ConfigError, match="RESEARCH_CORPORA: expected NAME=FOLDER"):
         load_settings(env={"RESEARCH_CORPORA": "/srv/h"}, env_file=None)
+
+
+def test_a_name_given_twice_with_two_values_is_refused_naming_where_it_was_set(tmp_path):
+    # issue 21: RESEARCH_CORPORA=docs=/a,docs=/b ran on /b without a word (the last won); so
+    # did a TOKEN of RESEARCH_API_TOKENS given to two users. The token itself is never shown.
+    corpora = "docs=/srv/a, docs=/srv/b"
+    with pytest.raises(ConfigError) as info:
+        load_settings(env={"RESEARCH_CORPORA": corpora}, env_file=None)
+    assert str(info.value) == ("RESEARCH_CORPORA: NAME 'docs' is given twice, with FOLDER "
+                               "'/srv/a' and '/srv/b'; give each NAME once (set in the "
+                               "environment)")
+    token = "tok-CANARY-0123"
+    dotenv = _dotenv(tmp_path, f"RESEARCH_API_TOKENS={token}=alice,{token}=bob\n")
+    with pytest.raises(ConfigError, match=r"a TOKEN is given twice, with USER 'alice' and "
+                       r"'bob'.*\(set in .*\.env\)$") as info:
+        load_settings(env={}, env_file=dotenv)
+    assert token not in str(info.value)
+    with pytest.raises(ConfigError, match="NAME 'docs' is given twice"):
+        Settings(corpora=("docs=/srv/a", "docs=/srv/b"))  # made in code: the same check
+    same = load_settings(env={"RESEARCH_CORPORA": "docs=/srv/a,docs=/srv/a"}, env_file=None)
+    assert same.named_corpora() == {"docs": "/srv/a"}  # said twice alike: no contradiction
 
 
 def test_one_redaction_masks_every_secret_setting():
@@ -414,3 +334,16 @@ def test_the_search_k_bound_is_the_one_the_search_cuts_to():
     from workers.sources import MAX_K
 
     assert SEARCH_K_BOUND == MAX_K
+
+
+def test_max_concurrency_above_the_runs_thread_pool_is_refused_not_capped():
+    # issue 21: --max-concurrency 500 ran at most 128 workers at once (LangGraph's pool of a
+    # run, THREAD_POOL_SIZE, runs every task), without a word
+    from app.runs.run import THREAD_POOL_SIZE
+    from app.settings.config import MAX_CONCURRENCY_BOUND
+
+    assert MAX_CONCURRENCY_BOUND == THREAD_POOL_SIZE
+    assert Settings(max_concurrency=THREAD_POOL_SIZE).max_concurrency == THREAD_POOL_SIZE
+    for name in ("RESEARCH_MAX_CONCURRENCY", "RESEARCH_MAX_CONCURRENCY_LIMIT"):
+        with pytest.raises(ConfigError, match=f"^{name} must be <= 128, got 129 "):
+            load_settings(env={name: "129"}, env_file=None)

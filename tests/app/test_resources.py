@@ -55,7 +55,7 @@ def _served(tmp_path: Path, **operator) -> Resources:
     ({"crash_at": "report"}, "crash_at"),
     ({"corpus": "/etc"}, "corpus"),
     ({"corpus_name": "/etc"}, "corpus_name"),
-    ({"max_concurrency": 100000}, "max_concurrency"),
+    ({"max_concurrency": 64}, "max_concurrency"),  # past 16; 100000 is past every run's 128
     ({"rounds": 6}, "rounds"),
     ({"model": "openai:gpt-4.1"}, "model"),
     ({"worker_model": "anthropic:claude"}, "worker_model"),

@@ -45,6 +45,8 @@ def test_open_storage_picks_the_backend_from_the_url(tmp_path: Path) -> None:
 
 
 def test_redact_url_hides_only_the_password() -> None:
+    from app.settings.credentials import url_secrets
+
     assert redact_url("postgresql://u:p%40ss@h:5/d") == "postgresql://u:***@h:5/d"
     assert redact_url("postgresql://u@h/d") == "postgresql://u@h/d"
     # a new user's trial: a query-string password was printed in clear, and an '@' inside the
@@ -55,6 +57,12 @@ def test_redact_url_hides_only_the_password() -> None:
     assert redact_url("postgresql://h/d?sslmode=require&sslpassword=a&API_TOKEN=b&x_secret=c"
                       "#f") == "postgresql://h/d?sslmode=require&sslpassword=***&API_TOKEN=***" \
                                "&x_secret=***#f"
+    # issue 21: a password holding '/', '?' or '#' was read as ending the authority there, and
+    # printed whole (libpq reads '?' and '#' in it as written; '/' is refused by the settings)
+    for char in "/?#":
+        url = f"postgresql://u:top{char}secret@127.0.0.1:1/db?x=a@b&sslpassword=k3y"
+        assert redact_url(url) == "postgresql://u:***@127.0.0.1:1/db?x=a@b&sslpassword=***"
+        assert url_secrets(url) == [f"top{char}secret", "k3y"]
 
 
 def test_every_secret_of_a_database_url_is_masked_in_any_error_line() -> None:
@@ -66,13 +74,50 @@ def test_every_secret_of_a_database_url_is_masked_in_any_error_line() -> None:
     assert redact(line, settings) == "connect failed for *** at h (key ***)"
 
 
-def test_a_database_url_with_an_unencoded_at_in_its_password_is_refused() -> None:
-    # libpq takes the host from the first '@' and printed the password's tail as the host name
+def test_a_database_url_libpq_would_misread_is_refused() -> None:
+    # libpq takes the host from the first '@' and printed the password's tail as the host name;
+    # with a '/' in the password it read no password at all: host 'user', port the password's
+    # start, and its errors printed the rest (issue 21)
     from app.settings.checks import check_database_url
 
-    with pytest.raises(ValueError, match="%40"):
-        check_database_url("postgresql://user:p@ss@127.0.0.1:1/db")
-    check_database_url("postgresql://user:p%40ss@127.0.0.1:1/db?x=a@b")
+    for bad in ("postgresql://user:p@zq@127.0.0.1:1/db", "postgresql://user:p/zq@127.0.0.1/db",
+                "postgresql://user:123/a?zq@127.0.0.1/db", "postgresql://user:p%zq@h/db"):
+        with pytest.raises(ValueError, match="%40, %2F, %25") as info:
+            check_database_url(bad)
+        assert "zq" not in str(info.value)  # never shown: it may be the password
+    for good in ("postgresql://user:p%40ss@127.0.0.1:1/db?x=a@b", "postgresql://u:p?s#s@h/d",
+                 "postgresql://u:p%2Fss@[::1]:5432/d?sslmode=require", "postgres://h1,h2:5/d",
+                 "postgresql:///db?host=/var/run/postgresql"):
+        check_database_url(good)
+
+
+def test_running_threads_are_read_without_taking_a_lock(storage: Storage, monkeypatch) -> None:
+    # issue 21: `threads` could not tell a running thread from a killed one. Taking the lock to
+    # find out would refuse a run starting at that moment (exit 75): it is read instead
+    # (/proc/locks; PostgreSQL's lease rows).
+    import fcntl
+
+    assert storage.running_threads(["t1", "t2"]) == set()
+    with storage.thread_lock("t1"):
+        monkeypatch.setattr(fcntl, "flock", lambda *a: pytest.fail("a lock was taken"))
+        assert storage.running_threads(["t1", "t2"]) == {"t1"}
+        monkeypatch.undo()
+        with pytest.raises(ThreadBusy):  # still held: reading it took nothing away
+            with storage.thread_lock("t1"):
+                pass
+    assert storage.running_threads(["t1"]) == set()
+
+
+def test_held_flocks_reads_proc_locks_lines(tmp_path: Path) -> None:
+    from app.storage.sqlite import held_flocks
+
+    locks = tmp_path / "locks"
+    locks.write_text("1: FLOCK  ADVISORY  WRITE 2165 fe:00:2400350 0 EOF\n"
+                     "2: POSIX  ADVISORY  WRITE 99 fe:00:7 0 EOF\n"
+                     "3: -> FLOCK  ADVISORY  WRITE 2166 fe:00:2400350 0 EOF\n"
+                     "4: FLOCK  ADVISORY  READ 2119 08:1a:16039943 0 EOF\n", encoding="ascii")
+    assert held_flocks(str(locks)) == {(0xFE, 0, 2400350), (8, 0x1A, 16039943)}
+    assert held_flocks(str(tmp_path / "none")) is None
 
 
 def test_a_thread_lock_is_exclusive_per_thread(storage: Storage) -> None:

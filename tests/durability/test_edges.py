@@ -5,13 +5,15 @@
 * two processes must not run one thread at once (the second is refused with exit 75, "try
   later", nothing duplicated);
 * ``resume THREAD`` without ``--corpus`` continues on the corpus the thread started on, and an
-  unfinished thread is never continued on another corpus;
+  unfinished thread is never continued on another corpus, nor with a ``--review`` or
+  ``--rounds`` its plan fixed otherwise;
 * a results database deleted under a finished checkpoint is reported (exit 1), never a silent
   "ok" with an empty report.
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -105,6 +107,38 @@ def test_an_unfinished_thread_is_not_continued_on_another_corpus(tmp_path, durab
     assert db_rows(data, thread_id_of()) == rows
 
 
+def test_a_choice_an_unfinished_threads_plan_fixed_otherwise_is_refused(tmp_path,
+                                                                        durability_corpus):
+    # Issue 21: ``resume T --review`` of a thread planned without review ran to the end without
+    # a pause, and ``--rounds 3`` took the plan's 2, without a word (``plan`` writes both into
+    # state, where the edges read them). Refused in one line, in every command that continues
+    # a thread; the same choice as the plan's, or none, continues it.
+    data = tmp_path / "data"
+    crashed = run_app(*_args(data, durability_corpus), "--crash-at", "map:3",
+                      "--max-concurrency", "1")
+    assert crashed.returncode in SIGKILLED, describe(crashed)
+    rows = db_rows(data, thread_id_of())
+    resume = ["resume", thread_id_of(), "--data-dir", str(data)]
+    for bad, says in (([*resume, "--review"], "planned without --review"),
+                      ([*resume, "--rounds", "3"], "planned with --rounds 2"),
+                      ([*_args(data, durability_corpus), "--review"], "--fresh --review")):
+        proc = run_app(*bad)
+        assert proc.returncode == 2, describe(proc)
+        assert proc.stderr.startswith("error: ") and says in proc.stderr, describe(proc)
+        assert len(proc.stderr.strip().splitlines()) == 1, describe(proc)
+    assert db_rows(data, thread_id_of()) == rows
+    assert run_app(*resume, "--rounds", "2").returncode == 0
+    assert_completed_thread(data, thread_id_of())
+
+    # ``review T --approve --rounds 3`` at a review pause: the plan's rounds are fixed too
+    paused = run_app(*_args(tmp_path / "paused", durability_corpus), "--review")
+    assert paused.returncode == 0, describe(paused)
+    review = ["review", thread_id_of(), "--data-dir", str(tmp_path / "paused"), "--approve"]
+    proc = run_app(*review, "--rounds", "3")
+    assert proc.returncode == 2 and "planned with --rounds 2" in proc.stderr, describe(proc)
+    assert run_app(*review).returncode == 0  # still at its plan review: approving continues
+
+
 def test_an_unfinished_thread_is_not_continued_on_changed_corpus_content(place, tmp_path):
     # Found by a new-user trial: a run killed mid-map, then a file of its folder deleted and
     # another added, then the same command resumed the thread: its report cited both the
@@ -140,12 +174,18 @@ def test_a_second_process_on_the_same_thread_is_refused(place, durability_corpus
     storage = open_storage(where.data_dir, where.database_url)
     with storage.thread_lock(thread_id_of()):  # this test process plays the first runner
         proc = run_app(*args)
+        scripted = run_app(*args, "--json")
     # 75, EX_TEMPFAIL: a script can tell "try later" from a failed run (exit 1)
     assert proc.returncode == 75, describe(proc)
     assert "being run by another process" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert "Traceback" not in proc.stderr
     assert db_rows(where) == [] and "envelopes" not in proc.stdout
+    # with --json it printed nothing on stdout (issue 21): one object says what happened
+    assert scripted.returncode == 75, describe(scripted)
+    outcome = json.loads(scripted.stdout)
+    assert outcome.pop("error") == scripted.stderr.strip().removeprefix("error: ")
+    assert outcome == {"status": "try_later", "exit_code": 75, "thread_id": thread_id_of()}
     proc = run_app(*args)  # the lock is gone: it runs
     assert proc.returncode == 0, describe(proc)
     assert_completed_thread(where, thread_id_of())
@@ -159,8 +199,6 @@ def test_a_deleted_results_database_is_reported_not_hidden(tmp_path, durability_
         path.unlink()
     proc = run_app(*_args(data, durability_corpus), "--json")
     assert proc.returncode == 1, describe(proc)
-    import json
-
     summary = json.loads(proc.stdout)
     assert summary["ok"] is False
     assert summary["missing_rows"] == summary["envelopes"] > 0

@@ -1,8 +1,8 @@
-"""``threads`` and ``inspect`` tell the durability story: a killed run is listed as unfinished,
-then finished after resume; ``inspect --json`` shows the checkpoint history with envelope and
-persisted counts, and the rows with how often persist wrote them; ``inspect --report`` prints
-the report from the results database once there is one (exit 2 before). On PostgreSQL too,
-where both read through ``PostgresSaver``'s API."""
+"""``threads`` and ``inspect`` tell the durability story: a killed run is listed as unfinished
+(a live one as running), then finished after resume; ``inspect --json`` shows the checkpoint
+history with envelope and persisted counts, and the rows with how often persist wrote them;
+``inspect --report`` prints the report from the results database once there is one (exit 2
+before). On PostgreSQL too, where both read through ``PostgresSaver``'s API."""
 
 from __future__ import annotations
 
@@ -53,6 +53,15 @@ def test_threads_and_inspect_across_a_crash_and_resume(durability_corpus: Path,
     assert listed["topic"] == TOPIC and listed["as_of"] == AS_OF
     assert listed["last_step"] == 2  # the checkpoint after `dispatch`, which fanned out
     assert set(listed["next"]) <= WORKERS and listed["next"]
+    # killed is told from running (issue 21): a live process holding the thread's lock (this
+    # test plays the runner; on PostgreSQL the killed run's lease is still unexpired) shows
+    # ``running``, read without taking the lock
+    from app.storage import open_storage
+
+    with open_storage(data_dir.data_dir, data_dir.database_url).thread_lock(thread_id):
+        assert _threads(data_dir)[thread_id]["status"] == "running"
+        assert json.loads(_inspect(data_dir, thread_id).stdout)["run_status"] == "running"
+    assert _threads(data_dir)[thread_id]["status"] == "unfinished"
 
     proc = _inspect(data_dir, thread_id)
     assert proc.returncode == 0, describe(proc)

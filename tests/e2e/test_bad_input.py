@@ -55,6 +55,11 @@ BAD = {
     "unknown crash point": ["research", SMALL_TOPIC, "--crash-at", "lunch"],
     "fail rate 2": ["research", SMALL_TOPIC, "--fail-rate", "2"],
     "max concurrency 0": ["research", SMALL_TOPIC, "--max-concurrency", "0"],
+    # ran at most 128 workers at once, LangGraph's thread pool of a run (issue 21)
+    "max concurrency past the pool": ["research", SMALL_TOPIC, "--max-concurrency", "129"],
+    # the name won and the folder was dropped without a word (issue 21)
+    "corpus and corpus name": ["research", SMALL_TOPIC, "--corpus", "{tmp}/empty",
+                               "--corpus-name", "docs"],
 }
 
 HOSTILE = {
@@ -128,6 +133,9 @@ def test_bad_input_messages_say_what_is_wrong(bad_runs) -> None:
     assert "control characters" in said["thread id with a newline"]
     assert "--fail-rate" in said["fail rate 2"]
     assert "--max-concurrency" in said["max concurrency 0"]
+    assert "--max-concurrency must be <= 128" in said["max concurrency past the pool"]
+    assert said["corpus and corpus name"].strip().endswith(
+        "--corpus-name docs both choose the corpus: give one of them")
 
 
 @pytest.fixture(scope="module")
@@ -185,7 +193,11 @@ def test_a_misspelt_variable_is_warned_about_and_the_command_still_runs(cli, tmp
 
 @pytest.mark.parametrize("url", ["postgresql://u@127.0.0.1:1/db?password=topsecret",
                                  "postgresql://u@127.0.0.1:1/db?sslpassword=topsecret",
-                                 "postgresql://u:top@secret@127.0.0.1:1/db"])
+                                 "postgresql://u:top@secret@127.0.0.1:1/db",
+                                 # issue 21: printed whole, the masking ended at the '/' or '?'
+                                 "postgresql://u:top/secret@127.0.0.1:1/db",
+                                 "postgresql://u:top?secret@127.0.0.1:1/db",
+                                 "postgresql://u:12/to?psecret@127.0.0.1:1/db"])
 def test_a_database_password_is_never_printed(tmp_path: Path, url: str) -> None:
     # a new user's trial: the connect error printed a query-string password in clear, and
     # masked user:p@ss@host as user:***@ss@host (libpq then printed 'ss@host' as the host)

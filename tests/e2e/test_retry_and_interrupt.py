@@ -79,6 +79,29 @@ def test_a_stop_signal_stops_cleanly_and_the_same_command_finishes(tmp_path, sma
     assert len(rows) == len(set(rows)) == expected_tasks(TOPIC)
 
 
+def test_json_gets_one_object_when_a_run_is_stopped(tmp_path, small_corpus):
+    # Issue 21: with --json a stopped run (130 here; 75, thread busy, in
+    # tests/durability/test_edges.py) printed nothing on stdout: a script got no outcome.
+    data = tmp_path / "data"
+    args = _args(data, small_corpus, "--fail-rate", "1", "--json")
+    env = {**clean_env(), "RESEARCH_RETRY_INTERVAL": "20"}  # every task waits before its retry
+    proc = subprocess.Popen([sys.executable, "-m", "app", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for out in proc.stderr:  # --json: progress goes to stderr
+        if " retry " in out:
+            break
+    proc.send_signal(signal.SIGINT)
+    stdout, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stdout
+    assert json.loads(stdout) == {
+        "status": "interrupted", "exit_code": 130, "thread_id": db_runs(data)[0]["thread_id"],
+        "error": "interrupted: the run can be resumed with the same command"}
+    bad = run_cli("resume", "no-such-thread", "--data-dir", data, "--json")  # and bad input
+    assert bad.returncode == 2 and json.loads(bad.stdout)["exit_code"] == 2, bad.stdout
+    flag = run_cli("review", "t", "--drop", "--json")  # a bad flag: argparse's own exit
+    assert flag.returncode == 2 and json.loads(flag.stdout)["status"] == "bad_input"
+
+
 def test_ctrl_c_during_review_approve_stops_at_once_not_after_the_retry_wait(tmp_path,
                                                                              small_corpus):
     """``review --approve`` runs the map step; Ctrl-C while a task waits before its retry used

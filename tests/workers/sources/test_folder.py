@@ -1,7 +1,7 @@
-"""The folder source (``--corpus DIR``): what is indexed, what is skipped and why, how refs read."""
+"""The folder source (``--corpus DIR``): what is indexed, what is skipped and why, how refs read
+(encodings and non-UTF-8 names: test_folder_encodings.py)."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -162,124 +162,6 @@ def test_folder_without_indexable_text_is_a_one_line_error(
     assert cache_files(data) == []
 
 
-def test_a_latin1_file_is_read_as_windows_1252_and_said_so(tmp_path: Path) -> None:
-    # Found by a new-user trial: a Latin-1 note read as UTF-8 was cited as "Le h\ufffdron".
-    root = tmp_path / "latin"
-    root.mkdir()
-    latin1 = "Jalapeño manifests ship with a caf\xe9 byte.".encode("latin-1")
-    (root / "latin1.txt").write_bytes(latin1)
-    (root / "mixed.txt").write_bytes("Manifests in UTF-8: café. ".encode() + b"\x81\x8d stray")
-    with Corpus.open(tmp_path / "data", folder=root) as c:
-        hits = {h.ref: h.text for h in c.search("manifests")}
-        assert "Jalapeño manifests ship with a café byte." in hits["latin1.txt#0"]
-        assert "café" in hits["mixed.txt#0"]  # not clean Windows-1252: UTF-8, replaced
-        assert any("latin1.txt: not UTF-8; read as Windows-1252" in n for n in c.notes)
-        assert "mixed.txt: read as UTF-8; 2 invalid byte sequences replaced with U+FFFD" in c.notes
-
-
-def test_utf8_with_one_stray_byte_is_read_as_utf8_not_windows_1252(tmp_path: Path) -> None:
-    # Found by a new-user trial: one bad byte turned a whole UTF-8 file into "CafÃ©", so a
-    # search for "Café" found nothing.
-    root = tmp_path / "stray"
-    root.mkdir()
-    (root / "stray.txt").write_bytes("Café résumé naïve — heron méthodes. One stray byte: "
-                                     .encode() + b"\xff here.\n")
-    with Corpus.open(tmp_path / "data", folder=root) as c:
-        [hit] = c.search("Café résumé")
-        assert hit.text == "Café résumé naïve — heron méthodes. One stray byte: \ufffd here."
-        assert c.notes == ["stray.txt: read as UTF-8; 1 invalid byte sequence replaced with "
-                           "U+FFFD"]
-
-
-def test_an_html_page_is_read_in_the_charset_its_meta_declares(tmp_path: Path) -> None:
-    root = tmp_path / "sjis"
-    root.mkdir()
-    body = "<p>サギの営巣地は春に数えられる。Heron colonies are counted in spring.</p>"
-    (root / "meta.html").write_bytes(
-        f'<html><head><meta charset="shift_jis"><title>サギ</title></head><body>{body}'
-        "</body></html>".encode("shift_jis"))
-    (root / "http-equiv.html").write_bytes(
-        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-15">'
-        "<title>Hérons</title></head><body><p>Les hérons comptent 5 € par nid.</p></body>"
-        "</html>".encode("iso-8859-15"))
-    with Corpus.open(tmp_path / "data", folder=root) as c:
-        sjis = next(h for h in c.search("heron colonies spring") if h.doc_id == "meta.html")
-        assert sjis.title == "サギ" and "サギの営巣地は春に数えられる。" in sjis.text
-        latin9 = next(h for h in c.search("hérons nid") if h.doc_id == "http-equiv.html")
-        assert latin9.title == "Hérons" and "5 € par nid" in latin9.text
-        assert c.notes == []
-
-
-def _fs_supports_raw_names(root: Path) -> bool:
-    try:
-        fd = os.open(os.path.join(os.fsencode(root), b"probe-\xff.txt"), os.O_WRONLY | os.O_CREAT)
-    except OSError:
-        return False
-    os.close(fd)
-    os.unlink(os.path.join(os.fsencode(root), b"probe-\xff.txt"))
-    return True
-
-
-def write_raw(root: Path, name: bytes, data: bytes) -> None:
-    """Create a file whose name is raw bytes (not necessarily UTF-8)."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-    fd = os.open(os.path.join(os.fsencode(root), name), flags, 0o644)
-    try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
-
-
-def test_files_with_non_utf8_names_are_indexed_under_safe_unique_refs(tmp_path: Path) -> None:
-    root = tmp_path / "names"
-    root.mkdir()
-    if not _fs_supports_raw_names(root):
-        pytest.skip("this filesystem refuses non-UTF-8 file names")
-    write_raw(root, b"n\xe9e.md", b"Latin-1 named file about ocelot firmware.\n")
-    write_raw(root, b"n\xe8e.md", b"Another latin-1 name about ocelot gearboxes.\n")
-    os.mkdir(os.path.join(os.fsencode(root), b"d\xff"))
-    write_raw(root, b"d\xff/inner.txt", b"Ocelot notes kept in a badly named folder.\n")
-    # A real UTF-8 file whose name is exactly what an escaped one could display as.
-    (root / "n\\xe9e.md").write_text("Backslash named file about ocelot manuals.\n")
-    (root / "plain.md").write_text("Plain file about ocelot whiskers.\n")
-    data = tmp_path / "data"
-    with Corpus.open(data, folder=root) as c:
-        assert c.built
-        hits = c.search("ocelot", k=10)
-        refs = [h.ref for h in hits]
-        assert len(hits) == 5 and len(set(refs)) == 5, refs
-        for hit in hits:
-            for field in (hit.ref, hit.doc_id, hit.title, hit.source, hit.text):
-                field.encode("utf-8")  # no lone surrogates anywhere: printable, JSON-able
-            found = c.passage(hit.ref)
-            assert found is not None and (found.doc_id, found.text) == (hit.doc_id, hit.text)
-            assert c.read(hit.ref).text == hit.text
-        assert "plain.md#0" in refs and "n\\xe9e.md#0" in refs
-        assert c.description.encode("utf-8")
-    # Same inputs, same refs: reopened from the cache and rebuilt from scratch.
-    with Corpus.open(data, folder=root) as again:
-        assert not again.built
-        assert sorted(h.ref for h in again.search("ocelot", k=10)) == sorted(refs)
-    with Corpus.open(tmp_path / "data2", folder=root) as fresh:
-        assert fresh.built
-        assert sorted(h.ref for h in fresh.search("ocelot", k=10)) == sorted(refs)
-
-
-def test_a_folder_with_a_non_utf8_path_opens_and_reports_printably(tmp_path: Path) -> None:
-    if not _fs_supports_raw_names(tmp_path):
-        pytest.skip("this filesystem refuses non-UTF-8 file names")
-    raw_root = os.path.join(os.fsencode(tmp_path), b"f\xe9")
-    os.mkdir(raw_root)
-    root = Path(os.fsdecode(raw_root))
-    with pytest.raises(CorpusError) as info:
-        Corpus.open(tmp_path / "data", folder=root)
-    str(info.value).encode("utf-8")
-    (root / "doc.md").write_text("Quetzal migration timetables.\n")
-    with Corpus.open(tmp_path / "data", folder=root) as c:
-        assert c.search("quetzal")[0].ref == "doc.md#0"
-        c.description.encode("utf-8")
-
-
 
 def test_binary_files_with_text_extensions_are_skipped(tmp_path: Path) -> None:
     import random
@@ -411,16 +293,3 @@ def test_pages_parsed_by_threads_give_the_serial_documents_counts_and_notes(
     assert skipped == Counter({"binary": 1, "blank": 1})
     assert notes == ["p05.html: skipped, binary (not text)", "p07.html: skipped, no text"]
     assert calls == [(i, len(files)) for i in range(1, len(files) + 1)]
-
-
-def test_a_python_file_is_read_in_the_encoding_its_coding_comment_declares(tmp_path: Path) -> None:
-    # the sibling of an HTML page's meta charset: PEP 263's coding comment
-    root = tmp_path / "pep263"
-    root.mkdir()
-    (root / "herons.py").write_bytes(
-        '# -*- coding: iso-8859-15 -*-\n"""Héron counts: the café ledger costs 5 € a colony."""\n'
-        .encode("iso-8859-15"))
-    with Corpus.open(tmp_path / "data", folder=root) as c:
-        hits = c.search("héron ledger")
-        assert hits and "Héron counts: the café ledger costs 5 € a colony." in hits[0].text
-        assert c.notes == []
