@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 __all__ = [
     "CORPUS_NAME", "as_of_or_today", "check_api_token", "check_corpora_item", "check_crash_at",
-    "check_database_url", "check_fail_worker", "check_searxng_url",
+    "check_database_url", "check_fail_worker", "check_searxng_url", "check_url_credentials",
 ]
 
 def as_of_or_today(value: str | None) -> str:
@@ -80,7 +80,8 @@ def _port_ok(host: str) -> bool:
 
 
 def check_searxng_url(url: str) -> None:
-    """Refuse a ``SEARXNG_URL`` that is not an http(s) URL with a host.
+    """Refuse a ``SEARXNG_URL`` that is not an http(s) URL with a host, or whose user and
+    password would be misread (:func:`check_url_credentials`).
 
     Raises:
         ValueError: one line with an example.
@@ -89,6 +90,29 @@ def check_searxng_url(url: str) -> None:
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError("SEARXNG_URL: expected the instance's http:// or https:// URL, e.g. "
                          "http://127.0.0.1:8888")
+    check_url_credentials(url)
+
+
+def check_url_credentials(url: str) -> None:
+    """Refuse an HTTP URL (``OPENAI_BASE_URL``, ``TAVILY_BASE_URL``, ``SEARXNG_URL``) whose
+    user or password holds an unencoded ``/``, ``@``, ``?`` or ``#``: the client would read the
+    password's start as the port and print it in its error ("Invalid port: 'pa'"), where the
+    masking cannot know it (the sibling of :func:`check_database_url`).
+
+    Raises:
+        ValueError: one line on how to write the URL (never showing it: it holds a password).
+    """
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 - urlsplit checks the port when it is read
+    except ValueError:
+        misread = True
+    else:
+        misread = "@" in parts.path or "@" in parts.query or parts.netloc.count("@") > 1
+    if misread:
+        raise ValueError("the URL does not read as scheme://user:password@host:port/path: write "
+                         "an '@', '/', '?' or '#' of the user or password percent-encoded "
+                         "(%40, %2F, %3F, %23)")
 
 
 def check_api_token(item: str) -> None:

@@ -48,6 +48,7 @@ from app.settings.checks import (
     check_database_url,
     check_fail_worker,
     check_searxng_url,
+    check_url_credentials,
 )
 from app.settings.credentials import DEFAULT_OPENAI_MODEL, default_model, url_secrets
 from app.settings.spec import (
@@ -232,7 +233,7 @@ class Settings(RunContext):
                                           "LangGraph's default)")
     openai_api_key: str | None = setting(env="OPENAI_API_KEY", secret=True,
                                          help="key for OpenAI or a compatible server")
-    openai_base_url: str | None = setting(env="OPENAI_BASE_URL",
+    openai_base_url: str | None = setting(env="OPENAI_BASE_URL", check=check_url_credentials,
                                           help="OpenAI-compatible server URL (Ollama, vLLM, "
                                                "LM Studio, llama.cpp)")
     database_url: str | None = setting(
@@ -246,7 +247,7 @@ class Settings(RunContext):
              "and migrating the tables; default: the database URL (docs/deploy.md)")
     tavily_api_key: str | None = setting(env="TAVILY_API_KEY", secret=True,
                                          help="Tavily key, for --web")
-    tavily_base_url: str | None = setting(env="TAVILY_BASE_URL",
+    tavily_base_url: str | None = setting(env="TAVILY_BASE_URL", check=check_url_credentials,
                                           help="Tavily API URL (default https://api.tavily.com;"
                                                " a proxy or a compatible server)")
     search_provider: str = setting(
@@ -305,15 +306,21 @@ class Settings(RunContext):
 
     def secrets(self) -> list[str]:
         """Every secret value in use (the ``secret`` settings, a database URL's password, each
-        API token), longest first: what :func:`app.settings.credentials.redact` masks."""
+        API token, and the password or token any other URL setting carries, such as
+        ``OPENAI_BASE_URL=https://user:password@proxy/v1``), longest first: what
+        :func:`app.settings.credentials.redact` masks."""
         out: list[str] = []
         for spec in specs_of(type(self)):
-            value = getattr(self, spec.name) if spec.secret else None
+            value = getattr(self, spec.name)
             for item in value if isinstance(value, tuple) else (value,):
-                if isinstance(item, str) and item:
+                if not isinstance(item, str) or not item:
+                    continue
+                if spec.secret:
                     out.append(item)
                     # a database URL's passwords; an API token of a TOKEN=USER pair
                     out += [item.partition("=")[0]] if spec.repeated else url_secrets(item)
+                elif "://" in item:  # a URL is shown, its credentials never
+                    out += url_secrets(item)
         return sorted({s for s in out if len(s) >= 4}, key=len, reverse=True)
 
     def corpus_folder(self, name: str | None) -> str | None:

@@ -347,3 +347,23 @@ def test_max_concurrency_above_the_runs_thread_pool_is_refused_not_capped():
     for name in ("RESEARCH_MAX_CONCURRENCY", "RESEARCH_MAX_CONCURRENCY_LIMIT"):
         with pytest.raises(ConfigError, match=f"^{name} must be <= 128, got 129 "):
             load_settings(env={name: "129"}, env_file=None)
+
+
+@pytest.mark.parametrize("name", ["OPENAI_BASE_URL", "TAVILY_BASE_URL", "SEARXNG_URL"])
+def test_an_http_urls_credentials_are_masked_or_refused(name: str) -> None:
+    # the sibling of the database URL's masking (issue 21): an OpenAI-compatible proxy behind
+    # basic auth printed its password in any error line that quoted the URL
+    from app.settings.credentials import redact
+
+    settings = load_settings(env={name: "https://bob:s3cret-pw@proxy.local:8443/v1?token=t0ken-x"},
+                             env_file=None)
+    line = redact("POST https://bob:s3cret-pw@proxy.local:8443/v1?token=t0ken-x failed", settings)
+    assert "s3cret-pw" not in line and "t0ken-x" not in line and "proxy.local:8443" in line
+    # a '/', '#' or second '@' the client would misread: its error would print the password's
+    # start as a port ("Invalid port: 'pa'"), which no masking knows; refused, never shown
+    for url in ("https://bob:pa/ss@proxy.local/v1", "https://bob:pa#ss@proxy.local/v1",
+                "https://bob:12/ss@proxy.local/v1", "https://bob:p@ss@proxy.local/v1"):
+        with pytest.raises(ConfigError, match=f"^{name}: the URL does not read as") as info:
+            load_settings(env={name: url}, env_file=None)
+        assert "ss@" not in str(info.value)
+    assert load_settings(env={name: "https://bob:pa%2Fss@proxy.local/v1"}, env_file=None)
