@@ -14,8 +14,9 @@ Each answer is a passage in ``search_corpus``'s shape (``{"results": [passage]}`
 :class:`McpResults` (``mcp.sqlite`` in the data dir) under ``(server, tool, arguments)`` before it
 is returned: a retry, a resume or a rerun asks the record, never the server. That record is also
 the :class:`~workers.sources.Source` that resolves those refs for the claim check
-(``CombinedSource``). A failure or a timeout is not recorded: it raises, so the task can be
-retried and ends, at worst, as its own error envelope.
+(``CombinedSource``). A failure or a timeout is not recorded: the agent gets it as the call's
+error result and goes on with its other tools (one optional server must not fail every agent
+task); the worker notes it for the report.
 
 Source: ``langchain_mcp_adapters.client.MultiServerMCPClient.session`` and
 ``langchain_mcp_adapters.tools.load_mcp_tools`` (langchain-mcp-adapters README, "Stateful
@@ -36,7 +37,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
 
 from workers.errors import RunCancelled, one_line
 from workers.pacing import result_within
@@ -298,7 +299,10 @@ class McpHub:
         except (TimeoutError, RunCancelled):
             raise
         except Exception as exc:
-            raise McpError(f"{what} failed: {one_line(_root(exc), 200)}") from exc
+            root = _root(exc)  # the server's own error result: its message says it all
+            detail = (one_line(root, 200).split(": ", 1)[1] if isinstance(root, ToolException)
+                      else one_line(root, 200))
+            raise McpError(f"{what} failed: {detail}") from exc
         return _text_of(content)
 
     def close(self) -> None:
@@ -344,7 +348,9 @@ def make_mcp_tools(hub: McpHub, results: McpResults) -> list[BaseTool]:
 
     Each returns JSON ``{"results": [passage]}`` (see :meth:`Passage.to_dict`), the passage
     cited as ``mcp:SERVER/TOOL``; an answer recorded in ``results`` is returned without calling
-    the server. A failure or a timeout raises (nothing recorded): the task's retry asks again.
+    the server. A failure or a timeout is handed back to the agent as an error result (a
+    ``ToolMessage`` with status ``"error"`` naming it; LangChain's ``handle_tool_error``), so the
+    agent answers from its other tools; nothing is recorded, so a later task asks again.
     """
     out: list[BaseTool] = []
     for server, tools in hub.tools.items():
@@ -360,7 +366,10 @@ def _sync_tool(hub: McpHub, results: McpResults, server: str, tool: BaseTool) ->
         with results.lock(server, name, args):
             text = results.get(server, name, args)
             if text is None:
-                text = hub.call(server, tool, args)
+                try:
+                    text = hub.call(server, tool, args)
+                except (McpError, TimeoutError) as exc:  # to the agent, as an error result
+                    raise ToolException(str(exc)) from exc  # one line, named, masked
                 results.put(server, name, args, text)
         passage = _passage(server, name, args, text)
         return json.dumps({"results": [passage.to_dict()]}, ensure_ascii=False)
@@ -371,4 +380,5 @@ def _sync_tool(hub: McpHub, results: McpResults, server: str, tool: BaseTool) ->
         f"\nAnswers are cited as mcp:{server}/{name}: cite the exact `ref` returned.",
         args_schema=tool.args_schema,
         func=call,
+        handle_tool_error=True,  # a ToolMessage with status "error", its text the message
     )

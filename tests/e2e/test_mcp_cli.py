@@ -5,8 +5,8 @@
 What users rely on: the offline agents call the tool and the report cites its answers as
 ``mcp:NAME/TOOL``; a rerun of the thread never calls it again with the same arguments; a server
 that does not start stops the run before it begins (exit 2, one line naming it), and is stopped;
-a server process never outlives the CLI (Ctrl-C included); a failing tool ends as its tasks' error
-envelopes while the other tasks go on.
+a server process never outlives the CLI (Ctrl-C included); a failing tool's error goes back to
+the agents, which answer from the corpus, and is named once in the notes.
 """
 
 from __future__ import annotations
@@ -142,22 +142,28 @@ def test_ctrl_c_while_a_tool_call_waits_stops_the_cli_and_the_server_at_once(tmp
     assert not alive(pid)
 
 
-def test_a_failing_tool_ends_as_its_tasks_error_envelopes_and_is_not_recorded(
+def test_a_failing_tool_is_handed_to_the_agents_which_answer_from_the_corpus(
         tmp_path: Path, small_corpus: Path) -> None:
+    # Issue 21 (trial 6, finding 6): the tool's error failed every analyst and critic task for
+    # good (6 of 9, exit 1) though their corpus tools worked.
     data, calls = tmp_path / "data", tmp_path / "calls.txt"
     proc = research(small_corpus, data, mcp_config(tmp_path, calls, mode="fail"),
                     "--rounds", "1")
-    assert proc.returncode == 1, proc.stderr
+    assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
-    assert summary["envelopes"] == len(QUESTIONS) * 3  # every task ended, none lost
-    # analyst and critic: the tool failed
-    assert len(summary["errors"]) == len(QUESTIONS) * 2, summary
+    assert summary["envelopes"] == len(QUESTIONS) * 3 and not summary["errors"], summary
+    assert len(calls_of(calls)) == len(QUESTIONS) * 2  # analyst and critic each asked
     rows = db_rows(data)
-    assert {r["worker"] for r in rows if r["status"] == "ok"} == {"docs_search"}
-    failed = [r for r in rows if r["status"] != "ok"]
-    assert len(failed) == len(QUESTIONS) * 2
-    assert all("MCP tool lookup of server 'notes' failed" in r["error"] for r in failed), failed
-    with sqlite3.connect(data / "mcp.sqlite") as con:
+    assert all(r["status"] == "ok" for r in rows)
+    answered = {r["worker"] for r in rows if json.loads(r["structured"])["items"]}
+    assert answered >= {"analyst", "critic"}, rows
+    assert all(json.loads(r["structured"])["tool_errors"] == 1 for r in rows
+               if r["worker"] != "docs_search"), rows
+    note = ("MCP tool lookup of server 'notes' failed: Error executing tool lookup: the notes "
+            "are locked; the agent answered without it (6 times)")
+    assert note in summary["notes"], summary["notes"]
+    assert note in Path(summary["report_path"]).read_text("utf-8")
+    with sqlite3.connect(data / "mcp.sqlite") as con:  # a failure is never recorded
         assert con.execute("SELECT count(*) FROM mcp_calls").fetchone() == (0,)
 
 
