@@ -137,6 +137,20 @@ def test_a_bad_topic_fails_the_run_with_its_message(server: Server) -> None:
         assert server.rows(thread_id) == []
 
 
+def test_a_named_corpus_with_nothing_to_index_fails_the_run_with_its_message(
+        server: Server) -> None:
+    # Issue 21, sibling of finding 4: the CorpusError came back as "An internal error
+    # occurred"; the message names the corpus by name, never the server's folder.
+    thread_id = new_thread(server)
+    out = run(server, thread_id, context={"corpus_name": "empty"})
+    error = out.get("__error__") or {}
+    assert error.get("error") == "ConfigError", out
+    assert error["message"].startswith(
+        "corpus folder of corpus_name 'empty' contains no indexable files"), error
+    assert "empty-corpus" not in error["message"]
+    assert server.rows(thread_id) == []
+
+
 def test_auth_each_user_sees_and_runs_only_their_own_threads(server: Server) -> None:
     import httpx
 
