@@ -42,6 +42,10 @@ class UnknownCheckpoint(DomainError):
     """``review --checkpoint ID``: the thread has no checkpoint with that id."""
 
 
-class BadTopic(DomainError):
-    """A run's topic is no topic to research (empty, too long, nothing to search for): the CLI
-    refuses it before the run; a served run's input meets it in ``plan``."""
+class BadTopic(DomainError, ValueError):
+    """A run's topic is no topic to research (empty, not text, too long, nothing to search
+    for): the CLI refuses it before the run; a served run's input meets it in ``plan``.
+
+    Also a ``ValueError``, like a bad ``as_of`` and ``app.settings.config.ConfigError``:
+    LangGraph Server returns the message of a ``ValueError`` to the client, but any other
+    exception's as "An internal error occurred" (``langgraph_api.serde``)."""

@@ -3,11 +3,14 @@
 Run as ``python tests/mcp_server.py CALLS_FILE [MODE]``: one tool, ``lookup(query)``, that appends
 a line (its query) to ``CALLS_FILE`` for every call it receives, so a test counts the calls the
 server really answered. ``MODE``: ``ok`` (default: answers a sentence naming the query), ``fail``
-(the tool raises: an MCP error result), ``slow`` (sleeps 30 s before answering).
+(the tool raises: an MCP error result), ``slow`` (sleeps 30 s before answering), ``hang``
+(never starts: sleeps 60 s before serving). Every mode writes the server's pid to
+``CALLS_FILE.pid`` first, so a test can check that the process was stopped.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -34,4 +37,7 @@ def lookup(query: str) -> str:
 
 
 if __name__ == "__main__":
+    Path(sys.argv[1] + ".pid").write_text(str(os.getpid()), encoding="utf-8")
+    if sys.argv[2:3] == ["hang"]:
+        time.sleep(60)
     server.run()

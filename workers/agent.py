@@ -48,7 +48,7 @@ from typing import Any, NotRequired
 from langchain.agents import AgentState, create_agent
 from langchain.agents.middleware import AgentMiddleware, after_model, wrap_model_call
 from langchain.agents.structured_output import ToolStrategy
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool
 from langgraph.errors import GraphRecursionError
 from pydantic import BaseModel
@@ -58,7 +58,7 @@ from workers.answer_protocol import AnswerProtocol
 from workers.base import WorkerDeps, WorkerResult
 from workers.errors import AnswerProtocolError, response_fault
 from workers.pacing import patiently
-from workers.tools import make_corpus_tools, make_web_tools
+from workers.tools import make_corpus_tools, make_web_tools, message_text
 
 __all__ = [
     "AGENT_RECURSION_LIMIT", "TopicState", "build_agent_runner", "rate_limit_waits",
@@ -172,6 +172,7 @@ def build_agent_runner(
     if deps.model is None:
         raise ValueError(f"the {name} worker needs a chat model")
     agent = _compile_agent(deps, name, system_prompt, schema, _offered_tools(deps, name, tools))
+    operator_tools = {t.name for t in deps.tools}
 
     def run(task: Task) -> WorkerResult:
         result = _invoke(agent, name, task)
@@ -182,12 +183,22 @@ def build_agent_runner(
         tool_calls = sum(
             len(m.tool_calls) for m in result["messages"] if isinstance(m, AIMessage)
         )
+        failed = _failed_tools(result["messages"], operator_tools)
         return WorkerResult(
             items=items,
-            extra={"dropped_unsourced": dropped, "tool_calls": tool_calls},
+            extra={"dropped_unsourced": dropped, "tool_calls": tool_calls,
+                   "tool_errors": len(failed)},
+            state={"notes": failed} if failed else {},
         )
 
     return run
+
+
+def _failed_tools(messages: Sequence[Any], names: set[str]) -> list[str]:
+    """One note per failed call of the operator's tools ``names`` (an error ``ToolMessage``:
+    the tool handed its failure back, and the agent answered without it)."""
+    return [f"{message_text(m.content)}; the agent answered without it" for m in messages
+            if isinstance(m, ToolMessage) and m.status == "error" and m.name in names]
 
 
 def _offered_tools(deps: WorkerDeps, name: str, tools: Sequence[BaseTool]) -> list[BaseTool]:

@@ -14,8 +14,9 @@ Each answer is a passage in ``search_corpus``'s shape (``{"results": [passage]}`
 :class:`McpResults` (``mcp.sqlite`` in the data dir) under ``(server, tool, arguments)`` before it
 is returned: a retry, a resume or a rerun asks the record, never the server. That record is also
 the :class:`~workers.sources.Source` that resolves those refs for the claim check
-(``CombinedSource``). A failure or a timeout is not recorded: it raises, so the task can be
-retried and ends, at worst, as its own error envelope.
+(``CombinedSource``). A failure or a timeout is not recorded: the agent gets it as the call's
+error result and goes on with its other tools (one optional server must not fail every agent
+task); the worker notes it for the report.
 
 Source: ``langchain_mcp_adapters.client.MultiServerMCPClient.session`` and
 ``langchain_mcp_adapters.tools.load_mcp_tools`` (langchain-mcp-adapters README, "Stateful
@@ -36,9 +37,10 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
 
-from workers.errors import one_line
+from workers.errors import RunCancelled, one_line
+from workers.pacing import result_within
 from workers.sources.base import Document, Passage
 from workers.sources.recording import KeyedLocks, sqlite_transaction
 
@@ -49,6 +51,10 @@ MCP_CACHE = "mcp.sqlite"
 
 MAX_TEXT = 6000
 """Characters of a tool's answer kept as its passage (the rest is cut, marked […])."""
+
+CLOSE_WAIT = 8.0
+"""Seconds :meth:`McpHub.close` waits for the sessions to end: a stdio server gets 2 s to exit
+once its stdin is closed, then 2 s after SIGTERM before SIGKILL (``mcp.client.stdio``)."""
 
 
 class McpError(RuntimeError):
@@ -201,7 +207,7 @@ class McpHub:
         self._sessions: dict[str, Any] = {}
         self._loop = asyncio.new_event_loop()
         self._stop = asyncio.Event()
-        self._holders: list[Future] = []
+        self._tasks: dict[str, asyncio.Task] = {}
         self._thread = threading.Thread(target=self._loop.run_forever, name="mcp-sessions",
                                         daemon=True)
         self._thread.start()
@@ -209,13 +215,18 @@ class McpHub:
     def _submit(self, coro: Any, timeout: float, what: str) -> Any:
         future = asyncio.run_coroutine_threadsafe(coro, self._loop)
         try:
-            return future.result(timeout)
+            return result_within(future, timeout, what)  # gives up once the run stops
         except FutureTimeout:
             future.cancel()
             raise TimeoutError(f"{what}: no answer within {timeout:g} s") from None
+        except RunCancelled:
+            future.cancel()
+            raise
 
     def start(self) -> None:
-        """Open every server's session and list its tools (the check at run start).
+        """Open every server's session and list its tools (the check at run start). On any
+        failure (a server that errs or misses the timeout, Ctrl-C) the hub is closed before
+        the error propagates: no server process outlives it.
 
         Raises:
             McpError: one line naming the first server that did not start or answer.
@@ -223,25 +234,31 @@ class McpHub:
         from langchain_mcp_adapters.client import MultiServerMCPClient
 
         client = MultiServerMCPClient(self.connections)
-        for name in self.connections:
-            ready: Future = Future()
-            holder = asyncio.run_coroutine_threadsafe(self._hold(client, name, ready), self._loop)
-            self._holders.append(holder)
-            try:
-                self.tools[name] = ready.result(self.timeout)
-            except FutureTimeout:
-                holder.cancel()
-                raise McpError(f"MCP server {name!r} did not start within {self.timeout:g} s "
-                               "(RESEARCH_MCP_TIMEOUT)") from None
-            except Exception as exc:
-                raise McpError(f"MCP server {name!r} failed to start: "
-                               f"{one_line(_root(exc), 200)}") from None
+        try:
+            for name in self.connections:
+                ready: Future = Future()
+                asyncio.run_coroutine_threadsafe(self._hold(client, name, ready), self._loop)
+                self.tools[name] = self._started(name, ready)
+        except BaseException:
+            self.close()
+            raise
+
+    def _started(self, name: str, ready: Future) -> list[BaseTool]:
+        try:
+            return ready.result(self.timeout)
+        except FutureTimeout:
+            raise McpError(f"MCP server {name!r} did not start within {self.timeout:g} s "
+                           "(RESEARCH_MCP_TIMEOUT)") from None
+        except Exception as exc:
+            raise McpError(f"MCP server {name!r} failed to start: "
+                           f"{one_line(_root(exc), 200)}") from None
 
     async def _hold(self, client: Any, name: str, ready: Future) -> None:
         """Open ``name``'s session, hand its tools over, and keep it open until close (the
         session's context is entered and left in this one task, as anyio requires)."""
         from langchain_mcp_adapters.tools import load_mcp_tools
 
+        self._tasks[name] = asyncio.current_task()  # type: ignore[assignment]
         try:
             async with client.session(name) as session:
                 tools = await load_mcp_tools(session, server_name=name, handle_tool_errors=False)
@@ -279,26 +296,41 @@ class McpHub:
         what = f"MCP tool {tool.name} of server {server!r}"
         try:
             content = self._submit(tool.ainvoke(args), self.timeout, what)
-        except TimeoutError:
+        except (TimeoutError, RunCancelled):
             raise
         except Exception as exc:
-            raise McpError(f"{what} failed: {one_line(_root(exc), 200)}") from exc
+            root = _root(exc)  # the server's own error result: its message says it all
+            detail = (one_line(root, 200).split(": ", 1)[1] if isinstance(root, ToolException)
+                      else one_line(root, 200))
+            raise McpError(f"{what} failed: {detail}") from exc
         return _text_of(content)
 
     def close(self) -> None:
-        """Close every session (a stdio server's process ends) and stop the loop thread."""
+        """Close every session and stop the loop thread, waiting (at most
+        :data:`CLOSE_WAIT` s) for each session's own shutdown: a stdio server's stdin is
+        closed, then it gets SIGTERM, then SIGKILL (the ``mcp`` SDK's ``stdio_client``). A
+        server still starting is cancelled the same way. Stopping the loop before that ends
+        would leave the server running, holding the caller's stdout and stderr."""
         if not self._thread.is_alive():
             return
-        self._loop.call_soon_threadsafe(self._stop.set)
-        for holder in self._holders:
-            try:
-                holder.result(self.timeout)
-            except Exception:  # noqa: BLE001, S110 - closing: a dead session is already closed
-                pass
+        try:
+            asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result(CLOSE_WAIT)
+        except Exception:  # noqa: BLE001, S110 - closing: what could be ended was
+            pass
         self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(self.timeout)
+        self._thread.join(CLOSE_WAIT)
         if not self._thread.is_alive():
             self._loop.close()
+
+    async def _shutdown(self) -> None:
+        """Let every session end (``_stop``), cancel those still starting, and wait for all."""
+        self._stop.set()
+        tasks = [t for t in self._tasks.values() if not t.done()]
+        for name, task in self._tasks.items():
+            if name not in self._sessions:
+                task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=CLOSE_WAIT - 1)
 
 
 def _root(exc: BaseException) -> BaseException:
@@ -316,7 +348,9 @@ def make_mcp_tools(hub: McpHub, results: McpResults) -> list[BaseTool]:
 
     Each returns JSON ``{"results": [passage]}`` (see :meth:`Passage.to_dict`), the passage
     cited as ``mcp:SERVER/TOOL``; an answer recorded in ``results`` is returned without calling
-    the server. A failure or a timeout raises (nothing recorded): the task's retry asks again.
+    the server. A failure or a timeout is handed back to the agent as an error result (a
+    ``ToolMessage`` with status ``"error"`` naming it; LangChain's ``handle_tool_error``), so the
+    agent answers from its other tools; nothing is recorded, so a later task asks again.
     """
     out: list[BaseTool] = []
     for server, tools in hub.tools.items():
@@ -332,7 +366,10 @@ def _sync_tool(hub: McpHub, results: McpResults, server: str, tool: BaseTool) ->
         with results.lock(server, name, args):
             text = results.get(server, name, args)
             if text is None:
-                text = hub.call(server, tool, args)
+                try:
+                    text = hub.call(server, tool, args)
+                except (McpError, TimeoutError) as exc:  # to the agent, as an error result
+                    raise ToolException(str(exc)) from exc  # one line, named, masked
                 results.put(server, name, args, text)
         passage = _passage(server, name, args, text)
         return json.dumps({"results": [passage.to_dict()]}, ensure_ascii=False)
@@ -343,4 +380,5 @@ def _sync_tool(hub: McpHub, results: McpResults, server: str, tool: BaseTool) ->
         f"\nAnswers are cited as mcp:{server}/{name}: cite the exact `ref` returned.",
         args_schema=tool.args_schema,
         func=call,
+        handle_tool_error=True,  # a ToolMessage with status "error", its text the message
     )

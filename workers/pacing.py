@@ -34,6 +34,8 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -49,7 +51,8 @@ from workers.errors import (
 
 __all__ = [
     "RateLimitPatience", "RetryAfterGate", "gate_for", "honour_retry_after", "paced_search",
-    "patiently", "pause", "rate_limit_patience", "retry_after", "stop_waiting_when",
+    "patiently", "pause", "rate_limit_patience", "result_within", "retry_after",
+    "stop_waiting_when",
 ]
 
 _Result = TypeVar("_Result")
@@ -98,6 +101,25 @@ def pause(seconds: float, waiting_for: str = "a retry") -> None:
         if left <= 0:
             return
         time.sleep(min(left, _SLICE))
+
+
+def result_within(future: Future[_Result], timeout: float, waiting_for: str) -> _Result:
+    """``future.result(timeout)`` that gives up once the run stops (:func:`stop_waiting_when`):
+    an MCP tool call may wait up to its timeout (30 s), which must not hold a Ctrl-C.
+
+    Raises:
+        workers.errors.RunCancelled: the run stopped before or while waiting.
+        concurrent.futures.TimeoutError: no result within ``timeout`` seconds.
+    """
+    deadline = time.monotonic() + max(0.0, timeout)
+    while True:
+        _check_stop(waiting_for)
+        left = deadline - time.monotonic()
+        try:
+            return future.result(max(0.0, min(left, _SLICE)))
+        except FutureTimeout:
+            if left <= _SLICE:
+                raise
 
 
 class RetryAfterGate:

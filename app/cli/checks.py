@@ -86,7 +86,8 @@ def validate_paths(settings: Settings) -> None:
     if folder is not None:
         from workers.sources.folder import corpus_folder
 
-        corpus_folder(folder, probe=True)  # CorpusError: missing, not a folder, empty
+        # CorpusError: missing, not a folder, empty (its data dir and reports aside)
+        corpus_folder(folder, probe=True, data_dir=settings.data_dir)
     out = settings.report_out
     if out is None:
         return

@@ -32,7 +32,7 @@ from app.graph.run_objects import RunObjects, RunTable
 from app.graph.sources import combine_sources, open_web, start_mcp, web_cache_key
 from app.llm.models import ModelChoice, make_model
 from app.settings.client import given_choices, resolve
-from app.settings.config import RunContext, Settings
+from app.settings.config import ConfigError, RunContext, Settings
 from app.settings.credentials import default_model
 from app.storage import Storage, storage_of
 from workers.base import RunScope, WorkerDeps
@@ -160,17 +160,23 @@ class Resources:
                 called when its index is reused).
 
         Raises:
-            workers.sources.CorpusError: the corpus folder has nothing to index.
+            workers.sources.CorpusError: the corpus folder has nothing to index (served: a
+                ``ConfigError`` saying so, naming the corpus by name, not its folder).
             app.settings.config.ConfigError: no corpus has that name.
         """
         key = self._corpus_key(ctx)
         with self._lock:
             if key not in self._corpora:
-                from workers.sources import Corpus
+                from workers.sources import Corpus, CorpusError
 
-                self._corpora[key] = Corpus.open(
-                    Path(self.settings.data_dir), folder=key[1],
-                    max_file_bytes=self.settings.max_file_bytes, progress=progress)
+                try:
+                    self._corpora[key] = Corpus.open(
+                        Path(self.settings.data_dir), folder=key[1],
+                        max_file_bytes=self.settings.max_file_bytes, progress=progress)
+                except CorpusError as exc:
+                    if not self.served:
+                        raise
+                    raise _served_corpus_error(exc, ctx.corpus_name, key[1]) from None
             return self._corpora[key]
 
     def _web_key(self, ctx: RunContext) -> tuple | None:
@@ -311,3 +317,15 @@ class Resources:
             corpus.close()
         if mcp is not None:
             mcp[0].close()  # a stdio server's process ends with its session
+
+
+def _served_corpus_error(exc: Exception, name: str | None, folder: str | None) -> ConfigError:
+    """A corpus a served run cannot use, as a ``ConfigError`` (a ``ValueError``: LangGraph
+    Server returns its message to the client, any other exception's as "An internal error
+    occurred"), the server's folder named by its corpus name only."""
+    from workers.sources.text import safe_name
+
+    if not folder:
+        return ConfigError(str(exc))
+    label = f"of corpus_name {name!r}" if name else "of the server's corpus"
+    return ConfigError(str(exc).replace(safe_name(str(Path(folder).resolve())), label))

@@ -1,6 +1,8 @@
 """Run notes as people read them: :func:`coalesce_notes` folds the one note per round that
 ``route`` writes ("round N: re-dispatching K failed task(s)") into one line per stretch of
-rounds, so ``--rounds 1000`` with a worker that always fails prints one note, not a thousand.
+rounds, so ``--rounds 1000`` with a worker that always fails prints one note, not a thousand;
+and a note written the same by many tasks (an MCP tool that failed for each) is shown once, with
+its count.
 
 Pure: no I/O, no state. The CLI's summary (:func:`app.runs.summary.summarize_run`) uses it; the
 report's Notes section can call it on the same list.
@@ -22,7 +24,8 @@ def coalesce_notes(notes: Iterable[str]) -> list[str]:
 
     A lone round note is kept word for word; two or more become ``"rounds A–B: re-dispatched K
     failed task(s) each"`` (or ``"... J to K failed task(s) a round, T in all"`` when the count
-    changed between rounds). Every other note is kept, in its place.
+    changed between rounds). Every other note is kept, in its place; one written N times is
+    kept once, where it first came, ending ``" (N times)"``.
 
     Args:
         notes: the run's notes (state ``notes``), oldest first.
@@ -36,6 +39,8 @@ def coalesce_notes(notes: Iterable[str]) -> list[str]:
         4 task(s) still failed after 1000 round(s)
         >>> coalesce_notes(["round 2: re-dispatching 1 failed task(s)", "budget spent"])
         ['round 2: re-dispatching 1 failed task(s)', 'budget spent']
+        >>> coalesce_notes(["tool x failed", "budget spent", "tool x failed"])
+        ['tool x failed (2 times)', 'budget spent']
     """
     out: list[str] = []
     stretch: list[tuple[int, int, str]] = []  # (round, tasks, note) of the current stretch
@@ -58,7 +63,15 @@ def coalesce_notes(notes: Iterable[str]) -> list[str]:
             close()
         stretch.append((round_, tasks, note))
     close()
-    return out
+    return _once_each(out)
+
+
+def _once_each(notes: list[str]) -> list[str]:
+    """Each distinct note once, in first-seen order, with its count when repeated."""
+    counts: dict[str, int] = {}
+    for note in notes:
+        counts[note] = counts.get(note, 0) + 1
+    return [note if n == 1 else f"{note} ({n} times)" for note, n in counts.items()]
 
 
 def _stretch_line(rounds: list[tuple[int, int]]) -> str:

@@ -74,12 +74,14 @@ def _config(folder: Path) -> Path:
 def serve(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> Iterator[Server]:
     """Start ``langgraph dev`` (and the fake provider); yield its :class:`Server`; stop both."""
     folder = tmp_path_factory.mktemp("langgraph-dev")
+    (folder / "empty-corpus").mkdir()
     fake = FakeOpenAI().start()
     fake.known_models = {"gpt-test"}
     port = _free_port()
     env = clean_env({
         "RESEARCH_DATA_DIR": str(folder / "data"),
         "RESEARCH_CORPUS": str(small_corpus),
+        "RESEARCH_CORPORA": f"empty={folder / 'empty-corpus'}",  # nothing to index in it
         "RESEARCH_MODEL": "offline",
         "RESEARCH_ALLOWED_MODELS": "offline,openai:gpt-test,openai:no-such-model",
         "RESEARCH_RETRY_INTERVAL": "0.01",

@@ -3,6 +3,7 @@ overwritten (the hostile-input cases a tester found after the first bad-input su
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -83,6 +84,24 @@ def test_out_with_a_trailing_slash_is_a_new_folder_for_the_report(tmp_path, smal
     assert len(written) == 1 and written[0].suffix == ".md", written
     assert written[0].read_text(encoding="utf-8").startswith("# Research report: Zorblax relay")
     assert f"report written: {written[0].resolve()}" in proc.stdout
+
+
+def test_out_inside_the_corpus_folder_never_makes_a_report_cite_itself(tmp_path,
+                                                                      make_corpus):
+    # Issue 21 (trial 6, finding 7): the second run indexed the first run's report and cited
+    # it as its source 1.
+    corpus = make_corpus()
+    args = ("research", "Zorblax relay", "--corpus", corpus, "--data-dir", tmp_path / "data",
+            "--out", f"{corpus}/", "--as-of", "2026-11-30", "--json")
+    first = run_cli(*args)
+    assert first.returncode == 0, first.stderr
+    again = run_cli(*args, "--fresh")  # another thread: another report file beside the first
+    assert again.returncode == 0, again.stderr
+    summary = json.loads(again.stdout)
+    name = Path(json.loads(first.stdout)["report_path"]).name
+    assert f"{name}: skipped, a report of this app (it would cite itself)" in summary["notes"]
+    sources = Path(summary["report_path"]).read_text("utf-8").split("## Sources", 1)[1]
+    assert name not in sources and "Research report" not in sources
 
 
 @pytest.mark.parametrize("command", [["research", "Zorblax relay"], ["resume", "some-thread"],

@@ -118,6 +118,39 @@ def test_what_a_client_may_not_set_fails_the_run_naming_the_key(server: Server,
     assert "The server's own notes" not in server.log.read_text(encoding="utf-8")
 
 
+def test_a_bad_topic_fails_the_run_with_its_message(server: Server) -> None:
+    # Issue 21 (trial 6, finding 4): the client got "An internal error occurred" (the message
+    # only in the server log) for these, and a raw AttributeError for a number; a bad as_of
+    # came back with its message.
+    cases = [({"topic": ""}, "the topic is empty; say what to research"),
+             ({}, "the topic is empty; say what to research"),
+             ({"topic": "x"}, "the topic 'x' has no word to search for"),
+             ({"topic": 123}, "the topic must be text, got int 123"),
+             ({"topic": SMALL_TOPIC, "as_of": "bad"}, "as_of must be a date written YYYY-MM-DD")]
+    for topic_input, start in cases:
+        thread_id = new_thread(server)
+        out = client(server).runs.wait(thread_id, "research", input=topic_input,
+                                       raise_error=False)
+        error = out.get("__error__") or {}
+        assert error.get("message", "").startswith(start), (topic_input, out)
+        assert "\n" not in error["message"]
+        assert server.rows(thread_id) == []
+
+
+def test_a_named_corpus_with_nothing_to_index_fails_the_run_with_its_message(
+        server: Server) -> None:
+    # Issue 21, sibling of finding 4: the CorpusError came back as "An internal error
+    # occurred"; the message names the corpus by name, never the server's folder.
+    thread_id = new_thread(server)
+    out = run(server, thread_id, context={"corpus_name": "empty"})
+    error = out.get("__error__") or {}
+    assert error.get("error") == "ConfigError", out
+    assert error["message"].startswith(
+        "corpus folder of corpus_name 'empty' contains no indexable files"), error
+    assert "empty-corpus" not in error["message"]
+    assert server.rows(thread_id) == []
+
+
 def test_auth_each_user_sees_and_runs_only_their_own_threads(server: Server) -> None:
     import httpx
 

@@ -4,19 +4,24 @@
 
 What users rely on: the offline agents call the tool and the report cites its answers as
 ``mcp:NAME/TOOL``; a rerun of the thread never calls it again with the same arguments; a server
-that does not start stops the run before it begins (exit 2, one line naming it); a failing tool
-ends as its tasks' error envelopes while the other tasks go on.
+that does not start stops the run before it begins (exit 2, one line naming it), and is stopped;
+a server process never outlives the CLI (Ctrl-C included); a failing tool's error goes back to
+the agents, which answer from the corpus, and is named once in the notes.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sqlite3
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 from app.research.plan import offline_plan
-from tests.conftest import AS_OF, ROOT, SMALL_TOPIC, run_cli
+from tests.conftest import AS_OF, ROOT, SMALL_TOPIC, clean_env, run_cli
 from tests.results_db import db_rows, pg_query
 
 QUESTIONS = offline_plan(SMALL_TOPIC)
@@ -77,22 +82,88 @@ def test_a_server_that_does_not_start_stops_the_run_with_one_line_naming_it(
     assert db_rows(data) == []  # the run never began
 
 
-def test_a_failing_tool_ends_as_its_tasks_error_envelopes_and_is_not_recorded(
+def server_pid(calls: Path) -> int:
+    return int(Path(f"{calls}.pid").read_text("utf-8"))
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_server_that_misses_the_timeout_is_stopped_before_the_cli_exits(
         tmp_path: Path, small_corpus: Path) -> None:
+    # Issue 21 (trial 6, finding 2): it was reported (exit 2) but left running, orphaned and
+    # holding the CLI's stdout and stderr: a pipe or a captured run (as here) hung until it
+    # exited on its own (60 s for this server; forever for a hung one).
+    calls = tmp_path / "calls.txt"
+    began = time.monotonic()
+    proc = run_cli("research", SMALL_TOPIC, "--corpus", small_corpus, "--data-dir",
+                   tmp_path / "data", "--mcp-config", mcp_config(tmp_path, calls, mode="hang"),
+                   env={"RESEARCH_MCP_TIMEOUT": "2"}, timeout=40)
+    pid = server_pid(calls)
+    try:
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.strip() == (
+            "error: MCP server 'notes' did not start within 2 s (RESEARCH_MCP_TIMEOUT)")
+        assert time.monotonic() - began < 30
+        assert not alive(pid)
+    finally:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_ctrl_c_while_a_tool_call_waits_stops_the_cli_and_the_server_at_once(tmp_path: Path,
+                                                         small_corpus: Path) -> None:
+    calls = tmp_path / "calls.txt"
+    args = ["research", SMALL_TOPIC, "--corpus", small_corpus, "--data-dir", tmp_path / "data",
+            "--mcp-config", mcp_config(tmp_path, calls, mode="slow"), "--max-concurrency", "1"]
+    proc = subprocess.Popen([sys.executable, "-m", "app", *map(str, args)], cwd=ROOT,
+                            env=clean_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not calls_of(calls) and time.monotonic() < deadline:  # a tool call is waiting
+            time.sleep(0.2)
+        assert calls_of(calls), "no tool call began"
+        pid = server_pid(calls)
+        proc.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        _, stderr = proc.communicate(timeout=40)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, stderr
+    # the call's wait gives up at once (it held the Ctrl-C for RESEARCH_MCP_TIMEOUT, 30 s);
+    # the server gets its stdio shutdown (stdin closed, SIGTERM after 2 s)
+    assert time.monotonic() - sent < 15
+    assert not alive(pid)
+
+
+def test_a_failing_tool_is_handed_to_the_agents_which_answer_from_the_corpus(
+        tmp_path: Path, small_corpus: Path) -> None:
+    # Issue 21 (trial 6, finding 6): the tool's error failed every analyst and critic task for
+    # good (6 of 9, exit 1) though their corpus tools worked.
     data, calls = tmp_path / "data", tmp_path / "calls.txt"
     proc = research(small_corpus, data, mcp_config(tmp_path, calls, mode="fail"),
                     "--rounds", "1")
-    assert proc.returncode == 1, proc.stderr
+    assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
-    assert summary["envelopes"] == len(QUESTIONS) * 3  # every task ended, none lost
-    # analyst and critic: the tool failed
-    assert len(summary["errors"]) == len(QUESTIONS) * 2, summary
+    assert summary["envelopes"] == len(QUESTIONS) * 3 and not summary["errors"], summary
+    assert len(calls_of(calls)) == len(QUESTIONS) * 2  # analyst and critic each asked
     rows = db_rows(data)
-    assert {r["worker"] for r in rows if r["status"] == "ok"} == {"docs_search"}
-    failed = [r for r in rows if r["status"] != "ok"]
-    assert len(failed) == len(QUESTIONS) * 2
-    assert all("MCP tool lookup of server 'notes' failed" in r["error"] for r in failed), failed
-    with sqlite3.connect(data / "mcp.sqlite") as con:
+    assert all(r["status"] == "ok" for r in rows)
+    answered = {r["worker"] for r in rows if json.loads(r["structured"])["items"]}
+    assert answered >= {"analyst", "critic"}, rows
+    assert all(json.loads(r["structured"])["tool_errors"] == 1 for r in rows
+               if r["worker"] != "docs_search"), rows
+    note = ("MCP tool lookup of server 'notes' failed: Error executing tool lookup: the notes "
+            "are locked; the agent answered without it (6 times)")
+    assert note in summary["notes"], summary["notes"]
+    assert note in Path(summary["report_path"]).read_text("utf-8")
+    with sqlite3.connect(data / "mcp.sqlite") as con:  # a failure is never recorded
         assert con.execute("SELECT count(*) FROM mcp_calls").fetchone() == (0,)
 
 

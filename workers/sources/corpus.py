@@ -155,7 +155,7 @@ class Corpus:
         describe: Callable[[], str] | None = None  # folder mode: counts the files indexed
         if folder is not None:
             folder, shown, files = folder_source.corpus_folder(
-                folder, skipped, max_file_bytes=max_file_bytes, notes=notes)
+                folder, skipped, max_file_bytes=max_file_bytes, notes=notes, data_dir=data_dir)
             fingerprint = folder_source.folder_fingerprint(folder, files)
             kind = "dir-" + hashlib.blake2b(raw(str(folder)), digest_size=4).hexdigest()
             indexed: set[str] = set()
@@ -179,8 +179,9 @@ class Corpus:
         path = data_dir / f"corpus-{kind}-{fingerprint[:20]}.sqlite"
         meta = index.read_meta(path)
         if meta is not None and meta.get("fingerprint") == fingerprint:
-            return cls(path, meta, built=False)
-        head = {"fingerprint": fingerprint, "description": description, "kind": kind}
+            return cls(path, index.current_notes(meta, notes), built=False)
+        head = {"fingerprint": fingerprint, "description": description, "kind": kind,
+                "listed_notes": str(len(notes))}
         try:
             meta, built = index.build_locked(data_dir, path, head, docs_factory, notes, describe)
         except NoText as exc:

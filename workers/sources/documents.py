@@ -186,5 +186,6 @@ def docx_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> 
     text = "\n\n".join(p.strip() for p in parts if p.strip())
     if not text:
         skipped["blank"] += 1
+        notes.append(f"{rel}: skipped, no text")  # as a blank text file is
         return
     yield RawDoc(rel, rel.rsplit("/", 1)[-1], rel, text)

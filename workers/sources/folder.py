@@ -38,6 +38,7 @@ from workers.sources.text import (
     safe_name,
     unsafe_name,
 )
+from workers.sources.walk import is_own_report, walk_folders
 
 __all__ = [
     "FOLDER_EXTENSIONS",
@@ -80,21 +81,14 @@ FolderFile = tuple[str, Path, os.stat_result]
 
 def _indexable(
     folder: Path, skipped: Counter[str], max_file_bytes: int = MAX_FILE_BYTES,
-    notes: list[str] | None = None,
+    notes: list[str] | None = None, data_dir: Path | None = None,
 ) -> Iterator[tuple[Path, os.stat_result]]:
     """The indexable files under ``folder`` as they are found (walk order), counting the
-    skipped ones in ``skipped`` (and naming the too large, unreadable and special ones in
-    ``notes``): see :func:`folder_files`."""
+    skipped ones in ``skipped`` (and naming the too large, unreadable, special and the app's
+    own ones in ``notes``): see :func:`folder_files` and :mod:`workers.sources.walk`."""
     notes = [] if notes is None else notes
-    for dirpath, dirnames, filenames in os.walk(folder):
-        kept = []
-        for d in sorted(dirnames):
-            if d.startswith("."):
-                skipped["hidden"] += 1
-            elif d != "__pycache__":
-                kept.append(d)
-        dirnames[:] = kept
-        for filename in sorted(filenames):
+    for dirpath, filenames in walk_folders(folder, skipped, notes, data_dir):
+        for filename in filenames:
             if filename.startswith("."):
                 skipped["hidden"] += 1
                 continue
@@ -116,6 +110,9 @@ def _indexable(
                 skipped["size"] += 1
                 _note(notes, folder, path,
                       f"too large ({_size_label(st.st_size, exact=False)} > {_size_label(limit)})")
+            elif is_own_report(path):
+                skipped["own"] += 1
+                _note(notes, folder, path, "a report of this app (it would cite itself)")
             else:
                 yield path, st
 
@@ -131,7 +128,7 @@ def _note(notes: list[str], folder: Path, path: Path, why: str) -> None:
 
 def folder_files(
     folder: Path, skipped: Counter[str] | None = None, *, max_file_bytes: int = MAX_FILE_BYTES,
-    notes: list[str] | None = None,
+    notes: list[str] | None = None, data_dir: Path | None = None,
 ) -> list[FolderFile]:
     """``(ref_path, path, stat)`` of the indexable files under ``folder``, sorted.
 
@@ -145,7 +142,7 @@ def folder_files(
     if skipped is None:
         skipped = Counter()
     found = [(path.relative_to(folder).as_posix(), path, st)
-             for path, st in _indexable(folder, skipped, max_file_bytes, notes)]
+             for path, st in _indexable(folder, skipped, max_file_bytes, notes, data_dir)]
     found.sort(key=lambda item: raw(item[0]))
     if not any(unsafe_name(rel) for rel, _p, _st in found):
         return found
@@ -309,6 +306,7 @@ def _size_label(n: int, exact: bool = True) -> str:
 def corpus_folder(
     folder: Path | str, skipped: Counter[str] | None = None, *, probe: bool = False,
     max_file_bytes: int = MAX_FILE_BYTES, notes: list[str] | None = None,
+    data_dir: Path | str | None = None,
 ) -> tuple[Path, str, list[FolderFile]]:
     """Check a ``--corpus`` folder and list what it holds: ``(resolved folder, its printable
     name, its indexable files)``. The one check of a corpus folder: the CLI calls it with
@@ -321,7 +319,9 @@ def corpus_folder(
         skipped: counts the files left out, by reason (see :func:`folder_files`).
         probe: only check that something is indexable; the list returned is empty.
         max_file_bytes: text files larger than this are skipped (a setting; default 2 MB).
-        notes: gets one line per file skipped as too large, special or unreadable.
+        notes: gets one line per file skipped as too large, special or unreadable, and per
+            folder or file the app wrote (``data_dir``, its reports).
+        data_dir: the app's data dir: never indexed, nor are the reports it writes anywhere.
 
     Raises:
         CorpusError: the folder does not exist, is not a directory, or holds nothing to index
@@ -334,12 +334,14 @@ def corpus_folder(
         raise CorpusError(f"corpus folder not found: {shown}")
     if not folder.is_dir():
         raise CorpusError(f"corpus folder is not a directory: {shown}")
+    own = Path(data_dir).expanduser() if data_dir is not None else None
     if probe:
-        found = any(_has_text(path, skipped) for path, _st in _indexable(folder, skipped,
-                                                                          max_file_bytes))
+        found = any(_has_text(path, skipped) for path, _st in _indexable(
+            folder, skipped, max_file_bytes, data_dir=own))
         files: list[FolderFile] = []
     else:
-        files = folder_files(folder, skipped, max_file_bytes=max_file_bytes, notes=notes)
+        files = folder_files(folder, skipped, max_file_bytes=max_file_bytes, notes=notes,
+                             data_dir=own)
         found = bool(files)
     if not found:
         raise CorpusError(nothing_indexable(shown, "files", skipped, max_file_bytes))
@@ -355,6 +357,8 @@ _SKIP_REASONS = (
     ("type", "{files} of other types"),
     ("special", "{n} not regular files"),
     ("hidden", "{n} hidden"),
+    ("own", "{n} written by this app (its data dir, its reports)"),
+    ("link", "{n} links to folders indexed otherwise"),
 )
 """How :func:`nothing_indexable` says each reason a file was skipped, in its order."""
 

@@ -43,6 +43,7 @@ __all__ = [
     "build_lock",
     "build_locked",
     "capped_notes",
+    "current_notes",
     "passage_frequencies",
     "read_meta",
     "remove_orphan_temps",
@@ -201,6 +202,18 @@ def capped_notes(notes: list[str], limit: int = MAX_NOTES) -> list[str]:
     if len(lines) <= limit:
         return lines
     return [*lines[:limit], f"... and {len(lines) - limit} more notes"]
+
+
+def current_notes(meta: dict[str, str], listed: list[str]) -> dict[str, str]:
+    """``meta`` of a reused index with the notes of the folder's listing (``listed``: files
+    skipped before reading, e.g. too large, or a report of the app) replaced by this listing's:
+    they change without changing the fingerprint (skipped files are not in it). The build's
+    own notes (binary, encrypted...) follow the ``listed_notes`` the build stored."""
+    if "listed_notes" not in meta:  # an index built before listed_notes was stored
+        return meta
+    stored = [line for line in meta.get("notes", "").split("\n") if line]
+    built = stored[int(meta["listed_notes"]):]
+    return {**meta, "notes": "\n".join(capped_notes([*listed, *built]))}
 
 
 def read_meta(path: Path) -> dict[str, str] | None:

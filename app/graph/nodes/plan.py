@@ -39,7 +39,10 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
             (:func:`app.research.topics.topic_problem`).
     """
     # A served run's input is checked nowhere else (the CLI refuses a bad topic before the run)
-    if why := topic_problem(" ".join(str(state.get("topic") or "").split())):
+    topic = state.get("topic")
+    if topic is not None and not isinstance(topic, str):
+        raise BadTopic(f"the topic must be text, got {type(topic).__name__} {topic!r:.80}")
+    if why := topic_problem(" ".join((topic or "").split())):
         raise BadTopic(why)
     ctx = res.context(runtime)
     res.run(runtime)  # records the superstep this run starts in (see route)

@@ -63,6 +63,15 @@ def test_docx_paragraphs_and_tables_are_indexed(folder: Path, tmp_path: Path) ->
         assert corpus.search("capybara grooming")[0].ref == "notes.md#0"
 
 
+def test_an_empty_docx_is_named_like_an_empty_text_file(folder: Path, tmp_path: Path) -> None:
+    # Issue 21 (trial 6, minor): an empty .docx beside other files was skipped without a note.
+    make_docx(folder / "empty.docx", [])
+    (folder / "empty.md").write_text("\n", encoding="utf-8")
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        assert sorted(corpus.notes) == ["empty.docx: skipped, no text",
+                                        "empty.md: skipped, no text"]
+
+
 def test_encrypted_and_broken_files_are_skipped_with_a_note(folder: Path, tmp_path: Path) -> None:
     secret = make_pdf(["The walrus treaty is confidential."])
     (folder / "secret.pdf").write_bytes(encrypt_pdf(secret, user_password="hunter2"))

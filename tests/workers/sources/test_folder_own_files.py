@@ -1,0 +1,84 @@
+"""What a ``--corpus`` folder walk leaves out or follows (:mod:`workers.sources.walk`): the app's
+own output (its data dir, its reports) is never a source; a symlinked sub-folder is followed
+once; every folder or file left out is named in the notes, also when the index is reused."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.research.report import ReportInput, render_markdown
+from workers.sources import Corpus
+from workers.sources.walk import is_own_report
+
+HERON = "Heron census methods count nesting pairs at colonies each spring.\n"
+
+
+def _report(topic: str = "heron census") -> str:
+    return render_markdown(ReportInput(
+        topic=topic, as_of="2026-11-30", model_label="offline", thread_id="heron-census-x",
+        sub_questions=[f"What is {topic}?"], rows=[]))
+
+
+def test_a_report_of_the_app_is_recognised_by_its_head_not_its_name(tmp_path: Path) -> None:
+    (tmp_path / "mine.md").write_text(_report(), encoding="utf-8")
+    (tmp_path / "theirs.md").write_text("# Research report: herons\n\nMy own notes.\n", "utf-8")
+    assert is_own_report(tmp_path / "mine.md")
+    assert not is_own_report(tmp_path / "theirs.md")  # a user's file of the same title
+
+
+def test_a_report_in_the_corpus_folder_is_skipped_and_named(tmp_path: Path) -> None:
+    # Issue 21 (trial 6, finding 7): with --out inside --corpus the next run indexed the
+    # previous report and cited it as its source 1.
+    papers = tmp_path / "papers"
+    papers.mkdir()
+    (papers / "herons.md").write_text(HERON, encoding="utf-8")
+    (papers / "heron-census-x.md").write_text(_report(), encoding="utf-8")
+    with Corpus.open(tmp_path / "data", folder=papers) as corpus:
+        assert {p.doc_id for p in corpus.search("heron census", k=10)} == {"herons.md"}
+        assert corpus.notes == [
+            "heron-census-x.md: skipped, a report of this app (it would cite itself)"]
+
+
+def test_the_data_dir_inside_the_corpus_folder_is_skipped_and_named(tmp_path: Path) -> None:
+    (tmp_path / "herons.md").write_text(HERON, encoding="utf-8")
+    data = tmp_path / "data"
+    (data / "notes").mkdir(parents=True)
+    (data / "notes" / "kept.md").write_text("Heron census kept here.\n", encoding="utf-8")
+    with Corpus.open(data, folder=tmp_path) as corpus:
+        assert {p.doc_id for p in corpus.search("heron census", k=10)} == {"herons.md"}
+        assert corpus.notes == ["data/: skipped, the data dir of this app (its reports and "
+                                "indexes are not sources)"]
+
+
+def test_a_symlinked_folder_is_followed_once_and_links_back_in_are_named(
+        tmp_path: Path) -> None:
+    # Issue 21 (trial 6, finding 8): a symlinked sub-folder was skipped without a note.
+    outside, papers = tmp_path / "outside", tmp_path / "papers"
+    (outside / "sub").mkdir(parents=True)
+    (outside / "sub" / "linked.md").write_text("Heron census from a linked folder.\n", "utf-8")
+    (papers / "real").mkdir(parents=True)
+    (papers / "real" / "plain.md").write_text(HERON, encoding="utf-8")
+    (papers / "linkdir").symlink_to(outside / "sub")
+    (papers / "again").symlink_to(outside / "sub")  # a second link to the same folder
+    (papers / "inside").symlink_to(papers / "real")  # back into the corpus
+    (outside / "sub" / "loop").symlink_to(outside)  # a loop through the followed folder
+    with Corpus.open(tmp_path / "data", folder=papers) as corpus:
+        found = {p.doc_id for p in corpus.search("heron census", k=10)}
+        assert found == {"again/linked.md", "real/plain.md"}, found
+        already = "skipped, a link to a folder indexed already (a loop, or a second link to it)"
+        assert corpus.notes == [  # in walk order
+            "inside/: skipped, a link to a folder of the corpus, indexed under its own path",
+            f"linkdir/: {already}", f"again/loop/: {already}"]
+
+
+def test_the_notes_of_a_reused_index_name_what_is_skipped_now(tmp_path: Path) -> None:
+    # A file skipped before reading changes no fingerprint: the reused index kept the notes of
+    # its build, so the report written into the folder since went unnamed.
+    papers = tmp_path / "papers"
+    papers.mkdir()
+    (papers / "herons.md").write_text(HERON, encoding="utf-8")
+    with Corpus.open(tmp_path / "data", folder=papers) as first:
+        assert first.built and first.notes == []
+    (papers / "report.md").write_text(_report(), encoding="utf-8")
+    with Corpus.open(tmp_path / "data", folder=papers) as second:
+        assert not second.built and second.fingerprint == first.fingerprint
+        assert second.notes == ["report.md: skipped, a report of this app (it would cite itself)"]

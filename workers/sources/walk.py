@@ -1,0 +1,93 @@
+"""Which folders and files of a ``--corpus`` folder are walked: what the app writes is left out,
+and a symlinked sub-folder is followed once.
+
+* **The app's own output is never a source.** A report the app wrote (``--out`` inside the
+  corpus folder, a data dir there, a report copied in) would be indexed by the next run and
+  cited as its own source; the data dir holds those reports and the indexes. So the data dir's
+  folder is not walked, and a text file that starts like the app's report (its title line, then
+  its ``As of``, ``Model`` and ``Thread`` lines: :data:`REPORT_HEAD`) is skipped; each named in
+  the notes. A report is recognised by its head, not by where it lies, since ``--out`` may be
+  any path and reports are named after their thread.
+* **A symlinked sub-folder is followed**, as a symlinked file already is: the operator (never
+  a served run's client) chose the folder and put the link there. A link back into the folder
+  (its files are indexed under their own path) or to a folder walked already (a loop, or a
+  second link) is not followed, and is named in the notes: no file is indexed twice, no walk
+  loops.
+
+Pure standard library; the folder source (:mod:`workers.sources.folder`) calls it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+__all__ = ["REPORT_HEAD", "is_own_report", "walk_folders"]
+
+REPORT_HEAD = re.compile(
+    r"# Research report: [^\n]*\n\n- As of: [^\n]*\n- Model: [^\n]*\n- Thread: `")
+"""How a report of this app begins (``app.research.report``'s header; a test renders one)."""
+
+_HEAD_BYTES = 4096
+_REPORT_SUFFIXES = (".md", ".txt", ".rst")
+
+
+def is_own_report(path: Path) -> bool:
+    """Whether the text file ``path`` is a report this app wrote (it begins with
+    :data:`REPORT_HEAD`); False when it cannot be read (the build names it)."""
+    if not path.name.lower().endswith(_REPORT_SUFFIXES):
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_HEAD_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    return REPORT_HEAD.match(head.replace("\r\n", "\n")) is not None
+
+
+def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
+                 data_dir: Path | None = None) -> Iterator[tuple[str, list[str]]]:
+    """``(dirpath, sorted file names)`` of each folder under ``folder`` to index, top-down.
+
+    Hidden folders and ``__pycache__`` are left out (counted ``hidden``); so is ``data_dir``
+    (counted ``own``, named in ``notes``). A symlinked folder is followed unless it leads back
+    into ``folder`` (its files are indexed under their own path) or to a folder walked already
+    (a loop, or a second link to it): those are counted ``link`` and named."""
+    own = os.path.realpath(data_dir) if data_dir is not None else None
+    root = os.path.realpath(folder)
+    seen: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=True):
+        seen.add(os.path.realpath(dirpath))
+        kept = []
+        for d in sorted(dirnames):
+            path = os.path.join(dirpath, d)
+            real = os.path.realpath(path)
+            rel = Path(path).relative_to(folder).as_posix()
+            if d.startswith("."):
+                skipped["hidden"] += 1
+            elif d == "__pycache__":
+                continue
+            elif real == own:
+                skipped["own"] += 1
+                notes.append(f"{rel}/: skipped, the data dir of this app (its reports and "
+                             "indexes are not sources)")
+            elif os.path.islink(path) and (why := _link_skipped(real, root, seen)):
+                skipped["link"] += 1
+                notes.append(f"{rel}/: skipped, a link to {why}")
+            else:
+                seen.add(real)  # a second link to it, in this folder too, is not followed
+                kept.append(d)
+        dirnames[:] = kept
+        yield dirpath, sorted(filenames)
+
+
+def _link_skipped(real: str, root: str, seen: set[str]) -> str | None:
+    """Why a symlinked folder whose target is ``real`` is not followed, or None."""
+    if real == root or real.startswith(root + os.sep):
+        return "a folder of the corpus, indexed under its own path"
+    if real in seen or any(s.startswith(real + os.sep) for s in seen):
+        return "a folder indexed already (a loop, or a second link to it)"
+    return None
