@@ -13,7 +13,7 @@ import unicodedata
 from workers.sources.query import query_terms
 
 __all__ = [
-    "LONG_PHRASE", "MAX_TOPIC_CHARS", "asks_how_to", "compare_parts", "is_long", "main_question",
+    "LONG_PHRASE", "MAX_TOPIC_CHARS", "compare_parts", "is_long", "main_question",
     "subject", "topic_kind", "topic_problem",
 ]
 
@@ -115,24 +115,6 @@ def topic_kind(topic: str) -> str:
     if compare_parts(text):
         return "compare"
     return "topic"
-
-
-_HOW_TO = re.compile(
-    r"^how\s+(?:to\s+|(?:do|can|should|could|would|might)\s+(?:i|you|we|one)\s+)", re.IGNORECASE)
-
-
-def asks_how_to(topic: str) -> bool:
-    """Whether ``topic`` asks how to *do* something ("How do I resume a graph?", "how to
-    retry"), so that its :func:`subject` is a verb phrase ("resume a graph") a facet can say
-    "What is needed to ...?" of. "How are drones used to count herons?" and "How does
-    RetryPolicy work?" ask how something is or works: their subject is no verb phrase.
-
-    Example:
-        >>> [asks_how_to(t) for t in ("How do I retry?", "how to retry", "How are X used?")]
-        [True, True, False]
-    """
-    text = " ".join(topic.split())
-    return bool(_HOW_TO.match(_asked(text) or text))
 
 
 def compare_parts(text: str) -> list[str]:
