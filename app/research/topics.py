@@ -130,9 +130,9 @@ def compare_parts(text: str) -> list[str]:
 
 def subject(topic: str) -> str:
     """The topic without its question wrapper: "How do I resume a graph?" -> "resume a graph",
-    "What is the default value of X?" -> "X", "What does X do?" -> "X"; a question after a
-    context keeps the context: "After an insert, how do I get the id?" -> "get the id (after
-    an insert)", so a facet still searches the topic's words."""
+    "What is the default value of X?" -> "X", "What does the X determine?" -> "X"; a question
+    after a context keeps the context: "After an insert, how do I get the id?" -> "get the id
+    (after an insert)", so a facet still searches the topic's words."""
     text = " ".join(topic.split()).rstrip("?.! ")
     asked = _asked(text)
     if asked and asked != text:  # "After an insert, how do I get the id?": the context stays
@@ -140,8 +140,20 @@ def subject(topic: str) -> str:
         return f"{subject(asked)} ({context[:1].lower()}{context[1:]})"
     text = _DEFAULT_OF.sub("", text, count=1) or text
     bare = _WRAPPER.sub("", text, count=1).strip() or text
+    return _without_verb(text, bare)
+
+
+def _without_verb(text: str, bare: str) -> str:
+    """``bare``, the subject of question ``text``, without the verb a "what does" or "how
+    does" question ends with: "What does the embed argument of a Label determine?" asks about
+    "embed argument of a Label" (any last word: after "the X" comes the verb; not when "do"
+    stands inside, as in "the STRICT keyword do in a table"); "How does X work?" about X."""
+    if (re.match(r"what\s+(?:does|do)\s+(?:an?|the)\s", text, re.IGNORECASE)
+            and len(bare.split()) > 2
+            and not re.search(r"\s(?:do|does)\s", bare, re.IGNORECASE)):
+        return bare.rsplit(" ", 1)[0]
     if re.match(r"(?:what|how)\s+(?:does|do)\b", text, re.IGNORECASE):
-        bare = re.sub(r"\s+(?:do|mean|work|does|behave)$", "", bare, flags=re.IGNORECASE)
+        return re.sub(r"\s+(?:do|mean|work|does|behave)$", "", bare, flags=re.IGNORECASE)
     return bare
 
 

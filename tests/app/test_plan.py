@@ -247,6 +247,7 @@ def test_the_plan_over_the_default_corpus_wraps_no_topic_in_a_template(package_d
     ("How do I see which modules got loaded while my file runs?", "my file runs"),
     ("How do I prevent labels from overwriting one another?", "overwriting one another"),
     ("Why is writing to files in other directories not allowed?", "writing to files"),
+    ("What does the embed argument of a Label determine?", "Label determine"),
 ])
 def test_a_clause_of_the_topic_is_not_asked_about_as_a_thing(topic, clause):
     # Found on the external eval runs: "What is a string be detected?", "What are my file runs?"
