@@ -119,7 +119,9 @@ def run_question(question: dict[str, Any], data_dir: Path) -> dict[str, Any]:
     from app.settings.config import Settings
 
     settings = Settings(data_dir=data_dir, model="offline")
-    summary = run_research(RunRequest(topic=question["topic"], as_of=AS_OF), settings)
+    # a new thread each time: on a reused --data-dir the derived thread would be run again on
+    # its stored plan, so a change to the planner would not be measured
+    summary = run_research(RunRequest(topic=question["topic"], as_of=AS_OF, fresh=True), settings)
     if not summary.report_path:
         raise SystemExit(f"{question['id']}: the run wrote no report: {summary.to_dict()}")
     report = Path(summary.report_path).read_text(encoding="utf-8")

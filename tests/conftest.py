@@ -48,7 +48,11 @@ AS_OF = "2026-11-30"
 """The ``--as-of`` every test run uses, so envelope ids and file names are predictable."""
 
 SMALL_TOPIC = "zorblax relay"
-"""A topic the small corpus answers."""
+"""A topic the small corpus answers (its offline plan is the topic alone: one sub-question)."""
+
+SEVERAL_TOPIC = "zorblax relay vs glimmer packets"
+"""A comparison the small corpus answers: its offline plan asks three sub-questions on any
+corpus, for the tests that kill a run part-way through its tasks."""
 
 SMALL_CORPUS_FILES: dict[str, str] = {
     "zorblax.md": textwrap.dedent(

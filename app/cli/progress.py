@@ -117,7 +117,8 @@ class Progress:
             self.line(f"corpus: {data['corpus']}")
         elif kind == "planned":
             self.first_round = data.get("first_round") or 1
-            self.line(f"planned {len(data['sub_questions'])} sub-questions, "
+            count = len(data["sub_questions"])
+            self.line(f"planned {count} sub-question{'s' * (count != 1)}, "
                       f"{data['total']} tasks:")
             for i, question in enumerate(data["sub_questions"], 1):
                 self.line(f"  {i}. {clip(question, 100)}")

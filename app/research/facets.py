@@ -1,16 +1,19 @@
 """The facets of a topic (issue 19, section 1): the sub-questions after the first, each asking
 a distinct part of the topic and searching something the others do not.
 
-Three sources of facets, in the order :func:`app.research.plan.offline_plan` takes them:
+Two sources of facets, in the order :func:`app.research.plan.offline_plan` takes them:
 
 * the topic's own parts: the two things a comparison names, the phrases of a subject made of
   several (:func:`phrase_facets`);
 * what the corpus holds about the topic: the distinct documents a first search of the corpus for
   the topic finds (:func:`first_search`) that are parts of the best one (its members) or its
   class, beyond those the first sub-question's own search reaches (:func:`document_facets`), each
-  asked about by name, so its task reads evidence the first task does not;
-* the usual facets of the kind of question, when the first two give too few
-  (:func:`kind_facets`).
+  asked about by name, so its task reads evidence the first task does not.
+
+No facet wraps the whole topic in a template ("How do you use X?", "What is needed to X?"):
+a run's searches are focused on the topic's words (:func:`workers.sources.query.search_query`),
+so such a facet searched the first question's words again and its section was folded or
+repeated the first. With no distinct facet the plan is shorter.
 
 Deterministic: the same topic over the same corpus gives the same facets in every process.
 """
@@ -21,9 +24,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from app.research.topics import is_long, main_question
+from app.research.topics import main_question, topic_kind
 
-__all__ = ["FIRST_SEARCH_K", "document_facets", "first_search", "kind_facets", "part_of",
+__all__ = ["FIRST_SEARCH_K", "document_facets", "first_search", "part_of",
            "phrase_facets", "searched"]
 
 FIRST_SEARCH_K = 12
@@ -156,7 +159,8 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
     on topic (:func:`_carries_the_topic`): a fragment such as "tool arguments" of "Annotation
     for injecting persistent store into tool arguments" searches words the whole corpus has,
     and its task cites whatever shares them (the default eval's on-target share fell from 0.61
-    to 0.50 when every phrase was asked about)."""
+    to 0.50 when every phrase was asked about). A phrase that names no thing is not asked
+    about either (:func:`_names_a_thing`)."""
     from workers.sources.query import content_terms
 
     phrases = [p.strip() for p in _PHRASE_BREAK.split(subject)]
@@ -169,8 +173,27 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
     for n, phrase in enumerate(phrases[:3]):
         first = phrase.split()[0].lower()
         verb = n == 0 and kind == "how" and first not in ("a", "an", "the", "my", "your")
-        out.append(f"How do you {phrase}?" if verb else main_question(phrase))
+        if verb:
+            out.append(f"How do you {phrase}?")
+        elif _names_a_thing(phrase):
+            out.append(main_question(phrase))
     return out
+
+
+_NOT_A_NAME = re.compile(
+    r"\b(?:i|me|my|you|your|we|our|one\s+another|be|is|are|was|were|been|not|can|cannot|"
+    r"will)\b|^\w+ing\s+(?:to|the|a|an|of|one|my|your)\b", re.IGNORECASE)
+"""Words of a clause, not a name: a pronoun, a verb "be", a negation, or a gerund with its
+object ("writing to files"; "string functions" is a name)."""
+
+
+def _names_a_thing(phrase: str) -> bool:
+    """Whether ``phrase`` asked as "What is ...?" reads as a question a person would ask: a
+    question already ("Who painted the ceiling"), or a name ("a hatch pattern"), not a clause
+    ("my file runs", "a string be detected", "overwriting one another") nor a sentence kept as
+    it is ("Function objects are created": no question at all). Found on the eval runs."""
+    asked = topic_kind(phrase) != "topic"
+    return main_question(phrase).endswith("?") and (asked or not _NOT_A_NAME.search(phrase))
 
 
 def _carries_the_topic(words: set[str], topic: set[str]) -> bool:
@@ -179,17 +202,3 @@ def _carries_the_topic(words: set[str], topic: set[str]) -> bool:
     (:func:`app.research.relevance.needed`): a question searching fewer finds passages that
     are on topic only by chance."""
     return len(words) >= 2 and 2 * len(words & topic) >= len(topic)
-
-
-def kind_facets(kind: str, subject: str) -> list[str]:
-    """The usual facets of a kind of question, when the corpus gives too few of its own."""
-    if kind == "how":
-        return [f"What is needed to {subject}?", f"What can go wrong when you {subject}?"]
-    if kind == "why":
-        return [f"When does {subject}?", f"How can you change whether {subject}?"]
-    if kind == "default":
-        return [f"How do you change {subject}?", f"What does {subject} control?"]
-    if is_long(subject):
-        quoted = f"\u201c{subject[:1].upper()}{subject[1:]}\u201d"
-        return [f"How is {quoted} used?", f"What are the limitations of {quoted}?"]
-    return [f"How do you use {subject}?", f"What are the limitations of {subject}?"]

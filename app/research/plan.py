@@ -1,4 +1,5 @@
-"""The ``plan`` step: turn a topic into 3 to 5 sub-questions, distinct facets of it (issue 19).
+"""The ``plan`` step: turn a topic into sub-questions, distinct facets of it (issue 19): 3 to 5
+with an LLM, 1 to 3 offline (as many as the topic and the corpus offer).
 
 With a real LLM the planner asks for structured output (:class:`Plan`); offline it uses
 :func:`offline_plan`, a deterministic decomposition from the kind of question the topic asks
@@ -17,21 +18,8 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
-from app.research.facets import (
-    document_facets,
-    first_search,
-    kind_facets,
-    phrase_facets,
-    searched,
-)
-from app.research.topics import (
-    LONG_PHRASE,
-    asks_how_to,
-    compare_parts,
-    main_question,
-    subject,
-    topic_kind,
-)
+from app.research.facets import document_facets, first_search, phrase_facets, searched
+from app.research.topics import compare_parts, main_question, subject, topic_kind
 
 __all__ = [
     "MAX_SUB_QUESTIONS",
@@ -49,8 +37,11 @@ __all__ = [
 ]
 
 MIN_SUB_QUESTIONS, MAX_SUB_QUESTIONS = 3, 5
-OFFLINE_SUB_QUESTIONS = MIN_SUB_QUESTIONS
-"""How many sub-questions :func:`offline_plan` asks: the topic itself and two facets."""
+"""How many sub-questions the LLM planner is asked for (:class:`Plan`)."""
+OFFLINE_SUB_QUESTIONS = 3
+"""The most sub-questions :func:`offline_plan` asks: the topic itself and up to two facets.
+It asks fewer when the topic and the corpus offer no distinct facet: a facet searching the
+first question's words again did no work the first task did not (issue 19)."""
 
 
 class Plan(BaseModel):
@@ -65,8 +56,8 @@ class Plan(BaseModel):
 
 
 def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1) -> list[str]:
-    """Deterministically divide ``topic`` into :data:`OFFLINE_SUB_QUESTIONS` sub-questions,
-    distinct facets of it.
+    """Deterministically divide ``topic`` into 1 to :data:`OFFLINE_SUB_QUESTIONS`
+    sub-questions, distinct facets of it.
 
     The first asks the topic itself (:func:`main_question`); a comparison ("X vs Y", "X and Y")
     then asks about each thing; a subject of several phrases ("retry policy of a graph node")
@@ -75,10 +66,9 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1) -> lis
     next distinct documents the first question's own search does not reach ("What is
     `Name`?": :func:`app.research.facets.document_facets`). A sub-question is kept only when
     it searches words no earlier one searches (a search focused on the topic ranks by the
-    words a question shares with it: :func:`workers.sources.query.search_query`). With too
-    few, the kind of question the topic asks (:func:`topic_kind`) adds its usual facets (use,
-    limitations; how to change a default), so the fan-out never collapses. Same input, same
-    plan, in every process.
+    words a question shares with it: :func:`workers.sources.query.search_query`). No facet
+    wraps the whole topic in a template: with no distinct facet, the plan is the topic alone.
+    Same input, same plan, in every process.
 
     Args:
         topic: the research topic, a phrase or a question.
@@ -91,11 +81,13 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1) -> lis
         ['How do Send and reducers differ?', 'What is Send?', 'What are reducers?']
         >>> offline_plan("How do I keep pending writes across a process crash?")[1:]
         ['How do you keep pending writes?', 'What is a process crash?']
+        >>> offline_plan("checkpointer pending writes")
+        ['What are checkpointer pending writes?']
     """
     kind = topic_kind(topic)
     bare = subject(topic)
     parts = compare_parts(" ".join(topic.split())) if kind == "compare" else []
-    if parts:
+    if parts and all(main_question(p).endswith("?") for p in parts):  # not "Validate an IPv4"
         questions = [f"How do {parts[0]} and {parts[1]} differ?", *map(main_question, parts)]
     else:
         questions = [main_question(topic), *phrase_facets(kind, bare)]
@@ -108,11 +100,6 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1) -> lis
             kept.append(question)
     if len(kept) < OFFLINE_SUB_QUESTIONS:
         kept += document_facets(topic, found, seen, reached)
-    usual = kind if kind != "how" or asks_how_to(topic) else "topic"  # "How are X used?"
-    for question in kind_facets(usual, bare):
-        if len(kept) >= OFFLINE_SUB_QUESTIONS:
-            break
-        kept.append(question)
     return kept[:OFFLINE_SUB_QUESTIONS]
 
 
@@ -134,9 +121,6 @@ def _template_words() -> frozenset[str]:
     stand_in = "qqqsubj"
     templates = [main_question(stand_in), "How do qqqsubj and zzzsubj differ?",
                  "What is `qqqsubj`?", "What does \u201cqqqsubj\u201d cover?"]
-    templates += [q for kind in ("how", "why", "default", "topic")
-                  for subj in (stand_in, " ".join([stand_in] * LONG_PHRASE))
-                  for q in kind_facets(kind, subj)]
     templates += _EARLIER_TEMPLATES  # a thread planned before keeps its plan on a rerun
     words = {w for q in templates for w in query_terms(q)}
     return frozenset(words - {"qqqsubj", "zzzsubj"})
@@ -147,8 +131,13 @@ _EARLIER_TEMPLATES = (
     "Which settings and usage patterns apply to qqqsubj?",
     "What are the limitations, caveats and deprecations of qqqsubj?",
     "How do qqqsubj and zzzsubj relate?",
+    # the usual facets of a kind of question, asked until a plan took fewer sub-questions
+    "How do you use qqqsubj?", "What are the limitations of qqqsubj?", "How is qqqsubj used?",
+    "What is needed to qqqsubj?", "What can go wrong when you qqqsubj?", "When does qqqsubj?",
+    "How can you change whether qqqsubj?", "How do you change qqqsubj?",
+    "What does qqqsubj control?",
 )
-"""The templates of the earlier offline plan: a thread it planned keeps those sub-questions
+"""The templates of earlier offline plans: a thread they planned keeps those sub-questions
 when run again (the ``plan`` node), so their words still say nothing about its topic."""
 
 
@@ -193,7 +182,8 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
     :func:`app.llm.models.structured_output`) and clean it up.
 
     Blank and repeated questions are dropped and the list is cut to 5; with fewer than 3 left the
-    offline decomposition fills in, so the fan-out never collapses. An answer that does not fit
+    offline decomposition's questions fill in (as many as it offers: it wraps no topic in a
+    template to make up the count). An answer that does not fit
     the schema (bad JSON, wrong fields) is not fatal: the offline decomposition is used and a note
     says so.
 

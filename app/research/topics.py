@@ -13,7 +13,7 @@ import unicodedata
 from workers.sources.query import query_terms
 
 __all__ = [
-    "LONG_PHRASE", "MAX_TOPIC_CHARS", "asks_how_to", "compare_parts", "is_long", "main_question",
+    "LONG_PHRASE", "MAX_TOPIC_CHARS", "compare_parts", "is_long", "main_question",
     "subject", "topic_kind", "topic_problem",
 ]
 
@@ -117,24 +117,6 @@ def topic_kind(topic: str) -> str:
     return "topic"
 
 
-_HOW_TO = re.compile(
-    r"^how\s+(?:to\s+|(?:do|can|should|could|would|might)\s+(?:i|you|we|one)\s+)", re.IGNORECASE)
-
-
-def asks_how_to(topic: str) -> bool:
-    """Whether ``topic`` asks how to *do* something ("How do I resume a graph?", "how to
-    retry"), so that its :func:`subject` is a verb phrase ("resume a graph") a facet can say
-    "What is needed to ...?" of. "How are drones used to count herons?" and "How does
-    RetryPolicy work?" ask how something is or works: their subject is no verb phrase.
-
-    Example:
-        >>> [asks_how_to(t) for t in ("How do I retry?", "how to retry", "How are X used?")]
-        [True, True, False]
-    """
-    text = " ".join(topic.split())
-    return bool(_HOW_TO.match(_asked(text) or text))
-
-
 def compare_parts(text: str) -> list[str]:
     """The two things a "X vs Y" / "X and Y" topic names (each at most four words), or []."""
     match = _COMPARE.match(text.rstrip("?.! "))
@@ -148,9 +130,9 @@ def compare_parts(text: str) -> list[str]:
 
 def subject(topic: str) -> str:
     """The topic without its question wrapper: "How do I resume a graph?" -> "resume a graph",
-    "What is the default value of X?" -> "X", "What does X do?" -> "X"; a question after a
-    context keeps the context: "After an insert, how do I get the id?" -> "get the id (after
-    an insert)", so a facet still searches the topic's words."""
+    "What is the default value of X?" -> "X", "What does the X determine?" -> "X"; a question
+    after a context keeps the context: "After an insert, how do I get the id?" -> "get the id
+    (after an insert)", so a facet still searches the topic's words."""
     text = " ".join(topic.split()).rstrip("?.! ")
     asked = _asked(text)
     if asked and asked != text:  # "After an insert, how do I get the id?": the context stays
@@ -158,8 +140,20 @@ def subject(topic: str) -> str:
         return f"{subject(asked)} ({context[:1].lower()}{context[1:]})"
     text = _DEFAULT_OF.sub("", text, count=1) or text
     bare = _WRAPPER.sub("", text, count=1).strip() or text
+    return _without_verb(text, bare)
+
+
+def _without_verb(text: str, bare: str) -> str:
+    """``bare``, the subject of question ``text``, without the verb a "what does" or "how
+    does" question ends with: "What does the embed argument of a Label determine?" asks about
+    "embed argument of a Label" (any last word: after "the X" comes the verb; not when "do"
+    stands inside, as in "the STRICT keyword do in a table"); "How does X work?" about X."""
+    if (re.match(r"what\s+(?:does|do)\s+(?:an?|the)\s", text, re.IGNORECASE)
+            and len(bare.split()) > 2
+            and not re.search(r"\s(?:do|does)\s", bare, re.IGNORECASE)):
+        return bare.rsplit(" ", 1)[0]
     if re.match(r"(?:what|how)\s+(?:does|do)\b", text, re.IGNORECASE):
-        bare = re.sub(r"\s+(?:do|mean|work|does|behave)$", "", bare, flags=re.IGNORECASE)
+        return re.sub(r"\s+(?:do|mean|work|does|behave)$", "", bare, flags=re.IGNORECASE)
     return bare
 
 

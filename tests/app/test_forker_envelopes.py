@@ -27,7 +27,7 @@ from app.research.plan import offline_plan
 from app.settings.config import RunContext, Settings
 from app.storage.sqlite import SqliteResults
 from state import ResearchInput, ResearchState, make_envelope_id
-from tests.conftest import AS_OF, SMALL_TOPIC
+from tests.conftest import AS_OF
 from workers.registry import WORKERS
 
 WORKER = "word_count"  # the forker's node, and the envelopes' worker name
@@ -73,13 +73,14 @@ def forker_graph(tmp_path: Path):
 
 def test_id_less_envelopes_of_one_worker_and_day_are_one_row_per_task(forker_graph):
     graph, data_dir = forker_graph
-    questions = offline_plan(SMALL_TOPIC)
+    topic = "Send and reducers"  # a comparison: several sub-questions on any corpus
+    questions = offline_plan(topic)
     assert len(questions) >= 2  # several sub-questions, one worker, one day
     ids = {make_envelope_id(WORKER, q, AS_OF) for q in questions}
     config = {"configurable": {"thread_id": "forker"}}
 
     for run in (1, 2):  # the same topic again on the thread: the same rows, updated in place
-        final = graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config)
+        final = graph.invoke({"topic": topic, "as_of": AS_OF}, config)
         envelopes = graph.get_state(config).values["envelopes"]
         assert sorted(e["envelope_id"] for e in envelopes) == sorted(ids)
         assert all(e["persisted"] is True and e["structured"] is None for e in envelopes)

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 from app.graph.nodes.plan import _questions
-from app.research.plan import MAX_SUB_QUESTIONS, MIN_SUB_QUESTIONS, offline_plan
+from app.research.plan import OFFLINE_SUB_QUESTIONS, corpus_plan, offline_plan
+from app.research.topics import subject
 from workers.sources import Passage
 from workers.sources.query import search_query
 
@@ -25,7 +26,7 @@ TOPICS = [
 @pytest.mark.parametrize("topic", TOPICS)
 def test_no_sub_question_wraps_the_topic_in_a_template(topic: str) -> None:
     questions = offline_plan(topic)
-    assert MIN_SUB_QUESTIONS <= len(questions) <= MAX_SUB_QUESTIONS
+    assert 1 <= len(questions) <= OFFLINE_SUB_QUESTIONS
     assert len(set(questions)) == len(questions)
     for q in questions:
         assert "meant by" not in q and "mechanism behind" not in q
@@ -186,10 +187,70 @@ def test_a_question_that_asks_how_something_is_gets_no_facet_wrapping_the_questi
     for q in questions[1:]:
         assert q.count("?") == 1 and "\u201c" not in q, q
         assert not re.search(r"\b(?:to|you|of|use)\s+(?:how|what|why)\b", q, re.IGNORECASE), q
-    assert offline_plan("How can I retry a node?")[1] == "What is needed to retry a node?"
+    assert offline_plan("How can I retry a node?") == ["How can I retry a node?"]
 
 
 def test_an_identifier_is_asked_about_in_the_singular():
     # "What are add_messages?": a name ending in s is no plural noun
     assert offline_plan("add_messages")[0] == "What is add_messages?"
     assert offline_plan("checkpointer pending writes")[0] == "What are checkpointer pending writes?"
+
+
+SHAPES = [  # phrase, question, two-clause, what-is, comparison, default value, why
+    "checkpointer pending writes",
+    "retry policy of a graph node",
+    "How do I resume a graph after a crash?",
+    "How do I keep pending writes across a process crash?",
+    "How do I switch to the European sheet size (my figures are centred for US letter sheets)?",
+    "After an insert, how do I get the id the database assigned to the new row?",
+    "What is a reducer?",
+    "What does the interrupt function do?",
+    "Send vs reducers",
+    "default value of recursion_limit",
+    "What is the default setting for auto-vacuum?",
+    "Why does my graph stop?",
+    "Function objects are created by function definitions",
+    "Validate an IPv4 and IPv6 interface",
+    "zorblax relay",
+]
+
+
+def _words(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+@pytest.fixture(scope="module")
+def package_docs(tmp_path_factory):
+    from workers.sources import Corpus
+
+    with Corpus.open(tmp_path_factory.mktemp("plan-corpus")) as corpus:
+        yield corpus
+
+
+@pytest.mark.parametrize("topic", SHAPES)
+def test_the_plan_over_the_default_corpus_wraps_no_topic_in_a_template(package_docs, topic):
+    # Issue 19: 15 of 247 report sections were headed 'How is "<the whole question>" used?' or
+    # 'What is needed to <the whole question>?'. A focused search of such a facet ranks by the
+    # topic's words again, so it did no work the first task did not: a facet asks a part.
+    questions = corpus_plan(topic, package_docs, reached=5)
+    assert 1 <= len(questions) <= OFFLINE_SUB_QUESTIONS
+    whole = _words(subject(topic))
+    for question in questions[1:]:
+        assert whole not in _words(question), (topic, question)
+        assert question.endswith("?"), (topic, question)  # a question, not a sentence's part
+    searched = [frozenset(search_query(q, focus=topic).terms) for q in questions]
+    assert len(set(searched)) == len(searched), (questions, searched)
+
+
+@pytest.mark.parametrize(("topic", "clause"), [
+    ("How can a failed cast from a string be detected?", "a string be detected"),
+    ("How do I see which modules got loaded while my file runs?", "my file runs"),
+    ("How do I prevent labels from overwriting one another?", "overwriting one another"),
+    ("Why is writing to files in other directories not allowed?", "writing to files"),
+    ("What does the embed argument of a Label determine?", "Label determine"),
+])
+def test_a_clause_of_the_topic_is_not_asked_about_as_a_thing(topic, clause):
+    # Found on the external eval runs: "What is a string be detected?", "What are my file runs?"
+    assert not any(clause in q for q in offline_plan(topic)[1:]), offline_plan(topic)
+    assert offline_plan("How do I fill a region with a hatch pattern?")[1:] == [
+        "How do you fill a region?", "What is a hatch pattern?"]

@@ -41,7 +41,8 @@ from tests.results_db import (  # re-exported: the durability tests import them 
 AS_OF = "2026-11-30"
 TOPIC = "Send and reducers"
 """The offline planner splits it into 3 sub-questions: one task per sub-question per worker."""
-OTHER_TOPIC = "checkpoint durability"
+OTHER_TOPIC = "checkpoints vs pending writes"
+"""A second topic of 3 sub-questions (a comparison plans them on any corpus)."""
 EXPECTED_TASKS = expected_tasks(TOPIC)
 """Sub-questions of TOPIC x registered workers (9 with the stock three workers)."""
 

@@ -198,7 +198,8 @@ def test_plain_run_exits_0_and_prints_progress_for_every_task(runs) -> None:
     assert {int(m[2]) for m in progress} == {total}
     assert all(m[4] == "ok" for m in progress), out
     assert {m[3] for m in progress} == WORKER_NAMES
-    assert f"planned {len(offline_plan(SMALL_TOPIC))} sub-questions, {total} tasks:" in out
+    count = len(offline_plan(SMALL_TOPIC))
+    assert f"planned {count} sub-question{'s' * (count != 1)}, {total} tasks:" in out
     assert "report written: " in out
     assert re.search(rf"^  envelopes: {total} \(expected {total}\)$", out, re.MULTILINE), out
     assert re.search(r"^  duplicates: 0$", out, re.MULTILINE), out

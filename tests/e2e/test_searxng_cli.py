@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from app.research.plan import offline_plan
-from tests.conftest import AS_OF, SMALL_TOPIC, run_cli
+from tests.conftest import AS_OF, SEVERAL_TOPIC, SMALL_TOPIC, run_cli
 from tests.e2e.test_web_cli import SIGKILLED, cached_queries
 from tests.searxng_server import FakeSearxng, searxng_env
 from tests.tavily_server import pages_for
@@ -31,8 +31,9 @@ def searxng():
         yield server
 
 
-def research(corpus: Path, data: Path, server: FakeSearxng, *extra: str):
-    return run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", corpus,
+def research(corpus: Path, data: Path, server: FakeSearxng, *extra: str,
+             topic: str = SMALL_TOPIC):
+    return run_cli("research", topic, "--as-of", AS_OF, "--corpus", corpus,
                    "--data-dir", data, "--web", "--json", *extra, env=searxng_env(server))
 
 
@@ -67,17 +68,18 @@ def test_a_resume_after_sigkill_repeats_no_searxng_search(
 
     data = tmp_path / "data"
     crashed = research(small_corpus, data, searxng, "--crash-at", "map:6", "--max-concurrency",
-                       "2")
+                       "2", topic=SEVERAL_TOPIC)  # several searches: some answered, some not
     assert crashed.returncode in SIGKILLED, crashed.stderr
     answered = cached_queries(data)
     assert answered, "the crash came before any search was answered"
 
-    resumed = run_cli("resume", default_thread_id(SMALL_TOPIC, AS_OF), "--data-dir", data,
+    resumed = run_cli("resume", default_thread_id(SEVERAL_TOPIC, AS_OF), "--data-dir", data,
                       "--json", env=searxng_env(searxng))
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["ok"]
     after = searxng.counts()
-    assert set(after) == set(QUESTIONS) and all(n == 1 for n in after.values()), after
+    several = offline_plan(SEVERAL_TOPIC)
+    assert set(after) == set(several) and all(n == 1 for n in after.values()), after
 
 
 def test_an_instance_without_json_in_search_formats_is_one_line(

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from app.research.plan import offline_plan
-from tests.conftest import AS_OF, SMALL_TOPIC, run_cli
+from tests.conftest import AS_OF, SEVERAL_TOPIC, SMALL_TOPIC, run_cli
 from tests.tavily_server import TAVILY_KEY, FakeTavily, pages_for
 
 SIGKILLED = (-9, 137)
@@ -32,8 +32,9 @@ def web_env(server: FakeTavily, key: str = TAVILY_KEY) -> dict[str, str]:
     return {"TAVILY_API_KEY": key, "TAVILY_BASE_URL": server.url}
 
 
-def research(corpus: Path, data: Path, server: FakeTavily, *extra: str, key: str = TAVILY_KEY):
-    return run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", corpus,
+def research(corpus: Path, data: Path, server: FakeTavily, *extra: str, key: str = TAVILY_KEY,
+             topic: str = SMALL_TOPIC):
+    return run_cli("research", topic, "--as-of", AS_OF, "--corpus", corpus,
                    "--data-dir", data, "--web", "--json", *extra, env=web_env(server, key))
 
 
@@ -96,7 +97,7 @@ def test_a_resume_after_sigkill_repeats_no_answered_search(tmp_path: Path, small
                                                           tavily: FakeTavily) -> None:
     data = tmp_path / "data"
     crashed = research(small_corpus, data, tavily, "--crash-at", "map:6", "--max-concurrency",
-                       "2")
+                       "2", topic=SEVERAL_TOPIC)  # several searches: some answered, some not
     assert crashed.returncode in SIGKILLED, crashed.stderr
     answered = cached_queries(data)
     assert answered, "the crash came before any search was answered"
@@ -104,7 +105,7 @@ def test_a_resume_after_sigkill_repeats_no_answered_search(tmp_path: Path, small
     assert all(before[q] == 1 for q in answered)
 
     # the same sources or nothing: continuing the unfinished web thread without --web is refused
-    plain = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", small_corpus,
+    plain = run_cli("research", SEVERAL_TOPIC, "--as-of", AS_OF, "--corpus", small_corpus,
                     "--data-dir", data, env=web_env(tavily))
     assert plain.returncode == 2, plain.stderr
     assert "was started with --web" in plain.stderr
@@ -112,14 +113,15 @@ def test_a_resume_after_sigkill_repeats_no_answered_search(tmp_path: Path, small
     # `resume THREAD_ID` continues it as it started (corpus and --web from the thread's record)
     from app.runs.ids import default_thread_id
 
-    resumed = run_cli("resume", default_thread_id(SMALL_TOPIC, AS_OF), "--data-dir", data,
+    resumed = run_cli("resume", default_thread_id(SEVERAL_TOPIC, AS_OF), "--data-dir", data,
                       "--json", env=web_env(tavily))
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["ok"]
     after = tavily.counts()
     for query in answered:
         assert after[query] == 1, f"{query!r} was asked again after the resume"
-    assert set(after) == set(QUESTIONS) and all(n == 1 for n in after.values()), after
+    several = offline_plan(SEVERAL_TOPIC)
+    assert set(after) == set(several) and all(n == 1 for n in after.values()), after
 
 
 def test_a_rejected_key_stops_the_run_with_one_line(tmp_path: Path, small_corpus: Path,

@@ -29,7 +29,7 @@ import os
 import state
 from app.storage.sqlite import SqliteResults
 from tests.app.test_graph import config, memory_graph  # noqa: F401 (a fixture)
-from tests.conftest import AS_OF, SMALL_TOPIC
+from tests.conftest import AS_OF, SEVERAL_TOPIC
 
 
 def test_this_is_the_copy():
@@ -38,7 +38,7 @@ def test_this_is_the_copy():
 
 def test_top_score_is_the_best_score_docs_search_found(memory_graph):
     graph, data_dir = memory_graph
-    final = graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config("recipe"))
+    final = graph.invoke({"topic": SEVERAL_TOPIC, "as_of": AS_OF}, config("recipe"))
     with SqliteResults.in_dir(data_dir) as store:
         rows = [r for r in store.rows(thread_id="recipe") if r["worker"] == "docs_search"]
     scores = [i["score"] for r in rows for i in r["structured"]["items"]]
