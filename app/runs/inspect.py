@@ -25,7 +25,7 @@ from typing import Any
 from app.research.rounds import round_in_run, routing_of
 from app.runs.show import print_inspection, print_threads  # re-exported: printed here before
 from app.runs.threads import is_unfinished, require_thread, research_graph, thread_status
-from app.settings.hints import APP
+from app.settings.hints import thread_command
 from app.storage import DamagedDatabase, Storage, open_storage, root_config
 
 __all__ = ["inspect_thread", "list_threads", "pending_review", "print_inspection",
@@ -174,7 +174,8 @@ def pending_review(storage: Storage | Path | str, thread_id: str, checkpoint_id:
         snap = research_graph(saver).get_state({"configurable": config})
     if checkpoint_id is not None and snap.metadata is None:  # LangGraph found no such checkpoint
         raise UnknownCheckpoint(f"thread {thread_id!r} has no checkpoint {checkpoint_id!r} "
-                                f"({APP} inspect {thread_id}{where} lists its review pauses)")
+                                f"({thread_command('inspect', thread_id, place=where)} "
+                                "lists its review pauses)")
     return awaiting(snap), is_unfinished(snap)
 
 
