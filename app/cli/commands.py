@@ -29,7 +29,7 @@ from app.settings.checks import as_of_or_today
 from app.settings.config import Settings
 from app.settings.credentials import web_key
 from app.settings.env import load_settings
-from app.settings.hints import next_step, place_args, thread_command
+from app.settings.hints import again, next_step, place_args, thread_command
 from app.storage.base import ThreadBusy
 
 SETTINGS_IN_USE: list[Settings] = []
@@ -44,9 +44,25 @@ RUN_THREAD: list[str] = []
 of a run that stops (Ctrl-C, a failure) names it."""
 
 
+ARGV: list[str] = []
+"""The command's arguments, as given (:func:`again` prints them back)."""
+
+RUN_AS_OF: list[str] = []
+"""The ``as_of`` a ``research`` run took by default (today, UTC)."""
+
+
 def run_thread() -> str | None:
     """The thread of :data:`RUN_THREAD`, or None (no run, or none named yet)."""
     return RUN_THREAD[-1] if RUN_THREAD else None
+
+
+def again_line() -> str:
+    """How to continue a run that was stopped (Ctrl-C, SIGTERM): its own command made exact
+    (:func:`app.settings.hints.again`: the same command after midnight UTC would start a new
+    thread), pasteable."""
+    exact = again(ARGV, as_of=RUN_AS_OF[-1] if RUN_AS_OF else None, thread_id=run_thread())
+    return (f"the run can be resumed with: {exact}" if exact else
+            "the run stopped before its thread was named; nothing to resume")
 
 
 class Shown(Exception):
@@ -95,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
             as_of = as_of_or_today(args.as_of)
         except ValueError as exc:
             raise BadInput(str(exc)) from None
+        RUN_AS_OF[:] = [] if args.as_of else [as_of]  # a resume after midnight UTC needs it
     check_fail_workers(settings)
 
     # Imported once the input is known to be good: the graph stack takes seconds to import,

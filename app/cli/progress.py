@@ -148,6 +148,10 @@ class Progress:
             self.line(f"persisted {data['count']} envelope(s) to the results database")
         elif kind == "report":
             self.line(f"report written: {data['path']}", "green")
+        elif kind == "note":  # said even with --quiet: it may spare a whole run
+            quiet, self.quiet = self.quiet, False
+            self.line(f"note: {data['text']}", "yellow")
+            self.quiet = quiet or self.quiet  # a broken pipe silences it for good
 
 
 def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None:

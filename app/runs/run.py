@@ -26,6 +26,7 @@ from app.runs.resume import Start, check_planned_choices, progress_at_start, wha
 from app.runs.stream import Event, stream_run, what_was_saved
 from app.runs.summary import RunSummary, summarize_run
 from app.runs.threads import (
+    UNFINISHED_RUNS,
     ThreadBroken,
     check_content,
     check_thread,
@@ -34,8 +35,10 @@ from app.runs.threads import (
     recorded_run,
     research_graph,
     run_thread_id,
+    thread_status,
 )
 from app.settings.config import MAX_CONCURRENCY_BOUND, Settings
+from app.settings.hints import next_step
 from app.storage import Storage, StorageLost, ThreadBusy, storage_of
 
 __all__ = [
@@ -169,6 +172,9 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         _record_start(storage, thread_id, start, labels["model"], settings, resources)
         counts = progress_at_start(snapshot, start, workers)
         _announce(emit, thread_id, values, start, counts, pending is not None, labels)
+        if recorded is None and request.topic is not None:  # a new thread of this topic
+            for note in _unfinished_elsewhere(storage, request.topic, request.as_of, settings):
+                emit("note", {"thread_id": thread_id, "text": note})
         written: dict[str, dict[str, Any]] = {}  # the last "persisted" and "report" events
 
         def noting(kind: str, data: dict[str, Any]) -> None:
@@ -222,6 +228,25 @@ def _announce(emit: Event, thread_id: str, values: dict[str, Any], start: Start,
                    "as_of": start.as_of, **labels})
     if counts.planned is not None and not reviewed:
         emit("planned", counts.planned)
+
+
+def _unfinished_elsewhere(storage: Storage, topic: str, as_of: str, settings: Settings
+                          ) -> list[str]:
+    """A note for each unfinished thread of ``topic`` on another ``as_of`` in this storage, with
+    how to continue it: the same command without ``--as-of`` names a new thread once the UTC
+    date changed, so the thread a run was interrupted on yesterday is not the one it starts."""
+    with storage.results(read_only=True) as store:
+        runs = store.runs() if store is not None else []
+    others = [r for r in runs if r["topic"] == topic and r["as_of"] != as_of
+              and r["status"] in UNFINISHED_RUNS]
+    if not others:
+        return []
+    running = storage.running_threads([r["thread_id"] for r in others]) or set()
+    return [f"this topic's thread {r['thread_id']} (as of {r['as_of']}) is unfinished, and this "
+            f"run (as of {as_of}) is a new thread; " + next_step(
+                r["thread_id"], thread_status(r["status"], running=r["thread_id"] in running),
+                settings)
+            for r in others]
 
 
 def _conclude(graph: Any, config: dict[str, Any], storage: Storage, start: Start,

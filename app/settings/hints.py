@@ -73,3 +73,29 @@ def next_step(thread_id: str, status: str, settings: Settings | None = None, *,
         return f"decide its review: {review} (without --approve it shows what it awaits)"
     return f"continue it with {thread_command('resume', thread_id, settings, place=place)}"
 
+
+def again(argv: list[str], *, as_of: str | None = None, thread_id: str | None = None
+          ) -> str | None:
+    """The command of ``argv`` (the CLI's arguments), made exact to continue the thread it ran:
+    ``--as-of as_of`` added (the default, today in UTC, names another thread once the UTC
+    date changes), ``--fresh`` replaced by ``--thread-id thread_id`` (it would start yet another
+    thread), a database URL's value replaced by ``URL`` (it may hold a password). None: a
+    ``--fresh`` run stopped before its thread was named.
+
+    Example:
+        >>> again(["research", "a b", "--fresh"], as_of="2026-12-02", thread_id="t")
+        "uv run python -m app research 'a b' --thread-id t --as-of 2026-12-02"
+    """
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg.startswith("--database-url="):
+            out[i] = "--database-url=URL"
+        elif arg == "--database-url" and i + 1 < len(out):
+            out[i + 1] = "URL"
+    if "--fresh" in out:
+        if thread_id is None:
+            return None
+        out = [arg for arg in out if arg != "--fresh"] + ["--thread-id", thread_id]
+    if as_of is not None:
+        out += ["--as-of", as_of]
+    return f"{APP} {shlex.join(out)}"

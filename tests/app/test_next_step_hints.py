@@ -7,6 +7,9 @@
   work left: ``review --approve`` for one paused for review (``resume`` only shows the pause
   again), waiting for one another process runs (its ``resume`` exits 75), else ``resume``.
 * Only ``research`` has ``--fresh``: a busy thread's line advises it there, nowhere else.
+* A run stopped by Ctrl-C prints its own command made exact (``--as-of``): the same command
+  after midnight UTC lands on a new thread, and a new thread of a topic names the unfinished
+  thread of another ``as_of``.
 
 The CLI runs in-process (``app.cli.main``) with the environment cleaned as for a subprocess.
 """
@@ -18,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from app.settings.hints import APP, next_step, thread_command
+from app.settings.hints import APP, again, next_step, thread_command
 from tests.conftest import AS_OF, SMALL_TOPIC
 
 ODD_ID = "a>b$(id)'c'"
@@ -95,7 +98,44 @@ def test_a_thread_another_process_runs_gets_advice_its_command_accepts(
     assert main(_pasted(resume)) == 0
 
 
+def test_a_stopped_run_prints_its_command_with_the_as_of_that_finds_its_thread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import app.cli
+    import app.cli.commands as commands
 
-def test_a_printed_command_quotes_the_thread_id() -> None:
+    monkeypatch.setattr(commands, "ARGV", ["research", "Send and reducers", "--fresh",
+                                           "--database-url", "postgresql://u:pw@h/db"])
+    monkeypatch.setattr(commands, "RUN_AS_OF", ["2026-12-02"])
+    monkeypatch.setattr(commands, "RUN_THREAD", ["t-1"])
+    code, line = app.cli._ended(KeyboardInterrupt())
+    assert code == 130
+    assert line == ("interrupted: the run can be resumed with: uv run python -m app research "
+                    "'Send and reducers' --database-url URL --thread-id t-1 --as-of 2026-12-02")
+    assert again(["resume", "a>b"]) == f"{APP} resume 'a>b'"  # its own command, quoted
+    assert again(["research", "x", "--fresh"]) is None  # no thread named yet: nothing to show
     assert thread_command("inspect", "a b", tail=" --json") == f"{APP} inspect 'a b' --json"
     assert next_step("t", "running") == "another process is running it: wait for that run to end"
+
+
+def test_a_new_thread_names_the_unfinished_thread_of_its_topic_on_another_day(
+        tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
+    import app.graph.nodes.report
+    from app.cli import main
+
+    def broken_renderer(*args: object, **kwargs: object) -> str:
+        raise KeyError("envelope_id")
+
+    data = ["--data-dir", str(tmp_path / "data")]
+    common = ["--corpus", str(small_corpus), *data, "--quiet"]
+    monkeypatch.setattr(app.graph.nodes.report, "render_markdown", broken_renderer)
+    assert main(["research", SMALL_TOPIC, "--as-of", "2026-11-29", *common]) == 1
+    monkeypatch.undo()
+    capsys.readouterr()
+    assert main(["research", SMALL_TOPIC, "--as-of", "2026-11-30", *common]) == 0
+    notes = [line for line in capsys.readouterr().out.splitlines()
+             if line.startswith("note: this topic's thread")]
+    assert len(notes) == 1 and "(as of 2026-11-29) is unfinished" in notes[0], notes
+    assert main(_pasted(notes[0].split("continue it with ", 1)[1])) == 0
+    assert main(["research", SMALL_TOPIC, "--as-of", "2026-11-30", *common]) == 0
+    assert "note: this topic's thread" not in capsys.readouterr().out  # no new thread: no note
