@@ -219,7 +219,8 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         ran, envelopes, unique_ids, persisted, with_payload, bytes, checkpoint_id}], "unread"
         (``"checkpoints"``, ``"rows"``: what a damaged database hid), "rows":
         [{envelope_id, worker, status, error, write_count, attempts, round (the thread's),
-        run_round (within its run), first_written_at, last_written_at}]}``
+        run_round (within its run; None when no checkpoint says where its run began),
+        first_written_at, last_written_at}]}``
 
     Raises:
         app.storage.DamagedDatabase: a database is damaged and no ``warnings`` list was given.
@@ -256,10 +257,17 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         "rows": [
             {**{k: r.get(k) for k in ("envelope_id", "worker", "status", "error", "write_count",
                                       "attempts", "round", "first_written_at", "last_written_at")},
-             "run_round": round_in_run(r.get("round") or 1, firsts)}  # the thread's, in its run
+             "run_round": _run_round(r.get("round") or 1, firsts)}
             for r in rows
         ],
     }
+
+
+def _run_round(round_: int, firsts: set[int]) -> int | None:
+    """A row's round within its run (:func:`round_in_run`); None when no checkpoint says where
+    the thread's runs began (damaged or gone) and it is past round 1: the thread-wide round
+    under inspect's "round: within its run" read 3 for a rerun's first round."""
+    return round_in_run(round_, firsts) if firsts or round_ == 1 else None
 
 
 def _history(storage: Storage, thread_id: str, notes: list[str],
