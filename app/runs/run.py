@@ -193,7 +193,7 @@ def _record_start(storage: Storage, thread_id: str, start: Start, model: str,
     """Record in the ``runs`` table that the run starts (or resumes), with its sources and
     their content fingerprint (:func:`app.runs.threads.corpus_key`), by which a later resume of
     the unfinished thread is checked."""
-    fingerprint = resources.corpus(settings.context()).fingerprint
+    fingerprint = resources.corpus(settings.context()).content_fingerprint
     with storage.results() as store:
         store.start_run(thread_id, topic=start.topic, as_of=start.as_of, model=model,
                         corpus=corpus_key(settings, fingerprint))
@@ -310,7 +310,8 @@ def _open_resources(settings: Settings, thread_id: str, recorded: dict[str, Any]
         # A large folder takes a while to index: say which thread it is for, and how far it is.
         resources.corpus(settings.context(), progress=lambda done, total: emit(
             "indexing", {"thread_id": thread_id, "done": done, "total": total}))
-        check_content(thread_id, recorded, resources.corpus(settings.context()).fingerprint)
+        corpus = resources.corpus(settings.context())
+        check_content(thread_id, recorded, corpus.content_fingerprint, corpus.fingerprint)
     except BaseException:
         resources.close()
         raise

@@ -181,6 +181,8 @@ class Corpus:
         if meta is not None and meta.get("fingerprint") == fingerprint:
             return cls(path, meta, built=False)
         head = {"fingerprint": fingerprint, "description": description, "kind": kind}
+        if folder is not None:  # read only for a build, which reads every file anyway
+            head["content"] = folder_source.content_fingerprint(folder, files)
         try:
             meta, built = index.build_locked(data_dir, path, head, docs_factory, notes, describe)
         except NoText as exc:
@@ -372,6 +374,13 @@ class Corpus:
     def fingerprint(self) -> str:
         """Hash of the inputs the index was built from; it changes when they change."""
         return self._meta["fingerprint"]
+
+    @property
+    def content_fingerprint(self) -> str:
+        """Hash of what the index was built from by content: a folder's file names and bytes
+        (a ``touch`` leaves it), else :attr:`fingerprint` (package versions; an index built
+        before it was kept)."""
+        return self._meta.get("content") or self._meta["fingerprint"]
 
     @property
     def path(self) -> Path:

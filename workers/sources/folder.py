@@ -373,6 +373,25 @@ def nothing_indexable(
     return f"corpus folder {shown} contains no indexable {what}: {why}; indexable: {exts}"
 
 
+def content_fingerprint(folder: Path, files: list[FolderFile]) -> str:
+    """Hash of the indexable files' names and bytes (and the extraction rules): what a thread's
+    results were drawn from. Unlike :func:`folder_fingerprint` (which decides a rebuild from
+    stat alone) a ``touch`` or a copy that keeps the bytes leaves it; it is computed only when
+    the index is built, which reads every file anyway."""
+    h = hashlib.blake2b(digest_size=16)
+    h.update(raw(f"schema={SCHEMA_VERSION};max={MAX_PASSAGE_CHARS};folder={folder}\n"))
+    for _rel, path, _st in files:
+        h.update(raw(f"{path.relative_to(folder).as_posix()}\0"))
+        try:
+            with open(path, "rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    h.update(chunk)
+        except OSError as exc:  # gone or unreadable since the walk: the build notes it
+            h.update(raw(f"\0unreadable {exc.errno}"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
 def folder_fingerprint(folder: Path, files: list[FolderFile]) -> str:
     """Hash of the folder's indexable files (names, sizes, mtimes) and the extraction rules."""
     h = hashlib.blake2b(digest_size=16)
