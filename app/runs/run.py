@@ -340,6 +340,6 @@ def _read_thread(graph: Any, config: dict[str, Any], thread_id: str, request: Ru
         from workers.errors import one_line
 
         raise ThreadBroken(f"thread {thread_id!r} cannot be resumed: {one_line(exc, 200)}; "
-                           "start a new thread with --fresh") from exc
+                           "new thread: research --fresh") from exc
     check_planned_choices(request.asked, snapshot, thread_id)
     return snapshot

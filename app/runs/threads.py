@@ -190,7 +190,7 @@ def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Se
         raise ThreadMismatch(
             f"thread {thread_id!r} is unfinished and was started on {was}; continue it with "
             f"the same corpus{' (--corpus ' + was + ')' if was_corpus else ''}, "
-            "or start a new thread with --fresh"
+            "or start a new thread of its topic with research --fresh"
         )
     if rerun and not unfinished and was_corpus != now_corpus:
         raise ThreadMismatch(
@@ -202,7 +202,7 @@ def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Se
         how = "with --web" if was_web else "without --web"
         raise ThreadMismatch(
             f"thread {thread_id!r} is unfinished and was started {how}; continue it the same "
-            "way, or start a new thread with --fresh"
+            "way, or start a new thread of its topic with research --fresh"
         )
 
 
@@ -228,7 +228,7 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
                 "removed or modified)" if was_corpus else
                 "package docs have changed since it started (other package versions)")
         raise ThreadMismatch(f"thread {thread_id!r} is unfinished and its {what}; start a new "
-                             "thread with --fresh")
+                             "thread of its topic with research --fresh")
 
 
 def _split_key(key: str) -> tuple[str, bool, str]:

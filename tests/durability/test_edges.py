@@ -156,7 +156,9 @@ def test_an_unfinished_thread_is_not_continued_on_changed_corpus_content(place, 
     for again in (args, resume):
         proc = run_app(*again)
         assert proc.returncode == 2, describe(proc)
-        assert proc.stderr.startswith("error: ") and "--fresh" in proc.stderr, describe(proc)
+        # resume has no --fresh: the line names the command that has (a new-user trial)
+        assert proc.stderr.startswith("error: ") and "research --fresh" in proc.stderr, (
+            describe(proc))
         assert "has changed since it started" in proc.stderr, describe(proc)
         assert len(proc.stderr.strip().splitlines()) == 1, describe(proc)
     assert db_rows(where, thread_id_of()) == rows
