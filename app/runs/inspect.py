@@ -219,8 +219,7 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         ran, envelopes, unique_ids, persisted, with_payload, bytes, checkpoint_id}], "unread"
         (``"checkpoints"``, ``"rows"``: what a damaged database hid), "rows":
         [{envelope_id, worker, status, error, write_count, attempts, round (the thread's),
-        run_round (within its run; None when no checkpoint says where its run began),
-        first_written_at, last_written_at}]}``
+        run_round (within its run; None: unknown), first_written_at, last_written_at}]}``
 
     Raises:
         app.storage.DamagedDatabase: a database is damaged and no ``warnings`` list was given.

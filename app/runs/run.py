@@ -172,9 +172,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         _record_start(storage, thread_id, start, labels["model"], settings, resources)
         counts = progress_at_start(snapshot, start, workers)
         _announce(emit, thread_id, values, start, counts, pending is not None, labels)
-        if recorded is None and request.topic is not None:  # a new thread of this topic
-            for note in _unfinished_elsewhere(storage, request.topic, request.as_of, settings):
-                emit("note", {"thread_id": thread_id, "text": note})
+        _note_other_days(emit, storage, thread_id, request, recorded, settings)
         written: dict[str, dict[str, Any]] = {}  # the last "persisted" and "report" events
 
         def noting(kind: str, data: dict[str, Any]) -> None:
@@ -230,23 +228,26 @@ def _announce(emit: Event, thread_id: str, values: dict[str, Any], start: Start,
         emit("planned", counts.planned)
 
 
-def _unfinished_elsewhere(storage: Storage, topic: str, as_of: str, settings: Settings
-                          ) -> list[str]:
-    """A note for each unfinished thread of ``topic`` on another ``as_of`` in this storage, with
-    how to continue it: the same command without ``--as-of`` names a new thread once the UTC
-    date changed, so the thread a run was interrupted on yesterday is not the one it starts."""
+def _note_other_days(emit: Event, storage: Storage, thread_id: str, request: RunRequest,
+                     recorded: dict[str, Any] | None, settings: Settings) -> None:
+    """When the run starts a new thread (``recorded`` None) of a topic, a ``note`` event for
+    each unfinished thread of the topic on another ``as_of``, with how to continue it: the same
+    command without ``--as-of`` names a new thread once the UTC date changed, so the thread a
+    run was interrupted on yesterday is not the one it starts."""
+    if recorded is not None or request.topic is None:
+        return
     with storage.results(read_only=True) as store:
         runs = store.runs() if store is not None else []
-    others = [r for r in runs if r["topic"] == topic and r["as_of"] != as_of
+    others = [r for r in runs if r["topic"] == request.topic and r["as_of"] != request.as_of
               and r["status"] in UNFINISHED_RUNS]
-    if not others:
-        return []
-    running = storage.running_threads([r["thread_id"] for r in others]) or set()
-    return [f"this topic's thread {r['thread_id']} (as of {r['as_of']}) is unfinished, and this "
-            f"run (as of {as_of}) is a new thread; " + next_step(
-                r["thread_id"], thread_status(r["status"], running=r["thread_id"] in running),
-                settings)
-            for r in others]
+    running = (storage.running_threads([r["thread_id"] for r in others]) or set()
+               if others else set())
+    for r in others:
+        status = thread_status(r["status"], running=r["thread_id"] in running)
+        emit("note", {"thread_id": thread_id, "text": (
+            f"this topic's thread {r['thread_id']} (as of {r['as_of']}) is unfinished, and this "
+            f"run (as of {request.as_of}) is a new thread; "
+            f"{next_step(r['thread_id'], status, settings)}")})
 
 
 def _conclude(graph: Any, config: dict[str, Any], storage: Storage, start: Start,

@@ -47,11 +47,9 @@ def is_damage(exc: BaseException) -> bool:
 def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
     """Open ``path`` for the app: WAL, 30 s busy timeout, usable from several threads.
 
-    With ``read_only`` nothing is created or written (``mode=ro``); when the folder is
-    read-only too and the WAL index (``-shm``) is missing, ``immutable=1`` is the only way in.
-    So it is when ``mode=ro`` cannot set up the WAL index (a disk that filled up left it cut
-    short: "disk I/O error") and the write-ahead log holds nothing ``immutable=1`` would miss:
-    ``threads`` and ``inspect`` then show what is stored instead of failing like the run did.
+    With ``read_only`` nothing is created or written (``mode=ro``); ``immutable=1`` is the way
+    in when the folder is read-only and the WAL index (``-shm``) missing, or when a full disk
+    cut the WAL index short ("disk I/O error") and the log holds nothing it would miss.
 
     Raises:
         sqlite3.Error: the file cannot be opened.

@@ -374,10 +374,8 @@ def nothing_indexable(
 
 
 def content_fingerprint(folder: Path, files: list[FolderFile]) -> str:
-    """Hash of the indexable files' names and bytes (and the extraction rules): what a thread's
-    results were drawn from. Unlike :func:`folder_fingerprint` (which decides a rebuild from
-    stat alone) a ``touch`` or a copy that keeps the bytes leaves it; it is computed only when
-    the index is built, which reads every file anyway."""
+    """Hash of the indexable files' names and bytes (and the extraction rules): unlike
+    :func:`folder_fingerprint` (stat only, for rebuilds), a ``touch`` leaves it."""
     h = hashlib.blake2b(digest_size=16)
     h.update(raw(f"schema={SCHEMA_VERSION};max={MAX_PASSAGE_CHARS};folder={folder}\n"))
     for _rel, path, _st in files:
