@@ -16,7 +16,7 @@ into an exit code:
 * 75 try later (``EX_TEMPFAIL``): :class:`app.storage.TryLater`, e.g. the thread is being run by
   another process; nothing ran, and the same command works once that process is done;
 * 130 interrupted (Ctrl-C) and 143 terminated (SIGTERM): the run stopped cleanly, is recorded as
-  ``interrupted`` and resumes with the same command.
+  ``interrupted`` and resumes with the command its line prints (its own, with ``--as-of``).
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         if "--json" in argv:
             _outcome(EXIT_BAD_INPUT, exc.line, None)
         raise
+    commands.ARGV[:] = argv  # a stopped run's line prints its command back (again_line)
     try:
         return _COMMANDS[args.command](args)
     except commands.Shown:
@@ -103,10 +104,9 @@ def _ended(exc: BaseException) -> tuple[int, str]:
             return EXIT_FAILED, disk_full_line(why)
         return EXIT_BAD_INPUT, f"error: {exc}"
     if isinstance(exc, Terminated):
-        return EXIT_TERMINATED, ("terminated (SIGTERM): the run stopped cleanly and can be "
-                                 "resumed with the same command")
+        return EXIT_TERMINATED, f"terminated (SIGTERM): {commands.again_line()}"
     if isinstance(exc, KeyboardInterrupt):
-        return EXIT_INTERRUPTED, "interrupted: the run can be resumed with the same command"
+        return EXIT_INTERRUPTED, f"interrupted: {commands.again_line()}"
     if os.environ.get("RESEARCH_DEBUG"):  # one line, never a traceback, unless asked for
         raise exc
     return _failed(exc)

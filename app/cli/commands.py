@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +29,8 @@ from app.settings.checks import as_of_or_today
 from app.settings.config import Settings
 from app.settings.credentials import web_key
 from app.settings.env import load_settings
-from app.settings.hints import command, place_args
+from app.settings.hints import again, next_step, place_args, thread_command
+from app.storage.base import ThreadBusy
 
 SETTINGS_IN_USE: list[Settings] = []
 """The command's settings: their secrets are masked in any error line printed (a provider may
@@ -41,9 +44,25 @@ RUN_THREAD: list[str] = []
 of a run that stops (Ctrl-C, a failure) names it."""
 
 
+ARGV: list[str] = []
+"""The command's arguments, as given (:func:`again` prints them back)."""
+
+RUN_AS_OF: list[str] = []
+"""The ``as_of`` a ``research`` run took by default (today, UTC)."""
+
+
 def run_thread() -> str | None:
     """The thread of :data:`RUN_THREAD`, or None (no run, or none named yet)."""
     return RUN_THREAD[-1] if RUN_THREAD else None
+
+
+def again_line() -> str:
+    """How to continue a run that was stopped (Ctrl-C, SIGTERM): its own command made exact
+    (:func:`app.settings.hints.again`: the same command after midnight UTC would start a new
+    thread), pasteable."""
+    exact = again(ARGV, as_of=RUN_AS_OF[-1] if RUN_AS_OF else None, thread_id=run_thread())
+    return (f"the run can be resumed with: {exact}" if exact else
+            "the run stopped before its thread was named; nothing to resume")
 
 
 class Shown(Exception):
@@ -92,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
             as_of = as_of_or_today(args.as_of)
         except ValueError as exc:
             raise BadInput(str(exc)) from None
+        RUN_AS_OF[:] = [] if args.as_of else [as_of]  # a resume after midnight UTC needs it
     check_fail_workers(settings)
 
     # Imported once the input is known to be good: the graph stack takes seconds to import,
@@ -117,9 +137,22 @@ def run(args: argparse.Namespace) -> int:
             RUN_THREAD[:] = [data["thread_id"]]
         progress(kind, data)
 
-    with stop_on_signals():  # before the run exists; app.runs.run sets its stop signal too
+    with stop_on_signals(), _busy_advice(args):  # app.runs.run sets its stop signal too
         summary = run_research(request, settings, on_event=on_event)
     return _print_end(summary, args, settings)
+
+
+@contextmanager
+def _busy_advice(args: argparse.Namespace) -> Iterator[None]:
+    """Add to a busy thread's line (exit 75) the way out only ``research`` has: a new thread
+    with ``--fresh`` (``resume`` and ``review`` have no such flag, nor a run given
+    ``--thread-id``)."""
+    try:
+        yield
+    except ThreadBusy as exc:
+        if args.command == "research" and args.thread_id is None:
+            exc.args = (f"{exc}, or use --fresh for a new thread",)
+        raise
 
 
 def _print_end(summary: Any, args: argparse.Namespace, settings: Settings) -> int:
@@ -136,7 +169,8 @@ def _print_end(summary: Any, args: argparse.Namespace, settings: Settings) -> in
     out["exit_code"] = code
     try:
         if out.get("status") == "awaiting_review":  # pasted, it must find the thread
-            out["continue_with"] = command(f"review {out['thread_id']}", settings, " --approve")
+            out["continue_with"] = thread_command("review", out["thread_id"], settings,
+                                                 " --approve")
         if args.json:
             print(json.dumps(out, indent=2, ensure_ascii=False), flush=True)
         elif out.get("status") == "awaiting_review":
@@ -165,12 +199,14 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
     from app.storage import storage_of
 
     checkpoint = getattr(args, "checkpoint", None)
-    payload, unfinished = pending_review(storage_of(settings), args.thread_id, checkpoint,
+    storage = storage_of(settings)
+    payload, unfinished = pending_review(storage, args.thread_id, checkpoint,
                                          where=place_args(settings))
     decided = _decides(args)
     if checkpoint is not None and payload is None:
         raise NothingToReview(f"checkpoint {checkpoint!r} of thread {args.thread_id!r} is not a "
-                              f"review pause ({command('inspect ' + args.thread_id, settings)} "
+                              "review pause "
+                              f"({thread_command('inspect', args.thread_id, settings)} "
                               "lists the thread's review pauses)")
     if checkpoint is not None and not decided:
         raise BadInput("--checkpoint needs a decision: --approve, --question, --drop or --redo")
@@ -179,13 +215,12 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
             # The review was decided and the run then stopped (e.g. killed while persisting):
             # approving again continues it, as ``resume`` would.
             return {"approve": True}
-        hint = (f"; its run is unfinished: continue it with "
-                f"{command('resume ' + args.thread_id, settings)}" if unfinished else "")
+        hint = f"; {_unfinished_step(storage, args.thread_id, settings)}" if unfinished else ""
         raise NothingToReview(f"thread {args.thread_id!r} has nothing awaiting review{hint}")
     if not decided:
         pause = ReviewPause(args.thread_id, "", "", payload).to_dict()
         pause.pop("topic"), pause.pop("as_of")
-        pause["continue_with"] = command(f"review {args.thread_id}", settings, " --approve")
+        pause["continue_with"] = thread_command("review", args.thread_id, settings, " --approve")
         pause["exit_code"] = EXIT_OK
         if args.json:
             print(json.dumps(pause, indent=2, ensure_ascii=False), flush=True)
@@ -198,6 +233,14 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
         return review_value(payload, questions=args.question, drop=args.drop, redo=args.redo)
     except ReviewError as exc:
         raise BadInput(str(exc)) from None
+
+
+def _unfinished_step(storage: Any, thread_id: str, settings: Settings) -> str:
+    """What to do with a thread whose run has work left and awaits no review: wait while
+    another process runs it (its ``resume`` would exit 75), else resume it."""
+    if thread_id in (storage.running_threads([thread_id]) or ()):
+        return next_step(thread_id, "running", settings)
+    return f"its run is unfinished: {next_step(thread_id, 'unfinished', settings)}"
 
 
 def _decides(args: argparse.Namespace) -> bool:
@@ -288,9 +331,11 @@ def _no_report(storage: Any, thread_id: str, settings: Settings) -> str:
 
     data = inspect_thread(storage, thread_id, warnings=[]) or {}
     head = f"the results database at {storage.label} holds no report for thread {thread_id!r}"
-    if data.get("next"):
-        return (f"{head}: its run has not reached the report; continue it with "
-                f"{command('resume ' + thread_id, settings)}")
+    if data.get("next"):  # paused, running or stopped: each has its own next step
+        status = data.get("run_status")
+        status = status if status in ("running", "awaiting review") else "unfinished"
+        return (f"{head}: its run has not reached the report; "
+                f"{next_step(thread_id, status, settings)}")
     if path := (data.get("values") or {}).get("report_path"):
         return (f"{head}, though its run finished (was the database deleted or replaced?); the "
                 f"report file may still be at {path}, and the research command that ran it "

@@ -6,7 +6,8 @@
 setting, an unusable corpus); 75 try later (``EX_TEMPFAIL`` of BSD's ``sysexits.h``: the thread is
 being run by another process, or another process holds the database's setup lock; nothing ran,
 the same command works once it is done); 130 interrupted (Ctrl-C) and 143 terminated (SIGTERM):
-the run stopped cleanly, is recorded as ``interrupted`` and resumes with the same command.
+the run stopped cleanly, is recorded as ``interrupted`` and resumes with the command its line
+prints (its own, with ``--as-of``).
 """
 
 from __future__ import annotations

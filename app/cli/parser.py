@@ -108,8 +108,10 @@ def add_setting_flags(parser: argparse.ArgumentParser, names: set[str] | None = 
             target.add_argument(spec.flag, dest=f"setting_{spec.name}", action="store_const",
                                 const=True, default=None, help=help_text)
             continue
+        # without a metavar, argparse shows the dest (--out SETTING_REPORT_OUT): the flag's name
+        metavar = spec.metavar or spec.flag.removeprefix("--").upper().replace("-", "_")
         kwargs: dict[str, Any] = {"dest": f"setting_{spec.name}", "help": help_text,
-                                  "metavar": spec.metavar}
+                                  "metavar": metavar}
         if spec.choices:
             kwargs["choices"] = spec.choices
         else:

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from app.research.text import clip
-from app.settings.hints import APP
+from app.settings.hints import thread_command
 
 __all__ = ["Progress", "print_pause", "print_summary"]
 
@@ -149,6 +149,10 @@ class Progress:
             self.line(f"persisted {data['count']} envelope(s) to the results database")
         elif kind == "report":
             self.line(f"report written: {data['path']}", "green")
+        elif kind == "note":  # said even with --quiet: it may spare a whole run
+            quiet, self.quiet = self.quiet, False
+            self.line(f"note: {data['text']}", "yellow")
+            self.quiet = quiet or self.quiet  # a broken pipe silences it for good
 
 
 def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None:
@@ -200,15 +204,18 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
     stream = stream or sys.stdout
     review, thread = pause["review"], pause["thread_id"]
     out = [f"paused for review: thread {thread} awaits the {review['stage']} review"]
-    thread += where  # what the printed commands name
+
+    def review_with(tail: str) -> str:  # a printed command, the thread id quoted
+        return "  " + thread_command("review", thread, tail=tail, place=where)
+
     if review.get("error"):
         out.append(f"the last decision was refused: {review['error']}")
     if review["stage"] == "plan":
         out.append(f"sub-questions ({len(review['sub_questions'])}):")
         out += [f"  {i}. {q}" for i, q in enumerate(review["sub_questions"], 1)]
-        out += ["continue:", f"  {APP} review {thread} --approve",
-                f"  {APP} review {thread} --question TEXT [--question TEXT ...]"
-                "   (replace the sub-questions)"]
+        out += ["continue:", review_with(" --approve"),
+                review_with(" --question TEXT [--question TEXT ...]   (replace the "
+                            "sub-questions)")]
     else:
         envelopes = review["envelopes"]
         out.append(f"results ({len(envelopes)}), nothing persisted yet:")
@@ -216,10 +223,8 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
             out.append(f"  {e['envelope_id']}  {e['status']:<5} round {e['round']}  "
                        f"{clip(e['task_key'], 60)}")
             out.append(f"      {clip(e['summary'], 110)}")
-        out += ["continue:", f"  {APP} review {thread} --approve",
-                f"  {APP} review {thread} --drop ENVELOPE_ID ...   (not persisted, "
-                "not reported)",
-                f"  {APP} review {thread} --redo ENVELOPE_ID ...   (sent again, then "
-                "another review)"]
+        out += ["continue:", review_with(" --approve"),
+                review_with(" --drop ENVELOPE_ID ...   (not persisted, not reported)"),
+                review_with(" --redo ENVELOPE_ID ...   (sent again, then another review)")]
     out += [f"note: {note}" for note in pause.get("notes") or []]
     print("\n".join(out), file=stream, flush=True)

@@ -33,7 +33,7 @@ from langgraph.types import Command, interrupt
 
 from app.research.rounds import current_envelopes
 from app.research.text import clip
-from app.settings.hints import command
+from app.settings.hints import thread_command
 
 __all__ = [
     "PLAN", "REVIEW_NODES", "RESULTS", "Awaited", "ReviewError", "ReviewPause", "ask_plan",
@@ -75,7 +75,7 @@ class ReviewPause:
     @property
     def continue_with(self) -> str:
         """The command that approves and continues (the CLI adds its ``--data-dir``)."""
-        return command(f"review {self.thread_id}", tail=" --approve")
+        return thread_command("review", self.thread_id, tail=" --approve")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"thread_id", "topic", "as_of", "status": "awaiting_review",

@@ -25,7 +25,7 @@ from typing import Any
 from app.research.rounds import round_in_run, routing_of
 from app.runs.show import print_inspection, print_threads  # re-exported: printed here before
 from app.runs.threads import is_unfinished, require_thread, research_graph, thread_status
-from app.settings.hints import APP
+from app.settings.hints import thread_command
 from app.storage import DamagedDatabase, Storage, open_storage, root_config
 
 __all__ = ["inspect_thread", "list_threads", "pending_review", "print_inspection",
@@ -174,7 +174,8 @@ def pending_review(storage: Storage | Path | str, thread_id: str, checkpoint_id:
         snap = research_graph(saver).get_state({"configurable": config})
     if checkpoint_id is not None and snap.metadata is None:  # LangGraph found no such checkpoint
         raise UnknownCheckpoint(f"thread {thread_id!r} has no checkpoint {checkpoint_id!r} "
-                                f"({APP} inspect {thread_id}{where} lists its review pauses)")
+                                f"({thread_command('inspect', thread_id, place=where)} "
+                                "lists its review pauses)")
     return awaiting(snap), is_unfinished(snap)
 
 
@@ -218,7 +219,7 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         ran, envelopes, unique_ids, persisted, with_payload, bytes, checkpoint_id}], "unread"
         (``"checkpoints"``, ``"rows"``: what a damaged database hid), "rows":
         [{envelope_id, worker, status, error, write_count, attempts, round (the thread's),
-        run_round (within its run), first_written_at, last_written_at}]}``
+        run_round (within its run; None: unknown), first_written_at, last_written_at}]}``
 
     Raises:
         app.storage.DamagedDatabase: a database is damaged and no ``warnings`` list was given.
@@ -255,10 +256,17 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         "rows": [
             {**{k: r.get(k) for k in ("envelope_id", "worker", "status", "error", "write_count",
                                       "attempts", "round", "first_written_at", "last_written_at")},
-             "run_round": round_in_run(r.get("round") or 1, firsts)}  # the thread's, in its run
+             "run_round": _run_round(r.get("round") or 1, firsts)}
             for r in rows
         ],
     }
+
+
+def _run_round(round_: int, firsts: set[int]) -> int | None:
+    """A row's round within its run (:func:`round_in_run`); None when no checkpoint says where
+    the thread's runs began (damaged or gone) and it is past round 1: the thread-wide round
+    under inspect's "round: within its run" read 3 for a rerun's first round."""
+    return round_in_run(round_, firsts) if firsts or round_ == 1 else None
 
 
 def _history(storage: Storage, thread_id: str, notes: list[str],

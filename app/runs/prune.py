@@ -43,7 +43,7 @@ from typing import Any
 
 from app.research.review import awaiting
 from app.runs.threads import is_unfinished, require_thread, research_graph
-from app.settings.hints import APP
+from app.settings.hints import next_step
 from app.storage import Storage, ThreadBusy, open_storage, root_config
 from app.storage.sqlite import CHECKPOINTS_DB, SqliteStorage
 
@@ -293,13 +293,21 @@ def _size(n: int) -> str:
 
 
 _KEPT_BECAUSE = {
-    "kept: busy": "another process is running it",
-    "kept: awaiting review": "awaiting review; decide it first: " + APP + " review {}",
-    "kept: unfinished": "unfinished; resume it first: " + APP + " resume {}",
-    "kept: nothing to remove": "nothing to remove: only its latest checkpoint",
+    "kept: busy": "running",
+    "kept: awaiting review": "awaiting review",
+    "kept: unfinished": "unfinished",
 }
-"""Why a thread was kept, and the command that moves it on (``{}``: the thread id, followed by
-the flags that find it)."""
+"""Why a thread was kept, as ``threads`` calls it (:func:`app.settings.hints.next_step` says what
+moves it on)."""
+
+
+def _kept_because(thread_id: str, action: str, where: str) -> str:
+    """Why ``prune`` kept a thread, and what moves it on (``where``: the flags that find it)."""
+    if action == "kept: nothing to remove":
+        return "nothing to remove: only its latest checkpoint"
+    status = _KEPT_BECAUSE.get(action, "unfinished")
+    step = next_step(thread_id, status, place=where)
+    return step if status == "running" else f"{status}; {step}"
 
 
 def print_prune(result: dict[str, Any], where: str = "") -> None:
@@ -307,8 +315,7 @@ def print_prune(result: dict[str, Any], where: str = "") -> None:
     (:func:`app.settings.hints.place_args`) follows the thread id in a printed command."""
     for t in result["threads"]:
         if t["action"].startswith("kept"):
-            why = _KEPT_BECAUSE.get(t["action"], _KEPT_BECAUSE["kept: unfinished"]).format(
-                t["thread_id"] + where)
+            why = _kept_because(t["thread_id"], t["action"], where)
             print(f"kept    {t['thread_id']}  ({why})")
         else:
             print(f"{'would prune' if result['dry_run'] else 'pruned':<7} {t['thread_id']}  "

@@ -110,7 +110,7 @@ def check_planned_choices(asked: Mapping[str, Any], snapshot: Any, thread_id: st
             raise ThreadMismatch(
                 f"thread {thread_id!r} is unfinished and was planned {planned}, which a run "
                 f"that continues it keeps: leave {given} out, or run its topic on a new thread "
-                f"with --fresh {given}")
+                f"with research --fresh {given}")
 
 
 def _as_flag(name: str, value: Any) -> str:

@@ -26,6 +26,7 @@ from app.runs.resume import Start, check_planned_choices, progress_at_start, wha
 from app.runs.stream import Event, stream_run, what_was_saved
 from app.runs.summary import RunSummary, summarize_run
 from app.runs.threads import (
+    UNFINISHED_RUNS,
     ThreadBroken,
     check_content,
     check_thread,
@@ -34,8 +35,10 @@ from app.runs.threads import (
     recorded_run,
     research_graph,
     run_thread_id,
+    thread_status,
 )
 from app.settings.config import MAX_CONCURRENCY_BOUND, Settings
+from app.settings.hints import next_step
 from app.storage import Storage, StorageLost, ThreadBusy, storage_of
 
 __all__ = [
@@ -169,6 +172,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         _record_start(storage, thread_id, start, labels["model"], settings, resources)
         counts = progress_at_start(snapshot, start, workers)
         _announce(emit, thread_id, values, start, counts, pending is not None, labels)
+        _note_other_days(emit, storage, thread_id, request, recorded, settings)
         written: dict[str, dict[str, Any]] = {}  # the last "persisted" and "report" events
 
         def noting(kind: str, data: dict[str, Any]) -> None:
@@ -187,7 +191,7 @@ def _record_start(storage: Storage, thread_id: str, start: Start, model: str,
     """Record in the ``runs`` table that the run starts (or resumes), with its sources and
     their content fingerprint (:func:`app.runs.threads.corpus_key`), by which a later resume of
     the unfinished thread is checked."""
-    fingerprint = resources.corpus(settings.context()).fingerprint
+    fingerprint = resources.corpus(settings.context()).content_fingerprint
     with storage.results() as store:
         store.start_run(thread_id, topic=start.topic, as_of=start.as_of, model=model,
                         corpus=corpus_key(settings, fingerprint))
@@ -222,6 +226,28 @@ def _announce(emit: Event, thread_id: str, values: dict[str, Any], start: Start,
                    "as_of": start.as_of, **labels})
     if counts.planned is not None and not reviewed:
         emit("planned", counts.planned)
+
+
+def _note_other_days(emit: Event, storage: Storage, thread_id: str, request: RunRequest,
+                     recorded: dict[str, Any] | None, settings: Settings) -> None:
+    """When the run starts a new thread (``recorded`` None) of a topic, a ``note`` event for
+    each unfinished thread of the topic on another ``as_of``, with how to continue it: the same
+    command without ``--as-of`` names a new thread once the UTC date changed, so the thread a
+    run was interrupted on yesterday is not the one it starts."""
+    if recorded is not None or request.topic is None:
+        return
+    with storage.results(read_only=True) as store:
+        runs = store.runs() if store is not None else []
+    others = [r for r in runs if r["topic"] == request.topic and r["as_of"] != request.as_of
+              and r["status"] in UNFINISHED_RUNS]
+    running = (storage.running_threads([r["thread_id"] for r in others]) or set()
+               if others else set())
+    for r in others:
+        status = thread_status(r["status"], running=r["thread_id"] in running)
+        emit("note", {"thread_id": thread_id, "text": (
+            f"this topic's thread {r['thread_id']} (as of {r['as_of']}) is unfinished, and this "
+            f"run (as of {request.as_of}) is a new thread; "
+            f"{next_step(r['thread_id'], status, settings)}")})
 
 
 def _conclude(graph: Any, config: dict[str, Any], storage: Storage, start: Start,
@@ -285,7 +311,8 @@ def _open_resources(settings: Settings, thread_id: str, recorded: dict[str, Any]
         # A large folder takes a while to index: say which thread it is for, and how far it is.
         resources.corpus(settings.context(), progress=lambda done, total: emit(
             "indexing", {"thread_id": thread_id, "done": done, "total": total}))
-        check_content(thread_id, recorded, resources.corpus(settings.context()).fingerprint)
+        corpus = resources.corpus(settings.context())
+        check_content(thread_id, recorded, corpus.content_fingerprint, corpus.fingerprint)
     except BaseException:
         resources.close()
         raise
@@ -314,6 +341,6 @@ def _read_thread(graph: Any, config: dict[str, Any], thread_id: str, request: Ru
         from workers.errors import one_line
 
         raise ThreadBroken(f"thread {thread_id!r} cannot be resumed: {one_line(exc, 200)}; "
-                           "start a new thread with --fresh") from exc
+                           "new thread: research --fresh") from exc
     check_planned_choices(request.asked, snapshot, thread_id)
     return snapshot

@@ -132,7 +132,8 @@ def print_inspection(data: dict[str, Any]) -> None:
                      "per envelope (round: within its run; writes: by every run, in place; "
                      "times: --json)",
                      ["status", "round", "attempts", "writes", "envelope_id"],
-                     [[r["status"], str(r["run_round"]), str(r["attempts"]), str(r["write_count"]),
-                       r["envelope_id"]] for r in data["rows"]])
+                     [[r["status"], "?" if r["run_round"] is None else str(r["run_round"]),
+                       str(r["attempts"]), str(r["write_count"]), r["envelope_id"]]
+                      for r in data["rows"]])
     elif "rows" not in data.get("unread", ()):
         console.print("no results database rows for this thread")

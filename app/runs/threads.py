@@ -160,7 +160,7 @@ CONTENT_MARK = " @"
 def corpus_key(settings: Settings, fingerprint: str | None = None) -> str:
     """How the ``runs`` table records a run's sources: its resolved corpus folder, or ""
     (package docs), then :data:`CONTENT_MARK` and the corpus index's content ``fingerprint``
-    when given (``Corpus.fingerprint``: the files' names, sizes and mtimes, or the packages'
+    when given (``Corpus.content_fingerprint``: the files' names and bytes, or the packages'
     versions), then :data:`WEB_MARK` when it searches the web. (One column, so that databases
     written before either mark need no migration: a key without them reads as before.)"""
     folder = settings.corpus_folder(settings.corpus_name)
@@ -190,7 +190,7 @@ def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Se
         raise ThreadMismatch(
             f"thread {thread_id!r} is unfinished and was started on {was}; continue it with "
             f"the same corpus{' (--corpus ' + was + ')' if was_corpus else ''}, "
-            "or start a new thread with --fresh"
+            "or start a new thread of its topic with research --fresh"
         )
     if rerun and not unfinished and was_corpus != now_corpus:
         raise ThreadMismatch(
@@ -202,17 +202,20 @@ def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Se
         how = "with --web" if was_web else "without --web"
         raise ThreadMismatch(
             f"thread {thread_id!r} is unfinished and was started {how}; continue it the same "
-            "way, or start a new thread with --fresh"
+            "way, or start a new thread of its topic with research --fresh"
         )
 
 
-def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: str) -> None:
+def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: str,
+                  *also: str) -> None:
     """Refuse to continue an unfinished thread on corpus content that changed since it started
     (``fingerprint``: the opened corpus's, :func:`corpus_key`): its report would cite the
     results found in the old files beside those of the new ones, a deleted file included
     (found by a new-user trial). The same refusal as another corpus; a finished thread reruns on
     the new content, which is how it is brought up to date. A run recorded before runs kept
-    their fingerprint is not checked.
+    their fingerprint is not checked. ``fingerprint`` is the content's
+    (``Corpus.content_fingerprint``: a ``touch`` leaves it); ``also`` are other fingerprints of
+    the same content a run may have recorded (the index's stat-based one, recorded before).
 
     Raises:
         ThreadMismatch: the thread is unfinished and its corpus content changed.
@@ -220,12 +223,12 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
     if recorded is None or recorded["status"] not in UNFINISHED_RUNS:
         return
     was_corpus, _, was_print = _split_key(recorded.get("corpus") or "")
-    if was_print and was_print != fingerprint:
+    if was_print and was_print not in (fingerprint, *also):
         what = (f"corpus folder {was_corpus} has changed since it started (files added, "
                 "removed or modified)" if was_corpus else
                 "package docs have changed since it started (other package versions)")
         raise ThreadMismatch(f"thread {thread_id!r} is unfinished and its {what}; start a new "
-                             "thread with --fresh")
+                             "thread of its topic with research --fresh")
 
 
 def _split_key(key: str) -> tuple[str, bool, str]:

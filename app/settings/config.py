@@ -335,8 +335,9 @@ class Settings(RunContext):
         named = self.named_corpora()
         if name not in named:
             known = ", ".join(sorted(named)) or "none"
-            raise ConfigError(f"corpus_name: this server has no corpus named {name!r} (known: "
-                              f"{known})")
+            # the CLI asks this too: "this server" named a server nobody ran
+            raise ConfigError(f"corpus_name: RESEARCH_CORPORA has no corpus named {name!r} "
+                              f"(known: {known})")
         return named[name]
 
     def named_corpora(self) -> dict[str, str]:

@@ -39,3 +39,63 @@ def command(args: str, settings: Settings | None = None, tail: str = "") -> str:
         'uv run python -m app resume T --data-dir /tmp/d'
     """
     return f"{APP} {args}{place_args(settings)}{tail}"
+
+
+def thread_command(verb: str, thread_id: str, settings: Settings | None = None, tail: str = "",
+                   *, place: str | None = None) -> str:
+    """The printed command ``APP verb THREAD [place flags] tail``, the thread id quoted: an id
+    may hold any character (``--thread-id 'a>b'``), and a pasted ``a>b`` redirects. ``place``:
+    the flags already made by :func:`place_args` (default: from ``settings``).
+
+    Example:
+        >>> thread_command("review", "a>b", tail=" --approve")
+        "uv run python -m app review 'a>b' --approve"
+    """
+    where = place_args(settings) if place is None else place
+    return f"{APP} {verb} {shlex.quote(thread_id)}{where}{tail}"
+
+
+def next_step(thread_id: str, status: str, settings: Settings | None = None, *,
+              place: str | None = None) -> str:
+    """What to do next with a thread that has work left, by what ``threads`` calls it
+    (:func:`app.runs.threads.thread_status`): the one owner of that advice, so that every
+    command gives the same. ``running``: wait (another process runs it); ``awaiting review``:
+    decide it with ``review`` (``resume`` only shows the pause again); else ``resume``.
+
+    Example:
+        >>> next_step("a b", "unfinished")
+        "continue it with uv run python -m app resume 'a b'"
+    """
+    if status == "running":
+        return "another process is running it: wait for that run to end"
+    if status == "awaiting review":
+        review = thread_command("review", thread_id, settings, " --approve", place=place)
+        return f"decide its review: {review} (without --approve it shows what it awaits)"
+    return f"continue it with {thread_command('resume', thread_id, settings, place=place)}"
+
+
+def again(argv: list[str], *, as_of: str | None = None, thread_id: str | None = None
+          ) -> str | None:
+    """The command of ``argv`` (the CLI's arguments), made exact to continue the thread it ran:
+    ``--as-of as_of`` added (the default, today in UTC, names another thread once the UTC
+    date changes), ``--fresh`` replaced by ``--thread-id thread_id`` (it would start yet another
+    thread), a database URL's value replaced by ``URL`` (it may hold a password). None: a
+    ``--fresh`` run stopped before its thread was named.
+
+    Example:
+        >>> again(["research", "a b", "--fresh"], as_of="2026-12-02", thread_id="t")
+        "uv run python -m app research 'a b' --thread-id t --as-of 2026-12-02"
+    """
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg.startswith("--database-url="):
+            out[i] = "--database-url=URL"
+        elif arg == "--database-url" and i + 1 < len(out):
+            out[i + 1] = "URL"
+    if "--fresh" in out:
+        if thread_id is None:
+            return None
+        out = [arg for arg in out if arg != "--fresh"] + ["--thread-id", thread_id]
+    if as_of is not None:
+        out += ["--as-of", as_of]
+    return f"{APP} {shlex.join(out)}"

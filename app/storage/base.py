@@ -97,8 +97,9 @@ class ThreadBusy(TryLater):
         if retry_in is not None:
             wait += (f" (if it was killed, its lease expires in {max(1, round(retry_in))} s;"
                      " then resume)")
-        busy = cls(f"thread {thread_id!r} is being run by another process; {wait}, or "
-                   "use --fresh for a new thread")
+        # No "--fresh" here: only ``research`` has it (the CLI adds it there); ``resume`` and
+        # ``review`` refuse the flag.
+        busy = cls(f"thread {thread_id!r} is being run by another process; {wait}")
         busy.thread_id = thread_id
         return busy
 

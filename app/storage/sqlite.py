@@ -47,8 +47,9 @@ def is_damage(exc: BaseException) -> bool:
 def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
     """Open ``path`` for the app: WAL, 30 s busy timeout, usable from several threads.
 
-    With ``read_only`` nothing is created or written (``mode=ro``); when the folder is
-    read-only too and the WAL index (``-shm``) is missing, ``immutable=1`` is the only way in.
+    With ``read_only`` nothing is created or written (``mode=ro``); ``immutable=1`` is the way
+    in when the folder is read-only and the WAL index (``-shm``) missing, or when a full disk
+    cut the WAL index short ("disk I/O error") and the log holds nothing it would miss.
 
     Raises:
         sqlite3.Error: the file cannot be opened.
@@ -69,10 +70,23 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
                                check_same_thread=False)
         conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
         return conn
-    except sqlite3.OperationalError:
-        if os.access(path.parent, os.W_OK):
+    except sqlite3.OperationalError as exc:
+        if os.access(path.parent, os.W_OK) and not (_io_error(exc) and _empty_wal(path)):
             raise
     return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+
+
+def _io_error(exc: sqlite3.Error) -> bool:
+    """Whether ``exc`` is SQLite's ``SQLITE_IOERR`` family (e.g. a WAL index it cannot grow)."""
+    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_IOERR
+
+
+def _empty_wal(path: Path) -> bool:
+    """Whether the write-ahead log of ``path`` is missing or empty: the file alone is whole."""
+    try:
+        return os.path.getsize(f"{path}-wal") == 0
+    except OSError:
+        return True
 
 
 def _ensure_wal(conn: sqlite3.Connection, *, patience_s: float = 30.0) -> None:

@@ -257,7 +257,7 @@ def test_the_operators_lists_come_from_comma_separated_variables():
     assert settings.named_corpora() == {"handbook": "/srv/h", "specs": "/srv/s"}
     assert settings.models_allowed() == ("offline", "openai:gpt-test")
     assert settings.corpus_folder("specs") == "/srv/s"
-    with pytest.raises(ConfigError, match="^corpus_name: this server has no corpus named"):
+    with pytest.raises(ConfigError, match="^corpus_name: RESEARCH_CORPORA has no corpus named"):
         settings.corpus_folder("/etc")
     with pytest.raises(ConfigError, match="RESEARCH_CORPORA: expected NAME=FOLDER"):
         load_settings(env={"RESEARCH_CORPORA": "/srv/h"}, env_file=None)

@@ -169,7 +169,8 @@ def test_prune_keeps_what_reruns_and_resumes_need(durability_corpus: Path,
     assert again[done]["action"] == "kept: nothing to remove", again[done]
     place = f" --data-dir {shlex.quote(str(where.data_dir))}" + (
         " --database-url URL" if where.database_url else "")  # pasted, it finds the thread
-    assert f"resume it first: uv run python -m app resume {killed}{place})" in text.stdout
+    assert f"unfinished; continue it with uv run python -m app resume {killed}{place})" in (
+        text.stdout)
     if where.database_url:
         assert CHECKPOINTS_DB not in text.stdout
         assert f"the checkpoint tables at {storage.label}" in text.stdout
@@ -222,7 +223,8 @@ def test_prune_advises_review_for_a_thread_paused_for_review(tmp_path: Path,
         (thread, "kept: awaiting review")]
     proc = run_app("prune", "--data-dir", str(data))
     assert proc.returncode == 0, describe(proc)
-    pasted = f"uv run python -m app review {thread} --data-dir {shlex.quote(str(data))})"
+    pasted = (f"decide its review: uv run python -m app review {thread} --data-dir "
+              f"{shlex.quote(str(data))} --approve (")
     assert pasted in proc.stdout
     assert "resume" not in proc.stdout
     shown = run_app("review", thread, *common, "--json")  # still awaits its plan review

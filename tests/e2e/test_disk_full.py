@@ -36,6 +36,9 @@ for i, size in enumerate(sizes):
          "--data-dir", data], capture_output=True, text=True, timeout=TIMEOUT)
     out.append({"size": size, "rc": proc.returncode, "stdout": proc.stdout,
                 "stderr": proc.stderr})
+    shown = subprocess.run([sys.executable, "-m", "app", "threads", "--json", "--data-dir", data],
+                           capture_output=True, text=True, timeout=TIMEOUT)
+    out[-1]["threads"] = {"rc": shown.returncode, "stdout": shown.stdout, "stderr": shown.stderr}
 with sqlite3.connect(f"{data}/results.sqlite") as conn:
     rows = [r[0] for r in conn.execute("SELECT envelope_id FROM results")]
 print(json.dumps({"runs": out, "rows": rows}))
@@ -72,6 +75,11 @@ def test_a_full_disk_exits_1_says_so_and_the_same_command_finishes(tmp_path: Pat
         assert run["rc"] == 1, run
         assert len(lines) == 1 and lines[0].startswith("error: the disk is full ("), run
         assert "nothing was lost" in lines[0] and "run the same command again" in lines[0]
+    # threads only reads: it shows the stopped thread on the full disk (it failed like the run,
+    # "the disk is full", on a WAL index the full disk had cut short)
+    shown = full_map["threads"]
+    assert shown["rc"] == 0, shown
+    assert [t["status"] for t in json.loads(shown["stdout"])] == ["unfinished"], shown
     assert roomy["rc"] == 0, roomy
     assert "resuming thread" in roomy["stdout"], roomy["stdout"]  # finished work was kept
     rows = result["rows"]

@@ -13,3 +13,12 @@ def test_research_help_lists_every_registered_worker(cli):
     section = lines[next(i for i, line in enumerate(lines) if line.startswith("workers ")) + 1:]
     for spec in WORKERS:
         assert f"{spec.name} {' '.join(spec.description.split())}" in section, proc.stdout
+
+
+def test_help_names_no_internal_dest(cli):
+    # a new-user trial read "--out SETTING_REPORT_OUT" and "--seed SETTING_SEED"
+    for command in ("research", "resume", "review", "threads", "inspect", "prune"):
+        proc = cli(command, "--help")
+        assert proc.returncode == 0, proc.stderr
+        assert "SETTING_" not in proc.stdout, proc.stdout
+    assert "--out OUT" in cli("research", "--help").stdout

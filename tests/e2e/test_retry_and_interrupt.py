@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import signal
 import subprocess
 import sys
@@ -43,9 +44,8 @@ def test_retries_are_announced_as_they_happen(tmp_path, small_corpus):
 
 @pytest.mark.parametrize(
     ("signum", "code", "line"),
-    [(signal.SIGINT, 130, "interrupted: the run can be resumed with the same command"),
-     (signal.SIGTERM, 143, "terminated (SIGTERM): the run stopped cleanly and can be resumed "
-                           "with the same command")],
+    [(signal.SIGINT, 130, "interrupted: the run can be resumed with: "),
+     (signal.SIGTERM, 143, "terminated (SIGTERM): the run can be resumed with: ")],
     ids=["ctrl-c", "sigterm"],
 )
 def test_a_stop_signal_stops_cleanly_and_the_same_command_finishes(tmp_path, small_corpus,
@@ -64,7 +64,8 @@ def test_a_stop_signal_stops_cleanly_and_the_same_command_finishes(tmp_path, sma
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == code, stderr
     assert "Traceback" not in stderr
-    assert stderr.strip().splitlines() == [line]
+    # its own command, exact (with its --as-of) and quoted: pasted, it finds the thread
+    assert stderr.strip().splitlines() == [line + f"uv run python -m app {shlex.join(args)}"]
     assert [r["status"] for r in db_runs(data)] == ["interrupted"]
     # the queued workers were told at once: they gave up instead of running to the end
     produced = log.read_text().splitlines() if log.exists() else []
@@ -95,7 +96,8 @@ def test_json_gets_one_object_when_a_run_is_stopped(tmp_path, small_corpus):
     assert proc.returncode == 130, stdout
     assert json.loads(stdout) == {
         "status": "interrupted", "exit_code": 130, "thread_id": db_runs(data)[0]["thread_id"],
-        "error": "interrupted: the run can be resumed with the same command"}
+        "error": f"interrupted: the run can be resumed with: uv run python -m app "
+                 f"{shlex.join(args)}"}
     bad = run_cli("resume", "no-such-thread", "--data-dir", data, "--json")  # and bad input
     assert bad.returncode == 2 and json.loads(bad.stdout)["exit_code"] == 2, bad.stdout
     flag = run_cli("review", "t", "--drop", "--json")  # a bad flag: argparse's own exit
@@ -126,7 +128,8 @@ def test_ctrl_c_during_review_approve_stops_at_once_not_after_the_retry_wait(tmp
     took = time.monotonic() - sent
     assert proc.returncode == 130, stderr
     assert stderr.strip().splitlines() == [
-        "interrupted: the run can be resumed with the same command"]
+        "interrupted: the run can be resumed with: uv run python -m app review "
+        f"{thread} --approve --data-dir {data} --corpus {small_corpus} --fail-rate 1"]
     assert took < 10, f"exited {took:.1f} s after Ctrl-C: it waited out the retry"
     for stage in ("plan, resumed", "results"):  # the same command finishes the thread
         done = run_cli("review", thread, "--approve", "--data-dir", data, "--corpus",

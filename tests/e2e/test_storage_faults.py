@@ -295,3 +295,25 @@ def test_review_shows_what_a_thread_awaits_on_a_read_only_data_dir(tmp_path,
     proc = _run_read_only(data, "review", thread_id, "--approve", "--data-dir", str(data))
     assert proc.returncode == 2 and "is not writable" in _one_error_line(proc)
     assert sorted(p.name for p in data.rglob("*")) == before
+
+
+def test_inspect_never_shows_the_thread_round_as_the_round_within_its_run(finished,
+                                                                          small_corpus) -> None:
+    # A new-user trial: with the checkpoints damaged, a rerun's rows (thread round 2, round 1
+    # of their run) showed round 2 under "round: within its run"; they show "?" instead.
+    data, thread_id = finished
+    assert _research(data, small_corpus, "--quiet").returncode == 0  # the rerun: round 2
+    before = run_cli("inspect", thread_id, "--data-dir", data, "--json")
+    assert {r["run_round"] for r in json.loads(before.stdout)["rows"]} == {1}
+    path = data / CHECKPOINTS_DB
+    with open(path, "r+b") as handle:
+        handle.truncate(path.stat().st_size // 2)
+    for name in (CHECKPOINTS_DB + "-wal", CHECKPOINTS_DB + "-shm"):
+        (data / name).unlink(missing_ok=True)
+    after = run_cli("inspect", thread_id, "--data-dir", data, "--json")
+    assert after.returncode == 1 and str(path) in _one_error_line(after)
+    rows = json.loads(after.stdout)["rows"]
+    assert {r["run_round"] for r in rows} == {None} and {r["round"] for r in rows} == {2}
+    text = run_cli("inspect", thread_id, "--data-dir", data).stdout
+    assert [line.split()[1] for line in text.splitlines() if line.startswith("ok ")] == [
+        "?"] * len(rows), text

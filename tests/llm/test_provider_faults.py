@@ -193,7 +193,7 @@ def test_ctrl_c_during_a_retry_after_wait_stops_at_once_and_the_run_resumes(
             proc.kill()
     assert time.monotonic() - interrupted < 45  # well inside the window it was waiting out
     assert proc.returncode == 130, stderr
-    assert "interrupted: the run can be resumed with the same command" in stderr
+    assert "interrupted: the run can be resumed with: uv run python -m app research" in stderr
     assert "Traceback" not in stderr
 
     fault.times = 0  # the provider recovers; the gate of the killed process died with it

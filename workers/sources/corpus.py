@@ -25,6 +25,7 @@ from workers.sources import folder as folder_source
 from workers.sources import index
 from workers.sources.base import CorpusError, Document, NoText, Passage, RawDoc
 from workers.sources.boilerplate import strip_repeated
+from workers.sources.fingerprint import content_fingerprint, folder_fingerprint
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
 from workers.sources.query import search_query
 from workers.sources.ranking import candidate_score
@@ -156,7 +157,7 @@ class Corpus:
         if folder is not None:
             folder, shown, files = folder_source.corpus_folder(
                 folder, skipped, max_file_bytes=max_file_bytes, notes=notes, data_dir=data_dir)
-            fingerprint = folder_source.folder_fingerprint(folder, files)
+            fingerprint = folder_fingerprint(folder, files)
             kind = "dir-" + hashlib.blake2b(raw(str(folder)), digest_size=4).hexdigest()
             indexed: set[str] = set()
             description = f"folder corpus: {shown}"
@@ -182,6 +183,8 @@ class Corpus:
             return cls(path, index.current_notes(meta, notes), built=False)
         head = {"fingerprint": fingerprint, "description": description, "kind": kind,
                 "listed_notes": str(len(notes))}
+        if folder is not None:  # read only for a build, which reads every file anyway
+            head["content"] = content_fingerprint(folder, files)
         try:
             meta, built = index.build_locked(data_dir, path, head, docs_factory, notes, describe)
         except NoText as exc:
@@ -373,6 +376,13 @@ class Corpus:
     def fingerprint(self) -> str:
         """Hash of the inputs the index was built from; it changes when they change."""
         return self._meta["fingerprint"]
+
+    @property
+    def content_fingerprint(self) -> str:
+        """Hash of what the index was built from by content: a folder's file names and bytes
+        (a ``touch`` leaves it), else :attr:`fingerprint` (package versions; an index built
+        before it was kept)."""
+        return self._meta.get("content") or self._meta["fingerprint"]
 
     @property
     def path(self) -> Path:

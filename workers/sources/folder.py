@@ -17,7 +17,6 @@ imported only when a file of its kind is read.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from collections import Counter
@@ -27,10 +26,8 @@ from pathlib import Path
 
 from workers.sources import documents
 from workers.sources.base import CorpusError, RawDoc
-from workers.sources.index import SCHEMA_VERSION, tree_signature
 from workers.sources.pyfile import python_file_sections
 from workers.sources.text import (
-    MAX_PASSAGE_CHARS,
     declared_encoding,
     decode_file,
     plural,
@@ -50,7 +47,6 @@ __all__ = [
     "TEXT_EXTENSIONS",
     "folder_docs",
     "folder_files",
-    "folder_fingerprint",
     "files_of",
     "nothing_indexable",
 ]
@@ -375,14 +371,4 @@ def nothing_indexable(
     why = ", ".join(reasons) or "the folder is empty"
     exts = " ".join(FOLDER_EXTENSIONS)
     return f"corpus folder {shown} contains no indexable {what}: {why}; indexable: {exts}"
-
-
-def folder_fingerprint(folder: Path, files: list[FolderFile]) -> str:
-    """Hash of the folder's indexable files (names, sizes, mtimes) and the extraction rules."""
-    h = hashlib.blake2b(digest_size=16)
-    h.update(raw(f"schema={SCHEMA_VERSION};max={MAX_PASSAGE_CHARS};folder={folder}\n"))
-    # The real names (not the escaped refs), so renaming a file always rebuilds.
-    tree = ((p.relative_to(folder).as_posix(), st) for _rel, p, st in files)
-    h.update(tree_signature(tree).encode())
-    return h.hexdigest()
 

@@ -1,0 +1,141 @@
+"""Every command the app prints for pasting works when pasted, and says what fits the thread
+(issue 21, "Small wrong advice"; a new-user trial found each of these).
+
+* A thread id may hold shell characters (``--thread-id 'a>b'``): every hint quotes it, so the
+  pasted ``review a>b`` no longer redirects into a file ``b``.
+* One owner (:func:`app.settings.hints.next_step`) says what to do next with a thread that has
+  work left: ``review --approve`` for one paused for review (``resume`` only shows the pause
+  again), waiting for one another process runs (its ``resume`` exits 75), else ``resume``.
+* Only ``research`` has ``--fresh``: a busy thread's line advises it there, nowhere else.
+* A run stopped by Ctrl-C prints its own command made exact (``--as-of``): the same command
+  after midnight UTC lands on a new thread, and a new thread of a topic names the unfinished
+  thread of another ``as_of``.
+
+The CLI runs in-process (``app.cli.main``) with the environment cleaned as for a subprocess.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+
+from app.settings.hints import APP, again, next_step, thread_command
+from tests.conftest import AS_OF, SMALL_TOPIC
+
+ODD_ID = "a>b$(id)'c'"
+"""A thread id a shell would run or redirect, pasted unquoted."""
+
+
+def _pasted(line: str) -> list[str]:
+    """The CLI arguments of a printed command, as a shell splits it when pasted."""
+    start = line.index(APP)
+    words = shlex.split(line[start:])
+    assert words[:5] == APP.split(), line
+    return words[5:]
+
+
+def _hint_line(text: str, verb: str) -> str:
+    return next(line for line in text.splitlines() if f"{APP} {verb} " in line)
+
+
+def test_hints_quote_the_thread_id_and_advise_review_for_a_paused_thread(
+        tmp_path: Path, small_corpus: Path, capsys: pytest.CaptureFixture[str],
+        cli_env: None) -> None:
+    from app.cli import main
+
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert main(["research", SMALL_TOPIC, "--thread-id", ODD_ID, "--review", "--as-of", AS_OF,
+                 "--corpus", str(small_corpus), *data]) == 0
+    approve = _hint_line(capsys.readouterr().out, "review")
+    assert _pasted(approve) == ["review", ODD_ID, *data, "--approve"]
+
+    # inspect --report advised ``resume``, which only shows the pause again
+    assert main(["inspect", ODD_ID, "--report", *data]) == 2
+    err = capsys.readouterr().err
+    assert "decide its review" in err and f"{APP} resume" not in err, err
+    hint = _hint_line(err, "review").split(" (without --approve")[0]
+    assert _pasted(hint) == ["review", ODD_ID, *data, "--approve"]
+    assert main(["prune", "--dry-run", *data]) == 0
+    out = capsys.readouterr().out
+    assert "decide its review" in out and shlex.quote(ODD_ID) in out, out
+
+    assert main(_pasted(approve)) == 0  # the pasted hint continues the thread
+    assert "error" not in capsys.readouterr().err
+
+
+def test_a_thread_another_process_runs_gets_advice_its_command_accepts(
+        tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
+    import app.graph.nodes.report
+    from app.cli import main
+    from app.runs.ids import default_thread_id
+    from app.storage import open_storage
+
+    def broken_renderer(*args: object, **kwargs: object) -> str:
+        raise KeyError("envelope_id")  # leaves the thread unfinished, before its report
+
+    data = ["--data-dir", str(tmp_path / "data")]
+    research = ["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", str(small_corpus),
+                *data, "--quiet"]
+    monkeypatch.setattr(app.graph.nodes.report, "render_markdown", broken_renderer)
+    assert main(research) == 1
+    monkeypatch.undo()
+    capsys.readouterr()
+    thread_id = default_thread_id(SMALL_TOPIC, AS_OF)
+    with open_storage(tmp_path / "data").thread_lock(thread_id):  # "another process" runs it
+        assert main(["review", thread_id, *data]) == 2
+        err = capsys.readouterr().err
+        assert "another process is running it" in err and "resume" not in err, err
+        assert main(["resume", thread_id, *data]) == 75
+        err = capsys.readouterr().err  # resume has no --fresh: it refused the advice
+        assert "being run by another process" in err and "--fresh" not in err, err
+        assert main(research) == 75
+        assert "or use --fresh for a new thread" in capsys.readouterr().err
+    assert main(["review", thread_id, *data]) == 2  # not running: resume it
+    resume = _hint_line(capsys.readouterr().err, "resume").split("continue it with ", 1)[1]
+    assert main(_pasted(resume)) == 0
+
+
+def test_a_stopped_run_prints_its_command_with_the_as_of_that_finds_its_thread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import app.cli
+    import app.cli.commands as commands
+
+    monkeypatch.setattr(commands, "ARGV", ["research", "Send and reducers", "--fresh",
+                                           "--database-url", "postgresql://u:pw@h/db"])
+    monkeypatch.setattr(commands, "RUN_AS_OF", ["2026-12-02"])
+    monkeypatch.setattr(commands, "RUN_THREAD", ["t-1"])
+    code, line = app.cli._ended(KeyboardInterrupt())
+    assert code == 130
+    assert line == ("interrupted: the run can be resumed with: uv run python -m app research "
+                    "'Send and reducers' --database-url URL --thread-id t-1 --as-of 2026-12-02")
+    assert again(["resume", "a>b"]) == f"{APP} resume 'a>b'"  # its own command, quoted
+    assert again(["research", "x", "--fresh"]) is None  # no thread named yet: nothing to show
+    assert thread_command("inspect", "a b", tail=" --json") == f"{APP} inspect 'a b' --json"
+    assert next_step("t", "running") == "another process is running it: wait for that run to end"
+
+
+def test_a_new_thread_names_the_unfinished_thread_of_its_topic_on_another_day(
+        tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
+    import app.graph.nodes.report
+    from app.cli import main
+
+    def broken_renderer(*args: object, **kwargs: object) -> str:
+        raise KeyError("envelope_id")
+
+    data = ["--data-dir", str(tmp_path / "data")]
+    common = ["--corpus", str(small_corpus), *data, "--quiet"]
+    monkeypatch.setattr(app.graph.nodes.report, "render_markdown", broken_renderer)
+    assert main(["research", SMALL_TOPIC, "--as-of", "2026-11-29", *common]) == 1
+    monkeypatch.undo()
+    capsys.readouterr()
+    assert main(["research", SMALL_TOPIC, "--as-of", "2026-11-30", *common]) == 0
+    notes = [line for line in capsys.readouterr().out.splitlines()
+             if line.startswith("note: this topic's thread")]
+    assert len(notes) == 1 and "(as of 2026-11-29) is unfinished" in notes[0], notes
+    assert main(_pasted(notes[0].split("continue it with ", 1)[1])) == 0
+    assert main(["research", SMALL_TOPIC, "--as-of", "2026-11-30", *common]) == 0
+    assert "note: this topic's thread" not in capsys.readouterr().out  # no new thread: no note

@@ -1,0 +1,48 @@
+"""A folder corpus's fingerprints: the stat one that decides when its index is rebuilt, and the
+content one that tells a thread whether its corpus changed (a ``touch`` leaves that one).
+
+This module imports only the standard library and :mod:`workers.sources` leaves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from workers.sources.index import SCHEMA_VERSION, tree_signature
+from workers.sources.text import MAX_PASSAGE_CHARS, raw
+
+__all__ = ["content_fingerprint", "folder_fingerprint"]
+
+FolderFiles = Sequence[tuple[str, Path, os.stat_result]]
+"""``(ref, path, stat)`` of each indexable file, as :func:`workers.sources.folder.folder_files`
+lists them."""
+
+
+def content_fingerprint(folder: Path, files: FolderFiles) -> str:
+    """Hash of the indexable files' names and bytes (and the extraction rules): unlike
+    :func:`folder_fingerprint` (stat only, for rebuilds), a ``touch`` leaves it."""
+    h = hashlib.blake2b(digest_size=16)
+    h.update(raw(f"schema={SCHEMA_VERSION};max={MAX_PASSAGE_CHARS};folder={folder}\n"))
+    for _rel, path, _st in files:
+        h.update(raw(f"{path.relative_to(folder).as_posix()}\0"))
+        try:
+            with open(path, "rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    h.update(chunk)
+        except OSError as exc:  # gone or unreadable since the walk: the build notes it
+            h.update(raw(f"\0unreadable {exc.errno}"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def folder_fingerprint(folder: Path, files: FolderFiles) -> str:
+    """Hash of the folder's indexable files (names, sizes, mtimes) and the extraction rules."""
+    h = hashlib.blake2b(digest_size=16)
+    h.update(raw(f"schema={SCHEMA_VERSION};max={MAX_PASSAGE_CHARS};folder={folder}\n"))
+    # The real names (not the escaped refs), so renaming a file always rebuilds.
+    tree = ((p.relative_to(folder).as_posix(), st) for _rel, p, st in files)
+    h.update(tree_signature(tree).encode())
+    return h.hexdigest()
