@@ -26,7 +26,6 @@ __all__ = [
     "MIN_SUB_QUESTIONS",
     "OFFLINE_SUB_QUESTIONS",
     "PLANNER_PROMPT",
-    "TEMPLATE_WORDS",
     "corpus_plan",
     "main_question",
     "topic_kind",
@@ -113,39 +112,6 @@ def corpus_plan(topic: str, source: Any, reached: int = 1) -> list[str]:
         reached: the run's ``search_k`` (see :func:`offline_plan`).
     """
     return offline_plan(topic, first_search(source, topic), reached)
-
-
-def _template_words() -> frozenset[str]:
-    from workers.sources.query import query_terms
-
-    stand_in = "qqqsubj"
-    templates = [main_question(stand_in), "How do qqqsubj and zzzsubj differ?",
-                 "What is `qqqsubj`?", "What does \u201cqqqsubj\u201d cover?"]
-    templates += _EARLIER_TEMPLATES  # a thread planned before keeps its plan on a rerun
-    words = {w for q in templates for w in query_terms(q)}
-    return frozenset(words - {"qqqsubj", "zzzsubj"})
-
-
-_EARLIER_TEMPLATES = (
-    "What is meant by qqqsubj?", "What is the mechanism behind qqqsubj?",
-    "Which settings and usage patterns apply to qqqsubj?",
-    "What are the limitations, caveats and deprecations of qqqsubj?",
-    "How do qqqsubj and zzzsubj relate?",
-    # the usual facets of a kind of question, asked until a plan took fewer sub-questions
-    "How do you use qqqsubj?", "What are the limitations of qqqsubj?", "How is qqqsubj used?",
-    "What is needed to qqqsubj?", "What can go wrong when you qqqsubj?", "When does qqqsubj?",
-    "How can you change whether qqqsubj?", "How do you change qqqsubj?",
-    "What does qqqsubj control?",
-)
-"""The templates of earlier offline plans: a thread they planned keeps those sub-questions
-when run again (the ``plan`` node), so their words still say nothing about its topic."""
-
-
-TEMPLATE_WORDS: frozenset[str] = _template_words()
-"""The searchable words :func:`offline_plan` adds around the subject ("differ", "cover",
-"needed", "wrong", "alternatives", "changed", "control", "limitations", ...): derived from the
-templates, so they never drift. They say nothing about the topic, so they must not count as
-evidence that a passage is on topic (see :mod:`app.research.relevance`)."""
 
 
 PLANNER_PROMPT = (

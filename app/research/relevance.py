@@ -1,13 +1,12 @@
 """Honest relevance: does anything the run retrieved talk about the topic at all?
 
-bm25 ranks whatever shares a word with the query, and the offline plan's sub-questions wrap the
-topic in template words ("What is the *mechanism* behind ...?"), so a topic the sources know
-nothing about ("zebra marmalade") still retrieves passages: the ones that say "mechanism". This
-module judges the *retrieved items* against the *topic's own* content words:
+bm25 ranks whatever shares a word with the query, and a sub-question says more than its topic
+(an LLM plan's "What is the *mechanism* behind ...?"), so a topic the sources know nothing about
+("zebra marmalade") still retrieves passages: the ones that say "mechanism". This module judges
+the *retrieved items* against the *topic's own* content words, as the user wrote them:
 
 * :func:`topic_terms`: the topic's searchable words (the sources' parser,
-  :func:`workers.sources.query_terms`) minus the plan's template words
-  (:data:`app.research.plan.TEMPLATE_WORDS`);
+  :func:`workers.sources.query_terms`), each once;
 * :func:`on_topic`: an item (passage, finding, caveat) mentions them, in its text or its title
   (:func:`mentioned`: plurals and word stems count, but a name such as "Windows" matches only
   itself, never "window"): one word of a one- or two-word topic, two of a longer one
@@ -36,7 +35,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.research.plan import TEMPLATE_WORDS
 from app.research.rows import ok_items
 from workers.sources.query import distinct_terms, mentions, query_terms, title_terms
 
@@ -75,18 +73,18 @@ class RunWarning:
 
 
 def topic_terms(topic: str) -> list[str]:
-    """The topic's own content words: its searchable words without the plan's template words
-    (all of them when the topic is made only of template words), each word once however it is
-    inflected or spelled (:func:`~workers.sources.query.distinct_terms`: a word the corpus
-    never uses weighed twice when the question said "sheets" and "sheet").
+    """The topic's own content words: its searchable words, each once however it is inflected or
+    spelled (:func:`~workers.sources.query.distinct_terms`: a word the corpus never uses
+    weighed twice when the question said "sheets" and "sheet"). Words an offline plan once
+    wrapped around a topic ("settings", "change", "use") count when the user wrote them: left
+    out, "personal default settings" was judged by "personal" and "run" and warned (issue 19).
+    The retrieved items are judged against these, never against a sub-question's words.
 
     Example:
-        >>> topic_terms("What is the mechanism behind zebra marmalade?")
-        ['zebra', 'marmalade']
+        >>> topic_terms("Where do I put personal default settings so every run picks them up?")
+        ['put', 'personal', 'default', 'settings', 'run', 'picks']
     """
-    terms = distinct_terms(query_terms(topic))
-    own = [t for t in terms if t not in TEMPLATE_WORDS]
-    return own or terms
+    return distinct_terms(query_terms(topic))
 
 
 def name_terms(topic: str) -> frozenset[str]:
