@@ -40,6 +40,9 @@ def test_topic_terms_are_the_users_words_each_once() -> None:
     assert topic_terms("Which settings change the default colour?") == [
         "settings", "change", "default", "colour"]
     assert topic_terms("use limitations") == ["use", "limitations"]
+    # "vs" joins a comparison as "and" does: no passage says it (trial 7: warned)
+    assert topic_terms("Send vs reducers") == topic_terms("Send versus reducers") == [
+        "send", "reducers"]
 
 
 def test_mentions_counts_inflections_not_lookalikes() -> None:

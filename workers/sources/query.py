@@ -47,12 +47,14 @@ STOPWORDS: frozenset[str] = frozenset(
     yours yourself yourselves
     anybody anyone anything anywhere everybody everyone everything everywhere nobody nothing
     nowhere somebody someone something somewhere whatever whenever wherever whichever whoever
+    versus vs
     """.split()
 )
-"""English function words: never searched for, never counted as a topic's content. The last
-two lines are the indefinite pronouns and adverbs: "paint *everything* outside a curve" is
-about painting and curves, and no manual indexes the word "everything" (issue 19: such a word,
-in no passage, made an on-topic question look like a near miss)."""
+"""English function words: never searched for, never counted as a topic's content. "vs" and
+"versus" join a comparison as "and" does ("Send vs reducers" was warned: no passage says "vs").
+The two lines before them are the indefinite pronouns and adverbs: "paint *everything*
+outside a curve" is about painting and curves, and no manual indexes the word "everything"
+(issue 19: such a word, in no passage, made an on-topic question look like a near miss)."""
 
 FILLER_WORDS: frozenset[str] = frozenset(
     """
