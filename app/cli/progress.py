@@ -205,8 +205,9 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
     review, thread = pause["review"], pause["thread_id"]
     out = [f"paused for review: thread {thread} awaits the {review['stage']} review"]
 
-    def review_with(tail: str) -> str:  # a printed command, the thread id quoted
-        return "  " + thread_command("review", thread, tail=tail, place=where)
+    def review_with(tail: str, why: str = "") -> str:  # a printed command, the id quoted
+        command = thread_command("review", thread, tail=tail, place=where)
+        return f"  {command}   ({why})" if why else f"  {command}"
 
     if review.get("error"):
         out.append(f"the last decision was refused: {review['error']}")
@@ -214,8 +215,7 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
         out.append(f"sub-questions ({len(review['sub_questions'])}):")
         out += [f"  {i}. {q}" for i, q in enumerate(review["sub_questions"], 1)]
         out += ["continue:", review_with(" --approve"),
-                review_with(" --question TEXT [--question TEXT ...]   (replace the "
-                            "sub-questions)")]
+                review_with(" --question TEXT [--question TEXT ...]", "replace the sub-questions")]
     else:
         envelopes = review["envelopes"]
         out.append(f"results ({len(envelopes)}), nothing persisted yet:")
@@ -224,7 +224,7 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
                        f"{clip(e['task_key'], 60)}")
             out.append(f"      {clip(e['summary'], 110)}")
         out += ["continue:", review_with(" --approve"),
-                review_with(" --drop ENVELOPE_ID ...   (not persisted, not reported)"),
-                review_with(" --redo ENVELOPE_ID ...   (sent again, then another review)")]
+                review_with(" --drop ENVELOPE_ID ...", "not persisted, not reported"),
+                review_with(" --redo ENVELOPE_ID ...", "sent again, then another review")]
     out += [f"note: {note}" for note in pause.get("notes") or []]
     print("\n".join(out), file=stream, flush=True)

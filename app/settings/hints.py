@@ -44,14 +44,19 @@ def command(args: str, settings: Settings | None = None, tail: str = "") -> str:
 def thread_command(verb: str, thread_id: str, settings: Settings | None = None, tail: str = "",
                    *, place: str | None = None) -> str:
     """The printed command ``APP verb THREAD [place flags] tail``, the thread id quoted: an id
-    may hold any character (``--thread-id 'a>b'``), and a pasted ``a>b`` redirects. ``place``:
+    may hold any character (``--thread-id 'a>b'``), and a pasted ``a>b`` redirects; an id
+    that starts with ``-`` goes last, after ``--``, or it would be read as an option. ``place``:
     the flags already made by :func:`place_args` (default: from ``settings``).
 
     Example:
         >>> thread_command("review", "a>b", tail=" --approve")
         "uv run python -m app review 'a>b' --approve"
+        >>> thread_command("inspect", "-x", place="")
+        'uv run python -m app inspect -- -x'
     """
     where = place_args(settings) if place is None else place
+    if thread_id.startswith("-"):  # read as an option: the id goes last, after "--"
+        return f"{APP} {verb}{where}{tail} -- {shlex.quote(thread_id)}"
     return f"{APP} {verb} {shlex.quote(thread_id)}{where}{tail}"
 
 
@@ -84,7 +89,7 @@ def again(argv: list[str], *, as_of: str | None = None, thread_id: str | None = 
 
     Example:
         >>> again(["research", "a b", "--fresh"], as_of="2026-12-02", thread_id="t")
-        "uv run python -m app research 'a b' --thread-id t --as-of 2026-12-02"
+        "uv run python -m app research 'a b' --thread-id=t --as-of 2026-12-02"
     """
     out = list(argv)
     for i, arg in enumerate(out):
@@ -95,7 +100,7 @@ def again(argv: list[str], *, as_of: str | None = None, thread_id: str | None = 
     if "--fresh" in out:
         if thread_id is None:
             return None
-        out = [arg for arg in out if arg != "--fresh"] + ["--thread-id", thread_id]
+        out = [arg for arg in out if arg != "--fresh"] + [f"--thread-id={thread_id}"]
     if as_of is not None:
         out += ["--as-of", as_of]
     return f"{APP} {shlex.join(out)}"

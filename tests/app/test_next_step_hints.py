@@ -110,7 +110,7 @@ def test_a_stopped_run_prints_its_command_with_the_as_of_that_finds_its_thread(
     code, line = app.cli._ended(KeyboardInterrupt())
     assert code == 130
     assert line == ("interrupted: the run can be resumed with: uv run python -m app research "
-                    "'Send and reducers' --database-url URL --thread-id t-1 --as-of 2026-12-02")
+                    "'Send and reducers' --database-url URL --thread-id=t-1 --as-of 2026-12-02")
     assert again(["resume", "a>b"]) == f"{APP} resume 'a>b'"  # its own command, quoted
     assert again(["research", "x", "--fresh"]) is None  # no thread named yet: nothing to show
     assert thread_command("inspect", "a b", tail=" --json") == f"{APP} inspect 'a b' --json"
@@ -139,3 +139,19 @@ def test_a_new_thread_names_the_unfinished_thread_of_its_topic_on_another_day(
     assert main(_pasted(notes[0].split("continue it with ", 1)[1])) == 0
     assert main(["research", SMALL_TOPIC, "--as-of", "2026-11-30", *common]) == 0
     assert "note: this topic's thread" not in capsys.readouterr().out  # no new thread: no note
+
+
+def test_a_thread_id_that_starts_with_a_dash_goes_last_in_a_printed_command(
+        tmp_path: Path, small_corpus: Path, capsys: pytest.CaptureFixture[str],
+        cli_env: None) -> None:
+    # trial 7: '--thread-id=-dash' was accepted, and every printed 'review -dash ...' exited 2
+    from app.cli import main
+
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert main(["research", SMALL_TOPIC, "--thread-id=-dash", "--review", "--as-of", AS_OF,
+                 "--corpus", str(small_corpus), *data]) == 0
+    approve = _hint_line(capsys.readouterr().out, "review")
+    assert _pasted(approve) == ["review", *data, "--approve", "--", "-dash"]
+    assert main(_pasted(approve)) == 0  # the pasted hint continues the thread
+    assert "error" not in capsys.readouterr().err
+    assert again(["research", "t", "--fresh"], thread_id="-dash").endswith("--thread-id=-dash")
