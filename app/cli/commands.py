@@ -191,12 +191,13 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
     Raises:
         UnknownThread: no such thread.
         NothingToReview: the thread awaits no review.
+        app.storage.ThreadBusy: it awaits none because another process is running it (75).
         BadInput: a flag does not fit the stage it awaits.
         Shown: the pause was printed (no decision given).
     """
     from app.research.review import ReviewError, ReviewPause, review_value
     from app.runs.inspect import pending_review
-    from app.storage import storage_of
+    from app.storage import ThreadBusy, storage_of
 
     checkpoint = getattr(args, "checkpoint", None)
     storage = storage_of(settings)
@@ -215,7 +216,10 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
             # The review was decided and the run then stopped (e.g. killed while persisting):
             # approving again continues it, as ``resume`` would.
             return {"approve": True}
-        hint = f"; {_unfinished_step(storage, args.thread_id, settings)}" if unfinished else ""
+        if unfinished and args.thread_id in (storage.running_threads([args.thread_id]) or ()):
+            raise ThreadBusy.of(args.thread_id)  # exit 75, as its --approve and resume exit
+        hint = (f"; its run is unfinished: {next_step(args.thread_id, 'unfinished', settings)}"
+                if unfinished else "")
         raise NothingToReview(f"thread {args.thread_id!r} has nothing awaiting review{hint}")
     if not decided:
         pause = ReviewPause(args.thread_id, "", "", payload).to_dict()
@@ -233,14 +237,6 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
         return review_value(payload, questions=args.question, drop=args.drop, redo=args.redo)
     except ReviewError as exc:
         raise BadInput(str(exc)) from None
-
-
-def _unfinished_step(storage: Any, thread_id: str, settings: Settings) -> str:
-    """What to do with a thread whose run has work left and awaits no review: wait while
-    another process runs it (its ``resume`` would exit 75), else resume it."""
-    if thread_id in (storage.running_threads([thread_id]) or ()):
-        return next_step(thread_id, "running", settings)
-    return f"its run is unfinished: {next_step(thread_id, 'unfinished', settings)}"
 
 
 def _decides(args: argparse.Namespace) -> bool:
