@@ -1,0 +1,96 @@
+"""Opening the app's SQLite files: WAL and a busy timeout for writers, ``mode=ro`` (or
+``immutable=1`` where that cannot work) for readers, and telling a damaged file from a busy one.
+Used by :mod:`app.storage.sqlite` for both of its databases.
+
+Source: SQLite's URI filenames (https://sqlite.org/uri.html) and WAL mode
+(https://sqlite.org/wal.html).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from pathlib import Path
+
+__all__ = ["connect", "is_damage"]
+
+_DAMAGE = ("malformed", "not a database", "file is encrypted")
+"""What SQLite says when a file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB)."""
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite saying a file is damaged (not busy, not missing)."""
+    return isinstance(exc, sqlite3.DatabaseError) and any(m in str(exc) for m in _DAMAGE)
+
+
+def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
+    """Open ``path`` for the app: WAL, 30 s busy timeout, usable from several threads.
+
+    With ``read_only`` nothing is created or written (``mode=ro``); ``immutable=1`` is the way
+    in when the folder is read-only and the WAL index (``-shm``) missing, or when a full disk
+    cut the WAL index short ("disk I/O error") and the log holds nothing it would miss.
+
+    Raises:
+        sqlite3.Error: the file cannot be opened.
+    """
+    if not read_only:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, timeout=30.0, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA busy_timeout = 30000")
+            _ensure_wal(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+    uri = path.resolve().as_uri()
+    try:
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30.0,
+                               check_same_thread=False)
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        return conn
+    except sqlite3.OperationalError as exc:
+        if os.access(path.parent, os.W_OK) and not (_io_error(exc) and _empty_wal(path)):
+            raise
+    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+
+
+def _io_error(exc: sqlite3.Error) -> bool:
+    """Whether ``exc`` is SQLite's ``SQLITE_IOERR`` family (e.g. a WAL index it cannot grow)."""
+    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_IOERR
+
+
+def _empty_wal(path: Path) -> bool:
+    """Whether the write-ahead log of ``path`` is missing or empty: the file alone is whole."""
+    try:
+        return os.path.getsize(f"{path}-wal") == 0
+    except OSError:
+        return True
+
+
+def _ensure_wal(conn: sqlite3.Connection, *, patience_s: float = 30.0) -> None:
+    """Put the file in WAL mode, waiting out other connections doing the same.
+
+    Switching the journal mode takes an exclusive lock and SQLite answers ``database is locked``
+    at once, without the busy handler, when another connection holds a lock (four threads
+    opening a fresh file lost that race about once in twenty). The mode is stored in the file,
+    so a connection that finds it already WAL has nothing to do; otherwise it retries for up to
+    ``patience_s`` seconds.
+
+    Raises:
+        sqlite3.OperationalError: still locked after ``patience_s``, or any other error.
+    """
+    deadline = time.monotonic() + patience_s
+    delay = 0.005
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal":
+                return
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + delay > deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.2)
