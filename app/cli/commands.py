@@ -60,9 +60,13 @@ def again_line() -> str:
     """How to continue a run that was stopped (Ctrl-C, SIGTERM): its own command made exact
     (:func:`app.settings.hints.again`: the same command after midnight UTC would start a new
     thread), pasteable."""
-    exact = again(ARGV, as_of=RUN_AS_OF[-1] if RUN_AS_OF else None, thread_id=run_thread())
-    return (f"the run can be resumed with: {exact}" if exact else
-            "the run stopped before its thread was named; nothing to resume")
+    thread = run_thread()
+    exact = again(ARGV, as_of=RUN_AS_OF[-1] if RUN_AS_OF else None, thread_id=thread)
+    if exact is None:
+        return "the run stopped before its thread was named; nothing to resume"
+    if thread is None:  # stopped while the corpus was indexed: no thread, no checkpoint yet
+        return f"the run stopped before it started its thread; to start it again: {exact}"
+    return f"the run can be resumed with: {exact}"
 
 
 class Shown(Exception):

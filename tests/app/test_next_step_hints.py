@@ -156,3 +156,18 @@ def test_a_thread_id_that_starts_with_a_dash_goes_last_in_a_printed_command(
     assert main(_pasted(approve)) == 0  # the pasted hint continues the thread
     assert "error" not in capsys.readouterr().err
     assert again(["research", "t", "--fresh"], thread_id="-dash").endswith("--thread-id=-dash")
+
+
+def test_a_run_stopped_before_its_thread_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    # trial 7: SIGTERM while the corpus was indexed said "the run can be resumed with ..."
+    # though no thread existed (``threads`` listed none)
+    import app.cli.commands as commands
+
+    monkeypatch.setattr(commands, "ARGV", ["research", "heron census"])
+    monkeypatch.setattr(commands, "RUN_AS_OF", ["2026-12-02"])
+    monkeypatch.setattr(commands, "RUN_THREAD", [])
+    line = commands.again_line()
+    assert line.startswith("the run stopped before it started its thread; to start it again: ")
+    assert "resumed" not in line and line.endswith("research 'heron census' --as-of 2026-12-02")
+    monkeypatch.setattr(commands, "RUN_THREAD", ["heron-census-2026-12-02-0a1b2c3d"])
+    assert commands.again_line().startswith("the run can be resumed with: ")
