@@ -232,3 +232,47 @@ def _add_prune(sub: Any) -> None:
     prune.add_argument("--dry-run", action="store_true", help="say what would be removed, "
                        "change nothing")
     prune.add_argument("--json", action="store_true")
+
+
+class _Lenient(argparse.ArgumentParser):
+    """A parser whose errors raise (nothing printed): :func:`given_thread`'s."""
+
+    def error(self, message: str) -> NoReturn:
+        raise ValueError(message)
+
+
+def given_thread(argv: list[str]) -> str | None:
+    """The thread id ``argv`` names (``resume``/``review``/``inspect``'s argument, or
+    ``--thread-id``), read when the real parse refused another of its flags, so that the
+    ``--json`` object of that bad input still names the thread the user gave. Every option of
+    the command is known with its arity, but none of its values is checked. None: no command,
+    no thread named, an id that is no valid thread id, or an unknown option that makes it
+    unclear which word is the thread.
+    """
+    sub = next((a for a in build_parser()._actions
+                if isinstance(a, argparse._SubParsersAction)), None)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    real = sub.choices.get(command) if sub is not None and command else None
+    if real is None:
+        return None
+    lenient = _Lenient(add_help=False)
+    for action in real._actions:
+        if isinstance(action, argparse._HelpAction):
+            continue
+        kwargs: dict[str, Any] = {"dest": action.dest} if action.option_strings else {}
+        if action.nargs == 0:  # a switch
+            kwargs["action"] = "store_true"
+        else:
+            kwargs["nargs"] = action.nargs
+        lenient.add_argument(*(action.option_strings or [action.dest]), **kwargs)
+    rest = argv[argv.index(command) + 1:]
+    try:
+        args, extra = lenient.parse_known_args(rest)
+    except ValueError:
+        return None
+    if any(not word.startswith("-") for word in extra):  # an unknown option took a word
+        return None
+    try:
+        return check_thread_id(getattr(args, "thread_id", None) or "")
+    except ValueError:
+        return None
