@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import AS_OF, SMALL_TOPIC
+
 KEYS = ("status", "exit_code", "error", "thread_id")  # app.cli.outcome.KEYS, as README says
 
 
@@ -61,3 +63,42 @@ def test_an_unknown_option_leaves_the_thread_unnamed_rather_than_guess(
     # argparse gives "v" to the thread argument: which word is the thread is not known
     assert _main(["resume", "--bogus", "v", "t1", "--json"]) == 2
     assert _json(capsys)["thread_id"] is None
+
+
+def test_every_json_object_of_a_thread_has_the_same_keys(
+        tmp_path: Path, small_corpus: Path, capsys: pytest.CaptureFixture[str],
+        cli_env: None) -> None:
+    from app.cli import main
+    from app.runs.ids import default_thread_id
+    from app.storage import open_storage
+
+    data = tmp_path / "data"
+    where = ["--data-dir", str(data), "--json"]
+    thread = default_thread_id(SMALL_TOPIC, AS_OF)
+    run = ["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", str(small_corpus), *where]
+    assert main([*run, "--review"]) == 0
+    paused = _json(capsys)
+    assert (paused["status"], paused["exit_code"], paused["thread_id"]) == (
+        "awaiting_review", 0, thread)
+    assert main(["review", thread, *where]) == 0  # no decision: it shows the pause
+    shown = _json(capsys)
+    assert (shown["status"], shown["thread_id"], shown["error"]) == (
+        "awaiting_review", thread, None)
+    assert main(["review", thread, "--approve", *where]) == 0  # the plan: the results pause
+    assert _json(capsys)["status"] == "awaiting_review"
+    assert main(["review", thread, "--approve", *where]) == 0
+    done = _json(capsys)
+    assert (done["status"], done["exit_code"], done["error"], done["thread_id"]) == (
+        "ok", 0, None, thread)
+    assert main(["inspect", thread, *where]) == 0
+    inspected = _json(capsys)
+    assert (inspected["status"], inspected["thread_id"]) == ("ok", thread)
+    assert inspected["rows"], "the command's own keys stay"
+    assert main(["prune", "--thread-id", thread, *where]) == 0
+    assert (_json(capsys)["status"], ) == ("ok", )
+    with open_storage(data).thread_lock(thread):  # as a run of it in another process holds it
+        assert main(["prune", "--thread-id", thread, *where]) == 75
+    busy = _json(capsys)
+    assert (busy["status"], busy["exit_code"], busy["thread_id"]) == ("try_later", 75, thread)
+    assert "another process" in busy["error"]
+    assert [t["action"] for t in busy["threads"]] == ["kept: busy"]
