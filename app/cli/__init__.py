@@ -62,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
                               indent=None)
         raise
     commands.ARGV[:] = argv  # a stopped run's line prints its command back (again_line)
+    commands.RUN_THREAD[:], commands.RUN_AS_OF[:] = [], []  # an earlier in-process command's
     try:
         return _COMMANDS[args.command](args)
     except commands.Shown:
@@ -73,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         code, line = _ended(exc)
         print(line, file=sys.stderr)
         if getattr(args, "json", False):  # the thread the run named, or the one the user gave
-            thread = (getattr(exc, "thread_id", None) or commands.run_thread()
-                      or getattr(args, "thread_id", None))
+            thread = (getattr(args, "thread_id", None) or getattr(exc, "thread_id", None)
+                      or commands.run_thread())
             print_exit_object(code, error=line, thread_id=thread, indent=None)
         return code
 
