@@ -30,7 +30,7 @@ from app.settings.checks import as_of_or_today
 from app.settings.config import Settings
 from app.settings.credentials import web_key
 from app.settings.env import load_settings
-from app.settings.hints import again, next_step, place_args, thread_command
+from app.settings.hints import again, place_args, thread_command
 from app.storage.base import ThreadBusy
 
 SETTINGS_IN_USE: list[Settings] = []
@@ -205,6 +205,7 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
     """
     from app.research.review import ReviewError, ReviewPause, review_value
     from app.runs.inspect import pending_review
+    from app.runs.threads import way_on
     from app.storage import ThreadBusy, storage_of
 
     checkpoint = getattr(args, "checkpoint", None)
@@ -226,8 +227,9 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
             return {"approve": True}
         if unfinished and args.thread_id in (storage.running_threads([args.thread_id]) or ()):
             raise ThreadBusy.of(args.thread_id)  # exit 75, as its --approve and resume exit
-        hint = (f"; its run is unfinished: {next_step(args.thread_id, 'unfinished', settings)}"
-                if unfinished else "")
+        hint = (f"; its run is unfinished: "
+                f"{way_on(storage, args.thread_id, 'unfinished', settings)}" if unfinished
+                else "")
         raise NothingToReview(f"thread {args.thread_id!r} has nothing awaiting review{hint}")
     if not decided:
         pause = ReviewPause(args.thread_id, "", "", payload).to_dict()
@@ -336,6 +338,7 @@ def _no_report(storage: Any, thread_id: str, settings: Settings) -> str:
     its rows (the file may still be there; a rerun writes both again), or neither database
     knows more (a run from before reports were kept)."""
     from app.runs.inspect import inspect_thread
+    from app.runs.threads import way_on
 
     data = inspect_thread(storage, thread_id, warnings=[]) or {}
     head = f"the results database at {storage.label} holds no report for thread {thread_id!r}"
@@ -343,7 +346,7 @@ def _no_report(storage: Any, thread_id: str, settings: Settings) -> str:
         status = data.get("run_status")
         status = status if status in ("running", "awaiting review") else "unfinished"
         return (f"{head}: its run has not reached the report; "
-                f"{next_step(thread_id, status, settings)}")
+                f"{way_on(storage, thread_id, status, settings)}")
     if path := (data.get("values") or {}).get("report_path"):
         return (f"{head}, though its run finished (was the database deleted or replaced?); the "
                 f"report file may still be at {path}, and the research command that ran it "
@@ -367,7 +370,7 @@ def prune(args: argparse.Namespace) -> int:
         # "0 B -> 0 B" and exit 0 (with --thread-id: "no thread", as inspect says)
         raise BadInput(f"no data dir {data_dir} (--data-dir): nothing to prune")
     result = prune_checkpoints(storage_of(settings), thread_id=args.thread_id,
-                               dry_run=args.dry_run)
+                               dry_run=args.dry_run, settings=settings)
     code, error = EXIT_OK, None
     if args.thread_id and [t["action"] for t in result["threads"]] == ["kept: busy"]:
         # nothing was done, and it can be once the other run is over: try later

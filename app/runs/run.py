@@ -312,7 +312,8 @@ def _open_resources(settings: Settings, thread_id: str, recorded: dict[str, Any]
         resources.corpus(settings.context(), progress=lambda done, total: emit(
             "indexing", {"thread_id": thread_id, "done": done, "total": total}))
         corpus = resources.corpus(settings.context())
-        check_content(thread_id, recorded, corpus.content_fingerprint, corpus.fingerprint)
+        check_content(thread_id, recorded, corpus.content_fingerprint, corpus.fingerprint,
+                      settings=settings)
     except BaseException:
         resources.close()
         raise
