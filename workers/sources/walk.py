@@ -7,7 +7,9 @@ and a symlinked sub-folder is followed once.
   folder is not walked, and a text file that starts like the app's report (its title line, then
   its ``As of``, ``Model`` and ``Thread`` lines: :data:`REPORT_HEAD`) is skipped; each named in
   the notes. A report is recognised by its head, not by where it lies, since ``--out`` may be
-  any path and reports are named after their thread.
+  any path and reports are named after their thread; so is a ``--run-log`` file (its lines:
+  :data:`RUN_LOG_LINE`), which a run inside the corpus folder would otherwise leave for the
+  next run to index (trial 7).
 * **A symlinked sub-folder is followed**, as a symlinked file already is: the operator (never
   a served run's client) chose the folder and put the link there. A link back into the folder
   (its files are indexed under their own path) or to a folder walked already (a loop, or a
@@ -25,27 +27,42 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["REPORT_HEAD", "is_own_report", "walk_folders"]
+__all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "own_output", "walk_folders"]
 
 REPORT_HEAD = re.compile(
     r"# Research report: [^\n]*\n\n- As of: [^\n]*\n- Model: [^\n]*\n- Thread: `")
 """How a report of this app begins (``app.research.report``'s header; a test renders one)."""
 
+RUN_LOG_LINE = re.compile(r"[^\s:]+:\d{4}-\d{2}-\d{2}:[0-9a-f]{8,}\t\d+\t[a-z_]+\t\d+\n")
+"""A line of a ``--run-log`` file (``app.runs.faults``): envelope id, attempt, status, pid."""
+
 _HEAD_BYTES = 4096
-_REPORT_SUFFIXES = (".md", ".txt", ".rst")
+_TEXT_SUFFIXES = (".md", ".txt", ".rst", ".py", ".html", ".htm")
+
+
+def own_output(path: Path) -> str | None:
+    """Why the text file ``path`` is the app's own output, never a source: a report it wrote
+    (it begins with :data:`REPORT_HEAD`) or a run log (it begins with a :data:`RUN_LOG_LINE`);
+    None for any other file, and when it cannot be read (the build names it)."""
+    if not path.name.lower().endswith(_TEXT_SUFFIXES):
+        return None
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_HEAD_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    head = head.replace("\r\n", "\n")
+    if REPORT_HEAD.match(head):
+        return "a report of this app (it would cite itself)"
+    if RUN_LOG_LINE.match(head):
+        return "a run log of this app (--run-log)"
+    return None
 
 
 def is_own_report(path: Path) -> bool:
     """Whether the text file ``path`` is a report this app wrote (it begins with
     :data:`REPORT_HEAD`); False when it cannot be read (the build names it)."""
-    if not path.name.lower().endswith(_REPORT_SUFFIXES):
-        return False
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(_HEAD_BYTES).decode("utf-8", errors="replace")
-    except OSError:
-        return False
-    return REPORT_HEAD.match(head.replace("\r\n", "\n")) is not None
+    return (own_output(path) or "").startswith("a report")
 
 
 def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
