@@ -35,7 +35,7 @@ from workers.sources.text import (
     safe_name,
     unsafe_name,
 )
-from workers.sources.walk import own_output, walk_folders
+from workers.sources.walk import once_each, own_output, walk_folders
 
 __all__ = [
     "FOLDER_EXTENSIONS",
@@ -136,13 +136,13 @@ def folder_files(
     ones are also named, with why, in ``notes``. ``max_file_bytes`` is the text files' limit
     (PDF and .docx: ``MAX_DOCUMENT_BYTES``, or ``max_file_bytes`` when that is larger). A file
     reached by two names (a symlink to another file of the folder, a hard link) is listed once
-    (:func:`_once_each`)."""
+    (:func:`workers.sources.walk.once_each`)."""
     if skipped is None:
         skipped = Counter()
     found = [(path.relative_to(folder).as_posix(), path, st)
              for path, st in _indexable(folder, skipped, max_file_bytes, notes, data_dir)]
     found.sort(key=lambda item: raw(item[0]))
-    found = _once_each(found, skipped, notes)
+    found = once_each(found, skipped, notes)
     if not any(unsafe_name(rel) for rel, _p, _st in found):
         return found
     # Names that need escaping come second: a file really named like an escaped one keeps its
@@ -160,31 +160,6 @@ def folder_files(
             rel = shown
         out.append((rel, path, st))
     return out
-
-
-def _once_each(found: list[FolderFile], skipped: Counter[str], notes: list[str] | None
-               ) -> list[FolderFile]:
-    """``found`` (sorted) with each real file once (trial 7: a symlinked file pointing at
-    another file of the folder was indexed twice, two refs citing the same text). The file is
-    known by its device and inode (``stat`` follows links); it keeps its own name, not a link's
-    (else the first name in sorted order); every other name is counted ``link`` and named."""
-    names: dict[tuple[int, int], list[FolderFile]] = {}
-    for entry in found:
-        if entry[2].st_ino:  # 0: a file system without inode numbers; each name counts
-            names.setdefault((entry[2].st_dev, entry[2].st_ino), []).append(entry)
-    dropped: set[str] = set()
-    for entries in names.values():
-        if len(entries) < 2:
-            continue
-        kept = min(entries, key=lambda e: (e[1].is_symlink(), raw(e[0])))
-        for rel, _path, _st in entries:
-            if rel != kept[0]:
-                dropped.add(rel)
-                skipped["link"] += 1
-                if notes is not None:
-                    notes.append(f"{safe_name(rel)}: skipped, the same file as "
-                                 f"{safe_name(kept[0])} (a link to it), indexed once")
-    return [entry for entry in found if entry[0] not in dropped] if dropped else found
 
 
 def _size_limit(filename: str, max_file_bytes: int = MAX_FILE_BYTES) -> int:

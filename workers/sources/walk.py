@@ -16,7 +16,11 @@ and a symlinked sub-folder is followed once.
   second link) is not followed, and is named in the notes: no file is indexed twice, no walk
   loops.
 
-Pure standard library; the folder source (:mod:`workers.sources.folder`) calls it.
+* **Each real file once**: a file reached by two names (a symlink to another file of the
+  folder, a hard link) is indexed under its own name only (:func:`once_each`).
+
+Standard library and :mod:`workers.sources.text`; the folder source
+(:mod:`workers.sources.folder`) calls it.
 """
 
 from __future__ import annotations
@@ -27,7 +31,13 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "own_output", "walk_folders"]
+from workers.sources.text import raw, safe_name
+
+__all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "once_each", "own_output",
+           "walk_folders"]
+
+_File = tuple[str, Path, os.stat_result]
+"""``(ref, path, stat)`` of a file found (``workers.sources.folder.FolderFile``)."""
 
 REPORT_HEAD = re.compile(
     r"# Research report: [^\n]*\n\n- As of: [^\n]*\n- Model: [^\n]*\n- Thread: `")
@@ -108,3 +118,29 @@ def _link_skipped(real: str, root: str, seen: set[str]) -> str | None:
     if real in seen or any(s.startswith(real + os.sep) for s in seen):
         return "a folder indexed already (a loop, or a second link to it)"
     return None
+
+
+def once_each(found: list[_File], skipped: Counter[str], notes: list[str] | None
+              ) -> list[_File]:
+    """``found`` (``(ref, path, stat)``, sorted) with each real file once (trial 7: a
+    symlinked file pointing at another file of the folder was indexed twice, two refs citing
+    the same text). The file is known by its device and inode (``stat`` follows links); it
+    keeps its own name, not a link's (else the first name in sorted order); every other name
+    is counted ``link`` and named."""
+    names: dict[tuple[int, int], list[_File]] = {}
+    for entry in found:
+        if entry[2].st_ino:  # 0: a file system without inode numbers; each name counts
+            names.setdefault((entry[2].st_dev, entry[2].st_ino), []).append(entry)
+    dropped: set[str] = set()
+    for entries in names.values():
+        if len(entries) < 2:
+            continue
+        kept = min(entries, key=lambda e: (e[1].is_symlink(), raw(e[0])))
+        for rel, _path, _st in entries:
+            if rel != kept[0]:
+                dropped.add(rel)
+                skipped["link"] += 1
+                if notes is not None:
+                    notes.append(f"{safe_name(rel)}: skipped, the same file as "
+                                 f"{safe_name(kept[0])} (a link to it), indexed once")
+    return [entry for entry in found if entry[0] not in dropped] if dropped else found
