@@ -56,7 +56,7 @@ from pydantic import BaseModel
 from state import ItemKind, ResultItem, Task
 from workers.answer_protocol import AnswerProtocol
 from workers.base import WorkerDeps, WorkerResult
-from workers.errors import AnswerProtocolError, response_fault
+from workers.errors import ANSWERED_WITHOUT, AnswerProtocolError, response_fault
 from workers.pacing import patiently
 from workers.tools import make_corpus_tools, make_web_tools, message_text
 
@@ -197,7 +197,7 @@ def build_agent_runner(
 def _failed_tools(messages: Sequence[Any], names: set[str]) -> list[str]:
     """One note per failed call of the operator's tools ``names`` (an error ``ToolMessage``:
     the tool handed its failure back, and the agent answered without it)."""
-    return [f"{message_text(m.content)}; the agent answered without it" for m in messages
+    return [f"{message_text(m.content)}{ANSWERED_WITHOUT}" for m in messages
             if isinstance(m, ToolMessage) and m.status == "error" and m.name in names]
 
 

@@ -46,6 +46,7 @@ from langchain_core.exceptions import (
 )
 
 __all__ = [
+    "ANSWERED_WITHOUT",
     "AnswerProtocolError",
     "ErrorKind",
     "FatalModelError",
@@ -65,6 +66,10 @@ __all__ = [
     "redact",
     "response_fault",
 ]
+
+ANSWERED_WITHOUT = "; the agent answered without it"
+"""How an agent worker's note about a failed tool of the operator's (an MCP tool) ends: the
+tool gave no answer, which the report must not read as an empty one."""
 
 ErrorKind = Literal["fatal", "transient", "permanent"]
 

@@ -21,7 +21,6 @@ into an exit code:
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -35,7 +34,8 @@ from app.cli.exit_codes import (
     EXIT_TERMINATED,
     EXIT_TRY_LATER,
 )
-from app.cli.parser import BadFlag, add_setting_flags, build_parser, flag_overrides
+from app.cli.outcome import print_exit_object
+from app.cli.parser import BadFlag, add_setting_flags, build_parser, flag_overrides, given_thread
 from app.cli.signals import silence_stdout
 from app.errors import DomainError
 from app.runs.stop import Terminated
@@ -51,16 +51,18 @@ _COMMANDS = {"research": commands.run, "resume": commands.run, "review": command
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI on ``argv`` (default ``sys.argv[1:]``); return the exit code. Never raises,
     but ``SystemExit`` from ``--help`` or a bad flag, and any exception when ``RESEARCH_DEBUG``
-    is set. With ``--json``, every way it ends prints one JSON object on stdout: the command's
-    own, or :func:`_outcome`'s (``status``, ``exit_code``, ``error``, ``thread_id``)."""
+    is set. With ``--json``, every way it ends prints one JSON object on stdout, the command's
+    own or the error's, with the same keys (:mod:`app.cli.outcome`)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         args = build_parser().parse_args(argv)
     except BadFlag as exc:  # its line is printed; a script that asked for JSON gets it too
         if "--json" in argv:
-            _outcome(EXIT_BAD_INPUT, exc.line, None)
+            print_exit_object(EXIT_BAD_INPUT, error=exc.line, thread_id=given_thread(argv),
+                              indent=None)
         raise
     commands.ARGV[:] = argv  # a stopped run's line prints its command back (again_line)
+    commands.RUN_THREAD[:], commands.RUN_AS_OF[:] = [], []  # an earlier in-process command's
     try:
         return _COMMANDS[args.command](args)
     except commands.Shown:
@@ -71,26 +73,11 @@ def main(argv: list[str] | None = None) -> int:
     except (Exception, KeyboardInterrupt) as exc:
         code, line = _ended(exc)
         print(line, file=sys.stderr)
-        if getattr(args, "json", False):
-            _outcome(code, line, getattr(exc, "thread_id", None) or commands.run_thread())
+        if getattr(args, "json", False):  # the thread the run named, or the one the user gave
+            thread = (getattr(args, "thread_id", None) or getattr(exc, "thread_id", None)
+                      or commands.run_thread())
+            print_exit_object(code, error=line, thread_id=thread, indent=None)
         return code
-
-
-_STATUS = {EXIT_FAILED: "failed", EXIT_BAD_INPUT: "bad_input", EXIT_TRY_LATER: "try_later",
-           EXIT_INTERRUPTED: "interrupted", EXIT_TERMINATED: "terminated"}
-"""The ``status`` of a ``--json`` outcome, by exit code."""
-
-
-def _outcome(code: int, line: str, thread_id: str | None) -> None:
-    """Print the JSON object of a command that ended without its own (``--json``): its
-    ``status`` (:data:`_STATUS`), ``exit_code``, the ``error`` line printed on stderr, and the
-    ``thread_id`` of the run when it had one."""
-    out = {"status": _STATUS.get(code, "failed"), "exit_code": code,
-           "error": line.removeprefix("error: "), "thread_id": thread_id}
-    try:
-        print(json.dumps(out, ensure_ascii=False), flush=True)
-    except BrokenPipeError:
-        silence_stdout()
 
 
 def _ended(exc: BaseException) -> tuple[int, str]:

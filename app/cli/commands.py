@@ -21,6 +21,7 @@ from app.cli.checks import (
     validate_topic,
 )
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_TRY_LATER, BadInput
+from app.cli.outcome import print_exit_object
 from app.cli.parser import flag_overrides
 from app.cli.signals import silence_stdout
 from app.errors import NothingToReview
@@ -29,7 +30,7 @@ from app.settings.checks import as_of_or_today
 from app.settings.config import Settings
 from app.settings.credentials import web_key
 from app.settings.env import load_settings
-from app.settings.hints import again, next_step, place_args, thread_command
+from app.settings.hints import again, place_args, thread_command
 from app.storage.base import ThreadBusy
 
 SETTINGS_IN_USE: list[Settings] = []
@@ -169,15 +170,18 @@ def _print_end(summary: Any, args: argparse.Namespace, settings: Settings) -> in
     # Alive at the end with a crash point set: it was never reached. A workshop that asked for
     # a kill must not carry on as if it had one (the summary's notes say it too).
     unreached = summary.crash_unreached
+    paused = out.get("status") == "awaiting_review"
     code = EXIT_OK if summary.ok and not unreached else EXIT_FAILED
     out["exit_code"] = code
     try:
-        if out.get("status") == "awaiting_review":  # pasted, it must find the thread
+        if paused:  # pasted, it must find the thread
             out["continue_with"] = thread_command("review", out["thread_id"], settings,
                                                  " --approve")
         if args.json:
-            print(json.dumps(out, indent=2, ensure_ascii=False), flush=True)
-        elif out.get("status") == "awaiting_review":
+            print_exit_object(code, thread_id=out["thread_id"], body=out,
+                              status="awaiting_review" if paused else None,
+                              error=unreached)
+        elif paused:
             print_pause(out, where=place_args(settings))
         else:
             print_summary(out)
@@ -201,6 +205,7 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
     """
     from app.research.review import ReviewError, ReviewPause, review_value
     from app.runs.inspect import pending_review
+    from app.runs.threads import way_on
     from app.storage import ThreadBusy, storage_of
 
     checkpoint = getattr(args, "checkpoint", None)
@@ -222,8 +227,9 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
             return {"approve": True}
         if unfinished and args.thread_id in (storage.running_threads([args.thread_id]) or ()):
             raise ThreadBusy.of(args.thread_id)  # exit 75, as its --approve and resume exit
-        hint = (f"; its run is unfinished: {next_step(args.thread_id, 'unfinished', settings)}"
-                if unfinished else "")
+        hint = (f"; its run is unfinished: "
+                f"{way_on(storage, args.thread_id, 'unfinished', settings)}" if unfinished
+                else "")
         raise NothingToReview(f"thread {args.thread_id!r} has nothing awaiting review{hint}")
     if not decided:
         pause = ReviewPause(args.thread_id, "", "", payload).to_dict()
@@ -231,7 +237,8 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
         pause["continue_with"] = thread_command("review", args.thread_id, settings, " --approve")
         pause["exit_code"] = EXIT_OK
         if args.json:
-            print(json.dumps(pause, indent=2, ensure_ascii=False), flush=True)
+            print_exit_object(EXIT_OK, thread_id=args.thread_id, body=pause,
+                              status="awaiting_review")
         else:
             from app.cli.progress import print_pause
 
@@ -295,9 +302,12 @@ def inspect(args: argparse.Namespace) -> int:
     if data is None:
         if not warnings:  # both databases read, and neither knows it
             require_thread(storage, args.thread_id)
+        if args.json:  # what could not be read: the error object, as any failure prints
+            print_exit_object(EXIT_FAILED, thread_id=args.thread_id, error=warnings[0])
         return _warn(warnings)
     if args.json:
-        print(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+        print_exit_object(EXIT_FAILED if warnings else EXIT_OK, thread_id=args.thread_id,
+                          body=data, error=warnings[0] if warnings else None)
     else:
         print_inspection(data)
     return _warn(warnings)
@@ -328,6 +338,7 @@ def _no_report(storage: Any, thread_id: str, settings: Settings) -> str:
     its rows (the file may still be there; a rerun writes both again), or neither database
     knows more (a run from before reports were kept)."""
     from app.runs.inspect import inspect_thread
+    from app.runs.threads import way_on
 
     data = inspect_thread(storage, thread_id, warnings=[]) or {}
     head = f"the results database at {storage.label} holds no report for thread {thread_id!r}"
@@ -335,7 +346,7 @@ def _no_report(storage: Any, thread_id: str, settings: Settings) -> str:
         status = data.get("run_status")
         status = status if status in ("running", "awaiting review") else "unfinished"
         return (f"{head}: its run has not reached the report; "
-                f"{next_step(thread_id, status, settings)}")
+                f"{way_on(storage, thread_id, status, settings)}")
     if path := (data.get("values") or {}).get("report_path"):
         return (f"{head}, though its run finished (was the database deleted or replaced?); the "
                 f"report file may still be at {path}, and the research command that ran it "
@@ -359,11 +370,13 @@ def prune(args: argparse.Namespace) -> int:
         # "0 B -> 0 B" and exit 0 (with --thread-id: "no thread", as inspect says)
         raise BadInput(f"no data dir {data_dir} (--data-dir): nothing to prune")
     result = prune_checkpoints(storage_of(settings), thread_id=args.thread_id,
-                               dry_run=args.dry_run)
+                               dry_run=args.dry_run, settings=settings)
+    code, error = EXIT_OK, None
+    if args.thread_id and [t["action"] for t in result["threads"]] == ["kept: busy"]:
+        # nothing was done, and it can be once the other run is over: try later
+        code, error = EXIT_TRY_LATER, str(ThreadBusy.of(args.thread_id))
     if args.json:
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        print_exit_object(code, thread_id=args.thread_id, body=result, error=error)
     else:
         print_prune(result, where=place_args(settings))
-    if args.thread_id and [t["action"] for t in result["threads"]] == ["kept: busy"]:
-        return EXIT_TRY_LATER  # nothing was done, and it can be once the other run is over
-    return EXIT_OK
+    return code

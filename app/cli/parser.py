@@ -23,12 +23,43 @@ class BadFlag(SystemExit):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (no usage dump) and exit code 2."""
+    """argparse with one-line errors (no usage dump) and exit code 2, and no abbreviated
+    options: the one owner of that rule, for every parser of the CLI (the subcommands' too).
+    argparse takes ``--fr`` for ``--fresh`` by default, but the app reads its arguments back
+    as given (a stopped run's "resumed with ..." line drops ``--fresh`` and masks a
+    ``--database-url``'s value), so an abbreviation is refused with the option it may mean
+    (trial 7)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
+        self._words: list[str] = []
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self._words = list(sys.argv[1:] if args is None else args)  # for _meant's subcommand
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
-        line = f"error: {message} (see --help)"
+        line = f"error: {message}{self._meant(message)} (see --help)"
         print(line, file=sys.stderr)
         raise BadFlag(line)
+
+    def _meant(self, message: str) -> str:
+        """For an unknown option that abbreviates real ones: ``; options are written in full:
+        --fresh`` (the options of the subcommand given)."""
+        if not message.startswith("unrecognized arguments: "):
+            return ""
+        known = set(self._option_string_actions)
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                command = next((w for w in self._words if w in action.choices), None)
+                if command is not None:
+                    known |= set(action.choices[command]._option_string_actions)
+        words = message.removeprefix("unrecognized arguments: ").split()
+        meant = sorted({option for word in words if word.startswith("--") and len(word) > 2
+                        for option in known if option.startswith(word.split("=", 1)[0])
+                        and option != word.split("=", 1)[0]})
+        return f"; options are written in full: {', '.join(meant)}" if meant else ""
 
     def format_help(self) -> str:
         if callable(self.epilog):  # built on demand: the worker registry imports LangChain
@@ -232,3 +263,52 @@ def _add_prune(sub: Any) -> None:
     prune.add_argument("--dry-run", action="store_true", help="say what would be removed, "
                        "change nothing")
     prune.add_argument("--json", action="store_true")
+
+
+class _Lenient(argparse.ArgumentParser):
+    """A parser whose errors raise (nothing printed): :func:`given_thread`'s. No abbreviated
+    options, as the CLI's own (:class:`_Parser`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        raise ValueError(message)
+
+
+def given_thread(argv: list[str]) -> str | None:
+    """The thread id ``argv`` names (``resume``/``review``/``inspect``'s argument, or
+    ``--thread-id``), read when the real parse refused another of its flags, so that the
+    ``--json`` object of that bad input still names the thread the user gave. Every option of
+    the command is known with its arity, but none of its values is checked. None: no command,
+    no thread named, an id that is no valid thread id, or an unknown option that makes it
+    unclear which word is the thread.
+    """
+    sub = next((a for a in build_parser()._actions
+                if isinstance(a, argparse._SubParsersAction)), None)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    real = sub.choices.get(command) if sub is not None and command else None
+    if real is None:
+        return None
+    lenient = _Lenient(add_help=False)
+    for action in real._actions:
+        if isinstance(action, argparse._HelpAction):
+            continue
+        kwargs: dict[str, Any] = {"dest": action.dest} if action.option_strings else {}
+        if action.nargs == 0:  # a switch
+            kwargs["action"] = "store_true"
+        else:
+            kwargs["nargs"] = action.nargs
+        lenient.add_argument(*(action.option_strings or [action.dest]), **kwargs)
+    rest = argv[argv.index(command) + 1:]
+    try:
+        args, extra = lenient.parse_known_args(rest)
+    except ValueError:
+        return None
+    if any(not word.startswith("-") for word in extra):  # an unknown option took a word
+        return None
+    try:
+        return check_thread_id(getattr(args, "thread_id", None) or "")
+    except ValueError:
+        return None

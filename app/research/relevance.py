@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.research.rows import ok_items
+from app.research.unreached import unreached_sources
 from workers.sources.query import distinct_terms, mentions, query_terms, title_terms
 
 __all__ = [
@@ -283,14 +284,28 @@ class Relevance:
             "marmalade"'`` (:func:`describe_terms`).
         warnings: ``[RunWarning("no_relevant_sources", ...)]`` when the run has at least one
             finished row and no retrieved item is :func:`on_topic`, else ``[]``.
+        unreached: the sources that could not be reached
+            (:func:`app.research.unreached.unreached_sources`): the verdict is on the others.
     """
 
     wanted: str
     warnings: list[RunWarning]
+    unreached: tuple[str, ...] = ()
+
+    @property
+    def sources(self) -> str:
+        """Who the verdict is about: "the sources", or "the sources reached" when some were
+        not (a source that was not reached said nothing, it did not say "nothing")."""
+        return "the sources reached" if self.unreached else "the sources"
+
+    @property
+    def not_reached(self) -> str:
+        """``"; not reached: A; B"`` naming the sources not reached, or ""."""
+        return f"; not reached: {'; '.join(self.unreached)}" if self.unreached else ""
 
 
-def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None = None
-          ) -> Relevance:
+def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None = None,
+          *, tools_failed: Iterable[str] = ()) -> Relevance:
     """Judge the retrieved items of ``rows`` against ``topic``'s own words, once: the report
     takes both its banner's wording and the verdict from here.
 
@@ -301,22 +316,28 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
             with them, a topic whose weight is mostly in words the corpus never uses is
             warned whatever was retrieved (:func:`unknown_terms`); None: only the retrieved
             items are judged.
+        tools_failed: the operator's tools that gave no answer (the run's notes:
+            :func:`app.research.unreached.unreached_tools`), named as not reached like a web
+            search that failed (:func:`app.research.unreached.unreached_sources`).
     """
     rows = list(rows)
+    unreached = tuple(dict.fromkeys([*unreached_sources(rows), *tools_failed]))
     terms = topic_terms(topic)
     unknown = unknown_terms(terms, stats)
     wanted = describe_terms(unknown) if unknown else describe_terms(terms, needed(terms))
     if not terms or not any(r.get("status") == "ok" for r in rows):
-        return Relevance(wanted, [])
+        return Relevance(wanted, [], unreached)
     names = name_terms(topic)
     if not unknown and any(on_topic(item, terms, names) for _row, item in ok_items(rows)
                            if item.get("ref")):
-        return Relevance(wanted, [])
+        return Relevance(wanted, [], unreached)
     shown = " ".join(str(topic).split())[:200]
+    verdict = Relevance(wanted, [], unreached)
     return Relevance(wanted, [RunWarning(
         NO_RELEVANT_SOURCES,
-        f"the sources say nothing about \"{shown}\": no retrieved passage mentions {wanted}",
-    )])
+        f"{verdict.sources} say nothing about \"{shown}\": no retrieved passage mentions "
+        f"{wanted}{verdict.not_reached}",
+    )], unreached)
 
 
 def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]],

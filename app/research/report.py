@@ -246,9 +246,12 @@ def render_markdown(data: ReportInput) -> str:
     wanted, warnings = relevance.wanted, relevance.warnings
     lines = _header_lines(data, errors)
     if warnings:
+        unreached = (f" Not reached (see Notes): {'; '.join(relevance.unreached)}."
+                     if relevance.unreached else "")
         lines += [
-            f"> **The sources say nothing about \"{clip(data.topic, 200)}\".** No retrieved "
-            f"passage mentions {wanted}, so no finding is shown below.",
+            f"> **{relevance.sources.capitalize()} say nothing about "
+            f"\"{clip(data.topic, 200)}\".** No retrieved passage mentions {wanted}, so no "
+            f"finding is shown below.{unreached}",
             "",
         ]
     else:

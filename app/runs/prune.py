@@ -42,7 +42,16 @@ from pathlib import Path
 from typing import Any
 
 from app.research.review import awaiting
-from app.runs.threads import is_unfinished, require_thread, research_graph
+from app.runs.threads import (
+    ANEW,
+    is_unfinished,
+    recorded_run,
+    require_thread,
+    research_graph,
+    sources_changed,
+    start_anew,
+)
+from app.settings.config import Settings
 from app.settings.hints import next_step
 from app.storage import Storage, ThreadBusy, open_storage, root_config
 from app.storage.sqlite import CHECKPOINTS_DB, SqliteStorage
@@ -171,13 +180,16 @@ def _keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool) -> 
 
 
 def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = None,
-                      dry_run: bool = False) -> dict[str, Any]:
+                      dry_run: bool = False, settings: Settings | None = None
+                      ) -> dict[str, Any]:
     """Keep only the latest checkpoint of each finished thread (or of ``thread_id``).
 
     Args:
         storage: the storage (:func:`app.storage.open_storage`: the SQLite files of a data dir,
             or PostgreSQL; a path means the SQLite files of that data dir).
         thread_id: prune this thread only (None: every thread).
+        settings: the command's; given, each unfinished thread's corpus is read to tell one
+            that can no longer be resumed (:func:`app.runs.threads.sources_changed`).
         dry_run: count what would be removed, change nothing: the databases are opened
             read-only and no lock file is made, so it works on a read-only data dir.
 
@@ -189,11 +201,14 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         PostgreSQL's tables with the URL's password hidden), ``compacts`` says whether the
         freed space goes back to the OS (SQLite's ``VACUUM``; False on PostgreSQL, whose tables
         keep it for new rows), ``action`` is ``pruned`` (or ``would prune``), ``kept:
-        unfinished``, ``kept: awaiting review`` (paused for a human review: ``review``
-        continues it, not ``resume``), ``kept: busy`` or ``kept: nothing to remove`` (only its
-        latest checkpoint is left); sizes in bytes of the checkpoints on disk
-        (:meth:`app.storage.Storage.checkpoint_bytes`; ``bytes_after`` equals ``bytes_before``
-        in a dry run; ``payload_bytes`` counts the serialized values of the rows removed).
+        unfinished``, ``kept: corpus changed`` (unfinished, and ``resume`` refuses it: its
+        corpus changed since it started; its ``start_anew`` is the ``research --fresh``
+        command that runs its topic on a new thread), ``kept: awaiting review`` (paused for a
+        human review: ``review`` continues it, not ``resume``), ``kept: busy`` or ``kept:
+        nothing to remove`` (only its latest checkpoint is left); sizes in bytes of the
+        checkpoints on disk (:meth:`app.storage.Storage.checkpoint_bytes`; ``bytes_after``
+        equals ``bytes_before`` in a dry run; ``payload_bytes`` counts the serialized values of
+        the rows removed).
 
     Raises:
         app.errors.UnknownThread: no thread ``thread_id`` (:func:`app.runs.threads.require_thread`;
@@ -218,10 +233,26 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         _prune_targets(storage, targets, result, dry_run=dry_run)
     else:
         result["bytes_after"] = result["bytes_before"]
+    if settings is not None:
+        _mark_stale(storage, result["threads"], settings)
     result["bytes_freed"] = max(0, result["bytes_before"] - result["bytes_after"])
     result["checkpoints_removed"] = sum(t["checkpoints_removed"] for t in result["threads"])
     result["writes_removed"] = sum(t["writes_removed"] for t in result["threads"])
     return result
+
+
+def _mark_stale(storage: Storage, threads: list[dict[str, Any]], settings: Settings) -> None:
+    """Mark each unfinished thread of ``threads`` whose corpus changed since it started
+    ``kept: corpus changed``, with the command that starts its topic anew: advising ``resume``
+    for it was wrong, as ``resume`` refuses it (trial 7)."""
+    seen: dict[str, str | None] = {}  # each corpus folder read once
+    for t in threads:
+        if t["action"] != "kept: unfinished":
+            continue
+        recorded = recorded_run(storage, t["thread_id"])
+        if why := sources_changed(recorded, settings, seen):
+            t.update(action="kept: corpus changed", why=why,
+                     start_anew=start_anew(recorded, settings))
 
 
 def _prune_targets(storage: Storage, targets: list[str], result: dict[str, Any], *,
@@ -301,10 +332,14 @@ _KEPT_BECAUSE = {
 moves it on)."""
 
 
-def _kept_because(thread_id: str, action: str, where: str) -> str:
-    """Why ``prune`` kept a thread, and what moves it on (``where``: the flags that find it)."""
+def _kept_because(t: dict[str, Any], where: str) -> str:
+    """Why ``prune`` kept a thread (``t``: its entry), and what moves it on (``where``: the
+    flags that find it)."""
+    thread_id, action = t["thread_id"], t["action"]
     if action == "kept: nothing to remove":
         return "nothing to remove: only its latest checkpoint"
+    if action == "kept: corpus changed":  # resume refuses it: the way on is a new thread
+        return f"unfinished, and {t['why']}, so resume refuses it; {ANEW} {t['start_anew']}"
     status = _KEPT_BECAUSE.get(action, "unfinished")
     step = next_step(thread_id, status, place=where)
     return step if status == "running" else f"{status}; {step}"
@@ -315,7 +350,7 @@ def print_prune(result: dict[str, Any], where: str = "") -> None:
     (:func:`app.settings.hints.place_args`) follows the thread id in a printed command."""
     for t in result["threads"]:
         if t["action"].startswith("kept"):
-            why = _kept_because(t["thread_id"], t["action"], where)
+            why = _kept_because(t, where)
             print(f"kept    {t['thread_id']}  ({why})")
         else:
             print(f"{'would prune' if result['dry_run'] else 'pruned':<7} {t['thread_id']}  "

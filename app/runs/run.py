@@ -36,9 +36,9 @@ from app.runs.threads import (
     research_graph,
     run_thread_id,
     thread_status,
+    way_on,
 )
 from app.settings.config import MAX_CONCURRENCY_BOUND, Settings
-from app.settings.hints import next_step
 from app.storage import Storage, StorageLost, ThreadBusy, storage_of
 
 __all__ = [
@@ -247,7 +247,7 @@ def _note_other_days(emit: Event, storage: Storage, thread_id: str, request: Run
         emit("note", {"thread_id": thread_id, "text": (
             f"this topic's thread {r['thread_id']} (as of {r['as_of']}) is unfinished, and this "
             f"run (as of {request.as_of}) is a new thread; "
-            f"{next_step(r['thread_id'], status, settings)}")})
+            f"{way_on(storage, r['thread_id'], status, settings)}")})
 
 
 def _conclude(graph: Any, config: dict[str, Any], storage: Storage, start: Start,
@@ -312,7 +312,8 @@ def _open_resources(settings: Settings, thread_id: str, recorded: dict[str, Any]
         resources.corpus(settings.context(), progress=lambda done, total: emit(
             "indexing", {"thread_id": thread_id, "done": done, "total": total}))
         corpus = resources.corpus(settings.context())
-        check_content(thread_id, recorded, corpus.content_fingerprint, corpus.fingerprint)
+        check_content(thread_id, recorded, corpus.content_fingerprint, corpus.fingerprint,
+                      settings=settings)
     except BaseException:
         resources.close()
         raise

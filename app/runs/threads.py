@@ -18,13 +18,16 @@ from typing import Any
 from app.errors import ThreadMismatch, UnknownThread
 from app.runs.ids import default_thread_id, fresh_thread_id
 from app.settings.config import Settings
+from app.settings.hints import anew_command, next_step
 from app.storage import Storage, ThreadBusy, storage_of
 from workers.registry import registered
 
 __all__ = [
-    "CONTENT_MARK", "UNFINISHED_RUNS", "WEB_MARK", "ThreadBroken", "ThreadBusy", "ThreadMismatch",
+    "ANEW", "CONTENT_MARK", "UNFINISHED_RUNS", "WEB_MARK", "ThreadBroken", "ThreadBusy",
+    "ThreadMismatch",
     "check_content", "check_thread", "corpus_key", "is_unfinished", "recorded_run",
-    "require_thread", "research_graph", "run_thread_id", "thread_exists", "thread_status",
+    "require_thread", "research_graph", "run_thread_id", "sources_changed", "start_anew",
+    "thread_exists", "thread_status", "way_on",
 ]
 
 
@@ -190,7 +193,7 @@ def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Se
         raise ThreadMismatch(
             f"thread {thread_id!r} is unfinished and was started on {was}; continue it with "
             f"the same corpus{' (--corpus ' + was + ')' if was_corpus else ''}, "
-            "or start a new thread of its topic with research --fresh"
+            f"or {ANEW} {start_anew(recorded, settings)}"
         )
     if rerun and not unfinished and was_corpus != now_corpus:
         raise ThreadMismatch(
@@ -202,12 +205,12 @@ def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Se
         how = "with --web" if was_web else "without --web"
         raise ThreadMismatch(
             f"thread {thread_id!r} is unfinished and was started {how}; continue it the same "
-            "way, or start a new thread of its topic with research --fresh"
+            f"way, or {ANEW} {start_anew(recorded, settings)}"
         )
 
 
 def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: str,
-                  *also: str) -> None:
+                  *also: str, settings: Settings | None = None) -> None:
     """Refuse to continue an unfinished thread on corpus content that changed since it started
     (``fingerprint``: the opened corpus's, :func:`corpus_key`): its report would cite the
     results found in the old files beside those of the new ones, a deleted file included
@@ -216,19 +219,80 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
     their fingerprint is not checked. ``fingerprint`` is the content's
     (``Corpus.content_fingerprint``: a ``touch`` leaves it); ``also`` are other fingerprints of
     the same content a run may have recorded (the index's stat-based one, recorded before).
+    ``settings``: the command's, for the flags that find the data dir in the printed command.
 
     Raises:
-        ThreadMismatch: the thread is unfinished and its corpus content changed.
+        ThreadMismatch: the thread is unfinished and its corpus content changed; the message
+            ends with the command that runs its topic on a new thread (:func:`start_anew`).
     """
     if recorded is None or recorded["status"] not in UNFINISHED_RUNS:
         return
-    was_corpus, _, was_print = _split_key(recorded.get("corpus") or "")
+    _was_corpus, _, was_print = _split_key(recorded.get("corpus") or "")
     if was_print and was_print not in (fingerprint, *also):
-        what = (f"corpus folder {was_corpus} has changed since it started (files added, "
-                "removed or modified)" if was_corpus else
-                "package docs have changed since it started (other package versions)")
-        raise ThreadMismatch(f"thread {thread_id!r} is unfinished and its {what}; start a new "
-                             "thread of its topic with research --fresh")
+        raise ThreadMismatch(f"thread {thread_id!r} is unfinished and its "
+                             f"{_changed(recorded)}; {ANEW} {start_anew(recorded, settings)}")
+
+
+ANEW = "start its topic anew on a new thread with"
+"""What precedes :func:`start_anew`'s command in a printed line."""
+
+
+def _changed(recorded: dict[str, Any]) -> str:
+    """What changed under a recorded run whose corpus fingerprint no longer matches."""
+    was_corpus = _split_key(recorded.get("corpus") or "")[0]
+    if was_corpus:
+        return (f"corpus folder {was_corpus} has changed since it started (files added, "
+                "removed or modified)")
+    return "package docs have changed since it started (other package versions)"
+
+
+def start_anew(recorded: dict[str, Any], settings: Settings | None = None, *,
+               place: str | None = None) -> str:
+    """The way on for an unfinished thread that cannot be continued: the pasteable ``research
+    --fresh`` command that runs its recorded topic, ``as_of`` and sources on a new thread
+    (:func:`app.settings.hints.anew_command`; ``settings`` or ``place``: the flags that find
+    the data dir)."""
+    was_corpus, was_web, _ = _split_key(recorded.get("corpus") or "")
+    return anew_command(
+        recorded["topic"], recorded["as_of"], corpus=was_corpus, web=was_web,
+        settings=settings, place=place)
+
+
+def sources_changed(recorded: dict[str, Any] | None, settings: Settings,
+                    seen: dict[str, str | None] | None = None) -> str | None:
+    """Why an unfinished thread cannot be continued, found without opening its corpus index
+    (``prune`` reads threads, it runs none): its recorded corpus content changed since it
+    started (:func:`check_content` refuses it then), or its corpus folder is gone. None: it can
+    be continued, or its run recorded no fingerprint. Reads every file of the corpus folder;
+    ``seen`` caches the fingerprint of each folder across the threads of one command."""
+    if recorded is None or recorded["status"] not in UNFINISHED_RUNS or not recorded.get("topic"):
+        return None
+    was_corpus, _, was_print = _split_key(recorded.get("corpus") or "")
+    if not was_print:
+        return None
+    from workers.sources import CorpusError
+    from workers.sources.current import current_content_fingerprint
+
+    seen = {} if seen is None else seen
+    if was_corpus not in seen:
+        try:
+            seen[was_corpus] = current_content_fingerprint(
+                settings.data_dir, was_corpus or None, max_file_bytes=settings.max_file_bytes)
+        except CorpusError:  # gone: resume says so, and a new thread could not use it either
+            seen[was_corpus] = None
+    now = seen[was_corpus]
+    return None if now in (None, was_print) else f"its {_changed(recorded)}"
+
+
+def way_on(storage: Storage, thread_id: str, status: str, settings: Settings) -> str:
+    """What to do next with a thread that has work left (:func:`app.settings.hints.next_step`),
+    except for an unfinished one whose corpus changed since it started: ``resume`` refuses it,
+    so the way on is the command that starts its topic anew (:func:`start_anew`)."""
+    if status == "unfinished":
+        recorded = recorded_run(storage, thread_id)
+        if why := sources_changed(recorded, settings):
+            return f"{why}, so resume refuses it; {ANEW} {start_anew(recorded or {}, settings)}"
+    return next_step(thread_id, status, settings)
 
 
 def _split_key(key: str) -> tuple[str, bool, str]:

@@ -79,6 +79,25 @@ def next_step(thread_id: str, status: str, settings: Settings | None = None, *,
     return f"continue it with {thread_command('resume', thread_id, settings, place=place)}"
 
 
+def anew_command(topic: str, as_of: str, *, corpus: str = "", web: bool = False,
+                 settings: Settings | None = None, place: str | None = None) -> str:
+    """The printed command that runs ``topic`` as of ``as_of`` again on a new thread
+    (``--fresh``), on the corpus folder ``corpus`` ("": the package docs) and the web if
+    ``web``: the way on for an unfinished thread that cannot be continued (its corpus changed
+    since it started). A topic that starts with ``-`` goes last, after ``--``.
+
+    Example:
+        >>> anew_command("a b", "2026-11-30", corpus="/my docs", place="")
+        "uv run python -m app research 'a b' --as-of 2026-11-30 --corpus '/my docs' --fresh"
+    """
+    where = place_args(settings) if place is None else place
+    flags = f" --as-of {as_of}" + (f" --corpus {shlex.quote(corpus)}" if corpus else "")
+    flags += (" --web" if web else "") + " --fresh" + where
+    if topic.startswith("-"):  # read as an option: the topic goes last, after "--"
+        return f"{APP} research{flags} -- {shlex.quote(topic)}"
+    return f"{APP} research {shlex.quote(topic)}{flags}"
+
+
 def again(argv: list[str], *, as_of: str | None = None, thread_id: str | None = None
           ) -> str | None:
     """The command of ``argv`` (the CLI's arguments), made exact to continue the thread it ran:

@@ -29,7 +29,10 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
 
     With ``read_only`` nothing is created or written (``mode=ro``); ``immutable=1`` is the way
     in when the folder is read-only and the WAL index (``-shm``) missing, or when a full disk
-    cut the WAL index short ("disk I/O error") and the log holds nothing it would miss.
+    cut the WAL index short ("disk I/O error") and the log holds nothing it would miss. When
+    the log does hold frames there, the WAL index is kept in memory instead
+    (:func:`_heap_index`), so ``threads`` and ``inspect`` read what a run stopped by a full
+    disk saved (trial 7: they failed, saying to free space and "run the same command again").
 
     Raises:
         sqlite3.Error: the file cannot be opened.
@@ -45,15 +48,43 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
             raise
         return conn
     uri = path.resolve().as_uri()
+    conn = None
     try:
         conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30.0,
                                check_same_thread=False)
         conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
         return conn
     except sqlite3.OperationalError as exc:
+        if conn is not None:
+            conn.close()  # its hold on the WAL index would keep the other ways out
+        if os.access(path.parent, os.W_OK) and _io_error(exc) and not _empty_wal(path):
+            return _heap_index(uri, exc)
         if os.access(path.parent, os.W_OK) and not (_io_error(exc) and _empty_wal(path)):
             raise
     return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+
+
+def _heap_index(uri: str, cause: sqlite3.OperationalError) -> sqlite3.Connection:
+    """A reading connection to a WAL database whose WAL index (``-shm``) cannot be made or
+    grown (a full disk) while its log holds frames the file alone lacks: SQLite keeps the
+    index in heap memory when the connection is in ``EXCLUSIVE`` locking mode before its first
+    read (https://sqlite.org/wal.html, "Use of WAL Without Shared-Memory"). That needs a
+    connection that may write (``mode=rw``: never creates the file), so ``query_only`` refuses
+    every write; it holds the file's lock until closed. Closing it may checkpoint the log into
+    the file, as any last connection does (on a full disk that fails, and the log stays).
+
+    Raises:
+        sqlite3.OperationalError: ``cause``, when this way fails too.
+    """
+    conn = sqlite3.connect(f"{uri}?mode=rw", uri=True, timeout=30.0, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+        conn.execute("PRAGMA query_only = 1")
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    except sqlite3.Error:
+        conn.close()
+        raise cause from None
+    return conn
 
 
 def _io_error(exc: sqlite3.Error) -> bool:

@@ -16,6 +16,7 @@ The CLI runs in-process (``app.cli.main``) with the environment cleaned as for a
 
 from __future__ import annotations
 
+import argparse
 import shlex
 from pathlib import Path
 
@@ -171,3 +172,42 @@ def test_a_run_stopped_before_its_thread_says_so(monkeypatch: pytest.MonkeyPatch
     assert "resumed" not in line and line.endswith("research 'heron census' --as-of 2026-12-02")
     monkeypatch.setattr(commands, "RUN_THREAD", ["heron-census-2026-12-02-0a1b2c3d"])
     assert commands.again_line().startswith("the run can be resumed with: ")
+
+
+def _subcommands() -> dict[str, argparse.ArgumentParser]:
+    from app.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+NEEDS = {"research": ["a topic"], "resume": ["t"], "review": ["t"], "inspect": ["t"]}
+"""The positional arguments each subcommand needs."""
+
+
+@pytest.mark.parametrize("command", sorted(_subcommands()))
+def test_an_abbreviated_option_is_refused_naming_the_option_in_full(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Trial 7: argparse took ``--fr`` for ``--fresh``, but the stopped run's "resumed with"
+    # line reads the arguments back as given: it kept ``--fr`` (a new thread again), and a
+    # ``--database-u`` value was printed unmasked. Every option of every subcommand is now
+    # refused abbreviated, in one line naming the option meant.
+    from app.cli import main
+    from app.cli.parser import BadFlag
+
+    options = [o for o in _subcommands()[command]._option_string_actions
+               if o.startswith("--") and o != "--help"]
+    assert options
+    for option in options:
+        short = option[:-2]
+        with pytest.raises(BadFlag):
+            main([command, *NEEDS.get(command, []), short])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith(f"error: unrecognized arguments: {short}"), err
+        assert option in err[0].split("options are written in full: ", 1)[1], err
+
+
+def test_a_stopped_fresh_run_prints_a_command_that_finds_its_thread() -> None:
+    # the rebuilt command drops --fresh, which is now always written in full
+    assert again(["research", "t", "--fresh"], as_of=AS_OF, thread_id="t-1") == (
+        f"{APP} research t --thread-id=t-1 --as-of {AS_OF}")

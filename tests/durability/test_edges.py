@@ -14,10 +14,12 @@
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
+from app.settings.hints import APP
 from tests.durability._helpers import (
     AS_OF,
     ROOT,
@@ -157,13 +159,40 @@ def test_an_unfinished_thread_is_not_continued_on_changed_corpus_content(place, 
         proc = run_app(*again)
         assert proc.returncode == 2, describe(proc)
         # resume has no --fresh: the line names the command that has (a new-user trial)
-        assert proc.stderr.startswith("error: ") and "research --fresh" in proc.stderr, (
+        assert proc.stderr.startswith("error: ") and f"{APP} research" in proc.stderr, (
             describe(proc))
         assert "has changed since it started" in proc.stderr, describe(proc)
         assert len(proc.stderr.strip().splitlines()) == 1, describe(proc)
     assert db_rows(where, thread_id_of()) == rows
-    fresh = run_app(*args, "--fresh")
-    assert fresh.returncode == 0, describe(fresh)
+    # Trial 7: prune advised "resume" for it, which refuses it, and resume's own line said
+    # "research --fresh" without the topic: each now prints the command that starts anew, and
+    # pasted, that command runs (the thread it leaves unfinished is kept, as every unfinished
+    # thread is).
+    pruned = run_app("prune", "--data-dir", str(where.data_dir), *where.args)
+    assert pruned.returncode == 0, describe(pruned)
+    assert f"{APP} resume" not in pruned.stdout, describe(pruned)
+    scripted = run_app("prune", "--data-dir", str(where.data_dir), *where.args, "--json")
+    (kept,) = json.loads(scripted.stdout)["threads"]
+    assert (kept["thread_id"], kept["action"]) == (thread_id_of(), "kept: corpus changed")
+    assert kept["start_anew"] in pruned.stdout and kept["start_anew"] in proc.stderr
+    for sibling in (["review", thread_id_of()], ["inspect", thread_id_of(), "--report"]):
+        said = run_app(*sibling, "--data-dir", str(where.data_dir), *where.args)
+        assert said.returncode == 2 and kept["start_anew"] in said.stderr, describe(said)
+        assert f"{APP} resume" not in said.stderr, describe(said)
+    for line in (pruned.stdout, proc.stderr):
+        fresh = run_app(*_pasted(line, where.database_url))
+        assert fresh.returncode == 0, describe(fresh)
+        assert "has changed since it started" not in fresh.stderr, describe(fresh)
+    assert db_rows(where, thread_id_of()) == rows  # the unfinished thread is left as it was
+
+
+def _pasted(text: str, database_url: str | None) -> list[str]:
+    """The arguments of the ``research --fresh`` command printed in ``text`` as a shell splits
+    it when pasted, the ``URL`` placeholder of a database URL filled in."""
+    line = next(line for line in text.splitlines() if f"{APP} research" in line)
+    words = shlex.split(line[line.index(APP):].removesuffix(")"))[len(APP.split()):]
+    assert words[0] == "research" and "--fresh" in words, line
+    return [database_url if word == "URL" and database_url else word for word in words]
 
 
 def test_an_unfinished_thread_continues_on_touched_files_of_the_same_content(tmp_path):

@@ -84,3 +84,64 @@ def test_a_full_disk_exits_1_says_so_and_the_same_command_finishes(tmp_path: Pat
     assert "resuming thread" in roomy["stdout"], roomy["stdout"]  # finished work was kept
     rows = result["rows"]
     assert len(rows) == len(set(rows)) == expected_tasks(SMALL_TOPIC)
+
+
+# A run killed mid-map leaves its checkpoints in the WAL (a SIGKILL never checkpoints it); the
+# WAL index (-shm) is then gone and the disk full, so no reader can make a new one on disk.
+_WAL_DRIVER = r"""
+import json, os, subprocess, sys
+mnt, corpus = sys.argv[1:]
+data = f"{mnt}/data"
+subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mnt], check=True)
+run = subprocess.run(
+    [sys.executable, "-m", "app", "research", TOPIC, "--as-of", AS_OF, "--corpus", corpus,
+     "--data-dir", data, "--crash-at", "map:2"], capture_output=True, text=True, timeout=TIMEOUT)
+db = f"{data}/checkpoints.sqlite"
+os.unlink(db + "-shm")
+with open(f"{mnt}/filler", "wb") as fh:
+    try:
+        while True:
+            fh.write(bytes(65536))
+    except OSError:
+        pass
+before = {n: os.path.getsize(f"{db}{n}") for n in ("", "-wal")}
+out = {"run": run.returncode, "before": before}
+for name, args in (("threads", ["threads"]), ("inspect", ["inspect", THREAD])):
+    proc = subprocess.run([sys.executable, "-m", "app", *args, "--json", "--data-dir", data],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    out[name] = {"rc": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}
+out["after"] = {n: os.path.getsize(f"{db}{n}") for n in ("", "-wal")}
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.skipif(not _namespaces_allowed(),
+                    reason="needs unshare with user and mount namespaces (util-linux)")
+def test_threads_and_inspect_read_a_wal_whose_index_a_full_disk_cannot_hold(
+        tmp_path: Path, small_corpus: Path) -> None:
+    # Trial 7: after a disk-full stop with a WAL that still held checkpoints, inspect and
+    # threads failed ("the disk is full ... run the same command again"): the read-only open
+    # could not make the WAL index, and the file alone lacks what the WAL holds.
+    from app.runs.ids import default_thread_id
+
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    thread = default_thread_id(SMALL_TOPIC, AS_OF)
+    driver = (_WAL_DRIVER.replace("TOPIC", repr(SMALL_TOPIC)).replace("AS_OF", repr(AS_OF))
+              .replace("TIMEOUT", repr(CLI_TIMEOUT)).replace("THREAD", repr(thread)))
+    proc = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", sys.executable, "-c", driver,
+         str(mnt), str(small_corpus)],
+        cwd=ROOT, env=clean_env(), capture_output=True, text=True, timeout=3 * CLI_TIMEOUT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(proc.stdout)
+    assert result["run"] != 0 and result["before"]["-wal"] > 0, result
+    listed = result["threads"]
+    assert listed["rc"] == 0, listed
+    assert [(t["thread_id"], t["status"]) for t in json.loads(listed["stdout"])] == [
+        (thread, "unfinished")], listed
+    inspected = result["inspect"]
+    assert inspected["rc"] == 0, inspected
+    data = json.loads(inspected["stdout"])
+    assert data["thread_id"] == thread and len(data["checkpoints"]) > 1, data
+    assert result["after"] == result["before"], result  # read: nothing written, nothing lost

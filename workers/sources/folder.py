@@ -35,7 +35,7 @@ from workers.sources.text import (
     safe_name,
     unsafe_name,
 )
-from workers.sources.walk import is_own_report, walk_folders
+from workers.sources.walk import once_each, own_output, walk_folders
 
 __all__ = [
     "FOLDER_EXTENSIONS",
@@ -106,9 +106,9 @@ def _indexable(
                 skipped["size"] += 1
                 _note(notes, folder, path,
                       f"too large ({_size_label(st.st_size, exact=False)} > {_size_label(limit)})")
-            elif is_own_report(path):
+            elif why := own_output(path):
                 skipped["own"] += 1
-                _note(notes, folder, path, "a report of this app (it would cite itself)")
+                _note(notes, folder, path, why)
             else:
                 yield path, st
 
@@ -134,12 +134,15 @@ def folder_files(
     and files over their size limit are skipped and counted in ``skipped`` (keys ``hidden``,
     ``type``, ``special``, ``size``, ``unreadable``); the too large, special and unreadable
     ones are also named, with why, in ``notes``. ``max_file_bytes`` is the text files' limit
-    (PDF and .docx: ``MAX_DOCUMENT_BYTES``, or ``max_file_bytes`` when that is larger)."""
+    (PDF and .docx: ``MAX_DOCUMENT_BYTES``, or ``max_file_bytes`` when that is larger). A file
+    reached by two names (a symlink to another file of the folder, a hard link) is listed once
+    (:func:`workers.sources.walk.once_each`)."""
     if skipped is None:
         skipped = Counter()
     found = [(path.relative_to(folder).as_posix(), path, st)
              for path, st in _indexable(folder, skipped, max_file_bytes, notes, data_dir)]
     found.sort(key=lambda item: raw(item[0]))
+    found = once_each(found, skipped, notes)
     if not any(unsafe_name(rel) for rel, _p, _st in found):
         return found
     # Names that need escaping come second: a file really named like an escaped one keeps its

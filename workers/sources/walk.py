@@ -7,14 +7,20 @@ and a symlinked sub-folder is followed once.
   folder is not walked, and a text file that starts like the app's report (its title line, then
   its ``As of``, ``Model`` and ``Thread`` lines: :data:`REPORT_HEAD`) is skipped; each named in
   the notes. A report is recognised by its head, not by where it lies, since ``--out`` may be
-  any path and reports are named after their thread.
+  any path and reports are named after their thread; so is a ``--run-log`` file (its lines:
+  :data:`RUN_LOG_LINE`), which a run inside the corpus folder would otherwise leave for the
+  next run to index (trial 7).
 * **A symlinked sub-folder is followed**, as a symlinked file already is: the operator (never
   a served run's client) chose the folder and put the link there. A link back into the folder
   (its files are indexed under their own path) or to a folder walked already (a loop, or a
   second link) is not followed, and is named in the notes: no file is indexed twice, no walk
   loops.
 
-Pure standard library; the folder source (:mod:`workers.sources.folder`) calls it.
+* **Each real file once**: a file reached by two names (a symlink to another file of the
+  folder, a hard link) is indexed under its own name only (:func:`once_each`).
+
+Standard library and :mod:`workers.sources.text`; the folder source
+(:mod:`workers.sources.folder`) calls it.
 """
 
 from __future__ import annotations
@@ -25,27 +31,48 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["REPORT_HEAD", "is_own_report", "walk_folders"]
+from workers.sources.text import raw, safe_name
+
+__all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "once_each", "own_output",
+           "walk_folders"]
+
+_File = tuple[str, Path, os.stat_result]
+"""``(ref, path, stat)`` of a file found (``workers.sources.folder.FolderFile``)."""
 
 REPORT_HEAD = re.compile(
     r"# Research report: [^\n]*\n\n- As of: [^\n]*\n- Model: [^\n]*\n- Thread: `")
 """How a report of this app begins (``app.research.report``'s header; a test renders one)."""
 
+RUN_LOG_LINE = re.compile(r"[^\s:]+:\d{4}-\d{2}-\d{2}:[0-9a-f]{8,}\t\d+\t[a-z_]+\t\d+\n")
+"""A line of a ``--run-log`` file (``app.runs.faults``): envelope id, attempt, status, pid."""
+
 _HEAD_BYTES = 4096
-_REPORT_SUFFIXES = (".md", ".txt", ".rst")
+_TEXT_SUFFIXES = (".md", ".txt", ".rst", ".py", ".html", ".htm")
+
+
+def own_output(path: Path) -> str | None:
+    """Why the text file ``path`` is the app's own output, never a source: a report it wrote
+    (it begins with :data:`REPORT_HEAD`) or a run log (it begins with a :data:`RUN_LOG_LINE`);
+    None for any other file, and when it cannot be read (the build names it)."""
+    if not path.name.lower().endswith(_TEXT_SUFFIXES):
+        return None
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_HEAD_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    head = head.replace("\r\n", "\n")
+    if REPORT_HEAD.match(head):
+        return "a report of this app (it would cite itself)"
+    if RUN_LOG_LINE.match(head):
+        return "a run log of this app (--run-log)"
+    return None
 
 
 def is_own_report(path: Path) -> bool:
     """Whether the text file ``path`` is a report this app wrote (it begins with
     :data:`REPORT_HEAD`); False when it cannot be read (the build names it)."""
-    if not path.name.lower().endswith(_REPORT_SUFFIXES):
-        return False
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(_HEAD_BYTES).decode("utf-8", errors="replace")
-    except OSError:
-        return False
-    return REPORT_HEAD.match(head.replace("\r\n", "\n")) is not None
+    return (own_output(path) or "").startswith("a report")
 
 
 def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
@@ -91,3 +118,29 @@ def _link_skipped(real: str, root: str, seen: set[str]) -> str | None:
     if real in seen or any(s.startswith(real + os.sep) for s in seen):
         return "a folder indexed already (a loop, or a second link to it)"
     return None
+
+
+def once_each(found: list[_File], skipped: Counter[str], notes: list[str] | None
+              ) -> list[_File]:
+    """``found`` (``(ref, path, stat)``, sorted) with each real file once (trial 7: a
+    symlinked file pointing at another file of the folder was indexed twice, two refs citing
+    the same text). The file is known by its device and inode (``stat`` follows links); it
+    keeps its own name, not a link's (else the first name in sorted order); every other name
+    is counted ``link`` and named."""
+    names: dict[tuple[int, int], list[_File]] = {}
+    for entry in found:
+        if entry[2].st_ino:  # 0: a file system without inode numbers; each name counts
+            names.setdefault((entry[2].st_dev, entry[2].st_ino), []).append(entry)
+    dropped: set[str] = set()
+    for entries in names.values():
+        if len(entries) < 2:
+            continue
+        kept = min(entries, key=lambda e: (e[1].is_symlink(), raw(e[0])))
+        for rel, _path, _st in entries:
+            if rel != kept[0]:
+                dropped.add(rel)
+                skipped["link"] += 1
+                if notes is not None:
+                    notes.append(f"{safe_name(rel)}: skipped, the same file as "
+                                 f"{safe_name(kept[0])} (a link to it), indexed once")
+    return [entry for entry in found if entry[0] not in dropped] if dropped else found

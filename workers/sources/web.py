@@ -55,7 +55,9 @@ __all__ = [
     "WebSource",
     "WebTimeout",
     "WebUnreachable",
+    "UNREACHED",
     "tavily_search",
+    "unreached_source",
 ]
 
 WEB_CACHE = "web.sqlite"
@@ -93,6 +95,28 @@ class WebTimeout(TimeoutError):
 
 class WebUnreachable(ConnectionError):
     """The search API could not be reached, or could not search (retried)."""
+
+
+UNREACHED = (WebUnreachable, WebTimeout, WebSearchError)
+"""The errors of a web search that did not answer (unreachable, too slow, or an HTTP error): a
+task that failed on one has no answer from the web, which is not an empty answer."""
+
+
+def unreached_source(error: str) -> str | None:
+    """What a failed task's error line (``workers.errors.one_line``'s ``"TypeName: message"``)
+    says about a search that did not answer: its message (``"cannot reach SearXNG at URL:
+    ConnectionError"``), or None when the task failed for another reason.
+
+    Example:
+        >>> unreached_source("WebUnreachable: cannot reach Tavily at http://x: ConnectionError")
+        'cannot reach Tavily at http://x: ConnectionError'
+        >>> unreached_source("ValueError: bad") is None
+        True
+    """
+    kind, sep, message = str(error or "").partition(": ")
+    if not sep or kind not in {cls.__name__ for cls in UNREACHED}:
+        return None
+    return message.removeprefix("web search: ").strip() or kind
 
 
 _HINTS = {

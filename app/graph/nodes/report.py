@@ -19,6 +19,7 @@ from app.research.report import (
     write_report,
 )
 from app.research.rounds import current_envelopes, run_outcome
+from app.research.unreached import unreached_notes, unreached_tools
 from app.settings.config import RunContext
 from state import ResearchState
 from workers.pacing import stop_waiting_when
@@ -52,7 +53,8 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     # the one verdict (the report's and the state's); the corpus's vocabulary is weighed only
     # when the corpus is the run's one source (the web or an MCP tool may know other words)
     alone = not ctx.web and not res.settings.mcp_config
-    relevance = judge(state["topic"], rows, corpus_stats(corpus, state["topic"]) if alone else None)
+    relevance = judge(state["topic"], rows, corpus_stats(corpus, state["topic"]) if alone else None,
+                      tools_failed=unreached_tools(state.get("notes") or []))
     data = ReportInput(
         topic=state["topic"], as_of=state["as_of"], model_label=models.label,
         thread_id=thread_id_of(config), sub_questions=list(state["sub_questions"]), rows=rows,
@@ -61,6 +63,8 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     # Files the corpus skipped (an encrypted or broken PDF...): the reader should know what
     # the report could not draw on.
     extra_notes: list[str] = list(getattr(corpus, "notes", None) or [])
+    # A search that did not answer is named as not reached, never read as an empty answer.
+    extra_notes += unreached_notes(rows)
     update = _summarize(state, ctx, models, data, extra_notes, runtime, res)
     unmetered = (state.get("unmetered_calls") or 0) + update.get("unmetered_calls", 0)
     if unmetered:  # a server that omits usage must not switch the budget off silently

@@ -82,3 +82,44 @@ def test_the_notes_of_a_reused_index_name_what_is_skipped_now(tmp_path: Path) ->
     with Corpus.open(tmp_path / "data", folder=papers) as second:
         assert not second.built and second.fingerprint == first.fingerprint
         assert second.notes == ["report.md: skipped, a report of this app (it would cite itself)"]
+
+
+def test_a_file_reached_by_two_names_is_indexed_once_under_its_own(tmp_path: Path) -> None:
+    # Trial 7: a symlinked file pointing at another file of the corpus was indexed twice (two
+    # refs, the same text); a hard link is the same file too.
+    papers = tmp_path / "papers"
+    (papers / "sub").mkdir(parents=True)
+    (papers / "sub" / "herons.md").write_text(HERON, encoding="utf-8")
+    (papers / "a-link.md").symlink_to(papers / "sub" / "herons.md")  # sorts before its target
+    (papers / "z-hard.md").hardlink_to(papers / "sub" / "herons.md")
+    outside = tmp_path / "outside.md"
+    outside.write_text("Heron census from a file outside the corpus.\n", encoding="utf-8")
+    (papers / "out-1.md").symlink_to(outside)
+    (papers / "out-2.md").symlink_to(outside)  # two links to one file outside: one is kept
+    with Corpus.open(tmp_path / "data", folder=papers) as corpus:
+        found = sorted({p.doc_id for p in corpus.search("heron census", k=10)})
+        assert found == ["out-1.md", "sub/herons.md"], found
+        assert corpus.notes == [
+            "a-link.md: skipped, the same file as sub/herons.md (a link to it), indexed once",
+            "z-hard.md: skipped, the same file as sub/herons.md (a link to it), indexed once",
+            "out-2.md: skipped, the same file as out-1.md (a link to it), indexed once"]
+
+
+def test_a_run_log_in_the_corpus_folder_is_skipped_and_named(tmp_path: Path) -> None:
+    # Trial 7: ``--run-log`` inside the corpus folder was indexed by the next run.
+    from app.runs.faults import FaultPlan
+    from state import make_envelope_id
+
+    papers = tmp_path / "papers"
+    papers.mkdir()
+    (papers / "herons.md").write_text(HERON, encoding="utf-8")
+    plan = FaultPlan(run_log=papers / "run-log.txt")
+    for worker in ("docs_search", "analyst"):  # as a run writes it
+        plan.on_done(None, {"envelope_id": make_envelope_id(worker, "heron census?",
+                                                            "2026-11-30"),
+                            "attempts": 1, "status": "ok"})
+    assert "docs_search:2026-11-30:" in (papers / "run-log.txt").read_text("utf-8")
+    with Corpus.open(tmp_path / "data", folder=papers) as corpus:
+        assert {p.doc_id for p in corpus.search("docs_search analyst ok", k=10)} <= {
+            "herons.md"}
+        assert corpus.notes == ["run-log.txt: skipped, a run log of this app (--run-log)"]
