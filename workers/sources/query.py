@@ -28,6 +28,7 @@ __all__ = [
     "spelled_terms",
     "term_matches",
     "query_to_fts",
+    "symbol_name",
     "symbol_terms",
     "title_terms",
 ]
@@ -122,10 +123,25 @@ def title_terms(title: str) -> str:
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
+def symbol_name(symbol: str) -> str:
+    """The own name of an API symbol: the last part of its qualified name (the class's for its
+    ``__init__``/``__call__``); ``""`` for no symbol or one that is not a dotted name.
+
+    Example:
+        >>> symbol_name("langgraph.types.Send.__init__"), symbol_name("")
+        ('Send', '')
+    """
+    if not _DOTTED_NAME.fullmatch(symbol):
+        return ""
+    parts = symbol.split(".")
+    while len(parts) > 1 and parts[-1].startswith("__"):
+        parts.pop()
+    return parts[-1]
+
+
 def symbol_terms(symbol: str) -> str:
-    """The searchable name of an API symbol: the last part of its qualified name (the class's
-    for its ``__init__``/``__call__``) with its identifier words; ``""`` for no symbol. Search
-    weights it above the title, so "InMemorySaver" finds
+    """The searchable name of an API symbol: its :func:`symbol_name` with its identifier words;
+    ``""`` for no symbol. Search weights it above the title, so "InMemorySaver" finds
     ``langgraph.checkpoint.memory.InMemorySaver`` before its methods.
 
     Example:
@@ -134,12 +150,8 @@ def symbol_terms(symbol: str) -> str:
         >>> symbol_terms("")
         ''
     """
-    if not _DOTTED_NAME.fullmatch(symbol):
-        return ""
-    parts = symbol.split(".")
-    while len(parts) > 1 and parts[-1].startswith("__"):
-        parts.pop()
-    return title_terms(parts[-1])
+    name = symbol_name(symbol)
+    return title_terms(name) if name else ""
 
 
 _TEXT_WORDS = re.compile(r"\w+")
@@ -253,12 +265,16 @@ class SearchQuery:
     Attributes:
         terms: the core words, in the question's order; any of them matches.
         context: the focus's other words: they only raise a passage's rank.
-        fts: the FTS5 query, the core words OR-ed (each quoted: no input is FTS5 syntax).
+        fts: the FTS5 query, the core words OR-ed (each quoted: no input is FTS5 syntax), then
+            the names of several words the question may be asking about, each one's key in the
+            index's ``namekey`` column ("retry policy": ``namekey : "retrypolicy"``).
+        names: those names (:class:`~workers.sources.names.NameKey`).
     """
 
     terms: tuple[str, ...]
     context: tuple[str, ...]
     fts: str
+    names: tuple = ()
 
 
 def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
@@ -269,20 +285,34 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
     (the run's topic) also has, counting inflections (:func:`word_forms`): the words a plan
     wraps around the topic ("What is the mechanism behind ...?") are not core. Without a focus,
     or when the question shares no word with it, every content word is core. The question is
-    never split at "and", "or" or commas: it is one bag of words, ranked as one.
+    never split at "and", "or" or commas: it is one bag of words, ranked as one. Runs of the
+    core words side by side may name an API symbol ("retry policy": ``RetryPolicy``, see
+    :func:`~workers.sources.names.name_keys`): they are searched as its name too.
 
     Example:
         >>> q = search_query("What are the caveats of Send?", focus="Send and reducers")
         >>> q.terms, q.context, q.fts
         (('send',), ('reducers',), '"send"')
+        >>> search_query("What is retry policy?").fts
+        '"retry" OR "policy" OR namekey : "retrypolicy"'
     """
+    from workers.sources.names import name_keys  # names builds on this module's words
+
     words = content_terms(query)
     if not words:
         return None
     topic = content_terms(focus) if focus else []
     core = [w for w in words if _shares_form(w, topic)] or words
     context = [t for t in topic if not _shares_form(t, core)]
-    return SearchQuery(tuple(core), tuple(context), _fts_or(core))
+    names = name_keys(query, core)
+    return SearchQuery(tuple(core), tuple(context), _fts_or(core) + _fts_names(names),
+                       names)
+
+
+def _fts_names(names: Sequence) -> str:
+    """The FTS5 clauses of the ``names`` of several words: `` OR namekey : "key"`` each (a name
+    of one word is matched whole in the ``name`` column already)."""
+    return "".join(f' OR namekey : {_quoted(n.key)}' for n in names if " " in n.phrase)
 
 
 @lru_cache(maxsize=65536)

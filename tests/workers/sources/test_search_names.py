@@ -1,0 +1,63 @@
+"""A question names an API symbol in its own words (trial 8, finding 2; issue 19): "retry policy"
+names ``RetryPolicy``, "base checkpoint saver" ``BaseCheckpointSaver``, "Send" the class ``Send``
+and not a method ``send``.
+
+The failing inputs were the README's example topics: "retry policy of a graph node" never cited
+``langgraph.types.RetryPolicy`` (fifth in its first search, under ``set_node_defaults``), and
+"What is Send?" ranked ``LogStreamCallbackHandler.send`` first.
+"""
+
+from __future__ import annotations
+
+from workers.sources.names import name_keys, named_symbols, symbol_key
+from workers.sources.query import search_query
+
+
+def test_two_words_find_the_symbol_they_spell(pkg):
+    cases = {
+        "retry policy of a graph node": "langgraph.types.RetryPolicy",
+        "state graph": "langgraph.graph.state.StateGraph",
+        "base checkpoint saver": "langgraph.checkpoint.base.BaseCheckpointSaver",
+        "message graph": "langgraph.graph.message.MessageGraph",
+        "in memory saver": "langgraph.checkpoint.memory.InMemorySaver",
+    }
+    for topic, doc_id in cases.items():
+        assert pkg.search(topic, k=3)[0].doc_id == doc_id, topic  # the plan's first search
+    topic = "retry policy of a graph node"
+    hits = pkg.search("What is retry policy?", k=5, focus=topic)
+    assert hits[0].doc_id == "langgraph.types.RetryPolicy", [h.ref for h in hits]
+
+
+def test_a_capitalised_word_names_the_symbol_spelled_so_not_a_method(pkg):
+    hits = pkg.search("What is Send?", k=5, focus="Send and reducers")
+    assert [h.doc_id.startswith("langgraph.types.Send") for h in hits[:3]] == [True] * 3
+    assert not any(h.doc_id.endswith("LogStreamCallbackHandler.send") for h in hits)
+    # members of the named class rank with it ("ShallowPostgresSaver" cites its methods too)
+    hits = pkg.search("ShallowPostgresSaver", k=5)
+    assert hits[0].doc_id == "langgraph.checkpoint.postgres.shallow.ShallowPostgresSaver"
+    assert all("ShallowPostgresSaver" in h.doc_id for h in hits)
+
+
+def test_the_question_names_the_symbol_that_spells_the_most_of_it(pkg):
+    # "in-memory store" is InMemoryStore's name, but InMemoryByteStore has it and "bytes" too
+    topic = "In-memory store for bytes"
+    hits = pkg.search(topic, k=3, focus=topic)
+    assert hits[0].doc_id == "langchain_core.stores.InMemoryByteStore", [h.ref for h in hits]
+    assert named_symbols(name_keys(topic), ["memory", "store", "bytes"],
+                         ["InMemoryStore", "InMemoryByteStore", "put"]) == {}
+    assert named_symbols(name_keys("retry policy"), ["retry", "policy"],
+                         ["RetryPolicy", "add_retry_policies"]) == {"RetryPolicy": False}
+
+
+def test_names_are_runs_of_the_question_own_words_never_template_words():
+    keys = [n.key for n in name_keys("What is the mechanism behind retry policy?",
+                                     ["retry", "policy"])]
+    assert keys == ["retrypolicy"]
+    assert [n.key for n in name_keys("the retry policy")] == ["retrypolicy"]
+    assert [(n.key, n.spelled) for n in name_keys("Send, add_messages")] == [
+        ("send", "Send"), ("addmessages", "")]
+    assert symbol_key("langgraph.types.Send.__init__") == "send"
+    assert symbol_key("x.load_pending_writes") == "loadpendingwrites" and symbol_key("") == ""
+    # a name of several words is searched whole in its own column; one word is in "name" already
+    assert search_query("retry policy").fts == '"retry" OR "policy" OR namekey : "retrypolicy"'
+    assert search_query("What is Send?").fts == '"send"'
