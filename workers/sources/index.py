@@ -54,7 +54,7 @@ __all__ = [
     "tree_signature",
 ]
 
-SCHEMA_VERSION = "10"  # 10: the symbol's name key (namekey column)
+SCHEMA_VERSION = "10"  # 10: the symbol's name key (namekey column), a .py section's symbol
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60
@@ -171,6 +171,8 @@ def _rows_of(docs: Iterable[RawDoc]) -> tuple[list[_DocRow], list[_PassageRow]]:
         doc_rows.append((doc.doc_id, doc.title, doc.source, len(sections)))
         terms, name, key = title_terms(doc.title), symbol_terms(doc.symbol), symbol_key(doc.symbol)
         for seq, (heading, chunk) in enumerate(sections):
+            if doc.section_symbols:  # a Python file's section: its own symbol ("" the module's)
+                name, key = symbol_terms(heading), symbol_key(heading)
             passage_rows.append((len(passage_rows) + 1, Passage.make_ref(doc.doc_id, seq),
                                  doc.doc_id, seq, doc.title, doc.source, chunk, terms, name,
                                  heading, float(doc.link_share), key))

@@ -9,6 +9,8 @@ The failing inputs were the README's example topics: "retry policy of a graph no
 
 from __future__ import annotations
 
+from tests.workers.sources.conftest import write
+from workers.sources import Corpus
 from workers.sources.names import name_keys, named_symbols, symbol_key
 from workers.sources.query import search_query
 
@@ -61,3 +63,16 @@ def test_names_are_runs_of_the_question_own_words_never_template_words():
     # a name of several words is searched whole in its own column; one word is in "name" already
     assert search_query("retry policy").fts == '"retry" OR "policy" OR namekey : "retrypolicy"'
     assert search_query("What is Send?").fts == '"send"'
+
+
+def test_a_python_file_in_a_folder_names_its_classes_and_functions(tmp_path):
+    """Sibling: a folder corpus's ``.py`` sections are headed by qualified names, indexed as
+    plain headings, so "retry policy" never reached a user's own ``RetryPolicy`` class."""
+    root = tmp_path / "f"
+    write(root, "policies.py", 'class RetryPolicy:\n    """Configuration for retrying nodes."""\n')
+    write(root, "defaults.py", 'def set_defaults():\n    """Set the retry policy of a node: the '
+                               'retry policy applies to every node; a graph node retries by '
+                               'its retry policy."""\n')
+    with Corpus.open(tmp_path / "d", folder=root) as corpus:
+        hits = corpus.search("retry policy of a graph node", k=2)
+        assert hits[0].doc_id == "policies.py", [h.ref for h in hits]
