@@ -197,12 +197,15 @@ def mentions(terms: Iterable[str], text: str) -> set[str]:
         ['checkpointer', 'pending']
         >>> sorted(mentions(["put_writes", "pending"], "put_writes saves load_pending_writes"))
         ['pending', 'put_writes']
+        >>> sorted(mentions(["retry", "policy", "retrypolicy"], "Pass a `RetryPolicy`."))
+        ['policy', 'retry', 'retrypolicy']
     """
     lowered = text.lower()
     forms: set[str] = set()
     # whole words and an identifier's parts: a term ``load_pending_writes`` and a term
-    # ``pending`` are both mentioned by ``load_pending_writes``
-    for word in set(_TEXT_WORDS.findall(lowered)) | set(_TEXT_PARTS.findall(lowered)):
+    # ``pending`` are both mentioned by ``load_pending_writes``, "retry" by ``RetryPolicy``
+    words = set(_TEXT_WORDS.findall(lowered)) | set(_TEXT_PARTS.findall(lowered))
+    for word in words | {p for w in set(_TEXT_PARTS.findall(text)) for p in _camel_parts(w)}:
         forms |= word_forms(word)
     return {term for term in terms if word_forms(term) & forms}
 
@@ -363,6 +366,7 @@ def term_matches(terms: Sequence[str], text: str) -> tuple[set[int], int]:
     """Which ``terms`` (indexes) a text mentions (a word sharing a form with the term, see
     :func:`word_forms`; identifiers split at ``_`` as FTS5 splits them), and how many pairs of
     consecutive terms it has side by side in that order (a phrase of the question's words).
+    Unlike :func:`mentions`, CamelCase words stay whole ("PostScript" is no "script").
 
     Example:
         >>> term_matches(["retry", "policy", "zebra"], "Set the retry_policy of a node.")
@@ -382,3 +386,15 @@ def term_matches(terms: Sequence[str], text: str) -> tuple[set[int], int]:
                 pairs.add(hit)
         last = hit
     return found, len(pairs)
+
+
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def _camel_parts(word: str) -> list[str]:
+    """The lower-cased parts of a CamelCase word (``RetryPolicy``: retry, policy, each of three
+    letters or more); ``[]`` for a word that is not one (``STATE``, ``Zürich``, ``LaTeX``)."""
+    parts = _CAMEL.findall(word) if word.isascii() and not word[1:].islower() else []
+    if len(parts) < 2 or any(len(p) < 3 for p in parts):  # "LaTeX" is no "la te x"
+        return []
+    return [p.lower() for p in parts]

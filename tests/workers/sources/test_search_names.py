@@ -12,7 +12,7 @@ from __future__ import annotations
 from tests.workers.sources.conftest import write
 from workers.sources import Corpus
 from workers.sources.names import name_keys, named_symbols, symbol_key
-from workers.sources.query import search_query
+from workers.sources.query import mentions, search_query, term_matches
 
 
 def test_two_words_find_the_symbol_they_spell(pkg):
@@ -76,3 +76,15 @@ def test_a_python_file_in_a_folder_names_its_classes_and_functions(tmp_path):
     with Corpus.open(tmp_path / "d", folder=root) as corpus:
         hits = corpus.search("retry policy of a graph node", k=2)
         assert hits[0].doc_id == "policies.py", [h.ref for h in hits]
+
+
+def test_a_camelcase_word_in_a_text_mentions_its_words():
+    """Sibling: a sentence that says ``RetryPolicy`` did not count as mentioning "retry policy"
+    for the report's and the relevance judge's check that a text names the topic
+    (``mentions``); ``load_pending_writes`` already mentioned "pending writes". The search's own
+    coverage boost (``term_matches``) keeps CamelCase words whole: "PostScript" is no "script"."""
+    assert mentions(["retry", "policy"], "Pass a `RetryPolicy` to add_node.") == {
+        "retry", "policy"}
+    assert mentions(["state", "latex"], "STATE, LaTeX, Zürich") == {"state", "latex"}
+    assert mentions(["la"], "LaTeX") == set()  # parts of under three letters are no words
+    assert term_matches(["script"], "PostScript output") == (set(), 0)
