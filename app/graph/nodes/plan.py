@@ -1,6 +1,6 @@
-"""``plan``: the topic becomes sub-questions (3 to 5 with an LLM, 1 to 3 offline), and what the
-edges route by is written into state (:class:`state.Routing`): the review flag, the rounds, the
-workers, the first round."""
+"""``plan``: the topic becomes sub-questions (3 to 5 with an LLM, 1 to 3 offline, 4 for a
+comparison of three things), and what the edges route by is written into state
+(:class:`state.Routing`): the review flag, the rounds, the workers, the first round."""
 
 from __future__ import annotations
 
