@@ -133,15 +133,15 @@ def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float
     claim the report ``shown`` elsewhere, and the section may cite (:func:`_admitted`). A
     document no finding or caveat of the run was drawn from (``quoted``) is a lead the readers
     of the passages did not quote: its passage is listed only when it scores at least
-    :data:`_SIDE_HIT` of the sub-question's best, and a report cites one such lead at most
-    besides its first source (any number when no worker quoted anything: its passages are all
+    :data:`_SIDE_HIT` of the sub-question's best, and a report cites one such lead at most,
+    the Answer's included (any number when no worker quoted anything: its passages are all
     the report has). A side hit that shares a few of the question's words is another
     source to read and seldom the one that answers (issue 19: leaving the other leads out lost
     no gold page of SQLite's, Asymptote's or the package docs' questions)."""
     found = [p for p in _items(rows, question, "passage")
              if p["ref"] not in cites.passages and _excerpt_claim(p) not in shown
              and (document_of(p) in quoted or shares.get(document_of(p), 1.0) >= _SIDE_HIT)]
-    lead = next((doc for doc, n in cites.numbers.items() if n > 1 and doc not in quoted), None)
+    lead = next((doc for doc in cites.numbers if doc not in quoted), None)
     out = []
     for passage in _admitted(found, shares, cites, later):
         doc = document_of(passage)

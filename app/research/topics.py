@@ -158,7 +158,9 @@ _KINDS = (
     ("limitation", re.compile(
         r"\b(?:limitations?|caveats?|drawbacks?|downsides?|pitfalls?|gotchas?|"
         r"disadvantages?|restrictions?|shortcomings?)\b", re.IGNORECASE).search),
-    ("default", re.compile(r"\bdefaults?\b", re.IGNORECASE).search),
+    ("default", re.compile(  # asks a default: not "where do I put my default settings"
+        r"^(?:what|which)\b.*\bdefaults?\b|\bby\s+default\b|\bdefaults?\s+to\b|"
+        r"\bdefault\s+(?:value|setting|size|mode)s?\s+(?:of|for)\b", re.IGNORECASE).search),
     ("compare", re.compile(r"\b(?:vs\.?|versus|differ(?:s|ence|ences)?|compared?)\b",
                            re.IGNORECASE).search),
     ("compare", comparison),  # names the things it compares: "MessageGraph or StateGraph?"
