@@ -131,7 +131,8 @@ def _candidates(data: ReportInput, kind: str) -> list[tuple[int, str, dict[str, 
 
 
 def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, list[str]]],
-                  by_ref: dict[str, dict[str, Any]]) -> list[str]:
+                  by_ref: dict[str, dict[str, Any]],
+                  shown: set[tuple[str, str]] | None = None) -> list[str]:
     """The ``## Answer`` section: a short, cited answer to the topic itself (issue 19).
 
     A model's summary when there is one; else findings (and, for a limitation question, the
@@ -147,7 +148,11 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
     kind (:func:`fits`: a definition for "what is", a limitation for "what are the
     limitations of", a default, a reason, a way to do it, a difference), then in rank order;
     else the first sub-question's top passage that names the subject, or its top passage
-    under a line saying that none does."""
+    under a line saying that none does.
+
+    ``shown`` (updated when given) collects the :func:`~app.research.citations.claim_key` of
+    each finding or caveat the Answer quotes: the sections and the Caveats below do not say
+    them again."""
     lines = ["## Answer", ""]
     if summary:
         for sentence, refs in summary:
@@ -172,6 +177,8 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
     chosen = _ordered(ranked, strong)[:_ANSWER_SENTENCES]
     if chosen:
         lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in chosen]
+        if shown is not None:
+            shown.update(claim_key(f) for f in chosen)
         return [*lines, ""]
     first = data.sub_questions[0] if data.sub_questions else None
     passages = items(data.rows_of(first), first, "passage") if first else []

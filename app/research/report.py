@@ -198,12 +198,14 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
 
 
 def _sections(data: ReportInput, cites: _Citations, errors: list[dict[str, Any]],
-              relevance: Relevance, cautions: set[str]) -> tuple[list[str], list[str]]:
+              relevance: Relevance, cautions: set[str], answered: set[tuple[str, str]]
+              ) -> tuple[list[str], list[str]]:
     """The sub-questions' sections, numbered as shown, and the sub-questions not shown: those
-    that found nothing the report does not show elsewhere (:func:`_section_lines`), or whose
-    section would say what one above says ("No passage retrieved for this question mentions
-    ..." under each sub-question of an off-topic run)."""
-    listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
+    that found nothing the report does not show elsewhere (:func:`_section_lines`; the
+    Answer's claims, ``answered``, included), or whose section would say what one above says
+    ("No passage retrieved for this question mentions ..." under each sub-question of an
+    off-topic run)."""
+    listed = set(answered)  # each claim is shown once, where it first appears
     quoted = used_documents(data.rows)
     lines: list[str] = []
     folded: list[str] = []
@@ -235,8 +237,10 @@ def render_markdown(data: ReportInput) -> str:
 
     Layout (issue 19): title and run facts; ``## Answer``, a short cited answer to the topic
     itself (the model's summary when there is one); a section per sub-question answering it
-    from its own findings and top passages (one that found nothing new is named in the Notes,
-    never repeated); a Caveats section (limitations and warnings, none repeating a finding);
+    from its own findings and top passages, none repeating a claim said above, the Answer's
+    included (one that found nothing new is named in the Notes, never repeated: with the
+    topic alone as plan, its one section shows what the Answer did not); a Caveats section
+    (limitations and warnings, none repeating a finding nor the Answer);
     a Failures section when any worker ended in error; Notes; the numbered Sources list, one
     entry per document with its cited passages under it.
     """
@@ -245,6 +249,7 @@ def render_markdown(data: ReportInput) -> str:
     relevance = data.relevance or judge(data.topic, data.rows)
     wanted, warnings = relevance.wanted, relevance.warnings
     lines = _header_lines(data, errors)
+    answered: set[tuple[str, str]] = set()  # the Answer's claims: said once, there
     if warnings:
         lines += [
             f"> **The sources say nothing about \"{clip(data.topic, 200)}\".** No retrieved "
@@ -257,14 +262,14 @@ def render_markdown(data: ReportInput) -> str:
         # unsourced claims are dropped; a summary of unrelated passages is not shown at all
         by_ref = {item["ref"]: item for _row, item in ok_items(data.rows) if item.get("ref")}
         summary = [(s, [r for r in refs if r in by_ref]) for s, refs in data.summary]
-        lines += answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref)
+        lines += answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref, answered)
 
     # listed under Caveats: not repeated as findings
     cautions = set() if warnings else caution_claims(data.rows)
-    sections, folded = _sections(data, cites, errors, relevance, cautions)
+    sections, folded = _sections(data, cites, errors, relevance, cautions, answered)
     lines += sections
     lines += caveat_lines(data.rows, cites, _failed_workers(errors, None), wanted, bool(warnings),
-                          cautions)
+                          cautions, answered)
     if folded:
         shown = "; ".join(f"\"{clip(q, 120)}\"" for q in folded)
         data = dataclasses.replace(data, notes=[
