@@ -159,8 +159,8 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
             marks = "".join(f"[{cites.cite(by_ref[r])}]" for r in refs)
             lines.append(f"- {clip(sentence, _LINE)} {marks}")
         return [*lines, ""]
-    kind = topic_kind(data.topic)
-    terms, subject = topic_terms(data.topic), subject_terms(data.topic)
+    kind = topic_kind(data.asked)
+    terms, subject = topic_terms(data.asked), subject_terms(data.asked)
     ranked: list[tuple[tuple[int, bool, bool, int], dict[str, Any]]] = []
     strong = strength(data.rows)
     for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):

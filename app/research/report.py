@@ -66,10 +66,25 @@ class ReportInput:
     notes: list[str] = field(default_factory=list)
     summary: list[tuple[str, list[str]]] = field(default_factory=list)
     relevance: Relevance | None = None
-    """The relevance verdict on ``rows`` (:func:`app.research.relevance.judge`), when the caller
-    judged them already (the ``report`` node keeps it in state); None: judged here."""
+    """The relevance verdict on ``rows`` (:func:`app.research.relevance.judge` of
+    :attr:`asked`), when the caller judged them already (the ``report`` node keeps it in
+    state); None: judged here."""
+    planned: list[str] | None = None
+    """The sub-questions the planner wrote (state's ``planned``); None when unknown."""
     _groups: tuple[int, int, dict[str, list[dict[str, Any]]]] | None = field(
         default=None, init=False, repr=False, compare=False)
+
+    @property
+    def replaced(self) -> bool:
+        """Whether the plan that ran is not the planner's: replaced at review or by an edit."""
+        return bool(self.planned) and list(self.planned or []) != list(self.sub_questions)
+
+    @property
+    def asked(self) -> str:
+        """What the report answers: the topic, or the sub-questions of a plan that replaced
+        the planner's (a reviewer who asks other questions gets them answered, and judged,
+        not the topic they replaced)."""
+        return " ".join(self.sub_questions) if self.replaced else self.topic
 
     def rows_of(self, task_key: str) -> list[dict[str, Any]]:
         """The rows of one sub-question, in row order. Grouped once (and again if ``rows`` is
@@ -246,13 +261,13 @@ def render_markdown(data: ReportInput) -> str:
     """
     cites = _Citations()
     errors = [r for r in data.rows if r["status"] == "error"]
-    relevance = data.relevance or judge(data.topic, data.rows)
+    relevance = data.relevance or judge(data.asked, data.rows)
     wanted, warnings = relevance.wanted, relevance.warnings
     lines = _header_lines(data, errors)
     answered: set[tuple[str, str]] = set()  # the Answer's claims: said once, there
     if warnings:
         lines += [
-            f"> **The sources say nothing about \"{clip(data.topic, 200)}\".** No retrieved "
+            f"> **The sources say nothing about \"{clip(data.asked, 200)}\".** No retrieved "
             f"passage mentions {wanted}, so no finding is shown below.",
             "",
         ]
@@ -285,7 +300,7 @@ def _settled(data: ReportInput, relevance: Relevance) -> ReportInput:
     whole topic (:func:`app.research.evidence.settled`; those the model's summary cites too),
     with a note saying how many others were left out; ``data`` itself otherwise."""
     first = data.rows_of(data.sub_questions[0]) if data.sub_questions else []
-    keep = settled(data.rows, first, topic_terms(data.topic), name_terms(data.topic))
+    keep = settled(data.rows, first, topic_terms(data.asked), name_terms(data.asked))
     if keep is None:
         return data
     keep |= {document_of({"ref": ref}) for _sentence, refs in data.summary for ref in refs}
@@ -300,11 +315,20 @@ def _settled(data: ReportInput, relevance: Relevance) -> ReportInput:
 
 
 def _header_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:
-    """The report's title and run facts."""
+    """The report's title and run facts: titled by the plan that ran, so a plan replaced at
+    review is titled by its questions, with the topic it replaced said below."""
     workers = sorted({r["worker"] for r in data.rows})
+    if data.replaced:
+        title = "; ".join(data.sub_questions)
+        topic = [f"- Topic: {clip(data.topic, 200)} (its plan was replaced at review: this "
+                 f"report answers the {len(data.sub_questions)} sub-question(s) of the plan "
+                 "that ran, in place of the planner's)"]
+    else:
+        title, topic = data.topic, []
     return [
-        f"# Research report: {clip(data.topic, 200)}",
+        f"# Research report: {clip(title, 200)}",
         "",
+        *topic,
         f"- As of: {data.as_of}",
         f"- Model: {data.model_label}",
         f"- Thread: {code_span(data.thread_id)}",
