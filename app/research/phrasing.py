@@ -121,6 +121,31 @@ def _verb_phrase(words: list[str]) -> bool:
     return True
 
 
+def _base_of_gerund(word: str) -> str | None:
+    """The verb a gerund is made of ("customising" -> "customise", "running" -> "run"), when
+    it is one :func:`_is_verb` knows, else None."""
+    w = _bare(word)
+    if not w.endswith("ing") or len(w) < 6:
+        return None
+    stem = w[:-3]
+    for base in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else ""):
+        if base and _is_verb(base):
+            return base
+    return None
+
+
+def _instruction(text: str) -> str | None:
+    """``text`` as an instruction in the verb's base form ("customising the serialiser",
+    "to customise the serialiser" -> "customise the serialiser"), or None."""
+    words = _words(text)
+    if len(words) >= 3 and _bare(words[0]) == "to":
+        words = words[1:]
+    base = _base_of_gerund(words[0]) if words else None
+    if base:
+        words = [base, *words[1:]]
+    return " ".join(words) if _verb_phrase(words) else None
+
+
 def _third_person(words: list[str]) -> bool:
     """A docstring's "Generates a JSON schema ...": a known verb with an "s", then an object."""
     if len(words) < 2:
@@ -165,7 +190,7 @@ def shape(text: str) -> str:
         return "question"
     if _REQUEST.match(text):
         return "request"
-    if _verb_phrase(words):
+    if _instruction(text):
         return "verb"
     if _third_person(words):
         return "third"
@@ -256,7 +281,7 @@ def ask(text: str) -> str:
             return ask(rest)
         return f"Can you {text[:1].lower()}{text[1:]}?"
     if kind == "verb":
-        return f"How do I {_lower_first(text)}?"
+        return f"How do I {_lower_first(_instruction(text) or text)}?"
     if kind == "third":
         return f"What {_lower_first(text)}?"
     if kind == "participle":

@@ -58,6 +58,10 @@ def test_what_only_looks_like_a_comparison_compares_nothing(topic):
 @pytest.mark.parametrize(("topic", "question"), [
     ("customise the serialiser", "How do I customise the serialiser?"),  # not "What is customise"
     ("install langgraph", "How do I install langgraph?"),
+    ("customising the serialiser", "How do I customise the serialiser?"),  # a gerund
+    ("to customise the serialiser", "How do I customise the serialiser?"),
+    ("running a graph twice", "How do I run a graph twice?"),
+    ("streaming tokens", "What are streaming tokens?"),  # a noun's gerund, no object
     ("resume a graph after a crash", "How do I resume a graph after a crash?"),
     ("Copy all checkpoints and writes from one thread to another",
      "How do I copy all checkpoints and writes from one thread to another?"),
@@ -101,3 +105,10 @@ def test_the_kind_of_an_instruction_or_a_limitation_question():
     assert topic_kind("explain how checkpoints work") == "how"
     assert shape("Send or Command") == "name" and ask("Send and Command") == (
         "What are Send and Command?")
+
+
+def test_a_clause_of_a_question_is_no_instruction_to_ask_about():
+    # "writing to files" of "Why is writing to files ... not allowed?" read as an instruction
+    # once gerunds did: "How do I write to files?" is not what the topic asks
+    plan = offline_plan("Why is writing to files in other directories not allowed?")
+    assert not any(q.startswith("How do I") for q in plan), plan
