@@ -24,16 +24,17 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LONG_PHRASE", "ask", "is_long", "is_name", "requested", "shape"]
+__all__ = ["LONG_PHRASE", "QUESTION_START", "ask", "is_long", "is_name", "requested", "shape"]
 
 LONG_PHRASE = 7
 """A phrase of this many words or more is a sentence or an instruction, not a name."""
 
-_QUESTION_START = re.compile(
+QUESTION_START = re.compile(
     r"^(?:what|how|why|when|where|which|who|whom|whose|can|could|should|would|will|is|are|"
     r"does|do|did|was|were|has|have)\b",
     re.IGNORECASE,
 )
+"""A question's first word."""
 _AUX = frozenset(
     "is are was were has have had can cannot could will would should must may might does do "
     "did shall isn't aren't doesn't don't can't won't wasn't".split())
@@ -90,7 +91,6 @@ _PARTICIPLE_NEXT = frozenset(
 _PREPOSITION = re.compile(
     r"\s(?:of|for|in|on|with|without|from|to|into|by|at|about|between|under|over|that|which|"
     r"when|where|who|during|across|through|within|using|after|before)\s", re.IGNORECASE)
-_WORD = re.compile(r"[A-Za-z][\w'-]*")
 
 
 def _words(text: str) -> list[str]:
@@ -186,7 +186,7 @@ def shape(text: str) -> str:
     words = _words(text)
     if _WISH.match(text):
         return "wish"
-    if _QUESTION_START.match(text):
+    if QUESTION_START.match(text):
         return "question"
     if _REQUEST.match(text):
         return "request"

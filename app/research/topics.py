@@ -11,7 +11,15 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from app.research.phrasing import LONG_PHRASE, ask, is_long, is_name, requested, shape
+from app.research.phrasing import (
+    LONG_PHRASE,
+    QUESTION_START,
+    ask,
+    is_long,
+    is_name,
+    requested,
+    shape,
+)
 from workers.sources.query import query_terms
 
 __all__ = [
@@ -149,11 +157,6 @@ def compare_parts(text: str) -> list[str]:
     return found.parts if found else []
 
 
-_QUESTION_START = re.compile(
-    r"^(?:what|how|why|when|where|which|who|whom|whose|can|could|should|would|will|is|are|"
-    r"does|do|did|was|were|has|have)\b",
-    re.IGNORECASE,
-)
 _KINDS = (
     ("limitation", re.compile(
         r"\b(?:limitations?|caveats?|drawbacks?|downsides?|pitfalls?|gotchas?|"
@@ -180,7 +183,7 @@ _DEFAULT_OF = re.compile(
     r"(?:the\s+)?",
     re.IGNORECASE,
 )
-_LATER_QUESTION = re.compile(r"[,;:]\s+(?=" + _QUESTION_START.pattern.lstrip("^") + ")",
+_LATER_QUESTION = re.compile(r"[,;:]\s+(?=" + QUESTION_START.pattern.lstrip("^") + ")",
                              re.IGNORECASE)
 
 
@@ -188,7 +191,7 @@ def _asked(text: str) -> str | None:
     """The question a topic asks, when it asks one: the whole text when it starts with a
     question word, the clause from a later one ("After an insert, *how do I get the id*"),
     else None (a phrase)."""
-    if _QUESTION_START.match(text):
+    if QUESTION_START.match(text):
         return text
     match = _LATER_QUESTION.search(text)
     clause = text[match.end():] if match else ""
