@@ -76,7 +76,7 @@ def _subject_of(sentence: str) -> str:
     return sentence[:match.start()] if match else ""
 
 
-def _ordered(ranked: list[tuple[tuple[int, bool, bool, int], dict[str, Any]]],
+def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
              strong: dict[str, float]) -> list[dict[str, Any]]:
     """The answer's candidate findings in order: by sub-question; within one, those of its
     strongest document (:func:`app.research.evidence.strength`) first; then by the rest of
@@ -85,7 +85,7 @@ def _ordered(ranked: list[tuple[tuple[int, bool, bool, int], dict[str, Any]]],
     for (order, *_), finding in ranked:
         best[order] = max(best.get(order, 0.0), strong.get(document_of(finding), 0.0))
 
-    def key(pair: tuple[tuple[int, bool, bool, int], dict[str, Any]]) -> tuple:
+    def key(pair: tuple[tuple[Any, ...], dict[str, Any]]) -> tuple:
         (order, *rest), finding = pair
         return (order, strong.get(document_of(finding), 0.0) < best[order], *rest)
 
@@ -147,6 +147,9 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
     ("The TEMP database has a default cache size ..."), then one that answers the question's
     kind (:func:`fits`: a definition for "what is", a limitation for "what are the
     limitations of", a default, a reason, a way to do it, a difference), then in rank order;
+    for a kind other than "what", the kind's answer comes before a sentence whose own subject
+    names the topic, and after it only one whose own subject is another thing ("SQLite
+    supports a limited subset of ALTER TABLE" before "The ALTER TABLE command allows ...");
     else the first sub-question's top passage that names the subject, or its top passage
     under a line saying that none does.
 
@@ -161,7 +164,7 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
         return [*lines, ""]
     kind = topic_kind(data.asked)
     terms, subject = topic_terms(data.asked), subject_terms(data.asked)
-    ranked: list[tuple[tuple[int, bool, bool, int], dict[str, Any]]] = []
+    ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     strong = strength(data.rows)
     for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):
         text = str(finding["text"])
@@ -170,10 +173,17 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
             continue
         # the sentence's own subject names the topic: "The default cache size is -2000",
         # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
-        about = len(mentions(subject, _subject_of(text))) if terms else 0
+        own = _subject_of(text)
+        about = len(mentions(subject, own)) if terms else 0
+        fit = fits(kind, text)
+        if kind in ("what", "topic"):  # a definition helps once the subject is its own
+            key: tuple[bool, ...] = (not about, not fit)
+        else:  # the kind's answer leads unless the sentence is about a neighbour ("The
+            # default line cap ... may be changed" for the default miter limit)
+            key = (bool(own) and not about, not fit, not about)
         # the first sub-question (the topic itself) first, in its evidence's rank order:
         # on SQLite's docs, ranking by words named put a side page first more often
-        ranked.append(((order, not about, not fits(kind, text), position), finding))
+        ranked.append(((order, *key, position), finding))
     chosen = _ordered(ranked, strong)[:_ANSWER_SENTENCES]
     if chosen:
         lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in chosen]

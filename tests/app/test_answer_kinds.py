@@ -91,3 +91,21 @@ def test_the_answers_passage_is_the_reports_one_unquoted_lead() -> None:
     md = render_markdown(data(rows, topic=q, sub_questions=[q]))
     assert "6 by default" in answer_section(md)
     assert "p99.md" not in md, md
+
+
+def test_the_kinds_answer_leads_unless_it_is_about_a_neighbour() -> None:
+    # Found on SQLite's manual: "What are the limitations of ALTER TABLE?" led with what the
+    # command allows; "SQLite supports a limited subset of ALTER TABLE." came second
+    answer = answer_to("What are the limitations of ALTER TABLE?", [
+        item("finding", "The ALTER TABLE command allows these alterations: a table can be "
+             "renamed.", "alter.html#0"),
+        item("finding", "SQLite supports a limited subset of ALTER TABLE.", "alter.html#1"),
+    ])
+    assert answer.index("limited subset") < answer.index("allows these"), answer
+    # ... but a neighbour's default, whose own subject is another setting, does not lead
+    answer = answer_to("What is the default miter limit of a pen?", [
+        item("finding", "The miter limit of a pen is returned by miterlimit(pen p).", "p.md#1"),
+        item("finding", "The default line cap, roundcap, may be changed with defaultpen(pen).",
+             "p.md#2"),
+    ])
+    assert answer.index("returned by miterlimit") < answer.index("line cap"), answer
