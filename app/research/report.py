@@ -13,14 +13,9 @@ worker that failed is "unavailable (worker failed)", never "nothing found".
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import os
-import re
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from app.research.answer import answer_lines
@@ -32,9 +27,9 @@ from app.research.citations import items as _items
 from app.research.evidence import document_of, only_documents, retrieval, settled, used_documents
 from app.research.notes import coalesce_notes
 from app.research.relevance import Relevance, judge, name_terms, topic_terms
+from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
 from app.research.text import clip
-from app.runs.ids import default_thread_id, sha8
 from state import ITEM_KINDS
 from workers.sources.base import code_span
 
@@ -213,18 +208,19 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
 
 
 def _sections(data: ReportInput, cites: _Citations, errors: list[dict[str, Any]],
-              relevance: Relevance, cautions: set[str], answered: set[tuple[str, str]]
-              ) -> tuple[list[str], list[str]]:
+              relevance: Relevance, cautions: set[str], answered: set[tuple[str, str]],
+              answer: Sequence[str] = ()) -> tuple[list[str], list[str]]:
     """The sub-questions' sections, numbered as shown, and the sub-questions not shown: those
     that found nothing the report does not show elsewhere (:func:`_section_lines`; the
-    Answer's claims, ``answered``, included), or whose section would say what one above says
-    ("No passage retrieved for this question mentions ..." under each sub-question of an
-    off-topic run)."""
+    Answer's claims, ``answered``, included), or whose section would say what one above says,
+    the Answer's lines (``answer``) included ("No passage retrieved for this question mentions
+    ..." under each sub-question of an off-topic run, "No sourced answer was found" under the
+    Answer's)."""
     listed = set(answered)  # each claim is shown once, where it first appears
     quoted = used_documents(data.rows)
     lines: list[str] = []
     folded: list[str] = []
-    said: set[tuple[str, ...]] = set()
+    said: set[tuple[str, ...]] = {tuple(answer)} if answer else set()
     for index, question in enumerate(data.sub_questions):
         rows = data.rows_of(question)
         if relevance.warnings and (_items(rows, question, "finding")
@@ -265,6 +261,7 @@ def render_markdown(data: ReportInput) -> str:
     wanted, warnings = relevance.wanted, relevance.warnings
     lines = _header_lines(data, errors)
     answered: set[tuple[str, str]] = set()  # the Answer's claims: said once, there
+    answer: list[str] = []
     if warnings:
         lines += [
             f"> **The sources say nothing about \"{clip(data.asked, 200)}\".** No retrieved "
@@ -277,11 +274,13 @@ def render_markdown(data: ReportInput) -> str:
         # unsourced claims are dropped; a summary of unrelated passages is not shown at all
         by_ref = {item["ref"]: item for _row, item in ok_items(data.rows) if item.get("ref")}
         summary = [(s, [r for r in refs if r in by_ref]) for s, refs in data.summary]
-        lines += answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref, answered)
+        answer = answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref, answered)
+        lines += answer
 
     # listed under Caveats: not repeated as findings
     cautions = set() if warnings else caution_claims(data.rows)
-    sections, folded = _sections(data, cites, errors, relevance, cautions, answered)
+    sections, folded = _sections(data, cites, errors, relevance, cautions, answered,
+                                 answer[2:] if not warnings else ())
     lines += sections
     lines += caveat_lines(data.rows, cites, _failed_workers(errors, None), wanted, bool(warnings),
                           cautions, answered)
@@ -354,67 +353,3 @@ def _closing_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]
         lines += [f"- {clip(n, _LINE)}" for n in notes]
         lines.append("")
     return lines
-
-
-def report_filename(topic: str, as_of: str, thread_id: str | None = None) -> str:
-    """The report's file name: ``<thread_id>.md``, so the file says which thread it is
-    (``threads``, ``inspect`` and the run's first line print the same id), whatever the topic's
-    length (the default id cuts the topic's slug at 40 characters; the name used to cut it at 60).
-
-    ``thread_id`` None means the topic's default thread (:func:`app.runs.ids.default_thread_id`). A
-    thread id that is not a plain name of ASCII letters, digits, ``-`` and ``_`` (``--thread-id``
-    takes any printable text without spaces: ``../x``, ``.hidden``, ``a/b``) gets the slug of its
-    ``[a-z0-9]`` runs and ``-t<hash8 of the id>``, so the name has no path separators or leading
-    dot and two ids never share a file (on a case-insensitive file system, two hand-made ids
-    differing only in case would: the app's own ids are lowercase but for ``--fresh``'s ``T``).
-
-    Example:
-        >>> report_filename("Send", "2026-11-30") == default_thread_id("Send", "2026-11-30") + ".md"
-        True
-        >>> report_filename("Send", "2026-11-30", "mine")
-        'mine.md'
-        >>> report_filename("Send", "2026-11-30", "../mine") == f"mine-t{sha8('../mine')}.md"
-        True
-    """
-    name = thread_id or default_thread_id(topic, as_of)
-    if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,199}", name):
-        return f"{name}.md"
-    slug = "-".join(re.findall(r"[a-z0-9]+", name.lower()))[:60].strip("-") or "thread"
-    return f"{slug}-t{sha8(name)}.md"
-
-
-def report_path(out: str | None, data_dir: str | Path, name: str) -> Path:
-    """Where a run's report lands: the one owner of that decision (the ``report`` node writes
-    there; the CLI checks beforehand that it can).
-
-    Args:
-        out: the ``report_out`` setting (``--out``): None for ``<data_dir>/reports/<name>``; an
-            existing folder, or any path ending in ``/`` (created if missing), for
-            ``<out>/<name>``; else the report file itself.
-        data_dir: the run's data dir.
-        name: the report's file name (:func:`report_filename`).
-    """
-    if not out:
-        return Path(data_dir) / "reports" / name
-    if out.endswith(("/", "\\")) or Path(out).is_dir():
-        return Path(out) / name
-    return Path(out)
-
-
-def write_report(markdown: str, path: Path) -> Path:
-    """Write ``markdown`` to ``path`` atomically (temp file, then rename); return the path.
-
-    Raises:
-        OSError: the report cannot be written; its ``filename`` is ``path`` (not the temp
-            file's), and its ``errno`` the cause's (a full disk is still told as one).
-    """
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(markdown, encoding="utf-8")
-        tmp.replace(path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-        raise OSError(exc.errno, f"cannot write the report: {exc.strerror}", str(path)) from exc
-    return path

@@ -121,8 +121,10 @@ def test_error_rows_contribute_no_claims_even_with_a_payload() -> None:
 
 def test_empty_run_says_so() -> None:
     md = render_markdown(data([]))
-    # the answer and section 1; section 2 would say it again: it is named in the Notes
-    assert md.count("No sourced answer was found in the corpus.") == 2 and "## 2." not in md
+    # said once, in the Answer: sections 1 and 2 would say it again, they are named in the
+    # Notes (answers8: no line of the Answer is said twice)
+    assert md.count("No sourced answer was found in the corpus.") == 1 and "## 1." not in md
+    assert f'would repeat the report: "{Q1}"; "{Q2}"' in md
     assert "No limitations or warnings were found in the corpus." in md
     assert "No sources were cited." in md
     assert citations(md) == []
