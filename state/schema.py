@@ -77,6 +77,11 @@ class ResearchState(TypedDict, total=False):
     sub_questions: list[str]
     """Written by ``plan`` (single writer, so no reducer), or replaced at the plan review."""
 
+    planned: list[str]
+    """The sub-questions the planner wrote, when ``plan`` planned them (a rerun on the
+    thread's plan keeps them): ``sub_questions`` other than these were replaced at review or
+    by an edit, and the report says so (it answers the plan that ran)."""
+
     routing: Routing
     """Written by ``plan``: what the edges route by (:class:`Routing`)."""
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.research.citations import Citations, claim_key, excerpt, items
 from app.research.evidence import document_of, strength
-from app.research.relevance import needed, topic_terms
+from app.research.relevance import describe_terms, needed, topic_terms
 from app.research.text import clip
 from app.research.topics import topic_kind
 from workers.sources.query import mentions
@@ -16,7 +16,7 @@ from workers.sources.query import mentions
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["answer_lines"]
+__all__ = ["answer_lines", "fits", "subject_terms"]
 
 _LINE = 400
 """The most characters of an answer bullet (as the report's other bullets)."""
@@ -33,6 +33,39 @@ _VERB = re.compile(
 )
 """The first verb of a sentence ends its subject ("The default cache size *is* -2000")."""
 _ANSWER_SENTENCES = 2
+_FITS: dict[str, re.Pattern[str]] = {
+    "how": re.compile(
+        r"\b(?:you\s+can|can\s+be|may\s+be|is\s+done|by\s+(?:\w+ing|the|an?)|with\s+the|"
+        r"using|use|call|pass|specify|invoke|configure|enable)\b", re.IGNORECASE),
+    "why": re.compile(
+        r"\b(?:because|so\s+that|in\s+order\s+to|since|reasons?|this\s+(?:means|ensures|"
+        r"allows|prevents|avoids)|to\s+(?:avoid|prevent|ensure|allow|guarantee))\b",
+        re.IGNORECASE),
+    "compare": re.compile(
+        r"\b(?:unlike|whereas|instead\s+of|rather\s+than|differs?|difference|different|"
+        r"compared?|while|both|either|than)\b", re.IGNORECASE),
+    "default": re.compile(r"\bdefaults?\b|\bdefaulting\b", re.IGNORECASE),
+    "limitation": re.compile(
+        r"\b(?:not|never|no\s+longer|cannot|can't|don't|doesn't|won't|isn't|aren't|only|"
+        r"deprecated|limit(?:ed|ation|ations)?|unsupported|avoid|beware|careful|unsafe|risks?|"
+        r"lost|lose|loses|warn(?:s|ing|ings)?|caveats?|drawbacks?|instead)\b", re.IGNORECASE),
+    "what": _DEFINITION,
+    "topic": _DEFINITION,
+}
+"""What a sentence that answers each kind of question (:func:`app.research.topics.topic_kind`)
+says: how to do it, why, how things differ, a default, a limitation or warning, what a thing
+is (a definition: matched at the sentence's start)."""
+_KIND_WORDS: dict[str, frozenset[str]] = {
+    "limitation": frozenset(
+        """limitation limitations caveat caveats drawback drawbacks downside downsides pitfall
+        pitfalls gotcha gotchas disadvantage disadvantages restriction restrictions
+        shortcoming shortcomings""".split()),
+    "default": frozenset("default defaults value values setting settings".split()),
+    "compare": frozenset("difference differences differ differs compare compared".split()),
+}
+"""Words that say what kind of question is asked, not what it is about: "the limitations of
+*ToolNode*", "the default value of *dotfactor*". A sentence that names only them is about
+another subject (a neighbour's default, another thing's limitation)."""
 
 
 def _subject_of(sentence: str) -> str:
@@ -43,7 +76,7 @@ def _subject_of(sentence: str) -> str:
     return sentence[:match.start()] if match else ""
 
 
-def _ordered(ranked: list[tuple[tuple[int, bool, bool, int], dict[str, Any]]],
+def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
              strong: dict[str, float]) -> list[dict[str, Any]]:
     """The answer's candidate findings in order: by sub-question; within one, those of its
     strongest document (:func:`app.research.evidence.strength`) first; then by the rest of
@@ -52,61 +85,121 @@ def _ordered(ranked: list[tuple[tuple[int, bool, bool, int], dict[str, Any]]],
     for (order, *_), finding in ranked:
         best[order] = max(best.get(order, 0.0), strong.get(document_of(finding), 0.0))
 
-    def key(pair: tuple[tuple[int, bool, bool, int], dict[str, Any]]) -> tuple:
+    def key(pair: tuple[tuple[Any, ...], dict[str, Any]]) -> tuple:
         (order, *rest), finding = pair
         return (order, strong.get(document_of(finding), 0.0) < best[order], *rest)
 
     return [finding for _, finding in sorted(ranked, key=key)]
 
 
+def subject_terms(topic: str) -> list[str]:
+    """The topic's words that name what it asks about: :func:`topic_terms` less the words of
+    the question's kind (:data:`_KIND_WORDS` of :func:`app.research.topics.topic_kind`); all
+    of them when that leaves none.
+
+    Example:
+        >>> subject_terms("What are the limitations of ToolNode?")
+        ['toolnode']
+    """
+    terms = topic_terms(topic)
+    kind_words = _KIND_WORDS.get(topic_kind(topic), frozenset())
+    return [t for t in terms if t not in kind_words] or terms
+
+
+def fits(kind: str, text: str) -> bool:
+    """Whether a sentence answers a question of ``kind`` (:data:`_FITS`): a definition for
+    "what", a limitation or warning for "limitation", a default for "default", ..."""
+    pattern = _FITS.get(kind)
+    if pattern is None:
+        return False
+    return bool(pattern.match(text) if pattern is _DEFINITION else pattern.search(text))
+
+
+def _candidates(data: ReportInput, kind: str) -> list[tuple[int, str, dict[str, Any]]]:
+    """``(order, kind, item)`` for each finding of each sub-question in plan order, and for a
+    limitation question its caveats too (they are its answer), each claim once."""
+    out: list[tuple[int, str, dict[str, Any]]] = []
+    seen: set[tuple[str, str]] = set()
+    kinds = ("caveat", "finding") if kind == "limitation" else ("finding",)
+    for order, question in enumerate(data.sub_questions):
+        for item_kind in kinds:
+            for item in items(data.rows_of(question), question, item_kind):  # type: ignore[arg-type]
+                if claim_key(item) not in seen:
+                    seen.add(claim_key(item))
+                    out.append((order, item_kind, item))
+    return out
+
+
 def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, list[str]]],
-                  by_ref: dict[str, dict[str, Any]]) -> list[str]:
+                  by_ref: dict[str, dict[str, Any]],
+                  shown: set[tuple[str, str]] | None = None) -> list[str]:
     """The ``## Answer`` section: a short, cited answer to the topic itself (issue 19).
 
-    A model's summary when there is one; else findings that name at least half the topic's
-    words in the sentence itself (:func:`app.research.relevance.needed`), the first
-    sub-question's (it asks the topic itself) before the others', and within them: those of
-    the sub-question's strongest document first (:func:`app.research.evidence.strength`: the
-    search ranks it high and the workers quote it most), then a sentence whose own subject
-    names the topic before one about a neighbour ("The TEMP database has a default cache size
-    ..."), a definition first for a "what is" question, then in rank order; else the first
-    sub-question's top passage."""
+    A model's summary when there is one; else findings (and, for a limitation question, the
+    critic's caveats) that name the topic in the sentence itself: at least
+    :func:`app.research.relevance.needed` of its words, one of them a word of what it is about
+    (:func:`subject_terms`), so "the default value of X" is never answered by a sentence
+    naming only "default value" (a neighbour's). The
+    first sub-question's (it asks the topic itself) come before the others', and within them:
+    those of the sub-question's strongest document first
+    (:func:`app.research.evidence.strength`: the search ranks it high and the workers quote it
+    most), then a sentence whose own subject names the topic before one about a neighbour
+    ("The TEMP database has a default cache size ..."), then one that answers the question's
+    kind (:func:`fits`: a definition for "what is", a limitation for "what are the
+    limitations of", a default, a reason, a way to do it, a difference), then in rank order;
+    for a kind other than "what", the kind's answer comes before a sentence whose own subject
+    names the topic, and after it only one whose own subject is another thing ("SQLite
+    supports a limited subset of ALTER TABLE" before "The ALTER TABLE command allows ...");
+    else the first sub-question's top passage that names the subject, or its top passage
+    under a line saying that none does.
+
+    ``shown`` (updated when given) collects the :func:`~app.research.citations.claim_key` of
+    each finding or caveat the Answer quotes: the sections and the Caveats below do not say
+    them again."""
     lines = ["## Answer", ""]
     if summary:
         for sentence, refs in summary:
             marks = "".join(f"[{cites.cite(by_ref[r])}]" for r in refs)
             lines.append(f"- {clip(sentence, _LINE)} {marks}")
         return [*lines, ""]
-    terms = topic_terms(data.topic)
-    define = topic_kind(data.topic) in ("what", "topic")
-    ranked: list[tuple[tuple[int, bool, bool, int], dict[str, Any]]] = []
+    kind = topic_kind(data.asked)
+    terms, subject = topic_terms(data.asked), subject_terms(data.asked)
+    ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     strong = strength(data.rows)
-    seen: set[tuple[str, str]] = set()
-    for order, question in enumerate(data.sub_questions):
-        for position, finding in enumerate(items(data.rows_of(question), question, "finding")):
-            if claim_key(finding) in seen:
-                continue
-            seen.add(claim_key(finding))
-            text = str(finding["text"])
-            named = len(mentions(terms, text)) if terms else 1
-            if named < needed(terms):
-                continue
-            # the sentence's own subject names the topic: "The default cache size is -2000",
-            # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
-            about = len(mentions(terms, _subject_of(text))) if terms else 0
-            definition = bool(define and _DEFINITION.match(text))
-            # the first sub-question (the topic itself) first, in its evidence's rank order:
-            # on SQLite's docs, ranking by words named put a side page first more often
-            ranked.append(((order, not about, not definition, position), finding))
+    for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):
+        text = str(finding["text"])
+        if terms and (len(mentions(terms, text)) < needed(terms)
+                      or not mentions(subject, text)):  # "a default" is not "X's default"
+            continue
+        # the sentence's own subject names the topic: "The default cache size is -2000",
+        # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
+        own = _subject_of(text)
+        about = len(mentions(subject, own)) if terms else 0
+        fit = fits(kind, text)
+        if kind in ("what", "topic"):  # a definition helps once the subject is its own
+            key: tuple[bool, ...] = (not about, not fit)
+        else:  # the kind's answer leads unless the sentence is about a neighbour ("The
+            # default line cap ... may be changed" for the default miter limit)
+            key = (bool(own) and not about, not fit, not about)
+        # the first sub-question (the topic itself) first, in its evidence's rank order:
+        # on SQLite's docs, ranking by words named put a side page first more often
+        ranked.append(((order, *key, position), finding))
     chosen = _ordered(ranked, strong)[:_ANSWER_SENTENCES]
     if chosen:
         lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in chosen]
+        if shown is not None:
+            shown.update(claim_key(f) for f in chosen)
         return [*lines, ""]
     first = data.sub_questions[0] if data.sub_questions else None
     passages = items(data.rows_of(first), first, "passage") if first else []
-    if passages:
-        top = passages[0]
+    naming = [p for p in passages if not subject or mentions(subject, f"{p['title']} {p['text']}")]
+    if naming:
+        top = naming[0]
         lines.append(f"- {top['title']}: {excerpt(top['text'])} [{cites.cite(top)}]")
+    elif passages:  # said so: a passage on another subject is no answer to this one
+        top = passages[0]
+        lines.append(f"- _No sentence retrieved names {describe_terms(subject)}; the closest "
+                     f"passage:_ {top['title']}: {excerpt(top['text'])} [{cites.cite(top)}]")
     else:
         lines.append("- No sourced answer was found in the corpus.")
     return [*lines, ""]

@@ -4,7 +4,7 @@ limitations and warnings, never repeats of findings)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from app.llm.offline.sentences import heading_of
@@ -57,18 +57,23 @@ def cautionary(found: list[dict[str, Any]], cautions: set[str]) -> list[dict[str
 
 
 def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, wanted: str,
-                 warned: bool, cautions: set[str]) -> list[str]:
+                 warned: bool, cautions: set[str],
+                 answered: Collection[tuple[str, str]] = ()) -> list[str]:
     """The Caveats section: the limitations and warnings found (a sentence without a word of
-    caution is a finding), each once, also when a section above quoted it as a finding: the
-    section says "none were found" only when no caveat came back (``failed``: the workers that
-    ended in error, when any did)."""
+    caution is a finding), each once, also when a section above quoted it as a finding, but
+    not when the Answer quoted it (``answered``: its claim keys; then the section points to
+    the Answer): the section says "none were found" only when no caveat came back
+    (``failed``: the workers that ended in error, when any did)."""
     found = items(rows, None, "caveat")
     caveats = cautionary(found, cautions)
+    unsaid = [c for c in caveats if claim_key(c) not in answered]
     lines = ["## Caveats", ""]
     if found and warned:
         lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
+    elif caveats and not unsaid:
+        lines.append("- _The limitations found are quoted in the Answer above._")
     elif caveats:
-        lines += [f"- {clip(c['text'], _LINE)} [{cites.cite(c)}]" for c in caveats]
+        lines += [f"- {clip(c['text'], _LINE)} [{cites.cite(c)}]" for c in unsaid]
     elif failed and not found:
         lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
                      "see Failures.")

@@ -24,7 +24,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from app.research.topics import main_question, topic_kind
+from app.research.phrasing import shape
+from app.research.topics import main_question
 
 __all__ = ["FIRST_SEARCH_K", "document_facets", "first_search", "part_of",
            "phrase_facets", "searched"]
@@ -192,7 +193,7 @@ def _names_a_thing(phrase: str) -> bool:
     question already ("Who painted the ceiling"), or a name ("a hatch pattern"), not a clause
     ("my file runs", "a string be detected", "overwriting one another") nor a sentence kept as
     it is ("Function objects are created": no question at all). Found on the eval runs."""
-    asked = topic_kind(phrase) != "topic"
+    asked = shape(phrase) == "question"  # an instruction's clause is no thing to ask about
     return main_question(phrase).endswith("?") and (asked or not _NOT_A_NAME.search(phrase))
 
 

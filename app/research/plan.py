@@ -1,5 +1,6 @@
 """The ``plan`` step: turn a topic into sub-questions, distinct facets of it (issue 19): 3 to 5
-with an LLM, 1 to 3 offline (as many as the topic and the corpus offer).
+with an LLM, 1 to 3 offline (as many as the topic and the corpus offer; 4 for a comparison of
+three things).
 
 With a real LLM the planner asks for structured output (:class:`Plan`); offline it uses
 :func:`offline_plan`, a deterministic decomposition from the kind of question the topic asks
@@ -19,7 +20,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from app.research.facets import document_facets, first_search, phrase_facets, searched
-from app.research.topics import compare_parts, main_question, subject, topic_kind
+from app.research.topics import comparison, main_question, subject, topic_kind
 
 __all__ = [
     "MAX_SUB_QUESTIONS",
@@ -38,7 +39,8 @@ __all__ = [
 MIN_SUB_QUESTIONS, MAX_SUB_QUESTIONS = 3, 5
 """How many sub-questions the LLM planner is asked for (:class:`Plan`)."""
 OFFLINE_SUB_QUESTIONS = 3
-"""The most sub-questions :func:`offline_plan` asks: the topic itself and up to two facets.
+"""The most sub-questions :func:`offline_plan` asks: the topic itself and up to two facets
+(a comparison of three things asks the comparison and each thing: four).
 It asks fewer when the topic and the corpus offer no distinct facet: a facet searching the
 first question's words again did no work the first task did not (issue 19)."""
 
@@ -58,14 +60,16 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1) -> lis
     """Deterministically divide ``topic`` into 1 to :data:`OFFLINE_SUB_QUESTIONS`
     sub-questions, distinct facets of it.
 
-    The first asks the topic itself (:func:`main_question`); a comparison ("X vs Y", "X and Y")
-    then asks about each thing; a subject of several phrases ("retry policy of a graph node")
-    about each phrase; then, from ``found`` (the passages a first search of the corpus for the
-    topic returned, best first: :func:`app.research.facets.first_search`), about each of the
-    next distinct documents the first question's own search does not reach ("What is
-    `Name`?": :func:`app.research.facets.document_facets`). A sub-question is kept only when
-    it searches words no earlier one searches (a search focused on the topic ranks by the
-    words a question shares with it: :func:`workers.sources.query.search_query`). No facet
+    The first asks the topic itself (:func:`main_question`); a comparison ("X vs Y", "X or Y:
+    which one?", "the difference between X and Y", "A vs B vs C": :func:`comparison`) asks how
+    the things differ, then about each thing; a subject of several phrases ("retry policy of a
+    graph node") about each phrase; then, from ``found`` (the passages a first search of the
+    corpus for the topic returned, best first: :func:`app.research.facets.first_search`),
+    about each of the next distinct documents the first question's own search does not
+    reach ("What is `Name`?": :func:`app.research.facets.document_facets`). A sub-question
+    is kept only when it searches words no earlier one searches (a search focused on the
+    topic ranks by the words a question shares with it:
+    :func:`workers.sources.query.search_query`). No facet
     wraps the whole topic in a template: with no distinct facet, the plan is the topic alone.
     Same input, same plan, in every process.
 
@@ -85,11 +89,12 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1) -> lis
     """
     kind = topic_kind(topic)
     bare = subject(topic)
-    parts = compare_parts(" ".join(topic.split())) if kind == "compare" else []
-    if parts and all(main_question(p).endswith("?") for p in parts):  # not "Validate an IPv4"
-        questions = [f"How do {parts[0]} and {parts[1]} differ?", *map(main_question, parts)]
+    compared = comparison(topic) if kind == "compare" else None
+    if compared:  # each thing compared is a name (not "Validate an IPv4")
+        questions = [compared.question, *map(main_question, compared.parts)]
     else:
         questions = [main_question(topic), *phrase_facets(kind, bare)]
+    most = max(OFFLINE_SUB_QUESTIONS, len(questions) if compared else 0)
     seen: set[frozenset[str]] = set()
     kept: list[str] = []
     for question in questions:  # a facet searching the words of an earlier one adds nothing
@@ -97,9 +102,9 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1) -> lis
         if terms not in seen or not kept:
             seen.add(terms)
             kept.append(question)
-    if len(kept) < OFFLINE_SUB_QUESTIONS:
+    if len(kept) < most:
         kept += document_facets(topic, found, seen, reached)
-    return kept[:OFFLINE_SUB_QUESTIONS]
+    return kept[:most]
 
 
 def corpus_plan(topic: str, source: Any, reached: int = 1) -> list[str]:

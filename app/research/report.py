@@ -13,14 +13,9 @@ worker that failed is "unavailable (worker failed)", never "nothing found".
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import os
-import re
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from app.research.answer import answer_lines
@@ -32,9 +27,9 @@ from app.research.citations import items as _items
 from app.research.evidence import document_of, only_documents, retrieval, settled, used_documents
 from app.research.notes import coalesce_notes
 from app.research.relevance import Relevance, judge, name_terms, topic_terms
+from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
 from app.research.text import clip
-from app.runs.ids import default_thread_id, sha8
 from state import ITEM_KINDS
 from workers.sources.base import code_span
 
@@ -66,10 +61,25 @@ class ReportInput:
     notes: list[str] = field(default_factory=list)
     summary: list[tuple[str, list[str]]] = field(default_factory=list)
     relevance: Relevance | None = None
-    """The relevance verdict on ``rows`` (:func:`app.research.relevance.judge`), when the caller
-    judged them already (the ``report`` node keeps it in state); None: judged here."""
+    """The relevance verdict on ``rows`` (:func:`app.research.relevance.judge` of
+    :attr:`asked`), when the caller judged them already (the ``report`` node keeps it in
+    state); None: judged here."""
+    planned: list[str] | None = None
+    """The sub-questions the planner wrote (state's ``planned``); None when unknown."""
     _groups: tuple[int, int, dict[str, list[dict[str, Any]]]] | None = field(
         default=None, init=False, repr=False, compare=False)
+
+    @property
+    def replaced(self) -> bool:
+        """Whether the plan that ran is not the planner's: replaced at review or by an edit."""
+        return bool(self.planned) and list(self.planned or []) != list(self.sub_questions)
+
+    @property
+    def asked(self) -> str:
+        """What the report answers: the topic, or the sub-questions of a plan that replaced
+        the planner's (a reviewer who asks other questions gets them answered, and judged,
+        not the topic they replaced)."""
+        return " ".join(self.sub_questions) if self.replaced else self.topic
 
     def rows_of(self, task_key: str) -> list[dict[str, Any]]:
         """The rows of one sub-question, in row order. Grouped once (and again if ``rows`` is
@@ -133,15 +143,15 @@ def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float
     claim the report ``shown`` elsewhere, and the section may cite (:func:`_admitted`). A
     document no finding or caveat of the run was drawn from (``quoted``) is a lead the readers
     of the passages did not quote: its passage is listed only when it scores at least
-    :data:`_SIDE_HIT` of the sub-question's best, and a report cites one such lead at most
-    besides its first source (any number when no worker quoted anything: its passages are all
+    :data:`_SIDE_HIT` of the sub-question's best, and a report cites one such lead at most,
+    the Answer's included (any number when no worker quoted anything: its passages are all
     the report has). A side hit that shares a few of the question's words is another
     source to read and seldom the one that answers (issue 19: leaving the other leads out lost
     no gold page of SQLite's, Asymptote's or the package docs' questions)."""
     found = [p for p in _items(rows, question, "passage")
              if p["ref"] not in cites.passages and _excerpt_claim(p) not in shown
              and (document_of(p) in quoted or shares.get(document_of(p), 1.0) >= _SIDE_HIT)]
-    lead = next((doc for doc, n in cites.numbers.items() if n > 1 and doc not in quoted), None)
+    lead = next((doc for doc in cites.numbers if doc not in quoted), None)
     out = []
     for passage in _admitted(found, shares, cites, later):
         doc = document_of(passage)
@@ -198,16 +208,19 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
 
 
 def _sections(data: ReportInput, cites: _Citations, errors: list[dict[str, Any]],
-              relevance: Relevance, cautions: set[str]) -> tuple[list[str], list[str]]:
+              relevance: Relevance, cautions: set[str], answered: set[tuple[str, str]],
+              answer: Sequence[str] = ()) -> tuple[list[str], list[str]]:
     """The sub-questions' sections, numbered as shown, and the sub-questions not shown: those
-    that found nothing the report does not show elsewhere (:func:`_section_lines`), or whose
-    section would say what one above says ("No passage retrieved for this question mentions
-    ..." under each sub-question of an off-topic run)."""
-    listed: set[tuple[str, str]] = set()  # each claim is shown once, where it first appears
+    that found nothing the report does not show elsewhere (:func:`_section_lines`; the
+    Answer's claims, ``answered``, included), or whose section would say what one above says,
+    the Answer's lines (``answer``) included ("No passage retrieved for this question mentions
+    ..." under each sub-question of an off-topic run, "No sourced answer was found" under the
+    Answer's)."""
+    listed = set(answered)  # each claim is shown once, where it first appears
     quoted = used_documents(data.rows)
     lines: list[str] = []
     folded: list[str] = []
-    said: set[tuple[str, ...]] = set()
+    said: set[tuple[str, ...]] = {tuple(answer)} if answer else set()
     for index, question in enumerate(data.sub_questions):
         rows = data.rows_of(question)
         if relevance.warnings and (_items(rows, question, "finding")
@@ -235,22 +248,26 @@ def render_markdown(data: ReportInput) -> str:
 
     Layout (issue 19): title and run facts; ``## Answer``, a short cited answer to the topic
     itself (the model's summary when there is one); a section per sub-question answering it
-    from its own findings and top passages (one that found nothing new is named in the Notes,
-    never repeated); a Caveats section (limitations and warnings, none repeating a finding);
+    from its own findings and top passages, none repeating a claim said above, the Answer's
+    included (one that found nothing new is named in the Notes, never repeated: with the
+    topic alone as plan, its one section shows what the Answer did not); a Caveats section
+    (limitations and warnings, none repeating a finding nor the Answer);
     a Failures section when any worker ended in error; Notes; the numbered Sources list, one
     entry per document with its cited passages under it.
     """
     cites = _Citations()
     errors = [r for r in data.rows if r["status"] == "error"]
-    relevance = data.relevance or judge(data.topic, data.rows)
+    relevance = data.relevance or judge(data.asked, data.rows)
     wanted, warnings = relevance.wanted, relevance.warnings
     lines = _header_lines(data, errors)
+    answered: set[tuple[str, str]] = set()  # the Answer's claims: said once, there
+    answer: list[str] = []
     if warnings:
         unreached = (f" Not reached (see Notes): {'; '.join(relevance.unreached)}."
                      if relevance.unreached else "")
         lines += [
             f"> **{relevance.sources.capitalize()} say nothing about "
-            f"\"{clip(data.topic, 200)}\".** No retrieved passage mentions {wanted}, so no "
+            f"\"{clip(data.asked, 200)}\".** No retrieved passage mentions {wanted}, so no "
             f"finding is shown below.{unreached}",
             "",
         ]
@@ -260,14 +277,16 @@ def render_markdown(data: ReportInput) -> str:
         # unsourced claims are dropped; a summary of unrelated passages is not shown at all
         by_ref = {item["ref"]: item for _row, item in ok_items(data.rows) if item.get("ref")}
         summary = [(s, [r for r in refs if r in by_ref]) for s, refs in data.summary]
-        lines += answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref)
+        answer = answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref, answered)
+        lines += answer
 
     # listed under Caveats: not repeated as findings
     cautions = set() if warnings else caution_claims(data.rows)
-    sections, folded = _sections(data, cites, errors, relevance, cautions)
+    sections, folded = _sections(data, cites, errors, relevance, cautions, answered,
+                                 answer[2:] if not warnings else ())
     lines += sections
     lines += caveat_lines(data.rows, cites, _failed_workers(errors, None), wanted, bool(warnings),
-                          cautions)
+                          cautions, answered)
     if folded:
         shown = "; ".join(f"\"{clip(q, 120)}\"" for q in folded)
         data = dataclasses.replace(data, notes=[
@@ -283,7 +302,7 @@ def _settled(data: ReportInput, relevance: Relevance) -> ReportInput:
     whole topic (:func:`app.research.evidence.settled`; those the model's summary cites too),
     with a note saying how many others were left out; ``data`` itself otherwise."""
     first = data.rows_of(data.sub_questions[0]) if data.sub_questions else []
-    keep = settled(data.rows, first, topic_terms(data.topic), name_terms(data.topic))
+    keep = settled(data.rows, first, topic_terms(data.asked), name_terms(data.asked))
     if keep is None:
         return data
     keep |= {document_of({"ref": ref}) for _sentence, refs in data.summary for ref in refs}
@@ -298,11 +317,20 @@ def _settled(data: ReportInput, relevance: Relevance) -> ReportInput:
 
 
 def _header_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:
-    """The report's title and run facts."""
+    """The report's title and run facts: titled by the plan that ran, so a plan replaced at
+    review is titled by its questions, with the topic it replaced said below."""
     workers = sorted({r["worker"] for r in data.rows})
+    if data.replaced:
+        title = "; ".join(data.sub_questions)
+        topic = [f"- Topic: {clip(data.topic, 200)} (its plan was replaced at review: this "
+                 f"report answers the {len(data.sub_questions)} sub-question(s) of the plan "
+                 "that ran, in place of the planner's)"]
+    else:
+        title, topic = data.topic, []
     return [
-        f"# Research report: {clip(data.topic, 200)}",
+        f"# Research report: {clip(title, 200)}",
         "",
+        *topic,
         f"- As of: {data.as_of}",
         f"- Model: {data.model_label}",
         f"- Thread: {code_span(data.thread_id)}",
@@ -328,67 +356,3 @@ def _closing_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]
         lines += [f"- {clip(n, _LINE)}" for n in notes]
         lines.append("")
     return lines
-
-
-def report_filename(topic: str, as_of: str, thread_id: str | None = None) -> str:
-    """The report's file name: ``<thread_id>.md``, so the file says which thread it is
-    (``threads``, ``inspect`` and the run's first line print the same id), whatever the topic's
-    length (the default id cuts the topic's slug at 40 characters; the name used to cut it at 60).
-
-    ``thread_id`` None means the topic's default thread (:func:`app.runs.ids.default_thread_id`). A
-    thread id that is not a plain name of ASCII letters, digits, ``-`` and ``_`` (``--thread-id``
-    takes any printable text without spaces: ``../x``, ``.hidden``, ``a/b``) gets the slug of its
-    ``[a-z0-9]`` runs and ``-t<hash8 of the id>``, so the name has no path separators or leading
-    dot and two ids never share a file (on a case-insensitive file system, two hand-made ids
-    differing only in case would: the app's own ids are lowercase but for ``--fresh``'s ``T``).
-
-    Example:
-        >>> report_filename("Send", "2026-11-30") == default_thread_id("Send", "2026-11-30") + ".md"
-        True
-        >>> report_filename("Send", "2026-11-30", "mine")
-        'mine.md'
-        >>> report_filename("Send", "2026-11-30", "../mine") == f"mine-t{sha8('../mine')}.md"
-        True
-    """
-    name = thread_id or default_thread_id(topic, as_of)
-    if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,199}", name):
-        return f"{name}.md"
-    slug = "-".join(re.findall(r"[a-z0-9]+", name.lower()))[:60].strip("-") or "thread"
-    return f"{slug}-t{sha8(name)}.md"
-
-
-def report_path(out: str | None, data_dir: str | Path, name: str) -> Path:
-    """Where a run's report lands: the one owner of that decision (the ``report`` node writes
-    there; the CLI checks beforehand that it can).
-
-    Args:
-        out: the ``report_out`` setting (``--out``): None for ``<data_dir>/reports/<name>``; an
-            existing folder, or any path ending in ``/`` (created if missing), for
-            ``<out>/<name>``; else the report file itself.
-        data_dir: the run's data dir.
-        name: the report's file name (:func:`report_filename`).
-    """
-    if not out:
-        return Path(data_dir) / "reports" / name
-    if out.endswith(("/", "\\")) or Path(out).is_dir():
-        return Path(out) / name
-    return Path(out)
-
-
-def write_report(markdown: str, path: Path) -> Path:
-    """Write ``markdown`` to ``path`` atomically (temp file, then rename); return the path.
-
-    Raises:
-        OSError: the report cannot be written; its ``filename`` is ``path`` (not the temp
-            file's), and its ``errno`` the cause's (a full disk is still told as one).
-    """
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(markdown, encoding="utf-8")
-        tmp.replace(path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-        raise OSError(exc.errno, f"cannot write the report: {exc.strerror}", str(path)) from exc
-    return path

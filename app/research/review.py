@@ -38,7 +38,7 @@ from app.settings.hints import thread_command
 __all__ = [
     "PLAN", "REVIEW_NODES", "RESULTS", "Awaited", "ReviewError", "ReviewPause", "ask_plan",
     "ask_results", "awaited", "awaiting", "envelope_summary", "kept_drops", "plan_payload",
-    "plan_resume",
+    "plan_resume", "replaced_plan_note",
     "results_payload", "results_resume", "resume_command", "review_value",
 ]
 
@@ -361,3 +361,20 @@ def kept_drops(state: Mapping[str, Any]) -> tuple[list[str], list[str]]:
                 if envelope.get("worker") and envelope.get("task_key") else eid)
         notes.append(f"dropped at an earlier review, not run again: {what}")
     return dropped, notes
+
+
+def replaced_plan_note(state: Mapping[str, Any]) -> str | None:
+    """The run note when the thread's sub-questions are not those its planner wrote (replaced
+    at the plan review, or by an edit of the thread's state), else None: a rerun on the thread's
+    plan keeps the replacement and says so, as the run that replaced it did (a rerun's notes
+    start afresh). A thread planned before ``planned`` was recorded has no such note.
+
+    Example:
+        >>> replaced_plan_note({"planned": ["What is Send?"], "sub_questions": ["Why?", "How?"]})
+        "plan replaced at an earlier review: 2 sub-question(s) in place of the planner's 1"
+    """
+    planned, questions = state.get("planned"), state.get("sub_questions")
+    if not planned or not questions or list(planned) == list(questions):
+        return None
+    return (f"plan replaced at an earlier review: {len(questions)} sub-question(s) in place of "
+            f"the planner's {len(planned)}")

@@ -149,8 +149,10 @@ def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str
 
 
 def summary_prompt(data: ReportInput, claims: Sequence[dict[str, str]]) -> str:
-    """The user message: the topic, the sub-questions, the numbered claims with their refs."""
-    lines = [f"Research topic: {clip(data.topic, 500)}", "", "Sub-questions:"]
+    """The user message: the topic (the questions of a plan that replaced the planner's at
+    review: :attr:`ReportInput.asked`), the sub-questions, the numbered claims with their
+    refs."""
+    lines = [f"Research topic: {clip(data.asked, 500)}", "", "Sub-questions:"]
     lines += [f"- {clip(q, 300)}" for q in data.sub_questions]
     lines += ["", "Claims (number, source ref, kind, text):"]
     lines += [f"[{c['n']}] (ref: {c['ref']}) {c['kind']}: {c['text']}" for c in claims]

@@ -9,11 +9,22 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 
+from app.research.phrasing import (
+    LONG_PHRASE,
+    QUESTION_START,
+    ask,
+    is_long,
+    is_name,
+    requested,
+    shape,
+)
 from workers.sources.query import query_terms
 
 __all__ = [
-    "LONG_PHRASE", "MAX_TOPIC_CHARS", "compare_parts", "is_long", "main_question",
+    "LONG_PHRASE", "MAX_COMPARED", "MAX_TOPIC_CHARS", "Comparison", "compare_parts",
+    "comparison", "is_long", "main_question",
     "subject", "topic_kind", "topic_problem",
 ]
 
@@ -53,24 +64,112 @@ def topic_problem(topic: str) -> str | None:
                 "research \"checkpointer pending writes\"")
     return None
 
-_COMPARE = re.compile(
-    r"^(?:(?:what\s+is|what's)\s+the\s+differences?\s+between\s+|compare\s+|how\s+(?:do|does)\s+)?"
-    r"(?P<a>.+?)\s+(?:vs\.?|versus|compared\s+(?:to|with)|and|or)\s+(?P<b>.+?)"
-    r"(?:\s+(?:differ|compare))?$",
+_COMPARE_LEAD = re.compile(
+    r"^(?:(?:what\s+(?:is|are)|what's)\s+the\s+(?:main\s+|key\s+|real\s+)?differences?\s+between|"
+    r"(?:is\s+there\s+(?:a|any)|are\s+there\s+(?:any\s+)?)\s*differences?\s+between|"
+    r"(?:the\s+)?differences?\s+between|compare|comparing|(?:a\s+)?comparison\s+(?:of|between)|"
+    r"(?:when\s+)?should\s+(?:i|you|we)\s+(?:use|choose|pick|prefer)|"
+    r"(?:choosing|choose|pick|picking)\s+between)\s+",
     re.IGNORECASE,
 )
-_QUESTION_START = re.compile(
-    r"^(?:what|how|why|when|where|which|who|whom|whose|can|could|should|would|will|is|are|"
-    r"does|do|did|was|were|has|have)\b",
-    re.IGNORECASE,
-)
+"""What opens a comparison's question around the things it compares."""
+_COMPARE_HOW = re.compile(
+    r"^how\s+(?:do|does|is|are)\s+(?P<body>.+?\s+(?:compared?\s+(?:to|with)|differs?\s+from|"
+    r"different\s+from)\s+.+|.+?(?=\s+(?:differ|compare)$))", re.IGNORECASE)
+_COMPARE_TAIL = re.compile(r"\s+(?:differ|compare|differences?)$", re.IGNORECASE)
+_CLAUSE_AROUND = re.compile(
+    r"^(?:which|what)\b[^,:;]*[,:;]\s*|\s*[,:;]\s*(?:which|what|how|when|should)\b.*$",
+    re.IGNORECASE)
+"""A question clause before or after the things compared: "Which is faster, *A or B*",
+"*A or B*: which one?"."""
+_SEPARATOR = re.compile(
+    r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:vs\.?|versus|or|and|compared?\s+(?:to|with)|against|"
+    r"differs?\s+from|different\s+from)\s+",
+    re.IGNORECASE)
+_CONTEXT = re.compile(r"\s+(?P<context>(?:in|for|within|inside|under|on|when)\s+.+)$",
+                      re.IGNORECASE)
+_NOT_A_PART = re.compile(
+    r"\b(?:i|me|my|you|your|we|our|it|they|which|one|of|for|to|from|with|into|by|at|about|"
+    r"if|that|this)\b", re.IGNORECASE)
+"""A word that makes a phrase no thing to compare ("pros and *cons of* X", "*I* read and write
+X", "X or Y: *which one*")."""
+MAX_COMPARED = 3
+"""The most things a comparison names ("asyncio.gather vs asyncio.wait vs asyncio.as_completed")."""
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What a comparison topic compares (:func:`comparison`).
+
+    Attributes:
+        parts: the 2 to :data:`MAX_COMPARED` things compared, as written.
+        context: where they are compared ("in LangGraph"), or "".
+    """
+
+    parts: list[str]
+    context: str = ""
+
+    @property
+    def question(self) -> str:
+        """The comparison asked: "How do A and B differ?", "How do A, B and C differ in X?"."""
+        names = f"{', '.join(self.parts[:-1])} and {self.parts[-1]}"
+        return f"How do {names} differ{' ' + self.context if self.context else ''}?"
+
+
+def comparison(text: str) -> Comparison | None:
+    """What ``text`` compares, or None: the things a "X vs Y", "X or Y: which one?", "What is
+    the difference between X and Y in Z?", "A vs B vs C" or "A, B and C" topic names. Each
+    thing must be a name (:func:`app.research.phrasing.is_name`) of at most four words with
+    no pronoun or preposition: "Validate an IPv4 or IPv6 interface" and "How do I read and
+    write X" compare nothing.
+
+    Example:
+        >>> comparison("MessageGraph or StateGraph: which one?").parts
+        ['MessageGraph', 'StateGraph']
+        >>> comparison("What is the difference between Send and Command in LangGraph?").question
+        'How do Send and Command differ in LangGraph?'
+        >>> comparison("Validate an IPv4 or IPv6 interface") is None
+        True
+    """
+    text = " ".join(text.split()).rstrip("?.! ")
+    text = _CLAUSE_AROUND.sub("", text, count=1).strip() or text
+    how = _COMPARE_HOW.match(text)
+    if how:
+        text = how.group("body")
+    text = _COMPARE_TAIL.sub("", _COMPARE_LEAD.sub("", text, count=1))
+    context = ""
+    found = _CONTEXT.search(text)
+    if found and _SEPARATOR.search(text[:found.start()]):
+        context, text = found.group("context"), text[:found.start()]
+    parts = [" ".join(p.split()) for p in _SEPARATOR.split(text)]
+    if not 2 <= len(parts) <= MAX_COMPARED:
+        return None
+    for part in parts:
+        if (len(part.split()) > 4 or len(part) < 2 or _NOT_A_PART.search(part)
+                or not is_name(part)):
+            return None
+    return Comparison(parts, context)
+
+
+def compare_parts(text: str) -> list[str]:
+    """The things a comparison topic names (:func:`comparison`), or []."""
+    found = comparison(text)
+    return found.parts if found else []
+
+
 _KINDS = (
-    ("default", re.compile(r"\bdefaults?\b", re.IGNORECASE)),
+    ("limitation", re.compile(
+        r"\b(?:limitations?|caveats?|drawbacks?|downsides?|pitfalls?|gotchas?|"
+        r"disadvantages?|restrictions?|shortcomings?)\b", re.IGNORECASE).search),
+    ("default", re.compile(  # asks a default: not "where do I put my default settings"
+        r"^(?:what|which)\b.*\bdefaults?\b|\bby\s+default\b|\bdefaults?\s+to\b|"
+        r"\bdefault\s+(?:value|setting|size|mode)s?\s+(?:of|for)\b", re.IGNORECASE).search),
     ("compare", re.compile(r"\b(?:vs\.?|versus|differ(?:s|ence|ences)?|compared?)\b",
-                           re.IGNORECASE)),
-    ("why", re.compile(r"^why\b", re.IGNORECASE)),
-    ("how", re.compile(r"^(?:how\b|can\s+i\b|what\s+steps\b)", re.IGNORECASE)),
-    ("what", re.compile(r"^(?:what|which|who)\b", re.IGNORECASE)),
+                           re.IGNORECASE).search),
+    ("compare", comparison),  # names the things it compares: "MessageGraph or StateGraph?"
+    ("why", re.compile(r"^why\b", re.IGNORECASE).search),
+    ("how", re.compile(r"^(?:how\b|can\s+i\b|what\s+steps\b)", re.IGNORECASE).search),
+    ("what", re.compile(r"^(?:what|which|who)\b", re.IGNORECASE).search),
 )
 _WRAPPER = re.compile(
     r"^(?:what\s+(?:is|are)\s+meant\s+by|what\s+(?:is|are|does|do)(?:\s+an?|\s+the)?|"
@@ -84,7 +183,7 @@ _DEFAULT_OF = re.compile(
     r"(?:the\s+)?",
     re.IGNORECASE,
 )
-_LATER_QUESTION = re.compile(r"[,;:]\s+(?=" + _QUESTION_START.pattern.lstrip("^") + ")",
+_LATER_QUESTION = re.compile(r"[,;:]\s+(?=" + QUESTION_START.pattern.lstrip("^") + ")",
                              re.IGNORECASE)
 
 
@@ -92,7 +191,7 @@ def _asked(text: str) -> str | None:
     """The question a topic asks, when it asks one: the whole text when it starts with a
     question word, the clause from a later one ("After an insert, *how do I get the id*"),
     else None (a phrase)."""
-    if _QUESTION_START.match(text):
+    if QUESTION_START.match(text):
         return text
     match = _LATER_QUESTION.search(text)
     clause = text[match.end():] if match else ""
@@ -100,32 +199,26 @@ def _asked(text: str) -> str | None:
 
 
 def topic_kind(topic: str) -> str:
-    """The kind of question ``topic`` asks: ``"default"`` (a default value), ``"compare"``
-    (two or more things), ``"why"``, ``"how"``, ``"what"``, or ``"topic"`` for a phrase.
+    """The kind of question ``topic`` asks: ``"limitation"`` (limitations, caveats,
+    drawbacks), ``"default"`` (a default value), ``"compare"`` (two or more things, by a word
+    of comparison or by naming them: :func:`comparison`), ``"why"``, ``"how"`` (a how-question,
+    or an instruction or wish: "customise the serialiser"), ``"what"``, or ``"topic"`` for a
+    name or a statement.
 
     Example:
         >>> [topic_kind(t) for t in ("Send vs reducers", "How do I retry?", "RetryPolicy")]
         ['compare', 'how', 'topic']
+        >>> [topic_kind(t) for t in ("customise the serialiser", "What are the drawbacks of X?")]
+        ['how', 'limitation']
     """
     text = " ".join(topic.split())
-    text = _asked(text) or text
-    for kind, pattern in _KINDS:
-        if pattern.search(text):
+    text = _asked(text) or requested(text) or text  # "explain how X works": how
+    if not _asked(text) and not comparison(text) and shape(text) in ("verb", "wish", "request"):
+        text = ask(text)  # "customise X": "How do I customise X?"
+    for kind, test in _KINDS:
+        if test(text):
             return kind
-    if compare_parts(text):
-        return "compare"
     return "topic"
-
-
-def compare_parts(text: str) -> list[str]:
-    """The two things a "X vs Y" / "X and Y" topic names (each at most four words), or []."""
-    match = _COMPARE.match(text.rstrip("?.! "))
-    if not match:
-        return []
-    parts = [" ".join(match.group(g).split()) for g in ("a", "b")]
-    if any(len(p.split()) > 4 or len(p) < 2 for p in parts):
-        return []
-    return parts
 
 
 def subject(topic: str) -> str:
@@ -157,38 +250,20 @@ def _without_verb(text: str, bare: str) -> str:
     return bare
 
 
-LONG_PHRASE = 7
-"""A phrase of this many words or more is a sentence or an instruction, not a name."""
-
-
-def is_long(text: str) -> bool:
-    """Whether a phrase reads as a sentence or an instruction ("Add a conditional edge from the
-    starting node to ...", "Every object has an identity"), not a name: :data:`LONG_PHRASE`
-    words, or three and more opening with a capitalised word (not an identifier such as
-    ``RetryPolicy``). Wrapped in "What is ...?" it would read as a template heading, so it is
-    asked as it is and quoted inside a facet."""
-    words = text.split()
-    sentence = bool(words) and re.fullmatch(r"[A-Z][a-z]+", words[0]) is not None
-    return len(words) >= LONG_PHRASE or (sentence and len(words) >= 3)
-
-
 def main_question(topic: str) -> str:
-    """The topic itself as a question: a question-shaped topic as asked (a "?" added), a
-    short phrase as "What is X?" ("What are X?" for a plural), a long one (a sentence, an
-    instruction) as it is.
+    """The topic itself as a question: a question-shaped topic as asked (a "?" added), any
+    other as :func:`app.research.phrasing.ask` asks it ("What is X?", "How do I X?"; a
+    statement as it is).
 
     Example:
         >>> main_question("checkpointer pending writes"), main_question("how do I retry")
         ('What are checkpointer pending writes?', 'How do I retry?')
         >>> main_question("copy all checkpoints from one thread to another")
-        'Copy all checkpoints from one thread to another'
+        'How do I copy all checkpoints from one thread to another?'
     """
     text = " ".join(topic.split()).rstrip("?.! ")
-    if _asked(text) or topic.rstrip().endswith("?"):
+    if _asked(text):
         return text[:1].upper() + text[1:] + "?"
-    if is_long(text):
-        return text[:1].upper() + text[1:]
-    last = text.split()[-1] if text.split() else ""
-    identifier = any(c in last for c in "_.()`") or last != last.lower()  # add_messages, Send
-    plural = last.endswith("s") and not last.endswith(("ss", "us", "is")) and not identifier
-    return f"What {'are' if plural else 'is'} {text}?"
+    if topic.rstrip().endswith("?") and shape(text) in ("statement", "long"):
+        return text[:1].upper() + text[1:] + "?"
+    return ask(text)

@@ -110,7 +110,7 @@ def test_a_topic_without_content_words_still_gets_its_report() -> None:
     for topic in ("what is it", "the of"):
         md = render_markdown(data(UNRELATED, topic=topic))
         assert md.startswith(f"# Research report: {topic}\n")
-        assert "say nothing about" not in md and "Findings:" in md
+        assert "say nothing about" not in md and "- The retry mechanism waits" in md
         assert judge(topic, UNRELATED) == Relevance("", [])
     assert describe_terms([]) == ""  # the function that raised IndexError
 
@@ -154,7 +154,8 @@ def test_a_section_answers_from_its_own_evidence_never_a_placeholder() -> None:
                   row("docs_search", Q2, [dict(passage)])]):
         md = render_markdown(data(rows))
         assert "## 2." not in md and "_" not in md.split("## Answer", 1)[1].split("## Notes")[0]
-        assert "No sourced answer" not in md and f'would repeat the report: "{Q2}"' in md
+        notes = md.split("## Notes", 1)[1]
+        assert "No sourced answer" not in md and f'"{Q2}"' in notes, md
 
 
 def test_one_incidental_word_of_a_longer_topic_is_not_coverage() -> None:

@@ -42,7 +42,10 @@ def test_findings_are_grouped_under_their_sub_question() -> None:
     q1 = md.index(f"## 1. {Q1}")
     q2 = md.index(f"## 2. {Q2}")
     caveats = md.index("## Caveats")
-    assert q1 < md.index("moves glimmer packets between", q1) < q2
+    # Q1's findings answer the topic: said once, in the Answer, not again under Q1 (answers8)
+    assert md.index("## Answer") < md.index("moves glimmer packets between") < q1
+    assert md.count("moves glimmer packets between") == 1
+    assert q1 < md.index("Stations of Quelloria") < q2
     assert q2 < md.index("compares the checksum") < caveats
     assert caveats < md.index("double eclipse") < md.index("## Sources")
     # Passage bullets show the title and the passage's first sentence, cited.
@@ -118,8 +121,10 @@ def test_error_rows_contribute_no_claims_even_with_a_payload() -> None:
 
 def test_empty_run_says_so() -> None:
     md = render_markdown(data([]))
-    # the answer and section 1; section 2 would say it again: it is named in the Notes
-    assert md.count("No sourced answer was found in the corpus.") == 2 and "## 2." not in md
+    # said once, in the Answer: sections 1 and 2 would say it again, they are named in the
+    # Notes (answers8: no line of the Answer is said twice)
+    assert md.count("No sourced answer was found in the corpus.") == 1 and "## 1." not in md
+    assert f'would repeat the report: "{Q1}"; "{Q2}"' in md
     assert "No limitations or warnings were found in the corpus." in md
     assert "No sources were cited." in md
     assert citations(md) == []
@@ -135,7 +140,8 @@ def test_a_sub_question_that_found_only_what_a_section_above_shows_is_not_repeat
     same = item("finding", "Each packet is folded into three copper envelopes.", "z.md#1")
     rows = [row("analyst", Q1, [same]), row("analyst", Q2, [dict(same)]),
             row("analyst", q3, [dict(same)]),
-            row("analyst", q4, [item("finding", "The relay is built on the moon.", "m.md#0")])]
+            row("analyst", q4, [item("finding", "The relay is built on the moon.", "m.md#0"),
+                                item("finding", "It stands on the far side.", "m.md#1")])]
     md = render_markdown(data(rows, sub_questions=[Q1, Q2, q3, q4]))
     body = md.split("\n## Caveats\n", 1)[0].split(f"## 1. {Q1}", 1)[1]
     assert body.count("three copper envelopes") == 1 and "_" not in body
@@ -150,7 +156,7 @@ def test_duplicate_claims_are_listed_once_per_section() -> None:
     rows = [row("analyst", Q1, [dup, dict(dup, text="  Each packet is folded into three  copper "
                                           "envelopes. ")])]
     md = render_markdown(data(rows, sub_questions=[Q1], topic="copper envelopes"))
-    assert md.split(f"## 1. {Q1}", 1)[1].count("three copper envelopes") == 1
+    assert md.split("## Caveats", 1)[0].count("three copper envelopes") == 1
 
 
 def test_multiline_text_stays_on_one_bullet_line() -> None:
@@ -268,3 +274,27 @@ def test_the_report_walks_the_rows_once_not_once_per_question():
     markdown = render_markdown(data(rows, sub_questions=questions))
     assert "The zorblax relay part 59 analyst." in markdown  # every section is still there
     assert _Counted.reads <= 5 * len(rows)  # a few reads a row; was about 4 x 60 x 120
+
+
+def test_with_the_topic_alone_as_plan_the_answer_and_its_section_say_no_bullet_twice() -> None:
+    # answers8 item 4: with one sub-question, section 1 repeated the Answer's findings word
+    # for word. The Answer says its best two; the section says the rest; a limitation the
+    # Answer quotes is not listed again under Caveats, which point to it.
+    findings = [item("finding", f"The zorblax relay {what}.", f"z.md#{n}")
+                for n, what in enumerate(("moves glimmer packets", "has nine stations",
+                                          "was built in 2090"))]
+    caveat = item("caveat", "The zorblax relay cannot run during an eclipse.", "z.md#7")
+    rows = [row("analyst", Q1, findings), row("critic", Q1, [caveat, dict(findings[0])])]
+    md = render_markdown(data(rows, sub_questions=[Q1]))
+    bullets = [line for line in md.split("## Sources", 1)[0].splitlines()
+               if line.startswith("- ") and "[" in line]
+    assert len(bullets) == len(set(bullets)), bullets
+    answer = md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    section = md.split(f"## 1. {Q1}\n", 1)[1].split("\n## ", 1)[0]
+    assert answer.count("- ") == 2
+    for text in ("moves glimmer packets", "has nine stations", "was built in 2090"):
+        assert (text in answer) != (text in section), text  # in one of them, never both
+    q = "What are the limitations of the zorblax relay?"
+    md = render_markdown(data([row("critic", q, [dict(caveat)])], sub_questions=[q], topic=q))
+    assert md.count("cannot run during an eclipse") == 1
+    assert "- _The limitations found are quoted in the Answer above._" in md

@@ -134,3 +134,29 @@ def test_resume_values_are_checked():
     assert review_value(results) == {"approve": True}
     assert review_value({"stage": "plan", "sub_questions": ["a"]}, questions=["heron"]) == {
         "sub_questions": ["heron"]}
+
+
+def test_a_plan_replaced_at_review_titles_its_report_and_a_rerun_still_says_so(studio):
+    # answers8 item 5: a rerun after a review replaced the plan reported on the replacement
+    # under the topic's title, without a note; and every run of it was warned that the
+    # sources say nothing about the topic, which the replacement no longer asked about.
+    graph, _data = studio
+    config = {"configurable": {"thread_id": "studio-3"}}
+    review = {"review": True}
+    questions = ["How does a checkpointer save state?", "What does durability exit do?"]
+    first = graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=review)
+    planner = graph.get_state(config).values["sub_questions"]
+    assert first["__interrupt__"] and planner != questions
+    graph.invoke(Command(resume={"sub_questions": questions}), config, context=review)
+    approved = graph.invoke(Command(resume={"approve": True}), config, context=review)
+    rerun = graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config)
+    for out in (approved, rerun):
+        assert out["sub_questions"] == questions and out["planned"] == planner
+        title, facts = out["report"].split("\n\n", 2)[:2]
+        assert title == f"# Research report: {'; '.join(questions)}"
+        assert f"- Topic: {TOPIC} (its plan was replaced at review" in facts
+        assert out["warnings"] == [] and "say nothing about" not in out["report"]
+    notes = rerun["report"].split("## Notes", 1)[1]
+    assert "plan replaced at an earlier review: 2 sub-question(s) in place of the planner's 3" \
+        in notes
+    assert any(n.startswith("plan replaced at an earlier review") for n in rerun["notes"])

@@ -1,6 +1,6 @@
-"""``plan``: the topic becomes sub-questions (3 to 5 with an LLM, 1 to 3 offline), and what the
-edges route by is written into state (:class:`state.Routing`): the review flag, the rounds, the
-workers, the first round."""
+"""``plan``: the topic becomes sub-questions (3 to 5 with an LLM, 1 to 3 offline, 4 for a
+comparison of three things), and what the edges route by is written into state
+(:class:`state.Routing`): the review flag, the rounds, the workers, the first round."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from langgraph.types import Overwrite
 from app.errors import BadTopic
 from app.graph.resources import Resources
 from app.research.plan import corpus_plan, llm_plan
-from app.research.review import kept_drops
+from app.research.review import kept_drops, replaced_plan_note
 from app.research.rounds import highest_round
 from app.research.topics import topic_problem
 from app.settings.checks import as_of_or_today
@@ -52,6 +52,9 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     info = runtime.execution_info
     with tokens.attempt(info.task_id if info else state["topic"]) as served:
         questions, notes = _questions(state, ctx, attempt, runtime, res)
+    kept_plan = bool(state.get("sub_questions")) and questions == state.get("sub_questions")
+    if kept_plan and (why := replaced_plan_note(state)):
+        notes = [why, *notes]  # the rerun answers the replacement: say so again
     # a rerun on the thread's plan keeps what its review dropped (a new plan has no drops)
     dropped, kept = kept_drops(state) if questions == state.get("sub_questions") else ([], [])
     # Studio and LangGraph Server callers may leave as_of out: default it here, once, so
@@ -62,8 +65,10 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
                       workers=list(workers))
     # A thread that is run again starts its notes and token counts afresh: ``Overwrite``
     # bypasses the channels' reducers (concat and operator.add) for this one write.
+    planned = {} if kept_plan else {"planned": questions}  # the planner's own plan
     return {
         "sub_questions": questions,
+        **planned,
         "as_of": as_of,
         "routing": routing,
         "round": first,

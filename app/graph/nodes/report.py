@@ -53,13 +53,16 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     # the one verdict (the report's and the state's); the corpus's vocabulary is weighed only
     # when the corpus is the run's one source (the web or an MCP tool may know other words)
     alone = not ctx.web and not res.settings.mcp_config
-    relevance = judge(state["topic"], rows, corpus_stats(corpus, state["topic"]) if alone else None,
-                      tools_failed=unreached_tools(state.get("notes") or []))
     data = ReportInput(
         topic=state["topic"], as_of=state["as_of"], model_label=models.label,
         thread_id=thread_id_of(config), sub_questions=list(state["sub_questions"]), rows=rows,
-        notes=list(state.get("notes") or []), relevance=relevance,
+        notes=list(state.get("notes") or []), planned=state.get("planned"),
     )
+    # judged against what the report answers: the topic, or a replacing plan's questions
+    asked = data.asked
+    relevance = judge(asked, rows, corpus_stats(corpus, asked) if alone else None,
+                      tools_failed=unreached_tools(state.get("notes") or []))
+    data.relevance = relevance
     # Files the corpus skipped (an encrypted or broken PDF...): the reader should know what
     # the report could not draw on.
     extra_notes: list[str] = list(getattr(corpus, "notes", None) or [])

@@ -1,0 +1,111 @@
+"""The question's kind steers what the Answer leads with (issue 19; answers8 item 3): a
+limitation question is answered by a limitation, a default question by the subject's default,
+and a sentence is used only for a subject it names."""
+
+from __future__ import annotations
+
+from app.research.answer import subject_terms
+from app.research.report import render_markdown
+from tests.app.report_rows import answer_section, answer_to, data, item, row
+
+
+def test_a_limitation_question_is_answered_by_a_limitation_not_by_what_it_is() -> None:
+    # "What are the limitations of X?" was answered with what X is; the limitation was only
+    # under Caveats (the critic's caveats were no candidates for the Answer).
+    q = "What are the limitations of the zorblax relay?"
+    rows = [
+        row("analyst", q, [item("finding", "The zorblax relay is a courier network between "
+                                "moon stations.", "z.md#0")]),
+        row("critic", q, [item("caveat", "The zorblax relay cannot carry packets larger than "
+                               "4 KB.", "z.md#3")]),
+    ]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    first = answer.strip().splitlines()[0]
+    assert "cannot carry packets" in first, answer
+
+
+def test_a_limitation_of_another_subject_is_no_answer() -> None:
+    # One of two words named was enough: "limitations" alone, not the thing asked about
+    q = "What are the limitations of ToolNode?"
+    answer = answer_to(q, [
+        item("finding", "Known limitations: the glimmer bus cannot run at night.", "g.md#1"),
+        item("finding", "ToolNode only runs the tools it was given.", "t.md#2"),
+    ])
+    assert "only runs the tools" in answer and "glimmer bus" not in answer, answer
+
+
+def test_a_default_question_is_never_answered_by_a_neighbours_default() -> None:
+    # "the default value of dotfactor" was answered by "The default value (initially default)
+    # is displayed after prompt": it names "default" and "value", not dotfactor.
+    q = "What is the default value of dotfactor?"
+    answer = answer_to(q, [
+        item("finding", "The default value of linewidth is 0.5bp.", "p.md#1"),
+        item("finding", "A dot is drawn with a diameter of the line width magnified by "
+             "dotfactor, 6 by default.", "p.md#2"),
+    ])
+    assert "dotfactor, 6 by default" in answer and "linewidth" not in answer, answer
+
+
+def test_when_no_sentence_names_the_subject_the_answer_says_so() -> None:
+    q = "What is the default value of dotfactor?"
+    rows = [row("analyst", q, [item("finding", "The default value of linewidth is 0.5bp.",
+                                    "p.md#1")]),
+            row("docs_search", q, [item("passage", "The default value is shown after the "
+                                        "prompt.", "p.md#4", score=3.0)])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert "linewidth" not in answer
+    assert 'No sentence retrieved names "dotfactor"' in answer and "[1]" in answer, answer
+
+
+def test_a_how_question_leads_with_how_to_do_it() -> None:
+    q = "How do I change the default paper type?"
+    answer = answer_to(q, [
+        item("finding", "By default, the figure is centred assuming the paper type is letter.",
+             "c.md#1"),
+        item("finding", "The default paper type may be changed to a4 with the configuration "
+             "variable papertype.", "c.md#2"),
+    ])
+    assert answer.index("may be changed") < answer.index("centred"), answer
+
+
+def test_the_words_of_the_kind_are_not_the_subject() -> None:
+    assert subject_terms("What are the limitations of ToolNode?") == ["toolnode"]
+    assert subject_terms("What is the default value of dotfactor?") == ["dotfactor"]
+    # "default" here is part of what is asked about, not a default value asked for
+    assert "default" in subject_terms("Where do I put personal default settings?")
+
+
+def test_the_answers_passage_is_the_reports_one_unquoted_lead() -> None:
+    # Once the Answer took the passage that names the subject (no worker quoted it), the
+    # section listed another unquoted page beside it ("mapping keys to values with a default").
+    q = "What is the default value of dotfactor?"
+    rows = [
+        row("docs_search", q, [
+            item("passage", "A dot is magnified by dotfactor (6 by default).", "p20.md#4",
+                 score=9.0),
+            item("passage", "A map is made with a specified default value.", "p99.md#1",
+                 score=8.5)]),
+        row("analyst", q, [item("finding", "The default value of linewidth is 0.5bp.",
+                                "p61.md#0")]),
+    ]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert "6 by default" in answer_section(md)
+    assert "p99.md" not in md, md
+
+
+def test_the_kinds_answer_leads_unless_it_is_about_a_neighbour() -> None:
+    # Found on SQLite's manual: "What are the limitations of ALTER TABLE?" led with what the
+    # command allows; "SQLite supports a limited subset of ALTER TABLE." came second
+    answer = answer_to("What are the limitations of ALTER TABLE?", [
+        item("finding", "The ALTER TABLE command allows these alterations: a table can be "
+             "renamed.", "alter.html#0"),
+        item("finding", "SQLite supports a limited subset of ALTER TABLE.", "alter.html#1"),
+    ])
+    assert answer.index("limited subset") < answer.index("allows these"), answer
+    # ... but a neighbour's default, whose own subject is another setting, does not lead
+    answer = answer_to("What is the default miter limit of a pen?", [
+        item("finding", "The miter limit of a pen is returned by miterlimit(pen p).", "p.md#1"),
+        item("finding", "The default line cap, roundcap, may be changed with defaultpen(pen).",
+             "p.md#2"),
+    ])
+    assert answer.index("returned by miterlimit") < answer.index("line cap"), answer

@@ -1,0 +1,114 @@
+"""Sub-questions and headings are grammatical questions a person would ask, for phrase- and
+question-shaped topics alike (issue 19; a tester's inputs of answers8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.research.phrasing import ask, shape
+from app.research.plan import offline_plan
+from app.research.topics import comparison, main_question, topic_kind
+
+
+@pytest.mark.parametrize(("topic", "plan"), [
+    # "How do difference between Send and Command differ?"
+    ("difference between Send and Command",
+     ["How do Send and Command differ?", "What is Send?", "What is Command?"]),
+    ("What are the differences between Send and Command?",
+     ["How do Send and Command differ?", "What is Send?", "What is Command?"]),
+    # "What is MessageGraph: which one?"
+    ("MessageGraph or StateGraph: which one?",
+     ["How do MessageGraph and StateGraph differ?", "What is MessageGraph?",
+      "What is StateGraph?"]),
+    ("Which is faster, asyncio.gather or asyncio.wait?",
+     ["How do asyncio.gather and asyncio.wait differ?", "What is asyncio.gather?",
+      "What is asyncio.wait?"]),
+    # "How do asyncio.gather and asyncio.wait vs asyncio.as_completed differ?"
+    ("asyncio.gather vs asyncio.wait vs asyncio.as_completed",
+     ["How do asyncio.gather, asyncio.wait and asyncio.as_completed differ?",
+      "What is asyncio.gather?", "What is asyncio.wait?", "What is asyncio.as_completed?"]),
+    ("Should I use MessageGraph or StateGraph?",
+     ["How do MessageGraph and StateGraph differ?", "What is MessageGraph?",
+      "What is StateGraph?"]),
+    ("How is Send different from Command?",
+     ["How do Send and Command differ?", "What is Send?", "What is Command?"]),
+    ("What is the difference between Send and Command in LangGraph?",
+     ["How do Send and Command differ in LangGraph?", "What is Send?", "What is Command?"]),
+    ("Send or Command?", ["How do Send and Command differ?", "What is Send?", "What is Command?"]),
+])
+def test_a_comparison_is_asked_as_how_the_things_differ_then_about_each(topic, plan):
+    assert offline_plan(topic) == plan
+    assert topic_kind(topic) == "compare"
+
+
+@pytest.mark.parametrize("topic", [
+    "Validate an IPv4 or IPv6 interface",  # an instruction, not two things
+    "How do I read and write XDR binary files?",
+    "How do checkpoints and stores work together?",
+    "pros and cons of Send and Command",
+    "What are the advantages of WAL over a rollback journal?",
+    "Can I use the interpreter as a calculator and reuse the previous answer?",
+])
+def test_what_only_looks_like_a_comparison_compares_nothing(topic):
+    assert comparison(topic) is None
+    for question in offline_plan(topic):
+        assert " differ" not in question, question
+
+
+@pytest.mark.parametrize(("topic", "question"), [
+    ("customise the serialiser", "How do I customise the serialiser?"),  # not "What is customise"
+    ("install langgraph", "How do I install langgraph?"),
+    ("customising the serialiser", "How do I customise the serialiser?"),  # a gerund
+    ("to customise the serialiser", "How do I customise the serialiser?"),
+    ("running a graph twice", "How do I run a graph twice?"),
+    ("streaming tokens", "What are streaming tokens?"),  # a noun's gerund, no object
+    ("resume a graph after a crash", "How do I resume a graph after a crash?"),
+    ("Copy all checkpoints and writes from one thread to another",
+     "How do I copy all checkpoints and writes from one thread to another?"),
+    ("explain checkpointers", "What are checkpointers?"),  # not "What are explain checkpointers"
+    ("tell me about the retry policy", "What is the retry policy?"),
+    ("explain how checkpoints work", "Can you explain how checkpoints work?"),
+    ("I want to stream tokens", "How do I stream tokens?"),
+    ("I want both axes of my plot to be spaced by powers of ten",
+     "How do I get both axes of my plot to be spaced by powers of ten?"),
+    ("Generates a JSON schema that matches None",
+     "What generates a JSON schema that matches None?"),
+    ("Raised when a node invocation exceeds one of its configured timeouts",
+     "What is raised when a node invocation exceeds one of its configured timeouts?"),
+    ("retry policy", "What is retry policy?"),  # "retry" before no object: a noun
+    ("stream modes", "What are stream modes?"),
+    ("reserved classes of identifiers", "What are reserved classes of identifiers?"),
+    ("in-memory store for bytes", "What is in-memory store for bytes?"),  # the head noun's number
+    ("add_messages", "What is add_messages?"),
+    ("Every object has an identity, a type and a value",
+     "Every object has an identity, a type and a value"),  # a statement, kept
+    ("how do I retry", "How do I retry?"),
+])
+def test_the_shape_of_a_phrase_picks_the_question_word(topic, question):
+    assert main_question(topic) == question
+    assert offline_plan(topic)[0] == question
+
+
+def test_every_sub_question_of_a_phrase_or_question_reads_as_one():
+    for topic in ("customise the serialiser", "explain checkpointers", "install langgraph",
+                  "difference between Send and Command", "MessageGraph or StateGraph: which one?"):
+        for question in offline_plan(topic):
+            assert question.endswith("?") and question.count("?") == 1, question
+            assert not question.startswith(("What is customise", "What are explain",
+                                            "How do difference", "What is install")), question
+            assert ":" not in question, question
+
+
+def test_the_kind_of_an_instruction_or_a_limitation_question():
+    assert topic_kind("customise the serialiser") == "how"
+    assert topic_kind("What are the limitations of ToolNode?") == "limitation"
+    assert topic_kind("explain how checkpoints work") == "how"
+    assert shape("Send or Command") == "name" and ask("Send and Command") == (
+        "What are Send and Command?")
+
+
+def test_a_clause_of_a_question_is_no_instruction_to_ask_about():
+    # "writing to files" of "Why is writing to files ... not allowed?" read as an instruction
+    # once gerunds did: "How do I write to files?" is not what the topic asks
+    plan = offline_plan("Why is writing to files in other directories not allowed?")
+    assert not any(q.startswith("How do I") for q in plan), plan
