@@ -272,7 +272,8 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
         sections = python_file_sections(text, rel)
         text = "\n\n".join(t for _h, t in sections) or text
     if text.strip():
-        yield RawDoc(rel, title, rel, text, sections=sections, link_share=links)
+        yield RawDoc(rel, title, rel, text, sections=sections, link_share=links,
+                     section_symbols=suffix == ".py")
     else:
         skipped["blank"] += 1
         notes.append(f"{rel}: skipped, no text")
