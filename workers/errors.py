@@ -345,8 +345,11 @@ def describe_fatal(exc: BaseException) -> str:
 _SECRET = re.compile(r"\b((?:sk|rk|pk)-[A-Za-z0-9_\-]{6})[A-Za-z0-9_\-]{6,}|(Bearer\s+)\S+")
 # A URL's password (``scheme://user:PASSWORD@host``, to the last '@' before the host) and the
 # value of a query key naming a password, secret or token (``?sslpassword=X``, ``&api_token=X``).
+# The value ends before a ':', ',', ';', '.' or ')' that ends the word ("at URL?password=X:
+# reason" keeps its ':').
 _URL_SECRET = re.compile(r"(\w://[^\s:/@]*:)[^\s/]*@"
-                         r"|([?&][^\s=&#]*(?:password|secret|token)[^\s=&#]*=)[^\s&#'\"]+",
+                         r"|([?&][^\s=&#]*(?:password|secret|token)[^\s=&#]*=)"
+                         r"[^\s&#'\"]+?(?=[:,;.)]?(?:[\s&#'\"]|$))",
                          re.IGNORECASE)
 
 

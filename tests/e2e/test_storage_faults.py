@@ -276,6 +276,13 @@ def test_a_bad_or_unreachable_database_url_is_one_line(tmp_path: Path, small_cor
         line = _one_error_line(proc)
         assert "cannot connect to PostgreSQL at postgresql://me:***@127.0.0.1:1/research" in line
         assert "s3cret" not in proc.stdout + proc.stderr
+    # trial 8: without a password there is nothing to mask, and the line names the server
+    # (it said "at ***")
+    proc = run_cli("threads", "--data-dir", tmp_path / "data", "--database-url",
+                   "postgresql://bob@127.0.0.1:1/x")
+    assert proc.returncode == 1, proc.stderr
+    assert "cannot connect to PostgreSQL at postgresql://bob@127.0.0.1:1/x: " in (
+        _one_error_line(proc))
     assert not (tmp_path / "data" / CHECKPOINTS_DB).exists()
 
 
