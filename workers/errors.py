@@ -310,12 +310,15 @@ def _fatal_status(exc: BaseException) -> int | None:
 
 
 def is_fatal(exc: BaseException) -> bool:
-    """True when ``exc`` means no model call can succeed: HTTP 401/403, or 404 (unknown model).
+    """True when ``exc`` means no model call can succeed: HTTP 401/403, or 404 (unknown model);
+    or that no task can (an error whose class sets ``stops_run``, such as
+    :class:`workers.sources.damage.DamagedFile`: a damaged corpus index).
 
     Args:
         exc: the exception a worker or node raised.
     """
-    return isinstance(exc, FatalModelError) or _fatal_status(exc) is not None
+    return (isinstance(exc, FatalModelError) or getattr(type(exc), "stops_run", False) is True
+            or _fatal_status(exc) is not None)
 
 
 _FATAL_HINTS = {

@@ -132,6 +132,47 @@ def test_garbage_in_the_results_database_is_named_with_the_way_out(finished,
     assert summary["ok"] is True and summary["db_rows"] == summary["expected"]
 
 
+def test_a_damaged_corpus_index_never_replaces_the_threads_good_rows(finished,
+                                                                     small_corpus) -> None:
+    # trial 8: garbage inside the corpus index made every rerun fail 8 of its 9 tasks with
+    # "database disk image is malformed", send them again, and replace the thread's good rows
+    # with error rows; no line named the file, and rerunning never healed it
+    import sqlite3
+
+    from tests.results_db import db_rows
+
+    data, thread_id = finished
+    good = {r["envelope_id"]: r["status"] for r in db_rows(data, thread_id)}
+    assert set(good.values()) == {"ok"}
+    (index,) = data.glob("corpus-*.sqlite")
+    # the full-text index's content garbled, its b-trees whole (SQLite's quick_check passes):
+    # found only when a search reads it
+    with sqlite3.connect(index) as con:
+        blocks = con.execute("SELECT id, length(block) FROM passages_fts_data WHERE id > 10")
+        con.executemany("UPDATE passages_fts_data SET block = ? WHERE id = ?",
+                        [(b"\xa5" * n, i) for i, n in blocks.fetchall()])
+    proc = _research(data, small_corpus)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert _one_error_line(proc) == (
+        f"error: the corpus index {index} is damaged (database disk image is malformed); it "
+        "was removed: the same command again rebuilds it")
+    assert {r["envelope_id"]: r["status"] for r in db_rows(data, thread_id)} == good
+    proc = _research(data, small_corpus, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert {r["envelope_id"]: r["status"] for r in db_rows(data, thread_id)} == good
+    # garbage over its pages (a bad disk): found when it is opened, and it is built again
+    with sqlite3.connect(index) as con:
+        (size,) = con.execute("PRAGMA page_size").fetchone()
+        (root,) = con.execute("SELECT rootpage FROM sqlite_master "
+                              "WHERE name = 'passages_fts_data'").fetchone()
+    with open(index, "r+b") as handle:
+        handle.seek((root - 1) * size)
+        handle.write(b"\xa5" * size)
+    proc = _research(data, small_corpus, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert {r["envelope_id"]: r["status"] for r in db_rows(data, thread_id)} == good
+
+
 def test_both_databases_damaged_is_one_line_naming_both(finished, small_corpus) -> None:
     # threads and inspect printed two lines (one per database), research named only the
     # checkpoints: moving that aside led to the second fault (a new user's trial)
