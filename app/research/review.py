@@ -185,6 +185,11 @@ def _as_dict(value: Any, stage: str) -> dict[str, Any]:
     if unknown:
         raise ReviewError(f"the {stage} review does not take {', '.join(unknown)}; it takes "
                           f"{', '.join(sorted(_KEYS[stage]))}")
+    if "approve" in value and value["approve"] is not True:  # false, 0, "no", null: no approval
+        instead = ("change the plan with sub_questions" if stage == PLAN
+                   else "keep results out with drop, or send them again with redo")
+        raise ReviewError(f"approve must be true, got {value['approve']!r:.40}: the {stage} "
+                          f"review goes on only when approved; {instead}")
     return dict(value)
 
 
