@@ -272,6 +272,28 @@ def test_commands_that_write_refuse_a_read_only_data_dir_in_one_line(finished,
                                          "--dry-run still read it")
 
 
+def test_a_read_only_database_file_is_refused_before_the_run(finished, small_corpus) -> None:
+    # trial 8: results.sqlite read-only (the data dir writable) ended in "run failed:
+    # OperationalError: attempt to write a readonly database", naming no file; checkpoints.sqlite
+    # read-only, the same after every worker ran and the rows and report were rewritten
+    from tests.results_db import db_rows
+
+    data, thread_id = finished
+    rows = db_rows(data, thread_id)
+    for name in (RESULTS_DB, CHECKPOINTS_DB):
+        path = data / name
+        for args in (["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", str(small_corpus)],
+                     ["resume", thread_id]):
+            proc = _run_read_only(path, *args, "--data-dir", str(data))
+            assert proc.returncode == 2, (name, args, proc.stdout, proc.stderr)
+            assert _one_error_line(proc) == (
+                f"error: {path} is not writable (read-only or no permission): a run could not "
+                "save to it; threads, inspect and prune --dry-run still read it")
+        assert db_rows(data, thread_id) == rows
+    proc = _run_read_only(data / RESULTS_DB, "threads", "--data-dir", str(data))
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_prune_dry_run_works_on_a_read_only_data_dir(finished) -> None:
     # A dry run writes nothing, yet it was refused there like a prune (a new user's trial):
     # it reads, as threads and inspect do, and says what a prune would remove.
