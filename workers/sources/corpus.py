@@ -25,20 +25,15 @@ from workers.sources import folder as folder_source
 from workers.sources import index
 from workers.sources.base import CorpusError, Document, NoText, Passage, RawDoc
 from workers.sources.boilerplate import strip_repeated
+from workers.sources.damage import damaged, is_damage
 from workers.sources.fingerprint import content_fingerprint, folder_fingerprint
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
 from workers.sources.query import search_query
 from workers.sources.ranking import ranked
 from workers.sources.text import passage_window, plural, raw, safe_name
 
-__all__ = [
-    "CANDIDATES",
-    "COLUMN_WEIGHTS",
-    "MAX_K",
-    "MAX_PER_DOCUMENT",
-    "RELEVANCE_FLOOR",
-    "Corpus",
-]
+__all__ = ["CANDIDATES", "COLUMN_WEIGHTS", "MAX_K", "MAX_PER_DOCUMENT", "RELEVANCE_FLOOR",
+           "Corpus"]
 
 MAX_K = 50
 """``search`` returns at most this many passages whatever ``k`` asks for."""
@@ -56,7 +51,6 @@ CANDIDATES = 200
 
 MAX_PER_DOCUMENT = 2
 """A search returns at most this many passages of one document."""
-
 
 RELEVANCE_FLOOR = 0.5
 """With a focus, passages scoring under this share of the best one's bm25 are left out."""
@@ -231,6 +225,10 @@ class Corpus:
                     con = self._free.pop()
         try:
             yield con
+        except sqlite3.DatabaseError as exc:  # damaged: every search fails the same way
+            if is_damage(exc):
+                raise damaged(self._path, exc, what="corpus index", derived=True) from None
+            raise
         finally:
             self._release(con)
 

@@ -229,15 +229,19 @@ def decode_file(raw: bytes, declared: str | None = None) -> Decoded:
     sequences: the invalid ones are replaced with U+FFFD and counted, so one stray byte no longer
     turns "Café" into "CafÃ©"); else Windows-1252 when the bytes read as clean Windows-1252 text (no
     undefined byte, control characters under 1%: a Latin-1 note read as UTF-8 was indexed as "Le
-    h\ufffdron"); else UTF-8 with replacement. ``text`` is None when the bytes look binary: a NUL
-    byte in the first ``SNIFF_BYTES``, or more than ``MAX_GARBAGE_SHARE`` of replacement and control
-    characters at the start of the text.
+    h\ufffdron"); else UTF-8 with replacement. A declared codec that does not decode bytes to
+    text (``rot13``, ``zlib_codec``, ``base64``; ``idna``, which takes no bad byte) is passed
+    over: the ``encoding`` returned then differs from it. ``text`` is None when the bytes look
+    binary: a NUL byte in the first ``SNIFF_BYTES``, or more than ``MAX_GARBAGE_SHARE`` of
+    replacement and control characters at the start of the text.
 
     Example:
         >>> decode_file("Le h\u00e9ron".encode("latin-1"))
         Decoded(text='Le h\u00e9ron', encoding='cp1252', replaced=0)
         >>> decode_file("Caf\u00e9 na\u00efve, one stray".encode() + b" \\xff.")
         Decoded(text='Caf\u00e9 na\u00efve, one stray \ufffd.', encoding='utf-8', replaced=1)
+        >>> decode_file(b"Heron census", "rot-13")
+        Decoded(text='Heron census', encoding='utf-8', replaced=0)
     """
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
         try:
@@ -247,7 +251,10 @@ def decode_file(raw: bytes, declared: str | None = None) -> Decoded:
     if b"\0" in raw[:SNIFF_BYTES]:
         return Decoded(None, "utf-8")
     if declared and codecs.lookup(declared).name not in ("utf-8", "utf-8-sig"):
-        return _sniffed(raw.decode(declared, errors="replace"), codecs.lookup(declared).name)
+        try:
+            return _sniffed(raw.decode(declared, errors="replace"), codecs.lookup(declared).name)
+        except (LookupError, UnicodeError):  # no text codec (rot13, zlib_codec, base64, idna):
+            pass  # the bytes are read as if nothing were declared (the caller notes it)
     try:
         return _sniffed(raw.decode("utf-8-sig"), "utf-8")
     except UnicodeDecodeError:
