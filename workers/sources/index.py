@@ -54,7 +54,9 @@ __all__ = [
     "tree_signature",
 ]
 
-SCHEMA_VERSION = "11"  # 11: long paragraphs keep their line breaks; 10: the symbol's name key (namekey column), a .py section's symbol
+# 11: long paragraphs keep their line breaks; 10: the symbol's name key (namekey column), a
+# .py section's symbol
+SCHEMA_VERSION = "11"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60
