@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 
 from app.graph.nodes.common import thread_id_of
 from app.graph.resources import Resources
+from app.research.plan_check import check_plan
 from app.research.rounds import current_envelopes
 from app.settings.config import RunContext
 from state import ResearchState
@@ -29,7 +30,12 @@ def persist(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCo
     dropped one the first decision kept included), belongs to a plan replaced at review, or to
     a worker this run does not have. (Found by a new-user trial: a replaced plan's rows stayed;
     ``inspect`` counted them, the summary did not.) A run without a thread (no checkpointer)
-    only removes what it dropped: other such runs share its ``thread_id``, ``"-"``."""
+    only removes what it dropped: other such runs share its ``thread_id``, ``"-"``.
+
+    Raises:
+        app.research.plan_check.BadPlan: the plan cannot run (a state edit that skipped
+            ``dispatch``, e.g. ``as_node="route"``): no row is written or removed."""
+    check_plan(state)
     current = current_envelopes(state)
     pending = [e for e in current if not e.get("persisted")]
     dropped = list(state.get("dropped") or [])
