@@ -17,7 +17,7 @@ from typing import Any
 
 from app.errors import ThreadMismatch, UnknownThread
 from app.runs.ids import default_thread_id, fresh_thread_id
-from app.settings.config import Settings
+from app.settings.config import Settings, default_of
 from app.settings.hints import anew_command, next_step
 from app.storage import Storage, ThreadBusy, storage_of
 from workers.registry import registered
@@ -25,7 +25,8 @@ from workers.registry import registered
 __all__ = [
     "ANEW", "CONTENT_MARK", "UNFINISHED_RUNS", "WEB_MARK", "ThreadBroken", "ThreadBusy",
     "ThreadMismatch",
-    "check_content", "check_thread", "corpus_key", "is_unfinished", "recorded_run",
+    "check_content", "check_thread", "corpus_key", "is_unfinished", "recorded_max_bytes",
+    "recorded_run",
     "require_thread", "research_graph", "run_thread_id", "sources_changed", "start_anew",
     "thread_exists", "thread_status", "way_on",
 ]
@@ -159,17 +160,28 @@ WEB_MARK = " +web"
 CONTENT_MARK = " @"
 """Between a run's recorded corpus folder and its content fingerprint (hex digits)."""
 
+MAX_MARK = ":"
+"""After the content fingerprint: the ``--max-file-bytes`` the folder was indexed with, when
+not the default (which files it skipped, so what the fingerprint covers)."""
+
+MAX_FILE_BYTES: int = default_of("max_file_bytes")
+"""The default ``--max-file-bytes`` (a key without :data:`MAX_MARK` was indexed with it)."""
+
 
 def corpus_key(settings: Settings, fingerprint: str | None = None) -> str:
     """How the ``runs`` table records a run's sources: its resolved corpus folder, or ""
     (package docs), then :data:`CONTENT_MARK` and the corpus index's content ``fingerprint``
     when given (``Corpus.content_fingerprint``: the files' names and bytes, or the packages'
-    versions), then :data:`WEB_MARK` when it searches the web. (One column, so that databases
-    written before either mark need no migration: a key without them reads as before.)"""
+    versions) and, for a folder indexed with another ``--max-file-bytes`` than the default,
+    :data:`MAX_MARK` and that limit, then :data:`WEB_MARK` when it searches the web. (One
+    column, so that databases written before the marks need no migration: a key without them
+    reads as before.)"""
     folder = settings.corpus_folder(settings.corpus_name)
     base = str(Path(folder).resolve()) if folder else ""
     if fingerprint:
         base += CONTENT_MARK + fingerprint
+        if folder and settings.max_file_bytes != MAX_FILE_BYTES:  # the files it indexed
+            base += f"{MAX_MARK}{settings.max_file_bytes}"
     return base + (WEB_MARK if settings.web else "")
 
 
@@ -189,6 +201,16 @@ def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Se
     now_corpus = _split_key(corpus_key(settings))[0]
     was = was_corpus or "the package docs"
     unfinished = recorded["status"] in UNFINISHED_RUNS
+    if unfinished and was_corpus and not Path(was_corpus).is_dir():
+        # moved or deleted: advice to continue "with --corpus WAS" led to "not found" (found by
+        # a new-user trial); the way on is to put it back, or a new thread on the folder now
+        anew = {**recorded, "corpus": corpus_key(settings) if now_corpus != was_corpus
+                else "FOLDER" + (WEB_MARK if was_web else "")}
+        raise ThreadMismatch(
+            f"thread {thread_id!r} is unfinished and was started on corpus folder {was}, which "
+            f"is not there now (moved or deleted); put it back there to continue the thread, "
+            f"or {ANEW} {start_anew(anew, settings)}"
+        )
     if unfinished and was_corpus != now_corpus:
         raise ThreadMismatch(
             f"thread {thread_id!r} is unfinished and was started on {was}; continue it with "
@@ -227,8 +249,19 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
     """
     if recorded is None or recorded["status"] not in UNFINISHED_RUNS:
         return
-    _was_corpus, _, was_print = _split_key(recorded.get("corpus") or "")
+    was_corpus, _, was_print = _split_key(recorded.get("corpus") or "")
     if was_print and was_print not in (fingerprint, *also):
+        was_max = recorded_max_bytes(recorded.get("corpus") or "")
+        if was_corpus and settings is not None and settings.max_file_bytes != was_max:
+            # the same files, another limit: other files skipped (found by a new-user trial:
+            # "has changed since it started" sent them looking for a change that was not there)
+            how = ("without --max-file-bytes (the default)" if was_max == MAX_FILE_BYTES
+                   else f"with --max-file-bytes {was_max}")
+            raise ThreadMismatch(
+                f"thread {thread_id!r} is unfinished and its corpus folder {was_corpus} was "
+                f"indexed with --max-file-bytes {was_max}, this command gives "
+                f"{settings.max_file_bytes} (other files would be skipped); continue it {how}, "
+                f"or {ANEW} {start_anew(recorded, settings)}")
         raise ThreadMismatch(f"thread {thread_id!r} is unfinished and its "
                              f"{_changed(recorded)}; {ANEW} {start_anew(recorded, settings)}")
 
@@ -259,12 +292,13 @@ def start_anew(recorded: dict[str, Any], settings: Settings | None = None, *,
 
 
 def sources_changed(recorded: dict[str, Any] | None, settings: Settings,
-                    seen: dict[str, str | None] | None = None) -> str | None:
+                    seen: dict[tuple[str, int], str | None] | None = None) -> str | None:
     """Why an unfinished thread cannot be continued, found without opening its corpus index
     (``prune`` reads threads, it runs none): its recorded corpus content changed since it
     started (:func:`check_content` refuses it then), or its corpus folder is gone. None: it can
     be continued, or its run recorded no fingerprint. Reads every file of the corpus folder;
-    ``seen`` caches the fingerprint of each folder across the threads of one command."""
+    ``seen`` caches the fingerprint of each folder (and limit) across the threads of one
+    command."""
     if recorded is None or recorded["status"] not in UNFINISHED_RUNS or not recorded.get("topic"):
         return None
     was_corpus, _, was_print = _split_key(recorded.get("corpus") or "")
@@ -274,13 +308,16 @@ def sources_changed(recorded: dict[str, Any] | None, settings: Settings,
     from workers.sources.current import current_content_fingerprint
 
     seen = {} if seen is None else seen
-    if was_corpus not in seen:
+    was_max = recorded_max_bytes(recorded.get("corpus") or "")
+    if (was_corpus, was_max) not in seen:
         try:
-            seen[was_corpus] = current_content_fingerprint(
-                settings.data_dir, was_corpus or None, max_file_bytes=settings.max_file_bytes)
+            # the limit the thread was indexed with: another one skips other files, and the
+            # thread would read as changed (a --max-file-bytes given to prune is no change)
+            seen[was_corpus, was_max] = current_content_fingerprint(
+                settings.data_dir, was_corpus or None, max_file_bytes=was_max)
         except CorpusError:  # gone: resume says so, and a new thread could not use it either
-            seen[was_corpus] = None
-    now = seen[was_corpus]
+            seen[was_corpus, was_max] = None
+    now = seen[was_corpus, was_max]
     return None if now in (None, was_print) else f"its {_changed(recorded)}"
 
 
@@ -300,15 +337,30 @@ def _split_key(key: str) -> tuple[str, bool, str]:
     :func:`corpus_key`.
 
     Example:
-        >>> _split_key("/docs @0a1b +web"), _split_key("")
-        (('/docs', True, '0a1b'), ('', False, ''))
+        >>> _split_key("/docs @0a1b +web"), _split_key("/d @0a:5000")
+        (('/docs', True, '0a1b'), ('/d', False, '0a'))
     """
     web = key.endswith(WEB_MARK)
     key = key[: -len(WEB_MARK)] if web else key
     base, mark, fingerprint = key.rpartition(CONTENT_MARK)
+    fingerprint = fingerprint.partition(MAX_MARK)[0]
     if mark and fingerprint and all(c in "0123456789abcdef" for c in fingerprint):
         return base, web, fingerprint
     return key, web, ""
+
+
+def recorded_max_bytes(key: str) -> int:
+    """The ``--max-file-bytes`` a recorded :func:`corpus_key`'s folder was indexed with (the
+    default when the key does not say).
+
+    Example:
+        >>> recorded_max_bytes("/docs @0a1b:5000 +web"), recorded_max_bytes("/d @0a") > 0
+        (5000, True)
+    """
+    key = key.removesuffix(WEB_MARK)
+    _, mark, tail = key.rpartition(CONTENT_MARK)
+    digits = tail.partition(MAX_MARK)[2]
+    return int(digits) if mark and digits.isdigit() else MAX_FILE_BYTES
 
 
 def check_thread(topic: str | None, settings: Settings, thread_id: str,
