@@ -17,7 +17,15 @@ from typing import Any
 
 from app.errors import ThreadMismatch, UnknownThread
 from app.runs.ids import default_thread_id, fresh_thread_id
-from app.settings.config import Settings, default_of
+from app.runs.sources_key import (  # re-exported: callers import them from here
+    CONTENT_MARK,
+    MAX_FILE_BYTES,
+    WEB_MARK,
+    corpus_key,
+    recorded_max_bytes,
+    split_key,
+)
+from app.settings.config import Settings
 from app.settings.hints import anew_command, next_step
 from app.storage import Storage, ThreadBusy, storage_of
 from workers.registry import registered
@@ -154,37 +162,6 @@ def recorded_run(storage: Storage, thread_id: str) -> dict[str, Any] | None:
         return store.run(thread_id) if store is not None else None
 
 
-WEB_MARK = " +web"
-"""Appended to a run's recorded corpus when it also searches the web (``--web``)."""
-
-CONTENT_MARK = " @"
-"""Between a run's recorded corpus folder and its content fingerprint (hex digits)."""
-
-MAX_MARK = ":"
-"""After the content fingerprint: the ``--max-file-bytes`` the folder was indexed with, when
-not the default (which files it skipped, so what the fingerprint covers)."""
-
-MAX_FILE_BYTES: int = default_of("max_file_bytes")
-"""The default ``--max-file-bytes`` (a key without :data:`MAX_MARK` was indexed with it)."""
-
-
-def corpus_key(settings: Settings, fingerprint: str | None = None) -> str:
-    """How the ``runs`` table records a run's sources: its resolved corpus folder, or ""
-    (package docs), then :data:`CONTENT_MARK` and the corpus index's content ``fingerprint``
-    when given (``Corpus.content_fingerprint``: the files' names and bytes, or the packages'
-    versions) and, for a folder indexed with another ``--max-file-bytes`` than the default,
-    :data:`MAX_MARK` and that limit, then :data:`WEB_MARK` when it searches the web. (One
-    column, so that databases written before the marks need no migration: a key without them
-    reads as before.)"""
-    folder = settings.corpus_folder(settings.corpus_name)
-    base = str(Path(folder).resolve()) if folder else ""
-    if fingerprint:
-        base += CONTENT_MARK + fingerprint
-        if folder and settings.max_file_bytes != MAX_FILE_BYTES:  # the files it indexed
-            base += f"{MAX_MARK}{settings.max_file_bytes}"
-    return base + (WEB_MARK if settings.web else "")
-
-
 def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Settings, *,
                    rerun: bool) -> None:
     """Whether ``settings``' sources fit the thread's recorded ones (:func:`check_thread`):
@@ -197,8 +174,8 @@ def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Se
     """
     if recorded is None:
         return
-    was_corpus, was_web, _ = _split_key(recorded.get("corpus") or "")
-    now_corpus = _split_key(corpus_key(settings))[0]
+    was_corpus, was_web, _ = split_key(recorded.get("corpus") or "")
+    now_corpus = split_key(corpus_key(settings))[0]
     was = was_corpus or "the package docs"
     unfinished = recorded["status"] in UNFINISHED_RUNS
     if unfinished and was_corpus and not Path(was_corpus).is_dir():
@@ -249,7 +226,7 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
     """
     if recorded is None or recorded["status"] not in UNFINISHED_RUNS:
         return
-    was_corpus, _, was_print = _split_key(recorded.get("corpus") or "")
+    was_corpus, _, was_print = split_key(recorded.get("corpus") or "")
     if was_print and was_print not in (fingerprint, *also):
         was_max = recorded_max_bytes(recorded.get("corpus") or "")
         if was_corpus and settings is not None and settings.max_file_bytes != was_max:
@@ -272,7 +249,7 @@ ANEW = "start its topic anew on a new thread with"
 
 def _changed(recorded: dict[str, Any]) -> str:
     """What changed under a recorded run whose corpus fingerprint no longer matches."""
-    was_corpus = _split_key(recorded.get("corpus") or "")[0]
+    was_corpus = split_key(recorded.get("corpus") or "")[0]
     if was_corpus:
         return (f"corpus folder {was_corpus} has changed since it started (files added, "
                 "removed or modified)")
@@ -285,7 +262,7 @@ def start_anew(recorded: dict[str, Any], settings: Settings | None = None, *,
     --fresh`` command that runs its recorded topic, ``as_of`` and sources on a new thread
     (:func:`app.settings.hints.anew_command`; ``settings`` or ``place``: the flags that find
     the data dir)."""
-    was_corpus, was_web, _ = _split_key(recorded.get("corpus") or "")
+    was_corpus, was_web, _ = split_key(recorded.get("corpus") or "")
     return anew_command(
         recorded["topic"], recorded["as_of"], corpus=was_corpus, web=was_web,
         settings=settings, place=place)
@@ -301,7 +278,7 @@ def sources_changed(recorded: dict[str, Any] | None, settings: Settings,
     command."""
     if recorded is None or recorded["status"] not in UNFINISHED_RUNS or not recorded.get("topic"):
         return None
-    was_corpus, _, was_print = _split_key(recorded.get("corpus") or "")
+    was_corpus, _, was_print = split_key(recorded.get("corpus") or "")
     if not was_print:
         return None
     from workers.sources import CorpusError
@@ -330,37 +307,6 @@ def way_on(storage: Storage, thread_id: str, status: str, settings: Settings) ->
         if why := sources_changed(recorded, settings):
             return f"{why}, so resume refuses it; {ANEW} {start_anew(recorded or {}, settings)}"
     return next_step(thread_id, status, settings)
-
-
-def _split_key(key: str) -> tuple[str, bool, str]:
-    """``(corpus folder or "", web, content fingerprint or "")`` of a recorded
-    :func:`corpus_key`.
-
-    Example:
-        >>> _split_key("/docs @0a1b +web"), _split_key("/d @0a:5000")
-        (('/docs', True, '0a1b'), ('/d', False, '0a'))
-    """
-    web = key.endswith(WEB_MARK)
-    key = key[: -len(WEB_MARK)] if web else key
-    base, mark, fingerprint = key.rpartition(CONTENT_MARK)
-    fingerprint = fingerprint.partition(MAX_MARK)[0]
-    if mark and fingerprint and all(c in "0123456789abcdef" for c in fingerprint):
-        return base, web, fingerprint
-    return key, web, ""
-
-
-def recorded_max_bytes(key: str) -> int:
-    """The ``--max-file-bytes`` a recorded :func:`corpus_key`'s folder was indexed with (the
-    default when the key does not say).
-
-    Example:
-        >>> recorded_max_bytes("/docs @0a1b:5000 +web"), recorded_max_bytes("/d @0a") > 0
-        (5000, True)
-    """
-    key = key.removesuffix(WEB_MARK)
-    _, mark, tail = key.rpartition(CONTENT_MARK)
-    digits = tail.partition(MAX_MARK)[2]
-    return int(digits) if mark and digits.isdigit() else MAX_FILE_BYTES
 
 
 def check_thread(topic: str | None, settings: Settings, thread_id: str,
@@ -398,7 +344,7 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
         return settings
     if topic is None and recorded is None:
         require_thread(storage_of(settings), thread_id)
-    was_corpus, was_web, _ = _split_key((recorded or {}).get("corpus") or "")
+    was_corpus, was_web, _ = split_key((recorded or {}).get("corpus") or "")
     if topic is None:
         if settings.corpus is None and settings.corpus_name is None and was_corpus:
             settings = settings.with_overrides(corpus=was_corpus)
