@@ -179,15 +179,12 @@ def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Se
     was = was_corpus or "the package docs"
     unfinished = recorded["status"] in UNFINISHED_RUNS
     if unfinished and was_corpus and not Path(was_corpus).is_dir():
-        # moved or deleted: advice to continue "with --corpus WAS" led to "not found" (found by
-        # a new-user trial); the way on is to put it back, or a new thread on the folder now
-        anew = {**recorded, "corpus": corpus_key(settings) if now_corpus != was_corpus
-                else "FOLDER" + (WEB_MARK if was_web else "")}
-        raise ThreadMismatch(
-            f"thread {thread_id!r} is unfinished and was started on corpus folder {was}, which "
-            f"is not there now (moved or deleted); put it back there to continue the thread, "
-            f"or {ANEW} {start_anew(anew, settings)}"
-        )
+        # moved or deleted (found by a new-user trial: the advice to continue "with --corpus
+        # WAS" led to "not found"). Another folder given: a moved one of the same content
+        # continues the thread (check_content compares it); none: say where it was.
+        if now_corpus and now_corpus != was_corpus and split_key(recorded.get("corpus") or "")[2]:
+            return
+        raise ThreadMismatch(_gone_line(thread_id, recorded, settings))
     if unfinished and was_corpus != now_corpus:
         raise ThreadMismatch(
             f"thread {thread_id!r} is unfinished and was started on {was}; continue it with "
@@ -206,6 +203,38 @@ def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Se
             f"thread {thread_id!r} is unfinished and was started {how}; continue it the same "
             f"way, or {ANEW} {start_anew(recorded, settings)}"
         )
+
+
+def _gone_line(thread_id: str, recorded: dict[str, Any], settings: Settings | None) -> str:
+    """The refusal of an unfinished thread whose corpus folder is not where it started: put it
+    back, give its new place (``--corpus``), or start anew on the folder this command names."""
+    was_corpus, was_web, _ = split_key(recorded.get("corpus") or "")
+    now = split_key(corpus_key(settings))[0] if settings is not None else ""
+    anew = {**recorded, "corpus": corpus_key(settings) if settings is not None and now
+            and now != was_corpus else "FOLDER" + (WEB_MARK if was_web else "")}
+    other = (f"; {now} holds other files than it did" if now and now != was_corpus
+             else "; if it was moved, continue with --corpus NEW_PLACE (the same files)")
+    return (f"thread {thread_id!r} is unfinished and was started on corpus folder {was_corpus}, "
+            f"which is not there now (moved or deleted){other}; put it back to continue the "
+            f"thread, or {ANEW} {start_anew(anew, settings)}")
+
+
+def _moved_here(recorded: dict[str, Any], settings: Settings | None) -> bool:
+    """Whether the corpus folder this command names holds, file for file, what the thread's
+    recorded folder held, that folder being gone: moved (the content is the thread's corpus)."""
+    was_corpus, _, was_print = split_key(recorded.get("corpus") or "")
+    now = split_key(corpus_key(settings))[0] if settings is not None else ""
+    if not (was_corpus and now and now != was_corpus) or Path(was_corpus).is_dir():
+        return False
+    from workers.sources import CorpusError
+    from workers.sources.current import current_content_fingerprint
+
+    try:
+        moved = current_content_fingerprint(settings.data_dir, now, as_folder=was_corpus,
+                                            max_file_bytes=settings.max_file_bytes)
+    except CorpusError:
+        return False
+    return moved == was_print
 
 
 def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: str,
@@ -228,6 +257,8 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
         return
     was_corpus, _, was_print = split_key(recorded.get("corpus") or "")
     if was_print and was_print not in (fingerprint, *also):
+        if _moved_here(recorded, settings):
+            return
         was_max = recorded_max_bytes(recorded.get("corpus") or "")
         if was_corpus and settings is not None and settings.max_file_bytes != was_max:
             # the same files, another limit: other files skipped (found by a new-user trial:
@@ -239,6 +270,8 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
                 f"indexed with --max-file-bytes {was_max}, this command gives "
                 f"{settings.max_file_bytes} (other files would be skipped); continue it {how}, "
                 f"or {ANEW} {start_anew(recorded, settings)}")
+        if was_corpus and not Path(was_corpus).is_dir():
+            raise ThreadMismatch(_gone_line(thread_id, recorded, settings))
         raise ThreadMismatch(f"thread {thread_id!r} is unfinished and its "
                              f"{_changed(recorded)}; {ANEW} {start_anew(recorded, settings)}")
 

@@ -257,25 +257,33 @@ def test_a_deleted_results_database_is_reported_not_hidden(tmp_path, durability_
     assert_completed_thread(data, thread_id_of())
 
 
-def test_an_unfinished_threads_moved_corpus_gets_advice_that_can_be_followed(tmp_path):
-    # Found by a new-user trial: after its folder was moved, resume said only "corpus folder not
-    # found", and with --corpus NEW it advised "--corpus OLD", which led back to "not found".
+def test_an_unfinished_threads_moved_corpus_continues_it_at_its_new_place(tmp_path):
+    # Found by a new-user trial: after its folder was moved (same files, same bytes), resume
+    # said only "corpus folder not found", and with --corpus NEW it advised "--corpus OLD",
+    # which led back to "not found". The folder's identity is its content: the moved folder
+    # continues the thread; a missing one is named with the ways on.
     data, corpus = tmp_path / "data", write_corpus(tmp_path / "corpus")
     crashed = run_app(*_args(data, corpus), "--crash-at", "map:3", "--max-concurrency", "1")
     assert crashed.returncode in SIGKILLED, describe(crashed)
+    rows = db_rows(data, thread_id_of())
     moved = corpus.rename(tmp_path / "moved")
-    for extra in ([], ["--corpus", str(moved)]):
-        proc = run_app("resume", thread_id_of(), "--data-dir", str(data), *extra)
-        assert proc.returncode == 2, describe(proc)
-        lines = proc.stderr.strip().splitlines()
-        assert len(lines) == 1 and "is not there now" in lines[0], describe(proc)
-        assert str(corpus) in lines[0] and f"--corpus {corpus}," not in lines[0], lines[0]
-    fresh = _pasted(proc.stderr, None)  # given the moved folder, the way on runs on it
-    assert fresh[fresh.index("--corpus") + 1] == str(moved), fresh
-    assert run_app(*fresh).returncode == 0
-    moved.rename(corpus)  # put back, as the line says: the thread continues
-    resumed = run_app("resume", thread_id_of(), "--data-dir", str(data))
+    proc = run_app("resume", thread_id_of(), "--data-dir", str(data))
+    assert proc.returncode == 2, describe(proc)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "is not there now" in lines[0], describe(proc)
+    assert str(corpus) in lines[0] and "--corpus NEW_PLACE" in lines[0], lines[0]
+
+    changed = write_corpus(tmp_path / "changed")  # another folder of other files: refused
+    (changed / "send.md").write_text("# Send\n\nOther words.\n", encoding="utf-8")
+    proc = run_app("resume", thread_id_of(), "--data-dir", str(data), "--corpus", str(changed))
+    assert proc.returncode == 2 and "holds other files" in proc.stderr, describe(proc)
+    fresh = _pasted(proc.stderr, None)  # the way on runs on the folder it was given
+    assert fresh[fresh.index("--corpus") + 1] == str(changed), fresh
+    assert db_rows(data, thread_id_of()) == rows
+
+    resumed = run_app("resume", thread_id_of(), "--data-dir", str(data), "--corpus", str(moved))
     assert resumed.returncode == 0 and "resuming thread" in resumed.stdout, describe(resumed)
+    assert_completed_thread(data, thread_id_of())
 
 
 def test_another_max_file_bytes_is_named_as_the_reason_a_thread_is_refused(tmp_path):
