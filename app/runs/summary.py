@@ -12,7 +12,7 @@ from typing import Any
 from app.research.notes import coalesce_notes
 from app.research.relevance import relevance_warnings
 from app.research.rounds import current_envelopes, run_outcome
-from app.storage import Storage, StorageVanished
+from app.storage import Storage
 from state import envelope_key
 
 __all__ = ["RunSummary", "channel_check", "summarize_run"]
@@ -123,10 +123,11 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
 
     Raises:
         app.storage.StorageVanished: the data dir or its checkpoint database was deleted during
-            the run: nothing is summarized or recorded (the rows alone would claim success).
+            the run, or its thread lock was lost (:class:`app.storage.ThreadLockLost`): nothing
+            is summarized or recorded (the rows alone would claim success).
     """
-    if why := storage.vanished():
-        raise StorageVanished(why)
+    if lost := storage.lost():
+        raise lost
     envelopes = current_envelopes(final)
     ids = [e["envelope_id"] for e in envelopes]
     outcome, failed = _outcome(final)

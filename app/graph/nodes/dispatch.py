@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
 
+from app.research.plan_check import check_plan
 from app.research.rounds import first_wave, pending_tasks, routing_of
 from app.settings.config import RunContext
 from state import ResearchState
@@ -25,7 +26,12 @@ def dispatch(state: ResearchState, runtime: Runtime[RunContext], *,
     sent again at review. Once per round: a round's later waves
     (:func:`app.research.rounds.wave`) announce nothing, and ``total``/``tasks`` count the whole
     round. ``round`` is the thread's (it goes on across reruns), ``run_round`` this run's (1 for
-    its first round), and ``first_round`` the thread's round that is this run's first."""
+    its first round), and ``first_round`` the thread's round that is this run's first.
+
+    Raises:
+        app.research.plan_check.BadPlan: the plan cannot run (a state edit wrote it): nothing is
+            sent, and the thread stays where it is, to be edited again."""
+    check_plan(state)
     tasks = pending_tasks(state, workers)
     if not first_wave(state, tasks):
         return None

@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 
 from app.graph.nodes.common import thread_id_of
 from app.graph.resources import Resources
+from app.research.plan_check import check_plan
 from app.research.rounds import current_envelopes
 from app.settings.config import RunContext
 from state import ResearchState, delete_envelope
@@ -33,7 +34,12 @@ def persist(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCo
     ``as_of``). (Found by new-user trials: a replaced plan's rows stayed; another ``as_of``
     left 18 rows and 18 envelopes for 9 tasks; ``inspect`` counted them, the summary did
     not.) A run without a thread (no checkpointer) only removes the rows it dropped: other such
-    runs share its ``thread_id``, ``"-"``."""
+    runs share its ``thread_id``, ``"-"``.
+
+    Raises:
+        app.research.plan_check.BadPlan: the plan cannot run (a state edit that skipped
+            ``dispatch``, e.g. ``as_node="route"``): no row is written or removed."""
+    check_plan(state)
     current = current_envelopes(state)
     pending = [e for e in current if not e.get("persisted")]
     dropped = list(state.get("dropped") or [])
