@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
 
+from app.graph.nodes.common import check_same_corpus
+from app.graph.resources import Resources
 from app.research.rounds import first_wave, pending_tasks, routing_of
 from app.settings.config import RunContext
 from state import ResearchState
@@ -18,14 +20,19 @@ from state import ResearchState
 __all__ = ["dispatch"]
 
 
-def dispatch(state: ResearchState, runtime: Runtime[RunContext], *,
+def dispatch(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
              workers: Sequence[str]) -> None:
     """Announce the map step: ``{"planned": {"sub_questions", "total", "first_round"}}`` for a
     run's first, ``{"dispatched": {"round", "run_round", "tasks"}}`` for a later round or tasks
     sent again at review. Once per round: a round's later waves
     (:func:`app.research.rounds.wave`) announce nothing, and ``total``/``tasks`` count the whole
     round. ``round`` is the thread's (it goes on across reruns), ``run_round`` this run's (1 for
-    its first round), and ``first_round`` the thread's round that is this run's first."""
+    its first round), and ``first_round`` the thread's round that is this run's first.
+
+    Raises:
+        app.errors.CorpusMismatch: a served run continues the thread on another corpus than
+            its plan's (checked before any task is sent)."""
+    check_same_corpus(state, res.context(runtime).corpus_name, res.served)
     tasks = pending_tasks(state, workers)
     if not first_wave(state, tasks):
         return None

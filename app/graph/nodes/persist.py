@@ -7,7 +7,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from app.graph.nodes.common import thread_id_of
+from app.graph.nodes.common import check_same_corpus, thread_id_of
 from app.graph.resources import Resources
 from app.research.rounds import current_envelopes
 from app.settings.config import RunContext
@@ -30,6 +30,7 @@ def persist(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCo
     a worker this run does not have. (Found by a new-user trial: a replaced plan's rows stayed;
     ``inspect`` counted them, the summary did not.) A run without a thread (no checkpointer)
     only removes what it dropped: other such runs share its ``thread_id``, ``"-"``."""
+    check_same_corpus(state, res.context(runtime).corpus_name, res.served)
     current = current_envelopes(state)
     pending = [e for e in current if not e.get("persisted")]
     dropped = list(state.get("dropped") or [])
