@@ -86,6 +86,12 @@ class ResearchState(TypedDict, total=False):
     thread's plan keeps them): ``sub_questions`` other than these were replaced at review or
     by an edit, and the report says so (it answers the plan that ran)."""
 
+    planned_topic: str
+    """The topic ``sub_questions`` were planned for (written by ``plan``): a run on the thread
+    with the same topic keeps its plan (the same tasks update the same rows), one with another
+    topic (a LangGraph Server client's next input, a Studio edit) is planned anew. A state
+    without it (written before it existed) keeps its plan."""
+
     routing: Routing
     """Written by ``plan``: what the edges route by (:class:`Routing`)."""
 

@@ -310,12 +310,15 @@ def _fatal_status(exc: BaseException) -> int | None:
 
 
 def is_fatal(exc: BaseException) -> bool:
-    """True when ``exc`` means no model call can succeed: HTTP 401/403, or 404 (unknown model).
+    """True when ``exc`` means no model call can succeed: HTTP 401/403, or 404 (unknown model);
+    or that no task can (an error whose class sets ``stops_run``, such as
+    :class:`workers.sources.damage.DamagedFile`: a damaged corpus index).
 
     Args:
         exc: the exception a worker or node raised.
     """
-    return isinstance(exc, FatalModelError) or _fatal_status(exc) is not None
+    return (isinstance(exc, FatalModelError) or getattr(type(exc), "stops_run", False) is True
+            or _fatal_status(exc) is not None)
 
 
 _FATAL_HINTS = {
@@ -345,8 +348,11 @@ def describe_fatal(exc: BaseException) -> str:
 _SECRET = re.compile(r"\b((?:sk|rk|pk)-[A-Za-z0-9_\-]{6})[A-Za-z0-9_\-]{6,}|(Bearer\s+)\S+")
 # A URL's password (``scheme://user:PASSWORD@host``, to the last '@' before the host) and the
 # value of a query key naming a password, secret or token (``?sslpassword=X``, ``&api_token=X``).
+# The value ends before a ':', ',', ';', '.' or ')' that ends the word ("at URL?password=X:
+# reason" keeps its ':').
 _URL_SECRET = re.compile(r"(\w://[^\s:/@]*:)[^\s/]*@"
-                         r"|([?&][^\s=&#]*(?:password|secret|token)[^\s=&#]*=)[^\s&#'\"]+",
+                         r"|([?&][^\s=&#]*(?:password|secret|token)[^\s=&#]*=)"
+                         r"[^\s&#'\"]+?(?=[:,;.)]?(?:[\s&#'\"]|$))",
                          re.IGNORECASE)
 
 

@@ -120,7 +120,7 @@ class McpResults:
                 con.execute(statement)
 
     def _db(self) -> AbstractContextManager[Any]:
-        return sqlite_transaction(self._path)
+        return sqlite_transaction(self._path, "MCP tool record")
 
     def _one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
         with self._db() as con:

@@ -113,6 +113,7 @@ def _failed(exc: BaseException) -> tuple[int, str]:
     if isinstance(exc, TryLater):  # the thread busy: not a failure, a script may retry
         return EXIT_TRY_LATER, f"error: {redact(str(exc), settings)}"
     from workers.sources import IndexVanished
+    from workers.sources.damage import DamagedFile
 
     # damaged or unreachable, or the data dir deleted under the run or its index build: says which
     if isinstance(exc, StorageError | IndexVanished):
@@ -121,6 +122,8 @@ def _failed(exc: BaseException) -> tuple[int, str]:
 
     if isinstance(exc, RunCancelled) and exc.cause is not None:
         exc = exc.cause  # LangGraph may raise a cancelled sibling's error: report the cause
+    if isinstance(exc, DamagedFile):  # a worker's file (the corpus index): no model's error
+        return EXIT_FAILED, f"error: {redact(str(exc), settings)}"
     if why := _disk_full(exc):
         return EXIT_FAILED, disk_full_line(why)
     from workers.sources.web import WebSearchError

@@ -55,7 +55,42 @@ def check_writable_data_dir(settings: Settings) -> Path:
     if existing is not None and not writable(existing):
         raise BadInput(f"data dir {data_dir} is not writable (read-only or no permission); "
                        "threads, inspect and prune --dry-run still read it")
+    for path in _own_files(settings, data_dir):
+        if not _file_writable(path):  # it failed at the end, the whole run done, unsaved
+            raise BadInput(f"{path} is not writable (read-only or no permission): a run "
+                           "could not save to it; threads, inspect and prune --dry-run still "
+                           "read it")
     return data_dir
+
+
+def _own_files(settings: Settings, data_dir: Path) -> list[Path]:
+    """The SQLite files of ``data_dir`` a run of ``settings`` writes, with their WAL files,
+    those that exist (found by a new-user trial: one read-only file, the data dir writable)."""
+    names = []
+    if not settings.database_url:
+        from app.storage.sqlite import CHECKPOINTS_DB, RESULTS_DB
+
+        names += [CHECKPOINTS_DB, RESULTS_DB]
+    if settings.web:
+        from workers.sources.web import WEB_CACHE
+
+        names.append(WEB_CACHE)
+    if settings.mcp_config:
+        from workers.mcp_tools import MCP_CACHE
+
+        names.append(MCP_CACHE)
+    files = [data_dir / (name + tail) for name in names for tail in ("", "-wal", "-shm")]
+    return [path for path in files if path.is_file()]
+
+
+def _file_writable(path: Path) -> bool:
+    """Whether ``path`` can be opened for writing, by trying (nothing is written): ``os.access``
+    says yes to root on a read-only mount."""
+    try:
+        with open(path, "r+b"):
+            return True
+    except OSError:
+        return False
 
 
 def check_data_dir(settings: Settings) -> Path:

@@ -30,7 +30,7 @@ from app.settings.checks import as_of_or_today
 from app.settings.config import Settings
 from app.settings.credentials import web_key
 from app.settings.env import load_settings
-from app.settings.hints import again, place_args, thread_command
+from app.settings.hints import again, continue_args, place_args, thread_command
 from app.storage.base import ThreadBusy
 
 SETTINGS_IN_USE: list[Settings] = []
@@ -175,14 +175,14 @@ def _print_end(summary: Any, args: argparse.Namespace, settings: Settings) -> in
     out["exit_code"] = code
     try:
         if paused:  # pasted, it must find the thread
-            out["continue_with"] = thread_command("review", out["thread_id"], settings,
-                                                 " --approve")
+            out["continue_with"] = thread_command("review", out["thread_id"], tail=" --approve",
+                                                 place=continue_args(settings))
         if args.json:
             print_exit_object(code, thread_id=out["thread_id"], body=out,
                               status="awaiting_review" if paused else None,
                               error=unreached)
         elif paused:
-            print_pause(out, where=place_args(settings))
+            print_pause(out, where=continue_args(settings))
         else:
             print_summary(out)
     except BrokenPipeError:
@@ -234,7 +234,8 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
     if not decided:
         pause = ReviewPause(args.thread_id, "", "", payload).to_dict()
         pause.pop("topic"), pause.pop("as_of")
-        pause["continue_with"] = thread_command("review", args.thread_id, settings, " --approve")
+        pause["continue_with"] = thread_command("review", args.thread_id, tail=" --approve",
+                                                place=continue_args(settings))
         pause["exit_code"] = EXIT_OK
         if args.json:
             print_exit_object(EXIT_OK, thread_id=args.thread_id, body=pause,
@@ -242,7 +243,7 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
         else:
             from app.cli.progress import print_pause
 
-            print_pause(pause, where=place_args(settings))
+            print_pause(pause, where=continue_args(settings))
         raise Shown
     try:
         return review_value(payload, questions=args.question, drop=args.drop, redo=args.redo)

@@ -4,8 +4,9 @@ With ``LANGSMITH_TRACING=true`` and no reachable endpoint (offline, a typo, a cl
 LangSmith client retries every upload in the background and, at exit, waits for its queue to
 drain: about 30 s after the summary and some 11 KB of connection errors on stderr. Before a run
 the CLI calls :func:`check_tracing`: when tracing is on, it tries a TCP connection to the
-endpoint (bounded by ``timeout`` seconds, DNS included); if that fails it turns tracing off for
-this process with ``langsmith.configure(enabled=False)`` and returns the one line to print.
+endpoint (bounded by ``timeout`` seconds, DNS included), then ``GET /info`` (an endpoint that
+answers but is not LangSmith floods stderr the same way); if either fails it turns tracing off
+for this process with ``langsmith.configure(enabled=False)`` and returns the one line to print.
 
 Source of the idea: ``langsmith.configure`` (the documented global switch) and
 ``langsmith.utils.tracing_is_enabled`` / ``get_api_url`` (how LangChain decides to trace and
@@ -48,9 +49,37 @@ def _reachable(url: str, timeout: float) -> str | None:
     return outcome[0] if outcome else f"no answer within {timeout:g} s"
 
 
+def _answers_info(url: str, timeout: float, key: str | None = None) -> str | None:
+    """None when ``GET url/info`` (what the LangSmith client asks first, with the API ``key``)
+    answers 2xx within ``timeout`` seconds, else why not: an endpoint that answers, but not
+    as LangSmith (a typo'd port, a proxy), made the client print its errors for every upload
+    (found by a new-user trial: 3 to 14 KB per run)."""
+    import urllib.error
+    import urllib.request
+
+    outcome: list[str | None] = []
+
+    def get() -> None:
+        try:
+            headers = {"Accept": "application/json", **({"x-api-key": key} if key else {})}
+            request = urllib.request.Request(url.rstrip("/") + "/info", headers=headers)
+            with urllib.request.urlopen(request, timeout=timeout):
+                outcome.append(None)
+        except urllib.error.HTTPError as exc:
+            outcome.append(f"GET /info answered HTTP {exc.code}")
+        except (OSError, ValueError) as exc:
+            outcome.append(f"GET /info failed: {getattr(exc, 'reason', None) or exc}")
+
+    probe = threading.Thread(target=get, daemon=True, name="tracing-info")
+    probe.start()
+    probe.join(timeout + 0.5)
+    return outcome[0] if outcome else f"no answer to GET /info within {timeout:g} s"
+
+
 def check_tracing(timeout: float = 2.0) -> str | None:
-    """If LangSmith tracing is on and its endpoint cannot be reached, turn tracing off for this
-    process and return the line to print; else return None and change nothing.
+    """If LangSmith tracing is on and its endpoint cannot be reached, or does not answer
+    ``GET /info`` as LangSmith does, turn tracing off for this process and return the line to
+    print; else return None and change nothing.
 
     Args:
         timeout: seconds to wait for the endpoint (connection and name resolution).
@@ -60,7 +89,7 @@ def check_tracing(timeout: float = 2.0) -> str | None:
         refused); tracing is off for this run"``, or None.
     """
     from langsmith import configure
-    from langsmith.utils import get_api_url, tracing_is_enabled
+    from langsmith.utils import get_api_key, get_api_url, tracing_is_enabled
 
     if tracing_is_enabled() is not True:  # off, or "local" (nothing is sent)
         return None
@@ -71,10 +100,14 @@ def check_tracing(timeout: float = 2.0) -> str | None:
         url = "(none)"
     else:
         why = _reachable(url, timeout)
+    state = "is unreachable"
+    if why is None:
+        why = _answers_info(url, timeout, get_api_key(None))
+        state = "does not answer as a LangSmith API"
     if why is None:
         return None
     configure(enabled=False)
     from workers.errors import redact  # an endpoint URL may carry a password or a token
 
-    return redact(f"tracing: LangSmith endpoint {url} is unreachable ({why}); tracing is off "
-                  "for this run")
+    return redact(f"tracing: LangSmith endpoint {url} {state} ({why}); tracing is off for "
+                  "this run")

@@ -25,7 +25,7 @@ Source: LangGraph's "Human-in-the-loop" / "Interrupts" docs (``interrupt``, ``Co
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -185,6 +185,11 @@ def _as_dict(value: Any, stage: str) -> dict[str, Any]:
     if unknown:
         raise ReviewError(f"the {stage} review does not take {', '.join(unknown)}; it takes "
                           f"{', '.join(sorted(_KEYS[stage]))}")
+    if "approve" in value and value["approve"] is not True:  # false, 0, "no", null: no approval
+        instead = ("change the plan with sub_questions" if stage == PLAN
+                   else "keep results out with drop, or send them again with redo")
+        raise ReviewError(f"approve must be true, got {value['approve']!r:.40}: the {stage} "
+                          f"review goes on only when approved; {instead}")
     return dict(value)
 
 
@@ -341,18 +346,24 @@ def ask_results(state: Mapping[str, Any], envelopes: Sequence[Mapping[str, Any]]
     return update
 
 
-def kept_drops(state: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+def kept_drops(state: Mapping[str, Any], tasks: Collection[str] | None = None
+               ) -> tuple[list[str], list[str]]:
     """``(dropped ids, notes)`` a rerun of the thread keeps: the review's decision is part of the
     thread's state, so a rerun on the same plan neither runs a dropped task again nor brings its
     row back (found by a new-user trial: it did, with no note). Each note names one; ``--fresh``
     (a thread of its own) or a time travel to an earlier review decides again.
+
+    Args:
+        state: the thread's state (``dropped``, ``envelopes``).
+        tasks: the envelope ids of the rerun's tasks (None: any): a drop of another id (of
+            another ``as_of``) is of work the rerun does not do, and is not kept.
 
     Example:
         >>> kept_drops({"dropped": ["c:1"], "envelopes": [
         ...     {"envelope_id": "c:1", "worker": "critic", "task_key": "Why?"}]})
         (['c:1'], ["dropped at an earlier review, not run again: critic on 'Why?'"])
     """
-    dropped = list(state.get("dropped") or [])
+    dropped = [eid for eid in state.get("dropped") or [] if tasks is None or eid in tasks]
     by_id = {e.get("envelope_id"): e for e in state.get("envelopes") or []}
     notes = []
     for eid in dropped:

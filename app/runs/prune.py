@@ -245,7 +245,7 @@ def _mark_stale(storage: Storage, threads: list[dict[str, Any]], settings: Setti
     """Mark each unfinished thread of ``threads`` whose corpus changed since it started
     ``kept: corpus changed``, with the command that starts its topic anew: advising ``resume``
     for it was wrong, as ``resume`` refuses it (trial 7)."""
-    seen: dict[str, str | None] = {}  # each corpus folder read once
+    seen: dict[tuple[str, int], str | None] = {}  # each corpus folder read once
     for t in threads:
         if t["action"] != "kept: unfinished":
             continue

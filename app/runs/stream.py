@@ -159,16 +159,17 @@ def _consume(stream: Any, control: RunControl, resources: Resources, context: An
     by :func:`app.runs.stop.stop_on_signals`, which has already told the workers to stop), close the
     stream at the next event, or once the run's tasks give up, and raise the signal's
     ``KeyboardInterrupt``; a run that ended first (finished, or paused for review) stands.
-    At each event, a data dir deleted under the run (``storage.vanished()``) stops it:
-    :class:`app.storage.StorageVanished`."""
+    At each event, a data dir deleted under the run (``storage.vanished()``), or a thread lock
+    this process no longer holds (``storage.lock_lost()``), stops it:
+    :class:`app.storage.StorageVanished` (:class:`app.storage.ThreadLockLost`)."""
     try:
         for chunk in stream:
             if received.signum is not None:
                 break
-            if storage is not None and (why := storage.vanished()):
+            if storage is not None and (lost := storage.lost()):
                 resources.run_for(control, context).scope.cancel.set()  # queued workers give up
                 stream.close()
-                raise StorageVanished(why)
+                raise lost
             if not isinstance(chunk, dict):
                 continue
             if "planned" in chunk:

@@ -12,7 +12,7 @@ from typing import Any
 from app.research.notes import coalesce_notes
 from app.research.relevance import relevance_warnings
 from app.research.rounds import current_envelopes, run_outcome
-from app.storage import Storage, StorageVanished
+from app.storage import Storage
 from state import envelope_key
 
 __all__ = ["RunSummary", "channel_check", "summarize_run"]
@@ -32,6 +32,7 @@ class RunSummary:
     envelopes: int
     expected: int
     db_rows: int
+    """The thread's rows in the results database: ``envelopes`` when all is well."""
     missing_rows: int
     duplicates: int
     persisted: int
@@ -122,18 +123,21 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
 
     Raises:
         app.storage.StorageVanished: the data dir or its checkpoint database was deleted during
-            the run: nothing is summarized or recorded (the rows alone would claim success).
+            the run, or its thread lock was lost (:class:`app.storage.ThreadLockLost`): nothing
+            is summarized or recorded (the rows alone would claim success).
     """
-    if why := storage.vanished():
-        raise StorageVanished(why)
+    if lost := storage.lost():
+        raise lost
     envelopes = current_envelopes(final)
     ids = [e["envelope_id"] for e in envelopes]
     outcome, failed = _outcome(final)
     channel_extra, channel_notes = channel_check(final)
     with storage.results() as store:
-        db_rows = store.count_of(ids, thread_id=thread_id)  # counted, payloads left unread
+        # counted, payloads left unread: every row of the thread, and those of its envelopes
+        db_rows = store.count(thread_id=thread_id)
+        present = store.count_of(ids, thread_id=thread_id)
         duplicates = (len(ids) - len(set(ids))) + store.duplicate_count() + channel_extra
-        missing = len(set(ids)) - db_rows
+        missing = len(set(ids)) - present
         summary = RunSummary(
             thread_id=thread_id,
             topic=topic,
@@ -153,7 +157,7 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             report_path=final.get("report_path"),
             tokens=int(final.get("tokens") or 0),
             elapsed_seconds=round(time.perf_counter() - started, 2),
-            notes=_notes(final, channel_notes, missing),
+            notes=_notes(final, channel_notes, missing, db_rows - present),
             outcome=outcome,
             failed_tasks=failed,
             warnings=_warnings(final, topic, lambda: store.rows(ids, thread_id=thread_id)),
@@ -187,10 +191,18 @@ def _expected(final: dict[str, Any], workers: int) -> int:
             - len(set(final.get("dropped") or [])))
 
 
-def _notes(final: dict[str, Any], channel_notes: list[str], missing: int) -> list[str]:
+def _notes(final: dict[str, Any], channel_notes: list[str], missing: int, stray: int
+           ) -> list[str]:
     """The run's notes, one line per stretch of rounds (``--rounds 1000``: one, not 999), then
-    what the channel check found, then rows missing from the results database."""
+    what the channel check found, then rows missing from the results database and rows of the
+    thread that are none of its envelopes (``stray``)."""
     notes = coalesce_notes(final.get("notes") or []) + channel_notes
+    if stray:
+        notes.append(
+            f"{stray} row(s) of this thread in the results database belong to none of its "
+            "current envelopes (another plan or as_of): the thread's rows are not those of "
+            "its state"
+        )
     if missing:
         notes.append(
             f"{missing} envelope(s) are marked persisted in the checkpoint but missing from "

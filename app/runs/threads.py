@@ -17,6 +17,14 @@ from typing import Any
 
 from app.errors import ThreadMismatch, UnknownThread
 from app.runs.ids import default_thread_id, fresh_thread_id
+from app.runs.sources_key import (  # re-exported: callers import them from here
+    CONTENT_MARK,
+    MAX_FILE_BYTES,
+    WEB_MARK,
+    corpus_key,
+    recorded_max_bytes,
+    split_key,
+)
 from app.settings.config import Settings
 from app.settings.hints import anew_command, next_step
 from app.storage import Storage, ThreadBusy, storage_of
@@ -25,7 +33,8 @@ from workers.registry import registered
 __all__ = [
     "ANEW", "CONTENT_MARK", "UNFINISHED_RUNS", "WEB_MARK", "ThreadBroken", "ThreadBusy",
     "ThreadMismatch",
-    "check_content", "check_thread", "corpus_key", "is_unfinished", "recorded_run",
+    "check_content", "check_thread", "corpus_key", "is_unfinished", "recorded_max_bytes",
+    "recorded_run",
     "require_thread", "research_graph", "run_thread_id", "sources_changed", "start_anew",
     "thread_exists", "thread_status", "way_on",
 ]
@@ -153,26 +162,6 @@ def recorded_run(storage: Storage, thread_id: str) -> dict[str, Any] | None:
         return store.run(thread_id) if store is not None else None
 
 
-WEB_MARK = " +web"
-"""Appended to a run's recorded corpus when it also searches the web (``--web``)."""
-
-CONTENT_MARK = " @"
-"""Between a run's recorded corpus folder and its content fingerprint (hex digits)."""
-
-
-def corpus_key(settings: Settings, fingerprint: str | None = None) -> str:
-    """How the ``runs`` table records a run's sources: its resolved corpus folder, or ""
-    (package docs), then :data:`CONTENT_MARK` and the corpus index's content ``fingerprint``
-    when given (``Corpus.content_fingerprint``: the files' names and bytes, or the packages'
-    versions), then :data:`WEB_MARK` when it searches the web. (One column, so that databases
-    written before either mark need no migration: a key without them reads as before.)"""
-    folder = settings.corpus_folder(settings.corpus_name)
-    base = str(Path(folder).resolve()) if folder else ""
-    if fingerprint:
-        base += CONTENT_MARK + fingerprint
-    return base + (WEB_MARK if settings.web else "")
-
-
 def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Settings, *,
                    rerun: bool) -> None:
     """Whether ``settings``' sources fit the thread's recorded ones (:func:`check_thread`):
@@ -185,10 +174,17 @@ def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Se
     """
     if recorded is None:
         return
-    was_corpus, was_web, _ = _split_key(recorded.get("corpus") or "")
-    now_corpus = _split_key(corpus_key(settings))[0]
+    was_corpus, was_web, _ = split_key(recorded.get("corpus") or "")
+    now_corpus = split_key(corpus_key(settings))[0]
     was = was_corpus or "the package docs"
     unfinished = recorded["status"] in UNFINISHED_RUNS
+    if unfinished and was_corpus and not Path(was_corpus).is_dir():
+        # moved or deleted (found by a new-user trial: the advice to continue "with --corpus
+        # WAS" led to "not found"). Another folder given: a moved one of the same content
+        # continues the thread (check_content compares it); none: say where it was.
+        if now_corpus and now_corpus != was_corpus and split_key(recorded.get("corpus") or "")[2]:
+            return
+        raise ThreadMismatch(_gone_line(thread_id, recorded, settings))
     if unfinished and was_corpus != now_corpus:
         raise ThreadMismatch(
             f"thread {thread_id!r} is unfinished and was started on {was}; continue it with "
@@ -209,6 +205,38 @@ def _check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Se
         )
 
 
+def _gone_line(thread_id: str, recorded: dict[str, Any], settings: Settings | None) -> str:
+    """The refusal of an unfinished thread whose corpus folder is not where it started: put it
+    back, give its new place (``--corpus``), or start anew on the folder this command names."""
+    was_corpus, was_web, _ = split_key(recorded.get("corpus") or "")
+    now = split_key(corpus_key(settings))[0] if settings is not None else ""
+    anew = {**recorded, "corpus": corpus_key(settings) if settings is not None and now
+            and now != was_corpus else "FOLDER" + (WEB_MARK if was_web else "")}
+    other = (f"; {now} holds other files than it did" if now and now != was_corpus
+             else "; if it was moved, continue with --corpus NEW_PLACE (the same files)")
+    return (f"thread {thread_id!r} is unfinished and was started on corpus folder {was_corpus}, "
+            f"which is not there now (moved or deleted){other}; put it back to continue the "
+            f"thread, or {ANEW} {start_anew(anew, settings)}")
+
+
+def _moved_here(recorded: dict[str, Any], settings: Settings | None) -> bool:
+    """Whether the corpus folder this command names holds, file for file, what the thread's
+    recorded folder held, that folder being gone: moved (the content is the thread's corpus)."""
+    was_corpus, _, was_print = split_key(recorded.get("corpus") or "")
+    now = split_key(corpus_key(settings))[0] if settings is not None else ""
+    if not (was_corpus and now and now != was_corpus) or Path(was_corpus).is_dir():
+        return False
+    from workers.sources import CorpusError
+    from workers.sources.current import current_content_fingerprint
+
+    try:
+        moved = current_content_fingerprint(settings.data_dir, now, as_folder=was_corpus,
+                                            max_file_bytes=settings.max_file_bytes)
+    except CorpusError:
+        return False
+    return moved == was_print
+
+
 def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: str,
                   *also: str, settings: Settings | None = None) -> None:
     """Refuse to continue an unfinished thread on corpus content that changed since it started
@@ -227,8 +255,23 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
     """
     if recorded is None or recorded["status"] not in UNFINISHED_RUNS:
         return
-    _was_corpus, _, was_print = _split_key(recorded.get("corpus") or "")
+    was_corpus, _, was_print = split_key(recorded.get("corpus") or "")
     if was_print and was_print not in (fingerprint, *also):
+        if _moved_here(recorded, settings):
+            return
+        was_max = recorded_max_bytes(recorded.get("corpus") or "")
+        if was_corpus and settings is not None and settings.max_file_bytes != was_max:
+            # the same files, another limit: other files skipped (found by a new-user trial:
+            # "has changed since it started" sent them looking for a change that was not there)
+            how = ("without --max-file-bytes (the default)" if was_max == MAX_FILE_BYTES
+                   else f"with --max-file-bytes {was_max}")
+            raise ThreadMismatch(
+                f"thread {thread_id!r} is unfinished and its corpus folder {was_corpus} was "
+                f"indexed with --max-file-bytes {was_max}, this command gives "
+                f"{settings.max_file_bytes} (other files would be skipped); continue it {how}, "
+                f"or {ANEW} {start_anew(recorded, settings)}")
+        if was_corpus and not Path(was_corpus).is_dir():
+            raise ThreadMismatch(_gone_line(thread_id, recorded, settings))
         raise ThreadMismatch(f"thread {thread_id!r} is unfinished and its "
                              f"{_changed(recorded)}; {ANEW} {start_anew(recorded, settings)}")
 
@@ -239,7 +282,7 @@ ANEW = "start its topic anew on a new thread with"
 
 def _changed(recorded: dict[str, Any]) -> str:
     """What changed under a recorded run whose corpus fingerprint no longer matches."""
-    was_corpus = _split_key(recorded.get("corpus") or "")[0]
+    was_corpus = split_key(recorded.get("corpus") or "")[0]
     if was_corpus:
         return (f"corpus folder {was_corpus} has changed since it started (files added, "
                 "removed or modified)")
@@ -252,35 +295,39 @@ def start_anew(recorded: dict[str, Any], settings: Settings | None = None, *,
     --fresh`` command that runs its recorded topic, ``as_of`` and sources on a new thread
     (:func:`app.settings.hints.anew_command`; ``settings`` or ``place``: the flags that find
     the data dir)."""
-    was_corpus, was_web, _ = _split_key(recorded.get("corpus") or "")
+    was_corpus, was_web, _ = split_key(recorded.get("corpus") or "")
     return anew_command(
         recorded["topic"], recorded["as_of"], corpus=was_corpus, web=was_web,
         settings=settings, place=place)
 
 
 def sources_changed(recorded: dict[str, Any] | None, settings: Settings,
-                    seen: dict[str, str | None] | None = None) -> str | None:
+                    seen: dict[tuple[str, int], str | None] | None = None) -> str | None:
     """Why an unfinished thread cannot be continued, found without opening its corpus index
     (``prune`` reads threads, it runs none): its recorded corpus content changed since it
     started (:func:`check_content` refuses it then), or its corpus folder is gone. None: it can
     be continued, or its run recorded no fingerprint. Reads every file of the corpus folder;
-    ``seen`` caches the fingerprint of each folder across the threads of one command."""
+    ``seen`` caches the fingerprint of each folder (and limit) across the threads of one
+    command."""
     if recorded is None or recorded["status"] not in UNFINISHED_RUNS or not recorded.get("topic"):
         return None
-    was_corpus, _, was_print = _split_key(recorded.get("corpus") or "")
+    was_corpus, _, was_print = split_key(recorded.get("corpus") or "")
     if not was_print:
         return None
     from workers.sources import CorpusError
     from workers.sources.current import current_content_fingerprint
 
     seen = {} if seen is None else seen
-    if was_corpus not in seen:
+    was_max = recorded_max_bytes(recorded.get("corpus") or "")
+    if (was_corpus, was_max) not in seen:
         try:
-            seen[was_corpus] = current_content_fingerprint(
-                settings.data_dir, was_corpus or None, max_file_bytes=settings.max_file_bytes)
+            # the limit the thread was indexed with: another one skips other files, and the
+            # thread would read as changed (a --max-file-bytes given to prune is no change)
+            seen[was_corpus, was_max] = current_content_fingerprint(
+                settings.data_dir, was_corpus or None, max_file_bytes=was_max)
         except CorpusError:  # gone: resume says so, and a new thread could not use it either
-            seen[was_corpus] = None
-    now = seen[was_corpus]
+            seen[was_corpus, was_max] = None
+    now = seen[was_corpus, was_max]
     return None if now in (None, was_print) else f"its {_changed(recorded)}"
 
 
@@ -293,22 +340,6 @@ def way_on(storage: Storage, thread_id: str, status: str, settings: Settings) ->
         if why := sources_changed(recorded, settings):
             return f"{why}, so resume refuses it; {ANEW} {start_anew(recorded or {}, settings)}"
     return next_step(thread_id, status, settings)
-
-
-def _split_key(key: str) -> tuple[str, bool, str]:
-    """``(corpus folder or "", web, content fingerprint or "")`` of a recorded
-    :func:`corpus_key`.
-
-    Example:
-        >>> _split_key("/docs @0a1b +web"), _split_key("")
-        (('/docs', True, '0a1b'), ('', False, ''))
-    """
-    web = key.endswith(WEB_MARK)
-    key = key[: -len(WEB_MARK)] if web else key
-    base, mark, fingerprint = key.rpartition(CONTENT_MARK)
-    if mark and fingerprint and all(c in "0123456789abcdef" for c in fingerprint):
-        return base, web, fingerprint
-    return key, web, ""
 
 
 def check_thread(topic: str | None, settings: Settings, thread_id: str,
@@ -346,7 +377,7 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
         return settings
     if topic is None and recorded is None:
         require_thread(storage_of(settings), thread_id)
-    was_corpus, was_web, _ = _split_key((recorded or {}).get("corpus") or "")
+    was_corpus, was_web, _ = split_key((recorded or {}).get("corpus") or "")
     if topic is None:
         if settings.corpus is None and settings.corpus_name is None and was_corpus:
             settings = settings.with_overrides(corpus=was_corpus)

@@ -305,22 +305,22 @@ class Settings(RunContext):
         return out
 
     def secrets(self) -> list[str]:
-        """Every secret value in use (the ``secret`` settings, a database URL's password, each
-        API token, and the password or token any other URL setting carries, such as
-        ``OPENAI_BASE_URL=https://user:password@proxy/v1``), longest first: what
-        :func:`app.settings.credentials.redact` masks."""
+        """Every secret value in use (the ``secret`` settings, each API token, and the
+        password or token any URL setting carries, such as a database URL's or
+        ``OPENAI_BASE_URL=https://user:password@proxy/v1``'s: the rest of a URL is shown),
+        longest first: what :func:`app.settings.credentials.redact` masks."""
         out: list[str] = []
         for spec in specs_of(type(self)):
             value = getattr(self, spec.name)
             for item in value if isinstance(value, tuple) else (value,):
                 if not isinstance(item, str) or not item:
                     continue
-                if spec.secret:
+                if "://" in item:  # a URL is shown, its credentials never (a database
+                    out += url_secrets(item)  # URL without a password names its server)
+                elif spec.secret:
                     out.append(item)
-                    # a database URL's passwords; an API token of a TOKEN=USER pair
-                    out += [item.partition("=")[0]] if spec.repeated else url_secrets(item)
-                elif "://" in item:  # a URL is shown, its credentials never
-                    out += url_secrets(item)
+                    # an API token of a TOKEN=USER pair
+                    out += [item.partition("=")[0]] if spec.repeated else []
         return sorted({s for s in out if len(s) >= 4}, key=len, reverse=True)
 
     def corpus_folder(self, name: str | None) -> str | None:

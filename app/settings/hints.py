@@ -31,6 +31,23 @@ def place_args(settings: Settings | None) -> str:
     return out
 
 
+def continue_args(settings: Settings | None) -> str:
+    """:func:`place_args` plus the run's ``--out FILE`` (quoted) when it was given: the flags a
+    printed command that *continues* a run (``review ... --approve``) needs to find the thread
+    and write the report where the run was asked to (found by a new-user trial: the continue
+    lines of ``research --review --out FILE`` dropped it, and the report went to the data
+    dir's ``reports/``).
+
+    Example:
+        >>> continue_args(Settings(data_dir="/d", report_out="my report.md"))
+        " --data-dir /d --out 'my report.md'"
+    """
+    out = place_args(settings)
+    if settings is not None and settings.report_out:
+        out += f" --out {shlex.quote(str(settings.report_out))}"
+    return out
+
+
 def command(args: str, settings: Settings | None = None, tail: str = "") -> str:
     """The printed command ``APP args [place flags] tail``.
 

@@ -45,7 +45,9 @@ def setting(default: Any = None, *, help: str, env: str | None = None, flag: str
         group: ``"run"``, or ``"faults"`` (the fault-injection flags' own ``--help`` group).
         check: ``check(value)`` raises ``ValueError`` with a one-line reason for a bad value.
         secret: never shown: masked by :func:`app.settings.credentials.redact` and
-            ``Settings.redacted`` wherever it could be printed or stored.
+            ``Settings.redacted`` wherever it could be printed or stored (of a URL, such as
+            the database URL, only its password and secret query values: the rest names
+            the server).
         bound: for a setting a run's client may choose (a ``RunContext`` field): the name of
             the operator's setting that caps what a client may ask for (e.g. ``rounds_limit``);
             the command line, the operator, is not capped.

@@ -35,6 +35,7 @@ from app.storage.base import (
     StorageLost,
     StorageVanished,
     ThreadBusy,
+    ThreadLockLost,
     TryLater,
     is_transient_storage_error,
     root_config,
@@ -43,8 +44,8 @@ from app.storage.results import ResultsStore
 
 __all__ = [
     "DamagedDatabase", "ResultsStore", "Storage", "StorageError", "StorageLost", "StorageVanished",
-    "ThreadBusy", "TryLater", "is_transient_storage_error", "open_storage", "root_config",
-    "storage_of",
+    "ThreadBusy", "ThreadLockLost", "TryLater", "is_transient_storage_error", "open_storage",
+    "root_config", "storage_of",
 ]
 
 def open_storage(data_dir: Path | str, database_url: str | None = None,

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DamagedDatabase", "ROOT_THREADS_SQL", "Storage", "StorageError", "StorageLost",
     "StorageVanished",
-    "ThreadBusy", "TryLater", "is_transient_storage_error", "root_config",
+    "ThreadBusy", "ThreadLockLost", "TryLater", "is_transient_storage_error", "root_config",
 ]
 
 ROOT_THREADS_SQL = ("SELECT thread_id FROM checkpoints WHERE checkpoint_ns = '' "
@@ -67,6 +67,14 @@ class StorageVanished(StorageError):
     """The data dir, or its checkpoint database, was deleted (or replaced) while a run used it:
     SQLite goes on writing to the unlinked file, so the run would finish and claim success with
     its checkpoints, lock and run record gone. The run stops instead (exit 1)."""
+
+
+class ThreadLockLost(StorageVanished):
+    """The thread lock this process held was lost while its run went (SQLite: the lock file
+    deleted or replaced; PostgreSQL: the lease expired while the process was suspended, and
+    another process took it): another process may be running the thread, so this run stops
+    before it runs or writes more, and records nothing (exit 1). Found by a new-user trial:
+    both processes ran the same tasks and both exited 0."""
 
 
 class StorageLost(StorageError):
@@ -177,6 +185,23 @@ class Storage(ABC):
         """One line saying the storage was deleted under this process (the data dir or its
         checkpoint database gone or replaced since this process opened it), else None. Cheap
         (a ``stat``): called at every progress event of a run. A server backend: always None."""
+        return None
+
+    def lock_lost(self) -> str | None:
+        """One line when a :meth:`thread_lock` this process holds is no longer its own (another
+        process could take the thread), else None. Called at every progress event of a run
+        (after :meth:`vanished`), so cheap while the lock is sound. Default: None (never lost).
+        """
+        return None
+
+    def lost(self) -> StorageVanished | None:
+        """The error that stops a run whose storage is no longer its own, or None: the data
+        dir or checkpoint database deleted (:meth:`vanished`), or the thread lock lost
+        (:meth:`lock_lost`, :class:`ThreadLockLost`: another process may run the thread)."""
+        if why := self.vanished():
+            return StorageVanished(why)
+        if why := self.lock_lost():
+            return ThreadLockLost(why)
         return None
 
     def went_away(self, exc: BaseException) -> str | None:

@@ -143,6 +143,8 @@ class Lease:
         self._connect, self.name, self.ttl, self.wait = connect, name, ttl, wait
         self.holder = _me()
         self.lost = False
+        self._renewed = (time.monotonic(), time.time())  # the last renewal, by both clocks
+        self._io = threading.Lock()  # the heartbeat and still_held share the connection
         self._stop = threading.Event()
         self._conn: Any = None
         self._beat: threading.Thread | None = None
@@ -173,32 +175,70 @@ class Lease:
         except BaseException:
             self._conn.close()
             raise
+        self._renewed = (time.monotonic(), time.time())
         self._beat = threading.Thread(target=self._heartbeat, name=f"lease {self.name}",
                                       daemon=True)
         self._beat.start()
         return self
 
+    def _renew(self) -> bool:
+        """Renew the lease now: True when it is still this holder's (renewed), False when
+        another holder took it or its row is gone (``lost`` is set).
+
+        Raises:
+            Exception: the database cannot be reached (whatever psycopg raises).
+        """
+        with self._io:
+            if self._conn.closed:
+                self._conn = self._connect()
+            renewed = self._conn.execute(_RENEW, (self.ttl, self.name, self.holder)).fetchone()
+        if renewed is None:
+            self.lost = True
+            return False
+        self._renewed = (time.monotonic(), time.time())
+        return True
+
+    def _since_renewal(self) -> float:
+        """Seconds since the last renewal, by whichever clock says more: the monotonic clock
+        runs on while the process is stopped (SIGSTOP, Ctrl-Z), the wall clock also across a
+        suspended machine or VM."""
+        mono, wall = self._renewed
+        return max(time.monotonic() - mono, time.time() - wall)
+
+    def still_held(self) -> bool:
+        """False when the lease is no longer this holder's: it was found taken, or, after more
+        than half the TTL without a renewal (the process was suspended, or the heartbeat
+        could not reach the database), a renewal now finds it taken or gone. A run calls it
+        before going on (fencing: found by a new-user trial, a run stopped past its lease
+        woke up and ran the tasks that the process which took the thread ran too). True
+        while renewals are on time (no statement) and when the database cannot be reached
+        (the run's own statements then fail and say so)."""
+        if self.lost:
+            return False
+        if self._since_renewal() <= self.ttl / 2:
+            return True
+        try:
+            return self._renew()
+        except Exception:
+            return True
+
     def _heartbeat(self) -> None:
-        renewed_at, warned = time.monotonic(), False
+        warned = False
         while not self._stop.wait(self.ttl / 3):
             try:
-                if self._conn.closed:
-                    self._conn = self._connect()
-                renewed = self._conn.execute(_RENEW, (self.ttl, self.name, self.holder)
-                                             ).fetchone()
+                held = self._renew()
             except Exception as exc:  # a lost connection: try again at the next beat
                 # one missed beat is routine (a database restart the run itself reports);
                 # say so only once the lease is at risk of expiring
-                if not warned and time.monotonic() - renewed_at > self.ttl / 2:
+                if not warned and (late := self._since_renewal()) > self.ttl / 2:
                     warned = True
                     _log.warning("could not renew lease %r for %.0f s: %s", self.name,
-                                 time.monotonic() - renewed_at, " ".join(str(exc).split()))
+                                 late, " ".join(str(exc).split()))
                 continue
-            renewed_at, warned = time.monotonic(), False
-            if renewed is None:
-                self.lost = True
-                _log.warning("lease %r expired and was taken by another process (no heartbeat "
-                             "reached the database for %.0f s)", self.name, self.ttl)
+            warned = False
+            if not held:
+                # the run stops at its next event (still_held) and says so in its own line
+                _log.debug("lease %r was taken by another process", self.name)
                 return
 
     def __exit__(self, *exc: object) -> None:
@@ -206,10 +246,11 @@ class Lease:
         if self._beat is not None:
             self._beat.join()
         try:
-            if self._conn.closed:
-                self._conn = self._connect()
-            self._conn.execute("DELETE FROM leases WHERE name = %s AND holder = %s",
-                               (self.name, self.holder))
+            with self._io:
+                if self._conn.closed:
+                    self._conn = self._connect()
+                self._conn.execute("DELETE FROM leases WHERE name = %s AND holder = %s",
+                                   (self.name, self.holder))
         except Exception:  # unreachable now: the lease expires after its ttl
             pass
         finally:

@@ -57,6 +57,11 @@ __all__ = ["PostgresResults", "PostgresStorage", "pooler_error", "redact_url"]
 _SETUP_LOCK = 0x7265736561726368  # "research": serializes our table creation across processes
 _SETUP_PATIENCE = 120.0
 """Seconds to wait for another process to finish creating the saver's tables."""
+_held_leases: dict[tuple[str, str], tuple[str, Lease]] = {}
+"""The thread leases this process holds, by ``(lease name, database URL)``: ``(thread_id,
+lease)``; :meth:`PostgresStorage.lock_lost` asks each whether it is still held (a
+``PostgresStorage`` is a description that holds nothing; several may name one database)."""
+
 _OWN_TABLES = ("results", "runs", "reports", "leases")
 _POOLER_SIGNS = ("pgbouncer", "pooling mode", "unsupported startup parameter",
                  "prepared statement")
@@ -288,10 +293,26 @@ class PostgresStorage(Storage):
                 lease.__enter__()
             except LeaseBusy as busy:
                 raise ThreadBusy.of(thread_id, retry_in=busy.retry_in) from None
+        _held_leases[lease.name, self.url] = (thread_id, lease)
         try:
             yield
         finally:
+            _held_leases.pop((lease.name, self.url), None)
             lease.__exit__(None, None, None)
+
+    def lock_lost(self) -> str | None:
+        """One line when a thread lease this process holds on this database is no longer its
+        own (:meth:`app.storage.lease.Lease.still_held`: it expired while the process was
+        suspended, e.g. Ctrl-Z or a paused VM, and another process took it), else None. No
+        statement while the heartbeat renews on time."""
+        for (_, url), (thread_id, lease) in list(_held_leases.items()):
+            if url == self.url and not lease.still_held():
+                return (f"the lease on thread {thread_id!r} expired (no renewal reached the "
+                        f"database for over {lease.ttl:.0f} s: the process was suspended, or "
+                        "the database out of reach) and another process took the thread: this "
+                        "run stopped, so that no task runs twice; the other process goes on "
+                        "with it (threads shows it)")
+        return None
 
     def went_away(self, exc: BaseException) -> str | None:
         """``"the PostgreSQL database at URL went away (CAUSE)"`` when ``exc`` is a lost connection

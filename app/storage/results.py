@@ -213,12 +213,10 @@ class ResultsStore(ABC):
         if rows:
             self._write("DELETE FROM results WHERE envelope_id = ? AND thread_id = ?", rows)
 
-    def envelope_ids(self, *, thread_id: str, as_of: str) -> list[str]:
-        """The envelope ids that have a row in ``thread_id`` as of ``as_of``, in the order they
+    def envelope_ids(self, *, thread_id: str) -> list[str]:
+        """The envelope ids that have a row in ``thread_id`` (any ``as_of``), in the order they
         were first written (no payload is read)."""
-        rows = self._query("SELECT envelope_id FROM results WHERE thread_id = ? AND as_of = ? "
-                           f"ORDER BY {self.order_column}", (thread_id, as_of))
-        return [r["envelope_id"] for r in rows]
+        return [r["envelope_id"] for r in self._select("envelope_id", None, thread_id)]
 
     def rows(self, envelope_ids: Iterable[str] | None = None, *, thread_id: str | None = None
              ) -> list[dict[str, Any]]:

@@ -40,6 +40,12 @@ _opened_files: dict[str, tuple[int, int]] = {}
 resolved path: :meth:`SqliteStorage.vanished` tells a file made again from the one in use."""
 
 
+_held_locks: dict[str, tuple[str, tuple[int, int]]] = {}
+"""Each thread lock file this process holds a ``flock`` on, by resolved path: ``(thread_id,
+(st_dev, st_ino) of the locked file)``; :meth:`SqliteStorage.lock_lost` tells a deleted or
+replaced lock file (a ``flock`` on an unlinked file keeps no other process out)."""
+
+
 def _file_id(path: Path) -> tuple[int, int]:
     st = os.stat(path)
     return st.st_dev, st.st_ino
@@ -236,10 +242,37 @@ class SqliteStorage(Storage):
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 raise ThreadBusy.of(thread_id) from None
+            key = str(path.resolve())
+            if not read_only:
+                st = os.fstat(handle.fileno())
+                _held_locks[key] = (thread_id, (st.st_dev, st.st_ino))
             try:
                 yield
             finally:
+                _held_locks.pop(key, None)
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def lock_lost(self) -> str | None:
+        """One line when a thread lock file this process holds in this data dir was deleted or
+        replaced (a user clearing what looks like a stale lock): a second process would lock a
+        new file and run the thread alongside this one (found by a new-user trial), else
+        None. A ``stat`` per lock held."""
+        folder = str((self.data_dir / "locks").resolve())
+        for key, (thread_id, locked) in list(_held_locks.items()):
+            if os.path.dirname(key) != folder:
+                continue
+            try:
+                if _file_id(Path(key)) == locked:
+                    continue
+            except FileNotFoundError:
+                pass
+            except OSError:  # unreadable is not gone: other errors say what is wrong
+                continue
+            return (f"the lock file {key} of thread {thread_id!r} was deleted during the run, so "
+                    "another process could run the thread alongside this one: the run stopped; "
+                    "run the same command again to go on from its last checkpoint (a lock file "
+                    "is never stale: the lock goes with the process that held it)")
+        return None
 
     def _lock_path(self, thread_id: str) -> Path:
         return self.data_dir / "locks" / f"{sha8(thread_id)}.lock"

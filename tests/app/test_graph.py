@@ -150,15 +150,16 @@ def test_same_topic_twice_on_one_thread_updates_rows_in_place(which, request) ->
 
 
 def test_another_as_of_is_other_work_with_other_ids(sqlite_graph) -> None:
+    # other ids, and the thread's envelopes and rows become the new date's: a thread holds its
+    # current plan and as_of only (tests/app/test_thread_input_change.py)
     graph, data_dir = sqlite_graph
     graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config("t1"))
     later = "2026-12-01"
+    assert not expected_ids() & expected_ids(later)
     final = graph.invoke({"topic": SMALL_TOPIC, "as_of": later}, config("t1"))
-    both = expected_ids() | expected_ids(later)
-    assert len(both) == 2 * len(expected_ids())
-    assert {e["envelope_id"] for e in final["envelopes"]} == both
+    assert {e["envelope_id"] for e in final["envelopes"]} == expected_ids(later)
     assert all(e["structured"] is None for e in final["envelopes"])
     with SqliteResults.in_dir(data_dir) as store:
-        assert {r["envelope_id"] for r in store.rows()} == both
+        assert {r["envelope_id"] for r in store.rows()} == expected_ids(later)
         assert all(r["write_count"] == 1 for r in store.rows())
         assert store.duplicate_count() == 0

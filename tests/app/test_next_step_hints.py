@@ -211,3 +211,23 @@ def test_a_stopped_fresh_run_prints_a_command_that_finds_its_thread() -> None:
     # the rebuilt command drops --fresh, which is now always written in full
     assert again(["research", "t", "--fresh"], as_of=AS_OF, thread_id="t-1") == (
         f"{APP} research t --thread-id=t-1 --as-of {AS_OF}")
+
+
+def test_the_continue_commands_of_a_review_with_out_keep_out(
+        tmp_path: Path, small_corpus: Path, capsys: pytest.CaptureFixture[str],
+        cli_env: None) -> None:
+    # A new user's trial: ``research --review --out FILE`` printed "continue:" commands without
+    # --out; followed as printed, the report went to the data dir's reports/, FILE never came.
+    from app.cli import main
+
+    data, report = tmp_path / "data", tmp_path / "my report.md"
+    args = ["--data-dir", str(data), "--corpus", str(small_corpus)]
+    assert main(["research", SMALL_TOPIC, "--review", "--as-of", AS_OF, "--out", str(report),
+                 *args]) == 0
+    pasted = _pasted(_hint_line(capsys.readouterr().out, "review"))  # the plan review's
+    assert pasted[pasted.index("--out") + 1] == str(report), pasted
+    assert main(pasted) == 0
+    pasted = _pasted(_hint_line(capsys.readouterr().out, "review"))  # the results review's
+    assert main(pasted) == 0
+    assert "report written" in capsys.readouterr().out
+    assert report.is_file() and not list((data / "reports").glob("*.md"))

@@ -109,6 +109,29 @@ def test_without_review_in_the_context_nothing_pauses(studio):
     assert "__interrupt__" not in out and out["outcome"] == "ok"
 
 
+@pytest.mark.parametrize("refusal", [False, None, 0, "no", "false"])
+def test_an_approve_that_is_not_true_approves_nothing(studio, refusal):
+    # trial 8: {"approve": false} (what a UI sends for "reject") approved both pauses and every
+    # result was persisted; so did 0, "no" and null. Only true approves: anything else pauses
+    # again with the same payload and the reason
+    graph, data = studio
+    config = {"configurable": {"thread_id": f"refuse-{refusal!r}"}}
+    context = {"review": True}
+    graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=context)
+    out = graph.invoke(Command(resume={"approve": refusal}), config, context=context)
+    (pause,) = out["__interrupt__"]
+    assert pause.value["stage"] == "plan" and "approve must be true" in pause.value["error"]
+    assert "sub_questions" in pause.value["error"]  # what to send instead, to change the plan
+    out = graph.invoke(Command(resume={"approve": True}), config, context=context)
+    (pause,) = out["__interrupt__"]
+    assert pause.value["stage"] == "results"
+    out = graph.invoke(Command(resume={"approve": refusal}), config, context=context)
+    (again,) = out["__interrupt__"]
+    assert again.value["stage"] == "results" and "approve must be true" in again.value["error"]
+    assert again.value["envelopes"] == pause.value["envelopes"]
+    assert db_rows(data, config["configurable"]["thread_id"]) == []  # nothing persisted
+
+
 def test_resume_values_are_checked():
     assert plan_resume(None, ["a"]) == ["a"]
     assert plan_resume({"approve": True}, ["a"]) == ["a"]

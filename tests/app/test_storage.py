@@ -74,6 +74,27 @@ def test_every_secret_of_a_database_url_is_masked_in_any_error_line() -> None:
     assert redact(line, settings) == "connect failed for *** at h (key ***)"
 
 
+def test_a_database_url_is_shown_with_only_its_secrets_masked() -> None:
+    # trial 8: a URL without a password was masked whole ("cannot connect to PostgreSQL at
+    # ***"), since the whole setting counted as a secret; and a query password before the
+    # line's ':' took the ':' with it ("password=*** connection failed")
+    from app.settings.config import Settings
+    from app.settings.credentials import redact
+
+    for url, shown in (
+            ("postgresql://bob@127.0.0.1:1/x", "postgresql://bob@127.0.0.1:1/x"),
+            ("postgresql://bob:s3cret@127.0.0.1:1/x", "postgresql://bob:***@127.0.0.1:1/x"),
+            ("postgresql://127.0.0.1:1/x?password=abcdef&sslmode=disable",
+             "postgresql://127.0.0.1:1/x?password=***&sslmode=disable"),
+            ("postgresql://127.0.0.1:1/x?password=abcdef", "postgresql://127.0.0.1:1/x?password=***")):
+        for settings in (Settings(database_url=url), Settings(database_direct_url=url)):
+            line = f"cannot connect to PostgreSQL at {redact_url(url)}: connection refused"
+            assert redact(line, settings) == (
+                f"cannot connect to PostgreSQL at {shown}: connection refused"), url
+            # the URL printed as given (an argument echoed back) shows the same
+            assert redact(f"at {url}: refused", settings) == f"at {shown}: refused"
+
+
 def test_a_database_url_libpq_would_misread_is_refused() -> None:
     # libpq takes the host from the first '@' and printed the password's tail as the host name;
     # with a '/' in the password it read no password at all: host 'user', port the password's

@@ -119,9 +119,11 @@ def run_app(*args: str | os.PathLike[str], timeout: float = TIMEOUT
     return done
 
 
-def popen_app(*args: str | os.PathLike[str]) -> subprocess.Popen[str]:
-    """Start ``python -m app *args`` without waiting (``communicate()`` it)."""
-    return subprocess.Popen(app_cmd(*args), cwd=ROOT, env=clean_env(), stdout=subprocess.PIPE,
+def popen_app(*args: str | os.PathLike[str], env: dict[str, str] | None = None
+              ) -> subprocess.Popen[str]:
+    """Start ``python -m app *args`` without waiting (``communicate()`` it); ``env``: variables
+    set on top of the tests' clean environment."""
+    return subprocess.Popen(app_cmd(*args), cwd=ROOT, env=clean_env(env), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, encoding="utf-8")
 
 

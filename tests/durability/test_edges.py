@@ -255,3 +255,57 @@ def test_a_deleted_results_database_is_reported_not_hidden(tmp_path, durability_
     proc = run_app(*_args(data, durability_corpus))
     assert proc.returncode == 0, describe(proc)
     assert_completed_thread(data, thread_id_of())
+
+
+def test_an_unfinished_threads_moved_corpus_continues_it_at_its_new_place(tmp_path):
+    # Found by a new-user trial: after its folder was moved (same files, same bytes), resume
+    # said only "corpus folder not found", and with --corpus NEW it advised "--corpus OLD",
+    # which led back to "not found". The folder's identity is its content: the moved folder
+    # continues the thread; a missing one is named with the ways on.
+    data, corpus = tmp_path / "data", write_corpus(tmp_path / "corpus")
+    crashed = run_app(*_args(data, corpus), "--crash-at", "map:3", "--max-concurrency", "1")
+    assert crashed.returncode in SIGKILLED, describe(crashed)
+    rows = db_rows(data, thread_id_of())
+    moved = corpus.rename(tmp_path / "moved")
+    proc = run_app("resume", thread_id_of(), "--data-dir", str(data))
+    assert proc.returncode == 2, describe(proc)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "is not there now" in lines[0], describe(proc)
+    assert str(corpus) in lines[0] and "--corpus NEW_PLACE" in lines[0], lines[0]
+
+    changed = write_corpus(tmp_path / "changed")  # another folder of other files: refused
+    (changed / "send.md").write_text("# Send\n\nOther words.\n", encoding="utf-8")
+    proc = run_app("resume", thread_id_of(), "--data-dir", str(data), "--corpus", str(changed))
+    assert proc.returncode == 2 and "holds other files" in proc.stderr, describe(proc)
+    fresh = _pasted(proc.stderr, None)  # the way on runs on the folder it was given
+    assert fresh[fresh.index("--corpus") + 1] == str(changed), fresh
+    assert db_rows(data, thread_id_of()) == rows
+
+    resumed = run_app("resume", thread_id_of(), "--data-dir", str(data), "--corpus", str(moved))
+    assert resumed.returncode == 0 and "resuming thread" in resumed.stdout, describe(resumed)
+    assert_completed_thread(data, thread_id_of())
+
+
+def test_another_max_file_bytes_is_named_as_the_reason_a_thread_is_refused(tmp_path):
+    # Found by a new-user trial: continuing with another --max-file-bytes (so other files
+    # skipped) was refused as "its corpus folder has changed since it started", no file touched.
+    data, corpus = tmp_path / "data", write_corpus(tmp_path / "corpus")
+    (corpus / "big.md").write_text("# Big\n\n" + "Send fans out work. " * 300, encoding="utf-8")
+    small = ["--max-file-bytes", "4000"]  # big.md (6 KB) skipped
+    crashed = run_app(*_args(data, corpus), *small, "--crash-at", "map:3",
+                      "--max-concurrency", "1")
+    assert crashed.returncode in SIGKILLED, describe(crashed)
+    for again in (_args(data, corpus), ["resume", thread_id_of(), "--data-dir", str(data)]):
+        proc = run_app(*again)
+        assert proc.returncode == 2, describe(proc)
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and "has changed" not in lines[0], describe(proc)
+        assert "indexed with --max-file-bytes 4000" in lines[0], lines[0]
+        assert "continue it with --max-file-bytes 4000" in lines[0], lines[0]
+    # prune read the folder with its own limit and called the thread's corpus changed
+    pruned = run_app("prune", "--data-dir", str(data), "--json")
+    (kept,) = json.loads(pruned.stdout)["threads"]
+    assert kept["action"] != "kept: corpus changed" and not kept.get("start_anew"), kept
+    resumed = run_app(*_args(data, corpus), *small)  # as it says: it continues
+    assert resumed.returncode == 0 and "resuming thread" in resumed.stdout, describe(resumed)
+    assert_completed_thread(data, thread_id_of())

@@ -5,6 +5,7 @@ files and on PostgreSQL (the ``place`` fixture)."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -77,8 +78,16 @@ def test_two_topics_at_once_on_one_data_dir(durability_corpus: Path,
                                             place: Callable[[str], Place]) -> None:
     data_dir = place("data")
     faults = ["--fail-rate", str(FAIL_RATE), "--seed", str(_seed()), "--max-concurrency", "2"]
-    procs = {topic: popen_app(*_args(topic, data_dir, durability_corpus), *faults)
-             for topic in (TOPIC, OTHER_TOPIC)}
+    # The second run starts once the first has recorded its start, and the first's retries wait
+    # 3 s then 6 s, so the two overlap however slowly the machine starts a process (on a loaded
+    # CI machine both started together, and the second finished before the first had started).
+    procs = {TOPIC: popen_app(*_args(TOPIC, data_dir, durability_corpus), *faults,
+                              env={"RESEARCH_RETRY_INTERVAL": "3"})}
+    deadline = time.monotonic() + 120
+    while db_run(data_dir, thread_id_of(TOPIC)) is None and procs[TOPIC].poll() is None:
+        assert time.monotonic() < deadline, "the first run never recorded its start"
+        time.sleep(0.05)
+    procs[OTHER_TOPIC] = popen_app(*_args(OTHER_TOPIC, data_dir, durability_corpus), *faults)
     outputs = {topic: proc.communicate(timeout=180) for topic, proc in procs.items()}
 
     for topic, proc in procs.items():

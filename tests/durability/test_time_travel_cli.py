@@ -102,3 +102,30 @@ def test_an_edit_at_the_results_review_keeps_it_awaiting_and_is_persisted(
     rows = {r["envelope_id"]: r for r in db_rows(data, THREAD)}
     assert len(rows) == expected_tasks(TOPIC)
     assert json.loads(rows[target["envelope_id"]]["structured"])["edited_by"] == "studio"
+
+
+def test_an_edit_of_as_of_before_plan_then_resume_leaves_the_new_dates_rows_only(
+        place, durability_corpus):
+    # Found by a new-user trial: update_state(<the checkpoint before plan>, {"as_of": other})
+    # through the thread's own checkpointer, then `resume THREAD`, left 18 rows (9 per date)
+    # while the summary said "db rows: 9" and inspect listed 18 "one per envelope".
+    where = place("data")
+    common = ["--data-dir", where.data_dir, "--corpus", durability_corpus, "--model", "offline",
+              *where.args[2:]]
+    first = run_app("research", TOPIC, "--as-of", AS_OF, *common, "--quiet")
+    assert first.returncode == 0, describe(first)
+    other_day = "2026-11-29"
+    config = {"configurable": {"thread_id": THREAD}}
+    with open_storage(where.data_dir, where.database_url).checkpointer() as saver:
+        graph = research_graph(saver)
+        before_plan = next(s for s in graph.get_state_history(config) if s.next == ("plan",))
+        graph.update_state(before_plan.config, {"as_of": other_day})
+    resumed = run_app("resume", THREAD, *common, "--json")
+    assert resumed.returncode == 0, describe(resumed)
+    summary = json.loads(resumed.stdout)
+    rows = db_rows(where, THREAD)
+    assert {r["as_of"] for r in rows} == {other_day}, [(r["as_of"], r["worker"]) for r in rows]
+    assert len(rows) == summary["db_rows"] == summary["envelopes"] == expected_tasks(TOPIC)
+    listed = run_app("inspect", THREAD, *common[:2], *where.args[2:], "--json")
+    assert listed.returncode == 0, describe(listed)
+    assert len(json.loads(listed.stdout)["rows"]) == expected_tasks(TOPIC)

@@ -107,3 +107,21 @@ def test_storage_deleted_while_a_folder_is_indexed_is_one_line_exit_1(
         assert not data.exists(), sorted(os.listdir(data))  # not made again behind its back
     monkeypatch.setattr(folder_mod, "folder_docs", real)
     assert main(args) == 0, capsys.readouterr().err  # the same command starts over
+
+
+def test_a_run_whose_lock_file_is_deleted_stops_and_claims_nothing(tmp_path, small_corpus):
+    # A new user cleared the data dir's locks/ folder while a run went (it looks like a stale
+    # lock after an exit-75 refusal): the run went on, a second process then locked a new file
+    # and ran the same thread alongside it. The run notices at its next event and stops.
+    data = tmp_path / "data"
+    proc = _delete_mid_run(data, small_corpus, lambda d: shutil.rmtree(d / "locks"))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+    assert "lock file" in lines[0] and str(data / "locks") in lines[0], lines[0]
+    for claim in ("db rows:", "report written", "summary:"):
+        assert claim not in proc.stdout, proc.stdout
+    again = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--data-dir", data, "--corpus",
+                    small_corpus, "--model", "offline")
+    assert again.returncode == 0, again.stderr
+    assert "resuming thread" in again.stdout, again.stdout  # from its last checkpoint

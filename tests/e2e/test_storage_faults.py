@@ -132,6 +132,47 @@ def test_garbage_in_the_results_database_is_named_with_the_way_out(finished,
     assert summary["ok"] is True and summary["db_rows"] == summary["expected"]
 
 
+def test_a_damaged_corpus_index_never_replaces_the_threads_good_rows(finished,
+                                                                     small_corpus) -> None:
+    # trial 8: garbage inside the corpus index made every rerun fail 8 of its 9 tasks with
+    # "database disk image is malformed", send them again, and replace the thread's good rows
+    # with error rows; no line named the file, and rerunning never healed it
+    import sqlite3
+
+    from tests.results_db import db_rows
+
+    data, thread_id = finished
+    good = {r["envelope_id"]: r["status"] for r in db_rows(data, thread_id)}
+    assert set(good.values()) == {"ok"}
+    (index,) = data.glob("corpus-*.sqlite")
+    # the full-text index's content garbled, its b-trees whole (SQLite's quick_check passes):
+    # found only when a search reads it
+    with sqlite3.connect(index) as con:
+        blocks = con.execute("SELECT id, length(block) FROM passages_fts_data WHERE id > 10")
+        con.executemany("UPDATE passages_fts_data SET block = ? WHERE id = ?",
+                        [(b"\xa5" * n, i) for i, n in blocks.fetchall()])
+    proc = _research(data, small_corpus)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert _one_error_line(proc) == (
+        f"error: the corpus index {index} is damaged (database disk image is malformed); it "
+        "was removed: the same command again rebuilds it")
+    assert {r["envelope_id"]: r["status"] for r in db_rows(data, thread_id)} == good
+    proc = _research(data, small_corpus, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert {r["envelope_id"]: r["status"] for r in db_rows(data, thread_id)} == good
+    # garbage over its pages (a bad disk): found when it is opened, and it is built again
+    with sqlite3.connect(index) as con:
+        (size,) = con.execute("PRAGMA page_size").fetchone()
+        (root,) = con.execute("SELECT rootpage FROM sqlite_master "
+                              "WHERE name = 'passages_fts_data'").fetchone()
+    with open(index, "r+b") as handle:
+        handle.seek((root - 1) * size)
+        handle.write(b"\xa5" * size)
+    proc = _research(data, small_corpus, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert {r["envelope_id"]: r["status"] for r in db_rows(data, thread_id)} == good
+
+
 def test_both_databases_damaged_is_one_line_naming_both(finished, small_corpus) -> None:
     # threads and inspect printed two lines (one per database), research named only the
     # checkpoints: moving that aside led to the second fault (a new user's trial)
@@ -231,6 +272,28 @@ def test_commands_that_write_refuse_a_read_only_data_dir_in_one_line(finished,
                                          "--dry-run still read it")
 
 
+def test_a_read_only_database_file_is_refused_before_the_run(finished, small_corpus) -> None:
+    # trial 8: results.sqlite read-only (the data dir writable) ended in "run failed:
+    # OperationalError: attempt to write a readonly database", naming no file; checkpoints.sqlite
+    # read-only, the same after every worker ran and the rows and report were rewritten
+    from tests.results_db import db_rows
+
+    data, thread_id = finished
+    rows = db_rows(data, thread_id)
+    for name in (RESULTS_DB, CHECKPOINTS_DB):
+        path = data / name
+        for args in (["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", str(small_corpus)],
+                     ["resume", thread_id]):
+            proc = _run_read_only(path, *args, "--data-dir", str(data))
+            assert proc.returncode == 2, (name, args, proc.stdout, proc.stderr)
+            assert _one_error_line(proc) == (
+                f"error: {path} is not writable (read-only or no permission): a run could not "
+                "save to it; threads, inspect and prune --dry-run still read it")
+        assert db_rows(data, thread_id) == rows
+    proc = _run_read_only(data / RESULTS_DB, "threads", "--data-dir", str(data))
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_prune_dry_run_works_on_a_read_only_data_dir(finished) -> None:
     # A dry run writes nothing, yet it was refused there like a prune (a new user's trial):
     # it reads, as threads and inspect do, and says what a prune would remove.
@@ -276,6 +339,13 @@ def test_a_bad_or_unreachable_database_url_is_one_line(tmp_path: Path, small_cor
         line = _one_error_line(proc)
         assert "cannot connect to PostgreSQL at postgresql://me:***@127.0.0.1:1/research" in line
         assert "s3cret" not in proc.stdout + proc.stderr
+    # trial 8: without a password there is nothing to mask, and the line names the server
+    # (it said "at ***")
+    proc = run_cli("threads", "--data-dir", tmp_path / "data", "--database-url",
+                   "postgresql://bob@127.0.0.1:1/x")
+    assert proc.returncode == 1, proc.stderr
+    assert "cannot connect to PostgreSQL at postgresql://bob@127.0.0.1:1/x: " in (
+        _one_error_line(proc))
     assert not (tmp_path / "data" / CHECKPOINTS_DB).exists()
 
 

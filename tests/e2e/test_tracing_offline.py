@@ -40,3 +40,39 @@ def test_tracing_to_a_closed_port_says_one_line_and_does_not_wait(tmp_path: Path
     assert lines[0].startswith("tracing: ") and endpoint in lines[0]
     assert "tracing is off for this run" in lines[0]
     assert wall - summary["elapsed_seconds"] < EXIT_OVERHEAD_BOUND, (wall, summary)
+
+
+def test_tracing_to_an_endpoint_that_is_not_langsmith_says_one_line(tmp_path: Path,
+                                                                     small_corpus: Path) -> None:
+    # trial 8: an endpoint that answers, but not as LangSmith (a typo'd port, a proxy: 404 to
+    # GET /info, 501 to the uploads), got no tracing: line, tracing stayed on, and 3 to 14 KB
+    # of LangSmith's errors went to stderr
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    empty = tmp_path / "www"
+    empty.mkdir()
+
+    class Handler(SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(empty), **kwargs)
+
+        def log_message(self, *args):  # quiet
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        endpoint = f"http://127.0.0.1:{server.server_address[1]}"
+        env = {"LANGSMITH_TRACING": "true", "LANGSMITH_ENDPOINT": endpoint,
+               "LANGSMITH_API_KEY": "lsv2-not-a-real-key"}
+        proc = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", small_corpus,
+                       "--data-dir", tmp_path / "data", "--json", "--quiet", env=env,
+                       timeout=120)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stderr.strip().splitlines() == [
+        f"tracing: LangSmith endpoint {endpoint} does not answer as a LangSmith API (GET /info "
+        "answered HTTP 404); tracing is off for this run"], proc.stderr[-2000:]

@@ -224,6 +224,10 @@ class RawDoc:
     """The share of the document's text that is link text (an HTML page's ``<a>``, see
     :class:`workers.sources.htmlpage.HtmlPage`): search ranks a page made of links (an index, a
     site map) below the pages it links to."""
+    section_symbols: bool = False
+    """The section headings are the qualified names of the symbols their sections document (a
+    Python file's ``Roster.rotate``): each section's symbol is matched by its own name, as
+    ``symbol`` is for the whole document."""
 
 
 @runtime_checkable

@@ -17,6 +17,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 
 from workers.sources.base import RawDoc
 
@@ -76,6 +77,5 @@ def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
                 sections.append((heading, body))
         text = "\n\n".join(t for _h, t in sections if t)
         if text.strip():
-            out.append(RawDoc(doc.doc_id, doc.title, doc.source, text, doc.symbol,
-                              tuple(sections) if doc.sections else (), doc.link_share))
+            out.append(replace(doc, text=text, sections=tuple(sections) if doc.sections else ()))
     return out

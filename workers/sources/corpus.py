@@ -25,29 +25,26 @@ from workers.sources import folder as folder_source
 from workers.sources import index
 from workers.sources.base import CorpusError, Document, NoText, Passage, RawDoc
 from workers.sources.boilerplate import strip_repeated
+from workers.sources.damage import damaged, is_damage
 from workers.sources.fingerprint import content_fingerprint, folder_fingerprint
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
 from workers.sources.query import search_query
-from workers.sources.ranking import candidate_score
+from workers.sources.ranking import ranked
 from workers.sources.text import passage_window, plural, raw, safe_name
 
-__all__ = [
-    "CANDIDATES",
-    "COLUMN_WEIGHTS",
-    "MAX_K",
-    "MAX_PER_DOCUMENT",
-    "RELEVANCE_FLOOR",
-    "Corpus",
-]
+__all__ = ["CANDIDATES", "COLUMN_WEIGHTS", "MAX_K", "MAX_PER_DOCUMENT", "RELEVANCE_FLOOR",
+           "Corpus"]
 
 MAX_K = 50
 """``search`` returns at most this many passages whatever ``k`` asks for."""
 
-COLUMN_WEIGHTS = (10.0, 2.0, 1.5, 1.0)
+COLUMN_WEIGHTS = (10.0, 2.0, 1.5, 1.0, 5.0)
 """bm25 weights of the index's columns: the symbol's name, the title words, the section heading,
-the passage text. The title and heading are weighted lightly because
-:func:`~workers.sources.ranking.rank_score` boosts their words again: weighted 5 and 3, a common
-word of the question in many pages' titles ("database") outranked the page whose text answers."""
+the passage text, the symbol's name key (:func:`~workers.sources.names.symbol_key`), which counts
+only for a symbol the question names ("retry policy": ``RetryPolicy``). The title and heading are
+weighted lightly because :func:`~workers.sources.ranking.rank_score` boosts their words again:
+weighted 5 and 3, a common word of the question in many pages' titles ("database") outranked
+the page whose text answers."""
 
 CANDIDATES = 200
 """A search re-ranks this many of FTS5's best passages (more when ``8 * k`` is more)."""
@@ -55,11 +52,11 @@ CANDIDATES = 200
 MAX_PER_DOCUMENT = 2
 """A search returns at most this many passages of one document."""
 
-
 RELEVANCE_FLOOR = 0.5
 """With a focus, passages scoring under this share of the best one's bm25 are left out."""
 
 _WEIGHTS = ", ".join(str(float(w)) for w in COLUMN_WEIGHTS)
+_PLAIN_WEIGHTS = ", ".join(str(float(w)) for w in (*COLUMN_WEIGHTS[:-1], 0.0))
 _PASSAGE_COLS = "p.ref, p.doc_id, p.title, p.source, p.text"
 
 
@@ -228,6 +225,10 @@ class Corpus:
                     con = self._free.pop()
         try:
             yield con
+        except sqlite3.DatabaseError as exc:  # damaged: every search fails the same way
+            if is_damage(exc):
+                raise damaged(self._path, exc, what="corpus index", derived=True) from None
+            raise
         finally:
             self._release(con)
 
@@ -240,13 +241,12 @@ class Corpus:
         The words searched are the question's content words
         (:func:`~workers.sources.query.search_query`: stop and filler words dropped; with a
         ``focus``, the run's topic, only the words the topic has too), OR-ed: no word is
-        required. FTS5's ``bm25`` over four columns weighted by ``COLUMN_WEIGHTS`` (the
-        documented symbol's name, the title words, the section heading, the passage text)
-        picks ``CANDIDATES`` passages;
-        :func:`~workers.sources.ranking.rank_score` then re-ranks them, boosting those
-        that have more of the words, the words as a phrase, or the words in the document's
-        title or the passage's heading, and ranking a page made of links (an index, a site
-        map) below the pages it links to (issue 19).
+        required; adjacent words that may name an API symbol ("retry policy") are searched as
+        its whole name too. FTS5's ``bm25`` over the columns of ``COLUMN_WEIGHTS`` picks
+        ``CANDIDATES`` passages; :func:`~workers.sources.ranking.rank_score` then re-ranks
+        them, boosting those that have more of the words, the words as a phrase, or the words
+        in the document's title or the passage's heading, and ranking a page made of links (an
+        index, a site map) below the pages it links to (issue 19).
 
         * At most ``MAX_PER_DOCUMENT`` passages of one document are returned, so a long
           document never fills the list; :func:`~workers.sources.base.group_by_document` groups
@@ -263,20 +263,17 @@ class Corpus:
         if parsed is None or k < 1:
             return []
         sql = (
-            f"SELECT {_PASSAGE_COLS}, bm25(passages_fts, {_WEIGHTS}) AS rank, p.terms, p.name, "
+            f"SELECT {_PASSAGE_COLS}, bm25(passages_fts, {_WEIGHTS}) AS rank, "
+            f"bm25(passages_fts, {_PLAIN_WEIGHTS}), p.terms, p.name, "
             "p.heading, p.links FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid "
             "WHERE passages_fts MATCH ? ORDER BY rank, p.id LIMIT ?"
         )
         with self._connection() as con:
             rows = con.execute(sql, (parsed.fts, max(CANDIDATES, 8 * k))).fetchall()
-        scored = sorted(
-            ((candidate_score(parsed, r[4:10]), i, r) for i, r in enumerate(rows)),
-            key=lambda item: (-item[0], item[1]),
-        )
         out: list[Passage] = []
         seen: set[str] = set()
         per_doc: Counter[str] = Counter()
-        for score, _i, row in scored:
+        for score, row in ranked(parsed, rows):
             if row[4] in seen or per_doc[row[1]] >= MAX_PER_DOCUMENT:
                 continue
             seen.add(row[4])

@@ -21,11 +21,15 @@ FolderFiles = Sequence[tuple[str, Path, os.stat_result]]
 lists them."""
 
 
-def content_fingerprint(folder: Path, files: FolderFiles) -> str:
+def content_fingerprint(folder: Path, files: FolderFiles, *, as_folder: Path | None = None
+                        ) -> str:
     """Hash of the indexable files' names and bytes (and the extraction rules): unlike
-    :func:`folder_fingerprint` (stat only, for rebuilds), a ``touch`` leaves it."""
+    :func:`folder_fingerprint` (stat only, for rebuilds), a ``touch`` leaves it. ``as_folder``:
+    the folder path to hash in place of ``folder`` (the fingerprint the same files had at a
+    folder's former place: a moved folder is the same content)."""
     h = hashlib.blake2b(digest_size=16)
-    h.update(raw(f"schema={SCHEMA_VERSION};max={MAX_PASSAGE_CHARS};folder={folder}\n"))
+    label = folder if as_folder is None else as_folder
+    h.update(raw(f"schema={SCHEMA_VERSION};max={MAX_PASSAGE_CHARS};folder={label}\n"))
     for _rel, path, _st in files:
         h.update(raw(f"{path.relative_to(folder).as_posix()}\0"))
         try:

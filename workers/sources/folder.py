@@ -250,12 +250,16 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
         skipped["unreadable"] += 1
         notes.append(f"{rel}: skipped, unreadable ({exc.strerror or type(exc).__name__})")
         return
-    text, encoding, replaced = decode_file(data, declared_encoding(data, suffix))
+    declared = declared_encoding(data, suffix)
+    text, encoding, replaced = decode_file(data, declared)
     if text is None:
         skipped["binary"] += 1
         notes.append(f"{rel}: skipped, binary (not text)")
         return
-    if encoding == "cp1252":
+    if declared not in (None, encoding, "utf-8", "utf-8-sig") and encoding != "utf-16":
+        notes.append(f"{rel}: declares the encoding {declared}, which does not read text; "
+                     f"read as {'Windows-1252 (Latin-1)' if encoding == 'cp1252' else 'UTF-8'}")
+    elif encoding == "cp1252":
         notes.append(f"{rel}: not UTF-8; read as Windows-1252 (Latin-1)")
     elif replaced:
         notes.append(f"{rel}: read as UTF-8; {plural(replaced, 'invalid byte sequence')} "
@@ -272,7 +276,8 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
         sections = python_file_sections(text, rel)
         text = "\n\n".join(t for _h, t in sections) or text
     if text.strip():
-        yield RawDoc(rel, title, rel, text, sections=sections, link_share=links)
+        yield RawDoc(rel, title, rel, text, sections=sections, link_share=links,
+                     section_symbols=suffix == ".py")
     else:
         skipped["blank"] += 1
         notes.append(f"{rel}: skipped, no text")

@@ -9,12 +9,14 @@ lock, and the temp files of killed builds are removed by the next build
 Each document is cut into passages by :func:`workers.sources.text.chunk_text`; each passage gets
 its ref from :meth:`Passage.make_ref`; a document with sections (``RawDoc.sections``: an HTML
 page's headings, a PDF page's outline entries) is cut section by section. FTS5's ``porter
-unicode61`` tokenizer indexes four columns: the name of the API symbol the document documents
+unicode61`` tokenizer indexes five columns: the name of the API symbol the document documents
 (:func:`workers.sources.query.symbol_terms`, empty for other documents), its title with
 identifiers split into words (:func:`workers.sources.query.title_terms`), the heading of the
-passage's section, and the passage text; search weights them in that order
-(``workers.sources.corpus.COLUMN_WEIGHTS``). Each passage also keeps its document's link share
-(``RawDoc.link_share``), which search ranks pages made of links down by.
+passage's section, the passage text, and the symbol's name as one token
+(:func:`workers.sources.names.symbol_key`: ``retrypolicy``), which a search matches only
+whole; search weights them by ``workers.sources.corpus.COLUMN_WEIGHTS``. Each passage also
+keeps its document's link share (``RawDoc.link_share``), which search ranks pages made of links
+down by.
 
 This module imports only the standard library.
 """
@@ -32,6 +34,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from workers.sources.base import CorpusError, IndexVanished, NoText, Passage, RawDoc
+from workers.sources.names import symbol_key
 from workers.sources.query import spelled_terms, symbol_terms, title_terms
 from workers.sources.text import chunk_text, raw, safe_name
 
@@ -51,7 +54,9 @@ __all__ = [
     "tree_signature",
 ]
 
-SCHEMA_VERSION = "9"  # 9: mostly-UTF-8 files read as UTF-8, HTML meta charset
+# 11: long paragraphs keep their line breaks; 10: the symbol's name key (namekey column), a
+# .py section's symbol
+SCHEMA_VERSION = "11"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60
@@ -75,11 +80,11 @@ CREATE TABLE docs (
 CREATE TABLE passages (
     id INTEGER PRIMARY KEY, ref TEXT NOT NULL UNIQUE, doc_id TEXT NOT NULL, seq INTEGER NOT NULL,
     title TEXT NOT NULL, source TEXT NOT NULL, text TEXT NOT NULL, terms TEXT NOT NULL,
-    name TEXT NOT NULL, heading TEXT NOT NULL, links REAL NOT NULL
+    name TEXT NOT NULL, heading TEXT NOT NULL, links REAL NOT NULL, namekey TEXT NOT NULL
 );
 CREATE INDEX passages_doc ON passages (doc_id, seq);
 CREATE VIRTUAL TABLE passages_fts USING fts5(
-    name, terms, heading, text, content='passages', content_rowid='id',
+    name, terms, heading, text, namekey, content='passages', content_rowid='id',
     tokenize='porter unicode61'
 );
 """
@@ -144,7 +149,7 @@ def build(
 
 
 _DocRow = tuple[str, str, str, int]
-_PassageRow = tuple[int, str, str, int, str, str, str, str, str, str, float]
+_PassageRow = tuple[int, str, str, int, str, str, str, str, str, str, float, str]
 
 
 def _rows_of(docs: Iterable[RawDoc]) -> tuple[list[_DocRow], list[_PassageRow]]:
@@ -166,11 +171,13 @@ def _rows_of(docs: Iterable[RawDoc]) -> tuple[list[_DocRow], list[_PassageRow]]:
             continue
         seen_ids.add(doc.doc_id)
         doc_rows.append((doc.doc_id, doc.title, doc.source, len(sections)))
-        terms, name = title_terms(doc.title), symbol_terms(doc.symbol)
+        terms, name, key = title_terms(doc.title), symbol_terms(doc.symbol), symbol_key(doc.symbol)
         for seq, (heading, chunk) in enumerate(sections):
+            if doc.section_symbols:  # a Python file's section: its own symbol ("" the module's)
+                name, key = symbol_terms(heading), symbol_key(heading)
             passage_rows.append((len(passage_rows) + 1, Passage.make_ref(doc.doc_id, seq),
                                  doc.doc_id, seq, doc.title, doc.source, chunk, terms, name,
-                                 heading, float(doc.link_share)))
+                                 heading, float(doc.link_share), key))
     if not passage_rows:
         raise NoText("no indexable text found")
     return doc_rows, passage_rows
@@ -185,9 +192,9 @@ def _insert_rows(con: sqlite3.Connection, doc_rows: list[_DocRow],
     Configuration Option"); the default is set back afterwards."""
     con.execute(_FTS_AUTOMERGE, (0,))
     con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", doc_rows)
-    con.executemany("INSERT INTO passages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", passage_rows)
-    con.execute("INSERT INTO passages_fts (rowid, name, terms, heading, text) "
-                "SELECT id, name, terms, heading, text FROM passages ORDER BY id")
+    con.executemany(f"INSERT INTO passages VALUES ({', '.join('?' * 12)})", passage_rows)
+    con.execute("INSERT INTO passages_fts (rowid, name, terms, heading, text, namekey) "
+                "SELECT id, name, terms, heading, text, namekey FROM passages ORDER BY id")
     con.execute("INSERT INTO passages_fts (passages_fts) VALUES ('optimize')")
     con.execute(_FTS_AUTOMERGE, (_FTS_DEFAULT_AUTOMERGE,))
 
@@ -217,13 +224,18 @@ def current_notes(meta: dict[str, str], listed: list[str]) -> dict[str, str]:
 
 
 def read_meta(path: Path) -> dict[str, str] | None:
-    """The meta table of a finished index, or None when the file is missing or not an index."""
+    """The meta table of a finished index, or None when the file is missing, not an index, or
+    damaged: SQLite's ``quick_check`` (every page of its b-trees read, about 15 ms for the
+    package docs' 6 MB) finds fault with it, so it is built again (it is derived data; found by
+    a new-user trial: garbage written inside it failed every search of every rerun)."""
     if not path.is_file():
         return None
     try:
         con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
-            return dict(con.execute("SELECT key, value FROM meta").fetchall())
+            meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+            (verdict,) = con.execute("PRAGMA quick_check(1)").fetchone()
+            return meta if verdict == "ok" else None
         finally:
             con.close()
     except sqlite3.Error:

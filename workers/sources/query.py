@@ -28,6 +28,7 @@ __all__ = [
     "spelled_terms",
     "term_matches",
     "query_to_fts",
+    "symbol_name",
     "symbol_terms",
     "title_terms",
 ]
@@ -122,10 +123,25 @@ def title_terms(title: str) -> str:
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
+def symbol_name(symbol: str) -> str:
+    """The own name of an API symbol: the last part of its qualified name (the class's for its
+    ``__init__``/``__call__``); ``""`` for no symbol or one that is not a dotted name.
+
+    Example:
+        >>> symbol_name("langgraph.types.Send.__init__"), symbol_name("")
+        ('Send', '')
+    """
+    if not _DOTTED_NAME.fullmatch(symbol):
+        return ""
+    parts = symbol.split(".")
+    while len(parts) > 1 and parts[-1].startswith("__"):
+        parts.pop()
+    return parts[-1]
+
+
 def symbol_terms(symbol: str) -> str:
-    """The searchable name of an API symbol: the last part of its qualified name (the class's
-    for its ``__init__``/``__call__``) with its identifier words; ``""`` for no symbol. Search
-    weights it above the title, so "InMemorySaver" finds
+    """The searchable name of an API symbol: its :func:`symbol_name` with its identifier words;
+    ``""`` for no symbol. Search weights it above the title, so "InMemorySaver" finds
     ``langgraph.checkpoint.memory.InMemorySaver`` before its methods.
 
     Example:
@@ -134,12 +150,8 @@ def symbol_terms(symbol: str) -> str:
         >>> symbol_terms("")
         ''
     """
-    if not _DOTTED_NAME.fullmatch(symbol):
-        return ""
-    parts = symbol.split(".")
-    while len(parts) > 1 and parts[-1].startswith("__"):
-        parts.pop()
-    return title_terms(parts[-1])
+    name = symbol_name(symbol)
+    return title_terms(name) if name else ""
 
 
 _TEXT_WORDS = re.compile(r"\w+")
@@ -185,12 +197,15 @@ def mentions(terms: Iterable[str], text: str) -> set[str]:
         ['checkpointer', 'pending']
         >>> sorted(mentions(["put_writes", "pending"], "put_writes saves load_pending_writes"))
         ['pending', 'put_writes']
+        >>> sorted(mentions(["retry", "policy", "retrypolicy"], "Pass a `RetryPolicy`."))
+        ['policy', 'retry', 'retrypolicy']
     """
     lowered = text.lower()
     forms: set[str] = set()
     # whole words and an identifier's parts: a term ``load_pending_writes`` and a term
-    # ``pending`` are both mentioned by ``load_pending_writes``
-    for word in set(_TEXT_WORDS.findall(lowered)) | set(_TEXT_PARTS.findall(lowered)):
+    # ``pending`` are both mentioned by ``load_pending_writes``, "retry" by ``RetryPolicy``
+    words = set(_TEXT_WORDS.findall(lowered)) | set(_TEXT_PARTS.findall(lowered))
+    for word in words | {p for w in set(_TEXT_PARTS.findall(text)) for p in _camel_parts(w)}:
         forms |= word_forms(word)
     return {term for term in terms if word_forms(term) & forms}
 
@@ -253,12 +268,16 @@ class SearchQuery:
     Attributes:
         terms: the core words, in the question's order; any of them matches.
         context: the focus's other words: they only raise a passage's rank.
-        fts: the FTS5 query, the core words OR-ed (each quoted: no input is FTS5 syntax).
+        fts: the FTS5 query, the core words OR-ed (each quoted: no input is FTS5 syntax), then
+            the names of several words the question may be asking about, each one's key in the
+            index's ``namekey`` column ("retry policy": ``namekey : "retrypolicy"``).
+        names: those names (:class:`~workers.sources.names.NameKey`).
     """
 
     terms: tuple[str, ...]
     context: tuple[str, ...]
     fts: str
+    names: tuple = ()
 
 
 def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
@@ -269,20 +288,34 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
     (the run's topic) also has, counting inflections (:func:`word_forms`): the words a plan
     wraps around the topic ("What is the mechanism behind ...?") are not core. Without a focus,
     or when the question shares no word with it, every content word is core. The question is
-    never split at "and", "or" or commas: it is one bag of words, ranked as one.
+    never split at "and", "or" or commas: it is one bag of words, ranked as one. Runs of the
+    core words side by side may name an API symbol ("retry policy": ``RetryPolicy``, see
+    :func:`~workers.sources.names.name_keys`): they are searched as its name too.
 
     Example:
         >>> q = search_query("What are the caveats of Send?", focus="Send and reducers")
         >>> q.terms, q.context, q.fts
         (('send',), ('reducers',), '"send"')
+        >>> search_query("What is retry policy?").fts
+        '"retry" OR "policy" OR namekey : "retrypolicy"'
     """
+    from workers.sources.names import name_keys  # names builds on this module's words
+
     words = content_terms(query)
     if not words:
         return None
     topic = content_terms(focus) if focus else []
     core = [w for w in words if _shares_form(w, topic)] or words
     context = [t for t in topic if not _shares_form(t, core)]
-    return SearchQuery(tuple(core), tuple(context), _fts_or(core))
+    names = name_keys(query, core)
+    return SearchQuery(tuple(core), tuple(context), _fts_or(core) + _fts_names(names),
+                       names)
+
+
+def _fts_names(names: Sequence) -> str:
+    """The FTS5 clauses of the ``names`` of several words: `` OR namekey : "key"`` each (a name
+    of one word is matched whole in the ``name`` column already)."""
+    return "".join(f' OR namekey : {_quoted(n.key)}' for n in names if " " in n.phrase)
 
 
 @lru_cache(maxsize=65536)
@@ -333,6 +366,7 @@ def term_matches(terms: Sequence[str], text: str) -> tuple[set[int], int]:
     """Which ``terms`` (indexes) a text mentions (a word sharing a form with the term, see
     :func:`word_forms`; identifiers split at ``_`` as FTS5 splits them), and how many pairs of
     consecutive terms it has side by side in that order (a phrase of the question's words).
+    Unlike :func:`mentions`, CamelCase words stay whole ("PostScript" is no "script").
 
     Example:
         >>> term_matches(["retry", "policy", "zebra"], "Set the retry_policy of a node.")
@@ -352,3 +386,15 @@ def term_matches(terms: Sequence[str], text: str) -> tuple[set[int], int]:
                 pairs.add(hit)
         last = hit
     return found, len(pairs)
+
+
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def _camel_parts(word: str) -> list[str]:
+    """The lower-cased parts of a CamelCase word (``RetryPolicy``: retry, policy, each of three
+    letters or more); ``[]`` for a word that is not one (``STATE``, ``Zürich``, ``LaTeX``)."""
+    parts = _CAMEL.findall(word) if word.isascii() and not word[1:].islower() else []
+    if len(parts) < 2 or any(len(p) < 3 for p in parts):  # "LaTeX" is no "la te x"
+        return []
+    return [p.lower() for p in parts]

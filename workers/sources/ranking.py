@@ -1,6 +1,6 @@
 """How a search orders its candidates (issue 19): FTS5's bm25 picks them, these boosts put the
 passage that answers first: more of the question's words, the words as a phrase, the words in
-the title or heading.
+the title or heading, the symbol the question names.
 
 This module imports only the standard library.
 """
@@ -8,12 +8,14 @@ This module imports only the standard library.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from workers.sources.names import named_symbols
 from workers.sources.query import SearchQuery, term_matches
 
 __all__ = ["COVERAGE_FLOOR", "COVERAGE_POWER", "EXACT_NAME_BOOST", "LINK_SHARE_FREE",
-           "candidate_score", "exact_names", "link_factor", "rank_score"]
+           "candidate_score", "candidates_named", "exact_names", "link_factor", "own_name",
+           "rank_score", "ranked"]
 
 COVERAGE_POWER = 2.0
 COVERAGE_FLOOR = 0.25
@@ -21,7 +23,8 @@ COVERAGE_FLOOR = 0.25
 
 
 EXACT_NAME_BOOST = 1.0
-"""How much a title naming the question's identifiers exactly raises a passage: up to x2."""
+"""How much a title naming the question's identifiers exactly, or a symbol named as the question
+spells it with a capital letter ("Send"), raises a passage: up to x2."""
 
 _WHOLE_WORDS = re.compile(r"\w+")
 
@@ -47,7 +50,8 @@ def exact_names(terms: Sequence[str], title: str) -> float:
     return sum(t.lower() in words for t in idents) / len(idents)
 
 
-def rank_score(query: SearchQuery, bm25: float, text: str, title: str) -> float:
+def rank_score(query: SearchQuery, bm25: float, text: str, title: str,
+               spelled: bool = False) -> float:
     """A passage's score: its bm25 (negated, so higher is better) times boosts for
 
     * coverage: the share ``c`` of the query's words it has (text, title or heading) gives
@@ -57,13 +61,15 @@ def rank_score(query: SearchQuery, bm25: float, text: str, title: str) -> float:
     * title or heading: up to x1.5 as the words are in the document's title, the symbol's name
       or the passage's section heading;
     * the focus's other words (``query.context``): up to x1.25;
-    * identifiers named exactly in the title, symbol name or heading (:func:`exact_names`):
-      up to x2.
+    * identifiers named exactly in the title, symbol name or heading (:func:`exact_names`), or
+      the symbol named as the question spells it with a capital letter (``spelled``): up to x2.
 
     Args:
         query: the parsed query (:func:`~workers.sources.query.search_query`).
         bm25: FTS5's ``-bm25`` of the passage (> 0).
         text: the passage text; ``title``: its title words, symbol name and heading.
+        spelled: the question names the passage's symbol spelled as it is ("Send" for
+            ``Send``, not for a method ``send``: :func:`~workers.sources.names.named_symbols`).
     """
     terms = query.terms
     in_text, pairs = term_matches(terms, text)
@@ -74,7 +80,7 @@ def rank_score(query: SearchQuery, bm25: float, text: str, title: str) -> float:
     if n > 1:
         score *= 1 + 0.5 * max(pairs, title_pairs) / (n - 1)
     score *= 1 + 0.5 * len(in_title) / n
-    score *= 1 + EXACT_NAME_BOOST * exact_names(terms, title)
+    score *= 1 + EXACT_NAME_BOOST * max(exact_names(terms, title), float(spelled))
     if query.context:
         found, _ = term_matches(query.context, f"{title} {text}")
         score *= 1 + 0.25 * len(found) / len(query.context)
@@ -101,14 +107,53 @@ def link_factor(link_share: float) -> float:
     return max(_LINK_FACTOR_MIN, (1 - share) / (1 - LINK_SHARE_FREE))
 
 
-def candidate_score(query: SearchQuery, row: Sequence) -> float:
+def own_name(name: str) -> str:
+    """The symbol's own name from its index ``name`` column (the name, then its words)."""
+    return name.split(" ", 1)[0]
+
+
+def candidates_named(query: SearchQuery, names: Sequence[str]) -> dict[str, bool]:
+    """The symbols among the candidates' ``names`` (their index ``name`` column) the question
+    names (:func:`~workers.sources.names.named_symbols`): ``own name -> spelled as the question
+    spells it with a capital letter``."""
+    if not query.names:
+        return {}
+    return named_symbols(query.names, query.terms, (own_name(n) for n in names if n))
+
+
+def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool],
+                    path: str = "") -> float:
     """A search candidate's score: :func:`rank_score` times its page's :func:`link_factor`.
 
     Args:
         query: the parsed query (:func:`~workers.sources.query.search_query`).
-        row: ``(text, bm25, title words, symbol name, heading, link share)`` of the passage,
-            ``bm25`` as FTS5's ``bm25()`` gives it (negative: lower is better).
+        row: ``(text, bm25, bm25 without the name key, title words, symbol name, heading,
+            link share)`` of the passage, each ``bm25`` as FTS5's ``bm25()`` gives it
+            (negative: lower is better). The first counts the symbol's name key: it is used
+            when the question names the symbol (``named``, :func:`candidates_named`).
+        named: the candidates' symbols the question names.
+        path: the document's title: a qualified name (``langgraph.types.Send.__init__``) counts
+            as spelled as the question spells it when a part of it is (a member of ``Send``).
     """
-    text, bm25, terms, name, heading, links = row
+    text, bm25, plain, terms, name, heading, links = row
     title = f"{terms} {name} {heading}"
-    return rank_score(query, -float(bm25), text, title) * link_factor(links)
+    own = own_name(name)
+    asked = own in named
+    spelled = (asked and named[own]) or any(named.get(part) for part in path.split("."))
+    score = rank_score(query, -float(bm25 if asked else plain), text, title, spelled)
+    return score * link_factor(links)
+
+
+def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Sequence]]:
+    """The search candidates ``rows`` with their :func:`candidate_score`, best first (ties in
+    FTS5's order).
+
+    Args:
+        query: the parsed query (:func:`~workers.sources.query.search_query`).
+        rows: ``(ref, doc_id, title, source, text, bm25, bm25 without the name key, title
+            words, symbol name, heading, link share)`` each.
+    """
+    named = candidates_named(query, [r[8] for r in rows])
+    scored = [(candidate_score(query, r[4:11], named, r[2]), i) for i, r in enumerate(rows)]
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    return [(score, rows[i]) for score, i in scored]

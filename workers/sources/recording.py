@@ -11,17 +11,29 @@ from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from workers.sources.damage import damaged, is_damage
+
 __all__ = ["KeyedLocks", "sqlite_transaction"]
 
 
 @contextmanager
-def sqlite_transaction(path: str | Path) -> Iterator[sqlite3.Connection]:
+def sqlite_transaction(path: str | Path, what: str = "record") -> Iterator[sqlite3.Connection]:
     """A connection to the SQLite file ``path`` (waiting up to 30 s for another writer) inside
-    one transaction: committed when the block ends, rolled back if it raises; closed after."""
+    one transaction: committed when the block ends, rolled back if it raises; closed after.
+
+    Raises:
+        workers.sources.damage.DamagedFile: the file is damaged (every question would fail the
+            same way: the run stops with one line naming the file, called ``what``, and the way
+            out; it holds paid answers, so it is left for the user to move aside).
+    """
     con = sqlite3.connect(path, timeout=30)
     try:
         with con:
             yield con
+    except sqlite3.DatabaseError as exc:
+        if is_damage(exc):
+            raise damaged(Path(path), exc, what=what, derived=False) from None
+        raise
     finally:
         con.close()
 

@@ -41,7 +41,8 @@ characters (undecodable bytes) and control characters is binary."""
 
 
 PARA_SPLIT = re.compile(r"\n[ \t]*\n+")
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])(\s+)(?=\S)")
+"""A sentence boundary; the whitespace is kept (a docstring's "Args:" entries are lines)."""
 
 
 def _hard_split(text: str, limit: int) -> Iterator[str]:
@@ -76,6 +77,30 @@ def _pack(pieces: Iterable[str], limit: int, sep: str) -> list[str]:
     return chunks
 
 
+def _pack_sentences(para: str, limit: int) -> list[str]:
+    """A paragraph too long for one passage, cut into chunks of whole sentences (a sentence
+    too long for one is cut at whitespace), each sentence joined to the next by the whitespace
+    written between them: a line break stays a line break. Joined by a space, a docstring's
+    "Args:" entries ran into one line ("... to error-handler nodes. cache_policy: Default ..."),
+    and the field they document was lost (trial 8)."""
+    parts = _SENTENCE_SPLIT.split(para)  # sentence, whitespace, sentence, ...
+    chunks: list[str] = []
+    current = ""
+    for index in range(0, len(parts), 2):
+        sep = parts[index - 1] if index else ""
+        for piece in _hard_split(parts[index], limit):
+            if current and len(current) + len(sep) + len(piece) <= limit:
+                current = f"{current}{sep}{piece}"
+            else:
+                if current:
+                    chunks.append(current)
+                current = piece
+            sep = " "  # within a sentence cut at whitespace
+    if current:
+        chunks.append(current)
+    return chunks
+
+
 def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
     """Split ``text`` into passages of at most ``max_chars`` characters.
 
@@ -91,10 +116,7 @@ def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
         if len(para) <= max_chars:
             pieces.append(para)
             continue
-        sentences: list[str] = []
-        for sentence in _SENTENCE_SPLIT.split(para.strip()):
-            sentences.extend(_hard_split(sentence, max_chars))
-        pieces.extend(_pack(sentences, max_chars, " "))
+        pieces.extend(_pack_sentences(para.strip(), max_chars))
     # dedent only what is indented (textwrap.dedent is most of the cost on flat HTML text)
     return [(textwrap.dedent(chunk) if "\n " in chunk or "\n\t" in chunk else chunk).strip()
             for chunk in _pack(pieces, max_chars, "\n\n")]
@@ -207,15 +229,19 @@ def decode_file(raw: bytes, declared: str | None = None) -> Decoded:
     sequences: the invalid ones are replaced with U+FFFD and counted, so one stray byte no longer
     turns "Café" into "CafÃ©"); else Windows-1252 when the bytes read as clean Windows-1252 text (no
     undefined byte, control characters under 1%: a Latin-1 note read as UTF-8 was indexed as "Le
-    h\ufffdron"); else UTF-8 with replacement. ``text`` is None when the bytes look binary: a NUL
-    byte in the first ``SNIFF_BYTES``, or more than ``MAX_GARBAGE_SHARE`` of replacement and control
-    characters at the start of the text.
+    h\ufffdron"); else UTF-8 with replacement. A declared codec that does not decode bytes to
+    text (``rot13``, ``zlib_codec``, ``base64``; ``idna``, which takes no bad byte) is passed
+    over: the ``encoding`` returned then differs from it. ``text`` is None when the bytes look
+    binary: a NUL byte in the first ``SNIFF_BYTES``, or more than ``MAX_GARBAGE_SHARE`` of
+    replacement and control characters at the start of the text.
 
     Example:
         >>> decode_file("Le h\u00e9ron".encode("latin-1"))
         Decoded(text='Le h\u00e9ron', encoding='cp1252', replaced=0)
         >>> decode_file("Caf\u00e9 na\u00efve, one stray".encode() + b" \\xff.")
         Decoded(text='Caf\u00e9 na\u00efve, one stray \ufffd.', encoding='utf-8', replaced=1)
+        >>> decode_file(b"Heron census", "rot-13")
+        Decoded(text='Heron census', encoding='utf-8', replaced=0)
     """
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
         try:
@@ -225,7 +251,10 @@ def decode_file(raw: bytes, declared: str | None = None) -> Decoded:
     if b"\0" in raw[:SNIFF_BYTES]:
         return Decoded(None, "utf-8")
     if declared and codecs.lookup(declared).name not in ("utf-8", "utf-8-sig"):
-        return _sniffed(raw.decode(declared, errors="replace"), codecs.lookup(declared).name)
+        try:
+            return _sniffed(raw.decode(declared, errors="replace"), codecs.lookup(declared).name)
+        except (LookupError, UnicodeError):  # no text codec (rot13, zlib_codec, base64, idna):
+            pass  # the bytes are read as if nothing were declared (the caller notes it)
     try:
         return _sniffed(raw.decode("utf-8-sig"), "utf-8")
     except UnicodeDecodeError:

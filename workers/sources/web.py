@@ -252,7 +252,7 @@ class WebSource:
             _rekey_pages(con)
 
     def _db(self) -> AbstractContextManager[sqlite3.Connection]:
-        return sqlite_transaction(self._path)
+        return sqlite_transaction(self._path, "web search record")
 
     # -- the Source protocol ---------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from langgraph.runtime import Runtime
 
 from app.graph.nodes.common import check_same_corpus
 from app.graph.resources import Resources
+from app.research.plan_check import check_plan
 from app.research.rounds import first_wave, pending_tasks, routing_of
 from app.settings.config import RunContext
 from state import ResearchState
@@ -31,8 +32,11 @@ def dispatch(state: ResearchState, runtime: Runtime[RunContext], *, res: Resourc
 
     Raises:
         app.errors.CorpusMismatch: a served run continues the thread on another corpus than
-            its plan's (checked before any task is sent)."""
+            its plan's (checked before any task is sent).
+        app.research.plan_check.BadPlan: the plan cannot run (a state edit wrote it): nothing is
+            sent, and the thread stays where it is, to be edited again."""
     check_same_corpus(state, res.context(runtime).corpus_name, res.served)
+    check_plan(state)
     tasks = pending_tasks(state, workers)
     if not first_wave(state, tasks):
         return None

@@ -9,9 +9,10 @@ from langgraph.runtime import Runtime
 
 from app.graph.nodes.common import check_same_corpus, thread_id_of
 from app.graph.resources import Resources
+from app.research.plan_check import check_plan
 from app.research.rounds import current_envelopes
 from app.settings.config import RunContext
-from state import ResearchState
+from state import ResearchState, delete_envelope
 
 __all__ = ["persist"]
 
@@ -23,35 +24,49 @@ def persist(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCo
     database becomes the source of truth. Running it twice (a crash between its commit and its
     checkpoint) updates the same rows.
 
-    The thread's rows of the run's ``as_of`` (another ``as_of`` is other work) are then
-    exactly its current envelopes (:func:`app.research.rounds.current_envelopes`): any other
-    row is removed, whether its envelope was dropped at review (a time-travel replay that
-    dropped one the first decision kept included), belongs to a plan replaced at review, or to
-    a worker this run does not have. (Found by a new-user trial: a replaced plan's rows stayed;
-    ``inspect`` counted them, the summary did not.) A run without a thread (no checkpointer)
-    only removes what it dropped: other such runs share its ``thread_id``, ``"-"``."""
+    The thread's rows are then exactly its current envelopes
+    (:func:`app.research.rounds.current_envelopes`: its current plan and ``as_of``), and so is
+    its ``envelopes`` channel, less the envelopes a review dropped (kept in state for the
+    notes of a rerun): any other row and envelope is removed, whether its envelope was dropped
+    at review (a time-travel replay that dropped one the first decision kept included), belongs
+    to a plan replaced at review, to a worker this run does not have, or to another ``as_of``
+    or topic the thread had before (a LangGraph Server client's next input, a Studio edit of
+    ``as_of``). (Found by new-user trials: a replaced plan's rows stayed; another ``as_of``
+    left 18 rows and 18 envelopes for 9 tasks; ``inspect`` counted them, the summary did
+    not.) A run without a thread (no checkpointer) only removes the rows it dropped: other such
+    runs share its ``thread_id``, ``"-"``.
+
+    Raises:
+        app.research.plan_check.BadPlan: the plan cannot run (a state edit that skipped
+            ``dispatch``, e.g. ``as_node="route"``): no row is written or removed.
+        app.errors.CorpusMismatch: a served run continues the thread on another corpus than
+            its plan's: no row is written or removed."""
     check_same_corpus(state, res.context(runtime).corpus_name, res.served)
+    check_plan(state)
     current = current_envelopes(state)
     pending = [e for e in current if not e.get("persisted")]
     dropped = list(state.get("dropped") or [])
     thread_id = thread_id_of(config)
-    if not pending and not dropped and thread_id == "-":
+    keep = {e["envelope_id"] for e in current}
+    stale = [e["envelope_id"] for e in state.get("envelopes") or []
+             if e.get("envelope_id") not in keep and e.get("envelope_id") not in dropped]
+    if not pending and not dropped and not stale and thread_id == "-":
         return {}
     with res.storage().results() as store:
         store.upsert(pending, thread_id=thread_id, topic=state["topic"])
         if thread_id != "-":
-            keep = {e["envelope_id"] for e in current}
-            dropped += [eid for eid in store.envelope_ids(thread_id=thread_id,
-                                                          as_of=state["as_of"])
+            dropped += [eid for eid in store.envelope_ids(thread_id=thread_id)
                         if eid not in keep]
         store.delete(dropped, thread_id=thread_id)
     res.run(runtime).faults.at("persist-commit")
-    if not pending:
+    if pending:
+        runtime.stream_writer({"persisted": {"count": len(pending)}})
+    if not pending and not stale:
         return {}
-    runtime.stream_writer({"persisted": {"count": len(pending)}})
     return {
         "envelopes": [
-            {"envelope_id": e["envelope_id"], "persisted": True, "structured": None}
-            for e in pending
+            *({"envelope_id": e["envelope_id"], "persisted": True, "structured": None}
+              for e in pending),
+            *(delete_envelope(eid) for eid in stale),
         ]
     }

@@ -19,7 +19,7 @@ from app.research.rounds import highest_round
 from app.research.topics import topic_problem
 from app.settings.checks import as_of_or_today
 from app.settings.config import RunContext
-from state import ResearchState, Routing
+from state import ResearchState, Routing, make_envelope_id
 from workers.pacing import stop_waiting_when
 from workers.retry import backoff, give_up
 from workers.usage import AttemptTokens
@@ -35,6 +35,7 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     holds a failed attempt's until the next). A thread run again (or forked) starts its rounds
     one past the highest it has seen, so a fresh result never looks older than a stale one;
     on its own plan it keeps what a review dropped (:func:`app.research.review.kept_drops`).
+    A run with another topic than the plan's (``planned_topic``) plans anew.
 
     Raises:
         app.errors.BadTopic: the topic is no topic to research
@@ -58,11 +59,13 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     kept_plan = bool(state.get("sub_questions")) and questions == state.get("sub_questions")
     if kept_plan and (why := replaced_plan_note(state)):
         notes = [why, *notes]  # the rerun answers the replacement: say so again
-    # a rerun on the thread's plan keeps what its review dropped (a new plan has no drops)
-    dropped, kept = kept_drops(state) if questions == state.get("sub_questions") else ([], [])
     # Studio and LangGraph Server callers may leave as_of out: default it here, once, so
     # every task of the run carries the same date (and so the same envelope ids).
     as_of = as_of_or_today(state.get("as_of"))
+    # a rerun on the thread's plan keeps what its review dropped (a new plan has no drops, and
+    # a drop of another as_of is of other work: its id names its date)
+    tasks = {make_envelope_id(w, q, as_of) for w in workers for q in questions}
+    dropped, kept = kept_drops(state, tasks) if kept_plan else ([], [])
     first = highest_round(state) + 1
     routing = Routing(review=bool(ctx.review), rounds=ctx.rounds, first_round=first,
                       workers=list(workers), corpus_name=ctx.corpus_name)
@@ -72,6 +75,7 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     return {
         "sub_questions": questions,
         **planned,
+        "planned_topic": topic,
         "as_of": as_of,
         "routing": routing,
         "round": first,
@@ -88,11 +92,12 @@ def _questions(state: ResearchState, ctx: RunContext, attempt: int,
     """The sub-questions and the planner's notes."""
     planner = res.models(ctx).planner
     topic = state["topic"]
-    if state.get("sub_questions"):
-        # The thread is run again (same topic and as_of, checked by the caller): keep its
-        # plan, offline or not, so the same tasks get the same envelope ids and update the
-        # same rows even when the planner changed since (an upgrade). ``--fresh`` starts a
-        # new thread, which plans anew.
+    if state.get("sub_questions") and state.get("planned_topic", topic) == topic:
+        # The thread is run again on its topic: keep its plan, offline or not, so the same
+        # tasks get the same envelope ids and update the same rows even when the planner
+        # changed since (an upgrade). ``--fresh`` starts a new thread, which plans anew; so
+        # does another topic on this thread (the CLI refuses it, a LangGraph Server client's
+        # next input or a Studio edit may give one): the old plan's rows go at persist.
         return list(state["sub_questions"]), []
     if planner.offline:
         # What the corpus holds about the topic divides the work (issue 19): one read-only

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 from app.llm.offline.words import stems
 from workers.sources import Passage
+from workers.sources.query import symbol_name
 
-__all__ = ["Sentence", "candidate_sentences", "heading_of", "is_heading", "split_sentences"]
+__all__ = ["Sentence", "candidate_sentences", "heading_of", "is_heading", "name_words",
+           "split_sentences"]
 
 # Sentence filters: too short is a fragment or heading, too long is a run-on or a table row.
 _MIN_WORDS, _MAX_WORDS = 5, 60
@@ -148,9 +150,49 @@ _FILE_NAME = re.compile(r"(?<![\w/])[\w/.-]+\.(?:html?|pdf|md|txt|rst)(?:#[\w-]*
 an index entry or a link list ("URI query parameters - uri.html#coreqp"), not prose."""
 
 
-def _acceptable(sentence: str, *, need_terminal: bool) -> bool:
+_SUMMARY_MIN_WORDS = 3
+"""A symbol's summary line may be this short ("Configuration for retrying nodes.")."""
+_CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+_FILE_SUFFIXES = frozenset(
+    "md markdown txt text rst html htm xhtml pdf docx py pyi json yaml yml toml csv xml tex "
+    "ipynb".split())
+"""A title ending in one of these is a file's name ("guide.md"), not a symbol's."""
+
+
+def name_words(title: str) -> str:
+    """The words of the API symbol a passage documents, when its title is a qualified name
+    (a docstring's): ``"langgraph.types.RetryPolicy"`` -> ``"Retry Policy"``; ``""`` for a
+    page or file title. A docstring's sentences are about that symbol even where they do not
+    name it ("Configuration for retrying nodes." is what ``RetryPolicy`` is).
+
+    Example:
+        >>> name_words("langgraph.types.RetryPolicy"), name_words("x.load_pending_writes")
+        ('Retry Policy', 'load pending writes')
+        >>> name_words("SQLite Query Language: ALTER TABLE"), name_words("guide.md")
+        ('', '')
+    """
+    name = symbol_name(title)
+    if not name or title.rpartition(".")[2].lower() in _FILE_SUFFIXES:
+        return ""
+    return " ".join(_CAMEL_PART.findall(name))
+
+
+def _is_summary(passage: Passage, position: int) -> bool:
+    """Whether the sentence at ``position`` of ``passage`` is its symbol's summary line: the
+    first sentence of a docstring's first passage."""
+    split = Passage.split_ref(passage.ref)
+    return position == 0 and split is not None and split[1] == "0" and bool(
+        name_words(passage.title))
+
+
+def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False) -> bool:
     words = sentence.split()
-    if not (_MIN_WORDS <= len(words) <= _MAX_WORDS and _MIN_CHARS <= len(sentence) <= _MAX_CHARS):
+    least = _SUMMARY_MIN_WORDS if summary else _MIN_WORDS
+    if not (least <= len(words) <= _MAX_WORDS and _MIN_CHARS <= len(sentence) <= _MAX_CHARS):
+        return False
+    if summary and len(words) < _MIN_WORDS and not _TERMINAL.search(sentence):
         return False
     terminal = _TERMINAL.search(sentence) is not None
     if (need_terminal and not terminal) or (not terminal and _FILE_NAME.search(sentence)):
@@ -206,16 +248,21 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
     for need_terminal in (True, False):  # prefer whole sentences; fall back to any prose line
         seen: set[str] = set()
         for rank, passage in sorted(ranked, key=lambda pair: pair[0]):
-            context = stems(passage.text)
+            # a docstring's passages are about its symbol: its name's words count as theirs
+            context = stems(passage.text) | stems(name_words(passage.title))
             headings, offset = _headings(passage.text), 0
             for position, sentence in enumerate(split_sentences(passage.text)):
                 offset = max(passage.text.find(sentence, offset), offset)
                 key = " ".join(sentence.lower().split())
-                if key in seen or not _acceptable(sentence, need_terminal=need_terminal):
+                if key in seen or not _acceptable(sentence, need_terminal=need_terminal,
+                                                  summary=_is_summary(passage, position)):
                     continue
                 seen.add(key)
-                found.append(Sentence(sentence, passage.ref, rank, position, stems(sentence),
-                                      context, stems(_heading_at(headings, offset))))
+                own = stems(sentence)
+                if _is_summary(passage, position):  # "Configuration for retrying nodes." names
+                    own |= stems(name_words(passage.title))  # RetryPolicy by its place
+                found.append(Sentence(sentence, passage.ref, rank, position, own, context,
+                                      stems(_heading_at(headings, offset))))
         if found:
             break
     return found

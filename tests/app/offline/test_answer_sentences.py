@@ -56,3 +56,25 @@ def test_a_sentence_is_not_cut_after_an_abbreviation():
     assert split_sentences(text) == [
         "If False, use binary units (e.g. [2] or [1]) for sizes.",
         "Pass a saver, i.e. SqliteSaver, to resume.", "He said no.", "Then it ran."]
+
+
+def test_a_docstrings_summary_line_is_about_its_symbol() -> None:
+    # "retry policy of a graph node": RetryPolicy's docstring opens "Configuration for retrying
+    # nodes." (4 words, under the 5 a sentence needs, and without "policy"), so the offline
+    # model quoted add_retry_policies's "Adds retry policies to the node." and never RetryPolicy
+    # (trial 8, finding 2). A summary line is about the symbol it documents.
+    ranked = [
+        (0, Passage("langgraph.types.RetryPolicy#0", "langgraph.types.RetryPolicy",
+                    "langgraph.types.RetryPolicy", "docstring",
+                    "Configuration for retrying nodes.\n\nAdded in version 0.2.24.")),
+        (1, Passage("x.NodeBuilder.add_retry_policies#0", "x.NodeBuilder.add_retry_policies",
+                    "x.NodeBuilder.add_retry_policies", "docstring",
+                    "Adds retry policies to the node.")),
+    ]
+    found = candidate_sentences(ranked)
+    assert [s.text for s in found][:1] == ["Configuration for retrying nodes."]
+    [best] = select(found, stems("What is retry policy?"), frozenset(), (1, 1), set())
+    assert best.ref == "langgraph.types.RetryPolicy#0", best.text
+    # a page's or file's short first line is still no sentence: only a symbol has a summary
+    page = [(0, _passage("guide.md#0", "Configuration for retrying nodes.\n\nMore text here."))]
+    assert [s.text for s in candidate_sentences(page)] == []

@@ -2,6 +2,7 @@
 (encodings and non-UTF-8 names: test_folder_encodings.py)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -293,3 +294,20 @@ def test_pages_parsed_by_threads_give_the_serial_documents_counts_and_notes(
     assert skipped == Counter({"binary": 1, "blank": 1})
     assert notes == ["p05.html: skipped, binary (not text)", "p07.html: skipped, no text"]
     assert calls == [(i, len(files)) for i in range(1, len(files) + 1)]
+
+
+def test_a_long_paragraph_cut_into_passages_keeps_its_line_breaks() -> None:
+    # StateGraph.set_node_defaults's "Args:" block is one paragraph past the passage limit: cut
+    # into sentences joined by spaces, "to error-handler nodes.\n    cache_policy: ..." became
+    # one line, and the offline model quoted "... nodes. cache_policy: Default cache policy ..."
+    # as one sentence about retry policies (trial 8, finding 2).
+    entries = [f"    field_{n}: Default value number {n} for nodes that do not set\n"
+               f"        their own. Also applies to handler nodes." for n in range(12)]
+    text = "Args:\n" + "\n".join(entries)
+    chunks = chunk_text(text, max_chars=300)
+    assert len(chunks) > 1 and all(len(c) <= 300 for c in chunks)
+    assert not any(re.search(r"nodes\. +field_", c) for c in chunks), chunks
+    joined = "\n".join(chunks)
+    assert all(f"field_{n}: Default" in joined for n in range(12))
+    assert sum(line.lstrip().startswith("field_") for c in chunks
+               for line in c.splitlines()) == 12

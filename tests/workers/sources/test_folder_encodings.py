@@ -26,6 +26,29 @@ def test_a_latin1_file_is_read_as_windows_1252_and_said_so(tmp_path: Path) -> No
         assert "mixed.txt: read as UTF-8; 2 invalid byte sequences replaced with U+FFFD" in c.notes
 
 
+def test_a_declared_codec_that_reads_no_text_is_passed_over_and_named(tmp_path: Path) -> None:
+    # trial 8: one .py whose coding comment named rot13 (or zlib_codec), or one page whose
+    # meta charset named base64 or idna, failed every run of its folder with "run failed:
+    # LookupError" (UnicodeError for idna), the file not named
+    root = tmp_path / "codecs"
+    root.mkdir()
+    (root / "plain.md").write_text("Heron census counts nests.\n", encoding="utf-8")
+    for name, codec in (("rot.py", "rot13"), ("zlib.py", "zlib_codec")):
+        (root / name).write_bytes(f'# -*- coding: {codec} -*-\n"""Heron {name} module."""\n'
+                                  .encode())
+    for name, codec in (("b64.html", "base64"), ("idna.html", "idna")):
+        (root / name).write_bytes(f'<html><head><meta charset="{codec}"></head><body><p>Heron '
+                                  f"{name} page \xe9t\xe9.</p></body></html>".encode("latin-1"))
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        refs = {h.doc_id for h in c.search("heron", k=10)}
+        assert refs == {"plain.md", "rot.py", "zlib.py", "b64.html", "idna.html"}, refs
+        assert "rot.py: declares the encoding rot-13, which does not read text; read as UTF-8" \
+            in c.notes
+        assert any(n.startswith("idna.html: declares the encoding idna, which does not read "
+                                "text; read as Windows-1252") for n in c.notes), c.notes
+        assert len([n for n in c.notes if "which does not read text" in n]) == 4, c.notes
+
+
 def test_utf8_with_one_stray_byte_is_read_as_utf8_not_windows_1252(tmp_path: Path) -> None:
     # Found by a new-user trial: one bad byte turned a whole UTF-8 file into "CafÃ©", so a
     # search for "Café" found nothing.

@@ -56,6 +56,58 @@ def test_a_broken_cache_file_is_rebuilt(folder: Path, tmp_path: Path) -> None:
         assert c.built and c.search("zebra")
 
 
+def _garble(path: Path) -> None:
+    """Write garbage over the pages of ``path``'s full-text index, its size and its meta table
+    unchanged (a bad disk, a half-copied data dir): neither its size nor its meta tells it."""
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    try:
+        (size,) = con.execute("PRAGMA page_size").fetchone()
+        roots = [r for (r,) in con.execute(
+            "SELECT rootpage FROM sqlite_master WHERE name LIKE 'passages_fts_%' AND rootpage")]
+    finally:
+        con.close()
+    assert roots
+    with open(path, "r+b") as handle:
+        for root in roots:
+            handle.seek((root - 1) * size)
+            handle.write(bytes((i * 7919 + 13) % 251 for i in range(size)))
+
+
+def test_a_damaged_cache_file_is_rebuilt(folder: Path, tmp_path: Path) -> None:
+    # trial 8: garbage written inside the index (its meta page intact) was reused, and every
+    # search of every rerun failed with "database disk image is malformed"
+    data = tmp_path / "data"
+    with Corpus.open(data, folder=folder) as c:
+        path = c.path
+    _garble(path)
+    assert index_mod.read_meta(path) is None
+    with Corpus.open(data, folder=folder) as c:
+        assert c.built and c.path == path and c.search("zebra")
+
+
+def test_an_index_damaged_under_an_open_corpus_stops_with_the_file_named(
+        folder: Path, tmp_path: Path) -> None:
+    # damage that arrives after the open check: one error naming the file, which is removed
+    # so the same command again rebuilds it; never a bare sqlite3.DatabaseError per search
+    from workers.errors import is_fatal
+    from workers.sources.damage import DamagedFile
+
+    data = tmp_path / "data"
+    with Corpus.open(data, folder=folder) as c:
+        _garble(c.path)
+        with pytest.raises(DamagedFile) as info:
+            c.search("zebra")
+        assert is_fatal(info.value)  # the run stops: no task fails with it, no row is written
+        message = str(info.value)
+        assert f"the corpus index {c.path} is damaged (" in message  # SQLite's words follow
+        assert "the same command again rebuilds it" in message
+        assert not c.path.exists()
+    with Corpus.open(data, folder=folder) as c:
+        assert c.built and c.search("zebra")
+
+
 def test_threads_opening_the_same_data_dir_at_once(folder: Path, tmp_path: Path) -> None:
     data = tmp_path / "data"
     barrier = threading.Barrier(6)

@@ -49,6 +49,33 @@ def test_results_are_passages_cited_by_url(tmp_path: Path, server: FakeTavily) -
     assert server.requests[0]["include_raw_content"] is True
 
 
+def test_a_damaged_web_record_stops_with_the_file_named(tmp_path: Path,
+                                                         server: FakeTavily) -> None:
+    # the sibling of trial 8's damaged corpus index: every search failed with "database disk
+    # image is malformed", each task's error row replacing a good one. It holds paid answers:
+    # named, with the way out, never removed
+    import sqlite3
+
+    from workers.sources.damage import DamagedFile
+
+    source = web(tmp_path, server)
+    source.search("heron census", k=2, as_of=AS_OF)
+    path = tmp_path / WEB_CACHE
+    with sqlite3.connect(path) as con:
+        (size,) = con.execute("PRAGMA page_size").fetchone()
+        roots = [r for (r,) in con.execute("SELECT rootpage FROM sqlite_master WHERE rootpage")]
+    with open(path, "r+b") as handle:
+        for root in roots[1:]:
+            handle.seek((root - 1) * size)
+            handle.write(b"\xa5" * size)
+    with pytest.raises(DamagedFile) as info:
+        source.search("heron census", k=2, as_of=AS_OF)
+    assert is_fatal(info.value)
+    assert str(info.value).startswith(f"the web search record {path} is damaged (")
+    assert f"move it aside (mv {path} {path}.damaged)" in str(info.value)
+    assert path.exists() and server.counts() == {"heron census": 1}
+
+
 def test_a_search_is_asked_once_per_query_and_as_of(tmp_path: Path, server: FakeTavily) -> None:
     source = web(tmp_path, server)
     first = source.search("heron census", k=2, as_of=AS_OF)

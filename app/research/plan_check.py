@@ -1,0 +1,73 @@
+"""Whether a thread's plan can run: one check for every way a plan reaches the map step.
+
+``plan`` writes the sub-questions, the plan review replaces them (its resume value is checked by
+:func:`app.research.review.plan_resume`), and a state edit can write anything
+(``update_state(config, {"sub_questions": [...]}, as_node="plan")``, Studio's "edit state", which
+docs/walkthrough.md teaches). A plan that reached ``dispatch`` or ``persist`` unchecked broke
+promises (found by a new-user trial): ``[]`` ran nothing and ``persist`` then removed every row
+of the thread; a repeated question made fewer envelopes than tasks ("3 (expected 6)"); an empty
+question was researched. The nodes ask :func:`plan_problem` before doing anything.
+
+Pure (no I/O), so a node that raises on it may run again and decide the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.errors import DomainError
+
+__all__ = ["BadPlan", "check_plan", "plan_problem"]
+
+
+class BadPlan(DomainError, ValueError):
+    """The thread's plan (its ``sub_questions``, or its ``topic``) cannot run as it stands: one
+    line, exit 2 in the CLI; also a ``ValueError``, so LangGraph Server shows a client the
+    message (as :class:`app.errors.BadTopic`)."""
+
+
+def plan_problem(questions: Any) -> str | None:
+    """What makes ``questions`` no plan to dispatch, in one line, or None: not a list of
+    strings, no question, an empty (blank) question, or a question twice (the same task twice:
+    one envelope id for two tasks).
+
+    Checks what every plan must satisfy, a planner's too; the plan review asks more of a
+    person's questions (:func:`app.research.review.plan_resume`).
+
+    Example:
+        >>> plan_problem(["What is Send?", "What is Send?"])
+        "sub-question 2 repeats sub-question 1 ('What is Send?')"
+        >>> plan_problem(["What is Send?"]) is None
+        True
+    """
+    if isinstance(questions, str) or not isinstance(questions, list | tuple):
+        return f"sub_questions must be a list of strings, got {type(questions).__name__}"
+    if not questions:
+        return "sub_questions holds no question"
+    seen: dict[str, int] = {}
+    for n, question in enumerate(questions, 1):
+        if not isinstance(question, str):
+            return f"sub-question {n} is not text ({type(question).__name__})"
+        if not question.strip():
+            return f"sub-question {n} is empty"
+        if question in seen:
+            return f"sub-question {n} repeats sub-question {seen[question]} ({question!r:.80})"
+        seen[question] = n
+    return None
+
+
+def check_plan(state: Mapping[str, Any]) -> None:
+    """Raise :class:`BadPlan` when the state's plan cannot run (:func:`plan_problem`, and the
+    topic a task carries must be text); before a node dispatches or persists anything.
+
+    Raises:
+        BadPlan: one line naming the problem and the way on.
+    """
+    topic = state.get("topic")
+    why = (None if isinstance(topic, str) and topic.strip()
+           else f"the topic must be non-empty text, got {topic!r:.80}")
+    why = why or plan_problem(state.get("sub_questions"))
+    if why:
+        raise BadPlan(f"the thread's plan cannot run: {why} (was the state edited? edit it "
+                      "again with update_state, or start a new thread with research --fresh)")

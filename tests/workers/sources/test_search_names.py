@@ -1,0 +1,90 @@
+"""A question names an API symbol in its own words (trial 8, finding 2; issue 19): "retry policy"
+names ``RetryPolicy``, "base checkpoint saver" ``BaseCheckpointSaver``, "Send" the class ``Send``
+and not a method ``send``.
+
+The failing inputs were the README's example topics: "retry policy of a graph node" never cited
+``langgraph.types.RetryPolicy`` (fifth in its first search, under ``set_node_defaults``), and
+"What is Send?" ranked ``LogStreamCallbackHandler.send`` first.
+"""
+
+from __future__ import annotations
+
+from tests.workers.sources.conftest import write
+from workers.sources import Corpus
+from workers.sources.names import name_keys, named_symbols, symbol_key
+from workers.sources.query import mentions, search_query, term_matches
+
+
+def test_two_words_find_the_symbol_they_spell(pkg):
+    cases = {
+        "retry policy of a graph node": "langgraph.types.RetryPolicy",
+        "state graph": "langgraph.graph.state.StateGraph",
+        "base checkpoint saver": "langgraph.checkpoint.base.BaseCheckpointSaver",
+        "message graph": "langgraph.graph.message.MessageGraph",
+        "in memory saver": "langgraph.checkpoint.memory.InMemorySaver",
+    }
+    for topic, doc_id in cases.items():
+        assert pkg.search(topic, k=3)[0].doc_id == doc_id, topic  # the plan's first search
+    topic = "retry policy of a graph node"
+    hits = pkg.search("What is retry policy?", k=5, focus=topic)
+    assert hits[0].doc_id == "langgraph.types.RetryPolicy", [h.ref for h in hits]
+
+
+def test_a_capitalised_word_names_the_symbol_spelled_so_not_a_method(pkg):
+    hits = pkg.search("What is Send?", k=5, focus="Send and reducers")
+    assert [h.doc_id.startswith("langgraph.types.Send") for h in hits[:3]] == [True] * 3
+    assert not any(h.doc_id.endswith("LogStreamCallbackHandler.send") for h in hits)
+    # members of the named class rank with it ("ShallowPostgresSaver" cites its methods too)
+    hits = pkg.search("ShallowPostgresSaver", k=5)
+    assert hits[0].doc_id == "langgraph.checkpoint.postgres.shallow.ShallowPostgresSaver"
+    assert all("ShallowPostgresSaver" in h.doc_id for h in hits)
+
+
+def test_the_question_names_the_symbol_that_spells_the_most_of_it(pkg):
+    # "in-memory store" is InMemoryStore's name, but InMemoryByteStore has it and "bytes" too
+    topic = "In-memory store for bytes"
+    hits = pkg.search(topic, k=3, focus=topic)
+    assert hits[0].doc_id == "langchain_core.stores.InMemoryByteStore", [h.ref for h in hits]
+    assert named_symbols(name_keys(topic), ["memory", "store", "bytes"],
+                         ["InMemoryStore", "InMemoryByteStore", "put"]) == {}
+    assert named_symbols(name_keys("retry policy"), ["retry", "policy"],
+                         ["RetryPolicy", "add_retry_policies"]) == {"RetryPolicy": False}
+
+
+def test_names_are_runs_of_the_question_own_words_never_template_words():
+    keys = [n.key for n in name_keys("What is the mechanism behind retry policy?",
+                                     ["retry", "policy"])]
+    assert keys == ["retrypolicy"]
+    assert [n.key for n in name_keys("the retry policy")] == ["retrypolicy"]
+    assert [(n.key, n.spelled) for n in name_keys("Send, add_messages")] == [
+        ("send", "Send"), ("addmessages", "")]
+    assert symbol_key("langgraph.types.Send.__init__") == "send"
+    assert symbol_key("x.load_pending_writes") == "loadpendingwrites" and symbol_key("") == ""
+    # a name of several words is searched whole in its own column; one word is in "name" already
+    assert search_query("retry policy").fts == '"retry" OR "policy" OR namekey : "retrypolicy"'
+    assert search_query("What is Send?").fts == '"send"'
+
+
+def test_a_python_file_in_a_folder_names_its_classes_and_functions(tmp_path):
+    """Sibling: a folder corpus's ``.py`` sections are headed by qualified names, indexed as
+    plain headings, so "retry policy" never reached a user's own ``RetryPolicy`` class."""
+    root = tmp_path / "f"
+    write(root, "policies.py", 'class RetryPolicy:\n    """Configuration for retrying nodes."""\n')
+    write(root, "defaults.py", 'def set_defaults():\n    """Set the retry policy of a node: the '
+                               'retry policy applies to every node; a graph node retries by '
+                               'its retry policy."""\n')
+    with Corpus.open(tmp_path / "d", folder=root) as corpus:
+        hits = corpus.search("retry policy of a graph node", k=2)
+        assert hits[0].doc_id == "policies.py", [h.ref for h in hits]
+
+
+def test_a_camelcase_word_in_a_text_mentions_its_words():
+    """Sibling: a sentence that says ``RetryPolicy`` did not count as mentioning "retry policy"
+    for the report's and the relevance judge's check that a text names the topic
+    (``mentions``); ``load_pending_writes`` already mentioned "pending writes". The search's own
+    coverage boost (``term_matches``) keeps CamelCase words whole: "PostScript" is no "script"."""
+    assert mentions(["retry", "policy"], "Pass a `RetryPolicy` to add_node.") == {
+        "retry", "policy"}
+    assert mentions(["state", "latex"], "STATE, LaTeX, Zürich") == {"state", "latex"}
+    assert mentions(["la"], "LaTeX") == set()  # parts of under three letters are no words
+    assert term_matches(["script"], "PostScript output") == (set(), 0)

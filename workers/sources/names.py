@@ -1,0 +1,179 @@
+"""API names as a question spells them: "retry policy" for ``RetryPolicy``, "pending writes" for
+``pending_writes``, "Send" for ``Send`` (issue 19; trial 8, finding 2).
+
+A symbol's *key* is its own name (the last part of its qualified name) lower-cased with ``_``
+removed: ``RetryPolicy`` and ``retry_policy`` both have the key ``retrypolicy``. The index
+stores it in a column of its own, as one token, so a search matches it only whole: the question
+names the symbol, not a member whose name merely contains a word of it. A question's candidate
+keys are its runs of adjacent words joined (:func:`name_keys`), and its single words spelled as
+names ("Send", "StateGraph", "add_messages").
+
+This module imports only the standard library (and :mod:`workers.sources.query`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from workers.sources.query import (
+    FILLER_WORDS,
+    STOPWORDS,
+    symbol_name,
+    term_matches,
+    title_terms,
+    word_forms,
+)
+
+__all__ = ["MAX_NAME_KEYS", "MAX_NAME_WORDS", "NameKey", "name_keys", "named_symbols", "symbol_key",
+           "symbol_name"]
+
+MAX_NAME_WORDS = 4
+"""The longest run of a question's words joined into one name (``AsyncShallowPostgresSaver``)."""
+
+MAX_NAME_KEYS = 24
+"""At most this many candidate names are searched for one question."""
+
+_WORDS = re.compile(r"\w+")
+_JOINER = re.compile(r"[\s-]+")
+_NAME_LEADS = frozenset({"all", "any", "in", "no", "on", "out"})
+"""The stopwords a name may begin with (``InMemorySaver``, ``AnyMessage``, ``OnConflict``)."""
+
+
+def symbol_key(symbol: str) -> str:
+    """The key a search matches a symbol's whole name by: its :func:`symbol_name` lower-cased,
+    without ``_``; ``""`` for no symbol.
+
+    Example:
+        >>> symbol_key("langgraph.types.RetryPolicy"), symbol_key("x.load_pending_writes")
+        ('retrypolicy', 'loadpendingwrites')
+    """
+    return symbol_name(symbol).replace("_", "").lower()
+
+
+@dataclass(frozen=True)
+class NameKey:
+    """A name a question may be asking about.
+
+    Attributes:
+        key: the name as :func:`symbol_key` spells a symbol's (``"retrypolicy"``).
+        spelled: the question's spelling when it is one word with a capital letter (``"Send"``,
+            ``"StateGraph"``): a symbol spelled the same is the one asked about, one that only
+            shares the key (a method ``send``) is not; ``""`` otherwise.
+        phrase: the question's words it joins, separated by spaces (``"retry policy"``).
+    """
+
+    key: str
+    spelled: str
+    phrase: str
+
+
+def _is_name_word(token: str) -> bool:
+    """One word the asker spelled as a name: a capital letter or ``_`` inside it."""
+    return "_" in token.strip("_") or any(c.isupper() for c in token)
+
+
+def name_keys(text: str, topic: Collection[str] = ()) -> tuple[NameKey, ...]:
+    """The names ``text`` may ask about: each run of 2 to ``MAX_NAME_WORDS`` adjacent words
+    joined (parted by spaces or hyphens only; some stopwords may lead a run of three: "in
+    memory saver"), and each single word spelled as a name (:func:`_is_name_word`), at most
+    ``MAX_NAME_KEYS``, first seen first.
+
+    Args:
+        text: a question or topic, any text.
+        topic: when given, the words (as :func:`~workers.sources.query.query_terms` gives them) a
+            name's words must share a form with (filler words aside): a plan's template words
+            ("mechanism behind") never make a name.
+
+    Example:
+        >>> [(n.key, n.spelled) for n in name_keys("Is Send a retry policy?", ["send", "retry",
+        ...                                                                   "policy"])]
+        [('send', 'Send'), ('retrypolicy', '')]
+    """
+    tokens, joined = _words(text[:4000])
+    forms = set().union(*(word_forms(t) for t in topic)) if topic else set()
+    out: dict[str, NameKey] = {}
+    for i, token in enumerate(tokens):
+        for n in range(1, MAX_NAME_WORDS + 1):
+            run = tokens[i: i + n]
+            if len(run) < n or not all(joined[i + 1: i + n]):
+                break
+            if not _usable(run, forms if topic else None):
+                continue
+            if n == 1 and not _is_name_word(token):
+                continue
+            key = "".join(run).replace("_", "").lower()
+            spelled = token if n == 1 and any(c.isupper() for c in token) else ""
+            if key and key not in out:
+                out[key] = NameKey(key, spelled, " ".join(run))
+            if len(out) >= MAX_NAME_KEYS:
+                return tuple(out.values())
+    return tuple(out.values())
+
+
+def _words(text: str) -> tuple[list[str], list[bool]]:
+    """The words of ``text`` and, for each, whether only spaces or hyphens part it from the one
+    before ("in-memory store": a run; "Send, add_messages": two)."""
+    tokens: list[str] = []
+    joined: list[bool] = []
+    end = 0
+    for match in _WORDS.finditer(text):
+        joined.append(bool(tokens) and _JOINER.fullmatch(text[end: match.start()]) is not None)
+        tokens.append(match.group())
+        end = match.end()
+    return tokens, joined
+
+
+def _usable(run: list[str], forms: set[str] | None) -> bool:
+    """Whether a run of words can be a name: none but its first is a stopword (and that only in
+    a run of three, one of ``_NAME_LEADS``), its last is no stopword or filler word, and (with
+    ``forms``) each other word is one of the topic's or a filler word ("get state history")."""
+    lowered = [t.lower() for t in run]
+    if any(t in STOPWORDS for t in lowered[1:]) or lowered[-1] in FILLER_WORDS:
+        return False
+    if len(run) == 1 and (lowered[0] in STOPWORDS or lowered[0] in FILLER_WORDS):
+        return False
+    if lowered[0] in STOPWORDS and (len(run) < 3 or lowered[0] not in _NAME_LEADS):
+        return False  # "in memory saver" may name InMemorySaver, "is retry policy" nothing
+    content = [t for t in lowered if t not in STOPWORDS and t not in FILLER_WORDS]
+    return forms is None or all(_forms(t) & forms for t in content)
+
+
+@lru_cache(maxsize=4096)
+def _forms(word: str) -> frozenset[str]:
+    return frozenset(word_forms(word))
+
+
+def named_symbols(names: Collection[NameKey], terms: Sequence[str],
+                  own_names: Iterable[str]) -> dict[str, bool]:
+    """Which of ``own_names`` (symbols' own names, as :func:`symbol_name` gives them) the question
+    names, each with whether it is spelled as the question spells it with a capital letter.
+
+    A symbol is named when its key is one of ``names``; not when the question spelled that name
+    with a capital letter and the symbol otherwise ("Send" does not name a method ``send``), nor
+    when another of ``own_names`` has the words of it and more of the question's ``terms``
+    ("in-memory store for bytes" names ``InMemoryByteStore``, not ``InMemoryStore``).
+
+    Example:
+        >>> named_symbols(name_keys("What is Send?"), ["send"], ["Send", "send", "send_signal"])
+        {'Send': True}
+        >>> q = "in-memory store for bytes"
+        >>> named_symbols(name_keys(q), ["memory", "store", "bytes"],
+        ...               ["InMemoryStore", "InMemoryByteStore"])
+        {}
+    """
+    keys = {n.key: n.spelled for n in names}
+    own = list(dict.fromkeys(own_names))
+    covered = {name: term_matches(terms, title_terms(name))[0] for name in own}
+    out: dict[str, bool] = {}
+    for name in own:
+        key = name.replace("_", "").lower()
+        if key not in keys or (keys[key] and keys[key] != name):
+            continue
+        mine = covered[name]
+        if any(mine < theirs for theirs in covered.values()):
+            continue
+        out[name] = bool(keys[key])
+    return out
