@@ -206,9 +206,9 @@ def test_ctrl_c_during_a_retry_after_wait_stops_at_once_and_the_run_resumes(
 def test_a_run_waiting_in_the_rate_limiter_stops_on_a_signal(
     fake_openai, llm_corpus, tmp_path, signum
 ):
-    """A planner waiting for its rate limiter's token (RESEARCH_REQUESTS_PER_SECOND=0.0001:
-    10,000 s per request) stops at SIGTERM / Ctrl-C, as any wait does; it used to hold the
-    process until SIGKILL (finding 16 of trial 8)."""
+    """A planner waiting for its rate limiter's token (RESEARCH_REQUESTS_PER_SECOND=0.002:
+    500 s per request, the first too) stops at SIGTERM / Ctrl-C, as any wait does; it used to
+    hold the process until SIGKILL (finding 16 of trial 8, at 0.0001, now refused)."""
     import signal
     import subprocess
     import sys
@@ -217,7 +217,7 @@ def test_a_run_waiting_in_the_rate_limiter_stops_on_a_signal(
     from tests.cli_env import clean_env
     from tests.results_db import db_runs
 
-    env = clean_env(llm_env(fake_openai, RESEARCH_REQUESTS_PER_SECOND="0.0001"))
+    env = clean_env(llm_env(fake_openai, RESEARCH_REQUESTS_PER_SECOND="0.002"))
     args = research_args(llm_corpus, tmp_path / "data")
     proc = subprocess.Popen([sys.executable, "-m", "app", *args], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -238,6 +238,17 @@ def test_a_run_waiting_in_the_rate_limiter_stops_on_a_signal(
     assert proc.returncode == (143 if signum == "SIGTERM" else 130), stderr
     assert "can be resumed with: uv run python -m app research" in stderr
     assert "Traceback" not in stderr
+
+
+def test_a_request_rate_whose_wait_passes_600_s_is_refused():
+    from app.settings.config import ConfigError
+    from app.settings.env import load_settings
+
+    for rate in ("0", "0.002", str(1 / 600)):
+        assert load_settings({"RESEARCH_REQUESTS_PER_SECOND": rate}, env_file=None)
+    with pytest.raises(ConfigError, match=r"^RESEARCH_REQUESTS_PER_SECOND: 0.0001 makes each "
+                                          r"model request wait 10000 s for its turn.*0 for no"):
+        load_settings({"RESEARCH_REQUESTS_PER_SECOND": "0.0001"}, env_file=None)
 
 
 def test_retry_patience_is_bounded(tmp_path):
