@@ -13,8 +13,8 @@ import ``app/``; the CLI maps them to exit 2 as well.
 from __future__ import annotations
 
 __all__ = [
-    "BadTopic", "DomainError", "NothingToResume", "NothingToReview", "ThreadMismatch",
-    "UnknownCheckpoint", "UnknownThread",
+    "BadTopic", "CorpusMismatch", "DomainError", "NothingToResume", "NothingToReview",
+    "ThreadMismatch", "UnknownCheckpoint", "UnknownThread",
 ]
 
 
@@ -49,3 +49,11 @@ class BadTopic(DomainError, ValueError):
     Also a ``ValueError``, like a bad ``as_of`` and ``app.settings.config.ConfigError``:
     LangGraph Server returns the message of a ``ValueError`` to the client, but any other
     exception's as "An internal error occurred" (``langgraph_api.serde``)."""
+
+
+class CorpusMismatch(ThreadMismatch, ValueError):
+    """A served run of a thread (LangGraph Server) names another ``corpus_name`` than the one
+    its plan was made on: continued, its plan and its workers' searches would come from two
+    corpora; rerun, its rows and report would be replaced by the other corpus's. The CLI refuses
+    the same (:func:`app.runs.threads.check_thread`). A ``ValueError``, so the server returns
+    its message to the client (see :class:`BadTopic`)."""

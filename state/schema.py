@@ -59,6 +59,10 @@ class Routing(TypedDict):
     round numbers only increase within a thread (a stale echo carries a lower one)."""
     workers: list[str]
     """The workers each sub-question is sent to (those of the compiled graph)."""
+    corpus_name: NotRequired[str | None]
+    """The context's ``corpus_name`` the plan was made on (None: the operator's corpus). A
+    served run of the thread on another is refused (its plan, rows and report would come from
+    two corpora); missing in a thread planned before it was recorded."""
 
 
 class ResearchInput(TypedDict):

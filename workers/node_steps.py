@@ -10,7 +10,6 @@ worker's ``run`` once per deps object. The rules are the wrapper's (see :mod:`wo
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -20,7 +19,7 @@ from langgraph.runtime import Runtime
 from state import Envelope, ResearchState, Task, check_items, task_fields
 from workers.base import RunScope, WorkerDeps, WorkerResult, WorkerSpec
 from workers.errors import RunCancelled, is_fatal, is_transient, one_line
-from workers.pacing import stop_waiting_when
+from workers.pacing import holding, stop_waiting_when
 from workers.retry import backoff
 from workers.sources.web import CURRENT_AS_OF
 
@@ -114,8 +113,10 @@ def call_worker(spec: WorkerSpec, run_for: RunBuilder, task: Task, deps: WorkerD
         TypeError: ``run`` returned something other than a :class:`WorkerResult`.
         Exception: whatever ``spec.build`` or ``run`` raised.
     """
-    # A wait for a provider's Retry-After (workers.pacing) ends when the run stops.
-    with scope.limiter or contextlib.nullcontext(), stop_waiting_when(scope.cancel):
+    # A wait for a provider's Retry-After, a rate limiter's token or a free slot of the
+    # limiter (workers.pacing) ends when the run stops.
+    slot = f"a free worker slot ({spec.name} not started)"
+    with stop_waiting_when(scope.cancel), holding(scope.limiter, slot):
         if scope.cancel.is_set():
             raise RunCancelled(f"{spec.name} not started: the run is stopping",
                                scope.cancel.cause)

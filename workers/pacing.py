@@ -18,7 +18,8 @@ endpoint's gate, and decides how long a rate limit may hold a call.
 A wait can be long, so it must not outlive the run: a node runs its work inside
 :func:`stop_waiting_when` with the run's stop signal, and a wait in that context raises
 :class:`workers.errors.RunCancelled` as soon as the run stops (Ctrl-C, a fatal error elsewhere),
-instead of holding the process open until the window ends.
+instead of holding the process open until the window ends (:mod:`workers.waits`, re-exported
+here: :func:`pause`, :func:`wait_until`, :func:`holding`, :func:`result_within`).
 
 Source: RFC 9110 section 10.2.3 (Retry-After); the ``openai`` SDK's
 ``_parse_retry_after_header`` (header forms) and ``_calculate_retry_timeout`` (backoff with
@@ -33,93 +34,34 @@ import math
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future
-from concurrent.futures import TimeoutError as FutureTimeout
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from workers.errors import (
     RateLimitPatienceSpent,
     RetryAfterTooLong,
-    RunCancelled,
     causes,
     is_rate_limited,
 )
+from workers.waits import (  # re-exported: the waits' callers import them from here too
+    _SLICE,
+    await_until,
+    check_stop,
+    holding,
+    pause,
+    result_within,
+    stop_waiting_when,
+    wait_until,
+)
 
 __all__ = [
-    "RateLimitPatience", "RetryAfterGate", "gate_for", "honour_retry_after", "paced_search",
-    "patiently", "pause", "rate_limit_patience", "result_within", "retry_after",
-    "stop_waiting_when",
+    "RateLimitPatience", "RetryAfterGate", "await_until", "gate_for", "holding",
+    "honour_retry_after", "paced_search", "patiently", "pause", "rate_limit_patience",
+    "result_within", "retry_after", "stop_waiting_when", "wait_until",
 ]
 
 _Result = TypeVar("_Result")
-
-_SLICE = 0.1
-"""Seconds between two looks at the stop signal while waiting."""
-
-
-class _Stop(Protocol):
-    cause: BaseException | None
-
-    def is_set(self) -> bool: ...
-
-
-_stop: ContextVar[_Stop | None] = ContextVar("research_pacing_stop", default=None)
-
-
-@contextmanager
-def stop_waiting_when(stop: _Stop | None) -> Iterator[None]:
-    """Make every gate wait in this context (this thread, and the graphs and threads it starts)
-    give up once ``stop.is_set()`` (e.g. ``workers.base.Cancellation``)."""
-    token = _stop.set(stop)
-    try:
-        yield
-    finally:
-        _stop.reset(token)
-
-
-def _check_stop(waiting_for: str = "the provider's Retry-After") -> None:
-    stop = _stop.get()
-    if stop is not None and stop.is_set():
-        raise RunCancelled(f"the run is stopping: gave up waiting for {waiting_for}", stop.cause)
-
-
-def pause(seconds: float, waiting_for: str = "a retry") -> None:
-    """``time.sleep(seconds)`` that ends once the run stops (:func:`stop_waiting_when`): the
-    wait before a retry (:func:`workers.retry.backoff`, up to 5 s) must not hold a Ctrl-C.
-
-    Raises:
-        workers.errors.RunCancelled: the run stopped before or while waiting.
-    """
-    deadline = time.monotonic() + max(0.0, seconds)
-    while True:
-        _check_stop(waiting_for)
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return
-        time.sleep(min(left, _SLICE))
-
-
-def result_within(future: Future[_Result], timeout: float, waiting_for: str) -> _Result:
-    """``future.result(timeout)`` that gives up once the run stops (:func:`stop_waiting_when`):
-    an MCP tool call may wait up to its timeout (30 s), which must not hold a Ctrl-C.
-
-    Raises:
-        workers.errors.RunCancelled: the run stopped before or while waiting.
-        concurrent.futures.TimeoutError: no result within ``timeout`` seconds.
-    """
-    deadline = time.monotonic() + max(0.0, timeout)
-    while True:
-        _check_stop(waiting_for)
-        left = deadline - time.monotonic()
-        try:
-            return future.result(max(0.0, min(left, _SLICE)))
-        except FutureTimeout:
-            if left <= _SLICE:
-                raise
 
 
 class RetryAfterGate:
@@ -159,7 +101,7 @@ class RetryAfterGate:
         """
         waited = 0.0
         while (left := self.remaining()) > 0:
-            _check_stop()
+            check_stop()
             step = min(left, _SLICE)
             time.sleep(step)
             waited += step
@@ -169,7 +111,7 @@ class RetryAfterGate:
         """:meth:`wait` for async callers."""
         waited = 0.0
         while (left := self.remaining()) > 0:
-            _check_stop()
+            check_stop()
             step = min(left, _SLICE)
             await asyncio.sleep(step)
             waited += step

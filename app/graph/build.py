@@ -128,7 +128,7 @@ def _add_nodes(builder: StateGraph, workers: tuple[WorkerSpec, ...], res: Resour
     builder.add_node("plan", partial(plan, res=res, tokens=AttemptTokens(), **routes),
                      retry_policy=WORKER_RETRY)
     builder.add_node("review_plan", review_plan)
-    builder.add_node("dispatch", partial(dispatch, **routes))
+    builder.add_node("dispatch", partial(dispatch, res=res, **routes))
     allowed = parallel_keys()  # the channels parallel workers may write: those with a reducer
     for worker in workers:
         node = guard_worker_node(worker.name, make_worker_node(worker, res.resolve_worker),

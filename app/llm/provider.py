@@ -56,9 +56,11 @@ from workers.errors import MalformedResponseError, RateLimitPatienceSpent, Retry
 from workers.pacing import (  # re-exported: the app's callers (resources) import them from here
     RateLimitPatience,
     RetryAfterGate,
+    await_until,
     gate_for,
     honour_retry_after,
     paced_search,
+    wait_until,
 )
 from workers.usage import record_served
 
@@ -88,18 +90,43 @@ class PacedRateLimiter(BaseRateLimiter):
         self.rate_limits = rate_limits
 
     def acquire(self, *, blocking: bool = True) -> bool:
-        """Wait for the window, then for a token (``blocking=False``: never wait)."""
-        if not blocking and self.gate.remaining() > 0:
-            return False
+        """Wait for the window, then for a token (``blocking=False``: never wait).
+
+        Both waits end once the run stops (:func:`workers.pacing.stop_waiting_when`): the
+        inner limiter is asked without blocking, since its own blocking ``acquire`` sleeps
+        until a token comes (1 / ``RESEARCH_REQUESTS_PER_SECOND`` seconds) whatever happens.
+
+        Raises:
+            workers.errors.RunCancelled: the run stopped while waiting.
+        """
+        if not blocking:
+            return self.gate.remaining() <= 0 and (
+                self.inner is None or self.inner.acquire(blocking=False))
         self.gate.wait()
-        return True if self.inner is None else self.inner.acquire(blocking=blocking)
+        if self.inner is not None:
+            inner = self.inner
+            wait_until(lambda: inner.acquire(blocking=False), _WAITING_FOR, self._every())
+        return True
 
     async def aacquire(self, *, blocking: bool = True) -> bool:
         """Async :meth:`acquire`."""
-        if not blocking and self.gate.remaining() > 0:
-            return False
+        if not blocking:
+            return self.gate.remaining() <= 0 and (
+                self.inner is None or await self.inner.aacquire(blocking=False))
         await self.gate.await_open()
-        return True if self.inner is None else await self.inner.aacquire(blocking=blocking)
+        if self.inner is not None:
+            inner = self.inner
+            await await_until(lambda: inner.acquire(blocking=False), _WAITING_FOR,
+                              self._every())
+        return True
+
+    def _every(self) -> float:
+        """How often the inner limiter is asked again (its own ``check_every_n_seconds``)."""
+        every = getattr(self.inner, "check_every_n_seconds", 0.1)
+        return min(float(every), 0.1) if isinstance(every, (int, float)) and every > 0 else 0.1
+
+
+_WAITING_FOR = "the model rate limiter (RESEARCH_REQUESTS_PER_SECOND)"
 
 
 # ``langchain-openai``'s words for a 200 whose ``choices`` is null or missing (it raises a

@@ -154,3 +154,32 @@ def check_corpora_item(item: str) -> None:
 
 CORPUS_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a corpus name in ``RESEARCH_CORPORA`` may be."""
+
+
+LONGEST_WAIT = 600.0
+"""Seconds: the longest a run ever waits before one request (``RESEARCH_RETRY_PATIENCE``'s
+bound)."""
+
+
+def check_request_rate(rate: float) -> None:
+    """Refuse a ``RESEARCH_REQUESTS_PER_SECOND`` (0: no rate limit) so low that each model
+    request would wait more than :data:`LONGEST_WAIT` for its turn (1 / rate seconds: at
+    0.0001, close to 3 hours per request).
+
+    Raises:
+        ValueError: one line saying the wait and the smallest rate allowed.
+
+    Example:
+        >>> check_request_rate(0.0); check_request_rate(1 / 600)
+        >>> try:
+        ...     check_request_rate(0.0001)
+        ... except ValueError as exc:
+        ...     print(str(exc).split(",")[0])
+        0.0001 makes each model request wait 10000 s for its turn
+    """
+    if 0 < rate < 1 / LONGEST_WAIT * (1 - 1e-9):
+        raise ValueError(
+            f"{rate:g} makes each model request wait {1 / rate:.0f} s for its turn, more than "
+            f"the {LONGEST_WAIT:.0f} s a run waits for anything; the lowest rate is "
+            f"{1 / LONGEST_WAIT:.3g} (one request per {LONGEST_WAIT / 60:.0f} minutes), 0 for "
+            "no limit")

@@ -47,6 +47,7 @@ from app.settings.checks import (
     check_crash_at,
     check_database_url,
     check_fail_worker,
+    check_request_rate,
     check_searxng_url,
     check_url_credentials,
 )
@@ -216,8 +217,9 @@ class Settings(RunContext):
     retry_interval: float = setting(0.5, env="RESEARCH_RETRY_INTERVAL", minimum=0,
                                     help="seconds before the first retry")
     requests_per_second: float = setting(
-        2.0, env="RESEARCH_REQUESTS_PER_SECOND", minimum=0,
-        help="model requests per second (InMemoryRateLimiter; real models only)")
+        2.0, env="RESEARCH_REQUESTS_PER_SECOND", minimum=0, check=check_request_rate,
+        help="model requests per second (InMemoryRateLimiter; real models only; 0: no limit, "
+             "else at least 1/600)")
     timeout: float = setting(60.0, env="RESEARCH_TIMEOUT", minimum=0, exclusive=True,
                              help="seconds per model request")
     retry_patience: float = setting(

@@ -137,6 +137,23 @@ def test_a_bad_topic_fails_the_run_with_its_message(server: Server) -> None:
         assert server.rows(thread_id) == []
 
 
+def test_a_finished_thread_rerun_on_another_corpus_name_is_refused_with_its_message(
+        server: Server) -> None:
+    # Trial 8, finding 15: the rerun went ahead on the other corpus and replaced the thread's
+    # rows; now the client gets one line naming both corpora, and the rows stay.
+    thread_id = new_thread(server)
+    first = run(server, thread_id)
+    assert first.get("outcome") and not first.get("__error__"), first
+    rows = server.rows(thread_id)
+    out = run(server, thread_id, context={"corpus_name": "empty"})
+    error = out.get("__error__") or {}
+    assert error.get("error") == "CorpusMismatch", out
+    assert error["message"].startswith(
+        "this thread was planned on the server's corpus; it is not continued or rerun on "
+        "corpus_name 'empty'"), error
+    assert server.rows(thread_id) == rows
+
+
 def test_a_named_corpus_with_nothing_to_index_fails_the_run_with_its_message(
         server: Server) -> None:
     # Issue 21, sibling of finding 4: the CorpusError came back as "An internal error

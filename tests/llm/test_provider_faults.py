@@ -202,6 +202,55 @@ def test_ctrl_c_during_a_retry_after_wait_stops_at_once_and_the_run_resumes(
     assert json.loads(done.stdout)["db_rows"] == N_TASKS
 
 
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGINT"])
+def test_a_run_waiting_in_the_rate_limiter_stops_on_a_signal(
+    fake_openai, llm_corpus, tmp_path, signum
+):
+    """A planner waiting for its rate limiter's token (RESEARCH_REQUESTS_PER_SECOND=0.002:
+    500 s per request, the first too) stops at SIGTERM / Ctrl-C, as any wait does; it used to
+    hold the process until SIGKILL (finding 16 of trial 8, at 0.0001, now refused)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.cli_env import clean_env
+    from tests.results_db import db_runs
+
+    env = clean_env(llm_env(fake_openai, RESEARCH_REQUESTS_PER_SECOND="0.002"))
+    args = research_args(llm_corpus, tmp_path / "data")
+    proc = subprocess.Popen([sys.executable, "-m", "app", *args], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not db_runs(tmp_path / "data") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert db_runs(tmp_path / "data"), "the thread never started"
+        time.sleep(1.0)  # the planner now waits for its token
+        assert fake_openai.requests() == []
+        stopped = time.monotonic()
+        proc.send_signal(getattr(signal, signum))
+        _out, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert time.monotonic() - stopped < 15, stderr
+    assert proc.returncode == (143 if signum == "SIGTERM" else 130), stderr
+    assert "can be resumed with: uv run python -m app research" in stderr
+    assert "Traceback" not in stderr
+
+
+def test_a_request_rate_whose_wait_passes_600_s_is_refused():
+    from app.settings.config import ConfigError
+    from app.settings.env import load_settings
+
+    for rate in ("0", "0.002", str(1 / 600)):
+        assert load_settings({"RESEARCH_REQUESTS_PER_SECOND": rate}, env_file=None)
+    with pytest.raises(ConfigError, match=r"^RESEARCH_REQUESTS_PER_SECOND: 0.0001 makes each "
+                                          r"model request wait 10000 s for its turn.*0 for no"):
+        load_settings({"RESEARCH_REQUESTS_PER_SECOND": "0.0001"}, env_file=None)
+
+
 def test_retry_patience_is_bounded(tmp_path):
     from app.settings.config import ConfigError
     from app.settings.env import load_settings

@@ -184,3 +184,70 @@ def test_a_gate_wait_ends_when_the_run_stops():
         gate.wait()
     assert time.monotonic() - started < 5 and isinstance(info.value.cause, TimeoutError)
     assert gate.remaining() > 20  # the window stays for the other runs of the process
+
+
+def _stopping_soon():
+    import threading
+
+    from workers.base import Cancellation
+
+    stop = Cancellation()
+    threading.Timer(0.2, stop.set, args=(TimeoutError("stopped"),)).start()
+    return stop
+
+
+def test_a_rate_limiter_wait_ends_when_the_run_stops():
+    """LangChain's InMemoryRateLimiter sleeps until its token comes (1 / rate seconds): the
+    model's limiter must not, or a low RESEARCH_REQUESTS_PER_SECOND holds a Ctrl-C for hours."""
+    import asyncio
+    import threading
+
+    from langchain_core.rate_limiters import InMemoryRateLimiter
+
+    for waiting in ("acquire", "aacquire"):
+        inner = InMemoryRateLimiter(requests_per_second=0.0001, check_every_n_seconds=0.05)
+        limiter = app.llm.provider.PacedRateLimiter(workers.pacing.RetryAfterGate(), inner)
+        stop, raised = _stopping_soon(), []
+
+        def wait(how: str = waiting, limiter=limiter, stop=stop, raised=raised) -> None:
+            try:
+                with workers.pacing.stop_waiting_when(stop):
+                    limiter.acquire() if how == "acquire" else asyncio.run(limiter.aacquire())
+            except RunCancelled as exc:
+                raised.append(exc)
+
+        waiter = threading.Thread(target=wait, daemon=True)
+        waiter.start()
+        waiter.join(5)
+        assert not waiter.is_alive(), f"{waiting} still waits for its token after the stop"
+        assert "RESEARCH_REQUESTS_PER_SECOND" in str(raised[0])
+        assert isinstance(raised[0].cause, TimeoutError)
+        assert limiter.acquire(blocking=False) is False  # still no token, nor a wait
+
+
+def test_the_rate_limiter_still_paces_requests():
+    from langchain_core.rate_limiters import InMemoryRateLimiter
+
+    inner = InMemoryRateLimiter(requests_per_second=5, check_every_n_seconds=0.01)
+    limiter = app.llm.provider.PacedRateLimiter(workers.pacing.RetryAfterGate(), inner)
+    started = time.monotonic()
+    for _ in range(3):
+        assert limiter.acquire() is True
+    assert 0.5 <= time.monotonic() - started < 3  # one token per 0.2 s, the first too
+
+
+def test_a_wait_for_a_worker_slot_ends_when_the_run_stops():
+    import threading
+
+    slot = threading.Semaphore(1)
+    slot.acquire()  # a worker holds the only slot, stuck in a call
+    stop, started = _stopping_soon(), time.monotonic()
+    with pytest.raises(RunCancelled, match="free worker slot"), \
+            workers.pacing.stop_waiting_when(stop), \
+            workers.pacing.holding(slot, "a free worker slot"):
+        pass
+    assert time.monotonic() - started < 5
+    slot.release()
+    with workers.pacing.holding(slot, "a free worker slot"):  # no stop signal: a plain slot
+        assert slot.acquire(blocking=False) is False
+    assert slot.acquire(blocking=False) is True

@@ -2,11 +2,46 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from langchain_core.runnables import RunnableConfig
 
-__all__ = ["thread_id_of"]
+from app.errors import CorpusMismatch
+
+__all__ = ["check_same_corpus", "thread_id_of"]
 
 
 def thread_id_of(config: RunnableConfig) -> str:
     """The run's ``thread_id``; ``"-"`` for a run without a checkpointer (no thread)."""
     return (config.get("configurable") or {}).get("thread_id") or "-"
+
+
+def check_same_corpus(state: Mapping[str, Any], corpus_name: str | None, served: bool) -> None:
+    """Refuse a served run of a thread on another corpus than its plan's.
+
+    Args:
+        state: the thread's state; its ``routing["corpus_name"]`` is the plan's corpus (a
+            thread planned before it was recorded, or not yet planned, passes).
+        corpus_name: the run's context ``corpus_name`` (None: the operator's corpus).
+        served: the graph serves remote clients; the CLI checks the thread's recorded corpus
+            itself, before the run (:func:`app.runs.threads.check_thread`).
+
+    Raises:
+        app.errors.CorpusMismatch: the names differ.
+    """
+    routing = state.get("routing")
+    if not served or not isinstance(routing, Mapping) or "corpus_name" not in routing:
+        return
+    was = routing["corpus_name"]
+    if was == corpus_name:
+        return
+    raise CorpusMismatch(
+        f"this thread was planned on {_shown(was)}; it is not continued or rerun on "
+        f"{_shown(corpus_name)} (its plan, rows and report would mix or be replaced): run "
+        f"it with {'no corpus_name' if was is None else f'corpus_name {was!r}'}, or start a "
+        "new thread for the other corpus")
+
+
+def _shown(name: Any) -> str:
+    return f"corpus_name {name!r}" if name is not None else "the server's corpus"

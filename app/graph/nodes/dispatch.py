@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
 
+from app.graph.nodes.common import check_same_corpus
+from app.graph.resources import Resources
 from app.research.plan_check import check_plan
 from app.research.rounds import first_wave, pending_tasks, routing_of
 from app.settings.config import RunContext
@@ -19,7 +21,7 @@ from state import ResearchState
 __all__ = ["dispatch"]
 
 
-def dispatch(state: ResearchState, runtime: Runtime[RunContext], *,
+def dispatch(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
              workers: Sequence[str]) -> None:
     """Announce the map step: ``{"planned": {"sub_questions", "total", "first_round"}}`` for a
     run's first, ``{"dispatched": {"round", "run_round", "tasks"}}`` for a later round or tasks
@@ -29,8 +31,11 @@ def dispatch(state: ResearchState, runtime: Runtime[RunContext], *,
     its first round), and ``first_round`` the thread's round that is this run's first.
 
     Raises:
+        app.errors.CorpusMismatch: a served run continues the thread on another corpus than
+            its plan's (checked before any task is sent).
         app.research.plan_check.BadPlan: the plan cannot run (a state edit wrote it): nothing is
             sent, and the thread stays where it is, to be edited again."""
+    check_same_corpus(state, res.context(runtime).corpus_name, res.served)
     check_plan(state)
     tasks = pending_tasks(state, workers)
     if not first_wave(state, tasks):

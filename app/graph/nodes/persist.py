@@ -7,7 +7,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from app.graph.nodes.common import thread_id_of
+from app.graph.nodes.common import check_same_corpus, thread_id_of
 from app.graph.resources import Resources
 from app.research.plan_check import check_plan
 from app.research.rounds import current_envelopes
@@ -38,7 +38,10 @@ def persist(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCo
 
     Raises:
         app.research.plan_check.BadPlan: the plan cannot run (a state edit that skipped
-            ``dispatch``, e.g. ``as_node="route"``): no row is written or removed."""
+            ``dispatch``, e.g. ``as_node="route"``): no row is written or removed.
+        app.errors.CorpusMismatch: a served run continues the thread on another corpus than
+            its plan's: no row is written or removed."""
+    check_same_corpus(state, res.context(runtime).corpus_name, res.served)
     check_plan(state)
     current = current_envelopes(state)
     pending = [e for e in current if not e.get("persisted")]

@@ -11,6 +11,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
 from app.errors import BadTopic
+from app.graph.nodes.common import check_same_corpus
 from app.graph.resources import Resources
 from app.research.plan import corpus_plan, llm_plan
 from app.research.review import kept_drops, replaced_plan_note
@@ -39,6 +40,7 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     Raises:
         app.errors.BadTopic: the topic is no topic to research
             (:func:`app.research.topics.topic_problem`).
+        app.errors.CorpusMismatch: a served rerun of the thread names another corpus.
     """
     # A served run's input is checked nowhere else (the CLI refuses a bad topic before the run)
     topic = state.get("topic")
@@ -47,6 +49,7 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     if why := topic_problem(" ".join((topic or "").split())):
         raise BadTopic(why)
     ctx = res.context(runtime)
+    check_same_corpus(state, ctx.corpus_name, res.served)  # a rerun or fork: its plan's corpus
     res.run(runtime)  # records the superstep this run starts in (see route)
     res.check_mcp()  # every MCP server answers, or the run fails with a line naming it
     attempt = backoff(runtime, res.settings.retry_interval)
@@ -65,7 +68,7 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     dropped, kept = kept_drops(state, tasks) if kept_plan else ([], [])
     first = highest_round(state) + 1
     routing = Routing(review=bool(ctx.review), rounds=ctx.rounds, first_round=first,
-                      workers=list(workers))
+                      workers=list(workers), corpus_name=ctx.corpus_name)
     # A thread that is run again starts its notes and token counts afresh: ``Overwrite``
     # bypasses the channels' reducers (concat and operator.add) for this one write.
     planned = {} if kept_plan else {"planned": questions}  # the planner's own plan

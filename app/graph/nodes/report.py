@@ -8,7 +8,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from app.graph.nodes.common import thread_id_of
+from app.graph.nodes.common import check_same_corpus, thread_id_of
 from app.graph.resources import Models, Resources
 from app.research.relevance import corpus_stats, judge
 from app.research.report import (
@@ -44,6 +44,7 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     ``report`` (a client of the thread, on any replica). A retried or resumed ``report`` writes
     all three again, with the same text for the same rows."""
     ctx = res.context(runtime)
+    check_same_corpus(state, ctx.corpus_name, res.served)
     res.run(runtime).faults.at("report")
     models = res.models(ctx)
     ids = [e["envelope_id"] for e in current_envelopes(state)]

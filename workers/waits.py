@@ -1,0 +1,146 @@
+"""Waits that end when the run stops: a node runs its work inside :func:`stop_waiting_when`
+with the run's stop signal (``workers.base.Cancellation``), and every wait in that context
+(:func:`pause`, :func:`wait_until`, :func:`holding`, :func:`result_within`, the gates of
+:mod:`workers.pacing`) raises :class:`workers.errors.RunCancelled` as soon as the run stops
+(Ctrl-C, SIGTERM, a fatal error elsewhere), instead of holding the process open until the
+wait would have ended (a Retry-After window, a rate limiter's token, a worker slot).
+
+A blocking call that cannot be told to stop (``time.sleep``, ``Semaphore.acquire()``, LangChain's
+``InMemoryRateLimiter.acquire()``) is never made inside a run: it is sliced, or polled without
+blocking, with a look at the stop signal in between.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Protocol, TypeVar
+
+from workers.errors import RunCancelled
+
+__all__ = ["await_until", "check_stop", "holding", "pause", "result_within",
+           "stop_waiting_when", "wait_until"]
+
+_Result = TypeVar("_Result")
+
+_SLICE = 0.1
+"""Seconds between two looks at the stop signal while waiting."""
+
+
+class _Stop(Protocol):
+    cause: BaseException | None
+
+    def is_set(self) -> bool: ...
+
+
+_stop: ContextVar[_Stop | None] = ContextVar("research_pacing_stop", default=None)
+
+
+@contextmanager
+def stop_waiting_when(stop: _Stop | None) -> Iterator[None]:
+    """Make every gate wait in this context (this thread, and the graphs and threads it starts)
+    give up once ``stop.is_set()`` (e.g. ``workers.base.Cancellation``)."""
+    token = _stop.set(stop)
+    try:
+        yield
+    finally:
+        _stop.reset(token)
+
+
+def check_stop(waiting_for: str = "the provider's Retry-After") -> None:
+    stop = _stop.get()
+    if stop is not None and stop.is_set():
+        raise RunCancelled(f"the run is stopping: gave up waiting for {waiting_for}", stop.cause)
+
+
+def pause(seconds: float, waiting_for: str = "a retry") -> None:
+    """``time.sleep(seconds)`` that ends once the run stops (:func:`stop_waiting_when`): the
+    wait before a retry (:func:`workers.retry.backoff`, up to 5 s) must not hold a Ctrl-C.
+
+    Raises:
+        workers.errors.RunCancelled: the run stopped before or while waiting.
+    """
+    deadline = time.monotonic() + max(0.0, seconds)
+    while True:
+        check_stop(waiting_for)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        time.sleep(min(left, _SLICE))
+
+
+def wait_until(ready: Callable[[], bool], waiting_for: str, every: float = _SLICE) -> None:
+    """Call ``ready()`` until it returns True, ``every`` seconds apart (0: at once; ``ready``
+    then blocks for a while itself), giving up once the run stops (:func:`stop_waiting_when`).
+
+    For a wait whose end another object decides (a rate limiter's token, a semaphore's slot)
+    and whose own blocking call would not end when the run stops.
+
+    Raises:
+        workers.errors.RunCancelled: the run stopped before or while waiting.
+    """
+    while True:
+        check_stop(waiting_for)
+        if ready():
+            return
+        if every > 0:
+            pause(every, waiting_for)
+
+
+async def await_until(ready: Callable[[], bool], waiting_for: str,
+                      every: float = _SLICE) -> None:
+    """:func:`wait_until` for async callers (``ready`` must not block).
+
+    Raises:
+        workers.errors.RunCancelled: the run stopped before or while waiting.
+    """
+    while True:
+        check_stop(waiting_for)
+        if ready():
+            return
+        await asyncio.sleep(max(every, 0.001))
+
+
+@contextmanager
+def holding(slot: threading.Semaphore | None, waiting_for: str) -> Iterator[None]:
+    """``with slot:`` whose wait for a free slot ends once the run stops
+    (:func:`stop_waiting_when`); None holds nothing.
+
+    Raises:
+        workers.errors.RunCancelled: the run stopped while waiting for a slot.
+    """
+    if slot is None:
+        yield
+        return
+    wait_until(lambda: slot.acquire(timeout=_SLICE), waiting_for, every=0)
+    try:
+        yield
+    finally:
+        slot.release()
+
+
+def result_within(future: Future[_Result], timeout: float, waiting_for: str) -> _Result:
+    """``future.result(timeout)`` that gives up once the run stops (:func:`stop_waiting_when`):
+    an MCP tool call may wait up to its timeout (30 s), which must not hold a Ctrl-C.
+
+    Raises:
+        workers.errors.RunCancelled: the run stopped before or while waiting.
+        concurrent.futures.TimeoutError: no result within ``timeout`` seconds.
+    """
+    deadline = time.monotonic() + max(0.0, timeout)
+    while True:
+        check_stop(waiting_for)
+        left = deadline - time.monotonic()
+        try:
+            return future.result(max(0.0, min(left, _SLICE)))
+        except FutureTimeout:
+            if left <= _SLICE:
+                raise
+
+
