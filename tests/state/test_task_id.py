@@ -19,6 +19,7 @@ these facts, this test fails and the docs that state them must change with it.
 from __future__ import annotations
 
 import operator
+import threading
 from typing import Annotated, Any, TypedDict
 
 from langgraph.checkpoint.memory import InMemorySaver
@@ -47,6 +48,10 @@ class Recorder:
         self.second = second
         self.seen: list[tuple[str, int, int, str]] = []
         self.failed_once: set[tuple[str, int]] = set()
+        # the first question's round-1 task is done (retried once): only then may the second
+        # fail the run, else LangGraph stops the retry mid-way and its writes are never saved
+        # (seen on a loaded CI machine: attempts [1, 2, 1])
+        self.first_done = threading.Event()
 
         def fan(state: RoundState) -> list[Send] | str:
             if state["round"] > 2:
@@ -63,9 +68,12 @@ class Recorder:
                     raise ConnectionError("transient: retried by the RetryPolicy")
                 if self.second == "fail":
                     self.failed_once.add((task["q"], task["round"]))
+                    assert self.first_done.wait(30), "the first task never finished"
                     raise KeyError("permanent: the run fails")
             if task["round"] == 1 and task["q"] == QUESTIONS[1] and self.second == "interrupt":
                 interrupt("approve?")
+            if task["round"] == 1 and task["q"] == QUESTIONS[0]:
+                self.first_done.set()
             return {"done": [task["q"]]}
 
         builder = StateGraph(RoundState)
