@@ -57,10 +57,33 @@ def check_writable_data_dir(settings: Settings) -> Path:
                        "threads, inspect and prune --dry-run still read it")
     for path in _own_files(settings, data_dir):
         if not _file_writable(path):  # it failed at the end, the whole run done, unsaved
-            raise BadInput(f"{path} is not writable (read-only or no permission): a run "
-                           "could not save to it; threads, inspect and prune --dry-run still "
-                           "read it")
+            refuse_unwritable(path)
+    if not settings.database_url:  # the thread locks (PostgreSQL leases are rows)
+        check_writable_folder(data_dir / "locks")
     return data_dir
+
+
+def refuse_unwritable(path: Path) -> None:
+    """Refuse ``path``, a file or folder of the data dir a run writes, in one line.
+
+    Raises:
+        BadInput: always, naming ``path``.
+    """
+    raise BadInput(f"{path} is not writable (read-only or no permission): a run could not "
+                   "save to it; threads, inspect and prune --dry-run still read it")
+
+
+def check_writable_folder(folder: Path) -> None:
+    """A folder of the data dir a run writes in (``locks/``, ``reports/``), refused when it
+    exists and takes no new file (a read-only mount of it, or a file of that name): found only
+    after every worker ran (a new-user trial). A missing one is made in the data dir, which
+    :func:`check_writable_data_dir` checks.
+
+    Raises:
+        BadInput: one line naming the folder.
+    """
+    if folder.exists() and not (folder.is_dir() and writable(folder)):
+        refuse_unwritable(folder)
 
 
 def _own_files(settings: Settings, data_dir: Path) -> list[Path]:
@@ -109,8 +132,8 @@ def check_data_dir(settings: Settings) -> Path:
 
 
 def validate_paths(settings: Settings) -> None:
-    """Refuse unusable paths before anything is written: the data dir, the corpus folder,
-    ``--run-log``, the report's ``--out``.
+    """Refuse unusable paths before anything is written: the data dir (its database files,
+    ``locks/``), the corpus folder, ``--run-log``, the report's ``--out`` (or ``reports/``).
 
     Raises:
         BadInput: one line naming the path.
@@ -124,7 +147,10 @@ def validate_paths(settings: Settings) -> None:
         # CorpusError: missing, not a folder, empty (its data dir and reports aside)
         corpus_folder(folder, probe=True, data_dir=settings.data_dir)
     out = settings.report_out
-    if out is None:
+    if out is None:  # <data_dir>/reports/: checked with the data dir's other write targets
+        from app.research.report import report_path
+
+        check_writable_folder(report_path(None, data_dir, "report.md").parent)
         return
     if Path(out).exists() and not Path(out).is_dir() and not out.endswith(("/", "\\")):
         if not Path(out).is_file() or Path(out).suffix.lower() != ".md":

@@ -294,6 +294,36 @@ def test_a_read_only_database_file_is_refused_before_the_run(finished, small_cor
     assert proc.returncode == 0, proc.stderr
 
 
+def test_a_read_only_reports_or_locks_folder_is_refused_before_the_run(finished,
+                                                                       small_corpus) -> None:
+    # trial 9: reports/ read-only (the data dir writable) ended in "run failed: OSError ...
+    # cannot write the report" after every worker ran and the rows were rewritten; locks/
+    # read-only in "run failed: OSError: [Errno 30] Read-only file system", both exit 1
+    from tests.results_db import db_rows
+
+    data, thread_id = finished
+    rows = db_rows(data, thread_id)
+    for name, commands in (("reports", (["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus",
+                                         str(small_corpus)], ["resume", thread_id])),
+                           ("locks", (["resume", thread_id], ["prune"]))):
+        folder = data / name
+        assert folder.is_dir(), sorted(p.name for p in data.iterdir())
+        for args in commands:
+            proc = _run_read_only(folder, *args, "--data-dir", str(data))
+            assert proc.returncode == 2, (name, args, proc.stdout, proc.stderr)
+            assert _one_error_line(proc) == (
+                f"error: {folder} is not writable (read-only or no permission): a run could "
+                "not save to it; threads, inspect and prune --dry-run still read it")
+            assert proc.stdout == "", proc.stdout  # refused before any worker ran
+        assert db_rows(data, thread_id) == rows
+    # --out elsewhere: the read-only reports/ is not where this run writes
+    proc = _run_read_only(data / "reports", "research", SMALL_TOPIC, "--as-of", AS_OF,
+                          "--corpus", str(small_corpus), "--data-dir", str(data), "--out",
+                          str(data.parent / "elsewhere.md"))
+    assert proc.returncode == 0, proc.stderr
+    assert (data.parent / "elsewhere.md").is_file()
+
+
 def test_prune_dry_run_works_on_a_read_only_data_dir(finished) -> None:
     # A dry run writes nothing, yet it was refused there like a prune (a new user's trial):
     # it reads, as threads and inspect do, and says what a prune would remove.
