@@ -51,9 +51,11 @@ def _reachable(url: str, timeout: float) -> str | None:
 
 def _answers_info(url: str, timeout: float, key: str | None = None) -> str | None:
     """None when ``GET url/info`` (what the LangSmith client asks first, with the API ``key``)
-    answers 2xx within ``timeout`` seconds, else why not: an endpoint that answers, but not
-    as LangSmith (a typo'd port, a proxy), made the client print its errors for every upload
-    (found by a new-user trial: 3 to 14 KB per run)."""
+    answers 2xx with a JSON object within ``timeout`` seconds, else why not: an endpoint that
+    answers, but not as LangSmith (a typo'd port, a proxy: 404; a captive portal or a server
+    that answers every path with a page: 200 and HTML), made the client print its errors for
+    every upload (found by new-user trials: 3 to 14 KB per run)."""
+    import json
     import urllib.error
     import urllib.request
 
@@ -63,8 +65,14 @@ def _answers_info(url: str, timeout: float, key: str | None = None) -> str | Non
         try:
             headers = {"Accept": "application/json", **({"x-api-key": key} if key else {})}
             request = urllib.request.Request(url.rstrip("/") + "/info", headers=headers)
-            with urllib.request.urlopen(request, timeout=timeout):
-                outcome.append(None)
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                body = response.read(1 << 16)
+            try:
+                info = json.loads(body)
+            except ValueError:
+                info = None
+            outcome.append(None if isinstance(info, dict) else
+                           f"GET /info answered HTTP {response.status} without LangSmith's JSON")
         except urllib.error.HTTPError as exc:
             outcome.append(f"GET /info answered HTTP {exc.code}")
         except (OSError, ValueError) as exc:

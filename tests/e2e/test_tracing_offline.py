@@ -10,6 +10,8 @@ import socket
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli
 
 EXIT_OVERHEAD_BOUND = 20.0
@@ -42,16 +44,23 @@ def test_tracing_to_a_closed_port_says_one_line_and_does_not_wait(tmp_path: Path
     assert wall - summary["elapsed_seconds"] < EXIT_OVERHEAD_BOUND, (wall, summary)
 
 
-def test_tracing_to_an_endpoint_that_is_not_langsmith_says_one_line(tmp_path: Path,
-                                                                     small_corpus: Path) -> None:
+@pytest.mark.parametrize(("info_page", "why"), [
+    (None, "answered HTTP 404"),
+    ("<html>portal</html>", "answered HTTP 200 without LangSmith's JSON"),
+])
+def test_tracing_to_an_endpoint_that_is_not_langsmith_says_one_line(
+        tmp_path: Path, small_corpus: Path, info_page: str | None, why: str) -> None:
     # trial 8: an endpoint that answers, but not as LangSmith (a typo'd port, a proxy: 404 to
     # GET /info, 501 to the uploads), got no tracing: line, tracing stayed on, and 3 to 14 KB
-    # of LangSmith's errors went to stderr
+    # of LangSmith's errors went to stderr; trial 9: the same when /info answers 200 with a
+    # page (a captive portal, a server that answers every path)
     import threading
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
     empty = tmp_path / "www"
     empty.mkdir()
+    if info_page is not None:
+        (empty / "info").write_text(info_page, encoding="utf-8")
 
     class Handler(SimpleHTTPRequestHandler):
         def __init__(self, *args, **kwargs):
@@ -75,4 +84,4 @@ def test_tracing_to_an_endpoint_that_is_not_langsmith_says_one_line(tmp_path: Pa
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stderr.strip().splitlines() == [
         f"tracing: LangSmith endpoint {endpoint} does not answer as a LangSmith API (GET /info "
-        "answered HTTP 404); tracing is off for this run"], proc.stderr[-2000:]
+        f"{why}); tracing is off for this run"], proc.stderr[-2000:]
