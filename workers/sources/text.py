@@ -222,6 +222,24 @@ def declared_encoding(raw: bytes, suffix: str) -> str | None:
     return python_coding(raw) if suffix == ".py" else None
 
 
+_ASCII_SAMPLE = b"# -*- coding: name -*- <meta charset=name>"
+
+
+def reads_ascii(codec: str) -> bool:
+    """Whether ``codec`` reads ASCII bytes as the same text: a declaration written in ASCII
+    (a coding comment, a ``<meta charset>``) can only name such a codec. ``utf-16`` read a
+    coding comment's own file as CJK mojibake, and it was never found (trial 9).
+
+    Example:
+        >>> [reads_ascii(c) for c in ("latin-1", "utf-16", "cp037", "rot13")]
+        [True, False, False, False]
+    """
+    try:
+        return _ASCII_SAMPLE.decode(codec) == _ASCII_SAMPLE.decode("ascii")
+    except (LookupError, UnicodeError, TypeError):
+        return False
+
+
 def decode_file(raw: bytes, declared: str | None = None) -> Decoded:
     """The text of a file's bytes: UTF-16 with a BOM; else the ``declared`` encoding (an HTML file's
     :func:`html_charset`, a Python file's :func:`python_coding`), bad bytes replaced; else UTF-8,
@@ -230,8 +248,10 @@ def decode_file(raw: bytes, declared: str | None = None) -> Decoded:
     turns "Café" into "CafÃ©"); else Windows-1252 when the bytes read as clean Windows-1252 text (no
     undefined byte, control characters under 1%: a Latin-1 note read as UTF-8 was indexed as "Le
     h\ufffdron"); else UTF-8 with replacement. A declared codec that does not decode bytes to
-    text (``rot13``, ``zlib_codec``, ``base64``; ``idna``, which takes no bad byte) is passed
-    over: the ``encoding`` returned then differs from it. ``text`` is None when the bytes look
+    text (``rot13``, ``zlib_codec``, ``base64``; ``idna``, which takes no bad byte), or that
+    does not read ASCII as ASCII (``utf-16``, ``utf-32``, ``punycode``, EBCDIC: an ASCII
+    declaration cannot have meant it, :func:`reads_ascii`) is passed over: the ``encoding``
+    returned then differs from it. ``text`` is None when the bytes look
     binary: a NUL byte in the first ``SNIFF_BYTES``, or more than ``MAX_GARBAGE_SHARE`` of
     replacement and control characters at the start of the text.
 
@@ -250,7 +270,8 @@ def decode_file(raw: bytes, declared: str | None = None) -> Decoded:
             return Decoded(None, "utf-16")
     if b"\0" in raw[:SNIFF_BYTES]:
         return Decoded(None, "utf-8")
-    if declared and codecs.lookup(declared).name not in ("utf-8", "utf-8-sig"):
+    if (declared and codecs.lookup(declared).name not in ("utf-8", "utf-8-sig")
+            and reads_ascii(declared)):
         try:
             return _sniffed(raw.decode(declared, errors="replace"), codecs.lookup(declared).name)
         except (LookupError, UnicodeError):  # no text codec (rot13, zlib_codec, base64, idna):

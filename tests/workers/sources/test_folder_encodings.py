@@ -33,7 +33,10 @@ def test_a_declared_codec_that_reads_no_text_is_passed_over_and_named(tmp_path: 
     root = tmp_path / "codecs"
     root.mkdir()
     (root / "plain.md").write_text("Heron census counts nests.\n", encoding="utf-8")
-    for name, codec in (("rot.py", "rot13"), ("zlib.py", "zlib_codec")):
+    # trial 9: one naming a codec that does not read ASCII as ASCII (utf-16, utf_32_be,
+    # punycode) was read as CJK mojibake, or dropped as binary or empty, without a word
+    for name, codec in (("rot.py", "rot13"), ("zlib.py", "zlib_codec"), ("u16.py", "utf-16"),
+                        ("u32.py", "utf_32_be"), ("puny.py", "punycode")):
         (root / name).write_bytes(f'# -*- coding: {codec} -*-\n"""Heron {name} module."""\n'
                                   .encode())
     for name, codec in (("b64.html", "base64"), ("idna.html", "idna")):
@@ -41,12 +44,15 @@ def test_a_declared_codec_that_reads_no_text_is_passed_over_and_named(tmp_path: 
                                   f"{name} page \xe9t\xe9.</p></body></html>".encode("latin-1"))
     with Corpus.open(tmp_path / "data", folder=root) as c:
         refs = {h.doc_id for h in c.search("heron", k=10)}
-        assert refs == {"plain.md", "rot.py", "zlib.py", "b64.html", "idna.html"}, refs
+        assert refs == {"plain.md", "rot.py", "zlib.py", "u16.py", "u32.py", "puny.py",
+                        "b64.html", "idna.html"}, refs
         assert "rot.py: declares the encoding rot-13, which does not read text; read as UTF-8" \
             in c.notes
         assert any(n.startswith("idna.html: declares the encoding idna, which does not read "
                                 "text; read as Windows-1252") for n in c.notes), c.notes
-        assert len([n for n in c.notes if "which does not read text" in n]) == 4, c.notes
+        assert "u16.py: declares the encoding utf-16, which does not read text; read as UTF-8" \
+            in c.notes
+        assert len([n for n in c.notes if "which does not read text" in n]) == 7, c.notes
 
 
 def test_utf8_with_one_stray_byte_is_read_as_utf8_not_windows_1252(tmp_path: Path) -> None:
