@@ -18,7 +18,7 @@ from typing import Any
 
 from app.errors import DomainError
 
-__all__ = ["BadPlan", "check_plan", "plan_problem"]
+__all__ = ["BadPlan", "check_plan", "plan_problem", "topic_edit_problem"]
 
 
 class BadPlan(DomainError, ValueError):
@@ -59,7 +59,8 @@ def plan_problem(questions: Any) -> str | None:
 
 def check_plan(state: Mapping[str, Any]) -> None:
     """Raise :class:`BadPlan` when the state's plan cannot run (:func:`plan_problem`, and the
-    topic a task carries must be text); before a node dispatches or persists anything.
+    topic a task carries must be text) or was made for another topic
+    (:func:`topic_edit_problem`); before a node dispatches, persists or reports anything.
 
     Raises:
         BadPlan: one line naming the problem and the way on.
@@ -71,3 +72,32 @@ def check_plan(state: Mapping[str, Any]) -> None:
     if why:
         raise BadPlan(f"the thread's plan cannot run: {why} (was the state edited? edit it "
                       "again with update_state, or start a new thread with research --fresh)")
+    if why := topic_edit_problem(state):
+        raise BadPlan(why)
+
+
+def topic_edit_problem(state: Mapping[str, Any]) -> str | None:
+    """One line when the state's ``topic`` is not the one its plan was made for
+    (``planned_topic``), else None (a thread planned before ``planned_topic`` was recorded
+    passes).
+
+    Only an edit after ``plan`` gets here (Studio's "edit state" at a review pause,
+    ``update_state`` on a finished thread or a fork after ``plan``): a run's input topic is
+    planned by ``plan`` itself. Carried on, the old plan's results would be persisted and
+    reported under the new topic (found by a new-user trial: a report titled with the new topic
+    answered the old one's questions), so the nodes refuse it and name the ways on.
+
+    Example:
+        >>> topic_edit_problem({"topic": "B", "planned_topic": "B"}) is None
+        True
+        >>> topic_edit_problem({"topic": "B", "planned_topic": "A"})[:40]
+        "the thread's plan was made for topic 'A'"
+    """
+    planned = state.get("planned_topic")
+    topic = state.get("topic")
+    if not isinstance(planned, str) or planned == topic:
+        return None
+    return (f"the thread's plan was made for topic {planned!r:.80}, not {topic!r:.80} (was the "
+            "topic edited after plan?): to research the new topic, fork the thread from a "
+            "checkpoint before plan and edit the topic there, or run the thread with it as "
+            "input, which plans anew; to finish this plan, set the topic back")

@@ -1,5 +1,6 @@
 """A thread given another input: a LangGraph Server client's next run on its thread with another
-``as_of`` or another topic, or a Studio edit of ``as_of`` before ``plan``. The rule
+``as_of`` or another topic, a Studio edit of ``as_of`` before ``plan``, or of the topic after it
+(refused). The rule
 (docs/architecture.md, "Data flow"): a thread's envelopes, in state and in the results database,
 are always those of its current plan and ``as_of``; another topic is planned anew.
 
@@ -119,3 +120,45 @@ def test_a_review_drop_does_not_outlive_its_as_of(served):
     assert final["outcome"] == "ok" and final["dropped"] == []
     assert not any("dropped at an earlier review" in n for n in final["notes"])
     _assert_thread_holds(graph, place, "drop", TOPIC, OTHER_DAY)
+
+
+@pytest.mark.parametrize("pause", ["review_plan", "review_results"])
+def test_a_studio_edit_of_topic_after_plan_is_refused_until_planned_or_set_back(served, pause):
+    # Found by a new-user trial: at the results review, update_state({"topic": other}) then
+    # approve persisted the old plan's 9 rows under the new topic, and the report titled with
+    # the new topic answered the old one's questions (outcome ok).
+    from langgraph.types import Command
+
+    from app.research.plan_check import BadPlan
+
+    graph, place = served
+    config = {"configurable": {"thread_id": "topic-edit"}}
+    graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config)
+    context = {"review": True}
+    graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=context)
+    if pause == "review_results":
+        graph.invoke(Command(resume={"approve": True}), config, context=context)
+    assert graph.get_state(config).next == (pause,)
+    graph.update_state(config, {"topic": OTHER_TOPIC})
+    with pytest.raises(BadPlan, match="plan was made for topic .*fork the thread"):
+        graph.invoke(Command(resume={"approve": True}), config, context=context)
+    _assert_thread_holds_rows(place, "topic-edit", TOPIC, AS_OF)  # nothing mislabelled
+    assert graph.get_state(config).values.get("report", "").startswith(
+        f"# Research report: {TOPIC}")
+    # set back, the plan finishes; given as the run's input, the new topic is planned anew
+    graph.update_state(config, {"topic": TOPIC})
+    graph.invoke(None, config, context=context)
+    if graph.get_state(config).next == ("review_results",):  # set back at the plan review
+        graph.invoke(Command(resume={"approve": True}), config, context=context)
+    assert graph.get_state(config).next == ()
+    _assert_thread_holds(graph, place, "topic-edit", TOPIC, AS_OF)
+    final = graph.invoke({"topic": OTHER_TOPIC, "as_of": AS_OF}, config)
+    assert final["outcome"] == "ok" and final["report"].startswith(
+        f"# Research report: {OTHER_TOPIC}")
+    _assert_thread_holds(graph, place, "topic-edit", OTHER_TOPIC, AS_OF)
+
+
+def _assert_thread_holds_rows(place: Place, thread: str, topic: str, as_of: str) -> None:
+    rows = db_rows(place, thread)
+    assert {r["envelope_id"] for r in rows} == _ids(topic, as_of)
+    assert {(r["topic"], r["as_of"]) for r in rows} == {(topic, as_of)}

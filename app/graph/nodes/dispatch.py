@@ -33,8 +33,9 @@ def dispatch(state: ResearchState, runtime: Runtime[RunContext], *, res: Resourc
     Raises:
         app.errors.CorpusMismatch: a served run continues the thread on another corpus than
             its plan's (checked before any task is sent).
-        app.research.plan_check.BadPlan: the plan cannot run (a state edit wrote it): nothing is
-            sent, and the thread stays where it is, to be edited again."""
+        app.research.plan_check.BadPlan: the plan cannot run (a state edit wrote it) or was made for
+            another topic than the state's (a topic edited after ``plan``): nothing is sent,
+            and the thread stays where it is, to be edited again."""
     check_same_corpus(state, res.context(runtime).corpus_name, res.served)
     check_plan(state)
     tasks = pending_tasks(state, workers)

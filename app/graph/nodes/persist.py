@@ -38,7 +38,9 @@ def persist(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCo
 
     Raises:
         app.research.plan_check.BadPlan: the plan cannot run (a state edit that skipped
-            ``dispatch``, e.g. ``as_node="route"``): no row is written or removed.
+            ``dispatch``, e.g. ``as_node="route"``), or was made for another topic than the
+            state's (a topic edited after ``plan``, e.g. at the results review): no row is
+            written or removed.
         app.errors.CorpusMismatch: a served run continues the thread on another corpus than
             its plan's: no row is written or removed."""
     check_same_corpus(state, res.context(runtime).corpus_name, res.served)

@@ -10,6 +10,7 @@ from langgraph.runtime import Runtime
 
 from app.graph.nodes.common import check_same_corpus, thread_id_of
 from app.graph.resources import Models, Resources
+from app.research.plan_check import check_plan
 from app.research.relevance import corpus_stats, judge
 from app.research.report import (
     ReportInput,
@@ -42,9 +43,15 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     The report goes to the file ``report_path`` (for the CLI), to the results database's
     ``reports`` table (upserted by thread id: ``inspect THREAD_ID --report``) and into state as
     ``report`` (a client of the thread, on any replica). A retried or resumed ``report`` writes
-    all three again, with the same text for the same rows."""
+    all three again, with the same text for the same rows.
+
+    Raises:
+        app.research.plan_check.BadPlan: the plan cannot run or was made for another topic
+            (a state edit after ``persist``): nothing is written.
+        app.errors.CorpusMismatch: a served run continues the thread on another corpus."""
     ctx = res.context(runtime)
     check_same_corpus(state, ctx.corpus_name, res.served)
+    check_plan(state)
     res.run(runtime).faults.at("report")
     models = res.models(ctx)
     ids = [e["envelope_id"] for e in current_envelopes(state)]
