@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.errors import DomainError
+from app.research.topics import topic_problem
 
 __all__ = ["BadPlan", "check_plan", "plan_problem", "topic_edit_problem"]
 
@@ -29,8 +30,9 @@ class BadPlan(DomainError, ValueError):
 
 def plan_problem(questions: Any) -> str | None:
     """What makes ``questions`` no plan to dispatch, in one line, or None: not a list of
-    strings, no question, an empty (blank) question, or a question twice (the same task twice:
-    one envelope id for two tasks).
+    strings, no question, an empty (blank) question, one that is no topic to research
+    (:func:`app.research.topics.topic_problem`: a zero-width space, only "what the"; found by
+    trial 9), or a question twice (the same task twice: one envelope id for two tasks).
 
     Checks what every plan must satisfy, a planner's too; the plan review asks more of a
     person's questions (:func:`app.research.review.plan_resume`).
@@ -40,6 +42,8 @@ def plan_problem(questions: Any) -> str | None:
         "sub-question 2 repeats sub-question 1 ('What is Send?')"
         >>> plan_problem(["What is Send?"]) is None
         True
+        >>> plan_problem(["what the"])[:54]
+        "sub-question 1 ('what the') is no question to research"
     """
     if isinstance(questions, str) or not isinstance(questions, list | tuple):
         return f"sub_questions must be a list of strings, got {type(questions).__name__}"
@@ -51,6 +55,8 @@ def plan_problem(questions: Any) -> str | None:
             return f"sub-question {n} is not text ({type(question).__name__})"
         if not question.strip():
             return f"sub-question {n} is empty"
+        if why := topic_problem(" ".join(question.split())):  # what a topic must be, too
+            return f"sub-question {n} ({question!r:.80}) is no question to research: {why}"
         if question in seen:
             return f"sub-question {n} repeats sub-question {seen[question]} ({question!r:.80})"
         seen[question] = n

@@ -34,6 +34,9 @@ def _edit(data, values: dict, as_node: str) -> None:
     (["", "What is Send?"], "plan", "sub-question 1 is empty"),
     ("What is Send?", "plan", "must be a list of strings"),
     ([], "route", "holds no question"),  # skips dispatch: persist checks too
+    # trial 9: researched, though the CLI's review refuses both
+    (["\u200b", "What is Send?"], "plan", "sub-question 1 ('\\u200b') is no question"),
+    (["What is Send?", "what the"], "plan", "sub-question 2 ('what the') is no question"),
 ])
 def test_a_plan_edited_in_state_is_checked_before_it_runs(
         tmp_path, durability_corpus, questions, as_node, says):
