@@ -163,9 +163,21 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
             lines.append(f"- {clip(sentence, _LINE)} {marks}")
         return [*lines, ""]
     kind = topic_kind(data.asked)
+    subject = subject_terms(data.asked)
+    chosen = _ordered(_ranked(data, kind), strength(data.rows))[:_ANSWER_SENTENCES]
+    if chosen:
+        lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in chosen]
+        if shown is not None:
+            shown.update(claim_key(f) for f in chosen)
+        return [*lines, ""]
+    return [*lines, _passage_line(data, subject, cites), ""]
+
+
+def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """The Answer's candidate findings that name the topic, each with its sort key (see
+    :func:`answer_lines` for the order)."""
     terms, subject = topic_terms(data.asked), subject_terms(data.asked)
     ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
-    strong = strength(data.rows)
     for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):
         text = str(finding["text"])
         if terms and (len(mentions(terms, text)) < needed(terms)
@@ -184,22 +196,20 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
         # the first sub-question (the topic itself) first, in its evidence's rank order:
         # on SQLite's docs, ranking by words named put a side page first more often
         ranked.append(((order, *key, position), finding))
-    chosen = _ordered(ranked, strong)[:_ANSWER_SENTENCES]
-    if chosen:
-        lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in chosen]
-        if shown is not None:
-            shown.update(claim_key(f) for f in chosen)
-        return [*lines, ""]
+    return ranked
+
+
+def _passage_line(data: ReportInput, subject: list[str], cites: Citations) -> str:
+    """The Answer's line when no finding names the topic: the first sub-question's top
+    passage that names the subject, or its top passage under a line saying none does."""
     first = data.sub_questions[0] if data.sub_questions else None
     passages = items(data.rows_of(first), first, "passage") if first else []
     naming = [p for p in passages if not subject or mentions(subject, f"{p['title']} {p['text']}")]
     if naming:
         top = naming[0]
-        lines.append(f"- {top['title']}: {excerpt(top['text'])} [{cites.cite(top)}]")
-    elif passages:  # said so: a passage on another subject is no answer to this one
+        return f"- {top['title']}: {excerpt(top['text'])} [{cites.cite(top)}]"
+    if passages:  # said so: a passage on another subject is no answer to this one
         top = passages[0]
-        lines.append(f"- _No sentence retrieved names {describe_terms(subject)}; the closest "
-                     f"passage:_ {top['title']}: {excerpt(top['text'])} [{cites.cite(top)}]")
-    else:
-        lines.append("- No sourced answer was found in the corpus.")
-    return [*lines, ""]
+        return (f"- _No sentence retrieved names {describe_terms(subject)}; the closest "
+                f"passage:_ {top['title']}: {excerpt(top['text'])} [{cites.cite(top)}]")
+    return "- No sourced answer was found in the corpus."
