@@ -349,8 +349,9 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
     before anything is opened (``state`` None), and again with the thread's state once the
     checkpointer has read it. Returns the settings to use.
 
-    A resume by id (``topic`` None) with no ``--corpus`` uses the corpus the thread started on,
-    and searches the web if the thread did; an unfinished thread is never continued on other
+    A resume by id (``topic`` None) with no ``--corpus`` uses the corpus the thread started on
+    (with no ``--max-file-bytes``, the limit its folder was indexed with), and searches the web
+    if the thread did; an unfinished thread is never continued on other
     sources (its report would cite two sets, and its pending tasks may need the web worker); a
     topic never lands on a thread of another topic or ``as_of``.
 
@@ -381,6 +382,11 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
     if topic is None:
         if settings.corpus is None and settings.corpus_name is None and was_corpus:
             settings = settings.with_overrides(corpus=was_corpus)
+        was_max = recorded_max_bytes((recorded or {}).get("corpus") or "")
+        if was_corpus and settings.max_file_bytes == MAX_FILE_BYTES != was_max:
+            # and with the limit its folder was indexed with, unless this command names one
+            # (found by a new-user trial: resume by id was refused until the flag was repeated)
+            settings = settings.with_overrides(max_file_bytes=was_max)
         if was_web and not settings.web:
             settings = settings.with_overrides(web=True)
     _check_sources(thread_id, recorded, settings, rerun=topic is not None)

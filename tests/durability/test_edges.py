@@ -295,7 +295,8 @@ def test_another_max_file_bytes_is_named_as_the_reason_a_thread_is_refused(tmp_p
     crashed = run_app(*_args(data, corpus), *small, "--crash-at", "map:3",
                       "--max-concurrency", "1")
     assert crashed.returncode in SIGKILLED, describe(crashed)
-    for again in (_args(data, corpus), ["resume", thread_id_of(), "--data-dir", str(data)]):
+    for again in (_args(data, corpus), [*_args(data, corpus), "--max-file-bytes", "10000"],
+                  ["resume", thread_id_of(), "--data-dir", str(data), "--max-file-bytes", "10000"]):
         proc = run_app(*again)
         assert proc.returncode == 2, describe(proc)
         lines = proc.stderr.strip().splitlines()
@@ -306,6 +307,11 @@ def test_another_max_file_bytes_is_named_as_the_reason_a_thread_is_refused(tmp_p
     pruned = run_app("prune", "--data-dir", str(data), "--json")
     (kept,) = json.loads(pruned.stdout)["threads"]
     assert kept["action"] != "kept: corpus changed" and not kept.get("start_anew"), kept
-    resumed = run_app(*_args(data, corpus), *small)  # as it says: it continues
+    # a resume by id takes the thread's folder and, unless told another, its limit (trial 9:
+    # it was refused until the flag was repeated); as the line says, research continues too
+    resumed = run_app("resume", thread_id_of(), "--data-dir", str(data))
     assert resumed.returncode == 0 and "resuming thread" in resumed.stdout, describe(resumed)
+    assert_completed_thread(data, thread_id_of())
+    again = run_app(*_args(data, corpus), *small)
+    assert again.returncode == 0, describe(again)
     assert_completed_thread(data, thread_id_of())
