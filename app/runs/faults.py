@@ -170,9 +170,15 @@ class FaultPlan:
 
     def on_done(self, task: Task, envelope: dict[str, Any]) -> None:
         """Worker hook: crash if ``map:K`` is due (every attempt started before K workers had
-        finished), else count the finished attempt and append it to the run log."""
-        self._crash_in_map()
+        finished), else count the finished attempt and append it to the run log.
+
+        The check and the count are one step under the lock: two workers finishing together
+        when K-1 had finished must not both see K-1 and both count, or the run ends with K+1
+        finished and nothing killed.
+        """
         with self._lock:
+            if self.crash_at and self.crash_at[0] == "map" and self._finished >= self.crash_at[1]:
+                _hard_kill(f"map:{self.crash_at[1]}")
             self._finished += 1
             if self.run_log is not None:
                 line = (

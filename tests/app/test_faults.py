@@ -137,3 +137,49 @@ def test_a_future_callback_failing_after_its_executor_shut_down_logs_no_tracebac
     with caplog.at_level("ERROR", logger="concurrent.futures"):
         future.set_result(None)
     assert [r.exc_info[0] for r in caplog.records] == [ZeroDivisionError]
+
+
+class _YieldingLock:
+    """A lock that, once released, lets the other threads run before its releaser goes on: the
+    widest a gap between two critical sections can be."""
+
+    def __init__(self) -> None:
+        import threading
+        self._lock = threading.Lock()
+
+    def __enter__(self):
+        self._lock.acquire()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import time
+        self._lock.release()
+        time.sleep(0.02)
+
+
+def test_workers_finishing_together_past_the_crash_point_all_die(monkeypatch):
+    """``map:K``: of workers finishing together when K-1 had finished, exactly one is counted as
+    the K-th and every other one reaches the kill. The check and the count were two steps, so
+    two workers could both see K-1, both count, and end the run past K with nothing killed (a CI
+    run ended ``map:8`` of 9 tasks with 9 finished)."""
+    import threading
+
+    import app.runs.faults
+
+    killed: list[str] = []
+    monkeypatch.setattr(app.runs.faults, "_hard_kill", killed.append)
+    plan = FaultPlan(crash_at=("map", 8), _lock=_YieldingLock())
+    plan._finished = 7
+    envelope = {"envelope_id": "e", "attempts": 1, "status": "ok"}
+    start = threading.Barrier(4)
+
+    def finish() -> None:
+        start.wait()
+        plan.on_done(_task(1, "q"), envelope)
+
+    threads = [threading.Thread(target=finish) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert killed == ["map:8"] * 3  # one counted as the 8th, three past it

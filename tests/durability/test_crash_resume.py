@@ -50,10 +50,10 @@ from tests.durability._helpers import (
     thread_id_of,
 )
 
-MAP_K = 8
-"""``map:8`` with two workers at a time: 8 (sometimes 9) of the tasks (12 with the stock
-workers) have finished at the kill, and the first ones have had time to save their pending
-writes."""
+MAP_K = EXPECTED_TASKS - 3
+"""``map:K`` with three tasks left and two workers at a time: K (sometimes K+1) of the tasks have
+finished at the kill, the first ones have had time to save their pending writes, and the last
+ones are still to come, so the kill is reached even if the plan's size changes."""
 CRASH_POINTS = [f"map:{MAP_K}", "persist-commit", "report"]
 MODES = ["sync", "async", "exit"]
 RESUME_WAYS = ["research", "resume"]

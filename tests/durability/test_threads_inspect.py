@@ -45,7 +45,7 @@ def test_threads_and_inspect_across_a_crash_and_resume(durability_corpus: Path,
                                                         place: Callable[[str], Place]) -> None:
     data_dir, thread_id = place("data"), thread_id_of()
     args = _run_args(data_dir, durability_corpus, "sync")
-    crashed = run_app("research", TOPIC, "--as-of", AS_OF, *args, "--crash-at", "map:8")
+    crashed = run_app("research", TOPIC, "--as-of", AS_OF, *args, "--crash-at", "map:5")
     assert crashed.returncode in SIGKILLED, describe(crashed)
 
     listed = _threads(data_dir)[thread_id]
@@ -107,7 +107,7 @@ def test_inspect_report_prints_the_report_from_the_database(durability_corpus: P
     deleted (another replica wrote it, on its own disk)."""
     data_dir, thread_id = place("data"), thread_id_of()
     args = _run_args(data_dir, durability_corpus, "sync")
-    crashed = run_app("research", TOPIC, "--as-of", AS_OF, *args, "--crash-at", "map:8")
+    crashed = run_app("research", TOPIC, "--as-of", AS_OF, *args, "--crash-at", "map:5")
     assert crashed.returncode in SIGKILLED, describe(crashed)
     none_yet = run_app("inspect", thread_id, *data_dir.args, "--report")
     assert none_yet.returncode == 2 and none_yet.stdout == "", describe(none_yet)
@@ -135,7 +135,7 @@ def test_threads_and_inspect_after_an_exit_mode_crash(durability_corpus: Path,
     ``resume`` runs it again from the start."""
     data_dir, thread_id = tmp_path / "data", thread_id_of()
     args = _run_args(data_dir, durability_corpus, "exit")
-    crashed = run_app("research", TOPIC, "--as-of", AS_OF, *args, "--crash-at", "map:8")
+    crashed = run_app("research", TOPIC, "--as-of", AS_OF, *args, "--crash-at", "map:5")
     assert crashed.returncode in SIGKILLED, describe(crashed)
 
     listed = _threads(data_dir)[thread_id]
