@@ -188,8 +188,9 @@ def _as_dict(value: Any, stage: str) -> dict[str, Any]:
     if "approve" in value and value["approve"] is not True:  # false, 0, "no", null: no approval
         instead = ("change the plan with sub_questions" if stage == PLAN
                    else "keep results out with drop, or send them again with redo")
-        raise ReviewError(f"approve must be true, got {value['approve']!r:.40}: the {stage} "
-                          f"review goes on only when approved; {instead}")
+        shown = clip(repr(value["approve"]), 40)
+        raise ReviewError(f"approve must be true, got {shown}: the {stage} review goes on only "
+                          f"when approved; {instead}")
     return dict(value)
 
 
