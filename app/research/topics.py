@@ -81,7 +81,7 @@ def question_problem(question: str) -> str | None:
         >>> question_problem("How do I keep " + "pending writes " * 33 + "?") is None  # 510
         True
         >>> question_problem("what the")[:38]
-        "the question 'what the' has no word t"
+        "the question 'what the' has no word to"
     """
     return topic_problem(" ".join(question.split()), limit=MAX_QUESTION_CHARS, noun="question")
 
