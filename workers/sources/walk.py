@@ -82,11 +82,21 @@ def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
     Hidden folders and ``__pycache__`` are left out (counted ``hidden``); so is ``data_dir``
     (counted ``own``, named in ``notes``). A symlinked folder is followed unless it leads back
     into ``folder`` (its files are indexed under their own path) or to a folder walked already
-    (a loop, or a second link to it): those are counted ``link`` and named."""
+    (a loop, or a second link to it): those are counted ``link`` and named. A folder that
+    cannot be listed (no permission) is counted ``unreadable`` and named, as an unreadable file
+    is (trial 10: ``os.walk`` passes over it without a word, and every file in it with it)."""
     own = os.path.realpath(data_dir) if data_dir is not None else None
     root = os.path.realpath(folder)
     seen: set[str] = set()
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=True):
+
+    def unreadable(error: OSError) -> None:
+        skipped["unreadable"] += 1
+        where = Path(error.filename or folder)
+        rel = where.relative_to(folder).as_posix() if where.is_relative_to(folder) else str(where)
+        notes.append(f"{safe_name(rel)}/: skipped, unreadable "
+                     f"({error.strerror or type(error).__name__})")
+
+    for dirpath, dirnames, filenames in os.walk(folder, onerror=unreadable, followlinks=True):
         seen.add(os.path.realpath(dirpath))
         kept = []
         for d in sorted(dirnames):
