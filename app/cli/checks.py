@@ -145,7 +145,8 @@ def validate_paths(settings: Settings) -> None:
         from workers.sources.folder import corpus_folder
 
         # CorpusError: missing, not a folder, empty (its data dir and reports aside)
-        corpus_folder(folder, probe=True, data_dir=settings.data_dir)
+        corpus_folder(folder, probe=True, max_file_bytes=settings.max_file_bytes,
+                      data_dir=settings.data_dir)
     out = settings.report_out
     if out is None:  # <data_dir>/reports/: checked with the data dir's other write targets
         from app.research.report import report_path
