@@ -35,7 +35,7 @@ from workers.sources.text import (
     safe_name,
     unsafe_name,
 )
-from workers.sources.walk import once_each, own_output, walk_folders
+from workers.sources.walk import links_outside, once_each, own_output, walk_folders
 
 __all__ = [
     "FOLDER_EXTENSIONS",
@@ -136,13 +136,16 @@ def folder_files(
     ones are also named, with why, in ``notes``. ``max_file_bytes`` is the text files' limit
     (PDF and .docx: ``MAX_DOCUMENT_BYTES``, or ``max_file_bytes`` when that is larger). A file
     reached by two names (a symlink to another file of the folder, a hard link) is listed once
-    (:func:`workers.sources.walk.once_each`)."""
+    (:func:`workers.sources.walk.once_each`); one reached by a link leading out of the folder
+    is listed and named in ``notes`` (:func:`workers.sources.walk.links_outside`)."""
     if skipped is None:
         skipped = Counter()
     found = [(path.relative_to(folder).as_posix(), path, st)
              for path, st in _indexable(folder, skipped, max_file_bytes, notes, data_dir)]
     found.sort(key=lambda item: raw(item[0]))
     found = once_each(found, skipped, notes)
+    if notes is not None:
+        notes += links_outside(folder, found)
     if not any(unsafe_name(rel) for rel, _p, _st in found):
         return found
     # Names that need escaping come second: a file really named like an escaped one keeps its
