@@ -69,9 +69,9 @@ def parse_fail_worker(spec: str) -> tuple[str, int]:
             "every round", the meaning of no ROUNDS: trial 10; ``critic:`` likewise).
 
     Example:
-        >>> parse_fail_worker("critic:0")
+        >>> parse_fail_worker("critic:0")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
-        ValueError: --fail-worker 'critic:0': ROUNDS must be a whole number from 1 (leave it out to fail in every round)
+        ValueError: --fail-worker 'critic:0': ROUNDS must be a whole number from 1 (...)
     """
     name, colon, rounds = spec.partition(":")
     if not name:

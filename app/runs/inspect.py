@@ -214,7 +214,9 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
             what the other one knows is still returned.
 
     Returns:
-        ``{"thread_id", "topic", "as_of", "run_status", "next", "values" (the latest
+        ``{"thread_id", "topic", "as_of", "run_status", "next", "next_saved" (how many of the
+        tasks ``next`` finished and had their writes saved: a resume runs only the others),
+        "values" (the latest
         checkpoint's channels but ``envelopes``), "checkpoints": [{step, source,
         ran, envelopes, unique_ids, persisted, with_payload, bytes, checkpoint_id}], "unread"
         (``"checkpoints"``, ``"rows"``: what a damaged database hid), "rows":
@@ -248,6 +250,9 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         "as_of": last.get("as_of") or (run or {}).get("as_of"),
         "run_status": _run_status(storage, thread_id, (run or {}).get("status")),
         "next": list(history[-1].next) if history else [],
+        # of the tasks next, those whose writes were saved before the run stopped: a resume
+        # restores them and runs only the others (trial 10: all were listed as to run)
+        "next_saved": sum(1 for t in history[-1].tasks if t.result is not None) if history else 0,
         # every other channel of the latest checkpoint (the envelopes are the rows below): what
         # a key of your own (docs/extending.md, "Add a state key") holds
         "values": {k: v for k, v in last.items() if k != "envelopes"},
