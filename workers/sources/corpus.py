@@ -166,7 +166,9 @@ class Corpus:
             def docs_factory() -> Iterator[RawDoc]:
                 # navigation bars and footers repeated across the pages go before indexing;
                 # a generator, so nothing is read before the build has its temp file
-                docs = strip_repeated(folder_source.folder_docs(files, skipped, notes, progress))
+                read = list(folder_source.folder_docs(files, skipped, notes, progress))
+                docs = strip_repeated(read)
+                folder_source.note_stripped(read, docs, files, skipped, notes)
                 yield from folder_source.files_of(docs, files, indexed)
         else:
             packages = tuple(dict.fromkeys(packages))
