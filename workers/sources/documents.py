@@ -33,6 +33,7 @@ __all__ = [
     "MAX_DOCX_XML_BYTES",
     "docx_docs",
     "docx_expanded_xml",
+    "file_of",
     "outline_sections",
     "page_doc_id",
     "pdf_docs",
@@ -55,6 +56,18 @@ memory and 3 minutes to index (trial 10). 32 MB of XML is a document of thousand
 def page_doc_id(rel: str, page: int) -> str:
     """The doc_id of page ``page`` (from 1) of the PDF at ``rel``: ``"report.pdf:p3"``."""
     return f"{rel}:p{page}"
+
+
+def file_of(doc_id: str, rels: set[str]) -> str:
+    """The file (one of ``rels``, the folder's ref paths) a document came from: ``doc_id``
+    itself, or the PDF of a page (:func:`page_doc_id`). No indexable file's name ends in
+    ``:p<n>``: its extension comes last.
+
+    Example:
+        >>> file_of("report.pdf:p3", {"report.pdf"}), file_of("a.md", {"a.md"})
+        ('report.pdf', 'a.md')
+    """
+    return doc_id if doc_id in rels else doc_id.rpartition(":p")[0]
 
 
 def _quiet_pypdf() -> None:

@@ -48,7 +48,6 @@ __all__ = [
     "folder_docs",
     "folder_files",
     "files_of",
-    "note_stripped",
     "nothing_indexable",
 ]
 
@@ -227,29 +226,8 @@ def files_of(docs: Iterable[RawDoc], files: list[FolderFile], seen: set[str]) ->
     encrypted file gives no document and is not counted)."""
     rels = {rel for rel, _p, _st in files}
     for doc in docs:
-        seen.add(_file_of(doc.doc_id, rels))
+        seen.add(documents.file_of(doc.doc_id, rels))
         yield doc
-
-
-def _file_of(doc_id: str, rels: set[str]) -> str:
-    # a PDF page's doc_id is "<rel>:p<n>" (documents.page_doc_id); no indexable file's name
-    # ends in ":p<n>", its extension comes last
-    return doc_id if doc_id in rels else doc_id.rpartition(":p")[0]
-
-
-def note_stripped(read: list[RawDoc], kept: list[RawDoc], files: list[FolderFile],
-                  skipped: Counter[str], notes: list[str]) -> None:
-    """Name each file of which :func:`workers.sources.boilerplate.strip_repeated` kept nothing
-    (``read``: the documents before, ``kept``: after), counted ``repeated`` in ``skipped``:
-    trial 10's folder of PDFs repeating one page was refused as "the folder is empty", no file
-    named."""
-    rels = {rel for rel, _p, _st in files}
-    left = {_file_of(doc.doc_id, rels) for doc in kept}
-    for rel in dict.fromkeys(_file_of(doc.doc_id, rels) for doc in read):
-        if rel not in left:
-            skipped["repeated"] += 1
-            notes.append(f"{safe_name(rel)}: skipped, all its text repeats in other documents "
-                         "of the folder (dropped as headers and footers)")
 
 
 def _file_result(rel: str, path: Path) -> tuple[list[RawDoc], Counter[str], list[str]]:
