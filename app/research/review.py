@@ -213,12 +213,18 @@ def plan_resume(value: Any, current: Sequence[str]) -> list[str]:
         current: the planned sub-questions.
 
     Raises:
-        ReviewError: not a dict, an unknown key, or sub-questions that are empty, repeated,
-            longer than 500 characters or without a word to search for (as a topic).
+        ReviewError: not a dict, an unknown key, ``approve`` with ``sub_questions`` (run the
+            plan as it is, and replace it), or sub-questions that are empty, repeated, longer
+            than 500 characters, or no question to research by the check every plan must pass
+            (:func:`app.research.topics.question_problem`: control characters, no word to
+            search for), so the plan the review takes is never refused at dispatch.
     """
     data = _as_dict(value, PLAN)
     if data.get("sub_questions") is None:
         return list(current)
+    if data.get("approve"):  # trial 10: the approval was ignored without a word
+        raise ReviewError("approve and sub_questions contradict each other: approve runs the "
+                          "plan as it is, sub_questions replaces it; give one of them")
     questions = [" ".join(q.split()) for q in _strings(data["sub_questions"], "sub_questions")]
     if not questions:
         raise ReviewError("sub_questions must hold at least one question")
@@ -226,15 +232,32 @@ def plan_resume(value: Any, current: Sequence[str]) -> list[str]:
         raise ReviewError(f"sub-question {questions.index('') + 1} is empty")
     if len(set(questions)) != len(questions):
         raise ReviewError("sub_questions repeats a question")
-    from workers.sources.query import query_terms  # the words a corpus search looks for
-
-    if blank := next((q for q in questions if not query_terms(q)), None):  # "x", "why?"
-        raise ReviewError(f"sub-question {questions.index(blank) + 1} ({blank!r}) has no word to "
-                          "search for (single letters and words like 'what' or 'the' are not "
-                          "searched); ask what to find out")
     if any(len(q) > MAX_QUESTION_CHARS for q in questions):
         raise ReviewError(f"a sub-question is longer than {MAX_QUESTION_CHARS} characters")
+    from app.research.topics import question_problem  # what the plan check asks of each
+
+    for n, question in enumerate(questions, 1):
+        if why := question_problem(question):  # "x", "why?", an ESC: refused here, not later
+            raise ReviewError(f"sub-question {n} ({clip(question, 80)!r}) "
+                              f"{_reworded(why, question)}")
     return questions
+
+
+def _reworded(why: str, question: str) -> str:
+    """A :func:`~app.research.topics.question_problem` line said of sub-question N, for a
+    reviewer: without its subject ("the question 'x' has no word ..." -> "has no word ..."),
+    and "ask what to find out" for a topic's advice ("say what to research, e.g. ...").
+
+    Example:
+        >>> _reworded("the question contains control characters", "a\x1bb")
+        'contains control characters'
+    """
+    for head in (f"the question {question!r} ", "the question "):
+        if why.startswith(head):
+            why = why[len(head):]
+            break
+    head, sep, _advice = why.partition("; say what to research")
+    return f"{head}; ask what to find out" if sep else why
 
 
 def results_resume(value: Any, envelope_ids: Iterable[str]) -> tuple[list[str], list[str]]:
@@ -246,8 +269,9 @@ def results_resume(value: Any, envelope_ids: Iterable[str]) -> tuple[list[str], 
         envelope_ids: the ids under review.
 
     Raises:
-        ReviewError: not a dict, an unknown key, an id that is not under review, or an id both
-            dropped and redone.
+        ReviewError: not a dict, an unknown key, an id that is not under review, an id both
+            dropped and redone, or ``approve`` with ``redo`` (``approve`` with ``drop`` persists
+            all but the dropped, as ``drop`` alone does).
     """
     data = _as_dict(value, RESULTS)
     known = set(envelope_ids)
@@ -259,22 +283,31 @@ def results_resume(value: Any, envelope_ids: Iterable[str]) -> tuple[list[str], 
     both = sorted(set(drop) & set(redo))
     if both:
         raise ReviewError(f"envelope {both[0]!r} cannot be both dropped and redone")
+    if redo and data.get("approve"):  # trial 10: the approval was ignored without a word
+        raise ReviewError("approve and redo contradict each other: approve persists the results "
+                          "(with drop: all but those), redo sends tasks again and reviews "
+                          "again; give one of them")
     return drop, redo
 
 
-def review_value(payload: Mapping[str, Any], *, questions: Sequence[str] = (),
-                 drop: Sequence[str] = (), redo: Sequence[str] = ()) -> dict[str, Any]:
+def review_value(payload: Mapping[str, Any], *, approve: bool = False,
+                 questions: Sequence[str] = (), drop: Sequence[str] = (),
+                 redo: Sequence[str] = ()) -> dict[str, Any]:
     """The resume value for what ``payload`` awaits, from the ``review`` command's flags; checked
     as the graph will check it, so a bad flag fails before anything runs.
 
     Raises:
-        ReviewError: a flag of the other stage, or a value the stage would refuse.
+        ReviewError: a flag of the other stage, ``--approve`` with a decision that goes on
+            otherwise (``--question``, ``--redo``), or a value the stage would refuse.
     """
     stage = payload.get("stage")
     if stage == PLAN:
         if drop or redo:
             raise ReviewError("--drop and --redo are for the results review; this thread awaits "
                               "the plan review (use --question or --approve)")
+        if approve and questions:
+            raise ReviewError("--approve and --question contradict each other: --approve runs "
+                              "the plan as it is, --question replaces it; give one of them")
         value: dict[str, Any] = {"approve": True}
         if questions:
             value = {"sub_questions": list(questions)}
@@ -284,6 +317,10 @@ def review_value(payload: Mapping[str, Any], *, questions: Sequence[str] = (),
         if questions:
             raise ReviewError("--question is for the plan review; this thread awaits the results "
                               "review (use --drop, --redo or --approve)")
+        if approve and redo:
+            raise ReviewError("--approve and --redo contradict each other: --approve persists "
+                              "the results (with --drop: all but those), --redo sends tasks "
+                              "again and reviews again; give one of them")
         value = {"approve": True}
         if drop or redo:
             value = {"drop": list(drop), "redo": list(redo)}
