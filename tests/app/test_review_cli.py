@@ -139,3 +139,22 @@ def test_a_plan_refused_at_dispatch_names_the_plan_review_to_decide_again(
                                                       "'What is a zorblax relay?'")
     results = _paused(main, capsys, shlex.split(pasted))  # the way it names works
     assert {e["task_key"] for e in results["review"]["envelopes"]} == {"What is a zorblax relay?"}
+
+
+def test_a_question_with_control_characters_reaches_a_terminal_escaped() -> None:
+    # a state edit (Studio, update_state) can still write one: the pause and the progress lines
+    # show it escaped (trial 10 saw the ESC sent to the terminal as it was)
+    import io
+
+    from app.cli.progress import Progress, print_pause
+
+    bad = "a\x1bb \u202ec\x9b resume"
+    pause = {"thread_id": "t", "review": {"stage": "plan", "sub_questions": [bad]}}
+    out = io.StringIO()
+    print_pause(pause, out)
+    Progress(out)("planned", {"sub_questions": [bad], "total": 3})
+    Progress(out)("envelope", {"envelope": {"worker": "critic", "task_key": bad, "status": "ok"},
+                               "done": 1, "total": 3})
+    text = out.getvalue()
+    assert not any(ch in text for ch in "\x1b\u202e\x9b"), text
+    assert text.count("a\\x1bb \\u202ec\\x9b resume") == 3, text
