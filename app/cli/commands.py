@@ -246,7 +246,8 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
             print_pause(pause, where=continue_args(settings))
         raise Shown
     try:
-        return review_value(payload, questions=args.question, drop=args.drop, redo=args.redo)
+        return review_value(payload, approve=args.approve, questions=args.question,
+                            drop=args.drop, redo=args.redo)
     except ReviewError as exc:
         raise BadInput(str(exc)) from None
 
