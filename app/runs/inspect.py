@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.research.rounds import round_in_run, routing_of
 from app.runs.show import print_inspection, print_threads  # re-exported: printed here before
@@ -139,8 +139,21 @@ def _broken_thread(thread_id: str, run: dict[str, Any], exc: Exception) -> dict[
     }
 
 
+class PendingReview(NamedTuple):
+    """What :func:`pending_review` returns."""
+
+    payload: dict[str, Any] | None
+    """The review payload of the thread's pending ``interrupt()``; None: it awaits no review."""
+    unfinished: bool
+    """Whether its run has work left (:func:`app.runs.threads.is_unfinished`)."""
+    topic: str | None = None
+    """The checkpoint's topic, so a pause shown by ``review`` says what ``research`` said."""
+    as_of: str | None = None
+    """... and its ``as_of``."""
+
+
 def pending_review(storage: Storage | Path | str, thread_id: str, checkpoint_id: str | None = None,
-                   where: str = "") -> tuple[dict[str, Any] | None, bool]:
+                   where: str = "") -> PendingReview:
     """What a thread awaits, read from its latest checkpoint (or ``checkpoint_id``) without
     running anything.
 
@@ -151,9 +164,7 @@ def pending_review(storage: Storage | Path | str, thread_id: str, checkpoint_id:
             the command an error line names.
 
     Returns:
-        ``(payload, unfinished)``: the review payload of its pending ``interrupt()`` (None when
-        it awaits no review), and whether its run has work left
-        (:func:`app.runs.threads.is_unfinished`; ``(None, False)`` without a checkpoint).
+        A :class:`PendingReview`: ``(None, False)`` without a checkpoint.
 
     Raises:
         app.errors.UnknownThread: no such thread (:func:`app.runs.threads.require_thread`).
@@ -167,7 +178,7 @@ def pending_review(storage: Storage | Path | str, thread_id: str, checkpoint_id:
     require_thread(storage, thread_id)
     with storage.checkpointer(read_only=True) as saver:
         if saver is None:  # only a recorded run: a hard kill under durability="exit"
-            return None, False
+            return PendingReview(None, False)
         config: dict[str, Any] = {"thread_id": thread_id}
         if checkpoint_id is not None:
             config["checkpoint_id"] = checkpoint_id
@@ -176,7 +187,9 @@ def pending_review(storage: Storage | Path | str, thread_id: str, checkpoint_id:
         raise UnknownCheckpoint(f"thread {thread_id!r} has no checkpoint {checkpoint_id!r} "
                                 f"({thread_command('inspect', thread_id, place=where)} "
                                 "lists its review pauses)")
-    return awaiting(snap), is_unfinished(snap)
+    values = snap.values or {}
+    return PendingReview(awaiting(snap), is_unfinished(snap), values.get("topic"),
+                         values.get("as_of"))
 
 
 def thread_report(storage: Storage | Path | str, thread_id: str) -> str | None:
