@@ -39,6 +39,7 @@ from app.cli.outcome import print_exit_object
 from app.cli.parser import BadFlag, add_setting_flags, build_parser, flag_overrides, given_thread
 from app.cli.signals import silence_stdout
 from app.errors import DomainError
+from app.research.text import visible
 from app.runs.stop import Terminated, ignore_signals, release_signals, stop_on_signals
 from app.settings.config import ConfigError
 from workers.sources import CorpusError  # the workers' bad input (workers never import app/)
@@ -75,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             if isinstance(exc, KeyboardInterrupt):
                 ignore_signals()  # stopping: a second signal must not cut the line short
             code, line = _ended(exc)
+            line = visible(line)  # an error may quote a page's or a server's text: no ESC
             print(line, file=sys.stderr)
             if getattr(args, "json", False) if args is not None else "--json" in argv:
                 # the thread the run named, or the one the user gave

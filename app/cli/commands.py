@@ -317,8 +317,10 @@ def inspect(args: argparse.Namespace) -> int:
 
 
 def _print_report(storage: Any, thread_id: str, settings: Settings) -> int:
-    """``inspect THREAD_ID --report``: the report's markdown on stdout, exactly as written
-    (``> report.md`` gives the file back). Exit 0.
+    """``inspect THREAD_ID --report``: the report's markdown on stdout, as written (``>
+    report.md`` gives the file back), but a control character other than newline and tab is
+    escaped (:func:`app.research.text.visible_text`: a report written before they were escaped
+    sent a passage's ANSI/OSC sequences to the terminal, trial 10). Exit 0.
 
     Raises:
         UnknownThread: no such thread.
@@ -331,7 +333,9 @@ def _print_report(storage: Any, thread_id: str, settings: Settings) -> int:
     if text is None:
         require_thread(storage, thread_id)
         raise BadInput(_no_report(storage, thread_id, settings))
-    sys.stdout.write(text)
+    from app.research.text import visible_text
+
+    sys.stdout.write(visible_text(text))
     return EXIT_OK
 
 
