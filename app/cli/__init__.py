@@ -36,7 +36,14 @@ from app.cli.exit_codes import (
     EXIT_TRY_LATER,
 )
 from app.cli.outcome import print_exit_object
-from app.cli.parser import BadFlag, add_setting_flags, build_parser, flag_overrides, given_thread
+from app.cli.parser import (
+    BadFlag,
+    add_setting_flags,
+    build_parser,
+    flag_overrides,
+    given_thread,
+    not_utf8,
+)
 from app.cli.signals import silence_stdout
 from app.errors import DomainError
 from app.research.text import visible
@@ -94,6 +101,9 @@ def _parse(argv: list[str]) -> Any:
         BadFlag: a bad flag or argument (a ``SystemExit``, exit 2).
     """
     try:
+        if why := not_utf8(argv):  # before any value is checked or used
+            print(line := f"error: {why}", file=sys.stderr)
+            raise BadFlag(line)
         return build_parser().parse_args(argv)
     except BadFlag as exc:
         if "--json" in argv:

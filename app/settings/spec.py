@@ -19,8 +19,8 @@ from dataclasses import MISSING, dataclass, field, fields
 from functools import cache
 from typing import Any
 
-__all__ = ["ConfigError", "SettingSpec", "check_keys", "coerce", "parse_setting", "setting",
-           "specs_of", "validate"]
+__all__ = ["UTF8_WAY_OUT", "ConfigError", "SettingSpec", "check_keys", "coerce", "parse_setting",
+           "setting", "specs_of", "utf8_problem", "validate"]
 
 
 class ConfigError(ValueError):
@@ -186,6 +186,27 @@ def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
             raise ConfigError(str(exc) if label in str(exc) else f"{label}: {exc}") from None
 
 
+UTF8_WAY_OUT = "use a UTF-8 locale (LANG=C.UTF-8) or type it in UTF-8"
+"""What a line refusing text that is not valid UTF-8 says to do."""
+
+
+def utf8_problem(raw: str) -> str | None:
+    """Where ``raw`` (an argument or an environment value, which Python decodes with
+    ``surrogateescape``) is not valid UTF-8, e.g. ``"byte 0xe9 at position 3"``; None when it is.
+
+    Example:
+        >>> utf8_problem("caf\\udce9"), utf8_problem("café")
+        ('byte 0xe9 at position 3', None)
+    """
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(raw[exc.start])
+        what = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"
+        return f"{what} at position {exc.start}"
+    return None
+
+
 _BOOLEANS = {"1": True, "true": True, "yes": True, "on": True,
              "0": False, "false": False, "no": False, "off": False}
 
@@ -197,6 +218,8 @@ def parse_setting(label: str, spec: SettingSpec, raw: str) -> Any:
     Raises:
         ConfigError: one line naming ``label``.
     """
+    if where := utf8_problem(raw):  # a Latin-1 terminal's byte (trial 10)
+        raise ConfigError(f"{label} is not valid UTF-8 ({where}): {UTF8_WAY_OUT}")
     raw = raw.strip()
     if raw == "":
         return None
