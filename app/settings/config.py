@@ -186,8 +186,10 @@ class Settings(RunContext):
                                  "instead of the package docs")
     max_file_bytes: int = setting(
         2 * 1024 * 1024, env="RESEARCH_MAX_FILE_BYTES", flag="--max-file-bytes", minimum=1,
-        help="text files (.md .txt .rst .py .html) larger than this many bytes are skipped when "
-             "a folder is indexed, each named in the run's notes (PDF and .docx: 32 MB)")
+        maximum=2**30,
+        help="text files (.md .txt .rst .py .html) larger than this many bytes (at most 2**30, "
+             "1 GiB) are skipped when a folder is indexed, each named in the run's notes (PDF "
+             "and .docx: 32 MB)")
     corpora: tuple[str, ...] = setting(
         (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER", keyed=True,
         help="comma-separated NAME=FOLDER corpora a served run may choose by name "
@@ -215,14 +217,14 @@ class Settings(RunContext):
                                 help="attempts per task (RetryPolicy; at most 10)")
     # maximum: the worker nodes' RetryPolicy cap, workers.retry.ATTEMPTS_CAP (a test keeps them
     # equal; this module imports no LangGraph code)
-    retry_interval: float = setting(0.5, env="RESEARCH_RETRY_INTERVAL", minimum=0,
-                                    help="seconds before the first retry")
+    retry_interval: float = setting(0.5, env="RESEARCH_RETRY_INTERVAL", minimum=0, maximum=600,
+                                    help="seconds before the first retry (at most 600)")
     requests_per_second: float = setting(
         2.0, env="RESEARCH_REQUESTS_PER_SECOND", minimum=0, check=check_request_rate,
         help="model requests per second (InMemoryRateLimiter; real models only; 0: no limit, "
              "else at least 1/600)")
     timeout: float = setting(60.0, env="RESEARCH_TIMEOUT", minimum=0, exclusive=True,
-                             help="seconds per model request")
+                             maximum=3600, help="seconds per model request (at most 3600)")
     retry_patience: float = setting(
         60.0, env="RESEARCH_RETRY_PATIENCE", minimum=0, maximum=600,
         help="longest wait (seconds, at most 600) a provider's Retry-After may ask for; a longer "
@@ -267,8 +269,9 @@ class Settings(RunContext):
              "and transport, per server) whose tools the agent workers are offered "
              "(docs/deploy.md)")
     mcp_timeout: float = setting(30.0, env="RESEARCH_MCP_TIMEOUT", minimum=0, exclusive=True,
+                                 maximum=3600,
                                  help="seconds an MCP server may take to start, and one MCP tool "
-                                      "call to answer")
+                                      "call to answer (at most 3600)")
     api_tokens: tuple[str, ...] = setting(
         (), env="RESEARCH_API_TOKENS", secret=True, metavar="TOKEN=USER", keyed=True,
         check=check_api_token,

@@ -172,9 +172,9 @@ def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
         if spec.minimum is not None and (
                 item < spec.minimum or (spec.exclusive and item == spec.minimum)):
             relation = ">" if spec.exclusive else ">="
-            raise ConfigError(f"{label} must be {relation} {spec.minimum:g}, got {item!r}")
+            raise ConfigError(f"{label} must be {relation} {_bound(spec.minimum)}, got {item!r}")
         if spec.maximum is not None and item > spec.maximum:
-            raise ConfigError(f"{label} must be <= {spec.maximum:g}, got {item!r}")
+            raise ConfigError(f"{label} must be <= {_bound(spec.maximum)}, got {item!r}")
     elif not isinstance(item, spec.type):
         raise ConfigError(f"{label} must be {_KIND[spec.type]}, got {item!r}")
     if spec.choices and item not in spec.choices:
@@ -205,6 +205,11 @@ def utf8_problem(raw: str) -> str | None:
         what = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"
         return f"{what} at position {exc.start}"
     return None
+
+
+def _bound(number: float) -> str:
+    """A bound as a line shows it: ``600``, ``1073741824`` (not ``1.07374e+09``), ``0.5``."""
+    return str(int(number)) if float(number).is_integer() else f"{number:g}"
 
 
 _BOOLEANS = {"1": True, "true": True, "yes": True, "on": True,
