@@ -179,9 +179,9 @@ class Settings(RunContext):
     operator's too) or when the served graph is built (``app/server/studio.py``); nodes read it as
     ``Resources.settings``. Never printed whole: it may hold a key (see :meth:`redacted`)."""
 
-    data_dir: str = setting(".data", env="RESEARCH_DATA_DIR", flag="--data-dir",
+    data_dir: str = setting(".data", env="RESEARCH_DATA_DIR", flag="--data-dir", path=True,
                             help="results DB, checkpoints, index, reports")
-    corpus: str | None = setting(env="RESEARCH_CORPUS", flag="--corpus",
+    corpus: str | None = setting(env="RESEARCH_CORPUS", flag="--corpus", path=True,
                                  help="folder to index (.md .txt .rst .py .html .pdf .docx) "
                                  "instead of the package docs")
     max_file_bytes: int = setting(
@@ -192,9 +192,11 @@ class Settings(RunContext):
              "and .docx: 32 MB)")
     corpora: tuple[str, ...] = setting(
         (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER", keyed=True,
+        path=True,
         help="comma-separated NAME=FOLDER corpora a served run may choose by name "
              "(context corpus_name), each NAME once")
-    report_out: str | None = setting(flag="--out", help="report file (new, or a report of this "
+    report_out: str | None = setting(flag="--out", path=True,
+                                     help="report file (new, or a report of this "
                                      "app, written again; never another file), or folder (a "
                                      "trailing / makes it one) (default: DATA_DIR/reports/)")
     allowed_models: tuple[str, ...] = setting(
@@ -264,7 +266,7 @@ class Settings(RunContext):
         help="SearXNG instance root (http://host:8888), for RESEARCH_SEARCH_PROVIDER=searxng; "
              "json must be in its search.formats (docs/deploy.md)")
     mcp_config: str | None = setting(
-        env="RESEARCH_MCP_CONFIG", flag="--mcp-config", metavar="FILE",
+        env="RESEARCH_MCP_CONFIG", flag="--mcp-config", metavar="FILE", path=True,
         help="JSON file of MCP servers (Claude Desktop's mcpServers shape: a command, or a url "
              "and transport, per server) whose tools the agent workers are offered "
              "(docs/deploy.md)")
@@ -292,7 +294,7 @@ class Settings(RunContext):
                                    help="kill the process hard (SIGKILL) at POINT: map:K, "
                                         "persist-commit, report")
     run_log: str | None = setting(
-        flag="--run-log", metavar="FILE", group="faults",
+        flag="--run-log", metavar="FILE", group="faults", path=True,
         help="append a line each time a worker task produces its envelope: envelope_id, "
              "attempt, status, pid (tab-separated), to count re-runs")
 

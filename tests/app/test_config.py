@@ -394,3 +394,29 @@ def test_an_http_urls_credentials_are_masked_or_refused(name: str) -> None:
             load_settings(env={name: url}, env_file=None)
         assert "ss@" not in str(info.value)
     assert load_settings(env={name: "https://bob:pa%2Fss@proxy.local/v1"}, env_file=None)
+
+
+def test_a_home_tilde_is_expanded_in_every_path_setting_wherever_it_is_set(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # trial 10, finding 30: RESEARCH_DATA_DIR=~/research-data in .env (never shell-expanded)
+    # made a folder named '~' in the working directory; RESEARCH_CORPUS=~/c4 was "not found"
+    from app.cli.parser import build_parser, flag_overrides
+    from app.settings.spec import specs_of
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    env_file = _dotenv(tmp_path, "RESEARCH_DATA_DIR=~/research-data\nRESEARCH_CORPUS=~/c4\n"
+                                 "RESEARCH_CORPORA=docs=~/docs,specs= ~/specs\n")
+    s = load_settings(env={"RESEARCH_MCP_CONFIG": "~/mcp.json"}, env_file=env_file)
+    assert (s.data_dir, s.corpus, s.mcp_config) == (
+        f"{home}/research-data", f"{home}/c4", f"{home}/mcp.json")
+    assert s.corpora == (f"docs={home}/docs", f"specs={home}/specs")
+    args = build_parser().parse_args(["research", "t", "--data-dir=~/d", "--out", "~/r/",
+                                      "--run-log", "~/log", "--corpus", "~other-user-x/c"])
+    flags = flag_overrides(args)
+    s = Settings(**flags)
+    assert (s.data_dir, s.report_out, s.run_log) == (f"{home}/d", f"{home}/r/", f"{home}/log")
+    assert s.corpus == "~other-user-x/c"  # no such user: left as written, then "not found"
+    assert Settings(data_dir=Path("~/p")).data_dir == f"{home}/p"  # code, too
+    paths = {spec.name for spec in specs_of(Settings) if spec.path}
+    assert paths == {"data_dir", "corpus", "corpora", "report_out", "mcp_config", "run_log"}
