@@ -28,7 +28,7 @@ from typing import Any
 from app.runs.ids import sha8
 from app.storage.base import ROOT_THREADS_SQL, DamagedDatabase, Storage, ThreadBusy
 from app.storage.results import SCHEMA, ResultsStore
-from app.storage.sqlite_files import connect, is_damage
+from app.storage.sqlite_files import connect, is_damage, not_a_file
 
 __all__ = ["CHECKPOINTS_DB", "RESULTS_DB", "SqliteResults", "SqliteStorage"]
 
@@ -142,14 +142,34 @@ class SqliteStorage(Storage):
                 f"the checkpoint database {cp} and the results database {rp} are both "
                 f"damaged; move them aside (mv {cp} {cp}.damaged && mv {rp} {rp}.damaged) and "
                 "run again: every thread starts afresh and computes its rows again")
-        path = bad[0]
+        return self._aside(bad[0], f"is damaged ({reason})")
+
+    def _aside(self, path: Path, what_is_wrong: str) -> DamagedDatabase:
+        """The error naming one of the two files, what is wrong with it, and the way out."""
         what = "checkpoint" if path == self.checkpoints_path else "results"
         after = ("every thread starts afresh (result rows are kept)" if what == "checkpoint"
                  else "finished threads recompute their rows when run again")
         return DamagedDatabase(
-            f"the {what} database {path} is damaged ({reason}); move it aside (mv {path} "
+            f"the {what} database {path} {what_is_wrong}; move it aside (mv {path} "
             f"{path}.damaged) and run again: {after}"
         )
+
+    def _require_file(self, path: Path) -> None:
+        """Refuse a database path that is no file (a folder, a link to ``/dev/null``): SQLite
+        said only "disk I/O error" or "unable to open database file", naming neither the file
+        nor the way out (trial 10, finding 32).
+
+        Raises:
+            DamagedDatabase: naming ``path`` and what it is.
+        """
+        if kind := not_a_file(path):
+            raise self._aside(path, f"is {kind}, not a database file")
+        for side in (Path(f"{path}-wal"), Path(f"{path}-shm")):  # SQLite's own: nothing in it
+            if kind := not_a_file(side):
+                what = "checkpoint" if path == self.checkpoints_path else "results"
+                raise DamagedDatabase(f"{side}, a file SQLite keeps beside the {what} database, "
+                                      f"is {kind}; move it aside (mv {side} {side}.damaged) and "
+                                      "run again: nothing is lost")
 
     @contextmanager
     def _reporting_damage(self) -> Iterator[None]:
@@ -169,6 +189,7 @@ class SqliteStorage(Storage):
         from langgraph.checkpoint.sqlite import SqliteSaver
 
         path = self.checkpoints_path
+        self._require_file(path)
         if read_only and not path.exists():
             yield None
             return
@@ -208,6 +229,7 @@ class SqliteStorage(Storage):
     def results(self, *, read_only: bool = False) -> Iterator[ResultsStore | None]:
         """A :class:`SqliteResults` on ``results.sqlite``; ``read_only`` yields None when the
         file or its ``runs`` table is missing; damage is raised as :class:`DamagedDatabase`."""
+        self._require_file(self.results_path)
         if read_only and not self.results_path.exists():
             yield None
             return
