@@ -151,11 +151,11 @@ def run(args: argparse.Namespace) -> int:
 def _busy_advice(args: argparse.Namespace) -> Iterator[None]:
     """Add to a busy thread's line (exit 75) the way out only ``research`` has: a new thread
     with ``--fresh`` (``resume`` and ``review`` have no such flag, nor a run given
-    ``--thread-id``)."""
+    ``--thread-id``); not when a short command holds it (``prune``: try again in a moment)."""
     try:
         yield
     except ThreadBusy as exc:
-        if args.command == "research" and args.thread_id is None:
+        if args.command == "research" and args.thread_id is None and not exc.brief:
             exc.args = (f"{exc}, or use --fresh for a new thread",)
         raise
 

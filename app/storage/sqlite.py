@@ -243,11 +243,13 @@ class SqliteStorage(Storage):
                 yield store
 
     @contextmanager
-    def thread_lock(self, thread_id: str, *, read_only: bool = False) -> Iterator[None]:
+    def thread_lock(self, thread_id: str, *, read_only: bool = False, holder: str = "run"
+                    ) -> Iterator[None]:
         """A non-blocking ``flock`` on ``<data dir>/locks/<sha8 of thread_id>.lock`` (the folder
         is created, unless ``read_only``: then a missing file means no run holds it, and an
         existing one is opened for reading, which ``flock`` takes too; the OS drops the lock
-        with the process). Not POSIX: no lock at all."""
+        with the process). Not POSIX: no lock at all. The holder writes ``holder`` into the
+        file while it holds the lock, so a process refused the lock can say who has it."""
         try:
             import fcntl
         except ImportError:  # pragma: no cover - not POSIX: run unlocked
@@ -263,15 +265,19 @@ class SqliteStorage(Storage):
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise ThreadBusy.of(thread_id) from None
+                handle.seek(0)
+                raise ThreadBusy.of(thread_id, holder=handle.read(16).strip() or None) from None
             key = str(path.resolve())
             if not read_only:
                 st = os.fstat(handle.fileno())
                 _held_locks[key] = (thread_id, (st.st_dev, st.st_ino))
+                _say_holder(handle, holder)
             try:
                 yield
             finally:
                 _held_locks.pop(key, None)
+                if not read_only:
+                    _say_holder(handle, "")
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def lock_lost(self) -> str | None:
@@ -334,6 +340,17 @@ class SqliteStorage(Storage):
                 saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         path = self.checkpoints_path
         return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.is_file())
+
+
+def _say_holder(handle: Any, holder: str) -> None:
+    """Write ``holder`` as the whole of a lock file this process holds (best effort: a full disk
+    leaves it as it was, and a refused process then gives the general line)."""
+    try:
+        handle.truncate(0)
+        handle.write(holder)
+        handle.flush()
+    except OSError:
+        pass
 
 
 def _has_table(conn: sqlite3.Connection, name: str) -> bool:
