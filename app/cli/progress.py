@@ -55,9 +55,12 @@ class Progress:
         self.first_round = 1
 
     def line(self, text: str, style: str | None = None) -> None:
-        """Print one line (rich styling on a terminal, plain text elsewhere)."""
+        """Print one line (rich styling on a terminal, plain text elsewhere), its control
+        characters escaped (:func:`visible`): a note or the corpus line may quote a source's
+        text (a web page's, an MCP server's)."""
         if self.quiet:
             return
+        text = visible(text)
         try:
             if self.rich:
                 self.console.print(escape(text), style=style)

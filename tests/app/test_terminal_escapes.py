@@ -98,3 +98,14 @@ def test_the_summary_and_the_error_line_escape_a_workers_error_text(
     out = capsys.readouterr()
     assert _raw_controls(out.err) == [] and "server said \\x1b]0;T\\x07" in out.err
     assert "error: " + json.loads(out.out)["error"] == out.err.strip()
+
+
+def test_every_progress_line_is_escaped() -> None:
+    # a note (a web page's title, an MCP server's error) reaches the progress lines as it is
+    from app.cli.progress import Progress
+
+    out = io.StringIO()
+    progress = Progress(out)
+    progress("note", {"text": "page \x1b]0;T\x07 title"})
+    progress.line("corpus: mcp \x9b2J")
+    assert _raw_controls(out.getvalue()) == [] and "page \\x1b]0;T\\x07 title" in out.getvalue()
