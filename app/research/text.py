@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-__all__ = ["BIDI_CONTROLS", "ELLIPSIS", "clip", "visible", "visible_text"]
+__all__ = ["BIDI_CONTROLS", "ELLIPSIS", "clip", "utf8_problem", "visible", "visible_text"]
 
 BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Invisible characters that reorder how text is displayed (the "Trojan Source" family)."""
@@ -75,3 +75,20 @@ def visible_text(text: str) -> str:
     """
     return "\n".join("\t".join(visible(part) for part in line.split("\t"))
                      for line in text.split("\n"))
+
+
+def utf8_problem(raw: str) -> str | None:
+    """Where ``raw`` (an argument or an environment value, which Python decodes with
+    ``surrogateescape``) is not valid UTF-8, e.g. ``"byte 0xe9 at position 3"``; None when it is.
+
+    Example:
+        >>> utf8_problem("caf\\udce9"), utf8_problem("café")
+        ('byte 0xe9 at position 3', None)
+    """
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(raw[exc.start])
+        what = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"
+        return f"{what} at position {exc.start}"
+    return None

@@ -19,6 +19,8 @@ from dataclasses import MISSING, dataclass, field, fields
 from functools import cache
 from typing import Any
 
+from app.research.text import utf8_problem
+
 __all__ = ["UTF8_WAY_OUT", "ConfigError", "SettingSpec", "check_keys", "coerce", "parse_setting",
            "expand_home", "setting", "specs_of", "utf8_problem", "validate"]
 
@@ -221,23 +223,6 @@ def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
 
 UTF8_WAY_OUT = "use a UTF-8 locale (LANG=C.UTF-8) or type it in UTF-8"
 """What a line refusing text that is not valid UTF-8 says to do."""
-
-
-def utf8_problem(raw: str) -> str | None:
-    """Where ``raw`` (an argument or an environment value, which Python decodes with
-    ``surrogateescape``) is not valid UTF-8, e.g. ``"byte 0xe9 at position 3"``; None when it is.
-
-    Example:
-        >>> utf8_problem("caf\\udce9"), utf8_problem("café")
-        ('byte 0xe9 at position 3', None)
-    """
-    try:
-        raw.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        code = ord(raw[exc.start])
-        what = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"
-        return f"{what} at position {exc.start}"
-    return None
 
 
 def _bound(number: float) -> str:

@@ -60,3 +60,18 @@ def test_a_variable_that_is_not_utf8_is_bad_input(
     assert capsys.readouterr().err.splitlines() == [
         f"error: {name} is not valid UTF-8 (byte 0xe9 at position 3): {WAY_OUT} "
         "(set in the environment)"]
+
+
+def test_the_topic_question_and_thread_id_checks_refuse_a_lone_surrogate() -> None:
+    # what a served run's JSON input may carry ("caf\udce9" is valid JSON): the plan node and
+    # the review ask the same checks as the CLI
+    from app.research.topics import question_problem, topic_problem
+    from app.runs.ids import check_thread_id
+
+    assert topic_problem("caf\udce9 checkpointer") == (
+        "the topic is not valid UTF-8 (byte 0xe9 at position 3)")
+    assert question_problem("What is caf\udce9?") == (
+        "the question is not valid UTF-8 (byte 0xe9 at position 11)")
+    assert topic_problem("caf\ud800 relay") == "the topic is not valid UTF-8 (U+D800 at position 3)"
+    with pytest.raises(ValueError, match=r"^a thread id is not valid UTF-8 \(byte 0xe9 at "):
+        check_thread_id("t\udce9")

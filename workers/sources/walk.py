@@ -109,7 +109,7 @@ def shown_path(rel: str) -> str:
         >>> shown_path("a/b.md")
         'a/b.md'
         >>> shown_path("/".join(f"level{i:03d}" for i in range(30)) + "/deep.md")
-        'level000/…(27 folders)…/level029/deep.md'
+        'level000/…(27 folders)…/level028/level029/deep.md'
     """
     parts = rel.split("/")
     if len(rel) <= _SHOWN_PATH or len(parts) < 5:
