@@ -44,7 +44,9 @@ class RunSummary:
     outcome: str = "failed"
     """The graph's verdict (state ``outcome``): ``ok``, ``partial`` or ``failed``."""
     failed_tasks: list[dict[str, Any]] | None = None
-    """The graph's ``failed_tasks``: ``{envelope_id, worker, task_key, error}`` each."""
+    """The graph's ``failed_tasks``: ``{envelope_id, worker, task_key, error, kept}`` each
+    (``kept``: an earlier ok result of the task was kept; see
+    :func:`app.research.rounds.run_outcome`)."""
     warnings: list[dict[str, str]] = field(default_factory=list)
     """``[{"code", "message"}]`` about what the run found (e.g. ``no_relevant_sources``: see
     :mod:`app.research.relevance`); empty when all is well. A warning does not make the run fail."""
@@ -153,7 +155,8 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             duplicates=duplicates,
             persisted=sum(1 for e in envelopes if e.get("persisted")),
             errors=[{"worker": t["worker"], "sub_question": t["task_key"],
-                     "error": t.get("error") or ""} for t in failed],
+                     "error": t.get("error") or "", "kept": bool(t.get("kept"))}
+                    for t in failed],
             report_path=final.get("report_path"),
             tokens=int(final.get("tokens") or 0),
             elapsed_seconds=round(time.perf_counter() - started, 2),

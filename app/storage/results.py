@@ -4,8 +4,8 @@ Once ``persist`` has run, this database (not graph state) is the source of truth
 payloads. Every write is ``INSERT ... ON CONFLICT(thread_id, envelope_id) DO UPDATE`` inside one
 transaction, so writing the same envelope again (a retried, resumed or re-dispatched task, or
 ``persist`` run a second time after a crash between its commit and its checkpoint) updates the
-row in place. ``write_count`` records how many times persist wrote a row, so that story can be
-inspected.
+row in place, except that an error never replaces an ok row (the row keeps its result).
+``write_count`` records how many times persist wrote a row, so that story can be inspected.
 
 The SQL is the same on SQLite and PostgreSQL (both have ``ON CONFLICT ... DO UPDATE`` and
 ``excluded``); a backend supplies the connection, the transaction and the placeholder style.
@@ -96,7 +96,11 @@ ON CONFLICT(thread_id, envelope_id) DO UPDATE SET
     task_id = excluded.task_id,
     write_count = results.write_count + 1,
     last_written_at = excluded.last_written_at
+WHERE excluded.status <> 'error' OR results.status <> 'ok'
 """
+"""One statement for both backends. Its ``WHERE`` is the rule of ``envelope_reducer``'s rule 8 for
+the rows: an error never replaces an ok result of the same envelope (a rerun whose task failed
+keeps the thread's earlier result), whatever state persist was given."""
 
 _SAVE_REPORT = (
     "INSERT INTO reports (thread_id, report, written_at) VALUES (?, ?, ?) "
@@ -168,7 +172,9 @@ class ResultsStore(ABC):
         self.close()
 
     def upsert(self, envelopes: Sequence[dict[str, Any]], *, thread_id: str, topic: str) -> int:
-        """Write envelopes in one transaction: insert new ids, update existing ones in place.
+        """Write envelopes in one transaction: insert new ids, update existing ones in place,
+        but for an error envelope whose row holds an ok result: that row is left as it is (an
+        error never replaces an ok result, as in ``envelope_reducer``'s rule 8).
 
         Args:
             envelopes: envelope dicts (``structured`` is stored as JSON).
@@ -176,7 +182,7 @@ class ResultsStore(ABC):
             topic: the run's topic.
 
         Returns:
-            The number of envelopes written.
+            The number of envelopes given (rows inserted, updated or kept).
 
         Raises:
             sqlite3.Error | psycopg.Error: the transaction is rolled back; nothing is

@@ -80,6 +80,26 @@ def test_upsert_updates_the_row_in_place(store: ResultsStore) -> None:
     assert after["last_written_at"] >= before["last_written_at"]
 
 
+def test_an_error_never_replaces_an_ok_row(store: ResultsStore) -> None:
+    """A rerun whose task failed wrote its error row over the thread's ok row: the earlier
+    result was lost. The upsert leaves an ok row as it is when the write is an error (the rule
+    of ``envelope_reducer``'s rule 8, for a state that no longer held the ok result, e.g. its
+    checkpoints moved aside), and an ok write still replaces an error row (test above)."""
+    good = env("critic", "Q1", round=1, tokens=7)
+    other = env("analyst", "Q1", status="error", error="old", round=1)
+    store.upsert([good, other], thread_id="t", topic="topic")
+    before = {r["envelope_id"]: r for r in store.rows()}
+    failed = env("critic", "Q1", status="error", error="InjectedWorkerError: no", round=3)
+    again = dict(other, error="new", round=3)
+    assert store.upsert([failed, again], thread_id="t", topic="topic") == 2
+    after = {r["envelope_id"]: r for r in store.rows()}
+    assert after[good["envelope_id"]] == before[good["envelope_id"]]  # untouched, write_count too
+    assert (after[other["envelope_id"]]["error"], after[other["envelope_id"]]["round"],
+            after[other["envelope_id"]]["write_count"]) == ("new", 3, 2)  # error over error
+    assert store.upsert([failed], thread_id="another", topic="topic") == 1  # another thread's
+    assert {r["status"] for r in store.rows(thread_id="another")} == {"error"}
+
+
 def test_another_thread_gets_its_own_row_for_the_same_task(store: ResultsStore) -> None:
     # e.g. another topic that shares a sub-question, or the same topic on another corpus: its
     # results must not overwrite this thread's

@@ -19,7 +19,7 @@ from app.research.report import (
     report_path,
     write_report,
 )
-from app.research.rounds import current_envelopes, run_outcome
+from app.research.rounds import current_envelopes, kept_notes, run_outcome
 from app.research.unreached import unreached_notes, unreached_tools
 from app.settings.config import RunContext
 from state import ResearchState
@@ -74,8 +74,9 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     # Files the corpus skipped (an encrypted or broken PDF...): the reader should know what
     # the report could not draw on.
     extra_notes: list[str] = list(getattr(corpus, "notes", None) or [])
+    outcome, failed = run_outcome(state, rows)  # the rows say which kept an earlier result
     # A search that did not answer is named as not reached, never read as an empty answer.
-    extra_notes += unreached_notes(rows)
+    extra_notes += unreached_notes(rows) + kept_notes(failed)
     update = _summarize(state, ctx, models, data, extra_notes, runtime, res)
     unmetered = (state.get("unmetered_calls") or 0) + update.get("unmetered_calls", 0)
     if unmetered:  # a server that omits usage must not switch the budget off silently
@@ -89,7 +90,6 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     write_report(markdown, path)
     with res.storage().results() as store:  # for every machine that reaches the database
         store.save_report(data.thread_id, markdown)
-    outcome, failed = run_outcome(state)
     runtime.stream_writer({"report": {"path": str(path.resolve()), "outcome": outcome}})
     return {"report_path": str(path.resolve()), "report": markdown, "outcome": outcome,
             "failed_tasks": failed, "warnings": [w.to_dict() for w in relevance.warnings],
