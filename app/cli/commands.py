@@ -118,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
             raise BadInput(str(exc)) from None
         RUN_AS_OF[:] = [] if args.as_of else [as_of]  # a resume after midnight UTC needs it
     check_fail_workers(settings)
+    if args.command in ("review", "resume"):
+        settings = _continuing(settings, args.thread_id)
 
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.
@@ -145,6 +147,24 @@ def run(args: argparse.Namespace) -> int:
     with stop_on_signals(), _busy_advice(args):  # app.runs.run sets its stop signal too
         summary = run_research(request, settings, on_event=on_event)
     return _print_end(summary, args, settings)
+
+
+def _continuing(settings: Settings, thread_id: str) -> Settings:
+    """The settings of ``review``/``resume`` of ``thread_id`` by id: with the ``--out`` its run
+    recorded (:func:`app.runs.recorded_out.with_recorded_out`), so that the report and the
+    continue lines this command prints go where the run said. Another ``--out`` given wins; a
+    note on stderr says it replaces the run's."""
+    from app.runs.recorded_out import out_record, with_recorded_out
+    from app.runs.threads import recorded_run
+    from app.storage import storage_of
+
+    recorded = recorded_run(storage_of(settings), thread_id)
+    was = (recorded or {}).get("report_out")
+    if was and settings.report_out and out_record(settings.report_out) != was:
+        print(f"note: the report goes to --out {settings.report_out}, not to {was} where "
+              "this thread's run wrote it (the --out given wins, and later continues keep it)",
+              file=sys.stderr)
+    return with_recorded_out(settings, recorded)
 
 
 @contextmanager

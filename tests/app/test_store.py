@@ -322,3 +322,23 @@ def test_rows_share_equal_strings_across_payloads(store: ResultsStore) -> None:
     first, second = (r["structured"]["items"][0] for r in store.rows(thread_id="t"))
     assert first == second == cited["items"][0]
     assert first["text"] is second["text"]
+
+
+def test_a_run_records_its_out_and_a_database_from_before_gets_the_column(storage: Storage
+                                                                          ) -> None:
+    """``runs.report_out`` is the run's ``--out`` (``review``/``resume`` by id write there). A
+    database made before the column reads it as None, read-only, and the next writable open
+    adds it without touching the rows already there."""
+    with storage.results() as store:
+        store.start_run("t", topic="topic", as_of=AS_OF, model="offline", report_out="/r/dir/")
+        assert store.run("t")["report_out"] == "/r/dir/"
+        store.start_run("t", topic="topic", as_of=AS_OF, model="offline")  # a run without one
+        assert store.run("t")["report_out"] is None
+        store._conn.execute("ALTER TABLE runs DROP COLUMN report_out")  # as an older database
+    with storage.results(read_only=True) as store:
+        assert store.run("t")["report_out"] is None and store.run("t")["topic"] == "topic"
+        assert [r["report_out"] for r in store.runs()] == [None]
+    with storage.results() as store:
+        assert store.run("t")["status"] == "running"
+        store.start_run("t", topic="topic", as_of=AS_OF, model="offline", report_out="/r.md")
+        assert store.run("t")["report_out"] == "/r.md"
