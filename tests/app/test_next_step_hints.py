@@ -262,6 +262,10 @@ def test_review_and_resume_by_id_keep_the_runs_out(
     for shown in (["review", thread], ["resume", thread]):  # what it awaits, by id
         assert main([*shown, *args]) == 0
         assert _outs(capsys.readouterr().out) == {f"{out}/"}, shown
+    out.write_text("a file where the run's report folder should be")  # checked before the run
+    assert main(["review", thread, "--approve", *args]) == 2
+    assert f"--out {out}/: {out} is a file" in capsys.readouterr().err
+    out.unlink()
     assert main(["review", thread, "--approve", *args]) == 0  # the plan: on to the results
     assert _outs(capsys.readouterr().out) == {f"{out}/"}
     assert main(["review", thread, "--approve", *args]) == 0
