@@ -20,6 +20,7 @@ from app.cli.checks import (
     validate_paths,
     validate_topic,
 )
+from app.cli.continuing import continuing
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_TRY_LATER, BadInput
 from app.cli.outcome import print_exit_object
 from app.cli.parser import flag_overrides
@@ -119,8 +120,8 @@ def run(args: argparse.Namespace) -> int:
         RUN_AS_OF[:] = [] if args.as_of else [as_of]  # a resume after midnight UTC needs it
     check_fail_workers(settings)
     if args.command in ("review", "resume"):
-        settings = _continuing(settings, args.thread_id,
-                               runs=args.command == "resume" or _decides(args))
+        settings = continuing(settings, args.thread_id,
+                              runs=args.command == "resume" or _decides(args))
 
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.
@@ -148,32 +149,6 @@ def run(args: argparse.Namespace) -> int:
     with stop_on_signals(), _busy_advice(args):  # app.runs.run sets its stop signal too
         summary = run_research(request, settings, on_event=on_event)
     return _print_end(summary, args, settings)
-
-
-def _continuing(settings: Settings, thread_id: str, *, runs: bool) -> Settings:
-    """The settings of ``review``/``resume`` of ``thread_id`` by id: with the ``--out`` its run
-    recorded (:func:`app.runs.recorded_out.with_recorded_out`), so that the report and the
-    continue lines this command prints go where the run said; when the command ``runs`` the
-    thread, that ``--out`` is checked before the run as a given one is. Another ``--out`` given
-    wins; a note on stderr says it replaces the run's.
-
-    Raises:
-        BadInput: the recorded ``--out`` can no longer be written (:func:`validate_paths`).
-    """
-    from app.runs.recorded_out import out_record, with_recorded_out
-    from app.runs.threads import recorded_run
-    from app.storage import storage_of
-
-    recorded = recorded_run(storage_of(settings), thread_id)
-    was = (recorded or {}).get("report_out")
-    if was and settings.report_out and out_record(settings.report_out) != was:
-        print(f"note: the report goes to --out {settings.report_out}, not to {was} where "
-              "this thread's run wrote it (the --out given wins, and later continues keep it)",
-              file=sys.stderr)
-    continuing = with_recorded_out(settings, recorded)
-    if runs and continuing is not settings:
-        validate_paths(continuing)
-    return continuing
 
 
 @contextmanager
