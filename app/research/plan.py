@@ -20,7 +20,8 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from app.research.facets import document_facets, first_search, phrase_facets, searched
-from app.research.topics import comparison, main_question, subject, topic_kind
+from app.research.text import clip
+from app.research.topics import comparison, main_question, question_problem, subject, topic_kind
 
 __all__ = [
     "MAX_SUB_QUESTIONS",
@@ -152,7 +153,9 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
     """Ask ``model`` for a :class:`Plan` (structured output, by function calling: see
     :func:`app.llm.models.structured_output`) and clean it up.
 
-    Blank and repeated questions are dropped and the list is cut to 5; with fewer than 3 left the
+    Blank and repeated questions are dropped, and so is one the plan check would refuse (too
+    long, control characters, no word to search: :func:`app.research.topics.question_problem`,
+    with a note naming it); the list is cut to 5; with fewer than 3 left the
     offline decomposition's questions fill in (as many as it offers: it wraps no topic in a
     template to make up the count). An answer that does not fit
     the schema (bad JSON, wrong fields) is not fatal: the offline decomposition is used and a note
@@ -181,16 +184,21 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
         note = f"the planner's answer was unusable ({reason}): used the offline plan"
         return PlanResult(offline_plan(topic), tokens, [note])
     questions: list[str] = []
+    notes: list[str] = []
     seen: set[str] = set()
     for q in plan.sub_questions:
         q = " ".join(str(q).split())
-        if q and q.lower() not in seen:
-            seen.add(q.lower())
-            questions.append(q)
+        if not q or q.lower() in seen:
+            continue
+        if why := question_problem(q):  # the plan check would refuse the plan at dispatch
+            notes.append(f"the planner's sub-question {clip(q, 80)!r} was left out: {why}")
+            continue
+        seen.add(q.lower())
+        questions.append(q)
     for q in offline_plan(topic):
         if len(questions) >= MIN_SUB_QUESTIONS:
             break
         if q.lower() not in seen:
             seen.add(q.lower())
             questions.append(q)
-    return PlanResult(questions[:MAX_SUB_QUESTIONS], tokens)
+    return PlanResult(questions[:MAX_SUB_QUESTIONS], tokens, notes)

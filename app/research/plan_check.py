@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.errors import DomainError
-from app.research.topics import topic_problem
+from app.research.text import clip
+from app.research.topics import question_problem
 
 __all__ = ["BadPlan", "check_plan", "plan_problem", "topic_edit_problem"]
 
@@ -25,7 +26,14 @@ __all__ = ["BadPlan", "check_plan", "plan_problem", "topic_edit_problem"]
 class BadPlan(DomainError, ValueError):
     """The thread's plan (its ``sub_questions``, or its ``topic``) cannot run as it stands: one
     line, exit 2 in the CLI; also a ``ValueError``, so LangGraph Server shows a client the
-    message (as :class:`app.errors.BadTopic`)."""
+    message (as :class:`app.errors.BadTopic`).
+
+    Attributes:
+        problem: what is wrong with the plan itself (:func:`plan_problem`), without the ways
+            on; None for a topic edited after ``plan`` (:func:`topic_edit_problem`).
+    """
+
+    problem: str | None = None
 
 
 def plan_problem(questions: Any) -> str | None:
@@ -55,10 +63,11 @@ def plan_problem(questions: Any) -> str | None:
             return f"sub-question {n} is not text ({type(question).__name__})"
         if not question.strip():
             return f"sub-question {n} is empty"
-        if why := topic_problem(" ".join(question.split())):  # what a topic must be, too
-            return f"sub-question {n} ({question!r:.80}) is no question to research: {why}"
+        if why := question_problem(question):
+            return f"sub-question {n} ({clip(question, 80)!r}) is no question to research: {why}"
         if question in seen:
-            return f"sub-question {n} repeats sub-question {seen[question]} ({question!r:.80})"
+            return (f"sub-question {n} repeats sub-question {seen[question]} "
+                    f"({clip(question, 80)!r})")
         seen[question] = n
     return None
 
@@ -73,11 +82,13 @@ def check_plan(state: Mapping[str, Any]) -> None:
     """
     topic = state.get("topic")
     why = (None if isinstance(topic, str) and topic.strip()
-           else f"the topic must be non-empty text, got {topic!r:.80}")
+           else f"the topic must be non-empty text, got {clip(repr(topic), 80)}")
     why = why or plan_problem(state.get("sub_questions"))
     if why:
-        raise BadPlan(f"the thread's plan cannot run: {why} (was the state edited? edit it "
+        bad = BadPlan(f"the thread's plan cannot run: {why} (was the state edited? edit it "
                       "again with update_state, or start a new thread with research --fresh)")
+        bad.problem = why
+        raise bad
     if why := topic_edit_problem(state):
         raise BadPlan(why)
 
@@ -103,7 +114,8 @@ def topic_edit_problem(state: Mapping[str, Any]) -> str | None:
     topic = state.get("topic")
     if not isinstance(planned, str) or planned == topic:
         return None
-    return (f"the thread's plan was made for topic {planned!r:.80}, not {topic!r:.80} (was the "
+    return (f"the thread's plan was made for topic {clip(planned, 80)!r}, not "
+            f"{clip(topic, 80)!r} (was the "
             "topic edited after plan?): to research the new topic, fork the thread from a "
             "checkpoint before plan and edit the topic there, or run the thread with it as "
             "input, which plans anew; to finish this plan, set the topic back")

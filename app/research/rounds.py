@@ -21,9 +21,9 @@ from state import KEPT, ResearchState, Routing, Task, attempt_failed, make_envel
 
 __all__ = [
     "ROUNDS_BOUND", "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "WAVES_PER_ROUND", "WAVE_TASKS",
-    "NextRound", "current_envelopes", "fan_out", "first_wave", "highest_round", "kept_notes",
-    "next_round", "pending_tasks", "recursion_limit", "round_in_run", "routing_of", "run_outcome",
-    "wave", "waves",
+    "NextRound", "current_envelopes", "dropped_all", "fan_out", "first_wave", "highest_round",
+    "kept_notes", "next_round", "pending_tasks", "recursion_limit", "round_in_run", "routing_of",
+    "run_outcome", "wave", "waves",
 ]
 
 # ROUNDS_BOUND (app.settings.config): the most rounds any run takes, whatever its state says
@@ -193,6 +193,9 @@ def run_outcome(state: ResearchState, rows: Sequence[Mapping[str, Any]] = ()
     (``envelope_id``, ``status``): the results database never replaces an ok row by an error,
     whatever the state held. ``partial``: some tasks failed for good (after every round);
     ``failed``: all of them did (or the run has no task at all), earlier results kept or not.
+    A run whose every result a reviewer dropped (:func:`dropped_all`) is ``ok``: no task
+    failed, keeping nothing was the review's decision (trial 10: it ended ``failed``, exit 1,
+    with no failed task and no line saying why).
 
     Example:
         >>> state = {"sub_questions": ["q"], "as_of": "d", "envelopes": [
@@ -212,9 +215,29 @@ def run_outcome(state: ResearchState, rows: Sequence[Mapping[str, Any]] = ()
          "kept": _kept(e) is not None or e["envelope_id"] in ok_rows}
         for e in envelopes if attempt_failed(e)
     ]
+    if not envelopes and dropped_all(state):
+        return "ok", []
     if not envelopes or len(failed) == len(envelopes):
         return "failed", failed
     return ("partial" if failed else "ok"), failed
+
+
+def dropped_all(state: Mapping[str, Any]) -> int:
+    """How many results of this run a reviewer dropped, when they were all of them (no current
+    envelope is left); else 0.
+
+    Example:
+        >>> dropped_all({"sub_questions": ["Why?"], "as_of": "d", "dropped": ["c:1"],
+        ...              "envelopes": [{"envelope_id": "c:1", "task_key": "Why?", "as_of": "d"}]})
+        1
+    """
+    if current_envelopes(state):  # type: ignore[arg-type]
+        return 0
+    questions, as_of = set(state.get("sub_questions") or []), state.get("as_of")
+    dropped = set(state.get("dropped") or [])
+    return len({e.get("envelope_id") for e in state.get("envelopes") or []
+                if e.get("envelope_id") in dropped and e.get("task_key") in questions
+                and e.get("as_of") == as_of})
 
 
 def _kept(envelope: Mapping[str, Any]) -> Mapping[str, Any] | None:

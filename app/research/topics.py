@@ -20,28 +20,34 @@ from app.research.phrasing import (
     requested,
     shape,
 )
+from app.research.text import BIDI_CONTROLS
 from workers.sources.query import query_terms
 
 __all__ = [
-    "LONG_PHRASE", "MAX_COMPARED", "MAX_TOPIC_CHARS", "Comparison", "compare_parts",
-    "comparison", "is_long", "main_question",
+    "LONG_PHRASE", "MAX_COMPARED", "MAX_QUESTION_CHARS", "MAX_TOPIC_CHARS", "Comparison",
+    "compare_parts", "comparison", "is_long", "main_question", "question_problem",
     "subject", "topic_kind", "topic_problem",
 ]
 
 MAX_TOPIC_CHARS = 500
 """The longest topic a run takes (whitespace collapsed)."""
 
-# Invisible characters that reorder how text is displayed (the "Trojan Source" family): a topic
-# must look like what it is in the report, the thread id and the database.
-_BIDI_CONTROLS = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+MAX_QUESTION_CHARS = 2 * MAX_TOPIC_CHARS
+"""The longest sub-question a plan may hold: a plan wraps its topic in a question ("How do I
+...?"), so a topic of the longest length gives a longer question (trial 10: a 500-character
+topic was taken, then its own plan refused for 501)."""
+
+# A topic must look like what it is in the report, the thread id and the database: no bidi
+# control (BIDI_CONTROLS).
 
 
-def topic_problem(topic: str) -> str | None:
+def topic_problem(topic: str, *, limit: int = MAX_TOPIC_CHARS, noun: str = "topic") -> str | None:
     """What makes ``topic`` (whitespace collapsed) no topic to research, in one line, or None:
     empty, longer than :data:`MAX_TOPIC_CHARS`, with control or bidi characters, with no letter
     or digit, or with no word a search looks for (one letter, only words like "what" and "the":
     :func:`workers.sources.query.query_terms`). The CLI and the ``plan`` node (a served run's
-    input) both ask it.
+    input) both ask it; :func:`question_problem` asks it of a sub-question (``limit``, and
+    ``noun`` in the line, are then the question's).
 
     Example:
         >>> topic_problem("x")[:30]
@@ -50,19 +56,34 @@ def topic_problem(topic: str) -> str | None:
         True
     """
     if not topic:
-        return ("the topic is empty; say what to research, e.g. "
+        return (f"the {noun} is empty; say what to research, e.g. "
                 "research \"checkpointer pending writes\"")
-    if len(topic) > MAX_TOPIC_CHARS:
-        return f"the topic has {len(topic)} characters; the limit is {MAX_TOPIC_CHARS}"
-    if any(unicodedata.category(ch) == "Cc" or ch in _BIDI_CONTROLS for ch in topic):
-        return "the topic contains control characters"
+    if len(topic) > limit:
+        return f"the {noun} has {len(topic)} characters; the limit is {limit}"
+    if any(unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS for ch in topic):
+        return f"the {noun} contains control characters"
     if not any(ch.isalnum() for ch in topic):
-        return "the topic has no letters or digits; say what to research"
+        return f"the {noun} has no letters or digits; say what to research"
     if not query_terms(topic):  # the words a corpus search looks for: "x", "what is it" has none
-        return (f"the topic {topic!r} has no word to search for (single letters and words "
+        return (f"the {noun} {topic!r} has no word to search for (single letters and words "
                 "like 'what' or 'the' are not searched); say what to research, e.g. "
                 "research \"checkpointer pending writes\"")
     return None
+
+
+def question_problem(question: str) -> str | None:
+    """What makes ``question`` no sub-question to research, in one line, or None: what
+    :func:`topic_problem` asks of a topic, with :data:`MAX_QUESTION_CHARS` as its limit. The
+    plan check and the LLM planner's clean-up both ask it, so no plan the planner keeps is
+    refused later.
+
+    Example:
+        >>> question_problem("How do I keep " + "pending writes " * 33 + "?") is None  # 510
+        True
+        >>> question_problem("what the")[:38]
+        "the question 'what the' has no word to"
+    """
+    return topic_problem(" ".join(question.split()), limit=MAX_QUESTION_CHARS, noun="question")
 
 _COMPARE_LEAD = re.compile(
     r"^(?:(?:what\s+(?:is|are)|what's)\s+the\s+(?:main\s+|key\s+|real\s+)?differences?\s+between|"

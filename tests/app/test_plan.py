@@ -257,3 +257,21 @@ def test_a_clause_of_the_topic_is_not_asked_about_as_a_thing(topic, clause):
     assert not any(clause in q for q in offline_plan(topic)[1:]), offline_plan(topic)
     assert offline_plan("How do I fill a region with a hatch pattern?")[1:] == [
         "How do you fill a region?", "What is a hatch pattern?"]
+
+
+@pytest.mark.parametrize("shape", ["phrase", "question", "instruction", "compare"])
+def test_a_topic_of_the_longest_length_gives_a_plan_the_plan_check_takes(shape):
+    # Trial 10: a 500-character topic was taken by the CLI, then its own plan was refused at
+    # dispatch ("the topic has 501 characters"), leaving a failed thread that --fresh repeated.
+    from app.research.plan_check import plan_problem
+    from app.research.topics import MAX_TOPIC_CHARS, topic_problem
+
+    words = "checkpointer pending writes superstep reducer channel durability "
+    lead, tail = {"phrase": ("", ""), "question": ("How does the ", "?"),
+                  "instruction": ("Explain the ", ""), "compare": ("Send vs ", "")}[shape]
+    body = (words * 20)[: MAX_TOPIC_CHARS - len(lead) - len(tail)].rstrip()
+    topic = f"{lead}{body}{tail}"
+    topic = topic + "s" * (MAX_TOPIC_CHARS - len(topic))  # exactly the limit
+    assert len(topic) == MAX_TOPIC_CHARS and topic_problem(topic) is None
+    questions = offline_plan(topic)
+    assert questions and plan_problem(questions) is None, questions

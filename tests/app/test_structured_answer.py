@@ -88,3 +88,26 @@ def test_the_planner_note_uses_the_shared_reason(monkeypatch):
                                 "offline plan"]
     assert nothing.notes == ["the planner's answer was unusable (no answer): used the offline "
                              "plan"]
+
+
+def test_a_planned_question_the_plan_check_would_refuse_is_left_out_and_named(monkeypatch):
+    # The plan check refuses at dispatch what the planner kept ("was the state edited?"): a
+    # question past the limit, with a control character, or with no word to search.
+    from app.research.plan import Plan
+    from app.research.plan_check import plan_problem
+    from app.research.topics import MAX_QUESTION_CHARS
+
+    too_long = "How does the relay " + "fold copper envelopes " * 60 + "?"
+    assert len(too_long) > MAX_QUESTION_CHARS
+    plan = Plan(sub_questions=["What is the relay?", too_long, "What the?", "How\x07 now?",
+                               "Why does the relay fold envelopes?"])
+    monkeypatch.setattr(app.llm.models, "structured_output",
+                        lambda model, schema: RunnableLambda(
+                            lambda _messages: {"raw": FINE, "parsed": plan,
+                                               "parsing_error": None}))
+    result = llm_plan("relay", None)
+    assert result.questions[:2] == ["What is the relay?", "Why does the relay fold envelopes?"]
+    assert plan_problem(result.questions) is None
+    assert len(result.notes) == 3 and all("was left out" in n for n in result.notes)
+    assert f"has {len(too_long)} characters; the limit is {MAX_QUESTION_CHARS}" in result.notes[0]
+    assert "…'" in result.notes[0]  # the question shown is cut with a mark, its quote kept

@@ -11,7 +11,6 @@ sleeps for long.
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -81,12 +80,14 @@ def test_the_report_summary_waits_out_a_burst_of_rate_limits(fake_openai):
 
 def test_rate_limit_patience_is_bounded_and_named(fake_openai):
     fake_openai.fail("planner", status=429, times=None)
-    started = time.monotonic()
     with pytest.raises(RateLimitPatienceSpent) as info:
         llm_plan("glimmer relay", _model(fake_openai, patience=1.0, retry_interval=0.05))
-    took = time.monotonic() - started
-    assert took < 1.5
-    assert len(fake_openai.requests("planner")) > 3  # more patience than the 3 attempts had
+    seen = fake_openai.requests("planner")
+    # The patience bounds when requests are made: none after 1 s from the first (plus its
+    # transit). The wall time of the whole call is not asserted: a loaded machine adds to it
+    # what the patience does not govern (a CI run measured 2.1 s around a 1 s patience).
+    assert seen[-1].at - seen[0].at <= 1.0 + 0.2
+    assert len(seen) > 3  # more patience than the 3 attempts had
     assert classify(info.value) == "permanent"  # the patience is the whole bound
     message = str(info.value)
     assert message.startswith("the planner: rate-limited (HTTP 429)")

@@ -16,6 +16,9 @@ and a symlinked sub-folder is followed once.
   second link) is not followed, and is named in the notes: no file is indexed twice, no walk
   loops.
 
+* **A link leading out of the folder** (to a folder or a file) is followed, and named in the
+  notes: the run says what it read from elsewhere.
+
 * **Each real file once**: a file reached by two names (a symlink to another file of the
   folder, a hard link) is indexed under its own name only (:func:`once_each`).
 
@@ -33,8 +36,8 @@ from pathlib import Path
 
 from workers.sources.text import raw, safe_name
 
-__all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "once_each", "own_output",
-           "walk_folders"]
+__all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "links_outside", "once_each",
+           "own_output", "walk_folders"]
 
 _File = tuple[str, Path, os.stat_result]
 """``(ref, path, stat)`` of a file found (``workers.sources.folder.FolderFile``)."""
@@ -82,11 +85,21 @@ def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
     Hidden folders and ``__pycache__`` are left out (counted ``hidden``); so is ``data_dir``
     (counted ``own``, named in ``notes``). A symlinked folder is followed unless it leads back
     into ``folder`` (its files are indexed under their own path) or to a folder walked already
-    (a loop, or a second link to it): those are counted ``link`` and named."""
+    (a loop, or a second link to it): those are counted ``link`` and named. A folder that
+    cannot be listed (no permission) is counted ``unreadable`` and named, as an unreadable file
+    is (trial 10: ``os.walk`` passes over it without a word, and every file in it with it)."""
     own = os.path.realpath(data_dir) if data_dir is not None else None
     root = os.path.realpath(folder)
     seen: set[str] = set()
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=True):
+
+    def unreadable(error: OSError) -> None:
+        skipped["unreadable"] += 1
+        where = Path(error.filename or folder)
+        rel = where.relative_to(folder).as_posix() if where.is_relative_to(folder) else str(where)
+        notes.append(f"{safe_name(rel)}/: skipped, unreadable "
+                     f"({error.strerror or type(error).__name__})")
+
+    for dirpath, dirnames, filenames in os.walk(folder, onerror=unreadable, followlinks=True):
         seen.add(os.path.realpath(dirpath))
         kept = []
         for d in sorted(dirnames):
@@ -107,8 +120,30 @@ def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
             else:
                 seen.add(real)  # a second link to it, in this folder too, is not followed
                 kept.append(d)
+                if _outside(real, root) and os.path.islink(path):
+                    notes.append(f"{rel}/: a link to {safe_name(real)}, outside the folder: "
+                                 "followed")
         dirnames[:] = kept
         yield dirpath, sorted(filenames)
+
+
+def _outside(real: str, root: str) -> bool:
+    return real != root and not real.startswith(root + os.sep)
+
+
+def links_outside(folder: Path, found: list[_File]) -> list[str]:
+    """One note per file of ``found`` (``(ref, path, stat)``) that a symlink leads to from
+    outside ``folder``, e.g. ``"passwd.txt: a link to /etc/passwd, outside the folder:
+    indexed"``: what the folder's owner linked in is read, as a linked folder is, and the run
+    says so (trial 10: links to ``/etc/passwd`` and ``/etc/shadow`` were indexed and quoted
+    without a word)."""
+    root = os.path.realpath(folder)
+    notes = []
+    for rel, path, _st in found:
+        if path.is_symlink() and _outside(real := os.path.realpath(path), root):
+            notes.append(f"{safe_name(rel)}: a link to {safe_name(real)}, outside the folder: "
+                         "indexed")
+    return notes
 
 
 def _link_skipped(real: str, root: str, seen: set[str]) -> str | None:

@@ -16,6 +16,7 @@ from app.graph.resources import Resources
 from app.research.plan import corpus_plan, llm_plan
 from app.research.review import kept_drops, replaced_plan_note
 from app.research.rounds import highest_round
+from app.research.text import clip
 from app.research.topics import topic_problem
 from app.settings.checks import as_of_or_today
 from app.settings.config import RunContext
@@ -45,7 +46,8 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     # A served run's input is checked nowhere else (the CLI refuses a bad topic before the run)
     topic = state.get("topic")
     if topic is not None and not isinstance(topic, str):
-        raise BadTopic(f"the topic must be text, got {type(topic).__name__} {topic!r:.80}")
+        shown = clip(repr(topic), 80)
+        raise BadTopic(f"the topic must be text, got {type(topic).__name__} {shown}")
     if why := topic_problem(" ".join((topic or "").split())):
         raise BadTopic(why)
     ctx = res.context(runtime)

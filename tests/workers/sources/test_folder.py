@@ -311,3 +311,30 @@ def test_a_long_paragraph_cut_into_passages_keeps_its_line_breaks() -> None:
     assert all(f"field_{n}: Default" in joined for n in range(12))
     assert sum(line.lstrip().startswith("field_") for c in chunks
                for line in c.splitlines()) == 12
+
+
+def test_a_folder_that_cannot_be_listed_is_named_like_an_unreadable_file(tmp_path, monkeypatch):
+    # Trial 10: a sub-folder without read permission (and every file in it) was passed over
+    # without a word while an unreadable file beside it was named. Root reads every folder, so
+    # the refusal is made where os.walk lists a folder.
+    import os
+    from collections import Counter
+
+    from workers.sources.folder import folder_files
+
+    (tmp_path / "a.md").write_text("# A\n\nHerons nest in colonies.\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "x.md").write_text("# X\n\nEgrets too.\n")
+    listed = os.scandir
+
+    def scandir(path=".", *rest):
+        if os.fspath(path) == os.fspath(tmp_path / "sub"):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return listed(path, *rest)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    skipped, notes = Counter(), []
+    found = folder_files(tmp_path, skipped, notes=notes)
+    assert [rel for rel, _path, _st in found] == ["a.md"]
+    assert notes == ["sub/: skipped, unreadable (Permission denied)"]
+    assert skipped["unreadable"] == 1

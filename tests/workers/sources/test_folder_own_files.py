@@ -65,7 +65,8 @@ def test_a_symlinked_folder_is_followed_once_and_links_back_in_are_named(
         found = {p.doc_id for p in corpus.search("heron census", k=10)}
         assert found == {"again/linked.md", "real/plain.md"}, found
         already = "skipped, a link to a folder indexed already (a loop, or a second link to it)"
-        assert corpus.notes == [  # in walk order
+        assert corpus.notes == [  # in walk order; a link leading out is followed and named
+            f"again/: a link to {outside / 'sub'}, outside the folder: followed",
             "inside/: skipped, a link to a folder of the corpus, indexed under its own path",
             f"linkdir/: {already}", f"again/loop/: {already}"]
 
@@ -102,7 +103,9 @@ def test_a_file_reached_by_two_names_is_indexed_once_under_its_own(tmp_path: Pat
         assert corpus.notes == [
             "a-link.md: skipped, the same file as sub/herons.md (a link to it), indexed once",
             "z-hard.md: skipped, the same file as sub/herons.md (a link to it), indexed once",
-            "out-2.md: skipped, the same file as out-1.md (a link to it), indexed once"]
+            "out-2.md: skipped, the same file as out-1.md (a link to it), indexed once",
+            # trial 10: links to /etc/passwd and /etc/shadow were indexed without a word
+            f"out-1.md: a link to {outside}, outside the folder: indexed"]
 
 
 def test_a_run_log_in_the_corpus_folder_is_skipped_and_named(tmp_path: Path) -> None:
