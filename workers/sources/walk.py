@@ -43,8 +43,10 @@ _File = tuple[str, Path, os.stat_result]
 """``(ref, path, stat)`` of a file found (``workers.sources.folder.FolderFile``)."""
 
 REPORT_HEAD = re.compile(
-    r"# Research report: [^\n]*\n\n- As of: [^\n]*\n- Model: [^\n]*\n- Thread: `")
-"""How a report of this app begins (``app.research.report``'s header; a test renders one)."""
+    r"# Research report: [^\n]*\n\n(?:- Topic: [^\n]*\n)?- As of: [^\n]*\n- Model: [^\n]*\n"
+    r"- Thread: `")
+"""How a report of this app begins (``app.research.report``'s header, with the ``Topic`` line
+of a report on a plan replaced at review; a test renders both)."""
 
 RUN_LOG_LINE = re.compile(r"[^\s:]+:\d{4}-\d{2}-\d{2}:[0-9a-f]{8,}\t\d+\t[a-z_]+\t\d+\n")
 """A line of a ``--run-log`` file (``app.runs.faults``): envelope id, attempt, status, pid."""
