@@ -192,7 +192,7 @@ def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None
     for error in summary["errors"]:
         print(
             f"  failed: {error['worker']} on {clip(error['sub_question'], _SHORT)!r}: "
-            f"{error['error']}",
+            f"{error['error']}" + (" (its earlier result was kept)" if error.get("kept") else ""),
             file=stream,
         )
     for note in summary["notes"]:

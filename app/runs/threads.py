@@ -17,6 +17,7 @@ from typing import Any
 
 from app.errors import ThreadMismatch, UnknownThread
 from app.runs.ids import default_thread_id, fresh_thread_id
+from app.runs.recorded_out import with_recorded_out
 from app.runs.sources_key import (  # re-exported: callers import them from here
     CONTENT_MARK,
     MAX_FILE_BYTES,
@@ -364,10 +365,11 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
     checkpointer has read it. Returns the settings to use.
 
     A resume by id (``topic`` None) with no ``--corpus`` uses the corpus the thread started on
-    (with no ``--max-file-bytes``, the limit its folder was indexed with), and searches the web
-    if the thread did; an unfinished thread is never continued on other
-    sources (its report would cite two sets, and its pending tasks may need the web worker); a
-    topic never lands on a thread of another topic or ``as_of``.
+    (with no ``--max-file-bytes``, the limit its folder was indexed with), searches the web if
+    the thread did, and with no ``--out`` writes its report to the run's
+    (:func:`app.runs.recorded_out.with_recorded_out`); an unfinished thread is never continued
+    on other sources (its report would cite two sets, and its pending tasks may need the web
+    worker); a topic never lands on a thread of another topic or ``as_of``.
 
     Args:
         topic, as_of: the run's (``topic`` None: a resume by id).
@@ -405,5 +407,6 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
             settings = settings.with_overrides(max_file_bytes=was_max)
         if was_web and not settings.web:
             settings = settings.with_overrides(web=True)
+        settings = with_recorded_out(settings, recorded)  # its report where the run said
     _check_sources(thread_id, recorded, settings, rerun=topic is not None)
     return settings

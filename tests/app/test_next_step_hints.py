@@ -233,6 +233,59 @@ def test_the_continue_commands_of_a_review_with_out_keep_out(
     assert report.is_file() and not list((data / "reports").glob("*.md"))
 
 
+def _outs(text: str) -> set[str]:
+    """The ``--out`` of every printed ``review`` command in ``text`` (None: a line without)."""
+    outs = set()
+    for line in text.splitlines():
+        if f"{APP} review " in line:
+            words = _pasted(line.split("   (")[0])
+            outs.add(words[words.index("--out") + 1] if "--out" in words else None)
+    return outs
+
+
+def test_review_and_resume_by_id_keep_the_runs_out(
+        tmp_path: Path, small_corpus: Path, capsys: pytest.CaptureFixture[str],
+        cli_env: None) -> None:
+    # A new user's trial: ``research --review --out DIR/`` paused; ``review T`` and ``resume T``
+    # by id (no --out) printed continue lines without --out, and ``review T --approve`` wrote
+    # the report to the data dir's reports/. The thread records the run's --out (as it does its
+    # --max-file-bytes), and continuing by id uses it.
+    from app.cli import main
+    from app.runs.ids import default_thread_id
+
+    data, out = tmp_path / "data", tmp_path / "my reports"
+    thread = default_thread_id(SMALL_TOPIC, AS_OF)
+    args = ["--data-dir", str(data), "--corpus", str(small_corpus)]
+    assert main(["research", SMALL_TOPIC, "--review", "--as-of", AS_OF, "--out", f"{out}/",
+                 *args]) == 0
+    assert _outs(capsys.readouterr().out) == {f"{out}/"}
+    for shown in (["review", thread], ["resume", thread]):  # what it awaits, by id
+        assert main([*shown, *args]) == 0
+        assert _outs(capsys.readouterr().out) == {f"{out}/"}, shown
+    out.write_text("a file where the run's report folder should be")  # checked before the run
+    assert main(["review", thread, "--approve", *args]) == 2
+    assert f"--out {out}/: {out} is a file" in capsys.readouterr().err
+    out.unlink()
+    assert main(["review", thread, "--approve", *args]) == 0  # the plan: on to the results
+    assert _outs(capsys.readouterr().out) == {f"{out}/"}
+    assert main(["review", thread, "--approve", *args]) == 0
+    assert f"report written: {out / thread}.md" in capsys.readouterr().out
+    assert (out / f"{thread}.md").is_file() and not (data / "reports").exists()
+
+    # another --out given on a continue command wins, says so, and is the thread's from then on
+    other = tmp_path / "other.md"
+    assert main(["research", SMALL_TOPIC, "--review", "--as-of", AS_OF, *args]) == 0  # a rerun
+    capsys.readouterr()
+    assert main(["review", thread, "--approve", "--out", str(other), *args]) == 0
+    printed = capsys.readouterr()
+    assert _outs(printed.out) == {str(other)}
+    assert f"note: the report goes to --out {other}, not to" not in printed.err  # the rerun's
+    assert main(["review", thread, "--approve", "--out", str(out / "x.md"), *args]) == 0
+    assert f"note: the report goes to --out {out / 'x.md'}, not to {other} " in (
+        capsys.readouterr().err)
+    assert (out / "x.md").is_file() and not other.exists()
+
+
 def test_a_thread_id_of_the_topic_on_another_as_of_says_so_and_names_the_ways_that_work(
         tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str], cli_env: None) -> None:

@@ -19,7 +19,7 @@ from app.research.report import (
     report_path,
     write_report,
 )
-from app.research.rounds import current_envelopes, dropped_all, run_outcome
+from app.research.rounds import current_envelopes, dropped_all, kept_notes, run_outcome
 from app.research.unreached import unreached_notes, unreached_tools
 from app.settings.config import RunContext
 from state import ResearchState
@@ -75,8 +75,9 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     # Files the corpus skipped (an encrypted or broken PDF...): the reader should know what
     # the report could not draw on.
     extra_notes: list[str] = list(getattr(corpus, "notes", None) or [])
+    outcome, failed = run_outcome(state, rows)  # the rows say which kept an earlier result
     # A search that did not answer is named as not reached, never read as an empty answer.
-    extra_notes += unreached_notes(rows)
+    extra_notes += unreached_notes(rows) + kept_notes(failed)
     update = _summarize(state, ctx, models, data, extra_notes, runtime, res)
     unmetered = (state.get("unmetered_calls") or 0) + update.get("unmetered_calls", 0)
     if unmetered:  # a server that omits usage must not switch the budget off silently
@@ -90,7 +91,6 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     write_report(markdown, path)
     with res.storage().results() as store:  # for every machine that reaches the database
         store.save_report(data.thread_id, markdown)
-    outcome, failed = run_outcome(state)
     warnings = list(relevance.warnings)
     if data.dropped:  # the one line a reader of the summary needs: nothing to find below
         warnings.append(RunWarning(DROPPED_AT_REVIEW, f"every result ({data.dropped}) was "
