@@ -1,0 +1,80 @@
+"""What a subject *is*, from the run's own passages: the summary line of each documented symbol a
+question names (trial 10, findings 2 and 11: "What is BaseCheckpointSaver?" was answered by a
+sentence about thread ids while "Base class for creating a graph checkpointer." sat in the
+report's Top passages).
+
+A docstring's first sentence says what its symbol is, without naming it ("Configuration for
+retrying nodes." is ``RetryPolicy``): the report shows it under the symbol's name. Pure: reads
+the rows it is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from app.llm.offline.sentences import summary_line
+from app.research.citations import items
+from app.research.relevance import topic_terms
+from workers.sources import Passage
+from workers.sources.names import name_keys, named_symbols
+from workers.sources.query import mentions, symbol_name
+
+__all__ = ["definition_line", "definitions", "own_symbol"]
+
+DEFINES = "defines"
+"""The key of a definition item that holds the name of the symbol it defines."""
+
+
+def own_symbol(title: str) -> str:
+    """The name of the symbol a docstring's ``title`` documents itself, "" for a page, a file,
+    or a member documented under its class's name (``Send.__init__`` says how to build a
+    ``Send``, not what one is).
+
+    Example:
+        >>> own_symbol("langgraph.types.Send"), own_symbol("langgraph.types.Send.__init__")
+        ('Send', '')
+    """
+    name = symbol_name(title)
+    return name if name and title.rpartition(".")[2] == name else ""
+
+
+def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],
+                asked: str) -> list[dict[str, Any]]:
+    """The definitions of the symbols ``asked`` names (:func:`~workers.sources.names.name_keys`,
+    spelled as asked: "Send" names ``Send``, not a method ``send``): for each, the summary line
+    (:func:`app.llm.offline.sentences.summary_line`) of its first passage among the rows, as a
+    finding item citing that passage, with the symbol's name under :data:`DEFINES`. In the
+    order the rows (sub-questions in plan order, passages in rank order) first give them, one
+    per symbol.
+
+    Args:
+        rows_by_question: ``(sub-question, its rows)`` pairs, in plan order.
+        asked: what the report answers (the topic, or a sub-question).
+    """
+    terms = topic_terms(asked)
+    keys = name_keys(asked, terms)
+    if not keys:
+        return []
+    out: dict[str, dict[str, Any]] = {}
+    for _question, rows in rows_by_question:
+        passages = [p for p in items(list(rows), None, "passage") if own_symbol(p["title"])]
+        named = named_symbols(keys, terms, [own_symbol(p["title"]) for p in passages])
+        for item in passages:
+            name = own_symbol(item["title"])
+            passage = Passage.from_dict(item)
+            line = summary_line(passage) if passage and name in named else None
+            if line and name not in out:
+                out[name] = {**item, "kind": "finding", "text": line, DEFINES: name}
+    return list(out.values())
+
+
+def definition_line(item: dict[str, Any]) -> str:
+    """The text an Answer shows for ``item``: a definition that does not name its symbol is
+    shown under the name (``"`BaseCheckpointSaver`: Base class for ..."``); any other item's
+    text as it is."""
+    name = item.get(DEFINES)
+    text = " ".join(str(item["text"]).split())
+    if not name or mentions([name.lower()], text):
+        return text
+    return f"`{name}`: {text}"
