@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from app.llm.offline.sentences import prose_sentences
 from app.research.caveats import WARNING
 from app.research.citations import Citations, claim_key, excerpt, items
-from app.research.definitions import definition_line, definitions
+from app.research.definitions import definition_line, definitions, unique
 from app.research.evidence import document_of, strength
 from app.research.relevance import describe_terms, needed, topic_terms
 from app.research.text import clip
@@ -186,8 +186,10 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     if kind not in ("what", "topic", "compare"):
         return ordered[:_ANSWER_SENTENCES]
     defined = definitions([(q, data.rows_of(q)) for q in data.sub_questions], data.asked)
+    by_claim = {claim_key(d): d for d in defined}  # a finding that is one: shown as one
+    ordered = [by_claim.get(claim_key(f), f) for f in ordered]
     if kind != "compare":
-        return _unique([*defined[:1], *ordered])[:_ANSWER_SENTENCES]
+        return unique([*defined[:1], *ordered])[:_ANSWER_SENTENCES]
     chosen = ordered[:1]
     for part in compare_parts(data.asked):
         terms = topic_terms(part)
@@ -197,19 +199,9 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
         naming = [f for f in [*ordered, *defined]
                   if len(mentions(terms, definition_line(f))) == len(terms)]
         chosen += naming[:1]
-    chosen = _unique(chosen)
-    return _unique([*chosen, *ordered])[:max(_ANSWER_SENTENCES, len(chosen))]
+    chosen = unique(chosen)
+    return unique([*chosen, *ordered])[:max(_ANSWER_SENTENCES, len(chosen))]
 
-
-def _unique(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``found`` with each claim (:func:`~app.research.citations.claim_key`) once, first kept."""
-    seen: set[tuple[str, str]] = set()
-    out = []
-    for item in found:
-        if claim_key(item) not in seen:
-            seen.add(claim_key(item))
-            out.append(item)
-    return out
 
 
 def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:

@@ -10,17 +10,19 @@ the rows it is given.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from app.llm.offline.sentences import summary_line
-from app.research.citations import items
+from app.research.citations import claim_key, items
 from app.research.relevance import topic_terms
+from app.research.topics import topic_kind
 from workers.sources import Passage
 from workers.sources.names import name_keys, named_symbols
 from workers.sources.query import mentions, symbol_name
 
-__all__ = ["definition_line", "definitions", "own_symbol"]
+__all__ = ["ABOVE", "definition_line", "definitions", "facet_findings", "own_symbol", "unique"]
 
 DEFINES = "defines"
 """The key of a definition item that holds the name of the symbol it defines."""
@@ -78,3 +80,51 @@ def definition_line(item: dict[str, Any]) -> str:
     if not name or mentions([name.lower()], text):
         return text
     return f"`{name}`: {text}"
+
+
+_WHAT_IS = re.compile(r"^what\s+(?:is|are)\s+(?:meant\s+by\s+)?(?P<thing>[^?]+)\??$",
+                      re.IGNORECASE)
+"""A question asking what one thing is: "What is Send?", "What are reducers?"."""
+_THING_WORDS = 3
+"""The most words of the thing a "What is X?" facet asks about: a longer one asks more."""
+
+
+def facet_findings(question: str, rows: Sequence[dict[str, Any]], found: list[dict[str, Any]],
+                   listed: set[tuple[str, str]]) -> tuple[list[dict[str, Any]], bool]:
+    """What a later section asking what one thing is ("What is Send?") shows of ``found``, its
+    findings: the thing's definition (:func:`definitions`) when no bullet above
+    (``listed``, claim keys) shows it, then the findings that name it (every word of it) or
+    define it; and whether one of those is shown above already. Any other question (one that
+    asks more than what a thing of at most :data:`_THING_WORDS` words is): ``found`` as it
+    is, and False.
+
+    Trial 10, finding 6: the definition of ``Send`` went to the Answer, and "What is Send?"
+    showed what was left, sentences on its timeout parameter; the section says its answer is
+    above instead (:data:`ABOVE`).
+    """
+    asked = _WHAT_IS.match(" ".join(question.split()))
+    terms = topic_terms(asked.group("thing")) if asked else []
+    if topic_kind(question) != "what" or not 0 < len(terms) <= _THING_WORDS:
+        return found, False
+    defined = {claim_key(d): d for d in definitions([(question, rows)], question)[:1]}
+    on = [defined.get(claim_key(f), f) for f in found
+          if claim_key(f) in defined or len(mentions(terms, str(f["text"]))) == len(terms)]
+    above = any(key in listed for key in [*defined, *map(claim_key, on)])
+    fresh = [d for key, d in defined.items() if key not in listed]
+    return unique([*fresh, *on]), above
+
+
+def unique(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``found`` with each claim (:func:`~app.research.citations.claim_key`) once, first kept."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for item in found:
+        if claim_key(item) not in seen:
+            seen.add(claim_key(item))
+            out.append(item)
+    return out
+
+
+ABOVE = "- _Its answer is quoted above; no other sentence found here names it._"
+"""A later section's line when its answer is quoted above and nothing else it found names its
+subject (:func:`facet_findings`)."""

@@ -18,13 +18,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.llm.offline.sentences import prose_sentences
 from app.research.answer import answer_lines
 from app.research.caveats import ASKS_CAUTION, caution_claims, cautionary, caveat_lines
 from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
 from app.research.citations import excerpt as _excerpt
 from app.research.citations import items as _items
-from app.research.evidence import document_of, only_documents, retrieval, settled, used_documents
+from app.research.definitions import ABOVE, definition_line, facet_findings
+from app.research.evidence import (
+    document_of,
+    only_documents,
+    retrieval,
+    settled,
+    strength,
+    used_documents,
+)
 from app.research.notes import coalesce_notes
 from app.research.relevance import Relevance, judge, name_terms, topic_terms
 from app.research.report_files import report_filename, report_path, write_report
@@ -181,6 +190,9 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     rows = data.rows_of(question)
     shares = retrieval(rows)
     own = _admitted(_items(rows, question, "finding"), shares, cites, later)
+    above = False
+    if later:  # a facet asking what one thing is: what names or defines it
+        own, above = facet_findings(question, rows, own, listed)
     if ASKS_CAUTION.search(question):  # answered by its caveats
         caveats = _admitted(_items(rows, question, "caveat"), shares, cites, later)
         own = cautionary([*caveats, *own], cautions) or own
@@ -189,10 +201,13 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     lines: list[str] = []
     if findings:
         lines += ["Findings:", ""]
-        lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in findings]
+        lines += [f"- {clip(definition_line(f), _LINE)} [{cites.cite(f)}]" for f in findings]
         lines.append("")
     shown = {text for text, _ref in listed} | cautions
-    passages = _passages(rows, question, shares, cites, quoted, later, shown)[:3]
+    passages = _passages(rows, question, shares, cites, quoted, later, shown)
+    if above:  # its answer is above: a passage of code is no other answer ("Examples: ```")
+        passages = [p for p in passages if prose_sentences(p["text"])]
+    passages = passages[:3]
     if passages:
         lines += ["Top passages:", ""]
         lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
@@ -200,6 +215,8 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         listed.update((_excerpt_claim(p), p["ref"]) for p in passages)
     if lines:
         return lines
+    if above:
+        return [ABOVE, ""]
     if failed:
         return [f"- Unavailable (worker failed: {failed}); see Failures.", ""]
     if any(_items(rows, question, kind) for kind in ("finding", "passage")):
@@ -299,13 +316,15 @@ def render_markdown(data: ReportInput) -> str:
 
 def _settled(data: ReportInput, relevance: Relevance) -> ReportInput:
     """``data`` citing only the documents it needs when its strongest document answers the
-    whole topic (:func:`app.research.evidence.settled`; those the model's summary cites too),
+    whole topic (:func:`app.research.evidence.settled`; those the model's summary cites too,
+    and each sub-question's own strongest, :func:`_own_best`),
     with a note saying how many others were left out; ``data`` itself otherwise."""
     first = data.rows_of(data.sub_questions[0]) if data.sub_questions else []
     keep = settled(data.rows, first, topic_terms(data.asked), name_terms(data.asked))
     if keep is None:
         return data
     keep |= {document_of({"ref": ref}) for _sentence, refs in data.summary for ref in refs}
+    keep |= _own_best(data)
     left = {document_of(item) for _row, item in ok_items(data.rows)
             if isinstance(item, dict) and item.get("ref")} - keep
     if not left:
@@ -314,6 +333,20 @@ def _settled(data: ReportInput, relevance: Relevance) -> ReportInput:
     note = (f"{len(left)} other document(s) the search found are not cited: the strongest one "
             "names every word of the topic, and they are weaker")
     return dataclasses.replace(data, rows=rows, relevance=relevance, notes=[*data.notes, note])
+
+
+def _own_best(data: ReportInput) -> set[str]:
+    """The strongest document (:func:`app.research.evidence.strength`) of each sub-question's
+    own rows: a sub-question keeps its own evidence when the report cites only the documents
+    the topic needs. "StateGraph vs MessageGraph" kept MessageGraph's docstring (it names both
+    words) and "What is StateGraph?" said "No sourced answer was found in the corpus" with
+    StateGraph's own docstring in it (trial 10, finding 1)."""
+    out: set[str] = set()
+    for question in data.sub_questions:
+        strong = strength(data.rows_of(question))
+        if strong:
+            out.add(max(strong, key=lambda doc: strong[doc]))
+    return out
 
 
 def _header_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:
