@@ -28,16 +28,14 @@ from app.research.citations import items as _items
 from app.research.definitions import ABOVE, definition_line, facet_findings
 from app.research.evidence import (
     document_of,
-    only_documents,
     retrieval,
-    settled,
-    strength,
     used_documents,
 )
 from app.research.notes import coalesce_notes
-from app.research.relevance import Relevance, judge, name_terms, topic_terms
+from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
+from app.research.settling import settle
 from app.research.text import clip
 from state import ITEM_KINDS
 from workers.sources.base import code_span
@@ -75,6 +73,10 @@ class ReportInput:
     state); None: judged here."""
     planned: list[str] | None = None
     """The sub-questions the planner wrote (state's ``planned``); None when unknown."""
+    settled_out: tuple[str, ...] = ()
+    """The sub-questions whose every item went with the documents the report does not cite
+    (:func:`app.research.settling.settle`): their evidence is another source on what the
+    cited one answers."""
     _groups: tuple[int, int, dict[str, list[dict[str, Any]]]] | None = field(
         default=None, init=False, repr=False, compare=False)
 
@@ -219,8 +221,9 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         return [ABOVE, ""]
     if failed:
         return [f"- Unavailable (worker failed: {failed}); see Failures.", ""]
-    if any(_items(rows, question, kind) for kind in ("finding", "passage")):
-        return None
+    if question in data.settled_out or any(_items(rows, question, kind)
+                                           for kind in ("finding", "passage")):
+        return None  # found, and said elsewhere; "no sourced answer" only when none was
     return ["- No sourced answer was found in the corpus.", ""]
 
 
@@ -289,7 +292,9 @@ def render_markdown(data: ReportInput) -> str:
             "",
         ]
     else:
-        data = _settled(data, relevance)
+        if relevance.missing:  # one word the corpus lacks: named, the rest answered
+            lines += [f"> {missing_note(relevance.missing).capitalize()}.", ""]
+        data = settle(data, relevance)
         # what a summary sentence may cite: the items of finished rows, as every section shows;
         # unsourced claims are dropped; a summary of unrelated passages is not shown at all
         by_ref = {item["ref"]: item for _row, item in ok_items(data.rows) if item.get("ref")}
@@ -313,40 +318,6 @@ def render_markdown(data: ReportInput) -> str:
     lines += cites.lines() or ["No sources were cited."]
     return "\n".join(lines).rstrip() + "\n"
 
-
-def _settled(data: ReportInput, relevance: Relevance) -> ReportInput:
-    """``data`` citing only the documents it needs when its strongest document answers the
-    whole topic (:func:`app.research.evidence.settled`; those the model's summary cites too,
-    and each sub-question's own strongest, :func:`_own_best`),
-    with a note saying how many others were left out; ``data`` itself otherwise."""
-    first = data.rows_of(data.sub_questions[0]) if data.sub_questions else []
-    keep = settled(data.rows, first, topic_terms(data.asked), name_terms(data.asked))
-    if keep is None:
-        return data
-    keep |= {document_of({"ref": ref}) for _sentence, refs in data.summary for ref in refs}
-    keep |= _own_best(data)
-    left = {document_of(item) for _row, item in ok_items(data.rows)
-            if isinstance(item, dict) and item.get("ref")} - keep
-    if not left:
-        return data
-    rows = only_documents(data.rows, keep)
-    note = (f"{len(left)} other document(s) the search found are not cited: the strongest one "
-            "names every word of the topic, and they are weaker")
-    return dataclasses.replace(data, rows=rows, relevance=relevance, notes=[*data.notes, note])
-
-
-def _own_best(data: ReportInput) -> set[str]:
-    """The strongest document (:func:`app.research.evidence.strength`) of each sub-question's
-    own rows: a sub-question keeps its own evidence when the report cites only the documents
-    the topic needs. "StateGraph vs MessageGraph" kept MessageGraph's docstring (it names both
-    words) and "What is StateGraph?" said "No sourced answer was found in the corpus" with
-    StateGraph's own docstring in it (trial 10, finding 1)."""
-    out: set[str] = set()
-    for question in data.sub_questions:
-        strong = strength(data.rows_of(question))
-        if strong:
-            out.add(max(strong, key=lambda doc: strong[doc]))
-    return out
 
 
 def _header_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:

@@ -78,3 +78,21 @@ def test_a_comparisons_answer_names_each_side() -> None:
     answer = answer_section(render_markdown(data(rows, topic="Alpha vs Beta",
                                                  sub_questions=[DIFFER])))
     assert "Alpha class" in answer and "Beta folds" in answer, answer
+
+
+def test_a_facet_left_without_its_documents_is_not_said_to_have_no_answer() -> None:
+    # Not a comparison: the report cites the strongest document alone (it names every word of
+    # the topic), and a facet whose rows held only other documents is folded into the Notes,
+    # never "No sourced answer was found in the corpus" (it had one; the report cites better).
+    topic, facet = "relay ledger", "What is a ledger?"
+    rows = [
+        row("docs_search", topic, [_doc("relay.md#0", "The relay ledger lists packets.",
+                                        score=9.0)]),
+        row("analyst", topic, [_doc("relay.md#0", "The relay ledger lists every packet.",
+                                    kind="finding")]),
+        row("docs_search", facet, [_doc("books.md#0", "A ledger is a book of accounts.",
+                                        score=2.0)]),
+    ]
+    md = render_markdown(data(rows, topic=topic, sub_questions=[topic, facet]))
+    assert "No sourced answer" not in md and "books.md" not in md, md
+    assert f'"{facet}"' in md.split("## Notes", 1)[1]

@@ -214,14 +214,14 @@ def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False) ->
 def prose_sentences(text: str) -> list[str]:
     """The sentences of ``text`` that are prose (:func:`split_sentences`, list markers left
     out, neither code nor a field listing nor a fragment of fewer than
-    :data:`_SUMMARY_MIN_WORDS` words), in reading order.
+    :data:`_SUMMARY_MIN_WORDS` words; of any length), in reading order.
 
     Example:
         >>> prose_sentences("- **Single**: Use a unique ID for each run.\\n\\n```py\\nx = 1\\n```")
         ['**Single**: Use a unique ID for each run.']
     """
     return [s for s in split_sentences(text)
-            if _acceptable(s, need_terminal=False, summary=True)]
+            if len(s.split()) >= _SUMMARY_MIN_WORDS and not _looks_like_code(s)]
 
 
 def summary_line(passage: Passage) -> str | None:
