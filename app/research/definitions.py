@@ -72,13 +72,18 @@ def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]]
 
 
 def definition_line(item: dict[str, Any]) -> str:
-    """The text an Answer shows for ``item``: a definition that does not name its symbol is
-    shown under the name (``"`BaseCheckpointSaver`: Base class for ..."``); any other item's
-    text as it is."""
+    """The text an Answer shows for ``item``: a definition that does not name its symbol as it
+    is written is shown under the name (``"`BaseCheckpointSaver`: Base class for ..."``); any
+    other item's text as it is.
+
+    Example:
+        >>> definition_line({"text": "A message to send to a node.", DEFINES: "Send"})
+        '`Send`: A message to send to a node.'
+    """
     name = item.get(DEFINES)
     text = " ".join(str(item["text"]).split())
-    if not name or mentions([name.lower()], text):
-        return text
+    if not name or re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text):
+        return text  # named as written: "send to a node" does not name ``Send``
     return f"`{name}`: {text}"
 
 

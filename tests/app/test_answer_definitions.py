@@ -112,3 +112,14 @@ def test_a_finding_in_beta_is_listed_under_caveats() -> None:
     caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
     assert beta in caveats and "No limitations" not in md
     assert md.count(beta) == 1, md
+
+
+def test_a_definition_that_uses_the_name_only_as_a_word_is_shown_under_the_name() -> None:
+    # "Send": "A message or packet to send to a specific node in the graph." says "send", the
+    # verb, not ``Send``: it is shown under the name, as any summary line that does not name it.
+    q, doc = "Send", "langgraph.types.Send"
+    rows = [row("docs_search", "What is Send?", [
+        _doc(f"{doc}#0", "A message or packet to send to a specific node in the graph.\n\nMore.",
+             score=9.0)])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=["What is Send?"])))
+    assert answer.strip().splitlines()[0].startswith("- `Send`: A message or packet"), answer
