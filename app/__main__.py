@@ -12,7 +12,12 @@ process. In-process callers of :func:`app.cli.main`
 
 import gc
 
-from app.cli import main
+from app.runs.stop import hold_signals  # light: no LangGraph import
+
+# Ctrl-C and SIGTERM wait while the CLI is imported: main() handles either from its first line
+# (SIGTERM's default killed the process without a word, Ctrl-C raised inside an import)
+hold_signals()
+from app.cli import main  # noqa: E402
 
 code = main()
 gc.freeze()

@@ -40,6 +40,7 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 
 from workers.errors import RunCancelled, one_line
+from workers.mcp_logs import MCP_LOGS
 from workers.pacing import result_within
 from workers.sources.base import Document, Passage
 from workers.sources.recording import KeyedLocks, sqlite_transaction
@@ -60,6 +61,12 @@ once its stdin is closed, then 2 s after SIGTERM before SIGKILL (``mcp.client.st
 class McpError(RuntimeError):
     """An MCP server could not be started or reached, or a tool answered with an error. The
     message is one line naming the server (and the tool)."""
+
+
+def _logged() -> str:
+    """``"; <gist>"`` of what the MCP SDK logged meanwhile (:mod:`workers.mcp_logs`), or ""."""
+    last = MCP_LOGS.take()
+    return f"; {last}" if last else ""
 
 
 def _args_key(args: dict[str, Any]) -> str:
@@ -244,14 +251,15 @@ class McpHub:
             raise
 
     def _started(self, name: str, ready: Future) -> list[BaseTool]:
+        MCP_LOGS.take()  # what the SDK logs from here on is about this server
         try:
             return ready.result(self.timeout)
         except FutureTimeout:
             raise McpError(f"MCP server {name!r} did not start within {self.timeout:g} s "
-                           "(RESEARCH_MCP_TIMEOUT)") from None
+                           f"(RESEARCH_MCP_TIMEOUT){_logged()}") from None
         except Exception as exc:
             raise McpError(f"MCP server {name!r} failed to start: "
-                           f"{one_line(_root(exc), 200)}") from None
+                           f"{one_line(_root(exc), 200)}{_logged()}") from None
 
     async def _hold(self, client: Any, name: str, ready: Future) -> None:
         """Open ``name``'s session, hand its tools over, and keep it open until close (the

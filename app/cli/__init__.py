@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 from app.cli import commands
 from app.cli.disk import disk_full, disk_full_line
@@ -38,7 +39,7 @@ from app.cli.outcome import print_exit_object
 from app.cli.parser import BadFlag, add_setting_flags, build_parser, flag_overrides, given_thread
 from app.cli.signals import silence_stdout
 from app.errors import DomainError
-from app.runs.stop import Terminated
+from app.runs.stop import Terminated, ignore_signals, release_signals, stop_on_signals
 from app.settings.config import ConfigError
 from workers.sources import CorpusError  # the workers' bad input (workers never import app/)
 
@@ -52,32 +53,51 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI on ``argv`` (default ``sys.argv[1:]``); return the exit code. Never raises,
     but ``SystemExit`` from ``--help`` or a bad flag, and any exception when ``RESEARCH_DEBUG``
     is set. With ``--json``, every way it ends prints one JSON object on stdout, the command's
-    own or the error's, with the same keys (:mod:`app.cli.outcome`)."""
+    own or the error's, with the same keys (:mod:`app.cli.outcome`). SIGTERM stops it from its
+    first line on as Ctrl-C does (exit 143, one line; its default would kill the process without
+    a word), also one held since ``python -m app`` started (:func:`app.runs.stop.hold_signals`);
+    the handlers found are restored on return."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    args = None
+    with stop_on_signals():  # raises KeyboardInterrupt or Terminated at once, until a run
+        try:  # ... has a stop signal of its own (app.runs.stream)
+            commands.ARGV[:] = argv  # a stopped run's line prints its command back (again_line)
+            commands.RUN_THREAD[:], commands.RUN_AS_OF[:] = [], []  # an earlier in-process run's
+            release_signals()  # a signal held during the imports is raised here
+            args = _parse(argv)
+            return _COMMANDS[args.command](args)
+        except commands.Shown:
+            return EXIT_OK
+        except BrokenPipeError:
+            silence_stdout()
+            return EXIT_OK
+        except (Exception, KeyboardInterrupt) as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                ignore_signals()  # stopping: a second signal must not cut the line short
+            code, line = _ended(exc)
+            print(line, file=sys.stderr)
+            if getattr(args, "json", False) if args is not None else "--json" in argv:
+                # the thread the run named, or the one the user gave
+                thread = (getattr(args, "thread_id", None) or getattr(exc, "thread_id", None)
+                          or commands.run_thread() or given_thread(argv))
+                print_exit_object(code, error=line, thread_id=thread, indent=None)
+            return code
+
+
+def _parse(argv: list[str]) -> Any:
+    """The parsed ``argv``; a bad flag's line is printed, and a script that asked for JSON
+    gets it too.
+
+    Raises:
+        BadFlag: a bad flag or argument (a ``SystemExit``, exit 2).
+    """
     try:
-        args = build_parser().parse_args(argv)
-    except BadFlag as exc:  # its line is printed; a script that asked for JSON gets it too
+        return build_parser().parse_args(argv)
+    except BadFlag as exc:
         if "--json" in argv:
             print_exit_object(EXIT_BAD_INPUT, error=exc.line, thread_id=given_thread(argv),
                               indent=None)
         raise
-    commands.ARGV[:] = argv  # a stopped run's line prints its command back (again_line)
-    commands.RUN_THREAD[:], commands.RUN_AS_OF[:] = [], []  # an earlier in-process command's
-    try:
-        return _COMMANDS[args.command](args)
-    except commands.Shown:
-        return EXIT_OK
-    except BrokenPipeError:
-        silence_stdout()
-        return EXIT_OK
-    except (Exception, KeyboardInterrupt) as exc:
-        code, line = _ended(exc)
-        print(line, file=sys.stderr)
-        if getattr(args, "json", False):  # the thread the run named, or the one the user gave
-            thread = (getattr(args, "thread_id", None) or getattr(exc, "thread_id", None)
-                      or commands.run_thread())
-            print_exit_object(code, error=line, thread_id=thread, indent=None)
-        return code
 
 
 def _ended(exc: BaseException) -> tuple[int, str]:

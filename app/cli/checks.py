@@ -145,18 +145,21 @@ def validate_paths(settings: Settings) -> None:
         from workers.sources.folder import corpus_folder
 
         # CorpusError: missing, not a folder, empty (its data dir and reports aside)
-        corpus_folder(folder, probe=True, data_dir=settings.data_dir)
+        corpus_folder(folder, probe=True, max_file_bytes=settings.max_file_bytes,
+                      data_dir=settings.data_dir)
     out = settings.report_out
     if out is None:  # <data_dir>/reports/: checked with the data dir's other write targets
         from app.research.report import report_path
 
         check_writable_folder(report_path(None, data_dir, "report.md").parent)
         return
-    if Path(out).exists() and not Path(out).is_dir() and not out.endswith(("/", "\\")):
-        if not Path(out).is_file() or Path(out).suffix.lower() != ".md":
-            raise BadInput(f"--out {out} exists and is not a .md report or a folder; "
-                           "refusing to overwrite it")
     from app.research.report import report_path
+    from app.research.report_files import not_replaceable
+
+    if Path(out).exists() and not Path(out).is_dir() and not out.endswith(("/", "\\")):
+        if why := not_replaceable(Path(out)):
+            raise BadInput(f"--out {out} {why}; refusing to overwrite it (name a new file, "
+                           "or a folder)")
 
     folder = report_path(out, data_dir, "report.md").parent
     if folder.exists() and not folder.is_dir():

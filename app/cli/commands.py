@@ -210,8 +210,8 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
 
     checkpoint = getattr(args, "checkpoint", None)
     storage = storage_of(settings)
-    payload, unfinished = pending_review(storage, args.thread_id, checkpoint,
-                                         where=place_args(settings))
+    pending = pending_review(storage, args.thread_id, checkpoint, where=place_args(settings))
+    payload, unfinished = pending.payload, pending.unfinished
     decided = _decides(args)
     if checkpoint is not None and payload is None:
         raise NothingToReview(f"checkpoint {checkpoint!r} of thread {args.thread_id!r} is not a "
@@ -232,8 +232,9 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
                 else "")
         raise NothingToReview(f"thread {args.thread_id!r} has nothing awaiting review{hint}")
     if not decided:
-        pause = ReviewPause(args.thread_id, "", "", payload).to_dict()
-        pause.pop("topic"), pause.pop("as_of")
+        # the same keys as the pause ``research`` and ``review --approve`` print (trial 10)
+        pause = ReviewPause(args.thread_id, pending.topic or "", pending.as_of or "",
+                            payload).to_dict()
         pause["continue_with"] = thread_command("review", args.thread_id, tail=" --approve",
                                                 place=continue_args(settings))
         pause["exit_code"] = EXIT_OK
@@ -246,7 +247,8 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
             print_pause(pause, where=continue_args(settings))
         raise Shown
     try:
-        return review_value(payload, questions=args.question, drop=args.drop, redo=args.redo)
+        return review_value(payload, approve=args.approve, questions=args.question,
+                            drop=args.drop, redo=args.redo)
     except ReviewError as exc:
         raise BadInput(str(exc)) from None
 

@@ -13,10 +13,16 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from app.research.text import clip
+from app.research.text import clip, visible
 from app.settings.hints import thread_command
 
 __all__ = ["Progress", "print_pause", "print_summary"]
+
+
+def _shown(text: object, limit: int) -> str:
+    """``text`` for a terminal line: on one line, cut to ``limit`` (:func:`clip`), its control
+    characters escaped (:func:`visible`: trial 10 saw a question's ESC sent to the terminal)."""
+    return visible(clip(text, limit))
 
 
 _SHORT = 70
@@ -121,7 +127,7 @@ class Progress:
             self.line(f"planned {count} sub-question{'s' * (count != 1)}, "
                       f"{data['total']} tasks:")
             for i, question in enumerate(data["sub_questions"], 1):
-                self.line(f"  {i}. {clip(question, 100)}")
+                self.line(f"  {i}. {_shown(question, 100)}")
         elif kind == "envelope":
             env = data["envelope"]
             status = env.get("status", "ok")
@@ -131,18 +137,18 @@ class Progress:
             width = len(str(data["total"]))
             text = (
                 f"[{data['done']:>{width}}/{data['total']}] {env['worker']:<12} {status:<5} "
-                f"{clip(env.get('task_key', ''), _SHORT)}{round_}{attempts}"
+                f"{_shown(env.get('task_key', ''), _SHORT)}{round_}{attempts}"
             )
             if status == "error":
-                text += f"  ({clip(env.get('error') or '', 120)})"
+                text += f"  ({_shown(env.get('error') or '', 120)})"
             self.line(text, "red" if status == "error" else None)
         elif kind == "dispatched":
             self.line(f"round {data.get('run_round', data['round'])}: sending {data['tasks']} "
                       "task(s) again")
         elif kind == "retry":
             self.line(
-                f"        {data['worker']:<12} retry  {clip(data['task_key'], _SHORT)}  (attempt "
-                f"{data['attempt']} of {data['max_attempts']} failed: {clip(data['error'], 90)})",
+                f"        {data['worker']:<12} retry  {_shown(data['task_key'], _SHORT)}  (attempt "
+                f"{data['attempt']} of {data['max_attempts']} failed: {_shown(data['error'], 90)})",
                 "yellow",
             )
         elif kind == "persisted":
@@ -213,7 +219,7 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
         out.append(f"the last decision was refused: {review['error']}")
     if review["stage"] == "plan":
         out.append(f"sub-questions ({len(review['sub_questions'])}):")
-        out += [f"  {i}. {q}" for i, q in enumerate(review["sub_questions"], 1)]
+        out += [f"  {i}. {visible(q)}" for i, q in enumerate(review["sub_questions"], 1)]
         out += ["continue:", review_with(" --approve"),
                 review_with(" --question TEXT [--question TEXT ...]", "replace the sub-questions")]
     else:
@@ -221,8 +227,8 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
         out.append(f"results ({len(envelopes)}), nothing persisted yet:")
         for e in envelopes:
             out.append(f"  {e['envelope_id']}  {e['status']:<5} round {e['round']}  "
-                       f"{clip(e['task_key'], 60)}")
-            out.append(f"      {clip(e['summary'], 110)}")
+                       f"{_shown(e['task_key'], 60)}")
+            out.append(f"      {_shown(e['summary'], 110)}")
         out += ["continue:", review_with(" --approve"),
                 review_with(" --drop ENVELOPE_ID ...", "not persisted, not reported"),
                 review_with(" --redo ENVELOPE_ID ...", "sent again, then another review")]

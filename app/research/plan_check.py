@@ -26,7 +26,14 @@ __all__ = ["BadPlan", "check_plan", "plan_problem", "topic_edit_problem"]
 class BadPlan(DomainError, ValueError):
     """The thread's plan (its ``sub_questions``, or its ``topic``) cannot run as it stands: one
     line, exit 2 in the CLI; also a ``ValueError``, so LangGraph Server shows a client the
-    message (as :class:`app.errors.BadTopic`)."""
+    message (as :class:`app.errors.BadTopic`).
+
+    Attributes:
+        problem: what is wrong with the plan itself (:func:`plan_problem`), without the ways
+            on; None for a topic edited after ``plan`` (:func:`topic_edit_problem`).
+    """
+
+    problem: str | None = None
 
 
 def plan_problem(questions: Any) -> str | None:
@@ -78,8 +85,10 @@ def check_plan(state: Mapping[str, Any]) -> None:
            else f"the topic must be non-empty text, got {clip(repr(topic), 80)}")
     why = why or plan_problem(state.get("sub_questions"))
     if why:
-        raise BadPlan(f"the thread's plan cannot run: {why} (was the state edited? edit it "
+        bad = BadPlan(f"the thread's plan cannot run: {why} (was the state edited? edit it "
                       "again with update_state, or start a new thread with research --fresh)")
+        bad.problem = why
+        raise bad
     if why := topic_edit_problem(state):
         raise BadPlan(why)
 

@@ -42,6 +42,7 @@ from app.research.unreached import unreached_sources
 from workers.sources.query import distinct_terms, mentions, query_terms, title_terms
 
 __all__ = [
+    "DROPPED_AT_REVIEW",
     "NO_RELEVANT_SOURCES",
     "Relevance",
     "RunWarning",
@@ -62,6 +63,9 @@ __all__ = [
 
 NO_RELEVANT_SOURCES = "no_relevant_sources"
 """Warning code: no retrieved passage mentions any of the topic's own content words."""
+DROPPED_AT_REVIEW = "dropped_at_review"
+"""Warning code: a reviewer dropped every result of the run (``app.research.rounds.dropped_all``):
+the run is ``ok``, and its report has no finding."""
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,10 @@ class ReportInput:
     """The sub-questions whose every item went with the documents the report does not cite
     (:func:`app.research.settling.settle`): their evidence is another source on what the
     cited one answers."""
+    dropped: int = 0
+    """How many results a reviewer dropped when they were all of the run's
+    (:func:`app.research.rounds.dropped_all`): the report says so instead of "no sourced answer
+    was found in the corpus"; 0 otherwise."""
     _groups: tuple[int, int, dict[str, list[dict[str, Any]]]] | None = field(
         default=None, init=False, repr=False, compare=False)
 
@@ -275,6 +279,8 @@ def render_markdown(data: ReportInput) -> str:
     a Failures section when any worker ended in error; Notes; the numbered Sources list, one
     entry per document with its cited passages under it.
     """
+    if data.dropped and not data.rows:
+        return _dropped_report(data)
     cites = _Citations()
     errors = [r for r in data.rows if r["status"] == "error"]
     relevance = data.relevance or judge(data.asked, data.rows)
@@ -316,6 +322,19 @@ def render_markdown(data: ReportInput) -> str:
     lines += _closing_lines(data, errors)
     lines += ["## Sources", ""]
     lines += cites.lines() or ["No sources were cited."]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _dropped_report(data: ReportInput) -> str:
+    """The report of a run whose every result a reviewer dropped: it says so where the Answer
+    would be (trial 10: "No sourced answer was found in the corpus", and "No limitations or
+    warnings were found", of a corpus that had them), with the Notes naming each drop."""
+    lines = _header_lines(data, [])
+    lines += ["## Answer", "",
+              f"- _Every result ({data.dropped}) was dropped at review: nothing was persisted, "
+              "and no finding is reported (see Notes)._", ""]
+    lines += _closing_lines(data, [])
+    lines += ["## Sources", "", "No sources were cited."]
     return "\n".join(lines).rstrip() + "\n"
 
 

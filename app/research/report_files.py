@@ -4,14 +4,16 @@ the report (:mod:`app.research.report` renders the markdown)."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
+import stat
 import threading
 from pathlib import Path
 
 from app.runs.ids import default_thread_id, sha8
 
-__all__ = ["report_filename", "report_path", "write_report"]
+__all__ = ["not_replaceable", "report_filename", "report_path", "write_report"]
 
 
 def report_filename(topic: str, as_of: str, thread_id: str | None = None) -> str:
@@ -59,13 +61,46 @@ def report_path(out: str | None, data_dir: str | Path, name: str) -> Path:
     return Path(out)
 
 
+def not_replaceable(path: Path) -> str | None:
+    """Why the report may not be written over what is at ``path``, or None: nothing is there, an
+    empty file, or a report this app wrote (it begins as one does:
+    :func:`workers.sources.walk.is_own_report`), which a rerun writes again. Anything else is
+    the user's (notes, a README, a document of the corpus folder) and is never replaced (trial
+    10: ``--out notes.md`` replaced the user's notes; ``--out`` inside the corpus folder replaced
+    the document the report cited).
+
+    Example:
+        >>> not_replaceable(Path("/no/such/file.md")) is None
+        True
+    """
+    from workers.sources.walk import is_own_report
+
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if not stat.S_ISREG(st.st_mode):
+        return "exists and is not a file"
+    if st.st_size == 0 or is_own_report(path):
+        return None
+    return "exists and is not a report of this app (it does not begin with its header)"
+
+
 def write_report(markdown: str, path: Path) -> Path:
     """Write ``markdown`` to ``path`` atomically (temp file, then rename); return the path.
 
     Raises:
+        FileExistsError: ``path`` holds something not to replace (:func:`not_replaceable`);
+            checked before the run by the CLI, and again here, since the file may have
+            appeared meanwhile.
         OSError: the report cannot be written; its ``filename`` is ``path`` (not the temp
             file's), and its ``errno`` the cause's (a full disk is still told as one).
     """
+    if why := not_replaceable(path):
+        raise FileExistsError(errno.EEXIST, f"refusing to overwrite the report's path: it {why}",
+                              str(path))
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

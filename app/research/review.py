@@ -31,6 +31,14 @@ from typing import Any
 
 from langgraph.types import Command, interrupt
 
+from app.research.review_values import (
+    PLAN,
+    RESULTS,
+    ReviewError,
+    plan_resume,
+    results_resume,
+    review_value,
+)
 from app.research.rounds import current_envelopes
 from app.research.text import clip
 from app.settings.hints import thread_command
@@ -41,15 +49,6 @@ __all__ = [
     "plan_resume", "replaced_plan_note",
     "results_payload", "results_resume", "resume_command", "review_value",
 ]
-
-PLAN, RESULTS = "plan", "results"
-MAX_QUESTION_CHARS = 500
-_KEYS = {PLAN: {"approve", "sub_questions"}, RESULTS: {"approve", "drop", "redo"}}
-
-
-class ReviewError(ValueError):
-    """A resume value that does not fit what the run awaits; the message is one line."""
-
 
 @dataclass
 class ReviewPause:
@@ -173,123 +172,6 @@ def results_payload(envelopes: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
          "status": e.get("status", "ok"), "round": e.get("round", 1),
          "summary": envelope_summary(e)}
         for e in envelopes]}
-
-
-def _as_dict(value: Any, stage: str) -> dict[str, Any]:
-    if value is None or value is True:
-        return {}
-    if not isinstance(value, Mapping):
-        raise ReviewError(f"the {stage} review expects a dict to resume with, e.g. "
-                          f'{{"approve": true}}, got {type(value).__name__}')
-    unknown = sorted(set(value) - _KEYS[stage])
-    if unknown:
-        raise ReviewError(f"the {stage} review does not take {', '.join(unknown)}; it takes "
-                          f"{', '.join(sorted(_KEYS[stage]))}")
-    if "approve" in value and value["approve"] is not True:  # false, 0, "no", null: no approval
-        instead = ("change the plan with sub_questions" if stage == PLAN
-                   else "keep results out with drop, or send them again with redo")
-        shown = clip(repr(value["approve"]), 40)
-        raise ReviewError(f"approve must be true, got {shown}: the {stage} review goes on only "
-                          f"when approved; {instead}")
-    return dict(value)
-
-
-def _strings(value: Any, name: str) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str) or not isinstance(value, Sequence):
-        raise ReviewError(f"{name} must be a list of strings")
-    if not all(isinstance(v, str) for v in value):
-        raise ReviewError(f"{name} must be a list of strings")
-    return list(value)
-
-
-def plan_resume(value: Any, current: Sequence[str]) -> list[str]:
-    """The sub-questions to run after the plan stage resumed with ``value``.
-
-    Args:
-        value: ``{}``, ``{"approve": true}`` or ``{"sub_questions": [str, ...]}`` (None and
-            ``True`` mean approve).
-        current: the planned sub-questions.
-
-    Raises:
-        ReviewError: not a dict, an unknown key, or sub-questions that are empty, repeated,
-            longer than 500 characters or without a word to search for (as a topic).
-    """
-    data = _as_dict(value, PLAN)
-    if data.get("sub_questions") is None:
-        return list(current)
-    questions = [" ".join(q.split()) for q in _strings(data["sub_questions"], "sub_questions")]
-    if not questions:
-        raise ReviewError("sub_questions must hold at least one question")
-    if not all(questions):  # it said "at least one non-empty" of ["What is X?", ""]
-        raise ReviewError(f"sub-question {questions.index('') + 1} is empty")
-    if len(set(questions)) != len(questions):
-        raise ReviewError("sub_questions repeats a question")
-    from workers.sources.query import query_terms  # the words a corpus search looks for
-
-    if blank := next((q for q in questions if not query_terms(q)), None):  # "x", "why?"
-        raise ReviewError(f"sub-question {questions.index(blank) + 1} ({blank!r}) has no word to "
-                          "search for (single letters and words like 'what' or 'the' are not "
-                          "searched); ask what to find out")
-    if any(len(q) > MAX_QUESTION_CHARS for q in questions):
-        raise ReviewError(f"a sub-question is longer than {MAX_QUESTION_CHARS} characters")
-    return questions
-
-
-def results_resume(value: Any, envelope_ids: Iterable[str]) -> tuple[list[str], list[str]]:
-    """``(drop, redo)``: the envelope ids to drop and to send again, after the results stage
-    resumed with ``value``.
-
-    Args:
-        value: ``{}``, ``{"approve": true}``, or ``{"drop": [id, ...], "redo": [id, ...]}``.
-        envelope_ids: the ids under review.
-
-    Raises:
-        ReviewError: not a dict, an unknown key, an id that is not under review, or an id both
-            dropped and redone.
-    """
-    data = _as_dict(value, RESULTS)
-    known = set(envelope_ids)
-    drop = list(dict.fromkeys(_strings(data.get("drop"), "drop")))
-    redo = list(dict.fromkeys(_strings(data.get("redo"), "redo")))
-    for eid in (*drop, *redo):
-        if eid not in known:
-            raise ReviewError(f"no envelope {eid!r} is under review")
-    both = sorted(set(drop) & set(redo))
-    if both:
-        raise ReviewError(f"envelope {both[0]!r} cannot be both dropped and redone")
-    return drop, redo
-
-
-def review_value(payload: Mapping[str, Any], *, questions: Sequence[str] = (),
-                 drop: Sequence[str] = (), redo: Sequence[str] = ()) -> dict[str, Any]:
-    """The resume value for what ``payload`` awaits, from the ``review`` command's flags; checked
-    as the graph will check it, so a bad flag fails before anything runs.
-
-    Raises:
-        ReviewError: a flag of the other stage, or a value the stage would refuse.
-    """
-    stage = payload.get("stage")
-    if stage == PLAN:
-        if drop or redo:
-            raise ReviewError("--drop and --redo are for the results review; this thread awaits "
-                              "the plan review (use --question or --approve)")
-        value: dict[str, Any] = {"approve": True}
-        if questions:
-            value = {"sub_questions": list(questions)}
-        plan_resume(value, payload.get("sub_questions") or [])
-        return value
-    if stage == RESULTS:
-        if questions:
-            raise ReviewError("--question is for the plan review; this thread awaits the results "
-                              "review (use --drop, --redo or --approve)")
-        value = {"approve": True}
-        if drop or redo:
-            value = {"drop": list(drop), "redo": list(redo)}
-        results_resume(value, [e["envelope_id"] for e in payload.get("envelopes") or []])
-        return value
-    raise ReviewError(f"unknown review stage {stage!r}")
 
 
 def ask_plan(sub_questions: Sequence[str]) -> list[str]:

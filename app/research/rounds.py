@@ -21,9 +21,9 @@ from state import ResearchState, Routing, Task, make_envelope_id
 
 __all__ = [
     "ROUNDS_BOUND", "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "WAVES_PER_ROUND", "WAVE_TASKS",
-    "NextRound", "current_envelopes", "fan_out", "first_wave", "highest_round", "next_round",
-    "pending_tasks", "recursion_limit", "round_in_run", "routing_of", "run_outcome", "wave",
-    "waves",
+    "NextRound", "current_envelopes", "dropped_all", "fan_out", "first_wave", "highest_round",
+    "next_round", "pending_tasks", "recursion_limit", "round_in_run", "routing_of",
+    "run_outcome", "wave", "waves",
 ]
 
 # ROUNDS_BOUND (app.settings.config): the most rounds any run takes, whatever its state says
@@ -187,7 +187,9 @@ def run_outcome(state: ResearchState) -> tuple[str, list[dict[str, Any]]]:
     failed_tasks)``, each failed task ``{envelope_id, worker, task_key, error}``.
 
     ``partial``: some tasks failed for good (after every round); ``failed``: all of them did (or
-    the run has no task at all).
+    the run has no task at all). A run whose every result a reviewer dropped
+    (:func:`dropped_all`) is ``ok``: no task failed, keeping nothing was the review's decision
+    (trial 10: it ended ``failed``, exit 1, with no failed task and no line saying why).
     """
     envelopes = current_envelopes(state)
     failed = [
@@ -195,9 +197,29 @@ def run_outcome(state: ResearchState) -> tuple[str, list[dict[str, Any]]]:
          "error": e.get("error") or ""}
         for e in envelopes if e.get("status") == "error"
     ]
+    if not envelopes and dropped_all(state):
+        return "ok", []
     if not envelopes or len(failed) == len(envelopes):
         return "failed", failed
     return ("partial" if failed else "ok"), failed
+
+
+def dropped_all(state: Mapping[str, Any]) -> int:
+    """How many results of this run a reviewer dropped, when they were all of them (no current
+    envelope is left); else 0.
+
+    Example:
+        >>> dropped_all({"sub_questions": ["Why?"], "as_of": "d", "dropped": ["c:1"],
+        ...              "envelopes": [{"envelope_id": "c:1", "task_key": "Why?", "as_of": "d"}]})
+        1
+    """
+    if current_envelopes(state):  # type: ignore[arg-type]
+        return 0
+    questions, as_of = set(state.get("sub_questions") or []), state.get("as_of")
+    dropped = set(state.get("dropped") or [])
+    return len({e.get("envelope_id") for e in state.get("envelopes") or []
+                if e.get("envelope_id") in dropped and e.get("task_key") in questions
+                and e.get("as_of") == as_of})
 
 
 STEPS_PER_ROUND = 3

@@ -9,9 +9,13 @@ vanish instead of being cut.) Pure text handling, no I/O.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
-__all__ = ["ELLIPSIS", "clip"]
+__all__ = ["BIDI_CONTROLS", "ELLIPSIS", "clip", "visible"]
+
+BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Invisible characters that reorder how text is displayed (the "Trojan Source" family)."""
 
 ELLIPSIS = "…"
 """What ends a cut text (one character, counted in the limit)."""
@@ -43,3 +47,18 @@ def clip(text: Any, limit: int) -> str:
     if len(flat) <= limit:
         return flat
     return flat[: limit - 1].rstrip() + ELLIPSIS
+
+
+def visible(text: str) -> str:
+    r"""``text`` with its control characters (C0, DEL, C1) and bidi controls
+    (:data:`BIDI_CONTROLS`) written as escapes: what a terminal is given of text a user or a
+    state edit wrote (an ESC starts a terminal command; U+202E reverses what follows it).
+
+    Example:
+        >>> visible("a\x1bb \u202ec"), visible("déjà vu")
+        ('a\\x1bb \\u202ec', 'déjà vu')
+    """
+    if not any(unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS for ch in text):
+        return text
+    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS
+                   else ch for ch in text)

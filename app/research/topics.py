@@ -20,6 +20,7 @@ from app.research.phrasing import (
     requested,
     shape,
 )
+from app.research.text import BIDI_CONTROLS
 from workers.sources.query import query_terms
 
 __all__ = [
@@ -36,9 +37,8 @@ MAX_QUESTION_CHARS = 2 * MAX_TOPIC_CHARS
 ...?"), so a topic of the longest length gives a longer question (trial 10: a 500-character
 topic was taken, then its own plan refused for 501)."""
 
-# Invisible characters that reorder how text is displayed (the "Trojan Source" family): a topic
-# must look like what it is in the report, the thread id and the database.
-_BIDI_CONTROLS = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# A topic must look like what it is in the report, the thread id and the database: no bidi
+# control (BIDI_CONTROLS).
 
 
 def topic_problem(topic: str, *, limit: int = MAX_TOPIC_CHARS, noun: str = "topic") -> str | None:
@@ -60,7 +60,7 @@ def topic_problem(topic: str, *, limit: int = MAX_TOPIC_CHARS, noun: str = "topi
                 "research \"checkpointer pending writes\"")
     if len(topic) > limit:
         return f"the {noun} has {len(topic)} characters; the limit is {limit}"
-    if any(unicodedata.category(ch) == "Cc" or ch in _BIDI_CONTROLS for ch in topic):
+    if any(unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS for ch in topic):
         return f"the {noun} contains control characters"
     if not any(ch.isalnum() for ch in topic):
         return f"the {noun} has no letters or digits; say what to research"

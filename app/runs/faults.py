@@ -65,11 +65,20 @@ def parse_fail_worker(spec: str) -> tuple[str, int]:
     ``"analyst:1"`` -> ``("analyst", 1)`` (fails in rounds <= 1).
 
     Raises:
-        ValueError: no name, or ROUNDS is not a whole number.
+        ValueError: no name, or ROUNDS is not a whole number from 1 (``critic:0`` read as
+            "every round", the meaning of no ROUNDS: trial 10; ``critic:`` likewise).
+
+    Example:
+        >>> parse_fail_worker("critic:0")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ValueError: --fail-worker 'critic:0': ROUNDS must be a whole number from 1 (...)
     """
-    name, _, rounds = spec.partition(":")
-    if not name or (rounds and not rounds.isdigit()):
+    name, colon, rounds = spec.partition(":")
+    if not name:
         raise ValueError(f"--fail-worker {spec!r}: expected NAME or NAME:ROUNDS")
+    if colon and not (rounds.isdigit() and int(rounds) >= 1):
+        raise ValueError(f"--fail-worker {spec!r}: ROUNDS must be a whole number from 1 (leave "
+                         "it out to fail in every round)")
     return name, int(rounds or 0)
 
 

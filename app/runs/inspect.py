@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.research.rounds import round_in_run, routing_of
 from app.runs.show import print_inspection, print_threads  # re-exported: printed here before
@@ -139,8 +139,21 @@ def _broken_thread(thread_id: str, run: dict[str, Any], exc: Exception) -> dict[
     }
 
 
+class PendingReview(NamedTuple):
+    """What :func:`pending_review` returns."""
+
+    payload: dict[str, Any] | None
+    """The review payload of the thread's pending ``interrupt()``; None: it awaits no review."""
+    unfinished: bool
+    """Whether its run has work left (:func:`app.runs.threads.is_unfinished`)."""
+    topic: str | None = None
+    """The checkpoint's topic, so a pause shown by ``review`` says what ``research`` said."""
+    as_of: str | None = None
+    """... and its ``as_of``."""
+
+
 def pending_review(storage: Storage | Path | str, thread_id: str, checkpoint_id: str | None = None,
-                   where: str = "") -> tuple[dict[str, Any] | None, bool]:
+                   where: str = "") -> PendingReview:
     """What a thread awaits, read from its latest checkpoint (or ``checkpoint_id``) without
     running anything.
 
@@ -151,9 +164,7 @@ def pending_review(storage: Storage | Path | str, thread_id: str, checkpoint_id:
             the command an error line names.
 
     Returns:
-        ``(payload, unfinished)``: the review payload of its pending ``interrupt()`` (None when
-        it awaits no review), and whether its run has work left
-        (:func:`app.runs.threads.is_unfinished`; ``(None, False)`` without a checkpoint).
+        A :class:`PendingReview`: ``(None, False)`` without a checkpoint.
 
     Raises:
         app.errors.UnknownThread: no such thread (:func:`app.runs.threads.require_thread`).
@@ -167,7 +178,7 @@ def pending_review(storage: Storage | Path | str, thread_id: str, checkpoint_id:
     require_thread(storage, thread_id)
     with storage.checkpointer(read_only=True) as saver:
         if saver is None:  # only a recorded run: a hard kill under durability="exit"
-            return None, False
+            return PendingReview(None, False)
         config: dict[str, Any] = {"thread_id": thread_id}
         if checkpoint_id is not None:
             config["checkpoint_id"] = checkpoint_id
@@ -176,7 +187,9 @@ def pending_review(storage: Storage | Path | str, thread_id: str, checkpoint_id:
         raise UnknownCheckpoint(f"thread {thread_id!r} has no checkpoint {checkpoint_id!r} "
                                 f"({thread_command('inspect', thread_id, place=where)} "
                                 "lists its review pauses)")
-    return awaiting(snap), is_unfinished(snap)
+    values = snap.values or {}
+    return PendingReview(awaiting(snap), is_unfinished(snap), values.get("topic"),
+                         values.get("as_of"))
 
 
 def thread_report(storage: Storage | Path | str, thread_id: str) -> str | None:
@@ -214,7 +227,9 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
             what the other one knows is still returned.
 
     Returns:
-        ``{"thread_id", "topic", "as_of", "run_status", "next", "values" (the latest
+        ``{"thread_id", "topic", "as_of", "run_status", "next", "next_saved" (how many of the
+        tasks ``next`` finished and had their writes saved: a resume runs only the others),
+        "values" (the latest
         checkpoint's channels but ``envelopes``), "checkpoints": [{step, source,
         ran, envelopes, unique_ids, persisted, with_payload, bytes, checkpoint_id}], "unread"
         (``"checkpoints"``, ``"rows"``: what a damaged database hid), "rows":
@@ -248,6 +263,9 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         "as_of": last.get("as_of") or (run or {}).get("as_of"),
         "run_status": _run_status(storage, thread_id, (run or {}).get("status")),
         "next": list(history[-1].next) if history else [],
+        # of the tasks next, those whose writes were saved before the run stopped: a resume
+        # restores them and runs only the others (trial 10: all were listed as to run)
+        "next_saved": sum(1 for t in history[-1].tasks if t.result is not None) if history else 0,
         # every other channel of the latest checkpoint (the envelopes are the rows below): what
         # a key of your own (docs/extending.md, "Add a state key") holds
         "values": {k: v for k, v in last.items() if k != "envelopes"},

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from app.errors import NothingToReview, ThreadMismatch
 from app.graph.build import worker_names
 from app.graph.resources import Resources
+from app.research.plan_check import BadPlan
 from app.research.review import ReviewPause, awaiting
 from app.research.rounds import recursion_limit
 from app.runs.resume import Start, check_planned_choices, progress_at_start, what_to_run
@@ -39,6 +40,7 @@ from app.runs.threads import (
     way_on,
 )
 from app.settings.config import MAX_CONCURRENCY_BOUND, Settings
+from app.settings.hints import thread_command
 from app.storage import Storage, StorageLost, ThreadBusy, storage_of
 
 __all__ = [
@@ -180,10 +182,37 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                 written[kind] = data
             emit(kind, data)
 
-        unreached = stream_run(graph, start.graph_input, config, settings, resources, storage,
-                               counts.restored, counts.total, noting, written)
+        try:
+            unreached = stream_run(graph, start.graph_input, config, settings, resources,
+                                   storage, counts.restored, counts.total, noting, written)
+        except BadPlan as exc:
+            raise _plan_review_again(exc, graph, config, settings) from None
         return _conclude(graph, config, storage, start, labels, len(workers), started,
                          written, unreached)
+
+
+def _plan_review_again(exc: BadPlan, graph: Any, config: dict[str, Any],
+                       settings: Settings) -> BadPlan:
+    """``exc`` naming the way on a CLI user has: deciding the thread's plan review again, by
+    time travel to its latest plan pause (``review --checkpoint``), when it has one and the
+    plan itself is at fault (trial 10: a plan the review took, then refused at dispatch, said
+    only "was the state edited? edit it again with update_state" to a user who edited none)."""
+    if exc.problem is None:
+        return exc
+    pauses = (snap for snap in graph.get_state_history(config)
+              if tuple(snap.next) == ("review_plan",) and snap.interrupts)
+    pause = next(pauses, None)  # newest first
+    if pause is None:
+        return exc
+    thread_id = config["configurable"]["thread_id"]
+    checkpoint = pause.config["configurable"]["checkpoint_id"]
+    review = thread_command("review", thread_id, settings,
+                            f" --checkpoint {checkpoint} --question TEXT")
+    again = BadPlan(f"the thread's plan cannot run: {exc.problem}; decide its plan review again: "
+                    f"{review} (or --approve for the planner's plan), or start a new thread with "
+                    "research --fresh")
+    again.problem = exc.problem
+    return again
 
 
 def _record_start(storage: Storage, thread_id: str, start: Start, model: str,

@@ -4,6 +4,7 @@ terminal, or a pipe)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from app.research.review import REVIEW_NODES
@@ -102,6 +103,24 @@ def _print_table(console: Any, title: str, header: list[str], rows: list[list[st
         console.print(escape(line.rstrip()), soft_wrap=True)
 
 
+def _next_tasks(names: list[str], saved: int) -> str:
+    """The tasks a thread has next, and how many of them a resume will not run again.
+
+    Example:
+        >>> _next_tasks(["analyst", "critic", "analyst"], 1)
+        'analyst x2, critic (3 tasks: 1 finished, its writes saved; 2 to run)'
+        >>> _next_tasks(["persist"], 0)
+        'persist'
+    """
+    counts = Counter(names)
+    shown = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in counts.items())
+    if len(names) == 1 and not saved:
+        return shown
+    done = (f"{saved} finished, {'its' if saved == 1 else 'their'} writes saved; "
+            if saved else "")
+    return f"{shown} ({len(names)} tasks: {done}{len(names) - saved} to run)"
+
+
 def print_inspection(data: dict[str, Any]) -> None:
     """Print ``inspect`` output: the checkpoint history, then the thread's database rows."""
     from rich.markup import escape
@@ -109,7 +128,7 @@ def print_inspection(data: dict[str, Any]) -> None:
     console = _console()
     console.print(escape(f"thread {data['thread_id']}: {data['topic']!r} as of {data['as_of']}"))
     if data["next"]:
-        console.print(f"unfinished: next {', '.join(data['next'])}")
+        console.print(f"unfinished: next {_next_tasks(data['next'], data.get('next_saved', 0))}")
     if data["checkpoints"]:
         history = []
         for c in data["checkpoints"]:

@@ -13,8 +13,11 @@ the cleanup finishes.
 Why not raise from the handler, as Python does for SIGINT: an exception raised inside
 ``concurrent.futures`` machinery (LangGraph runs the map step's tasks on a thread pool) can
 leave a future's lock held, and the run then hangs for good (seen about once in twenty
-interrupted runs under load). Before any run exists (``stop`` None: indexing the corpus,
-opening the databases) the handler raises at once, as Python's own would.
+interrupted runs under load). Before any run exists (``stop`` None: the CLI's start-up,
+indexing the corpus, opening the databases) the handler raises at once, as Python's own would
+for SIGINT. :func:`app.cli.main` installs it on its first line, for both signals (SIGTERM's
+default would kill the process without a word), and ``python -m app`` holds both signals
+(:func:`hold_signals`) while it imports the CLI, so none is lost or fatal before that.
 
 Source of the idea: Python's ``signal`` docs ("Python signal handlers are always executed in the
 main Python thread ... between bytecode instructions") and the ``concurrent.futures`` caveat that
@@ -30,7 +33,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-__all__ = ["Received", "Terminated", "ignore_signals", "stop_on_signals"]
+__all__ = ["Received", "Terminated", "hold_signals", "ignore_signals", "release_signals",
+           "stop_on_signals"]
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -60,6 +64,24 @@ def ignore_signals() -> None:
     if threading.current_thread() is threading.main_thread():
         for signum in _SIGNALS:
             signal.signal(signum, signal.SIG_IGN)
+
+
+def hold_signals() -> None:
+    """Block SIGINT and SIGTERM (POSIX threads' signal mask; elsewhere nothing) until
+    :func:`release_signals`: one that arrives meanwhile stays pending instead of killing the
+    process (SIGTERM's default) or raising wherever an import happens to be (SIGINT's).
+    ``python -m app`` holds them while it imports the CLI, whose :func:`app.cli.main` releases
+    them once its handlers are in place (trial 10: SIGTERM in the first seconds of a run killed
+    it without a line or a JSON object, where Ctrl-C got both)."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+
+
+def release_signals() -> None:
+    """Unblock SIGINT and SIGTERM: one held by :func:`hold_signals` is delivered now, to the
+    handlers in place (it raises at the caller's next line). Harmless when none was held."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
 
 
 @contextmanager

@@ -342,6 +342,20 @@ def way_on(storage: Storage, thread_id: str, status: str, settings: Settings) ->
     return next_step(thread_id, status, settings)
 
 
+def _other_as_of(thread_id: str, was: str, as_of: str | None,
+                 recorded: dict[str, Any] | None, settings: Settings) -> str:
+    """The refusal of a run of the thread's own topic on another ``as_of``: it says that only
+    ``as_of`` differs and names the ways that work (trial 10: it blamed the topic, and its "use
+    another --thread-id, or --fresh" left an unfinished thread behind)."""
+    line = (f"thread {thread_id!r} is of this topic as of {was}, not {as_of}: give --as-of "
+            f"{was} to run it")
+    run_status = (recorded or {}).get("status")
+    if run_status in UNFINISHED_RUNS:  # stopped by an exception too ("failed"): it resumes
+        status = "awaiting review" if run_status == "awaiting_review" else "unfinished"
+        line += f"; or {way_on(storage_of(settings), thread_id, status, settings)}"
+    return line + f"; for a thread as of {as_of}, leave out --thread-id"
+
+
 def check_thread(topic: str | None, settings: Settings, thread_id: str,
                  recorded: dict[str, Any] | None, *, as_of: str | None = None,
                  state: dict[str, Any] | None = None) -> Settings:
@@ -370,11 +384,13 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
         # A kill right after the input checkpoint leaves state without a topic: nothing to
         # compare, and the saved input is still there to resume from.
         state_topic = state.get("topic")
-        if state_topic is not None and topic is not None and (
-                state_topic != topic or state.get("as_of") != as_of):
+        if state_topic is not None and topic is not None and state_topic != topic:
             raise ThreadMismatch(
                 f"thread {thread_id!r} belongs to topic {state_topic!r} as of "
                 f"{state.get('as_of')}; use another --thread-id, or --fresh without one")
+        if state_topic is not None and topic is not None and state.get("as_of") != as_of:
+            raise ThreadMismatch(_other_as_of(thread_id, str(state.get("as_of")), as_of,
+                                              recorded, settings))
         return settings
     if topic is None and recorded is None:
         require_thread(storage_of(settings), thread_id)

@@ -192,8 +192,9 @@ class Settings(RunContext):
         (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER", keyed=True,
         help="comma-separated NAME=FOLDER corpora a served run may choose by name "
              "(context corpus_name), each NAME once")
-    report_out: str | None = setting(flag="--out", help="report file, or folder (a trailing / "
-                                     "makes it one) (default: DATA_DIR/reports/)")
+    report_out: str | None = setting(flag="--out", help="report file (new, or a report of this "
+                                     "app, written again; never another file), or folder (a "
+                                     "trailing / makes it one) (default: DATA_DIR/reports/)")
     allowed_models: tuple[str, ...] = setting(
         (), env="RESEARCH_ALLOWED_MODELS",
         help="comma-separated models a served run's context may name (default: offline and "

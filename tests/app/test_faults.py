@@ -63,14 +63,18 @@ def test_fail_worker_specs_parse_in_one_place():
     # The setting's check, the fault plan and the CLI's name check all read it through this.
     assert parse_fail_worker("analyst") == ("analyst", 0)
     assert parse_fail_worker("analyst:2") == ("analyst", 2)
-    for bad in ("", ":1", "analyst:x", "analyst:-1"):
+    for bad in ("", ":1"):
         with pytest.raises(ValueError, match="NAME or NAME:ROUNDS"):
+            parse_fail_worker(bad)
+    # trial 10: "critic:0" failed in every round, as if no ROUNDS were given
+    for bad in ("analyst:x", "analyst:-1", "analyst:0", "analyst:00", "analyst:"):
+        with pytest.raises(ValueError, match="ROUNDS must be a whole number from 1"):
             parse_fail_worker(bad)
     from app.settings.config import ConfigError
     from app.settings.env import load_settings
 
-    with pytest.raises(ConfigError, match="NAME or NAME:ROUNDS"):
-        load_settings(env={}, env_file=None).with_overrides(fail_workers=("analyst:x",))
+    with pytest.raises(ConfigError, match="ROUNDS must be a whole number from 1"):
+        load_settings(env={}, env_file=None).with_overrides(fail_workers=("analyst:0",))
 
 
 def test_workers_reaching_a_crash_point_together_print_one_kill_line(monkeypatch, capsys):

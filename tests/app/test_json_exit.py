@@ -84,6 +84,9 @@ def test_every_json_object_of_a_thread_has_the_same_keys(
     shown = _json(capsys)
     assert (shown["status"], shown["thread_id"], shown["error"]) == (
         "awaiting_review", thread, None)
+    # the same pause has the same keys, whichever command prints it (trial 10: review's had no
+    # topic and no as_of)
+    assert shown == paused
     assert main(["review", thread, "--approve", *where]) == 0  # the plan: the results pause
     assert _json(capsys)["status"] == "awaiting_review"
     assert main(["review", thread, "--approve", *where]) == 0

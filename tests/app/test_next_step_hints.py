@@ -231,3 +231,39 @@ def test_the_continue_commands_of_a_review_with_out_keep_out(
     assert main(pasted) == 0
     assert "report written" in capsys.readouterr().out
     assert report.is_file() and not list((data / "reports").glob("*.md"))
+
+
+def test_a_thread_id_of_the_topic_on_another_as_of_says_so_and_names_the_ways_that_work(
+        tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
+    # trial 10, finding 13: "belongs to topic 'T' as of D; use another --thread-id, or --fresh"
+    # blamed the topic, the same one, and its advice left the unfinished thread behind
+    import app.graph.nodes.report
+    from app.cli import main
+    from app.runs.ids import default_thread_id
+
+    def broken_renderer(*args: object, **kwargs: object) -> str:
+        raise KeyError("envelope_id")  # leaves the thread unfinished, before its report
+
+    data = ["--data-dir", str(tmp_path / "data")]
+    common = ["--corpus", str(small_corpus), *data, "--quiet"]
+    monkeypatch.setattr(app.graph.nodes.report, "render_markdown", broken_renderer)
+    assert main(["research", SMALL_TOPIC, "--as-of", "2026-11-29", *common]) == 1
+    monkeypatch.undo()
+    capsys.readouterr()
+    thread = default_thread_id(SMALL_TOPIC, "2026-11-29")
+    today = ["research", SMALL_TOPIC, "--thread-id", thread, "--as-of", "2026-11-30", *common]
+    assert main(today) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"error: thread {thread!r} is of this topic as of 2026-11-29, not "
+                           "2026-11-30: give --as-of 2026-11-29 to run it; or continue it with "
+                           f"{APP} resume "), line
+    assert "belongs to topic" not in line and "--fresh" not in line
+    assert line.endswith("; for a thread as of 2026-11-30, leave out --thread-id")
+    resume = line.split("continue it with ", 1)[1].split(";", 1)[0]
+    assert main(_pasted(resume)) == 0  # the way it names works
+    capsys.readouterr()
+    assert main([*today[:-len(common) - 2], "--as-of", "2026-11-29", *common]) == 0  # so does
+    assert main(["research", "another topic entirely", "--thread-id", thread, "--as-of",
+                 "2026-11-29", *common]) == 2  # another topic is still another topic
+    assert "belongs to topic" in capsys.readouterr().err

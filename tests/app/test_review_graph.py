@@ -183,3 +183,37 @@ def test_a_plan_replaced_at_review_titles_its_report_and_a_rerun_still_says_so(s
     assert "plan replaced at an earlier review: 2 sub-question(s) in place of the planner's 3" \
         in notes
     assert any(n.startswith("plan replaced at an earlier review") for n in rerun["notes"])
+
+
+def test_a_resume_value_the_plan_check_or_itself_refuses_pauses_again(studio):
+    # trial 10: a question with a control character was taken at the review and the thread then
+    # failed at dispatch for good; {"approve": true} beside sub_questions or redo was ignored.
+    # A served client's resume value is checked as the CLI's flags are: the same pause again,
+    # with the reason, and nothing run or persisted
+    graph, data = studio
+    config = {"configurable": {"thread_id": "refused"}}
+    context = {"review": True}
+    graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=context)
+    for value, reason in (
+            ({"sub_questions": ["What is Send?", "a\x1bb resume"]},
+             "sub-question 2 ('a\\x1bb resume') contains control characters"),
+            ({"sub_questions": ["\u202eWhat is Send?"]}, "contains control characters"),
+            ({"approve": True, "sub_questions": ["What is Send?"]},
+             "approve and sub_questions contradict each other")):
+        out = graph.invoke(Command(resume=value), config, context=context)
+        (pause,) = out["__interrupt__"]
+        assert pause.value["stage"] == "plan" and reason in pause.value["error"], pause.value
+    assert graph.get_state(config).next == ("review_plan",)
+    out = graph.invoke(Command(resume={"approve": True}), config, context=context)
+    (pause,) = out["__interrupt__"]
+    envelopes = pause.value["envelopes"]
+    out = graph.invoke(Command(resume={"approve": True, "redo": [envelopes[0]["envelope_id"]]}),
+                       config, context=context)
+    (again,) = out["__interrupt__"]
+    assert again.value["stage"] == "results"
+    assert "approve and redo contradict each other" in again.value["error"]
+    assert again.value["envelopes"] == envelopes and db_rows(data, "refused") == []
+    with pytest.raises(ReviewError, match="--approve and --redo contradict"):
+        review_value(pause.value, approve=True, redo=[envelopes[0]["envelope_id"]])
+    assert review_value(pause.value, approve=True, drop=[envelopes[0]["envelope_id"]]) == {
+        "drop": [envelopes[0]["envelope_id"]], "redo": []}

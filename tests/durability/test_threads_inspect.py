@@ -32,8 +32,9 @@ def _threads(data_dir: Place | Path) -> dict[str, dict]:
     return {t["thread_id"]: t for t in json.loads(proc.stdout)}
 
 
-def _inspect(data_dir: Place | Path, thread_id: str):
-    return run_app("inspect", thread_id, *as_place(data_dir).args, "--json")
+def _inspect(data_dir: Place | Path, thread_id: str, json_out: bool = True):
+    return run_app("inspect", thread_id, *as_place(data_dir).args,
+                   *(["--json"] if json_out else []))
 
 
 def _run_args(data_dir: Place | Path, corpus: Path, mode: str) -> list[str]:
@@ -69,10 +70,19 @@ def test_threads_and_inspect_across_a_crash_and_resume(durability_corpus: Path,
     assert set(data["next"]) <= WORKERS and data["next"]
     assert [c["step"] for c in data["checkpoints"]] == [-1, 0, 1, 2]
     assert data["rows"] == []  # persist never ran
+    # of the tasks next, inspect tells those saved before the kill: what resume restores
+    # (trial 10: all were listed as next, the saved ones too)
+    saved = data["next_saved"]  # which writes are saved before the kill is a race: 0 is rare
+    assert 0 <= saved < len(data["next"]) == EXPECTED_TASKS, data
+    shown = _inspect(data_dir, thread_id, json_out=False).stdout
+    told = f"{saved} finished, " if saved else ""
+    assert f"({EXPECTED_TASKS} tasks: {told}" in shown, shown
+    assert f"{EXPECTED_TASKS - saved} to run)" in shown, shown
 
     resumed = run_app("resume", thread_id, *args)
     assert resumed.returncode == 0, describe(resumed)
     assert f"resuming thread {thread_id} from step 2" in resumed.stdout
+    assert f"({saved} finished result(s) restored from its checkpoint)" in resumed.stdout
 
     listed = _threads(data_dir)[thread_id]
     assert listed["status"] == "finished" and listed["next"] == []

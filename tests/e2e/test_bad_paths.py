@@ -180,3 +180,48 @@ def test_a_corpus_whose_files_hold_no_text_writes_nothing(tmp_path, files):
     proc = run_cli("research", "Zorblax relay", "--corpus", corpus, "--data-dir", data)
     assert proc.returncode == 2 and proc.stdout == "", (proc.stdout, proc.stderr)
     assert list(data.iterdir()) == []
+
+
+@pytest.mark.parametrize("where", ["notes", "corpus-document"])
+def test_out_never_overwrites_a_markdown_file_that_is_not_a_report(tmp_path, small_corpus, where):
+    # Trial 10: `--out notes.md` replaced the user's notes; `--out` naming a document of the
+    # corpus folder replaced the very document the report cited (the next run skipped it as
+    # "a report of this app"). Only the extension was checked.
+    import shutil
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(small_corpus, corpus)
+    victim = (tmp_path / "notes.md" if where == "notes"
+              else next(p for p in sorted(corpus.rglob("*.md"))))
+    if where == "notes":
+        victim.write_text("# My notes\n\nkeep me\n", encoding="utf-8")
+    before = victim.read_bytes()
+    data = tmp_path / "data"
+    proc = run_cli("research", "Zorblax relay", "--corpus", corpus, "--data-dir", data,
+                   "--out", victim)
+    _assert_refused(proc, data_dir=data)
+    assert "is not a report of this app" in proc.stderr
+    assert victim.read_bytes() == before
+
+
+def test_out_writes_again_over_a_report_of_this_app(tmp_path, small_corpus):
+    out = tmp_path / "report.md"
+    first = run_cli("research", "Zorblax relay", "--corpus", small_corpus, "--data-dir",
+                    tmp_path / "data", "--out", out, "--as-of", "2026-11-30")
+    assert first.returncode == 0, first.stderr
+    again = run_cli("research", "Zorblax relay", "--corpus", small_corpus, "--data-dir",
+                    tmp_path / "data2", "--out", out, "--as-of", "2026-11-30")
+    assert again.returncode == 0, again.stderr
+    assert out.read_text(encoding="utf-8").startswith("# Research report: Zorblax relay")
+
+
+def test_the_report_is_not_written_over_a_file_that_appeared_during_the_run(tmp_path):
+    # The CLI checks before the run; the writer checks again at the end (the folder form's
+    # name is the thread's, and a file may appear meanwhile).
+    from app.research.report_files import write_report
+
+    path = tmp_path / "thread.md"
+    path.write_text("mine\n", encoding="utf-8")
+    with pytest.raises(FileExistsError, match="is not a report of this app"):
+        write_report("# Research report: x\n", path)
+    assert path.read_text(encoding="utf-8") == "mine\n"

@@ -44,3 +44,23 @@ def test_the_limit_is_checked_like_every_setting(tmp_path):
                    "--max-file-bytes", "0")
     assert proc.returncode == 2
     assert "--max-file-bytes" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_folder_of_one_file_over_the_default_limit_is_indexed_with_a_higher_one(tmp_path):
+    # Trial 10: the CLI's check before the run used the 2 MB default, so a folder whose only
+    # file was 3 MB was refused ("1 file skipped as larger than 2 MB") with the flag that
+    # admits it given, by flag or by RESEARCH_MAX_FILE_BYTES.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    line = "The zorblax relay keeps its ledger in copper envelopes. "
+    (docs / "book.txt").write_text(line * (3_000_000 // len(line) + 1), encoding="utf-8")
+    common = ("research", "zorblax relay", "--as-of", AS_OF, "--model", "offline", "--corpus",
+              docs)
+    refused = run_cli(*common, "--data-dir", tmp_path / "d0")
+    assert refused.returncode == 2 and "larger than 2 MB" in refused.stderr, refused.stderr
+    by_flag = run_cli(*common, "--data-dir", tmp_path / "d1", "--max-file-bytes", "5000000")
+    assert by_flag.returncode == 0, by_flag.stderr[-2000:]
+    assert "(1 file)" in by_flag.stdout, by_flag.stdout[-2000:]
+    by_env = run_cli(*common, "--data-dir", tmp_path / "d2",
+                     env={"RESEARCH_MAX_FILE_BYTES": "5000000"})
+    assert by_env.returncode == 0, by_env.stderr[-2000:]

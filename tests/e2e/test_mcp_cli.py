@@ -20,6 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from app.research.plan import offline_plan
 from tests.conftest import AS_OF, ROOT, SEVERAL_TOPIC, SMALL_TOPIC, clean_env, run_cli
 from tests.results_db import db_rows, pg_query
@@ -195,3 +197,26 @@ def test_a_resume_after_sigkill_never_calls_a_tool_again_with_the_same_arguments
     assert "resuming thread" in resumed.stderr + resumed.stdout
     several = offline_plan(SEVERAL_TOPIC)
     assert sorted(calls_of(calls)) == sorted(several)  # one call per question, in all
+
+
+@pytest.mark.parametrize("server, said", [
+    ("import sys, time; print('garbage', flush=True); time.sleep(60)",
+     "did not start within 3 s (RESEARCH_MCP_TIMEOUT); the MCP client read a line that is not "
+     "JSON-RPC: 'garbage'"),
+    ("cat", "failed to start: "),  # echoes the client's own request back: a malformed request
+], ids=["not-json-rpc", "echo"])
+def test_a_server_that_does_not_speak_mcp_gives_one_line_not_the_sdk_s_logs(
+        tmp_path: Path, small_corpus: Path, server: str, said: str) -> None:
+    # Trial 10: a traceback from mcp.client.stdio, or 56 lines of pydantic errors the SDK logs
+    # through the root logger, came before the one line.
+    config = tmp_path / "mcp.json"
+    entry = ({"command": "cat"} if server == "cat"
+             else {"command": sys.executable, "args": ["-c", server]})
+    config.write_text(json.dumps({"mcpServers": {"notes": entry}}), encoding="utf-8")
+    proc = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", small_corpus,
+                   "--data-dir", tmp_path / "data", "--mcp-config", config,
+                   env={"RESEARCH_MCP_TIMEOUT": "3"})
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: MCP server 'notes' {said}"), (
+        proc.stderr)

@@ -137,3 +137,84 @@ def test_ctrl_c_during_review_approve_stops_at_once_not_after_the_retry_wait(tmp
         assert done.returncode == 0, (stage, done.stderr)
     rows = [r["envelope_id"] for r in db_rows(data)]
     assert len(rows) == len(set(rows)) == expected_tasks(TOPIC)
+
+
+# Trial 10, finding 7: SIGTERM in the first seconds of a run (start-up, the corpus index build)
+# killed the process without a line or a JSON object, where Ctrl-C at the same moment got both.
+# Each driver sends the signal to the CLI's own process at a set point of its start-up.
+_SIGNAL_AT_SETTINGS = """
+import os, signal, sys
+import app.cli.commands as commands
+from app.cli import main
+
+def settings_of(args):  # the first thing a run does: the signal comes right then
+    os.kill(os.getpid(), signal.{signame})
+    return real(args)
+
+real, commands.settings_of = commands.settings_of, settings_of
+sys.exit(main(sys.argv[1:]))
+"""
+
+_SIGNAL_DURING_IMPORT = """
+import os, runpy, signal, sys
+
+class SignalOnImport:  # the signal comes while `python -m app` imports the CLI's commands
+    def find_spec(self, name, path=None, target=None):
+        if name == "app.cli.commands":
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.{signame})
+        return None
+
+sys.meta_path.insert(0, SignalOnImport())
+sys.argv[0] = "app"
+runpy.run_module("app", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize("driver", [_SIGNAL_AT_SETTINGS, _SIGNAL_DURING_IMPORT],
+                         ids=["at-start", "during-imports"])
+@pytest.mark.parametrize(("signame", "status", "code", "said"),
+                         [("SIGTERM", "terminated", 143, "terminated (SIGTERM)"),
+                          ("SIGINT", "interrupted", 130, "interrupted")],
+                         ids=["sigterm", "ctrl-c"])
+def test_a_stop_signal_before_the_run_starts_gets_its_line_and_json(tmp_path, driver, signame,
+                                                                     status, code, said):
+    args = ["research", TOPIC, "--data-dir", str(tmp_path / "data"), "--as-of", "2026-11-30",
+            "--json"]
+    # the CLI's default dispositions, as a shell or a process manager starts it
+    proc = subprocess.run(
+        [sys.executable, "-c", driver.replace("{signame}", signame), *args], cwd=ROOT,
+        env=clean_env(), capture_output=True, text=True, timeout=120,
+        preexec_fn=lambda: [signal.signal(s, signal.SIG_DFL)
+                            for s in (signal.SIGINT, signal.SIGTERM)])
+    line = (f"{said}: the run stopped before it started its thread; to start it again: "
+            f"uv run python -m app {shlex.join(args)}")
+    assert proc.returncode == code, (proc.returncode, proc.stdout, proc.stderr)
+    assert proc.stderr.strip().splitlines() == [line]
+    assert json.loads(proc.stdout) == {"status": status, "exit_code": code, "error": line,
+                                       "thread_id": None}
+    assert not (tmp_path / "data").exists()  # nothing was written
+
+
+def test_sigterm_during_the_index_build_leaves_no_temp_index(tmp_path, small_corpus):
+    # the build's temp file goes with the run it belonged to (a SIGKILL's is removed by the next
+    # build of the same corpus)
+    driver = """
+import os, signal, sys
+import workers.sources.index as index
+from app.cli import main
+
+def insert_rows(*args):  # the temp index exists and is being filled
+    os.kill(os.getpid(), signal.SIGTERM)
+    return real(*args)
+
+real, index._insert_rows = index._insert_rows, insert_rows
+sys.exit(main(sys.argv[1:]))
+"""
+    data = tmp_path / "data"
+    proc = subprocess.run([sys.executable, "-c", driver, *_args(data, small_corpus, "--json")],
+                          cwd=ROOT, env=clean_env(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 143, proc.stderr
+    assert json.loads(proc.stdout)["status"] == "terminated"
+    assert [p.name for p in data.iterdir() if p.name.endswith((".tmp", ".sqlite"))] == [], \
+        sorted(p.name for p in data.iterdir())

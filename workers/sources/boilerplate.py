@@ -8,7 +8,9 @@ short (``MAX_BOILERPLATE_CHARS``): a page's own text is not copied onto a twenti
 other pages, its navigation is. Headings are kept (they are indexed as headings), so a section
 titled "See also" on every page still reads as one.
 
-This module imports only the standard library.
+A file of which nothing is left is named (:func:`note_stripped`).
+
+This module imports only the standard library and the sources' own text helpers.
 """
 
 from __future__ import annotations
@@ -20,11 +22,14 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from workers.sources.base import RawDoc
+from workers.sources.documents import file_of
+from workers.sources.text import safe_name
 
 __all__ = [
     "MAX_BOILERPLATE_CHARS",
     "MIN_REPEATS",
     "REPEAT_SHARE",
+    "note_stripped",
     "repeated_paragraphs",
     "strip_repeated",
 ]
@@ -79,3 +84,17 @@ def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
         if text.strip():
             out.append(replace(doc, text=text, sections=tuple(sections) if doc.sections else ()))
     return out
+
+
+def note_stripped(read: list[RawDoc], kept: list[RawDoc], rels: set[str],
+                  skipped: Counter[str], notes: list[str]) -> None:
+    """Name each file of which :func:`strip_repeated` kept nothing (``read``: the documents
+    before, ``kept``: after; ``rels``: the folder's ref paths), counted ``repeated`` in
+    ``skipped``: trial 10's folder of PDFs repeating one page was refused as "the folder is
+    empty", no file named."""
+    left = {file_of(doc.doc_id, rels) for doc in kept}
+    for rel in dict.fromkeys(file_of(doc.doc_id, rels) for doc in read):
+        if rel not in left:
+            skipped["repeated"] += 1
+            notes.append(f"{safe_name(rel)}: skipped, all its text repeats in other documents "
+                         "of the folder (dropped as headers and footers)")

@@ -16,8 +16,7 @@ __all__ = ["current_content_fingerprint"]
 
 def current_content_fingerprint(data_dir: Path | str, folder: Path | str | None = None,
                                 packages: Sequence[str] = DEFAULT_PACKAGES, *,
-                                max_file_bytes: int = folder_source.MAX_FILE_BYTES,
-                                as_folder: Path | str | None = None) -> str:
+                                max_file_bytes: int, as_folder: Path | str | None = None) -> str:
     """The content fingerprint :meth:`workers.sources.Corpus.open` would give the corpus now:
     a folder's indexable files' names and bytes (walked as the index walks them: ``data_dir``
     and the app's reports left out, files over ``max_file_bytes`` skipped), or the packages'.

@@ -30,7 +30,10 @@ from workers.sources.base import RawDoc
 __all__ = [
     "DOCUMENT_EXTENSIONS",
     "MAX_DOCUMENT_BYTES",
+    "MAX_DOCX_XML_BYTES",
     "docx_docs",
+    "docx_expanded_xml",
+    "file_of",
     "outline_sections",
     "page_doc_id",
     "pdf_docs",
@@ -43,10 +46,28 @@ DOCUMENT_EXTENSIONS: tuple[str, ...] = (".pdf", ".docx")
 MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
 """PDF and .docx files larger than this are skipped (text files have their own, smaller limit)."""
 
+MAX_DOCX_XML_BYTES = MAX_DOCUMENT_BYTES
+"""A ``.docx`` whose XML parts expand to more than this is skipped before it is parsed: the file
+limit is on the zipped bytes, and a 780 KB file expanding to 256 MB of XML took 3.4 GB of
+memory and 3 minutes to index (trial 10). 32 MB of XML is a document of thousands of pages.
+(PDF streams have pypdf's own limits: ``pypdf.filters.ZLIB_MAX_OUTPUT_LENGTH``.)"""
+
 
 def page_doc_id(rel: str, page: int) -> str:
     """The doc_id of page ``page`` (from 1) of the PDF at ``rel``: ``"report.pdf:p3"``."""
     return f"{rel}:p{page}"
+
+
+def file_of(doc_id: str, rels: set[str]) -> str:
+    """The file (one of ``rels``, the folder's ref paths) a document came from: ``doc_id``
+    itself, or the PDF of a page (:func:`page_doc_id`). No indexable file's name ends in
+    ``:p<n>``: its extension comes last.
+
+    Example:
+        >>> file_of("report.pdf:p3", {"report.pdf"}), file_of("a.md", {"a.md"})
+        ('report.pdf', 'a.md')
+    """
+    return doc_id if doc_id in rels else doc_id.rpartition(":p")[0]
 
 
 def _quiet_pypdf() -> None:
@@ -164,14 +185,35 @@ def outline_sections(
     return tuple((h, t.strip()) for h, t in sections if t.strip())
 
 
+def docx_expanded_xml(path: Path) -> int:
+    """Bytes the XML parts of the ``.docx`` (a zip) at ``path`` expand to, as its directory
+    declares them (``zipfile`` refuses to read a member past its declared size).
+
+    Raises:
+        zipfile.BadZipFile, OSError: not a zip, or unreadable.
+    """
+    import zipfile
+
+    with zipfile.ZipFile(path) as archive:
+        return sum(info.file_size for info in archive.infolist()
+                   if info.filename.lower().endswith((".xml", ".rels")))
+
+
 def docx_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> Iterator[RawDoc]:
     """The text of a ``.docx`` file (paragraphs, then table cells), as one document.
 
-    Args: as :func:`pdf_docs` (``skipped`` counts ``unreadable`` and ``blank``).
+    Args: as :func:`pdf_docs` (``skipped`` counts ``unreadable``, ``blank``, and ``size`` for
+    a file whose XML expands past :data:`MAX_DOCX_XML_BYTES`).
     """
     import docx
 
     try:
+        expanded = docx_expanded_xml(path)
+        if expanded > MAX_DOCX_XML_BYTES:
+            skipped["size"] += 1
+            notes.append(f"{rel}: skipped, expands to {-(-expanded // 2**20)} MB of XML (more "
+                         f"than {MAX_DOCX_XML_BYTES // 2**20} MB)")
+            return
         document = docx.Document(str(path))
         parts = [p.text for p in document.paragraphs]
         for table in document.tables:

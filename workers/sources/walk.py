@@ -16,6 +16,9 @@ and a symlinked sub-folder is followed once.
   second link) is not followed, and is named in the notes: no file is indexed twice, no walk
   loops.
 
+* **A link leading out of the folder** (to a folder or a file) is followed, and named in the
+  notes: the run says what it read from elsewhere.
+
 * **Each real file once**: a file reached by two names (a symlink to another file of the
   folder, a hard link) is indexed under its own name only (:func:`once_each`).
 
@@ -33,15 +36,17 @@ from pathlib import Path
 
 from workers.sources.text import raw, safe_name
 
-__all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "once_each", "own_output",
-           "walk_folders"]
+__all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "links_outside", "once_each",
+           "own_output", "walk_folders"]
 
 _File = tuple[str, Path, os.stat_result]
 """``(ref, path, stat)`` of a file found (``workers.sources.folder.FolderFile``)."""
 
 REPORT_HEAD = re.compile(
-    r"# Research report: [^\n]*\n\n- As of: [^\n]*\n- Model: [^\n]*\n- Thread: `")
-"""How a report of this app begins (``app.research.report``'s header; a test renders one)."""
+    r"# Research report: [^\n]*\n\n(?:- Topic: [^\n]*\n)?- As of: [^\n]*\n- Model: [^\n]*\n"
+    r"- Thread: `")
+"""How a report of this app begins (``app.research.report``'s header, with the ``Topic`` line
+of a report on a plan replaced at review; a test renders both)."""
 
 RUN_LOG_LINE = re.compile(r"[^\s:]+:\d{4}-\d{2}-\d{2}:[0-9a-f]{8,}\t\d+\t[a-z_]+\t\d+\n")
 """A line of a ``--run-log`` file (``app.runs.faults``): envelope id, attempt, status, pid."""
@@ -117,8 +122,30 @@ def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
             else:
                 seen.add(real)  # a second link to it, in this folder too, is not followed
                 kept.append(d)
+                if _outside(real, root) and os.path.islink(path):
+                    notes.append(f"{rel}/: a link to {safe_name(real)}, outside the folder: "
+                                 "followed")
         dirnames[:] = kept
         yield dirpath, sorted(filenames)
+
+
+def _outside(real: str, root: str) -> bool:
+    return real != root and not real.startswith(root + os.sep)
+
+
+def links_outside(folder: Path, found: list[_File]) -> list[str]:
+    """One note per file of ``found`` (``(ref, path, stat)``) that a symlink leads to from
+    outside ``folder``, e.g. ``"passwd.txt: a link to /etc/passwd, outside the folder:
+    indexed"``: what the folder's owner linked in is read, as a linked folder is, and the run
+    says so (trial 10: links to ``/etc/passwd`` and ``/etc/shadow`` were indexed and quoted
+    without a word)."""
+    root = os.path.realpath(folder)
+    notes = []
+    for rel, path, _st in found:
+        if path.is_symlink() and _outside(real := os.path.realpath(path), root):
+            notes.append(f"{safe_name(rel)}: a link to {safe_name(real)}, outside the folder: "
+                         "indexed")
+    return notes
 
 
 def _link_skipped(real: str, root: str, seen: set[str]) -> str | None:

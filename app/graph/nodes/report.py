@@ -11,7 +11,13 @@ from langgraph.runtime import Runtime
 from app.graph.nodes.common import check_same_corpus, thread_id_of
 from app.graph.resources import Models, Resources
 from app.research.plan_check import check_plan
-from app.research.relevance import corpus_stats, judge, missing_note
+from app.research.relevance import (
+    DROPPED_AT_REVIEW,
+    RunWarning,
+    corpus_stats,
+    judge,
+    missing_note,
+)
 from app.research.report import (
     ReportInput,
     render_markdown,
@@ -19,7 +25,7 @@ from app.research.report import (
     report_path,
     write_report,
 )
-from app.research.rounds import current_envelopes, run_outcome
+from app.research.rounds import current_envelopes, dropped_all, run_outcome
 from app.research.unreached import unreached_notes, unreached_tools
 from app.settings.config import RunContext
 from state import ResearchState
@@ -65,6 +71,7 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
         topic=state["topic"], as_of=state["as_of"], model_label=models.label,
         thread_id=thread_id_of(config), sub_questions=list(state["sub_questions"]), rows=rows,
         notes=list(state.get("notes") or []), planned=state.get("planned"),
+        dropped=dropped_all(state),
     )
     # judged against what the report answers: the topic, or a replacing plan's questions
     asked = data.asked
@@ -92,10 +99,14 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     with res.storage().results() as store:  # for every machine that reaches the database
         store.save_report(data.thread_id, markdown)
     outcome, failed = run_outcome(state)
+    warnings = list(relevance.warnings)
+    if data.dropped:  # the one line a reader of the summary needs: nothing to find below
+        warnings.append(RunWarning(DROPPED_AT_REVIEW, f"every result ({data.dropped}) was "
+                                   "dropped at review: nothing was persisted, and the report "
+                                   "has no finding"))
     runtime.stream_writer({"report": {"path": str(path.resolve()), "outcome": outcome}})
     return {"report_path": str(path.resolve()), "report": markdown, "outcome": outcome,
-            "failed_tasks": failed, "warnings": [w.to_dict() for w in relevance.warnings],
-            **update}
+            "failed_tasks": failed, "warnings": [w.to_dict() for w in warnings], **update}
 
 
 def _summarize(state: ResearchState, ctx: RunContext, models: Models, data: ReportInput,

@@ -3,6 +3,7 @@ with a note instead of crashing. Every file is built by the test (documents_help
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,50 @@ def test_a_pdf_outline_gives_its_pages_headings(tmp_path: Path) -> None:
         ]
         hits = corpus.search("lantern tuning wick", k=3)
         assert hits[0].ref == "manual.pdf:p3#0", [h.ref for h in hits]
+
+
+def test_a_docx_that_expands_past_the_limit_is_skipped_before_it_is_parsed(
+        folder: Path, tmp_path: Path) -> None:
+    # Trial 10: a 780 KB .docx whose document.xml expands to 256 MB passed the 32 MB file limit
+    # (on the zipped bytes) and took 3.4 GB of memory to index. Here: just past the limit.
+    import zipfile
+
+    from workers.sources.documents import MAX_DOCX_XML_BYTES
+
+    plain = make_docx(tmp_path / "plain.docx", ["Bomb", "The walrus census is annual."])
+    bomb = folder / "bomb.docx"
+    with zipfile.ZipFile(plain) as src, zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "word/document.xml":
+                pad = b"<!--" + b" " * (MAX_DOCX_XML_BYTES + 1) + b"-->"
+                data = data.replace(b"<w:body>", b"<w:body>" + pad, 1)
+            out.writestr(info, data)
+    assert bomb.stat().st_size < 1024 * 1024
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        (note,) = [n for n in corpus.notes if n.startswith("bomb.docx")]
+        assert re.fullmatch(r"bomb\.docx: skipped, expands to 3[34] MB of XML \(more than 32 MB\)",
+                            note), note
+        assert "minutes.docx#0" in {p.ref for p in corpus.search("quokka habitat budget")}
+
+
+def test_pdfs_whose_text_all_repeats_are_named_not_called_an_empty_folder(tmp_path: Path) -> None:
+    # Trial 10: a PDF of one page and a PDF repeating that page 50 times: the page's text is in
+    # every document, so it is stripped as a header would be, and the folder was refused as
+    # "the folder is empty", neither file named.
+    page = "Heron census page one: nests are counted from aerial photos."
+    papers = tmp_path / "papers"
+    papers.mkdir()
+    (papers / "p1.pdf").write_bytes(make_pdf([page]))
+    (papers / "q.pdf").write_bytes(make_pdf([page] * 50))
+    with pytest.raises(CorpusError) as info:
+        Corpus.open(tmp_path / "data", folder=papers)
+    assert "2 files whose text all repeats in other documents" in str(info.value), info.value
+    assert "the folder is empty" not in str(info.value)
+    (papers / "notes.md").write_text("# Herons\n\nHeron census counts nests.\n", "utf-8")
+    with Corpus.open(tmp_path / "data", folder=papers) as corpus:
+        why = "skipped, all its text repeats in other documents of the folder"
+        assert [n for n in corpus.notes if why in n] == [f"p1.pdf: {why} (dropped as headers "
+                                                         "and footers)", f"q.pdf: {why} "
+                                                         "(dropped as headers and footers)"]
+        assert corpus.search("heron census")[0].ref == "notes.md#0"

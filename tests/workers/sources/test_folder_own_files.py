@@ -12,10 +12,11 @@ from workers.sources.walk import is_own_report
 HERON = "Heron census methods count nesting pairs at colonies each spring.\n"
 
 
-def _report(topic: str = "heron census") -> str:
+def _report(topic: str = "heron census", replaced: bool = False) -> str:
     return render_markdown(ReportInput(
         topic=topic, as_of="2026-11-30", model_label="offline", thread_id="heron-census-x",
-        sub_questions=[f"What is {topic}?"], rows=[]))
+        sub_questions=[f"What is {topic}?"], rows=[],
+        planned=["What do herons eat?"] if replaced else None))
 
 
 def test_a_report_of_the_app_is_recognised_by_its_head_not_its_name(tmp_path: Path) -> None:
@@ -23,6 +24,12 @@ def test_a_report_of_the_app_is_recognised_by_its_head_not_its_name(tmp_path: Pa
     (tmp_path / "theirs.md").write_text("# Research report: herons\n\nMy own notes.\n", "utf-8")
     assert is_own_report(tmp_path / "mine.md")
     assert not is_own_report(tmp_path / "theirs.md")  # a user's file of the same title
+    # a report on a plan replaced at review has a Topic line first: it was not recognised, so
+    # it was indexed as a source, and --out refused to write it again
+    replaced = tmp_path / "replaced.md"
+    replaced.write_text(_report(replaced=True), encoding="utf-8")
+    assert "\n- Topic: heron census" in replaced.read_text(encoding="utf-8")
+    assert is_own_report(replaced)
 
 
 def test_a_report_in_the_corpus_folder_is_skipped_and_named(tmp_path: Path) -> None:
@@ -65,7 +72,8 @@ def test_a_symlinked_folder_is_followed_once_and_links_back_in_are_named(
         found = {p.doc_id for p in corpus.search("heron census", k=10)}
         assert found == {"again/linked.md", "real/plain.md"}, found
         already = "skipped, a link to a folder indexed already (a loop, or a second link to it)"
-        assert corpus.notes == [  # in walk order
+        assert corpus.notes == [  # in walk order; a link leading out is followed and named
+            f"again/: a link to {outside / 'sub'}, outside the folder: followed",
             "inside/: skipped, a link to a folder of the corpus, indexed under its own path",
             f"linkdir/: {already}", f"again/loop/: {already}"]
 
@@ -102,7 +110,9 @@ def test_a_file_reached_by_two_names_is_indexed_once_under_its_own(tmp_path: Pat
         assert corpus.notes == [
             "a-link.md: skipped, the same file as sub/herons.md (a link to it), indexed once",
             "z-hard.md: skipped, the same file as sub/herons.md (a link to it), indexed once",
-            "out-2.md: skipped, the same file as out-1.md (a link to it), indexed once"]
+            "out-2.md: skipped, the same file as out-1.md (a link to it), indexed once",
+            # trial 10: links to /etc/passwd and /etc/shadow were indexed without a word
+            f"out-1.md: a link to {outside}, outside the folder: indexed"]
 
 
 def test_a_run_log_in_the_corpus_folder_is_skipped_and_named(tmp_path: Path) -> None:
