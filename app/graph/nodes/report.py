@@ -11,7 +11,13 @@ from langgraph.runtime import Runtime
 from app.graph.nodes.common import check_same_corpus, thread_id_of
 from app.graph.resources import Models, Resources
 from app.research.plan_check import check_plan
-from app.research.relevance import DROPPED_AT_REVIEW, RunWarning, corpus_stats, judge
+from app.research.relevance import (
+    DROPPED_AT_REVIEW,
+    RunWarning,
+    corpus_stats,
+    judge,
+    missing_note,
+)
 from app.research.report import (
     ReportInput,
     render_markdown,
@@ -85,6 +91,8 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     if extra_notes:
         data.notes += extra_notes
         update["notes"] = extra_notes
+    if relevance.missing:  # the report says so at its top; the run's notes say it too
+        update["notes"] = [*extra_notes, missing_note(relevance.missing)]
     name = report_filename(state["topic"], state["as_of"], data.thread_id)
     path = report_path(res.settings.report_out, res.settings.data_dir, name)
     markdown = render_markdown(data)
