@@ -37,6 +37,20 @@ def _pasted(line: str) -> list[str]:
     return words[5:]
 
 
+def _run_unfinished(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
+    """Run ``main(args)`` with a report renderer that raises, so the thread is left unfinished
+    just before its report (exit 1); the renderer is put back after."""
+    import app.graph.nodes.report
+    from app.cli import main
+
+    def broken_renderer(*_args: object, **_kwargs: object) -> str:
+        raise KeyError("envelope_id")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(app.graph.nodes.report, "render_markdown", broken_renderer)
+        assert main(args) == 1
+
+
 def _hint_line(text: str, verb: str) -> str:
     return next(line for line in text.splitlines() if f"{APP} {verb} " in line)
 
@@ -69,20 +83,14 @@ def test_hints_quote_the_thread_id_and_advise_review_for_a_paused_thread(
 def test_a_thread_another_process_runs_gets_advice_its_command_accepts(
         tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
-    import app.graph.nodes.report
     from app.cli import main
     from app.runs.ids import default_thread_id
     from app.storage import open_storage
 
-    def broken_renderer(*args: object, **kwargs: object) -> str:
-        raise KeyError("envelope_id")  # leaves the thread unfinished, before its report
-
     data = ["--data-dir", str(tmp_path / "data")]
     research = ["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", str(small_corpus),
                 *data, "--quiet"]
-    monkeypatch.setattr(app.graph.nodes.report, "render_markdown", broken_renderer)
-    assert main(research) == 1
-    monkeypatch.undo()
+    _run_unfinished(monkeypatch, research)
     capsys.readouterr()
     thread_id = default_thread_id(SMALL_TOPIC, AS_OF)
     with open_storage(tmp_path / "data").thread_lock(thread_id):  # "another process" runs it
@@ -122,17 +130,11 @@ def test_a_stopped_run_prints_its_command_with_the_as_of_that_finds_its_thread(
 def test_a_new_thread_names_the_unfinished_thread_of_its_topic_on_another_day(
         tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
-    import app.graph.nodes.report
     from app.cli import main
-
-    def broken_renderer(*args: object, **kwargs: object) -> str:
-        raise KeyError("envelope_id")
 
     data = ["--data-dir", str(tmp_path / "data")]
     common = ["--corpus", str(small_corpus), *data, "--quiet"]
-    monkeypatch.setattr(app.graph.nodes.report, "render_markdown", broken_renderer)
-    assert main(["research", SMALL_TOPIC, "--as-of", "2026-11-29", *common]) == 1
-    monkeypatch.undo()
+    _run_unfinished(monkeypatch, ["research", SMALL_TOPIC, "--as-of", "2026-11-29", *common])
     capsys.readouterr()
     assert main(["research", SMALL_TOPIC, "--as-of", "2026-11-30", *common]) == 0
     notes = [line for line in capsys.readouterr().out.splitlines()
@@ -291,18 +293,12 @@ def test_a_thread_id_of_the_topic_on_another_as_of_says_so_and_names_the_ways_th
         capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
     # trial 10, finding 13: "belongs to topic 'T' as of D; use another --thread-id, or --fresh"
     # blamed the topic, the same one, and its advice left the unfinished thread behind
-    import app.graph.nodes.report
     from app.cli import main
     from app.runs.ids import default_thread_id
 
-    def broken_renderer(*args: object, **kwargs: object) -> str:
-        raise KeyError("envelope_id")  # leaves the thread unfinished, before its report
-
     data = ["--data-dir", str(tmp_path / "data")]
     common = ["--corpus", str(small_corpus), *data, "--quiet"]
-    monkeypatch.setattr(app.graph.nodes.report, "render_markdown", broken_renderer)
-    assert main(["research", SMALL_TOPIC, "--as-of", "2026-11-29", *common]) == 1
-    monkeypatch.undo()
+    _run_unfinished(monkeypatch, ["research", SMALL_TOPIC, "--as-of", "2026-11-29", *common])
     capsys.readouterr()
     thread = default_thread_id(SMALL_TOPIC, "2026-11-29")
     today = ["research", SMALL_TOPIC, "--thread-id", thread, "--as-of", "2026-11-30", *common]
