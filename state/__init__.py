@@ -5,8 +5,10 @@ build on it and it never imports them.
 """
 
 from state.envelope import (
+    KEPT,
     Envelope,
     EnvelopeStatus,
+    attempt_failed,
     envelope_key,
     make_envelope_id,
     normalize_as_of,
@@ -35,12 +37,14 @@ __all__ = [
     "EnvelopeStatus",
     "ITEM_KINDS",
     "ItemKind",
+    "KEPT",
     "ResearchInput",
     "ResearchState",
     "ResultItem",
     "Routing",
     "Task",
     "add_counts",
+    "attempt_failed",
     "capped_list",
     "check_items",
     "concat_lists",

@@ -38,8 +38,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 __all__ = [
     "AS_OF_YEARS",
+    "KEPT",
     "Envelope",
     "EnvelopeStatus",
+    "attempt_failed",
     "envelope_key",
     "make_envelope_id",
     "normalize_as_of",
@@ -48,6 +50,12 @@ __all__ = [
 ]
 
 EnvelopeStatus = Literal["ok", "error"]
+
+KEPT = "kept"
+"""The field :func:`state.envelope_reducer` sets on an ok envelope whose latest attempt failed
+(rule 8: an error never replaces an ok result): ``{"round": the kept result's round, "error":
+the failed attempt's error}``. The envelope's own ``round`` is then the failed attempt's, every
+other field the kept result's; a later ok result removes it."""
 
 _ID_DIGEST_CHARS = 20  # 80 bits of sha256: collisions are not a practical concern.
 
@@ -199,6 +207,20 @@ def envelope_key(entry: dict[str, Any]) -> str:
         except ValueError as exc:
             raise ValueError(f"envelope without an envelope_id: {exc}: {_shown(entry)}") from None
     raise ValueError(f"envelope has neither an envelope_id nor worker and as_of: {_shown(entry)}")
+
+
+def attempt_failed(envelope: Mapping[str, Any]) -> bool:
+    """True when the latest attempt of the envelope's task failed: its status is ``error``, or
+    it holds an earlier ok result kept over that failure (:data:`KEPT`). Such a task counts as
+    failed in its run (sent again while rounds are left, named in ``failed_tasks``).
+
+    Example:
+        >>> attempt_failed({"status": "error"}), attempt_failed({"status": "ok"})
+        (True, False)
+        >>> attempt_failed({"status": "ok", "kept": {"round": 1, "error": "E"}})
+        True
+    """
+    return envelope.get("status") == "error" or isinstance(envelope.get(KEPT), Mapping)
 
 
 def _shown(entry: dict[str, Any]) -> str:

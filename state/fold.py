@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from state.envelope import Envelope, envelope_key
+from state.envelope import KEPT, Envelope, envelope_key
 
 DELETE = "__delete__"
 """Field that marks an envelope write as a deletion; see :func:`state.reducers.delete_envelope`."""
@@ -113,7 +113,11 @@ def _round_of(entry: Mapping[str, Any]) -> int | None:
 
 def _is_stale(update: Mapping[str, Any], stored: Mapping[str, Any]) -> bool:
     """True when ``update`` carries a lower ``round`` than ``stored`` (rule 7)."""
-    new, old = _round_of(update), _round_of(stored)
+    return _older(_round_of(update), _round_of(stored))
+
+
+def _older(new: int | None, old: int | None) -> bool:
+    """True when both rounds are known and ``new`` is the lower."""
     return new is not None and old is not None and new < old
 
 
@@ -162,7 +166,7 @@ def start_fold(existing: Any) -> _Fold | None:
 
 
 def apply_write(fold: _Fold, update: dict[str, Any]) -> None:
-    """Apply one write to ``fold``: a reset, a deletion, an insert or a merge (rules 2, 5, 7)."""
+    """Apply one write to ``fold``: a reset, a deletion, an insert or a merge (rules 2, 5, 7, 8)."""
     if isinstance(update.get(RESET), dict):
         _apply_reset(fold, update[RESET])
         return
@@ -173,8 +177,70 @@ def apply_write(fold: _Fold, update: dict[str, Any]) -> None:
             _remove(fold, key, pos)
     elif pos is None:
         _insert(fold, key, _stored_form(update, key))
-    elif not _is_stale(update, fold.result[pos]):  # rule 7: an older round's echo is skipped
-        _replace(fold, pos, _merged(fold.result[pos], update, key))
+    elif (written := _written(fold.result[pos], update, key)) is not None:
+        _replace(fold, pos, written)
+
+
+def _written(stored: dict[str, Any], update: Mapping[str, Any], key: str
+             ) -> dict[str, Any] | None:
+    """``stored`` after ``update`` (rules 2, 7 and 8), or None when the update changes nothing.
+
+    Example:
+        >>> ok = {"envelope_id": "a", "status": "ok", "round": 1, "structured": {"p": 1}}
+        >>> _written(ok, {"envelope_id": "a", "status": "error", "round": 2, "error": "E"}, "a")
+        {'envelope_id': 'a', 'status': 'ok', 'round': 2, 'structured': {'p': 1}, \
+'kept': {'round': 1, 'error': 'E'}}
+    """
+    status = update.get("status")
+    if status in ("ok", "error") and not isinstance(update.get(KEPT), Mapping):
+        # a result (a copy of a kept envelope, a subgraph's echo, merges as below)
+        if status == "error" and stored.get("status", "ok") == "ok":
+            return _attempt_failed(stored, update)
+        if status == "ok" and stored.get("status") == "error" and _is_stale(update, stored):
+            return _kept_over(stored, update, key)
+        if status == "ok" and isinstance(stored.get(KEPT), Mapping):
+            return _result_under_mark(stored, update, key)
+    return None if _is_stale(update, stored) else _merged(stored, update, key)  # rule 7
+
+
+def _attempt_failed(stored: dict[str, Any], update: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Rule 8: an error over an ok result keeps the result; the envelope takes the error's
+    ``round`` and records the error in ``kept`` (with the round of the result kept)."""
+    if _is_stale(update, stored):  # older than the latest attempt: a stale echo (rule 7)
+        return None
+    mark = stored.get(KEPT)
+    out = dict(stored)
+    if "round" in update:
+        out["round"] = update["round"]
+    out[KEPT] = {"round": mark["round"] if isinstance(mark, Mapping) else stored.get("round"),
+                 "error": update.get("error")}
+    return out
+
+
+def _kept_over(stored: dict[str, Any], update: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """Rule 8 in the other fold order: an ok result of a lower round than the stored error is
+    the result to keep, and the stored error becomes the failed attempt (its round stays)."""
+    out = _merged(stored, update, key)
+    out["round"] = stored["round"]
+    out[KEPT] = {"round": update["round"], "error": stored.get("error")}
+    return out
+
+
+def _result_under_mark(stored: dict[str, Any], update: Mapping[str, Any], key: str
+                       ) -> dict[str, Any] | None:
+    """An ok result written over a kept one (rule 8): stale when older than the kept result;
+    when older than the failed attempt it replaces the result and the mark stays, else it is
+    the latest attempt and the mark goes."""
+    mark = stored[KEPT]
+    if _older(_round_of(update), _round_of(mark)):
+        return None
+    out = _merged(stored, update, key)
+    if _is_stale(update, stored):
+        out["round"] = stored["round"]
+        out[KEPT] = {"round": update["round"], "error": mark.get("error")}
+    else:
+        del out[KEPT]
+    return out
 
 
 def _apply_reset(fold: _Fold, seen: Mapping[str, str]) -> None:

@@ -135,6 +135,16 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
          they carry the same fields, as every worker's full envelope does. It relies on rounds
          only increasing within a thread (docs/architecture.md, "The reducer rules").
          Deletion and reset ignore rounds.
+      8. An error never replaces an ok result: an update with ``status: "error"`` to a stored
+         ok envelope (no status reads as ok) keeps every field of the result and takes only
+         the error's ``round``, recording the failed attempt as ``kept: {"round": the result's
+         round, "error": the attempt's error}`` (:data:`state.KEPT`; the task still counts as
+         failed, :func:`state.attempt_failed`). An ok result of a later round replaces it and
+         removes ``kept``; one of a lower round than a stored error (or than the kept
+         envelope's failed attempt) is the result kept under that error, so any fold order of
+         the same writes gives one envelope. An update that carries ``kept`` itself (a
+         subgraph's copy) merges by rules 2 and 7; persist's write-back (no status) merges as
+         before.
 
     Args:
         existing: the channel's current value: a list of envelope dicts, or None.

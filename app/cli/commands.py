@@ -20,6 +20,7 @@ from app.cli.checks import (
     validate_paths,
     validate_topic,
 )
+from app.cli.continuing import continuing
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_TRY_LATER, BadInput
 from app.cli.outcome import print_exit_object
 from app.cli.parser import flag_overrides
@@ -118,6 +119,9 @@ def run(args: argparse.Namespace) -> int:
             raise BadInput(str(exc)) from None
         RUN_AS_OF[:] = [] if args.as_of else [as_of]  # a resume after midnight UTC needs it
     check_fail_workers(settings)
+    if args.command in ("review", "resume"):
+        settings = continuing(settings, args.thread_id,
+                              runs=args.command == "resume" or _decides(args))
 
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.

@@ -195,7 +195,9 @@ def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None
     for error in summary["errors"]:
         # a worker's error may quote a web page's or an MCP server's text: escaped
         print(visible(f"  failed: {error['worker']} on {clip(error['sub_question'], _SHORT)!r}: "
-                      f"{error['error']}"), file=stream)
+                      f"{error['error']}"
+                      + (" (its earlier result was kept)" if error.get("kept") else "")),
+              file=stream)
     for note in summary["notes"]:
         print(visible(f"  note: {note}"), file=stream)
     for warning in summary.get("warnings") or []:

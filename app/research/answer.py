@@ -6,11 +6,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from app.llm.offline.sentences import prose_sentences
+from app.research.caveats import WARNING
 from app.research.citations import Citations, claim_key, excerpt, items
+from app.research.definitions import definition_line, definitions, unique
 from app.research.evidence import document_of, strength
 from app.research.relevance import describe_terms, needed, topic_terms
 from app.research.text import clip
-from app.research.topics import topic_kind
+from app.research.topics import compare_parts, topic_kind
 from workers.sources.query import mentions
 
 if TYPE_CHECKING:
@@ -164,13 +167,41 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
         return [*lines, ""]
     kind = topic_kind(data.asked)
     subject = subject_terms(data.asked)
-    chosen = _ordered(_ranked(data, kind), strength(data.rows))[:_ANSWER_SENTENCES]
+    chosen = _chosen(data, kind)
     if chosen:
-        lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in chosen]
+        lines += [f"- {clip(definition_line(f), _LINE)} [{cites.cite(f)}]" for f in chosen]
         if shown is not None:
             shown.update(claim_key(f) for f in chosen)
         return [*lines, ""]
-    return [*lines, _passage_line(data, subject, cites), ""]
+    return [*lines, _passage_line(data, subject, cites, shown), ""]
+
+
+def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
+    """The Answer's findings (see :func:`answer_lines`): for a "what is" question (or a bare
+    topic), the definition of the symbol it names first
+    (:func:`app.research.definitions.definitions`); for a comparison, one sentence that names
+    each thing compared, its definition when no finding names it (trial 10, finding 6: "Send
+    vs reducers" was answered by two sentences on ``Send``); then the ranked findings."""
+    ordered = _ordered(_ranked(data, kind), strength(data.rows))
+    if kind not in ("what", "topic", "compare"):
+        return ordered[:_ANSWER_SENTENCES]
+    defined = definitions([(q, data.rows_of(q)) for q in data.sub_questions], data.asked)
+    by_claim = {claim_key(d): d for d in defined}  # a finding that is one: shown as one
+    ordered = [by_claim.get(claim_key(f), f) for f in ordered]
+    if kind != "compare":
+        return unique([*defined[:1], *ordered])[:_ANSWER_SENTENCES]
+    chosen = ordered[:1]
+    for part in compare_parts(data.asked):
+        terms = topic_terms(part)
+        if not terms or any(len(mentions(terms, definition_line(c))) == len(terms)
+                            for c in chosen):
+            continue
+        naming = [f for f in [*ordered, *defined]
+                  if len(mentions(terms, definition_line(f))) == len(terms)]
+        chosen += naming[:1]
+    chosen = unique(chosen)
+    return unique([*chosen, *ordered])[:max(_ANSWER_SENTENCES, len(chosen))]
+
 
 
 def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
@@ -188,28 +219,39 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         own = _subject_of(text)
         about = len(mentions(subject, own)) if terms else 0
         fit = fits(kind, text)
+        # a warning ("Caution: counts are unreliable in fog") answers a limitation question
+        # and no other: it is listed under Caveats, after the answer (trial 10, finding 15)
+        warning = kind != "limitation" and bool(WARNING.search(text))
         if kind in ("what", "topic"):  # a definition helps once the subject is its own
-            key: tuple[bool, ...] = (not about, not fit)
+            key: tuple[bool, ...] = (warning, not about, not fit)
         else:  # the kind's answer leads unless the sentence is about a neighbour ("The
             # default line cap ... may be changed" for the default miter limit)
-            key = (bool(own) and not about, not fit, not about)
+            key = (warning, bool(own) and not about, not fit, not about)
         # the first sub-question (the topic itself) first, in its evidence's rank order:
         # on SQLite's docs, ranking by words named put a side page first more often
         ranked.append(((order, *key, position), finding))
     return ranked
 
 
-def _passage_line(data: ReportInput, subject: list[str], cites: Citations) -> str:
+def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
+                  shown: set[tuple[str, str]] | None) -> str:
     """The Answer's line when no finding names the topic: the first sub-question's top
-    passage that names the subject, or its top passage under a line saying none does."""
+    passage that names the subject, or its top passage under a line saying that none does;
+    of the passages that have a prose sentence, when any has (never a code fragment when
+    another passage has a sentence: trial 10, finding 2). Its excerpt joins ``shown``: no
+    section says it again."""
     first = data.sub_questions[0] if data.sub_questions else None
-    passages = items(data.rows_of(first), first, "passage") if first else []
+    found = items(data.rows_of(first), first, "passage") if first else []
+    passages = [p for p in found if prose_sentences(p["text"])] or found
     naming = [p for p in passages if not subject or mentions(subject, f"{p['title']} {p['text']}")]
+    top = naming[0] if naming else passages[0] if passages else None
+    if top is None:
+        return "- No sourced answer was found in the corpus."
+    said = excerpt(top["text"])
+    if shown is not None:
+        shown.add((" ".join(said.split()).lower(), top["ref"]))
     if naming:
-        top = naming[0]
-        return f"- {top['title']}: {excerpt(top['text'])} [{cites.cite(top)}]"
-    if passages:  # said so: a passage on another subject is no answer to this one
-        top = passages[0]
-        return (f"- _No sentence retrieved names {describe_terms(subject)}; the closest "
-                f"passage:_ {top['title']}: {excerpt(top['text'])} [{cites.cite(top)}]")
-    return "- No sourced answer was found in the corpus."
+        return f"- {top['title']}: {said} [{cites.cite(top)}]"
+    # said so: a passage on another subject is no answer to this one
+    return (f"- _No sentence retrieved names {describe_terms(subject)}; the closest "
+            f"passage:_ {top['title']}: {said} [{cites.cite(top)}]")

@@ -12,7 +12,8 @@ from app.research.citations import Citations, claim_key, items
 from app.research.rows import ok_items
 from app.research.text import clip
 
-__all__ = ["ASKS_CAUTION", "CAUTION", "caution_claims", "cautionary", "caveat_lines"]
+__all__ = ["ASKS_CAUTION", "CAUTION", "WARNING", "caution_claims", "cautionary", "caveat_lines",
+           "warnings_found"]
 
 _LINE = 400
 """The most characters of a caveat bullet (as the report's other bullets)."""
@@ -30,17 +31,36 @@ ASKS_CAUTION = re.compile(
     re.IGNORECASE,
 )
 """A sub-question asking for caveats: its section shows its cautionary claims first."""
+WARNING = re.compile(
+    r"^\W*(?:caution|warning|danger|important|deprecated)\s*:|^\s*!!!\s*(?:warning|danger|"
+    r"caution|deprecated)\b|\b(?:in\s+beta|beta\s+(?:feature|release|version|api)s?|experimental|"
+    r"deprecated|at\s+your\s+own\s+risk|"
+    r"(?:may|might|is\s+subject\s+to|are\s+subject\s+to)\s+change)\b",
+    re.IGNORECASE,
+)
+"""A warning whoever quoted it: a sentence labelled as one ("Caution: ...", ``!!! warning``),
+or one that says its subject is unstable ("in beta", "may change"). A reader of the passages
+may quote it as a finding; the report lists it under Caveats all the same (trial 10, findings
+11 and 15: Caveats said "No limitations or warnings were found" under a quoted "Caution:"
+and a method "in beta" that "may change")."""
+
+
+def warnings_found(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The findings of ``rows`` that are warnings (:data:`WARNING`), each claim once."""
+    return [f for f in items(rows, None, "finding") if WARNING.search(str(f["text"]))]
 
 
 def caution_claims(rows: Sequence[dict[str, Any]]) -> set[str]:
     """The claims (:func:`app.research.citations.claim_key` texts) of the caveats that state a
     limitation or warning: in words of caution (:data:`CAUTION`), or under a heading that names
-    one (``## Known limitations``) in their passage, as the run's passages show it."""
+    one (``## Known limitations``) in their passage, as the run's passages show it; and of the
+    findings that are warnings (:func:`warnings_found`)."""
     texts = {item["ref"]: str(item.get("text") or "") for _row, item in ok_items(rows)
              if item.get("kind") == "passage" and item.get("ref")}
     return {claim_key(c)[0] for c in items(rows, None, "caveat")
             if CAUTION.search(c["text"])
-            or ASKS_CAUTION.search(heading_of(texts.get(c["ref"], ""), c["text"]))}
+            or ASKS_CAUTION.search(heading_of(texts.get(c["ref"], ""), c["text"]))
+            } | {claim_key(f)[0] for f in warnings_found(rows)}
 
 
 def cautionary(found: list[dict[str, Any]], cautions: set[str]) -> list[dict[str, Any]]:
@@ -60,11 +80,12 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
                  warned: bool, cautions: set[str],
                  answered: Collection[tuple[str, str]] = ()) -> list[str]:
     """The Caveats section: the limitations and warnings found (a sentence without a word of
-    caution is a finding), each once, also when a section above quoted it as a finding, but
+    caution is a finding; a finding that is a warning, :data:`WARNING`, is one), each once,
+    also when a section above quoted it as a finding, but
     not when the Answer quoted it (``answered``: its claim keys; then the section points to
     the Answer): the section says "none were found" only when no caveat came back
     (``failed``: the workers that ended in error, when any did)."""
-    found = items(rows, None, "caveat")
+    found = [*items(rows, None, "caveat"), *warnings_found(rows)]
     caveats = cautionary(found, cautions)
     unsaid = [c for c in caveats if claim_key(c) not in answered]
     lines = ["## Caveats", ""]

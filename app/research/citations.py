@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from app.llm.offline.sentences import is_heading
+from app.llm.offline.sentences import is_heading, prose_sentences
 from app.research.rows import ok_items
 from app.research.text import clip
 from state import ItemKind
@@ -60,14 +60,28 @@ def _passage(item: dict[str, Any]) -> Passage:
 
 
 def excerpt(text: str, limit: int = 220) -> str:
-    """The first sentence of a passage (or its start), for a passage bullet; heading lines (a
-    markdown heading, an HTML section's heading: :func:`app.llm.offline.sentences.is_heading`)
-    are left out (the bullet already shows the title)."""
+    """The first prose sentence of a passage (:func:`app.llm.offline.sentences.prose_sentences`:
+    no code, no list marker), or, when it has none, its first sentence (or its start), for a
+    passage bullet; heading lines (a markdown heading, an HTML section's heading:
+    :func:`app.llm.offline.sentences.is_heading`) are left out (the bullet already shows the
+    title). Trial 10: a bullet showed a docstring's example code cut mid-word, and another the
+    source's own list marker ("...BaseCheckpointSaver: - **Single-shot workflows**: ...").
+
+    Example:
+        >>> excerpt("```python\\ngraph = build()\\n```\\n\\n- The graph is compiled once.")
+        'The graph is compiled once.'
+    """
     body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
     body = "\n".join(line for line in body.split("\n") if not is_heading(line))
-    flat = " ".join((body if body.strip() else text).split())
+    prose = prose_sentences(body)
+    if prose:
+        return clip(prose[0], limit)
+    flat = _LIST_MARKER.sub("", " ".join((body if body.strip() else text).split()))
     match = re.match(r"(.{30,}?[.!?])(\s|$)", flat)
     return clip(match.group(1) if match else flat, limit)
+
+
+_LIST_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 
 
 def claim_key(item: dict[str, Any]) -> tuple[str, str]:

@@ -18,17 +18,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.llm.offline.sentences import prose_sentences
 from app.research.answer import answer_lines
 from app.research.caveats import ASKS_CAUTION, caution_claims, cautionary, caveat_lines
 from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
 from app.research.citations import excerpt as _excerpt
 from app.research.citations import items as _items
-from app.research.evidence import document_of, only_documents, retrieval, settled, used_documents
+from app.research.definitions import ABOVE, definition_line, facet_findings
+from app.research.evidence import (
+    document_of,
+    retrieval,
+    used_documents,
+)
 from app.research.notes import coalesce_notes
-from app.research.relevance import Relevance, judge, name_terms, topic_terms
+from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
+from app.research.settling import settle
 from app.research.text import clip, visible_text
 from state import ITEM_KINDS
 from workers.sources.base import code_span
@@ -66,6 +73,10 @@ class ReportInput:
     state); None: judged here."""
     planned: list[str] | None = None
     """The sub-questions the planner wrote (state's ``planned``); None when unknown."""
+    settled_out: tuple[str, ...] = ()
+    """The sub-questions whose every item went with the documents the report does not cite
+    (:func:`app.research.settling.settle`): their evidence is another source on what the
+    cited one answers."""
     dropped: int = 0
     """How many results a reviewer dropped when they were all of the run's
     (:func:`app.research.rounds.dropped_all`): the report says so instead of "no sourced answer
@@ -185,6 +196,9 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     rows = data.rows_of(question)
     shares = retrieval(rows)
     own = _admitted(_items(rows, question, "finding"), shares, cites, later)
+    above = False
+    if later:  # a facet asking what one thing is: what names or defines it
+        own, above = facet_findings(question, rows, own, listed)
     if ASKS_CAUTION.search(question):  # answered by its caveats
         caveats = _admitted(_items(rows, question, "caveat"), shares, cites, later)
         own = cautionary([*caveats, *own], cautions) or own
@@ -193,10 +207,13 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     lines: list[str] = []
     if findings:
         lines += ["Findings:", ""]
-        lines += [f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in findings]
+        lines += [f"- {clip(definition_line(f), _LINE)} [{cites.cite(f)}]" for f in findings]
         lines.append("")
     shown = {text for text, _ref in listed} | cautions
-    passages = _passages(rows, question, shares, cites, quoted, later, shown)[:3]
+    passages = _passages(rows, question, shares, cites, quoted, later, shown)
+    if above:  # its answer is above: a passage of code is no other answer ("Examples: ```")
+        passages = [p for p in passages if prose_sentences(p["text"])]
+    passages = passages[:3]
     if passages:
         lines += ["Top passages:", ""]
         lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
@@ -204,10 +221,13 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         listed.update((_excerpt_claim(p), p["ref"]) for p in passages)
     if lines:
         return lines
+    if above:
+        return [ABOVE, ""]
     if failed:
         return [f"- Unavailable (worker failed: {failed}); see Failures.", ""]
-    if any(_items(rows, question, kind) for kind in ("finding", "passage")):
-        return None
+    if question in data.settled_out or any(_items(rows, question, kind)
+                                           for kind in ("finding", "passage")):
+        return None  # found, and said elsewhere; "no sourced answer" only when none was
     return ["- No sourced answer was found in the corpus.", ""]
 
 
@@ -286,7 +306,9 @@ def _render(data: ReportInput) -> str:
             "",
         ]
     else:
-        data = _settled(data, relevance)
+        if relevance.missing:  # one word the corpus lacks: named, the rest answered
+            lines += [f"> {missing_note(relevance.missing).capitalize()}.", ""]
+        data = settle(data, relevance)
         # what a summary sentence may cite: the items of finished rows, as every section shows;
         # unsourced claims are dropped; a summary of unrelated passages is not shown at all
         by_ref = {item["ref"]: item for _row, item in ok_items(data.rows) if item.get("ref")}
@@ -323,24 +345,6 @@ def _dropped_report(data: ReportInput) -> str:
     lines += ["## Sources", "", "No sources were cited."]
     return "\n".join(lines).rstrip() + "\n"
 
-
-def _settled(data: ReportInput, relevance: Relevance) -> ReportInput:
-    """``data`` citing only the documents it needs when its strongest document answers the
-    whole topic (:func:`app.research.evidence.settled`; those the model's summary cites too),
-    with a note saying how many others were left out; ``data`` itself otherwise."""
-    first = data.rows_of(data.sub_questions[0]) if data.sub_questions else []
-    keep = settled(data.rows, first, topic_terms(data.asked), name_terms(data.asked))
-    if keep is None:
-        return data
-    keep |= {document_of({"ref": ref}) for _sentence, refs in data.summary for ref in refs}
-    left = {document_of(item) for _row, item in ok_items(data.rows)
-            if isinstance(item, dict) and item.get("ref")} - keep
-    if not left:
-        return data
-    rows = only_documents(data.rows, keep)
-    note = (f"{len(left)} other document(s) the search found are not cited: the strongest one "
-            "names every word of the topic, and they are weaker")
-    return dataclasses.replace(data, rows=rows, relevance=relevance, notes=[*data.notes, note])
 
 
 def _header_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:

@@ -42,6 +42,7 @@ from app.research.review_values import (
 from app.research.rounds import current_envelopes
 from app.research.text import clip
 from app.settings.hints import thread_command
+from state import KEPT
 
 __all__ = [
     "PLAN", "REVIEW_NODES", "RESULTS", "Awaited", "ReviewError", "ReviewPause", "ask_plan",
@@ -143,19 +144,26 @@ def resume_command(snapshot: Any, value: Any) -> Any:
 
 
 def envelope_summary(envelope: Mapping[str, Any], limit: int = 100) -> str:
-    """One line about a result: its error, else its first finding (and how many more).
+    """One line about a result: its error, else its first finding (and how many more), said to
+    be an earlier result when it was kept over a failed attempt (reducer rule 8).
 
     Example:
         >>> envelope_summary({"status": "ok", "structured": {"items": [{"text": "A b."}, {}]}})
         'A b. (+1 more)'
+        >>> envelope_summary({"status": "ok", "structured": {"items": [{"text": "A b."}]},
+        ...                   "kept": {"round": 1, "error": "Timeout"}})
+        'kept from round 1 (the latest attempt failed: Timeout): A b.'
     """
     if envelope.get("status") == "error":
         return clip(f"error: {envelope.get('error') or 'unknown'}", limit)
+    mark = envelope.get(KEPT)
+    kept = (f"kept from round {mark.get('round') or 1} (the latest attempt failed: "
+            f"{clip(mark.get('error') or 'unknown', 60)}): " if isinstance(mark, Mapping) else "")
     items = (envelope.get("structured") or {}).get("items") or []
     if not items:
-        return "no findings"
+        return kept + "no findings"
     more = f" (+{len(items) - 1} more)" if len(items) > 1 else ""
-    return clip(items[0].get("text", ""), limit) + more
+    return kept + clip(items[0].get("text", ""), limit) + more
 
 
 def plan_payload(sub_questions: Sequence[str]) -> dict[str, Any]:

@@ -17,12 +17,12 @@ from typing import Any
 from langgraph.types import Send
 
 from app.settings.config import ROUNDS_BOUND
-from state import ResearchState, Routing, Task, make_envelope_id
+from state import KEPT, ResearchState, Routing, Task, attempt_failed, make_envelope_id
 
 __all__ = [
     "ROUNDS_BOUND", "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "WAVES_PER_ROUND", "WAVE_TASKS",
     "NextRound", "current_envelopes", "dropped_all", "fan_out", "first_wave", "highest_round",
-    "next_round", "pending_tasks", "recursion_limit", "round_in_run", "routing_of",
+    "kept_notes", "next_round", "pending_tasks", "recursion_limit", "round_in_run", "routing_of",
     "run_outcome", "wave", "waves",
 ]
 
@@ -107,8 +107,9 @@ def current_envelopes(state: ResearchState) -> list[dict[str, Any]]:
 def pending_tasks(state: Mapping[str, Any], workers: Sequence[str]) -> list[Task]:
     """The tasks the next dispatch sends: for each sub-question x worker of the run (worker by
     worker within a sub-question), the task whose envelope is missing from this run, or failed
-    or is to be redone (``redo``) in an earlier round than the state's ``round``. Dropped
-    envelopes are never sent.
+    (:func:`state.attempt_failed`: an earlier ok result kept over the failure included) or is
+    to be redone (``redo``) in an earlier round than the state's ``round``. Dropped envelopes
+    are never sent.
 
     A pure function of state, so the fan-out edge re-derives it after any ``update_state``: a
     fork after ``plan`` sends every task, a fork after the map step sends only what is left.
@@ -133,7 +134,7 @@ def pending_tasks(state: Mapping[str, Any], workers: Sequence[str]) -> list[Task
                 continue
             envelope = mine.get(eid)
             if envelope is None or (_round(envelope, round_) < round_ and (
-                    envelope.get("status") == "error" or eid in redo)):
+                    attempt_failed(envelope) or eid in redo)):
                 tasks.append(Task(worker=worker, sub_question=question, topic=topic,
                                   as_of=as_of, round=round_, first_round=first))
     return tasks
@@ -164,7 +165,7 @@ def next_round(state: Mapping[str, Any], workers: Sequence[str], *, rounds: int,
     """
     routing = routing_of(state, workers)
     failed = [e for e in current_envelopes(state)
-              if e.get("status") == "error" and e.get("worker") in routing["workers"]]
+              if attempt_failed(e) and e.get("worker") in routing["workers"]]
     spent = state.get("tokens", 0) or 0
     over_budget = max_tokens is not None and spent >= max_tokens
     budget = f"token budget spent ({spent} of {max_tokens})"
@@ -182,20 +183,37 @@ def next_round(state: Mapping[str, Any], workers: Sequence[str], *, rounds: int,
     return NextRound(this_round + 1, len(failed), None)
 
 
-def run_outcome(state: ResearchState) -> tuple[str, list[dict[str, Any]]]:
+def run_outcome(state: ResearchState, rows: Sequence[Mapping[str, Any]] = ()
+                ) -> tuple[str, list[dict[str, Any]]]:
     """The run's outcome from its current envelopes: ``("ok" | "partial" | "failed",
-    failed_tasks)``, each failed task ``{envelope_id, worker, task_key, error}``.
+    failed_tasks)``, each failed task ``{envelope_id, worker, task_key, error, kept}``.
 
-    ``partial``: some tasks failed for good (after every round); ``failed``: all of them did (or
-    the run has no task at all). A run whose every result a reviewer dropped
-    (:func:`dropped_all`) is ``ok``: no task failed, keeping nothing was the review's decision
-    (trial 10: it ended ``failed``, exit 1, with no failed task and no line saying why).
+    ``kept`` says an earlier ok result of the task was kept over this run's failure: in state
+    (reducer rule 8; ``error`` is then the failure's), or in ``rows``, the run's rows read back
+    (``envelope_id``, ``status``): the results database never replaces an ok row by an error,
+    whatever the state held. ``partial``: some tasks failed for good (after every round);
+    ``failed``: all of them did (or the run has no task at all), earlier results kept or not.
+    A run whose every result a reviewer dropped (:func:`dropped_all`) is ``ok``: no task
+    failed, keeping nothing was the review's decision (trial 10: it ended ``failed``, exit 1,
+    with no failed task and no line saying why).
+
+    Example:
+        >>> state = {"sub_questions": ["q"], "as_of": "d", "envelopes": [
+        ...     {"envelope_id": "a", "worker": "w", "task_key": "q", "as_of": "d",
+        ...      "status": "ok", "kept": {"round": 1, "error": "E"}},
+        ...     {"envelope_id": "b", "worker": "v", "task_key": "q", "as_of": "d",
+        ...      "status": "error", "error": "F"}]}
+        >>> run_outcome(state, [{"envelope_id": "b", "status": "ok"}])
+        ('failed', [{'envelope_id': 'a', 'worker': 'w', 'task_key': 'q', 'error': 'E', \
+'kept': True}, {'envelope_id': 'b', 'worker': 'v', 'task_key': 'q', 'error': 'F', 'kept': True}])
     """
     envelopes = current_envelopes(state)
+    ok_rows = {r["envelope_id"] for r in rows if r.get("status", "ok") == "ok"}
     failed = [
         {"envelope_id": e["envelope_id"], "worker": e["worker"], "task_key": e["task_key"],
-         "error": e.get("error") or ""}
-        for e in envelopes if e.get("status") == "error"
+         "error": (_kept(e) or e).get("error") or "",
+         "kept": _kept(e) is not None or e["envelope_id"] in ok_rows}
+        for e in envelopes if attempt_failed(e)
     ]
     if not envelopes and dropped_all(state):
         return "ok", []
@@ -220,6 +238,27 @@ def dropped_all(state: Mapping[str, Any]) -> int:
     return len({e.get("envelope_id") for e in state.get("envelopes") or []
                 if e.get("envelope_id") in dropped and e.get("task_key") in questions
                 and e.get("as_of") == as_of})
+
+
+def _kept(envelope: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The failed attempt an ok envelope was kept over (``{"round", "error"}``), or None."""
+    mark = envelope.get(KEPT)
+    return mark if isinstance(mark, Mapping) else None
+
+
+def kept_notes(failed_tasks: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The one note for the failed tasks whose earlier result was kept (:func:`run_outcome`),
+    or none.
+
+    Example:
+        >>> kept_notes([{"kept": True}, {"kept": False}, {"kept": True}])
+        ['2 task(s) failed in this run and their earlier results were kept (rows unchanged)']
+    """
+    kept = sum(1 for t in failed_tasks if t.get("kept"))
+    if not kept:
+        return []
+    return [f"{kept} task(s) failed in this run and their earlier results were kept "
+            "(rows unchanged)"]
 
 
 STEPS_PER_ROUND = 3

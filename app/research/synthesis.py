@@ -44,9 +44,11 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from app.llm.models import parse_structured, structured_output
+from app.research.definitions import definitions
 from app.research.report import ReportInput
 from app.research.rows import ok_items
 from app.research.text import clip
+from app.research.topics import topic_kind
 from app.settings.config import default_of
 from state import ITEM_KINDS
 from workers.errors import (
@@ -127,12 +129,20 @@ def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str
     """The claims the model may use: each ``{"n", "ref", "kind", "text", "question"}``.
 
     Findings and caveats of the rows whose status is ``ok``, each (text, ref) once, findings
-    first; when there are none, the passages (their first 300 characters) instead.
+    first; when there are none, the passages (their first 300 characters) instead. For a
+    "what is" topic (or a comparison), the summary lines of the symbols it names come first
+    (:func:`app.research.definitions.definitions`), as the offline Answer leads with them: the
+    model gets the definition even when no worker quoted it (trial 10, finding 11).
     """
     # Unknown kinds are skipped here; the report's Notes say they exist (app.research.report).
     by_kind: dict[str, list[dict[str, str]]] = {kind: [] for kind in ITEM_KINDS}
     seen: set[tuple[str, str]] = set()
-    for row, item in ok_items(data.rows):
+    defined: list[tuple[dict[str, Any], Any]] = []
+    if topic_kind(data.asked) in ("what", "topic", "compare"):
+        pairs = [(q, data.rows_of(q)) for q in data.sub_questions]
+        first = {"task_key": data.sub_questions[0] if data.sub_questions else ""}
+        defined = [(first, d) for d in definitions(pairs, data.asked)]
+    for row, item in [*defined, *ok_items(data.rows)]:
         kind, ref = item.get("kind"), item.get("ref")
         if kind not in by_kind or not ref or not str(item.get("text", "")).strip():
             continue

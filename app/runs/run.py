@@ -23,6 +23,7 @@ from app.graph.resources import Resources
 from app.research.plan_check import BadPlan
 from app.research.review import ReviewPause, awaiting
 from app.research.rounds import recursion_limit
+from app.runs.recorded_out import out_record
 from app.runs.resume import Start, check_planned_choices, progress_at_start, what_to_run
 from app.runs.stream import Event, stream_run, what_was_saved
 from app.runs.summary import RunSummary, summarize_run
@@ -219,11 +220,13 @@ def _record_start(storage: Storage, thread_id: str, start: Start, model: str,
                   settings: Settings, resources: Resources) -> None:
     """Record in the ``runs`` table that the run starts (or resumes), with its sources and
     their content fingerprint (:func:`app.runs.threads.corpus_key`), by which a later resume of
-    the unfinished thread is checked."""
+    the unfinished thread is checked, and its ``--out``, which a later ``review``/``resume`` by
+    id writes to (:mod:`app.runs.recorded_out`)."""
     fingerprint = resources.corpus(settings.context()).content_fingerprint
     with storage.results() as store:
         store.start_run(thread_id, topic=start.topic, as_of=start.as_of, model=model,
-                        corpus=corpus_key(settings, fingerprint))
+                        corpus=corpus_key(settings, fingerprint),
+                        report_out=out_record(settings.report_out))
 
 
 def _review_pause(request: RunRequest, snapshot: Any, pending: Any, thread_id: str,

@@ -7,12 +7,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.research.notes import coalesce_notes
 from app.research.relevance import relevance_warnings
 from app.research.rounds import current_envelopes, run_outcome
-from app.storage import Storage
+from app.storage import ResultsStore, Storage
 from state import envelope_key
 
 __all__ = ["RunSummary", "channel_check", "summarize_run"]
@@ -44,7 +44,9 @@ class RunSummary:
     outcome: str = "failed"
     """The graph's verdict (state ``outcome``): ``ok``, ``partial`` or ``failed``."""
     failed_tasks: list[dict[str, Any]] | None = None
-    """The graph's ``failed_tasks``: ``{envelope_id, worker, task_key, error}`` each."""
+    """The graph's ``failed_tasks``: ``{envelope_id, worker, task_key, error, kept}`` each
+    (``kept``: an earlier ok result of the task was kept; see
+    :func:`app.research.rounds.run_outcome`)."""
     warnings: list[dict[str, str]] = field(default_factory=list)
     """``[{"code", "message"}]`` about what the run found (e.g. ``no_relevant_sources``: see
     :mod:`app.research.relevance`); empty when all is well. A warning does not make the run fail."""
@@ -133,11 +135,7 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
     outcome, failed = _outcome(final)
     channel_extra, channel_notes = channel_check(final)
     with storage.results() as store:
-        # counted, payloads left unread: every row of the thread, and those of its envelopes
-        db_rows = store.count(thread_id=thread_id)
-        present = store.count_of(ids, thread_id=thread_id)
-        duplicates = (len(ids) - len(set(ids))) + store.duplicate_count() + channel_extra
-        missing = len(set(ids)) - present
+        rows = _count_rows(store, thread_id, ids, channel_extra)
         summary = RunSummary(
             thread_id=thread_id,
             topic=topic,
@@ -148,28 +146,58 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             sub_questions=list(final.get("sub_questions") or []),
             envelopes=len(envelopes),
             expected=_expected(final, workers),
-            db_rows=db_rows,
-            missing_rows=missing,
-            duplicates=duplicates,
+            db_rows=rows.db_rows,
+            missing_rows=rows.missing,
+            duplicates=rows.duplicates,
             persisted=sum(1 for e in envelopes if e.get("persisted")),
-            errors=[{"worker": t["worker"], "sub_question": t["task_key"],
-                     "error": t.get("error") or ""} for t in failed],
+            errors=_errors(failed),
             report_path=final.get("report_path"),
             tokens=int(final.get("tokens") or 0),
             elapsed_seconds=round(time.perf_counter() - started, 2),
-            notes=_notes(final, channel_notes, missing, db_rows - present),
+            notes=_notes(final, channel_notes, rows.missing, rows.db_rows - rows.present),
             outcome=outcome,
             failed_tasks=failed,
             warnings=_warnings(final, topic, lambda: store.rows(ids, thread_id=thread_id)),
         )
-        store.finish_run(
-            thread_id,
-            status="finished" if summary.ok else "failed",
-            tokens=summary.tokens,
-            report_path=summary.report_path,
-            summary=summary.to_dict(),
-        )
+        _record_end(store, summary)
     return summary
+
+
+class _RowCounts(NamedTuple):
+    """What :func:`_count_rows` counted."""
+
+    db_rows: int
+    """Every row of the thread."""
+    present: int
+    """The rows of the run's envelopes."""
+    duplicates: int
+    """Envelope ids twice in the run, rows sharing a logical task, extra channel entries."""
+    missing: int
+    """The run's envelopes without a row."""
+
+
+def _count_rows(store: ResultsStore, thread_id: str, ids: list[str], channel_extra: int
+                ) -> _RowCounts:
+    """The thread's rows checked against the run's envelope ``ids``, counted with the payloads
+    left unread; ``channel_extra``: the extra entries :func:`channel_check` found."""
+    db_rows = store.count(thread_id=thread_id)
+    present = store.count_of(ids, thread_id=thread_id)
+    duplicates = (len(ids) - len(set(ids))) + store.duplicate_count() + channel_extra
+    return _RowCounts(db_rows, present, duplicates, len(set(ids)) - present)
+
+
+def _errors(failed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The summary's ``errors``: ``{worker, sub_question, error, kept}`` of each failed task."""
+    return [{"worker": t["worker"], "sub_question": t["task_key"], "error": t.get("error") or "",
+             "kept": bool(t.get("kept"))} for t in failed]
+
+
+def _record_end(store: ResultsStore, summary: RunSummary) -> None:
+    """Record how the run ended in the ``runs`` table: ``finished`` when ok, else ``failed``,
+    with its tokens, report and summary."""
+    store.finish_run(summary.thread_id, status="finished" if summary.ok else "failed",
+                     tokens=summary.tokens, report_path=summary.report_path,
+                     summary=summary.to_dict())
 
 
 def _outcome(final: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:

@@ -50,7 +50,7 @@ from typing import Any
 from app.settings.credentials import redact_url
 from app.storage.base import ROOT_THREADS_SQL, Storage, StorageError, ThreadBusy, TryLater
 from app.storage.lease import LEASE_TTL, LEASES_DDL, Lease, LeaseBusy, live_leases
-from app.storage.results import SCHEMA, ResultsStore
+from app.storage.results import ADDED_RUN_COLUMNS, SCHEMA, ResultsStore
 
 __all__ = ["PostgresResults", "PostgresStorage", "pooler_error", "redact_url"]
 
@@ -127,17 +127,28 @@ def pooler_error(exc: BaseException, label: str) -> StorageError | None:
 
 
 def create_tables(conn: Any) -> None:
-    """Create ``results``, ``runs``, ``reports`` and ``leases`` unless they all exist: one
+    """Create ``results``, ``runs``, ``reports`` and ``leases`` unless they all exist (with the
+    ``runs`` columns added since, :data:`app.storage.results.ADDED_RUN_COLUMNS`): one
     transaction under ``pg_advisory_xact_lock`` (released at commit, so it holds through a
-    pooler). Each is ``IF NOT EXISTS``: a database made before a table existed gets it, and the
-    other tables keep their rows."""
-    if all(_has_table(conn, name) for name in _OWN_TABLES):
+    pooler). Each is ``IF NOT EXISTS``: a database made before a table or column existed gets
+    it, and the other tables keep their rows."""
+    if all(_has_table(conn, name) for name in _OWN_TABLES) and _has_run_columns(conn):
         return
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SETUP_LOCK,))
         for statement in [*SCHEMA.format(seq="seq BIGSERIAL,").split(";"), LEASES_DDL]:
             if statement.strip():
                 conn.execute(statement)
+        for column in ADDED_RUN_COLUMNS:  # a database made before runs recorded it
+            conn.execute(f"ALTER TABLE runs ADD COLUMN IF NOT EXISTS {column} TEXT")
+
+
+def _has_run_columns(conn: Any) -> bool:
+    """Whether table ``runs`` has every column added since it was first made."""
+    rows = conn.execute(
+        "SELECT attname FROM pg_attribute WHERE attrelid = to_regclass('runs') "
+        "AND NOT attisdropped AND attname = ANY(%s)", (list(ADDED_RUN_COLUMNS),)).fetchall()
+    return len(rows) == len(ADDED_RUN_COLUMNS)
 
 
 def _placeholders(sql: str) -> str:

@@ -4,8 +4,8 @@ Once ``persist`` has run, this database (not graph state) is the source of truth
 payloads. Every write is ``INSERT ... ON CONFLICT(thread_id, envelope_id) DO UPDATE`` inside one
 transaction, so writing the same envelope again (a retried, resumed or re-dispatched task, or
 ``persist`` run a second time after a crash between its commit and its checkpoint) updates the
-row in place. ``write_count`` records how many times persist wrote a row, so that story can be
-inspected.
+row in place, except that an error never replaces an ok row (the row keeps its result).
+``write_count`` records how many times persist wrote a row, so that story can be inspected.
 
 The SQL is the same on SQLite and PostgreSQL (both have ``ON CONFLICT ... DO UPDATE`` and
 ``excluded``); a backend supplies the connection, the transaction and the placeholder style.
@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-__all__ = ["RESULT_COLUMNS", "RUN_COLUMNS", "ResultsStore"]
+__all__ = ["ADDED_RUN_COLUMNS", "RESULT_COLUMNS", "RUN_COLUMNS", "ResultsStore"]
 
 RESULT_COLUMNS = (
     "envelope_id", "thread_id", "topic", "worker", "task_key", "as_of", "status", "error",
@@ -29,8 +29,11 @@ RESULT_COLUMNS = (
 )
 RUN_COLUMNS = (
     "thread_id", "topic", "as_of", "model", "status", "started_at", "finished_at", "tokens",
-    "report_path", "summary", "corpus",
+    "report_path", "summary", "corpus", "report_out",
 )
+ADDED_RUN_COLUMNS = ("corpus", "report_out")
+"""``runs`` columns added after the table was first made: opening a database for writing adds
+those it lacks (``TEXT``, NULL in old rows); a read of an older database gives them as None."""
 
 # One row per envelope per thread: the envelope id says which task (worker, sub-question, as_of);
 # the thread says which run, so two threads (another topic that shares a sub-question, another
@@ -71,7 +74,8 @@ CREATE TABLE IF NOT EXISTS runs (
     tokens      INTEGER NOT NULL DEFAULT 0,
     report_path TEXT,
     summary     TEXT,
-    corpus      TEXT
+    corpus      TEXT,
+    report_out  TEXT
 );
 CREATE TABLE IF NOT EXISTS reports (
     thread_id  TEXT PRIMARY KEY,
@@ -96,7 +100,11 @@ ON CONFLICT(thread_id, envelope_id) DO UPDATE SET
     task_id = excluded.task_id,
     write_count = results.write_count + 1,
     last_written_at = excluded.last_written_at
+WHERE excluded.status <> 'error' OR results.status <> 'ok'
 """
+"""One statement for both backends. Its ``WHERE`` is the rule of ``envelope_reducer``'s rule 8 for
+the rows: an error never replaces an ok result of the same envelope (a rerun whose task failed
+keeps the thread's earlier result), whatever state persist was given."""
 
 _SAVE_REPORT = (
     "INSERT INTO reports (thread_id, report, written_at) VALUES (?, ?, ?) "
@@ -105,10 +113,10 @@ _SAVE_REPORT = (
 )
 
 _START_RUN = (
-    "INSERT INTO runs (thread_id, topic, as_of, model, status, started_at, corpus) "
-    "VALUES (?, ?, ?, ?, 'running', ?, ?) ON CONFLICT(thread_id) DO UPDATE SET "
+    "INSERT INTO runs (thread_id, topic, as_of, model, status, started_at, corpus, report_out) "
+    "VALUES (?, ?, ?, ?, 'running', ?, ?, ?) ON CONFLICT(thread_id) DO UPDATE SET "
     "model = excluded.model, status = 'running', started_at = excluded.started_at, "
-    "finished_at = NULL, corpus = excluded.corpus"
+    "finished_at = NULL, corpus = excluded.corpus, report_out = excluded.report_out"
 )
 
 
@@ -168,7 +176,9 @@ class ResultsStore(ABC):
         self.close()
 
     def upsert(self, envelopes: Sequence[dict[str, Any]], *, thread_id: str, topic: str) -> int:
-        """Write envelopes in one transaction: insert new ids, update existing ones in place.
+        """Write envelopes in one transaction: insert new ids, update existing ones in place,
+        but for an error envelope whose row holds an ok result: that row is left as it is (an
+        error never replaces an ok result, as in ``envelope_reducer``'s rule 8).
 
         Args:
             envelopes: envelope dicts (``structured`` is stored as JSON).
@@ -176,7 +186,7 @@ class ResultsStore(ABC):
             topic: the run's topic.
 
         Returns:
-            The number of envelopes written.
+            The number of envelopes given (rows inserted, updated or kept).
 
         Raises:
             sqlite3.Error | psycopg.Error: the transaction is rolled back; nothing is
@@ -276,14 +286,16 @@ class ResultsStore(ABC):
         )[0]["extra"])
 
     def start_run(self, thread_id: str, *, topic: str, as_of: str, model: str,
-                  corpus: str = "") -> None:
+                  corpus: str = "", report_out: str | None = None) -> None:
         """Record that a run of ``thread_id`` started (or resumed): status ``running``.
 
         Args:
             corpus: the ``--corpus`` folder (absolute path), or ``""`` for the package docs; a
                 resume uses it so a thread never mixes two corpora.
+            report_out: the run's ``--out`` (absolute; a folder ends in ``/``), or None; a
+                ``review``/``resume`` by id that names none writes its report there.
         """
-        self._write(_START_RUN, [(thread_id, topic, as_of, model, _now(), corpus)])
+        self._write(_START_RUN, [(thread_id, topic, as_of, model, _now(), corpus, report_out)])
 
     def finish_run(
         self, thread_id: str, *, status: str, tokens: int = 0, report_path: str | None = None,
@@ -316,12 +328,16 @@ class ResultsStore(ABC):
         return rows[0]["report"] if rows else None
 
     def run(self, thread_id: str) -> dict[str, Any] | None:
-        """The ``runs`` row of a thread, or None."""
-        rows = self._query(f"SELECT {', '.join(RUN_COLUMNS)} FROM runs WHERE thread_id = ?",
-                           (thread_id,))
+        """The ``runs`` row of a thread (:data:`RUN_COLUMNS`), or None."""
+        rows = self._runs("WHERE thread_id = ?", (thread_id,))
         return rows[0] if rows else None
 
     def runs(self) -> list[dict[str, Any]]:
-        """All ``runs`` rows, newest first."""
-        return self._query(f"SELECT {', '.join(RUN_COLUMNS)} FROM runs "
-                           "ORDER BY started_at DESC")
+        """All ``runs`` rows (:data:`RUN_COLUMNS`), newest first."""
+        return self._runs("ORDER BY started_at DESC")
+
+    def _runs(self, tail: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """``runs`` rows as :data:`RUN_COLUMNS` dicts: ``SELECT *``, so that a database opened
+        read-only before a column was added (:data:`ADDED_RUN_COLUMNS`) reads it as None."""
+        return [{c: row.get(c) for c in RUN_COLUMNS}
+                for row in self._query(f"SELECT * FROM runs {tail}", params)]

@@ -27,7 +27,7 @@ from typing import Any
 
 from app.runs.ids import sha8
 from app.storage.base import ROOT_THREADS_SQL, DamagedDatabase, Storage, ThreadBusy
-from app.storage.results import SCHEMA, ResultsStore
+from app.storage.results import ADDED_RUN_COLUMNS, SCHEMA, ResultsStore
 from app.storage.sqlite_files import connect, is_damage, not_a_file
 
 __all__ = ["CHECKPOINTS_DB", "RESULTS_DB", "SqliteResults", "SqliteStorage"]
@@ -71,8 +71,9 @@ class SqliteResults(ResultsStore):
         try:
             self._conn.executescript(SCHEMA.format(seq=""))
             columns = {row[1] for row in self._conn.execute("PRAGMA table_info(runs)")}
-            if "corpus" not in columns:  # a database written before runs recorded their corpus
-                self._conn.execute("ALTER TABLE runs ADD COLUMN corpus TEXT")
+            for column in ADDED_RUN_COLUMNS:  # a database written before runs recorded it
+                if column not in columns:
+                    self._conn.execute(f"ALTER TABLE runs ADD COLUMN {column} TEXT")
         except BaseException:
             self._conn.close()
             raise

@@ -37,6 +37,20 @@ def _pasted(line: str) -> list[str]:
     return words[5:]
 
 
+def _run_unfinished(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
+    """Run ``main(args)`` with a report renderer that raises, so the thread is left unfinished
+    just before its report (exit 1); the renderer is put back after."""
+    import app.graph.nodes.report
+    from app.cli import main
+
+    def broken_renderer(*_args: object, **_kwargs: object) -> str:
+        raise KeyError("envelope_id")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(app.graph.nodes.report, "render_markdown", broken_renderer)
+        assert main(args) == 1
+
+
 def _hint_line(text: str, verb: str) -> str:
     return next(line for line in text.splitlines() if f"{APP} {verb} " in line)
 
@@ -69,20 +83,14 @@ def test_hints_quote_the_thread_id_and_advise_review_for_a_paused_thread(
 def test_a_thread_another_process_runs_gets_advice_its_command_accepts(
         tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
-    import app.graph.nodes.report
     from app.cli import main
     from app.runs.ids import default_thread_id
     from app.storage import open_storage
 
-    def broken_renderer(*args: object, **kwargs: object) -> str:
-        raise KeyError("envelope_id")  # leaves the thread unfinished, before its report
-
     data = ["--data-dir", str(tmp_path / "data")]
     research = ["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", str(small_corpus),
                 *data, "--quiet"]
-    monkeypatch.setattr(app.graph.nodes.report, "render_markdown", broken_renderer)
-    assert main(research) == 1
-    monkeypatch.undo()
+    _run_unfinished(monkeypatch, research)
     capsys.readouterr()
     thread_id = default_thread_id(SMALL_TOPIC, AS_OF)
     with open_storage(tmp_path / "data").thread_lock(thread_id):  # "another process" runs it
@@ -127,17 +135,11 @@ def test_a_stopped_run_prints_its_command_with_the_as_of_that_finds_its_thread(
 def test_a_new_thread_names_the_unfinished_thread_of_its_topic_on_another_day(
         tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
-    import app.graph.nodes.report
     from app.cli import main
-
-    def broken_renderer(*args: object, **kwargs: object) -> str:
-        raise KeyError("envelope_id")
 
     data = ["--data-dir", str(tmp_path / "data")]
     common = ["--corpus", str(small_corpus), *data, "--quiet"]
-    monkeypatch.setattr(app.graph.nodes.report, "render_markdown", broken_renderer)
-    assert main(["research", SMALL_TOPIC, "--as-of", "2026-11-29", *common]) == 1
-    monkeypatch.undo()
+    _run_unfinished(monkeypatch, ["research", SMALL_TOPIC, "--as-of", "2026-11-29", *common])
     capsys.readouterr()
     assert main(["research", SMALL_TOPIC, "--as-of", "2026-11-30", *common]) == 0
     notes = [line for line in capsys.readouterr().out.splitlines()
@@ -238,23 +240,70 @@ def test_the_continue_commands_of_a_review_with_out_keep_out(
     assert report.is_file() and not list((data / "reports").glob("*.md"))
 
 
+def _outs(text: str) -> set[str]:
+    """The ``--out`` of every printed ``review`` command in ``text`` (None: a line without)."""
+    outs = set()
+    for line in text.splitlines():
+        if f"{APP} review " in line:
+            words = _pasted(line.split("   (")[0])
+            outs.add(words[words.index("--out") + 1] if "--out" in words else None)
+    return outs
+
+
+def test_review_and_resume_by_id_keep_the_runs_out(
+        tmp_path: Path, small_corpus: Path, capsys: pytest.CaptureFixture[str],
+        cli_env: None) -> None:
+    # A new user's trial: ``research --review --out DIR/`` paused; ``review T`` and ``resume T``
+    # by id (no --out) printed continue lines without --out, and ``review T --approve`` wrote
+    # the report to the data dir's reports/. The thread records the run's --out (as it does its
+    # --max-file-bytes), and continuing by id uses it.
+    from app.cli import main
+    from app.runs.ids import default_thread_id
+
+    data, out = tmp_path / "data", tmp_path / "my reports"
+    thread = default_thread_id(SMALL_TOPIC, AS_OF)
+    args = ["--data-dir", str(data), "--corpus", str(small_corpus)]
+    assert main(["research", SMALL_TOPIC, "--review", "--as-of", AS_OF, "--out", f"{out}/",
+                 *args]) == 0
+    assert _outs(capsys.readouterr().out) == {f"{out}/"}
+    for shown in (["review", thread], ["resume", thread]):  # what it awaits, by id
+        assert main([*shown, *args]) == 0
+        assert _outs(capsys.readouterr().out) == {f"{out}/"}, shown
+    out.write_text("a file where the run's report folder should be")  # checked before the run
+    assert main(["review", thread, "--approve", *args]) == 2
+    assert f"--out {out}/: {out} is a file" in capsys.readouterr().err
+    out.unlink()
+    assert main(["review", thread, "--approve", *args]) == 0  # the plan: on to the results
+    assert _outs(capsys.readouterr().out) == {f"{out}/"}
+    assert main(["review", thread, "--approve", *args]) == 0
+    assert f"report written: {out / thread}.md" in capsys.readouterr().out
+    assert (out / f"{thread}.md").is_file() and not (data / "reports").exists()
+
+    # another --out given on a continue command wins, says so, and is the thread's from then on
+    other = tmp_path / "other.md"
+    assert main(["research", SMALL_TOPIC, "--review", "--as-of", AS_OF, *args]) == 0  # a rerun
+    capsys.readouterr()
+    assert main(["review", thread, "--approve", "--out", str(other), *args]) == 0
+    printed = capsys.readouterr()
+    assert _outs(printed.out) == {str(other)}
+    assert f"note: the report goes to --out {other}, not to" not in printed.err  # the rerun's
+    assert main(["review", thread, "--approve", "--out", str(out / "x.md"), *args]) == 0
+    assert f"note: the report goes to --out {out / 'x.md'}, not to {other} " in (
+        capsys.readouterr().err)
+    assert (out / "x.md").is_file() and not other.exists()
+
+
 def test_a_thread_id_of_the_topic_on_another_as_of_says_so_and_names_the_ways_that_work(
         tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
     # trial 10, finding 13: "belongs to topic 'T' as of D; use another --thread-id, or --fresh"
     # blamed the topic, the same one, and its advice left the unfinished thread behind
-    import app.graph.nodes.report
     from app.cli import main
     from app.runs.ids import default_thread_id
 
-    def broken_renderer(*args: object, **kwargs: object) -> str:
-        raise KeyError("envelope_id")  # leaves the thread unfinished, before its report
-
     data = ["--data-dir", str(tmp_path / "data")]
     common = ["--corpus", str(small_corpus), *data, "--quiet"]
-    monkeypatch.setattr(app.graph.nodes.report, "render_markdown", broken_renderer)
-    assert main(["research", SMALL_TOPIC, "--as-of", "2026-11-29", *common]) == 1
-    monkeypatch.undo()
+    _run_unfinished(monkeypatch, ["research", SMALL_TOPIC, "--as-of", "2026-11-29", *common])
     capsys.readouterr()
     thread = default_thread_id(SMALL_TOPIC, "2026-11-29")
     today = ["research", SMALL_TOPIC, "--thread-id", thread, "--as-of", "2026-11-30", *common]

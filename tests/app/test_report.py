@@ -201,9 +201,11 @@ def test_report_filenames_keep_topics_apart() -> None:
 
 def test_write_report_replaces_the_file_atomically(tmp_path: Path) -> None:
     path = tmp_path / "reports" / "r.md"
-    write_report("first\n", path)
-    write_report("second\n", path)
-    assert path.read_text(encoding="utf-8") == "second\n"
+    first, second = render_markdown(data(ROWS)), render_markdown(data(ROWS[:1]))
+    assert first != second
+    write_report(first, path)
+    write_report(second, path)  # a report of this app: written again
+    assert path.read_text(encoding="utf-8") == second
     assert sorted(p.name for p in path.parent.iterdir()) == ["r.md"]  # no temp file left
 
 

@@ -80,6 +80,26 @@ def test_upsert_updates_the_row_in_place(store: ResultsStore) -> None:
     assert after["last_written_at"] >= before["last_written_at"]
 
 
+def test_an_error_never_replaces_an_ok_row(store: ResultsStore) -> None:
+    """A rerun whose task failed wrote its error row over the thread's ok row: the earlier
+    result was lost. The upsert leaves an ok row as it is when the write is an error (the rule
+    of ``envelope_reducer``'s rule 8, for a state that no longer held the ok result, e.g. its
+    checkpoints moved aside), and an ok write still replaces an error row (test above)."""
+    good = env("critic", "Q1", round=1, tokens=7)
+    other = env("analyst", "Q1", status="error", error="old", round=1)
+    store.upsert([good, other], thread_id="t", topic="topic")
+    before = {r["envelope_id"]: r for r in store.rows()}
+    failed = env("critic", "Q1", status="error", error="InjectedWorkerError: no", round=3)
+    again = dict(other, error="new", round=3)
+    assert store.upsert([failed, again], thread_id="t", topic="topic") == 2
+    after = {r["envelope_id"]: r for r in store.rows()}
+    assert after[good["envelope_id"]] == before[good["envelope_id"]]  # untouched, write_count too
+    assert (after[other["envelope_id"]]["error"], after[other["envelope_id"]]["round"],
+            after[other["envelope_id"]]["write_count"]) == ("new", 3, 2)  # error over error
+    assert store.upsert([failed], thread_id="another", topic="topic") == 1  # another thread's
+    assert {r["status"] for r in store.rows(thread_id="another")} == {"error"}
+
+
 def test_another_thread_gets_its_own_row_for_the_same_task(store: ResultsStore) -> None:
     # e.g. another topic that shares a sub-question, or the same topic on another corpus: its
     # results must not overwrite this thread's
@@ -302,3 +322,23 @@ def test_rows_share_equal_strings_across_payloads(store: ResultsStore) -> None:
     first, second = (r["structured"]["items"][0] for r in store.rows(thread_id="t"))
     assert first == second == cited["items"][0]
     assert first["text"] is second["text"]
+
+
+def test_a_run_records_its_out_and_a_database_from_before_gets_the_column(storage: Storage
+                                                                          ) -> None:
+    """``runs.report_out`` is the run's ``--out`` (``review``/``resume`` by id write there). A
+    database made before the column reads it as None, read-only, and the next writable open
+    adds it without touching the rows already there."""
+    with storage.results() as store:
+        store.start_run("t", topic="topic", as_of=AS_OF, model="offline", report_out="/r/dir/")
+        assert store.run("t")["report_out"] == "/r/dir/"
+        store.start_run("t", topic="topic", as_of=AS_OF, model="offline")  # a run without one
+        assert store.run("t")["report_out"] is None
+        store._conn.execute("ALTER TABLE runs DROP COLUMN report_out")  # as an older database
+    with storage.results(read_only=True) as store:
+        assert store.run("t")["report_out"] is None and store.run("t")["topic"] == "topic"
+        assert [r["report_out"] for r in store.runs()] == [None]
+    with storage.results() as store:
+        assert store.run("t")["status"] == "running"
+        store.start_run("t", topic="topic", as_of=AS_OF, model="offline", report_out="/r.md")
+        assert store.run("t")["report_out"] == "/r.md"

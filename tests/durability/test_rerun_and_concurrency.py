@@ -1,6 +1,7 @@
-"""The same topic run again updates its rows in place; two runs on one data dir at the same
-time (two processes, two topics) neither block nor mix each other's rows. Both on the SQLite
-files and on PostgreSQL (the ``place`` fixture)."""
+"""The same topic run again updates its rows in place, but a rerun whose tasks fail keeps the
+earlier results; two runs on one data dir at the same time (two processes, two topics) neither
+block nor mix each other's rows. Both on the SQLite files and on PostgreSQL (the ``place``
+fixture)."""
 
 from __future__ import annotations
 
@@ -16,11 +17,13 @@ from tests.durability._helpers import (
     TOPIC,
     Place,
     assert_completed_thread,
+    checkpoint_envelopes,
     db_rows,
     db_run,
     describe,
     expected_envelope_ids,
     fault_seed,
+    latest_checkpoint,
     popen_app,
     run_app,
     thread_id_of,
@@ -113,3 +116,51 @@ def test_two_topics_at_once_on_one_data_dir(durability_corpus: Path,
     # The two runs really ran at the same time.
     a, b = (db_run(data_dir, thread_id_of(t)) for t in (TOPIC, OTHER_TOPIC))
     assert a["started_at"] < b["finished_at"] and b["started_at"] < a["finished_at"], (a, b)
+
+
+def test_a_rerun_whose_tasks_all_fail_keeps_the_earlier_results(
+        durability_corpus: Path, place: Callable[[str], Place]) -> None:
+    """A finished thread run again with every worker attempt failing (``--fail-rate 1``) replaced
+    each ok envelope of its checkpoint and each ok row of its results database by an error of
+    the same ``envelope_id``: the earlier results were lost. An error never replaces an ok
+    result (``envelope_reducer`` rule 8, and the upsert's ``WHERE``); the run still fails, exit
+    1, and says in one note that the tasks failed and their earlier results were kept."""
+    data_dir, thread_id = place("data"), thread_id_of()
+    first = run_app(*_args(TOPIC, data_dir, durability_corpus))
+    assert first.returncode == 0, describe(first)
+    envelopes1, rows1 = assert_completed_thread(data_dir, thread_id)
+
+    proc = popen_app(*_args(TOPIC, data_dir, durability_corpus), "--fail-rate", "1",
+                     env={"RESEARCH_RETRY_INTERVAL": "0"})
+    stdout, stderr = proc.communicate(timeout=180)
+    assert proc.returncode == 1, f"exit {proc.returncode}\n{stdout}\n{stderr}"
+    summary = json.loads(stdout)
+    assert summary["outcome"] == "failed" and len(summary["failed_tasks"]) == EXPECTED_TASKS
+    assert all(t["kept"] and "injected transient failure" in t["error"]
+               for t in summary["failed_tasks"]), summary["failed_tasks"]
+    kept = [n for n in summary["notes"] if "earlier results were kept" in n]
+    assert kept == [f"{EXPECTED_TASKS} task(s) failed in this run and their earlier results "
+                    "were kept (rows unchanged)"], summary["notes"]
+
+    # the rows: each the first run's ok result, untouched
+    rows2 = db_rows(data_dir, thread_id)
+    assert rows2 == rows1
+    assert all(r["status"] == "ok" and r["structured"] for r in rows2)
+    # the checkpoint: each envelope the first run's ok result, marked with the failed attempt
+    tup = latest_checkpoint(data_dir, thread_id)
+    envelopes2 = checkpoint_envelopes(tup)
+    assert len(envelopes2) == EXPECTED_TASKS
+    before = {e["envelope_id"]: e for e in envelopes1}
+    for envelope in envelopes2:
+        old = before[envelope["envelope_id"]]
+        assert envelope["status"] == "ok" and envelope["error"] is None
+        assert envelope["persisted"] is True and envelope["tokens"] == old["tokens"]
+        assert envelope["kept"]["round"] == old["round"] < envelope["round"]
+        assert "injected transient failure" in envelope["kept"]["error"]
+
+    # and a healthy rerun replaces them with its own results, as before
+    again = run_app(*_args(TOPIC, data_dir, durability_corpus))
+    assert again.returncode == 0, describe(again)
+    envelopes3, rows3 = assert_completed_thread(data_dir, thread_id)
+    assert all("kept" not in e for e in envelopes3)
+    assert all(r["write_count"] == 2 and r["status"] == "ok" for r in rows3)

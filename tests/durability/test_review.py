@@ -74,7 +74,8 @@ def test_plan_edit_drop_redo_then_approve_twice(tmp_path, durability_corpus):
         assert e["status"] == "ok" and e["summary"]
     assert db_rows(data) == []  # nothing persisted before the results review is approved
 
-    # drop one, redo another (it fails in its new round), then a second results review
+    # drop one, redo another (it fails in its new round: its first result is kept, reducer
+    # rule 8, and the review says so), then a second results review
     drop = next(e for e in envelopes if e["worker"] == "critic")["envelope_id"]
     redo = next(e for e in envelopes if e["worker"] == "analyst")["envelope_id"]
     again = _paused(_review(data, durability_corpus, "--drop", drop, "--redo", redo,
@@ -82,17 +83,20 @@ def test_plan_edit_drop_redo_then_approve_twice(tmp_path, durability_corpus):
     assert again["stage"] == "results"
     by_id = {e["envelope_id"]: e for e in again["envelopes"]}
     assert drop not in by_id
-    assert by_id[redo]["status"] == "error" and by_id[redo]["round"] == 2
+    assert by_id[redo]["status"] == "ok" and by_id[redo]["round"] == 2
+    assert by_id[redo]["summary"].startswith("kept from round 1 (the latest attempt failed: "
+                                             "InjectedWorkerError"), by_id[redo]
     assert db_rows(data) == []
 
     # approve: every result but the dropped one is persisted, once; the report says why
     done = _review(data, durability_corpus, "--approve")
     assert done.returncode == 1, describe(done)  # the redone task failed for good
     summary = json.loads(done.stdout)
+    assert [(t["envelope_id"], t["kept"]) for t in summary["failed_tasks"]] == [(redo, True)]
     assert summary["expected"] == summary["envelopes"] == summary["db_rows"] == len(ids) - 1
     rows = db_rows(data, THREAD)
     assert sorted(r["envelope_id"] for r in rows) == sorted(ids - {drop})
-    assert all(r["write_count"] == 1 for r in rows)
+    assert all(r["write_count"] == 1 and r["status"] == "ok" for r in rows)
     report = Path(summary["report_path"]).read_text("utf-8")
     dropped_task = next(e for e in envelopes if e["envelope_id"] == drop)["task_key"]
     assert f"dropped at review, not persisted: critic on {dropped_task!r}" in report

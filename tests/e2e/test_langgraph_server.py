@@ -12,7 +12,7 @@ What is checked, as a LangGraph Server client sees it:
 
 * a run's ``context`` is that run's choices: a run whose critic fails at the provider with
   ``rounds: 1`` is ``partial`` with the critic's tasks in ``failed_tasks``, and the same thread
-  run again is ``ok``, updating the same rows (no new row);
+  run again is ``ok``, updating the same rows (no new row); failing again, it keeps them;
 * a fatal model error (an unknown model: HTTP 404) fails that run only: the runs after it on the
   same server, offline and on the fake provider, end ``ok``;
 * what a client may not set (issue 18): a context naming ``data_dir``, ``report_out``,
@@ -63,6 +63,20 @@ def test_per_run_context_outcome_and_a_rerun_of_the_thread(server: Server) -> No
     rows_again = server.rows(thread_id)
     assert sorted(r["envelope_id"] for r in rows_again) == sorted(r["envelope_id"] for r in rows)
     assert all(r["write_count"] == 2 and r["status"] == "ok" for r in rows_again)
+
+    # the critic failing again on the finished thread keeps its results (an error never
+    # replaces an ok result): the rows are unchanged, and the run says the failures kept them
+    fault = server.fake.fail("critic", status=500, times=None)
+    try:
+        third = run(server, thread_id, provider)
+    finally:
+        server.fake.faults.remove(fault)
+    assert third["outcome"] == "partial" and len(third["failed_tasks"]) == critic_tasks, third
+    assert all(t["kept"] for t in third["failed_tasks"]), third["failed_tasks"]
+    assert f"{critic_tasks} task(s) failed in this run and their earlier results were kept " \
+           "(rows unchanged)" in third["notes"]
+    critic = [r for r in server.rows(thread_id) if r["worker"] == "critic"]
+    assert critic == [r for r in rows_again if r["worker"] == "critic"]  # write_count 2 still
 
 
 def test_a_fatal_model_error_leaves_the_next_runs_unaffected(server: Server) -> None:

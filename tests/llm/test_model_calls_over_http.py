@@ -306,3 +306,28 @@ def test_rerun_of_a_thread_keeps_its_plan_and_updates_rows_in_place(
     # same envelope ids, same rows: one per worker per sub-question, each written twice
     assert counts == [2] * len(PLAN_QUESTIONS) * len(worker_names())
     assert second.tokens > 0 and second.tokens < first.tokens  # no planner call the 2nd time
+
+
+def test_numbered_claims_lead_with_the_definition_of_the_symbol_asked_about():
+    # Trial 10, finding 11: "Base class for creating a graph checkpointer." was in a passage
+    # no worker quoted; the model is given it as the first claim of a "what is" topic.
+    doc = "langgraph.checkpoint.base.BaseCheckpointSaver"
+    q = "What is BaseCheckpointSaver?"
+
+    def row(worker, items):
+        return {"worker": worker, "task_key": q, "status": "ok", "error": None,
+                "structured": {"items": items}}
+
+    rows = [row("docs_search", [
+        {"kind": "passage", "ref": f"{doc}#1", "title": doc, "source": doc, "score": 9.0,
+         "text": "- **Single-shot workflows**: Use a unique ID for each run."},
+        {"kind": "passage", "ref": f"{doc}#0", "title": doc, "source": doc, "score": 8.0,
+         "text": "Base class for creating a graph checkpointer.\n\nMore."}]),
+        row("analyst", [{"kind": "finding", "ref": f"{doc}#1", "title": doc, "source": doc,
+                            "text": "**Single-shot workflows**: Use a unique ID for each run."}])]
+    data = ReportInput(topic=q, as_of="2026-01-15", model_label="test", thread_id="t",
+                       sub_questions=[q], rows=rows)
+    claims = numbered_claims(data)
+    assert [(c["ref"], c["text"]) for c in claims][:1] == [
+        (f"{doc}#0", "Base class for creating a graph checkpointer.")]
+    assert len(claims) == 2

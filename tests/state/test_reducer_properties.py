@@ -13,7 +13,8 @@ keys) or one the reducer returned (so its cached key index is used). Proves, for
   (so LangGraph's one call per write equals one call with all writes);
 * the inputs are unchanged;
 * the result equals a simple reference model (ordered dict of keys, ``dict.update`` per write):
-  for each key and field the value is the last writer's, keys in first-seen order;
+  for each key and field the value is the last writer's, keys in first-seen order, but for an
+  error written over an ok result (rule 8: the result is kept);
 * with deletions, with the caller mutating a returned list in place, and with calls that branch
   from older values (as ``get_state`` replays do), the result still equals the reference.
 """
@@ -27,6 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from state import DELETE, delete_envelope, envelope_reducer, make_envelope_id
+from tests.state._reducer_helpers import reference_write
 
 # Modest budgets: the whole file runs in well under 20 s on a small CI machine.
 SETTINGS = settings(max_examples=100, deadline=None)
@@ -81,7 +83,8 @@ def key_of(entry: dict[str, Any]) -> str:
 
 
 def reference(*sequences: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The obvious model: an insertion-ordered dict of keys, ``dict.update`` for each write."""
+    """The obvious model: an insertion-ordered dict of keys, ``dict.update`` for each write
+    (but for rule 8, an error never replacing an ok result: :func:`reference_write`)."""
     table: dict[str, dict[str, Any]] = {}
     for sequence in sequences:
         for entry in sequence:
@@ -89,8 +92,9 @@ def reference(*sequences: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if entry.get(DELETE):
                 table.pop(key, None)
                 continue
-            table.setdefault(key, {}).update(copy.deepcopy(entry))
-            table[key]["envelope_id"] = key  # stored under its key, id or not
+            written = reference_write(table.get(key), entry)
+            if written is not None:
+                table[key] = {**written, "envelope_id": key}  # stored under its key, id or not
     return list(table.values())
 
 

@@ -17,7 +17,6 @@ survived, named ``z_fresh`` the fresh one did (issue 21, item 7). Proves:
 
 from __future__ import annotations
 
-import copy
 import itertools
 import operator
 from typing import Annotated, Any, TypedDict
@@ -29,7 +28,7 @@ from langgraph.graph import START, StateGraph
 from pydantic import BaseModel
 
 from state import Envelope, envelope_reducer
-from tests.state._reducer_helpers import AS_OF, env, fold
+from tests.state._reducer_helpers import AS_OF, env, fold, reference_write
 
 SETTINGS = settings(max_examples=150, deadline=None)
 
@@ -72,10 +71,10 @@ def test_the_envelope_models_default_round_never_fills_one_in():
     model = Envelope(envelope_id="a", worker="w", as_of=AS_OF, status="error")
     assert "round" not in model.to_state()
     assert model.round == 1  # the model still reads as round 1 (readers default a missing one)
-    stored = fold(env("a", round=2, status="ok"))
+    stored = fold(env("a", round=2, status="error", tokens=5))
     for write in (model, [model], model.to_state()):
         out = envelope_reducer(stored, write)
-        assert out[0]["status"] == "error" and out[0]["round"] == 2, write
+        assert out[0]["tokens"] == 0 and out[0]["round"] == 2, write  # applied, round kept
     explicit = Envelope(envelope_id="a", worker="w", as_of=AS_OF, status="error", round=1)
     assert explicit.to_state()["round"] == 1
     assert envelope_reducer(stored, explicit) == stored  # an explicit lower round is stale
@@ -129,15 +128,13 @@ def round_writes(draw) -> dict[str, Any]:
 
 def reference(*sequences: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """The rule written plainly: ``dict.update`` per write, unless both the write and the stored
-    entry have an int round and the write's is lower."""
+    entry have an int round and the write's is lower (and rule 8: :func:`reference_write`)."""
     table: dict[str, dict[str, Any]] = {}
     for sequence in sequences:
         for entry in sequence:
-            stored = table.get(entry["envelope_id"])
-            if stored is not None and isinstance(stored.get("round"), int) and isinstance(
-                    entry.get("round"), int) and entry["round"] < stored["round"]:
-                continue
-            table.setdefault(entry["envelope_id"], {}).update(copy.deepcopy(entry))
+            written = reference_write(table.get(entry["envelope_id"]), entry)
+            if written is not None:
+                table[entry["envelope_id"]] = written
     return table
 
 
@@ -178,10 +175,21 @@ def test_when_rounds_differ_every_fold_order_gives_the_same_result(step, rnd):
     for order in orders:
         assert by_id(fold(*order, start=stored)) == first
         assert by_id(envelope_reducer(stored, order)) == first  # one call with all writes
-    for eid in {w["envelope_id"] for w in writes}:  # and it is the highest round's write
-        top = max((w for w in writes if w["envelope_id"] == eid), key=lambda w: w["round"])
-        if first[eid]["round"] == top["round"]:
-            assert {k: first[eid][k] for k in top} == top
+    for eid in {w["envelope_id"] for w in writes}:  # and it is the highest round's write,
+        mine = [w for w in writes if w["envelope_id"] == eid]
+        top = max(mine, key=lambda w: w["round"])
+        got = first[eid]
+        if got["round"] != top["round"]:
+            continue  # the stored envelope was newer
+        if top["status"] == "ok" or got.get("status", "ok") == "error":
+            assert {k: got[k] for k in top} == top and "kept" not in got
+            continue
+        # rule 8: an error on top of an ok result: the envelope keeps the highest ok result
+        assert got["kept"]["error"] == top.get("error")
+        oks = [w for w in mine if w["status"] == "ok"]
+        if oks and got["kept"]["round"] == (best := max(oks, key=lambda w: w["round"]))["round"]:
+            assert {k: got[k] for k in best if k != "round"} == {
+                k: v for k, v in best.items() if k != "round"}
 
 
 # -- in a real graph --------------------------------------------------------------------------

@@ -146,7 +146,8 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
 
 def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Sequence]]:
     """The search candidates ``rows`` with their :func:`candidate_score`, best first (ties in
-    FTS5's order).
+    FTS5's order); the summary passage (``#0``) of a symbol the question names
+    (:func:`candidates_named`) scores its document's best, and comes first of it.
 
     Args:
         query: the parsed query (:func:`~workers.sources.query.search_query`).
@@ -155,5 +156,15 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
     """
     named = candidates_named(query, [r[8] for r in rows])
     scored = [(candidate_score(query, r[4:11], named, r[2]), i) for i, r in enumerate(rows)]
-    scored.sort(key=lambda item: (-item[0], item[1]))
+    summary = [bool(r[8]) and own_name(r[8]) in named and str(r[0]).endswith("#0")
+               for r in rows]
+    best: dict[str, float] = {}
+    for score, i in scored:
+        best[rows[i][1]] = max(best.get(rows[i][1], score), score)
+    # a named symbol's summary passage (its docstring's first: what it is) stands for its
+    # document: "What is StateGraph?" found StateGraph's example code and its context_schema
+    # note, its two passages allowed, and never "A graph whose nodes communicate by reading and
+    # writing to a shared state." (trial 10, finding 2)
+    scored = [(best[rows[i][1]] if summary[i] else score, i) for score, i in scored]
+    scored.sort(key=lambda item: (-item[0], not summary[item[1]], item[1]))
     return [(score, rows[i]) for score, i in scored]

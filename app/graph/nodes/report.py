@@ -11,7 +11,13 @@ from langgraph.runtime import Runtime
 from app.graph.nodes.common import check_same_corpus, thread_id_of
 from app.graph.resources import Models, Resources
 from app.research.plan_check import check_plan
-from app.research.relevance import DROPPED_AT_REVIEW, RunWarning, corpus_stats, judge
+from app.research.relevance import (
+    DROPPED_AT_REVIEW,
+    RunWarning,
+    corpus_stats,
+    judge,
+    missing_note,
+)
 from app.research.report import (
     ReportInput,
     render_markdown,
@@ -19,7 +25,7 @@ from app.research.report import (
     report_path,
     write_report,
 )
-from app.research.rounds import current_envelopes, dropped_all, run_outcome
+from app.research.rounds import current_envelopes, dropped_all, kept_notes, run_outcome
 from app.research.unreached import unreached_notes, unreached_tools
 from app.settings.config import RunContext
 from state import ResearchState
@@ -75,8 +81,9 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     # Files the corpus skipped (an encrypted or broken PDF...): the reader should know what
     # the report could not draw on.
     extra_notes: list[str] = list(getattr(corpus, "notes", None) or [])
+    outcome, failed = run_outcome(state, rows)  # the rows say which kept an earlier result
     # A search that did not answer is named as not reached, never read as an empty answer.
-    extra_notes += unreached_notes(rows)
+    extra_notes += unreached_notes(rows) + kept_notes(failed)
     update = _summarize(state, ctx, models, data, extra_notes, runtime, res)
     unmetered = (state.get("unmetered_calls") or 0) + update.get("unmetered_calls", 0)
     if unmetered:  # a server that omits usage must not switch the budget off silently
@@ -84,13 +91,14 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     if extra_notes:
         data.notes += extra_notes
         update["notes"] = extra_notes
+    if relevance.missing:  # the report says so at its top; the run's notes say it too
+        update["notes"] = [*extra_notes, missing_note(relevance.missing)]
     name = report_filename(state["topic"], state["as_of"], data.thread_id)
     path = report_path(res.settings.report_out, res.settings.data_dir, name)
     markdown = render_markdown(data)
     write_report(markdown, path)
     with res.storage().results() as store:  # for every machine that reaches the database
         store.save_report(data.thread_id, markdown)
-    outcome, failed = run_outcome(state)
     warnings = list(relevance.warnings)
     if data.dropped:  # the one line a reader of the summary needs: nothing to find below
         warnings.append(RunWarning(DROPPED_AT_REVIEW, f"every result ({data.dropped}) was "

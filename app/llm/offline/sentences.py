@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 from app.llm.offline.words import stems
 from workers.sources import Passage
+from workers.sources.names import symbol_key
 from workers.sources.query import symbol_name
 
 __all__ = ["Sentence", "candidate_sentences", "heading_of", "is_heading", "name_words",
-           "split_sentences"]
+           "prose_sentences", "split_sentences", "summary_line"]
 
 # Sentence filters: too short is a fragment or heading, too long is a run-on or a table row.
 _MIN_WORDS, _MAX_WORDS = 5, 60
@@ -179,6 +180,16 @@ def name_words(title: str) -> str:
     return " ".join(_CAMEL_PART.findall(name))
 
 
+def _symbol_stems(title: str) -> frozenset[str]:
+    """The stems a docstring's sentences count as their own by their place: its symbol's name
+    words (``Retry Policy``) and its name as one word (``basecheckpointsaver``), since a
+    question spells a name as written ("What is BaseCheckpointSaver?") and its one stem matched
+    none of the name's words (trial 10, finding 11: the summary line "Base class for creating a
+    graph checkpointer." lost to a sentence about thread ids)."""
+    words = name_words(title)
+    return stems(words) | stems(symbol_key(title)) if words else frozenset()
+
+
 def _is_summary(passage: Passage, position: int) -> bool:
     """Whether the sentence at ``position`` of ``passage`` is its symbol's summary line: the
     first sentence of a docstring's first passage."""
@@ -198,6 +209,41 @@ def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False) ->
     if (need_terminal and not terminal) or (not terminal and _FILE_NAME.search(sentence)):
         return False
     return not _looks_like_code(sentence)
+
+
+def prose_sentences(text: str) -> list[str]:
+    """The sentences of ``text`` that are prose (:func:`split_sentences`, list markers left
+    out, neither code nor a field listing nor a fragment of fewer than
+    :data:`_SUMMARY_MIN_WORDS` words; of any length), in reading order.
+
+    Example:
+        >>> prose_sentences("- **Single**: Use a unique ID for each run.\\n\\n```py\\nx = 1\\n```")
+        ['**Single**: Use a unique ID for each run.']
+    """
+    return [s for s in split_sentences(text)
+            if len(s.split()) >= _SUMMARY_MIN_WORDS and not _looks_like_code(s)]
+
+
+def summary_line(passage: Passage) -> str | None:
+    """The summary line of the symbol ``passage`` documents: the first sentence of a docstring's
+    first passage (``...#0``), when it is prose; None for any other passage (a page's, a
+    docstring's later one) or one that opens with code. What a documented symbol *is*:
+    "Base class for creating a graph checkpointer." for ``BaseCheckpointSaver``.
+
+    Example:
+        >>> text = "Moves packets between moon stations.\\n\\nMore."
+        >>> summary_line(Passage("x.Relay#0", "x.Relay", "x.Relay", "src", text))
+        'Moves packets between moon stations.'
+        >>> summary_line(Passage("x.Relay#1", "x.Relay", "x.Relay", "src", "Moves.")) is None
+        True
+    """
+    sentences = split_sentences(passage.text)
+    if not sentences or not _is_summary(passage, 0):
+        return None
+    first = sentences[0]
+    if not passage.text.lstrip().startswith(first):  # a list, code or a heading came first
+        return None
+    return first if _acceptable(first, need_terminal=False, summary=True) else None
 
 
 _HEADING_LINE = re.compile(
@@ -249,7 +295,7 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
         seen: set[str] = set()
         for rank, passage in sorted(ranked, key=lambda pair: pair[0]):
             # a docstring's passages are about its symbol: its name's words count as theirs
-            context = stems(passage.text) | stems(name_words(passage.title))
+            context = stems(passage.text) | _symbol_stems(passage.title)
             headings, offset = _headings(passage.text), 0
             for position, sentence in enumerate(split_sentences(passage.text)):
                 offset = max(passage.text.find(sentence, offset), offset)
@@ -260,7 +306,7 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                 seen.add(key)
                 own = stems(sentence)
                 if _is_summary(passage, position):  # "Configuration for retrying nodes." names
-                    own |= stems(name_words(passage.title))  # RetryPolicy by its place
+                    own |= _symbol_stems(passage.title)  # RetryPolicy by its place
                 found.append(Sentence(sentence, passage.ref, rank, position, own, context,
                                       stems(_heading_at(headings, offset))))
         if found:

@@ -78,3 +78,21 @@ def test_a_docstrings_summary_line_is_about_its_symbol() -> None:
     # a page's or file's short first line is still no sentence: only a symbol has a summary
     page = [(0, _passage("guide.md#0", "Configuration for retrying nodes.\n\nMore text here."))]
     assert [s.text for s in candidate_sentences(page)] == []
+
+
+def test_a_summary_line_is_about_its_symbol_named_as_one_word() -> None:
+    # "What is BaseCheckpointSaver?": the question's one word stems to "basech", the name's
+    # words to "base", "checkp", "saver", so nothing matched and the top passage's list items
+    # about thread ids were quoted over "Base class for creating a graph checkpointer."
+    # (trial 10, finding 11).
+    title = "langgraph.checkpoint.base.BaseCheckpointSaver"
+    ranked = [
+        (0, Passage(f"{title}#1", title, title, "docstring",
+                    "- **Single-shot workflows**: Use a unique ID (e.g., uuid4) for each run "
+                    "when executions are independent.")),
+        (1, Passage(f"{title}#0", title, title, "docstring",
+                    "Base class for creating a graph checkpointer.\n\nMore about it here.")),
+    ]
+    [best] = select(candidate_sentences(ranked), stems("What is BaseCheckpointSaver?"),
+                    frozenset(), (1, 1), set())
+    assert best.text == "Base class for creating a graph checkpointer."

@@ -88,3 +88,12 @@ def test_a_camelcase_word_in_a_text_mentions_its_words():
     assert mentions(["state", "latex"], "STATE, LaTeX, Zürich") == {"state", "latex"}
     assert mentions(["la"], "LaTeX") == set()  # parts of under three letters are no words
     assert term_matches(["script"], "PostScript output") == (set(), 0)
+
+
+def test_a_named_symbols_summary_passage_comes_first_of_its_document(pkg):
+    # "What is StateGraph?" found StateGraph's example code and its context_schema note (two
+    # passages a document, at most) and never its first: "A graph whose nodes communicate by
+    # reading and writing to a shared state." (trial 10, finding 2).
+    hits = pkg.search("What is StateGraph?", k=5, focus="StateGraph")
+    own = [h.ref for h in hits if h.doc_id == "langgraph.graph.state.StateGraph"]
+    assert own[:1] == ["langgraph.graph.state.StateGraph#0"], [h.ref for h in hits]

@@ -1,0 +1,135 @@
+"""What a subject *is*, from the run's own passages: the summary line of each documented symbol a
+question names (trial 10, findings 2 and 11: "What is BaseCheckpointSaver?" was answered by a
+sentence about thread ids while "Base class for creating a graph checkpointer." sat in the
+report's Top passages).
+
+A docstring's first sentence says what its symbol is, without naming it ("Configuration for
+retrying nodes." is ``RetryPolicy``): the report shows it under the symbol's name. Pure: reads
+the rows it is given.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from app.llm.offline.sentences import summary_line
+from app.research.citations import claim_key, items
+from app.research.relevance import topic_terms
+from app.research.topics import topic_kind
+from workers.sources import Passage
+from workers.sources.names import name_keys, named_symbols
+from workers.sources.query import mentions, symbol_name
+
+__all__ = ["ABOVE", "definition_line", "definitions", "facet_findings", "own_symbol", "unique"]
+
+DEFINES = "defines"
+"""The key of a definition item that holds the name of the symbol it defines."""
+
+
+def own_symbol(title: str) -> str:
+    """The name of the symbol a docstring's ``title`` documents itself, "" for a page, a file,
+    or a member documented under its class's name (``Send.__init__`` says how to build a
+    ``Send``, not what one is).
+
+    Example:
+        >>> own_symbol("langgraph.types.Send"), own_symbol("langgraph.types.Send.__init__")
+        ('Send', '')
+    """
+    name = symbol_name(title)
+    return name if name and title.rpartition(".")[2] == name else ""
+
+
+def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],
+                asked: str) -> list[dict[str, Any]]:
+    """The definitions of the symbols ``asked`` names (:func:`~workers.sources.names.name_keys`,
+    spelled as asked: "Send" names ``Send``, not a method ``send``): for each, the summary line
+    (:func:`app.llm.offline.sentences.summary_line`) of its first passage among the rows, as a
+    finding item citing that passage, with the symbol's name under :data:`DEFINES`. In the
+    order the rows (sub-questions in plan order, passages in rank order) first give them, one
+    per symbol.
+
+    Args:
+        rows_by_question: ``(sub-question, its rows)`` pairs, in plan order.
+        asked: what the report answers (the topic, or a sub-question).
+    """
+    terms = topic_terms(asked)
+    keys = name_keys(asked, terms)
+    if not keys:
+        return []
+    out: dict[str, dict[str, Any]] = {}
+    for _question, rows in rows_by_question:
+        passages = [p for p in items(list(rows), None, "passage") if own_symbol(p["title"])]
+        named = named_symbols(keys, terms, [own_symbol(p["title"]) for p in passages])
+        for item in passages:
+            name = own_symbol(item["title"])
+            passage = Passage.from_dict(item)
+            line = summary_line(passage) if passage and name in named else None
+            if line and name not in out:
+                out[name] = {**item, "kind": "finding", "text": line, DEFINES: name}
+    return list(out.values())
+
+
+def definition_line(item: dict[str, Any]) -> str:
+    """The text an Answer shows for ``item``: a definition that does not name its symbol as it
+    is written is shown under the name (``"`BaseCheckpointSaver`: Base class for ..."``); any
+    other item's text as it is.
+
+    Example:
+        >>> definition_line({"text": "A message to send to a node.", DEFINES: "Send"})
+        '`Send`: A message to send to a node.'
+    """
+    name = item.get(DEFINES)
+    text = " ".join(str(item["text"]).split())
+    if not name or re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text):
+        return text  # named as written: "send to a node" does not name ``Send``
+    return f"`{name}`: {text}"
+
+
+_WHAT_IS = re.compile(r"^what\s+(?:is|are)\s+(?:meant\s+by\s+)?(?P<thing>[^?]+)\??$",
+                      re.IGNORECASE)
+"""A question asking what one thing is: "What is Send?", "What are reducers?"."""
+_THING_WORDS = 3
+"""The most words of the thing a "What is X?" facet asks about: a longer one asks more."""
+
+
+def facet_findings(question: str, rows: Sequence[dict[str, Any]], found: list[dict[str, Any]],
+                   listed: set[tuple[str, str]]) -> tuple[list[dict[str, Any]], bool]:
+    """What a later section asking what one thing is ("What is Send?") shows of ``found``, its
+    findings: the thing's definition (:func:`definitions`) when no bullet above
+    (``listed``, claim keys) shows it, then the findings that name it (every word of it) or
+    define it; and whether one of those is shown above already. Any other question (one that
+    asks more than what a thing of at most :data:`_THING_WORDS` words is): ``found`` as it
+    is, and False.
+
+    Trial 10, finding 6: the definition of ``Send`` went to the Answer, and "What is Send?"
+    showed what was left, sentences on its timeout parameter; the section says its answer is
+    above instead (:data:`ABOVE`).
+    """
+    asked = _WHAT_IS.match(" ".join(question.split()))
+    terms = topic_terms(asked.group("thing")) if asked else []
+    if topic_kind(question) != "what" or not 0 < len(terms) <= _THING_WORDS:
+        return found, False
+    defined = {claim_key(d): d for d in definitions([(question, rows)], question)[:1]}
+    on = [defined.get(claim_key(f), f) for f in found
+          if claim_key(f) in defined or len(mentions(terms, str(f["text"]))) == len(terms)]
+    above = any(key in listed for key in [*defined, *map(claim_key, on)])
+    fresh = [d for key, d in defined.items() if key not in listed]
+    return unique([*fresh, *on]), above
+
+
+def unique(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``found`` with each claim (:func:`~app.research.citations.claim_key`) once, first kept."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for item in found:
+        if claim_key(item) not in seen:
+            seen.add(claim_key(item))
+            out.append(item)
+    return out
+
+
+ABOVE = "- _Its answer is quoted above; no other sentence found here names it._"
+"""A later section's line when its answer is quoted above and nothing else it found names its
+subject (:func:`facet_findings`)."""

@@ -1,0 +1,59 @@
+"""Which documents a report cites when its strongest document answers the whole topic (issue
+19, "a report that cites fewer, better sources"), and which of its sections that leaves empty.
+Pure: reads the rows it is given."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from app.research.evidence import document_of, only_documents, settled, strength
+from app.research.relevance import Relevance, name_terms, topic_terms
+from app.research.rows import ok_items
+from app.research.topics import topic_kind
+
+if TYPE_CHECKING:
+    from app.research.report import ReportInput
+
+__all__ = ["settle"]
+
+
+def settle(data: ReportInput, relevance: Relevance) -> ReportInput:
+    """``data`` citing only the documents it needs when its strongest document answers the
+    whole topic (:func:`app.research.evidence.settled`; those the model's summary cites too,
+    and, for a comparison, each sub-question's own strongest, :func:`_own_best`), with a note
+    saying how many others were left out, and the sub-questions left with nothing
+    (``settled_out``: not shown, never "No sourced answer was found in the corpus");
+    ``data`` itself otherwise."""
+    first = data.rows_of(data.sub_questions[0]) if data.sub_questions else []
+    keep = settled(data.rows, first, topic_terms(data.asked), name_terms(data.asked))
+    if keep is None:
+        return data
+    keep |= {document_of({"ref": ref}) for _sentence, refs in data.summary for ref in refs}
+    if topic_kind(data.asked) == "compare":
+        keep |= _own_best(data)
+    left = {document_of(item) for _row, item in ok_items(data.rows)
+            if isinstance(item, dict) and item.get("ref")} - keep
+    if not left:
+        return data
+    rows = only_documents(data.rows, keep)
+    note = (f"{len(left)} other document(s) the search found are not cited: the strongest one "
+            "names every word of the topic, and they are weaker")
+    kept = {row.get("task_key") for row, item in ok_items(rows) if isinstance(item, dict)}
+    emptied = tuple(q for q in data.sub_questions if q not in kept and data.rows_of(q))
+    return dataclasses.replace(data, rows=rows, relevance=relevance, notes=[*data.notes, note],
+                               settled_out=emptied)
+
+
+def _own_best(data: ReportInput) -> set[str]:
+    """The strongest document (:func:`app.research.evidence.strength`) of each sub-question's
+    own rows: each side of a comparison keeps its own evidence when the report cites only the
+    documents the topic needs. "StateGraph vs MessageGraph" kept MessageGraph's docstring (it
+    names both words) and "What is StateGraph?" said "No sourced answer was found in the
+    corpus" with StateGraph's own docstring in it (trial 10, finding 1)."""
+    out: set[str] = set()
+    for question in data.sub_questions:
+        strong = strength(data.rows_of(question))
+        if strong:
+            out.add(max(strong, key=lambda doc: strong[doc]))
+    return out

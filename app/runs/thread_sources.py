@@ -1,0 +1,193 @@
+"""Does a thread's recorded corpus still fit the run that continues it: the folder it started on
+moved, changed or gone, another corpus or web setting asked for, and the ``research --fresh``
+command that starts its topic anew. What :func:`app.runs.threads.check_thread` asks before a
+run continues a thread, and what ``prune`` asks of the threads it keeps.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from app.errors import ThreadMismatch
+from app.runs.sources_key import (
+    MAX_FILE_BYTES,
+    WEB_MARK,
+    corpus_key,
+    recorded_max_bytes,
+    split_key,
+)
+from app.runs.status import UNFINISHED_RUNS
+from app.settings.config import Settings
+from app.settings.hints import anew_command
+
+__all__ = ["ANEW", "check_content", "check_sources", "sources_changed", "start_anew"]
+
+
+def check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Settings, *,
+                   rerun: bool) -> None:
+    """Whether ``settings``' sources fit the thread's recorded ones (:func:`check_thread`):
+    an unfinished thread continues on its own corpus and web setting; a finished one is not
+    rerun (``rerun``: a ``research`` of its topic) on another corpus, whose rows and report
+    would replace its own without a word (found by a new-user trial).
+
+    Raises:
+        ThreadMismatch: they do not fit.
+    """
+    if recorded is None:
+        return
+    was_corpus, was_web, _ = split_key(recorded.get("corpus") or "")
+    now_corpus = split_key(corpus_key(settings))[0]
+    was = was_corpus or "the package docs"
+    unfinished = recorded["status"] in UNFINISHED_RUNS
+    if unfinished and was_corpus and not Path(was_corpus).is_dir():
+        # moved or deleted (found by a new-user trial: the advice to continue "with --corpus
+        # WAS" led to "not found"). Another folder given: a moved one of the same content
+        # continues the thread (check_content compares it); none: say where it was.
+        if now_corpus and now_corpus != was_corpus and split_key(recorded.get("corpus") or "")[2]:
+            return
+        raise ThreadMismatch(_gone_line(thread_id, recorded, settings))
+    if unfinished and was_corpus != now_corpus:
+        raise ThreadMismatch(
+            f"thread {thread_id!r} is unfinished and was started on {was}; continue it with "
+            f"the same corpus{' (--corpus ' + was + ')' if was_corpus else ''}, "
+            f"or {ANEW} {start_anew(recorded, settings)}"
+        )
+    if rerun and not unfinished and was_corpus != now_corpus:
+        raise ThreadMismatch(
+            f"thread {thread_id!r} was run on {was}; to run its topic on "
+            f"{now_corpus or 'the package docs'} start a new thread with --fresh (or name one "
+            "with --thread-id), so neither run's rows replace the other's"
+        )
+    if unfinished and was_web != settings.web:
+        how = "with --web" if was_web else "without --web"
+        raise ThreadMismatch(
+            f"thread {thread_id!r} is unfinished and was started {how}; continue it the same "
+            f"way, or {ANEW} {start_anew(recorded, settings)}"
+        )
+
+
+def _gone_line(thread_id: str, recorded: dict[str, Any], settings: Settings | None) -> str:
+    """The refusal of an unfinished thread whose corpus folder is not where it started: put it
+    back, give its new place (``--corpus``), or start anew on the folder this command names."""
+    was_corpus, was_web, _ = split_key(recorded.get("corpus") or "")
+    now = split_key(corpus_key(settings))[0] if settings is not None else ""
+    anew = {**recorded, "corpus": corpus_key(settings) if settings is not None and now
+            and now != was_corpus else "FOLDER" + (WEB_MARK if was_web else "")}
+    other = (f"; {now} holds other files than it did" if now and now != was_corpus
+             else "; if it was moved, continue with --corpus NEW_PLACE (the same files)")
+    return (f"thread {thread_id!r} is unfinished and was started on corpus folder {was_corpus}, "
+            f"which is not there now (moved or deleted){other}; put it back to continue the "
+            f"thread, or {ANEW} {start_anew(anew, settings)}")
+
+
+def _moved_here(recorded: dict[str, Any], settings: Settings | None) -> bool:
+    """Whether the corpus folder this command names holds, file for file, what the thread's
+    recorded folder held, that folder being gone: moved (the content is the thread's corpus)."""
+    was_corpus, _, was_print = split_key(recorded.get("corpus") or "")
+    now = split_key(corpus_key(settings))[0] if settings is not None else ""
+    if not (was_corpus and now and now != was_corpus) or Path(was_corpus).is_dir():
+        return False
+    from workers.sources import CorpusError
+    from workers.sources.current import current_content_fingerprint
+
+    try:
+        moved = current_content_fingerprint(settings.data_dir, now, as_folder=was_corpus,
+                                            max_file_bytes=settings.max_file_bytes)
+    except CorpusError:
+        return False
+    return moved == was_print
+
+
+def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: str,
+                  *also: str, settings: Settings | None = None) -> None:
+    """Refuse to continue an unfinished thread on corpus content that changed since it started
+    (``fingerprint``: the opened corpus's, :func:`corpus_key`): its report would cite the
+    results found in the old files beside those of the new ones, a deleted file included
+    (found by a new-user trial). The same refusal as another corpus; a finished thread reruns on
+    the new content, which is how it is brought up to date. A run recorded before runs kept
+    their fingerprint is not checked. ``fingerprint`` is the content's
+    (``Corpus.content_fingerprint``: a ``touch`` leaves it); ``also`` are other fingerprints of
+    the same content a run may have recorded (the index's stat-based one, recorded before).
+    ``settings``: the command's, for the flags that find the data dir in the printed command.
+
+    Raises:
+        ThreadMismatch: the thread is unfinished and its corpus content changed; the message
+            ends with the command that runs its topic on a new thread (:func:`start_anew`).
+    """
+    if recorded is None or recorded["status"] not in UNFINISHED_RUNS:
+        return
+    was_corpus, _, was_print = split_key(recorded.get("corpus") or "")
+    if was_print and was_print not in (fingerprint, *also):
+        if _moved_here(recorded, settings):
+            return
+        was_max = recorded_max_bytes(recorded.get("corpus") or "")
+        if was_corpus and settings is not None and settings.max_file_bytes != was_max:
+            # the same files, another limit: other files skipped (found by a new-user trial:
+            # "has changed since it started" sent them looking for a change that was not there)
+            how = ("without --max-file-bytes (the default)" if was_max == MAX_FILE_BYTES
+                   else f"with --max-file-bytes {was_max}")
+            raise ThreadMismatch(
+                f"thread {thread_id!r} is unfinished and its corpus folder {was_corpus} was "
+                f"indexed with --max-file-bytes {was_max}, this command gives "
+                f"{settings.max_file_bytes} (other files would be skipped); continue it {how}, "
+                f"or {ANEW} {start_anew(recorded, settings)}")
+        if was_corpus and not Path(was_corpus).is_dir():
+            raise ThreadMismatch(_gone_line(thread_id, recorded, settings))
+        raise ThreadMismatch(f"thread {thread_id!r} is unfinished and its "
+                             f"{_changed(recorded)}; {ANEW} {start_anew(recorded, settings)}")
+
+
+ANEW = "start its topic anew on a new thread with"
+"""What precedes :func:`start_anew`'s command in a printed line."""
+
+
+def _changed(recorded: dict[str, Any]) -> str:
+    """What changed under a recorded run whose corpus fingerprint no longer matches."""
+    was_corpus = split_key(recorded.get("corpus") or "")[0]
+    if was_corpus:
+        return (f"corpus folder {was_corpus} has changed since it started (files added, "
+                "removed or modified)")
+    return "package docs have changed since it started (other package versions)"
+
+
+def start_anew(recorded: dict[str, Any], settings: Settings | None = None, *,
+               place: str | None = None) -> str:
+    """The way on for an unfinished thread that cannot be continued: the pasteable ``research
+    --fresh`` command that runs its recorded topic, ``as_of`` and sources on a new thread
+    (:func:`app.settings.hints.anew_command`; ``settings`` or ``place``: the flags that find
+    the data dir)."""
+    was_corpus, was_web, _ = split_key(recorded.get("corpus") or "")
+    return anew_command(
+        recorded["topic"], recorded["as_of"], corpus=was_corpus, web=was_web,
+        settings=settings, place=place)
+
+
+def sources_changed(recorded: dict[str, Any] | None, settings: Settings,
+                    seen: dict[tuple[str, int], str | None] | None = None) -> str | None:
+    """Why an unfinished thread cannot be continued, found without opening its corpus index
+    (``prune`` reads threads, it runs none): its recorded corpus content changed since it
+    started (:func:`check_content` refuses it then), or its corpus folder is gone. None: it can
+    be continued, or its run recorded no fingerprint. Reads every file of the corpus folder;
+    ``seen`` caches the fingerprint of each folder (and limit) across the threads of one
+    command."""
+    if recorded is None or recorded["status"] not in UNFINISHED_RUNS or not recorded.get("topic"):
+        return None
+    was_corpus, _, was_print = split_key(recorded.get("corpus") or "")
+    if not was_print:
+        return None
+    from workers.sources import CorpusError
+    from workers.sources.current import current_content_fingerprint
+
+    seen = {} if seen is None else seen
+    was_max = recorded_max_bytes(recorded.get("corpus") or "")
+    if (was_corpus, was_max) not in seen:
+        try:
+            # the limit the thread was indexed with: another one skips other files, and the
+            # thread would read as changed (a --max-file-bytes given to prune is no change)
+            seen[was_corpus, was_max] = current_content_fingerprint(
+                settings.data_dir, was_corpus or None, max_file_bytes=was_max)
+        except CorpusError:  # gone: resume says so, and a new thread could not use it either
+            seen[was_corpus, was_max] = None
+    now = seen[was_corpus, was_max]
+    return None if now in (None, was_print) else f"its {_changed(recorded)}"

@@ -1,0 +1,125 @@
+"""A "what is" question is answered with what its subject is (trial 10, findings 2, 11 and 15):
+a documented symbol's summary line, a prose page's own sentence before its "Caution:"; never a
+code fragment, never a list marker inside a bullet, no bullet said twice, and no "No
+limitations or warnings were found" beside a warning the report quotes."""
+
+from __future__ import annotations
+
+from app.research.report import render_markdown
+from tests.app.report_rows import answer_section, data, item, row
+
+SAVER = "langgraph.checkpoint.base.BaseCheckpointSaver"
+
+
+def _doc(ref: str, text: str, kind: str = "passage", **extra) -> dict:
+    """An item of a docstring's passage (titled by its qualified name, as the package docs)."""
+    doc = ref.split("#")[0]
+    return {"kind": kind, "text": text, "ref": ref, "title": doc, "source": f"docstring: {doc}",
+            **extra}
+
+
+def _saver_rows(q: str) -> list[dict]:
+    listing = ("- **Single-shot workflows**: Use a unique ID (e.g., uuid4) for each run when\n"
+               "    executions are independent.\n- **Conversational memory**: Reuse the same "
+               "`thread_id` across invocations.")
+    return [
+        row("docs_search", q, [
+            _doc(f"{SAVER}#1", listing, score=29.0),
+            _doc(f"{SAVER}#0", "Base class for creating a graph checkpointer.\n\nCheckpointers "
+                               "allow LangGraph agents to persist their state.", score=28.4),
+        ]),
+        row("analyst", q, [_doc(f"{SAVER}#1", "**Single-shot workflows**: Use a unique ID "
+                                "(e.g., uuid4) for each run when\n    executions are "
+                                "independent.", kind="finding")]),
+    ]
+
+
+def test_a_what_is_question_on_a_symbol_is_answered_with_its_summary_line() -> None:
+    # "What is BaseCheckpointSaver?": the Answer was "...BaseCheckpointSaver: - **Single-shot
+    # workflows**: ..." (a list item, its marker inside the bullet), said again as the
+    # section's first finding; the definition sat in "Top passages".
+    q = "What is BaseCheckpointSaver?"
+    md = render_markdown(data(_saver_rows(q), topic=q, sub_questions=[q]))
+    answer = answer_section(md)
+    first = answer.strip().splitlines()[0]
+    assert first == ("- `BaseCheckpointSaver`: Base class for creating a graph checkpointer. "
+                     "[1]"), answer
+    assert md.count("Base class for creating") == 1, md
+    assert ": - " not in md and "\n- - " not in md
+
+
+def test_a_bare_symbol_topic_is_answered_with_its_summary_line_not_its_example_code() -> None:
+    # "StateGraph": the Answer was a docstring's example code cut mid-word.
+    q, doc = "StateGraph", "langgraph.graph.state.StateGraph"
+    code = ("def reducer(a: list, b: int | None) -> list:\n    if b is not None:\n"
+            "        return a + [b]\n    return a\n")
+    rows = [row("docs_search", "What is StateGraph?", [
+        _doc(f"{doc}#2", code, score=25.9),
+        _doc(f"{doc}#0", "A graph whose nodes communicate by reading and writing to a shared "
+                         "state.\n\nThe signature of each node is `State -> Partial<State>`.",
+             score=25.9)])]
+    md = render_markdown(data(rows, topic=q, sub_questions=["What is StateGraph?"]))
+    answer = answer_section(md)
+    assert answer.strip().splitlines()[0].startswith(
+        "- `StateGraph`: A graph whose nodes communicate"), answer
+    assert "def reducer" not in answer
+
+
+def test_the_answers_passage_line_is_prose_and_not_said_again() -> None:
+    # No finding and no summary line: the Answer quotes a passage; not its code, not its list
+    # marker, and no section repeats it.
+    q = "What is the zorblax relay?"
+    rows = [row("docs_search", q, [
+        item("passage", "```python\nrelay = zorblax.Relay()\n```", "z.md#3", score=9.0),
+        item("passage", "- Keeps a ledger of every packet it moves, and of its moon.",
+             "z.md#4", score=8.0)]),
+        row("analyst", q, [item("finding", "Keeps a ledger of every packet it moves, and of "
+                                           "its moon.", "z.md#4")])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert "relay = zorblax" not in answer_section(md)
+    assert md.count("Keeps a ledger") == 1, md
+    assert ": - " not in md
+
+
+def test_a_definition_comes_before_the_caution_beside_it_and_caveats_do_not_deny_it() -> None:
+    # An HTML page whose definition paragraph comes before "Caution: ...": the Answer led with
+    # the caution, and the Caveats said "No limitations or warnings were found".
+    q = "heron census"
+    caution = "Caution: census counts are unreliable in fog — repeat the survey."
+    rows = [row("analyst", f"What is {q}?", [
+        item("finding", "The heron census counts nests & adults each spring using aerial "
+                        "photos.", "page.html#1"),
+        item("finding", caution, "page.html#1")])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[f"What is {q}?"]))
+    answer = answer_section(md)
+    assert answer.index("counts nests") < answer.index("Caution:") if caution in answer \
+        else "counts nests" in answer, answer
+    assert "No limitations or warnings were found" not in md
+    assert md.count(caution) == 1, md
+
+
+def test_a_finding_in_beta_is_listed_under_caveats() -> None:
+    # A replaced plan's "What is BaseCheckpointSaver?" quoted "This method is ... in beta" and
+    # "... may change" as findings, and Caveats said "No limitations or warnings were found".
+    q = "What is the zorblax relay?"
+    beta = "This method of the zorblax relay is in beta and its output may change."
+    rows = [row("analyst", q, [
+        item("finding", "The zorblax relay is a courier network between moon stations.",
+             "z.md#0"),
+        item("finding", "The zorblax relay keeps a ledger of the packets.", "z.md#1"),
+        item("finding", beta, "z.md#2")])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert beta in caveats and "No limitations" not in md
+    assert md.count(beta) == 1, md
+
+
+def test_a_definition_that_uses_the_name_only_as_a_word_is_shown_under_the_name() -> None:
+    # "Send": "A message or packet to send to a specific node in the graph." says "send", the
+    # verb, not ``Send``: it is shown under the name, as any summary line that does not name it.
+    q, doc = "Send", "langgraph.types.Send"
+    rows = [row("docs_search", "What is Send?", [
+        _doc(f"{doc}#0", "A message or packet to send to a specific node in the graph.\n\nMore.",
+             score=9.0)])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=["What is Send?"])))
+    assert answer.strip().splitlines()[0].startswith("- `Send`: A message or packet"), answer
