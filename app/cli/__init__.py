@@ -36,9 +36,17 @@ from app.cli.exit_codes import (
     EXIT_TRY_LATER,
 )
 from app.cli.outcome import print_exit_object
-from app.cli.parser import BadFlag, add_setting_flags, build_parser, flag_overrides, given_thread
+from app.cli.parser import (
+    BadFlag,
+    add_setting_flags,
+    build_parser,
+    flag_overrides,
+    given_thread,
+    not_utf8,
+)
 from app.cli.signals import silence_stdout
 from app.errors import DomainError
+from app.research.text import visible
 from app.runs.stop import Terminated, ignore_signals, release_signals, stop_on_signals
 from app.settings.config import ConfigError
 from workers.sources import CorpusError  # the workers' bad input (workers never import app/)
@@ -75,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             if isinstance(exc, KeyboardInterrupt):
                 ignore_signals()  # stopping: a second signal must not cut the line short
             code, line = _ended(exc)
+            line = visible(line)  # an error may quote a page's or a server's text: no ESC
             print(line, file=sys.stderr)
             if getattr(args, "json", False) if args is not None else "--json" in argv:
                 # the thread the run named, or the one the user gave
@@ -92,6 +101,9 @@ def _parse(argv: list[str]) -> Any:
         BadFlag: a bad flag or argument (a ``SystemExit``, exit 2).
     """
     try:
+        if why := not_utf8(argv):  # before any value is checked or used
+            print(line := f"error: {why}", file=sys.stderr)
+            raise BadFlag(line)
         return build_parser().parse_args(argv)
     except BadFlag as exc:
         if "--json" in argv:

@@ -155,11 +155,11 @@ def run(args: argparse.Namespace) -> int:
 def _busy_advice(args: argparse.Namespace) -> Iterator[None]:
     """Add to a busy thread's line (exit 75) the way out only ``research`` has: a new thread
     with ``--fresh`` (``resume`` and ``review`` have no such flag, nor a run given
-    ``--thread-id``)."""
+    ``--thread-id``); not when a short command holds it (``prune``: try again in a moment)."""
     try:
         yield
     except ThreadBusy as exc:
-        if args.command == "research" and args.thread_id is None:
+        if args.command == "research" and args.thread_id is None and not exc.brief:
             exc.args = (f"{exc}, or use --fresh for a new thread",)
         raise
 
@@ -321,8 +321,10 @@ def inspect(args: argparse.Namespace) -> int:
 
 
 def _print_report(storage: Any, thread_id: str, settings: Settings) -> int:
-    """``inspect THREAD_ID --report``: the report's markdown on stdout, exactly as written
-    (``> report.md`` gives the file back). Exit 0.
+    """``inspect THREAD_ID --report``: the report's markdown on stdout, as written (``>
+    report.md`` gives the file back), but a control character other than newline and tab is
+    escaped (:func:`app.research.text.visible_text`: a report written before they were escaped
+    sent a passage's ANSI/OSC sequences to the terminal, trial 10). Exit 0.
 
     Raises:
         UnknownThread: no such thread.
@@ -335,7 +337,9 @@ def _print_report(storage: Any, thread_id: str, settings: Settings) -> int:
     if text is None:
         require_thread(storage, thread_id)
         raise BadInput(_no_report(storage, thread_id, settings))
-    sys.stdout.write(text)
+    from app.research.text import visible_text
+
+    sys.stdout.write(visible_text(text))
     return EXIT_OK
 
 

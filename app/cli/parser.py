@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 from app.cli.exit_codes import EXIT_BAD_INPUT
 from app.runs.ids import check_thread_id
 from app.settings.config import SETTINGS
-from app.settings.spec import ConfigError, SettingSpec, parse_setting
+from app.settings.spec import UTF8_WAY_OUT, ConfigError, SettingSpec, parse_setting, utf8_problem
 
 
 class BadFlag(SystemExit):
@@ -285,6 +285,46 @@ def given_thread(argv: list[str]) -> str | None:
     no thread named, an id that is no valid thread id, or an unknown option that makes it
     unclear which word is the thread.
     """
+    parsed = _lenient_parse(argv)
+    if parsed is None:
+        return None
+    try:
+        return check_thread_id(getattr(parsed[0], "thread_id", None) or "")
+    except ValueError:
+        return None
+
+
+def not_utf8(argv: list[str]) -> str | None:
+    """The line refusing the first argument that is not valid UTF-8 (a Latin-1 terminal's
+    ``café``: Python hands its byte over as a lone surrogate, ``'caf\\udce9'``), naming it as
+    the user knows it (``the topic``, ``--thread-id``), or None when every argument is UTF-8.
+    Such an argument failed later as "run failed: UnicodeEncodeError ... surrogates not allowed"
+    (exit 1), or as a thread id with "control characters" (trial 10).
+
+    Example:
+        >>> not_utf8(["research", "caf\\udce9 checkpointer"]).split(": ")[0]
+        'the topic is not valid UTF-8 (byte 0xe9 at position 3)'
+    """
+    bad = next((i for i, word in enumerate(argv) if utf8_problem(word)), None)
+    if bad is None:
+        return None
+    parsed = _lenient_parse(argv)
+    label, where = f"argument {bad + 1} ({argv[bad]!r})", utf8_problem(argv[bad])
+    for action in parsed[1]._actions if parsed is not None else ():
+        value = getattr(parsed[0], action.dest, None)
+        bad_value = next((v for v in (value if isinstance(value, list) else [value])
+                          if isinstance(v, str) and utf8_problem(v)), None)
+        if bad_value is not None:  # named as --help names it; where: in the value
+            label = (action.option_strings[-1] if action.option_strings
+                     else f"the {action.dest.replace('_', ' ')}")
+            where = utf8_problem(bad_value)
+            break
+    return f"{label} is not valid UTF-8 ({where}): {UTF8_WAY_OUT}"
+
+
+def _lenient_parse(argv: list[str]) -> tuple[argparse.Namespace, argparse.ArgumentParser] | None:
+    """``argv`` parsed by its command's options and their arity, no value checked, and that
+    command's real parser; None: no command, or an unknown option took a word."""
     sub = next((a for a in build_parser()._actions
                 if isinstance(a, argparse._SubParsersAction)), None)
     command = next((a for a in argv if not a.startswith("-")), None)
@@ -308,7 +348,4 @@ def given_thread(argv: list[str]) -> str | None:
         return None
     if any(not word.startswith("-") for word in extra):  # an unknown option took a word
         return None
-    try:
-        return check_thread_id(getattr(args, "thread_id", None) or "")
-    except ValueError:
-        return None
+    return args, real

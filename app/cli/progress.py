@@ -55,9 +55,12 @@ class Progress:
         self.first_round = 1
 
     def line(self, text: str, style: str | None = None) -> None:
-        """Print one line (rich styling on a terminal, plain text elsewhere)."""
+        """Print one line (rich styling on a terminal, plain text elsewhere), its control
+        characters escaped (:func:`visible`): a note or the corpus line may quote a source's
+        text (a web page's, an MCP server's)."""
         if self.quiet:
             return
+        text = visible(text)
         try:
             if self.rich:
                 self.console.print(escape(text), style=style)
@@ -190,15 +193,15 @@ def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None
         for key, value in rows:
             print(f"  {key}: {value}", file=stream)
     for error in summary["errors"]:
-        print(
-            f"  failed: {error['worker']} on {clip(error['sub_question'], _SHORT)!r}: "
-            f"{error['error']}" + (" (its earlier result was kept)" if error.get("kept") else ""),
-            file=stream,
-        )
+        # a worker's error may quote a web page's or an MCP server's text: escaped
+        print(visible(f"  failed: {error['worker']} on {clip(error['sub_question'], _SHORT)!r}: "
+                      f"{error['error']}"
+                      + (" (its earlier result was kept)" if error.get("kept") else "")),
+              file=stream)
     for note in summary["notes"]:
-        print(f"  note: {note}", file=stream)
+        print(visible(f"  note: {note}"), file=stream)
     for warning in summary.get("warnings") or []:
-        print(f"  warning: {warning['message']}", file=stream)
+        print(visible(f"  warning: {warning['message']}"), file=stream)
     stream.flush()
 
 
@@ -216,7 +219,7 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
         return f"  {command}   ({why})" if why else f"  {command}"
 
     if review.get("error"):
-        out.append(f"the last decision was refused: {review['error']}")
+        out.append(visible(f"the last decision was refused: {review['error']}"))
     if review["stage"] == "plan":
         out.append(f"sub-questions ({len(review['sub_questions'])}):")
         out += [f"  {i}. {visible(q)}" for i, q in enumerate(review["sub_questions"], 1)]
@@ -232,5 +235,5 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
         out += ["continue:", review_with(" --approve"),
                 review_with(" --drop ENVELOPE_ID ...", "not persisted, not reported"),
                 review_with(" --redo ENVELOPE_ID ...", "sent again, then another review")]
-    out += [f"note: {note}" for note in pause.get("notes") or []]
+    out += [visible(f"note: {note}") for note in pause.get("notes") or []]
     print("\n".join(out), file=stream, flush=True)

@@ -35,6 +35,7 @@ def config_table() -> str:
         "LangGraph Server, a run's client may set only the *client* ones, in its `context`",
         "(`app.settings.config.RunContext`), each up to the operator's bound; the variable then",
         "sets the default. The rest come from the server's environment only (docs/deploy.md).",
+        "A path's leading `~` is expanded wherever it is set (a flag, a variable, `.env`).",
         "",
         "| variable | flag | default | set by | meaning |",
         "|---|---|---|---|---|",

@@ -36,7 +36,7 @@ from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
 from app.research.settling import settle
-from app.research.text import clip
+from app.research.text import clip, visible_text
 from state import ITEM_KINDS
 from workers.sources.base import code_span
 
@@ -278,9 +278,17 @@ def render_markdown(data: ReportInput) -> str:
     (limitations and warnings, none repeating a finding nor the Answer);
     a Failures section when any worker ended in error; Notes; the numbered Sources list, one
     entry per document with its cited passages under it.
+
+    Control characters but newline and tab are escaped (:func:`visible_text`): a passage's ANSI
+    or OSC escape sequence (trial 10: a corpus file's ``\\x1b]0;TITLE\\x07``) would run in a
+    terminal showing the file.
     """
-    if data.dropped and not data.rows:
-        return _dropped_report(data)
+    return visible_text(_dropped_report(data) if data.dropped and not data.rows
+                        else _render(data))
+
+
+def _render(data: ReportInput) -> str:
+    """The report's markdown (:func:`render_markdown`), its text as the rows and notes hold it."""
     cites = _Citations()
     errors = [r for r in data.rows if r["status"] == "error"]
     relevance = data.relevance or judge(data.asked, data.rows)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-__all__ = ["BIDI_CONTROLS", "ELLIPSIS", "clip", "visible"]
+__all__ = ["BIDI_CONTROLS", "ELLIPSIS", "clip", "utf8_problem", "visible", "visible_text"]
 
 BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Invisible characters that reorder how text is displayed (the "Trojan Source" family)."""
@@ -62,3 +62,33 @@ def visible(text: str) -> str:
         return text
     return "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS
                    else ch for ch in text)
+
+
+def visible_text(text: str) -> str:
+    r"""``text`` of several lines with what :func:`visible` escapes escaped, but its newlines and
+    tabs kept: a report's markdown (a source's passage may carry an ANSI or OSC escape sequence,
+    which a terminal showing the file, ``cat`` or a markdown viewer, would run).
+
+    Example:
+        >>> visible_text("a\tb\n\x1b]0;title\x07\r\n")
+        'a\tb\n\\x1b]0;title\\x07\\r\n'
+    """
+    return "\n".join("\t".join(visible(part) for part in line.split("\t"))
+                     for line in text.split("\n"))
+
+
+def utf8_problem(raw: str) -> str | None:
+    """Where ``raw`` (an argument or an environment value, which Python decodes with
+    ``surrogateescape``) is not valid UTF-8, e.g. ``"byte 0xe9 at position 3"``; None when it is.
+
+    Example:
+        >>> utf8_problem("caf\\udce9"), utf8_problem("café")
+        ('byte 0xe9 at position 3', None)
+    """
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(raw[exc.start])
+        what = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"
+        return f"{what} at position {exc.start}"
+    return None

@@ -20,7 +20,7 @@ from app.research.phrasing import (
     requested,
     shape,
 )
-from app.research.text import BIDI_CONTROLS
+from app.research.text import BIDI_CONTROLS, utf8_problem
 from workers.sources.query import query_terms
 
 __all__ = [
@@ -43,7 +43,8 @@ topic was taken, then its own plan refused for 501)."""
 
 def topic_problem(topic: str, *, limit: int = MAX_TOPIC_CHARS, noun: str = "topic") -> str | None:
     """What makes ``topic`` (whitespace collapsed) no topic to research, in one line, or None:
-    empty, longer than :data:`MAX_TOPIC_CHARS`, with control or bidi characters, with no letter
+    empty, longer than :data:`MAX_TOPIC_CHARS`, not valid UTF-8 (a served run's JSON may
+    carry a lone surrogate), with control or bidi characters, with no letter
     or digit, or with no word a search looks for (one letter, only words like "what" and "the":
     :func:`workers.sources.query.query_terms`). The CLI and the ``plan`` node (a served run's
     input) both ask it; :func:`question_problem` asks it of a sub-question (``limit``, and
@@ -60,6 +61,8 @@ def topic_problem(topic: str, *, limit: int = MAX_TOPIC_CHARS, noun: str = "topi
                 "research \"checkpointer pending writes\"")
     if len(topic) > limit:
         return f"the {noun} has {len(topic)} characters; the limit is {limit}"
+    if where := utf8_problem(topic):  # a lone surrogate: a byte that was not UTF-8 (trial 10)
+        return f"the {noun} is not valid UTF-8 ({where})"
     if any(unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS for ch in topic):
         return f"the {noun} contains control characters"
     if not any(ch.isalnum() for ch in topic):

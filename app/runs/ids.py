@@ -11,6 +11,8 @@ import re
 import secrets
 import time
 
+from app.research.text import utf8_problem
+
 __all__ = ["MAX_THREAD_ID_CHARS", "check_thread_id", "default_thread_id", "fresh_thread_id", "sha8",
            "topic_slug"]
 
@@ -37,6 +39,8 @@ def check_thread_id(text: str) -> str:
     if len(text) > MAX_THREAD_ID_CHARS:
         raise ValueError(f"a thread id has at most {MAX_THREAD_ID_CHARS} characters, "
                          f"got {len(text)}")
+    if where := utf8_problem(text):  # not a control character: a byte that was not UTF-8
+        raise ValueError(f"a thread id is not valid UTF-8 ({where}), got {text!r}")
     if any(ch.isspace() or not ch.isprintable() for ch in text):
         raise ValueError(f"a thread id has no spaces or control characters, got {text!r}")
     return text

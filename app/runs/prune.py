@@ -284,7 +284,7 @@ def _prune_one(saver: Any, reader: Any, storage: Storage, thread_id: str, dry_ru
     if saver is None:
         return out
     try:
-        with storage.thread_lock(thread_id, read_only=dry_run):
+        with storage.thread_lock(thread_id, read_only=dry_run, holder="prune"):
             latest = saver.get_tuple(root_config(thread_id))
             # Resuming needs the latest checkpoint and its pending writes; a thread with work
             # left is unfinished, whatever its recorded status says.

@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Any
 
 from app.research.review import REVIEW_NODES
+from app.research.text import visible
 
 __all__ = ["print_inspection", "print_threads"]
 
@@ -42,13 +43,14 @@ def print_threads(rows: list[dict[str, Any]]) -> None:
     _print_thread_rows(console, rows)
     for r in rows:
         if r.get("problem"):
-            console.print(f"{r['thread_id']}: {r['problem']}", soft_wrap=True)
+            console.print(visible(f"{r['thread_id']}: {r['problem']}"), soft_wrap=True)
 
 
 def _print_thread_rows(console: Any, rows: list[dict[str, Any]]) -> None:
     """The ``threads`` rows in the layout the console allows (see :func:`print_threads`)."""
     cells = [(r["thread_id"], r["status"], "" if r["last_step"] is None else str(r["last_step"]),
-              str(r["as_of"] or ""), " ".join(str(r["topic"] or "").split())) for r in rows]
+              str(r["as_of"] or ""), visible(" ".join(str(r["topic"] or "").split())))
+             for r in rows]  # a topic a state edit wrote may hold an ESC: escaped
     header = ("thread_id", "status", "step", "as_of", "topic")
     widths = [max(len(c[i]) for c in (header, *cells)) for i in range(4)]
     if not console.is_terminal:

@@ -179,20 +179,24 @@ class Settings(RunContext):
     operator's too) or when the served graph is built (``app/server/studio.py``); nodes read it as
     ``Resources.settings``. Never printed whole: it may hold a key (see :meth:`redacted`)."""
 
-    data_dir: str = setting(".data", env="RESEARCH_DATA_DIR", flag="--data-dir",
+    data_dir: str = setting(".data", env="RESEARCH_DATA_DIR", flag="--data-dir", path=True,
                             help="results DB, checkpoints, index, reports")
-    corpus: str | None = setting(env="RESEARCH_CORPUS", flag="--corpus",
+    corpus: str | None = setting(env="RESEARCH_CORPUS", flag="--corpus", path=True,
                                  help="folder to index (.md .txt .rst .py .html .pdf .docx) "
                                  "instead of the package docs")
     max_file_bytes: int = setting(
         2 * 1024 * 1024, env="RESEARCH_MAX_FILE_BYTES", flag="--max-file-bytes", minimum=1,
-        help="text files (.md .txt .rst .py .html) larger than this many bytes are skipped when "
-             "a folder is indexed, each named in the run's notes (PDF and .docx: 32 MB)")
+        maximum=2**30,
+        help="text files (.md .txt .rst .py .html) larger than this many bytes (at most 2**30, "
+             "1 GiB) are skipped when a folder is indexed, each named in the run's notes (PDF "
+             "and .docx: 32 MB)")
     corpora: tuple[str, ...] = setting(
         (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER", keyed=True,
+        path=True,
         help="comma-separated NAME=FOLDER corpora a served run may choose by name "
              "(context corpus_name), each NAME once")
-    report_out: str | None = setting(flag="--out", help="report file (new, or a report of this "
+    report_out: str | None = setting(flag="--out", path=True,
+                                     help="report file (new, or a report of this "
                                      "app, written again; never another file), or folder (a "
                                      "trailing / makes it one) (default: DATA_DIR/reports/)")
     allowed_models: tuple[str, ...] = setting(
@@ -215,14 +219,14 @@ class Settings(RunContext):
                                 help="attempts per task (RetryPolicy; at most 10)")
     # maximum: the worker nodes' RetryPolicy cap, workers.retry.ATTEMPTS_CAP (a test keeps them
     # equal; this module imports no LangGraph code)
-    retry_interval: float = setting(0.5, env="RESEARCH_RETRY_INTERVAL", minimum=0,
-                                    help="seconds before the first retry")
+    retry_interval: float = setting(0.5, env="RESEARCH_RETRY_INTERVAL", minimum=0, maximum=600,
+                                    help="seconds before the first retry (at most 600)")
     requests_per_second: float = setting(
         2.0, env="RESEARCH_REQUESTS_PER_SECOND", minimum=0, check=check_request_rate,
         help="model requests per second (InMemoryRateLimiter; real models only; 0: no limit, "
              "else at least 1/600)")
     timeout: float = setting(60.0, env="RESEARCH_TIMEOUT", minimum=0, exclusive=True,
-                             help="seconds per model request")
+                             maximum=3600, help="seconds per model request (at most 3600)")
     retry_patience: float = setting(
         60.0, env="RESEARCH_RETRY_PATIENCE", minimum=0, maximum=600,
         help="longest wait (seconds, at most 600) a provider's Retry-After may ask for; a longer "
@@ -262,13 +266,14 @@ class Settings(RunContext):
         help="SearXNG instance root (http://host:8888), for RESEARCH_SEARCH_PROVIDER=searxng; "
              "json must be in its search.formats (docs/deploy.md)")
     mcp_config: str | None = setting(
-        env="RESEARCH_MCP_CONFIG", flag="--mcp-config", metavar="FILE",
+        env="RESEARCH_MCP_CONFIG", flag="--mcp-config", metavar="FILE", path=True,
         help="JSON file of MCP servers (Claude Desktop's mcpServers shape: a command, or a url "
              "and transport, per server) whose tools the agent workers are offered "
              "(docs/deploy.md)")
     mcp_timeout: float = setting(30.0, env="RESEARCH_MCP_TIMEOUT", minimum=0, exclusive=True,
+                                 maximum=3600,
                                  help="seconds an MCP server may take to start, and one MCP tool "
-                                      "call to answer")
+                                      "call to answer (at most 3600)")
     api_tokens: tuple[str, ...] = setting(
         (), env="RESEARCH_API_TOKENS", secret=True, metavar="TOKEN=USER", keyed=True,
         check=check_api_token,
@@ -289,7 +294,7 @@ class Settings(RunContext):
                                    help="kill the process hard (SIGKILL) at POINT: map:K, "
                                         "persist-commit, report")
     run_log: str | None = setting(
-        flag="--run-log", metavar="FILE", group="faults",
+        flag="--run-log", metavar="FILE", group="faults", path=True,
         help="append a line each time a worker task produces its envelope: envelope_id, "
              "attempt, status, pid (tab-separated), to count re-runs")
 

@@ -19,8 +19,10 @@ from dataclasses import MISSING, dataclass, field, fields
 from functools import cache
 from typing import Any
 
-__all__ = ["ConfigError", "SettingSpec", "check_keys", "coerce", "parse_setting", "setting",
-           "specs_of", "validate"]
+from app.research.text import utf8_problem
+
+__all__ = ["UTF8_WAY_OUT", "ConfigError", "SettingSpec", "check_keys", "coerce", "parse_setting",
+           "expand_home", "setting", "specs_of", "utf8_problem", "validate"]
 
 
 class ConfigError(ValueError):
@@ -31,7 +33,8 @@ def setting(default: Any = None, *, help: str, env: str | None = None, flag: str
             minimum: float | None = None, exclusive: bool = False, maximum: float | None = None,
             choices: tuple[str, ...] | None = None, metavar: str | None = None,
             group: str = "run", check: Callable[[Any], Any] | None = None,
-            secret: bool = False, bound: str | None = None, keyed: bool = False) -> Any:
+            secret: bool = False, bound: str | None = None, keyed: bool = False,
+            path: bool = False) -> Any:
     """Declare one setting: a dataclass field with its metadata.
 
     Args:
@@ -53,10 +56,14 @@ def setting(default: Any = None, *, help: str, env: str | None = None, flag: str
             the command line, the operator, is not capped.
         keyed: a repeatable setting of ``KEY=VALUE`` items (``metavar`` names both): a key given
             twice with two values is refused (:func:`check_keys`).
+        path: a file or folder (of a ``keyed`` setting: each item's VALUE): a leading ``~`` is
+            expanded (:func:`coerce`), whether the value comes from a flag, the environment,
+            ``.env`` or code (a ``.env`` file is never shell-expanded: trial 10 saw
+            ``RESEARCH_DATA_DIR=~/research-data`` make a folder named ``~``).
     """
     meta = {"help": help, "env": env, "flag": flag, "minimum": minimum, "exclusive": exclusive,
             "maximum": maximum, "choices": choices, "metavar": metavar, "group": group,
-            "check": check, "secret": secret, "bound": bound, "keyed": keyed}
+            "check": check, "secret": secret, "bound": bound, "keyed": keyed, "path": path}
     if isinstance(default, (list, dict)):
         raise TypeError("use a tuple for a repeatable setting's default (the context is frozen)")
     return field(default=default, metadata=meta, repr=not secret)
@@ -87,6 +94,8 @@ class SettingSpec:
     """The operator's setting that caps a client's value (see :func:`setting`)."""
     keyed: bool = False
     """``KEY=VALUE`` items, each key once (see :func:`setting`)."""
+    path: bool = False
+    """A file or folder, ``~`` expanded (see :func:`setting`)."""
 
 
 @cache
@@ -108,22 +117,48 @@ def specs_of(cls: type) -> tuple[SettingSpec, ...]:
             default=None if f.default is MISSING else f.default, help=m["help"], env=m["env"],
             flag=m["flag"], minimum=m["minimum"], exclusive=m["exclusive"], maximum=m["maximum"],
             choices=m["choices"], metavar=m["metavar"], group=m["group"], check=m["check"],
-            secret=m["secret"], bound=m["bound"], keyed=m["keyed"]))
+            secret=m["secret"], bound=m["bound"], keyed=m["keyed"], path=m["path"]))
     return tuple(out)
 
 
 def coerce(spec: SettingSpec, value: Any) -> Any:
-    """``value`` in the declared type: a tuple for a repeatable setting, a path as str, an int
-    as float."""
+    """``value`` in the declared type: a tuple for a repeatable setting, a path as str with its
+    ``~`` expanded (:func:`expand_home`), an int as float."""
     if value is None:
         return None
     if spec.repeated:
-        return value if isinstance(value, tuple) else tuple(value)
+        value = value if isinstance(value, tuple) else tuple(value)
+        if spec.path:
+            expanded = tuple(expand_home(item, spec.keyed) for item in value)
+            return value if expanded == value else expanded
+        return value
     if spec.type is str and isinstance(value, os.PathLike):
-        return os.fspath(value)
+        value = os.fspath(value)
+    if spec.path and isinstance(value, str):
+        expanded = expand_home(value)
+        return value if expanded == value else expanded
     if spec.type is float and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
     return value
+
+
+def expand_home(value: Any, keyed: bool = False) -> Any:
+    """``value`` (a path; of a ``KEY=PATH`` item when ``keyed``) with a leading ``~`` or
+    ``~user`` expanded (``os.path.expanduser``); anything but a str is given back as it is.
+
+    Example:
+        >>> import os; home = os.path.expanduser("~")
+        >>> expand_home("~/d") == f"{home}/d", expand_home("a=~/c", keyed=True) == f"a={home}/c"
+        (True, True)
+        >>> expand_home("./~/d"), expand_home("a=b", keyed=True)
+        ('./~/d', 'a=b')
+    """
+    if not isinstance(value, str):
+        return value
+    if keyed:
+        key, eq, path = value.partition("=")
+        return f"{key}{eq}{expand_home(path.strip())}" if eq and path.strip()[:1] == "~" else value
+    return os.path.expanduser(value) if value.startswith("~") else value
 
 
 _KIND = {int: "a whole number", float: "a number", str: "text", bool: "1 or 0"}
@@ -172,9 +207,9 @@ def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
         if spec.minimum is not None and (
                 item < spec.minimum or (spec.exclusive and item == spec.minimum)):
             relation = ">" if spec.exclusive else ">="
-            raise ConfigError(f"{label} must be {relation} {spec.minimum:g}, got {item!r}")
+            raise ConfigError(f"{label} must be {relation} {_bound(spec.minimum)}, got {item!r}")
         if spec.maximum is not None and item > spec.maximum:
-            raise ConfigError(f"{label} must be <= {spec.maximum:g}, got {item!r}")
+            raise ConfigError(f"{label} must be <= {_bound(spec.maximum)}, got {item!r}")
     elif not isinstance(item, spec.type):
         raise ConfigError(f"{label} must be {_KIND[spec.type]}, got {item!r}")
     if spec.choices and item not in spec.choices:
@@ -184,6 +219,15 @@ def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
             spec.check(item)
         except ValueError as exc:  # named, unless the check's line names it
             raise ConfigError(str(exc) if label in str(exc) else f"{label}: {exc}") from None
+
+
+UTF8_WAY_OUT = "use a UTF-8 locale (LANG=C.UTF-8) or type it in UTF-8"
+"""What a line refusing text that is not valid UTF-8 says to do."""
+
+
+def _bound(number: float) -> str:
+    """A bound as a line shows it: ``600``, ``1073741824`` (not ``1.07374e+09``), ``0.5``."""
+    return str(int(number)) if float(number).is_integer() else f"{number:g}"
 
 
 _BOOLEANS = {"1": True, "true": True, "yes": True, "on": True,
@@ -197,6 +241,8 @@ def parse_setting(label: str, spec: SettingSpec, raw: str) -> Any:
     Raises:
         ConfigError: one line naming ``label``.
     """
+    if where := utf8_problem(raw):  # a Latin-1 terminal's byte (trial 10)
+        raise ConfigError(f"{label} is not valid UTF-8 ({where}): {UTF8_WAY_OUT}")
     raw = raw.strip()
     if raw == "":
         return None

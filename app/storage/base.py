@@ -96,11 +96,23 @@ class ThreadBusy(TryLater):
     thread_id: str | None = None
     """The thread (set by :meth:`of`)."""
 
+    brief: bool = False
+    """The holder is a short command (``prune``): the only advice is to try again in a moment
+    (a new thread, ``--fresh``, would abandon this one's rows for a lock held a second)."""
+
     @classmethod
-    def of(cls, thread_id: str, *, retry_in: float | None = None) -> ThreadBusy:
+    def of(cls, thread_id: str, *, retry_in: float | None = None,
+           holder: str | None = None) -> ThreadBusy:
         """The error every backend's :meth:`Storage.thread_lock` raises for ``thread_id``: one
         line naming the thread and the ways out; ``retry_in`` (seconds, PostgreSQL's lease)
-        says how long until a killed holder's lock expires."""
+        says how long until a killed holder's lock expires; ``holder`` is what the holder said
+        it is, when it could be read (``"prune"``: trial 10 was told to wait for a run, or use
+        ``--fresh``, while prune held the lock for a second)."""
+        if holder == "prune":
+            busy = cls(f"thread {thread_id!r} is being pruned by another process (prune "
+                       "compacts its checkpoints, which takes a moment); try again in a moment")
+            busy.thread_id, busy.brief = thread_id, True
+            return busy
         wait = "wait for it"
         if retry_in is not None:
             wait += (f" (if it was killed, its lease expires in {max(1, round(retry_in))} s;"
@@ -156,7 +168,7 @@ class Storage(ABC):
         """
 
     @abstractmethod
-    def thread_lock(self, thread_id: str, *, read_only: bool = False
+    def thread_lock(self, thread_id: str, *, read_only: bool = False, holder: str = "run"
                     ) -> AbstractContextManager[None]:
         """Hold an exclusive, non-blocking lock on ``thread_id`` for the life of a run.
 
@@ -164,10 +176,11 @@ class Storage(ABC):
         interleave its history; rows would stay unique (upserts) but the work would be done
         twice. The lock dies with the process (SIGKILL leaves no stale lock). With
         ``read_only`` (``prune --dry-run``) a file backend creates nothing: a thread without a
-        lock file is not being run (a run makes the file before it locks it).
+        lock file is not being run (a run makes the file before it locks it). ``holder`` says
+        what holds it (``"run"``, ``"prune"``), for the line another process is refused with.
 
         Raises:
-            ThreadBusy: another process holds it.
+            ThreadBusy: another process holds it (named by its ``holder`` when known).
         """
 
     def running_threads(self, thread_ids: Iterable[str]) -> set[str] | None:

@@ -64,9 +64,11 @@ _log = logging.getLogger(__name__)
 class LeaseBusy(RuntimeError):
     """Another live holder has the lease; ``retry_in`` is seconds until it expires unrenewed."""
 
-    def __init__(self, name: str, retry_in: float) -> None:
+    def __init__(self, name: str, retry_in: float, role: str | None = None) -> None:
         super().__init__(f"lease {name!r} is held; it expires in {retry_in:.0f} s unless renewed")
         self.retry_in = retry_in
+        self.role = role
+        """What the holder said it is (``Lease``'s ``role``), when it said."""
 
 
 def _read(path: str) -> str | None:
@@ -90,12 +92,22 @@ def _namespace() -> tuple[str | None, str | None]:
     return _read("/proc/sys/kernel/random/boot_id"), pidns
 
 
-def _me() -> str:
-    """This process as a lease holder (JSON): host, boot id, PID namespace, pid, start time."""
+def _me(role: str | None = None) -> str:
+    """This process as a lease holder (JSON): host, boot id, PID namespace, pid, start time,
+    and what it holds the lease for (``role``)."""
     boot, pidns = _namespace()
     pid = os.getpid()
     return json.dumps({"host": socket.gethostname(), "boot": boot, "pidns": pidns, "pid": pid,
-                       "start": _start_time(pid), "token": uuid.uuid4().hex})
+                       "start": _start_time(pid), "token": uuid.uuid4().hex, "role": role})
+
+
+def _role(holder: str | None) -> str | None:
+    """The ``role`` a holder's JSON names, or None."""
+    try:
+        role = json.loads(holder or "").get("role")
+    except (ValueError, AttributeError):
+        return None
+    return role if isinstance(role, str) else None
 
 
 def _dead_here(holder: str) -> bool:
@@ -133,15 +145,17 @@ class Lease:
         name: what is locked, e.g. ``"thread:ID"``; the ``leases`` table must exist.
         ttl: seconds the lease outlives the last heartbeat.
         wait: seconds to keep trying while another holder has it (0: fail at once).
+        role: what this process holds it for (e.g. ``"prune"``), told to a process refused it.
 
     Raises:
         LeaseBusy: another live holder has it (after ``wait``).
     """
 
     def __init__(self, connect: Callable[[], Any], name: str, *, ttl: float = LEASE_TTL,
-                 wait: float = 0.0) -> None:
+                 wait: float = 0.0, role: str | None = None) -> None:
         self._connect, self.name, self.ttl, self.wait = connect, name, ttl, wait
-        self.holder = _me()
+        self.holder = _me(role)
+        self._other: str | None = None  # the live holder found by the last try
         self.lost = False
         self._renewed = (time.monotonic(), time.time())  # the last renewal, by both clocks
         self._io = threading.Lock()  # the heartbeat and still_held share the connection
@@ -158,6 +172,7 @@ class Lease:
             if row is None:
                 continue
             if not _dead_here(row["holder"]):
+                self._other = row["holder"]
                 return float(row["left_s"])
             if conn.execute(_STEAL, (self.holder, self.ttl, self.name, row["holder"])
                             ).fetchone():
@@ -170,7 +185,7 @@ class Lease:
         try:
             while (left := self._try(self._conn)) is not None:
                 if time.monotonic() >= deadline:
-                    raise LeaseBusy(self.name, left)
+                    raise LeaseBusy(self.name, left, _role(self._other))
                 time.sleep(min(0.2, max(0.01, left)))
         except BaseException:
             self._conn.close()

@@ -286,7 +286,8 @@ class PostgresStorage(Storage):
                 yield store
 
     @contextmanager
-    def thread_lock(self, thread_id: str, *, read_only: bool = False) -> Iterator[None]:
+    def thread_lock(self, thread_id: str, *, read_only: bool = False, holder: str = "run"
+                    ) -> Iterator[None]:
         """The lease ``thread:ID`` (:class:`app.storage.lease.Lease`), renewed while the run
         goes and deleted at its end; a killed holder's lease is taken over at once from the
         same machine and PID namespace, elsewhere after ``lease_ttl`` seconds. ``read_only``
@@ -300,10 +301,11 @@ class PostgresStorage(Storage):
             with self._connect() as conn:
                 create_tables(conn)
             try:
-                lease = Lease(self._connect, f"thread:{thread_id}", ttl=self.lease_ttl)
+                lease = Lease(self._connect, f"thread:{thread_id}", ttl=self.lease_ttl,
+                              role=holder)
                 lease.__enter__()
             except LeaseBusy as busy:
-                raise ThreadBusy.of(thread_id, retry_in=busy.retry_in) from None
+                raise ThreadBusy.of(thread_id, retry_in=busy.retry_in, holder=busy.role) from None
         _held_leases[lease.name, self.url] = (thread_id, lease)
         try:
             yield

@@ -28,7 +28,7 @@ from typing import Any
 from app.runs.ids import sha8
 from app.storage.base import ROOT_THREADS_SQL, DamagedDatabase, Storage, ThreadBusy
 from app.storage.results import ADDED_RUN_COLUMNS, SCHEMA, ResultsStore
-from app.storage.sqlite_files import connect, is_damage
+from app.storage.sqlite_files import connect, is_damage, not_a_file
 
 __all__ = ["CHECKPOINTS_DB", "RESULTS_DB", "SqliteResults", "SqliteStorage"]
 
@@ -143,14 +143,34 @@ class SqliteStorage(Storage):
                 f"the checkpoint database {cp} and the results database {rp} are both "
                 f"damaged; move them aside (mv {cp} {cp}.damaged && mv {rp} {rp}.damaged) and "
                 "run again: every thread starts afresh and computes its rows again")
-        path = bad[0]
+        return self._aside(bad[0], f"is damaged ({reason})")
+
+    def _aside(self, path: Path, what_is_wrong: str) -> DamagedDatabase:
+        """The error naming one of the two files, what is wrong with it, and the way out."""
         what = "checkpoint" if path == self.checkpoints_path else "results"
         after = ("every thread starts afresh (result rows are kept)" if what == "checkpoint"
                  else "finished threads recompute their rows when run again")
         return DamagedDatabase(
-            f"the {what} database {path} is damaged ({reason}); move it aside (mv {path} "
+            f"the {what} database {path} {what_is_wrong}; move it aside (mv {path} "
             f"{path}.damaged) and run again: {after}"
         )
+
+    def _require_file(self, path: Path) -> None:
+        """Refuse a database path that is no file (a folder, a link to ``/dev/null``): SQLite
+        said only "disk I/O error" or "unable to open database file", naming neither the file
+        nor the way out (trial 10, finding 32).
+
+        Raises:
+            DamagedDatabase: naming ``path`` and what it is.
+        """
+        if kind := not_a_file(path):
+            raise self._aside(path, f"is {kind}, not a database file")
+        for side in (Path(f"{path}-wal"), Path(f"{path}-shm")):  # SQLite's own: nothing in it
+            if kind := not_a_file(side):
+                what = "checkpoint" if path == self.checkpoints_path else "results"
+                raise DamagedDatabase(f"{side}, a file SQLite keeps beside the {what} database, "
+                                      f"is {kind}; move it aside (mv {side} {side}.damaged) and "
+                                      "run again: nothing is lost")
 
     @contextmanager
     def _reporting_damage(self) -> Iterator[None]:
@@ -170,6 +190,7 @@ class SqliteStorage(Storage):
         from langgraph.checkpoint.sqlite import SqliteSaver
 
         path = self.checkpoints_path
+        self._require_file(path)
         if read_only and not path.exists():
             yield None
             return
@@ -209,6 +230,7 @@ class SqliteStorage(Storage):
     def results(self, *, read_only: bool = False) -> Iterator[ResultsStore | None]:
         """A :class:`SqliteResults` on ``results.sqlite``; ``read_only`` yields None when the
         file or its ``runs`` table is missing; damage is raised as :class:`DamagedDatabase`."""
+        self._require_file(self.results_path)
         if read_only and not self.results_path.exists():
             yield None
             return
@@ -222,11 +244,13 @@ class SqliteStorage(Storage):
                 yield store
 
     @contextmanager
-    def thread_lock(self, thread_id: str, *, read_only: bool = False) -> Iterator[None]:
+    def thread_lock(self, thread_id: str, *, read_only: bool = False, holder: str = "run"
+                    ) -> Iterator[None]:
         """A non-blocking ``flock`` on ``<data dir>/locks/<sha8 of thread_id>.lock`` (the folder
         is created, unless ``read_only``: then a missing file means no run holds it, and an
         existing one is opened for reading, which ``flock`` takes too; the OS drops the lock
-        with the process). Not POSIX: no lock at all."""
+        with the process). Not POSIX: no lock at all. The holder writes ``holder`` into the
+        file while it holds the lock, so a process refused the lock can say who has it."""
         try:
             import fcntl
         except ImportError:  # pragma: no cover - not POSIX: run unlocked
@@ -242,15 +266,19 @@ class SqliteStorage(Storage):
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise ThreadBusy.of(thread_id) from None
+                handle.seek(0)
+                raise ThreadBusy.of(thread_id, holder=handle.read(16).strip() or None) from None
             key = str(path.resolve())
             if not read_only:
                 st = os.fstat(handle.fileno())
                 _held_locks[key] = (thread_id, (st.st_dev, st.st_ino))
+                _say_holder(handle, holder)
             try:
                 yield
             finally:
                 _held_locks.pop(key, None)
+                if not read_only:
+                    _say_holder(handle, "")
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def lock_lost(self) -> str | None:
@@ -313,6 +341,17 @@ class SqliteStorage(Storage):
                 saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         path = self.checkpoints_path
         return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.is_file())
+
+
+def _say_holder(handle: Any, holder: str) -> None:
+    """Write ``holder`` as the whole of a lock file this process holds (best effort: a full disk
+    leaves it as it was, and a refused process then gives the general line)."""
+    try:
+        handle.truncate(0)
+        handle.write(holder)
+        handle.flush()
+    except OSError:
+        pass
 
 
 def _has_table(conn: sqlite3.Connection, name: str) -> bool:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import time
 from pathlib import Path
 
-__all__ = ["connect", "is_damage"]
+__all__ = ["connect", "is_damage", "not_a_file"]
 
 _DAMAGE = ("malformed", "not a database", "file is encrypted")
 """What SQLite says when a file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB)."""
@@ -22,6 +23,30 @@ _DAMAGE = ("malformed", "not a database", "file is encrypted")
 def is_damage(exc: BaseException) -> bool:
     """Whether ``exc`` is SQLite saying a file is damaged (not busy, not missing)."""
     return isinstance(exc, sqlite3.DatabaseError) and any(m in str(exc) for m in _DAMAGE)
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+          (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"))
+
+
+def not_a_file(path: Path) -> str | None:
+    """What is at ``path`` when it is neither a regular file (a link to one is fine) nor
+    missing, e.g. ``"a folder"`` or ``"a link to /dev/null, a device"``; None otherwise.
+
+    Example:
+        >>> not_a_file(Path("/")), not_a_file(Path("/no/such/file"))
+        ('a folder', None)
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:  # missing (or a dangling link): SQLite makes it, or says why not
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), None)
+    if kind is None:  # a regular file
+        return None
+    if os.path.islink(path):
+        return f"a link to {os.path.realpath(path)}, {kind}"
+    return kind
 
 
 def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:

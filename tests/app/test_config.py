@@ -115,6 +115,33 @@ def test_bad_values_are_one_line_errors_naming_the_variable(name, value):
     assert name in message and "\n" not in message
 
 
+@pytest.mark.parametrize(("name", "bound"), [
+    ("RESEARCH_RETRY_INTERVAL", "600"), ("RESEARCH_MCP_TIMEOUT", "3600"),
+    ("RESEARCH_TIMEOUT", "3600"), ("RESEARCH_MAX_FILE_BYTES", "1073741824")])
+@pytest.mark.parametrize("value", ["1e308", "100000000000"])
+def test_a_wait_or_size_past_its_bound_is_refused(name: str, bound: str, value: str) -> None:
+    # trial 10, finding 31: RESEARCH_RETRY_INTERVAL=1e308 was taken and the first retry waited
+    # forever, without a line; RESEARCH_MCP_TIMEOUT and RESEARCH_MAX_FILE_BYTES=10**29 too
+    if name == "RESEARCH_MAX_FILE_BYTES" and "e" in value:
+        value = str(10**29)
+    with pytest.raises(ConfigError, match=rf"^{name} must be <= {bound}, got "):
+        load_settings(env={name: value}, env_file=None)
+
+
+def test_every_numeric_setting_has_an_upper_bound_or_a_reason_for_none():
+    # a number with no upper bound is a typo that hangs a run or fills the memory (finding 31)
+    from app.settings.config import Settings
+    from app.settings.spec import specs_of
+
+    unbounded = {
+        "max_tokens", "max_tokens_limit",  # a token budget: a huge one means no budget
+        "requests_per_second",  # a huge rate means no limit
+        "seed",  # any whole number seeds --fail-rate
+    }
+    assert {s.name for s in specs_of(Settings)
+            if s.type in (int, float) and s.maximum is None} == unbounded
+
+
 def test_a_bad_number_is_named_in_words():
     with pytest.raises(ConfigError, match="RESEARCH_ROUNDS must be a whole number, got 'two'"):
         load_settings(env={"RESEARCH_ROUNDS": "two"}, env_file=None)
@@ -367,3 +394,29 @@ def test_an_http_urls_credentials_are_masked_or_refused(name: str) -> None:
             load_settings(env={name: url}, env_file=None)
         assert "ss@" not in str(info.value)
     assert load_settings(env={name: "https://bob:pa%2Fss@proxy.local/v1"}, env_file=None)
+
+
+def test_a_home_tilde_is_expanded_in_every_path_setting_wherever_it_is_set(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # trial 10, finding 30: RESEARCH_DATA_DIR=~/research-data in .env (never shell-expanded)
+    # made a folder named '~' in the working directory; RESEARCH_CORPUS=~/c4 was "not found"
+    from app.cli.parser import build_parser, flag_overrides
+    from app.settings.spec import specs_of
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    env_file = _dotenv(tmp_path, "RESEARCH_DATA_DIR=~/research-data\nRESEARCH_CORPUS=~/c4\n"
+                                 "RESEARCH_CORPORA=docs=~/docs,specs= ~/specs\n")
+    s = load_settings(env={"RESEARCH_MCP_CONFIG": "~/mcp.json"}, env_file=env_file)
+    assert (s.data_dir, s.corpus, s.mcp_config) == (
+        f"{home}/research-data", f"{home}/c4", f"{home}/mcp.json")
+    assert s.corpora == (f"docs={home}/docs", f"specs={home}/specs")
+    args = build_parser().parse_args(["research", "t", "--data-dir=~/d", "--out", "~/r/",
+                                      "--run-log", "~/log", "--corpus", "~other-user-x/c"])
+    flags = flag_overrides(args)
+    s = Settings(**flags)
+    assert (s.data_dir, s.report_out, s.run_log) == (f"{home}/d", f"{home}/r/", f"{home}/log")
+    assert s.corpus == "~other-user-x/c"  # no such user: left as written, then "not found"
+    assert Settings(data_dir=Path("~/p")).data_dir == f"{home}/p"  # code, too
+    paths = {spec.name for spec in specs_of(Settings) if spec.path}
+    assert paths == {"data_dir", "corpus", "corpora", "report_out", "mcp_config", "run_log"}

@@ -103,6 +103,11 @@ def test_a_thread_another_process_runs_gets_advice_its_command_accepts(
         assert "being run by another process" in err and "--fresh" not in err, err
         assert main(research) == 75
         assert "or use --fresh for a new thread" in capsys.readouterr().err
+    with open_storage(tmp_path / "data").thread_lock(thread_id, holder="prune"):
+        assert main(research) == 75  # prune holds it for a moment: no --fresh (finding 34)
+        assert capsys.readouterr().err.splitlines() == [
+            f"error: thread {thread_id!r} is being pruned by another process (prune compacts "
+            "its checkpoints, which takes a moment); try again in a moment"]
     assert main(["review", thread_id, *data]) == 2  # not running: resume it
     resume = _hint_line(capsys.readouterr().err, "resume").split("continue it with ", 1)[1]
     assert main(_pasted(resume)) == 0

@@ -152,6 +152,24 @@ def test_a_thread_lock_is_exclusive_per_thread(storage: Storage) -> None:
         pass
 
 
+def test_a_thread_held_by_prune_is_refused_naming_prune(storage: Storage) -> None:
+    # trial 10, finding 34: a run started while prune compacted its thread was told the thread
+    # "is being run by another process; wait for it, or use --fresh" (a new thread, for a lock
+    # held a second)
+    with storage.thread_lock("t1", holder="prune"):
+        with pytest.raises(ThreadBusy) as busy:
+            with storage.thread_lock("t1"):
+                pass
+    assert str(busy.value) == ("thread 't1' is being pruned by another process (prune compacts "
+                               "its checkpoints, which takes a moment); try again in a moment")
+    assert busy.value.brief and busy.value.thread_id == "t1"
+    with storage.thread_lock("t1"):  # released; a run holds it now: the run's line
+        with pytest.raises(ThreadBusy, match="being run by another process") as busy:
+            with storage.thread_lock("t1", holder="prune"):
+                pass
+        assert not busy.value.brief
+
+
 _HOLD_LOCK = """
 import sys, time
 from app.storage import open_storage

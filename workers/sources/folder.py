@@ -35,7 +35,14 @@ from workers.sources.text import (
     safe_name,
     unsafe_name,
 )
-from workers.sources.walk import links_outside, once_each, own_output, walk_folders
+from workers.sources.walk import (
+    links_outside,
+    once_each,
+    own_output,
+    shown_path,
+    unreadable_why,
+    walk_folders,
+)
 
 __all__ = [
     "FOLDER_EXTENSIONS",
@@ -96,7 +103,7 @@ def _indexable(
                 st = path.stat()
             except OSError as exc:
                 skipped["unreadable"] += 1
-                _note(notes, folder, path, f"unreadable ({exc.strerror or type(exc).__name__})")
+                _note(notes, folder, path, unreadable_why(exc))
                 continue
             limit = _size_limit(filename, max_file_bytes)
             if not stat.S_ISREG(st.st_mode):
@@ -119,7 +126,7 @@ def _note(notes: list[str], folder: Path, path: Path, why: str) -> None:
         rel = path.relative_to(folder).as_posix()
     except ValueError:
         rel = str(path)
-    notes.append(f"{safe_name(rel)}: skipped, {why}")
+    notes.append(f"{shown_path(rel)}: skipped, {why}")
 
 
 def folder_files(
@@ -249,7 +256,7 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
         data = path.read_bytes()
     except OSError as exc:
         skipped["unreadable"] += 1
-        notes.append(f"{rel}: skipped, unreadable ({exc.strerror or type(exc).__name__})")
+        notes.append(f"{shown_path(rel)}: skipped, {unreadable_why(exc)}")
         return
     declared = declared_encoding(data, suffix)
     text, encoding, replaced = decode_file(data, declared)

@@ -28,6 +28,7 @@ Standard library and :mod:`workers.sources.text`; the folder source
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from collections import Counter
@@ -37,7 +38,7 @@ from pathlib import Path
 from workers.sources.text import raw, safe_name
 
 __all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "links_outside", "once_each",
-           "own_output", "walk_folders"]
+           "own_output", "shown_path", "unreadable_why", "walk_folders"]
 
 _File = tuple[str, Path, os.stat_result]
 """``(ref, path, stat)`` of a file found (``workers.sources.folder.FolderFile``)."""
@@ -80,6 +81,44 @@ def is_own_report(path: Path) -> bool:
     return (own_output(path) or "").startswith("a report")
 
 
+def unreadable_why(exc: OSError) -> str:
+    """Why a file or folder that could not be read is skipped, for its note: ``"unreadable
+    (Permission denied)"``, or, for a path longer than the system allows (``ENAMETOOLONG``: a
+    tree of archives or ``node_modules`` can be deeper than 4096 bytes of path), ``"its path is
+    longer than the system allows (4096 bytes)"`` (trial 10: said nowhere, then "File name too
+    long" of a short name)."""
+    if exc.errno != errno.ENAMETOOLONG:
+        return f"unreadable ({exc.strerror or type(exc).__name__})"
+    try:
+        limit = f" ({os.pathconf('/', 'PC_PATH_MAX')} bytes)"
+    except (OSError, ValueError, AttributeError):  # not POSIX, or no such limit
+        limit = ""
+    return f"its path is longer than the system allows{limit}"
+
+
+_SHOWN_PATH = 160
+"""A path relative to the corpus folder longer than this is shown with its middle folders cut."""
+
+
+def shown_path(rel: str) -> str:
+    """``rel`` (a ``/`` path relative to the corpus folder) for a note: printable
+    (:func:`safe_name`), its middle folders replaced by a count when it is longer than
+    :data:`_SHOWN_PATH` characters (a path deeper than the system allows is 4 KB).
+
+    Example:
+        >>> shown_path("a/b.md")
+        'a/b.md'
+        >>> shown_path("/".join(f"level{i:03d}" for i in range(30)) + "/deep.md")
+        'level000/…(27 folders)…/level028/level029/deep.md'
+    """
+    parts = rel.split("/")
+    if len(rel) <= _SHOWN_PATH or len(parts) < 5:
+        return safe_name(rel)
+    kept = parts[-3:] if parts[-1] else parts[-4:]  # a folder's path ends in "/"
+    cut = len(parts) - 1 - len(kept)
+    return safe_name(f"{parts[0]}/…({cut} folders)…/{'/'.join(kept)}")
+
+
 def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
                  data_dir: Path | None = None) -> Iterator[tuple[str, list[str]]]:
     """``(dirpath, sorted file names)`` of each folder under ``folder`` to index, top-down.
@@ -98,8 +137,7 @@ def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
         skipped["unreadable"] += 1
         where = Path(error.filename or folder)
         rel = where.relative_to(folder).as_posix() if where.is_relative_to(folder) else str(where)
-        notes.append(f"{safe_name(rel)}/: skipped, unreadable "
-                     f"({error.strerror or type(error).__name__})")
+        notes.append(f"{shown_path(rel + '/')}: skipped, {unreadable_why(error)}")
 
     for dirpath, dirnames, filenames in os.walk(folder, onerror=unreadable, followlinks=True):
         seen.add(os.path.realpath(dirpath))

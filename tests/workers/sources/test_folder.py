@@ -338,3 +338,47 @@ def test_a_folder_that_cannot_be_listed_is_named_like_an_unreadable_file(tmp_pat
     assert [rel for rel, _path, _st in found] == ["a.md"]
     assert notes == ["sub/: skipped, unreadable (Permission denied)"]
     assert skipped["unreadable"] == 1
+
+
+
+def _deep_file(top: Path, path_bytes: int, name: str) -> None:
+    """A markdown file ``name`` under folders below ``top`` whose absolute path is at least
+    ``path_bytes`` long, made with relative ``mkdir``/``chdir`` as an archive's deep tree is (an
+    absolute path that long is refused)."""
+    import os
+
+    here = os.getcwd()
+    os.chdir(top)
+    try:
+        level = 0
+        while len(os.getcwd()) < path_bytes:
+            os.mkdir(folder := f"level{level:03d}_abcdefghijkl")
+            os.chdir(folder)
+            level += 1
+        with open(name, "w", encoding="utf-8") as out:
+            out.write("# Deep\n\nThe deepest kilometres are surveyed by lamp.\n")
+    finally:
+        os.chdir(here)
+
+
+@pytest.mark.parametrize("depth", [5200, 4060], ids=["folder-too-deep", "file-name-crosses"])
+def test_a_file_deeper_than_the_system_allows_is_named_in_the_notes(
+        tmp_path: Path, depth: int) -> None:
+    # trial 10, finding 33: deep.md 5,516 bytes of path down was skipped without a note (then
+    # named as "unreadable (File name too long)", its 4 KB path whole)
+    from collections import Counter
+
+    from workers.sources.folder import folder_files
+
+    (tmp_path / "top.md").write_text("# Top\n\nHerons nest in colonies.\n")
+    name = "the_deepest_kilometres_of_the_mine.md"
+    _deep_file(tmp_path, depth, name)
+    skipped, notes = Counter(), []
+    found = folder_files(tmp_path, skipped, notes=notes)
+    assert [r for r, _path, _st in found] == ["top.md"]
+    (note,) = notes
+    assert note.startswith("level000_abcdefghijkl/…(") and len(note) < 300, note
+    assert note.endswith(("/: skipped, its path is longer than the system allows (4096 bytes)"
+                          if depth > 4096 else f"/{name}: skipped, its path is longer than the "
+                          "system allows (4096 bytes)")), note
+    assert skipped["unreadable"] == 1
