@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.llm.offline.sentences import prose_sentences
@@ -11,7 +12,7 @@ from app.research.caveats import WARNING
 from app.research.citations import Citations, claim_key, excerpt, items
 from app.research.definitions import definition_line, definitions, unique
 from app.research.evidence import document_of, strength
-from app.research.relevance import describe_terms, needed, topic_terms
+from app.research.relevance import describe_terms, needed, spelled_out, topic_terms
 from app.research.text import clip
 from app.research.topics import compare_parts, topic_kind
 from workers.sources.query import mentions
@@ -95,8 +96,8 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
     return [finding for _, finding in sorted(ranked, key=key)]
 
 
-def subject_terms(topic: str) -> list[str]:
-    """The topic's words that name what it asks about: :func:`topic_terms` less the words of
+def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[str]:
+    """The topic's words that name what it asks about: :func:`_terms` less the words of
     the question's kind (:data:`_KIND_WORDS` of :func:`app.research.topics.topic_kind`); all
     of them when that leaves none.
 
@@ -104,9 +105,15 @@ def subject_terms(topic: str) -> list[str]:
         >>> subject_terms("What are the limitations of ToolNode?")
         ['toolnode']
     """
-    terms = topic_terms(topic)
+    terms = _terms(topic, rows)
     kind_words = _KIND_WORDS.get(topic_kind(topic), frozenset())
     return [t for t in terms if t not in kind_words] or terms
+
+
+def _terms(topic: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """:func:`topic_terms`, an identifier no item of ``rows`` names spelled out as its words
+    (:func:`app.research.relevance.spelled_out`), as the relevance judge reads the topic."""
+    return spelled_out(topic_terms(topic), None, rows) if rows else topic_terms(topic)
 
 
 def fits(kind: str, text: str) -> bool:
@@ -166,7 +173,7 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
             lines.append(f"- {clip(sentence, _LINE)} {marks}")
         return [*lines, ""]
     kind = topic_kind(data.asked)
-    subject = subject_terms(data.asked)
+    subject = subject_terms(data.asked, data.rows)
     chosen = _chosen(data, kind)
     if chosen:
         lines += [f"- {clip(definition_line(f), _LINE)} [{cites.cite(f)}]" for f in chosen]
@@ -207,7 +214,7 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
 def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
     """The Answer's candidate findings that name the topic, each with its sort key (see
     :func:`answer_lines` for the order)."""
-    terms, subject = topic_terms(data.asked), subject_terms(data.asked)
+    terms, subject = _terms(data.asked, data.rows), subject_terms(data.asked, data.rows)
     ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):
         text = str(finding["text"])

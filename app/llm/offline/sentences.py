@@ -195,9 +195,10 @@ def starts_mid_sentence(text: str, sentence: str) -> bool:
     with closing punctuation (trial 10, finding 20: "seconds (`float`), or a `timedelta`.").
 
     Example:
-        >>> starts_mid_sentence("seconds (`float`), or a `timedelta`.", "seconds (`float`), or a `timedelta`.")
+        >>> tail = "seconds (`float`), or a `timedelta`."
+        >>> starts_mid_sentence(tail, tail)
         True
-        >>> starts_mid_sentence("add_node is how nodes are added.", "add_node is how nodes are added.")
+        >>> starts_mid_sentence("add_node adds a node.", "add_node adds a node.")
         False
     """
     head = text.lstrip()

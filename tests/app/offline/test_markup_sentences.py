@@ -67,7 +67,8 @@ def test_a_passage_starting_mid_sentence_is_not_shown_from_there() -> None:
 
 
 def test_the_tail_of_a_cut_sentence_is_no_candidate_finding() -> None:
-    tail = "seconds or a timedelta object, whichever you pass. Failed retries back off exponentially between attempts."
+    tail = ("seconds or a timedelta object, whichever you pass. Failed retries back off "
+            "exponentially between attempts.")
     found = candidate_sentences([(0, Passage("x.f#2", "x.f", "x.f", "src", tail))])
     assert [s.text for s in found] == ["Failed retries back off exponentially between attempts."]
     whole = candidate_sentences([(0, Passage("x.f#0", "x.f", "x.f", "src", tail))])
