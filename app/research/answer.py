@@ -15,6 +15,7 @@ from app.research.evidence import document_of, strength
 from app.research.relevance import describe_terms, needed, spelled_out, topic_terms
 from app.research.text import clip
 from app.research.topics import compare_parts, topic_kind
+from app.research.topics import subject as topic_subject
 from workers.sources.query import mentions
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ _VERB = re.compile(
 )
 """The first verb of a sentence ends its subject ("The default cache size *is* -2000")."""
 _ANSWER_SENTENCES = 2
+_OF = re.compile(r"\s+of\s+", re.IGNORECASE)
 _FITS: dict[str, re.Pattern[str]] = {
     "how": re.compile(
         r"\b(?:you\s+can|can\s+be|may\s+be|is\s+done|by\s+(?:\w+ing|the|an?)|with\s+the|"
@@ -101,13 +103,26 @@ def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[st
     the question's kind (:data:`_KIND_WORDS` of :func:`app.research.topics.topic_kind`); all
     of them when that leaves none.
 
+    For "X of Y" the words of X, when it has two or more but those (one, as in "list of Y" or
+    "state of Y", may be a word any Y has): "retry policy of a graph node"
+    asks about a retry policy, and a sentence on graphs and nodes alone is about something
+    else (trial 10, finding 20: "Useful for edgeless graphs with nodes that return `Command`
+    objects." answered it).
+
     Example:
         >>> subject_terms("What are the limitations of ToolNode?")
         ['toolnode']
+        >>> subject_terms("retry policy of a graph node")
+        ['retry', 'policy']
     """
     terms = _terms(topic, rows)
     kind_words = _KIND_WORDS.get(topic_kind(topic), frozenset())
-    return [t for t in terms if t not in kind_words] or terms
+    subject = [t for t in terms if t not in kind_words] or terms
+    head = _OF.split(topic_subject(topic), maxsplit=1)
+    if len(head) == 2:  # "retry policy of a graph node" asks about a retry policy
+        own = [t for t in subject if mentions([t], head[0])]
+        return own if len(own) >= 2 else subject  # "list of X", "state of X": X
+    return subject
 
 
 def _terms(topic: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
