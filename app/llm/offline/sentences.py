@@ -349,7 +349,10 @@ _HEADING_LINE = re.compile(
     r"|^(?P<setext>[^\n]*\w[^\n]*)\n {0,3}(?:=+|-+|~+|\^+)[ \t]*$"  # Limitations\n======
     r"|(?:\A|\n\n)(?P<short>[A-Z][^\n.!?:;,]{0,60})(?=\n\n|\Z)"  # a short title line alone
     r"|^[ \t]*(?:!!!|\?\?\?\+?)[ \t]*(?P<adm>[\w-]+(?:[ \t]+\"[^\"\n]*\")?)[ \t]*$"  # !!! warning
-    r"|^[ \t]*\.\.[ \t]+(?P<rst>[\w-]+)::",  # .. warning::
+    r"|^[ \t]*\.\.[ \t]+(?P<rst>[\w-]+)::"  # .. warning::
+    r"|^[ \t]*(?P<label>(?i:note|notes|warning|warnings|caution|important|danger|attention)):"
+    r"[ \t]*$"  # a docstring's "Note:" section
+    r"|^[ \t]*(?P<section>[A-Z][A-Za-z ]{0,30}):[ \t]*$",  # "Args:", "Returns:"
     re.MULTILINE,
 )
 
@@ -358,8 +361,12 @@ def _headings(text: str) -> list[tuple[int, str]]:
     """``(end offset, title)`` of the headings of a passage, in order."""
     out = []
     for match in _HEADING_LINE.finditer(text):
+        if match.group("label"):  # a docstring's "Note:" is an admonition: a caution's
+            out.append((match.end(), "Warning"))  # place (trial 10, finding 17)
+            continue
         title = (match.group("atx") or match.group("setext") or match.group("short")
-                 or match.group("adm") or match.group("rst") or "").replace('"', "")
+                 or match.group("adm") or match.group("rst") or match.group("section")
+                 or "").replace('"', "")
         if len(title.split()) <= 8:
             out.append((match.end(), title.strip()))
     return out

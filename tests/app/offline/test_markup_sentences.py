@@ -73,3 +73,16 @@ def test_the_tail_of_a_cut_sentence_is_no_candidate_finding() -> None:
     assert [s.text for s in found] == ["Failed retries back off exponentially between attempts."]
     whole = candidate_sentences([(0, Passage("x.f#0", "x.f", "x.f", "src", tail))])
     assert len(whole) == 2  # a document's first passage starts where its text does
+
+
+def test_a_docstring_note_section_is_a_warning_heading_until_the_next_section() -> None:
+    # trial 10, finding 17: SqliteSaver's "Note: ... does not scale to multiple threads." was
+    # never a caveat, and Caveats said none were found
+    text = ("A checkpoint saver that stores checkpoints in a SQLite database.\n\nNote:\n    "
+            "This class is meant for small projects and does not\n    scale to multiple "
+            "threads.\n\nArgs:\n    conn (sqlite3.Connection): The SQLite database connection.")
+    scale = next(s for s in split_sentences(text) if "scale" in s)
+    assert heading_of(text, scale) == "Warning"
+    assert heading_of(text, "conn (sqlite3.Connection): The SQLite database connection.") == "Args"
+    assert heading_of(text, "A checkpoint saver that stores checkpoints in a SQLite "
+                            "database.") == ""
