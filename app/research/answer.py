@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.llm.offline.sentences import prose_sentences
@@ -11,9 +12,10 @@ from app.research.caveats import WARNING
 from app.research.citations import Citations, claim_key, excerpt, items
 from app.research.definitions import definition_line, definitions, unique
 from app.research.evidence import document_of, strength
-from app.research.relevance import describe_terms, needed, topic_terms
+from app.research.relevance import describe_terms, needed, spelled_out, topic_terms
 from app.research.text import clip
 from app.research.topics import compare_parts, topic_kind
+from app.research.topics import subject as topic_subject
 from workers.sources.query import mentions
 
 if TYPE_CHECKING:
@@ -36,6 +38,7 @@ _VERB = re.compile(
 )
 """The first verb of a sentence ends its subject ("The default cache size *is* -2000")."""
 _ANSWER_SENTENCES = 2
+_OF = re.compile(r"\s+of\s+", re.IGNORECASE)
 _FITS: dict[str, re.Pattern[str]] = {
     "how": re.compile(
         r"\b(?:you\s+can|can\s+be|may\s+be|is\s+done|by\s+(?:\w+ing|the|an?)|with\s+the|"
@@ -95,18 +98,37 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
     return [finding for _, finding in sorted(ranked, key=key)]
 
 
-def subject_terms(topic: str) -> list[str]:
-    """The topic's words that name what it asks about: :func:`topic_terms` less the words of
+def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[str]:
+    """The topic's words that name what it asks about: :func:`_terms` less the words of
     the question's kind (:data:`_KIND_WORDS` of :func:`app.research.topics.topic_kind`); all
     of them when that leaves none.
+
+    For "X of Y" the words of X, when it has two or more but those (one, as in "list of Y" or
+    "state of Y", may be a word any Y has): "retry policy of a graph node"
+    asks about a retry policy, and a sentence on graphs and nodes alone is about something
+    else (trial 10, finding 20: "Useful for edgeless graphs with nodes that return `Command`
+    objects." answered it).
 
     Example:
         >>> subject_terms("What are the limitations of ToolNode?")
         ['toolnode']
+        >>> subject_terms("retry policy of a graph node")
+        ['retry', 'policy']
     """
-    terms = topic_terms(topic)
+    terms = _terms(topic, rows)
     kind_words = _KIND_WORDS.get(topic_kind(topic), frozenset())
-    return [t for t in terms if t not in kind_words] or terms
+    subject = [t for t in terms if t not in kind_words] or terms
+    head = _OF.split(topic_subject(topic), maxsplit=1)
+    if len(head) == 2:  # "retry policy of a graph node" asks about a retry policy
+        own = [t for t in subject if mentions([t], head[0])]
+        return own if len(own) >= 2 else subject  # "list of X", "state of X": X
+    return subject
+
+
+def _terms(topic: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """:func:`topic_terms`, an identifier no item of ``rows`` names spelled out as its words
+    (:func:`app.research.relevance.spelled_out`), as the relevance judge reads the topic."""
+    return spelled_out(topic_terms(topic), None, rows) if rows else topic_terms(topic)
 
 
 def fits(kind: str, text: str) -> bool:
@@ -166,7 +188,7 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
             lines.append(f"- {clip(sentence, _LINE)} {marks}")
         return [*lines, ""]
     kind = topic_kind(data.asked)
-    subject = subject_terms(data.asked)
+    subject = subject_terms(data.asked, data.rows)
     chosen = _chosen(data, kind)
     if chosen:
         lines += [f"- {clip(definition_line(f), _LINE)} [{cites.cite(f)}]" for f in chosen]
@@ -207,7 +229,7 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
 def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
     """The Answer's candidate findings that name the topic, each with its sort key (see
     :func:`answer_lines` for the order)."""
-    terms, subject = topic_terms(data.asked), subject_terms(data.asked)
+    terms, subject = _terms(data.asked, data.rows), subject_terms(data.asked, data.rows)
     ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):
         text = str(finding["text"])

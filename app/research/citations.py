@@ -8,12 +8,18 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from app.llm.offline.sentences import is_heading, prose_sentences
+from app.llm.offline.sentences import (
+    code_lines,
+    is_heading,
+    prose_sentences,
+    starts_mid_sentence,
+)
 from app.research.rows import ok_items
-from app.research.text import clip
+from app.research.text import ELLIPSIS, clip
 from state import ItemKind
 from workers.sources import Passage
 from workers.sources.base import code_span, group_by_document
+from workers.sources.text import PARA_SPLIT
 
 __all__ = ["Citations", "claim_key", "excerpt", "items"]
 
@@ -60,25 +66,31 @@ def _passage(item: dict[str, Any]) -> Passage:
 
 
 def excerpt(text: str, limit: int = 220) -> str:
-    """The first prose sentence of a passage (:func:`app.llm.offline.sentences.prose_sentences`:
-    no code, no list marker), or, when it has none, its first sentence (or its start), for a
-    passage bullet; heading lines (a markdown heading, an HTML section's heading:
-    :func:`app.llm.offline.sentences.is_heading`) are left out (the bullet already shows the
-    title). Trial 10: a bullet showed a docstring's example code cut mid-word, and another the
-    source's own list marker ("...BaseCheckpointSaver: - **Single-shot workflows**: ...").
+    """What a passage bullet shows of a passage: its first prose sentence
+    (:func:`app.llm.offline.sentences.prose_sentences`: no code, no list marker, no doctest,
+    no admonition marker), the next one when the first is the tail of a sentence cut at the
+    passage's start (:func:`~app.llm.offline.sentences.starts_mid_sentence`; shown after an
+    ellipsis when there is no other), heading paragraphs left out (the bullet already shows
+    the title); a passage with no prose is shown as one closed code span of its code, never
+    with a fence it does not close. Trial 10: a bullet showed a docstring's example code cut
+    mid-word, the source's own list marker, "``` ```con {'value': 'aaaa'} ```" (the fences
+    swallowed the rest of the rendered report), and "seconds (`float`), or a `timedelta`.".
 
     Example:
         >>> excerpt("```python\\ngraph = build()\\n```\\n\\n- The graph is compiled once.")
         'The graph is compiled once.'
+        >>> excerpt("app.invoke(x)\\n```\\n\\n```con\\n{'value': 'aa'}\\n```")
+        "`app.invoke(x) {'value': 'aa'}`"
     """
     body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
-    body = "\n".join(line for line in body.split("\n") if not is_heading(line))
+    body = "\n\n".join(p for p in PARA_SPLIT.split(body) if not is_heading(p))
     prose = prose_sentences(body)
     if prose:
+        if starts_mid_sentence(body, prose[0]):
+            return clip(prose[1], limit) if len(prose) > 1 else clip(ELLIPSIS + prose[0], limit)
         return clip(prose[0], limit)
-    flat = _LIST_MARKER.sub("", " ".join((body if body.strip() else text).split()))
-    match = re.match(r"(.{30,}?[.!?])(\s|$)", flat)
-    return clip(match.group(1) if match else flat, limit)
+    code = " ".join(code_lines(body if body.strip() else text))
+    return code_span(clip(_LIST_MARKER.sub("", code), max(limit - 4, 1)))
 
 
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+")

@@ -75,7 +75,7 @@ _ALSO_NOUNS = frozenset(
     yield""".split())
 _REQUEST = re.compile(
     r"^(?:please\s+)?(?P<verb>explain|describe|define|summari[sz]e|list|outline|tell\s+me\s+about|"
-    r"tell\s+me|show\s+me|give\s+me|talk\s+about)\s+(?P<rest>.+)$",
+    r"tell\s+me|show\s+me|give\s+me|talk\s+about)\s+(?!of\b)(?P<rest>.+)$",
     re.IGNORECASE,
 )
 _WISH = re.compile(
@@ -112,6 +112,9 @@ def _is_verb(word: str) -> bool:
 def _verb_phrase(words: list[str]) -> bool:
     """Whether ``words`` are an instruction: a verb, then its object (a verb also used as a
     noun needs an object that opens with an article, a pronoun or a particle)."""
+    if (len(words) >= 4 and _bare(words[1]) in ("and", "or") and _is_verb(words[0])
+            and words[0][:1] not in "`\"'" and _verb_phrase(words[2:])):
+        return _bare(words[3]) in _OBJECT_START  # "interrupt and resume a graph"
     if (len(words) < 2 or not _is_verb(words[0]) or words[0][:1] in "`\"'"
             or words[0].endswith(",") or _bare(words[1]) in _JOINS):
         return False  # "Send or Command", "Send, Command and interrupt": names
@@ -238,6 +241,8 @@ def _plural(text: str) -> bool:
     plural "s", and is no identifier (``add_messages``, ``Send``)."""
     if re.search(r"\s(?:and|or)\s|,", text) and " or " not in text:
         return True  # "Send and Command", "pros and cons"
+    if len(text.split()) > 1 and text.upper() == text:  # "CHECKPOINTER PENDING WRITES"
+        text = text.lower()  # is asked as "checkpointer pending writes" is
     head = _PREPOSITION.split(f" {text} ", maxsplit=1)[0].split()
     last = head[-1] if head else ""
     identifier = any(c in last for c in "_.()`") or last != last.lower()
@@ -290,4 +295,19 @@ def ask(text: str) -> str:
         return text[:1].upper() + text[1:]
     if text and _bare(text.split()[0]) in _DETERMINERS:  # "The return statement": "the"
         text = text[:1].lower() + text[1:]
-    return f"What {'are' if _plural(text) else 'is'} {text}?"
+    plural = _plural(text)
+    if not plural and _of_phrase(text):  # "retry policy of a graph node": "the retry ..."
+        text = f"the {text}"
+    return f"What {'are' if plural else 'is'} {text}?"
+
+
+def _of_phrase(text: str) -> bool:
+    """Whether a singular noun phrase is a common noun of something ("retry policy of a graph
+    node"), which English asks about with "the" ("What is the retry policy of a graph
+    node?"; trial 10, finding 27): its first word a plain lower-case word, no determiner, and
+    "of" after its head. A name ("RetryPolicy of X", "asyncio.gather") is asked as it is."""
+    words = text.split()
+    first = _PREPOSITION.search(f" {text} ")
+    return (len(words) >= 3 and re.fullmatch(r"[a-z]+", words[0]) is not None
+            and words[0] not in _DETERMINERS and first is not None
+            and first.group().strip().lower() == "of")

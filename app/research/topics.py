@@ -25,7 +25,7 @@ from workers.sources.query import query_terms
 
 __all__ = [
     "LONG_PHRASE", "MAX_COMPARED", "MAX_QUESTION_CHARS", "MAX_TOPIC_CHARS", "Comparison",
-    "compare_parts", "comparison", "is_long", "main_question", "question_problem",
+    "compare_parts", "comparison", "is_long", "main_question", "plain_topic", "question_problem",
     "subject", "topic_kind", "topic_problem",
 ]
 
@@ -166,13 +166,39 @@ def comparison(text: str) -> Comparison | None:
     if found and _SEPARATOR.search(text[:found.start()]):
         context, text = found.group("context"), text[:found.start()]
     parts = [" ".join(p.split()) for p in _SEPARATOR.split(text)]
-    if not 2 <= len(parts) <= MAX_COMPARED:
+    if len({p.casefold() for p in parts}) < 2 or not 2 <= len(parts) <= MAX_COMPARED:
         return None
     for part in parts:
         if (len(part.split()) > 4 or len(part) < 2 or _NOT_A_PART.search(part)
                 or not is_name(part)):
             return None
     return Comparison(parts, context)
+
+
+_DANGLING = re.compile(r"^(?:(?:vs\.?|versus|or|and)\s+)+|(?:\s+(?:vs\.?|versus|or|and))+$",
+                       re.IGNORECASE)
+
+
+def plain_topic(text: str) -> str:
+    """``text`` with a one-sided or self comparison made the plain topic it is: a comparison
+    word with nothing on one side dropped ("Send vs" -> "Send", "vs reducers" -> "reducers"),
+    and a thing compared with itself named once ("Send vs Send", "StateGraph vs StateGraph vs
+    StateGraph" -> "Send", "StateGraph"). Trial 10, finding 27: planned as "How do Send and
+    Send differ?" and "What is Send vs?". Any other text as it is (spaces collapsed).
+
+    Example:
+        >>> plain_topic("Send vs"), plain_topic("vs reducers"), plain_topic("Send vs send")
+        ('Send', 'reducers', 'Send')
+        >>> plain_topic("Send vs reducers")
+        'Send vs reducers'
+    """
+    text = " ".join(text.split())
+    bare = _DANGLING.sub("", text.rstrip("?.! ")).strip() or text
+    parts = [" ".join(p.split()) for p in _SEPARATOR.split(bare)]
+    if (len(parts) >= 2 and len({p.casefold() for p in parts}) == 1
+            and re.search(r"\s(?:vs\.?|versus)\s", bare, re.IGNORECASE)):
+        return parts[0]
+    return bare if bare != text.rstrip("?.! ") else text
 
 
 def compare_parts(text: str) -> list[str]:
@@ -235,7 +261,7 @@ def topic_kind(topic: str) -> str:
         >>> [topic_kind(t) for t in ("customise the serialiser", "What are the drawbacks of X?")]
         ['how', 'limitation']
     """
-    text = " ".join(topic.split())
+    text = plain_topic(topic)
     text = _asked(text) or requested(text) or text  # "explain how X works": how
     if not _asked(text) and not comparison(text) and shape(text) in ("verb", "wish", "request"):
         text = ask(text)  # "customise X": "How do I customise X?"
@@ -285,7 +311,7 @@ def main_question(topic: str) -> str:
         >>> main_question("copy all checkpoints from one thread to another")
         'How do I copy all checkpoints from one thread to another?'
     """
-    text = " ".join(topic.split()).rstrip("?.! ")
+    text = plain_topic(topic).rstrip("?.! ")
     if _asked(text):
         return text[:1].upper() + text[1:] + "?"
     if topic.rstrip().endswith("?") and shape(text) in ("statement", "long"):

@@ -123,3 +123,22 @@ def test_a_definition_that_uses_the_name_only_as_a_word_is_shown_under_the_name(
              score=9.0)])]
     answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=["What is Send?"])))
     assert answer.strip().splitlines()[0].startswith("- `Send`: A message or packet"), answer
+
+
+def test_an_of_topic_is_answered_by_sentences_on_its_head_not_on_what_it_is_of() -> None:
+    # trial 10, finding 20: "retry policy of a graph node" was answered by "Useful for
+    # edgeless graphs with nodes that return `Command` objects." (it says graph and node)
+    topic = "retry policy of a graph node"
+    q = "What is the retry policy of a graph node?"
+    add_node = "langgraph.graph.state.StateGraph.add_node"
+    defaults = "langgraph.graph.state.StateGraph.set_node_defaults"
+    off = "Useful for edgeless graphs with nodes that return `Command` objects."
+    on = "The retry policy of every node defaults to the graph's own retry settings."
+    rows = [
+        row("docs_search", q, [_doc(f"{add_node}#0", off, score=9.0),
+                               _doc(f"{defaults}#0", on, score=8.0)]),
+        row("analyst", q, [_doc(f"{add_node}#0", off, kind="finding"),
+                           _doc(f"{defaults}#0", on, kind="finding")]),
+    ]
+    answer = answer_section(render_markdown(data(rows, topic=topic, sub_questions=[q])))
+    assert on in answer and off not in answer, answer

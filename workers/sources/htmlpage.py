@@ -18,9 +18,13 @@ __all__ = ["HtmlPage", "html_page", "html_to_text"]
 
 _BLOCK = frozenset(
     "address article aside blockquote br dd div dl dt figcaption figure footer form h1 h2 h3 "
-    "h4 h5 h6 header hr li main nav ol p pre section table tbody td th thead tr ul".split()
+    "h4 h5 h6 header hr li main ol p pre section table tbody td th thead tr ul".split()
 )
-_HIDDEN = frozenset({"script", "style", "noscript", "template", "head"})
+_HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "nav", "textarea",
+                     "select"})
+"""Elements whose text is no part of the page's prose: code, the head, a navigation bar (trial
+10, finding 15: "Home | Census | Herons" was a report's top passage) and a form's fields (a
+``<textarea>``'s default text, a ``<select>``'s options)."""
 _HEADINGS = frozenset({"h1", "h2", "h3"})
 
 
@@ -63,9 +67,10 @@ def _paragraphs(text: str) -> str:
 
 def html_page(source: str | bytes) -> HtmlPage:
     """The title and the sections (cut at ``h1``-``h3``) of an HTML document, parsed with lxml's
-    HTML parser (libxml2: fast, and lenient with broken markup). Scripts, styles, templates and
-    the ``<head>`` are left out; each block element is a paragraph. Never raises for bad markup:
-    a document lxml cannot read gives an empty page.
+    HTML parser (libxml2: fast, and lenient with broken markup). Scripts, styles, templates,
+    the ``<head>``, ``<nav>`` bars and form fields (:data:`_HIDDEN`) are left out; each block
+    element is a paragraph. Never raises for bad markup: a document lxml cannot read gives an
+    empty page.
 
     The work is done in C: the marker characters are blanked in the source bytes, an XSLT
     stylesheet (libxslt, :func:`_stylesheet`) writes the text of the root element with markers

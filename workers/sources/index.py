@@ -54,9 +54,10 @@ __all__ = [
     "tree_signature",
 ]
 
-# 11: long paragraphs keep their line breaks; 10: the symbol's name key (namekey column), a
+# 12: an HTML page's <nav> and form fields are not indexed; 11: long paragraphs keep their
+# line breaks; 10: the symbol's name key (namekey column), a
 # .py section's symbol
-SCHEMA_VERSION = "11"
+SCHEMA_VERSION = "12"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

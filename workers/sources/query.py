@@ -7,11 +7,13 @@ This module imports only the standard library (and :mod:`workers.sources.spellin
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from workers.sources.spelling import spellings
+from workers.sources.symbols import identifier_in, symbol_name, symbol_terms, title_terms
 
 __all__ = [
     "FILLER_WORDS",
@@ -21,6 +23,8 @@ __all__ = [
     "SearchQuery",
     "content_terms",
     "distinct_terms",
+    "identifier_in",
+    "identifier_parts",
     "mentions",
     "word_forms",
     "query_terms",
@@ -76,14 +80,18 @@ words decided what matched). Not stopwords: a topic's own words are judged with 
 def query_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
     """The searchable words of any text, lower-cased, in first-seen order, at most ``limit``.
 
-    Word tokens (``\\w+``) minus stopwords, one-character tokens and duplicates.
+    Word tokens (``\\w+``) minus stopwords, one-character tokens and duplicates, of the text
+    in Unicode's compatibility form (NFKC): full-width ``ｃｈｅｃｋｐｏｉｎｔｅｒ`` (typed
+    with an input method) is the word ``checkpointer`` the corpus has (trial 10, finding 18).
 
     Example:
         >>> query_terms("What is the mechanism behind Send and reducers?")
         ['mechanism', 'behind', 'send', 'reducers']
+        >>> query_terms("ｃｈｅｃｋｐｏｉｎｔｅｒ")
+        ['checkpointer']
     """
     seen: dict[str, None] = {}
-    for token in re.findall(r"\w+", text.lower()):
+    for token in re.findall(r"\w+", unicodedata.normalize("NFKC", text).lower()):
         if len(token) < 2 or token in STOPWORDS or not any(c.isalnum() for c in token):
             continue
         seen.setdefault(token, None)
@@ -104,54 +112,6 @@ def query_to_fts(query: str) -> str | None:
     if not terms:
         return None
     return _fts_or(terms)
-
-
-_IDENT_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-
-
-def title_terms(title: str) -> str:
-    """The searchable words of a title: the title itself plus its identifiers split into words,
-    so ``"langgraph.types.RetryPolicy"`` is also found by "retry policy" and
-    ``"get_state_history"`` by "state history"."""
-    whole = set(re.findall(r"[^\W_]+", title.lower()))
-    extra = dict.fromkeys(w.lower() for w in _IDENT_WORDS.findall(title))
-    words = [w for w in extra if w not in whole]
-    return f"{title} {' '.join(words)}" if words else title
-
-
-
-_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
-
-
-def symbol_name(symbol: str) -> str:
-    """The own name of an API symbol: the last part of its qualified name (the class's for its
-    ``__init__``/``__call__``); ``""`` for no symbol or one that is not a dotted name.
-
-    Example:
-        >>> symbol_name("langgraph.types.Send.__init__"), symbol_name("")
-        ('Send', '')
-    """
-    if not _DOTTED_NAME.fullmatch(symbol):
-        return ""
-    parts = symbol.split(".")
-    while len(parts) > 1 and parts[-1].startswith("__"):
-        parts.pop()
-    return parts[-1]
-
-
-def symbol_terms(symbol: str) -> str:
-    """The searchable name of an API symbol: its :func:`symbol_name` with its identifier words;
-    ``""`` for no symbol. Search weights it above the title, so "InMemorySaver" finds
-    ``langgraph.checkpoint.memory.InMemorySaver`` before its methods.
-
-    Example:
-        >>> symbol_terms("langgraph.types.RetryPolicy.__init__")
-        'RetryPolicy retry policy'
-        >>> symbol_terms("")
-        ''
-    """
-    name = symbol_name(symbol)
-    return title_terms(name) if name else ""
 
 
 _TEXT_WORDS = re.compile(r"\w+")
@@ -207,7 +167,8 @@ def mentions(terms: Iterable[str], text: str) -> set[str]:
     words = set(_TEXT_WORDS.findall(lowered)) | set(_TEXT_PARTS.findall(lowered))
     for word in words | {p for w in set(_TEXT_PARTS.findall(text)) for p in _camel_parts(w)}:
         forms |= word_forms(word)
-    return {term for term in terms if word_forms(term) & forms}
+    return {term for term in terms
+            if word_forms(term) & forms or identifier_in(term, lowered)}
 
 
 def distinct_terms(terms: Iterable[str]) -> list[str]:
@@ -307,9 +268,30 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
     topic = content_terms(focus) if focus else []
     core = [w for w in words if _shares_form(w, topic)] or words
     context = [t for t in topic if not _shares_form(t, core)]
+    parts = identifier_parts(core)
+    context += [p for p in parts if not _shares_form(p, context)]
     names = name_keys(query, core)
-    return SearchQuery(tuple(core), tuple(context), _fts_or(core) + _fts_names(names),
-                       names)
+    return SearchQuery(tuple(core), tuple(context),
+                       _fts_or(core) + "".join(f" OR {_fts_or([p])}" for p in parts)
+                       + _fts_names(names), names)
+
+
+def identifier_parts(terms: Sequence[str]) -> list[str]:
+    """The words of the identifiers among ``terms`` (``checkpointer_pending_writes``:
+    checkpointer, pending, writes) that are not ``terms`` themselves: a search finds passages
+    by them too and ranks them by them, as a question's other words, so an identifier the
+    corpus does not have verbatim still finds what its words name (trial 10, finding 18).
+
+    Example:
+        >>> identifier_parts(["checkpointer_pending_writes", "pending"])
+        ['checkpointer', 'writes']
+    """
+    out: list[str] = []
+    for term in terms:
+        if "_" in term.strip("_"):
+            out += [p for p in query_terms(term.replace("_", " "))
+                    if not _shares_form(p, [*terms, *out])]
+    return out
 
 
 def _fts_names(names: Sequence) -> str:
@@ -376,7 +358,9 @@ def term_matches(terms: Sequence[str], text: str) -> tuple[set[int], int]:
     found: set[int] = set()
     pairs: set[int] = set()
     last = -2
-    for word in _HAY_WORDS.findall(text.lower()):
+    lowered = text.lower()
+    found.update(i for i, term in enumerate(terms) if identifier_in(term, lowered))
+    for word in _HAY_WORDS.findall(lowered):
         hit = hits.get(word)
         if hit is None:
             hit = hits[word] = _hit(hits.index, word)

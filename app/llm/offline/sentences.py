@@ -15,8 +15,9 @@ from workers.sources import Passage
 from workers.sources.names import symbol_key
 from workers.sources.query import symbol_name
 
-__all__ = ["Sentence", "candidate_sentences", "heading_of", "is_heading", "name_words",
-           "prose_sentences", "split_sentences", "summary_line"]
+__all__ = ["Sentence", "candidate_sentences", "code_lines", "heading_of", "is_heading",
+           "name_words", "prose_sentences", "split_sentences", "starts_in_fence",
+           "starts_mid_sentence", "summary_line"]
 
 # Sentence filters: too short is a fragment or heading, too long is a run-on or a table row.
 _MIN_WORDS, _MAX_WORDS = 5, 60
@@ -62,19 +63,69 @@ _CODE_HINTS = re.compile(
 )
 
 
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_ADMONITION = re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s*[\w-]+(?:\s+\"[^\"\n]*\")?\s*$")
+"""An mkdocs admonition's marker line (``!!! warning "Title"``, ``??? note``): a label, not
+prose; its indented body is."""
+_DIRECTIVE = re.compile(r"^\s*\.\.\s+[\w-]+::\s*")
+"""An reStructuredText directive's marker (``.. warning::``); text after it on its line is the
+directive's body."""
+_DOCTEST = re.compile(r"^\s*>>>")
+"""A doctest prompt: it, its ``...`` continuations and its output up to a blank line are code."""
+
+
+def starts_in_fence(text: str) -> bool:
+    """Whether ``text`` (a passage cut out of a longer document) begins inside a fenced code
+    block opened in an earlier passage: its first fence line is a bare closing one (no info
+    string) and either the next fence line opens one with an info string (```` ```con ````) or
+    the fences do not pair up. Read the other way round, the passage's code is its prose and
+    its prose code (trial 10, finding 24: "``` ```con {'value': 'aaaa'} ```").
+
+    Example:
+        >>> starts_in_fence("app.invoke(x)\\n```\\n\\n```con\\n{'value': 1}\\n```")
+        True
+        >>> starts_in_fence("Run it:\\n\\n```python\\nx = 1\\n```")
+        False
+    """
+    fences = [line.strip() for line in text.split("\n") if _FENCE.match(line)]
+    if not fences or fences[0] not in ("```", "~~~"):
+        return False
+    return len(fences) % 2 == 1 or fences[1] not in ("```", "~~~")
+
+
 def _blocks(text: str) -> Iterable[str]:
-    """Paragraphs and list items of a text, skipping fenced code; each a slice of ``text``."""
+    """Paragraphs and list items of a text, skipping fenced code (a passage that begins inside
+    a fence included: :func:`starts_in_fence`), doctest examples, and the marker lines of
+    admonitions and directives (``!!! warning``, ``.. note::``); each a slice of ``text``."""
     block: list[str] = []
-    in_fence = False
+    in_fence, in_doctest = starts_in_fence(text), False
     for line in text.split("\n"):  # not splitlines(): "\n".join must give back a slice of text
         stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
+        if _FENCE.match(line):
             if block:
                 yield "\n".join(block)
                 block = []
             in_fence = not in_fence
             continue
         if in_fence:
+            continue
+        if _DOCTEST.match(line) or (in_doctest and stripped):
+            if block:
+                yield "\n".join(block)
+                block = []
+            in_doctest = True
+            continue
+        in_doctest = False
+        if _ADMONITION.match(line) or (_DIRECTIVE.match(line) and
+                                       not _DIRECTIVE.sub("", line, count=1).strip()):
+            if block:
+                yield "\n".join(block)
+                block = []
+            continue
+        if _DIRECTIVE.match(line):  # ".. note:: Text": the text is the body's first line
+            if block:
+                yield "\n".join(block)
+            block = [_DIRECTIVE.sub("", line, count=1)]
             continue
         if _SECTION_HEADER.match(line):
             if block:
@@ -133,6 +184,47 @@ def split_sentences(text: str) -> list[str]:
             start = match.end()
         sentences.append(block[start:].strip())
     return [s for s in sentences if s and s in text]
+
+
+_PLAIN_WORD = re.compile(r"[a-z]+\b(?![_.(`])")
+
+
+def starts_mid_sentence(text: str, sentence: str) -> bool:
+    """Whether ``sentence`` opens ``text`` and is the tail of a sentence cut at the passage's
+    start: it begins with a plain lower-case word (not an identifier such as ``add_node``) or
+    with closing punctuation (trial 10, finding 20: "seconds (`float`), or a `timedelta`.").
+
+    Example:
+        >>> tail = "seconds (`float`), or a `timedelta`."
+        >>> starts_mid_sentence(tail, tail)
+        True
+        >>> starts_mid_sentence("add_node adds a node.", "add_node adds a node.")
+        False
+    """
+    head = text.lstrip()
+    if not head.startswith(sentence[:40]):
+        return False
+    return bool(_PLAIN_WORD.match(sentence)) or sentence[:1] in ",;:)]}"
+
+
+def code_lines(text: str) -> list[str]:
+    """The lines of ``text`` without fence lines, admonition or directive markers and doctest
+    prompts (``>>> ``, ``... ``), stripped, blank ones left out: what a passage of code shows
+    on one line.
+
+    Example:
+        >>> code_lines("```pycon\\n>>> x = 1\\n... y\\n```")
+        ['x = 1', 'y']
+    """
+    out = []
+    for line in text.split("\n"):
+        if _FENCE.match(line) or _ADMONITION.match(line):
+            continue
+        line = _DIRECTIVE.sub("", line, count=1)
+        line = re.sub(r"^\s*(?:>>>|\.\.\.)(?:\s|$)", "", line).strip()
+        if line:
+            out.append(line)
+    return out
 
 
 def _looks_like_code(sentence: str) -> bool:
@@ -198,6 +290,12 @@ def _is_summary(passage: Passage, position: int) -> bool:
         name_words(passage.title))
 
 
+def _is_first(passage: Passage) -> bool:
+    """Whether ``passage`` is its document's first (``...#0``, or a ref with no sequence)."""
+    split = Passage.split_ref(passage.ref)
+    return split is None or split[1] == "0"
+
+
 def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False) -> bool:
     words = sentence.split()
     least = _SUMMARY_MIN_WORDS if summary else _MIN_WORDS
@@ -249,7 +347,12 @@ def summary_line(passage: Passage) -> str | None:
 _HEADING_LINE = re.compile(
     r"^ {0,3}#{1,6}[ \t]+(?P<atx>[^\n]+?)[ \t#]*$"  # markdown: ## Limitations
     r"|^(?P<setext>[^\n]*\w[^\n]*)\n {0,3}(?:=+|-+|~+|\^+)[ \t]*$"  # Limitations\n======
-    r"|(?:\A|\n\n)(?P<short>[A-Z][^\n.!?:;,]{0,60})(?=\n\n|\Z)",  # a short title line alone
+    r"|(?:\A|\n\n)(?P<short>[A-Z][^\n.!?:;,]{0,60})(?=\n\n|\Z)"  # a short title line alone
+    r"|^[ \t]*(?:!!!|\?\?\?\+?)[ \t]*(?P<adm>[\w-]+(?:[ \t]+\"[^\"\n]*\")?)[ \t]*$"  # !!! warning
+    r"|^[ \t]*\.\.[ \t]+(?P<rst>[\w-]+)::"  # .. warning::
+    r"|^[ \t]*(?P<label>(?i:note|notes|warning|warnings|caution|important|danger|attention)):"
+    r"[ \t]*$"  # a docstring's "Note:" section
+    r"|^[ \t]*(?P<section>[A-Z][A-Za-z ]{0,30}):[ \t]*$",  # "Args:", "Returns:"
     re.MULTILINE,
 )
 
@@ -258,7 +361,12 @@ def _headings(text: str) -> list[tuple[int, str]]:
     """``(end offset, title)`` of the headings of a passage, in order."""
     out = []
     for match in _HEADING_LINE.finditer(text):
-        title = match.group("atx") or match.group("setext") or match.group("short") or ""
+        if match.group("label"):  # a docstring's "Note:" is an admonition: a caution's
+            out.append((match.end(), "Warning"))  # place (trial 10, finding 17)
+            continue
+        title = (match.group("atx") or match.group("setext") or match.group("short")
+                 or match.group("adm") or match.group("rst") or match.group("section")
+                 or "").replace('"', "")
         if len(title.split()) <= 8:
             out.append((match.end(), title.strip()))
     return out
@@ -300,6 +408,9 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
             for position, sentence in enumerate(split_sentences(passage.text)):
                 offset = max(passage.text.find(sentence, offset), offset)
                 key = " ".join(sentence.lower().split())
+                if position == 0 and not _is_first(passage) and starts_mid_sentence(
+                        passage.text, sentence):  # the tail of the passage before's sentence
+                    continue
                 if key in seen or not _acceptable(sentence, need_terminal=need_terminal,
                                                   summary=_is_summary(passage, position)):
                     continue

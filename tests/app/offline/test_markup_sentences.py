@@ -1,0 +1,88 @@
+"""Docstring and mkdocs markup never reaches a report as text (trial 10, findings 17, 20 and 24):
+a doctest line is code, an admonition's marker is a label, a passage cut inside a code fence
+is read with its fences the right way round, and a passage's excerpt never opens a fence it
+does not close nor starts mid-sentence."""
+
+from __future__ import annotations
+
+from app.llm.offline.sentences import candidate_sentences, heading_of, split_sentences
+from app.research.citations import excerpt
+from workers.sources import Passage
+
+_DOCTEST = """>>> import sqlite3
+    >>> from langgraph.checkpoint.sqlite import SqliteSaver
+    >>> # Note: check_same_thread=False is OK as the implementation uses a lock
+    >>> # to ensure thread safety."""
+
+_ADMONITION = """Use this to expose immutable context data to your nodes.
+
+!!! warning "`config_schema` Deprecated"
+    The `config_schema` parameter is deprecated in v0.6.0 and will be removed.
+
+.. note:: Directives of reStructuredText are labels too, when written inline."""
+
+_IN_FENCE = """app.invoke({"value": "a"})
+```
+
+```con
+{'value': 'aaaaaaaaaaaaaaaa'}
+```"""
+
+
+def test_a_doctest_line_is_never_a_sentence() -> None:
+    assert split_sentences(_DOCTEST) == []
+    assert excerpt(_DOCTEST).startswith("`import sqlite3")
+
+
+def test_an_admonition_marker_is_a_heading_not_part_of_the_sentence() -> None:
+    sentences = split_sentences(_ADMONITION)
+    assert not any("!!!" in s or ".. note::" in s for s in sentences), sentences
+    deprecated = next(s for s in sentences if "deprecated" in s)
+    assert deprecated.startswith("The `config_schema`")
+    assert heading_of(_ADMONITION, deprecated).startswith("warning")
+    assert "Directives of reStructuredText are labels too, when written inline." in sentences
+
+
+def test_a_passage_cut_inside_a_fence_reads_its_code_as_code() -> None:
+    assert split_sentences(_IN_FENCE) == []
+    shown = excerpt(_IN_FENCE)
+    assert shown.startswith("`") and shown.endswith("`") and "```" not in shown, shown
+
+
+def test_every_excerpt_closes_its_code_span() -> None:
+    for text in (_DOCTEST, _IN_FENCE, "```pycon\n>>> x = '`' * 500\n" + "y = 1\n" * 80):
+        shown = excerpt(text, limit=80)
+        assert "```" not in shown and len(shown) <= 84, shown
+        opening = len(shown) - len(shown.lstrip("`"))
+        assert shown.endswith("`" * opening), shown
+
+
+def test_a_passage_starting_mid_sentence_is_not_shown_from_there() -> None:
+    text = ("Accepts a `TimeoutPolicy`, a number of\n        seconds (`float`), or a "
+            "`timedelta`.\n\nReturns:\n    Self: The builder instance, for chaining.")
+    assert excerpt(text).startswith("Accepts a `TimeoutPolicy`")  # one line is no heading
+    tail = "seconds (`float`), or a `timedelta`. The builder is returned for chaining."
+    assert excerpt(tail) == "The builder is returned for chaining."
+    assert excerpt("seconds (`float`), or a `timedelta`.").startswith("…seconds")
+
+
+def test_the_tail_of_a_cut_sentence_is_no_candidate_finding() -> None:
+    tail = ("seconds or a timedelta object, whichever you pass. Failed retries back off "
+            "exponentially between attempts.")
+    found = candidate_sentences([(0, Passage("x.f#2", "x.f", "x.f", "src", tail))])
+    assert [s.text for s in found] == ["Failed retries back off exponentially between attempts."]
+    whole = candidate_sentences([(0, Passage("x.f#0", "x.f", "x.f", "src", tail))])
+    assert len(whole) == 2  # a document's first passage starts where its text does
+
+
+def test_a_docstring_note_section_is_a_warning_heading_until_the_next_section() -> None:
+    # trial 10, finding 17: SqliteSaver's "Note: ... does not scale to multiple threads." was
+    # never a caveat, and Caveats said none were found
+    text = ("A checkpoint saver that stores checkpoints in a SQLite database.\n\nNote:\n    "
+            "This class is meant for small projects and does not\n    scale to multiple "
+            "threads.\n\nArgs:\n    conn (sqlite3.Connection): The SQLite database connection.")
+    scale = next(s for s in split_sentences(text) if "scale" in s)
+    assert heading_of(text, scale) == "Warning"
+    assert heading_of(text, "conn (sqlite3.Connection): The SQLite database connection.") == "Args"
+    assert heading_of(text, "A checkpoint saver that stores checkpoints in a SQLite "
+                            "database.") == ""
