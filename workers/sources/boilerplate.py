@@ -8,7 +8,7 @@ short (``MAX_BOILERPLATE_CHARS``): a page's own text is not copied onto a twenti
 other pages, its navigation is. Headings are kept (they are indexed as headings), so a section
 titled "See also" on every page still reads as one.
 
-A file of which nothing is left is named (:func:`note_stripped`).
+A file of which nothing would be left keeps its first document (:func:`keep_each_file`).
 
 This module imports only the standard library and the sources' own text helpers.
 """
@@ -29,7 +29,7 @@ __all__ = [
     "MAX_BOILERPLATE_CHARS",
     "MIN_REPEATS",
     "REPEAT_SHARE",
-    "note_stripped",
+    "keep_each_file",
     "repeated_paragraphs",
     "strip_repeated",
 ]
@@ -86,15 +86,21 @@ def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
     return out
 
 
-def note_stripped(read: list[RawDoc], kept: list[RawDoc], rels: set[str],
-                  skipped: Counter[str], notes: list[str]) -> None:
-    """Name each file of which :func:`strip_repeated` kept nothing (``read``: the documents
-    before, ``kept``: after; ``rels``: the folder's ref paths), counted ``repeated`` in
-    ``skipped``: trial 10's folder of PDFs repeating one page was refused as "the folder is
-    empty", no file named."""
+def keep_each_file(read: list[RawDoc], kept: list[RawDoc], rels: set[str],
+                   notes: list[str]) -> list[RawDoc]:
+    """``kept`` (what :func:`strip_repeated` left of ``read``), with the first document of each
+    file of which nothing was left put back as it was read, and named in ``notes``
+    (``rels``: the folder's ref paths). A file's text is never all boilerplate: when every
+    paragraph of it repeats elsewhere (a PDF of one page repeated, a copy of another file), it
+    is that file's content (trial 10: such a folder was refused as "the folder is empty";
+    trial 11: a PDF repeating its one page beside a note was dropped, and the note said its
+    text repeated "in other documents")."""
     left = {file_of(doc.doc_id, rels) for doc in kept}
-    for rel in dict.fromkeys(file_of(doc.doc_id, rels) for doc in read):
-        if rel not in left:
-            skipped["repeated"] += 1
-            notes.append(f"{safe_name(rel)}: skipped, all its text repeats in other documents "
-                         "of the folder (dropped as headers and footers)")
+    first: dict[str, RawDoc] = {}
+    for doc in read:
+        first.setdefault(file_of(doc.doc_id, rels), doc)
+    back = [doc for rel, doc in first.items() if rel not in left]
+    notes.extend(f"{safe_name(file_of(doc.doc_id, rels))}: all its text repeats across the "
+                 "folder's documents: indexed once, from its first page or part"
+                 for doc in back)
+    return kept + back

@@ -24,7 +24,7 @@ from pathlib import Path
 from workers.sources import folder as folder_source
 from workers.sources import index
 from workers.sources.base import CorpusError, Document, NoText, Passage, RawDoc
-from workers.sources.boilerplate import note_stripped, strip_repeated
+from workers.sources.boilerplate import keep_each_file, strip_repeated
 from workers.sources.damage import damaged, is_damage
 from workers.sources.fingerprint import content_fingerprint, folder_fingerprint
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
@@ -167,8 +167,8 @@ class Corpus:
                 # navigation bars and footers repeated across the pages go before indexing;
                 # a generator, so nothing is read before the build has its temp file
                 read = list(folder_source.folder_docs(files, skipped, notes, progress))
-                docs = strip_repeated(read)
-                note_stripped(read, docs, {rel for rel, _p, _st in files}, skipped, notes)
+                rels = {rel for rel, _p, _st in files}
+                docs = keep_each_file(read, strip_repeated(read), rels, notes)
                 yield from folder_source.files_of(docs, files, indexed)
         else:
             packages = tuple(dict.fromkeys(packages))

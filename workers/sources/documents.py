@@ -202,15 +202,15 @@ def docx_expanded_xml(path: Path) -> int:
 def docx_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> Iterator[RawDoc]:
     """The text of a ``.docx`` file (paragraphs, then table cells), as one document.
 
-    Args: as :func:`pdf_docs` (``skipped`` counts ``unreadable``, ``blank``, and ``size`` for
-    a file whose XML expands past :data:`MAX_DOCX_XML_BYTES`).
+    Args: as :func:`pdf_docs` (``skipped`` counts ``unreadable``, ``blank``, and ``expands``
+    for a file whose XML expands past :data:`MAX_DOCX_XML_BYTES`).
     """
     import docx
 
     try:
         expanded = docx_expanded_xml(path)
         if expanded > MAX_DOCX_XML_BYTES:
-            skipped["size"] += 1
+            skipped["expands"] += 1
             notes.append(f"{rel}: skipped, expands to {-(-expanded // 2**20)} MB of XML (more "
                          f"than {MAX_DOCX_XML_BYTES // 2**20} MB)")
             return

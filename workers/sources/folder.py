@@ -364,10 +364,10 @@ def corpus_folder(
 _SKIP_REASONS = (
     ("size", "{files} skipped as larger than {sizes}"),
     ("binary", "{files} skipped as binary"),
+    ("expands", "{files} skipped as expanding past "
+                f"{documents.MAX_DOCX_XML_BYTES // 2**20} MB of XML (.docx)"),
     ("encrypted", "{files} skipped as encrypted"),
     ("blank", "{files} without text"),
-    ("repeated", "{files} whose text all repeats in other documents (dropped as headers and "
-                 "footers)"),
     ("unreadable", "{n} unreadable"),
     ("type", "{files} of other types"),
     ("special", "{n} not regular files"),

@@ -182,25 +182,32 @@ def test_a_docx_that_expands_past_the_limit_is_skipped_before_it_is_parsed(
         assert re.fullmatch(r"bomb\.docx: skipped, expands to 3[34] MB of XML \(more than 32 MB\)",
                             note), note
         assert "minutes.docx#0" in {p.ref for p in corpus.search("quokka habitat budget")}
+    # alone in its folder, the refusal gives the same reason (trial 11: "larger than 2 MB")
+    only = tmp_path / "only"
+    only.mkdir()
+    bomb.rename(only / "bomb.docx")
+    with pytest.raises(CorpusError, match="1 file skipped as expanding past 32 MB of XML"):
+        Corpus.open(tmp_path / "data2", folder=only)
 
 
-def test_pdfs_whose_text_all_repeats_are_named_not_called_an_empty_folder(tmp_path: Path) -> None:
+def test_a_file_whose_text_all_repeats_keeps_its_first_page(tmp_path: Path) -> None:
     # Trial 10: a PDF of one page and a PDF repeating that page 50 times: the page's text is in
-    # every document, so it is stripped as a header would be, and the folder was refused as
-    # "the folder is empty", neither file named.
+    # every document, so it was stripped as a header would be, and the folder was refused as
+    # "the folder is empty". Trial 11: such a PDF beside a note of other text was dropped, and
+    # the one document that answered the topic with it.
     page = "Heron census page one: nests are counted from aerial photos."
     papers = tmp_path / "papers"
     papers.mkdir()
     (papers / "p1.pdf").write_bytes(make_pdf([page]))
     (papers / "q.pdf").write_bytes(make_pdf([page] * 50))
-    with pytest.raises(CorpusError) as info:
-        Corpus.open(tmp_path / "data", folder=papers)
-    assert "2 files whose text all repeats in other documents" in str(info.value), info.value
-    assert "the folder is empty" not in str(info.value)
-    (papers / "notes.md").write_text("# Herons\n\nHeron census counts nests.\n", "utf-8")
+    why = "all its text repeats across the folder's documents: indexed once, from its first page"
     with Corpus.open(tmp_path / "data", folder=papers) as corpus:
-        why = "skipped, all its text repeats in other documents of the folder"
-        assert [n for n in corpus.notes if why in n] == [f"p1.pdf: {why} (dropped as headers "
-                                                         "and footers)", f"q.pdf: {why} "
-                                                         "(dropped as headers and footers)"]
-        assert corpus.search("heron census")[0].ref == "notes.md#0"
+        assert [n for n in corpus.notes if why in n] == [f"p1.pdf: {why} or part",
+                                                         f"q.pdf: {why} or part"]
+        assert corpus.search("heron census nests")[0].text.startswith("Heron census page one")
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "q.pdf").write_bytes(make_pdf([page] * 50))
+    (alone / "other.md").write_text("Egret notes: egrets are counted at dusk.\n", "utf-8")
+    with Corpus.open(tmp_path / "data2", folder=alone) as corpus:
+        assert corpus.search("heron census nests")[0].ref == "q.pdf:p1#0"
