@@ -31,7 +31,8 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK,
 
 def not_a_file(path: Path) -> str | None:
     """What is at ``path`` when it is neither a regular file (a link to one is fine) nor
-    missing, e.g. ``"a folder"`` or ``"a link to /dev/null, a device"``; None otherwise.
+    missing, e.g. ``"a folder"``, ``"a link to /dev/null, a device"`` or a link into a folder
+    that does not exist; None otherwise.
 
     Example:
         >>> not_a_file(Path("/")), not_a_file(Path("/no/such/file"))
@@ -39,7 +40,11 @@ def not_a_file(path: Path) -> str | None:
     """
     try:
         mode = os.stat(path).st_mode
-    except OSError:  # missing (or a dangling link): SQLite makes it, or says why not
+    except OSError:  # missing: SQLite makes it (through a link, too, where its folder is)
+        target = os.path.realpath(path)
+        if os.path.islink(path) and not os.path.isdir(os.path.dirname(target)):
+            # SQLite said only "unable to open database file" (trial 11)
+            return f"a link to {target}, whose folder does not exist"
         return None
     kind = next((name for test, name in _KINDS if test(mode)), None)
     if kind is None:  # a regular file

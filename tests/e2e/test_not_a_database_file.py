@@ -48,11 +48,19 @@ def _fifo(path: Path) -> None:
     os.mkfifo(path)
 
 
+GONE = "/nonexistent-research-folder/x.sqlite"
+
+
+def _dangling(path: Path) -> None:  # trial 11: a backup script's link whose folder is gone
+    path.symlink_to(GONE)
+
+
 @pytest.mark.parametrize(("name", "make", "kind"), [
     (CHECKPOINTS_DB, _folder, "a folder"),
     (RESULTS_DB, _devnull, "a link to /dev/null, a device"),
     (RESULTS_DB, _fifo, "a named pipe"),
-], ids=["checkpoints-folder", "results-devnull", "results-fifo"])
+    (CHECKPOINTS_DB, _dangling, f"a link to {GONE}, whose folder does not exist"),
+], ids=["checkpoints-folder", "results-devnull", "results-fifo", "checkpoints-dangling"])
 def test_a_database_path_that_is_no_file_is_named_with_the_way_out(
         _template: tuple[Path, str], tmp_path: Path, small_corpus: Path, name: str,
         make: Callable[[Path], None], kind: str) -> None:
