@@ -158,3 +158,27 @@ def test_a_question_with_control_characters_reaches_a_terminal_escaped() -> None
     text = out.getvalue()
     assert not any(ch in text for ch in "\x1b\u202e\x9b"), text
     assert text.count("a\\x1bb \\u202ec\\x9b resume") == 3, text
+
+
+def test_a_drop_at_a_reruns_review_says_the_earlier_row_was_removed(
+        tmp_path: Path, small_corpus: Path, capsys: pytest.CaptureFixture[str],
+        cli_env: None) -> None:
+    # Trial 11: on a rerun, dropping a result at review removes the row the earlier run wrote
+    # (a drop keeps a result out of the database), and the lines said only "not persisted".
+    from app.cli import main
+    from tests.results_db import db_rows
+
+    data = ["--data-dir", str(tmp_path / "data"), "--corpus", str(small_corpus)]
+    run = ["research", SMALL_TOPIC, "--as-of", AS_OF, *data]
+    assert main([*run, "--quiet"]) == 0
+    before = {r["envelope_id"] for r in db_rows(tmp_path / "data")}
+    capsys.readouterr()
+    thread_id = _paused(main, capsys, [*run, "--review"])["thread_id"]
+    results = _paused(main, capsys, ["review", thread_id, *data, "--approve"])["review"]
+    critic = next(e["envelope_id"] for e in results["envelopes"] if e["worker"] == "critic")
+    assert critic in before
+    assert main(["review", thread_id, *data, "--drop", critic, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {r["envelope_id"] for r in db_rows(tmp_path / "data")} == before - {critic}
+    assert ("dropped at review: 1 row(s) an earlier run of the thread had written were removed "
+            "from the results database") in out["notes"], out["notes"]

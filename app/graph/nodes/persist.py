@@ -56,16 +56,20 @@ def persist(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCo
         return {}
     with res.storage().results() as store:
         store.upsert(pending, thread_id=thread_id, topic=state["topic"])
-        if thread_id != "-":
-            dropped += [eid for eid in store.envelope_ids(thread_id=thread_id)
-                        if eid not in keep]
+        written = store.envelope_ids(thread_id=thread_id) if thread_id != "-" else []
+        dropped += [eid for eid in written if eid not in keep]
         store.delete(dropped, thread_id=thread_id)
     res.run(runtime).faults.at("persist-commit")
     if pending:
         runtime.stream_writer({"persisted": {"count": len(pending)}})
+    # a rerun's drop removes the row an earlier run wrote: say so, not only "not persisted"
+    removed = [eid for eid in state.get("dropped") or [] if eid in written]
+    notes = ([f"dropped at review: {len(removed)} row(s) an earlier run of the thread had "
+              "written were removed from the results database"] if removed else [])
     if not pending and not stale:
-        return {}
+        return {"notes": notes} if notes else {}
     return {
+        "notes": notes,
         "envelopes": [
             *({"envelope_id": e["envelope_id"], "persisted": True, "structured": None}
               for e in pending),
