@@ -31,13 +31,13 @@ tells whether any of them is about the topic.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from app.research.rows import ok_items
+from app.research.term_stats import TermStats, unknown_terms, weights
 from app.research.unreached import unreached_sources
 from workers.sources.query import (
     distinct_terms,
@@ -139,38 +139,6 @@ _WORD = re.compile(r"\w+")
 _SENTENCE_ENDS = ".?!:;\"'(\u201c\u2018"
 
 
-@dataclass(frozen=True)
-class TermStats:
-    """How common the topic's words are in the corpus the run searched: the index's passage
-    count and, per term, how many passages it matches (``workers.sources.index``'s
-    :func:`~workers.sources.index.passage_frequencies`, through ``Corpus.term_stats``).
-
-    Attributes:
-        passages: how many passages the index holds (``N``).
-        frequencies: term -> passages that match it; a term left out counts as matching none.
-    """
-
-    passages: int
-    frequencies: Mapping[str, int]
-
-    def weight(self, term: str) -> float:
-        """How distinctive ``term`` is: the BM25 inverse document frequency
-        ``ln(1 + (N - n + 0.5) / (n + 0.5))`` (Robertson/Sp\u00e4rck Jones, as Lucene's BM25
-        computes it: never negative). A word in a third of the passages weighs about 1.1, a
-        word the corpus never uses about ``ln(2N)``; 1.0 for every word of an empty index.
-
-        Example:
-            >>> stats = TermStats(1000, {"database": 400, "pane": 0})
-            >>> round(stats.weight("database"), 2), round(stats.weight("pane"), 2)
-            (0.92, 7.6)
-        """
-        total = max(int(self.passages), 0)
-        if total == 0:
-            return 1.0
-        n = min(max(int(self.frequencies.get(term, 0)), 0), total)
-        return math.log(1 + (total - n + 0.5) / (n + 0.5))
-
-
 def corpus_stats(corpus: Any, topic: str) -> TermStats | None:
     """The :class:`TermStats` of ``topic``'s words in ``corpus`` (a
     :class:`workers.sources.Corpus`: its ``term_frequencies`` and ``passage_count``, one
@@ -187,15 +155,6 @@ def corpus_stats(corpus: Any, topic: str) -> TermStats | None:
         return TermStats(int(count()), dict(frequencies([*terms, *identifier_parts(terms)])))
     except Exception:  # noqa: BLE001 - statistics are optional: a closed or unreadable index
         return None
-
-
-def weights(terms: Sequence[str], stats: TermStats | None = None) -> list[float]:
-    """Each term's weight as evidence that an item is on topic: its :meth:`TermStats.weight`,
-    or 1.0 each without corpus statistics (then half the weight is half the words, as
-    :func:`needed` counts)."""
-    if stats is None:
-        return [1.0] * len(terms)
-    return [stats.weight(t) for t in terms]
 
 
 def needed(terms: Sequence[str]) -> int:
@@ -246,31 +205,6 @@ def on_topic(item: Mapping[str, Any], terms: Sequence[str], names: Iterable[str]
         return True
     text = f"{title_terms(str(item.get('title') or ''))} {item.get('text') or ''}"
     return len(mentioned(terms, text, names)) >= needed(terms)
-
-
-def unknown_terms(terms: Sequence[str], stats: TermStats | None) -> list[str]:
-    """The ``terms`` the corpus never uses (in no passage, by ``stats``) when together they
-    weigh at least half of ``terms`` (:meth:`TermStats.weight`), else ``[]``; ``[]`` without
-    statistics.
-
-    The near miss: "How do I replace a cracked window pane?" over SQLite's manual retrieves
-    passages on ``REPLACE`` and window functions, which mention half of its words; but
-    "cracked" and "pane" are in no passage, and a word no passage uses weighs more than one
-    hundreds of them use, so the manual is not about the topic. A paraphrased question keeps
-    most of its weight in the manual's words ("a *throwaway* database that never touches the
-    disk": "throwaway" is about a third).
-
-    Example:
-        >>> stats = TermStats(11774, {"replace": 404, "cracked": 0, "window": 590, "pane": 0})
-        >>> unknown_terms(["replace", "cracked", "window", "pane"], stats)
-        ['cracked', 'pane']
-    """
-    if stats is None or not terms:
-        return []
-    ws = weights(terms, stats)
-    unknown = [t for t in terms if int(stats.frequencies.get(t, 0)) <= 0]
-    share = sum(w for t, w in zip(terms, ws, strict=True) if t in unknown) / sum(ws)
-    return unknown if share >= 0.5 else []
 
 
 def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:

@@ -1,0 +1,79 @@
+"""How distinctive a topic's words are in the corpus a run searched: :class:`TermStats` (BM25's
+inverse document frequency per word), :func:`weights`, and :func:`unknown_terms`, the words no
+passage uses when they carry half the topic's weight (a near miss). Pure arithmetic on counts
+:func:`app.research.relevance.corpus_stats` reads; no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+__all__ = ["TermStats", "unknown_terms", "weights"]
+
+
+@dataclass(frozen=True)
+class TermStats:
+    """How common the topic's words are in the corpus the run searched: the index's passage
+    count and, per term, how many passages it matches (``workers.sources.index``'s
+    :func:`~workers.sources.index.passage_frequencies`, through ``Corpus.term_stats``).
+
+    Attributes:
+        passages: how many passages the index holds (``N``).
+        frequencies: term -> passages that match it; a term left out counts as matching none.
+    """
+
+    passages: int
+    frequencies: Mapping[str, int]
+
+    def weight(self, term: str) -> float:
+        """How distinctive ``term`` is: the BM25 inverse document frequency
+        ``ln(1 + (N - n + 0.5) / (n + 0.5))`` (Robertson/Sp\u00e4rck Jones, as Lucene's BM25
+        computes it: never negative). A word in a third of the passages weighs about 1.1, a
+        word the corpus never uses about ``ln(2N)``; 1.0 for every word of an empty index.
+
+        Example:
+            >>> stats = TermStats(1000, {"database": 400, "pane": 0})
+            >>> round(stats.weight("database"), 2), round(stats.weight("pane"), 2)
+            (0.92, 7.6)
+        """
+        total = max(int(self.passages), 0)
+        if total == 0:
+            return 1.0
+        n = min(max(int(self.frequencies.get(term, 0)), 0), total)
+        return math.log(1 + (total - n + 0.5) / (n + 0.5))
+
+
+def weights(terms: Sequence[str], stats: TermStats | None = None) -> list[float]:
+    """Each term's weight as evidence that an item is on topic: its :meth:`TermStats.weight`,
+    or 1.0 each without corpus statistics (then half the weight is half the words, as
+    :func:`needed` counts)."""
+    if stats is None:
+        return [1.0] * len(terms)
+    return [stats.weight(t) for t in terms]
+
+
+def unknown_terms(terms: Sequence[str], stats: TermStats | None) -> list[str]:
+    """The ``terms`` the corpus never uses (in no passage, by ``stats``) when together they
+    weigh at least half of ``terms`` (:meth:`TermStats.weight`), else ``[]``; ``[]`` without
+    statistics.
+
+    The near miss: "How do I replace a cracked window pane?" over SQLite's manual retrieves
+    passages on ``REPLACE`` and window functions, which mention half of its words; but
+    "cracked" and "pane" are in no passage, and a word no passage uses weighs more than one
+    hundreds of them use, so the manual is not about the topic. A paraphrased question keeps
+    most of its weight in the manual's words ("a *throwaway* database that never touches the
+    disk": "throwaway" is about a third).
+
+    Example:
+        >>> stats = TermStats(11774, {"replace": 404, "cracked": 0, "window": 590, "pane": 0})
+        >>> unknown_terms(["replace", "cracked", "window", "pane"], stats)
+        ['cracked', 'pane']
+    """
+    if stats is None or not terms:
+        return []
+    ws = weights(terms, stats)
+    unknown = [t for t in terms if int(stats.frequencies.get(t, 0)) <= 0]
+    share = sum(w for t, w in zip(terms, ws, strict=True) if t in unknown) / sum(ws)
+    return unknown if share >= 0.5 else []
