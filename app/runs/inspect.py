@@ -271,13 +271,15 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         "values": {k: v for k, v in last.items() if k != "envelopes"},
         "checkpoints": [_checkpoint_line(history, i, sizes) for i in range(len(history))],
         "unread": unread,  # what a damaged database kept from view
-        "rows": [
-            {**{k: r.get(k) for k in ("envelope_id", "worker", "status", "error", "write_count",
-                                      "attempts", "round", "first_written_at", "last_written_at")},
-             "run_round": _run_round(r.get("round") or 1, firsts)}
-            for r in rows
-        ],
+        "rows": [_row_line(r, firsts) for r in rows],
     }
+
+
+def _row_line(row: dict[str, Any], firsts: set[int]) -> dict[str, Any]:
+    """What :func:`inspect_thread` says of one results row."""
+    keys = ("envelope_id", "worker", "status", "error", "write_count", "attempts", "round",
+            "first_written_at", "last_written_at")
+    return {**{k: row.get(k) for k in keys}, "run_round": _run_round(row.get("round") or 1, firsts)}
 
 
 def _run_round(round_: int, firsts: set[int]) -> int | None:
