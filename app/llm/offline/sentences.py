@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from app.llm.offline.headings import heading_at, heading_of, passage_headings
 from app.llm.offline.words import stems
 from workers.sources import Passage
 from workers.sources.names import symbol_key
@@ -344,57 +345,6 @@ def summary_line(passage: Passage) -> str | None:
     return first if _acceptable(first, need_terminal=False, summary=True) else None
 
 
-_HEADING_LINE = re.compile(
-    r"^ {0,3}#{1,6}[ \t]+(?P<atx>[^\n]+?)[ \t#]*$"  # markdown: ## Limitations
-    r"|^(?P<setext>[^\n]*\w[^\n]*)\n {0,3}(?:=+|-+|~+|\^+)[ \t]*$"  # Limitations\n======
-    r"|(?:\A|\n\n)(?P<short>[A-Z][^\n.!?:;,]{0,60})(?=\n\n|\Z)"  # a short title line alone
-    r"|^[ \t]*(?:!!!|\?\?\?\+?)[ \t]*(?P<adm>[\w-]+(?:[ \t]+\"[^\"\n]*\")?)[ \t]*$"  # !!! warning
-    r"|^[ \t]*\.\.[ \t]+(?P<rst>[\w-]+)::"  # .. warning::
-    r"|^[ \t]*(?P<label>(?i:note|notes|warning|warnings|caution|important|danger|attention)):"
-    r"[ \t]*$"  # a docstring's "Note:" section
-    r"|^[ \t]*(?P<section>[A-Z][A-Za-z ]{0,30}):[ \t]*$",  # "Args:", "Returns:"
-    re.MULTILINE,
-)
-
-
-def _headings(text: str) -> list[tuple[int, str]]:
-    """``(end offset, title)`` of the headings of a passage, in order."""
-    out = []
-    for match in _HEADING_LINE.finditer(text):
-        if match.group("label"):  # a docstring's "Note:" is an admonition: a caution's
-            out.append((match.end(), "Warning"))  # place (trial 10, finding 17)
-            continue
-        title = (match.group("atx") or match.group("setext") or match.group("short")
-                 or match.group("adm") or match.group("rst") or match.group("section")
-                 or "").replace('"', "")
-        if len(title.split()) <= 8:
-            out.append((match.end(), title.strip()))
-    return out
-
-
-def _heading_at(headings: list[tuple[int, str]], offset: int) -> str:
-    """The title of the last heading that ends before ``offset``; "" when none does."""
-    found = ""
-    for end, title in headings:
-        if end > offset:
-            break
-        found = title
-    return found
-
-
-def heading_of(text: str, sentence: str) -> str:
-    """The heading ``sentence`` sits under in the passage ``text`` (a markdown ``##`` or
-    underlined heading, or a short title line alone), "" when none or when it is not in it.
-
-    Example:
-        >>> heading_of("# Egrets\\n\\nThey nest.\\n\\n## Limitations\\n\\nCounts miss nests.",
-        ...            "Counts miss nests.")
-        'Limitations'
-    """
-    offset = text.find(sentence)
-    return _heading_at(_headings(text), offset) if offset >= 0 else ""
-
-
 def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]:
     """Candidate sentences of ``(rank, passage)`` pairs, de-duplicated, in rank then reading
     order. Whole sentences are preferred; when no passage has one, any prose line is taken."""
@@ -404,7 +354,7 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
         for rank, passage in sorted(ranked, key=lambda pair: pair[0]):
             # a docstring's passages are about its symbol: its name's words count as theirs
             context = stems(passage.text) | _symbol_stems(passage.title)
-            headings, offset = _headings(passage.text), 0
+            headings, offset = passage_headings(passage.text), 0
             for position, sentence in enumerate(split_sentences(passage.text)):
                 offset = max(passage.text.find(sentence, offset), offset)
                 key = " ".join(sentence.lower().split())
@@ -419,7 +369,7 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                 if _is_summary(passage, position):  # "Configuration for retrying nodes." names
                     own |= _symbol_stems(passage.title)  # RetryPolicy by its place
                 found.append(Sentence(sentence, passage.ref, rank, position, own, context,
-                                      stems(_heading_at(headings, offset))))
+                                      stems(heading_at(headings, offset))))
         if found:
             break
     return found

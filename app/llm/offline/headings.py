@@ -1,0 +1,62 @@
+"""The heading a sentence sits under in a passage: a markdown ``##`` or underlined heading, a
+short title line alone, an admonition (``!!! warning``, ``.. note::``) or a docstring's section
+label (``Note:``, ``Args:``). The caveat picker reads a sentence under a "Warning" or
+"Limitations" heading as a caution. Standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["heading_at", "heading_of", "passage_headings"]
+
+
+_HEADING_LINE = re.compile(
+    r"^ {0,3}#{1,6}[ \t]+(?P<atx>[^\n]+?)[ \t#]*$"  # markdown: ## Limitations
+    r"|^(?P<setext>[^\n]*\w[^\n]*)\n {0,3}(?:=+|-+|~+|\^+)[ \t]*$"  # Limitations\n======
+    r"|(?:\A|\n\n)(?P<short>[A-Z][^\n.!?:;,]{0,60})(?=\n\n|\Z)"  # a short title line alone
+    r"|^[ \t]*(?:!!!|\?\?\?\+?)[ \t]*(?P<adm>[\w-]+(?:[ \t]+\"[^\"\n]*\")?)[ \t]*$"  # !!! warning
+    r"|^[ \t]*\.\.[ \t]+(?P<rst>[\w-]+)::"  # .. warning::
+    r"|^[ \t]*(?P<label>(?i:note|notes|warning|warnings|caution|important|danger|attention)):"
+    r"[ \t]*$"  # a docstring's "Note:" section
+    r"|^[ \t]*(?P<section>[A-Z][A-Za-z ]{0,30}):[ \t]*$",  # "Args:", "Returns:"
+    re.MULTILINE,
+)
+
+
+def passage_headings(text: str) -> list[tuple[int, str]]:
+    """``(end offset, title)`` of the headings of a passage, in order."""
+    out = []
+    for match in _HEADING_LINE.finditer(text):
+        if match.group("label"):  # a docstring's "Note:" is an admonition: a caution's
+            out.append((match.end(), "Warning"))  # place (trial 10, finding 17)
+            continue
+        title = (match.group("atx") or match.group("setext") or match.group("short")
+                 or match.group("adm") or match.group("rst") or match.group("section")
+                 or "").replace('"', "")
+        if len(title.split()) <= 8:
+            out.append((match.end(), title.strip()))
+    return out
+
+
+def heading_at(headings: list[tuple[int, str]], offset: int) -> str:
+    """The title of the last heading that ends before ``offset``; "" when none does."""
+    found = ""
+    for end, title in headings:
+        if end > offset:
+            break
+        found = title
+    return found
+
+
+def heading_of(text: str, sentence: str) -> str:
+    """The heading ``sentence`` sits under in the passage ``text`` (a markdown ``##`` or
+    underlined heading, or a short title line alone), "" when none or when it is not in it.
+
+    Example:
+        >>> heading_of("# Egrets\\n\\nThey nest.\\n\\n## Limitations\\n\\nCounts miss nests.",
+        ...            "Counts miss nests.")
+        'Limitations'
+    """
+    offset = text.find(sentence)
+    return heading_at(passage_headings(text), offset) if offset >= 0 else ""
