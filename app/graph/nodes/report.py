@@ -3,6 +3,7 @@ database and into state), the run's verdict recorded."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -93,20 +94,33 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
         update["notes"] = extra_notes
     if relevance.missing:  # the report says so at its top; the run's notes say it too
         update["notes"] = [*extra_notes, missing_note(relevance.missing)]
+    markdown, path = _write(state, data, res)
+    runtime.stream_writer({"report": {"path": str(path.resolve()), "outcome": outcome}})
+    return {"report_path": str(path.resolve()), "report": markdown, "outcome": outcome,
+            "failed_tasks": failed, "warnings": _warnings(data), **update}
+
+
+def _write(state: ResearchState, data: ReportInput, res: Resources) -> tuple[str, Path]:
+    """Render ``data`` and write it to the report file and the results database's ``reports``
+    table; the markdown and the file's path."""
     name = report_filename(state["topic"], state["as_of"], data.thread_id)
     path = report_path(res.settings.report_out, res.settings.data_dir, name)
     markdown = render_markdown(data)
     write_report(markdown, path)
     with res.storage().results() as store:  # for every machine that reaches the database
         store.save_report(data.thread_id, markdown)
-    warnings = list(relevance.warnings)
-    if data.dropped:  # the one line a reader of the summary needs: nothing to find below
+    return markdown, path
+
+
+def _warnings(data: ReportInput) -> list[dict[str, str]]:
+    """The run's warnings for state and the summary: the relevance verdict's, and one line when
+    every result was dropped at review (nothing to find below)."""
+    warnings = list(data.relevance.warnings) if data.relevance is not None else []
+    if data.dropped:
         warnings.append(RunWarning(DROPPED_AT_REVIEW, f"every result ({data.dropped}) was "
                                    "dropped at review: nothing was persisted, and the report "
                                    "has no finding"))
-    runtime.stream_writer({"report": {"path": str(path.resolve()), "outcome": outcome}})
-    return {"report_path": str(path.resolve()), "report": markdown, "outcome": outcome,
-            "failed_tasks": failed, "warnings": [w.to_dict() for w in warnings], **update}
+    return [w.to_dict() for w in warnings]
 
 
 def _summarize(state: ResearchState, ctx: RunContext, models: Models, data: ReportInput,
