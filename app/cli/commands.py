@@ -66,6 +66,8 @@ def again_line() -> str:
     exact = again(ARGV, as_of=RUN_AS_OF[-1] if RUN_AS_OF else None, thread_id=thread)
     if exact is None:
         return "the run stopped before its thread was named; nothing to resume"
+    if thread is None and ARGV and ARGV[0] in ("review", "resume"):  # its thread exists
+        return f"the run stopped before it continued its thread; to continue it: {exact}"
     if thread is None:  # stopped while the corpus was indexed: no thread, no checkpoint yet
         return f"the run stopped before it started its thread; to start it again: {exact}"
     return f"the run can be resumed with: {exact}"

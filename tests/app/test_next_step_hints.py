@@ -179,6 +179,13 @@ def test_a_run_stopped_before_its_thread_says_so(monkeypatch: pytest.MonkeyPatch
     assert "resumed" not in line and line.endswith("research 'heron census' --as-of 2026-12-02")
     monkeypatch.setattr(commands, "RUN_THREAD", ["heron-census-2026-12-02-0a1b2c3d"])
     assert commands.again_line().startswith("the run can be resumed with: ")
+    # trial 11: review --approve stopped as early said its thread was not started yet
+    monkeypatch.setattr(commands, "ARGV", ["review", "heron-census-x", "--approve"])
+    monkeypatch.setattr(commands, "RUN_THREAD", [])
+    monkeypatch.setattr(commands, "RUN_AS_OF", [])  # only research takes a default as_of
+    line = commands.again_line()
+    assert line.startswith("the run stopped before it continued its thread; to continue it: ")
+    assert line.endswith("review heron-census-x --approve"), line
 
 
 def _subcommands() -> dict[str, argparse.ArgumentParser]:
