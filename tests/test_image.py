@@ -119,3 +119,14 @@ def test_secrets_environments_and_run_data_stay_out_of_the_image(tmp_path: Path)
     assert {"app", "workers", "state", "pyproject.toml", "README.md"} <= added, added
     leaked = added & {".env", ".venv", ".data", ".git", ".langgraph_api", ".pytest_cache"}
     assert not leaked, leaked
+
+
+def test_deploy_docs_show_the_langgraph_json_that_is_served() -> None:
+    # Trial 12, finding 4: docs/deploy.md showed "./app/server/studio.py:graph" and no "auth";
+    # a user who copied it served a graph that took any context key and checked no user.
+    docs = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+    blocks = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", docs, re.S)
+              if '"graphs"' in block]
+    assert blocks, "docs/deploy.md shows no langgraph.json"
+    served = json.loads((ROOT / "langgraph.json").read_text(encoding="utf-8"))
+    assert all(block == served for block in blocks)
