@@ -6,8 +6,8 @@ A PDF page is a document of its own, so its passages cite the file *and* the pag
 its entries are the pages' headings (issue 19: headings are indexed as fields): a page is cut
 where an entry that starts on it is printed as a line of its own, and the text before the first
 cut is headed by the entry in effect from earlier pages (see :func:`outline_sections`). A
-``.docx`` file is one document (its paragraphs and table cells, in order), cited like any other
-file (``notes.docx#0``).
+``.docx`` file is one document (its paragraphs, then its tables' rows as sentences), cited like
+any other file (``notes.docx#0``).
 
 Nothing here raises for a bad file: an encrypted PDF (one that does not open with the empty
 password), a broken PDF or a broken ``.docx`` is skipped, counted in ``skipped`` and described in
@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from workers.sources.base import RawDoc
+from workers.sources.tables import looks_like_header, table_lines
 
 __all__ = [
     "DOCUMENT_EXTENSIONS",
@@ -200,7 +201,8 @@ def docx_expanded_xml(path: Path) -> int:
 
 
 def docx_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> Iterator[RawDoc]:
-    """The text of a ``.docx`` file (paragraphs, then table cells), as one document.
+    """The text of a ``.docx`` file (paragraphs, then each table row as a sentence under its
+    headings: :mod:`workers.sources.tables`), as one document.
 
     Args: as :func:`pdf_docs` (``skipped`` counts ``unreadable``, ``blank``, and ``expands``
     for a file whose XML expands past :data:`MAX_DOCX_XML_BYTES`).
@@ -216,11 +218,10 @@ def docx_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> 
             return
         document = docx.Document(str(path))
         parts = [p.text for p in document.paragraphs]
-        for table in document.tables:
-            for row in table.rows:
-                cells = dict.fromkeys(c.text.strip() for c in row.cells if c.text.strip())
-                if cells:
-                    parts.append(" | ".join(cells))
+        for table in document.tables:  # each row a sentence under its headings
+            rows = [[c.text for c in row.cells] for row in table.rows]
+            header = rows[0] if len(rows) > 1 and looks_like_header(rows[0]) else None
+            parts.extend(table_lines(rows[1:] if header else rows, header))
     except Exception as exc:  # noqa: BLE001 - BadZipFile, PackageNotFoundError, lxml errors...
         skipped["unreadable"] += 1
         notes.append(f"{rel}: skipped, not a readable .docx ({type(exc).__name__})")

@@ -27,6 +27,7 @@ from pathlib import Path
 from workers.sources import documents
 from workers.sources.base import CorpusError, RawDoc
 from workers.sources.pyfile import python_file_sections
+from workers.sources.tables import markdown_tables
 from workers.sources.text import (
     declared_encoding,
     decode_file,
@@ -280,6 +281,8 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
         page = html_page(text)
         title, sections, text = page.title or name, page.sections, page.text
         links = page.link_share
+    elif suffix == ".md":  # a table's rows as sentences under their headings
+        text = markdown_tables(text)
     elif suffix == ".py":
         sections = python_file_sections(text, rel)
         text = "\n\n".join(t for _h, t in sections) or text

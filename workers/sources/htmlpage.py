@@ -2,7 +2,9 @@
 read with lxml's HTML parser (libxml2: fast and lenient; issue 19 asked for a well-kept parser
 and >= 10 MB/s of HTML through the index build).
 
-This module imports the standard library and lxml.
+A data table's rows become sentences under their headings (:mod:`workers.sources.tables`).
+
+This module imports the standard library, lxml and :mod:`workers.sources.tables`.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 from lxml import html as lxml_html
+
+from workers.sources.tables import table_lines
 
 __all__ = ["HtmlPage", "html_page", "html_to_text"]
 
@@ -97,6 +101,7 @@ def html_page(source: str | bytes) -> HtmlPage:
     if title_el is None:
         title_el = root.find(".//title")
     title = " ".join((title_el.text or "").split()) if title_el is not None else ""
+    _tables_as_sentences(root)
     text = str(stylesheet(root))
     links = _LINKED.findall(text)
     text = text.replace(_LINK, "").replace(_LINK_END, "")
@@ -109,6 +114,28 @@ def html_page(source: str | bytes) -> HtmlPage:
         sections.append((heading, body))
     kept = tuple((h, t) for h, t in sections if t or h)
     return HtmlPage(title, kept, _share(links, "".join(t for _h, t in kept)))
+
+
+def _tables_as_sentences(root: etree._Element) -> None:
+    """Replace each data table (one whose first row is all ``<th>`` cells, with no table inside
+    it) by a ``<div>`` of its body rows as sentences under their headings
+    (:mod:`workers.sources.tables`); layout tables (no heading row) are left as they are."""
+    for table in list(root.iter("table")):
+        rows = table.findall(".//tr")
+        if not rows or table.find(".//table") is not None:
+            continue
+        first = [c for c in rows[0] if isinstance(c.tag, str) and c.tag in ("td", "th")]
+        if not first or any(c.tag != "th" for c in first):
+            continue
+        body = [[c.text_content() for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
+                for row in rows[1:]]
+        div = etree.Element("div")
+        for line in table_lines(body, [c.text_content() for c in first]):
+            etree.SubElement(div, "p").text = line
+        div.tail = table.tail
+        parent = table.getparent()
+        if parent is not None:
+            parent.replace(table, div)
 
 
 _LINKED = re.compile(f"{_LINK}([^{_LINK}{_LINK_END}]*){_LINK_END}")

@@ -54,10 +54,11 @@ __all__ = [
     "tree_signature",
 ]
 
+# 13: a table's rows are sentences under their headings (.md, .docx, HTML with <th>);
 # 12: an HTML page's <nav> and form fields are not indexed; 11: long paragraphs keep their
 # line breaks; 10: the symbol's name key (namekey column), a
 # .py section's symbol
-SCHEMA_VERSION = "12"
+SCHEMA_VERSION = "13"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

@@ -59,7 +59,7 @@ def test_docx_paragraphs_and_tables_are_indexed(folder: Path, tmp_path: Path) ->
         assert hit.ref == Passage.make_ref("minutes.docx", 0)
         assert hit.source == "minutes.docx"
         assert "approved the quokka habitat budget" in hit.text
-        assert "Lantern repair | Marguerite" in corpus.read("minutes.docx").text
+        assert "Lantern repair — Owner: Marguerite." in corpus.read("minutes.docx").text
         # text files are indexed next to them as before
         assert corpus.search("capybara grooming")[0].ref == "notes.md#0"
 

@@ -1,0 +1,100 @@
+"""A table's rows are indexed as sentences under their headings, in markdown, .docx and HTML
+files, so a fact that lives in a table is found by its heading's words and quoted (trial 12,
+finding 1: a row was indexed as "| TG-3 | Lighthouse rock | 2019 | 12 months |" and never
+quoted; the report answered with a neighbouring sentence)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import AS_OF, run_cli
+from tests.workers.sources.documents_helpers import make_docx
+from workers.sources.corpus import Corpus
+from workers.sources.htmlpage import html_page
+from workers.sources.tables import looks_like_header, markdown_tables, row_sentence
+
+GAUGES_MD = """# Gauge inventory
+
+| Gauge | Location | Installed | Calibration interval |
+|---|:---:|---|---|
+| TG-1 | North pier | 2011 | 6 months |
+| TG-3 | Lighthouse rock | 2019 | 12 months |
+
+The lighthouse rock gauge is reached by boat only.
+"""
+
+
+def test_a_markdown_table_becomes_one_sentence_per_row() -> None:
+    text = markdown_tables(GAUGES_MD)
+    assert "| TG-3 |" not in text and "|---|" not in text
+    assert ("TG-3 — Location: Lighthouse rock; Installed: 2019; Calibration interval: 12 months."
+            in text.splitlines())
+    assert text.startswith("# Gauge inventory\n\n")
+    assert text.endswith("The lighthouse rock gauge is reached by boat only.\n")
+
+
+def test_pipes_that_are_not_a_table_are_left_alone() -> None:
+    # a heading underlined with dashes, a shell pipe, an escaped pipe inside a cell
+    assert markdown_tables("a | b\n---\ntext") == "a | b\n---\ntext"
+    assert markdown_tables("run `ls | wc -l` to count") == "run `ls | wc -l` to count"
+    escaped = "| Op | Means |\n|---|---|\n| `a \\| b` | or |"
+    assert markdown_tables(escaped) == "`a | b` — Means: or."
+
+
+def test_row_sentence_skips_empty_and_merged_cells_and_keeps_its_punctuation() -> None:
+    assert row_sentence(["", " ", ""]) is None
+    assert row_sentence(["A", "A", "wide"], ["Key", "Key", "Value"]) == "A — Value: wide."
+    assert row_sentence(["Q", "Is it?"], ["Key", "Note"]) == "Q — Note: Is it?"
+    assert row_sentence(["only"], ["Key"]) == "Key: only."
+    assert row_sentence(["only"]) == "only."
+    # a header of another width is not this row's: the cells alone
+    assert row_sentence(["x", "y"], ["a", "b", "c"]) == "x: y."
+    assert not looks_like_header(["2019", "12"]) and not looks_like_header(["Alone"])
+
+
+def _index(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "gauges.md").write_text(GAUGES_MD, encoding="utf-8")
+    make_docx(folder / "equipment.docx", ["Equipment", "Each team carries a GPS unit."],
+              table=[["Item", "Rule"], ["Drone battery", "Charge for 90 minutes before flights"],
+                     ["GPS unit", "Update the firmware every January"]])
+    (folder / "ferries.html").write_text(
+        "<html><head><title>Ferries</title></head><body><h1>Ferries</h1><table>"
+        "<tr><th>Route</th><th>First sailing</th></tr>"
+        "<tr><td>Harbour to Isle</td><td>06:40</td></tr></table>"
+        "<table><tr><td>layout</td><td>only</td></tr></table></body></html>", encoding="utf-8")
+    return folder
+
+
+def test_table_rows_are_found_by_their_headings_words(tmp_path: Path) -> None:
+    with Corpus.open(tmp_path / "data", folder=_index(tmp_path)) as corpus:
+        [hit] = corpus.search("calibration interval lighthouse rock", k=1)
+        assert hit.ref == "gauges.md#0"
+        assert "TG-3 — Location: Lighthouse rock; Installed: 2019; Calibration interval: " \
+               "12 months." in hit.text
+        docx = corpus.read("equipment.docx").text
+        assert "GPS unit — Rule: Update the firmware every January." in docx
+        assert "Item" not in docx.replace("Items", "")  # the header row is no row of its own
+        html = corpus.read("ferries.html").text
+        assert "Harbour to Isle — First sailing: 06:40." in html
+        assert "layout\n\nonly" in html  # a layout table (no <th> row) stays as it was
+
+
+def test_a_table_inside_a_table_is_left_as_text() -> None:
+    page = html_page("<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td><table><tr>"
+                     "<th>x</th></tr><tr><td>2</td></tr></table></td></tr></table>")
+    assert "A — B" not in page.text and "1 — B" not in page.text  # the outer one: text
+    assert "x: 2." in page.text  # the inner one: a data table of its own
+
+
+def test_the_report_quotes_the_row_that_answers(tmp_path: Path) -> None:
+    # Trial 12, finding 1: the Answer quoted "reached by boat only", not the interval.
+    proc = run_cli("research", "What is the calibration interval of the lighthouse rock gauge?",
+                   "--as-of", AS_OF, "--corpus", _index(tmp_path), "--data-dir",
+                   tmp_path / "data", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
+    answer = report.split("## Answer", 1)[1].split("\n## ", 1)[0]
+    assert "Calibration interval: 12 months" in answer.splitlines()[2], answer

@@ -1,0 +1,129 @@
+"""Tables as sentences: each row of a table restated as one line with its column headings.
+
+A row such as ``| TG-3 | Lighthouse rock | 2019 | 12 months |`` states its facts only through
+the header above it, which a search for "calibration interval of the lighthouse rock gauge"
+never sees next to the row, and which a sentence extractor cannot quote (trial 12, finding 1: a
+fact in a ``.docx`` or markdown table was indexed but never quoted; the report cited a
+neighbouring sentence instead). At index time each row becomes::
+
+    TG-3 — Location: Lighthouse rock; Installed: 2019; Calibration interval: 12 months.
+
+(the first cell names the row; every other cell follows its heading), so the row is found by the
+heading's words and quoted as a sentence, verbatim from the indexed text. A row of a table with
+no header row is its cells joined (``Drone battery: Charge for 90 minutes.``).
+
+This module imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["looks_like_header", "markdown_tables", "row_sentence", "table_lines"]
+
+_END = re.compile(r"[.!?…:;]['\")\]]*$")
+
+
+def _cell(text: str) -> str:
+    return " ".join(str(text).split()).strip()
+
+
+def row_sentence(cells: Sequence[str], header: Sequence[str] | None = None) -> str | None:
+    """One row as a sentence: ``"<first cell> — <heading>: <cell>; ...."``, or, with no
+    ``header`` (or one whose width differs), ``"<first cell>: <cell>; <cell>."``. Empty cells and
+    a cell repeating its left neighbour (a merged cell, as python-docx reports it) are left
+    out; None when no cell has text.
+
+    Example:
+        >>> row_sentence(["TG-3", "Lighthouse rock", "12 months"],
+        ...              ["Gauge", "Location", "Calibration interval"])
+        'TG-3 — Location: Lighthouse rock; Calibration interval: 12 months.'
+        >>> row_sentence(["Drone battery", "Charge for 90 minutes before each flight"])
+        'Drone battery: Charge for 90 minutes before each flight.'
+    """
+    cells = [_cell(c) for c in cells]
+    named = header is not None and len(header) == len(cells) and any(_cell(h) for h in header)
+    heads = [_cell(h) for h in header] if named and header is not None else [""] * len(cells)
+    parts: list[tuple[str, str]] = []
+    previous = None
+    for head, cell in zip(heads, cells, strict=True):
+        if cell and cell != previous:
+            parts.append((head, cell))
+        previous = cell
+    if not parts:
+        return None
+    (first_head, first), rest = parts[0], parts[1:]
+    if not rest:  # one cell: its heading, where there is one, is what it states
+        line = f"{first_head}: {first}" if first_head and first_head != first else first
+    elif named:
+        line = f"{first} — " + "; ".join(f"{h}: {c}" if h and h != c else c for h, c in rest)
+    else:
+        line = f"{first}: " + "; ".join(c for _h, c in rest)
+    return line if _END.search(line) else f"{line}."
+
+
+def table_lines(rows: Sequence[Sequence[str]], header: Sequence[str] | None = None) -> list[str]:
+    """The sentences of a table's body ``rows`` under ``header`` (see :func:`row_sentence`);
+    rows with no text give none."""
+    return [line for row in rows if (line := row_sentence(row, header))]
+
+
+def looks_like_header(cells: Sequence[str]) -> bool:
+    """Whether a table's first row reads as column headings where the format does not say so
+    (a ``.docx`` table): two or more cells with text, each of at most four words, none ending
+    a sentence and none a number.
+
+    Example:
+        >>> looks_like_header(["Item", "Rule"]), looks_like_header(["GPS unit", "Update it."])
+        (True, False)
+    """
+    texts = [_cell(c) for c in cells if _cell(c)]
+    return len(texts) >= 2 and all(
+        len(t.split()) <= 4 and not t.endswith(".") and not re.fullmatch(r"[\d.,%\s-]+", t)
+        for t in texts)
+
+
+_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _pipe_cells(line: str) -> list[str]:
+    inner = line.strip()
+    if inner.startswith("|"):
+        inner = inner[1:]
+    if inner.endswith("|") and not inner.endswith("\\|"):
+        inner = inner[:-1]
+    return [c.replace("\\|", "|") for c in re.split(r"(?<!\\)\|", inner)]
+
+
+def markdown_tables(text: str) -> str:
+    """``text`` with each GitHub-style pipe table (a header line, a ``|---|---|`` rule, then
+    its rows) replaced by its rows as sentences (:func:`row_sentence`), one per line; other
+    text, and pipe lines with no rule under their first line, unchanged.
+
+    Example:
+        >>> print(markdown_tables("| Gauge | Installed |\\n|---|---|\\n| TG-1 | 2011 |\\nAfter."))
+        TG-1 — Installed: 2011.
+        After.
+    """
+    if "|" not in text or "-" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if "|" in line and i + 1 < len(lines) and "|" in lines[i + 1] and _RULE.match(
+                lines[i + 1]):  # a rule with no pipe ("---") underlines a heading
+            header = _pipe_cells(line)
+            j = i + 2
+            rows = []
+            while j < len(lines) and "|" in lines[j] and lines[j].strip():
+                rows.append(_pipe_cells(lines[j]))
+                j += 1
+            out.extend(table_lines(rows, header))
+            i = j
+            continue
+        out.append(line)
+        i += 1
+    return "\n".join(out)
