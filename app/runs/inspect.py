@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from app.research.rounds import round_in_run, routing_of
 from app.runs.show import print_inspection, print_threads  # re-exported: printed here before
+from app.runs.status import ROWS_ONLY
 from app.runs.threads import is_unfinished, require_thread, research_graph, thread_status
 from app.settings.hints import thread_command
 from app.storage import DamagedDatabase, Storage, open_storage, root_config
@@ -60,7 +61,8 @@ def list_threads(storage: Storage | Path | str, warnings: list[str] | None = Non
     ``running`` (a process runs it now), ``unfinished`` (killed or interrupted: resume it; or
     running, where the storage cannot tell: :func:`app.runs.threads.thread_status`), ``awaiting
     review``, ``broken`` (its checkpoint cannot be read back; the row's ``problem`` says so and
-    names ``--fresh``) or ``unknown``.
+    names ``--fresh``), ``rows only`` (result rows but no checkpoint or run here: a LangGraph
+    Server run's, :data:`app.runs.status.ROWS_ONLY`) or ``unknown``.
     Both databases are opened read-only.
 
     Args:
@@ -76,8 +78,11 @@ def list_threads(storage: Storage | Path | str, warnings: list[str] | None = Non
     storage = _storage(storage)
     notes: list[str] = []
     runs: dict[str, dict[str, Any]] = {}
+    row_threads: list[dict[str, Any]] = []
     with _unless_damaged(notes), storage.results(read_only=True) as store:
-        runs = {r["thread_id"]: r for r in store.runs()} if store is not None else {}
+        if store is not None:
+            runs = {r["thread_id"]: r for r in store.runs()}
+            row_threads = store.row_threads()
     out: dict[str, dict[str, Any]] = {t: _thread_row(t, run, None) for t, run in runs.items()}
     with _unless_damaged(notes), storage.checkpointer(read_only=True) as saver:
         if saver is not None:
@@ -89,6 +94,10 @@ def list_threads(storage: Storage | Path | str, warnings: list[str] | None = Non
                     out[thread_id] = _broken_thread(thread_id, runs.get(thread_id, {}), exc)
                     continue
                 out[thread_id] = _thread_row(thread_id, runs.get(thread_id, {}), snap)
+    for row in row_threads:  # rows and nothing else: a LangGraph Server run's (trial 12)
+        if row["thread_id"] not in out:
+            out[row["thread_id"]] = {**_thread_row(row["thread_id"], row, None),
+                                     "status": ROWS_ONLY}
     _raise_or_keep(notes, warnings)
     for thread_id in _running(storage, [t for t, row in out.items()
                                         if row["status"] == "unfinished"]):
@@ -256,12 +265,14 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         return None
     history.reverse()  # oldest first
     last = (history[-1].values if history else {}) or {}
+    first_row = rows[0] if rows else {}  # a LangGraph Server run leaves rows and nothing else
     firsts = {routing_of(s.values, [])["first_round"] for s in history if s.values}
     return {
         "thread_id": thread_id,
-        "topic": last.get("topic") or (run or {}).get("topic"),
-        "as_of": last.get("as_of") or (run or {}).get("as_of"),
-        "run_status": _run_status(storage, thread_id, (run or {}).get("status")),
+        "topic": last.get("topic") or (run or first_row).get("topic"),
+        "as_of": last.get("as_of") or (run or first_row).get("as_of"),
+        "run_status": (ROWS_ONLY if not history and run is None else
+                       _run_status(storage, thread_id, (run or {}).get("status"))),
         "next": list(history[-1].next) if history else [],
         # of the tasks next, those whose writes were saved before the run stopped: a resume
         # restores them and runs only the others (trial 10: all were listed as to run)

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.research.review import REVIEW_NODES
 from app.research.text import visible
+from app.runs.status import ROWS_ONLY, ROWS_ONLY_WHY
 
 __all__ = ["print_inspection", "print_threads"]
 
@@ -145,6 +146,8 @@ def print_inspection(data: dict[str, Any]) -> None:
             if paused := [n for n in c["next"] if n in REVIEW_NODES]:
                 console.print(f"review pause at step {c['step']} ({paused[0]}): "
                               f"{c['checkpoint_id']}", soft_wrap=True)
+    elif data["run_status"] == ROWS_ONLY:
+        console.print(f"no checkpoints and no run here: {ROWS_ONLY_WHY}")
     elif "checkpoints" not in data.get("unread", ()):
         console.print(f"no checkpoints (status: {data['run_status']}); a hard kill under "
                       "durability=exit leaves none: `resume` runs the topic again")

@@ -26,6 +26,7 @@ from app.runs.sources_key import (  # re-exported: callers import them from here
     split_key,
 )
 from app.runs.status import (  # re-exported: callers import them from here
+    ROWS_ONLY_WHY,
     UNFINISHED_RUNS,
     is_unfinished,
     thread_status,
@@ -98,10 +99,16 @@ def require_thread(storage: Storage, thread_id: str) -> None:
     """Refuse a ``thread_id`` that ``storage`` does not know (:func:`thread_exists`).
 
     Raises:
-        app.errors.UnknownThread: ``no thread 'ID' in WHERE`` (exit 2).
+        app.errors.UnknownThread: ``no thread 'ID' in WHERE`` (exit 2); for a thread with
+            result rows and nothing else (:data:`app.runs.status.ROWS_ONLY`), why it cannot
+            continue here.
         app.storage.StorageError: a database is damaged or cannot be reached.
     """
     if not thread_exists(storage, thread_id):
+        with storage.results(read_only=True) as store:
+            if store is not None and store.count(thread_id=thread_id):
+                raise UnknownThread(f"thread {thread_id!r} cannot continue from "
+                                    f"{storage.label}: {ROWS_ONLY_WHY}")
         raise UnknownThread(f"no thread {thread_id!r} in {storage.label}")
 
 

@@ -277,6 +277,15 @@ class ResultsStore(ABC):
         return int(self._query("SELECT COUNT(*) AS n FROM results WHERE thread_id = ?",
                                (thread_id,))[0]["n"])
 
+    def row_threads(self) -> list[dict[str, Any]]:
+        """``{thread_id, topic, as_of, started_at}`` of every thread with result rows (newest
+        first; ``started_at``: its first row's write time): among them the threads a LangGraph
+        Server run wrote here, whose checkpoints are the server's and which have no ``runs``
+        row."""
+        return self._query(
+            "SELECT thread_id, MIN(topic) AS topic, MIN(as_of) AS as_of, MIN(first_written_at) "
+            "AS started_at FROM results GROUP BY thread_id ORDER BY started_at DESC")
+
     def duplicate_count(self) -> int:
         """Rows of one thread sharing a logical task (worker, task_key, as_of) beyond the first:
         must be 0."""

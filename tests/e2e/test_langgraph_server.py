@@ -25,6 +25,7 @@ What is checked, as a LangGraph Server client sees it:
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -213,3 +214,31 @@ def _status(call) -> int | None:
     except httpx.HTTPStatusError as exc:  # what langgraph_sdk's errors derive from, or raise
         return exc.response.status_code
     return None
+
+
+def test_the_cli_reads_a_served_thread_by_its_rows(server: Server) -> None:
+    # Trial 12, finding 3: `inspect` of a server thread printed "None as of None" and advised
+    # a `resume` that then said "no thread", and `threads` did not list it.
+    from tests.conftest import run_cli
+
+    thread_id = new_thread(server)
+    done = run(server, thread_id)
+    assert done.get("outcome") == "ok", done
+    rows = server.rows(thread_id)
+    assert rows
+
+    shown = run_cli("inspect", thread_id, "--data-dir", server.data_dir, "--json")
+    assert shown.returncode == 0, shown.stderr
+    data = json.loads(shown.stdout)
+    assert (data["topic"], data["as_of"], data["run_status"]) == (SMALL_TOPIC, AS_OF, "rows only")
+    assert len(data["rows"]) == len(rows)
+    printed = run_cli("inspect", thread_id, "--data-dir", server.data_dir).stdout
+    assert f"{SMALL_TOPIC!r} as of {AS_OF}" in printed and "None" not in printed
+    assert "a LangGraph Server run's thread" in printed and "`resume`" not in printed
+
+    resumed = run_cli("resume", thread_id, "--data-dir", server.data_dir)
+    assert resumed.returncode == 2 and resumed.stderr.count("\n") == 1, resumed.stderr
+    assert "its result rows are here but not its checkpoints" in resumed.stderr
+    listed = json.loads(run_cli("threads", "--data-dir", server.data_dir, "--json").stdout)
+    [mine] = [t for t in listed if t["thread_id"] == thread_id]
+    assert (mine["status"], mine["topic"]) == ("rows only", SMALL_TOPIC)
