@@ -55,12 +55,20 @@ _FITS: dict[str, re.Pattern[str]] = {
         r"\b(?:not|never|no\s+longer|cannot|can't|don't|doesn't|won't|isn't|aren't|only|"
         r"deprecated|limit(?:ed|ation|ations)?|unsupported|avoid|beware|careful|unsafe|risks?|"
         r"lost|lose|loses|warn(?:s|ing|ings)?|caveats?|drawbacks?|instead)\b", re.IGNORECASE),
+    "measure": re.compile(  # a quantity, a duration, a distance, a date or a frequency
+        r"\b\d+(?:[.,]\d+)?\s*(?:%|percent|per\s*cent|seconds?|minutes?|hours?|days?|weeks?|"
+        r"months?|years?|metres?|meters?|km|kilomet(?:re|er)s?|miles?|feet|ft|cm|mm|m|kg|g|"
+        r"bytes?|[KMGT]i?B|pages?|times?)\b|\b(?:every|once|twice|daily|weekly|monthly|yearly|"
+        r"annually|hourly|between|until|January|February|March|April|May|June|July|August|"
+        r"September|October|November|December|(?:one|two|three|four|five|six|seven|eight|nine|"
+        r"ten|twelve|twenty|thirty|hundred|thousand)\s+\w+s)\b|\b(?:1[89]|20)\d\d\b"),
     "what": _DEFINITION,
     "topic": _DEFINITION,
 }
 """What a sentence that answers each kind of question (:func:`app.research.topics.topic_kind`)
-says: how to do it, why, how things differ, a default, a limitation or warning, what a thing
-is (a definition: matched at the sentence's start)."""
+says: how to do it, why, how things differ, a default, a limitation or warning, a measure (a
+number with its unit, a date, a frequency: "how long", "how far", "when"), what a thing is (a
+definition: matched at the sentence's start)."""
 _KIND_WORDS: dict[str, frozenset[str]] = {
     "limitation": frozenset(
         """limitation limitations caveat caveats drawback drawbacks downside downsides pitfall

@@ -38,6 +38,7 @@ from typing import Any
 
 from app.research.rows import ok_items
 from app.research.term_stats import TermStats, unknown_terms, weights
+from app.research.topics import ASKED_MEASURE
 from app.research.unreached import unreached_sources
 from workers.sources.query import (
     distinct_terms,
@@ -96,11 +97,19 @@ def topic_terms(topic: str) -> list[str]:
     out, "personal default settings" was judged by "personal" and "run" and warned (issue 19).
     The retrieved items are judged against these, never against a sub-question's words.
 
+    The word of a measure asked for ("how *long*", "how *far*":
+    :data:`app.research.topics.ASKED_MEASURE`) is not the topic's: the answer states the
+    measure, not the word (trial 12, finding 2: "How long do drone batteries need to charge?"
+    was warned because no passage says "long").
+
     Example:
         >>> topic_terms("Where do I put personal default settings so every run picks them up?")
         ['put', 'personal', 'default', 'settings', 'run', 'picks']
+        >>> topic_terms("How long do drone batteries charge? A long flight.")
+        ['drone', 'batteries', 'charge', 'flight']
     """
-    return distinct_terms(query_terms(topic))
+    asked = {m.group(1).lower() for m in ASKED_MEASURE.finditer(topic)}
+    return distinct_terms([t for t in query_terms(topic) if t not in asked])
 
 
 def name_terms(topic: str) -> frozenset[str]:
@@ -323,9 +332,11 @@ def _one_missing(terms: Sequence[str], unknown: Sequence[str],
     *pendng* writes") or a word of another language ("Checkpointer *funktioniert*") is named,
     and the topic answered by the rest. Trial 10, finding 4: the one word blanked reports whose
     other words the corpus covers well. Two words unknown to the corpus still make a near miss
-    ("replace a cracked window pane": "cracked" and "pane"); ``()`` otherwise."""
-    if len(unknown) != 1 or len(terms) < 2:
-        return ()
+    ("replace a cracked window pane": "cracked" and "pane"), and so does a name unknown to it
+    (:func:`name_terms`: "How tall is Mount *Kilimanjaro*?" is about the mountain, whatever
+    passage says "mount"); ``()`` otherwise."""
+    if len(unknown) != 1 or len(terms) < 2 or unknown[0] in set(names):
+        return ()  # a name the corpus lacks ("Mount *Kilimanjaro*") is what is asked about
     rest = [t for t in terms if t not in unknown]
     for _row, item in ok_items(rows):
         if not item.get("ref"):
