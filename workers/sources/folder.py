@@ -1,7 +1,8 @@
 """The folder source (``--corpus DIR``): the user's own documents.
 
-Indexed: the ``.md``, ``.txt``, ``.rst``, ``.py`` and ``.html`` files under the folder (not hidden,
-at most ``MAX_FILE_BYTES``, and not binary: no NUL byte and little undecodable text at the start),
+Indexed: the ``.md``/``.markdown``, ``.txt``, ``.rst``, ``.py`` and ``.html``/``.htm`` files under
+the folder (not hidden: hidden files and files of other types are named in the notes; at most
+``MAX_FILE_BYTES``, and not binary: no NUL byte and little undecodable text at the start),
 and the ``.pdf`` (one document per page, cited ``report.pdf:p3#0``) and ``.docx`` files (at most
 ``MAX_DOCUMENT_BYTES``; see :mod:`workers.sources.documents`). An encrypted or broken PDF or
 .docx is skipped with a note (``Corpus.notes``), never a crash.
@@ -34,12 +35,14 @@ from workers.sources.text import (
     plural,
     raw,
     safe_name,
+    size_label,
     unsafe_name,
 )
 from workers.sources.walk import (
     links_outside,
     once_each,
     own_output,
+    passed_over,
     shown_path,
     unreadable_why,
     walk_folders,
@@ -59,8 +62,11 @@ __all__ = [
     "nothing_indexable",
 ]
 
-TEXT_EXTENSIONS: tuple[str, ...] = (".md", ".txt", ".rst", ".py", ".html")
+TEXT_EXTENSIONS: tuple[str, ...] = (".md", ".markdown", ".txt", ".rst", ".py", ".html", ".htm")
 """Text file types indexed in folder mode (matched case-insensitively)."""
+
+HTML_EXTENSIONS = (".html", ".htm")
+MARKDOWN_EXTENSIONS = (".md", ".markdown")
 
 FOLDER_EXTENSIONS: tuple[str, ...] = (*TEXT_EXTENSIONS, *documents.DOCUMENT_EXTENSIONS)
 """Every file type indexed in folder mode (matched case-insensitively)."""
@@ -91,13 +97,18 @@ def _indexable(
     skipped ones in ``skipped`` (and naming the too large, unreadable, special and the app's
     own ones in ``notes``): see :func:`folder_files` and :mod:`workers.sources.walk`."""
     notes = [] if notes is None else notes
+    hidden: list[str] = []
+    other: Counter[str] = Counter()
     for dirpath, filenames in walk_folders(folder, skipped, notes, data_dir):
         for filename in filenames:
             if filename.startswith("."):
                 skipped["hidden"] += 1
+                hidden.append(shown_path(os.path.relpath(os.path.join(dirpath, filename),
+                                                         folder)))
                 continue
             if not filename.lower().endswith(FOLDER_EXTENSIONS):
                 skipped["type"] += 1
+                other[os.path.splitext(filename)[1].lower() or "(no extension)"] += 1
                 continue
             path = Path(dirpath) / filename
             try:
@@ -113,12 +124,13 @@ def _indexable(
             elif st.st_size > limit:
                 skipped["size"] += 1
                 _note(notes, folder, path,
-                      f"too large ({_size_label(st.st_size, exact=False)} > {_size_label(limit)})")
+                      f"too large ({size_label(st.st_size, exact=False)} > {size_label(limit)})")
             elif why := own_output(path):
                 skipped["own"] += 1
                 _note(notes, folder, path, why)
             else:
                 yield path, st
+    notes.extend(passed_over(hidden, other))
 
 
 def _note(notes: list[str], folder: Path, path: Path, why: str) -> None:
@@ -206,7 +218,8 @@ def folder_docs(
     if notes is None:
         notes = []
     threads = PARSE_THREADS if threads is None else threads
-    pages = [i for i, (_rel, path, _st) in enumerate(files) if path.suffix.lower() == ".html"]
+    pages = [i for i, (_rel, path, _st) in enumerate(files)
+             if path.suffix.lower() in HTML_EXTENSIONS]
     pool = ThreadPoolExecutor(threads, thread_name_prefix="html-page") if (
         threads > 1 and len(pages) >= MIN_PARALLEL_PAGES) else None
     try:
@@ -275,13 +288,13 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
                      "replaced with U+FFFD")
     name = rel.rsplit("/", 1)[-1]
     title, sections, links = name, (), 0.0
-    if suffix == ".html":
+    if suffix in HTML_EXTENSIONS:
         from workers.sources.htmlpage import html_page  # lxml: only for HTML files
 
         page = html_page(text)
         title, sections, text = page.title or name, page.sections, page.text
         links = page.link_share
-    elif suffix == ".md":  # a table's rows as sentences under their headings
+    elif suffix in MARKDOWN_EXTENSIONS:  # a table's rows as sentences under their headings
         text = markdown_tables(text)
     elif suffix == ".py":
         sections = python_file_sections(text, rel)
@@ -307,15 +320,6 @@ def _has_text(path: Path, skipped: Counter[str]) -> bool:
     found = bool(head if path.suffix.lower() in (".pdf", ".docx") else head.strip())
     skipped["blank"] += not found
     return found
-
-
-def _size_label(n: int, exact: bool = True) -> str:
-    for unit, size in (("MB", 1024 * 1024), ("KB", 1024)):
-        if n >= size and n % size == 0:
-            return f"{n // size} {unit}"
-        if n >= size and not exact:
-            return f"{n / size:.1f} {unit}"
-    return f"{n:,} bytes"
 
 
 def corpus_folder(
@@ -387,7 +391,7 @@ def nothing_indexable(
     """One line saying why a folder gave no passages, e.g. ``"corpus folder /x contains no
     indexable files: 1 file skipped as larger than 2 MB; indexable: .md .txt .rst .py .html"``."""
     doc_limit = _size_limit(".pdf", max_file_bytes)
-    sizes = f"{_size_label(max_file_bytes)} ({_size_label(doc_limit)} for .pdf/.docx)"
+    sizes = f"{size_label(max_file_bytes)} ({size_label(doc_limit)} for .pdf/.docx)"
     reasons = [template.format(files=plural(skipped[key], "file"), n=skipped[key], sizes=sizes)
                for key, template in _SKIP_REASONS if skipped[key]]
     why = ", ".join(reasons) or "the folder is empty"

@@ -26,6 +26,7 @@ __all__ = [
     "plural",
     "raw",
     "safe_name",
+    "size_label",
     "unsafe_name",
 ]
 
@@ -217,7 +218,7 @@ def python_coding(raw: bytes) -> str | None:
 def declared_encoding(raw: bytes, suffix: str) -> str | None:
     """The encoding a file declares for itself: an ``.html`` file's :func:`html_charset`, a
     ``.py`` file's :func:`python_coding`; None for other files or without a declaration."""
-    if suffix == ".html":
+    if suffix in (".html", ".htm"):
         return html_charset(raw)
     return python_coding(raw) if suffix == ".py" else None
 
@@ -326,3 +327,19 @@ def passage_window(texts: list[str], focus: int, max_chars: int) -> str:
         size += 2 + len(texts[lo])
     body = "\n\n".join(texts[lo : hi + 1])[: max(max_chars, 1)]
     return ("[…]\n\n" if lo > 0 else "") + body + ("\n\n[…]" if hi + 1 < len(texts) else "")
+
+
+def size_label(n: int, exact: bool = True) -> str:
+    """A byte count as a person reads it: ``"2 MB"``, ``"512 KB"``, ``"1,000 bytes"``; with
+    ``exact=False`` a size that is no whole number of units gets one decimal (``"2.4 MB"``).
+
+    Example:
+        >>> size_label(2 * 1024 * 1024), size_label(2_500_000, exact=False), size_label(1000)
+        ('2 MB', '2.4 MB', '1,000 bytes')
+    """
+    for unit, size in (("MB", 1024 * 1024), ("KB", 1024)):
+        if n >= size and n % size == 0:
+            return f"{n // size} {unit}"
+        if n >= size and not exact:
+            return f"{n / size:.1f} {unit}"
+    return f"{n:,} bytes"

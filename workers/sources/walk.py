@@ -35,10 +35,10 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from workers.sources.text import raw, safe_name
+from workers.sources.text import plural, raw, safe_name
 
 __all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "links_outside", "once_each",
-           "own_output", "shown_path", "unreadable_why", "walk_folders"]
+           "own_output", "passed_over", "shown_path", "unreadable_why", "walk_folders"]
 
 _File = tuple[str, Path, os.stat_result]
 """``(ref, path, stat)`` of a file found (``workers.sources.folder.FolderFile``)."""
@@ -53,7 +53,7 @@ RUN_LOG_LINE = re.compile(r"[^\s:]+:\d{4}-\d{2}-\d{2}:[0-9a-f]{8,}\t\d+\t[a-z_]+
 """A line of a ``--run-log`` file (``app.runs.faults``): envelope id, attempt, status, pid."""
 
 _HEAD_BYTES = 4096
-_TEXT_SUFFIXES = (".md", ".txt", ".rst", ".py", ".html", ".htm")
+_TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".rst", ".py", ".html", ".htm")
 
 
 def own_output(path: Path) -> str | None:
@@ -123,7 +123,8 @@ def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
                  data_dir: Path | None = None) -> Iterator[tuple[str, list[str]]]:
     """``(dirpath, sorted file names)`` of each folder under ``folder`` to index, top-down.
 
-    Hidden folders and ``__pycache__`` are left out (counted ``hidden``); so is ``data_dir``
+    Hidden folders (counted ``hidden``, named in ``notes``: trial 12, finding 7) and
+    ``__pycache__`` are left out; so is ``data_dir``
     (counted ``own``, named in ``notes``). A symlinked folder is followed unless it leads back
     into ``folder`` (its files are indexed under their own path) or to a folder walked already
     (a loop, or a second link to it): those are counted ``link`` and named. A folder that
@@ -146,8 +147,9 @@ def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
             path = os.path.join(dirpath, d)
             real = os.path.realpath(path)
             rel = Path(path).relative_to(folder).as_posix()
-            if d.startswith("."):
+            if d.startswith("."):  # named: a vault's ".notes/" holds what was asked about
                 skipped["hidden"] += 1
+                notes.append(f"{shown_path(rel + '/')}: passed over, a hidden folder")
             elif d == "__pycache__":
                 continue
             elif real == own:
@@ -219,3 +221,27 @@ def once_each(found: list[_File], skipped: Counter[str], notes: list[str] | None
                     notes.append(f"{safe_name(rel)}: skipped, the same file as "
                                  f"{safe_name(kept[0])} (a link to it), indexed once")
     return [entry for entry in found if entry[0] not in dropped] if dropped else found
+
+
+def passed_over(hidden: list[str], other: Counter[str], shown: int = 3) -> list[str]:
+    """The notes naming the files a folder's walk passed over without reading them: hidden
+    files (the first ``shown`` of them named) and files of types not indexed (by extension,
+    most common first). Trial 12, finding 7: a hidden ``.notes/`` folder, ``.htm`` and
+    ``.markdown`` files were passed over without a word, and the report said the sources
+    say nothing.
+
+    Example:
+        >>> passed_over([".seals.md"], Counter({".png": 3, ".csv": 1}))
+        ['.seals.md: passed over, a hidden file', '4 files passed over, of types not indexed \
+(.png x3, .csv)']
+    """
+    notes = []
+    if hidden:
+        more = f" and {len(hidden) - shown} more" if len(hidden) > shown else ""
+        what = "a hidden file" if len(hidden) == 1 else "hidden files"
+        notes.append(f"{', '.join(hidden[:shown])}{more}: passed over, {what}")
+    if other:
+        kinds = ", ".join(f"{ext} x{n}" if n > 1 else ext for ext, n in other.most_common())
+        notes.append(f"{plural(sum(other.values()), 'file')} passed over, of types not indexed "
+                     f"({kinds})")
+    return notes

@@ -238,7 +238,7 @@ def test_no_indexable_files_message_says_why(
     message = str(info.value)
     assert "no indexable" in message and str(root) in message and "\n" not in message
     assert reason in message, message
-    assert "indexable: .md .txt .rst .py .html" in message, message
+    assert "indexable: .md .markdown .txt .rst .py .html .htm .pdf .docx" in message, message
 
 
 
