@@ -34,16 +34,20 @@ class Start:
         topic: the run's topic.
         as_of: the run's ``YYYY-MM-DD``.
         resumed_from: the checkpoint's step when resuming, else None.
+        restarted: why an unfinished thread starts again from its input instead of resuming
+            (:func:`app.runs.thread_sources.check_content`), else None.
     """
 
     graph_input: Any
     topic: str
     as_of: str
     resumed_from: int | None = None
+    restarted: str | None = None
 
 
 def what_to_run(topic: str | None, as_of: str, review: dict[str, Any] | None, snapshot: Any,
-                recorded: Mapping[str, Any] | None, thread_id: str) -> Start:
+                recorded: Mapping[str, Any] | None, thread_id: str,
+                restarted: str | None = None) -> Start:
     """Decide how a run continues ``thread_id``.
 
     An unfinished thread (:func:`app.runs.threads.is_unfinished`: tasks left, or all finished
@@ -61,12 +65,16 @@ def what_to_run(topic: str | None, as_of: str, review: dict[str, Any] | None, sn
         snapshot: the thread's ``StateSnapshot``.
         recorded: the thread's run record (``app.runs.threads.recorded_run``), or None.
         thread_id: for the error messages.
+        restarted: the note of an unfinished thread whose corpus changed, which starts again
+            from ``topic`` instead of resuming (``topic`` is given).
 
     Raises:
         app.errors.NothingToResume: no topic given and nothing left to resume.
     """
     values = snapshot.values or {}
     resumed_from: int | None = None
+    if restarted and topic is not None:
+        return Start({"topic": topic, "as_of": as_of}, topic, as_of, None, restarted)
     if is_unfinished(snapshot):
         resumed_from = (snapshot.metadata or {}).get("step", 0)
         graph_input = None if awaiting(snapshot) is None else resume_command(snapshot, review)

@@ -158,12 +158,15 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                               storage)
     recorded = recorded_run(storage, thread_id)
     settings = check_thread(request.topic, settings, thread_id, recorded)
-    resources = _open_resources(settings, thread_id, recorded, emit)
+    # the topic's own command starts an unfinished thread whose corpus changed again; resume
+    # and review refuse it (check_content)
+    restart = request.topic is not None and request.review is None and not request.checkpoint_id
+    resources, restarted = _open_resources(settings, thread_id, recorded, emit, restart)
     config = run_config(thread_id, settings)
     with storage.thread_lock(thread_id), \
             open_graph(settings, resources=resources) as (graph, labels, resources):
         workers = worker_names(graph)  # the compiled graph says which workers it has
-        snapshot = _read_thread(graph, config, thread_id, request)
+        snapshot = _read_thread(graph, config, thread_id, request, restarted is not None)
         values = snapshot.values or {}
         check_thread(request.topic, settings, thread_id, recorded, as_of=request.as_of,
                      state=values)
@@ -171,7 +174,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         if (pause := _review_pause(request, snapshot, pending, thread_id)) is not None:
             return pause
         start = what_to_run(request.topic, request.as_of, request.review, snapshot, recorded,
-                            thread_id)
+                            thread_id, restarted)
         _record_start(storage, thread_id, start, labels["model"], settings, resources)
         counts = progress_at_start(snapshot, start, workers)
         _announce(emit, thread_id, values, start, counts, pending is not None, labels)
@@ -251,8 +254,11 @@ def _announce(emit: Event, thread_id: str, values: dict[str, Any], start: Start,
               reviewed: bool, labels: dict[str, str]) -> None:
     """Emit the run's ``start`` event (where it resumes, what is restored) and, unless a review
     decision continues it (its plan was shown at the pause), the ``planned`` one."""
+    if start.restarted:
+        emit("note", {"thread_id": thread_id, "text": start.restarted})
     emit("start", {"thread_id": thread_id, "resumed_from_step": start.resumed_from,
-                   "rerun": bool(values.get("topic")) and start.resumed_from is None,
+                   "rerun": (bool(values.get("topic")) and start.resumed_from is None
+                             and not start.restarted),
                    "restored": len(counts.restored), "step_tasks": counts.step_tasks,
                    "at": counts.at, "review": reviewed, "topic": start.topic,
                    "as_of": start.as_of, **labels})
@@ -313,6 +319,8 @@ def _conclude(graph: Any, config: dict[str, Any], storage: Storage, start: Start
     if unreached:
         summary.crash_unreached = unreached
         summary.notes.append(unreached)
+    if start.restarted:
+        summary.notes.append(start.restarted)
     return summary
 
 
@@ -330,12 +338,13 @@ def run_config(thread_id: str, settings: Settings) -> dict[str, Any]:
 
 
 def _open_resources(settings: Settings, thread_id: str, recorded: dict[str, Any] | None,
-                    emit: Event) -> Resources:
+                    emit: Event, restart: bool) -> tuple[Resources, str | None]:
     """The run's :class:`Resources`, with its models, MCP servers and corpus opened, so that a
     bad model spec, an MCP server that does not start, a corpus with nothing to index or an
     unfinished thread's changed corpus (:func:`app.runs.threads.check_content`; ``recorded``:
     its ``runs`` row) fails before anything is written (before the thread lock creates
-    ``locks/``)."""
+    ``locks/``); and, with ``restart``, the note of an unfinished thread that starts again on
+    its changed corpus instead (None: none)."""
     resources = Resources(settings)
     try:
         resources.models(settings.context())
@@ -344,19 +353,20 @@ def _open_resources(settings: Settings, thread_id: str, recorded: dict[str, Any]
         resources.corpus(settings.context(), progress=lambda done, total: emit(
             "indexing", {"thread_id": thread_id, "done": done, "total": total}))
         corpus = resources.corpus(settings.context())
-        check_content(thread_id, recorded, corpus.content_fingerprint, corpus.fingerprint,
-                      settings=settings)
+        restarted = check_content(thread_id, recorded, corpus.content_fingerprint,
+                                  corpus.fingerprint, settings=settings, restart=restart)
     except BaseException:
         resources.close()
         raise
-    return resources
+    return resources, restarted
 
 
-def _read_thread(graph: Any, config: dict[str, Any], thread_id: str, request: RunRequest
-                 ) -> Any:
+def _read_thread(graph: Any, config: dict[str, Any], thread_id: str, request: RunRequest,
+                 restart: bool = False) -> Any:
     """The thread's ``StateSnapshot``, after forking it from ``request.checkpoint_id`` when
     given (``update_state(..., as_node="__copy__")``: LangGraph's fork by copy, for time
-    travel); the choices ``request`` asks for are checked against its plan first.
+    travel); the choices ``request`` asks for are checked against its plan first, unless the
+    thread starts again (``restart``), which takes them as a finished thread's rerun does.
 
     Raises:
         ThreadBroken: LangGraph cannot read the checkpoint back (e.g. saved writes it refuses
@@ -375,5 +385,6 @@ def _read_thread(graph: Any, config: dict[str, Any], thread_id: str, request: Ru
 
         raise ThreadBroken(f"thread {thread_id!r} cannot be resumed: {one_line(exc, 200)}; "
                            "new thread: research --fresh") from exc
-    check_planned_choices(request.asked, snapshot, thread_id)
+    if not restart:
+        check_planned_choices(request.asked, snapshot, thread_id)
     return snapshot

@@ -100,7 +100,8 @@ def _moved_here(recorded: dict[str, Any], settings: Settings | None) -> bool:
 
 
 def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: str,
-                  *also: str, settings: Settings | None = None) -> None:
+                  *also: str, settings: Settings | None = None, restart: bool = False
+                  ) -> str | None:
     """Refuse to continue an unfinished thread on corpus content that changed since it started
     (``fingerprint``: the opened corpus's, :func:`corpus_key`): its report would cite the
     results found in the old files beside those of the new ones, a deleted file included
@@ -111,16 +112,27 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
     the same content a run may have recorded (the index's stat-based one, recorded before).
     ``settings``: the command's, for the flags that find the data dir in the printed command.
 
+    With ``restart`` (the topic's own command, ``research TOPIC``, not ``resume`` or
+    ``review``), a thread whose content changed is not refused: the run starts it again from
+    its input on the new content, as a finished thread's rerun does, and LangGraph drops the
+    unfinished work (its pending tasks and writes). Trial 12, finding 6: "it crashed, I fixed my
+    notes, I ran it again" was refused for the rest of the day, and the thread stayed
+    unfinished for good.
+
+    Returns:
+        None, or with ``restart`` the note saying the thread starts again, and why.
+
     Raises:
-        ThreadMismatch: the thread is unfinished and its corpus content changed; the message
-            ends with the command that runs its topic on a new thread (:func:`start_anew`).
+        ThreadMismatch: the thread is unfinished and its corpus content changed (without
+            ``restart``); the message ends with the command that runs its topic on a new
+            thread (:func:`start_anew`).
     """
     if recorded is None or recorded["status"] not in UNFINISHED_RUNS:
-        return
+        return None
     was_corpus, _, was_print = split_key(recorded.get("corpus") or "")
     if was_print and was_print not in (fingerprint, *also):
         if _moved_here(recorded, settings):
-            return
+            return None
         was_max = recorded_max_bytes(recorded.get("corpus") or "")
         if was_corpus and settings is not None and settings.max_file_bytes != was_max:
             # the same files, another limit: other files skipped (found by a new-user trial:
@@ -134,8 +146,13 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
                 f"or {ANEW} {start_anew(recorded, settings)}")
         if was_corpus and not Path(was_corpus).is_dir():
             raise ThreadMismatch(_gone_line(thread_id, recorded, settings))
+        if restart:
+            return (f"thread {thread_id} was unfinished and its {_changed(recorded)}: running "
+                    "it again from its start on the new content (its unfinished work is "
+                    "dropped; rows are updated in place)")
         raise ThreadMismatch(f"thread {thread_id!r} is unfinished and its "
                              f"{_changed(recorded)}; {ANEW} {start_anew(recorded, settings)}")
+    return None
 
 
 ANEW = "start its topic anew on a new thread with"

@@ -22,13 +22,16 @@ from pathlib import Path
 from app.settings.hints import APP
 from tests.durability._helpers import (
     AS_OF,
+    EXPECTED_TASKS,
     ROOT,
     SIGKILLED,
     TOPIC,
     assert_completed_thread,
+    checkpoint_envelopes,
     clean_env,
     db_rows,
     describe,
+    latest_checkpoint,
     run_app,
     thread_id_of,
     write_corpus,
@@ -144,8 +147,10 @@ def test_a_choice_an_unfinished_threads_plan_fixed_otherwise_is_refused(tmp_path
 def test_an_unfinished_thread_is_not_continued_on_changed_corpus_content(place, tmp_path):
     # Found by a new-user trial: a run killed mid-map, then a file of its folder deleted and
     # another added, then the same command resumed the thread: its report cited both the
-    # deleted file and the new one. Refused like another corpus (SQLite and PostgreSQL keep
-    # the same runs row); a finished thread reruns on the new content (how it is refreshed).
+    # deleted file and the new one. ``resume`` (and review, inspect --report) refuse it like
+    # another corpus (SQLite and PostgreSQL keep the same runs row); the topic's own command
+    # starts it again from its input on the new content, as a finished thread reruns (trial
+    # 12, finding 6: that command was refused for the rest of the day, the thread stuck).
     where, corpus = place("data"), write_corpus(tmp_path / "corpus")
     args = [*_args(where.data_dir, corpus), *where.args]
     crashed = run_app(*args, "--crash-at", "map:3", "--max-concurrency", "1")
@@ -155,14 +160,12 @@ def test_an_unfinished_thread_is_not_continued_on_changed_corpus_content(place, 
     (corpus / "fanout.md").write_text("# Fan-out\n\nSend objects fan work out to nodes.\n",
                                       encoding="utf-8")
     resume = ["resume", thread_id_of(), "--data-dir", str(where.data_dir), *where.args]
-    for again in (args, resume):
-        proc = run_app(*again)
-        assert proc.returncode == 2, describe(proc)
-        # resume has no --fresh: the line names the command that has (a new-user trial)
-        assert proc.stderr.startswith("error: ") and f"{APP} research" in proc.stderr, (
-            describe(proc))
-        assert "has changed since it started" in proc.stderr, describe(proc)
-        assert len(proc.stderr.strip().splitlines()) == 1, describe(proc)
+    proc = run_app(*resume)
+    assert proc.returncode == 2, describe(proc)
+    # resume has no --fresh: the line names the command that has (a new-user trial)
+    assert proc.stderr.startswith("error: ") and f"{APP} research" in proc.stderr, describe(proc)
+    assert "has changed since it started" in proc.stderr, describe(proc)
+    assert len(proc.stderr.strip().splitlines()) == 1, describe(proc)
     assert db_rows(where, thread_id_of()) == rows
     # Trial 7: prune advised "resume" for it, which refuses it, and resume's own line said
     # "research --fresh" without the topic: each now prints the command that starts anew, and
@@ -184,6 +187,23 @@ def test_an_unfinished_thread_is_not_continued_on_changed_corpus_content(place, 
         assert fresh.returncode == 0, describe(fresh)
         assert "has changed since it started" not in fresh.stderr, describe(fresh)
     assert db_rows(where, thread_id_of()) == rows  # the unfinished thread is left as it was
+
+    again = run_app(*args)  # the topic's own command: the thread starts again, not refused
+    assert again.returncode == 0, describe(again)
+    said = again.stdout + again.stderr
+    assert "has changed since it started (files added, removed or modified): running it " \
+           "again from its start on the new content" in said, describe(again)
+    assert "resuming thread" not in said, describe(again)
+    # (not assert_completed_thread: the two --fresh threads above share its logical tasks)
+    envelopes = checkpoint_envelopes(latest_checkpoint(where, thread_id_of()))
+    ids = sorted(e["envelope_id"] for e in envelopes)
+    assert len(ids) == len(set(ids)) == EXPECTED_TASKS
+    assert all(e["persisted"] is True and e.get("structured") is None for e in envelopes)
+    rows_after = db_rows(where, thread_id_of())
+    assert sorted(r["envelope_id"] for r in rows_after) == ids
+    assert all(r["write_count"] == 1 for r in rows_after)  # one write each: nothing doubled
+    report = Path(json.loads(run_app(*args, "--json").stdout)["report_path"]).read_text("utf-8")
+    assert "send.md" not in report and "fanout.md" in report  # the new content only
 
 
 def _pasted(text: str, database_url: str | None) -> list[str]:
