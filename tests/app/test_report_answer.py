@@ -294,3 +294,23 @@ def test_the_strongest_documents_class_and_members_stay_cited() -> None:
     md = render_markdown(data(rows, topic=topic, sub_questions=[topic]))
     cited = [ref for _n, ref in sources(md)]
     assert set(cited) == {"lg.types.RetryPolicy", "lg.types.RetryPolicy.__init__"}, md
+
+
+def test_the_answer_opens_with_the_document_that_names_the_topic_not_the_most_quoted() -> None:
+    # Issue 19 (answers12): the first finding came from the page the readers quoted most for
+    # a word or two of a paraphrased question, before the page that names all of it
+    topic = "How do copper relays hum?"
+    rows = [
+        row("docs_search", topic, [
+            item("passage", "Relays click and hum.", "b.md#0", score=10.0),
+            item("passage", "Copper relays hum at night.", "a.md#0", score=9.0),
+        ]),
+        row("analyst", topic, [
+            item("finding", "Relays hum softly.", "b.md#0"),
+            item("finding", "Relays hum in the rain.", "b.md#1"),
+            item("finding", "Copper relays hum at night.", "a.md#0"),
+        ]),
+    ]
+    answer = answer_section(render_markdown(data(rows, topic=topic, sub_questions=[topic])))
+    first = [line for line in answer.splitlines() if line.startswith("- ")][0]
+    assert first.startswith("- Copper relays hum at night."), answer
