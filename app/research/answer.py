@@ -11,8 +11,14 @@ from app.llm.offline.sentences import prose_sentences
 from app.research.caveats import WARNING
 from app.research.citations import Citations, claim_key, excerpt, items
 from app.research.definitions import definition_line, definitions, unique
-from app.research.evidence import document_of, strength
-from app.research.relevance import describe_terms, needed, spelled_out, topic_terms
+from app.research.evidence import document_of, topic_strength
+from app.research.relevance import (
+    describe_terms,
+    name_terms,
+    needed,
+    spelled_out,
+    topic_terms,
+)
 from app.research.text import clip
 from app.research.topics import compare_parts, topic_kind
 from app.research.topics import subject as topic_subject
@@ -93,8 +99,8 @@ def _subject_of(sentence: str) -> str:
 def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
              strong: dict[str, float]) -> list[dict[str, Any]]:
     """The answer's candidate findings in order: by sub-question; within one, those of its
-    strongest document (:func:`app.research.evidence.strength`) first; then by the rest of
-    their key."""
+    strongest document (:func:`app.research.evidence.topic_strength`) first; then by the rest
+    of their key."""
     best: dict[int, float] = {}
     for (order, *_), finding in ranked:
         best[order] = max(best.get(order, 0.0), strong.get(document_of(finding), 0.0))
@@ -175,8 +181,9 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
     naming only "default value" (a neighbour's). The
     first sub-question's (it asks the topic itself) come before the others', and within them:
     those of the sub-question's strongest document first
-    (:func:`app.research.evidence.strength`: the search ranks it high and the workers quote it
-    most), then a sentence whose own subject names the topic before one about a neighbour
+    (:func:`app.research.evidence.topic_strength`: the search ranks it high, the workers quote
+    it most, its evidence names most of the topic), then a sentence whose own subject names
+    the topic before one about a neighbour
     ("The TEMP database has a default cache size ..."), then one that answers the question's
     kind (:func:`fits`: a definition for "what is", a limitation for "what are the
     limitations of", a default, a reason, a way to do it, a difference), then in rank order;
@@ -212,7 +219,8 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     (:func:`app.research.definitions.definitions`); for a comparison, one sentence that names
     each thing compared, its definition when no finding names it (trial 10, finding 6: "Send
     vs reducers" was answered by two sentences on ``Send``); then the ranked findings."""
-    ordered = _ordered(_ranked(data, kind), strength(data.rows))
+    ordered = _ordered(_ranked(data, kind),
+                       topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked)))
     if kind not in ("what", "topic", "compare"):
         return ordered[:_ANSWER_SENTENCES]
     defined = definitions([(q, data.rows_of(q)) for q in data.sub_questions], data.asked)

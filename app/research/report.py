@@ -35,7 +35,7 @@ from app.research.notes import coalesce_notes
 from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
-from app.research.settling import settle
+from app.research.settling import settle, trim_side_documents
 from app.research.text import clip, visible_text
 from state import ITEM_KINDS
 from workers.sources.base import code_span
@@ -315,6 +315,7 @@ def _render(data: ReportInput) -> str:
         summary = [(s, [r for r in refs if r in by_ref]) for s, refs in data.summary]
         answer = answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref, answered)
         lines += answer
+        data = trim_side_documents(data, set(cites.numbers))
 
     # listed under Caveats: not repeated as findings
     cautions = set() if warnings else caution_claims(data.rows)

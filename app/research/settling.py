@@ -7,7 +7,13 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from app.research.evidence import document_of, only_documents, settled, strength
+from app.research.evidence import (
+    document_of,
+    only_documents,
+    settled,
+    strength,
+    thinly_covered,
+)
 from app.research.relevance import Relevance, name_terms, topic_terms
 from app.research.rows import ok_items
 from app.research.topics import topic_kind
@@ -15,7 +21,7 @@ from app.research.topics import topic_kind
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["settle"]
+__all__ = ["settle", "trim_side_documents"]
 
 
 def settle(data: ReportInput, relevance: Relevance) -> ReportInput:
@@ -32,17 +38,50 @@ def settle(data: ReportInput, relevance: Relevance) -> ReportInput:
     keep |= {document_of({"ref": ref}) for _sentence, refs in data.summary for ref in refs}
     if topic_kind(data.asked) == "compare":
         keep |= _own_best(data)
-    left = {document_of(item) for _row, item in ok_items(data.rows)
-            if isinstance(item, dict) and item.get("ref")} - keep
+    left = _documents(data) - keep
     if not left:
         return data
-    rows = only_documents(data.rows, keep)
     note = (f"{len(left)} other document(s) the search found are not cited: the strongest one "
             "names every word of the topic, and they are weaker")
+    return dataclasses.replace(_without(data, left, note), relevance=relevance)
+
+
+def trim_side_documents(data: ReportInput, cited: set[str]) -> ReportInput:
+    """``data`` without the documents that name too little of the topic beside the others
+    (:func:`app.research.evidence.thinly_covered`), but those the Answer cites (``cited``) and
+    the source of the first sub-question's first finding (its reader's first pick, as
+    :func:`app.research.evidence.settled` keeps it) and, for a comparison, each
+    sub-question's strongest document (:func:`_own_best`), with a note saying how many were left
+    out; ``data`` itself when none is."""
+    first = data.rows_of(data.sub_questions[0]) if data.sub_questions else []
+    picked = next((document_of(item) for _row, item in ok_items(first)
+                   if isinstance(item, dict) and item.get("kind") == "finding"
+                   and item.get("ref")), None)
+    keep = cited | ({picked} if picked else set())
+    if topic_kind(data.asked) == "compare":  # each side keeps its own evidence
+        keep |= _own_best(data)
+    thin = thinly_covered(data.rows, topic_terms(data.asked), keep, name_terms(data.asked))
+    if not thin:
+        return data
+    note = (f"{len(thin)} other document(s) the search found are not cited: each names much "
+            "less of the topic than the best one does")
+    return _without(data, thin, note)
+
+
+def _documents(data: ReportInput) -> set[str]:
+    return {document_of(item) for _row, item in ok_items(data.rows)
+            if isinstance(item, dict) and item.get("ref")}
+
+
+def _without(data: ReportInput, left: set[str], note: str) -> ReportInput:
+    """``data`` with the items of the documents ``left`` taken out of its rows, ``note`` added,
+    and the sub-questions left with nothing in ``settled_out`` (not shown, never "No sourced
+    answer was found in the corpus")."""
+    rows = only_documents(data.rows, _documents(data) - left)
     kept = {row.get("task_key") for row, item in ok_items(rows) if isinstance(item, dict)}
     emptied = tuple(q for q in data.sub_questions if q not in kept and data.rows_of(q))
-    return dataclasses.replace(data, rows=rows, relevance=relevance, notes=[*data.notes, note],
-                               settled_out=emptied)
+    return dataclasses.replace(data, rows=rows, notes=[*data.notes, note],
+                               settled_out=tuple(dict.fromkeys([*data.settled_out, *emptied])))
 
 
 def _own_best(data: ReportInput) -> set[str]:

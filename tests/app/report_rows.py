@@ -60,7 +60,7 @@ ROWS = [
     ]),
     row("docs_search", Q1, [
         item("passage", "The relay moves glimmer packets. It is fictional.", "z.md#0", score=3.2),
-        item("passage", "Stations of Quelloria are nine. Harrowgate is largest.", "q.md#0"),
+        item("passage", "Stations of Quelloria are nine. Each holds a relay.", "q.md#0"),
     ]),
     row("analyst", Q2, [
         item("finding", "The outer copper envelope carries the destination.", "z.md#1"),

@@ -248,15 +248,26 @@ def test_when_the_strongest_page_answers_the_whole_topic_weaker_pages_are_not_ci
     assert "2 other document(s) the search found are not cited" in notes
 
 
-def test_a_page_the_analyst_quotes_first_stays_cited_and_a_paraphrase_cites_every_page() -> None:
+def test_a_page_the_analyst_quotes_first_stays_cited() -> None:
     md = render_markdown(data(_cache_rows(first="compile.html#3"), topic=CACHE,
                               sub_questions=[CACHE]))
     assert [ref for _n, ref in sources(md)] == ["pragma.html", "compile.html"]
-    # no page names every word of a question asked in other words: its answer may be in any
+
+
+def test_a_page_naming_much_less_of_a_paraphrase_than_the_best_one_is_not_cited() -> None:
+    # Issue 19: a paraphrased question cited pages that share none of its words, or one, beside
+    # the page that names most of it: on Asymptote's and SQLite's manuals they were seldom
+    # the gold page (lever 1 of answers12: on target rose, no gold page was lost)
     paraphrase = "How much memory keeps recent pages unless I change it?"
     rows = [{**r, "task_key": paraphrase} for r in _cache_rows()]
     md = render_markdown(data(rows, topic=paraphrase, sub_questions=[paraphrase]))
-    assert len(sources(md)) == 3 and "## Notes" not in md
+    # no page names every word of it, so each may be cited (none is settled as the answer);
+    # compile.html names none of its words, pcache.html three, and pragma.html is the
+    # analyst's first pick (kept, as a question in the documents' words keeps it)
+    assert [ref for _n, ref in sources(md)] == ["pcache.html", "pragma.html"]
+    assert "compile time" not in md
+    notes = md.split("\n## Notes\n", 1)[1].split("\n## ", 1)[0]
+    assert "1 other document(s) the search found are not cited: each names much less" in notes
 
 
 def test_the_strongest_documents_class_and_members_stay_cited() -> None:
@@ -283,3 +294,23 @@ def test_the_strongest_documents_class_and_members_stay_cited() -> None:
     md = render_markdown(data(rows, topic=topic, sub_questions=[topic]))
     cited = [ref for _n, ref in sources(md)]
     assert set(cited) == {"lg.types.RetryPolicy", "lg.types.RetryPolicy.__init__"}, md
+
+
+def test_the_answer_opens_with_the_document_that_names_the_topic_not_the_most_quoted() -> None:
+    # Issue 19 (answers12): the first finding came from the page the readers quoted most for
+    # a word or two of a paraphrased question, before the page that names all of it
+    topic = "How do copper relays hum?"
+    rows = [
+        row("docs_search", topic, [
+            item("passage", "Relays click and hum.", "b.md#0", score=10.0),
+            item("passage", "Copper relays hum at night.", "a.md#0", score=9.0),
+        ]),
+        row("analyst", topic, [
+            item("finding", "Relays hum softly.", "b.md#0"),
+            item("finding", "Relays hum in the rain.", "b.md#1"),
+            item("finding", "Copper relays hum at night.", "a.md#0"),
+        ]),
+    ]
+    answer = answer_section(render_markdown(data(rows, topic=topic, sub_questions=[topic])))
+    first = [line for line in answer.splitlines() if line.startswith("- ")][0]
+    assert first.startswith("- Copper relays hum at night."), answer
