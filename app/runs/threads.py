@@ -112,6 +112,24 @@ def require_thread(storage: Storage, thread_id: str) -> None:
         raise UnknownThread(f"no thread {thread_id!r} in {storage.label}")
 
 
+def _refuse_rows_of_another_topic(storage: Storage, thread_id: str, topic: str | None) -> None:
+    """Refuse a run of ``topic`` on a thread that has result rows of another topic and no
+    ``runs`` row here (a LangGraph Server run's thread: :data:`app.runs.status.ROWS_ONLY`).
+    Trial 12, finding 10: ``research --thread-id <a server thread>`` with another topic replaced
+    its rows and report without a word, where a CLI thread is refused.
+
+    Raises:
+        ThreadMismatch: the thread's rows are of another topic.
+    """
+    with storage.results(read_only=True) as store:
+        rows = store.rows(thread_id=thread_id) if store is not None else []
+    if rows and topic is not None and rows[0]["topic"] != topic:
+        raise ThreadMismatch(
+            f"thread {thread_id!r} belongs to topic {rows[0]['topic']!r} as of "
+            f"{rows[0]['as_of']} (its result rows here); use another --thread-id, or --fresh "
+            "without one")
+
+
 def research_graph(checkpointer: Any, *, web: bool = True, resources: Any = None) -> Any:
     """The research graph (:func:`app.graph.build_graph`) with the workers of
     :func:`workers.registry.registered`: the one place that chooses them.
@@ -204,6 +222,8 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
         return settings
     if topic is None and recorded is None:
         require_thread(storage_of(settings), thread_id)
+    elif recorded is None:
+        _refuse_rows_of_another_topic(storage_of(settings), thread_id, topic)
     was_corpus, was_web, _ = split_key((recorded or {}).get("corpus") or "")
     if topic is None:
         if settings.corpus is None and settings.corpus_name is None and was_corpus:

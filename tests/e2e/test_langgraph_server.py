@@ -242,3 +242,10 @@ def test_the_cli_reads_a_served_thread_by_its_rows(server: Server) -> None:
     listed = json.loads(run_cli("threads", "--data-dir", server.data_dir, "--json").stdout)
     [mine] = [t for t in listed if t["thread_id"] == thread_id]
     assert (mine["status"], mine["topic"]) == ("rows only", SMALL_TOPIC)
+
+    # Trial 12, finding 10: a CLI run of another topic on its id replaced its rows and report
+    other = run_cli("research", "retry policy of a graph node", "--thread-id", thread_id,
+                    "--as-of", AS_OF, "--data-dir", server.data_dir)
+    assert other.returncode == 2 and other.stderr.count("\n") == 1, other.stderr
+    assert f"belongs to topic {SMALL_TOPIC!r}" in other.stderr
+    assert server.rows(thread_id) == rows
