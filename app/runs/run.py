@@ -23,6 +23,7 @@ from app.graph.resources import Resources
 from app.research.plan_check import BadPlan
 from app.research.review import ReviewPause, awaiting
 from app.research.rounds import recursion_limit
+from app.runs.ids import topic_key
 from app.runs.recorded_out import out_record
 from app.runs.resume import Start, check_planned_choices, progress_at_start, what_to_run
 from app.runs.stream import Event, stream_run, what_was_saved
@@ -263,22 +264,30 @@ def _announce(emit: Event, thread_id: str, values: dict[str, Any], start: Start,
 def _note_other_days(emit: Event, storage: Storage, thread_id: str, request: RunRequest,
                      recorded: dict[str, Any] | None, settings: Settings) -> None:
     """When the run starts a new thread (``recorded`` None) of a topic, a ``note`` event for
-    each unfinished thread of the topic on another ``as_of``, with how to continue it: the same
+    each unfinished thread of the topic on another ``as_of``, or of a topic that differs from
+    it only in case, accents or white space (:func:`app.runs.ids.topic_key`; its thread id
+    hashes the topic as written, trial 11, finding 38), with how to continue it: the same
     command without ``--as-of`` names a new thread once the UTC date changed, so the thread a
     run was interrupted on yesterday is not the one it starts."""
     if recorded is not None or request.topic is None:
         return
     with storage.results(read_only=True) as store:
         runs = store.runs() if store is not None else []
-    others = [r for r in runs if r["topic"] == request.topic and r["as_of"] != request.as_of
-              and r["status"] in UNFINISHED_RUNS]
+    key = topic_key(request.topic)
+    others = [r for r in runs if r["status"] in UNFINISHED_RUNS and r["thread_id"] != thread_id
+              and topic_key(r["topic"] or "") == key
+              and (r["topic"] != request.topic or r["as_of"] != request.as_of)]
     running = (storage.running_threads([r["thread_id"] for r in others]) or set()
                if others else set())
     for r in others:
         status = thread_status(r["status"], running=r["thread_id"] in running)
+        if r["topic"] == request.topic:
+            which = f"this topic's thread {r['thread_id']} (as of {r['as_of']})"
+        else:
+            which = (f"thread {r['thread_id']} (as of {r['as_of']}) of {r['topic']!r}, a topic "
+                     "that differs from this one only in case, accents or spacing,")
         emit("note", {"thread_id": thread_id, "text": (
-            f"this topic's thread {r['thread_id']} (as of {r['as_of']}) is unfinished, and this "
-            f"run (as of {request.as_of}) is a new thread; "
+            f"{which} is unfinished, and this run (as of {request.as_of}) is a new thread; "
             f"{way_on(storage, r['thread_id'], status, settings)}")})
 
 
