@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.errors import ThreadMismatch, UnknownThread
-from app.runs.ids import default_thread_id, fresh_thread_id
+from app.runs.ids import default_thread_id, fresh_thread_id, legacy_thread_id
 from app.runs.recorded_out import with_recorded_out
 from app.runs.sources_key import (  # re-exported: callers import them from here
     CONTENT_MARK,
@@ -62,7 +62,9 @@ def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: b
     """The thread a run lands on: ``thread_id`` when given, else derived from topic and
     ``as_of`` (so the same command resumes or updates the same run); ``fresh`` makes a new one
     (:func:`app.runs.ids.fresh_thread_id`: time stamp and random digits), drawn again while it names
-    a thread that ``storage`` already knows.
+    a thread that ``storage`` already knows. A thread an earlier version started under the
+    topic's old default id (:func:`app.runs.ids.legacy_thread_id`: accented letters dropped from
+    the slug) keeps it while ``storage`` knows it and not the new one.
 
     Raises:
         ThreadMismatch: both ``thread_id`` and ``fresh`` (exit 2, one line)."""
@@ -73,7 +75,12 @@ def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: b
         return thread_id
     assert topic is not None
     if not fresh:
-        return default_thread_id(topic, as_of)
+        new = default_thread_id(topic, as_of)
+        old = legacy_thread_id(topic, as_of)
+        if (old is not None and storage is not None and thread_exists(storage, old)
+                and not thread_exists(storage, new)):
+            return old
+        return new
     while True:
         new = fresh_thread_id(topic, as_of)
         if storage is None or not thread_exists(storage, new):
