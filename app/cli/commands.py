@@ -20,7 +20,7 @@ from app.cli.checks import (
     validate_paths,
     validate_topic,
 )
-from app.cli.continuing import continuing
+from app.cli.continuing import continuing, continuing_topic
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_TRY_LATER, BadInput
 from app.cli.outcome import print_exit_object
 from app.cli.parser import flag_overrides
@@ -124,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
     if args.command in ("review", "resume"):
         settings = continuing(settings, args.thread_id,
                               runs=args.command == "resume" or _decides(args))
+    elif topic is not None:  # research of an unfinished thread continues it the same way
+        settings = continuing_topic(settings, topic, as_of, args.thread_id, args.fresh)
 
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.
