@@ -11,7 +11,14 @@ from typing import Any, NoReturn
 from app.cli.exit_codes import EXIT_BAD_INPUT
 from app.runs.ids import check_thread_id
 from app.settings.config import SETTINGS
-from app.settings.spec import UTF8_WAY_OUT, ConfigError, SettingSpec, parse_setting, utf8_problem
+from app.settings.spec import (
+    UTF8_WAY_OUT,
+    ConfigError,
+    SettingSpec,
+    parse_setting,
+    path_not_utf8,
+    utf8_problem,
+)
 
 
 class BadFlag(SystemExit):
@@ -294,12 +301,18 @@ def given_thread(argv: list[str]) -> str | None:
         return None
 
 
+_PATHS = {f"setting_{spec.name}": spec.path for spec in SETTINGS}
+"""Whether a setting flag's value (its ``dest``) is a path."""
+
+
 def not_utf8(argv: list[str]) -> str | None:
     """The line refusing the first argument that is not valid UTF-8 (a Latin-1 terminal's
     ``café``: Python hands its byte over as a lone surrogate, ``'caf\\udce9'``), naming it as
     the user knows it (``the topic``, ``--thread-id``), or None when every argument is UTF-8.
     Such an argument failed later as "run failed: UnicodeEncodeError ... surrogates not allowed"
-    (exit 1), or as a thread id with "control characters" (trial 10).
+    (exit 1), or as a thread id with "control characters" (trial 10). A path's line names the
+    path (:func:`app.settings.spec.path_not_utf8`: an existing folder so named needs a UTF-8
+    name, a locale does not help it).
 
     Example:
         >>> not_utf8(["research", "caf\\udce9 checkpointer"]).split(": ")[0]
@@ -318,6 +331,8 @@ def not_utf8(argv: list[str]) -> str | None:
             label = (action.option_strings[-1] if action.option_strings
                      else f"the {action.dest.replace('_', ' ')}")
             where = utf8_problem(bad_value)
+            if _PATHS.get(action.dest):  # named with its bytes, and the way out for a path
+                return path_not_utf8(label, bad_value, str(where))
             break
     return f"{label} is not valid UTF-8 ({where}): {UTF8_WAY_OUT}"
 
