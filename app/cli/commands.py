@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,7 +21,7 @@ from app.cli.checks import (
 )
 from app.cli.continuing import continuing, continuing_topic
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_TRY_LATER, BadInput
-from app.cli.outcome import print_exit_object
+from app.cli.outcome import json_line, print_exit_object
 from app.cli.parser import flag_overrides
 from app.cli.signals import silence_stdout
 from app.errors import NothingToReview
@@ -283,7 +282,7 @@ def threads(args: argparse.Namespace) -> int:
     warnings: list[str] = []
     rows = list_threads(storage_of(settings), warnings)
     if args.json:
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        print(json_line(rows))
     elif not rows and not settings.database_url and not Path(settings.data_dir).is_dir():
         print(f"no threads yet: no data dir {settings.data_dir}")  # a typo shows
     else:

@@ -169,9 +169,15 @@ def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+JSON_HELP = ("print {what} as one JSON object on one line of stdout, as every way the command "
+             "ends does (an error too: status, exit_code, error, thread_id)")
+"""The ``--json`` flag's help: one line per JSON value is what a script reads (README,
+"Command line")."""
+
+
 def _add_output_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print a machine-readable summary on "
-                   "stdout (progress goes to stderr)")
+    p.add_argument("--json", action="store_true", help=JSON_HELP.format(
+        what="the run's summary (or review pause)") + "; progress goes to stderr")
     p.add_argument("--quiet", action="store_true", help="no progress, only the summary")
 
 
@@ -239,7 +245,8 @@ def _add_threads(sub: Any) -> None:
     """``threads``: the list of threads."""
     threads = sub.add_parser("threads", help="list threads: topic, as_of, status, last step")
     add_setting_flags(threads, {"data_dir", "database_url"})
-    threads.add_argument("--json", action="store_true")
+    threads.add_argument("--json", action="store_true", help="print the threads as one JSON "
+                         "list on one line of stdout (an error: one JSON object on the next)")
 
 
 def _add_inspect(sub: Any) -> None:
@@ -248,7 +255,8 @@ def _add_inspect(sub: Any) -> None:
     inspect.add_argument("thread_id", type=_thread_id)
     add_setting_flags(inspect, {"data_dir", "database_url"})
     shown = inspect.add_mutually_exclusive_group()
-    shown.add_argument("--json", action="store_true")
+    shown.add_argument("--json", action="store_true",
+                       help=JSON_HELP.format(what="the thread"))
     shown.add_argument("--report", action="store_true",
                        help="print the thread's markdown report, read from the results "
                        "database (works on any machine that reaches it); exit 2 if it has none")
@@ -269,7 +277,8 @@ def _add_prune(sub: Any) -> None:
     add_setting_flags(prune, {"data_dir", "database_url"})
     prune.add_argument("--dry-run", action="store_true", help="say what would be removed, "
                        "change nothing")
-    prune.add_argument("--json", action="store_true")
+    prune.add_argument("--json", action="store_true",
+                       help=JSON_HELP.format(what="what was removed"))
 
 
 class _Lenient(argparse.ArgumentParser):
