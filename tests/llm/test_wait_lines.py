@@ -59,3 +59,19 @@ def test_a_retry_interval_is_said_before_the_attempt_it_delays(
         f"before attempt 2 of {worker} on 'What is {SMALL_TOPIC}?' (RESEARCH_RETRY_INTERVAL "
         "2 s, doubled per attempt)" for worker in ("analyst", "critic", "docs_search")], waits
     assert all(2 <= int(w.split()[1]) <= 3 for w in waits), waits
+
+
+def test_a_wait_for_the_request_rate_is_said_with_its_length() -> None:
+    # the sibling of the retry waits: at RESEARCH_REQUESTS_PER_SECOND 0.4 a request waits 2.5 s
+    # for its token (at the lowest rate, 1/600, it is 600 s), and was as silent
+    from langchain_core.rate_limiters import InMemoryRateLimiter
+
+    from app.llm.provider import PacedRateLimiter
+    from workers.pacing import RetryAfterGate, announcing_waits
+
+    said: list[dict] = []
+    limiter = PacedRateLimiter(RetryAfterGate(), InMemoryRateLimiter(requests_per_second=0.4))
+    with announcing_waits(said.append):
+        assert limiter.acquire()
+    assert said == [{"waiting": {"seconds": 2.5, "for": "for a request slot of the model rate "
+                                 "limiter (RESEARCH_REQUESTS_PER_SECOND 0.4)"}}]
