@@ -67,4 +67,6 @@ def continuing_topic(settings: Settings, topic: str, as_of: str, thread_id: str 
     recorded = recorded_run(storage, landing)
     if recorded is None or recorded.get("status") not in UNFINISHED_RUNS:
         return settings
+    if (recorded.get("topic"), recorded.get("as_of")) != (topic, as_of):
+        return settings  # not this topic's thread: the run refuses it (no note before that)
     return continuing(settings, landing, runs=True, recorded=recorded)

@@ -46,8 +46,11 @@ def test_research_by_topic_resumes_an_unfinished_thread_into_the_runs_out(
                       lambda *_a, **_k: (_ for _ in ()).throw(KeyError("x")))
         assert main(["research", SEVERAL_TOPIC, "--out", f"{out}/", *args]) == 1
     capsys.readouterr()
-    assert main(["research", SEVERAL_TOPIC, *args]) == 0  # the same topic, no --out
     thread = default_thread_id(SEVERAL_TOPIC, AS_OF)
+    other = ["research", SMALL_TOPIC, "--thread-id", thread, "--out", str(tmp_path / "x.md")]
+    assert main([*other, *args]) == 2  # not its topic: refused in one line, no note first
+    assert len(capsys.readouterr().err.splitlines()) == 1
+    assert main(["research", SEVERAL_TOPIC, *args]) == 0  # the same topic, no --out
     assert f"report: {out / thread}.md" in capsys.readouterr().out
     assert not (data / "reports").exists()
     assert main(["research", SEVERAL_TOPIC, *args]) == 0  # finished: a rerun goes where told
