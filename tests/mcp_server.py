@@ -4,7 +4,8 @@ Run as ``python tests/mcp_server.py CALLS_FILE [MODE]``: one tool, ``lookup(quer
 a line (its query) to ``CALLS_FILE`` for every call it receives, so a test counts the calls the
 server really answered. ``MODE``: ``ok`` (default: answers a sentence naming the query), ``fail``
 (the tool raises: an MCP error result), ``slow`` (sleeps 30 s before answering), ``hang``
-(never starts: sleeps 60 s before serving). Every mode writes the server's pid to
+(never starts: sleeps 60 s before serving), ``die`` (the process exits with status 5 when the
+tool is called). Every mode writes the server's pid to
 ``CALLS_FILE.pid`` first, so a test can check that the process was stopped.
 """
 
@@ -33,6 +34,8 @@ def lookup(query: str) -> str:
         raise RuntimeError("the notes are locked")
     if mode == "slow":
         time.sleep(30)
+    if mode == "die":
+        os._exit(5)
     return ANSWER.format(query=query)
 
 

@@ -246,6 +246,7 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
     """
     # The steps import this module's types, so they are imported when a node is built.
     from workers.node_steps import attempt_envelope, base_fields, run_builder, state_update
+    from workers.waits import announcing_waits
 
     run_for = run_builder(spec)
     carried = AttemptTokens()  # tokens of failed attempts, for the task's next attempt
@@ -254,7 +255,8 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
         deps, scope = resolve(runtime)
         base = base_fields(spec, task, runtime, deps)
         started = time.perf_counter()
-        with carried.attempt(base["task_id"] or base["envelope_id"]) as served:
+        with carried.attempt(base["task_id"] or base["envelope_id"]) as served, \
+                announcing_waits(runtime.stream_writer):  # a Retry-After, a rate limit
             envelope, writes = attempt_envelope(spec, run_for, task, runtime, deps, scope, base)
         envelope["tokens"] = served.tokens + (envelope.get("tokens") or 0)
         envelope["seconds"] = round(time.perf_counter() - started, 3)

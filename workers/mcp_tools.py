@@ -40,6 +40,8 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 
 from workers.errors import RunCancelled, one_line
+from workers.mcp_exits import exit_of, install, watching
+from workers.mcp_exits import root_error as _root
 from workers.mcp_logs import MCP_LOGS
 from workers.pacing import result_within
 from workers.sources.base import Document, Passage
@@ -212,6 +214,7 @@ class McpHub:
         self.timeout = timeout
         self.tools: dict[str, list[BaseTool]] = {}
         self._sessions: dict[str, Any] = {}
+        self._spawned: dict[str, list[Any]] = {}  # each stdio server's process (mcp_exits)
         self._loop = asyncio.new_event_loop()
         self._stop = asyncio.Event()
         self._tasks: dict[str, asyncio.Task] = {}
@@ -240,6 +243,7 @@ class McpHub:
         """
         from langchain_mcp_adapters.client import MultiServerMCPClient
 
+        install()  # a stdio server that ends at start-up: its exit status for the line
         client = MultiServerMCPClient(self.connections)
         try:
             for name in self.connections:
@@ -258,8 +262,9 @@ class McpHub:
             raise McpError(f"MCP server {name!r} did not start within {self.timeout:g} s "
                            f"(RESEARCH_MCP_TIMEOUT){_logged()}") from None
         except Exception as exc:
-            raise McpError(f"MCP server {name!r} failed to start: "
-                           f"{one_line(_root(exc), 200)}{_logged()}") from None
+            cause, ended = one_line(_root(exc), 200), exit_of(self._spawned.get(name, []), exc)
+            why = f"{ended} at start-up" if ended else f"failed to start: {cause}"  # not the pipe
+            raise McpError(f"MCP server {name!r} {why}{_logged()}") from None
 
     async def _hold(self, client: Any, name: str, ready: Future) -> None:
         """Open ``name``'s session, hand its tools over, and keep it open until close (the
@@ -268,11 +273,13 @@ class McpHub:
 
         self._tasks[name] = asyncio.current_task()  # type: ignore[assignment]
         try:
-            async with client.session(name) as session:
-                tools = await load_mcp_tools(session, server_name=name, handle_tool_errors=False)
-                self._sessions[name] = session
-                ready.set_result(tools)
-                await self._stop.wait()
+            with watching() as self._spawned[name]:
+                async with client.session(name) as session:
+                    tools = await load_mcp_tools(session, server_name=name,
+                                                 handle_tool_errors=False)
+                    self._sessions[name] = session
+                    ready.set_result(tools)
+                    await self._stop.wait()
         except BaseException as exc:  # noqa: BLE001 - reported to start(), then ended
             if not ready.done():
                 ready.set_exception(exc if isinstance(exc, Exception) else RuntimeError(exc))
@@ -291,8 +298,9 @@ class McpHub:
             try:
                 self._submit(session.send_ping(), self.timeout, f"MCP server {name!r}")
             except Exception as exc:
-                raise McpError(f"MCP server {name!r} does not answer: "
-                               f"{one_line(_root(exc), 200)}") from None
+                why = exit_of(self._spawned.get(name, []), exc) or "does not answer"
+                raise McpError(f"MCP server {name!r} {why}: {one_line(_root(exc), 200)}"
+                               ) from None
 
     def call(self, server: str, tool: BaseTool, args: dict[str, Any]) -> str:
         """Call one (async) MCP tool on the hub's loop and return its text.
@@ -310,6 +318,8 @@ class McpHub:
             root = _root(exc)  # the server's own error result: its message says it all
             detail = (one_line(root, 200).split(": ", 1)[1] if isinstance(root, ToolException)
                       else one_line(root, 200))
+            if ended := exit_of(self._spawned.get(server, []), exc):  # the server is gone
+                detail = f"the server {ended} ({detail})"
             raise McpError(f"{what} failed: {detail}") from exc
         return _text_of(content)
 
@@ -339,13 +349,6 @@ class McpHub:
                 task.cancel()
         if tasks:
             await asyncio.wait(tasks, timeout=CLOSE_WAIT - 1)
-
-
-def _root(exc: BaseException) -> BaseException:
-    """The first leaf of an exception group (anyio wraps a session's failure in one)."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
 
 
 _NAME = re.compile(r"[^A-Za-z0-9_-]+")

@@ -71,7 +71,9 @@ def base_fields(spec: WorkerSpec, task: Task, runtime: Runtime,
     after waiting out this attempt's backoff) and LangGraph's ``task_id`` (telemetry only,
     never the key)."""
     info = runtime.execution_info
-    attempt = backoff(runtime, deps.retry_interval)
+    question = str(task.get("sub_question", ""))
+    who = f"{spec.name} on {question[:60] + '...' if len(question) > 60 else question!r}"
+    attempt = backoff(runtime, deps.retry_interval, who)
     return {
         **task_fields(spec.name, task),
         "attempts": attempt,

@@ -46,6 +46,8 @@ from workers.errors import (
 )
 from workers.waits import (  # re-exported: the waits' callers import them from here too
     _SLICE,
+    announce_wait,
+    announcing_waits,
     await_until,
     check_stop,
     holding,
@@ -58,7 +60,8 @@ from workers.waits import (  # re-exported: the waits' callers import them from 
 __all__ = [
     "RateLimitPatience", "RetryAfterGate", "await_until", "gate_for", "holding",
     "honour_retry_after", "paced_search", "patiently", "pause", "rate_limit_patience",
-    "result_within", "retry_after", "stop_waiting_when", "wait_until",
+    "result_within", "retry_after", "stop_waiting_when", "wait_until", "announce_wait",
+    "announcing_waits",
 ]
 
 _Result = TypeVar("_Result")
@@ -81,10 +84,16 @@ class RetryAfterGate:
         self._until = 0.0
         self._lock = threading.Lock()
 
-    def hold(self, seconds: float) -> None:
-        """No request before ``seconds`` from now (a later hold already set is kept)."""
+    def hold(self, seconds: float, waiting_for: str | None = None) -> None:
+        """No request before ``seconds`` from now (a later hold already set is kept). With
+        ``waiting_for``, a hold that moves the window's end by a second or more is said once
+        (:func:`workers.waits.announce_wait`): two callers refused at once make one line."""
         with self._lock:
-            self._until = max(self._until, self._clock() + max(0.0, seconds))
+            now = self._clock()
+            until = max(self._until, now + max(0.0, seconds))
+            moved, self._until = until - self._until, until
+        if waiting_for is not None and moved >= 1.0:
+            announce_wait(until - now, waiting_for)
 
     def remaining(self) -> float:
         """Seconds left in the window (0 when it is open)."""
@@ -210,7 +219,8 @@ def honour_retry_after(error: BaseException, gate: RetryAfterGate, patience: flo
             "(RESEARCH_RETRY_PATIENCE); try again later",
             seconds=seconds, patience=patience,
         ) from error
-    gate.hold(seconds)
+    gate.hold(seconds, f"for the Retry-After {label} asked for (no request to it until then; "
+                       "at most RESEARCH_RETRY_PATIENCE)")
     return True
 
 
@@ -315,7 +325,9 @@ class RateLimitPatience:
                         f"{', asked by Retry-After' if asked is not None else ''}) would pass "
                         f"the {self.total:g} s this run waits for rate limits "
                         "(RESEARCH_RATE_LIMIT_PATIENCE); try again later") from exc
-                self.gate.hold(wait)
+                self.gate.hold(wait, f"for the rate limit of {who} to lift (HTTP 429, "
+                               f"{refused} time(s); {self.total:g} s in all at most: "
+                               "RESEARCH_RATE_LIMIT_PATIENCE)")
                 self.gate.wait()
 
 

@@ -17,7 +17,7 @@ import random
 from langgraph.runtime import Runtime
 
 from workers.errors import is_transient
-from workers.pacing import pause
+from workers.pacing import announce_wait, pause
 
 __all__ = ["ATTEMPTS_CAP", "backoff", "backoff_delay", "give_up", "retry_on"]
 
@@ -64,9 +64,10 @@ def backoff_delay(attempt: int, retry_interval: float) -> float:
     return min(retry_interval * 2 ** (attempt - 2), max(retry_interval * 8, 1.0))
 
 
-def backoff(runtime: Runtime, retry_interval: float) -> int:
+def backoff(runtime: Runtime, retry_interval: float, who: str = "the task") -> int:
     """Wait before a retry, as LangGraph's ``RetryPolicy`` would (:func:`backoff_delay`, plus up
-    to 1 s of jitter); return the attempt number (1-based).
+    to 1 s of jitter); return the attempt number (1-based). A long wait is said first, naming
+    ``who`` waits (:func:`workers.waits.announce_wait`, on the node's ``custom`` stream).
 
     The wait is here, not in the ``RetryPolicy``, because the interval is a per-run setting
     while a ``RetryPolicy`` is fixed when the graph is compiled. It ends once the run stops
@@ -79,5 +80,8 @@ def backoff(runtime: Runtime, retry_interval: float) -> int:
     attempt = info.node_attempt if info else 1
     wait = backoff_delay(attempt, retry_interval)
     if wait > 0:
-        pause(wait + random.uniform(0, 1))
+        wait += random.uniform(0, 1)
+        announce_wait(wait, f"before attempt {attempt} of {who} (RESEARCH_RETRY_INTERVAL "
+                      f"{retry_interval:g} s, doubled per attempt)", runtime.stream_writer)
+        pause(wait)
     return attempt

@@ -13,6 +13,7 @@ blocking, with a look at the stop signal in between.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -20,12 +21,17 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from workers.errors import RunCancelled
 
-__all__ = ["await_until", "check_stop", "holding", "pause", "result_within",
-           "stop_waiting_when", "wait_until"]
+__all__ = ["ANNOUNCED_WAIT", "announce_wait", "announcing_waits", "await_until", "check_stop",
+           "holding", "pause", "result_within", "stop_waiting_when", "wait_until"]
+
+ANNOUNCED_WAIT = 2.0
+"""Seconds from which a wait is said (:func:`announce_wait`): a retry interval, a
+``Retry-After`` or a rate limit's backoff of up to 600 s was silent (trial 11), while the
+default retry waits (0.5 s, then 1 s) pass without a line."""
 
 _Result = TypeVar("_Result")
 
@@ -40,6 +46,34 @@ class _Stop(Protocol):
 
 
 _stop: ContextVar[_Stop | None] = ContextVar("research_pacing_stop", default=None)
+_writer: ContextVar[Callable[[Any], None] | None] = ContextVar("research_wait_writer",
+                                                               default=None)
+
+
+@contextmanager
+def announcing_waits(writer: Callable[[Any], None] | None) -> Iterator[None]:
+    """Say every long wait in this context (this thread, and the graphs and threads it starts)
+    on ``writer``: a node's ``runtime.stream_writer`` (LangGraph's ``custom`` stream), which
+    :func:`announce_wait` writes to."""
+    token = _writer.set(writer)
+    try:
+        yield
+    finally:
+        _writer.reset(token)
+
+
+def announce_wait(seconds: float, waiting_for: str,
+                  writer: Callable[[Any], None] | None = None) -> None:
+    """Say once, before it starts, that the run waits ``seconds`` ``waiting_for`` (e.g. "for
+    the Retry-After openai:gpt-4.1-mini asked for"): ``{"waiting": {"seconds", "for"}}`` on
+    ``writer`` (default: the one of :func:`announcing_waits`), which the CLI prints as one
+    ``waiting`` line. A wait under :data:`ANNOUNCED_WAIT` seconds, or outside a run, is not
+    said; a writer that fails is ignored (the wait matters, not its line)."""
+    write = writer or _writer.get()
+    if write is None or seconds < ANNOUNCED_WAIT:
+        return
+    with contextlib.suppress(Exception):
+        write({"waiting": {"seconds": round(seconds, 1), "for": waiting_for}})
 
 
 @contextmanager

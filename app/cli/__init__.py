@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
                 # the thread the run named, or the one the user gave
                 thread = (getattr(args, "thread_id", None) or getattr(exc, "thread_id", None)
                           or commands.run_thread() or given_thread(argv))
-                print_exit_object(code, error=line, thread_id=thread, indent=None)
+                print_exit_object(code, error=line, thread_id=thread)
             return code
 
 
@@ -107,8 +107,7 @@ def _parse(argv: list[str]) -> Any:
         return build_parser().parse_args(argv)
     except BadFlag as exc:
         if "--json" in argv:
-            print_exit_object(EXIT_BAD_INPUT, error=exc.line, thread_id=given_thread(argv),
-                              indent=None)
+            print_exit_object(EXIT_BAD_INPUT, error=exc.line, thread_id=given_thread(argv))
         raise
 
 

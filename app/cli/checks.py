@@ -131,6 +131,27 @@ def check_data_dir(settings: Settings) -> Path:
     return data_dir
 
 
+def check_resolved_utf8(paths: Mapping[str, Any]) -> None:
+    """Refuse a path (``paths``: by the flag that sets it; None: not set) that is UTF-8 as
+    given but not once resolved: a link to, or a relative path in, a folder whose name is not
+    (a Latin-1 system's ``caf\\xe9``). The run records resolved paths, and such a one ended
+    it as "run failed: UnicodeEncodeError" (exit 1) after the corpus was indexed.
+
+    Raises:
+        BadInput: one line naming the path as given and as resolved
+            (:func:`app.settings.spec.path_not_utf8`).
+    """
+    from app.research.text import utf8_problem
+    from app.settings.spec import path_not_utf8
+
+    for label, given in paths.items():
+        if given is None or utf8_problem(str(given)):
+            continue  # unset, or refused as given already (app.settings.spec.parse_setting)
+        resolved = str(Path(given).expanduser().resolve())
+        if where := utf8_problem(resolved):
+            raise BadInput(path_not_utf8(label, resolved, where, given=str(given)))
+
+
 def validate_paths(settings: Settings) -> None:
     """Refuse unusable paths before anything is written: the data dir (its database files,
     ``locks/``), the corpus folder, ``--run-log``, the report's ``--out`` (or ``reports/``).
@@ -138,9 +159,12 @@ def validate_paths(settings: Settings) -> None:
     Raises:
         BadInput: one line naming the path.
     """
+    folder = settings.corpus_folder(settings.corpus_name)  # ConfigError: an unknown name
+    check_resolved_utf8({"--data-dir": settings.data_dir, "--corpus": folder,
+                         "--out": settings.report_out, "--run-log": settings.run_log,
+                         "--mcp-config": settings.mcp_config})
     data_dir = check_writable_data_dir(settings)
     check_run_log(settings.run_log)
-    folder = settings.corpus_folder(settings.corpus_name)  # ConfigError: an unknown name
     if folder is not None:
         from workers.sources.folder import corpus_folder
 

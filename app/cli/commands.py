@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,9 +19,9 @@ from app.cli.checks import (
     validate_paths,
     validate_topic,
 )
-from app.cli.continuing import continuing
+from app.cli.continuing import continuing, continuing_topic
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_TRY_LATER, BadInput
-from app.cli.outcome import print_exit_object
+from app.cli.outcome import json_line, print_exit_object
 from app.cli.parser import flag_overrides
 from app.cli.signals import silence_stdout
 from app.errors import NothingToReview
@@ -124,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
     if args.command in ("review", "resume"):
         settings = continuing(settings, args.thread_id,
                               runs=args.command == "resume" or _decides(args))
+    elif topic is not None:  # research of an unfinished thread continues it the same way
+        settings = continuing_topic(settings, topic, as_of, args.thread_id, args.fresh)
 
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.
@@ -281,7 +282,7 @@ def threads(args: argparse.Namespace) -> int:
     warnings: list[str] = []
     rows = list_threads(storage_of(settings), warnings)
     if args.json:
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        print(json_line(rows))
     elif not rows and not settings.database_url and not Path(settings.data_dir).is_dir():
         print(f"no threads yet: no data dir {settings.data_dir}")  # a typo shows
     else:

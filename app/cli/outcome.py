@@ -1,7 +1,7 @@
 """The one owner of a command's ``--json`` object: every way a command ends with ``--json``
-prints one JSON object on stdout, and each carries the same four keys, whatever else it holds
-(a run's summary, a review pause, ``inspect``'s thread, ``prune``'s result, or nothing more when
-the command stopped on an error):
+prints one JSON object on one line of stdout, and each carries the same four keys, whatever else
+it holds (a run's summary, a review pause, ``inspect``'s thread, ``prune``'s result, or nothing
+more when the command stopped on an error):
 
 * ``status``: ``ok``, ``awaiting_review``, ``bad_input``, ``failed``, ``try_later``,
   ``interrupted`` or ``terminated`` (:data:`STATUS`, by exit code, unless the command names one);
@@ -28,7 +28,7 @@ from app.cli.exit_codes import (
 )
 from app.cli.signals import silence_stdout
 
-__all__ = ["KEYS", "STATUS", "exit_object", "print_exit_object"]
+__all__ = ["KEYS", "STATUS", "exit_object", "json_line", "print_exit_object"]
 
 STATUS = {EXIT_OK: "ok", EXIT_FAILED: "failed", EXIT_BAD_INPUT: "bad_input",
           EXIT_TRY_LATER: "try_later", EXIT_INTERRUPTED: "interrupted",
@@ -58,12 +58,24 @@ def exit_object(code: int, *, thread_id: str | None, error: str | None = None,
     return {**head, **rest}
 
 
+def json_line(value: Any) -> str:
+    """``value`` as one line of JSON (non-ASCII text as it is, anything else by ``str``): every
+    ``--json`` value is printed so, success and error alike, so a script reads one value per
+    line (trial 11: a run's summary was indented over many lines, its errors on one).
+
+    Example:
+        >>> json_line({"status": "ok", "notes": ["a\\nb"], "topic": "café"})
+        '{"status": "ok", "notes": ["a\\\\nb"], "topic": "café"}'
+    """
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
 def print_exit_object(code: int, *, thread_id: str | None, error: str | None = None,
-                      body: dict[str, Any] | None = None, status: str | None = None,
-                      indent: int | None = 2) -> None:
-    """Print :func:`exit_object` on stdout (a reader that left is no error)."""
+                      body: dict[str, Any] | None = None, status: str | None = None) -> None:
+    """Print :func:`exit_object` on stdout, on one line (:func:`json_line`; a reader that left
+    is no error)."""
     out = exit_object(code, thread_id=thread_id, error=error, body=body, status=status)
     try:
-        print(json.dumps(out, indent=indent, ensure_ascii=False, default=str), flush=True)
+        print(json_line(out), flush=True)
     except BrokenPipeError:
         silence_stdout()

@@ -11,7 +11,14 @@ from typing import Any, NoReturn
 from app.cli.exit_codes import EXIT_BAD_INPUT
 from app.runs.ids import check_thread_id
 from app.settings.config import SETTINGS
-from app.settings.spec import UTF8_WAY_OUT, ConfigError, SettingSpec, parse_setting, utf8_problem
+from app.settings.spec import (
+    UTF8_WAY_OUT,
+    ConfigError,
+    SettingSpec,
+    parse_setting,
+    path_not_utf8,
+    utf8_problem,
+)
 
 
 class BadFlag(SystemExit):
@@ -162,9 +169,15 @@ def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+JSON_HELP = ("print {what} as one JSON object on one line of stdout, as every way the command "
+             "ends does (an error too: status, exit_code, error, thread_id)")
+"""The ``--json`` flag's help: one line per JSON value is what a script reads (README,
+"Command line")."""
+
+
 def _add_output_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print a machine-readable summary on "
-                   "stdout (progress goes to stderr)")
+    p.add_argument("--json", action="store_true", help=JSON_HELP.format(
+        what="the run's summary (or review pause)") + "; progress goes to stderr")
     p.add_argument("--quiet", action="store_true", help="no progress, only the summary")
 
 
@@ -232,7 +245,8 @@ def _add_threads(sub: Any) -> None:
     """``threads``: the list of threads."""
     threads = sub.add_parser("threads", help="list threads: topic, as_of, status, last step")
     add_setting_flags(threads, {"data_dir", "database_url"})
-    threads.add_argument("--json", action="store_true")
+    threads.add_argument("--json", action="store_true", help="print the threads as one JSON "
+                         "list on one line of stdout (an error: one JSON object on the next)")
 
 
 def _add_inspect(sub: Any) -> None:
@@ -241,7 +255,8 @@ def _add_inspect(sub: Any) -> None:
     inspect.add_argument("thread_id", type=_thread_id)
     add_setting_flags(inspect, {"data_dir", "database_url"})
     shown = inspect.add_mutually_exclusive_group()
-    shown.add_argument("--json", action="store_true")
+    shown.add_argument("--json", action="store_true",
+                       help=JSON_HELP.format(what="the thread"))
     shown.add_argument("--report", action="store_true",
                        help="print the thread's markdown report, read from the results "
                        "database (works on any machine that reaches it); exit 2 if it has none")
@@ -262,7 +277,8 @@ def _add_prune(sub: Any) -> None:
     add_setting_flags(prune, {"data_dir", "database_url"})
     prune.add_argument("--dry-run", action="store_true", help="say what would be removed, "
                        "change nothing")
-    prune.add_argument("--json", action="store_true")
+    prune.add_argument("--json", action="store_true",
+                       help=JSON_HELP.format(what="what was removed"))
 
 
 class _Lenient(argparse.ArgumentParser):
@@ -294,12 +310,18 @@ def given_thread(argv: list[str]) -> str | None:
         return None
 
 
+_PATHS = {f"setting_{spec.name}": spec.path for spec in SETTINGS}
+"""Whether a setting flag's value (its ``dest``) is a path."""
+
+
 def not_utf8(argv: list[str]) -> str | None:
     """The line refusing the first argument that is not valid UTF-8 (a Latin-1 terminal's
     ``café``: Python hands its byte over as a lone surrogate, ``'caf\\udce9'``), naming it as
     the user knows it (``the topic``, ``--thread-id``), or None when every argument is UTF-8.
     Such an argument failed later as "run failed: UnicodeEncodeError ... surrogates not allowed"
-    (exit 1), or as a thread id with "control characters" (trial 10).
+    (exit 1), or as a thread id with "control characters" (trial 10). A path's line names the
+    path (:func:`app.settings.spec.path_not_utf8`: an existing folder so named needs a UTF-8
+    name, a locale does not help it).
 
     Example:
         >>> not_utf8(["research", "caf\\udce9 checkpointer"]).split(": ")[0]
@@ -318,6 +340,8 @@ def not_utf8(argv: list[str]) -> str | None:
             label = (action.option_strings[-1] if action.option_strings
                      else f"the {action.dest.replace('_', ' ')}")
             where = utf8_problem(bad_value)
+            if _PATHS.get(action.dest):  # named with its bytes, and the way out for a path
+                return path_not_utf8(label, bad_value, str(where))
             break
     return f"{label} is not valid UTF-8 ({where}): {UTF8_WAY_OUT}"
 

@@ -154,6 +154,9 @@ class Progress:
                 f"{data['attempt']} of {data['max_attempts']} failed: {_shown(data['error'], 90)})",
                 "yellow",
             )
+        elif kind == "waiting":  # once per wait: a Retry-After, a backoff of up to 600 s
+            self.line(f"        waiting {data['seconds']:.0f} s {_shown(data['for'], 200)}",
+                      "yellow")
         elif kind == "persisted":
             self.line(f"persisted {data['count']} envelope(s) to the results database")
         elif kind == "report":

@@ -90,7 +90,9 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         Nodes write progress to the ``custom`` stream: ``{"planned": {"sub_questions",
         "total", "first_round"}}``, ``{"dispatched": {"round", "run_round", "tasks"}}``,
         ``{"envelope": envelope}``,
-        ``{"retry": {...}}``, ``{"persisted": {"count"}}``, ``{"report": {"path", "outcome"}}``.
+        ``{"retry": {...}}``, ``{"waiting": {"seconds", "for"}}`` (a long wait, said once:
+        ``workers.waits.announce_wait``), ``{"persisted": {"count"}}``,
+        ``{"report": {"path", "outcome"}}``.
 
     Raises:
         ValueError: two workers share a name.

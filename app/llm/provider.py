@@ -56,6 +56,7 @@ from workers.errors import MalformedResponseError, RateLimitPatienceSpent, Retry
 from workers.pacing import (  # re-exported: the app's callers (resources) import them from here
     RateLimitPatience,
     RetryAfterGate,
+    announce_wait,
     await_until,
     gate_for,
     honour_retry_after,
@@ -103,8 +104,9 @@ class PacedRateLimiter(BaseRateLimiter):
             return self.gate.remaining() <= 0 and (
                 self.inner is None or self.inner.acquire(blocking=False))
         self.gate.wait()
-        if self.inner is not None:
+        if self.inner is not None and not self.inner.acquire(blocking=False):
             inner = self.inner
+            self._say_wait()
             wait_until(lambda: inner.acquire(blocking=False), _WAITING_FOR, self._every())
         return True
 
@@ -114,11 +116,23 @@ class PacedRateLimiter(BaseRateLimiter):
             return self.gate.remaining() <= 0 and (
                 self.inner is None or await self.inner.aacquire(blocking=False))
         await self.gate.await_open()
-        if self.inner is not None:
+        if self.inner is not None and not self.inner.acquire(blocking=False):
             inner = self.inner
+            self._say_wait()
             await await_until(lambda: inner.acquire(blocking=False), _WAITING_FOR,
                               self._every())
         return True
+
+    def _say_wait(self) -> None:
+        """Say a long wait for a token (:func:`workers.pacing.announce_wait`): at a low
+        ``RESEARCH_REQUESTS_PER_SECOND`` (at least 1/600) a request waits up to 600 s, the time
+        its limiter's bucket takes to fill to one token (other requests waiting too come first)."""
+        rate = getattr(self.inner, "requests_per_second", None)
+        if isinstance(rate, (int, float)) and rate > 0:
+            tokens = getattr(self.inner, "available_tokens", 0.0)
+            seconds = (1.0 - (tokens if isinstance(tokens, (int, float)) else 0.0)) / rate
+            announce_wait(seconds, f"for a request slot of the model rate limiter "
+                          f"(RESEARCH_REQUESTS_PER_SECOND {rate:g})")
 
     def _every(self) -> float:
         """How often the inner limiter is asked again (its own ``check_every_n_seconds``)."""

@@ -11,7 +11,7 @@ import stat
 import threading
 from pathlib import Path
 
-from app.runs.ids import default_thread_id, sha8
+from app.runs.ids import ascii_letters, default_thread_id, sha8
 
 __all__ = ["not_replaceable", "report_filename", "report_path", "write_report"]
 
@@ -24,9 +24,11 @@ def report_filename(topic: str, as_of: str, thread_id: str | None = None) -> str
     ``thread_id`` None means the topic's default thread (:func:`app.runs.ids.default_thread_id`). A
     thread id that is not a plain name of ASCII letters, digits, ``-`` and ``_`` (``--thread-id``
     takes any printable text without spaces: ``../x``, ``.hidden``, ``a/b``) gets the slug of its
-    ``[a-z0-9]`` runs and ``-t<hash8 of the id>``, so the name has no path separators or leading
-    dot and two ids never share a file (on a case-insensitive file system, two hand-made ids
-    differing only in case would: the app's own ids are lowercase but for ``--fresh``'s ``T``).
+    ``[a-z0-9]`` runs (accented letters spelled by their base letter:
+    :func:`app.runs.ids.ascii_letters`) and ``-t<hash8 of the id>``, so the name has no path
+    separators or leading dot and two ids never share a file (on a case-insensitive file
+    system, two hand-made ids differing only in case would: the app's own ids are lowercase but
+    for ``--fresh``'s ``T``).
 
     Example:
         >>> report_filename("Send", "2026-11-30") == default_thread_id("Send", "2026-11-30") + ".md"
@@ -35,11 +37,14 @@ def report_filename(topic: str, as_of: str, thread_id: str | None = None) -> str
         'mine.md'
         >>> report_filename("Send", "2026-11-30", "../mine") == f"mine-t{sha8('../mine')}.md"
         True
+        >>> report_filename("Send", "2026-11-30", "café/x")[:7]
+        'cafe-x-'
     """
     name = thread_id or default_thread_id(topic, as_of)
     if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,199}", name):
         return f"{name}.md"
-    slug = "-".join(re.findall(r"[a-z0-9]+", name.lower()))[:60].strip("-") or "thread"
+    slug = "-".join(re.findall(r"[a-z0-9]+", ascii_letters(name).lower()))[:60].strip("-")
+    slug = slug or "thread"
     return f"{slug}-t{sha8(name)}.md"
 
 

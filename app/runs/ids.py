@@ -10,13 +10,50 @@ import hashlib
 import re
 import secrets
 import time
+import unicodedata
 
 from app.research.text import utf8_problem
 
-__all__ = ["MAX_THREAD_ID_CHARS", "check_thread_id", "default_thread_id", "fresh_thread_id", "sha8",
-           "topic_slug"]
+__all__ = ["MAX_THREAD_ID_CHARS", "ascii_letters", "check_thread_id", "default_thread_id",
+           "fresh_thread_id", "legacy_thread_id", "sha8", "topic_key", "topic_slug"]
 
 MAX_THREAD_ID_CHARS = 200
+
+_NOT_DECOMPOSED = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
+                                 "ß": "ss", "ẞ": "SS", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D",
+                                 "ð": "d", "Ð": "D", "þ": "th", "Þ": "TH", "ı": "i", "ħ": "h",
+                                 "Ħ": "H"})
+"""Latin letters that Unicode does not decompose into a base letter and a mark (NFKD leaves
+``ø`` whole): their usual ASCII spelling."""
+
+
+def ascii_letters(text: str) -> str:
+    """``text`` with each accented Latin letter spelled by its base letter: NFKD (``é`` is
+    ``e`` and a combining acute; ``ﬁ`` is ``fi``), the combining marks dropped, and the few
+    Latin letters NFKD leaves whole (``ø``, ``æ``, ``ß``, ``ł``...) spelled in ASCII. ASCII text
+    is returned unchanged; letters of other scripts are kept as they are.
+
+    Example:
+        >>> ascii_letters("Café Zürich, Øresund, Straße")
+        'Cafe Zurich, Oresund, Strasse'
+    """
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text.translate(_NOT_DECOMPOSED))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def topic_key(topic: str) -> str:
+    """What two topics share when they differ only in case, accents or white space: the
+    topic's :func:`ascii_letters`, case-folded, its white space runs made one space. Two
+    such topics name two threads (the id hashes the topic as written); a run of one names the
+    other's unfinished thread (:func:`app.runs.run.run_research`'s notes).
+
+    Example:
+        >>> topic_key(" Café  RELAY ") == topic_key("cafe relay")
+        True
+    """
+    return " ".join(ascii_letters(topic).casefold().split())
 
 
 def check_thread_id(text: str) -> str:
@@ -52,23 +89,47 @@ def sha8(text: str) -> str:
 
 
 def topic_slug(topic: str, as_of: str, max_chars: int = 60) -> str:
-    """``<slug>-<as_of>-<hash8>``: lowercase ``[a-z0-9]`` runs of the topic (at most
-    ``max_chars``), the date, and 8 hex digits of the topic's sha256 so that two topics with the
-    same slug stay apart. Safe as a file name and as a ``thread_id``: no separators, no dot.
+    """``<slug>-<as_of>-<hash8>``: lowercase ``[a-z0-9]`` runs of the topic's
+    :func:`ascii_letters` (at most ``max_chars``: "Café" is ``cafe``, not ``caf``), the date,
+    and 8 hex digits of the topic's sha256 (as written) so that two topics with the same slug
+    stay apart. Safe as a file name and as a ``thread_id``: no separators, no dot. An ASCII
+    topic's slug is what it always was.
 
     Example:
         >>> topic_slug("../../etc/passwd", "2026-11-30")[:22]
         'etc-passwd-2026-11-30-'
+        >>> topic_slug("Café", "2026-11-30")[:16]
+        'cafe-2026-11-30-'
         >>> topic_slug("日本語", "2026-11-30").startswith("topic-2026-11-30-")
         True
     """
-    slug = "-".join(re.findall(r"[a-z0-9]+", topic.lower()))[:max_chars].strip("-") or "topic"
+    return _slug_id(ascii_letters(topic), topic, as_of, max_chars)
+
+
+def _slug_id(spelled: str, topic: str, as_of: str, max_chars: int) -> str:
+    slug = "-".join(re.findall(r"[a-z0-9]+", spelled.lower()))[:max_chars].strip("-") or "topic"
     return f"{slug}-{as_of}-{sha8(topic)}"
 
 
 def default_thread_id(topic: str, as_of: str) -> str:
     """The default ``thread_id`` of a run: derived from the topic and ``as_of`` only."""
     return topic_slug(topic, as_of, max_chars=40)
+
+
+def legacy_thread_id(topic: str, as_of: str) -> str | None:
+    """The default ``thread_id`` an earlier version gave ``topic``, when it differs from
+    :func:`default_thread_id`: its slug dropped accented letters ("Café" was ``caf``). A
+    thread started then keeps its id (:func:`app.runs.threads.run_thread_id` finds it). None
+    for a topic whose id did not change (every ASCII topic).
+
+    Example:
+        >>> legacy_thread_id("Café", "2026-11-30")[:15]
+        'caf-2026-11-30-'
+        >>> legacy_thread_id("Cafe", "2026-11-30") is None
+        True
+    """
+    old = _slug_id(topic, topic, as_of, 40)
+    return None if old == default_thread_id(topic, as_of) else old
 
 
 def fresh_thread_id(topic: str, as_of: str) -> str:

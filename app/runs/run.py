@@ -28,7 +28,6 @@ from app.runs.resume import Start, check_planned_choices, progress_at_start, wha
 from app.runs.stream import Event, stream_run, what_was_saved
 from app.runs.summary import RunSummary, summarize_run
 from app.runs.threads import (
-    UNFINISHED_RUNS,
     ThreadBroken,
     check_content,
     check_thread,
@@ -37,8 +36,7 @@ from app.runs.threads import (
     recorded_run,
     research_graph,
     run_thread_id,
-    thread_status,
-    way_on,
+    unfinished_alike,
 )
 from app.settings.config import MAX_CONCURRENCY_BOUND, Settings
 from app.settings.hints import thread_command
@@ -172,6 +170,8 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                      state=values)
         pending = awaiting(snapshot)
         if (pause := _review_pause(request, snapshot, pending, thread_id)) is not None:
+            if request.topic is not None:  # research; review shows it read-only
+                _keep_out(storage, thread_id, recorded, settings)
             return pause
         start = what_to_run(request.topic, request.as_of, request.review, snapshot, recorded,
                             thread_id, restarted)
@@ -250,6 +250,18 @@ def _review_pause(request: RunRequest, snapshot: Any, pending: Any, thread_id: s
     return None
 
 
+def _keep_out(storage: Storage, thread_id: str, recorded: dict[str, Any] | None,
+              settings: Settings) -> None:
+    """Record the ``--out`` of a run that showed the thread's review pause, when it is not the
+    one recorded: its continue lines name it, and the decision's report goes there however the
+    decision is given (trial 11: ``review THREAD --approve`` typed without it went to the
+    recorded place, or to ``reports/``)."""
+    out = out_record(settings.report_out)
+    if recorded is not None and out is not None and out != recorded.get("report_out"):
+        with storage.results() as store:
+            store.record_out(thread_id, out)
+
+
 def _announce(emit: Event, thread_id: str, values: dict[str, Any], start: Start, counts: Any,
               reviewed: bool, labels: dict[str, str]) -> None:
     """Emit the run's ``start`` event (where it resumes, what is restored) and, unless a review
@@ -269,23 +281,12 @@ def _announce(emit: Event, thread_id: str, values: dict[str, Any], start: Start,
 def _note_other_days(emit: Event, storage: Storage, thread_id: str, request: RunRequest,
                      recorded: dict[str, Any] | None, settings: Settings) -> None:
     """When the run starts a new thread (``recorded`` None) of a topic, a ``note`` event for
-    each unfinished thread of the topic on another ``as_of``, with how to continue it: the same
-    command without ``--as-of`` names a new thread once the UTC date changed, so the thread a
-    run was interrupted on yesterday is not the one it starts."""
+    each unfinished thread of the same topic, spelled otherwise or on another ``as_of``
+    (:func:`app.runs.threads.unfinished_alike`)."""
     if recorded is not None or request.topic is None:
         return
-    with storage.results(read_only=True) as store:
-        runs = store.runs() if store is not None else []
-    others = [r for r in runs if r["topic"] == request.topic and r["as_of"] != request.as_of
-              and r["status"] in UNFINISHED_RUNS]
-    running = (storage.running_threads([r["thread_id"] for r in others]) or set()
-               if others else set())
-    for r in others:
-        status = thread_status(r["status"], running=r["thread_id"] in running)
-        emit("note", {"thread_id": thread_id, "text": (
-            f"this topic's thread {r['thread_id']} (as of {r['as_of']}) is unfinished, and this "
-            f"run (as of {request.as_of}) is a new thread; "
-            f"{way_on(storage, r['thread_id'], status, settings)}")})
+    for text in unfinished_alike(storage, thread_id, request.topic, request.as_of, settings):
+        emit("note", {"thread_id": thread_id, "text": text})
 
 
 def _conclude(graph: Any, config: dict[str, Any], storage: Storage, start: Start,

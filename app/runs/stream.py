@@ -184,6 +184,8 @@ def _consume(stream: Any, control: RunControl, resources: Resources, context: An
                 emit("envelope", {"envelope": envelope, "done": len(seen), "total": total})
             elif "retry" in chunk:
                 emit("retry", chunk["retry"])
+            elif "waiting" in chunk:  # a long wait, said once (workers.waits.announce_wait)
+                emit("waiting", chunk["waiting"])
             elif "persisted" in chunk:
                 emit("persisted", chunk["persisted"])
             elif "report" in chunk:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.errors import ThreadMismatch, UnknownThread
-from app.runs.ids import default_thread_id, fresh_thread_id
+from app.runs.ids import default_thread_id, fresh_thread_id, legacy_thread_id, topic_key
 from app.runs.recorded_out import with_recorded_out
 from app.runs.sources_key import (  # re-exported: callers import them from here
     CONTENT_MARK,
@@ -49,7 +49,7 @@ __all__ = [
     "check_content", "check_thread", "corpus_key", "is_unfinished", "recorded_max_bytes",
     "recorded_run",
     "require_thread", "research_graph", "run_thread_id", "sources_changed", "start_anew",
-    "thread_exists", "thread_status", "way_on",
+    "thread_exists", "thread_status", "unfinished_alike", "way_on",
 ]
 
 
@@ -63,7 +63,9 @@ def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: b
     """The thread a run lands on: ``thread_id`` when given, else derived from topic and
     ``as_of`` (so the same command resumes or updates the same run); ``fresh`` makes a new one
     (:func:`app.runs.ids.fresh_thread_id`: time stamp and random digits), drawn again while it names
-    a thread that ``storage`` already knows.
+    a thread that ``storage`` already knows. A thread an earlier version started under the
+    topic's old default id (:func:`app.runs.ids.legacy_thread_id`: accented letters dropped from
+    the slug) keeps it while ``storage`` knows it and not the new one.
 
     Raises:
         ThreadMismatch: both ``thread_id`` and ``fresh`` (exit 2, one line)."""
@@ -74,7 +76,12 @@ def run_thread_id(topic: str | None, as_of: str, thread_id: str | None, fresh: b
         return thread_id
     assert topic is not None
     if not fresh:
-        return default_thread_id(topic, as_of)
+        new = default_thread_id(topic, as_of)
+        old = legacy_thread_id(topic, as_of)
+        if (old is not None and storage is not None and thread_exists(storage, old)
+                and not thread_exists(storage, new)):
+            return old
+        return new
     while True:
         new = fresh_thread_id(topic, as_of)
         if storage is None or not thread_exists(storage, new):
@@ -167,6 +174,35 @@ def way_on(storage: Storage, thread_id: str, status: str, settings: Settings) ->
         if why := sources_changed(recorded, settings):
             return f"{why}, so resume refuses it; {ANEW} {start_anew(recorded or {}, settings)}"
     return next_step(thread_id, status, settings)
+
+
+def unfinished_alike(storage: Storage, thread_id: str, topic: str, as_of: str,
+                     settings: Settings) -> list[str]:
+    """A line for each unfinished thread other than ``thread_id`` (a new thread) of ``topic``
+    on another ``as_of``, or of a topic that differs from it only in case, accents or white
+    space (:func:`app.runs.ids.topic_key`; the thread id hashes the topic as written, trial 11,
+    finding 38), with how to continue it: the same command without ``--as-of`` names a new
+    thread once the UTC date changed, so the thread a run was interrupted on yesterday is not
+    the one it starts."""
+    with storage.results(read_only=True) as store:
+        runs = store.runs() if store is not None else []
+    key = topic_key(topic)
+    others = [r for r in runs if r["status"] in UNFINISHED_RUNS and r["thread_id"] != thread_id
+              and topic_key(r["topic"] or "") == key
+              and (r["topic"] != topic or r["as_of"] != as_of)]
+    running = (storage.running_threads([r["thread_id"] for r in others]) or set()
+               if others else set())
+    lines = []
+    for r in others:
+        status = thread_status(r["status"], running=r["thread_id"] in running)
+        if r["topic"] == topic:
+            which = f"this topic's thread {r['thread_id']} (as of {r['as_of']})"
+        else:
+            which = (f"thread {r['thread_id']} (as of {r['as_of']}) of {r['topic']!r}, a topic "
+                     "that differs from this one only in case, accents or spacing,")
+        lines.append(f"{which} is unfinished, and this run (as of {as_of}) is a new thread; "
+                     f"{way_on(storage, r['thread_id'], status, settings)}")
+    return lines
 
 
 def _other_as_of(thread_id: str, was: str, as_of: str | None,

@@ -225,6 +225,31 @@ UTF8_WAY_OUT = "use a UTF-8 locale (LANG=C.UTF-8) or type it in UTF-8"
 """What a line refusing text that is not valid UTF-8 says to do."""
 
 
+def path_not_utf8(label: str, path: str, where: str, given: str | None = None) -> str:
+    """The line refusing a path that is not valid UTF-8 (``where``: :func:`utf8_problem`'s
+    answer), naming it with its bytes shown (``/tmp/caf\\xe9``); ``given``: the path as given,
+    when ``path`` is what it resolves to (a link, or a relative path in such a folder). A
+    folder or file that exists under such a name (a Latin-1 system's) cannot be used as it is:
+    the app records the paths it uses (its runs, reports, printed commands) in UTF-8, so the
+    way out is a UTF-8 name (a symbolic link is no way out: the path is resolved). A name that
+    does not exist was typed on a Latin-1 terminal: :data:`UTF8_WAY_OUT`.
+
+    Example:
+        >>> print(path_not_utf8("--out", "/no/caf\\udce9", "byte 0xe9 at position 7")[:55])
+        --out /no/caf\\xe9 is not valid UTF-8 (byte 0xe9 at posi
+    """
+    shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+    line = (f"{label} {shown} is not valid UTF-8 ({where})" if given is None else
+            f"{label} {given} resolves to {shown}, which is not valid UTF-8 ({where})")
+    existing = path
+    while not os.path.lexists(existing) and os.path.dirname(existing) != existing:
+        existing = os.path.dirname(existing)
+    if os.path.lexists(existing) and utf8_problem(existing):  # a name on disk holds the byte
+        return (f"{line}: the app records the paths it uses in UTF-8; give the folder (or "
+                "file) that holds this byte a UTF-8 name, e.g. convmv -f latin1 -t utf8")
+    return f"{line}: {UTF8_WAY_OUT}"
+
+
 def _bound(number: float) -> str:
     """A bound as a line shows it: ``600``, ``1073741824`` (not ``1.07374e+09``), ``0.5``."""
     return str(int(number)) if float(number).is_integer() else f"{number:g}"
@@ -241,7 +266,9 @@ def parse_setting(label: str, spec: SettingSpec, raw: str) -> Any:
     Raises:
         ConfigError: one line naming ``label``.
     """
-    if where := utf8_problem(raw):  # a Latin-1 terminal's byte (trial 10)
+    if where := utf8_problem(raw):  # a Latin-1 terminal's byte (trial 10), or a path's
+        if spec.path and not spec.keyed:
+            raise ConfigError(path_not_utf8(label, raw.strip(), where))
         raise ConfigError(f"{label} is not valid UTF-8 ({where}): {UTF8_WAY_OUT}")
     raw = raw.strip()
     if raw == "":

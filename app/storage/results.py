@@ -306,6 +306,13 @@ class ResultsStore(ABC):
         """
         self._write(_START_RUN, [(thread_id, topic, as_of, model, _now(), corpus, report_out)])
 
+    def record_out(self, thread_id: str, report_out: str | None) -> None:
+        """Record ``report_out`` (as :meth:`start_run` takes it) as the ``--out`` of the
+        thread's run, its status unchanged: an ``--out`` given to a command that showed the
+        thread's review pause is where the decision's report goes."""
+        self._write("UPDATE runs SET report_out = ? WHERE thread_id = ?",
+                    [(report_out, thread_id)])
+
     def finish_run(
         self, thread_id: str, *, status: str, tokens: int = 0, report_path: str | None = None,
         summary: dict[str, Any] | None = None,

@@ -1,5 +1,5 @@
-"""Every ``--json`` object a command prints, on every way it ends, has the same keys
-(``app.cli.outcome.KEYS``: ``status``, ``exit_code``, ``error``, ``thread_id``), and names the
+"""Every ``--json`` object a command prints, on every way it ends, is one line and has the same
+keys (``app.cli.outcome.KEYS``: ``status``, ``exit_code``, ``error``, ``thread_id``), and names the
 thread the user gave (trial 7: ``resume T --json`` ending in bad input printed
 ``"thread_id": null``; ``prune --thread-id T --json`` of a busy thread printed no ``status`` nor
 ``exit_code``). The CLI runs in-process (``app.cli.main``), the environment cleaned."""
@@ -18,7 +18,10 @@ KEYS = ("status", "exit_code", "error", "thread_id")  # app.cli.outcome.KEYS, as
 
 
 def _json(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """The one JSON object the command printed, on one line: success and error alike (trial
+    11: a summary was indented over many lines, an error on one; scripts read a line each)."""
     out = capsys.readouterr().out
+    assert out.count("\n") == 1 and out.endswith("\n"), out
     data = json.loads(out)
     assert isinstance(data, dict), out
     assert all(key in data for key in KEYS), f"missing {set(KEYS) - set(data)} in {data}"
@@ -105,3 +108,6 @@ def test_every_json_object_of_a_thread_has_the_same_keys(
     assert (busy["status"], busy["exit_code"], busy["thread_id"]) == ("try_later", 75, thread)
     assert "another process" in busy["error"]
     assert [t["action"] for t in busy["threads"]] == ["kept: busy"]
+    assert main(["threads", *where]) == 0  # its list: one line too
+    listed = capsys.readouterr().out
+    assert listed.count("\n") == 1 and json.loads(listed)[0]["thread_id"] == thread

@@ -328,3 +328,26 @@ def test_a_thread_id_of_the_topic_on_another_as_of_says_so_and_names_the_ways_th
     assert main(["research", "another topic entirely", "--thread-id", thread, "--as-of",
                  "2026-11-29", *common]) == 2  # another topic is still another topic
     assert "belongs to topic" in capsys.readouterr().err
+
+
+def test_a_new_thread_names_the_unfinished_thread_of_its_topic_spelled_otherwise(
+        tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
+    """Trial 11, finding 38: a topic that differs from an unfinished thread's only in case or
+    accents started a new thread without a word (its id hashes the topic as written)."""
+    from app.cli import main
+
+    data = ["--data-dir", str(tmp_path / "data")]
+    common = ["--corpus", str(small_corpus), *data, "--quiet"]
+    _run_unfinished(monkeypatch, ["research", SMALL_TOPIC, "--as-of", AS_OF, *common])
+    capsys.readouterr()
+    for variant, as_of in (("Zörblax  RELAY", AS_OF), ("ZORBLAX relay", "2026-12-01")):
+        assert main(["research", variant, "--as-of", as_of, *common]) == 0
+        notes = [line for line in capsys.readouterr().out.splitlines()
+                 if line.startswith("note: thread ")]
+        assert len(notes) == 1, notes
+        assert f"of {SMALL_TOPIC!r}, a topic that differs from this one only in case" in notes[0]
+        assert f"this run (as of {as_of}) is a new thread" in notes[0], notes
+    assert main(_pasted(notes[0].split("continue it with ", 1)[1])) == 0
+    assert main(["research", "Zorblax Relay", "--as-of", AS_OF, *common]) == 0
+    assert "note: thread" not in capsys.readouterr().out  # finished now: no note

@@ -334,6 +334,10 @@ def test_a_run_records_its_out_and_a_database_from_before_gets_the_column(storag
         assert store.run("t")["report_out"] == "/r/dir/"
         store.start_run("t", topic="topic", as_of=AS_OF, model="offline")  # a run without one
         assert store.run("t")["report_out"] is None
+        store.record_out("t", "/given.md")  # research TOPIC --out given at a review pause
+        assert store.run("t")["report_out"] == "/given.md"
+        assert store.run("t")["status"] == "running"  # its status as it was
+        store.record_out("t", None)
         store._conn.execute("ALTER TABLE runs DROP COLUMN report_out")  # as an older database
     with storage.results(read_only=True) as store:
         assert store.run("t")["report_out"] is None and store.run("t")["topic"] == "topic"

@@ -220,3 +220,16 @@ def test_a_server_that_does_not_speak_mcp_gives_one_line_not_the_sdk_s_logs(
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: MCP server 'notes' {said}"), (
         proc.stderr)
+
+
+def test_a_server_that_exits_at_start_up_is_named_with_its_exit_status(
+        tmp_path: Path, small_corpus: Path) -> None:
+    # Trial 11: "error: MCP server 'notes' failed to start: BrokenResourceError: (no message)"
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"notes": {
+        "command": sys.executable, "args": ["-c", "raise SystemExit(3)"]}}}), encoding="utf-8")
+    proc = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", small_corpus,
+                   "--data-dir", tmp_path / "data", "--mcp-config", config)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "error: MCP server 'notes' exited with status 3 at start-up"]

@@ -71,14 +71,35 @@ def test_a_timeout_or_a_failure_is_an_error_result_for_the_agent_and_is_not_reco
         assert results.get("notes", "lookup", {"query": mode}) is None
 
 
-def test_a_server_that_exits_at_once_is_named(tmp_path):
+@pytest.mark.parametrize(("code", "said"), [
+    ("raise SystemExit(3)", "exited with status 3"),
+    ("raise SystemExit(0)", "exited with status 0"),
+    ("import os; os.abort()", "was killed by SIGABRT"),
+], ids=["status-3", "status-0", "abort"])
+def test_a_server_that_exits_at_once_is_named_with_its_exit(tmp_path, code, said):
+    # trial 11: "failed to start: BrokenResourceError: (no message)", no word of the exit
     hub = McpHub({"gone": {"transport": "stdio", "command": sys.executable,
-                           "args": ["-c", "raise SystemExit(3)"]}}, timeout=10)
+                           "args": ["-c", code]}}, timeout=10)
     try:
-        with pytest.raises(McpError, match="^MCP server 'gone' failed to start"):
+        with pytest.raises(McpError) as info:
             hub.start()
     finally:
         hub.close()
+    assert str(info.value) == f"MCP server 'gone' {said} at start-up"
+
+
+def test_a_server_that_exits_mid_run_is_named_with_its_exit_in_the_calls_error(tmp_path):
+    # the sibling of a server that exits at start-up: its tool call's error says so
+    hub = hub_for(tmp_path / "calls.txt", "die")
+    try:
+        [tool] = make_mcp_tools(hub, McpResults(tmp_path))
+        message = tool.invoke({"name": tool.name, "args": {"query": "q"}, "id": "c1",
+                               "type": "tool_call"})
+    finally:
+        hub.close()
+    assert message.status == "error", message
+    assert message.content.startswith(
+        "MCP tool lookup of server 'notes' failed: the server exited with status 5 ("), message
 
 
 def test_the_config_file_takes_claude_desktops_shape_and_fills_in_the_transport(tmp_path):

@@ -21,7 +21,7 @@ from app.research.topics import topic_problem
 from app.settings.checks import as_of_or_today
 from app.settings.config import RunContext
 from state import ResearchState, Routing, make_envelope_id
-from workers.pacing import stop_waiting_when
+from workers.pacing import announcing_waits, stop_waiting_when
 from workers.retry import backoff, give_up
 from workers.usage import AttemptTokens
 
@@ -54,7 +54,7 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     check_same_corpus(state, ctx.corpus_name, res.served)  # a rerun or fork: its plan's corpus
     res.run(runtime)  # records the superstep this run starts in (see route)
     res.check_mcp()  # every MCP server answers, or the run fails with a line naming it
-    attempt = backoff(runtime, res.settings.retry_interval)
+    attempt = backoff(runtime, res.settings.retry_interval, "the planner")
     info = runtime.execution_info
     with tokens.attempt(info.task_id if info else state["topic"]) as served:
         questions, notes = _questions(state, ctx, attempt, runtime, res)
@@ -106,7 +106,8 @@ def _questions(state: ResearchState, ctx: RunContext, attempt: int,
         # search of the local index, deterministic for the same corpus; a rerun never gets here.
         return corpus_plan(topic, res.corpus(ctx), reached=ctx.search_k), []
     try:
-        with stop_waiting_when(res.run(runtime).scope.cancel):  # Retry-After waits
+        with stop_waiting_when(res.run(runtime).scope.cancel), \
+                announcing_waits(runtime.stream_writer):  # Retry-After waits, said
             result = llm_plan(topic, planner.model)
     except Exception as exc:
         if attempt >= res.settings.max_attempts:

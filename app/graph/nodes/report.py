@@ -30,7 +30,7 @@ from app.research.rounds import current_envelopes, dropped_all, kept_notes, run_
 from app.research.unreached import unreached_notes, unreached_tools
 from app.settings.config import RunContext
 from state import ResearchState
-from workers.pacing import stop_waiting_when
+from workers.pacing import announcing_waits, stop_waiting_when
 
 __all__ = ["report", "unmetered_note"]
 
@@ -135,7 +135,8 @@ def _summarize(state: ResearchState, ctx: RunContext, models: Models, data: Repo
     if ctx.max_tokens is not None and spent >= ctx.max_tokens:
         notes.append("no model summary: the token budget is spent")
         return update
-    with stop_waiting_when(res.run(runtime).scope.cancel):  # Retry-After waits
+    with stop_waiting_when(res.run(runtime).scope.cancel), \
+            announcing_waits(runtime.stream_writer):  # Retry-After waits, said
         summary = models.summarize(data)
     data.summary = list(summary)
     notes += list(getattr(summary, "notes", None) or [])

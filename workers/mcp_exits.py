@@ -1,0 +1,112 @@
+"""How a stdio MCP server that ended at start-up ended: its exit status, for the one line that
+names it ("MCP server 'x' exited with status 3 at start-up"; trial 11: the line said only
+"failed to start: BrokenResourceError: (no message)" or "McpError: Connection closed").
+
+The ``mcp`` SDK's ``stdio_client`` spawns the server (``mcp.client.stdio.
+_create_platform_compatible_process``) and keeps the process to itself; it waits for it when
+the session ends, so once the session failed its ``returncode`` is known. :func:`watching`
+records the processes spawned inside it (a ``ContextVar``: the session's task and the tasks it
+starts), by wrapping that function once (:func:`install`). Should a later ``mcp`` release rename
+it, nothing breaks: the line just has no status.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from workers.waits import pause
+
+__all__ = ["exit_of", "install", "root_error", "watching"]
+
+_SPAWNED: ContextVar[list[Any] | None] = ContextVar("research_mcp_spawned", default=None)
+
+
+def install() -> None:
+    """Wrap the SDK's process creation once so that :func:`watching` sees each process."""
+    try:
+        import mcp.client.stdio as stdio
+    except ImportError:  # pragma: no cover - the mcp extra is part of the project
+        return
+    create = getattr(stdio, "_create_platform_compatible_process", None)
+    if create is None or getattr(create, "_research_watched", False):
+        return
+
+    async def spawn(*args: Any, **kwargs: Any) -> Any:
+        process = await create(*args, **kwargs)
+        if (spawned := _SPAWNED.get()) is not None:
+            spawned.append(process)
+        return process
+
+    spawn._research_watched = True  # type: ignore[attr-defined]
+    stdio._create_platform_compatible_process = spawn
+
+
+@contextmanager
+def watching() -> Iterator[list[Any]]:
+    """A list that gets every server process spawned in this context (this task and the tasks
+    it starts)."""
+    spawned: list[Any] = []
+    token = _SPAWNED.set(spawned)
+    try:
+        yield spawned
+    finally:
+        _SPAWNED.reset(token)
+
+
+EXIT_WAIT = 1.0
+"""Seconds :func:`exit_of` waits for the end of a server whose stdout closed (the event loop
+learns of a child's exit a moment after its last output)."""
+
+_OURS = {signal.SIGTERM, signal.SIGKILL}
+"""The signals the SDK ends a server with when its session closes: such an end says nothing
+of why the session failed."""
+
+
+def exit_of(spawned: list[Any], error: BaseException) -> str | None:
+    """How the last process of ``spawned`` ended, for the line of ``error`` (its session's
+    failure): ``"exited with status 3"``, ``"was killed by SIGSEGV"``. None when it says
+    nothing of that failure: no process spawned or not ended, a session that failed on
+    something other than the server closing it (a server that answered wrongly exits once
+    its stdin closes), or an end by the SDK's own SIGTERM or SIGKILL.
+
+    Example:
+        >>> class P:
+        ...     returncode = -11
+        >>> exit_of([P()], EOFError()), exit_of([P()], ValueError()), exit_of([], EOFError())
+        ('was killed by SIGSEGV', None, None)
+    """
+    if not spawned or not closed_by_server(error):
+        return None
+    deadline = time.monotonic() + EXIT_WAIT  # its stdout closed: its end is a moment away
+    while (code := getattr(spawned[-1], "returncode", None)) is None:
+        if time.monotonic() >= deadline:
+            return None
+        pause(0.05, "an MCP server's exit status")
+    if code >= 0:
+        return f"exited with status {code}"
+    try:
+        name = signal.Signals(-code)
+    except ValueError:
+        return f"was killed by signal {-code}"
+    return None if name in _OURS else f"was killed by {name.name}"
+
+
+def closed_by_server(error: BaseException) -> bool:
+    """Whether ``error`` is the session's end from the server's side (its stdout closed):
+    anyio's ``BrokenResourceError``/``ClosedResourceError``/``EndOfStream``, an ``EOFError``, or
+    the SDK's ``McpError("Connection closed")``."""
+    error = root_error(error)
+    names = {"BrokenResourceError", "ClosedResourceError", "EndOfStream", "EOFError"}
+    return type(error).__name__ in names or "Connection closed" in str(error)
+
+
+def root_error(exc: BaseException) -> BaseException:
+    """The first leaf of an exception group (anyio wraps a session's failure in one)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
