@@ -93,6 +93,30 @@ def not_replaceable(path: Path) -> str | None:
     return "exists and is not a report of this app (it does not begin with its header)"
 
 
+_THREAD_LINE = re.compile(r"^- Thread: `([^`\n]+)`$", re.MULTILINE)
+
+
+def report_thread(path: Path) -> str | None:
+    """The thread id a report file of this app names in its header (``- Thread: `ID```), or
+    None: no such file, not a report of this app, or unreadable.
+
+    Example:
+        >>> report_thread(Path("/no/such/report.md")) is None
+        True
+    """
+    from workers.sources.walk import is_own_report
+
+    try:
+        if not is_own_report(path):
+            return None
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return None
+    match = _THREAD_LINE.search(head)
+    return match.group(1) if match else None
+
+
 def write_report(markdown: str, path: Path) -> Path:
     """Write ``markdown`` to ``path`` atomically (temp file, then rename); return the path.
 

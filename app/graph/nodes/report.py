@@ -26,6 +26,7 @@ from app.research.report import (
     report_path,
     write_report,
 )
+from app.research.report_files import report_thread
 from app.research.rounds import current_envelopes, dropped_all, kept_notes, run_outcome
 from app.research.unreached import unreached_notes, unreached_tools
 from app.settings.config import RunContext
@@ -94,21 +95,30 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
         update["notes"] = extra_notes
     if relevance.missing:  # the report says so at its top; the run's notes say it too
         update["notes"] = [*extra_notes, missing_note(relevance.missing)]
-    markdown, path = _write(state, data, res)
+    replaced: list[str] = []
+    markdown, path = _write(state, data, res, replaced)
+    if replaced:
+        update["notes"] = [*update.get("notes", []), *replaced]
     runtime.stream_writer({"report": {"path": str(path.resolve()), "outcome": outcome}})
     return {"report_path": str(path.resolve()), "report": markdown, "outcome": outcome,
             "failed_tasks": failed, "warnings": _warnings(data), **update}
 
 
-def _write(state: ResearchState, data: ReportInput, res: Resources) -> tuple[str, Path]:
+def _write(state: ResearchState, data: ReportInput, res: Resources, notes: list[str]
+           ) -> tuple[str, Path]:
     """Render ``data`` and write it to the report file and the results database's ``reports``
-    table; the markdown and the file's path."""
+    table; the markdown and the file's path. A report of another thread at that path (``--out``
+    shared by two topics) is replaced with a line in ``notes`` naming the thread."""
     name = report_filename(state["topic"], state["as_of"], data.thread_id)
     path = report_path(res.settings.report_out, res.settings.data_dir, name)
     markdown = render_markdown(data)
+    other = report_thread(path)
     write_report(markdown, path)
     with res.storage().results() as store:  # for every machine that reaches the database
         store.save_report(data.thread_id, markdown)
+    if other is not None and other != data.thread_id:  # trial 12, finding 5: said nowhere
+        notes.append(f"{path} held the report of thread {other}, replaced by this one (its "
+                     f"text stays in: inspect {other} --report)")
     return markdown, path
 
 

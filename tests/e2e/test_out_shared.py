@@ -1,0 +1,35 @@
+"""``--out`` shared by two topics: the second report replaces the first's file and says whose
+report it replaced; the first's text stays in the results database (trial 12, finding 5: the
+file was replaced without a word, and the first thread's runs row then named a report of
+another topic)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import AS_OF, run_cli
+
+
+def test_a_report_of_another_thread_at_out_is_replaced_with_a_note(tmp_path: Path) -> None:
+    out, data = tmp_path / "shared" / "report.md", tmp_path / "data"
+    out.parent.mkdir()
+    first = run_cli("research", "send vs reducers", "--as-of", AS_OF, "--data-dir", data,
+                    "--out", out, "--json")
+    assert first.returncode == 0, first.stderr
+    first_id = json.loads(first.stdout)["thread_id"]
+    first_text = out.read_text("utf-8")
+
+    second = run_cli("research", "retry policy of a graph node", "--as-of", AS_OF,
+                     "--data-dir", data, "--out", out, "--json")
+    assert second.returncode == 0, second.stderr
+    notes = json.loads(second.stdout)["notes"]
+    assert f"{out} held the report of thread {first_id}, replaced by this one (its text " \
+           f"stays in: inspect {first_id} --report)" in notes, notes
+    assert out.read_text("utf-8").startswith("# Research report: retry policy of a graph node")
+    kept = run_cli("inspect", first_id, "--report", "--data-dir", data)
+    assert kept.returncode == 0 and kept.stdout.strip() == first_text.strip(), kept.stderr
+
+    again = run_cli("research", "retry policy of a graph node", "--as-of", AS_OF,
+                    "--data-dir", data, "--out", out, "--json")  # its own report: no note
+    assert not any("held the report" in n for n in json.loads(again.stdout)["notes"])
