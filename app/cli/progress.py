@@ -102,28 +102,33 @@ class Progress:
             # (the corpus line counts the files indexed)
             self.line(f"read {total} file(s); writing the index")
 
+    def _start(self, data: dict[str, Any]) -> None:
+        """The ``start`` event: which thread, and whether it resumes, reruns or continues
+        with a review decision; its model and corpus."""
+        if data.get("review"):
+            self.line(f"continuing thread {data['thread_id']} with the review decision",
+                      "bold yellow")
+        elif data.get("resumed_from_step") is not None:
+            if data.get("step_tasks", 1):  # stopped in a map step
+                where = (f"{data.get('restored', 0)} finished result(s) restored from its "
+                         "checkpoint")
+            else:  # stopped after the map: every result is already in the checkpoint
+                where = f"at {', '.join(data.get('at') or ['its next step'])}"
+            self.line(f"resuming thread {data['thread_id']} from step "
+                      f"{data['resumed_from_step']} ({where})", "bold yellow")
+        elif data.get("rerun"):
+            self.line(f"thread {data['thread_id']} finished earlier: running it again "
+                      "(same envelope ids: rows are updated in place)", "bold")
+        elif not self.thread_shown:  # shown already when the folder was indexed
+            self.line(f"thread {data['thread_id']}", "bold")
+        self.line(f"model: {data['model']}")
+        self.line(f"corpus: {data['corpus']}")
+
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
         if kind == "indexing":
             self._indexing(data)
         elif kind == "start":
-            if data.get("review"):
-                self.line(f"continuing thread {data['thread_id']} with the review decision",
-                          "bold yellow")
-            elif data.get("resumed_from_step") is not None:
-                if data.get("step_tasks", 1):  # stopped in a map step
-                    where = (f"{data.get('restored', 0)} finished result(s) restored from its "
-                             "checkpoint")
-                else:  # stopped after the map: every result is already in the checkpoint
-                    where = f"at {', '.join(data.get('at') or ['its next step'])}"
-                self.line(f"resuming thread {data['thread_id']} from step "
-                          f"{data['resumed_from_step']} ({where})", "bold yellow")
-            elif data.get("rerun"):
-                self.line(f"thread {data['thread_id']} finished earlier: running it again "
-                          "(same envelope ids: rows are updated in place)", "bold")
-            elif not self.thread_shown:  # shown already when the folder was indexed
-                self.line(f"thread {data['thread_id']}", "bold")
-            self.line(f"model: {data['model']}")
-            self.line(f"corpus: {data['corpus']}")
+            self._start(data)
         elif kind == "planned":
             self.first_round = data.get("first_round") or 1
             count = len(data["sub_questions"])

@@ -253,12 +253,7 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
     notes: list[str] = []
     history, sizes = _history(storage, thread_id, notes)
     unread = ["checkpoints"] if notes else []  # damaged: its line says so, not "none"
-    rows: list[dict[str, Any]] = []
-    run: dict[str, Any] | None = None
-    with _unless_damaged(notes), storage.results(read_only=True) as store:
-        if store is not None:
-            rows = store.rows(thread_id=thread_id)
-            run = store.run(thread_id)
+    rows, run = _rows_and_run(storage, thread_id, notes)
     unread += ["rows"] if len(notes) > len(unread) else []
     _raise_or_keep(notes, warnings)
     if not history and not rows and run is None:
@@ -284,6 +279,19 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         "unread": unread,  # what a damaged database kept from view
         "rows": [_row_line(r, firsts) for r in rows],
     }
+
+
+def _rows_and_run(storage: Storage, thread_id: str, notes: list[str]
+                  ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The thread's results rows and its ``runs`` row (None: none), read-only; nothing when
+    the database is damaged (a line is added to ``notes``)."""
+    rows: list[dict[str, Any]] = []
+    run: dict[str, Any] | None = None
+    with _unless_damaged(notes), storage.results(read_only=True) as store:
+        if store is not None:
+            rows = store.rows(thread_id=thread_id)
+            run = store.run(thread_id)
+    return rows, run
 
 
 def _row_line(row: dict[str, Any], firsts: set[int]) -> dict[str, Any]:

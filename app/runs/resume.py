@@ -14,10 +14,10 @@ from typing import Any
 from app.errors import NothingToResume, ThreadMismatch
 from app.research.review import awaiting, resume_command
 from app.research.rounds import routing_of
-from app.runs.threads import is_unfinished
+from app.runs.threads import ThreadBroken, is_unfinished
 
 __all__ = ["PLANNED_CHOICES", "Start", "StartCounts", "check_planned_choices",
-           "progress_at_start", "restored_envelope_ids", "what_to_run"]
+           "progress_at_start", "read_thread", "restored_envelope_ids", "what_to_run"]
 
 PLANNED_CHOICES = ("review", "rounds")
 """The client choices ``plan`` writes into the thread's state (``state.Routing``): a run that
@@ -189,3 +189,33 @@ def restored_envelope_ids(snapshot: Any) -> set[str]:
             if isinstance(envelope, dict) and envelope.get("envelope_id"):
                 out.add(envelope["envelope_id"])
     return out
+
+
+def read_thread(graph: Any, config: dict[str, Any], thread_id: str, asked: Mapping[str, Any],
+                checkpoint_id: str | None = None, *, restart: bool = False) -> Any:
+    """The thread's ``StateSnapshot``, after forking it from ``checkpoint_id`` when given
+    (``update_state(..., as_node="__copy__")``: LangGraph's fork by copy, for time travel); the
+    choices ``asked`` (as :func:`check_planned_choices`) are checked against its plan first,
+    unless the thread starts again (``restart``), which takes them as a finished thread's
+    rerun does.
+
+    Raises:
+        ThreadBroken: LangGraph cannot read the checkpoint back (e.g. saved writes it refuses
+            to apply again).
+        ThreadMismatch: a choice asked for differs from the plan's
+            (:func:`check_planned_choices`); nothing was written.
+    """
+    if checkpoint_id is not None:
+        old = {"configurable": {"thread_id": thread_id, "checkpoint_id": checkpoint_id}}
+        check_planned_choices(asked, graph.get_state(old), thread_id)
+        graph.update_state(old, None, as_node="__copy__")
+    try:
+        snapshot = graph.get_state(config)
+    except Exception as exc:
+        from workers.errors import one_line
+
+        raise ThreadBroken(f"thread {thread_id!r} cannot be resumed: {one_line(exc, 200)}; "
+                           "new thread: research --fresh") from exc
+    if not restart:
+        check_planned_choices(asked, snapshot, thread_id)
+    return snapshot

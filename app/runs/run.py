@@ -24,11 +24,10 @@ from app.research.plan_check import BadPlan
 from app.research.review import ReviewPause, awaiting
 from app.research.rounds import recursion_limit
 from app.runs.recorded_out import out_record
-from app.runs.resume import Start, check_planned_choices, progress_at_start, what_to_run
+from app.runs.resume import Start, progress_at_start, read_thread, what_to_run
 from app.runs.stream import Event, stream_run, what_was_saved
 from app.runs.summary import RunSummary, summarize_run
 from app.runs.threads import (
-    ThreadBroken,
     check_content,
     check_thread,
     corpus_key,
@@ -164,7 +163,8 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
     with storage.thread_lock(thread_id), \
             open_graph(settings, resources=resources) as (graph, labels, resources):
         workers = worker_names(graph)  # the compiled graph says which workers it has
-        snapshot = _read_thread(graph, config, thread_id, request, restarted is not None)
+        snapshot = read_thread(graph, config, thread_id, request.asked, request.checkpoint_id,
+                               restart=restarted is not None)
         values = snapshot.values or {}
         check_thread(request.topic, settings, thread_id, recorded, as_of=request.as_of,
                      state=values)
@@ -180,19 +180,32 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         _announce(emit, thread_id, values, start, counts, pending is not None, labels)
         _note_other_days(emit, storage, thread_id, request, recorded, settings)
         written: dict[str, dict[str, Any]] = {}  # the last "persisted" and "report" events
-
-        def noting(kind: str, data: dict[str, Any]) -> None:
-            if kind in ("persisted", "report"):
-                written[kind] = data
-            emit(kind, data)
-
-        try:
-            unreached = stream_run(graph, start.graph_input, config, settings, resources,
-                                   storage, counts.restored, counts.total, noting, written)
-        except BadPlan as exc:
-            raise _plan_review_again(exc, graph, config, settings) from None
+        unreached = _stream(graph, start, config, settings, resources, storage, counts, emit,
+                            written)
         return _conclude(graph, config, storage, start, labels, len(workers), started,
                          written, unreached)
+
+
+def _stream(graph: Any, start: Start, config: dict[str, Any], settings: Settings,
+            resources: Resources, storage: Storage, counts: Any, emit: Event,
+            written: dict[str, dict[str, Any]]) -> str | None:
+    """Stream the run (:func:`app.runs.stream.stream_run`), keeping its last ``persisted`` and
+    ``report`` events in ``written`` (what a lost database had saved); the note of a crash
+    point never reached, or None.
+
+    Raises:
+        BadPlan: the plan was refused at dispatch, naming the way on (:func:`_plan_review_again`).
+    """
+    def noting(kind: str, data: dict[str, Any]) -> None:
+        if kind in ("persisted", "report"):
+            written[kind] = data
+        emit(kind, data)
+
+    try:
+        return stream_run(graph, start.graph_input, config, settings, resources, storage,
+                          counts.restored, counts.total, noting, written)
+    except BadPlan as exc:
+        raise _plan_review_again(exc, graph, config, settings) from None
 
 
 def _plan_review_again(exc: BadPlan, graph: Any, config: dict[str, Any],
@@ -360,32 +373,3 @@ def _open_resources(settings: Settings, thread_id: str, recorded: dict[str, Any]
         resources.close()
         raise
     return resources, restarted
-
-
-def _read_thread(graph: Any, config: dict[str, Any], thread_id: str, request: RunRequest,
-                 restart: bool = False) -> Any:
-    """The thread's ``StateSnapshot``, after forking it from ``request.checkpoint_id`` when
-    given (``update_state(..., as_node="__copy__")``: LangGraph's fork by copy, for time
-    travel); the choices ``request`` asks for are checked against its plan first, unless the
-    thread starts again (``restart``), which takes them as a finished thread's rerun does.
-
-    Raises:
-        ThreadBroken: LangGraph cannot read the checkpoint back (e.g. saved writes it refuses
-            to apply again).
-        ThreadMismatch: a choice asked for differs from the plan's
-            (:func:`app.runs.resume.check_planned_choices`); nothing was written.
-    """
-    if request.checkpoint_id is not None:
-        old = {"configurable": {"thread_id": thread_id, "checkpoint_id": request.checkpoint_id}}
-        check_planned_choices(request.asked, graph.get_state(old), thread_id)
-        graph.update_state(old, None, as_node="__copy__")
-    try:
-        snapshot = graph.get_state(config)
-    except Exception as exc:
-        from workers.errors import one_line
-
-        raise ThreadBroken(f"thread {thread_id!r} cannot be resumed: {one_line(exc, 200)}; "
-                           "new thread: research --fresh") from exc
-    if not restart:
-        check_planned_choices(request.asked, snapshot, thread_id)
-    return snapshot
