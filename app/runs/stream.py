@@ -77,10 +77,13 @@ def stream_run(graph: Any, graph_input: Any, config: dict[str, Any], settings: S
         if (gone := storage.went_away(exc)) is not None:
             _record_failure(storage, thread_id)
             raise StorageLost(what_was_saved(gone, written)) from exc
-        if not isinstance(exc, StorageVanished):  # else it would make the data dir again
-            with storage.results() as store:
-                status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
-                store.finish_run(thread_id, status=status)
+        if isinstance(exc, StorageVanished):  # recording it would make the data dir again
+            raise
+        if (vanished := storage.vanished()) is not None:  # what a node raised after it: the
+            raise StorageVanished(vanished) from exc  # deletion is the cause, said as one line
+        with storage.results() as store:
+            status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
+            store.finish_run(thread_id, status=status)
         raise
     finally:
         # Alive here with a crash point set: the run never reached it.

@@ -20,20 +20,20 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from app.runs.ids import sha8
 from app.storage.base import ROOT_THREADS_SQL, DamagedDatabase, Storage, ThreadBusy
-from app.storage.results import ADDED_RUN_COLUMNS, SCHEMA, ResultsStore
+from app.storage.results import ResultsStore
 from app.storage.sqlite_files import connect, is_damage, not_a_file
+from app.storage.sqlite_results import RESULTS_DB, SqliteResults, has_table
 
 __all__ = ["CHECKPOINTS_DB", "RESULTS_DB", "SqliteResults", "SqliteStorage"]
 
 CHECKPOINTS_DB = "checkpoints.sqlite"
-RESULTS_DB = "results.sqlite"
 
 _opened_files: dict[str, tuple[int, int]] = {}
 """``(st_dev, st_ino)`` of each checkpoint database this process opened for writing, by
@@ -49,58 +49,6 @@ replaced lock file (a ``flock`` on an unlinked file keeps no other process out).
 def _file_id(path: Path) -> tuple[int, int]:
     st = os.stat(path)
     return st.st_dev, st.st_ino
-
-
-class SqliteResults(ResultsStore):
-    """The results database in one SQLite file.
-
-    Args:
-        path: the database file; its folder is created (unless ``read_only``).
-        read_only: open with ``mode=ro``; the file must exist.
-    """
-
-    order_column = "rowid"
-
-    def __init__(self, path: Path | str, *, read_only: bool = False) -> None:
-        self.path = Path(path)
-        self._conn = connect(self.path, read_only=read_only)
-        self._conn.isolation_level = None  # explicit BEGIN IMMEDIATE for writes
-        self._conn.row_factory = sqlite3.Row
-        if read_only:
-            return
-        try:
-            self._conn.executescript(SCHEMA.format(seq=""))
-            columns = {row[1] for row in self._conn.execute("PRAGMA table_info(runs)")}
-            for column in ADDED_RUN_COLUMNS:  # a database written before runs recorded it
-                if column not in columns:
-                    self._conn.execute(f"ALTER TABLE runs ADD COLUMN {column} TEXT")
-        except BaseException:
-            self._conn.close()
-            raise
-
-    @classmethod
-    def in_dir(cls, data_dir: Path | str) -> SqliteResults:
-        """Open (and create) the results database of a data dir."""
-        return cls(Path(data_dir) / RESULTS_DB)
-
-    def close(self) -> None:
-        """Close the connection. Nothing is lost: each write committed in its own transaction."""
-        self._conn.close()
-
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        return [dict(row) for row in self._conn.execute(sql, params)]
-
-    def _has_table(self, name: str) -> bool:
-        return _has_table(self._conn, name)
-
-    def _write(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            self._conn.executemany(sql, rows)
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
 
 
 class SqliteStorage(Storage):
@@ -201,7 +149,7 @@ class SqliteStorage(Storage):
                 if not read_only:
                     saver.setup()
                     _opened_files[str(path.resolve())] = _file_id(path)
-                elif _has_table(conn, "checkpoints"):
+                elif has_table(conn, "checkpoints"):
                     saver.is_setup = True  # setup() would write (PRAGMA, CREATE, ALTER)
                 else:
                     saver = None
@@ -235,8 +183,10 @@ class SqliteStorage(Storage):
             yield None
             return
         with self._reporting_damage():
-            store = SqliteResults(self.results_path, read_only=read_only)
-            if read_only and not _has_table(store._conn, "runs"):
+            # a run's data dir deleted under it is not made again by a write (issue 21, item 4)
+            store = SqliteResults(self.results_path, read_only=read_only,
+                                  make_folder=not self._holds_a_lock())
+            if read_only and not has_table(store._conn, "runs"):
                 store.close()
                 yield None
                 return
@@ -280,6 +230,11 @@ class SqliteStorage(Storage):
                 if not read_only:
                     _say_holder(handle, "")
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _holds_a_lock(self) -> bool:
+        """Whether this process holds a thread lock in this data dir (:meth:`thread_lock`)."""
+        folder = str((self.data_dir / "locks").resolve()) + os.sep
+        return any(key.startswith(folder) for key in _held_locks)
 
     def lock_lost(self) -> str | None:
         """One line when a thread lock file this process holds in this data dir was deleted or
@@ -352,11 +307,6 @@ def _say_holder(handle: Any, holder: str) -> None:
         handle.flush()
     except OSError:
         pass
-
-
-def _has_table(conn: sqlite3.Connection, name: str) -> bool:
-    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                        (name,)).fetchone() is not None
 
 
 def _is_damaged(path: Path) -> bool:

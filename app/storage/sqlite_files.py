@@ -54,7 +54,8 @@ def not_a_file(path: Path) -> str | None:
     return kind
 
 
-def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
+def connect(path: Path, *, read_only: bool = False, make_folder: bool = True
+            ) -> sqlite3.Connection:
     """Open ``path`` for the app: WAL, 30 s busy timeout, usable from several threads.
 
     With ``read_only`` nothing is created or written (``mode=ro``); ``immutable=1`` is the way
@@ -64,11 +65,15 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
     (:func:`_heap_index`), so ``threads`` and ``inspect`` read what a run stopped by a full
     disk saved (trial 7: they failed, saying to free space and "run the same command again").
 
+    ``make_folder`` False: the file's folder is not created (a run's data dir deleted under
+    it is not made again behind its back).
+
     Raises:
         sqlite3.Error: the file cannot be opened.
     """
     if not read_only:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if make_folder:
+            path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, timeout=30.0, check_same_thread=False)
         try:
             conn.execute("PRAGMA busy_timeout = 30000")

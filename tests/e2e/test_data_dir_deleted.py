@@ -125,3 +125,26 @@ def test_a_run_whose_lock_file_is_deleted_stops_and_claims_nothing(tmp_path, sma
                     small_corpus, "--model", "offline")
     assert again.returncode == 0, again.stderr
     assert "resuming thread" in again.stdout, again.stdout  # from its last checkpoint
+
+
+def test_a_write_after_the_data_dir_is_deleted_does_not_make_it_again(tmp_path: Path) -> None:
+    # A CI run saw the data dir made again holding results.sqlite: a write that raced the
+    # deletion (persist's, or the error path's run record) made the folder. A run holding a
+    # thread lock there never makes it again; the error is the deletion's, said as one line.
+    import sqlite3
+
+    from app.storage import open_storage
+    from app.storage.base import StorageVanished
+
+    data = tmp_path / "data"
+    storage = open_storage(data)
+    with storage.results() as store:  # the first run makes the data dir
+        store.start_run("t", topic="x", as_of=AS_OF, model="offline")
+    with storage.thread_lock("t"):
+        shutil.rmtree(data)
+        with pytest.raises(sqlite3.OperationalError), storage.results() as store:
+            store.finish_run("t", status="error")
+        assert not data.exists()
+        assert isinstance(storage.lost(), StorageVanished)
+    with storage.results() as store:  # no run holds it: the next run makes it again
+        assert store.run("t") is None
