@@ -49,5 +49,6 @@ def test_a_thread_started_under_the_old_accent_dropping_id_is_continued(
     capsys.readouterr()
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert f"thread: {old}" in out and "note:" not in out, out
+    assert f"thread: {old}" in out, out  # and no note naming another thread of the topic
+    assert not [line for line in out.splitlines() if "note:" in line and "thread" in line], out
     assert (tmp_path / "data" / "reports" / f"{old}.md").is_file()
