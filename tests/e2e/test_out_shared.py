@@ -25,7 +25,7 @@ def test_a_report_of_another_thread_at_out_is_replaced_with_a_note(tmp_path: Pat
     assert second.returncode == 0, second.stderr
     notes = json.loads(second.stdout)["notes"]
     assert f"{out} held the report of thread {first_id}, replaced by this one (its text " \
-           f"stays in: inspect {first_id} --report)" in notes, notes
+           f"stays in the results database: inspect {first_id} --report)" in notes, notes
     assert out.read_text("utf-8").startswith("# Research report: retry policy of a graph node")
     kept = run_cli("inspect", first_id, "--report", "--data-dir", data)
     assert kept.returncode == 0 and kept.stdout.strip() == first_text.strip(), kept.stderr
@@ -33,3 +33,10 @@ def test_a_report_of_another_thread_at_out_is_replaced_with_a_note(tmp_path: Pat
     again = run_cli("research", "retry policy of a graph node", "--as-of", AS_OF,
                     "--data-dir", data, "--out", out, "--json")  # its own report: no note
     assert not any("held the report" in n for n in json.loads(again.stdout)["notes"])
+
+    # Trial 13: from another data dir, "inspect X --report" there fails: the note says where
+    other = run_cli("research", "send vs reducers", "--as-of", AS_OF, "--data-dir",
+                    tmp_path / "elsewhere", "--out", out, "--json")
+    second_id = json.loads(second.stdout)["thread_id"]
+    assert f"stays in the results database of the data dir that ran it: inspect {second_id} " \
+           "--report" in " ".join(json.loads(other.stdout)["notes"])

@@ -116,16 +116,32 @@ def html_page(source: str | bytes) -> HtmlPage:
     return HtmlPage(title, kept, _share(links, "".join(t for _h, t in kept)))
 
 
+def _heading_row(row: etree._Element, cells: list[etree._Element]) -> bool:
+    """Whether a table's first row holds its column headings: all ``<th>``, inside a
+    ``<thead>``, or every cell's text bold (``<b>``/``<strong>``: what word processors and many
+    CMSs write for a header row; trial 13)."""
+    if all(c.tag == "th" for c in cells) or row.getparent().tag == "thead":
+        return True
+    return all(_bold(c) for c in cells)
+
+
+def _bold(cell: etree._Element) -> bool:
+    """Whether all of a cell's text is inside ``<b>`` or ``<strong>`` (and there is some)."""
+    text = " ".join("".join(cell.itertext()).split())
+    strong = " ".join("".join(t for b in cell.iter("b", "strong") for t in b.itertext()).split())
+    return bool(text) and strong == text
+
+
 def _tables_as_sentences(root: etree._Element) -> None:
-    """Replace each data table (one whose first row is all ``<th>`` cells, with no table inside
-    it) by a ``<div>`` of its body rows as sentences under their headings
+    """Replace each data table (one whose first row holds headings, :func:`_heading_row`, with
+    no table inside it) by a ``<div>`` of its body rows as sentences under their headings
     (:mod:`workers.sources.tables`); layout tables (no heading row) are left as they are."""
     for table in list(root.iter("table")):
         rows = table.findall(".//tr")
         if not rows or table.find(".//table") is not None:
             continue
         first = [c for c in rows[0] if isinstance(c.tag, str) and c.tag in ("td", "th")]
-        if not first or any(c.tag != "th" for c in first):
+        if not first or not _heading_row(rows[0], first):
             continue
         body = [[c.text_content() for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
                 for row in rows[1:]]

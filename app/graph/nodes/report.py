@@ -117,8 +117,11 @@ def _write(state: ResearchState, data: ReportInput, res: Resources, notes: list[
     with res.storage().results() as store:  # for every machine that reaches the database
         store.save_report(data.thread_id, markdown)
     if other is not None and other != data.thread_id:  # trial 12, finding 5: said nowhere
+        with res.storage().results(read_only=True) as store:  # its data dir, or another's
+            here = store is not None and bool(store.count(thread_id=other))
+        where = "" if here else " of the data dir that ran it"
         notes.append(f"{path} held the report of thread {other}, replaced by this one (its "
-                     f"text stays in: inspect {other} --report)")
+                     f"text stays in the results database{where}: inspect {other} --report)")
     return markdown, path
 
 

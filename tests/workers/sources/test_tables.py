@@ -82,6 +82,17 @@ def test_table_rows_are_found_by_their_headings_words(tmp_path: Path) -> None:
         assert "layout\n\nonly" in html  # a layout table (no <th> row) stays as it was
 
 
+def test_a_heading_row_of_bold_cells_or_in_a_thead_is_a_heading_row() -> None:
+    # Trial 13: a word processor's "save as HTML" writes <td><b>Boat</b></td>, not <th>
+    for head in ("<tr><td><b>Boat</b></td><td><strong>Service interval</strong></td></tr>",
+                 "<thead><tr><td>Boat</td><td>Service interval</td></tr></thead>"):
+        page = html_page(f"<table>{head}<tr><td>Puffin</td><td>every 50 hours</td></tr></table>")
+        assert "Puffin — Service interval: every 50 hours." in page.text, head
+    partly = html_page("<table><tr><td><b>Note</b> plain</td><td>x</td></tr>"
+                       "<tr><td>a</td><td>b</td></tr></table>")  # not all bold: no heading row
+    assert "—" not in partly.text
+
+
 def test_a_table_inside_a_table_is_left_as_text() -> None:
     page = html_page("<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td><table><tr>"
                      "<th>x</th></tr><tr><td>2</td></tr></table></td></tr></table>")
