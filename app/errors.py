@@ -13,7 +13,7 @@ import ``app/``; the CLI maps them to exit 2 as well.
 from __future__ import annotations
 
 __all__ = [
-    "BadTopic", "CorpusMismatch", "DomainError", "NothingToResume", "NothingToReview",
+    "BadTopic", "CliThread", "CorpusMismatch", "DomainError", "NothingToResume", "NothingToReview",
     "ThreadMismatch", "UnknownCheckpoint", "UnknownThread",
 ]
 
@@ -49,6 +49,13 @@ class BadTopic(DomainError, ValueError):
     Also a ``ValueError``, like a bad ``as_of`` and ``app.settings.config.ConfigError``:
     LangGraph Server returns the message of a ``ValueError`` to the client, but any other
     exception's as "An internal error occurred" (``langgraph_api.serde``)."""
+
+
+class CliThread(ThreadMismatch, ValueError):
+    """A served run (LangGraph Server) on the id of a thread the command line runs in the same
+    data dir: its rows and report would be replaced by a run whose checkpoints are the
+    server's. A ``ValueError``, so the server returns its message to the client (see
+    :class:`BadTopic`)."""
 
 
 class CorpusMismatch(ThreadMismatch, ValueError):

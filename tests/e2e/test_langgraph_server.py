@@ -249,3 +249,22 @@ def test_the_cli_reads_a_served_thread_by_its_rows(server: Server) -> None:
     assert other.returncode == 2 and other.stderr.count("\n") == 1, other.stderr
     assert f"belongs to topic {SMALL_TOPIC!r}" in other.stderr
     assert server.rows(thread_id) == rows
+
+
+def test_a_served_run_on_a_cli_threads_id_is_refused(server: Server, small_corpus: Path) -> None:
+    # Trial 13 (finding 10's reverse): a client creating a thread with a CLI thread's id
+    # replaced that thread's rows and report without a word.
+    import uuid
+
+    from tests.conftest import run_cli
+
+    thread_id = str(uuid.uuid4())
+    cli = run_cli("research", "retry policy of a graph node", "--thread-id", thread_id,
+                  "--as-of", AS_OF, "--data-dir", server.data_dir, "--corpus", small_corpus)
+    assert cli.returncode == 0, cli.stderr
+    rows = server.rows(thread_id)
+    client(server).threads.create(thread_id=thread_id)
+    out = run(server, thread_id)
+    message = (out.get("__error__") or {}).get("message", "")
+    assert message.startswith(f"thread {thread_id!r} is a thread of the command line"), out
+    assert server.rows(thread_id) == rows

@@ -7,7 +7,7 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
-from app.errors import CorpusMismatch
+from app.errors import CliThread, CorpusMismatch
 
 __all__ = ["check_same_corpus", "thread_id_of"]
 
@@ -45,3 +45,27 @@ def check_same_corpus(state: Mapping[str, Any], corpus_name: str | None, served:
 
 def _shown(name: Any) -> str:
     return f"corpus_name {name!r}" if name is not None else "the server's corpus"
+
+
+def check_not_a_cli_thread(storage: Any, thread_id: str, served: bool) -> None:
+    """Refuse a served run on the id of a thread the command line runs in this data dir (it
+    has a ``runs`` row, which only the CLI writes): its rows and report would be replaced by a
+    run whose checkpoints are the server's (trial 13: a client creating a thread with a CLI
+    thread's id replaced that thread's rows and report without a word).
+
+    Args:
+        storage: the run's :class:`app.storage.Storage`.
+        thread_id: the run's (:func:`thread_id_of`).
+        served: the graph serves remote clients (the CLI checks its own threads).
+
+    Raises:
+        app.errors.CliThread: the id is a CLI thread's.
+    """
+    if not served or thread_id == "-":
+        return
+    with storage.results(read_only=True) as store:
+        run = store.run(thread_id) if store is not None else None
+    if run is not None:
+        raise CliThread(
+            f"thread {thread_id!r} is a thread of the command line in this data dir (topic "
+            f"{run['topic']!r}); a served run does not write into it: use another thread")

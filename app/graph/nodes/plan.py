@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from langgraph.config import get_config
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
 from app.errors import BadTopic
-from app.graph.nodes.common import check_same_corpus
+from app.graph.nodes.common import check_not_a_cli_thread, check_same_corpus, thread_id_of
 from app.graph.resources import Resources
 from app.research.plan import corpus_plan, llm_plan
 from app.research.review import kept_drops, replaced_plan_note
@@ -42,6 +43,8 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
         app.errors.BadTopic: the topic is no topic to research
             (:func:`app.research.topics.topic_problem`).
         app.errors.CorpusMismatch: a served rerun of the thread names another corpus.
+        app.errors.CliThread: a served run on a CLI thread's id
+            (:func:`app.graph.nodes.common.check_not_a_cli_thread`).
     """
     # A served run's input is checked nowhere else (the CLI refuses a bad topic before the run)
     topic = state.get("topic")
@@ -52,6 +55,7 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
         raise BadTopic(why)
     ctx = res.context(runtime)
     check_same_corpus(state, ctx.corpus_name, res.served)  # a rerun or fork: its plan's corpus
+    check_not_a_cli_thread(res.storage(), thread_id_of(get_config()), res.served)
     res.run(runtime)  # records the superstep this run starts in (see route)
     res.check_mcp()  # every MCP server answers, or the run fails with a line naming it
     attempt = backoff(runtime, res.settings.retry_interval, "the planner")
