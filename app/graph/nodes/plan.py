@@ -29,6 +29,20 @@ from workers.usage import AttemptTokens
 __all__ = ["plan"]
 
 
+def _check_input(state: ResearchState, ctx: RunContext, res: Resources) -> None:
+    """A served run's input, checked nowhere else (the CLI refuses a bad topic before the run):
+    the topic, the plan's corpus on a rerun or fork, a CLI thread's id. Raises as :func:`plan`.
+    """
+    topic = state.get("topic")
+    if topic is not None and not isinstance(topic, str):
+        shown = clip(repr(topic), 80)
+        raise BadTopic(f"the topic must be text, got {type(topic).__name__} {shown}")
+    if why := topic_problem(" ".join((topic or "").split())):
+        raise BadTopic(why)
+    check_same_corpus(state, ctx.corpus_name, res.served)  # a rerun or fork: its plan's corpus
+    check_not_a_cli_thread(res.storage(), thread_id_of(get_config()), res.served)
+
+
 def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
          workers: Sequence[str], tokens: AttemptTokens) -> dict[str, Any]:
     """Plan the run (single writer of ``sub_questions`` and ``routing``).
@@ -46,16 +60,8 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
         app.errors.CliThread: a served run on a CLI thread's id
             (:func:`app.graph.nodes.common.check_not_a_cli_thread`).
     """
-    # A served run's input is checked nowhere else (the CLI refuses a bad topic before the run)
-    topic = state.get("topic")
-    if topic is not None and not isinstance(topic, str):
-        shown = clip(repr(topic), 80)
-        raise BadTopic(f"the topic must be text, got {type(topic).__name__} {shown}")
-    if why := topic_problem(" ".join((topic or "").split())):
-        raise BadTopic(why)
     ctx = res.context(runtime)
-    check_same_corpus(state, ctx.corpus_name, res.served)  # a rerun or fork: its plan's corpus
-    check_not_a_cli_thread(res.storage(), thread_id_of(get_config()), res.served)
+    _check_input(state, ctx, res)
     res.run(runtime)  # records the superstep this run starts in (see route)
     res.check_mcp()  # every MCP server answers, or the run fails with a line naming it
     attempt = backoff(runtime, res.settings.retry_interval, "the planner")
@@ -81,7 +87,7 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     return {
         "sub_questions": questions,
         **planned,
-        "planned_topic": topic,
+        "planned_topic": state.get("topic"),
         "as_of": as_of,
         "routing": routing,
         "round": first,
