@@ -30,6 +30,7 @@ from tests.durability._helpers import (
     checkpoint_envelopes,
     clean_env,
     db_rows,
+    db_run,
     describe,
     latest_checkpoint,
     run_app,
@@ -202,7 +203,7 @@ def test_an_unfinished_thread_is_not_continued_on_changed_corpus_content(place, 
     rows_after = db_rows(where, thread_id_of())
     assert sorted(r["envelope_id"] for r in rows_after) == ids
     assert all(r["write_count"] == 1 for r in rows_after)  # one write each: nothing doubled
-    report = Path(json.loads(run_app(*args, "--json").stdout)["report_path"]).read_text("utf-8")
+    report = Path(db_run(where, thread_id_of())["report_path"]).read_text("utf-8")
     assert "send.md" not in report and "fanout.md" in report  # the new content only
 
 

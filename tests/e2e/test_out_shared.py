@@ -10,33 +10,33 @@ from pathlib import Path
 
 from tests.conftest import AS_OF, run_cli
 
+FIRST, SECOND = "zorblax relay", "zorblax relay stations"
 
-def test_a_report_of_another_thread_at_out_is_replaced_with_a_note(tmp_path: Path) -> None:
+
+def test_a_report_of_another_thread_at_out_is_replaced_with_a_note(tmp_path: Path,
+                                                                    small_corpus: Path) -> None:
     out, data = tmp_path / "shared" / "report.md", tmp_path / "data"
     out.parent.mkdir()
-    first = run_cli("research", "send vs reducers", "--as-of", AS_OF, "--data-dir", data,
-                    "--out", out, "--json")
+    where = ["--as-of", AS_OF, "--corpus", str(small_corpus), "--out", str(out), "--json"]
+    first = run_cli("research", FIRST, "--data-dir", data, *where)
     assert first.returncode == 0, first.stderr
     first_id = json.loads(first.stdout)["thread_id"]
     first_text = out.read_text("utf-8")
 
-    second = run_cli("research", "retry policy of a graph node", "--as-of", AS_OF,
-                     "--data-dir", data, "--out", out, "--json")
+    second = run_cli("research", SECOND, "--data-dir", data, *where)
     assert second.returncode == 0, second.stderr
     notes = json.loads(second.stdout)["notes"]
     assert f"{out} held the report of thread {first_id}, replaced by this one (its text " \
            f"stays in the results database: inspect {first_id} --report)" in notes, notes
-    assert out.read_text("utf-8").startswith("# Research report: retry policy of a graph node")
+    assert out.read_text("utf-8").startswith(f"# Research report: {SECOND}\n")
     kept = run_cli("inspect", first_id, "--report", "--data-dir", data)
     assert kept.returncode == 0 and kept.stdout.strip() == first_text.strip(), kept.stderr
 
-    again = run_cli("research", "retry policy of a graph node", "--as-of", AS_OF,
-                    "--data-dir", data, "--out", out, "--json")  # its own report: no note
+    again = run_cli("research", SECOND, "--data-dir", data, *where)  # its own report: no note
     assert not any("held the report" in n for n in json.loads(again.stdout)["notes"])
 
     # Trial 13: from another data dir, "inspect X --report" there fails: the note says where
-    other = run_cli("research", "send vs reducers", "--as-of", AS_OF, "--data-dir",
-                    tmp_path / "elsewhere", "--out", out, "--json")
+    other = run_cli("research", FIRST, "--data-dir", tmp_path / "elsewhere", *where)
     second_id = json.loads(second.stdout)["thread_id"]
     assert f"stays in the results database of the data dir that ran it: inspect {second_id} " \
            "--report" in " ".join(json.loads(other.stdout)["notes"])
