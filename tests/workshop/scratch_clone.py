@@ -97,9 +97,10 @@ def git_apply(clone: Path, diff: str) -> subprocess.CompletedProcess[str]:
 
 def run_pytest(clone: Path, *args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
     """Run pytest inside ``clone`` with this interpreter, the clone first on ``sys.path``."""
-    env = {**os.environ, "PYTHONPATH": str(clone), "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**os.environ, "PYTHONPATH": str(clone)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # the copy's own bytecode, compiled once per copy
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *args],
+        [sys.executable, "-m", "pytest", "-q", "-x", "-n0", "-p", "no:cacheprovider", *args],
         cwd=clone, env=env, capture_output=True, text=True, timeout=timeout,
     )
 
