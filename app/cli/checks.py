@@ -173,12 +173,11 @@ def validate_paths(settings: Settings) -> None:
                       data_dir=settings.data_dir)
     out = settings.report_out
     if out is None:  # <data_dir>/reports/: checked with the data dir's other write targets
-        from app.research.report import report_path
+        from app.research.report_files import report_path
 
         check_writable_folder(report_path(None, data_dir, "report.md").parent)
         return
-    from app.research.report import report_path
-    from app.research.report_files import not_replaceable
+    from app.research.report_files import not_replaceable, report_path
 
     if Path(out).exists() and not Path(out).is_dir() and not out.endswith(("/", "\\")):
         if why := not_replaceable(Path(out)):
