@@ -24,7 +24,7 @@ from app.research.plan_check import BadPlan
 from app.research.review import ReviewPause, awaiting
 from app.research.rounds import recursion_limit
 from app.runs.recorded_out import out_record
-from app.runs.resume import Start, progress_at_start, read_thread, what_to_run
+from app.runs.resume import Start, as_planned, progress_at_start, read_thread, what_to_run
 from app.runs.stream import Event, stream_run, what_was_saved
 from app.runs.summary import RunSummary, summarize_run
 from app.runs.threads import (
@@ -168,7 +168,10 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         values = snapshot.values or {}
         check_thread(request.topic, settings, thread_id, recorded, as_of=request.as_of,
                      state=values)
-        pending = awaiting(snapshot)
+        if restarted is not None:  # from its input: planned again, and paused again
+            settings = as_planned(settings, values, request.asked)
+            config = run_config(thread_id, settings)
+        pending = None if restarted is not None else awaiting(snapshot)
         if (pause := _review_pause(request, snapshot, pending, thread_id)) is not None:
             if request.topic is not None:  # research; review shows it read-only
                 _keep_out(storage, thread_id, recorded, settings)

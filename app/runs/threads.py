@@ -32,9 +32,11 @@ from app.runs.status import (  # re-exported: callers import them from here
     thread_status,
 )
 from app.runs.thread_sources import (  # re-exported: callers import them from here
+    AGAIN,
     ANEW,
     check_content,
     check_sources,
+    run_again,
     sources_changed,
     start_anew,
 )
@@ -44,12 +46,11 @@ from app.storage import Storage, ThreadBusy, storage_of
 from workers.registry import registered
 
 __all__ = [
-    "ANEW", "CONTENT_MARK", "UNFINISHED_RUNS", "WEB_MARK", "ThreadBroken", "ThreadBusy",
-    "ThreadMismatch",
-    "check_content", "check_thread", "corpus_key", "is_unfinished", "recorded_max_bytes",
-    "recorded_run",
-    "require_thread", "research_graph", "run_thread_id", "sources_changed", "start_anew",
-    "thread_exists", "thread_status", "unfinished_alike", "way_on",
+    "AGAIN", "ANEW", "CONTENT_MARK", "UNFINISHED_RUNS", "WEB_MARK", "ThreadBroken", "ThreadBusy",
+    "ThreadMismatch", "changed_way_on", "check_content", "check_thread", "corpus_key",
+    "is_unfinished", "recorded_max_bytes", "recorded_run", "require_thread", "research_graph",
+    "run_again", "run_thread_id", "sources_changed", "start_anew", "thread_exists",
+    "thread_status", "unfinished_alike", "way_on",
 ]
 
 
@@ -167,13 +168,25 @@ def recorded_run(storage: Storage, thread_id: str) -> dict[str, Any] | None:
 
 def way_on(storage: Storage, thread_id: str, status: str, settings: Settings) -> str:
     """What to do next with a thread that has work left (:func:`app.settings.hints.next_step`),
-    except for an unfinished one whose corpus changed since it started: ``resume`` refuses it,
-    so the way on is the command that starts its topic anew (:func:`start_anew`)."""
-    if status == "unfinished":
-        recorded = recorded_run(storage, thread_id)
-        if why := sources_changed(recorded, settings):
-            return f"{why}, so resume refuses it; {ANEW} {start_anew(recorded or {}, settings)}"
+    except for an unfinished one, or one paused for review, whose corpus changed since it
+    started: :func:`changed_way_on`."""
+    if status in ("unfinished", "awaiting review"):
+        if changed := changed_way_on(storage, thread_id, settings):
+            return changed
     return next_step(thread_id, status, settings)
+
+
+def changed_way_on(storage: Storage, thread_id: str, settings: Settings) -> str | None:
+    """For an unfinished thread, or one paused for review, whose corpus changed since it
+    started (:func:`sources_changed`; None for any other): what changed, that ``resume`` and
+    ``review`` refuse it, and its topic's own command, which runs it again from its start on
+    the new content (:func:`run_again`; trial 13, findings 6 and 6b: the advice was
+    ``--fresh``, which leaves it unfinished for good, or a ``review --approve`` that refused)."""
+    recorded = recorded_run(storage, thread_id)
+    if recorded is None or not (why := sources_changed(recorded, settings)):
+        return None
+    return (f"{why}, so resume and review refuse it; {AGAIN} "
+            f"{run_again(recorded, thread_id, settings)}")
 
 
 def unfinished_alike(storage: Storage, thread_id: str, topic: str, as_of: str,
