@@ -19,6 +19,7 @@ small corpus, the environment cleaned as for a subprocess):
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 
@@ -158,3 +159,43 @@ def test_the_advice_names_a_thread_the_topic_does_not_land_on_by_itself(
     assert main(advised) == 0
     assert "running it again from its start" in capsys.readouterr().out
     assert [r["thread_id"] for r in db_runs(tmp_path / "data")] == ["-my>run"]
+
+
+def _choices(data: Path, thread: str) -> dict:
+    return json.loads(db_run(data, thread)["choices"])
+
+
+def test_a_continuation_keeps_the_threads_search_k_and_says_which_it_changes(
+        tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
+    # Trial 13, finding 9: resumed with another --search-k (or --max-tokens), the thread mixed
+    # the two without a word; resumed with none, it took the default.
+    from app.cli import main
+    from app.runs.ids import default_thread_id
+
+    data = tmp_path / "data"
+    thread = default_thread_id(SMALL_TOPIC, AS_OF)
+    _run_unfinished(monkeypatch, ["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus",
+                                  str(small_corpus), "--data-dir", str(data),
+                                  "--search-k", "7"])
+    capsys.readouterr()
+    assert _choices(data, thread)["search_k"] == 7
+    _run_unfinished(monkeypatch, ["resume", thread, "--data-dir", str(data)])
+    notes = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("note: this run")]
+    assert notes == [f"note: this run continues thread {thread}, and keeps the --search-k 7 it "
+                     "was started with (its recorded settings; a flag given changes one)"]
+    assert _choices(data, thread)["search_k"] == 7  # not the default, 5
+
+    assert main(["resume", thread, "--data-dir", str(data), "--search-k", "3",
+                 "--max-tokens", "100"]) == 0
+    notes = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("note: this run")]
+    assert notes == [f"note: this run continues thread {thread}, and uses --search-k 3, "
+                     "--max-tokens 100 as given, where it was started with --search-k 7, no "
+                     "--max-tokens: its results so far were found with the first, the rest "
+                     "will be with the second; the token budget counts the tokens it spent "
+                     "before too"], notes
+    assert (_choices(data, thread)["search_k"], _choices(data, thread)["max_tokens"]) == (3, 100)
+    assert main(["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", str(small_corpus),
+                 "--data-dir", str(data)]) == 0  # finished: a rerun takes its own, no note
+    assert "note: this run" not in capsys.readouterr().out
+    assert _choices(data, thread)["search_k"] == 5
