@@ -192,11 +192,11 @@ def changed_way_on(storage: Storage, thread_id: str, settings: Settings) -> str 
 def unfinished_alike(storage: Storage, thread_id: str, topic: str, as_of: str,
                      settings: Settings) -> list[str]:
     """A line for each unfinished thread other than ``thread_id`` (a new thread) of ``topic``
-    on another ``as_of``, or of a topic that differs from it only in case, accents or white
-    space (:func:`app.runs.ids.topic_key`; the thread id hashes the topic as written, trial 11,
-    finding 38), with how to continue it: the same command without ``--as-of`` names a new
-    thread once the UTC date changed, so the thread a run was interrupted on yesterday is not
-    the one it starts."""
+    on another ``as_of``, or of a topic that differs from it only in case, accents, white
+    space or zero-width characters (:func:`app.runs.ids.topic_key`; the thread id hashes the
+    topic as written, trial 11, finding 38), with how to continue it: the same command without
+    ``--as-of`` names a new thread once the UTC date changed, so the thread a run was
+    interrupted on yesterday is not the one it starts."""
     with storage.results(read_only=True) as store:
         runs = store.runs() if store is not None else []
     key = topic_key(topic)
@@ -212,7 +212,8 @@ def unfinished_alike(storage: Storage, thread_id: str, topic: str, as_of: str,
             which = f"this topic's thread {r['thread_id']} (as of {r['as_of']})"
         else:
             which = (f"thread {r['thread_id']} (as of {r['as_of']}) of {r['topic']!r}, a topic "
-                     "that differs from this one only in case, accents or spacing,")
+                     "that differs from this one only in case, accents, spacing or invisible "
+                     "characters,")
         lines.append(f"{which} is unfinished, and this run (as of {as_of}) is a new thread; "
                      f"{way_on(storage, r['thread_id'], status, settings)}")
     return lines

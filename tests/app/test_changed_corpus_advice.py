@@ -199,3 +199,23 @@ def test_a_continuation_keeps_the_threads_search_k_and_says_which_it_changes(
                  "--data-dir", str(data)]) == 0  # finished: a rerun takes its own, no note
     assert "note: this run" not in capsys.readouterr().out
     assert _choices(data, thread)["search_k"] == 5
+
+
+def test_a_topic_with_invisible_characters_lands_on_the_thread_it_prints_as(
+        tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
+    # Trial 13, finding 8: "retry\u200b policy nodes" started a new thread, with no note,
+    # beside the unfinished "retry policy nodes"
+    from app.cli import main
+    from app.runs.ids import default_thread_id, topic_key
+
+    data = ["--data-dir", str(tmp_path / "data")]
+    common = ["--as-of", AS_OF, "--corpus", str(small_corpus), *data]
+    thread = default_thread_id(SMALL_TOPIC, AS_OF)
+    for spelled in ("zorblax\u200b relay", "zor\u00adblax\u2060 re\ufefflay\u200c\u200d"):
+        _run_unfinished(monkeypatch, ["research", SMALL_TOPIC, *common])
+        capsys.readouterr()
+        assert main(["research", spelled, *common]) == 0
+        assert f"resuming thread {thread}" in capsys.readouterr().out
+        assert topic_key(spelled) == topic_key(SMALL_TOPIC.upper())
+    assert {r["topic"] for r in db_runs(tmp_path / "data")} == {SMALL_TOPIC}
