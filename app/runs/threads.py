@@ -49,7 +49,7 @@ __all__ = [
     "AGAIN", "ANEW", "CONTENT_MARK", "UNFINISHED_RUNS", "WEB_MARK", "ThreadBroken", "ThreadBusy",
     "ThreadMismatch", "changed_way_on", "check_content", "check_thread", "corpus_key",
     "is_unfinished", "recorded_max_bytes", "recorded_run", "require_thread", "research_graph",
-    "run_again", "run_thread_id", "sources_changed", "start_anew", "thread_exists",
+    "rows_only", "run_again", "run_thread_id", "sources_changed", "start_anew", "thread_exists",
     "thread_status", "unfinished_alike", "way_on",
 ]
 
@@ -113,11 +113,24 @@ def require_thread(storage: Storage, thread_id: str) -> None:
         app.storage.StorageError: a database is damaged or cannot be reached.
     """
     if not thread_exists(storage, thread_id):
-        with storage.results(read_only=True) as store:
-            if store is not None and store.count(thread_id=thread_id):
-                raise UnknownThread(f"thread {thread_id!r} cannot continue from "
-                                    f"{storage.label}: {ROWS_ONLY_WHY}")
+        if rows_only(storage, thread_id):
+            raise UnknownThread(f"thread {thread_id!r} cannot continue from "
+                                f"{storage.label}: {ROWS_ONLY_WHY}")
         raise UnknownThread(f"no thread {thread_id!r} in {storage.label}")
+
+
+def rows_only(storage: Storage, thread_id: str) -> bool:
+    """Whether ``storage`` holds result rows of ``thread_id`` and nothing else of it (no
+    checkpoint, no ``runs`` row: :data:`app.runs.status.ROWS_ONLY`, a LangGraph Server run's
+    thread).
+
+    Raises:
+        app.storage.StorageError: a database is damaged or cannot be reached.
+    """
+    if thread_exists(storage, thread_id):
+        return False
+    with storage.results(read_only=True) as store:
+        return store is not None and bool(store.count(thread_id=thread_id))
 
 
 def _refuse_rows_of_another_topic(storage: Storage, thread_id: str, topic: str | None) -> None:

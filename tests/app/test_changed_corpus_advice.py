@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -219,3 +220,33 @@ def test_a_topic_with_invisible_characters_lands_on_the_thread_it_prints_as(
         assert f"resuming thread {thread}" in capsys.readouterr().out
         assert topic_key(spelled) == topic_key(SMALL_TOPIC.upper())
     assert {r["topic"] for r in db_runs(tmp_path / "data")} == {SMALL_TOPIC}
+
+
+def test_prune_of_a_thread_with_rows_and_no_checkpoints_has_nothing_to_prune(
+        tmp_path: Path, small_corpus: Path, capsys: pytest.CaptureFixture[str],
+        cli_env: None) -> None:
+    # Trial 13, finding 3b: "cannot continue", said by a command that continues nothing
+    from app.cli import main
+    from app.runs.ids import default_thread_id
+
+    data = tmp_path / "data"
+    thread = default_thread_id(SMALL_TOPIC, AS_OF)
+    assert main(["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", str(small_corpus),
+                 "--data-dir", str(data), "--quiet"]) == 0
+    (data / "checkpoints.sqlite").unlink()  # what a LangGraph Server's thread leaves here
+    with sqlite3.connect(data / "results.sqlite") as conn:
+        conn.execute("DELETE FROM runs")
+    conn.close()
+    rows = db_rows(data, thread)
+    capsys.readouterr()
+    for dry in ([], ["--dry-run"]):
+        assert main(["prune", "--thread-id", thread, "--data-dir", str(data), *dry]) == 0
+        out = capsys.readouterr()
+        assert out.err == "" and "cannot continue" not in out.out, out
+        assert f"kept    {thread}  (nothing to prune here: its result rows are here but not " \
+               "its checkpoints" in out.out, out.out
+    assert main(["prune", "--thread-id", thread, "--data-dir", str(data), "--json"]) == 0
+    (kept,) = json.loads(capsys.readouterr().out)["threads"]
+    assert (kept["thread_id"], kept["action"]) == (thread, "kept: rows only")
+    assert db_rows(data, thread) == rows
+    assert main(["prune", "--thread-id", "nobody", "--data-dir", str(data)]) == 2  # unknown
