@@ -15,13 +15,17 @@ from app.settings.config import Settings
 
 
 def validate_topic(raw: str) -> str:
-    """The topic with its whitespace collapsed.
+    """The topic as it prints (:func:`app.runs.ids.visible_topic`): its white space collapsed
+    and its zero-width characters and soft hyphens dropped, so a topic pasted with them lands on
+    the thread of the same topic typed without them.
 
     Raises:
         BadInput: what :func:`app.research.topics.topic_problem` finds: empty, too long, with
             control characters, or with no word to search for.
     """
-    topic = " ".join(raw.split())
+    from app.runs.ids import visible_topic
+
+    topic = visible_topic(raw)
     if why := topic_problem(topic):
         raise BadInput(why)
     return topic

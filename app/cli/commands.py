@@ -212,7 +212,7 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
     """
     from app.research.review import ReviewError, ReviewPause, review_value
     from app.runs.inspect import pending_review
-    from app.runs.threads import way_on
+    from app.runs.threads import ThreadMismatch, changed_way_on, way_on
     from app.storage import ThreadBusy, storage_of
 
     checkpoint = getattr(args, "checkpoint", None)
@@ -238,6 +238,9 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
                 f"{way_on(storage, args.thread_id, 'unfinished', settings)}" if unfinished
                 else "")
         raise NothingToReview(f"thread {args.thread_id!r} has nothing awaiting review{hint}")
+    if not decided and (changed := changed_way_on(storage, args.thread_id, settings)):
+        raise ThreadMismatch(f"thread {args.thread_id!r} awaits its {payload['stage']} "
+                             f"review, and {changed}")  # its --approve would refuse it
     if not decided:
         # the same keys as the pause ``research`` and ``review --approve`` print (trial 10)
         pause = ReviewPause(args.thread_id, pending.topic or "", pending.as_of or "",

@@ -14,8 +14,9 @@ import unicodedata
 
 from app.research.text import utf8_problem
 
-__all__ = ["MAX_THREAD_ID_CHARS", "ascii_letters", "check_thread_id", "default_thread_id",
-           "fresh_thread_id", "legacy_thread_id", "sha8", "topic_key", "topic_slug"]
+__all__ = ["INVISIBLE", "MAX_THREAD_ID_CHARS", "ascii_letters", "check_thread_id",
+           "default_thread_id", "fresh_thread_id", "legacy_thread_id", "sha8", "topic_key",
+           "topic_slug", "visible_topic"]
 
 MAX_THREAD_ID_CHARS = 200
 
@@ -27,11 +28,34 @@ _NOT_DECOMPOSED = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "
 ``ø`` whole): their usual ASCII spelling."""
 
 
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+"""Characters a topic can hold that print as nothing: the zero-width space, non-joiner and
+joiner, the word joiner, the zero-width no-break space (a BOM) and the soft hyphen. A topic
+pasted from a web page or a word processor brings them (trial 13, finding 8: "retry\\u200b
+policy nodes" started a thread of its own beside the unfinished "retry policy nodes", with no
+note, though the two print alike)."""
+
+_DROP_INVISIBLE = str.maketrans("", "", INVISIBLE)
+
+
+def visible_topic(topic: str) -> str:
+    """``topic`` as it prints: without the :data:`INVISIBLE` characters, its white space runs
+    made one space (the topic a CLI run takes, so that its thread id, report and rows are of
+    what the user sees).
+
+    Example:
+        >>> visible_topic("retry\\u200b  policy\\u00ad nodes ")
+        'retry policy nodes'
+    """
+    return " ".join(topic.translate(_DROP_INVISIBLE).split())
+
+
 def ascii_letters(text: str) -> str:
     """``text`` with each accented Latin letter spelled by its base letter: NFKD (``é`` is
     ``e`` and a combining acute; ``ﬁ`` is ``fi``), the combining marks dropped, and the few
     Latin letters NFKD leaves whole (``ø``, ``æ``, ``ß``, ``ł``...) spelled in ASCII. ASCII text
-    is returned unchanged; letters of other scripts are kept as they are.
+    is returned unchanged; letters of other scripts are kept as they are; the :data:`INVISIBLE`
+    characters are dropped ("check\\u00adpointer" is one word, as it prints).
 
     Example:
         >>> ascii_letters("Café Zürich, Øresund, Straße")
@@ -39,18 +63,20 @@ def ascii_letters(text: str) -> str:
     """
     if text.isascii():
         return text
+    text = text.translate(_DROP_INVISIBLE)
     decomposed = unicodedata.normalize("NFKD", text.translate(_NOT_DECOMPOSED))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def topic_key(topic: str) -> str:
-    """What two topics share when they differ only in case, accents or white space: the
-    topic's :func:`ascii_letters`, case-folded, its white space runs made one space. Two
+    """What two topics share when they differ only in case, accents, white space or
+    :data:`INVISIBLE` characters: the topic's :func:`ascii_letters` (which drops the last),
+    case-folded, its white space runs made one space. Two
     such topics name two threads (the id hashes the topic as written); a run of one names the
     other's unfinished thread (:func:`app.runs.run.run_research`'s notes).
 
     Example:
-        >>> topic_key(" Café  RELAY ") == topic_key("cafe relay")
+        >>> topic_key(" Café  RELAY ") == topic_key("cafe re\\u200blay")
         True
     """
     return " ".join(ascii_letters(topic).casefold().split())

@@ -43,13 +43,14 @@ from typing import Any
 
 from app.research.review import awaiting
 from app.runs.threads import (
-    ANEW,
+    AGAIN,
     is_unfinished,
     recorded_run,
     require_thread,
     research_graph,
+    rows_only,
+    run_again,
     sources_changed,
-    start_anew,
 )
 from app.settings.config import Settings
 from app.settings.hints import next_step
@@ -201,26 +202,31 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         PostgreSQL's tables with the URL's password hidden), ``compacts`` says whether the
         freed space goes back to the OS (SQLite's ``VACUUM``; False on PostgreSQL, whose tables
         keep it for new rows), ``action`` is ``pruned`` (or ``would prune``), ``kept:
-        unfinished``, ``kept: corpus changed`` (unfinished, and ``resume`` refuses it: its
-        corpus changed since it started; its ``start_anew`` is the ``research --fresh``
-        command that runs its topic on a new thread), ``kept: awaiting review`` (paused for a
-        human review: ``review`` continues it, not ``resume``), ``kept: busy`` or ``kept:
-        nothing to remove`` (only its latest checkpoint is left); sizes in bytes of the
-        checkpoints on disk (:meth:`app.storage.Storage.checkpoint_bytes`; ``bytes_after``
-        equals ``bytes_before`` in a dry run; ``payload_bytes`` counts the serialized values of
-        the rows removed).
+        unfinished``, ``kept: corpus changed`` (``status`` unfinished or awaiting review, and
+        ``resume`` and ``review`` refuse it: its corpus changed since it started; its
+        ``run_again`` is the topic's ``research`` command that runs it again from its start on
+        the new content), ``kept: awaiting review`` (paused for a human review: ``review``
+        continues it, not ``resume``), ``kept: busy``, ``kept: nothing to remove`` (only its
+        latest checkpoint is left) or ``kept: rows only`` (the ``thread_id`` named has result
+        rows here and no checkpoint: a LangGraph Server's thread, whose checkpoints are the
+        server's); sizes in bytes of the checkpoints on disk
+        (:meth:`app.storage.Storage.checkpoint_bytes`; ``bytes_after`` equals ``bytes_before``
+        in a dry run; ``payload_bytes`` counts the serialized values of the rows removed).
 
     Raises:
         app.errors.UnknownThread: no thread ``thread_id`` (:func:`app.runs.threads.require_thread`;
-            a thread with a recorded run and no checkpoint is ``kept: unfinished``).
+            a thread with a recorded run and no checkpoint is ``kept: unfinished``, one with
+            result rows only ``kept: rows only``).
         app.storage.StorageError: the database cannot be reached.
         app.storage.ThreadBusy: never; a busy thread is reported as ``kept: busy``.
     """
     if not isinstance(storage, Storage):
         storage = open_storage(storage)
+    elsewhere = thread_id is not None and rows_only(storage, thread_id)  # a server's thread
     if thread_id is not None:
-        require_thread(storage, thread_id)
-        targets = [thread_id]
+        if not elsewhere:
+            require_thread(storage, thread_id)
+        targets = [] if elsewhere else [thread_id]
     else:
         with storage.checkpointer(read_only=True) as reader:
             targets = storage.thread_ids(reader)
@@ -233,6 +239,10 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         _prune_targets(storage, targets, result, dry_run=dry_run)
     else:
         result["bytes_after"] = result["bytes_before"]
+    if elsewhere:
+        result["threads"].append({"thread_id": thread_id, "action": "kept: rows only",
+                                  "checkpoints_removed": 0, "writes_removed": 0,
+                                  "payload_bytes": 0})
     if settings is not None:
         _mark_stale(storage, result["threads"], settings)
     result["bytes_freed"] = max(0, result["bytes_before"] - result["bytes_after"])
@@ -242,17 +252,20 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
 
 
 def _mark_stale(storage: Storage, threads: list[dict[str, Any]], settings: Settings) -> None:
-    """Mark each unfinished thread of ``threads`` whose corpus changed since it started
-    ``kept: corpus changed``, with the command that starts its topic anew: advising ``resume``
-    for it was wrong, as ``resume`` refuses it (trial 7)."""
+    """Mark each unfinished (or review-paused) thread of ``threads`` whose corpus changed since
+    it started ``kept: corpus changed``, with its topic's command that runs it again on the new
+    content: advising ``resume`` (trial 7), ``--fresh`` (trial 13, finding 6) or ``review
+    --approve`` (finding 6b) for it was wrong, as the first and last refuse it and the second
+    leaves it unfinished for good."""
     seen: dict[tuple[str, int], str | None] = {}  # each corpus folder read once
     for t in threads:
-        if t["action"] != "kept: unfinished":
+        if t["action"] not in ("kept: unfinished", "kept: awaiting review"):
             continue
         recorded = recorded_run(storage, t["thread_id"])
-        if why := sources_changed(recorded, settings, seen):
-            t.update(action="kept: corpus changed", why=why,
-                     start_anew=start_anew(recorded, settings))
+        if recorded is not None and (why := sources_changed(recorded, settings, seen)):
+            status = _KEPT_BECAUSE[t["action"]]
+            t.update(action="kept: corpus changed", why=why, status=status,
+                     run_again=run_again(recorded, t["thread_id"], settings))
 
 
 def _prune_targets(storage: Storage, targets: list[str], result: dict[str, Any], *,
@@ -338,8 +351,13 @@ def _kept_because(t: dict[str, Any], where: str) -> str:
     thread_id, action = t["thread_id"], t["action"]
     if action == "kept: nothing to remove":
         return "nothing to remove: only its latest checkpoint"
-    if action == "kept: corpus changed":  # resume refuses it: the way on is a new thread
-        return f"unfinished, and {t['why']}, so resume refuses it; {ANEW} {t['start_anew']}"
+    if action == "kept: rows only":  # trial 13, finding 3b: it said the thread "cannot continue"
+        return ("nothing to prune here: its result rows are here but not its checkpoints, which "
+                "a LangGraph Server keeps for its threads (or its checkpoint database was "
+                "removed)")
+    if action == "kept: corpus changed":  # resume and review refuse it: its topic's command
+        return (f"{t['status']}, and {t['why']}, so resume and review refuse it; {AGAIN} "
+                f"{t['run_again']}")
     status = _KEPT_BECAUSE.get(action, "unfinished")
     step = next_step(thread_id, status, place=where)
     return step if status == "running" else f"{status}; {step}"

@@ -16,7 +16,7 @@ from app.research.review import awaiting, resume_command
 from app.research.rounds import routing_of
 from app.runs.threads import ThreadBroken, is_unfinished
 
-__all__ = ["PLANNED_CHOICES", "Start", "StartCounts", "check_planned_choices",
+__all__ = ["PLANNED_CHOICES", "Start", "StartCounts", "as_planned", "check_planned_choices",
            "progress_at_start", "read_thread", "restored_envelope_ids", "what_to_run"]
 
 PLANNED_CHOICES = ("review", "rounds")
@@ -119,6 +119,19 @@ def check_planned_choices(asked: Mapping[str, Any], snapshot: Any, thread_id: st
                 f"thread {thread_id!r} is unfinished and was planned {planned}, which a run "
                 f"that continues it keeps: leave {given} out, or run its topic on a new thread "
                 f"with research --fresh {given}")
+
+
+def as_planned(settings: Any, values: Mapping[str, Any], asked: Mapping[str, Any]) -> Any:
+    """The settings (a :class:`app.settings.config.Settings`) of a thread that starts again
+    from its input (its corpus changed while it was unfinished or paused for review): the
+    review and rounds its plan was made with (``values["routing"]``), unless this command asks
+    for others (``asked``). Trial 13, finding 6b: the plain command of a thread paused by
+    ``--review`` showed its old plan, and run again without the review it would skip the plan
+    review it was started for."""
+    routing = values.get("routing") or {}
+    kept = {name: routing[name] for name in PLANNED_CHOICES
+            if name in routing and name not in asked}
+    return settings.with_overrides(**kept) if kept else settings
 
 
 def _as_flag(name: str, value: Any) -> str:

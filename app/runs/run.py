@@ -23,8 +23,9 @@ from app.graph.resources import Resources
 from app.research.plan_check import BadPlan
 from app.research.review import ReviewPause, awaiting
 from app.research.rounds import recursion_limit
+from app.runs.choices import choices_note, choices_record, continued_with
 from app.runs.recorded_out import out_record
-from app.runs.resume import Start, progress_at_start, read_thread, what_to_run
+from app.runs.resume import Start, as_planned, progress_at_start, read_thread, what_to_run
 from app.runs.stream import Event, stream_run, what_was_saved
 from app.runs.summary import RunSummary, summarize_run
 from app.runs.threads import (
@@ -155,6 +156,8 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                               storage)
     recorded = recorded_run(storage, thread_id)
     settings = check_thread(request.topic, settings, thread_id, recorded)
+    continued = continued_with(settings, recorded, request.asked)  # its model, search_k...
+    settings = continued.settings
     # the topic's own command starts an unfinished thread whose corpus changed again; resume
     # and review refuse it (check_content)
     restart = request.topic is not None and request.review is None and not request.checkpoint_id
@@ -168,7 +171,10 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         values = snapshot.values or {}
         check_thread(request.topic, settings, thread_id, recorded, as_of=request.as_of,
                      state=values)
-        pending = awaiting(snapshot)
+        if restarted is not None:  # from its input: planned again, and paused again
+            settings = as_planned(settings, values, request.asked)
+            config = run_config(thread_id, settings)
+        pending = None if restarted is not None else awaiting(snapshot)
         if (pause := _review_pause(request, snapshot, pending, thread_id)) is not None:
             if request.topic is not None:  # research; review shows it read-only
                 _keep_out(storage, thread_id, recorded, settings)
@@ -179,6 +185,8 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         counts = progress_at_start(snapshot, start, workers)
         _announce(emit, thread_id, values, start, counts, pending is not None, labels)
         _note_other_days(emit, storage, thread_id, request, recorded, settings)
+        if said := choices_note(thread_id, continued, restarted=restarted is not None):
+            emit("note", {"thread_id": thread_id, "text": said})
         written: dict[str, dict[str, Any]] = {}  # the last "persisted" and "report" events
         unreached = _stream(graph, start, config, settings, resources, storage, counts, emit,
                             written)
@@ -236,13 +244,15 @@ def _record_start(storage: Storage, thread_id: str, start: Start, model: str,
                   settings: Settings, resources: Resources) -> None:
     """Record in the ``runs`` table that the run starts (or resumes), with its sources and
     their content fingerprint (:func:`app.runs.threads.corpus_key`), by which a later resume of
-    the unfinished thread is checked, and its ``--out``, which a later ``review``/``resume`` by
-    id writes to (:mod:`app.runs.recorded_out`)."""
+    the unfinished thread is checked, its ``--out``, which a later ``review``/``resume`` by
+    id writes to (:mod:`app.runs.recorded_out`), and its model, ``--search-k`` and
+    ``--max-tokens``, which a later continuation keeps (:mod:`app.runs.choices`)."""
     fingerprint = resources.corpus(settings.context()).content_fingerprint
     with storage.results() as store:
         store.start_run(thread_id, topic=start.topic, as_of=start.as_of, model=model,
                         corpus=corpus_key(settings, fingerprint),
-                        report_out=out_record(settings.report_out))
+                        report_out=out_record(settings.report_out),
+                        choices=choices_record(settings))
 
 
 def _review_pause(request: RunRequest, snapshot: Any, pending: Any, thread_id: str,

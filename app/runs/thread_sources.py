@@ -6,6 +6,7 @@ run continues a thread, and what ``prune`` asks of the threads it keeps.
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,10 @@ from app.runs.sources_key import (
 )
 from app.runs.status import UNFINISHED_RUNS
 from app.settings.config import Settings
-from app.settings.hints import anew_command
+from app.settings.hints import anew_command, research_command
 
-__all__ = ["ANEW", "check_content", "check_sources", "sources_changed", "start_anew"]
+__all__ = ["AGAIN", "ANEW", "check_content", "check_sources", "run_again", "sources_changed",
+           "start_anew"]
 
 
 def check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Settings, *,
@@ -124,8 +126,9 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
 
     Raises:
         ThreadMismatch: the thread is unfinished and its corpus content changed (without
-            ``restart``); the message ends with the command that runs its topic on a new
-            thread (:func:`start_anew`).
+            ``restart``); the message ends with the topic's own command, which runs it again
+            from its start (:func:`run_again`); with other sources or gone, with the command
+            that runs its topic on a new thread (:func:`start_anew`).
     """
     if recorded is None or recorded["status"] not in UNFINISHED_RUNS:
         return None
@@ -147,12 +150,31 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
         if was_corpus and not Path(was_corpus).is_dir():
             raise ThreadMismatch(_gone_line(thread_id, recorded, settings))
         if restart:
-            return (f"thread {thread_id} was unfinished and its {_changed(recorded)}: running "
-                    "it again from its start on the new content (its unfinished work is "
-                    "dropped; rows are updated in place)")
-        raise ThreadMismatch(f"thread {thread_id!r} is unfinished and its "
-                             f"{_changed(recorded)}; {ANEW} {start_anew(recorded, settings)}")
+            return _restart_note(thread_id, recorded)
+        waits = ("awaits its review" if recorded["status"] == "awaiting_review"
+                 else "is unfinished")
+        raise ThreadMismatch(f"thread {thread_id!r} {waits} and its {_changed(recorded)}; "
+                             f"{AGAIN} {run_again(recorded, thread_id, settings)}")
     return None
+
+
+def _restart_note(thread_id: str, recorded: dict[str, Any]) -> str:
+    """The note of :func:`check_content` with ``restart``: the thread starts again, and why. A
+    thread paused for review is planned again on the new content, so its reviewer sees the plan
+    of what it now searches (trial 13, finding 6b: its old plan was shown, and the ``review
+    --approve`` it advised was refused)."""
+    if recorded["status"] == "awaiting_review":
+        return (f"thread {thread_id} awaited its review and its {_changed(recorded)}: running "
+                "it again from its start on the new content (planned again, with the review "
+                "it was started with, unless this command says otherwise; rows are updated "
+                "in place)")
+    return (f"thread {thread_id} was unfinished and its {_changed(recorded)}: running it again "
+            "from its start on the new content (its unfinished work is dropped; rows are "
+            "updated in place)")
+
+
+AGAIN = "run its topic again on the new content (the thread starts over, in place) with"
+"""What precedes :func:`run_again`'s command in a printed line."""
 
 
 ANEW = "start its topic anew on a new thread with"
@@ -178,6 +200,29 @@ def start_anew(recorded: dict[str, Any], settings: Settings | None = None, *,
     return anew_command(
         recorded["topic"], recorded["as_of"], corpus=was_corpus, web=was_web,
         settings=settings, place=place)
+
+
+def run_again(recorded: dict[str, Any], thread_id: str, settings: Settings | None = None, *,
+              place: str | None = None) -> str:
+    """The way on for an unfinished thread whose corpus content changed since it started
+    (``resume`` and ``review`` refuse it): the pasteable ``research`` command of its recorded
+    topic, ``as_of`` and sources, which lands on the thread and runs it again from its start on
+    the new content (:func:`check_content` with ``restart``), so no second thread is left
+    behind (trial 13, finding 6: the advice was ``--fresh``). It names the thread with
+    ``--thread-id`` when the topic's default id is another (a ``--fresh`` or ``--thread-id``
+    thread), and the ``--max-file-bytes`` its folder was indexed with when not the default
+    (another limit is refused). ``settings`` or ``place``: the flags that find the data dir."""
+    from app.runs.ids import default_thread_id
+
+    key = recorded.get("corpus") or ""
+    was_corpus, was_web, _ = split_key(key)
+    tail = ""
+    if was_corpus and (was_max := recorded_max_bytes(key)) != MAX_FILE_BYTES:
+        tail += f" --max-file-bytes {was_max}"
+    if thread_id != default_thread_id(recorded["topic"], recorded["as_of"]):
+        tail += f" --thread-id={shlex.quote(thread_id)}"  # "=": an id may start with "-"
+    return research_command(recorded["topic"], recorded["as_of"], corpus=was_corpus,
+                            web=was_web, tail=tail, settings=settings, place=place)
 
 
 def sources_changed(recorded: dict[str, Any] | None, settings: Settings,

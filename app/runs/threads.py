@@ -32,9 +32,11 @@ from app.runs.status import (  # re-exported: callers import them from here
     thread_status,
 )
 from app.runs.thread_sources import (  # re-exported: callers import them from here
+    AGAIN,
     ANEW,
     check_content,
     check_sources,
+    run_again,
     sources_changed,
     start_anew,
 )
@@ -44,12 +46,11 @@ from app.storage import Storage, ThreadBusy, storage_of
 from workers.registry import registered
 
 __all__ = [
-    "ANEW", "CONTENT_MARK", "UNFINISHED_RUNS", "WEB_MARK", "ThreadBroken", "ThreadBusy",
-    "ThreadMismatch",
-    "check_content", "check_thread", "corpus_key", "is_unfinished", "recorded_max_bytes",
-    "recorded_run",
-    "require_thread", "research_graph", "run_thread_id", "sources_changed", "start_anew",
-    "thread_exists", "thread_status", "unfinished_alike", "way_on",
+    "AGAIN", "ANEW", "CONTENT_MARK", "UNFINISHED_RUNS", "WEB_MARK", "ThreadBroken", "ThreadBusy",
+    "ThreadMismatch", "changed_way_on", "check_content", "check_thread", "corpus_key",
+    "is_unfinished", "recorded_max_bytes", "recorded_run", "require_thread", "research_graph",
+    "rows_only", "run_again", "run_thread_id", "sources_changed", "start_anew", "thread_exists",
+    "thread_status", "unfinished_alike", "way_on",
 ]
 
 
@@ -112,11 +113,24 @@ def require_thread(storage: Storage, thread_id: str) -> None:
         app.storage.StorageError: a database is damaged or cannot be reached.
     """
     if not thread_exists(storage, thread_id):
-        with storage.results(read_only=True) as store:
-            if store is not None and store.count(thread_id=thread_id):
-                raise UnknownThread(f"thread {thread_id!r} cannot continue from "
-                                    f"{storage.label}: {ROWS_ONLY_WHY}")
+        if rows_only(storage, thread_id):
+            raise UnknownThread(f"thread {thread_id!r} cannot continue from "
+                                f"{storage.label}: {ROWS_ONLY_WHY}")
         raise UnknownThread(f"no thread {thread_id!r} in {storage.label}")
+
+
+def rows_only(storage: Storage, thread_id: str) -> bool:
+    """Whether ``storage`` holds result rows of ``thread_id`` and nothing else of it (no
+    checkpoint, no ``runs`` row: :data:`app.runs.status.ROWS_ONLY`, a LangGraph Server run's
+    thread).
+
+    Raises:
+        app.storage.StorageError: a database is damaged or cannot be reached.
+    """
+    if thread_exists(storage, thread_id):
+        return False
+    with storage.results(read_only=True) as store:
+        return store is not None and bool(store.count(thread_id=thread_id))
 
 
 def _refuse_rows_of_another_topic(storage: Storage, thread_id: str, topic: str | None) -> None:
@@ -167,23 +181,35 @@ def recorded_run(storage: Storage, thread_id: str) -> dict[str, Any] | None:
 
 def way_on(storage: Storage, thread_id: str, status: str, settings: Settings) -> str:
     """What to do next with a thread that has work left (:func:`app.settings.hints.next_step`),
-    except for an unfinished one whose corpus changed since it started: ``resume`` refuses it,
-    so the way on is the command that starts its topic anew (:func:`start_anew`)."""
-    if status == "unfinished":
-        recorded = recorded_run(storage, thread_id)
-        if why := sources_changed(recorded, settings):
-            return f"{why}, so resume refuses it; {ANEW} {start_anew(recorded or {}, settings)}"
+    except for an unfinished one, or one paused for review, whose corpus changed since it
+    started: :func:`changed_way_on`."""
+    if status in ("unfinished", "awaiting review"):
+        if changed := changed_way_on(storage, thread_id, settings):
+            return changed
     return next_step(thread_id, status, settings)
+
+
+def changed_way_on(storage: Storage, thread_id: str, settings: Settings) -> str | None:
+    """For an unfinished thread, or one paused for review, whose corpus changed since it
+    started (:func:`sources_changed`; None for any other): what changed, that ``resume`` and
+    ``review`` refuse it, and its topic's own command, which runs it again from its start on
+    the new content (:func:`run_again`; trial 13, findings 6 and 6b: the advice was
+    ``--fresh``, which leaves it unfinished for good, or a ``review --approve`` that refused)."""
+    recorded = recorded_run(storage, thread_id)
+    if recorded is None or not (why := sources_changed(recorded, settings)):
+        return None
+    return (f"{why}, so resume and review refuse it; {AGAIN} "
+            f"{run_again(recorded, thread_id, settings)}")
 
 
 def unfinished_alike(storage: Storage, thread_id: str, topic: str, as_of: str,
                      settings: Settings) -> list[str]:
     """A line for each unfinished thread other than ``thread_id`` (a new thread) of ``topic``
-    on another ``as_of``, or of a topic that differs from it only in case, accents or white
-    space (:func:`app.runs.ids.topic_key`; the thread id hashes the topic as written, trial 11,
-    finding 38), with how to continue it: the same command without ``--as-of`` names a new
-    thread once the UTC date changed, so the thread a run was interrupted on yesterday is not
-    the one it starts."""
+    on another ``as_of``, or of a topic that differs from it only in case, accents, white
+    space or zero-width characters (:func:`app.runs.ids.topic_key`; the thread id hashes the
+    topic as written, trial 11, finding 38), with how to continue it: the same command without
+    ``--as-of`` names a new thread once the UTC date changed, so the thread a run was
+    interrupted on yesterday is not the one it starts."""
     with storage.results(read_only=True) as store:
         runs = store.runs() if store is not None else []
     key = topic_key(topic)
@@ -199,7 +225,8 @@ def unfinished_alike(storage: Storage, thread_id: str, topic: str, as_of: str,
             which = f"this topic's thread {r['thread_id']} (as of {r['as_of']})"
         else:
             which = (f"thread {r['thread_id']} (as of {r['as_of']}) of {r['topic']!r}, a topic "
-                     "that differs from this one only in case, accents or spacing,")
+                     "that differs from this one only in case, accents, spacing or invisible "
+                     "characters,")
         lines.append(f"{which} is unfinished, and this run (as of {as_of}) is a new thread; "
                      f"{way_on(storage, r['thread_id'], status, settings)}")
     return lines

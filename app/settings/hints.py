@@ -100,16 +100,33 @@ def anew_command(topic: str, as_of: str, *, corpus: str = "", web: bool = False,
                  settings: Settings | None = None, place: str | None = None) -> str:
     """The printed command that runs ``topic`` as of ``as_of`` again on a new thread
     (``--fresh``), on the corpus folder ``corpus`` ("": the package docs) and the web if
-    ``web``: the way on for an unfinished thread that cannot be continued (its corpus changed
-    since it started). A topic that starts with ``-`` goes last, after ``--``.
+    ``web``: the way on for an unfinished thread that cannot be continued (its corpus folder
+    moved away, or this command asked for other sources). A topic that starts with ``-`` goes
+    last, after ``--``.
 
     Example:
         >>> anew_command("a b", "2026-11-30", corpus="/my docs", place="")
         "uv run python -m app research 'a b' --as-of 2026-11-30 --corpus '/my docs' --fresh"
     """
+    return research_command(topic, as_of, corpus=corpus, web=web, tail=" --fresh",
+                            settings=settings, place=place)
+
+
+def research_command(topic: str, as_of: str, *, corpus: str = "", web: bool = False,
+                     tail: str = "", settings: Settings | None = None,
+                     place: str | None = None) -> str:
+    """The printed ``research`` command of ``topic`` as of ``as_of`` on the corpus folder
+    ``corpus`` ("": the package docs) and the web if ``web``, then ``tail`` (flags, each with
+    its leading space) and the place flags (:func:`place_args` of ``settings``, or ``place``).
+    A topic that starts with ``-`` goes last, after ``--``.
+
+    Example:
+        >>> research_command("a b", "2026-11-30", tail=" --thread-id t", place=" --data-dir d")
+        "uv run python -m app research 'a b' --as-of 2026-11-30 --thread-id t --data-dir d"
+    """
     where = place_args(settings) if place is None else place
     flags = f" --as-of {as_of}" + (f" --corpus {shlex.quote(corpus)}" if corpus else "")
-    flags += (" --web" if web else "") + " --fresh" + where
+    flags += (" --web" if web else "") + tail + where
     if topic.startswith("-"):  # read as an option: the topic goes last, after "--"
         return f"{APP} research{flags} -- {shlex.quote(topic)}"
     return f"{APP} research {shlex.quote(topic)}{flags}"

@@ -29,9 +29,9 @@ RESULT_COLUMNS = (
 )
 RUN_COLUMNS = (
     "thread_id", "topic", "as_of", "model", "status", "started_at", "finished_at", "tokens",
-    "report_path", "summary", "corpus", "report_out",
+    "report_path", "summary", "corpus", "report_out", "choices",
 )
-ADDED_RUN_COLUMNS = ("corpus", "report_out")
+ADDED_RUN_COLUMNS = ("corpus", "report_out", "choices")
 """``runs`` columns added after the table was first made: opening a database for writing adds
 those it lacks (``TEXT``, NULL in old rows); a read of an older database gives them as None."""
 
@@ -75,7 +75,8 @@ CREATE TABLE IF NOT EXISTS runs (
     report_path TEXT,
     summary     TEXT,
     corpus      TEXT,
-    report_out  TEXT
+    report_out  TEXT,
+    choices     TEXT
 );
 CREATE TABLE IF NOT EXISTS reports (
     thread_id  TEXT PRIMARY KEY,
@@ -113,10 +114,11 @@ _SAVE_REPORT = (
 )
 
 _START_RUN = (
-    "INSERT INTO runs (thread_id, topic, as_of, model, status, started_at, corpus, report_out) "
-    "VALUES (?, ?, ?, ?, 'running', ?, ?, ?) ON CONFLICT(thread_id) DO UPDATE SET "
+    "INSERT INTO runs (thread_id, topic, as_of, model, status, started_at, corpus, report_out, "
+    "choices) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?) ON CONFLICT(thread_id) DO UPDATE SET "
     "model = excluded.model, status = 'running', started_at = excluded.started_at, "
-    "finished_at = NULL, corpus = excluded.corpus, report_out = excluded.report_out"
+    "finished_at = NULL, corpus = excluded.corpus, report_out = excluded.report_out, "
+    "choices = excluded.choices"
 )
 
 
@@ -295,7 +297,8 @@ class ResultsStore(ABC):
         )[0]["extra"])
 
     def start_run(self, thread_id: str, *, topic: str, as_of: str, model: str,
-                  corpus: str = "", report_out: str | None = None) -> None:
+                  corpus: str = "", report_out: str | None = None,
+                  choices: str | None = None) -> None:
         """Record that a run of ``thread_id`` started (or resumed): status ``running``.
 
         Args:
@@ -303,8 +306,12 @@ class ResultsStore(ABC):
                 resume uses it so a thread never mixes two corpora.
             report_out: the run's ``--out`` (absolute; a folder ends in ``/``), or None; a
                 ``review``/``resume`` by id that names none writes its report there.
+            choices: the run's ``--model``, ``--search-k`` and ``--max-tokens``, as JSON
+                (:func:`app.runs.choices.choices_record`), or None; a run that continues the
+                unfinished thread keeps them or says which it changes.
         """
-        self._write(_START_RUN, [(thread_id, topic, as_of, model, _now(), corpus, report_out)])
+        self._write(_START_RUN, [(thread_id, topic, as_of, model, _now(), corpus, report_out,
+                                  choices)])
 
     def record_out(self, thread_id: str, report_out: str | None) -> None:
         """Record ``report_out`` (as :meth:`start_run` takes it) as the ``--out`` of the

@@ -163,39 +163,34 @@ def test_an_unfinished_thread_is_not_continued_on_changed_corpus_content(place, 
     resume = ["resume", thread_id_of(), "--data-dir", str(where.data_dir), *where.args]
     proc = run_app(*resume)
     assert proc.returncode == 2, describe(proc)
-    # resume has no --fresh: the line names the command that has (a new-user trial)
+    # resume cannot run it: the line names the research command that can (a new-user trial)
     assert proc.stderr.startswith("error: ") and f"{APP} research" in proc.stderr, describe(proc)
     assert "has changed since it started" in proc.stderr, describe(proc)
     assert len(proc.stderr.strip().splitlines()) == 1, describe(proc)
     assert db_rows(where, thread_id_of()) == rows
-    # Trial 7: prune advised "resume" for it, which refuses it, and resume's own line said
-    # "research --fresh" without the topic: each now prints the command that starts anew, and
-    # pasted, that command runs (the thread it leaves unfinished is kept, as every unfinished
-    # thread is).
+    # Trial 7: prune advised "resume" for it, which refuses it; trial 13, finding 6: each
+    # advised "research --fresh", which leaves the thread unfinished for good. Each now prints
+    # the topic's own command, which runs the thread again on the new content.
     pruned = run_app("prune", "--data-dir", str(where.data_dir), *where.args)
     assert pruned.returncode == 0, describe(pruned)
     assert f"{APP} resume" not in pruned.stdout, describe(pruned)
     scripted = run_app("prune", "--data-dir", str(where.data_dir), *where.args, "--json")
     (kept,) = json.loads(scripted.stdout)["threads"]
     assert (kept["thread_id"], kept["action"]) == (thread_id_of(), "kept: corpus changed")
-    assert kept["start_anew"] in pruned.stdout and kept["start_anew"] in proc.stderr
+    assert kept["run_again"] in pruned.stdout and kept["run_again"] in proc.stderr
     for sibling in (["review", thread_id_of()], ["inspect", thread_id_of(), "--report"]):
         said = run_app(*sibling, "--data-dir", str(where.data_dir), *where.args)
-        assert said.returncode == 2 and kept["start_anew"] in said.stderr, describe(said)
+        assert said.returncode == 2 and kept["run_again"] in said.stderr, describe(said)
         assert f"{APP} resume" not in said.stderr, describe(said)
-    for line in (pruned.stdout, proc.stderr):
-        fresh = run_app(*_pasted(line, where.database_url))
-        assert fresh.returncode == 0, describe(fresh)
-        assert "has changed since it started" not in fresh.stderr, describe(fresh)
     assert db_rows(where, thread_id_of()) == rows  # the unfinished thread is left as it was
 
-    again = run_app(*args)  # the topic's own command: the thread starts again, not refused
+    # pasted, the advice is the topic's own command: the thread starts again, not refused
+    again = run_app(*_pasted(proc.stderr, where.database_url, fresh=False))
     assert again.returncode == 0, describe(again)
     said = again.stdout + again.stderr
     assert "has changed since it started (files added, removed or modified): running it " \
            "again from its start on the new content" in said, describe(again)
     assert "resuming thread" not in said, describe(again)
-    # (not assert_completed_thread: the two --fresh threads above share its logical tasks)
     envelopes = checkpoint_envelopes(latest_checkpoint(where, thread_id_of()))
     ids = sorted(e["envelope_id"] for e in envelopes)
     assert len(ids) == len(set(ids)) == EXPECTED_TASKS
@@ -207,12 +202,13 @@ def test_an_unfinished_thread_is_not_continued_on_changed_corpus_content(place, 
     assert "send.md" not in report and "fanout.md" in report  # the new content only
 
 
-def _pasted(text: str, database_url: str | None) -> list[str]:
-    """The arguments of the ``research --fresh`` command printed in ``text`` as a shell splits
-    it when pasted, the ``URL`` placeholder of a database URL filled in."""
+def _pasted(text: str, database_url: str | None, *, fresh: bool = True) -> list[str]:
+    """The arguments of the ``research`` command (with ``--fresh`` or not, as ``fresh`` says)
+    printed in ``text`` as a shell splits it when pasted, the ``URL`` placeholder of a database
+    URL filled in."""
     line = next(line for line in text.splitlines() if f"{APP} research" in line)
     words = shlex.split(line[line.index(APP):].removesuffix(")"))[len(APP.split()):]
-    assert words[0] == "research" and "--fresh" in words, line
+    assert words[0] == "research" and ("--fresh" in words) == fresh, line
     return [database_url if word == "URL" and database_url else word for word in words]
 
 
@@ -327,7 +323,7 @@ def test_another_max_file_bytes_is_named_as_the_reason_a_thread_is_refused(tmp_p
     # prune read the folder with its own limit and called the thread's corpus changed
     pruned = run_app("prune", "--data-dir", str(data), "--json")
     (kept,) = json.loads(pruned.stdout)["threads"]
-    assert kept["action"] != "kept: corpus changed" and not kept.get("start_anew"), kept
+    assert kept["action"] != "kept: corpus changed" and not kept.get("run_again"), kept
     # a resume by id takes the thread's folder and, unless told another, its limit (trial 9:
     # it was refused until the flag was repeated); as the line says, research continues too
     resumed = run_app("resume", thread_id_of(), "--data-dir", str(data))

@@ -1,0 +1,109 @@
+"""The model, ``--search-k`` and ``--max-tokens`` a thread's run was started with, recorded in
+its ``runs`` row (``choices``), and what a run that continues the unfinished thread does with
+them: it keeps each one its command does not name (as ``resume`` keeps the thread's corpus and
+``--out``), uses one the command names, and says both in one note.
+
+Trial 13, finding 9: a thread killed mid-map and continued with another ``--search-k`` (or
+``--max-tokens``, ``--model``) mixed results found both ways without a word, and one continued
+with none of them named went on with the defaults, not with what it was started with. Unlike
+``--review`` and ``--rounds``, which its plan fixed (a run that continues it keeps them, or is
+refused), these only change how the remaining tasks search, which model runs them, and when
+``route`` stops sending failed tasks again: a continuation may change them, and says so.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+from app.runs.status import UNFINISHED_RUNS
+from app.settings.config import Settings
+from app.settings.credentials import default_model
+
+__all__ = ["RECORDED_CHOICES", "Continued", "choices_note", "choices_record", "continued_with"]
+
+RECORDED_CHOICES = {"model": "--model", "search_k": "--search-k", "max_tokens": "--max-tokens"}
+"""The choices a ``runs`` row records, by setting name, with the flag that gives each."""
+
+
+def _value(settings: Settings, name: str) -> Any:
+    """The value of choice ``name`` a run of ``settings`` uses (the model spec, the default
+    one when none is set)."""
+    if name == "model":
+        return settings.model or default_model(settings)
+    return getattr(settings, name)
+
+
+def choices_record(settings: Settings) -> str:
+    """What a ``runs`` row records of a run's :data:`RECORDED_CHOICES`: a JSON object by
+    setting name (``{"model": "offline", "search_k": 5, "max_tokens": null}``)."""
+    return json.dumps({name: _value(settings, name) for name in RECORDED_CHOICES})
+
+
+class Continued(NamedTuple):
+    """What :func:`continued_with` returns."""
+
+    settings: Settings
+    """The run's settings, with each choice it keeps from the thread's record."""
+    kept: dict[str, Any]
+    """The choices kept from the record, which this command's settings had otherwise."""
+    changed: dict[str, tuple[Any, Any]]
+    """The choices this command names otherwise than the record: ``(recorded, given)``."""
+
+
+def continued_with(settings: Settings, recorded: Mapping[str, Any] | None,
+                   asked: Mapping[str, Any]) -> Continued:
+    """The settings of a run of a thread whose ``runs`` row (``recorded``) says it is
+    unfinished (killed, stopped, failed, or paused for review): each recorded choice the
+    command does not name (``asked``: the flags given, by setting name) is kept; one it names
+    is used. A finished thread (run again from its start), a new one, or a row recorded before
+    runs kept their choices: ``settings`` unchanged.
+    """
+    unchanged = Continued(settings, {}, {})
+    if recorded is None or recorded.get("status") not in UNFINISHED_RUNS:
+        return unchanged
+    try:
+        was = json.loads(recorded.get("choices") or "null")
+    except ValueError:
+        return unchanged
+    if not isinstance(was, dict):
+        return unchanged
+    kept: dict[str, Any] = {}
+    changed: dict[str, tuple[Any, Any]] = {}
+    for name in RECORDED_CHOICES:
+        if name not in was or _value(settings, name) == was[name]:
+            continue
+        if name in asked:
+            changed[name] = (was[name], _value(settings, name))
+        else:
+            kept[name] = was[name]
+    return Continued(replace(settings, **kept) if kept else settings, kept, changed)
+
+
+def _flag(name: str, value: Any) -> str:
+    """``--search-k 5``; ``no --max-tokens`` for a budget of none."""
+    return f"no {RECORDED_CHOICES[name]}" if value is None else f"{RECORDED_CHOICES[name]} {value}"
+
+
+def choices_note(thread_id: str, continued: Continued, *, restarted: bool) -> str | None:
+    """The one note of a run that continues ``thread_id`` (:func:`continued_with`): the
+    recorded choices it keeps, and those it uses as given where the thread started with
+    others, whose results so far were found with those (a thread that starts again from its
+    input, ``restarted``, keeps none of its results: no mix to name). None: nothing to say."""
+    parts = []
+    if continued.kept:
+        kept = ", ".join(_flag(n, v) for n, v in continued.kept.items())
+        parts.append(f"keeps the {kept} it was started with (its recorded settings; a flag "
+                     "given changes one)")
+    if continued.changed and not restarted:
+        given = ", ".join(_flag(n, now) for n, (_, now) in continued.changed.items())
+        was = ", ".join(_flag(n, then) for n, (then, _) in continued.changed.items())
+        budget = ("; the token budget counts the tokens it spent before too"
+                  if "max_tokens" in continued.changed else "")
+        parts.append(f"uses {given} as given, where it was started with {was}: its results so "
+                     f"far were found with the first, the rest will be with the second{budget}")
+    if not parts:
+        return None
+    return f"this run continues thread {thread_id}, and " + "; it ".join(parts)
