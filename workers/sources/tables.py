@@ -58,8 +58,8 @@ def row_sentence(cells: Sequence[str], header: Sequence[str] | None = None) -> s
         line = f"{first_head}: {first}" if first_head and first_head != first else first
     elif named:
         line = f"{first} — " + "; ".join(f"{h}: {c}" if h and h != c else c for h, c in rest)
-    else:
-        line = f"{first}: " + "; ".join(c for _h, c in rest)
+    else:  # a first cell of its own colon ("Note:") gets no second one
+        line = f"{first.removesuffix(':')}: " + "; ".join(c for _h, c in rest)
     return line if _END.search(line) else f"{line}."
 
 
