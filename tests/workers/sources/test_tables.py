@@ -167,3 +167,15 @@ def test_the_report_answers_from_a_thead_of_td_cells_and_a_th_row(tmp_path: Path
         answer = report.split("## Answer", 1)[1].split("\n## ", 1)[0]
         assert row in answer.splitlines()[2], answer
 
+
+def test_a_raw_html_table_in_markdown_is_read_as_a_table() -> None:
+    # The markdown sibling: GitHub-flavoured markdown keeps raw HTML; its <td> cells were
+    # indexed tags and all, each apart from its heading. A table in a code fence stays code.
+    fenced = "```html\n<table><tr><th>Tag</th></tr><tr><td>x</td></tr></table>\n```"
+    text = markdown_tables(
+        "# Vans\n\n<table>\n<thead><tr><td>Van</td><td>MOT due</td></tr></thead>\n"
+        "<tr><td>White van</td><td>October 2027</td></tr>\n</table>\n\n"
+        f"Example:\n\n{fenced}\n\n| Net | Check |\n|---|---|\n| Mist net | weekly |\n")
+    assert text.split("\n") == ["# Vans", "", "White van — MOT due: October 2027.", "",
+                                "Example:", "", *fenced.split("\n"), "",
+                                "Mist net — Check: weekly.", ""], text
