@@ -123,11 +123,13 @@ def _cells(row: etree._Element) -> list[etree._Element]:
 
 def _heading_row(row: etree._Element, cells: list[etree._Element]) -> bool:
     """Whether a table's first row holds its column headings: all ``<th>``, inside a
-    ``<thead>``, or every cell's text bold (``<b>``/``<strong>``: what word processors and many
-    CMSs write for a header row; trial 13)."""
+    ``<thead>``, or the text of every cell that has some bold (``<b>``/``<strong>``: what word
+    processors and many CMSs write for a header row; trial 13), an empty spacer cell between
+    them or not (SQLite's docs)."""
     if all(c.tag == "th" for c in cells) or row.getparent().tag == "thead":
         return True
-    return all(_bold(c) for c in cells)
+    said = [c for c in cells if c.text_content().strip()]
+    return len(said) >= min(2, len(cells)) and all(_bold(c) for c in said)
 
 
 def _bold(cell: etree._Element) -> bool:

@@ -26,6 +26,10 @@ __all__ = ["html_tables", "looks_like_header", "markdown_tables", "row_sentence"
 _END = re.compile(r"[.!?…:;]['\")\]]*$")
 
 
+_SEPARATOR = re.compile(r"[-–—→←↔⇒⇐|=:<>\s]+")
+"""A cell that only separates a row's name from what it means (``→``), stated by no sentence."""
+
+
 def _cell(text: str) -> str:
     return " ".join(str(text).split()).strip()
 
@@ -34,7 +38,8 @@ def row_sentence(cells: Sequence[str], header: Sequence[str] | None = None) -> s
     """One row as a sentence: ``"<first cell> — <heading>: <cell>; ...."``, or, with no
     ``header`` (or one whose width differs), ``"<first cell>: <cell>; <cell>."``. Empty cells and
     a cell repeating its left neighbour (a merged cell, as python-docx reports it) are left
-    out; None when no cell has text.
+    out, and so, in a row with no header, is a cell of only an arrow or a dash between a name
+    and what it means; None when no cell has text.
 
     Example:
         >>> row_sentence(["TG-3", "Lighthouse rock", "12 months"],
@@ -59,8 +64,9 @@ def row_sentence(cells: Sequence[str], header: Sequence[str] | None = None) -> s
         line = f"{first_head}: {first}" if first_head and first_head != first else first
     elif named:
         line = f"{first} — " + "; ".join(f"{h}: {c}" if h and h != c else c for h, c in rest)
-    else:  # a first cell of its own colon ("Note:") gets no second one
-        line = f"{first.removesuffix(':')}: " + "; ".join(c for _h, c in rest)
+    else:  # no second colon after "Note:" or "1.", and no cell of only "→" or "-" stated
+        said = [c for _h, c in rest if not _SEPARATOR.fullmatch(c)] or [c for _h, c in rest]
+        line = first + (" " if first.endswith((":", ".")) else ": ") + "; ".join(said)
     return line if _END.search(line) else f"{line}."
 
 

@@ -51,6 +51,9 @@ def test_row_sentence_skips_empty_and_merged_cells_and_keeps_its_punctuation() -
     # a header of another width is not this row's: the cells alone
     assert row_sentence(["x", "y"], ["a", "b", "c"]) == "x: y."
     assert row_sentence(["Note:", "Boats stay in."]) == "Note: Boats stay in."
+    assert row_sentence(["1.", "Public forum"]) == "1. Public forum."
+    assert row_sentence(["sqlite3_column_int", "→", "32-bit INTEGER result"]) == \
+        "sqlite3_column_int: 32-bit INTEGER result."
     assert not looks_like_header(["2019", "12"]) and not looks_like_header(["Alone"])
 
 
@@ -89,6 +92,10 @@ def test_a_heading_row_of_bold_cells_or_in_a_thead_is_a_heading_row() -> None:
                  "<thead><tr><td>Boat</td><td>Service interval</td></tr></thead>"):
         page = html_page(f"<table>{head}<tr><td>Puffin</td><td>every 50 hours</td></tr></table>")
         assert "Puffin — Service interval: every 50 hours." in page.text, head
+    spacer = html_page("<table><tr><td><b>Function</b></td><td width=30></td><td><b>Equivalent"
+                       "</b></td></tr><tr><td>date(...)</td><td></td><td>strftime('%F')</td>"
+                       "</tr></table>")  # SQLite's lang_datefunc.html: an empty spacer column
+    assert "date(...) — Equivalent: strftime('%F')." in spacer.text.split("\n\n")
     partly = html_page("<table><tr><td><b>Note</b> plain</td><td>x</td></tr>"
                        "<tr><td>a</td><td>b</td></tr></table>")  # not all bold: no heading row
     assert "—" not in partly.text
