@@ -144,19 +144,29 @@ def _tables_as_sentences(root: etree._Element) -> None:
     no table inside it) by a ``<div>`` of its body rows as sentences under their headings
     (:mod:`workers.sources.tables`). In a table with no heading row, each row that starts with
     a heading cell is one line (:func:`_row_headed_lines`); its other rows (a layout table's)
-    are left as they are."""
+    are left as they are. Nothing of a data table's text is dropped: its ``<caption>``, a title
+    row (one cell across the table, above its heading row) and headings that fit no row (a
+    second heading row, or no body row) are lines of their own."""
     for table in list(root.iter("table")):
         rows = table.findall(".//tr")
         if not rows or table.find(".//table") is not None:
             continue
+        titles = [c.text_content() for c in table.iter("caption")]
+        while len(rows) > 2 and len(_cells(rows[0])) == 1 and len(_cells(rows[1])) > 1:
+            titles.append(rows[0].text_content())
+            rows = rows[1:]
         first = _cells(rows[0])
         if not first or not _heading_row(rows[0], first):
             _row_headed_lines(rows)
             continue
+        header = [c.text_content() for c in first]
         body = [[c.text_content() for c in _cells(row)] for row in rows[1:]]
+        if not any(len(row) == len(header) for row in body):
+            titles.append(row_sentence(header) or "")
         div = etree.Element("div")
-        for line in table_lines(body, [c.text_content() for c in first]):
-            etree.SubElement(div, "p").text = line
+        for line in [*titles, *table_lines(body, header)]:
+            if line.strip():
+                etree.SubElement(div, "p").text = line
         div.tail = table.tail
         parent = table.getparent()
         if parent is not None:

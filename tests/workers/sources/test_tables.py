@@ -101,6 +101,20 @@ def test_a_heading_row_of_bold_cells_or_in_a_thead_is_a_heading_row() -> None:
     assert "—" not in partly.text
 
 
+def test_no_text_of_a_data_table_is_dropped() -> None:
+    # A caption, a title row across the table and headings that fit no row were dropped when
+    # the table became its rows' sentences: "Van fleet 2026" was in no passage.
+    titled = html_page("<table><caption>Fleet</caption><tr><th colspan=2>Van fleet 2026</th>"
+                       "</tr><tr><th>Van</th><th>MOT due</th></tr>"
+                       "<tr><td>White van</td><td>October 2027</td></tr></table>").text
+    assert titled.split("\n\n") == ["Fleet", "Van fleet 2026",
+                                     "White van — MOT due: October 2027."]
+    for html in ("<table><tr><th colspan=2>Van fleet 2026</th></tr>"
+                 "<tr><td>White van</td><td>October 2027</td></tr></table>",
+                 "<table><tr><th>Van fleet 2026</th></tr></table>"):
+        assert "Van fleet 2026" in html_page(html).text, html
+
+
 def test_a_table_inside_a_table_is_left_as_text() -> None:
     page = html_page("<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td><table><tr>"
                      "<th>x</th></tr><tr><td>2</td></tr></table></td></tr></table>")
