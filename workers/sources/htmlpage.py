@@ -121,6 +121,17 @@ def _cells(row: etree._Element) -> list[etree._Element]:
     return [c for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
 
 
+def _text(cell: etree._Element) -> str:
+    """A table cell's text, with a space where a ``<br>`` or a block element (``<p>``,
+    ``<li>``...) breaks it: ``text_content()`` glued ``Honda<br>20 hp`` into "Honda20 hp".
+    Marks the cell's elements (their text and tails): called on a cell once, as its table
+    is replaced by its text."""
+    for sub in cell.iter():
+        if sub is not cell and isinstance(sub.tag, str) and sub.tag in _BLOCK:
+            sub.text, sub.tail = f" {sub.text or ''}", f" {sub.tail or ''}"
+    return cell.text_content()
+
+
 def _heading_row(row: etree._Element, cells: list[etree._Element]) -> bool:
     """Whether a table's first row holds its column headings: all ``<th>``, inside a
     ``<thead>``, or the text of every cell that has some bold (``<b>``/``<strong>``: what word
@@ -151,16 +162,16 @@ def _tables_as_sentences(root: etree._Element) -> None:
         rows = table.findall(".//tr")
         if not rows or table.find(".//table") is not None:
             continue
-        titles = [c.text_content() for c in table.iter("caption")]
+        titles = [_text(c) for c in table.iter("caption")]
         while len(rows) > 2 and len(_cells(rows[0])) == 1 and len(_cells(rows[1])) > 1:
-            titles.append(rows[0].text_content())
+            titles.append(_text(rows[0]))
             rows = rows[1:]
         first = _cells(rows[0])
         if not first or not _heading_row(rows[0], first):
             _row_headed_lines(rows)
             continue
-        header = [c.text_content() for c in first]
-        body = [[c.text_content() for c in _cells(row)] for row in rows[1:]]
+        header = [_text(c) for c in first]
+        body = [[_text(c) for c in _cells(row)] for row in rows[1:]]
         if not any(len(row) == len(header) for row in body):
             titles.append(row_sentence(header) or "")
         div = etree.Element("div")
@@ -183,7 +194,7 @@ def _row_headed_lines(rows: list[etree._Element]) -> None:
         cells = _cells(row)
         if len(cells) < 2 or not (cells[0].tag == "th" or _bold(cells[0])):
             continue
-        line = row_sentence([c.text_content() for c in cells])
+        line = row_sentence([_text(c) for c in cells])
         row.clear(keep_tail=True)
         if line:
             etree.SubElement(row, "td").text = line

@@ -115,6 +115,12 @@ def test_no_text_of_a_data_table_is_dropped() -> None:
         assert "Van fleet 2026" in html_page(html).text, html
 
 
+def test_a_line_break_in_a_cell_keeps_its_words_apart() -> None:
+    page = html_page("<table><tr><th>Boat</th><th>Engine</th></tr><tr><td>Puffin</td>"
+                     "<td>Honda<br>20 hp<p>serviced</p>yearly</td></tr></table>")
+    assert "Puffin — Engine: Honda 20 hp serviced yearly." in page.text.split("\n\n")
+
+
 def test_a_table_inside_a_table_is_left_as_text() -> None:
     page = html_page("<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td><table><tr>"
                      "<th>x</th></tr><tr><td>2</td></tr></table></td></tr></table>")
