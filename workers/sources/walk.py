@@ -226,7 +226,12 @@ def links_outside(folder: Path, found: list[_File]) -> list[str]:
 def _link_skipped(real: str, root: str, seen: set[str]) -> str | None:
     """Why a symlinked folder whose target is ``real`` is not followed, or None."""
     if not _outside(real, root) and _passed_over(real, root) is None:
-        return "a folder of the corpus, indexed under its own path"
+        if real == root:
+            return "the corpus folder itself (a loop)"
+        target = shown_path(os.path.relpath(real, root).replace(os.sep, "/") + "/")
+        if not os.access(real, os.R_OK | os.X_OK):  # the walk names it unreadable too
+            return f"{target}, a folder of the corpus that cannot be read"
+        return f"{target}, a folder of the corpus, indexed under its own path"
     if real in seen or any(s.startswith(real + os.sep) for s in seen):
         return "a folder indexed already (a loop, or a second link to it)"
     return None

@@ -71,3 +71,37 @@ def test_the_report_answers_from_a_linked_hidden_folder(tmp_path: Path) -> None:
     answer = report.split("## Answer", 1)[1].split("\n## ", 1)[0]
     assert "The otter survey is done every August." in answer, answer
     assert "notes/otters.md" in report
+
+
+def test_a_link_to_a_folder_that_cannot_be_read_says_so(tmp_path: Path, monkeypatch) -> None:
+    # The sibling: a link to a folder of the corpus that cannot be listed was "indexed under
+    # its own path", beside that folder's own note "unreadable". Root reads every folder, so
+    # the refusal is made where the walk lists and checks a folder.
+    import os
+    from collections import Counter
+
+    from workers.sources.folder import folder_files
+
+    root = tmp_path / "docs"
+    (root / "sub").mkdir(parents=True)
+    (root / "sub" / "x.md").write_text("Egrets nest in colonies.\n")
+    (root / "a.md").write_text("Herons nest in colonies.\n")
+    (root / "lnk").symlink_to(root / "sub")
+    (root / "top").symlink_to(root)
+    sub = os.path.realpath(root / "sub")
+    listed, access = os.scandir, os.access
+
+    def scandir(path: str = ".", *rest: object) -> object:
+        if os.path.realpath(path) == sub:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return listed(path, *rest)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: os.path.realpath(path) != sub
+                        and access(path, mode, **kw))
+    notes: list[str] = []
+    found = folder_files(root, Counter(), notes=notes)
+    assert [rel for rel, _path, _st in found] == ["a.md"]
+    assert notes == ["lnk/: skipped, a link to sub/, a folder of the corpus that cannot be read",
+                     "top/: skipped, a link to the corpus folder itself (a loop)",
+                     "sub/: skipped, unreadable (Permission denied)"]
