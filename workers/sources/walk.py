@@ -14,7 +14,8 @@ and a symlinked sub-folder is followed once.
   a served run's client) chose the folder and put the link there. A link back into the folder
   (its files are indexed under their own path) or to a folder walked already (a loop, or a
   second link) is not followed, and is named in the notes: no file is indexed twice, no walk
-  loops.
+  loops. A link to a folder or file the walk passes over (hidden: ``notes -> .notes``) is how
+  the user opts in to it: followed, indexed under the link's path, and named.
 
 * **A link leading out of the folder** (to a folder or a file) is followed, and named in the
   notes: the run says what it read from elsewhere.
