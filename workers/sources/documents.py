@@ -220,7 +220,8 @@ def docx_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> 
         parts = [p.text for p in document.paragraphs]
         for table in document.tables:  # each row a sentence under its headings
             rows = [[c.text for c in row.cells] for row in table.rows]
-            header = rows[0] if len(rows) > 1 and looks_like_header(rows[0]) else None
+            header = rows[0] if len(rows) > 1 and (
+                looks_like_header(rows[0]) or _marked_heading_row(table.rows[0])) else None
             parts.extend(table_lines(rows[1:] if header else rows, header))
     except Exception as exc:  # noqa: BLE001 - BadZipFile, PackageNotFoundError, lxml errors...
         skipped["unreadable"] += 1
@@ -232,3 +233,20 @@ def docx_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> 
         notes.append(f"{rel}: skipped, no text")  # as a blank text file is
         return
     yield RawDoc(rel, rel.rsplit("/", 1)[-1], rel, text)
+
+
+def _marked_heading_row(row: object) -> bool:
+    """Whether Word marks a table's first row (a python-docx ``_Row``) as its heading row:
+    "Repeat as header row" (``<w:tblHeader/>``) or all of its text in bold runs. The sibling
+    of an HTML ``<thead>`` or bold heading row (trial 13, finding 1): headings of more than
+    four words or years ("2024") do not look like a header (:func:`looks_like_header`)."""
+    from docx.oxml.ns import qn
+
+    tr_pr = row._tr.trPr  # type: ignore[attr-defined]
+    flag = tr_pr.find(qn("w:tblHeader")) if tr_pr is not None else None
+    if flag is not None and flag.get(qn("w:val"), "true") not in ("0", "false", "off"):
+        return True
+    runs = [run for cell in row.cells for para in cell.paragraphs  # type: ignore[attr-defined]
+            for run in para.runs if run.text.strip()]
+    return bool(runs) and all(run.bold for run in runs)
+

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml import html as lxml_html
 
-from workers.sources.tables import table_lines
+from workers.sources.tables import row_sentence, table_lines
 
 __all__ = ["HtmlPage", "html_page", "html_to_text"]
 
@@ -116,13 +116,31 @@ def html_page(source: str | bytes) -> HtmlPage:
     return HtmlPage(title, kept, _share(links, "".join(t for _h, t in kept)))
 
 
+def _cells(row: etree._Element) -> list[etree._Element]:
+    """The ``<td>`` and ``<th>`` cells of a table row, in order."""
+    return [c for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
+
+
+def _text(cell: etree._Element) -> str:
+    """A table cell's text, with a space where a ``<br>`` or a block element (``<p>``,
+    ``<li>``...) breaks it: ``text_content()`` glued ``Honda<br>20 hp`` into "Honda20 hp".
+    Marks the cell's elements (their text and tails): called on a cell once, as its table
+    is replaced by its text."""
+    for sub in cell.iter():
+        if sub is not cell and isinstance(sub.tag, str) and sub.tag in _BLOCK:
+            sub.text, sub.tail = f" {sub.text or ''}", f" {sub.tail or ''}"
+    return cell.text_content()
+
+
 def _heading_row(row: etree._Element, cells: list[etree._Element]) -> bool:
     """Whether a table's first row holds its column headings: all ``<th>``, inside a
-    ``<thead>``, or every cell's text bold (``<b>``/``<strong>``: what word processors and many
-    CMSs write for a header row; trial 13)."""
+    ``<thead>``, or the text of every cell that has some bold (``<b>``/``<strong>``: what word
+    processors and many CMSs write for a header row; trial 13), an empty spacer cell between
+    them or not (SQLite's docs)."""
     if all(c.tag == "th" for c in cells) or row.getparent().tag == "thead":
         return True
-    return all(_bold(c) for c in cells)
+    said = [c for c in cells if c.text_content().strip()]
+    return len(said) >= min(2, len(cells)) and all(_bold(c) for c in said)
 
 
 def _bold(cell: etree._Element) -> bool:
@@ -135,23 +153,51 @@ def _bold(cell: etree._Element) -> bool:
 def _tables_as_sentences(root: etree._Element) -> None:
     """Replace each data table (one whose first row holds headings, :func:`_heading_row`, with
     no table inside it) by a ``<div>`` of its body rows as sentences under their headings
-    (:mod:`workers.sources.tables`); layout tables (no heading row) are left as they are."""
+    (:mod:`workers.sources.tables`). In a table with no heading row, each row that starts with
+    a heading cell is one line (:func:`_row_headed_lines`); its other rows (a layout table's)
+    are left as they are. Nothing of a data table's text is dropped: its ``<caption>``, a title
+    row (one cell across the table, above its heading row) and headings that fit no row (a
+    second heading row, or no body row) are lines of their own."""
     for table in list(root.iter("table")):
         rows = table.findall(".//tr")
         if not rows or table.find(".//table") is not None:
             continue
-        first = [c for c in rows[0] if isinstance(c.tag, str) and c.tag in ("td", "th")]
+        titles = [_text(c) for c in table.iter("caption")]
+        while len(rows) > 2 and len(_cells(rows[0])) == 1 and len(_cells(rows[1])) > 1:
+            titles.append(_text(rows[0]))
+            rows = rows[1:]
+        first = _cells(rows[0])
         if not first or not _heading_row(rows[0], first):
+            _row_headed_lines(rows)
             continue
-        body = [[c.text_content() for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
-                for row in rows[1:]]
+        header = [_text(c) for c in first]
+        body = [[_text(c) for c in _cells(row)] for row in rows[1:]]
+        if not any(len(row) == len(header) for row in body):
+            titles.append(row_sentence(header) or "")
         div = etree.Element("div")
-        for line in table_lines(body, [c.text_content() for c in first]):
-            etree.SubElement(div, "p").text = line
+        for line in [*titles, *table_lines(body, header)]:
+            if line.strip():
+                etree.SubElement(div, "p").text = line
         div.tail = table.tail
         parent = table.getparent()
         if parent is not None:
             parent.replace(table, div)
+
+
+def _row_headed_lines(rows: list[etree._Element]) -> None:
+    """Make each row whose first cell heads it (a ``<th>``, as ``<th scope="row">``, or a cell
+    all in bold) and holds more cells into one line: ``"Cannon net: Inspected every
+    spring."`` (:func:`workers.sources.tables.row_sentence`). Trial 13, finding 1b: cell by
+    cell, "Cannon net" and its fact were two paragraphs, and the report quoted the row above's
+    fact for it."""
+    for row in rows:
+        cells = _cells(row)
+        if len(cells) < 2 or not (cells[0].tag == "th" or _bold(cells[0])):
+            continue
+        line = row_sentence([_text(c) for c in cells])
+        row.clear(keep_tail=True)
+        if line:
+            etree.SubElement(row, "td").text = line
 
 
 _LINKED = re.compile(f"{_LINK}([^{_LINK}{_LINK_END}]*){_LINK_END}")

@@ -12,7 +12,8 @@ neighbouring sentence instead). At index time each row becomes::
 heading's words and quoted as a sentence, verbatim from the indexed text. A row of a table with
 no header row is its cells joined (``Drone battery: Charge for 90 minutes.``).
 
-This module imports only the standard library.
+This module imports only the standard library (and :mod:`workers.sources.htmlpage`, lxml, when
+a markdown text holds a raw HTML table).
 """
 
 from __future__ import annotations
@@ -20,9 +21,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["looks_like_header", "markdown_tables", "row_sentence", "table_lines"]
+__all__ = ["html_tables", "looks_like_header", "markdown_tables", "row_sentence", "table_lines"]
 
 _END = re.compile(r"[.!?…:;]['\")\]]*$")
+
+
+_SEPARATOR = re.compile(r"[-–—→←↔⇒⇐|=:<>\s]+")
+"""A cell that only separates a row's name from what it means (``→``), stated by no sentence."""
 
 
 def _cell(text: str) -> str:
@@ -33,7 +38,8 @@ def row_sentence(cells: Sequence[str], header: Sequence[str] | None = None) -> s
     """One row as a sentence: ``"<first cell> — <heading>: <cell>; ...."``, or, with no
     ``header`` (or one whose width differs), ``"<first cell>: <cell>; <cell>."``. Empty cells and
     a cell repeating its left neighbour (a merged cell, as python-docx reports it) are left
-    out; None when no cell has text.
+    out, and so, in a row with no header, is a cell of only an arrow or a dash between a name
+    and what it means; None when no cell has text.
 
     Example:
         >>> row_sentence(["TG-3", "Lighthouse rock", "12 months"],
@@ -58,8 +64,9 @@ def row_sentence(cells: Sequence[str], header: Sequence[str] | None = None) -> s
         line = f"{first_head}: {first}" if first_head and first_head != first else first
     elif named:
         line = f"{first} — " + "; ".join(f"{h}: {c}" if h and h != c else c for h, c in rest)
-    else:
-        line = f"{first}: " + "; ".join(c for _h, c in rest)
+    else:  # no second colon after "Note:" or "1.", and no cell of only "→" or "-" stated
+        said = [c for _h, c in rest if not _SEPARATOR.fullmatch(c)] or [c for _h, c in rest]
+        line = first + (" " if first.endswith((":", ".")) else ": ") + "; ".join(said)
     return line if _END.search(line) else f"{line}."
 
 
@@ -96,16 +103,58 @@ def _pipe_cells(line: str) -> list[str]:
     return [c.replace("\\|", "|") for c in re.split(r"(?<!\\)\|", inner)]
 
 
+_HTML_TABLE_START = re.compile(r"^ {0,3}<table\b", re.IGNORECASE | re.MULTILINE)
+_HTML_TABLE = re.compile(r"^ {0,3}<table\b.*?</table\s*>", re.IGNORECASE | re.MULTILINE
+                         | re.DOTALL)
+_FENCED = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[^\n]*$|\Z)",
+                     re.MULTILINE | re.DOTALL)
+
+
+def _html_table_text(match: re.Match[str]) -> str:
+    table = match.group(0)
+    if table.lower().count("<table") > 1:
+        return table  # a table inside a table: the non-greedy match ends at the inner one
+    from workers.sources.htmlpage import html_to_text  # lxml: only for a file with a table
+
+    return html_to_text(table)
+
+
+def html_tables(text: str) -> str:
+    """``text`` (markdown) with each raw HTML table (a block starting ``<table`` on its own
+    line, outside code fences) replaced by its text as an HTML page's
+    (:func:`workers.sources.htmlpage.html_page`: a data table's rows as sentences under their
+    headings, a row headed by a ``<th>`` as one line). The markdown sibling of trial 13's
+    finding 1: GitHub-flavoured markdown keeps raw HTML, and a table too wide or too merged
+    for pipes is written so; its tags were indexed, each cell apart from its heading.
+
+    Example:
+        >>> print(html_tables("Vans:\\n<table><tr><th>Van</th><th>MOT due</th></tr>"
+        ...                   "<tr><td>White van</td><td>October</td></tr></table>"))
+        Vans:
+        White van — MOT due: October.
+    """
+    if not _HTML_TABLE_START.search(text):
+        return text
+    out, at = [], 0
+    for fence in _FENCED.finditer(text):
+        out += [_HTML_TABLE.sub(_html_table_text, text[at:fence.start()]), fence.group(0)]
+        at = fence.end()
+    out.append(_HTML_TABLE.sub(_html_table_text, text[at:]))
+    return "".join(out)
+
+
 def markdown_tables(text: str) -> str:
     """``text`` with each GitHub-style pipe table (a header line, a ``|---|---|`` rule, then
-    its rows) replaced by its rows as sentences (:func:`row_sentence`), one per line; other
-    text, and pipe lines with no rule under their first line, unchanged.
+    its rows) replaced by its rows as sentences (:func:`row_sentence`), one per line, and each
+    raw HTML table by its text (:func:`html_tables`); other text, and pipe lines with no rule
+    under their first line, unchanged.
 
     Example:
         >>> print(markdown_tables("| Gauge | Installed |\\n|---|---|\\n| TG-1 | 2011 |\\nAfter."))
         TG-1 — Installed: 2011.
         After.
     """
+    text = html_tables(text)
     if "|" not in text or "-" not in text:
         return text
     lines = text.split("\n")

@@ -14,7 +14,8 @@ and a symlinked sub-folder is followed once.
   a served run's client) chose the folder and put the link there. A link back into the folder
   (its files are indexed under their own path) or to a folder walked already (a loop, or a
   second link) is not followed, and is named in the notes: no file is indexed twice, no walk
-  loops.
+  loops. A link to a folder or file the walk passes over (hidden: ``notes -> .notes``) is how
+  the user opts in to it: followed, indexed under the link's path, and named.
 
 * **A link leading out of the folder** (to a folder or a file) is followed, and named in the
   notes: the run says what it read from elsewhere.
@@ -124,10 +125,13 @@ def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
     """``(dirpath, sorted file names)`` of each folder under ``folder`` to index, top-down.
 
     Hidden folders (counted ``hidden``, named in ``notes``: trial 12, finding 7) and
-    ``__pycache__`` are left out; so is ``data_dir``
+    ``__pycache__`` are left out; so is ``data_dir`` and any link into it
     (counted ``own``, named in ``notes``). A symlinked folder is followed unless it leads back
-    into ``folder`` (its files are indexed under their own path) or to a folder walked already
-    (a loop, or a second link to it): those are counted ``link`` and named. A folder that
+    to a folder of ``folder`` walked under its own path or to a folder walked already (a loop,
+    or a second link to it): those are counted ``link`` and named. A link to a folder the walk
+    passes over (hidden, or inside a hidden folder) is followed, its files indexed under the
+    link's path, and named (trial 13, finding 7b: it was skipped as "indexed under its own
+    path", which it was not). A folder that
     cannot be listed (no permission) is counted ``unreadable`` and named, as an unreadable file
     is (trial 10: ``os.walk`` passes over it without a word, and every file in it with it)."""
     own = os.path.realpath(data_dir) if data_dir is not None else None
@@ -152,9 +156,11 @@ def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
                 notes.append(f"{shown_path(rel + '/')}: passed over, a hidden folder")
             elif d == "__pycache__":
                 continue
-            elif real == own:
+            elif own is not None and (real == own or _outside(root, own)
+                                      and not _outside(real, own)):
                 skipped["own"] += 1
-                notes.append(f"{rel}/: skipped, the data dir of this app (its reports and "
+                what = "the data dir" if real == own else "a link into the data dir"
+                notes.append(f"{rel}/: skipped, {what} of this app (its reports and "
                              "indexes are not sources)")
             elif os.path.islink(path) and (why := _link_skipped(real, root, seen)):
                 skipped["link"] += 1
@@ -162,9 +168,10 @@ def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
             else:
                 seen.add(real)  # a second link to it, in this folder too, is not followed
                 kept.append(d)
-                if _outside(real, root) and os.path.islink(path):
-                    notes.append(f"{rel}/: a link to {safe_name(real)}, outside the folder: "
-                                 "followed")
+                if os.path.islink(path) and (where := _link_target(real, root)):
+                    notes.append(f"{shown_path(rel + '/')}: a link to {where}: followed"
+                                 + ("" if _outside(real, root) else
+                                    f", its files indexed under {shown_path(rel + '/')}"))
         dirnames[:] = kept
         yield dirpath, sorted(filenames)
 
@@ -173,25 +180,59 @@ def _outside(real: str, root: str) -> bool:
     return real != root and not real.startswith(root + os.sep)
 
 
+def _passed_over(real: str, root: str) -> str | None:
+    """The part of the path ``real`` (inside ``root``) for which the walk passes it over: its
+    first hidden or ``__pycache__`` folder (or, for a file, its hidden name), as a ``/``
+    path relative to ``root``; None when the walk reaches ``real`` under its own path."""
+    parts = Path(os.path.relpath(real, root)).parts
+    for i, part in enumerate(parts):
+        if part.startswith(".") and part not in (".", "..") or part == "__pycache__":
+            return "/".join(parts[:i + 1])
+    return None
+
+
+def _link_target(real: str, root: str, folder: bool = True) -> str | None:
+    """How a note names the target ``real`` of a followed link, or None when the link needs
+    no note (it leads to a folder or file of the corpus walked under its own path): a path
+    outside the folder, or one the walk passes over (hidden: trial 13, finding 7b, a visible
+    link to an Obsidian-style ``.notes/`` is how a user opts in to it, as a file link to a
+    hidden file is)."""
+    if _outside(real, root):
+        return f"{safe_name(real)}, outside the folder"
+    hidden = _passed_over(real, root)
+    if hidden is None:
+        return None
+    target = os.path.relpath(real, root).replace(os.sep, "/") + ("/" if folder else "")
+    label = "hidden " if hidden.rsplit("/", 1)[-1].startswith(".") else ""
+    if target.rstrip("/") == hidden:
+        return f"the {label}{'folder' if folder else 'file'} {shown_path(target)}"
+    return f"{shown_path(target)}, in the {label}folder {shown_path(hidden + '/')}"
+
+
 def links_outside(folder: Path, found: list[_File]) -> list[str]:
     """One note per file of ``found`` (``(ref, path, stat)``) that a symlink leads to from
     outside ``folder``, e.g. ``"passwd.txt: a link to /etc/passwd, outside the folder:
-    indexed"``: what the folder's owner linked in is read, as a linked folder is, and the run
-    says so (trial 10: links to ``/etc/passwd`` and ``/etc/shadow`` were indexed and quoted
-    without a word)."""
+    indexed"``, or from a path the walk passes over (``"seals.md: a link to the hidden file
+    .seals.md: indexed"``): what the folder's owner linked in is read, as a linked folder is,
+    and the run says so (trial 10: links to ``/etc/passwd`` and ``/etc/shadow`` were indexed
+    and quoted without a word)."""
     root = os.path.realpath(folder)
     notes = []
     for rel, path, _st in found:
-        if path.is_symlink() and _outside(real := os.path.realpath(path), root):
-            notes.append(f"{safe_name(rel)}: a link to {safe_name(real)}, outside the folder: "
-                         "indexed")
+        if path.is_symlink() and (where := _link_target(os.path.realpath(path), root, False)):
+            notes.append(f"{safe_name(rel)}: a link to {where}: indexed")
     return notes
 
 
 def _link_skipped(real: str, root: str, seen: set[str]) -> str | None:
     """Why a symlinked folder whose target is ``real`` is not followed, or None."""
-    if real == root or real.startswith(root + os.sep):
-        return "a folder of the corpus, indexed under its own path"
+    if not _outside(real, root) and _passed_over(real, root) is None:
+        if real == root:
+            return "the corpus folder itself (a loop)"
+        target = shown_path(os.path.relpath(real, root).replace(os.sep, "/") + "/")
+        if not os.access(real, os.R_OK | os.X_OK):  # the walk names it unreadable too
+            return f"{target}, a folder of the corpus that cannot be read"
+        return f"{target}, a folder of the corpus, indexed under its own path"
     if real in seen or any(s.startswith(real + os.sep) for s in seen):
         return "a folder indexed already (a loop, or a second link to it)"
     return None

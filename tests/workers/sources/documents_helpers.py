@@ -82,9 +82,13 @@ def outline_pdf(data: bytes, entries: Sequence[tuple[str, int, int | None]]) -> 
     return buf.getvalue()
 
 
-def make_docx(path: Path, paragraphs: Sequence[str], table: Sequence[Sequence[str]] = ()) -> Path:
-    """A .docx with these paragraphs (the first as a heading) and an optional table."""
+def make_docx(path: Path, paragraphs: Sequence[str], table: Sequence[Sequence[str]] = (),
+              heading_row: str = "") -> Path:
+    """A .docx with these paragraphs (the first as a heading) and an optional table, whose
+    first row Word marks as its heading row when ``heading_row`` is ``"bold"`` (its runs bold)
+    or ``"repeat"`` ("Repeat as header row": ``<w:tblHeader/>``)."""
     import docx
+    from docx.oxml import OxmlElement
 
     document = docx.Document()
     for i, text in enumerate(paragraphs):
@@ -96,7 +100,12 @@ def make_docx(path: Path, paragraphs: Sequence[str], table: Sequence[Sequence[st
         grid = document.add_table(rows=len(table), cols=len(table[0]))
         for r, row in enumerate(table):
             for c, cell in enumerate(row):
-                grid.cell(r, c).text = cell
+                if r == 0 and heading_row == "bold":
+                    grid.cell(r, c).paragraphs[0].add_run(cell).bold = True
+                else:
+                    grid.cell(r, c).text = cell
+        if heading_row == "repeat":
+            grid.rows[0]._tr.get_or_add_trPr().append(OxmlElement("w:tblHeader"))
     path.parent.mkdir(parents=True, exist_ok=True)
     document.save(str(path))
     return path

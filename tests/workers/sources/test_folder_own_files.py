@@ -74,7 +74,8 @@ def test_a_symlinked_folder_is_followed_once_and_links_back_in_are_named(
         already = "skipped, a link to a folder indexed already (a loop, or a second link to it)"
         assert corpus.notes == [  # in walk order; a link leading out is followed and named
             f"again/: a link to {outside / 'sub'}, outside the folder: followed",
-            "inside/: skipped, a link to a folder of the corpus, indexed under its own path",
+            "inside/: skipped, a link to real/, a folder of the corpus, indexed under its own "
+            "path",
             f"linkdir/: {already}", f"again/loop/: {already}"]
 
 

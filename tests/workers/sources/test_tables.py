@@ -50,6 +50,10 @@ def test_row_sentence_skips_empty_and_merged_cells_and_keeps_its_punctuation() -
     assert row_sentence(["only"]) == "only."
     # a header of another width is not this row's: the cells alone
     assert row_sentence(["x", "y"], ["a", "b", "c"]) == "x: y."
+    assert row_sentence(["Note:", "Boats stay in."]) == "Note: Boats stay in."
+    assert row_sentence(["1.", "Public forum"]) == "1. Public forum."
+    assert row_sentence(["sqlite3_column_int", "→", "32-bit INTEGER result"]) == \
+        "sqlite3_column_int: 32-bit INTEGER result."
     assert not looks_like_header(["2019", "12"]) and not looks_like_header(["Alone"])
 
 
@@ -88,9 +92,33 @@ def test_a_heading_row_of_bold_cells_or_in_a_thead_is_a_heading_row() -> None:
                  "<thead><tr><td>Boat</td><td>Service interval</td></tr></thead>"):
         page = html_page(f"<table>{head}<tr><td>Puffin</td><td>every 50 hours</td></tr></table>")
         assert "Puffin — Service interval: every 50 hours." in page.text, head
+    spacer = html_page("<table><tr><td><b>Function</b></td><td width=30></td><td><b>Equivalent"
+                       "</b></td></tr><tr><td>date(...)</td><td></td><td>strftime('%F')</td>"
+                       "</tr></table>")  # SQLite's lang_datefunc.html: an empty spacer column
+    assert "date(...) — Equivalent: strftime('%F')." in spacer.text.split("\n\n")
     partly = html_page("<table><tr><td><b>Note</b> plain</td><td>x</td></tr>"
                        "<tr><td>a</td><td>b</td></tr></table>")  # not all bold: no heading row
     assert "—" not in partly.text
+
+
+def test_no_text_of_a_data_table_is_dropped() -> None:
+    # A caption, a title row across the table and headings that fit no row were dropped when
+    # the table became its rows' sentences: "Van fleet 2026" was in no passage.
+    titled = html_page("<table><caption>Fleet</caption><tr><th colspan=2>Van fleet 2026</th>"
+                       "</tr><tr><th>Van</th><th>MOT due</th></tr>"
+                       "<tr><td>White van</td><td>October 2027</td></tr></table>").text
+    assert titled.split("\n\n") == ["Fleet", "Van fleet 2026",
+                                     "White van — MOT due: October 2027."]
+    for html in ("<table><tr><th colspan=2>Van fleet 2026</th></tr>"
+                 "<tr><td>White van</td><td>October 2027</td></tr></table>",
+                 "<table><tr><th>Van fleet 2026</th></tr></table>"):
+        assert "Van fleet 2026" in html_page(html).text, html
+
+
+def test_a_line_break_in_a_cell_keeps_its_words_apart() -> None:
+    page = html_page("<table><tr><th>Boat</th><th>Engine</th></tr><tr><td>Puffin</td>"
+                     "<td>Honda<br>20 hp<p>serviced</p>yearly</td></tr></table>")
+    assert "Puffin — Engine: Honda 20 hp serviced yearly." in page.text.split("\n\n")
 
 
 def test_a_table_inside_a_table_is_left_as_text() -> None:
@@ -109,3 +137,72 @@ def test_the_report_quotes_the_row_that_answers(tmp_path: Path) -> None:
     report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
     answer = report.split("## Answer", 1)[1].split("\n## ", 1)[0]
     assert "Calibration interval: 12 months" in answer.splitlines()[2], answer
+
+
+VANS_HTML = """<html><body><h1>Van fleet</h1><p>The trust has two vans for field work.</p>
+<table><thead><tr><td>Van</td><td>Registration</td><td>MOT due</td></tr></thead><tbody>
+<tr><td>Blue van</td><td>HB12 XYZ</td><td>March 2027</td></tr>
+<tr><td>White van</td><td>HB15 ABC</td><td>October 2027</td></tr></tbody></table>
+<h2>Nets</h2><table>
+<tr><th scope="row">Mist net</th><td>Washed after every session</td></tr>
+<tr><th scope="row">Cannon net</th><td>Inspected every spring</td></tr></table>
+</body></html>"""
+"""Trial 13, finding 1b: a <thead> of <td> cells, and rows headed by <th scope="row">."""
+
+
+def test_a_row_headed_by_a_th_or_a_bold_cell_is_one_line() -> None:
+    # Trial 13, finding 1b: cell by cell, "Cannon net" and its fact were two paragraphs
+    lines = html_page(VANS_HTML).text.split("\n\n")
+    assert "Cannon net: Inspected every spring." in lines, lines
+    assert "Mist net: Washed after every session." in lines
+    assert "White van — Registration: HB15 ABC; MOT due: October 2027." in lines
+    bold = html_page("<table><tr><td><strong>Mist net</strong></td><td>Washed</td></tr>"
+                     "<tr><td>layout</td><td>only</td></tr></table>").text
+    assert bold.split("\n\n") == ["Mist net: Washed.", "layout", "only"]  # a layout row stays
+
+
+def test_a_docx_heading_row_in_bold_or_repeated_is_its_heading_row(tmp_path: Path) -> None:
+    # The .docx sibling of a bold or <thead> heading row: headings of more than four words
+    # did not look like a header, so each row lost them ("White van: HB15 ABC; October 2027.")
+    from collections import Counter
+
+    from workers.sources.documents import docx_docs
+
+    rows = [["Van", "Registration", "Month and year the MOT is due"],
+            ["White van", "HB15 ABC", "October 2027"]]
+    row = "White van — Registration: HB15 ABC; Month and year the MOT is due: October 2027."
+    for mark in ("bold", "repeat", ""):
+        path = make_docx(tmp_path / f"vans-{mark}.docx", ["Vans"], rows, heading_row=mark)
+        [doc] = docx_docs(path, path.name, Counter(), [])
+        assert (row in doc.text.split("\n\n")) == bool(mark), (mark, doc.text)
+
+
+def test_the_report_answers_from_a_thead_of_td_cells_and_a_th_row(tmp_path: Path) -> None:
+    folder = tmp_path / "vans"
+    folder.mkdir()
+    (folder / "vans.html").write_text(VANS_HTML, encoding="utf-8")
+    for question, row in (("When is the MOT of the white van due?",
+                           "White van — Registration: HB15 ABC; MOT due: October 2027."),
+                          ("How often is the cannon net inspected?",
+                           "Cannon net: Inspected every spring.")):
+        proc = run_cli("research", question, "--as-of", AS_OF, "--corpus", folder,
+                       "--data-dir", tmp_path / "data", "--model", "offline", "--json")
+        assert proc.returncode == 0, proc.stderr
+        summary = json.loads(proc.stdout)
+        assert not summary.get("warnings"), summary["warnings"]
+        report = Path(summary["report_path"]).read_text("utf-8")
+        answer = report.split("## Answer", 1)[1].split("\n## ", 1)[0]
+        assert row in answer.splitlines()[2], answer
+
+
+def test_a_raw_html_table_in_markdown_is_read_as_a_table() -> None:
+    # The markdown sibling: GitHub-flavoured markdown keeps raw HTML; its <td> cells were
+    # indexed tags and all, each apart from its heading. A table in a code fence stays code.
+    fenced = "```html\n<table><tr><th>Tag</th></tr><tr><td>x</td></tr></table>\n```"
+    text = markdown_tables(
+        "# Vans\n\n<table>\n<thead><tr><td>Van</td><td>MOT due</td></tr></thead>\n"
+        "<tr><td>White van</td><td>October 2027</td></tr>\n</table>\n\n"
+        f"Example:\n\n{fenced}\n\n| Net | Check |\n|---|---|\n| Mist net | weekly |\n")
+    assert text.split("\n") == ["# Vans", "", "White van — MOT due: October 2027.", "",
+                                "Example:", "", *fenced.split("\n"), "",
+                                "Mist net — Check: weekly.", ""], text
