@@ -133,21 +133,24 @@ def rows_only(storage: Storage, thread_id: str) -> bool:
         return store is not None and bool(store.count(thread_id=thread_id))
 
 
-def _refuse_rows_of_another_topic(storage: Storage, thread_id: str, topic: str | None) -> None:
-    """Refuse a run of ``topic`` on a thread that has result rows of another topic and no
-    ``runs`` row here (a LangGraph Server run's thread: :data:`app.runs.status.ROWS_ONLY`).
-    Trial 12, finding 10: ``research --thread-id <a server thread>`` with another topic replaced
-    its rows and report without a word, where a CLI thread is refused.
+def _refuse_rows_only(storage: Storage, thread_id: str) -> None:
+    """Refuse a run on a thread that has result rows and no checkpoint or ``runs`` row here (a
+    LangGraph Server run's thread: :data:`app.runs.status.ROWS_ONLY`), whatever its topic, as
+    ``resume`` refuses it: the server keeps its checkpoints and names its rows in its state.
+    Trial 12, finding 10: a run of another topic replaced its rows and report without a word;
+    trial 14, finding 7: a run of the same topic adopted the thread, and the server's next run
+    and this one then replaced each other's rows and report. Reads one row, not all.
 
     Raises:
-        ThreadMismatch: the thread's rows are of another topic.
+        ThreadMismatch: the thread has such rows (its topic named when it is another's).
     """
     with storage.results(read_only=True) as store:
-        rows = store.rows(thread_id=thread_id) if store is not None else []
-    if rows and topic is not None and rows[0]["topic"] != topic:
+        first = store.envelope_ids(thread_id=thread_id)[:1] if store is not None else []
+        rows = store.rows(first, thread_id=thread_id) if first else []
+    if rows:
         raise ThreadMismatch(
-            f"thread {thread_id!r} belongs to topic {rows[0]['topic']!r} as of "
-            f"{rows[0]['as_of']} (its result rows here); use another --thread-id, or --fresh "
+            f"thread {thread_id!r} (topic {rows[0]['topic']!r} as of {rows[0]['as_of']}) cannot "
+            f"be run from {storage.label}: {ROWS_ONLY_WHY}; use another --thread-id, or --fresh "
             "without one")
 
 
@@ -286,7 +289,7 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
     if topic is None and recorded is None:
         require_thread(storage_of(settings), thread_id)
     elif recorded is None:
-        _refuse_rows_of_another_topic(storage_of(settings), thread_id, topic)
+        _refuse_rows_only(storage_of(settings), thread_id)
     was_corpus, was_web, _ = split_key((recorded or {}).get("corpus") or "")
     if topic is None:
         if settings.corpus is None and settings.corpus_name is None and was_corpus:

@@ -243,12 +243,15 @@ def test_the_cli_reads_a_served_thread_by_its_rows(server: Server) -> None:
     [mine] = [t for t in listed if t["thread_id"] == thread_id]
     assert (mine["status"], mine["topic"]) == ("rows only", SMALL_TOPIC)
 
-    # Trial 12, finding 10: a CLI run of another topic on its id replaced its rows and report
-    other = run_cli("research", "retry policy of a graph node", "--thread-id", thread_id,
-                    "--as-of", AS_OF, "--data-dir", server.data_dir)
-    assert other.returncode == 2 and other.stderr.count("\n") == 1, other.stderr
-    assert f"belongs to topic {SMALL_TOPIC!r}" in other.stderr
-    assert server.rows(thread_id) == rows
+    # Trial 12, finding 10: a CLI run of another topic on its id replaced its rows and report;
+    # trial 14, finding 7: one of its own topic adopted the thread and replaced them too
+    for topic in ("retry policy of a graph node", SMALL_TOPIC):
+        other = run_cli("research", topic, "--thread-id", thread_id, "--as-of", AS_OF,
+                        "--data-dir", server.data_dir)
+        assert other.returncode == 2 and other.stderr.count("\n") == 1, other.stderr
+        assert f"(topic {SMALL_TOPIC!r} as of {AS_OF}) cannot be run from" in other.stderr
+        assert "a LangGraph Server run's thread" in other.stderr
+        assert server.rows(thread_id) == rows
 
 
 def test_a_served_run_on_a_cli_threads_id_is_refused(server: Server, small_corpus: Path) -> None:
