@@ -152,9 +152,12 @@ def print_inspection(data: dict[str, Any]) -> None:
         console.print(f"no checkpoints (status: {data['run_status']}); a hard kill under "
                       "durability=exit leaves none: `resume` runs the topic again")
     if data["rows"]:
+        unknown = any(r["run_round"] is None for r in data["rows"])  # trial 14, finding 9
         _print_table(console, f"results database rows of this thread: {len(data['rows'])}, one "
-                     "per envelope (round: within its run; writes: by every run, in place; "
-                     "times: --json)",
+                     "per envelope (round: within its run"
+                     + ("; ?: no checkpoint here tells where its runs began, the thread-wide "
+                        "round is in --json" if unknown else "")
+                     + "; writes: by every run, in place; times: --json)",
                      ["status", "round", "attempts", "writes", "envelope_id"],
                      [[r["status"], "?" if r["run_round"] is None else str(r["run_round"]),
                        str(r["attempts"]), str(r["write_count"]), r["envelope_id"]]

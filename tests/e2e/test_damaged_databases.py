@@ -220,3 +220,5 @@ def test_inspect_never_shows_the_thread_round_as_the_round_within_its_run(finish
     text = run_cli("inspect", thread_id, "--data-dir", data).stdout
     assert [line.split()[1] for line in text.splitlines() if line.startswith("ok ")] == [
         "?"] * len(rows), text
+    # trial 14, finding 9: a "?" with no word of why
+    assert "?: no checkpoint here tells where its runs began" in " ".join(text.split()), text
