@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 
-from app.errors import CliThread, CorpusMismatch
+from app.errors import CliThread, CorpusMismatch, ForeignRows
 
-__all__ = ["check_same_corpus", "thread_id_of"]
+__all__ = ["check_rows_are_the_threads", "check_same_corpus", "thread_id_of"]
 
 
 def thread_id_of(config: RunnableConfig) -> str:
@@ -47,25 +48,50 @@ def _shown(name: Any) -> str:
     return f"corpus_name {name!r}" if name is not None else "the server's corpus"
 
 
-def check_not_a_cli_thread(storage: Any, thread_id: str, served: bool) -> None:
-    """Refuse a served run on the id of a thread the command line runs in this data dir (it
-    has a ``runs`` row, which only the CLI writes): its rows and report would be replaced by a
-    run whose checkpoints are the server's (trial 13: a client creating a thread with a CLI
-    thread's id replaced that thread's rows and report without a word).
+def check_rows_are_the_threads(storage: Any, config: RunnableConfig, state: Mapping[str, Any],
+                               served: bool) -> None:
+    """Refuse a served run that would replace result rows this server's thread did not write.
+
+    A thread id's rows were written by this thread when it has run here before: its state
+    holds a plan or envelopes (a next input on the thread), or a checkpoint of the thread does
+    (a replay or fork from before its first ``plan``). Otherwise they are another thread's of
+    the same id: the command line's (it has a ``runs`` row, trial 13), a stateless run's,
+    another client's, or one the server lost (``langgraph dev`` killed before its flush): a
+    client that creates a thread with that id must not replace them (trial 14, finding 15).
 
     Args:
         storage: the run's :class:`app.storage.Storage`.
-        thread_id: the run's (:func:`thread_id_of`).
+        config: the node's config (its ``thread_id`` and the server's checkpointer).
+        state: the thread's state as ``plan`` sees it.
         served: the graph serves remote clients (the CLI checks its own threads).
 
     Raises:
         app.errors.CliThread: the id is a CLI thread's.
+        app.errors.ForeignRows: the id has rows and no earlier checkpoint of this thread.
     """
+    thread_id = thread_id_of(config)
     if not served or thread_id == "-":
         return
     with storage.results(read_only=True) as store:
         run = store.run(thread_id) if store is not None else None
+        rows = store.count(thread_id=thread_id) if store is not None and run is None else 0
     if run is not None:
         raise CliThread(
             f"thread {thread_id!r} is a thread of the command line in this data dir (topic "
             f"{run['topic']!r}); a served run does not write into it: use another thread")
+    if not rows or state.get("sub_questions") or state.get("envelopes"):
+        return
+    if not _planned_before(config, thread_id):
+        raise ForeignRows(
+            f"thread {thread_id!r} has {rows} result row(s) in this server's results database "
+            "that this thread did not write (a stateless run's, another client's, or a thread "
+            "the server no longer has); a served run does not replace them: start a new thread")
+
+
+def _planned_before(config: RunnableConfig, thread_id: str) -> bool:
+    """A checkpoint of ``thread_id`` in the run's checkpointer holds a plan."""
+    saver = (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
+    if saver is None:
+        return False
+    return any((t.checkpoint.get("channel_values") or {}).get("sub_questions")
+               for t in saver.list({"configurable": {"thread_id": thread_id}}))

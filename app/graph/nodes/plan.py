@@ -12,7 +12,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
 from app.errors import BadTopic
-from app.graph.nodes.common import check_not_a_cli_thread, check_same_corpus, thread_id_of
+from app.graph.nodes.common import check_rows_are_the_threads, check_same_corpus
 from app.graph.resources import Resources
 from app.research.plan import corpus_plan, llm_plan
 from app.research.review import kept_drops, replaced_plan_note
@@ -31,7 +31,8 @@ __all__ = ["plan"]
 
 def _check_input(state: ResearchState, ctx: RunContext, res: Resources) -> None:
     """A served run's input, checked nowhere else (the CLI refuses a bad topic before the run):
-    the topic, the plan's corpus on a rerun or fork, a CLI thread's id. Raises as :func:`plan`.
+    the topic, the plan's corpus on a rerun or fork, rows of another thread of its id (a CLI
+    thread's, or any the server has no checkpoint of). Raises as :func:`plan`.
     """
     topic = state.get("topic")
     if topic is not None and not isinstance(topic, str):
@@ -40,7 +41,7 @@ def _check_input(state: ResearchState, ctx: RunContext, res: Resources) -> None:
     if why := topic_problem(" ".join((topic or "").split())):
         raise BadTopic(why)
     check_same_corpus(state, ctx.corpus_name, res.served)  # a rerun or fork: its plan's corpus
-    check_not_a_cli_thread(res.storage(), thread_id_of(get_config()), res.served)
+    check_rows_are_the_threads(res.storage(), get_config(), state, res.served)
 
 
 def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
@@ -57,8 +58,9 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
         app.errors.BadTopic: the topic is no topic to research
             (:func:`app.research.topics.topic_problem`).
         app.errors.CorpusMismatch: a served rerun of the thread names another corpus.
-        app.errors.CliThread: a served run on a CLI thread's id
-            (:func:`app.graph.nodes.common.check_not_a_cli_thread`).
+        app.errors.CliThread: a served run on a CLI thread's id.
+        app.errors.ForeignRows: a served run on an id whose rows this thread did not write
+            (:func:`app.graph.nodes.common.check_rows_are_the_threads`).
     """
     ctx = res.context(runtime)
     _check_input(state, ctx, res)
