@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
 
-from app.errors import ForeignRows
+from app.errors import AwaitsReview, ForeignRows
 from app.graph import build_graph
 from app.graph.resources import Resources
 from app.research.plan import offline_plan
@@ -98,3 +99,42 @@ def test_time_travel_within_the_thread_keeps_working(server):
     # the thread's next input with another topic is planned anew on it, as before
     assert graph.invoke({"topic": OTHER_TOPIC, "as_of": AS_OF}, THREAD)["outcome"] == "ok"
     assert {(e, t) for e, t in _rows_of(place)} == {(e, OTHER_TOPIC) for e in _ids(OTHER_TOPIC)}
+
+
+@pytest.mark.parametrize("stage", ["plan", "results"])
+def test_a_new_input_without_review_does_not_run_past_a_review_pause(server, stage):
+    # trial 14, finding 12: a thread paused at the results review, given a new input with
+    # review off, planned again without review and persisted 9 rows nobody approved
+    new_server, place = server
+    graph = new_server()
+    review = {"review": True}
+    paused = graph.invoke({"topic": TOPIC, "as_of": AS_OF}, THREAD, context=review)
+    if stage == "results":
+        paused = graph.invoke(Command(resume={"approve": True}), THREAD, context=review)
+    assert paused["__interrupt__"][0].value["stage"] == stage
+    for topic in (TOPIC, OTHER_TOPIC):
+        with pytest.raises(AwaitsReview, match=rf"^thread '01a239f0-[^']+' awaits its {stage} "
+                           r"review .* resume it with a Command"):
+            graph.invoke({"topic": topic, "as_of": AS_OF}, THREAD, context={"review": False})
+        assert _rows_of(place) == []  # nothing persisted unapproved
+    # the way on: resume with a Command, review kept: it pauses at each review again (the
+    # refused input is the thread's last: its topic is planned), and only approval persists
+    stages = []
+    while (out := graph.invoke(Command(resume={"approve": True}), THREAD, context=review)
+           ).get("__interrupt__"):
+        stages.append(out["__interrupt__"][0].value["stage"])
+        assert _rows_of(place) == []
+    assert stages == ["plan", "results"]
+    assert out["outcome"] == "ok" and {e for e, _ in _rows_of(place)} == _ids(OTHER_TOPIC)
+    # a finished thread reruns without review, as before
+    assert graph.invoke({"topic": TOPIC, "as_of": AS_OF}, THREAD)["outcome"] == "ok"
+
+
+def test_a_new_input_with_review_on_a_paused_thread_pauses_again(server):
+    new_server, place = server
+    graph = new_server()
+    review = {"review": True}
+    graph.invoke({"topic": TOPIC, "as_of": AS_OF}, THREAD, context=review)
+    graph.invoke(Command(resume={"approve": True}), THREAD, context=review)
+    again = graph.invoke({"topic": TOPIC, "as_of": AS_OF}, THREAD, context=review)
+    assert again["__interrupt__"][0].value["stage"] == "plan" and _rows_of(place) == []

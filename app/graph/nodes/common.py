@@ -8,9 +8,13 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 
-from app.errors import CliThread, CorpusMismatch, ForeignRows
+from app.errors import AwaitsReview, CliThread, CorpusMismatch, ForeignRows
 
-__all__ = ["check_rows_are_the_threads", "check_same_corpus", "thread_id_of"]
+__all__ = ["check_no_review_skipped", "check_rows_are_the_threads", "check_same_corpus",
+           "thread_id_of"]
+
+INTERRUPT = "__interrupt__"
+"""The channel LangGraph's checkpointer keeps a pending ``interrupt()`` in (a pending write)."""
 
 
 def thread_id_of(config: RunnableConfig) -> str:
@@ -95,3 +99,74 @@ def _planned_before(config: RunnableConfig, thread_id: str) -> bool:
         return False
     return any((t.checkpoint.get("channel_values") or {}).get("sub_questions")
                for t in saver.list({"configurable": {"thread_id": thread_id}}))
+
+
+def check_no_review_skipped(config: RunnableConfig, checkpoint_id: str | None, review: bool,
+                            served: bool) -> None:
+    """Refuse a served run without review on a thread paused at a review: a new input (with
+    ``review`` off) would plan again and persist rows nobody approved (trial 14, finding 12).
+    The CLI refuses the same (``research``/``resume`` show the pause; another ``--review`` is
+    refused: :func:`app.runs.resume.check_planned_choices`). A new input *with* review pauses
+    again, so it is let through.
+
+    Args:
+        config: the node's config (its ``thread_id`` and the server's checkpointer).
+        checkpoint_id: the checkpoint ``plan`` runs from (``runtime.execution_info``).
+        review: the run's context ``review``.
+        served: the graph serves remote clients (the CLI checks its own threads).
+
+    Raises:
+        app.errors.AwaitsReview: the checkpoint the run's input was given to awaits a review.
+    """
+    if not served or review:
+        return
+    stage = _paused_at(config, checkpoint_id)
+    if stage is None:
+        return
+    raise AwaitsReview(
+        f"thread {thread_id_of(config)!r} awaits its {stage} review (it was planned with "
+        "review); a run without review would go past it unapproved: resume it with a Command "
+        "(command={\"resume\": {\"approve\": true}}, or the review's other values) and review "
+        "true in the context, or start a new thread")
+
+
+def _paused_at(config: RunnableConfig, checkpoint_id: str | None) -> str | None:
+    """The review stage (``plan``, ``results``) the checkpoint before this run's input awaits,
+    or None. Walks up from ``checkpoint_id`` past the first steps of runs (an input's checkpoint
+    and the one after it: this run's, and those of runs refused at ``plan``); a run whose
+    checkpoints were not saved (durability ``exit``) reads the thread's latest."""
+    saver = (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
+    thread = {"thread_id": thread_id_of(config), "checkpoint_ns": ""}
+    if saver is None:
+        return None
+    here = saver.get_tuple({"configurable": {**thread, "checkpoint_id": checkpoint_id}}) \
+        if checkpoint_id else None
+    if here is None:
+        before = saver.get_tuple({"configurable": thread})
+    else:
+        before, parent = here, _parent(saver, here)
+        for _ in range(_WALK):  # bounded: a thread's refused runs, two checkpoints each
+            if before is None or not (_source(before) == "input" or _source(parent) == "input"):
+                break
+            before, parent = parent, _parent(saver, parent)
+    for _, channel, value in (before.pending_writes or []) if before is not None else []:
+        if channel == INTERRUPT:
+            for pause in value if isinstance(value, list) else [value]:
+                stage = getattr(pause, "value", None)
+                if isinstance(stage, Mapping) and stage.get("stage") in ("plan", "results"):
+                    return str(stage["stage"])
+    return None
+
+
+_WALK = 200
+"""How many checkpoints :func:`_paused_at` walks up at most."""
+
+
+def _source(tuple_: Any) -> str | None:
+    return (tuple_.metadata or {}).get("source") if tuple_ is not None else None
+
+
+def _parent(saver: Any, tuple_: Any) -> Any:
+    if tuple_ is None or not tuple_.parent_config:
+        return None
+    return saver.get_tuple(tuple_.parent_config)
