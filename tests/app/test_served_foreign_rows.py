@@ -112,6 +112,8 @@ def test_a_new_input_without_review_does_not_run_past_a_review_pause(server, sta
     if stage == "results":
         paused = graph.invoke(Command(resume={"approve": True}), THREAD, context=review)
     assert paused["__interrupt__"][0].value["stage"] == stage
+    graph.update_state(THREAD, {"notes": ["edited at the pause"]},  # Studio's edit: still paused
+                       as_node="plan" if stage == "plan" else "route")
     for topic in (TOPIC, OTHER_TOPIC):
         with pytest.raises(AwaitsReview, match=rf"^thread '01a239f0-[^']+' awaits its {stage} "
                            r"review .* resume it with a Command"):

@@ -13,8 +13,9 @@ from app.errors import AwaitsReview, CliThread, CorpusMismatch, ForeignRows
 __all__ = ["check_no_review_skipped", "check_rows_are_the_threads", "check_same_corpus",
            "thread_id_of"]
 
-INTERRUPT = "__interrupt__"
-"""The channel LangGraph's checkpointer keeps a pending ``interrupt()`` in (a pending write)."""
+_REVIEWS = {"plan": "review_plan", "results": "review_results"}
+"""The review nodes by stage. A checkpoint whose next node is one holds its trigger channel
+(``branch:to:NODE``) until the node has run: at the pause, and after an edit made at it."""
 
 
 def thread_id_of(config: RunnableConfig) -> str:
@@ -131,10 +132,11 @@ def check_no_review_skipped(config: RunnableConfig, checkpoint_id: str | None, r
 
 
 def _paused_at(config: RunnableConfig, checkpoint_id: str | None) -> str | None:
-    """The review stage (``plan``, ``results``) the checkpoint before this run's input awaits,
-    or None. Walks up from ``checkpoint_id`` past the first steps of runs (an input's checkpoint
-    and the one after it: this run's, and those of runs refused at ``plan``); a run whose
-    checkpoints were not saved (durability ``exit``) reads the thread's latest."""
+    """The review stage (``plan``, ``results``) the checkpoint before this run's input awaits
+    (its next node is that review's), or None. Walks up from ``checkpoint_id`` past the first
+    steps of runs (an input's checkpoint and the one after it: this run's, and those of runs
+    refused at ``plan``); a run whose checkpoints were not saved (durability ``exit``) reads
+    the thread's latest."""
     saver = (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
     thread = {"thread_id": thread_id_of(config), "checkpoint_ns": ""}
     if saver is None:
@@ -149,13 +151,9 @@ def _paused_at(config: RunnableConfig, checkpoint_id: str | None) -> str | None:
             if before is None or not (_source(before) == "input" or _source(parent) == "input"):
                 break
             before, parent = parent, _parent(saver, parent)
-    for _, channel, value in (before.pending_writes or []) if before is not None else []:
-        if channel == INTERRUPT:
-            for pause in value if isinstance(value, list) else [value]:
-                stage = getattr(pause, "value", None)
-                if isinstance(stage, Mapping) and stage.get("stage") in ("plan", "results"):
-                    return str(stage["stage"])
-    return None
+    waiting = (before.checkpoint.get("channel_values") or {}) if before is not None else {}
+    return next((stage for stage, node in _REVIEWS.items() if f"branch:to:{node}" in waiting),
+                None)
 
 
 _WALK = 200
