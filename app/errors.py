@@ -13,8 +13,8 @@ import ``app/``; the CLI maps them to exit 2 as well.
 from __future__ import annotations
 
 __all__ = [
-    "BadTopic", "CliThread", "CorpusMismatch", "DomainError", "NothingToResume", "NothingToReview",
-    "ThreadMismatch", "UnknownCheckpoint", "UnknownThread",
+    "AwaitsReview", "BadTopic", "CliThread", "CorpusMismatch", "DomainError", "ForeignRows",
+    "NothingToResume", "NothingToReview", "ThreadMismatch", "UnknownCheckpoint", "UnknownThread",
 ]
 
 
@@ -56,6 +56,19 @@ class CliThread(ThreadMismatch, ValueError):
     data dir: its rows and report would be replaced by a run whose checkpoints are the
     server's. A ``ValueError``, so the server returns its message to the client (see
     :class:`BadTopic`)."""
+
+
+class ForeignRows(ThreadMismatch, ValueError):
+    """A served run on a thread id whose result rows this server's thread did not write (the
+    thread has no earlier checkpoint here: a stateless run's id, another client's, one the
+    server lost): run, it would replace them. A ``ValueError``, so the server returns its
+    message to the client (see :class:`BadTopic`)."""
+
+
+class AwaitsReview(ThreadMismatch, ValueError):
+    """A served run without review on a thread paused at a review: it would go past the pause
+    and persist rows nobody approved (``research``/``resume`` show the pause instead). A
+    ``ValueError``, so the server returns its message to the client (see :class:`BadTopic`)."""
 
 
 class CorpusMismatch(ThreadMismatch, ValueError):

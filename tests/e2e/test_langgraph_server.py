@@ -19,6 +19,8 @@ What is checked, as a LangGraph Server client sees it:
   ``fail_rate``, a corpus path, ``max_concurrency: 100000``, the same in ``configurable``, or
   ``config.max_concurrency`` past the bound fails the run with one line naming the key, and
   nothing is written there;
+* a thread the server no longer has (deleted, lost, a stateless run's), created again with its
+  id: the run fails with one line and the rows it left stay;
 * auth: no token is a 401, with or without ``x-auth-scheme: langsmith``; a second user gets 404
   on the first user's thread, and cannot run it or list it.
 """
@@ -270,4 +272,22 @@ def test_a_served_run_on_a_cli_threads_id_is_refused(server: Server, small_corpu
     out = run(server, thread_id)
     message = (out.get("__error__") or {}).get("message", "")
     assert message.startswith(f"thread {thread_id!r} is a thread of the command line"), out
+    assert server.rows(thread_id) == rows
+
+
+def test_a_thread_the_server_no_longer_has_keeps_its_rows(server: Server) -> None:
+    # Trial 14, finding 15: a client creating a thread with the id of one the server no longer
+    # has (deleted here; a stateless run's, or one a restarted langgraph dev lost, the same)
+    # replaced the rows it had left; the server's checkpointer is what tells them apart
+    thread_id = new_thread(server)
+    assert run(server, thread_id)["outcome"] == "ok"
+    rows = server.rows(thread_id)
+    assert rows
+    alice = client(server)
+    alice.threads.delete(thread_id)
+    alice.threads.create(thread_id=thread_id)
+    out = run(server, thread_id)
+    message = (out.get("__error__") or {}).get("message", "")
+    assert message.startswith(f"thread {thread_id!r} has {len(rows)} result row(s) "), out
+    assert message.endswith("start a new thread") and "\n" not in message, out
     assert server.rows(thread_id) == rows

@@ -6,10 +6,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 
-from app.errors import CliThread, CorpusMismatch
+from app.errors import AwaitsReview, CliThread, CorpusMismatch, ForeignRows
 
-__all__ = ["check_same_corpus", "thread_id_of"]
+__all__ = ["check_no_review_skipped", "check_rows_are_the_threads", "check_same_corpus",
+           "thread_id_of"]
+
+_REVIEWS = {"plan": "review_plan", "results": "review_results"}
+"""The review nodes by stage. A checkpoint whose next node is one holds its trigger channel
+(``branch:to:NODE``) until the node has run: at the pause, and after an edit made at it."""
 
 
 def thread_id_of(config: RunnableConfig) -> str:
@@ -47,25 +53,118 @@ def _shown(name: Any) -> str:
     return f"corpus_name {name!r}" if name is not None else "the server's corpus"
 
 
-def check_not_a_cli_thread(storage: Any, thread_id: str, served: bool) -> None:
-    """Refuse a served run on the id of a thread the command line runs in this data dir (it
-    has a ``runs`` row, which only the CLI writes): its rows and report would be replaced by a
-    run whose checkpoints are the server's (trial 13: a client creating a thread with a CLI
-    thread's id replaced that thread's rows and report without a word).
+def check_rows_are_the_threads(storage: Any, config: RunnableConfig, state: Mapping[str, Any],
+                               served: bool) -> None:
+    """Refuse a served run that would replace result rows this server's thread did not write.
+
+    A thread id's rows were written by this thread when it has run here before: its state
+    holds a plan or envelopes (a next input on the thread), or a checkpoint of the thread does
+    (a replay or fork from before its first ``plan``). Otherwise they are another thread's of
+    the same id: the command line's (it has a ``runs`` row, trial 13), a stateless run's,
+    another client's, or one the server lost (``langgraph dev`` killed before its flush): a
+    client that creates a thread with that id must not replace them (trial 14, finding 15).
 
     Args:
         storage: the run's :class:`app.storage.Storage`.
-        thread_id: the run's (:func:`thread_id_of`).
+        config: the node's config (its ``thread_id`` and the server's checkpointer).
+        state: the thread's state as ``plan`` sees it.
         served: the graph serves remote clients (the CLI checks its own threads).
 
     Raises:
         app.errors.CliThread: the id is a CLI thread's.
+        app.errors.ForeignRows: the id has rows and no earlier checkpoint of this thread.
     """
+    thread_id = thread_id_of(config)
     if not served or thread_id == "-":
         return
     with storage.results(read_only=True) as store:
         run = store.run(thread_id) if store is not None else None
+        rows = store.count(thread_id=thread_id) if store is not None and run is None else 0
     if run is not None:
         raise CliThread(
             f"thread {thread_id!r} is a thread of the command line in this data dir (topic "
             f"{run['topic']!r}); a served run does not write into it: use another thread")
+    if not rows or state.get("sub_questions") or state.get("envelopes"):
+        return
+    if not _planned_before(config, thread_id):
+        raise ForeignRows(
+            f"thread {thread_id!r} has {rows} result row(s) in this server's results database "
+            "that this thread did not write (a stateless run's, another client's, or a thread "
+            "the server no longer has); a served run does not replace them: start a new thread")
+
+
+def _planned_before(config: RunnableConfig, thread_id: str) -> bool:
+    """A checkpoint of ``thread_id`` in the run's checkpointer holds a plan."""
+    saver = (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
+    if saver is None:
+        return False
+    return any((t.checkpoint.get("channel_values") or {}).get("sub_questions")
+               for t in saver.list({"configurable": {"thread_id": thread_id}}))
+
+
+def check_no_review_skipped(config: RunnableConfig, checkpoint_id: str | None, review: bool,
+                            served: bool) -> None:
+    """Refuse a served run without review on a thread paused at a review: a new input (with
+    ``review`` off) would plan again and persist rows nobody approved (trial 14, finding 12).
+    The CLI refuses the same (``research``/``resume`` show the pause; another ``--review`` is
+    refused: :func:`app.runs.resume.check_planned_choices`). A new input *with* review pauses
+    again, so it is let through.
+
+    Args:
+        config: the node's config (its ``thread_id`` and the server's checkpointer).
+        checkpoint_id: the checkpoint ``plan`` runs from (``runtime.execution_info``).
+        review: the run's context ``review``.
+        served: the graph serves remote clients (the CLI checks its own threads).
+
+    Raises:
+        app.errors.AwaitsReview: the checkpoint the run's input was given to awaits a review.
+    """
+    if not served or review:
+        return
+    stage = _paused_at(config, checkpoint_id)
+    if stage is None:
+        return
+    raise AwaitsReview(
+        f"thread {thread_id_of(config)!r} awaits its {stage} review (it was planned with "
+        "review); a run without review would go past it unapproved: resume it with a Command "
+        "(command={\"resume\": {\"approve\": true}}, or the review's other values) and review "
+        "true in the context, or start a new thread")
+
+
+def _paused_at(config: RunnableConfig, checkpoint_id: str | None) -> str | None:
+    """The review stage (``plan``, ``results``) the checkpoint before this run's input awaits
+    (its next node is that review's), or None. Walks up from ``checkpoint_id`` past the first
+    steps of runs (an input's checkpoint and the one after it: this run's, and those of runs
+    refused at ``plan``); a run whose checkpoints were not saved (durability ``exit``) reads
+    the thread's latest."""
+    saver = (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
+    thread = {"thread_id": thread_id_of(config), "checkpoint_ns": ""}
+    if saver is None:
+        return None
+    here = saver.get_tuple({"configurable": {**thread, "checkpoint_id": checkpoint_id}}) \
+        if checkpoint_id else None
+    if here is None:
+        before = saver.get_tuple({"configurable": thread})
+    else:
+        before, parent = here, _parent(saver, here)
+        for _ in range(_WALK):  # bounded: a thread's refused runs, two checkpoints each
+            if before is None or not (_source(before) == "input" or _source(parent) == "input"):
+                break
+            before, parent = parent, _parent(saver, parent)
+    waiting = (before.checkpoint.get("channel_values") or {}) if before is not None else {}
+    return next((stage for stage, node in _REVIEWS.items() if f"branch:to:{node}" in waiting),
+                None)
+
+
+_WALK = 200
+"""How many checkpoints :func:`_paused_at` walks up at most."""
+
+
+def _source(tuple_: Any) -> str | None:
+    return (tuple_.metadata or {}).get("source") if tuple_ is not None else None
+
+
+def _parent(saver: Any, tuple_: Any) -> Any:
+    if tuple_ is None or not tuple_.parent_config:
+        return None
+    return saver.get_tuple(tuple_.parent_config)

@@ -12,7 +12,11 @@ from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
 from app.errors import BadTopic
-from app.graph.nodes.common import check_not_a_cli_thread, check_same_corpus, thread_id_of
+from app.graph.nodes.common import (
+    check_no_review_skipped,
+    check_rows_are_the_threads,
+    check_same_corpus,
+)
 from app.graph.resources import Resources
 from app.research.plan import corpus_plan, llm_plan
 from app.research.review import kept_drops, replaced_plan_note
@@ -29,9 +33,12 @@ from workers.usage import AttemptTokens
 __all__ = ["plan"]
 
 
-def _check_input(state: ResearchState, ctx: RunContext, res: Resources) -> None:
+def _check_input(state: ResearchState, ctx: RunContext, res: Resources,
+                 checkpoint_id: str | None) -> None:
     """A served run's input, checked nowhere else (the CLI refuses a bad topic before the run):
-    the topic, the plan's corpus on a rerun or fork, a CLI thread's id. Raises as :func:`plan`.
+    the topic, the plan's corpus on a rerun or fork, rows of another thread of its id (a CLI
+    thread's, or any the server has no checkpoint of), a review it would skip. Raises as
+    :func:`plan`.
     """
     topic = state.get("topic")
     if topic is not None and not isinstance(topic, str):
@@ -40,7 +47,8 @@ def _check_input(state: ResearchState, ctx: RunContext, res: Resources) -> None:
     if why := topic_problem(" ".join((topic or "").split())):
         raise BadTopic(why)
     check_same_corpus(state, ctx.corpus_name, res.served)  # a rerun or fork: its plan's corpus
-    check_not_a_cli_thread(res.storage(), thread_id_of(get_config()), res.served)
+    check_rows_are_the_threads(res.storage(), get_config(), state, res.served)
+    check_no_review_skipped(get_config(), checkpoint_id, bool(ctx.review), res.served)
 
 
 def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
@@ -57,15 +65,18 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
         app.errors.BadTopic: the topic is no topic to research
             (:func:`app.research.topics.topic_problem`).
         app.errors.CorpusMismatch: a served rerun of the thread names another corpus.
-        app.errors.CliThread: a served run on a CLI thread's id
-            (:func:`app.graph.nodes.common.check_not_a_cli_thread`).
+        app.errors.CliThread: a served run on a CLI thread's id.
+        app.errors.ForeignRows: a served run on an id whose rows this thread did not write
+            (:func:`app.graph.nodes.common.check_rows_are_the_threads`).
+        app.errors.AwaitsReview: a served run without review on a thread paused at a review
+            (:func:`app.graph.nodes.common.check_no_review_skipped`).
     """
     ctx = res.context(runtime)
-    _check_input(state, ctx, res)
+    info = runtime.execution_info
+    _check_input(state, ctx, res, info.checkpoint_id if info else None)
     res.run(runtime)  # records the superstep this run starts in (see route)
     res.check_mcp()  # every MCP server answers, or the run fails with a line naming it
     attempt = backoff(runtime, res.settings.retry_interval, "the planner")
-    info = runtime.execution_info
     with tokens.attempt(info.task_id if info else state["topic"]) as served:
         questions, notes = _questions(state, ctx, attempt, runtime, res)
     kept_plan = bool(state.get("sub_questions")) and questions == state.get("sub_questions")
