@@ -16,6 +16,7 @@ from typing import Any
 
 from langgraph.types import Send
 
+from app.research.plan_check import EDITED, BadPlan, routing_problem
 from app.settings.config import ROUNDS_BOUND
 from state import KEPT, ResearchState, Routing, Task, attempt_failed, make_envelope_id
 
@@ -39,18 +40,35 @@ def highest_round(state: Mapping[str, Any]) -> int:
 
 
 def routing_of(state: Mapping[str, Any], workers: Sequence[str],
-               rounds_bound: int = ROUNDS_BOUND) -> Routing:
+               rounds_bound: int = ROUNDS_BOUND, *, strict: bool = False) -> Routing:
     """The state's :class:`state.Routing`, checked: its workers limited to those of the compiled
     graph (``workers``, in the graph's order), its ``rounds`` to ``1..rounds_bound``. A state
-    without one (written before ``plan`` ran) routes with every worker and no review.
+    without one (written before ``plan`` ran) routes with every worker and no review; a field
+    of the wrong type takes its default.
+
+    Args:
+        strict: raise instead when the routing is none to run by
+            (:func:`app.research.plan_check.routing_problem`): the edges ask so, and LangGraph
+            evaluates them on ``update_state``, so a client's edit of the wrong shape is refused
+            as it is made (LangGraph Server: 400 with the line). Readers of stored threads
+            (``inspect``) keep the default.
+
+    Raises:
+        app.research.plan_check.BadPlan: ``strict`` and the routing is no routing to run by.
 
     Example:
         >>> routing_of({"routing": {"review": True, "rounds": 99, "first_round": 3,
         ...                         "workers": ["b", "zz"]}}, ["a", "b"], rounds_bound=5)
         {'review': True, 'rounds': 5, 'first_round': 3, 'workers': ['b']}
     """
-    given = state.get("routing") or {}
-    chosen = set(given.get("workers") or workers)
+    given = state.get("routing")
+    if strict and (why := routing_problem(given, workers, rounds_bound=rounds_bound)):
+        bad = BadPlan(f"the thread's plan cannot run: {why} ({EDITED}, or start a new thread)")
+        bad.problem = why
+        raise bad
+    given = given if isinstance(given, Mapping) else {}
+    named = given.get("workers")
+    chosen = set(w for w in named if isinstance(w, str)) if isinstance(named, list | tuple) else ()
     rounds = given.get("rounds")
     rounds = rounds if isinstance(rounds, int) and not isinstance(rounds, bool) else 1
     first = given.get("first_round")
@@ -58,7 +76,7 @@ def routing_of(state: Mapping[str, Any], workers: Sequence[str],
         review=given.get("review") is True,
         rounds=min(max(rounds, 1), rounds_bound),
         first_round=first if isinstance(first, int) and first > 0 else 1,
-        workers=[w for w in workers if w in chosen],
+        workers=[w for w in workers if w in (chosen or workers)],
     )
 
 
@@ -77,7 +95,8 @@ def round_in_run(round_: int, first_rounds: Iterable[int]) -> int:
 
 def _this_run(state: Mapping[str, Any]) -> int:
     """The first round of this run (envelopes of earlier runs of the thread have lower ones)."""
-    first = (state.get("routing") or {}).get("first_round")
+    routing = state.get("routing")
+    first = routing.get("first_round") if isinstance(routing, Mapping) else None
     return first if isinstance(first, int) else 0
 
 

@@ -39,7 +39,8 @@ def _check_input(state: ResearchState, ctx: RunContext, res: Resources) -> None:
         raise BadTopic(f"the topic must be text, got {type(topic).__name__} {shown}")
     if why := topic_problem(" ".join((topic or "").split())):
         raise BadTopic(why)
-    check_same_corpus(state, ctx.corpus_name, res.served)  # a rerun or fork: its plan's corpus
+    # a rerun or fork: its plan's corpus
+    check_same_corpus(state, ctx.corpus_name, res.served, res.settings.named_corpora())
     check_not_a_cli_thread(res.storage(), thread_id_of(get_config()), res.served)
 
 

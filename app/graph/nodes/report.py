@@ -3,15 +3,15 @@ database and into state), the run's verdict recorded."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from app.graph.nodes.common import check_same_corpus, thread_id_of
+from app.graph.nodes.common import check_run_plan, check_same_corpus, thread_id_of
 from app.graph.resources import Models, Resources
-from app.research.plan_check import check_plan
 from app.research.relevance import (
     DROPPED_AT_REVIEW,
     RunWarning,
@@ -43,7 +43,7 @@ def unmetered_note(count: int) -> str:
 
 
 def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
-           res: Resources) -> dict[str, Any]:
+           res: Resources, workers: Sequence[str]) -> dict[str, Any]:
     """Read this run's rows back, write the markdown report, and record the verdict in state:
     ``outcome``, ``failed_tasks`` and the relevance ``warnings``, so a LangGraph Server client
     reads what the CLI prints.
@@ -58,8 +58,8 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
             (a state edit after ``persist``): nothing is written.
         app.errors.CorpusMismatch: a served run continues the thread on another corpus."""
     ctx = res.context(runtime)
+    check_run_plan(state, res, workers)
     check_same_corpus(state, ctx.corpus_name, res.served)
-    check_plan(state)
     res.run(runtime).faults.at("report")
     models = res.models(ctx)
     ids = [e["envelope_id"] for e in current_envelopes(state)]
