@@ -145,8 +145,8 @@ def check_run_config(config: Mapping[str, Any], settings: Settings,
     """
     from app.research.rounds import recursion_limit
 
-    for key in sorted((config.get("configurable") or {})):
-        if isinstance(key, str) and key.startswith(PREGEL_PREFIX):
+    for key, value in sorted((config.get("configurable") or {}).items(), key=lambda kv: kv[0]):
+        if key.startswith(PREGEL_PREFIX) and isinstance(value, JSON_TYPES):
             raise ConfigError(f"config.configurable.{shown(key, quote=False)}: LangGraph's own "
                               "runtime key, not a client's (durability is the operator's: "
                               "docs/deploy.md)")
@@ -168,8 +168,12 @@ def check_run_config(config: Mapping[str, Any], settings: Settings,
 
 PREGEL_PREFIX = "__pregel_"
 """The prefix of LangGraph's runtime keys in ``configurable`` (``langgraph._internal._constants``:
-``__pregel_durability``, ``__pregel_runtime``...). LangGraph Server adds its own only after the
-graph factory ran (``__pregel_node_finished``), so one the factory sees is a client's."""
+``__pregel_durability``, ``__pregel_runtime``...). LangGraph Server sets some before it calls the
+graph factory (``__pregel_runtime``, ``__pregel_checkpointer``, ``__pregel_store``: objects,
+``langgraph_api.graph.get_graph``; it keeps a client's ``__pregel_checkpointer``), so a key whose
+value is JSON data (:data:`JSON_TYPES`) is a client's."""
+JSON_TYPES = (str, int, float, bool, list, dict, type(None))
+"""What a client's request can carry (JSON); the server's runtime objects are none of these."""
 
 
 def _whole(label: str, value: Any) -> None:

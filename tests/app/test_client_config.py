@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.runtime import Runtime
+from langgraph.store.memory import InMemoryStore
 
 from app.graph.build import build_graph
 from app.graph.resources import Resources
@@ -36,6 +38,8 @@ def settings(tmp_path: Path) -> Settings:
      "config.configurable.__pregel_durability: LangGraph's own runtime key"),
     ({"configurable": {"__pregel_runtime": 1}},
      "config.configurable.__pregel_runtime: LangGraph's own runtime key"),
+    ({"configurable": {"__pregel_checkpointer": "x"}},  # the server keeps a client's
+     "config.configurable.__pregel_checkpointer: LangGraph's own runtime key"),
 ])
 def test_a_bad_run_config_is_one_line_saying_what_is_wanted(settings, config, says):
     with pytest.raises(ConfigError) as caught:
@@ -44,9 +48,12 @@ def test_a_bad_run_config_is_one_line_saying_what_is_wanted(settings, config, sa
 
 
 def test_the_servers_own_configurable_keys_pass(settings):
+    """LangGraph Server puts its runtime objects in ``configurable`` before it calls the graph
+    factory (``langgraph_api.graph.get_graph``); a client's request can only carry JSON."""
     check_run_config({"max_concurrency": 4, "configurable": {
         "thread_id": "t", "__after_seconds__": 0, "__request_start_time_ms__": 1,
-        "langgraph_request_id": "r"}}, settings)
+        "langgraph_request_id": "r", "__pregel_checkpointer": InMemorySaver(),
+        "__pregel_runtime": Runtime(), "__pregel_store": InMemoryStore()}}, settings)
 
 
 @pytest.mark.parametrize(("context", "says"), [
