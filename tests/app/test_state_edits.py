@@ -112,3 +112,17 @@ def test_a_rerun_on_an_edited_corpus_name_does_not_advise_it(served):
         graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=RunContext(rounds=1))
     assert "'/etc', or" not in str(caught.value) and "set it back" in str(caught.value)
 
+
+def test_an_envelopes_edit_of_the_wrong_type_is_a_value_error_naming_it(served):
+    """``{"envelopes": 5}`` and ``[5]`` were a ``TypeError`` of the reducer: LangGraph Server
+    answered 500 with a traceback (``{"envelopes": [{"x": 1}]}``, a ``ValueError``, was a clean
+    400). Still a ``TypeError`` too, as the reducer documents."""
+    graph, config, data, after_plan = served
+    before = _rows(data)
+    for edit, says in [(5, "envelopes must be a dict, an Envelope, or a list of them; got int"),
+                       ([5], "envelopes: an envelope must be a dict or an Envelope, got int 5"),
+                       (["e" * 100_000], "got str 'eeee")]:
+        with pytest.raises(ValueError, match=re.escape(says)) as caught:
+            graph.update_state(after_plan, {"envelopes": edit}, as_node="plan")
+        assert isinstance(caught.value, TypeError) and len(str(caught.value)) < 200
+    assert _rows(data) == before
