@@ -173,7 +173,7 @@ def shown(value: Any, quote: bool = True, width: int = 80) -> str:
 
     Example:
         >>> shown("k" * 1000, width=20)
-        "'kkkkkkkkkkkkkkkkkkk... (1002 characters)"
+        "'kkkkkkkkkkkkkkkkkk... (1002 characters)"
     """
     text = repr(value) if quote else str(value)
     return text if len(text) <= width else f"{text[:width - 1]}... ({len(text)} characters)"
