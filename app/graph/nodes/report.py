@@ -36,10 +36,18 @@ from workers.pacing import announcing_waits, stop_waiting_when
 __all__ = ["report", "unmetered_note"]
 
 
-def unmetered_note(count: int) -> str:
-    """The run note for ``count`` model responses that reported no token usage."""
+def unmetered_note(count: int, served: bool = False) -> str:
+    """The run note for ``count`` model responses that reported no token usage, naming the
+    budget as the run's client sets it (a served run's: its context's ``max_tokens``, not the
+    CLI's flag; trial 14, finding 10).
+
+    Example:
+        >>> unmetered_note(2, served=True)[-55:]
+        'the token budget (context max_tokens) cannot count them'
+    """
+    budget = "context max_tokens" if served else "--max-tokens"
     return (f"{count} model response(s) reported no token usage: the token count is incomplete "
-            "and the token budget (--max-tokens) cannot count them")
+            f"and the token budget ({budget}) cannot count them")
 
 
 def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
@@ -89,7 +97,7 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     update = _summarize(state, ctx, models, data, extra_notes, runtime, res)
     unmetered = (state.get("unmetered_calls") or 0) + update.get("unmetered_calls", 0)
     if unmetered:  # a server that omits usage must not switch the budget off silently
-        extra_notes.append(unmetered_note(unmetered))
+        extra_notes.append(unmetered_note(unmetered, res.served))
     if extra_notes:
         data.notes += extra_notes
         update["notes"] = extra_notes
