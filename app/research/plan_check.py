@@ -150,12 +150,29 @@ def _corpus_problem(name: Any, corpora: Collection[str] | None) -> str | None:
     return None
 
 
+def _state_problem(state: Mapping[str, Any]) -> str | None:
+    """The first of ``round``, ``dropped`` and ``redo`` (what the edges read besides the plan)
+    that a state edit gave the wrong type, in one line, or None (trial 14: ``{"redo": 5}`` failed
+    in an edge, HTTP 500)."""
+    round_ = state.get("round")
+    if round_ is not None and (isinstance(round_, bool) or not isinstance(round_, int)
+                               or round_ < 1):
+        return f"round must be a whole number >= 1, got {_shown(round_)}"
+    for key in ("dropped", "redo"):
+        value = state.get(key)
+        if value is not None and (not isinstance(value, list | tuple)
+                                  or not all(isinstance(v, str) for v in value)):
+            return f"{key} must be a list of envelope ids, got {_shown(value)}"
+    return None
+
+
 def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *,
                rounds_bound: int = ROUNDS_BOUND, corpora: Collection[str] | None = None,
                anew: str = "start a new thread with research --fresh") -> None:
     """Raise :class:`BadPlan` when the state's plan cannot run (:func:`plan_problem`, the
     topic a task carries must be text, and with ``workers`` its routing:
-    :func:`routing_problem`) or was made for another topic (:func:`topic_edit_problem`);
+    :func:`routing_problem`; ``round``, ``dropped`` and ``redo`` of their types) or was made
+    for another topic (:func:`topic_edit_problem`);
     before a node dispatches, persists or reports anything.
 
     Args:
@@ -170,7 +187,7 @@ def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *
     topic = state.get("topic")
     why = (None if isinstance(topic, str) and topic.strip()
            else f"the topic must be non-empty text, got {clip(repr(topic), 80)}")
-    why = why or plan_problem(state.get("sub_questions"))
+    why = why or plan_problem(state.get("sub_questions")) or _state_problem(state)
     if not why and workers is not None:
         why = routing_problem(state.get("routing"), workers, rounds_bound=rounds_bound,
                               corpora=corpora)
