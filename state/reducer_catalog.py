@@ -23,6 +23,7 @@ __all__ = [
     "keep_max",
     "keep_min",
     "merge_dicts",
+    "UnhashableItem",
 ]
 
 T = TypeVar("T")
@@ -48,10 +49,21 @@ def dedupe_extend(existing: Sequence[T] | None, new: Iterable[T] | T | None) -> 
         return out
     items = [new] if isinstance(new, (str, bytes)) or not isinstance(new, Iterable) else new
     for item in items:
-        if item not in seen:
+        try:
+            fresh = item not in seen
+        except TypeError:  # a state edit's list or dict: LangGraph Server's 400, not a 500
+            raise UnhashableItem(f"dedupe_extend: an item must be hashable (text, a number), "
+                                 f"got {type(item).__name__}") from None
+        if fresh:
             seen.add(item)
             out.append(item)
     return out
+
+
+class UnhashableItem(TypeError, ValueError):
+    """An item :func:`dedupe_extend` cannot keep once. A ``TypeError``, and a ``ValueError``
+    too: LangGraph Server answers a ``ValueError`` raised by ``update_state`` with 400 and its
+    line, any other exception with 500 and a traceback (trial 14)."""
 
 
 def merge_dicts(existing: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> dict:

@@ -139,8 +139,8 @@ def _add_nodes(builder: StateGraph, workers: tuple[WorkerSpec, ...], res: Resour
         builder.add_edge(worker.name, "route")
     builder.add_node("route", partial(route, res=res, **routes))
     builder.add_node("review_results", review_results)
-    builder.add_node("persist", partial(persist, res=res), retry_policy=IO_RETRY)
-    builder.add_node("report", partial(report, res=res), retry_policy=IO_RETRY)
+    builder.add_node("persist", partial(persist, res=res, **routes), retry_policy=IO_RETRY)
+    builder.add_node("report", partial(report, res=res, **routes), retry_policy=IO_RETRY)
 
 
 def _add_edges(builder: StateGraph, names: tuple[str, ...]) -> None:

@@ -27,13 +27,22 @@ __all__ = ["after_plan", "after_review_plan", "after_review_results", "after_rou
 
 
 def after_plan(state: dict[str, Any], *, workers: Sequence[str]) -> str:
-    """``review_plan`` when the run reviews its plan, else ``dispatch``."""
-    return "review_plan" if routing_of(state, workers)["review"] else "dispatch"
+    """``review_plan`` when the run reviews its plan, else ``dispatch``.
+
+    Every edge checks the state's routing first (``routing_of(..., strict=True)``): LangGraph
+    evaluates the edges of ``as_node`` on ``update_state``, so an edit that leaves no routing to
+    run by is refused as it is made, with one ``BadPlan`` line (a ``ValueError``: LangGraph
+    Server answers 400); nothing is saved.
+
+    Raises:
+        app.research.plan_check.BadPlan: the routing is none to run by."""
+    return "review_plan" if routing_of(state, workers, strict=True)["review"] else "dispatch"
 
 
 def after_review_plan(state: dict[str, Any], *, workers: Sequence[str]) -> str:
     """``dispatch`` while the plan's tasks are pending (always, after a plan review that
     paused); ``__end__`` for a branch that reached ``review_plan`` after they ran."""
+    routing_of(state, workers, strict=True)
     return "dispatch" if pending_tasks(state, workers) else END
 
 
@@ -41,6 +50,7 @@ def to_workers(state: dict[str, Any], *, workers: Sequence[str]) -> list[Send] |
     """The fan-out: one ``Send`` per task of the next wave of pending tasks
     (:func:`app.research.rounds.pending_tasks`, cut by :func:`app.research.rounds.wave`: all of
     them up to 2,000), or ``route`` when nothing is left to run (a fork after the map step)."""
+    routing_of(state, workers, strict=True)
     return fan_out(wave(pending_tasks(state, workers))) or "route"
 
 
@@ -48,6 +58,7 @@ def after_route(state: dict[str, Any], *, workers: Sequence[str]) -> str:
     """``dispatch`` while tasks are pending (``route`` moved to the next round, or a task has no
     envelope yet: the round's next wave), else ``review_results`` when the run reviews its
     results, else ``persist``."""
+    routing_of(state, workers, strict=True)
     if pending_tasks(state, workers):
         return "dispatch"
     return "review_results" if routing_of(state, workers)["review"] else "persist"
@@ -55,4 +66,5 @@ def after_route(state: dict[str, Any], *, workers: Sequence[str]) -> str:
 
 def after_review_results(state: dict[str, Any], *, workers: Sequence[str]) -> str:
     """``dispatch`` when the review sent tasks again (``redo``), else ``persist``."""
+    routing_of(state, workers, strict=True)
     return "dispatch" if pending_tasks(state, workers) else "persist"

@@ -31,7 +31,7 @@ from langgraph.runtime import Runtime
 from app.graph.run_objects import RunObjects, RunTable
 from app.graph.sources import combine_sources, open_web, start_mcp, web_cache_key
 from app.llm.models import ModelChoice, make_model
-from app.settings.client import given_choices, resolve
+from app.settings.client import check_durability, given_choices, resolve
 from app.settings.config import ConfigError, RunContext, Settings
 from app.settings.credentials import default_model
 from app.storage import Storage, storage_of
@@ -90,10 +90,13 @@ class Resources:
 
         Raises:
             app.settings.config.ConfigError: (served) a choice past its bound, a model not allowed,
-                an unknown corpus name, an operator setting.
+                an unknown corpus name, an operator setting, a durability other than the
+                operator's (the request's ``durability``, which the factory does not see:
+                :func:`app.settings.client.check_durability`).
         """
         ctx = runtime.context if isinstance(runtime, Runtime) else runtime
         if self.served:
+            check_durability(_durability(), self.settings)
             return resolve(ctx, self.settings)
         if isinstance(ctx, dict):  # a caller that bypassed LangGraph's coercion
             ctx = RunContext(**ctx)
@@ -329,3 +332,12 @@ def _served_corpus_error(exc: Exception, name: str | None, folder: str | None) -
         return ConfigError(str(exc))
     label = f"of corpus_name {name!r}" if name else "of the server's corpus"
     return ConfigError(str(exc).replace(safe_name(str(Path(folder).resolve())), label))
+
+
+def _durability() -> str | None:
+    """The durability LangGraph runs the current node's run with (``__pregel_durability``,
+    which ``Pregel.stream`` sets from its ``durability`` argument); None outside a node."""
+    try:
+        return (get_config().get("configurable") or {}).get("__pregel_durability")
+    except RuntimeError:  # not inside a node
+        return None

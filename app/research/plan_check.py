@@ -13,14 +13,18 @@ Pure (no I/O), so a node that raises on it may run again and decide the same.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from app.errors import DomainError
 from app.research.text import clip
 from app.research.topics import question_problem
+from app.settings.config import ROUNDS_BOUND
 
-__all__ = ["BadPlan", "check_plan", "plan_problem", "topic_edit_problem"]
+__all__ = ["BadPlan", "check_plan", "plan_problem", "routing_problem", "topic_edit_problem"]
+
+EDITED = "was the state edited? edit it again with update_state"
+"""The way on from a plan a state edit broke, for any client; a caller adds how to start anew."""
 
 
 class BadPlan(DomainError, ValueError):
@@ -72,10 +76,110 @@ def plan_problem(questions: Any) -> str | None:
     return None
 
 
-def check_plan(state: Mapping[str, Any]) -> None:
-    """Raise :class:`BadPlan` when the state's plan cannot run (:func:`plan_problem`, and the
-    topic a task carries must be text) or was made for another topic
-    (:func:`topic_edit_problem`); before a node dispatches, persists or reports anything.
+def routing_problem(routing: Any, workers: Sequence[str], *, rounds_bound: int = ROUNDS_BOUND,
+                    corpora: Collection[str] | None = None) -> str | None:
+    """What makes ``routing`` (the state's :class:`state.Routing`, which ``plan`` writes and a
+    state edit can rewrite) no routing to run by, in one line naming the field, or None. A
+    state without one (None: written before ``plan`` ran) passes, and so does a field left
+    out (the edges take its default).
+
+    Found by trial 14: ``"workers": ["evil_worker"]`` ran no task and ``persist`` removed every
+    row of the thread; ``rounds`` past the operator's bound and ``review: "x"`` were kept.
+
+    Args:
+        routing: the state's ``routing``.
+        workers: the compiled graph's worker names.
+        rounds_bound: the most rounds a run may take (a served run: the operator's
+            ``rounds_limit``).
+        corpora: the corpus names a served run may name (``RESEARCH_CORPORA``); None: any text.
+
+    Example:
+        >>> routing_problem({"workers": ["evil"]}, ["docs_search"])
+        "routing.workers: 'evil' is not a worker of this graph (docs_search)"
+        >>> routing_problem({"rounds": 9}, ["a"], rounds_bound=5)
+        'routing.rounds must be 1 to 5 (the rounds bound), got 9'
+        >>> routing_problem(None, ["a"]) is None
+        True
+    """
+    if routing is None:
+        return None
+    if not isinstance(routing, Mapping):
+        return f"routing must be a mapping of {', '.join(_FIELDS)}, got {type(routing).__name__}"
+    if extra := sorted(str(k) for k in routing if k not in _FIELDS):
+        return (f"routing has no field {clip(repr(extra[0]), 80)} (its fields: "
+                f"{', '.join(_FIELDS)})")
+    if "review" in routing and not isinstance(routing["review"], bool):
+        return f"routing.review must be true or false, got {_shown(routing['review'])}"
+    for name, low, high in (("rounds", 1, rounds_bound), ("first_round", 1, None)):
+        value = routing.get(name, low)
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (
+                high is not None and value > high):
+            span = f"{low} to {high} (the rounds bound)" if high else f"a whole number >= {low}"
+            return f"routing.{name} must be {span}, got {_shown(value)}"
+    return _workers_problem(routing.get("workers", list(workers)), workers) or _corpus_problem(
+        routing.get("corpus_name"), corpora)
+
+
+_FIELDS = ("review", "rounds", "first_round", "workers", "corpus_name")
+"""The fields of :class:`state.Routing`."""
+
+
+def _shown(value: Any) -> str:
+    return clip(repr(value), 80)
+
+
+def _workers_problem(chosen: Any, workers: Sequence[str]) -> str | None:
+    if isinstance(chosen, str) or not isinstance(chosen, list | tuple):
+        return f"routing.workers must be a list of worker names, got {type(chosen).__name__}"
+    if not chosen:
+        return "routing.workers names no worker (no task would run)"
+    for name in chosen:
+        if name not in workers:
+            return (f"routing.workers: {_shown(name)} is not a worker of this graph "
+                    f"({', '.join(workers)})")
+    return None
+
+
+def _corpus_problem(name: Any, corpora: Collection[str] | None) -> str | None:
+    if name is not None and not isinstance(name, str):
+        return f"routing.corpus_name must be text or null, got {type(name).__name__}"
+    if name is not None and corpora is not None and name not in corpora:
+        known = ", ".join(sorted(corpora)) or "none"
+        return (f"routing.corpus_name: {_shown(name)} is not a corpus of this server "
+                f"(known: {known})")
+    return None
+
+
+def _state_problem(state: Mapping[str, Any]) -> str | None:
+    """The first of ``round``, ``dropped`` and ``redo`` (what the edges read besides the plan)
+    that a state edit gave the wrong type, in one line, or None (trial 14: ``{"redo": 5}`` failed
+    in an edge, HTTP 500)."""
+    round_ = state.get("round")
+    if round_ is not None and (isinstance(round_, bool) or not isinstance(round_, int)
+                               or round_ < 1):
+        return f"round must be a whole number >= 1, got {_shown(round_)}"
+    for key in ("dropped", "redo"):
+        value = state.get(key)
+        if value is not None and (not isinstance(value, list | tuple)
+                                  or not all(isinstance(v, str) for v in value)):
+            return f"{key} must be a list of envelope ids, got {_shown(value)}"
+    return None
+
+
+def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *,
+               rounds_bound: int = ROUNDS_BOUND, corpora: Collection[str] | None = None,
+               anew: str = "start a new thread with research --fresh") -> None:
+    """Raise :class:`BadPlan` when the state's plan cannot run (:func:`plan_problem`, the
+    topic a task carries must be text, and with ``workers`` its routing:
+    :func:`routing_problem`; ``round``, ``dropped`` and ``redo`` of their types) or was made
+    for another topic (:func:`topic_edit_problem`);
+    before a node dispatches, persists or reports anything.
+
+    Args:
+        state: the graph's state.
+        workers, rounds_bound, corpora: as :func:`routing_problem` takes them (``workers``
+            None: the routing is not checked).
+        anew: how the caller's client starts a new thread (the CLI's command by default).
 
     Raises:
         BadPlan: one line naming the problem and the way on.
@@ -83,10 +187,12 @@ def check_plan(state: Mapping[str, Any]) -> None:
     topic = state.get("topic")
     why = (None if isinstance(topic, str) and topic.strip()
            else f"the topic must be non-empty text, got {clip(repr(topic), 80)}")
-    why = why or plan_problem(state.get("sub_questions"))
+    why = why or plan_problem(state.get("sub_questions")) or _state_problem(state)
+    if not why and workers is not None:
+        why = routing_problem(state.get("routing"), workers, rounds_bound=rounds_bound,
+                              corpora=corpora)
     if why:
-        bad = BadPlan(f"the thread's plan cannot run: {why} (was the state edited? edit it "
-                      "again with update_state, or start a new thread with research --fresh)")
+        bad = BadPlan(f"the thread's plan cannot run: {why} ({EDITED}, or {anew})")
         bad.problem = why
         raise bad
     if why := topic_edit_problem(state):

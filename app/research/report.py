@@ -354,7 +354,10 @@ def _header_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:
     workers = sorted({r["worker"] for r in data.rows})
     if data.replaced:
         title = "; ".join(data.sub_questions)
-        topic = [f"- Topic: {clip(data.topic, 200)} (its plan was replaced at review: this "
+        # the report cannot tell a review's replacement from a state edit's (trial 14: a Studio
+        # fork's report said "at review", with no review in the run)
+        topic = [f"- Topic: {clip(data.topic, 200)} (its plan was replaced at review or by a "
+                 "state edit: this "
                  f"report answers the {len(data.sub_questions)} sub-question(s) of the plan "
                  "that ran, in place of the planner's)"]
     else:

@@ -272,11 +272,12 @@ def replaced_plan_note(state: Mapping[str, Any]) -> str | None:
     start afresh). A thread planned before ``planned`` was recorded has no such note.
 
     Example:
-        >>> replaced_plan_note({"planned": ["What is Send?"], "sub_questions": ["Why?", "How?"]})
-        "plan replaced at an earlier review: 2 sub-question(s) in place of the planner's 1"
+        >>> replaced_plan_note({"planned": ["Why not?"], "sub_questions": ["Why?", "How?"]})
+        "plan replaced at an earlier review or state edit: 2 sub-question(s) in place of the \
+planner's 1"
     """
     planned, questions = state.get("planned"), state.get("sub_questions")
     if not planned or not questions or list(planned) == list(questions):
         return None
-    return (f"plan replaced at an earlier review: {len(questions)} sub-question(s) in place of "
-            f"the planner's {len(planned)}")
+    return (f"plan replaced at an earlier review or state edit: {len(questions)} "
+            f"sub-question(s) in place of the planner's {len(planned)}")

@@ -16,6 +16,7 @@ from typing import Any
 
 from langgraph.types import Send
 
+from app.research.plan_check import EDITED, BadPlan, routing_problem
 from app.settings.config import ROUNDS_BOUND
 from state import KEPT, ResearchState, Routing, Task, attempt_failed, make_envelope_id
 
@@ -35,22 +36,39 @@ def highest_round(state: Mapping[str, Any]) -> int:
     """The highest ``round`` the thread has seen: its ``round`` channel or any envelope's (0 for
     a new thread). A rerun or fork starts one past it, so rounds only increase in a thread."""
     rounds = [e.get("round") or 0 for e in state.get("envelopes") or []]
-    return max([state.get("round") or 0, *rounds])
+    return max([_round(state, 0), *rounds])
 
 
 def routing_of(state: Mapping[str, Any], workers: Sequence[str],
-               rounds_bound: int = ROUNDS_BOUND) -> Routing:
+               rounds_bound: int = ROUNDS_BOUND, *, strict: bool = False) -> Routing:
     """The state's :class:`state.Routing`, checked: its workers limited to those of the compiled
     graph (``workers``, in the graph's order), its ``rounds`` to ``1..rounds_bound``. A state
-    without one (written before ``plan`` ran) routes with every worker and no review.
+    without one (written before ``plan`` ran) routes with every worker and no review; a field
+    of the wrong type takes its default.
+
+    Args:
+        strict: raise instead when the routing is none to run by
+            (:func:`app.research.plan_check.routing_problem`): the edges ask so, and LangGraph
+            evaluates them on ``update_state``, so a client's edit of the wrong shape is refused
+            as it is made (LangGraph Server: 400 with the line). Readers of stored threads
+            (``inspect``) keep the default.
+
+    Raises:
+        app.research.plan_check.BadPlan: ``strict`` and the routing is no routing to run by.
 
     Example:
         >>> routing_of({"routing": {"review": True, "rounds": 99, "first_round": 3,
         ...                         "workers": ["b", "zz"]}}, ["a", "b"], rounds_bound=5)
         {'review': True, 'rounds': 5, 'first_round': 3, 'workers': ['b']}
     """
-    given = state.get("routing") or {}
-    chosen = set(given.get("workers") or workers)
+    given = state.get("routing")
+    if strict and (why := routing_problem(given, workers, rounds_bound=rounds_bound)):
+        bad = BadPlan(f"the thread's plan cannot run: {why} ({EDITED}, or start a new thread)")
+        bad.problem = why
+        raise bad
+    given = given if isinstance(given, Mapping) else {}
+    named = given.get("workers")
+    chosen = set(w for w in named if isinstance(w, str)) if isinstance(named, list | tuple) else ()
     rounds = given.get("rounds")
     rounds = rounds if isinstance(rounds, int) and not isinstance(rounds, bool) else 1
     first = given.get("first_round")
@@ -58,7 +76,7 @@ def routing_of(state: Mapping[str, Any], workers: Sequence[str],
         review=given.get("review") is True,
         rounds=min(max(rounds, 1), rounds_bound),
         first_round=first if isinstance(first, int) and first > 0 else 1,
-        workers=[w for w in workers if w in chosen],
+        workers=[w for w in workers if w in (chosen or workers)],
     )
 
 
@@ -77,13 +95,21 @@ def round_in_run(round_: int, first_rounds: Iterable[int]) -> int:
 
 def _this_run(state: Mapping[str, Any]) -> int:
     """The first round of this run (envelopes of earlier runs of the thread have lower ones)."""
-    first = (state.get("routing") or {}).get("first_round")
+    routing = state.get("routing")
+    first = routing.get("first_round") if isinstance(routing, Mapping) else None
     return first if isinstance(first, int) else 0
 
 
+def _texts(value: Any) -> list[str]:
+    """The strings of a list in state (``sub_questions``, ``dropped``, ``redo``); none of a
+    value of another type (a state edit's: the nodes refuse it, in one line naming the key,
+    :func:`app.research.plan_check.check_plan`; an edge must not fail on it first, in a 500)."""
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list | tuple) else []
+
+
 def _round(envelope: Mapping[str, Any], default: int) -> int:
-    """An envelope's round; ``default`` for one written without (a forker's node): a round it
-    does not claim never makes it older than the run."""
+    """An envelope's round (or the state's); ``default`` for one written without (a forker's
+    node) or not a whole number: a round it does not claim never makes it older than the run."""
     value = envelope.get("round")
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
@@ -92,9 +118,9 @@ def current_envelopes(state: ResearchState) -> list[dict[str, Any]]:
     """The envelopes of this run: those whose task is one of the current sub-questions, whose
     ``as_of`` is the run's and whose round is this run's, less those dropped at review. (A
     thread that is run again keeps older envelopes in the channel.)"""
-    questions = set(state.get("sub_questions") or [])
+    questions = set(_texts(state.get("sub_questions")))
     as_of = state.get("as_of")
-    dropped = set(state.get("dropped") or [])
+    dropped = set(_texts(state.get("dropped")))
     first = _this_run(state)
     return [
         e
@@ -119,15 +145,15 @@ def pending_tasks(state: Mapping[str, Any], workers: Sequence[str]) -> list[Task
         workers: the compiled graph's worker names.
     """
     routing = routing_of(state, workers)
-    round_ = state.get("round") or routing["first_round"]
+    round_ = _round(state, 0) or routing["first_round"]
     topic, as_of = state.get("topic") or "", state.get("as_of") or ""
-    dropped = set(state.get("dropped") or [])
-    redo = set(state.get("redo") or [])
+    dropped = set(_texts(state.get("dropped")))
+    redo = set(_texts(state.get("redo")))
     first = routing["first_round"]
     mine = {e.get("envelope_id"): e for e in state.get("envelopes") or []
             if _round(e, first) >= first}
     tasks: list[Task] = []
-    for question in state.get("sub_questions") or []:
+    for question in _texts(state.get("sub_questions")):
         for worker in routing["workers"]:
             eid = make_envelope_id(worker, question, as_of)
             if eid in dropped:
@@ -172,7 +198,7 @@ def next_round(state: Mapping[str, Any], workers: Sequence[str], *, rounds: int,
     if not failed:
         # The budget note reaches the report even when nothing is left to re-dispatch.
         return NextRound(None, 0, budget if over_budget else None)
-    this_round = state.get("round") or routing["first_round"]
+    this_round = _round(state, 0) or routing["first_round"]
     taken = this_round - routing["first_round"] + 1
     if taken >= rounds:
         note = f"{len(failed)} task(s) still failed after {taken} round(s)"
@@ -233,8 +259,8 @@ def dropped_all(state: Mapping[str, Any]) -> int:
     """
     if current_envelopes(state):  # type: ignore[arg-type]
         return 0
-    questions, as_of = set(state.get("sub_questions") or []), state.get("as_of")
-    dropped = set(state.get("dropped") or [])
+    questions, as_of = set(_texts(state.get("sub_questions"))), state.get("as_of")
+    dropped = set(_texts(state.get("dropped")))
     return len({e.get("envelope_id") for e in state.get("envelopes") or []
                 if e.get("envelope_id") in dropped and e.get("task_key") in questions
                 and e.get("as_of") == as_of})

@@ -27,9 +27,10 @@ from difflib import get_close_matches
 from typing import Any
 
 from app.settings.config import CLIENT_SETTINGS, OPERATOR_ONLY, ConfigError, RunContext, Settings
-from app.settings.spec import specs_of
+from app.settings.spec import shown, specs_of
 
-__all__ = ["check_run_config", "given_choices", "resolve"]
+__all__ = ["PREGEL_PREFIX", "check_durability", "check_run_config", "given_choices", "resolve",
+           "shown"]
 
 MODEL_FIELDS = ("model", "planner_model", "worker_model", "report_model")
 LANGGRAPH_KEYS = frozenset({"thread_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map",
@@ -61,9 +62,10 @@ def _check_key(key: str) -> None:
     if key in CLIENT_SETTINGS or key in LANGGRAPH_KEYS or key.startswith(("__", "langgraph_")):
         return
     known = sorted(CLIENT_SETTINGS)
-    close = get_close_matches(key, known, n=1, cutoff=0.5)
+    close = get_close_matches(key[:200], known, n=1, cutoff=0.5)
     hint = f"did you mean {close[0]}?" if close else f"known: {', '.join(known)}"
-    raise ConfigError(f"{key}: not a setting a run's context may choose ({hint})")
+    raise ConfigError(f"{shown(key, quote=False)}: not a setting a run's context may choose "
+                      f"({hint})")
 
 
 def resolve(context: Mapping[str, Any] | RunContext | None, settings: Settings) -> RunContext:
@@ -88,12 +90,12 @@ def resolve(context: Mapping[str, Any] | RunContext | None, settings: Settings) 
     try:
         checked = RunContext(**choices)  # types and declared ranges
     except TypeError as exc:  # e.g. a list for a number
-        raise ConfigError(f"context: {exc}") from None
+        raise ConfigError(f"context: {shown(str(exc), quote=False, width=300)}") from None
     choices = {k: getattr(checked, k) for k in choices}
     allowed = settings.models_allowed()
     for key in MODEL_FIELDS:
         if choices.get(key) is not None and choices[key] not in allowed:
-            raise ConfigError(f"{key}: {choices[key]!r} is not a model this server allows "
+            raise ConfigError(f"{key}: {shown(choices[key])} is not a model this server allows "
                               f"({', '.join(allowed)}; RESEARCH_ALLOWED_MODELS)")
     if choices.get("corpus_name") is not None:
         settings.corpus_folder(choices["corpus_name"])  # ConfigError naming corpus_name
@@ -118,34 +120,85 @@ def _check_bounds(choices: Mapping[str, Any], settings: Settings) -> None:
         limit = getattr(settings, spec.bound)
         if limit is not None and value > limit:
             env = next(s.env for s in specs_of(Settings) if s.name == spec.bound)
-            raise ConfigError(f"{spec.name}: {value} is past this server's bound of {limit} "
+            raise ConfigError(f"{spec.name}: {shown(value)} is past this server's bound of {limit} "
                               f"({env})")
 
 
 def check_run_config(config: Mapping[str, Any], settings: Settings,
                      default_recursion_limit: int | None = None) -> None:
-    """Refuse what a served run's ``config`` asks past the operator's bounds.
+    """Refuse what a served run's ``config`` asks past the operator's bounds, or of LangGraph's
+    own runtime.
 
     Args:
-        config: the run's config (``max_concurrency``, ``recursion_limit``).
+        config: the run's config (``max_concurrency``, ``recursion_limit``, ``configurable``).
         settings: the operator's settings.
         default_recursion_limit: the server's own default (a run that did not set one has it;
             it is not the client's).
 
     Raises:
-        ConfigError: ``config.max_concurrency`` above ``max_concurrency_limit``, or
-            ``config.recursion_limit`` above what ``rounds_limit`` rounds need
-            (:func:`app.research.rounds.recursion_limit`).
+        ConfigError: one line naming the key: ``config.max_concurrency`` not a whole number
+            from 1 to ``max_concurrency_limit``; ``config.recursion_limit`` not a whole number,
+            or above what ``rounds_limit`` rounds need
+            (:func:`app.research.rounds.recursion_limit`); a ``configurable`` key of LangGraph's
+            runtime (``__pregel_*``: ``__pregel_durability`` chose the run's durability, the
+            operator's; ``__pregel_runtime: 1`` failed the run in an ``AttributeError``).
     """
     from app.research.rounds import recursion_limit
 
+    for key, value in sorted((config.get("configurable") or {}).items(), key=lambda kv: kv[0]):
+        if key.startswith(PREGEL_PREFIX) and isinstance(value, JSON_TYPES):
+            raise ConfigError(f"config.configurable.{shown(key, quote=False)}: LangGraph's own "
+                              "runtime key, not a client's (durability is the operator's: "
+                              "docs/deploy.md)")
     pool = config.get("max_concurrency")
-    if pool is not None and (not isinstance(pool, int) or pool > settings.max_concurrency_limit):
-        raise ConfigError(f"config.max_concurrency: {pool!r} is past this server's bound of "
-                          f"{settings.max_concurrency_limit} (RESEARCH_MAX_CONCURRENCY_LIMIT)")
+    if pool is not None:
+        _whole("config.max_concurrency", pool)
+        if pool > settings.max_concurrency_limit:
+            raise ConfigError(f"config.max_concurrency: {pool} is past this server's bound of "
+                              f"{settings.max_concurrency_limit} (RESEARCH_MAX_CONCURRENCY_LIMIT)")
     limit = config.get("recursion_limit")
     needed = recursion_limit(settings.rounds_limit)
-    if limit is not None and limit != default_recursion_limit and (
-            not isinstance(limit, int) or limit > needed):
-        raise ConfigError(f"config.recursion_limit: {limit!r} is more than {settings.rounds_limit}"
-                          f" rounds need ({needed}; RESEARCH_ROUNDS_LIMIT)")
+    if limit is not None and limit != default_recursion_limit:
+        _whole("config.recursion_limit", limit)
+        if limit > needed:
+            raise ConfigError(f"config.recursion_limit: {limit} is more than "
+                              f"{settings.rounds_limit} rounds need ({needed}; "
+                              "RESEARCH_ROUNDS_LIMIT)")
+
+
+PREGEL_PREFIX = "__pregel_"
+"""The prefix of LangGraph's runtime keys in ``configurable`` (``langgraph._internal._constants``:
+``__pregel_durability``, ``__pregel_runtime``...). LangGraph Server sets some before it calls the
+graph factory (``__pregel_runtime``, ``__pregel_checkpointer``, ``__pregel_store``: objects,
+``langgraph_api.graph.get_graph``; it keeps a client's ``__pregel_checkpointer``), so a key whose
+value is JSON data (:data:`JSON_TYPES`) is a client's."""
+JSON_TYPES = (str, int, float, bool, list, dict, type(None))
+"""What a client's request can carry (JSON); the server's runtime objects are none of these."""
+
+
+def _whole(label: str, value: Any) -> None:
+    """Refuse a count that is no whole number >= 1 (``true`` is no number: JSON's boolean)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{label} must be a whole number, got {shown(value)}")
+    if value < 1:
+        raise ConfigError(f"{label} must be >= 1, got {value}")
+
+
+def check_durability(durability: str | None, settings: Settings) -> None:
+    """Refuse a served run's durability other than the operator's (``settings.durability``,
+    else LangGraph's default, ``async``): LangGraph Server takes ``durability`` from the run's
+    request (``runs.create(..., durability="exit")``) and passes it to the graph, out of the
+    factory's sight, so a node asks (:meth:`app.graph.resources.Resources.context`).
+
+    Args:
+        durability: the run's (``config["configurable"]["__pregel_durability"]``; None: not set).
+        settings: the operator's settings.
+
+    Raises:
+        ConfigError: ``durability: 'exit' is the operator's setting ...``.
+    """
+    operators = settings.durability or "async"
+    if durability is not None and durability != operators:
+        raise ConfigError(f"durability: {shown(durability)} is the operator's setting, not a "
+                          f"run's: this server saves checkpoints {operators!r} (docs/deploy.md); "
+                          "leave durability out of the run")

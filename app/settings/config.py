@@ -58,6 +58,7 @@ from app.settings.spec import (
     coerce,
     parse_setting,
     setting,
+    shown,
     specs_of,
     validate,
 )
@@ -344,7 +345,7 @@ class Settings(RunContext):
         if name not in named:
             known = ", ".join(sorted(named)) or "none"
             # the CLI asks this too: "this server" named a server nobody ran
-            raise ConfigError(f"corpus_name: RESEARCH_CORPORA has no corpus named {name!r} "
+            raise ConfigError(f"corpus_name: RESEARCH_CORPORA has no corpus named {shown(name)} "
                               f"(known: {known})")
         return named[name]
 

@@ -22,7 +22,7 @@ from typing import Any
 from app.research.text import utf8_problem
 
 __all__ = ["UTF8_WAY_OUT", "ConfigError", "SettingSpec", "check_keys", "coerce", "parse_setting",
-           "expand_home", "setting", "specs_of", "utf8_problem", "validate"]
+           "expand_home", "setting", "shown", "specs_of", "utf8_problem", "validate"]
 
 
 class ConfigError(ValueError):
@@ -161,8 +161,22 @@ def expand_home(value: Any, keyed: bool = False) -> Any:
     return os.path.expanduser(value) if value.startswith("~") else value
 
 
-_KIND = {int: "a whole number", float: "a number", str: "text", bool: "1 or 0"}
-"""How an error line names what a setting takes."""
+_KIND = {int: "a whole number", float: "a number", str: "text", bool: "true or false"}
+"""How an error line names what a setting takes (a value already parsed: an environment
+variable's or flag's text is parsed by :func:`parse_setting`, which names the words it takes;
+a served run's context is JSON, whose booleans are ``true`` and ``false``)."""
+
+
+def shown(value: Any, quote: bool = True, width: int = 80) -> str:
+    """``value`` as a one-line error shows it: its ``repr`` (``quote`` False: ``str``), cut to
+    ``width`` characters with its length said (a client's 100 KB key is not echoed whole).
+
+    Example:
+        >>> shown("k" * 1000, width=20)
+        "'kkkkkkkkkkkkkkkkkk... (1002 characters)"
+    """
+    text = repr(value) if quote else str(value)
+    return text if len(text) <= width else f"{text[:width - 1]}... ({len(text)} characters)"
 
 
 def validate(label: str, spec: SettingSpec, value: Any) -> None:
@@ -201,19 +215,20 @@ def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
     if spec.type in (int, float):
         if isinstance(item, bool) or not isinstance(item, (int, float)) or (
                 spec.type is int and not isinstance(item, int)):
-            raise ConfigError(f"{label} must be {_KIND[spec.type]}, got {item!r}")
+            raise ConfigError(f"{label} must be {_KIND[spec.type]}, got {shown(item)}")
         if not math.isfinite(item):
-            raise ConfigError(f"{label} must be a finite number, got {item!r}")
+            raise ConfigError(f"{label} must be a finite number, got {shown(item)}")
         if spec.minimum is not None and (
                 item < spec.minimum or (spec.exclusive and item == spec.minimum)):
             relation = ">" if spec.exclusive else ">="
-            raise ConfigError(f"{label} must be {relation} {_bound(spec.minimum)}, got {item!r}")
+            raise ConfigError(f"{label} must be {relation} {_bound(spec.minimum)}, "
+                              f"got {shown(item)}")
         if spec.maximum is not None and item > spec.maximum:
-            raise ConfigError(f"{label} must be <= {_bound(spec.maximum)}, got {item!r}")
+            raise ConfigError(f"{label} must be <= {_bound(spec.maximum)}, got {shown(item)}")
     elif not isinstance(item, spec.type):
-        raise ConfigError(f"{label} must be {_KIND[spec.type]}, got {item!r}")
+        raise ConfigError(f"{label} must be {_KIND[spec.type]}, got {shown(item)}")
     if spec.choices and item not in spec.choices:
-        raise ConfigError(f"{label} must be one of {', '.join(spec.choices)}, got {item!r}")
+        raise ConfigError(f"{label} must be one of {', '.join(spec.choices)}, got {shown(item)}")
     if spec.check is not None:
         try:
             spec.check(item)

@@ -180,7 +180,8 @@ def test_a_plan_replaced_at_review_titles_its_report_and_a_rerun_still_says_so(s
         assert f"- Topic: {TOPIC} (its plan was replaced at review" in facts
         assert out["warnings"] == [] and "say nothing about" not in out["report"]
     notes = rerun["report"].split("## Notes", 1)[1]
-    assert "plan replaced at an earlier review: 2 sub-question(s) in place of the planner's 3" \
+    assert "plan replaced at an earlier review or state edit: 2 sub-question(s) in place of " \
+        "the planner's 3" \
         in notes
     assert any(n.startswith("plan replaced at an earlier review") for n in rerun["notes"])
 

@@ -5,6 +5,7 @@ over the server's API and its own checkpointer.
 * a fork after ``plan`` (``threads.update_state(..., as_node="plan", checkpoint_id=...)``),
   then a run with input None: every worker of the new plan runs, ``outcome`` is ``ok``, one row
   per envelope;
+* a state edit of the wrong type is a 400 naming the key, not a 500;
 * ``update_state`` while the results review waits: the review node is still next, and approving
   persists every envelope with the edited fields.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from langgraph_sdk.errors import BadRequestError
 
 from tests.conftest import AS_OF, SMALL_TOPIC
 from tests.e2e.langgraph_dev import Server
@@ -35,6 +37,12 @@ def test_a_fork_after_plan_over_the_server_runs_every_worker(server: Server) -> 
     assert first["outcome"] == "ok", first
     history = client.threads.get_history(thread_id, limit=100)
     after_plan = next(h for h in history if h["next"] == ["dispatch"])
+    for bad in ({"routing": 5}, {"envelopes": [5]}):  # trial 14: 500 with a traceback
+        with pytest.raises(BadRequestError) as caught:  # 400, the line naming the key
+            client.threads.update_state(thread_id, bad, as_node="plan",
+                                        checkpoint_id=after_plan["checkpoint_id"])
+        text = caught.value.response.text
+        assert next(iter(bad)) in text and "must be a" in text and "Traceback" not in text
     questions = ["What is a zorblax?", "How is a zorblax built?"]
     client.threads.update_state(thread_id, {"sub_questions": questions}, as_node="plan",
                                 checkpoint_id=after_plan["checkpoint_id"])

@@ -2,20 +2,46 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 
 from app.errors import AwaitsReview, CliThread, CorpusMismatch, ForeignRows
+from app.research.plan_check import check_plan
+from app.settings.config import ROUNDS_BOUND
 
-__all__ = ["check_no_review_skipped", "check_rows_are_the_threads", "check_same_corpus",
-           "thread_id_of"]
+__all__ = ["SERVED_ANEW", "check_no_review_skipped", "check_rows_are_the_threads",
+           "check_run_plan", "check_same_corpus", "thread_id_of"]
 
 _REVIEWS = {"plan": "review_plan", "results": "review_results"}
 """The review nodes by stage. A checkpoint whose next node is one holds its trigger channel
 (``branch:to:NODE``) until the node has run: at the pause, and after an edit made at it."""
+
+SERVED_ANEW = "start a new thread for the topic"
+"""How a served run's client starts anew (the CLI's ``research --fresh`` is no server call)."""
+
+
+def check_run_plan(state: Mapping[str, Any], res: Any, workers: Sequence[str]) -> None:
+    """Check the state's plan and routing before a node dispatches, routes, persists or
+    reports (:func:`app.research.plan_check.check_plan`), then its corpus
+    (:func:`check_same_corpus`): a served run's routing within the operator's rounds bound and
+    corpus names, the way on in words its client can follow.
+
+    Args:
+        state: the graph's state.
+        res: the run's :class:`app.graph.resources.Resources`.
+        workers: the compiled graph's worker names.
+
+    Raises:
+        app.research.plan_check.BadPlan: the plan or its routing cannot run.
+    """
+    settings = res.settings
+    served = res.served
+    check_plan(state, workers, rounds_bound=settings.rounds_limit if served else ROUNDS_BOUND,
+               corpora=set(settings.named_corpora()) if served else None,
+               anew=SERVED_ANEW if served else "start a new thread with research --fresh")
 
 
 def thread_id_of(config: RunnableConfig) -> str:
@@ -23,7 +49,8 @@ def thread_id_of(config: RunnableConfig) -> str:
     return (config.get("configurable") or {}).get("thread_id") or "-"
 
 
-def check_same_corpus(state: Mapping[str, Any], corpus_name: str | None, served: bool) -> None:
+def check_same_corpus(state: Mapping[str, Any], corpus_name: str | None, served: bool,
+                      known: Collection[str] | None = None) -> None:
     """Refuse a served run of a thread on another corpus than its plan's.
 
     Args:
@@ -32,6 +59,8 @@ def check_same_corpus(state: Mapping[str, Any], corpus_name: str | None, served:
         corpus_name: the run's context ``corpus_name`` (None: the operator's corpus).
         served: the graph serves remote clients; the CLI checks the thread's recorded corpus
             itself, before the run (:func:`app.runs.threads.check_thread`).
+        known: the server's corpus names (``RESEARCH_CORPORA``): a plan's corpus that is none
+            of them (an edit of ``routing.corpus_name``) is not offered as the way on.
 
     Raises:
         app.errors.CorpusMismatch: the names differ.
@@ -42,6 +71,11 @@ def check_same_corpus(state: Mapping[str, Any], corpus_name: str | None, served:
     was = routing["corpus_name"]
     if was == corpus_name:
         return
+    if was is not None and known is not None and was not in known:
+        raise CorpusMismatch(
+            f"this thread's routing.corpus_name {str(was)[:80]!r} is not a corpus of this "
+            "server (was the state edited?): set it back with update_state, or start a new "
+            "thread")
     raise CorpusMismatch(
         f"this thread was planned on {_shown(was)}; it is not continued or rerun on "
         f"{_shown(corpus_name)} (its plan, rows and report would mix or be replaced): run "

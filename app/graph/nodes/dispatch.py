@@ -11,9 +11,8 @@ from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
 
-from app.graph.nodes.common import check_same_corpus
+from app.graph.nodes.common import check_run_plan, check_same_corpus
 from app.graph.resources import Resources
-from app.research.plan_check import check_plan
 from app.research.rounds import first_wave, pending_tasks, routing_of
 from app.settings.config import RunContext
 from state import ResearchState
@@ -33,11 +32,11 @@ def dispatch(state: ResearchState, runtime: Runtime[RunContext], *, res: Resourc
     Raises:
         app.errors.CorpusMismatch: a served run continues the thread on another corpus than
             its plan's (checked before any task is sent).
-        app.research.plan_check.BadPlan: the plan cannot run (a state edit wrote it) or was made for
-            another topic than the state's (a topic edited after ``plan``): nothing is sent,
-            and the thread stays where it is, to be edited again."""
+        app.research.plan_check.BadPlan: the plan or its routing cannot run (a state edit wrote
+            it) or was made for another topic than the state's (a topic edited after
+            ``plan``): nothing is sent, and the thread stays where it is, to be edited again."""
+    check_run_plan(state, res, workers)
     check_same_corpus(state, res.context(runtime).corpus_name, res.served)
-    check_plan(state)
     tasks = pending_tasks(state, workers)
     if not first_wave(state, tasks):
         return None

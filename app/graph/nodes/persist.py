@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from app.graph.nodes.common import check_same_corpus, thread_id_of
+from app.graph.nodes.common import check_run_plan, check_same_corpus, thread_id_of
 from app.graph.resources import Resources
-from app.research.plan_check import check_plan
 from app.research.rounds import current_envelopes
 from app.settings.config import RunContext
 from state import ResearchState, delete_envelope
@@ -18,7 +18,7 @@ __all__ = ["persist"]
 
 
 def persist(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
-            res: Resources) -> dict[str, Any]:
+            res: Resources, workers: Sequence[str]) -> dict[str, Any]:
     """Upsert every unpersisted envelope of the run in one transaction, remove the thread's
     other rows, and write back ``persisted=True, structured=None``: state shrinks and the
     database becomes the source of truth. Running it twice (a crash between its commit and its
@@ -37,14 +37,14 @@ def persist(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCo
     runs share its ``thread_id``, ``"-"``.
 
     Raises:
-        app.research.plan_check.BadPlan: the plan cannot run (a state edit that skipped
-            ``dispatch``, e.g. ``as_node="route"``), or was made for another topic than the
-            state's (a topic edited after ``plan``, e.g. at the results review): no row is
-            written or removed.
+        app.research.plan_check.BadPlan: the plan or its routing cannot run (a state edit
+            that skipped ``dispatch``, e.g. ``as_node="route"``), or was made for another topic
+            than the state's (a topic edited after ``plan``, e.g. at the results review): no
+            row is written or removed.
         app.errors.CorpusMismatch: a served run continues the thread on another corpus than
             its plan's: no row is written or removed."""
+    check_run_plan(state, res, workers)
     check_same_corpus(state, res.context(runtime).corpus_name, res.served)
-    check_plan(state)
     current = current_envelopes(state)
     pending = [e for e in current if not e.get("persisted")]
     dropped = list(state.get("dropped") or [])

@@ -46,7 +46,8 @@ def _check_input(state: ResearchState, ctx: RunContext, res: Resources,
         raise BadTopic(f"the topic must be text, got {type(topic).__name__} {shown}")
     if why := topic_problem(" ".join((topic or "").split())):
         raise BadTopic(why)
-    check_same_corpus(state, ctx.corpus_name, res.served)  # a rerun or fork: its plan's corpus
+    # a rerun or fork: its plan's corpus
+    check_same_corpus(state, ctx.corpus_name, res.served, res.settings.named_corpora())
     check_rows_are_the_threads(res.storage(), get_config(), state, res.served)
     check_no_review_skipped(get_config(), checkpoint_id, bool(ctx.review), res.served)
 

@@ -3,15 +3,15 @@ database and into state), the run's verdict recorded."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from app.graph.nodes.common import check_same_corpus, thread_id_of
+from app.graph.nodes.common import check_run_plan, check_same_corpus, thread_id_of
 from app.graph.resources import Models, Resources
-from app.research.plan_check import check_plan
 from app.research.relevance import (
     DROPPED_AT_REVIEW,
     RunWarning,
@@ -36,14 +36,22 @@ from workers.pacing import announcing_waits, stop_waiting_when
 __all__ = ["report", "unmetered_note"]
 
 
-def unmetered_note(count: int) -> str:
-    """The run note for ``count`` model responses that reported no token usage."""
+def unmetered_note(count: int, served: bool = False) -> str:
+    """The run note for ``count`` model responses that reported no token usage, naming the
+    budget as the run's client sets it (a served run's: its context's ``max_tokens``, not the
+    CLI's flag; trial 14, finding 10).
+
+    Example:
+        >>> unmetered_note(2, served=True)[-55:]
+        'the token budget (context max_tokens) cannot count them'
+    """
+    budget = "context max_tokens" if served else "--max-tokens"
     return (f"{count} model response(s) reported no token usage: the token count is incomplete "
-            "and the token budget (--max-tokens) cannot count them")
+            f"and the token budget ({budget}) cannot count them")
 
 
 def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
-           res: Resources) -> dict[str, Any]:
+           res: Resources, workers: Sequence[str]) -> dict[str, Any]:
     """Read this run's rows back, write the markdown report, and record the verdict in state:
     ``outcome``, ``failed_tasks`` and the relevance ``warnings``, so a LangGraph Server client
     reads what the CLI prints.
@@ -58,8 +66,8 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
             (a state edit after ``persist``): nothing is written.
         app.errors.CorpusMismatch: a served run continues the thread on another corpus."""
     ctx = res.context(runtime)
+    check_run_plan(state, res, workers)
     check_same_corpus(state, ctx.corpus_name, res.served)
-    check_plan(state)
     res.run(runtime).faults.at("report")
     models = res.models(ctx)
     ids = [e["envelope_id"] for e in current_envelopes(state)]
@@ -89,7 +97,7 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     update = _summarize(state, ctx, models, data, extra_notes, runtime, res)
     unmetered = (state.get("unmetered_calls") or 0) + update.get("unmetered_calls", 0)
     if unmetered:  # a server that omits usage must not switch the budget off silently
-        extra_notes.append(unmetered_note(unmetered))
+        extra_notes.append(unmetered_note(unmetered, res.served))
     if extra_notes:
         data.notes += extra_notes
         update["notes"] = extra_notes

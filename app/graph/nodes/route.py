@@ -9,6 +9,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
+from app.graph.nodes.common import check_run_plan
 from app.graph.resources import Resources
 from app.research.rounds import (
     ROUNDS_BOUND,
@@ -30,7 +31,12 @@ def route(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCont
     """Move to the next round when failed tasks are left and rounds, budget and recursion
     limit allow (the edge :func:`app.graph.edges.after_route` then dispatches them); note why
     not otherwise. While the round's later waves are pending it decides nothing (the edge sends
-    the run back to ``dispatch`` for them)."""
+    the run back to ``dispatch`` for them).
+
+    Raises:
+        app.research.plan_check.BadPlan: the plan or its routing cannot run (a state edit
+            after the map step, e.g. ``as_node`` a worker): nothing is written."""
+    check_run_plan(state, res, workers)
     if pending_tasks(state, workers):
         return {}
     ctx = res.context(runtime)

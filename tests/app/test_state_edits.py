@@ -1,0 +1,146 @@
+"""A state edit of ``routing`` or ``envelopes`` is checked as an edit of the plan is (trial
+14, findings 1, 2 and 10): a fork after ``plan`` with ``"workers": ["evil_worker"]`` ran no
+task, ``persist`` then removed every row of the thread and the run ended ``failed`` with no
+cause; ``{"routing": 5}`` was an ``AttributeError`` in an edge (LangGraph Server: 500 with a
+traceback); ``rounds`` past the operator's bound and ``review: "x"`` were kept. The graph runs
+in process, as the server runs it (served ``Resources``, a checkpointer, the choices as the
+run's context)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from app.errors import CorpusMismatch
+from app.graph.build import build_graph, worker_names
+from app.graph.resources import Resources
+from app.research.plan_check import BadPlan
+from app.settings.config import RunContext, Settings
+from tests.results_db import db_rows
+
+TOPIC = "zorblax flux capacitors"
+AS_OF = "2026-01-15"
+
+
+@pytest.fixture
+def served(tmp_path: Path, make_corpus):
+    """``(graph, config, data_dir, after_plan)``: a served thread run once (rounds bound 3),
+    and the config of its checkpoint after ``plan``."""
+    data = tmp_path / "data"
+    settings = Settings(data_dir=str(data), model="offline", rounds_limit=3,
+                        corpora=(f"first={make_corpus(name='first')}",))
+    graph = build_graph(resources=Resources(settings, served=True), checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t1"}}
+    graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=RunContext(rounds=1))
+    after_plan = next(s.config for s in graph.get_state_history(config)
+                      if s.next == ("dispatch",))
+    return graph, config, data, after_plan
+
+
+def _rows(data: Path) -> list[tuple[str, str]]:
+    return sorted((r["envelope_id"], r["status"]) for r in db_rows(data, "t1"))
+
+
+FORK_EDITS = [
+    ({"workers": ["evil_worker"]}, "routing.workers: 'evil_worker' is not a worker"),
+    ({"workers": []}, "routing.workers names no worker"),
+    ({"workers": "docs_search"}, "routing.workers must be a list of worker names, got str"),
+    ({"rounds": 1001}, "routing.rounds must be 1 to 1000"),
+    ({"rounds": "2"}, "routing.rounds must be 1 to"),
+    ({"review": "x"}, "routing.review must be true or false, got 'x'"),
+    ({"first_round": 0}, "routing.first_round must be a whole number >= 1"),
+    ({"evil": 1}, "routing has no field 'evil'"),
+]
+
+
+def test_a_routing_edit_at_a_fork_after_plan_is_refused_as_it_is_made(served):
+    """The edge after ``plan`` reads routing: LangGraph evaluates it on ``update_state``, so
+    the edit is refused with one ``BadPlan`` line (a ``ValueError``: LangGraph Server answers
+    400, not 500), nothing is saved and no row goes."""
+    graph, config, data, after_plan = served
+    before = _rows(data)
+    assert before
+    routing = graph.get_state(after_plan).values["routing"]
+    edits = [{**routing, **edit} for edit, _ in FORK_EDITS] + [5, "x", 0, [1]]
+    says = [s for _, s in FORK_EDITS] + ["routing must be a mapping of review, rounds"] * 4
+    for edit, line in zip(edits, says, strict=True):
+        with pytest.raises(BadPlan, match=re.escape(line)) as caught:
+            graph.update_state(after_plan, {"routing": edit}, as_node="plan")
+        assert isinstance(caught.value, ValueError)
+        assert "\n" not in str(caught.value) and "research --fresh" not in str(caught.value)
+    assert graph.get_state(config).values["outcome"] == "ok"
+    assert _rows(data) == before
+
+
+def test_a_routing_edit_after_the_map_step_fails_the_run_and_keeps_the_rows(served):
+    """An edit ``as_node`` a worker passes no edge that reads routing: ``route`` refuses it in
+    the run, naming the field (the operator's bound and corpus names included); no row is
+    removed, and the routing set back runs on."""
+    graph, config, data, _ = served
+    before = _rows(data)
+    routing = graph.get_state(config).values["routing"]
+    worker = worker_names(graph)[0]
+    for edit, says in [
+        ({"workers": ["evil_worker"]}, "routing.workers: 'evil_worker' is not a worker"),
+        ({"rounds": 4}, "routing.rounds must be 1 to 3 (the rounds bound), got 4"),
+        ({"corpus_name": "/etc"}, "routing.corpus_name: '/etc' is not a corpus of this server"),
+        ({"corpus_name": 5}, "routing.corpus_name must be text or null"),
+    ]:
+        graph.update_state(config, {"routing": {**routing, **edit}}, as_node=worker)
+        with pytest.raises(BadPlan, match=re.escape(says)) as caught:
+            graph.invoke(None, config, context=RunContext(rounds=1))
+        assert "research --fresh" not in str(caught.value)  # a served client's way on
+        assert "start a new thread for the topic" in str(caught.value)
+        assert _rows(data) == before
+    graph.update_state(config, {"routing": routing}, as_node=worker)
+    graph.invoke(None, config, context=RunContext(rounds=1))
+    assert graph.get_state(config).values["outcome"] == "ok"
+    assert _rows(data) == before
+
+
+def test_a_rerun_on_an_edited_corpus_name_does_not_advise_it(served):
+    """``routing.corpus_name`` edited to a value the server refuses: the refusal of a rerun
+    does not tell the client to run with it (trial 14, finding 10)."""
+    graph, config, data, _ = served
+    routing = graph.get_state(config).values["routing"]
+    graph.update_state(config, {"routing": {**routing, "corpus_name": "/etc"}},
+                       as_node="report")
+    with pytest.raises(CorpusMismatch, match="not a corpus of this server") as caught:
+        graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=RunContext(rounds=1))
+    assert "'/etc', or" not in str(caught.value) and "set it back" in str(caught.value)
+
+
+def test_an_envelopes_edit_of_the_wrong_type_is_a_value_error_naming_it(served):
+    """``{"envelopes": 5}`` and ``[5]`` were a ``TypeError`` of the reducer: LangGraph Server
+    answered 500 with a traceback (``{"envelopes": [{"x": 1}]}``, a ``ValueError``, was a clean
+    400). Still a ``TypeError`` too, as the reducer documents."""
+    graph, config, data, after_plan = served
+    before = _rows(data)
+    for edit, says in [(5, "envelopes must be a dict, an Envelope, or a list of them; got int"),
+                       ([5], "envelopes: an envelope must be a dict or an Envelope, got int 5"),
+                       (["e" * 100_000], "got str 'eeee")]:
+        with pytest.raises(ValueError, match=re.escape(says)) as caught:
+            graph.update_state(after_plan, {"envelopes": edit}, as_node="plan")
+        assert isinstance(caught.value, TypeError) and len(str(caught.value)) < 200
+    assert _rows(data) == before
+
+
+def test_an_edit_of_what_the_edges_read_of_the_wrong_type_fails_the_run_in_one_line(served):
+    """``{"redo": 5}`` or ``{"sub_questions": 5}`` ``as_node="dispatch"`` failed in the fan-out
+    edge (a ``TypeError``: LangGraph Server's 500), ``{"round": "x"}`` in the run: the edges
+    read past them, and the run's first node refuses them naming the key; no row goes."""
+    graph, config, data, after_plan = served
+    before = _rows(data)
+    for edit, says in [({"redo": 5}, "redo must be a list of envelope ids, got 5"),
+                       ({"dropped": [5]}, "dropped must be a list of envelope ids, got [5]"),
+                       ({"round": "x"}, "round must be a whole number >= 1, got 'x'"),
+                       ({"sub_questions": 5}, "sub_questions must be a list of strings")]:
+        fork = graph.update_state(after_plan, edit, as_node="dispatch")
+        with pytest.raises(BadPlan, match=re.escape(says)):
+            graph.invoke(None, fork, context=RunContext(rounds=1))
+        assert _rows(data) == before
+    with pytest.raises(ValueError, match="dedupe_extend: an item must be hashable"):  # 400
+        graph.update_state(after_plan, {"dropped": [["x"]]}, as_node="dispatch")
