@@ -168,6 +168,7 @@ def _state_problem(state: Mapping[str, Any]) -> str | None:
 
 def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *,
                rounds_bound: int = ROUNDS_BOUND, corpora: Collection[str] | None = None,
+               questions_bound: int | None = None,
                anew: str = "start a new thread with research --fresh") -> None:
     """Raise :class:`BadPlan` when the state's plan cannot run (:func:`plan_problem`, the
     topic a task carries must be text, and with ``workers`` its routing:
@@ -179,6 +180,9 @@ def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *
         state: the graph's state.
         workers, rounds_bound, corpora: as :func:`routing_problem` takes them (``workers``
             None: the routing is not checked).
+        questions_bound: the most sub-questions the plan may hold (a served run: the
+            operator's ``sub_questions_limit``; trial 14: a client's edit of 200 ran 600
+            tasks); None: no bound (the CLI's operator runs what it plans).
         anew: how the caller's client starts a new thread (the CLI's command by default).
 
     Raises:
@@ -188,6 +192,9 @@ def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *
     why = (None if isinstance(topic, str) and topic.strip()
            else f"the topic must be non-empty text, got {clip(repr(topic), 80)}")
     why = why or plan_problem(state.get("sub_questions")) or _state_problem(state)
+    if not why and questions_bound is not None and len(state["sub_questions"]) > questions_bound:
+        why = (f"sub_questions holds {len(state['sub_questions'])} questions, past this "
+               f"server's bound of {questions_bound} (RESEARCH_SUB_QUESTIONS_LIMIT)")
     if not why and workers is not None:
         why = routing_problem(state.get("routing"), workers, rounds_bound=rounds_bound,
                               corpora=corpora)

@@ -206,6 +206,10 @@ class Settings(RunContext):
              "the operator's own RESEARCH_*MODEL choices)")
     rounds_limit: int = setting(5, env="RESEARCH_ROUNDS_LIMIT", minimum=1, maximum=ROUNDS_BOUND,
                                 help="most rounds a served run's context may ask for")
+    sub_questions_limit: int = setting(
+        20, env="RESEARCH_SUB_QUESTIONS_LIMIT", minimum=1, maximum=1000,
+        help="most sub-questions a served run's plan may hold (a client's state edit or plan "
+             "review included; each is one task per worker per round)")
     max_concurrency_limit: int = setting(
         16, env="RESEARCH_MAX_CONCURRENCY_LIMIT", minimum=1, maximum=MAX_CONCURRENCY_BOUND,
         help="most workers at once a served run's context may ask for")

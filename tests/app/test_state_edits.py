@@ -27,11 +27,12 @@ AS_OF = "2026-01-15"
 
 @pytest.fixture
 def served(tmp_path: Path, make_corpus):
-    """``(graph, config, data_dir, after_plan)``: a served thread run once (rounds bound 3),
+    """``(graph, config, data_dir, after_plan)``: a served thread run once (rounds bound 3,
+    sub-questions bound 6),
     and the config of its checkpoint after ``plan``."""
     data = tmp_path / "data"
     settings = Settings(data_dir=str(data), model="offline", rounds_limit=3,
-                        corpora=(f"first={make_corpus(name='first')}",))
+                        sub_questions_limit=6, corpora=(f"first={make_corpus(name='first')}",))
     graph = build_graph(resources=Resources(settings, served=True), checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "t1"}}
     graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=RunContext(rounds=1))
@@ -144,3 +145,22 @@ def test_an_edit_of_what_the_edges_read_of_the_wrong_type_fails_the_run_in_one_l
         assert _rows(data) == before
     with pytest.raises(ValueError, match="dedupe_extend: an item must be hashable"):  # 400
         graph.update_state(after_plan, {"dropped": [["x"]]}, as_node="dispatch")
+
+
+def test_a_plan_edited_past_the_operators_sub_questions_bound_runs_no_task(served):
+    """Trial 14, finding 13: a client's fork with 200 sub-questions ran 600 tasks; past the
+    operator's ``sub_questions_limit`` the run is refused before a task runs, naming the bound,
+    and the thread's rows stay; at the bound it runs."""
+    graph, config, data, after_plan = served
+    before = _rows(data)
+    questions = [f"What does part {n} of the zorblax flux capacitor do?" for n in range(1, 8)]
+    graph.update_state(after_plan, {"sub_questions": questions}, as_node="plan")
+    with pytest.raises(BadPlan, match=re.escape(
+            "sub_questions holds 7 questions, past this server's bound of 6 "
+            "(RESEARCH_SUB_QUESTIONS_LIMIT)")):
+        graph.invoke(None, config, context=RunContext(rounds=1))
+    assert _rows(data) == before
+    graph.update_state(after_plan, {"sub_questions": questions[:6]}, as_node="plan")
+    graph.invoke(None, config, context=RunContext(rounds=1))
+    assert graph.get_state(config).values["outcome"] == "ok"
+    assert len(_rows(data)) == 6 * len(worker_names(graph))

@@ -27,7 +27,8 @@ def check_run_plan(state: Mapping[str, Any], res: Any, workers: Sequence[str]) -
     """Check the state's plan and routing before a node dispatches, routes, persists or
     reports (:func:`app.research.plan_check.check_plan`), then its corpus
     (:func:`check_same_corpus`): a served run's routing within the operator's rounds bound and
-    corpus names, the way on in words its client can follow.
+    corpus names and its plan within the sub-questions bound, the way on in words its client
+    can follow.
 
     Args:
         state: the graph's state.
@@ -41,6 +42,7 @@ def check_run_plan(state: Mapping[str, Any], res: Any, workers: Sequence[str]) -
     served = res.served
     check_plan(state, workers, rounds_bound=settings.rounds_limit if served else ROUNDS_BOUND,
                corpora=set(settings.named_corpora()) if served else None,
+               questions_bound=settings.sub_questions_limit if served else None,
                anew=SERVED_ANEW if served else "start a new thread with research --fresh")
 
 
