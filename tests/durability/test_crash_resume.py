@@ -17,9 +17,11 @@ What each durability mode guarantees after a hard kill:
 * ``exit``: nothing is saved until the graph exits: a hard kill leaves no checkpoint at all and
   the run is computed again from the start; the results DB upserts, so still one row per id.
 
-Every case runs on the SQLite files; on PostgreSQL (``PostgresSaver`` and the results tables, on
-a server the tests start) every crash point and mode runs with one way of resuming, which keeps
-the suite's time in check: the two ways differ in the CLI, not in the storage.
+Every crash point and mode runs on the SQLite files; on PostgreSQL (``PostgresSaver`` and the
+results tables, on a server the tests start) with one way of resuming, which keeps the suite's
+time in check: the two ways differ in the CLI, not in the storage. For the same reason the
+plain ``research`` command continues the ``sync`` and ``exit`` crashes (a thread with every
+checkpoint, one with none), not the ``async`` ones, whose storage ``resume`` covers.
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ MODES = ["sync", "async", "exit"]
 RESUME_WAYS = ["research", "resume"]
 CASES = [
     *(pytest.param(crash_at, mode, way, "sqlite", id=f"{crash_at}-{mode}-{way}-sqlite")
-      for crash_at in CRASH_POINTS for mode in MODES for way in RESUME_WAYS),
+      for crash_at in CRASH_POINTS for mode in MODES for way in RESUME_WAYS
+      if way == "resume" or mode != "async"),
     *(pytest.param(crash_at, mode, "resume", "postgres", id=f"{crash_at}-{mode}-resume-postgres")
       for crash_at in CRASH_POINTS for mode in MODES),
 ]
