@@ -8,7 +8,9 @@ run's context)."""
 
 from __future__ import annotations
 
+import copy
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -25,17 +27,37 @@ TOPIC = "zorblax flux capacitors"
 AS_OF = "2026-01-15"
 
 
+pytestmark = pytest.mark.xdist_group(__name__)  # its module fixture: one xdist worker runs it
+
+
+def _settings(data: Path, first: Path) -> Settings:
+    return Settings(data_dir=str(data), model="offline", rounds_limit=3, sub_questions_limit=6,
+                    corpora=(f"first={first}",))
+
+
+@pytest.fixture(scope="module")
+def _run_once(tmp_path_factory, make_corpus):
+    """A served thread run once: ``(checkpointer, data_dir, corpus)``, copied by each test."""
+    data, first = tmp_path_factory.mktemp("edits") / "data", make_corpus(name="first")
+    saver = InMemorySaver()
+    graph = build_graph(resources=Resources(_settings(data, first), served=True),
+                        checkpointer=saver)
+    graph.invoke({"topic": TOPIC, "as_of": AS_OF}, {"configurable": {"thread_id": "t1"}},
+                 context=RunContext(rounds=1))
+    return saver, data, first
+
+
 @pytest.fixture
-def served(tmp_path: Path, make_corpus):
-    """``(graph, config, data_dir, after_plan)``: a served thread run once (rounds bound 3,
-    sub-questions bound 6),
-    and the config of its checkpoint after ``plan``."""
+def served(tmp_path: Path, _run_once):
+    """``(graph, config, data_dir, after_plan)``: a copy of a served thread run once (rounds
+    bound 3, sub-questions bound 6: its checkpoints and its data dir), and the config of its
+    checkpoint after ``plan``."""
+    saver, base, first = _run_once
     data = tmp_path / "data"
-    settings = Settings(data_dir=str(data), model="offline", rounds_limit=3,
-                        sub_questions_limit=6, corpora=(f"first={make_corpus(name='first')}",))
-    graph = build_graph(resources=Resources(settings, served=True), checkpointer=InMemorySaver())
+    shutil.copytree(base, data)
+    graph = build_graph(resources=Resources(_settings(data, first), served=True),
+                        checkpointer=copy.deepcopy(saver))
     config = {"configurable": {"thread_id": "t1"}}
-    graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=RunContext(rounds=1))
     after_plan = next(s.config for s in graph.get_state_history(config)
                       if s.next == ("dispatch",))
     return graph, config, data, after_plan
