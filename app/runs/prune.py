@@ -180,6 +180,18 @@ def _keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool) -> 
     raise NotImplementedError(f"prune does not support {type(saver).__name__}")
 
 
+def _targets(storage: Storage, thread_id: str | None) -> tuple[list[str], bool]:
+    """The threads :func:`prune_checkpoints` prunes (``thread_id``, or all), and whether
+    ``thread_id`` has result rows only here (a server's: then none). Raises UnknownThread."""
+    elsewhere = thread_id is not None and rows_only(storage, thread_id)
+    if thread_id is None:
+        with storage.checkpointer(read_only=True) as reader:
+            return storage.thread_ids(reader), False
+    if not elsewhere:
+        require_thread(storage, thread_id)
+    return ([] if elsewhere else [thread_id]), elsewhere
+
+
 def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = None,
                       dry_run: bool = False, settings: Settings | None = None
                       ) -> dict[str, Any]:
@@ -222,14 +234,7 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
     """
     if not isinstance(storage, Storage):
         storage = open_storage(storage)
-    elsewhere = thread_id is not None and rows_only(storage, thread_id)  # a server's thread
-    if thread_id is not None:
-        if not elsewhere:
-            require_thread(storage, thread_id)
-        targets = [] if elsewhere else [thread_id]
-    else:
-        with storage.checkpointer(read_only=True) as reader:
-            targets = storage.thread_ids(reader)
+    targets, elsewhere = _targets(storage, thread_id)
     sqlite = isinstance(storage, SqliteStorage)
     result: dict[str, Any] = {
         "dry_run": dry_run, "compacts": sqlite,
