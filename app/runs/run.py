@@ -126,6 +126,24 @@ def open_graph(settings: Settings, resources: Resources | None = None) -> Iterat
         resources.close()
 
 
+def _thread_of(request: RunRequest, settings: Settings, storage: Storage
+               ) -> tuple[str, dict[str, Any] | None, Any]:
+    """The run's ``thread_id``, its ``runs`` row (or None) and the settings it continues with
+    (:func:`continued_with`: its recorded model, search_k...), once the thread is checked
+    against the request (:func:`check_thread`, which raises)."""
+    thread_id = run_thread_id(request.topic, request.as_of, request.thread_id, request.fresh,
+                              storage)
+    recorded = recorded_run(storage, thread_id)
+    settings = check_thread(request.topic, settings, thread_id, recorded)
+    return thread_id, recorded, continued_with(settings, recorded, request.asked)
+
+
+def _note_choices(emit: Event, thread_id: str, continued: Any, restarted: bool) -> None:
+    """Say which recorded choices a continuation keeps or changes (:func:`choices_note`)."""
+    if said := choices_note(thread_id, continued, restarted=restarted):
+        emit("note", {"thread_id": thread_id, "text": said})
+
+
 def run_research(request: RunRequest, settings: Settings, on_event: Event | None = None
                  ) -> RunSummary | ReviewPause:
     """Run (or resume) one research thread to its end, or to a review pause, and summarize it.
@@ -152,11 +170,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
     emit = on_event or (lambda kind, data: None)
     started = time.perf_counter()
     storage = storage_of(settings)
-    thread_id = run_thread_id(request.topic, request.as_of, request.thread_id, request.fresh,
-                              storage)
-    recorded = recorded_run(storage, thread_id)
-    settings = check_thread(request.topic, settings, thread_id, recorded)
-    continued = continued_with(settings, recorded, request.asked)  # its model, search_k...
+    thread_id, recorded, continued = _thread_of(request, settings, storage)
     settings = continued.settings
     # the topic's own command starts an unfinished thread whose corpus changed again; resume
     # and review refuse it (check_content)
@@ -185,8 +199,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         counts = progress_at_start(snapshot, start, workers)
         _announce(emit, thread_id, values, start, counts, pending is not None, labels)
         _note_other_days(emit, storage, thread_id, request, recorded, settings)
-        if said := choices_note(thread_id, continued, restarted=restarted is not None):
-            emit("note", {"thread_id": thread_id, "text": said})
+        _note_choices(emit, thread_id, continued, restarted is not None)
         written: dict[str, dict[str, Any]] = {}  # the last "persisted" and "report" events
         unreached = _stream(graph, start, config, settings, resources, storage, counts, emit,
                             written)
