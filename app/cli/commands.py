@@ -199,27 +199,6 @@ def _print_end(summary: Any, args: argparse.Namespace, settings: Settings) -> in
     return code
 
 
-def _show_pause(args: argparse.Namespace, settings: Settings, pause: dict[str, Any]) -> None:
-    """Print the pause ``review`` was asked about with no decision (``--json``: its exit
-    object), with the same keys as the pause ``research`` and ``review --approve`` print (trial
-    10), and stop.
-
-    Raises:
-        Shown: always, once printed (exit 0).
-    """
-    pause["continue_with"] = thread_command("review", args.thread_id, tail=" --approve",
-                                            place=continue_args(settings))
-    pause["exit_code"] = EXIT_OK
-    if args.json:
-        print_exit_object(EXIT_OK, thread_id=args.thread_id, body=pause,
-                          status="awaiting_review")
-    else:
-        from app.cli.progress import print_pause
-
-        print_pause(pause, where=continue_args(settings))
-    raise Shown
-
-
 def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, Any] | None:
     """The ``review`` command's decision, checked against what the thread awaits before anything
     runs; or, with no decision flag, print what it awaits and stop (exit 0).
@@ -263,8 +242,12 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
         raise ThreadMismatch(f"thread {args.thread_id!r} awaits its {payload['stage']} "
                              f"review, and {changed}")  # its --approve would refuse it
     if not decided:
-        _show_pause(args, settings, ReviewPause(args.thread_id, pending.topic or "",
-                                                pending.as_of or "", payload).to_dict())
+        from app.cli.progress import show_pause
+
+        show_pause(args.thread_id, ReviewPause(args.thread_id, pending.topic or "",
+                                               pending.as_of or "", payload).to_dict(),
+                   settings, as_json=args.json)
+        raise Shown
     try:
         return review_value(payload, approve=args.approve, questions=args.question,
                             drop=args.drop, redo=args.redo)

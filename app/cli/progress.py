@@ -245,3 +245,20 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
                 review_with(" --redo ENVELOPE_ID ...", "sent again, then another review")]
     out += [visible(f"note: {note}") for note in pause.get("notes") or []]
     print("\n".join(out), file=stream, flush=True)
+
+
+def show_pause(thread_id: str, pause: dict[str, Any], settings: Any, *, as_json: bool) -> None:
+    """Print the pause ``review THREAD_ID`` was asked about with no decision (``as_json``: its
+    exit object, exit 0), with the same keys as the pause ``research`` and ``review --approve``
+    print (trial 10); ``settings``: the command's (where the continue command points)."""
+    from app.cli.exit_codes import EXIT_OK
+    from app.cli.outcome import print_exit_object
+    from app.settings.hints import continue_args, thread_command
+
+    pause["continue_with"] = thread_command("review", thread_id, tail=" --approve",
+                                            place=continue_args(settings))
+    pause["exit_code"] = EXIT_OK
+    if as_json:
+        print_exit_object(EXIT_OK, thread_id=thread_id, body=pause, status="awaiting_review")
+    else:
+        print_pause(pause, where=continue_args(settings))
