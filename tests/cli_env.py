@@ -9,7 +9,8 @@ walkthrough script) run may inherit from the machine.
   outranks a ``.env`` file: environment beats ``.env``), plus ``extra``.
 * :func:`use_env`: the same for a run in this process (``os.environ`` through pytest's
   ``monkeypatch``, undone after the test).
-* :func:`run_cli`: ``python -m app ...`` in a subprocess with :func:`clean_env`.
+* :func:`run_cli`: ``python -m app ...`` in a subprocess with :func:`clean_env` (a child of
+  the fork server of ``tests/cli_fork.py`` when ``TESTS_CLI_FORK=1``, as in the test suite).
 
 Plain Python (no pytest import), so ``scripts/_walkthrough.py`` runs the app the same way.
 """
@@ -19,12 +20,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import pytest
+
+    from tests.cli_fork import ForkServer
 
 ROOT = Path(__file__).resolve().parents[1]
 """The repository root (the folder holding ``app/``, ``workers/`` and ``state/``)."""
@@ -93,12 +97,35 @@ def run_cli(*args: str | os.PathLike[str], env: Mapping[str, str | None] | None 
         cwd: the working directory (default: the repository root).
         timeout: seconds before the run is abandoned (``subprocess.TimeoutExpired``).
     """
+    full_env = clean_env(env)
+    server = _fork_server()
+    if server is not None and server.serves(full_env):
+        return server.run([str(a) for a in args], full_env, Path(cwd), timeout)
     return subprocess.run(
         [sys.executable, "-m", "app", *map(str, args)],
         cwd=cwd,
-        env=clean_env(env),
+        env=full_env,
         capture_output=True,
         text=True,
         encoding="utf-8",
         timeout=timeout,
     )
+
+
+_server: ForkServer | None = None
+_server_lock = threading.Lock()
+
+
+def _fork_server() -> ForkServer | None:
+    """This process's CLI fork server (:mod:`tests.cli_fork`), started at its first use, when
+    ``TESTS_CLI_FORK=1`` (the suite's ``tests/conftest.py`` sets it; scripts run each command
+    in a fresh interpreter unless it is set) and the platform can fork; else None."""
+    global _server
+    if os.environ.get("TESTS_CLI_FORK") != "1" or not hasattr(os, "pidfd_open"):
+        return None
+    with _server_lock:
+        if _server is None:
+            from tests.cli_fork import ForkServer
+
+            _server = ForkServer(clean_env(), ROOT)
+        return _server

@@ -9,6 +9,8 @@
 * ``run_cli(*args)``, ``clean_env()``, ``ROOT``, ``CLI_TIMEOUT``: re-exported from
   ``tests/cli_env.py``, their one owner (``python -m app ...`` in a subprocess, from the
   repository root, with an environment the user's settings cannot leak into).
+  Each run is a child of a fork server that has imported LangGraph once
+  (``tests/cli_fork.py``; ``TESTS_CLI_FORK=0`` starts a fresh interpreter per run instead).
 * ``run_cli_many([...])``: several CLI runs at once (a thread pool of subprocesses), for tests
   that need many independent runs and should not pay for them one after another.
 * ``postgres_server`` (session): a throwaway PostgreSQL server on 127.0.0.1 (``tests/pgserver.py``);
@@ -43,6 +45,8 @@ from tests.pgserver import PostgresServer, PostgresUnavailable
 
 if TYPE_CHECKING:
     from app.storage import Storage
+
+os.environ.setdefault("TESTS_CLI_FORK", "1")  # run_cli forks its runs from a preloaded server
 
 AS_OF = "2026-11-30"
 """The ``--as-of`` every test run uses, so envelope ids and file names are predictable."""
