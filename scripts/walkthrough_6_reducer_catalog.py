@@ -26,6 +26,7 @@ from _walkthrough import verdict  # noqa: E402
 
 import state.reducers  # noqa: E402
 from state import (  # noqa: E402
+    add_count,
     add_counts,
     capped_list,
     concat_lists,
@@ -107,6 +108,9 @@ CASES: list[tuple[str, Callable[[Any, Any], Any], Any, Any, Any, str]] = [
     ("keep_min", keep_min,
      1.25, 3.0, 1.25,
      "the smaller value stays; None on either side is no value"),
+    ("add_count", add_count,
+     120, 30, 150,
+     "one counter: each writer writes its delta; a non-number write is a ValueError"),
     ("add_counts", add_counts,
      {"prompt_tokens": 120, "calls": 1}, {"prompt_tokens": 80, "calls": 1, "retries": 1},
      {"prompt_tokens": 200, "calls": 2, "retries": 1},

@@ -18,6 +18,7 @@ from state.envelope import (
 from state.items import ITEM_KINDS, ItemKind, ResultItem, check_items
 from state.reducers import (
     DELETE,
+    add_count,
     add_counts,
     capped_list,
     concat_lists,
@@ -43,6 +44,7 @@ __all__ = [
     "ResultItem",
     "Routing",
     "Task",
+    "add_count",
     "add_counts",
     "attempt_failed",
     "capped_list",

@@ -15,6 +15,8 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 __all__ = [
+    "BadCount",
+    "add_count",
     "add_counts",
     "capped_list",
     "concat_lists",
@@ -160,11 +162,44 @@ def keep_latest(field: str) -> Callable[[Any, Any], Any]:
     return reducer
 
 
+class BadCount(TypeError, ValueError):
+    """A counter's write that is not a whole number (:func:`add_count`, :func:`add_counts`). A
+    ``TypeError``, as ``operator.add``'s would be, and a ``ValueError``: LangGraph Server answers
+    a ``ValueError`` raised by ``update_state`` with 400 and its line, any other with 500."""
+
+
+def _whole(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadCount(f"{what} must be a whole number, got {type(value).__name__} "
+                       f"{repr(value)[:60]}")
+    return value
+
+
+def add_count(existing: int | None, new: int | None) -> int:
+    """``operator.add`` for one counter that parallel nodes write deltas to (tokens spent), which
+    refuses anything but a whole number in one line: a state edit of ``{"tokens": "x"}`` made
+    ``operator.add`` raise a ``TypeError``, LangGraph Server's 500 (trial 14).
+
+    Write the delta, not the total. None counts as 0.
+
+    Raises:
+        BadCount: a side is not a whole number (``bool`` included).
+
+    Example:
+        >>> add_count(add_count(None, 120), 30)
+        150
+    """
+    return _whole(existing or 0, "a count") + _whole(new or 0, "a count's write")
+
+
 def add_counts(existing: Mapping[Hashable, int] | None, new: Mapping[Hashable, int] | None) -> dict:
     """Add per-key integer deltas: a dict of counters that parallel nodes increment.
 
-    For a single counter use ``Annotated[int, operator.add]`` and write the delta (not the total).
-    This is the same idea for several named counters at once (``{"prompt_tokens": 120, ...}``).
+    For a single counter use :func:`add_count` and write the delta (not the total). This is the
+    same idea for several named counters at once (``{"prompt_tokens": 120, ...}``).
+
+    Raises:
+        BadCount: a delta is not a whole number.
 
     Example:
         >>> add_counts({"in": 10, "out": 2}, {"in": 5, "calls": 1})
@@ -172,7 +207,7 @@ def add_counts(existing: Mapping[Hashable, int] | None, new: Mapping[Hashable, i
     """
     out = dict(existing or {})
     for key, delta in (new or {}).items():
-        out[key] = out.get(key, 0) + delta
+        out[key] = _whole(out.get(key, 0), f"count {key!r}") + _whole(delta, f"delta {key!r}")
     return out
 
 

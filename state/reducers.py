@@ -22,6 +22,7 @@ from typing import Any
 from state.envelope import envelope_key
 from state.fold import DELETE, RESET, apply_write, as_entries, fingerprint, finish_fold, start_fold
 from state.reducer_catalog import (
+    add_count,
     add_counts,
     capped_list,
     concat_lists,
@@ -34,6 +35,7 @@ from state.reducer_catalog import (
 
 __all__ = [
     "DELETE",
+    "add_count",
     "add_counts",
     "capped_list",
     "concat_lists",

@@ -9,7 +9,6 @@ Source: https://langchain-ai.github.io/langgraph/concepts/low_level/#state
 
 from __future__ import annotations
 
-import operator
 from typing import Annotated, Any, get_origin, get_type_hints
 
 # typing_extensions' TypedDict, not typing's: on Python 3.11 pydantic (which LangGraph uses to
@@ -17,7 +16,7 @@ from typing import Annotated, Any, get_origin, get_type_hints
 # typing.TypedDict.
 from typing_extensions import NotRequired, TypedDict
 
-from state.reducers import concat_lists, dedupe_extend, envelope_reducer
+from state.reducers import add_count, concat_lists, dedupe_extend, envelope_reducer
 
 __all__ = ["ResearchInput", "ResearchState", "Routing", "Task", "parallel_keys"]
 
@@ -108,11 +107,12 @@ class ResearchState(TypedDict, total=False):
     write the same task again, persist writes back ``persisted=True``, and a ``create_agent``
     subgraph may hand back the whole list: an upsert by ``envelope_id`` keeps each task once."""
 
-    tokens: Annotated[int, operator.add]
-    """Model tokens spent. Each model-calling node writes its own delta; ``operator.add`` sums
-    the deltas of parallel workers (a ``LastValue`` channel would reject two writes)."""
+    tokens: Annotated[int, add_count]
+    """Model tokens spent. Each model-calling node writes its own delta; ``add_count`` sums
+    the deltas of parallel workers (a ``LastValue`` channel would reject two writes) as
+    ``operator.add`` would, and refuses a state edit's ``"x"`` with a ``ValueError``."""
 
-    unmetered_calls: Annotated[int, operator.add]
+    unmetered_calls: Annotated[int, add_count]
     """Model responses that reported no token usage (their tokens are missing from ``tokens``):
     written like ``tokens``; the report notes them, since the budget cannot count them."""
 

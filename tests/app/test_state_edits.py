@@ -186,3 +186,18 @@ def test_a_plan_edited_past_the_operators_sub_questions_bound_runs_no_task(serve
     graph.invoke(None, config, context=RunContext(rounds=1))
     assert graph.get_state(config).values["outcome"] == "ok"
     assert len(_rows(data)) == 6 * len(worker_names(graph))
+
+
+def test_a_counter_edit_of_the_wrong_type_is_a_value_error_naming_it(served):
+    """``{"tokens": "x"}`` was a ``TypeError`` of ``operator.add`` in ``update_state``:
+    LangGraph Server answered 500 with a traceback (trial 14). The counters fold with
+    ``state.add_count``, whose ``ValueError`` is the server's 400; a whole number still adds."""
+    graph, config, data, after_plan = served
+    for key in ("tokens", "unmetered_calls"):
+        for edit in ("x", 2.5, True, [1]):
+            with pytest.raises(ValueError, match="must be a whole number, got") as caught:
+                graph.update_state(after_plan, {key: edit}, as_node="plan")
+            assert isinstance(caught.value, TypeError) and len(str(caught.value)) < 120
+        before = graph.get_state(after_plan).values.get(key) or 0
+        fork = graph.update_state(after_plan, {key: 7}, as_node="plan")
+        assert graph.get_state(fork).values[key] == before + 7

@@ -13,7 +13,6 @@ Proves:
 
 from __future__ import annotations
 
-import operator
 import typing
 from typing import Annotated, Any, TypedDict
 
@@ -24,7 +23,15 @@ from langgraph.errors import InvalidUpdateError
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
-from state import ResearchState, Task, concat_lists, envelope_reducer, keep_max, keep_min
+from state import (
+    ResearchState,
+    Task,
+    add_count,
+    concat_lists,
+    envelope_reducer,
+    keep_max,
+    keep_min,
+)
 from workers.base import RunScope, WorkerDeps, WorkerResult, WorkerSpec, make_worker_node
 
 AS_OF = "2026-11-30"
@@ -36,8 +43,8 @@ def _no_deps(_runtime: Any) -> tuple[WorkerDeps, RunScope]:
 
 PARALLEL_KEYS = {
     "envelopes": envelope_reducer,  # every worker of a superstep, persist, subgraph echoes
-    "tokens": operator.add,  # each model-calling worker writes its own delta
-    "unmetered_calls": operator.add,  # likewise, responses that reported no usage
+    "tokens": add_count,  # each model-calling worker writes its own delta
+    "unmetered_calls": add_count,  # likewise, responses that reported no usage
     "notes": concat_lists,  # route and report append; plan resets it with Overwrite
 }
 """The keys that need a reducer, and the one each needs."""

@@ -28,8 +28,10 @@ def _swapped_copy(tmp_path: Path) -> Path:
     schema = scratch / "state" / "schema.py"
     text = schema.read_text("utf-8")
     assert text.count(REDUCER_LINE) == 1, "state/schema.py no longer declares the line swapped"
-    schema.write_text(text.replace(REDUCER_LINE, REDUCER_LINE.replace(
-        "envelope_reducer]", "operator.add]")), "utf-8")
+    text = text.replace(REDUCER_LINE, REDUCER_LINE.replace("envelope_reducer]", "operator.add]"))
+    if "\nimport operator\n" not in text:  # as the walkthrough says: import it
+        text = text.replace("\nfrom typing import", "\nimport operator\nfrom typing import", 1)
+    schema.write_text(text, "utf-8")
     return scratch
 
 
