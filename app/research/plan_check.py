@@ -151,9 +151,10 @@ def _corpus_problem(name: Any, corpora: Collection[str] | None) -> str | None:
 
 
 def _state_problem(state: Mapping[str, Any]) -> str | None:
-    """The first of ``round``, ``dropped`` and ``redo`` (what the edges read besides the plan)
-    that a state edit gave the wrong type, in one line, or None (trial 14: ``{"redo": 5}`` failed
-    in an edge, HTTP 500)."""
+    """The first of ``round``, ``dropped`` and ``redo`` (what the edges read besides the plan),
+    ``planned`` and ``notes`` (what ``report`` reads) that a state edit gave the wrong type, in
+    one line, or None (trial 14: ``{"redo": 5}`` failed in an edge, HTTP 500; ``{"planned": 5}``
+    and ``{"notes": {"a": 1}}`` failed ``report`` after ``persist``)."""
     round_ = state.get("round")
     if round_ is not None and (isinstance(round_, bool) or not isinstance(round_, int)
                                or round_ < 1):
@@ -163,6 +164,11 @@ def _state_problem(state: Mapping[str, Any]) -> str | None:
         if value is not None and (not isinstance(value, list | tuple)
                                   or not all(isinstance(v, str) for v in value)):
             return f"{key} must be a list of envelope ids, got {_shown(value)}"
+    for key, what in (("planned", "questions"), ("notes", "text lines")):
+        value = state.get(key)
+        if value is not None and (not isinstance(value, list | tuple)
+                                  or not all(isinstance(v, str) for v in value)):
+            return f"{key} must be a list of {what}, got {_shown(value)}"
     return None
 
 

@@ -153,14 +153,17 @@ def test_an_envelopes_edit_of_the_wrong_type_is_a_value_error_naming_it(served):
 
 def test_an_edit_of_what_the_edges_read_of_the_wrong_type_fails_the_run_in_one_line(served):
     """``{"redo": 5}`` or ``{"sub_questions": 5}`` ``as_node="dispatch"`` failed in the fan-out
-    edge (a ``TypeError``: LangGraph Server's 500), ``{"round": "x"}`` in the run: the edges
+    edge (a ``TypeError``: LangGraph Server's 500), ``{"round": "x"}`` in the run,
+    ``{"planned": 5}`` and ``{"notes": {"a": 1}}`` in ``report`` after ``persist``: the edges
     read past them, and the run's first node refuses them naming the key; no row goes."""
     graph, config, data, after_plan = served
     before = _rows(data)
     for edit, says in [({"redo": 5}, "redo must be a list of envelope ids, got 5"),
                        ({"dropped": [5]}, "dropped must be a list of envelope ids, got [5]"),
                        ({"round": "x"}, "round must be a whole number >= 1, got 'x'"),
-                       ({"sub_questions": 5}, "sub_questions must be a list of strings")]:
+                       ({"sub_questions": 5}, "sub_questions must be a list of strings"),
+                       ({"planned": 5}, "planned must be a list of questions, got 5"),
+                       ({"notes": {"a": 1}}, "notes must be a list of text lines, got [{")]:
         fork = graph.update_state(after_plan, edit, as_node="dispatch")
         with pytest.raises(BadPlan, match=re.escape(says)):
             graph.invoke(None, fork, context=RunContext(rounds=1))
