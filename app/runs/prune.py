@@ -250,6 +250,11 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
                                   "payload_bytes": 0})
     if settings is not None:
         _mark_stale(storage, result["threads"], settings)
+    return _with_totals(result)
+
+
+def _with_totals(result: dict[str, Any]) -> dict[str, Any]:
+    """``result`` with the bytes freed and the checkpoints and writes its threads removed."""
     result["bytes_freed"] = max(0, result["bytes_before"] - result["bytes_after"])
     result["checkpoints_removed"] = sum(t["checkpoints_removed"] for t in result["threads"])
     result["writes_removed"] = sum(t["writes_removed"] for t in result["threads"])

@@ -172,10 +172,8 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
     storage = storage_of(settings)
     thread_id, recorded, continued = _thread_of(request, settings, storage)
     settings = continued.settings
-    # the topic's own command starts an unfinished thread whose corpus changed again; resume
-    # and review refuse it (check_content)
-    restart = request.topic is not None and request.review is None and not request.checkpoint_id
-    resources, restarted = _open_resources(settings, thread_id, recorded, emit, restart)
+    resources, restarted = _open_resources(settings, thread_id, recorded, emit,
+                                           _may_restart(request))
     config = run_config(thread_id, settings)
     with storage.thread_lock(thread_id), \
             open_graph(settings, resources=resources) as (graph, labels, resources):
@@ -205,6 +203,13 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                             written)
         return _conclude(graph, config, storage, start, labels, len(workers), started,
                          written, unreached)
+
+
+def _may_restart(request: RunRequest) -> bool:
+    """Whether the request may start an unfinished thread whose corpus changed over from its
+    input: the topic's own command may; ``resume``, ``review`` and a checkpoint's run refuse it
+    (:func:`app.runs.threads.check_content`)."""
+    return request.topic is not None and request.review is None and not request.checkpoint_id
 
 
 def _stream(graph: Any, start: Start, config: dict[str, Any], settings: Settings,
