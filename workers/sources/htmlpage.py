@@ -21,7 +21,7 @@ from workers.sources.tables import row_sentence, table_lines
 __all__ = ["HtmlPage", "html_page", "html_to_text"]
 
 _BLOCK = frozenset(
-    "address article aside blockquote br dd div dl dt figcaption figure footer form h1 h2 h3 "
+    "address article aside blockquote br dd div dl figcaption figure footer form h1 h2 h3 "
     "h4 h5 h6 header hr li main ol p pre section table tbody td th thead tr ul".split()
 )
 _HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "nav", "textarea",
@@ -57,6 +57,9 @@ class HtmlPage:
 
 _HEAD, _TAIL, _BREAK = "\ue001", "\ue002", "\ue003"  # private-use: lxml refuses controls
 _LINK, _LINK_END = "\ue004", "\ue005"  # around the text of an <a>
+_TERM, _TERMS = "\ue006", "\ue007"  # after a <dt>: its <dd> follows; another <dt> follows
+_TERM_JOIN = re.compile(f"\\s*:?\\s*{_TERM}[\\s{_BREAK}]*")
+_TERMS_JOIN = re.compile(f"\\s*{_TERMS}[\\s{_BREAK}]*")
 
 
 _SPACED = (f" {_BREAK}", f"{_BREAK} ")
@@ -102,7 +105,7 @@ def html_page(source: str | bytes) -> HtmlPage:
         title_el = root.find(".//title")
     title = " ".join((title_el.text or "").split()) if title_el is not None else ""
     _tables_as_sentences(root)
-    text = str(stylesheet(root))
+    text = _terms_joined(str(stylesheet(root)))
     links = _LINKED.findall(text)
     text = text.replace(_LINK, "").replace(_LINK_END, "")
     first, *rest = text.split(_HEAD)
@@ -114,6 +117,18 @@ def html_page(source: str | bytes) -> HtmlPage:
         sections.append((heading, body))
     kept = tuple((h, t) for h, t in sections if t or h)
     return HtmlPage(title, kept, _share(links, "".join(t for _h, t in kept)))
+
+
+def _terms_joined(text: str) -> str:
+    """A definition list's term (``<dt>``) and the first paragraph of its description
+    (``<dd>``) as one line, ``"--amend: Replace the tip of the current branch ..."``, terms of
+    one description joined by commas (``"-a, --all: Tell the command ..."``): a man page's
+    options and commands, a glossary, an API reference (Sphinx's ``<dl class="py">``). Trial
+    15, finding 1: as paragraphs of their own, a report quoted "Cleanup unnecessary files and
+    optimize the local repository." without the ``git-gc(1)`` it describes."""
+    if _TERM not in text and _TERMS not in text:
+        return text
+    return _TERM_JOIN.sub(": ", _TERMS_JOIN.sub(", ", text))
 
 
 def _cells(row: etree._Element) -> list[etree._Element]:
@@ -223,12 +238,17 @@ def _stylesheet() -> etree.XSLT:
 <xsl:template match="{headings}">{_HEAD}<xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="a">{_LINK}<xsl:apply-templates/>{_LINK_END}</xsl:template>
 <xsl:template match="{blocks}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
+<xsl:template match="dt[following-sibling::*[1][self::dd]]">{_BREAK}\
+<xsl:apply-templates/>{_TERM}</xsl:template>
+<xsl:template match="dt">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
+<xsl:template match="dt[following-sibling::*[1][self::dt]]" priority="1">{_BREAK}\
+<xsl:apply-templates/>{_TERMS}</xsl:template>
 </xsl:stylesheet>"""
     return etree.XSLT(etree.XML(xsl.encode("utf-8")))
 
 
 _MARK_BYTES = re.compile(
-    "|".join(c for c in (_HEAD, _TAIL, _BREAK, _LINK, _LINK_END)).encode("utf-8"))
+    "|".join(c for c in (_HEAD, _TAIL, _BREAK, _LINK, _LINK_END, _TERM, _TERMS)).encode("utf-8"))
 _LOCAL = threading.local()
 
 

@@ -1,0 +1,57 @@
+"""A definition list's term stays with its description (trial 15, finding 1): in a man page's
+command list (``<dt>git-gc(1)</dt><dd><p>Cleanup unnecessary files ...</p></dd>``) the report
+answered "cleanup unnecessary files and optimize the local repository" with that sentence alone,
+without the command it describes; an option list's ``--amend`` was lost the same way."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import AS_OF, run_cli
+from workers.sources.htmlpage import html_page
+
+MAN_PAGE = """<html><head><title>frob(1)</title></head><body>
+<h2>COMMANDS</h2>
+<div class="dlist"><dl>
+<dt class="hdlist1"><a href="frob-tidy.html">frob-tidy(1)</a></dt>
+<dd><p>Cleanup unnecessary shards and compact the local vault.</p></dd>
+<dt class="hdlist1"><a href="frob-seal.html">frob-seal(1)</a></dt>
+<dd><p>Seal a vault against later writes.</p></dd>
+</dl></div>
+<h2>OPTIONS</h2>
+<dl>
+<dt>-q</dt>
+<dt>--quiet</dt>
+<dd><p>Print nothing but errors.</p><p>Errors still go to standard error.</p></dd>
+<dt>Notes:</dt>
+<dd>See the manual.</dd>
+<dt>A term with no description</dt>
+</dl>
+<p>A paragraph after the list.</p>
+</body></html>"""
+
+
+def test_a_term_and_its_description_are_one_line() -> None:
+    text = html_page(MAN_PAGE).text
+    assert "frob-tidy(1): Cleanup unnecessary shards and compact the local vault." in text
+    assert "frob-seal(1): Seal a vault against later writes." in text
+    assert "-q, --quiet: Print nothing but errors.\n\nErrors still go to standard error." in text
+    assert "Notes: See the manual." in text  # the term's own colon is not doubled
+    assert "A term with no description\n\nA paragraph after the list." in text
+
+
+def test_the_report_answers_with_the_term_a_description_is_of(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "frob.html").write_text(MAN_PAGE, encoding="utf-8")
+    (corpus / "vaults.html").write_text(
+        "<html><head><title>Vaults</title></head><body><p>A vault holds the shards of a frob "
+        "store, one directory per vault.</p></body></html>", encoding="utf-8")
+    run = run_cli("research", "cleanup unnecessary shards and compact the local vault",
+                  "--as-of", AS_OF, "--corpus", corpus, "--data-dir", tmp_path / "data",
+                  "--json")
+    assert run.returncode == 0, run.stderr
+    report = Path(json.loads(run.stdout)["report_path"]).read_text(encoding="utf-8")
+    answer = report.split("## Answer", 1)[1].split("\n## ", 1)[0]
+    assert "frob-tidy(1)" in answer, answer
