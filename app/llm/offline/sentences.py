@@ -297,7 +297,20 @@ def _is_first(passage: Passage) -> bool:
     return split is None or split[1] == "0"
 
 
+_ASKS = re.compile(r"\?[\"')\]]*$")
+"""A sentence that asks (a FAQ's heading, a rhetorical question): it states nothing."""
+_POINTS_BACK = re.compile(r"\b(?:this|that|these|those|so)[\"')\]]*[.!]?[\"')\]]*$",
+                          re.IGNORECASE)
+"""A sentence that ends on a word pointing back ("Git doesn't provide a way to do this."):
+what it says is in the sentence before, which a finding does not carry (trial 15, finding 2)."""
+
+
 def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False) -> bool:
+    """Whether ``sentence`` can be a finding: prose of a fragment's length or more, a whole
+    sentence when ``need_terminal``, no code, and neither a question nor a sentence that ends
+    on a word pointing back (:data:`_ASKS`, :data:`_POINTS_BACK`)."""
+    if _ASKS.search(sentence) or _POINTS_BACK.search(sentence):
+        return False
     words = sentence.split()
     least = _SUMMARY_MIN_WORDS if summary else _MIN_WORDS
     if not (least <= len(words) <= _MAX_WORDS and _MIN_CHARS <= len(sentence) <= _MAX_CHARS):

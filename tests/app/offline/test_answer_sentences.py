@@ -96,3 +96,15 @@ def test_a_summary_line_is_about_its_symbol_named_as_one_word() -> None:
     [best] = select(candidate_sentences(ranked), stems("What is BaseCheckpointSaver?"),
                     frozenset(), (1, 1), set())
     assert best.text == "Base class for creating a graph checkpointer."
+
+
+def test_a_question_or_a_sentence_that_points_back_is_no_finding() -> None:
+    # trial 15, finding 2: asked how to delete untracked files, a git FAQ's "Git doesn't provide
+    # a way to do this." (an answer to the FAQ question before it) opened the report, followed
+    # by the FAQ's next heading, "How do I ignore changes to a tracked file?"
+    text = ("Git doesn't provide a way to do this. The reason is that if Git needs to overwrite "
+            "this file, such as during a checkout, it doesn't know whether the changes to the "
+            "file are precious.\n\nHow do I ignore changes to a tracked file in the index?")
+    found = [s.text for s in candidate_sentences([(0, _passage("gitfaq.html#17", text))])]
+    assert found == ["The reason is that if Git needs to overwrite this file, such as during a "
+                     "checkout, it doesn't know whether the changes to the file are precious."]
