@@ -289,11 +289,14 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
     name = rel.rsplit("/", 1)[-1]
     title, sections, links = name, (), 0.0
     if suffix in HTML_EXTENSIONS:
-        from workers.sources.htmlpage import html_page  # lxml: only for HTML files
+        from workers.sources.htmlpage import MAX_DEPTH, html_page  # lxml: HTML files only
 
         page = html_page(text)
         title, sections, text = page.title or name, page.sections, page.text
         links = page.link_share
+        if page.cut:
+            notes.append(f"{rel}: cut where its elements nest deeper than {MAX_DEPTH}; the "
+                         "text past that depth is not indexed")
     elif suffix in MARKDOWN_EXTENSIONS:  # a table's rows as sentences under their headings
         text = markdown_tables(text)
     elif suffix == ".py":

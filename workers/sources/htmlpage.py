@@ -18,11 +18,12 @@ from lxml import html as lxml_html
 
 from workers.sources.tables import row_sentence, table_lines
 
-__all__ = ["HtmlPage", "html_page", "html_to_text"]
+__all__ = ["MAX_DEPTH", "HtmlPage", "html_page", "html_to_text"]
 
 _BLOCK = frozenset(
-    "address article aside blockquote br dd div dl figcaption figure footer form h1 h2 h3 "
-    "h4 h5 h6 header hr li main ol p pre section table tbody td th thead tr ul".split()
+    "address article aside blockquote br dd details div dl figcaption figure footer form h1 "
+    "h2 h3 h4 h5 h6 header hr li main ol p pre section summary table tbody td th thead tr "
+    "ul".split()
 )
 _HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "nav", "textarea",
                      "select"})
@@ -48,6 +49,9 @@ class HtmlPage:
     title: str
     sections: tuple[tuple[str, str], ...]
     link_share: float = 0.0
+    cut: bool = False
+    """The page nests elements deeper than libxml2 reads (:data:`MAX_DEPTH`): its text past
+    that depth is not in :attr:`sections` (trial 15, finding 13)."""
 
     @property
     def text(self) -> str:
@@ -94,11 +98,14 @@ def html_page(source: str | bytes) -> HtmlPage:
     data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
     if _MARK_BYTES.search(data):
         data = _MARK_BYTES.sub(b" ", data)
+    # text after </body> or </html> is the body's, as browsers show it; libxml2 dropped it
+    data = _CLOSING.sub(b" ", data)
     try:
         parser, stylesheet = _thread_tools()
         root = lxml_html.document_fromstring(data, parser=parser)
     except (etree.ParserError, ValueError):
         return HtmlPage("", ())
+    cut = any("Excessive depth" in e.message for e in parser.error_log)
     head = root.find("head")
     title_el = head.find("title") if head is not None else None
     if title_el is None:
@@ -116,7 +123,7 @@ def html_page(source: str | bytes) -> HtmlPage:
         body = _paragraphs(f"{heading}{_BREAK}{body.replace(_TAIL, _BREAK)}")
         sections.append((heading, body))
     kept = tuple((h, t) for h, t in sections if t or h)
-    return HtmlPage(title, kept, _share(links, "".join(t for _h, t in kept)))
+    return HtmlPage(title, kept, _share(links, "".join(t for _h, t in kept)), cut)
 
 
 def _terms_joined(text: str) -> str:
@@ -250,6 +257,10 @@ def _stylesheet() -> etree.XSLT:
 _MARK_BYTES = re.compile(
     "|".join(c for c in (_HEAD, _TAIL, _BREAK, _LINK, _LINK_END, _TERM, _TERMS)).encode("utf-8"))
 _LOCAL = threading.local()
+_CLOSING = re.compile(rb"</(?:body|html)\s*>", re.IGNORECASE)
+MAX_DEPTH = 2048
+"""How deep libxml2 reads nested elements with ``huge_tree`` (old hand-written pages leave
+``<font>`` or ``<div>`` open: 256 without it cut a page of 600 such lines at line 254)."""
 
 
 def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT]:
@@ -258,7 +269,7 @@ def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT]:
     tools = getattr(_LOCAL, "tools", None)
     if tools is None:
         parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
-                                      no_network=True)
+                                      no_network=True, huge_tree=True)
         tools = _LOCAL.tools = (parser, _stylesheet())
     return tools
 
