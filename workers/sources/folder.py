@@ -32,6 +32,7 @@ from workers.sources.tables import markdown_tables
 from workers.sources.text import (
     declared_encoding,
     decode_file,
+    encoding_note,
     plural,
     raw,
     safe_name,
@@ -278,25 +279,18 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
         skipped["binary"] += 1
         notes.append(f"{rel}: skipped, binary (not text)")
         return
-    if declared not in (None, encoding, "utf-8", "utf-8-sig") and encoding != "utf-16":
-        notes.append(f"{rel}: declares the encoding {declared}, which does not read text; "
-                     f"read as {'Windows-1252 (Latin-1)' if encoding == 'cp1252' else 'UTF-8'}")
-    elif encoding == "cp1252":
-        notes.append(f"{rel}: not UTF-8; read as Windows-1252 (Latin-1)")
-    elif replaced:
-        notes.append(f"{rel}: read as UTF-8; {plural(replaced, 'invalid byte sequence')} "
-                     "replaced with U+FFFD")
+    if (said := encoding_note(rel, declared, encoding, replaced)) is not None:
+        notes.append(said)
     name = rel.rsplit("/", 1)[-1]
     title, sections, links = name, (), 0.0
     if suffix in HTML_EXTENSIONS:
-        from workers.sources.htmlpage import MAX_DEPTH, html_page  # lxml: HTML files only
+        from workers.sources.htmlpage import CUT, html_page  # lxml: only for HTML files
 
         page = html_page(text)
         title, sections, text = page.title or name, page.sections, page.text
         links = page.link_share
         if page.cut:
-            notes.append(f"{rel}: cut where its elements nest deeper than {MAX_DEPTH}; the "
-                         "text past that depth is not indexed")
+            notes.append(f"{rel}: {CUT}")
     elif suffix in MARKDOWN_EXTENSIONS:  # a table's rows as sentences under their headings
         text = markdown_tables(text)
     elif suffix == ".py":

@@ -18,7 +18,7 @@ from lxml import html as lxml_html
 
 from workers.sources.tables import row_sentence, table_lines
 
-__all__ = ["MAX_DEPTH", "HtmlPage", "html_page", "html_to_text"]
+__all__ = ["CUT", "MAX_DEPTH", "HtmlPage", "html_page", "html_to_text"]
 
 _BLOCK = frozenset(
     "address article aside blockquote br dd details div dl figcaption figure footer form h1 "
@@ -261,6 +261,9 @@ _CLOSING = re.compile(rb"</(?:body|html)\s*>", re.IGNORECASE)
 MAX_DEPTH = 2048
 """How deep libxml2 reads nested elements with ``huge_tree`` (old hand-written pages leave
 ``<font>`` or ``<div>`` open: 256 without it cut a page of 600 such lines at line 254)."""
+CUT = (f"cut where its elements nest deeper than {MAX_DEPTH}; the text past that depth is not "
+       "indexed")
+"""The corpus note on a page that is :attr:`HtmlPage.cut` (after its path)."""
 
 
 def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT]:

@@ -20,6 +20,7 @@ __all__ = [
     "chunk_text",
     "declared_encoding",
     "decode_file",
+    "encoding_note",
     "html_charset",
     "python_coding",
     "passage_window",
@@ -343,3 +344,24 @@ def size_label(n: int, exact: bool = True) -> str:
         if n >= size and not exact:
             return f"{n / size:.1f} {unit}"
     return f"{n:,} bytes"
+
+
+def encoding_note(rel: str, declared: str | None, encoding: str, replaced: int) -> str | None:
+    """The corpus note on how file ``rel`` was decoded (:func:`decode_file`), or None when it
+    was read as it says (or as UTF-8 with nothing replaced).
+
+    Args:
+        rel: the file's path in the folder, as notes name it.
+        declared: the encoding the file declares (:func:`declared_encoding`), or None.
+        encoding: the codec it was read with.
+        replaced: how many invalid byte sequences became U+FFFD.
+    """
+    if declared not in (None, encoding, "utf-8", "utf-8-sig") and encoding != "utf-16":
+        return (f"{rel}: declares the encoding {declared}, which does not read text; read as "
+                f"{'Windows-1252 (Latin-1)' if encoding == 'cp1252' else 'UTF-8'}")
+    if encoding == "cp1252":
+        return f"{rel}: not UTF-8; read as Windows-1252 (Latin-1)"
+    if replaced:
+        return (f"{rel}: read as UTF-8; {plural(replaced, 'invalid byte sequence')} replaced "
+                "with U+FFFD")
+    return None
