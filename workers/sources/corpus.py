@@ -3,10 +3,9 @@ folder), read-only and thread-safe.
 
 Search turns any text into quoted word tokens (:func:`workers.sources.query.search_query`), so
 no input can be an FTS5 syntax error; FTS5's ``bm25`` over the passages' text, headings and
-their document's title and symbol picks the candidates, and
-:func:`~workers.sources.ranking.rank_score` orders them.
-Readers open the index file read-only, from a small pool of connections that any number of
-threads can share.
+their document's title and symbol picks the candidates, :func:`~workers.sources.ranking.rank_score`
+orders them and :func:`~workers.sources.leads.with_leads` shows a titled page's lead. Readers
+open the index file read-only, from a small pool of connections that threads share.
 
 This module imports only the standard library.
 """
@@ -27,6 +26,7 @@ from workers.sources.base import CorpusError, Document, NoText, Passage, RawDoc
 from workers.sources.boilerplate import keep_each_file, strip_repeated
 from workers.sources.damage import damaged, is_damage
 from workers.sources.fingerprint import content_fingerprint, folder_fingerprint
+from workers.sources.leads import lead_passage, with_leads
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
 from workers.sources.query import search_query
 from workers.sources.ranking import ranked
@@ -283,6 +283,7 @@ class Corpus:
             out.append(Passage(*row[:5], score=score + 0.0))
             if len(out) == k:
                 break
+        out = with_leads(parsed, out, lambda doc_id: lead_passage(self._connection, doc_id))
         if focus and out:
             out = [p for p in out if p.score >= RELEVANCE_FLOOR * out[0].score]
         return out

@@ -1,0 +1,35 @@
+"""A page titled by what is asked shows its lead (trial 15, finding 7): "git worktree" found
+git-worktree(1)'s synopsis and an example, which repeat the name most, and the report answered
+from git-config(1); the description that says what the command is was never read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from workers.sources import Corpus
+
+MAN_PAGE = """<html><head><title>frob-vault(1)</title></head><body>
+<h2>NAME</h2><p>frob-vault - Manage vaults</p>
+<h2>SYNOPSIS</h2><pre>frob vault add &lt;path&gt; frob vault list frob vault lock &lt;vault&gt;
+frob vault move &lt;vault&gt; frob vault prune frob vault remove &lt;vault&gt;</pre>
+<h2>DESCRIPTION</h2><p>Manage several sealed stores attached to the same archive. Each one is
+created empty and keeps its own ledger of the shards written to it.</p>
+<h2>EXAMPLES</h2><pre>$ frob vault list vault /a vault /b vault /c locked vault /d</pre>
+</body></html>"""
+
+OTHER = """<html><head><title>frob-config(1)</title></head><body>
+<p>The option --vault reads the vault settings only, as frob vault list shows them.</p>
+</body></html>"""
+
+
+def test_a_page_titled_by_the_question_gives_its_description(tmp_path: Path) -> None:
+    root = tmp_path / "man"
+    root.mkdir()
+    (root / "frob-vault.html").write_text(MAN_PAGE, encoding="utf-8")
+    (root / "frob-config.html").write_text(OTHER, encoding="utf-8")
+    with Corpus.open(tmp_path / "data", folder=root) as corpus:
+        found = corpus.search("frob vault", k=4)
+        mine = [p for p in found if p.doc_id == "frob-vault.html"]
+        assert any("sealed stores attached" in p.text for p in mine), [p.ref for p in found]
+        assert any(p.doc_id == "frob-config.html" for p in found)  # no other page displaced
+        assert [p.score for p in found] == sorted((p.score for p in found), reverse=True)

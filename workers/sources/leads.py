@@ -1,0 +1,78 @@
+"""A page titled by what is asked shows its lead (issue 19: "a definition ranks before side
+facts"): the passages of a man page that repeat its command's name most are its synopsis and
+examples; the sentence that says what the command is sits in its description, which names it
+less often. Trial 15, finding 7: "git worktree" was answered from git-config(1), while
+git-worktree(1)'s "Manage multiple working trees attached to the same repository." was never
+read.
+
+This module imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Callable
+from typing import ContextManager
+
+from workers.sources.base import Passage
+from workers.sources.query import SearchQuery, term_matches
+
+__all__ = ["LEAD_SEQ", "is_lead", "lead_passage", "titled_by", "with_leads"]
+
+LEAD_SEQ = 8
+"""How far into a document its lead is looked for (passages ``#0`` to ``#7``)."""
+
+_SENTENCE = re.compile(r"[a-z][^.!?]{40,}[.!?](?:\s|$)")
+"""Prose: a run of 40 or more characters from a lower-case letter to a full stop."""
+
+
+def titled_by(query: SearchQuery, title: str) -> bool:
+    """Whether ``title`` names every core word of ``query`` (``git-worktree(1)`` for "git
+    worktree"): the document is about what is asked."""
+    found, _pairs = term_matches(query.terms, title)
+    return bool(query.terms) and len(found) == len(query.terms)
+
+
+def is_lead(text: str) -> bool:
+    """Whether a passage's text holds prose (a sentence of 40 characters or more), not only a
+    heading, a name line or a synopsis."""
+    return _SENTENCE.search(text) is not None
+
+
+def with_leads(query: SearchQuery, found: list[Passage],
+               lead_of: Callable[[str], Passage | None]) -> list[Passage]:
+    """``found`` with the lead (:func:`is_lead`, from ``lead_of(doc_id)``) of each document
+    whose title names the query (:func:`titled_by`) in place of that document's last passage
+    found, when it has two or more and none of its first :data:`LEAD_SEQ` passages found is
+    prose: another document's passages are never displaced. The lead takes the place's score,
+    so scores never increase down the list."""
+    out = list(found)
+    for doc_id in dict.fromkeys(p.doc_id for p in found):
+        mine = [p for p in out if p.doc_id == doc_id]
+        if len(mine) < 2 or not titled_by(query, mine[0].title) or any(
+                is_lead(p.text) and _early(p) for p in mine):
+            continue
+        lead = lead_of(doc_id)
+        if lead is None or any(p.ref == lead.ref for p in mine):
+            continue
+        at = out.index(mine[-1])
+        out[at] = Passage(lead.ref, lead.doc_id, lead.title, lead.source, lead.text,
+                          score=mine[-1].score)
+    return out
+
+
+def _early(passage: Passage) -> bool:
+    split = Passage.split_ref(passage.ref)
+    return split is not None and int(split[1]) < LEAD_SEQ
+
+
+def lead_passage(connection: Callable[[], ContextManager[sqlite3.Connection]],
+                 doc_id: str) -> Passage | None:
+    """The first of a document's first :data:`LEAD_SEQ` passages that :func:`is_lead`, or
+    None, read from a corpus index (``connection()``: a context manager giving a connection to
+    it, as :class:`workers.sources.Corpus` lends one)."""
+    with connection() as con:
+        rows = con.execute("SELECT ref, doc_id, title, source, text FROM passages WHERE "
+                           "doc_id = ? AND seq < ? ORDER BY seq", (doc_id, LEAD_SEQ)).fetchall()
+    return next((Passage(*row) for row in rows if is_lead(row[4])), None)
