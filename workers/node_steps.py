@@ -10,13 +10,14 @@ worker's ``run`` once per deps object. The rules are the wrapper's (see :mod:`wo
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from langgraph.runtime import Runtime
 
-from state import Envelope, ResearchState, Task, check_items, task_fields
+from state import Envelope, ResearchState, Task, check_items, parallel_keys, task_fields
 from workers.base import RunScope, WorkerDeps, WorkerResult, WorkerSpec
 from workers.errors import RunCancelled, is_fatal, is_transient, one_line
 from workers.pacing import holding, stop_waiting_when
@@ -24,20 +25,39 @@ from workers.retry import backoff
 from workers.sources.web import CURRENT_AS_OF
 
 _WRAPPER_KEYS = frozenset({"envelopes", "tokens", "unmetered_calls"})
-_STATE_KEYS = ResearchState.__required_keys__ | ResearchState.__optional_keys__
+_SCHEMA: type = ResearchState
+"""The state schema worker writes are checked against (a test declares a key of its own)."""
+
+
+@functools.cache
+def _keys(schema: type) -> tuple[frozenset[str], frozenset[str]]:
+    """``schema``'s declared keys, and those of them with a reducer."""
+    return schema.__required_keys__ | schema.__optional_keys__, parallel_keys(schema)
 
 
 def check_state_writes(writes: dict[str, Any]) -> None:
-    """Refuse ``WorkerResult.state`` keys the wrapper owns or the schema lacks (LangGraph would
-    drop an undeclared key without a word)."""
+    """Refuse ``WorkerResult.state`` keys the wrapper owns, the schema lacks (LangGraph would
+    drop an undeclared key without a word) or declares without a reducer (two workers' writes
+    to it would end the map step in ``InvalidUpdateError``; one was announced ok before the
+    node's guard made it an error: trial 16, finding 5).
+
+    Raises:
+        ValueError: naming the keys and what to do.
+    """
     owned = sorted(set(writes) & _WRAPPER_KEYS)
     if owned:
         raise ValueError(f"WorkerResult.state writes {', '.join(owned)}: the node wrapper "
                          "writes those; return items and tokens instead")
-    unknown = sorted(set(writes) - _STATE_KEYS)
+    declared, parallel = _keys(_SCHEMA)
+    unknown = sorted(set(writes) - declared)
     if unknown:
         raise ValueError(f"WorkerResult.state writes {', '.join(unknown)}, which ResearchState "
                          "(state/schema.py) does not declare")
+    single = sorted(set(writes) - parallel)
+    if single:
+        raise ValueError(f"WorkerResult.state writes {', '.join(single)}, which ResearchState "
+                         "declares without a reducer: the workers of a map step write in "
+                         "parallel; declare it Annotated[T, reducer] (docs/extending.md)")
 
 
 RunBuilder = Callable[[WorkerDeps], Callable[[Task], WorkerResult]]

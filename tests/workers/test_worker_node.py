@@ -28,8 +28,10 @@ def _no_deps(_runtime: Any) -> tuple[WorkerDeps, RunScope]:
 QUESTIONS = ("first question", "second question")
 
 
-def run_worker(result_for, schema: type = ResearchState) -> dict[str, Any]:
-    """Fan ``QUESTIONS`` out to a worker whose ``run(task)`` returns ``result_for(task)``."""
+def run_worker(result_for, schema: type = ResearchState,
+               seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Fan ``QUESTIONS`` out to a worker whose ``run(task)`` returns ``result_for(task)``;
+    ``seen`` collects the envelopes the node announces on the ``custom`` stream."""
     spec = WorkerSpec(name="probe", kind="function", description="test",
                       build=lambda _deps: result_for)
     builder = StateGraph(schema)
@@ -39,7 +41,14 @@ def run_worker(result_for, schema: type = ResearchState) -> dict[str, Any]:
         for q in QUESTIONS
     ], ["probe"])
     builder.add_edge("probe", END)
-    return builder.compile().invoke({"topic": "t"})
+    values: dict[str, Any] = {}
+    for mode, chunk in builder.compile().stream({"topic": "t"},
+                                                stream_mode=["values", "custom"]):
+        if mode == "values":
+            values = chunk
+        elif seen is not None and "envelope" in chunk:
+            seen.append(chunk["envelope"])
+    return values
 
 
 def passage(text: str, kind: str = "passage", **extra: Any) -> dict[str, Any]:
@@ -68,8 +77,7 @@ class ScoredState(ResearchState, total=False):
 
 def test_state_writes_reach_a_declared_key_through_its_reducer(monkeypatch):
     # the wrapper checks writes against ResearchState: declare the key there, as the recipe does
-    monkeypatch.setattr("workers.node_steps._STATE_KEYS",
-                        ScoredState.__required_keys__ | ScoredState.__optional_keys__)
+    monkeypatch.setattr("workers.node_steps._SCHEMA", ScoredState)
 
     def run(task: Task) -> WorkerResult:
         score = {QUESTIONS[0]: -2.0, QUESTIONS[1]: -7.5}[task["sub_question"]]
@@ -80,8 +88,11 @@ def test_state_writes_reach_a_declared_key_through_its_reducer(monkeypatch):
     assert all(e["status"] == "ok" for e in out["envelopes"])
 
 
-def test_an_undeclared_or_owned_state_key_is_an_error_envelope_naming_it():
+def test_an_undeclared_owned_or_single_writer_state_key_is_an_error_envelope_naming_it():
+    # trial 16, finding 5: a key declared without a reducer (report_path) passed this check;
+    # the task was announced ok, then the node's guard made it an error under the same count
     assert "undeclared_key" not in state.schema.ResearchState.__optional_keys__
+    announced: list[dict] = []
 
     def run(task: Task) -> WorkerResult:
         key = "undeclared_key" if task["sub_question"] == QUESTIONS[0] else "envelopes"
@@ -94,6 +105,14 @@ def test_an_undeclared_or_owned_state_key_is_an_error_envelope_naming_it():
         QUESTIONS[1]: "ValueError: WorkerResult.state writes envelopes: the node wrapper writes "
                       "those; return items and tokens instead",
     }
+    out = run_worker(lambda task: WorkerResult(items=[], state={"report_path": "x.md"}),
+                     seen=announced)
+    assert {e["error"] for e in out["envelopes"]} == {
+        "ValueError: WorkerResult.state writes report_path, which ResearchState declares "
+        "without a reducer: the workers of a map step write in parallel; declare it "
+        "Annotated[T, reducer] (docs/extending.md)"}
+    assert [e["status"] for e in announced] == ["error", "error"]  # never "ok" first
+    assert "report_path" not in out
 
 
 def test_a_transient_failure_is_announced_retried_and_its_tokens_kept():
