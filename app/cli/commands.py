@@ -268,18 +268,21 @@ def _warn(warnings: list[str]) -> int:
 
 
 def threads(args: argparse.Namespace) -> int:
-    """``threads``: every thread with its topic, ``as_of``, status and last step."""
+    """``threads``: every thread with its topic, ``as_of``, status and last step. No data dir
+    (a typo, a first run) is said before LangGraph is imported (trial 15: 5 s to say it)."""
+    settings = settings_of(args)
+    check_data_dir(settings)
+    if not settings.database_url and not Path(settings.data_dir).is_dir():
+        print(json_line([]) if args.json else
+              f"no threads yet: no data dir {settings.data_dir}")  # a typo shows
+        return EXIT_OK
     from app.runs.inspect import list_threads, print_threads
     from app.storage import storage_of
 
-    settings = settings_of(args)
-    check_data_dir(settings)
     warnings: list[str] = []
     rows = list_threads(storage_of(settings), warnings)
     if args.json:
         print(json_line(rows))
-    elif not rows and not settings.database_url and not Path(settings.data_dir).is_dir():
-        print(f"no threads yet: no data dir {settings.data_dir}")  # a typo shows
     else:
         print_threads(rows)
     return _warn(warnings)

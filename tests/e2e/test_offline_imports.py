@@ -57,3 +57,10 @@ def test_an_offline_run_on_sqlite_imports_no_integration_it_does_not_use(
     assert (tmp_path / "data").is_dir()
     imported = [name for name in UNUSED_OFFLINE if loaded(modules, name)]
     assert not imported, f"an offline run on SQLite imported {imported}"
+
+
+def test_threads_of_a_data_dir_that_does_not_exist_imports_no_langgraph(tmp_path: Path) -> None:
+    # trial 15, finding 10: `threads` took 5 s to say there was no data dir (a typo)
+    modules = modules_of_a_run(tmp_path, "threads", "--data-dir", tmp_path / "typo")
+    assert "app.cli.commands" in modules  # it ran
+    assert not loaded(modules, "langgraph") and not loaded(modules, "langchain_core")
