@@ -42,7 +42,8 @@ DATA_DIR: list[Path] = []
 
 RUN_THREAD: list[str] = []
 """The thread the command's run is on, once its first event names it: the ``--json`` outcome
-of a run that stops (Ctrl-C, a failure) names it."""
+of a run that stops (Ctrl-C, a failure) names it. ``[thread, "started"]`` once the graph
+runs: a run stopped before (while its corpus was indexed) has nothing to resume."""
 
 
 ARGV: list[str] = []
@@ -54,7 +55,7 @@ RUN_AS_OF: list[str] = []
 
 def run_thread() -> str | None:
     """The thread of :data:`RUN_THREAD`, or None (no run, or none named yet)."""
-    return RUN_THREAD[-1] if RUN_THREAD else None
+    return RUN_THREAD[0] if RUN_THREAD else None
 
 
 def again_line() -> str:
@@ -67,7 +68,7 @@ def again_line() -> str:
         return "the run stopped before its thread was named; nothing to resume"
     if thread is None and ARGV and ARGV[0] in ("review", "resume"):  # its thread exists
         return f"the run stopped before it continued its thread; to continue it: {exact}"
-    if thread is None:  # stopped while the corpus was indexed: no thread, no checkpoint yet
+    if thread is None or "started" not in RUN_THREAD:  # stopped while the corpus was indexed
         return f"the run stopped before it started its thread; to start it again: {exact}"
     return f"the run can be resumed with: {exact}"
 
@@ -146,7 +147,8 @@ def run(args: argparse.Namespace) -> int:
 
     def on_event(kind: str, data: dict[str, Any]) -> None:
         if data.get("thread_id"):
-            RUN_THREAD[:] = [data["thread_id"]]
+            RUN_THREAD[:] = [data["thread_id"], *(["started"] if kind == "start" or
+                                                  "started" in RUN_THREAD else [])]
         progress(kind, data)
 
     with stop_on_signals(), _busy_advice(args):  # app.runs.run sets its stop signal too
