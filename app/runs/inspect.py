@@ -240,7 +240,8 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         tasks ``next`` finished and had their writes saved: a resume runs only the others),
         "values" (the latest
         checkpoint's channels but ``envelopes``), "checkpoints": [{step, source,
-        ran, envelopes, unique_ids, persisted, with_payload, bytes, checkpoint_id}], "unread"
+        ran ({node: tasks}; None: its parent was pruned), envelopes, unique_ids, persisted,
+        with_payload, bytes, checkpoint_id}], "unread"
         (``"checkpoints"``, ``"rows"``: what a damaged database hid), "rows":
         [{envelope_id, worker, status, error, write_count, attempts, round (the thread's),
         run_round (within its run; None: unknown), first_written_at, last_written_at}]}``
@@ -334,7 +335,10 @@ def _checkpoint_line(history: list[Any], i: int, sizes: dict[str, int]) -> dict[
     return {
         "step": (snap.metadata or {}).get("step"),
         "source": (snap.metadata or {}).get("source"),
-        "ran": dict(ran),
+        # None: the checkpoints before it, whose tasks these were, are gone (``prune`` keeps
+        # a thread's latest only; trial 15, finding 11: shown as "-", nothing ran); a thread's
+        # first is its input's (step -1)
+        "ran": dict(ran) if i or (snap.metadata or {}).get("step", -1) < 0 else None,
         "envelopes": len(envelopes),
         "unique_ids": len({e.get("envelope_id") for e in envelopes}),
         "persisted": sum(1 for e in envelopes if e.get("persisted")),

@@ -135,8 +135,9 @@ def print_inspection(data: dict[str, Any]) -> None:
     if data["checkpoints"]:
         history = []
         for c in data["checkpoints"]:
-            ran = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in c["ran"].items())
-            history.append([str(c["step"]), str(c["source"]), ran or "-", str(c["envelopes"]),
+            ran = ("(pruned)" if c["ran"] is None else ", ".join(
+                f"{name} x{n}" if n > 1 else name for name, n in c["ran"].items()) or "-")
+            history.append([str(c["step"]), str(c["source"]), ran, str(c["envelopes"]),
                             str(c["persisted"]), str(c["with_payload"]),
                             str(c["bytes"] or "-")])
         _print_table(console, "checkpoints (oldest first)",

@@ -147,6 +147,13 @@ def test_prune_keeps_what_reruns_and_resumes_need(durability_corpus: Path,
     assert by_id[killed] == dry["threads"][[t["thread_id"] for t in dry["threads"]].index(
         killed)]
     assert _listed_checkpoints(where, done) == checkpoint_count(where, done) == 1
+    from app.runs.inspect import inspect_thread
+
+    # trial 15, finding 11: the kept checkpoint's parent is gone, so what ran into it is unknown
+    # (inspect said "-", nothing ran)
+    [kept] = inspect_thread(open_storage(where.data_dir, where.database_url),
+                            done)["checkpoints"]
+    assert kept["ran"] is None and kept["next"] == []
     assert _listed_checkpoints(where, killed) == killed_before  # untouched
     assert _write_count(where, killed) == killed_writes
     after = latest_checkpoint(where, killed)
