@@ -94,10 +94,17 @@ def starts_in_fence(text: str) -> bool:
     return len(fences) % 2 == 1 or fences[1] not in ("```", "~~~")
 
 
+# a heading's underline (reST, AsciiDoc, setext: "NAME" over "----" ran into the text below,
+# trial 15, finding 12) and an AsciiDoc attribute line ("[verse]"): markup, not text
+_UNDERLINE = re.compile(r"^\s*([=\-~^\"'`#*+])\1{2,}\s*$")
+_ATTRIBUTES = re.compile(r"^\s*\[[a-z][\w ,=\"'.-]*\]\s*$")
+
+
 def _blocks(text: str) -> Iterable[str]:
     """Paragraphs and list items of a text, skipping fenced code (a passage that begins inside
-    a fence included: :func:`starts_in_fence`), doctest examples, and the marker lines of
-    admonitions and directives (``!!! warning``, ``.. note::``); each a slice of ``text``."""
+    a fence included: :func:`starts_in_fence`), doctest examples, the marker lines of
+    admonitions and directives (``!!! warning``, ``.. note::``), underlined headings and
+    AsciiDoc attribute lines; each a slice of ``text``."""
     block: list[str] = []
     in_fence, in_doctest = starts_in_fence(text), False
     for line in text.split("\n"):  # not splitlines(): "\n".join must give back a slice of text
@@ -128,10 +135,15 @@ def _blocks(text: str) -> Iterable[str]:
                 yield "\n".join(block)
             block = [_DIRECTIVE.sub("", line, count=1)]
             continue
-        if _SECTION_HEADER.match(line):
+        if _SECTION_HEADER.match(line) or _ATTRIBUTES.match(line):
             if block:
                 yield "\n".join(block)
                 block = []
+            continue
+        if _UNDERLINE.match(line):  # "NAME\n----": the line above is a heading, not prose
+            if block[:-1]:
+                yield "\n".join(block[:-1])
+            block = []
             continue
         if not stripped or _BLOCK_START.match(line) or _FIELD_ENTRY.match(line):
             if block:

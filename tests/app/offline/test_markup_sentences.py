@@ -86,3 +86,16 @@ def test_a_docstring_note_section_is_a_warning_heading_until_the_next_section() 
     assert heading_of(text, "conn (sqlite3.Connection): The SQLite database connection.") == "Args"
     assert heading_of(text, "A checkpoint saver that stores checkpoints in a SQLite "
                             "database.") == ""
+
+
+def test_an_underlined_heading_and_an_attribute_line_are_not_prose() -> None:
+    # trial 15, finding 12: git-doc's AsciiDoc sources answered "SYNOPSIS -------- [verse]
+    # 'git bisect' <subcommand> <options>" and "NAME ---- git-bisect - Use binary search ..."
+    text = ("git-frob(1)\n===========\n\nNAME\n----\ngit-frob - Frobnicate the shards of a "
+            "vault\n\nSYNOPSIS\n--------\n[verse]\n'git frob' [--all] <vault>\n\n"
+            "DESCRIPTION\n-----------\nFrobnicates every shard of the named vault so that "
+            "later reads are faster.\n\nA rule below ends nothing.\n\n---\n\nAfter the rule.")
+    said = split_sentences(text)
+    assert said == ["git-frob - Frobnicate the shards of a vault", "'git frob' [--all] <vault>",
+                    "Frobnicates every shard of the named vault so that later reads are faster.",
+                    "A rule below ends nothing.", "After the rule."]
