@@ -139,6 +139,7 @@ Resolver = Callable[[Runtime], tuple[WorkerDeps, RunScope]]
 """``resolve(runtime) -> (deps, scope)``: how a worker node finds, from LangGraph's runtime (its
 ``context`` and its run), the dependencies and the per-run objects of the run it is part of."""
 
+
 @dataclass
 class WorkerResult:
     """What a worker's ``run`` returns.
