@@ -36,7 +36,7 @@ class WithReducer(TypedDict, total=False):
 
 
 def build(schema: type) -> object:
-    """plan -> Send("worker", question) for each question -> END."""
+    """START -> Send("worker", question) for each question -> worker -> END."""
 
     def worker(task: dict) -> dict:
         return {"results": [f"answer to {task['question']!r}"]}

@@ -139,6 +139,7 @@ Resolver = Callable[[Runtime], tuple[WorkerDeps, RunScope]]
 """``resolve(runtime) -> (deps, scope)``: how a worker node finds, from LangGraph's runtime (its
 ``context`` and its run), the dependencies and the per-run objects of the run it is part of."""
 
+
 @dataclass
 class WorkerResult:
     """What a worker's ``run`` returns.
@@ -152,7 +153,9 @@ class WorkerResult:
         tokens: tokens the worker spent outside LangChain chat models (e.g. a provider SDK called
             directly). Calls of LangChain chat models are counted by the node itself, failed
             attempts included (:mod:`workers.usage`): do not add them here.
-        extra: any other payload worth keeping in the results database.
+        extra: any other payload worth keeping in the results database: merged into the
+            envelope's ``structured`` payload next to ``items`` (the row's ``structured`` JSON,
+            ``{"items": [...], **extra}``; a key ``items`` would replace them).
         state: writes to other keys of :class:`state.ResearchState`, ``{key: value}``, returned
             by the node next to the envelope. Workers run in parallel, so each key needs a
             reducer (docs/extending.md, "Add a state key"); a key the schema does not declare,

@@ -1,4 +1,4 @@
-"""The supervisor graph: ``plan -> dispatch -(Send)-> workers -> route -> persist -> report``.
+"""The map-reduce graph: ``plan -> dispatch -(Send)-> workers -> route -> persist -> report``.
 
 * :mod:`app.graph.build` wires the nodes and edges, nothing else;
 * :mod:`app.graph.edges` holds the conditional edges: pure functions of state, so LangGraph

@@ -1,7 +1,7 @@
 """The research graph's wiring, and nothing else.
 
 ```
-START -> plan --after_plan--> review_plan --> dispatch      (review_plan only with review on)
+START -> plan --after_plan--> review_plan (review on) --after_review_plan--> dispatch | END
                           \\-> dispatch --to_workers--> [Send(worker, Task) ...] -> route
 route --after_route--> dispatch (the next round) | review_results | persist
 review_results --after_review_results--> dispatch (redo) | persist

@@ -102,3 +102,38 @@ def test_example_worker_is_persisted_and_cited(example, tmp_path, workshop_corpu
         assert item["text"] in report
         # a real quote from the document its ref names
         assert item["text"] in corpus_texts[item["ref"].split("#")[0]]
+
+
+def registry_import_lines() -> list[tuple[str, set[str]]]:
+    """``(module added, modules imported)`` of each registry block of the page: a ```python
+    block whose first code line is ``from workers import ...`` (the worker and source recipes)."""
+    blocks = re.findall(r"^```python\n(.*?)^```", DOC.read_text("utf-8"), re.DOTALL | re.MULTILINE)
+    found = []
+    for block in blocks:
+        code = [line for line in block.splitlines() if line and not line.startswith("#")]
+        if code and code[0].startswith("from workers import "):
+            names = {n.strip() for n in code[0].split("#")[0][len("from workers import "):]
+                     .split(",")}
+            added = re.findall(r"^\s+(\w+)\.SPEC,\s*# the one new line", block, re.MULTILINE)
+            assert len(added) == 1, block
+            found.append((added[0], names))
+    return found
+
+
+def test_the_registry_import_lines_the_page_shows_can_be_pasted():
+    """A forker pastes the page's import line over the registry's (trial 16, finding 6: the
+    page's line left out ``web_search``, and every command then died with a NameError). Each
+    line must import every template module the registry uses, plus the recipe's own."""
+    from tests.expected import STOCK_WORKERS
+    from workers.registry import WEB_WORKERS
+
+    text = (ROOT / "workers" / "registry.py").read_text("utf-8")
+    used = set(re.findall(r"\b(\w+)\.SPEC\b", text))
+    template = used & {*STOCK_WORKERS, *(w.name for w in WEB_WORKERS)}  # not a fork's own
+    lines = registry_import_lines()
+    assert len(lines) == 2, "the worker and the source recipes each show the registry's import"
+    for added, names in lines:
+        assert added in names, f"the page's import line does not import {added}"
+        missing = sorted(template - names)
+        assert not missing, (f"pasted, the page's import line ({added}) would leave "
+                             f"{', '.join(missing)} undefined in workers/registry.py")

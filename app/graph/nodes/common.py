@@ -25,10 +25,10 @@ SERVED_ANEW = "start a new thread for the topic"
 
 def check_run_plan(state: Mapping[str, Any], res: Any, workers: Sequence[str]) -> None:
     """Check the state's plan and routing before a node dispatches, routes, persists or
-    reports (:func:`app.research.plan_check.check_plan`), then its corpus
-    (:func:`check_same_corpus`): a served run's routing within the operator's rounds bound and
-    corpus names and its plan within the sub-questions bound, the way on in words its client
-    can follow.
+    reports (:func:`app.research.plan_check.check_plan`): a served run's routing within the
+    operator's rounds bound and corpus names and its plan within the sub-questions bound, the
+    way on in words its client can follow. It does not check the corpus: a node that needs
+    that calls :func:`check_same_corpus` too, as ``dispatch``, ``persist`` and ``report`` do.
 
     Args:
         state: the graph's state.

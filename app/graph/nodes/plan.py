@@ -93,8 +93,8 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     first = highest_round(state) + 1
     routing = Routing(review=bool(ctx.review), rounds=ctx.rounds, first_round=first,
                       workers=list(workers), corpus_name=ctx.corpus_name)
-    # A thread that is run again starts its notes and token counts afresh: ``Overwrite``
-    # bypasses the channels' reducers (concat and operator.add) for this one write.
+    # A thread that is run again starts its notes, token counts and drops afresh: ``Overwrite``
+    # bypasses the channels' reducers (concat_lists, add_count, dedupe_extend) for this write.
     planned = {} if kept_plan else {"planned": questions}  # the planner's own plan
     return {
         "sub_questions": questions,

@@ -1,7 +1,7 @@
 """``review_plan`` and ``review_results``: the human review pauses (``app.research.review``).
-Nothing
-before the ``interrupt()`` but reading state: a node that pauses runs again from its start on
-resume."""
+
+Nothing before the ``interrupt()`` but reading state: a node that pauses runs again from its
+start on resume."""
 
 from __future__ import annotations
 
