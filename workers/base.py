@@ -155,7 +155,8 @@ class WorkerResult:
             attempts included (:mod:`workers.usage`): do not add them here.
         extra: any other payload worth keeping in the results database: merged into the
             envelope's ``structured`` payload next to ``items`` (the row's ``structured`` JSON,
-            ``{"items": [...], **extra}``; a key ``items`` would replace them).
+            ``{"items": [...], **extra}``); a key ``items`` makes the envelope an error (it
+            would replace the items checked).
         state: writes to other keys of :class:`state.ResearchState`, ``{key: value}``, returned
             by the node next to the envelope. Workers run in parallel, so each key needs a
             reducer (docs/extending.md, "Add a state key"); a key the schema does not declare,

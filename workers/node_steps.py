@@ -113,6 +113,10 @@ def attempt_envelope(spec: WorkerSpec, run_for: RunBuilder, task: Task, runtime:
         spent = result.tokens
         items = check_items(result.items)
         check_state_writes(result.state)
+        if "items" in result.extra:
+            raise ValueError("WorkerResult.extra has a key 'items', which would replace the "
+                             "result's items: return them as items, other payload under "
+                             "another key")
     except Exception as exc:
         if propagates(spec, exc, task, runtime, deps, scope, base["attempts"]):
             raise

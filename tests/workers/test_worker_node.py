@@ -166,3 +166,13 @@ def test_a_transient_failure_is_announced_retried_and_its_tokens_kept():
     assert finished == sorted(QUESTIONS)
     assert [e["status"] for e in out["envelopes"]] == ["ok", "ok"]
     assert out["unmetered_calls"] == 2 and out["tokens"] == 6
+
+
+def test_an_extra_key_named_items_is_an_error_envelope():
+    # found reading the worker contract (docs17): {"items": [...], **extra} let extra's
+    # "items" replace the items check_items had checked, without a word
+    def run(task: Task) -> WorkerResult:
+        return WorkerResult(items=[passage("x")], extra={"items": [{"kind": "bogus"}]})
+
+    [error] = {e["error"] for e in run_worker(run)["envelopes"]}
+    assert error.startswith("ValueError: WorkerResult.extra has a key 'items'")
