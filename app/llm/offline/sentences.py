@@ -309,20 +309,19 @@ def _is_first(passage: Passage) -> bool:
     return split is None or split[1] == "0"
 
 
-_ASKS = re.compile(r"\?[\"')\]]*$")
-"""A sentence that asks (a FAQ's heading, a rhetorical question): it states nothing."""
+# a question (a FAQ's heading) states nothing, though one that quotes a question at its end
+# does; nor does a sentence ending on a word pointing back ("Git doesn't provide a way to do
+# this."): what it says is in the sentence before (trial 15, finding 2)
+_ASKS = re.compile(r"^\W*(?:what|how|why|when|where|which|who|whom|whose|can|could|do|does|"
+                   r"did|is|are|was|were|should|would|will|shall|may|might|must|has|have|"
+                   r"had)\b.*\?[\"')\]]*$", re.IGNORECASE | re.DOTALL)
 _POINTS_BACK = re.compile(r"\b(?:this|that|these|those|so)[\"')\]]*[.!]?[\"')\]]*$",
                           re.IGNORECASE)
-"""A sentence that ends on a word pointing back ("Git doesn't provide a way to do this."):
-what it says is in the sentence before, which a finding does not carry (trial 15, finding 2)."""
 
 
 def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False) -> bool:
     """Whether ``sentence`` can be a finding: prose of a fragment's length or more, a whole
-    sentence when ``need_terminal``, no code, and neither a question nor a sentence that ends
-    on a word pointing back (:data:`_ASKS`, :data:`_POINTS_BACK`)."""
-    if _ASKS.search(sentence) or _POINTS_BACK.search(sentence):
-        return False
+    sentence when ``need_terminal``, no code, no question, not pointing back (see above)."""
     words = sentence.split()
     least = _SUMMARY_MIN_WORDS if summary else _MIN_WORDS
     if not (least <= len(words) <= _MAX_WORDS and _MIN_CHARS <= len(sentence) <= _MAX_CHARS):
@@ -332,7 +331,8 @@ def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False) ->
     terminal = _TERMINAL.search(sentence) is not None
     if (need_terminal and not terminal) or (not terminal and _FILE_NAME.search(sentence)):
         return False
-    return not _looks_like_code(sentence)
+    return not (_ASKS.search(sentence) or _POINTS_BACK.search(sentence)
+                or _looks_like_code(sentence))
 
 
 def prose_sentences(text: str) -> list[str]:

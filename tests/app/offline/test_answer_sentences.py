@@ -108,3 +108,7 @@ def test_a_question_or_a_sentence_that_points_back_is_no_finding() -> None:
     found = [s.text for s in candidate_sentences([(0, _passage("gitfaq.html#17", text))])]
     assert found == ["The reason is that if Git needs to overwrite this file, such as during a "
                      "checkout, it doesn't know whether the changes to the file are precious."]
+    # a statement that ends on a question it quotes still states (an MCP tool's answer)
+    quoting = "The field notes say that a zorblax relay forwards signals for: What is it?"
+    found = [s.text for s in candidate_sentences([(0, _passage("mcp:notes#0", quoting))])]
+    assert found == [quoting]
