@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, get_origin, get_type_hints
 
+from langgraph.managed import RemainingSteps
+from langgraph.managed.base import ManagedValue
+
 # typing_extensions' TypedDict, not typing's: on Python 3.11 pydantic (which LangGraph uses to
 # publish the graph's input and output JSON schema to Studio and LangGraph Server) rejects
 # typing.TypedDict.
@@ -147,6 +150,11 @@ class ResearchState(TypedDict, total=False):
     """The tasks that failed for good, each ``{envelope_id, worker, task_key, error}``: written
     once, by ``report``, with ``outcome``."""
 
+    remaining_steps: RemainingSteps
+    """LangGraph's managed value, not a channel: the supersteps left before the run's
+    ``recursion_limit`` stops it. Nothing writes it; ``route`` reads it to tell whether another
+    round fits (``app.graph.nodes.route.steps_left``). Source: ``langgraph.managed``."""
+
 
 def parallel_keys(schema: type = ResearchState) -> frozenset[str]:
     """The keys of ``schema`` that parallel writers (the workers of one map step) may write:
@@ -160,4 +168,11 @@ def parallel_keys(schema: type = ResearchState) -> frozenset[str]:
         False
     """
     hints = get_type_hints(schema, include_extras=True)
-    return frozenset(key for key, hint in hints.items() if get_origin(hint) is Annotated)
+    return frozenset(key for key, hint in hints.items() if get_origin(hint) is Annotated
+                     and not _managed(hint))
+
+
+def _managed(hint: Any) -> bool:
+    """Whether an ``Annotated`` hint is a LangGraph managed value (``RemainingSteps``): read
+    from the run, never written."""
+    return any(isinstance(m, type) and issubclass(m, ManagedValue) for m in hint.__metadata__)

@@ -276,15 +276,8 @@ class Resources:
     # --- per-run objects -----------------------------------------------------------------------
 
     def run(self, runtime: Runtime) -> RunObjects:
-        """The per-run objects of the run ``runtime`` belongs to, made on its first lookup
-        (call it from inside a node: it records the node's superstep)."""
-        objects = self.run_for(runtime.control, self.context(runtime))
-        try:
-            step = get_config().get("metadata", {}).get("langgraph_step")
-        except RuntimeError:  # not inside a node
-            step = None
-        objects.saw_step(step)
-        return objects
+        """The per-run objects of the run ``runtime`` belongs to, made on its first lookup."""
+        return self.run_for(runtime.control, self.context(runtime))
 
     def run_for(self, control: Any, ctx: RunContext) -> RunObjects:
         """The per-run objects of the run whose ``RunControl`` is ``control`` (the CLI passes

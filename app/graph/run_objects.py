@@ -35,9 +35,6 @@ class RunObjects:
     """What the worker nodes use: stop signal, limiter, fault hooks."""
     faults: FaultPlan
     """The run's fault plan (crash points of ``persist`` and ``report``)."""
-    first_step: int | None = None
-    """The earliest superstep a node of this run was seen in (LangGraph counts a run's
-    ``recursion_limit`` from where the run starts: a resume or a rerun starts late)."""
 
     @classmethod
     def make(cls, ctx: RunContext, settings: Settings) -> RunObjects:
@@ -52,22 +49,6 @@ class RunObjects:
             ),
             faults=faults,
         )
-
-    def saw_step(self, step: int | None) -> None:
-        """Record that a node of this run runs in superstep ``step``."""
-        if step is not None and (self.first_step is None or step < self.first_step):
-            self.first_step = step
-
-    def steps_left(self, config: Any) -> int | None:
-        """Supersteps this run may still take after the one ``config`` belongs to, under its
-        ``recursion_limit`` (a lower bound; None when unknown)."""
-        limit = config.get("recursion_limit")
-        step = (config.get("metadata") or {}).get("langgraph_step")
-        if not isinstance(limit, int) or not isinstance(step, int) or self.first_step is None:
-            return None
-        # LangGraph stops a run after ``limit`` supersteps counted from the one before its
-        # first node (the input's); one more is kept in hand.
-        return self.first_step + limit - 2 - step
 
 
 class RunTable:

@@ -75,7 +75,6 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     ctx = res.context(runtime)
     info = runtime.execution_info
     _check_input(state, ctx, res, info.checkpoint_id if info else None)
-    res.run(runtime)  # records the superstep this run starts in (see route)
     res.check_mcp()  # every MCP server answers, or the run fails with a line naming it
     attempt = backoff(runtime, res.settings.retry_interval, "the planner")
     with tokens.attempt(info.task_id if info else state["topic"]) as served:

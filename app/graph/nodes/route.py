@@ -23,7 +23,19 @@ from app.research.rounds import (
 from app.settings.config import RunContext
 from state import ResearchState
 
-__all__ = ["route"]
+__all__ = ["route", "steps_left"]
+
+_IN_HAND = 1
+"""``remaining_steps`` counts the supersteps LangGraph still runs after the current one before
+it stops the run with ``GraphRecursionError``; one of them is kept in hand."""
+
+
+def steps_left(state: ResearchState) -> int | None:
+    """Supersteps this run may still take after the current one under its ``recursion_limit``
+    (a lower bound), from LangGraph's managed ``remaining_steps`` (None outside a run).
+    Source: ``langgraph.managed.RemainingSteps``, as ``create_react_agent`` uses it."""
+    remaining = state.get("remaining_steps")
+    return remaining - _IN_HAND if isinstance(remaining, int) else None
 
 
 def route(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
@@ -49,7 +61,7 @@ def route(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCont
         return {"notes": [decision.note]} if decision.note else {}
     # the thread's rounds go on across reruns; a note names this run's (as --rounds counts)
     in_run = decision.round - routing["first_round"] + 1
-    left = res.run(runtime).steps_left(config)
+    left = steps_left(state)
     if left is not None and left < STEPS_PER_ROUND * waves(decision.failed) + STEPS_AFTER_MAP:
         limit = config.get("recursion_limit")
         return {"notes": [f"{decision.failed} failed task(s) were not dispatched again: round "
