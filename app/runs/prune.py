@@ -10,16 +10,16 @@ writes, on either backend of :mod:`app.storage`:
 
 * SQLite: ``SqliteSaver`` (langgraph-checkpoint-sqlite 3.1) does not implement LangGraph's
   ``BaseCheckpointSaver.prune(thread_ids, strategy="keep_latest")``, so
-  :func:`_sqlite_keep_latest` does the same in one transaction; then the file is compacted
-  (``VACUUM``) and the bytes it gave back are reported.
+  :func:`app.runs.keep_latest.keep_latest` does the same in one transaction; then the file is
+  compacted (``VACUUM``) and the bytes it gave back are reported.
 * PostgreSQL: ``PostgresSaver.prune(..., strategy="keep_latest")`` does the deleting (its
-  ``checkpoint_blobs`` rows included); :func:`_postgres_keep_latest` runs it inside a transaction
-  of its own that also counts the thread's rows before and after (so the counts are the rows
-  really removed), and rolls it back for a dry run. No ``VACUUM`` is run: PostgreSQL keeps the
-  space of deleted rows in the same tables for new checkpoints (autovacuum marks it free), and
-  only ``VACUUM FULL``, which locks the tables against every run while it rewrites them, gives it
-  back to the OS; that is a decision for the database's owner, not for this command. The sizes
-  reported are ``pg_total_relation_size`` of the saver's tables, before and after.
+  ``checkpoint_blobs`` rows included); :func:`app.runs.keep_latest.keep_latest` runs it inside a
+  transaction of its own that also counts the thread's rows before and after (so the counts are the
+  rows really removed), and rolls it back for a dry run. No ``VACUUM`` is run: PostgreSQL keeps the
+  space of deleted rows in the same tables for new checkpoints (autovacuum marks it free), and only
+  ``VACUUM FULL``, which locks the tables against every run while it rewrites them, gives it back to
+  the OS; that is a decision for the database's owner, not for this command. The sizes reported are
+  ``pg_total_relation_size`` of the saver's tables, before and after.
 
 What an unfinished thread needs to resume is never touched: a thread is pruned only when its
 latest state, read under the thread's lock (a ``flock`` file, or a PostgreSQL advisory lock), has
@@ -37,11 +37,11 @@ deleted rows.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from app.research.review import awaiting
+from app.runs.keep_latest import compact_sqlite, keep_latest
 from app.runs.threads import (
     AGAIN,
     is_unfinished,
@@ -58,126 +58,6 @@ from app.storage import Storage, ThreadBusy, open_storage, root_config
 from app.storage.sqlite import CHECKPOINTS_DB, SqliteStorage
 
 __all__ = ["prune_checkpoints", "print_prune"]
-
-
-def _sqlite_keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool
-                        ) -> dict[str, int]:
-    """Delete every checkpoint and write of ``thread_id`` except checkpoint ``keep_id`` of the
-    root namespace, in one transaction. The kept checkpoint loses its parent link, since the
-    parent is gone. A ``dry_run`` only counts, in a read transaction: its ``saver`` may be a
-    read-only one (a read-only data dir).
-
-    The only SQL specific to ``SqliteSaver``'s tables (``checkpoints``, ``writes``) in the app.
-
-    Returns:
-        ``{"checkpoints": n, "writes": n, "payload_bytes": n}``: rows removed (or that would
-        be) and the bytes of their serialized checkpoints, metadata and write values.
-    """
-    keep = "checkpoint_ns = '' AND checkpoint_id = ?"
-    args = (thread_id, keep_id)
-    with saver.lock:
-        conn: sqlite3.Connection = saver.conn
-        conn.execute("BEGIN" if dry_run else "BEGIN IMMEDIATE")
-        try:
-            checkpoints, cbytes = conn.execute(
-                "SELECT COUNT(*), COALESCE(SUM(length(checkpoint) + length(metadata)), 0) "
-                f"FROM checkpoints WHERE thread_id = ? AND NOT ({keep})", args).fetchone()
-            writes, wbytes = conn.execute(
-                "SELECT COUNT(*), COALESCE(SUM(length(value)), 0) "
-                f"FROM writes WHERE thread_id = ? AND NOT ({keep})", args).fetchone()
-            if not dry_run:
-                conn.execute(f"DELETE FROM checkpoints WHERE thread_id = ? AND NOT ({keep})",
-                             args)
-                conn.execute(f"DELETE FROM writes WHERE thread_id = ? AND NOT ({keep})", args)
-                conn.execute(f"UPDATE checkpoints SET parent_checkpoint_id = NULL "
-                             f"WHERE thread_id = ? AND {keep}", args)
-        except BaseException:
-            conn.rollback()
-            raise
-        if dry_run:
-            conn.rollback()
-        else:
-            conn.commit()
-    return {"checkpoints": checkpoints, "writes": writes, "payload_bytes": cbytes + wbytes}
-
-
-def _sqlite_compact(saver: Any) -> None:
-    """``VACUUM`` the checkpoint database and truncate its WAL, so freed pages leave the disk."""
-    with saver.lock:
-        saver.conn.execute("VACUUM")
-        saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-
-
-_PG_THREAD_ROWS = """
-SELECT
-    (SELECT COUNT(*) FROM checkpoints WHERE thread_id = %(t)s) AS checkpoints,
-    (SELECT COUNT(*) FROM checkpoint_writes WHERE thread_id = %(t)s) AS writes,
-    (SELECT COALESCE(SUM(pg_column_size(checkpoint) + pg_column_size(metadata)), 0)
-     FROM checkpoints WHERE thread_id = %(t)s)
-    + (SELECT COALESCE(SUM(pg_column_size(blob)), 0)
-       FROM checkpoint_writes WHERE thread_id = %(t)s)
-    + (SELECT COALESCE(SUM(pg_column_size(blob)), 0)
-       FROM checkpoint_blobs WHERE thread_id = %(t)s) AS payload_bytes
-"""
-"""The rows of a thread in ``PostgresSaver``'s tables, and the bytes their values take as
-stored (``pg_column_size``: after TOAST compression)."""
-
-
-def _postgres_keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool
-                          ) -> dict[str, int]:
-    """``saver.prune([thread_id], strategy="keep_latest")`` (a ``PostgresSaver``) inside one
-    ``REPEATABLE READ`` transaction that counts the thread's rows before and after it, checks
-    that the checkpoint kept is ``keep_id``, and commits (rolls back when ``dry_run``).
-
-    The saver's own transaction becomes a savepoint of this one; its ``SET TRANSACTION
-    ISOLATION LEVEL REPEATABLE READ`` is the level already set, which PostgreSQL accepts there.
-
-    Returns:
-        ``{"checkpoints": n, "writes": n, "payload_bytes": n}``: rows removed (or that would
-        be) from ``checkpoints`` and ``checkpoint_writes``, and the stored bytes of their values
-        and of the ``checkpoint_blobs`` rows removed with them.
-
-    Raises:
-        RuntimeError: the saver would keep another checkpoint than ``keep_id`` (rolled back).
-    """
-    import psycopg
-
-    conn = saver.conn
-    counts: dict[str, int] = {}
-    with conn.transaction():
-        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        before = conn.execute(_PG_THREAD_ROWS, {"t": thread_id}).fetchone()
-        saver.prune([thread_id], strategy="keep_latest")
-        after = conn.execute(_PG_THREAD_ROWS, {"t": thread_id}).fetchone()
-        kept = saver.get_tuple(root_config(thread_id))
-        if kept is None or kept.config["configurable"]["checkpoint_id"] != keep_id:
-            raise RuntimeError(f"prune of {thread_id} would not keep its latest checkpoint "
-                               f"{keep_id}; nothing was changed")
-        counts = {key: int(before[key]) - int(after[key]) for key in before}
-        if dry_run:
-            raise psycopg.Rollback
-    return counts
-
-
-def _is_postgres_saver(saver: Any) -> bool:
-    from langgraph.checkpoint.postgres import PostgresSaver
-
-    return isinstance(saver, PostgresSaver)
-
-
-def _keep_latest(saver: Any, thread_id: str, keep_id: str, *, dry_run: bool) -> dict[str, int]:
-    """Keep only ``keep_id`` of ``thread_id``: :func:`_postgres_keep_latest` for a
-    ``PostgresSaver`` (through its own ``prune``), :func:`_sqlite_keep_latest` for a
-    ``SqliteSaver``.
-
-    Raises:
-        NotImplementedError: another saver (a backend this module does not know).
-    """
-    if _is_postgres_saver(saver):
-        return _postgres_keep_latest(saver, thread_id, keep_id, dry_run=dry_run)
-    if isinstance(getattr(saver, "conn", None), sqlite3.Connection):
-        return _sqlite_keep_latest(saver, thread_id, keep_id, dry_run=dry_run)
-    raise NotImplementedError(f"prune does not support {type(saver).__name__}")
 
 
 def _targets(storage: Storage, thread_id: str | None) -> tuple[list[str], bool]:
@@ -291,7 +171,7 @@ def _prune_targets(storage: Storage, targets: list[str], result: dict[str, Any],
             result["threads"].append(_prune_one(saver, reader, storage, tid, dry_run))
         removed = any(t["checkpoints_removed"] or t["writes_removed"] for t in result["threads"])
         if removed and not dry_run and result["compacts"]:
-            _sqlite_compact(saver)
+            compact_sqlite(saver)
         result["bytes_after"] = (result["bytes_before"] if dry_run
                                  else storage.checkpoint_bytes(saver))
 
@@ -317,7 +197,7 @@ def _prune_one(saver: Any, reader: Any, storage: Storage, thread_id: str, dry_ru
                     out["action"] = "kept: awaiting review"
                 return out
             keep_id = latest.config["configurable"]["checkpoint_id"]
-            counts = _keep_latest(saver, thread_id, keep_id, dry_run=dry_run)
+            counts = keep_latest(saver, thread_id, keep_id, dry_run=dry_run)
     except ThreadBusy:
         out["action"] = "kept: busy"
         return out
