@@ -12,10 +12,8 @@ Thread identity and locking are in ``app/runs/threads.py``, how a run continues 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from app.errors import NothingToReview, ThreadMismatch
 from app.graph.build import worker_names
@@ -24,6 +22,7 @@ from app.research.plan_check import BadPlan
 from app.research.review import ReviewPause, awaiting
 from app.research.rounds import recursion_limit
 from app.runs.choices import choices_note, choices_record, continued_with
+from app.runs.compiled import open_graph
 from app.runs.recorded_out import out_record
 from app.runs.resume import Start, as_planned, progress_at_start, read_thread, what_to_run
 from app.runs.stream import Event, stream_run, what_was_saved
@@ -34,7 +33,6 @@ from app.runs.threads import (
     corpus_key,
     is_unfinished,
     recorded_run,
-    research_graph,
     run_thread_id,
     unfinished_alike,
 )
@@ -42,10 +40,7 @@ from app.settings.config import MAX_CONCURRENCY_BOUND, Settings
 from app.settings.hints import thread_command
 from app.storage import Storage, StorageLost, ThreadBusy, storage_of
 
-__all__ = [
-    "Event", "OpenGraph", "RunRequest", "RunSummary", "ThreadBusy", "ThreadMismatch", "open_graph",
-    "run_research",
-]
+__all__ = ["Event", "RunRequest", "RunSummary", "ThreadBusy", "ThreadMismatch", "run_research"]
 
 THREAD_POOL_SIZE = MAX_CONCURRENCY_BOUND
 """LangGraph's ``max_concurrency`` (128): more threads than tasks in any usual superstep, so the
@@ -83,47 +78,12 @@ class RunRequest:
     plan fixed otherwise is refused when the run continues the thread
     (:func:`app.runs.resume.check_planned_choices`)."""
 
-
-class OpenGraph(NamedTuple):
-    """What :func:`open_graph` yields."""
-
-    graph: Any
-    """The compiled research graph, with the storage's checkpointer (``SqliteSaver`` or
-    ``PostgresSaver``)."""
-    labels: dict[str, str]
-    """``model`` and ``corpus`` descriptions for display."""
-    resources: Resources
-    """Where the graph's nodes look up models, corpus and per-run objects; invoking the graph
-    with no ``context`` runs it with the settings given to :func:`open_graph`."""
-
-
-@contextmanager
-def open_graph(settings: Settings, resources: Resources | None = None) -> Iterator[OpenGraph]:
-    """Build the models and open the corpus of ``settings`` (each once: the graph's nodes find
-    them cached), and compile the graph (:func:`app.runs.threads.research_graph`, the web workers
-    with ``settings.web``) with the storage's checkpointer (:mod:`app.storage`); yield an
-    :class:`OpenGraph`. The resources (given, or made here) are closed on exit.
-
-    Raises:
-        workers.sources.CorpusError: the corpus folder has nothing to index.
-        app.settings.config.ConfigError: a model spec cannot be used.
-        app.storage.StorageError: the database is damaged or cannot be reached.
-    """
-    context = settings.context()
-    resources = resources or Resources(settings)
-    try:
-        models = resources.models(context)
-        corpus = resources.corpus(context)
-        labels = {"model": models.label, "corpus": corpus.description}
-        if (web := resources.web(context)) is not None:  # --web: fails early without a key
-            labels["corpus"] += f" + {web.description}"
-        if (mcp := resources.mcp()) is not None:  # the tools the agents are offered besides
-            labels["corpus"] += f" + MCP tools of {', '.join(mcp[0].connections)}"
-        with resources.storage().checkpointer() as saver:
-            graph = research_graph(saver, web=context.web, resources=resources)
-            yield OpenGraph(graph, labels, resources)
-    finally:
-        resources.close()
+    @property
+    def may_restart(self) -> bool:
+        """Whether it may start an unfinished thread whose corpus changed over from its input:
+        the topic's own command may; ``resume``, ``review`` and a checkpoint's run refuse it
+        (:func:`app.runs.threads.check_content`)."""
+        return self.topic is not None and self.review is None and not self.checkpoint_id
 
 
 def _thread_of(request: RunRequest, settings: Settings, storage: Storage
@@ -173,7 +133,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
     thread_id, recorded, continued = _thread_of(request, settings, storage)
     settings = continued.settings
     resources, restarted = _open_resources(settings, thread_id, recorded, emit,
-                                           _may_restart(request))
+                                           request.may_restart)
     config = run_config(thread_id, settings)
     with storage.thread_lock(thread_id), \
             open_graph(settings, resources=resources) as (graph, labels, resources):
@@ -203,13 +163,6 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                             written)
         return _conclude(graph, config, storage, start, labels, len(workers), started,
                          written, unreached)
-
-
-def _may_restart(request: RunRequest) -> bool:
-    """Whether the request may start an unfinished thread whose corpus changed over from its
-    input: the topic's own command may; ``resume``, ``review`` and a checkpoint's run refuse it
-    (:func:`app.runs.threads.check_content`)."""
-    return request.topic is not None and request.review is None and not request.checkpoint_id
 
 
 def _stream(graph: Any, start: Start, config: dict[str, Any], settings: Settings,

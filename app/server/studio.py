@@ -3,9 +3,9 @@
 ``langgraph.json`` names ``./app/server/studio.py:served_graph``, a graph factory: the server calls
 it for every run (and for every read of a thread's state or the graph's schema) and gets the one
 graph compiled here *without* a checkpointer (the server brings its own; the CLI compiles the
-same graph with a ``SqliteSaver`` instead: see :func:`app.runs.run.open_graph`). The factory is the
-served graph's edge: it sees a run's context before the server drops the keys the context schema
-lacks, and refuses, with one line naming the key, what a client may not ask
+same graph with a ``SqliteSaver`` instead: see :func:`app.runs.compiled.open_graph`). The factory
+is the served graph's edge: it sees a run's context before the server drops the keys the context
+schema lacks, and refuses, with one line naming the key, what a client may not ask
 (:mod:`app.settings.client`).
 
 A client chooses, in ``context``, among the fields of :class:`app.settings.config.RunContext` (e.g.

@@ -9,8 +9,8 @@ What the graph promises (docs/architecture.md, "Data flow" and "The envelope con
 * running the same topic again on the same thread updates the same rows in place
   (``write_count`` goes up, the row count does not).
 
-Checked with LangGraph's ``SqliteSaver`` (as the app wires it, through ``app.runs.run.open_graph``)
-and with ``InMemorySaver`` (through ``app.graph.build_graph``).
+Checked with LangGraph's ``SqliteSaver`` (as the app wires it, through
+``app.runs.compiled.open_graph``) and with ``InMemorySaver`` (through ``app.graph.build_graph``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from app.graph import build_graph
 from app.graph.resources import Resources
 from app.research.plan import offline_plan
-from app.runs.run import THREAD_POOL_SIZE, open_graph
+from app.runs.compiled import open_graph
+from app.runs.run import THREAD_POOL_SIZE
 from app.settings.config import Settings
 from app.storage.sqlite import SqliteResults
 from state import make_envelope_id

@@ -277,7 +277,7 @@ def _run_settings(server, data_dir, corpus, **kw) -> Settings:
 
 
 def test_roles_get_their_own_models_and_the_label_names_them(fake_openai, llm_corpus, tmp_path):
-    from app.runs.run import open_graph
+    from app.runs.compiled import open_graph
 
     settings = _run_settings(fake_openai, tmp_path, llm_corpus, report_model="offline",
                              planner_model="openai:gpt-4.1")
