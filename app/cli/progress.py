@@ -71,6 +71,11 @@ class Progress:
             # output is never a reason to lose work.
             self.quiet = True
 
+    def _thread_line(self, data: dict[str, Any]) -> None:
+        if not self.thread_shown:
+            self.line(f"thread {data['thread_id']}", "bold")
+            self.thread_shown = True
+
     def _indexing(self, data: dict[str, Any]) -> None:
         """For a folder of :data:`SHOW_INDEXING_FROM` files or more: the thread id at once,
         then how far the index build is: a rich progress bar on a terminal, a line at the
@@ -78,11 +83,14 @@ class Progress:
         second, and the thread is named when the run starts: a folder with nothing to index
         then gets its one error line and nothing before it."""
         done, total = data["done"], data["total"]
+        if total == 0:  # another process builds the same index: this run waits for it
+            self._thread_line(data)
+            self.line("waiting for the corpus index another process is building in this data "
+                      "dir")
+            return
         if total < SHOW_INDEXING_FROM:
             return
-        if not self.thread_shown:
-            self.line(f"thread {data['thread_id']}", "bold")
-            self.thread_shown = True
+        self._thread_line(data)
         if self.bar is None:
             self.line(f"indexing {total} file(s) of the corpus folder")
             if self.rich and not self.quiet:

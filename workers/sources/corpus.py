@@ -1,11 +1,10 @@
 """``Corpus``: the :class:`~workers.sources.base.Source` over a local index (package docs or a
-folder), read-only and thread-safe.
-
-Search turns any text into quoted word tokens (:func:`workers.sources.query.search_query`), so
-no input can be an FTS5 syntax error; FTS5's ``bm25`` over the passages' text, headings and
-their document's title and symbol picks the candidates, :func:`~workers.sources.ranking.rank_score`
-orders them and :func:`~workers.sources.leads.with_leads` shows a titled page's lead. Readers
-open the index file read-only, from a small pool of connections that threads share.
+folder), read-only and thread-safe. Search turns any text into quoted word tokens
+(:func:`workers.sources.query.search_query`), so no input can be an FTS5 syntax error; FTS5's
+``bm25`` over the passages' text, headings and their document's title and symbol picks the
+candidates, :func:`~workers.sources.ranking.rank_score` orders them and
+:func:`~workers.sources.leads.with_leads` shows a titled page's lead. Readers open the index
+file read-only, from a small pool of connections that threads share.
 
 This module imports only the standard library.
 """
@@ -106,10 +105,10 @@ class Corpus:
                 Python's pydoc topics are always added.
             max_file_bytes: folder mode: text files larger than this are skipped, and named in
                 ``notes`` (default ``MAX_FILE_BYTES``, 2 MB).
-            progress: folder mode: ``progress(files_done, files_total)`` is called as each file
-                is read while the index is built (not called when the cached index is
-                reused); after the last file, the index is written (a few seconds for a large
-                folder). Called from the opening thread.
+            progress: folder mode: ``progress(files_done, files_total)`` as each file is read
+                while the index is built (``(0, 0)`` first while another process builds it;
+                not called when the cached index is reused); after the last file, the index is
+                written. Called from the opening thread.
 
         Returns:
             An open Corpus; ``corpus.built`` says whether this call built the index.
@@ -124,8 +123,8 @@ class Corpus:
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            shown = safe_name(str(data_dir))
-            raise CorpusError(f"cannot create data dir {shown}: {exc.strerror or exc}") from None
+            raise CorpusError(f"cannot create data dir {safe_name(str(data_dir))}: "
+                              f"{exc.strerror or exc}") from None
         for _attempt in range(3):
             try:
                 return cls._open_once(data_dir, folder, packages, max_file_bytes, progress)
@@ -185,7 +184,8 @@ class Corpus:
         if folder is not None:  # read only for a build, which reads every file anyway
             head["content"] = content_fingerprint(folder, files)
         try:
-            meta, built = index.build_locked(data_dir, path, head, docs_factory, notes, describe)
+            meta, built = index.build_locked(data_dir, path, head, docs_factory, notes, describe,
+                                             progress and (lambda: progress(0, 0)))
         except NoText as exc:
             if folder is None:
                 raise NoText(str(exc)) from None

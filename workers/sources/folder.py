@@ -84,7 +84,9 @@ MIN_PARALLEL_PAGES = 16
 """Fewer HTML pages than this are read by one thread: starting threads would cost more."""
 
 Progress = Callable[[int, int], None]
-"""``progress(files_done, files_total)``: called as a folder's files are read for indexing."""
+"""``progress(files_done, files_total)``: called as a folder's files are read for indexing;
+``progress(0, 0)`` first when another process is building the same index and this one waits
+for it (trial 15, finding 8: a second run printed nothing for 12 s)."""
 
 FolderFile = tuple[str, Path, os.stat_result]
 """``(ref_path, path, stat)`` of one indexable file."""

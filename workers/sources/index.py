@@ -248,17 +248,22 @@ def read_meta(path: Path) -> dict[str, str] | None:
 
 
 @contextmanager
-def build_lock(lock_path: Path) -> Iterator[bool]:
-    """An advisory inter-process lock so concurrent openers build once (best effort: without
-    ``fcntl`` both build, and the atomic replace still keeps the index whole). Yields whether
-    the lock is held."""
+def build_lock(lock_path: Path, waiting: Callable[[], None] | None = None) -> Iterator[bool]:
+    """An advisory inter-process lock so concurrent openers build once (without ``fcntl`` both
+    build; the atomic replace keeps the index whole). Yields whether it is held; ``waiting()``
+    is called before waiting for another holder."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - non-POSIX
         yield False
         return
     with open(lock_path, "a+b") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if waiting is not None:
+                waiting()
+            fcntl.flock(fh, fcntl.LOCK_EX)
         try:
             yield True
         finally:
@@ -324,9 +329,10 @@ def remove_stale(data_dir: Path, kind: str, keep: Path) -> None:
 def build_locked(
     data_dir: Path, path: Path, head: dict[str, str], docs: Callable[[], Iterable[RawDoc]],
     notes: list[str], describe: Callable[[], str] | None,
+    waiting: Callable[[], None] | None = None,
 ) -> tuple[dict[str, str], bool]:
     """The index at ``path`` as ``(meta, built)``: built from ``docs()`` under its source's
-    build lock, unless another process built it while this one waited for the lock.
+    build lock, unless another process built it while this one waited (``waiting()`` first).
 
     Raises:
         NoText: no document had any text.
@@ -336,7 +342,7 @@ def build_locked(
     kind = head["kind"]
     lock = data_dir / f".corpus-{kind}.lock"
     try:
-        with build_lock(lock) as locked:
+        with build_lock(lock, waiting) as locked:
             meta = read_meta(path)  # another process may have built it while we waited
             if meta is not None and meta.get("fingerprint") == head["fingerprint"]:
                 return meta, False
