@@ -91,6 +91,7 @@ def use_env(monkeypatch: pytest.MonkeyPatch, env: Mapping[str, str]) -> None:
 def run_cli(*args: str | os.PathLike[str], env: Mapping[str, str | None] | None = None,
             cwd: Path = ROOT, timeout: float = CLI_TIMEOUT) -> subprocess.CompletedProcess[str]:
     """Run ``python -m app *args`` with ``sys.executable``; capture stdout and stderr (text).
+    The result's ``pid`` is the run's process id (what its run log records).
 
     Args:
         env: variables set on top of :func:`clean_env` (``None`` removes one).
@@ -101,15 +102,18 @@ def run_cli(*args: str | os.PathLike[str], env: Mapping[str, str | None] | None 
     server = _fork_server()
     if server is not None and server.serves(full_env):
         return server.run([str(a) for a in args], full_env, Path(cwd), timeout)
-    return subprocess.run(
-        [sys.executable, "-m", "app", *map(str, args)],
-        cwd=cwd,
-        env=full_env,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=timeout,
-    )
+    with subprocess.Popen([sys.executable, "-m", "app", *map(str, args)], cwd=cwd, env=full_env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          encoding="utf-8") as proc:
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+    done.pid = proc.pid  # type: ignore[attr-defined]
+    return done
 
 
 _server: ForkServer | None = None

@@ -86,7 +86,8 @@ class ForkServer:
 
     def run(self, args: Sequence[str], env: Mapping[str, str], cwd: Path,
             timeout: float) -> subprocess.CompletedProcess[str]:
-        """``python -m app *args`` in a child; stdout and stderr captured as UTF-8 text.
+        """``python -m app *args`` in a child; stdout and stderr captured as UTF-8 text; the
+        result's ``pid`` is the run's process id.
 
         Raises:
             subprocess.TimeoutExpired: the run took longer than ``timeout`` seconds (it was
@@ -108,7 +109,9 @@ class ForkServer:
             raise subprocess.TimeoutExpired(cmd, timeout, stdout, stderr)
         if "returncode" not in answer:
             raise RuntimeError(f"the CLI fork server lost the run {args!r}: {stderr}")
-        return subprocess.CompletedProcess(cmd, answer["returncode"], stdout, stderr)
+        done = subprocess.CompletedProcess(cmd, answer["returncode"], stdout, stderr)
+        done.pid = answer["pid"]  # type: ignore[attr-defined]  # the run's, as its log records
+        return done
 
     def close(self) -> None:
         """Stop the server (runs under way finish on their own) and remove its socket."""
@@ -161,14 +164,14 @@ def _supervise(conn: socket.socket) -> None:
     if pid == 0:
         conn.close()
         _run(request)  # never returns
-    answer: dict[str, object] = {}
+    answer: dict[str, object] = {"pid": pid}
     with os.fdopen(os.pidfd_open(pid), "rb") as pidfd:
         ready, _, _ = select.select([pidfd, conn], [], [], request["timeout"])
         if pidfd not in ready:  # timed out, or the client went away
             os.kill(pid, signal.SIGKILL)
             answer["timeout"] = True
     _, status = os.waitpid(pid, 0)
-    if not answer:
+    if not answer.get("timeout"):
         answer["returncode"] = os.waitstatus_to_exitcode(status)
     try:
         conn.sendall(json.dumps(answer).encode() + b"\n")

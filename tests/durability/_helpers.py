@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.cli_env import ROOT, clean_env  # the CLI runs from the repository root
+from tests.cli_env import ROOT, clean_env, run_cli  # the CLI runs from the repository root
 from tests.expected import (
     all_pass_in_round_one,
     expected_tasks,
@@ -104,19 +104,12 @@ def app_cmd(*args: str | os.PathLike[str]) -> list[str]:
 
 def run_app(*args: str | os.PathLike[str], timeout: float = TIMEOUT
             ) -> subprocess.CompletedProcess[str]:
-    """``python -m app *args`` from the repository root; stdout and stderr captured.
+    """``python -m app *args`` from the repository root; stdout and stderr captured. A real
+    process of its own, killed for real by ``--crash-at``: a child of the tests' fork server
+    (:func:`tests.cli_env.run_cli`).
 
     The result also has ``pid`` (the process id the run log records)."""
-    with popen_app(*args) as proc:
-        try:
-            stdout, stderr = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            raise
-    done = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
-    done.pid = proc.pid  # type: ignore[attr-defined]
-    return done
+    return run_cli(*args, timeout=timeout)
 
 
 def popen_app(*args: str | os.PathLike[str], env: dict[str, str] | None = None

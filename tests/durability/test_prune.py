@@ -16,20 +16,18 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.cli_env import run_cli
 from tests.durability._helpers import (
     AS_OF,
     CHECKPOINTS_DB,
     EXPECTED_TASKS,
     OTHER_TOPIC,
-    ROOT,
     SIGKILLED,
     TIMEOUT,
     TOPIC,
     Place,
-    app_cmd,
     assert_completed_thread,
     checkpoint_count,
-    clean_env,
     db_rows,
     describe,
     latest_checkpoint,
@@ -87,11 +85,8 @@ def _write_count(where: Place, thread_id: str) -> int:
 def _prune_text(where: Place) -> subprocess.CompletedProcess[str]:
     """``prune`` in text; on PostgreSQL the URL comes from ``RESEARCH_DATABASE_URL`` (the
     environment), as a deployment sets it, instead of ``--database-url``."""
-    env = clean_env()
-    if where.database_url:
-        env["RESEARCH_DATABASE_URL"] = where.database_url
-    return subprocess.run(app_cmd("prune", "--data-dir", where.data_dir), cwd=ROOT, env=env,
-                          capture_output=True, text=True, encoding="utf-8", timeout=TIMEOUT)
+    env = {"RESEARCH_DATABASE_URL": where.database_url} if where.database_url else None
+    return run_cli("prune", "--data-dir", where.data_dir, env=env, timeout=TIMEOUT)
 
 
 def test_prune_keeps_what_reruns_and_resumes_need(durability_corpus: Path,
