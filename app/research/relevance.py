@@ -17,7 +17,8 @@ the *retrieved items* against the *topic's own* content words, as the user wrote
   (inverse document frequency): a near miss ("replace a cracked window pane" over SQLite's
   manual) shares common words with the corpus, but its distinctive words are in none of it;
   one such word alone, when a retrieved item names every other word of the topic, is a typo
-  or a foreign word: it is named (``Relevance.missing``) and the rest answered;
+  or a foreign word: it is named (``Relevance.missing``) and the rest answered; so are words
+  the corpus lacks that weigh too little to warn ("Tomcat *JDBC* connection pool size");
 * :func:`relevance_warnings`: ``no_relevant_sources`` when the run has results and none of them
   is on topic, or the topic's weight is in words the corpus never uses. The report says so
   at its top and shows no finding from them; the ``--json`` summary lists it under
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.research.rows import ok_items
-from app.research.term_stats import TermStats, unknown_terms, weights
+from app.research.term_stats import TermStats, absent_terms, unknown_terms, weights
 from app.research.topics import ASKED_MEASURE
 from app.research.unreached import unreached_sources
 from workers.sources.query import (
@@ -251,9 +252,10 @@ class Relevance:
     warnings: list[RunWarning]
     unreached: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
-    """A word of the topic no passage of the corpus contains, when the rest of the topic is
-    covered and the report answers it (:func:`judge`): a typo ("pendng") or a word of
-    another language; the report names it."""
+    """The topic's words no passage of the corpus contains, when the report answers the rest
+    (:func:`judge`): a typo ("pendng"), a word of another language, or a thing the corpus
+    lacks but that weighs too little to warn ("JDBC" beside "Tomcat connection pool size");
+    the report names them."""
 
     @property
     def sources(self) -> str:
@@ -291,6 +293,8 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
     missing = _one_missing(terms, unknown, rows, names)
     if missing:  # judged by the rest, the missing word named
         terms, unknown = [t for t in terms if t not in missing], []
+    elif not unknown:  # too light to warn, but said: "Tomcat *JDBC* pool size" (trial 17, F3)
+        missing = tuple(absent_terms(terms, stats))
     wanted = describe_terms(unknown) if unknown else describe_terms(terms, needed(terms))
     if not terms or not any(r.get("status") == "ok" for r in rows):
         return Relevance(wanted, [], unreached, missing)
@@ -333,11 +337,13 @@ def _one_missing(terms: Sequence[str], unknown: Sequence[str],
     and the topic answered by the rest. Trial 10, finding 4: the one word blanked reports whose
     other words the corpus covers well. Two words unknown to the corpus still make a near miss
     ("replace a cracked window pane": "cracked" and "pane"), and so does a name unknown to it
-    (:func:`name_terms`: "How tall is Mount *Kilimanjaro*?" is about the mountain, whatever
-    passage says "mount"); ``()`` otherwise."""
-    if len(unknown) != 1 or len(terms) < 2 or unknown[0] in set(names):
-        return ()  # a name the corpus lacks ("Mount *Kilimanjaro*") is what is asked about
+    beside a single other word (:func:`name_terms`: "How tall is Mount *Kilimanjaro*?" is about
+    the mountain, whatever passage says "mount"); beside two or more that one item names
+    together, the name is named like any word ("graceful restart in *Kubernetes*" is answered
+    as "graceful restart in kubernetes" is: trial 17, finding 8); ``()`` otherwise."""
     rest = [t for t in terms if t not in unknown]
+    if len(unknown) != 1 or not rest or (unknown[0] in set(names) and len(rest) < 2):
+        return ()  # a name the corpus lacks beside one word ("Mount *Kilimanjaro*") is the topic
     for _row, item in ok_items(rows):
         if not item.get("ref"):
             continue
@@ -354,8 +360,9 @@ def missing_note(words: Sequence[str]) -> str:
         >>> missing_note(["pendng"]).split(" (")[0]
         'no passage of the corpus contains "pendng"'
     """
-    return (f"no passage of the corpus contains {describe_terms(words)} (a typo, or a word of "
-            "another language?): the report answers the topic's other words")
+    return (f"no passage of the corpus contains {describe_terms(words)} (a typo, a word of "
+            "another language, or something it does not cover?): the report answers the "
+            "topic's other words")
 
 
 def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]],

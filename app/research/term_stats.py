@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from workers.sources.query import FILLER_WORDS
 
-__all__ = ["TermStats", "unknown_terms", "weights"]
+__all__ = ["TermStats", "absent_terms", "unknown_terms", "weights"]
 
 
 @dataclass(frozen=True)
@@ -77,10 +77,21 @@ def unknown_terms(terms: Sequence[str], stats: TermStats | None) -> list[str]:
     if stats is None or not terms:
         return []
     ws = weights(terms, stats)
-    # a word of how people ask ("need", "away") that the corpus never uses says nothing about
-    # whether it covers the topic (trial 12, finding 2: "How long do drone batteries *need* to
-    # charge?" was warned over a corpus that answers it)
-    unknown = [t for t in terms if int(stats.frequencies.get(t, 0)) <= 0
-               and t not in FILLER_WORDS]
+    unknown = absent_terms(terms, stats)
     share = sum(w for t, w in zip(terms, ws, strict=True) if t in unknown) / sum(ws)
     return unknown if share >= 0.5 else []
+
+
+def absent_terms(terms: Sequence[str], stats: TermStats | None) -> list[str]:
+    """The ``terms`` no passage of the corpus uses (by ``stats``; ``[]`` without them), words of
+    how people ask (``FILLER_WORDS``) left out: a word of how a question is put ("How long do
+    drone batteries *need* to charge?") that the corpus never uses says nothing about whether
+    it covers the topic (trial 12, finding 2).
+
+    Example:
+        >>> absent_terms(["tomcat", "jdbc", "need"], TermStats(900, {"tomcat": 3}))
+        ['jdbc']
+    """
+    if stats is None:
+        return []
+    return [t for t in terms if int(stats.frequencies.get(t, 0)) <= 0 and t not in FILLER_WORDS]
