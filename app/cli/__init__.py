@@ -70,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     with stop_on_signals():  # raises KeyboardInterrupt or Terminated at once, until a run
         try:  # ... has a stop signal of its own (app.runs.stream)
             commands.ARGV[:] = argv  # a stopped run's line prints its command back (again_line)
-            commands.RUN_THREAD[:], commands.RUN_AS_OF[:] = [], []  # an earlier in-process run's
+            for held in (commands.RUN_THREAD, commands.RUN_STARTED, commands.RUN_AS_OF):
+                held.clear()  # an earlier in-process run's
             release_signals()  # a signal held during the imports is raised here
             args = _parse(argv)
             return _COMMANDS[args.command](args)

@@ -42,8 +42,11 @@ DATA_DIR: list[Path] = []
 
 RUN_THREAD: list[str] = []
 """The thread the command's run is on, once its first event names it: the ``--json`` outcome
-of a run that stops (Ctrl-C, a failure) names it. ``[thread, "started"]`` once the graph
-runs: a run stopped before (while its corpus was indexed) has nothing to resume."""
+of a run that stops (Ctrl-C, a failure) names it."""
+
+RUN_STARTED: list[bool] = []
+"""``[True]`` once the run's graph runs (its ``start`` event): a run stopped before (while its
+corpus was indexed) has nothing to resume."""
 
 
 ARGV: list[str] = []
@@ -68,7 +71,7 @@ def again_line() -> str:
         return "the run stopped before its thread was named; nothing to resume"
     if thread is None and ARGV and ARGV[0] in ("review", "resume"):  # its thread exists
         return f"the run stopped before it continued its thread; to continue it: {exact}"
-    if thread is None or "started" not in RUN_THREAD:  # stopped while the corpus was indexed
+    if thread is None or not RUN_STARTED:  # stopped while the corpus was indexed
         return f"the run stopped before it started its thread; to start it again: {exact}"
     return f"the run can be resumed with: {exact}"
 
@@ -147,8 +150,9 @@ def run(args: argparse.Namespace) -> int:
 
     def on_event(kind: str, data: dict[str, Any]) -> None:
         if data.get("thread_id"):
-            RUN_THREAD[:] = [data["thread_id"], *(["started"] if kind == "start" or
-                                                  "started" in RUN_THREAD else [])]
+            RUN_THREAD[:] = [data["thread_id"]]
+        if kind == "start":
+            RUN_STARTED[:] = [True]
         progress(kind, data)
 
     with stop_on_signals(), _busy_advice(args):  # app.runs.run sets its stop signal too

@@ -121,7 +121,8 @@ def test_a_stopped_run_prints_its_command_with_the_as_of_that_finds_its_thread(
     monkeypatch.setattr(commands, "ARGV", ["research", "Send and reducers", "--fresh",
                                            "--database-url", "postgresql://u:pw@h/db"])
     monkeypatch.setattr(commands, "RUN_AS_OF", ["2026-12-02"])
-    monkeypatch.setattr(commands, "RUN_THREAD", ["t-1", "started"])
+    monkeypatch.setattr(commands, "RUN_THREAD", ["t-1"])
+    monkeypatch.setattr(commands, "RUN_STARTED", [True])
     code, line = app.cli._ended(KeyboardInterrupt())
     assert code == 130
     assert line == ("interrupted: the run can be resumed with: uv run python -m app research "
@@ -174,13 +175,14 @@ def test_a_run_stopped_before_its_thread_says_so(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(commands, "ARGV", ["research", "heron census"])
     monkeypatch.setattr(commands, "RUN_AS_OF", ["2026-12-02"])
     monkeypatch.setattr(commands, "RUN_THREAD", [])
+    monkeypatch.setattr(commands, "RUN_STARTED", [])
     line = commands.again_line()
     assert line.startswith("the run stopped before it started its thread; to start it again: ")
     assert "resumed" not in line and line.endswith("research 'heron census' --as-of 2026-12-02")
     # trial 15, finding 9: named by the index build's progress, not started: nothing to resume
     monkeypatch.setattr(commands, "RUN_THREAD", ["heron-census-2026-12-02-0a1b2c3d"])
     assert commands.again_line().startswith("the run stopped before it started its thread; ")
-    monkeypatch.setattr(commands, "RUN_THREAD", ["heron-census-2026-12-02-0a1b2c3d", "started"])
+    monkeypatch.setattr(commands, "RUN_STARTED", [True])
     assert commands.again_line().startswith("the run can be resumed with: ")
     # trial 11: review --approve stopped as early said its thread was not started yet
     monkeypatch.setattr(commands, "ARGV", ["review", "heron-census-x", "--approve"])
