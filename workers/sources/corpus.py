@@ -26,6 +26,7 @@ from workers.sources.boilerplate import keep_each_file, strip_repeated
 from workers.sources.damage import damaged, is_damage
 from workers.sources.fingerprint import content_fingerprint, folder_fingerprint
 from workers.sources.leads import lead_passage, with_leads
+from workers.sources.note_groups import shown_notes
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
 from workers.sources.query import search_query
 from workers.sources.ranking import ranked
@@ -367,10 +368,9 @@ class Corpus:
 
     @property
     def notes(self) -> list[str]:
-        """One line per file the build skipped or read only in part (an encrypted or broken PDF,
-        a broken .docx), e.g. ``"secret.pdf: skipped, encrypted (needs a password)"``; kept in
-        the index, so a cached open reports them too."""
-        return [line for line in self._meta.get("notes", "").split("\n") if line]
+        """One line per file skipped or read in part (``"x.pdf: skipped, encrypted (needs a
+        password)"``), many of one reason in one line (:mod:`~workers.sources.note_groups`)."""
+        return shown_notes(self._meta.get("notes", "").split("\n"))
 
     @property
     def fingerprint(self) -> str:
