@@ -345,8 +345,12 @@ def _open_resources(settings: Settings, thread_id: str, recorded: dict[str, Any]
         resources.models(settings.context())
         resources.mcp()  # every MCP server starts (one session each for the run), or exit 2
         # A large folder takes a while to index: say which thread it is for, and how far it is.
+        # A thread refused on its changed corpus is refused before the build (trial 17,
+        # finding 7: resume built an 8 MB index, then refused with exit 2, "nothing written").
         resources.corpus(settings.context(), progress=lambda done, total: emit(
-            "indexing", {"thread_id": thread_id, "done": done, "total": total}))
+            "indexing", {"thread_id": thread_id, "done": done, "total": total}),
+            before_build=lambda content, stat: check_content(
+                thread_id, recorded, content, stat, settings=settings, restart=restart))
         corpus = resources.corpus(settings.context())
         restarted = check_content(thread_id, recorded, corpus.content_fingerprint,
                                   corpus.fingerprint, settings=settings, restart=restart)
