@@ -7,9 +7,9 @@ to it), indexed once"`` notes, 200 of them shown, on every run and in every repo
 walk and the build keep writing one note per file (the index stores them all); this module
 groups them where they are read (:attr:`workers.sources.Corpus.notes`). Per kind:
 
-* **A link to a file indexed under another path** (:data:`LINK_EXAMPLES` shown) and **a link
-  leading out of the folder** (indexed, as read from elsewhere: ``LINK_EXAMPLES`` too): nothing
-  is lost, the run only says what it did, so a few examples and the count do.
+* **A link to a file indexed under another path** (:data:`LINK_EXAMPLES` shown) and **a link,
+  to a file or a folder, leading out of the folder** (read from elsewhere: ``LINK_EXAMPLES``
+  too): nothing is lost, the run only says what it did, so a few examples and the count do.
 * **Every other per-file note** (skipped as too large, binary, unreadable, without text,
   encrypted, not a regular file, the app's own report or run log; a hidden folder passed over;
   a file read as Windows-1252): the file's text is not in the index (or read otherwise), so each
@@ -41,6 +41,7 @@ line. The index keeps them all, since grouping needs each file's note."""
 
 _SAME_FILE = re.compile(r"skipped, the same file as (?P<to>.+) \(a link to it\), indexed once")
 _OUTSIDE = re.compile(r"a link to (?P<to>.+), outside the folder: indexed")
+_OUT_DIR = re.compile(r"a link to (?P<to>.+), outside the folder: followed")
 _DETAIL = re.compile(r"(?P<why>.+?) \((?P<detail>[^()]*)\)")
 """A reason whose last words in parentheses differ from file to file: ``too large (50 MB >
 2 MB)``, ``unreadable (Permission denied)``."""
@@ -49,6 +50,7 @@ _LINK_LINES = {
     "same": "{n} files skipped, links to files indexed under another path, each indexed once "
             "there ({examples})",
     "outside": "{n} files are links leading out of the folder, indexed ({examples})",
+    "out_dir": "{n} folders are links leading out of the folder, followed ({examples})",
 }
 
 
@@ -106,7 +108,7 @@ def grouped_notes(notes: Iterable[str]) -> list[str]:
 def _kind(why: str) -> tuple[tuple[str, str], str]:
     """``((kind, reason), detail)`` of one file's note: the link kinds by their target, every
     other reason by its words less a last parenthesis (the detail shown by the file's name)."""
-    for kind, pattern in (("same", _SAME_FILE), ("outside", _OUTSIDE)):
+    for kind, pattern in (("same", _SAME_FILE), ("outside", _OUTSIDE), ("out_dir", _OUT_DIR)):
         if match := pattern.fullmatch(why):
             return (kind, ""), match["to"]
     match = _DETAIL.fullmatch(why)

@@ -70,11 +70,14 @@ def test_many_files_skipped_for_one_reason_name_the_first_and_count_the_rest(
 def test_details_that_differ_are_shown_by_each_name_and_links_out_grouped() -> None:
     sizes = [f"f{i}.txt: skipped, too large ({i + 3} MB > 2 MB)" for i in range(NAMED + 1)]
     out = [f"o{i}.md: a link to /srv/docs/o{i}.md, outside the folder: indexed" for i in range(4)]
-    lines = grouped_notes(["x.pdf: skipped, encrypted (needs a password)", *sizes, *out])
+    dirs = [f"d{i}/: a link to /srv/d{i}, outside the folder: followed" for i in range(5)]
+    lines = grouped_notes(["x.pdf: skipped, encrypted (needs a password)", *sizes, *out, *dirs])
     assert lines[0] == "x.pdf: skipped, encrypted (needs a password)"
     assert lines[1] == (", ".join(f"f{i}.txt ({i + 3} MB > 2 MB)" for i in range(NAMED))
                         + " and 1 more: skipped, too large")
     assert lines[2] == ("4 files are links leading out of the folder, indexed (o0.md -> "
                         "/srv/docs/o0.md, o1.md -> /srv/docs/o1.md, o2.md -> /srv/docs/o2.md "
                         "and 1 more)")
-    assert len(lines) == 3
+    assert lines[3] == ("5 folders are links leading out of the folder, followed (d0/ -> /srv/d0, "
+                        "d1/ -> /srv/d1, d2/ -> /srv/d2 and 2 more)")
+    assert len(lines) == 4
