@@ -229,7 +229,7 @@ def _add_review(sub: Any) -> None:
                         "then continue")
     review.add_argument("--drop", action="append", default=[], metavar="ENVELOPE_ID",
                         help="results review: neither persist nor report this result "
-                        "(repeatable)")
+                        "(repeatable); the others are approved, unless --redo sends some again")
     review.add_argument("--redo", action="append", default=[], metavar="ENVELOPE_ID",
                         help="results review: send this task again, then review again "
                         "(repeatable)")

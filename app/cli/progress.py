@@ -240,7 +240,8 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
         out.append(f"sub-questions ({len(review['sub_questions'])}):")
         out += [f"  {i}. {visible(q)}" for i, q in enumerate(review["sub_questions"], 1)]
         out += ["continue:", review_with(" --approve"),
-                review_with(" --question TEXT [--question TEXT ...]", "replace the sub-questions")]
+                review_with(" --question TEXT [--question TEXT ...]",
+                            "replace the sub-questions and run them")]
     else:
         envelopes = review["envelopes"]
         out.append(f"results ({len(envelopes)}), nothing persisted yet:")
@@ -249,7 +250,8 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
                        f"{_shown(e['task_key'], 60)}")
             out.append(f"      {_shown(e['summary'], 110)}")
         out += ["continue:", review_with(" --approve"),
-                review_with(" --drop ENVELOPE_ID ...", "not persisted, not reported"),
+                review_with(" --drop ENVELOPE_ID ...", "those not persisted, not reported; "
+                            "the rest are approved: persisted and reported, unless with --redo"),
                 review_with(" --redo ENVELOPE_ID ...", "sent again, then another review")]
     out += [visible(f"note: {note}") for note in pause.get("notes") or []]
     print("\n".join(out), file=stream, flush=True)

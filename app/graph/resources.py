@@ -151,7 +151,7 @@ class Resources:
         return (str(Path(self.settings.data_dir).resolve()),
                 str(Path(folder).resolve()) if folder else None)
 
-    def corpus(self, ctx: RunContext, progress: Any = None) -> Any:
+    def corpus(self, ctx: RunContext, progress: Any = None, before_build: Any = None) -> Any:
         """The corpus ``ctx`` names (``corpus_name``: one of the operator's
         ``RESEARCH_CORPORA``; None: the operator's ``corpus`` folder, or the package docs),
         opened on first use and kept open until :meth:`close`. Files over the operator's
@@ -161,6 +161,8 @@ class Resources:
             ctx: the run's choices.
             progress: ``progress(files_done, files_total)`` while a folder is indexed (not
                 called when its index is reused).
+            before_build: ``before_build(content_fingerprint, fingerprint)`` before its index
+                is built, which may raise to refuse the build (``Corpus.open``).
 
         Raises:
             workers.sources.CorpusError: the corpus folder has nothing to index (served: a
@@ -175,7 +177,8 @@ class Resources:
                 try:
                     self._corpora[key] = Corpus.open(
                         Path(self.settings.data_dir), folder=key[1],
-                        max_file_bytes=self.settings.max_file_bytes, progress=progress)
+                        max_file_bytes=self.settings.max_file_bytes, progress=progress,
+                        before_build=before_build)
                 except CorpusError as exc:
                     if not self.served:
                         raise

@@ -13,8 +13,9 @@ The run is resumed with ``Command(resume=value)``, ``value`` a dict:
 * ``{}`` or ``{"approve": true}``: continue as planned / persist everything;
 * plan stage: ``{"sub_questions": ["...", ...]}``: replace the sub-questions, then continue;
 * results stage: ``{"drop": [envelope_id, ...]}``: those are neither persisted nor reported
-  (the report's notes say so); ``{"redo": [envelope_id, ...]}``: send those tasks again, then
-  pause again. Both may be given together.
+  (the report's notes say so), and the rest are approved: persisted and reported (trial 17,
+  finding 5); ``{"redo": [envelope_id, ...]}``: send those tasks again, then pause again. Both
+  may be given together (the rest then wait for that pause).
 
 A node that calls ``interrupt()`` runs again from its start when the run resumes, so the review
 nodes do nothing before their ``interrupt()`` but read state: nothing is written to the results

@@ -155,12 +155,12 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                             thread_id, restarted)
         _record_start(storage, thread_id, start, labels["model"], settings, resources)
         counts = progress_at_start(snapshot, start, workers)
-        _announce(emit, thread_id, values, start, counts, pending is not None, labels)
+        said = _announce(emit, thread_id, values, start, counts, pending is not None, labels)
         _note_other_days(emit, storage, thread_id, request, recorded, settings)
         _note_choices(emit, thread_id, continued, restarted is not None)
         written: dict[str, dict[str, Any]] = {}  # the last "persisted" and "report" events
-        unreached = _stream(graph, start, config, settings, resources, storage, counts, emit,
-                            written)
+        unreached = _stream(graph, start, config, settings, resources, storage, counts,
+                            _planned_once(emit, said), written)
         return _conclude(graph, config, storage, start, labels, len(workers), started,
                          written, unreached)
 
@@ -257,9 +257,10 @@ def _keep_out(storage: Storage, thread_id: str, recorded: dict[str, Any] | None,
 
 
 def _announce(emit: Event, thread_id: str, values: dict[str, Any], start: Start, counts: Any,
-              reviewed: bool, labels: dict[str, str]) -> None:
+              reviewed: bool, labels: dict[str, str]) -> bool:
     """Emit the run's ``start`` event (where it resumes, what is restored) and, unless a review
-    decision continues it (its plan was shown at the pause), the ``planned`` one."""
+    decision continues it (its plan was shown at the pause), the ``planned`` one; whether it
+    emitted that."""
     if start.restarted:
         emit("note", {"thread_id": thread_id, "text": start.restarted})
     emit("start", {"thread_id": thread_id, "resumed_from_step": start.resumed_from,
@@ -270,6 +271,24 @@ def _announce(emit: Event, thread_id: str, values: dict[str, Any], start: Start,
                    "as_of": start.as_of, **labels})
     if counts.planned is not None and not reviewed:
         emit("planned", counts.planned)
+        return True
+    return False
+
+
+def _planned_once(emit: Event, said: bool) -> Event:
+    """``emit`` less the stream's first ``planned`` event when :func:`_announce` emitted the
+    plan already: a run resumed at ``dispatch`` runs it again, and it announces the round's
+    plan too (trial 17, finding 7: the plan and its questions were printed twice)."""
+    if not said:
+        return emit
+    shown = [True]
+
+    def emit_once(kind: str, data: dict[str, Any]) -> None:
+        if kind == "planned" and shown:
+            shown.clear()
+            return
+        emit(kind, data)
+    return emit_once
 
 
 def _note_other_days(emit: Event, storage: Storage, thread_id: str, request: RunRequest,
@@ -345,8 +364,12 @@ def _open_resources(settings: Settings, thread_id: str, recorded: dict[str, Any]
         resources.models(settings.context())
         resources.mcp()  # every MCP server starts (one session each for the run), or exit 2
         # A large folder takes a while to index: say which thread it is for, and how far it is.
+        # A thread refused on its changed corpus is refused before the build (trial 17,
+        # finding 7: resume built an 8 MB index, then refused with exit 2, "nothing written").
         resources.corpus(settings.context(), progress=lambda done, total: emit(
-            "indexing", {"thread_id": thread_id, "done": done, "total": total}))
+            "indexing", {"thread_id": thread_id, "done": done, "total": total}),
+            before_build=lambda content, stat: check_content(
+                thread_id, recorded, content, stat, settings=settings, restart=restart))
         corpus = resources.corpus(settings.context())
         restarted = check_content(thread_id, recorded, corpus.content_fingerprint,
                                   corpus.fingerprint, settings=settings, restart=restart)

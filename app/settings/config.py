@@ -189,8 +189,8 @@ class Settings(RunContext):
         2 * 1024 * 1024, env="RESEARCH_MAX_FILE_BYTES", flag="--max-file-bytes", minimum=1,
         maximum=2**30,
         help="text files (.md .txt .rst .py .html ...) larger than this many bytes (at most "
-             "2**30, 1 GiB) are skipped when a folder is indexed, each named in the run's notes "
-             "(PDF and .docx: 32 MB)")
+             "2**30, 1 GiB) are skipped when a folder is indexed, named in the run's notes (ten "
+             "of them, then a count) (PDF and .docx: 32 MB)")
     corpora: tuple[str, ...] = setting(
         (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER", keyed=True,
         path=True,

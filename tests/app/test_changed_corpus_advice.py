@@ -88,12 +88,16 @@ def test_every_command_printed_for_a_thread_whose_corpus_changed_works_when_past
         _run_unfinished(monkeypatch, research)
     capsys.readouterr()
     (corpus / NEW_FILE[0]).write_text(NEW_FILE[1], encoding="utf-8")
+    indexes = sorted((tmp_path / "data").glob("*corpus-*"))  # its index and lock files
 
     advised = []
     for command in (["resume", thread], ["review", thread], ["review", thread, "--approve"],
                     ["inspect", thread, "--report"]):
         assert main([*command, *data]) == 2, command
-        (err,) = capsys.readouterr().err.strip().splitlines()
+        said = capsys.readouterr()
+        # trial 17, finding 7: the refusal came after the new content's index was built
+        assert sorted((tmp_path / "data").glob("*corpus-*")) == indexes, command
+        (err,) = said.err.strip().splitlines()
         assert "has changed since it started" in err and "--fresh" not in err, err
         assert "review --approve" not in err.split("; ", 1)[1], err
         advised.append(_pasted(_line(err, "research")))

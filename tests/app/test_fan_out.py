@@ -126,3 +126,21 @@ def test_the_cli_runs_fifty_rounds_of_a_failing_worker_to_the_end(tmp_path, smal
     notes = [line.strip() for line in proc.stdout.splitlines() if line.strip().startswith("note:")]
     assert [n for n in notes if "re-dispatch" in n] == [
         f"note: rounds 2–50: re-dispatched {len(QUESTIONS)} failed task(s) each"], notes
+
+
+def test_a_resume_at_dispatch_prints_its_plan_once(tmp_path, small_corpus, monkeypatch, capsys,
+                                                   cli_env):
+    # Trial 17, finding 7: a run resumed at dispatch printed "planned 1 sub-question, 3 tasks:"
+    # and its questions twice: the resume announced the thread's plan, then dispatch, run
+    # again, announced it too.
+    from app.cli import main
+
+    research = ["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", str(small_corpus),
+                "--data-dir", str(tmp_path / "data")]
+    _send_fails_on_call(monkeypatch, 1)
+    assert main(research) == 1
+    assert "Send failed once" in capsys.readouterr().err
+    assert main(research) == 0
+    out = capsys.readouterr().out
+    assert "(at dispatch)" in out, out
+    assert out.count("planned ") == 1 and out.count(f"  1. {QUESTIONS[0]}") == 1, out

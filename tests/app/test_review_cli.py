@@ -182,3 +182,24 @@ def test_a_drop_at_a_reruns_review_says_the_earlier_row_was_removed(
     assert {r["envelope_id"] for r in db_rows(tmp_path / "data")} == before - {critic}
     assert ("dropped at review: 1 row(s) an earlier run of the thread had written were removed "
             "from the results database") in out["notes"], out["notes"]
+
+
+def test_the_drop_line_at_the_results_pause_says_the_rest_are_approved(
+        thread: tuple[str, list[str]], capsys: pytest.CaptureFixture[str]) -> None:
+    # Trial 17, finding 5: the pause listed --approve, --drop and --redo as if a drop waited
+    # for an --approve; `review T --drop ID` alone persisted the rest and wrote the report.
+    from app.cli import main
+
+    thread_id, data = thread
+    assert main(["review", thread_id, *data, "--approve"]) == 0
+    out = capsys.readouterr().out
+    (line,) = [line for line in out.splitlines() if " --drop ENVELOPE_ID" in line]
+    assert "the rest are approved: persisted and reported" in line, out
+    dropped, *kept = [line.split()[0] for line in out.splitlines()
+                      if line.startswith("  ") and ":" in line.split()[0]]
+    command = shlex.split(line.split("   (")[0].replace("ENVELOPE_ID ...", dropped))
+    assert main([*command[command.index("review"):], *data]) == 0  # pasted: the run ends
+    assert "report written" in capsys.readouterr().out
+    assert main(["inspect", thread_id, *data[:2], "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert sorted(r["envelope_id"] for r in rows) == sorted(kept)

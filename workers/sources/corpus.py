@@ -26,6 +26,7 @@ from workers.sources.boilerplate import keep_each_file, strip_repeated
 from workers.sources.damage import damaged, is_damage
 from workers.sources.fingerprint import content_fingerprint, folder_fingerprint
 from workers.sources.leads import lead_passage, with_leads
+from workers.sources.note_groups import shown_notes
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
 from workers.sources.query import search_query
 from workers.sources.ranking import ranked
@@ -85,15 +86,11 @@ class Corpus:
     # -- construction ------------------------------------------------------------------------
 
     @classmethod
-    def open(
-        cls,
-        data_dir: Path,
-        folder: Path | None = None,
-        packages: Sequence[str] = DEFAULT_PACKAGES,
-        *,
-        max_file_bytes: int = folder_source.MAX_FILE_BYTES,
-        progress: folder_source.Progress | None = None,
-    ) -> Corpus:
+    def open(cls, data_dir: Path, folder: Path | None = None,
+             packages: Sequence[str] = DEFAULT_PACKAGES, *,
+             max_file_bytes: int = folder_source.MAX_FILE_BYTES,
+             progress: folder_source.Progress | None = None,
+             before_build: Callable[[str, str], None] | None = None) -> Corpus:
         """Open the cached index in ``data_dir``, building it first if missing or stale.
 
         Args:
@@ -109,6 +106,8 @@ class Corpus:
                 while the index is built (``(0, 0)`` first while another process builds it;
                 not called when the cached index is reused); after the last file, the index is
                 written. Called from the opening thread.
+            before_build: ``before_build(content_fingerprint, fingerprint)`` before a build; it
+                may raise to refuse it (trial 17, finding 7: a refusal came after the build).
 
         Returns:
             An open Corpus; ``corpus.built`` says whether this call built the index.
@@ -127,25 +126,23 @@ class Corpus:
                               f"{exc.strerror or exc}") from None
         for _attempt in range(3):
             try:
-                return cls._open_once(data_dir, folder, packages, max_file_bytes, progress)
+                return cls._open_once(data_dir, folder, packages, max_file_bytes, progress,
+                                      before_build)
             except NoText:  # bad input writes nothing: the data dir goes if it was made here
                 if made:
                     with suppress(OSError):
                         data_dir.rmdir()  # only if empty: another run may have written since
                 raise
             except sqlite3.Error:
-                # The index vanished between its check and its opening: another process built a
-                # newer one (the folder changed meanwhile) and cleaned this one up. Start over.
+                # gone since its check: a newer build (the folder changed) removed it; again
                 continue
         shown = safe_name(str(data_dir))
         raise CorpusError(f"corpus index in {shown} keeps changing while being opened")
 
     @classmethod
-    def _open_once(
-        cls, data_dir: Path, folder: Path | None, packages: Sequence[str],
-        max_file_bytes: int = folder_source.MAX_FILE_BYTES,
-        progress: folder_source.Progress | None = None,
-    ) -> Corpus:
+    def _open_once(cls, data_dir: Path, folder: Path | None, packages: Sequence[str],
+                   max_file_bytes: int, progress: folder_source.Progress | None,
+                   before_build: Callable[[str, str], None] | None) -> Corpus:
         skipped: Counter[str] = Counter()
         notes: list[str] = []
         shown = ""
@@ -183,6 +180,10 @@ class Corpus:
                 "listed_notes": str(len(notes))}
         if folder is not None:  # read only for a build, which reads every file anyway
             head["content"] = content_fingerprint(folder, files)
+            if same := index.same_content(data_dir, kind, head["content"]):  # rewritten as was
+                return cls(same[0], index.current_notes(same[1], notes), built=False)
+        if before_build is not None:
+            before_build(head.get("content") or fingerprint, fingerprint)
         try:
             meta, built = index.build_locked(data_dir, path, head, docs_factory, notes, describe,
                                              progress and (lambda: progress(0, 0)))
@@ -367,10 +368,9 @@ class Corpus:
 
     @property
     def notes(self) -> list[str]:
-        """One line per file the build skipped or read only in part (an encrypted or broken PDF,
-        a broken .docx), e.g. ``"secret.pdf: skipped, encrypted (needs a password)"``; kept in
-        the index, so a cached open reports them too."""
-        return [line for line in self._meta.get("notes", "").split("\n") if line]
+        """One line per file skipped or read in part (``"x.pdf: skipped, encrypted (needs a
+        password)"``), many of one reason in one line (:mod:`~workers.sources.note_groups`)."""
+        return shown_notes(self._meta.get("notes", "").split("\n"))
 
     @property
     def fingerprint(self) -> str:

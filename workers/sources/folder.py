@@ -8,8 +8,8 @@ and the ``.pdf`` (one document per page, cited ``report.pdf:p3#0``) and ``.docx`
 .docx is skipped with a note (``Corpus.notes``), never a crash.
 A file name that is not valid UTF-8 is indexed under an escaped ref (``b"n\\xe9e.md"`` is cited as
 ``n\\xe9e.md#0``). When nothing is left, the ``CorpusError`` says why (too large, binary, other
-types...). The fingerprint covers the folder's files (paths, sizes, mtimes), so a change rebuilds
-the index.
+types...). The fingerprint covers the folder's files (paths, sizes, mtimes): a change rebuilds
+the index, unless the files' bytes hash as the index's did (rewritten the same).
 
 This module imports only the standard library and this package; HTML is read by
 :mod:`workers.sources.htmlpage` (lxml), PDF and .docx by :mod:`workers.sources.documents`, each

@@ -35,22 +35,22 @@ from pathlib import Path
 
 from workers.sources.base import CorpusError, IndexVanished, NoText, Passage, RawDoc
 from workers.sources.names import symbol_key
+from workers.sources.note_groups import one_line_each
 from workers.sources.query import spelled_terms, symbol_terms, title_terms
 from workers.sources.text import chunk_text, raw, safe_name
 
 __all__ = [
-    "MAX_NOTES",
     "SCHEMA_VERSION",
     "STALE_TMP_SECONDS",
     "build",
     "build_lock",
     "build_locked",
-    "capped_notes",
     "current_notes",
     "passage_frequencies",
     "read_meta",
     "remove_orphan_temps",
     "remove_stale",
+    "same_content",
     "tree_signature",
 ]
 
@@ -138,7 +138,7 @@ def build(
                     "documents": str(len(doc_rows)),
                     "build_seconds": f"{time.perf_counter() - started:.3f}",
                     "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                    "notes": "\n".join(capped_notes(notes or [])),
+                    "notes": "\n".join(one_line_each(notes or [])),  # all: grouped when read
                 }
                 head = describe() if describe is not None else meta["description"]
                 count = f"{len(passage_rows):,} passage{'' if len(passage_rows) == 1 else 's'}"
@@ -203,19 +203,6 @@ def _insert_rows(con: sqlite3.Connection, doc_rows: list[_DocRow],
     con.execute("INSERT INTO passages_fts (passages_fts) VALUES ('optimize')")
     con.execute(_FTS_AUTOMERGE, (_FTS_DEFAULT_AUTOMERGE,))
 
-MAX_NOTES = 200
-"""At most this many note lines are kept in an index; the rest are counted in a last line."""
-
-
-def capped_notes(notes: list[str], limit: int = MAX_NOTES) -> list[str]:
-    """The notes, one line each (whitespace collapsed), at most ``limit`` of them plus a line
-    counting the rest: a folder of 10,000 binary files gets a readable list, not 10,000 lines."""
-    lines = [" ".join(n.split()) for n in notes if n.strip()]
-    if len(lines) <= limit:
-        return lines
-    return [*lines[:limit], f"... and {len(lines) - limit} more notes"]
-
-
 def current_notes(meta: dict[str, str], listed: list[str]) -> dict[str, str]:
     """``meta`` of a reused index with the notes of the folder's listing (``listed``: files
     skipped before reading, e.g. too large, or a report of the app) replaced by this listing's:
@@ -225,7 +212,20 @@ def current_notes(meta: dict[str, str], listed: list[str]) -> dict[str, str]:
         return meta
     stored = [line for line in meta.get("notes", "").split("\n") if line]
     built = stored[int(meta["listed_notes"]):]
-    return {**meta, "notes": "\n".join(capped_notes([*listed, *built]))}
+    return {**meta, "notes": "\n".join(one_line_each([*listed, *built]))}
+
+
+def same_content(data_dir: Path, kind: str, content: str) -> tuple[Path, dict[str, str]] | None:
+    """``(path, meta)`` of an index of the source ``kind`` in ``data_dir`` built from the folder
+    content ``content`` (its ``content`` meta entry: names and bytes), or None. Files rewritten
+    with the same bytes (a ``sed -i`` that matched nothing, a checkout) change the stat
+    fingerprint, not the index (trial 17, finding 7: such a run built it again); hashing the
+    files costs a hundredth of a build (0.05 s for the Apache manual's 6 MB, 5 s to index)."""
+    for path in sorted(data_dir.glob(f"corpus-{kind}-*.sqlite")):
+        meta = read_meta(path)
+        if meta is not None and meta.get("content") == content:
+            return path, meta
+    return None
 
 
 def read_meta(path: Path) -> dict[str, str] | None:

@@ -2,6 +2,7 @@
 (encodings and non-UTF-8 names: test_folder_encodings.py)."""
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -114,6 +115,26 @@ def test_cache_reused_then_rebuilt_when_a_file_changes(folder: Path, tmp_path: P
     (folder / "extra.md").write_text("Iguana sentence added later.\n", encoding="utf-8")
     with Corpus.open(data, folder=folder) as fourth:
         assert fourth.built and fourth.search("iguana")[0].ref == "extra.md#0"
+
+
+def test_files_rewritten_with_the_same_bytes_keep_their_index(folder: Path, tmp_path: Path
+                                                               ) -> None:
+    # Trial 17, finding 7: a ``sed -i`` that matched nothing rewrote a file (a new mtime, the
+    # same bytes) and the next run indexed the whole folder again.
+    data = tmp_path / "data"
+    with Corpus.open(data, folder=folder) as first:
+        assert first.built
+    notes = folder / "notes.txt"
+    notes.write_bytes(notes.read_bytes())  # as sed -i does: the same bytes, written again
+    os.utime(notes, ns=(notes.stat().st_atime_ns, notes.stat().st_mtime_ns + 10**9))
+    with Corpus.open(data, folder=folder) as second:
+        assert not second.built and second.path == first.path
+        assert second.content_fingerprint == first.content_fingerprint
+        assert second.search("marmalade turbines")
+    write(folder, "notes.txt", "Tangerine zeppelins hover above the harbour.\n")
+    with Corpus.open(data, folder=folder) as third:  # new bytes: built again
+        assert third.built and "Tangerine" in third.search("tangerine zeppelins")[0].text
+        assert cache_files(data) == [third.path]
 
 
 def test_folder_and_package_corpora_share_a_data_dir(
