@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from app.llm.offline.headings import heading_at, heading_of, passage_headings
+from app.llm.offline.sentence_ends import sentence_ends
 from app.llm.offline.words import stems
 from workers.sources import Passage
 from workers.sources.names import symbol_key
@@ -52,11 +53,6 @@ _SECTION_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]{0,30}:\s*$")
 _FIELD_ENTRY = re.compile(r"^\s*\**([A-Za-z_][\w.\[\]]*)(?:\s*\([^)]*\))?:(?:\s|$)")
 _PROSE_LABELS = frozenset(
     {"warning", "note", "important", "caution", "tip", "hint", "danger", "attention", "deprecated"}
-)
-_SENTENCE_END = re.compile(
-    # not after an abbreviation that never ends a sentence: "(e.g. [2] or [1])" was cut in two
-    r"(?<!\b[eE]\.g)(?<!\b[iI]\.e)(?<!\b[cC]f)(?<!\bvs)(?<!\bapprox)(?<!\b[fF]ig)"
-    r"[.!?][\"')\]]*(?=\s+[\"'(\[`*_]?[A-Z0-9])"
 )
 _TERMINAL = re.compile(r"[.!?][\"')\]]*$")
 _CODE_HINTS = re.compile(
@@ -192,9 +188,9 @@ def split_sentences(text: str) -> list[str]:
         if is_heading(block):
             continue
         start = 0
-        for match in _SENTENCE_END.finditer(block):
-            sentences.append(block[start : match.end()].strip())
-            start = match.end()
+        for end in sentence_ends(block):
+            sentences.append(block[start:end].strip())
+            start = end
         sentences.append(block[start:].strip())
     return [s for s in sentences if s and s in text]
 

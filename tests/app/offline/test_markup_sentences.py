@@ -99,3 +99,18 @@ def test_an_underlined_heading_and_an_attribute_line_are_not_prose() -> None:
     assert said == ["git-frob - Frobnicate the shards of a vault", "'git frob' [--all] <vault>",
                     "Frobnicates every shard of the named vault so that later reads are faster.",
                     "A rule below ends nothing.", "After the rule."]
+
+
+def test_a_dot_of_an_abbreviation_ends_no_sentence() -> None:
+    # Trial 18, finding 1: gnuplot's PDF manual cross-references "(p. 113)" and names "P.
+    # L'Ecuyer"; the Answer's sentences ended at "(p." and "from P."
+    text = ("For related plotting styles see smooth frequency (p. 113) and smooth kdensity "
+            "(p. 113). The function rand() uses an algorithm from P. L'Ecuyer and S. Cote. "
+            "See Sec. 4.2 and No. 5 of the list. It ends here.")
+    assert split_sentences(text) == [
+        "For related plotting styles see smooth frequency (p. 113) and smooth kdensity (p. 113).",
+        "The function rand() uses an algorithm from P. L'Ecuyer and S. Cote.",
+        "See Sec. 4.2 and No. 5 of the list.",
+        "It ends here."]
+    # a word of that list ends a sentence when no number follows it
+    assert split_sentences("Answer no. Then ask again.") == ["Answer no.", "Then ask again."]
