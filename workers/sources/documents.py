@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from workers.sources.base import RawDoc
+from workers.sources.running_lines import running_lines, without_running_lines
 from workers.sources.tables import looks_like_header, table_lines
 
 __all__ = [
@@ -108,18 +109,14 @@ def pdf_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> I
         skipped["unreadable"] += 1
         notes.append(f"{rel}: skipped, not a readable PDF ({type(exc).__name__})")
         return
-    found = bad = 0
+    texts, bad = _page_texts(pages)
+    running = running_lines([text for text in texts if text is not None])
+    found = 0
     current = ""  # the outline entry in effect: the last one that starts on an earlier page
-    for number, page in enumerate(pages, 1):
+    for number, text in enumerate(texts, 1):
         starting = starts.get(number - 1, [])
         heading, current = current, (starting[-1] if starting else current)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                text = page.extract_text() or ""
-        except Exception:  # noqa: BLE001 - a broken content stream fails one page, not the file
-            bad += 1
-            continue
+        text = without_running_lines(text or "", running)
         if text.strip():
             found += 1
             sections = outline_sections(text, starting, heading) if starts else ()
@@ -131,6 +128,20 @@ def pdf_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> I
         skipped["blank"] += 1
         if not bad:
             notes.append(f"{rel}: skipped, no extractable text (a scan?)")
+
+
+def _page_texts(pages: list) -> tuple[list[str | None], int]:
+    """Each page's extracted text (None for a page whose content stream is broken: it fails
+    that page, not the file), and how many failed."""
+    texts: list[str | None] = []
+    for page in pages:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                texts.append(page.extract_text() or "")
+        except Exception:  # noqa: BLE001 - a broken content stream fails one page, not the file
+            texts.append(None)
+    return texts, texts.count(None)
 
 
 def pdf_outline(reader: object) -> dict[int, list[str]]:

@@ -211,3 +211,20 @@ def test_a_file_whose_text_all_repeats_keeps_its_first_page(tmp_path: Path) -> N
     (alone / "other.md").write_text("Egret notes: egrets are counted at dusk.\n", "utf-8")
     with Corpus.open(tmp_path / "data2", folder=alone) as corpus:
         assert corpus.search("heron census nests")[0].ref == "q.pdf:p1#0"
+
+
+def test_a_pdfs_running_headers_and_footers_are_not_indexed(tmp_path: Path) -> None:
+    # Trial 18, finding 2: gnuplot's manual heads its pages "gnuplot 5.4 167" and "168 gnuplot
+    # 5.4"; each page's first sentence began with it, and the report quoted it so
+    pages = [(f"Relay Manual 2.1 {n}" if n % 2 else f"{n} Relay Manual 2.1")
+             + f"\nThe relay on page {n} hums at {40 + n} hertz.\nPrinted {n}/6"
+             for n in range(1, 7)]
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "manual.pdf").write_bytes(make_pdf(pages))
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        hits = corpus.search("relay hums hertz", k=10)
+    assert len(hits) == 6
+    for hit in hits:
+        assert "Relay Manual" not in hit.text and "Printed" not in hit.text, hit.text
+        assert re.fullmatch(r"The relay on page \d hums at \d+ hertz\.", hit.text.strip()), hit

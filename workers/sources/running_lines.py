@@ -1,0 +1,94 @@
+"""A PDF's running headers and footers: the lines at the top or bottom of most of its pages
+("gnuplot 5.4 167" on one page, "168 gnuplot 5.4" on the next), found per file and left out
+of each page's text before it is indexed (trial 18, finding 2: the first sentence of every
+page of a PDF manual began with its page header, and the report quoted it so).
+
+A line is running when, its numbers read as one sign (page numbers change from page to page)
+and its words in any order, it is among the first or last :data:`EDGE_LINES` lines of at
+least :data:`RUNNING_SHARE` of the file's pages and of :data:`MIN_PAGES` of them, and short
+(:data:`MAX_RUNNING_CHARS`); a page of fewer than :data:`MIN_LINES` lines has none (its lines
+are its text).
+The folder-wide rule for repeated paragraphs (:mod:`workers.sources.boilerplate`) does not
+find these: they change with the page and sit inside the page's first paragraph.
+
+This module imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+__all__ = ["EDGE_LINES", "MAX_RUNNING_CHARS", "MIN_LINES", "MIN_PAGES", "RUNNING_SHARE",
+           "running_lines", "without_running_lines"]
+
+EDGE_LINES = 1
+"""How many lines at each end of a page may be its header or footer."""
+MIN_LINES = 3
+"""A page of fewer lines has no header or footer: its lines are its text."""
+RUNNING_SHARE = 0.5
+"""... on at least this share of the file's pages (even and odd pages' headers are one line in
+another order): a chapter's own running title, on its pages only, is kept (its words say what
+the page is about; left out, Asymptote's manual was searched worse)."""
+MIN_PAGES = 3
+"""... and on at least this many of them."""
+MAX_RUNNING_CHARS = 100
+"""Longer lines are text, never a header or a footer."""
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _sign(line: str) -> str:
+    """``line``'s words in sorted order, its numbers as ``#``: ``"gnuplot 5.4 167"`` and
+    ``"168 gnuplot 5.4"`` (an odd and an even page) are both ``"# # gnuplot"``."""
+    return " ".join(sorted(_NUMBER.sub("#", line).lower().split()))
+
+
+def _edges(text: str) -> list[str]:
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < MIN_LINES:
+        return []
+    return [*lines[:EDGE_LINES], *lines[EDGE_LINES:][-EDGE_LINES:]]
+
+
+def running_lines(pages: Sequence[str]) -> frozenset[str]:
+    """The signs (numbers as ``#``) of the running lines of a file's ``pages`` (their texts, in
+    order); empty for a file of fewer than :data:`MIN_PAGES` pages.
+
+    Example:
+        >>> words = ["Alpha", "Beta", "Gamma", "Delta"]
+        >>> pages = [f"Manual 5.4 {n}\\nOn {w}.\\n{w} ends." for n, w in enumerate(words)]
+        >>> sorted(running_lines(pages))
+        ['# # manual']
+    """
+    if len(pages) < MIN_PAGES:
+        return frozenset()
+    counts: Counter[str] = Counter()
+    for text in pages:
+        counts.update({_sign(line) for line in _edges(text)
+                       if len(line.strip()) <= MAX_RUNNING_CHARS})
+    need = max(MIN_PAGES, math.ceil(RUNNING_SHARE * len(pages)))
+    return frozenset(sign for sign, n in counts.items() if n >= need and sign)
+
+
+def without_running_lines(text: str, running: frozenset[str]) -> str:
+    """``text`` (a page) without the ``running`` lines among its first and last
+    :data:`EDGE_LINES` lines; the rest as it was.
+
+    Example:
+        >>> without_running_lines("Manual 5.4 7\\nText of page 7.\\nMore.",
+        ...                       frozenset({"# # manual"}))
+        'Text of page 7.\\nMore.'
+    """
+    if not running:
+        return text
+    lines = text.splitlines()
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    if len(filled) < MIN_LINES:
+        return text
+    edges = {*filled[:EDGE_LINES], *filled[EDGE_LINES:][-EDGE_LINES:]}
+    return "\n".join(line for i, line in enumerate(lines)
+                     if i not in edges or len(line.strip()) > MAX_RUNNING_CHARS
+                     or _sign(line) not in running)
