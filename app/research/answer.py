@@ -12,6 +12,7 @@ from app.research.caveats import WARNING
 from app.research.citations import Citations, claim_key, excerpt, items
 from app.research.definitions import definition_line, definitions, unique
 from app.research.evidence import document_of, topic_strength
+from app.research.reference import default_entries
 from app.research.relevance import (
     describe_terms,
     name_terms,
@@ -218,9 +219,17 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     topic), the definition of the symbol it names first
     (:func:`app.research.definitions.definitions`); for a comparison, one sentence that names
     each thing compared, its definition when no finding names it (trial 10, finding 6: "Send
-    vs reducers" was answered by two sentences on ``Send``); then the ranked findings."""
+    vs reducers" was answered by two sentences on ``Send``); for a default, the ``Default:``
+    row of the entry it names (:func:`app.research.reference.default_entries`: trial 17,
+    finding F2, a tuning page's prose answered while the reference page's row was retrieved);
+    then the ranked findings."""
     ordered = _ordered(_ranked(data, kind),
                        topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked)))
+    if kind == "default":  # the setting's own Default: row first (trial 17, finding F2)
+        subject = subject_terms(data.asked, data.rows)
+        entries = default_entries([(q, data.rows_of(q)) for q in data.sub_questions],
+                                  subject, name_terms(data.asked), needed(subject))
+        return unique([*entries[:1], *ordered])[:_ANSWER_SENTENCES]
     if kind not in ("what", "topic", "compare"):
         return ordered[:_ANSWER_SENTENCES]
     defined = definitions([(q, data.rows_of(q)) for q in data.sub_questions], data.asked)

@@ -1,0 +1,94 @@
+"""A setting's reference entry answers "what is its default" (trial 17, finding F2): the
+``Default:`` row of the entry the question names leads the Answer, never a narrative page's
+sentence or a neighbour's row."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from app.research.reference import default_rows
+from app.research.topics import topic_kind
+from tests.app.report_rows import answer_section
+from tests.conftest import AS_OF, run_cli
+
+_ENTRY = """<div class="directive-section"><h2 id="{low}">{name} Directive
+<a class="permalink" href="#{low}">&para;</a></h2>
+<table class="directive">
+<tr><th><a href="dict.html#Description">Description:</a></th><td>{what}</td></tr>
+<tr><th><a href="dict.html#Syntax">Syntax:</a></th>
+<td><code>{name} <var>seconds</var></code></td></tr>
+<tr><th><a href="dict.html#Default">Default:</a></th><td><code>{name} {default}</code></td></tr>
+<tr><th><a href="dict.html#Context">Context:</a></th><td>server config</td></tr>
+</table>
+<p>The number of seconds Quillgate waits {more}.</p>
+<p>Setting <code>{name}</code> to a high value may cause performance problems in busy relays.</p>
+</div>
+"""
+CORE = ("<html><head><title>core - Quillgate Relay Server 3.1</title></head><body>"
+        "<h1>Quillgate Core Features</h1><p>Directives every relay build has.</p>"
+        + _ENTRY.format(name="KeepIdleWait", low="keepidlewait", default="5",
+                        what="Time the relay waits for the next message on an open link",
+                        more="for the next message on an open link before closing it")
+        + _ENTRY.format(name="IdleWait", low="idlewait", default="60",
+                        what="Time the relay waits for a slow peer",
+                        more="for a slow peer to send its next byte")
+        + "</body></html>")
+TUNING = """<html><head><title>Tuning a Quillgate relay</title></head><body>
+<h1>Tuning for many links</h1>
+<p>When open links are kept, workers sit idle waiting on them. The default KeepIdleWait of 15
+seconds in Quillgate 1.0 was lowered, because idle workers cost memory on a busy relay.</p>
+</body></html>
+"""
+
+
+def _corpus(folder: Path, default: str = "5") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "core.html").write_text(CORE.replace("KeepIdleWait 5<", f"KeepIdleWait {default}<"),
+                                      encoding="utf-8")
+    (folder / "tuning.html").write_text(TUNING, encoding="utf-8")
+    return folder
+
+
+def _report(tmp_path: Path, folder: Path, topic: str, data_dir: str = "data") -> str:
+    proc = run_cli("research", topic, "--as-of", AS_OF, "--corpus", folder, "--data-dir",
+                   tmp_path / data_dir, "--json")
+    assert proc.returncode == 0, proc.stderr
+    return Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
+
+
+def test_the_answer_to_a_default_is_the_reference_entrys_default_row(tmp_path: Path) -> None:
+    # The Answer said the tuning page's "default KeepIdleWait of 15 seconds" (an old release's)
+    # while the entry's own "Default: KeepIdleWait 5" row was retrieved: edit the row and the
+    # Answer must change with it.
+    for default, data_dir in (("5", "data"), ("7", "data-edited")):
+        folder = _corpus(tmp_path / f"corpus-{default}", default)
+        for topic in ("What is the default KeepIdleWait?", "KeepIdleWait default"):
+            answer = answer_section(_report(tmp_path, folder, topic, data_dir))
+            first = answer.strip().splitlines()[0]
+            assert first.startswith(f"- Default: KeepIdleWait {default}."), (topic, answer)
+
+
+def test_a_neighbours_default_row_is_no_answer(tmp_path: Path) -> None:
+    # "IdleWait" is a part of "KeepIdleWait": its row, not the neighbour's, answers
+    folder = _corpus(tmp_path / "corpus")
+    answer = answer_section(_report(tmp_path, folder, "What is the default IdleWait?"))
+    assert "Default: IdleWait 60." in answer and "KeepIdleWait 5" not in answer, answer
+
+
+
+
+
+
+def test_default_rows_of_tables_and_label_cells() -> None:
+    assert default_rows("Syntax:\n\nkeepidle 75s;\n\nDefault:\n\nkeepidle 75s;") == [
+        ("", "Default:\n\nkeepidle 75s;".replace("\n\n", " "))]
+    assert default_rows("wait_time — Default: 30; Unit: seconds.") == [
+        ("wait_time", "wait_time — Default: 30; Unit: seconds.")]
+    assert default_rows("The default is 5.\n\nDefaults are kept.") == []
+
+
+def test_a_setting_named_then_default_asks_its_default() -> None:
+    assert [topic_kind(t) for t in ("KeepIdleWait default", "page size default value",
+                                    "reset to default", "restore the default")] == [
+        "default", "default", "topic", "how"]
