@@ -1,12 +1,13 @@
-"""A setting's reference entry answers "what is its default" (trial 17, finding F2): the
-``Default:`` row of the entry the question names leads the Answer, never a narrative page's
-sentence or a neighbour's row."""
+"""A setting's reference entry answers "what is its default" (trial 17, findings F2 and F4):
+the ``Default:`` row of the entry the question names leads the Answer, never a narrative page's
+sentence or a neighbour's row; a warning the report quotes is listed under Caveats."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from app.research.caveats import WARNING
 from app.research.reference import default_rows
 from app.research.topics import topic_kind
 from tests.app.report_rows import answer_section
@@ -75,6 +76,17 @@ def test_a_neighbours_default_row_is_no_answer(tmp_path: Path) -> None:
     answer = answer_section(_report(tmp_path, folder, "What is the default IdleWait?"))
     assert "Default: IdleWait 60." in answer and "KeepIdleWait 5" not in answer, answer
 
+
+def test_a_warning_in_the_report_is_listed_under_caveats(tmp_path: Path) -> None:
+    # "may cause performance problems" led an Answer while Caveats said "No limitations or
+    # warnings were found in the corpus."
+    folder = _corpus(tmp_path / "corpus")
+    report = _report(tmp_path, folder, "What is the default KeepIdleWait?")
+    caveats = report.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert "may cause performance problems" in report
+    assert "No limitations or warnings were found" not in caveats, report
+    assert WARNING.search("Setting X to less than minimal is not recommended.")
+    assert not WARNING.search("The default is 5 seconds.")
 
 
 
