@@ -12,7 +12,7 @@ from app.research.caveats import WARNING
 from app.research.citations import Citations, claim_key, excerpt, items
 from app.research.definitions import definition_line, definitions, unique
 from app.research.evidence import document_of, topic_strength
-from app.research.reference import default_entries
+from app.research.reference import default_entries, entry_label
 from app.research.relevance import (
     describe_terms,
     name_terms,
@@ -298,7 +298,7 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
     if shown is not None:
         shown.add((" ".join(said.split()).lower(), top["ref"]))
     if naming:
-        return f"- {top['title']}: {said} [{cites.cite(top)}]"
+        return f"- {entry_label(top)}: {said} [{cites.cite(top)}]"
     # said so: a passage on another subject is no answer to this one
     return (f"- _No sentence retrieved names {describe_terms(subject)}; the closest "
-            f"passage:_ {top['title']}: {said} [{cites.cite(top)}]")
+            f"passage:_ {entry_label(top)}: {said} [{cites.cite(top)}]")

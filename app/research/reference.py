@@ -24,7 +24,7 @@ from app.research.definitions import DEFINES
 from workers.sources.query import word_forms
 from workers.sources.text import PARA_SPLIT
 
-__all__ = ["default_entries", "default_rows", "names_entry"]
+__all__ = ["default_entries", "default_rows", "entry_heading", "entry_label", "names_entry"]
 
 _DEFAULT_LABEL = re.compile(r"default(?:\s+(?:value|setting))?s?", re.IGNORECASE)
 """A field label that gives the entry's default: ``Default``, ``Default value``."""
@@ -45,15 +45,39 @@ def _heading(paragraph: str) -> str:
     """``paragraph`` as a heading's text (its permalink mark dropped), or "" when it is no
     heading: more than one line, more than :data:`_HEADING_WORDS` words, or ending a sentence
     or a field label."""
-    line = paragraph.strip().rstrip(_MARKS).strip()
+    line = paragraph.strip().rstrip(_MARKS).lstrip("# ").strip()
     if (not line or "\n" in line or len(line.split()) > _HEADING_WORDS
             or line.endswith((".", "!", "?", ":", ";", ","))):
         return ""
     return line
 
 
+def entry_heading(text: str) -> str:
+    """The heading a passage opens with (its section's, as the index keeps it at the start of
+    the section's first passage), permalink mark dropped; "" when it opens with prose.
+
+    Example:
+        >>> entry_heading("KeepAliveTimeout Directive ¶\\n\\nDescription: Amount of time.")
+        'KeepAliveTimeout Directive'
+        >>> entry_heading("The server waits for the next request.")
+        ''
+    """
+    first = PARA_SPLIT.split(text.strip(), maxsplit=1)[0]
+    return "" if _FIELD.match(first.strip()) else _heading(first)
 
 
+def entry_label(item: dict[str, Any]) -> str:
+    """What a passage bullet is labelled by: the heading of the entry the passage opens
+    (:func:`entry_heading`: "ServerTokens Directive"), else its document's title. Trial 17,
+    finding F4: "core - Apache HTTP Server Version 2.4: This directive controls ..." named the
+    page, every directive of it alike, and not the directive the sentence defines.
+
+    Example:
+        >>> entry_label({"title": "core - Apache HTTP Server", "text": "Timeout Directive ¶"
+        ...              "\\n\\nThe time to wait."})
+        'Timeout Directive'
+    """
+    return entry_heading(str(item.get("text") or "")) or str(item.get("title") or "")
 
 
 def default_rows(text: str) -> list[tuple[str, str]]:

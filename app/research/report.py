@@ -32,6 +32,7 @@ from app.research.evidence import (
     used_documents,
 )
 from app.research.notes import coalesce_notes
+from app.research.reference import entry_label
 from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
@@ -216,7 +217,7 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     passages = passages[:3]
     if passages:
         lines += ["Top passages:", ""]
-        lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
+        lines += [f"- {entry_label(p)}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
         lines.append("")
         listed.update((_excerpt_claim(p), p["ref"]) for p in passages)
     if lines:

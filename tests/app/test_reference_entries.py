@@ -1,6 +1,7 @@
 """A setting's reference entry answers "what is its default" (trial 17, findings F2 and F4):
 the ``Default:`` row of the entry the question names leads the Answer, never a narrative page's
-sentence or a neighbour's row; a warning the report quotes is listed under Caveats."""
+sentence or a neighbour's row; a warning the report quotes is listed under Caveats; a passage
+is labelled by its entry's heading, not its page's title."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from pathlib import Path
 
 from app.research.caveats import WARNING
 from app.research.reference import default_rows
+from app.research.report import render_markdown
 from app.research.topics import topic_kind
-from tests.app.report_rows import answer_section
+from tests.app.report_rows import answer_section, data, item, row
 from tests.conftest import AS_OF, run_cli
 
 _ENTRY = """<div class="directive-section"><h2 id="{low}">{name} Directive
@@ -88,6 +90,16 @@ def test_a_warning_in_the_report_is_listed_under_caveats(tmp_path: Path) -> None
     assert WARNING.search("Setting X to less than minimal is not recommended.")
     assert not WARNING.search("The default is 5 seconds.")
 
+
+def test_a_passage_is_labelled_by_its_entry_not_its_page_title() -> None:
+    q = "What is the Frobnicate directive?"
+    text = ("Frobnicate Directive ¶\n\nDescription: Sets the frobs.\n\nThis directive "
+            "controls how many frobs each relay keeps.")
+    rows = [row("docs_search", q, [item("passage", text, "core.html#3", score=3.0,
+                                        title="core - Quillgate Relay Server 3.1")])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert "- Frobnicate Directive: This directive controls" in answer, answer
+    assert "Quillgate Relay Server 3.1:" not in answer, answer
 
 
 
