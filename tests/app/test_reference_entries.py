@@ -116,3 +116,13 @@ def test_a_setting_named_then_default_asks_its_default() -> None:
     assert [topic_kind(t) for t in ("KeepIdleWait default", "page size default value",
                                     "reset to default", "restore the default")] == [
         "default", "default", "topic", "how"]
+
+
+def test_a_warning_the_answer_quotes_from_a_passage_is_a_caveat_found() -> None:
+    q = "What is the Frobnicate directive?"
+    text = "Frobnicate Directive ¶\n\nUnder normal conditions, Frobnicate should not be changed."
+    rows = [row("docs_search", q, [item("passage", text, "core.html#3", score=3.0)])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert "Frobnicate should not be changed" in answer_section(md), md
+    assert "_The limitations found are quoted in the Answer above._" in md, md
+
