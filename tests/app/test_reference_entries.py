@@ -1,7 +1,8 @@
 """A setting's reference entry answers "what is its default" (trial 17, findings F2 and F4):
 the ``Default:`` row of the entry the question names leads the Answer, never a narrative page's
 sentence or a neighbour's row; a warning the report quotes is listed under Caveats; a passage
-is labelled by its entry's heading, not its page's title."""
+is labelled by its entry's heading, not its page's title; a section asking a default is not
+folded away when nothing in the report says the default."""
 
 from __future__ import annotations
 
@@ -126,3 +127,30 @@ def test_a_warning_the_answer_quotes_from_a_passage_is_a_caveat_found() -> None:
     assert "Frobnicate should not be changed" in answer_section(md), md
     assert "_The limitations found are quoted in the Answer above._" in md, md
 
+
+def test_a_default_section_is_shown_when_nothing_in_the_report_says_the_default() -> None:
+    # The Notes said "Not shown as sections, as they would repeat the report" of a question
+    # on a default that nothing in the report answered.
+    q1, q2 = "What does Frobnicate do?", "What is the default of Frobnicate?"
+    said = item("finding", "Frobnicate controls how many frobs each relay keeps.", "c.html#3")
+    rows = [row("analyst", q1, [said]), row("analyst", q2, [said])]
+    md = render_markdown(data(rows, topic="Frobnicate", sub_questions=[q1, q2]))
+    section = md.split(f". {q2}\n", 1)[1].split("\n## ", 1)[0]  # q1's is folded: the Answer's
+    assert "No sentence retrieved for this question answers it" in section, md
+    assert f'would repeat the report: "{q2}"' not in md, md
+    # its own passage's Default: row is its answer, shown in its section
+    entry = item("passage", "Frobnicate Directive ¶\n\nDefault: Frobnicate 12.", "c.html#3",
+                 score=2.0)
+    rows.append(row("docs_search", q2, [entry]))
+    md = render_markdown(data(rows, topic="Frobnicate", sub_questions=[q1, q2]))
+    section = md.split(f". {q2}\n", 1)[1].split("\n## ", 1)[0]
+    assert "- Default: Frobnicate 12. [1]" in section, md
+
+
+def test_a_section_whose_default_the_answer_says_is_folded() -> None:
+    q = "What is the default of Frobnicate?"
+    entry = item("passage", "Frobnicate Directive ¶\n\nDefault: Frobnicate 12.", "c.html#3",
+                 score=2.0)
+    md = render_markdown(data([row("docs_search", q, [entry])], topic=q, sub_questions=[q]))
+    assert answer_section(md).strip().startswith("- Default: Frobnicate 12."), md
+    assert f"## 1. {q}" not in md and "would repeat the report" in md, md
