@@ -339,10 +339,15 @@ def main_question(topic: str) -> str:
         ('What are checkpointer pending writes?', 'How do I retry?')
         >>> main_question("copy all checkpoints from one thread to another")
         'How do I copy all checkpoints from one thread to another?'
+        >>> main_question("HostnameLookups default")
+        'What is the default of HostnameLookups?'
     """
     text = plain_topic(topic).rstrip("?.! ")
     if _asked(text):
         return text[:1].upper() + text[1:] + "?"
+    if _default_after(text):  # "HostnameLookups default": not "What is HostnameLookups default?"
+        match = _DEFAULT_AFTER.search(text)
+        return f"What is the default of {text[:match.end('before')]}?" if match else text
     if topic.rstrip().endswith("?") and shape(text) in ("statement", "long"):
         return text[:1].upper() + text[1:] + "?"
     return ask(text)

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from app.research.caveats import WARNING
+from app.research.plan import offline_plan
 from app.research.reference import default_rows
 from app.research.report import render_markdown
 from app.research.topics import topic_kind
@@ -154,3 +155,12 @@ def test_a_section_whose_default_the_answer_says_is_folded() -> None:
     md = render_markdown(data([row("docs_search", q, [entry])], topic=q, sub_questions=[q]))
     assert answer_section(md).strip().startswith("- Default: Frobnicate 12."), md
     assert f"## 1. {q}" not in md and "would repeat the report" in md, md
+
+
+def test_a_name_ending_like_a_verb_then_default_is_planned_as_its_default() -> None:
+    # "DeflateBufferSize default" ends in "ize": it was read as an instruction, planned as
+    # "How do I DeflateBufferSize default?", and answered as a how-question
+    assert offline_plan("QuillBufferSize default") == ["What is the default of QuillBufferSize?"]
+    assert topic_kind("QuillBufferSize default") == "default"
+    assert offline_plan("serialize a graph") == ["How do I serialize a graph?"]
+
