@@ -13,6 +13,7 @@ from app.research.caveats import WARNING
 from app.research.plan import offline_plan
 from app.research.reference import default_rows
 from app.research.report import render_markdown
+from app.research.synthesis import numbered_claims
 from app.research.topics import topic_kind
 from tests.app.report_rows import answer_section, data, item, row
 from tests.conftest import AS_OF, run_cli
@@ -163,4 +164,16 @@ def test_a_name_ending_like_a_verb_then_default_is_planned_as_its_default() -> N
     assert offline_plan("QuillBufferSize default") == ["What is the default of QuillBufferSize?"]
     assert topic_kind("QuillBufferSize default") == "default"
     assert offline_plan("serialize a graph") == ["How do I serialize a graph?"]
+
+
+def test_a_report_models_claims_open_with_the_entrys_default_row() -> None:
+    # with a key, the model writes the Answer from the numbered claims: no reader quotes the
+    # Default: row, so it was never among them
+    q = "What is the default of Frobnicate?"
+    entry = item("passage", "Frobnicate Directive ¶\n\nDefault: Frobnicate 12.\n\nFrobnicate "
+                 "sets the frobs.", "c.html#3", score=2.0)
+    said = item("finding", "Frobnicate sets the frobs each relay keeps.", "c.html#3")
+    rows = [row("docs_search", q, [entry]), row("analyst", q, [said])]
+    claims = numbered_claims(data(rows, topic=q, sub_questions=[q]))
+    assert [c["text"] for c in claims[:2]] == ["Default: Frobnicate 12.", said["text"]], claims
 
