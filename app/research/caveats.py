@@ -38,6 +38,7 @@ WARNING = re.compile(
     r"(?:may|might|is\s+subject\s+to|are\s+subject\s+to)\s+change)\b|"
     # advice against ("is not recommended", "should never"), a harm it may cause, a risk
     r"\b(?:not\s+(?:be\s+)?recommended|(?:strongly\s+)?discouraged|should\s+(?:not|never)|"
+    r"in\s+no\s+(?:event|case)\s+should|"
     r"(?:may|might|can|could|will)\s+(?:\w+\s+){0,2}?(?:cause|result\s+in|lead\s+to)\s+"
     r"(?:\w+\s+){0,3}?(?:problems?|issues?|errors?|failures?|crash(?:es)?|corruption|"
     r"data\s+loss|deadlocks?|degradation|slowdowns?|denial\s+of\s+service)|"

@@ -91,6 +91,7 @@ def test_a_warning_in_the_report_is_listed_under_caveats(tmp_path: Path) -> None
     assert "may cause performance problems" in report
     assert "No limitations or warnings were found" not in caveats, report
     assert WARNING.search("Setting X to less than minimal is not recommended.")
+    assert WARNING.search("In no event should you raise this above about 60 seconds.")
     assert not WARNING.search("The default is 5 seconds.")
 
 
