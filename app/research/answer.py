@@ -12,8 +12,10 @@ from app.research.caveats import WARNING
 from app.research.citations import Citations, claim_key, excerpt, items
 from app.research.definitions import definition_line, definitions, unique
 from app.research.evidence import document_of, topic_strength
+from app.research.reference import default_entries, entry_label
 from app.research.relevance import (
     describe_terms,
+    mentioned,
     name_terms,
     needed,
     spelled_out,
@@ -27,7 +29,7 @@ from workers.sources.query import mentions
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["answer_lines", "fits", "subject_terms"]
+__all__ = ["UNANSWERED", "answer_lines", "fits", "section_answer", "subject_terms"]
 
 _LINE = 400
 """The most characters of an answer bullet (as the report's other bullets)."""
@@ -218,9 +220,17 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     topic), the definition of the symbol it names first
     (:func:`app.research.definitions.definitions`); for a comparison, one sentence that names
     each thing compared, its definition when no finding names it (trial 10, finding 6: "Send
-    vs reducers" was answered by two sentences on ``Send``); then the ranked findings."""
+    vs reducers" was answered by two sentences on ``Send``); for a default, the ``Default:``
+    row of the entry it names (:func:`app.research.reference.default_entries`: trial 17,
+    finding F2, a tuning page's prose answered while the reference page's row was retrieved);
+    then the ranked findings."""
     ordered = _ordered(_ranked(data, kind),
                        topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked)))
+    if kind == "default":  # the setting's own Default: row first (trial 17, finding F2)
+        subject = subject_terms(data.asked, data.rows)
+        entries = default_entries([(q, data.rows_of(q)) for q in data.sub_questions],
+                                  subject, name_terms(data.asked), needed(subject))
+        return unique([*entries[:1], *ordered])[:_ANSWER_SENTENCES]
     if kind not in ("what", "topic", "compare"):
         return ordered[:_ANSWER_SENTENCES]
     defined = definitions([(q, data.rows_of(q)) for q in data.sub_questions], data.asked)
@@ -289,7 +299,41 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
     if shown is not None:
         shown.add((" ".join(said.split()).lower(), top["ref"]))
     if naming:
-        return f"- {top['title']}: {said} [{cites.cite(top)}]"
+        return f"- {entry_label(top)}: {said} [{cites.cite(top)}]"
     # said so: a passage on another subject is no answer to this one
     return (f"- _No sentence retrieved names {describe_terms(subject)}; the closest "
-            f"passage:_ {top['title']}: {said} [{cites.cite(top)}]")
+            f"passage:_ {entry_label(top)}: {said} [{cites.cite(top)}]")
+
+
+_JUDGED = ("default", "measure")
+"""The kinds of question whose answer a report can tell by its words: a default (the
+``Default:`` row, "defaults to"), a measure (a number with its unit, a date)."""
+UNANSWERED = ("- _No sentence retrieved for this question answers it; what its search found is "
+              "shown above._")
+"""A section's line when nothing the report shows answers its question and its own evidence
+adds nothing (:func:`section_answer`)."""
+
+
+def section_answer(question: str, rows: Sequence[Mapping[str, Any]],
+                   listed: set[tuple[str, str]]) -> tuple[list[dict[str, Any]], bool]:
+    """What a section asking ``question`` leads with, and whether the report answers it.
+
+    For a question asking a default or a measure (:data:`_JUDGED`): the ``Default:`` row of the
+    entry it names among its own passages (:func:`app.research.reference.default_entries`),
+    when no bullet shows it yet (``listed``: the claim keys the report shows), and whether a
+    claim the report shows answers it: it fits the kind (:func:`fits`) and names the question's
+    subject (:func:`subject_terms`). Any other question: ``([], True)``, as it is not judged.
+    Trial 17, finding F4: a section asking a default was folded as "would repeat the report"
+    while nothing in the report said the default.
+    """
+    kind = topic_kind(question)
+    if kind not in _JUDGED:
+        return [], True
+    subject, names = subject_terms(question, rows), name_terms(question)
+    lead: list[dict[str, Any]] = []
+    if kind == "default":
+        lead = default_entries([(question, rows)], subject, names, needed(subject))[:1]
+    answered = any(fits(kind, text) and len(mentioned(subject, text, names)) >= needed(subject)
+                   for text, _ref in listed)
+    return [f for f in lead if claim_key(f) not in listed], answered
+

@@ -35,14 +35,26 @@ WARNING = re.compile(
     r"^\W*(?:caution|warning|danger|important|deprecated)\s*:|^\s*!!!\s*(?:warning|danger|"
     r"caution|deprecated)\b|\b(?:in\s+beta|beta\s+(?:feature|release|version|api)s?|experimental|"
     r"deprecated|at\s+your\s+own\s+risk|"
-    r"(?:may|might|is\s+subject\s+to|are\s+subject\s+to)\s+change)\b",
+    r"(?:may|might|is\s+subject\s+to|are\s+subject\s+to)\s+change)\b|"
+    # advice against ("is not recommended", "should never"), a harm it may cause, a risk
+    r"\b(?:not\s+(?:be\s+)?recommended|(?:strongly\s+)?discouraged|should\s+(?:not|never)|"
+    r"in\s+no\s+(?:event|case)\s+should|"
+    r"(?:may|might|can|could|will)\s+(?:\w+\s+){0,2}?(?:cause|result\s+in|lead\s+to)\s+"
+    r"(?:\w+\s+){0,3}?(?:problems?|issues?|errors?|failures?|crash(?:es)?|corruption|"
+    r"data\s+loss|deadlocks?|degradation|slowdowns?|denial\s+of\s+service)|"
+    r"security\s+(?:risks?|holes?|problems?|issues?|vulnerabilit(?:y|ies))|"
+    r"(?:is|are)\s+(?:unsafe|insecure|dangerous))\b",
     re.IGNORECASE,
 )
 """A warning whoever quoted it: a sentence labelled as one ("Caution: ...", ``!!! warning``),
-or one that says its subject is unstable ("in beta", "may change"). A reader of the passages
-may quote it as a finding; the report lists it under Caveats all the same (trial 10, findings
-11 and 15: Caveats said "No limitations or warnings were found" under a quoted "Caution:"
-and a method "in beta" that "may change")."""
+one that says its subject is unstable ("in beta", "may change"), advises against something
+("is not recommended", "should not"), or names a harm or a risk it may bring ("may cause
+performance problems", "a security risk"). A reader of the passages may quote it as a
+finding; the report lists it under Caveats all the same, and an Answer quotes it after the
+answer (trial 10, findings 11 and 15: Caveats said "No limitations or warnings were found"
+under a quoted "Caution:" and a method "in beta" that "may change"; trial 17, findings F2 and
+F4: under "Setting X to a high value may cause performance problems" leading the Answer, and
+"... is not recommended" among the findings)."""
 
 
 def warnings_found(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -83,15 +95,18 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
     caution is a finding; a finding that is a warning, :data:`WARNING`, is one), each once,
     also when a section above quoted it as a finding, but
     not when the Answer quoted it (``answered``: its claim keys; then the section points to
-    the Answer): the section says "none were found" only when no caveat came back
+    the Answer, as it does for a warning the Answer quoted from a passage): the section says
+    "none were found" only when no caveat came back and the Answer quoted no warning
     (``failed``: the workers that ended in error, when any did)."""
     found = [*items(rows, None, "caveat"), *warnings_found(rows)]
     caveats = cautionary(found, cautions)
     unsaid = [c for c in caveats if claim_key(c) not in answered]
+    # a warning the Answer quoted from a passage (no finding of the rows) is one found too
+    quoted = any(WARNING.search(text) for text, _ref in answered)
     lines = ["## Caveats", ""]
     if found and warned:
         lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
-    elif caveats and not unsaid:
+    elif (caveats or quoted) and not unsaid:
         lines.append("- _The limitations found are quoted in the Answer above._")
     elif caveats:
         lines += [f"- {clip(c['text'], _LINE)} [{cites.cite(c)}]" for c in unsaid]

@@ -104,7 +104,11 @@ def _bare(word: str) -> str:
 
 def _is_verb(word: str) -> bool:
     """Whether ``word`` can start an imperative: a known verb, or a verb by its ending
-    ("customise", "serialize", "simplify")."""
+    ("customise", "serialize", "simplify"); never an identifier with a capital inside
+    (``DeflateBufferSize`` ends in "ize": "DeflateBufferSize default" was planned as "How do I
+    DeflateBufferSize default?", trial 17's corpus)."""
+    if re.search(r"[a-z][A-Z]", word):
+        return False
     w = _bare(word)
     return w in _VERBS or (len(w) >= 7 and w.endswith(("ise", "ize", "ify")))
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.llm.offline.sentences import prose_sentences
-from app.research.answer import answer_lines
+from app.research.answer import UNANSWERED, answer_lines, section_answer
 from app.research.caveats import ASKS_CAUTION, caution_claims, cautionary, caveat_lines
 from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
@@ -32,6 +32,7 @@ from app.research.evidence import (
     used_documents,
 )
 from app.research.notes import coalesce_notes
+from app.research.reference import entry_label
 from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
@@ -192,10 +193,12 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     shows its cautionary claims; no section repeats the ``cautions`` the Caveats section
     lists. None when its search found something, but nothing the report does not show
     elsewhere: a facet whose search finds the topic's passages again repeated the first
-    section's best finding, and a limitations section the Caveats (issue 19)."""
+    section's best finding, and a limitations section the Caveats (issue 19); unless none of
+    it answers a question asking a default or a measure (:func:`section_answer`)."""
     rows = data.rows_of(question)
     shares = retrieval(rows)
-    own = _admitted(_items(rows, question, "finding"), shares, cites, later)
+    lead, answered = section_answer(question, rows, listed)  # a Default: row, asked for one
+    own = _admitted([*lead, *_items(rows, question, "finding")], shares, cites, later)
     above = False
     if later:  # a facet asking what one thing is: what names or defines it
         own, above = facet_findings(question, rows, own, listed)
@@ -216,7 +219,7 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     passages = passages[:3]
     if passages:
         lines += ["Top passages:", ""]
-        lines += [f"- {p['title']}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
+        lines += [f"- {entry_label(p)}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
         lines.append("")
         listed.update((_excerpt_claim(p), p["ref"]) for p in passages)
     if lines:
@@ -225,6 +228,8 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         return [ABOVE, ""]
     if failed:
         return [f"- Unavailable (worker failed: {failed}); see Failures.", ""]
+    if not answered:  # said elsewhere, but none of it answers this question
+        return [UNANSWERED, ""]
     if question in data.settled_out or any(_items(rows, question, kind)
                                            for kind in ("finding", "passage")):
         return None  # found, and said elsewhere; "no sourced answer" only when none was

@@ -44,7 +44,10 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from app.llm.models import parse_structured, structured_output
+from app.research.answer import subject_terms
 from app.research.definitions import definitions
+from app.research.reference import default_entries
+from app.research.relevance import name_terms, needed
 from app.research.report import ReportInput
 from app.research.rows import ok_items
 from app.research.text import clip
@@ -132,16 +135,22 @@ def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str
     first; when there are none, the passages (their first 300 characters) instead. For a
     "what is" topic (or a comparison), the summary lines of the symbols it names come first
     (:func:`app.research.definitions.definitions`), as the offline Answer leads with them: the
-    model gets the definition even when no worker quoted it (trial 10, finding 11).
+    model gets the definition even when no worker quoted it (trial 10, finding 11); for a
+    default, the ``Default:`` row of the entry it names
+    (:func:`app.research.reference.default_entries`), which no worker quotes.
     """
     # Unknown kinds are skipped here; the report's Notes say they exist (app.research.report).
     by_kind: dict[str, list[dict[str, str]]] = {kind: [] for kind in ITEM_KINDS}
     seen: set[tuple[str, str]] = set()
     defined: list[tuple[dict[str, Any], Any]] = []
+    pairs = [(q, data.rows_of(q)) for q in data.sub_questions]
+    first = {"task_key": data.sub_questions[0] if data.sub_questions else ""}
     if topic_kind(data.asked) in ("what", "topic", "compare"):
-        pairs = [(q, data.rows_of(q)) for q in data.sub_questions]
-        first = {"task_key": data.sub_questions[0] if data.sub_questions else ""}
         defined = [(first, d) for d in definitions(pairs, data.asked)]
+    elif topic_kind(data.asked) == "default":  # the entry's own Default: row (trial 17, F2)
+        subject = subject_terms(data.asked, data.rows)
+        defined = [(first, d) for d in default_entries(pairs, subject, name_terms(data.asked),
+                                                       needed(subject))]
     for row, item in [*defined, *ok_items(data.rows)]:
         kind, ref = item.get("kind"), item.get("ref")
         if kind not in by_kind or not ref or not str(item.get("text", "")).strip():

@@ -220,6 +220,7 @@ _KINDS = (
     ("default", re.compile(  # asks a default: not "where do I put my default settings"
         r"^(?:what|which)\b.*\bdefaults?\b|\bby\s+default\b|\bdefaults?\s+to\b|"
         r"\bdefault\s+(?:value|setting|size|mode)s?\s+(?:of|for)\b", re.IGNORECASE).search),
+    ("default", lambda text: _default_after(text)),
     ("compare", re.compile(r"\b(?:vs\.?|versus|differ(?:s|ence|ences)?|compared?)\b",
                            re.IGNORECASE).search),
     ("compare", comparison),  # names the things it compares: "MessageGraph or StateGraph?"
@@ -229,6 +230,21 @@ _KINDS = (
     ("how", re.compile(r"^(?:how\b|can\s+i\b|what\s+steps\b)", re.IGNORECASE).search),
     ("what", re.compile(r"^(?:what|which|who)\b", re.IGNORECASE).search),
 )
+_DEFAULT_AFTER = re.compile(
+    r"(?P<before>\w+)\s+defaults?(?:\s+(?:values?|settings?))?[?.!\s]*$", re.IGNORECASE)
+_NOT_A_THING = frozenset("to by the a an its their my your our as from of for on at in into "
+                         "back use using".split())
+
+
+def _default_after(text: str) -> bool:
+    """Whether a phrase names a thing, then asks its default: "HostnameLookups default", "page
+    size default value" (trial 17, finding F2: answered as a bare topic, by a sentence on Apache
+    1.3); not a question, nor a phrase where "default" is what is done ("reset to default")."""
+    match = _DEFAULT_AFTER.search(text)
+    return bool(match and not QUESTION_START.match(text)
+                and match.group("before").lower() not in _NOT_A_THING)
+
+
 _WRAPPER = re.compile(
     r"^(?:what\s+(?:is|are)\s+meant\s+by|what\s+(?:is|are|does|do)(?:\s+an?|\s+the)?|"
     r"how\s+(?:do|does|can|should)(?:\s+(?:i|you|we|one))?|how\s+(?:is|are|was|were)|how\s+to|"
@@ -323,10 +339,15 @@ def main_question(topic: str) -> str:
         ('What are checkpointer pending writes?', 'How do I retry?')
         >>> main_question("copy all checkpoints from one thread to another")
         'How do I copy all checkpoints from one thread to another?'
+        >>> main_question("HostnameLookups default")
+        'What is the default of HostnameLookups?'
     """
     text = plain_topic(topic).rstrip("?.! ")
     if _asked(text):
         return text[:1].upper() + text[1:] + "?"
+    if _default_after(text):  # "HostnameLookups default": not "What is HostnameLookups default?"
+        match = _DEFAULT_AFTER.search(text)
+        return f"What is the default of {text[:match.end('before')]}?" if match else text
     if topic.rstrip().endswith("?") and shape(text) in ("statement", "long"):
         return text[:1].upper() + text[1:] + "?"
     return ask(text)

@@ -1,0 +1,187 @@
+"""A setting's reference entry, from the run's own passages: its ``Default:`` row and the name
+of the entry a passage belongs to (trial 17, findings F2 and F4).
+
+Reference manuals state a setting's default in a field of its entry, not in a sentence:
+Apache's directive pages (``Syntax: KeepAliveTimeout num[ms]`` / ``Default: KeepAliveTimeout
+5``), nginx's (``Default: keepalive_timeout 75s;``), tables with a Default column. The index
+keeps each such row as a line of its own, under the entry's heading
+(:mod:`workers.sources.htmlpage`, :mod:`workers.sources.tables`), but no reader of the passages
+quotes it: it is a field, not a sentence. "What is the default X?" was answered from narrative
+prose (a tuning page, a sentence on an old release) while X's own ``Default:`` row sat in the
+retrieved passage. :func:`default_entries` makes that row a finding the Answer leads with.
+
+Pure: reads the rows it is given.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from app.research.citations import items
+from app.research.definitions import DEFINES
+from workers.sources.query import word_forms
+from workers.sources.text import PARA_SPLIT
+
+__all__ = ["default_entries", "default_rows", "entry_heading", "entry_label", "names_entry"]
+
+_DEFAULT_LABEL = re.compile(r"default(?:\s+(?:value|setting))?s?", re.IGNORECASE)
+"""A field label that gives the entry's default: ``Default``, ``Default value``."""
+_FIELD = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,24}?)\s*:(?:\s+(?P<value>\S.*))?$")
+"""A field row of one line: ``Default: KeepAliveTimeout 5.`` (its value may be on the next
+line, as a table of label and value cells gives it)."""
+_NAMED_ROW = re.compile(r"^(?P<name>[^\n—]{1,80}?) — (?P<fields>.+)$")
+"""A table row under its headings (:func:`workers.sources.tables.row_sentence`):
+``ServerLimit — Default: 256; Context: server config.``"""
+_MARKS = "¶#§ \t"
+"""A permalink mark after a heading's text (``KeepAliveTimeout Directive ¶``)."""
+_HEADING_WORDS = 8
+_TOKEN = re.compile(r"[A-Za-z0-9][\w.-]*")
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def _heading(paragraph: str) -> str:
+    """``paragraph`` as a heading's text (its permalink mark dropped), or "" when it is no
+    heading: more than one line, more than :data:`_HEADING_WORDS` words, or ending a sentence
+    or a field label."""
+    line = paragraph.strip().rstrip(_MARKS).lstrip("# ").strip()
+    if (not line or "\n" in line or len(line.split()) > _HEADING_WORDS
+            or line.endswith((".", "!", "?", ":", ";", ","))):
+        return ""
+    return line
+
+
+def entry_heading(text: str) -> str:
+    """The heading a passage opens with (its section's, as the index keeps it at the start of
+    the section's first passage), permalink mark dropped; "" when it opens with prose.
+
+    Example:
+        >>> entry_heading("KeepAliveTimeout Directive ¶\\n\\nDescription: Amount of time.")
+        'KeepAliveTimeout Directive'
+        >>> entry_heading("The server waits for the next request.")
+        ''
+    """
+    first = PARA_SPLIT.split(text.strip(), maxsplit=1)[0]
+    return "" if _FIELD.match(first.strip()) else _heading(first)
+
+
+def entry_label(item: dict[str, Any]) -> str:
+    """What a passage bullet is labelled by: the heading of the entry the passage opens
+    (:func:`entry_heading`: "ServerTokens Directive"), else its document's title. Trial 17,
+    finding F4: "core - Apache HTTP Server Version 2.4: This directive controls ..." named the
+    page, every directive of it alike, and not the directive the sentence defines.
+
+    Example:
+        >>> entry_label({"title": "core - Apache HTTP Server", "text": "Timeout Directive ¶"
+        ...              "\\n\\nThe time to wait."})
+        'Timeout Directive'
+    """
+    return entry_heading(str(item.get("text") or "")) or str(item.get("title") or "")
+
+
+def default_rows(text: str) -> list[tuple[str, str]]:
+    """The ``Default:`` rows of a passage: ``(entry, row)`` each, ``entry`` the heading above
+    the row in the passage ("" when none is) or the name a table row gives, ``row`` the row as
+    the passage states it (a label alone on its line is joined to the value below it).
+
+    Example:
+        >>> default_rows("Timeout Directive ¶\\n\\nSyntax: Timeout seconds.\\n\\n"
+        ...              "Default: Timeout 60.\\n\\nThe amount of time.")
+        [('Timeout Directive', 'Default: Timeout 60.')]
+        >>> default_rows("ServerLimit — Default: 256; Context: server config.")
+        [('ServerLimit', 'ServerLimit — Default: 256; Context: server config.')]
+    """
+    out: list[tuple[str, str]] = []
+    entry = ""
+    paragraphs = [p.strip() for p in PARA_SPLIT.split(text)]
+    for index, paragraph in enumerate(paragraphs):
+        named = _NAMED_ROW.match(paragraph)
+        if named and "\n" not in paragraph and any(
+                _default_field(field) for field in named.group("fields").split("; ")):
+            out.append((named.group("name").strip(), paragraph))
+            continue
+        field = _FIELD.match(paragraph) if "\n" not in paragraph else None
+        if field and _DEFAULT_LABEL.fullmatch(field.group("label").strip()):
+            value = field.group("value")
+            if value is None:  # "Default:" then its value, a cell of its own
+                following = paragraphs[index + 1] if index + 1 < len(paragraphs) else ""
+                if not following or "\n" in following or _FIELD.match(following):
+                    continue
+                paragraph = f"{paragraph} {following}"
+            out.append((entry, paragraph))
+        elif not field and (heading := _heading(paragraph)):
+            entry = heading
+    return out
+
+
+def _default_field(field: str) -> bool:
+    label, sep, value = field.partition(":")
+    return bool(sep and value.strip() and _DEFAULT_LABEL.fullmatch(label.strip()))
+
+
+def _shares(term: str, word: str) -> bool:
+    return bool(word_forms(term) & word_forms(word))
+
+
+def names_entry(subject: Sequence[str], label: str) -> set[str]:
+    """The ``subject`` words (a question's, :func:`app.research.answer.subject_terms`) that
+    name the entry ``label`` (its heading and its row): a whole word of it, inflections
+    counted, or the words of one of its identifiers, every word spelled out ("keep alive
+    timeout" names ``KeepAliveTimeout``). A word that is only a part of an identifier names
+    another entry: "timeout" names ``Timeout``, never ``KeepAliveTimeout`` or
+    ``keepalive_timeout`` (a neighbour's default is no answer).
+
+    Example:
+        >>> sorted(names_entry(["timeout"], "KeepAliveTimeout Directive KeepAliveTimeout 5"))
+        []
+        >>> sorted(names_entry(["keep", "alive", "timeout"], "KeepAliveTimeout 5"))
+        ['alive', 'keep', 'timeout']
+    """
+    matched: set[str] = set()
+    for token in _TOKEN.findall(label):
+        token = token.strip(".-")
+        matched |= {t for t in subject if _shares(t, token)}
+        parts = [p.lower() for piece in token.split("_") for p in _PART.findall(piece)]
+        if len(parts) > 1:
+            spelled = {t for t in subject if any(_shares(t, p) for p in parts)}
+            if all(any(_shares(t, p) for t in spelled) for p in parts):
+                matched |= spelled
+    return matched
+
+
+def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],
+                    subject: Sequence[str], names: Iterable[str] = (),
+                    least: int = 1) -> list[dict[str, Any]]:
+    """The ``Default:`` rows (:func:`default_rows`) of the rows' passages whose entry the
+    question names, each as a finding item citing its passage, in the order the rows
+    (sub-questions in plan order, passages in rank order) give them, one per entry.
+
+    An entry is named when :func:`names_entry` finds, in its heading and its row, every one of
+    ``names`` (the question's words written as names) among the ``subject`` words and at least
+    ``least`` of them. An item whose row does not name its entry
+    (``Default: 5`` under ``Timeout Directive``) carries the entry's heading under
+    :data:`~app.research.definitions.DEFINES`: the report shows it under that name
+    (:func:`~app.research.definitions.definition_line`).
+
+    Args:
+        rows_by_question: ``(sub-question, its rows)`` pairs, in plan order.
+        subject: the words of what the question asks the default of.
+        names: those of them written as names; least: how many must name the entry.
+    """
+    if not subject:
+        return []
+    wanted = set(names) & set(subject)
+    out: dict[str, dict[str, Any]] = {}
+    for _question, rows in rows_by_question:
+        for passage in items(list(rows), None, "passage"):
+            for entry, row in default_rows(str(passage["text"])):
+                found = names_entry(subject, f"{entry} {row}")
+                key = entry.casefold() or row.casefold()
+                if len(found) < max(least, 1) or not wanted <= found or key in out:
+                    continue
+                item = {**passage, "kind": "finding", "text": row}
+                if entry and not names_entry(list(found), row):
+                    item[DEFINES] = entry
+                out[key] = item
+    return list(out.values())

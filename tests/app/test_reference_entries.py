@@ -1,0 +1,180 @@
+"""A setting's reference entry answers "what is its default" (trial 17, findings F2 and F4):
+the ``Default:`` row of the entry the question names leads the Answer, never a narrative page's
+sentence or a neighbour's row; a warning the report quotes is listed under Caveats; a passage
+is labelled by its entry's heading, not its page's title; a section asking a default is not
+folded away when nothing in the report says the default."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from app.research.caveats import WARNING
+from app.research.plan import offline_plan
+from app.research.reference import default_rows
+from app.research.report import render_markdown
+from app.research.synthesis import numbered_claims
+from app.research.topics import topic_kind
+from tests.app.report_rows import answer_section, data, item, row
+from tests.conftest import AS_OF, run_cli
+
+_ENTRY = """<div class="directive-section"><h2 id="{low}">{name} Directive
+<a class="permalink" href="#{low}">&para;</a></h2>
+<table class="directive">
+<tr><th><a href="dict.html#Description">Description:</a></th><td>{what}</td></tr>
+<tr><th><a href="dict.html#Syntax">Syntax:</a></th>
+<td><code>{name} <var>seconds</var></code></td></tr>
+<tr><th><a href="dict.html#Default">Default:</a></th><td><code>{name} {default}</code></td></tr>
+<tr><th><a href="dict.html#Context">Context:</a></th><td>server config</td></tr>
+</table>
+<p>The number of seconds Quillgate waits {more}.</p>
+<p>Setting <code>{name}</code> to a high value may cause performance problems in busy relays.</p>
+</div>
+"""
+CORE = ("<html><head><title>core - Quillgate Relay Server 3.1</title></head><body>"
+        "<h1>Quillgate Core Features</h1><p>Directives every relay build has.</p>"
+        + _ENTRY.format(name="KeepIdleWait", low="keepidlewait", default="5",
+                        what="Time the relay waits for the next message on an open link",
+                        more="for the next message on an open link before closing it")
+        + _ENTRY.format(name="IdleWait", low="idlewait", default="60",
+                        what="Time the relay waits for a slow peer",
+                        more="for a slow peer to send its next byte")
+        + "</body></html>")
+TUNING = """<html><head><title>Tuning a Quillgate relay</title></head><body>
+<h1>Tuning for many links</h1>
+<p>When open links are kept, workers sit idle waiting on them. The default KeepIdleWait of 15
+seconds in Quillgate 1.0 was lowered, because idle workers cost memory on a busy relay.</p>
+</body></html>
+"""
+
+
+def _corpus(folder: Path, default: str = "5") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "core.html").write_text(CORE.replace("KeepIdleWait 5<", f"KeepIdleWait {default}<"),
+                                      encoding="utf-8")
+    (folder / "tuning.html").write_text(TUNING, encoding="utf-8")
+    return folder
+
+
+def _report(tmp_path: Path, folder: Path, topic: str, data_dir: str = "data") -> str:
+    proc = run_cli("research", topic, "--as-of", AS_OF, "--corpus", folder, "--data-dir",
+                   tmp_path / data_dir, "--json")
+    assert proc.returncode == 0, proc.stderr
+    return Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
+
+
+def test_the_answer_to_a_default_is_the_reference_entrys_default_row(tmp_path: Path) -> None:
+    # The Answer said the tuning page's "default KeepIdleWait of 15 seconds" (an old release's)
+    # while the entry's own "Default: KeepIdleWait 5" row was retrieved: edit the row and the
+    # Answer must change with it.
+    for default, data_dir in (("5", "data"), ("7", "data-edited")):
+        folder = _corpus(tmp_path / f"corpus-{default}", default)
+        for topic in ("What is the default KeepIdleWait?", "KeepIdleWait default"):
+            answer = answer_section(_report(tmp_path, folder, topic, data_dir))
+            first = answer.strip().splitlines()[0]
+            assert first.startswith(f"- Default: KeepIdleWait {default}."), (topic, answer)
+
+
+def test_a_neighbours_default_row_is_no_answer(tmp_path: Path) -> None:
+    # "IdleWait" is a part of "KeepIdleWait": its row, not the neighbour's, answers
+    folder = _corpus(tmp_path / "corpus")
+    answer = answer_section(_report(tmp_path, folder, "What is the default IdleWait?"))
+    assert "Default: IdleWait 60." in answer and "KeepIdleWait 5" not in answer, answer
+
+
+def test_a_warning_in_the_report_is_listed_under_caveats(tmp_path: Path) -> None:
+    # "may cause performance problems" led an Answer while Caveats said "No limitations or
+    # warnings were found in the corpus."
+    folder = _corpus(tmp_path / "corpus")
+    report = _report(tmp_path, folder, "What is the default KeepIdleWait?")
+    caveats = report.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert "may cause performance problems" in report
+    assert "No limitations or warnings were found" not in caveats, report
+    assert WARNING.search("Setting X to less than minimal is not recommended.")
+    assert WARNING.search("In no event should you raise this above about 60 seconds.")
+    assert not WARNING.search("The default is 5 seconds.")
+
+
+def test_a_passage_is_labelled_by_its_entry_not_its_page_title() -> None:
+    q = "What is the Frobnicate directive?"
+    text = ("Frobnicate Directive ¶\n\nDescription: Sets the frobs.\n\nThis directive "
+            "controls how many frobs each relay keeps.")
+    rows = [row("docs_search", q, [item("passage", text, "core.html#3", score=3.0,
+                                        title="core - Quillgate Relay Server 3.1")])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert "- Frobnicate Directive: This directive controls" in answer, answer
+    assert "Quillgate Relay Server 3.1:" not in answer, answer
+
+
+
+
+def test_default_rows_of_tables_and_label_cells() -> None:
+    assert default_rows("Syntax:\n\nkeepidle 75s;\n\nDefault:\n\nkeepidle 75s;") == [
+        ("", "Default:\n\nkeepidle 75s;".replace("\n\n", " "))]
+    assert default_rows("wait_time — Default: 30; Unit: seconds.") == [
+        ("wait_time", "wait_time — Default: 30; Unit: seconds.")]
+    assert default_rows("The default is 5.\n\nDefaults are kept.") == []
+
+
+def test_a_setting_named_then_default_asks_its_default() -> None:
+    assert [topic_kind(t) for t in ("KeepIdleWait default", "page size default value",
+                                    "reset to default", "restore the default")] == [
+        "default", "default", "topic", "how"]
+
+
+def test_a_warning_the_answer_quotes_from_a_passage_is_a_caveat_found() -> None:
+    q = "What is the Frobnicate directive?"
+    text = "Frobnicate Directive ¶\n\nUnder normal conditions, Frobnicate should not be changed."
+    rows = [row("docs_search", q, [item("passage", text, "core.html#3", score=3.0)])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert "Frobnicate should not be changed" in answer_section(md), md
+    assert "_The limitations found are quoted in the Answer above._" in md, md
+
+
+def test_a_default_section_is_shown_when_nothing_in_the_report_says_the_default() -> None:
+    # The Notes said "Not shown as sections, as they would repeat the report" of a question
+    # on a default that nothing in the report answered.
+    q1, q2 = "What does Frobnicate do?", "What is the default of Frobnicate?"
+    said = item("finding", "Frobnicate controls how many frobs each relay keeps.", "c.html#3")
+    rows = [row("analyst", q1, [said]), row("analyst", q2, [said])]
+    md = render_markdown(data(rows, topic="Frobnicate", sub_questions=[q1, q2]))
+    section = md.split(f". {q2}\n", 1)[1].split("\n## ", 1)[0]  # q1's is folded: the Answer's
+    assert "No sentence retrieved for this question answers it" in section, md
+    assert f'would repeat the report: "{q2}"' not in md, md
+    # its own passage's Default: row is its answer, shown in its section
+    entry = item("passage", "Frobnicate Directive ¶\n\nDefault: Frobnicate 12.", "c.html#3",
+                 score=2.0)
+    rows.append(row("docs_search", q2, [entry]))
+    md = render_markdown(data(rows, topic="Frobnicate", sub_questions=[q1, q2]))
+    section = md.split(f". {q2}\n", 1)[1].split("\n## ", 1)[0]
+    assert "- Default: Frobnicate 12. [1]" in section, md
+
+
+def test_a_section_whose_default_the_answer_says_is_folded() -> None:
+    q = "What is the default of Frobnicate?"
+    entry = item("passage", "Frobnicate Directive ¶\n\nDefault: Frobnicate 12.", "c.html#3",
+                 score=2.0)
+    md = render_markdown(data([row("docs_search", q, [entry])], topic=q, sub_questions=[q]))
+    assert answer_section(md).strip().startswith("- Default: Frobnicate 12."), md
+    assert f"## 1. {q}" not in md and "would repeat the report" in md, md
+
+
+def test_a_name_ending_like_a_verb_then_default_is_planned_as_its_default() -> None:
+    # "DeflateBufferSize default" ends in "ize": it was read as an instruction, planned as
+    # "How do I DeflateBufferSize default?", and answered as a how-question
+    assert offline_plan("QuillBufferSize default") == ["What is the default of QuillBufferSize?"]
+    assert topic_kind("QuillBufferSize default") == "default"
+    assert offline_plan("serialize a graph") == ["How do I serialize a graph?"]
+
+
+def test_a_report_models_claims_open_with_the_entrys_default_row() -> None:
+    # with a key, the model writes the Answer from the numbered claims: no reader quotes the
+    # Default: row, so it was never among them
+    q = "What is the default of Frobnicate?"
+    entry = item("passage", "Frobnicate Directive ¶\n\nDefault: Frobnicate 12.\n\nFrobnicate "
+                 "sets the frobs.", "c.html#3", score=2.0)
+    said = item("finding", "Frobnicate sets the frobs each relay keeps.", "c.html#3")
+    rows = [row("docs_search", q, [entry]), row("analyst", q, [said])]
+    claims = numbered_claims(data(rows, topic=q, sub_questions=[q]))
+    assert [c["text"] for c in claims[:2]] == ["Default: Frobnicate 12.", said["text"]], claims
+
