@@ -199,12 +199,16 @@ def validate_paths(settings: Settings) -> None:
 def check_run_log(run_log: str | None) -> None:
     """``--run-log FILE`` must be a file that can be appended to, or one that can be made in an
     existing folder (it is opened only as workers finish: a bad path failed the run mid-map).
+    A file that is there already must be empty or a run log of this app
+    (:func:`workers.sources.walk.is_run_log`): any other is the user's, or a database.
 
     Raises:
         BadInput: one line naming the flag.
     """
     if run_log is None:
         return
+    from workers.sources.walk import is_run_log
+
     path = Path(run_log)
     if path.is_dir():
         raise BadInput(f"--run-log {run_log} is a folder; it takes a file (a line is appended "
@@ -212,6 +216,12 @@ def check_run_log(run_log: str | None) -> None:
     if path.exists():
         if not os.access(path, os.W_OK):
             raise BadInput(f"--run-log {run_log}: cannot write there (no permission)")
+        if path.is_file() and path.stat().st_size and not is_run_log(path):
+            # trial 18, finding 15: a user's .docx, a corpus file and results.sqlite were
+            # appended to; --out never writes over what it did not write either
+            raise BadInput(f"--run-log {run_log} exists and is not a run log of this app (it "
+                           "does not begin with one's lines); refusing to append to it (name "
+                           "a new file)")
         return
     folder = path.parent
     if not folder.is_dir() or not writable(folder):

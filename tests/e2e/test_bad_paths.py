@@ -148,17 +148,34 @@ def test_a_topic_never_lands_on_a_thread_of_another_topic(tmp_path, small_corpus
     assert db_rows(data, "mine") == rows
 
 
-@pytest.mark.parametrize("where", ["folder", "missing-folder"])
+@pytest.mark.parametrize("where", ["folder", "missing-folder", "a user's file"])
 def test_a_run_log_that_cannot_be_written_is_refused_before_the_run(tmp_path, small_corpus,
                                                                     where):
     # It was opened only as workers finished: the run planned, dispatched, then failed exit 1
     # ("run failed: IsADirectoryError ...", sometimes a traceback) and left a failed thread.
-    run_log = tmp_path if where == "folder" else tmp_path / "no" / "such" / "run.log"
+    # Trial 18, finding 15: a user's .docx (or results.sqlite) named by --run-log was appended to.
+    run_log = {"folder": tmp_path, "missing-folder": tmp_path / "no" / "such" / "run.log",
+               "a user's file": tmp_path / "thesis.docx"}[where]
+    if where == "a user's file":
+        run_log.write_bytes(b"PK\x03\x04 the user's own document")
     data = tmp_path / "data"
     proc = run_cli("research", "Zorblax relay", "--corpus", small_corpus, "--data-dir", data,
                    "--run-log", run_log)
     _assert_refused(proc, data_dir=data)
     assert "--run-log" in proc.stderr and not proc.stdout
+    if where == "a user's file":
+        assert "is not a run log of this app" in proc.stderr, proc.stderr
+        assert run_log.read_bytes() == b"PK\x03\x04 the user's own document"
+
+
+def test_a_run_log_of_this_app_or_an_empty_file_is_appended_to(tmp_path) -> None:
+    from app.cli.checks import check_run_log
+
+    line = "docs_search:2026-11-30:0123456789abcdef\t1\tok\t4242\n"
+    (tmp_path / "runs.log").write_text(line, encoding="utf-8")
+    (tmp_path / "empty.log").write_text("", encoding="utf-8")
+    check_run_log(str(tmp_path / "runs.log"))  # neither raises
+    check_run_log(str(tmp_path / "empty.log"))
 
 
 @pytest.mark.parametrize("files", [{"empty.md": ""}, {"blank.txt": " \n\t\n"},

@@ -38,8 +38,8 @@ from pathlib import Path
 
 from workers.sources.text import plural, raw, safe_name
 
-__all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "links_outside", "once_each",
-           "own_output", "passed_over", "shown_path", "unreadable_why", "walk_folders"]
+__all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "is_run_log", "links_outside",
+           "once_each", "own_output", "passed_over", "shown_path", "unreadable_why", "walk_folders"]
 
 _File = tuple[str, Path, os.stat_result]
 """``(ref, path, stat)`` of a file found (``workers.sources.folder.FolderFile``)."""
@@ -80,6 +80,22 @@ def is_own_report(path: Path) -> bool:
     """Whether the text file ``path`` is a report this app wrote (it begins with
     :data:`REPORT_HEAD`); False when it cannot be read (the build names it)."""
     return (own_output(path) or "").startswith("a report")
+
+
+def is_run_log(path: Path) -> bool:
+    """Whether the file ``path`` (whatever its name) begins with a line of a ``--run-log``
+    file of this app (an envelope id, attempt, status and pid, tab-separated), which a run may
+    append to; False when it cannot be read."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_HEAD_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    return _ANY_RUN_LOG_LINE.match(head.replace("\r\n", "\n")) is not None
+
+
+_ANY_RUN_LOG_LINE = re.compile(r"[^\t\n]+\t\d+\t[a-z_]+\t\d+\n")
+"""A run log's line whatever its envelope id (a forker's worker may make its own)."""
 
 
 def unreadable_why(exc: OSError) -> str:
