@@ -228,3 +228,15 @@ def test_a_pdfs_running_headers_and_footers_are_not_indexed(tmp_path: Path) -> N
     for hit in hits:
         assert "Relay Manual" not in hit.text and "Printed" not in hit.text, hit.text
         assert re.fullmatch(r"The relay on page \d hums at \d+ hertz\.", hit.text.strip()), hit
+
+
+def test_a_word_a_pdf_breaks_at_a_line_end_is_found_whole(tmp_path: Path) -> None:
+    # Trial 18, finding 11: TeX breaks words at line ends ("aes-" / "thetically"); a search
+    # for the word found none of them, and the report quoted "aes- thetically"
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "manual.pdf").write_bytes(make_pdf(
+        ["The plot looks aes-\nthetically pleasing with smooth curves."]))
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        [hit] = corpus.search("aesthetically pleasing", k=3)
+    assert "aesthetically pleasing" in hit.text and "aes-" not in hit.text
