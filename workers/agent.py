@@ -58,7 +58,7 @@ from workers.answer_protocol import AnswerProtocol
 from workers.base import WorkerDeps, WorkerResult
 from workers.errors import ANSWERED_WITHOUT, AnswerProtocolError, response_fault
 from workers.pacing import patiently
-from workers.tools import make_corpus_tools, make_web_tools, message_text
+from workers.tools import WEB_TOOL, make_corpus_tools, make_web_tools, message_text
 
 __all__ = [
     "AGENT_RECURSION_LIMIT", "TopicState", "build_agent_runner", "rate_limit_waits",
@@ -172,7 +172,10 @@ def build_agent_runner(
     if deps.model is None:
         raise ValueError(f"the {name} worker needs a chat model")
     agent = _compile_agent(deps, name, system_prompt, schema, _offered_tools(deps, name, tools))
+    # the operator's tools and the web: a failure of either is handed to the agent, and named
     operator_tools = {t.name for t in deps.tools}
+    if deps.web is not None:
+        operator_tools.add(WEB_TOOL)
 
     def run(task: Task) -> WorkerResult:
         result = _invoke(agent, name, task)

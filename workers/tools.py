@@ -24,10 +24,12 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langgraph.prebuilt import InjectedState
 
+from workers.errors import is_fatal, is_rate_limited, one_line
 from workers.sources import CorpusError, Passage, Source
+from workers.sources.web import UNREACHED, unreached_source
 
 __all__ = [
     "READ_MAX_CHARS",
@@ -141,9 +143,13 @@ read_document with that ref returns the page's text."""
 def make_web_tools(web: Source, k: int = 5) -> list[BaseTool]:
     """Build the ``search_web`` tool over a web source (``workers.sources.web.WebSource``).
 
-    Same output shape as ``search_corpus`` (so one parser reads both); a failed search raises,
-    like a failed model call, so the worker's retry policy sees a 429 or a timeout and a bad key
-    stops the run (see ``workers.errors``).
+    Same output shape as ``search_corpus`` (so one parser reads both). A bad key raises (it
+    stops the run) and so does a rate limit (the worker's retry policy waits it out, see
+    ``workers.errors``); a search API that cannot be reached, times out or fails after the
+    source's own retries (``workers.sources.web.UNREACHED``) is handed back to the agent as an
+    error result, as a failed MCP tool is, so the agent answers from the corpus and the run's
+    notes name what it did without (trial 18, finding 6: with SearXNG down, the analyst and
+    the critic failed for good and their corpus findings were lost).
 
     Raises:
         ValueError: ``k`` is less than 1.
@@ -152,14 +158,18 @@ def make_web_tools(web: Source, k: int = 5) -> list[BaseTool]:
         raise ValueError(f"k must be at least 1, got {k}")
 
     def search_web(query: str) -> str:
-        return _dumps({"results": [p.to_dict() for p in web.search(query, k=k)]})
+        try:
+            return _dumps({"results": [p.to_dict() for p in web.search(query, k=k)]})
+        except UNREACHED as exc:
+            if is_fatal(exc) or is_rate_limited(exc):
+                raise  # a bad key stops the run; a rate limit waits, retried by the worker
+            # the agent answers from its other tools; named as the web_search worker names it
+            raise ToolException(unreached_source(one_line(exc)) or str(exc)) from exc
 
     tool = StructuredTool.from_function(
         func=search_web, name=WEB_TOOL, description=_WEB_DESCRIPTION.format(k=k)
     )
-    # Let search errors reach the worker node (its retry policy classifies them) rather than
-    # being turned into a ToolMessage the model would have to interpret.
-    tool.handle_tool_error = False
+    tool.handle_tool_error = True  # a ToolException: a ToolMessage with status "error"
     return [tool]
 
 
