@@ -190,7 +190,7 @@ class Settings(RunContext):
         maximum=2**30,
         help="text files (.md .txt .rst .py .html ...) larger than this many bytes (at most "
              "2**30, 1 GiB) are skipped when a folder is indexed, named in the run's notes (ten "
-             "of them, then a count) (PDF and .docx: 32 MB)")
+             "of them, then a count); PDF and .docx files: 32 MB, or this when it is larger")
     corpora: tuple[str, ...] = setting(
         (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER", keyed=True,
         path=True,

@@ -127,7 +127,8 @@ def _indexable(
             elif st.st_size > limit:
                 skipped["size"] += 1
                 _note(notes, folder, path,
-                      f"too large ({size_label(st.st_size, exact=False)} > {size_label(limit)})")
+                      f"too large ({size_label(st.st_size, exact=False)} > "
+                      f"{size_label(limit, exact=False)})")  # one unit: "34.1 MB > 32.4 MB"
             elif why := own_output(path):
                 skipped["own"] += 1
                 _note(notes, folder, path, why)

@@ -220,6 +220,16 @@ def test_the_file_count_leaves_out_blank_and_too_large_files(tmp_path: Path) -> 
                                    "blank.md: skipped, no text"]
 
 
+def test_a_too_large_note_gives_both_sizes_in_one_unit(tmp_path: Path) -> None:
+    # Trial 18, finding 16: "34.1 MB > 34,000,000 bytes" mixed units
+    root = tmp_path / "sized"
+    root.mkdir()
+    (root / "good.md").write_text("Walrus census.\n")
+    (root / "big.txt").write_text("walrus " * 3000)  # 21,000 bytes
+    with Corpus.open(tmp_path / "data", folder=root, max_file_bytes=15_000) as c:
+        assert "big.txt: skipped, too large (20.5 KB > 14.6 KB)" in c.notes, c.notes
+
+
 def test_a_folder_of_only_binary_files_names_the_reason(tmp_path: Path) -> None:
     root = tmp_path / "bin"
     root.mkdir()
