@@ -110,3 +110,16 @@ def test_the_kinds_answer_leads_unless_it_is_about_a_neighbour() -> None:
              "p.md#2"),
     ])
     assert "returned by miterlimit" in answer and "line cap" not in answer, answer
+
+
+def test_the_answers_passage_shows_its_sentence_that_names_the_subject() -> None:
+    # Trial 18, finding 5: "Below you find a list of news, changes and fixes" (the passage's
+    # first sentence) answered "matplotlib colorbar logscale"; the words were further down
+    q = "colorbar logscale"
+    rows = [row("docs_search", q, [item(
+        "passage", "Below you find a list of news, changes and fixes in this version. The "
+        "colorbar now follows set logscale cb when the palette is drawn.", "news.docx#3",
+        score=5.0)])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert "The colorbar now follows set logscale cb" in answer, answer
+    assert "Below you find" not in answer, answer
