@@ -178,7 +178,9 @@ def test_web_without_a_key_is_one_line_and_exit_2(tmp_path: Path, small_corpus: 
                    tmp_path / "data", "--web")
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        "error: --web needs a Tavily key: set TAVILY_API_KEY in the environment or in .env"
+        "error: web search (--web, set for this run or by its thread) needs a Tavily key: set "
+        "TAVILY_API_KEY in the environment or in .env (or RESEARCH_SEARCH_PROVIDER=searxng and "
+        "SEARXNG_URL, for a SearXNG instance)"
     ]
     assert not (tmp_path / "data").exists()
 
@@ -206,3 +208,10 @@ def test_a_killed_web_thread_shows_its_pending_web_search_tasks(
     assert pending_review(data, thread_id)[:2] == (None, True)
     pruned = prune_checkpoints(data, dry_run=True)["threads"]
     assert [t["action"] for t in pruned] == ["kept: unfinished"], pruned
+    # trial 18, finding 9: resumed without the search provider's settings, the one line spoke
+    # of a --web the user never typed
+    resumed = run_cli("resume", thread_id, "--data-dir", data)
+    assert resumed.returncode == 2, resumed.stderr
+    assert resumed.stderr.startswith("error: web search (--web, set for this run or by its "
+                                     "thread) needs a Tavily key"), resumed.stderr
+    assert "SEARXNG_URL" in resumed.stderr  # the other provider is named too
