@@ -7,6 +7,7 @@ plain lines that a test or ``grep`` can read. Messages go to stderr when stdout 
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Any, TextIO
 
 from rich.console import Console
@@ -33,6 +34,11 @@ SHOW_INDEXING_FROM = 200
 """Folders of this many files or more show the index build's progress (smaller ones take well
 under a second)."""
 
+SLOW_INDEXING_S = 1.0
+"""A smaller folder whose build has not ended after this many seconds (a large PDF: gnuplot's
+311-page manual reads in ~25 s) names the thread and says it is indexing (trial 18, finding 12:
+nothing was printed for 29 s)."""
+
 
 class Progress:
     """The ``on_event`` callback of :func:`app.runs.run.run_research` that prints as the run goes.
@@ -50,6 +56,8 @@ class Progress:
         self.thread_shown = False
         self.bar: Any = None  # the index build's progress bar (None: not indexing yet)
         self.task: Any = None
+        self.slow: threading.Timer | None = None  # a small folder's build that takes a while
+        self.said_slow = threading.Event()
         # The thread's round that is this run's first: rounds go on across a thread's reruns,
         # and a line says this run's (a rerun's first round read "round 3" on every result)
         self.first_round = 1
@@ -89,6 +97,7 @@ class Progress:
                       "dir")
             return
         if total < SHOW_INDEXING_FROM:
+            self._small_folder(data)
             return
         self._thread_line(data)
         if self.bar is None:
@@ -109,6 +118,30 @@ class Progress:
             # read, not indexed: a binary or blank file among them is only named in the notes
             # (the corpus line counts the files indexed)
             self.line(f"read {total} file(s); writing the index")
+
+    def _small_folder(self, data: dict[str, Any]) -> None:
+        """A folder of fewer than :data:`SHOW_INDEXING_FROM` files: the indexing line once
+        the build has taken :data:`SLOW_INDEXING_S` seconds (on a timer: a single large file
+        sends no event until it is read), and its end line then."""
+        done, total = data["done"], data["total"]
+        if done == 0 and self.slow is None:
+            self.slow = threading.Timer(SLOW_INDEXING_S, self._say_indexing, [dict(data)])
+            self.slow.daemon = True
+            self.slow.start()
+        elif done >= total:
+            self._stop_slow()
+            if self.said_slow.is_set():
+                self.line(f"read {total} file(s); writing the index")
+
+    def _say_indexing(self, data: dict[str, Any]) -> None:
+        self._thread_line(data)
+        self.line(f"indexing {data['total']} file(s) of the corpus folder")
+        self.said_slow.set()
+
+    def _stop_slow(self) -> None:
+        if self.slow is not None:
+            self.slow.cancel()
+            self.slow.join()  # said or not, never after the lines that follow
 
     def _start(self, data: dict[str, Any]) -> None:
         """The ``start`` event: which thread, and whether it resumes, reruns or continues
@@ -136,6 +169,7 @@ class Progress:
         if kind == "indexing":
             self._indexing(data)
         elif kind == "start":
+            self._stop_slow()
             self._start(data)
         elif kind == "planned":
             self.first_round = data.get("first_round") or 1

@@ -41,6 +41,7 @@ __all__ = [
     "page_doc_id",
     "pdf_docs",
     "pdf_outline",
+    "size_limit",
 ]
 
 DOCUMENT_EXTENSIONS: tuple[str, ...] = (".pdf", ".docx")
@@ -54,6 +55,14 @@ MAX_DOCX_XML_BYTES = MAX_DOCUMENT_BYTES
 limit is on the zipped bytes, and a 780 KB file expanding to 256 MB of XML took 3.4 GB of
 memory and 3 minutes to index (trial 10). 32 MB of XML is a document of thousands of pages.
 (PDF streams have pypdf's own limits: ``pypdf.filters.ZLIB_MAX_OUTPUT_LENGTH``.)"""
+
+
+def size_limit(filename: str, max_file_bytes: int) -> int:
+    """The most bytes a folder's file may have to be indexed: ``max_file_bytes`` for a text
+    file, :data:`MAX_DOCUMENT_BYTES` or ``max_file_bytes`` when larger for a PDF or .docx."""
+    if filename.lower().endswith(DOCUMENT_EXTENSIONS):
+        return max(MAX_DOCUMENT_BYTES, max_file_bytes)
+    return max_file_bytes
 
 
 def page_doc_id(rel: str, page: int) -> str:

@@ -5,11 +5,11 @@ the folder (not hidden: hidden files and files of other types are named in the n
 ``MAX_FILE_BYTES``, and not binary: no NUL byte and little undecodable text at the start),
 and the ``.pdf`` (one document per page, cited ``report.pdf:p3#0``) and ``.docx`` files (at most
 ``MAX_DOCUMENT_BYTES``; see :mod:`workers.sources.documents`). An encrypted or broken PDF or
-.docx is skipped with a note (``Corpus.notes``), never a crash.
-A file name that is not valid UTF-8 is indexed under an escaped ref (``b"n\\xe9e.md"`` is cited as
-``n\\xe9e.md#0``). When nothing is left, the ``CorpusError`` says why (too large, binary, other
-types...). The fingerprint covers the folder's files (paths, sizes, mtimes): a change rebuilds
-the index, unless the files' bytes hash as the index's did (rewritten the same).
+.docx is skipped with a note (``Corpus.notes``), never a crash. A file name that is not valid
+UTF-8 is indexed under an escaped ref (``b"n\\xe9e.md"`` is cited as ``n\\xe9e.md#0``). When
+nothing is left, the ``CorpusError`` says why (too large, binary, other types...). The
+fingerprint covers the folder's files (paths, sizes, mtimes): a change rebuilds the index,
+unless the files' bytes hash as the index's did (rewritten the same).
 
 This module imports only the standard library and this package; HTML is read by
 :mod:`workers.sources.htmlpage` (lxml), PDF and .docx by :mod:`workers.sources.documents`, each
@@ -120,7 +120,7 @@ def _indexable(
                 skipped["unreadable"] += 1
                 _note(notes, folder, path, unreadable_why(exc))
                 continue
-            limit = _size_limit(filename, max_file_bytes)
+            limit = documents.size_limit(filename, max_file_bytes)
             if not stat.S_ISREG(st.st_mode):
                 skipped["special"] += 1
                 _note(notes, folder, path, "not a regular file")
@@ -189,11 +189,6 @@ def folder_files(
     return out
 
 
-def _size_limit(filename: str, max_file_bytes: int = MAX_FILE_BYTES) -> int:
-    is_document = filename.lower().endswith(documents.DOCUMENT_EXTENSIONS)
-    return max(MAX_DOCUMENT_BYTES, max_file_bytes) if is_document else max_file_bytes
-
-
 def folder_docs(
     files: list[FolderFile],
     skipped: Counter[str] | None = None,
@@ -208,8 +203,8 @@ def folder_docs(
     titled by its ``<title>`` (its file name when it has none) and cut at its ``h1``-``h3``; a
     Python file at its docstrings' qualified names.
 
-    ``progress(done, total)`` is called after each file (``total = len(files)``), from the
-    thread that consumes the iterator: the hook a CLI's progress bar needs.
+    ``progress(0, total)`` is called first, then ``progress(done, total)`` after each file
+    (``total = len(files)``), from the thread that consumes the iterator (a CLI's progress).
 
     ``threads`` (default ``PARSE_THREADS``) threads read and parse the HTML pages ahead of the
     consumer when there are at least ``MIN_PARALLEL_PAGES`` of them: lxml frees the GIL while
@@ -229,6 +224,8 @@ def folder_docs(
     try:
         ahead = {i: pool.submit(_file_result, *files[i][:2]) for i in pages} if pool else {}
         total = len(files)
+        if progress is not None:
+            progress(0, total)  # the build starts: a first file may take a while (a large PDF)
         for done, (rel, path, _st) in enumerate(files, 1):
             future = ahead.pop(done - 1, None)
             if future is None:
@@ -390,7 +387,7 @@ def nothing_indexable(
 ) -> str:
     """One line saying why a folder gave no passages, e.g. ``"corpus folder /x contains no
     indexable files: 1 file skipped as larger than 2 MB; indexable: .md .txt .rst .py .html"``."""
-    doc_limit = _size_limit(".pdf", max_file_bytes)
+    doc_limit = documents.size_limit(".pdf", max_file_bytes)
     sizes = f"{size_label(max_file_bytes)} ({size_label(doc_limit)} for .pdf/.docx)"
     reasons = [template.format(files=plural(skipped[key], "file"), n=skipped[key], sizes=sizes)
                for key, template in _SKIP_REASONS if skipped[key]]

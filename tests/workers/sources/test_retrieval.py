@@ -80,7 +80,7 @@ def test_every_skipped_file_is_named_with_why_and_the_size_limit_is_a_parameter(
         assert c.search("pelican") == []
     assert "big.txt: skipped, too large (7.8 KB > 4 KB)" in notes, notes
     assert "blob.txt: skipped, binary (not text)" in notes, notes
-    assert seen == [(1, 2), (2, 2)]  # big.txt never reaches the reader
+    assert seen == [(0, 2), (1, 2), (2, 2)]  # big.txt never reaches the reader
     with Corpus.open(tmp_path / "d", folder=root, max_file_bytes=4096) as cached:
         assert not cached.built and cached.notes == notes  # kept in the index
     with Corpus.open(tmp_path / "d", folder=root) as default:  # 2 MB: big.txt is indexed
