@@ -221,7 +221,17 @@ def outline_sections(
         sections.append((heading, text[pos:match.start()]))
         heading, pos = title, match.start()
     sections.append((heading, text[pos:]))
-    return tuple((h, t.strip()) for h, t in sections if t.strip())
+    return tuple((h, _set_apart(t.strip(), h)) for h, t in sections if t.strip())
+
+
+def _set_apart(text: str, heading: str) -> str:
+    """``text`` with its first line, when it is ``heading``'s title line, made a paragraph of
+    its own: run into the sentence under it, the title read as that sentence's first words
+    ("Fit The fit command fits ...": trial 18, finding 3)."""
+    first, sep, rest = text.partition("\n")
+    if sep and heading and _title_line(heading).fullmatch(first):
+        return f"{first}\n\n{rest.lstrip()}"
+    return text
 
 
 def docx_expanded_xml(path: Path) -> int:

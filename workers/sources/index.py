@@ -54,12 +54,12 @@ __all__ = [
     "tree_signature",
 ]
 
-# 17: a PDF's words broken at line ends are whole; 16: a PDF's running headers and footers are
-# left out; 15: an HTML table row headed by a <th> (or a bold cell) is one line, a .docx
-# table's bold or repeated first row is its heading row, a markdown file's raw HTML table is
-# read as one; 14: an HTML table's heading row may be bold cells or a <thead>; 13: a table's
-# rows are sentences under their headings; 12: <nav> and form fields are not indexed
-SCHEMA_VERSION = "17"
+# 18: a PDF section's title line is a paragraph of its own; 17: a PDF's words broken at line
+# ends are whole; 16: a PDF's running headers and footers are left out; 15: table heading rows
+# (<th>, bold cells, .docx repeated rows, markdown's raw HTML tables); 14: an HTML table's
+# heading row may be bold cells or a <thead>; 13: a table's rows are sentences under their
+# headings; 12: <nav> and form fields are not indexed
+SCHEMA_VERSION = "18"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

@@ -240,3 +240,18 @@ def test_a_word_a_pdf_breaks_at_a_line_end_is_found_whole(tmp_path: Path) -> Non
     with Corpus.open(tmp_path / "data", folder=folder) as corpus:
         [hit] = corpus.search("aesthetically pleasing", k=3)
     assert "aesthetically pleasing" in hit.text and "aes-" not in hit.text
+
+
+def test_a_pdf_sections_title_line_is_not_read_into_its_first_sentence(tmp_path: Path) -> None:
+    # Trial 18, finding 3: "Fit The fit command fits ..." (the outline entry's title line ran
+    # into the sentence under it, and the Answer quoted it so)
+    from app.llm.offline.sentences import prose_sentences
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    pages = ["Fit\nThe fit command fits an expression to data points.\nIt uses weights."]
+    (root / "manual.pdf").write_bytes(outline_pdf(make_pdf(pages), [("Fit", 0, None)]))
+    with Corpus.open(tmp_path / "data", folder=root) as corpus:
+        [hit] = corpus.search("fit command expression", k=1)
+    assert hit.text.startswith("Fit\n\nThe fit command"), hit.text
+    assert prose_sentences(hit.text)[0] == "The fit command fits an expression to data points."
