@@ -214,11 +214,15 @@ def check_run_log(run_log: str | None) -> None:
         raise BadInput(f"--run-log {run_log} is a folder; it takes a file (a line is appended "
                        "per worker task)")
     if path.exists():
+        if not path.is_file():  # trial 19, finding 1: a FIFO hung the run at its first task
+            raise BadInput(f"--run-log {run_log} is not a regular file; it takes a file (a "
+                           "line is appended per worker task)")
         if not os.access(path, os.W_OK):
             raise BadInput(f"--run-log {run_log}: cannot write there (no permission)")
-        if path.is_file() and path.stat().st_size and not is_run_log(path):
+        if not is_run_log(path) and (path.stat().st_size or _app_file(path.name)):
             # trial 18, finding 15: a user's .docx, a corpus file and results.sqlite were
-            # appended to; --out never writes over what it did not write either
+            # appended to; --out never writes over what it did not write either (trial 19:
+            # nor the data dir's empty WAL or lock files)
             raise BadInput(f"--run-log {run_log} exists and is not a run log of this app (it "
                            "does not begin with one's lines); refusing to append to it (name "
                            "a new file)")
@@ -227,6 +231,12 @@ def check_run_log(run_log: str | None) -> None:
     if not folder.is_dir() or not writable(folder):
         raise BadInput(f"--run-log {run_log}: cannot write there ({folder} is not a writable "
                        "folder)")
+
+
+def _app_file(name: str) -> bool:
+    """Whether a file name is one of a data dir's own (a database, its WAL or journal, a
+    lock): empty, it is still no run log."""
+    return ".sqlite" in name or name.endswith((".lock", "-wal", "-shm", "-journal"))
 
 
 def check_fail_workers(settings: Settings) -> None:

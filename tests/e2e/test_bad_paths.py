@@ -178,6 +178,25 @@ def test_a_run_log_of_this_app_or_an_empty_file_is_appended_to(tmp_path) -> None
     check_run_log(str(tmp_path / "empty.log"))
 
 
+def test_a_run_log_that_only_looks_like_one_is_refused(tmp_path) -> None:
+    # Trial 19: a FIFO hung the run at its first task (findings 1); a user's TSV of four
+    # columns was appended to (2); the data dir's empty WAL took the lines, then vanished (3)
+    import os
+
+    from app.cli.checks import check_run_log
+    from app.cli.exit_codes import BadInput
+
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "data.tsv").write_text("alice\t42\tok\t7\nbob\t3\tfailed\t9\n", "utf-8")
+    (tmp_path / "results.sqlite-wal").write_bytes(b"")
+    for name, why in [("fifo", "is not a regular file"),
+                      ("data.tsv", "is not a run log of this app"),
+                      ("results.sqlite-wal", "is not a run log of this app")]:
+        with pytest.raises(BadInput, match=why):
+            check_run_log(str(tmp_path / name))
+    assert (tmp_path / "data.tsv").read_text("utf-8").count("\n") == 2
+
+
 @pytest.mark.parametrize("files", [{"empty.md": ""}, {"blank.txt": " \n\t\n"},
                                    {"page.html": "<html><body></body></html>"}],
                          ids=["empty-md", "blank-txt", "html-without-text"])

@@ -83,19 +83,22 @@ def is_own_report(path: Path) -> bool:
 
 
 def is_run_log(path: Path) -> bool:
-    """Whether the file ``path`` (whatever its name) begins with a line of a ``--run-log``
-    file of this app (an envelope id, attempt, status and pid, tab-separated), which a run may
-    append to; False when it cannot be read."""
+    """Whether the file ``path`` (whatever its name) is a ``--run-log`` file of this app: every
+    whole line of its first 4 KB is one of its lines (:data:`_ANY_RUN_LOG_LINE`), which a run
+    may append to; False when it cannot be read."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(_HEAD_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return False
-    return _ANY_RUN_LOG_LINE.match(head.replace("\r\n", "\n")) is not None
+    lines = head.replace("\r\n", "\n").split("\n")[:-1]  # whole lines only
+    return bool(lines) and all(_ANY_RUN_LOG_LINE.fullmatch(line) for line in lines)
 
 
-_ANY_RUN_LOG_LINE = re.compile(r"[^\t\n]+\t\d+\t[a-z_]+\t\d+\n")
-"""A run log's line whatever its envelope id (a forker's worker may make its own)."""
+_ANY_RUN_LOG_LINE = re.compile(r"[^\s:]+:\d{4}-\d{2}-\d{2}(?::[^\s]*)?\t\d+\t[a-z_]+\t\d+")
+"""A run log's line: an envelope id (``worker:as_of``, then the id's own part: a forker's
+worker may make its own), attempt, status and pid, tab-separated; a user's TSV whose columns
+happen to be text, numbers, a word and a number is none (trial 19, finding 2)."""
 
 
 def unreadable_why(exc: OSError) -> str:
