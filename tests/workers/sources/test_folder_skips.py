@@ -1,0 +1,98 @@
+"""The folder source's skipped files: binary files with text extensions, blank and too-large
+files, and the message when nothing is left to index (split from test_folder.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import workers.sources.folder as folder_mod
+from workers.sources import Corpus, CorpusError
+
+
+def test_binary_files_with_text_extensions_are_skipped(tmp_path: Path) -> None:
+    import random
+
+    rng = random.Random(7)
+    root = tmp_path / "bin"
+    root.mkdir()
+    (root / "random.md").write_bytes(rng.randbytes(20_000))
+    (root / "no-nul.rst").write_bytes(bytes(b or 1 for b in rng.randbytes(20_000)))
+    (root / "nuls.txt").write_bytes(b"gibberish words\0\0\0 more gibberish\0" * 50)
+    (root / "image.html").write_bytes(b"\x89PNG\r\n\x1a\n" + rng.randbytes(5000))
+    (root / "good.md").write_text("Real prose about gibberish detectors and walrus tusks.\n")
+    (root / "utf16.txt").write_bytes("Walrus census in UTF-16 with a BOM.\n".encode("utf-16"))
+    (root / "latin1.txt").write_bytes("Jalapeño walrus recipes from the café.".encode("latin-1"))
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        names = ["random.md", "no-nul.rst", "nuls.txt", "image.html", "good.md", "utf16.txt"]
+        present = {n for n in [*names, "latin1.txt"] if c.passage(f"{n}#0") is not None}
+        assert present == {"good.md", "utf16.txt", "latin1.txt"}
+        assert c.search("census")[0].ref == "utf16.txt#0"
+        assert c.meta["documents"] == "3"
+        # the run prints this line: the binaries are named in the notes, not counted
+        assert "(3 files)" in c.description, c.description
+
+
+def test_the_file_count_leaves_out_blank_and_too_large_files(tmp_path: Path) -> None:
+    root = tmp_path / "mixed"
+    root.mkdir()
+    (root / "good.md").write_text("Walrus census.\n")
+    (root / "blank.md").write_text("  \n")
+    (root / "big.txt").write_text("walrus " * 400)
+    with Corpus.open(tmp_path / "data", folder=root, max_file_bytes=1000) as c:
+        assert c.description.endswith("(1 file) (1 passage)"), c.description
+        assert sorted(c.notes) == ["big.txt: skipped, too large (2.7 KB > 1,000 bytes)",
+                                   "blank.md: skipped, no text"]
+
+
+def test_a_too_large_note_gives_both_sizes_in_one_unit(tmp_path: Path) -> None:
+    # Trial 18, finding 16: "34.1 MB > 34,000,000 bytes" mixed units
+    root = tmp_path / "sized"
+    root.mkdir()
+    (root / "good.md").write_text("Walrus census.\n")
+    (root / "big.txt").write_text("walrus " * 3000)  # 21,000 bytes
+    with Corpus.open(tmp_path / "data", folder=root, max_file_bytes=15_000) as c:
+        assert "big.txt: skipped, too large (20.5 KB > 14.6 KB)" in c.notes, c.notes
+
+
+def test_a_folder_of_only_binary_files_names_the_reason(tmp_path: Path) -> None:
+    root = tmp_path / "bin"
+    root.mkdir()
+    (root / "a.md").write_bytes(b"\0" * 100)
+    (root / "b.txt").write_bytes(b"\x00\x01\x02\x03" * 100)
+    with pytest.raises(CorpusError) as info:
+        Corpus.open(tmp_path / "data", folder=root)
+    message = str(info.value)
+    assert "no indexable" in message and "2 files skipped as binary" in message, message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("files", "reason"),
+    [
+        ({}, "empty"),
+        ({"huge.md": None}, "1 file skipped as larger than 2 MB"),
+        ({"huge.md": None, "x.json": "{}", "y.png": "x"}, "1 file skipped as larger than 2 MB"),
+        ({"x.json": "{}", "y.png": "x"}, "2 files of other types"),
+        ({".secret.md": "hidden"}, "1 hidden"),
+        ({"blank.md": "  \n"}, "1 file without text"),
+    ],
+    ids=["empty", "only-too-big", "too-big-and-others", "other-types", "hidden", "blank"],
+)
+def test_no_indexable_files_message_says_why(
+    tmp_path: Path, files: dict[str, str | None], reason: str
+) -> None:
+    root = tmp_path / "folder"
+    root.mkdir()
+    for name, text in files.items():
+        if text is None:
+            (root / name).write_bytes(b"y" * (folder_mod.MAX_FILE_BYTES + 1))
+        else:
+            (root / name).write_text(text)
+    with pytest.raises(CorpusError) as info:
+        Corpus.open(tmp_path / "data", folder=root)
+    message = str(info.value)
+    assert "no indexable" in message and str(root) in message and "\n" not in message
+    assert reason in message, message
+    assert "indexable: .md .markdown .txt .rst .py .html .htm .pdf .docx" in message, message
