@@ -5,9 +5,9 @@ page of a PDF manual began with its page header, and the report quoted it so).
 
 A line is running when, its numbers read as one sign (page numbers change from page to page)
 and its words in any order, it is among the first or last :data:`EDGE_LINES` lines of at
-least :data:`RUNNING_SHARE` of the file's pages and of :data:`MIN_PAGES` of them, and short
-(:data:`MAX_RUNNING_CHARS`); a page of fewer than :data:`MIN_LINES` lines has none (its lines
-are its text).
+least :data:`RUNNING_SHARE` of the file's pages and of :data:`MIN_PAGES` of them, short
+(:data:`MAX_RUNNING_CHARS`), holds a word and does not end as a sentence does; a page of
+fewer than :data:`MIN_LINES` lines has none (its lines are its text).
 The folder-wide rule for repeated paragraphs (:mod:`workers.sources.boilerplate`) does not
 find these: they change with the page and sit inside the page's first paragraph.
 
@@ -53,6 +53,19 @@ def _edges(text: str) -> list[str]:
     return [*lines[:EDGE_LINES], *lines[EDGE_LINES:][-EDGE_LINES:]]
 
 
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_SENTENCE_END = re.compile(r"[.!?][\"')\]]*$")
+
+
+def _may_run(line: str) -> bool:
+    """Whether ``line`` may be a header or footer: short, with a word (a row of numbers is a
+    table's, however alike its sign: trial 19, finding 5), not ending as a sentence does (a
+    warning printed on every page is text: trial 19, finding 6)."""
+    line = line.strip()
+    return (len(line) <= MAX_RUNNING_CHARS and _WORD.search(line) is not None
+            and _SENTENCE_END.search(line) is None)
+
+
 def running_lines(pages: Sequence[str]) -> frozenset[str]:
     """The signs (numbers as ``#``) of the running lines of a file's ``pages`` (their texts, in
     order); empty for a file of fewer than :data:`MIN_PAGES` pages.
@@ -67,8 +80,7 @@ def running_lines(pages: Sequence[str]) -> frozenset[str]:
         return frozenset()
     counts: Counter[str] = Counter()
     for text in pages:
-        counts.update({_sign(line) for line in _edges(text)
-                       if len(line.strip()) <= MAX_RUNNING_CHARS})
+        counts.update({_sign(line) for line in _edges(text) if _may_run(line)})
     need = max(MIN_PAGES, math.ceil(RUNNING_SHARE * len(pages)))
     return frozenset(sign for sign, n in counts.items() if n >= need and sign)
 
@@ -90,5 +102,4 @@ def without_running_lines(text: str, running: frozenset[str]) -> str:
         return text
     edges = {*filled[:EDGE_LINES], *filled[EDGE_LINES:][-EDGE_LINES:]}
     return "\n".join(line for i, line in enumerate(lines)
-                     if i not in edges or len(line.strip()) > MAX_RUNNING_CHARS
-                     or _sign(line) not in running)
+                     if i not in edges or not _may_run(line) or _sign(line) not in running)
