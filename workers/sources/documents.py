@@ -22,7 +22,7 @@ import logging
 import re
 import warnings
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from workers.sources.base import RawDoc
@@ -33,6 +33,7 @@ __all__ = [
     "DOCUMENT_EXTENSIONS",
     "MAX_DOCUMENT_BYTES",
     "MAX_DOCX_XML_BYTES",
+    "compounds",
     "dehyphenated",
     "docx_docs",
     "docx_expanded_xml",
@@ -121,12 +122,13 @@ def pdf_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> I
         return
     texts, bad = _page_texts(pages)
     running = running_lines([text for text in texts if text is not None])
+    whole = compounds(text for text in texts if text is not None)
     found = 0
     current = ""  # the outline entry in effect: the last one that starts on an earlier page
     for number, text in enumerate(texts, 1):
         starting = starts.get(number - 1, [])
         heading, current = current, (starting[-1] if starting else current)
-        text = dehyphenated(without_running_lines(text or "", running))
+        text = dehyphenated(without_running_lines(text or "", running), whole)
         if text.strip():
             found += 1
             sections = outline_sections(text, starting, heading) if starts else ()
@@ -140,21 +142,33 @@ def pdf_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> I
             notes.append(f"{rel}: skipped, no extractable text (a scan?)")
 
 
-_LINE_END_HYPHEN = re.compile(r"(?<=[a-z])-\n(?=[a-z])")
+_LINE_END_HYPHEN = re.compile(r"\b([a-z]+)-\n([a-z]+)\b")
+_COMPOUND = re.compile(r"\b([a-z]+)-([a-z]+)\b")
 
 
-def dehyphenated(text: str) -> str:
+def compounds(texts: Iterable[str]) -> frozenset[str]:
+    """The hyphenated words ``texts`` write whole on one line ("read-only"), lower-cased: a
+    word broken at a line's end at its own hyphen keeps it (:func:`dehyphenated`)."""
+    return frozenset(m.group(0).lower() for text in texts for m in _COMPOUND.finditer(text))
+
+
+def dehyphenated(text: str, keep: frozenset[str] = frozenset()) -> str:
     """``text`` (a PDF page) with a word broken at a line's end by a hyphen made whole again
     ("aes-" / "thetically": "aesthetically"), as PyMuPDF's ``TEXT_DEHYPHENATE`` does (trial
     18, finding 11: a search for "aesthetically" found none of a manual's 101 broken words,
-    and the report quoted "aes- thetically"). A compound broken at its own hyphen loses it
-    ("user-" / "defined": "userdefined"), the price of that rule.
+    and the report quoted "aes- thetically"); a compound the file writes whole elsewhere
+    (``keep``, :func:`compounds`) keeps its hyphen ("read-" / "only": "read-only"; trial 19,
+    finding 7). One the file never writes whole loses it, the price of the rule.
 
     Example:
-        >>> dehyphenated("looks aes-\\nthetically right; see -\\nBut")
-        'looks aesthetically right; see -\\nBut'
+        >>> dehyphenated("looks aes-\\nthetically right; read-\\nonly", frozenset({"read-only"}))
+        'looks aesthetically right; read-only'
     """
-    return _LINE_END_HYPHEN.sub("", text)
+    def joined(match: re.Match[str]) -> str:
+        whole = f"{match.group(1)}-{match.group(2)}"
+        return whole if whole.lower() in keep else match.group(1) + match.group(2)
+
+    return _LINE_END_HYPHEN.sub(joined, text)
 
 
 def _page_texts(pages: list) -> tuple[list[str | None], int]:
