@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.research.rows import ok_items
-from app.research.term_stats import TermStats, absent_terms, unknown_terms, weights
+from app.research.term_stats import TermStats, absent_terms, asked_only, unknown_terms, weights
 from app.research.topics import ASKED_MEASURE
 from app.research.unreached import unreached_sources
 from workers.sources.query import (
@@ -287,7 +287,7 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
     """
     rows = list(rows)
     unreached = tuple(dict.fromkeys([*unreached_sources(rows), *tools_failed]))
-    terms = spelled_out(topic_terms(topic), stats, rows)
+    terms = asked_only(spelled_out(topic_terms(topic), stats, rows), stats)
     unknown = unknown_terms(terms, stats)
     names = name_terms(topic)
     missing = _one_missing(terms, unknown, rows, names)

@@ -12,7 +12,22 @@ from dataclasses import dataclass
 
 from workers.sources.query import FILLER_WORDS
 
-__all__ = ["TermStats", "absent_terms", "unknown_terms", "weights"]
+__all__ = ["ASKING_WORDS", "TermStats", "absent_terms", "asked_only", "unknown_terms",
+           "weights"]
+
+
+ASKING_WORDS: frozenset[str] = frozenset(
+    """
+    basics beginner beginners cheatsheet explain explained explanation gotcha gotchas guide
+    guides hood howto intro introduction overview pitfall pitfalls snippet snippets stuck tip
+    tips trick tricks tutorial tutorials walkthrough
+    """.split()
+)
+"""Words of the help a question asks for, not of its subject ("a *beginner tutorial* for
+StateGraph", "*pitfalls* of reducers", "how does checkpointing work under the *hood*"): one
+the corpus never uses says nothing of whether it covers the subject (trial 19, findings 10
+and 11: such a word was named as a typo, or blanked an on-topic report). Unlike
+:data:`workers.sources.query.FILLER_WORDS` they are searched: a manual's "Tutorial" page."""
 
 
 @dataclass(frozen=True)
@@ -84,9 +99,9 @@ def unknown_terms(terms: Sequence[str], stats: TermStats | None) -> list[str]:
 
 def absent_terms(terms: Sequence[str], stats: TermStats | None) -> list[str]:
     """The ``terms`` no passage of the corpus uses (by ``stats``; ``[]`` without them), words of
-    how people ask (``FILLER_WORDS``) left out: a word of how a question is put ("How long do
-    drone batteries *need* to charge?") that the corpus never uses says nothing about whether
-    it covers the topic (trial 12, finding 2).
+    how people ask (``FILLER_WORDS``, :data:`ASKING_WORDS`) left out: a word of how a question
+    is put ("How long do drone batteries *need* to charge?") that the corpus never uses says
+    nothing about whether it covers the topic (trial 12, finding 2).
 
     Example:
         >>> absent_terms(["tomcat", "jdbc", "need"], TermStats(900, {"tomcat": 3}))
@@ -94,4 +109,19 @@ def absent_terms(terms: Sequence[str], stats: TermStats | None) -> list[str]:
     """
     if stats is None:
         return []
-    return [t for t in terms if int(stats.frequencies.get(t, 0)) <= 0 and t not in FILLER_WORDS]
+    return [t for t in terms if int(stats.frequencies.get(t, 0)) <= 0 and t not in FILLER_WORDS
+            and t not in ASKING_WORDS]
+
+
+def asked_only(terms: Sequence[str], stats: TermStats | None) -> list[str]:
+    """``terms`` less the :data:`ASKING_WORDS` no passage uses (by ``stats``): the topic's
+    words a retrieved item is judged by.
+
+    Example:
+        >>> asked_only(["beginner", "tutorial", "stategraph"], TermStats(9, {"stategraph": 3}))
+        ['stategraph']
+    """
+    if stats is None:
+        return list(terms)
+    kept = [t for t in terms if t not in ASKING_WORDS or stats.frequencies.get(t, 0) > 0]
+    return kept or list(terms)
