@@ -209,7 +209,7 @@ def check_run_log(run_log: str | None) -> None:
         return
     from workers.sources.walk import is_run_log
 
-    path = Path(run_log)
+    path = Path(run_log).expanduser().resolve()  # a link's target (trial 19, finding 12)
     if path.is_dir():
         raise BadInput(f"--run-log {run_log} is a folder; it takes a file (a line is appended "
                        "per worker task)")

@@ -187,9 +187,10 @@ def test_a_run_log_that_only_looks_like_one_is_refused(tmp_path) -> None:
     from app.cli.exit_codes import BadInput
 
     os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "dangling").symlink_to(tmp_path / "no" / "such" / "run.log")  # finding 12
     (tmp_path / "data.tsv").write_text("alice\t42\tok\t7\nbob\t3\tfailed\t9\n", "utf-8")
     (tmp_path / "results.sqlite-wal").write_bytes(b"")
-    for name, why in [("fifo", "is not a regular file"),
+    for name, why in [("fifo", "is not a regular file"), ("dangling", "cannot write there"),
                       ("data.tsv", "is not a run log of this app"),
                       ("results.sqlite-wal", "is not a run log of this app")]:
         with pytest.raises(BadInput, match=why):
