@@ -27,14 +27,22 @@ def test_the_build_reports_its_start_before_the_first_file_is_read(tmp_path: Pat
     assert heard == [(0, 2), (1, 2), (2, 2)]
 
 
-def test_a_slow_build_of_a_small_folder_names_the_thread_and_says_so(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(progress_module, "SLOW_INDEXING_S", 0.05)
+def _build(monkeypatch: pytest.MonkeyPatch, slow_after: float, takes: float
+           ) -> tuple[Progress, io.StringIO]:
+    """A two-file build that takes ``takes`` s, shown by a Progress that speaks after
+    ``slow_after`` s."""
+    monkeypatch.setattr(progress_module, "SLOW_INDEXING_S", slow_after)
     out = io.StringIO()
     shown = Progress(out)
     shown("indexing", {"thread_id": "t-1", "done": 0, "total": 2})
-    time.sleep(0.5)  # the first file is a large PDF
+    time.sleep(takes)
     shown("indexing", {"thread_id": "t-1", "done": 2, "total": 2})
+    return shown, out
+
+
+def test_a_slow_build_of_a_small_folder_names_the_thread_and_says_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _shown, out = _build(monkeypatch, 0.05, 0.5)  # the first file is a large PDF
     assert out.getvalue().splitlines() == [
         "thread t-1", "indexing 2 file(s) of the corpus folder",
         "read 2 file(s); writing the index"]
@@ -42,9 +50,5 @@ def test_a_slow_build_of_a_small_folder_names_the_thread_and_says_so(
 
 def test_a_quick_build_of_a_small_folder_prints_nothing(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(progress_module, "SLOW_INDEXING_S", 30.0)
-    out = io.StringIO()
-    shown = Progress(out)
-    shown("indexing", {"thread_id": "t-1", "done": 0, "total": 2})
-    shown("indexing", {"thread_id": "t-1", "done": 2, "total": 2})
+    shown, out = _build(monkeypatch, 30.0, 0.0)
     assert out.getvalue() == "" and shown.slow is not None and not shown.slow.is_alive()
