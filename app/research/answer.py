@@ -295,8 +295,7 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
     top = naming[0] if naming else passages[0] if passages else None
     if top is None:
         return "- No sourced answer was found in the corpus."
-    said = _naming_sentence(top["text"], subject) if naming else ""
-    said = said or excerpt(top["text"])
+    said = excerpt(top["text"], about=subject if naming else ())
     if shown is not None:
         shown.add((" ".join(said.split()).lower(), top["ref"]))
     if naming:
@@ -304,17 +303,6 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
     # said so: a passage on another subject is no answer to this one
     return (f"- _No sentence retrieved names {describe_terms(subject)}; the closest "
             f"passage:_ {entry_label(top)}: {said} [{cites.cite(top)}]")
-
-
-def _naming_sentence(text: str, subject: list[str]) -> str:
-    """The first prose sentence of a passage that names one of ``subject``'s words, clipped as
-    an excerpt is, or ``""``: a passage found for its third paragraph is not shown by its
-    first (trial 18, finding 5: "Below you find a list of news, changes and fixes" answered
-    "matplotlib colorbar logscale", whose words were further down the passage)."""
-    for sentence in prose_sentences(text):
-        if not subject or mentions(subject, sentence):
-            return clip(" ".join(sentence.split()), 220)
-    return ""
 
 
 _JUDGED = ("default", "measure")

@@ -19,6 +19,7 @@ from app.research.text import ELLIPSIS, clip
 from state import ItemKind
 from workers.sources import Passage
 from workers.sources.base import code_span, group_by_document
+from workers.sources.query import mentions
 from workers.sources.text import PARA_SPLIT
 
 __all__ = ["Citations", "claim_key", "excerpt", "items"]
@@ -65,16 +66,19 @@ def _passage(item: dict[str, Any]) -> Passage:
     return passage
 
 
-def excerpt(text: str, limit: int = 220) -> str:
-    """What a passage bullet shows of a passage: its first prose sentence
+def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
+    """What a passage bullet shows of a passage: the prose sentence
     (:func:`app.llm.offline.sentences.prose_sentences`: no code, no list marker, no doctest,
-    no admonition marker), the next one when the first is the tail of a sentence cut at the
+    no admonition marker) that names the most of ``about`` (words as
+    :func:`workers.sources.query.query_terms` gives them; the earliest of equals), else its
+    first, or the next one when the first is the tail of a sentence cut at the
     passage's start (:func:`~app.llm.offline.sentences.starts_mid_sentence`; shown after an
     ellipsis when there is no other), heading paragraphs left out (the bullet already shows
     the title); a passage with no prose is shown as one closed code span of its code, never
     with a fence it does not close. Trial 10: a bullet showed a docstring's example code cut
     mid-word, the source's own list marker, "``` ```con {'value': 'aaaa'} ```" (the fences
     swallowed the rest of the rendered report), and "seconds (`float`), or a `timedelta`.".
+    Trial 18, finding 5: a passage found for its third paragraph was shown by its first.
 
     Example:
         >>> excerpt("```python\\ngraph = build()\\n```\\n\\n- The graph is compiled once.")
@@ -85,6 +89,9 @@ def excerpt(text: str, limit: int = 220) -> str:
     body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
     body = "\n\n".join(p for p in PARA_SPLIT.split(body) if not is_heading(p))
     prose = prose_sentences(body)
+    named = _most_named(prose, about)
+    if named:
+        return clip(named, limit)
     if prose:
         if starts_mid_sentence(body, prose[0]):
             return clip(prose[1], limit) if len(prose) > 1 else clip(ELLIPSIS + prose[0], limit)
@@ -111,3 +118,14 @@ def items(rows: Sequence[dict[str, Any]], task_key: str | None, kind: ItemKind) 
         seen.add(key)
         out.append(item)
     return out
+
+
+def _most_named(sentences: Sequence[str], about: Sequence[str]) -> str:
+    """The sentence naming the most of ``about`` (:func:`workers.sources.query.mentions`), the
+    earliest of equals; ``""`` when none names any."""
+    best, most = "", 0
+    for sentence in sentences:
+        count = len(mentions(about, sentence)) if about else 0
+        if count > most:
+            best, most = " ".join(sentence.split()), count
+    return best

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.llm.offline.sentences import prose_sentences
-from app.research.answer import UNANSWERED, answer_lines, section_answer
+from app.research.answer import UNANSWERED, answer_lines, section_answer, subject_terms
 from app.research.caveats import ASKS_CAUTION, caution_claims, cautionary, caveat_lines
 from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
@@ -153,8 +153,8 @@ def _admitted(items: list[dict[str, Any]], shares: dict[str, float], cites: _Cit
 
 
 def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float],
-              cites: _Citations, quoted: set[str], later: bool, shown: set[str]
-              ) -> list[dict[str, Any]]:
+              cites: _Citations, quoted: set[str], later: bool, shown: set[str],
+              about: Sequence[str]) -> list[dict[str, Any]]:
     """A section's top passages, in rank order: those no bullet cites yet, whose excerpt is no
     claim the report ``shown`` elsewhere, and the section may cite (:func:`_admitted`). A
     document no finding or caveat of the run was drawn from (``quoted``) is a lead the readers
@@ -165,7 +165,7 @@ def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float
     source to read and seldom the one that answers (issue 19: leaving the other leads out lost
     no gold page of SQLite's, Asymptote's or the package docs' questions)."""
     found = [p for p in _items(rows, question, "passage")
-             if p["ref"] not in cites.passages and _excerpt_claim(p) not in shown
+             if p["ref"] not in cites.passages and _excerpt_claim(p, about) not in shown
              and (document_of(p) in quoted or shares.get(document_of(p), 1.0) >= _SIDE_HIT)]
     lead = next((doc for doc in cites.numbers if doc not in quoted), None)
     out = []
@@ -179,9 +179,9 @@ def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float
     return out
 
 
-def _excerpt_claim(passage: dict[str, Any]) -> str:
+def _excerpt_claim(passage: dict[str, Any], about: Sequence[str] = ()) -> str:
     """A passage bullet's excerpt as a claim (:func:`app.research.citations.claim_key`)."""
-    return _claim_key({**passage, "text": _excerpt(passage["text"])})[0]
+    return _claim_key({**passage, "text": _excerpt(passage["text"], about=about)})[0]
 
 
 def _section_lines(data: ReportInput, question: str, cites: _Citations,
@@ -212,16 +212,17 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         lines += ["Findings:", ""]
         lines += [f"- {clip(definition_line(f), _LINE)} [{cites.cite(f)}]" for f in findings]
         lines.append("")
-    shown = {text for text, _ref in listed} | cautions
-    passages = _passages(rows, question, shares, cites, quoted, later, shown)
+    shown, about = {text for text, _ref in listed} | cautions, subject_terms(question, rows)
+    passages = _passages(rows, question, shares, cites, quoted, later, shown, about)
     if above:  # its answer is above: a passage of code is no other answer ("Examples: ```")
         passages = [p for p in passages if prose_sentences(p["text"])]
     passages = passages[:3]
-    if passages:
+    if passages:  # each shown by its sentence naming the most of the question's subject
         lines += ["Top passages:", ""]
-        lines += [f"- {entry_label(p)}: {_excerpt(p['text'])} [{cites.cite(p)}]" for p in passages]
+        lines += [f"- {entry_label(p)}: {_excerpt(p['text'], about=about)} [{cites.cite(p)}]"
+                  for p in passages]
         lines.append("")
-        listed.update((_excerpt_claim(p), p["ref"]) for p in passages)
+        listed.update((_excerpt_claim(p, about), p["ref"]) for p in passages)
     if lines:
         return lines
     if above:

@@ -45,11 +45,13 @@ def test_findings_are_grouped_under_their_sub_question() -> None:
     # Q1's findings answer the topic: said once, in the Answer, not again under Q1 (answers8)
     assert md.index("## Answer") < md.index("moves glimmer packets between") < q1
     assert md.count("moves glimmer packets between") == 1
-    assert q1 < md.index("Stations of Quelloria") < q2
+    assert q1 < md.index("Each holds a relay.") < q2
     assert q2 < md.index("compares the checksum") < caveats
     assert caveats < md.index("double eclipse") < md.index("## Sources")
-    # Passage bullets show the title and the passage's first sentence, cited.
-    assert "- title of q.md#0: Stations of Quelloria are nine. [2]" in md
+    # Passage bullets show the title and the passage's sentence that names the question's
+    # subject (the relay), not its first, cited.
+    assert "- title of q.md#0: Each holds a relay. [2]" in md
+    assert "Stations of Quelloria" not in md
 
 
 def test_unsourced_claims_are_dropped() -> None:

@@ -125,3 +125,14 @@ def test_one_capital_letter_or_a_word_before_a_number_still_ends_a_sentence() ->
                           ("Indent with Tab.", "4 spaces are used otherwise."),
                           ("Answer no.", "Then ask again.")]:
         assert split_sentences(f"{first} {second}") == [first, second]
+
+
+def test_an_excerpt_shows_the_sentence_naming_most_of_what_is_asked() -> None:
+    # A passage found for its third sentence was shown by its first (trial 18, finding 5);
+    # a section's Top passages showed "R-23498-...: When the REPLACE conflict resolution
+    # strategy deletes rows ..." for "how do I shrink the database file".
+    text = ("Pages are numbered from one. The freelist holds unused pages. "
+            "Running VACUUM rebuilds the database file and makes the file shrink.")
+    assert excerpt(text, about=["shrink", "database", "file"]).startswith("Running VACUUM")
+    assert excerpt(text, about=["pages"]) == "Pages are numbered from one."  # the earliest
+    assert excerpt(text, about=["zebra"]) == excerpt(text) == "Pages are numbered from one."
