@@ -155,7 +155,8 @@ def print_inspection(data: dict[str, Any]) -> None:
     if data["rows"]:
         unknown = any(r["run_round"] is None for r in data["rows"])  # trial 14, finding 9
         _print_table(console, f"results database rows of this thread: {len(data['rows'])}, one "
-                     "per envelope (round: within its run"
+                     "per envelope (round: within its run, --json's run_round; its round "
+                     "counts the thread's rounds"
                      + ("; ?: no checkpoint here tells where its runs began, the thread-wide "
                         "round is in --json" if unknown else "")
                      + "; writes: by every run, in place; times: --json)",

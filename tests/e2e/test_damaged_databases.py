@@ -208,6 +208,9 @@ def test_inspect_never_shows_the_thread_round_as_the_round_within_its_run(finish
     assert research(data, small_corpus, "--quiet").returncode == 0  # the rerun: round 2
     before = run_cli("inspect", thread_id, "--data-dir", data, "--json")
     assert {r["run_round"] for r in json.loads(before.stdout)["rows"]} == {1}
+    # trial 20, finding 11: `.round` read 2 in --json beside the table's 1; the header names both
+    shown = " ".join(run_cli("inspect", thread_id, "--data-dir", data).stdout.split())
+    assert "round: within its run, --json's run_round; its round counts the thread's" in shown
     path = data / CHECKPOINTS_DB
     with open(path, "r+b") as handle:
         handle.truncate(path.stat().st_size // 2)
