@@ -32,7 +32,8 @@ ASKS_CAUTION = re.compile(
 )
 """A sub-question asking for caveats: its section shows its cautionary claims first."""
 WARNING = re.compile(
-    r"^\W*(?:caution|warning|danger|important|deprecated)\s*:|^\s*!!!\s*(?:warning|danger|"
+    r"^\W*(?:caution|warning|danger|important|deprecated)\s*:|^\s*(?:\u26a0|\U0001f6a8|\u2757|"
+    r"\u26d4|\U0001f6d1)|^\s*!!!\s*(?:warning|danger|"
     r"caution|deprecated)\b|\b(?:in\s+beta|beta\s+(?:feature|release|version|api)s?|experimental|"
     r"deprecated|at\s+your\s+own\s+risk|"
     r"(?:may|might|is\s+subject\s+to|are\s+subject\s+to)\s+change)\b|"
@@ -46,7 +47,8 @@ WARNING = re.compile(
     r"(?:is|are)\s+(?:unsafe|insecure|dangerous))\b",
     re.IGNORECASE,
 )
-"""A warning whoever quoted it: a sentence labelled as one ("Caution: ...", ``!!! warning``),
+"""A warning whoever quoted it: a sentence labelled as one ("Caution: ...", ``!!! warning``, a
+warning sign: ⚠ 🚨 ❗ ⛔ 🛑),
 one that says its subject is unstable ("in beta", "may change"), advises against something
 ("is not recommended", "should not"), or names a harm or a risk it may bring ("may cause
 performance problems", "a security risk"). A reader of the passages may quote it as a

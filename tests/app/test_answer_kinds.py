@@ -123,3 +123,16 @@ def test_the_answers_passage_shows_its_sentence_that_names_the_subject() -> None
     answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
     assert "The colorbar now follows set logscale cb" in answer, answer
     assert "Below you find" not in answer, answer
+
+
+def test_a_warning_marked_by_a_sign_comes_after_the_answer() -> None:
+    # Trial 20, finding 6: "🚨 Keep in mind that these lifespan events ..." (FastAPI's docs mark
+    # a warning with a sign) was the Answer's second line, above a line that answers.
+    q = "How do lifespan events work?"
+    answer = answer_to(q, [
+        item("finding", "\U0001f6a8 Keep in mind that lifespan events you can use work "
+             "for the main app only.", "l.md#1"),
+        item("finding", "Lifespan events work by running the code before the yield at "
+             "startup, using a context manager.", "l.md#2"),
+    ])
+    assert answer.index("before the yield") < answer.index("Keep in mind"), answer

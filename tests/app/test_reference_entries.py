@@ -93,6 +93,10 @@ def test_a_warning_in_the_report_is_listed_under_caveats(tmp_path: Path) -> None
     assert WARNING.search("Setting X to less than minimal is not recommended.")
     assert WARNING.search("In no event should you raise this above about 60 seconds.")
     assert not WARNING.search("The default is 5 seconds.")
+    # trial 20, finding 6: FastAPI's docs mark a warning with a sign, not a word
+    assert WARNING.search("\U0001f6a8 Keep in mind that these events run for the main app only.")
+    assert WARNING.search("\u26a0\ufe0f The old API is gone.")
+    assert not WARNING.search("Events run for the main app \U0001f680 only.")
 
 
 def test_a_passage_is_labelled_by_its_entry_not_its_page_title() -> None:
