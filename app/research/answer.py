@@ -90,16 +90,29 @@ _KIND_WORDS: dict[str, frozenset[str]] = {
 another subject (a neighbour's default, another thing's limitation)."""
 
 
+_CLAUSE = re.compile(r"^\W*(?:when|whenever|if|unless|once|after|before|while|although|"
+                     r"though|because|since|as\s+long\s+as|until)\b[^,]*(,)?", re.IGNORECASE)
+"""A leading subordinate clause ("When auto_vacuum is enabled, ..."), to its comma if any."""
+
+
 def _subject_of(sentence: str) -> str:
     """The words before a sentence's first verb: what the sentence is about ("The TEMP
     database" of "The TEMP database has a default cache size of 0 pages"); "" when no verb is
-    found (a heading or a fragment, "Partial Sorting Using An Index (a.k.a.", states nothing)."""
+    found (a heading or a fragment, "Partial Sorting Using An Index (a.k.a.", states nothing).
+    A leading subordinate clause is not the subject: the words after its comma are, and
+    without a comma the subject is not told ("When auto_vacuum is enabled for a database
+    free pages may be reclaimed" is not about auto_vacuum alone)."""
+    clause = _CLAUSE.match(sentence)
+    if clause:
+        if clause.group(1) is None:
+            return ""
+        sentence = sentence[clause.end():]
     match = _VERB.search(sentence)
     return sentence[:match.start()] if match else ""
 
 
 def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
-             strong: dict[str, float]) -> list[dict[str, Any]]:
+             strong: dict[str, float], fitted: bool = False) -> list[dict[str, Any]]:
     """The answer's candidate findings in order: by sub-question; within one, those of its
     strongest document (:func:`app.research.evidence.topic_strength`) first; then by the rest
     of their key."""
@@ -109,7 +122,8 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
 
     def key(pair: tuple[tuple[Any, ...], dict[str, Any]]) -> tuple:
         (order, *rest), finding = pair
-        return (order, strong.get(document_of(finding), 0.0) < best[order], *rest)
+        lead = tuple(rest[:3:2]) if fitted else ()  # a warning, not fitting the kind
+        return (order, *lead, strong.get(document_of(finding), 0.0) < best[order], *rest)
 
     return [finding for _, finding in sorted(ranked, key=key)]
 
@@ -225,7 +239,8 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     finding F2, a tuning page's prose answered while the reference page's row was retrieved);
     then the ranked findings."""
     ordered = _ordered(_ranked(data, kind),
-                       topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked)))
+                       topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked)),
+                       kind not in ("what", "topic", "compare"))
     if kind == "default":  # the setting's own Default: row first (trial 17, finding F2)
         subject = subject_terms(data.asked, data.rows)
         entries = default_entries([(q, data.rows_of(q)) for q in data.sub_questions],

@@ -136,3 +136,22 @@ def test_a_warning_marked_by_a_sign_comes_after_the_answer() -> None:
              "startup, using a context manager.", "l.md#2"),
     ])
     assert answer.index("before the yield") < answer.index("Keep in mind"), answer
+
+
+def test_a_how_question_is_answered_by_a_way_to_do_it_before_its_best_pages_side_fact() -> None:
+    # "How do I shrink the database file after deleting many rows?" on SQLite's docs was
+    # answered "However, the database file does not shrink." (from the page its search ranks
+    # first) above "When auto_vacuum is enabled ... causing the file to shrink ... using
+    # VACUUM" (another page; its subject was read as "When auto_vacuum", a neighbour).
+    q = "How do I shrink the glimmer file after deleting rows?"
+    rows = [row("analyst", q, [
+        item("finding", "However, the glimmer file does not shrink.", "a.md#1"),
+        item("finding", "When autoshrink is enabled, deleting rows makes the glimmer file "
+             "shrink, using the compact command.", "b.md#2"),
+    ]), row("docs_search", q, [
+        item("passage", "The glimmer file does not shrink.", "a.md#1", score=9.0),
+        item("passage", "Autoshrink: deleting rows makes the glimmer file shrink.", "b.md#2",
+             score=4.0),
+    ])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert answer.index("using the compact command") < answer.index("does not shrink"), answer
