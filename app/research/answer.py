@@ -115,7 +115,9 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
              strong: dict[str, float], fitted: bool = False) -> list[dict[str, Any]]:
     """The answer's candidate findings in order: by sub-question; within one, those of its
     strongest document (:func:`app.research.evidence.topic_strength`) first; then by the rest
-    of their key."""
+    of their key. ``fitted`` (a question of a kind other than "what"): a sentence that answers
+    the kind, not a warning, comes before the strongest document's others ("How do I shrink
+    the database file": "However, the database file does not shrink." led)."""
     best: dict[int, float] = {}
     for (order, *_), finding in ranked:
         best[order] = max(best.get(order, 0.0), strong.get(document_of(finding), 0.0))
