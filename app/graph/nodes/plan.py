@@ -54,7 +54,7 @@ def _check_input(state: ResearchState, ctx: RunContext, res: Resources,
 
 def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
          workers: Sequence[str], tokens: AttemptTokens) -> dict[str, Any]:
-    """Plan the run (single writer of ``sub_questions`` and ``routing``).
+    """Plan the run (writes ``sub_questions``, as ``review_plan`` may after it, and ``routing``).
 
     Every token the planner was served counts, those of failed attempts included (``tokens``
     holds a failed attempt's until the next). A thread run again (or forked) starts its rounds
