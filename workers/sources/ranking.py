@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from workers.sources.names import named_symbols
 from workers.sources.query import SearchQuery, term_matches
 
-__all__ = ["COVERAGE_FLOOR", "COVERAGE_POWER", "EXACT_NAME_BOOST", "LINK_SHARE_FREE",
-           "candidate_score", "candidates_named", "exact_names", "link_factor", "own_name",
-           "rank_score", "ranked"]
+__all__ = ["CHANGE_LOG_FACTOR", "COVERAGE_FLOOR", "COVERAGE_POWER", "EXACT_NAME_BOOST",
+           "LINK_SHARE_FREE", "candidate_score", "candidates_named", "change_log_factor",
+           "exact_names", "link_factor", "own_name", "rank_score", "ranked"]
 
 COVERAGE_POWER = 2.0
 COVERAGE_FLOOR = 0.25
@@ -107,6 +107,39 @@ def link_factor(link_share: float) -> float:
     return max(_LINK_FACTOR_MIN, (1 - share) / (1 - LINK_SHARE_FREE))
 
 
+CHANGE_LOG_FACTOR = 0.4
+"""What a change log's passage keeps of its score for a question that does not ask about
+changes (see :func:`change_log_factor`)."""
+_CHANGE_LOG = re.compile(
+    r"(?:^|/)(?:change[-_ ]?logs?|changes|news|history|release[-_ ]?notes?|release[-_ ]?logs?|"
+    r"releaselog|whats[-_ ]?new)(?:/|\.[a-z0-9]+$|$)", re.IGNORECASE)
+_ASKS_CHANGE = re.compile(
+    r"^(?:change[ds]?|changelog|new|release[ds]?|version[s]?|added|removed|deprecated|since|"
+    r"upgrad\w*|migrat\w*|fix(?:ed|es)?|history|introduced|\d+(?:\.\d+)+|v\d+\S*)$")
+
+
+def change_log_factor(doc_id: str, terms: Sequence[str]) -> float:
+    """The factor a passage's score is multiplied by when its document is a change log (a file
+    or folder named ``CHANGELOG``, ``CHANGES``, ``NEWS``, ``HISTORY``, ``release-notes``,
+    ``releaselog``, ``whatsnew``): :data:`CHANGE_LOG_FACTOR`, unless the question asks about
+    changes or versions (``terms`` hold "changed", "release", "version", "since", "3.8" ...);
+    else 1. A change log's entries name every feature in a line that points to the page that
+    explains it (trial 20, finding 4: FastAPI's 700 KB ``release-notes.md`` answered "What is
+    root_path behind a proxy?" with "New docs about `root_path` ...", above the page itself).
+
+    Example:
+        >>> change_log_factor("docs/release-notes.md", ["root_path", "proxy"])
+        0.4
+        >>> change_log_factor("docs/release-notes.md", ["root_path", "changed"])
+        1.0
+        >>> change_log_factor("docs/history-of-proxies.md", ["proxy"])
+        1.0
+    """
+    if not _CHANGE_LOG.search(doc_id) or any(_ASKS_CHANGE.match(t.lower()) for t in terms):
+        return 1.0
+    return CHANGE_LOG_FACTOR
+
+
 def own_name(name: str) -> str:
     """The symbol's own name from its index ``name`` column (the name, then its words)."""
     return name.split(" ", 1)[0]
@@ -145,7 +178,8 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
 
 
 def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Sequence]]:
-    """The search candidates ``rows`` with their :func:`candidate_score`, best first (ties in
+    """The search candidates ``rows`` with their :func:`candidate_score` (times a change log's
+    :func:`change_log_factor`), best first (ties in
     FTS5's order); the summary passage (``#0``) of a symbol the question names
     (:func:`candidates_named`) scores its document's best, and comes first of it.
 
@@ -155,7 +189,8 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
             words, symbol name, heading, link share)`` each.
     """
     named = candidates_named(query, [r[8] for r in rows])
-    scored = [(candidate_score(query, r[4:11], named, r[2]), i) for i, r in enumerate(rows)]
+    scored = [(candidate_score(query, r[4:11], named, r[2])
+               * change_log_factor(str(r[1]), query.terms), i) for i, r in enumerate(rows)]
     summary = [bool(r[8]) and own_name(r[8]) in named and str(r[0]).endswith("#0")
                for r in rows]
     best: dict[str, float] = {}

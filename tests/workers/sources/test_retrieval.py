@@ -103,6 +103,23 @@ def test_a_page_of_links_ranks_below_the_page_it_links_to(tmp_path: Path) -> Non
         assert [h.doc_id for h in hits][0] == "pilots.html", hits
 
 
+def test_a_change_log_ranks_below_the_page_it_points_to_unless_changes_are_asked(
+        tmp_path: Path) -> None:
+    # Trial 20, finding 4: FastAPI's 700 KB release-notes.md, whose entries name every feature
+    # ("New docs about `root_path` ..."), answered "What is root_path behind a proxy?".
+    root = tmp_path / "docs"
+    entries = "".join(f"* Harbour pilot tide tables fixed for port {i}, see pilots.\n"
+                      for i in range(30))
+    write(root, "release-notes.md", f"# Release notes\n\n## 2.1\n\n{entries}")
+    write(root, "guide/pilots.md", "# Pilots\n\nA harbour pilot boards at the harbour mouth "
+          "and reads the tide tables before steering the ship in.\n")
+    with Corpus.open(tmp_path / "d", folder=root) as c:
+        first = c.search("How does a harbour pilot use tide tables?", k=2)[0].doc_id
+        assert first == "guide/pilots.md"
+        changed = c.search("Which release fixed the harbour pilot tide tables?", k=2)[0].doc_id
+        assert changed == "release-notes.md"
+
+
 def test_link_share_is_the_share_of_visible_text_in_links() -> None:
     from workers.sources.htmlpage import html_page
     from workers.sources.ranking import link_factor
