@@ -22,7 +22,7 @@ from workers.sources.base import code_span, group_by_document
 from workers.sources.query import mentions
 from workers.sources.text import PARA_SPLIT
 
-__all__ = ["Citations", "claim_key", "excerpt", "items"]
+__all__ = ["Citations", "claim_key", "excerpt", "items", "said"]
 
 
 class Citations:
@@ -129,3 +129,11 @@ def _most_named(sentences: Sequence[str], about: Sequence[str]) -> str:
         if count > most:
             best, most = " ".join(sentence.split()), count
     return best
+
+
+def said(item: dict[str, Any], listed: set[tuple[str, str]]) -> bool:
+    """Whether ``listed`` (claim keys shown) holds ``item``'s claim (:func:`claim_key`), or
+    holds it whole within a longer claim of the same ref: a list item's first sentence is said
+    by the item ("`max_age` - Sets a maximum time ... responses." by "... Defaults to `600`.")."""
+    text, ref = claim_key(item)
+    return (text, ref) in listed or any(r == ref and text in t for t, r in listed)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.llm.offline.sentences import summary_line
-from app.research.citations import claim_key, items
+from app.research.citations import claim_key, items, said
 from app.research.relevance import topic_terms
 from app.research.topics import topic_kind
 from workers.sources import Passage
@@ -120,12 +120,15 @@ def facet_findings(question: str, rows: Sequence[dict[str, Any]], found: list[di
 
 
 def unique(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``found`` with each claim (:func:`~app.research.citations.claim_key`) once, first kept."""
-    seen: set[tuple[str, str]] = set()
+    """``found`` with each claim (:func:`~app.research.citations.claim_key`) once, first kept,
+    and without a claim that a kept one of the same ref holds whole (a list item's first
+    sentence after the item, trial 20: "`max_age` - Sets a maximum time ... responses." under
+    "`max_age` - Sets a maximum time ... responses. Defaults to `600`.")."""
+    kept: set[tuple[str, str]] = set()
     out = []
     for item in found:
-        if claim_key(item) not in seen:
-            seen.add(claim_key(item))
+        if not said(item, kept):
+            kept.add(claim_key(item))
             out.append(item)
     return out
 

@@ -34,6 +34,13 @@ line, as a table of label and value cells gives it)."""
 _NAMED_ROW = re.compile(r"^(?P<name>[^\n—]{1,80}?) — (?P<fields>.+)$")
 """A table row under its headings (:func:`workers.sources.tables.row_sentence`):
 ``ServerLimit — Default: 256; Context: server config.``"""
+_LISTED = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?P<name>`[^`\n]{1,60}`|\**[A-Za-z_][\w.]{0,60}\**)"
+    r"(?:\s*\([^)\n]{0,40}\))?\s*(?: [-\u2013\u2014] |: )(?P<body>.*?"
+    r"\bdefaults?\s+(?:to|is)\b.*)$", re.IGNORECASE)
+"""A list item or an argument entry that names its setting, then says its default in a
+sentence: ``* `max_age` - Sets a maximum time ... Defaults to `600`.``, a docstring's
+``timeout (float): Seconds to wait. Defaults to 30.``"""
 _MARKS = "¶#§ \t"
 """A permalink mark after a heading's text (``KeepAliveTimeout Directive ¶``)."""
 _HEADING_WORDS = 8
@@ -91,11 +98,16 @@ def default_rows(text: str) -> list[tuple[str, str]]:
         [('Timeout Directive', 'Default: Timeout 60.')]
         >>> default_rows("ServerLimit — Default: 256; Context: server config.")
         [('ServerLimit', 'ServerLimit — Default: 256; Context: server config.')]
+        >>> default_rows("* `max_age` - Cache time in seconds. Defaults to `600`.")
+        [('max_age', '`max_age` - Cache time in seconds. Defaults to `600`.')]
     """
     out: list[tuple[str, str]] = []
     entry = ""
     paragraphs = [p.strip() for p in PARA_SPLIT.split(text)]
     for index, paragraph in enumerate(paragraphs):
+        if listed := _listed_defaults(paragraph):
+            out += listed
+            continue
         named = _NAMED_ROW.match(paragraph)
         if named and "\n" not in paragraph and any(
                 _default_field(field) for field in named.group("fields").split("; ")):
@@ -112,6 +124,17 @@ def default_rows(text: str) -> list[tuple[str, str]]:
             out.append((entry, paragraph))
         elif not field and (heading := _heading(paragraph)):
             entry = heading
+    return out
+
+
+def _listed_defaults(paragraph: str) -> list[tuple[str, str]]:
+    """The lines of ``paragraph`` that are a named entry saying its default (:data:`_LISTED`),
+    as ``(name, line)``: trial 20, finding 5, "`max_age` - Sets a maximum time in seconds for
+    browsers to cache CORS responses. Defaults to `600`." was cut before its default."""
+    out: list[tuple[str, str]] = []
+    for line in paragraph.splitlines():
+        if match := _LISTED.match(line):
+            out.append((match.group("name").strip("`*"), line.strip().lstrip("-*+ ")))
     return out
 
 

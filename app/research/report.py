@@ -25,6 +25,7 @@ from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
 from app.research.citations import excerpt as _excerpt
 from app.research.citations import items as _items
+from app.research.citations import said as _said
 from app.research.definitions import ABOVE, definition_line, facet_findings
 from app.research.evidence import (
     document_of,
@@ -205,7 +206,7 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     if ASKS_CAUTION.search(question):  # answered by its caveats
         caveats = _admitted(_items(rows, question, "caveat"), shares, cites, later)
         own = cautionary([*caveats, *own], cautions) or own
-    findings = [f for f in own if _claim_key(f) not in listed and _claim_key(f)[0] not in cautions]
+    findings = [f for f in own if not _said(f, listed) and _claim_key(f)[0] not in cautions]
     listed.update(_claim_key(f) for f in findings)
     lines: list[str] = []
     if findings:

@@ -182,3 +182,23 @@ def test_a_report_models_claims_open_with_the_entrys_default_row() -> None:
     claims = numbered_claims(data(rows, topic=q, sub_questions=[q]))
     assert [c["text"] for c in claims[:2]] == ["Default: Frobnicate 12.", said["text"]], claims
 
+
+
+def test_a_listed_setting_that_says_its_default_answers_it_once() -> None:
+    # Trial 20, finding 5: FastAPI's "* `max_age` - Sets a maximum time in seconds ... Defaults
+    # to `600`." was quoted cut before its default; the Answer said 600 only from a changelog.
+    q = "What is the default max_age?"
+    listing = ("The following arguments are supported:\n\n* `allow_credentials` - Cookies are "
+               "supported. Defaults to `False`.\n* `max_age` - Sets a maximum time in seconds "
+               "for browsers to cache responses. Defaults to `600`.")
+    rows = [row("analyst", q, [item("finding", "`max_age` - Sets a maximum time in seconds for "
+                                    "browsers to cache responses.", "cors.md#5")]),
+            row("docs_search", q, [item("passage", listing, "cors.md#5", score=5.0)])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    first = answer_section(md).strip().splitlines()[0]
+    assert first.startswith("- `max_age` - Sets a maximum time") and "`600`" in first, md
+    assert md.count("for browsers to cache responses") == 1, md  # its fragment is not said again
+    assert "allow_credentials" not in answer_section(md)
+    assert default_rows("    timeout (float): Seconds to wait. Defaults to 30.") == [
+        ("timeout", "timeout (float): Seconds to wait. Defaults to 30.")]
+    assert default_rows("The timeout defaults to 30 seconds.") == []
