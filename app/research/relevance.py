@@ -314,19 +314,31 @@ def spelled_out(terms: Sequence[str], stats: TermStats | None,
                 rows: Iterable[Mapping[str, Any]]) -> list[str]:
     """``terms`` with each identifier the corpus does not have as written replaced by its
     words (``checkpointer_pending_writes``: checkpointer, pending, writes; trial 10, finding
-    18: the snake_case form of a topic the corpus answers was warned as unknown). Not had: in
-    no passage by ``stats``, or, without them, in no retrieved item."""
+    18: the snake_case form of a topic the corpus answers was warned as unknown), when a
+    retrieved item says two of its words side by side ("pending writes"): another
+    framework's name is no phrase of the corpus (trial 20, finding 1: Django's ``post_save``
+    was read as "post" and "save", both in FastAPI's docs, and the near miss was answered).
+    Not had: in no passage by ``stats``, or, without them, in no retrieved item."""
     texts = [f"{title_terms(str(item.get('title') or ''))} {item.get('text') or ''}".lower()
-             for _row, item in ok_items(list(rows)) if item.get("ref")] if stats is None else []
+             for _row, item in ok_items(list(rows)) if item.get("ref")]
     out: list[str] = []
     for term in terms:
         absent = (stats.frequencies.get(term, 0) == 0 if stats is not None
                   else not any(identifier_in(term, text) for text in texts))
-        if "_" in term.strip("_") and absent:
+        if "_" in term.strip("_") and absent and _phrased(term, texts):
             out += [p for p in identifier_parts([term]) if p not in out and p not in terms]
         else:
             out.append(term)
     return out
+
+
+def _phrased(identifier: str, texts: Sequence[str]) -> bool:
+    """Whether one of ``texts`` (lowercase) has two consecutive words of ``identifier`` side
+    by side, inflected or not ("pending writes" for ``checkpointer_pending_writes``)."""
+    parts = [re.escape(p) for p in identifier.lower().split("_") if p]
+    pairs = [re.compile(rf"\b{a}\w{{0,3}}[\s\-]+{b}\w{{0,3}}\b")
+             for a, b in zip(parts, parts[1:], strict=False)]
+    return any(pair.search(text) for pair in pairs for text in texts)
 
 
 def _one_missing(terms: Sequence[str], unknown: Sequence[str],
