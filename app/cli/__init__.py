@@ -26,7 +26,7 @@ import sys
 from typing import Any
 
 from app.cli import commands
-from app.cli.disk import disk_full, disk_full_line
+from app.cli.disk import disk_full, disk_full_line, not_writable, not_writable_line
 from app.cli.exit_codes import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
@@ -158,6 +158,8 @@ def _failed(exc: BaseException) -> tuple[int, str]:
         return EXIT_FAILED, f"error: {redact(str(exc), settings)}"
     if why := _disk_full(exc):
         return EXIT_FAILED, disk_full_line(why)
+    if why := not_writable(exc, commands.DATA_DIR[0] if commands.DATA_DIR else None):
+        return EXIT_FAILED, not_writable_line(why)
     from workers.sources.web import WebSearchError
 
     # A bad key or an unknown model: one line saying which, then exit 1.

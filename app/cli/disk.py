@@ -1,4 +1,5 @@
-"""Telling a full disk from other failures, so the CLI can say "nothing was lost" (exit 1)."""
+"""Telling a full disk, or a data dir that stopped taking writes, from other failures, so the CLI
+can say "nothing was lost" (exit 1)."""
 
 from __future__ import annotations
 
@@ -55,3 +56,30 @@ def disk_full_line(why: str) -> str:
     # a full disk stops the run between two saved states, and the next run resumes from there.
     return (f"error: the disk is full ({why}); nothing was lost: free some space, then run the "
             "same command again to continue")
+
+
+def not_writable(exc: BaseException | None, data_dir: Path | None) -> str | None:
+    """What says the run's files stopped taking writes in ``exc`` or the errors it came from:
+    SQLite's ``SQLITE_READONLY`` ("attempt to write a readonly database"), or an ``OSError``
+    EACCES/EPERM/EROFS on a file under ``data_dir``. None when nothing does. Trial 22, finding
+    2: a data dir made read-only mid-run ended in "run failed: OperationalError: attempt to
+    write a readonly database", which read as a bug and named no file."""
+    from workers.errors import causes
+
+    for err in causes(exc):
+        if isinstance(err, sqlite3.Error) and (
+                (getattr(err, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_READONLY
+                or "readonly database" in str(err)):
+            return f"{err}, in {data_dir}" if data_dir is not None else str(err)
+        if (isinstance(err, OSError) and err.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
+                and err.filename and data_dir is not None
+                and Path(str(err.filename)).resolve().is_relative_to(data_dir.resolve())):
+            return f"{err.strerror}: {err.filename}"
+    return None
+
+
+def not_writable_line(why: str) -> str:
+    """The line that says the data dir stopped taking writes and that nothing was lost."""
+    # as for a full disk: the run stopped between two saved states
+    return (f"error: the data dir stopped taking writes ({why}); nothing was lost: make it "
+            "writable again, then run the same command again to continue")
