@@ -46,7 +46,7 @@ from workers.base import WorkerSpec, guard_worker_node, make_worker_node
 from workers.retry import ATTEMPTS_CAP, retry_on
 from workers.usage import AttemptTokens
 
-__all__ = ["build_graph", "worker_names"]
+__all__ = ["NODES", "build_graph", "worker_names"]
 
 # The RetryPolicy re-runs a node; how many times and after which wait is the run's own setting
 # (max_attempts, retry_interval): the nodes wait (backoff) and stop (give_up) themselves, so
@@ -56,6 +56,10 @@ WORKER_RETRY = RetryPolicy(max_attempts=ATTEMPTS_CAP, initial_interval=0.0, back
 # persist and report do database I/O: retry a busy or locked SQLite database or a dropped
 # PostgreSQL connection, nothing else (a programming error retried is only slower to surface).
 IO_RETRY = RetryPolicy(max_attempts=3, initial_interval=0.2, retry_on=is_transient_storage_error)
+
+NODES: tuple[str, ...] = ("plan", "review_plan", "dispatch", "route", "review_results",
+                          "persist", "report")
+"""The graph's nodes other than the workers: no worker may take one of these names."""
 
 
 def worker_names(graph: Any) -> tuple[str, ...]:
@@ -95,7 +99,8 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
         ``{"report": {"path", "outcome"}}``.
 
     Raises:
-        ValueError: two workers share a name.
+        ValueError: two workers share a name, or a worker's name is taken by another node of the
+            graph (:data:`NODES`) or holds ``:`` or ``|`` (one line naming the worker).
     """
     workers = _checked_workers(workers)
     names = tuple(w.name for w in workers)
@@ -109,7 +114,9 @@ def _checked_workers(workers: Sequence[WorkerSpec] | None) -> tuple[WorkerSpec, 
     """``workers`` (default: ``workers.registry.WORKERS``) as a tuple.
 
     Raises:
-        ValueError: two workers share a name.
+        ValueError: two workers share a name, or one's name cannot name a node of this graph
+            (:func:`_name_problem`; LangGraph's own error came at compile time, without the
+            worker's module: trial 21, finding 15).
     """
     if workers is None:
         from workers.registry import WORKERS
@@ -119,7 +126,33 @@ def _checked_workers(workers: Sequence[WorkerSpec] | None) -> tuple[WorkerSpec, 
     names = tuple(w.name for w in workers)
     if len(set(names)) != len(names):
         raise ValueError(f"worker names must be unique: {names}")
+    for worker in workers:
+        if why := _name_problem(worker.name):
+            module = getattr(worker.build, "__module__", None) or "?"
+            raise ValueError(f"worker {worker.name!r} ({module}) {why}: rename it "
+                             "(its WorkerSpec name)")
     return workers
+
+
+def _name_problem(name: object) -> str | None:
+    """Why ``name`` cannot name a worker node, or None: it is another node's name
+    (:data:`NODES`, LangGraph's ``__start__``/``__end__``), or holds a character LangGraph
+    reserves for its namespaces (``:``, ``|``), or is no text.
+
+    Example:
+        >>> _name_problem("glossary") is None, _name_problem("persist")
+        (True, 'is the name of a node of the research graph')
+        >>> _name_problem("my:worker")
+        "holds ':', which LangGraph reserves in node names"
+    """
+    if not isinstance(name, str) or not name.strip():
+        return "has no name"
+    if name in NODES or name in (START, END):
+        return "is the name of a node of the research graph"
+    # StateGraph.add_node refuses them: they separate the parts of a task's namespace
+    if reserved := [c for c in (":", "|") if c in name]:
+        return f"holds {reserved[0]!r}, which LangGraph reserves in node names"
+    return None
 
 
 def _add_nodes(builder: StateGraph, workers: tuple[WorkerSpec, ...], res: Resources) -> None:
