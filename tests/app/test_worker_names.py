@@ -1,13 +1,17 @@
-"""Worker names: what a worker may be called.
+"""Worker names: what a worker may be called, and how a run learns the graph's workers.
 
 * A worker named like another node of the graph (``persist``, ``route``...) or holding ``:`` or
   ``|`` failed every run at compile time with LangGraph's ``Node `persist` already present.``,
   naming neither the worker's module nor the rule (trial 21, finding 15). ``build_graph`` refuses
   it where it refuses two workers of one name: one line naming the worker, its module and why.
+* ``app.graph.build.worker_names`` reads the compiled graph through LangGraph's public API (the
+  drawable graph's edges, ``graph.nodes``), not ``graph.builder.branches`` and the private
+  ``BranchSpec`` (trial 21, finding 8), and keeps the registry's order.
 """
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -70,3 +74,12 @@ def test_nodes_lists_every_node_of_the_graph_but_the_workers():
     assert others == set(NODES), (
         f"the graph's nodes other than its workers are {sorted(others)}: list a node you add in "
         "app.graph.build.NODES, so that no worker can take its name")
+
+
+def test_worker_names_are_the_registrys_in_its_order_through_public_api():
+    specs = registered(web=True)
+    for order in itertools.permutations(specs):
+        graph = build_graph(order)
+        graph.builder = None  # StateGraph.branches is no public API: it is not read
+        assert worker_names(graph) == tuple(w.name for w in order)
+    assert worker_names(build_graph(specs[:1])) == (specs[0].name,)
