@@ -150,10 +150,10 @@ class WorkerResult:
         items: the sourced claims, each a :class:`state.ResultItem`: ``{"kind": "finding" |
             "caveat" | "passage", "text", "ref", "title", "source"}`` (+ ``"score"`` for
             passages). The report cites ``ref``: an item whose ref names no passage the
-            sources know (``deps.corpus.passage(ref)`` is None) is dropped by the node, counted
-            in the row's ``dropped_unsourced`` and named in a run note
-            (:func:`workers.node_steps.sourced_items`). An item of another kind makes this
-            task's envelope an error naming the kind (:func:`state.check_items`).
+            sources know (``deps.corpus.passage(ref)`` is None, and so is ``source``'s) is
+            dropped by the node, counted in the row's ``dropped_unsourced`` and named in a run
+            note (:func:`workers.node_steps.sourced_items`). An item of another kind makes
+            this task's envelope an error naming the kind (:func:`state.check_items`).
         tokens: tokens the worker spent outside LangChain chat models (e.g. a provider SDK called
             directly). Calls of LangChain chat models are counted by the node itself, failed
             attempts included (:mod:`workers.usage`): do not add them here.
@@ -166,12 +166,16 @@ class WorkerResult:
             reducer (docs/extending.md, "Add a state key"); a key the schema does not declare,
             or one the wrapper writes (``envelopes``, ``tokens``, ``unmetered_calls``), makes
             the envelope an error.
+        source: the source of the worker's own whose passages ``items`` cite, when they are
+            not the run's (a worker searching a source it opened itself, docs/extending.md,
+            "Add a source"): its refs are checked there too (``source.passage(ref)``).
     """
 
     items: list[ResultItem]
     tokens: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
     state: dict[str, Any] = field(default_factory=dict)
+    source: Source | None = None
 
 
 @dataclass(frozen=True)

@@ -126,7 +126,7 @@ def attempt_envelope(spec: WorkerSpec, run_for: RunBuilder, task: Task, runtime:
             raise ValueError("WorkerResult.extra has a key 'items', which would replace the "
                              "result's items: return them as items, other payload under "
                              "another key")
-        items, unknown = sourced_items(items, deps.corpus)
+        items, unknown = sourced_items(items, deps.corpus, result.source)
     except Exception as exc:
         if propagates(spec, exc, task, runtime, deps, scope, base["attempts"]):
             raise
@@ -145,10 +145,12 @@ def attempt_envelope(spec: WorkerSpec, run_for: RunBuilder, task: Task, runtime:
     ).to_state(), writes
 
 
-def sourced_items(items: list[ResultItem], corpus: Any) -> tuple[list[ResultItem], list[str]]:
-    """The items whose ``ref`` names a passage of ``corpus`` (``corpus.passage(ref)`` is not
-    None: the corpus, and with ``--web`` or MCP servers the web pages and tool answers the run
-    has recorded, :func:`app.graph.sources.combine_sources`), and the refs of those dropped.
+def sourced_items(items: list[ResultItem],
+                  *sources: Any) -> tuple[list[ResultItem], list[str]]:
+    """The items whose ``ref`` names a passage of one of ``sources`` (``source.passage(ref)``
+    is not None), and the refs of those dropped. The node passes ``deps.corpus`` (the corpus,
+    and with ``--web`` or MCP servers the web pages and tool answers the run has recorded:
+    :func:`app.graph.sources.combine_sources`) and the result's own ``source``, if any.
 
     The one ref check of every worker's items, plain function or agent: the report cites an
     item by its ``ref``, so an item citing what no source knows (``"nowhere#0"``, a bare
@@ -156,15 +158,15 @@ def sourced_items(items: list[ResultItem], corpus: Any) -> tuple[list[ResultItem
 
     Args:
         items: checked result items (:func:`state.check_items`).
-        corpus: the run's source (``WorkerDeps.corpus``); None knows no ref.
+        sources: where refs resolve, asked in order; None knows no ref.
 
     Raises:
-        Exception: whatever ``corpus.passage`` raised (a closed or damaged index).
+        Exception: whatever a ``passage`` raised (a closed or damaged index).
 
     Example:
         >>> class One:
         ...     def passage(self, ref): return object() if ref == "a.md#0" else None
-        >>> sourced_items([{"ref": "a.md#0"}, {"ref": "nowhere#0"}], One())
+        >>> sourced_items([{"ref": "a.md#0"}, {"ref": "nowhere#0"}], None, One())
         ([{'ref': 'a.md#0'}], ['nowhere#0'])
     """
     known: dict[str, bool] = {}
@@ -173,7 +175,8 @@ def sourced_items(items: list[ResultItem], corpus: Any) -> tuple[list[ResultItem
     for item in items:
         ref = item["ref"]
         if ref not in known:
-            known[ref] = corpus is not None and corpus.passage(ref) is not None
+            known[ref] = any(source is not None and source.passage(ref) is not None
+                             for source in sources)
         if known[ref]:
             kept.append(item)
         else:

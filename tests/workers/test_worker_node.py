@@ -221,6 +221,23 @@ def test_an_item_citing_an_unknown_ref_is_dropped_counted_and_noted():
     assert not out.get("notes")
 
 
+def test_items_citing_the_workers_own_source_are_checked_there():
+    # docs/extending.md "Add a source": a worker searching a source it opened itself cites refs
+    # the run's corpus does not know; it hands the source over with its result
+    class Faq:
+        def passage(self, ref: str) -> Passage | None:
+            return OneDoc.hit if ref == "faq:send#0" else None
+
+    faq = {**passage("an answer"), "ref": "faq:send#0"}
+    out = run_worker(lambda task: WorkerResult(items=[faq], source=Faq()))
+    assert [[i["ref"] for i in e["structured"]["items"]] for e in out["envelopes"]] == (
+        [["faq:send#0"]] * 2)
+    assert not out.get("notes")
+    out = run_worker(lambda task: WorkerResult(items=[faq]))  # not handed over: unknown
+    assert all(e["structured"]["items"] == [] for e in out["envelopes"])
+    assert len(out["notes"]) == 2
+
+
 class AnsweringModel(GenericFakeChatModel):
     """A chat model that answers at once with its one structured answer (a tool call)."""
 
