@@ -183,7 +183,9 @@ class WorkerSpec:
     """One registered worker.
 
     Attributes:
-        name: the node name and the envelope's ``worker`` field (part of its id: keep it stable).
+        name: the node name and the envelope's ``worker`` field (part of its id: keep it
+            stable); not another node's name (``app.graph.build.NODES``) and without ``:`` or
+            ``|``, which the graph refuses.
         kind: ``"function"`` (plain Python) or ``"agent"`` (a ``create_agent`` subgraph).
         description: one line for ``--help`` and the docs.
         build: ``build(deps) -> run`` where ``run(task) -> WorkerResult``; called once per
