@@ -182,15 +182,14 @@ def build_agent_runner(
         answer = result.get("structured_response")
         if answer is None:
             raise ValueError(f"{name} finished without a structured response")
-        items, dropped = _sourced_items(getattr(answer, items_field), kind, deps.corpus)
+        items = _cited_items(getattr(answer, items_field), kind, deps.corpus)
         tool_calls = sum(
             len(m.tool_calls) for m in result["messages"] if isinstance(m, AIMessage)
         )
         failed = _failed_tools(result["messages"], operator_tools)
         return WorkerResult(
             items=items,
-            extra={"dropped_unsourced": dropped, "tool_calls": tool_calls,
-                   "tool_errors": len(failed)},
+            extra={"tool_calls": tool_calls, "tool_errors": len(failed)},
             state={"notes": failed} if failed else {},
         )
 
@@ -262,25 +261,22 @@ def _invoke(agent: Any, name: str, task: Task) -> dict[str, Any]:
             "(model and tool calls): the model kept calling tools") from exc
 
 
-def _sourced_items(claims: Sequence[Any], kind: ItemKind, corpus: Any,
-                   ) -> tuple[list[ResultItem], int]:
-    """The answer's ``{claim, ref}`` objects as result items citing the passage that holds each
-    claim, and how many were dropped (a ref that is no passage of ``corpus``)."""
+def _cited_items(claims: Sequence[Any], kind: ItemKind, corpus: Any) -> list[ResultItem]:
+    """The answer's ``{claim, ref}`` objects as result items, each citing the passage of its
+    ref's document that holds the claim (:func:`_passage_holding`). A claim whose ref is no
+    passage of ``corpus`` keeps its ref: the node wrapper drops it, counts it
+    (``dropped_unsourced``) and notes it, as it does for every worker
+    (:func:`workers.node_steps.sourced_items`)."""
     items: list[ResultItem] = []
-    dropped = 0
     for claim in claims:
         passage = corpus.passage(claim.ref)
-        if passage is None:  # a claim without a real source is dropped, never invented
-            dropped += 1
-            continue
-        passage = _passage_holding(corpus, passage, claim.claim)
-        items.append(
-            {
-                "kind": kind,
-                "text": claim.claim,
-                "ref": passage.ref,
-                "title": passage.title,
-                "source": passage.source,
-            }
-        )
-    return items, dropped
+        if passage is not None:
+            passage = _passage_holding(corpus, passage, claim.claim)
+        items.append({
+            "kind": kind,
+            "text": claim.claim,
+            "ref": passage.ref if passage else str(claim.ref),
+            "title": passage.title if passage else "",
+            "source": passage.source if passage else "",
+        })
+    return items

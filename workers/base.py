@@ -12,6 +12,8 @@ where the durability rules live, so each worker module stays about its own job
   the node (a failed attempt leaves no writes);
 * on the last attempt, or for a permanent error, the worker returns an error envelope instead of
   failing the run; only a fatal model error (bad key, unknown model) stops the run;
+* an item whose ``ref`` no source knows is dropped, counted and noted, whoever made it
+  (:func:`workers.node_steps.sourced_items`): the report cites only real passages;
 * every token a model served during the task is counted (:mod:`workers.usage`), the attempts
   that failed and were retried included, and written with the attempt that returns.
 
@@ -147,9 +149,11 @@ class WorkerResult:
     Attributes:
         items: the sourced claims, each a :class:`state.ResultItem`: ``{"kind": "finding" |
             "caveat" | "passage", "text", "ref", "title", "source"}`` (+ ``"score"`` for
-            passages). The report cites ``ref``; a claim whose ref the corpus does not know is
-            dropped by the worker. An item of another kind makes this task's envelope an error
-            naming the kind (:func:`state.check_items`).
+            passages). The report cites ``ref``: an item whose ref names no passage the
+            sources know (``deps.corpus.passage(ref)`` is None, and so is ``source``'s) is
+            dropped by the node, counted in the row's ``dropped_unsourced`` and named in a run
+            note (:func:`workers.node_steps.sourced_items`). An item of another kind makes
+            this task's envelope an error naming the kind (:func:`state.check_items`).
         tokens: tokens the worker spent outside LangChain chat models (e.g. a provider SDK called
             directly). Calls of LangChain chat models are counted by the node itself, failed
             attempts included (:mod:`workers.usage`): do not add them here.
@@ -162,12 +166,16 @@ class WorkerResult:
             reducer (docs/extending.md, "Add a state key"); a key the schema does not declare,
             or one the wrapper writes (``envelopes``, ``tokens``, ``unmetered_calls``), makes
             the envelope an error.
+        source: the source of the worker's own whose passages ``items`` cite, when they are
+            not the run's (a worker searching a source it opened itself, docs/extending.md,
+            "Add a source"): its refs are checked there too (``source.passage(ref)``).
     """
 
     items: list[ResultItem]
     tokens: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
     state: dict[str, Any] = field(default_factory=dict)
+    source: Source | None = None
 
 
 @dataclass(frozen=True)
@@ -175,7 +183,9 @@ class WorkerSpec:
     """One registered worker.
 
     Attributes:
-        name: the node name and the envelope's ``worker`` field (part of its id: keep it stable).
+        name: the node name and the envelope's ``worker`` field (part of its id: keep it
+            stable); not another node's name (``app.graph.build.NODES``) and without ``:`` or
+            ``|``, which the graph refuses.
         kind: ``"function"`` (plain Python) or ``"agent"`` (a ``create_agent`` subgraph).
         description: one line for ``--help`` and the docs.
         build: ``build(deps) -> run`` where ``run(task) -> WorkerResult``; called once per

@@ -2,7 +2,8 @@
 
 :func:`base_fields` stamps the fields every outcome shares (after this attempt's backoff),
 :func:`attempt_envelope` runs the worker once (:func:`call_worker`, under the run's limiter and
-stop signal) and turns its result or error into an envelope, unless :func:`propagates` says the
+stop signal) and turns its result or error into an envelope (its items checked, those citing a
+ref no source knows dropped: :func:`sourced_items`), unless :func:`propagates` says the
 error must leave the node (a transient one for the ``RetryPolicy``, a fatal one to stop the run),
 and :func:`state_update` builds the node's state update. :func:`run_builder` builds each
 worker's ``run`` once per deps object. The rules are the wrapper's (see :mod:`workers.base`).
@@ -17,7 +18,15 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from state import Envelope, ResearchState, Task, check_items, parallel_keys, task_fields
+from state import (
+    Envelope,
+    ResearchState,
+    ResultItem,
+    Task,
+    check_items,
+    parallel_keys,
+    task_fields,
+)
 from workers.base import RunScope, WorkerDeps, WorkerResult, WorkerSpec
 from workers.errors import RunCancelled, is_fatal, is_transient, one_line
 from workers.pacing import holding, stop_waiting_when
@@ -117,17 +126,76 @@ def attempt_envelope(spec: WorkerSpec, run_for: RunBuilder, task: Task, runtime:
             raise ValueError("WorkerResult.extra has a key 'items', which would replace the "
                              "result's items: return them as items, other payload under "
                              "another key")
+        items, unknown = sourced_items(items, deps.corpus, result.source)
     except Exception as exc:
         if propagates(spec, exc, task, runtime, deps, scope, base["attempts"]):
             raise
         error = Envelope(**base, status="error", error=one_line(exc), tokens=spent)
         return error.to_state(), {}
+    structured = {"items": items, **result.extra}
+    writes = dict(result.state)
+    if unknown:  # counted in the row, and said in the run's notes
+        structured["dropped_unsourced"] = len(unknown)
+        writes["notes"] = [*(writes.get("notes") or []), unsourced_note(spec.name, unknown)]
     return Envelope(
         **base,
         status="ok",
-        structured={"items": items, **result.extra},
+        structured=structured,
         tokens=result.tokens,
-    ).to_state(), dict(result.state)
+    ).to_state(), writes
+
+
+def sourced_items(items: list[ResultItem],
+                  *sources: Any) -> tuple[list[ResultItem], list[str]]:
+    """The items whose ``ref`` names a passage of one of ``sources`` (``source.passage(ref)``
+    is not None), and the refs of those dropped. The node passes ``deps.corpus`` (the corpus,
+    and with ``--web`` or MCP servers the web pages and tool answers the run has recorded:
+    :func:`app.graph.sources.combine_sources`) and the result's own ``source``, if any.
+
+    The one ref check of every worker's items, plain function or agent: the report cites an
+    item by its ``ref``, so an item citing what no source knows (``"nowhere#0"``, a bare
+    ``doc_id``, a model's invented ref) is dropped rather than shown as a source.
+
+    Args:
+        items: checked result items (:func:`state.check_items`).
+        sources: where refs resolve, asked in order; None knows no ref.
+
+    Raises:
+        Exception: whatever a ``passage`` raised (a closed or damaged index).
+
+    Example:
+        >>> class One:
+        ...     def passage(self, ref): return object() if ref == "a.md#0" else None
+        >>> sourced_items([{"ref": "a.md#0"}, {"ref": "nowhere#0"}], None, One())
+        ([{'ref': 'a.md#0'}], ['nowhere#0'])
+    """
+    known: dict[str, bool] = {}
+    kept: list[ResultItem] = []
+    unknown: list[str] = []
+    for item in items:
+        ref = item["ref"]
+        if ref not in known:
+            known[ref] = any(source is not None and source.passage(ref) is not None
+                             for source in sources)
+        if known[ref]:
+            kept.append(item)
+        else:
+            unknown.append(ref)
+    return kept, unknown
+
+
+def unsourced_note(name: str, refs: list[str], shown: int = 3) -> str:
+    """The run note of the items worker ``name`` cited ``refs`` with, refs no source knows.
+
+    Example:
+        >>> print(unsourced_note("glossary", ["nowhere#0", "Send", "a#9", "b#9"]))
+        glossary: 4 item(s) dropped, their ref names no passage the sources know: 'nowhere#0', \
+'Send', 'a#9' and 1 more (a ref is a passage's, '<doc_id>#<n>')
+    """
+    named = ", ".join(repr(r if len(r) <= 80 else r[:77] + "...") for r in refs[:shown])
+    more = f" and {len(refs) - shown} more" if len(refs) > shown else ""
+    return (f"{name}: {len(refs)} item(s) dropped, their ref names no passage the sources "
+            f"know: {named}{more} (a ref is a passage's, '<doc_id>#<n>')")
 
 
 def call_worker(spec: WorkerSpec, run_for: RunBuilder, task: Task, deps: WorkerDeps,

@@ -3,6 +3,8 @@ worker returns reaches state, or becomes that task's error envelope saying why.
 
 * an item of an unknown kind makes the envelope an error naming the kind (never a silent drop in
   the report), and the tokens the work spent are still counted;
+* an item citing a ref no source knows is dropped, counted and noted, a plain function's or an
+  agent's alike (trial 21, finding 14);
 * ``WorkerResult.state`` writes reach their keys (folded by the key's reducer); a key the schema
   does not declare (LangGraph would drop it without a word) or one the wrapper owns makes the
   envelope an error naming it.
@@ -12,30 +14,51 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+from langchain_core.language_models import GenericFakeChatModel
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
 import state.schema
 from state import ResearchState, Task, keep_max
 from workers.base import RunScope, WorkerDeps, WorkerResult, WorkerSpec, make_worker_node
+from workers.sources.base import Passage
 
 AS_OF = "2026-11-30"
 
 
+class OneDoc:
+    """A source whose one passage is ``doc.md#0``: the ref the workers here cite."""
+
+    description = "one document"
+    hit = Passage(ref="doc.md#0", doc_id="doc.md", title="doc.md", source="docs/doc.md",
+                  text="Send dispatches one task to a node.")
+
+    def search(self, query: str, k: int = 5, *, focus: str | None = None) -> list[Passage]:
+        return [self.hit]
+
+    def passage(self, ref: str) -> Passage | None:
+        return self.hit if ref == self.hit.ref else None
+
+    def read(self, ref_or_doc_id: str, max_chars: int = 6000) -> None:
+        return None
+
+
 def _no_deps(_runtime: Any) -> tuple[WorkerDeps, RunScope]:
-    """The worker node's resolver: no corpus or model (these workers use neither)."""
-    return WorkerDeps(corpus=None), RunScope()
+    """The worker node's resolver: no model, and a source that knows the ref cited here."""
+    return WorkerDeps(corpus=OneDoc()), RunScope()
 QUESTIONS = ("first question", "second question")
 
 
-def run_worker(result_for, schema: type = ResearchState,
-               seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """Fan ``QUESTIONS`` out to a worker whose ``run(task)`` returns ``result_for(task)``;
-    ``seen`` collects the envelopes the node announces on the ``custom`` stream."""
-    spec = WorkerSpec(name="probe", kind="function", description="test",
-                      build=lambda _deps: result_for)
+def run_worker(result_for=None, schema: type = ResearchState,
+               seen: list[dict[str, Any]] | None = None, *, spec: WorkerSpec | None = None,
+               resolve=_no_deps) -> dict[str, Any]:
+    """Fan ``QUESTIONS`` out to a worker whose ``run(task)`` returns ``result_for(task)`` (or
+    to ``spec``, resolved by ``resolve``); ``seen`` collects the envelopes the node announces
+    on the ``custom`` stream."""
+    spec = spec or WorkerSpec(name="probe", kind="function", description="test",
+                              build=lambda _deps: result_for)
     builder = StateGraph(schema)
-    builder.add_node("probe", make_worker_node(spec, _no_deps))
+    builder.add_node("probe", make_worker_node(spec, resolve))
     builder.add_conditional_edges(START, lambda _s: [
         Send("probe", Task(worker="probe", sub_question=q, topic="t", as_of=AS_OF, round=1))
         for q in QUESTIONS
@@ -141,7 +164,7 @@ def test_a_transient_failure_is_announced_retried_and_its_tokens_kept():
         return WorkerResult(items=[passage("x")], tokens=3)
 
     spec = WorkerSpec(name="probe", kind="function", description="test", build=lambda _d: run)
-    deps = WorkerDeps(corpus=None, max_attempts=2)
+    deps = WorkerDeps(corpus=OneDoc(), max_attempts=2)
     builder = StateGraph(ResearchState)
     builder.add_node("probe", make_worker_node(spec, lambda _rt: (deps, scope)),
                      retry_policy=RetryPolicy(retry_on=retry_on, max_attempts=ATTEMPTS_CAP,
@@ -176,3 +199,71 @@ def test_an_extra_key_named_items_is_an_error_envelope():
 
     [error] = {e["error"] for e in run_worker(run)["envelopes"]}
     assert error.startswith("ValueError: WorkerResult.extra has a key 'items'")
+
+
+def test_an_item_citing_an_unknown_ref_is_dropped_counted_and_noted():
+    def run(task: Task) -> WorkerResult:
+        return WorkerResult(items=[passage("kept"), {**passage("gone"), "ref": "nowhere#0"}],
+                            state={"notes": ["the worker's own note"]})
+
+    out = run_worker(run)
+    assert [e["status"] for e in out["envelopes"]] == ["ok", "ok"]
+    for envelope in out["envelopes"]:
+        assert [i["text"] for i in envelope["structured"]["items"]] == ["kept"]
+        assert envelope["structured"]["dropped_unsourced"] == 1
+    assert out["notes"] == 2 * [
+        "the worker's own note",
+        "probe: 1 item(s) dropped, their ref names no passage the sources know: 'nowhere#0' "
+        "(a ref is a passage's, '<doc_id>#<n>')"]
+    # nothing dropped: no count, no note
+    out = run_worker(lambda task: WorkerResult(items=[passage("kept")]))
+    assert all("dropped_unsourced" not in e["structured"] for e in out["envelopes"])
+    assert not out.get("notes")
+
+
+def test_items_citing_the_workers_own_source_are_checked_there():
+    # docs/extending.md "Add a source": a worker searching a source it opened itself cites refs
+    # the run's corpus does not know; it hands the source over with its result
+    class Faq:
+        def passage(self, ref: str) -> Passage | None:
+            return OneDoc.hit if ref == "faq:send#0" else None
+
+    faq = {**passage("an answer"), "ref": "faq:send#0"}
+    out = run_worker(lambda task: WorkerResult(items=[faq], source=Faq()))
+    assert [[i["ref"] for i in e["structured"]["items"]] for e in out["envelopes"]] == (
+        [["faq:send#0"]] * 2)
+    assert not out.get("notes")
+    out = run_worker(lambda task: WorkerResult(items=[faq]))  # not handed over: unknown
+    assert all(e["structured"]["items"] == [] for e in out["envelopes"])
+    assert len(out["notes"]) == 2
+
+
+class AnsweringModel(GenericFakeChatModel):
+    """A chat model that answers at once with its one structured answer (a tool call)."""
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> AnsweringModel:
+        return self
+
+
+def test_an_agents_claim_citing_an_unknown_ref_goes_through_the_same_check():
+    # the agent path dropped such a claim itself, counted it, and said nothing in the run
+    from langchain_core.messages import AIMessage
+
+    from workers.agent import build_agent_runner
+    from workers.schemas import Findings
+
+    claims = [{"claim": "Send dispatches one task to a node.", "ref": "doc.md#0"},
+              {"claim": "An invented claim.", "ref": "invented#3"}]
+    answers = iter([AIMessage("", id=f"a{n}", tool_calls=[
+        {"name": "Findings", "args": {"findings": claims}, "id": f"call-{n}"}])
+        for n in range(len(QUESTIONS))])
+    deps = WorkerDeps(corpus=OneDoc(), model=AnsweringModel(messages=answers))
+    spec = WorkerSpec(name="probe", kind="agent", description="test", build=lambda d: (
+        build_agent_runner(d, name="probe", system_prompt="Answer.", schema=Findings,
+                           items_field="findings", kind="finding")))
+    out = run_worker(spec=spec, resolve=lambda _rt: (deps, RunScope()))
+    for envelope in out["envelopes"]:
+        assert envelope["status"] == "ok", envelope["error"]
+        assert [i["ref"] for i in envelope["structured"]["items"]] == ["doc.md#0"]
+        assert envelope["structured"]["dropped_unsourced"] == 1
+    assert all("'invented#3'" in note for note in out["notes"]) and len(out["notes"]) == 2

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from langgraph.config import get_config
+from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
@@ -33,7 +33,7 @@ from workers.usage import AttemptTokens
 __all__ = ["plan"]
 
 
-def _check_input(state: ResearchState, ctx: RunContext, res: Resources,
+def _check_input(state: ResearchState, config: RunnableConfig, ctx: RunContext, res: Resources,
                  checkpoint_id: str | None) -> None:
     """A served run's input, checked nowhere else (the CLI refuses a bad topic before the run):
     the topic, the plan's corpus on a rerun or fork, rows of another thread of its id (a CLI
@@ -48,12 +48,12 @@ def _check_input(state: ResearchState, ctx: RunContext, res: Resources,
         raise BadTopic(why)
     # a rerun or fork: its plan's corpus
     check_same_corpus(state, ctx.corpus_name, res.served, res.settings.named_corpora())
-    check_rows_are_the_threads(res.storage(), get_config(), state, res.served)
-    check_no_review_skipped(get_config(), checkpoint_id, bool(ctx.review), res.served)
+    check_rows_are_the_threads(res.storage(), config, state, res.served)
+    check_no_review_skipped(config, checkpoint_id, bool(ctx.review), res.served)
 
 
-def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
-         workers: Sequence[str], tokens: AttemptTokens) -> dict[str, Any]:
+def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
+         res: Resources, workers: Sequence[str], tokens: AttemptTokens) -> dict[str, Any]:
     """Plan the run (writes ``sub_questions``, as ``review_plan`` may after it, and ``routing``).
 
     Every token the planner was served counts, those of failed attempts included (``tokens``
@@ -74,7 +74,7 @@ def plan(state: ResearchState, runtime: Runtime[RunContext], *, res: Resources,
     """
     ctx = res.context(runtime)
     info = runtime.execution_info
-    _check_input(state, ctx, res, info.checkpoint_id if info else None)
+    _check_input(state, config, ctx, res, info.checkpoint_id if info else None)
     res.check_mcp()  # every MCP server answers, or the run fails with a line naming it
     attempt = backoff(runtime, res.settings.retry_interval, "the planner")
     with tokens.attempt(info.task_id if info else state["topic"]) as served:
