@@ -1,12 +1,15 @@
 """No passage starts or ends inside a fenced code block (trial 20, finding 7: 78 of FastAPI's
 2,167 passages did, and a ```` ```mermaid ```` diagram line labelled a report's passage; 280 of
 the package docs' 4,073 docstring passages did too): a fenced block is one paragraph to the
-chunker, and one too long for a passage is cut into parts fenced again."""
+chunker (and to the folder's boilerplate filter), and one too long for a passage is cut into
+parts fenced again."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+from workers.sources import Corpus
 from workers.sources.text import chunk_text
 
 _FENCE = re.compile(r"^\s*(?:```|~~~)", re.MULTILINE)
@@ -36,3 +39,18 @@ def test_a_heading_underlined_with_tildes_opens_no_fence() -> None:
     # underline to the next was one block, and a passage began with an underline
     rst = "Value Patterns\n~~~~~~~~~~~~~~\n\n" + "A value pattern. " * 30 + "\n\nNext\n~~~~"
     assert chunk_text(rst, 400)[0].startswith("Value Patterns\n~~~~")
+
+
+def test_code_repeated_across_a_folder_is_not_stripped_as_boilerplate(tmp_path: Path) -> None:
+    # a console block's last lines, the same on a fifth of FastAPI's pages, were stripped as
+    # boilerplate (a paragraph repeated across the folder), and its fence never closed
+    run = "```console\n$ heron count --all\n\nINFO: counting nests (Press CTRL+C to quit)\n```"
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for i in range(5):
+        (folder / f"colony{i}.txt").write_text(
+            f"Colony {i} keeps a nest count.\n\n{run}\n\nColony {i} is counted.\n", "utf-8")
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        for i in range(5):
+            document = corpus.read(f"colony{i}.txt")
+            assert document is not None and run in document.text, document
