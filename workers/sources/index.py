@@ -54,8 +54,8 @@ __all__ = [
     "tree_signature",
 ]
 
-# 20: no passage starts or ends inside a fenced code block (trial 20, finding 7);
-# 19: a PDF's table rows and repeated sentences are no running lines, its compounds keep
+# 20: Markdown read as Markdown (titles, sections, no markup), no passage cut inside a fenced
+# block; 19: a PDF's table rows and repeated sentences are no running lines, its compounds keep
 # their hyphen; 18: a PDF section's title line is a paragraph of its own; 17: a PDF's words
 # broken at line ends are whole; 16: a PDF's running headers and footers are left out; 15: table
 # heading rows (<th>, bold cells, .docx repeated rows, markdown's raw HTML tables); 14: <thead>
