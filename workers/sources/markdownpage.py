@@ -30,6 +30,7 @@ from markdown_it.token import Token
 
 from workers.sources.base import code_span
 from workers.sources.tables import html_tables, table_lines
+from workers.sources.text import MAX_PASSAGE_CHARS
 
 __all__ = ["MarkdownPage", "front_matter", "markdown_page", "without_mkdocs_markup"]
 
@@ -42,7 +43,9 @@ class MarkdownPage:
         title: the front matter's ``title:``, else the first ``h1``'s text, else ``""``.
         sections: ``(heading, text)`` in file order: the text before the first ``h1``-``h3``
             under heading ``""``, then one section per such heading, its text starting with
-            the heading's line (``"## Origin"``); blocks are separated by blank lines.
+            the heading's line (``"## Origin"``), consecutive sections that fit one passage
+            together made one (their headings joined by " / ", :func:`_packed`); blocks are
+            separated by blank lines.
     """
 
     title: str
@@ -106,7 +109,7 @@ def markdown_page(source: str) -> MarkdownPage:
         >>> page = markdown_page("# CORS { #cors }\\n\\nSee [Proxies](proxy.md).\\n\\n"
         ...                      "## Origin\\n\\nAn <abbr title='x'>origin</abbr>.")
         >>> page.title, page.sections
-        ('CORS', (('CORS', '# CORS\\n\\nSee Proxies.'), ('Origin', '## Origin\\n\\nAn origin.')))
+        ('CORS', (('CORS / Origin', '# CORS\\n\\nSee Proxies.\\n\\n## Origin\\n\\nAn origin.'),))
     """
     text, title = front_matter(source)
     sections: list[tuple[str, list[str]]] = [("", [])]
@@ -118,9 +121,26 @@ def markdown_page(source: str) -> MarkdownPage:
             continue
         if block := _block(node).strip("\n"):
             sections[-1][1].append(block)
-    kept = tuple((heading, "\n\n".join(blocks)) for heading, blocks in sections
-                 if heading or blocks)
-    return MarkdownPage(title, kept)
+    kept = [(heading, "\n\n".join(blocks)) for heading, blocks in sections if blocks]
+    return MarkdownPage(title, _packed(kept))
+
+
+def _packed(sections: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """``sections`` with each run of consecutive ones that fit one passage together
+    (:data:`~workers.sources.text.MAX_PASSAGE_CHARS`) made one section, headed by their
+    headings joined by " / " (all of them indexed as the passage's heading): a passage still
+    starts at a heading, but a page of short sections is not cut into passages of a paragraph
+    each, of which a search returns only two per document (``MAX_PER_DOCUMENT``): on a page of
+    four short sections, the one of its caveats was never found (measured with the tests' small
+    corpus: the report's caveats went)."""
+    out: list[tuple[str, str]] = []
+    for heading, text in sections:
+        if out and len(out[-1][1]) + 2 + len(text) <= MAX_PASSAGE_CHARS:
+            above, joined = out[-1]
+            out[-1] = (" / ".join(h for h in (above, heading) if h), f"{joined}\n\n{text}")
+        else:
+            out.append((heading, text))
+    return tuple(out)
 
 
 def _nodes(tokens: list[Token]) -> list[Node]:

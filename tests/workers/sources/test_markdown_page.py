@@ -12,10 +12,13 @@ from tests.conftest import AS_OF, run_cli
 from workers.sources import Corpus
 from workers.sources.markdownpage import markdown_page
 
+CENSUS = " ".join(f"Ringers at colony {n} read each ring they see from the hide." for n in range(9))
 CORS = """\
 # Heron Ringing (Bird Banding) { #heron-ringing }
 
 [Ringing or "banding"](https://example.org/ringing) marks each heron with a numbered ring.
+
+{census}
 
 ## Ring sizes { #ring-sizes .wide }
 
@@ -33,7 +36,7 @@ The ring is closed with pliers, never by hand.
 #### Old rings
 
 Old rings were made of aluminium.
-"""
+""".replace("{census}", CENSUS)
 
 LIMITS = """\
 ---
@@ -90,6 +93,17 @@ def test_a_fence_in_an_admonition_or_a_list_stays_code_and_its_markers_stay_text
         "Run it:\n\n```sh\n/// not a marker\n```\n\n- step\n  ```\n  {* kept.py *}\n  ```")
 
 
+def test_short_sections_share_a_passage_that_starts_at_a_heading() -> None:
+    # a search returns two passages of a document: a page of short sections cut into a passage
+    # each lost the rest of the page (the small corpus's report lost its caveats)
+    short = markdown_page("# Egrets\n\nEgrets roost.\n\n## Diet\n\nFish.\n\n## Limits\n\nNone.")
+    assert short.sections == (("Egrets / Diet / Limits", "# Egrets\n\nEgrets roost.\n\n## Diet"
+                                                         "\n\nFish.\n\n## Limits\n\nNone."),)
+    long = markdown_page(f"# Egrets\n\n{CENSUS}\n\n## Diet\n\n{CENSUS}\n\n## Limits\n\nNone.")
+    assert long.sections == (("Egrets", f"# Egrets\n\n{CENSUS}"),
+                             ("Diet / Limits", f"## Diet\n\n{CENSUS}\n\n## Limits\n\nNone."))
+
+
 def test_a_markdown_file_is_titled_and_cut_at_its_headings(tmp_path: Path) -> None:
     folder = tmp_path / "docs"
     (folder / "guide").mkdir(parents=True)
@@ -97,12 +111,13 @@ def test_a_markdown_file_is_titled_and_cut_at_its_headings(tmp_path: Path) -> No
     (folder / "limits.md").write_text(LIMITS, encoding="utf-8")
     (folder / "plain.md").write_text("Egrets roost in willows.\n", encoding="utf-8")
     with Corpus.open(tmp_path / "data", folder=folder) as corpus:
-        # an h4 ("Old rings") cuts no section: two passages, as the h1 and h2 cut the file
+        # the h2 starts a passage (the two sections do not fit one); an h4 ("Old rings") cuts
+        # no section
         [first, sizes] = [corpus.passage(f"guide/ringing.md#{n}") for n in range(2)]
         assert corpus.passage("guide/ringing.md#2") is None
         assert first.title == "Heron Ringing (Bird Banding)"
         assert first.text == ("# Heron Ringing (Bird Banding)\n\nRinging or \"banding\" marks "
-                              "each heron with a numbered ring.")
+                              f"each heron with a numbered ring.\n\n{CENSUS}")
         assert sizes.text == ("## Ring sizes\n\nA grey heron takes a IRS 9 ring, as the Ring "
                               "Sizes table says.\n\nThe ring is closed with pliers, never by "
                               "hand.\n\n#### Old rings\n\nOld rings were made of aluminium.")
