@@ -29,7 +29,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from workers.sources.base import code_span
-from workers.sources.tables import html_tables, table_lines
+from workers.sources.tables import html_tables, markdown_tables, table_lines
 from workers.sources.text import MAX_PASSAGE_CHARS
 
 __all__ = ["MarkdownPage", "front_matter", "markdown_page", "without_mkdocs_markup"]
@@ -59,6 +59,8 @@ class MarkdownPage:
 
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 _PARSER.normalizeLink = _PARSER.normalizeLinkText = str  # URLs are left out: not encoded
+_DEEPEST = _PARSER.options["maxNesting"] - 1
+"""A block opened at this level may hold text ``markdown-it`` drops (its ``maxNesting``)."""
 Node = tuple[Token, list["Node"]]
 """A block token and the nodes nested in it (none for a token that opens nothing)."""
 _FRONT = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?\n)?(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -103,7 +105,9 @@ def front_matter(source: str) -> tuple[str, str]:
 def markdown_page(source: str) -> MarkdownPage:
     """The title and the sections (cut at ``h1``-``h3``) of a Markdown text, as the module
     docstring describes. Never raises for odd markup: anything CommonMark does not read as
-    markup is text (nesting deeper than ``markdown-it``'s 20 levels is read as text too).
+    markup is text. A file nested as deep as ``markdown-it`` reads (20 levels of quotes and
+    lists: it drops what is deeper, text and all) is read as its plain text, tables as
+    sentences (as before Markdown was parsed), so nothing of it is lost.
 
     Example:
         >>> page = markdown_page("# CORS { #cors }\\n\\nSee [Proxies](proxy.md).\\n\\n"
@@ -112,8 +116,11 @@ def markdown_page(source: str) -> MarkdownPage:
         ('CORS', (('CORS / Origin', '# CORS\\n\\nSee Proxies.\\n\\n## Origin\\n\\nAn origin.'),))
     """
     text, title = front_matter(source)
+    tokens = _PARSER.parse(html_tables(without_mkdocs_markup(text)))
+    if any(t.nesting == 1 and t.level >= _DEEPEST for t in tokens):
+        return MarkdownPage(title, (("", markdown_tables(text).strip()),))  # text, not lost
     sections: list[tuple[str, list[str]]] = [("", [])]
-    for node in _nodes(_PARSER.parse(html_tables(without_mkdocs_markup(text)))):
+    for node in _nodes(tokens):
         if node[0].type == "heading_open" and node[0].tag in ("h1", "h2", "h3"):
             heading = " ".join(_inline(_first(node), plain=True).split())
             title = title or (heading if node[0].tag == "h1" else "")

@@ -93,6 +93,13 @@ def test_a_fence_in_an_admonition_or_a_list_stays_code_and_its_markers_stay_text
         "Run it:\n\n```sh\n/// not a marker\n```\n\n- step\n  ```\n  {* kept.py *}\n  ```")
 
 
+def test_a_file_nested_deeper_than_the_parser_reads_keeps_its_text() -> None:
+    # markdown-it drops blocks nested past 20 levels, text and all
+    for deep in ("> " * 25 + "Deepword in a quote.", "- " * 25 + "Deepword in a list."):
+        page = markdown_page(f"# Nested\n\n{deep}\n\n| A | B |\n|---|---|\n| x | y |\n")
+        assert "Deepword in a" in page.text and "x — B: y." in page.text, page.text
+
+
 def test_short_sections_share_a_passage_that_starts_at_a_heading() -> None:
     # a search returns two passages of a document: a page of short sections cut into a passage
     # each lost the rest of the page (the small corpus's report lost its caveats)
