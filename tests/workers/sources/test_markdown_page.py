@@ -148,6 +148,6 @@ def test_the_report_names_a_markdown_source_by_its_title(tmp_path: Path) -> None
     assert proc.returncode == 0, proc.stderr
     report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
     sources = report.split("## Sources", 1)[1]
-    assert "1. `guide/ringing.md`: Heron Ringing (Bird Banding) (guide/ringing.md)" in sources
+    assert "1. `guide/ringing.md`: Heron Ringing (Bird Banding)\n" in sources
     for markup in ("{ #", "](", "<abbr", "///", "{*"):
         assert markup not in report, markup
