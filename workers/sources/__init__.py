@@ -8,8 +8,10 @@
 * what a local index is made of: :mod:`~workers.sources.packages` (the docstrings of installed
   packages plus Python's pydoc topics: the default corpus) or :mod:`~workers.sources.folder` (a
   folder of the user's documents, ``--corpus DIR``).
-* helpers: :mod:`~workers.sources.text` (chunking, decoding), :mod:`~workers.sources.htmlpage`
-  (HTML with lxml), :mod:`~workers.sources.boilerplate` (repeated navigation stripped),
+* helpers: :mod:`~workers.sources.text` (chunking, decoding), :mod:`~workers.sources.fences`
+  (fenced code kept whole), :mod:`~workers.sources.htmlpage` (HTML with lxml),
+  :mod:`~workers.sources.markdownpage` (Markdown with markdown-it-py),
+  :mod:`~workers.sources.boilerplate` (repeated navigation stripped),
   :mod:`~workers.sources.query` (one stopword list and the query parser, shared with the offline
   model), :mod:`~workers.sources.ranking` (how candidates are ordered),
   :mod:`~workers.sources.index` (the atomic, locked index build).

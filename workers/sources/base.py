@@ -103,10 +103,17 @@ class Passage:
 
     def document_citation(self) -> str:
         """The Sources entry of this passage's *document* (markdown): ``[Title](URL)`` for a web
-        page, else ``"`doc_id`: source"`` (the title added when the source lacks it), e.g.
-        ``"`html/lang.html`: SQL As Understood By SQLite (html/lang.html)"``."""
+        page; ``"`doc_id`: Title"`` for a file of a folder titled other than by its name (the
+        source, its path, is the ``doc_id`` already shown: trial 20, finding 9, "`cors.md`:
+        cors.md"), e.g. ``"`html/lang.html`: SQL As Understood By SQLite"``; else
+        ``"`doc_id`: source"`` (the title added when the source lacks it)."""
         if self.is_web:
             return self.citation()
+        name = self.doc_id.rsplit("/", 1)[-1]
+        if self.source == self.doc_id and self.title.strip() and self.title not in (
+                self.doc_id, name):
+            title = " ".join(self.title.split()).replace("`", "\\`")
+            return f"{code_span(self.doc_id)}: {title}"
         return f"{code_span(self.doc_id)}: {self._where()}"
 
     def _where(self) -> str:

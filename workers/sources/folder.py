@@ -12,8 +12,8 @@ fingerprint covers the folder's files (paths, sizes, mtimes): a change rebuilds 
 unless the files' bytes hash as the index's did (rewritten the same).
 
 This module imports only the standard library and this package; HTML is read by
-:mod:`workers.sources.htmlpage` (lxml), PDF and .docx by :mod:`workers.sources.documents`, each
-imported only when a file of its kind is read.
+:mod:`workers.sources.htmlpage` (lxml), Markdown by :mod:`workers.sources.markdownpage`, PDF
+and .docx by :mod:`workers.sources.documents`, each imported only when a file of its kind is read.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from pathlib import Path
 from workers.sources import documents
 from workers.sources.base import CorpusError, RawDoc
 from workers.sources.pyfile import python_file_sections
-from workers.sources.tables import markdown_tables
 from workers.sources.text import (
     declared_encoding,
     decode_file,
@@ -200,8 +199,9 @@ def folder_docs(
     """The documents of ``files``; unreadable, binary, encrypted and blank files are left out,
     counted in ``skipped`` (keys ``unreadable``, ``binary``, ``encrypted``, ``blank``) and named
     with why in ``notes`` (one line each, e.g. ``"blob.txt: skipped, binary"``). An HTML page is
-    titled by its ``<title>`` (its file name when it has none) and cut at its ``h1``-``h3``; a
-    Python file at its docstrings' qualified names.
+    titled by its ``<title>``, a Markdown file by its front matter's ``title:`` or first ``h1``
+    (:mod:`workers.sources.markdownpage`; either by its file name when it has none), and both
+    are cut at their ``h1``-``h3``; a Python file at its docstrings' qualified names.
 
     ``progress(0, total)`` is called first, then ``progress(done, total)`` after each file
     (``total = len(files)``), from the thread that consumes the iterator (a CLI's progress).
@@ -291,8 +291,11 @@ def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) ->
         links = page.link_share
         if page.cut:
             notes.append(f"{rel}: {CUT}")
-    elif suffix in MARKDOWN_EXTENSIONS:  # a table's rows as sentences under their headings
-        text = markdown_tables(text)
+    elif suffix in MARKDOWN_EXTENSIONS:  # titled and cut at its headings, as an HTML page
+        from workers.sources.markdownpage import markdown_page  # markdown-it: only for Markdown
+
+        page = markdown_page(text)
+        title, sections, text = page.title or name, page.sections, page.text
     elif suffix == ".py":
         sections = python_file_sections(text, rel)
         text = "\n\n".join(t for _h, t in sections) or text

@@ -1,6 +1,7 @@
 """Text helpers of the sources: passage chunking, HTML to text, byte decoding, printable names.
 
-This module imports only the standard library (HTML is read in :mod:`workers.sources.htmlpage`).
+This module imports only the standard library and :mod:`workers.sources.fences` (HTML is read
+in :mod:`workers.sources.htmlpage`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import re
 import textwrap
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
+
+from workers.sources.fences import fence_parts, split_fences
 
 __all__ = [
     "MAX_GARBAGE_SHARE",
@@ -107,18 +110,25 @@ def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
     """Split ``text`` into passages of at most ``max_chars`` characters.
 
     Paragraphs (separated by blank lines) are packed together while they fit; a paragraph that is
-    too long is split into sentences, and a sentence that is too long is cut at whitespace.
+    too long is split into sentences, and a sentence that is too long is cut at whitespace. A
+    fenced code block (:func:`workers.sources.fences.split_fences`) is one paragraph, blank
+    lines and all; one too long for a passage is cut at line ends into parts fenced again
+    (:func:`workers.sources.fences.fence_parts`): no passage starts or ends inside a fence.
     Deterministic; returns ``[]`` for blank text.
     """
     pieces: list[str] = []
-    for para in PARA_SPLIT.split(text.replace("\r\n", "\n").replace("\r", "\n")):
-        para = para.strip("\n").rstrip()
-        if not para.strip():
+    for fenced, segment in split_fences(text.replace("\r\n", "\n").replace("\r", "\n")):
+        if fenced:  # a fenced code block is one piece, or fenced parts of it (too long)
+            pieces.extend(fence_parts(segment.strip("\n").rstrip(), max_chars, _hard_split))
             continue
-        if len(para) <= max_chars:
-            pieces.append(para)
-            continue
-        pieces.extend(_pack_sentences(para.strip(), max_chars))
+        for para in PARA_SPLIT.split(segment):
+            para = para.strip("\n").rstrip()
+            if not para.strip():
+                continue
+            if len(para) <= max_chars:
+                pieces.append(para)
+                continue
+            pieces.extend(_pack_sentences(para.strip(), max_chars))
     # dedent only what is indented (textwrap.dedent is most of the cost on flat HTML text)
     return [(textwrap.dedent(chunk) if "\n " in chunk or "\n\t" in chunk else chunk).strip()
             for chunk in _pack(pieces, max_chars, "\n\n")]
