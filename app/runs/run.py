@@ -25,6 +25,7 @@ from app.runs.choices import choices_note, choices_record, continued_with
 from app.runs.compiled import open_graph
 from app.runs.recorded_out import out_record
 from app.runs.resume import Start, as_planned, progress_at_start, read_thread, what_to_run
+from app.runs.sources_key import SOURCES_METADATA
 from app.runs.stream import Event, stream_run, what_was_saved
 from app.runs.summary import RunSummary, summarize_run
 from app.runs.threads import (
@@ -340,9 +341,12 @@ def _conclude(graph: Any, config: dict[str, Any], storage: Storage, start: Start
 
 def run_config(thread_id: str, settings: Settings) -> dict[str, Any]:
     """The ``RunnableConfig`` of a CLI run of ``thread_id``: LangGraph's thread pool size
-    (:data:`THREAD_POOL_SIZE`) and a recursion limit sized from ``settings.rounds``."""
+    (:data:`THREAD_POOL_SIZE`), a recursion limit sized from ``settings.rounds``, and the run's
+    sources in its metadata, which LangGraph keeps in each checkpoint's
+    (:data:`app.runs.sources_key.SOURCES_METADATA`)."""
     return {
         "configurable": {"thread_id": thread_id},
+        "metadata": {SOURCES_METADATA: corpus_key(settings)},
         # Threads for LangGraph's pool, which also saves pending writes; how many workers
         # *work* at once is the limiter's job (see workers.base.RunScope.limiter).
         "max_concurrency": THREAD_POOL_SIZE,

@@ -10,8 +10,13 @@ from pathlib import Path
 
 from app.settings.config import Settings, default_of
 
-__all__ = ["CONTENT_MARK", "MAX_FILE_BYTES", "MAX_MARK", "WEB_MARK", "corpus_key",
-           "recorded_max_bytes", "split_key"]
+__all__ = ["CONTENT_MARK", "MAX_FILE_BYTES", "MAX_MARK", "SOURCES_METADATA", "WEB_MARK",
+           "corpus_key", "recorded_max_bytes", "split_key"]
+
+SOURCES_METADATA = "research_sources"
+"""The key of a CLI run's :func:`corpus_key` in its config's ``metadata``, which LangGraph copies
+into every checkpoint's metadata: the thread's sources survive its ``runs`` row (a results
+database deleted: trial 22, finding 1)."""
 
 WEB_MARK = " +web"
 """Appended to a run's recorded corpus when it also searches the web (``--web``)."""

@@ -20,6 +20,7 @@ from app.runs.recorded_out import with_recorded_out
 from app.runs.sources_key import (  # re-exported: callers import them from here
     CONTENT_MARK,
     MAX_FILE_BYTES,
+    SOURCES_METADATA,
     WEB_MARK,
     corpus_key,
     recorded_max_bytes,
@@ -47,8 +48,9 @@ from workers.registry import registered
 
 __all__ = [
     "AGAIN", "ANEW", "CONTENT_MARK", "UNFINISHED_RUNS", "WEB_MARK", "ThreadBroken", "ThreadBusy",
-    "ThreadMismatch", "changed_way_on", "check_content", "check_thread", "corpus_key",
-    "is_unfinished", "recorded_max_bytes", "recorded_run", "require_thread", "research_graph",
+    "ThreadMismatch", "changed_way_on", "check_content", "check_thread", "checkpoint_record",
+    "corpus_key", "is_unfinished", "recorded_max_bytes", "recorded_run", "require_thread",
+    "research_graph",
     "rows_only", "run_again", "run_thread_id", "sources_changed", "start_anew", "thread_exists",
     "thread_status", "unfinished_alike", "way_on",
 ]
@@ -101,6 +103,25 @@ def thread_exists(storage: Storage, thread_id: str) -> bool:
         return True
     with storage.checkpointer(read_only=True) as saver:
         return storage.has_thread(saver, thread_id)
+
+
+def checkpoint_record(storage: Storage, thread_id: str) -> dict[str, Any] | None:
+    """The thread's run record as its latest checkpoint keeps it, for a thread whose ``runs``
+    row is gone (its results database deleted): the sources of the run that wrote it
+    (:data:`~app.runs.sources_key.SOURCES_METADATA`, in LangGraph's checkpoint metadata), its
+    topic and ``as_of``, and a status that says whether it has work left. None when no
+    checkpoint says (none, or written before the key existed). Trial 22, finding 1: a resume
+    then continued on the settings' corpus, the package docs, without a word."""
+    with storage.checkpointer(read_only=True) as saver:
+        if saver is None:
+            return None
+        snapshot = research_graph(saver).get_state({"configurable": {"thread_id": thread_id}})
+    sources = (snapshot.metadata or {}).get(SOURCES_METADATA)
+    if not isinstance(sources, str):
+        return None
+    values = snapshot.values or {}
+    return {"corpus": sources, "topic": values.get("topic"), "as_of": values.get("as_of"),
+            "status": "interrupted" if is_unfinished(snapshot) else "finished"}
 
 
 def require_thread(storage: Storage, thread_id: str) -> None:
@@ -286,6 +307,8 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
             raise ThreadMismatch(_other_as_of(thread_id, str(state.get("as_of")), as_of,
                                               recorded, settings))
         return settings
+    if recorded is None:  # its results database deleted: its checkpoints still say
+        recorded = checkpoint_record(storage_of(settings), thread_id)
     if topic is None and recorded is None:
         require_thread(storage_of(settings), thread_id)
     elif recorded is None:

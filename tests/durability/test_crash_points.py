@@ -19,7 +19,9 @@ from tests.durability._helpers import (
     describe,
     read_run_log,
     run_app,
+    thread_id_of,
 )
+from tests.results_db import db_run
 
 
 def _research(data: Path, corpus: Path, log: Path, *extra: str):
@@ -65,3 +67,26 @@ def test_map_0_prints_the_kill_line_once(tmp_path, durability_corpus):
     assert len(kills) == 1 and kills[0].startswith("crash-at map:0: sending SIGKILL"), (
         describe(run))
     assert read_run_log(tmp_path / "log") == []
+
+
+def test_a_thread_whose_results_database_was_deleted_resumes_on_its_own_corpus(
+        tmp_path, durability_corpus):
+    # Trial 22, finding 1, and its sibling: the thread's corpus was recorded only in the
+    # results database's runs row; with the file deleted after a kill, `resume THREAD_ID`
+    # continued on the package docs (the default) without a word. The checkpoints keep it.
+    data = tmp_path / "data"
+    run = _research(data, durability_corpus, tmp_path / "log", "--crash-at", "map:3",
+                    "--max-concurrency", "1", "--durability", "sync")
+    assert run.returncode in SIGKILLED, describe(run)
+    for path in data.glob("results.sqlite*"):
+        path.unlink()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "zebra.md").write_text("# Zebras\n\nZebras graze on the savanna.\n")
+    refused = run_app("resume", thread_id_of(), "--data-dir", data, "--corpus", other)
+    assert refused.returncode == 2, describe(refused)
+    assert f"--corpus {durability_corpus}" in refused.stderr, describe(refused)
+    resumed = run_app("resume", thread_id_of(), "--data-dir", data, "--quiet")
+    assert resumed.returncode == 0, describe(resumed)
+    assert len(db_rows(data)) == EXPECTED_TASKS
+    assert str(durability_corpus) in (db_run(data, thread_id_of()) or {}).get("corpus", "")
