@@ -112,16 +112,19 @@ def checkpoint_record(storage: Storage, thread_id: str) -> dict[str, Any] | None
     topic and ``as_of``, and a status that says whether it has work left. None when no
     checkpoint says (none, or written before the key existed). Trial 22, finding 1: a resume
     then continued on the settings' corpus, the package docs, without a word."""
+    config = {"configurable": {"thread_id": thread_id}}
     with storage.checkpointer(read_only=True) as saver:
-        if saver is None:
+        found = saver.get_tuple(config) if saver is not None else None
+        sources = ((found.metadata if found else None) or {}).get(SOURCES_METADATA)
+        if found is None or not isinstance(sources, str):
             return None
-        snapshot = research_graph(saver).get_state({"configurable": {"thread_id": thread_id}})
-    sources = (snapshot.metadata or {}).get(SOURCES_METADATA)
-    if not isinstance(sources, str):
-        return None
-    values = snapshot.values or {}
+        try:
+            unfinished = is_unfinished(research_graph(saver).get_state(config))
+        except Exception:  # noqa: BLE001 - a state LangGraph cannot apply: a broken thread,
+            unfinished = True  # which the checks after this one name with its way out
+    values = found.checkpoint.get("channel_values") or {}
     return {"corpus": sources, "topic": values.get("topic"), "as_of": values.get("as_of"),
-            "status": "interrupted" if is_unfinished(snapshot) else "finished"}
+            "status": "interrupted" if unfinished else "finished"}
 
 
 def require_thread(storage: Storage, thread_id: str) -> None:
