@@ -124,7 +124,8 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
 
     def key(pair: tuple[tuple[Any, ...], dict[str, Any]]) -> tuple:
         (order, *rest), finding = pair
-        lead = tuple(rest[:3:2]) if fitted else ()  # a warning, not fitting the kind
+        warning, _neighbour, unfit, *_ = rest  # the key _ranked gives a kind other than "what"
+        lead = (warning, unfit) if fitted else ()
         return (order, *lead, strong.get(document_of(finding), 0.0) < best[order], *rest)
 
     return [finding for _, finding in sorted(ranked, key=key)]
