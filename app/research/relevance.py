@@ -42,6 +42,7 @@ from app.research.term_stats import TermStats, absent_terms, asked_only, unknown
 from app.research.topics import ASKED_MEASURE
 from app.research.unreached import unreached_sources
 from workers.sources.query import (
+    FILLER_WORDS,
     distinct_terms,
     identifier_in,
     identifier_parts,
@@ -59,6 +60,7 @@ __all__ = [
     "corpus_stats",
     "describe_terms",
     "judge",
+    "judged_terms",
     "mentioned",
     "missing_note",
     "name_terms",
@@ -204,7 +206,8 @@ _PARTS = re.compile(r"[^\W_]+")
 
 def on_topic(item: Mapping[str, Any], terms: Sequence[str], names: Iterable[str] = ()) -> bool:
     """Whether an item's text or title mentions (:func:`mentioned`) :func:`needed` of
-    ``terms``; True when there are none: without content words there is nothing to judge by.
+    ``terms`` (of their :func:`judged_terms`); True when there are none: without content words
+    there is nothing to judge by.
 
     Args:
         item: a result item: ``{"text", "title", ...}``.
@@ -214,7 +217,23 @@ def on_topic(item: Mapping[str, Any], terms: Sequence[str], names: Iterable[str]
     if not terms:
         return True
     text = f"{title_terms(str(item.get('title') or ''))} {item.get('text') or ''}"
-    return len(mentioned(terms, text, names)) >= needed(terms)
+    judged = judged_terms(terms)
+    return len(mentioned(judged, text, names)) >= needed(judged)
+
+
+def judged_terms(terms: Sequence[str]) -> list[str]:
+    """The ``terms`` an item is judged by: the words of how people ask
+    (:data:`~workers.sources.query.FILLER_WORDS`) left out, as the search leaves them out of
+    its query, unless nothing else is left. Counted, they asked an item for two of "make",
+    "filled", "shape" and "see" where the search had looked for "filled" and "shape", and the
+    manual's page on transparent fills was warned as saying nothing of "How can I make a
+    filled shape see-through?" (asymptote-doc eval, asy-35).
+
+    Example:
+        >>> judged_terms(["make", "filled", "shape", "see"]), judged_terms(["use"])
+        (['filled', 'shape'], ['use'])
+    """
+    return [t for t in terms if t not in FILLER_WORDS] or list(terms)
 
 
 def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
@@ -295,7 +314,8 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
         terms, unknown = [t for t in terms if t not in missing], []
     elif not unknown:  # too light to warn, but said: "Tomcat *JDBC* pool size" (trial 17, F3)
         missing = tuple(absent_terms(terms, stats))
-    wanted = describe_terms(unknown) if unknown else describe_terms(terms, needed(terms))
+    judged = judged_terms(terms)
+    wanted = describe_terms(unknown) if unknown else describe_terms(judged, needed(judged))
     if not terms or not any(r.get("status") == "ok" for r in rows):
         return Relevance(wanted, [], unreached, missing)
     if not unknown and any(on_topic(item, terms, names) for _row, item in ok_items(rows)

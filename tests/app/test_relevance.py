@@ -233,6 +233,21 @@ def test_a_long_question_needs_two_of_its_words_in_one_passage() -> None:
     assert [w.code for w in relevance_warnings(topic, one)] == [NO_RELEVANT_SOURCES]
 
 
+def test_words_of_how_a_question_is_asked_are_not_asked_of_a_passage() -> None:
+    # asymptote-doc eval, asy-35: the manual's page on transparent fills was warned because it
+    # named one of "make", "filled", "shape" and "see", where two were asked; the search had
+    # looked for "filled" and "shape" only
+    topic = "How can I make a filled shape see-through?"
+    rows = [row("docs_search", Q1, [item(
+        "passage", 'pen Courier(string series="m", string shape="n"); opacity(real a)',
+        "asymptote.pdf:p48#1")])]
+    assert relevance_warnings(topic, rows) == []
+    asking_only = [row("docs_search", Q1, [item(
+        "passage", "See the make targets; make sure to see the index.", "build.html#0")])]
+    [warning] = relevance_warnings(topic, asking_only)
+    assert 'mentions "filled" or "shape"' in warning.message
+
+
 def test_a_name_is_not_matched_by_a_word_it_looks_like_an_inflection_of() -> None:
     topic = "Why is locking slow on Windows?"
     assert name_terms(topic) == {"windows"}
