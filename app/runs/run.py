@@ -38,7 +38,7 @@ from app.runs.threads import (
     unfinished_alike,
 )
 from app.settings.config import MAX_CONCURRENCY_BOUND, Settings
-from app.settings.hints import thread_command
+from app.settings.hints import research_command, thread_command
 from app.storage import Storage, StorageLost, ThreadBusy, storage_of
 
 __all__ = ["Event", "RunRequest", "RunSummary", "ThreadBusy", "ThreadMismatch", "run_research"]
@@ -163,7 +163,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
         unreached = _stream(graph, start, config, settings, resources, storage, counts,
                             _planned_once(emit, said), written)
         return _conclude(graph, config, storage, start, labels, len(workers), started,
-                         written, unreached)
+                         written, unreached, _recompute(start, settings))
 
 
 def _stream(graph: Any, start: Start, config: dict[str, Any], settings: Settings,
@@ -303,12 +303,21 @@ def _note_other_days(emit: Event, storage: Storage, thread_id: str, request: Run
         emit("note", {"thread_id": thread_id, "text": text})
 
 
+def _recompute(start: Start, settings: Settings) -> str:
+    """The printed command that runs the thread again on its own sources, which recomputes its
+    rows (a finished thread's ``resume`` has nothing left to run)."""
+    folder = settings.corpus_folder(settings.corpus_name) or ""
+    return research_command(start.topic, start.as_of, corpus=str(folder), web=settings.web,
+                            settings=settings)
+
+
 def _conclude(graph: Any, config: dict[str, Any], storage: Storage, start: Start,
               labels: dict[str, str], workers: int, started: float,
-              written: dict[str, dict[str, Any]], unreached: str | None
+              written: dict[str, dict[str, Any]], unreached: str | None, recompute: str
               ) -> RunSummary | ReviewPause:
     """After the stream: the thread's review pause (recorded ``awaiting_review``), or the run's
-    summary, with the note of a crash point never reached.
+    summary, with the note of a crash point never reached; ``recompute`` is the command that
+    runs the thread again (:func:`_recompute`), named when rows are missing.
 
     Raises:
         app.storage.StorageLost: the database went away after the run's end.
@@ -326,7 +335,7 @@ def _conclude(graph: Any, config: dict[str, Any], storage: Storage, start: Start
         summary = summarize_run(final.values, storage=storage, thread_id=thread_id,
                                 topic=start.topic, as_of=start.as_of, labels=labels,
                                 workers=workers, resumed_from=start.resumed_from,
-                                started=started)
+                                started=started, recompute=recompute)
     except Exception as exc:
         if (gone := storage.went_away(exc)) is not None:
             raise StorageLost(what_was_saved(gone, written, ended=thread_id)) from exc

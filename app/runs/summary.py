@@ -112,7 +112,7 @@ def channel_check(final: dict[str, Any]) -> tuple[int, list[str]]:
 
 def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, topic: str,
                   as_of: str, labels: dict[str, str], workers: int,
-                  resumed_from: int | None, started: float) -> RunSummary:
+                  resumed_from: int | None, started: float, recompute: str = "") -> RunSummary:
     """Summarize a finished run from its final state and the results database, and record it
     in the ``runs`` table (``finished`` when ok, else ``failed``).
 
@@ -122,6 +122,8 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
         labels: ``model`` and ``corpus`` descriptions.
         workers: how many workers the graph fans out to (tasks = sub-questions x workers).
         started: ``time.perf_counter()`` at the start of the run.
+        recompute: the command that runs the thread again on its sources, named in the note
+            on rows missing from the results database ("": "the thread's research command").
 
     Raises:
         app.storage.StorageVanished: the data dir or its checkpoint database was deleted during
@@ -154,7 +156,8 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             report_path=final.get("report_path"),
             tokens=int(final.get("tokens") or 0),
             elapsed_seconds=round(time.perf_counter() - started, 2),
-            notes=_notes(final, channel_notes, rows.missing, rows.db_rows - rows.present),
+            notes=_notes(final, channel_notes, rows.missing, rows.db_rows - rows.present,
+                         recompute),
             outcome=outcome,
             failed_tasks=failed,
             warnings=_warnings(final, topic, lambda: store.rows(ids, thread_id=thread_id)),
@@ -219,8 +222,8 @@ def _expected(final: dict[str, Any], workers: int) -> int:
             - len(set(final.get("dropped") or [])))
 
 
-def _notes(final: dict[str, Any], channel_notes: list[str], missing: int, stray: int
-           ) -> list[str]:
+def _notes(final: dict[str, Any], channel_notes: list[str], missing: int, stray: int,
+           recompute: str = "") -> list[str]:
     """The run's notes, one line per stretch of rounds (``--rounds 1000``: one, not 999), then
     what the channel check found, then rows missing from the results database and rows of the
     thread that are none of its envelopes (``stray``)."""
@@ -232,10 +235,12 @@ def _notes(final: dict[str, Any], channel_notes: list[str], missing: int, stray:
             "its state"
         )
     if missing:
+        command = recompute or "the thread's research command"
         notes.append(
             f"{missing} envelope(s) are marked persisted in the checkpoint but missing from "
-            "the results database (was it deleted?); run the same command again to "
-            "recompute them"
+            "the results database (was it deleted?); recompute them with "
+            f"{command} (`resume` has "
+            "nothing left to run on a finished thread)"
         )
     return notes
 

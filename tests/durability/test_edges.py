@@ -267,9 +267,14 @@ def test_a_deleted_results_database_is_reported_not_hidden(tmp_path, durability_
     summary = json.loads(proc.stdout)
     assert summary["ok"] is False
     assert summary["missing_rows"] == summary["envelopes"] > 0
-    assert any("missing from the results database" in n for n in summary["notes"])
-    # and the advice works: the same command again recomputes every row
-    proc = run_app(*_args(data, durability_corpus))
+    [note] = [n for n in summary["notes"] if "missing from the results database" in n]
+    # and the advice works: the command it names (research, the thread's own sources; not
+    # resume, which has nothing left to run: trial 22) recomputes every row
+    command = note.split("recompute them with ", 1)[1].split(" (`resume`", 1)[0]
+    words = shlex.split(command)
+    assert words[:5] == ["uv", "run", "python", "-m", "app"] and words[5] == "research", note
+    assert str(durability_corpus.resolve()) in words and str(data) in words, note
+    proc = run_app(*words[5:])
     assert proc.returncode == 0, describe(proc)
     assert_completed_thread(data, thread_id_of())
 
