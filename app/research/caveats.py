@@ -12,8 +12,8 @@ from app.research.citations import Citations, claim_key, items
 from app.research.rows import ok_items
 from app.research.text import clip
 
-__all__ = ["ASKS_CAUTION", "CAUTION", "WARNING", "caution_claims", "cautionary", "caveat_lines",
-           "warnings_found"]
+__all__ = ["ASKS_CAUTION", "CAUTION", "WARNING", "caution_claims", "cautionary", "cautions",
+           "caveat_lines", "warnings_found"]
 
 _LINE = 400
 """The most characters of a caveat bullet (as the report's other bullets)."""
@@ -26,6 +26,23 @@ CAUTION = re.compile(
     re.IGNORECASE,
 )
 """Words of a limitation or warning: a caveat without one is a finding, not a caveat."""
+_SETTING_NAME = re.compile(r"(?:^|(?<=[.;]\s))`?[\w.\-]+`? — ")
+"""A table row's name that is one identifier (:func:`workers.sources.tables.row_sentence`:
+``limit — default: 100.``): a setting's name, whatever word it is."""
+
+
+def cautions(text: str) -> bool:
+    """Whether ``text`` says a word of caution (:data:`CAUTION`), a table row's one-identifier
+    name left out: a rate limiter's ``limit — default: 100.`` row is a setting, not a
+    limitation (trial 20, finding 12: it was listed under Caveats); a row named in words
+    ("Maximum length of a string — Default: 1000000000") still states a limit.
+
+    Example:
+        >>> cautions("limit — default: 100. window_seconds — default: 60."), cautions(
+        ...     "limit — default: 100; note: never above 1000.")
+        (False, True)
+    """
+    return bool(CAUTION.search(_SETTING_NAME.sub("", text)))
 ASKS_CAUTION = re.compile(
     r"\b(?:limitations?|caveats?|warnings?|pitfalls?|deprecat\w*|drawbacks?|risks?|gotchas?)\b",
     re.IGNORECASE,
@@ -72,19 +89,19 @@ def caution_claims(rows: Sequence[dict[str, Any]]) -> set[str]:
     texts = {item["ref"]: str(item.get("text") or "") for _row, item in ok_items(rows)
              if item.get("kind") == "passage" and item.get("ref")}
     return {claim_key(c)[0] for c in items(rows, None, "caveat")
-            if CAUTION.search(c["text"])
+            if cautions(c["text"])
             or ASKS_CAUTION.search(heading_of(texts.get(c["ref"], ""), c["text"]))
             } | {claim_key(f)[0] for f in warnings_found(rows)}
 
 
-def cautionary(found: list[dict[str, Any]], cautions: set[str]) -> list[dict[str, Any]]:
-    """The items of ``found`` that state a limitation or warning (:data:`CAUTION`, or one of
-    the run's ``cautions``), each claim once."""
+def cautionary(found: list[dict[str, Any]], claims: set[str]) -> list[dict[str, Any]]:
+    """The items of ``found`` that state a limitation or warning (:func:`cautions`, or one of
+    the run's cautionary ``claims``, :func:`caution_claims`), each claim once."""
     seen: set[str] = set()
     out = []
     for item in found:
         text = claim_key(item)[0]
-        if text not in seen and (text in cautions or CAUTION.search(item["text"])):
+        if text not in seen and (text in claims or cautions(item["text"])):
             seen.add(text)
             out.append(item)
     return out

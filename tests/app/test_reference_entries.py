@@ -202,3 +202,34 @@ def test_a_listed_setting_that_says_its_default_answers_it_once() -> None:
     assert default_rows("    timeout (float): Seconds to wait. Defaults to 30.") == [
         ("timeout", "timeout (float): Seconds to wait. Defaults to 30.")]
     assert default_rows("The timeout defaults to 30 seconds.") == []
+
+
+RATE_LIMITING = """# Rate limiting
+
+Add the middleware to cap how many requests one client makes in a window of time.
+
+```python
+app.add_middleware(RateLimitMiddleware, limit=100, window_seconds=60)
+```
+
+| setting | default |
+|---|---|
+| limit | 100 |
+| window_seconds | 60 |
+
+A client over the limit gets a 429 response; its requests are never queued.
+"""
+
+
+def test_a_settings_table_row_named_like_a_caution_word_is_no_caveat(tmp_path: Path) -> None:
+    # Trial 20, finding 12: a rate limiter's "limit — default: 100." row was listed under
+    # Caveats, "limit" being a word of caution; its name is a setting's, and the page's
+    # real limitation ("never queued") stays one
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "rate-limiting.md").write_text(RATE_LIMITING, encoding="utf-8")
+    report = _report(tmp_path, folder, "rate limiting middleware settings")
+    caveats = report.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert "limit — default: 100" in report, report
+    assert "— default:" not in caveats, caveats
+    assert "never queued" in caveats, caveats
