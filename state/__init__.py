@@ -30,7 +30,7 @@ from state.reducers import (
     keep_min,
     merge_dicts,
 )
-from state.schema import ResearchInput, ResearchState, Routing, Task, parallel_keys
+from state.schema import ResearchInput, ResearchOutput, ResearchState, Routing, Task, parallel_keys
 
 __all__ = [
     "DELETE",
@@ -40,6 +40,7 @@ __all__ = [
     "ItemKind",
     "KEPT",
     "ResearchInput",
+    "ResearchOutput",
     "ResearchState",
     "ResultItem",
     "Routing",

@@ -21,7 +21,7 @@ from typing_extensions import NotRequired, TypedDict
 
 from state.reducers import add_count, concat_lists, dedupe_extend, envelope_reducer
 
-__all__ = ["ResearchInput", "ResearchState", "Routing", "Task", "parallel_keys"]
+__all__ = ["ResearchInput", "ResearchOutput", "ResearchState", "Routing", "Task", "parallel_keys"]
 
 
 class Task(TypedDict):
@@ -154,6 +154,31 @@ class ResearchState(TypedDict, total=False):
     """LangGraph's managed value, not a channel: the supersteps left before the run's
     ``recursion_limit`` stops it. Nothing writes it; ``route`` reads it to tell whether another
     round fits (``app.graph.nodes.route.steps_left``). Source: ``langgraph.managed``."""
+
+
+class ResearchOutput(TypedDict, total=False):
+    """What a run gives back to its caller: the keys of ``ResearchState`` a client reads
+    (``graph.invoke``'s return; LangGraph Server's ``runs.wait`` and its ``values`` stream;
+    the output form Studio shows). The edges' working keys (``routing``, ``round``, ``redo``,
+    ``planned_topic``) stay in the thread's state, for ``get_state`` and time travel, and out
+    of the result. Each key here is one of ``ResearchState`` and keeps its
+    reducer there. Source: https://docs.langchain.com/oss/python/langgraph/graph-api#define-input-and-output-schemas
+    """
+
+    topic: str
+    as_of: str
+    sub_questions: list[str]
+    planned: list[str]
+    envelopes: list[dict[str, Any]]
+    tokens: int
+    unmetered_calls: int
+    dropped: list[str]
+    notes: list[str]
+    report_path: str
+    report: str
+    outcome: str
+    warnings: list[dict[str, str]]
+    failed_tasks: list[dict[str, Any]]
 
 
 def parallel_keys(schema: type = ResearchState) -> frozenset[str]:

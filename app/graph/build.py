@@ -41,7 +41,7 @@ from app.graph.nodes.route import route
 from app.graph.resources import Resources
 from app.settings.config import RunContext
 from app.storage import is_transient_storage_error
-from state import ResearchInput, ResearchState, parallel_keys
+from state import ResearchInput, ResearchOutput, ResearchState, parallel_keys
 from workers.base import WorkerSpec, guard_worker_node, make_worker_node
 from workers.retry import ATTEMPTS_CAP, retry_on
 from workers.usage import AttemptTokens
@@ -110,7 +110,8 @@ def build_graph(workers: Sequence[WorkerSpec] | None = None, *,
     """
     workers = _checked_workers(workers)
     names = tuple(w.name for w in workers)
-    builder = StateGraph(ResearchState, context_schema=RunContext, input_schema=ResearchInput)
+    builder = StateGraph(ResearchState, context_schema=RunContext, input_schema=ResearchInput,
+                         output_schema=ResearchOutput)
     _add_nodes(builder, workers, resources or Resources())
     _add_edges(builder, names)
     return builder.compile(checkpointer=checkpointer, name="research")

@@ -164,3 +164,16 @@ def test_another_as_of_is_other_work_with_other_ids(sqlite_graph) -> None:
         assert {r["envelope_id"] for r in store.rows()} == expected_ids(later)
         assert all(r["write_count"] == 1 for r in store.rows())
         assert store.duplicate_count() == 0
+
+
+def test_a_runs_result_is_its_output_schema_and_the_state_keeps_the_rest(memory_graph) -> None:
+    # Trial 21: without an output schema a caller (graph.invoke, LangGraph Server's runs.wait)
+    # got the whole internal state, the edges' working keys included
+    graph, _ = memory_graph
+    final = graph.invoke({"topic": SMALL_TOPIC, "as_of": AS_OF}, config("t1"))
+    assert final["outcome"] == "ok" and final["report"] and final["envelopes"], final.keys()
+    assert not {"routing", "round", "redo", "planned_topic"} & set(final), final.keys()
+    kept = graph.get_state(config("t1")).values
+    assert kept["routing"]["workers"] == [w.name for w in WORKERS]
+    assert kept["planned_topic"] == SMALL_TOPIC
+    assert set(graph.get_output_jsonschema()["properties"]) == set(final)

@@ -24,6 +24,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
 from state import (
+    ResearchOutput,
     ResearchState,
     Task,
     add_count,
@@ -53,6 +54,17 @@ SINGLE_WRITER_KEYS = {"topic", "as_of", "sub_questions", "report_path", "report"
                       "failed_tasks"}
 """Keys one node writes per superstep: no reducer. (A key you add is neither: it is checked by
 the fan-out test below if workers write it, and by the graph's own runs.)"""
+
+
+EDGES_WORKING_KEYS = {"planned_topic", "routing", "round", "redo"}
+"""The keys the graph's nodes and edges route by: state, not a run's result."""
+
+
+def test_the_output_schema_is_state_keys_without_the_edges_working_keys():
+    state = set(typing.get_type_hints(ResearchState)) - {"remaining_steps"}  # managed
+    output = set(typing.get_type_hints(ResearchOutput))
+    assert output <= state, output - state  # LangGraph reads each from a state channel
+    assert output == state - EDGES_WORKING_KEYS, state ^ output
 
 
 def reducers_of(schema: type) -> dict[str, Any]:
