@@ -63,6 +63,9 @@ def test_per_run_context_outcome_and_a_rerun_of_the_thread(server: Server) -> No
     assert Path(again["report_path"]).is_file()
     # the report's text in the thread's state: a client on another machine needs no file
     assert again["report"] == Path(again["report_path"]).read_text(encoding="utf-8")
+    # the run's result is the graph's output schema: the edges' working keys stay in state
+    assert not {"routing", "round", "redo", "planned_topic"} & set(again), sorted(again)
+    assert client(server).threads.get_state(thread_id)["values"]["routing"]["workers"]
     rows_again = server.rows(thread_id)
     assert sorted(r["envelope_id"] for r in rows_again) == sorted(r["envelope_id"] for r in rows)
     assert all(r["write_count"] == 2 and r["status"] == "ok" for r in rows_again)
