@@ -56,6 +56,7 @@ __all__ = [
     "RetryAfterTooLong",
     "RunCancelled",
     "TransientWorkerError",
+    "UnreadableAnswer",
     "causes",
     "classify",
     "describe_fatal",
@@ -101,6 +102,13 @@ class MalformedResponseError(ModelAPIError):
     A server-side fault like a 5xx (``ModelAPIError``, ``is_retryable``): retried. The message
     names what was wrong, so the last attempt's error line says it.
     """
+
+
+class UnreadableAnswer(MalformedResponseError):
+    """The provider's answer could not be read as a message: a tool call whose arguments are
+    not a JSON object (a JSON *string* holding one, double-encoded: some local model servers
+    send it so). Retried like any malformed response; the planner, which has an answer of its
+    own to fall back on, uses it at once (trial 23, finding 1)."""
 
 
 class OutputCutOff(ModelError):

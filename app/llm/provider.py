@@ -45,14 +45,21 @@ Source: ``langchain_core.rate_limiters`` (``BaseRateLimiter``, ``InMemoryRateLim
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.outputs import LLMResult
 from langchain_core.rate_limiters import BaseRateLimiter
+from pydantic import ValidationError
 
-from workers.errors import MalformedResponseError, RateLimitPatienceSpent, RetryAfterTooLong
+from workers.errors import (
+    MalformedResponseError,
+    RateLimitPatienceSpent,
+    RetryAfterTooLong,
+    UnreadableAnswer,
+)
 from workers.pacing import (  # re-exported: the app's callers (resources) import them from here
     RateLimitPatience,
     RetryAfterGate,
@@ -192,6 +199,9 @@ class ProviderGuard(BaseCallbackHandler):
                 f"{self.label}: the provider answered without a 'choices' list (null or "
                 "missing): a malformed response"
             ) from error
+        if (fault := _unreadable(error, self.label)) is not None:
+            record_served(LLMResult(generations=[[]]), run_id)  # served, usage unreadable
+            raise fault from error
         if type(error) is ValueError and error.args and isinstance(error.args[0], dict):
             detail = error.args[0]  # langchain-openai raises ValueError(response["error"])
             record_served(LLMResult(generations=[[]]), run_id)
@@ -210,6 +220,41 @@ class ProviderGuard(BaseCallbackHandler):
                 f"{self.label}: the provider answered with an empty 'choices' list: a "
                 "malformed response"
             )
+
+
+# langchain-openai's words for a 200 whose body is not JSON (a proxy's HTML error page)
+_NOT_JSON = "Unexpected response type from OpenAI-compatible endpoint"
+_TITLE = re.compile(r"<title>\s*([^<]{1,80}?)\s*</title>", re.IGNORECASE)
+
+
+def _unreadable(error: BaseException, label: str) -> MalformedResponseError | None:
+    """The malformed response ``error`` shows, when the integration could not read the answer
+    at all (trial 23, findings 1 and 7), else None:
+
+    * a body that is not JSON (``ValueError`` "Unexpected response type ... got str"): a
+      proxy's or gateway's error page, named by its ``<title>`` (``502 Bad Gateway``);
+    * a tool call whose arguments are not a JSON object (pydantic's ``dict_type`` error at
+      ``tool_calls.N.args`` as the ``AIMessage`` is built): :class:`UnreadableAnswer`.
+
+    Example:
+        >>> page = "<html><title>502 Bad Gateway</title>"
+        >>> str(_unreadable(ValueError(f"{_NOT_JSON}. Expected a dict, got str: {page!r}"),
+        ...                 "m")).split(": ")[1]
+        'the provider answered with a page that is not JSON (502 Bad Gateway)'
+    """
+    if type(error) is ValueError and _NOT_JSON in str(error):
+        title = _TITLE.search(str(error))
+        what = f" ({title.group(1)})" if title else ""
+        return MalformedResponseError(
+            f"{label}: the provider answered with a page that is not JSON{what}: a malformed "
+            "response")
+    if isinstance(error, ValidationError) and any(
+            e.get("type") == "dict_type" and tuple(e.get("loc") or ())[:1] == ("tool_calls",)
+            for e in error.errors()):
+        return UnreadableAnswer(
+            f"{label}: the model's tool-call arguments are not a JSON object (a JSON string "
+            "holding one?): its answer could not be read")
+    return None
 
 
 class _QuietGuardErrors(logging.Filter):

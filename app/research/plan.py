@@ -158,8 +158,9 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
     with a note naming it); the list is cut to 5; with fewer than 3 left the
     offline decomposition's questions fill in (as many as it offers: it wraps no topic in a
     template to make up the count). An answer that does not fit
-    the schema (bad JSON, wrong fields) is not fatal: the offline decomposition is used and a note
-    says so.
+    the schema (bad JSON, wrong fields, tool-call arguments that are not a JSON object:
+    :class:`workers.errors.UnreadableAnswer`) is not fatal: the offline decomposition is used and
+    a note says so.
 
     A rate limit (HTTP 429) is waited out within the call, up to the model's rate-limit
     patience (:func:`workers.pacing.patiently`), before the node's attempts see an error.
@@ -171,13 +172,17 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
     from langchain_core.messages import HumanMessage, SystemMessage
 
     from app.llm.models import parse_structured, structured_output
+    from workers.errors import UnreadableAnswer
     from workers.pacing import patiently
     from workers.usage import count_tokens
 
     runnable = structured_output(model, Plan)
     messages = [SystemMessage(PLANNER_PROMPT), HumanMessage(f"Topic: {topic}")]
     with count_tokens() as served:
-        out = patiently(model, lambda: runnable.invoke(messages), "the planner")
+        try:
+            out = patiently(model, lambda: runnable.invoke(messages), "the planner")
+        except UnreadableAnswer as exc:  # an answer, unreadable: as one that does not fit
+            out = {"raw": None, "parsed": None, "parsing_error": str(exc).split(": ", 1)[-1]}
     tokens = served.tokens
     plan, reason = parse_structured(out, Plan, "the planner")
     if plan is None:

@@ -27,7 +27,11 @@ schema), a ``delay``, and malformed 200 answers: ``empty_choices`` / ``null_choi
 (``"choices": []`` / ``null``), ``error_200`` (an ``error`` object in a 200, as some gateways
 send), ``no_usage`` (no ``usage`` object), ``null_tool_id`` (a tool call whose ``id`` is null) and
 ``length`` (output cut: ``finish_reason: "length"`` and the tool-call arguments truncated
-mid-JSON). Agents' protocol faults, at the ``answer`` step: ``twice`` (the response tool called
+mid-JSON), ``html_200`` (a proxy's HTML error page with status 200). As small local models
+answer (trial 23): ``args_string`` (tool-call arguments double-encoded, a JSON string holding
+the JSON), ``text_json`` (the answer as a fenced JSON block in the text, no tool call) and, at
+an agent's ``search`` step, ``bad_json`` (a trailing comma in the search call). Agents' protocol
+faults, at the ``answer`` step: ``twice`` (the response tool called
 twice in one message, with the same arguments), ``twice_differing`` (twice, with different
 arguments: langchainjs#11020) and ``tool_and_bad_args`` (a ``search_corpus`` call and a response
 tool call whose arguments fail the schema, in one message: langchain#40420). ``tokens`` sets the
@@ -76,7 +80,7 @@ class Fault:
     """One scripted misbehaviour. ``times=None`` means every matching request."""
 
     role: str
-    kind: str = "status"  # status | bad_json | bad_args | delay | a malformed 200 (see module)
+    kind: str = "status"  # status | bad_json | bad_args | delay | ... (see the module doc)
     status: int = 500
     retry_after: str | None = None  # the Retry-After header of a status fault
     tokens: int | None = None  # usage.total_tokens of a faulty answer (None: computed)
@@ -231,6 +235,15 @@ class FakeOpenAI:
         if answer is None:
             seen.status = 400
             return 400, self._error(400, f"the fake server cannot answer a {role!r} request")
+        if kind == "html_200":  # a proxy's error page, sent with status 200 (no usage)
+            seen.answer = answer
+            return 200, "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
+        if kind == "args_string":  # arguments double-encoded: a JSON string holding the JSON
+            for call in answer.get("tool_calls") or []:
+                call["function"]["arguments"] = json.dumps(call["function"]["arguments"])
+        if kind == "text_json" and answer.get("tool_calls"):  # the answer as fenced text
+            arguments = answer["tool_calls"][0]["function"]["arguments"]
+            answer = {"role": "assistant", "content": f"Here it is:\n```json\n{arguments}\n```"}
         completion_text = json.dumps(answer)
         usage = {
             "prompt_tokens": 10 + len(raw) // 50,
@@ -363,6 +376,8 @@ class FakeOpenAI:
         question = next((message_text(m.get("content")) for m in messages
                          if m.get("role") == "user"), "")
         if step == "search":
+            if fault == "bad_json":  # a trailing comma, as small models write
+                return self._tool_call("search_corpus", json.dumps({"query": question})[:-1] + ",}")
             return self._tool_call("search_corpus", json.dumps({"query": question}))
         response_tool, field_name = ("Findings", "findings") if role == "analyst" else (
             "Caveats", "caveats")

@@ -54,6 +54,11 @@ def _gaps_after_429(requests) -> list[tuple[float, float]]:
     ("planner", "empty_choices"), ("planner", "null_choices"), ("planner", "error_200"),
     ("analyst", "empty_choices"), ("critic", "null_choices"),
     ("report", "empty_choices"), ("report", "null_choices"),
+    # trial 23: a proxy's HTML page with status 200, and tool-call arguments double-encoded
+    # (a JSON string holding the JSON): the run ended in "ValueError: Unexpected response
+    # type" or pydantic's "ValidationError: ... tool_calls.0.args"
+    ("planner", "html_200"), ("critic", "html_200"), ("report", "html_200"),
+    ("analyst", "args_string"), ("report", "args_string"),
 ])
 def test_malformed_200_is_retried_in_every_role(fake_openai, run, role, kind):
     fake_openai.fail(role, kind=kind)  # once
@@ -89,6 +94,30 @@ def test_planner_that_never_answers_properly_ends_with_one_named_line(fake_opena
     assert "MalformedResponseError" in line and "'choices' list" in line
     assert "malformed response" in line and "IndexError" not in line
     assert "Traceback" not in proc.stderr
+    assert len(fake_openai.requests("planner")) == 3  # retried by the RetryPolicy
+
+
+def test_a_planner_whose_tool_call_arguments_cannot_be_read_falls_back_to_its_own_plan(
+        fake_openai, run):
+    # trial 23, finding 1: double-encoded arguments ended the run at the planner with pydantic's
+    # text; an answer that cannot be read is one that does not fit (as bad JSON is)
+    fake_openai.fail("planner", kind="args_string", times=None)
+    proc, summary, _data = run()
+    assert proc.returncode == 0, proc.stderr
+    assert "ValidationError" not in proc.stderr and "Traceback" not in proc.stderr
+    assert summary["sub_questions"] != PLAN_QUESTIONS and summary["db_rows"] > 0
+    (note,) = [n for n in summary["notes"] if n.startswith("the planner's answer was unusable")]
+    assert "tool-call arguments are not a JSON object" in note, note
+    assert len(fake_openai.requests("planner")) == 1
+
+
+def test_a_planner_behind_a_proxy_error_page_ends_with_one_named_line(fake_openai, run):
+    fake_openai.fail("planner", kind="html_200", times=None)
+    proc, _summary, _data = run()
+    assert proc.returncode == 1
+    (line,) = _error_lines(proc.stderr)
+    assert "a page that is not JSON (502 Bad Gateway)" in line, line
+    assert "Unexpected response type" not in line and "Traceback" not in proc.stderr
     assert len(fake_openai.requests("planner")) == 3  # retried by the RetryPolicy
 
 
