@@ -20,6 +20,9 @@ again, without a bound, and misses a case:
 * differing duplicates, or arguments that fail the schema, get one correction: an *error*
   ``ToolMessage`` (status ``"error"``, so the agent goes back to the model after any normal tool
   ran) saying what was wrong, naming the invalid arguments;
+* a reply with no valid tool call (trial 23): a call whose arguments are not JSON, of any tool,
+  gets one correction; an answer written as JSON text (a fenced block) is taken when it fits
+  the schema, else one correction asks for the tool call;
 * the same kind of fault after that correction raises
   :class:`workers.errors.AnswerProtocolError` naming it: the task's error envelope says why, and
   its tokens are counted like any attempt's (:mod:`workers.usage`).
@@ -45,7 +48,7 @@ from pydantic import BaseModel, ValidationError
 
 from workers.errors import AnswerProtocolError, causes, response_fault
 
-__all__ = ["CORRECTION", "AnswerProtocol", "invalid_arguments"]
+__all__ = ["CORRECTION", "AnswerProtocol", "invalid_arguments", "text_answer", "unanswered"]
 
 CORRECTION = "research_correction"
 """The ``artifact`` key that marks a correction ``ToolMessage`` (how the agent's messages say
@@ -72,6 +75,48 @@ def invalid_arguments(exc: BaseException, limit: int = 5) -> str:
             more = error.error_count() - len(parts)
             return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
     return " ".join(str(exc).split())[:300]
+
+
+def text_answer(message: Any, schema: Any) -> Any | None:
+    """The answer a model wrote as text instead of calling its answer tool: the message's JSON
+    object (bare, or in a fenced block: ``langchain_core.utils.json.parse_json_markdown``)
+    when it fits ``schema`` (a pydantic class), else None. Small local models answer so
+    (trial 23, finding 6: such an answer was "no answer").
+
+    Example:
+        >>> class Plan(BaseModel):
+        ...     sub_questions: list[str]
+        >>> text_answer(AIMessage('Here:\\n```json\\n{"sub_questions": ["a"]}\\n```'), Plan)
+        Plan(sub_questions=['a'])
+    """
+    if not isinstance(message, AIMessage) or message.tool_calls or not message.text.strip():
+        return None
+    from langchain_core.utils.json import parse_json_markdown
+
+    try:
+        data = parse_json_markdown(message.text)
+        return _parse(schema, data) if isinstance(data, dict) else None
+    except ValueError:  # not JSON (JSONDecodeError), or it fails the schema (ValidationError)
+        return None
+
+
+def unanswered(message: Any, tool: str) -> str | None:
+    """Why ``message`` (the model's reply) is no call of its answer tool ``tool``, in words
+    for an error or a note; None when it is not an ``AIMessage`` or holds a valid tool call.
+
+    Example:
+        >>> unanswered(AIMessage("It is 42."), "Plan")
+        'answered in text instead of calling its Plan tool'
+    """
+    if not isinstance(message, AIMessage) or message.tool_calls:
+        return None
+    if message.invalid_tool_calls:
+        call = message.invalid_tool_calls[0]
+        why = " ".join(str(call.get("error") or "unparsable").split())[:120]
+        return f"its {call.get('name') or 'tool'} call had arguments that are not JSON ({why})"
+    if message.text.strip():
+        return f"answered in text instead of calling its {tool} tool"
+    return None
 
 
 class AnswerProtocol(AgentMiddleware):
@@ -115,23 +160,39 @@ class AnswerProtocol(AgentMiddleware):
             return self.recover(request, exc)
 
     def unparsed(self, request: ModelRequest, response: ModelResponse) -> ModelResponse:
-        """``response``, or a correction when its only answer call has arguments that are not
-        JSON: the integration keeps such a call apart (``invalid_tool_calls``), so the agent
-        would stop without an answer and without telling the model why."""
+        """``response``, or what replaces a reply without a valid tool call, where the agent
+        would stop without an answer and without telling the model why:
+
+        * a call whose arguments are not JSON (the integration keeps it apart, in
+          ``invalid_tool_calls``), of its answer tool or any other (trial 23, finding 3: a
+          search call with a trailing comma): a correction;
+        * an answer written as text (:func:`text_answer`): taken when it fits the schema,
+          else a correction asking for the tool call (trial 23, finding 6)."""
         message = response.result[0] if response.result else None
         if (response.structured_response is not None or not isinstance(message, AIMessage)
                 or message.tool_calls):
             return response
-        broken = [c for c in message.invalid_tool_calls if c.get("name") in self.schemas]
-        if not broken:
+        tool = next(iter(self.schemas), "")
+        if message.invalid_tool_calls:
+            broken = message.invalid_tool_calls[0]
+            name = broken.get("name") or tool
+            why = " ".join(str(broken.get("error") or "unparsable").split())[:200]
+            whose = f"structured output ({name})" if name in self.schemas else f"{name} call"
+            fault = f"{self.who}'s {whose} had arguments that are not JSON"
+            told = (f"Your {name} call had arguments that are not valid JSON ({why}). Call "
+                    f"{name} once, with JSON arguments that fit its schema.")
+        elif tool and message.text.strip():
+            answer = text_answer(message, self.schemas[tool])
+            if answer is not None:
+                return ModelResponse(result=[message], structured_response=answer)
+            name, broken = tool, {}
+            fault = f"{self.who} answered in text instead of calling its structured-output tool"
+            told = (f"You answered in text. Call {tool} once, with your answer as its "
+                    "arguments.")
+        else:
             return response
-        call = {"name": broken[0]["name"], "args": {},
-                "id": broken[0].get("id") or f"{self.who}_answer", "type": "tool_call"}
-        names = call["name"]
-        why = " ".join(str(broken[0].get("error") or "unparsable").split())[:200]
-        fault = f"{self.who}'s structured output ({names}) had arguments that are not JSON"
-        told = (f"Your {names} call had arguments that are not valid JSON ({why}). Call {names} "
-                "once, with JSON arguments that fit its schema.")
+        call = {"name": name, "args": {}, "id": broken.get("id") or f"{self.who}_answer",
+                "type": "tool_call"}
         # The call is kept as a call (with no arguments), so the agent goes back to the model.
         fixed = message.model_copy(update={"tool_calls": [call], "invalid_tool_calls": []})
         return self._correct(request, fixed, [call], fault, told)

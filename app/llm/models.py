@@ -29,12 +29,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from app.llm.offline import OfflineChatModel
 from app.research.text import clip
 from app.settings.config import ConfigError, Settings
 from app.settings.credentials import redact
+from workers.answer_protocol import invalid_arguments, text_answer, unanswered
 from workers.errors import response_fault
 
 __all__ = [
@@ -228,8 +229,11 @@ def parse_structured(out: Any, schema: type[Schema], who: str) -> tuple[Schema |
 
     ``why`` is one line of at most :data:`REASON_CHARS` characters: the provider-side fault the
     raw message shows (:func:`workers.errors.response_fault`: output cut at the length limit, a
-    tool call without an id) when there is one, else the parsing or validation error, else
-    ``"no answer"``. An answer that fits is used even when the raw message shows a fault.
+    tool call without an id) when there is one, else the parsing error, or the invalid fields,
+    else what the raw message did instead (arguments that are not JSON, an answer in text:
+    :func:`workers.answer_protocol.unanswered`), else ``"no answer"``. An answer that fits is
+    used even when the raw message shows a fault, and so is one written as JSON text
+    (:func:`workers.answer_protocol.text_answer`).
 
     Args:
         out: ``{"raw": AIMessage, "parsed": schema | dict | None, "parsing_error": ...}``; a
@@ -250,11 +254,14 @@ def parse_structured(out: Any, schema: type[Schema], who: str) -> tuple[Schema |
         >>> parse_structured({"raw": None, "parsed": None, "parsing_error": None}, Plan, "p")
         (None, 'no answer')
     """
+    raw = out.get("raw") if isinstance(out, dict) and "raw" in out else None
     if isinstance(out, dict) and "raw" in out:
         parsed, error = out.get("parsed"), out.get("parsing_error")
-        fault = response_fault(out.get("raw"), who)
+        fault = response_fault(raw, who)
     else:  # a model whose with_structured_output ignores include_raw
         parsed, error, fault = out, None, None
+    if parsed is None and error is None:  # the answer as text (trial 23, finding 6)
+        parsed = text_answer(raw, schema)
     if isinstance(parsed, dict):
         try:
             parsed = schema.model_validate(parsed)
@@ -262,4 +269,7 @@ def parse_structured(out: Any, schema: type[Schema], who: str) -> tuple[Schema |
             parsed, error = None, exc
     if isinstance(parsed, schema):
         return parsed, ""
-    return None, clip(fault or error or "no answer", REASON_CHARS)
+    if isinstance(error, ValidationError):  # its fields, not pydantic's text and URL
+        error = f"invalid arguments: {invalid_arguments(error)}"
+    why = fault or error or unanswered(raw, schema.__name__) or "no answer"
+    return None, clip(" ".join(str(why).split()), REASON_CHARS)

@@ -123,3 +123,33 @@ def test_an_answer_that_stays_invalid_ends_its_task_naming_the_arguments(
     assert len([s for s in seen if s.fault == kind]) == 2  # the answer, and one after the fix
     row = _row(data, "analyst", QUESTION)
     assert row["tokens"] == sum(s.total_tokens for s in seen)
+
+
+def test_an_answer_written_as_fenced_json_is_taken_in_every_role(fake_openai, run):
+    # trial 23, finding 6: a small model that answers with a ```json block instead of calling
+    # its answer tool was "no answer" at the planner and "finished without a structured
+    # response" at every agent
+    fake_openai.fail("planner", kind="text_json", times=None)
+    fake_openai.fail("analyst", kind="text_json", step="answer", times=None)
+    proc, summary, data = run("--rounds", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert summary["errors"] == [] and summary["sub_questions"] == PLAN_QUESTIONS
+    assert not any("unusable" in n for n in summary["notes"]), summary["notes"]
+    for question in PLAN_QUESTIONS:  # no correction needed: a search and an answer
+        assert [s.step for s in _task_requests(fake_openai, "analyst", question)] == [
+            "search", "answer"]
+        row = _row(data, "analyst", question)
+        assert row["status"] == "ok" and json.loads(row["structured"])["items"], row
+
+
+def test_a_search_call_whose_arguments_are_not_json_is_corrected_once(fake_openai, run):
+    # trial 23, finding 3: a trailing comma in the search call's arguments ended the agent
+    # without telling the model, as "finished without a structured response"
+    fake_openai.fail("analyst", kind="bad_json", step="search", question=QUESTION)
+    proc, summary, data = run("--rounds", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert summary["errors"] == []
+    seen = _task_requests(fake_openai, "analyst", QUESTION)
+    (told,) = [message_text(m["content"]) for m in _tool_replies(seen[1])]
+    assert "search_corpus call had arguments that are not valid JSON" in told, told
+    assert _row(data, "analyst", QUESTION)["status"] == "ok"
