@@ -63,6 +63,7 @@ __all__ = [
     "is_fatal",
     "is_rate_limited",
     "is_transient",
+    "mask_in_place",
     "one_line",
     "redact",
     "response_fault",
@@ -381,6 +382,30 @@ def redact(text: str, secrets: tuple[str, ...] | list[str] = ()) -> str:
     text = _URL_SECRET.sub(lambda m: f"{m.group(1)}***@" if m.group(1) else f"{m.group(2)}***",
                            text)
     return _SECRET.sub(lambda m: f"{m.group(1)}***" if m.group(1) else f"{m.group(2)}***", text)
+
+
+def mask_in_place(exc: BaseException, secrets: tuple[str, ...] | list[str] = ()) -> None:
+    """Mask credentials (:func:`redact`, and each of ``secrets``) in the text ``exc`` and the
+    errors it was raised from carry: their string ``args`` and an SDK's ``message``. LangGraph
+    keeps a failed task's error in the checkpoint's pending writes as ``repr(exc)``, made of its
+    args, so a key a provider echoed in a 401 was saved there in full (trial 23, finding 4).
+
+    Example:
+        >>> err = RuntimeError("Incorrect API key provided: local-KEY-123", 401)
+        >>> mask_in_place(err, ["local-KEY-123"])
+        >>> err.args
+        ('Incorrect API key provided: ***', 401)
+    """
+    for error in causes(exc):
+        if any(isinstance(a, str) for a in error.args):
+            error.args = tuple(redact(a, secrets) if isinstance(a, str) else a
+                               for a in error.args)
+        message = getattr(error, "message", None)
+        if isinstance(message, str):
+            try:
+                error.message = redact(message, secrets)  # type: ignore[attr-defined]
+            except AttributeError:  # a read-only property
+                pass
 
 
 def one_line(exc: BaseException, limit: int = 300) -> str:

@@ -32,6 +32,7 @@ from app.graph.edges import (
     after_route,
     to_workers,
 )
+from app.graph.masking import masked
 from app.graph.nodes.dispatch import dispatch
 from app.graph.nodes.persist import persist
 from app.graph.nodes.plan import plan
@@ -163,24 +164,30 @@ def _name_problem(name: object) -> str | None:
 
 
 def _add_nodes(builder: StateGraph, workers: tuple[WorkerSpec, ...], res: Resources) -> None:
-    """Add the graph's nodes, each with its retry policy: plan, the reviews, dispatch, one
-    node per worker (guarded: it may write only the channels that have a reducer), route,
-    persist and report."""
+    """Add the graph's nodes, each with its retry policy and its errors' secrets masked
+    (:func:`app.graph.masking.masked`): plan, the reviews, dispatch, one node per worker
+    (guarded: it may write only the channels that have a reducer), route, persist and
+    report."""
     routes = {"workers": tuple(w.name for w in workers)}  # what routing nodes are told
-    builder.add_node("plan", partial(plan, res=res, tokens=AttemptTokens(), **routes),
-                     retry_policy=WORKER_RETRY)
-    builder.add_node("review_plan", review_plan)
-    builder.add_node("dispatch", partial(dispatch, res=res, **routes))
+    secrets = tuple(res.settings.secrets())
+
+    def add(name: str, node: Any, **policy: Any) -> None:  # its errors' secrets masked
+        builder.add_node(name, masked(node, secrets), **policy)
+
+    add("plan", partial(plan, res=res, tokens=AttemptTokens(), **routes),
+        retry_policy=WORKER_RETRY)
+    add("review_plan", review_plan)
+    add("dispatch", partial(dispatch, res=res, **routes))
     allowed = parallel_keys()  # the channels parallel workers may write: those with a reducer
     for worker in workers:
         node = guard_worker_node(worker.name, make_worker_node(worker, res.resolve_worker),
                                  allowed=allowed)
-        builder.add_node(worker.name, node, retry_policy=WORKER_RETRY)
+        add(worker.name, node, retry_policy=WORKER_RETRY)
         builder.add_edge(worker.name, "route")
-    builder.add_node("route", partial(route, res=res, **routes))
-    builder.add_node("review_results", review_results)
-    builder.add_node("persist", partial(persist, res=res, **routes), retry_policy=IO_RETRY)
-    builder.add_node("report", partial(report, res=res, **routes), retry_policy=IO_RETRY)
+    add("route", partial(route, res=res, **routes))
+    add("review_results", review_results)
+    add("persist", partial(persist, res=res, **routes), retry_policy=IO_RETRY)
+    add("report", partial(report, res=res, **routes), retry_policy=IO_RETRY)
 
 
 def _add_edges(builder: StateGraph, names: tuple[str, ...]) -> None:

@@ -142,7 +142,8 @@ def _pacing(spec: str, settings: Settings, label: str) -> dict[str, Any]:
             RateLimitPatience(settings.rate_limit_patience, first_delay, gate))
     return {
         "rate_limiter": _paced_limiters[key],
-        "callbacks": [ProviderGuard(label, gate, settings.retry_patience)],
+        "callbacks": [ProviderGuard(label, gate, settings.retry_patience,
+                                    tuple(settings.secrets()))],
     }
 
 

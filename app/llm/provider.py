@@ -59,6 +59,7 @@ from workers.errors import (
     RateLimitPatienceSpent,
     RetryAfterTooLong,
     UnreadableAnswer,
+    mask_in_place,
 )
 from workers.pacing import (  # re-exported: the app's callers (resources) import them from here
     RateLimitPatience,
@@ -174,18 +175,24 @@ class ProviderGuard(BaseCallbackHandler):
         label: how error messages name the model (key-free, e.g. ``openai:gpt-4.1-mini``).
         gate: the endpoint's :class:`RetryAfterGate`.
         patience: the longest ``Retry-After`` (seconds) worth waiting for.
+        secrets: the operator's secrets (``Settings.secrets()``): masked in every error's text
+            before anyone formats or stores it (:func:`workers.errors.mask_in_place`).
     """
 
     raise_error = True
 
-    def __init__(self, label: str, gate: RetryAfterGate, patience: float) -> None:
+    def __init__(self, label: str, gate: RetryAfterGate, patience: float,
+                 secrets: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.label = label
         self.gate = gate
         self.patience = patience
+        self.secrets = secrets
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
-        """Pace by ``Retry-After``; turn an unusable answer into a named, transient error."""
+        """Mask the error's credentials; pace by ``Retry-After``; turn an unusable answer into
+        a named, transient error."""
+        mask_in_place(error, self.secrets)  # a key the provider echoed (trial 23, finding 4)
         if isinstance(error, (MalformedResponseError, RetryAfterTooLong,
                               RateLimitPatienceSpent)):
             return

@@ -159,6 +159,24 @@ def test_bad_key_stops_the_run_with_one_line(
         assert len(fake_openai.seen) == 1
 
 
+@pytest.mark.parametrize("key", [FAKE_KEY, "local-gateway-LEAKCANARY-0042"])
+def test_a_key_the_server_echoes_reaches_no_file(fake_openai, llm_corpus, tmp_path,
+                                                 cli_in_process, key):
+    # trial 23, finding 4: the 401's message, with the key echoed in full, was kept by
+    # LangGraph as the failed task's error write in checkpoints.sqlite; a key in no known
+    # form (a local gateway's) is masked as one of the operator's secrets
+    fake_openai.expected_key = "sk-the-right-key-000000000000"  # every request is a 401
+    data = tmp_path / "data"
+    proc = cli_in_process(research_args(llm_corpus, data),
+                          llm_env(fake_openai, OPENAI_API_KEY=key))
+    assert proc.returncode == 1 and "HTTP 401" in proc.stderr, proc.stderr
+    assert key not in proc.stderr + proc.stdout
+    files = [p for p in data.rglob("*") if p.is_file()]
+    assert any(p.name == "checkpoints.sqlite" for p in files)
+    for path in files:
+        assert b"LEAKCANARY" not in path.read_bytes(), path
+
+
 def test_unknown_model_stops_the_run(fake_openai, llm_corpus, tmp_path, cli_in_process):
     fake_openai.known_models = {"gpt-4.1-mini"}
     data = tmp_path / "data"
