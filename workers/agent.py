@@ -41,6 +41,7 @@ Source: "Use subgraphs" (invoke a graph from a node) in the LangGraph docs, and
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, NotRequired
@@ -62,7 +63,7 @@ from workers.tools import WEB_TOOL, make_corpus_tools, make_web_tools, message_t
 
 __all__ = [
     "AGENT_RECURSION_LIMIT", "TopicState", "build_agent_runner", "rate_limit_waits",
-    "response_checks",
+    "response_checks", "retrieved_documents", "unretrieved_note",
 ]
 
 AGENT_RECURSION_LIMIT = 24
@@ -182,18 +183,77 @@ def build_agent_runner(
         answer = result.get("structured_response")
         if answer is None:
             raise ValueError(f"{name} finished without a structured response")
-        items = _cited_items(getattr(answer, items_field), kind, deps.corpus)
+        claims = list(getattr(answer, items_field))
+        read = retrieved_documents(result["messages"])
+        # a ref no source knows is left to the node's one check (sourced_items)
+        unread = [str(c.ref) for c in claims if _document(str(c.ref)) not in read
+                  and deps.corpus.passage(str(c.ref)) is not None]
+        items = _cited_items([c for c in claims if str(c.ref) not in unread], kind,
+                             deps.corpus)
         tool_calls = sum(
             len(m.tool_calls) for m in result["messages"] if isinstance(m, AIMessage)
         )
-        failed = _failed_tools(result["messages"], operator_tools)
-        return WorkerResult(
-            items=items,
-            extra={"tool_calls": tool_calls, "tool_errors": len(failed)},
-            state={"notes": failed} if failed else {},
-        )
+        notes = _failed_tools(result["messages"], operator_tools)
+        extra = {"tool_calls": tool_calls, "tool_errors": len(notes)}
+        if unread:  # cited without being read: counted in the row, said in the notes
+            extra["dropped_unretrieved"] = len(unread)
+            notes.append(unretrieved_note(name, unread))
+        return WorkerResult(items=items, extra=extra, state={"notes": notes} if notes else {})
 
     return run
+
+
+def retrieved_documents(messages: Sequence[Any]) -> set[str]:
+    """The documents (``doc_id``: a ref less its ``#n``) whose passages the task's tools
+    returned: every ``ref`` in the JSON of its successful ``ToolMessage``s (search results, a
+    read document, an operator's tool answering with passages). A claim may cite only these:
+    a model that cites a real passage it never retrieved (one it remembers, or guessed) has
+    not read it (trial 23, finding 13: such a claim led the report's Answer).
+
+    Example:
+        >>> retrieved_documents([ToolMessage('{"results": [{"ref": "a.md#2"}]}',
+        ...                                  tool_call_id="1")])
+        {'a.md'}
+    """
+    found: set[str] = set()
+    for message in messages:
+        if isinstance(message, ToolMessage) and message.status != "error":
+            try:
+                data = json.loads(message_text(message.content))
+            except ValueError:
+                continue
+            found.update(_document(ref) for ref in _refs(data))
+    return found
+
+
+def _refs(data: Any) -> list[str]:
+    """Every string value of a ``"ref"`` key in JSON ``data``, at any depth."""
+    if isinstance(data, dict):
+        own = [data["ref"]] if isinstance(data.get("ref"), str) else []
+        return own + [r for value in data.values() for r in _refs(value)]
+    if isinstance(data, list):
+        return [r for value in data for r in _refs(value)]
+    return []
+
+
+def _document(ref: str) -> str:
+    """The document of a passage ref: ``"a.md#2"`` -> ``"a.md"`` (a bare ``doc_id`` is one)."""
+    return ref.strip().rsplit("#", 1)[0]
+
+
+def unretrieved_note(name: str, refs: Sequence[str], shown: int = 3) -> str:
+    """The run note of the claims agent ``name`` cited ``refs`` with, passages none of its
+    task's tools returned (:func:`retrieved_documents`).
+
+    Example:
+        >>> print(unretrieved_note("analyst", ["a.md#1"]))
+        analyst: 1 item(s) dropped, their ref names a passage no tool of its task returned: \
+'a.md#1'
+    """
+    named = ", ".join(repr(r if len(r) <= 80 else r[:77] + "...") for r in refs[:shown])
+    more = f" and {len(refs) - shown} more" if len(refs) > shown else ""
+    return (f"{name}: {len(refs)} item(s) dropped, their ref names a passage no tool of its "
+            f"task returned: {named}{more}")
 
 
 def _failed_tools(messages: Sequence[Any], names: set[str]) -> list[str]:

@@ -245,19 +245,33 @@ class AnsweringModel(GenericFakeChatModel):
         return self
 
 
+class SearchingModel(AnsweringModel):
+    """A chat model that searches first (``search_corpus``), then answers with ``claims``
+    (a ``Findings`` call), in each conversation."""
+
+    claims: list[dict[str, str]] = []
+
+    def _generate(self, messages: list[Any], stop: Any = None, run_manager: Any = None,
+                  **kwargs: Any) -> Any:
+        from langchain_core.messages import AIMessage, ToolMessage
+        from langchain_core.outputs import ChatGeneration, ChatResult
+
+        if any(isinstance(m, ToolMessage) for m in messages):
+            call = {"name": "Findings", "args": {"findings": self.claims}, "id": "answer"}
+        else:
+            call = {"name": "search_corpus", "args": {"query": "send"}, "id": "search"}
+        return ChatResult(generations=[ChatGeneration(message=AIMessage("", tool_calls=[call]))])
+
+
 def test_an_agents_claim_citing_an_unknown_ref_goes_through_the_same_check():
     # the agent path dropped such a claim itself, counted it, and said nothing in the run
-    from langchain_core.messages import AIMessage
 
     from workers.agent import build_agent_runner
     from workers.schemas import Findings
 
     claims = [{"claim": "Send dispatches one task to a node.", "ref": "doc.md#0"},
               {"claim": "An invented claim.", "ref": "invented#3"}]
-    answers = iter([AIMessage("", id=f"a{n}", tool_calls=[
-        {"name": "Findings", "args": {"findings": claims}, "id": f"call-{n}"}])
-        for n in range(len(QUESTIONS))])
-    deps = WorkerDeps(corpus=OneDoc(), model=AnsweringModel(messages=answers))
+    deps = WorkerDeps(corpus=OneDoc(), model=SearchingModel(messages=iter([]), claims=claims))
     spec = WorkerSpec(name="probe", kind="agent", description="test", build=lambda d: (
         build_agent_runner(d, name="probe", system_prompt="Answer.", schema=Findings,
                            items_field="findings", kind="finding")))
@@ -267,3 +281,28 @@ def test_an_agents_claim_citing_an_unknown_ref_goes_through_the_same_check():
         assert [i["ref"] for i in envelope["structured"]["items"]] == ["doc.md#0"]
         assert envelope["structured"]["dropped_unsourced"] == 1
     assert all("'invented#3'" in note for note in out["notes"]) and len(out["notes"]) == 2
+
+
+def test_an_agents_claim_citing_a_passage_it_never_retrieved_is_dropped_and_said():
+    # trial 23, finding 13: a model cited a real passage that no search of its task returned
+    # (remembered, or guessed), and the claim led the report's Answer
+    from langchain_core.messages import AIMessage
+
+    from workers.agent import build_agent_runner
+    from workers.schemas import Findings
+
+    claims = [{"claim": "Send dispatches one task to a node.", "ref": "doc.md#0"}]
+    answers = iter([AIMessage("", id=f"a{n}", tool_calls=[  # no search: answers at once
+        {"name": "Findings", "args": {"findings": claims}, "id": f"call-{n}"}])
+        for n in range(len(QUESTIONS))])
+    deps = WorkerDeps(corpus=OneDoc(), model=AnsweringModel(messages=answers))
+    spec = WorkerSpec(name="probe", kind="agent", description="test", build=lambda d: (
+        build_agent_runner(d, name="probe", system_prompt="Answer.", schema=Findings,
+                           items_field="findings", kind="finding")))
+    out = run_worker(spec=spec, resolve=lambda _rt: (deps, RunScope()))
+    for envelope in out["envelopes"]:
+        assert envelope["status"] == "ok", envelope["error"]
+        assert envelope["structured"]["items"] == []
+        assert envelope["structured"]["dropped_unretrieved"] == 1
+    assert len(out["notes"]) == 2 and all(
+        "ref names a passage no tool of its task returned: 'doc.md#0'" in n for n in out["notes"])
