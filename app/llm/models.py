@@ -143,7 +143,8 @@ def _pacing(spec: str, settings: Settings, label: str) -> dict[str, Any]:
     return {
         "rate_limiter": _paced_limiters[key],
         "callbacks": [ProviderGuard(label, gate, settings.retry_patience,
-                                    tuple(settings.secrets()))],
+                                    tuple(settings.secrets()),
+                                    _safe_url(endpoint) if endpoint else "")],
     }
 
 
@@ -166,6 +167,9 @@ def make_model(spec: str, settings: Settings) -> ModelChoice:
         raise ConfigError("--model must not be empty")
     if spec == OFFLINE:
         return ModelChoice(OfflineChatModel(), describe_model(spec, settings), True)
+    if spec.endswith(":"):  # "openai:" sent "model": "" (trial 23, finding 9)
+        raise ConfigError(f"cannot use model {spec!r}: no model name after the provider; write "
+                          "provider:model (e.g. openai:gpt-4.1-mini) or offline")
     from langchain.chat_models import init_chat_model
 
     kwargs: dict[str, Any] = {

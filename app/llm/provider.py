@@ -175,6 +175,8 @@ class ProviderGuard(BaseCallbackHandler):
         label: how error messages name the model (key-free, e.g. ``openai:gpt-4.1-mini``).
         gate: the endpoint's :class:`RetryAfterGate`.
         patience: the longest ``Retry-After`` (seconds) worth waiting for.
+        where: the server's URL when the model has one set (``OPENAI_BASE_URL``, credentials
+            masked), named in a connection error.
         secrets: the operator's secrets (``Settings.secrets()``): masked in every error's text
             before anyone formats or stores it (:func:`workers.errors.mask_in_place`).
     """
@@ -182,17 +184,19 @@ class ProviderGuard(BaseCallbackHandler):
     raise_error = True
 
     def __init__(self, label: str, gate: RetryAfterGate, patience: float,
-                 secrets: tuple[str, ...] = ()) -> None:
+                 secrets: tuple[str, ...] = (), where: str = "") -> None:
         super().__init__()
         self.label = label
         self.gate = gate
         self.patience = patience
         self.secrets = secrets
+        self.where = where
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
         """Mask the error's credentials; pace by ``Retry-After``; turn an unusable answer into
         a named, transient error."""
         mask_in_place(error, self.secrets)  # a key the provider echoed (trial 23, finding 4)
+        name_the_server(error, self.label, self.where)
         if isinstance(error, (MalformedResponseError, RetryAfterTooLong,
                               RateLimitPatienceSpent)):
             return
@@ -227,6 +231,40 @@ class ProviderGuard(BaseCallbackHandler):
                 f"{self.label}: the provider answered with an empty 'choices' list: a "
                 "malformed response"
             )
+
+
+def name_the_server(error: BaseException, label: str, where: str = "") -> None:
+    """Say in a connection error or timeout which model and server it was: ``openai``'s
+    ``APIConnectionError`` reads "Connection error." and its timeout "Request timed out.",
+    naming neither (trial 23, finding 8). The error keeps its type (transient: retried); its
+    message (``args``, ``message``) is rewritten in place.
+
+    Example:
+        >>> err = ConnectionError("Connection error.")
+        >>> name_the_server(err, "openai:tiny", "http://127.0.0.1:11434/v1")
+        >>> print(err)
+        openai:tiny: cannot reach the model server at http://127.0.0.1:11434/v1 (Connection \
+error.): is it running, at that address?
+    """
+    import sys
+
+    openai = sys.modules.get("openai")
+    timeout = openai is not None and isinstance(error, openai.APITimeoutError)
+    if not timeout and not isinstance(error, ConnectionError) and not (
+            openai is not None and isinstance(error, openai.APIConnectionError)):
+        return
+    at = f" at {where}" if where else ""
+    said = " ".join(str(error).split()) or type(error).__name__
+    text = (f"{label}: no answer from the model server{at} within the timeout ({said}): "
+            "RESEARCH_TIMEOUT sets it" if timeout else
+            f"{label}: cannot reach the model server{at} ({said}): is it running, at that "
+            "address?")
+    error.args = (text,)
+    if isinstance(getattr(error, "message", None), str):
+        try:
+            error.message = text  # type: ignore[attr-defined]
+        except AttributeError:
+            pass
 
 
 # langchain-openai's words for a 200 whose body is not JSON (a proxy's HTML error page)

@@ -52,6 +52,7 @@ BAD = {
     "rounds above the bound": ["research", SMALL_TOPIC, "--rounds", "1000000"],
     # refused before the run as the README says, in a line of ~330 characters (every provider)
     "model of no provider": ["research", SMALL_TOPIC, "--model", "foo:bar"],
+    "model with no name": ["research", SMALL_TOPIC, "--model", "openai:"],  # trial 23, F9
     "unknown crash point": ["research", SMALL_TOPIC, "--crash-at", "lunch"],
     "fail rate 2": ["research", SMALL_TOPIC, "--fail-rate", "2"],
     "max concurrency 0": ["research", SMALL_TOPIC, "--max-concurrency", "0"],
@@ -129,6 +130,7 @@ def test_bad_input_messages_say_what_is_wrong(bad_runs) -> None:
     assert "--rounds must be <= 1000" in said["rounds above the bound"]
     provider = said["model of no provider"].strip()
     assert "'foo:bar': unknown provider" in provider and len(provider) < 160, provider
+    assert "'openai:': no model name after the provider" in said["model with no name"]
     assert "--thread-id" in said["empty thread id"] and "empty" in said["empty thread id"]
     assert "control characters" in said["thread id with a newline"]
     assert "--fail-rate" in said["fail rate 2"]

@@ -275,3 +275,21 @@ def test_settings_precedence_flag_env_dotenv(fake_openai, llm_corpus, tmp_path):
     assert len(db_rows(flag_dir)) == N_TASKS
     assert not (tmp_path / "env-data").exists() and not (tmp_path / "dotenv-data").exists()
     assert dotenv_key not in proc.stdout + proc.stderr
+
+
+def test_a_model_server_that_is_not_running_is_named(fake_openai, llm_corpus, tmp_path,
+                                                     cli_in_process):
+    # trial 23, finding 8: "run failed: OpenAIConnectionError: Connection error." named neither
+    # the model nor the server
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1"
+    proc = cli_in_process(research_args(llm_corpus, tmp_path / "data"),
+                          llm_env(fake_openai, OPENAI_BASE_URL=url))
+    assert proc.returncode == 1
+    (line,) = _error_lines(proc.stderr)
+    assert f"openai:gpt-4.1-mini: cannot reach the model server at {url}" in line, line
+    assert "is it running, at that address?" in line and "Traceback" not in proc.stderr
