@@ -202,18 +202,20 @@ def _cited_sentences(
     parsed: ReportSummary, claims: Sequence[dict[str, str]]
 ) -> tuple[list[tuple[str, list[str]]], int]:
     """The answer's sentences (whitespace collapsed) with their refs mapped onto the listed
-    claims (:func:`_resolve_refs`), and how many non-empty sentences were dropped for citing no
-    known ref."""
-    items: list[tuple[str, list[str]]] = []
+    claims (:func:`_resolve_refs`), each sentence once (a model may say one twice: trial 23,
+    finding 11, the Answer repeated a bullet word for word; the refs of both are kept), and
+    how many non-empty sentences were dropped for citing no known ref."""
+    items: dict[str, tuple[str, list[str]]] = {}  # by the sentence, case aside
     dropped = 0
     for s in parsed.sentences:
         sentence = " ".join(s.sentence.split())
         refs = _resolve_refs(s.refs, claims)
         if sentence and refs:
-            items.append((sentence, refs))
+            kept = items.setdefault(sentence.casefold(), (sentence, []))[1]
+            kept += [r for r in refs if r not in kept]
         elif sentence:
             dropped += 1
-    return items, dropped
+    return list(items.values()), dropped
 
 
 def _call_with_retries(model: BaseChatModel, runnable: Any, messages: list[Any],

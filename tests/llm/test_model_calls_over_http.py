@@ -213,6 +213,20 @@ def test_synthesis_maps_claim_numbers_to_refs():
     ]
 
 
+def test_a_sentence_the_summary_says_twice_is_said_once_with_both_refs():
+    # trial 23, finding 11: the Answer repeated a model's repeated sentence word for word
+    from app.research.synthesis import ReportSummary, _cited_sentences
+
+    claims = numbered_claims(_input())
+    parsed = ReportSummary.model_validate({"sentences": [
+        {"sentence": "The relay folds packets.", "refs": ["[1]"]},
+        {"sentence": "It must not be used during an eclipse.", "refs": ["[3]"]},
+        {"sentence": "The relay  folds packets.", "refs": ["[2]"]}]})
+    assert _cited_sentences(parsed, claims) == ([
+        ("The relay folds packets.", ["relay.md#0", "stations.txt#0"]),
+        ("It must not be used during an eclipse.", ["relay.md#1"])], 0)
+
+
 def test_synthesis_retries_transient_errors_then_gives_up_with_a_note(fake_openai):
     fake_openai.fail("report", status=503, times=2)
     fake_openai.handed_out_refs = ["relay.md#0"]
