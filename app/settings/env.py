@@ -20,7 +20,8 @@ from app.settings.config import ENV_VARS, Settings
 from app.settings.credentials import default_model
 from app.settings.spec import ConfigError, SettingSpec, check_keys, parse_setting
 
-__all__ = ["OTHER_VARIABLES", "PREFIX", "load_settings", "unknown_variables"]
+__all__ = ["LOCAL_SERVER_UNNAMED", "OTHER_VARIABLES", "PREFIX", "load_settings",
+           "unknown_variables"]
 
 
 def _check_dotenv_lines(env_file: Path) -> None:
@@ -134,5 +135,16 @@ def load_settings(
             values[spec.name] = value
     settings = Settings(**values)
     if settings.model is None:
+        if (settings.openai_base_url and not settings.openai_api_key and "model" not in flags
+                and (needed is None or "model" in needed)):
+            warn(LOCAL_SERVER_UNNAMED)
         settings = replace(settings, model=default_model(settings))
     return settings
+
+
+LOCAL_SERVER_UNNAMED = (
+    "warning: OPENAI_BASE_URL is set but no model is named (and no OPENAI_API_KEY picks "
+    "OpenAI's default): this run is offline; name the server's model with --model "
+    "openai:NAME or RESEARCH_MODEL")
+"""Said when a local OpenAI-compatible server is configured and nothing names its model: the
+run would otherwise be offline without a word (trial 23, finding 15)."""

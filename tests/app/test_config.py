@@ -329,3 +329,22 @@ def test_a_home_tilde_is_expanded_in_every_path_setting_wherever_it_is_set(
     assert Settings(data_dir=Path("~/p")).data_dir == f"{home}/p"  # code, too
     paths = {spec.name for spec in specs_of(Settings) if spec.path}
     assert paths == {"data_dir", "corpus", "corpora", "report_out", "mcp_config", "run_log"}
+
+
+def test_a_local_server_with_no_model_named_is_said_not_run_offline_silently():
+    # trial 23, finding 15: OPENAI_BASE_URL alone ran offline without a word
+    from app.settings.env import LOCAL_SERVER_UNNAMED
+
+    local = {"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"}
+    lines: list[str] = []
+    assert load_settings(env=local, env_file=None, warn=lines.append).model == "offline"
+    assert lines == [LOCAL_SERVER_UNNAMED] and "--model openai:NAME" in lines[0]
+    for quiet_case in ({**local, "RESEARCH_MODEL": "openai:llama3.1"},
+                       {**local, "OPENAI_API_KEY": "sk-x"}):
+        said: list[str] = []
+        load_settings(env=quiet_case, env_file=None, warn=said.append)
+        assert said == [], quiet_case
+    said = []
+    load_settings(env=local, env_file=None, warn=said.append, flags={"model"})
+    load_settings(env=local, env_file=None, warn=said.append, needed={"data_dir"})
+    assert said == []  # --model given, or a command that runs no model
