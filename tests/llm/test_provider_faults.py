@@ -366,3 +366,14 @@ def test_planner_and_report_output_cut_at_the_length_limit_is_named(fake_openai,
     assert summary["notes"][0] == (
         f"the planner's answer was unusable (the planner's {cut}): used the offline plan")
     assert f"no model summary: unusable answer (the report model's {cut})" in summary["notes"]
+
+
+def test_a_planner_retry_is_said_as_a_workers_is(fake_openai, cli_in_process, llm_corpus,
+                                                 tmp_path):
+    # trial 23, finding 12: the planner's retries printed nothing (20-40 s of silence)
+    fake_openai.fail("planner", status=500)  # once
+    proc = cli_in_process(research_args(llm_corpus, tmp_path / "data"), llm_env(fake_openai))
+    assert proc.returncode == 0, proc.stderr
+    said = proc.stdout + proc.stderr
+    (line,) = [n for n in said.splitlines() if "planner" in n and " retry " in n]
+    assert "(attempt 1 of 3 failed:" in line and "500" in line, line

@@ -26,6 +26,7 @@ from app.research.topics import topic_problem
 from app.settings.checks import as_of_or_today
 from app.settings.config import RunContext
 from state import ResearchState, Routing, make_envelope_id
+from workers.errors import is_transient, one_line
 from workers.pacing import announcing_waits, stop_waiting_when
 from workers.retry import backoff, give_up
 from workers.usage import AttemptTokens
@@ -133,5 +134,9 @@ def _questions(state: ResearchState, ctx: RunContext, attempt: int,
     except Exception as exc:
         if attempt >= res.settings.max_attempts:
             raise give_up(exc) from None  # this run's attempts are spent
+        if is_transient(exc):  # said, as a worker's retry is: not 20-40 s of silence
+            runtime.stream_writer({"retry": {  # (trial 23, finding 12)
+                "worker": "planner", "task_key": topic, "attempt": attempt,
+                "max_attempts": res.settings.max_attempts, "error": one_line(exc, 160)}})
         raise
     return result.questions, result.notes
