@@ -58,6 +58,7 @@ from state import ItemKind, ResultItem, Task
 from workers.answer_protocol import AnswerProtocol
 from workers.base import WorkerDeps, WorkerResult
 from workers.errors import ANSWERED_WITHOUT, AnswerProtocolError, response_fault
+from workers.node_steps import named_refs
 from workers.pacing import patiently
 from workers.tools import WEB_TOOL, make_corpus_tools, make_web_tools, message_text
 
@@ -250,10 +251,8 @@ def unretrieved_note(name: str, refs: Sequence[str], shown: int = 3) -> str:
         analyst: 1 item(s) dropped, their ref names a passage no tool of its task returned: \
 'a.md#1'
     """
-    named = ", ".join(repr(r if len(r) <= 80 else r[:77] + "...") for r in refs[:shown])
-    more = f" and {len(refs) - shown} more" if len(refs) > shown else ""
     return (f"{name}: {len(refs)} item(s) dropped, their ref names a passage no tool of its "
-            f"task returned: {named}{more}")
+            f"task returned: {named_refs(refs, shown)}")
 
 
 def _failed_tools(messages: Sequence[Any], names: set[str]) -> list[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -192,10 +192,19 @@ def unsourced_note(name: str, refs: list[str], shown: int = 3) -> str:
         glossary: 4 item(s) dropped, their ref names no passage the sources know: 'nowhere#0', \
 'Send', 'a#9' and 1 more (a ref is a passage's, '<doc_id>#<n>')
     """
-    named = ", ".join(repr(r if len(r) <= 80 else r[:77] + "...") for r in refs[:shown])
-    more = f" and {len(refs) - shown} more" if len(refs) > shown else ""
     return (f"{name}: {len(refs)} item(s) dropped, their ref names no passage the sources "
-            f"know: {named}{more} (a ref is a passage's, '<doc_id>#<n>')")
+            f"know: {named_refs(refs, shown)} (a ref is a passage's, '<doc_id>#<n>')")
+
+
+def named_refs(refs: Sequence[str], shown: int = 3) -> str:
+    """The first ``shown`` of ``refs`` quoted (each cut at 80 characters), then how many more.
+
+    Example:
+        >>> named_refs(["a#0", "b#1", "c#2", "d#3"])
+        "'a#0', 'b#1', 'c#2' and 1 more"
+    """
+    named = ", ".join(repr(r if len(r) <= 80 else r[:77] + "...") for r in refs[:shown])
+    return named + (f" and {len(refs) - shown} more" if len(refs) > shown else "")
 
 
 def call_worker(spec: WorkerSpec, run_for: RunBuilder, task: Task, deps: WorkerDeps,

@@ -263,19 +263,25 @@ class SearchingModel(AnsweringModel):
         return ChatResult(generations=[ChatGeneration(message=AIMessage("", tool_calls=[call]))])
 
 
-def test_an_agents_claim_citing_an_unknown_ref_goes_through_the_same_check():
-    # the agent path dropped such a claim itself, counted it, and said nothing in the run
-
+def _run_probe(model: Any) -> dict[str, Any]:
+    """Run an agent worker ``probe`` (``Findings``) on ``model`` over :class:`OneDoc`."""
     from workers.agent import build_agent_runner
     from workers.schemas import Findings
 
-    claims = [{"claim": "Send dispatches one task to a node.", "ref": "doc.md#0"},
-              {"claim": "An invented claim.", "ref": "invented#3"}]
-    deps = WorkerDeps(corpus=OneDoc(), model=SearchingModel(messages=iter([]), claims=claims))
+    deps = WorkerDeps(corpus=OneDoc(), model=model)
     spec = WorkerSpec(name="probe", kind="agent", description="test", build=lambda d: (
         build_agent_runner(d, name="probe", system_prompt="Answer.", schema=Findings,
                            items_field="findings", kind="finding")))
-    out = run_worker(spec=spec, resolve=lambda _rt: (deps, RunScope()))
+    return run_worker(spec=spec, resolve=lambda _rt: (deps, RunScope()))
+
+
+def test_an_agents_claim_citing_an_unknown_ref_goes_through_the_same_check():
+    # the agent path dropped such a claim itself, counted it, and said nothing in the run
+
+
+    claims = [{"claim": "Send dispatches one task to a node.", "ref": "doc.md#0"},
+              {"claim": "An invented claim.", "ref": "invented#3"}]
+    out = _run_probe(SearchingModel(messages=iter([]), claims=claims))
     for envelope in out["envelopes"]:
         assert envelope["status"] == "ok", envelope["error"]
         assert [i["ref"] for i in envelope["structured"]["items"]] == ["doc.md#0"]
@@ -288,18 +294,12 @@ def test_an_agents_claim_citing_a_passage_it_never_retrieved_is_dropped_and_said
     # (remembered, or guessed), and the claim led the report's Answer
     from langchain_core.messages import AIMessage
 
-    from workers.agent import build_agent_runner
-    from workers.schemas import Findings
 
     claims = [{"claim": "Send dispatches one task to a node.", "ref": "doc.md#0"}]
     answers = iter([AIMessage("", id=f"a{n}", tool_calls=[  # no search: answers at once
         {"name": "Findings", "args": {"findings": claims}, "id": f"call-{n}"}])
         for n in range(len(QUESTIONS))])
-    deps = WorkerDeps(corpus=OneDoc(), model=AnsweringModel(messages=answers))
-    spec = WorkerSpec(name="probe", kind="agent", description="test", build=lambda d: (
-        build_agent_runner(d, name="probe", system_prompt="Answer.", schema=Findings,
-                           items_field="findings", kind="finding")))
-    out = run_worker(spec=spec, resolve=lambda _rt: (deps, RunScope()))
+    out = _run_probe(AnsweringModel(messages=answers))
     for envelope in out["envelopes"]:
         assert envelope["status"] == "ok", envelope["error"]
         assert envelope["structured"]["items"] == []
