@@ -31,7 +31,6 @@ Source of the idea: ``langgraph.types.RetryPolicy`` and ``default_retry_on`` in
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Iterator
 from typing import Any, Literal
@@ -44,6 +43,8 @@ from langchain_core.exceptions import (
     ModelPermissionDeniedError,
     ModelRateLimitError,
 )
+
+from workers.redaction import redact  # re-exported: the one mask of an error's text
 
 __all__ = [
     "ANSWERED_WITHOUT",
@@ -351,37 +352,6 @@ def describe_fatal(exc: BaseException) -> str:
     hint = _FATAL_HINTS.get(code) if code is not None else None
     line = f"{hint}: {text}" if hint else one_line(exc)
     return line if len(line) <= 300 else line[:297] + "..."
-
-
-# Things that look like credentials: OpenAI-style keys (sk-..., sk-proj-...) and bearer tokens.
-_SECRET = re.compile(r"\b((?:sk|rk|pk)-[A-Za-z0-9_\-]{6})[A-Za-z0-9_\-]{6,}|(Bearer\s+)\S+")
-# A URL's password (``scheme://user:PASSWORD@host``, to the last '@' before the host) and the
-# value of a query key naming a password, secret or token (``?sslpassword=X``, ``&api_token=X``).
-# The value ends before a ':', ',', ';', '.' or ')' that ends the word ("at URL?password=X:
-# reason" keeps its ':').
-_URL_SECRET = re.compile(r"(\w://[^\s:/@]*:)[^\s/]*@"
-                         r"|([?&][^\s=&#]*(?:password|secret|token)[^\s=&#]*=)"
-                         r"[^\s&#'\"]+?(?=[:,;.)]?(?:[\s&#'\"]|$))",
-                         re.IGNORECASE)
-
-
-def redact(text: str, secrets: tuple[str, ...] | list[str] = ()) -> str:
-    """``text`` with credential-like strings masked (API keys, bearer tokens, a URL's password
-    and secret query values), and each of ``secrets`` replaced by ``***``.
-
-    Example:
-        >>> redact("cannot reach https://me:p@ss@proxy:8/x?api_token=abc&q=1")
-        'cannot reach https://me:***@proxy:8/x?api_token=***&q=1'
-
-    A provider may echo (part of) the key it rejected; the error text ends up in envelopes, the
-    results database and the terminal, so it is masked before it goes anywhere.
-    """
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, "***")
-    text = _URL_SECRET.sub(lambda m: f"{m.group(1)}***@" if m.group(1) else f"{m.group(2)}***",
-                           text)
-    return _SECRET.sub(lambda m: f"{m.group(1)}***" if m.group(1) else f"{m.group(2)}***", text)
 
 
 def mask_in_place(exc: BaseException, secrets: tuple[str, ...] | list[str] = ()) -> None:
