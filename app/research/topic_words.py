@@ -1,0 +1,143 @@
+"""The topic's own words, as relevance and the Answer judge a passage by them: which words
+(:func:`topic_terms`, :func:`judged_terms`), which of them are names (:func:`name_terms`), how
+many one item must mention (:func:`needed`), which it does (:func:`mentioned`), and how a
+sentence names them (:func:`describe_terms`). Pure functions on text; the verdict built on them
+is :mod:`app.research.relevance`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from app.research.topics import ASKED_MEASURE
+from workers.sources.query import FILLER_WORDS, distinct_terms, mentions, query_terms
+
+__all__ = ["describe_terms", "judged_terms", "mentioned", "name_terms", "needed", "topic_terms"]
+
+
+def topic_terms(topic: str) -> list[str]:
+    """The topic's own content words: its searchable words, each once however it is inflected or
+    spelled (:func:`~workers.sources.query.distinct_terms`: a word the corpus never uses
+    weighed twice when the question said "sheets" and "sheet"). Words an offline plan once
+    wrapped around a topic ("settings", "change", "use") count when the user wrote them: left
+    out, "personal default settings" was judged by "personal" and "run" and warned (issue 19).
+    The retrieved items are judged against these, never against a sub-question's words.
+
+    The word of a measure asked for ("how *long*", "how *far*":
+    :data:`app.research.topics.ASKED_MEASURE`) is not the topic's: the answer states the
+    measure, not the word (trial 12, finding 2: "How long do drone batteries need to charge?"
+    was warned because no passage says "long").
+
+    Example:
+        >>> topic_terms("Where do I put personal default settings so every run picks them up?")
+        ['put', 'personal', 'default', 'settings', 'run', 'picks']
+        >>> topic_terms("How long do drone batteries charge? A long flight.")
+        ['drone', 'batteries', 'charge', 'flight']
+    """
+    asked = {m.group(1).lower() for m in ASKED_MEASURE.finditer(topic)}
+    return distinct_terms([t for t in query_terms(topic) if t not in asked])
+
+
+def name_terms(topic: str) -> frozenset[str]:
+    """The topic's words written as names (lower-cased): with a capital after their first letter
+    ("SQLite", "FTS5", "RetryPolicy") or capitalized other than at a sentence's start ("on
+    *Windows*"; not in a title-cased topic, where every word is). A name is matched on its own
+    surface form only, never on a word it looks like an inflection of: "Windows" is not
+    "window" (issue 19).
+
+    Example:
+        >>> sorted(name_terms("Why does SQLite lock on Windows? Locks are rare."))
+        ['sqlite', 'windows']
+        >>> sorted(name_terms("Configuring Window Functions In SQLite"))
+        ['sqlite']
+    """
+    inner: set[str] = set()
+    capital: set[str] = set()
+    later = 0
+    for match in _WORD.finditer(topic):
+        word = match.group()
+        if len(word) < 2 or not word[0].isalpha():
+            continue
+        if any(c.isupper() for c in word[1:]):
+            inner.add(word.lower())
+            continue
+        before = topic[: match.start()].rstrip()
+        if before and before[-1] not in _SENTENCE_ENDS:
+            later += 1
+            if word[0].isupper():
+                capital.add(word.lower())
+    title_cased = later > 1 and len(capital) * 2 > later
+    return frozenset(inner if title_cased else inner | capital)
+
+
+_WORD = re.compile(r"\w+")
+_SENTENCE_ENDS = ".?!:;\"'(\u201c\u2018"
+
+
+def needed(terms: Sequence[str]) -> int:
+    """How many of ``terms`` one item must mention to be on topic: one of a one- or two-word
+    topic, two of a longer one: a passage that names two of the topic's own words together
+    talks about it. Half of a long question's words asked too much: a paraphrase's words are
+    by design not the documents' ("compute a running total over ordered rows without a
+    self-join" is answered by a passage on window functions that says "running total"), and
+    half of them fell on words of how it is asked (issue 19). A near miss whose common words
+    do meet in a passage is told by the corpus's vocabulary instead (:func:`unknown_terms`).
+
+    Example:
+        >>> [needed(["a"] * n) for n in range(0, 6)]
+        [0, 1, 1, 2, 2, 2]
+    """
+    return min(len(terms), 1 if len(terms) <= 2 else 2)
+
+
+def mentioned(terms: Sequence[str], text: str, names: Iterable[str] = ()) -> set[str]:
+    """The ``terms`` that ``text`` mentions: an inflection counts (:func:`mentions`), except for
+    a name (:func:`name_terms`), which only its own form matches (a whole word or an
+    identifier's part, case-insensitive).
+
+    Example:
+        >>> sorted(mentioned(["windows", "lock"], "window functions; locking", {"windows"}))
+        ['lock']
+    """
+    names = set(names)
+    found = mentions([t for t in terms if t not in names], text)
+    lowered = text.lower()
+    surface = set(_WORD.findall(lowered)) | set(_PARTS.findall(lowered))
+    return found | {t for t in terms if t in names and t in surface}
+
+
+_PARTS = re.compile(r"[^\W_]+")
+
+
+def judged_terms(terms: Sequence[str]) -> list[str]:
+    """The ``terms`` an item is judged by: the words of how people ask
+    (:data:`~workers.sources.query.FILLER_WORDS`) left out, as the search leaves them out of
+    its query, unless nothing else is left. Counted, they asked an item for two of "make",
+    "filled", "shape" and "see" where the search had looked for "filled" and "shape", and the
+    manual's page on transparent fills was warned as saying nothing of "How can I make a
+    filled shape see-through?" (asymptote-doc eval, asy-35).
+
+    Example:
+        >>> judged_terms(["make", "filled", "shape", "see"]), judged_terms(["use"])
+        (['filled', 'shape'], ['use'])
+    """
+    return [t for t in terms if t not in FILLER_WORDS] or list(terms)
+
+
+def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
+    """``'"zebra" or "marmalade"'``; ``'2 of "a", "b" and "c"'`` when more than one is needed;
+    ``""`` for no terms.
+
+    Example:
+        >>> describe_terms(["zebra", "marmalade"]), describe_terms([])
+        ('"zebra" or "marmalade"', '')
+    """
+    quoted = [f'"{t}"' for t in terms]
+    if not quoted:
+        return ""
+    if len(quoted) == 1:
+        return quoted[0]
+    if at_least <= 1:
+        return f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+    return f"{at_least} of {', '.join(quoted[:-1])} and {quoted[-1]}"
