@@ -33,6 +33,7 @@ Source: ``langchain.agents.factory`` (``_handle_model_output``, ``_make_tools_to
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -48,7 +49,8 @@ from pydantic import BaseModel, ValidationError
 
 from workers.errors import AnswerProtocolError, causes, response_fault
 
-__all__ = ["CORRECTION", "AnswerProtocol", "invalid_arguments", "text_answer", "unanswered"]
+__all__ = ["CORRECTION", "AnswerProtocol", "invalid_arguments", "json_error", "text_answer",
+           "unanswered"]
 
 CORRECTION = "research_correction"
 """The ``artifact`` key that marks a correction ``ToolMessage`` (how the agent's messages say
@@ -89,34 +91,75 @@ def text_answer(message: Any, schema: Any) -> Any | None:
         >>> text_answer(AIMessage('Here:\\n```json\\n{"sub_questions": ["a"]}\\n```'), Plan)
         Plan(sub_questions=['a'])
     """
+    data = _text_json(message)
+    try:
+        return _parse(schema, data) if data is not None else None
+    except ValidationError:
+        return None
+
+
+def _text_json(message: Any) -> dict[str, Any] | None:
+    """The JSON object a reply without a tool call wrote as its text, or None."""
     if not isinstance(message, AIMessage) or message.tool_calls or not message.text.strip():
         return None
     from langchain_core.utils.json import parse_json_markdown
 
     try:
         data = parse_json_markdown(message.text)
-        return _parse(schema, data) if isinstance(data, dict) else None
-    except ValueError:  # not JSON (JSONDecodeError), or it fails the schema (ValidationError)
+    except ValueError:  # JSONDecodeError: no JSON object in it
         return None
+    return data if isinstance(data, dict) else None
 
 
-def unanswered(message: Any, tool: str) -> str | None:
-    """Why ``message`` (the model's reply) is no call of its answer tool ``tool``, in words
-    for an error or a note; None when it is not an ``AIMessage`` or holds a valid tool call.
+def unanswered(message: Any, schema: Any) -> str | None:
+    """Why ``message`` (the model's reply) is no answer of ``schema`` (its answer tool, named
+    after the class), in words for an error or a note: arguments that are not JSON (the JSON
+    error, not the library's text and the cut arguments), JSON text whose fields do not fit
+    (which fields), an answer in prose; None when it is not an ``AIMessage`` or holds a valid
+    tool call (trial 24, findings 4 and 5).
 
     Example:
-        >>> unanswered(AIMessage("It is 42."), "Plan")
+        >>> class Plan(BaseModel):
+        ...     sub_questions: list[str]
+        >>> unanswered(AIMessage("It is 42."), Plan)
         'answered in text instead of calling its Plan tool'
+        >>> unanswered(AIMessage('```json\\n{"questions": "a"}\\n```'), Plan)
+        'answered in text, with JSON that does not fit Plan: sub_questions (Field required)'
     """
+    tool = getattr(schema, "__name__", "its answer")
     if not isinstance(message, AIMessage) or message.tool_calls:
         return None
     if message.invalid_tool_calls:
         call = message.invalid_tool_calls[0]
-        why = " ".join(str(call.get("error") or "unparsable").split())[:120]
-        return f"its {call.get('name') or 'tool'} call had arguments that are not JSON ({why})"
+        return (f"its {call.get('name') or 'tool'} call had arguments that are not JSON "
+                f"({json_error(call.get('error'))})")
+    data = _text_json(message)
+    if data is not None:
+        try:
+            _parse(schema, data)
+        except ValidationError as exc:
+            return (f"answered in text, with JSON that does not fit {tool}: "
+                    f"{invalid_arguments(exc)}")
     if message.text.strip():
         return f"answered in text instead of calling its {tool} tool"
     return None
+
+
+def json_error(error: Any) -> str:
+    """The JSON decoder's own words in an invalid tool call's ``error`` (LangChain's
+    "Function X arguments: <the arguments> are not valid JSON. Received JSONDecodeError
+    Expecting value: line 1 column 42 (char 41) ..."), or "unparsable".
+
+    Example:
+        >>> json_error("Function P arguments: {\\n are not valid JSON. Received JSONDecodeError "
+        ...            "Expecting value: line 1 column 2 (char 1)\\nFor troubleshooting, visit: x")
+        'Expecting value: line 1 column 2 (char 1)'
+    """
+    text = str(error or "")
+    found = re.search(r"JSONDecodeError:?\s*([^\n]+)", text)
+    if found:
+        return " ".join(found.group(1).split())[:120]
+    return " ".join(text.split())[:120] if text and "arguments:" not in text else "unparsable"
 
 
 class AnswerProtocol(AgentMiddleware):
@@ -176,7 +219,7 @@ class AnswerProtocol(AgentMiddleware):
         if message.invalid_tool_calls:
             broken = message.invalid_tool_calls[0]
             name = broken.get("name") or tool
-            why = " ".join(str(broken.get("error") or "unparsable").split())[:200]
+            why = json_error(broken.get("error"))
             whose = f"structured output ({name})" if name in self.schemas else f"{name} call"
             fault = f"{self.who}'s {whose} had arguments that are not JSON"
             told = (f"Your {name} call had arguments that are not valid JSON ({why}). Call "
@@ -186,9 +229,10 @@ class AnswerProtocol(AgentMiddleware):
             if answer is not None:
                 return ModelResponse(result=[message], structured_response=answer)
             name, broken = tool, {}
-            fault = f"{self.who} answered in text instead of calling its structured-output tool"
-            told = (f"You answered in text. Call {tool} once, with your answer as its "
-                    "arguments.")
+            why = unanswered(message, self.schemas[tool]) or "answered in text"
+            fault = f"{self.who} {why.replace(f'its {tool} tool', 'its structured-output tool')}"
+            told = (f"You {why.replace('its ', 'your ', 1)}. Call {tool} once, with your answer "
+                    "as its arguments.")
         else:
             return response
         call = {"name": name, "args": {}, "id": broken.get("id") or f"{self.who}_answer",

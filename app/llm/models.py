@@ -276,5 +276,5 @@ def parse_structured(out: Any, schema: type[Schema], who: str) -> tuple[Schema |
         return parsed, ""
     if isinstance(error, ValidationError):  # its fields, not pydantic's text and URL
         error = f"invalid arguments: {invalid_arguments(error)}"
-    why = fault or error or unanswered(raw, schema.__name__) or "no answer"
+    why = fault or error or unanswered(raw, schema) or "no answer"
     return None, clip(" ".join(str(why).split()), REASON_CHARS)

@@ -77,6 +77,24 @@ def test_an_answer_written_as_json_text_is_taken_and_other_replies_are_named():
         None, "its Plan call had arguments that are not JSON (Expecting value)")
 
 
+def test_a_text_answer_that_does_not_fit_and_bad_json_are_named_by_what_is_wrong():
+    # trial 24, findings 4 and 5: JSON text with the wrong fields read "answered in text", and
+    # arguments that are not JSON quoted LangChain's text with the model's cut arguments
+    wrong = AIMessage('```json\n{"questions": "one, two"}\n```')
+    out = {"raw": wrong, "parsed": None, "parsing_error": None}
+    assert parse_structured(out, Plan, "p") == (
+        None, "answered in text, with JSON that does not fit Plan: sub_questions (Field required)")
+    error = ('Function ReportSummary arguments:\n\n{"sentences": [{"refs": \n\nare not valid '
+             "JSON. Received JSONDecodeError Expecting value: line 1 column 42 (char 41)\nFor "
+             "troubleshooting, visit: https://docs.langchain.com/x")
+    cut = AIMessage("", invalid_tool_calls=[{"name": "ReportSummary", "args": "{", "id": "c",
+                                             "error": error, "type": "invalid_tool_call"}])
+    out = {"raw": cut, "parsed": None, "parsing_error": None}
+    assert parse_structured(out, ReportSummary, "r") == (None, (
+        "its ReportSummary call had arguments that are not JSON (Expecting value: line 1 "
+        "column 42 (char 41))"))
+
+
 def test_no_answer_at_all_is_named():
     assert parse_structured({"raw": FINE, "parsed": None, "parsing_error": None}, Plan, "p") == (
         None, "no answer")
