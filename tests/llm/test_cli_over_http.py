@@ -277,6 +277,26 @@ def test_settings_precedence_flag_env_dotenv(fake_openai, llm_corpus, tmp_path):
     assert dotenv_key not in proc.stdout + proc.stderr
 
 
+def test_credentials_in_the_base_url_reach_no_file(fake_openai, llm_corpus, tmp_path,
+                                                   cli_in_process):
+    # trial 24, finding 3: httpx sends a URL's user:password as "Authorization: Basic <base64>",
+    # which a proxy's 401 echoed into checkpoints.sqlite (the password itself was masked)
+    import base64
+
+    fake_openai.expected_key = "sk-the-right-key-000000000000"  # every request is a 401
+    url = fake_openai.url.replace("http://", "http://bob:pw-LEAKCANARY-9@")
+    basic = base64.b64encode(b"bob:pw-LEAKCANARY-9")
+    data = tmp_path / "data"
+    proc = cli_in_process(research_args(llm_corpus, data), llm_env(fake_openai,
+                                                                   OPENAI_BASE_URL=url))
+    assert proc.returncode == 1 and "HTTP 401" in proc.stderr, proc.stderr
+    assert fake_openai.seen[0].authorization == f"Basic {basic.decode()}"
+    assert basic.decode() not in proc.stderr and "LEAKCANARY" not in proc.stderr
+    for path in (p for p in data.rglob("*") if p.is_file()):
+        blob = path.read_bytes()
+        assert basic not in blob and b"LEAKCANARY" not in blob, path
+
+
 def test_a_model_server_that_is_not_running_is_named(fake_openai, llm_corpus, tmp_path,
                                                      cli_in_process):
     # trial 23, finding 8: "run failed: OpenAIConnectionError: Connection error." named neither

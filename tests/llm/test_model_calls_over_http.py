@@ -89,6 +89,9 @@ def test_redact_masks_key_shapes_and_given_secrets():
     assert FAKE_KEY not in masked and "LEAKCANARY" not in masked
     assert "Bearer ***" in masked and "plainsecret99" not in masked
     assert FAKE_KEY not in one_line(RuntimeError(text))
+    # trial 24, finding 2: a key echoed percent-encoded, as a URL or a form carries it
+    echoed = "Incorrect API key provided: my%20secret%20key%2F9 (or my+secret+key%2F9)"
+    assert redact(echoed, ["my secret key/9"]) == "Incorrect API key provided: *** (or ***)"
 
 
 def test_cli_masks_a_key_of_any_shape(fake_openai, llm_corpus, tmp_path, cli_in_process):
