@@ -13,7 +13,7 @@ from app.research.rows import ok_items
 from app.research.text import clip
 
 __all__ = ["ASKS_CAUTION", "CAUTION", "WARNING", "caution_claims", "cautionary", "cautions",
-           "caveat_lines", "warnings_found"]
+           "caveat_lines", "warnings_found", "without_setting_names"]
 
 _LINE = 400
 """The most characters of a caveat bullet (as the report's other bullets)."""
@@ -42,7 +42,18 @@ def cautions(text: str) -> bool:
         ...     "limit — default: 100; note: never above 1000.")
         (False, True)
     """
-    return bool(CAUTION.search(_SETTING_NAME.sub("", text)))
+    return bool(CAUTION.search(without_setting_names(text)))
+
+
+def without_setting_names(text: str) -> str:
+    """``text`` without the one-identifier names of its table rows (``limit — ``, ``warning —
+    ``): what a row says, not what its setting is called, tells what kind of sentence it is.
+
+    Example:
+        >>> without_setting_names("warning — default: on. limit exceeded — meaning: full.")
+        'default: on. limit exceeded — meaning: full.'
+    """
+    return _SETTING_NAME.sub("", text)
 ASKS_CAUTION = re.compile(
     r"\b(?:limitations?|caveats?|warnings?|pitfalls?|deprecat\w*|drawbacks?|risks?|gotchas?)\b",
     re.IGNORECASE,

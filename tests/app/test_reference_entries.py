@@ -212,10 +212,10 @@ Add the middleware to cap how many requests one client makes in a window of time
 app.add_middleware(RateLimitMiddleware, limit=100, window_seconds=60)
 ```
 
-| setting | default |
-|---|---|
-| limit | 100 |
-| window_seconds | 60 |
+| setting | default | description |
+|---|---|---|
+| limit | 100 | How many requests one client may make in a window. |
+| window_seconds | 60 | How long one window of the rate limiter lasts, in seconds. |
 
 A client over the limit gets a 429 response; its requests are never queued.
 """
@@ -230,6 +230,16 @@ def test_a_settings_table_row_named_like_a_caution_word_is_no_caveat(tmp_path: P
     (folder / "rate-limiting.md").write_text(RATE_LIMITING, encoding="utf-8")
     report = _report(tmp_path, folder, "rate limiting middleware settings")
     caveats = report.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
-    assert "limit — default: 100" in report, report
+    assert "limit — default: 100; description: How many requests" in report, report
     assert "— default:" not in caveats, caveats
     assert "never queued" in caveats, caveats
+
+
+def test_a_row_named_like_a_warning_is_no_limitation_to_answer() -> None:
+    # trial 24, finding 8: a settings row named "warning" led the Answer to "What are the
+    # limitations of ...?"; what the row says decides, not its setting's name
+    from app.research.answer import fits
+
+    assert not fits("limitation", "warning — default: on; description: Prints a line.")
+    assert fits("limitation", "retries — default: 3; description: Deprecated: do not use.")
+    assert fits("default", "limit — default: 100; description: Packets per second.")

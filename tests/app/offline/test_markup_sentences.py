@@ -136,3 +136,18 @@ def test_an_excerpt_shows_the_sentence_naming_most_of_what_is_asked() -> None:
     assert excerpt(text, about=["shrink", "database", "file"]).startswith("Running VACUUM")
     assert excerpt(text, about=["pages"]) == "Pages are numbered from one."  # the earliest
     assert excerpt(text, about=["zebra"]) == excerpt(text) == "Pages are numbered from one."
+
+
+def test_each_table_row_is_a_sentence_of_its_own() -> None:
+    # trial 24, findings 7 and 8: the index writes a table one row a line ("name — heading:
+    # cell; ..."); read as one run-on sentence, a row that warns ("Deprecated: may cause data
+    # loss") was never a caveat, and three rows of an errors table became one caveat
+    rows = ("The relay is configured in `relay.toml`.\n\n"
+            "limit — default: 100; description: The number of packets it folds per second.\n"
+            "retries — default: 3; description: Deprecated: may cause data loss; do not use.\n"
+            "E1 — meaning: The glimmer relay is full.")
+    assert split_sentences(rows) == [
+        "The relay is configured in `relay.toml`.",
+        "limit — default: 100; description: The number of packets it folds per second.",
+        "retries — default: 3; description: Deprecated: may cause data loss; do not use.",
+        "E1 — meaning: The glimmer relay is full."]
