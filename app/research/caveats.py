@@ -26,9 +26,11 @@ CAUTION = re.compile(
     re.IGNORECASE,
 )
 """Words of a limitation or warning: a caveat without one is a finding, not a caveat."""
-_SETTING_NAME = re.compile(r"(?:^|(?<=[.;]\s))`?[\w.\-]+`? — ")
-"""A table row's name that is one identifier (:func:`workers.sources.tables.row_sentence`:
-``limit — default: 100.``): a setting's name, whatever word it is."""
+_SETTING_NAME = re.compile(r"(?:^|(?<=[.;]\s))`?[\w.\-]+`? — (?=[^:;\n—]{1,40}:\s)")
+"""A table row's name that is one identifier, before its first ``heading: cell``
+(:func:`workers.sources.tables.row_sentence`: ``limit — default: 100.``): a setting's name,
+whatever word it is. Prose led by a label ("Warning — the relay overheats ...") is no row: the
+label stays (trial 24, finding 4)."""
 
 
 def cautions(text: str) -> bool:
@@ -41,6 +43,8 @@ def cautions(text: str) -> bool:
         >>> cautions("limit — default: 100. window_seconds — default: 60."), cautions(
         ...     "limit — default: 100; note: never above 1000.")
         (False, True)
+        >>> cautions("Warning — the relay overheats above 40 degrees.")
+        True
     """
     return bool(CAUTION.search(without_setting_names(text)))
 

@@ -243,3 +243,9 @@ def test_a_row_named_like_a_warning_is_no_limitation_to_answer() -> None:
     assert not fits("limitation", "warning — default: on; description: Prints a line.")
     assert fits("limitation", "retries — default: 3; description: Deprecated: do not use.")
     assert fits("default", "limit — default: 100; description: Packets per second.")
+    # trial 24, finding 4: prose led by a label is no table row: its warning stays one
+    from app.research.caveats import cautions
+
+    assert cautions("Warning — the relay overheats above 40 degrees.")
+    assert fits("limitation", "Warning — the relay overheats above 40 degrees.")
+    assert not cautions("warning — default: on; description: Prints a line.")
