@@ -186,9 +186,11 @@ def build_agent_runner(
             raise ValueError(f"{name} finished without a structured response")
         claims = list(getattr(answer, items_field))
         read = retrieved_documents(result["messages"])
-        # a ref no source knows is left to the node's one check (sourced_items)
-        unread = [str(c.ref) for c in claims if _document(str(c.ref)) not in read
-                  and deps.corpus.passage(str(c.ref)) is not None]
+        # a ref no source knows is left to the node's one check (sourced_items); one it knows
+        # is compared as the source spells it (a web page's URL as search_web returned it)
+        unread = [str(c.ref) for c in claims
+                  if (known := deps.corpus.passage(str(c.ref))) is not None
+                  and _document(known.ref) not in read]
         items = _cited_items([c for c in claims if str(c.ref) not in unread], kind,
                              deps.corpus)
         tool_calls = sum(

@@ -211,7 +211,8 @@ def _cited_sentences(
         sentence = " ".join(s.sentence.split())
         refs = _resolve_refs(s.refs, claims)
         if sentence and refs:
-            kept = items.setdefault(sentence.casefold(), (sentence, []))[1]
+            key = " ".join(re.findall(r"\w+", sentence.casefold()))  # case, spaces, stops
+            kept = items.setdefault(key, (sentence, []))[1]
             kept += [r for r in refs if r not in kept]
         elif sentence:
             dropped += 1

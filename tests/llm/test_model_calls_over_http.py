@@ -224,7 +224,8 @@ def test_a_sentence_the_summary_says_twice_is_said_once_with_both_refs():
     parsed = ReportSummary.model_validate({"sentences": [
         {"sentence": "The relay folds packets.", "refs": ["[1]"]},
         {"sentence": "It must not be used during an eclipse.", "refs": ["[3]"]},
-        {"sentence": "The relay  folds packets.", "refs": ["[2]"]}]})
+        {"sentence": "The relay  folds packets.", "refs": ["[2]"]},
+        {"sentence": "the relay folds packets", "refs": ["[1]"]}]})  # trial 24, finding 13
     assert _cited_sentences(parsed, claims) == ([
         ("The relay folds packets.", ["relay.md#0", "stations.txt#0"]),
         ("It must not be used during an eclipse.", ["relay.md#1"])], 0)

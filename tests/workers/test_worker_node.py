@@ -263,12 +263,13 @@ class SearchingModel(AnsweringModel):
         return ChatResult(generations=[ChatGeneration(message=AIMessage("", tool_calls=[call]))])
 
 
-def _run_probe(model: Any) -> dict[str, Any]:
-    """Run an agent worker ``probe`` (``Findings``) on ``model`` over :class:`OneDoc`."""
+def _run_probe(model: Any, corpus: Any = None) -> dict[str, Any]:
+    """Run an agent worker ``probe`` (``Findings``) on ``model`` over ``corpus`` (default:
+    :class:`OneDoc`)."""
     from workers.agent import build_agent_runner
     from workers.schemas import Findings
 
-    deps = WorkerDeps(corpus=OneDoc(), model=model)
+    deps = WorkerDeps(corpus=corpus or OneDoc(), model=model)
     spec = WorkerSpec(name="probe", kind="agent", description="test", build=lambda d: (
         build_agent_runner(d, name="probe", system_prompt="Answer.", schema=Findings,
                            items_field="findings", kind="finding")))
@@ -306,3 +307,22 @@ def test_an_agents_claim_citing_a_passage_it_never_retrieved_is_dropped_and_said
         assert envelope["structured"]["dropped_unretrieved"] == 1
     assert len(out["notes"]) == 2 and all(
         "ref names a passage no tool of its task returned: 'doc.md#0'" in n for n in out["notes"])
+
+
+class CaseBlindDoc(OneDoc):
+    """:class:`OneDoc` whose ref is found however its letters are cased, as a web source finds
+    a page by its URL written another way."""
+
+    def passage(self, ref: str) -> Passage | None:
+        return self.hit if ref.lower() == self.hit.ref else None
+
+
+def test_a_claim_citing_a_retrieved_passage_spelled_another_way_is_kept():
+    # trial 24, finding 8: a claim citing the page its own search_web returned, its URL written
+    # another way, was dropped as never retrieved: refs are compared as the source spells them
+    claims = [{"claim": "Send dispatches one task to a node.", "ref": "DOC.md#0"}]
+    out = _run_probe(SearchingModel(messages=iter([]), claims=claims), CaseBlindDoc())
+    for envelope in out["envelopes"]:
+        assert envelope["status"] == "ok", envelope["error"]
+        assert [i["ref"] for i in envelope["structured"]["items"]] == ["doc.md#0"]
+    assert out.get("notes") in (None, [])
