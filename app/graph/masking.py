@@ -7,6 +7,9 @@ in full, while the printed line was masked (trial 23, finding 4). :func:`masked`
 that whatever it raises has the operator's secrets masked first, whichever node, model, search
 API or database it came from.
 
+A provider's fatal error (a bad key, an unknown model) leaves the node as
+:class:`workers.errors.FatalModelError`, whose message LangGraph Server shows its client.
+
 Source: ``langgraph/pregel/_loop.py`` (``put_writes`` of ``ERROR``) and
 ``langgraph/checkpoint/serde/jsonplus.py`` (an exception is stored as its repr).
 """
@@ -17,7 +20,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from workers.errors import mask_in_place
+from workers.errors import FatalModelError, describe_fatal, is_fatal, mask_in_place
 
 __all__ = ["masked"]
 
@@ -44,6 +47,20 @@ def masked(node: Callable[..., Any], secrets: tuple[str, ...]) -> Callable[..., 
             return node(*args, **kwargs)
         except Exception as exc:
             mask_in_place(exc, secrets)
+            if _hidden_fatal(exc):
+                raise FatalModelError(describe_fatal(exc)) from exc
             raise
 
     return run
+
+
+def _hidden_fatal(exc: Exception) -> bool:
+    """Whether ``exc`` is a provider's fatal error (HTTP 401, 403, 404: a bad key, an unknown
+    model) of a class whose message LangGraph Server does not show its client: it answers
+    "An internal error occurred" for any error but the builtin kinds (``ValueError``,
+    ``RuntimeError``, ...; ``langgraph_api/serde.py``), so a served run's client read
+    ``OpenAIAuthenticationError: An internal error occurred`` (trial 24, finding 12). Raised as
+    :class:`workers.errors.FatalModelError` (a ``RuntimeError``, its message described by
+    :func:`workers.errors.describe_fatal`), the client reads what the CLI prints."""
+    return (is_fatal(exc) and not isinstance(exc, (RuntimeError, ValueError))
+            and getattr(type(exc), "stops_run", False) is not True)

@@ -88,8 +88,11 @@ def test_per_run_context_outcome_and_a_rerun_of_the_thread(server: Server) -> No
 def test_a_fatal_model_error_leaves_the_next_runs_unaffected(server: Server) -> None:
     bad_thread = new_thread(server)
     bad = run(server, bad_thread, {"model": "openai:no-such-model"})
-    # the run failed (no final state); the server names the error's type, not its message
-    assert "outcome" not in bad and "NotFound" in bad["__error__"]["error"], bad
+    # the run failed (no final state); the client reads what the CLI prints, where the server
+    # hid the provider error's message ("An internal error occurred": trial 24, finding 12)
+    assert "outcome" not in bad and bad["__error__"]["error"] == "FatalModelError", bad
+    assert bad["__error__"]["message"].startswith(
+        "not found (HTTP 404): check the model name and the base URL"), bad
     assert server.fake.requests(status=404), "the unknown model never reached the provider"
     assert server.rows(bad_thread) == []
 
