@@ -82,7 +82,8 @@ def test_malformed_200_is_retried_in_every_role(fake_openai, run, role, kind):
         assert summary["tokens"] == fake_openai.total_tokens
     else:
         assert summary["tokens"] == fake_openai.total_tokens - bad.total_tokens
-        assert summary["notes"][-1].startswith("1 model response(s) reported no token usage")
+        assert summary["notes"][-1].startswith(
+            "1 model response(s) gave no token usage the client could read")
 
 
 @pytest.mark.parametrize("kind", ["empty_choices", "null_choices"])
@@ -325,8 +326,8 @@ def test_server_without_usage_is_named_in_the_notes(fake_openai, run):
     proc, summary, _data = run("--max-tokens", "100000")
     assert proc.returncode == 0, proc.stderr
     answered = len(fake_openai.requests(status=200))
-    note = (f"{answered} model response(s) reported no token usage: the token count is "
-            "incomplete and the token budget (--max-tokens) cannot count them")
+    note = (f"{answered} model response(s) gave no token usage the client could read: the "
+            "token count is incomplete and the token budget (--max-tokens) cannot count them")
     assert note in summary["notes"]
     assert note in Path(summary["report_path"]).read_text(encoding="utf-8")
 

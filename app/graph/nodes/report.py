@@ -37,17 +37,18 @@ __all__ = ["report", "unmetered_note"]
 
 
 def unmetered_note(count: int, served: bool = False) -> str:
-    """The run note for ``count`` model responses that reported no token usage, naming the
-    budget as the run's client sets it (a served run's: its context's ``max_tokens``, not the
-    CLI's flag; trial 14, finding 10).
+    """The run note for ``count`` model responses whose token usage the client could not read
+    (the server sent none, or an answer the integration could not read: trial 24, finding 14),
+    naming the budget as the run's client sets it (a served run's: its context's
+    ``max_tokens``, not the CLI's flag; trial 14, finding 10).
 
     Example:
         >>> unmetered_note(2, served=True)[-55:]
         'the token budget (context max_tokens) cannot count them'
     """
     budget = "context max_tokens" if served else "--max-tokens"
-    return (f"{count} model response(s) reported no token usage: the token count is incomplete "
-            f"and the token budget ({budget}) cannot count them")
+    return (f"{count} model response(s) gave no token usage the client could read: the token "
+            f"count is incomplete and the token budget ({budget}) cannot count them")
 
 
 def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
