@@ -50,11 +50,9 @@ _LIST_MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)")
 # Docstring sections: a header alone on its line ("Args:", "Returns:") and entries under it
 # ("    retry_state: The retry state.", "**kwargs: ...", "name (int): ...").
 _SECTION_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]{0,30}:\s*$")
+# A table row as the index writes it, "name — heading: cell; ..." (workers.sources.tables): one
+# line, one sentence (trial 24: a table's rows were read as one run-on sentence).
 _ROW = re.compile(r"^[^\s\u2014|#][^\u2014\n]{0,79}? \u2014 \S")
-"""A table row as the index writes it, ``name — heading: cell; heading: cell.``
-(:func:`workers.sources.tables.row_sentence`): one line, one sentence (trial 24, findings 7
-and 8: the rows of a table, one line each, were read as one run-on sentence, and three rows of
-an errors table became one caveat)."""
 _FIELD_ENTRY = re.compile(r"^\s*\**([A-Za-z_][\w.\[\]]*)(?:\s*\([^)]*\))?:(?:\s|$)")
 _PROSE_LABELS = frozenset(
     {"warning", "note", "important", "caution", "tip", "hint", "danger", "attention", "deprecated"}
@@ -136,11 +134,6 @@ def _blocks(text: str) -> Iterable[str]:
                 yield "\n".join(block)
             block = [_DIRECTIVE.sub("", line, count=1)]
             continue
-        if _ROW.match(line):  # a table row (workers.sources.tables): a sentence of its own
-            if block:
-                yield "\n".join(block)
-            block = [line]
-            continue
         if _SECTION_HEADER.match(line) or _ATTRIBUTES.match(line):
             if block:
                 yield "\n".join(block)
@@ -151,7 +144,8 @@ def _blocks(text: str) -> Iterable[str]:
                 yield "\n".join(block[:-1])
             block = []
             continue
-        if not stripped or _BLOCK_START.match(line) or _FIELD_ENTRY.match(line):
+        if (not stripped or _BLOCK_START.match(line) or _FIELD_ENTRY.match(line)
+                or _ROW.match(line)):
             if block:
                 yield "\n".join(block)
                 block = []
