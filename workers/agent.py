@@ -185,12 +185,7 @@ def build_agent_runner(
         if answer is None:
             raise ValueError(f"{name} finished without a structured response")
         claims = list(getattr(answer, items_field))
-        read = retrieved_documents(result["messages"])
-        # a ref no source knows is left to the node's one check (sourced_items); one it knows
-        # is compared as the source spells it (a web page's URL as search_web returned it)
-        unread = [str(c.ref) for c in claims
-                  if (known := deps.corpus.passage(str(c.ref))) is not None
-                  and _document(known.ref) not in read]
+        unread = _unread(claims, result["messages"], deps.corpus)
         items = _cited_items([c for c in claims if str(c.ref) not in unread], kind,
                              deps.corpus)
         tool_calls = sum(
@@ -204,6 +199,16 @@ def build_agent_runner(
         return WorkerResult(items=items, extra=extra, state={"notes": notes} if notes else {})
 
     return run
+
+
+def _unread(claims: Sequence[Any], messages: Sequence[Any], corpus: Any) -> list[str]:
+    """The refs of ``claims`` whose passage no tool of the task returned
+    (:func:`retrieved_documents`). A ref no source knows is left to the node's one check
+    (``sourced_items``); one it knows is compared as the source spells it (a web page's URL as
+    ``search_web`` returned it: trial 24, finding 8)."""
+    read = retrieved_documents(messages)
+    return [str(c.ref) for c in claims if (known := corpus.passage(str(c.ref))) is not None
+            and _document(known.ref) not in read]
 
 
 def retrieved_documents(messages: Sequence[Any]) -> set[str]:

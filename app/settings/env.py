@@ -133,13 +133,20 @@ def load_settings(
             continue
         if value is not None:
             values[spec.name] = value
-    settings = Settings(**values)
-    if settings.model is None:
-        if (settings.openai_base_url and not settings.openai_api_key and "model" not in flags
-                and (needed is None or "model" in needed)):
-            warn(LOCAL_SERVER_UNNAMED)
-        settings = replace(settings, model=default_model(settings))
-    return settings
+    return _with_default_model(Settings(**values), flags, needed, warn)
+
+
+def _with_default_model(settings: Settings, flags: Collection[str],
+                        needed: Collection[str] | None, warn: Callable[[str], None]) -> Settings:
+    """``settings`` with the default model when none is named (``default_model``), said when a
+    command that runs a model has ``OPENAI_BASE_URL`` but nothing that names its model: no
+    ``--model``, no ``RESEARCH_MODEL``, no key that picks OpenAI's default."""
+    if settings.model is not None:
+        return settings
+    if (settings.openai_base_url and not settings.openai_api_key and "model" not in flags
+            and (needed is None or "model" in needed)):
+        warn(LOCAL_SERVER_UNNAMED)
+    return replace(settings, model=default_model(settings))
 
 
 LOCAL_SERVER_UNNAMED = (
