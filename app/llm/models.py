@@ -259,12 +259,11 @@ def parse_structured(out: Any, schema: type[Schema], who: str) -> tuple[Schema |
         >>> parse_structured({"raw": None, "parsed": None, "parsing_error": None}, Plan, "p")
         (None, 'no answer')
     """
-    raw = out.get("raw") if isinstance(out, dict) and "raw" in out else None
     if isinstance(out, dict) and "raw" in out:
-        parsed, error = out.get("parsed"), out.get("parsing_error")
+        raw, parsed, error = out.get("raw"), out.get("parsed"), out.get("parsing_error")
         fault = response_fault(raw, who)
     else:  # a model whose with_structured_output ignores include_raw
-        parsed, error, fault = out, None, None
+        raw, parsed, error, fault = None, out, None, None
     if parsed is None and error is None:  # the answer as text (trial 23, finding 6)
         parsed = text_answer(raw, schema)
     if isinstance(parsed, dict):

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 from typing import Any
 from uuid import UUID
 
@@ -246,15 +247,15 @@ def name_the_server(error: BaseException, label: str, where: str = "") -> None:
         openai:tiny: cannot reach the model server at http://127.0.0.1:11434/v1 (Connection \
 error.): is it running, at that address?
     """
-    import sys
-
-    openai = sys.modules.get("openai")
+    openai = sys.modules.get("openai")  # an openai error exists only if it was imported
     timeout = openai is not None and isinstance(error, openai.APITimeoutError)
     if not timeout and not isinstance(error, ConnectionError) and not (
             openai is not None and isinstance(error, openai.APIConnectionError)):
         return
     at = f" at {where}" if where else ""
     said = " ".join(str(error).split()) or type(error).__name__
+    if said.startswith(f"{label}: "):  # named already (the same error seen twice)
+        return
     text = (f"{label}: no answer from the model server{at} within the timeout ({said}): "
             "RESEARCH_TIMEOUT sets it" if timeout else
             f"{label}: cannot reach the model server{at} ({said}): is it running, at that "
