@@ -43,6 +43,7 @@ from workers.sources.walk import (
     once_each,
     own_output,
     passed_over,
+    rendered_once,
     shown_path,
     unreadable_why,
     walk_folders,
@@ -75,7 +76,6 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 """Text files larger than this are skipped (PDF and .docx: ``MAX_DOCUMENT_BYTES``)."""
 
 MAX_DOCUMENT_BYTES = documents.MAX_DOCUMENT_BYTES
-
 PARSE_THREADS = min(4, os.cpu_count() or 1)
 """Threads that read and parse a folder's HTML pages at once (see :func:`folder_docs`)."""
 
@@ -159,14 +159,14 @@ def folder_files(
     ones are also named, with why, in ``notes``. ``max_file_bytes`` is the text files' limit
     (PDF and .docx: ``MAX_DOCUMENT_BYTES``, or ``max_file_bytes`` when that is larger). A file
     reached by two names (a symlink to another file of the folder, a hard link) is listed once
-    (:func:`workers.sources.walk.once_each`); one reached by a link leading out of the folder
-    is listed and named in ``notes`` (:func:`workers.sources.walk.links_outside`)."""
+    (``walk.once_each``), a page's markup source beside it not at all (``walk.rendered_once``);
+    one reached by a link leading out of the folder is listed and named (``walk.links_outside``)."""
     if skipped is None:
         skipped = Counter()
     found = [(path.relative_to(folder).as_posix(), path, st)
              for path, st in _indexable(folder, skipped, max_file_bytes, notes, data_dir)]
     found.sort(key=lambda item: raw(item[0]))
-    found = once_each(found, skipped, notes)
+    found = rendered_once(once_each(found, skipped, notes), skipped, notes)
     if notes is not None:
         notes += links_outside(folder, found)
     if not any(unsafe_name(rel) for rel, _p, _st in found):

@@ -23,6 +23,10 @@ and a symlinked sub-folder is followed once.
 * **Each real file once**: a file reached by two names (a symlink to another file of the
   folder, a hard link) is indexed under its own name only (:func:`once_each`).
 
+* **Each page once**: a markup source beside the HTML page made from it (git-doc's
+  ``git-add.txt`` next to ``git-add.html``, Sphinx's ``_sources/intro.rst.txt`` for
+  ``intro.html``) is not indexed; the page is (:func:`rendered_once`).
+
 Standard library and :mod:`workers.sources.text`; the folder source
 (:mod:`workers.sources.folder`) calls it.
 """
@@ -39,7 +43,8 @@ from pathlib import Path
 from workers.sources.text import plural, raw, safe_name
 
 __all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "is_run_log", "links_outside",
-           "once_each", "own_output", "passed_over", "shown_path", "unreadable_why", "walk_folders"]
+           "once_each", "own_output", "passed_over", "rendered_once", "rendered_page", "shown_path",
+           "unreadable_why", "walk_folders"]
 
 _File = tuple[str, Path, os.stat_result]
 """``(ref, path, stat)`` of a file found (``workers.sources.folder.FolderFile``)."""
@@ -281,6 +286,50 @@ def once_each(found: list[_File], skipped: Counter[str], notes: list[str] | None
                     notes.append(f"{safe_name(rel)}: skipped, the same file as "
                                  f"{safe_name(kept[0])} (a link to it), indexed once")
     return [entry for entry in found if entry[0] not in dropped] if dropped else found
+
+
+_MARKUP_SOURCES = (".txt", ".md", ".markdown", ".rst")
+"""Suffixes of the markup sources documentation tools render to HTML (AsciiDoc's ``.txt``)."""
+
+
+def rendered_page(ref: str) -> str | None:
+    """The ref of the HTML page a markup source ``ref`` would be rendered to, or None.
+
+    Example:
+        >>> rendered_page("git-add.txt"), rendered_page("api/_sources/intro.rst.txt")
+        ('git-add.html', 'api/intro.html')
+    """
+    folder, _, name = ref.rpartition("/")
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or f".{suffix.lower()}" not in _MARKUP_SOURCES:
+        return None
+    if folder == "_sources" or folder.endswith("/_sources"):  # Sphinx: _sources/NAME.rst.txt
+        folder = folder.removesuffix("_sources").rstrip("/")
+        stem = stem.rpartition(".")[0] if "." in stem else stem
+    return f"{folder}/{stem}.html" if folder else f"{stem}.html"
+
+
+def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | None
+                  ) -> list[_File]:
+    """``found`` (``(ref, path, stat)``) without the markup sources whose HTML page (``.html``
+    or ``.htm``, :func:`rendered_page`) is in ``found`` too: the same text indexed twice was
+    cited twice, with each sentence said twice, and the source's markup (``linkgit:git-add[1]``)
+    quoted (trial 26, finding 7: git-doc ships every page beside its AsciiDoc source). Each is
+    counted ``rendered`` and named, e.g. ``"git-add.txt: skipped, the source of a page indexed
+    (git-add.html)"``."""
+    refs = {ref for ref, _path, _st in found}
+    kept = []
+    for entry in found:
+        page = rendered_page(entry[0])
+        twin = page if page in refs else (page[:-1] if page and page[:-1] in refs else None)  # .htm
+        if twin is None:
+            kept.append(entry)
+            continue
+        skipped["rendered"] += 1
+        if notes is not None:
+            notes.append(f"{safe_name(entry[0])}: skipped, the source of a page indexed "
+                         f"({safe_name(twin)})")
+    return kept
 
 
 def passed_over(hidden: list[str], other: Counter[str], shown: int = 3) -> list[str]:

@@ -134,3 +134,23 @@ def test_a_run_log_in_the_corpus_folder_is_skipped_and_named(tmp_path: Path) -> 
         assert {p.doc_id for p in corpus.search("docs_search analyst ok", k=10)} <= {
             "herons.md"}
         assert corpus.notes == ["run-log.txt: skipped, a run log of this app (--run-log)"]
+
+
+def test_a_page_and_its_markup_source_are_indexed_once_as_the_page(tmp_path: Path) -> None:
+    # Trial 26, finding 7: git-doc ships git-rebase.html beside its AsciiDoc git-rebase.txt;
+    # both were indexed, cited as two sources, each sentence said twice, AsciiDoc markup quoted.
+    docs = tmp_path / "docs"
+    (docs / "_sources").mkdir(parents=True)
+    page = "<html><head><title>{t}</title></head><body><h1>{t}</h1><p>{p}</p></body></html>"
+    (docs / "heron-census.html").write_text(page.format(t="Heron census", p=HERON), "utf-8")
+    (docs / "heron-census.txt").write_text(f"heron-census(1)\n===\n\n{HERON}linkgit:x[1]\n",
+                                           encoding="utf-8")
+    (docs / "colonies.htm").write_text(page.format(t="Colonies", p=HERON), encoding="utf-8")
+    (docs / "_sources" / "colonies.rst.txt").write_text(f"Colonies\n===\n\n{HERON}", "utf-8")
+    (docs / "census-notes.txt").write_text(f"Field notes. {HERON}", encoding="utf-8")  # no page
+    with Corpus.open(tmp_path / "data", folder=docs) as corpus:
+        found = sorted({p.doc_id for p in corpus.search("heron census nesting pairs", k=10)})
+        assert found == ["census-notes.txt", "colonies.htm", "heron-census.html"], found
+        assert corpus.notes == [
+            "_sources/colonies.rst.txt: skipped, the source of a page indexed (colonies.htm)",
+            "heron-census.txt: skipped, the source of a page indexed (heron-census.html)"]
