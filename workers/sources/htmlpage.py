@@ -10,6 +10,7 @@ This module imports the standard library, lxml and :mod:`workers.sources.tables`
 from __future__ import annotations
 
 import re
+import string
 import threading
 from dataclasses import dataclass
 
@@ -30,6 +31,12 @@ _HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "nav", "
 """Elements whose text is no part of the page's prose: code, the head, a navigation bar (trial
 10, finding 15: "Home | Census | Herons" was a report's top passage) and a form's fields (a
 ``<textarea>``'s default text, a ``<select>``'s options)."""
+_NAV_CLASSES = ("navigation", "navheader", "navfooter", "navbar", "navpath", "topnav", "subnav",
+                "bottomnav", "breadcrumb", "breadcrumbs")
+"""Class names of navigation bars written as ``<div>``: LaTeX2HTML's ``navigation`` panel
+("Next: Macros Up: Set-show Previous: Locale Index" was a report's top passage: trial 26,
+finding 8), DocBook's ``navheader``/``navfooter``, Doxygen's and old Javadoc's. An element
+with ``role="navigation"`` (Sphinx's bars) is left out too, as ``<nav>`` is."""
 _HEADINGS = frozenset({"h1", "h2", "h3"})
 
 
@@ -242,6 +249,7 @@ def _stylesheet() -> etree.XSLT:
 <xsl:output method="text" encoding="UTF-8"/>
 <xsl:template match="/"><xsl:apply-templates select="*[1]"/></xsl:template>
 <xsl:template match="{'|'.join(sorted(_HIDDEN))}"/>
+<xsl:template match="*[{_navigation()}]" priority="2"/>
 <xsl:template match="{headings}">{_HEAD}<xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="a">{_LINK}<xsl:apply-templates/>{_LINK_END}</xsl:template>
 <xsl:template match="{blocks}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
@@ -252,6 +260,15 @@ def _stylesheet() -> etree.XSLT:
 <xsl:apply-templates/>{_TERMS}</xsl:template>
 </xsl:stylesheet>"""
     return etree.XSLT(etree.XML(xsl.encode("utf-8")))
+
+
+def _navigation() -> str:
+    """An XPath 1.0 test for a navigation bar: ``role="navigation"`` or a class token of
+    :data:`_NAV_CLASSES` (any case)."""
+    low = f"translate(normalize-space(@class), '{string.ascii_uppercase}', "\
+          f"'{string.ascii_lowercase}')"
+    tokens = " or ".join(f"contains(concat(' ', {low}, ' '), ' {c} ')" for c in _NAV_CLASSES)
+    return f"@role='navigation' or {tokens}"
 
 
 _MARK_BYTES = re.compile(
