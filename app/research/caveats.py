@@ -128,8 +128,10 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
     """The Caveats section: the limitations and warnings found (a sentence without a word of
     caution is a finding; a finding that is a warning, :data:`WARNING`, is one), each once,
     also when a section above quoted it as a finding, but
-    not when the Answer quoted it (``answered``: its claim keys; then the section points to
-    the Answer, as it does for a warning the Answer quoted from a passage): the section says
+    not when the Answer quoted it (``answered``: its claim keys; then the section says there is
+    none beyond the Answer, as it does for a warning the Answer quoted from a passage, without
+    calling the Answer's sentences limitations: one the Answer quoted for a word such as
+    "must" read as a false pointer, trial 26, finding 9): the section says
     "none were found" only when no caveat came back and the Answer quoted no warning
     (``failed``: the workers that ended in error, when any did)."""
     found = [*items(rows, None, "caveat"), *warnings_found(rows)]
@@ -141,7 +143,7 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
     if found and warned:
         lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
     elif (caveats or quoted) and not unsaid:
-        lines.append("- _The limitations found are quoted in the Answer above._")
+        lines.append("- _None beyond what the Answer above says._")
     elif caveats:
         lines += [f"- {clip(c['text'], _LINE)} [{cites.cite(c)}]" for c in unsaid]
     elif failed and not found:

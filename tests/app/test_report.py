@@ -301,4 +301,4 @@ def test_with_the_topic_alone_as_plan_the_answer_and_its_section_say_no_bullet_t
     q = "What are the limitations of the zorblax relay?"
     md = render_markdown(data([row("critic", q, [dict(caveat)])], sub_questions=[q], topic=q))
     assert md.count("cannot run during an eclipse") == 1
-    assert "- _The limitations found are quoted in the Answer above._" in md
+    assert "- _None beyond what the Answer above says._" in md

@@ -195,7 +195,7 @@ def test_a_warning_quoted_as_a_finding_is_a_caveat_never_denied_nor_repeated() -
     # the Answer quotes both; nothing below says them again (answers8), the Caveats point up
     assert md.split("## Notes", 1)[0].count(warning) == 1
     assert md.split("## Notes", 1)[0].count(plain) == 1 and "No limitations" not in md
-    assert caveats.strip() == "- _The limitations found are quoted in the Answer above._"
+    assert caveats.strip() == "- _None beyond what the Answer above says._"
     assert "## 1." not in md
     assert f'would repeat the report: "{Q1}"; "{Q2}"; "{q3}"' in md
 
