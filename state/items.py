@@ -49,6 +49,9 @@ class ResultItem(TypedDict):
     """Where the document came from (a package, a folder)."""
     score: NotRequired[float]
     """The search score, for passages."""
+    heading: NotRequired[str]
+    """The heading of the section a passage is cut from (a directive's, an option's entry), for
+    passages whose section has one: whose entry a sentence of it speaks of."""
 
 
 def check_items(items: Sequence[Any]) -> list[ResultItem]:

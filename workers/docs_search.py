@@ -28,6 +28,7 @@ def build(deps: WorkerDeps) -> Callable[[Task], WorkerResult]:
                 "title": p.title,
                 "source": p.source,
                 "score": round(p.score, 3),
+                **({"heading": p.heading} if p.heading else {}),
             }
             for p in passages
         ]

@@ -12,6 +12,7 @@ from app.research.caveats import WARNING, without_setting_names
 from app.research.citations import Citations, claim_key, excerpt, items
 from app.research.definitions import definition_line, definitions, unique
 from app.research.evidence import document_of, topic_strength
+from app.research.neighbours import about_neighbour, written_names
 from app.research.reference import default_entries, entry_label
 from app.research.relevance import (
     describe_terms,
@@ -275,12 +276,16 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
     """The Answer's candidate findings that name the topic, each with its sort key (see
     :func:`answer_lines` for the order)."""
     terms, subject = _terms(data.asked, data.rows), subject_terms(data.asked, data.rows)
+    asked, passages = written_names(data.asked), _passages(data)
     ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):
         text = str(finding["text"])
         if terms and (len(mentions(terms, text)) < needed(terms)
                       or not mentions(subject, text)):  # "a default" is not "X's default"
             continue
+        passage, heading = passages.get(str(finding.get("ref")), ("", ""))
+        if about_neighbour(text, passage, asked, heading):
+            continue  # ServerLimit's "this directive ... MaxRequestWorkers" (trial 26)
         # the sentence's own subject names the topic: "The default cache size is -2000",
         # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
         own = _subject_of(text)
@@ -300,27 +305,39 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
     return ranked
 
 
+def _passages(data: ReportInput) -> dict[str, tuple[str, str]]:
+    """The text and section heading of each passage the run's workers returned, by ref."""
+    return {str(p["ref"]): (str(p.get("text") or ""), str(p.get("heading") or ""))
+            for p in items(data.rows, None, "passage")}
+
+
 def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
                   shown: set[tuple[str, str]] | None) -> str:
     """The Answer's line when no finding names the topic: the first sub-question's top
     passage that names the subject, or its top passage under a line saying that none does;
     of the passages that have a prose sentence, when any has (never a code fragment when
-    another passage has a sentence: trial 10, finding 2). Its excerpt joins ``shown``: no
-    section says it again."""
+    another passage has a sentence: trial 10, finding 2). A passage whose sentence naming the
+    subject is a neighbouring entry's (:func:`~app.research.neighbours.about_neighbour`) does
+    not count as naming it (trial 26, finding 1). Its excerpt joins ``shown``: no section
+    says it again."""
     first = data.sub_questions[0] if data.sub_questions else None
     found = items(data.rows_of(first), first, "passage") if first else []
     passages = [p for p in found if prose_sentences(p["text"])] or found
+    asked = written_names(data.asked)
     naming = [p for p in passages if not subject or mentions(subject, f"{p['title']} {p['text']}")]
-    top = naming[0] if naming else passages[0] if passages else None
+    about = [p for p in naming if not about_neighbour(excerpt(p["text"], about=subject),
+                                                      p["text"], asked, p.get("heading", ""))]
+    top = about[0] if about else passages[0] if passages else None
     if top is None:
         return "- No sourced answer was found in the corpus."
-    said = excerpt(top["text"], about=subject if naming else ())
+    said = excerpt(top["text"], about=subject if about else ())
     if shown is not None:
         shown.add((" ".join(said.split()).lower(), top["ref"]))
-    if naming:
+    if about:
         return f"- {entry_label(top)}: {said} [{cites.cite(top)}]"
     # said so: a passage on another subject is no answer to this one
-    return (f"- _No sentence retrieved names {describe_terms(subject)}; the closest "
+    none = "names" if not naming else "is about"
+    return (f"- _No sentence retrieved {none} {describe_terms(subject)}; the closest "
             f"passage:_ {entry_label(top)}: {said} [{cites.cite(top)}]")
 
 

@@ -57,6 +57,8 @@ class Passage:
             ``"report.pdf, page 3"`` or the page's URL.
         text: the passage text.
         score: relevance from a search (higher is better); 0.0 otherwise.
+        heading: the heading of the document's section the passage is cut from (an HTML
+            ``h1``-``h3``, a PDF outline entry, a symbol's name), "" when none or not read.
 
     Example:
         >>> p = Passage(Passage.make_ref("docs/a.md", 2), "docs/a.md", "a.md", "docs/a.md", "x")
@@ -70,6 +72,7 @@ class Passage:
     source: str
     text: str
     score: float = 0.0
+    heading: str = ""
 
     @staticmethod
     def make_ref(doc_id: str, seq: int | str) -> str:

@@ -281,7 +281,7 @@ class Corpus:
                 continue
             seen.add(row[4])
             per_doc[row[1]] += 1
-            out.append(Passage(*row[:5], score=score + 0.0))
+            out.append(Passage(*row[:5], score=score + 0.0, heading=row[9]))
             if len(out) == k:
                 break
         out = with_leads(parsed, out, lambda doc_id: lead_passage(self._connection, doc_id))

@@ -1,0 +1,111 @@
+"""Whose sentence is it: a sentence of a reference entry that speaks of "this option" or starts
+with the entry's label is about that entry, whatever else it names (issue 19, section 3: a
+sentence is only used for a subject the sentence itself names).
+
+Reference manuals list entries side by side (a command's options, a config file's keys, a
+module's directives), and a sentence of one entry often names its neighbour: ServerLimit's
+entry says "use this directive only if you need to set MaxRequestWorkers higher than 256
+(default)". Asked the default of MaxRequestWorkers, the Answer quoted it (trial 26, finding 1;
+also ``core.eol``'s "Note that this value is ignored if core.autocrlf is set to true" for
+``core.autocrlf``, and ``-e, --edit: With this option, git cherry-pick will let you edit the
+commit message`` for ``-x``). :func:`about_neighbour` tells such a sentence by the names its
+entry is labelled with: they name an identifier, and not the one asked.
+
+Pure: regular expressions over the passage's text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.llm.offline.headings import heading_of
+from app.research.reference import entry_heading
+from workers.sources.text import PARA_SPLIT
+
+__all__ = ["about_neighbour", "sentence_entry", "written_names"]
+
+_NAME = re.compile(
+    r"`(?P<quoted>[^`\s]{1,60})`"                     # `anything` quoted as code
+    r"|(?<![\w-])(?P<flag>--?[A-Za-z][\w-]*)"          # -x, --keep-index
+    r"|\b(?P<dotted>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b"  # core.autocrlf
+    r"|\b(?P<camel>[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b"  # MaxRequestWorkers, maxAge
+    r"|\b(?P<snake>[A-Za-z]\w*_\w+)\b"                 # cache_size
+)
+"""A word written as an identifier: quoted as code, a command-line flag, dotted, with a capital
+inside, or with an underscore. Plain words ("samples", "cherry-pick") are not: a question in
+plain words is left to the relevance rules."""
+_ANAPHOR = re.compile(
+    r"\b(?:this|that|the\s+above)\s+(?:directive|option|flag|switch|setting|value|variable|"
+    r"parameter|argument|command|subcommand|key|field|attribute|property|function|method|"
+    r"macro|keyword|pragma)\b", re.IGNORECASE)
+"""Words by which a sentence of an entry speaks of the entry itself."""
+_LABEL = re.compile(r"^(?P<label>(?:[^.:;!?\n]|\.(?=\S)){1,60}?):\s")
+"""A paragraph led by its entry's label, as a definition list's term gives it
+(:mod:`workers.sources.htmlpage` joins ``<dt>`` and ``<dd>`` as ``term: description``)."""
+
+
+def written_names(text: str) -> set[str]:
+    """The identifiers ``text`` writes (:data:`_NAME`), lower-cased, quotes dropped.
+
+    Example:
+        >>> sorted(written_names("What does the -x option of git cherry-pick do?"))
+        ['-x']
+        >>> sorted(written_names("ServerLimit Directive; core.eol and `max_age`"))
+        ['core.eol', 'max_age', 'serverlimit']
+    """
+    return {next(g for g in m.groups() if g).lower() for m in _NAME.finditer(text)}
+
+
+def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:
+    """The label of the entry ``sentence`` belongs to in ``passage``: its paragraph's leading
+    ``label:`` (a definition list's term), else the heading it sits under, else the heading
+    the passage opens with, else ``heading`` (its section's, as the index keeps it: a later
+    passage of a long entry does not repeat it); "" when none is known (or the sentence is not
+    in the passage).
+
+    Example:
+        >>> sentence_entry("Options\\n\\n-e, --edit: With this option, you edit it. Or not.",
+        ...                "Or not.")
+        '-e, --edit'
+        >>> sentence_entry("core.eol: Sets the line ending. This value is ignored.",
+        ...                "This value is ignored.")
+        'core.eol'
+        >>> sentence_entry("ServerLimit Directive ¶\\n\\nUse this directive with care.",
+        ...                "Use this directive with care.")
+        'ServerLimit Directive'
+    """
+    for paragraph in PARA_SPLIT.split(passage):
+        if sentence in paragraph:
+            label = _LABEL.match(paragraph.strip())
+            if label:
+                return label.group("label").strip()
+            break
+    else:
+        return ""
+    return (heading_of(passage, sentence).rstrip("¶#§ \t") or entry_heading(passage)
+            or heading.rstrip("¶#§ \t"))
+
+
+def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str = "") -> bool:
+    """Whether ``sentence`` (of ``passage``, cut from a section under ``heading``) is about an
+    entry other than the one asked (:func:`sentence_entry`): it
+    speaks of its entry ("this option", :data:`_ANAPHOR`) or starts with the entry's label,
+    and that label writes identifiers, none of them one of ``asked``
+    (:func:`written_names` of the question). False when the question writes no identifier,
+    or the entry is not known.
+
+    Example:
+        >>> passage = "-e, --edit: With this option, you edit the message.\\n\\n-x: Adds a line."
+        >>> about_neighbour("-e, --edit: With this option, you edit the message.", passage,
+        ...                 {"-x"})
+        True
+        >>> about_neighbour("-x: Adds a line.", passage, {"-x"})
+        False
+    """
+    if not asked:
+        return False
+    entry = sentence_entry(passage, sentence, heading)
+    if not entry or not (_ANAPHOR.search(sentence) or sentence.startswith(entry)):
+        return False
+    names = written_names(entry)
+    return bool(names) and not names & asked

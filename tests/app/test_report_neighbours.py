@@ -1,0 +1,70 @@
+"""A sentence of a neighbouring reference entry never answers for the entry asked (issue 19,
+section 3; trial 26, finding 1: asked the default of MaxRequestWorkers, the Answer quoted
+ServerLimit's "use this directive only if you need to set MaxRequestWorkers higher than 256
+(default)"; asked what ``-x`` of cherry-pick does, it quoted ``-e, --edit: With this option
+...``; asked about ``core.autocrlf``, ``core.eol``'s "this value is ignored if core.autocrlf is
+set to true")."""
+
+from __future__ import annotations
+
+from app.research.neighbours import about_neighbour, sentence_entry, written_names
+from app.research.report import render_markdown
+from tests.app.report_rows import answer_section, answer_to, data, item, row
+
+SERVER_LIMIT = ("If both ServerLimit and MaxCrawlWorkers are set too high, the relay may not "
+                "start.\n\nWith the prefork engine, use this directive only if you need to set "
+                "MaxCrawlWorkers higher than 256 (default).")
+NEIGHBOUR = ("With the prefork engine, use this directive only if you need to set "
+             "MaxCrawlWorkers higher than 256 (default).")
+OWN = "The default value of MaxCrawlWorkers is 256 crawls at once."
+
+
+def test_a_later_passage_of_a_neighbours_entry_is_known_by_its_section_heading() -> None:
+    # the passage is the entry's second: only the index's heading column names the entry
+    q = "What is the default value of MaxCrawlWorkers?"
+    findings = [item("finding", NEIGHBOUR, "mpm.html#49"),
+                item("finding", OWN, "mpm.html#52")]
+    passages = [item("passage", SERVER_LIMIT, "mpm.html#49", heading="ServerLimit Directive"),
+                item("passage", f"MaxCrawlWorkers Directive\n\n{OWN}", "mpm.html#52",
+                     heading="MaxCrawlWorkers Directive")]
+    md = render_markdown(data([row("docs_search", q, passages), row("analyst", q, findings)],
+                              topic=q, sub_questions=[q]))
+    answer = answer_section(md)
+    assert OWN in answer and "use this directive" not in answer, answer
+
+
+def test_an_options_neighbour_led_by_its_own_label_is_not_the_answer() -> None:
+    q = "What does the -x option of git cherry-pick do?"
+    text = ("-e, --edit: With this option, git cherry-pick will let you edit the commit "
+            "message prior to committing.\n\n-x: When recording the commit, git cherry-pick "
+            "appends a line that says which commit it was cherry-picked from.")
+    neighbour, own = text.split("\n\n")
+    rows = [row("docs_search", q, [item("passage", text, "git-cherry-pick.html#3")]),
+            row("analyst", q, [item("finding", neighbour, "git-cherry-pick.html#3"),
+                               item("finding", own, "git-cherry-pick.html#3")])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert "appends a line" in answer and "--edit" not in answer, answer
+
+
+def test_the_closest_passage_is_not_a_neighbours_sentence_naming_the_subject() -> None:
+    # no finding names core.autocrlf; the passage line quoted core.eol's sentence about it
+    q = "What is the default value of core.autocrlf?"
+    eol = ("core.eol: Sets the line ending type to use in the working directory. Note that "
+           "this value is ignored if core.autocrlf is set to true or input.")
+    rows = [row("docs_search", q, [item("passage", eol, "git-config.html#77")])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert answer.strip().startswith("- _No sentence retrieved is about"), answer
+
+
+def test_a_sentence_of_the_entry_asked_or_in_plain_words_is_kept() -> None:
+    q = "What does core.autocrlf do?"
+    own = ("core.autocrlf: Setting this variable to true converts line endings. This value "
+           "also applies to new files.")
+    assert about_neighbour("This value also applies to new files.", own, written_names(q)) \
+        is False
+    # a question in plain words writes no identifier: left to the relevance rules
+    assert written_names("How do I delete a branch on the remote server?") == set()
+    assert sentence_entry(own, "not in the passage") == ""
+    answer = answer_to(q, [item("finding", "This value also applies to new files of "
+                                "core.autocrlf.", "git-config.html#76")])
+    assert "also applies" in answer, answer
