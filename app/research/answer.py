@@ -22,6 +22,7 @@ from app.research.relevance import (
     spelled_out,
     topic_terms,
 )
+from app.research.signposts import is_signpost
 from app.research.text import clip
 from app.research.topics import compare_parts, topic_kind
 from app.research.topics import subject as topic_subject
@@ -116,9 +117,10 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
              strong: dict[str, float], fitted: bool = False) -> list[dict[str, Any]]:
     """The answer's candidate findings in order: by sub-question; within one, those of its
     strongest document (:func:`app.research.evidence.topic_strength`) first; then by the rest
-    of their key. ``fitted`` (a question of a kind other than "what"): a sentence that answers
-    the kind, not a warning, comes before the strongest document's others ("How do I shrink
-    the database file": "However, the database file does not shrink." led)."""
+    of their key; a signpost (:func:`~app.research.signposts.is_signpost`) after all others.
+    ``fitted`` (a question of a kind other than "what"): a sentence that answers the kind, not
+    a warning, comes before the strongest document's others ("How do I shrink the database
+    file": "However, the database file does not shrink." led)."""
     best: dict[int, float] = {}
     for (order, *_), finding in ranked:
         best[order] = max(best.get(order, 0.0), strong.get(document_of(finding), 0.0))
@@ -129,7 +131,9 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
         lead = (warning, unfit) if fitted else ()
         return (order, *lead, strong.get(document_of(finding), 0.0) < best[order], *rest)
 
-    return [finding for _, finding in sorted(ranked, key=key)]
+    ordered = [finding for _, finding in sorted(ranked, key=key)]
+    # a signpost ("This document describes ...", "See also ...") states nothing: last (trial 26)
+    return sorted(ordered, key=lambda finding: is_signpost(str(finding["text"])))
 
 
 def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[str]:

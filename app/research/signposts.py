@@ -1,0 +1,49 @@
+"""Sentences that point at the documentation instead of saying something: "This document
+describes when and how to use name-based virtual hosts.", "See also the note about this in the
+AllowOverride directive documentation.", "Here's the basics of password protecting a
+directory." Trial 26, finding 5: on the Apache manual such sentences led the Answer to "What is
+name-based virtual hosting?" and "What does the AllowOverride directive do?", whose definitions
+sat in the passages below. The Answer puts them after the sentences that state something.
+
+Pure: one regular expression.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["SIGNPOST", "is_signpost"]
+
+_DOC = (r"(?:document|page|section|chapter|guide|tutorial|article|manual|manpage|howto|"
+        r"reference|appendix|part|module|file)")
+SIGNPOST = re.compile(
+    r"^\W*(?:"
+    r"see(?:\s+also)?\b|refer\s+to\b|for\s+(?:more|further|additional|full|a\s+(?:full|"
+    r"complete|detailed))\b[^.]{0,40}\b(?:see|refer|read|consult|information|details)\b|"
+    rf"(?:this|the\s+(?:present|following|next|previous))\s+{_DOC}s?\s+(?:describes?|"
+    r"explains?|covers?|shows?|discusses|documents?|contains?|lists?|gives?|provides?|"
+    r"introduces?|is\s+about|deals\s+with|will\s+(?:describe|explain|show|cover|discuss))\b|"
+    r"here(?:'s|\u2019s|\s+is|\s+are)\s+(?:the\s+)?(?:basics|an?\s+(?:overview|summary|"
+    r"introduction|example))\b|"
+    r"(?:the\s+)?following\s+(?:\w+\s+){0,2}(?:describes?|shows?|lists?|explains?)\b"
+    r")",
+    re.IGNORECASE)
+"""A sentence that opens by pointing elsewhere ("See ...", "For more information, see ...") or
+at its document ("This document describes ...", "Here's the basics of ...")."""
+
+
+def is_signpost(sentence: str) -> bool:
+    """Whether ``sentence`` points at the documentation rather than stating a fact
+    (:data:`SIGNPOST`).
+
+    Example:
+        >>> is_signpost("This document describes when and how to use name-based hosts.")
+        True
+        >>> is_signpost("See also the note about this in the AllowOverride documentation.")
+        True
+        >>> is_signpost("Name-based hosting relies on the client to report the host name.")
+        False
+        >>> is_signpost("Seeing the log is enough.")
+        False
+    """
+    return bool(SIGNPOST.match(sentence))

@@ -1,0 +1,26 @@
+"""A sentence that points at the documentation ("This document describes ...", "See also the
+note about this in ...") never leads the Answer over one that states something (trial 26,
+finding 5: on the Apache manual such sentences answered "What is name-based virtual hosting?"
+and "What does the AllowOverride directive do?")."""
+
+from __future__ import annotations
+
+from app.research.report import render_markdown
+from tests.app.report_rows import answer_section, answer_to, data, item, row
+
+Q = "What is name-based relay hosting?"
+POINTER = "This document describes when and how to use name-based relay hosting."
+
+
+def test_a_first_sections_see_also_does_not_beat_a_later_sections_statement() -> None:
+    q1, q2 = "What does the RelayOverride directive do?", "How is RelayOverride used?"
+    see = "See also the note about this in the RelayOverride directive documentation."
+    says = "RelayOverride decides which directives a .relay file in a folder may set."
+    rows = [row("analyst", q1, [item("finding", see, "core.html#3")]),
+            row("analyst", q2, [item("finding", says, "core.html#4")])]
+    answer = answer_section(render_markdown(data(rows, topic=q1, sub_questions=[q1, q2])))
+    assert answer.strip().splitlines()[0].startswith(f"- {says}"), answer
+
+
+def test_a_signpost_alone_is_still_shown() -> None:
+    assert POINTER in answer_to(Q, [item("finding", POINTER, "vhosts.html#0")])
