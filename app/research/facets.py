@@ -174,6 +174,8 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
     for n, phrase in enumerate(phrases[:3]):
         first = phrase.split()[0].lower()
         verb = n == 0 and kind == "how" and first not in ("a", "an", "the", "my", "your")
+        if _POINTS_OUT.search(phrase):  # "sending them to the browser": not a question alone
+            continue
         if verb:
             out.append(f"How do you {phrase}?")
         elif _names_a_thing(phrase):
@@ -186,6 +188,10 @@ _NOT_A_NAME = re.compile(
     r"will)\b|^\w+ing\s+(?:to|the|a|an|of|one|my|your)\b", re.IGNORECASE)
 """Words of a clause, not a name: a pronoun, a verb "be", a negation, or a gerund with its
 object ("writing to files"; "string functions" is a name)."""
+_POINTS_OUT = re.compile(r"\b(?:it|its|they|them|their|theirs|these|those)\b", re.IGNORECASE)
+"""A pronoun that points at another phrase of the topic: a phrase holding one is no question
+of its own ("How do I send them to the browser?" of "compress responses before sending them
+to the browser" searched AJP's packets and led the Answer with them: trial 26, finding 4)."""
 
 
 def _names_a_thing(phrase: str) -> bool:

@@ -251,6 +251,9 @@ def test_the_plan_over_the_default_corpus_wraps_no_topic_in_a_template(package_d
     ("How do I prevent labels from overwriting one another?", "overwriting one another"),
     ("Why is writing to files in other directories not allowed?", "writing to files"),
     ("What does the embed argument of a Label determine?", "Label determine"),
+    # trial 26, finding 4: "How do I send them to the browser?" searched AJP's packets
+    ("How do I compress responses before sending them to the browser?", "them"),
+    ("How do I keep it alive between runs of the graph?", "keep it alive"),
 ])
 def test_a_clause_of_the_topic_is_not_asked_about_as_a_thing(topic, clause):
     # Found on the external eval runs: "What is a string be detected?", "What are my file runs?"
