@@ -323,14 +323,14 @@ def _render(data: ReportInput) -> str:
         answer = answer_lines(data, cites, [(s, r) for s, r in summary if r], by_ref, answered)
         lines += answer
         data = trim_side_documents(data, set(cites.numbers))
-
-    # listed under Caveats: not repeated as findings
-    cautions = set() if warnings else caution_claims(data.rows)
+    cautions = set() if warnings else caution_claims(data.rows)  # not repeated as findings
     sections, folded = _sections(data, cites, errors, relevance, cautions, answered,
                                  answer[2:] if not warnings else ())
     lines += sections
     lines += caveat_lines(data.rows, cites, _failed_workers(errors, None), wanted, bool(warnings),
                           cautions, answered)
+    # the topic's own question is what the Answer answers: named, it read as dropped (trial 26)
+    folded = folded if data.replaced else [q for q in folded if q != data.sub_questions[0]]
     if folded:
         shown = "; ".join(f"\"{clip(q, 120)}\"" for q in folded)
         data = dataclasses.replace(data, notes=[

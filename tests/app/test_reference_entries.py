@@ -160,7 +160,10 @@ def test_a_section_whose_default_the_answer_says_is_folded() -> None:
                  score=2.0)
     md = render_markdown(data([row("docs_search", q, [entry])], topic=q, sub_questions=[q]))
     assert answer_section(md).strip().startswith("- Default: Frobnicate 12."), md
-    assert f"## 1. {q}" not in md and "would repeat the report" in md, md
+    assert f"## 1. {q}" not in md, md
+    # the topic's own question, answered by the Answer, is not named as folded (trial 26,
+    # finding 10: "would repeat the report: <the topic itself>" read as a dropped question)
+    assert "would repeat the report" not in md, md
 
 
 def test_a_name_ending_like_a_verb_then_default_is_planned_as_its_default() -> None:
