@@ -1,5 +1,8 @@
 """Where a sentence of prose ends: a ``.``, ``!`` or ``?`` (and its closing quotes or brackets)
-before a capital letter or a digit, unless the dot belongs to an abbreviation.
+before a capital letter or a digit, unless the dot belongs to an abbreviation; or after a
+lower-case word before a lower-case one, as manuals start a sentence with an option's name
+("... choose save. transparent instructs the driver ...": trial 26, finding 12b, two options'
+facts were one sentence), unless the word before is an abbreviation (:data:`_LOWER_ABBREVIATIONS`).
 
 Pure text rules for :func:`app.llm.offline.sentences.split_sentences`; no I/O.
 """
@@ -16,6 +19,11 @@ _SENTENCE_END = re.compile(
     r"(?<!\b[eE]\.g)(?<!\b[iI]\.e)(?<!\b[cC]f)(?<!\bvs)(?<!\bapprox)(?<!\b[fF]ig)"
     r"[.!?][\"')\]]*(?=\s+[\"'(\[`*_]?[A-Z0-9])"
 )
+_LOWER_END = re.compile(r"(?<=[a-z]{2})[.!?][\"')\]]*(?=\s+[a-z][\w-]*\s)")
+_LOWER_ABBREVIATIONS = frozenset(
+    "etc vs approx resp incl excl esp viz al ca cf eg ie min max sec secs no nos vol ed eds "
+    "ver rev misc std var ref refs fig figs pp ch chap eq eqs para op cit ibid repr".split())
+"""Lower-case words written with a dot inside a sentence ("lists, sets, etc. are kept")."""
 _NUMBERED = frozenset({"p", "pp", "No", "Nos", "Sec", "Secs", "sec", "Ch", "Chap", "Eq", "Eqs",
                        "eq", "Vol", "vol", "Ref", "Refs", "Fig", "Figs", "fig", "Para"})
 """Abbreviations that stand before a number ("see (p. 113)", "Sec. 4.2", "No. 5"), as they are
@@ -56,7 +64,13 @@ def sentence_ends(block: str) -> Iterator[int]:
         >>> text = "See smooth (p. 113) and kdensity. By J. R. Tolkien. Done"
         >>> [text[:end][-9:] for end in sentence_ends(text)]
         ['kdensity.', ' Tolkien.']
+        >>> text = "Choose save. transparent makes the background clear, etc. and so on"
+        >>> [text[:end] for end in sentence_ends(text)]
+        ['Choose save.']
     """
-    for match in _SENTENCE_END.finditer(block):
-        if not _abbreviated(block, match.start(), match.end()):
-            yield match.end()
+    ends = [m for m in _SENTENCE_END.finditer(block) if not _abbreviated(block, m.start(), m.end())]
+    for match in _LOWER_END.finditer(block):
+        word = _LAST_WORD.search(block, 0, match.start())
+        if match.group()[0] != "." or (word and word.group(1) not in _LOWER_ABBREVIATIONS):
+            ends.append(match)
+    yield from sorted({m.end() for m in ends})

@@ -127,6 +127,17 @@ def test_one_capital_letter_or_a_word_before_a_number_still_ends_a_sentence() ->
         assert split_sentences(f"{first} {second}") == [first, second]
 
 
+def test_a_sentence_starting_with_a_lower_case_name_is_a_sentence_of_its_own() -> None:
+    # Trial 26, finding 12b: gnuplot's manual starts sentences with option names; "... choose
+    # save. transparent instructs the driver ..." was one sentence, two options' facts in it
+    text = ("To save the plot, left click in the window and choose save. transparent makes "
+            "the background clear. Lists, sets, etc. are kept, and so on. It ends here.")
+    assert split_sentences(text) == [
+        "To save the plot, left click in the window and choose save.",
+        "transparent makes the background clear.",
+        "Lists, sets, etc. are kept, and so on.", "It ends here."]
+
+
 def test_an_excerpt_shows_the_sentence_naming_most_of_what_is_asked() -> None:
     # A passage found for its third sentence was shown by its first (trial 18, finding 5);
     # a section's Top passages showed "R-23498-...: When the REPLACE conflict resolution
