@@ -73,6 +73,7 @@ __all__ = [
     "spelled_out",
     "topic_terms",
     "unknown_terms",
+    "unretrieved_names",
     "weights",
 ]
 
@@ -150,7 +151,8 @@ class Relevance:
     """The topic's words no passage of the corpus contains, when the report answers the rest
     (:func:`judge`): a typo ("pendng"), a word of another language, or a thing the corpus
     lacks but that weighs too little to warn ("JDBC" beside "Tomcat connection pool size");
-    the report names them."""
+    else its names no retrieved item mentions (:func:`unretrieved_names`); the report names
+    them."""
 
     @property
     def sources(self) -> str:
@@ -189,7 +191,7 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
     if missing:  # judged by the rest, the missing word named
         terms, unknown = [t for t in terms if t not in missing], []
     elif not unknown:  # too light to warn, but said: "Tomcat *JDBC* pool size" (trial 17, F3)
-        missing = tuple(absent_terms(terms, stats))
+        missing = tuple(absent_terms(terms, stats)) or unretrieved_names(terms, names, rows)
     judged = judged_terms(terms)
     wanted = describe_terms(unknown) if unknown else describe_terms(judged, needed(judged))
     if not terms or not any(r.get("status") == "ok" for r in rows):
@@ -261,16 +263,38 @@ def _one_missing(terms: Sequence[str], unknown: Sequence[str],
     return ()
 
 
+def unretrieved_names(terms: Sequence[str], names: Iterable[str],
+                      rows: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
+    """The names among ``terms`` (:func:`name_terms`: "MATLAB", "GitHub") that no retrieved
+    item mentions, when the run retrieved any: the corpus may name the thing somewhere, but
+    what the report cites is about its other words. Trial 26, finding 3: "What is the default
+    figure size in MATLAB?" over gnuplot's manual (MATLAB in one passage, not retrieved) was
+    answered "Its default size will be 5 by 3 inches." (a terminal's) without a word.
+
+    Example:
+        >>> rows = [{"status": "ok", "structured": {"items": [
+        ...     {"kind": "passage", "ref": "a#0", "text": "The default size is 5 by 3 inches."}]}}]
+        >>> unretrieved_names(["default", "size", "matlab"], {"matlab"}, rows)
+        ('matlab',)
+    """
+    texts = [f"{title_terms(str(item.get('title') or ''))} {item.get('text') or ''}"
+             for _row, item in ok_items(list(rows)) if item.get("ref")]
+    named = set(names)
+    return tuple(t for t in terms if t in named and texts
+                 and not any(mentioned([t], text, named) for text in texts))
+
+
 def missing_note(words: Sequence[str]) -> str:
-    """The run's note naming the topic's word(s) no passage contains (``Relevance.missing``).
+    """The run's note naming the topic's word(s) no retrieved passage mentions
+    (``Relevance.missing``).
 
     Example:
         >>> missing_note(["pendng"]).split(" (")[0]
-        'no passage of the corpus contains "pendng"'
+        'no passage retrieved mentions "pendng"'
     """
-    return (f"no passage of the corpus contains {describe_terms(words)} (a typo, a word of "
-            "another language, or something it does not cover?): the report answers the "
-            "topic's other words")
+    return (f"no passage retrieved mentions {describe_terms(words)} (a typo, a word of "
+            "another language, or something the sources do not cover?): the report answers "
+            "the topic's other words")
 
 
 def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]],

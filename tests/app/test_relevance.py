@@ -293,7 +293,7 @@ def test_one_word_no_passage_contains_is_named_not_a_blank_report(topic: str) ->
     verdict = judge(topic, PENDING, PACKAGES)
     assert verdict.warnings == [] and len(verdict.missing) == 1, verdict
     md = render_markdown(data(PENDING, topic=topic, sub_questions=[Q1], relevance=verdict))
-    assert f'No passage of the corpus contains "{verdict.missing[0]}"' in md
+    assert f'No passage retrieved mentions "{verdict.missing[0]}"' in md
     assert "say nothing about" not in md
 
 
@@ -324,7 +324,22 @@ def test_a_word_the_corpus_lacks_is_named_though_too_light_to_warn(topic: str) -
     verdict = judge(topic, POOL, APACHE)
     assert verdict.warnings == [] and verdict.missing == ("jdbc",), verdict
     md = render_markdown(data(POOL, topic=topic, sub_questions=[Q1], relevance=verdict))
-    assert 'No passage of the corpus contains "jdbc"' in md
+    assert 'No passage retrieved mentions "jdbc"' in md
+
+
+def test_a_name_no_retrieved_passage_mentions_is_named_though_the_corpus_has_it() -> None:
+    # Trial 26, finding 3: "Tomcat" is in 4 passages of the manual, none retrieved: the pool
+    # passage answered the question without a word that it says nothing of Tomcat
+    topic = "What is the connection pool size in Tomcat?"
+    verdict = judge(topic, POOL, APACHE)
+    assert verdict.warnings == [] and verdict.missing == ("tomcat",), verdict
+    md = render_markdown(data(POOL, topic=topic, sub_questions=[Q1], relevance=verdict))
+    assert 'No passage retrieved mentions "tomcat"' in md
+    # a plain word is not a name: "pool" retrieved, "connection" not, nothing named
+    assert judge("connection pool size", POOL, APACHE).missing == ()
+    named = [row("docs_search", Q1, [item("passage", "The Tomcat pool size is set by max.",
+                                          "mod/mod_proxy.html#4")])]
+    assert judge(topic, named, APACHE).missing == ()
 
 
 def test_a_name_the_corpus_lacks_beside_a_covered_phrase_is_named_not_warned() -> None:
