@@ -2,7 +2,8 @@
 
 Off when the operator configures no tokens (``langgraph dev`` on a laptop stays open: every
 request is let through, as without auth, and threads are shared). With ``RESEARCH_API_TOKENS``
-(comma-separated ``TOKEN=USER`` pairs, read from the environment or ``.env`` once, at import):
+(comma-separated ``TOKEN=USER`` pairs, split at the last ``=``: a token may end in base64's
+``=`` padding; read from the environment or ``.env`` once, at import):
 
 * every request needs ``Authorization: Bearer TOKEN``; without one, or with an unknown one, the
   server answers 401;
@@ -23,15 +24,21 @@ from typing import Any
 
 from langgraph_sdk import Auth
 
+from app.settings.checks import split_api_token
 from app.settings.env import load_settings
 
 __all__ = ["auth", "tokens_of"]
 
 
 def tokens_of(pairs: tuple[str, ...]) -> dict[str, str]:
-    """``RESEARCH_API_TOKENS`` items (``TOKEN=USER``) as ``{token: user}``."""
-    return {token.strip(): user.strip() for token, _, user in
-            (pair.partition("=") for pair in pairs)}
+    """``RESEARCH_API_TOKENS`` items (``TOKEN=USER``, checked by
+    :func:`app.settings.checks.check_api_token`) as ``{token: user}``.
+
+    Example:
+        >>> tokens_of(("c2VjcmV0dG9rZW4==alice", "bob-token-9c2e=bob"))
+        {'c2VjcmV0dG9rZW4=': 'alice', 'bob-token-9c2e': 'bob'}
+    """
+    return dict(split_api_token(pair) for pair in pairs)
 
 
 TOKENS = tokens_of(load_settings(warn=lambda line: None).api_tokens)  # app/server/studio.py warns

@@ -1,0 +1,39 @@
+"""The served graph's request checks that need no server: ``RESEARCH_API_TOKENS`` items with a
+padded token (trial 25, finding 6).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from langgraph_sdk import Auth
+
+from app.server import auth
+from app.settings.config import ConfigError
+from app.settings.env import load_settings
+
+PADDED = "c2VjcmV0dG9rZW4="
+"""A token as ``openssl rand -base64`` writes them: ending in ``=``."""
+
+
+def test_a_padded_token_is_the_users_and_its_prefix_is_no_token(monkeypatch):
+    settings = load_settings(env={"RESEARCH_API_TOKENS": f"{PADDED}=alice,bob-token-9c2e=bob"},
+                             env_file=None)
+    tokens = auth.tokens_of(settings.api_tokens)
+    assert tokens == {PADDED: "alice", "bob-token-9c2e": "bob"}
+    monkeypatch.setattr(auth, "TOKENS", tokens)
+    user = asyncio.run(auth.authenticate(f"Bearer {PADDED}"))
+    assert user == {"identity": "alice", "is_authenticated": True}
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:  # was let in as "=alice"
+        asyncio.run(auth.authenticate(f"Bearer {PADDED[:-1]}"))
+    assert refused.value.status_code == 401
+
+
+@pytest.mark.parametrize("item", [f"{PADDED}=", f"{PADDED}", "short=alice", "=alice"])
+def test_an_api_token_item_without_a_user_after_its_last_equals_is_refused_in_one_line(item):
+    with pytest.raises(ConfigError) as refused:
+        load_settings(env={"RESEARCH_API_TOKENS": item}, env_file=None)
+    line = str(refused.value)
+    assert line.startswith("RESEARCH_API_TOKENS: expected TOKEN=USER pairs") and "\n" not in line
+    assert PADDED not in line  # the token is never shown
