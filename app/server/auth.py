@@ -10,11 +10,18 @@ request is let through, as without auth, and threads are shared). With ``RESEARC
 * each user sees, runs and resumes only their own threads (and runs, crons, assistants they
   made): the handler stamps ``owner`` into the metadata of what a user creates and returns it
   as the filter of every read, search, update and run, so another user's thread is a 404;
+* the store is each user's own: ``@auth.on.store`` puts the user's identity in front of every
+  namespace a request names (alice's ``("notes",)`` is ``("alice", "notes")``; the items and
+  namespaces the server hands back carry it), so no user reads, overwrites, lists or deletes
+  another's items (the global handler's filter does not reach the store). The graph does not
+  use the store; a node that did (``runtime.store``) would scope it itself, by
+  ``config["configurable"]["langgraph_auth_user_id"]``;
 * ``langgraph.json`` sets ``"disable_studio_auth": true``, so a request with
   ``x-auth-scheme: langsmith`` is not let through as the Studio user: it needs a token too.
 
-Source: LangGraph's "Add custom authentication" and "Make conversations private" guides
-(``@auth.authenticate``, a global ``@auth.on`` handler returning ``{"owner": ...}`` filters).
+Source: LangGraph's "Add custom authentication", "Make conversations private" and "Isolate
+store data per user" guides (``@auth.authenticate``, a global ``@auth.on`` handler returning
+``{"owner": ...}`` filters, an ``@auth.on.store`` handler rewriting ``value["namespace"]``).
 """
 
 from __future__ import annotations
@@ -79,3 +86,13 @@ async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str] 
             value["metadata"] = {}
         value["metadata"].update(filters)
     return filters
+
+
+@auth.on.store()
+async def own_store(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> None:
+    """Every store operation: the namespace it names (a prefix, for a search or a listing; none:
+    all of them) is put under the caller's identity, so a user reaches only their own items
+    (nothing while auth is off: the store is shared, as the threads are)."""
+    if not TOKENS:
+        return
+    value["namespace"] = (ctx.user.identity, *(value.get("namespace") or ()))

@@ -22,7 +22,7 @@ What is checked, as a LangGraph Server client sees it:
 * a thread the server no longer has (deleted, lost, a stateless run's), created again with its
   id: the run fails with one line and the rows it left stay;
 * auth: no token is a 401, with or without ``x-auth-scheme: langsmith``; a second user gets 404
-  on the first user's thread, and cannot run it or list it.
+  on the first user's thread, and cannot run it or list it; each user's store is their own.
 """
 
 from __future__ import annotations
@@ -211,6 +211,22 @@ def test_auth_each_user_sees_and_runs_only_their_own_threads(server: Server) -> 
     assert alice not in {t["thread_id"] for t in bob.threads.search(limit=100)}
     own = client(server, "alice").threads.get(alice)
     assert own["thread_id"] == alice and own["metadata"]["owner"] == "alice"
+
+
+def test_auth_each_user_has_a_store_of_their_own(server: Server) -> None:
+    # Trial 25, finding 1: the global handler's owner filter does not reach the store; bob
+    # read, overwrote, listed and deleted alice's items
+    alice, bob = client(server, "alice"), client(server, "bob")
+    alice.store.put_item(["notes"], "plan", {"secret": "alice's draft"})
+    assert alice.store.get_item(["notes"], "plan")["value"] == {"secret": "alice's draft"}
+    assert bob.store.get_item(["notes"], "plan") is None
+    assert bob.store.search_items(["notes"])["items"] == []
+    assert ["alice", "notes"] not in bob.store.list_namespaces()["namespaces"]
+    bob.store.put_item(["notes"], "plan", {"secret": "bob wrote"})
+    bob.store.delete_item(["notes"], "plan")
+    assert alice.store.get_item(["notes"], "plan")["value"] == {"secret": "alice's draft"}
+    assert [i["value"] for i in alice.store.search_items(["notes"])["items"]] == [
+        {"secret": "alice's draft"}]
 
 
 def _status(call) -> int | None:
