@@ -1,5 +1,5 @@
 """The served graph's request checks that need no server: ``RESEARCH_API_TOKENS`` items with a
-padded token (trial 25, finding 6).
+padded token (trial 25, finding 6), a ``recursion_limit`` too small for one round (finding 15).
 """
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ import asyncio
 import pytest
 from langgraph_sdk import Auth
 
+from app.research.rounds import recursion_limit
 from app.server import auth
-from app.settings.config import ConfigError
+from app.settings.client import check_run_config
+from app.settings.config import ConfigError, Settings
 from app.settings.env import load_settings
 
 PADDED = "c2VjcmV0dG9rZW4="
@@ -37,3 +39,15 @@ def test_an_api_token_item_without_a_user_after_its_last_equals_is_refused_in_on
     line = str(refused.value)
     assert line.startswith("RESEARCH_API_TOKENS: expected TOKEN=USER pairs") and "\n" not in line
     assert PADDED not in line  # the token is never shown
+
+
+def test_a_recursion_limit_below_one_round_is_refused_in_one_line():
+    settings = Settings(model="offline")
+    least = recursion_limit(1)
+    check_run_config({"recursion_limit": least}, settings)
+    with pytest.raises(ConfigError) as refused:
+        check_run_config({"recursion_limit": 4}, settings, default_recursion_limit=10011)
+    assert str(refused.value) == (f"config.recursion_limit: 4 is less than one round needs "
+                                  f"({least}; app.research.rounds.recursion_limit)")
+    with pytest.raises(ConfigError, match=f"^config.recursion_limit: {least - 1} is less"):
+        check_run_config({"recursion_limit": least - 1}, settings)
