@@ -19,6 +19,11 @@ request is let through, as without auth, and threads are shared). With ``RESEARC
 * ``langgraph.json`` sets ``"disable_studio_auth": true``, so a request with
   ``x-auth-scheme: langsmith`` is not let through as the Studio user: it needs a token too.
 
+With or without tokens, ``@auth.on.threads.create_run`` refuses, before the run exists, what a
+run's request alone shows it cannot do (:mod:`app.server.prerun`): a bad topic or ``as_of``, a
+``durability`` other than the operator's (400), a new input without review on a thread paused at
+a review (409).
+
 Source: LangGraph's "Add custom authentication", "Make conversations private" and "Isolate
 store data per user" guides (``@auth.authenticate``, a global ``@auth.on`` handler returning
 ``{"owner": ...}`` filters, an ``@auth.on.store`` handler rewriting ``value["namespace"]``).
@@ -26,11 +31,13 @@ store data per user" guides (``@auth.authenticate``, a global ``@auth.on`` handl
 
 from __future__ import annotations
 
+import functools
 import hmac
 from typing import Any
 
 from langgraph_sdk import Auth
 
+from app.server.prerun import refusal
 from app.settings.checks import split_api_token
 from app.settings.env import load_settings
 
@@ -48,7 +55,9 @@ def tokens_of(pairs: tuple[str, ...]) -> dict[str, str]:
     return dict(split_api_token(pair) for pair in pairs)
 
 
-TOKENS = tokens_of(load_settings(warn=lambda line: None).api_tokens)  # app/server/studio.py warns
+SETTINGS = load_settings(warn=lambda line: None)  # app/server/studio.py warns
+"""The operator's settings, read once."""
+TOKENS = tokens_of(SETTINGS.api_tokens)
 """The operator's tokens (empty: auth is off)."""
 
 ANONYMOUS = "anonymous"
@@ -96,3 +105,29 @@ async def own_store(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> None:
     if not TOKENS:
         return
     value["namespace"] = (ctx.user.identity, *(value.get("namespace") or ()))
+
+
+@functools.cache
+def _loopback() -> Any:
+    """LangGraph's loopback client of this server (in process, past auth)."""
+    from langgraph_sdk import get_client
+
+    return get_client(api_key=None)
+
+
+@auth.on.threads.create_run
+async def check_run(ctx: Auth.types.AuthContext,
+                    value: Auth.types.on.threads.create_run.value) -> dict[str, str] | None:
+    """A run's request, before the server creates the run and saves its input: refused with
+    one line when :func:`app.server.prerun.refusal` says so; else the caller's filter, as
+    :func:`owner_only` gives every other action.
+
+    Raises:
+        Auth.exceptions.HTTPException: 400, a bad topic, ``as_of`` or ``durability``; 409, a
+            new input without review on a thread paused at a review.
+    """
+    caller = ctx.user.identity if TOKENS else None
+    if refused := await refusal(value, SETTINGS, caller, _loopback()):
+        status, line = refused
+        raise Auth.exceptions.HTTPException(status_code=status, detail=line)
+    return await owner_only(ctx, value)

@@ -1,5 +1,7 @@
 """The served graph's request checks that need no server: ``RESEARCH_API_TOKENS`` items with a
-padded token (trial 25, finding 6), a ``recursion_limit`` too small for one round (finding 15).
+padded token (trial 25, finding 6), a ``recursion_limit`` too small for one round (finding 15),
+and what ``app.server.prerun`` refuses from a run's request alone (findings 4 and 8; the same
+checks against a real ``langgraph dev`` are in ``tests/e2e/test_langgraph_server.py``).
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from langgraph_sdk import Auth
 
 from app.research.rounds import recursion_limit
 from app.server import auth
+from app.server.prerun import awaits_review, input_problem
 from app.settings.client import check_run_config
 from app.settings.config import ConfigError, Settings
 from app.settings.env import load_settings
+from tests.conftest import AS_OF, SMALL_TOPIC
 
 PADDED = "c2VjcmV0dG9rZW4="
 """A token as ``openssl rand -base64`` writes them: ending in ``=``."""
@@ -51,3 +55,39 @@ def test_a_recursion_limit_below_one_round_is_refused_in_one_line():
                                   f"({least}; app.research.rounds.recursion_limit)")
     with pytest.raises(ConfigError, match=f"^config.recursion_limit: {least - 1} is less"):
         check_run_config({"recursion_limit": least - 1}, settings)
+
+
+@pytest.mark.parametrize(("kwargs", "thread_topic", "says"), [
+    ({"input": {"topic": "what is it"}}, None, "the topic 'what is it' has no word to search"),
+    ({"input": {"topic": ""}}, "earlier topic", "the topic is empty"),
+    ({"input": {}}, None, "the topic is empty"),
+    ({"input": {"topic": 123}}, None, "the topic must be text, got int 123"),
+    ({"input": {"topic": SMALL_TOPIC, "as_of": "bad"}}, None,
+     "as_of must be a date written YYYY-MM-DD"),
+    ({"input": {"topic": SMALL_TOPIC}, "durability": "sync"}, None,
+     "durability: 'sync' is the operator's setting, not a run's"),
+    ({"input": None, "command": {"resume": {}}, "durability": "exit"}, None,
+     "durability: 'exit' is the operator's setting"),
+])
+def test_a_runs_request_alone_refuses_it(kwargs, thread_topic, says):
+    line = input_problem({"durability": "async", **kwargs}, Settings(model="offline"),
+                         thread_topic)
+    assert line is not None and line.startswith(says) and "\n" not in line, line
+
+
+@pytest.mark.parametrize(("kwargs", "thread_topic"), [
+    ({"input": {"topic": SMALL_TOPIC, "as_of": AS_OF}}, None),
+    ({"input": {}}, SMALL_TOPIC),  # the thread's topic, run again
+    ({"input": None, "command": {"resume": {"approve": True}}}, None),
+])
+def test_a_good_request_passes(kwargs, thread_topic):
+    assert input_problem({"durability": "async", **kwargs}, Settings(model="offline"),
+                         thread_topic) is None
+
+
+def test_a_new_input_without_review_on_a_paused_thread_awaits_its_review():
+    assert awaits_review({"next": ["review_plan"]}, review=False) == "plan"
+    assert awaits_review({"next": ["review_results"]}, review=False) == "results"
+    assert awaits_review({"next": ["review_plan"]}, review=True) is None  # pauses again
+    assert awaits_review({"next": []}, review=False) is None
+    assert awaits_review({}, review=False) is None
