@@ -22,7 +22,7 @@ request is let through, as without auth, and threads are shared). With ``RESEARC
 With or without tokens, ``@auth.on.threads.create_run`` refuses, before the run exists, what a
 run's request alone shows it cannot do (:mod:`app.server.prerun`): a bad topic or ``as_of``, a
 ``durability`` other than the operator's (400), a new input without review on a thread paused at
-a review (409).
+a review, a run on another ``corpus_name`` than the thread's plan (409).
 
 Source: LangGraph's "Add custom authentication", "Make conversations private" and "Isolate
 store data per user" guides (``@auth.authenticate``, a global ``@auth.on`` handler returning

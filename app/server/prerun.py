@@ -10,12 +10,16 @@ run and no checkpoint exist: the thread stays as it was. What is checked:
 * the input's ``topic`` and ``as_of`` (:func:`app.research.topics.topic_problem`, the CLI's
   check; a topic the input leaves out is the thread's): 400;
 * a new input without review on a thread paused at a review (its state's next node is
-  ``review_plan`` or ``review_results``): 409, resume it with a ``Command`` instead.
+  ``review_plan`` or ``review_results``): 409, resume it with a ``Command`` instead;
+* a run (a new input or a resume) on another ``corpus_name`` than the thread's plan was made on
+  (:func:`app.graph.nodes.common.check_same_corpus`): 409; refused by ``dispatch``, a resume
+  had already taken the review's answer, and the pause was gone.
 
-The thread is read with LangGraph's loopback client (``langgraph_sdk.get_client()``, in process,
-past auth), and only when its ``owner`` is the caller: another user's thread gets the server's
-own 404, never a word about its state. The ``plan`` node keeps the same checks, for the CLI and as
-a backstop (a cron's run, a server without the hook).
+The thread (its state at the checkpoint the run starts from) is read with LangGraph's loopback
+client (``langgraph_sdk.get_client()``, in process, past auth), and only when its ``owner`` is
+the caller: another user's thread gets the server's own 404, never a word about its state. The
+nodes keep the same checks, for the CLI and as a backstop (a cron's run, which no request
+creates, or a server without the hook).
 
 Source: LangGraph Server's auth guide (``@auth.on.threads.create_run``, ``Auth.types.RunsCreate``:
 ``kwargs`` holds the run's ``input``, ``command``, ``config``, ``context`` and ``durability``).
@@ -26,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.errors import CorpusMismatch
+from app.graph.nodes.common import check_same_corpus
 from app.research.text import clip
 from app.research.topics import topic_problem
 from app.settings.checks import as_of_or_today
@@ -100,27 +106,32 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
     """
     kwargs = value.get("kwargs") or {}
     thread_id = value.get("thread_id")
-    state: Mapping[str, Any] = {}
-    if thread_id is not None and isinstance(kwargs.get("input"), Mapping):
+    state: Mapping[str, Any] | None = {}
+    if thread_id is not None:
         state = await _thread_state(client, str(thread_id), kwargs, caller)
         if state is None:  # another user's: the server answers 404
             return None
     values = state.get("values")
-    topic = values.get("topic") if isinstance(values, Mapping) else None
-    if why := input_problem(kwargs, settings, topic):
+    values = values if isinstance(values, Mapping) else {}
+    if why := input_problem(kwargs, settings, values.get("topic")):
         return 400, why
-    if not state:
+    if not values:  # a new thread: nothing of it to skip or mix
         return None
     try:
-        review = bool(resolve(kwargs.get("context") or None, settings).review)
+        ctx = resolve(kwargs.get("context") or None, settings)
     except ConfigError:  # the graph factory refuses it, before the run writes anything
         return None
-    if stage := awaits_review(state, review):
+    new_input = isinstance(kwargs.get("input"), Mapping)  # not a Command's resume
+    if new_input and (stage := awaits_review(state, bool(ctx.review))):
         return 409, (
             f"thread {str(thread_id)!r} awaits its {stage} review (it was planned with review); "
             "a run without review would go past it unapproved: resume it with a Command "
             "(command={\"resume\": {\"approve\": true}}, or the review's other values) and "
             "review true in the context, or start a new thread")
+    try:  # a rerun, fork or resume on another corpus than its plan's: refused by the nodes
+        check_same_corpus(values, ctx.corpus_name, True, settings.named_corpora())
+    except CorpusMismatch as exc:
+        return 409, str(exc)
     return None
 
 

@@ -21,9 +21,10 @@ What is checked, as a LangGraph Server client sees it:
   fails the run with one line naming the key, and nothing is written there;
 * a thread the server no longer has (deleted, lost, a stateless run's), created again with its
   id: the run fails with one line and the rows it left stay;
-* what a run's request alone shows it cannot do (a bad topic or ``as_of``, a durability not the
-  operator's, a new input without review on a thread paused at a review) is refused before the
-  run exists (400, 409): the thread keeps its topic, its checkpoint and its pause;
+* what a run's request and its thread show it cannot do (a bad topic or ``as_of``, a durability
+  not the operator's, a new input without review on a thread paused at a review, a run or resume
+  on another ``corpus_name`` than the plan's) is refused before the run exists (400, 409): the
+  thread keeps its topic, its checkpoint and its pause;
 * auth: no token is a 401, with or without ``x-auth-scheme: langsmith``; a second user gets 404
   on the first user's thread, and cannot run it or list it; each user's store is their own.
 """
@@ -225,21 +226,37 @@ def _refusal(call, *args, **kwargs) -> tuple[int | None, str]:
     return None, ""
 
 
-def test_a_finished_thread_rerun_on_another_corpus_name_is_refused_with_its_message(
+def test_a_thread_run_on_another_corpus_name_is_refused_before_the_run_exists(
         server: Server) -> None:
     # Trial 8, finding 15: the rerun went ahead on the other corpus and replaced the thread's
-    # rows; now the client gets one line naming both corpora, and the rows stay.
+    # rows; then it was refused in the nodes, after the run had saved its input (trial 25,
+    # finding 8's sibling): a resume of a paused thread on another corpus took the review's
+    # answer and lost the pause. Now a 409 before the run exists; the thread stays as it was.
+    alice = client(server)
     thread_id = new_thread(server)
     first = run(server, thread_id)
     assert first.get("outcome") and not first.get("__error__"), first
     rows = server.rows(thread_id)
-    out = run(server, thread_id, context={"corpus_name": "empty"})
-    error = out.get("__error__") or {}
-    assert error.get("error") == "CorpusMismatch", out
-    assert error["message"].startswith(
+    before = alice.threads.get_state(thread_id)
+    status, line = _refusal(alice.runs.wait, thread_id, "research",
+                            input={"topic": SMALL_TOPIC, "as_of": AS_OF},
+                            context={"corpus_name": "empty"})
+    assert status == 409 and line.startswith(
         "this thread was planned on the server's corpus; it is not continued or rerun on "
-        "corpus_name 'empty'"), error
+        "corpus_name 'empty'"), line
     assert server.rows(thread_id) == rows
+    assert alice.threads.get_state(thread_id)["checkpoint"] == before["checkpoint"]
+
+    paused_thread = new_thread(server)
+    paused = run(server, paused_thread, {"review": True})
+    assert paused["__interrupt__"][0]["value"]["stage"] == "plan", paused
+    status, line = _refusal(alice.runs.wait, paused_thread, "research",
+                            command={"resume": {"approve": True}},
+                            context={"review": True, "corpus_name": "empty"})
+    assert status == 409 and "corpus_name 'empty'" in line, line
+    after = alice.threads.get_state(paused_thread)
+    assert after["next"] == ["review_plan"], after["next"]
+    assert [i["value"]["stage"] for i in after["interrupts"]] == ["plan"]
 
 
 def test_a_named_corpus_with_nothing_to_index_fails_the_run_with_its_message(
