@@ -2,39 +2,62 @@
 
 Off when the operator configures no tokens (``langgraph dev`` on a laptop stays open: every
 request is let through, as without auth, and threads are shared). With ``RESEARCH_API_TOKENS``
-(comma-separated ``TOKEN=USER`` pairs, read from the environment or ``.env`` once, at import):
+(comma-separated ``TOKEN=USER`` pairs, split at the last ``=``: a token may end in base64's
+``=`` padding; read from the environment or ``.env`` once, at import):
 
 * every request needs ``Authorization: Bearer TOKEN``; without one, or with an unknown one, the
   server answers 401;
 * each user sees, runs and resumes only their own threads (and runs, crons, assistants they
   made): the handler stamps ``owner`` into the metadata of what a user creates and returns it
   as the filter of every read, search, update and run, so another user's thread is a 404;
+* the store is each user's own: ``@auth.on.store`` puts the user's identity in front of every
+  namespace a request names (alice's ``("notes",)`` is ``("alice", "notes")``; the items and
+  namespaces the server hands back carry it), so no user reads, overwrites, lists or deletes
+  another's items (the global handler's filter does not reach the store). The graph does not
+  use the store; a node that did (``runtime.store``) would scope it itself, by
+  ``config["configurable"]["langgraph_auth_user_id"]``;
 * ``langgraph.json`` sets ``"disable_studio_auth": true``, so a request with
   ``x-auth-scheme: langsmith`` is not let through as the Studio user: it needs a token too.
 
-Source: LangGraph's "Add custom authentication" and "Make conversations private" guides
-(``@auth.authenticate``, a global ``@auth.on`` handler returning ``{"owner": ...}`` filters).
+With or without tokens, ``@auth.on.threads.create_run`` refuses, before the run exists, what a
+run's request alone shows it cannot do (:mod:`app.server.prerun`): a bad topic or ``as_of``, a
+``durability`` other than the operator's (400), a new input without review on a thread paused at
+a review, a run on another ``corpus_name`` than the thread's plan (409).
+
+Source: LangGraph's "Add custom authentication", "Make conversations private" and "Isolate
+store data per user" guides (``@auth.authenticate``, a global ``@auth.on`` handler returning
+``{"owner": ...}`` filters, an ``@auth.on.store`` handler rewriting ``value["namespace"]``).
 """
 
 from __future__ import annotations
 
+import functools
 import hmac
 from typing import Any
 
 from langgraph_sdk import Auth
 
+from app.server.prerun import refusal
+from app.settings.checks import split_api_token
 from app.settings.env import load_settings
 
 __all__ = ["auth", "tokens_of"]
 
 
 def tokens_of(pairs: tuple[str, ...]) -> dict[str, str]:
-    """``RESEARCH_API_TOKENS`` items (``TOKEN=USER``) as ``{token: user}``."""
-    return {token.strip(): user.strip() for token, _, user in
-            (pair.partition("=") for pair in pairs)}
+    """``RESEARCH_API_TOKENS`` items (``TOKEN=USER``, checked by
+    :func:`app.settings.checks.check_api_token`) as ``{token: user}``.
+
+    Example:
+        >>> tokens_of(("c2VjcmV0dG9rZW4==alice", "bob-token-9c2e=bob"))
+        {'c2VjcmV0dG9rZW4=': 'alice', 'bob-token-9c2e': 'bob'}
+    """
+    return dict(split_api_token(pair) for pair in pairs)
 
 
-TOKENS = tokens_of(load_settings(warn=lambda line: None).api_tokens)  # app/server/studio.py warns
+SETTINGS = load_settings(warn=lambda line: None)  # app/server/studio.py warns
+"""The operator's settings, read once."""
+TOKENS = tokens_of(SETTINGS.api_tokens)
 """The operator's tokens (empty: auth is off)."""
 
 ANONYMOUS = "anonymous"
@@ -72,3 +95,39 @@ async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str] 
             value["metadata"] = {}
         value["metadata"].update(filters)
     return filters
+
+
+@auth.on.store()
+async def own_store(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> None:
+    """Every store operation: the namespace it names (a prefix, for a search or a listing; none:
+    all of them) is put under the caller's identity, so a user reaches only their own items
+    (nothing while auth is off: the store is shared, as the threads are)."""
+    if not TOKENS:
+        return
+    value["namespace"] = (ctx.user.identity, *(value.get("namespace") or ()))
+
+
+@functools.cache
+def _loopback() -> Any:
+    """LangGraph's loopback client of this server (in process, past auth)."""
+    from langgraph_sdk import get_client
+
+    return get_client(api_key=None)
+
+
+@auth.on.threads.create_run
+async def check_run(ctx: Auth.types.AuthContext,
+                    value: Auth.types.on.threads.create_run.value) -> dict[str, str] | None:
+    """A run's request, before the server creates the run and saves its input: refused with
+    one line when :func:`app.server.prerun.refusal` says so; else the caller's filter, as
+    :func:`owner_only` gives every other action.
+
+    Raises:
+        Auth.exceptions.HTTPException: 400, a bad topic, ``as_of`` or ``durability``; 409, a
+            new input without review on a thread paused at a review.
+    """
+    caller = ctx.user.identity if TOKENS else None
+    if refused := await refusal(value, SETTINGS, caller, _loopback()):
+        status, line = refused
+        raise Auth.exceptions.HTTPException(status_code=status, detail=line)
+    return await owner_only(ctx, value)

@@ -24,11 +24,13 @@ The corpus of each distinct setting is opened on first use (about a second and a
 the package docs, then cached in the data dir) and stays open for the life of the process.
 
 Input: ``{"topic": "checkpointer pending writes"}``, with an optional ``"as_of": "YYYY-MM-DD"``
-(``plan`` defaults it to today, UTC). ``plan`` refuses a topic the CLI refuses (empty, over 500
-characters, nothing to search for: :func:`app.research.topics.topic_problem`) with
-:class:`app.errors.BadTopic`, before any worker runs. The final state carries ``outcome``
-(``ok``, ``partial``, ``failed``), ``failed_tasks`` and ``report_path``. The server passes the
-thread's id as ``config["configurable"]["thread_id"]``, which ``persist`` records with each row.
+(``plan`` defaults it to today, UTC). A topic the CLI refuses (empty, over 500 characters,
+nothing to search for: :func:`app.research.topics.topic_problem`) is refused before the run
+exists, with an HTTP 400 (:mod:`app.server.prerun`, the auth module's pre-run hook), and by
+``plan`` again (:class:`app.errors.BadTopic`) for a run that does not pass the hook. The final
+state carries ``outcome`` (``ok``, ``partial``, ``failed``), ``failed_tasks`` and
+``report_path``. The server passes the thread's id as ``config["configurable"]["thread_id"]``,
+which ``persist`` records with each row.
 
 Source: LangGraph Server's graph factories (``langgraph_sdk.runtime.ServerRuntime``: "the
 server calls your graph factory in multiple contexts").

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 __all__ = [
     "CORPUS_NAME", "as_of_or_today", "check_api_token", "check_corpora_item", "check_crash_at",
     "check_database_url", "check_fail_worker", "check_searxng_url", "check_url_credentials",
+    "split_api_token",
 ]
 
 def as_of_or_today(value: str | None) -> str:
@@ -115,18 +116,31 @@ def check_url_credentials(url: str) -> None:
                          "(%40, %2F, %3F, %23)")
 
 
+def split_api_token(item: str) -> tuple[str, str]:
+    """A ``RESEARCH_API_TOKENS`` item as ``(TOKEN, USER)``, split at its last ``=``: a token
+    may end in base64's ``=`` padding (``openssl rand -base64``), a user name holds none.
+
+    Example:
+        >>> split_api_token("c2VjcmV0dG9rZW4==alice")
+        ('c2VjcmV0dG9rZW4=', 'alice')
+    """
+    token, _, user = item.rpartition("=")
+    return token.strip(), user.strip()
+
+
 def check_api_token(item: str) -> None:
     """Refuse a ``RESEARCH_API_TOKENS`` item that is not ``TOKEN=USER`` (TOKEN of 8 characters
-    or more); the item is never shown, it holds a token.
+    or more, USER not empty: :func:`split_api_token`); the item is never shown, it holds a
+    token.
 
     Raises:
         ValueError: one line.
     """
-    token, eq, user = item.partition("=")
-    if not eq or len(token.strip()) < 8 or not user.strip():
+    token, user = split_api_token(item)
+    if "=" not in item or len(token) < 8 or not user:
         # the item itself is not shown: it holds a token
         raise ValueError("RESEARCH_API_TOKENS: expected TOKEN=USER pairs, each TOKEN at least "
-                         "8 characters")
+                         "8 characters and USER a name after the token's last '='")
 
 
 def check_fail_worker(spec: str) -> None:

@@ -9,8 +9,8 @@ it leaves out the operator's. Anything else is refused with one line naming the 
 run does anything: an operator setting (``data_dir``, ``report_out``, ``fail_rate``...), a key
 that is no setting (named with the closest one: ``roundz``, did you mean ``rounds``), an unknown
 corpus name (a path included), a model not allowed, a value past its bound,
-``config.max_concurrency`` past the concurrency bound, or a ``recursion_limit`` past what the
-rounds bound needs.
+``config.max_concurrency`` past the concurrency bound, or a ``recursion_limit`` below what one
+round needs or past what the rounds bound needs.
 
 The command line is the operator: it never goes through here.
 
@@ -138,7 +138,7 @@ def check_run_config(config: Mapping[str, Any], settings: Settings,
     Raises:
         ConfigError: one line naming the key: ``config.max_concurrency`` not a whole number
             from 1 to ``max_concurrency_limit``; ``config.recursion_limit`` not a whole number,
-            or above what ``rounds_limit`` rounds need
+            below what one round needs or above what ``rounds_limit`` rounds need
             (:func:`app.research.rounds.recursion_limit`); a ``configurable`` key of LangGraph's
             runtime (``__pregel_*``: ``__pregel_durability`` chose the run's durability, the
             operator's; ``__pregel_runtime: 1`` failed the run in an ``AttributeError``).
@@ -157,13 +157,16 @@ def check_run_config(config: Mapping[str, Any], settings: Settings,
             raise ConfigError(f"config.max_concurrency: {pool} is past this server's bound of "
                               f"{settings.max_concurrency_limit} (RESEARCH_MAX_CONCURRENCY_LIMIT)")
     limit = config.get("recursion_limit")
-    needed = recursion_limit(settings.rounds_limit)
+    needed, least = recursion_limit(settings.rounds_limit), recursion_limit(1)
     if limit is not None and limit != default_recursion_limit:
         _whole("config.recursion_limit", limit)
         if limit > needed:
             raise ConfigError(f"config.recursion_limit: {limit} is more than "
                               f"{settings.rounds_limit} rounds need ({needed}; "
                               "RESEARCH_ROUNDS_LIMIT)")
+        if limit < least:  # the run would end in GraphRecursionError before persist
+            raise ConfigError(f"config.recursion_limit: {limit} is less than one round needs "
+                              f"({least}; app.research.rounds.recursion_limit)")
 
 
 PREGEL_PREFIX = "__pregel_"

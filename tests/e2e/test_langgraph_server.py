@@ -16,13 +16,17 @@ What is checked, as a LangGraph Server client sees it:
 * a fatal model error (an unknown model: HTTP 404) fails that run only: the runs after it on the
   same server, offline and on the fake provider, end ``ok``;
 * what a client may not set (issue 18): a context naming ``data_dir``, ``report_out``,
-  ``fail_rate``, a corpus path, ``max_concurrency: 100000``, the same in ``configurable``, or
-  ``config.max_concurrency`` past the bound fails the run with one line naming the key, and
-  nothing is written there;
+  ``fail_rate``, a corpus path, ``max_concurrency: 100000``, the same in ``configurable``,
+  ``config.max_concurrency`` past the bound, or a ``recursion_limit`` too small for one round
+  fails the run with one line naming the key, and nothing is written there;
 * a thread the server no longer has (deleted, lost, a stateless run's), created again with its
   id: the run fails with one line and the rows it left stay;
+* what a run's request and its thread show it cannot do (a bad topic or ``as_of``, a durability
+  not the operator's, a new input without review on a thread paused at a review, a run or resume
+  on another ``corpus_name`` than the plan's) is refused before the run exists (400, 409): the
+  thread keeps its topic, its checkpoint and its pause;
 * auth: no token is a 401, with or without ``x-auth-scheme: langsmith``; a second user gets 404
-  on the first user's thread, and cannot run it or list it.
+  on the first user's thread, and cannot run it or list it; each user's store is their own.
 """
 
 from __future__ import annotations
@@ -125,6 +129,8 @@ def test_what_a_client_may_not_set_fails_the_run_naming_the_key(server: Server,
         ({"config": {"configurable": {"rounds": 1000}}}, "rounds"),
         ({"config": {"max_concurrency": 100000}}, "config.max_concurrency"),
         ({"config": {"recursion_limit": 100000}}, "config.recursion_limit"),
+        # trial 25, finding 15: too small for one round, it died in GraphRecursionError
+        ({"config": {"recursion_limit": 4}}, "config.recursion_limit: 4 is less than one"),
     ]
     for kwargs, key in cases:
         thread_id = new_thread(server)
@@ -132,7 +138,8 @@ def test_what_a_client_may_not_set_fails_the_run_naming_the_key(server: Server,
         error = out.get("__error__") or {}
         assert "outcome" not in out and error.get("error") == "ConfigError", (key, out)
         message = error.get("message", "")
-        assert message.startswith(f"{key}:") and "\n" not in message, (key, message)
+        assert message.startswith(key if " " in key else f"{key}:"), (key, message)
+        assert "\n" not in message, message
         assert server.rows(thread_id) == []
         state = client(server).threads.get_state(thread_id)
         assert not state["values"], (key, state)  # the run never started: no step, no state
@@ -141,10 +148,11 @@ def test_what_a_client_may_not_set_fails_the_run_naming_the_key(server: Server,
     assert "The server's own notes" not in server.log.read_text(encoding="utf-8")
 
 
-def test_a_bad_topic_fails_the_run_with_its_message(server: Server) -> None:
-    # Issue 21 (trial 6, finding 4): the client got "An internal error occurred" (the message
-    # only in the server log) for these, and a raw AttributeError for a number; a bad as_of
-    # came back with its message.
+def test_a_bad_topic_is_refused_before_the_run_exists(server: Server) -> None:
+    # Issue 21 (trial 6, finding 4): the client got "An internal error occurred" for these.
+    # Trial 25, finding 8: refused in `plan`, the run had already saved its input, so a
+    # finished thread's topic became the refused one; now `@auth.on.threads.create_run`
+    # refuses it (400, one line) before the run or its checkpoint exists.
     cases = [({"topic": ""}, "the topic is empty; say what to research"),
              ({}, "the topic is empty; say what to research"),
              ({"topic": "x"}, "the topic 'x' has no word to search for"),
@@ -152,29 +160,103 @@ def test_a_bad_topic_fails_the_run_with_its_message(server: Server) -> None:
              ({"topic": SMALL_TOPIC, "as_of": "bad"}, "as_of must be a date written YYYY-MM-DD")]
     for topic_input, start in cases:
         thread_id = new_thread(server)
-        out = client(server).runs.wait(thread_id, "research", input=topic_input,
-                                       raise_error=False)
-        error = out.get("__error__") or {}
-        assert error.get("message", "").startswith(start), (topic_input, out)
-        assert "\n" not in error["message"]
+        status, line = _refusal(client(server).runs.wait, thread_id, "research",
+                                input=topic_input)
+        assert status == 400 and line.startswith(start) and "\n" not in line, (topic_input, line)
         assert server.rows(thread_id) == []
+        assert not client(server).threads.get_state(thread_id)["values"]
+        assert client(server).runs.list(thread_id) == []  # no run was made
+
+    thread_id = new_thread(server)
+    assert run(server, thread_id)["outcome"] == "ok"
+    before = client(server).threads.get_state(thread_id)
+    for topic_input in ({"topic": "what is it"}, {"topic": "zorblax checkpoints", "as_of": "x"}):
+        status, _ = _refusal(client(server).runs.wait, thread_id, "research",
+                             input=topic_input)
+        assert status == 400, topic_input
+    after = client(server).threads.get_state(thread_id)
+    assert after["checkpoint"] == before["checkpoint"]  # the thread is as it was
+    assert after["values"]["topic"] == SMALL_TOPIC and after["values"]["outcome"] == "ok"
 
 
-def test_a_finished_thread_rerun_on_another_corpus_name_is_refused_with_its_message(
+def test_a_run_refused_on_a_thread_paused_at_review_leaves_the_pause(server: Server) -> None:
+    # Trial 25, finding 8: a run without review on a thread paused at its plan review was
+    # refused in `plan`, after its input had replaced the thread's topic and dropped the
+    # pause; the advised resume then reviewed the refused topic. Now it is a 409 before the
+    # run exists, and the thread keeps its topic and its interrupt. Finding 4's sibling: a
+    # durability other than the operator's, refused the same way (400).
+    thread_id = new_thread(server)
+    alice = client(server)
+    paused = run(server, thread_id, {"review": True, "rounds": 1})
+    assert paused["__interrupt__"][0]["value"]["stage"] == "plan", paused
+    before = alice.threads.get_state(thread_id)
+    status, line = _refusal(alice.runs.wait, thread_id, "research",
+                            input={"topic": "zorblax checkpoints", "as_of": AS_OF},
+                            context={"rounds": 1})
+    assert status == 409 and "\n" not in line, line
+    assert line.startswith(f"thread {thread_id!r} awaits its plan review"), line
+    status, line = _refusal(alice.runs.wait, thread_id, "research",
+                            input={"topic": SMALL_TOPIC, "as_of": AS_OF},
+                            context={"review": True}, durability="sync")
+    assert status == 400 and line.startswith("durability: 'sync' is the operator's"), line
+    # bob learns nothing of alice's thread: the server's 404, not the review's 409
+    assert _status(lambda: client(server, "bob").runs.wait(
+        thread_id, "research", input={"topic": SMALL_TOPIC})) in (403, 404)
+    after = alice.threads.get_state(thread_id)
+    assert after["checkpoint"] == before["checkpoint"] and after["next"] == ["review_plan"]
+    assert after["values"]["topic"] == SMALL_TOPIC
+    assert [i["value"]["stage"] for i in after["interrupts"]] == ["plan"]
+    assert [r["status"] for r in alice.runs.list(thread_id)] == ["success"]
+    # the documented way on still reviews the thread's own plan
+    approved = alice.runs.wait(thread_id, "research", command={"resume": {"approve": True}},
+                               context={"review": True, "rounds": 1})
+    assert approved["topic"] == SMALL_TOPIC
+    assert approved["__interrupt__"][0]["value"]["stage"] == "results", approved
+
+
+def _refusal(call, *args, **kwargs) -> tuple[int | None, str]:
+    """The HTTP status and ``detail`` line ``call(*args, **kwargs)`` (a client's) was refused
+    with; ``(None, "")``: it was not."""
+    import httpx
+
+    try:
+        call(*args, **kwargs)
+    except httpx.HTTPStatusError as exc:
+        return exc.response.status_code, exc.response.json().get("detail", "")
+    return None, ""
+
+
+def test_a_thread_run_on_another_corpus_name_is_refused_before_the_run_exists(
         server: Server) -> None:
     # Trial 8, finding 15: the rerun went ahead on the other corpus and replaced the thread's
-    # rows; now the client gets one line naming both corpora, and the rows stay.
+    # rows; then it was refused in the nodes, after the run had saved its input (trial 25,
+    # finding 8's sibling): a resume of a paused thread on another corpus took the review's
+    # answer and lost the pause. Now a 409 before the run exists; the thread stays as it was.
+    alice = client(server)
     thread_id = new_thread(server)
     first = run(server, thread_id)
     assert first.get("outcome") and not first.get("__error__"), first
     rows = server.rows(thread_id)
-    out = run(server, thread_id, context={"corpus_name": "empty"})
-    error = out.get("__error__") or {}
-    assert error.get("error") == "CorpusMismatch", out
-    assert error["message"].startswith(
+    before = alice.threads.get_state(thread_id)
+    status, line = _refusal(alice.runs.wait, thread_id, "research",
+                            input={"topic": SMALL_TOPIC, "as_of": AS_OF},
+                            context={"corpus_name": "empty"})
+    assert status == 409 and line.startswith(
         "this thread was planned on the server's corpus; it is not continued or rerun on "
-        "corpus_name 'empty'"), error
+        "corpus_name 'empty'"), line
     assert server.rows(thread_id) == rows
+    assert alice.threads.get_state(thread_id)["checkpoint"] == before["checkpoint"]
+
+    paused_thread = new_thread(server)
+    paused = run(server, paused_thread, {"review": True})
+    assert paused["__interrupt__"][0]["value"]["stage"] == "plan", paused
+    status, line = _refusal(alice.runs.wait, paused_thread, "research",
+                            command={"resume": {"approve": True}},
+                            context={"review": True, "corpus_name": "empty"})
+    assert status == 409 and "corpus_name 'empty'" in line, line
+    after = alice.threads.get_state(paused_thread)
+    assert after["next"] == ["review_plan"], after["next"]
+    assert [i["value"]["stage"] for i in after["interrupts"]] == ["plan"]
 
 
 def test_a_named_corpus_with_nothing_to_index_fails_the_run_with_its_message(
@@ -211,6 +293,22 @@ def test_auth_each_user_sees_and_runs_only_their_own_threads(server: Server) -> 
     assert alice not in {t["thread_id"] for t in bob.threads.search(limit=100)}
     own = client(server, "alice").threads.get(alice)
     assert own["thread_id"] == alice and own["metadata"]["owner"] == "alice"
+
+
+def test_auth_each_user_has_a_store_of_their_own(server: Server) -> None:
+    # Trial 25, finding 1: the global handler's owner filter does not reach the store; bob
+    # read, overwrote, listed and deleted alice's items
+    alice, bob = client(server, "alice"), client(server, "bob")
+    alice.store.put_item(["notes"], "plan", {"secret": "alice's draft"})
+    assert alice.store.get_item(["notes"], "plan")["value"] == {"secret": "alice's draft"}
+    assert bob.store.get_item(["notes"], "plan") is None
+    assert bob.store.search_items(["notes"])["items"] == []
+    assert ["alice", "notes"] not in bob.store.list_namespaces()["namespaces"]
+    bob.store.put_item(["notes"], "plan", {"secret": "bob wrote"})
+    bob.store.delete_item(["notes"], "plan")
+    assert alice.store.get_item(["notes"], "plan")["value"] == {"secret": "alice's draft"}
+    assert [i["value"] for i in alice.store.search_items(["notes"])["items"]] == [
+        {"secret": "alice's draft"}]
 
 
 def _status(call) -> int | None:

@@ -1,0 +1,156 @@
+"""A served run's checks before LangGraph Server creates it: the ``@auth.on.threads.create_run``
+hook of ``app/server/auth.py`` calls :func:`refusal` with the request's ``kwargs``.
+
+LangGraph saves a run's input as a checkpoint of its thread before the graph's first node runs,
+so a refusal raised in ``plan`` comes after the thread's ``topic`` was replaced and, on a thread
+paused at a review, after the pause was dropped (trial 25, findings 4 and 8). Refused here, no
+run and no checkpoint exist: the thread stays as it was. What is checked:
+
+* ``durability`` other than the operator's (:func:`app.settings.client.check_durability`): 400;
+* the input's ``topic`` and ``as_of`` (:func:`app.research.topics.topic_problem`, the CLI's
+  check; a topic the input leaves out is the thread's): 400;
+* a new input without review on a thread paused at a review (its state's next node is
+  ``review_plan`` or ``review_results``): 409, resume it with a ``Command`` instead;
+* a run (a new input or a resume) on another ``corpus_name`` than the thread's plan was made on
+  (:func:`app.graph.nodes.common.check_same_corpus`): 409; refused by ``dispatch``, a resume
+  had already taken the review's answer, and the pause was gone.
+
+The thread (its state at the checkpoint the run starts from) is read with LangGraph's loopback
+client (``langgraph_sdk.get_client()``, in process, past auth), and only when its ``owner`` is
+the caller: another user's thread gets the server's own 404, never a word about its state. The
+nodes keep the same checks, for the CLI and as a backstop (a cron's run, which no request
+creates, or a server without the hook).
+
+Source: LangGraph Server's auth guide (``@auth.on.threads.create_run``, ``Auth.types.RunsCreate``:
+``kwargs`` holds the run's ``input``, ``command``, ``config``, ``context`` and ``durability``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.errors import CorpusMismatch
+from app.graph.nodes.common import check_same_corpus
+from app.research.text import clip
+from app.research.topics import topic_problem
+from app.settings.checks import as_of_or_today
+from app.settings.client import check_durability, resolve
+from app.settings.config import ConfigError, Settings
+
+__all__ = ["REVIEW_NODES", "awaits_review", "input_problem", "refusal"]
+
+REVIEW_NODES = {"plan": "review_plan", "results": "review_results"}
+"""The review nodes by stage: a thread whose next node is one of them awaits that review."""
+
+
+def input_problem(kwargs: Mapping[str, Any], settings: Settings,
+                  thread_topic: Any = None) -> str | None:
+    """What refuses a run from its request alone, in one line, or None.
+
+    Args:
+        kwargs: the run request's ``kwargs`` (``input``, ``durability``...).
+        settings: the operator's settings.
+        thread_topic: the thread's ``topic`` (None: no thread, or none yet), what ``plan`` sees
+            when the input leaves ``topic`` out.
+
+    Example:
+        >>> from app.settings.config import Settings
+        >>> input_problem({"input": {"topic": "x"}, "durability": "async"}, Settings())[:30]
+        "the topic 'x' has no word to s"
+        >>> input_problem({"input": None, "durability": "exit"}, Settings())[:30]
+        "durability: 'exit' is the oper"
+    """
+    try:
+        check_durability(kwargs.get("durability"), settings)
+    except ConfigError as exc:
+        return str(exc)
+    given = kwargs.get("input")
+    if not isinstance(given, Mapping):  # None: a resume or a plain continue; else LangGraph's
+        return None
+    topic = given["topic"] if "topic" in given else thread_topic
+    if topic is not None and not isinstance(topic, str):
+        return f"the topic must be text, got {type(topic).__name__} {clip(repr(topic), 80)}"
+    if why := topic_problem(" ".join((topic or "").split())):
+        return why
+    if given.get("as_of"):
+        try:
+            as_of_or_today(given["as_of"])
+        except ValueError as exc:
+            return str(exc)
+    return None
+
+
+def awaits_review(state: Mapping[str, Any], review: bool) -> str | None:
+    """The review stage (``plan``, ``results``) a new input without review would skip, or None.
+
+    Args:
+        state: the thread's state as ``threads.get_state`` returns it (its ``next``).
+        review: the run's effective ``review`` (a run with review pauses again: let through).
+    """
+    if review:
+        return None
+    upcoming = state.get("next") or ()
+    return next((stage for stage, node in REVIEW_NODES.items() if node in upcoming), None)
+
+
+async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | None,
+                  client: Any) -> tuple[int, str] | None:
+    """The HTTP status and one line that refuse the run ``value`` asks for, or None.
+
+    Args:
+        value: ``Auth.types.RunsCreate`` (``thread_id``, ``kwargs``).
+        settings: the operator's settings.
+        caller: the caller's identity with auth on (None: auth off, every thread is everyone's).
+        client: a ``langgraph_sdk`` async client of this server (the loopback one).
+    """
+    kwargs = value.get("kwargs") or {}
+    thread_id = value.get("thread_id")
+    state: Mapping[str, Any] | None = {}
+    if thread_id is not None:
+        state = await _thread_state(client, str(thread_id), kwargs, caller)
+        if state is None:  # another user's: the server answers 404
+            return None
+    values = state.get("values")
+    values = values if isinstance(values, Mapping) else {}
+    if why := input_problem(kwargs, settings, values.get("topic")):
+        return 400, why
+    if not values:  # a new thread: nothing of it to skip or mix
+        return None
+    try:
+        ctx = resolve(kwargs.get("context") or None, settings)
+    except ConfigError:  # the graph factory refuses it, before the run writes anything
+        return None
+    new_input = isinstance(kwargs.get("input"), Mapping)  # not a Command's resume
+    if new_input and (stage := awaits_review(state, bool(ctx.review))):
+        return 409, (
+            f"thread {str(thread_id)!r} awaits its {stage} review (it was planned with review); "
+            "a run without review would go past it unapproved: resume it with a Command "
+            "(command={\"resume\": {\"approve\": true}}, or the review's other values) and "
+            "review true in the context, or start a new thread")
+    try:  # a rerun, fork or resume on another corpus than its plan's: refused by the nodes
+        check_same_corpus(values, ctx.corpus_name, True, settings.named_corpora())
+    except CorpusMismatch as exc:
+        return 409, str(exc)
+    return None
+
+
+async def _thread_state(client: Any, thread_id: str, kwargs: Mapping[str, Any],
+                        caller: str | None) -> Mapping[str, Any] | None:
+    """The state the run's input is given to (its checkpoint's, for a fork), ``{}`` for a
+    thread that does not exist yet, None for a thread of another user."""
+    from langgraph_sdk.errors import NotFoundError
+
+    try:
+        thread = await client.threads.get(thread_id)
+    except NotFoundError:
+        return {}
+    if caller is not None and (thread.get("metadata") or {}).get("owner") != caller:
+        return None
+    configurable = (kwargs.get("config") or {}).get("configurable") or {}
+    checkpoint_id = configurable.get("checkpoint_id")  # a fork: the input goes to that one
+    checkpoint = {"checkpoint_id": checkpoint_id} if checkpoint_id else None
+    try:
+        return await client.threads.get_state(thread_id, checkpoint) or {}
+    except NotFoundError:
+        return {}

@@ -1,0 +1,93 @@
+"""The served graph's request checks that need no server: ``RESEARCH_API_TOKENS`` items with a
+padded token (trial 25, finding 6), a ``recursion_limit`` too small for one round (finding 15),
+and what ``app.server.prerun`` refuses from a run's request alone (findings 4 and 8; the same
+checks against a real ``langgraph dev`` are in ``tests/e2e/test_langgraph_server.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from langgraph_sdk import Auth
+
+from app.research.rounds import recursion_limit
+from app.server import auth
+from app.server.prerun import awaits_review, input_problem
+from app.settings.client import check_run_config
+from app.settings.config import ConfigError, Settings
+from app.settings.env import load_settings
+from tests.conftest import AS_OF, SMALL_TOPIC
+
+PADDED = "c2VjcmV0dG9rZW4="
+"""A token as ``openssl rand -base64`` writes them: ending in ``=``."""
+
+
+def test_a_padded_token_is_the_users_and_its_prefix_is_no_token(monkeypatch):
+    settings = load_settings(env={"RESEARCH_API_TOKENS": f"{PADDED}=alice,bob-token-9c2e=bob"},
+                             env_file=None)
+    tokens = auth.tokens_of(settings.api_tokens)
+    assert tokens == {PADDED: "alice", "bob-token-9c2e": "bob"}
+    monkeypatch.setattr(auth, "TOKENS", tokens)
+    user = asyncio.run(auth.authenticate(f"Bearer {PADDED}"))
+    assert user == {"identity": "alice", "is_authenticated": True}
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:  # was let in as "=alice"
+        asyncio.run(auth.authenticate(f"Bearer {PADDED[:-1]}"))
+    assert refused.value.status_code == 401
+
+
+@pytest.mark.parametrize("item", [f"{PADDED}=", f"{PADDED}", "short=alice", "=alice"])
+def test_an_api_token_item_without_a_user_after_its_last_equals_is_refused_in_one_line(item):
+    with pytest.raises(ConfigError) as refused:
+        load_settings(env={"RESEARCH_API_TOKENS": item}, env_file=None)
+    line = str(refused.value)
+    assert line.startswith("RESEARCH_API_TOKENS: expected TOKEN=USER pairs") and "\n" not in line
+    assert PADDED not in line  # the token is never shown
+
+
+def test_a_recursion_limit_below_one_round_is_refused_in_one_line():
+    settings = Settings(model="offline")
+    least = recursion_limit(1)
+    check_run_config({"recursion_limit": least}, settings)
+    with pytest.raises(ConfigError) as refused:
+        check_run_config({"recursion_limit": 4}, settings, default_recursion_limit=10011)
+    assert str(refused.value) == (f"config.recursion_limit: 4 is less than one round needs "
+                                  f"({least}; app.research.rounds.recursion_limit)")
+    with pytest.raises(ConfigError, match=f"^config.recursion_limit: {least - 1} is less"):
+        check_run_config({"recursion_limit": least - 1}, settings)
+
+
+@pytest.mark.parametrize(("kwargs", "thread_topic", "says"), [
+    ({"input": {"topic": "what is it"}}, None, "the topic 'what is it' has no word to search"),
+    ({"input": {"topic": ""}}, "earlier topic", "the topic is empty"),
+    ({"input": {}}, None, "the topic is empty"),
+    ({"input": {"topic": 123}}, None, "the topic must be text, got int 123"),
+    ({"input": {"topic": SMALL_TOPIC, "as_of": "bad"}}, None,
+     "as_of must be a date written YYYY-MM-DD"),
+    ({"input": {"topic": SMALL_TOPIC}, "durability": "sync"}, None,
+     "durability: 'sync' is the operator's setting, not a run's"),
+    ({"input": None, "command": {"resume": {}}, "durability": "exit"}, None,
+     "durability: 'exit' is the operator's setting"),
+])
+def test_a_runs_request_alone_refuses_it(kwargs, thread_topic, says):
+    line = input_problem({"durability": "async", **kwargs}, Settings(model="offline"),
+                         thread_topic)
+    assert line is not None and line.startswith(says) and "\n" not in line, line
+
+
+@pytest.mark.parametrize(("kwargs", "thread_topic"), [
+    ({"input": {"topic": SMALL_TOPIC, "as_of": AS_OF}}, None),
+    ({"input": {}}, SMALL_TOPIC),  # the thread's topic, run again
+    ({"input": None, "command": {"resume": {"approve": True}}}, None),
+])
+def test_a_good_request_passes(kwargs, thread_topic):
+    assert input_problem({"durability": "async", **kwargs}, Settings(model="offline"),
+                         thread_topic) is None
+
+
+def test_a_new_input_without_review_on_a_paused_thread_awaits_its_review():
+    assert awaits_review({"next": ["review_plan"]}, review=False) == "plan"
+    assert awaits_review({"next": ["review_results"]}, review=False) == "results"
+    assert awaits_review({"next": ["review_plan"]}, review=True) is None  # pauses again
+    assert awaits_review({"next": []}, review=False) is None
+    assert awaits_review({}, review=False) is None
