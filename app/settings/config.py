@@ -333,7 +333,7 @@ class Settings(RunContext):
                 elif spec.secret:
                     out.append(item)
                     # an API token of a TOKEN=USER pair
-                    out += [item.partition("=")[0]] if spec.repeated else []
+                    out += [item.rpartition("=")[0]] if spec.repeated else []  # padded
         return sorted({s for s in out if len(s) >= 4}, key=len, reverse=True)
 
     def corpus_folder(self, name: str | None) -> str | None:

@@ -202,7 +202,9 @@ def check_keys(label: str, spec: SettingSpec, items: tuple[str, ...]) -> None:
         return
     key_word, _, value_word = (spec.metavar or "KEY=VALUE").partition("=")
     seen: dict[str, str] = {}
-    for key, _, value in (item.partition("=") for item in items):
+    # a secret key is a token, which may end in "=" (base64 padding): its user follows the last
+    split = str.rpartition if spec.secret else str.partition
+    for key, _, value in (split(item, "=") for item in items):
         key, value = key.strip(), value.strip()
         if seen.setdefault(key, value) != value:
             which = f"a {key_word}" if spec.secret else f"{key_word} {key!r}"

@@ -36,6 +36,15 @@ def test_a_padded_token_is_the_users_and_its_prefix_is_no_token(monkeypatch):
     assert refused.value.status_code == 401
 
 
+def test_a_padded_token_and_its_unpadded_twin_are_two_tokens_and_masked_whole():
+    # siblings of finding 6: the keys check split at the first "=" and refused the two as one
+    # token "given twice"; the secrets masked were the token less its padding
+    settings = load_settings(env={"RESEARCH_API_TOKENS": f"{PADDED}=alice,{PADDED[:-1]}=bob"},
+                             env_file=None)
+    assert auth.tokens_of(settings.api_tokens) == {PADDED: "alice", PADDED[:-1]: "bob"}
+    assert PADDED in settings.secrets()
+
+
 @pytest.mark.parametrize("item", [f"{PADDED}=", f"{PADDED}", "short=alice", "=alice"])
 def test_an_api_token_item_without_a_user_after_its_last_equals_is_refused_in_one_line(item):
     with pytest.raises(ConfigError) as refused:
