@@ -17,6 +17,7 @@ from typing import Any
 from langgraph.types import Send
 
 from app.research.plan_check import EDITED, BadPlan, routing_problem
+from app.research.topics import compare_parts, main_question, topic_kind
 from app.settings.config import ROUNDS_BOUND
 from state import KEPT, ResearchState, Routing, Task, attempt_failed, make_envelope_id
 
@@ -161,9 +162,30 @@ def pending_tasks(state: Mapping[str, Any], workers: Sequence[str]) -> list[Task
             envelope = mine.get(eid)
             if envelope is None or (_round(envelope, round_) < round_ and (
                     attempt_failed(envelope) or eid in redo)):
-                tasks.append(Task(worker=worker, sub_question=question, topic=topic,
-                                  as_of=as_of, round=round_, first_round=first))
+                tasks.append(Task(worker=worker, sub_question=question,
+                                  topic=focus_of(question, topic), as_of=as_of, round=round_,
+                                  first_round=first))
     return tasks
+
+
+def focus_of(question: str, topic: str) -> str:
+    """What a task's searches focus on (its ``Task.topic``; the envelope id does not hold it):
+    the run's ``topic``, or, for the question on one side of a comparison ("What is git
+    merge?" of "git merge vs git rebase"), that side: focused on the whole topic, the other
+    side's words ranked the other side's pages first, and "What is git merge?" was answered
+    from git-rebase's page (trial 26, finding 5b).
+
+    Example:
+        >>> focus_of("What is git merge?", "git merge vs git rebase")
+        'git merge'
+        >>> focus_of("How do git merge and git rebase differ?", "git merge vs git rebase")
+        'git merge vs git rebase'
+    """
+    if topic_kind(topic) == "compare":
+        for part in compare_parts(topic):
+            if main_question(part) == question:
+                return part
+    return topic
 
 
 @dataclass(frozen=True)
