@@ -207,7 +207,9 @@ def restored_envelope_ids(snapshot: Any) -> set[str]:
 def read_thread(graph: Any, config: dict[str, Any], thread_id: str, asked: Mapping[str, Any],
                 checkpoint_id: str | None = None, *, restart: bool = False) -> Any:
     """The thread's ``StateSnapshot``, after forking it from ``checkpoint_id`` when given
-    (``update_state(..., as_node="__copy__")``: LangGraph's fork by copy, for time travel); the
+    (``update_state(old, None, as_node="__copy__")``: LangGraph's fork by copy, a new head whose
+    parent is the old checkpoint's, langchain-ai/langgraph#2100; what Studio's "Re-run from
+    here" sends, so a CLI fork and a Studio fork are the same checkpoint shape); the
     choices ``asked`` (as :func:`check_planned_choices`) are checked against its plan first,
     unless the thread starts again (``restart``), which takes them as a finished thread's
     rerun does.
