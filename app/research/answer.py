@@ -335,8 +335,9 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
     if top is None:
         return "- No sourced answer was found in the corpus."
     said = excerpt(top["text"], about=subject if about else ())
-    if shown is not None:
-        shown.add((" ".join(said.split()).lower(), top["ref"]))
+    if shown is not None:  # the sentence, also as a finding says it whole (trial 26, finding 11)
+        whole = excerpt(top["text"], len(top["text"]) + 1, about=subject if about else ())
+        shown.update((" ".join(s.split()).lower(), top["ref"]) for s in (said, whole))
     if about:
         return f"- {entry_label(top)}: {said} [{cites.cite(top)}]"
     # said so: a passage on another subject is no answer to this one

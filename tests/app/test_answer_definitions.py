@@ -81,6 +81,19 @@ def test_the_answers_passage_line_is_prose_and_not_said_again() -> None:
     assert ": - " not in md
 
 
+def test_a_long_sentence_the_answers_passage_line_cuts_is_not_said_again_whole() -> None:
+    # Trial 26, finding 11: the passage line showed a sentence cut at its length with "…", and
+    # a section below said the same sentence whole (the cut text was the key of what was shown)
+    q = "What is the zorblax relay?"
+    long = ("Keeps a ledger of every packet it moves, " + "and of every moon it passes, " * 12
+            + "and of its own moon.")
+    rows = [row("docs_search", q, [item("passage", long, "z.md#4", score=8.0,
+                                        title="Zorblax relay")]),
+            row("analyst", q, [item("finding", long, "z.md#4")])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert md.count("Keeps a ledger") == 1, md
+
+
 def test_a_definition_comes_before_the_caution_beside_it_and_caveats_do_not_deny_it() -> None:
     # An HTML page whose definition paragraph comes before "Caution: ...": the Answer led with
     # the caution, and the Caveats said "No limitations or warnings were found".
