@@ -35,6 +35,7 @@ class Task(TypedDict):
     sub_question: str
     """The task key: the sub-question this task answers."""
     topic: str
+    """The run's topic."""
     as_of: str
     round: int
     """The dispatch round: one past the highest the thread had seen for a run's first map step
@@ -42,6 +43,9 @@ class Task(TypedDict):
     first_round: NotRequired[int]
     """The round of this run's first map step: ``round - first_round + 1`` is the task's round
     within its run (what ``--fail-worker NAME:ROUNDS`` counts)."""
+    focus: NotRequired[str]
+    """What the task's searches focus on: the topic, or, for the question on one side of a
+    comparison, that side (``app.research.rounds.focus_of``); ``topic`` when absent."""
 
 
 class Routing(TypedDict):

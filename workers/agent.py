@@ -315,7 +315,8 @@ def _invoke(agent: Any, name: str, task: Task) -> dict[str, Any]:
     # agent should search for. The topic rides in the agent's state for the search tool.
     try:
         return agent.invoke(
-            {"messages": [HumanMessage(task["sub_question"])], "topic": task["topic"]},
+            {"messages": [HumanMessage(task["sub_question"])],
+             "topic": task.get("focus") or task["topic"]},
             # A model that keeps calling tools without answering would loop to the default
             # limit (9999 steps). Bound it, and say so in this task's error envelope.
             {"recursion_limit": AGENT_RECURSION_LIMIT},

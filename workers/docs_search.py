@@ -19,7 +19,8 @@ def build(deps: WorkerDeps) -> Callable[[Task], WorkerResult]:
     focused on the run's topic (its words rank; the plan's template words around it do not)."""
 
     def run(task: Task) -> WorkerResult:
-        passages = deps.corpus.search(task["sub_question"], k=deps.search_k, focus=task["topic"])
+        passages = deps.corpus.search(task["sub_question"], k=deps.search_k,
+                                      focus=task.get("focus") or task["topic"])
         items = [
             {
                 "kind": "passage",

@@ -162,14 +162,14 @@ def pending_tasks(state: Mapping[str, Any], workers: Sequence[str]) -> list[Task
             envelope = mine.get(eid)
             if envelope is None or (_round(envelope, round_) < round_ and (
                     attempt_failed(envelope) or eid in redo)):
-                tasks.append(Task(worker=worker, sub_question=question,
-                                  topic=focus_of(question, topic), as_of=as_of, round=round_,
-                                  first_round=first))
+                tasks.append(Task(worker=worker, sub_question=question, topic=topic,
+                                  as_of=as_of, round=round_, first_round=first,
+                                  focus=focus_of(question, topic)))
     return tasks
 
 
 def focus_of(question: str, topic: str) -> str:
-    """What a task's searches focus on (its ``Task.topic``; the envelope id does not hold it):
+    """What a task's searches focus on (its ``Task.focus``; the envelope id does not hold it):
     the run's ``topic``, or, for the question on one side of a comparison ("What is git
     merge?" of "git merge vs git rebase"), that side: focused on the whole topic, the other
     side's words ranked the other side's pages first, and "What is git merge?" was answered

@@ -24,7 +24,9 @@ EGRET = ("<html><head><title>egret census</title></head><body><h1>egret census</
 
 def test_the_question_on_one_side_is_focused_on_that_side(tmp_path: Path) -> None:
     state = {"topic": TOPIC, "as_of": "2026-11-30", "sub_questions": offline_plan(TOPIC)}
-    focus = {t["sub_question"]: t["topic"] for t in pending_tasks(state, ["docs_search"])}
+    tasks = pending_tasks(state, ["docs_search"])
+    assert {t["topic"] for t in tasks} == {TOPIC}  # the run's topic, for every worker
+    focus = {t["sub_question"]: t["focus"] for t in tasks}
     assert focus == {"How do heron census and egret census differ?": TOPIC,
                      "What is heron census?": "heron census",
                      "What is egret census?": "egret census"}

@@ -19,7 +19,7 @@ def test_the_kinds_are_declared_once_as_a_literal():
     hints = typing.get_type_hints(ResultItem)
     assert typing.get_args(hints["kind"]) == ITEM_KINDS
     assert ResultItem.__required_keys__ == {"kind", "text", "ref", "title", "source"}
-    assert ResultItem.__optional_keys__ == {"score"}
+    assert ResultItem.__optional_keys__ == {"score", "heading"}
 
 
 def test_known_kinds_pass_unchanged():
