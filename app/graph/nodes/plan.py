@@ -31,7 +31,15 @@ from workers.pacing import announcing_waits, stop_waiting_when
 from workers.retry import backoff, give_up
 from workers.usage import AttemptTokens
 
-__all__ = ["plan"]
+__all__ = ["NO_VERDICT", "plan"]
+
+NO_VERDICT: dict[str, Any] = {"outcome": None, "failed_tasks": [], "warnings": [],
+                              "report": None, "report_path": None}
+"""What ``plan`` writes over the verdict keys at a run's start, until this run's own ``report``
+writes them: no ``outcome`` (None: not judged yet), so a rerun that pauses, fails or is stopped
+before ``report`` never hands back the previous run's verdict and report (trial 25, finding 2).
+The lists are empty rather than None, so a reader's ``get("failed_tasks", [])`` still iterates.
+Plain writes: ``LastValue`` channels."""
 
 
 def _check_input(state: ResearchState, config: RunnableConfig, ctx: RunContext, res: Resources,
@@ -55,7 +63,8 @@ def _check_input(state: ResearchState, config: RunnableConfig, ctx: RunContext, 
 
 def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
          res: Resources, workers: Sequence[str], tokens: AttemptTokens) -> dict[str, Any]:
-    """Plan the run (writes ``sub_questions``, as ``review_plan`` may after it, and ``routing``).
+    """Plan the run (writes ``sub_questions``, as ``review_plan`` may after it, and ``routing``)
+    and clear the thread's previous verdict (:data:`NO_VERDICT`).
 
     Every token the planner was served counts, those of failed attempts included (``tokens``
     holds a failed attempt's until the next). A thread run again (or forked) starts its rounds
@@ -108,6 +117,7 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
         "tokens": Overwrite(served.tokens),
         "unmetered_calls": Overwrite(served.unmetered),
         "dropped": Overwrite(dropped),
+        **NO_VERDICT,
     }
 
 
