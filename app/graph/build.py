@@ -182,7 +182,9 @@ def _add_nodes(builder: StateGraph, workers: tuple[WorkerSpec, ...], res: Resour
     for worker in workers:
         node = guard_worker_node(worker.name, make_worker_node(worker, res.resolve_worker),
                                  allowed=allowed)
-        add(worker.name, node, retry_policy=WORKER_RETRY)
+        # input_schema: a Send hands the node its Task as is; inferred from the Task annotation,
+        # its keys became channels no schema declares (trial 25, finding 3)
+        add(worker.name, node, retry_policy=WORKER_RETRY, input_schema=ResearchState)
         builder.add_edge(worker.name, "route")
     add("route", partial(route, res=res, **routes))
     add("review_results", review_results)
