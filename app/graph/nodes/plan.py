@@ -28,10 +28,13 @@ from app.settings.config import RunContext
 from state import ResearchState, Routing, make_envelope_id
 from workers.errors import is_transient, one_line
 from workers.pacing import announcing_waits, stop_waiting_when
+from workers.registry import WEB_WORKERS
 from workers.retry import backoff, give_up
 from workers.usage import AttemptTokens
 
-__all__ = ["NO_VERDICT", "plan"]
+__all__ = ["NO_VERDICT", "plan", "run_workers"]
+
+_WEB = frozenset(spec.name for spec in WEB_WORKERS)
 
 NO_VERDICT: dict[str, Any] = {"outcome": None, "failed_tasks": [], "warnings": [],
                               "report": None, "report_path": None}
@@ -97,6 +100,7 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     as_of = as_of_or_today(state.get("as_of"))
     # a rerun on the thread's plan keeps what its review dropped (a new plan has no drops, and
     # a drop of another as_of is of other work: its id names its date)
+    workers = run_workers(workers, bool(ctx.web))
     tasks = {make_envelope_id(w, q, as_of) for w in workers for q in questions}
     dropped, kept = kept_drops(state, tasks) if kept_plan else ([], [])
     first = highest_round(state) + 1
@@ -119,6 +123,20 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
         "dropped": Overwrite(dropped),
         **NO_VERDICT,
     }
+
+
+def run_workers(workers: Sequence[str], web: bool) -> list[str]:
+    """The compiled graph's ``workers`` this run fans out to (``routing["workers"]``): the web
+    workers (:data:`workers.registry.WEB_WORKERS`) only when the run's context searches the
+    web. LangGraph Server compiles one graph for every client, with the operator's workers;
+    ``web`` is each client's choice (trial 25, finding 9: ``web: false`` failed every
+    ``web_search`` task).
+
+    Example:
+        >>> run_workers(["docs_search", "analyst", "web_search"], web=False)
+        ['docs_search', 'analyst']
+    """
+    return [w for w in workers if web or w not in _WEB]
 
 
 def _questions(state: ResearchState, ctx: RunContext, attempt: int,
