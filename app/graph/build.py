@@ -36,7 +36,7 @@ from app.graph.masking import masked
 from app.graph.nodes.dispatch import dispatch
 from app.graph.nodes.persist import persist
 from app.graph.nodes.plan import plan
-from app.graph.nodes.report import report
+from app.graph.nodes.report import KeptSummaries, report
 from app.graph.nodes.review import review_plan, review_results
 from app.graph.nodes.route import route
 from app.graph.resources import Resources
@@ -189,7 +189,8 @@ def _add_nodes(builder: StateGraph, workers: tuple[WorkerSpec, ...], res: Resour
     add("route", partial(route, res=res, **routes))
     add("review_results", review_results)
     add("persist", partial(persist, res=res, **routes), retry_policy=IO_RETRY)
-    add("report", partial(report, res=res, **routes), retry_policy=IO_RETRY)
+    add("report", partial(report, res=res, summaries=KeptSummaries(), **routes),
+        retry_policy=IO_RETRY)
 
 
 def _add_edges(builder: StateGraph, names: tuple[str, ...]) -> None:
