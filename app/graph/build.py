@@ -176,7 +176,7 @@ def _add_nodes(builder: StateGraph, workers: tuple[WorkerSpec, ...], res: Resour
 
     add("plan", partial(plan, res=res, tokens=AttemptTokens(), **routes),
         retry_policy=WORKER_RETRY)
-    add("review_plan", review_plan)
+    add("review_plan", partial(review_plan, res=res))
     add("dispatch", partial(dispatch, res=res, **routes))
     allowed = parallel_keys()  # the channels parallel workers may write: those with a reducer
     for worker in workers:

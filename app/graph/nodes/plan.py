@@ -92,6 +92,8 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     attempt = backoff(runtime, res.settings.retry_interval, "the planner")
     with tokens.attempt(info.task_id if info else state["topic"]) as served:
         questions, notes = _questions(state, ctx, attempt, runtime, res)
+    if questions != state.get("sub_questions"):  # a new plan: within a served run's bound
+        questions, notes = _within_bound(questions, notes, res)
     kept_plan = bool(state.get("sub_questions")) and questions == state.get("sub_questions")
     if kept_plan and (why := replaced_plan_note(state)):
         notes = [why, *notes]  # the rerun answers the replacement: say so again
@@ -137,6 +139,18 @@ def run_workers(workers: Sequence[str], web: bool) -> list[str]:
         ['docs_search', 'analyst']
     """
     return [w for w in workers if web or w not in _WEB]
+
+
+def _within_bound(questions: list[str], notes: list[str], res: Resources
+                  ) -> tuple[list[str], list[str]]:
+    """A new plan's first ``sub_questions_limit`` questions on a served run (the operator's
+    bound, which ``dispatch`` applies: a plan of 3 on a bound of 2 ended the run in "was the
+    state edited?"), with a note saying so; the CLI's plan as it is."""
+    bound = res.settings.sub_questions_limit if res.served else None
+    if bound is None or len(questions) <= bound:
+        return questions, notes
+    return questions[:bound], [*notes, f"plan cut to {bound} of its {len(questions)} "
+                               "sub-questions: this server's bound (RESEARCH_SUB_QUESTIONS_LIMIT)"]
 
 
 def _questions(state: ResearchState, ctx: RunContext, attempt: int,
