@@ -49,9 +49,10 @@ from workers.usage import AttemptTokens
 
 __all__ = ["NODES", "build_graph", "worker_names"]
 
-# The RetryPolicy re-runs a node; how many times and after which wait is the run's own setting
-# (max_attempts, retry_interval): the nodes wait (backoff) and stop (give_up) themselves, so
-# the policy has a cap and no interval of its own.
+# The RetryPolicy re-runs a node; how many times and after which wait are the operator's
+# settings (RESEARCH_MAX_ATTEMPTS, RESEARCH_RETRY_INTERVAL), which the nodes read from their run's
+# resources: they wait (backoff, cut short when the run stops) and stop (give_up) themselves, so
+# the policy has a cap and no interval of its own (workers/retry.py says why).
 WORKER_RETRY = RetryPolicy(max_attempts=ATTEMPTS_CAP, initial_interval=0.0, backoff_factor=1.0,
                            max_interval=0.0, jitter=False, retry_on=retry_on)
 # persist and report do database I/O: retry a busy or locked SQLite database or a dropped
