@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -34,14 +35,18 @@ def fingerprint(entry: Mapping[str, Any]) -> str:
 
 
 # The key index of the latest value of each envelope channel, so the next call need not rebuild
-# it. Keyed by ``id(value)`` and holding a strong reference to ``value`` (so the id cannot be
-# reused while cached), a private snapshot of its items and the ``{key: position}`` index. Taking
-# an entry removes it: once a newer value is derived from a list, that list no longer owns the
-# index, and folding it again (an older value, a replayed write) rebuilds. Values restored from a
-# checkpoint are new objects, so they also rebuild, once. A list the caller changed in place
-# (appended to, shortened, an item replaced or reordered) no longer equals its snapshot, so it
-# rebuilds too: the check is one C-level pass comparing item identities, cheaper than the list
-# copy. A stored dict whose other fields were changed in place is the same dict either way.
+# it. Keyed by ``id(value)``, holding a *weak* reference to ``value`` (a :class:`Folded` list, so
+# it can be weakly referenced), a private snapshot of its items and the ``{key: position}``
+# index. The entry goes when the value does: the cache never outlives the channel value LangGraph
+# holds, so it pins no payloads of a thread that paused, failed or finished (trial 25, finding
+# 11: 32 strongly held lists of 1,200 envelopes were 177 MB). The weak reference also keeps the id
+# from being reused while cached: a live value's id is its own. Taking an entry removes it: once
+# a newer value is derived from a list, that list no longer owns the index, and folding it again
+# (an older value, a replayed write) rebuilds. Values restored from a checkpoint are new objects,
+# so they also rebuild, once. A list the caller changed in place (appended to, shortened, an item
+# replaced or reordered) no longer equals its snapshot, so it rebuilds too: the check is one
+# C-level pass comparing item identities, cheaper than the list copy. A stored dict whose other
+# fields were changed in place is the same dict either way.
 #
 # So the cache gives the result a fold without it gives, with one stated limit: it trusts that
 # a stored dict keeps its ``envelope_id`` (every stored envelope has one, see rule 1). A node that
@@ -50,18 +55,31 @@ def fingerprint(entry: Mapping[str, Any]) -> str:
 # id twice, where a fold without the cache would merge the two. The test that pins this limit:
 # tests/state/test_envelope_reducer_cache.py::test_an_in_place_id_change_is_the_caches_stated_limit
 # Checking every id on every call would be a Python-level pass per write: the quadratic cost the
-# cache exists to avoid (scripts/bench_reducer.py). Bounded: one entry per channel being folded
-# at the same time, oldest evicted first.
-_INDEX_SLOTS = 32
-_index_cache: dict[int, tuple[list, list, dict[str, int]]] = {}
+# cache exists to avoid (scripts/bench_reducer.py). Bounded all the same (values a caller keeps
+# alive, e.g. every ``values`` chunk of a stream): past that many, the oldest entry is evicted.
+_INDEX_SLOTS = 256
+_index_cache: dict[int, tuple[weakref.ref, list, dict[str, int]]] = {}
 _index_lock = threading.Lock()
+
+
+class Folded(list):
+    """The list an ``envelope_reducer`` call returns: a plain ``list`` that can be weakly
+    referenced (its index cache entry goes with it). Checkpoints store it as a list, and it
+    compares, prints and copies as one.
+
+    Example:
+        >>> Folded([{"envelope_id": "a"}]) == [{"envelope_id": "a"}]
+        True
+    """
+
+    __slots__ = ("__weakref__",)
 
 
 def _take_index(existing: Any) -> tuple[list, dict[str, int]] | None:
     """Return (and remove) the snapshot and key index of ``existing``, if still valid."""
     with _index_lock:
         hit = _index_cache.pop(id(existing), None)
-    if hit is None or hit[0] is not existing:
+    if hit is None or hit[0]() is not existing:
         return None
     try:
         unchanged = hit[1] == existing  # identical items compare without calling __eq__
@@ -72,11 +90,21 @@ def _take_index(existing: Any) -> tuple[list, dict[str, int]] | None:
     return hit[1], hit[2]
 
 
-def _keep_index(value: list, snapshot: list, positions: dict[str, int]) -> None:
+def _forget(key: int, ref: weakref.ref) -> None:
+    """Drop the entry of a value that is gone (its weak reference's callback)."""
+    with _index_lock:
+        hit = _index_cache.get(key)
+        if hit is not None and hit[0] is ref:
+            del _index_cache[key]
+
+
+def _keep_index(value: Folded, snapshot: list, positions: dict[str, int]) -> None:
+    key = id(value)
+    ref = weakref.ref(value, lambda r: _forget(key, r))
     with _index_lock:
         while len(_index_cache) >= _INDEX_SLOTS:
             _index_cache.pop(next(iter(_index_cache)))
-        _index_cache[id(value)] = (value, snapshot, positions)
+        _index_cache[key] = (ref, snapshot, positions)
 
 
 class EnvelopeTypeError(TypeError, ValueError):
@@ -146,7 +174,7 @@ class _Fold:
     ``deleted`` says a slot was removed.
     """
 
-    result: list[dict[str, Any] | None]
+    result: Folded
     positions: dict[str, int]
     snapshot: list | None
     deleted: bool = False
@@ -164,12 +192,14 @@ def start_fold(existing: Any) -> _Fold | None:
         >>> start_fold([{"envelope_id": "a"}, {"envelope_id": "a"}]) is None
         True
     """
-    taken = _take_index(existing) if type(existing) is list else None
+    taken = _take_index(existing) if type(existing) is Folded else None
     if taken is not None:
         snapshot, positions = taken
-        return _Fold(list(existing), positions, snapshot)  # the one list copy
+        # the one list copy, from the snapshot: a plain list equal to ``existing`` item for
+        # item, which CPython copies at C speed (a list subclass it copies item by item)
+        return _Fold(Folded(snapshot), positions, snapshot)
     # no valid cached index: a restored, older, hand-made or mutated value; index it once
-    result = as_entries(existing)  # a new list
+    result = Folded(as_entries(existing))  # a new list
     keys = [envelope_key(entry) for entry in result]
     positions = {key: i for i, key in enumerate(keys)}
     if len(positions) != len(result):
@@ -335,7 +365,7 @@ def finish_fold(fold: _Fold) -> list[dict[str, Any]]:
     """Compact removed slots, cache the key index of the result (rule 6) and return it."""
     result, positions, snapshot = fold.result, fold.positions, fold.snapshot
     if fold.deleted:
-        result = [entry for entry in result if entry is not None]
+        result = Folded(entry for entry in result if entry is not None)
         positions = {envelope_key(entry): i for i, entry in enumerate(result)}
         snapshot = None
     _keep_index(result, list(result) if snapshot is None else snapshot, positions)

@@ -132,27 +132,30 @@ class ResearchState(TypedDict, total=False):
     """Run notes for the report (e.g. "token budget spent, no more rounds"). Append-only log:
     each note is an event, so duplicates would be meaningful and no de-duplication is done."""
 
-    report_path: str
-    """Written once, by ``report``."""
+    report_path: str | None
+    """Written by ``report``; None from a run's ``plan`` until then (as ``report`` and
+    ``outcome``; ``warnings`` and ``failed_tasks`` are emptied): a rerun paused or failed
+    before its ``report`` holds no earlier run's verdict."""
 
-    report: str
-    """The report's text: the markdown that ``report`` wrote to ``report_path`` (written once,
-    by ``report``), so a LangGraph Server client or another replica reads it from the thread,
-    not from one machine's disk. One string per thread, a few KB; a checkpoint saver that
-    stores whole checkpoints copies it into each later checkpoint of the thread until the next
-    ``report`` replaces it (``prune`` drops the old ones)."""
+    report: str | None
+    """The report's text: the markdown that ``report`` wrote to ``report_path`` (written by
+    ``report``; None until then), so a LangGraph Server client or another replica reads it
+    from the thread, not from one machine's disk. One string per thread, a few KB; a
+    checkpoint saver that stores whole checkpoints copies it into each later checkpoint of the
+    thread until the next ``report`` replaces it (``prune`` drops the old ones)."""
 
-    outcome: str
+    outcome: str | None
     """``"ok"``, ``"partial"`` (some tasks failed for good) or ``"failed"`` (all did): written
-    once, by ``report``, at the end of a run."""
+    by ``report``, at the end of a run; None from the run's ``plan`` until then."""
 
     warnings: list[dict[str, str]]
     """The relevance verdict (``app.research.relevance``): each ``{"code", "message"}``, empty when
-    the sources speak to the topic. Written once, by ``report``, so every client reads it."""
+    the sources speak to the topic. Written by ``report``, so every client reads it; emptied
+    by the run's ``plan`` (it means something only with an ``outcome``)."""
 
     failed_tasks: list[dict[str, Any]]
     """The tasks that failed for good, each ``{envelope_id, worker, task_key, error}``: written
-    once, by ``report``, with ``outcome``."""
+    by ``report``, with ``outcome``; emptied by the run's ``plan``."""
 
     remaining_steps: RemainingSteps
     """LangGraph's managed value, not a channel: the supersteps left before the run's
@@ -178,9 +181,9 @@ class ResearchOutput(TypedDict, total=False):
     unmetered_calls: int
     dropped: list[str]
     notes: list[str]
-    report_path: str
-    report: str
-    outcome: str
+    report_path: str | None
+    report: str | None
+    outcome: str | None
     warnings: list[dict[str, str]]
     failed_tasks: list[dict[str, Any]]
 

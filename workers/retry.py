@@ -1,10 +1,16 @@
 """How often a node is attempted and how long it waits between attempts: the ``retry_on`` of
 the graph's ``RetryPolicy``, its cap, and the per-run backoff the nodes apply themselves.
 
-A ``RetryPolicy`` is fixed when the graph is compiled, while the number of attempts and the
-interval are per-run settings (``RunContext.max_attempts``, ``retry_interval``). So the policy
-gets a cap (:data:`ATTEMPTS_CAP`) and no interval, and each node waits (:func:`backoff`) and stops
-(:func:`give_up`) by its run's settings.
+The number of attempts and the interval are the operator's settings (``Settings.max_attempts``,
+``retry_interval``: ``RESEARCH_MAX_ATTEMPTS``, ``RESEARCH_RETRY_INTERVAL``; not a client's). A
+worker node reads them from the :class:`workers.base.WorkerDeps` its run resolves (``plan``
+from its ``Resources``), not from the graph it is compiled into: it is built here in
+``workers/``, which never imports the app, and whoever compiles the graph attaches the
+``RetryPolicy``. So the policy gets a cap (:data:`ATTEMPTS_CAP`) and no interval, and each node
+stops (:func:`give_up`) and waits (:func:`backoff`) itself. The wait is the node's for two more
+reasons: it ends once the run stops (:func:`workers.pacing.pause`; LangGraph's sync retry loop
+waits with ``time.sleep``, which Ctrl-C cannot cut short), and a long one is said on the
+node's ``custom`` stream.
 
 Source: ``langgraph.types.RetryPolicy`` and LangGraph's "Add retry policies" how-to.
 """
@@ -22,9 +28,9 @@ from workers.pacing import announce_wait, pause
 __all__ = ["ATTEMPTS_CAP", "backoff", "backoff_delay", "give_up", "retry_on"]
 
 ATTEMPTS_CAP = 10
-"""The ``max_attempts`` of the worker nodes' ``RetryPolicy``: an upper bound. The number of
-attempts a run makes is its own setting (``WorkerDeps.max_attempts``): the node stops the
-retries itself (:func:`give_up`), so each run can choose it."""
+"""The ``max_attempts`` of the worker nodes' ``RetryPolicy``: an upper bound (and the most
+``RESEARCH_MAX_ATTEMPTS`` takes). The attempts a task makes are the operator's setting, which
+the node reads from its ``WorkerDeps.max_attempts`` and stops at itself (:func:`give_up`)."""
 
 
 def retry_on(exc: BaseException) -> bool:
@@ -45,7 +51,8 @@ def backoff_delay(attempt: int, retry_interval: float) -> float:
     then ``retry_interval`` doubled per attempt, at most 8x or 1 s (whichever is longer).
 
     The formula of LangGraph's ``RetryPolicy`` (``initial_interval * backoff_factor ** n``
-    capped at ``max_interval``), with the interval a per-run setting. The one owner of it:
+    capped at ``max_interval``), with the interval the operator's ``RESEARCH_RETRY_INTERVAL``.
+    The one owner of it:
     :func:`backoff` (the nodes) and the report summary's retries (``app.research.synthesis``) both
     use it.
 
@@ -69,9 +76,10 @@ def backoff(runtime: Runtime, retry_interval: float, who: str = "the task") -> i
     to 1 s of jitter); return the attempt number (1-based). A long wait is said first, naming
     ``who`` waits (:func:`workers.waits.announce_wait`, on the node's ``custom`` stream).
 
-    The wait is here, not in the ``RetryPolicy``, because the interval is a per-run setting
-    while a ``RetryPolicy`` is fixed when the graph is compiled. It ends once the run stops
-    (:func:`workers.pacing.pause`): Ctrl-C used to wait it out, up to 5 s.
+    The wait is here, not in the ``RetryPolicy`` (see the module's docstring): the node reads
+    the interval from its run's settings, and the wait ends once the run stops
+    (:func:`workers.pacing.pause`), where LangGraph's ``time.sleep`` made Ctrl-C wait it out,
+    up to 5 s.
 
     Raises:
         workers.errors.RunCancelled: the run stopped during the wait.

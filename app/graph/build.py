@@ -36,7 +36,7 @@ from app.graph.masking import masked
 from app.graph.nodes.dispatch import dispatch
 from app.graph.nodes.persist import persist
 from app.graph.nodes.plan import plan
-from app.graph.nodes.report import report
+from app.graph.nodes.report import KeptSummaries, report
 from app.graph.nodes.review import review_plan, review_results
 from app.graph.nodes.route import route
 from app.graph.resources import Resources
@@ -49,9 +49,10 @@ from workers.usage import AttemptTokens
 
 __all__ = ["NODES", "build_graph", "worker_names"]
 
-# The RetryPolicy re-runs a node; how many times and after which wait is the run's own setting
-# (max_attempts, retry_interval): the nodes wait (backoff) and stop (give_up) themselves, so
-# the policy has a cap and no interval of its own.
+# The RetryPolicy re-runs a node; how many times and after which wait are the operator's
+# settings (RESEARCH_MAX_ATTEMPTS, RESEARCH_RETRY_INTERVAL), which the nodes read from their run's
+# resources: they wait (backoff, cut short when the run stops) and stop (give_up) themselves, so
+# the policy has a cap and no interval of its own (workers/retry.py says why).
 WORKER_RETRY = RetryPolicy(max_attempts=ATTEMPTS_CAP, initial_interval=0.0, backoff_factor=1.0,
                            max_interval=0.0, jitter=False, retry_on=retry_on)
 # persist and report do database I/O: retry a busy or locked SQLite database or a dropped
@@ -176,18 +177,21 @@ def _add_nodes(builder: StateGraph, workers: tuple[WorkerSpec, ...], res: Resour
 
     add("plan", partial(plan, res=res, tokens=AttemptTokens(), **routes),
         retry_policy=WORKER_RETRY)
-    add("review_plan", review_plan)
+    add("review_plan", partial(review_plan, res=res))
     add("dispatch", partial(dispatch, res=res, **routes))
     allowed = parallel_keys()  # the channels parallel workers may write: those with a reducer
     for worker in workers:
         node = guard_worker_node(worker.name, make_worker_node(worker, res.resolve_worker),
                                  allowed=allowed)
-        add(worker.name, node, retry_policy=WORKER_RETRY)
+        # input_schema: a Send hands the node its Task as is; inferred from the Task annotation,
+        # its keys became channels no schema declares (trial 25, finding 3)
+        add(worker.name, node, retry_policy=WORKER_RETRY, input_schema=ResearchState)
         builder.add_edge(worker.name, "route")
     add("route", partial(route, res=res, **routes))
     add("review_results", review_results)
     add("persist", partial(persist, res=res, **routes), retry_policy=IO_RETRY)
-    add("report", partial(report, res=res, **routes), retry_policy=IO_RETRY)
+    add("report", partial(report, res=res, summaries=KeptSummaries(), **routes),
+        retry_policy=IO_RETRY)
 
 
 def _add_edges(builder: StateGraph, names: tuple[str, ...]) -> None:

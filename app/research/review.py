@@ -183,20 +183,21 @@ def results_payload(envelopes: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         for e in envelopes]}
 
 
-def ask_plan(sub_questions: Sequence[str]) -> list[str]:
+def ask_plan(sub_questions: Sequence[str], bound: int | None = None) -> list[str]:
     """Inside a node: pause for the plan review and return the sub-questions to run.
 
-    A decision that does not fit (:func:`plan_resume`) pauses again with the same payload plus
+    A decision that does not fit (:func:`plan_resume`, with ``bound``: the most sub-questions
+    the run may hold, None for no bound) pauses again with the same payload plus
     ``"error"``: LangGraph keeps a node's resume values in order, so the next
     ``Command(resume=...)`` answers the new pause (LangGraph's "validate human input" pattern).
-    Reads nothing but its argument before ``interrupt()``, as a node that pauses must: it runs
-    again from its start on resume.
+    Reads nothing but its arguments before ``interrupt()``, as a node that pauses must: it
+    runs again from its start on resume.
     """
     payload = plan_payload(sub_questions)
     decision = interrupt(payload)
     while True:
         try:
-            return plan_resume(decision, sub_questions)
+            return plan_resume(decision, sub_questions, bound)
         except ReviewError as exc:
             decision = interrupt({**payload, "error": str(exc)})
 

@@ -55,23 +55,30 @@ def _strings(value: Any, name: str) -> list[str]:
     return list(value)
 
 
-def plan_resume(value: Any, current: Sequence[str]) -> list[str]:
+def plan_resume(value: Any, current: Sequence[str], bound: int | None = None) -> list[str]:
     """The sub-questions to run after the plan stage resumed with ``value``.
 
     Args:
         value: ``{}``, ``{"approve": true}`` or ``{"sub_questions": [str, ...]}`` (None and
             ``True`` mean approve).
         current: the planned sub-questions.
+        bound: the most sub-questions a plan may hold (a served run: the operator's
+            ``RESEARCH_SUB_QUESTIONS_LIMIT``, which dispatch applies); None: no bound.
 
     Raises:
         ReviewError: not a dict, an unknown key, ``approve`` with ``sub_questions`` (run the
             plan as it is, and replace it), or sub-questions that are empty, repeated, longer
             than 500 characters, or no question to research by the check every plan must pass
             (:func:`app.research.topics.question_problem`: control characters, no word to
-            search for), so the plan the review takes is never refused at dispatch.
+            search for), or more than ``bound`` of them (approved or given), so the plan the
+            review takes is never refused at dispatch.
     """
     data = _as_dict(value, PLAN)
     if data.get("sub_questions") is None:
+        if bound is not None and len(current) > bound:  # an edit made it so: say how on
+            raise ReviewError(f"the plan holds {len(current)} sub-questions, past this "
+                              f"server's bound of {bound} (RESEARCH_SUB_QUESTIONS_LIMIT): "
+                              f"replace it with sub_questions, at most {bound}")
         return list(current)
     if data.get("approve"):  # trial 10: the approval was ignored without a word
         raise ReviewError("approve and sub_questions contradict each other: approve runs the "
@@ -83,6 +90,9 @@ def plan_resume(value: Any, current: Sequence[str]) -> list[str]:
         raise ReviewError(f"sub-question {questions.index('') + 1} is empty")
     if len(set(questions)) != len(questions):
         raise ReviewError("sub_questions repeats a question")
+    if bound is not None and len(questions) > bound:  # trial 25, finding 16
+        raise ReviewError(f"sub_questions holds {len(questions)} questions, past this "
+                          f"server's bound of {bound} (RESEARCH_SUB_QUESTIONS_LIMIT)")
     if any(len(q) > MAX_QUESTION_CHARS for q in questions):
         raise ReviewError(f"a sub-question is longer than {MAX_QUESTION_CHARS} characters")
     from app.research.topics import question_problem  # what the plan check asks of each

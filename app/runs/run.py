@@ -359,7 +359,8 @@ def run_config(thread_id: str, settings: Settings) -> dict[str, Any]:
         # Threads for LangGraph's pool, which also saves pending writes; how many workers
         # *work* at once is the limiter's job (see workers.base.RunScope.limiter).
         "max_concurrency": THREAD_POOL_SIZE,
-        # Sized from the work (each round is two supersteps), so --rounds 50 fits.
+        # Sized from the work (each round is three supersteps: dispatch, the workers, route;
+        # app.research.rounds.recursion_limit), so --rounds 50 fits.
         "recursion_limit": recursion_limit(settings.rounds),
     }
 

@@ -248,8 +248,9 @@ def _notes(final: dict[str, Any], channel_notes: list[str], missing: int, stray:
 def _warnings(final: dict[str, Any], topic: str,
               db_rows: Callable[[], list[Any]]) -> list[dict[str, str]]:
     """The report node's warnings, kept in state; judged here
-    (:func:`app.research.relevance.relevance_warnings`) for a state without them, on the rows
-    ``db_rows()`` reads (only then: a finished run's payloads are never decoded here)."""
-    if final.get("warnings") is not None:
+    (:func:`app.research.relevance.relevance_warnings`) for a state without them (or without
+    an ``outcome``: ``plan`` empties them until ``report`` judges), on the rows ``db_rows()``
+    reads (only then: a finished run's payloads are never decoded here)."""
+    if final.get("warnings") is not None and final.get("outcome") is not None:
         return list(final["warnings"])
     return [w.to_dict() for w in relevance_warnings(topic, db_rows())]

@@ -161,3 +161,49 @@ def test_hand_made_existing_with_repeated_keys_is_folded_to_unique_keys():
     assert out[0] == env("a", v=2, x=1)  # folded in order: later wins, absent kept
     assert out[2]["v"] == 2
     assert envelope_reducer(existing, []) == out[:3]
+
+
+# --- the cache never outlives the value it indexes (trial 25, finding 11) -----------------------
+
+
+def test_a_dropped_value_leaves_nothing_of_its_payloads_behind():
+    # The cache held the last 32 lists it returned, strongly: in a server process a thread
+    # paused, failed or finished kept its payloads alive (177 MB for 32 x 1,200 x 4 KB).
+    import gc
+    import tracemalloc
+
+    def thread(t: int) -> int:
+        value: list[dict] = []
+        for i in range(300):  # one write per Send task, as LangGraph folds them
+            text = f"{t}:{i}" + "x" * 4000  # distinct payloads, 4 KB each
+            value = envelope_reducer(value, env(f"{t}:{i}", structured={"text": text}))
+        return len(value)
+
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        assert [thread(t) for t in range(4)] == [300] * 4  # 4.8 MB of payloads, then dropped
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < 200_000, f"{held / 1e6:.1f} MB still held after the values were dropped"
+
+
+def test_a_live_value_is_folded_from_its_cached_index(monkeypatch):
+    # held weakly, the index is still there for the value the channel holds: folding N writes
+    # keys each envelope about once, never the whole list again per write (N * N / 2)
+    from state import fold as fold_module
+
+    calls = {"keyed": 0}
+    real = fold_module.envelope_key
+
+    def counted(entry):
+        calls["keyed"] += 1
+        return real(entry)
+
+    monkeypatch.setattr(fold_module, "envelope_key", counted)
+    value: list[dict] = []
+    for i in range(2000):
+        value = envelope_reducer(value, env(f"e{i}"))
+    assert len(value) == 2000 and calls["keyed"] < 3 * 2000, calls

@@ -28,10 +28,21 @@ from app.settings.config import RunContext
 from state import ResearchState, Routing, make_envelope_id
 from workers.errors import is_transient, one_line
 from workers.pacing import announcing_waits, stop_waiting_when
+from workers.registry import WEB_WORKERS
 from workers.retry import backoff, give_up
 from workers.usage import AttemptTokens
 
-__all__ = ["plan"]
+__all__ = ["NO_VERDICT", "plan", "run_workers"]
+
+_WEB = frozenset(spec.name for spec in WEB_WORKERS)
+
+NO_VERDICT: dict[str, Any] = {"outcome": None, "failed_tasks": [], "warnings": [],
+                              "report": None, "report_path": None}
+"""What ``plan`` writes over the verdict keys at a run's start, until this run's own ``report``
+writes them: no ``outcome`` (None: not judged yet), so a rerun that pauses, fails or is stopped
+before ``report`` never hands back the previous run's verdict and report (trial 25, finding 2).
+The lists are empty rather than None, so a reader's ``get("failed_tasks", [])`` still iterates.
+Plain writes: ``LastValue`` channels."""
 
 
 def _check_input(state: ResearchState, config: RunnableConfig, ctx: RunContext, res: Resources,
@@ -55,7 +66,8 @@ def _check_input(state: ResearchState, config: RunnableConfig, ctx: RunContext, 
 
 def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
          res: Resources, workers: Sequence[str], tokens: AttemptTokens) -> dict[str, Any]:
-    """Plan the run (writes ``sub_questions``, as ``review_plan`` may after it, and ``routing``).
+    """Plan the run (writes ``sub_questions``, as ``review_plan`` may after it, and ``routing``)
+    and clear the thread's previous verdict (:data:`NO_VERDICT`).
 
     Every token the planner was served counts, those of failed attempts included (``tokens``
     holds a failed attempt's until the next). A thread run again (or forked) starts its rounds
@@ -80,6 +92,8 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     attempt = backoff(runtime, res.settings.retry_interval, "the planner")
     with tokens.attempt(info.task_id if info else state["topic"]) as served:
         questions, notes = _questions(state, ctx, attempt, runtime, res)
+    if questions != state.get("sub_questions"):  # a new plan: within a served run's bound
+        questions, notes = _within_bound(questions, notes, res)
     kept_plan = bool(state.get("sub_questions")) and questions == state.get("sub_questions")
     if kept_plan and (why := replaced_plan_note(state)):
         notes = [why, *notes]  # the rerun answers the replacement: say so again
@@ -88,6 +102,7 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     as_of = as_of_or_today(state.get("as_of"))
     # a rerun on the thread's plan keeps what its review dropped (a new plan has no drops, and
     # a drop of another as_of is of other work: its id names its date)
+    workers = run_workers(workers, bool(ctx.web))
     tasks = {make_envelope_id(w, q, as_of) for w in workers for q in questions}
     dropped, kept = kept_drops(state, tasks) if kept_plan else ([], [])
     first = highest_round(state) + 1
@@ -108,7 +123,34 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
         "tokens": Overwrite(served.tokens),
         "unmetered_calls": Overwrite(served.unmetered),
         "dropped": Overwrite(dropped),
+        **NO_VERDICT,
     }
+
+
+def run_workers(workers: Sequence[str], web: bool) -> list[str]:
+    """The compiled graph's ``workers`` this run fans out to (``routing["workers"]``): the web
+    workers (:data:`workers.registry.WEB_WORKERS`) only when the run's context searches the
+    web. LangGraph Server compiles one graph for every client, with the operator's workers;
+    ``web`` is each client's choice (trial 25, finding 9: ``web: false`` failed every
+    ``web_search`` task).
+
+    Example:
+        >>> run_workers(["docs_search", "analyst", "web_search"], web=False)
+        ['docs_search', 'analyst']
+    """
+    return [w for w in workers if web or w not in _WEB]
+
+
+def _within_bound(questions: list[str], notes: list[str], res: Resources
+                  ) -> tuple[list[str], list[str]]:
+    """A new plan's first ``sub_questions_limit`` questions on a served run (the operator's
+    bound, which ``dispatch`` applies: a plan of 3 on a bound of 2 ended the run in "was the
+    state edited?"), with a note saying so; the CLI's plan as it is."""
+    bound = res.settings.sub_questions_limit if res.served else None
+    if bound is None or len(questions) <= bound:
+        return questions, notes
+    return questions[:bound], [*notes, f"plan cut to {bound} of its {len(questions)} "
+                               "sub-questions: this server's bound (RESEARCH_SUB_QUESTIONS_LIMIT)"]
 
 
 def _questions(state: ResearchState, ctx: RunContext, attempt: int,

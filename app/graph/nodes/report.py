@@ -3,7 +3,10 @@ database and into state), the run's verdict recorded."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +36,53 @@ from app.settings.config import RunContext
 from state import ResearchState
 from workers.pacing import announcing_waits, stop_waiting_when
 
-__all__ = ["report", "unmetered_note"]
+__all__ = ["KeptSummaries", "report", "unmetered_note"]
+
+
+class KeptSummaries:
+    """The report model's summaries of ``report`` attempts that failed after it, for the same
+    task's next ``RetryPolicy`` attempt.
+
+    ``IO_RETRY`` runs ``report`` again when its database write is busy; the summary comes
+    before that write, and a failed attempt leaves no writes. So the retry reuses the summary
+    it already paid for instead of asking the model again, and the attempt that returns writes
+    its tokens, once (trial 25, finding 5). Keyed by LangGraph's task id (the same for every
+    attempt of one task); bounded: the oldest entries (tasks that never came back) are dropped
+    past ``limit``.
+
+    Example:
+        >>> kept = KeptSummaries()
+        >>> try:
+        ...     with kept.attempt("task-1") as slot:
+        ...         slot["summary"] = "paid for"
+        ...         raise TimeoutError("database is locked")
+        ... except TimeoutError:
+        ...     pass
+        >>> with kept.attempt("task-1") as slot:
+        ...     slot.get("summary")
+        'paid for'
+    """
+
+    def __init__(self, limit: int = 64) -> None:
+        self._kept: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._limit = limit
+
+    @contextmanager
+    def attempt(self, key: str) -> Iterator[dict[str, Any]]:
+        """One attempt of task ``key``: yields its slot (``{"summary": ...}`` when an earlier
+        attempt made one); kept for the next attempt if the block raises, dropped if not."""
+        with self._lock:
+            slot = self._kept.pop(key, None) or {}
+        try:
+            yield slot
+        except BaseException:
+            if slot:
+                with self._lock:
+                    self._kept[key] = slot
+                    while len(self._kept) > self._limit:
+                        self._kept.popitem(last=False)
+            raise
 
 
 def unmetered_note(count: int, served: bool = False) -> str:
@@ -52,7 +101,8 @@ def unmetered_note(count: int, served: bool = False) -> str:
 
 
 def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
-           res: Resources, workers: Sequence[str]) -> dict[str, Any]:
+           res: Resources, workers: Sequence[str], summaries: KeptSummaries
+           ) -> dict[str, Any]:
     """Read this run's rows back, write the markdown report, and record the verdict in state:
     ``outcome``, ``failed_tasks`` and the relevance ``warnings``, so a LangGraph Server client
     reads what the CLI prints.
@@ -60,7 +110,8 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     The report goes to the file ``report_path`` (for the CLI), to the results database's
     ``reports`` table (upserted by thread id: ``inspect THREAD_ID --report``) and into state as
     ``report`` (a client of the thread, on any replica). A retried or resumed ``report`` writes
-    all three again, with the same text for the same rows.
+    all three again, with the same text for the same rows; a retry reuses the model summary
+    its failed attempt made (``summaries``: :class:`KeptSummaries`).
 
     Raises:
         app.research.plan_check.BadPlan: the plan cannot run or was made for another topic
@@ -95,22 +146,33 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     outcome, failed = run_outcome(state, rows)  # the rows say which kept an earlier result
     # A search that did not answer is named as not reached, never read as an empty answer.
     extra_notes += unreached_notes(rows) + kept_notes(failed)
-    update = _summarize(state, ctx, models, data, extra_notes, runtime, res)
+    info = runtime.execution_info
+    with summaries.attempt(info.task_id if info else thread_id_of(config)) as kept:
+        update = _summarize(state, ctx, models, data, extra_notes, runtime, res, kept)
+        markdown, path = _noted_write(state, data, res, update, extra_notes)
+    runtime.stream_writer({"report": {"path": str(path.resolve()), "outcome": outcome}})
+    return {"report_path": str(path.resolve()), "report": markdown, "outcome": outcome,
+            "failed_tasks": failed, "warnings": _warnings(data), **update}
+
+
+def _noted_write(state: ResearchState, data: ReportInput, res: Resources,
+                 update: dict[str, Any], extra_notes: list[str]) -> tuple[str, Path]:
+    """Add the run's last notes (``extra_notes``, the unmetered responses, the words no source
+    mentions, a replaced report file) to ``data`` and to the state ``update``, then
+    :func:`_write` the report; its markdown and path."""
     unmetered = (state.get("unmetered_calls") or 0) + update.get("unmetered_calls", 0)
     if unmetered:  # a server that omits usage must not switch the budget off silently
         extra_notes.append(unmetered_note(unmetered, res.served))
     if extra_notes:
         data.notes += extra_notes
         update["notes"] = extra_notes
-    if relevance.missing:  # the report says so at its top; the run's notes say it too
-        update["notes"] = [*extra_notes, missing_note(relevance.missing)]
+    if data.relevance is not None and data.relevance.missing:  # said at the report's top too
+        update["notes"] = [*extra_notes, missing_note(data.relevance.missing)]
     replaced: list[str] = []
     markdown, path = _write(state, data, res, replaced)
     if replaced:
         update["notes"] = [*update.get("notes", []), *replaced]
-    runtime.stream_writer({"report": {"path": str(path.resolve()), "outcome": outcome}})
-    return {"report_path": str(path.resolve()), "report": markdown, "outcome": outcome,
-            "failed_tasks": failed, "warnings": _warnings(data), **update}
+    return markdown, path
 
 
 def _write(state: ResearchState, data: ReportInput, res: Resources, notes: list[str]
@@ -146,20 +208,23 @@ def _warnings(data: ReportInput) -> list[dict[str, str]]:
 
 
 def _summarize(state: ResearchState, ctx: RunContext, models: Models, data: ReportInput,
-               notes: list[str], runtime: Runtime[RunContext], res: Resources
-               ) -> dict[str, Any]:
+               notes: list[str], runtime: Runtime[RunContext], res: Resources,
+               kept: dict[str, Any]) -> dict[str, Any]:
     """The report model's sourced summary into ``data`` (not offline, not past the token
-    budget); its notes into ``notes``; the state update for its tokens."""
+    budget): the one a failed attempt of this task made (``kept["summary"]``), else asked now
+    and kept there; its notes into ``notes``; the state update for its tokens."""
     update: dict[str, Any] = {}
     if models.summarize is None:
         return update
     spent = state.get("tokens", 0) or 0
-    if ctx.max_tokens is not None and spent >= ctx.max_tokens:
+    if "summary" not in kept and ctx.max_tokens is not None and spent >= ctx.max_tokens:
         notes.append("no model summary: the token budget is spent")
         return update
-    with stop_waiting_when(res.run(runtime).scope.cancel), \
-            announcing_waits(runtime.stream_writer):  # Retry-After waits, said
-        summary = models.summarize(data)
+    if "summary" not in kept:
+        with stop_waiting_when(res.run(runtime).scope.cancel), \
+                announcing_waits(runtime.stream_writer):  # Retry-After waits, said
+            kept["summary"] = models.summarize(data)
+    summary = kept["summary"]
     data.summary = list(summary)
     notes += list(getattr(summary, "notes", None) or [])
     if getattr(summary, "tokens", 0):

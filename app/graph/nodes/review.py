@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.graph.resources import Resources
 from app.research.review import ask_plan, ask_results
 from app.research.rounds import current_envelopes
 from state import ResearchState
@@ -14,8 +15,10 @@ from state import ResearchState
 __all__ = ["review_plan", "review_results"]
 
 
-def review_plan(state: ResearchState) -> dict[str, Any]:
-    """Pause for the plan review; write the replaced sub-questions, if any.
+def review_plan(state: ResearchState, *, res: Resources) -> dict[str, Any]:
+    """Pause for the plan review; write the replaced sub-questions, if any. A served run's
+    review refuses a plan over the operator's ``sub_questions_limit`` and pauses again
+    saying so, as ``dispatch`` would refuse it after the pause was gone (trial 25, finding 16).
 
     Once the run's tasks have run, the plan is past reviewing: a ``Command(goto="review_plan")``
     sent while the results review waits (Studio's "go to node") must not make a second pending
@@ -23,7 +26,8 @@ def review_plan(state: ResearchState) -> dict[str, Any]:
     then ends that branch (:func:`app.graph.edges.after_review_plan`)."""
     if current_envelopes(state):
         return {"notes": ["plan review skipped: this run's tasks have already run"]}
-    questions = ask_plan(state["sub_questions"])
+    bound = res.settings.sub_questions_limit if res.served else None
+    questions = ask_plan(state["sub_questions"], bound)
     if questions == list(state["sub_questions"]):
         return {}
     return {"sub_questions": questions,
