@@ -36,7 +36,9 @@ _NAV_CLASSES = ("navigation", "navheader", "navfooter", "navbar", "navpath", "to
 """Class names of navigation bars written as ``<div>``: LaTeX2HTML's ``navigation`` panel
 ("Next: Macros Up: Set-show Previous: Locale Index" was a report's top passage: trial 26,
 finding 8), DocBook's ``navheader``/``navfooter``, Doxygen's and old Javadoc's. An element
-with ``role="navigation"`` (Sphinx's bars) is left out too, as ``<nav>`` is."""
+with ``role="navigation"`` (Sphinx's bars) is left out too, as ``<nav>`` is; never the page's
+``<body>``, ``<main>`` or ``<article>``, nor an element holding a heading (a bar has none: trial
+27, a ``<body class="navigation">`` left the page with no text)."""
 _HEADINGS = frozenset({"h1", "h2", "h3"})
 
 
@@ -249,7 +251,8 @@ def _stylesheet() -> etree.XSLT:
 <xsl:output method="text" encoding="UTF-8"/>
 <xsl:template match="/"><xsl:apply-templates select="*[1]"/></xsl:template>
 <xsl:template match="{'|'.join(sorted(_HIDDEN))}"/>
-<xsl:template match="*[{_navigation()}]" priority="2"/>
+<xsl:template match="*[not(self::html or self::body or self::main or self::article)]\
+[not(.//h1 or .//h2 or .//h3)][{_navigation()}]" priority="2"/>
 <xsl:template match="{headings}">{_HEAD}<xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="a">{_LINK}<xsl:apply-templates/>{_LINK_END}</xsl:template>
 <xsl:template match="{blocks}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>

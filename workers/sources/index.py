@@ -54,14 +54,13 @@ __all__ = [
     "tree_signature",
 ]
 
-# 21: a page's markup source beside it not indexed, <div> navigation bars left out; 20: Markdown
-# read as Markdown (titles, sections, no markup), no passage cut inside a fenced block; 19: a
-# PDF's table rows and repeated sentences are no running lines, its compounds keep their hyphen;
-# 18: a PDF section's title line is a paragraph of its own; 17: a PDF's words broken at line ends
-# are whole; 16: a PDF's running headers and footers are left out; 15: table heading rows (<th>,
-# bold cells, .docx repeated rows, markdown's raw HTML tables); 14: <thead> or bold heading
-# cells; 13: a table's rows are sentences under their headings; 12: no <nav> or forms
-SCHEMA_VERSION = "21"
+# 22: 21's two rules narrowed (the page holds the source's text; no bar holds a heading); 21:
+# a markup source beside its page not indexed, <div> navigation bars left out; 20: Markdown read
+# as Markdown, no cut inside a fence; 19: a PDF's table rows and repeated sentences are no
+# running lines, its compounds keep their hyphen; 18: a PDF section's title line is a paragraph;
+# 17: a PDF's words broken at line ends are whole; 16: no PDF running headers and footers; 15,
+# 14, 13: table heading rows and rows as sentences under their headings; 12: no <nav> or forms
+SCHEMA_VERSION = "22"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

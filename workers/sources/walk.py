@@ -305,24 +305,47 @@ def rendered_page(ref: str) -> str | None:
         return None
     if folder == "_sources" or folder.endswith("/_sources"):  # Sphinx: _sources/NAME.rst.txt
         folder = folder.removesuffix("_sources").rstrip("/")
-        stem = stem.rpartition(".")[0] if "." in stem else stem
+        head, dot, inner = stem.rpartition(".")  # only a source's own suffix: v1.2.txt is v1.2
+        stem = head if dot and f".{inner.lower()}" in _MARKUP_SOURCES else stem
     return f"{folder}/{stem}.html" if folder else f"{stem}.html"
+
+
+_WORD = re.compile(r"[A-Za-z]{4,}")
+_SAMPLE_BYTES = 64 * 1024
+
+
+def _rendered_from(page: Path, source: Path) -> bool:
+    """Whether the HTML ``page`` holds the text of ``source``: at least half the distinct words
+    (of four letters or more) of the source's first 64 KB are in the page's first 256 KB. A
+    ``redirect.txt`` of release notes beside a ``redirect.html`` that only redirects is no
+    source of it (trial 27: both were left out, the notes' answer with them)."""
+    try:
+        with open(source, "rb") as fh:
+            said = {w.lower() for w in _WORD.findall(fh.read(_SAMPLE_BYTES).decode("utf-8",
+                                                                                   "replace"))}
+        with open(page, "rb") as fh:
+            shown = {w.lower() for w in _WORD.findall(fh.read(4 * _SAMPLE_BYTES).decode(
+                "utf-8", "replace"))}
+    except OSError:
+        return False
+    return bool(said) and 2 * len(said & shown) >= len(said)
 
 
 def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | None
                   ) -> list[_File]:
     """``found`` (``(ref, path, stat)``) without the markup sources whose HTML page (``.html``
-    or ``.htm``, :func:`rendered_page`) is in ``found`` too: the same text indexed twice was
+    or ``.htm``, :func:`rendered_page`) is in ``found`` too and holds their text
+    (:func:`_rendered_from`): the same text indexed twice was
     cited twice, with each sentence said twice, and the source's markup (``linkgit:git-add[1]``)
     quoted (trial 26, finding 7: git-doc ships every page beside its AsciiDoc source). Each is
     counted ``rendered`` and named, e.g. ``"git-add.txt: skipped, the source of a page indexed
     (git-add.html)"``."""
-    refs = {ref for ref, _path, _st in found}
+    paths = {ref: path for ref, path, _st in found}
     kept = []
     for entry in found:
         page = rendered_page(entry[0])
-        twin = page if page in refs else (page[:-1] if page and page[:-1] in refs else None)  # .htm
-        if twin is None:
+        twin = page if page in paths else (page[:-1] if page and page[:-1] in paths else None)
+        if twin is None or not _rendered_from(paths[twin], entry[1]):  # .htm: page[:-1]
             kept.append(entry)
             continue
         skipped["rendered"] += 1

@@ -154,3 +154,21 @@ def test_a_page_and_its_markup_source_are_indexed_once_as_the_page(tmp_path: Pat
         assert corpus.notes == [
             "_sources/colonies.rst.txt: skipped, the source of a page indexed (colonies.htm)",
             "heron-census.txt: skipped, the source of a page indexed (heron-census.html)"]
+
+
+def test_a_text_file_beside_a_page_that_does_not_hold_its_text_is_indexed(tmp_path: Path) -> None:
+    # Trial 27: release notes in redirect.txt beside a redirect.html that only redirects were
+    # skipped as its source, and _sources/v1.2.txt was taken for the source of v1.html
+    docs = tmp_path / "docs"
+    (docs / "_sources").mkdir(parents=True)
+    (docs / "redirect.html").write_text(
+        '<html><head><meta http-equiv="refresh" content="0; url=new.html"></head></html>',
+        encoding="utf-8")
+    (docs / "redirect.txt").write_text(f"Release notes. {HERON}", encoding="utf-8")
+    (docs / "v1.html").write_text("<html><body><p>Version one of the egret guide.</p></body>"
+                                  "</html>", encoding="utf-8")
+    (docs / "_sources" / "v1.2.txt").write_text(f"Version 1.2 notes. {HERON}", "utf-8")
+    with Corpus.open(tmp_path / "data", folder=docs) as corpus:
+        found = sorted({p.doc_id for p in corpus.search("heron census nesting pairs", k=10)})
+        assert found == ["_sources/v1.2.txt", "redirect.txt"], found
+        assert not any("source of a page" in note for note in corpus.notes), corpus.notes

@@ -43,3 +43,14 @@ def test_navigation_bars_written_as_divs_are_left_out() -> None:
     assert "plotted on a log scale" in text and "only starts like a bar's" in text
     for junk in ("Next:", "Set-show", "Locale", "Prev", "Chapter 3", "index"):
         assert junk not in text, text
+
+
+def test_a_navigation_class_on_the_body_or_on_a_block_with_headings_keeps_its_text() -> None:
+    # Trial 27: <body class="navigation"> (or a div so classed holding the whole page) left the
+    # page with no text, and it was skipped; a bar holds no heading
+    for page in ('<html><body class="navigation"><h1>Herons</h1><p>Herons nest in spring.</p>'
+                 '</body></html>',
+                 '<html><body><div class="navigation"><h2>Herons</h2><p>Herons nest in spring.'
+                 '</p></div><div class="navigation">Next Up Previous</div></body></html>'):
+        text = "\n".join(body for _heading, body in html_page(page).sections)
+        assert "Herons nest in spring." in text and "Previous" not in text, text
