@@ -2,7 +2,8 @@
 before a capital letter or a digit, unless the dot belongs to an abbreviation; or after a
 lower-case word before a lower-case one, as manuals start a sentence with an option's name
 ("... choose save. transparent instructs the driver ...": trial 26, finding 12b, two options'
-facts were one sentence), unless the word before is an abbreviation (:data:`_LOWER_ABBREVIATIONS`).
+facts were one sentence), unless the word before is short, joined, or an abbreviation
+(:data:`_LOWER_ABBREVIATIONS`).
 
 Pure text rules for :func:`app.llm.offline.sentences.split_sentences`; no I/O.
 """
@@ -19,11 +20,13 @@ _SENTENCE_END = re.compile(
     r"(?<!\b[eE]\.g)(?<!\b[iI]\.e)(?<!\b[cC]f)(?<!\bvs)(?<!\bapprox)(?<!\b[fF]ig)"
     r"[.!?][\"')\]]*(?=\s+[\"'(\[`*_]?[A-Z0-9])"
 )
-_LOWER_END = re.compile(r"(?<=[a-z]{2})[.!?][\"')\]]*(?=\s+[a-z][\w-]*\s)")
+_LOWER_END = re.compile(r"(?<![\w.\-/])[a-z]{4,}(?P<end>[.!?][\"')\]]*)(?=\s+[a-z][\w-]*\s)")
 _LOWER_ABBREVIATIONS = frozenset(
-    "etc vs approx resp incl excl esp viz al ca cf eg ie min max sec secs no nos vol ed eds "
-    "ver rev misc std var ref refs fig figs pp ch chap eq eqs para op cit ibid repr".split())
-"""Lower-case words written with a dot inside a sentence ("lists, sets, etc. are kept")."""
+    "etc approx resp incl excl misc secs refs figs chap para ibid repr prev orig cont abbr "
+    "appr repl vols".split())
+"""Lower-case words of four letters or more written with a dot inside a sentence ("lists,
+sets, etc. are kept"); a shorter word ("aka.", "est.", "deg.") or one joined to another
+("schema-name.", a syntax diagram's: trial 27) never ends a sentence before a lower-case one."""
 _NUMBERED = frozenset({"p", "pp", "No", "Nos", "Sec", "Secs", "sec", "Ch", "Chap", "Eq", "Eqs",
                        "eq", "Vol", "vol", "Ref", "Refs", "Fig", "Figs", "fig", "Para"})
 """Abbreviations that stand before a number ("see (p. 113)", "Sec. 4.2", "No. 5"), as they are
@@ -70,7 +73,7 @@ def sentence_ends(block: str) -> Iterator[int]:
     """
     ends = [m for m in _SENTENCE_END.finditer(block) if not _abbreviated(block, m.start(), m.end())]
     for match in _LOWER_END.finditer(block):
-        word = _LAST_WORD.search(block, 0, match.start())
-        if match.group()[0] != "." or (word and word.group(1) not in _LOWER_ABBREVIATIONS):
+        word = block[match.start():match.start("end")]
+        if match.group("end")[0] != "." or word not in _LOWER_ABBREVIATIONS:
             ends.append(match)
     yield from sorted({m.end() for m in ends})

@@ -138,6 +138,15 @@ def test_a_sentence_starting_with_a_lower_case_name_is_a_sentence_of_its_own() -
         "Lists, sets, etc. are kept, and so on.", "It ends here."]
 
 
+def test_a_short_or_joined_word_before_a_dot_ends_no_sentence_before_a_lower_case_one() -> None:
+    # Trial 27: sqlite's syntax text "schema-name. prefix on the table name ..." was cut, and
+    # the Answer led with the fragment; so were "aka.", "est.", "deg.", "prev."
+    for text in ("The schema-name. prefix on the table name of the UPDATE is not allowed.",
+                 "The relay, aka. the folder, is kept.", "Use the est. value as it is.",
+                 "Turn it by 90 deg. clockwise twice.", "Read the prev. section first."):
+        assert split_sentences(text) == [text], text
+
+
 def test_an_excerpt_shows_the_sentence_naming_most_of_what_is_asked() -> None:
     # A passage found for its third sentence was shown by its first (trial 18, finding 5);
     # a section's Top passages showed "R-23498-...: When the REPLACE conflict resolution
