@@ -287,8 +287,8 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         if terms and (len(mentions(terms, text)) < needed(terms)
                       or not mentions(subject, text)):  # "a default" is not "X's default"
             continue
-        passage, heading = passages.get(str(finding.get("ref")), ("", ""))
-        if about_neighbour(text, passage, asked, heading):
+        passage, heading, title = passages.get(str(finding.get("ref")), ("", "", ""))
+        if about_neighbour(text, passage, asked, heading, title):
             continue  # ServerLimit's "this directive ... MaxRequestWorkers" (trial 26)
         # the sentence's own subject names the topic: "The default cache size is -2000",
         # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
@@ -309,9 +309,10 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
     return ranked
 
 
-def _passages(data: ReportInput) -> dict[str, tuple[str, str]]:
-    """The text and section heading of each passage the run's workers returned, by ref."""
-    return {str(p["ref"]): (str(p.get("text") or ""), str(p.get("heading") or ""))
+def _passages(data: ReportInput) -> dict[str, tuple[str, str, str]]:
+    """The text, section heading and title of each passage the workers returned, by ref."""
+    return {str(p["ref"]): (str(p.get("text") or ""), str(p.get("heading") or ""),
+                            str(p.get("title") or ""))
             for p in items(data.rows, None, "passage")}
 
 
@@ -329,8 +330,9 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
     passages = [p for p in found if prose_sentences(p["text"])] or found
     asked = written_names(data.asked)
     naming = [p for p in passages if not subject or mentions(subject, f"{p['title']} {p['text']}")]
-    about = [p for p in naming if not about_neighbour(excerpt(p["text"], about=subject),
-                                                      p["text"], asked, p.get("heading", ""))]
+    about = [p for p in naming if not about_neighbour(
+        excerpt(p["text"], about=subject), p["text"], asked, p.get("heading", ""),
+        p.get("title", ""))]
     top = about[0] if about else passages[0] if passages else None
     if top is None:
         return "- No sourced answer was found in the corpus."

@@ -45,15 +45,17 @@ _LABEL = re.compile(r"^(?P<label>(?:[^.:;!?\n]|\.(?=\S)){1,60}?):\s")
 
 
 def written_names(text: str) -> set[str]:
-    """The identifiers ``text`` writes (:data:`_NAME`), lower-cased, quotes dropped.
+    """The identifiers ``text`` writes (:data:`_NAME`), lower-cased but a flag (``-X`` is not
+    ``-x``: trial 27), quotes dropped.
 
     Example:
-        >>> sorted(written_names("What does the -x option of git cherry-pick do?"))
-        ['-x']
+        >>> sorted(written_names("What does the -X option of git cherry-pick do?"))
+        ['-X']
         >>> sorted(written_names("ServerLimit Directive; core.eol and `max_age`"))
         ['core.eol', 'max_age', 'serverlimit']
     """
-    return {next(g for g in m.groups() if g).lower() for m in _NAME.finditer(text)}
+    return {m.group("flag") or next(g for g in m.groups() if g).lower()
+            for m in _NAME.finditer(text)}
 
 
 def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:
@@ -86,13 +88,15 @@ def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:
             or heading.rstrip("¶#§ \t"))
 
 
-def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str = "") -> bool:
-    """Whether ``sentence`` (of ``passage``, cut from a section under ``heading``) is about an
-    entry other than the one asked (:func:`sentence_entry`): it
+def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str = "",
+                    title: str = "") -> bool:
+    """Whether ``sentence`` (of ``passage``, cut from a section under ``heading`` of the
+    document ``title``) is about an entry other than the one asked (:func:`sentence_entry`): it
     speaks of its entry ("this option", :data:`_ANAPHOR`) or starts with the entry's label,
     and that label writes identifiers, none of them one of ``asked``
     (:func:`written_names` of the question). False when the question writes no identifier,
-    or the entry is not known.
+    the entry is not known, or the document's title writes one the question does (asked about
+    ``mod_deflate``, its directives' entries are its own: trial 27).
 
     Example:
         >>> passage = "-e, --edit: With this option, you edit the message.\\n\\n-x: Adds a line."
@@ -102,7 +106,7 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
         >>> about_neighbour("-x: Adds a line.", passage, {"-x"})
         False
     """
-    if not asked:
+    if not asked or written_names(title) & asked:
         return False
     entry = sentence_entry(passage, sentence, heading)
     if not entry or not (_ANAPHOR.search(sentence) or sentence.startswith(entry)):

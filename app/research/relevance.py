@@ -280,8 +280,13 @@ def unretrieved_names(terms: Sequence[str], names: Iterable[str],
     texts = [f"{title_terms(str(item.get('title') or ''))} {item.get('text') or ''}"
              for _row, item in ok_items(list(rows)) if item.get("ref")]
     named = set(names)
-    return tuple(t for t in terms if t in named and texts
-                 and not any(mentioned([t], text, named) for text in texts))
+
+    def said(name: str) -> bool:  # a plural names its singular ("RewriteRules": trial 27)
+        forms = {name, name[:-1] if name.endswith("s") else name,
+                 name[:-2] if name.endswith("es") else name}
+        return any(mentioned([f], text, named | forms) for f in forms for text in texts)
+
+    return tuple(t for t in terms if t in named and texts and not said(t))
 
 
 def missing_note(words: Sequence[str]) -> str:

@@ -340,6 +340,11 @@ def test_a_name_no_retrieved_passage_mentions_is_named_though_the_corpus_has_it(
     named = [row("docs_search", Q1, [item("passage", "The Tomcat pool size is set by max.",
                                           "mod/mod_proxy.html#4")])]
     assert judge(topic, named, APACHE).missing == ()
+    # trial 27: a plural of the name the passages name in the singular is no missing name
+    rule = [row("docs_search", Q1, [item("passage", "A RewriteRule may use back-references.",
+                                         "rewrite/intro.html#2")])]
+    rules = TermStats(5674, {"rewriterules": 20, "use": 2000, "back": 300, "references": 200})
+    assert judge("How do RewriteRules use back-references?", rule, rules).missing == ()
 
 
 def test_a_name_the_corpus_lacks_beside_a_covered_phrase_is_named_not_warned() -> None:

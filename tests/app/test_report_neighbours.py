@@ -68,3 +68,19 @@ def test_a_sentence_of_the_entry_asked_or_in_plain_words_is_kept() -> None:
     answer = answer_to(q, [item("finding", "This value also applies to new files of "
                                 "core.autocrlf.", "git-config.html#76")])
     assert "also applies" in answer, answer
+
+
+def test_a_flag_is_its_own_case_and_a_modules_entries_are_its_own() -> None:
+    # Trial 27: "-X" was taken for "-x" (git clean's two options), and asked about mod_deflate
+    # its directives' "this directive" sentences were dropped as neighbours'
+    options = ("-x: Don't use the standard ignore rules.\n\n"
+               "-X: With this option, remove only ignored files.")
+    assert about_neighbour("-X: With this option, remove only ignored files.", options,
+                           written_names("What does git clean -x do?"))
+    assert not about_neighbour("-X: With this option, remove only ignored files.", options,
+                               written_names("What does git clean -X do?"))
+    entry = "DeflateBufferSize Directive\n\nThis directive sets the fragment size to compress."
+    asked = written_names("How do I set up mod_deflate?")
+    assert about_neighbour("This directive sets the fragment size to compress.", entry, asked)
+    assert not about_neighbour("This directive sets the fragment size to compress.", entry,
+                               asked, title="mod_deflate - Apache HTTP Server Version 2.4")
