@@ -66,8 +66,11 @@ def input_problem(kwargs: Mapping[str, Any], settings: Settings,
     except ConfigError as exc:
         return str(exc)
     given = kwargs.get("input")
-    if not isinstance(given, Mapping):  # None: a resume or a plain continue; else LangGraph's
+    if given is None:  # a resume or a plain continue
         return None
+    if not isinstance(given, Mapping):  # LangGraph refused it after the thread's pause was gone
+        return (f"the input must be an object of the graph's input keys (topic, as_of), got "
+                f"{type(given).__name__} {clip(repr(given), 80)}")
     topic = given["topic"] if "topic" in given else thread_topic
     if topic is not None and not isinstance(topic, str):
         return f"the topic must be text, got {type(topic).__name__} {clip(repr(topic), 80)}"
@@ -107,8 +110,12 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
     kwargs = value.get("kwargs") or {}
     thread_id = value.get("thread_id")
     state: Mapping[str, Any] | None = {}
+    head: Mapping[str, Any] = {}
     if thread_id is not None:
-        state = await _thread_state(client, str(thread_id), kwargs, caller)
+        try:
+            state, head = await _thread_state(client, str(thread_id), kwargs, caller)
+        except _NoCheckpoint as exc:
+            return 400, str(exc)
         if state is None:  # another user's: the server answers 404
             return None
     values = state.get("values")
@@ -128,29 +135,58 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
             "a run without review would go past it unapproved: resume it with a Command "
             "(command={\"resume\": {\"approve\": true}}, or the review's other values) and "
             "review true in the context, or start a new thread")
-    try:  # a rerun, fork or resume on another corpus than its plan's: refused by the nodes
-        check_same_corpus(values, ctx.corpus_name, True, settings.named_corpora())
+    try:  # a rerun, fork or resume on another corpus than its plan's (or, for a fork from
+        # before the plan, than the thread's head: its rows would be replaced): refused
+        for planned in (values, head.get("values") or {}):
+            check_same_corpus(planned, ctx.corpus_name, True, settings.named_corpora())
     except CorpusMismatch as exc:
         return 409, str(exc)
     return None
 
 
+class _NoCheckpoint(Exception):
+    """A run names a checkpoint its thread does not have (the message is the one line)."""
+
+
+def _checkpoint_asked(kwargs: Mapping[str, Any]) -> Any:
+    """The checkpoint id a run starts from, however the request names it (``config``'s
+    ``configurable.checkpoint_id``, ``checkpoint_id``, ``checkpoint.checkpoint_id``), or None."""
+    configurable = (kwargs.get("config") or {}).get("configurable") or {}
+    checkpoint = kwargs.get("checkpoint")
+    return (configurable.get("checkpoint_id") or kwargs.get("checkpoint_id")
+            or (checkpoint.get("checkpoint_id") if isinstance(checkpoint, Mapping) else None))
+
+
 async def _thread_state(client: Any, thread_id: str, kwargs: Mapping[str, Any],
-                        caller: str | None) -> Mapping[str, Any] | None:
-    """The state the run's input is given to (its checkpoint's, for a fork), ``{}`` for a
-    thread that does not exist yet, None for a thread of another user."""
-    from langgraph_sdk.errors import NotFoundError
+                        caller: str | None) -> tuple[Mapping[str, Any] | None, Mapping[str, Any]]:
+    """The state the run's input is given to (its checkpoint's, for a fork) and the thread's
+    head state; ``({}, {})`` for a thread that does not exist yet, ``(None, {})`` for a thread
+    of another user.
+
+    Raises:
+        _NoCheckpoint: the run names a checkpoint the thread does not have, or not as text
+            (trial 27: a made-up id read as a new thread, and every check was skipped).
+    """
+    from langgraph_sdk.errors import APIStatusError, NotFoundError
 
     try:
         thread = await client.threads.get(thread_id)
     except NotFoundError:
-        return {}
+        return {}, {}
     if caller is not None and (thread.get("metadata") or {}).get("owner") != caller:
-        return None
-    configurable = (kwargs.get("config") or {}).get("configurable") or {}
-    checkpoint_id = configurable.get("checkpoint_id")  # a fork: the input goes to that one
-    checkpoint = {"checkpoint_id": checkpoint_id} if checkpoint_id else None
+        return None, {}
+    head = await client.threads.get_state(thread_id) or {}
+    asked = _checkpoint_asked(kwargs)  # a fork: the input goes to that checkpoint
+    if asked is None:
+        return head, head
+    if not isinstance(asked, str):
+        raise _NoCheckpoint(f"checkpoint_id must be text, got {type(asked).__name__}")
     try:
-        return await client.threads.get_state(thread_id, checkpoint) or {}
-    except NotFoundError:
-        return {}
+        state = await client.threads.get_state(thread_id, {"checkpoint_id": asked}) or {}
+    except (NotFoundError, APIStatusError):
+        state = {}
+    # a checkpoint the thread lacks reads back as an empty state echoing the id asked for
+    if ((state.get("checkpoint") or {}).get("checkpoint_id") != asked
+            or not state.get("created_at")):
+        raise _NoCheckpoint(f"thread {thread_id!r} has no checkpoint {clip(asked, 80)!r}")
+    return state, head

@@ -32,6 +32,7 @@ What is checked, as a LangGraph Server client sees it:
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 
 import pytest
@@ -199,6 +200,21 @@ def test_a_run_refused_on_a_thread_paused_at_review_leaves_the_pause(server: Ser
                             input={"topic": SMALL_TOPIC, "as_of": AS_OF},
                             context={"review": True}, durability="sync")
     assert status == 400 and line.startswith("durability: 'sync' is the operator's"), line
+    # trial 27: a made-up checkpoint read as a new thread (every check skipped, the run went
+    # past the review); a checkpoint id not text was a 500; an input not an object passed and
+    # LangGraph's InvalidUpdateError came after the pause was gone
+    made_up = str(uuid.uuid4())  # an id of the right form that names no checkpoint
+    for kwargs in ({"checkpoint_id": made_up, "context": {"rounds": 1}},
+                   {"checkpoint": {"checkpoint_id": made_up}, "context": {"rounds": 1}},
+                   {"config": {"configurable": {"checkpoint_id": 5}}}):
+        status, line = _refusal(alice.runs.wait, thread_id, "research",
+                                input={"topic": "zorblax checkpoints", "as_of": AS_OF},
+                                **kwargs)
+        assert status == 400 and "checkpoint" in line and "\n" not in line, (kwargs, line)
+    for given in (["a"], "zorblax", 7):
+        status, line = _refusal(alice.runs.wait, thread_id, "research", input=given,
+                                context={"rounds": 1})
+        assert status == 400 and line.startswith("the input must be an object"), line
     # bob learns nothing of alice's thread: the server's 404, not the review's 409
     assert _status(lambda: client(server, "bob").runs.wait(
         thread_id, "research", input={"topic": SMALL_TOPIC})) in (403, 404)
@@ -246,6 +262,14 @@ def test_a_thread_run_on_another_corpus_name_is_refused_before_the_run_exists(
         "corpus_name 'empty'"), line
     assert server.rows(thread_id) == rows
     assert alice.threads.get_state(thread_id)["checkpoint"] == before["checkpoint"]
+    # trial 27: a fork from before the plan ("Re-run from here" on plan) had no plan to
+    # compare, was re-planned on the other corpus and replaced the thread's rows
+    start = next(h for h in alice.threads.get_history(thread_id) if h["next"] == ["plan"])
+    status, line = _refusal(alice.runs.wait, thread_id, "research", input=None,
+                            checkpoint_id=start["checkpoint"]["checkpoint_id"],
+                            context={"corpus_name": "empty"})
+    assert status == 409 and "corpus_name 'empty'" in line, line
+    assert server.rows(thread_id) == rows
 
     paused_thread = new_thread(server)
     paused = run(server, paused_thread, {"review": True})
