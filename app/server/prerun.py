@@ -17,9 +17,12 @@ run and no checkpoint exist: the thread stays as it was. What is checked:
 
 The thread (its state at the checkpoint the run starts from) is read with LangGraph's loopback
 client (``langgraph_sdk.get_client()``, in process, past auth), and only when its ``owner`` is
-the caller: another user's thread gets the server's own 404, never a word about its state. The
-nodes keep the same checks, for the CLI and as a backstop (a cron's run, which no request
-creates, or a server without the hook).
+the caller: another user's thread gets the server's own 404, never a word about its state. A
+run that names a checkpoint the thread lacks (or not as text), or whose input is not an object,
+is refused (400), and a fork is checked against the thread's head as well as its checkpoint.
+The nodes keep the same checks, for the CLI and as a backstop (a server without the hook; a
+cron's runs pass the hook as they fire, so a cron whose input it refuses is accepted at
+``crons.create`` and refused each time it fires, in the server's log).
 
 Source: LangGraph Server's auth guide (``@auth.on.threads.create_run``, ``Auth.types.RunsCreate``:
 ``kwargs`` holds the run's ``input``, ``command``, ``config``, ``context`` and ``durability``).
