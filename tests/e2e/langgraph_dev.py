@@ -148,3 +148,24 @@ def new_thread(server: Server, user: str = "alice") -> str:
     return client(server, user).threads.create()["thread_id"]
 
 
+def refusal(call, *args, **kwargs) -> tuple[int | None, str]:
+    """The HTTP status and ``detail`` line ``call(*args, **kwargs)`` (a client's) was refused
+    with; ``(None, "")``: it was not."""
+    import httpx
+
+    try:
+        call(*args, **kwargs)
+    except httpx.HTTPStatusError as exc:
+        return exc.response.status_code, exc.response.json().get("detail", "")
+    return None, ""
+
+
+def status_of(call) -> int | None:
+    """The HTTP status a client call failed with (None: it did not fail)."""
+    import httpx
+
+    try:
+        call()
+    except httpx.HTTPStatusError as exc:  # what langgraph_sdk's errors derive from, or raise
+        return exc.response.status_code
+    return None

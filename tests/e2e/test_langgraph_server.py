@@ -21,10 +21,8 @@ What is checked, as a LangGraph Server client sees it:
   fails the run with one line naming the key, and nothing is written there;
 * a thread the server no longer has (deleted, lost, a stateless run's), created again with its
   id: the run fails with one line and the rows it left stay;
-* what a run's request and its thread show it cannot do (a bad topic or ``as_of``, a durability
-  not the operator's, a new input without review on a thread paused at a review, a run or resume
-  on another ``corpus_name`` than the plan's) is refused before the run exists (400, 409): the
-  thread keeps its topic, its checkpoint and its pause;
+* what a run's request and its thread show it cannot do is refused before the run exists
+  (``tests/e2e/test_server_prerun.py``);
 * auth: no token is a 401, with or without ``x-auth-scheme: langsmith``; a second user gets 404
   on the first user's thread, and cannot run it or list it; each user's store is their own.
 """
@@ -38,7 +36,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import AS_OF, SMALL_TOPIC
-from tests.e2e.langgraph_dev import Server, client, new_thread, run
+from tests.e2e.langgraph_dev import Server, client, new_thread, run, status_of
 from tests.expected import worker_names
 from tests.llm.fake_openai import PLAN_QUESTIONS
 
@@ -149,140 +147,6 @@ def test_what_a_client_may_not_set_fails_the_run_naming_the_key(server: Server,
     assert "The server's own notes" not in server.log.read_text(encoding="utf-8")
 
 
-def test_a_bad_topic_is_refused_before_the_run_exists(server: Server) -> None:
-    # Issue 21 (trial 6, finding 4): the client got "An internal error occurred" for these.
-    # Trial 25, finding 8: refused in `plan`, the run had already saved its input, so a
-    # finished thread's topic became the refused one; now `@auth.on.threads.create_run`
-    # refuses it (400, one line) before the run or its checkpoint exists.
-    cases = [({"topic": ""}, "the topic is empty; say what to research"),
-             ({}, "the topic is empty; say what to research"),
-             ({"topic": "x"}, "the topic 'x' has no word to search for"),
-             ({"topic": 123}, "the topic must be text, got int 123"),
-             ({"topic": SMALL_TOPIC, "as_of": "bad"}, "as_of must be a date written YYYY-MM-DD")]
-    for topic_input, start in cases:
-        thread_id = new_thread(server)
-        status, line = _refusal(client(server).runs.wait, thread_id, "research",
-                                input=topic_input)
-        assert status == 400 and line.startswith(start) and "\n" not in line, (topic_input, line)
-        assert server.rows(thread_id) == []
-        assert not client(server).threads.get_state(thread_id)["values"]
-        assert client(server).runs.list(thread_id) == []  # no run was made
-
-    thread_id = new_thread(server)
-    assert run(server, thread_id)["outcome"] == "ok"
-    before = client(server).threads.get_state(thread_id)
-    for topic_input in ({"topic": "what is it"}, {"topic": "zorblax checkpoints", "as_of": "x"}):
-        status, _ = _refusal(client(server).runs.wait, thread_id, "research",
-                             input=topic_input)
-        assert status == 400, topic_input
-    after = client(server).threads.get_state(thread_id)
-    assert after["checkpoint"] == before["checkpoint"]  # the thread is as it was
-    assert after["values"]["topic"] == SMALL_TOPIC and after["values"]["outcome"] == "ok"
-
-
-def test_a_run_refused_on_a_thread_paused_at_review_leaves_the_pause(server: Server) -> None:
-    # Trial 25, finding 8: a run without review on a thread paused at its plan review was
-    # refused in `plan`, after its input had replaced the thread's topic and dropped the
-    # pause; the advised resume then reviewed the refused topic. Now it is a 409 before the
-    # run exists, and the thread keeps its topic and its interrupt. Finding 4's sibling: a
-    # durability other than the operator's, refused the same way (400).
-    thread_id = new_thread(server)
-    alice = client(server)
-    paused = run(server, thread_id, {"review": True, "rounds": 1})
-    assert paused["__interrupt__"][0]["value"]["stage"] == "plan", paused
-    before = alice.threads.get_state(thread_id)
-    status, line = _refusal(alice.runs.wait, thread_id, "research",
-                            input={"topic": "zorblax checkpoints", "as_of": AS_OF},
-                            context={"rounds": 1})
-    assert status == 409 and "\n" not in line, line
-    assert line.startswith(f"thread {thread_id!r} awaits its plan review"), line
-    status, line = _refusal(alice.runs.wait, thread_id, "research",
-                            input={"topic": SMALL_TOPIC, "as_of": AS_OF},
-                            context={"review": True}, durability="sync")
-    assert status == 400 and line.startswith("durability: 'sync' is the operator's"), line
-    # trial 27: a made-up checkpoint read as a new thread (every check skipped, the run went
-    # past the review); a checkpoint id not text was a 500; an input not an object passed and
-    # LangGraph's InvalidUpdateError came after the pause was gone
-    made_up = str(uuid.uuid4())  # an id of the right form that names no checkpoint
-    for kwargs in ({"checkpoint_id": made_up, "context": {"rounds": 1}},
-                   {"checkpoint": {"checkpoint_id": made_up}, "context": {"rounds": 1}},
-                   {"config": {"configurable": {"checkpoint_id": 5}}}):
-        status, line = _refusal(alice.runs.wait, thread_id, "research",
-                                input={"topic": "zorblax checkpoints", "as_of": AS_OF},
-                                **kwargs)
-        assert status == 400 and "checkpoint" in line and "\n" not in line, (kwargs, line)
-    for given in (["a"], "zorblax", 7):
-        status, line = _refusal(alice.runs.wait, thread_id, "research", input=given,
-                                context={"rounds": 1})
-        assert status == 400 and line.startswith("the input must be an object"), line
-    # bob learns nothing of alice's thread: the server's 404, not the review's 409
-    assert _status(lambda: client(server, "bob").runs.wait(
-        thread_id, "research", input={"topic": SMALL_TOPIC})) in (403, 404)
-    after = alice.threads.get_state(thread_id)
-    assert after["checkpoint"] == before["checkpoint"] and after["next"] == ["review_plan"]
-    assert after["values"]["topic"] == SMALL_TOPIC
-    assert [i["value"]["stage"] for i in after["interrupts"]] == ["plan"]
-    assert [r["status"] for r in alice.runs.list(thread_id)] == ["success"]
-    # the documented way on still reviews the thread's own plan
-    approved = alice.runs.wait(thread_id, "research", command={"resume": {"approve": True}},
-                               context={"review": True, "rounds": 1})
-    assert approved["topic"] == SMALL_TOPIC
-    assert approved["__interrupt__"][0]["value"]["stage"] == "results", approved
-
-
-def _refusal(call, *args, **kwargs) -> tuple[int | None, str]:
-    """The HTTP status and ``detail`` line ``call(*args, **kwargs)`` (a client's) was refused
-    with; ``(None, "")``: it was not."""
-    import httpx
-
-    try:
-        call(*args, **kwargs)
-    except httpx.HTTPStatusError as exc:
-        return exc.response.status_code, exc.response.json().get("detail", "")
-    return None, ""
-
-
-def test_a_thread_run_on_another_corpus_name_is_refused_before_the_run_exists(
-        server: Server) -> None:
-    # Trial 8, finding 15: the rerun went ahead on the other corpus and replaced the thread's
-    # rows; then it was refused in the nodes, after the run had saved its input (trial 25,
-    # finding 8's sibling): a resume of a paused thread on another corpus took the review's
-    # answer and lost the pause. Now a 409 before the run exists; the thread stays as it was.
-    alice = client(server)
-    thread_id = new_thread(server)
-    first = run(server, thread_id)
-    assert first.get("outcome") and not first.get("__error__"), first
-    rows = server.rows(thread_id)
-    before = alice.threads.get_state(thread_id)
-    status, line = _refusal(alice.runs.wait, thread_id, "research",
-                            input={"topic": SMALL_TOPIC, "as_of": AS_OF},
-                            context={"corpus_name": "empty"})
-    assert status == 409 and line.startswith(
-        "this thread was planned on the server's corpus; it is not continued or rerun on "
-        "corpus_name 'empty'"), line
-    assert server.rows(thread_id) == rows
-    assert alice.threads.get_state(thread_id)["checkpoint"] == before["checkpoint"]
-    # trial 27: a fork from before the plan ("Re-run from here" on plan) had no plan to
-    # compare, was re-planned on the other corpus and replaced the thread's rows
-    start = next(h for h in alice.threads.get_history(thread_id) if h["next"] == ["plan"])
-    status, line = _refusal(alice.runs.wait, thread_id, "research", input=None,
-                            checkpoint_id=start["checkpoint"]["checkpoint_id"],
-                            context={"corpus_name": "empty"})
-    assert status == 409 and "corpus_name 'empty'" in line, line
-    assert server.rows(thread_id) == rows
-
-    paused_thread = new_thread(server)
-    paused = run(server, paused_thread, {"review": True})
-    assert paused["__interrupt__"][0]["value"]["stage"] == "plan", paused
-    status, line = _refusal(alice.runs.wait, paused_thread, "research",
-                            command={"resume": {"approve": True}},
-                            context={"review": True, "corpus_name": "empty"})
-    assert status == 409 and "corpus_name 'empty'" in line, line
-    after = alice.threads.get_state(paused_thread)
-    assert after["next"] == ["review_plan"], after["next"]
-    assert [i["value"]["stage"] for i in after["interrupts"]] == ["plan"]
-
-
 def test_a_named_corpus_with_nothing_to_index_fails_the_run_with_its_message(
         server: Server) -> None:
     # Issue 21, sibling of finding 4: the CorpusError came back as "An internal error
@@ -309,11 +173,11 @@ def test_auth_each_user_sees_and_runs_only_their_own_threads(server: Server) -> 
         assert response.status_code == 401, (headers, response.text)
 
     bob = client(server, "bob")
-    assert _status(lambda: bob.threads.get(alice)) in (403, 404)
-    assert _status(lambda: bob.runs.wait(alice, "research",
+    assert status_of(lambda: bob.threads.get(alice)) in (403, 404)
+    assert status_of(lambda: bob.runs.wait(alice, "research",
                                          input={"topic": SMALL_TOPIC, "as_of": AS_OF})) in (403,
                                                                                           404)
-    assert _status(lambda: bob.threads.get_state(alice)) in (403, 404)
+    assert status_of(lambda: bob.threads.get_state(alice)) in (403, 404)
     assert alice not in {t["thread_id"] for t in bob.threads.search(limit=100)}
     own = client(server, "alice").threads.get(alice)
     assert own["thread_id"] == alice and own["metadata"]["owner"] == "alice"
@@ -333,17 +197,6 @@ def test_auth_each_user_has_a_store_of_their_own(server: Server) -> None:
     assert alice.store.get_item(["notes"], "plan")["value"] == {"secret": "alice's draft"}
     assert [i["value"] for i in alice.store.search_items(["notes"])["items"]] == [
         {"secret": "alice's draft"}]
-
-
-def _status(call) -> int | None:
-    """The HTTP status a client call failed with (None: it did not fail)."""
-    import httpx
-
-    try:
-        call()
-    except httpx.HTTPStatusError as exc:  # what langgraph_sdk's errors derive from, or raise
-        return exc.response.status_code
-    return None
 
 
 def test_the_cli_reads_a_served_thread_by_its_rows(server: Server) -> None:
@@ -387,7 +240,6 @@ def test_the_cli_reads_a_served_thread_by_its_rows(server: Server) -> None:
 def test_a_served_run_on_a_cli_threads_id_is_refused(server: Server, small_corpus: Path) -> None:
     # Trial 13 (finding 10's reverse): a client creating a thread with a CLI thread's id
     # replaced that thread's rows and report without a word.
-    import uuid
 
     from tests.conftest import run_cli
 
