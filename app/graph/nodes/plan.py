@@ -97,9 +97,7 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     kept_plan = bool(state.get("sub_questions")) and questions == state.get("sub_questions")
     if kept_plan and (why := replaced_plan_note(state)):
         notes = [why, *notes]  # the rerun answers the replacement: say so again
-    # Studio and LangGraph Server callers may leave as_of out: default it here, once, so
-    # every task of the run carries the same date (and so the same envelope ids).
-    as_of = as_of_or_today(state.get("as_of"))
+    as_of = as_of_or_today(state.get("as_of"))  # Studio may omit it: once, for every task
     # a rerun on the thread's plan keeps what its review dropped (a new plan has no drops, and
     # a drop of another as_of is of other work: its id names its date)
     workers = run_workers(workers, bool(ctx.web))
