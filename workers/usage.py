@@ -32,7 +32,6 @@ Source: ``langchain_core.callbacks.usage`` (``UsageMetadataCallbackHandler``,
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -42,6 +41,8 @@ from uuid import UUID
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.outputs import LLMResult
 from langchain_core.tracers.context import register_configure_hook
+
+from workers.attempts import KeptAcrossAttempts
 
 __all__ = ["AttemptTokens", "TokenTally", "count_tokens", "record_served", "served_tokens"]
 
@@ -189,9 +190,7 @@ class AttemptTokens:
     """
 
     def __init__(self, limit: int = 4096) -> None:
-        self._kept: OrderedDict[str, TokenTally] = OrderedDict()
-        self._lock = threading.Lock()
-        self._limit = limit
+        self._kept = KeptAcrossAttempts[TokenTally](limit)
 
     @contextmanager
     def attempt(self, key: str) -> Iterator[TokenTally]:
@@ -201,16 +200,11 @@ class AttemptTokens:
         if it returns, the tally (all attempts) is the caller's to write.
         """
         tally = TokenTally()
-        with self._lock:
-            earlier = self._kept.pop(key, None)
-        if earlier is not None:
+        if (earlier := self._kept.take(key)) is not None:
             tally.absorb(earlier)
         try:
             with count_tokens(tally):
                 yield tally
         except BaseException:
-            with self._lock:
-                self._kept[key] = tally
-                while len(self._kept) > self._limit:
-                    self._kept.popitem(last=False)
+            self._kept.keep(key, tally)
             raise

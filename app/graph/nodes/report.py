@@ -3,8 +3,6 @@ database and into state), the run's verdict recorded."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,6 +32,7 @@ from app.research.rounds import current_envelopes, dropped_all, kept_notes, run_
 from app.research.unreached import unreached_notes, unreached_tools
 from app.settings.config import RunContext
 from state import ResearchState
+from workers.attempts import KeptAcrossAttempts
 from workers.pacing import announcing_waits, stop_waiting_when
 
 __all__ = ["KeptSummaries", "report", "unmetered_note"]
@@ -64,24 +63,18 @@ class KeptSummaries:
     """
 
     def __init__(self, limit: int = 64) -> None:
-        self._kept: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self._lock = threading.Lock()
-        self._limit = limit
+        self._kept = KeptAcrossAttempts[dict[str, Any]](limit)
 
     @contextmanager
     def attempt(self, key: str) -> Iterator[dict[str, Any]]:
         """One attempt of task ``key``: yields its slot (``{"summary": ...}`` when an earlier
         attempt made one); kept for the next attempt if the block raises, dropped if not."""
-        with self._lock:
-            slot = self._kept.pop(key, None) or {}
+        slot = self._kept.take(key) or {}
         try:
             yield slot
         except BaseException:
             if slot:
-                with self._lock:
-                    self._kept[key] = slot
-                    while len(self._kept) > self._limit:
-                        self._kept.popitem(last=False)
+                self._kept.keep(key, slot)
             raise
 
 
