@@ -50,6 +50,7 @@ from app.settings.checks import (
     check_request_rate,
     check_searxng_url,
     check_url_credentials,
+    split_api_token,
 )
 from app.settings.credentials import DEFAULT_OPENAI_MODEL, default_model, url_secrets
 from app.settings.spec import (
@@ -333,7 +334,7 @@ class Settings(RunContext):
                 elif spec.secret:
                     out.append(item)
                     # an API token of a TOKEN=USER pair
-                    out += [item.rpartition("=")[0]] if spec.repeated else []  # padded
+                    out += [split_api_token(item)[0]] if spec.repeated else []
         return sorted({s for s in out if len(s) >= 4}, key=len, reverse=True)
 
     def corpus_folder(self, name: str | None) -> str | None:
