@@ -251,8 +251,8 @@ def _stylesheet() -> etree.XSLT:
 <xsl:output method="text" encoding="UTF-8"/>
 <xsl:template match="/"><xsl:apply-templates select="*[1]"/></xsl:template>
 <xsl:template match="{'|'.join(sorted(_HIDDEN))}"/>
-<xsl:template match="*[not(self::html or self::body or self::main or self::article)]\
-[not(.//h1 or .//h2 or .//h3)][{_navigation()}]" priority="2"/>
+<xsl:template match="*[{_navigation()}][not(self::html or self::body or self::main or \
+self::article)][not(.//h1 or .//h2 or .//h3)]" priority="2"/>
 <xsl:template match="{headings}">{_HEAD}<xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="a">{_LINK}<xsl:apply-templates/>{_LINK_END}</xsl:template>
 <xsl:template match="{blocks}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
@@ -267,11 +267,13 @@ def _stylesheet() -> etree.XSLT:
 
 def _navigation() -> str:
     """An XPath 1.0 test for a navigation bar: ``role="navigation"`` or a class token of
-    :data:`_NAV_CLASSES` (any case)."""
+    :data:`_NAV_CLASSES` (any case). Every element of every page is matched against it, so a
+    cheap test comes first: an element without a ``class`` holding "nav" or "crumb" is done."""
     low = f"translate(normalize-space(@class), '{string.ascii_uppercase}', "\
           f"'{string.ascii_lowercase}')"
     tokens = " or ".join(f"contains(concat(' ', {low}, ' '), ' {c} ')" for c in _NAV_CLASSES)
-    return f"@role='navigation' or {tokens}"
+    near = "contains(@class, 'av') or contains(@class, 'AV') or contains(@class, 'rumb')"
+    return f"@role='navigation' or (@class and ({near}) and ({tokens}))"
 
 
 _MARK_BYTES = re.compile(
