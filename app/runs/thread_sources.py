@@ -6,7 +6,6 @@ run continues a thread, and what ``prune`` asks of the threads it keeps.
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from app.runs.sources_key import (
 )
 from app.runs.status import UNFINISHED_RUNS
 from app.settings.config import Settings
-from app.settings.hints import anew_command, research_command
+from app.settings.hints import anew_command, quote, research_command
 
 __all__ = ["AGAIN", "ANEW", "check_content", "check_sources", "run_again", "sources_changed",
            "start_anew"]
@@ -220,7 +219,7 @@ def run_again(recorded: dict[str, Any], thread_id: str, settings: Settings | Non
     if was_corpus and (was_max := recorded_max_bytes(key)) != MAX_FILE_BYTES:
         tail += f" --max-file-bytes {was_max}"
     if thread_id != default_thread_id(recorded["topic"], recorded["as_of"]):
-        tail += f" --thread-id={shlex.quote(thread_id)}"  # "=": an id may start with "-"
+        tail += f" --thread-id={quote(thread_id)}"  # "=": an id may start with "-"
     return research_command(recorded["topic"], recorded["as_of"], corpus=was_corpus,
                             web=was_web, tail=tail, settings=settings, place=place)
 

@@ -5,11 +5,35 @@ thread again, so that a pasted hint works from the project folder."""
 from __future__ import annotations
 
 import shlex
+from collections.abc import Iterable
 
+from app.research.text import visible
 from app.settings.config import Settings, default_of
 
 APP = "uv run python -m app"
 """How the README runs the app; every printed command starts with it."""
+
+
+def quote(arg: str) -> str:
+    r"""``arg`` quoted for a printed command: :func:`shlex.quote`, or bash's ``$'...'`` when it
+    holds a character :func:`app.research.text.visible` escapes (a newline, a tab, ESC, a bidi
+    control). The terminal is shown those as ``\n`` and the like, which inside ``'...'`` the
+    shell reads as a backslash and a letter: a pasted hint ran another topic on a new thread,
+    or another data dir (trial 28, finding 1).
+
+    Example:
+        >>> quote("a b"), quote("a\nb"), quote("it's\t\\")
+        ("'a b'", "$'a\\nb'", "$'it\\'s\\t\\\\'")
+    """
+    if visible(arg) == arg:
+        return shlex.quote(arg)
+    # visible() writes Python escapes (\n, \t, \x1b, \u202e): bash's $'...' reads the same
+    return "$'" + visible(arg.replace("\\", "\\\\").replace("'", "\\'")) + "'"
+
+
+def join(args: Iterable[str]) -> str:
+    """The arguments ``args`` as a printed command line, each :func:`quote`-d."""
+    return " ".join(quote(arg) for arg in args)
 
 
 def place_args(settings: Settings | None) -> str:
@@ -25,7 +49,7 @@ def place_args(settings: Settings | None) -> str:
         return ""
     out = ""
     if str(settings.data_dir) != str(default_of("data_dir")):
-        out += f" --data-dir {shlex.quote(str(settings.data_dir))}"
+        out += f" --data-dir {quote(str(settings.data_dir))}"
     if settings.database_url:
         out += " --database-url URL"
     return out
@@ -44,7 +68,7 @@ def continue_args(settings: Settings | None) -> str:
     """
     out = place_args(settings)
     if settings is not None and settings.report_out:
-        out += f" --out {shlex.quote(str(settings.report_out))}"
+        out += f" --out {quote(str(settings.report_out))}"
     return out
 
 
@@ -73,8 +97,8 @@ def thread_command(verb: str, thread_id: str, settings: Settings | None = None, 
     """
     where = place_args(settings) if place is None else place
     if thread_id.startswith("-"):  # read as an option: the id goes last, after "--"
-        return f"{APP} {verb}{where}{tail} -- {shlex.quote(thread_id)}"
-    return f"{APP} {verb} {shlex.quote(thread_id)}{where}{tail}"
+        return f"{APP} {verb}{where}{tail} -- {quote(thread_id)}"
+    return f"{APP} {verb} {quote(thread_id)}{where}{tail}"
 
 
 def next_step(thread_id: str, status: str, settings: Settings | None = None, *,
@@ -125,11 +149,11 @@ def research_command(topic: str, as_of: str, *, corpus: str = "", web: bool = Fa
         "uv run python -m app research 'a b' --as-of 2026-11-30 --thread-id t --data-dir d"
     """
     where = place_args(settings) if place is None else place
-    flags = f" --as-of {as_of}" + (f" --corpus {shlex.quote(corpus)}" if corpus else "")
+    flags = f" --as-of {as_of}" + (f" --corpus {quote(corpus)}" if corpus else "")
     flags += (" --web" if web else "") + tail + where
     if topic.startswith("-"):  # read as an option: the topic goes last, after "--"
-        return f"{APP} research{flags} -- {shlex.quote(topic)}"
-    return f"{APP} research {shlex.quote(topic)}{flags}"
+        return f"{APP} research{flags} -- {quote(topic)}"
+    return f"{APP} research {quote(topic)}{flags}"
 
 
 def again(argv: list[str], *, as_of: str | None = None, thread_id: str | None = None
@@ -156,4 +180,4 @@ def again(argv: list[str], *, as_of: str | None = None, thread_id: str | None = 
         out = [arg for arg in out if arg != "--fresh"] + [f"--thread-id={thread_id}"]
     if as_of is not None:
         out += ["--as-of", as_of]
-    return f"{APP} {shlex.join(out)}"
+    return f"{APP} {join(out)}"
