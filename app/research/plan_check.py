@@ -19,6 +19,7 @@ from typing import Any
 from app.errors import DomainError
 from app.research.text import clip
 from app.research.topics import question_problem
+from app.runs.ids import visible_topic
 from app.settings.config import ROUNDS_BOUND
 
 __all__ = ["BadPlan", "check_plan", "plan_problem", "routing_problem", "topic_edit_problem"]
@@ -44,7 +45,8 @@ def plan_problem(questions: Any) -> str | None:
     """What makes ``questions`` no plan to dispatch, in one line, or None: not a list of
     strings, no question, an empty (blank) question, one that is no topic to research
     (:func:`app.research.topics.topic_problem`: a zero-width space, only "what the"; found by
-    trial 9), or a question twice (the same task twice: one envelope id for two tasks).
+    trial 9), or a question twice, as they print (the same task twice: one envelope id for two
+    tasks; or two that differ by a zero-width character, which no reader tells apart).
 
     Checks what every plan must satisfy, a planner's too; the plan review asks more of a
     person's questions (:func:`app.research.review.plan_resume`).
@@ -69,10 +71,11 @@ def plan_problem(questions: Any) -> str | None:
             return f"sub-question {n} is empty"
         if why := question_problem(question):
             return f"sub-question {n} ({clip(question, 80)!r}) is no question to research: {why}"
-        if question in seen:
-            return (f"sub-question {n} repeats sub-question {seen[question]} "
+        shown = visible_topic(question)  # one that prints as another is a repeat (trial 28)
+        if shown in seen:
+            return (f"sub-question {n} repeats sub-question {seen[shown]} "
                     f"({clip(question, 80)!r})")
-        seen[question] = n
+        seen[shown] = n
     return None
 
 

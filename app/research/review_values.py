@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from app.research.text import clip
+from app.runs.ids import visible_topic
 
 __all__ = ["MAX_QUESTION_CHARS", "PLAN", "RESULTS", "ReviewError", "plan_resume",
            "results_resume", "review_value"]
@@ -67,7 +68,8 @@ def plan_resume(value: Any, current: Sequence[str], bound: int | None = None) ->
 
     Raises:
         ReviewError: not a dict, an unknown key, ``approve`` with ``sub_questions`` (run the
-            plan as it is, and replace it), or sub-questions that are empty, repeated, longer
+            plan as it is, and replace it), or sub-questions that are empty, repeated (as they
+            print: :func:`app.runs.ids.visible_topic`), longer
             than 500 characters, or no question to research by the check every plan must pass
             (:func:`app.research.topics.question_problem`: control characters, no word to
             search for), or more than ``bound`` of them (approved or given), so the plan the
@@ -83,7 +85,9 @@ def plan_resume(value: Any, current: Sequence[str], bound: int | None = None) ->
     if data.get("approve"):  # trial 10: the approval was ignored without a word
         raise ReviewError("approve and sub_questions contradict each other: approve runs the "
                           "plan as it is, sub_questions replaces it; give one of them")
-    questions = [" ".join(q.split()) for q in _strings(data["sub_questions"], "sub_questions")]
+    # as the CLI takes a topic: its white space collapsed, zero-width characters and soft
+    # hyphens dropped, so one that prints as another is a repeat (trial 28, finding 3)
+    questions = [visible_topic(q) for q in _strings(data["sub_questions"], "sub_questions")]
     if not questions:
         raise ReviewError("sub_questions must hold at least one question")
     if not all(questions):  # it said "at least one non-empty" of ["What is X?", ""]

@@ -140,6 +140,12 @@ def test_resume_values_are_checked():
                 {"drop": ["x"]}, ["a"]):
         with pytest.raises(ReviewError):
             plan_resume(bad, ["a"])
+    # trial 28, finding 3: a question that prints as another (a soft hyphen, a zero-width
+    # space) ran twice and wrote two rows per worker for one printed question
+    for twin in ("What is Send?\u00ad", "What is\u200b Send?"):
+        with pytest.raises(ReviewError, match="repeats a question"):
+            plan_resume({"sub_questions": ["What is Send?", twin]}, ["a"])
+    assert plan_resume({"sub_questions": ["check\u00adpointer"]}, ["a"]) == ["checkpointer"]
     # one empty question among good ones is named, not "must hold at least one non-empty"
     with pytest.raises(ReviewError, match="sub-question 2 is empty"):
         plan_resume({"sub_questions": ["What is X?", "  "]}, ["a"])
