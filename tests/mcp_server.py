@@ -6,7 +6,8 @@ server really answered. ``MODE``: ``ok`` (default: answers a sentence naming the
 (the tool raises: an MCP error result), ``slow`` (sleeps 30 s before answering), ``hang``
 (never starts: sleeps 60 s before serving), ``die`` (the process exits with status 5 when the
 tool is called). Every mode writes the server's pid to
-``CALLS_FILE.pid`` first, so a test can check that the process was stopped.
+``CALLS_FILE.pid`` first, so a test can check that the process was stopped. The environment
+variable ``TEST_MCP_TOOL`` names the tool otherwise (default ``lookup``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ ANSWER = "The field notes say that a zorblax relay forwards signals for: {query}
 server = FastMCP("notes", log_level="WARNING")
 
 
-@server.tool()
+@server.tool(name=os.environ.get("TEST_MCP_TOOL") or "lookup")
 def lookup(query: str) -> str:
     """Look up the field notes about a question."""
     calls, mode = Path(sys.argv[1]), (sys.argv[2] if len(sys.argv) > 2 else "ok")

@@ -11,8 +11,9 @@ hub's timeout.
 
 Each answer is a passage in ``search_corpus``'s shape (``{"results": [passage]}``), cited as
 ``mcp:NAME/TOOL`` (ref ``mcp:NAME/TOOL#<hash of the arguments>``), and is recorded in
-:class:`McpResults` (``mcp.sqlite`` in the data dir) under ``(server, tool, arguments)`` before it
-is returned: a retry, a resume or a rerun asks the record, never the server. That record is also
+:class:`workers.mcp_record.McpResults` (``mcp.sqlite`` in the data dir) under ``(server, tool,
+arguments)`` before it is returned: a retry, a resume or a rerun asks the record, never the
+server. That record is also
 the :class:`~workers.sources.Source` that resolves those refs for the claim check
 (``CombinedSource``). A failure or a timeout is not recorded: the agent gets it as the call's
 error result and goes on with its other tools (one optional server must not fail every agent
@@ -26,15 +27,12 @@ sessions"); ``asyncio.run_coroutine_threadsafe``.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
-import hashlib
 import json
 import re
 import threading
+from collections.abc import Collection
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from contextlib import AbstractContextManager
-from pathlib import Path
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
@@ -43,17 +41,11 @@ from workers.errors import RunCancelled, one_line
 from workers.mcp_exits import exit_of, install, watching
 from workers.mcp_exits import root_error as _root
 from workers.mcp_logs import MCP_LOGS
+from workers.mcp_record import McpResults, args_passage
 from workers.pacing import result_within
-from workers.sources.base import Document, Passage
-from workers.sources.recording import KeyedLocks, sqlite_transaction
+from workers.tools import READ_TOOL, SEARCH_TOOL, WEB_TOOL
 
-__all__ = ["MCP_CACHE", "MCP_DDL", "McpError", "McpHub", "McpResults", "make_mcp_tools", "mcp_ref"]
-
-MCP_CACHE = "mcp.sqlite"
-"""The record of answered MCP tool calls, in the data dir."""
-
-MAX_TEXT = 6000
-"""Characters of a tool's answer kept as its passage (the rest is cut, marked […])."""
+__all__ = ["McpError", "McpHub", "make_mcp_tools"]
 
 CLOSE_WAIT = 8.0
 """Seconds :meth:`McpHub.close` waits for the sessions to end: a stdio server gets 2 s to exit
@@ -69,121 +61,6 @@ def _logged() -> str:
     """``"; <gist>"`` of what the MCP SDK logged meanwhile (:mod:`workers.mcp_logs`), or ""."""
     last = MCP_LOGS.take()
     return f"; {last}" if last else ""
-
-
-def _args_key(args: dict[str, Any]) -> str:
-    return json.dumps(args, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def mcp_ref(server: str, tool: str, args: dict[str, Any]) -> str:
-    """The ref of one tool answer: ``mcp:SERVER/TOOL#<12 hex digits of the arguments' hash>``.
-
-    Example:
-        >>> mcp_ref("notes", "lookup", {"query": "x"})
-        'mcp:notes/lookup#3b7b5a17b634'
-    """
-    digest = hashlib.sha256(_args_key(args).encode()).hexdigest()[:12]
-    return Passage.make_ref(f"mcp:{server}/{tool}", digest)
-
-
-MCP_DDL = (
-    """CREATE TABLE IF NOT EXISTS mcp_calls (
-    server TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL, ref TEXT NOT NULL,
-    text TEXT NOT NULL, fetched_at TEXT NOT NULL,
-    PRIMARY KEY (server, tool, args))""",
-    "CREATE INDEX IF NOT EXISTS mcp_calls_ref ON mcp_calls (ref)",
-)
-"""The record's table (portable SQL: SQLite and PostgreSQL)."""
-_UPSERT = ("INSERT INTO mcp_calls VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (server, tool, args) "
-           "DO UPDATE SET ref = excluded.ref, text = excluded.text, "
-           "fetched_at = excluded.fetched_at")
-
-
-class McpResults:
-    """The record of answered MCP tool calls (``mcp.sqlite`` in ``data_dir``), and the
-    :class:`~workers.sources.Source` of their passages (``search`` finds nothing: a tool is
-    asked through the agent, not searched).
-
-    The SQL is portable (``ON CONFLICT ... DO UPDATE``): a subclass that overrides :meth:`_db`
-    (a DB-API connection, committed on exit) and :attr:`placeholder` keeps the record elsewhere
-    (``app.storage.mcp_results.PostgresMcpResults``).
-
-    Args:
-        data_dir: the data dir (created if missing).
-    """
-
-    description = "MCP tool answers"
-    placeholder = "?"
-    """The DB-API parameter marker of the connection :meth:`_db` opens."""
-
-    def __init__(self, data_dir: Path) -> None:
-        self._path = Path(data_dir).expanduser() / MCP_CACHE
-        self._path.parent.mkdir(parents=True, exist_ok=True)
-        self._setup()
-
-    def _setup(self) -> None:
-        """Create the table (idempotent) and the per-key locks."""
-        self._locks = KeyedLocks()
-        with self._db() as con:
-            for statement in MCP_DDL:
-                con.execute(statement)
-
-    def _db(self) -> AbstractContextManager[Any]:
-        return sqlite_transaction(self._path, "MCP tool record")
-
-    def _one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        with self._db() as con:
-            return con.execute(sql.replace("?", self.placeholder), params).fetchone()
-
-    def lock(self, server: str, tool: str, args: dict[str, Any]) -> threading.Lock:
-        """The lock of one key: two tasks asking the same call wait for the first answer."""
-        return self._locks((server, tool, _args_key(args)))
-
-    def get(self, server: str, tool: str, args: dict[str, Any]) -> str | None:
-        """The recorded answer of this call, or None."""
-        row = self._one("SELECT text FROM mcp_calls WHERE server = ? AND tool = ? AND args = ?",
-                        (server, tool, _args_key(args)))
-        return row[0] if row else None
-
-    def put(self, server: str, tool: str, args: dict[str, Any], text: str) -> None:
-        """Record a successful answer (committed before the tool returns it)."""
-        now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-        with self._db() as con:
-            con.execute(_UPSERT.replace("?", self.placeholder),
-                        (server, tool, _args_key(args), mcp_ref(server, tool, args), text, now))
-
-    # -- the Source protocol ---------------------------------------------------------------
-
-    def search(self, query: str, k: int = 5, *, focus: str | None = None) -> list[Passage]:
-        """Nothing: MCP answers are found by calling the tool."""
-        return []
-
-    def passage(self, ref: str) -> Passage | None:
-        """The passage of a recorded answer (``mcp:SERVER/TOOL#hash``), or None."""
-        if not str(ref).startswith("mcp:"):
-            return None
-        row = self._one("SELECT server, tool, args, text FROM mcp_calls WHERE ref = ?",
-                        (str(ref).strip(),))
-        return _passage(row[0], row[1], json.loads(row[2]), row[3]) if row else None
-
-    def read(self, ref_or_doc_id: str, max_chars: int = 6000) -> Document | None:
-        """The recorded answer a ref names, as a document; None when unknown."""
-        found = self.passage(ref_or_doc_id)
-        if found is None:
-            return None
-        return Document(found.doc_id, found.title, found.source, found.text[:max_chars])
-
-
-def _passage(server: str, tool: str, args: dict[str, Any], text: str) -> Passage:
-    """One call's answer as a passage of the document ``mcp:SERVER/TOOL``. Its title and source
-    name the tool and the server only: the report cites the document once for all its calls,
-    so one call's arguments would mislabel the others (the ref tells the calls apart)."""
-    ref = mcp_ref(server, tool, args)
-    doc_id = f"mcp:{server}/{tool}"
-    if len(text) > MAX_TEXT:
-        text = text[:MAX_TEXT].rstrip() + " […]"
-    name = f"tool {tool} of MCP server {server}"
-    return Passage(ref, doc_id, name, name, text)
 
 
 def _text_of(content: Any) -> str:
@@ -354,7 +231,9 @@ class McpHub:
 _NAME = re.compile(r"[^A-Za-z0-9_-]+")
 
 
-def make_mcp_tools(hub: McpHub, results: McpResults) -> list[BaseTool]:
+def make_mcp_tools(hub: McpHub, results: McpResults,
+                   reserved: Collection[str] = (SEARCH_TOOL, READ_TOOL, WEB_TOOL)
+                   ) -> list[BaseTool]:
     """Sync LangChain tools over every tool of ``hub``'s servers, named ``SERVER_TOOL``.
 
     Each returns JSON ``{"results": [passage]}`` (see :meth:`Passage.to_dict`), the passage
@@ -362,11 +241,31 @@ def make_mcp_tools(hub: McpHub, results: McpResults) -> list[BaseTool]:
     the server. A failure or a timeout is handed back to the agent as an error result (a
     ``ToolMessage`` with status ``"error"`` naming it; LangChain's ``handle_tool_error``), so the
     agent answers from its other tools; nothing is recorded, so a later task asks again.
+
+    Raises:
+        McpError: two tools get one name (server ``a_b``'s tool ``c`` and server ``a``'s tool
+            ``b_c``), or one gets a name in ``reserved``, the agents' own tools' (server
+            ``search``'s tool ``corpus``): one line naming them. Every agent task failed on it
+            at run time, was sent again, and the run ended ``partial`` (trial 28, finding 4).
     """
     out: list[BaseTool] = []
+    named: dict[str, tuple[str, str]] = {}
     for server, tools in hub.tools.items():
         for tool in tools:
-            out.append(_sync_tool(hub, results, server, tool))
+            made = _sync_tool(hub, results, server, tool)
+            if made.name in reserved:
+                raise McpError(f"MCP server {server!r}'s tool {tool.name!r} would be offered as "
+                               f"{made.name!r}, the name of one of the agents' own tools "
+                               "(tools are named SERVER_TOOL): rename the server in the MCP "
+                               "config")
+            if made.name in named:
+                was = named[made.name]
+                raise McpError(f"MCP server {server!r}'s tool {tool.name!r} and server "
+                               f"{was[0]!r}'s tool {was[1]!r} would both be offered as "
+                               f"{made.name!r} (tools are named SERVER_TOOL): rename a server "
+                               "in the MCP config")
+            named[made.name] = (server, tool.name)
+            out.append(made)
     return out
 
 
@@ -382,7 +281,7 @@ def _sync_tool(hub: McpHub, results: McpResults, server: str, tool: BaseTool) ->
                 except (McpError, TimeoutError) as exc:  # to the agent, as an error result
                     raise ToolException(str(exc)) from exc  # one line, named, masked
                 results.put(server, name, args, text)
-        passage = _passage(server, name, args, text)
+        passage = args_passage(server, name, args, text)
         return json.dumps({"results": [passage.to_dict()]}, ensure_ascii=False)
 
     return StructuredTool(

@@ -103,7 +103,7 @@ def _own_files(settings: Settings, data_dir: Path) -> list[Path]:
 
         names.append(WEB_CACHE)
     if settings.mcp_config:
-        from workers.mcp_tools import MCP_CACHE
+        from workers.mcp_record import MCP_CACHE
 
         names.append(MCP_CACHE)
     files = [data_dir / (name + tail) for name in names for tail in ("", "-wal", "-shm")]

@@ -212,7 +212,7 @@ class Resources:
     def mcp(self) -> tuple[Any, ...] | None:
         """The MCP servers of the operator's ``mcp_config``, started on first use and held
         until :meth:`close`: ``(hub, results, tools)`` (:class:`workers.mcp_tools.McpHub`, the
-        :class:`~workers.mcp_tools.McpResults` record (the data dir's ``mcp.sqlite``, or
+        :class:`~workers.mcp_record.McpResults` record (the data dir's ``mcp.sqlite``, or
         PostgreSQL with ``database_url``), the sync tools offered to
         the agent workers); None when no config is set. One session per server for the life of
         these resources (the CLI: one run), so a stdio server is one process, not one per call.

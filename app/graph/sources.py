@@ -55,13 +55,14 @@ def open_web(settings: Settings) -> Any:
 
 def start_mcp(settings: Settings) -> tuple[Any, Any, tuple[Any, ...]]:
     """Start the MCP servers of ``settings.mcp_config``: ``(hub, results, tools)``
-    (:class:`workers.mcp_tools.McpHub`, its :class:`~workers.mcp_tools.McpResults` record (the
+    (:class:`workers.mcp_tools.McpHub`, its :class:`~workers.mcp_record.McpResults` record (the
     data dir's ``mcp.sqlite``, or PostgreSQL with ``database_url``), the sync tools offered to
     the agent workers).
 
     Raises:
-        app.settings.config.ConfigError: the config is unusable, or a server did not start (one
-            line naming it; the servers started are closed).
+        app.settings.config.ConfigError: the config is unusable, a server did not start, or
+            two tools would share a name (one line naming them; the servers started are
+            closed).
     """
     from app.settings.mcp import load_mcp_config
     from app.storage.mcp_results import mcp_results_of
@@ -70,11 +71,11 @@ def start_mcp(settings: Settings) -> tuple[Any, Any, tuple[Any, ...]]:
     hub = McpHub(load_mcp_config(settings.mcp_config), timeout=settings.mcp_timeout)
     try:
         hub.start()
-    except McpError as exc:
+        results = mcp_results_of(settings)  # the data dir, or PostgreSQL
+        return hub, results, tuple(make_mcp_tools(hub, results))
+    except McpError as exc:  # a server that did not start, or two tools of one name
         hub.close()
         raise ConfigError(str(exc)) from None
-    results = mcp_results_of(settings)  # the data dir, or PostgreSQL
-    return hub, results, tuple(make_mcp_tools(hub, results))
 
 
 def combine_sources(corpus: Any, web: Any, mcp_results: Any) -> Any:

@@ -2,7 +2,7 @@
 ``mcp_calls`` table when ``RESEARCH_DATABASE_URL`` is set (so replicas sharing the database
 share the record, as they share the result rows).
 
-The record and its Source protocol are :class:`workers.mcp_tools.McpResults`; this module only
+The record and its Source protocol are :class:`workers.mcp_record.McpResults`; this module only
 gives it a PostgreSQL connection: psycopg 3, ``autocommit=True, prepare_threshold=None`` (no
 server-side prepared statement: safe through PgBouncer in transaction mode, see
 :mod:`app.storage.postgres`), the table created under a transaction-level advisory lock (two
@@ -18,7 +18,7 @@ from typing import Any
 
 from app.storage.base import StorageError
 from app.storage.postgres import redact_url
-from workers.mcp_tools import MCP_DDL, McpResults
+from workers.mcp_record import MCP_DDL, McpResults
 from workers.sources.recording import KeyedLocks
 
 __all__ = ["PostgresMcpResults", "mcp_results_of"]
@@ -27,7 +27,7 @@ _SETUP_LOCK = 0x6D637031  # "mcp1": the advisory lock of creating mcp_calls
 
 
 class PostgresMcpResults(McpResults):
-    """:class:`workers.mcp_tools.McpResults` in PostgreSQL (table ``mcp_calls``).
+    """:class:`workers.mcp_record.McpResults` in PostgreSQL (table ``mcp_calls``).
 
     Args:
         url: the database URL (``postgresql://...``).

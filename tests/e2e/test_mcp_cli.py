@@ -84,6 +84,29 @@ def test_a_server_that_does_not_start_stops_the_run_with_one_line_naming_it(
     assert db_rows(data) == []  # the run never began
 
 
+@pytest.mark.parametrize(("servers", "said"), [
+    # tools are offered as SERVER_TOOL: "search" + "corpus" is the agents' own search_corpus
+    ({"search": {"TEST_MCP_TOOL": "corpus"}}, "the name of one of the agents' own tools"),
+    ({"a_b": {}, "a": {"TEST_MCP_TOOL": "b_lookup"}}, "would both be offered as 'a_b_lookup'"),
+])
+def test_an_mcp_config_whose_tools_share_a_name_stops_the_run_before_it_begins(
+        tmp_path: Path, small_corpus: Path, servers: dict, said: str) -> None:
+    # trial 28, finding 4: every agent task failed on "tools must have unique names" at run
+    # time, was sent again in round 2, and the run ended partial (exit 1) with error rows
+    data, config = tmp_path / "data", tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {
+        name: {"command": sys.executable, "env": env,
+               "args": [str(SERVER), str(tmp_path / f"calls-{n}.txt")]}
+        for n, (name, env) in enumerate(servers.items())}}), encoding="utf-8")
+    proc = research(small_corpus, data, config)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and said in lines[0] and "rename" in lines[0], proc.stderr
+    assert db_rows(data) == []  # the run never began
+    for n in range(len(servers)):  # and no server outlives the CLI
+        assert not alive(server_pid(tmp_path / f"calls-{n}.txt"))
+
+
 def server_pid(calls: Path) -> int:
     return int(Path(f"{calls}.pid").read_text("utf-8"))
 

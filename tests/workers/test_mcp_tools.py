@@ -15,7 +15,8 @@ import pytest
 from app.settings.config import ConfigError
 from app.settings.mcp import load_mcp_config
 from tests.conftest import ROOT
-from workers.mcp_tools import McpError, McpHub, McpResults, make_mcp_tools, mcp_ref
+from workers.mcp_record import McpResults, mcp_ref
+from workers.mcp_tools import McpError, McpHub, make_mcp_tools
 
 SERVER = str(ROOT / "tests" / "mcp_server.py")
 
