@@ -90,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
                 # the thread the run named, or the one the user gave
                 thread = (getattr(args, "thread_id", None) or getattr(exc, "thread_id", None)
                           or commands.run_thread() or given_thread(argv))
-                print_exit_object(code, error=line, thread_id=thread)
+                # what a command did before it stopped (prune's threads pruned), if it says
+                print_exit_object(code, error=line, thread_id=thread,
+                                  body=getattr(exc, "partial", None))
             return code
 
 

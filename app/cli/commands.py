@@ -387,8 +387,13 @@ def prune(args: argparse.Namespace) -> int:
     if not (settings.database_url or args.thread_id or data_dir.is_dir()):  # a typo: it said
         # "0 B -> 0 B" and exit 0 (with --thread-id: "no thread", as inspect says)
         raise BadInput(f"no data dir {data_dir} (--data-dir): nothing to prune")
-    result = prune_checkpoints(storage_of(settings), thread_id=args.thread_id,
-                               dry_run=args.dry_run, settings=settings)
+    try:
+        result = prune_checkpoints(storage_of(settings), thread_id=args.thread_id,
+                                   dry_run=args.dry_run, settings=settings)
+    except BaseException as exc:  # noqa: BLE001 - what it pruned before it stopped is said
+        if (partial := getattr(exc, "partial", None)) is not None and not args.json:
+            print_prune(partial, where=place_args(settings))  # then main's error line
+        raise
     code, error = EXIT_OK, None
     if args.thread_id and [t["action"] for t in result["threads"]] == ["kept: busy"]:
         # nothing was done, and it can be once the other run is over: try later

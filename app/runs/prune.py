@@ -106,6 +106,8 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         in a dry run; ``payload_bytes`` counts the serialized values of the rows removed).
 
     Raises:
+        BaseException: whatever stopped it (a full disk, Ctrl-C) after it pruned a thread
+            carries the result so far as its ``partial`` attribute.
         app.errors.UnknownThread: no thread ``thread_id`` (:func:`app.runs.threads.require_thread`;
             a thread with a recorded run and no checkpoint is ``kept: unfinished``, one with
             result rows only ``kept: rows only``).
@@ -121,7 +123,11 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         "checkpoints_at": CHECKPOINTS_DB if sqlite else f"the checkpoint tables at {storage.label}",
         "bytes_before": storage.checkpoint_bytes(), "threads": []}
     if targets:
-        _prune_targets(storage, targets, result, dry_run=dry_run)
+        try:
+            _prune_targets(storage, targets, result, dry_run=dry_run)
+        except BaseException as exc:  # a full disk, Ctrl-C: what it pruned so far is said
+            _keep_partial(exc, storage, result)  # too (trial 28, finding 2)
+            raise
     else:
         result["bytes_after"] = result["bytes_before"]
     if elsewhere:
@@ -131,6 +137,19 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
     if settings is not None:
         _mark_stale(storage, result["threads"], settings)
     return _with_totals(result)
+
+
+def _keep_partial(exc: BaseException, storage: Storage, result: dict[str, Any]) -> None:
+    """Attach to ``exc`` (as ``exc.partial``) the result of the threads pruned before it was
+    raised, when there are any: each thread's prune is its own transaction, so they stay pruned,
+    and an error that said only "the disk is full" left the output claiming nothing changed."""
+    if not any(t["action"] == "pruned" for t in result["threads"]):
+        return
+    try:
+        result["bytes_after"] = storage.checkpoint_bytes()
+    except Exception:  # noqa: BLE001 - the error being raised says what went wrong
+        result["bytes_after"] = result["bytes_before"]
+    exc.partial = _with_totals(result)  # type: ignore[attr-defined]
 
 
 def _with_totals(result: dict[str, Any]) -> dict[str, Any]:
