@@ -34,6 +34,7 @@ from app.cli.exit_codes import (
     EXIT_OK,
     EXIT_TERMINATED,
     EXIT_TRY_LATER,
+    Shown,
 )
 from app.cli.outcome import print_exit_object
 from app.cli.parser import (
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             release_signals()  # a signal held during the imports is raised here
             args = _parse(argv)
             return _COMMANDS[args.command](args)
-        except commands.Shown:
+        except Shown:
             return EXIT_OK
         except BrokenPipeError:
             silence_stdout()

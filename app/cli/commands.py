@@ -23,8 +23,8 @@ from app.cli.continuing import continuing, continuing_topic
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_TRY_LATER, BadInput
 from app.cli.outcome import json_line, print_exit_object
 from app.cli.parser import flag_overrides
+from app.cli.review import decides, review_decision
 from app.cli.signals import silence_stdout
-from app.errors import NothingToReview
 from app.runs.stop import stop_on_signals
 from app.settings.checks import as_of_or_today
 from app.settings.config import Settings
@@ -76,10 +76,6 @@ def again_line() -> str:
     return f"the run can be resumed with: {exact}"
 
 
-class Shown(Exception):
-    """``review THREAD_ID`` without a decision: what it awaits was printed; exit 0."""
-
-
 STORAGE_SETTINGS = frozenset({"data_dir", "database_url", "database_direct_url"})
 """What a command that only reads threads uses (``threads``, ``inspect``, ``prune``, ``review``
 without a decision): an unusable value of any other setting does not stop it."""
@@ -97,7 +93,7 @@ def settings_of(args: argparse.Namespace) -> Settings:
     flags = flag_overrides(args)
     check_flag_conflicts(flags)
     reads = args.command in ("threads", "inspect", "prune") or (
-        args.command == "review" and not _decides(args))
+        args.command == "review" and not decides(args))
     settings = load_settings(flags=flags, needed=STORAGE_SETTINGS if reads else None
                              ).with_overrides(**flags)
     SETTINGS_IN_USE[:] = [settings]  # what app.settings.credentials.redact masks in an error line
@@ -109,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     """``research``, ``resume`` and ``review``: one run of the graph (``app.runs.run``), its
     summary printed. Exit 0 when the outcome is ``ok``, else 1."""
     settings = settings_of(args)
-    if args.command == "review" and not _decides(args):
+    if args.command == "review" and not decides(args):
         check_data_dir(settings)  # it only shows what the thread awaits: it reads, like inspect
     else:
         validate_paths(settings)
@@ -126,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     check_fail_workers(settings)
     if args.command in ("review", "resume"):
         settings = continuing(settings, args.thread_id,
-                              runs=args.command == "resume" or _decides(args))
+                              runs=args.command == "resume" or decides(args))
     elif topic is not None:  # research of an unfinished thread continues it the same way
         settings = continuing_topic(settings, topic, as_of, args.thread_id, args.fresh)
 
@@ -203,67 +199,6 @@ def _print_end(summary: Any, args: argparse.Namespace, settings: Settings) -> in
     if unreached:
         print(f"error: {unreached}", file=sys.stderr)
     return code
-
-
-def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, Any] | None:
-    """The ``review`` command's decision, checked against what the thread awaits before anything
-    runs; or, with no decision flag, print what it awaits and stop (exit 0).
-
-    Raises:
-        UnknownThread: no such thread.
-        NothingToReview: the thread awaits no review.
-        app.storage.ThreadBusy: it awaits none because another process is running it (75).
-        BadInput: a flag does not fit the stage it awaits.
-        Shown: the pause was printed (no decision given).
-    """
-    from app.research.review import ReviewError, ReviewPause, review_value
-    from app.runs.inspect import pending_review
-    from app.runs.threads import ThreadMismatch, changed_way_on, way_on
-    from app.storage import ThreadBusy, storage_of
-
-    checkpoint = getattr(args, "checkpoint", None)
-    storage = storage_of(settings)
-    pending = pending_review(storage, args.thread_id, checkpoint, where=place_args(settings))
-    payload, unfinished = pending.payload, pending.unfinished
-    decided = _decides(args)
-    if checkpoint is not None and payload is None:
-        raise NothingToReview(f"checkpoint {checkpoint!r} of thread {args.thread_id!r} is not a "
-                              "review pause "
-                              f"({thread_command('inspect', args.thread_id, settings)} "
-                              "lists the thread's review pauses)")
-    if checkpoint is not None and not decided:
-        raise BadInput("--checkpoint needs a decision: --approve, --question, --drop or --redo")
-    if payload is None:
-        if unfinished and args.approve and not (args.question or args.drop or args.redo):
-            # The review was decided and the run then stopped (e.g. killed while persisting):
-            # approving again continues it, as ``resume`` would.
-            return {"approve": True}
-        if unfinished and args.thread_id in (storage.running_threads([args.thread_id]) or ()):
-            raise ThreadBusy.of(args.thread_id)  # exit 75, as its --approve and resume exit
-        hint = (f"; its run is unfinished: "
-                f"{way_on(storage, args.thread_id, 'unfinished', settings)}" if unfinished
-                else "")
-        raise NothingToReview(f"thread {args.thread_id!r} has nothing awaiting review{hint}")
-    if not decided and (changed := changed_way_on(storage, args.thread_id, settings)):
-        raise ThreadMismatch(f"thread {args.thread_id!r} awaits its {payload['stage']} "
-                             f"review, and {changed}")  # its --approve would refuse it
-    if not decided:
-        from app.cli.progress import show_pause
-
-        show_pause(args.thread_id, ReviewPause(args.thread_id, pending.topic or "",
-                                               pending.as_of or "", payload).to_dict(),
-                   settings, as_json=args.json)
-        raise Shown
-    try:
-        return review_value(payload, approve=args.approve, questions=args.question,
-                            drop=args.drop, redo=args.redo)
-    except ReviewError as exc:
-        raise BadInput(str(exc)) from None
-
-
-def _decides(args: argparse.Namespace) -> bool:
-    """Whether a ``review`` command gives a decision (else it shows what the thread awaits)."""
-    return bool(args.approve or args.question or args.drop or args.redo)
 
 
 def _warn(warnings: list[str]) -> int:

@@ -21,3 +21,7 @@ EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM: the
 
 class BadInput(DomainError):
     """Bad input found by the CLI itself (a flag, a path, the topic): one line, exit code 2."""
+
+
+class Shown(Exception):
+    """``review THREAD_ID`` without a decision: what it awaits was printed; exit 0."""

@@ -106,8 +106,7 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         in a dry run; ``payload_bytes`` counts the serialized values of the rows removed).
 
     Raises:
-        BaseException: whatever stopped it (a full disk, Ctrl-C) after it pruned a thread
-            carries the result so far as its ``partial`` attribute.
+        BaseException: what stopped it (a full disk) holds the result so far as ``partial``.
         app.errors.UnknownThread: no thread ``thread_id`` (:func:`app.runs.threads.require_thread`;
             a thread with a recorded run and no checkpoint is ``kept: unfinished``, one with
             result rows only ``kept: rows only``).
@@ -123,11 +122,7 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         "checkpoints_at": CHECKPOINTS_DB if sqlite else f"the checkpoint tables at {storage.label}",
         "bytes_before": storage.checkpoint_bytes(), "threads": []}
     if targets:
-        try:
-            _prune_targets(storage, targets, result, dry_run=dry_run)
-        except BaseException as exc:  # a full disk, Ctrl-C: what it pruned so far is said
-            _keep_partial(exc, storage, result)  # too (trial 28, finding 2)
-            raise
+        _prune_targets(storage, targets, result, dry_run=dry_run)
     else:
         result["bytes_after"] = result["bytes_before"]
     if elsewhere:
@@ -182,6 +177,15 @@ def _prune_targets(storage: Storage, targets: list[str], result: dict[str, Any],
     """Prune each of ``targets`` on one checkpointer, filling ``result``'s ``threads``,
     ``bytes_before`` and ``bytes_after``. A dry run's checkpointer is read-only: it writes
     nothing (like ``threads`` and ``inspect``), so a read-only data dir will do."""
+    try:
+        _prune_each(storage, targets, result, dry_run=dry_run)
+    except BaseException as exc:  # a full disk, Ctrl-C: what it pruned so far is said too
+        _keep_partial(exc, storage, result)  # (trial 28, finding 2)
+        raise
+
+
+def _prune_each(storage: Storage, targets: list[str], result: dict[str, Any], *,
+                dry_run: bool) -> None:
     with storage.checkpointer(read_only=dry_run) as saver:
         if not dry_run:  # the log moved into the file first (a read-only saver cannot)
             result["bytes_before"] = storage.checkpoint_bytes(saver)
