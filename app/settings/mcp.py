@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,8 @@ from app.settings.spec import ConfigError
 __all__ = ["URL_TRANSPORTS", "load_mcp_config"]
 
 URL_TRANSPORTS = ("streamable_http", "sse")
+MAX_CONFIG_BYTES = 1 << 20
+"""The largest MCP config file read (1 MB: a config of a thousand servers is about 200 KB)."""
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,48}")
 
 
@@ -46,11 +49,12 @@ def load_mcp_config(path: str) -> dict[str, dict[str, Any]]:
 
     Raises:
         ConfigError: one line naming the file (and the server) when the file cannot be read,
-            is not JSON of that shape, or an entry has neither ``command`` nor ``url``.
+            is no regular file or past :data:`MAX_CONFIG_BYTES`, is not JSON of that shape, or
+            an entry has neither ``command`` nor ``url``.
     """
     where = f"--mcp-config {path}"
     try:
-        raw = json.loads(Path(path).expanduser().read_text(encoding="utf-8"))
+        raw = json.loads(_read_file(Path(path).expanduser(), where))
     except OSError as exc:
         raise ConfigError(f"{where}: cannot read it ({exc.strerror or exc})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -60,6 +64,25 @@ def load_mcp_config(path: str) -> dict[str, dict[str, Any]]:
         raise ConfigError(f'{where}: expected {{"mcpServers": {{NAME: {{...}}}}}} with at least '
                           "one server")
     return {name: _connection(where, name, entry) for name, entry in servers.items()}
+
+
+def _read_file(file: Path, where: str) -> str:
+    """The text of ``file``, a regular file of at most :data:`MAX_CONFIG_BYTES`: a FIFO hung the
+    run before its first line and ``/dev/zero`` took the machine's memory, SIGTERM unheard
+    (trial 28, finding 6).
+
+    Raises:
+        ConfigError: no regular file, or too large. OSError: it cannot be read.
+        UnicodeDecodeError: not UTF-8.
+    """
+    if not stat.S_ISREG(file.stat().st_mode):
+        raise ConfigError(f"{where}: not a regular file; it takes a JSON file")
+    with file.open("rb") as stream:  # a file that grew since the check is cut at the bound
+        data = stream.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{where}: larger than {MAX_CONFIG_BYTES // 1024} KB; an MCP config "
+                          "is a small JSON file")
+    return data.decode("utf-8")
 
 
 def _connection(where: str, name: str, entry: Any) -> dict[str, Any]:

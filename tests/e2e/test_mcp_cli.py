@@ -107,6 +107,27 @@ def test_an_mcp_config_whose_tools_share_a_name_stops_the_run_before_it_begins(
         assert not alive(server_pid(tmp_path / f"calls-{n}.txt"))
 
 
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "too large"])
+def test_an_mcp_config_that_is_no_small_regular_file_is_refused_in_one_line(
+        tmp_path: Path, small_corpus: Path, kind: str) -> None:
+    # trial 28, finding 6: a FIFO hung the run before its first line; /dev/zero took the
+    # machine's memory, SIGTERM unheard, until the kernel killed it (exit 137)
+    config = tmp_path / "mcp.json"
+    if kind == "fifo":
+        os.mkfifo(config)
+    elif kind == "/dev/zero":
+        config.symlink_to("/dev/zero")
+    else:
+        config.write_text(json.dumps({"mcpServers": {"notes": {"command": "x"}},
+                                      "pad": "x" * (1 << 20)}), encoding="utf-8")
+    proc = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", small_corpus,
+                   "--data-dir", tmp_path / "data", "--mcp-config", config, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    said = "larger than 1024 KB" if kind == "too large" else "not a regular file"
+    assert len(lines) == 1 and f"--mcp-config {config}: {said}" in lines[0], proc.stderr
+
+
 def server_pid(calls: Path) -> int:
     return int(Path(f"{calls}.pid").read_text("utf-8"))
 
