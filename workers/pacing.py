@@ -225,21 +225,27 @@ def honour_retry_after(error: BaseException, gate: RetryAfterGate, patience: flo
 
 
 def paced_search(search: Callable[..., _Result], gate: RetryAfterGate, patience: float,
-                 label: str = "web search (Tavily)") -> Callable[..., _Result]:
+                 label: str = "web search (Tavily)",
+                 rate_limits: RateLimitPatience | None = None) -> Callable[..., _Result]:
     """``search`` behind ``gate``: every call first waits out the window a ``Retry-After`` set
     (a run that is stopping stops waiting), and an error carrying one holds the gate for every
-    caller (:func:`honour_retry_after`). The error itself is raised on, for the node's
-    ``RetryPolicy`` to retry. The web source's counterpart of :class:`PacedRateLimiter` plus
-    :class:`ProviderGuard`.
+    caller (:func:`honour_retry_after`). A rate limit (HTTP 429) is waited out by
+    ``rate_limits`` (backoff up to ``RESEARCH_RATE_LIMIT_PATIENCE``, as a model's is); any other
+    error is raised on, for the node's ``RetryPolicy`` to retry. The web source's counterpart of
+    :class:`PacedRateLimiter` plus :class:`ProviderGuard`.
 
     Args:
         search: the search function (``workers.sources.web.SearchFn``).
         gate: the endpoint's gate (:func:`gate_for`).
         patience: the longest ``Retry-After`` worth waiting for, in seconds.
         label: how messages name the endpoint.
+        rate_limits: the rate-limit patience (None: a 429 is raised at once). A search
+            rate-limited for its whole patience raises
+            :class:`workers.errors.RateLimitPatienceSpent` (trial 28, finding 7: a SearXNG
+            limiter's 429s failed the agents' tasks after 3 attempts in 8 s).
     """
 
-    def paced(*args: Any, **kwargs: Any) -> _Result:
+    def attempt(*args: Any, **kwargs: Any) -> _Result:
         gate.wait()
         try:
             return search(*args, **kwargs)
@@ -248,6 +254,12 @@ def paced_search(search: Callable[..., _Result], gate: RetryAfterGate, patience:
         except Exception as exc:
             honour_retry_after(exc, gate, patience, label)
             raise
+
+    if rate_limits is None:
+        return attempt
+
+    def paced(*args: Any, **kwargs: Any) -> _Result:
+        return rate_limits.call(lambda: attempt(*args, **kwargs), label)
 
     return paced
 

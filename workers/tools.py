@@ -27,7 +27,13 @@ from typing import Annotated, Any
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langgraph.prebuilt import InjectedState
 
-from workers.errors import is_fatal, is_rate_limited, one_line
+from workers.errors import (
+    RateLimitPatienceSpent,
+    RetryAfterTooLong,
+    is_fatal,
+    is_rate_limited,
+    one_line,
+)
 from workers.sources import CorpusError, Passage, Source
 from workers.sources.web import UNREACHED, unreached_source
 
@@ -144,12 +150,13 @@ def make_web_tools(web: Source, k: int = 5) -> list[BaseTool]:
     """Build the ``search_web`` tool over a web source (``workers.sources.web.WebSource``).
 
     Same output shape as ``search_corpus`` (so one parser reads both). A bad key raises (it
-    stops the run) and so does a rate limit (the worker's retry policy waits it out, see
-    ``workers.errors``); a search API that cannot be reached, times out or fails after the
-    source's own retries (``workers.sources.web.UNREACHED``) is handed back to the agent as an
-    error result, as a failed MCP tool is, so the agent answers from the corpus and the run's
-    notes name what it did without (trial 18, finding 6: with SearXNG down, the analyst and
-    the critic failed for good and their corpus findings were lost).
+    stops the run); a search API that cannot be reached, times out or fails after the source's
+    own retries (``workers.sources.web.UNREACHED``), or stays rate-limited past the patience
+    the source waits (``RateLimitPatienceSpent``, a ``Retry-After`` too long), is handed back to
+    the agent as an error result, as a failed MCP tool is, so the agent answers from the corpus
+    and the run's notes name what it did without (trial 18, finding 6: with SearXNG down, the
+    analyst and the critic failed for good and their corpus findings were lost; trial 28,
+    finding 7: the same with SearXNG's limiter answering 429).
 
     Raises:
         ValueError: ``k`` is less than 1.
@@ -160,10 +167,11 @@ def make_web_tools(web: Source, k: int = 5) -> list[BaseTool]:
     def search_web(query: str) -> str:
         try:
             return _dumps({"results": [p.to_dict() for p in web.search(query, k=k)]})
-        except UNREACHED as exc:
+        except (*UNREACHED, RetryAfterTooLong, RateLimitPatienceSpent) as exc:
             if is_fatal(exc) or is_rate_limited(exc):
-                raise  # a bad key stops the run; a rate limit waits, retried by the worker
-            # the agent answers from its other tools; named as the web_search worker names it
+                raise  # a bad key stops the run; a rate limit the source did not wait out
+            # unreached, or rate-limited past the patience the source waited: the agent
+            # answers from its other tools; named as the web_search worker names it
             raise ToolException(unreached_source(one_line(exc)) or str(exc)) from exc
 
     tool = StructuredTool.from_function(

@@ -26,14 +26,14 @@ def web_cache_key(settings: Settings) -> tuple:
 def open_web(settings: Settings) -> Any:
     """A new :class:`workers.sources.web.WebSource` of the operator's ``search_provider``:
     Tavily (``tavily_search``) or a SearXNG instance (``searxng_search``), behind its endpoint's
-    Retry-After gate (:func:`app.llm.provider.paced_search`) and the data dir's ``web.sqlite``
-    cache.
+    Retry-After gate and rate-limit patience (:func:`app.llm.provider.paced_search`, as the
+    models have) and the data dir's ``web.sqlite`` cache.
 
     Raises:
         app.settings.config.ConfigError: the provider is not set up (no ``TAVILY_API_KEY``; no
             ``SEARXNG_URL``).
     """
-    from app.llm.provider import gate_for, paced_search
+    from app.llm.provider import RateLimitPatience, gate_for, paced_search
     from workers.sources.web import WebSource, tavily_search
 
     secret_or_url = web_key(settings)
@@ -49,7 +49,9 @@ def open_web(settings: Settings) -> Any:
         gate = gate_for("tavily", settings.tavily_base_url or "")
     # A 429's Retry-After holds every web search of the process, as it does for the models
     # (app/llm/provider.py).
-    search = paced_search(raw, gate, settings.retry_patience, label)
+    rate_limits = RateLimitPatience(settings.rate_limit_patience,
+                                    max(2 * settings.retry_interval, 0.05), gate)
+    search = paced_search(raw, gate, settings.retry_patience, label, rate_limits)
     return WebSource(Path(settings.data_dir), search, description=label)
 
 

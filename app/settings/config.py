@@ -239,8 +239,8 @@ class Settings(RunContext):
              "one fails the call")
     rate_limit_patience: float = setting(
         60.0, env="RESEARCH_RATE_LIMIT_PATIENCE", minimum=0, maximum=3600,
-        help="seconds one model call may spend rate-limited (HTTP 429: backoff with jitter, or "
-             "the Retry-After) before it fails")
+        help="seconds one model call or web search may spend rate-limited (HTTP 429: backoff "
+             "with jitter, or the Retry-After) before it fails")
     durability: str | None = setting(flag="--durability", choices=DURABILITY_MODES,
                                      help="when LangGraph saves checkpoints (default: "
                                           "LangGraph's default)")

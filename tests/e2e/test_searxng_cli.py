@@ -19,6 +19,7 @@ import pytest
 from app.research.plan import offline_plan
 from tests.conftest import AS_OF, SEVERAL_TOPIC, SMALL_TOPIC, run_cli
 from tests.e2e.test_web_cli import SIGKILLED, assert_in_flight_only_repeated, cached_queries
+from tests.results_db import db_rows
 from tests.searxng_server import FakeSearxng, searxng_env
 from tests.tavily_server import pages_for
 
@@ -146,3 +147,33 @@ def test_one_page_under_several_url_spellings_is_cited_once_and_a_rerun_adds_no_
     assert searxng.counts() == {q: 1 for q in QUESTIONS}
     sources = Path(rerun["report_path"]).read_text("utf-8").split("## Sources", 1)[1]
     assert re.findall(r"\]\((https?://[^)]+)\)", sources) == [PAGE], sources
+
+
+def test_a_searxng_rate_limit_is_waited_out_and_past_the_patience_the_agents_answer_anyway(
+        tmp_path: Path, small_corpus: Path, searxng: FakeSearxng) -> None:
+    # trial 28, finding 7: a SearXNG limiter's 429s (no Retry-After) failed the analyst and the
+    # critic after 3 attempts in 8 s, twice (round 2), and their corpus findings were lost;
+    # a model's 429s had a patience of their own (issue 21, item 3), the web search none
+    env = {**searxng_env(searxng), "RESEARCH_RETRY_INTERVAL": "0.05",
+           "RESEARCH_RATE_LIMIT_PATIENCE": "30"}
+    searxng.fail(429, times=4)  # a burst: waited out within the patience
+    proc = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", small_corpus,
+                   "--data-dir", tmp_path / "burst", "--web", "--json", env=env)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["ok"] and not summary["errors"], summary
+    assert len(searxng.requests) > 4  # the searches that met the 429s were made again
+
+    # a limiter that never lets up: the agents answer from the corpus, the web worker fails
+    searxng.fail(429, times=10_000)
+    env["RESEARCH_RATE_LIMIT_PATIENCE"] = "1"
+    proc = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", small_corpus,
+                   "--data-dir", tmp_path / "limited", "--web", "--json", "--rounds", "1",
+                   env=env)
+    assert proc.returncode == 1, proc.stderr  # the web_search tasks failed: partial
+    summary = json.loads(proc.stdout)
+    assert {e["worker"] for e in summary["errors"]} == {"web_search"}, summary["errors"]
+    told = [n for n in summary["notes"] if "the agent answered without it" in n]
+    assert told and all("rate-limited (HTTP 429)" in n for n in told), summary["notes"]
+    rows = db_rows(tmp_path / "limited")
+    assert {(r["worker"], r["status"]) for r in rows} >= {("analyst", "ok"), ("critic", "ok")}
