@@ -30,6 +30,7 @@ import asyncio
 import json
 import re
 import threading
+import time
 from collections.abc import Collection
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -38,7 +39,7 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 
 from workers.errors import RunCancelled, one_line
-from workers.mcp_exits import exit_of, install, watching
+from workers.mcp_exits import closed_by_server, exit_of, install, watching
 from workers.mcp_exits import root_error as _root
 from workers.mcp_logs import MCP_LOGS
 from workers.mcp_record import McpResults, args_passage
@@ -47,6 +48,8 @@ from workers.tools import READ_TOOL, SEARCH_TOOL, WEB_TOOL
 
 __all__ = ["McpError", "McpHub", "make_mcp_tools"]
 
+_GONE_CHECK = 0.5
+"""Seconds between two looks, while a call waits, at whether its server's session ended."""
 CLOSE_WAIT = 8.0
 """Seconds :meth:`McpHub.close` waits for the sessions to end: a stdio server gets 2 s to exit
 once its stdin is closed, then 2 s after SIGTERM before SIGKILL (``mcp.client.stdio``)."""
@@ -95,18 +98,29 @@ class McpHub:
         self._loop = asyncio.new_event_loop()
         self._stop = asyncio.Event()
         self._tasks: dict[str, asyncio.Task] = {}
+        self._gone: dict[str, str] = {}  # a server whose session ended mid-run: why
         self._thread = threading.Thread(target=self._loop.run_forever, name="mcp-sessions",
                                         daemon=True)
         self._thread.start()
 
-    def _submit(self, coro: Any, timeout: float, what: str) -> Any:
+    def _submit(self, coro: Any, timeout: float, what: str, server: str | None = None) -> Any:
+        """Run ``coro`` on the hub's loop; its result within ``timeout`` seconds. A wait gives
+        up once the run stops, and once ``server``'s session is known to have ended (another
+        call found it): a call in flight on a dead session waited out the whole timeout
+        (trial 28, finding 5)."""
         future = asyncio.run_coroutine_threadsafe(coro, self._loop)
+        deadline = time.monotonic() + timeout
         try:
-            return result_within(future, timeout, what)  # gives up once the run stops
-        except FutureTimeout:
-            future.cancel()
-            raise TimeoutError(f"{what}: no answer within {timeout:g} s") from None
-        except RunCancelled:
+            while True:
+                if server is not None and (gone := self._gone.get(server)) is not None:
+                    raise McpError(f"{what} failed: {gone}")
+                left = deadline - time.monotonic()
+                try:  # gives up once the run stops
+                    return result_within(future, max(0.0, min(left, _GONE_CHECK)), what)
+                except FutureTimeout:
+                    if left <= _GONE_CHECK:
+                        raise TimeoutError(f"{what}: no answer within {timeout:g} s") from None
+        except (TimeoutError, RunCancelled, McpError):
             future.cancel()
             raise
 
@@ -171,6 +185,8 @@ class McpHub:
         """
         if not self._thread.is_alive():
             raise McpError("MCP sessions are closed")
+        for name, why in self._gone.items():
+            raise McpError(f"MCP server {name!r} does not answer: {why}")
         for name, session in self._sessions.items():
             try:
                 self._submit(session.send_ping(), self.timeout, f"MCP server {name!r}")
@@ -187,9 +203,11 @@ class McpHub:
             McpError: the tool answered with an error, or the session is gone.
         """
         what = f"MCP tool {tool.name} of server {server!r}"
+        if (gone := self._gone.get(server)) is not None:  # no wait on a session that ended
+            raise McpError(f"{what} failed: {gone}")
         try:
-            content = self._submit(tool.ainvoke(args), self.timeout, what)
-        except (TimeoutError, RunCancelled):
+            content = self._submit(tool.ainvoke(args), self.timeout, what, server)
+        except (TimeoutError, RunCancelled, McpError):
             raise
         except Exception as exc:
             root = _root(exc)  # the server's own error result: its message says it all
@@ -197,6 +215,8 @@ class McpHub:
                       else one_line(root, 200))
             if ended := exit_of(self._spawned.get(server, []), exc):  # the server is gone
                 detail = f"the server {ended} ({detail})"
+            if ended or closed_by_server(exc):  # every later call fails at once, alike
+                self._gone.setdefault(server, f"its session ended in this run: {detail}")
             raise McpError(f"{what} failed: {detail}") from exc
         return _text_of(content)
 

@@ -103,6 +103,30 @@ def test_a_server_that_exits_mid_run_is_named_with_its_exit_in_the_calls_error(t
         "MCP tool lookup of server 'notes' failed: the server exited with status 5 ("), message
 
 
+def test_calls_on_a_session_that_ended_fail_at_once_not_after_the_timeout(tmp_path):
+    # trial 28, finding 5: the server died while two agents' calls were in flight; one failed
+    # at once, the other waited out the whole timeout (up to RESEARCH_MCP_TIMEOUT, 3600 s)
+    import time
+
+    hub = hub_for(tmp_path / "calls.txt", "die", timeout=60)
+    try:
+        [tool] = make_mcp_tools(hub, McpResults(tmp_path))
+        started = time.monotonic()
+        with ThreadPoolExecutor(2) as pool:
+            messages = list(pool.map(
+                lambda q: tool.invoke({"name": tool.name, "args": {"query": q}, "id": q,
+                                       "type": "tool_call"}), ["a", "b"]))
+        later = tool.invoke({"name": tool.name, "args": {"query": "c"}, "id": "c",
+                             "type": "tool_call"})
+        took = time.monotonic() - started
+    finally:
+        hub.close()
+    assert took < 20, took
+    assert all(m.status == "error" and "exited with status 5" in m.content
+               for m in [*messages, later]), [m.content for m in [*messages, later]]
+    assert "its session ended in this run" in later.content, later.content
+
+
 def test_the_config_file_takes_claude_desktops_shape_and_fills_in_the_transport(tmp_path):
     path = tmp_path / "mcp.json"
     path.write_text(json.dumps({"mcpServers": {
