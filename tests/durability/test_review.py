@@ -13,6 +13,8 @@ import json
 import shlex
 from pathlib import Path
 
+import pytest
+
 from state import make_envelope_id
 from tests.durability._helpers import (
     AS_OF,
@@ -255,3 +257,59 @@ def test_the_json_continue_with_and_the_resume_hint_find_the_thread_when_pasted(
     resumed = run_app(*shlex.split(hint)[5:])
     assert resumed.returncode == 0, describe(resumed)
     assert _row_ids(data) and len(set(_row_ids(data))) == len(_row_ids(data))
+
+
+def _edit_envelopes(data: Path, update) -> None:
+    """``update_state`` of the paused thread's envelopes, as Studio's "edit state" writes it."""
+    from app.runs.threads import research_graph
+    from app.storage import open_storage
+
+    config = {"configurable": {"thread_id": THREAD}}
+    with open_storage(data).checkpointer() as saver:
+        graph = research_graph(saver)
+        envelopes = graph.get_state(config).values["envelopes"]
+        graph.update_state(config, {"envelopes": update(dict(envelopes[1]), envelopes)})
+
+
+@pytest.mark.parametrize("edit", ["new id", "id upper-cased", "task_key", "as_of", "worker"])
+def test_an_envelope_an_edit_made_another_is_refused_before_a_row_is_written(
+        tmp_path, durability_corpus, edit):
+    # trial 28, finding 10: at the results review, a copy under a new id wrote 10 rows for 9
+    # tasks, a task_key or as_of changed lost a row (missing_rows 0), a worker changed wrote a
+    # duplicate; each run ended exit 1 with no line saying why
+    from state import delete_envelope
+
+    data = tmp_path / "data"
+    _paused(_research(data, durability_corpus))
+    results = _paused(_review(data, durability_corpus, "--approve"))
+    questions = sorted({e["task_key"] for e in results["envelopes"]})
+    other = next(w.name for w in WORKERS if w.name != results["envelopes"][1]["worker"])
+    forged = {}
+
+    def change(e: dict, _all: list) -> list:
+        eid = e["envelope_id"]
+        if edit in ("new id", "id upper-cased"):
+            forged["id"] = eid[:-8] + "deadbeef" if edit == "new id" else eid.upper()
+            return [{**e, "envelope_id": forged["id"]}]
+        value = {"task_key": next(q for q in questions if q != e["task_key"]),
+                 "as_of": "1999-01-01", "worker": other}[edit]
+        forged["back"] = {"envelope_id": eid, edit: e[edit]}
+        return [{"envelope_id": eid, edit: value}]
+
+    _edit_envelopes(data, change)
+    refused = _review(data, durability_corpus, "--approve")
+    assert refused.returncode == 2, describe(refused)
+    errors = [line for line in refused.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "is not the one its worker, task_key and as_of name" in errors[0]
+    assert "edit it again with update_state" in errors[0], errors
+    assert db_rows(data, THREAD) == []  # nothing written, the thread where it was
+
+    # the way on the line names: the edit undone, the approval goes on, one row per task
+    _edit_envelopes(data, lambda e, _all: ([delete_envelope(forged["id"])] if "id" in forged
+                                            else [forged["back"]]))
+    done = _review(data, durability_corpus, "--approve")
+    assert done.returncode == 0, describe(done)
+    rows = db_rows(data, THREAD)
+    assert len(rows) == len({r["envelope_id"] for r in rows}) == len(results["envelopes"])
+    assert all(r["envelope_id"] == make_envelope_id(r["worker"], r["task_key"], r["as_of"])
+               for r in rows)
