@@ -57,7 +57,8 @@ def list_threads(storage: Storage | Path | str, warnings: list[str] | None = Non
                  ) -> list[dict[str, Any]]:
     """One dict per thread: ``thread_id, topic, as_of, status, last_step, next, started_at``.
 
-    ``status`` is ``finished``, ``failed`` (completed with errors, or stopped by an exception),
+    ``status`` is ``finished``, ``partial`` (some tasks failed for good), ``failed`` (every task
+    did, or it was stopped by an exception),
     ``running`` (a process runs it now), ``unfinished`` (killed or interrupted: resume it; or
     running, where the storage cannot tell: :func:`app.runs.threads.thread_status`), ``awaiting
     review``, ``broken`` (its checkpoint cannot be read back; the row's ``problem`` says so and

@@ -37,16 +37,18 @@ UNFINISHED_RUNS = frozenset({"running", "error", "interrupted", "awaiting_review
 exception (its checkpoint still has the failed tasks; ``threads`` shows it as ``failed``),
 stopped by Ctrl-C, or paused for review. Such a thread resumes, so it never changes sources."""
 
-_SHOWN = {"finished": "finished", "failed": "failed", "error": "failed", "running": "unfinished",
+_SHOWN = {"finished": "finished", "partial": "partial", "failed": "failed", "error": "failed",
+          "running": "unfinished",
           "interrupted": "unfinished", "awaiting_review": "awaiting review"}
 
 
 def thread_status(run_status: str | None, snapshot: Any = None,
                   running: bool = False) -> str:
-    """What ``threads`` and ``inspect`` call a thread: ``finished``, ``failed`` (completed with
-    errors, or stopped by an exception), ``running`` (a process runs it now), ``unfinished``
-    (killed or interrupted: resume it; or running, where the storage cannot tell), ``awaiting
-    review`` or ``unknown``.
+    """What ``threads`` and ``inspect`` call a thread: ``finished``, ``partial`` (completed,
+    some tasks failed for good: its ``outcome``), ``failed`` (completed with every task
+    failed or rows missing, or stopped by an exception), ``running`` (a process runs it now),
+    ``unfinished`` (killed or interrupted: resume it; or running, where the storage cannot
+    tell), ``awaiting review`` or ``unknown``.
 
     Args:
         run_status: the ``status`` of its ``runs`` row (None: no row).

@@ -196,9 +196,13 @@ def _errors(failed: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _record_end(store: ResultsStore, summary: RunSummary) -> None:
-    """Record how the run ended in the ``runs`` table: ``finished`` when ok, else ``failed``,
-    with its tokens, report and summary."""
-    store.finish_run(summary.thread_id, status="finished" if summary.ok else "failed",
+    """Record how the run ended in the ``runs`` table: ``finished`` when ok, ``partial`` when
+    some tasks failed for good (its ``outcome``), else ``failed``, with its tokens, report and
+    summary. (``threads`` said ``failed`` for a partial run, also for a rerun whose failed tasks
+    kept their earlier results, every row ok: trial 28, finding 9.)"""
+    status = ("finished" if summary.ok else
+              "partial" if summary.outcome == "partial" else "failed")
+    store.finish_run(summary.thread_id, status=status,
                      tokens=summary.tokens, report_path=summary.report_path,
                      summary=summary.to_dict())
 

@@ -324,8 +324,8 @@ class ResultsStore(ABC):
         self, thread_id: str, *, status: str, tokens: int = 0, report_path: str | None = None,
         summary: dict[str, Any] | None = None,
     ) -> None:
-        """Record how a run ended: ``finished``, ``failed`` (envelopes in error), ``error`` or
-        ``interrupted``."""
+        """Record how a run ended: ``finished``, ``partial`` (some envelopes in error), ``failed``
+        (every one, or rows missing), ``error`` or ``interrupted``."""
         self._write(
             "UPDATE runs SET status = ?, finished_at = ?, tokens = ?, report_path = ?, "
             "summary = ? WHERE thread_id = ?",

@@ -62,6 +62,10 @@ def test_outcome_is_in_the_final_state_and_sets_the_exit_code(outcome_runs, outc
     assert len(summary["errors"]) == n_failed
     with SqliteResults.in_dir(base / outcome) as store:  # every task has its row, failed or not
         assert len(store.rows(thread_id=thread_id)) == len(WORKERS) * len(questions)
+    # threads names the outcome: trial 28, finding 9 saw "failed" for a partial run
+    listed = json.loads(run_cli("threads", "--data-dir", base / outcome, "--json").stdout)
+    assert [t["status"] for t in listed] == [
+        {"ok": "finished", "partial": "partial", "failed": "failed"}[outcome]], listed
 
 
 def test_inspect_shows_why_each_failed_task_failed(outcome_runs):
