@@ -29,7 +29,13 @@ from app.runs.ids import sha8
 from app.storage.base import ROOT_THREADS_SQL, DamagedDatabase, Storage, ThreadBusy
 from app.storage.results import ResultsStore
 from app.storage.sqlite_files import connect, is_damage, not_a_file
-from app.storage.sqlite_results import RESULTS_DB, SqliteResults, has_table
+from app.storage.sqlite_results import (
+    RESULTS_DB,
+    ForeignSchema,
+    SqliteResults,
+    has_table,
+    shape_problem,
+)
 
 __all__ = ["CHECKPOINTS_DB", "RESULTS_DB", "SqliteResults", "SqliteStorage"]
 
@@ -49,6 +55,21 @@ replaced lock file (a ``flock`` on an unlinked file keeps no other process out).
 def _file_id(path: Path) -> tuple[int, int]:
     st = os.stat(path)
     return st.st_dev, st.st_ino
+
+
+CHECKPOINT_TABLES = {
+    "checkpoints": (("thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id",
+                     "type", "checkpoint", "metadata"),
+                    ("thread_id", "checkpoint_ns", "checkpoint_id")),
+    "writes": (("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx", "channel",
+                "type", "value"),
+               ("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx")),
+}
+"""``SqliteSaver``'s tables (langgraph-checkpoint-sqlite's ``setup``; ``writes.task_path`` is
+one it adds itself): a file holding others is not a checkpoint database of this app."""
+FOREIGN = "another program's, or an earlier version of this app's"
+"""What a database of another layout is said to be
+(:func:`app.storage.sqlite_results.shape_problem`)."""
 
 
 class SqliteStorage(Storage):
@@ -145,6 +166,8 @@ class SqliteStorage(Storage):
         with self._reporting_damage():
             conn = connect(path, read_only=read_only)
             try:
+                if why := shape_problem(conn, CHECKPOINT_TABLES):
+                    raise self._aside(path, f"{why}: {FOREIGN}")
                 saver = SqliteSaver(conn)
                 if not read_only:
                     saver.setup()
@@ -184,8 +207,11 @@ class SqliteStorage(Storage):
             return
         with self._reporting_damage():
             # a run's data dir deleted under it is not made again by a write (issue 21, item 4)
-            store = SqliteResults(self.results_path, read_only=read_only,
-                                  make_folder=not self._holds_a_lock())
+            try:
+                store = SqliteResults(self.results_path, read_only=read_only,
+                                      make_folder=not self._holds_a_lock())
+            except ForeignSchema as exc:
+                raise self._aside(self.results_path, f"{exc}: {FOREIGN}") from None
             if read_only and not has_table(store._conn, "runs"):
                 store.close()
                 yield None

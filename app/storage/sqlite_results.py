@@ -11,12 +11,54 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from app.storage.results import ADDED_RUN_COLUMNS, SCHEMA, ResultsStore
+from app.storage.results import (
+    ADDED_RUN_COLUMNS,
+    RESULT_COLUMNS,
+    RUN_COLUMNS,
+    SCHEMA,
+    ResultsStore,
+)
 from app.storage.sqlite_files import connect
 
-__all__ = ["RESULTS_DB", "SqliteResults", "has_table"]
+__all__ = ["RESULTS_DB", "ForeignSchema", "SqliteResults", "has_table", "shape_problem"]
 
 RESULTS_DB = "results.sqlite"
+
+
+class ForeignSchema(sqlite3.DatabaseError):
+    """A well-formed SQLite file whose tables are not the ones this app reads and writes (an
+    earlier layout, another program's): the message says which table lacks what."""
+
+
+_TABLES = {
+    "results": (RESULT_COLUMNS, ("thread_id", "envelope_id")),
+    "runs": (tuple(c for c in RUN_COLUMNS if c not in ADDED_RUN_COLUMNS), ("thread_id",)),
+    "reports": (("thread_id", "report", "written_at"), ("thread_id",)),
+}
+"""Each table: the columns every layout of it has, and its primary key (the upserts' conflict
+target)."""
+
+
+def shape_problem(conn: sqlite3.Connection,
+                  tables: dict[str, tuple[Sequence[str], Sequence[str]]] | None = None
+                  ) -> str | None:
+    """What makes the tables of ``conn`` not the layout this app reads and writes (``tables``:
+    name -> columns and primary key; default the results database's), in words, or None. A
+    table the file lacks passes (it is created, or read as empty). An earlier layout's results
+    (keyed by ``envelope_id`` alone) or another program's ``runs`` ran every task and then failed
+    in ``persist`` with a raw ``OperationalError`` naming no file; ``threads`` failed the same way
+    (trial 28, finding 8)."""
+    for table, (needed, key) in (tables or _TABLES).items():
+        info = {row[1]: row[5] for row in conn.execute(f'PRAGMA table_info("{table}")')}
+        if not info:
+            continue
+        if missing := [c for c in needed if c not in info]:
+            return (f"has a {table} table of another layout (no column "
+                    f"{', '.join(repr(c) for c in missing[:3])})")
+        if [c for c, n in sorted(info.items(), key=lambda kv: kv[1]) if n] != list(key):
+            return (f"has a {table} table of another layout (not keyed by "
+                    f"{', '.join(key)})")
+    return None
 
 
 class SqliteResults(ResultsStore):
@@ -26,6 +68,9 @@ class SqliteResults(ResultsStore):
         path: the database file; its folder is created (unless ``read_only``, or not
             ``make_folder``: see :func:`app.storage.sqlite_files.connect`).
         read_only: open with ``mode=ro``; the file must exist.
+
+    Raises:
+        ForeignSchema: the file's tables are of another layout (:func:`shape_problem`).
     """
 
     order_column = "rowid"
@@ -36,9 +81,11 @@ class SqliteResults(ResultsStore):
         self._conn = connect(self.path, read_only=read_only, make_folder=make_folder)
         self._conn.isolation_level = None  # explicit BEGIN IMMEDIATE for writes
         self._conn.row_factory = sqlite3.Row
-        if read_only:
-            return
         try:
+            if why := shape_problem(self._conn):
+                raise ForeignSchema(why)
+            if read_only:
+                return
             self._conn.executescript(SCHEMA.format(seq=""))
             columns = {row[1] for row in self._conn.execute("PRAGMA table_info(runs)")}
             for column in ADDED_RUN_COLUMNS:  # a database written before runs recorded it

@@ -95,6 +95,37 @@ def test_garbage_in_the_results_database_is_named_with_the_way_out(finished,
     assert summary["ok"] is True and summary["db_rows"] == summary["expected"]
 
 
+@pytest.mark.parametrize(("db", "tables"), [
+    # an earlier layout's results, keyed by envelope_id alone (before 2026-11-30)
+    (RESULTS_DB, "CREATE TABLE results (envelope_id TEXT PRIMARY KEY, worker TEXT, "
+                 "task_key TEXT, as_of TEXT, status TEXT, structured TEXT)"),
+    (RESULTS_DB, "CREATE TABLE runs (thread_id TEXT PRIMARY KEY)"),  # another program's
+    (CHECKPOINTS_DB, "CREATE TABLE checkpoints (a); CREATE TABLE writes (b)"),
+])
+def test_a_database_of_another_layout_is_named_with_the_way_out_before_any_task_runs(
+        tmp_path: Path, small_corpus, db: str, tables: str) -> None:
+    # trial 28, finding 8: every task ran, then persist failed with a raw OperationalError
+    # naming no file ("ON CONFLICT clause does not match any PRIMARY KEY"); threads failed too
+    import sqlite3
+
+    data = tmp_path / "data"
+    data.mkdir()
+    with sqlite3.connect(data / db) as conn:
+        conn.executescript(tables)
+    proc = research(data, small_corpus, "--json")
+    assert proc.returncode == 1
+    line = one_error_line(proc)
+    assert str(data / db) in line and "of another layout" in line and "move it aside" in line
+    proc = run_cli("threads", "--data-dir", data)
+    assert proc.returncode == 1 and str(data / db) in one_error_line(proc)
+
+    (data / db).rename(data / f"{db}.damaged")  # the way out the line names
+    proc = research(data, small_corpus, "--json")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["ok"] is True and summary["db_rows"] == summary["expected"]
+
+
 def test_a_damaged_corpus_index_never_replaces_the_threads_good_rows(finished,
                                                                      small_corpus) -> None:
     # trial 8: garbage inside the corpus index made every rerun fail 8 of its 9 tasks with

@@ -188,3 +188,20 @@ def test_tavily_spellings_of_one_url_are_one_page(tmp_path: Path, server: FakeTa
     hits = web(tmp_path, server).search("heron colonies", as_of=AS_OF)
     assert [(h.ref, h.source, h.text) for h in hits] == [
         (f"{url}#0", url, "Heron colonies, take 0.")]
+
+
+def test_a_web_record_of_another_layout_is_named_with_the_way_out(
+        tmp_path: Path, server: FakeTavily) -> None:
+    # trial 28, finding 8 (a sibling): web.sqlite with another program's ``searches`` table
+    # failed the run with a raw "OperationalError: no such column: query"
+    import sqlite3
+
+    from workers.sources.damage import DamagedFile
+
+    with sqlite3.connect(tmp_path / WEB_CACHE) as conn:
+        conn.execute("CREATE TABLE searches (a)")
+    with pytest.raises(DamagedFile) as info:
+        web(tmp_path, server).search("zorblax relay")
+    said = str(info.value)
+    assert str(tmp_path / WEB_CACHE) in said and "move it aside" in said, said
+    assert not server.requests  # nothing asked (and paid for) before the record was found bad
