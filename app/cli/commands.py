@@ -69,6 +69,8 @@ def again_line() -> str:
     exact = again(ARGV, as_of=RUN_AS_OF[-1] if RUN_AS_OF else None, thread_id=thread)
     if exact is None:
         return "the run stopped before its thread was named; nothing to resume"
+    if ARGV and ARGV[0] not in ("research", "review", "resume"):  # prune, threads, inspect
+        return f"{ARGV[0]} stopped; to do it again: {exact}"  # no run, no thread (trial 28)
     if thread is None and ARGV and ARGV[0] in ("review", "resume"):  # its thread exists
         return f"the run stopped before it continued its thread; to continue it: {exact}"
     if thread is None or not RUN_STARTED:  # stopped while the corpus was indexed

@@ -38,6 +38,10 @@ def _check_dotenv_lines(env_file: Path) -> None:
             if binding.error:
                 # the line itself is not shown: it may hold a key
                 raise ConfigError(f"{env_file}: line {binding.original.line} is not NAME=value")
+            if binding.key in ENV_VARS and binding.value is None:  # a bare name: dotenv reads
+                # no value, and the setting silently kept its default (trial 28)
+                raise ConfigError(f"{env_file}: line {binding.original.line} names "
+                                  f"{binding.key} without a value; write {binding.key}=value")
 
 
 def _parse_env(name: str, spec: SettingSpec, raw: str) -> Any:

@@ -103,6 +103,11 @@ def test_a_dotenv_line_that_cannot_be_parsed_is_a_config_error_naming_it(tmp_pat
     env_file.write_text("RESEARCH_ROUNDS=3\nRESEARCH_MODEL offline\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"\.env: line 2 is not NAME=value"):
         load_settings(env={}, env_file=env_file)
+    # trial 28: a setting's name alone on a line was read as no value, the default kept
+    env_file.write_text("RESEARCH_ROUNDS=3\nRESEARCH_SEARCH_K\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"\.env: line 2 names RESEARCH_SEARCH_K without a "
+                                          r"value; write RESEARCH_SEARCH_K=value"):
+        load_settings(env={}, env_file=env_file)
 
 
 def test_bad_value_in_the_dotenv_file_is_an_error_too(tmp_path):

@@ -191,6 +191,10 @@ def test_a_run_stopped_before_its_thread_says_so(monkeypatch: pytest.MonkeyPatch
     line = commands.again_line()
     assert line.startswith("the run stopped before it continued its thread; to continue it: ")
     assert line.endswith("review heron-census-x --approve"), line
+    # trial 28: prune stopped said "the run stopped before it started its thread"
+    monkeypatch.setattr(commands, "ARGV", ["prune", "--data-dir", "d"])
+    assert commands.again_line() == "prune stopped; to do it again: " \
+        "uv run python -m app prune --data-dir d"
 
 
 def _subcommands() -> dict[str, argparse.ArgumentParser]:
