@@ -215,8 +215,9 @@ class McpHub:
                       else one_line(root, 200))
             if ended := exit_of(self._spawned.get(server, []), exc):  # the server is gone
                 detail = f"the server {ended} ({detail})"
-            if ended or closed_by_server(exc):  # every later call fails at once, alike
-                self._gone.setdefault(server, f"its session ended in this run: {detail}")
+            if ended or closed_by_server(exc):  # every call it hits fails at once, alike,
+                # so the notes name it once with a count (not once per cause the SDK raised)
+                detail = self._gone.setdefault(server, f"its session ended: {detail}")
             raise McpError(f"{what} failed: {detail}") from exc
         return _text_of(content)
 
