@@ -12,7 +12,7 @@ from app.research.caveats import WARNING, without_setting_names
 from app.research.citations import Citations, claim_key, excerpt, items
 from app.research.definitions import definition_line, definitions, unique
 from app.research.evidence import document_of, topic_strength
-from app.research.neighbours import about_neighbour, written_names
+from app.research.neighbours import about_neighbour, asked_names, sentence_entry
 from app.research.reference import default_entries, entry_label
 from app.research.relevance import (
     describe_terms,
@@ -27,6 +27,7 @@ from app.research.text import clip
 from app.research.topics import compare_parts, topic_kind
 from app.research.topics import subject as topic_subject
 from workers.sources.query import mentions
+from workers.sources.text import entry_keywords
 
 if TYPE_CHECKING:
     from app.research.report import ReportInput
@@ -280,14 +281,18 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
     """The Answer's candidate findings that name the topic, each with its sort key (see
     :func:`answer_lines` for the order)."""
     terms, subject = _terms(data.asked, data.rows), subject_terms(data.asked, data.rows)
-    asked, passages = written_names(data.asked), _passages(data)
+    passages = _passages(data)
+    asked = asked_names(data.asked, (heading for _t, heading, _ti in passages.values()))
     ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):
         text = str(finding["text"])
-        if terms and (len(mentions(terms, text)) < needed(terms)
-                      or not mentions(subject, text)):  # "a default" is not "X's default"
-            continue
         passage, heading, title = passages.get(str(finding.get("ref")), ("", "", ""))
+        # a sentence of the entry asked speaks of it: "If left unspecified, the delay defaults
+        # to 2000 ms." under ``inter <delay>`` (trial 29)
+        named = f"{' '.join(entry_keywords(sentence_entry(passage, text, heading)) & asked)} "
+        if terms and (len(mentions(terms, named + text)) < needed(terms)
+                      or not mentions(subject, named + text)):  # "a default" is not X's
+            continue
         if about_neighbour(text, passage, asked, heading, title):
             continue  # ServerLimit's "this directive ... MaxRequestWorkers" (trial 26)
         # the sentence's own subject names the topic: "The default cache size is -2000",
@@ -309,6 +314,22 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
     return ranked
 
 
+def entry_own(data: ReportInput, findings: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``findings`` less those of a neighbouring reference entry
+    (:func:`~app.research.neighbours.about_neighbour`, the question's entries by
+    :func:`~app.research.neighbours.asked_names`): a section's findings too, not only the
+    Answer's (trial 29, finding 2: ``fall``'s "This value defaults to 3" under the question on
+    ``inter``'s default)."""
+    passages = _passages(data)
+    asked = asked_names(data.asked, (heading for _t, heading, _ti in passages.values()))
+    out = []
+    for finding in findings:
+        passage, heading, title = passages.get(str(finding.get("ref")), ("", "", ""))
+        if not about_neighbour(str(finding["text"]), passage, asked, heading, title):
+            out.append(finding)
+    return out
+
+
 def _passages(data: ReportInput) -> dict[str, tuple[str, str, str]]:
     """The text, section heading and title of each passage the workers returned, by ref."""
     return {str(p["ref"]): (str(p.get("text") or ""), str(p.get("heading") or ""),
@@ -328,7 +349,7 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
     first = data.sub_questions[0] if data.sub_questions else None
     found = items(data.rows_of(first), first, "passage") if first else []
     passages = [p for p in found if prose_sentences(p["text"])] or found
-    asked = written_names(data.asked)
+    asked = asked_names(data.asked, (str(p.get("heading") or "") for p in passages))
     naming = [p for p in passages if not subject or mentions(subject, f"{p['title']} {p['text']}")]
     about = [p for p in naming if not about_neighbour(
         excerpt(p["text"], about=subject), p["text"], asked, p.get("heading", ""),

@@ -17,12 +17,13 @@ Pure: regular expressions over the passage's text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from app.llm.offline.headings import heading_of
 from app.research.reference import entry_heading
-from workers.sources.text import PARA_SPLIT
+from workers.sources.text import PARA_SPLIT, entry_keywords
 
-__all__ = ["about_neighbour", "sentence_entry", "written_names"]
+__all__ = ["about_neighbour", "asked_names", "sentence_entry", "written_names"]
 
 _NAME = re.compile(
     r"`(?P<quoted>[^`\s]{1,60})`"                     # `anything` quoted as code
@@ -56,6 +57,21 @@ def written_names(text: str) -> set[str]:
     """
     return {m.group("flag") or next(g for g in m.groups() if g).lower()
             for m in _NAME.finditer(text)}
+
+
+def asked_names(question: str, headings: Iterable[str]) -> set[str]:
+    """The entries ``question`` asks about: the identifiers it writes (:func:`written_names`),
+    and its plain words that are the keyword of an entry among ``headings`` (the retrieved
+    passages' sections): "the inter server parameter" asks about ``inter <delay>`` (trial 29,
+    finding 2: ``fall``'s and ``rise``'s "This value defaults to 3" answered for it).
+
+    Example:
+        >>> sorted(asked_names("What is the default of inter?", ["fall <count>", "inter <d>"]))
+        ['inter']
+    """
+    words = {w.lower() for w in re.findall(r"[\w.:-]+", question)}
+    keywords = set().union(*(entry_keywords(h) for h in headings))
+    return written_names(question) | (words & keywords)
 
 
 def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:
@@ -109,7 +125,12 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     if not asked or written_names(title) & asked:
         return False
     entry = sentence_entry(passage, sentence, heading)
-    if not entry or not (_ANAPHOR.search(sentence) or sentence.startswith(entry)):
-        return False
     names = written_names(entry)
+    keywords = not names and entry_keywords(entry)
+    # an entry labelled by its keyword and arguments (``fall <count>``) is a reference entry
+    # through and through: each of its sentences is its own ("See also ... inter"), not only
+    # those that speak of "this value"
+    if not entry or not (keywords or _ANAPHOR.search(sentence) or sentence.startswith(entry)):
+        return False
+    names = names or keywords
     return bool(names) and not names & asked

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.llm.offline.sentences import prose_sentences
-from app.research.answer import UNANSWERED, answer_lines, section_answer, subject_terms
+from app.research.answer import UNANSWERED, answer_lines, entry_own, section_answer, subject_terms
 from app.research.caveats import ASKS_CAUTION, caution_claims, cautionary, caveat_lines
 from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
@@ -188,18 +188,18 @@ def _excerpt_claim(passage: dict[str, Any], about: Sequence[str] = ()) -> str:
 def _section_lines(data: ReportInput, question: str, cites: _Citations,
                    listed: set[tuple[str, str]], failed: str, quoted: set[str],
                    later: bool, cautions: set[str]) -> list[str] | None:
-    """A sub-question's section, from its own evidence: its findings not shown above (as a
-    finding or as a passage's excerpt), then its passages no bullet cites (:func:`_passages`);
-    a later section cites no new side page (:func:`_admitted`). A question asking for caveats
-    shows its cautionary claims; no section repeats the ``cautions`` the Caveats section
-    lists. None when its search found something, but nothing the report does not show
-    elsewhere: a facet whose search finds the topic's passages again repeated the first
-    section's best finding, and a limitations section the Caveats (issue 19); unless none of
-    it answers a question asking a default or a measure (:func:`section_answer`)."""
-    rows = data.rows_of(question)
-    shares = retrieval(rows)
+    """A sub-question's section, from its own evidence: its findings not shown above (nor a
+    neighbouring entry's: :func:`entry_own`), then its passages no bullet cites; a later
+    section cites no new side page (:func:`_admitted`). A question asking for caveats shows
+    its cautionary claims; no section repeats the Caveats' ``cautions``. None when its search
+    found something, but nothing the report does not show elsewhere: a facet whose search finds
+    the topic's passages again repeated the first section's best finding, and a limitations
+    section the Caveats (issue 19); unless none of it answers a question asking a default or a
+    measure (:func:`section_answer`)."""
+    shares = retrieval(rows := data.rows_of(question))
     lead, answered = section_answer(question, rows, listed)  # a Default: row, asked for one
-    own = _admitted([*lead, *_items(rows, question, "finding")], shares, cites, later)
+    own = entry_own(data, _admitted([*lead, *_items(rows, question, "finding")], shares, cites,
+                                    later))
     above = False
     if later:  # a facet asking what one thing is: what names or defines it
         own, above = facet_findings(question, rows, own, listed)

@@ -84,3 +84,34 @@ def test_a_flag_is_its_own_case_and_a_modules_entries_are_its_own() -> None:
     assert about_neighbour("This directive sets the fragment size to compress.", entry, asked)
     assert not about_neighbour("This directive sets the fragment size to compress.", entry,
                                asked, title="mod_deflate - Apache HTTP Server Version 2.4")
+
+
+def test_an_entry_labelled_by_its_keyword_and_arguments_answers_for_itself_only() -> None:
+    # trial 29, finding 2: HAProxy's keywords are plain words ("inter <delay>"): asked the
+    # default of inter, the Answer and the Findings gave fall's "This value defaults to 3" and
+    # rise's "defaults to 2", whose "See also" names inter; inter's own "If left unspecified,
+    # the delay defaults to 2000 ms." never said inter, so it was no answer
+    q = "What is the default value of the inter server parameter?"
+    fall = ('fall <count>\n\nThe "fall" parameter states that a server is dead after <count> '
+            'failed checks. This value defaults to 3 if unspecified. See also the "check", '
+            '"inter" and "rise" parameters.')
+    inter = ('inter <delay> / fastinter <delay>\n\nThe "inter" parameter sets the interval '
+             'between two checks. If left unspecified, the delay defaults to 2000 ms.')
+    passages = [item("passage", fall, "configuration.html#1326", heading="fall <count>"),
+                item("passage", inter, "configuration.html#1336",
+                     heading="inter <delay> / fastinter <delay>")]
+    findings = [item("finding", "This value defaults to 3 if unspecified.",
+                     "configuration.html#1326"),
+                item("finding", 'See also the "check", "inter" and "rise" parameters.',
+                     "configuration.html#1326"),
+                item("finding", "If left unspecified, the delay defaults to 2000 ms.",
+                     "configuration.html#1336")]
+    md = render_markdown(data([row("docs_search", q, passages), row("analyst", q, findings)],
+                              topic=q, sub_questions=[q]))
+    answer = answer_section(md)
+    assert "defaults to 2000 ms" in answer, answer
+    body = md.split("## Caveats")[0]
+    assert "defaults to 3" not in body and "See also" not in body, body
+    # a question naming no entry keeps every entry's sentences (left to relevance)
+    assert not about_neighbour("This value defaults to 3 if unspecified.", fall,
+                               set(), "fall <count>")

@@ -18,6 +18,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from workers.sources.tables import row_sentence, table_lines
+from workers.sources.text import ENTRY_KEYWORD
 
 __all__ = ["CUT", "MAX_DEPTH", "HtmlPage", "html_page", "html_to_text"]
 
@@ -40,6 +41,21 @@ with ``role="navigation"`` (Sphinx's bars) is left out too, as ``<nav>`` is; nev
 ``<body>``, ``<main>`` or ``<article>``, nor an element holding a heading (a bar has none: trial
 27, a ``<body class="navigation">`` left the page with no text)."""
 _HEADINGS = frozenset({"h1", "h2", "h3"})
+_ENTRY_CLASSES = ("keyword", "directive")
+"""Class names of a ``<div>`` that labels a reference entry as a heading would: HAProxy's
+``<div class="keyword">`` (its 700 keywords have no ``<h*>``, so one passage ran across
+several entries and ``fall``'s "This value defaults to 3" answered for ``inter``: trial 29,
+finding 2) and nginx's ``<div class="directive">``. Read as a heading, each entry is its own
+passage under its own label (:mod:`app.research.neighbours` then keeps a neighbour's default
+out)."""
+_HIDDEN_UI = ("@aria-hidden='true' or (@class and (contains(concat(' ', @class, ' '), "
+              "' dropdown-menu ') or contains(concat(' ', @class, ' '), ' headerlink ')))")
+"""An XPath 1.0 test for page furniture that is no text of the page: an element
+``aria-hidden`` (an icon), a Bootstrap ``dropdown-menu`` (a menu: HAProxy's manual has one
+inside every keyword it mentions, "This keyword is available in sections : ...", which cut
+``"maxconn"`` off its own sentence in 305 of 2,236 passages: trial 29, finding 3), and Sphinx's
+``headerlink`` "¶" after each heading. Not ``hidden`` or ``display:none``: a page shows such
+text when its reader asks (SQLite's syntax diagrams, an FAQ's folded answers)."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +66,10 @@ class HtmlPage:
         title: the ``<title>`` (whitespace collapsed), or ``""``.
         sections: ``(heading, text)`` in page order: the text before the first ``h1``-``h3``
             under heading ``""``, then one section per heading (its text starts with the heading
-            itself); text paragraphs are separated by blank lines.
+            itself); text paragraphs are separated by blank lines. Entry headings written as a
+            keyword and its arguments with no text between them label one section, joined by
+            " / " (HAProxy's ``inter <delay>``, ``fastinter <delay>`` and ``downinter <delay>``
+            share one description: trial 29).
         link_share: the share (0..1) of the page's visible characters (whitespace left out)
             that are link text (``<a>``): near 1 for an index, a site map or a list of links.
     """
@@ -126,11 +145,19 @@ def html_page(source: str | bytes) -> HtmlPage:
     text = text.replace(_LINK, "").replace(_LINK_END, "")
     first, *rest = text.split(_HEAD)
     sections = [("", _paragraphs(first.replace(_TAIL, _BREAK)))]
+    held = ""  # headings with no text of their own yet: they label the next section too
     for chunk in rest:
         head_text, _sep, body = chunk.partition(_TAIL)
         heading = " ".join(head_text.replace(_BREAK, " ").split())
+        if ENTRY_KEYWORD.match(heading) and not body.replace(_BREAK, "").replace(_TAIL, "").strip():
+            held = f"{held} / {heading}" if held else heading
+            continue
+        if held:  # "inter <delay>", "fastinter <delay>", "downinter <delay>": one entry
+            heading, held = f"{held} / {heading}" if heading else held, ""
         body = _paragraphs(f"{heading}{_BREAK}{body.replace(_TAIL, _BREAK)}")
         sections.append((heading, body))
+    if held:
+        sections.append((held, held))
     kept = tuple((h, t) for h, t in sections if t or h)
     return HtmlPage(title, kept, _share(links, "".join(t for _h, t in kept)), cut)
 
@@ -253,7 +280,10 @@ def _stylesheet() -> etree.XSLT:
 <xsl:template match="{'|'.join(sorted(_HIDDEN))}"/>
 <xsl:template match="*[{_navigation()}][not(self::html or self::body or self::main or \
 self::article)][not(.//h1 or .//h2 or .//h3)]" priority="2"/>
+<xsl:template match="*[{_HIDDEN_UI}]" priority="3"/>
 <xsl:template match="{headings}">{_HEAD}<xsl:apply-templates/>{_TAIL}</xsl:template>
+<xsl:template match="div[{_class_token(_ENTRY_CLASSES)}]" priority="1">{_HEAD}\
+<xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="a">{_LINK}<xsl:apply-templates/>{_LINK_END}</xsl:template>
 <xsl:template match="{blocks}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
 <xsl:template match="dt[following-sibling::*[1][self::dd]]">{_BREAK}\
@@ -263,6 +293,11 @@ self::article)][not(.//h1 or .//h2 or .//h3)]" priority="2"/>
 <xsl:apply-templates/>{_TERMS}</xsl:template>
 </xsl:stylesheet>"""
     return etree.XSLT(etree.XML(xsl.encode("utf-8")))
+
+
+def _class_token(names: tuple[str, ...]) -> str:
+    """An XPath 1.0 test for a ``class`` holding one of ``names`` as a token (as written)."""
+    return " or ".join(f"contains(concat(' ', @class, ' '), ' {n} ')" for n in names)
 
 
 def _navigation() -> str:

@@ -54,13 +54,12 @@ __all__ = [
     "tree_signature",
 ]
 
-# 22: 21's two rules narrowed (the page holds the source's text; no bar holds a heading); 21:
-# a markup source beside its page not indexed, <div> navigation bars left out; 20: Markdown read
-# as Markdown, no cut inside a fence; 19: a PDF's table rows and repeated sentences are no
-# running lines, its compounds keep their hyphen; 18: a PDF section's title line is a paragraph;
-# 17: a PDF's words broken at line ends are whole; 16: no PDF running headers and footers; 15,
-# 14, 13: table heading rows and rows as sentences under their headings; 12: no <nav> or forms
-SCHEMA_VERSION = "22"
+# 23: hidden UI (dropdown menus, aria-hidden, display:none, Sphinx's "¶") left out, a <div
+# class="keyword"|"directive"> read as an entry's heading; 22: the page-source and bar rules
+# narrowed; 21: a page's markup source not indexed, <div> navigation bars left out; 20: Markdown
+# read as Markdown; 19-16: PDF running lines, table rows, broken words; 15-13: table heading rows
+# and rows as sentences; 12: no <nav> or forms (git log of this line has the rest)
+SCHEMA_VERSION = "23"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from workers.sources.names import named_symbols
 from workers.sources.query import SearchQuery, term_matches
+from workers.sources.text import entry_keywords
 
 __all__ = ["CHANGE_LOG_FACTOR", "COVERAGE_FLOOR", "COVERAGE_POWER", "EXACT_NAME_BOOST",
            "LINK_SHARE_FREE", "candidate_score", "candidates_named", "change_log_factor",
@@ -145,6 +146,25 @@ def own_name(name: str) -> str:
     return name.split(" ", 1)[0]
 
 
+def entry_named(heading: str, terms: Sequence[str]) -> bool:
+    """Whether ``heading`` labels a reference entry the question names: a keyword followed by
+    its arguments (``inter <delay>``, ``balance <algorithm> [ <arguments> ]``; several joined
+    by " / "), the keyword one of the question's ``terms``. Such an entry counts as the symbol
+    named, as the question spells it: "What is the default value of the inter server
+    parameter?" ranked ``fall``'s and ``rise``'s entries first, whose "See also" names
+    ``inter`` beside their own defaults (trial 29, finding 2).
+
+    Example:
+        >>> entry_named("inter <delay> / fastinter <delay>", ["default", "inter"])
+        True
+        >>> entry_named("fall <count>", ["default", "inter"]), entry_named("Inter", ["inter"])
+        (False, False)
+    """
+    if "<" not in heading and "[" not in heading and "{" not in heading:  # the common case
+        return False
+    return bool(entry_keywords(heading) & {t.lower() for t in terms})
+
+
 def candidates_named(query: SearchQuery, names: Sequence[str]) -> dict[str, bool]:
     """The symbols among the candidates' ``names`` (their index ``name`` column) the question
     names (:func:`~workers.sources.names.named_symbols`): ``own name -> spelled as the question
@@ -172,7 +192,8 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
     title = f"{terms} {name} {heading}"
     own = own_name(name)
     asked = own in named
-    spelled = (asked and named[own]) or any(named.get(part) for part in path.split("."))
+    spelled = ((asked and named[own]) or any(named.get(part) for part in path.split("."))
+               or entry_named(heading, query.terms))
     score = rank_score(query, -float(bm25 if asked else plain), text, title, spelled)
     return score * link_factor(links)
 

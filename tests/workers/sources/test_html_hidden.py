@@ -54,3 +54,40 @@ def test_a_navigation_class_on_the_body_or_on_a_block_with_headings_keeps_its_te
                  '</p></div><div class="navigation">Next Up Previous</div></body></html>'):
         text = "\n".join(body for _heading, body in html_page(page).sections)
         assert "Herons nest in spring." in text and "Previous" not in text, text
+
+
+# HAProxy's manual (haproxy-dconv): a Bootstrap dropdown inside every keyword it mentions, and
+# its keyword entries written as <div class="keyword">, not headings; Sphinx's "¶" permalinks.
+KEYWORD_PAGE = """<html><body><h2>5.2. Server and default-server options</h2>
+<div class="keyword"><b><a class="anchor" name="fall"></a>fall</b> <span>&lt;count&gt;</span>
+</div><pre class="text">The "fall" parameter states that a server is dead after count
+failed checks. This value defaults to 3 if unspecified. See also the "<span class="dropdown">\
+<a class="dropdown-toggle" href="#">inter</a><ul class="dropdown-menu"><li class="dropdown-header"\
+>This keyword is available in sections :</li><li><a href="#x">Bind options</a></li></ul></span>"
+parameter.</pre>
+<div class="keyword"><b>inter</b> &lt;delay&gt;</div>
+<div class="keyword"><b>fastinter</b> &lt;delay&gt;</div>
+<pre class="text">The "inter" parameter sets the interval between two checks. If left
+unspecified, the delay defaults to 2000 ms.</pre>
+<h3>Herons<a class="headerlink" href="#herons" title="Permalink">¶</a></h3>
+<p>Herons nest in colonies.<span aria-hidden="true">icon junk</span></p>
+<div style="display: none"><p>A folded answer shows when asked.</p></div>
+</body></html>"""
+
+
+def test_hidden_ui_is_no_text_and_a_keyword_div_is_its_entrys_heading() -> None:
+    # trial 29, findings 2, 3 and 9: the dropdown ("This keyword is available in sections")
+    # was in 305 of 2,236 passages, cutting keywords off their own sentences; one passage ran
+    # across entries, so fall's "defaults to 3" answered for inter; "Herons¶" headings
+    page = html_page(KEYWORD_PAGE)
+    text = page.text
+    for junk in ("available in sections", "Bind options", "icon junk", "¶"):
+        assert junk not in text, text
+    assert "A folded answer shows when asked." in text  # a reader unfolds it: text
+    assert 'See also the "inter" parameter.' in " ".join(text.split())
+    headings = [heading for heading, _text in page.sections]
+    # entries with no text of their own share the next one's (a section heading does not)
+    assert headings == ["5.2. Server and default-server options", "fall <count>",
+                        "inter <delay> / fastinter <delay>", "Herons"], headings
+    inter = dict(page.sections)["inter <delay> / fastinter <delay>"]
+    assert "defaults to 2000 ms" in inter and "defaults to 3" not in inter
