@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["coalesce_notes"]
+__all__ = ["coalesce_notes", "too_large"]
 
 _ROUND_NOTE = re.compile(r"round (\d+): re-dispatching (\d+) failed task\(s\)")
 """The note the ``route`` node writes each time it sends failed tasks again."""
@@ -81,3 +81,18 @@ def _stretch_line(rounds: list[tuple[int, int]]) -> str:
         return f"rounds {first}–{last}: re-dispatched {counts[0]} failed task(s) each"
     return (f"rounds {first}–{last}: re-dispatched {min(counts)} to {max(counts)} failed "
             f"task(s) a round, {sum(counts)} in all")
+
+
+def too_large(corpus_notes: Iterable[str]) -> list[str]:
+    """The corpus notes of files skipped as too large, worded to be said before the run (as
+    well as in its notes): such a file may hold the answers (trial 29, finding 1: HAProxy's 2.6
+    MB manual was named only in the last notes, after a report that answered from the rest).
+
+    Example:
+        >>> too_large(["a.html: skipped, too large (9 MB > 8 MB)", "b.pdf: skipped, encrypted"])
+        ['a.html: skipped, too large (9 MB > 8 MB) (--max-file-bytes raises the limit): what \
+it holds is missing from this run']
+    """
+    return [f"{n} (--max-file-bytes raises the limit): what it holds is missing from this run"
+            for n in corpus_notes if "too large" in n]
+

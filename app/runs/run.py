@@ -18,6 +18,7 @@ from typing import Any
 from app.errors import NothingToReview, ThreadMismatch
 from app.graph.build import worker_names
 from app.graph.resources import Resources
+from app.research.notes import too_large
 from app.research.plan_check import BadPlan
 from app.research.review import ReviewPause, awaiting
 from app.research.rounds import recursion_limit
@@ -156,7 +157,8 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                             thread_id, restarted)
         _record_start(storage, thread_id, start, labels["model"], settings, resources)
         counts = progress_at_start(snapshot, start, workers)
-        said = _announce(emit, thread_id, values, start, counts, pending is not None, labels)
+        said = _announce(emit, thread_id, values, start, counts, pending is not None, labels,
+                         too_large(resources.corpus(settings.context()).notes))
         _note_other_days(emit, storage, thread_id, request, recorded, settings)
         _note_choices(emit, thread_id, continued, restarted is not None)
         written: dict[str, dict[str, Any]] = {}  # the last "persisted" and "report" events
@@ -258,10 +260,10 @@ def _keep_out(storage: Storage, thread_id: str, recorded: dict[str, Any] | None,
 
 
 def _announce(emit: Event, thread_id: str, values: dict[str, Any], start: Start, counts: Any,
-              reviewed: bool, labels: dict[str, str]) -> bool:
-    """Emit the run's ``start`` event (where it resumes, what is restored) and, unless a review
-    decision continues it (its plan was shown at the pause), the ``planned`` one; whether it
-    emitted that."""
+              reviewed: bool, labels: dict[str, str], notes: list[str]) -> bool:
+    """Emit the run's ``start`` event (where it resumes, what is restored), a ``note`` for each
+    of ``notes`` and, unless a review decision continues it (its plan was shown at the pause),
+    the ``planned`` one; whether it emitted that."""
     if start.restarted:
         emit("note", {"thread_id": thread_id, "text": start.restarted})
     emit("start", {"thread_id": thread_id, "resumed_from_step": start.resumed_from,
@@ -270,6 +272,8 @@ def _announce(emit: Event, thread_id: str, values: dict[str, Any], start: Start,
                    "restored": len(counts.restored), "step_tasks": counts.step_tasks,
                    "at": counts.at, "review": reviewed, "topic": start.topic,
                    "as_of": start.as_of, **labels})
+    for text in notes:
+        emit("note", {"thread_id": thread_id, "text": text})
     if counts.planned is not None and not reviewed:
         emit("planned", counts.planned)
         return True

@@ -35,6 +35,10 @@ def test_the_thread_comes_first_and_a_file_over_the_limit_is_named(tmp_path):
     assert f"({SHOW_INDEXING_FROM} files)" in lines[4], lines[4]
     skipped = [line for line in lines if "big.md" in line]
     assert skipped and "too large" in skipped[0], proc.stdout[-2000:]
+    # said before the run too, with the flag that admits it: it may hold the answers (trial
+    # 29, finding 1: a 2.6 MB manual was named only in the last notes, after the report)
+    planned = next(i for i, line in enumerate(lines) if line.startswith("planned "))
+    assert lines.index(skipped[0]) < planned and "--max-file-bytes" in skipped[0], lines
     binary = [line for line in lines if "blob.md" in line]
     assert binary and "skipped, binary" in binary[0], proc.stdout[-2000:]
 
@@ -47,20 +51,21 @@ def test_the_limit_is_checked_like_every_setting(tmp_path):
 
 
 def test_a_folder_of_one_file_over_the_default_limit_is_indexed_with_a_higher_one(tmp_path):
-    # Trial 10: the CLI's check before the run used the 2 MB default, so a folder whose only
-    # file was 3 MB was refused ("1 file skipped as larger than 2 MB") with the flag that
-    # admits it given, by flag or by RESEARCH_MAX_FILE_BYTES.
+    # Trial 10: the CLI's check before the run used the default (then 2 MB), so a folder whose
+    # only file was past it was refused ("1 file skipped as larger than 2 MB") with the flag
+    # that admits it given, by flag or by RESEARCH_MAX_FILE_BYTES. The default is 8 MB since
+    # trial 29 (a 2.6 MB one-page manual was skipped).
     docs = tmp_path / "docs"
     docs.mkdir()
     line = "The zorblax relay keeps its ledger in copper envelopes. "
-    (docs / "book.txt").write_text(line * (3_000_000 // len(line) + 1), encoding="utf-8")
+    (docs / "book.txt").write_text(line * (8_500_000 // len(line) + 1), encoding="utf-8")
     common = ("research", "zorblax relay", "--as-of", AS_OF, "--model", "offline", "--corpus",
               docs)
     refused = run_cli(*common, "--data-dir", tmp_path / "d0")
-    assert refused.returncode == 2 and "larger than 2 MB" in refused.stderr, refused.stderr
-    by_flag = run_cli(*common, "--data-dir", tmp_path / "d1", "--max-file-bytes", "5000000")
+    assert refused.returncode == 2 and "larger than 8 MB" in refused.stderr, refused.stderr
+    by_flag = run_cli(*common, "--data-dir", tmp_path / "d1", "--max-file-bytes", "9000000")
     assert by_flag.returncode == 0, by_flag.stderr[-2000:]
     assert "(1 file)" in by_flag.stdout, by_flag.stdout[-2000:]
     by_env = run_cli(*common, "--data-dir", tmp_path / "d2",
-                     env={"RESEARCH_MAX_FILE_BYTES": "5000000"})
+                     env={"RESEARCH_MAX_FILE_BYTES": "9000000"})
     assert by_env.returncode == 0, by_env.stderr[-2000:]

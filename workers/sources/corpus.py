@@ -101,7 +101,7 @@ class Corpus:
             packages: top-level import names whose docstrings to index (package mode only);
                 Python's pydoc topics are always added.
             max_file_bytes: folder mode: text files larger than this are skipped, and named in
-                ``notes`` (default ``MAX_FILE_BYTES``, 2 MB).
+                ``notes`` (default ``MAX_FILE_BYTES``, 8 MB).
             progress: folder mode: ``progress(files_done, files_total)`` as each file is read
                 while the index is built (``(0, 0)`` first while another process builds it;
                 not called when the cached index is reused); after the last file, the index is

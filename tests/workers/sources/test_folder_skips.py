@@ -72,8 +72,8 @@ def test_a_folder_of_only_binary_files_names_the_reason(tmp_path: Path) -> None:
     ("files", "reason"),
     [
         ({}, "empty"),
-        ({"huge.md": None}, "1 file skipped as larger than 2 MB"),
-        ({"huge.md": None, "x.json": "{}", "y.png": "x"}, "1 file skipped as larger than 2 MB"),
+        ({"huge.md": None}, "1 file skipped as larger than 8 MB"),
+        ({"huge.md": None, "x.json": "{}", "y.png": "x"}, "1 file skipped as larger than 8 MB"),
         ({"x.json": "{}", "y.png": "x"}, "2 files of other types"),
         ({".secret.md": "hidden"}, "1 hidden"),
         ({"blank.md": "  \n"}, "1 file without text"),
