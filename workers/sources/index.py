@@ -54,12 +54,12 @@ __all__ = [
     "tree_signature",
 ]
 
-# 23: hidden UI (dropdown menus, aria-hidden, display:none, Sphinx's "¶") left out, a <div
-# class="keyword"|"directive"> read as an entry's heading; 22: the page-source and bar rules
-# narrowed; 21: a page's markup source not indexed, <div> navigation bars left out; 20: Markdown
-# read as Markdown; 19-16: PDF running lines, table rows, broken words; 15-13: table heading rows
-# and rows as sentences; 12: no <nav> or forms (git log of this line has the rest)
-SCHEMA_VERSION = "23"
+# 24: a table row of values (yes/no, numbers) keeps each under its heading; 23: hidden UI
+# (dropdown menus, aria-hidden, Sphinx's "¶") left out, <div class="keyword"|"directive"> an
+# entry's heading; 22: the page-source and bar rules narrowed; 21: a page's markup source not
+# indexed, <div> navigation bars left out; 20: Markdown read as Markdown; 19-16: PDF running
+# lines, table rows, broken words; 15-13: table rows as sentences (git log has the rest)
+SCHEMA_VERSION = "24"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

@@ -34,12 +34,21 @@ def _cell(text: str) -> str:
     return " ".join(str(text).split()).strip()
 
 
+_VALUE = re.compile(r"(?i)yes|no|true|false|✓|✔|✗|✘|n/?a|-?\d[\d.,%]*")
+"""A cell that is a value, not a name: a yes/no mark or a number. HAProxy's "May be used in
+sections" table (defaults | frontend | listen | backend; yes | no | yes | yes) read as "yes —
+frontend: no; listen: yes.": the first value taken for the row's name, and a repeated one for
+a merged cell (trial 29, finding 7)."""
+
+
 def row_sentence(cells: Sequence[str], header: Sequence[str] | None = None) -> str | None:
-    """One row as a sentence: ``"<first cell> — <heading>: <cell>; ...."``, or, with no
-    ``header`` (or one whose width differs), ``"<first cell>: <cell>; <cell>."``. Empty cells and
-    a cell repeating its left neighbour (a merged cell, as python-docx reports it) are left
-    out, and so, in a row with no header, is a cell of only an arrow or a dash between a name
-    and what it means; None when no cell has text.
+    """One row as a sentence: ``"<first cell> — <heading>: <cell>; ...."``, or
+    ``"<heading>: <cell>; ..."`` for a row of values (:data:`_VALUE`: its first cell is no
+    name), or, with no ``header`` (or one whose width differs), ``"<first cell>: <cell>;
+    <cell>."``. Empty cells and a cell repeating its left neighbour (a merged cell, as
+    python-docx reports it; a value under another heading is kept) are left out, and so, in a
+    row with no header, is a cell of only an arrow or a dash between a name and what it means;
+    None when no cell has text.
 
     Example:
         >>> row_sentence(["TG-3", "Lighthouse rock", "12 months"],
@@ -47,6 +56,9 @@ def row_sentence(cells: Sequence[str], header: Sequence[str] | None = None) -> s
         'TG-3 — Location: Lighthouse rock; Calibration interval: 12 months.'
         >>> row_sentence(["Drone battery", "Charge for 90 minutes before each flight"])
         'Drone battery: Charge for 90 minutes before each flight.'
+        >>> row_sentence(["yes", "no", "yes", "yes"], ["defaults", "frontend", "listen",
+        ...                                            "backend"])
+        'defaults: yes; frontend: no; listen: yes; backend: yes.'
     """
     cells = [_cell(c) for c in cells]
     named = header is not None and len(header) == len(cells) and any(_cell(h) for h in header)
@@ -54,7 +66,8 @@ def row_sentence(cells: Sequence[str], header: Sequence[str] | None = None) -> s
     parts: list[tuple[str, str]] = []
     previous = None
     for head, cell in zip(heads, cells, strict=True):
-        if cell and cell != previous:
+        # a merged cell repeats its text; a value ("yes", "2") under another heading is data
+        if cell and (cell != previous or (named and _VALUE.fullmatch(cell))):
             parts.append((head, cell))
         previous = cell
     if not parts:
@@ -62,6 +75,8 @@ def row_sentence(cells: Sequence[str], header: Sequence[str] | None = None) -> s
     (first_head, first), rest = parts[0], parts[1:]
     if not rest:  # one cell: its heading, where there is one, is what it states
         line = f"{first_head}: {first}" if first_head and first_head != first else first
+    elif named and first_head and _VALUE.fullmatch(first):  # a row of values: each headed
+        line = "; ".join(f"{h}: {c}" if h and h != c else c for h, c in parts)
     elif named:
         line = f"{first} — " + "; ".join(f"{h}: {c}" if h and h != c else c for h, c in rest)
     else:  # no second colon after "Note:" or "1.", and no cell of only "→" or "-" stated

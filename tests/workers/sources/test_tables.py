@@ -206,3 +206,17 @@ def test_a_raw_html_table_in_markdown_is_read_as_a_table() -> None:
     assert text.split("\n") == ["# Vans", "", "White van — MOT due: October 2027.", "",
                                 "Example:", "", *fenced.split("\n"), "",
                                 "Mist net — Check: weekly.", ""], text
+
+
+def test_a_row_of_yes_and_no_under_its_headings_keeps_every_value() -> None:
+    # trial 29, finding 7: HAProxy's "May be used in sections" table read "yes — frontend: no;
+    # listen: yes." (the first value taken for the row's name, the backend's repeated "yes"
+    # for a merged cell); an all-yes row read "defaults: yes."
+    page = html_page("<table><tr><th>defaults</th><th>frontend</th><th>listen</th>"
+                     "<th>backend</th></tr><tr><td>yes</td><td>no</td><td>yes</td><td>yes</td>"
+                     "</tr><tr><td>yes</td><td>yes</td><td>yes</td><td>yes</td></tr></table>")
+    assert "defaults: yes; frontend: no; listen: yes; backend: yes." in page.text, page.text
+    assert "defaults: yes; frontend: yes; listen: yes; backend: yes." in page.text, page.text
+    # a merged cell of words still counts once, and a row's name still leads its row
+    assert row_sentence(["Lamp", "Charge it daily", "Charge it daily"], ["Item", "A", "B"]) == (
+        "Lamp — A: Charge it daily.")
