@@ -26,8 +26,8 @@ from app.research.signposts import is_signpost
 from app.research.text import clip
 from app.research.topics import compare_parts, topic_kind
 from app.research.topics import subject as topic_subject
+from workers.sources.entries import entry_keywords
 from workers.sources.query import mentions
-from workers.sources.text import entry_keywords
 
 if TYPE_CHECKING:
     from app.research.report import ReportInput

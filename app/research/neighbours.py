@@ -21,7 +21,8 @@ from collections.abc import Iterable
 
 from app.llm.offline.headings import heading_of
 from app.research.reference import entry_heading
-from workers.sources.text import PARA_SPLIT, entry_keywords
+from workers.sources.entries import entry_keywords, names_keyword
+from workers.sources.text import PARA_SPLIT
 
 __all__ = ["about_neighbour", "asked_names", "sentence_entry", "written_names"]
 
@@ -69,9 +70,8 @@ def asked_names(question: str, headings: Iterable[str]) -> set[str]:
         >>> sorted(asked_names("What is the default of inter?", ["fall <count>", "inter <d>"]))
         ['inter']
     """
-    words = {w.lower() for w in re.findall(r"[\w.:-]+", question)}
     keywords = set().union(*(entry_keywords(h) for h in headings))
-    return written_names(question) | (words & keywords)
+    return written_names(question) | names_keyword(question, keywords)
 
 
 def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml import html as lxml_html
 
+from workers.sources.entries import ENTRY_KEYWORD
 from workers.sources.tables import row_sentence, table_lines
-from workers.sources.text import ENTRY_KEYWORD
 
 __all__ = ["CUT", "MAX_DEPTH", "HtmlPage", "html_page", "html_to_text"]
 
@@ -90,6 +90,7 @@ class HtmlPage:
 _HEAD, _TAIL, _BREAK = "\ue001", "\ue002", "\ue003"  # private-use: lxml refuses controls
 _LINK, _LINK_END = "\ue004", "\ue005"  # around the text of an <a>
 _TERM, _TERMS = "\ue006", "\ue007"  # after a <dt>: its <dd> follows; another <dt> follows
+_ENTRY = "\ue008"  # opens the heading of a reference entry (:data:`_ENTRY_CLASSES`)
 _TERM_JOIN = re.compile(f"\\s*:?\\s*{_TERM}[\\s{_BREAK}]*")
 _TERMS_JOIN = re.compile(f"\\s*{_TERMS}[\\s{_BREAK}]*")
 
@@ -148,8 +149,9 @@ def html_page(source: str | bytes) -> HtmlPage:
     held = ""  # headings with no text of their own yet: they label the next section too
     for chunk in rest:
         head_text, _sep, body = chunk.partition(_TAIL)
-        heading = " ".join(head_text.replace(_BREAK, " ").split())
-        if ENTRY_KEYWORD.match(heading) and not body.replace(_BREAK, "").replace(_TAIL, "").strip():
+        entry = head_text.startswith(_ENTRY) or ENTRY_KEYWORD.match(head_text.strip())
+        heading = " ".join(head_text.replace(_BREAK, " ").replace(_ENTRY, "").split())
+        if entry and not body.replace(_BREAK, "").replace(_TAIL, "").strip():
             held = f"{held} / {heading}" if held else heading
             continue
         if held:  # "inter <delay>", "fastinter <delay>", "downinter <delay>": one entry
@@ -282,7 +284,7 @@ def _stylesheet() -> etree.XSLT:
 self::article)][not(.//h1 or .//h2 or .//h3)]" priority="2"/>
 <xsl:template match="*[{_HIDDEN_UI}]" priority="3"/>
 <xsl:template match="{headings}">{_HEAD}<xsl:apply-templates/>{_TAIL}</xsl:template>
-<xsl:template match="div[{_class_token(_ENTRY_CLASSES)}]" priority="1">{_HEAD}\
+<xsl:template match="div[{_class_token(_ENTRY_CLASSES)}]" priority="1">{_HEAD}{_ENTRY}\
 <xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="a">{_LINK}<xsl:apply-templates/>{_LINK_END}</xsl:template>
 <xsl:template match="{blocks}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
@@ -312,7 +314,8 @@ def _navigation() -> str:
 
 
 _MARK_BYTES = re.compile(
-    "|".join(c for c in (_HEAD, _TAIL, _BREAK, _LINK, _LINK_END, _TERM, _TERMS)).encode("utf-8"))
+    "|".join(c for c in (_HEAD, _TAIL, _BREAK, _LINK, _LINK_END, _TERM, _TERMS, _ENTRY)
+             ).encode("utf-8"))
 _LOCAL = threading.local()
 _CLOSING = re.compile(rb"</(?:body|html)\s*>", re.IGNORECASE)
 MAX_DEPTH = 2048

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from workers.sources.entries import entry_keywords, names_keyword
 from workers.sources.names import named_symbols
 from workers.sources.query import SearchQuery, term_matches
-from workers.sources.text import entry_keywords
 
 __all__ = ["CHANGE_LOG_FACTOR", "COVERAGE_FLOOR", "COVERAGE_POWER", "EXACT_NAME_BOOST",
            "LINK_SHARE_FREE", "candidate_score", "candidates_named", "change_log_factor",
@@ -162,7 +162,7 @@ def entry_named(heading: str, terms: Sequence[str]) -> bool:
     """
     if "<" not in heading and "[" not in heading and "{" not in heading:  # the common case
         return False
-    return bool(entry_keywords(heading) & {t.lower() for t in terms})
+    return bool(names_keyword(" ".join(terms), entry_keywords(heading)))
 
 
 def candidates_named(query: SearchQuery, names: Sequence[str]) -> dict[str, bool]:

@@ -15,8 +15,7 @@ from typing import NamedTuple
 from workers.sources.fences import fence_parts, split_fences
 
 __all__ = [
-    "ENTRY_KEYWORD",
-    "entry_keywords",
+
     "MAX_GARBAGE_SHARE",
     "MAX_PASSAGE_CHARS",
     "PARA_SPLIT",
@@ -48,22 +47,6 @@ characters (undecodable bytes) and control characters is binary."""
 
 
 PARA_SPLIT = re.compile(r"\n[ \t]*\n+")
-ENTRY_KEYWORD = re.compile(r"([A-Za-z][\w.:-]*)\s+[<\[{]")
-"""A reference entry's heading written as its keyword and arguments (``inter <delay>``,
-``balance <algorithm> [ <arguments> ]``), matched at its start; group 1 is the keyword. HAProxy's
-manual labels its entries so, and several entries sharing one text are joined by " / "
-(:mod:`workers.sources.htmlpage`)."""
-
-def entry_keywords(heading: str) -> set[str]:
-    """The keywords of the entries ``heading`` labels (:data:`ENTRY_KEYWORD`; several joined by
-    " / "), lower-cased. A plain word is no keyword: "Samples" is not, ``samples <n>`` is.
-
-    Example:
-        >>> sorted(entry_keywords("inter <delay> / fastinter <delay>")), entry_keywords("Usage")
-        (['fastinter', 'inter'], set())
-    """
-    return {m[1].lower() for part in heading.split(" / ")
-            if (m := ENTRY_KEYWORD.match(part.strip())) is not None}
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])(\s+)(?=\S)")
 """A sentence boundary; the whitespace is kept (a docstring's "Args:" entries are lines)."""
