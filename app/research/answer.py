@@ -287,8 +287,7 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
     for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):
         text = str(finding["text"])
         passage, heading, title = passages.get(str(finding.get("ref")), ("", "", ""))
-        # a sentence of the entry asked speaks of it: "If left unspecified, the delay defaults
-        # to 2000 ms." under ``inter <delay>`` (trial 29)
+        # a sentence of the entry asked is of it: "the delay defaults to 2000 ms" (trial 29)
         named = f"{' '.join(entry_keywords(sentence_entry(passage, text, heading)) & asked)} "
         if terms and (len(mentions(terms, named + text)) < needed(terms)
                       or not mentions(subject, named + text)):  # "a default" is not X's
@@ -315,11 +314,8 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
 
 
 def entry_own(data: ReportInput, findings: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``findings`` less those of a neighbouring reference entry
-    (:func:`~app.research.neighbours.about_neighbour`, the question's entries by
-    :func:`~app.research.neighbours.asked_names`): a section's findings too, not only the
-    Answer's (trial 29, finding 2: ``fall``'s "This value defaults to 3" under the question on
-    ``inter``'s default)."""
+    """``findings`` less a neighbouring entry's (:func:`~app.research.neighbours.about_neighbour`):
+    a section's too, not only the Answer's (trial 29: ``fall``'s "defaults to 3" for ``inter``)."""
     passages = _passages(data)
     asked = asked_names(data.asked, (heading for _t, heading, _ti in passages.values()))
     out = []
