@@ -345,5 +345,7 @@ def _cited_items(claims: Sequence[Any], kind: ItemKind, corpus: Any) -> list[Res
             "ref": passage.ref if passage else str(claim.ref),
             "title": passage.title if passage else "",
             "source": passage.source if passage else "",
+            # the section it is cut from, for the report's Sources (trial 29, finding 10)
+            **({"heading": passage.heading} if passage and passage.heading else {}),
         })
     return items

@@ -105,13 +105,18 @@ def test_an_entry_labelled_by_its_keyword_and_arguments_answers_for_itself_only(
                 item("finding", 'See also the "check", "inter" and "rise" parameters.',
                      "configuration.html#1326"),
                 item("finding", "If left unspecified, the delay defaults to 2000 ms.",
-                     "configuration.html#1336")]
+                     "configuration.html#1336",  # its section, as the agents now give it
+                     heading="inter <delay> / fastinter <delay>")]
     md = render_markdown(data([row("docs_search", q, passages), row("analyst", q, findings)],
                               topic=q, sub_questions=[q]))
     answer = answer_section(md)
     assert "defaults to 2000 ms" in answer, answer
     body = md.split("## Caveats")[0]
     assert "defaults to 3" not in body and "See also" not in body, body
+    # each cited passage names its entry: "configuration.html#1336" alone sent a reader
+    # searching a 2.6 MB page (trial 29, finding 10); as code, "<delay>" is no HTML tag
+    sources = md.split("## Sources", 1)[1]
+    assert "`configuration.html#1336` (`inter <delay> / fastinter <delay>`)" in sources, sources
     # a question naming no entry keeps every entry's sentences (left to relevance)
     assert not about_neighbour("This value defaults to 3 if unspecified.", fall,
                                set(), "fall <count>")

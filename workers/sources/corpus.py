@@ -292,10 +292,9 @@ class Corpus:
     def passage(self, ref: str) -> Passage | None:
         """The passage with this ref (``"<doc_id>#<n>"``), or None."""
         with self._connection() as con:
-            row = con.execute(
-                f"SELECT {_PASSAGE_COLS} FROM passages p WHERE p.ref = ?", (str(ref).strip(),)
-            ).fetchone()
-        return Passage(*row) if row else None
+            row = con.execute(f"SELECT {_PASSAGE_COLS}, p.heading FROM passages p WHERE p.ref = ?",
+                              (str(ref).strip(),)).fetchone()
+        return Passage(*row[:5], heading=row[5]) if row else None
 
     def read(self, ref_or_doc_id: str, max_chars: int = 6000) -> Document | None:
         """The document a passage ref (``"x#2"``) or a doc_id (``"x"``) belongs to, or None.
