@@ -73,7 +73,7 @@ def parse_report(text: str) -> Report:
     # each document's cited passages, listed under it ("   - passages: `a#0`, `a#2`")
     cited = {}
     for n, refs in re.findall(r"^(\d+)\. `[^`]+`: .*\n   - passages: (.*)$", tail, re.MULTILINE):
-        cited[int(n)] = re.findall(r"`([^`]+)`", refs)
+        cited[int(n)] = re.findall(r"`([^`]+)`", re.sub(r" \(`[^)]*`\)", "", refs))  # no heading
     bullets: list[Bullet] = []
     citations: list[int] = []
     section = ""
