@@ -147,3 +147,45 @@ def test_an_identifier_named_exactly_ranks_before_its_inflection(tmp_path: Path)
         assert c.search(question, k=2, focus=question)[0].doc_id == "many.html"
         question = "What does add_message do?"
         assert c.search(question, k=2, focus=question)[0].doc_id == "one.html"
+
+
+ENTRIES = ('<h2>5.2. Server and default-server options</h2>'
+           '<div class="keyword"><b>fall</b> &lt;count&gt;</div><pre class="text">The "fall" '
+           'server parameter states that a server is dead after count failed checks. This value '
+           'defaults to 3 if unspecified. See also the "check", "inter" and "rise" parameters.'
+           '</pre><div class="keyword"><b>inter</b> &lt;delay&gt;</div>'
+           '<div class="keyword"><b>fastinter</b> &lt;delay&gt;</div><pre class="text">The "inter"'
+           ' parameter sets the interval between two consecutive health checks of a server to '
+           'delay milliseconds. If left unspecified, the delay defaults to 2000 ms. It is also '
+           'possible to use "fastinter" to optimize delays between checks depending on the '
+           'state of the checks, and the health of the backend. Values are in milliseconds by '
+           'default.</pre>'
+           '<div class="keyword"><b>rise</b> &lt;count&gt;</div><pre class="text">The "rise" '
+           'server parameter states that a server is up after count good checks. This value '
+           'defaults to 2 if unspecified. See also the "check", "inter" and "fall" parameters.'
+           '</pre>'
+           '<div class="keyword"><b>option redispatch</b> &lt;interval&gt;</div>'
+           '<div class="keyword"><b>no option redispatch</b></div><pre class="text">Enable or '
+           'disable session redistribution in case of connection failure.</pre>'
+           '<div class="keyword"><b>option httpclose</b></div>'
+           '<div class="keyword"><b>no option httpclose</b></div><pre class="text">Enable or '
+           'disable HTTP connection closing.</pre>')
+
+
+def test_the_entry_a_question_names_by_its_keyword_comes_first(tmp_path: Path) -> None:
+    # trial 29, finding 2: HAProxy's keyword entries (<div class="keyword">, no <h*>); asked
+    # the default of inter, fall's and rise's entries ranked first: shorter, with every word
+    # of the question, "inter" in their "See also"
+    root = tmp_path / "f"
+    write(root, "configuration.html", _page("Configuration Manual", ENTRIES))
+    with Corpus.open(tmp_path / "d", folder=root) as c:
+        found = c.search("What is the default value of the inter server parameter?", k=3)
+        assert found[0].heading == "inter <delay> / fastinter <delay>", [p.heading for p in found]
+        # an entry of several words, and a heading of another form sharing its text, are one
+        redispatch = c.search("What is option redispatch?", k=1)[0]
+        assert redispatch.heading == "option redispatch <interval> / no option redispatch"
+        assert "session redistribution" in redispatch.text
+        close = c.search("What is option httpclose?", k=1)[0]  # no arguments: a keyword div
+        assert close.heading == "option httpclose / no option httpclose", close.heading
+        # a passage looked up by its ref carries its section too (an agent's citation)
+        assert c.passage(found[0].ref).heading == found[0].heading
