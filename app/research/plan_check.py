@@ -22,7 +22,8 @@ from app.research.topics import question_problem
 from app.runs.ids import visible_topic
 from app.settings.config import ROUNDS_BOUND
 
-__all__ = ["BadPlan", "check_plan", "plan_problem", "routing_problem", "topic_edit_problem"]
+__all__ = ["BadPlan", "check_plan", "envelope_edit_problem", "plan_problem", "round_of",
+           "routing_problem", "this_run", "topic_edit_problem"]
 
 EDITED = "was the state edited? edit it again with update_state"
 """The way on from a plan a state edit broke, for any client; a caller adds how to start anew."""
@@ -218,6 +219,20 @@ def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *
         raise BadPlan(f"{why} ({EDITED}, or {anew})")
 
 
+def this_run(state: Mapping[str, Any]) -> int:
+    """The first round of this run (envelopes of earlier runs of the thread have lower ones)."""
+    routing = state.get("routing")
+    first = routing.get("first_round") if isinstance(routing, Mapping) else None
+    return first if isinstance(first, int) else 0
+
+
+def round_of(envelope: Mapping[str, Any], default: int) -> int:
+    """An envelope's round (or the state's); ``default`` for one written without (a forker's
+    node) or not a whole number: a round it does not claim never makes it older than the run."""
+    value = envelope.get("round")
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
 def envelope_edit_problem(state: Mapping[str, Any]) -> str | None:
     """One line naming the first envelope of this run (its ``round`` not below the routing's
     ``first_round``) whose ``envelope_id`` is not the one its ``worker``, ``task_key`` and
@@ -238,14 +253,9 @@ def envelope_edit_problem(state: Mapping[str, Any]) -> str | None:
     """
     from state import make_envelope_id
 
-    routing = state.get("routing")
-    first = routing.get("first_round") if isinstance(routing, Mapping) else None
-    first = first if isinstance(first, int) else 0
+    first = this_run(state)
     for e in state.get("envelopes") or []:
-        if not isinstance(e, Mapping):
-            continue
-        round_ = e.get("round")
-        if isinstance(round_, int) and not isinstance(round_, bool) and round_ < first:
+        if not isinstance(e, Mapping) or round_of(e, first) < first:
             continue
         eid, worker, task_key, as_of = (e.get(k) for k in (
             "envelope_id", "worker", "task_key", "as_of"))

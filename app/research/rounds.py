@@ -17,6 +17,8 @@ from typing import Any
 from langgraph.types import Send
 
 from app.research.plan_check import EDITED, BadPlan, routing_problem
+from app.research.plan_check import round_of as _round
+from app.research.plan_check import this_run as _this_run
 from app.research.topics import compare_parts, main_question, topic_kind
 from app.settings.config import ROUNDS_BOUND
 from state import KEPT, ResearchState, Routing, Task, attempt_failed, make_envelope_id
@@ -94,25 +96,11 @@ def round_in_run(round_: int, first_rounds: Iterable[int]) -> int:
     return round_ - max((f for f in first_rounds if f <= round_), default=1) + 1
 
 
-def _this_run(state: Mapping[str, Any]) -> int:
-    """The first round of this run (envelopes of earlier runs of the thread have lower ones)."""
-    routing = state.get("routing")
-    first = routing.get("first_round") if isinstance(routing, Mapping) else None
-    return first if isinstance(first, int) else 0
-
-
 def _texts(value: Any) -> list[str]:
     """The strings of a list in state (``sub_questions``, ``dropped``, ``redo``); none of a
     value of another type (a state edit's: the nodes refuse it, in one line naming the key,
     :func:`app.research.plan_check.check_plan`; an edge must not fail on it first, in a 500)."""
     return [v for v in value if isinstance(v, str)] if isinstance(value, list | tuple) else []
-
-
-def _round(envelope: Mapping[str, Any], default: int) -> int:
-    """An envelope's round (or the state's); ``default`` for one written without (a forker's
-    node) or not a whole number: a round it does not claim never makes it older than the run."""
-    value = envelope.get("round")
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 def current_envelopes(state: ResearchState) -> list[dict[str, Any]]:

@@ -86,3 +86,9 @@ def bullet_number(md: str, text: str) -> int:
     match = re.search(rf"^- .*{re.escape(text)}.* \[(\d+)\]$", md, re.MULTILINE)
     assert match, f"no bullet with {text!r} in:\n{md}"
     return int(match.group(1))
+
+
+def listed_refs(passages_line: str) -> list[str]:
+    """The refs a Sources entry's ``- passages:`` line lists, each less the section heading that
+    may follow it as ``(`heading`)``."""
+    return re.findall(r"`([^`]+)`", re.sub(r" \(`[^)]*`\)", "", passages_line))

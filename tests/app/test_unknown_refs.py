@@ -17,6 +17,7 @@ import pytest
 
 from app.storage.sqlite import SqliteResults
 from state import Task
+from tests.app.report_rows import listed_refs
 from tests.conftest import AS_OF, SMALL_TOPIC
 from workers.base import WorkerDeps, WorkerResult, WorkerSpec
 
@@ -72,7 +73,7 @@ def test_items_citing_unknown_refs_are_dropped_counted_and_noted(
     assert "nowhere" not in sources
     # every passage Sources lists is a ref (doc#n), never a bare doc_id
     listed = [ref for line in sources.splitlines() if line.strip().startswith("- passages:")
-              for ref in re.findall(r"`([^`]+)`", re.sub(r" \(`[^)]*`\)", "", line))]
+              for ref in listed_refs(line)]
     assert listed and all("#" in ref for ref in listed), sources
     # the run says so, naming the worker and the refs
     notes = [line for line in out.splitlines() if line.strip().startswith("note:")]

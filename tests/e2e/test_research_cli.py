@@ -30,6 +30,7 @@ from app.runs.ids import default_thread_id
 from app.runs.inspect import inspect_thread
 from app.storage.sqlite import SqliteResults, SqliteStorage
 from state import make_envelope_id
+from tests.app.report_rows import listed_refs
 from tests.conftest import AS_OF, SMALL_TOPIC, run_cli_many
 from workers.registry import WORKERS
 from workers.sources import Corpus
@@ -73,7 +74,7 @@ def parse_report(text: str) -> Report:
     # each document's cited passages, listed under it ("   - passages: `a#0`, `a#2`")
     cited = {}
     for n, refs in re.findall(r"^(\d+)\. `[^`]+`: .*\n   - passages: (.*)$", tail, re.MULTILINE):
-        cited[int(n)] = re.findall(r"`([^`]+)`", re.sub(r" \(`[^)]*`\)", "", refs))  # no heading
+        cited[int(n)] = listed_refs(refs)
     bullets: list[Bullet] = []
     citations: list[int] = []
     section = ""

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.app.report_rows import listed_refs
 from tests.cli_env import run_cli
 from tests.expected import worker_names
 from tests.llm.conftest import llm_env, research_args
@@ -86,8 +87,7 @@ def test_full_research_run_over_http(fake_openai, llm_corpus, tmp_path):
     # Sources: a document per number, its cited passages listed under it
     entries = re.findall(r"^(\d+)\. `[^`]+`[^\n]*\n   - passages: ([^\n]+)", report,
                          re.MULTILINE)
-    cited = re.findall(r"`([^`]+)`",  # each ref, less its section heading "(`...`)"
-                       re.sub(r" \(`[^)]*`\)", "", dict(entries)[match.group(1)]))
+    cited = listed_refs(dict(entries)[match.group(1)])
     assert cited and all(ref in fake_openai.handed_out_refs for ref in cited)  # real passages
     assert any(ref in report_requests[0].body["messages"][-1]["content"] for ref in cited)
     assert UNSOURCED_SENTENCE not in report
