@@ -12,27 +12,25 @@ from app.research.caveats import WARNING, without_setting_names
 from app.research.citations import Citations, claim_key, excerpt, items
 from app.research.definitions import definition_line, definitions, unique
 from app.research.evidence import document_of, topic_strength
-from app.research.neighbours import about_neighbour, asked_names, sentence_entry
-from app.research.reference import default_entries, entry_label
+from app.research.neighbours import about_neighbour, asked_names
+from app.research.own import names_subject, passages_by_ref, question_terms, subject_terms
+from app.research.reference import default_entries, entry_label, written_names
 from app.research.relevance import (
     describe_terms,
     mentioned,
     name_terms,
     needed,
-    spelled_out,
     topic_terms,
 )
 from app.research.signposts import is_signpost
 from app.research.text import clip
 from app.research.topics import compare_parts, topic_kind
-from app.research.topics import subject as topic_subject
-from workers.sources.entries import entry_keywords
 from workers.sources.query import mentions
 
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["UNANSWERED", "answer_lines", "fits", "section_answer", "subject_terms"]
+__all__ = ["UNANSWERED", "answer_lines", "fits", "section_answer"]
 
 _LINE = 400
 """The most characters of an answer bullet (as the report's other bullets)."""
@@ -49,7 +47,6 @@ _VERB = re.compile(
 )
 """The first verb of a sentence ends its subject ("The default cache size *is* -2000")."""
 _ANSWER_SENTENCES = 2
-_OF = re.compile(r"\s+of\s+", re.IGNORECASE)
 _FITS: dict[str, re.Pattern[str]] = {
     "how": re.compile(
         r"\b(?:you\s+can|can\s+be|may\s+be|is\s+done|by\s+(?:\w+ing|the|an?)|with\s+the|"
@@ -80,19 +77,6 @@ _FITS: dict[str, re.Pattern[str]] = {
 says: how to do it, why, how things differ, a default, a limitation or warning, a measure (a
 number with its unit, a date, a frequency: "how long", "how far", "when"), what a thing is (a
 definition: matched at the sentence's start)."""
-_KIND_WORDS: dict[str, frozenset[str]] = {
-    "limitation": frozenset(
-        """limitation limitations caveat caveats drawback drawbacks downside downsides pitfall
-        pitfalls gotcha gotchas disadvantage disadvantages restriction restrictions
-        shortcoming shortcomings""".split()),
-    "default": frozenset("default defaults value values setting settings".split()),
-    "compare": frozenset("difference differences differ differs compare compared".split()),
-}
-"""Words that say what kind of question is asked, not what it is about: "the limitations of
-*ToolNode*", "the default value of *dotfactor*". A sentence that names only them is about
-another subject (a neighbour's default, another thing's limitation)."""
-
-
 _CLAUSE = re.compile(r"^\W*(?:when|whenever|if|unless|once|after|before|while|although|"
                      r"though|because|since|as\s+long\s+as|until)\b[^,]*(,)?", re.IGNORECASE)
 """A leading subordinate clause ("When auto_vacuum is enabled, ..."), to its comma if any."""
@@ -135,39 +119,6 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
     ordered = [finding for _, finding in sorted(ranked, key=key)]
     # a signpost ("This document describes ...", "See also ...") states nothing: last (trial 26)
     return sorted(ordered, key=lambda finding: is_signpost(str(finding["text"])))
-
-
-def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[str]:
-    """The topic's words that name what it asks about: :func:`_terms` less the words of
-    the question's kind (:data:`_KIND_WORDS` of :func:`app.research.topics.topic_kind`); all
-    of them when that leaves none.
-
-    For "X of Y" the words of X, when it has two or more but those (one, as in "list of Y" or
-    "state of Y", may be a word any Y has): "retry policy of a graph node"
-    asks about a retry policy, and a sentence on graphs and nodes alone is about something
-    else (trial 10, finding 20: "Useful for edgeless graphs with nodes that return `Command`
-    objects." answered it).
-
-    Example:
-        >>> subject_terms("What are the limitations of ToolNode?")
-        ['toolnode']
-        >>> subject_terms("retry policy of a graph node")
-        ['retry', 'policy']
-    """
-    terms = _terms(topic, rows)
-    kind_words = _KIND_WORDS.get(topic_kind(topic), frozenset())
-    subject = [t for t in terms if t not in kind_words] or terms
-    head = _OF.split(topic_subject(topic), maxsplit=1)
-    if len(head) == 2:  # "retry policy of a graph node" asks about a retry policy
-        own = [t for t in subject if mentions([t], head[0])]
-        return own if len(own) >= 2 else subject  # "list of X", "state of X": X
-    return subject
-
-
-def _terms(topic: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """:func:`topic_terms`, an identifier no item of ``rows`` names spelled out as its words
-    (:func:`app.research.relevance.spelled_out`), as the relevance judge reads the topic."""
-    return spelled_out(topic_terms(topic), None, rows) if rows else topic_terms(topic)
 
 
 def fits(kind: str, text: str) -> bool:
@@ -254,7 +205,8 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     if kind == "default":  # the setting's own Default: row first (trial 17, finding F2)
         subject = subject_terms(data.asked, data.rows)
         entries = default_entries([(q, data.rows_of(q)) for q in data.sub_questions],
-                                  subject, name_terms(data.asked), needed(subject))
+                                  subject, name_terms(data.asked), needed(subject),
+                                  written_names(data.asked))
         return unique([*entries[:1], *ordered])[:_ANSWER_SENTENCES]
     if kind not in ("what", "topic", "compare"):
         return ordered[:_ANSWER_SENTENCES]
@@ -280,18 +232,15 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
 def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
     """The Answer's candidate findings that name the topic, each with its sort key (see
     :func:`answer_lines` for the order)."""
-    terms, subject = _terms(data.asked, data.rows), subject_terms(data.asked, data.rows)
-    passages = _passages(data)
+    terms, subject = question_terms(data.asked, data.rows), subject_terms(data.asked, data.rows)
+    passages = passages_by_ref(data)
     asked = asked_names(data.asked, (heading for _t, heading, _ti in passages.values()))
     ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):
         text = str(finding["text"])
         passage, heading, title = passages.get(str(finding.get("ref")), ("", "", ""))
-        # a sentence of the entry asked is of it: "the delay defaults to 2000 ms" (trial 29)
-        named = f"{' '.join(entry_keywords(sentence_entry(passage, text, heading)) & asked)} "
-        if terms and (len(mentions(terms, named + text)) < needed(terms)
-                      or not mentions(subject, named + text)):  # "a default" is not X's
-            continue
+        if not names_subject(terms, subject, asked, text, passage, heading):
+            continue  # "a default" is not X's
         if about_neighbour(text, passage, asked, heading, title):
             continue  # ServerLimit's "this directive ... MaxRequestWorkers" (trial 26)
         # the sentence's own subject names the topic: "The default cache size is -2000",
@@ -311,26 +260,6 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         # on SQLite's docs, ranking by words named put a side page first more often
         ranked.append(((order, *key, position), finding))
     return ranked
-
-
-def entry_own(data: ReportInput, findings: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``findings`` less a neighbouring entry's (:func:`~app.research.neighbours.about_neighbour`):
-    a section's too, not only the Answer's (trial 29: ``fall``'s "defaults to 3" for ``inter``)."""
-    passages = _passages(data)
-    asked = asked_names(data.asked, (heading for _t, heading, _ti in passages.values()))
-    out = []
-    for finding in findings:
-        passage, heading, title = passages.get(str(finding.get("ref")), ("", "", ""))
-        if not about_neighbour(str(finding["text"]), passage, asked, heading, title):
-            out.append(finding)
-    return out
-
-
-def _passages(data: ReportInput) -> dict[str, tuple[str, str, str]]:
-    """The text, section heading and title of each passage the workers returned, by ref."""
-    return {str(p["ref"]): (str(p.get("text") or ""), str(p.get("heading") or ""),
-                            str(p.get("title") or ""))
-            for p in items(data.rows, None, "passage")}
 
 
 def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
@@ -392,7 +321,8 @@ def section_answer(question: str, rows: Sequence[Mapping[str, Any]],
     subject, names = subject_terms(question, rows), name_terms(question)
     lead: list[dict[str, Any]] = []
     if kind == "default":
-        lead = default_entries([(question, rows)], subject, names, needed(subject))[:1]
+        lead = default_entries([(question, rows)], subject, names, needed(subject),
+                               written_names(question))[:1]
     answered = any(fits(kind, text) and len(mentioned(subject, text, names)) >= needed(subject)
                    for text, _ref in listed)
     return [f for f in lead if claim_key(f) not in listed], answered

@@ -20,22 +20,12 @@ import re
 from collections.abc import Iterable
 
 from app.llm.offline.headings import heading_of
-from app.research.reference import entry_heading
+from app.research.reference import entry_heading, written_names
 from workers.sources.entries import entry_keywords, names_keyword
 from workers.sources.text import PARA_SPLIT
 
 __all__ = ["about_neighbour", "asked_names", "sentence_entry", "written_names"]
 
-_NAME = re.compile(
-    r"`(?P<quoted>[^`\s]{1,60})`"                     # `anything` quoted as code
-    r"|(?<![\w-])(?P<flag>--?[A-Za-z][\w-]*)"          # -x, --keep-index
-    r"|\b(?P<dotted>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b"  # core.autocrlf
-    r"|\b(?P<camel>[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b"  # MaxRequestWorkers, maxAge
-    r"|\b(?P<snake>[A-Za-z]\w*_\w+)\b"                 # cache_size
-)
-"""A word written as an identifier: quoted as code, a command-line flag, dotted, with a capital
-inside, or with an underscore. Plain words ("samples", "cherry-pick") are not: a question in
-plain words is left to the relevance rules."""
 _ANAPHOR = re.compile(
     r"\b(?:this|that|the\s+above)\s+(?:directive|option|flag|switch|setting|value|variable|"
     r"parameter|argument|command|subcommand|key|field|attribute|property|function|method|"
@@ -44,20 +34,6 @@ _ANAPHOR = re.compile(
 _LABEL = re.compile(r"^(?P<label>(?:[^.:;!?\n]|\.(?=\S)){1,60}?):\s")
 """A paragraph led by its entry's label, as a definition list's term gives it
 (:mod:`workers.sources.htmlpage` joins ``<dt>`` and ``<dd>`` as ``term: description``)."""
-
-
-def written_names(text: str) -> set[str]:
-    """The identifiers ``text`` writes (:data:`_NAME`), lower-cased but a flag (``-X`` is not
-    ``-x``: trial 27), quotes dropped.
-
-    Example:
-        >>> sorted(written_names("What does the -X option of git cherry-pick do?"))
-        ['-X']
-        >>> sorted(written_names("ServerLimit Directive; core.eol and `max_age`"))
-        ['core.eol', 'max_age', 'serverlimit']
-    """
-    return {m.group("flag") or next(g for g in m.groups() if g).lower()
-            for m in _NAME.finditer(text)}
 
 
 def asked_names(question: str, headings: Iterable[str]) -> set[str]:

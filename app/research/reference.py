@@ -16,7 +16,7 @@ Pure: reads the rows it is given.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from app.research.citations import items
@@ -24,8 +24,19 @@ from app.research.definitions import DEFINES
 from workers.sources.query import word_forms
 from workers.sources.text import PARA_SPLIT
 
-__all__ = ["default_entries", "default_rows", "entry_heading", "entry_label", "names_entry"]
+__all__ = ["default_entries", "default_rows", "entry_heading", "entry_label", "names_entry",
+           "written_names"]
 
+_NAME = re.compile(
+    r"`(?P<quoted>[^`\s]{1,60})`"                     # `anything` quoted as code
+    r"|(?<![\w-])(?P<flag>--?[A-Za-z][\w-]*)"          # -x, --keep-index
+    r"|\b(?P<dotted>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b"  # core.autocrlf
+    r"|\b(?P<camel>[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b"  # MaxRequestWorkers, maxAge
+    r"|\b(?P<snake>[A-Za-z]\w*_\w+)\b"                 # cache_size
+)
+"""A word written as an identifier: quoted as code, a command-line flag, dotted, with a capital
+inside, or with an underscore. Plain words ("samples", "cherry-pick") are not: a question in
+plain words is left to the relevance rules."""
 _DEFAULT_LABEL = re.compile(r"default(?:\s+(?:value|setting))?s?", re.IGNORECASE)
 """A field label that gives the entry's default: ``Default``, ``Default value``."""
 _FIELD = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,24}?)\s*:(?:\s+(?P<value>\S.*))?$")
@@ -37,15 +48,30 @@ _NAMED_ROW = re.compile(r"^(?P<name>[^\n—]{1,80}?) — (?P<fields>.+)$")
 _LISTED = re.compile(
     r"^\s*(?:[-*+]\s+)?(?P<name>`[^`\n]{1,60}`|\**[A-Za-z_][\w.]{0,60}\**)"
     r"(?:\s*\([^)\n]{0,40}\))?\s*(?: [-\u2013\u2014] |: )(?P<body>.*?"
-    r"\bdefaults?\s+(?:to|is)\b.*)$", re.IGNORECASE)
+    r"\bdefault(?:s|\s+values?)?\s+(?:to|is)\b.*)$", re.IGNORECASE)
 """A list item or an argument entry that names its setting, then says its default in a
 sentence: ``* `max_age` - Sets a maximum time ... Defaults to `600`.``, a docstring's
-``timeout (float): Seconds to wait. Defaults to 30.``"""
+``timeout (float): Seconds to wait. Defaults to 30.``, a definition list's ``gc.auto: When
+there are ... The default value is 6700.`` (Git's manual: a new user's trial 30)."""
 _MARKS = "¶#§ \t"
 """A permalink mark after a heading's text (``KeepAliveTimeout Directive ¶``)."""
 _HEADING_WORDS = 8
 _TOKEN = re.compile(r"[A-Za-z0-9][\w.-]*")
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def written_names(text: str) -> set[str]:
+    """The identifiers ``text`` writes (:data:`_NAME`), lower-cased but a flag (``-X`` is not
+    ``-x``: trial 27), quotes dropped.
+
+    Example:
+        >>> sorted(written_names("What does the -X option of git cherry-pick do?"))
+        ['-X']
+        >>> sorted(written_names("ServerLimit Directive; core.eol and `max_age`"))
+        ['core.eol', 'max_age', 'serverlimit']
+    """
+    return {m.group("flag") or next(g for g in m.groups() if g).lower()
+            for m in _NAME.finditer(text)}
 
 
 def _heading(paragraph: str) -> str:
@@ -175,14 +201,17 @@ def names_entry(subject: Sequence[str], label: str) -> set[str]:
 
 def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],
                     subject: Sequence[str], names: Iterable[str] = (),
-                    least: int = 1) -> list[dict[str, Any]]:
+                    least: int = 1, asked: Collection[str] = ()) -> list[dict[str, Any]]:
     """The ``Default:`` rows (:func:`default_rows`) of the rows' passages whose entry the
     question names, each as a finding item citing its passage, in the order the rows
     (sub-questions in plan order, passages in rank order) give them, one per entry.
 
     An entry is named when :func:`names_entry` finds, in its heading and its row, every one of
     ``names`` (the question's words written as names) among the ``subject`` words and at least
-    ``least`` of them. An item whose row does not name its entry
+    ``least`` of them; when the question writes identifiers (``asked``: its
+    :func:`written_names`), an entry labelled by identifiers is named only by one of them:
+    asked the default of ``gc.auto``, ``gc.writeCommitGraph``'s row names "git gc --auto" and
+    is another setting's default (trial 30). An item whose row does not name its entry
     (``Default: 5`` under ``Timeout Directive``) carries the entry's heading under
     :data:`~app.research.definitions.DEFINES`: the report shows it under that name
     (:func:`~app.research.definitions.definition_line`).
@@ -191,6 +220,7 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
         rows_by_question: ``(sub-question, its rows)`` pairs, in plan order.
         subject: the words of what the question asks the default of.
         names: those of them written as names; least: how many must name the entry.
+        asked: the identifiers the question writes (lower-cased, as :func:`written_names`).
     """
     if not subject:
         return []
@@ -203,6 +233,8 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
                 key = entry.casefold() or row.casefold()
                 if len(found) < max(least, 1) or not wanted <= found or key in out:
                     continue
+                if asked and (labels := written_names(entry)) and not labels & set(asked):
+                    continue  # another identifier's entry
                 item = {**passage, "kind": "finding", "text": row}
                 if entry and not names_entry(list(found), row):
                     item[DEFINES] = entry

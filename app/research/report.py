@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.llm.offline.sentences import prose_sentences
-from app.research.answer import UNANSWERED, answer_lines, entry_own, section_answer, subject_terms
+from app.research.answer import UNANSWERED, answer_lines, section_answer
 from app.research.caveats import ASKS_CAUTION, caution_claims, cautionary, caveat_lines
 from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
@@ -27,12 +27,9 @@ from app.research.citations import excerpt as _excerpt
 from app.research.citations import items as _items
 from app.research.citations import said as _said
 from app.research.definitions import ABOVE, definition_line, facet_findings
-from app.research.evidence import (
-    document_of,
-    retrieval,
-    used_documents,
-)
+from app.research.evidence import document_of, retrieval, used_documents
 from app.research.notes import coalesce_notes
+from app.research.own import entry_own, subject_own, subject_terms
 from app.research.reference import entry_label
 from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
@@ -188,8 +185,9 @@ def _excerpt_claim(passage: dict[str, Any], about: Sequence[str] = ()) -> str:
 def _section_lines(data: ReportInput, question: str, cites: _Citations,
                    listed: set[tuple[str, str]], failed: str, quoted: set[str],
                    later: bool, cautions: set[str]) -> list[str] | None:
-    """A sub-question's section, from its own evidence: its findings not shown above (nor a
-    neighbouring entry's: :func:`entry_own`), then its passages no bullet cites; a later
+    """A sub-question's section, from its own evidence: its findings that name it, not shown
+    above (nor a neighbouring entry's: :func:`~app.research.own.subject_own`,
+    :func:`~app.research.own.entry_own`), then its passages no bullet cites; a later
     section cites no new side page (:func:`_admitted`). A question asking for caveats shows
     its cautionary claims; no section repeats the Caveats' ``cautions``. None when its search
     found something, but nothing the report does not show elsewhere: a facet whose search finds
@@ -198,8 +196,8 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     measure (:func:`section_answer`)."""
     shares = retrieval(rows := data.rows_of(question))
     lead, answered = section_answer(question, rows, listed)  # a Default: row, asked for one
-    own = entry_own(data, _admitted([*lead, *_items(rows, question, "finding")], shares, cites,
-                                    later))
+    named = subject_own(data, question, _items(rows, question, "finding"))
+    own = entry_own(data, _admitted([*lead, *named], shares, cites, later))
     above = False
     if later:  # a facet asking what one thing is: what names or defines it
         own, above = facet_findings(question, rows, own, listed)
@@ -214,7 +212,8 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         lines += [f"- {clip(definition_line(f), _LINE)} [{cites.cite(f)}]" for f in findings]
         lines.append("")
     shown, about = {text for text, _ref in listed} | cautions, subject_terms(question, rows)
-    passages = _passages(rows, question, shares, cites, quoted, later, shown, about)
+    passages = subject_own(data, question,
+                           _passages(rows, question, shares, cites, quoted, later, shown, about))
     if above:  # its answer is above: a passage of code is no other answer ("Examples: ```")
         passages = [p for p in passages if prose_sentences(p["text"])]
     passages = passages[:3]

@@ -44,9 +44,9 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from app.llm.models import parse_structured, structured_output
-from app.research.answer import subject_terms
 from app.research.definitions import definitions
-from app.research.reference import default_entries
+from app.research.own import subject_terms
+from app.research.reference import default_entries, written_names
 from app.research.relevance import name_terms, needed
 from app.research.report import ReportInput
 from app.research.rows import ok_items
@@ -150,7 +150,8 @@ def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str
     elif topic_kind(data.asked) == "default":  # the entry's own Default: row (trial 17, F2)
         subject = subject_terms(data.asked, data.rows)
         defined = [(first, d) for d in default_entries(pairs, subject, name_terms(data.asked),
-                                                       needed(subject))]
+                                                       needed(subject),
+                                                       written_names(data.asked))]
     for row, item in [*defined, *ok_items(data.rows)]:
         kind, ref = item.get("kind"), item.get("ref")
         if kind not in by_kind or not ref or not str(item.get("text", "")).strip():

@@ -4,7 +4,7 @@ and a sentence is used only for a subject it names."""
 
 from __future__ import annotations
 
-from app.research.answer import subject_terms
+from app.research.own import subject_terms
 from app.research.report import render_markdown
 from tests.app.report_rows import answer_section, answer_to, data, item, row
 

@@ -315,3 +315,31 @@ def test_the_answer_opens_with_the_document_that_names_the_topic_not_the_most_qu
     answer = answer_section(render_markdown(data(rows, topic=topic, sub_questions=[topic])))
     first = [line for line in answer.splitlines() if line.startswith("- ")][0]
     assert first.startswith("- Copper relays hum at night."), answer
+
+
+def test_a_section_lists_no_sentence_picked_for_the_words_of_its_kind_alone() -> None:
+    # A new user's check on Asymptote's manual: "What is the default value of dotfactor?" was
+    # answered by the one sentence on dotfactor, then its section listed "The default value
+    # (initially default) is displayed after prompt." and two more defaults of other things
+    # (and their pages as sources), and three top passages of other defaults.
+    q = "What is the default value of dotfactor?"
+    md = render_markdown(data([
+        row("analyst", q, [
+            item("finding", "A dot is drawn with the line width magnified by dotfactor "
+                 "(6 by default).", "asy.pdf:p20#4"),
+            item("finding", "The default value (initially default) is displayed after prompt.",
+                 "asy.pdf:p61#0"),
+            item("finding", "The default interpolation operator is operator -- (linear).",
+                 "asy.pdf:p162#1"),
+            item("finding", "A dotted line is drawn with dot pens.", "asy.pdf:p20#5"),
+        ]),
+        row("docs_search", q, [
+            item("passage", "Here are the default values of several configuration variables.",
+                 "asy.pdf:p9#2"),
+        ]),
+    ], topic=q, sub_questions=[q]))
+    assert "dotfactor (6 by default)" in answer_section(md)
+    for other in ("displayed after prompt", "interpolation operator", "configuration variables"):
+        assert other not in md, md
+    assert "A dotted line is drawn with dot pens." in md  # no word of the question: context
+    assert sources(md) == [(1, "asy.pdf:p20")], md

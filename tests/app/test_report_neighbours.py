@@ -120,3 +120,40 @@ def test_an_entry_labelled_by_its_keyword_and_arguments_answers_for_itself_only(
     # a question naming no entry keeps every entry's sentences (left to relevance)
     assert not about_neighbour("This value defaults to 3 if unspecified.", fall,
                                set(), "fall <count>")
+
+
+GC = ("gc.auto: When there are approximately more than this many loose objects, git gc --auto "
+      "will pack them. The default value is 6700.\n\n"
+      "gc.writeCommitGraph: If true, gc rewrites the commit-graph file. When using git gc "
+      "--auto the commit-graph will be updated if housekeeping is required. Default is true.")
+
+
+def test_a_dotted_keys_default_is_its_own_entrys_not_one_naming_its_words() -> None:
+    # Trial 30, Git's manual: asked the default of gc.auto, the Answer led with
+    # gc.writeCommitGraph's whole entry ("... git gc --auto ... Default is true.") as its
+    # Default row, then "When using git gc --auto the commit-graph will be updated"; gc.auto's
+    # own "The default value is 6700." was a section finding below.
+    q = "What is the default value of gc.auto?"
+    findings = [item("finding", "When using git gc --auto the commit-graph will be updated if "
+                     "housekeeping is required.", "git-gc.html#13"),
+                item("finding", "The default value is 6700.", "git-gc.html#13")]
+    md = render_markdown(data([row("docs_search", q, [item("passage", GC, "git-gc.html#13")]),
+                               row("analyst", q, findings)], topic=q, sub_questions=[q]))
+    answer = answer_section(md)
+    assert answer.lstrip().startswith("- gc.auto: ") and "6700" in answer, answer
+    assert "Default is true" not in md and "commit-graph will be updated" not in md, md
+
+
+def test_a_dotted_key_is_not_named_by_a_longer_key_it_begins() -> None:
+    # Trial 30: gc.reflogExpireUnreachable's "defaults to 30 days" led the Answer on
+    # gc.reflogExpire, before the right 90 days (its term, 66 characters with its alias, is
+    # longer than a label is read: only the key written whole tells them apart).
+    q = "What is the default of gc.reflogExpire?"
+    unreachable = ("gc.reflogExpireUnreachable, gc.<pattern>.reflogExpireUnreachable: git "
+                   "reflog expire removes reflog entries older than this time and are not "
+                   "reachable from the current tip; defaults to 30 days.")
+    own = ("gc.reflogExpire, gc.<pattern>.reflogExpire: git reflog expire removes reflog "
+           "entries older than this time; defaults to 90 days.")
+    answer = answer_to(q, [item("finding", unreachable, "git-gc.html#20"),
+                           item("finding", own, "git-gc.html#20")])
+    assert "90 days" in answer and "30 days" not in answer, answer

@@ -1,0 +1,156 @@
+"""Which sentences are a question's own: those naming what it asks about, not only the words of
+its kind ("default value") nor a neighbouring entry's (issue 19, section 3: "a sentence is only
+used for a subject the sentence itself names"). The Answer and every section judge alike."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from app.research.citations import items
+from app.research.neighbours import about_neighbour, asked_names, sentence_entry
+from app.research.reference import written_names
+from app.research.relevance import needed, spelled_out, topic_terms
+from app.research.topics import subject as topic_subject
+from app.research.topics import topic_kind
+from workers.sources.entries import entry_keywords
+from workers.sources.query import mentions
+
+if TYPE_CHECKING:
+    from app.research.report import ReportInput
+
+__all__ = ["entry_own", "names_subject", "passages_by_ref", "question_terms", "subject_own",
+           "subject_terms"]
+
+_OF = re.compile(r"\s+of\s+", re.IGNORECASE)
+_KIND_WORDS: dict[str, frozenset[str]] = {
+    "limitation": frozenset(
+        """limitation limitations caveat caveats drawback drawbacks downside downsides pitfall
+        pitfalls gotcha gotchas disadvantage disadvantages restriction restrictions
+        shortcoming shortcomings""".split()),
+    "default": frozenset("default defaults value values setting settings".split()),
+    "compare": frozenset("difference differences differ differs compare compared".split()),
+}
+"""Words that say what kind of question is asked, not what it is about: "the limitations of
+*ToolNode*", "the default value of *dotfactor*". A sentence that names only them is about
+another subject (a neighbour's default, another thing's limitation)."""
+
+
+def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[str]:
+    """The topic's words that name what it asks about: :func:`question_terms` less the words
+    of the question's kind (:data:`_KIND_WORDS` of :func:`app.research.topics.topic_kind`); all
+    of them when that leaves none.
+
+    For "X of Y" the words of X, when it has two or more but those (one, as in "list of Y" or
+    "state of Y", may be a word any Y has): "retry policy of a graph node"
+    asks about a retry policy, and a sentence on graphs and nodes alone is about something
+    else (trial 10, finding 20: "Useful for edgeless graphs with nodes that return `Command`
+    objects." answered it).
+
+    Example:
+        >>> subject_terms("What are the limitations of ToolNode?")
+        ['toolnode']
+        >>> subject_terms("retry policy of a graph node")
+        ['retry', 'policy']
+    """
+    terms = question_terms(topic, rows)
+    kind_words = _KIND_WORDS.get(topic_kind(topic), frozenset())
+    subject = [t for t in terms if t not in kind_words] or terms
+    head = _OF.split(topic_subject(topic), maxsplit=1)
+    if len(head) == 2:  # "retry policy of a graph node" asks about a retry policy
+        own = [t for t in subject if mentions([t], head[0])]
+        return own if len(own) >= 2 else subject  # "list of X", "state of X": X
+    return subject
+
+
+def question_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[str]:
+    """:func:`~app.research.relevance.topic_terms`, an identifier no item of ``rows`` names
+    spelled out as its words (:func:`app.research.relevance.spelled_out`), as the relevance
+    judge reads the topic."""
+    return spelled_out(topic_terms(topic), None, rows) if rows else topic_terms(topic)
+
+
+def names_subject(terms: Sequence[str], subject: Sequence[str], asked: set[str], text: str,
+                  passage: str = "", heading: str = "") -> bool:
+    """Whether the sentence ``text`` names a question: at least
+    :func:`~app.research.relevance.needed` of its ``terms`` (:func:`question_terms`), one of
+    them a word of its ``subject`` (:func:`subject_terms`). A sentence of the keyword entry the
+    question names (``asked``: :func:`~app.research.neighbours.asked_names`) names it too: "the
+    delay defaults to 2000 ms" under ``inter`` (trial 29). A dotted name the question asks
+    (``gc.auto``, ``core.eol``: a configuration key) is named only whole: "When using git gc
+    --auto ..." names its words and is ``gc.writeCommitGraph``'s (trial 30). No ``terms``:
+    every sentence does.
+
+    Example:
+        >>> names_subject(["default", "dotfactor"], ["dotfactor"], set(),
+        ...               "The default value is displayed after prompt.")
+        False
+    """
+    if not terms:
+        return True
+    named = _named(asked, text, passage, heading)
+    return (len(mentions(terms, named)) >= needed(terms) and bool(mentions(subject, named))
+            and _whole(asked, named))
+
+
+def _whole(asked: set[str], named: str) -> bool:
+    """Whether ``named`` writes a dotted name of ``asked`` whole, if it asks one."""
+    dotted = {name for name in asked if "." in name.strip(".")}
+    return not dotted or bool(dotted & written_names(named))  # "git gc --auto": not gc.auto
+
+
+def _named(asked: set[str], text: str, passage: str, heading: str) -> str:
+    """``text`` with the names of the asked entry it is a sentence of (:func:`names_subject`)."""
+    return f"{' '.join(entry_keywords(sentence_entry(passage, text, heading)) & asked)} {text}"
+
+
+def passages_by_ref(data: ReportInput) -> dict[str, tuple[str, str, str]]:
+    """The text, section heading and title of each passage the workers returned, by ref."""
+    return {str(p["ref"]): (str(p.get("text") or ""), str(p.get("heading") or ""),
+                            str(p.get("title") or ""))
+            for p in items(data.rows, None, "passage")}
+
+
+def _asked(question: str, passages: Mapping[str, tuple[str, str, str]]) -> set[str]:
+    return asked_names(question, (heading for _t, heading, _ti in passages.values()))
+
+
+def entry_own(data: ReportInput, findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``findings`` less a neighbouring entry's (:func:`~app.research.neighbours.about_neighbour`):
+    a section's too, not only the Answer's (trial 29: ``fall``'s "defaults to 3" for ``inter``)."""
+    passages = passages_by_ref(data)
+    asked = _asked(data.asked, passages)
+    out = []
+    for finding in findings:
+        passage, heading, title = passages.get(str(finding.get("ref")), ("", "", ""))
+        if not about_neighbour(str(finding["text"]), passage, asked, heading, title):
+            out.append(finding)
+    return out
+
+
+def subject_own(data: ReportInput, question: str,
+                findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``findings`` (or passages, named by their title and heading too) less those that name
+    ``question``'s words but none of its subject's (:func:`subject_terms`): picked for the
+    words of its kind alone, they are about another thing. A section asking "What is the
+    default value of dotfactor?" listed "The default value (initially default) is displayed
+    after prompt." and three more defaults of other things under the Answer's one sentence on
+    ``dotfactor`` (a new user's check on Asymptote's manual, 2026-12-04); a dotted name is
+    named whole ("See gc.pruneExpire ..." is not on ``gc.auto``). A sentence naming
+    none of its words is context its passage gave ("Each holds three copper envelopes."):
+    kept, as the sections always kept it; the Answer is stricter (:func:`names_subject`)."""
+    rows = data.rows_of(question)
+    terms, subject = question_terms(question, rows), subject_terms(question, rows)
+    passages = passages_by_ref(data)
+    asked = _asked(question, passages)
+    out = []
+    for item in findings:
+        passage, heading, title = passages.get(str(item.get("ref")), ("", "", ""))
+        text = str(item["text"])
+        if item.get("kind") == "passage":  # named by its page or section, too
+            text = f"{title} {heading} {text}"
+        named = _named(asked, text, passage, heading)
+        if not mentions(terms, named) or (mentions(subject, named) and _whole(asked, named)):
+            out.append(item)
+    return out
