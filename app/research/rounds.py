@@ -27,7 +27,7 @@ __all__ = [
     "ROUNDS_BOUND", "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "WAVES_PER_ROUND", "WAVE_TASKS",
     "NextRound", "current_envelopes", "dropped_all", "fan_out", "first_wave", "highest_round",
     "kept_notes", "next_round", "pending_tasks", "recursion_limit", "round_in_run", "routing_of",
-    "run_outcome", "wave", "waves",
+    "MISSING_ROW", "run_outcome", "wave", "waves",
 ]
 
 # ROUNDS_BOUND (app.settings.config): the most rounds any run takes, whatever its state says
@@ -219,7 +219,11 @@ def next_round(state: Mapping[str, Any], workers: Sequence[str], *, rounds: int,
     return NextRound(this_round + 1, len(failed), None)
 
 
-def run_outcome(state: ResearchState, rows: Sequence[Mapping[str, Any]] = ()
+MISSING_ROW = "its row is missing from the results database"
+"""A failed task's ``error`` when its envelope has no row (:func:`run_outcome`)."""
+
+
+def run_outcome(state: ResearchState, rows: Sequence[Mapping[str, Any]] | None = None
                 ) -> tuple[str, list[dict[str, Any]]]:
     """The run's outcome from its current envelopes: ``("ok" | "partial" | "failed",
     failed_tasks)``, each failed task ``{envelope_id, worker, task_key, error, kept}``.
@@ -227,7 +231,11 @@ def run_outcome(state: ResearchState, rows: Sequence[Mapping[str, Any]] = ()
     ``kept`` says an earlier ok result of the task was kept over this run's failure: in state
     (reducer rule 8; ``error`` is then the failure's), or in ``rows``, the run's rows read back
     (``envelope_id``, ``status``): the results database never replaces an ok row by an error,
-    whatever the state held. ``partial``: some tasks failed for good (after every round);
+    whatever the state held. With ``rows`` read, an envelope that has none is a failed task
+    too (``error``: :data:`MISSING_ROW`): a state edit or a thread's copy marked it persisted,
+    or skipped ``persist``, and the served verdict said ``ok`` over a database missing the
+    rows (trial 31, finding F2; the CLI's summary counted them, the graph did not).
+    ``partial``: some tasks failed for good (after every round);
     ``failed``: all of them did (or the run has no task at all), earlier results kept or not.
     A run whose every result a reviewer dropped (:func:`dropped_all`) is ``ok``: no task
     failed, keeping nothing was the review's decision (trial 10: it ended ``failed``, exit 1,
@@ -244,13 +252,18 @@ def run_outcome(state: ResearchState, rows: Sequence[Mapping[str, Any]] = ()
 'kept': True}, {'envelope_id': 'b', 'worker': 'v', 'task_key': 'q', 'error': 'F', 'kept': True}])
     """
     envelopes = current_envelopes(state)
-    ok_rows = {r["envelope_id"] for r in rows if r.get("status", "ok") == "ok"}
+    ok_rows = {r["envelope_id"] for r in rows or () if r.get("status", "ok") == "ok"}
+    found = None if rows is None else {r["envelope_id"] for r in rows}
     failed = [
         {"envelope_id": e["envelope_id"], "worker": e["worker"], "task_key": e["task_key"],
          "error": (_kept(e) or e).get("error") or "",
          "kept": _kept(e) is not None or e["envelope_id"] in ok_rows}
         for e in envelopes if attempt_failed(e)
     ]
+    if found is not None:  # a result the database does not hold is no result
+        failed += [{"envelope_id": e["envelope_id"], "worker": e["worker"],
+                    "task_key": e["task_key"], "error": MISSING_ROW, "kept": False}
+                   for e in envelopes if e["envelope_id"] not in found and not attempt_failed(e)]
     if not envelopes and dropped_all(state):
         return "ok", []
     if not envelopes or len(failed) == len(envelopes):

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from app.research.notes import coalesce_notes
 from app.research.relevance import relevance_warnings
-from app.research.rounds import current_envelopes, run_outcome
+from app.research.rounds import MISSING_ROW, current_envelopes, run_outcome
 from app.storage import ResultsStore, Storage
 from state import envelope_key
 
@@ -190,9 +190,11 @@ def _count_rows(store: ResultsStore, thread_id: str, ids: list[str], channel_ext
 
 
 def _errors(failed: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The summary's ``errors``: ``{worker, sub_question, error, kept}`` of each failed task."""
+    """The summary's ``errors``: ``{worker, sub_question, error, kept}`` of each failed task,
+    but those failed for a missing row (:data:`~app.research.rounds.MISSING_ROW`): the
+    summary counts them (``missing_rows``) and one note names them with the way on."""
     return [{"worker": t["worker"], "sub_question": t["task_key"], "error": t.get("error") or "",
-             "kept": bool(t.get("kept"))} for t in failed]
+             "kept": bool(t.get("kept"))} for t in failed if t.get("error") != MISSING_ROW]
 
 
 def _record_end(store: ResultsStore, summary: RunSummary) -> None:

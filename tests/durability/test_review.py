@@ -315,3 +315,49 @@ def test_an_envelope_an_edit_made_another_is_refused_before_a_row_is_written(
     assert len(rows) == len({r["envelope_id"] for r in rows}) == len(results["envelopes"])
     assert all(r["envelope_id"] == make_envelope_id(r["worker"], r["task_key"], r["as_of"])
                for r in rows)
+
+
+def _state(data: Path) -> dict:
+    from app.runs.threads import research_graph
+    from app.storage import open_storage
+
+    with open_storage(data).checkpointer() as saver:
+        return research_graph(saver).get_state({"configurable": {"thread_id": THREAD}}).values
+
+
+def test_an_envelope_an_edit_marked_persisted_is_written_all_the_same(tmp_path,
+                                                                     durability_corpus):
+    # trial 31, finding F2 (A): at the results review, an edit marking one envelope
+    # persisted=True left 8 rows of 9, and the served verdict said ok. persist trusts the mark
+    # only where the thread has the row; the envelope still held its payload, so it is written.
+    data = tmp_path / "data"
+    _paused(_research(data, durability_corpus))
+    results = _paused(_review(data, durability_corpus, "--approve"))
+    _edit_envelopes(data, lambda e, _all: [{"envelope_id": e["envelope_id"], "persisted": True}])
+    done = _review(data, durability_corpus, "--approve")
+    assert done.returncode == 0, describe(done)
+    assert len(_row_ids(data)) == len(set(_row_ids(data))) == len(results["envelopes"])
+    assert _state(data)["outcome"] == "ok"
+
+
+def test_a_run_whose_edit_skipped_persist_claims_no_success(tmp_path, durability_corpus):
+    # trial 31, finding F2 (B): Studio's "edit as persist" at the results review skipped the
+    # write; the run went on to report "envelopes: 0" and outcome ok with no row written. The
+    # verdict, in state for a server's client as in the CLI's exit code, counts the rows.
+    from app.runs.threads import research_graph
+    from app.storage import open_storage
+
+    data = tmp_path / "data"
+    _paused(_research(data, durability_corpus))
+    results = _paused(_review(data, durability_corpus, "--approve"))
+    config = {"configurable": {"thread_id": THREAD}}
+    with open_storage(data).checkpointer() as saver:
+        research_graph(saver).update_state(config, None, as_node="persist")
+    done = run_app("resume", THREAD, *_common(data, durability_corpus), "--json")
+    assert done.returncode == 1, describe(done)
+    summary = json.loads(done.stdout)
+    assert summary["ok"] is False and summary["missing_rows"] == len(results["envelopes"])
+    state = _state(data)
+    assert state["outcome"] == "failed" and db_rows(data, THREAD) == []
+    assert {t["error"] for t in state["failed_tasks"]} == {
+        "its row is missing from the results database"}
