@@ -10,7 +10,8 @@ run and no checkpoint exist: the thread stays as it was. What is checked:
 * the input's ``topic`` and ``as_of`` (:func:`app.research.topics.topic_problem`, the CLI's
   check; a topic the input leaves out is the thread's): 400;
 * a new input without review on a thread paused at a review (its state's next node is
-  ``review_plan`` or ``review_results``): 409, resume it with a ``Command`` instead;
+  ``review_plan`` or ``review_results``): 409, resume it with a ``Command`` instead; the same,
+  queued (``multitask_strategy="enqueue"``) behind a run with review still in flight;
 * a run (a new input or a resume) on another ``corpus_name`` than the thread's plan was made on
   (:func:`app.graph.nodes.common.check_same_corpus`): 409; refused by ``dispatch``, a resume
   had already taken the review's answer, and the pause was gone.
@@ -125,13 +126,21 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
     values = values if isinstance(values, Mapping) else {}
     if why := input_problem(kwargs, settings, values.get("topic")):
         return 400, why
-    if not values:  # a new thread: nothing of it to skip or mix
-        return None
     try:
         ctx = resolve(kwargs.get("context") or None, settings)
     except ConfigError:  # the graph factory refuses it, before the run writes anything
         return None
     new_input = isinstance(kwargs.get("input"), Mapping)  # not a Command's resume
+    if (new_input and not ctx.review and value.get("multitask_strategy") == "enqueue"
+            and thread_id is not None
+            and await _reviewed_in_flight(client, str(thread_id), settings)):
+        return 409, (
+            f"thread {str(thread_id)!r} has a run in flight that plans with review; a run "
+            "without review queued behind it (enqueue) would replace its topic once it pauses "
+            "and drop the review: wait for the pause and resume it with a Command, or start a "
+            "new thread")
+    if not values:  # a new thread: nothing of it to skip or mix
+        return None
     if new_input and (stage := awaits_review(state, bool(ctx.review))):
         return 409, (
             f"thread {str(thread_id)!r} awaits its {stage} review (it was planned with review); "
@@ -145,6 +154,24 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
     except CorpusMismatch as exc:
         return 409, str(exc)
     return None
+
+
+async def _reviewed_in_flight(client: Any, thread_id: str, settings: Settings) -> bool:
+    """Whether a run of ``thread_id`` not yet ended (pending or running) has review on (its
+    context's ``review``, or the operator's default): it may pause at a review that a run
+    queued behind it would skip. The check above reads the thread as the request finds it, and
+    an enqueued run starts later (trial 31, F3: it started after the pause, replaced the topic,
+    and the node's backstop refused it with the review already gone)."""
+    for status in ("running", "pending"):
+        for run in await client.runs.list(thread_id, status=status, limit=100,
+                                          select=["run_id", "kwargs"]):
+            context = (run.get("kwargs") or {}).get("context") or None
+            try:
+                if resolve(context, settings).review:
+                    return True
+            except ConfigError:  # refused as it runs: it pauses at nothing
+                continue
+    return False
 
 
 class _NoCheckpoint(Exception):

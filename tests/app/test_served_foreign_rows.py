@@ -69,7 +69,7 @@ def test_a_thread_the_server_has_no_checkpoint_of_keeps_its_rows(server, topic):
     assert {e for e, _ in before} == _ids(TOPIC)
     other = new_server()  # a client creating a thread with that id on a server without it
     with pytest.raises(ForeignRows, match=r"^thread '01a239f0-[^']+' has \d+ result row\(s\) "
-                       r".*did not write.*: start a new thread"):
+                       r".*no checkpoint of this thread accounts for.*: start a new thread"):
         other.invoke({"topic": topic, "as_of": AS_OF}, THREAD)
     assert _rows_of(place) == before  # not one row replaced
     # a state edit of the input first is no plan of the thread's either

@@ -139,3 +139,23 @@ def test_a_thread_run_on_another_corpus_name_is_refused_before_the_run_exists(
     after = alice.threads.get_state(paused_thread)
     assert after["next"] == ["review_plan"], after["next"]
     assert [i["value"]["stage"] for i in after["interrupts"]] == ["plan"]
+
+
+def test_a_run_without_review_queued_behind_a_reviewed_run_is_refused(server: Server) -> None:
+    # Trial 31, F3: a run with review, then at once a new input without review enqueued on
+    # the same thread. The hook read the thread before the first run had paused and let the
+    # second through; it started once the first paused, replaced the topic, and plan's
+    # backstop refused it with the plan review already gone. Refused as it is queued now.
+    thread_id = new_thread(server)
+    alice = client(server)
+    first = alice.runs.create(thread_id, "research", input={"topic": SMALL_TOPIC, "as_of": AS_OF},
+                              context={"review": True, "rounds": 1})
+    status, line = refusal(alice.runs.create, thread_id, "research",
+                            input={"topic": "zorblax checkpoints", "as_of": AS_OF},
+                            context={"review": False, "rounds": 1}, multitask_strategy="enqueue")
+    assert status == 409 and "\n" not in line, line
+    assert line.startswith(f"thread {thread_id!r} has a run in flight that plans with review")
+    alice.runs.join(thread_id, first["run_id"])
+    after = alice.threads.get_state(thread_id)
+    assert after["next"] == ["review_plan"] and after["values"]["topic"] == SMALL_TOPIC
+    assert [r["run_id"] for r in alice.runs.list(thread_id)] == [first["run_id"]]

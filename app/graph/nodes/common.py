@@ -99,6 +99,9 @@ def check_rows_are_the_threads(storage: Any, config: RunnableConfig, state: Mapp
     the same id: the command line's (it has a ``runs`` row, trial 13), a stateless run's,
     another client's, or one the server lost (``langgraph dev`` killed before its flush): a
     client that creates a thread with that id must not replace them (trial 14, finding 15).
+    The same for a thread whose first run was cancelled with ``rollback`` (a multitask strategy
+    or ``runs.cancel``) after its ``persist``: LangGraph deletes the run's checkpoints, the rows
+    stay, and nothing the node can read tells them from a lost thread's (trial 31, F1).
 
     Args:
         storage: the run's :class:`app.storage.Storage`.
@@ -125,8 +128,10 @@ def check_rows_are_the_threads(storage: Any, config: RunnableConfig, state: Mapp
     if not _planned_before(config, thread_id):
         raise ForeignRows(
             f"thread {thread_id!r} has {rows} result row(s) in this server's results database "
-            "that this thread did not write (a stateless run's, another client's, or a thread "
-            "the server no longer has); a served run does not replace them: start a new thread")
+            "that no checkpoint of this thread accounts for (a stateless run's, another "
+            "client's, a thread the server no longer has, or this thread's first run cancelled "
+            "with rollback after it wrote them: a rollback deletes a run's checkpoints, not its "
+            "rows); a served run does not replace them: start a new thread")
 
 
 def _planned_before(config: RunnableConfig, thread_id: str) -> bool:
