@@ -1,4 +1,5 @@
-"""The model, ``--search-k`` and ``--max-tokens`` a thread's run was started with, recorded in
+"""The client's choices a thread's run was started with that change what its tasks find (the
+models, ``--search-k``, ``--max-tokens``: those declared ``setting(resume="kept")``), recorded in
 its ``runs`` row (``choices``), and what a run that continues the unfinished thread does with
 them: it keeps each one its command does not name (as ``resume`` keeps the thread's corpus and
 ``--out``), uses one the command names, and says both in one note.
@@ -15,17 +16,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any, NamedTuple
 
 from app.runs.status import UNFINISHED_RUNS
-from app.settings.config import Settings
+from app.settings.config import RunContext, Settings
 from app.settings.credentials import default_model
 
 __all__ = ["RECORDED_CHOICES", "Continued", "choices_note", "choices_record", "continued_with"]
 
-RECORDED_CHOICES = {"model": "--model", "search_k": "--search-k", "max_tokens": "--max-tokens"}
-"""The choices a ``runs`` row records, by setting name, with the flag that gives each."""
+RECORDED_CHOICES: dict[str, str] = {
+    f.name: f.metadata["flag"] or f.metadata["env"] for f in fields(RunContext)
+    if f.metadata.get("resume") == "kept"}
+"""The choices a ``runs`` row records, by setting name, with the flag (else the environment
+variable) that gives each: every ``RunContext`` field declared ``setting(resume="kept")``, a
+forker's own included (trial 31, F4: a setting added as the docs said was not kept, and a
+continuation mixed results found with two values; ``RESEARCH_WORKER_MODEL`` was not either)."""
 
 
 def _value(settings: Settings, name: str) -> Any:
@@ -57,9 +63,10 @@ def continued_with(settings: Settings, recorded: Mapping[str, Any] | None,
                    asked: Mapping[str, Any]) -> Continued:
     """The settings of a run of a thread whose ``runs`` row (``recorded``) says it is
     unfinished (killed, stopped, failed, or paused for review): each recorded choice the
-    command does not name (``asked``: the flags given, by setting name) is kept; one it names
-    is used. A finished thread (run again from its start), a new one, or a row recorded before
-    runs kept their choices: ``settings`` unchanged.
+    command does not name (``asked``: the flags given, by setting name; a choice with no flag
+    is named by its variable set) is kept; one it names is used. A finished thread (run again
+    from its start), a new one, or a row recorded before runs kept their choices: ``settings``
+    unchanged.
     """
     unchanged = Continued(settings, {}, {})
     if recorded is None or recorded.get("status") not in UNFINISHED_RUNS:
@@ -75,16 +82,25 @@ def continued_with(settings: Settings, recorded: Mapping[str, Any] | None,
     for name in RECORDED_CHOICES:
         if name not in was or _value(settings, name) == was[name]:
             continue
-        if name in asked:
+        if name in asked or _set_by_variable(settings, name):
             changed[name] = (was[name], _value(settings, name))
         else:
             kept[name] = was[name]
     return Continued(replace(settings, **kept) if kept else settings, kept, changed)
 
 
+def _set_by_variable(settings: Settings, name: str) -> bool:
+    """Whether choice ``name`` has no flag and the environment (or ``.env``) sets it: named,
+    as a flag is (``RESEARCH_WORKER_MODEL``; there is no other way to change it)."""
+    return not RECORDED_CHOICES[name].startswith("-") and getattr(settings, name) is not None
+
+
 def _flag(name: str, value: Any) -> str:
-    """``--search-k 5``; ``no --max-tokens`` for a budget of none."""
-    return f"no {RECORDED_CHOICES[name]}" if value is None else f"{RECORDED_CHOICES[name]} {value}"
+    """``--search-k 5``, ``RESEARCH_WORKER_MODEL=offline``; ``no --max-tokens`` for none."""
+    given = RECORDED_CHOICES[name]
+    if value is None:
+        return f"no {given}"
+    return f"{given} {value}" if given.startswith("-") else f"{given}={value}"
 
 
 def choices_note(thread_id: str, continued: Continued, *, restarted: bool) -> str | None:
@@ -96,7 +112,7 @@ def choices_note(thread_id: str, continued: Continued, *, restarted: bool) -> st
     if continued.kept:
         kept = ", ".join(_flag(n, v) for n, v in continued.kept.items())
         parts.append(f"keeps the {kept} it was started with (its recorded settings; a flag "
-                     "given changes one)")
+                     "or variable given changes one)")
     if continued.changed and not restarted:
         given = ", ".join(_flag(n, now) for n, (_, now) in continued.changed.items())
         was = ", ".join(_flag(n, then) for n, (then, _) in continued.changed.items())

@@ -109,41 +109,44 @@ class RunContext:
         env="RESEARCH_MODEL", flag="--model",
         help="offline, or provider:model for init_chat_model (default: offline, or "
              f"{DEFAULT_OPENAI_MODEL} when OPENAI_API_KEY is set); a client picks one of "
-             "RESEARCH_ALLOWED_MODELS")
+             "RESEARCH_ALLOWED_MODELS", resume="kept")
     planner_model: str | None = setting(
-        env="RESEARCH_PLANNER_MODEL", help="model for the plan node (default: RESEARCH_MODEL)")
+        env="RESEARCH_PLANNER_MODEL", resume="kept",
+        help="model for the plan node (default: RESEARCH_MODEL)")
     worker_model: str | None = setting(
-        env="RESEARCH_WORKER_MODEL", help="model for the agent workers (default: RESEARCH_MODEL)")
+        env="RESEARCH_WORKER_MODEL", resume="kept",
+        help="model for the agent workers (default: RESEARCH_MODEL)")
     report_model: str | None = setting(
         env="RESEARCH_REPORT_MODEL", help="model that writes the report (default: "
-                                          "RESEARCH_MODEL)")
+                                          "RESEARCH_MODEL)", resume="kept")
     corpus_name: str | None = setting(
         flag="--corpus-name", metavar="NAME",
         help="the corpus by name: one of RESEARCH_CORPORA, never with --corpus (default: "
              "--corpus, or the package docs); what a served run's context names instead of a "
-             "folder")
+             "folder", resume="thread")
     search_k: int = setting(5, env="RESEARCH_SEARCH_K", flag="--search-k", minimum=1,
                             maximum=SEARCH_K_BOUND, bound="search_k_limit",
+                            resume="kept",
                             help=f"passages one corpus search returns (at most {SEARCH_K_BOUND})")
     max_concurrency: int = setting(4, env="RESEARCH_MAX_CONCURRENCY", flag="--max-concurrency",
                                    minimum=1, maximum=MAX_CONCURRENCY_BOUND,
                                    bound="max_concurrency_limit",
                                    help=f"workers running at once (at most "
-                                        f"{MAX_CONCURRENCY_BOUND})")
+                                        f"{MAX_CONCURRENCY_BOUND})", resume="free")
     rounds: int = setting(2, env="RESEARCH_ROUNDS", flag="--rounds", minimum=1,
                           maximum=ROUNDS_BOUND, bound="rounds_limit",
                           help=f"dispatch rounds (re-dispatch of failed tasks; at most "
-                               f"{ROUNDS_BOUND})")
+                               f"{ROUNDS_BOUND})", resume="thread")
     max_tokens: int | None = setting(env="RESEARCH_MAX_TOKENS", flag="--max-tokens", minimum=1,
                                      bound="max_tokens_limit",
-                                     help="token budget: no new rounds once spent")
+                                     help="token budget: no new rounds once spent", resume="kept")
     web: bool = setting(False, env="RESEARCH_WEB", flag="--web",
                         help="also search the web (Tavily; needs TAVILY_API_KEY): adds the "
-                             "web_search worker and the agents' search_web tool")
+                             "web_search worker and the agents' search_web tool", resume="free")
     review: bool = setting(False, flag="--review",
                            help="pause for a human review after plan and before persist "
                                 "(LangGraph interrupts; continue with: python -m app review "
-                                "THREAD_ID)")
+                                "THREAD_ID)", resume="thread")
 
     def __new__(cls, **given: Any) -> RunContext:
         """Record which fields the caller named (see :meth:`given`)."""

@@ -34,7 +34,7 @@ def setting(default: Any = None, *, help: str, env: str | None = None, flag: str
             choices: tuple[str, ...] | None = None, metavar: str | None = None,
             group: str = "run", check: Callable[[Any], Any] | None = None,
             secret: bool = False, bound: str | None = None, keyed: bool = False,
-            path: bool = False) -> Any:
+            path: bool = False, resume: str | None = None) -> Any:
     """Declare one setting: a dataclass field with its metadata.
 
     Args:
@@ -60,10 +60,18 @@ def setting(default: Any = None, *, help: str, env: str | None = None, flag: str
             expanded (:func:`coerce`), whether the value comes from a flag, the environment,
             ``.env`` or code (a ``.env`` file is never shell-expanded: trial 10 saw
             ``RESEARCH_DATA_DIR=~/research-data`` make a folder named ``~``).
+        resume: for a client's choice (a ``RunContext`` field), what a run that continues an
+            unfinished thread does with it: ``"kept"``, recorded in the thread's ``runs`` row
+            and kept unless the command names it, with a note (it changes what the remaining
+            tasks find: :mod:`app.runs.choices`); ``"thread"``, fixed by the thread's plan or
+            corpus (a continuation keeps it, or is refused); ``"free"``, the continuation's
+            own (how fast, not what). Every ``RunContext`` field says which
+            (``tests/app/test_choices.py``): a forker's new choice cannot be left undecided.
     """
     meta = {"help": help, "env": env, "flag": flag, "minimum": minimum, "exclusive": exclusive,
             "maximum": maximum, "choices": choices, "metavar": metavar, "group": group,
-            "check": check, "secret": secret, "bound": bound, "keyed": keyed, "path": path}
+            "check": check, "secret": secret, "bound": bound, "keyed": keyed, "path": path,
+            "resume": resume}
     if isinstance(default, (list, dict)):
         raise TypeError("use a tuple for a repeatable setting's default (the context is frozen)")
     return field(default=default, metadata=meta, repr=not secret)

@@ -188,7 +188,8 @@ def test_a_continuation_keeps_the_threads_search_k_and_says_which_it_changes(
     _run_unfinished(monkeypatch, ["resume", thread, "--data-dir", str(data)])
     notes = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("note: this run")]
     assert notes == [f"note: this run continues thread {thread}, and keeps the --search-k 7 it "
-                     "was started with (its recorded settings; a flag given changes one)"]
+                     "was started with (its recorded settings; a flag or variable given "
+                     "changes one)"]
     assert _choices(data, thread)["search_k"] == 7  # not the default, 5
 
     assert main(["resume", thread, "--data-dir", str(data), "--search-k", "3",
@@ -204,6 +205,46 @@ def test_a_continuation_keeps_the_threads_search_k_and_says_which_it_changes(
                  "--data-dir", str(data)]) == 0  # finished: a rerun takes its own, no note
     assert "note: this run" not in capsys.readouterr().out
     assert _choices(data, thread)["search_k"] == 5
+
+
+def test_every_client_choice_says_what_a_continuation_does_with_it() -> None:
+    # Trial 31, F4: a forker's setting added as docs/extending.md said was not kept when the
+    # thread was continued (the kept ones were a hand-written list); each RunContext field now
+    # declares it, and the list is read from the declarations.
+    from dataclasses import fields
+
+    from app.runs.choices import RECORDED_CHOICES
+    from app.settings.config import RunContext
+
+    undecided = [f.name for f in fields(RunContext)
+                 if f.metadata.get("resume") not in ("kept", "thread", "free")]
+    assert undecided == [], ("declare setting(resume=...) for each: 'kept' (a continuation "
+                             "keeps it), 'thread' (its plan fixes it), 'free' (how fast, not "
+                             "what); see app/settings/spec.py")
+    assert set(RECORDED_CHOICES) == {"model", "planner_model", "worker_model", "report_model",
+                                     "search_k", "max_tokens"}
+
+
+def test_a_continuation_keeps_a_role_model_set_in_the_environment(
+        tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
+    # F4's sibling: RESEARCH_WORKER_MODEL (no flag) was recorded nowhere, so a thread started
+    # with it and continued without it ran its remaining tasks on another model, silently.
+    from app.runs.ids import default_thread_id
+
+    data = tmp_path / "data"
+    thread = default_thread_id(SMALL_TOPIC, AS_OF)
+    with monkeypatch.context() as env:
+        env.setenv("RESEARCH_WORKER_MODEL", "offline")
+        _run_unfinished(monkeypatch, ["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus",
+                                      str(small_corpus), "--data-dir", str(data)])
+    assert _choices(data, thread)["worker_model"] == "offline"
+    capsys.readouterr()
+    _run_unfinished(monkeypatch, ["resume", thread, "--data-dir", str(data)])
+    notes = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("note: this run")]
+    assert notes == [f"note: this run continues thread {thread}, and keeps the "
+                     "RESEARCH_WORKER_MODEL=offline it was started with (its recorded "
+                     "settings; a flag or variable given changes one)"], notes
 
 
 def test_a_topic_with_invisible_characters_lands_on_the_thread_it_prints_as(
