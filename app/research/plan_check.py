@@ -81,14 +81,17 @@ def plan_problem(questions: Any) -> str | None:
 
 
 def routing_problem(routing: Any, workers: Sequence[str], *, rounds_bound: int = ROUNDS_BOUND,
-                    corpora: Collection[str] | None = None) -> str | None:
+                    corpora: Collection[str] | None = None, planned: bool = False) -> str | None:
     """What makes ``routing`` (the state's :class:`state.Routing`, which ``plan`` writes and a
     state edit can rewrite) no routing to run by, in one line naming the field, or None. A
     state without one (None: written before ``plan`` ran) passes, and so does a field left
     out (the edges take its default).
 
     Found by trial 14: ``"workers": ["evil_worker"]`` ran no task and ``persist`` removed every
-    row of the thread; ``rounds`` past the operator's bound and ``review: "x"`` were kept.
+    row of the thread; ``rounds`` past the operator's bound and ``review: "x"`` were kept. Once
+    ``plan`` ran (``planned``), the routing it wrote is no longer optional, nor its ``review``
+    and ``rounds``: an edit to ``None`` or ``{}`` ran on without review and with one round
+    (trial 31, F5).
 
     Args:
         routing: the state's ``routing``.
@@ -106,12 +109,14 @@ def routing_problem(routing: Any, workers: Sequence[str], *, rounds_bound: int =
         True
     """
     if routing is None:
-        return None
+        return "routing is missing: plan wrote one (review, rounds, workers)" if planned else None
     if not isinstance(routing, Mapping):
         return f"routing must be a mapping of {', '.join(_FIELDS)}, got {type(routing).__name__}"
     if extra := sorted(str(k) for k in routing if k not in _FIELDS):
         return (f"routing has no field {clip(repr(extra[0]), 80)} (its fields: "
                 f"{', '.join(_FIELDS)})")
+    if planned and (left := [name for name in ("review", "rounds") if name not in routing]):
+        return f"routing.{left[0]} is missing: plan wrote it"
     if "review" in routing and not isinstance(routing["review"], bool):
         return f"routing.review must be true or false, got {_shown(routing['review'])}"
     for name, low, high in (("rounds", 1, rounds_bound), ("first_round", 1, None)):
@@ -208,7 +213,7 @@ def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *
                f"server's bound of {questions_bound} (RESEARCH_SUB_QUESTIONS_LIMIT)")
     if not why and workers is not None:
         why = routing_problem(state.get("routing"), workers, rounds_bound=rounds_bound,
-                              corpora=corpora)
+                              corpora=corpora, planned=True)
     if why:
         bad = BadPlan(f"the thread's plan cannot run: {why} ({EDITED}, or {anew})")
         bad.problem = why

@@ -51,7 +51,8 @@ def routing_of(state: Mapping[str, Any], workers: Sequence[str],
 
     Args:
         strict: raise instead when the routing is none to run by
-            (:func:`app.research.plan_check.routing_problem`): the edges ask so, and LangGraph
+            (:func:`app.research.plan_check.routing_problem`; once ``plan`` ran, a missing
+            routing, ``review`` or ``rounds`` too): the edges ask so, and LangGraph
             evaluates them on ``update_state``, so a client's edit of the wrong shape is refused
             as it is made (LangGraph Server: 400 with the line). Readers of stored threads
             (``inspect``) keep the default.
@@ -65,7 +66,8 @@ def routing_of(state: Mapping[str, Any], workers: Sequence[str],
         {'review': True, 'rounds': 5, 'first_round': 3, 'workers': ['b']}
     """
     given = state.get("routing")
-    if strict and (why := routing_problem(given, workers, rounds_bound=rounds_bound)):
+    if strict and (why := routing_problem(given, workers, rounds_bound=rounds_bound,
+                                          planned=bool(state.get("sub_questions")))):
         bad = BadPlan(f"the thread's plan cannot run: {why} ({EDITED}, or start a new thread)")
         bad.problem = why
         raise bad

@@ -89,6 +89,11 @@ def test_a_routing_edit_at_a_fork_after_plan_is_refused_as_it_is_made(served):
     routing = graph.get_state(after_plan).values["routing"]
     edits = [{**routing, **edit} for edit, _ in FORK_EDITS] + [5, "x", 0, [1]]
     says = [s for _, s in FORK_EDITS] + ["routing must be a mapping of review, rounds"] * 4
+    # trial 31, F5: None and {} were taken as "no routing yet", and the run went on with no
+    # review and one round
+    edits += [None, {}, {"workers": routing["workers"], "review": True}]
+    says += ["routing is missing: plan wrote one", "routing.review is missing",
+             "routing.rounds is missing"]
     for edit, line in zip(edits, says, strict=True):
         with pytest.raises(BadPlan, match=re.escape(line)) as caught:
             graph.update_state(after_plan, {"routing": edit}, as_node="plan")
