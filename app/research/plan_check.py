@@ -18,9 +18,10 @@ from typing import Any
 
 from app.errors import DomainError
 from app.research.text import clip
-from app.research.topics import question_problem
+from app.research.topics import question_problem, topic_problem
 from app.runs.ids import visible_topic
 from app.settings.config import ROUNDS_BOUND
+from state import normalize_as_of
 
 __all__ = ["BadPlan", "check_plan", "envelope_edit_problem", "plan_problem", "round_of",
            "routing_problem", "this_run", "topic_edit_problem"]
@@ -160,10 +161,17 @@ def _corpus_problem(name: Any, corpora: Collection[str] | None) -> str | None:
 
 
 def _state_problem(state: Mapping[str, Any]) -> str | None:
-    """The first of ``round``, ``dropped`` and ``redo`` (what the edges read besides the plan),
+    """The first of ``as_of``, ``round``, ``dropped`` and ``redo`` (what the edges and the
+    tasks read besides the plan),
     ``planned`` and ``notes`` (what ``report`` reads) that a state edit gave the wrong type, in
     one line, or None (trial 14: ``{"redo": 5}`` failed in an edge, HTTP 500; ``{"planned": 5}``
     and ``{"notes": {"a": 1}}`` failed ``report`` after ``persist``)."""
+    as_of = state.get("as_of")
+    try:  # trial 31, F6: "../../etc" failed the next run as a bare ValueError
+        if as_of is not None:
+            normalize_as_of(as_of)
+    except (TypeError, ValueError) as exc:
+        return str(exc)
     round_ = state.get("round")
     if round_ is not None and (isinstance(round_, bool) or not isinstance(round_, int)
                                or round_ < 1):
@@ -205,7 +213,7 @@ def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *
         BadPlan: one line naming the problem and the way on.
     """
     topic = state.get("topic")
-    why = (None if isinstance(topic, str) and topic.strip()
+    why = (topic_problem(topic) if isinstance(topic, str) and topic.strip()
            else f"the topic must be non-empty text, got {clip(repr(topic), 80)}")
     why = why or plan_problem(state.get("sub_questions")) or _state_problem(state)
     if not why and questions_bound is not None and len(state["sub_questions"]) > questions_bound:

@@ -209,3 +209,21 @@ def test_a_counter_edit_of_the_wrong_type_is_a_value_error_naming_it(served):
         before = graph.get_state(after_plan).values.get(key) or 0
         fork = graph.update_state(after_plan, {key: 7}, as_node="plan")
         assert graph.get_state(fork).values[key] == before + 7
+
+
+@pytest.mark.parametrize(("edit", "says"), [
+    ({"as_of": "../../etc"}, "as_of must be a date written YYYY-MM-DD, got '../../etc'"),
+    ({"as_of": "2026-02-30"}, "there is no such date"),
+    ({"topic": "reducers " * 200}, "the topic has 1800 characters; the limit is 500"),
+])
+def test_an_as_of_or_topic_edit_after_plan_fails_the_run_with_one_bad_plan_line(served, edit,
+                                                                                 says):
+    # Trial 31, F6: as_of "../../etc" failed the next run as a bare ValueError (every other
+    # bad edit is a BadPlan line), and a topic far past the input's bound ran on.
+    graph, config, data, after_plan = served
+    before = _rows(data)
+    fork = graph.update_state(after_plan, edit, as_node="plan")
+    with pytest.raises(BadPlan, match=re.escape(says)) as caught:
+        graph.invoke(None, fork, context=RunContext(rounds=1))
+    assert "\n" not in str(caught.value)
+    assert _rows(data) == before
