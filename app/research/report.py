@@ -35,7 +35,7 @@ from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
 from app.research.settling import settle, trim_side_documents
-from app.research.text import clip, visible_text
+from app.research.text import clip, clip_middle, visible_text
 from state import ITEM_KINDS
 from workers.sources.base import code_span
 
@@ -394,6 +394,6 @@ def _closing_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]
     notes = coalesce_notes(data.notes) + _unknown_kinds(data.rows)  # one line per stretch of rounds
     if notes:
         lines += ["## Notes", ""]
-        lines += [f"- {clip(n, _LINE)}" for n in notes]
+        lines += [f"- {clip_middle(n, 2 * _LINE)}" for n in notes]  # its end says why
         lines.append("")
     return lines

@@ -11,7 +11,8 @@ run and no checkpoint exist: the thread stays as it was. What is checked:
   check; a topic the input leaves out is the thread's): 400;
 * a new input without review on a thread paused at a review (its state's next node is
   ``review_plan`` or ``review_results``): 409, resume it with a ``Command`` instead; the same,
-  queued (``multitask_strategy="enqueue"``) behind a run with review still in flight;
+  queued (``multitask_strategy="enqueue"``, the server's default) behind a run with review still in
+  flight;
 * a run (a new input or a resume) on another ``corpus_name`` than the thread's plan was made on
   (:func:`app.graph.nodes.common.check_same_corpus`): 409; refused by ``dispatch``, a resume
   had already taken the review's answer, and the pause was gone.
@@ -162,9 +163,15 @@ async def _reviewed_in_flight(client: Any, thread_id: str, settings: Settings) -
     queued behind it would skip. The check above reads the thread as the request finds it, and
     an enqueued run starts later (trial 31, F3: it started after the pause, replaced the topic,
     and the node's backstop refused it with the review already gone)."""
+    from langgraph_sdk.errors import NotFoundError
+
     for status in ("running", "pending"):
-        for run in await client.runs.list(thread_id, status=status, limit=100,
-                                          select=["run_id", "kwargs"]):
+        try:
+            runs = await client.runs.list(thread_id, status=status, limit=100,
+                                          select=["run_id", "kwargs"])
+        except NotFoundError:  # no such thread yet (the run creates it): nothing in flight
+            return False
+        for run in runs:
             context = (run.get("kwargs") or {}).get("context") or None
             try:
                 if resolve(context, settings).review:

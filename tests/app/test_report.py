@@ -302,3 +302,14 @@ def test_with_the_topic_alone_as_plan_the_answer_and_its_section_say_no_bullet_t
     md = render_markdown(data([row("critic", q, [dict(caveat)])], sub_questions=[q], topic=q))
     assert md.count("cannot run during an eclipse") == 1
     assert "- _None beyond what the Answer above says._" in md
+
+
+def test_a_long_note_keeps_its_count_and_its_reason() -> None:
+    # Trial 30, kind 9: a note naming ten skipped files, then "and 229 more: skipped, the
+    # source of a page indexed", was cut in the report after the tenth name: no count, no why.
+    names = ", ".join(f"git-command-number-{i}.txt (git-command-number-{i}.html)"
+                      for i in range(10))
+    note = f"{names} and 229 more: skipped, the source of a page indexed"
+    md = render_markdown(data(ROWS, notes=[note]))
+    [line] = [ln for ln in md.splitlines() if "git-command-number-0.txt" in ln]
+    assert line.endswith("and 229 more: skipped, the source of a page indexed"), line
