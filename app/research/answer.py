@@ -30,7 +30,7 @@ from workers.sources.query import mentions
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["UNANSWERED", "answer_lines", "fits", "section_answer"]
+__all__ = ["UNANSWERED", "answer_lines", "fits", "glossary_entry", "section_answer"]
 
 _LINE = 400
 """The most characters of an answer bullet (as the report's other bullets)."""
@@ -99,26 +99,52 @@ def _subject_of(sentence: str) -> str:
 
 
 def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
-             strong: dict[str, float], fitted: bool = False) -> list[dict[str, Any]]:
+             strong: dict[str, float], fitted: bool = False,
+             defining: bool = False) -> list[dict[str, Any]]:
     """The answer's candidate findings in order: by sub-question; within one, those of its
     strongest document (:func:`app.research.evidence.topic_strength`) first; then by the rest
     of their key; a signpost (:func:`~app.research.signposts.is_signpost`) after all others.
     ``fitted`` (a question of a kind other than "what"): a sentence that answers the kind, not
     a warning, comes before the strongest document's others ("How do I shrink the database
-    file": "However, the database file does not shrink." led)."""
+    file": "However, the database file does not shrink." led). ``defining`` (a "what is"
+    question): a definition whose own subject is the topic does (trial 30: "What is a bare
+    repository?" led with a side fact of the strongest page, the glossary's entry second)."""
     best: dict[int, float] = {}
     for (order, *_), finding in ranked:
         best[order] = max(best.get(order, 0.0), strong.get(document_of(finding), 0.0))
 
     def key(pair: tuple[tuple[Any, ...], dict[str, Any]]) -> tuple:
         (order, *rest), finding = pair
-        warning, _neighbour, unfit, *_ = rest  # the key _ranked gives a kind other than "what"
-        lead = (warning, unfit) if fitted else ()
+        warning, neighbour, unfit, *_ = rest  # for "what": (warning, not about, not fit, ...)
+        lead = (warning, unfit) if fitted else (warning, neighbour or unfit) if defining else ()
         return (order, *lead, strong.get(document_of(finding), 0.0) < best[order], *rest)
 
     ordered = [finding for _, finding in sorted(ranked, key=key)]
     # a signpost ("This document describes ...", "See also ...") states nothing: last (trial 26)
     return sorted(ordered, key=lambda finding: is_signpost(str(finding["text"])))
+
+
+_GLOSSED = re.compile(r"^(?P<label>[^.:;!?\n]{1,60}):\s+\S")
+"""A sentence led by the term it defines: a glossary's or a definition list's entry."""
+
+
+def glossary_entry(text: str, subject: Sequence[str]) -> bool:
+    """Whether ``text`` is the entry of a definition list or glossary for ``subject``: led by
+    a label of at most six words that names every subject word (``bare repository: A bare
+    repository is normally ...``): a definition, whatever verb follows (trial 30: Git's
+    glossary defines by "X: ...", and "is normally an" is no "is a").
+
+    Example:
+        >>> glossary_entry("bare repository: A bare repository is normally a directory.",
+        ...                ["bare", "repository"])
+        True
+        >>> glossary_entry("git push: Updates remote refs.", ["bare", "repository"])
+        False
+    """
+    label = _GLOSSED.match(text)
+    if not label or not subject or len(label.group("label").split()) > 6:
+        return False
+    return len(mentions(subject, label.group("label"))) == len(subject)
 
 
 def fits(kind: str, text: str) -> bool:
@@ -139,7 +165,8 @@ def _candidates(data: ReportInput, kind: str) -> list[tuple[int, str, dict[str, 
     kinds = ("caveat", "finding") if kind == "limitation" else ("finding",)
     for order, question in enumerate(data.sub_questions):
         for item_kind in kinds:
-            for item in items(data.rows_of(question), question, item_kind):  # type: ignore[arg-type]
+            # rows_of has the question's rows already: items need not read them again
+            for item in items(data.rows_of(question), None, item_kind):  # type: ignore[arg-type]
                 if claim_key(item) not in seen:
                     seen.add(claim_key(item))
                     out.append((order, item_kind, item))
@@ -201,7 +228,7 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     then the ranked findings."""
     ordered = _ordered(_ranked(data, kind),
                        topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked)),
-                       kind not in ("what", "topic", "compare"))
+                       kind not in ("what", "topic", "compare"), kind in ("what", "topic"))
     if kind == "default":  # the setting's own Default: row first (trial 17, finding F2)
         subject = subject_terms(data.asked, data.rows)
         entries = default_entries([(q, data.rows_of(q)) for q in data.sub_questions],
@@ -247,7 +274,7 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
         own = _subject_of(text)
         about = len(mentions(subject, own)) if terms else 0
-        fit = fits(kind, text)
+        fit = fits(kind, text) or (kind in ("what", "topic") and glossary_entry(text, subject))
         # a warning ("Caution: counts are unreliable in fog") answers a limitation question
         # and no other: it is listed under Caveats, after the answer (trial 10, finding 15)
         warning = kind != "limitation" and bool(WARNING.search(text))

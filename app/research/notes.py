@@ -11,9 +11,13 @@ report's Notes section can call it on the same list.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-__all__ = ["coalesce_notes", "too_large"]
+from app.research.rows import ok_items
+from state import ITEM_KINDS
+
+__all__ = ["coalesce_notes", "too_large", "unknown_kind_notes"]
 
 _ROUND_NOTE = re.compile(r"round (\d+): re-dispatching (\d+) failed task\(s\)")
 """The note the ``route`` node writes each time it sends failed tasks again."""
@@ -96,3 +100,19 @@ it holds is missing from this run']
     return [f"{n} (--max-file-bytes raises the limit): what it holds is missing from this run"
             for n in corpus_notes if "too large" in n]
 
+
+def unknown_kind_notes(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """A note per (worker, kind) of items whose kind the report has no section for.
+
+    Workers cannot produce them (the node wrapper turns such a result into an error envelope),
+    but rows written another way (a node of your own, an older database) can: say so, never drop
+    them silently.
+    """
+    found: dict[tuple[str, str], int] = {}
+    for row, item in ok_items(rows):
+        kind = item.get("kind") if isinstance(item, dict) else None
+        if kind not in ITEM_KINDS:
+            key = (row["worker"], repr(kind))
+            found[key] = found.get(key, 0) + 1
+    return [f"{n} item(s) of {worker} have the kind {kind}, which the report has no section "
+            f"for ({', '.join(ITEM_KINDS)}): not shown" for (worker, kind), n in found.items()]

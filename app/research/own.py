@@ -106,10 +106,15 @@ def _named(asked: set[str], text: str, passage: str, heading: str) -> str:
 
 
 def passages_by_ref(data: ReportInput) -> dict[str, tuple[str, str, str]]:
-    """The text, section heading and title of each passage the workers returned, by ref."""
+    """The text, section heading and title of each passage the workers returned, by ref (read
+    once per report: :meth:`~app.research.report.ReportInput.memo`)."""
+    return data.memo("passages_by_ref", _by_ref)
+
+
+def _by_ref(rows: list[dict[str, Any]]) -> dict[str, tuple[str, str, str]]:
     return {str(p["ref"]): (str(p.get("text") or ""), str(p.get("heading") or ""),
                             str(p.get("title") or ""))
-            for p in items(data.rows, None, "passage")}
+            for p in items(rows, None, "passage")}
 
 
 def _asked(question: str, passages: Mapping[str, tuple[str, str, str]]) -> set[str]:

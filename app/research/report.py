@@ -14,7 +14,7 @@ worker that failed is "unavailable (worker failed)", never "nothing found".
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +28,7 @@ from app.research.citations import items as _items
 from app.research.citations import said as _said
 from app.research.definitions import ABOVE, definition_line, facet_findings
 from app.research.evidence import document_of, retrieval, used_documents
-from app.research.notes import coalesce_notes
+from app.research.notes import coalesce_notes, unknown_kind_notes
 from app.research.own import entry_own, subject_own, subject_terms
 from app.research.reference import entry_label
 from app.research.relevance import Relevance, judge, missing_note
@@ -36,7 +36,6 @@ from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
 from app.research.settling import settle, trim_side_documents
 from app.research.text import clip, clip_middle, visible_text
-from state import ITEM_KINDS
 from workers.sources.base import code_span
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
@@ -80,8 +79,8 @@ class ReportInput:
     """How many results a reviewer dropped when they were all of the run's
     (:func:`app.research.rounds.dropped_all`): the report says so instead of "no sourced answer
     was found in the corpus"; 0 otherwise."""
-    _groups: tuple[int, int, dict[str, list[dict[str, Any]]]] | None = field(
-        default=None, init=False, repr=False, compare=False)
+    _memo: dict[str, tuple[tuple[int, int], Any]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def replaced(self) -> bool:
@@ -95,34 +94,25 @@ class ReportInput:
         not the topic they replaced)."""
         return " ".join(self.sub_questions) if self.replaced else self.topic
 
-    def rows_of(self, task_key: str) -> list[dict[str, Any]]:
-        """The rows of one sub-question, in row order. Grouped once (and again if ``rows`` is
-        replaced): walking every row for each sub-question made a report of 4,000
-        sub-questions over 12,000 rows O(questions x rows) (issue 21, item 13)."""
+    def memo(self, name: str, build: Callable[[list[dict[str, Any]]], Any]) -> Any:
+        """``build(rows)``, made once per ``rows`` (again if it is replaced): walking every row
+        for each sub-question made a report of 4,000 sub-questions over 12,000 rows
+        O(questions x rows) (issue 21, item 13)."""
         key = (id(self.rows), len(self.rows))
-        if self._groups is None or self._groups[:2] != key:
-            groups: dict[str, list[dict[str, Any]]] = {}
-            for row in self.rows:
-                groups.setdefault(row.get("task_key"), []).append(row)
-            self._groups = (*key, groups)
-        return self._groups[2].get(task_key, [])
+        if name not in self._memo or self._memo[name][0] != key:
+            self._memo[name] = (key, build(self.rows))
+        return self._memo[name][1]
+
+    def rows_of(self, task_key: str) -> list[dict[str, Any]]:
+        """The rows of one sub-question, in row order (grouped once: :meth:`memo`)."""
+        return self.memo("groups", _grouped).get(task_key, [])
 
 
-def _unknown_kinds(rows: Sequence[dict[str, Any]]) -> list[str]:
-    """A note per (worker, kind) of items whose kind the report has no section for.
-
-    Workers cannot produce them (the node wrapper turns such a result into an error envelope),
-    but rows written another way (a node of your own, an older database) can: say so, never drop
-    them silently.
-    """
-    found: dict[tuple[str, str], int] = {}
-    for row, item in ok_items(rows):
-        kind = item.get("kind") if isinstance(item, dict) else None
-        if kind not in ITEM_KINDS:
-            key = (row["worker"], repr(kind))
-            found[key] = found.get(key, 0) + 1
-    return [f"{n} item(s) of {worker} have the kind {kind}, which the report has no section "
-            f"for ({', '.join(ITEM_KINDS)}): not shown" for (worker, kind), n in found.items()]
+def _grouped(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault(row.get("task_key"), []).append(row)
+    return groups
 
 
 def _failed_workers(errors: Sequence[dict[str, Any]], question: str | None) -> str:
@@ -391,7 +381,7 @@ def _closing_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]
             for r in errors
         ]
         lines.append("")
-    notes = coalesce_notes(data.notes) + _unknown_kinds(data.rows)  # one line per stretch of rounds
+    notes = coalesce_notes(data.notes) + unknown_kind_notes(data.rows)  # a line per run of rounds
     if notes:
         lines += ["## Notes", ""]
         lines += [f"- {clip_middle(n, 2 * _LINE)}" for n in notes]  # its end says why

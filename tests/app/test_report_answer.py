@@ -343,3 +343,27 @@ def test_a_section_lists_no_sentence_picked_for_the_words_of_its_kind_alone() ->
         assert other not in md, md
     assert "A dotted line is drawn with dot pens." in md  # no word of the question: context
     assert sources(md) == [(1, "asy.pdf:p20")], md
+
+
+def test_a_glossary_entry_for_the_subject_answers_before_a_stronger_pages_side_fact() -> None:
+    # Trial 30, Git's manual: "What is a bare repository?" led with the strongest page's "Another
+    # option is to generate an empty bare repository at the client ..." and gave the glossary's
+    # entry second ("bare repository: A bare repository is normally ..." reads as no "X is a").
+    q = "What is a bare repository?"
+    side = ("Another option is to generate an empty bare repository at the client and copy it "
+            "to the server.")
+    entry = ("bare repository: A bare repository is normally an appropriately named directory "
+             "with a .git suffix that has no checked-out copy of the files.")
+    md = render_markdown(data([
+        row("docs_search", q, [
+            item("passage", f"Bare repository setup. {side}", "howto.html#3", score=8.0),
+            item("passage", entry, "gitglossary.html#4", score=9.0),
+        ]),
+        row("analyst", q, [
+            item("finding", side, "howto.html#3"),
+            item("finding", "Make a bare repository on the server first.", "howto.html#3"),
+            item("finding", entry, "gitglossary.html#4"),
+        ]),
+    ], topic=q, sub_questions=[q]))
+    answer = answer_section(md)
+    assert answer.lstrip().startswith("- bare repository: A bare repository is"), answer
