@@ -25,7 +25,7 @@ from app.research.relevance import (
 from app.research.signposts import is_signpost
 from app.research.text import clip
 from app.research.topics import compare_parts, topic_kind
-from workers.sources.query import mentions
+from workers.sources.query import mentions, query_terms
 
 if TYPE_CHECKING:
     from app.research.report import ReportInput
@@ -130,8 +130,9 @@ _GLOSSED = re.compile(r"^(?P<label>[^.:;!?\n]{1,60}):\s+\S")
 
 def glossary_entry(text: str, subject: Sequence[str]) -> bool:
     """Whether ``text`` is the entry of a definition list or glossary for ``subject``: led by
-    a label of at most six words that names every subject word (``bare repository: A bare
-    repository is normally ...``): a definition, whatever verb follows (trial 30: Git's
+    a label of at most six words that is the subject, every word of it and no other
+    (``bare repository: A bare repository is normally ...``; not a cross-reference line, "FTS5
+    highlight - fts5.html#...: ..." for FTS5): a definition, whatever verb follows (trial 30: Git's
     glossary defines by "X: ...", and "is normally an" is no "is a").
 
     Example:
@@ -140,11 +141,15 @@ def glossary_entry(text: str, subject: Sequence[str]) -> bool:
         True
         >>> glossary_entry("git push: Updates remote refs.", ["bare", "repository"])
         False
+        >>> glossary_entry("FTS5 highlight - fts5.html#highlight: FTS5 highlight", ["fts5"])
+        False
     """
     label = _GLOSSED.match(text)
     if not label or not subject or len(label.group("label").split()) > 6:
         return False
-    return len(mentions(subject, label.group("label"))) == len(subject)
+    own = query_terms(label.group("label"))  # the label is the subject, not more
+    return (len(mentions(subject, label.group("label"))) == len(subject)
+            and len(mentions(own, " ".join(subject))) == len(own))
 
 
 def fits(kind: str, text: str) -> bool:

@@ -18,6 +18,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from workers.sources.entries import ENTRY_KEYWORD
+from workers.sources.preformatted import fenced, reads_as_prose
 from workers.sources.tables import row_sentence, table_lines
 
 __all__ = ["CUT", "MAX_DEPTH", "HtmlPage", "html_page", "html_to_text"]
@@ -91,6 +92,8 @@ _HEAD, _TAIL, _BREAK = "\ue001", "\ue002", "\ue003"  # private-use: lxml refuses
 _LINK, _LINK_END = "\ue004", "\ue005"  # around the text of an <a>
 _TERM, _TERMS = "\ue006", "\ue007"  # after a <dt>: its <dd> follows; another <dt> follows
 _ENTRY = "\ue008"  # opens the heading of a reference entry (:data:`_ENTRY_CLASSES`)
+_PRE, _PRE_END = "\ue009", "\ue00a"  # around the text of a <pre>, its lines kept
+_PRE_SPLIT = re.compile(f"{_PRE}(.*?){_PRE_END}", re.DOTALL)
 _TERM_JOIN = re.compile(f"\\s*:?\\s*{_TERM}[\\s{_BREAK}]*")
 _TERMS_JOIN = re.compile(f"\\s*{_TERMS}[\\s{_BREAK}]*")
 
@@ -99,10 +102,24 @@ _SPACED = (f" {_BREAK}", f"{_BREAK} ")
 
 
 def _paragraphs(text: str) -> str:
+    """The text's paragraphs (one per block element), a ``<pre>``'s as a fenced code block."""
+    if _PRE not in text:
+        return _prose(text)
+    pieces = _PRE_SPLIT.split(text)  # prose, <pre>, prose, ...
+    return "\n\n".join(filter(None, (_fenced(p) if i % 2 and not reads_as_prose(p) else _prose(p)
+                                      for i, p in enumerate(pieces))))
+
+
+def _prose(text: str) -> str:
     # collapse every run of whitespace (C speed): a piece between breaks then has at most one
     # blank at each end, which the two replaces remove; no Python loop over the pieces
     flat = " ".join(text.split()).replace(_SPACED[0], _BREAK).replace(_SPACED[1], _BREAK)
     return "\n\n".join(filter(None, flat.split(_BREAK)))
+
+
+def _fenced(code: str) -> str:
+    """A ``<pre>``'s text (its markers read as line ends) as a fenced code block."""
+    return fenced(code.replace(_BREAK, "\n").replace(_TAIL, "\n").replace(_HEAD, ""))
 
 
 def html_page(source: str | bytes) -> HtmlPage:
@@ -287,6 +304,8 @@ self::article)][not(.//h1 or .//h2 or .//h3)]" priority="2"/>
 <xsl:template match="div[{_class_token(_ENTRY_CLASSES)}]" priority="1">{_HEAD}{_ENTRY}\
 <xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="a">{_LINK}<xsl:apply-templates/>{_LINK_END}</xsl:template>
+<xsl:template match="pre" priority="1">{_BREAK}{_PRE}<xsl:apply-templates/>{_PRE_END}\
+{_BREAK}</xsl:template>
 <xsl:template match="{blocks}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
 <xsl:template match="dt[following-sibling::*[1][self::dd]]">{_BREAK}\
 <xsl:apply-templates/>{_TERM}</xsl:template>
@@ -314,7 +333,8 @@ def _navigation() -> str:
 
 
 _MARK_BYTES = re.compile(
-    "|".join(c for c in (_HEAD, _TAIL, _BREAK, _LINK, _LINK_END, _TERM, _TERMS, _ENTRY)
+    "|".join(c for c in (_HEAD, _TAIL, _BREAK, _LINK, _LINK_END, _TERM, _TERMS, _ENTRY, _PRE,
+                         _PRE_END)
              ).encode("utf-8"))
 _LOCAL = threading.local()
 _CLOSING = re.compile(rb"</(?:body|html)\s*>", re.IGNORECASE)

@@ -54,12 +54,12 @@ __all__ = [
     "tree_signature",
 ]
 
-# 24: a table row of values (yes/no, numbers) keeps each under its heading; 23: hidden UI
-# (dropdown menus, aria-hidden, Sphinx's "¶") left out, <div class="keyword"|"directive"> an
-# entry's heading; 22: the page-source and bar rules narrowed; 21: a page's markup source not
-# indexed, <div> navigation bars left out; 20: Markdown read as Markdown; 19-16: PDF running
-# lines, table rows, broken words; 15-13: table rows as sentences (git log has the rest)
-SCHEMA_VERSION = "24"
+# 25: an HTML <pre> that is no prose kept as a fenced code block; 24: a table row of values
+# (yes/no, numbers) keeps each under its heading; 23: hidden UI (dropdown menus, aria-hidden,
+# Sphinx's "¶") left out, <div class="keyword"|"directive"> an entry's heading; 22-21: page
+# sources and bars; 20: Markdown read as Markdown; 19-13: PDF running lines, table rows,
+# broken words (git log has the rest)
+SCHEMA_VERSION = "25"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

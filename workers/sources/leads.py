@@ -23,8 +23,10 @@ __all__ = ["LEAD_SEQ", "is_lead", "lead_passage", "titled_by", "with_leads"]
 LEAD_SEQ = 8
 """How far into a document its lead is looked for (passages ``#0`` to ``#7``)."""
 
-_SENTENCE = re.compile(r"[a-z][^.!?]{40,}[.!?](?:\s|$)")
-"""Prose: a run of 40 or more characters from a lower-case letter to a full stop."""
+_SENTENCE = re.compile(r"[a-z](?:(?!\n\n)[^.!?]){40,}[.!?](?:\s|$)")
+"""Prose: a run of 40 or more characters from a lower-case letter to a full stop, within one
+paragraph (a table of contents, "5.1.1. The bm25() function" paragraph after paragraph, ran
+from one title's words to the next title's number: SQLite's fts5.html)."""
 
 
 def titled_by(query: SearchQuery, title: str) -> bool:

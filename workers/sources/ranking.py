@@ -11,12 +11,14 @@ import re
 from collections.abc import Mapping, Sequence
 
 from workers.sources.entries import entry_keywords, names_keyword
+from workers.sources.fences import split_fences
 from workers.sources.names import named_symbols
 from workers.sources.query import SearchQuery, term_matches
 
-__all__ = ["CHANGE_LOG_FACTOR", "COVERAGE_FLOOR", "COVERAGE_POWER", "EXACT_NAME_BOOST",
-           "LINK_SHARE_FREE", "candidate_score", "candidates_named", "change_log_factor",
-           "exact_names", "link_factor", "own_name", "rank_score", "ranked"]
+__all__ = ["CHANGE_LOG_FACTOR", "CODE_FACTOR", "COVERAGE_FLOOR", "COVERAGE_POWER",
+           "EXACT_NAME_BOOST", "LINK_SHARE_FREE", "candidate_score", "candidates_named",
+           "change_log_factor", "code_factor", "exact_names", "link_factor", "own_name",
+           "rank_score", "ranked"]
 
 COVERAGE_POWER = 2.0
 COVERAGE_FLOOR = 0.25
@@ -108,6 +110,27 @@ def link_factor(link_share: float) -> float:
     return max(_LINK_FACTOR_MIN, (1 - share) / (1 - LINK_SHARE_FREE))
 
 
+CODE_FACTOR = 0.5
+"""What a passage that is code alone keeps of its score (see :func:`code_factor`)."""
+
+
+def code_factor(text: str) -> float:
+    """:data:`CODE_FACTOR` for a passage that is code alone (every line of it in a fenced
+    block), else 1. Its identifiers repeat the words asked ("fts5_api", "fts5_tokenizer"),
+    so a listing outscored the page's definition for "What is FTS5?" and took one of the
+    page's two places (the chunker keeps an HTML ``<pre>`` as one block: trial 30, kind 6);
+    it shows how, seldom what or why.
+
+    Example:
+        >>> code_factor("```\\nstruct fts5_api {\\n  int iVersion;\\n};\\n```")
+        0.5
+        >>> code_factor("FTS5 is a virtual table module.\\n\\n```\\nCREATE ...\\n```")
+        1.0
+    """
+    return CODE_FACTOR if all(fence or not segment.strip()
+                              for fence, segment in split_fences(text)) else 1.0
+
+
 CHANGE_LOG_FACTOR = 0.4
 """What a change log's passage keeps of its score for a question that does not ask about
 changes (see :func:`change_log_factor`)."""
@@ -176,7 +199,8 @@ def candidates_named(query: SearchQuery, names: Sequence[str]) -> dict[str, bool
 
 def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool],
                     path: str = "") -> float:
-    """A search candidate's score: :func:`rank_score` times its page's :func:`link_factor`.
+    """A search candidate's score: :func:`rank_score` times its page's :func:`link_factor` and
+    its :func:`code_factor`.
 
     Args:
         query: the parsed query (:func:`~workers.sources.query.search_query`).
@@ -195,7 +219,7 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
     spelled = ((asked and named[own]) or any(named.get(part) for part in path.split("."))
                or entry_named(heading, query.terms))
     score = rank_score(query, -float(bm25 if asked else plain), text, title, spelled)
-    return score * link_factor(links)
+    return score * link_factor(links) * code_factor(text)
 
 
 def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Sequence]]:

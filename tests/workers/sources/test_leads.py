@@ -33,3 +33,23 @@ def test_a_page_titled_by_the_question_gives_its_description(tmp_path: Path) -> 
         assert any("sealed stores attached" in p.text for p in mine), [p.ref for p in found]
         assert any(p.doc_id == "frob-config.html" for p in found)  # no other page displaced
         assert [p.score for p in found] == sorted((p.score for p in found), reverse=True)
+
+
+
+def test_a_table_of_contents_is_no_lead_and_a_listing_ranks_below_prose() -> None:
+    # SQLite's fts5.html, once its <pre> listings were kept as code (trial 30, kind 6): "What
+    # is FTS5?" found its table of contents (read as prose: a "sentence" ran from one title's
+    # words to the next title's number, so the page's lead was never looked for) and its
+    # fts5_api listing (identifiers repeating the word): the page's two places, and never
+    # "FTS5 is an SQLite virtual table module ...".
+    from workers.sources.leads import is_lead
+    from workers.sources.ranking import CODE_FACTOR, code_factor
+
+    toc = "\n\n".join(f"5.1.{i}. The {w}() function" for i, w in
+                       enumerate(("bm25", "highlight", "snippet", "merge"), start=1))
+    assert not is_lead(toc)
+    assert is_lead("1. Overview of FTS5\n\nFTS5 is an SQLite virtual table module that "
+                   "provides full-text search.")
+    listing = "```\ntypedef struct fts5_api fts5_api;\nstruct fts5_api { int iVersion; };\n```"
+    assert code_factor(listing) == CODE_FACTOR < 1.0
+    assert code_factor(f"The fts5_api object is returned by fts5().\n\n{listing}") == 1.0

@@ -1,0 +1,72 @@
+"""A ``<pre>`` block's text: prose laid out by hand, or code to keep as written (trial 30,
+kind 6: Git's listings and terminal transcripts were joined into one line and read as
+sentences; HAProxy's manual writes its prose in ``<pre>``).
+
+This module imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+__all__ = ["fenced", "reads_as_prose"]
+
+_BACKTICKS = re.compile("`{3,}")
+_PROMPTS = frozenset({"$", "%", "#", ">", ">>>", "C:\\>", "PS>"})
+"""Shell and interpreter prompts: a line led by one is a command typed."""
+_WORD = re.compile(r"[A-Za-z]{2,}")
+_SENTENCE_END = re.compile(r"[a-z)\"'][.!?](?:\s|$)")
+
+
+def reads_as_prose(text: str) -> bool:
+    """Whether a ``<pre>``'s text is prose laid out by hand rather than code: letters make at
+    least 85% of its visible characters, its lines hold five words or more on average, and a
+    sentence ends in it; and no line starts with a prompt (``$``), nor do many start with the
+    same word (``hint:`` after ``hint:``: a transcript). HAProxy's manual writes every
+    keyword's description in a ``<pre class="text">`` (read as paragraphs, as before); a
+    listing, a command sequence or a terminal transcript is none of that (trial 30, kind 6).
+
+    Example:
+        >>> reads_as_prose('The "fall" parameter states that a server is dead after count\\n'
+        ...                'failed checks. This value defaults to 3 if unspecified.')
+        True
+        >>> reads_as_prose("$ git add frotz.c filfre.c\\n$ git reset <3>")
+        False
+    """
+    visible = "".join(text.split())
+    lines = [line.split() for line in text.splitlines() if line.strip()]
+    if not visible or not lines:
+        return False
+    firsts = Counter(words[0] for words in lines)
+    if firsts.most_common(1)[0][1] >= max(2, 0.3 * len(lines)) or _PROMPTS & set(firsts):
+        return False  # "hint: ..." line after line, "$ git ...": a transcript, a listing
+    letters = sum(c.isalpha() for c in visible)
+    words = len(_WORD.findall(text))
+    return (letters >= 0.85 * len(visible) and words >= 5 * len(lines)
+            and bool(_SENTENCE_END.search(text)))
+
+
+def fenced(code: str) -> str:
+    """A ``<pre>``'s text as a fenced code block, its lines as written (trailing blanks and
+    blank edges dropped): a listing or a terminal transcript joined into one line read as a
+    sentence ("$ edit <1> $ git add frotz.c ..." and "! [rejected] ... hint: ..." were a
+    report's findings: trial 30, kind 6). The fence is longer than any run of backticks in it.
+    The chunker never cuts inside it (:mod:`workers.sources.fences`), and the offline model
+    reads no sentence from it.
+
+    Example:
+        >>> print(fenced("\\n  x = 1  \\n"))
+        ```
+          x = 1
+        ```
+    """
+    lines = [line.rstrip() for line in code.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    if not lines:
+        return ""
+    fence = "`" * max(3, 1 + max((len(m) for m in _BACKTICKS.findall(code)), default=0))
+    return "\n".join([fence, *lines, fence])
