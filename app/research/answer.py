@@ -13,7 +13,13 @@ from app.research.citations import Citations, claim_key, excerpt, items
 from app.research.definitions import definition_line, definitions, unique
 from app.research.evidence import document_of, topic_strength
 from app.research.neighbours import about_neighbour, asked_names
-from app.research.own import names_subject, passages_by_ref, question_terms, subject_terms
+from app.research.own import (
+    names_subject,
+    neighbours,
+    passages_by_ref,
+    question_terms,
+    subject_terms,
+)
 from app.research.reference import default_entries, entry_label, written_names
 from app.research.relevance import (
     describe_terms,
@@ -273,7 +279,7 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         passage, heading, title = passages.get(str(finding.get("ref")), ("", "", ""))
         if not names_subject(terms, subject, asked, text, passage, heading):
             continue  # "a default" is not X's
-        if about_neighbour(text, passage, asked, heading, title):
+        if neighbours(data, data.asked, text, str(finding.get("ref")), asked):
             continue  # ServerLimit's "this directive ... MaxRequestWorkers" (trial 26)
         # the sentence's own subject names the topic: "The default cache size is -2000",
         # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)

@@ -24,7 +24,8 @@ from app.research.reference import entry_heading, written_names
 from workers.sources.entries import entry_keywords, names_keyword
 from workers.sources.text import PARA_SPLIT
 
-__all__ = ["about_neighbour", "asked_names", "sentence_entry", "written_names"]
+__all__ = ["about_neighbour", "asked_names", "compound_neighbour", "sentence_entry",
+           "written_names"]
 
 _ANAPHOR = re.compile(
     r"\b(?:this|that|the\s+above)\s+(?:directive|option|flag|switch|setting|value|variable|"
@@ -110,3 +111,29 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
         return False
     names = names or keywords
     return bool(names) and not names & asked
+
+
+_QUESTION_WORD = re.compile(r"[\w.-]+")
+
+
+def compound_neighbour(heading: str, question: str, headings: Iterable[str]) -> bool:
+    """Whether ``heading`` (a sentence's section) is one word that holds, as a part, another
+    one-word heading among ``headings`` (the retrieved passages') that ``question`` names as a
+    word: asked the default of ``set samples``, the section ``Isosamples`` is a neighbour of
+    ``Samples``, and its "By default, sampling is set to 10 isolines" answered for it (trial
+    33, gnuplot's manual: a PDF's entries are headed by plain words, which
+    :func:`about_neighbour` does not read as labels). A name inside a longer one is another
+    name, as ``Timeout`` is not ``KeepAliveTimeout``.
+
+    Example:
+        >>> compound_neighbour("Isosamples", "default of set samples?", ["Samples", "Bins"])
+        True
+        >>> compound_neighbour("Samples", "default of set samples?", ["Isosamples", "Samples"])
+        False
+    """
+    word = heading.strip().rstrip("¶#§ \t").lower()
+    if not word or " " in word:
+        return False
+    words = set(_QUESTION_WORD.findall(question.lower()))
+    asked = {h.strip().lower() for h in headings if h and " " not in h.strip()} & words
+    return any(name != word and name in word for name in asked)

@@ -9,7 +9,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.research.citations import items
-from app.research.neighbours import about_neighbour, asked_names, sentence_entry
+from app.research.neighbours import (
+    about_neighbour,
+    asked_names,
+    compound_neighbour,
+    sentence_entry,
+)
 from app.research.reference import written_names
 from app.research.relevance import needed, spelled_out, topic_terms
 from app.research.topics import subject as topic_subject
@@ -20,8 +25,8 @@ from workers.sources.query import mentions
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["entry_own", "names_subject", "passages_by_ref", "question_terms", "subject_own",
-           "subject_terms"]
+__all__ = ["entry_own", "names_subject", "neighbours", "passages_by_ref", "question_terms",
+           "subject_own", "subject_terms"]
 
 _OF = re.compile(r"\s+of\s+", re.IGNORECASE)
 _KIND_WORDS: dict[str, frozenset[str]] = {
@@ -121,17 +126,26 @@ def _asked(question: str, passages: Mapping[str, tuple[str, str, str]]) -> set[s
     return asked_names(question, (heading for _t, heading, _ti in passages.values()))
 
 
-def entry_own(data: ReportInput, findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``findings`` less a neighbouring entry's (:func:`~app.research.neighbours.about_neighbour`):
-    a section's too, not only the Answer's (trial 29: ``fall``'s "defaults to 3" for ``inter``)."""
+def neighbours(data: ReportInput, question: str, text: str, ref: str,
+               asked: set[str] | None = None) -> bool:
+    """Whether the sentence ``text`` (of the passage ``ref``) is a neighbouring entry's for
+    ``question``: by the entry's label (:func:`~app.research.neighbours.about_neighbour`;
+    ``asked``: the question's :func:`~app.research.neighbours.asked_names`, computed when None)
+    or by its section, a one-word heading holding the one asked
+    (:func:`~app.research.neighbours.compound_neighbour`: ``Isosamples`` for ``samples``)."""
     passages = passages_by_ref(data)
-    asked = _asked(data.asked, passages)
-    out = []
-    for finding in findings:
-        passage, heading, title = passages.get(str(finding.get("ref")), ("", "", ""))
-        if not about_neighbour(str(finding["text"]), passage, asked, heading, title):
-            out.append(finding)
-    return out
+    passage, heading, title = passages.get(ref, ("", "", ""))
+    asked = _asked(question, passages) if asked is None else asked
+    return (about_neighbour(text, passage, asked, heading, title)
+            or compound_neighbour(heading, question, (h for _t, h, _ti in passages.values())))
+
+
+def entry_own(data: ReportInput, findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``findings`` less a neighbouring entry's (:func:`neighbours`): a section's too, not only
+    the Answer's (trial 29: ``fall``'s "defaults to 3" for ``inter``)."""
+    asked = _asked(data.asked, passages_by_ref(data))
+    return [f for f in findings
+            if not neighbours(data, data.asked, str(f["text"]), str(f.get("ref")), asked)]
 
 
 def subject_own(data: ReportInput, question: str,

@@ -211,8 +211,10 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
     ``least`` of them; when the question writes identifiers (``asked``: its
     :func:`written_names`), an entry labelled by identifiers is named only by one of them:
     asked the default of ``gc.auto``, ``gc.writeCommitGraph``'s row names "git gc --auto" and
-    is another setting's default (trial 30). An item whose row does not name its entry
-    (``Default: 5`` under ``Timeout Directive``) carries the entry's heading under
+    is another setting's default (trial 30); an entry labelled by an identifier the question
+    writes is named by it (``merge.conflictStyle``, whose words do not split as the subject's:
+    trial 33). An item whose row does not name its entry (``Default: 5`` under ``Timeout
+    Directive``) carries the entry's heading under
     :data:`~app.research.definitions.DEFINES`: the report shows it under that name
     (:func:`~app.research.definitions.definition_line`).
 
@@ -229,12 +231,16 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
     for _question, rows in rows_by_question:
         for passage in items(list(rows), None, "passage"):
             for entry, row in default_rows(str(passage["text"])):
-                found = names_entry(subject, f"{entry} {row}")
+                labels = written_names(entry)
+                if asked and labels and not labels & set(asked):
+                    continue  # another identifier's entry
+                # the entry asked by its identifier is named, however its words split
+                # ("merge.conflictStyle" for the subject words merge, conflictstyle)
+                found = (set(subject) if labels & set(asked)
+                         else names_entry(subject, f"{entry} {row}"))
                 key = entry.casefold() or row.casefold()
                 if len(found) < max(least, 1) or not wanted <= found or key in out:
                     continue
-                if asked and (labels := written_names(entry)) and not labels & set(asked):
-                    continue  # another identifier's entry
                 item = {**passage, "kind": "finding", "text": row}
                 if entry and not names_entry(list(found), row):
                     item[DEFINES] = entry

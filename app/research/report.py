@@ -202,8 +202,8 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         lines += [f"- {clip(definition_line(f), _LINE)} [{cites.cite(f)}]" for f in findings]
         lines.append("")
     shown, about = {text for text, _ref in listed} | cautions, subject_terms(question, rows)
-    passages = subject_own(data, question,
-                           _passages(rows, question, shares, cites, quoted, later, shown, about))
+    passages = entry_own(data, subject_own(
+        data, question, _passages(rows, question, shares, cites, quoted, later, shown, about)))
     if above:  # its answer is above: a passage of code is no other answer ("Examples: ```")
         passages = [p for p in passages if prose_sentences(p["text"])]
     passages = passages[:3]

@@ -157,3 +157,42 @@ def test_a_dotted_key_is_not_named_by_a_longer_key_it_begins() -> None:
     answer = answer_to(q, [item("finding", unreachable, "git-gc.html#20"),
                            item("finding", own, "git-gc.html#20")])
     assert "90 days" in answer and "30 days" not in answer, answer
+
+
+def test_a_camel_cased_dotted_key_asked_is_named_by_its_entry() -> None:
+    # Trial 33 (a rerun of trial 30's Git questions): "What is the default merge.conflictStyle?"
+    # had been answered by the --conflict option's "Possible values are "merge" (default) ...";
+    # once a dotted key had to be written whole, no sentence answered, and the entry's own row
+    # was not taken: "merge.conflictStyle" splits into merge, conflict, style, not the subject's
+    # merge, conflictstyle.
+    q = "What is the default merge.conflictStyle?"
+    entry = ('merge.conflictStyle: Specify the style in which conflicted hunks are written out. '
+             'The default is "merge", which shows a conflict marker.')
+    passage = item("passage", f"{entry}\n\nmerge.renames: Whether to detect renames.",
+                   "git-merge.html#46")
+    md = render_markdown(data([row("docs_search", q, [passage]),
+                               row("analyst", q, [item("finding", "An alternative style can be "
+                                                       "used by setting merge.conflictStyle.",
+                                                       "git-merge.html#27")])],
+                              topic=q, sub_questions=[q]))
+    answer = answer_section(md)
+    assert answer.lstrip().startswith("- merge.conflictStyle: ") and 'default is "merge"' in answer
+
+
+def test_a_one_word_section_holding_the_one_asked_is_a_neighbour() -> None:
+    # Trial 33, gnuplot's PDF manual: "What is the default value of set samples?" was answered
+    # "By default, sampling is set to 10 isolines per u or v axis." (the Isosamples section's);
+    # a PDF's entries are headed by plain words, which no entry label rule read.
+    q = "What is the default value of set samples?"
+    iso = "By default, sampling is set to 10 isolines per u or v axis."
+    own = "By default, sampling is set to 100 points."
+    md = render_markdown(data([
+        row("docs_search", q, [
+            item("passage", f"Isosamples\n\nThe isoline density may be changed. {iso}",
+                 "gnuplot.pdf:p157#3", heading="Isosamples", score=9.0),
+            item("passage", f"Samples\n\nThe default sampling rate may be changed. {own}",
+                 "gnuplot.pdf:p195#6", heading="Samples", score=8.0)]),
+        row("analyst", q, [item("finding", iso, "gnuplot.pdf:p157#3"),
+                           item("finding", own, "gnuplot.pdf:p195#6")])],
+        topic=q, sub_questions=[q]))
+    assert own in answer_section(md) and "10 isolines" not in md, md
