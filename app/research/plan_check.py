@@ -24,7 +24,7 @@ from app.settings.config import ROUNDS_BOUND
 from state import normalize_as_of
 
 __all__ = ["BadPlan", "check_plan", "envelope_edit_problem", "plan_problem", "round_of",
-           "routing_problem", "this_run", "topic_edit_problem"]
+           "round_problem", "routing_problem", "this_run", "topic_edit_problem"]
 
 EDITED = "was the state edited? edit it again with update_state"
 """The way on from a plan a state edit broke, for any client; a caller adds how to start anew."""
@@ -176,6 +176,12 @@ def _state_problem(state: Mapping[str, Any]) -> str | None:
     if round_ is not None and (isinstance(round_, bool) or not isinstance(round_, int)
                                or round_ < 1):
         return f"round must be a whole number >= 1, got {_shown(round_)}"
+    if why := round_problem(state):
+        return why
+    tokens = state.get("tokens")
+    if tokens is not None and (isinstance(tokens, bool) or not isinstance(tokens, int)
+                               or tokens < 0):  # trial 32: -10**12 made the budget endless
+        return f"tokens must be a whole number >= 0, got {_shown(tokens)}"
     for key in ("dropped", "redo"):
         value = state.get(key)
         if value is not None and (not isinstance(value, list | tuple)
@@ -186,6 +192,24 @@ def _state_problem(state: Mapping[str, Any]) -> str | None:
         if value is not None and (not isinstance(value, list | tuple)
                                   or not all(isinstance(v, str) for v in value)):
             return f"{key} must be a list of {what}, got {_shown(value)}"
+    return None
+
+
+def round_problem(state: Mapping[str, Any]) -> str | None:
+    """What makes the state's ``round`` one this run cannot be in, or None: a round before its
+    routing's ``first_round`` (an edit of either). Its tasks' envelopes would never count as
+    this run's, so ``dispatch`` sent them again and again until LangGraph's recursion limit,
+    paying each time (trial 32, finding 1: 33M tokens counted in 7 minutes).
+
+    Example:
+        >>> round_problem({"round": 1, "routing": {"first_round": 50}})
+        "round 1 is before this run's first round, 50 (routing.first_round)"
+    """
+    round_, routing = state.get("round"), state.get("routing")
+    first = routing.get("first_round") if isinstance(routing, Mapping) else None
+    if (isinstance(round_, int) and not isinstance(round_, bool) and isinstance(first, int)
+            and not isinstance(first, bool) and round_ < first):
+        return f"round {round_} is before this run's first round, {first} (routing.first_round)"
     return None
 
 

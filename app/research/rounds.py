@@ -16,7 +16,7 @@ from typing import Any
 
 from langgraph.types import Send
 
-from app.research.plan_check import EDITED, BadPlan, routing_problem
+from app.research.plan_check import EDITED, BadPlan, round_problem, routing_problem
 from app.research.plan_check import round_of as _round
 from app.research.plan_check import this_run as _this_run
 from app.research.topics import compare_parts, main_question, topic_kind
@@ -67,7 +67,8 @@ def routing_of(state: Mapping[str, Any], workers: Sequence[str],
     """
     given = state.get("routing")
     if strict and (why := routing_problem(given, workers, rounds_bound=rounds_bound,
-                                          planned=bool(state.get("sub_questions")))):
+                                          planned=bool(state.get("sub_questions")))
+                   or round_problem(state)):
         bad = BadPlan(f"the thread's plan cannot run: {why} ({EDITED}, or start a new thread)")
         bad.problem = why
         raise bad

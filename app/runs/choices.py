@@ -36,9 +36,12 @@ continuation mixed results found with two values; ``RESEARCH_WORKER_MODEL`` was 
 
 def _value(settings: Settings, name: str) -> Any:
     """The value of choice ``name`` a run of ``settings`` uses (the model spec, the default
-    one when none is set)."""
+    one when none is set; a role's model, the run's model when none is set: trial 32, a
+    worker model set to the default one was said to be another)."""
     if name == "model":
         return settings.model or default_model(settings)
+    if name in ("planner_model", "worker_model", "report_model"):
+        return getattr(settings, name) or _value(settings, "model")
     return getattr(settings, name)
 
 
@@ -95,6 +98,15 @@ def _set_by_variable(settings: Settings, name: str) -> bool:
     return not RECORDED_CHOICES[name].startswith("-") and getattr(settings, name) is not None
 
 
+def _changed_by(kept: Mapping[str, Any]) -> str:
+    """What changes the ``kept`` choices: a flag given (``RESEARCH_SEARCH_K`` does not: trial
+    32), a variable set for one that has no flag."""
+    flags = any(RECORDED_CHOICES[n].startswith("-") for n in kept)
+    variables = not all(RECORDED_CHOICES[n].startswith("-") for n in kept)
+    return " or ".join(w for w, on in (("a flag given", flags), ("its variable set", variables))
+                       if on)
+
+
 def _flag(name: str, value: Any) -> str:
     """``--search-k 5``, ``RESEARCH_WORKER_MODEL=offline``; ``no --max-tokens`` for none."""
     given = RECORDED_CHOICES[name]
@@ -111,8 +123,8 @@ def choices_note(thread_id: str, continued: Continued, *, restarted: bool) -> st
     parts = []
     if continued.kept:
         kept = ", ".join(_flag(n, v) for n, v in continued.kept.items())
-        parts.append(f"keeps the {kept} it was started with (its recorded settings; a flag "
-                     "or variable given changes one)")
+        parts.append(f"keeps the {kept} it was started with (its recorded settings; "
+                     f"{_changed_by(continued.kept)} changes one)")
     if continued.changed and not restarted:
         given = ", ".join(_flag(n, now) for n, (_, now) in continued.changed.items())
         was = ", ".join(_flag(n, then) for n, (then, _) in continued.changed.items())

@@ -188,8 +188,7 @@ def test_a_continuation_keeps_the_threads_search_k_and_says_which_it_changes(
     _run_unfinished(monkeypatch, ["resume", thread, "--data-dir", str(data)])
     notes = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("note: this run")]
     assert notes == [f"note: this run continues thread {thread}, and keeps the --search-k 7 it "
-                     "was started with (its recorded settings; a flag or variable given "
-                     "changes one)"]
+                     "was started with (its recorded settings; a flag given changes one)"]
     assert _choices(data, thread)["search_k"] == 7  # not the default, 5
 
     assert main(["resume", thread, "--data-dir", str(data), "--search-k", "3",
@@ -225,26 +224,29 @@ def test_every_client_choice_says_what_a_continuation_does_with_it() -> None:
                                      "search_k", "max_tokens"}
 
 
-def test_a_continuation_keeps_a_role_model_set_in_the_environment(
-        tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
+def test_a_continuation_keeps_a_role_model_set_in_the_environment() -> None:
     # F4's sibling: RESEARCH_WORKER_MODEL (no flag) was recorded nowhere, so a thread started
     # with it and continued without it ran its remaining tasks on another model, silently.
-    from app.runs.ids import default_thread_id
+    # Trial 32, finding 8: a role model set to the run's own model is no other model, and a
+    # variable does not change a choice that has a flag (the note said it did).
+    import json
 
-    data = tmp_path / "data"
-    thread = default_thread_id(SMALL_TOPIC, AS_OF)
-    with monkeypatch.context() as env:
-        env.setenv("RESEARCH_WORKER_MODEL", "offline")
-        _run_unfinished(monkeypatch, ["research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus",
-                                      str(small_corpus), "--data-dir", str(data)])
-    assert _choices(data, thread)["worker_model"] == "offline"
-    capsys.readouterr()
-    _run_unfinished(monkeypatch, ["resume", thread, "--data-dir", str(data)])
-    notes = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("note: this run")]
-    assert notes == [f"note: this run continues thread {thread}, and keeps the "
-                     "RESEARCH_WORKER_MODEL=offline it was started with (its recorded "
-                     "settings; a flag or variable given changes one)"], notes
+    from app.runs.choices import choices_note, choices_record, continued_with
+    from app.settings.config import Settings
+
+    started = Settings(model="offline", worker_model="openai:gpt-4o-mini", search_k=7)
+    recorded = {"status": "running", "choices": choices_record(started)}
+    assert json.loads(recorded["choices"])["planner_model"] == "offline"  # the run's model
+    later = continued_with(Settings(model="offline"), recorded, asked={})
+    assert later.settings.worker_model == "openai:gpt-4o-mini" and later.settings.search_k == 7
+    assert choices_note("t", later, restarted=False) == (
+        "this run continues thread t, and keeps the RESEARCH_WORKER_MODEL=openai:gpt-4o-mini, "
+        "--search-k 7 it was started with (its recorded settings; a flag given or its "
+        "variable set changes one)")
+    same = continued_with(Settings(model="offline", worker_model="offline", search_k=7),
+                          {"status": "running", "choices": choices_record(
+                              Settings(model="offline", search_k=7))}, asked={})
+    assert (same.kept, same.changed) == ({}, {})  # "offline" set is the default "offline"
 
 
 def test_a_topic_with_invisible_characters_lands_on_the_thread_it_prints_as(

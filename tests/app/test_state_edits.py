@@ -227,3 +227,20 @@ def test_an_as_of_or_topic_edit_after_plan_fails_the_run_with_one_bad_plan_line(
         graph.invoke(None, fork, context=RunContext(rounds=1))
     assert "\n" not in str(caught.value)
     assert _rows(data) == before
+
+
+def test_an_edit_putting_round_before_the_runs_first_round_is_refused_as_it_is_made(served):
+    # Trial 32, finding 1: routing.first_round edited to 50 (or round to 1 on a rerun whose
+    # first round is 2) was accepted; dispatch then sent every task again and again (their
+    # envelopes never this run's) until LangGraph's recursion limit: 33M tokens in 7 minutes.
+    # And tokens edited negative made the budget endless.
+    graph, config, data, after_plan = served
+    values = graph.get_state(after_plan).values
+    routing = values["routing"]
+    assert values.get("round") == routing["first_round"]
+    with pytest.raises(BadPlan, match="is before this run's first round"):
+        graph.update_state(after_plan, {"routing": {**routing, "first_round": 50}},
+                           as_node="plan")
+    fork = graph.update_state(after_plan, {"tokens": -10**12}, as_node="plan")
+    with pytest.raises(BadPlan, match=re.escape("tokens must be a whole number >= 0")):
+        graph.invoke(None, fork, context=RunContext(rounds=1))
