@@ -134,7 +134,8 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
     new_input = isinstance(kwargs.get("input"), Mapping)  # not a Command's resume
     if (new_input and not ctx.review and value.get("multitask_strategy") == "enqueue"
             and thread_id is not None
-            and await _reviewed_in_flight(client, str(thread_id), settings)):
+            and await _reviewed_in_flight(client, str(thread_id), settings,
+                                          _planned_review(values))):
         return 409, (
             f"thread {str(thread_id)!r} has a run in flight that plans with review; a run "
             "without review queued behind it (enqueue) would replace its topic once it pauses "
@@ -157,9 +158,18 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
     return None
 
 
-async def _reviewed_in_flight(client: Any, thread_id: str, settings: Settings) -> bool:
+def _planned_review(values: Mapping[str, Any]) -> bool:
+    """Whether the thread's plan was made with review (its state's ``routing``)."""
+    routing = values.get("routing")
+    return isinstance(routing, Mapping) and routing.get("review") is True
+
+
+async def _reviewed_in_flight(client: Any, thread_id: str, settings: Settings,
+                              planned: bool = False) -> bool:
     """Whether a run of ``thread_id`` not yet ended (pending or running) has review on (its
-    context's ``review``, or the operator's default): it may pause at a review that a run
+    context's ``review``, or the operator's default; any run, on a thread ``planned`` with
+    review: an approval sent with a context that leaves ``review`` out runs on to the results
+    review all the same: trial 32, finding 2): it may pause at a review that a run
     queued behind it would skip. The check above reads the thread as the request finds it, and
     an enqueued run starts later (trial 31, F3: it started after the pause, replaced the topic,
     and the node's backstop refused it with the review already gone)."""
@@ -171,6 +181,8 @@ async def _reviewed_in_flight(client: Any, thread_id: str, settings: Settings) -
                                           select=["run_id", "kwargs"])
         except NotFoundError:  # no such thread yet (the run creates it): nothing in flight
             return False
+        if planned and runs:
+            return True
         for run in runs:
             context = (run.get("kwargs") or {}).get("context") or None
             try:

@@ -159,3 +159,23 @@ def test_a_run_without_review_queued_behind_a_reviewed_run_is_refused(server: Se
     after = alice.threads.get_state(thread_id)
     assert after["next"] == ["review_plan"] and after["values"]["topic"] == SMALL_TOPIC
     assert [r["run_id"] for r in alice.runs.list(thread_id)] == [first["run_id"]]
+
+
+def test_a_run_queued_behind_an_approval_sent_without_review_in_its_context_is_refused(
+        server: Server) -> None:
+    # Trial 32, finding 2: the approval of a plan review sent with a context leaving "review"
+    # out (Studio's empty form) runs on to the results review; the check read that run's
+    # context only, let a run without review queue behind it, and the results review was lost.
+    thread_id = new_thread(server)
+    alice = client(server)
+    paused = run(server, thread_id, {"review": True, "rounds": 1})
+    assert paused["__interrupt__"][0]["value"]["stage"] == "plan", paused
+    approval = alice.runs.create(thread_id, "research", command={"resume": {"approve": True}},
+                                 context={"rounds": 1})
+    status, line = refusal(alice.runs.create, thread_id, "research",
+                            input={"topic": "zorblax checkpoints", "as_of": AS_OF},
+                            context={"review": False, "rounds": 1}, multitask_strategy="enqueue")
+    assert status == 409 and "has a run in flight that plans with review" in line, line
+    alice.runs.join(thread_id, approval["run_id"])
+    after = alice.threads.get_state(thread_id)
+    assert after["next"] == ["review_results"] and after["values"]["topic"] == SMALL_TOPIC
