@@ -117,16 +117,15 @@ class RunContext:
         env="RESEARCH_WORKER_MODEL", resume="kept",
         help="model for the agent workers (default: RESEARCH_MODEL)")
     report_model: str | None = setting(
-        env="RESEARCH_REPORT_MODEL", help="model that writes the report (default: "
-                                          "RESEARCH_MODEL)", resume="kept")
+        env="RESEARCH_REPORT_MODEL", resume="kept",
+        help="model that writes the report (default: RESEARCH_MODEL)")
     corpus_name: str | None = setting(
         flag="--corpus-name", metavar="NAME",
         help="the corpus by name: one of RESEARCH_CORPORA, never with --corpus (default: "
              "--corpus, or the package docs); what a served run's context names instead of a "
              "folder", resume="thread")
     search_k: int = setting(5, env="RESEARCH_SEARCH_K", flag="--search-k", minimum=1,
-                            maximum=SEARCH_K_BOUND, bound="search_k_limit",
-                            resume="kept",
+                            maximum=SEARCH_K_BOUND, bound="search_k_limit", resume="kept",
                             help=f"passages one corpus search returns (at most {SEARCH_K_BOUND})")
     max_concurrency: int = setting(4, env="RESEARCH_MAX_CONCURRENCY", flag="--max-concurrency",
                                    minimum=1, maximum=MAX_CONCURRENCY_BOUND,
