@@ -137,7 +137,14 @@ def neighbours(data: ReportInput, question: str, text: str, ref: str,
     passage, heading, title = passages.get(ref, ("", "", ""))
     asked = _asked(question, passages) if asked is None else asked
     return (about_neighbour(text, passage, asked, heading, title)
-            or compound_neighbour(heading, question, (h for _t, h, _ti in passages.values())))
+            or compound_neighbour(heading, question, data.memo("one_word_headings", _one_word)))
+
+
+def _one_word(rows: list[dict[str, Any]]) -> frozenset[str]:
+    """The one-word section headings of the rows' passages (read once per report: a check per
+    finding walked every passage, O(findings x passages) in a report of thousands)."""
+    return frozenset(h.strip() for _t, h, _ti in _by_ref(rows).values()
+                     if h and " " not in h.strip())
 
 
 def entry_own(data: ReportInput, findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
