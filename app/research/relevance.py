@@ -60,6 +60,7 @@ __all__ = [
     "Relevance",
     "RunWarning",
     "TermStats",
+    "WORDS_NOT_FOUND",
     "corpus_stats",
     "describe_terms",
     "judge",
@@ -82,6 +83,11 @@ NO_RELEVANT_SOURCES = "no_relevant_sources"
 DROPPED_AT_REVIEW = "dropped_at_review"
 """Warning code: a reviewer dropped every result of the run (``app.research.rounds.dropped_all``):
 the run is ``ok``, and its report has no finding."""
+WORDS_NOT_FOUND = "words_not_found"
+"""Warning code: some of the topic's words are in no passage retrieved (``Relevance.missing``),
+and the report answers the others; its first line names them (trial 33, finding 3: a question
+about matplotlib over gnuplot's manual said so only in the report, and a script reading
+``--json`` saw a clean run)."""
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,19 @@ def test_covered_topic_has_an_empty_warnings_list(data_dir: Path) -> None:
     assert "say nothing about" not in report and "Findings:" in report
 
 
+def test_a_word_no_passage_holds_is_a_warning_a_script_reads(data_dir: Path) -> None:
+    # Trial 33, finding 3: "savefig in matplotlib" over gnuplot's manual was named in the
+    # report's first line only; `--json` said "warnings": [] and a script saw a clean run
+    summary = json.loads(research(data_dir, "checkpointer pendng writes", "--json").stdout)
+    [warning] = summary["warnings"]
+    assert warning["code"] == "words_not_found"
+    assert warning["message"].startswith('no passage retrieved mentions "pendng"')
+    assert not any("pendng" in note for note in summary["notes"])  # said once, as a warning
+    report = Path(summary["report_path"]).read_text("utf-8")
+    assert 'No passage retrieved mentions "pendng"' in report.split("## 1.", 1)[0]
+    assert "say nothing about" not in report and "Findings:" in report
+
+
 def test_the_plain_summary_prints_the_warning(data_dir: Path) -> None:
     out = research(data_dir, "zebra marmalade").stdout
     assert '  warning: the sources say nothing about "zebra marmalade"' in out
@@ -78,7 +91,9 @@ def test_a_near_miss_is_warned_and_a_paraphrase_is_not(tmp_path: Path, sql_docs:
     paraphrase = "Can I create a throwaway database that never touches the disk?"
     summary = json.loads(
         research(tmp_path, paraphrase, "--corpus", str(sql_docs), "--json").stdout)
-    assert summary["warnings"] == []
+    # answered: only the word no page uses is named (the report's first line says the same)
+    assert [w["code"] for w in summary["warnings"]] == ["words_not_found"]
+    assert '"throwaway"' in summary["warnings"][0]["message"]
 
 
 def test_a_question_spelled_the_other_way_is_answered_not_warned(tmp_path: Path) -> None:
@@ -94,7 +109,7 @@ def test_a_question_spelled_the_other_way_is_answered_not_warned(tmp_path: Path)
     topic = "How does the optimiser's behaviour change when I analyse a table?"
     summary = json.loads(research(tmp_path / "data", topic, "--corpus", str(folder),
                                   "--json").stdout)
-    assert summary["warnings"] == []
+    assert "no_relevant_sources" not in {w["code"] for w in summary["warnings"]}
     report = Path(summary["report_path"]).read_text("utf-8")
     assert "say nothing about" not in report
     assert "1. `optimizer.md`" in report.split("## Sources", 1)[1]

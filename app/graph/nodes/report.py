@@ -15,6 +15,7 @@ from app.graph.nodes.common import check_run_plan, check_same_corpus, thread_id_
 from app.graph.resources import Models, Resources
 from app.research.relevance import (
     DROPPED_AT_REVIEW,
+    WORDS_NOT_FOUND,
     RunWarning,
     corpus_stats,
     judge,
@@ -159,8 +160,6 @@ def _noted_write(state: ResearchState, data: ReportInput, res: Resources,
     if extra_notes:
         data.notes += extra_notes
         update["notes"] = extra_notes
-    if data.relevance is not None and data.relevance.missing:  # said at the report's top too
-        update["notes"] = [*extra_notes, missing_note(data.relevance.missing)]
     replaced: list[str] = []
     markdown, path = _write(state, data, res, replaced)
     if replaced:
@@ -190,9 +189,12 @@ def _write(state: ResearchState, data: ReportInput, res: Resources, notes: list[
 
 
 def _warnings(data: ReportInput) -> list[dict[str, str]]:
-    """The run's warnings for state and the summary: the relevance verdict's, and one line when
-    every result was dropped at review (nothing to find below)."""
+    """The run's warnings for state and the summary: the relevance verdict's, the topic's words
+    no retrieved passage mentions (the report's first line), and one line when every result was
+    dropped at review (nothing to find below)."""
     warnings = list(data.relevance.warnings) if data.relevance is not None else []
+    if data.relevance is not None and data.relevance.missing:
+        warnings.append(RunWarning(WORDS_NOT_FOUND, missing_note(data.relevance.missing)))
     if data.dropped:
         warnings.append(RunWarning(DROPPED_AT_REVIEW, f"every result ({data.dropped}) was "
                                    "dropped at review: nothing was persisted, and the report "
