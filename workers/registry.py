@@ -9,7 +9,7 @@ from __future__ import annotations
 from workers import analyst, critic, docs_search, web_search
 from workers.base import WorkerSpec
 
-__all__ = ["WEB_WORKERS", "WORKERS", "registered"]
+__all__ = ["WEB_WORKERS", "WEB_WORKER_NAMES", "WORKERS", "registered"]
 
 WORKERS: tuple[WorkerSpec, ...] = (
     docs_search.SPEC,
@@ -19,6 +19,8 @@ WORKERS: tuple[WorkerSpec, ...] = (
 
 WEB_WORKERS: tuple[WorkerSpec, ...] = (web_search.SPEC,)
 """Workers that run only when the run searches the web (``--web``)."""
+WEB_WORKER_NAMES: frozenset[str] = frozenset(spec.name for spec in WEB_WORKERS)
+"""Their names: a plan leaves them out of a run that does not search the web."""
 
 
 def registered(web: bool = False) -> tuple[WorkerSpec, ...]:

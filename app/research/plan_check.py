@@ -22,6 +22,7 @@ from app.research.topics import question_problem, topic_problem
 from app.runs.ids import visible_topic
 from app.settings.config import ROUNDS_BOUND
 from state import normalize_as_of
+from workers.registry import WEB_WORKER_NAMES
 
 __all__ = ["BadPlan", "check_plan", "envelope_edit_problem", "plan_problem", "round_of",
            "round_problem", "routing_problem", "this_run", "topic_edit_problem"]
@@ -126,8 +127,8 @@ def routing_problem(routing: Any, workers: Sequence[str], *, rounds_bound: int =
                 high is not None and value > high):
             span = f"{low} to {high} (the rounds bound)" if high else f"a whole number >= {low}"
             return f"routing.{name} must be {span}, got {_shown(value)}"
-    return _workers_problem(routing.get("workers", list(workers)), workers) or _corpus_problem(
-        routing.get("corpus_name"), corpora)
+    return _workers_problem(routing.get("workers", list(workers)), workers,
+                            planned) or _corpus_problem(routing.get("corpus_name"), corpora)
 
 
 _FIELDS = ("review", "rounds", "first_round", "workers", "corpus_name")
@@ -138,7 +139,11 @@ def _shown(value: Any) -> str:
     return clip(repr(value), 80)
 
 
-def _workers_problem(chosen: Any, workers: Sequence[str]) -> str | None:
+def _workers_problem(chosen: Any, workers: Sequence[str], planned: bool) -> str | None:
+    """Once ``plan`` ran, every worker it fans out to whatever the client asked (all but the
+    web workers, which follow the run's ``web``) stays: trial 32, F9, an edit narrowing
+    ``routing.workers`` to ``["docs_search"]`` ended ``ok`` and ``persist`` removed the other
+    workers' rows, a choice a client makes nowhere else."""
     if isinstance(chosen, str) or not isinstance(chosen, list | tuple):
         return f"routing.workers must be a list of worker names, got {type(chosen).__name__}"
     if not chosen:
@@ -147,6 +152,10 @@ def _workers_problem(chosen: Any, workers: Sequence[str]) -> str | None:
         if name not in workers:
             return (f"routing.workers: {_shown(name)} is not a worker of this graph "
                     f"({', '.join(workers)})")
+    left = [w for w in workers if w not in chosen and w not in WEB_WORKER_NAMES]
+    if planned and left:
+        return (f"routing.workers leaves out {_shown(left[0])}: plan fans out to every worker "
+                "of this graph")
     return None
 
 

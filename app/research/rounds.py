@@ -66,9 +66,11 @@ def routing_of(state: Mapping[str, Any], workers: Sequence[str],
         {'review': True, 'rounds': 5, 'first_round': 3, 'workers': ['b']}
     """
     given = state.get("routing")
+    # planned: plan wrote sub-questions and a first round (trial 32, F9: an edit clearing
+    # both sub_questions and routing passed, and the thread ended at once with no line)
+    planned = bool(state.get("sub_questions")) or _round(state, 0) > 0
     if strict and (why := routing_problem(given, workers, rounds_bound=rounds_bound,
-                                          planned=bool(state.get("sub_questions")))
-                   or round_problem(state)):
+                                          planned=planned) or round_problem(state)):
         bad = BadPlan(f"the thread's plan cannot run: {why} ({EDITED}, or start a new thread)")
         bad.problem = why
         raise bad

@@ -76,6 +76,8 @@ FORK_EDITS = [
     ({"review": "x"}, "routing.review must be true or false, got 'x'"),
     ({"first_round": 0}, "routing.first_round must be a whole number >= 1"),
     ({"evil": 1}, "routing has no field 'evil'"),
+    # trial 32, F9: narrowed to one worker, the run ended ok and persist removed the others' rows
+    ({"workers": ["docs_search"]}, "routing.workers leaves out 'analyst': plan fans out to every"),
 ]
 
 
@@ -99,6 +101,10 @@ def test_a_routing_edit_at_a_fork_after_plan_is_refused_as_it_is_made(served):
             graph.update_state(after_plan, {"routing": edit}, as_node="plan")
         assert isinstance(caught.value, ValueError)
         assert "\n" not in str(caught.value) and "research --fresh" not in str(caught.value)
+    # trial 32, F9: with the sub-questions cleared too, "no plan yet" passed, and the thread
+    # ended at once, its review pause gone without a line: plan's first round still says it ran
+    with pytest.raises(BadPlan, match="routing is missing: plan wrote one"):
+        graph.update_state(after_plan, {"sub_questions": [], "routing": None}, as_node="plan")
     assert graph.get_state(config).values["outcome"] == "ok"
     assert _rows(data) == before
 
@@ -116,6 +122,7 @@ def test_a_routing_edit_after_the_map_step_fails_the_run_and_keeps_the_rows(serv
         ({"rounds": 4}, "routing.rounds must be 1 to 3 (the rounds bound), got 4"),
         ({"corpus_name": "/etc"}, "routing.corpus_name: '/etc' is not a corpus of this server"),
         ({"corpus_name": 5}, "routing.corpus_name must be text or null"),
+        ({"workers": ["docs_search"]}, "routing.workers leaves out 'analyst'"),
     ]:
         graph.update_state(config, {"routing": {**routing, **edit}}, as_node=worker)
         with pytest.raises(BadPlan, match=re.escape(says)) as caught:

@@ -28,13 +28,11 @@ from app.settings.config import RunContext
 from state import ResearchState, Routing, make_envelope_id
 from workers.errors import is_transient, one_line
 from workers.pacing import announcing_waits, stop_waiting_when
-from workers.registry import WEB_WORKERS
+from workers.registry import WEB_WORKER_NAMES
 from workers.retry import backoff, give_up
 from workers.usage import AttemptTokens
 
 __all__ = ["NO_VERDICT", "plan", "run_workers"]
-
-_WEB = frozenset(spec.name for spec in WEB_WORKERS)
 
 NO_VERDICT: dict[str, Any] = {"outcome": None, "failed_tasks": [], "warnings": [],
                               "report": None, "report_path": None}
@@ -127,7 +125,7 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
 
 def run_workers(workers: Sequence[str], web: bool) -> list[str]:
     """The compiled graph's ``workers`` this run fans out to (``routing["workers"]``): the web
-    workers (:data:`workers.registry.WEB_WORKERS`) only when the run's context searches the
+    workers (:data:`workers.registry.WEB_WORKER_NAMES`) only when the run's context searches the
     web. LangGraph Server compiles one graph for every client, with the operator's workers;
     ``web`` is each client's choice (trial 25, finding 9: ``web: false`` failed every
     ``web_search`` task).
@@ -136,7 +134,7 @@ def run_workers(workers: Sequence[str], web: bool) -> list[str]:
         >>> run_workers(["docs_search", "analyst", "web_search"], web=False)
         ['docs_search', 'analyst']
     """
-    return [w for w in workers if web or w not in _WEB]
+    return [w for w in workers if web or w not in WEB_WORKER_NAMES]
 
 
 def _within_bound(questions: list[str], notes: list[str], res: Resources
