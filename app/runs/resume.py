@@ -47,7 +47,7 @@ class Start:
 
 def what_to_run(topic: str | None, as_of: str, review: dict[str, Any] | None, snapshot: Any,
                 recorded: Mapping[str, Any] | None, thread_id: str,
-                restarted: str | None = None) -> Start:
+                restarted: str | None = None, again: str | None = None) -> Start:
     """Decide how a run continues ``thread_id``.
 
     An unfinished thread (:func:`app.runs.threads.is_unfinished`: tasks left, or all finished
@@ -67,6 +67,10 @@ def what_to_run(topic: str | None, as_of: str, review: dict[str, Any] | None, sn
         thread_id: for the error messages.
         restarted: the note of an unfinished thread whose corpus changed, which starts again
             from ``topic`` instead of resuming (``topic`` is given).
+        again: the command that runs the thread's topic again
+            (:func:`app.runs.thread_sources.run_again`), named when nothing is left to resume:
+            a finished thread that lost a row is mended by it (trial 32, F10: the line said
+            only "nothing left to resume").
 
     Raises:
         app.errors.NothingToResume: no topic given and nothing left to resume.
@@ -82,7 +86,9 @@ def what_to_run(topic: str | None, as_of: str, review: dict[str, Any] | None, sn
         as_of = values.get("as_of") or (recorded or {}).get("as_of") or as_of
     elif topic is None:
         if recorded is None or recorded["status"] == "finished" or values:
-            raise NothingToResume(f"thread {thread_id!r} has nothing left to resume")
+            raise NothingToResume(f"thread {thread_id!r} has nothing left to resume" + (
+                f": its run finished; {again} runs it again and writes any of its rows that "
+                "are missing" if again else ""))
         topic, as_of = recorded["topic"], recorded["as_of"]
         graph_input = {"topic": topic, "as_of": as_of}
     else:

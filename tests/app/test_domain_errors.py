@@ -7,6 +7,8 @@ Domain conditions are now named exceptions (``app/errors.py``). The CLI runs in-
 
 from __future__ import annotations
 
+import shlex
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from app.errors import (
     UnknownThread,
 )
 from tests.conftest import AS_OF, SMALL_TOPIC
+from tests.results_db import RESULTS_DB, db_rows
 
 
 def _err_lines(capsys: pytest.CaptureFixture[str]) -> list[str]:
@@ -56,8 +59,20 @@ def test_a_key_error_inside_a_node_is_a_failure_not_bad_input(
 
     thread_id = default_thread_id(SMALL_TOPIC, AS_OF)
     resume = ["resume", thread_id, "--data-dir", str(tmp_path / "data")]
+    # trial 32, F10: a finished thread that lost a row was told only "nothing left to
+    # resume"; the line names the command that runs it again, and that command mends it
+    rows = db_rows(tmp_path / "data", thread_id)
+    with sqlite3.connect(tmp_path / "data" / RESULTS_DB) as con:
+        con.execute("DELETE FROM results WHERE envelope_id = ?", (rows[0]["envelope_id"],))
+    con.close()
     assert main(resume) == 2  # a domain error: nothing left to resume
-    assert _err_lines(capsys) == [f"error: thread {thread_id!r} has nothing left to resume"]
+    [line] = _err_lines(capsys)
+    head = f"error: thread {thread_id!r} has nothing left to resume: its run finished; "
+    assert line.startswith(head + "uv run python -m app research ")
+    assert line.endswith(" runs it again and writes any of its rows that are missing")
+    command = line[len(head):].split(" runs it again")[0]
+    assert main(shlex.split(command)[5:] + ["--quiet"]) == 0, _err_lines(capsys)
+    assert len(db_rows(tmp_path / "data", thread_id)) == len(rows)
     assert main(["resume", "no-such-thread", "--data-dir", str(tmp_path / "data")]) == 2
     assert _err_lines(capsys)[0].startswith("error: no thread 'no-such-thread'")
     # ``review`` looks the thread up through the checkpointer: the same named error, not a
