@@ -76,7 +76,9 @@ def test_measure_questions_over_a_folder_that_answers_them_are_not_warned(tmp_pa
                        tmp_path / "data", "--json")
         assert proc.returncode == 0, proc.stderr
         summary = json.loads(proc.stdout)
-        assert summary["warnings"] == [], (topic, summary["warnings"])
+        # answered, not warned: a word no page uses ("stay") is at most named
+        codes = {w["code"] for w in summary["warnings"]}
+        assert codes <= {"words_not_found"}, (topic, summary["warnings"])
         report = Path(summary["report_path"]).read_text("utf-8")
         assert "How do you how" not in report
         assert said in report.split("## Sources")[0], report
