@@ -20,7 +20,12 @@ from app.research.own import (
     question_terms,
     subject_terms,
 )
-from app.research.reference import default_entries, entry_label, written_names
+from app.research.reference import (
+    default_entries,
+    described_entries,
+    entry_label,
+    written_names,
+)
 from app.research.relevance import (
     describe_terms,
     mentioned,
@@ -248,7 +253,11 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
         return unique([*entries[:1], *ordered])[:_ANSWER_SENTENCES]
     if kind not in ("what", "topic", "compare"):
         return ordered[:_ANSWER_SENTENCES]
-    defined = definitions([(q, data.rows_of(q)) for q in data.sub_questions], data.asked)
+    pairs = [(q, data.rows_of(q)) for q in data.sub_questions]
+    # a documented symbol's summary line, else a reference entry's Description: row
+    subject = subject_terms(data.asked, data.rows)
+    defined = definitions(pairs, data.asked) or described_entries(
+        pairs, subject, name_terms(data.asked), needed(subject), written_names(data.asked))
     by_claim = {claim_key(d): d for d in defined}  # a finding that is one: shown as one
     ordered = [by_claim.get(claim_key(f), f) for f in ordered]
     if kind != "compare":

@@ -16,7 +16,7 @@ Pure: reads the rows it is given.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from app.research.citations import items
@@ -24,8 +24,8 @@ from app.research.definitions import DEFINES
 from workers.sources.query import word_forms
 from workers.sources.text import PARA_SPLIT
 
-__all__ = ["default_entries", "default_rows", "entry_heading", "entry_label", "names_entry",
-           "written_names"]
+__all__ = ["default_entries", "default_rows", "described_entries", "description_rows",
+           "entry_heading", "entry_label", "names_entry", "written_names"]
 
 _NAME = re.compile(
     r"`(?P<quoted>[^`\s]{1,60})`"                     # `anything` quoted as code
@@ -39,6 +39,8 @@ inside, or with an underscore. Plain words ("samples", "cherry-pick") are not: a
 plain words is left to the relevance rules."""
 _DEFAULT_LABEL = re.compile(r"default(?:\s+(?:value|setting))?s?", re.IGNORECASE)
 """A field label that gives the entry's default: ``Default``, ``Default value``."""
+_DESCRIPTION_LABEL = re.compile(r"description", re.IGNORECASE)
+"""A field label that gives what the entry is: ``Description``."""
 _FIELD = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,24}?)\s*:(?:\s+(?P<value>\S.*))?$")
 """A field row of one line: ``Default: KeepAliveTimeout 5.`` (its value may be on the next
 line, as a table of label and value cells gives it)."""
@@ -101,16 +103,25 @@ def entry_heading(text: str) -> str:
 
 def entry_label(item: dict[str, Any]) -> str:
     """What a passage bullet is labelled by: the heading of the entry the passage opens
-    (:func:`entry_heading`: "ServerTokens Directive"), else its document's title. Trial 17,
-    finding F4: "core - Apache HTTP Server Version 2.4: This directive controls ..." named the
-    page, every directive of it alike, and not the directive the sentence defines.
+    (:func:`entry_heading`: "ServerTokens Directive"), else the heading of the section it is
+    cut from when that names an identifier (:func:`written_names`: a later passage of the
+    ``FallbackResource Directive`` entry), else its document's title. Trial 17, finding F4:
+    "core - Apache HTTP Server Version 2.4: This directive controls ..." named the page, every
+    directive of it alike, and not the directive the sentence defines; trial 34 found the same
+    of an entry's passages after its first.
 
     Example:
         >>> entry_label({"title": "core - Apache HTTP Server", "text": "Timeout Directive ¶"
         ...              "\\n\\nThe time to wait."})
         'Timeout Directive'
+        >>> entry_label({"title": "mod_dir", "heading": "FallbackResource Directive ¶",
+        ...              "text": "A fallback handler can read REQUEST_URI."})
+        'FallbackResource Directive'
     """
-    return entry_heading(str(item.get("text") or "")) or str(item.get("title") or "")
+    if opened := entry_heading(str(item.get("text") or "")):
+        return opened
+    section = _heading(str(item.get("heading") or ""))
+    return section if section and written_names(section) else str(item.get("title") or "")
 
 
 def default_rows(text: str) -> list[tuple[str, str]]:
@@ -127,20 +138,39 @@ def default_rows(text: str) -> list[tuple[str, str]]:
         >>> default_rows("* `max_age` - Cache time in seconds. Defaults to `600`.")
         [('max_age', '`max_age` - Cache time in seconds. Defaults to `600`.')]
     """
+    return _field_rows(text, _DEFAULT_LABEL)
+
+
+def description_rows(text: str) -> list[tuple[str, str]]:
+    """The ``Description:`` rows of a passage, as :func:`default_rows` gives ``Default:`` rows:
+    a reference entry's own one-line definition (Apache's ``Description: Define a default URL
+    for requests that don't map to a file or handler.``).
+
+    Example:
+        >>> description_rows("FallbackResource Directive ¶\\n\\nDescription: Define a "
+        ...                  "default URL.\\n\\nSyntax: FallbackResource local-url.")
+        [('FallbackResource Directive', 'Description: Define a default URL.')]
+    """
+    return _field_rows(text, _DESCRIPTION_LABEL)
+
+
+def _field_rows(text: str, label: re.Pattern[str]) -> list[tuple[str, str]]:
+    """The rows of a passage whose field label ``label`` matches whole, under their entry (see
+    :func:`default_rows`); list items that say a default count for the ``Default`` label."""
     out: list[tuple[str, str]] = []
     entry = ""
     paragraphs = [p.strip() for p in PARA_SPLIT.split(text)]
     for index, paragraph in enumerate(paragraphs):
-        if listed := _listed_defaults(paragraph):
+        if label is _DEFAULT_LABEL and (listed := _listed_defaults(paragraph)):
             out += listed
             continue
         named = _NAMED_ROW.match(paragraph)
         if named and "\n" not in paragraph and any(
-                _default_field(field) for field in named.group("fields").split("; ")):
+                _labelled(field, label) for field in named.group("fields").split("; ")):
             out.append((named.group("name").strip(), paragraph))
             continue
         field = _FIELD.match(paragraph) if "\n" not in paragraph else None
-        if field and _DEFAULT_LABEL.fullmatch(field.group("label").strip()):
+        if field and label.fullmatch(field.group("label").strip()):
             value = field.group("value")
             if value is None:  # "Default:" then its value, a cell of its own
                 following = paragraphs[index + 1] if index + 1 < len(paragraphs) else ""
@@ -164,9 +194,9 @@ def _listed_defaults(paragraph: str) -> list[tuple[str, str]]:
     return out
 
 
-def _default_field(field: str) -> bool:
-    label, sep, value = field.partition(":")
-    return bool(sep and value.strip() and _DEFAULT_LABEL.fullmatch(label.strip()))
+def _labelled(field: str, label: re.Pattern[str]) -> bool:
+    name, sep, value = field.partition(":")
+    return bool(sep and value.strip() and label.fullmatch(name.strip()))
 
 
 def _shares(term: str, word: str) -> bool:
@@ -199,9 +229,23 @@ def names_entry(subject: Sequence[str], label: str) -> set[str]:
     return matched
 
 
+def described_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],
+                      subject: Sequence[str], names: Iterable[str] = (), least: int = 1,
+                      asked: Collection[str] = ()) -> list[dict[str, Any]]:
+    """The ``Description:`` rows (:func:`description_rows`) of the entries the question names,
+    chosen as :func:`default_entries` chooses ``Default:`` rows: a "what does X do" question's
+    definition, when X is a reference entry rather than a documented symbol (trial 34: asked
+    what the FallbackResource directive does, the Answer gave a side fact from the entry's
+    third passage while its ``Description:`` row was retrieved)."""
+    return default_entries(rows_by_question, subject, names, least, asked, description_rows,
+                           named_in_row=False)
+
+
 def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],
                     subject: Sequence[str], names: Iterable[str] = (),
-                    least: int = 1, asked: Collection[str] = ()) -> list[dict[str, Any]]:
+                    least: int = 1, asked: Collection[str] = (),
+                    rows_of: Callable[[str], list[tuple[str, str]]] | None = None,
+                    named_in_row: bool = True) -> list[dict[str, Any]]:
     """The ``Default:`` rows (:func:`default_rows`) of the rows' passages whose entry the
     question names, each as a finding item citing its passage, in the order the rows
     (sub-questions in plan order, passages in rank order) give them, one per entry.
@@ -223,21 +267,27 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
         subject: the words of what the question asks the default of.
         names: those of them written as names; least: how many must name the entry.
         asked: the identifiers the question writes (lower-cased, as :func:`written_names`).
+        rows_of: the field rows of a passage's text (default :func:`default_rows`).
+        named_in_row: the row's own words may name the entry (``Default: KeepAliveTimeout
+            5``); False: only its heading or name does (a description's words are the
+            answer's, not the entry's name).
     """
+    rows_of = rows_of or default_rows
     if not subject:
         return []
     wanted = set(names) & set(subject)
     out: dict[str, dict[str, Any]] = {}
     for _question, rows in rows_by_question:
         for passage in items(list(rows), None, "passage"):
-            for entry, row in default_rows(str(passage["text"])):
+            for entry, row in rows_of(str(passage["text"])):
                 labels = written_names(entry)
                 if asked and labels and not labels & set(asked):
                     continue  # another identifier's entry
                 # the entry asked by its identifier is named, however its words split
                 # ("merge.conflictStyle" for the subject words merge, conflictstyle)
                 found = (set(subject) if labels & set(asked)
-                         else names_entry(subject, f"{entry} {row}"))
+                         else names_entry(subject, f"{entry} {row}" if named_in_row
+                                          else entry))
                 key = entry.casefold() or row.casefold()
                 if len(found) < max(least, 1) or not wanted <= found or key in out:
                     continue

@@ -101,7 +101,7 @@ def test_a_warning_in_the_report_is_listed_under_caveats(tmp_path: Path) -> None
 
 def test_a_passage_is_labelled_by_its_entry_not_its_page_title() -> None:
     q = "What is the Frobnicate directive?"
-    text = ("Frobnicate Directive ¶\n\nDescription: Sets the frobs.\n\nThis directive "
+    text = ("Frobnicate Directive ¶\n\nSyntax: Frobnicate n.\n\nThis directive "
             "controls how many frobs each relay keeps.")
     rows = [row("docs_search", q, [item("passage", text, "core.html#3", score=3.0,
                                         title="core - Quillgate Relay Server 3.1")])]
@@ -252,3 +252,20 @@ def test_a_row_named_like_a_warning_is_no_limitation_to_answer() -> None:
     assert cautions("Warning — the relay overheats above 40 degrees.")
     assert fits("limitation", "Warning — the relay overheats above 40 degrees.")
     assert not cautions("warning — default: on; description: Prints a line.")
+
+
+def test_what_an_entry_does_is_answered_by_its_description_row(tmp_path: Path) -> None:
+    # Trial 34: asked what the FallbackResource directive does, the Answer gave a side fact
+    # from the entry's third passage while its "Description:" row was retrieved; edit the row
+    # and the Answer must change with it
+    for what, data_dir in (("Time the relay waits for a slow peer", "data"),
+                           ("How long a slow peer may pause", "data-edited")):
+        folder = _corpus(tmp_path / f"corpus-{data_dir}")
+        page = folder / "core.html"
+        page.write_text(page.read_text("utf-8").replace("Time the relay waits for a slow peer",
+                                                        what), encoding="utf-8")
+        answer = answer_section(_report(tmp_path, folder, "What does the IdleWait directive do?",
+                                        data_dir))
+        first = answer.strip().splitlines()[0]
+        assert first.startswith(f"- `IdleWait Directive`: Description: {what}"), answer
+        assert "KeepIdleWait" not in first  # the neighbour's row is not its definition

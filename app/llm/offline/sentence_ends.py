@@ -13,7 +13,35 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-__all__ = ["sentence_ends"]
+__all__ = ["PLAIN_WORD", "continues_code", "sentence_ends"]
+
+PLAIN_WORD = re.compile(r"[a-z]+\b(?![_.(`])")
+"""A plain lower-case word, not an identifier (``add_node``, ``os.path``, ``f(``): a sentence
+that opens with one is the rest of a sentence begun before it."""
+
+
+def continues_code(text: str, offset: int, sentence: str) -> bool:
+    """Whether ``sentence``, found at ``offset`` in ``text``, comes right after a code block
+    that a sentence runs into (the prose before it ends with no mark that ends one), and opens
+    with a :data:`PLAIN_WORD`: the rest of a sentence whose subject was the code ("For example
+    ```FallbackResource /not-404.php``` will cause requests ..."), no sentence alone (trial
+    34: "will cause requests for non-existent files to be handled by not-404.php"). A table
+    row after code that follows a whole sentence ("limit — default: 100") is one.
+
+    Example:
+        >>> text = "For example\\n\\n```\\nFallbackResource /x.php\\n```\\n\\nwill cause requests."
+        >>> continues_code(text, text.index("will"), "will cause requests.")
+        True
+        >>> text = "Add it.\\n\\n```\\nadd(limit=100)\\n```\\n\\nlimit — default: 100."
+        >>> continues_code(text, text.index("limit —"), "limit — default: 100.")
+        False
+    """
+    before = text[:offset].rstrip()
+    if not before.endswith(("```", "~~~")) or not PLAIN_WORD.match(sentence):
+        return False
+    lead = before[:max(before.rfind(before[-3:], 0, len(before) - 3), 0)].rstrip()
+    return bool(lead) and (lead[-1].isalnum() or lead[-1] in ",`")
+
 
 _SENTENCE_END = re.compile(
     # not after an abbreviation that never ends a sentence: "(e.g. [2] or [1])" was cut in two

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from app.llm.offline.headings import heading_at, heading_of, passage_headings
-from app.llm.offline.sentence_ends import sentence_ends
+from app.llm.offline.sentence_ends import PLAIN_WORD, continues_code, sentence_ends
 from app.llm.offline.words import stems
 from workers.sources import Passage
 from workers.sources.names import symbol_key
@@ -199,9 +199,6 @@ def split_sentences(text: str) -> list[str]:
     return [s for s in sentences if s and s in text]
 
 
-_PLAIN_WORD = re.compile(r"[a-z]+\b(?![_.(`])")
-
-
 def starts_mid_sentence(text: str, sentence: str) -> bool:
     """Whether ``sentence`` opens ``text`` and is the tail of a sentence cut at the passage's
     start: it begins with a plain lower-case word (not an identifier such as ``add_node``) or
@@ -217,7 +214,7 @@ def starts_mid_sentence(text: str, sentence: str) -> bool:
     head = text.lstrip()
     if not head.startswith(sentence[:40]):
         return False
-    return bool(_PLAIN_WORD.match(sentence)) or sentence[:1] in ",;:)]}"
+    return bool(PLAIN_WORD.match(sentence)) or sentence[:1] in ",;:)]}"
 
 
 def code_lines(text: str) -> list[str]:
@@ -383,8 +380,9 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
             for position, sentence in enumerate(split_sentences(passage.text)):
                 offset = max(passage.text.find(sentence, offset), offset)
                 key = " ".join(sentence.lower().split())
-                if position == 0 and not _is_first(passage) and starts_mid_sentence(
-                        passage.text, sentence):  # the tail of the passage before's sentence
+                if (position == 0 and not _is_first(passage) and starts_mid_sentence(
+                        passage.text, sentence)  # the tail of the passage before's sentence
+                        or continues_code(passage.text, offset, sentence)):
                     continue
                 if key in seen or not _acceptable(sentence, need_terminal=need_terminal,
                                                   summary=_is_summary(passage, position)):

@@ -171,3 +171,16 @@ def test_each_table_row_is_a_sentence_of_its_own() -> None:
         "limit — default: 100; description: The number of packets it folds per second.",
         "retries — default: 3; description: Deprecated: may cause data loss; do not use.",
         "E1 — meaning: The glimmer relay is full."]
+
+
+def test_the_rest_of_a_sentence_whose_subject_was_code_is_no_sentence() -> None:
+    # Trial 34: "will cause requests for non-existent files to be handled by not-404.php" was
+    # a finding, its subject the code block before it; a sentence of its own after one stays
+    text = ("Use this to set a handler for any URL that maps to no file. For example\n\n"
+            "```\nFallbackResource /not-404.php\n```\n\n"
+            "will cause requests for non-existent files to be handled by not-404.php.\n\n"
+            "```\nFallbackResource disabled\n```\n\n"
+            "Existing files, such as images, are served normally.")
+    found = [s.text for s in candidate_sentences([(0, Passage("d#0", "d", "d", "src", text))])]
+    assert not any(s.startswith("will cause") for s in found), found
+    assert "Existing files, such as images, are served normally." in found
