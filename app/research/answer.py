@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.llm.offline.sentences import prose_sentences
-from app.research.caveats import WARNING, without_setting_names
+from app.research.caveats import WARNING, asked_harm, without_setting_names
 from app.research.citations import Citations, claim_key, excerpt, items
 from app.research.definitions import definition_line, definitions, unique
 from app.research.evidence import document_of, topic_strength
@@ -297,7 +297,8 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         fit = fits(kind, text) or (kind in ("what", "topic") and glossary_entry(text, subject))
         # a warning ("Caution: counts are unreliable in fog") answers a limitation question
         # and no other: it is listed under Caveats, after the answer (trial 10, finding 15)
-        warning = kind != "limitation" and bool(WARNING.search(text))
+        warning = (kind != "limitation" and bool(WARNING.search(text))
+                   and not asked_harm(data.asked, text))  # the harm asked about answers
         if kind in ("what", "topic"):  # a definition helps once the subject is its own
             key: tuple[bool, ...] = (warning, not about, not fit)
         else:  # the kind's answer leads unless the sentence is about a neighbour ("The

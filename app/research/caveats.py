@@ -12,8 +12,8 @@ from app.research.citations import Citations, claim_key, items
 from app.research.rows import ok_items
 from app.research.text import clip
 
-__all__ = ["ASKS_CAUTION", "CAUTION", "WARNING", "caution_claims", "cautionary", "cautions",
-           "caveat_lines", "warnings_found", "without_setting_names"]
+__all__ = ["ASKS_CAUTION", "CAUTION", "HARM", "WARNING", "asked_harm", "caution_claims",
+           "cautionary", "cautions", "caveat_lines", "warnings_found", "without_setting_names"]
 
 _LINE = 400
 """The most characters of a caveat bullet (as the report's other bullets)."""
@@ -89,6 +89,29 @@ answer (trial 10, findings 11 and 15: Caveats said "No limitations or warnings w
 under a quoted "Caution:" and a method "in beta" that "may change"; trial 17, findings F2 and
 F4: under "Setting X to a high value may cause performance problems" leading the Answer, and
 "... is not recommended" among the findings)."""
+
+
+HARM = re.compile(
+    r"\b(?:crash\w*|security|insecure|vulnerab\w*|exploit\w*|cve|corrupt\w*|deadlock\w*|"
+    r"leak\w*|overflow\w*|disclos\w*|denial)\b", re.IGNORECASE)
+"""Words of a harm a question may ask about ("Which release fixed the *security* hole where a
+file could *crash* a worker?"): the words a warning names it by."""
+
+
+def asked_harm(question: str, text: str) -> bool:
+    """Whether ``text`` names a harm (:data:`HARM`) that ``question`` asks about: then a
+    :data:`WARNING` it states is the answer, not a caveat beside it (trial 34, kind 4: the
+    changelog entry of the crash asked about was listed under Caveats, and the Answer gave
+    another release's entry).
+
+    Example:
+        >>> asked_harm("Which release fixed the crash?", "A crafted file might cause a crash.")
+        True
+        >>> asked_harm("What does mp4 do?", "A crafted file might cause a crash.")
+        False
+    """
+    asked = {m.group(0).lower()[:5] for m in HARM.finditer(question)}
+    return bool(asked) and any(m.group(0).lower()[:5] in asked for m in HARM.finditer(text))
 
 
 def warnings_found(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

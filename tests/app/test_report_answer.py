@@ -367,3 +367,20 @@ def test_a_glossary_entry_for_the_subject_answers_before_a_stronger_pages_side_f
     ], topic=q, sub_questions=[q]))
     answer = answer_section(md)
     assert answer.lstrip().startswith("- bare repository: A bare repository is"), answer
+
+
+def test_a_harm_the_question_asks_about_is_its_answer_not_a_caveat() -> None:
+    # Trial 34, kind 4: asked which release fixed a crash, the entry saying a crafted file
+    # "might cause a worker process crash" was moved to Caveats as a warning, and the Answer
+    # gave another release's entry
+    q = "Which release of the relay fixed the crash a crafted glimmer packet caused?"
+    findings = [
+        item("finding", "Bugfix: the relay miscounted glimmer packets after a restart.", "c#1"),
+        item("finding", "Security: a crafted glimmer packet might cause a relay worker crash "
+                        "(CVE-2031-1).", "c#2"),
+    ]
+    answer = answer_to(q, findings)
+    assert answer.strip().splitlines()[0].startswith("- Security: a crafted glimmer"), answer
+    # a question that asks no harm still reads the warning as one: listed after the answer
+    other = answer_to("What does the relay do with glimmer packets?", findings)
+    assert other.strip().splitlines()[0].startswith("- Bugfix: the relay"), other
