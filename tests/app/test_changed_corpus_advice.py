@@ -269,6 +269,25 @@ def test_a_topic_with_invisible_characters_lands_on_the_thread_it_prints_as(
     assert {r["topic"] for r in db_runs(tmp_path / "data")} == {SMALL_TOPIC}
 
 
+def test_a_topic_in_decomposed_unicode_lands_on_the_thread_it_prints_as(
+        tmp_path: Path, small_corpus: Path, capsys: pytest.CaptureFixture[str],
+        cli_env: None) -> None:
+    # Trial 35, F2: "Café" pasted from macOS (e + a combining accent, NFD) started a second
+    # thread beside the typed one's, both listed by `threads` as "Café ..."
+    import unicodedata
+
+    from app.cli import main
+
+    common = ["--as-of", AS_OF, "--corpus", str(small_corpus), "--data-dir",
+              str(tmp_path / "data"), "--quiet"]
+    typed = "zorblax relay café"
+    for spelled in (typed, unicodedata.normalize("NFD", typed)):
+        assert main(["research", spelled, *common]) == 0
+    runs = db_runs(tmp_path / "data")
+    assert [r["topic"] for r in runs] == [typed], runs
+    capsys.readouterr()
+
+
 def test_prune_of_a_thread_with_rows_and_no_checkpoints_has_nothing_to_prune(
         tmp_path: Path, small_corpus: Path, capsys: pytest.CaptureFixture[str],
         cli_env: None) -> None:
