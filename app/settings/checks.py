@@ -69,15 +69,34 @@ def check_database_url(url: str) -> None:
         raise ValueError("the URL does not read as postgresql://user:password@host:port/db: "
                          "write an '@', '/' or '%' of the user or password percent-encoded "
                          "(%40, %2F, %25)")
+    _libpq_reads(url)
+
+
+def _libpq_reads(url: str) -> None:
+    """Refuse a URL libpq's own parser refuses (psycopg's ``conninfo_to_dict``: an unclosed
+    ``[`` of an IPv6 host, a query parameter libpq does not know), in one line without the URL
+    (trial 35, F1: it passed the check above and ended as ``run failed: ProgrammingError``,
+    exit 1, not a bad setting's exit 2)."""
+    try:
+        from psycopg import ProgrammingError
+        from psycopg.conninfo import conninfo_to_dict
+    except ImportError:  # pragma: no cover - psycopg is a dependency; a fork may drop it
+        return
+    try:
+        conninfo_to_dict(url)
+    except ProgrammingError as exc:
+        reason = " ".join(str(exc).replace(url, "URL").split(" in URI", 1)[0].split())
+        raise ValueError(f"the URL does not read as a PostgreSQL URL: {reason}") from None
 
 
 def _port_ok(host: str) -> bool:
     """Whether ``host`` (``name``, ``name:port``, ``[v6]``, ``[v6]:port``) has no port, or a
-    number."""
+    port number (1 to 65535: 99999 failed only when a run connected, trial 35)."""
     if host.startswith("["):
         host = host.partition("]")[2]
     _, colon, port = host.rpartition(":")
-    return not colon or port == "" or port.isdigit()
+    return (not colon or port == ""
+            or (port.isascii() and port.isdigit() and 0 < int(port) < 65536))
 
 
 def check_searxng_url(url: str) -> None:

@@ -4,6 +4,7 @@ opens that create nothing."""
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
@@ -106,7 +107,16 @@ def test_a_database_url_libpq_would_misread_is_refused() -> None:
         with pytest.raises(ValueError, match="%40, %2F, %25") as info:
             check_database_url(bad)
         assert "zq" not in str(info.value)  # never shown: it may be the password
-    for good in ("postgresql://user:p%40ss@127.0.0.1:1/db?x=a@b", "postgresql://u:p?s#s@h/d",
+    # trial 35, F1: what libpq's own parser refuses, and a port past 65535, failed at the
+    # run as "run failed: ProgrammingError" (exit 1); one line, the password never shown
+    for bad, says in (("postgresql://u:zq@[::1", 'matching "]" in IPv6 host address'),
+                      ("postgresql://u:zq@h/db?foo=bar", 'invalid URI query parameter: "foo"'),
+                      ("postgresql://u:zq@h:99999/db", "%40, %2F, %25")):
+        with pytest.raises(ValueError, match=re.escape(says)) as info:
+            check_database_url(bad)
+        assert "zq" not in str(info.value) and "\n" not in str(info.value)
+    for good in ("postgresql://user:p%40ss@127.0.0.1:1/db?application_name=a@b",
+                 "postgresql://u:p?s#s@h/d",
                  "postgresql://u:p%2Fss@[::1]:5432/d?sslmode=require", "postgres://h1,h2:5/d",
                  "postgresql:///db?host=/var/run/postgresql"):
         check_database_url(good)
