@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -58,8 +59,9 @@ def setting(default: Any = None, *, help: str, env: str | None = None, flag: str
             twice with two values is refused (:func:`check_keys`).
         path: a file or folder (of a ``keyed`` setting: each item's VALUE): a leading ``~`` is
             expanded (:func:`coerce`), whether the value comes from a flag, the environment,
-            ``.env`` or code (a ``.env`` file is never shell-expanded: trial 10 saw
-            ``RESEARCH_DATA_DIR=~/research-data`` make a folder named ``~``).
+            ``.env`` or code (a ``.env`` file expands ``${NAME}``, python-dotenv's rule, but
+            not ``~``: trial 10 saw ``RESEARCH_DATA_DIR=~/research-data`` make a folder named
+            ``~``); a ``$NAME`` left in it is refused (:data:`SHELL_VARIABLE`).
         resume: for a client's choice (a ``RunContext`` field), what a run that continues an
             unfinished thread does with it: ``"kept"``, recorded in the thread's ``runs`` row
             and kept unless the command names it, with a note (it changes what the remaining
@@ -220,8 +222,19 @@ def check_keys(label: str, spec: SettingSpec, items: tuple[str, ...]) -> None:
                               f"{seen[key]!r} and {value!r}; give each {key_word} once")
 
 
+SHELL_VARIABLE = re.compile(r"\$(?:\{[A-Za-z_]\w*\}|[A-Za-z_]\w*)")
+"""A shell variable left in a path (``$HOME/x``): ``.env`` expands ``${HOME}`` only, so
+``RESEARCH_DATA_DIR=$HOME/x`` made a folder named ``$HOME`` where the command ran (trial 35,
+F3); a path setting holding one is refused."""
+
+
 def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
     """Raise ConfigError when one value (one item of a repeatable setting) is unusable."""
+    if spec.path and isinstance(item, str) and (var := SHELL_VARIABLE.search(item)):
+        name = var.group(0).strip("${}")
+        raise ConfigError(f"{label}: {shown(item)} holds {var.group(0)}, which nothing expanded "
+                          f"(a .env file expands ${{{name}}}, not ${name}; a shell, outside "
+                          "single quotes): write the path itself")
     if spec.type in (int, float):
         if isinstance(item, bool) or not isinstance(item, (int, float)) or (
                 spec.type is int and not isinstance(item, int)):

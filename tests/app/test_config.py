@@ -336,6 +336,22 @@ def test_a_home_tilde_is_expanded_in_every_path_setting_wherever_it_is_set(
     assert paths == {"data_dir", "corpus", "corpora", "report_out", "mcp_config", "run_log"}
 
 
+def test_a_shell_variable_no_one_expanded_in_a_path_setting_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # trial 35, F3: .env expands ${HOME} (python-dotenv) but not $HOME, and
+    # RESEARCH_DATA_DIR=$HOME/x made a folder named '$HOME' where the command ran
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    expanded = load_settings(env={}, env_file=_dotenv(tmp_path, "RESEARCH_DATA_DIR=${HOME}/d\n"))
+    assert expanded.data_dir == f"{tmp_path / 'home'}/d"
+    for line in ("RESEARCH_DATA_DIR=$HOME/d\n", "RESEARCH_CORPORA=docs=$HOME/docs\n"):
+        with pytest.raises(ConfigError, match=r"holds \$HOME, which nothing expanded \(a \.env "
+                           r"file expands \$\{HOME\}, not \$HOME") as info:
+            load_settings(env={}, env_file=_dotenv(tmp_path, line))
+        assert str(info.value).startswith(line.split("=")[0] + ": ")
+    with pytest.raises(ConfigError, match="holds \\$TMPDIR"):
+        Settings(data_dir="$TMPDIR/x")  # a flag or code, single-quoted: the same line
+
+
 def test_a_local_server_with_no_model_named_is_said_not_run_offline_silently():
     # trial 23, finding 15: OPENAI_BASE_URL alone ran offline without a word
     from app.settings.env import LOCAL_SERVER_UNNAMED
