@@ -297,6 +297,13 @@ _BOOLEANS = {"1": True, "true": True, "yes": True, "on": True,
              "0": False, "false": False, "no": False, "off": False}
 
 
+_NUMBER = {int: re.compile(r"-?[0-9]+"),
+           float: re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|-?inf|nan",
+                             re.IGNORECASE)}
+"""How a number setting is written: ASCII digits, a float with its point and exponent
+(``inf`` and ``nan`` are read, then refused as not finite, by name)."""
+
+
 def parse_setting(label: str, spec: SettingSpec, raw: str) -> Any:
     """Convert one raw string (an environment value or a flag's argument) and validate it;
     an empty string means unset (None).
@@ -317,7 +324,9 @@ def parse_setting(label: str, spec: SettingSpec, raw: str) -> Any:
             raise ConfigError(f"{label} must be 1 or 0 (true/false, yes/no, on/off), got {raw!r}")
         return value
     if spec.type in (int, float):
-        try:
+        try:  # ASCII digits only: int() reads "1_0" as 10 and "٣" or "５" as digits (trial 35)
+            if not _NUMBER[spec.type].fullmatch(raw):
+                raise ValueError(raw)
             value = spec.type(raw)
         except ValueError:
             raise ConfigError(f"{label} must be {_KIND[spec.type]}, got {raw!r}") from None

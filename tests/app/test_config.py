@@ -369,3 +369,12 @@ def test_a_local_server_with_no_model_named_is_said_not_run_offline_silently():
     load_settings(env=local, env_file=None, warn=said.append, flags={"model"})
     load_settings(env=local, env_file=None, warn=said.append, needed={"data_dir"})
     assert said == []  # --model given, or a command that runs no model
+
+
+@pytest.mark.parametrize("raw", ["1_0", "\u0663", "\uff15", "+5", "0x10", "5.0", "1e2"])
+def test_a_whole_number_is_written_in_ascii_digits(raw: str) -> None:
+    # trial 35, F4: int() read "1_0" as 10 (a typo of 1 or 10?) and "٣" or "５" as digits
+    with pytest.raises(ConfigError, match=re.escape(f"ROUNDS must be a whole number, got {raw!r}")):
+        load_settings(env={"RESEARCH_ROUNDS": raw}, env_file=None)
+    assert load_settings(env={"RESEARCH_ROUNDS": " 7 "}, env_file=None).rounds == 7
+    assert load_settings(env={"RESEARCH_TIMEOUT": "1.5e1"}, env_file=None).timeout == 15.0
