@@ -278,9 +278,11 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
                             "replace the sub-questions and run them")]
     else:
         envelopes = review["envelopes"]
-        out.append(f"results ({len(envelopes)}), nothing persisted yet:")
+        # "nothing persisted yet" was untrue of a rerun: its tasks' rows are an earlier run's
+        out.append(f"results ({len(envelopes)}) of this run, not persisted until approved:")
         for e in envelopes:
-            out.append(f"  {e['envelope_id']}  {e['status']:<5} round {e['round']}  "
+            out.append(f"  {e['envelope_id']}  {e['status']:<5} "
+                       f"round {e.get('run_round', e['round'])}  "
                        f"{_shown(e['task_key'], 60)}")
             out.append(f"      {_shown(e['summary'], 110)}")
         out += ["continue:", review_with(" --approve"),

@@ -40,7 +40,7 @@ from app.research.review_values import (
     results_resume,
     review_value,
 )
-from app.research.rounds import current_envelopes
+from app.research.rounds import current_envelopes, round_in_run
 from app.research.text import clip
 from app.settings.hints import thread_command
 from state import KEPT
@@ -121,7 +121,7 @@ def awaited(snapshot: Any) -> list[Awaited]:
         if stage == PLAN:
             payload = plan_payload(values.get("sub_questions") or [])
         else:
-            payload = results_payload(current_envelopes(values))
+            payload = results_payload(current_envelopes(values), first_round(values))
         out.append(Awaited(payload, None))
         stages.add(stage)
     return out
@@ -173,14 +173,26 @@ def plan_payload(sub_questions: Sequence[str]) -> dict[str, Any]:
     return {"stage": PLAN, "sub_questions": list(sub_questions)}
 
 
-def results_payload(envelopes: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+def results_payload(envelopes: Iterable[Mapping[str, Any]], first_round: int = 1
+                    ) -> dict[str, Any]:
     """The ``interrupt()`` value of the results stage: ``{"stage": "results", "envelopes":
-    [{"envelope_id", "worker", "task_key", "status", "round", "summary"}, ...]}``."""
+    [{"envelope_id", "worker", "task_key", "status", "round", "run_round", "summary"}, ...]}``:
+    ``round`` is the thread's (rounds go on across its runs), ``run_round`` the run's own, as
+    ``--rounds`` and the progress lines count (:func:`~app.research.rounds.round_in_run` of
+    the run's ``first_round``; trial 35, F5: a rerun's review showed "round 2" of its first)."""
     return {"stage": RESULTS, "envelopes": [
         {"envelope_id": e["envelope_id"], "worker": e["worker"], "task_key": e["task_key"],
          "status": e.get("status", "ok"), "round": e.get("round", 1),
+         "run_round": round_in_run(e.get("round", 1), [first_round]),
          "summary": envelope_summary(e)}
         for e in envelopes]}
+
+
+def first_round(state: Mapping[str, Any]) -> int:
+    """The run's first round (``routing["first_round"]``), 1 when the state has none."""
+    routing = state.get("routing")
+    first = routing.get("first_round") if isinstance(routing, Mapping) else None
+    return first if isinstance(first, int) and not isinstance(first, bool) and first > 0 else 1
 
 
 def ask_plan(sub_questions: Sequence[str], bound: int | None = None) -> list[str]:
@@ -214,7 +226,7 @@ def ask_results(state: Mapping[str, Any], envelopes: Sequence[Mapping[str, Any]]
         state: the run's state (``round``).
         envelopes: the results under review (the run's current envelopes).
     """
-    payload = results_payload(envelopes)
+    payload = results_payload(envelopes, first_round(state))
     decision = interrupt(payload)
     while True:
         try:
@@ -233,7 +245,8 @@ def ask_results(state: Mapping[str, Any], envelopes: Sequence[Mapping[str, Any]]
                        *(e.get("round") or 1 for e in envelopes)])
         update["redo"] = redo
         update["round"] = current + 1
-        notes.append(f"round {current + 1}: {len(redo)} task(s) sent again at review")
+        in_run = round_in_run(current + 1, [first_round(state)])
+        notes.append(f"round {in_run}: {len(redo)} task(s) sent again at review")
     if notes:
         update["notes"] = notes
     return update

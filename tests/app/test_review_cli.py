@@ -203,3 +203,26 @@ def test_the_drop_line_at_the_results_pause_says_the_rest_are_approved(
     assert main(["inspect", thread_id, *data[:2], "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert sorted(r["envelope_id"] for r in rows) == sorted(kept)
+
+
+def test_a_reruns_results_review_counts_its_own_rounds_and_says_what_is_persisted(
+        thread: tuple[str, list[str]], capsys: pytest.CaptureFixture[str]) -> None:
+    # Trial 35, F5: a finished thread run again with --review showed its results as "round 2"
+    # (the thread's count; the run's own lines count from 1) under "nothing persisted yet",
+    # though rows of the earlier run stood for those very tasks
+    from app.cli import main
+
+    thread_id, data = thread
+    for _ in range(2):
+        assert main(["review", thread_id, *data, "--approve", "--quiet"]) == 0
+    capsys.readouterr()
+    again = ["research", SMALL_TOPIC, "--as-of", AS_OF, "--review", *data]
+    assert _paused(main, capsys, again)["review"]["stage"] == "plan"
+    assert main(["review", thread_id, *data, "--approve"]) == 0
+    out = capsys.readouterr().out
+    assert "results (3) of this run, not persisted until approved:" in out, out
+    lines = [line for line in out.splitlines() if line.startswith(f"  {'docs_search'}")]
+    assert lines and all(" round 1 " in line for line in lines), out
+    summary = _paused(main, capsys, ["review", thread_id, *data])
+    assert {e["run_round"] for e in summary["review"]["envelopes"]} == {1}
+    assert {e["round"] for e in summary["review"]["envelopes"]} == {2}  # the thread's count
