@@ -24,17 +24,29 @@ __all__ = ["LOCAL_SERVER_UNNAMED", "OTHER_VARIABLES", "PREFIX", "load_settings",
            "unknown_variables"]
 
 
-def _check_dotenv_lines(env_file: Path) -> None:
+def _check_dotenv_lines(env_file: Path) -> list[str]:
     """Refuse a ``.env`` line python-dotenv cannot parse (it would warn, without naming the
-    file, and drop the line: a setting written there would silently not apply).
+    file, and drop the line: a setting written there would silently not apply); return a
+    warning line for each setting the file sets twice to two values (the last is used,
+    python-dotenv's rule; trial 35: ``RESEARCH_ROUNDS=1`` then ``=3`` said nothing). Values
+    are not shown: one may be a key.
 
     Raises:
         ConfigError: names the file and the line.
     """
     from dotenv.parser import parse_stream
 
+    seen: dict[str, tuple[int, str | None]] = {}
+    twice: list[str] = []
     with env_file.open(encoding="utf-8") as stream:
         for binding in parse_stream(stream):
+            if binding.key in ENV_VARS and binding.key in seen and (
+                    seen[binding.key][1] != binding.value):
+                twice.append(f"warning: {env_file}: {binding.key} is set on line "
+                             f"{seen[binding.key][0]} and again on line "
+                             f"{binding.original.line}, to another value; the last one is used")
+            if binding.key is not None:
+                seen[binding.key] = (binding.original.line, binding.value)
             if binding.error:
                 # the line itself is not shown: it may hold a key
                 raise ConfigError(f"{env_file}: line {binding.original.line} is not NAME=value")
@@ -42,6 +54,7 @@ def _check_dotenv_lines(env_file: Path) -> None:
                 # no value, and the setting silently kept its default (trial 28)
                 raise ConfigError(f"{env_file}: line {binding.original.line} names "
                                   f"{binding.key} without a value; write {binding.key}=value")
+    return twice
 
 
 def _parse_env(name: str, spec: SettingSpec, raw: str) -> Any:
@@ -111,7 +124,8 @@ def load_settings(
         try:
             from dotenv import dotenv_values  # only when there is a .env file
 
-            _check_dotenv_lines(Path(env_file))
+            for line in _check_dotenv_lines(Path(env_file)):
+                warn(line)
             file_values = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
         except (UnicodeDecodeError, OSError) as exc:  # not text, or not readable
             why = exc.reason if isinstance(exc, UnicodeDecodeError) else exc.strerror

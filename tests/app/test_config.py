@@ -378,3 +378,17 @@ def test_a_whole_number_is_written_in_ascii_digits(raw: str) -> None:
         load_settings(env={"RESEARCH_ROUNDS": raw}, env_file=None)
     assert load_settings(env={"RESEARCH_ROUNDS": " 7 "}, env_file=None).rounds == 7
     assert load_settings(env={"RESEARCH_TIMEOUT": "1.5e1"}, env_file=None).timeout == 15.0
+
+
+def test_a_setting_set_twice_in_dotenv_is_warned_about(tmp_path: Path) -> None:
+    # trial 35, F3: RESEARCH_ROUNDS=1 then RESEARCH_ROUNDS=3 silently used the last
+    lines: list[str] = []
+    env_file = _dotenv(tmp_path, "RESEARCH_ROUNDS=1\nRESEARCH_SEARCH_K=4\nRESEARCH_ROUNDS=3\n"
+                                 "RESEARCH_SEARCH_K=4\nOPENAI_API_KEY=sk-a\nOPENAI_API_KEY=sk-b\n")
+    assert load_settings(env={}, env_file=env_file, warn=lines.append).rounds == 3
+    assert lines == [
+        f"warning: {env_file}: RESEARCH_ROUNDS is set on line 1 and again on line 3, to "
+        "another value; the last one is used",
+        f"warning: {env_file}: OPENAI_API_KEY is set on line 5 and again on line 6, to "
+        "another value; the last one is used"]  # the same value twice says nothing
+    assert not any("sk-" in line for line in lines)  # a key is never shown
