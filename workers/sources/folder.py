@@ -3,7 +3,8 @@
 Indexed: the ``.md``/``.markdown``, ``.txt``, ``.rst``, ``.py`` and ``.html``/``.htm`` files under
 the folder (not hidden: hidden files and files of other types are named in the notes; at most
 ``MAX_FILE_BYTES``, and not binary: no NUL byte and little undecodable text at the start),
-and the ``.pdf`` (one document per page, cited ``report.pdf:p3#0``) and ``.docx`` files (at most
+the files without a type (``README``, ``upstream``, ``README.Debian``) whose content is text
+(a binary one is a file of another type, :mod:`workers.sources.filekinds`), and the ``.pdf`` (one document per page, cited ``report.pdf:p3#0``) and ``.docx`` files (at most
 ``MAX_DOCUMENT_BYTES``; see :mod:`workers.sources.documents`). An encrypted or broken PDF or
 .docx is skipped with a note (``Corpus.notes``), never a crash. A file name that is not valid
 UTF-8 is indexed under an escaped ref (``b"n\\xe9e.md"`` is cited as ``n\\xe9e.md#0``). When
@@ -11,9 +12,9 @@ nothing is left, the ``CorpusError`` says why (too large, binary, other types...
 fingerprint covers the folder's files (paths, sizes, mtimes): a change rebuilds the index,
 unless the files' bytes hash as the index's did (rewritten the same).
 
-This module imports only the standard library and this package; HTML is read by
-:mod:`workers.sources.htmlpage` (lxml), Markdown by :mod:`workers.sources.markdownpage`, PDF
-and .docx by :mod:`workers.sources.documents`, each imported only when a file of its kind is read.
+This module imports only the standard library and this package; a file is read by
+:mod:`workers.sources.fileread` (HTML with lxml, Markdown with markdown-it, PDF and .docx by
+:mod:`workers.sources.documents`, each imported only when a file of its kind is read).
 """
 
 from __future__ import annotations
@@ -27,17 +28,15 @@ from pathlib import Path
 
 from workers.sources import documents
 from workers.sources.base import CorpusError, RawDoc
-from workers.sources.pyfile import python_file_sections
-from workers.sources.text import (
-    declared_encoding,
-    decode_file,
-    encoding_note,
-    plural,
-    raw,
-    safe_name,
-    size_label,
-    unsafe_name,
+from workers.sources.filekinds import (
+    FOLDER_EXTENSIONS,
+    HTML_EXTENSIONS,
+    TEXT_EXTENSIONS,
+    file_kind,
+    type_label,
 )
+from workers.sources.fileread import file_docs, head_bytes, looks_text
+from workers.sources.text import plural, raw, safe_name, size_label, unsafe_name
 from workers.sources.walk import (
     links_outside,
     once_each,
@@ -62,15 +61,6 @@ __all__ = [
     "files_of",
     "nothing_indexable",
 ]
-
-TEXT_EXTENSIONS: tuple[str, ...] = (".md", ".markdown", ".txt", ".rst", ".py", ".html", ".htm")
-"""Text file types indexed in folder mode (matched case-insensitively)."""
-
-HTML_EXTENSIONS = (".html", ".htm")
-MARKDOWN_EXTENSIONS = (".md", ".markdown")
-
-FOLDER_EXTENSIONS: tuple[str, ...] = (*TEXT_EXTENSIONS, *documents.DOCUMENT_EXTENSIONS)
-"""Every file type indexed in folder mode (matched case-insensitively)."""
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 """Larger text files are skipped (PDF, .docx: ``MAX_DOCUMENT_BYTES``); trial 29: not 2 MB."""
@@ -108,9 +98,10 @@ def _indexable(
                 hidden.append(shown_path(os.path.relpath(os.path.join(dirpath, filename),
                                                          folder)))
                 continue
-            if not filename.lower().endswith(FOLDER_EXTENSIONS):
+            kind = file_kind(filename)
+            if kind is None:
                 skipped["type"] += 1
-                other[os.path.splitext(filename)[1].lower() or "(no extension)"] += 1
+                other[type_label(filename)] += 1
                 continue
             path = Path(dirpath) / filename
             try:
@@ -123,6 +114,9 @@ def _indexable(
             if not stat.S_ISREG(st.st_mode):
                 skipped["special"] += 1
                 _note(notes, folder, path, "not a regular file")
+            elif kind == "" and not looks_text(path):  # no type, and binary: as before
+                skipped["type"] += 1
+                other[type_label(filename)] += 1
             elif st.st_size > limit:
                 skipped["size"] += 1
                 _note(notes, folder, path,
@@ -218,7 +212,7 @@ def folder_docs(
         notes = []
     threads = PARSE_THREADS if threads is None else threads
     pages = [i for i, (_rel, path, _st) in enumerate(files)
-             if path.suffix.lower() in HTML_EXTENSIONS]
+             if file_kind(path.name) in HTML_EXTENSIONS]
     pool = ThreadPoolExecutor(threads, thread_name_prefix="html-page") if (
         threads > 1 and len(pages) >= MIN_PARALLEL_PAGES) else None
     try:
@@ -229,7 +223,7 @@ def folder_docs(
         for done, (rel, path, _st) in enumerate(files, 1):
             future = ahead.pop(done - 1, None)
             if future is None:
-                yield from _file_docs(rel, path, skipped, notes)
+                yield from file_docs(rel, path, skipped, notes)
             else:
                 docs, counts, lines = future.result()
                 skipped.update(counts)
@@ -253,71 +247,22 @@ def files_of(docs: Iterable[RawDoc], files: list[FolderFile], seen: set[str]) ->
 
 
 def _file_result(rel: str, path: Path) -> tuple[list[RawDoc], Counter[str], list[str]]:
-    """:func:`_file_docs` of one file with its own counts and notes (run in a pool thread)."""
+    """:func:`~workers.sources.fileread.file_docs` of one file with its own counts and notes
+    (run in a pool thread)."""
     skipped: Counter[str] = Counter()
     notes: list[str] = []
-    return list(_file_docs(rel, path, skipped, notes)), skipped, notes
-
-
-def _file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]) -> Iterator[RawDoc]:
-    suffix = path.suffix.lower()
-    if suffix == ".pdf":
-        yield from documents.pdf_docs(path, rel, skipped, notes)
-        return
-    if suffix == ".docx":
-        yield from documents.docx_docs(path, rel, skipped, notes)
-        return
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        skipped["unreadable"] += 1
-        notes.append(f"{shown_path(rel)}: skipped, {unreadable_why(exc)}")
-        return
-    declared = declared_encoding(data, suffix)
-    text, encoding, replaced = decode_file(data, declared)
-    if text is None:
-        skipped["binary"] += 1
-        notes.append(f"{rel}: skipped, binary (not text)")
-        return
-    if (said := encoding_note(rel, declared, encoding, replaced)) is not None:
-        notes.append(said)
-    name = rel.rsplit("/", 1)[-1]
-    title, sections, links = name, (), 0.0
-    if suffix in HTML_EXTENSIONS:
-        from workers.sources.htmlpage import CUT, html_page  # lxml: only for HTML files
-
-        page = html_page(text)
-        title, sections, text = page.title or name, page.sections, page.text
-        links = page.link_share
-        if page.cut:
-            notes.append(f"{rel}: {CUT}")
-    elif suffix in MARKDOWN_EXTENSIONS:  # titled and cut at its headings, as an HTML page
-        from workers.sources.markdownpage import markdown_page  # markdown-it: only for Markdown
-
-        page = markdown_page(text)
-        title, sections, text = page.title or name, page.sections, page.text
-    elif suffix == ".py":
-        sections = python_file_sections(text, rel)
-        text = "\n\n".join(t for _h, t in sections) or text
-    if text.strip():
-        yield RawDoc(rel, title, rel, text, sections=sections, link_share=links,
-                     section_symbols=suffix == ".py")
-    else:
-        skipped["blank"] += 1
-        notes.append(f"{rel}: skipped, no text")
+    return list(file_docs(rel, path, skipped, notes)), skipped, notes
 
 
 def _has_text(path: Path, skipped: Counter[str]) -> bool:
     """Whether a file the probe finds may give text: not empty, nor (a text type) only
     whitespace in its first 64 KB; else counted ``blank`` (an empty .md passed the probe)."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(65536)
-    except OSError:
+    head = head_bytes(path, 65536)
+    if head is None:
         return True  # the build names the unreadable file
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16: its spaces are 2 bytes
         head = head.decode("utf-16", errors="ignore").encode()
-    found = bool(head if path.suffix.lower() in (".pdf", ".docx") else head.strip())
+    found = bool(head if file_kind(path.name) in documents.DOCUMENT_EXTENSIONS else head.strip())
     skipped["blank"] += not found
     return found
 

@@ -40,6 +40,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from workers.sources.filekinds import TEXT_EXTENSIONS, file_kind
 from workers.sources.text import plural, raw, safe_name
 
 __all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "is_run_log", "links_outside",
@@ -59,14 +60,15 @@ RUN_LOG_LINE = re.compile(r"[^\s:]+:\d{4}-\d{2}-\d{2}:[0-9a-f]{8,}\t\d+\t[a-z_]+
 """A line of a ``--run-log`` file (``app.runs.faults``): envelope id, attempt, status, pid."""
 
 _HEAD_BYTES = 4096
-_TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".rst", ".py", ".html", ".htm")
 
 
 def own_output(path: Path) -> str | None:
     """Why the text file ``path`` is the app's own output, never a source: a report it wrote
     (it begins with :data:`REPORT_HEAD`) or a run log (it begins with a :data:`RUN_LOG_LINE`);
-    None for any other file, and when it cannot be read (the build names it)."""
-    if not path.name.lower().endswith(_TEXT_SUFFIXES):
+    None for any other file, and when it cannot be read (the build names it). A file without
+    a type is read too: ``--run-log`` may be any name, and such a file is indexed as text."""
+    kind = file_kind(path.name)
+    if kind not in (*TEXT_EXTENSIONS, ""):
         return None
     try:
         with open(path, "rb") as fh:

@@ -1,0 +1,76 @@
+"""What a file of a ``--corpus`` folder is read as, by its name: the type its extension says
+(``.md``, ``.html``, ``.pdf``, matched case-insensitively), or none.
+
+A name without a type (``README``, ``upstream``, ``README.Debian``, ``changelog.Debian.amd64``:
+:func:`type_suffix`) is read as plain text when its content is text
+(:func:`workers.sources.fileread.looks_text`) and passed over as a file of another type when it
+is not. Debian installs documentation so: ``/usr/share/doc/PKG`` holds ``README``,
+``changelog.gz``, ``NEWS.Debian.gz``, ``copyright`` and extension-less examples (Debian Policy
+12.3 and 12.7; trial 34: nginx's was refused as "3 files of other types").
+
+Standard library and :mod:`workers.sources.documents` (its file types).
+"""
+
+from __future__ import annotations
+
+import re
+
+from workers.sources.documents import DOCUMENT_EXTENSIONS
+
+__all__ = [
+    "DOCUMENT_EXTENSIONS",
+    "FOLDER_EXTENSIONS",
+    "HTML_EXTENSIONS",
+    "MARKDOWN_EXTENSIONS",
+    "TEXT_EXTENSIONS",
+    "file_kind",
+    "type_label",
+    "type_suffix",
+]
+
+TEXT_EXTENSIONS: tuple[str, ...] = (".md", ".markdown", ".txt", ".rst", ".py", ".html", ".htm")
+"""Text file types indexed in folder mode (matched case-insensitively)."""
+
+HTML_EXTENSIONS = (".html", ".htm")
+MARKDOWN_EXTENSIONS = (".md", ".markdown")
+
+FOLDER_EXTENSIONS: tuple[str, ...] = (*TEXT_EXTENSIONS, *DOCUMENT_EXTENSIONS)
+"""Every file type indexed in folder mode (matched case-insensitively); a file without a type
+(:func:`type_suffix`) is indexed too when its content is text."""
+
+_TYPE_SUFFIX = re.compile(r"[a-z]+[0-9]?|[A-Z]+[0-9]?")
+"""A suffix that names a file type: letters of one case, perhaps then a digit (``png``, ``JPG``,
+``mp3``, ``conf``, ``pikchr``). Not one: Debian's ``Debian``, an architecture (``amd64``,
+``i386``), a version's number (``NEWS.1``, ``notes-1.2``)."""
+
+
+def type_suffix(name: str) -> str:
+    """The file-type extension of ``name``, lower-cased (``".md"``), or ``""`` when it has
+    none: no dot after its first character, or a suffix that names no type (:data:`_TYPE_SUFFIX`).
+
+    Example:
+        >>> [type_suffix(n) for n in ("a.MD", "README", "README.Debian", "NEWS.1", "x.png")]
+        ['.md', '', '', '', '.png']
+    """
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or not stem.strip("."):
+        return ""
+    if f".{suffix.lower()}" in FOLDER_EXTENSIONS or _TYPE_SUFFIX.fullmatch(suffix):
+        return f".{suffix.lower()}"
+    return ""
+
+
+def file_kind(name: str) -> str | None:
+    """How the file ``name`` is read: its type extension when indexed (``".html"``), ``""``
+    for a name without a type (text when its content is), None for a type not indexed
+    (``x.png``)."""
+    kind = type_suffix(name)
+    return kind if kind == "" or kind in FOLDER_EXTENSIONS else None
+
+
+def type_label(name: str) -> str:
+    """How the notes count a file passed over by its type: ``".png"``, ``".debian"``,
+    ``"(no extension)"`` (a binary ``README``)."""
+    ext = type_suffix(name) or (
+        f".{name.rpartition('.')[2].lower()}" if "." in name.lstrip(".") else "")
+    return ext or "(no extension)"

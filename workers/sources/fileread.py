@@ -1,0 +1,116 @@
+"""One file of a ``--corpus`` folder read: whether a file without a type is text, and the
+documents it gives (what it is read as: :mod:`workers.sources.filekinds`).
+
+* **A file without a type** (``README``, ``upstream``) is plain text when its content is
+  (:func:`looks_text`: the test that finds a binary ``.txt``, no NUL byte and little
+  undecodable text at the start), a file of another type when it is not.
+
+Standard library and this package; HTML is read by :mod:`workers.sources.htmlpage` (lxml),
+Markdown by :mod:`workers.sources.markdownpage`, PDF and .docx by
+:mod:`workers.sources.documents`, each imported only when a file of its kind is read.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from workers.sources import documents
+from workers.sources.base import RawDoc
+from workers.sources.filekinds import (
+    DOCUMENT_EXTENSIONS,
+    HTML_EXTENSIONS,
+    MARKDOWN_EXTENSIONS,
+    file_kind,
+)
+from workers.sources.pyfile import python_file_sections
+from workers.sources.text import (
+    SNIFF_BYTES,
+    declared_encoding,
+    decode_file,
+    encoding_note,
+)
+from workers.sources.walk import shown_path, unreadable_why
+
+__all__ = ["file_docs", "head_bytes", "looks_text"]
+
+
+def head_bytes(path: Path, size: int) -> bytes | None:
+    """The first ``size`` bytes of ``path``, or None when it cannot be read (the build names
+    it)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(size)
+    except OSError:
+        return None
+
+
+def looks_text(path: Path) -> bool:
+    """Whether a file without a type is read as text: its first ``SNIFF_BYTES`` bytes are not
+    empty and decode as text (:func:`workers.sources.text.decode_file`, which finds a binary
+    ``.txt``: a NUL byte, or more than a quarter of garbage); True when it cannot be read (the
+    build names it)."""
+    head = head_bytes(path, SNIFF_BYTES)
+    if head is None:
+        return True
+    return bool(head.strip()) and decode_file(head).text is not None
+
+
+def _skip(skipped: Counter[str], notes: list[str], name: str, key: str, why: str) -> None:
+    skipped[key] += 1
+    notes.append(f"{name}: skipped, {why}")
+
+
+def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]
+              ) -> Iterator[RawDoc]:
+    """The documents of one file of a folder (``rel``: its ref path, ``path``: where it is):
+    a PDF's pages, a .docx, an HTML page or a Markdown file cut at its headings, a Python file's
+    docstrings, or plain text. A file that cannot be read, is binary, or holds no text gives
+    none: counted in ``skipped`` and named in ``notes`` (one line each)."""
+    kind = file_kind(path.name) or ""
+    if kind in DOCUMENT_EXTENSIONS:  # the library reads the file
+        read = documents.pdf_docs if kind == ".pdf" else documents.docx_docs
+        yield from read(path, rel, skipped, notes)
+        return
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        _skip(skipped, notes, shown_path(rel), "unreadable", unreadable_why(exc))
+        return
+    yield from _text_docs(rel, kind, data, skipped, notes)
+
+
+def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
+               notes: list[str]) -> Iterator[RawDoc]:
+    """The document of a text file's bytes ``data`` read as ``kind`` (see :func:`file_docs`)."""
+    declared = declared_encoding(data, kind)
+    text, encoding, replaced = decode_file(data, declared)
+    if text is None:
+        _skip(skipped, notes, rel, "binary", "binary (not text)")
+        return
+    if (said := encoding_note(rel, declared, encoding, replaced)) is not None:
+        notes.append(said)
+    name = rel.rsplit("/", 1)[-1]
+    title, sections, links = name, (), 0.0
+    if kind in HTML_EXTENSIONS:
+        from workers.sources.htmlpage import CUT, html_page  # lxml: only for HTML files
+
+        page = html_page(text)
+        title, sections, text = page.title or name, page.sections, page.text
+        links = page.link_share
+        if page.cut:
+            notes.append(f"{rel}: {CUT}")
+    elif kind in MARKDOWN_EXTENSIONS:  # titled and cut at its headings, as an HTML page
+        from workers.sources.markdownpage import markdown_page  # markdown-it: only for Markdown
+
+        page = markdown_page(text)
+        title, sections, text = page.title or name, page.sections, page.text
+    elif kind == ".py":
+        sections = python_file_sections(text, rel)
+        text = "\n\n".join(t for _h, t in sections) or text
+    if text.strip():
+        yield RawDoc(rel, title, rel, text, sections=sections, link_share=links,
+                     section_symbols=kind == ".py")
+    else:
+        _skip(skipped, notes, rel, "blank", "no text")
