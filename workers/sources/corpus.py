@@ -162,7 +162,8 @@ class Corpus:
             def docs_factory() -> Iterator[RawDoc]:
                 # navigation bars and footers repeated across the pages go before indexing;
                 # a generator, so nothing is read before the build has its temp file
-                read = list(folder_source.folder_docs(files, skipped, notes, progress))
+                read = list(folder_source.folder_docs(files, skipped, notes, progress,
+                                                      max_file_bytes))
                 rels = {rel for rel, _p, _st in files}
                 docs = keep_each_file(read, strip_repeated(read), rels, notes)
                 yield from folder_source.files_of(docs, files, indexed)

@@ -24,6 +24,7 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from workers.sources.base import RawDoc
 from workers.sources.running_lines import running_lines, without_running_lines
@@ -88,11 +89,12 @@ def _quiet_pypdf() -> None:
     logging.getLogger("pypdf").setLevel(logging.ERROR)
 
 
-def pdf_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> Iterator[RawDoc]:
+def pdf_docs(path: Path | BinaryIO, rel: str, skipped: Counter[str], notes: list[str]
+             ) -> Iterator[RawDoc]:
     """One document per PDF page that has text.
 
     Args:
-        path: the file to read.
+        path: the file to read, or its bytes (a ``.pdf.gz`` decompressed).
         rel: its name relative to the folder (``"docs/report.pdf"``), the start of its refs.
         skipped: counts ``encrypted``, ``unreadable`` and ``blank`` files.
         notes: gets one line per skipped file (and per file with unreadable pages).
@@ -248,7 +250,7 @@ def _set_apart(text: str, heading: str) -> str:
     return text
 
 
-def docx_expanded_xml(path: Path) -> int:
+def docx_expanded_xml(path: Path | BinaryIO) -> int:
     """Bytes the XML parts of the ``.docx`` (a zip) at ``path`` expand to, as its directory
     declares them (``zipfile`` refuses to read a member past its declared size).
 
@@ -262,7 +264,8 @@ def docx_expanded_xml(path: Path) -> int:
                    if info.filename.lower().endswith((".xml", ".rels")))
 
 
-def docx_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> Iterator[RawDoc]:
+def docx_docs(path: Path | BinaryIO, rel: str, skipped: Counter[str], notes: list[str]
+              ) -> Iterator[RawDoc]:
     """The text of a ``.docx`` file (paragraphs, then each table row as a sentence under its
     headings: :mod:`workers.sources.tables`), as one document.
 
@@ -278,7 +281,7 @@ def docx_docs(path: Path, rel: str, skipped: Counter[str], notes: list[str]) -> 
             notes.append(f"{rel}: skipped, expands to {-(-expanded // 2**20)} MB of XML (more "
                          f"than {MAX_DOCX_XML_BYTES // 2**20} MB)")
             return
-        document = docx.Document(str(path))
+        document = docx.Document(str(path) if isinstance(path, Path) else path)
         parts = [p.text for p in document.paragraphs]
         for table in document.tables:  # each row a sentence under its headings
             rows = [[c.text for c in row.cells] for row in table.rows]

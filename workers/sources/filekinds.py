@@ -1,5 +1,6 @@
 """What a file of a ``--corpus`` folder is read as, by its name: the type its extension says
-(``.md``, ``.html``, ``.pdf``, matched case-insensitively), or none.
+(``.md``, ``.html``, ``.pdf``, matched case-insensitively), the one of the name inside a
+``.gz`` (``x.html.gz`` is an HTML page, ``changelog.gz`` a file without a type), or none.
 
 A name without a type (``README``, ``upstream``, ``README.Debian``, ``changelog.Debian.amd64``:
 :func:`type_suffix`) is read as plain text when its content is text
@@ -20,10 +21,12 @@ from workers.sources.documents import DOCUMENT_EXTENSIONS
 __all__ = [
     "DOCUMENT_EXTENSIONS",
     "FOLDER_EXTENSIONS",
+    "GZIP_SUFFIX",
     "HTML_EXTENSIONS",
     "MARKDOWN_EXTENSIONS",
     "TEXT_EXTENSIONS",
     "file_kind",
+    "inner_name",
     "type_label",
     "type_suffix",
 ]
@@ -36,12 +39,26 @@ MARKDOWN_EXTENSIONS = (".md", ".markdown")
 
 FOLDER_EXTENSIONS: tuple[str, ...] = (*TEXT_EXTENSIONS, *DOCUMENT_EXTENSIONS)
 """Every file type indexed in folder mode (matched case-insensitively); a file without a type
-(:func:`type_suffix`) is indexed too when its content is text."""
+(:func:`type_suffix`) is indexed too when its content is text, and each of them gzip-compressed."""
+
+GZIP_SUFFIX = ".gz"
 
 _TYPE_SUFFIX = re.compile(r"[a-z]+[0-9]?|[A-Z]+[0-9]?")
 """A suffix that names a file type: letters of one case, perhaps then a digit (``png``, ``JPG``,
 ``mp3``, ``conf``, ``pikchr``). Not one: Debian's ``Debian``, an architecture (``amd64``,
 ``i386``), a version's number (``NEWS.1``, ``notes-1.2``)."""
+
+
+def inner_name(name: str) -> str:
+    """``name`` without its ``.gz`` suffix: the name of the file compressed in it.
+
+    Example:
+        >>> inner_name("changelog.Debian.gz"), inner_name("x.HTML.GZ"), inner_name("a.md")
+        ('changelog.Debian', 'x.HTML', 'a.md')
+    """
+    if name.lower().endswith(GZIP_SUFFIX) and len(name) > len(GZIP_SUFFIX):
+        return name[: -len(GZIP_SUFFIX)]
+    return name
 
 
 def type_suffix(name: str) -> str:
@@ -61,16 +78,17 @@ def type_suffix(name: str) -> str:
 
 
 def file_kind(name: str) -> str | None:
-    """How the file ``name`` is read: its type extension when indexed (``".html"``), ``""``
-    for a name without a type (text when its content is), None for a type not indexed
-    (``x.png``)."""
-    kind = type_suffix(name)
+    """How the file ``name`` is read: its type extension when indexed (``".html"`` for
+    ``x.html`` and ``x.html.gz``), ``""`` for a name without a type (text when its content is),
+    None for a type not indexed (``x.png``, ``x.tar.gz``)."""
+    kind = type_suffix(inner_name(name))
     return kind if kind == "" or kind in FOLDER_EXTENSIONS else None
 
 
 def type_label(name: str) -> str:
-    """How the notes count a file passed over by its type: ``".png"``, ``".debian"``,
+    """How the notes count a file passed over by its type: ``".png"``, ``".tar.gz"``,
     ``"(no extension)"`` (a binary ``README``)."""
-    ext = type_suffix(name) or (
-        f".{name.rpartition('.')[2].lower()}" if "." in name.lstrip(".") else "")
-    return ext or "(no extension)"
+    inner = inner_name(name)
+    ext = type_suffix(inner) or (
+        f".{inner.rpartition('.')[2].lower()}" if "." in inner.lstrip(".") else "")
+    return (ext + ("" if inner == name else GZIP_SUFFIX)) or "(no extension)"

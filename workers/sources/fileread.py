@@ -1,9 +1,17 @@
-"""One file of a ``--corpus`` folder read: whether a file without a type is text, and the
-documents it gives (what it is read as: :mod:`workers.sources.filekinds`).
+"""One file of a ``--corpus`` folder read: its bytes, whether a file without a type is text, and
+the documents it gives (what it is read as: :mod:`workers.sources.filekinds`).
 
 * **A file without a type** (``README``, ``upstream``) is plain text when its content is
   (:func:`looks_text`: the test that finds a binary ``.txt``, no NUL byte and little
   undecodable text at the start), a file of another type when it is not.
+* **Gzip-compressed files** (``name.gz``) are what the name inside says: ``x.html.gz`` is an
+  HTML page, ``changelog.gz`` and ``NEWS.gz`` text without a type, ``x.pdf.gz`` a PDF. They are
+  decompressed as a stream, at most the file's size limit (``--max-file-bytes`` for text, the
+  PDF/.docx limit for those) and one piece more: a gzip bomb never takes more memory than the
+  limit (:func:`read_bounded`). A corrupt or truncated one is skipped and named; it is cited by
+  its own name (``changelog.gz#3``). Source of the idea: ``zless``, and Debian's
+  ``/usr/share/doc`` (Debian Policy 12.3: files there over 4 KB are compressed with
+  ``gzip -9``), which is documentation as installed.
 
 Standard library and this package; HTML is read by :mod:`workers.sources.htmlpage` (lxml),
 Markdown by :mod:`workers.sources.markdownpage`, PDF and .docx by
@@ -12,6 +20,9 @@ Markdown by :mod:`workers.sources.markdownpage`, PDF and .docx by
 
 from __future__ import annotations
 
+import gzip
+import io
+import zlib
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,9 +31,11 @@ from workers.sources import documents
 from workers.sources.base import RawDoc
 from workers.sources.filekinds import (
     DOCUMENT_EXTENSIONS,
+    GZIP_SUFFIX,
     HTML_EXTENSIONS,
     MARKDOWN_EXTENSIONS,
     file_kind,
+    inner_name,
 )
 from workers.sources.pyfile import python_file_sections
 from workers.sources.text import (
@@ -30,19 +43,50 @@ from workers.sources.text import (
     declared_encoding,
     decode_file,
     encoding_note,
+    size_label,
 )
 from workers.sources.walk import shown_path, unreadable_why
 
-__all__ = ["file_docs", "head_bytes", "looks_text"]
+__all__ = ["TooLarge", "file_docs", "head_bytes", "looks_text", "read_bounded"]
+
+_CHUNK = 64 * 1024
+
+
+class TooLarge(ValueError):
+    """A compressed file decompresses to more bytes than its limit."""
+
+
+def read_bounded(path: Path, limit: int) -> bytes:
+    """The bytes of the file ``path``, decompressed when its name ends in ``.gz``: read as a
+    stream in 64 KB pieces, given up at ``limit + 1`` bytes (a gzip bomb takes no more memory
+    than the limit: ``gzip.decompress`` would hold all of it).
+
+    Raises:
+        TooLarge: it decompresses to more than ``limit`` bytes.
+        OSError: it cannot be read; ``gzip.BadGzipFile`` (an ``OSError``), ``EOFError``
+            (truncated) or ``zlib.error``: it is no readable gzip file.
+    """
+    if not path.name.lower().endswith(GZIP_SUFFIX):
+        return path.read_bytes()  # its size was checked when the folder was listed
+    data = bytearray()
+    with gzip.open(path, "rb") as fh:
+        while chunk := fh.read(min(_CHUNK, limit + 1 - len(data))):
+            data += chunk
+    if len(data) > limit:
+        raise TooLarge(path.name)
+    return bytes(data)
 
 
 def head_bytes(path: Path, size: int) -> bytes | None:
-    """The first ``size`` bytes of ``path``, or None when it cannot be read (the build names
-    it)."""
+    """The first ``size`` bytes of ``path`` (decompressed for a ``.gz``), or None when it
+    cannot be read (the build names it)."""
     try:
+        if path.name.lower().endswith(GZIP_SUFFIX):
+            with gzip.open(path, "rb") as fh:
+                return fh.read(size)
         with open(path, "rb") as fh:
             return fh.read(size)
-    except OSError:
+    except (OSError, EOFError, zlib.error):
         return None
 
 
@@ -62,21 +106,37 @@ def _skip(skipped: Counter[str], notes: list[str], name: str, key: str, why: str
     notes.append(f"{name}: skipped, {why}")
 
 
-def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str]
-              ) -> Iterator[RawDoc]:
+def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
+              max_file_bytes: int) -> Iterator[RawDoc]:
     """The documents of one file of a folder (``rel``: its ref path, ``path``: where it is):
     a PDF's pages, a .docx, an HTML page or a Markdown file cut at its headings, a Python file's
     docstrings, or plain text. A file that cannot be read, is binary, or holds no text gives
-    none: counted in ``skipped`` and named in ``notes`` (one line each)."""
+    none: counted in ``skipped`` and named in ``notes`` (one line each); so is a ``.gz`` that
+    is corrupt or decompresses past its limit (``max_file_bytes`` for text; PDF and .docx:
+    :func:`workers.sources.documents.size_limit`)."""
     kind = file_kind(path.name) or ""
-    if kind in DOCUMENT_EXTENSIONS:  # the library reads the file
+    packed = path.name.lower().endswith(GZIP_SUFFIX)
+    if kind in DOCUMENT_EXTENSIONS and not packed:  # the library reads the file
         read = documents.pdf_docs if kind == ".pdf" else documents.docx_docs
         yield from read(path, rel, skipped, notes)
         return
+    limit = documents.size_limit(inner_name(path.name), max_file_bytes)
     try:
-        data = path.read_bytes()
+        data = read_bounded(path, limit)
+    except TooLarge:
+        _skip(skipped, notes, shown_path(rel), "size",
+              f"too large (decompresses to more than {size_label(limit)})")
+        return
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        why = "truncated" if isinstance(exc, EOFError) else type(exc).__name__
+        _skip(skipped, notes, shown_path(rel), "unreadable", f"not a readable gzip file ({why})")
+        return
     except OSError as exc:
         _skip(skipped, notes, shown_path(rel), "unreadable", unreadable_why(exc))
+        return
+    if kind in DOCUMENT_EXTENSIONS:  # x.pdf.gz, x.docx.gz: read from memory
+        read = documents.pdf_docs if kind == ".pdf" else documents.docx_docs
+        yield from read(io.BytesIO(data), rel, skipped, notes)
         return
     yield from _text_docs(rel, kind, data, skipped, notes)
 

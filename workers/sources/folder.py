@@ -2,15 +2,18 @@
 
 Indexed: the ``.md``/``.markdown``, ``.txt``, ``.rst``, ``.py`` and ``.html``/``.htm`` files under
 the folder (not hidden: hidden files and files of other types are named in the notes; at most
-``MAX_FILE_BYTES``, and not binary: no NUL byte and little undecodable text at the start),
-the files without a type (``README``, ``upstream``, ``README.Debian``) whose content is text
-(a binary one is a file of another type, :mod:`workers.sources.filekinds`), and the ``.pdf`` (one document per page, cited ``report.pdf:p3#0``) and ``.docx`` files (at most
-``MAX_DOCUMENT_BYTES``; see :mod:`workers.sources.documents`). An encrypted or broken PDF or
-.docx is skipped with a note (``Corpus.notes``), never a crash. A file name that is not valid
-UTF-8 is indexed under an escaped ref (``b"n\\xe9e.md"`` is cited as ``n\\xe9e.md#0``). When
-nothing is left, the ``CorpusError`` says why (too large, binary, other types...). The
-fingerprint covers the folder's files (paths, sizes, mtimes): a change rebuilds the index,
-unless the files' bytes hash as the index's did (rewritten the same).
+``MAX_FILE_BYTES``, and not binary: no NUL byte and little undecodable text at the start), the
+files without a type (``README``, ``upstream``, ``README.Debian``) whose content is text (a binary
+one is a file of another type, :mod:`workers.sources.filekinds`), each of these gzip-compressed too
+(``changelog.gz``, ``x.html.gz``: decompressed at most to its size limit,
+:mod:`workers.sources.fileread`), and the ``.pdf`` (one document per page, cited
+``report.pdf:p3#0``) and ``.docx`` files (at most ``MAX_DOCUMENT_BYTES``; see
+:mod:`workers.sources.documents`). An encrypted or broken PDF or .docx is skipped with a note
+(``Corpus.notes``), never a crash. A file name that is not valid UTF-8 is indexed under an escaped
+ref (``b"n\\xe9e.md"`` is cited as ``n\\xe9e.md#0``). When nothing is left, the ``CorpusError``
+says why (too large, binary, other types...). The fingerprint covers the folder's files (paths,
+sizes, mtimes): a change rebuilds the index, unless the files' bytes hash as the index's did
+(rewritten the same).
 
 This module imports only the standard library and this package; a file is read by
 :mod:`workers.sources.fileread` (HTML with lxml, Markdown with markdown-it, PDF and .docx by
@@ -33,6 +36,7 @@ from workers.sources.filekinds import (
     HTML_EXTENSIONS,
     TEXT_EXTENSIONS,
     file_kind,
+    inner_name,
     type_label,
 )
 from workers.sources.fileread import file_docs, head_bytes, looks_text
@@ -110,7 +114,7 @@ def _indexable(
                 skipped["unreadable"] += 1
                 _note(notes, folder, path, unreadable_why(exc))
                 continue
-            limit = documents.size_limit(filename, max_file_bytes)
+            limit = documents.size_limit(inner_name(filename), max_file_bytes)
             if not stat.S_ISREG(st.st_mode):
                 skipped["special"] += 1
                 _note(notes, folder, path, "not a regular file")
@@ -187,6 +191,7 @@ def folder_docs(
     skipped: Counter[str] | None = None,
     notes: list[str] | None = None,
     progress: Progress | None = None,
+    max_file_bytes: int = MAX_FILE_BYTES,
     *,
     threads: int | None = None,
 ) -> Iterator[RawDoc]:
@@ -204,7 +209,8 @@ def folder_docs(
     consumer when there are at least ``MIN_PARALLEL_PAGES`` of them: lxml frees the GIL while
     it parses, so two cores share the work (issue 19: >= 10 MB/s of HTML). The documents,
     counts and notes are the same, in the same order, whatever the number of threads; other
-    file types are read by the consuming thread.
+    file types are read by the consuming thread. ``max_file_bytes`` bounds what a ``.gz``
+    text file may decompress to (:func:`~workers.sources.fileread.file_docs`).
     """
     if skipped is None:
         skipped = Counter()
@@ -216,14 +222,15 @@ def folder_docs(
     pool = ThreadPoolExecutor(threads, thread_name_prefix="html-page") if (
         threads > 1 and len(pages) >= MIN_PARALLEL_PAGES) else None
     try:
-        ahead = {i: pool.submit(_file_result, *files[i][:2]) for i in pages} if pool else {}
+        ahead = {i: pool.submit(_file_result, *files[i][:2], max_file_bytes)
+                 for i in pages} if pool else {}
         total = len(files)
         if progress is not None:
             progress(0, total)  # the build starts: a first file may take a while (a large PDF)
         for done, (rel, path, _st) in enumerate(files, 1):
             future = ahead.pop(done - 1, None)
             if future is None:
-                yield from file_docs(rel, path, skipped, notes)
+                yield from file_docs(rel, path, skipped, notes, max_file_bytes)
             else:
                 docs, counts, lines = future.result()
                 skipped.update(counts)
@@ -246,17 +253,19 @@ def files_of(docs: Iterable[RawDoc], files: list[FolderFile], seen: set[str]) ->
         yield doc
 
 
-def _file_result(rel: str, path: Path) -> tuple[list[RawDoc], Counter[str], list[str]]:
+def _file_result(rel: str, path: Path, max_file_bytes: int
+                 ) -> tuple[list[RawDoc], Counter[str], list[str]]:
     """:func:`~workers.sources.fileread.file_docs` of one file with its own counts and notes
     (run in a pool thread)."""
     skipped: Counter[str] = Counter()
     notes: list[str] = []
-    return list(file_docs(rel, path, skipped, notes)), skipped, notes
+    return list(file_docs(rel, path, skipped, notes, max_file_bytes)), skipped, notes
 
 
 def _has_text(path: Path, skipped: Counter[str]) -> bool:
     """Whether a file the probe finds may give text: not empty, nor (a text type) only
-    whitespace in its first 64 KB; else counted ``blank`` (an empty .md passed the probe)."""
+    whitespace in its first 64 KB (decompressed, for a ``.gz``); else counted ``blank`` (an
+    empty .md passed the probe)."""
     head = head_bytes(path, 65536)
     if head is None:
         return True  # the build names the unreadable file

@@ -40,7 +40,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from workers.sources.filekinds import TEXT_EXTENSIONS, file_kind
+from workers.sources.filekinds import GZIP_SUFFIX, TEXT_EXTENSIONS, file_kind
 from workers.sources.text import plural, raw, safe_name
 
 __all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "is_run_log", "links_outside",
@@ -68,7 +68,7 @@ def own_output(path: Path) -> str | None:
     None for any other file, and when it cannot be read (the build names it). A file without
     a type is read too: ``--run-log`` may be any name, and such a file is indexed as text."""
     kind = file_kind(path.name)
-    if kind not in (*TEXT_EXTENSIONS, ""):
+    if kind not in (*TEXT_EXTENSIONS, "") or path.name.lower().endswith(GZIP_SUFFIX):
         return None
     try:
         with open(path, "rb") as fh:

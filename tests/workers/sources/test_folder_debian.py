@@ -1,13 +1,18 @@
 """Documentation as Debian installs it (``/usr/share/doc/PKG``): text files without an extension
-(``README``, ``upstream``, ``README.Debian``) are indexed, each cited by its own name (trial 34,
-finding 8: nginx's docs were refused as "3 files of other types", and the user had to ``zcat``
-and rename every file by hand)."""
+(``README``, ``upstream``, ``README.Debian``) and gzip-compressed files (``changelog.gz``,
+``NEWS.gz``, ``x.html.gz``) are indexed, each cited by its own name (trial 34, finding 8:
+nginx's docs were refused as "3 files of other types", and the user had to ``zcat`` and rename
+every file by hand)."""
 from __future__ import annotations
 
+import gzip
+import tracemalloc
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from tests.workers.sources.documents_helpers import make_docx, make_pdf
 from workers.sources import Corpus, CorpusError
 from workers.sources.folder import corpus_folder
 from workers.sources.walk import RUN_LOG_LINE
@@ -73,3 +78,82 @@ def test_a_run_log_without_an_extension_is_not_indexed(tmp_path: Path) -> None:
         assert "runlog: skipped, a run log of this app (--run-log)" in c.notes
         assert c.passage("runlog#0") is None
 
+
+def _gz(path: Path, data: bytes) -> None:
+    path.write_bytes(gzip.compress(data))
+
+
+def test_a_gzip_compressed_file_is_indexed_as_the_file_its_inner_name_says(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "doc"
+    root.mkdir()
+    _gz(root / "changelog.gz", b"Changes with nginx 1.21.5\n\n    Now built with PCRE2.\n")
+    _gz(root / "NEWS.gz", b"The PCRE2 news of the Debian package.\n")
+    _gz(root / "guide.html.gz", b"<html><head><title>PCRE2 guide</title></head><body><h1>Regex"
+                               b"</h1><p>PCRE2 patterns in a compressed page.</p></body></html>")
+    _gz(root / "notes.TXT.GZ", b"PCRE2 notes in a compressed text file.\n")
+    _gz(root / "manual.pdf.gz", make_pdf(["PCRE2 in a compressed PDF page."]))
+    make_docx(tmp_path / "memo.docx", ["PCRE2 in a compressed Word file."])
+    _gz(root / "memo.docx.gz", (tmp_path / "memo.docx").read_bytes())
+    _gz(root / "logo.png.gz", b"\x89PNG PCRE2")
+    _gz(root / "bundle.tar.gz", b"PCRE2" * 100)
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        assert _docs(c, "PCRE2") == {"changelog.gz", "NEWS.gz", "guide.html.gz", "notes.TXT.GZ",
+                                     "manual.pdf.gz:p1", "memo.docx.gz"}
+        page = c.passage("guide.html.gz#0")
+        assert page is not None and page.title == "PCRE2 guide"  # read as HTML, not as text
+        assert "<p>" not in page.text
+        assert c.passage("changelog.gz#0").title == "changelog.gz"  # cited by its own name
+        assert "2 files passed over, of types not indexed (.tar.gz, .png.gz)" in c.notes
+
+
+def test_a_gzip_bomb_stops_at_the_size_limit_and_is_named(tmp_path: Path) -> None:
+    root = tmp_path / "bomb"
+    root.mkdir()
+    (root / "a.md").write_text("Heron census counts nests.\n")
+    limit = 1024 * 1024
+    with gzip.open(root / "bomb.txt.gz", "wb") as fh:  # 64 MB of text in about 64 KB
+        for _ in range(64):
+            fh.write(b"heron " * (1024 * 1024 // 6))
+    assert (root / "bomb.txt.gz").stat().st_size < limit
+    tracemalloc.start()
+    try:
+        with Corpus.open(tmp_path / "data", folder=root, max_file_bytes=limit) as c:
+            peak = tracemalloc.get_traced_memory()[1]
+            notes = c.notes
+    finally:
+        tracemalloc.stop()
+    assert "bomb.txt.gz: skipped, too large (decompresses to more than 1 MB)" in notes, notes
+    assert peak < 8 * limit, f"peak {peak:,} bytes for a limit of {limit:,}"
+
+
+def test_a_corrupt_or_truncated_gzip_file_is_named_never_a_traceback(tmp_path: Path) -> None:
+    root = tmp_path / "broken"
+    root.mkdir()
+    (root / "a.md").write_text("Heron census counts nests.\n")
+    (root / "garbage.txt.gz").write_bytes(b"this is no gzip data at all")
+    whole = gzip.compress(b"Heron notes. " * 2000)
+    (root / "cut.gz").write_bytes(whole[: len(whole) // 2])
+    bad = bytearray(gzip.compress(b"Heron news." * 100))
+    bad[20:30] = b"\xff" * 10
+    (root / "NEWS.gz").write_bytes(bytes(bad))
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        said = [n for n in c.notes if "gzip" in n]
+        assert "garbage.txt.gz: skipped, not a readable gzip file (BadGzipFile)" in said, said
+        assert "cut.gz: skipped, not a readable gzip file (truncated)" in said, said
+        assert any(n.startswith("NEWS.gz: skipped, not a readable gzip file") for n in said)
+        assert _docs(c, "heron") == {"a.md"}
+
+
+def test_the_probe_finds_text_in_a_folder_of_gzip_files(tmp_path: Path) -> None:
+    # the CLI's check before a run: a folder of changelog.gz and copyright is not refused
+    root = tmp_path / "nginx-doc"
+    root.mkdir()
+    _gz(root / "changelog.gz", b"Changes with nginx 1.22.1\n")
+    skipped: Counter[str] = Counter()
+    corpus_folder(root, skipped, max_file_bytes=1000, probe=True)
+    (root / "changelog.gz").unlink()
+    _gz(root / "notes.txt.gz", b"   \n\n")
+    with pytest.raises(CorpusError, match="1 file without text"):
+        corpus_folder(root, max_file_bytes=1000, probe=True)
