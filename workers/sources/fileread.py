@@ -3,7 +3,9 @@ the documents it gives (what it is read as: :mod:`workers.sources.filekinds`).
 
 * **A file without a type** (``README``, ``upstream``) is plain text when its content is
   (:func:`looks_text`: the test that finds a binary ``.txt``, no NUL byte and little
-  undecodable text at the start), a file of another type when it is not.
+  undecodable text at the start), a file of another type when it is not. Plain text (it, and
+  a ``.txt``) is cut at the headings :mod:`workers.sources.textsections` finds: a changelog's
+  version lines, a NEWS file's releases, underlined titles.
 * **Gzip-compressed files** (``name.gz``) are what the name inside says: ``x.html.gz`` is an
   HTML page, ``changelog.gz`` and ``NEWS.gz`` text without a type, ``x.pdf.gz`` a PDF. They are
   decompressed as a stream, at most the file's size limit (``--max-file-bytes`` for text, the
@@ -45,11 +47,15 @@ from workers.sources.text import (
     encoding_note,
     size_label,
 )
+from workers.sources.textsections import text_sections
 from workers.sources.walk import shown_path, unreadable_why
 
-__all__ = ["TooLarge", "file_docs", "head_bytes", "looks_text", "read_bounded"]
+__all__ = ["PLAIN_TEXT", "TooLarge", "file_docs", "head_bytes", "looks_text", "read_bounded"]
 
 _CHUNK = 64 * 1024
+PLAIN_TEXT = (".txt", "")
+"""The kinds read as plain text: cut at the headings :mod:`workers.sources.textsections`
+finds (a changelog's version lines, underlined titles)."""
 
 
 class TooLarge(ValueError):
@@ -168,6 +174,9 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         title, sections, text = page.title or name, page.sections, page.text
     elif kind == ".py":
         sections = python_file_sections(text, rel)
+        text = "\n\n".join(t for _h, t in sections) or text
+    elif kind in PLAIN_TEXT:  # cut at its version lines or titles, if it has them
+        sections = text_sections(text)
         text = "\n\n".join(t for _h, t in sections) or text
     if text.strip():
         yield RawDoc(rel, title, rel, text, sections=sections, link_share=links,

@@ -54,12 +54,13 @@ __all__ = [
     "tree_signature",
 ]
 
-# 25: an HTML <pre> that is no prose kept as a fenced code block; 24: a table row of values
-# (yes/no, numbers) keeps each under its heading; 23: hidden UI (dropdown menus, aria-hidden,
-# Sphinx's "¶") left out, <div class="keyword"|"directive"> an entry's heading; 22-21: page
-# sources and bars; 20: Markdown read as Markdown; 19-13: PDF running lines, table rows,
-# broken words (git log has the rest)
-SCHEMA_VERSION = "25"
+# 26: a .txt or typeless file cut at its version lines and underlined titles; 25: an
+# HTML <pre> that is no prose kept as a fenced code block; 24: a table row of values (yes/no,
+# numbers) keeps each under its heading; 23: hidden UI (dropdown menus, aria-hidden, Sphinx's
+# "¶") left out, <div class="keyword"|"directive"> an entry's heading; 22-21: page sources and
+# bars; 20: Markdown read as Markdown; 19-13: PDF running lines, table rows, broken words (git
+# log has the rest)
+SCHEMA_VERSION = "26"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

@@ -1,0 +1,124 @@
+"""Plain-text headings (``.txt`` and files without a type): a changelog's version lines, a NEWS
+file's release lines and underlined titles head the passages under them, so a report can say
+which version an entry is in; prose is not cut (trial 34, finding 6: nginx's
+``Changes with nginx 1.21.5`` was in the passage, and every passage's heading was empty)."""
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+from workers.sources import Corpus
+from workers.sources.textsections import text_sections
+
+NGINX = """
+Changes with nginx 1.22.1                                        19 Oct 2022
+
+    *) Security: processing of a specially crafted mp4 file by the
+       ngx_http_mp4_module might cause a worker process crash.
+
+
+Changes with nginx 1.21.5                                        28 Dec 2021
+
+    *) Change: now nginx is built with the PCRE2 library by default.
+
+    *) Feature: support for sendfile(SF_NOCACHE) on FreeBSD.
+"""
+
+DEBIAN = """\
+nginx (1.22.1-9+deb12u2) bookworm; urgency=medium
+
+  * Fix the HTTP/2 rapid reset denial of service (CVE-2023-44487).
+
+ -- Jan Mojzis <jan.mojzis@gmail.com>  Sat, 14 Oct 2023 10:00:00 +0200
+
+nginx (1.22.1-9) unstable; urgency=medium
+
+  * Build with the PCRE2 library.
+
+ -- Jan Mojzis <jan.mojzis@gmail.com>  Sun, 12 Feb 2023 10:00:00 +0200
+"""
+
+NEWS = """\
+Heron tracker news
+==================
+
+Version 2.0 (2024-01-01)
+  - Nest counts are exported as CSV.
+
+Version 1.0 (2023-01-01)
+  - First release: egret sightings only.
+"""
+
+PROSE = """\
+The heron tracker counts nests along the river every spring.
+Volunteers walk the banks and note each nest they see.
+
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+To run the tracker on your own data, use
+
+    tracker --input nests.csv
+
+Example
+
+    tracker --export
+
+Counts from earlier years are kept in the archive, and a volunteer
+who finds an error may correct it there.
+"""
+
+
+def test_a_changelogs_version_lines_head_its_passages(tmp_path: Path) -> None:
+    root = tmp_path / "nginx-doc"
+    root.mkdir()
+    (root / "changelog.gz").write_bytes(gzip.compress(NGINX.encode()))
+    (root / "changelog.Debian").write_text(DEBIAN)
+    (root / "NEWS.txt").write_text(NEWS)
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        hit = c.search("PCRE2 library by default")[0]
+        assert hit.doc_id == "changelog.gz"
+        assert hit.heading == "Changes with nginx 1.21.5 28 Dec 2021", hit.heading
+        assert hit.text.startswith("Changes with nginx 1.21.5 28 Dec 2021"), hit.text
+        # the entry mark stays: "Change: ..." alone reads as a field listing to the offline model
+        assert "*) Change: now nginx is built with the PCRE2" in hit.text
+        debian = next(p for p in c.search("rapid reset CVE-2023-44487") if p.doc_id ==
+                      "changelog.Debian")
+        assert debian.heading == "nginx (1.22.1-9+deb12u2) bookworm; urgency=medium"
+        news = next(p for p in c.search("nest counts exported CSV") if p.doc_id == "NEWS.txt")
+        assert news.heading == "Version 2.0 (2024-01-01)", news.heading
+
+
+def test_underlined_titles_head_their_sections_and_the_underline_goes() -> None:
+    sections = text_sections(NEWS)
+    assert [h for h, _t in sections] == ["Heron tracker news", "Version 2.0 (2024-01-01)",
+                                         "Version 1.0 (2023-01-01)"]
+    assert sections[0][1].strip() == "Heron tracker news"  # the ==== line is left out
+    asciidoc = ("NAME\n----\ngit-add - Add file contents to the index\n\nSYNOPSIS\n--------\n"
+                "[verse]\n'git add' [--verbose]\n\n== Tag signatures\n\n  A tag is signed.\n")
+    assert [h for h, _t in text_sections(asciidoc)] == ["NAME", "SYNOPSIS", "Tag signatures"]
+
+
+def test_prose_is_not_cut_at_a_line_over_an_indented_block(tmp_path: Path) -> None:
+    # the lines before each indented block are a sentence's start ("... License at", "...,
+    # use") or one caption in a file of prose: no heading (checked on /usr/share/doc's text)
+    assert text_sections(PROSE) == ()
+    root = tmp_path / "prose"
+    root.mkdir()
+    (root / "README").write_text(PROSE)
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        assert {p.heading for p in c.search("tracker nests license export", k=10)} == {""}
+    for text in ("Usage: tracker [options]\n\n  --input FILE\n\nOptions:\n  --export\n",
+                 "Install it\nwith pip.\n\nThen run\n   tracker\n",
+                 "1. Install the tracker\n\n2. Run it\n   tracker\n\n3. Read the counts\n"):
+        assert text_sections(text) == (), text
+
+
+def test_an_emacs_mode_line_above_the_first_heading_counts_as_blank() -> None:
+    # Apache's changelog.gz: the first version's entries were headed by nothing
+    log = ("                    -*- coding: utf-8 -*-\nChanges with Apache 2.4.71\n\n"
+           "  *) mod_dav: Fix handling of invalid Timeout headers.\n\n"
+           "Changes with Apache 2.4.70\n\n  *) core: Faster lookups.\n")
+    assert [h for h, _t in text_sections(log)] == ["", "Changes with Apache 2.4.71",
+                                                   "Changes with Apache 2.4.70"]

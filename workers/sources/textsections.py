@@ -1,0 +1,149 @@
+"""The headings of a plain-text file (``.txt``, or a file without a type): a changelog's version
+lines, a NEWS file's release lines, an underlined title, each the heading of the passages under
+it, so a report can say which version an entry is in (trial 34, finding 6: nginx's
+``Changes with nginx 1.21.5    28 Dec 2021`` was in the passage and never shown).
+
+The rule, one for every style, found by reading the changelogs, NEWS and README files Debian
+installs (``/usr/share/doc``) and checked against its prose (:func:`heading_lines`):
+
+* **an underlined line**: a short line after a blank line (or the file's start), the next line
+  one character repeated (``=``, ``-``, ``~``, ``^``, ``*``, ``#``, ``+``), about as long
+  (Python's NEWS, AsciiDoc, reST-style READMEs); the underline is left out of the text;
+* **an entry line**: a short unindented line after a blank line (or the file's start), that
+  does not end as a sentence or a clause does (``.``, ``:``, ``,``, ``;``, an open bracket),
+  followed, perhaps after one blank line, by an indented or bulleted block: nginx's
+  ``Changes with nginx 1.21.5``, Debian's ``pkg (1.2-3) unstable; urgency=medium``,
+  ``Version 2.0 (2024-01-01)``, a man page's ``DESCRIPTION``. A paragraph's first line is
+  none (the next line is not indented, or it goes on in lower case).
+
+A file is cut at its headings only when it has two or more: one short line over an indented
+block in a file of prose is more likely a caption than the file's structure. An Emacs mode line
+(``-*- coding: utf-8 -*-``, above Apache's first ``Changes with Apache 2.4.71``) counts as
+blank. The ``*)`` that marks each entry of an Apache-style changelog stays in the text: without
+it, ``Change: now nginx is built with PCRE2.`` and ``mod_dav: Fix a crash.`` read as a field
+listing (``name: value``) to the offline model, which then quotes no sentence of the entry
+(``app.llm.offline.sentences``). Standard library and :mod:`workers.sources.query` (its stop
+words).
+"""
+
+from __future__ import annotations
+
+import re
+
+from workers.sources.query import STOPWORDS
+
+__all__ = ["MAX_HEADING_CHARS", "heading_lines", "text_sections"]
+
+MAX_HEADING_CHARS = 80
+"""A heading line is at most this long once its runs of spaces are one space."""
+
+_MAX_HEADING_WORDS = 12
+_RULE = re.compile(r"([=\-~^*#+])\1{2,}")
+_BULLET = re.compile(r"(?:[-*+•o.]|\*\)|\d{1,3}[.)]|[a-z][.)])[ \t]")
+_MARKUP = re.compile(r"\.\.[ \t]|#[^\s#]")
+"""A reST directive or comment (``.. code-block::``), a shebang, an org-mode or C line
+(``#+begin_quote``, ``#include``): no heading."""
+_PARENTHESES = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_ENDS_CLAUSE = re.compile(r"[.:,;!?({\[\\=+|&<>/-]$")
+_LETTER = re.compile(r"[^\W\d_]")
+_MODE_LINE = re.compile(r"^\s*-\*-.*-\*-\s*$")
+_MARKERS = re.compile(r"^(?:=+|#+|\*+)[ \t]+")
+"""The marks before an AsciiDoc, Markdown or org-mode title (``== Tag signatures``,
+``** Bug fixes``): left out of the heading, kept in the text."""
+
+
+def _collapsed(line: str) -> str:
+    return " ".join(line.split())
+
+
+def _candidate(line: str) -> bool:
+    """Whether ``line`` may be a heading: unindented, short, with a letter, not a list item."""
+    if not line or line[0].isspace():
+        return False
+    text = _collapsed(line)
+    return (len(text) <= MAX_HEADING_CHARS and len(text.split()) <= _MAX_HEADING_WORDS
+            and _LETTER.search(text) is not None and not _BULLET.match(text)
+            and not _MARKUP.match(text) and not _RULE.fullmatch(text))
+
+
+def _reads_as_a_sentence(line: str) -> bool:
+    """Whether ``line`` reads as a piece of a sentence, not a title: it begins or ends with a
+    stop word in lower case ("Choices for (int) crit_action are", "rather than within", "and
+    at the MIT Kerberos Consortium web site"; "Logging Out" is a title), or has five words or
+    more (outside brackets), no digit, and all but one of the words after the first in lower
+    case ("To inform libpng about your function, use")."""
+    words = line.split()
+    first, last = words[0], words[-1].strip("\"'")
+    if any(word.islower() and word in STOPWORDS for word in (first, last)):  # not "Logging Out"
+        return True
+    words = _PARENTHESES.sub(" ", line).split()
+    if len(words) < 5 or any(ch.isdigit() for ch in line):
+        return False
+    return sum(not w[:1].islower() for w in words[1:]) <= 1
+
+
+def _underline(line: str, title: str) -> bool:
+    """Whether ``line`` underlines ``title``: one character repeated, about as long."""
+    rule = line.rstrip()
+    size = len(_collapsed(title))
+    return bool(_RULE.fullmatch(rule)) and size - 3 <= len(rule) <= max(2 * size, size + 6)
+
+
+def _block_start(line: str) -> bool:
+    """Whether ``line`` starts an indented or bulleted block."""
+    return bool(line.strip()) and (line[0].isspace() or bool(_BULLET.match(line)))
+
+
+def heading_lines(lines: list[str]) -> dict[int, bool]:
+    """The headings among ``lines`` (a text's lines): ``{index: underlined}``, the index of each
+    heading line and whether the next line is its underline (see the module's rule)."""
+    found: dict[int, bool] = {}
+    for i, line in enumerate(lines):
+        above = lines[i - 1] if i else ""
+        if (above.strip() and not _MODE_LINE.match(above)) or not _candidate(line):
+            continue
+        after = lines[i + 1] if i + 1 < len(lines) else ""
+        if _underline(after, line):
+            found[i] = True
+            continue
+        if _ENDS_CLAUSE.search(line.rstrip()) or _reads_as_a_sentence(line):
+            continue
+        if not after.strip():  # one blank line between the heading and its block
+            after = lines[i + 2] if i + 2 < len(lines) else ""
+        elif after.lstrip()[:1].islower():  # a paragraph going on under a hanging indent
+            continue
+        if _block_start(after):
+            found[i] = False
+    return found
+
+
+def text_sections(text: str) -> tuple[tuple[str, str], ...]:
+    """A plain text's ``(heading, text)`` sections: the text before the first heading under
+    ``""``, then one per heading, its text starting with the heading's line (its runs of
+    spaces made one, its underline left out); ``()`` when the text has fewer than two headings
+    (:func:`heading_lines`).
+
+    Example:
+        >>> log = ("Changes with nginx 1.2    28 Dec 2021\\n\\n    *) Bugfix: a crash.\\n\\n"
+        ...        "Changes with nginx 1.1    02 Nov 2021\\n\\n    *) Feature: a flag.\\n")
+        >>> [heading for heading, _text in text_sections(log)]
+        ['Changes with nginx 1.2 28 Dec 2021', 'Changes with nginx 1.1 02 Nov 2021']
+        >>> text_sections(log)[0][1]
+        'Changes with nginx 1.2 28 Dec 2021\\n\\n    *) Bugfix: a crash.\\n'
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    found = heading_lines(lines)
+    if len(found) < 2:
+        return ()
+    sections: list[tuple[str, list[str]]] = [("", [])]
+    skip = -1
+    for i, line in enumerate(lines):
+        if i == skip:  # an underline
+            continue
+        if i in found:
+            sections.append((_MARKERS.sub("", _collapsed(line)), [_collapsed(line)]))
+            skip = i + 1 if found[i] else -1
+            continue
+        sections[-1][1].append(line)
+    out = ((heading, "\n".join(body)) for heading, body in sections)
+    return tuple((heading, body) for heading, body in out if body.strip())
