@@ -185,16 +185,16 @@ class Settings(RunContext):
 
     data_dir: str = setting(".data", env="RESEARCH_DATA_DIR", flag="--data-dir", path=True,
                             help="results DB, checkpoints, index, reports")
-    corpus: str | None = setting(env="RESEARCH_CORPUS", flag="--corpus", path=True,
-                                 help="folder to index (.md .markdown .txt .rst .py .html "
-                                 ".htm .pdf .docx) instead of the package docs")
+    corpus: str | None = setting(env="RESEARCH_CORPUS", flag="--corpus", path=True, help=(
+        "folder to index (.md .markdown .txt .rst .py .html .htm .pdf .docx, text files without "
+        "an extension; each also .gz) instead of the package docs"))
     max_file_bytes: int = setting(
         8 * 1024 * 1024, env="RESEARCH_MAX_FILE_BYTES", flag="--max-file-bytes", minimum=1,
         maximum=2**30,
-        help="text files (.md .txt .rst .py .html ...) larger than this many bytes (at most "
-             "2**30, 1 GiB) are skipped when a folder is indexed, named in the run's notes (ten "
-             "of them, then a count, and before the run starts); PDF and .docx files: 32 MB, or "
-             "this when it is larger")
+        help="text files (.md .txt .rst .py .html ..., a .gz once decompressed) larger than this "
+             "many bytes (at most 2**30, 1 GiB) are skipped when a folder is indexed, named in the "
+             "run's notes (ten of them, then a count, and before the run starts); PDF and .docx "
+             "files: 32 MB, or this when it is larger")
     corpora: tuple[str, ...] = setting(
         (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER", keyed=True,
         path=True,

@@ -96,12 +96,12 @@ class Corpus:
         Args:
             data_dir: directory for the cache (created if missing). The index lives in
                 ``data_dir/corpus-<kind>-<fingerprint>.sqlite``.
-            folder: index the ``.md/.txt/.rst/.py/.html/.pdf/.docx`` files under this directory
-                instead of the package docs.
+            folder: index the ``.md/.txt/.rst/.py/.html/.pdf/.docx`` files (and typeless text,
+                each also ``.gz``) under this directory instead of the package docs.
             packages: top-level import names whose docstrings to index (package mode only);
                 Python's pydoc topics are always added.
-            max_file_bytes: folder mode: text files larger than this are skipped, and named in
-                ``notes`` (default ``MAX_FILE_BYTES``, 8 MB).
+            max_file_bytes: folder mode: text files larger than this (a ``.gz`` once
+                decompressed) are skipped, and named in ``notes`` (default ``MAX_FILE_BYTES``).
             progress: folder mode: ``progress(files_done, files_total)`` as each file is read
                 while the index is built (``(0, 0)`` first while another process builds it;
                 not called when the cached index is reused); after the last file, the index is

@@ -54,6 +54,7 @@ from workers.sources.walk import (
 
 __all__ = [
     "FOLDER_EXTENSIONS",
+    "INDEXABLE",
     "MAX_DOCUMENT_BYTES",
     "MAX_FILE_BYTES",
     "MIN_PARALLEL_PAGES",
@@ -338,17 +339,32 @@ _SKIP_REASONS = (
 )
 """How :func:`nothing_indexable` says each reason a file was skipped, in its order."""
 
+_WAYS_ON = (
+    ("size", "--max-file-bytes raises the size limit"),
+    ("encrypted", "a decrypted copy of a PDF is read (qpdf --decrypt)"),
+    ("type", "a text file of another type is read once named .txt"),
+    ("hidden", "a visible link to a hidden file or folder opts in to it (ln -s .notes notes)"),
+)
+"""What indexes the files skipped for a reason, said after the reasons in their order (trial 34,
+finding 8: the refusal of nginx's docs was clear and early, and named no way forward)."""
+
+INDEXABLE = (f"{' '.join(FOLDER_EXTENSIONS)}, text files without an extension (README, "
+             "changelog), each of them also gzip-compressed (.gz)")
+"""What a folder's files are indexed as, as the refusal of a folder says it."""
+
 
 def nothing_indexable(
     shown: str, what: str, skipped: Counter[str], max_file_bytes: int = MAX_FILE_BYTES
 ) -> str:
-    """One line saying why a folder gave no passages, e.g. ``"corpus folder /x contains no
-    indexable files: 1 file skipped as larger than 8 MB; indexable: .md .txt .rst .py .html"``."""
+    """One line saying why a folder gave no passages, and the way on for the files skipped
+    where there is one, e.g. ``"corpus folder /x contains no indexable files: 1 file skipped
+    as larger than 8 MB; indexable: .md .txt ... (.gz); to index them: --max-file-bytes raises
+    the size limit"``."""
     doc_limit = documents.size_limit(".pdf", max_file_bytes)
     sizes = f"{size_label(max_file_bytes)} ({size_label(doc_limit)} for .pdf/.docx)"
     reasons = [template.format(files=plural(skipped[key], "file"), n=skipped[key], sizes=sizes)
                for key, template in _SKIP_REASONS if skipped[key]]
     why = ", ".join(reasons) or "the folder is empty"
-    exts = " ".join(FOLDER_EXTENSIONS)
-    return f"corpus folder {shown} contains no indexable {what}: {why}; indexable: {exts}"
-
+    ways = "; ".join(way for key, way in _WAYS_ON if skipped[key])
+    return (f"corpus folder {shown} contains no indexable {what}: {why}; indexable: {INDEXABLE}"
+            + (f"; to index them: {ways}" if ways else ""))

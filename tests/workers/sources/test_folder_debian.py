@@ -157,3 +157,32 @@ def test_the_probe_finds_text_in_a_folder_of_gzip_files(tmp_path: Path) -> None:
     _gz(root / "notes.txt.gz", b"   \n\n")
     with pytest.raises(CorpusError, match="1 file without text"):
         corpus_folder(root, max_file_bytes=1000, probe=True)
+
+
+@pytest.mark.parametrize(
+    ("files", "way_on"),
+    [
+        ({"data.json": "{}"}, "to index them: a text file of another type is read once named .txt"),
+        ({"big.md": None}, "to index them: --max-file-bytes raises the size limit"),
+        ({".notes.md": "hidden"}, "to index them: a visible link to a hidden file or folder"),
+        ({"blob": None}, "1 file of other types"),  # binary without an extension: as before
+    ],
+    ids=["other-type", "too-large", "hidden", "typeless-binary"],
+)
+def test_the_refusal_names_what_is_indexed_and_the_way_on(
+    tmp_path: Path, files: dict[str, str | None], way_on: str
+) -> None:
+    root = tmp_path / "folder"
+    root.mkdir()
+    for name, text in files.items():
+        if text is None:
+            (root / name).write_bytes(b"\0" * 2000)
+        else:
+            (root / name).write_text(text)
+    with pytest.raises(CorpusError) as info:
+        corpus_folder(root, max_file_bytes=1000, probe=True)
+    message = str(info.value)
+    assert ("indexable: .md .markdown .txt .rst .py .html .htm .pdf .docx, text files without an "
+            "extension (README, changelog), each of them also gzip-compressed (.gz)") in message
+    assert way_on in message, message
+    assert "\n" not in message
