@@ -12,6 +12,9 @@
   (fenced code kept whole), :mod:`~workers.sources.htmlpage` (HTML with lxml),
   :mod:`~workers.sources.markdownpage` (Markdown with markdown-it-py),
   :mod:`~workers.sources.boilerplate` (repeated navigation stripped),
+  :mod:`~workers.sources.filekinds` and :mod:`~workers.sources.fileread` (what a folder's file is
+  read as: its type, a ``.gz``'s inner name, or text by content),
+  :mod:`~workers.sources.textsections` (a plain text's version lines and titles),
   :mod:`~workers.sources.query` (one stopword list and the query parser, shared with the offline
   model), :mod:`~workers.sources.ranking` (how candidates are ordered),
   :mod:`~workers.sources.index` (the atomic, locked index build).

@@ -9,12 +9,16 @@ is not. Debian installs documentation so: ``/usr/share/doc/PKG`` holds ``README`
 ``changelog.gz``, ``NEWS.Debian.gz``, ``copyright`` and extension-less examples (Debian Policy
 12.3 and 12.7; trial 34: nginx's was refused as "3 files of other types").
 
+Also :func:`head_bytes`, the start of a file as its kind reads it (decompressed for a ``.gz``).
 Standard library and :mod:`workers.sources.documents` (its file types).
 """
 
 from __future__ import annotations
 
+import gzip
 import re
+import zlib
+from pathlib import Path
 
 from workers.sources.documents import DOCUMENT_EXTENSIONS
 
@@ -26,6 +30,7 @@ __all__ = [
     "MARKDOWN_EXTENSIONS",
     "TEXT_EXTENSIONS",
     "file_kind",
+    "head_bytes",
     "inner_name",
     "type_label",
     "type_suffix",
@@ -92,3 +97,16 @@ def type_label(name: str) -> str:
     ext = type_suffix(inner) or (
         f".{inner.rpartition('.')[2].lower()}" if "." in inner.lstrip(".") else "")
     return (ext + ("" if inner == name else GZIP_SUFFIX)) or "(no extension)"
+
+
+def head_bytes(path: Path, size: int) -> bytes | None:
+    """The first ``size`` bytes of ``path`` (decompressed for a ``.gz``), or None when it
+    cannot be read (the build names it)."""
+    try:
+        if path.name.lower().endswith(GZIP_SUFFIX):
+            with gzip.open(path, "rb") as fh:
+                return fh.read(size)
+        with open(path, "rb") as fh:
+            return fh.read(size)
+    except (OSError, EOFError, zlib.error):
+        return None

@@ -37,6 +37,7 @@ from workers.sources.filekinds import (
     HTML_EXTENSIONS,
     MARKDOWN_EXTENSIONS,
     file_kind,
+    head_bytes,
     inner_name,
 )
 from workers.sources.pyfile import python_file_sections
@@ -50,7 +51,7 @@ from workers.sources.text import (
 from workers.sources.textsections import text_sections
 from workers.sources.walk import shown_path, unreadable_why
 
-__all__ = ["PLAIN_TEXT", "TooLarge", "file_docs", "head_bytes", "looks_text", "read_bounded"]
+__all__ = ["PLAIN_TEXT", "TooLarge", "file_docs", "looks_text", "read_bounded"]
 
 _CHUNK = 64 * 1024
 PLAIN_TEXT = (".txt", "")
@@ -81,19 +82,6 @@ def read_bounded(path: Path, limit: int) -> bytes:
     if len(data) > limit:
         raise TooLarge(path.name)
     return bytes(data)
-
-
-def head_bytes(path: Path, size: int) -> bytes | None:
-    """The first ``size`` bytes of ``path`` (decompressed for a ``.gz``), or None when it
-    cannot be read (the build names it)."""
-    try:
-        if path.name.lower().endswith(GZIP_SUFFIX):
-            with gzip.open(path, "rb") as fh:
-                return fh.read(size)
-        with open(path, "rb") as fh:
-            return fh.read(size)
-    except (OSError, EOFError, zlib.error):
-        return None
 
 
 def looks_text(path: Path) -> bool:

@@ -31,15 +31,17 @@ from pathlib import Path
 
 from workers.sources import documents
 from workers.sources.base import CorpusError, RawDoc
+from workers.sources.copies import copies_once
 from workers.sources.filekinds import (
     FOLDER_EXTENSIONS,
     HTML_EXTENSIONS,
     TEXT_EXTENSIONS,
     file_kind,
+    head_bytes,
     inner_name,
     type_label,
 )
-from workers.sources.fileread import file_docs, head_bytes, looks_text
+from workers.sources.fileread import file_docs, looks_text
 from workers.sources.text import plural, raw, safe_name, size_label, unsafe_name
 from workers.sources.walk import (
     links_outside,
@@ -159,13 +161,15 @@ def folder_files(
     (PDF and .docx: ``MAX_DOCUMENT_BYTES``, or ``max_file_bytes`` when that is larger). A file
     reached by two names (a symlink to another file of the folder, a hard link) is listed once
     (``walk.once_each``), a page's markup source beside it not at all (``walk.rendered_once``);
-    one reached by a link leading out of the folder is listed and named (``walk.links_outside``)."""
+    one reached by a link leading out of the folder is listed and named (``walk.links_outside``);
+    a ``.gz`` copy of another file of the folder is not (``copies.copies_once``)."""
     if skipped is None:
         skipped = Counter()
     found = [(path.relative_to(folder).as_posix(), path, st)
              for path, st in _indexable(folder, skipped, max_file_bytes, notes, data_dir)]
     found.sort(key=lambda item: raw(item[0]))
     found = rendered_once(once_each(found, skipped, notes), skipped, notes)
+    found = copies_once(found, skipped, notes)
     if notes is not None:
         notes += links_outside(folder, found)
     if not any(unsafe_name(rel) for rel, _p, _st in found):
@@ -336,6 +340,7 @@ _SKIP_REASONS = (
     ("hidden", "{n} hidden"),
     ("own", "{n} written by this app (its data dir, its reports)"),
     ("link", "{n} links to folders indexed otherwise"),
+    ("copy", "{n} compressed copies of files indexed"),
 )
 """How :func:`nothing_indexable` says each reason a file was skipped, in its order."""
 

@@ -25,7 +25,8 @@ and a symlinked sub-folder is followed once.
 
 * **Each page once**: a markup source beside the HTML page made from it (git-doc's
   ``git-add.txt`` next to ``git-add.html``, Sphinx's ``_sources/intro.rst.txt`` for
-  ``intro.html``) is not indexed; the page is (:func:`rendered_once`).
+  ``intro.html``), or its plain-text rendering (``changelog.gz``), is not indexed; the page is
+  (:func:`rendered_once`).
 
 Standard library and :mod:`workers.sources.text`; the folder source
 (:mod:`workers.sources.folder`) calls it.
@@ -40,7 +41,13 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from workers.sources.filekinds import GZIP_SUFFIX, TEXT_EXTENSIONS, file_kind
+from workers.sources.filekinds import (
+    GZIP_SUFFIX,
+    TEXT_EXTENSIONS,
+    file_kind,
+    head_bytes,
+    inner_name,
+)
 from workers.sources.text import plural, raw, safe_name
 
 __all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "is_run_log", "links_outside",
@@ -295,15 +302,22 @@ _MARKUP_SOURCES = (".txt", ".md", ".markdown", ".rst")
 
 
 def rendered_page(ref: str) -> str | None:
-    """The ref of the HTML page a markup source ``ref`` would be rendered to, or None.
+    """The ref of the HTML page a markup source ``ref`` would be rendered to, or None; a text
+    file without a type (``.gz`` or not) may be the text of the page named like it (Debian's
+    dh_installchangelogs puts ``changelog.gz`` beside the ``changelog.html.gz`` it renders).
 
     Example:
         >>> rendered_page("git-add.txt"), rendered_page("api/_sources/intro.rst.txt")
         ('git-add.html', 'api/intro.html')
+        >>> rendered_page("doc/changelog.gz"), rendered_page("notes.TXT.gz")
+        ('doc/changelog.html', 'notes.html')
     """
     folder, _, name = ref.rpartition("/")
+    name = inner_name(name)
     stem, dot, suffix = name.rpartition(".")
-    if not dot or f".{suffix.lower()}" not in _MARKUP_SOURCES:
+    if file_kind(name) == "":
+        stem = name
+    elif not dot or f".{suffix.lower()}" not in _MARKUP_SOURCES:
         return None
     if folder == "_sources" or folder.endswith("/_sources"):  # Sphinx: _sources/NAME.rst.txt
         folder = folder.removesuffix("_sources").rstrip("/")
@@ -321,15 +335,12 @@ def _rendered_from(page: Path, source: Path) -> bool:
     distinct words (of four letters or more) of the source are in the page's first 64 KB. A
     ``redirect.txt`` of release notes beside a ``redirect.html`` that only redirects is no
     source of it (trial 27: both were left out, the notes' answer with them). Read on every
-    run's walk, so it stops as soon as the count decides."""
-    try:
-        with open(source, "rb") as fh:
-            said = list(dict.fromkeys(_WORD.findall(fh.read(_SOURCE_BYTES).lower())))
-        with open(page, "rb") as fh:
-            shown = fh.read(_PAGE_BYTES).lower()
-    except OSError:
+    run's walk, so it stops as soon as the count decides. A ``.gz`` is read decompressed."""
+    source_head, page_head = head_bytes(source, _SOURCE_BYTES), head_bytes(page, _PAGE_BYTES)
+    if source_head is None or page_head is None:
         return False
-    said = said[:_SAMPLE_WORDS]
+    said = list(dict.fromkeys(_WORD.findall(source_head.lower())))[:_SAMPLE_WORDS]
+    shown = page_head.lower()
     needed, found, left = (len(said) + 1) // 2, 0, len(said)
     for word in said:
         found, left = found + (word in shown), left - 1
@@ -344,20 +355,23 @@ def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | 
     or ``.htm``, :func:`rendered_page`) is in ``found`` too and holds their text
     (:func:`_rendered_from`): the same text indexed twice was
     cited twice, with each sentence said twice, and the source's markup (``linkgit:git-add[1]``)
-    quoted (trial 26, finding 7: git-doc ships every page beside its AsciiDoc source). Each is
-    counted ``rendered`` and named, e.g. ``"git-add.txt: skipped, the source of a page indexed
-    (git-add.html)"``."""
+    quoted (trial 26, finding 7: git-doc ships every page beside its AsciiDoc source). So are
+    the plain-text renderings of a page (a typeless ``changelog.gz`` beside
+    ``changelog.html.gz``). Each is counted ``rendered`` and named, e.g. ``"git-add.txt:
+    skipped, the source of a page indexed (git-add.html)"``."""
     paths = {ref: path for ref, path, _st in found}
     kept = []
     for entry in found:
-        page = rendered_page(entry[0])
-        twin = page if page in paths else (page[:-1] if page and page[:-1] in paths else None)
-        if twin is None or not _rendered_from(paths[twin], entry[1]):  # .htm: page[:-1]
+        page = rendered_page(entry[0]) or ""
+        twin = next((p for p in (page, page[:-1], f"{page}.gz", f"{page[:-1]}.gz")  # .htm
+                     if page and p in paths), None)
+        if twin is None or not _rendered_from(paths[twin], entry[1]):
             kept.append(entry)
             continue
         skipped["rendered"] += 1
         if notes is not None:
-            notes.append(f"{safe_name(entry[0])}: skipped, the source of a page indexed "
+            what = "text" if file_kind(entry[1].name) == "" else "source"
+            notes.append(f"{safe_name(entry[0])}: skipped, the {what} of a page indexed "
                          f"({safe_name(twin)})")
     return kept
 

@@ -186,3 +186,25 @@ def test_the_refusal_names_what_is_indexed_and_the_way_on(
             "extension (README, changelog), each of them also gzip-compressed (.gz)") in message
     assert way_on in message, message
     assert "\n" not in message
+
+
+def test_a_compressed_copy_and_a_pages_text_rendering_are_indexed_once(tmp_path: Path) -> None:
+    # sqlite3-doc: dh_installchangelogs installs changes.html again as changelog.html.gz, and
+    # its plain-text rendering as changelog.gz; indexed three times, the copies took a gold
+    # page's place among a question's first three sources (scripts/eval_research.py)
+    root = tmp_path / "sqlite3"
+    root.mkdir()
+    page = ("<html><head><title>Release History Of SQLite</title></head><body><h2>2022-12-28 "
+            "(3.40.1)</h2><p>Fix the safe command-line option so that the shell disallows "
+            "writefile and other harmful functions in untrusted databases.</p></body></html>")
+    (root / "changes.html").write_text(page)
+    _gz(root / "changelog.html.gz", page.encode())
+    _gz(root / "changelog.gz", b"Release History Of SQLite\n\n2022-12-28 (3.40.1)\n\n   Fix "
+                               b"the safe command-line option so that the shell disallows "
+                               b"writefile and other harmful functions in untrusted databases.\n")
+    _gz(root / "other.html.gz", page.replace("3.40.1", "3.40.2").encode())  # not the same bytes
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        assert _docs(c, "writefile harmful functions") == {"changes.html", "other.html.gz"}
+        assert "changelog.html.gz: skipped, a compressed copy of changes.html, indexed once" \
+            in c.notes, c.notes
+        assert "changelog.gz: skipped, the text of a page indexed (changelog.html.gz)" in c.notes
