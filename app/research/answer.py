@@ -24,6 +24,7 @@ from app.research.reference import (
     default_entries,
     described_entries,
     entry_label,
+    version_label,
     written_names,
 )
 from app.research.relevance import (
@@ -226,7 +227,12 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
     subject = subject_terms(data.asked, data.rows)
     chosen = _chosen(data, kind)
     if chosen:
-        lines += [f"- {clip(definition_line(f), _LINE)} [{cites.cite(f)}]" for f in chosen]
+        headings = {ref: heading for ref, (_t, heading, _ti) in passages_by_ref(data).items()}
+        for f in chosen:  # a changelog's version heading, when the question asks the version
+            line = definition_line(f)
+            if label := version_label(data.asked, line, headings.get(str(f.get("ref")), "")):
+                line = f"{label}: {line}"
+            lines.append(f"- {clip(line, _LINE)} [{cites.cite(f)}]")
         if shown is not None:
             shown.update(claim_key(f) for f in chosen)
         return [*lines, ""]

@@ -384,3 +384,22 @@ def test_a_harm_the_question_asks_about_is_its_answer_not_a_caveat() -> None:
     # a question that asks no harm still reads the warning as one: listed after the answer
     other = answer_to("What does the relay do with glimmer packets?", findings)
     assert other.strip().splitlines()[0].startswith("- Bugfix: the relay"), other
+
+
+def test_a_version_question_is_answered_with_the_changelog_heading_that_names_it() -> None:
+    # Trial 34, finding 6: asked which version made PCRE2 the default, the Answer quoted the
+    # changelog entry; its version stood only in the heading, shown nowhere but Sources
+    from tests.app.report_rows import data, row
+
+    q = "In which version is the relay built with the glimmer library by default?"
+    entry = "*) Change: now the relay is built with the glimmer library by default."
+    rows = [row("analyst", q, [item("finding", entry, "changelog#3")]),
+            row("docs_search", q, [item("passage", entry, "changelog#3", score=3.0,
+                                        heading="Changes with relay 1.21.5  28 Dec 2021")])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert answer.strip().splitlines()[0].startswith(
+        f"- Changes with relay 1.21.5 28 Dec 2021: {entry}"), answer
+    other = "What is the glimmer library?"  # no version asked: the entry as it is
+    rows = [row("analyst", other, [item("finding", entry, "changelog#3")]), rows[1]]
+    answer = answer_section(render_markdown(data(rows, topic=other, sub_questions=[other])))
+    assert "Changes with relay" not in answer, answer
