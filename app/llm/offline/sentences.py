@@ -11,6 +11,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from app.llm.offline.headings import heading_at, heading_of, passage_headings
+from app.llm.offline.markup import (
+    ADMONITION,
+    DIRECTIVE,
+    DOCTEST,
+    FENCE,
+    code_lines,
+    starts_in_fence,
+)
 from app.llm.offline.sentence_ends import PLAIN_WORD, continues_code, sentence_ends
 from app.llm.offline.words import stems
 from workers.sources import Passage
@@ -63,36 +71,6 @@ _CODE_HINTS = re.compile(
 )
 
 
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
-_ADMONITION = re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s*[\w-]+(?:\s+\"[^\"\n]*\")?\s*$")
-"""An mkdocs admonition's marker line (``!!! warning "Title"``, ``??? note``): a label, not
-prose; its indented body is."""
-_DIRECTIVE = re.compile(r"^\s*\.\.\s+[\w-]+::\s*")
-"""An reStructuredText directive's marker (``.. warning::``); text after it on its line is the
-directive's body."""
-_DOCTEST = re.compile(r"^\s*>>>")
-"""A doctest prompt: it, its ``...`` continuations and its output up to a blank line are code."""
-
-
-def starts_in_fence(text: str) -> bool:
-    """Whether ``text`` (a passage cut out of a longer document) begins inside a fenced code
-    block opened in an earlier passage: its first fence line is a bare closing one (no info
-    string) and either the next fence line opens one with an info string (```` ```con ````) or
-    the fences do not pair up. Read the other way round, the passage's code is its prose and
-    its prose code (trial 10, finding 24: "``` ```con {'value': 'aaaa'} ```").
-
-    Example:
-        >>> starts_in_fence("app.invoke(x)\\n```\\n\\n```con\\n{'value': 1}\\n```")
-        True
-        >>> starts_in_fence("Run it:\\n\\n```python\\nx = 1\\n```")
-        False
-    """
-    fences = [line.strip() for line in text.split("\n") if _FENCE.match(line)]
-    if not fences or fences[0] not in ("```", "~~~"):
-        return False
-    return len(fences) % 2 == 1 or fences[1] not in ("```", "~~~")
-
-
 # a heading's underline (reST, AsciiDoc, setext: "NAME" over "----" ran into the text below,
 # trial 15, finding 12) and an AsciiDoc attribute line ("[verse]"): markup, not text
 _UNDERLINE = re.compile(r"^\s*([=\-~^\"'`#*+])\1{2,}\s*$")
@@ -108,7 +86,7 @@ def _blocks(text: str) -> Iterable[str]:
     in_fence, in_doctest = starts_in_fence(text), False
     for line in text.split("\n"):  # not splitlines(): "\n".join must give back a slice of text
         stripped = line.strip()
-        if _FENCE.match(line):
+        if FENCE.match(line):
             if block:
                 yield "\n".join(block)
                 block = []
@@ -116,23 +94,23 @@ def _blocks(text: str) -> Iterable[str]:
             continue
         if in_fence:
             continue
-        if _DOCTEST.match(line) or (in_doctest and stripped):
+        if DOCTEST.match(line) or (in_doctest and stripped):
             if block:
                 yield "\n".join(block)
                 block = []
             in_doctest = True
             continue
         in_doctest = False
-        if _ADMONITION.match(line) or (_DIRECTIVE.match(line) and
-                                       not _DIRECTIVE.sub("", line, count=1).strip()):
+        if ADMONITION.match(line) or (DIRECTIVE.match(line) and
+                                       not DIRECTIVE.sub("", line, count=1).strip()):
             if block:
                 yield "\n".join(block)
                 block = []
             continue
-        if _DIRECTIVE.match(line):  # ".. note:: Text": the text is the body's first line
+        if DIRECTIVE.match(line):  # ".. note:: Text": the text is the body's first line
             if block:
                 yield "\n".join(block)
-            block = [_DIRECTIVE.sub("", line, count=1)]
+            block = [DIRECTIVE.sub("", line, count=1)]
             continue
         if _SECTION_HEADER.match(line) or _ATTRIBUTES.match(line):
             if block:
@@ -217,24 +195,6 @@ def starts_mid_sentence(text: str, sentence: str) -> bool:
     return bool(PLAIN_WORD.match(sentence)) or sentence[:1] in ",;:)]}"
 
 
-def code_lines(text: str) -> list[str]:
-    """The lines of ``text`` without fence lines, admonition or directive markers and doctest
-    prompts (``>>> ``, ``... ``), stripped, blank ones left out: what a passage of code shows
-    on one line.
-
-    Example:
-        >>> code_lines("```pycon\\n>>> x = 1\\n... y\\n```")
-        ['x = 1', 'y']
-    """
-    out = []
-    for line in text.split("\n"):
-        if _FENCE.match(line) or _ADMONITION.match(line):
-            continue
-        line = _DIRECTIVE.sub("", line, count=1)
-        line = re.sub(r"^\s*(?:>>>|\.\.\.)(?:\s|$)", "", line).strip()
-        if line:
-            out.append(line)
-    return out
 
 
 def _looks_like_code(sentence: str) -> bool:
