@@ -288,11 +288,12 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
     terms, subject = question_terms(data.asked, data.rows), subject_terms(data.asked, data.rows)
     passages = passages_by_ref(data)
     asked = asked_names(data.asked, (heading for _t, heading, _ti in passages.values()))
+    written = written_names(data.asked)
     ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):
         text = str(finding["text"])
         passage, heading, title = passages.get(str(finding.get("ref")), ("", "", ""))
-        if not names_subject(terms, subject, asked, text, passage, heading):
+        if not names_subject(terms, subject, asked, text, passage, heading, written):
             continue  # "a default" is not X's
         if neighbours(data, data.asked, text, str(finding.get("ref")), asked):
             continue  # ServerLimit's "this directive ... MaxRequestWorkers" (trial 26)
@@ -305,8 +306,11 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         # and no other: it is listed under Caveats, after the answer (trial 10, finding 15)
         warning = (kind != "limitation" and bool(WARNING.search(text))
                    and not asked_harm(data.asked, text))  # the harm asked about answers
-        if kind in ("what", "topic"):  # a definition helps once the subject is its own
-            key: tuple[bool, ...] = (warning, not about, not fit)
+        if kind in ("what", "topic"):  # a definition helps once the subject is its own;
+            # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the
+            # block's (trial 34: the file's intro on upstream blocks led)
+            key: tuple[bool, ...] = (warning, not about, not fit,
+                                     not (written & written_names(own)))
         else:  # the kind's answer leads unless the sentence is about a neighbour ("The
             # default line cap ... may be changed" for the default miter limit)
             key = (warning, bool(own) and not about, not fit, not about)

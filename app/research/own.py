@@ -5,7 +5,7 @@ used for a subject the sentence itself names"). The Answer and every section jud
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.research.citations import items
@@ -77,15 +77,18 @@ def question_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[s
 
 
 def names_subject(terms: Sequence[str], subject: Sequence[str], asked: set[str], text: str,
-                  passage: str = "", heading: str = "") -> bool:
+                  passage: str = "", heading: str = "", written: Collection[str] = ()) -> bool:
     """Whether the sentence ``text`` names a question: at least
     :func:`~app.research.relevance.needed` of its ``terms`` (:func:`question_terms`), one of
     them a word of its ``subject`` (:func:`subject_terms`). A sentence of the keyword entry the
     question names (``asked``: :func:`~app.research.neighbours.asked_names`) names it too: "the
     delay defaults to 2000 ms" under ``inter`` (trial 29). A dotted name the question asks
     (``gc.auto``, ``core.eol``: a configuration key) is named only whole: "When using git gc
-    --auto ..." names its words and is ``gc.writeCommitGraph``'s (trial 30). No ``terms``:
-    every sentence does.
+    --auto ..." names its words and is ``gc.writeCommitGraph``'s (trial 30). A sentence that
+    writes an identifier the question writes (``written``: its
+    :func:`~app.research.reference.written_names`) names it, whatever context the question adds
+    ("ip_hash ensures the same backend ..." for "What does ip_hash do in an upstream block?",
+    trial 34). No ``terms``: every sentence does.
 
     Example:
         >>> names_subject(["default", "dotfactor"], ["dotfactor"], set(),
@@ -95,8 +98,10 @@ def names_subject(terms: Sequence[str], subject: Sequence[str], asked: set[str],
     if not terms:
         return True
     named = _named(asked, text, passage, heading)
-    return (len(mentions(terms, named)) >= needed(terms) and bool(mentions(subject, named))
-            and _whole(asked, named))
+    if not _whole(asked, named):
+        return False
+    return bool(set(written) & written_names(named)) or (
+        len(mentions(terms, named)) >= needed(terms) and bool(mentions(subject, named)))
 
 
 def _whole(asked: set[str], named: str) -> bool:

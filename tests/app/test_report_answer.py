@@ -403,3 +403,16 @@ def test_a_version_question_is_answered_with_the_changelog_heading_that_names_it
     rows = [row("analyst", other, [item("finding", entry, "changelog#3")]), rows[1]]
     answer = answer_section(render_markdown(data(rows, topic=other, sub_questions=[other])))
     assert "Changes with relay" not in answer, answer
+
+
+def test_the_identifier_asked_about_leads_over_the_context_it_is_asked_in() -> None:
+    # Trial 34: "What does ip_hash do in an upstream block?" was answered by the file's intro
+    # on upstream blocks; the sentence on ip_hash named only ip_hash, not "upstream block"
+    q = "What does ip_hash do in an upstream block?"
+    answer = answer_to(q, [
+        item("finding", "An upstream block allows you to set a list of upstream locations.",
+             "upstream#0"),
+        item("finding", "ip_hash ensures the same backend is used for client reconnects.",
+             "upstream#0"),
+    ])
+    assert answer.strip().splitlines()[0].startswith("- ip_hash ensures the same backend"), answer

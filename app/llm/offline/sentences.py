@@ -55,6 +55,11 @@ class Sentence:
 
 _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|>\s?|\||```|~~~)")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)")
+_PROSE_COMMENT = re.compile(r"^\s*#+\s+(?=[A-Za-z][\w'-]*(?:\s+\S+){3,}[.!?][\"')]*\s*$)")
+"""A comment line of a configuration file that is a sentence (``# ip_hash ensures the same
+backend is used for client reconnects.``): four words or more, ended as a sentence; in
+nginx's example files the only prose that says what a directive does (trial 34, kind 5). A
+heading (``# Examples``) or a commented-out setting (``#listen 80;``) is none."""
 # Docstring sections: a header alone on its line ("Args:", "Returns:") and entries under it
 # ("    retry_state: The retry state.", "**kwargs: ...", "name (int): ...").
 _SECTION_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]{0,30}:\s*$")
@@ -129,6 +134,8 @@ def _blocks(text: str) -> Iterable[str]:
                 block = []
             if stripped and not stripped.startswith(("#", "|")):
                 block.append(_LIST_MARKER.sub("", line, count=1))
+            elif _PROSE_COMMENT.match(line):  # a config file's explanation: its sentence
+                yield _PROSE_COMMENT.sub("", line, count=1).rstrip()
             continue
         block.append(line)
     if block and not in_fence:

@@ -184,3 +184,16 @@ def test_the_rest_of_a_sentence_whose_subject_was_code_is_no_sentence() -> None:
     found = [s.text for s in candidate_sentences([(0, Passage("d#0", "d", "d", "src", text))])]
     assert not any(s.startswith("will cause") for s in found), found
     assert "Existing files, such as images, are served normally." in found
+
+
+def test_a_config_files_prose_comment_is_a_sentence_its_settings_are_not() -> None:
+    # Trial 34, kind 5: nginx's example files explain each directive in a comment
+    # ("# ip_hash ensures ..."), the only prose there, and no report could quote one
+    from app.llm.offline.sentences import split_sentences
+
+    text = ("Examples of upstream blocks:\n\n# PHP listening on the same server\nupstream php {\n"
+            "\t# ip_hash ensures the same backend is used for client reconnects.\n\tip_hash;\n"
+            "\t#listen 80; ## listen for ipv4\n\tserver 127.0.0.1:9000;\n}\n\n# Examples\n")
+    found = split_sentences(text)
+    assert "ip_hash ensures the same backend is used for client reconnects." in found, found
+    assert not any(s.startswith(("PHP listening", "listen 80", "Examples")) for s in found)
