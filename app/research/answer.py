@@ -175,15 +175,19 @@ def fits(kind: str, text: str) -> bool:
 
 
 def _candidates(data: ReportInput, kind: str) -> list[tuple[int, str, dict[str, Any]]]:
-    """``(order, kind, item)`` for each finding of each sub-question in plan order, and for a
-    limitation question its caveats too (they are its answer), each claim once."""
+    """``(order, kind, item)`` for each finding of each sub-question in plan order, and its
+    caveats too for a limitation question (they are its answer) or, of another, those naming
+    the harm or limit it asks about (:func:`~app.research.caveats.asked_harm`), each claim
+    once."""
     out: list[tuple[int, str, dict[str, Any]]] = []
     seen: set[tuple[str, str]] = set()
-    kinds = ("caveat", "finding") if kind == "limitation" else ("finding",)
     for order, question in enumerate(data.sub_questions):
-        for item_kind in kinds:
+        for item_kind in ("caveat", "finding"):
             # rows_of has the question's rows already: items need not read them again
             for item in items(data.rows_of(question), None, item_kind):  # type: ignore[arg-type]
+                if item_kind == "caveat" and kind != "limitation" and not asked_harm(
+                        data.asked, str(item["text"])):
+                    continue
                 if claim_key(item) not in seen:
                     seen.add(claim_key(item))
                     out.append((order, item_kind, item))

@@ -93,16 +93,19 @@ F4: under "Setting X to a high value may cause performance problems" leading the
 
 HARM = re.compile(
     r"\b(?:crash\w*|security|insecure|vulnerab\w*|exploit\w*|cve|corrupt\w*|deadlock\w*|"
-    r"leak\w*|overflow\w*|disclos\w*|denial)\b", re.IGNORECASE)
-"""Words of a harm a question may ask about ("Which release fixed the *security* hole where a
-file could *crash* a worker?"): the words a warning names it by."""
+    r"leak\w*|overflow\w*|disclos\w*|denial|limit\w*|deprecat\w*|fail\w*|errors?|"
+    r"unsupported|unsafe)\b", re.IGNORECASE)
+"""Words of a harm or a limit a question may ask about ("Which release fixed the *security*
+hole where a file could *crash* a worker?", "Which setting *limits* how large a request body
+may be?"): the words a warning or a caveat names it by."""
 
 
 def asked_harm(question: str, text: str) -> bool:
-    """Whether ``text`` names a harm (:data:`HARM`) that ``question`` asks about: then a
-    :data:`WARNING` it states is the answer, not a caveat beside it (trial 34, kind 4: the
-    changelog entry of the crash asked about was listed under Caveats, and the Answer gave
-    another release's entry).
+    """Whether ``text`` names a harm or a limit (:data:`HARM`) that ``question`` asks about:
+    then a :data:`WARNING` or a caveat it states is the answer, not a caveat beside it (trial
+    34, kind 4: the changelog entry of the crash asked about was listed under Caveats, and the
+    Answer gave another release's entry; trial 37: "The LimitRequestBody directive allows the
+    user to set a limit on ..." was a caveat of "Which setting limits how large ...?").
 
     Example:
         >>> asked_harm("Which release fixed the crash?", "A crafted file might cause a crash.")
@@ -110,8 +113,8 @@ def asked_harm(question: str, text: str) -> bool:
         >>> asked_harm("What does mp4 do?", "A crafted file might cause a crash.")
         False
     """
-    asked = {m.group(0).lower()[:5] for m in HARM.finditer(question)}
-    return bool(asked) and any(m.group(0).lower()[:5] in asked for m in HARM.finditer(text))
+    asked = {m.group(0).lower()[:4] for m in HARM.finditer(question)}
+    return bool(asked) and any(m.group(0).lower()[:4] in asked for m in HARM.finditer(text))
 
 
 def warnings_found(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -237,8 +237,14 @@ def described_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, A
     definition, when X is a reference entry rather than a documented symbol (trial 34: asked
     what the FallbackResource directive does, the Answer gave a side fact from the entry's
     third passage while its ``Description:`` row was retrieved)."""
-    return default_entries(rows_by_question, subject, names, least, asked, description_rows,
-                           named_in_row=False)
+    found = default_entries(rows_by_question, subject, names, least, asked, description_rows,
+                            named_in_row=False)
+    # shown under the entry's name, the row's own label is noise ("`X Directive`: Description:")
+    return [{**item, "text": _DESCRIPTION_FIELD.sub("", str(item["text"]), count=1)}
+            if item.get(DEFINES) else item for item in found]
+
+
+_DESCRIPTION_FIELD = re.compile(r"^\s*description\s*:\s*", re.IGNORECASE)
 
 
 def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],

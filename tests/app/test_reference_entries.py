@@ -267,5 +267,5 @@ def test_what_an_entry_does_is_answered_by_its_description_row(tmp_path: Path) -
         answer = answer_section(_report(tmp_path, folder, "What does the IdleWait directive do?",
                                         data_dir))
         first = answer.strip().splitlines()[0]
-        assert first.startswith(f"- `IdleWait Directive`: Description: {what}"), answer
+        assert first.startswith(f"- `IdleWait Directive`: {what}"), answer
         assert "KeepIdleWait" not in first  # the neighbour's row is not its definition

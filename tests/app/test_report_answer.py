@@ -416,3 +416,18 @@ def test_the_identifier_asked_about_leads_over_the_context_it_is_asked_in() -> N
              "upstream#0"),
     ])
     assert answer.strip().splitlines()[0].startswith("- ip_hash ensures the same backend"), answer
+
+
+def test_a_caveat_naming_the_limit_asked_about_is_a_candidate_answer() -> None:
+    # Trial 37, N3: "The LimitRequestBody directive allows the user to set a limit on the
+    # allowed size of an HTTP request message body" was only a caveat of "Which setting limits
+    # how large an uploaded request body may be?"
+    from tests.app.report_rows import data, row
+
+    q = "Which setting limits the relay queue size?"
+    limit = "The QueueCap setting limits the relay queue size; packets past it are dropped."
+    rows = [row("analyst", q, [item("finding", "The relay keeps a queue of packets.", "a#0")]),
+            row("critic", q, [item("caveat", limit, "a#1")])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert answer_section(md).strip().splitlines()[0].startswith(f"- {limit}"), md
+    assert limit not in md.split("## Caveats", 1)[1]  # said once, as the answer
