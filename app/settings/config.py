@@ -186,8 +186,8 @@ class Settings(RunContext):
     data_dir: str = setting(".data", env="RESEARCH_DATA_DIR", flag="--data-dir", path=True,
                             help="results DB, checkpoints, index, reports")
     corpus: str | None = setting(env="RESEARCH_CORPUS", flag="--corpus", path=True, help=(
-        "folder to index (.md .markdown .txt .rst .py .html .htm .pdf .docx, text files without "
-        "an extension; each also .gz) instead of the package docs"))
+        "folder to index (.md .markdown .txt .rst .py .html .htm .conf .cfg .ini .pdf .docx, "
+        "text files without an extension; each also .gz) instead of the package docs"))
     max_file_bytes: int = setting(
         8 * 1024 * 1024, env="RESEARCH_MAX_FILE_BYTES", flag="--max-file-bytes", minimum=1,
         maximum=2**30,

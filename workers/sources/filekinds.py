@@ -36,8 +36,12 @@ __all__ = [
     "type_suffix",
 ]
 
-TEXT_EXTENSIONS: tuple[str, ...] = (".md", ".markdown", ".txt", ".rst", ".py", ".html", ".htm")
-"""Text file types indexed in folder mode (matched case-insensitively)."""
+TEXT_EXTENSIONS: tuple[str, ...] = (".md", ".markdown", ".txt", ".rst", ".py", ".html", ".htm",
+                                    ".conf", ".cfg", ".ini")
+"""Text file types indexed in folder mode (matched case-insensitively). A configuration file
+(``.conf``, ``.cfg``, ``.ini``) is read as plain text: the examples a package documents itself
+with (``/usr/share/doc/nginx/examples/nginx.conf``: trial 37, a question about it got another
+file's lines), whose comments say what each setting does."""
 
 HTML_EXTENSIONS = (".html", ".htm")
 MARKDOWN_EXTENSIONS = (".md", ".markdown")

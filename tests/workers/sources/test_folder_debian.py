@@ -55,6 +55,21 @@ def test_a_text_file_without_an_extension_is_indexed_as_plain_text(tmp_path: Pat
         assert not any("blob" in note for note in c.notes), c.notes  # no "binary" note
 
 
+def test_a_packages_example_configuration_is_indexed_as_plain_text(tmp_path: Path) -> None:
+    # Trial 37: /usr/share/doc/nginx/examples/nginx.conf was passed over as "(.conf)", and a
+    # question about it got php-fpm's install lines
+    root = tmp_path / "nginx"
+    (root / "examples").mkdir(parents=True)
+    (root / "README").write_text("Install php5-fpm from the repository.\n")
+    (root / "examples" / "nginx.conf").write_text(
+        "# nginx has the ability to use more than one worker process.\nworker_processes 4;\n")
+    (root / "examples" / "site.ini").write_text("; The site's worker pool.\n[pool]\nsize=2\n")
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        assert c.search("worker processes")[0].doc_id == "examples/nginx.conf"
+        assert _docs(c, "worker") == {"examples/nginx.conf", "examples/site.ini"}
+        assert not any("passed over" in note for note in c.notes), c.notes
+
+
 def test_a_folder_of_binary_files_without_an_extension_is_refused_as_other_types(
     tmp_path: Path,
 ) -> None:
@@ -182,8 +197,9 @@ def test_the_refusal_names_what_is_indexed_and_the_way_on(
     with pytest.raises(CorpusError) as info:
         corpus_folder(root, max_file_bytes=1000, probe=True)
     message = str(info.value)
-    assert ("indexable: .md .markdown .txt .rst .py .html .htm .pdf .docx, text files without an "
-            "extension (README, changelog), each of them also gzip-compressed (.gz)") in message
+    assert ("indexable: .md .markdown .txt .rst .py .html .htm .conf .cfg .ini .pdf .docx, text "
+            "files without an extension (README, changelog), each of them also gzip-compressed "
+            "(.gz)") in message
     assert way_on in message, message
     assert "\n" not in message
 

@@ -95,4 +95,5 @@ def test_no_indexable_files_message_says_why(
     message = str(info.value)
     assert "no indexable" in message and str(root) in message and "\n" not in message
     assert reason in message, message
-    assert "indexable: .md .markdown .txt .rst .py .html .htm .pdf .docx" in message, message
+    indexable = "indexable: .md .markdown .txt .rst .py .html .htm .conf .cfg .ini .pdf .docx"
+    assert indexable in message, message
