@@ -4,7 +4,8 @@
 * :mod:`app.graph.edges` holds the conditional edges: pure functions of state, so LangGraph
   re-derives what runs next after ``update_state``, a fork or a replay;
 * :mod:`app.graph.nodes` holds one module per node: module-level functions reading the client's
-  choices from ``runtime.context`` and everything else from the graph's
+  choices with ``res.context(runtime)`` (``runtime.context`` over the operator's defaults,
+  checked against the operator's bounds) and everything else from the graph's
   :class:`app.graph.resources.Resources`.
 
 Source: LangGraph's map-reduce how-to (``Send``), "Add retry policies", "Durable execution" and

@@ -7,9 +7,10 @@ Two owners, one declaration each:
   search_k, max_tokens, max_concurrency, the models, the web flag, a corpus by name). It is the
   research graph's ``context_schema``: plain and JSON-serializable, so the CLI, LangGraph Studio
   and LangGraph Server configure a run the same way (``graph.invoke(input, config,
-  context=RunContext(...))``, or a ``context`` dict from a LangGraph Server client), and nodes
-  read it as ``runtime.context``. A served client's choices are checked against the operator's
-  bounds (``bound=``) and lists at the graph's edge (:mod:`app.settings.client`).
+  context=RunContext(...))``, or a ``context`` dict from a LangGraph Server client). Nodes read
+  it as ``res.context(runtime)``: ``runtime.context`` alone is what the client sent over the
+  *declared* defaults; ``Resources.context`` puts it over the operator's ``RESEARCH_*`` ones and
+  checks it against their bounds (``bound=``) and lists (:mod:`app.settings.client`).
 * :class:`Settings` is the *operator's*: the deployment (data dir, database URL, corpus folders,
   report folder, keys, timeouts and retries, fault injection, the bounds and the allowed
   models), plus the default of each client choice. It comes from the process's environment
@@ -74,6 +75,8 @@ SEARCH_PROVIDERS = ("tavily", "searxng")
 
 
 ROUNDS_BOUND = 1000
+"""The most rounds any run takes: ``--rounds`` (its variable, its bound) above it is refused;
+``route`` caps an edited state's rounds to it (:func:`app.research.rounds.routing_of`)."""
 MAX_CONCURRENCY_BOUND = 128
 """The most workers at once: the size of a CLI run's LangGraph thread pool
 (``app.runs.run.THREAD_POOL_SIZE``), which runs every task, so a worker limiter above it is
@@ -83,15 +86,12 @@ SEARCH_K_BOUND = 50
 """The most passages a corpus search returns (``workers.sources.MAX_K``, which the search cuts
 ``k`` to): ``--search-k`` above it is refused, not cut without a word."""
 
-"""The most rounds any run takes: ``--rounds`` (and ``RESEARCH_ROUNDS``, ``RESEARCH_ROUNDS_LIMIT``)
-above it is refused; ``route`` also caps an edited state's rounds to it
-(:func:`app.research.rounds.routing_of`)."""
-
 
 @dataclass(frozen=True, kw_only=True)
 class RunContext:
-    """What a run's client may choose: the research graph's ``context_schema`` (read as
-    ``runtime.context``). Plain values only (str, int, tuples of str), so it crosses LangGraph
+    """What a run's client may choose: the research graph's ``context_schema`` (read by a node
+    as ``res.context(runtime)``: the operator's defaults under the client's choices, see the
+    module docstring). Plain values only (str, int, tuples of str), so it crosses LangGraph
     Server's API as JSON; a dict or list given for it is coerced by ``__post_init__``.
 
     Everything else (paths, the database, keys, retries, fault injection, the bounds on these

@@ -45,3 +45,17 @@ def test_a_role_never_imports_the_roles_that_compose_it(package: str) -> None:
 def test_every_module_of_app_belongs_to_a_role() -> None:
     loose = sorted(p.name for p in (ROOT / "app").glob("*.py"))
     assert loose == ["__init__.py", "__main__.py", "errors.py"], loose
+
+
+def test_no_node_reads_the_run_context_without_the_operators_defaults() -> None:
+    # Trial 38, problem 1: ``runtime.context`` is what the client sent over the *declared*
+    # defaults (rounds=2 while the operator set RESEARCH_ROUNDS=4); a node reads its choices
+    # with ``res.context(runtime)`` (app.graph.resources.Resources.context). The CLI always
+    # sends a full context, so only LangGraph Server would show the mistake.
+    reads = []
+    for path in sorted((ROOT / "app" / "graph" / "nodes").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Attribute) and node.attr == "context"
+                    and isinstance(node.value, ast.Name) and node.value.id == "runtime"):
+                reads.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not reads, f"read the run's choices with res.context(runtime): {reads}"
