@@ -24,16 +24,11 @@ from app.settings.config import ROUNDS_BOUND
 from state import KEPT, ResearchState, Routing, Task, attempt_failed, make_envelope_id
 
 __all__ = [
-    "ROUNDS_BOUND", "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "WAVES_PER_ROUND", "WAVE_TASKS",
+    "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "WAVES_PER_ROUND", "WAVE_TASKS",
     "NextRound", "current_envelopes", "dropped_all", "fan_out", "first_wave", "highest_round",
     "kept_notes", "next_round", "pending_tasks", "recursion_limit", "round_in_run", "routing_of",
     "MISSING_ROW", "run_outcome", "wave", "waves",
 ]
-
-# ROUNDS_BOUND (app.settings.config): the most rounds any run takes, whatever its state says
-# (the operator's bound on the client's ``rounds`` is lower; here it keeps an edited state from
-# looping without end).
-
 
 def highest_round(state: Mapping[str, Any]) -> int:
     """The highest ``round`` the thread has seen: its ``round`` channel or any envelope's (0 for

@@ -12,7 +12,6 @@ from langgraph.runtime import Runtime
 from app.graph.nodes.common import check_run_plan
 from app.graph.resources import Resources
 from app.research.rounds import (
-    ROUNDS_BOUND,
     STEPS_AFTER_MAP,
     STEPS_PER_ROUND,
     next_round,
@@ -20,7 +19,7 @@ from app.research.rounds import (
     routing_of,
     waves,
 )
-from app.settings.config import RunContext
+from app.settings.config import ROUNDS_BOUND, RunContext
 from state import ResearchState
 
 __all__ = ["route", "steps_left"]
