@@ -37,6 +37,7 @@ from typing import Any
 
 from app.errors import CorpusMismatch
 from app.graph.nodes.common import check_same_corpus
+from app.research.review import REVIEW_NODES as NODE_STAGES
 from app.research.text import clip
 from app.research.topics import topic_problem
 from app.settings.checks import as_of_or_today
@@ -45,8 +46,9 @@ from app.settings.config import ConfigError, Settings
 
 __all__ = ["REVIEW_NODES", "awaits_review", "input_problem", "refusal"]
 
-REVIEW_NODES = {"plan": "review_plan", "results": "review_results"}
-"""The review nodes by stage: a thread whose next node is one of them awaits that review."""
+REVIEW_NODES = {stage: node for node, stage in NODE_STAGES.items()}
+"""The review nodes by stage (:data:`app.research.review.REVIEW_NODES` the other way round): a
+thread whose next node is one of them awaits that review."""
 
 
 def input_problem(kwargs: Mapping[str, Any], settings: Settings,

@@ -10,14 +10,16 @@ from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 
 from app.errors import AwaitsReview, CliThread, CorpusMismatch, ForeignRows
 from app.research.plan_check import check_plan
+from app.research.review import REVIEW_NODES
 from app.settings.config import ROUNDS_BOUND
 
 __all__ = ["SERVED_ANEW", "check_no_review_skipped", "check_rows_are_the_threads",
            "check_run_plan", "check_same_corpus", "thread_id_of"]
 
-_REVIEWS = {"plan": "review_plan", "results": "review_results"}
-"""The review nodes by stage. A checkpoint whose next node is one holds its trigger channel
-(``branch:to:NODE``) until the node has run: at the pause, and after an edit made at it."""
+_REVIEWS = {stage: node for node, stage in REVIEW_NODES.items()}
+"""The review nodes by stage (:data:`app.research.review.REVIEW_NODES` the other way round). A
+checkpoint whose next node is one holds its trigger channel (``branch:to:NODE``) until the node
+has run: at the pause, and after an edit made at it."""
 
 SERVED_ANEW = "start a new thread for the topic"
 """How a served run's client starts anew (the CLI's ``research --fresh`` is no server call)."""
