@@ -48,7 +48,10 @@ def test_the_node_recipe_applies_touches_only_its_files_and_the_tests_pass(tmp_p
     assert "coverage" in (clone / "README.md").read_text(encoding="utf-8")
 
     (clone / "tests" / "app" / "test_recipe_uses_the_node.py").write_text(USES_THE_NODE, "utf-8")
+    # test_worker_names: the recipe keeps NODES, the fixed nodes a worker may not be named
+    # after, equal to the graph's (trial 38: it left them out of date)
     proc = run_pytest(clone, "tests/app/test_recipe_uses_the_node.py",
-                      "tests/app/test_readme.py", "tests/app/test_graph.py")
+                      "tests/app/test_readme.py", "tests/app/test_graph.py",
+                      "tests/app/test_worker_names.py")
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert re.search(r"\b\d+ passed\b", proc.stdout) and " failed" not in proc.stdout
