@@ -49,15 +49,20 @@ from workers.usage import AttemptTokens
 
 __all__ = ["NODES", "build_graph", "worker_names"]
 
-# The RetryPolicy re-runs a node; how many times and after which wait are the operator's
-# settings (RESEARCH_MAX_ATTEMPTS, RESEARCH_RETRY_INTERVAL), which the nodes read from their run's
-# resources: they wait (backoff, cut short when the run stops) and stop (give_up) themselves, so
-# the policy has a cap and no interval of its own (workers/retry.py says why).
-WORKER_RETRY = RetryPolicy(max_attempts=ATTEMPTS_CAP, initial_interval=0.0, backoff_factor=1.0,
-                           max_interval=0.0, jitter=False, retry_on=retry_on)
-# persist and report do database I/O: retry a busy or locked SQLite database or a dropped
-# PostgreSQL connection, nothing else (a programming error retried is only slower to surface).
+SELF_PACED_RETRY = RetryPolicy(max_attempts=ATTEMPTS_CAP, initial_interval=0.0,
+                               backoff_factor=1.0, max_interval=0.0, jitter=False,
+                               retry_on=retry_on)
+"""The retry policy of the nodes that pace themselves, and only of those (the workers, ``plan``):
+how many attempts and after which wait are the operator's settings (RESEARCH_MAX_ATTEMPTS,
+RESEARCH_RETRY_INTERVAL), which such a node reads from its run's resources, waiting with
+``workers.retry.backoff`` (cut short when the run stops) and stopping with ``give_up``; the policy
+is a cap with no interval (``workers/retry.py`` says why). A node that does neither would be
+re-run up to ten times at once: give it :data:`IO_RETRY`, or a ``RetryPolicy`` of its own
+(docs/extending.md, "Add a node"; trial 38 found the trap)."""
 IO_RETRY = RetryPolicy(max_attempts=3, initial_interval=0.2, retry_on=is_transient_storage_error)
+"""The retry policy of ``persist`` and ``report``, which do database I/O: a busy or locked SQLite
+database or a dropped PostgreSQL connection is retried, nothing else (a programming error
+retried is only slower to surface)."""
 
 NODES: tuple[str, ...] = ("plan", "review_plan", "dispatch", "route", "review_results",
                           "persist", "report")
@@ -176,7 +181,7 @@ def _add_nodes(builder: StateGraph, workers: tuple[WorkerSpec, ...], res: Resour
         builder.add_node(name, masked(node, secrets), **policy)
 
     add("plan", partial(plan, res=res, tokens=AttemptTokens(), **routes),
-        retry_policy=WORKER_RETRY)
+        retry_policy=SELF_PACED_RETRY)
     add("review_plan", partial(review_plan, res=res))
     add("dispatch", partial(dispatch, res=res, **routes))
     allowed = parallel_keys()  # the channels parallel workers may write: those with a reducer
@@ -185,7 +190,7 @@ def _add_nodes(builder: StateGraph, workers: tuple[WorkerSpec, ...], res: Resour
                                  allowed=allowed)
         # input_schema: a Send hands the node its Task as is; inferred from the Task annotation,
         # its keys became channels no schema declares (trial 25, finding 3)
-        add(worker.name, node, retry_policy=WORKER_RETRY, input_schema=ResearchState)
+        add(worker.name, node, retry_policy=SELF_PACED_RETRY, input_schema=ResearchState)
         builder.add_edge(worker.name, "route")
     add("route", partial(route, res=res, **routes))
     add("review_results", review_results)
