@@ -34,6 +34,6 @@ def build(deps: WorkerDeps) -> Callable[[Task], WorkerResult]:
 SPEC = WorkerSpec(
     name="analyst",
     kind="agent",
-    description="create_agent: extracts sourced findings that answer the sub-question.",
+    description="extracts sourced findings that answer the sub-question.",
     build=build,
 )

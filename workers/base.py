@@ -186,8 +186,9 @@ class WorkerSpec:
         name: the node name and the envelope's ``worker`` field (part of its id: keep it
             stable); not another node's name (``app.graph.build.NODES``) and without ``:`` or
             ``|``, which the graph refuses.
-        kind: ``"function"`` (plain Python) or ``"agent"`` (a ``create_agent`` subgraph).
-        description: one line for ``--help`` and the docs.
+        kind: ``"function"`` (plain Python) or ``"agent"`` (a ``create_agent`` subgraph);
+            ``--help`` says which before the description.
+        description: one line for ``--help`` and the docs, what the worker returns.
         build: ``build(deps) -> run`` where ``run(task) -> WorkerResult``; called once per
             :class:`WorkerDeps` (the app caches one per distinct setting), on the first task,
             so an agent worker compiles its ``create_agent`` graph once.

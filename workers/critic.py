@@ -34,6 +34,6 @@ def build(deps: WorkerDeps) -> Callable[[Task], WorkerResult]:
 SPEC = WorkerSpec(
     name="critic",
     kind="agent",
-    description="create_agent: finds sourced caveats, limitations and deprecations.",
+    description="finds sourced caveats, limitations and deprecations.",
     build=build,
 )

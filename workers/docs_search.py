@@ -41,6 +41,6 @@ def build(deps: WorkerDeps) -> Callable[[Task], WorkerResult]:
 SPEC = WorkerSpec(
     name="docs_search",
     kind="function",
-    description="Plain function: the top passages of the corpus for the sub-question (FTS5 bm25).",
+    description="the top passages of the corpus for the sub-question (FTS5 bm25).",
     build=build,
 )

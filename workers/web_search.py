@@ -37,6 +37,6 @@ def build(deps: WorkerDeps) -> Callable[[Task], WorkerResult]:
 SPEC = WorkerSpec(
     name="web_search",
     kind="function",
-    description="Plain function: the top web results for the sub-question (Tavily; with --web).",
+    description="the top web results for the sub-question (Tavily; with --web).",
     build=build,
 )

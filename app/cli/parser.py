@@ -79,7 +79,9 @@ def _workers_epilog() -> str:
 
     workers = registered(web=True)  # the web workers say "with --web" in their description
     width = max(len(w.name) for w in workers)
-    lines = [f"  {w.name:<{width}}  {w.description}" for w in workers]
+    kinds = {"function": "Plain function", "agent": "create_agent"}  # WorkerSpec.kind
+    lines = [f"  {w.name:<{width}}  {kinds.get(w.kind, w.kind)}: {w.description}"
+             for w in workers]
     return "\n".join(["workers (workers/registry.py; one task per worker per sub-question):",
                       *lines])
 

@@ -296,11 +296,11 @@ class Resources:
         """The :data:`workers.base.Resolver` of the worker nodes."""
         return self.worker_deps(self.context(runtime)), self.run(runtime).scope
 
-    def storage(self, ctx: RunContext | None = None) -> Storage:
+    def storage(self) -> Storage:
         """Where runs keep their checkpoints and rows: PostgreSQL when the operator's
         ``database_url`` is set (migrations over ``database_direct_url``), else the SQLite files
-        of its ``data_dir`` (both the operator's: ``ctx`` is accepted and ignored). One object
-        for the life of these resources, made on first use; it opens no connection itself."""
+        of its ``data_dir`` (both the operator's, never a run's). One object for the life of
+        these resources, made on first use; it opens no connection itself."""
         with self._lock:
             if self._storage is None:
                 self._storage = storage_of(self.settings)

@@ -11,8 +11,10 @@ def test_research_help_lists_every_registered_worker(cli):
     assert proc.returncode == 0, proc.stderr
     lines = [" ".join(line.split()) for line in proc.stdout.splitlines()]
     section = lines[next(i for i, line in enumerate(lines) if line.startswith("workers ")) + 1:]
+    kinds = {"function": "Plain function:", "agent": "create_agent:"}  # from WorkerSpec.kind
     for spec in WORKERS:
-        assert f"{spec.name} {' '.join(spec.description.split())}" in section, proc.stdout
+        said = f"{spec.name} {kinds[spec.kind]} {' '.join(spec.description.split())}"
+        assert said in section, proc.stdout
 
 
 def test_help_names_no_internal_dest(cli):
