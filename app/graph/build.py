@@ -58,7 +58,7 @@ RESEARCH_RETRY_INTERVAL), which such a node reads from its run's resources, wait
 ``workers.retry.backoff`` (cut short when the run stops) and stopping with ``give_up``; the policy
 is a cap with no interval (``workers/retry.py`` says why). A node that does neither would be
 re-run up to ten times at once: give it :data:`IO_RETRY`, or a ``RetryPolicy`` of its own
-(docs/extending.md, "Add a node"; trial 38 found the trap)."""
+(docs/extending.md, "Add a node")."""
 IO_RETRY = RetryPolicy(max_attempts=3, initial_interval=0.2, retry_on=is_transient_storage_error)
 """The retry policy of ``persist`` and ``report``, which do database I/O: a busy or locked SQLite
 database or a dropped PostgreSQL connection is retried, nothing else (a programming error
@@ -130,7 +130,7 @@ def _checked_workers(workers: Sequence[WorkerSpec] | None) -> tuple[WorkerSpec, 
     Raises:
         ValueError: two workers share a name, or one's name cannot name a node of this graph
             (:func:`_name_problem`; LangGraph's own error came at compile time, without the
-            worker's module: trial 21, finding 15).
+            worker's module).
     """
     if workers is None:
         from workers.registry import WORKERS
@@ -189,7 +189,7 @@ def _add_nodes(builder: StateGraph, workers: tuple[WorkerSpec, ...], res: Resour
         node = guard_worker_node(worker.name, make_worker_node(worker, res.resolve_worker),
                                  allowed=allowed)
         # input_schema: a Send hands the node its Task as is; inferred from the Task annotation,
-        # its keys became channels no schema declares (trial 25, finding 3)
+        # its keys became channels no schema declares (tests/state/test_state_keys.py)
         add(worker.name, node, retry_policy=SELF_PACED_RETRY, input_schema=ResearchState)
         builder.add_edge(worker.name, "route")
     add("route", partial(route, res=res, **routes))

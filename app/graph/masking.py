@@ -3,9 +3,9 @@
 LangGraph saves the error a task raised in the checkpoint's pending writes, as ``repr(exc)``
 (made of its ``args``), so that a resume knows the task failed. A provider that echoes the key
 it rejected ("Incorrect API key provided: <the key>") put that key in ``checkpoints.sqlite``
-in full, while the printed line was masked (trial 23, finding 4). :func:`masked` wraps a node so
-that whatever it raises has the operator's secrets masked first, whichever node, model, search
-API or database it came from.
+in full, while the printed line was masked. :func:`masked` wraps a node so that whatever it
+raises has the operator's secrets masked first, whichever node, model, search API or database it
+came from.
 
 A provider's fatal error (a bad key, an unknown model) leaves the node as
 :class:`workers.errors.FatalModelError`, whose message LangGraph Server shows its client.
@@ -59,7 +59,7 @@ def _hidden_fatal(exc: Exception) -> bool:
     model) of a class whose message LangGraph Server does not show its client: it answers
     "An internal error occurred" for any error but the builtin kinds (``ValueError``,
     ``RuntimeError``, ...; ``langgraph_api/serde.py``), so a served run's client read
-    ``OpenAIAuthenticationError: An internal error occurred`` (trial 24, finding 12). Raised as
+    ``OpenAIAuthenticationError: An internal error occurred``. Raised as
     :class:`workers.errors.FatalModelError` (a ``RuntimeError``, its message described by
     :func:`workers.errors.describe_fatal`), the client reads what the CLI prints."""
     return (is_fatal(exc) and not isinstance(exc, (RuntimeError, ValueError))

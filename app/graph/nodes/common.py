@@ -98,12 +98,13 @@ def check_rows_are_the_threads(storage: Any, config: RunnableConfig, state: Mapp
     A thread id's rows were written by this thread when it has run here before: its state
     holds a plan or envelopes (a next input on the thread), or a checkpoint of the thread does
     (a replay or fork from before its first ``plan``). Otherwise they are another thread's of
-    the same id: the command line's (it has a ``runs`` row, trial 13), a stateless run's,
-    another client's, or one the server lost (``langgraph dev`` killed before its flush): a
-    client that creates a thread with that id must not replace them (trial 14, finding 15).
-    The same for a thread whose first run was cancelled with ``rollback`` (a multitask strategy
-    or ``runs.cancel``) after its ``persist``: LangGraph deletes the run's checkpoints, the rows
-    stay, and nothing the node can read tells them from a lost thread's (trial 31, F1).
+    the same id: the command line's (it has a ``runs`` row), a stateless run's, another
+    client's, or one the server lost (``langgraph dev`` killed before its flush): a client that
+    creates a thread with that id must not replace them
+    (``tests/app/test_served_foreign_rows.py``). The same for a thread whose first run was
+    cancelled with ``rollback`` (a multitask strategy or ``runs.cancel``) after its ``persist``:
+    LangGraph deletes the run's checkpoints, the rows stay, and nothing the node can read tells
+    them from a lost thread's.
 
     Args:
         storage: the run's :class:`app.storage.Storage`.
@@ -148,7 +149,7 @@ def _planned_before(config: RunnableConfig, thread_id: str) -> bool:
 def check_no_review_skipped(config: RunnableConfig, checkpoint_id: str | None, review: bool,
                             served: bool) -> None:
     """Refuse a served run without review on a thread paused at a review: a new input (with
-    ``review`` off) would plan again and persist rows nobody approved (trial 14, finding 12).
+    ``review`` off) would plan again and persist rows nobody approved.
     The CLI refuses the same (``research``/``resume`` show the pause; another ``--review`` is
     refused: :func:`app.runs.resume.check_planned_choices`). A new input *with* review pauses
     again, so it is let through.

@@ -31,10 +31,10 @@ def persist(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCo
     at review (a time-travel replay that dropped one the first decision kept included), belongs
     to a plan replaced at review, to a worker this run does not have, or to another ``as_of``
     or topic the thread had before (a LangGraph Server client's next input, a Studio edit of
-    ``as_of``). (Found by new-user trials: a replaced plan's rows stayed; another ``as_of``
-    left 18 rows and 18 envelopes for 9 tasks; ``inspect`` counted them, the summary did
-    not.) A run without a thread (no checkpointer) only removes the rows it dropped: other such
-    runs share its ``thread_id``, ``"-"``.
+    ``as_of``). (Else a replaced plan's rows stayed; another ``as_of`` left 18 rows and 18
+    envelopes for 9 tasks: ``tests/app/test_thread_input_change.py``.) A run without a thread
+    (no checkpointer) only removes the rows it dropped: other such runs share its
+    ``thread_id``, ``"-"``.
 
     Raises:
         app.research.plan_check.BadPlan: the plan or its routing cannot run (a state edit
@@ -84,7 +84,7 @@ def _unwritten(envelope: dict[str, Any], written: set[str] | None) -> bool:
     thread has no row of it (``written``: the thread's envelope ids; None, a run without a
     thread, trusts the mark) and it still holds what its row needs (an ok envelope's payload).
     ``persisted`` is state a client may edit: a Studio edit, or a thread's copy, marked
-    envelopes persisted that no row held, and the run said ``ok`` (trial 31, finding F2); one
+    envelopes persisted that no row held, and the run said ``ok``; one
     whose payload is gone is counted missing by the verdict
     (:func:`app.research.rounds.run_outcome`)."""
     if not envelope.get("persisted"):

@@ -36,10 +36,11 @@ __all__ = ["NO_VERDICT", "plan", "run_workers"]
 
 NO_VERDICT: dict[str, Any] = {"outcome": None, "failed_tasks": [], "warnings": [],
                               "report": None, "report_path": None}
-"""What ``plan`` writes over the verdict keys at a run's start, until this run's own ``report``
-writes them: no ``outcome`` (None: not judged yet), so a rerun that pauses, fails or is stopped
-before ``report`` never hands back the previous run's verdict and report (trial 25, finding 2).
-The lists are empty rather than None, so a reader's ``get("failed_tasks", [])`` still iterates.
+"""What ``plan`` writes over the verdict keys at a run's start, until this run's ``report`` writes
+them: no ``outcome`` (None: not judged yet), so a rerun that pauses, fails or is stopped before
+``report`` never hands back the last run's verdict and report
+(``tests/app/test_rerun_verdict.py``). The lists are empty, not None, so a reader's
+``get("failed_tasks", [])`` still iterates.
 Plain writes: ``LastValue`` channels."""
 
 
@@ -127,8 +128,7 @@ def run_workers(workers: Sequence[str], web: bool) -> list[str]:
     """The compiled graph's ``workers`` this run fans out to (``routing["workers"]``): the web
     workers (:data:`workers.registry.WEB_WORKER_NAMES`) only when the run's context searches the
     web. LangGraph Server compiles one graph for every client, with the operator's workers;
-    ``web`` is each client's choice (trial 25, finding 9: ``web: false`` failed every
-    ``web_search`` task).
+    ``web`` is each client's choice (else ``web: false`` failed every ``web_search`` task).
 
     Example:
         >>> run_workers(["docs_search", "analyst", "web_search"], web=False)
@@ -173,7 +173,7 @@ def _questions(state: ResearchState, ctx: RunContext, attempt: int,
         if attempt >= res.settings.max_attempts:
             raise give_up(exc) from None  # this run's attempts are spent
         if is_transient(exc):  # said, as a worker's retry is: not 20-40 s of silence
-            runtime.stream_writer({"retry": {  # (trial 23, finding 12)
+            runtime.stream_writer({"retry": {
                 "worker": "planner", "task_key": topic, "attempt": attempt,
                 "max_attempts": res.settings.max_attempts, "error": one_line(exc, 160)}})
         raise

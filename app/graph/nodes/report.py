@@ -43,10 +43,10 @@ class KeptSummaries:
     """The report model's summaries of ``report`` attempts that failed after it, for the same
     task's next ``RetryPolicy`` attempt.
 
-    ``IO_RETRY`` runs ``report`` again when its database write is busy; the summary comes
-    before that write, and a failed attempt leaves no writes. So the retry reuses the summary
-    it already paid for instead of asking the model again, and the attempt that returns writes
-    its tokens, once (trial 25, finding 5). Keyed by LangGraph's task id (the same for every
+    ``IO_RETRY`` runs ``report`` again when its database is busy; the summary comes before
+    that write, and a failed attempt leaves no writes. So the retry reuses the summary it paid
+    for instead of asking the model again, and the attempt that returns writes its tokens, once
+    (``tests/app/test_report_retry.py``). Keyed by LangGraph's task id (the same for every
     attempt of one task); bounded: the oldest entries (tasks that never came back) are dropped
     past ``limit``.
 
@@ -81,9 +81,8 @@ class KeptSummaries:
 
 def unmetered_note(count: int, served: bool = False) -> str:
     """The run note for ``count`` model responses whose token usage the client could not read
-    (the server sent none, or an answer the integration could not read: trial 24, finding 14),
-    naming the budget as the run's client sets it (a served run's: its context's
-    ``max_tokens``, not the CLI's flag; trial 14, finding 10).
+    (the server sent none, or an answer the integration could not read), naming the budget as
+    the run's client sets it (a served run's: its context's ``max_tokens``, not the CLI's flag).
 
     Example:
         >>> unmetered_note(2, served=True)[-55:]
@@ -179,7 +178,7 @@ def _write(state: ResearchState, data: ReportInput, res: Resources, notes: list[
     write_report(markdown, path)
     with res.storage().results() as store:  # for every machine that reaches the database
         store.save_report(data.thread_id, markdown)
-    if other is not None and other != data.thread_id:  # trial 12, finding 5: said nowhere
+    if other is not None and other != data.thread_id:  # said, not replaced silently
         with res.storage().results(read_only=True) as store:  # its data dir, or another's
             here = store is not None and bool(store.count(thread_id=other))
         where = "" if here else " of the data dir that ran it"

@@ -18,7 +18,7 @@ __all__ = ["review_plan", "review_results"]
 def review_plan(state: ResearchState, *, res: Resources) -> dict[str, Any]:
     """Pause for the plan review; write the replaced sub-questions, if any. A served run's
     review refuses a plan over the operator's ``sub_questions_limit`` and pauses again
-    saying so, as ``dispatch`` would refuse it after the pause was gone (trial 25, finding 16).
+    saying so, as ``dispatch`` would refuse it after the pause was gone.
 
     Once the run's tasks have run, the plan is past reviewing: a ``Command(goto="review_plan")``
     sent while the results review waits (Studio's "go to node") must not make a second pending
