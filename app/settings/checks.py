@@ -75,8 +75,8 @@ def check_database_url(url: str) -> None:
 def _libpq_reads(url: str) -> None:
     """Refuse a URL libpq's own parser refuses (psycopg's ``conninfo_to_dict``: an unclosed
     ``[`` of an IPv6 host, a query parameter libpq does not know), in one line without the URL
-    (trial 35, F1: it passed the check above and ended as ``run failed: ProgrammingError``,
-    exit 1, not a bad setting's exit 2)."""
+    (such a URL passed the check above and ended as ``run failed: ProgrammingError``, exit 1,
+    not a bad setting's exit 2)."""
     try:
         from psycopg import ProgrammingError
         from psycopg.conninfo import conninfo_to_dict
@@ -91,7 +91,7 @@ def _libpq_reads(url: str) -> None:
 
 def _port_ok(host: str) -> bool:
     """Whether ``host`` (``name``, ``name:port``, ``[v6]``, ``[v6]:port``) has no port, or a
-    port number (1 to 65535: 99999 failed only when a run connected, trial 35)."""
+    port number (1 to 65535: 99999 otherwise failed only when a run connected)."""
     if host.startswith("["):
         host = host.partition("]")[2]
     _, colon, port = host.rpartition(":")

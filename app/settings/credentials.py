@@ -117,7 +117,7 @@ def web_key(credentials: Settings | None) -> str:
                               "environment or in .env")
         return credentials.searxng_url
     if credentials is None or not credentials.tavily_api_key:
-        # "set by its thread": a resume continues with the thread's --web (trial 18, finding 9)
+        # "set by its thread": a resume continues with the thread's --web
         raise ConfigError("web search (--web, set for this run or by its thread) needs a Tavily "
                           "key: set TAVILY_API_KEY in the environment or in .env (or "
                           "RESEARCH_SEARCH_PROVIDER=searxng and SEARXNG_URL, for a SearXNG "

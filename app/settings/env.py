@@ -28,7 +28,7 @@ def _check_dotenv_lines(env_file: Path) -> list[str]:
     """Refuse a ``.env`` line python-dotenv cannot parse (it would warn, without naming the
     file, and drop the line: a setting written there would silently not apply); return a
     warning line for each setting the file sets twice to two values (the last is used,
-    python-dotenv's rule; trial 35: ``RESEARCH_ROUNDS=1`` then ``=3`` said nothing). Values
+    python-dotenv's rule; ``RESEARCH_ROUNDS=1`` then ``=3`` used to say nothing). Values
     are not shown: one may be a key.
 
     Raises:
@@ -51,7 +51,7 @@ def _check_dotenv_lines(env_file: Path) -> list[str]:
                 # the line itself is not shown: it may hold a key
                 raise ConfigError(f"{env_file}: line {binding.original.line} is not NAME=value")
             if binding.key in ENV_VARS and binding.value is None:  # a bare name: dotenv reads
-                # no value, and the setting silently kept its default (trial 28)
+                # no value, and the setting silently kept its default
                 raise ConfigError(f"{env_file}: line {binding.original.line} names "
                                   f"{binding.key} without a value; write {binding.key}=value")
     return twice
@@ -172,4 +172,4 @@ LOCAL_SERVER_UNNAMED = (
     "OpenAI's default): this run is offline; name the server's model with --model "
     "openai:NAME or RESEARCH_MODEL")
 """Said when a local OpenAI-compatible server is configured and nothing names its model: the
-run would otherwise be offline without a word (trial 23, finding 15)."""
+run would otherwise be offline without a word."""

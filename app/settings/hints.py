@@ -19,7 +19,7 @@ def quote(arg: str) -> str:
     holds a character :func:`app.research.text.visible` escapes (a newline, a tab, ESC, a bidi
     control). The terminal is shown those as ``\n`` and the like, which inside ``'...'`` the
     shell reads as a backslash and a letter: a pasted hint ran another topic on a new thread,
-    or another data dir (trial 28, finding 1).
+    or another data dir.
 
     Example:
         >>> quote("a b"), quote("a\nb"), quote("it's\t\\")
@@ -58,9 +58,9 @@ def place_args(settings: Settings | None) -> str:
 def continue_args(settings: Settings | None) -> str:
     """:func:`place_args` plus the run's ``--out FILE`` (quoted) when it was given: the flags a
     printed command that *continues* a run (``review ... --approve``) needs to find the thread
-    and write the report where the run was asked to (found by a new-user trial: the continue
-    lines of ``research --review --out FILE`` dropped it, and the report went to the data
-    dir's ``reports/``).
+    and write the report where the run was asked to (else the continue lines of
+    ``research --review --out FILE`` dropped it, and the report went to the data dir's
+    ``reports/``).
 
     Example:
         >>> continue_args(Settings(data_dir="/d", report_out="my report.md"))

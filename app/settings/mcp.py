@@ -68,8 +68,7 @@ def load_mcp_config(path: str) -> dict[str, dict[str, Any]]:
 
 def _read_file(file: Path, where: str) -> str:
     """The text of ``file``, a regular file of at most :data:`MAX_CONFIG_BYTES`: a FIFO hung the
-    run before its first line and ``/dev/zero`` took the machine's memory, SIGTERM unheard
-    (trial 28, finding 6).
+    run before its first line and ``/dev/zero`` took the machine's memory, SIGTERM unheard.
 
     Raises:
         ConfigError: no regular file, or too large. OSError: it cannot be read.

@@ -60,8 +60,8 @@ def setting(default: Any = None, *, help: str, env: str | None = None, flag: str
         path: a file or folder (of a ``keyed`` setting: each item's VALUE): a leading ``~`` is
             expanded (:func:`coerce`), whether the value comes from a flag, the environment,
             ``.env`` or code (a ``.env`` file expands ``${NAME}``, python-dotenv's rule, but
-            not ``~``: trial 10 saw ``RESEARCH_DATA_DIR=~/research-data`` make a folder named
-            ``~``); a ``$NAME`` left in it is refused (:data:`SHELL_VARIABLE`).
+            not ``~``: ``RESEARCH_DATA_DIR=~/research-data`` made a folder named ``~``); a
+            ``$NAME`` left in it is refused (:data:`SHELL_VARIABLE`).
         resume: for a client's choice (a ``RunContext`` field), what a run that continues an
             unfinished thread does with it: ``"kept"``, recorded in the thread's ``runs`` row
             and kept unless the command names it, with a note (it changes what the remaining
@@ -224,8 +224,8 @@ def check_keys(label: str, spec: SettingSpec, items: tuple[str, ...]) -> None:
 
 SHELL_VARIABLE = re.compile(r"\$(?:\{[A-Za-z_]\w*\}|[A-Za-z_]\w*)")
 """A shell variable left in a path (``$HOME/x``): ``.env`` expands ``${HOME}`` only, so
-``RESEARCH_DATA_DIR=$HOME/x`` made a folder named ``$HOME`` where the command ran (trial 35,
-F3); a path setting holding one is refused."""
+``RESEARCH_DATA_DIR=$HOME/x`` made a folder named ``$HOME`` where the command ran; a path
+setting holding one is refused."""
 
 
 def _validate_item(label: str, spec: SettingSpec, item: Any) -> None:
@@ -311,7 +311,7 @@ def parse_setting(label: str, spec: SettingSpec, raw: str) -> Any:
     Raises:
         ConfigError: one line naming ``label``.
     """
-    if where := utf8_problem(raw):  # a Latin-1 terminal's byte (trial 10), or a path's
+    if where := utf8_problem(raw):  # a Latin-1 terminal's byte, or a path's
         if spec.path and not spec.keyed:
             raise ConfigError(path_not_utf8(label, raw.strip(), where))
         raise ConfigError(f"{label} is not valid UTF-8 ({where}): {UTF8_WAY_OUT}")
@@ -324,7 +324,7 @@ def parse_setting(label: str, spec: SettingSpec, raw: str) -> Any:
             raise ConfigError(f"{label} must be 1 or 0 (true/false, yes/no, on/off), got {raw!r}")
         return value
     if spec.type in (int, float):
-        try:  # ASCII digits only: int() reads "1_0" as 10 and "٣" or "５" as digits (trial 35)
+        try:  # ASCII digits only: int() reads "1_0" as 10 and "٣" or "５" as digits
             if not _NUMBER[spec.type].fullmatch(raw):
                 raise ValueError(raw)
             value = spec.type(raw)
