@@ -1,10 +1,10 @@
 """A served run's checks before LangGraph Server creates it: the ``@auth.on.threads.create_run``
 hook of ``app/server/auth.py`` calls :func:`refusal` with the request's ``kwargs``.
 
-LangGraph saves a run's input as a checkpoint of its thread before the graph's first node runs,
-so a refusal raised in ``plan`` comes after the thread's ``topic`` was replaced and, on a thread
-paused at a review, after the pause was dropped (trial 25, findings 4 and 8). Refused here, no
-run and no checkpoint exist: the thread stays as it was. What is checked:
+LangGraph saves a run's input as a checkpoint of its thread before its first node runs, so a
+refusal raised in ``plan`` comes after the thread's ``topic`` was replaced and, on a thread
+paused at a review, after the pause was dropped. Refused here, no run and no checkpoint exist:
+the thread stays as it was (``tests/e2e/test_server_prerun.py``). What is checked:
 
 * ``durability`` other than the operator's (:func:`app.settings.client.check_durability`): 400;
 * the input's ``topic`` and ``as_of`` (:func:`app.research.topics.topic_problem`, the CLI's
@@ -171,10 +171,10 @@ async def _reviewed_in_flight(client: Any, thread_id: str, settings: Settings,
     """Whether a run of ``thread_id`` not yet ended (pending or running) has review on (its
     context's ``review``, or the operator's default; any run, on a thread ``planned`` with
     review: an approval sent with a context that leaves ``review`` out runs on to the results
-    review all the same: trial 32, finding 2): it may pause at a review that a run
-    queued behind it would skip. The check above reads the thread as the request finds it, and
-    an enqueued run starts later (trial 31, F3: it started after the pause, replaced the topic,
-    and the node's backstop refused it with the review already gone)."""
+    review all the same): it may pause at a review that a run queued behind it would skip. The
+    check above reads the thread as the request finds it, and an enqueued run starts later
+    (one started after the pause, replaced the topic, and the node's backstop refused it with
+    the review already gone)."""
     from langgraph_sdk.errors import NotFoundError
 
     for status in ("running", "pending"):
@@ -216,7 +216,7 @@ async def _thread_state(client: Any, thread_id: str, kwargs: Mapping[str, Any],
 
     Raises:
         _NoCheckpoint: the run names a checkpoint the thread does not have, or not as text
-            (trial 27: a made-up id read as a new thread, and every check was skipped).
+            (else a made-up id read as a new thread, and every check was skipped).
     """
     from langgraph_sdk.errors import APIStatusError, NotFoundError
 
