@@ -38,15 +38,15 @@ def fingerprint(entry: Mapping[str, Any]) -> str:
 # it. Keyed by ``id(value)``, holding a *weak* reference to ``value`` (a :class:`Folded` list, so
 # it can be weakly referenced), a private snapshot of its items and the ``{key: position}``
 # index. The entry goes when the value does: the cache never outlives the channel value LangGraph
-# holds, so it pins no payloads of a thread that paused, failed or finished (trial 25, finding
-# 11: 32 strongly held lists of 1,200 envelopes were 177 MB). The weak reference also keeps the id
-# from being reused while cached: a live value's id is its own. Taking an entry removes it: once
-# a newer value is derived from a list, that list no longer owns the index, and folding it again
-# (an older value, a replayed write) rebuilds. Values restored from a checkpoint are new objects,
-# so they also rebuild, once. A list the caller changed in place (appended to, shortened, an item
-# replaced or reordered) no longer equals its snapshot, so it rebuilds too: the check is one
-# C-level pass comparing item identities, cheaper than the list copy. A stored dict whose other
-# fields were changed in place is the same dict either way.
+# holds, so it pins no payloads of a thread that paused, failed or finished (held strongly, 32
+# lists of 1,200 envelopes were 177 MB). The weak reference also keeps the id from being reused
+# while cached: a live value's id is its own. Taking an entry removes it: once a newer value is
+# derived from a list, that list no longer owns the index, and folding it again (an older value, a
+# replayed write) rebuilds. Values restored from a checkpoint are new objects, so they also
+# rebuild, once. A list the caller changed in place (appended to, shortened, an item replaced or
+# reordered) no longer equals its snapshot, so it rebuilds too: the check is one C-level pass
+# comparing item identities, cheaper than the list copy. A stored dict whose other fields were
+# changed in place is the same dict either way.
 #
 # So the cache gives the result a fold without it gives, with one stated limit: it trusts that
 # a stored dict keeps its ``envelope_id`` (every stored envelope has one, see rule 1). A node that
@@ -110,8 +110,7 @@ def _keep_index(value: Folded, snapshot: list, positions: dict[str, int]) -> Non
 class EnvelopeTypeError(TypeError, ValueError):
     """A write to ``envelopes`` that is no envelope (``{"envelopes": 5}``, ``[5]``). A
     ``TypeError``, and a ``ValueError`` too: LangGraph Server answers a ``ValueError`` raised by
-    ``update_state`` with 400 and its line, any other exception with 500 and a traceback (trial
-    14, finding 2)."""
+    ``update_state`` with 400 and its line, any other exception with 500 and a traceback."""
 
 
 def as_entries(value: Any) -> list[dict[str, Any]]:

@@ -65,7 +65,7 @@ def dedupe_extend(existing: Sequence[T] | None, new: Iterable[T] | T | None) -> 
 class UnhashableItem(TypeError, ValueError):
     """An item :func:`dedupe_extend` cannot keep once. A ``TypeError``, and a ``ValueError``
     too: LangGraph Server answers a ``ValueError`` raised by ``update_state`` with 400 and its
-    line, any other exception with 500 and a traceback (trial 14)."""
+    line, any other exception with 500 and a traceback."""
 
 
 def merge_dicts(existing: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> dict:
@@ -178,7 +178,7 @@ def _whole(value: Any, what: str) -> int:
 def add_count(existing: int | None, new: int | None) -> int:
     """``operator.add`` for one counter that parallel nodes write deltas to (tokens spent), which
     refuses anything but a whole number in one line: a state edit of ``{"tokens": "x"}`` made
-    ``operator.add`` raise a ``TypeError``, LangGraph Server's 500 (trial 14).
+    ``operator.add`` raise a ``TypeError``, LangGraph Server's 500.
 
     Write the delta, not the total. None counts as 0.
 
