@@ -205,7 +205,7 @@ def _unread(claims: Sequence[Any], messages: Sequence[Any], corpus: Any) -> list
     """The refs of ``claims`` whose passage no tool of the task returned
     (:func:`retrieved_documents`). A ref no source knows is left to the node's one check
     (``sourced_items``); one it knows is compared as the source spells it (a web page's URL as
-    ``search_web`` returned it: trial 24, finding 8)."""
+    ``search_web`` returned it)."""
     read = retrieved_documents(messages)
     return [str(c.ref) for c in claims if (known := corpus.passage(str(c.ref))) is not None
             and _document(known.ref) not in read]
@@ -216,7 +216,7 @@ def retrieved_documents(messages: Sequence[Any]) -> set[str]:
     returned: every ``ref`` in the JSON of its successful ``ToolMessage``s (search results, a
     read document, an operator's tool answering with passages). A claim may cite only these:
     a model that cites a real passage it never retrieved (one it remembers, or guessed) has
-    not read it (trial 23, finding 13: such a claim led the report's Answer).
+    not read it (such a claim once led the report's Answer).
 
     Example:
         >>> retrieved_documents([ToolMessage('{"results": [{"ref": "a.md#2"}]}',
@@ -345,7 +345,7 @@ def _cited_items(claims: Sequence[Any], kind: ItemKind, corpus: Any) -> list[Res
             "ref": passage.ref if passage else str(claim.ref),
             "title": passage.title if passage else "",
             "source": passage.source if passage else "",
-            # the section it is cut from, for the report's Sources (trial 29, finding 10)
+            # the section it is cut from, for the report's Sources
             **({"heading": passage.heading} if passage and passage.heading else {}),
         })
     return items

@@ -20,9 +20,9 @@ again, without a bound, and misses a case:
 * differing duplicates, or arguments that fail the schema, get one correction: an *error*
   ``ToolMessage`` (status ``"error"``, so the agent goes back to the model after any normal tool
   ran) saying what was wrong, naming the invalid arguments;
-* a reply with no valid tool call (trial 23): a call whose arguments are not JSON, of any tool,
-  gets one correction; an answer written as JSON text (a fenced block) is taken when it fits
-  the schema, else one correction asks for the tool call;
+* a reply with no valid tool call: a call whose arguments are not JSON, of any tool, gets one
+  correction; an answer written as JSON text (a fenced block) is taken when it fits the schema,
+  else one correction asks for the tool call;
 * the same kind of fault after that correction raises
   :class:`workers.errors.AnswerProtocolError` naming it: the task's error envelope says why, and
   its tokens are counted like any attempt's (:mod:`workers.usage`).
@@ -82,8 +82,8 @@ def invalid_arguments(exc: BaseException, limit: int = 5) -> str:
 def text_answer(message: Any, schema: Any) -> Any | None:
     """The answer a model wrote as text instead of calling its answer tool: the message's JSON
     object (bare, or in a fenced block: ``langchain_core.utils.json.parse_json_markdown``)
-    when it fits ``schema`` (a pydantic class), else None. Small local models answer so
-    (trial 23, finding 6: such an answer was "no answer").
+    when it fits ``schema`` (a pydantic class), else None. Small local models answer so (once
+    read as "no answer").
 
     Example:
         >>> class Plan(BaseModel):
@@ -116,7 +116,7 @@ def unanswered(message: Any, schema: Any) -> str | None:
     after the class), in words for an error or a note: arguments that are not JSON (the JSON
     error, not the library's text and the cut arguments), JSON text whose fields do not fit
     (which fields), an answer in prose; None when it is not an ``AIMessage`` or holds a valid
-    tool call (trial 24, findings 4 and 5).
+    tool call.
 
     Example:
         >>> class Plan(BaseModel):
@@ -207,10 +207,10 @@ class AnswerProtocol(AgentMiddleware):
         would stop without an answer and without telling the model why:
 
         * a call whose arguments are not JSON (the integration keeps it apart, in
-          ``invalid_tool_calls``), of its answer tool or any other (trial 23, finding 3: a
-          search call with a trailing comma): a correction;
+          ``invalid_tool_calls``), of its answer tool or any other (e.g. a search call with a
+          trailing comma): a correction;
         * an answer written as text (:func:`text_answer`): taken when it fits the schema,
-          else a correction asking for the tool call (trial 23, finding 6)."""
+          else a correction asking for the tool call."""
         message = response.result[0] if response.result else None
         if (response.structured_response is not None or not isinstance(message, AIMessage)
                 or message.tool_calls):

@@ -110,7 +110,7 @@ class UnreadableAnswer(MalformedResponseError):
     """The provider's answer could not be read as a message: a tool call whose arguments are
     not a JSON object (a JSON *string* holding one, double-encoded: some local model servers
     send it so). Retried like any malformed response; the planner, which has an answer of its
-    own to fall back on, uses it at once (trial 23, finding 1)."""
+    own to fall back on, uses it at once."""
 
 
 class OutputCutOff(ModelError):
@@ -358,7 +358,7 @@ def mask_in_place(exc: BaseException, secrets: tuple[str, ...] | list[str] = ())
     """Mask credentials (:func:`redact`, and each of ``secrets``) in the text ``exc`` and the
     errors it was raised from carry: their string ``args`` and an SDK's ``message``. LangGraph
     keeps a failed task's error in the checkpoint's pending writes as ``repr(exc)``, made of its
-    args, so a key a provider echoed in a 401 was saved there in full (trial 23, finding 4).
+    args, so a key a provider echoed in a 401 was saved there in full.
 
     Example:
         >>> err = RuntimeError("Incorrect API key provided: local-KEY-123", 401)

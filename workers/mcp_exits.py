@@ -1,5 +1,5 @@
 """How a stdio MCP server that ended at start-up ended: its exit status, for the one line that
-names it ("MCP server 'x' exited with status 3 at start-up"; trial 11: the line said only
+names it ("MCP server 'x' exited with status 3 at start-up"; without it the line said only
 "failed to start: BrokenResourceError: (no message)" or "McpError: Connection closed").
 
 The ``mcp`` SDK's ``stdio_client`` spawns the server (``mcp.client.stdio.

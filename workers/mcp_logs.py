@@ -4,8 +4,8 @@ server.
 A server that prints something other than JSON-RPC on stdout made the ``mcp`` package log a
 whole traceback ("Failed to parse JSONRPC message from server", ``mcp.client.stdio``), and one
 that answers with a malformed request 56 lines of pydantic errors through the *root* logger
-(``logging.warning`` in ``mcp/shared/session.py``), before the run's one ``error:`` line
-(trial 10). :data:`MCP_LOGS` drops those records and keeps the last one's gist, which
+(``logging.warning`` in ``mcp/shared/session.py``), before the run's one ``error:`` line.
+:data:`MCP_LOGS` drops those records and keeps the last one's gist, which
 :class:`workers.mcp_tools.McpHub` adds to its error: "MCP server 'x' did not start within 5 s
 (...); the MCP client read a line that is not JSON-RPC: 'garbage'".
 

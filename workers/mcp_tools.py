@@ -106,8 +106,7 @@ class McpHub:
     def _submit(self, coro: Any, timeout: float, what: str, server: str | None = None) -> Any:
         """Run ``coro`` on the hub's loop; its result within ``timeout`` seconds. A wait gives
         up once the run stops, and once ``server``'s session is known to have ended (another
-        call found it): a call in flight on a dead session waited out the whole timeout
-        (trial 28, finding 5)."""
+        call found it): a call in flight on a dead session waited out the whole timeout."""
         future = asyncio.run_coroutine_threadsafe(coro, self._loop)
         deadline = time.monotonic() + timeout
         try:
@@ -267,7 +266,7 @@ def make_mcp_tools(hub: McpHub, results: McpResults,
         McpError: two tools get one name (server ``a_b``'s tool ``c`` and server ``a``'s tool
             ``b_c``), or one gets a name in ``reserved``, the agents' own tools' (server
             ``search``'s tool ``corpus``): one line naming them. Every agent task failed on it
-            at run time, was sent again, and the run ended ``partial`` (trial 28, finding 4).
+            at run time, was sent again, and the run ended ``partial``.
     """
     out: list[BaseTool] = []
     named: dict[str, tuple[str, str]] = {}

@@ -48,7 +48,7 @@ def check_state_writes(writes: dict[str, Any]) -> None:
     """Refuse ``WorkerResult.state`` keys the wrapper owns, the schema lacks (LangGraph would
     drop an undeclared key without a word) or declares without a reducer (two workers' writes
     to it would end the map step in ``InvalidUpdateError``; one was announced ok before the
-    node's guard made it an error: trial 16, finding 5).
+    node's guard made it an error).
 
     Raises:
         ValueError: naming the keys and what to do.

@@ -241,8 +241,8 @@ def paced_search(search: Callable[..., _Result], gate: RetryAfterGate, patience:
         label: how messages name the endpoint.
         rate_limits: the rate-limit patience (None: a 429 is raised at once). A search
             rate-limited for its whole patience raises
-            :class:`workers.errors.RateLimitPatienceSpent` (trial 28, finding 7: a SearXNG
-            limiter's 429s failed the agents' tasks after 3 attempts in 8 s).
+            :class:`workers.errors.RateLimitPatienceSpent` (else a SearXNG limiter's 429s
+            failed the agents' tasks after 3 attempts in 8 s).
     """
 
     def attempt(*args: Any, **kwargs: Any) -> _Result:

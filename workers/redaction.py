@@ -14,7 +14,7 @@ from urllib.parse import quote, quote_plus
 __all__ = ["redact"]
 
 # Things that look like credentials: OpenAI-style keys (sk-..., sk-proj-...) and the value of an
-# Authorization header, Bearer or Basic (httpx sends a URL's user:password as Basic: trial 24).
+# Authorization header, Bearer or Basic (httpx sends a URL's user:password as Basic).
 _SECRET = re.compile(r"\b((?:sk|rk|pk)-[A-Za-z0-9_\-]{6})[A-Za-z0-9_\-]{6,}"
                      r"|((?:Bearer|Basic)\s+)\S+")
 # A URL's password (``scheme://user:PASSWORD@host``, to the last '@' before the host) and the

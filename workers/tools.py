@@ -154,9 +154,9 @@ def make_web_tools(web: Source, k: int = 5) -> list[BaseTool]:
     own retries (``workers.sources.web.UNREACHED``), or stays rate-limited past the patience
     the source waits (``RateLimitPatienceSpent``, a ``Retry-After`` too long), is handed back to
     the agent as an error result, as a failed MCP tool is, so the agent answers from the corpus
-    and the run's notes name what it did without (trial 18, finding 6: with SearXNG down, the
-    analyst and the critic failed for good and their corpus findings were lost; trial 28,
-    finding 7: the same with SearXNG's limiter answering 429).
+    and the run's notes name what it did without (once, with SearXNG down or its limiter
+    answering 429, the analyst and the critic failed for good and their corpus findings were
+    lost).
 
     Raises:
         ValueError: ``k`` is less than 1.

@@ -30,7 +30,7 @@ __all__ = ["ANNOUNCED_WAIT", "announce_wait", "announcing_waits", "await_until",
 
 ANNOUNCED_WAIT = 2.0
 """Seconds from which a wait is said (:func:`announce_wait`): a retry interval, a
-``Retry-After`` or a rate limit's backoff of up to 600 s was silent (trial 11), while the
+``Retry-After`` or a rate limit's backoff of up to 600 s was once silent, while the
 default retry waits (0.5 s, then 1 s) pass without a line."""
 
 _Result = TypeVar("_Result")
