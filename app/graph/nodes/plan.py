@@ -162,7 +162,7 @@ def _questions(state: ResearchState, ctx: RunContext, attempt: int,
         # next input or a Studio edit may give one): the old plan's rows go at persist.
         return list(state["sub_questions"]), []
     if planner.offline:
-        # What the corpus holds about the topic divides the work (issue 19): one read-only
+        # What the corpus holds about the topic divides the work: one read-only
         # search of the local index, deterministic for the same corpus; a rerun never gets here.
         return corpus_plan(topic, res.corpus(ctx), reached=ctx.search_k), []
     try:
