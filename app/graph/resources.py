@@ -28,6 +28,7 @@ from typing import Any
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
+from app.graph.internals import DURABILITY_KEY
 from app.graph.run_objects import RunObjects, RunTable
 from app.graph.sources import combine_sources, open_web, start_mcp, web_cache_key
 from app.llm.models import ModelChoice, make_model
@@ -331,9 +332,9 @@ def _served_corpus_error(exc: Exception, name: str | None, folder: str | None) -
 
 
 def _durability() -> str | None:
-    """The durability LangGraph runs the current node's run with (``__pregel_durability``,
-    which ``Pregel.stream`` sets from its ``durability`` argument); None outside a node."""
+    """The durability LangGraph runs the current node's run with
+    (:data:`app.graph.internals.DURABILITY_KEY`); None outside a node."""
     try:
-        return (get_config().get("configurable") or {}).get("__pregel_durability")
+        return (get_config().get("configurable") or {}).get(DURABILITY_KEY)
     except RuntimeError:  # not inside a node
         return None

@@ -6,9 +6,9 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 
 from app.errors import AwaitsReview, CliThread, CorpusMismatch, ForeignRows
+from app.graph.internals import CHECKPOINTER_KEY, trigger_channel
 from app.research.plan_check import check_plan
 from app.research.review import REVIEW_NODES
 from app.settings.config import ROUNDS_BOUND
@@ -139,7 +139,7 @@ def check_rows_are_the_threads(storage: Any, config: RunnableConfig, state: Mapp
 
 def _planned_before(config: RunnableConfig, thread_id: str) -> bool:
     """A checkpoint of ``thread_id`` in the run's checkpointer holds a plan."""
-    saver = (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
+    saver = (config.get("configurable") or {}).get(CHECKPOINTER_KEY)
     if saver is None:
         return False
     return any((t.checkpoint.get("channel_values") or {}).get("sub_questions")
@@ -181,7 +181,7 @@ def _paused_at(config: RunnableConfig, checkpoint_id: str | None) -> str | None:
     steps of runs (an input's checkpoint and the one after it: this run's, and those of runs
     refused at ``plan``); a run whose checkpoints were not saved (durability ``exit``) reads
     the thread's latest."""
-    saver = (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
+    saver = (config.get("configurable") or {}).get(CHECKPOINTER_KEY)
     thread = {"thread_id": thread_id_of(config), "checkpoint_ns": ""}
     if saver is None:
         return None
@@ -196,7 +196,7 @@ def _paused_at(config: RunnableConfig, checkpoint_id: str | None) -> str | None:
                 break
             before, parent = parent, _parent(saver, parent)
     waiting = (before.checkpoint.get("channel_values") or {}) if before is not None else {}
-    return next((stage for stage, node in _REVIEWS.items() if f"branch:to:{node}" in waiting),
+    return next((stage for stage, node in _REVIEWS.items() if trigger_channel(node) in waiting),
                 None)
 
 
