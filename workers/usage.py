@@ -173,7 +173,8 @@ class AttemptTokens:
     A failed attempt leaves no writes in LangGraph, so its tokens can only reach the ``tokens``
     channel through the attempt that finally returns. Keyed by LangGraph's task id (the same
     for every attempt of one task, unique per run). Bounded: the oldest entries (tasks that
-    never came back, e.g. the run stopped) are dropped past ``limit``.
+    never came back, e.g. the run stopped) are dropped past ``limit``. Best effort, within one
+    process: the tokens of attempts a crash cut short are not counted.
 
     Example:
         >>> carry = AttemptTokens()

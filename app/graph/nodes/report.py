@@ -48,7 +48,9 @@ class KeptSummaries:
     for instead of asking the model again, and the attempt that returns writes its tokens, once
     (``tests/app/test_report_retry.py``). Keyed by LangGraph's task id (the same for every
     attempt of one task); bounded: the oldest entries (tasks that never came back) are dropped
-    past ``limit``.
+    past ``limit``. Best effort, within one process: a crash or another server replica asks the
+    model again (a ``summarize`` node of its own, whose write LangGraph checkpoints, would keep
+    it across those too).
 
     Example:
         >>> kept = KeptSummaries()
