@@ -14,6 +14,7 @@ from typing import Any
 from app.errors import NothingToResume, ThreadMismatch
 from app.research.review import awaiting, resume_command
 from app.research.rounds import routing_of
+from app.runs.thread_sources import run_again
 from app.runs.threads import ThreadBroken, is_unfinished
 
 __all__ = ["PLANNED_CHOICES", "Start", "StartCounts", "as_planned", "check_planned_choices",
@@ -47,7 +48,7 @@ class Start:
 
 def what_to_run(topic: str | None, as_of: str, review: dict[str, Any] | None, snapshot: Any,
                 recorded: Mapping[str, Any] | None, thread_id: str,
-                restarted: str | None = None, again: str | None = None) -> Start:
+                restarted: str | None = None, settings: Any = None) -> Start:
     """Decide how a run continues ``thread_id``.
 
     An unfinished thread (:func:`app.runs.threads.is_unfinished`: tasks left, or all finished
@@ -67,10 +68,10 @@ def what_to_run(topic: str | None, as_of: str, review: dict[str, Any] | None, sn
         thread_id: for the error messages.
         restarted: the note of an unfinished thread whose corpus changed, which starts again
             from ``topic`` instead of resuming (``topic`` is given).
-        again: the command that runs the thread's topic again
-            (:func:`app.runs.thread_sources.run_again`), named when nothing is left to resume:
-            a finished thread that lost a row is mended by it (trial 32, F10: the line said
-            only "nothing left to resume").
+        settings: the command's (an :class:`app.settings.config.Settings`): when nothing is
+            left to resume, the line names the command that runs the thread's topic again
+            (:func:`app.runs.thread_sources.run_again`), which mends a finished thread that
+            lost a row (the line said only "nothing left to resume").
 
     Raises:
         app.errors.NothingToResume: no topic given and nothing left to resume.
@@ -86,6 +87,7 @@ def what_to_run(topic: str | None, as_of: str, review: dict[str, Any] | None, sn
         as_of = values.get("as_of") or (recorded or {}).get("as_of") or as_of
     elif topic is None:
         if recorded is None or recorded["status"] == "finished" or values:
+            again = run_again(recorded, thread_id, settings) if recorded is not None else None
             raise NothingToResume(f"thread {thread_id!r} has nothing left to resume" + (
                 f": its run finished; {again} runs it again and writes any of its rows that "
                 "are missing" if again else ""))

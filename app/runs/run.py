@@ -29,7 +29,6 @@ from app.runs.resume import Start, as_planned, progress_at_start, read_thread, w
 from app.runs.sources_key import SOURCES_METADATA
 from app.runs.stream import Event, stream_run, what_was_saved
 from app.runs.summary import RunSummary, summarize_run
-from app.runs.thread_sources import run_again
 from app.runs.threads import (
     check_content,
     check_thread,
@@ -155,8 +154,7 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                 _keep_out(storage, thread_id, recorded, settings)
             return pause
         start = what_to_run(request.topic, request.as_of, request.review, snapshot, recorded,
-                            thread_id, restarted, recorded and run_again(recorded, thread_id,
-                                                                         settings))
+                            thread_id, restarted, settings)
         _record_start(storage, thread_id, start, labels["model"], settings, resources)
         counts = progress_at_start(snapshot, start, workers)
         said = _announce(emit, thread_id, values, start, counts, pending is not None, labels,
