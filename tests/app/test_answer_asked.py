@@ -1,0 +1,69 @@
+"""What a question asks decides which sentence answers it: the harm or limit it asks about (a
+warning or caveat naming it is the answer, not a caveat beside it), the version it asks for
+(the changelog heading the sentence stands under), the identifier it writes (before the
+context it is asked in)."""
+
+from __future__ import annotations
+
+from app.research.report import render_markdown
+from tests.app.report_rows import answer_section, answer_to, data, item, row
+
+
+def test_a_harm_the_question_asks_about_is_its_answer_not_a_caveat() -> None:
+    # Trial 34, kind 4: asked which release fixed a crash, the entry saying a crafted file
+    # "might cause a worker process crash" was moved to Caveats as a warning, and the Answer
+    # gave another release's entry
+    q = "Which release of the relay fixed the crash a crafted glimmer packet caused?"
+    findings = [
+        item("finding", "Bugfix: the relay miscounted glimmer packets after a restart.", "c#1"),
+        item("finding", "Security: a crafted glimmer packet might cause a relay worker crash "
+                        "(CVE-2031-1).", "c#2"),
+    ]
+    answer = answer_to(q, findings)
+    assert answer.strip().splitlines()[0].startswith("- Security: a crafted glimmer"), answer
+    # a question that asks no harm still reads the warning as one: listed after the answer
+    other = answer_to("What does the relay do with glimmer packets?", findings)
+    assert other.strip().splitlines()[0].startswith("- Bugfix: the relay"), other
+
+
+def test_a_version_question_is_answered_with_the_changelog_heading_that_names_it() -> None:
+    # Trial 34, finding 6: asked which version made PCRE2 the default, the Answer quoted the
+    # changelog entry; its version stood only in the heading, shown nowhere but Sources
+    q = "In which version is the relay built with the glimmer library by default?"
+    entry = "*) Change: now the relay is built with the glimmer library by default."
+    rows = [row("analyst", q, [item("finding", entry, "changelog#3")]),
+            row("docs_search", q, [item("passage", entry, "changelog#3", score=3.0,
+                                        heading="Changes with relay 1.21.5  28 Dec 2021")])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert answer.strip().splitlines()[0].startswith(
+        f"- Changes with relay 1.21.5 28 Dec 2021: {entry}"), answer
+    other = "What is the glimmer library?"  # no version asked: the entry as it is
+    rows = [row("analyst", other, [item("finding", entry, "changelog#3")]), rows[1]]
+    answer = answer_section(render_markdown(data(rows, topic=other, sub_questions=[other])))
+    assert "Changes with relay" not in answer, answer
+
+
+def test_the_identifier_asked_about_leads_over_the_context_it_is_asked_in() -> None:
+    # Trial 34: "What does ip_hash do in an upstream block?" was answered by the file's intro
+    # on upstream blocks; the sentence on ip_hash named only ip_hash, not "upstream block"
+    q = "What does ip_hash do in an upstream block?"
+    answer = answer_to(q, [
+        item("finding", "An upstream block allows you to set a list of upstream locations.",
+             "upstream#0"),
+        item("finding", "ip_hash ensures the same backend is used for client reconnects.",
+             "upstream#0"),
+    ])
+    assert answer.strip().splitlines()[0].startswith("- ip_hash ensures the same backend"), answer
+
+
+def test_a_caveat_naming_the_limit_asked_about_is_a_candidate_answer() -> None:
+    # Trial 37, N3: "The LimitRequestBody directive allows the user to set a limit on the
+    # allowed size of an HTTP request message body" was only a caveat of "Which setting limits
+    # how large an uploaded request body may be?"
+    q = "Which setting limits the relay queue size?"
+    limit = "The QueueCap setting limits the relay queue size; packets past it are dropped."
+    rows = [row("analyst", q, [item("finding", "The relay keeps a queue of packets.", "a#0")]),
+            row("critic", q, [item("caveat", limit, "a#1")])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert answer_section(md).strip().splitlines()[0].startswith(f"- {limit}"), md
+    assert limit not in md.split("## Caveats", 1)[1]  # said once, as the answer
