@@ -167,7 +167,7 @@ def make_model(spec: str, settings: Settings) -> ModelChoice:
         raise ConfigError("--model must not be empty")
     if spec == OFFLINE:
         return ModelChoice(OfflineChatModel(), describe_model(spec, settings), True)
-    if spec.endswith(":"):  # "openai:" sent "model": "" (trial 23, finding 9)
+    if spec.endswith(":"):  # "openai:" sent "model": "" to the provider
         raise ConfigError(f"cannot use model {spec!r}: no model name after the provider; write "
                           "provider:model (e.g. openai:gpt-4.1-mini) or offline")
     from langchain.chat_models import init_chat_model
@@ -264,7 +264,7 @@ def parse_structured(out: Any, schema: type[Schema], who: str) -> tuple[Schema |
         fault = response_fault(raw, who)
     else:  # a model whose with_structured_output ignores include_raw
         raw, parsed, error, fault = None, out, None, None
-    if parsed is None and error is None:  # the answer as text (trial 23, finding 6)
+    if parsed is None and error is None:  # the answer written as text (small local models)
         parsed = text_answer(raw, schema)
     if isinstance(parsed, dict):
         try:

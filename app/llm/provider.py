@@ -196,7 +196,7 @@ class ProviderGuard(BaseCallbackHandler):
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
         """Mask the error's credentials; pace by ``Retry-After``; turn an unusable answer into
         a named, transient error."""
-        mask_in_place(error, self.secrets)  # a key the provider echoed (trial 23, finding 4)
+        mask_in_place(error, self.secrets)  # a key the provider echoed in its error
         name_the_server(error, self.label, self.where)
         if isinstance(error, (MalformedResponseError, RetryAfterTooLong,
                               RateLimitPatienceSpent)):
@@ -237,8 +237,8 @@ class ProviderGuard(BaseCallbackHandler):
 def name_the_server(error: BaseException, label: str, where: str = "") -> None:
     """Say in a connection error or timeout which model and server it was: ``openai``'s
     ``APIConnectionError`` reads "Connection error." and its timeout "Request timed out.",
-    naming neither (trial 23, finding 8). The error keeps its type (transient: retried); its
-    message (``args``, ``message``) is rewritten in place.
+    naming neither. The error keeps its type (transient: retried); its message (``args``,
+    ``message``) is rewritten in place.
 
     Example:
         >>> err = ConnectionError("Connection error.")
@@ -275,7 +275,7 @@ _TITLE = re.compile(r"<title>\s*([^<]{1,80}?)\s*</title>", re.IGNORECASE)
 
 def _unreadable(error: BaseException, label: str) -> MalformedResponseError | None:
     """The malformed response ``error`` shows, when the integration could not read the answer
-    at all (trial 23, findings 1 and 7), else None:
+    at all, else None:
 
     * a body that is not JSON (``ValueError`` "Unexpected response type ... got str"): a
       proxy's or gateway's error page, named by its ``<title>`` (``502 Bad Gateway``);

@@ -54,7 +54,7 @@ def _answers_info(url: str, timeout: float, key: str | None = None) -> str | Non
     answers 2xx with a JSON object within ``timeout`` seconds, else why not: an endpoint that
     answers, but not as LangSmith (a typo'd port, a proxy: 404; a captive portal or a server
     that answers every path with a page: 200 and HTML), made the client print its errors for
-    every upload (found by new-user trials: 3 to 14 KB per run)."""
+    every upload (3 to 14 KB of them per run)."""
     import json
     import urllib.error
     import urllib.request

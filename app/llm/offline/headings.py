@@ -28,8 +28,8 @@ def passage_headings(text: str) -> list[tuple[int, str]]:
     """``(end offset, title)`` of the headings of a passage, in order."""
     out = []
     for match in _HEADING_LINE.finditer(text):
-        if match.group("label"):  # a docstring's "Note:" is an admonition: a caution's
-            out.append((match.end(), "Warning"))  # place (trial 10, finding 17)
+        if match.group("label"):  # a docstring's "Note:" is an admonition: a caution's place
+            out.append((match.end(), "Warning"))
             continue
         title = (match.group("atx") or match.group("setext") or match.group("short")
                  or match.group("adm") or match.group("rst") or match.group("section")

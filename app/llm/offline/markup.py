@@ -25,7 +25,7 @@ def starts_in_fence(text: str) -> bool:
     block opened in an earlier passage: its first fence line is a bare closing one (no info
     string) and either the next fence line opens one with an info string (```` ```con ````) or
     the fences do not pair up. Read the other way round, the passage's code is its prose and
-    its prose code (trial 10, finding 24: "``` ```con {'value': 'aaaa'} ```").
+    its prose code (e.g. "``` ```con {'value': 'aaaa'} ```").
 
     Example:
         >>> starts_in_fence("app.invoke(x)\\n```\\n\\n```con\\n{'value': 1}\\n```")

@@ -1,8 +1,8 @@
 """Where a sentence of prose ends: a ``.``, ``!`` or ``?`` (and its closing quotes or brackets)
 before a capital letter or a digit, unless the dot belongs to an abbreviation; or after a
 lower-case word before a lower-case one, as manuals start a sentence with an option's name
-("... choose save. transparent instructs the driver ...": trial 26, finding 12b, two options'
-facts were one sentence), unless the word before is short, joined, or an abbreviation
+("... choose save. transparent instructs the driver ...": else two options' facts were one
+sentence), unless the word before is short, joined, or an abbreviation
 (:data:`_LOWER_ABBREVIATIONS`).
 
 Pure text rules for :func:`app.llm.offline.sentences.split_sentences`; no I/O.
@@ -24,8 +24,7 @@ def continues_code(text: str, offset: int, sentence: str) -> bool:
     """Whether ``sentence``, found at ``offset`` in ``text``, comes right after a code block
     that a sentence runs into (the prose before it ends with no mark that ends one), and opens
     with a :data:`PLAIN_WORD`: the rest of a sentence whose subject was the code ("For example
-    ```FallbackResource /not-404.php``` will cause requests ..."), no sentence alone (trial
-    34: "will cause requests for non-existent files to be handled by not-404.php"). A table
+    ```FallbackResource /not-404.php``` will cause requests ..."), no sentence alone. A table
     row after code that follows a whole sentence ("limit — default: 100") is one.
 
     Example:
@@ -54,7 +53,7 @@ _LOWER_ABBREVIATIONS = frozenset(
     "appr repl vols".split())
 """Lower-case words of four letters or more written with a dot inside a sentence ("lists,
 sets, etc. are kept"); a shorter word ("aka.", "est.", "deg.") or one joined to another
-("schema-name.", a syntax diagram's: trial 27) never ends a sentence before a lower-case one."""
+("schema-name.", a syntax diagram's) never ends a sentence before a lower-case one."""
 _NUMBERED = frozenset({"p", "pp", "No", "Nos", "Sec", "Secs", "sec", "Ch", "Chap", "Eq", "Eqs",
                        "eq", "Vol", "vol", "Ref", "Refs", "Fig", "Figs", "fig", "Para"})
 """Abbreviations that stand before a number ("see (p. 113)", "Sec. 4.2", "No. 5"), as they are
@@ -68,11 +67,10 @@ _AFTER_INITIAL = re.compile(r"\b[A-Z]\.\s+$")
 def _abbreviated(block: str, dot: int, end: int) -> bool:
     """Whether the sentence end :data:`_SENTENCE_END` found at ``block[dot:end]`` is the dot of
     an abbreviation: a word of :data:`_NUMBERED` before a number, or one capital letter next to
-    another one (initials: "J. R. R. Tolkien"). Trial 18, finding 1: a PDF manual's "(see set
-    samples (p. 113))" ended the Answer's sentences mid-way. One capital letter alone ends a
-    sentence: "use Plan B. Then ...", "a type T. It must ...", "vitamin D. The ..." are far
-    more common in documentation than an initial before a surname ("from P. L'Ecuyer"), which
-    is cut (trial 19, finding 4).
+    another one (initials: "J. R. R. Tolkien"): else a PDF manual's "(see set samples
+    (p. 113))" ended the Answer's sentences mid-way. One capital letter alone ends a sentence:
+    "use Plan B. Then ...", "a type T. It must ...", "vitamin D. The ..." are far more common
+    in documentation than an initial before a surname ("from P. L'Ecuyer"), which is cut.
     """
     if block[dot] != ".":
         return False

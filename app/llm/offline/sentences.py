@@ -58,13 +58,13 @@ _LIST_MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)")
 _PROSE_COMMENT = re.compile(r"^\s*#+\s+(?=[A-Za-z][\w'-]*(?:\s+\S+){3,}[.!?][\"')]*\s*$)")
 """A comment line of a configuration file that is a sentence (``# ip_hash ensures the same
 backend is used for client reconnects.``): four words or more, ended as a sentence; in
-nginx's example files the only prose that says what a directive does (trial 34, kind 5). A
+nginx's example files the only prose that says what a directive does. A
 heading (``# Examples``) or a commented-out setting (``#listen 80;``) is none."""
 # Docstring sections: a header alone on its line ("Args:", "Returns:") and entries under it
 # ("    retry_state: The retry state.", "**kwargs: ...", "name (int): ...").
 _SECTION_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]{0,30}:\s*$")
 # A table row as the index writes it, "name — heading: cell; ..." (workers.sources.tables): one
-# line, one sentence (trial 24: a table's rows were read as one run-on sentence).
+# line, one sentence (else a table's rows were read as one run-on sentence).
 _ROW = re.compile(r"^[^\s\u2014|#][^\u2014\n]{0,79}? \u2014 \S")
 _FIELD_ENTRY = re.compile(r"^\s*\**([A-Za-z_][\w.\[\]]*)(?:\s*\([^)]*\))?:(?:\s|$)")
 _PROSE_LABELS = frozenset(
@@ -76,8 +76,8 @@ _CODE_HINTS = re.compile(
 )
 
 
-# a heading's underline (reST, AsciiDoc, setext: "NAME" over "----" ran into the text below,
-# trial 15, finding 12) and an AsciiDoc attribute line ("[verse]"): markup, not text
+# a heading's underline (reST, AsciiDoc, setext: "NAME" over "----" ran into the text below)
+# and an AsciiDoc attribute line ("[verse]"): markup, not text
 _UNDERLINE = re.compile(r"^\s*([=\-~^\"'`#*+])\1{2,}\s*$")
 _ATTRIBUTES = re.compile(r"^\s*\[[a-z][\w ,=\"'.-]*\]\s*$")
 
@@ -151,7 +151,7 @@ def is_heading(block: str) -> bool:
     and is numbered ("3.3. Partial Sorting Using An Index (a.k.a. Block Sorting)") or title-
     cased ("Configuring The Busy Handler"). An HTML page's section starts with its heading as
     a paragraph of its own; its full stops ("a.k.a.") must not cut it into "sentences" that
-    state nothing (found on SQLite's manual, issue 19).
+    state nothing (found on SQLite's manual).
 
     Example:
         >>> is_heading("3.3. Partial Sorting Using An Index (a.k.a. Block Sorting)")
@@ -187,7 +187,7 @@ def split_sentences(text: str) -> list[str]:
 def starts_mid_sentence(text: str, sentence: str) -> bool:
     """Whether ``sentence`` opens ``text`` and is the tail of a sentence cut at the passage's
     start: it begins with a plain lower-case word (not an identifier such as ``add_node``) or
-    with closing punctuation (trial 10, finding 20: "seconds (`float`), or a `timedelta`.").
+    with closing punctuation.
 
     Example:
         >>> tail = "seconds (`float`), or a `timedelta`."
@@ -253,8 +253,8 @@ def _symbol_stems(title: str) -> frozenset[str]:
     """The stems a docstring's sentences count as their own by their place: its symbol's name
     words (``Retry Policy``) and its name as one word (``basecheckpointsaver``), since a
     question spells a name as written ("What is BaseCheckpointSaver?") and its one stem matched
-    none of the name's words (trial 10, finding 11: the summary line "Base class for creating a
-    graph checkpointer." lost to a sentence about thread ids)."""
+    none of the name's words (so the summary line "Base class for creating a graph
+    checkpointer." lost to a sentence about thread ids)."""
     words = name_words(title)
     return stems(words) | stems(symbol_key(title)) if words else frozenset()
 
@@ -275,7 +275,7 @@ def _is_first(passage: Passage) -> bool:
 
 # a question (a FAQ's heading) states nothing, though one that quotes a question at its end
 # does; nor does a sentence ending on a word pointing back ("Git doesn't provide a way to do
-# this."): what it says is in the sentence before (trial 15, finding 2)
+# this."): what it says is in the sentence before
 _ASKS = re.compile(r"^\W*(?:what|how|why|when|where|which|who|whom|whose|can|could|do|does|"
                    r"did|is|are|was|were|should|would|will|shall|may|might|must|has|have|"
                    r"had)\b.*\?[\"')\]]*$", re.IGNORECASE | re.DOTALL)

@@ -49,7 +49,7 @@ def stem(word: str) -> str:
     most 6 characters. The "e" goes so that a word and its inflections share a stem
     ("resume", "resumes", "resumed", "resuming": ``resum``): without it a question saying
     "resume" missed every sentence saying "resumes", and a sentence about something else that
-    happened to say "resume" answered it (issue 19).
+    happened to say "resume" answered it.
 
     Example:
         >>> {stem(w) for w in ("resume", "resumes", "resumed", "resuming")}
