@@ -73,8 +73,8 @@ class ThreadLockLost(StorageVanished):
     """The thread lock this process held was lost while its run went (SQLite: the lock file
     deleted or replaced; PostgreSQL: the lease expired while the process was suspended, and
     another process took it): another process may be running the thread, so this run stops
-    before it runs or writes more, and records nothing (exit 1). Found by a new-user trial:
-    both processes ran the same tasks and both exited 0."""
+    before it runs or writes more, and records nothing (exit 1). Else both processes ran the
+    same tasks and both exited 0."""
 
 
 class StorageLost(StorageError):
@@ -106,7 +106,7 @@ class ThreadBusy(TryLater):
         """The error every backend's :meth:`Storage.thread_lock` raises for ``thread_id``: one
         line naming the thread and the ways out; ``retry_in`` (seconds, PostgreSQL's lease)
         says how long until a killed holder's lock expires; ``holder`` is what the holder said
-        it is, when it could be read (``"prune"``: trial 10 was told to wait for a run, or use
+        it is, when it could be read (``"prune"``: a user was told to wait for a run, or use
         ``--fresh``, while prune held the lock for a second)."""
         if holder == "prune":
             busy = cls(f"thread {thread_id!r} is being pruned by another process (prune "

@@ -224,10 +224,10 @@ class Lease:
         """False when the lease is no longer this holder's: it was found taken, or, after more
         than half the TTL without a renewal (the process was suspended, or the heartbeat
         could not reach the database), a renewal now finds it taken or gone. A run calls it
-        before going on (fencing: found by a new-user trial, a run stopped past its lease
-        woke up and ran the tasks that the process which took the thread ran too). True
-        while renewals are on time (no statement) and when the database cannot be reached
-        (the run's own statements then fail and say so)."""
+        before going on (fencing: else a run stopped past its lease woke up and ran the tasks
+        that the process which took the thread ran too). True while renewals are on time (no
+        statement) and when the database cannot be reached (the run's own statements then fail
+        and say so)."""
         if self.lost:
             return False
         if self._since_renewal() <= self.ttl / 2:

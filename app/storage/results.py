@@ -129,7 +129,7 @@ def _now() -> str:
 def _shared_strings() -> Callable[[dict[str, Any]], dict[str, Any]]:
     """A ``json.loads`` ``object_hook`` that makes equal string values one object across every
     payload it decodes: rows cite the same passages (text, title, ref, source) again and again,
-    and 12,000 rows decoded with a copy of each took about 60 MB (issue 21, item 13)."""
+    and 12,000 rows decoded with a copy of each took about 60 MB."""
     memo: dict[str, str] = {}
 
     def hook(obj: dict[str, Any]) -> dict[str, Any]:
@@ -196,8 +196,8 @@ class ResultsStore(ABC):
         """
         now = _now()
         # A generator, not a list: each row's JSON is built as the driver sends it, so a
-        # persist of 12,000 envelopes never holds 12,000 payloads' JSON at once (issue 21,
-        # item 13); the transaction is still one.
+        # persist of 12,000 envelopes never holds 12,000 payloads' JSON at once; the
+        # transaction is still one.
         rows = (
             (
                 e["envelope_id"], thread_id, topic, e["worker"], e.get("task_key", ""),
@@ -249,7 +249,7 @@ class ResultsStore(ABC):
     def count_of(self, envelope_ids: Iterable[str], *, thread_id: str) -> int:
         """How many of ``envelope_ids`` have a row in ``thread_id``: what :meth:`rows` would
         return, counted without reading a payload (a run's summary of 12,000 rows decoded
-        every row's JSON only to count them; issue 21, item 13)."""
+        every row's JSON only to count them)."""
         return len(self._select("envelope_id", envelope_ids, thread_id))
 
     def _select(self, columns: str, envelope_ids: Iterable[str] | None, thread_id: str | None

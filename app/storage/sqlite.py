@@ -127,7 +127,7 @@ class SqliteStorage(Storage):
     def _require_file(self, path: Path) -> None:
         """Refuse a database path that is no file (a folder, a link to ``/dev/null``): SQLite
         said only "disk I/O error" or "unable to open database file", naming neither the file
-        nor the way out (trial 10, finding 32).
+        nor the way out.
 
         Raises:
             DamagedDatabase: naming ``path`` and what it is.
@@ -206,7 +206,7 @@ class SqliteStorage(Storage):
             yield None
             return
         with self._reporting_damage():
-            # a run's data dir deleted under it is not made again by a write (issue 21, item 4)
+            # a run's data dir deleted under it is not made again by a write
             try:
                 store = SqliteResults(self.results_path, read_only=read_only,
                                       make_folder=not self._holds_a_lock())
@@ -265,8 +265,7 @@ class SqliteStorage(Storage):
     def lock_lost(self) -> str | None:
         """One line when a thread lock file this process holds in this data dir was deleted or
         replaced (a user clearing what looks like a stale lock): a second process would lock a
-        new file and run the thread alongside this one (found by a new-user trial), else
-        None. A ``stat`` per lock held."""
+        new file and run the thread alongside this one, else None. A ``stat`` per lock held."""
         folder = str((self.data_dir / "locks").resolve())
         for key, (thread_id, locked) in list(_held_locks.items()):
             if os.path.dirname(key) != folder:

@@ -43,7 +43,7 @@ def not_a_file(path: Path) -> str | None:
     except OSError:  # missing: SQLite makes it (through a link, too, where its folder is)
         target = os.path.realpath(path)
         if os.path.islink(path) and not os.path.isdir(os.path.dirname(target)):
-            # SQLite said only "unable to open database file" (trial 11)
+            # SQLite said only "unable to open database file"
             return f"a link to {target}, whose folder does not exist"
         return None
     kind = next((name for test, name in _KINDS if test(mode)), None)
@@ -63,7 +63,7 @@ def connect(path: Path, *, read_only: bool = False, make_folder: bool = True
     cut the WAL index short ("disk I/O error") and the log holds nothing it would miss. When
     the log does hold frames there, the WAL index is kept in memory instead
     (:func:`_heap_index`), so ``threads`` and ``inspect`` read what a run stopped by a full
-    disk saved (trial 7: they failed, saying to free space and "run the same command again").
+    disk saved (else they failed, saying to free space and "run the same command again").
 
     ``make_folder`` False: the file's folder is not created (a run's data dir deleted under
     it is not made again behind its back).

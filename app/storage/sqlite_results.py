@@ -46,8 +46,7 @@ def shape_problem(conn: sqlite3.Connection,
     name -> columns and primary key; default the results database's), in words, or None. A
     table the file lacks passes (it is created, or read as empty). An earlier layout's results
     (keyed by ``envelope_id`` alone) or another program's ``runs`` ran every task and then failed
-    in ``persist`` with a raw ``OperationalError`` naming no file; ``threads`` failed the same way
-    (trial 28, finding 8)."""
+    in ``persist`` with a raw ``OperationalError`` naming no file; ``threads`` failed alike."""
     for table, (needed, key) in (tables or _TABLES).items():
         info = {row[1]: row[5] for row in conn.execute(f'PRAGMA table_info("{table}")')}
         if not info:
