@@ -79,8 +79,8 @@ def refuse_unwritable(path: Path) -> None:
 
 def check_writable_folder(folder: Path) -> None:
     """A folder of the data dir a run writes in (``locks/``, ``reports/``), refused when it
-    exists and takes no new file (a read-only mount of it, or a file of that name): found only
-    after every worker ran (a new-user trial). A missing one is made in the data dir, which
+    exists and takes no new file (a read-only mount of it, or a file of that name): otherwise
+    found only after every worker ran. A missing one is made in the data dir, which
     :func:`check_writable_data_dir` checks.
 
     Raises:
@@ -92,7 +92,7 @@ def check_writable_folder(folder: Path) -> None:
 
 def _own_files(settings: Settings, data_dir: Path) -> list[Path]:
     """The SQLite files of ``data_dir`` a run of ``settings`` writes, with their WAL files,
-    those that exist (found by a new-user trial: one read-only file, the data dir writable)."""
+    those that exist (a file may be read-only in a writable data dir)."""
     names = []
     if not settings.database_url:
         from app.storage.sqlite import CHECKPOINTS_DB, RESULTS_DB
@@ -209,20 +209,20 @@ def check_run_log(run_log: str | None) -> None:
         return
     from workers.sources.walk import is_run_log
 
-    path = Path(run_log).expanduser().resolve()  # a link's target (trial 19, finding 12)
+    path = Path(run_log).expanduser().resolve()  # a link's target
     if path.is_dir():
         raise BadInput(f"--run-log {run_log} is a folder; it takes a file (a line is appended "
                        "per worker task)")
     if path.exists():
-        if not path.is_file():  # trial 19, finding 1: a FIFO hung the run at its first task
+        if not path.is_file():  # a FIFO hung the run at its first task
             raise BadInput(f"--run-log {run_log} is not a regular file; it takes a file (a "
                            "line is appended per worker task)")
         if not os.access(path, os.W_OK):
             raise BadInput(f"--run-log {run_log}: cannot write there (no permission)")
         if not is_run_log(path) and (path.stat().st_size or _app_file(path.name)):
-            # trial 18, finding 15: a user's .docx, a corpus file and results.sqlite were
-            # appended to; --out never writes over what it did not write either (trial 19:
-            # nor the data dir's empty WAL or lock files)
+            # else a user's .docx, a corpus file and results.sqlite were appended to; --out
+            # never writes over what it did not write either (nor the data dir's empty WAL or
+            # lock files)
             raise BadInput(f"--run-log {run_log} exists and is not a run log of this app (it "
                            "does not begin with one's lines); refusing to append to it (name "
                            "a new file)")

@@ -70,7 +70,7 @@ def again_line() -> str:
     if exact is None:
         return "the run stopped before its thread was named; nothing to resume"
     if ARGV and ARGV[0] not in ("research", "review", "resume"):  # prune, threads, inspect
-        return f"{ARGV[0]} stopped; to do it again: {exact}"  # no run, no thread (trial 28)
+        return f"{ARGV[0]} stopped; to do it again: {exact}"  # no run, no thread
     if thread is None and ARGV and ARGV[0] in ("review", "resume"):  # its thread exists
         return f"the run stopped before it continued its thread; to continue it: {exact}"
     if thread is None or not RUN_STARTED:  # stopped while the corpus was indexed
@@ -212,7 +212,7 @@ def _warn(warnings: list[str]) -> int:
 
 def threads(args: argparse.Namespace) -> int:
     """``threads``: every thread with its topic, ``as_of``, status and last step. No data dir
-    (a typo, a first run) is said before LangGraph is imported (trial 15: 5 s to say it)."""
+    (a typo, a first run) is said before LangGraph is imported (5 s otherwise)."""
     settings = settings_of(args)
     check_data_dir(settings)
     if not settings.database_url and not Path(settings.data_dir).is_dir():
@@ -268,7 +268,7 @@ def _print_report(storage: Any, thread_id: str, settings: Settings) -> int:
     """``inspect THREAD_ID --report``: the report's markdown on stdout, as written (``>
     report.md`` gives the file back), but a control character other than newline and tab is
     escaped (:func:`app.research.text.visible_text`: a report written before they were escaped
-    sent a passage's ANSI/OSC sequences to the terminal, trial 10). Exit 0.
+    sent a passage's ANSI/OSC sequences to the terminal). Exit 0.
 
     Raises:
         UnknownThread: no such thread.

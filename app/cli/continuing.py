@@ -49,7 +49,7 @@ def continuing_topic(settings: Settings, topic: str, as_of: str, thread_id: str 
     """The settings of ``research TOPIC``: those of :func:`continuing` when the thread it lands
     on (:func:`app.runs.threads.run_thread_id`) is unfinished or paused for review (its
     ``runs`` row's status), so it continues the thread as ``resume``/``review`` by id would
-    (trial 11: its report went to the data dir's ``reports/`` when the run had said ``--out``,
+    (else its report went to the data dir's ``reports/`` when the run had said ``--out``,
     and an ``--out`` given at a review pause was forgotten by the ``review --approve`` after);
     else ``settings`` (a new thread, or a rerun of a finished one, writes where it is told).
 

@@ -61,9 +61,9 @@ def disk_full_line(why: str) -> str:
 def not_writable(exc: BaseException | None, data_dir: Path | None) -> str | None:
     """What says the run's files stopped taking writes in ``exc`` or the errors it came from:
     SQLite's ``SQLITE_READONLY`` ("attempt to write a readonly database"), or an ``OSError``
-    EACCES/EPERM/EROFS on a file under ``data_dir``. None when nothing does. Trial 22, finding
-    2: a data dir made read-only mid-run ended in "run failed: OperationalError: attempt to
-    write a readonly database", which read as a bug and named no file."""
+    EACCES/EPERM/EROFS on a file under ``data_dir``. None when nothing does. Else a data dir
+    made read-only mid-run ended in "run failed: OperationalError: attempt to write a readonly
+    database", which read as a bug and named no file."""
     from workers.errors import causes
 
     for err in causes(exc):

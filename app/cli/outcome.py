@@ -61,7 +61,7 @@ def exit_object(code: int, *, thread_id: str | None, error: str | None = None,
 def json_line(value: Any) -> str:
     """``value`` as one line of JSON (non-ASCII text as it is, anything else by ``str``): every
     ``--json`` value is printed so, success and error alike, so a script reads one value per
-    line (trial 11: a run's summary was indented over many lines, its errors on one).
+    line (a run's summary was once indented over many lines, its errors on one).
 
     Example:
         >>> json_line({"status": "ok", "notes": ["a\\nb"], "topic": "café"})

@@ -34,8 +34,7 @@ class _Parser(argparse.ArgumentParser):
     options: the one owner of that rule, for every parser of the CLI (the subcommands' too).
     argparse takes ``--fr`` for ``--fresh`` by default, but the app reads its arguments back
     as given (a stopped run's "resumed with ..." line drops ``--fresh`` and masks a
-    ``--database-url``'s value), so an abbreviation is refused with the option it may mean
-    (trial 7)."""
+    ``--database-url``'s value), so an abbreviation is refused with the option it may mean."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["allow_abbrev"] = False
@@ -321,7 +320,7 @@ def not_utf8(argv: list[str]) -> str | None:
     ``café``: Python hands its byte over as a lone surrogate, ``'caf\\udce9'``), naming it as
     the user knows it (``the topic``, ``--thread-id``), or None when every argument is UTF-8.
     Such an argument failed later as "run failed: UnicodeEncodeError ... surrogates not allowed"
-    (exit 1), or as a thread id with "control characters" (trial 10). A path's line names the
+    (exit 1), or as a thread id with "control characters". A path's line names the
     path (:func:`app.settings.spec.path_not_utf8`: an existing folder so named needs a UTF-8
     name, a locale does not help it).
 

@@ -22,7 +22,7 @@ __all__ = ["Progress", "print_pause", "print_summary"]
 
 def _shown(text: object, limit: int) -> str:
     """``text`` for a terminal line: on one line, cut to ``limit`` (:func:`clip`), its control
-    characters escaped (:func:`visible`: trial 10 saw a question's ESC sent to the terminal)."""
+    characters escaped (:func:`visible`: else a question's ESC reached the terminal)."""
     return visible(clip(text, limit))
 
 
@@ -36,8 +36,8 @@ under a second)."""
 
 SLOW_INDEXING_S = 1.0
 """A smaller folder whose build has not ended after this many seconds (a large PDF: gnuplot's
-311-page manual reads in ~25 s) names the thread and says it is indexing (trial 18, finding 12:
-nothing was printed for 29 s)."""
+311-page manual reads in ~25 s) names the thread and says it is indexing (else nothing was
+printed for 29 s)."""
 
 
 class Progress:
@@ -296,7 +296,7 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
 def show_pause(thread_id: str, pause: dict[str, Any], settings: Any, *, as_json: bool) -> None:
     """Print the pause ``review THREAD_ID`` was asked about with no decision (``as_json``: its
     exit object, exit 0), with the same keys as the pause ``research`` and ``review --approve``
-    print (trial 10); ``settings``: the command's (where the continue command points)."""
+    print; ``settings``: the command's (where the continue command points)."""
     from app.cli.exit_codes import EXIT_OK
     from app.cli.outcome import print_exit_object
     from app.settings.hints import continue_args, thread_command
