@@ -4,7 +4,7 @@ its ``runs`` row (``choices``), and what a run that continues the unfinished thr
 them: it keeps each one its command does not name (as ``resume`` keeps the thread's corpus and
 ``--out``), uses one the command names, and says both in one note.
 
-Trial 13, finding 9: a thread killed mid-map and continued with another ``--search-k`` (or
+Without this, a thread killed mid-map and continued with another ``--search-k`` (or
 ``--max-tokens``, ``--model``) mixed results found both ways without a word, and one continued
 with none of them named went on with the defaults, not with what it was started with. Unlike
 ``--review`` and ``--rounds``, which its plan fixed (a run that continues it keeps them, or is
@@ -30,14 +30,14 @@ RECORDED_CHOICES: dict[str, str] = {
     if f.metadata.get("resume") == "kept"}
 """The choices a ``runs`` row records, by setting name, with the flag (else the environment
 variable) that gives each: every ``RunContext`` field declared ``setting(resume="kept")``, a
-forker's own included (trial 31, F4: a setting added as the docs said was not kept, and a
-continuation mixed results found with two values; ``RESEARCH_WORKER_MODEL`` was not either)."""
+forker's own included (else a setting added as the docs said was not kept, and a continuation
+mixed results found with two values; ``RESEARCH_WORKER_MODEL`` was not either)."""
 
 
 def _value(settings: Settings, name: str) -> Any:
     """The value of choice ``name`` a run of ``settings`` uses (the model spec, the default
-    one when none is set; a role's model, the run's model when none is set: trial 32, a
-    worker model set to the default one was said to be another)."""
+    one when none is set; a role's model, the run's model when none is set: else a worker model
+    set to the default one was said to be another)."""
     if name == "model":
         return settings.model or default_model(settings)
     if name in ("planner_model", "worker_model", "report_model"):
@@ -99,8 +99,8 @@ def _set_by_variable(settings: Settings, name: str) -> bool:
 
 
 def _changed_by(kept: Mapping[str, Any]) -> str:
-    """What changes the ``kept`` choices: a flag given (``RESEARCH_SEARCH_K`` does not: trial
-    32), a variable set for one that has no flag."""
+    """What changes the ``kept`` choices: a flag given (``RESEARCH_SEARCH_K`` does not), a
+    variable set for one that has no flag."""
     flags = any(RECORDED_CHOICES[n].startswith("-") for n in kept)
     variables = not all(RECORDED_CHOICES[n].startswith("-") for n in kept)
     return " or ".join(w for w, on in (("a flag given", flags), ("its variable set", variables))

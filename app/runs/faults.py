@@ -65,8 +65,8 @@ def parse_fail_worker(spec: str) -> tuple[str, int]:
     ``"analyst:1"`` -> ``("analyst", 1)`` (fails in rounds <= 1).
 
     Raises:
-        ValueError: no name, or ROUNDS is not a whole number from 1 (``critic:0`` read as
-            "every round", the meaning of no ROUNDS: trial 10; ``critic:`` likewise).
+        ValueError: no name, or ROUNDS is not a whole number from 1 (``critic:0`` was read as
+            "every round", the meaning of no ROUNDS; ``critic:`` likewise).
 
     Example:
         >>> parse_fail_worker("critic:0")  # doctest: +ELLIPSIS

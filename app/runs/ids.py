@@ -31,9 +31,9 @@ _NOT_DECOMPOSED = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "
 INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
 """Characters a topic can hold that print as nothing: the zero-width space, non-joiner and
 joiner, the word joiner, the zero-width no-break space (a BOM) and the soft hyphen. A topic
-pasted from a web page or a word processor brings them (trial 13, finding 8: "retry\\u200b
-policy nodes" started a thread of its own beside the unfinished "retry policy nodes", with no
-note, though the two print alike)."""
+pasted from a web page or a word processor brings them (left in, "retry\\u200b policy nodes"
+started a thread of its own beside the unfinished "retry policy nodes", with no note, though the
+two print alike)."""
 
 _DROP_INVISIBLE = str.maketrans("", "", INVISIBLE)
 
@@ -43,7 +43,7 @@ def visible_topic(topic: str) -> str:
     characters, its white space runs made one space (the topic a CLI run takes, so that its
     thread id, report and rows are of what the user sees). "Café" pasted from macOS is "Cafe"
     and a combining accent (NFD): it started a thread of its own beside the typed "Café"'s,
-    which prints alike (trial 35, F2).
+    which prints alike.
 
     Example:
         >>> visible_topic("retry\\u200b  policy\\u00ad nodes ")

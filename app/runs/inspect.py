@@ -95,7 +95,7 @@ def list_threads(storage: Storage | Path | str, warnings: list[str] | None = Non
                     out[thread_id] = _broken_thread(thread_id, runs.get(thread_id, {}), exc)
                     continue
                 out[thread_id] = _thread_row(thread_id, runs.get(thread_id, {}), snap)
-    for row in row_threads:  # rows and nothing else: a LangGraph Server run's (trial 12)
+    for row in row_threads:  # rows and nothing else: a LangGraph Server run's
         if row["thread_id"] not in out:
             out[row["thread_id"]] = {**_thread_row(row["thread_id"], row, None),
                                      "status": ROWS_ONLY}
@@ -272,7 +272,7 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
                        _run_status(storage, thread_id, (run or {}).get("status"))),
         "next": list(history[-1].next) if history else [],
         # of the tasks next, those whose writes were saved before the run stopped: a resume
-        # restores them and runs only the others (trial 10: all were listed as to run)
+        # restores them and runs only the others (all were once listed as to run)
         "next_saved": sum(1 for t in history[-1].tasks if t.result is not None) if history else 0,
         # every other channel of the latest checkpoint (the envelopes are the rows below): what
         # a key of your own (docs/extending.md, "Add a state key") holds
@@ -337,8 +337,8 @@ def _checkpoint_line(history: list[Any], i: int, sizes: dict[str, int]) -> dict[
         "step": (snap.metadata or {}).get("step"),
         "source": (snap.metadata or {}).get("source"),
         # None: the checkpoints before it, whose tasks these were, are gone (``prune`` keeps
-        # a thread's latest only; trial 15, finding 11: shown as "-", nothing ran); a thread's
-        # first is its input's (step -1)
+        # a thread's latest only; not "-", which says nothing ran); a thread's first is its
+        # input's (step -1)
         "ran": dict(ran) if i or (snap.metadata or {}).get("step", -1) < 0 else None,
         "envelopes": len(envelopes),
         "unique_ids": len({e.get("envelope_id") for e in envelopes}),

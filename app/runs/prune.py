@@ -158,9 +158,9 @@ def _with_totals(result: dict[str, Any]) -> dict[str, Any]:
 def _mark_stale(storage: Storage, threads: list[dict[str, Any]], settings: Settings) -> None:
     """Mark each unfinished (or review-paused) thread of ``threads`` whose corpus changed since
     it started ``kept: corpus changed``, with its topic's command that runs it again on the new
-    content: advising ``resume`` (trial 7), ``--fresh`` (trial 13, finding 6) or ``review
-    --approve`` (finding 6b) for it was wrong, as the first and last refuse it and the second
-    leaves it unfinished for good."""
+    content: advising ``resume``, ``--fresh`` or ``review --approve`` for it was wrong: the first
+    and last refuse it and the second leaves it unfinished for good
+    (``tests/app/test_changed_corpus_advice.py``)."""
     seen: dict[tuple[str, int], str | None] = {}  # each corpus folder read once
     for t in threads:
         if t["action"] not in ("kept: unfinished", "kept: awaiting review"):
@@ -180,7 +180,7 @@ def _prune_targets(storage: Storage, targets: list[str], result: dict[str, Any],
     try:
         _prune_each(storage, targets, result, dry_run=dry_run)
     except BaseException as exc:  # a full disk, Ctrl-C: what it pruned so far is said too
-        _keep_partial(exc, storage, result)  # (trial 28, finding 2)
+        _keep_partial(exc, storage, result)  # tests/app/test_prune_partial.py
         raise
 
 
@@ -264,7 +264,7 @@ def _kept_because(t: dict[str, Any], where: str) -> str:
     thread_id, action = t["thread_id"], t["action"]
     if action == "kept: nothing to remove":
         return "nothing to remove: only its latest checkpoint"
-    if action == "kept: rows only":  # trial 13, finding 3b: it said the thread "cannot continue"
+    if action == "kept: rows only":  # it once said the thread "cannot continue"
         return ("nothing to prune here: its result rows are here but not its checkpoints, which "
                 "a LangGraph Server keeps for its threads (or its checkpoint database was "
                 "removed)")

@@ -1,9 +1,9 @@
 """The run's ``--out``, as a thread's ``runs`` row records it (column ``report_out``) and as a
 command that continues the thread by id (``review THREAD_ID``, ``resume THREAD_ID``) takes it
 back: its report goes where the run said it would, and its printed continue lines carry the
-flag. (Found by a new-user trial: ``research --review --out DIR/`` paused, then ``review T
---approve`` wrote the report to the data dir's ``reports/`` and advised commands without
-``--out``.) Pure functions; the records are written by :func:`app.runs.run.run_research`.
+flag. (Else ``research --review --out DIR/`` paused, then ``review T --approve`` wrote the
+report to the data dir's ``reports/`` and advised commands without ``--out``.) Pure functions;
+the records are written by :func:`app.runs.run.run_research`.
 """
 
 from __future__ import annotations

@@ -133,9 +133,9 @@ def as_planned(settings: Any, values: Mapping[str, Any], asked: Mapping[str, Any
     """The settings (a :class:`app.settings.config.Settings`) of a thread that starts again
     from its input (its corpus changed while it was unfinished or paused for review): the
     review and rounds its plan was made with (``values["routing"]``), unless this command asks
-    for others (``asked``). Trial 13, finding 6b: the plain command of a thread paused by
-    ``--review`` showed its old plan, and run again without the review it would skip the plan
-    review it was started for."""
+    for others (``asked``). Once, the plain command of a thread paused by ``--review`` showed
+    its old plan; run again without the review, it would skip the plan review it was started
+    for."""
     routing = values.get("routing") or {}
     kept = {name: routing[name] for name in PLANNED_CHOICES
             if name in routing and name not in asked}

@@ -194,8 +194,8 @@ def _plan_review_again(exc: BadPlan, graph: Any, config: dict[str, Any],
                        settings: Settings) -> BadPlan:
     """``exc`` naming the way on a CLI user has: deciding the thread's plan review again, by
     time travel to its latest plan pause (``review --checkpoint``), when it has one and the
-    plan itself is at fault (trial 10: a plan the review took, then refused at dispatch, said
-    only "was the state edited? edit it again with update_state" to a user who edited none)."""
+    plan itself is at fault (else a plan the review took, then refused at dispatch, said only
+    "was the state edited? edit it again with update_state" to a user who edited none)."""
     if exc.problem is None:
         return exc
     pauses = (snap for snap in graph.get_state_history(config)
@@ -251,8 +251,8 @@ def _keep_out(storage: Storage, thread_id: str, recorded: dict[str, Any] | None,
               settings: Settings) -> None:
     """Record the ``--out`` of a run that showed the thread's review pause, when it is not the
     one recorded: its continue lines name it, and the decision's report goes there however the
-    decision is given (trial 11: ``review THREAD --approve`` typed without it went to the
-    recorded place, or to ``reports/``)."""
+    decision is given (else ``review THREAD --approve`` typed without it went to the recorded
+    place, or to ``reports/``)."""
     out = out_record(settings.report_out)
     if recorded is not None and out is not None and out != recorded.get("report_out"):
         with storage.results() as store:
@@ -283,7 +283,7 @@ def _announce(emit: Event, thread_id: str, values: dict[str, Any], start: Start,
 def _planned_once(emit: Event, said: bool) -> Event:
     """``emit`` less the stream's first ``planned`` event when :func:`_announce` emitted the
     plan already: a run resumed at ``dispatch`` runs it again, and it announces the round's
-    plan too (trial 17, finding 7: the plan and its questions were printed twice)."""
+    plan too (else the plan and its questions were printed twice)."""
     if not said:
         return emit
     shown = [True]
@@ -382,8 +382,8 @@ def _open_resources(settings: Settings, thread_id: str, recorded: dict[str, Any]
         resources.models(settings.context())
         resources.mcp()  # every MCP server starts (one session each for the run), or exit 2
         # A large folder takes a while to index: say which thread it is for, and how far it is.
-        # A thread refused on its changed corpus is refused before the build (trial 17,
-        # finding 7: resume built an 8 MB index, then refused with exit 2, "nothing written").
+        # A thread refused on its changed corpus is refused before the build (else resume
+        # built an 8 MB index, then refused with exit 2, "nothing written").
         resources.corpus(settings.context(), progress=lambda done, total: emit(
             "indexing", {"thread_id": thread_id, "done": done, "total": total}),
             before_build=lambda content, stat: check_content(

@@ -153,7 +153,7 @@ def print_inspection(data: dict[str, Any]) -> None:
         console.print(f"no checkpoints (status: {data['run_status']}); a hard kill under "
                       "durability=exit leaves none: `resume` runs the topic again")
     if data["rows"]:
-        unknown = any(r["run_round"] is None for r in data["rows"])  # trial 14, finding 9
+        unknown = any(r["run_round"] is None for r in data["rows"])
         _print_table(console, f"results database rows of this thread: {len(data['rows'])}, one "
                      "per envelope (round: within its run, --json's run_round; its round "
                      "counts the thread's rounds"

@@ -16,7 +16,7 @@ __all__ = ["CONTENT_MARK", "MAX_FILE_BYTES", "MAX_MARK", "SOURCES_METADATA", "WE
 SOURCES_METADATA = "research_sources"
 """The key of a CLI run's :func:`corpus_key` in its config's ``metadata``, which LangGraph copies
 into every checkpoint's metadata: the thread's sources survive its ``runs`` row (a results
-database deleted: trial 22, finding 1)."""
+database deleted)."""
 
 WEB_MARK = " +web"
 """Appended to a run's recorded corpus when it also searches the web (``--web``)."""

@@ -11,8 +11,8 @@ __all__ = ["ROWS_ONLY", "ROWS_ONLY_WHY", "UNFINISHED_RUNS", "is_unfinished", "th
 
 ROWS_ONLY = "rows only"
 """The status of a thread with result rows but no checkpoint and no ``runs`` row in this
-storage: a LangGraph Server run wrote its rows here, and its checkpoints are the server's (trial
-12, finding 3: ``inspect`` said "None as of None" and advised a ``resume`` that refused it)."""
+storage: a LangGraph Server run wrote its rows here, and its checkpoints are the server's
+(without it, ``inspect`` said "None as of None" and advised a ``resume`` that refused it)."""
 
 ROWS_ONLY_WHY = ("its result rows are here but not its checkpoints: a LangGraph Server run's "
                  "thread (continue it through the server, which keeps its checkpoints), or its "

@@ -71,8 +71,8 @@ def hold_signals() -> None:
     :func:`release_signals`: one that arrives meanwhile stays pending instead of killing the
     process (SIGTERM's default) or raising wherever an import happens to be (SIGINT's).
     ``python -m app`` holds them while it imports the CLI, whose :func:`app.cli.main` releases
-    them once its handlers are in place (trial 10: SIGTERM in the first seconds of a run killed
-    it without a line or a JSON object, where Ctrl-C got both)."""
+    them once its handlers are in place (else SIGTERM in the first seconds of a run killed it
+    without a line or a JSON object, where Ctrl-C got both)."""
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
 

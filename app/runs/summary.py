@@ -200,8 +200,8 @@ def _errors(failed: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _record_end(store: ResultsStore, summary: RunSummary) -> None:
     """Record how the run ended in the ``runs`` table: ``finished`` when ok, ``partial`` when
     some tasks failed for good (its ``outcome``), else ``failed``, with its tokens, report and
-    summary. (``threads`` said ``failed`` for a partial run, also for a rerun whose failed tasks
-    kept their earlier results, every row ok: trial 28, finding 9.)"""
+    summary. (``threads`` once said ``failed`` for a partial run, also for a rerun whose failed
+    tasks kept their earlier results, every row ok.)"""
     status = ("finished" if summary.ok else
               "partial" if summary.outcome == "partial" else "failed")
     store.finish_run(summary.thread_id, status=status,

@@ -30,7 +30,7 @@ def check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Set
     """Whether ``settings``' sources fit the thread's recorded ones (:func:`check_thread`):
     an unfinished thread continues on its own corpus and web setting; a finished one is not
     rerun (``rerun``: a ``research`` of its topic) on another corpus, whose rows and report
-    would replace its own without a word (found by a new-user trial).
+    would replace its own without a word.
 
     Raises:
         ThreadMismatch: they do not fit.
@@ -42,9 +42,9 @@ def check_sources(thread_id: str, recorded: dict[str, Any] | None, settings: Set
     was = was_corpus or "the package docs"
     unfinished = recorded["status"] in UNFINISHED_RUNS
     if unfinished and was_corpus and not Path(was_corpus).is_dir():
-        # moved or deleted (found by a new-user trial: the advice to continue "with --corpus
-        # WAS" led to "not found"). Another folder given: a moved one of the same content
-        # continues the thread (check_content compares it); none: say where it was.
+        # moved or deleted (advising "with --corpus WAS" led to "not found"). Another folder
+        # given: a moved one of the same content continues the thread (check_content compares
+        # it); none: say where it was.
         if now_corpus and now_corpus != was_corpus and split_key(recorded.get("corpus") or "")[2]:
             return
         raise ThreadMismatch(_gone_line(thread_id, recorded, settings))
@@ -105,20 +105,19 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
                   ) -> str | None:
     """Refuse to continue an unfinished thread on corpus content that changed since it started
     (``fingerprint``: the opened corpus's, :func:`corpus_key`): its report would cite the
-    results found in the old files beside those of the new ones, a deleted file included
-    (found by a new-user trial). The same refusal as another corpus; a finished thread reruns on
-    the new content, which is how it is brought up to date. A run recorded before runs kept
-    their fingerprint is not checked. ``fingerprint`` is the content's
-    (``Corpus.content_fingerprint``: a ``touch`` leaves it); ``also`` are other fingerprints of
-    the same content a run may have recorded (the index's stat-based one, recorded before).
-    ``settings``: the command's, for the flags that find the data dir in the printed command.
+    results found in the old files beside those of the new ones, a deleted file included. The
+    same refusal as another corpus; a finished thread reruns on the new content, which is how it
+    is brought up to date. A run recorded before runs kept their fingerprint is not checked.
+    ``fingerprint`` is the content's (``Corpus.content_fingerprint``: a ``touch`` leaves it);
+    ``also`` are other fingerprints of the same content a run may have recorded (the index's
+    stat-based one, recorded before). ``settings``: the command's, for the flags that find the
+    data dir in the printed command.
 
     With ``restart`` (the topic's own command, ``research TOPIC``, not ``resume`` or
     ``review``), a thread whose content changed is not refused: the run starts it again from
     its input on the new content, as a finished thread's rerun does, and LangGraph drops the
-    unfinished work (its pending tasks and writes). Trial 12, finding 6: "it crashed, I fixed my
-    notes, I ran it again" was refused for the rest of the day, and the thread stayed
-    unfinished for good.
+    unfinished work (its pending tasks and writes). Else "it crashed, I fixed my notes, I ran it
+    again" was refused for the rest of the day, and the thread stayed unfinished for good.
 
     Returns:
         None, or with ``restart`` the note saying the thread starts again, and why.
@@ -137,8 +136,8 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
             return None
         was_max = recorded_max_bytes(recorded.get("corpus") or "")
         if was_corpus and settings is not None and settings.max_file_bytes != was_max:
-            # the same files, another limit: other files skipped (found by a new-user trial:
-            # "has changed since it started" sent them looking for a change that was not there)
+            # the same files, another limit: other files skipped ("has changed since it started"
+            # sent a user looking for a change that was not there)
             how = ("without --max-file-bytes (the default)" if was_max == MAX_FILE_BYTES
                    else f"with --max-file-bytes {was_max}")
             raise ThreadMismatch(
@@ -160,8 +159,8 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
 def _restart_note(thread_id: str, recorded: dict[str, Any]) -> str:
     """The note of :func:`check_content` with ``restart``: the thread starts again, and why. A
     thread paused for review is planned again on the new content, so its reviewer sees the plan
-    of what it now searches (trial 13, finding 6b: its old plan was shown, and the ``review
-    --approve`` it advised was refused)."""
+    of what it now searches (else its old plan was shown, and the ``review --approve`` it
+    advised was refused)."""
     if recorded["status"] == "awaiting_review":
         return (f"thread {thread_id} awaited its review and its {_changed(recorded)}: running "
                 "it again from its start on the new content (planned again, with the review "
@@ -207,10 +206,10 @@ def run_again(recorded: dict[str, Any], thread_id: str, settings: Settings | Non
     (``resume`` and ``review`` refuse it): the pasteable ``research`` command of its recorded
     topic, ``as_of`` and sources, which lands on the thread and runs it again from its start on
     the new content (:func:`check_content` with ``restart``), so no second thread is left
-    behind (trial 13, finding 6: the advice was ``--fresh``). It names the thread with
-    ``--thread-id`` when the topic's default id is another (a ``--fresh`` or ``--thread-id``
-    thread), and the ``--max-file-bytes`` its folder was indexed with when not the default
-    (another limit is refused). ``settings`` or ``place``: the flags that find the data dir."""
+    behind (the advice was once ``--fresh``). It names the thread with ``--thread-id`` when the
+    topic's default id is another (a ``--fresh`` or ``--thread-id`` thread), and the
+    ``--max-file-bytes`` its folder was indexed with when not the default (another limit is
+    refused). ``settings`` or ``place``: the flags that find the data dir."""
     from app.runs.ids import default_thread_id
 
     key = recorded.get("corpus") or ""

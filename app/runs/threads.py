@@ -110,8 +110,8 @@ def checkpoint_record(storage: Storage, thread_id: str) -> dict[str, Any] | None
     row is gone (its results database deleted): the sources of the run that wrote it
     (:data:`~app.runs.sources_key.SOURCES_METADATA`, in LangGraph's checkpoint metadata), its
     topic and ``as_of``, and a status that says whether it has work left. None when no
-    checkpoint says (none, or written before the key existed). Trial 22, finding 1: a resume
-    then continued on the settings' corpus, the package docs, without a word."""
+    checkpoint says (none, or written before the key existed). Else a resume of such a thread
+    continued on the settings' corpus, the package docs, without a word."""
     config = {"configurable": {"thread_id": thread_id}}
     with storage.checkpointer(read_only=True) as saver:
         found = saver.get_tuple(config) if saver is not None else None
@@ -161,9 +161,9 @@ def _refuse_rows_only(storage: Storage, thread_id: str) -> None:
     """Refuse a run on a thread that has result rows and no checkpoint or ``runs`` row here (a
     LangGraph Server run's thread: :data:`app.runs.status.ROWS_ONLY`), whatever its topic, as
     ``resume`` refuses it: the server keeps its checkpoints and names its rows in its state.
-    Trial 12, finding 10: a run of another topic replaced its rows and report without a word;
-    trial 14, finding 7: a run of the same topic adopted the thread, and the server's next run
-    and this one then replaced each other's rows and report. Reads one row, not all.
+    Else a run of another topic replaced its rows and report without a word; a run of the same
+    topic adopted the thread, and the server's next run and this one then replaced each other's
+    rows and report. Reads one row, not all.
 
     Raises:
         ThreadMismatch: the thread has such rows (its topic named when it is another's).
@@ -220,8 +220,8 @@ def changed_way_on(storage: Storage, thread_id: str, settings: Settings) -> str 
     """For an unfinished thread, or one paused for review, whose corpus changed since it
     started (:func:`sources_changed`; None for any other): what changed, that ``resume`` and
     ``review`` refuse it, and its topic's own command, which runs it again from its start on
-    the new content (:func:`run_again`; trial 13, findings 6 and 6b: the advice was
-    ``--fresh``, which leaves it unfinished for good, or a ``review --approve`` that refused)."""
+    the new content (:func:`run_again`; the advice was once ``--fresh``, which leaves it
+    unfinished for good, or a ``review --approve`` that refused)."""
     recorded = recorded_run(storage, thread_id)
     if recorded is None or not (why := sources_changed(recorded, settings)):
         return None
@@ -234,9 +234,9 @@ def unfinished_alike(storage: Storage, thread_id: str, topic: str, as_of: str,
     """A line for each unfinished thread other than ``thread_id`` (a new thread) of ``topic``
     on another ``as_of``, or of a topic that differs from it only in case, accents, white
     space or zero-width characters (:func:`app.runs.ids.topic_key`; the thread id hashes the
-    topic as written, trial 11, finding 38), with how to continue it: the same command without
-    ``--as-of`` names a new thread once the UTC date changed, so the thread a run was
-    interrupted on yesterday is not the one it starts."""
+    topic as written), with how to continue it: the same command without ``--as-of`` names a new
+    thread once the UTC date changed, so the thread a run was interrupted on yesterday is not
+    the one it starts."""
     with storage.results(read_only=True) as store:
         runs = store.runs() if store is not None else []
     key = topic_key(topic)
@@ -262,7 +262,7 @@ def unfinished_alike(storage: Storage, thread_id: str, topic: str, as_of: str,
 def _other_as_of(thread_id: str, was: str, as_of: str | None,
                  recorded: dict[str, Any] | None, settings: Settings) -> str:
     """The refusal of a run of the thread's own topic on another ``as_of``: it says that only
-    ``as_of`` differs and names the ways that work (trial 10: it blamed the topic, and its "use
+    ``as_of`` differs and names the ways that work (it once blamed the topic, and its "use
     another --thread-id, or --fresh" left an unfinished thread behind)."""
     line = (f"thread {thread_id!r} is of this topic as of {was}, not {as_of}: give --as-of "
             f"{was} to run it")
@@ -323,7 +323,7 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
         was_max = recorded_max_bytes((recorded or {}).get("corpus") or "")
         if was_corpus and settings.max_file_bytes == MAX_FILE_BYTES != was_max:
             # and with the limit its folder was indexed with, unless this command names one
-            # (found by a new-user trial: resume by id was refused until the flag was repeated)
+            # (else resume by id was refused until the flag was repeated)
             settings = settings.with_overrides(max_file_bytes=was_max)
         if was_web and not settings.web:
             settings = settings.with_overrides(web=True)
