@@ -238,6 +238,11 @@ class RawDoc:
     """The section headings are the qualified names of the symbols their sections document (a
     Python file's ``Roster.rotate``): each section's symbol is matched by its own name, as
     ``symbol`` is for the whole document."""
+    plain_text: bool = False
+    """Read as plain text (a ``.txt``, a configuration file, a file without a type): a text
+    without navigation, so a paragraph of it that other documents hold too (a changelog's entry
+    in another package's copy) is its content, never stripped as boilerplate
+    (:mod:`workers.sources.boilerplate`)."""
 
 
 @runtime_checkable

@@ -9,7 +9,16 @@ other pages, its navigation is. Code is not navigation: a fenced code block is n
 Headings are kept (they are indexed as headings), so a section titled "See also" on every page
 still reads as one.
 
-A file of which nothing would be left keeps its first document (:func:`keep_each_file`).
+Navigation is what a site generator or a page layout repeats: HTML pages, PDF pages' running
+heads. A plain-text file (a ``.txt``, a configuration file, a file without a type:
+:attr:`~workers.sources.base.RawDoc.plain_text`) has none, and what it shares with other files
+is content: a changelog's entries, in the copy of each package or version (trial 36, F1: the
+entries of a ``changelog.Debian.gz`` four packages install were stripped from all four, and its
+CVE entries were in no passage). Its paragraphs are neither counted nor stripped.
+
+A file of which nothing would be left keeps its first document (:func:`keep_each_file`);
+headings alone are nothing (trial 36, F1: the version lines kept each copy of a changelog from
+this, and five copies of a NEWS file were indexed as their headings).
 
 This module imports only the standard library and the sources' own text helpers.
 """
@@ -66,6 +75,8 @@ def repeated_paragraphs(docs: Iterable[RawDoc]) -> set[str]:
     docs = list(docs)
     counts: Counter[str] = Counter()
     for doc in docs:
+        if doc.plain_text:
+            continue
         counts.update({p for _h, text in _sections(doc) for code, p in _paragraphs(text)
                        if p and len(p) <= MAX_BOILERPLATE_CHARS and not code})
     need = max(MIN_REPEATS, math.ceil(REPEAT_SHARE * len(docs)))
@@ -73,14 +84,18 @@ def repeated_paragraphs(docs: Iterable[RawDoc]) -> set[str]:
 
 
 def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
-    """``docs`` with their boilerplate paragraphs removed (headings kept). Reads them all first
-    (two passes); a document left blank is dropped. Deterministic: same input, same output."""
+    """``docs`` with their boilerplate paragraphs removed (headings kept; a plain-text document
+    as it is). Reads them all first (two passes); a document left blank, or with nothing but
+    its headings, is dropped. Deterministic: same input, same output."""
     docs = list(docs)
     boiler = repeated_paragraphs(docs)
     if not boiler:
         return docs
     out = []
     for doc in docs:
+        if doc.plain_text:
+            out.append(doc)
+            continue
         sections = []
         for heading, text in _sections(doc):
             kept = [p for code, p in _paragraphs(text)
@@ -89,7 +104,7 @@ def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
             if body or heading:
                 sections.append((heading, body))
         text = "\n\n".join(t for _h, t in sections if t)
-        if text.strip():
+        if any(t and t != h for h, t in sections):
             out.append(replace(doc, text=text, sections=tuple(sections) if doc.sections else ()))
     return out
 

@@ -1,27 +1,40 @@
-"""Each text once: a gzip-compressed copy of a file of the folder is not indexed beside it.
+"""Each text once: a file whose content is another file's of the folder (byte for byte, once
+decompressed for a ``.gz``) is not indexed beside it.
 
-Debian's ``dh_installchangelogs`` installs an upstream HTML changelog as ``changelog.html.gz``
-beside the page it is, byte for byte (SQLite's ``changes.html``): indexed twice, the same
-sentences were cited twice, and a release-history question's third source was the copy, where
-the gold page had been (measured with ``scripts/eval_research.py --corpus sqlite3-doc``). The
-uncompressed file is kept (pages link to it by that name); the copy is counted ``copy`` and
-named in the notes. A copy is found by the size its gzip trailer records (ISIZE, RFC 1952
-2.3.1), then compared byte for byte as a stream: a walk reads no more than that. Standard
-library and this package.
+* Debian's ``dh_installchangelogs`` installs an upstream HTML changelog as ``changelog.html.gz``
+  beside the page it is, byte for byte (SQLite's ``changes.html``): indexed twice, the same
+  sentences were cited twice, and a release-history question's third source was the copy, where
+  the gold page had been (measured with ``scripts/eval_research.py --corpus sqlite3-doc``).
+* The binary packages of one source package install the same ``changelog.Debian.gz`` (trial 36,
+  F1: ``libpq-dev``, ``libpq5``, ``postgresql-15`` and ``postgresql-client-15``; 13 ``libxcb*``
+  packages). Indexed four times, each entry was in four documents, and the boilerplate rule
+  (:mod:`workers.sources.boilerplate`) stripped it from all four as a navigation bar: the
+  changelog's CVE entries were in no passage.
+
+The file kept is an uncompressed one (pages link to it by that name), then one with a type (read
+with its structure: ``guide.md`` before ``guide``), then the first in sorted order; each other is
+counted ``copy`` and named in the notes. Copies are found by the size of their content (a
+``.gz``'s from its gzip trailer, ISIZE, RFC 1952 2.3.1), then by a hash of the content of the
+files that share a size, read as a stream: a walk reads no file that shares its size with none,
+and never more than the size said. A ``.gz`` of several members (``cat a.gz b.gz``) records the
+last member's size only: it is not found as a copy (indexed twice). Standard library and this
+package.
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 import zlib
 from collections import Counter
 from pathlib import Path
 
-from workers.sources.filekinds import GZIP_SUFFIX
-from workers.sources.text import safe_name
+from workers.sources.documents import size_limit
+from workers.sources.filekinds import GZIP_SUFFIX, file_kind, inner_name
+from workers.sources.text import raw, safe_name
 
-__all__ = ["copies_once", "gzip_size", "same_bytes"]
+__all__ = ["content_digest", "copies_once", "gzip_size"]
 
 _File = tuple[str, Path, os.stat_result]
 _CHUNK = 64 * 1024
@@ -38,40 +51,72 @@ def gzip_size(path: Path) -> int | None:
         return None
 
 
-def same_bytes(packed: Path, plain: Path) -> bool:
-    """Whether the gzip file ``packed`` decompresses to the bytes of ``plain``, read side by
-    side in 64 KB pieces (False when either cannot be read)."""
+def content_digest(path: Path, size: int) -> bytes | None:
+    """A hash of the content of ``path`` (decompressed when its name ends in ``.gz``), read as a
+    stream in 64 KB pieces, or None when it cannot be read or holds more than ``size`` bytes
+    (a ``.gz`` whose trailer said less than it holds is no copy of a file of that size)."""
+    digest = hashlib.blake2b(digest_size=20)
+    left = size + 1
     try:
-        with gzip.open(packed, "rb") as left, open(plain, "rb") as right:
-            while True:
-                a, b = left.read(_CHUNK), right.read(_CHUNK)
-                if a != b:
-                    return False
-                if not a:
-                    return True
+        packed = path.name.lower().endswith(GZIP_SUFFIX)
+        with (gzip.open(path, "rb") if packed else open(path, "rb")) as fh:
+            while left > 0 and (chunk := fh.read(min(_CHUNK, left))):
+                digest.update(chunk)
+                left -= len(chunk)
     except (OSError, EOFError, zlib.error):
-        return False
+        return None
+    return digest.digest() if left > 0 else None
 
 
-def copies_once(found: list[_File], skipped: Counter[str], notes: list[str] | None
-                ) -> list[_File]:
-    """``found`` (``(ref, path, stat)``) without the ``.gz`` files that are compressed copies of
-    another of its files (:func:`same_bytes`), each counted ``copy`` and named, e.g.
-    ``"changelog.html.gz: skipped, a compressed copy of changes.html, indexed once"``."""
+def _content_size(entry: _File, max_file_bytes: int) -> int | None:
+    """The size of ``entry``'s content (a ``.gz``'s as its trailer says), or None when it is not
+    compared: empty (an empty file is no copy of another), or past its size limit (skipped as
+    too large; a gzip bomb is not decompressed here)."""
+    rel, path, st = entry
+    packed = rel.lower().endswith(GZIP_SUFFIX)
+    size = gzip_size(path) if packed else st.st_size
+    if not size or size > size_limit(inner_name(path.name), max_file_bytes):
+        return None
+    return size
+
+
+def _kept_first(entry: _File) -> tuple[bool, bool, bytes]:
+    """The order in which a file is kept among copies: uncompressed, typed, sorted."""
+    return (entry[0].lower().endswith(GZIP_SUFFIX), file_kind(entry[1].name) == "",
+            raw(entry[0]))
+
+
+def copies_once(found: list[_File], skipped: Counter[str], notes: list[str] | None,
+                max_file_bytes: int) -> list[_File]:
+    """``found`` (``(ref, path, stat)``, sorted) with each content once: the other files of the
+    same content (:func:`content_digest`) are counted ``copy`` and named, e.g.
+    ``"changelog.html.gz: skipped, a compressed copy of changes.html, indexed once"`` or
+    ``"libpq5/changelog.Debian.gz: skipped, a copy of libpq-dev/changelog.Debian.gz, indexed
+    once"``. ``max_file_bytes``: the text files' size limit (a file past it is not compared)."""
     by_size: dict[int, list[_File]] = {}
     for entry in found:
-        if not entry[0].lower().endswith(GZIP_SUFFIX):
-            by_size.setdefault(entry[2].st_size % 2**32, []).append(entry)
-    kept = []
-    for entry in found:
-        size = gzip_size(entry[1]) if entry[0].lower().endswith(GZIP_SUFFIX) else None
-        twin = next((other for other in by_size.get(size, []) if same_bytes(entry[1], other[1])),
-                    None)
-        if twin is None:
-            kept.append(entry)
+        if (size := _content_size(entry, max_file_bytes)) is not None:
+            by_size.setdefault(size, []).append(entry)
+    twins: dict[str, _File] = {}
+    for size, entries in by_size.items():
+        if len(entries) < 2:
+            continue
+        same: dict[bytes, list[_File]] = {}
+        for entry in entries:
+            if (digest := content_digest(entry[1], size)) is not None:
+                same.setdefault(digest, []).append(entry)
+        for group in same.values():
+            kept = min(group, key=_kept_first)
+            twins.update((entry[0], kept) for entry in group if entry is not kept)
+    if not twins:
+        return found
+    for rel, _path, _st in found:
+        if (kept := twins.get(rel)) is None:
             continue
         skipped["copy"] += 1
         if notes is not None:
-            notes.append(f"{safe_name(entry[0])}: skipped, a compressed copy of "
-                         f"{safe_name(twin[0])}, indexed once")
-    return kept
+            what = ("a compressed copy" if rel.lower().endswith(GZIP_SUFFIX)
+                    and not kept[0].lower().endswith(GZIP_SUFFIX) else "a copy")
+            notes.append(f"{safe_name(rel)}: skipped, {what} of {safe_name(kept[0])}, "
+                         "indexed once")
+    return [entry for entry in found if entry[0] not in twins]

@@ -59,6 +59,11 @@ PLAIN_TEXT = (".txt", "")
 finds (a changelog's version lines, underlined titles)."""
 
 
+_PLAIN_KINDS = (*PLAIN_TEXT, ".conf", ".cfg", ".ini")
+"""The kinds read as text without markup: no paragraph of them is boilerplate
+(:attr:`workers.sources.base.RawDoc.plain_text`)."""
+
+
 class TooLarge(ValueError):
     """A compressed file decompresses to more bytes than its limit."""
 
@@ -168,6 +173,6 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         text = "\n\n".join(t for _h, t in sections) or text
     if text.strip():
         yield RawDoc(rel, title, rel, text, sections=sections, link_share=links,
-                     section_symbols=kind == ".py")
+                     section_symbols=kind == ".py", plain_text=kind in _PLAIN_KINDS)
     else:
         _skip(skipped, notes, rel, "blank", "no text")

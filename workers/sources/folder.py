@@ -162,14 +162,15 @@ def folder_files(
     reached by two names (a symlink to another file of the folder, a hard link) is listed once
     (``walk.once_each``), a page's markup source beside it not at all (``walk.rendered_once``);
     one reached by a link leading out of the folder is listed and named (``walk.links_outside``);
-    a ``.gz`` copy of another file of the folder is not (``copies.copies_once``)."""
+    a copy of another file of the folder (the same content, ``.gz`` or not) is not
+    (``copies.copies_once``)."""
     if skipped is None:
         skipped = Counter()
     found = [(path.relative_to(folder).as_posix(), path, st)
              for path, st in _indexable(folder, skipped, max_file_bytes, notes, data_dir)]
     found.sort(key=lambda item: raw(item[0]))
     found = rendered_once(once_each(found, skipped, notes), skipped, notes)
-    found = copies_once(found, skipped, notes)
+    found = copies_once(found, skipped, notes, max_file_bytes)
     if notes is not None:
         notes += links_outside(folder, found)
     if not any(unsafe_name(rel) for rel, _p, _st in found):
@@ -340,7 +341,7 @@ _SKIP_REASONS = (
     ("hidden", "{n} hidden"),
     ("own", "{n} written by this app (its data dir, its reports)"),
     ("link", "{n} links to folders indexed otherwise"),
-    ("copy", "{n} compressed copies of files indexed"),
+    ("copy", "{n} copies of files indexed"),
 )
 """How :func:`nothing_indexable` says each reason a file was skipped, in its order."""
 

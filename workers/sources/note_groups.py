@@ -7,9 +7,11 @@ to it), indexed once"`` notes, 200 of them shown, on every run and in every repo
 walk and the build keep writing one note per file (the index stores them all); this module
 groups them where they are read (:attr:`workers.sources.Corpus.notes`). Per kind:
 
-* **A link to a file indexed under another path** (:data:`LINK_EXAMPLES` shown) and **a link,
-  to a file or a folder, leading out of the folder** (read from elsewhere: ``LINK_EXAMPLES``
-  too): nothing is lost, the run only says what it did, so a few examples and the count do.
+* **A link to a file indexed under another path** (:data:`LINK_EXAMPLES` shown), **a copy of
+  a file indexed** (the same content: 13 ``libxcb*`` packages install one changelog) and **a
+  link, to a file or a folder, leading out of the folder** (read from elsewhere:
+  ``LINK_EXAMPLES`` too): nothing is lost, the run only says what it did, so a few examples
+  and the count do.
 * **Every other per-file note** (skipped as too large, binary, unreadable, without text,
   encrypted, not a regular file, the app's own report or run log; a hidden folder passed over;
   a file read as Windows-1252): the file's text is not in the index (or read otherwise), so each
@@ -40,6 +42,7 @@ MAX_NOTES = 200
 line. The index keeps them all, since grouping needs each file's note."""
 
 _SAME_FILE = re.compile(r"skipped, the same file as (?P<to>.+) \(a link to it\), indexed once")
+_COPY = re.compile(r"skipped, a (?:compressed )?copy of (?P<to>.+), indexed once")
 _OUTSIDE = re.compile(r"a link to (?P<to>.+), outside the folder: indexed")
 _OUT_DIR = re.compile(r"a link to (?P<to>.+), outside the folder: followed")
 _DETAIL = re.compile(r"(?P<why>.+?) \((?P<detail>[^()]*)\)")
@@ -48,6 +51,8 @@ _DETAIL = re.compile(r"(?P<why>.+?) \((?P<detail>[^()]*)\)")
 
 _LINK_LINES = {
     "same": "{n} files skipped, links to files indexed under another path, each indexed once "
+            "there ({examples})",
+    "copy": "{n} files skipped, copies of files indexed (the same content), each indexed once "
             "there ({examples})",
     "outside": "{n} files are links leading out of the folder, indexed ({examples})",
     "out_dir": "{n} folders are links leading out of the folder, followed ({examples})",
@@ -108,7 +113,8 @@ def grouped_notes(notes: Iterable[str]) -> list[str]:
 def _kind(why: str) -> tuple[tuple[str, str], str]:
     """``((kind, reason), detail)`` of one file's note: the link kinds by their target, every
     other reason by its words less a last parenthesis (the detail shown by the file's name)."""
-    for kind, pattern in (("same", _SAME_FILE), ("outside", _OUTSIDE), ("out_dir", _OUT_DIR)):
+    for kind, pattern in (("same", _SAME_FILE), ("copy", _COPY), ("outside", _OUTSIDE),
+                          ("out_dir", _OUT_DIR)):
         if match := pattern.fullmatch(why):
             return (kind, ""), match["to"]
     match = _DETAIL.fullmatch(why)
