@@ -31,7 +31,7 @@ from collections import Counter
 from pathlib import Path
 
 from workers.sources.documents import size_limit
-from workers.sources.filekinds import GZIP_SUFFIX, file_kind, inner_name
+from workers.sources.filekinds import GZIP_SUFFIX, file_kind, inner_name, open_regular
 from workers.sources.text import raw, safe_name
 
 __all__ = ["content_digest", "copies_once", "gzip_size"]
@@ -44,7 +44,7 @@ def gzip_size(path: Path) -> int | None:
     """The size, modulo 2**32, that the gzip file ``path`` says it decompresses to (the last
     member's ISIZE field), or None when it cannot be read."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             fh.seek(-4, os.SEEK_END)
             return int.from_bytes(fh.read(4), "little")
     except OSError:
@@ -58,8 +58,9 @@ def content_digest(path: Path, size: int) -> bytes | None:
     digest = hashlib.blake2b(digest_size=20)
     left = size + 1
     try:
-        packed = path.name.lower().endswith(GZIP_SUFFIX)
-        with (gzip.open(path, "rb") if packed else open(path, "rb")) as fh:
+        with open_regular(path) as handle, (
+                gzip.GzipFile(fileobj=handle, mode="rb")
+                if path.name.lower().endswith(GZIP_SUFFIX) else handle) as fh:
             while left > 0 and (chunk := fh.read(min(_CHUNK, left))):
                 digest.update(chunk)
                 left -= len(chunk)

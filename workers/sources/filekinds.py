@@ -9,16 +9,23 @@ is not. Debian installs documentation so: ``/usr/share/doc/PKG`` holds ``README`
 ``changelog.gz``, ``NEWS.Debian.gz``, ``copyright`` and extension-less examples (Debian Policy
 12.3 and 12.7; trial 34: nginx's was refused as "3 files of other types").
 
-Also :func:`head_bytes`, the start of a file as its kind reads it (decompressed for a ``.gz``).
-Standard library and :mod:`workers.sources.documents` (its file types).
+Also :func:`open_regular`, how every file of a folder is opened once it was listed (trial 36,
+F2: a file swapped for a link to ``/dev/zero``, a FIFO or a 300 MB file after the listing was
+read without a bound, or blocked the run), and :func:`head_bytes`, the start of a file as its
+kind reads it (decompressed for a ``.gz``). Standard library and
+:mod:`workers.sources.documents` (its file types).
 """
 
 from __future__ import annotations
 
+import errno
 import gzip
+import os
 import re
+import stat
 import zlib
 from pathlib import Path
+from typing import BinaryIO
 
 from workers.sources.documents import DOCUMENT_EXTENSIONS
 
@@ -29,9 +36,11 @@ __all__ = [
     "HTML_EXTENSIONS",
     "MARKDOWN_EXTENSIONS",
     "TEXT_EXTENSIONS",
+    "NotRegular",
     "file_kind",
     "head_bytes",
     "inner_name",
+    "open_regular",
     "type_label",
     "type_suffix",
 ]
@@ -103,14 +112,40 @@ def type_label(name: str) -> str:
     return (ext + ("" if inner == name else GZIP_SUFFIX)) or "(no extension)"
 
 
+class NotRegular(OSError):
+    """The file is no regular file (now): a FIFO, a device, a folder."""
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """``path`` open for reading in binary, checked on the open handle (``fstat``) to be a
+    regular file: what the listing checked may have been swapped since (``ln -sfn /dev/zero``
+    reads without end, a FIFO waits for a writer). Opened with ``O_NONBLOCK``, so a FIFO does
+    not block the ``open`` itself (``open(2)``); a regular file reads as ever. The caller bounds
+    what it reads (the size the handle's ``fstat`` gives, or a limit: a file may grow).
+
+    Raises:
+        NotRegular: it is no regular file.
+        OSError: it cannot be opened.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegular(errno.EINVAL, "not a regular file", str(path))
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def head_bytes(path: Path, size: int) -> bytes | None:
     """The first ``size`` bytes of ``path`` (decompressed for a ``.gz``), or None when it
-    cannot be read (the build names it)."""
+    cannot be read or is no regular file (the build names it)."""
     try:
-        if path.name.lower().endswith(GZIP_SUFFIX):
-            with gzip.open(path, "rb") as fh:
+        with open_regular(path) as fh:
+            if not path.name.lower().endswith(GZIP_SUFFIX):
                 return fh.read(size)
-        with open(path, "rb") as fh:
-            return fh.read(size)
+            with gzip.GzipFile(fileobj=fh, mode="rb") as packed:
+                return packed.read(size)
     except (OSError, EOFError, zlib.error):
         return None

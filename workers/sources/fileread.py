@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import zlib
 from collections import Counter
 from collections.abc import Iterator
@@ -36,9 +37,11 @@ from workers.sources.filekinds import (
     GZIP_SUFFIX,
     HTML_EXTENSIONS,
     MARKDOWN_EXTENSIONS,
+    NotRegular,
     file_kind,
     head_bytes,
     inner_name,
+    open_regular,
 )
 from workers.sources.pyfile import python_file_sections
 from workers.sources.text import (
@@ -65,28 +68,44 @@ _PLAIN_KINDS = (*PLAIN_TEXT, ".conf", ".cfg", ".ini")
 
 
 class TooLarge(ValueError):
-    """A compressed file decompresses to more bytes than its limit."""
+    """A file holds (or decompresses to) more bytes than its limit; ``size``: how many, when
+    known (a file's own size; None: it grew while read, or a ``.gz``)."""
+
+    def __init__(self, name: str, size: int | None = None) -> None:
+        super().__init__(name)
+        self.size = size
 
 
 def read_bounded(path: Path, limit: int) -> bytes:
-    """The bytes of the file ``path``, decompressed when its name ends in ``.gz``: read as a
-    stream in 64 KB pieces, given up at ``limit + 1`` bytes (a gzip bomb takes no more memory
-    than the limit: ``gzip.decompress`` would hold all of it).
+    """The bytes of the file ``path``, decompressed when its name ends in ``.gz``, read through
+    one handle checked to be a regular file (:func:`~workers.sources.filekinds.open_regular`)
+    and never more than ``limit + 1`` bytes: a ``.gz`` as a stream in 64 KB pieces (a gzip bomb
+    takes no more memory than the limit: ``gzip.decompress`` would hold all of it), any file as
+    the handle finds it, whatever the listing found there (trial 36, F2: a file swapped for
+    ``/dev/zero`` after the listing took 5 GB, a FIFO blocked the run, a 300 MB file was read
+    past an 8 MB limit).
 
     Raises:
-        TooLarge: it decompresses to more than ``limit`` bytes.
+        TooLarge: it holds, or decompresses to, more than ``limit`` bytes.
+        NotRegular: it is no regular file (now).
         OSError: it cannot be read; ``gzip.BadGzipFile`` (an ``OSError``), ``EOFError``
             (truncated) or ``zlib.error``: it is no readable gzip file.
     """
-    if not path.name.lower().endswith(GZIP_SUFFIX):
-        return path.read_bytes()  # its size was checked when the folder was listed
-    data = bytearray()
-    with gzip.open(path, "rb") as fh:
-        while chunk := fh.read(min(_CHUNK, limit + 1 - len(data))):
-            data += chunk
-    if len(data) > limit:
+    with open_regular(path) as fh:
+        if not path.name.lower().endswith(GZIP_SUFFIX):
+            if (size := os.fstat(fh.fileno()).st_size) > limit:
+                raise TooLarge(path.name, size)
+            data = fh.read(limit + 1)  # it may have grown since
+            if len(data) > limit:
+                raise TooLarge(path.name)
+            return data
+        out = bytearray()
+        with gzip.GzipFile(fileobj=fh, mode="rb") as packed:
+            while chunk := packed.read(min(_CHUNK, limit + 1 - len(out))):
+                out += chunk
+    if len(out) > limit:
         raise TooLarge(path.name)
-    return bytes(data)
+    return bytes(out)
 
 
 def looks_text(path: Path) -> bool:
@@ -114,30 +133,37 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
     is corrupt or decompresses past its limit (``max_file_bytes`` for text; PDF and .docx:
     :func:`workers.sources.documents.size_limit`)."""
     kind = file_kind(path.name) or ""
-    packed = path.name.lower().endswith(GZIP_SUFFIX)
-    if kind in DOCUMENT_EXTENSIONS and not packed:  # the library reads the file
-        read = documents.pdf_docs if kind == ".pdf" else documents.docx_docs
-        yield from read(path, rel, skipped, notes)
-        return
     limit = documents.size_limit(inner_name(path.name), max_file_bytes)
     try:
         data = read_bounded(path, limit)
-    except TooLarge:
-        _skip(skipped, notes, shown_path(rel), "size",
-              f"too large (decompresses to more than {size_label(limit)})")
+    except TooLarge as exc:
+        _skip(skipped, notes, shown_path(rel), "size", _too_large(exc, limit))
         return
     except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
         why = "truncated" if isinstance(exc, EOFError) else type(exc).__name__
         _skip(skipped, notes, shown_path(rel), "unreadable", f"not a readable gzip file ({why})")
         return
+    except NotRegular:  # swapped since the listing: a FIFO, a link to a device
+        _skip(skipped, notes, shown_path(rel), "special", "not a regular file")
+        return
     except OSError as exc:
         _skip(skipped, notes, shown_path(rel), "unreadable", unreadable_why(exc))
         return
-    if kind in DOCUMENT_EXTENSIONS:  # x.pdf.gz, x.docx.gz: read from memory
+    if kind in DOCUMENT_EXTENSIONS:  # a PDF or .docx (.gz or not): read from memory
         read = documents.pdf_docs if kind == ".pdf" else documents.docx_docs
         yield from read(io.BytesIO(data), rel, skipped, notes)
         return
     yield from _text_docs(rel, kind, data, skipped, notes)
+
+
+def _too_large(exc: TooLarge, limit: int) -> str:
+    """Why a file read past its limit is skipped, as the listing says it (``"too large (50 MB >
+    8 MB)"``), or ``"too large (decompresses to more than 8 MB)"`` for a ``.gz``."""
+    if exc.size is not None:
+        return f"too large ({size_label(exc.size, exact=False)} > {size_label(limit, exact=False)})"
+    if str(exc).lower().endswith(GZIP_SUFFIX):
+        return f"too large (decompresses to more than {size_label(limit)})"
+    return f"too large (more than {size_label(limit)})"
 
 
 def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],

@@ -11,6 +11,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from workers.sources.filekinds import open_regular
 from workers.sources.index import SCHEMA_VERSION, tree_signature
 from workers.sources.text import MAX_PASSAGE_CHARS, raw
 
@@ -32,11 +33,13 @@ def content_fingerprint(folder: Path, files: FolderFiles, *, as_folder: Path | N
     h.update(raw(f"schema={SCHEMA_VERSION};max={MAX_PASSAGE_CHARS};folder={label}\n"))
     for _rel, path, _st in files:
         h.update(raw(f"{path.relative_to(folder).as_posix()}\0"))
-        try:
-            with open(path, "rb") as handle:
-                while chunk := handle.read(1 << 20):
+        try:  # a regular file's bytes, as many as its open handle says it has (it may grow)
+            with open_regular(path) as handle:
+                left = os.fstat(handle.fileno()).st_size
+                while left > 0 and (chunk := handle.read(min(1 << 20, left))):
                     h.update(chunk)
-        except OSError as exc:  # gone or unreadable since the walk: the build notes it
+                    left -= len(chunk)
+        except OSError as exc:  # gone, unreadable or swapped since the walk: the build notes it
             h.update(raw(f"\0unreadable {exc.errno}"))
         h.update(b"\n")
     return h.hexdigest()

@@ -77,12 +77,9 @@ def own_output(path: Path) -> str | None:
     kind = file_kind(path.name)
     if kind not in (*TEXT_EXTENSIONS, "") or path.name.lower().endswith(GZIP_SUFFIX):
         return None
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(_HEAD_BYTES).decode("utf-8", errors="replace")
-    except OSError:
+    if (start := head_bytes(path, _HEAD_BYTES)) is None:  # a regular file's: never a FIFO's
         return None
-    head = head.replace("\r\n", "\n")
+    head = start.decode("utf-8", errors="replace").replace("\r\n", "\n")
     if REPORT_HEAD.match(head):
         return "a report of this app (it would cite itself)"
     if RUN_LOG_LINE.match(head):
