@@ -150,7 +150,7 @@ class Corpus:
         if folder is not None:
             folder, shown, files = folder_source.corpus_folder(
                 folder, skipped, max_file_bytes=max_file_bytes, notes=notes, data_dir=data_dir)
-            fingerprint = folder_fingerprint(folder, files)
+            fingerprint = folder_fingerprint(folder, files, max_file_bytes)
             kind = "dir-" + hashlib.blake2b(raw(str(folder)), digest_size=4).hexdigest()
             indexed: set[str] = set()
             description = f"folder corpus: {shown}"
@@ -180,7 +180,7 @@ class Corpus:
         head = {"fingerprint": fingerprint, "description": description, "kind": kind,
                 "listed_notes": str(len(notes))}
         if folder is not None:  # read only for a build, which reads every file anyway
-            head["content"] = content_fingerprint(folder, files)
+            head["content"] = content_fingerprint(folder, files, max_file_bytes)
             if same := index.same_content(data_dir, kind, head["content"]):  # rewritten as was
                 return cls(same[0], index.current_notes(same[1], notes), built=False)
         if before_build is not None:

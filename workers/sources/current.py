@@ -30,5 +30,5 @@ def current_content_fingerprint(data_dir: Path | str, folder: Path | str | None 
         return package_fingerprint(tuple(dict.fromkeys(packages)))[0]
     resolved, _shown, files = folder_source.corpus_folder(
         folder, max_file_bytes=max_file_bytes, data_dir=Path(data_dir).expanduser())
-    return content_fingerprint(resolved, files,
+    return content_fingerprint(resolved, files, max_file_bytes,
                                as_folder=None if as_folder is None else Path(as_folder))

@@ -11,7 +11,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from workers.sources.filekinds import open_regular
+from workers.sources.filekinds import GZIP_SUFFIX, open_regular
 from workers.sources.index import SCHEMA_VERSION, tree_signature
 from workers.sources.text import MAX_PASSAGE_CHARS, raw
 
@@ -22,15 +22,28 @@ FolderFiles = Sequence[tuple[str, Path, os.stat_result]]
 lists them."""
 
 
-def content_fingerprint(folder: Path, files: FolderFiles, *, as_folder: Path | None = None
-                        ) -> str:
-    """Hash of the indexable files' names and bytes (and the extraction rules): unlike
-    :func:`folder_fingerprint` (stat only, for rebuilds), a ``touch`` leaves it. ``as_folder``:
-    the folder path to hash in place of ``folder`` (the fingerprint the same files had at a
-    folder's former place: a moved folder is the same content)."""
+def _rules(label: Path, files: FolderFiles, max_file_bytes: int) -> bytes:
+    """The extraction rules a fingerprint covers: the index schema, the passage size, the
+    folder, and the size limit when a ``.gz`` file is listed. A ``.gz`` is measured only as it
+    is decompressed, by the build, so the listing (paths, sizes, mtimes, bytes) is the same
+    under any limit: with another ``--max-file-bytes`` a ``.gz`` skipped as too large stayed
+    skipped (the old index was reused, its note quoting the old limit), and one indexed under a
+    higher limit stayed indexed under a lower (trial 36, F3). Any other file over the limit is
+    left out of the listing, which then differs."""
+    packed = any(path.name.lower().endswith(GZIP_SUFFIX) for _rel, path, _st in files)
+    limit = f";gzip_limit={max_file_bytes}" if packed else ""
+    return raw(f"schema={SCHEMA_VERSION};max={MAX_PASSAGE_CHARS};folder={label}{limit}\n")
+
+
+def content_fingerprint(folder: Path, files: FolderFiles, max_file_bytes: int, *,
+                        as_folder: Path | None = None) -> str:
+    """Hash of the indexable files' names and bytes (and the extraction rules, :func:`_rules`:
+    ``max_file_bytes`` is the text files' size limit): unlike :func:`folder_fingerprint` (stat
+    only, for rebuilds), a ``touch`` leaves it. ``as_folder``: the folder path to hash in place
+    of ``folder`` (the fingerprint the same files had at a folder's former place: a moved
+    folder is the same content)."""
     h = hashlib.blake2b(digest_size=16)
-    label = folder if as_folder is None else as_folder
-    h.update(raw(f"schema={SCHEMA_VERSION};max={MAX_PASSAGE_CHARS};folder={label}\n"))
+    h.update(_rules(folder if as_folder is None else as_folder, files, max_file_bytes))
     for _rel, path, _st in files:
         h.update(raw(f"{path.relative_to(folder).as_posix()}\0"))
         try:  # a regular file's bytes, as many as its open handle says it has (it may grow)
@@ -45,10 +58,11 @@ def content_fingerprint(folder: Path, files: FolderFiles, *, as_folder: Path | N
     return h.hexdigest()
 
 
-def folder_fingerprint(folder: Path, files: FolderFiles) -> str:
-    """Hash of the folder's indexable files (names, sizes, mtimes) and the extraction rules."""
+def folder_fingerprint(folder: Path, files: FolderFiles, max_file_bytes: int) -> str:
+    """Hash of the folder's indexable files (names, sizes, mtimes) and the extraction rules
+    (:func:`_rules`; ``max_file_bytes``: the text files' size limit)."""
     h = hashlib.blake2b(digest_size=16)
-    h.update(raw(f"schema={SCHEMA_VERSION};max={MAX_PASSAGE_CHARS};folder={folder}\n"))
+    h.update(_rules(folder, files, max_file_bytes))
     # The real names (not the escaped refs), so renaming a file always rebuilds.
     tree = ((p.relative_to(folder).as_posix(), st) for _rel, p, st in files)
     h.update(tree_signature(tree).encode())

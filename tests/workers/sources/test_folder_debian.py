@@ -224,3 +224,26 @@ def test_a_compressed_copy_and_a_pages_text_rendering_are_indexed_once(tmp_path:
         assert "changelog.html.gz: skipped, a compressed copy of changes.html, indexed once" \
             in c.notes, c.notes
         assert "changelog.gz: skipped, the text of a page indexed (changelog.html.gz)" in c.notes
+
+
+def test_another_size_limit_indexes_again_the_gz_files_it_decides_both_ways(
+    tmp_path: Path,
+) -> None:
+    # Trial 36, F3: a .gz is measured only once decompressed, so its folder's listing was the
+    # same under either limit: raised, the old index (big.gz skipped) was reused with its note
+    root = tmp_path / "stale"
+    root.mkdir()
+    (root / "README").write_text("Kingfisher burrows are dug in river banks.\n")
+    _gz(root / "big.gz", b"Kingfisher burrows face the water. " * 200)  # 7 KB decompressed
+    data = tmp_path / "data"
+    for limit, indexed in ((4096, False), (65536, True), (4096, False)):
+        with Corpus.open(data, folder=root, max_file_bytes=limit) as c:
+            assert ("big.gz" in _docs(c, "kingfisher burrows")) is indexed, (limit, c.notes)
+            skipped = [n for n in c.notes if n.startswith("big.gz: skipped, too large")]
+            assert skipped == ([] if indexed else
+                               ["big.gz: skipped, too large (decompresses to more than 4 KB)"])
+    (root / "big.gz").unlink()  # no .gz: the limit is in the listing, an index is kept
+    with Corpus.open(data, folder=root, max_file_bytes=4096) as c:
+        assert c.built
+    with Corpus.open(data, folder=root, max_file_bytes=65536) as c:
+        assert not c.built

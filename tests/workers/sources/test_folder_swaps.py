@@ -68,7 +68,7 @@ def test_a_file_swapped_after_the_listing_is_named_never_read_without_a_bound(
     files = folder_files(root, max_file_bytes=LIMIT)
     assert [rel for rel, _p, _st in files] == ["a.md", name]
     _swap(root / name, how)
-    assert content_fingerprint(root, files)  # hashed without blocking or reading without end
+    assert content_fingerprint(root, files, LIMIT)  # hashed without blocking or reading without end
     skipped: Counter[str] = Counter()
     notes: list[str] = []
     docs = list(folder_docs(files, skipped, notes, max_file_bytes=LIMIT))
