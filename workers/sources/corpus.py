@@ -160,12 +160,12 @@ class Corpus:
                 return f"{description} ({plural(len(indexed), 'file')})"
 
             def docs_factory() -> Iterator[RawDoc]:
-                # navigation bars and footers repeated across the pages go before indexing;
-                # a generator, so nothing is read before the build has its temp file
+                # navigation bars and footers repeated across the pages go before indexing (a
+                # generator: nothing is read before the temp file); each document held once
                 read = list(folder_source.folder_docs(files, skipped, notes, progress,
                                                       max_file_bytes))
                 rels = {rel for rel, _p, _st in files}
-                docs = keep_each_file(read, strip_repeated(read), rels, notes)
+                docs, read[:] = keep_each_file(read, strip_repeated(read), rels, notes), ()
                 yield from folder_source.files_of(docs, files, indexed)
         else:
             packages = tuple(dict.fromkeys(packages))

@@ -10,10 +10,11 @@ the documents it gives (what it is read as: :mod:`workers.sources.filekinds`).
   HTML page, ``changelog.gz`` and ``NEWS.gz`` text without a type, ``x.pdf.gz`` a PDF. They are
   decompressed as a stream, at most the file's size limit (``--max-file-bytes`` for text, the
   PDF/.docx limit for those) and one piece more: a gzip bomb never takes more memory than the
-  limit (:func:`read_bounded`). A corrupt or truncated one is skipped and named; it is cited by
-  its own name (``changelog.gz#3``). Source of the idea: ``zless``, and Debian's
-  ``/usr/share/doc`` (Debian Policy 12.3: files there over 4 KB are compressed with
-  ``gzip -9``), which is documentation as installed.
+  limit (:func:`read_bounded`), and a folder's ``.gz`` files at most
+  :data:`MAX_FOLDER_GZIP_BYTES` in all (:class:`GzipBudget`). A corrupt or truncated one is
+  skipped and named; it is cited by its own name (``changelog.gz#3``). Source of the idea:
+  ``zless``, and Debian's ``/usr/share/doc`` (Debian Policy 12.3: files there over 4 KB are
+  compressed with ``gzip -9``), which is documentation as installed.
 
 Standard library and this package; HTML is read by :mod:`workers.sources.htmlpage` (lxml),
 Markdown by :mod:`workers.sources.markdownpage`, PDF and .docx by
@@ -54,12 +55,29 @@ from workers.sources.text import (
 from workers.sources.textsections import text_sections
 from workers.sources.walk import shown_path, unreadable_why
 
-__all__ = ["PLAIN_TEXT", "TooLarge", "file_docs", "looks_text", "read_bounded"]
+__all__ = ["MAX_FOLDER_GZIP_BYTES", "PLAIN_TEXT", "GzipBudget", "TooLarge", "file_docs",
+           "looks_text", "read_bounded"]
 
 _CHUNK = 64 * 1024
 PLAIN_TEXT = (".txt", "")
 """The kinds read as plain text: cut at the headings :mod:`workers.sources.textsections`
 finds (a changelog's version lines, underlined titles)."""
+
+
+MAX_FOLDER_GZIP_BYTES = 128 * 1024 * 1024
+"""What a folder's ``.gz`` files may decompress to in all (or its text files' size limit, when
+that is more). The build holds every document of a folder at once (boilerplate is found across
+them), so sixty small gzip bombs just under the 8 MB limit, 3.3 MB on disk, took 1.26 GB (trial
+36, F4). Every installed package's docs on a Debian machine, ``/usr/share/doc`` whole,
+decompress to 91 MB once each text is counted once."""
+
+
+class GzipBudget:
+    """What is left of a folder's :data:`MAX_FOLDER_GZIP_BYTES` (``total``) while its files are
+    read in order: a ``.gz`` past it is skipped and named, the ones before it indexed."""
+
+    def __init__(self, max_file_bytes: int) -> None:
+        self.total = self.left = max(MAX_FOLDER_GZIP_BYTES, max_file_bytes)
 
 
 _PLAIN_KINDS = (*PLAIN_TEXT, ".conf", ".cfg", ".ini")
@@ -125,19 +143,26 @@ def _skip(skipped: Counter[str], notes: list[str], name: str, key: str, why: str
 
 
 def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
-              max_file_bytes: int) -> Iterator[RawDoc]:
+              max_file_bytes: int, budget: GzipBudget | None = None) -> Iterator[RawDoc]:
     """The documents of one file of a folder (``rel``: its ref path, ``path``: where it is):
     a PDF's pages, a .docx, an HTML page or a Markdown file cut at its headings, a Python file's
     docstrings, or plain text. A file that cannot be read, is binary, or holds no text gives
     none: counted in ``skipped`` and named in ``notes`` (one line each); so is a ``.gz`` that
     is corrupt or decompresses past its limit (``max_file_bytes`` for text; PDF and .docx:
-    :func:`workers.sources.documents.size_limit`)."""
+    :func:`workers.sources.documents.size_limit`) or past what is left of the folder's
+    ``budget``, which it then spends."""
     kind = file_kind(path.name) or ""
     limit = documents.size_limit(inner_name(path.name), max_file_bytes)
+    packed = budget is not None and path.name.lower().endswith(GZIP_SUFFIX)
+    cap = min(limit, budget.left) if packed else limit
     try:
-        data = read_bounded(path, limit)
+        data = read_bounded(path, cap)
     except TooLarge as exc:
-        _skip(skipped, notes, shown_path(rel), "size", _too_large(exc, limit))
+        if cap < limit:
+            _skip(skipped, notes, shown_path(rel), "budget", f"past the {size_label(budget.total)}"
+                  " the folder's .gz files may decompress to in all (those before it are read)")
+        else:
+            _skip(skipped, notes, shown_path(rel), "size", _too_large(exc, limit))
         return
     except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
         why = "truncated" if isinstance(exc, EOFError) else type(exc).__name__
@@ -149,6 +174,8 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
     except OSError as exc:
         _skip(skipped, notes, shown_path(rel), "unreadable", unreadable_why(exc))
         return
+    if packed:
+        budget.left -= len(data)
     if kind in DOCUMENT_EXTENSIONS:  # a PDF or .docx (.gz or not): read from memory
         read = documents.pdf_docs if kind == ".pdf" else documents.docx_docs
         yield from read(io.BytesIO(data), rel, skipped, notes)

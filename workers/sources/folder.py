@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import stat
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -41,7 +41,7 @@ from workers.sources.filekinds import (
     inner_name,
     type_label,
 )
-from workers.sources.fileread import file_docs, looks_text
+from workers.sources.fileread import MAX_FOLDER_GZIP_BYTES, GzipBudget, file_docs, looks_text
 from workers.sources.text import plural, raw, safe_name, size_label, unsafe_name
 from workers.sources.walk import (
     links_outside,
@@ -215,16 +215,18 @@ def folder_docs(
     consumer when there are at least ``MIN_PARALLEL_PAGES`` of them: lxml frees the GIL while
     it parses, so two cores share the work (issue 19: >= 10 MB/s of HTML). The documents,
     counts and notes are the same, in the same order, whatever the number of threads; other
-    file types are read by the consuming thread. ``max_file_bytes`` bounds what a ``.gz``
-    text file may decompress to (:func:`~workers.sources.fileread.file_docs`).
+    file types, and every ``.gz``, are read by the consuming thread. ``max_file_bytes`` bounds
+    what a ``.gz`` text file may decompress to, and the folder's ``.gz`` files decompress to
+    ``MAX_FOLDER_GZIP_BYTES`` in all (in the files' order: :class:`GzipBudget`).
     """
     if skipped is None:
         skipped = Counter()
     if notes is None:
         notes = []
     threads = PARSE_THREADS if threads is None else threads
+    budget = GzipBudget(max_file_bytes)
     pages = [i for i, (_rel, path, _st) in enumerate(files)
-             if file_kind(path.name) in HTML_EXTENSIONS]
+             if file_kind(path.name) in HTML_EXTENSIONS and path.suffix.lower() != ".gz"]
     pool = ThreadPoolExecutor(threads, thread_name_prefix="html-page") if (
         threads > 1 and len(pages) >= MIN_PARALLEL_PAGES) else None
     try:
@@ -236,7 +238,7 @@ def folder_docs(
         for done, (rel, path, _st) in enumerate(files, 1):
             future = ahead.pop(done - 1, None)
             if future is None:
-                yield from file_docs(rel, path, skipped, notes, max_file_bytes)
+                yield from file_docs(rel, path, skipped, notes, max_file_bytes, budget)
             else:
                 docs, counts, lines = future.result()
                 skipped.update(counts)
@@ -249,12 +251,16 @@ def folder_docs(
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def files_of(docs: Iterable[RawDoc], files: list[FolderFile], seen: set[str]) -> Iterator[RawDoc]:
-    """``docs`` (of :func:`folder_docs`) passed through, the ref path of the file each came
-    from added to ``seen``: what a folder corpus counts as its files (a binary, blank or
-    encrypted file gives no document and is not counted)."""
+def files_of(docs: list[RawDoc], files: list[FolderFile], seen: set[str]) -> Iterator[RawDoc]:
+    """``docs`` (of :func:`folder_docs`) passed through in order, the ref path of the file each
+    came from added to ``seen``: what a folder corpus counts as its files (a binary, blank or
+    encrypted file gives no document and is not counted). The list is emptied as it is read:
+    a document the index has cut into passages is not held to the end of the build (trial 36,
+    F4: each text was held twice, as a document and as passages)."""
     rels = {rel for rel, _p, _st in files}
-    for doc in docs:
+    docs.reverse()
+    while docs:
+        doc = docs.pop()
         seen.add(documents.file_of(doc.doc_id, rels))
         yield doc
 
@@ -342,6 +348,8 @@ _SKIP_REASONS = (
     ("own", "{n} written by this app (its data dir, its reports)"),
     ("link", "{n} links to folders indexed otherwise"),
     ("copy", "{n} copies of files indexed"),
+    ("budget", "{files} past the "
+               f"{size_label(MAX_FOLDER_GZIP_BYTES)} a folder's .gz files decompress to in all"),
 )
 """How :func:`nothing_indexable` says each reason a file was skipped, in its order."""
 

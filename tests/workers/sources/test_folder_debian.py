@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.workers.sources.documents_helpers import make_docx, make_pdf
-from workers.sources import Corpus, CorpusError
+from workers.sources import Corpus, CorpusError, fileread
 from workers.sources.folder import corpus_folder
 from workers.sources.walk import RUN_LOG_LINE
 
@@ -247,3 +247,23 @@ def test_another_size_limit_indexes_again_the_gz_files_it_decides_both_ways(
         assert c.built
     with Corpus.open(data, folder=root, max_file_bytes=65536) as c:
         assert not c.built
+
+
+def test_a_folders_gz_files_decompress_to_a_bounded_total(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Trial 36, F4: 60 small bombs just under the 8 MB limit (3.3 MB on disk) took 1.26 GB,
+    # the build holding every document at once; the bound is MAX_FOLDER_GZIP_BYTES (128 MB)
+    monkeypatch.setattr(fileread, "MAX_FOLDER_GZIP_BYTES", 20_000)
+    root = tmp_path / "bombs"
+    root.mkdir()
+    (root / "plain.txt").write_text("Heron census counts nests. " * 330)  # 9 KB: not counted
+    for i in range(5):
+        _gz(root / f"notes{i}.gz", f"Heron colony {i} counted. ".encode() * 320)  # 8 KB each
+    with Corpus.open(tmp_path / "data", folder=root, max_file_bytes=40_000) as c:
+        assert c.notes == []  # a limit over the bound is the bound: 5 x 8,000 bytes fit
+    with Corpus.open(tmp_path / "data", folder=root, max_file_bytes=10_000) as c:
+        assert _docs(c, "heron colony counted") == {"notes0.gz", "notes1.gz", "plain.txt"}
+        assert c.notes == [f"notes{i}.gz: skipped, past the 20,000 bytes the folder's .gz files "
+                           "may decompress to in all (those before it are read)"
+                           for i in (2, 3, 4)]
