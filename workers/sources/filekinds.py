@@ -3,11 +3,11 @@
 ``.gz`` (``x.html.gz`` is an HTML page, ``changelog.gz`` a file without a type), or none.
 
 A name without a type (``README``, ``upstream``, ``README.Debian``, ``changelog.Debian.amd64``:
-:func:`type_suffix`) is read as plain text when its content is text
-(:func:`workers.sources.fileread.looks_text`) and passed over as a file of another type when it
-is not. Debian installs documentation so: ``/usr/share/doc/PKG`` holds ``README``,
-``changelog.gz``, ``NEWS.Debian.gz``, ``copyright`` and extension-less examples (Debian Policy
-12.3 and 12.7; trial 34: nginx's was refused as "3 files of other types").
+:func:`type_suffix`) is read as plain text when its content is text, and named with why when
+it is not (:func:`workers.sources.fileread.not_text`: no text, binary...). Debian installs
+documentation so: ``/usr/share/doc/PKG`` holds ``README``, ``changelog.gz``,
+``NEWS.Debian.gz``, ``copyright`` and extension-less examples (Debian Policy 12.3 and 12.7;
+trial 34: nginx's was refused as "3 files of other types").
 
 Also :func:`open_regular`, how every file of a folder is opened once it was listed (trial 36,
 F2: a file swapped for a link to ``/dev/zero``, a FIFO or a 300 MB file after the listing was
@@ -145,6 +145,8 @@ def head_bytes(path: Path, size: int) -> bytes | None:
         with open_regular(path) as fh:
             if not path.name.lower().endswith(GZIP_SUFFIX):
                 return fh.read(size)
+            if os.fstat(fh.fileno()).st_size == 0:  # no gzip file: Python's gzip reads b""
+                return None
             with gzip.GzipFile(fileobj=fh, mode="rb") as packed:
                 return packed.read(size)
     except (OSError, EOFError, zlib.error):

@@ -2,10 +2,13 @@
 the documents it gives (what it is read as: :mod:`workers.sources.filekinds`).
 
 * **A file without a type** (``README``, ``upstream``) is plain text when its content is
-  (:func:`looks_text`: the test that finds a binary ``.txt``, no NUL byte and little
-  undecodable text at the start), a file of another type when it is not. Plain text (it, and
-  a ``.txt``) is cut at the headings :mod:`workers.sources.textsections` finds: a changelog's
-  version lines, a NEWS file's releases, underlined titles.
+  (:func:`not_text`: the test that finds a binary ``.txt``, no NUL byte and little
+  undecodable text), and skipped and named with the reason when it is not, as a ``.txt`` is:
+  no text, binary, not a readable gzip file, a gzip file inside a gzip file (trial 36, F5:
+  each was counted as "(no extension)" among the types not indexed, unnamed, and the refusal
+  of a folder of them said to rename them ``.txt``). Plain text (it, and a ``.txt``) is cut
+  at the headings :mod:`workers.sources.textsections` finds: a changelog's version lines, a
+  NEWS file's releases, underlined titles.
 * **Gzip-compressed files** (``name.gz``) are what the name inside says: ``x.html.gz`` is an
   HTML page, ``changelog.gz`` and ``NEWS.gz`` text without a type, ``x.pdf.gz`` a PDF. They are
   decompressed as a stream, at most the file's size limit (``--max-file-bytes`` for text, the
@@ -55,8 +58,8 @@ from workers.sources.text import (
 from workers.sources.textsections import text_sections
 from workers.sources.walk import shown_path, unreadable_why
 
-__all__ = ["MAX_FOLDER_GZIP_BYTES", "PLAIN_TEXT", "GzipBudget", "TooLarge", "file_docs",
-           "looks_text", "read_bounded"]
+__all__ = ["GZIP_MAGIC", "MAX_FOLDER_GZIP_BYTES", "PLAIN_TEXT", "EmptyGzip", "GzipBudget",
+           "TooLarge", "file_docs", "not_text", "read_bounded"]
 
 _CHUNK = 64 * 1024
 PLAIN_TEXT = (".txt", "")
@@ -83,6 +86,17 @@ class GzipBudget:
 _PLAIN_KINDS = (*PLAIN_TEXT, ".conf", ".cfg", ".ini")
 """The kinds read as text without markup: no paragraph of them is boilerplate
 (:attr:`workers.sources.base.RawDoc.plain_text`)."""
+
+
+GZIP_MAGIC = b"\x1f\x8b"
+"""How a gzip file begins (RFC 1952 2.3.1): inside a ``.gz``, it was compressed twice."""
+
+NESTED = "a gzip file inside a gzip file"
+
+
+class EmptyGzip(gzip.BadGzipFile):
+    """A ``.gz`` of no bytes: ``gunzip`` finds no gzip header ("unexpected end of file");
+    Python's :mod:`gzip` reads it as empty."""
 
 
 class TooLarge(ValueError):
@@ -117,6 +131,8 @@ def read_bounded(path: Path, limit: int) -> bytes:
             if len(data) > limit:
                 raise TooLarge(path.name)
             return data
+        if os.fstat(fh.fileno()).st_size == 0:
+            raise EmptyGzip("empty")
         out = bytearray()
         with gzip.GzipFile(fileobj=fh, mode="rb") as packed:
             while chunk := packed.read(min(_CHUNK, limit + 1 - len(out))):
@@ -126,15 +142,20 @@ def read_bounded(path: Path, limit: int) -> bytes:
     return bytes(out)
 
 
-def looks_text(path: Path) -> bool:
-    """Whether a file without a type is read as text: its first ``SNIFF_BYTES`` bytes are not
-    empty and decode as text (:func:`workers.sources.text.decode_file`, which finds a binary
-    ``.txt``: a NUL byte, or more than a quarter of garbage); True when it cannot be read (the
-    build names it)."""
+def not_text(path: Path) -> tuple[str, str] | None:
+    """Why a file without a type is not read as text, by its first ``SNIFF_BYTES`` bytes, as
+    ``(reason key, note)``: ``("blank", "no text")`` (a file of only blanks), ``("nested",
+    NESTED)``, ``("binary", "binary (not text)")`` (:func:`workers.sources.text.decode_file`,
+    which finds a binary ``.txt``: a NUL byte, or mostly undecodable text); None when it may
+    be text, or cannot be read (the build reads it whole, and names it)."""
     head = head_bytes(path, SNIFF_BYTES)
     if head is None:
-        return True
-    return bool(head.strip()) and decode_file(head).text is not None
+        return None
+    if path.name.lower().endswith(GZIP_SUFFIX) and head.startswith(GZIP_MAGIC):
+        return "nested", NESTED
+    if not head.strip():  # blank as far as it was read: the build reads the rest
+        return ("blank", "no text") if len(head) < SNIFF_BYTES else None
+    return None if decode_file(head).text is not None else ("binary", "binary (not text)")
 
 
 def _skip(skipped: Counter[str], notes: list[str], name: str, key: str, why: str) -> None:
@@ -162,11 +183,13 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
             _skip(skipped, notes, shown_path(rel), "budget", f"past the {size_label(budget.total)}"
                   " the folder's .gz files may decompress to in all (those before it are read)")
         else:
-            _skip(skipped, notes, shown_path(rel), "size", _too_large(exc, limit))
+            key = "gz_size" if path.name.lower().endswith(GZIP_SUFFIX) else "size"
+            _skip(skipped, notes, shown_path(rel), key, _too_large(exc, limit))
         return
     except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
-        why = "truncated" if isinstance(exc, EOFError) else type(exc).__name__
-        _skip(skipped, notes, shown_path(rel), "unreadable", f"not a readable gzip file ({why})")
+        why = ("truncated" if isinstance(exc, EOFError) else "empty"
+               if isinstance(exc, EmptyGzip) else type(exc).__name__)
+        _skip(skipped, notes, shown_path(rel), "corrupt", f"not a readable gzip file ({why})")
         return
     except NotRegular:  # swapped since the listing: a FIFO, a link to a device
         _skip(skipped, notes, shown_path(rel), "special", "not a regular file")
@@ -176,6 +199,9 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
         return
     if packed:
         budget.left -= len(data)
+    if data.startswith(GZIP_MAGIC) and path.name.lower().endswith(GZIP_SUFFIX):
+        _skip(skipped, notes, shown_path(rel), "nested", NESTED)
+        return
     if kind in DOCUMENT_EXTENSIONS:  # a PDF or .docx (.gz or not): read from memory
         read = documents.pdf_docs if kind == ".pdf" else documents.docx_docs
         yield from read(io.BytesIO(data), rel, skipped, notes)

@@ -34,6 +34,7 @@ from workers.sources.base import CorpusError, RawDoc
 from workers.sources.copies import copies_once
 from workers.sources.filekinds import (
     FOLDER_EXTENSIONS,
+    GZIP_SUFFIX,
     HTML_EXTENSIONS,
     TEXT_EXTENSIONS,
     file_kind,
@@ -41,7 +42,13 @@ from workers.sources.filekinds import (
     inner_name,
     type_label,
 )
-from workers.sources.fileread import MAX_FOLDER_GZIP_BYTES, GzipBudget, file_docs, looks_text
+from workers.sources.fileread import (
+    MAX_FOLDER_GZIP_BYTES,
+    NESTED,
+    GzipBudget,
+    file_docs,
+    not_text,
+)
 from workers.sources.text import plural, raw, safe_name, size_label, unsafe_name
 from workers.sources.walk import (
     links_outside,
@@ -106,6 +113,10 @@ def _indexable(
                                                          folder)))
                 continue
             kind = file_kind(filename)
+            if kind is None and inner_name(filename).lower().endswith(GZIP_SUFFIX):
+                skipped["nested"] += 1  # x.gz.gz: not a type, a file compressed twice
+                _note(notes, folder, Path(dirpath) / filename, NESTED)
+                continue
             if kind is None:
                 skipped["type"] += 1
                 other[type_label(filename)] += 1
@@ -121,9 +132,9 @@ def _indexable(
             if not stat.S_ISREG(st.st_mode):
                 skipped["special"] += 1
                 _note(notes, folder, path, "not a regular file")
-            elif kind == "" and not looks_text(path):  # no type, and binary: as before
-                skipped["type"] += 1
-                other[type_label(filename)] += 1
+            elif kind == "" and (why := not_text(path)) is not None:  # as a .txt would be
+                skipped[why[0]] += 1
+                _note(notes, folder, path, why[1])
             elif st.st_size > limit:
                 skipped["size"] += 1
                 _note(notes, folder, path,
@@ -340,8 +351,11 @@ _SKIP_REASONS = (
     ("expands", "{files} skipped as expanding past "
                 f"{documents.MAX_DOCX_XML_BYTES // 2**20} MB of XML (.docx)"),
     ("encrypted", "{files} skipped as encrypted"),
+    ("gz_size", "{files} decompressing to more than {sizes}"),
     ("blank", "{files} without text"),
     ("unreadable", "{n} unreadable"),
+    ("corrupt", "{files} not readable as gzip (corrupt, truncated or empty)"),
+    ("nested", "{files} compressed twice (a gzip file inside a gzip file)"),
     ("type", "{files} of other types"),
     ("special", "{n} not regular files"),
     ("hidden", "{n} hidden"),
@@ -355,6 +369,8 @@ _SKIP_REASONS = (
 
 _WAYS_ON = (
     ("size", "--max-file-bytes raises the size limit"),
+    ("gz_size", "--max-file-bytes raises the size limit"),
+    ("nested", "a file compressed twice is read once it is decompressed once (zcat x.gz > y.gz)"),
     ("encrypted", "a decrypted copy of a PDF is read (qpdf --decrypt)"),
     ("type", "a text file of another type is read once named .txt"),
     ("hidden", "a visible link to a hidden file or folder opts in to it (ln -s .notes notes)"),
@@ -379,6 +395,6 @@ def nothing_indexable(
     reasons = [template.format(files=plural(skipped[key], "file"), n=skipped[key], sizes=sizes)
                for key, template in _SKIP_REASONS if skipped[key]]
     why = ", ".join(reasons) or "the folder is empty"
-    ways = "; ".join(way for key, way in _WAYS_ON if skipped[key])
+    ways = "; ".join(dict.fromkeys(way for key, way in _WAYS_ON if skipped[key]))
     return (f"corpus folder {shown} contains no indexable {what}: {why}; indexable: {INDEXABLE}"
             + (f"; to index them: {ways}" if ways else ""))

@@ -39,7 +39,7 @@ def test_a_text_file_without_an_extension_is_indexed_as_plain_text(tmp_path: Pat
     (root / "README.Debian").write_text("The upstream module ships in nginx-core.\n")
     (root / "examples" / "http").write_text("# an upstream example\nupstream php { }\n")
     (root / "copyright").write_text("Upstream-Name: nginx\nCopyright 2002-2021 Igor Sysoev\n")
-    (root / "blob").write_bytes(b"\x00\x01upstream\x02" * 50)  # binary: another type, as before
+    (root / "blob").write_bytes(b"\x00\x01upstream\x02" * 50)  # binary: named, as a .txt
     (root / "latin").write_bytes("Le serveur upstream du caf\xe9.\n".encode("latin-1"))
     (root / "photo.png").write_bytes(b"\x89PNG upstream")
     (root / "arrows.pikchr").write_text("upstream: box")  # a type: letters of one case
@@ -50,9 +50,8 @@ def test_a_text_file_without_an_extension_is_indexed_as_plain_text(tmp_path: Pat
         hit = c.search("downtime management")[0]
         assert (hit.ref, hit.title) == ("upstream#0", "upstream")
         assert "latin: not UTF-8; read as Windows-1252 (Latin-1)" in c.notes
-        assert ("3 files passed over, of types not indexed (.pikchr, (no extension), .png)"
-                in c.notes), c.notes
-        assert not any("blob" in note for note in c.notes), c.notes  # no "binary" note
+        assert "2 files passed over, of types not indexed (.pikchr, .png)" in c.notes, c.notes
+        assert "blob: skipped, binary (not text)" in c.notes, c.notes
 
 
 def test_a_packages_example_configuration_is_indexed_as_plain_text(tmp_path: Path) -> None:
@@ -70,15 +69,45 @@ def test_a_packages_example_configuration_is_indexed_as_plain_text(tmp_path: Pat
         assert not any("passed over" in note for note in c.notes), c.notes
 
 
-def test_a_folder_of_binary_files_without_an_extension_is_refused_as_other_types(
-    tmp_path: Path,
-) -> None:
+def test_files_without_an_extension_that_hold_no_text_are_named_with_why(tmp_path: Path) -> None:
+    # Trial 36, F5: empty, blank, binary, corrupt and doubly compressed files without a type
+    # were counted as "(no extension)" or ".gz" among the types not indexed, none named, and
+    # the refusal of a folder of them said to rename them .txt (which read "no text")
     root = tmp_path / "bin"
     root.mkdir()
     (root / "blob").write_bytes(b"\x00\x01\x02" * 100)
-    (root / "empty").write_bytes(b"")
-    with pytest.raises(CorpusError, match="no indexable files: 2 files of other types"):
+    (root / "EMPTY").write_bytes(b"")
+    (root / "BLANK").write_text("   \n\n  \n")
+    with pytest.raises(CorpusError, match="no indexable files: 1 file skipped as binary, 2 files "
+                                          "without text; indexable: "):
         corpus_folder(root, max_file_bytes=1000, probe=True)
+    (root / "UTF16NOBOM").write_bytes("heron\n".encode("utf-16-le"))
+    (root / "image").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 200)
+    (root / "ls.gz").write_bytes(gzip.compress(b"\x7fELF\x02\x01\x01\x00" * 100))
+    (root / "empty.gz").write_bytes(b"")
+    _gz(root / "emptymember.gz", b"")
+    _gz(root / "nested.gz", gzip.compress(b"Herons nested twice.\n"))
+    _gz(root / "page.html.gz", gzip.compress(b"<p>Herons nested twice.</p>"))
+    _gz(root / "double.gz.gz", gzip.compress(b"Herons nested twice.\n"))
+    (root / "README").write_text("Heron census methods.\n")
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        assert sorted(c.notes) == [
+            "BLANK: skipped, no text", "EMPTY: skipped, no text",
+            "UTF16NOBOM: skipped, binary (not text)", "blob: skipped, binary (not text)",
+            "double.gz.gz: skipped, a gzip file inside a gzip file",
+            "empty.gz: skipped, not a readable gzip file (empty)",
+            "emptymember.gz: skipped, no text", "image: skipped, binary (not text)",
+            "ls.gz: skipped, binary (not text)",
+            "nested.gz: skipped, a gzip file inside a gzip file",
+            "page.html.gz: skipped, a gzip file inside a gzip file"], c.notes
+    (root / "README").unlink()
+    with pytest.raises(CorpusError) as info:
+        Corpus.open(tmp_path / "data2", folder=root)
+    assert ("contains no indexable text: 4 files skipped as binary, 3 files without text, "
+            "1 file not readable as gzip (corrupt, truncated or empty), 3 files compressed "
+            "twice (a gzip file inside a gzip file); indexable:") in str(info.value), info.value
+    assert str(info.value).endswith("; to index them: a file compressed twice is read once it is "
+                                    "decompressed once (zcat x.gz > y.gz)"), info.value
 
 
 def test_a_run_log_without_an_extension_is_not_indexed(tmp_path: Path) -> None:
@@ -180,7 +209,7 @@ def test_the_probe_finds_text_in_a_folder_of_gzip_files(tmp_path: Path) -> None:
         ({"data.json": "{}"}, "to index them: a text file of another type is read once named .txt"),
         ({"big.md": None}, "to index them: --max-file-bytes raises the size limit"),
         ({".notes.md": "hidden"}, "to index them: a visible link to a hidden file or folder"),
-        ({"blob": None}, "1 file of other types"),  # binary without an extension: as before
+        ({"blob": None}, "1 file skipped as binary"),  # binary without an extension: named
     ],
     ids=["other-type", "too-large", "hidden", "typeless-binary"],
 )
