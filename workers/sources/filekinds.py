@@ -64,7 +64,25 @@ GZIP_SUFFIX = ".gz"
 _TYPE_SUFFIX = re.compile(r"[a-z]+[0-9]?|[A-Z]+[0-9]?")
 """A suffix that names a file type: letters of one case, perhaps then a digit (``png``, ``JPG``,
 ``mp3``, ``conf``, ``pikchr``). Not one: Debian's ``Debian``, an architecture (``amd64``,
-``i386``), a version's number (``NEWS.1``, ``notes-1.2``)."""
+``i386``), a version's number (``NEWS.1``, ``notes-1.2``), nor a suffix that qualifies a
+document's name in capitals (:data:`_DOC_NAME`)."""
+
+_DOC_NAME = re.compile(r"[A-Z][A-Z0-9_-]+")
+"""A document's name in capitals (``README``, ``NEWS``, ``TODO``, ``README_FIRST``): a suffix
+after it qualifies the document, as Debian's ``README.Debian`` does, when it names no common
+type (:data:`_OTHER_TYPES`): ``README.source`` (Debian Policy 4.14), ``README.emacs``,
+``README.saving``, ``NEWS.old``. Trial 36, F6: git's ``README.source`` and ``README.emacs`` were
+counted among the types not indexed, unnamed. A lower-case stem keeps its suffix a type
+(``test.netrc``, ``Makefile.in``, an Asymptote example's ``.asy``): no list of types can be
+whole, and code read as prose would crowd a folder's documentation."""
+
+_OTHER_TYPES = frozenset("""
+    png jpg jpeg gif svg ico bmp tif tiff webp xpm eps ps dvi odt odg ods odp doc xls ppt rtf
+    zip tar tgz bz2 xz zst lz 7z jar deb rpm bin exe dll so o a lib class pyc db sqlite dat
+    json xml css js csv tsv yaml yml toml c h cc cpp java go rs pl pm rb sh awk sed el lua
+    asy tex sty cls bib patch diff m4 mk in am ac
+""".split())
+"""Common types, never a qualifier of a document's name (``README.png``, ``TODO.json``)."""
 
 
 def inner_name(name: str) -> str:
@@ -86,13 +104,17 @@ def type_suffix(name: str) -> str:
     Example:
         >>> [type_suffix(n) for n in ("a.MD", "README", "README.Debian", "NEWS.1", "x.png")]
         ['.md', '', '', '', '.png']
+        >>> [type_suffix(n) for n in ("README.source", "README.png", "test.netrc")]
+        ['', '.png', '.netrc']
     """
     stem, dot, suffix = name.rpartition(".")
     if not dot or not stem.strip("."):
         return ""
-    if f".{suffix.lower()}" in FOLDER_EXTENSIONS or _TYPE_SUFFIX.fullmatch(suffix):
+    if f".{suffix.lower()}" in FOLDER_EXTENSIONS:
         return f".{suffix.lower()}"
-    return ""
+    if _DOC_NAME.fullmatch(stem) and suffix.lower() not in _OTHER_TYPES:
+        return ""  # README.source: what it is, its content says
+    return f".{suffix.lower()}" if _TYPE_SUFFIX.fullmatch(suffix) else ""
 
 
 def file_kind(name: str) -> str | None:

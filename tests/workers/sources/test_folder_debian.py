@@ -296,3 +296,23 @@ def test_a_folders_gz_files_decompress_to_a_bounded_total(
         assert c.notes == [f"notes{i}.gz: skipped, past the 20,000 bytes the folder's .gz files "
                            "may decompress to in all (those before it are read)"
                            for i in (2, 3, 4)]
+
+
+def test_a_suffix_after_a_documents_name_in_capitals_is_decided_by_content(
+    tmp_path: Path,
+) -> None:
+    # Trial 36, F6: git's README.source and README.emacs were counted as ".source" and ".emacs"
+    # among the types not indexed, unnamed, while README.Debian was read
+    root = tmp_path / "git"
+    root.mkdir()
+    (root / "README.source").write_text("The git source package is maintained with quilt.\n")
+    (root / "README.emacs").write_text("The git emacs modes moved to elpa-git-modes.\n")
+    _gz(root / "NEWS.old.gz", b"Old git news: the quilt series was dropped.\n")
+    (root / "README.saving").write_bytes(b"\x00\x01quilt\x02" * 50)  # binary: named
+    (root / "README.png").write_bytes(b"\x89PNG quilt")  # a common type: a type
+    (root / "test.netrc").write_text("machine quilt login git\n")  # a lower-case name: a type
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        assert _docs(c, "quilt source package") == {"README.source", "NEWS.old.gz"}
+        assert _docs(c, "emacs modes elpa") == {"README.emacs"}
+        assert "README.saving: skipped, binary (not text)" in c.notes, c.notes
+        assert "2 files passed over, of types not indexed (.png, .netrc)" in c.notes, c.notes
