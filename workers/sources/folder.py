@@ -2,9 +2,9 @@
 
 Indexed: the ``.md``/``.markdown``, ``.txt``, ``.rst``, ``.py`` and ``.html``/``.htm`` files under
 the folder (not hidden: hidden files and files of other types are named in the notes; at most
-``MAX_FILE_BYTES``, and not binary: no NUL byte and little undecodable text at the start), the
-files without a type (``README``, ``upstream``, ``README.Debian``) whose content is text (a binary
-one is a file of another type, :mod:`workers.sources.filekinds`), each of these gzip-compressed too
+``MAX_FILE_BYTES``, and not binary: no NUL byte, and little undecodable text in any stretch), the
+files without a type (``README``, ``upstream``, ``README.Debian``) whose content is text (one that
+is not is named, as a ``.txt``: :mod:`workers.sources.filekinds`), each of these gzip-compressed too
 (``changelog.gz``, ``x.html.gz``: decompressed at most to its size limit,
 :mod:`workers.sources.fileread`), and the ``.pdf`` (one document per page, cited
 ``report.pdf:p3#0``) and ``.docx`` files (at most ``MAX_DOCUMENT_BYTES``; see

@@ -39,11 +39,14 @@ MAX_PASSAGE_CHARS = 800
 """Upper bound on a passage's length; passages are cut on paragraph/sentence/word boundaries."""
 
 SNIFF_BYTES = 8192
-"""A file whose first ``SNIFF_BYTES`` bytes hold a NUL byte is binary."""
+"""How much of a file's start tells whether it is text (``fileread.not_text``); a file holding a
+NUL byte anywhere is binary."""
 
 MAX_GARBAGE_SHARE = 0.25
-"""A file whose first ``SNIFF_BYTES`` decoded characters are more than this share of replacement
-characters (undecodable bytes) and control characters is binary."""
+"""A file of which any ``SNIFF_BYTES`` decoded characters in a row (its first, and each whole
+stretch after) are more than this share of replacement characters (undecodable bytes) and
+control characters is binary. Trial 36, F8: a shell-archive installer, a 300-line ``#!/bin/sh``
+head over 2 MB of random bytes, was indexed whole as mojibake: only its start was read."""
 
 
 PARA_SPLIT = re.compile(r"\n[ \t]*\n+")
@@ -266,8 +269,8 @@ def decode_file(raw: bytes, declared: str | None = None) -> Decoded:
     does not read ASCII as ASCII (``utf-16``, ``utf-32``, ``punycode``, EBCDIC: an ASCII
     declaration cannot have meant it, :func:`reads_ascii`) is passed over: the ``encoding``
     returned then differs from it. ``text`` is None when the bytes look
-    binary: a NUL byte in the first ``SNIFF_BYTES``, or more than ``MAX_GARBAGE_SHARE`` of
-    replacement and control characters at the start of the text.
+    binary: a NUL byte anywhere, or more than ``MAX_GARBAGE_SHARE`` of replacement and control
+    characters at the start of the text or in a whole stretch of ``SNIFF_BYTES`` after it.
 
     Example:
         >>> decode_file("Le h\u00e9ron".encode("latin-1"))
@@ -282,7 +285,7 @@ def decode_file(raw: bytes, declared: str | None = None) -> Decoded:
             return _sniffed(raw.decode("utf-16"), "utf-16")
         except UnicodeDecodeError:
             return Decoded(None, "utf-16")
-    if b"\0" in raw[:SNIFF_BYTES]:
+    if b"\0" in raw:  # anywhere: text over a binary payload is no text file
         return Decoded(None, "utf-8")
     if (declared and codecs.lookup(declared).name not in ("utf-8", "utf-8-sig")
             and reads_ascii(declared)):
@@ -298,18 +301,29 @@ def decode_file(raw: bytes, declared: str | None = None) -> Decoded:
     replaced = text.count("\ufffd") - raw.count("\ufffd".encode())
     if len(_NON_ASCII.findall(text)) <= replaced:  # not mostly UTF-8: perhaps Windows-1252
         legacy = raw.decode("cp1252", errors="replace")
-        head = legacy[:SNIFF_BYTES]
-        if "\ufffd" not in head and len(_CONTROL_CHARS.findall(head)) <= 0.01 * len(head):
+        if "\ufffd" not in legacy[:SNIFF_BYTES] and all(
+                len(_CONTROL_CHARS.findall(part)) <= 0.01 * len(part)
+                for part in _stretches(legacy)):  # bytes of a binary body: no Windows-1252
             return _sniffed(legacy, "cp1252")
     return _sniffed(text, "utf-8", replaced)
 
 
+def _stretches(text: str) -> Iterator[str]:
+    """``text``'s first ``SNIFF_BYTES`` characters, then each whole stretch of as many."""
+    for at in range(0, max(1, len(text) - SNIFF_BYTES + 1), SNIFF_BYTES):
+        yield text[at:at + SNIFF_BYTES]
+
+
 def _sniffed(text: str, encoding: str, replaced: int = 0) -> Decoded:
-    """``text`` as decoded, or None as binary when its start is mostly garbage."""
-    sample = text[:SNIFF_BYTES]
-    garbage = sample.count("\ufffd") + len(_CONTROL_CHARS.findall(sample))
-    binary = garbage > MAX_GARBAGE_SHARE * len(sample)
+    """``text`` as decoded, or None as binary when its start, or any whole stretch of
+    ``SNIFF_BYTES`` characters after it, is mostly garbage (:data:`MAX_GARBAGE_SHARE`)."""
+    binary = any(_garbage(part) for part in _stretches(text))
     return Decoded(None if binary else text, encoding, 0 if binary else replaced)
+
+
+def _garbage(sample: str) -> bool:
+    bad = sample.count("\ufffd") + len(_CONTROL_CHARS.findall(sample))
+    return bad > MAX_GARBAGE_SHARE * len(sample)
 
 
 def plural(n: int, word: str) -> str:

@@ -4,6 +4,7 @@ comment), and files or folders whose names are not UTF-8, indexed under printabl
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,24 @@ def test_a_latin1_file_is_read_as_windows_1252_and_said_so(tmp_path: Path) -> No
         assert "café" in hits["mixed.txt#0"]  # not clean Windows-1252: UTF-8, replaced
         assert any("latin1.txt: not UTF-8; read as Windows-1252" in n for n in c.notes)
         assert "mixed.txt: read as UTF-8; 2 invalid byte sequences replaced with U+FFFD" in c.notes
+
+
+def test_text_over_a_binary_body_is_binary_wherever_the_body_begins(tmp_path: Path) -> None:
+    # Trial 36, F8: a shell-archive installer (a 300-line #!/bin/sh head, then 2 MB of random
+    # bytes) passed the test of its first 8 KB and was indexed whole as Windows-1252 mojibake
+    root = tmp_path / "sfx"
+    root.mkdir()
+    head = "".join(f"echo 'installing heron census part {n}'\n" for n in range(300)).encode()
+    noise = random.Random(36).randbytes(200_000)
+    (root / "installer").write_bytes(b"#!/bin/sh\n" + head + noise)  # NULs among them
+    (root / "notes.txt").write_bytes(head + noise.replace(b"\0", b"\1"))  # no NUL: garbage
+    (root / "late.txt").write_bytes(head * 3 + b"\0")  # one NUL at the very end
+    (root / "README").write_text("Heron census installer notes.\n")
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        assert sorted(n for n in c.notes if "binary" in n) == [
+            "installer: skipped, binary (not text)", "late.txt: skipped, binary (not text)",
+            "notes.txt: skipped, binary (not text)"], c.notes
+        assert {hit.doc_id for hit in c.search("heron census installing")} == {"README"}
 
 
 def test_a_declared_codec_that_reads_no_text_is_passed_over_and_named(tmp_path: Path) -> None:
