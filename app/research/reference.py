@@ -23,6 +23,7 @@ from app.research.citations import items
 from app.research.definitions import DEFINES
 from workers.sources.query import word_forms
 from workers.sources.text import PARA_SPLIT
+from workers.sources.textsections import letter_line
 
 __all__ = ["default_entries", "default_rows", "described_entries", "description_rows",
            "entry_heading", "entry_label", "names_entry", "version_label", "written_names"]
@@ -78,11 +79,12 @@ def written_names(text: str) -> set[str]:
 
 def _heading(paragraph: str) -> str:
     """``paragraph`` as a heading's text (its permalink mark dropped), or "" when it is no
-    heading: more than one line, more than :data:`_HEADING_WORDS` words, or ending a sentence
-    or a field label."""
+    heading: more than one line, more than :data:`_HEADING_WORDS` words, ending a sentence or
+    a field label, or a letter's salutation or sign-off (trial 36, F7: "Dear heron counters:
+    Ann Heron, census coordinator" was an Answer)."""
     line = paragraph.strip().rstrip(_MARKS).lstrip("# ").strip()
     if (not line or "\n" in line or len(line.split()) > _HEADING_WORDS
-            or line.endswith((".", "!", "?", ":", ";", ","))):
+            or line.endswith((".", "!", "?", ":", ";", ",")) or letter_line(line)):
         return ""
     return line
 
@@ -95,6 +97,8 @@ def entry_heading(text: str) -> str:
         >>> entry_heading("KeepAliveTimeout Directive ¶\\n\\nDescription: Amount of time.")
         'KeepAliveTimeout Directive'
         >>> entry_heading("The server waits for the next request.")
+        ''
+        >>> entry_heading("Dear heron counters\\n\\n    Thank you for counting herons.")
         ''
     """
     first = PARA_SPLIT.split(text.strip(), maxsplit=1)[0]

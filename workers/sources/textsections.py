@@ -14,7 +14,14 @@ installs (``/usr/share/doc``) and checked against its prose (:func:`heading_line
   followed, perhaps after one blank line, by an indented or bulleted block: nginx's
   ``Changes with nginx 1.21.5``, Debian's ``pkg (1.2-3) unstable; urgency=medium``,
   ``Version 2.0 (2024-01-01)``, a man page's ``DESCRIPTION``. A paragraph's first line is
-  none (the next line is not indented, or it goes on in lower case).
+  none (the next line is not indented, or it goes on in lower case), nor is a line that is
+  something else over an indented block (:func:`_no_title`, trial 36, F7: a letter's
+  salutation and sign-off headed its passages, and the report's Answer began "Best regards:
+  Ann Heron"): a letter's ``Dear heron counters`` or ``Best regards``, a table's header row
+  (``Colony   Nests   Observers`` over its rows: three columns or more, set apart by runs
+  of spaces, whose spacing a heading's text would have lost), a log record
+  (``2024-01-01 12:00:01 ERROR ...``, a time of day to the second and a level, over its
+  traceback).
 
 A file is cut at its headings only when it has two or more: one short line over an indented
 block in a file of prose is more likely a caption than the file's structure. An Emacs mode line
@@ -32,7 +39,7 @@ import re
 
 from workers.sources.query import STOPWORDS
 
-__all__ = ["MAX_HEADING_CHARS", "heading_lines", "text_sections"]
+__all__ = ["MAX_HEADING_CHARS", "heading_lines", "letter_line", "text_sections"]
 
 MAX_HEADING_CHARS = 80
 """A heading line is at most this long once its runs of spaces are one space."""
@@ -47,6 +54,19 @@ _PARENTHESES = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _ENDS_CLAUSE = re.compile(r"[.:,;!?({\[\\=+|&<>/-]$")
 _LETTER = re.compile(r"[^\W\d_]")
 _MODE_LINE = re.compile(r"^\s*-\*-.*-\*-\s*$")
+_LETTER_LINE = re.compile(
+    r"dear\b|(?:(?:best|kind|warm)(?:est)? )?regards$|(?:best|warm) wishes$"
+    r"|sincerely$|yours(?: (?:truly|sincerely|faithfully))?$|cheers$", re.IGNORECASE)
+"""A letter's salutation or sign-off (``Dear heron counters``, ``Best regards``); not "Hello",
+which titles many a tutorial's first section ("Hello World")."""
+_COLUMNS = re.compile(r"[^\s.:;!?,](?: {2,}|\t)+(?=\S)")
+"""A gap between two columns: two spaces or a tab, not after a sentence or a clause (GNU's two
+spaces after a full stop)."""
+_LOG_RECORD = re.compile(
+    r"(?<![\d:])\d{1,2}:\d\d:\d\d(?![\d:])\S*\s+\[?(?:ERROR|WARN|WARNING|INFO|DEBUG|NOTICE"
+    r"|CRITICAL|FATAL|TRACE)\b")
+"""A log record's time of day and level (``12:00:01 ERROR``); a ChangeLog's ``Thu Nov  3
+14:09:31 1994  Phil Nelson`` is a heading."""
 _MARKERS = re.compile(r"^(?:=+|#+|\*+)[ \t]+")
 """The marks before an AsciiDoc, Markdown or org-mode title (``== Tag signatures``,
 ``** Bug fixes``): left out of the heading, kept in the text."""
@@ -82,6 +102,28 @@ def _reads_as_a_sentence(line: str) -> bool:
     return sum(not w[:1].islower() for w in words[1:]) <= 1
 
 
+def letter_line(line: str) -> bool:
+    """Whether ``line`` is a letter's salutation or sign-off, no title of what follows: the
+    report reads a passage's short first line as its entry's heading, too.
+
+    Example:
+        >>> [letter_line(t) for t in ("Dear heron counters", "Best regards", "Regards files")]
+        [True, True, False]
+    """
+    return _LETTER_LINE.match(_collapsed(line)) is not None
+
+
+def _no_title(line: str, block: str) -> bool:
+    """Whether ``line``, short and over the indented ``block`` (its first line), is something
+    else than a title: a letter's salutation or sign-off, a table's header row (over a row:
+    each has three columns or more, set apart by two spaces or a tab; a ChangeLog's ``Thu Nov
+    3 14:09:31 1994  Phil Nelson  (phil@cs.wwu.edu)`` is over a line of prose), a log record
+    (a time of day, to the second, and a level)."""
+    text = _collapsed(line)
+    return bool(letter_line(text) or _LOG_RECORD.search(text)
+                or min(len(_COLUMNS.findall(row.strip())) for row in (line, block)) >= 2)
+
+
 def _underline(line: str, title: str) -> bool:
     """Whether ``line`` underlines ``title``: one character repeated, about as long."""
     rule = line.rstrip()
@@ -112,7 +154,7 @@ def heading_lines(lines: list[str]) -> dict[int, bool]:
             after = lines[i + 2] if i + 2 < len(lines) else ""
         elif after.lstrip()[:1].islower():  # a paragraph going on under a hanging indent
             continue
-        if _block_start(after):
+        if _block_start(after) and not _no_title(line, after):
             found[i] = False
     return found
 

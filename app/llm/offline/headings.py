@@ -1,12 +1,15 @@
 """The heading a sentence sits under in a passage: a markdown ``##`` or underlined heading, a
 short title line alone, an admonition (``!!! warning``, ``.. note::``) or a docstring's section
 label (``Note:``, ``Args:``). The caveat picker reads a sentence under a "Warning" or
-"Limitations" heading as a caution. Standard library only.
+"Limitations" heading as a caution. A letter's salutation or sign-off is no title line
+(:func:`workers.sources.textsections.letter_line`). Standard library and that.
 """
 
 from __future__ import annotations
 
 import re
+
+from workers.sources.textsections import letter_line
 
 __all__ = ["heading_at", "heading_of", "passage_headings"]
 
@@ -34,7 +37,7 @@ def passage_headings(text: str) -> list[tuple[int, str]]:
         title = (match.group("atx") or match.group("setext") or match.group("short")
                  or match.group("adm") or match.group("rst") or match.group("section")
                  or "").replace('"', "")
-        if len(title.split()) <= 8:
+        if len(title.split()) <= 8 and not (match.group("short") and letter_line(title)):
             out.append((match.end(), title.strip()))
     return out
 
@@ -57,6 +60,8 @@ def heading_of(text: str, sentence: str) -> str:
         >>> heading_of("# Egrets\\n\\nThey nest.\\n\\n## Limitations\\n\\nCounts miss nests.",
         ...            "Counts miss nests.")
         'Limitations'
+        >>> heading_of("Herons nest.\\n\\nBest regards\\n\\n    Ann Heron", "Ann Heron")
+        ''
     """
     offset = text.find(sentence)
     return heading_at(passage_headings(text), offset) if offset >= 0 else ""

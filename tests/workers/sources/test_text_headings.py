@@ -122,3 +122,69 @@ def test_an_emacs_mode_line_above_the_first_heading_counts_as_blank() -> None:
            "Changes with Apache 2.4.70\n\n  *) core: Faster lookups.\n")
     assert [h for h, _t in text_sections(log)] == ["", "Changes with Apache 2.4.71",
                                                    "Changes with Apache 2.4.70"]
+
+
+LETTER = """\
+Dear heron counters
+
+    Thank you for counting herons this spring. The colony at North Pine
+    had more nests than last year.
+
+Best regards
+
+    Ann Heron, census coordinator
+"""
+
+TABLE = """\
+Colony          Nests   Observers
+
+  North Pine       112       2
+  South Reed        48       1
+
+Totals by year
+
+  2023             160       3
+"""
+
+LOG = """\
+2024-01-01 12:00:01 ERROR heron-census worker crashed
+
+    Traceback (most recent call last):
+      File "census.py", line 3, in count
+
+2024-01-01 12:05:09 WARN heron-census retrying colony 7
+
+    retry 1 of 3 after timeout
+"""
+
+CHANGELOG = """\
+Thu Nov  3 14:09:31 1994  Phil Nelson  (phil@cs.wwu.edu)
+
+\t* bc.y:  Fix the heron count.  Patch from a reader.
+
+Wed Nov  2 10:18:19 1994  Phil Nelson  (phil@cs.wwu.edu)
+
+\t* scan.l:  Count egrets too.
+"""
+
+
+def test_a_letters_greeting_a_tables_header_row_and_a_log_record_head_nothing(
+    tmp_path: Path,
+) -> None:
+    # Trial 36, F7: "Dear heron counters" and "Best regards" headed a letter's passages, and
+    # the Answer read "Best regards: Ann Heron, census coordinator"; a table's header row was
+    # a heading, its columns' spacing lost; each log line over a traceback was one
+    for text in (LETTER, TABLE, LOG):
+        assert text_sections(text) == (), text
+    # what the rule gets right stays: version lines, a GNU ChangeLog's dated author lines
+    assert [h for h, _t in text_sections(CHANGELOG)] == [
+        "Thu Nov 3 14:09:31 1994 Phil Nelson (phil@cs.wwu.edu)",
+        "Wed Nov 2 10:18:19 1994 Phil Nelson (phil@cs.wwu.edu)"]
+    assert [h for h, _t in text_sections(NGINX)][-2:] == [
+        "Changes with nginx 1.22.1 19 Oct 2022", "Changes with nginx 1.21.5 28 Dec 2021"]
+    root = tmp_path / "headings"
+    root.mkdir()
+    (root / "table").write_text(TABLE)
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        hit = c.search("colony nests observers")[0]
+        assert hit.heading == "" and "Colony          Nests   Observers" in hit.text, hit
