@@ -40,7 +40,7 @@ from app.research.review_values import (
     results_resume,
     review_value,
 )
-from app.research.rounds import current_envelopes, round_in_run
+from app.research.rounds import current_envelopes, first_round, round_in_run
 from app.research.text import clip
 from app.settings.hints import thread_command
 from state import KEPT
@@ -186,13 +186,6 @@ def results_payload(envelopes: Iterable[Mapping[str, Any]], first_round: int = 1
          "run_round": round_in_run(e.get("round", 1), [first_round]),
          "summary": envelope_summary(e)}
         for e in envelopes]}
-
-
-def first_round(state: Mapping[str, Any]) -> int:
-    """The run's first round (``routing["first_round"]``), 1 when the state has none."""
-    routing = state.get("routing")
-    first = routing.get("first_round") if isinstance(routing, Mapping) else None
-    return first if isinstance(first, int) and not isinstance(first, bool) and first > 0 else 1
 
 
 def ask_plan(sub_questions: Sequence[str], bound: int | None = None) -> list[str]:

@@ -25,7 +25,8 @@ from state import KEPT, ResearchState, Routing, Task, attempt_failed, make_envel
 
 __all__ = [
     "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "WAVES_PER_ROUND", "WAVE_TASKS",
-    "NextRound", "current_envelopes", "dropped_all", "fan_out", "first_wave", "highest_round",
+    "NextRound", "current_envelopes", "dropped_all", "fan_out", "first_round", "first_wave",
+    "highest_round",
     "kept_notes", "next_round", "pending_tasks", "recursion_limit", "round_in_run", "routing_of",
     "MISSING_ROW", "run_outcome", "wave", "waves",
 ]
@@ -74,13 +75,20 @@ def routing_of(state: Mapping[str, Any], workers: Sequence[str],
     chosen = set(w for w in named if isinstance(w, str)) if isinstance(named, list | tuple) else ()
     rounds = given.get("rounds")
     rounds = rounds if isinstance(rounds, int) and not isinstance(rounds, bool) else 1
-    first = given.get("first_round")
     return Routing(
         review=given.get("review") is True,
         rounds=min(max(rounds, 1), rounds_bound),
-        first_round=first if isinstance(first, int) and first > 0 else 1,
+        first_round=first_round(state),
         workers=[w for w in workers if w in (chosen or workers)],
     )
+
+
+def first_round(state: Mapping[str, Any]) -> int:
+    """The run's first round (``routing["first_round"]``), 1 when the state has none or an
+    edit gave it another type (the one reading of it: :func:`routing_of`, the review pause)."""
+    routing = state.get("routing")
+    first = routing.get("first_round") if isinstance(routing, Mapping) else None
+    return first if isinstance(first, int) and not isinstance(first, bool) and first > 0 else 1
 
 
 def round_in_run(round_: int, first_rounds: Iterable[int]) -> int:
