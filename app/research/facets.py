@@ -28,7 +28,7 @@ from app.research.phrasing import shape
 from app.research.topics import main_question
 
 __all__ = ["FIRST_SEARCH_K", "document_facets", "first_search", "part_of",
-           "phrase_facets", "searched"]
+           "phrase_facets", "searched", "split_phrases"]
 
 FIRST_SEARCH_K = 12
 """Passages the plan's first search of the corpus returns (:func:`first_search`)."""
@@ -145,10 +145,39 @@ def document_facets(topic: str, found: Sequence[Any], seen: set[frozenset[str]],
 
 
 _PHRASE_BREAK = re.compile(
-    r"\s+(?:after|before|with|without|in|into|from|for|of|on|when|while|during|across|"
+    r"\s+(after|before|with|without|in|into|from|for|of|on|when|while|during|across|"
     r"between|through|by|inside|within|using)\s+",
     re.IGNORECASE,
 )
+_RELATIONAL = re.compile(
+    r"\b(?:number|length|size|count|amount|total|limit|maximum|minimum|default|value|type|"
+    r"kind|sort|version|name|part|rest|end|order|difference|meaning|purpose|unit|range|width|"
+    r"height|depth|level|rate|speed|duration|format|location|position)s?$", re.IGNORECASE)
+"""A phrase ending in a noun that names a measure or an attribute of what follows it ("the
+maximum number *of* attached databases", "the default page size *for* new files"): it means
+nothing alone, so it is not split from its complement."""
+
+
+def split_phrases(subject: str) -> list[str]:
+    """The phrases of ``subject``, split at its prepositions, a measure or attribute and its
+    complement kept together (:data:`_RELATIONAL`): "What is maximum number?" and "What are
+    new database files?" were facets of two questions about limits and defaults, each
+    searching words every page has.
+
+    Example:
+        >>> split_phrases("retry policy of a graph node")
+        ['retry policy', 'a graph node']
+        >>> split_phrases("the maximum number of attached databases")
+        ['the maximum number of attached databases']
+    """
+    parts = _PHRASE_BREAK.split(subject)
+    out = [parts[0].strip()]
+    for word, phrase in zip(parts[1::2], parts[2::2], strict=True):
+        if word.lower() in ("of", "for") and _RELATIONAL.search(out[-1]):
+            out[-1] = f"{out[-1]} {word} {phrase.strip()}"
+        else:
+            out.append(phrase.strip())
+    return out
 
 
 def phrase_facets(kind: str, subject: str) -> list[str]:
@@ -164,7 +193,7 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
     about either (:func:`_names_a_thing`)."""
     from workers.sources.query import content_terms
 
-    phrases = [p.strip() for p in _PHRASE_BREAK.split(subject)]
+    phrases = split_phrases(subject)
     words = [set(content_terms(p)) for p in phrases]
     topic = set().union(*words) if words else set()
     phrases = [p for p, w in zip(phrases, words, strict=True) if _carries_the_topic(w, topic)]

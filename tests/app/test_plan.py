@@ -278,3 +278,17 @@ def test_a_topic_of_the_longest_length_gives_a_plan_the_plan_check_takes(shape):
     assert len(topic) == MAX_TOPIC_CHARS and topic_problem(topic) is None
     questions = offline_plan(topic)
     assert questions and plan_problem(questions) is None, questions
+
+
+@pytest.mark.parametrize("topic", ["What is the maximum number of attached databases?",
+                                   "What is the default page size for new database files?",
+                                   "What is the maximum length of a string or BLOB?"])
+def test_a_measure_is_never_asked_about_apart_from_what_it_measures(topic: str) -> None:
+    # "What is maximum number?" and "What are new database files?" were facets: each searched
+    # words every page has, and cited a neighbouring limit's sentence.
+    assert offline_plan(topic) == [topic]
+
+
+def test_phrases_of_other_kinds_are_still_facets() -> None:
+    assert offline_plan("retry policy of a graph node")[1:] == [
+        "What is retry policy?", "What is a graph node?"]
