@@ -22,7 +22,7 @@ from workers.sources import Passage
 from workers.sources.names import name_keys, named_symbols
 from workers.sources.query import mentions, symbol_name
 
-__all__ = ["ABOVE", "definition_line", "definitions", "facet_findings", "own_symbol", "unique"]
+__all__ = ["definition_line", "definitions", "facet_findings", "own_symbol", "unique"]
 
 DEFINES = "defines"
 """The key of a definition item that holds the name of the symbol it defines."""
@@ -103,9 +103,8 @@ def facet_findings(question: str, rows: Sequence[dict[str, Any]], found: list[di
     asks more than what a thing of at most :data:`_THING_WORDS` words is): ``found`` as it
     is, and False.
 
-    Trial 10, finding 6: the definition of ``Send`` went to the Answer, and "What is Send?"
-    showed what was left, sentences on its timeout parameter; the section says its answer is
-    above instead (:data:`ABOVE`).
+    When the definition went to the Answer ("Send vs reducers"), "What is Send?" showed what
+    was left, sentences on its timeout parameter: such a section is folded into the Notes.
     """
     asked = _WHAT_IS.match(" ".join(question.split()))
     terms = topic_terms(asked.group("thing")) if asked else []
@@ -132,7 +131,3 @@ def unique(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out.append(item)
     return out
 
-
-ABOVE = "- _Its answer is quoted above; no other sentence found here names it._"
-"""A later section's line when its answer is quoted above and nothing else it found names its
-subject (:func:`facet_findings`)."""

@@ -26,7 +26,7 @@ from app.research.citations import claim_key as _claim_key
 from app.research.citations import excerpt as _excerpt
 from app.research.citations import items as _items
 from app.research.citations import said as _said
-from app.research.definitions import ABOVE, definition_line, facet_findings
+from app.research.definitions import definition_line, facet_findings
 from app.research.evidence import document_of, retrieval, used_documents
 from app.research.notes import coalesce_notes, unknown_kind_notes
 from app.research.own import entry_own, subject_own, subject_terms
@@ -215,8 +215,8 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         listed.update((_excerpt_claim(p, about), p["ref"]) for p in passages)
     if lines:
         return lines
-    if above:
-        return [ABOVE, ""]
+    if above:  # its answer is quoted above: folded into the Notes, no placeholder section
+        return None
     if failed:
         return [f"- Unavailable (worker failed: {failed}); see Failures.", ""]
     if not answered:  # said elsewhere, but none of it answers this question

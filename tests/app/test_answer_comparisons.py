@@ -1,10 +1,10 @@
 """A comparison's report draws on each thing it compares (trial 10, findings 1 and 6): each side
 keeps its own document, the Answer names each side, and a section asking what one side is shows
-what names or defines it, or says its answer is above, never leftover side facts."""
+what names or defines it, or is folded into the Notes when its answer is above, never leftover
+side facts and never a placeholder section."""
 
 from __future__ import annotations
 
-from app.research.definitions import ABOVE
 from app.research.report import render_markdown
 from tests.app.report_rows import answer_section, data, row
 
@@ -46,7 +46,7 @@ def test_each_side_of_a_comparison_keeps_its_own_document() -> None:
     assert "A graph whose nodes share one state object." in md
 
 
-def test_a_what_is_section_whose_answer_is_above_says_so() -> None:
+def test_a_what_is_section_whose_answer_is_above_is_folded() -> None:
     # "Send vs reducers": Send's definition went to the Answer, and "What is Send?" showed
     # sentences about its timeout parameter.
     send = "x.types.Send"
@@ -65,7 +65,8 @@ def test_a_what_is_section_whose_answer_is_above_says_so() -> None:
     ]
     md = render_markdown(data(rows, topic="Alpha vs Beta", sub_questions=[DIFFER, WHAT_A]))
     assert "run_timeout" not in md, md
-    assert _section(md, WHAT_A).strip() == ABOVE, md
+    assert f". {WHAT_A}\n" not in md, md  # no section that only says its answer is above
+    assert f'would repeat the report: "{WHAT_A}"' in md, md
 
 
 def test_a_comparisons_answer_names_each_side() -> None:
