@@ -42,7 +42,8 @@ from workers.sources.query import mentions, query_terms
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["UNANSWERED", "answer_lines", "fits", "glossary_entry", "section_answer"]
+__all__ = ["UNANSWERED", "answer_lines", "entry_answers", "fits", "glossary_entry",
+           "section_answer"]
 
 _LINE = 400
 """The most characters of an answer bullet (as the report's other bullets)."""
@@ -243,31 +244,38 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
     return [*lines, _passage_line(data, subject, cites, shown), ""]
 
 
+def entry_answers(data: ReportInput, kind: str) -> list[dict[str, Any]]:
+    """The reference entries that answer the question itself, best first, each as a finding:
+    for a default, the ``Default:`` row of the entry it names
+    (:func:`app.research.reference.default_entries`: a tuning page's prose answered while the
+    reference page's row was retrieved); for a "what is" question or a bare topic, the
+    definition of the symbol it names (:func:`app.research.definitions.definitions`), else a
+    reference entry's ``Description:`` row; else ``[]``. The Answer leads with the first, and
+    :func:`app.research.settling.settle` keeps its document whatever else it leaves out."""
+    subject = subject_terms(data.asked, data.rows)
+    if kind == "default":
+        return default_entries([(q, data.rows_of(q)) for q in data.sub_questions],
+                               subject, name_terms(data.asked), needed(subject),
+                               written_names(data.asked))
+    if kind not in ("what", "topic", "compare"):
+        return []
+    pairs = [(q, data.rows_of(q)) for q in data.sub_questions]
+    return definitions(pairs, data.asked) or described_entries(
+        pairs, subject, name_terms(data.asked), needed(subject), written_names(data.asked))
+
+
 def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
-    """The Answer's findings (see :func:`answer_lines`): for a "what is" question (or a bare
-    topic), the definition of the symbol it names first
-    (:func:`app.research.definitions.definitions`); for a comparison, one sentence that names
-    each thing compared, its definition when no finding names it (trial 10, finding 6: "Send
-    vs reducers" was answered by two sentences on ``Send``); for a default, the ``Default:``
-    row of the entry it names (:func:`app.research.reference.default_entries`: trial 17,
-    finding F2, a tuning page's prose answered while the reference page's row was retrieved);
-    then the ranked findings."""
+    """The Answer's findings (see :func:`answer_lines`): the question's own reference entry
+    first (:func:`entry_answers`); for a comparison, one sentence that names each thing
+    compared, its definition when no finding names it ("Send vs reducers" was answered by two
+    sentences on ``Send``); then the ranked findings."""
     ordered = _ordered(_ranked(data, kind),
                        topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked)),
                        kind not in ("what", "topic", "compare"), kind in ("what", "topic"))
-    if kind == "default":  # the setting's own Default: row first (trial 17, finding F2)
-        subject = subject_terms(data.asked, data.rows)
-        entries = default_entries([(q, data.rows_of(q)) for q in data.sub_questions],
-                                  subject, name_terms(data.asked), needed(subject),
-                                  written_names(data.asked))
-        return unique([*entries[:1], *ordered])[:_ANSWER_SENTENCES]
+    defined = entry_answers(data, kind)
     if kind not in ("what", "topic", "compare"):
-        return ordered[:_ANSWER_SENTENCES]
-    pairs = [(q, data.rows_of(q)) for q in data.sub_questions]
-    # a documented symbol's summary line, else a reference entry's Description: row
-    subject = subject_terms(data.asked, data.rows)
-    defined = definitions(pairs, data.asked) or described_entries(
-        pairs, subject, name_terms(data.asked), needed(subject), written_names(data.asked))
+        return unique([*defined[:1], *ordered])[:_ANSWER_SENTENCES] if defined else ordered[
+            :_ANSWER_SENTENCES]
     by_claim = {claim_key(d): d for d in defined}  # a finding that is one: shown as one
     ordered = [by_claim.get(claim_key(f), f) for f in ordered]
     if kind != "compare":
@@ -283,7 +291,6 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
         chosen += naming[:1]
     chosen = unique(chosen)
     return unique([*chosen, *ordered])[:max(_ANSWER_SENTENCES, len(chosen))]
-
 
 
 def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:

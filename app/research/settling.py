@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from app.research.answer import entry_answers
 from app.research.evidence import (
     document_of,
     only_documents,
@@ -27,7 +28,8 @@ __all__ = ["settle", "trim_side_documents"]
 def settle(data: ReportInput, relevance: Relevance) -> ReportInput:
     """``data`` citing only the documents it needs when its strongest document answers the
     whole topic (:func:`app.research.evidence.settled`; those the model's summary cites too,
-    and, for a comparison, each sub-question's own strongest, :func:`_own_best`), with a note
+    the question's own reference entry's (:func:`app.research.answer.entry_answers`), and,
+    for a comparison, each sub-question's own strongest, :func:`_own_best`), with a note
     saying how many others were left out, and the sub-questions left with nothing
     (``settled_out``: not shown, never "No sourced answer was found in the corpus");
     ``data`` itself otherwise."""
@@ -36,6 +38,10 @@ def settle(data: ReportInput, relevance: Relevance) -> ReportInput:
     if keep is None:
         return data
     keep |= {document_of({"ref": ref}) for _sentence, refs in data.summary for ref in refs}
+    # the entry the Answer leads with: "What is the default value of shared_buffers?" kept
+    # only a page naming shared_buffers beside block_size's default, and dropped the
+    # setting's own entry ("The default is typically 128 megabytes")
+    keep |= {document_of(entry) for entry in entry_answers(data, topic_kind(data.asked))[:1]}
     if topic_kind(data.asked) == "compare":
         keep |= _own_best(data)
     left = _documents(data) - keep

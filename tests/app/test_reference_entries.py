@@ -269,3 +269,26 @@ def test_what_an_entry_does_is_answered_by_its_description_row(tmp_path: Path) -
         first = answer.strip().splitlines()[0]
         assert first.startswith(f"- `IdleWait Directive`: {what}"), answer
         assert "KeepIdleWait" not in first  # the neighbour's row is not its definition
+
+
+def test_the_entry_a_default_question_names_is_kept_when_a_side_page_is_strongest() -> None:
+    # "What is the default value of shared_buffers?" (PostgreSQL's manual): the page naming
+    # shared_buffers beside block_size's default was the strongest document, so the report
+    # cited it alone and dropped the setting's own entry; its Answer was the side page's
+    q = "What is the default value of shared_buffers?"
+    side = ("Preset Options\n\nThe meaning of some configuration variables (such as "
+            "shared_buffers) is influenced by block_size. The default value is 8192 bytes.")
+    entry = ("Memory\n\nshared_buffers (integer) : Sets the amount of memory the server uses "
+             "for shared memory buffers. The default is typically 128 megabytes (128MB).")
+    rows = [
+        row("docs_search", q, [item("passage", side, "preset.html#0", score=30.0),
+                               item("passage", entry, "resource.html#1", score=29.0)]),
+        row("analyst", q, [
+            item("finding", "The default value is 8192 bytes.", "preset.html#0"),
+            item("finding", "The meaning of some configuration variables (such as "
+                            "shared_buffers) is influenced by block_size.", "preset.html#0")]),
+    ]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    answer = answer_section(md)
+    assert answer.startswith("\n- shared_buffers (integer)") and "128 megabytes" in answer, md
+    assert "8192" not in md, md
