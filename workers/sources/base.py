@@ -107,7 +107,7 @@ class Passage:
     def document_citation(self) -> str:
         """The Sources entry of this passage's *document* (markdown): ``[Title](URL)`` for a web
         page; ``"`doc_id`: Title"`` for a file of a folder titled other than by its name (the
-        source, its path, is the ``doc_id`` already shown: trial 20, finding 9, "`cors.md`:
+        source, its path, is the ``doc_id`` already shown: never "`cors.md`:
         cors.md"), e.g. ``"`html/lang.html`: SQL As Understood By SQLite"``; else
         ``"`doc_id`: source"`` (the title added when the source lacks it)."""
         if self.is_web:

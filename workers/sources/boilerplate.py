@@ -12,12 +12,12 @@ still reads as one.
 Navigation is what a site generator or a page layout repeats: HTML pages, PDF pages' running
 heads. A plain-text file (a ``.txt``, a configuration file, a file without a type:
 :attr:`~workers.sources.base.RawDoc.plain_text`) has none, and what it shares with other files
-is content: a changelog's entries, in the copy of each package or version (trial 36, F1: the
+is content: a changelog's entries, in the copy of each package or version (the
 entries of a ``changelog.Debian.gz`` four packages install were stripped from all four, and its
 CVE entries were in no passage). Its paragraphs are neither counted nor stripped.
 
 A file of which nothing would be left keeps its first document (:func:`keep_each_file`);
-headings alone are nothing (trial 36, F1: the version lines kept each copy of a changelog from
+headings alone are nothing (the version lines kept each copy of a changelog from
 this, and five copies of a NEWS file were indexed as their headings).
 
 This module imports only the standard library and the sources' own text helpers.
@@ -59,7 +59,7 @@ _PARA_SPLIT = re.compile(r"\n[ \t]*\n+")
 
 def _paragraphs(text: str) -> list[tuple[bool, str]]:
     """``(is_code, paragraph)`` of ``text``, stripped: a fenced code block is one paragraph,
-    blank lines and all, and never boilerplate (trial 20: a console fence's last line and its
+    blank lines and all, and never boilerplate (a console fence's last line and its
     closing fence, the same on a fifth of FastAPI's pages, were stripped, and 22 passages were
     left with a fence that never closed)."""
     return [(fenced, p.strip()) for fenced, segment in split_fences(text)
@@ -115,9 +115,9 @@ def keep_each_file(read: list[RawDoc], kept: list[RawDoc], rels: set[str],
     file of which nothing was left put back as it was read, and named in ``notes``
     (``rels``: the folder's ref paths). A file's text is never all boilerplate: when every
     paragraph of it repeats elsewhere (a PDF of one page repeated, a copy of another file), it
-    is that file's content (trial 10: such a folder was refused as "the folder is empty";
-    trial 11: a PDF repeating its one page beside a note was dropped, and the note said its
-    text repeated "in other documents")."""
+    is that file's content (such a folder was refused as "the folder is empty", and a PDF
+    repeating its one page beside a note was dropped, the note saying its text repeated
+    "in other documents")."""
     left = {file_of(doc.doc_id, rels) for doc in kept}
     first: dict[str, RawDoc] = {}
     for doc in read:

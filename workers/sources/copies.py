@@ -5,8 +5,8 @@ decompressed for a ``.gz``) is not indexed beside it.
   beside the page it is, byte for byte (SQLite's ``changes.html``): indexed twice, the same
   sentences were cited twice, and a release-history question's third source was the copy, where
   the gold page had been (measured with ``scripts/eval_research.py --corpus sqlite3-doc``).
-* The binary packages of one source package install the same ``changelog.Debian.gz`` (trial 36,
-  F1: ``libpq-dev``, ``libpq5``, ``postgresql-15`` and ``postgresql-client-15``; 13 ``libxcb*``
+* The binary packages of one source package install the same ``changelog.Debian.gz``
+  (``libpq-dev``, ``libpq5``, ``postgresql-15`` and ``postgresql-client-15``; 13 ``libxcb*``
   packages). Indexed four times, each entry was in four documents, and the boilerplate rule
   (:mod:`workers.sources.boilerplate`) stripped it from all four as a navigation bar: the
   changelog's CVE entries were in no passage.

@@ -107,7 +107,7 @@ class Corpus:
                 not called when the cached index is reused); after the last file, the index is
                 written. Called from the opening thread.
             before_build: ``before_build(content_fingerprint, fingerprint)`` before a build; it
-                may raise to refuse it (trial 17, finding 7: a refusal came after the build).
+                may raise to refuse it, so that a refusal never comes after the build.
 
         Returns:
             An open Corpus; ``corpus.built`` says whether this call built the index.

@@ -55,7 +55,7 @@ MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
 MAX_DOCX_XML_BYTES = MAX_DOCUMENT_BYTES
 """A ``.docx`` whose XML parts expand to more than this is skipped before it is parsed: the file
 limit is on the zipped bytes, and a 780 KB file expanding to 256 MB of XML took 3.4 GB of
-memory and 3 minutes to index (trial 10). 32 MB of XML is a document of thousands of pages.
+memory and 3 minutes to index. 32 MB of XML is a document of thousands of pages.
 (PDF streams have pypdf's own limits: ``pypdf.filters.ZLIB_MAX_OUTPUT_LENGTH``.)"""
 
 
@@ -156,11 +156,11 @@ def compounds(texts: Iterable[str]) -> frozenset[str]:
 
 def dehyphenated(text: str, keep: frozenset[str] = frozenset()) -> str:
     """``text`` (a PDF page) with a word broken at a line's end by a hyphen made whole again
-    ("aes-" / "thetically": "aesthetically"), as PyMuPDF's ``TEXT_DEHYPHENATE`` does (trial
-    18, finding 11: a search for "aesthetically" found none of a manual's 101 broken words,
-    and the report quoted "aes- thetically"); a compound the file writes whole elsewhere
-    (``keep``, :func:`compounds`) keeps its hyphen ("read-" / "only": "read-only"; trial 19,
-    finding 7). One the file never writes whole loses it, the price of the rule.
+    ("aes-" / "thetically": "aesthetically"), as PyMuPDF's ``TEXT_DEHYPHENATE`` does (else a
+    search for "aesthetically" found none of a manual's 101 broken words, and the report
+    quoted "aes- thetically"); a compound the file writes whole elsewhere (``keep``,
+    :func:`compounds`) keeps its hyphen ("read-" / "only": "read-only"). One the file never
+    writes whole loses it, the price of the rule.
 
     Example:
         >>> dehyphenated("looks aes-\\nthetically right; read-\\nonly", frozenset({"read-only"}))
@@ -243,7 +243,7 @@ def outline_sections(
 def _set_apart(text: str, heading: str) -> str:
     """``text`` with its first line, when it is ``heading``'s title line, made a paragraph of
     its own: run into the sentence under it, the title read as that sentence's first words
-    ("Fit The fit command fits ...": trial 18, finding 3)."""
+    ("Fit The fit command fits ...")."""
     first, sep, rest = text.partition("\n")
     if sep and heading and _title_line(heading).fullmatch(first):
         return f"{first}\n\n{rest.lstrip()}"
@@ -303,7 +303,7 @@ def docx_docs(path: Path | BinaryIO, rel: str, skipped: Counter[str], notes: lis
 def _marked_heading_row(row: object) -> bool:
     """Whether Word marks a table's first row (a python-docx ``_Row``) as its heading row:
     "Repeat as header row" (``<w:tblHeader/>``) or all of its text in bold runs. The sibling
-    of an HTML ``<thead>`` or bold heading row (trial 13, finding 1): headings of more than
+    of an HTML ``<thead>`` or bold heading row: headings of more than
     four words or years ("2024") do not look like a header (:func:`looks_like_header`)."""
     from docx.oxml.ns import qn
 

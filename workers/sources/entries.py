@@ -2,7 +2,7 @@
 arguments (``inter <delay>``), as HAProxy's manual and many configuration references write
 them. The index reads such entries as headings (:mod:`workers.sources.htmlpage`), the ranking
 counts one the question names as a symbol named (:mod:`workers.sources.ranking`), and the
-report keeps a neighbouring entry's sentences out (``app.research.neighbours``); trial 29.
+report keeps a neighbouring entry's sentences out (``app.research.neighbours``).
 
 This module imports only the standard library.
 """

@@ -7,10 +7,10 @@ A name without a type (``README``, ``upstream``, ``README.Debian``, ``changelog.
 it is not (:func:`workers.sources.fileread.not_text`: no text, binary...). Debian installs
 documentation so: ``/usr/share/doc/PKG`` holds ``README``, ``changelog.gz``,
 ``NEWS.Debian.gz``, ``copyright`` and extension-less examples (Debian Policy 12.3 and 12.7;
-trial 34: nginx's was refused as "3 files of other types").
+nginx's was refused as "3 files of other types": ``tests/workers/sources/test_folder_debian.py``).
 
-Also :func:`open_regular`, how every file of a folder is opened once it was listed (trial 36,
-F2: a file swapped for a link to ``/dev/zero``, a FIFO or a 300 MB file after the listing was
+Also :func:`open_regular`, how every file of a folder is opened once it was listed (a file
+swapped for a link to ``/dev/zero``, a FIFO or a 300 MB file after the listing was
 read without a bound, or blocked the run), and :func:`head_bytes`, the start of a file as its
 kind reads it (decompressed for a ``.gz``). Standard library and
 :mod:`workers.sources.documents` (its file types).
@@ -49,7 +49,7 @@ TEXT_EXTENSIONS: tuple[str, ...] = (".md", ".markdown", ".txt", ".rst", ".py", "
                                     ".conf", ".cfg", ".ini")
 """Text file types indexed in folder mode (matched case-insensitively). A configuration file
 (``.conf``, ``.cfg``, ``.ini``) is read as plain text: the examples a package documents itself
-with (``/usr/share/doc/nginx/examples/nginx.conf``: trial 37, a question about it got another
+with (``/usr/share/doc/nginx/examples/nginx.conf``: not indexed, a question about it got another
 file's lines), whose comments say what each setting does."""
 
 HTML_EXTENSIONS = (".html", ".htm")
@@ -71,7 +71,7 @@ _DOC_NAME = re.compile(r"[A-Z][A-Z0-9_-]+")
 """A document's name in capitals (``README``, ``NEWS``, ``TODO``, ``README_FIRST``): a suffix
 after it qualifies the document, as Debian's ``README.Debian`` does, when it names no common
 type (:data:`_OTHER_TYPES`): ``README.source`` (Debian Policy 4.14), ``README.emacs``,
-``README.saving``, ``NEWS.old``. Trial 36, F6: git's ``README.source`` and ``README.emacs`` were
+``README.saving``, ``NEWS.old``. As types, git's ``README.source`` and ``README.emacs`` were
 counted among the types not indexed, unnamed. A lower-case stem keeps its suffix a type
 (``test.netrc``, ``Makefile.in``, an Asymptote example's ``.asy``): no list of types can be
 whole, and code read as prose would crowd a folder's documentation."""

@@ -4,8 +4,8 @@ the documents it gives (what it is read as: :mod:`workers.sources.filekinds`).
 * **A file without a type** (``README``, ``upstream``) is plain text when its content is
   (:func:`not_text`: the test that finds a binary ``.txt``, no NUL byte and little
   undecodable text), and skipped and named with the reason when it is not, as a ``.txt`` is:
-  no text, binary, not a readable gzip file, a gzip file inside a gzip file (trial 36, F5:
-  each was counted as "(no extension)" among the types not indexed, unnamed, and the refusal
+  no text, binary, not a readable gzip file, a gzip file inside a gzip file (each
+  was counted as "(no extension)" among the types not indexed, unnamed, and the refusal
   of a folder of them said to rename them ``.txt``). Plain text (it, and a ``.txt``) is cut
   at the headings :mod:`workers.sources.textsections` finds: a changelog's version lines, a
   NEWS file's releases, underlined titles.
@@ -70,8 +70,8 @@ finds (a changelog's version lines, underlined titles)."""
 MAX_FOLDER_GZIP_BYTES = 128 * 1024 * 1024
 """What a folder's ``.gz`` files may decompress to in all (or its text files' size limit, when
 that is more). The build holds every document of a folder at once (boilerplate is found across
-them), so sixty small gzip bombs just under the 8 MB limit, 3.3 MB on disk, took 1.26 GB (trial
-36, F4). Every installed package's docs on a Debian machine, ``/usr/share/doc`` whole,
+them), so sixty small gzip bombs just under the 8 MB limit, 3.3 MB on disk, took 1.26 GB.
+Every installed package's docs on a Debian machine, ``/usr/share/doc`` whole,
 decompress to 91 MB once each text is counted once."""
 
 
@@ -113,9 +113,9 @@ def read_bounded(path: Path, limit: int) -> bytes:
     one handle checked to be a regular file (:func:`~workers.sources.filekinds.open_regular`)
     and never more than ``limit + 1`` bytes: a ``.gz`` as a stream in 64 KB pieces (a gzip bomb
     takes no more memory than the limit: ``gzip.decompress`` would hold all of it), any file as
-    the handle finds it, whatever the listing found there (trial 36, F2: a file swapped for
+    the handle finds it, whatever the listing found there (a file swapped for
     ``/dev/zero`` after the listing took 5 GB, a FIFO blocked the run, a 300 MB file was read
-    past an 8 MB limit).
+    past an 8 MB limit: ``tests/workers/sources/test_folder_swaps.py``).
 
     Raises:
         TooLarge: it holds, or decompresses to, more than ``limit`` bytes.

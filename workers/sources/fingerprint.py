@@ -28,7 +28,7 @@ def _rules(label: Path, files: FolderFiles, max_file_bytes: int) -> bytes:
     is decompressed, by the build, so the listing (paths, sizes, mtimes, bytes) is the same
     under any limit: with another ``--max-file-bytes`` a ``.gz`` skipped as too large stayed
     skipped (the old index was reused, its note quoting the old limit), and one indexed under a
-    higher limit stayed indexed under a lower (trial 36, F3). Any other file over the limit is
+    higher limit stayed indexed under a lower. Any other file over the limit is
     left out of the listing, which then differs."""
     packed = any(path.name.lower().endswith(GZIP_SUFFIX) for _rel, path, _st in files)
     limit = f";gzip_limit={max_file_bytes}" if packed else ""

@@ -77,7 +77,7 @@ __all__ = [
 ]
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
-"""Larger text files are skipped (PDF, .docx: ``MAX_DOCUMENT_BYTES``); trial 29: not 2 MB."""
+"""Larger text files are skipped (PDF, .docx: ``MAX_DOCUMENT_BYTES``): one-page manuals pass."""
 
 MAX_DOCUMENT_BYTES = documents.MAX_DOCUMENT_BYTES
 PARSE_THREADS = min(4, os.cpu_count() or 1)
@@ -89,7 +89,7 @@ MIN_PARALLEL_PAGES = 16
 Progress = Callable[[int, int], None]
 """``progress(files_done, files_total)``: called as a folder's files are read for indexing;
 ``progress(0, 0)`` first when another process is building the same index and this one waits
-for it (trial 15, finding 8: a second run printed nothing for 12 s)."""
+for it (else a second run printed nothing for 12 s)."""
 
 FolderFile = tuple[str, Path, os.stat_result]
 """``(ref_path, path, stat)`` of one indexable file."""
@@ -266,8 +266,8 @@ def files_of(docs: list[RawDoc], files: list[FolderFile], seen: set[str]) -> Ite
     """``docs`` (of :func:`folder_docs`) passed through in order, the ref path of the file each
     came from added to ``seen``: what a folder corpus counts as its files (a binary, blank or
     encrypted file gives no document and is not counted). The list is emptied as it is read:
-    a document the index has cut into passages is not held to the end of the build (trial 36,
-    F4: each text was held twice, as a document and as passages)."""
+    a document the index has cut into passages is not held to the end of the build (each
+    text was held twice, as a document and as passages)."""
     rels = {rel for rel, _p, _st in files}
     docs.reverse()
     while docs:
@@ -314,7 +314,7 @@ def corpus_folder(
         skipped: counts the files left out, by reason (see :func:`folder_files`).
         probe: only check that something is indexable; the list returned is empty.
         max_file_bytes: text files larger than this are skipped: the run's setting, always
-            passed (trial 10: the CLI's check before the run left it at its 2 MB default and
+            passed (the CLI's check before the run left it at its 2 MB default and
             refused a folder of one 3 MB file that ``--max-file-bytes 5000000`` admits).
         notes: gets one line per file skipped as too large, special or unreadable, and per
             folder or file the app wrote (``data_dir``, its reports).
@@ -375,8 +375,8 @@ _WAYS_ON = (
     ("type", "a text file of another type is read once named .txt"),
     ("hidden", "a visible link to a hidden file or folder opts in to it (ln -s .notes notes)"),
 )
-"""What indexes the files skipped for a reason, said after the reasons in their order (trial 34,
-finding 8: the refusal of nginx's docs was clear and early, and named no way forward)."""
+"""What indexes the files skipped for a reason, said after the reasons in their order
+(the refusal of nginx's docs was clear and early, and named no way forward)."""
 
 INDEXABLE = (f"{' '.join(FOLDER_EXTENSIONS)}, text files without an extension (README, "
              "changelog), each of them also gzip-compressed (.gz)")

@@ -30,23 +30,23 @@ _BLOCK = frozenset(
 )
 _HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "nav", "textarea",
                      "select"})
-"""Elements whose text is no part of the page's prose: code, the head, a navigation bar (trial
-10, finding 15: "Home | Census | Herons" was a report's top passage) and a form's fields (a
+"""Elements whose text is no part of the page's prose: code, the head, a navigation bar
+("Home | Census | Herons" was a report's top passage) and a form's fields (a
 ``<textarea>``'s default text, a ``<select>``'s options)."""
 _NAV_CLASSES = ("navigation", "navheader", "navfooter", "navbar", "navpath", "topnav", "subnav",
                 "bottomnav", "breadcrumb", "breadcrumbs")
 """Class names of navigation bars written as ``<div>``: LaTeX2HTML's ``navigation`` panel
-("Next: Macros Up: Set-show Previous: Locale Index" was a report's top passage: trial 26,
-finding 8), DocBook's ``navheader``/``navfooter``, Doxygen's and old Javadoc's. An element
-with ``role="navigation"`` (Sphinx's bars) is left out too, as ``<nav>`` is; never the page's
-``<body>``, ``<main>`` or ``<article>``, nor an element holding a heading (a bar has none: trial
-27, a ``<body class="navigation">`` left the page with no text)."""
+("Next: Macros Up: Set-show Previous: Locale Index" was a report's top passage), DocBook's
+``navheader``/``navfooter``, Doxygen's and old Javadoc's. An element with
+``role="navigation"`` (Sphinx's bars) is left out too, as ``<nav>`` is; never the page's
+``<body>``, ``<main>`` or ``<article>``, nor an element holding a heading (a bar has none; a
+``<body class="navigation">`` left the page with no text)."""
 _HEADINGS = frozenset({"h1", "h2", "h3"})
 _ENTRY_CLASSES = ("keyword", "directive")
 """Class names of a ``<div>`` that labels a reference entry as a heading would: HAProxy's
 ``<div class="keyword">`` (its 700 keywords have no ``<h*>``, so one passage ran across
-several entries and ``fall``'s "This value defaults to 3" answered for ``inter``: trial 29,
-finding 2) and nginx's ``<div class="directive">``. Read as a heading, each entry is its own
+several entries and ``fall``'s "This value defaults to 3" answered for ``inter``) and
+nginx's ``<div class="directive">``. Read as a heading, each entry is its own
 passage under its own label (:mod:`app.research.neighbours` then keeps a neighbour's default
 out)."""
 _HIDDEN_UI = ("@aria-hidden='true' or (@class and (contains(concat(' ', @class, ' '), "
@@ -54,7 +54,7 @@ _HIDDEN_UI = ("@aria-hidden='true' or (@class and (contains(concat(' ', @class, 
 """An XPath 1.0 test for page furniture that is no text of the page: an element
 ``aria-hidden`` (an icon), a Bootstrap ``dropdown-menu`` (a menu: HAProxy's manual has one
 inside every keyword it mentions, "This keyword is available in sections : ...", which cut
-``"maxconn"`` off its own sentence in 305 of 2,236 passages: trial 29, finding 3), and Sphinx's
+``"maxconn"`` off its own sentence in 305 of 2,236 passages), and Sphinx's
 ``headerlink`` "¶" after each heading. Not ``hidden`` or ``display:none``: a page shows such
 text when its reader asks (SQLite's syntax diagrams, an FAQ's folded answers)."""
 
@@ -70,7 +70,7 @@ class HtmlPage:
             itself); text paragraphs are separated by blank lines. Entry headings written as a
             keyword and its arguments with no text between them label one section, joined by
             " / " (HAProxy's ``inter <delay>``, ``fastinter <delay>`` and ``downinter <delay>``
-            share one description: trial 29).
+            share one description).
         link_share: the share (0..1) of the page's visible characters (whitespace left out)
             that are link text (``<a>``): near 1 for an index, a site map or a list of links.
     """
@@ -80,7 +80,7 @@ class HtmlPage:
     link_share: float = 0.0
     cut: bool = False
     """The page nests elements deeper than libxml2 reads (:data:`MAX_DEPTH`): its text past
-    that depth is not in :attr:`sections` (trial 15, finding 13)."""
+    that depth is not in :attr:`sections`."""
 
     @property
     def text(self) -> str:
@@ -185,9 +185,9 @@ def _terms_joined(text: str) -> str:
     """A definition list's term (``<dt>``) and the first paragraph of its description
     (``<dd>``) as one line, ``"--amend: Replace the tip of the current branch ..."``, terms of
     one description joined by commas (``"-a, --all: Tell the command ..."``): a man page's
-    options and commands, a glossary, an API reference (Sphinx's ``<dl class="py">``). Trial
-    15, finding 1: as paragraphs of their own, a report quoted "Cleanup unnecessary files and
-    optimize the local repository." without the ``git-gc(1)`` it describes."""
+    options and commands, a glossary, an API reference (Sphinx's ``<dl class="py">``). As
+    paragraphs of their own, a report quoted "Cleanup unnecessary files and optimize the
+    local repository." without the ``git-gc(1)`` it describes."""
     if _TERM not in text and _TERMS not in text:
         return text
     return _TERM_JOIN.sub(": ", _TERMS_JOIN.sub(", ", text))
@@ -212,7 +212,7 @@ def _text(cell: etree._Element) -> str:
 def _heading_row(row: etree._Element, cells: list[etree._Element]) -> bool:
     """Whether a table's first row holds its column headings: all ``<th>``, inside a
     ``<thead>``, or the text of every cell that has some bold (``<b>``/``<strong>``: what word
-    processors and many CMSs write for a header row; trial 13), an empty spacer cell between
+    processors and many CMSs write for a header row), an empty spacer cell between
     them or not (SQLite's docs)."""
     if all(c.tag == "th" for c in cells) or row.getparent().tag == "thead":
         return True
@@ -264,7 +264,7 @@ def _tables_as_sentences(root: etree._Element) -> None:
 def _row_headed_lines(rows: list[etree._Element]) -> None:
     """Make each row whose first cell heads it (a ``<th>``, as ``<th scope="row">``, or a cell
     all in bold) and holds more cells into one line: ``"Cannon net: Inspected every
-    spring."`` (:func:`workers.sources.tables.row_sentence`). Trial 13, finding 1b: cell by
+    spring."`` (:func:`workers.sources.tables.row_sentence`). Cell by
     cell, "Cannon net" and its fact were two paragraphs, and the report quoted the row above's
     fact for it."""
     for row in rows:

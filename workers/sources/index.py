@@ -219,7 +219,7 @@ def same_content(data_dir: Path, kind: str, content: str) -> tuple[Path, dict[st
     """``(path, meta)`` of an index of the source ``kind`` in ``data_dir`` built from the folder
     content ``content`` (its ``content`` meta entry: names and bytes), or None. Files rewritten
     with the same bytes (a ``sed -i`` that matched nothing, a checkout) change the stat
-    fingerprint, not the index (trial 17, finding 7: such a run built it again); hashing the
+    fingerprint, not the index (such a run built it again); hashing the
     files costs a hundredth of a build (0.05 s for the Apache manual's 6 MB, 5 s to index)."""
     for path in sorted(data_dir.glob(f"corpus-{kind}-*.sqlite")):
         meta = read_meta(path)

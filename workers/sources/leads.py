@@ -1,7 +1,7 @@
 """A page titled by what is asked shows its lead (issue 19: "a definition ranks before side
 facts"): the passages of a man page that repeat its command's name most are its synopsis and
 examples; the sentence that says what the command is sits in its description, which names it
-less often. Trial 15, finding 7: "git worktree" was answered from git-config(1), while
+less often. Else "git worktree" was answered from git-config(1), while
 git-worktree(1)'s "Manage multiple working trees attached to the same repository." was never
 read.
 

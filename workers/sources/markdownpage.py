@@ -2,7 +2,7 @@
 reader sees, parsed with ``markdown-it-py`` (CommonMark, with GitHub's tables), the sibling of
 :mod:`workers.sources.htmlpage` (issue 19: titles and headings indexed as fields).
 
-Trial 20 (FastAPI's docs, findings 3, 8, 9 and 10): read as plain text, a heading's attribute
+In FastAPI's docs, read as plain text, a heading's attribute
 list (``Lifespan Events { #lifespan-events }``) labelled the report's passages, every source
 was titled by its file name, raw inline HTML (``<abbr title="...">ISBN</abbr>``) reached the
 report cut inside an attribute, and relative links (``[Behind a Proxy](behind-a-proxy.md)``)

@@ -1,5 +1,5 @@
 """API names as a question spells them: "retry policy" for ``RetryPolicy``, "pending writes" for
-``pending_writes``, "Send" for ``Send`` (issue 19; trial 8, finding 2).
+``pending_writes``, "Send" for ``Send`` (issue 19).
 
 A symbol's *key* is its own name (the last part of its qualified name) lower-cased with ``_``
 removed: ``RetryPolicy`` and ``retry_policy`` both have the key ``retrypolicy``. The index

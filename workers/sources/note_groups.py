@@ -1,7 +1,7 @@
 """A folder corpus's notes as people read them: many files skipped (or read) for the same reason
 are one line, with the count and the first few names, not one line each.
 
-Trial 17, finding 6: the Debian Apache manual (14 language folders whose untranslated pages are
+One note a file, the Debian Apache manual (14 language folders whose untranslated pages are
 links to ``en/``) printed 1,857 ``"da/bind.html: skipped, the same file as en/bind.html (a link
 to it), indexed once"`` notes, 200 of them shown, on every run and in every report. The folder
 walk and the build keep writing one note per file (the index stores them all); this module

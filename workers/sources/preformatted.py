@@ -1,6 +1,6 @@
-"""A ``<pre>`` block's text: prose laid out by hand, or code to keep as written (trial 30,
-kind 6: Git's listings and terminal transcripts were joined into one line and read as
-sentences; HAProxy's manual writes its prose in ``<pre>``).
+"""A ``<pre>`` block's text: prose laid out by hand, or code to keep as written (Git's
+listings and terminal transcripts were joined into one line and read as sentences; HAProxy's
+manual writes its prose in ``<pre>``: ``tests/workers/sources/test_html_pre.py``).
 
 This module imports only the standard library.
 """
@@ -25,7 +25,7 @@ def reads_as_prose(text: str) -> bool:
     sentence ends in it; and no line starts with a prompt (``$``), nor do many start with the
     same word (``hint:`` after ``hint:``: a transcript). HAProxy's manual writes every
     keyword's description in a ``<pre class="text">`` (read as paragraphs, as before); a
-    listing, a command sequence or a terminal transcript is none of that (trial 30, kind 6).
+    listing, a command sequence or a terminal transcript is none of that.
 
     Example:
         >>> reads_as_prose('The "fall" parameter states that a server is dead after count\\n'
@@ -51,7 +51,7 @@ def fenced(code: str) -> str:
     """A ``<pre>``'s text as a fenced code block, its lines as written (trailing blanks and
     blank edges dropped): a listing or a terminal transcript joined into one line read as a
     sentence ("$ edit <1> $ git add frotz.c ..." and "! [rejected] ... hint: ..." were a
-    report's findings: trial 30, kind 6). The fence is longer than any run of backticks in it.
+    report's findings). The fence is longer than any run of backticks in it.
     The chunker never cuts inside it (:mod:`workers.sources.fences`), and the offline model
     reads no sentence from it.
 

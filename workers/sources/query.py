@@ -82,7 +82,7 @@ def query_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
 
     Word tokens (``\\w+``) minus stopwords, one-character tokens and duplicates, of the text
     in Unicode's compatibility form (NFKC): full-width ``ｃｈｅｃｋｐｏｉｎｔｅｒ`` (typed
-    with an input method) is the word ``checkpointer`` the corpus has (trial 10, finding 18).
+    with an input method) is the word ``checkpointer`` the corpus has.
 
     Example:
         >>> query_terms("What is the mechanism behind Send and reducers?")
@@ -280,7 +280,7 @@ def identifier_parts(terms: Sequence[str]) -> list[str]:
     """The words of the identifiers among ``terms`` (``checkpointer_pending_writes``:
     checkpointer, pending, writes) that are not ``terms`` themselves: a search finds passages
     by them too and ranks them by them, as a question's other words, so an identifier the
-    corpus does not have verbatim still finds what its words name (trial 10, finding 18).
+    corpus does not have verbatim still finds what its words name.
 
     Example:
         >>> identifier_parts(["checkpointer_pending_writes", "pending"])

@@ -118,7 +118,7 @@ def code_factor(text: str) -> float:
     """:data:`CODE_FACTOR` for a passage that is code alone (every line of it in a fenced
     block), else 1. Its identifiers repeat the words asked ("fts5_api", "fts5_tokenizer"),
     so a listing outscored the page's definition for "What is FTS5?" and took one of the
-    page's two places (the chunker keeps an HTML ``<pre>`` as one block: trial 30, kind 6);
+    page's two places (the chunker keeps an HTML ``<pre>`` as one block);
     it shows how, seldom what or why.
 
     Example:
@@ -148,7 +148,7 @@ def change_log_factor(doc_id: str, terms: Sequence[str]) -> float:
     ``releaselog``, ``whatsnew``): :data:`CHANGE_LOG_FACTOR`, unless the question asks about
     changes or versions (``terms`` hold "changed", "release", "version", "since", "3.8" ...);
     else 1. A change log's entries name every feature in a line that points to the page that
-    explains it (trial 20, finding 4: FastAPI's 700 KB ``release-notes.md`` answered "What is
+    explains it (FastAPI's 700 KB ``release-notes.md`` answered "What is
     root_path behind a proxy?" with "New docs about `root_path` ...", above the page itself).
 
     Example:
@@ -175,7 +175,7 @@ def entry_named(heading: str, terms: Sequence[str]) -> bool:
     by " / "), the keyword one of the question's ``terms``. Such an entry counts as the symbol
     named, as the question spells it: "What is the default value of the inter server
     parameter?" ranked ``fall``'s and ``rise``'s entries first, whose "See also" names
-    ``inter`` beside their own defaults (trial 29, finding 2).
+    ``inter`` beside their own defaults.
 
     Example:
         >>> entry_named("inter <delay> / fastinter <delay>", ["default", "inter"])
@@ -244,7 +244,7 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
     # a named symbol's summary passage (its docstring's first: what it is) stands for its
     # document: "What is StateGraph?" found StateGraph's example code and its context_schema
     # note, its two passages allowed, and never "A graph whose nodes communicate by reading and
-    # writing to a shared state." (trial 10, finding 2)
+    # writing to a shared state."
     scored = [(best[rows[i][1]] if summary[i] else score, i) for score, i in scored]
     scored.sort(key=lambda item: (-item[0], not summary[item[1]], item[1]))
     return [(score, rows[i]) for score, i in scored]

@@ -18,8 +18,8 @@ __all__ = ["KeyedLocks", "sqlite_transaction"]
 
 _FOREIGN = re.compile(r"no such column|has no column named|does not match any PRIMARY KEY")
 """SQLite's words for a table of another layout than the record's: a well-formed file another
-program (or an earlier version) wrote, which fails every question the same way (trial 28,
-finding 8: ``web.sqlite`` with another ``searches`` table gave a raw ``OperationalError``)."""
+program (or an earlier version) wrote, which fails every question the same way (a
+``web.sqlite`` with another ``searches`` table gave a raw ``OperationalError``)."""
 
 
 @contextmanager

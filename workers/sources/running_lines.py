@@ -1,6 +1,6 @@
 """A PDF's running headers and footers: the lines at the top or bottom of most of its pages
 ("gnuplot 5.4 167" on one page, "168 gnuplot 5.4" on the next), found per file and left out
-of each page's text before it is indexed (trial 18, finding 2: the first sentence of every
+of each page's text before it is indexed (else the first sentence of every
 page of a PDF manual began with its page header, and the report quoted it so).
 
 A line is running when, its numbers read as one sign (page numbers change from page to page)
@@ -59,8 +59,8 @@ _SENTENCE_END = re.compile(r"[.!?][\"')\]]*$")
 
 def _may_run(line: str) -> bool:
     """Whether ``line`` may be a header or footer: short, with a word (a row of numbers is a
-    table's, however alike its sign: trial 19, finding 5), not ending as a sentence does (a
-    warning printed on every page is text: trial 19, finding 6)."""
+    table's, however alike its sign), not ending as a sentence does (a
+    warning printed on every page is text)."""
     line = line.strip()
     return (len(line) <= MAX_RUNNING_CHARS and _WORD.search(line) is not None
             and _SENTENCE_END.search(line) is None)

@@ -66,7 +66,7 @@ def identifier_in(term: str, lowered: str) -> bool:
     (``load_pending_writes``, ``pending_writes_sql``); False for any other term. The text's
     words are split at ``_`` (as FTS5 splits them) and an identifier term is not, so no word
     of the text matched it: a topic naming one was found in the corpus and then judged as
-    found nowhere (trial 10, finding 18).
+    found nowhere.
 
     Example:
         >>> identifier_in("pending_writes", "its `pending_writes` and load_pending_writes")

@@ -2,7 +2,7 @@
 
 A row such as ``| TG-3 | Lighthouse rock | 2019 | 12 months |`` states its facts only through
 the header above it, which a search for "calibration interval of the lighthouse rock gauge"
-never sees next to the row, and which a sentence extractor cannot quote (trial 12, finding 1: a
+never sees next to the row, and which a sentence extractor cannot quote (a
 fact in a ``.docx`` or markdown table was indexed but never quoted; the report cited a
 neighbouring sentence instead). At index time each row becomes::
 
@@ -38,7 +38,7 @@ _VALUE = re.compile(r"(?i)yes|no|true|false|✓|✔|✗|✘|n/?a|-?\d[\d.,%]*")
 """A cell that is a value, not a name: a yes/no mark or a number. HAProxy's "May be used in
 sections" table (defaults | frontend | listen | backend; yes | no | yes | yes) read as "yes —
 frontend: no; listen: yes.": the first value taken for the row's name, and a repeated one for
-a merged cell (trial 29, finding 7)."""
+a merged cell."""
 
 
 def row_sentence(cells: Sequence[str], header: Sequence[str] | None = None) -> str | None:
@@ -138,9 +138,9 @@ def html_tables(text: str) -> str:
     """``text`` (markdown) with each raw HTML table (a block starting ``<table`` on its own
     line, outside code fences) replaced by its text as an HTML page's
     (:func:`workers.sources.htmlpage.html_page`: a data table's rows as sentences under their
-    headings, a row headed by a ``<th>`` as one line). The markdown sibling of trial 13's
-    finding 1: GitHub-flavoured markdown keeps raw HTML, and a table too wide or too merged
-    for pipes is written so; its tags were indexed, each cell apart from its heading.
+    headings, a row headed by a ``<th>`` as one line). GitHub-flavoured markdown keeps raw
+    HTML, and a table too wide or too merged for pipes is written so; its tags were indexed,
+    each cell apart from its heading.
 
     Example:
         >>> print(html_tables("Vans:\\n<table><tr><th>Van</th><th>MOT due</th></tr>"

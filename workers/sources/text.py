@@ -45,8 +45,8 @@ NUL byte anywhere is binary."""
 MAX_GARBAGE_SHARE = 0.25
 """A file of which any ``SNIFF_BYTES`` decoded characters in a row (its first, and each whole
 stretch after) are more than this share of replacement characters (undecodable bytes) and
-control characters is binary. Trial 36, F8: a shell-archive installer, a 300-line ``#!/bin/sh``
-head over 2 MB of random bytes, was indexed whole as mojibake: only its start was read."""
+control characters is binary: a shell-archive installer, a 300-line ``#!/bin/sh``
+head over 2 MB of random bytes, was indexed whole as mojibake when only its start was read."""
 
 
 PARA_SPLIT = re.compile(r"\n[ \t]*\n+")
@@ -92,7 +92,7 @@ def _pack_sentences(para: str, limit: int) -> list[str]:
     too long for one is cut at whitespace), each sentence joined to the next by the whitespace
     written between them: a line break stays a line break. Joined by a space, a docstring's
     "Args:" entries ran into one line ("... to error-handler nodes. cache_policy: Default ..."),
-    and the field they document was lost (trial 8)."""
+    and the field they document was lost."""
     parts = _SENTENCE_SPLIT.split(para)  # sentence, whitespace, sentence, ...
     chunks: list[str] = []
     current = ""
@@ -245,7 +245,7 @@ _ASCII_SAMPLE = b"# -*- coding: name -*- <meta charset=name>"
 def reads_ascii(codec: str) -> bool:
     """Whether ``codec`` reads ASCII bytes as the same text: a declaration written in ASCII
     (a coding comment, a ``<meta charset>``) can only name such a codec. ``utf-16`` read a
-    coding comment's own file as CJK mojibake, and it was never found (trial 9).
+    coding comment's own file as CJK mojibake, and it was never found.
 
     Example:
         >>> [reads_ascii(c) for c in ("latin-1", "utf-16", "cp037", "rot13")]

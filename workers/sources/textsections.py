@@ -1,6 +1,6 @@
 """The headings of a plain-text file (``.txt``, or a file without a type): a changelog's version
 lines, a NEWS file's release lines, an underlined title, each the heading of the passages under
-it, so a report can say which version an entry is in (trial 34, finding 6: nginx's
+it, so a report can say which version an entry is in (nginx's
 ``Changes with nginx 1.21.5    28 Dec 2021`` was in the passage and never shown).
 
 The rule, one for every style, found by reading the changelogs, NEWS and README files Debian
@@ -15,7 +15,7 @@ installs (``/usr/share/doc``) and checked against its prose (:func:`heading_line
   ``Changes with nginx 1.21.5``, Debian's ``pkg (1.2-3) unstable; urgency=medium``,
   ``Version 2.0 (2024-01-01)``, a man page's ``DESCRIPTION``. A paragraph's first line is
   none (the next line is not indented, or it goes on in lower case), nor is a line that is
-  something else over an indented block (:func:`_no_title`, trial 36, F7: a letter's
+  something else over an indented block (:func:`_no_title`: a letter's
   salutation and sign-off headed its passages, and the report's Answer began "Best regards:
   Ann Heron"): a letter's ``Dear heron counters`` or ``Best regards``, a table's header row
   (``Colony   Nests   Observers`` over its rows: three columns or more, set apart by runs

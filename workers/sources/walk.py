@@ -9,7 +9,7 @@ and a symlinked sub-folder is followed once.
   the notes. A report is recognised by its head, not by where it lies, since ``--out`` may be
   any path and reports are named after their thread; so is a ``--run-log`` file (its lines:
   :data:`RUN_LOG_LINE`), which a run inside the corpus folder would otherwise leave for the
-  next run to index (trial 7).
+  next run to index.
 * **A symlinked sub-folder is followed**, as a symlinked file already is: the operator (never
   a served run's client) chose the folder and put the link there. A link back into the folder
   (its files are indexed under their own path) or to a folder walked already (a loop, or a
@@ -109,14 +109,14 @@ def is_run_log(path: Path) -> bool:
 _ANY_RUN_LOG_LINE = re.compile(r"[^\s:]+:\d{4}-\d{2}-\d{2}(?::[^\s]*)?\t\d+\t[a-z_]+\t\d+")
 """A run log's line: an envelope id (``worker:as_of``, then the id's own part: a forker's
 worker may make its own), attempt, status and pid, tab-separated; a user's TSV whose columns
-happen to be text, numbers, a word and a number is none (trial 19, finding 2)."""
+happen to be text, numbers, a word and a number is none."""
 
 
 def unreadable_why(exc: OSError) -> str:
     """Why a file or folder that could not be read is skipped, for its note: ``"unreadable
     (Permission denied)"``, or, for a path longer than the system allows (``ENAMETOOLONG``: a
     tree of archives or ``node_modules`` can be deeper than 4096 bytes of path), ``"its path is
-    longer than the system allows (4096 bytes)"`` (trial 10: said nowhere, then "File name too
+    longer than the system allows (4096 bytes)"`` (once said nowhere, then "File name too
     long" of a short name)."""
     if exc.errno != errno.ENAMETOOLONG:
         return f"unreadable ({exc.strerror or type(exc).__name__})"
@@ -154,16 +154,16 @@ def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
                  data_dir: Path | None = None) -> Iterator[tuple[str, list[str]]]:
     """``(dirpath, sorted file names)`` of each folder under ``folder`` to index, top-down.
 
-    Hidden folders (counted ``hidden``, named in ``notes``: trial 12, finding 7) and
+    Hidden folders (counted ``hidden``, named in ``notes``) and
     ``__pycache__`` are left out; so is ``data_dir`` and any link into it
     (counted ``own``, named in ``notes``). A symlinked folder is followed unless it leads back
     to a folder of ``folder`` walked under its own path or to a folder walked already (a loop,
     or a second link to it): those are counted ``link`` and named. A link to a folder the walk
     passes over (hidden, or inside a hidden folder) is followed, its files indexed under the
-    link's path, and named (trial 13, finding 7b: it was skipped as "indexed under its own
+    link's path, and named (it was once skipped as "indexed under its own
     path", which it was not). A folder that
     cannot be listed (no permission) is counted ``unreadable`` and named, as an unreadable file
-    is (trial 10: ``os.walk`` passes over it without a word, and every file in it with it)."""
+    is (``os.walk`` passes over it without a word, and every file in it with it)."""
     own = os.path.realpath(data_dir) if data_dir is not None else None
     root = os.path.realpath(folder)
     seen: set[str] = set()
@@ -224,7 +224,7 @@ def _passed_over(real: str, root: str) -> str | None:
 def _link_target(real: str, root: str, folder: bool = True) -> str | None:
     """How a note names the target ``real`` of a followed link, or None when the link needs
     no note (it leads to a folder or file of the corpus walked under its own path): a path
-    outside the folder, or one the walk passes over (hidden: trial 13, finding 7b, a visible
+    outside the folder, or one the walk passes over (hidden: a visible
     link to an Obsidian-style ``.notes/`` is how a user opts in to it, as a file link to a
     hidden file is)."""
     if _outside(real, root):
@@ -244,7 +244,7 @@ def links_outside(folder: Path, found: list[_File]) -> list[str]:
     outside ``folder``, e.g. ``"passwd.txt: a link to /etc/passwd, outside the folder:
     indexed"``, or from a path the walk passes over (``"seals.md: a link to the hidden file
     .seals.md: indexed"``): what the folder's owner linked in is read, as a linked folder is,
-    and the run says so (trial 10: links to ``/etc/passwd`` and ``/etc/shadow`` were indexed
+    and the run says so (links to ``/etc/passwd`` and ``/etc/shadow`` were once indexed
     and quoted without a word)."""
     root = os.path.realpath(folder)
     notes = []
@@ -270,7 +270,7 @@ def _link_skipped(real: str, root: str, seen: set[str]) -> str | None:
 
 def once_each(found: list[_File], skipped: Counter[str], notes: list[str] | None
               ) -> list[_File]:
-    """``found`` (``(ref, path, stat)``, sorted) with each real file once (trial 7: a
+    """``found`` (``(ref, path, stat)``, sorted) with each real file once (a
     symlinked file pointing at another file of the folder was indexed twice, two refs citing
     the same text). The file is known by its device and inode (``stat`` follows links); it
     keeps its own name, not a link's (else the first name in sorted order); every other name
@@ -331,7 +331,7 @@ def _rendered_from(page: Path, source: Path) -> bool:
     """Whether the HTML ``page`` holds the text of ``source``: at least half of the first 60
     distinct words (of four letters or more) of the source are in the page's first 64 KB. A
     ``redirect.txt`` of release notes beside a ``redirect.html`` that only redirects is no
-    source of it (trial 27: both were left out, the notes' answer with them). Read on every
+    source of it (taken for one, both were left out, the notes' answer with them). Read on every
     run's walk, so it stops as soon as the count decides. A ``.gz`` is read decompressed."""
     source_head, page_head = head_bytes(source, _SOURCE_BYTES), head_bytes(page, _PAGE_BYTES)
     if source_head is None or page_head is None:
@@ -352,7 +352,7 @@ def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | 
     or ``.htm``, :func:`rendered_page`) is in ``found`` too and holds their text
     (:func:`_rendered_from`): the same text indexed twice was
     cited twice, with each sentence said twice, and the source's markup (``linkgit:git-add[1]``)
-    quoted (trial 26, finding 7: git-doc ships every page beside its AsciiDoc source). So are
+    quoted (git-doc ships every page beside its AsciiDoc source). So are
     the plain-text renderings of a page (a typeless ``changelog.gz`` beside
     ``changelog.html.gz``). Each is counted ``rendered`` and named, e.g. ``"git-add.txt:
     skipped, the source of a page indexed (git-add.html)"``."""
@@ -376,9 +376,9 @@ def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | 
 def passed_over(hidden: list[str], other: Counter[str], shown: int = 3) -> list[str]:
     """The notes naming the files a folder's walk passed over without reading them: hidden
     files (the first ``shown`` of them named) and files of types not indexed (by extension,
-    most common first). Trial 12, finding 7: a hidden ``.notes/`` folder, ``.htm`` and
+    most common first). Unnamed, a hidden ``.notes/`` folder, ``.htm`` and
     ``.markdown`` files were passed over without a word, and the report said the sources
-    say nothing.
+    say nothing (``tests/workers/sources/test_passed_over.py``).
 
     Example:
         >>> passed_over([".seals.md"], Counter({".png": 3, ".csv": 1}))
