@@ -120,7 +120,7 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
     ``fitted`` (a question of a kind other than "what"): a sentence that answers the kind, not
     a warning, comes before the strongest document's others ("How do I shrink the database
     file": "However, the database file does not shrink." led). ``defining`` (a "what is"
-    question): a definition whose own subject is the topic does (trial 30: "What is a bare
+    question): a definition whose own subject is the topic does (else "What is a bare
     repository?" led with a side fact of the strongest page, the glossary's entry second)."""
     best: dict[int, float] = {}
     for (order, *_), finding in ranked:
@@ -133,7 +133,7 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
         return (order, *lead, strong.get(document_of(finding), 0.0) < best[order], *rest)
 
     ordered = [finding for _, finding in sorted(ranked, key=key)]
-    # a signpost ("This document describes ...", "See also ...") states nothing: last (trial 26)
+    # a signpost ("This document describes ...", "See also ...") states nothing: last
     return sorted(ordered, key=lambda finding: is_signpost(str(finding["text"])))
 
 
@@ -145,7 +145,7 @@ def glossary_entry(text: str, subject: Sequence[str]) -> bool:
     """Whether ``text`` is the entry of a definition list or glossary for ``subject``: led by
     a label of at most six words that is the subject, every word of it and no other
     (``bare repository: A bare repository is normally ...``; not a cross-reference line, "FTS5
-    highlight - fts5.html#...: ..." for FTS5): a definition, whatever verb follows (trial 30: Git's
+    highlight - fts5.html#...: ..." for FTS5): a definition, whatever verb follows (Git's
     glossary defines by "X: ...", and "is normally an" is no "is a").
 
     Example:
@@ -171,7 +171,7 @@ def fits(kind: str, text: str) -> bool:
     pattern = _FITS.get(kind)
     if pattern is None:
         return False
-    text = without_setting_names(text)  # a row named "warning" is no warning (trial 24)
+    text = without_setting_names(text)  # a row named "warning" is no warning
     return bool(pattern.match(text) if pattern is _DEFINITION else pattern.search(text))
 
 
@@ -307,19 +307,19 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         if not names_subject(terms, subject, asked, text, passage, heading, written):
             continue  # "a default" is not X's
         if neighbours(data, data.asked, text, str(finding.get("ref")), asked):
-            continue  # ServerLimit's "this directive ... MaxRequestWorkers" (trial 26)
+            continue  # ServerLimit's "this directive ... MaxRequestWorkers"
         # the sentence's own subject names the topic: "The default cache size is -2000",
         # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
         own = _subject_of(text)
         about = len(mentions(subject, own)) if terms else 0
         fit = fits(kind, text) or (kind in ("what", "topic") and glossary_entry(text, subject))
         # a warning ("Caution: counts are unreliable in fog") answers a limitation question
-        # and no other: it is listed under Caveats, after the answer (trial 10, finding 15)
+        # and no other: it is listed under Caveats, after the answer
         warning = (kind != "limitation" and bool(WARNING.search(text))
                    and not asked_harm(data.asked, text))  # the harm asked about answers
         if kind in ("what", "topic"):  # a definition helps once the subject is its own;
             # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the
-            # block's (trial 34: the file's intro on upstream blocks led)
+            # block's (not the file's intro on upstream blocks)
             key: tuple[bool, ...] = (warning, not about, not fit,
                                      not (written & written_names(own)))
         else:  # the kind's answer leads unless the sentence is about a neighbour ("The
@@ -336,9 +336,9 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
     """The Answer's line when no finding names the topic: the first sub-question's top
     passage that names the subject, or its top passage under a line saying that none does;
     of the passages that have a prose sentence, when any has (never a code fragment when
-    another passage has a sentence: trial 10, finding 2). A passage whose sentence naming the
+    another passage has a sentence). A passage whose sentence naming the
     subject is a neighbouring entry's (:func:`~app.research.neighbours.about_neighbour`) does
-    not count as naming it (trial 26, finding 1). Its excerpt joins ``shown``: no section
+    not count as naming it. Its excerpt joins ``shown``: no section
     says it again."""
     first = data.sub_questions[0] if data.sub_questions else None
     found = items(data.rows_of(first), first, "passage") if first else []
@@ -352,7 +352,7 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
     if top is None:
         return "- No sourced answer was found in the corpus."
     said = excerpt(top["text"], about=subject if about else ())
-    if shown is not None:  # the sentence, also as a finding says it whole (trial 26, finding 11)
+    if shown is not None:  # the sentence, also as a finding says it whole
         whole = excerpt(top["text"], len(top["text"]) + 1, about=subject if about else ())
         shown.update((" ".join(s.split()).lower(), top["ref"]) for s in (said, whole))
     if about:
@@ -381,7 +381,7 @@ def section_answer(question: str, rows: Sequence[Mapping[str, Any]],
     when no bullet shows it yet (``listed``: the claim keys the report shows), and whether a
     claim the report shows answers it: it fits the kind (:func:`fits`) and names the question's
     subject (:func:`subject_terms`). Any other question: ``([], True)``, as it is not judged.
-    Trial 17, finding F4: a section asking a default was folded as "would repeat the report"
+    Unjudged, a section asking a default was folded as "would repeat the report"
     while nothing in the report said the default.
     """
     kind = topic_kind(question)

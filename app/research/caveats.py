@@ -30,13 +30,13 @@ _SETTING_NAME = re.compile(r"(?:^|(?<=[.;]\s))`?[\w.\-]+`? — (?=[^:;\n—]{1,4
 """A table row's name that is one identifier, before its first ``heading: cell``
 (:func:`workers.sources.tables.row_sentence`: ``limit — default: 100.``): a setting's name,
 whatever word it is. Prose led by a label ("Warning — the relay overheats ...") is no row: the
-label stays (trial 24, finding 4)."""
+label stays."""
 
 
 def cautions(text: str) -> bool:
     """Whether ``text`` says a word of caution (:data:`CAUTION`), a table row's one-identifier
     name left out: a rate limiter's ``limit — default: 100.`` row is a setting, not a
-    limitation (trial 20, finding 12: it was listed under Caveats); a row named in words
+    limitation (it was once listed under Caveats); a row named in words
     ("Maximum length of a string — Default: 1000000000") still states a limit.
 
     Example:
@@ -85,10 +85,9 @@ one that says its subject is unstable ("in beta", "may change"), advises against
 ("is not recommended", "should not"), or names a harm or a risk it may bring ("may cause
 performance problems", "a security risk"). A reader of the passages may quote it as a
 finding; the report lists it under Caveats all the same, and an Answer quotes it after the
-answer (trial 10, findings 11 and 15: Caveats said "No limitations or warnings were found"
-under a quoted "Caution:" and a method "in beta" that "may change"; trial 17, findings F2 and
-F4: under "Setting X to a high value may cause performance problems" leading the Answer, and
-"... is not recommended" among the findings)."""
+answer (Caveats said "No limitations or warnings were found" under a quoted "Caution:" and a
+method "in beta" that "may change", and under "Setting X to a high value may cause
+performance problems" leading the Answer, and "... is not recommended" among the findings)."""
 
 
 HARM = re.compile(
@@ -102,10 +101,10 @@ may be?"): the words a warning or a caveat names it by."""
 
 def asked_harm(question: str, text: str) -> bool:
     """Whether ``text`` names a harm or a limit (:data:`HARM`) that ``question`` asks about:
-    then a :data:`WARNING` or a caveat it states is the answer, not a caveat beside it (trial
-    34, kind 4: the changelog entry of the crash asked about was listed under Caveats, and the
-    Answer gave another release's entry; trial 37: "The LimitRequestBody directive allows the
-    user to set a limit on ..." was a caveat of "Which setting limits how large ...?").
+    then a :data:`WARNING` or a caveat it states is the answer, not a caveat beside it (the
+    changelog entry of the crash asked about was listed under Caveats, and the Answer gave
+    another release's entry; "The LimitRequestBody directive allows the user to set a limit
+    on ..." was a caveat of "Which setting limits how large ...?").
 
     Example:
         >>> asked_harm("Which release fixed the crash?", "A crafted file might cause a crash.")
@@ -157,7 +156,7 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
     not when the Answer quoted it (``answered``: its claim keys; then the section says there is
     none beyond the Answer, as it does for a warning the Answer quoted from a passage, without
     calling the Answer's sentences limitations: one the Answer quoted for a word such as
-    "must" read as a false pointer, trial 26, finding 9): the section says
+    "must" read as a false pointer): the section says
     "none were found" only when no caveat came back and the Answer quoted no warning
     (``failed``: the workers that ended in error, when any did)."""
     found = [*items(rows, None, "caveat"), *warnings_found(rows)]

@@ -46,7 +46,7 @@ class Citations:
     def lines(self) -> list[str]:
         """The Sources list (:func:`workers.sources.group_by_document`): ``n. <document>``,
         then the refs of its cited passages, each with its section's heading where the index
-        knows one (trial 29, finding 10: ``configuration.html#692`` alone sent a reader
+        knows one (``configuration.html#692`` alone sent a reader
         searching a 2.6 MB page for the sentence)."""
         out: list[str] = []
         for number, (key, group) in enumerate(group_by_document(list(self.passages.values())), 1):
@@ -89,10 +89,10 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
     passage's start (:func:`~app.llm.offline.sentences.starts_mid_sentence`; shown after an
     ellipsis when there is no other), heading paragraphs left out (the bullet already shows
     the title); a passage with no prose is shown as one closed code span of its code, never
-    with a fence it does not close. Trial 10: a bullet showed a docstring's example code cut
+    with a fence it does not close. Else a bullet showed a docstring's example code cut
     mid-word, the source's own list marker, "``` ```con {'value': 'aaaa'} ```" (the fences
-    swallowed the rest of the rendered report), and "seconds (`float`), or a `timedelta`.".
-    Trial 18, finding 5: a passage found for its third paragraph was shown by its first.
+    swallowed the rest of the rendered report), and "seconds (`float`), or a `timedelta`.",
+    and a passage found for its third paragraph was shown by its first.
 
     Example:
         >>> excerpt("```python\\ngraph = build()\\n```\\n\\n- The graph is compiled once.")

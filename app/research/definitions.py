@@ -1,5 +1,5 @@
 """What a subject *is*, from the run's own passages: the summary line of each documented symbol a
-question names (trial 10, findings 2 and 11: "What is BaseCheckpointSaver?" was answered by a
+question names (else "What is BaseCheckpointSaver?" was answered by a
 sentence about thread ids while "Base class for creating a graph checkpointer." sat in the
 report's Top passages).
 
@@ -121,7 +121,7 @@ def facet_findings(question: str, rows: Sequence[dict[str, Any]], found: list[di
 def unique(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``found`` with each claim (:func:`~app.research.citations.claim_key`) once, first kept,
     and without a claim that a kept one of the same ref holds whole (a list item's first
-    sentence after the item, trial 20: "`max_age` - Sets a maximum time ... responses." under
+    sentence after the item: "`max_age` - Sets a maximum time ... responses." under
     "`max_age` - Sets a maximum time ... responses. Defaults to `600`.")."""
     kept: set[tuple[str, str]] = set()
     out = []

@@ -220,7 +220,7 @@ object ("writing to files"; "string functions" is a name)."""
 _POINTS_OUT = re.compile(r"\b(?:it|its|they|them|their|theirs|these|those)\b", re.IGNORECASE)
 """A pronoun that points at another phrase of the topic: a phrase holding one is no question
 of its own ("How do I send them to the browser?" of "compress responses before sending them
-to the browser" searched AJP's packets and led the Answer with them: trial 26, finding 4)."""
+to the browser" searched AJP's packets and led the Answer with them)."""
 
 
 def _names_a_thing(phrase: str) -> bool:

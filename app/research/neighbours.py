@@ -5,8 +5,8 @@ sentence is only used for a subject the sentence itself names).
 Reference manuals list entries side by side (a command's options, a config file's keys, a
 module's directives), and a sentence of one entry often names its neighbour: ServerLimit's
 entry says "use this directive only if you need to set MaxRequestWorkers higher than 256
-(default)". Asked the default of MaxRequestWorkers, the Answer quoted it (trial 26, finding 1;
-also ``core.eol``'s "Note that this value is ignored if core.autocrlf is set to true" for
+(default)". Asked the default of MaxRequestWorkers, the Answer quoted it (as it
+quoted ``core.eol``'s "Note that this value is ignored if core.autocrlf is set to true" for
 ``core.autocrlf``, and ``-e, --edit: With this option, git cherry-pick will let you edit the
 commit message`` for ``-x``). :func:`about_neighbour` tells such a sentence by the names its
 entry is labelled with: they name an identifier, and not the one asked.
@@ -40,8 +40,8 @@ _LABEL = re.compile(r"^(?P<label>(?:[^.:;!?\n]|\.(?=\S)){1,60}?):\s")
 def asked_names(question: str, headings: Iterable[str]) -> set[str]:
     """The entries ``question`` asks about: the identifiers it writes (:func:`written_names`),
     and its plain words that are the keyword of an entry among ``headings`` (the retrieved
-    passages' sections): "the inter server parameter" asks about ``inter <delay>`` (trial 29,
-    finding 2: ``fall``'s and ``rise``'s "This value defaults to 3" answered for it).
+    passages' sections): "the inter server parameter" asks about ``inter <delay>`` (else
+    ``fall``'s and ``rise``'s "This value defaults to 3" answered for it).
 
     Example:
         >>> sorted(asked_names("What is the default of inter?", ["fall <count>", "inter <d>"]))
@@ -89,7 +89,7 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     and that label writes identifiers, none of them one of ``asked``
     (:func:`written_names` of the question). False when the question writes no identifier,
     the entry is not known, or the document's title writes one the question does (asked about
-    ``mod_deflate``, its directives' entries are its own: trial 27).
+    ``mod_deflate``, its directives' entries are its own).
 
     Example:
         >>> passage = "-e, --edit: With this option, you edit the message.\\n\\n-x: Adds a line."
@@ -120,8 +120,8 @@ def compound_neighbour(heading: str, question: str, headings: Iterable[str]) -> 
     """Whether ``heading`` (a sentence's section) is one word that holds, as a part, another
     one-word heading among ``headings`` (the retrieved passages') that ``question`` names as a
     word: asked the default of ``set samples``, the section ``Isosamples`` is a neighbour of
-    ``Samples``, and its "By default, sampling is set to 10 isolines" answered for it (trial
-    33, gnuplot's manual: a PDF's entries are headed by plain words, which
+    ``Samples``, and its "By default, sampling is set to 10 isolines" answered for it
+    (gnuplot's manual: a PDF's entries are headed by plain words, which
     :func:`about_neighbour` does not read as labels). A name inside a longer one is another
     name, as ``Timeout`` is not ``KeepAliveTimeout``.
 

@@ -89,7 +89,7 @@ def _stretch_line(rounds: list[tuple[int, int]]) -> str:
 
 def too_large(corpus_notes: Iterable[str]) -> list[str]:
     """The corpus notes of files skipped as too large, worded to be said before the run (as
-    well as in its notes): such a file may hold the answers (trial 29, finding 1: HAProxy's 2.6
+    well as in its notes): such a file may hold the answers (HAProxy's 2.6
     MB manual was named only in the last notes, after a report that answered from the rest).
 
     Example:

@@ -50,7 +50,7 @@ def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[st
     For "X of Y" the words of X, when it has two or more but those (one, as in "list of Y" or
     "state of Y", may be a word any Y has): "retry policy of a graph node"
     asks about a retry policy, and a sentence on graphs and nodes alone is about something
-    else (trial 10, finding 20: "Useful for edgeless graphs with nodes that return `Command`
+    else ("Useful for edgeless graphs with nodes that return `Command`
     objects." answered it).
 
     Example:
@@ -82,13 +82,13 @@ def names_subject(terms: Sequence[str], subject: Sequence[str], asked: set[str],
     :func:`~app.research.relevance.needed` of its ``terms`` (:func:`question_terms`), one of
     them a word of its ``subject`` (:func:`subject_terms`). A sentence of the keyword entry the
     question names (``asked``: :func:`~app.research.neighbours.asked_names`) names it too: "the
-    delay defaults to 2000 ms" under ``inter`` (trial 29). A dotted name the question asks
+    delay defaults to 2000 ms" under ``inter``. A dotted name the question asks
     (``gc.auto``, ``core.eol``: a configuration key) is named only whole: "When using git gc
-    --auto ..." names its words and is ``gc.writeCommitGraph``'s (trial 30). A sentence that
+    --auto ..." names its words and is ``gc.writeCommitGraph``'s. A sentence that
     writes an identifier the question writes (``written``: its
     :func:`~app.research.reference.written_names`) names it, whatever context the question adds
-    ("ip_hash ensures the same backend ..." for "What does ip_hash do in an upstream block?",
-    trial 34). No ``terms``: every sentence does.
+    ("ip_hash ensures the same backend ..." for "What does ip_hash do in an upstream block?").
+    No ``terms``: every sentence does.
 
     Example:
         >>> names_subject(["default", "dotfactor"], ["dotfactor"], set(),
@@ -154,7 +154,7 @@ def _one_word(rows: list[dict[str, Any]]) -> frozenset[str]:
 
 def entry_own(data: ReportInput, findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """``findings`` less a neighbouring entry's (:func:`neighbours`): a section's too, not only
-    the Answer's (trial 29: ``fall``'s "defaults to 3" for ``inter``)."""
+    the Answer's (``fall``'s "defaults to 3" for ``inter``)."""
     asked = _asked(data.asked, passages_by_ref(data))
     return [f for f in findings
             if not neighbours(data, data.asked, str(f["text"]), str(f.get("ref")), asked)]

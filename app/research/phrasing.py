@@ -106,7 +106,7 @@ def _is_verb(word: str) -> bool:
     """Whether ``word`` can start an imperative: a known verb, or a verb by its ending
     ("customise", "serialize", "simplify"); never an identifier with a capital inside
     (``DeflateBufferSize`` ends in "ize": "DeflateBufferSize default" was planned as "How do I
-    DeflateBufferSize default?", trial 17's corpus)."""
+    DeflateBufferSize default?")."""
     if re.search(r"[a-z][A-Z]", word):
         return False
     w = _bare(word)
@@ -308,7 +308,7 @@ def ask(text: str) -> str:
 def _of_phrase(text: str) -> bool:
     """Whether a singular noun phrase is a common noun of something ("retry policy of a graph
     node"), which English asks about with "the" ("What is the retry policy of a graph
-    node?"; trial 10, finding 27): its first word a plain lower-case word, no determiner, and
+    node?"): its first word a plain lower-case word, no determiner, and
     "of" after its head. A name ("RetryPolicy of X", "asyncio.gather") is asked as it is."""
     words = text.split()
     first = _PREPOSITION.search(f" {text} ")

@@ -47,9 +47,9 @@ class BadPlan(DomainError, ValueError):
 def plan_problem(questions: Any) -> str | None:
     """What makes ``questions`` no plan to dispatch, in one line, or None: not a list of
     strings, no question, an empty (blank) question, one that is no topic to research
-    (:func:`app.research.topics.topic_problem`: a zero-width space, only "what the"; found by
-    trial 9), or a question twice, as they print (the same task twice: one envelope id for two
-    tasks; or two that differ by a zero-width character, which no reader tells apart).
+    (:func:`app.research.topics.topic_problem`: a zero-width space, only "what the"), or a
+    question twice, as they print (the same task twice: one envelope id for two tasks; or two
+    that differ by a zero-width character, which no reader tells apart).
 
     Checks what every plan must satisfy, a planner's too; the plan review asks more of a
     person's questions (:func:`app.research.review.plan_resume`).
@@ -74,7 +74,7 @@ def plan_problem(questions: Any) -> str | None:
             return f"sub-question {n} is empty"
         if why := question_problem(question):
             return f"sub-question {n} ({clip(question, 80)!r}) is no question to research: {why}"
-        shown = visible_topic(question)  # one that prints as another is a repeat (trial 28)
+        shown = visible_topic(question)  # one that prints as another is a repeat
         if shown in seen:
             return (f"sub-question {n} repeats sub-question {seen[shown]} "
                     f"({clip(question, 80)!r})")
@@ -89,11 +89,11 @@ def routing_problem(routing: Any, workers: Sequence[str], *, rounds_bound: int =
     state without one (None: written before ``plan`` ran) passes, and so does a field left
     out (the edges take its default).
 
-    Found by trial 14: ``"workers": ["evil_worker"]`` ran no task and ``persist`` removed every
+    Unchecked, ``"workers": ["evil_worker"]`` ran no task and ``persist`` removed every
     row of the thread; ``rounds`` past the operator's bound and ``review: "x"`` were kept. Once
     ``plan`` ran (``planned``), the routing it wrote is no longer optional, nor its ``review``
     and ``rounds``: an edit to ``None`` or ``{}`` ran on without review and with one round
-    (trial 31, F5).
+    (``tests/app/test_state_edits.py``).
 
     Args:
         routing: the state's ``routing``.
@@ -141,7 +141,7 @@ def _shown(value: Any) -> str:
 
 def _workers_problem(chosen: Any, workers: Sequence[str], planned: bool) -> str | None:
     """Once ``plan`` ran, every worker it fans out to whatever the client asked (all but the
-    web workers, which follow the run's ``web``) stays: trial 32, F9, an edit narrowing
+    web workers, which follow the run's ``web``) stays, else an edit narrowing
     ``routing.workers`` to ``["docs_search"]`` ended ``ok`` and ``persist`` removed the other
     workers' rows, a choice a client makes nowhere else."""
     if isinstance(chosen, str) or not isinstance(chosen, list | tuple):
@@ -173,10 +173,10 @@ def _state_problem(state: Mapping[str, Any]) -> str | None:
     """The first of ``as_of``, ``round``, ``dropped`` and ``redo`` (what the edges and the
     tasks read besides the plan),
     ``planned`` and ``notes`` (what ``report`` reads) that a state edit gave the wrong type, in
-    one line, or None (trial 14: ``{"redo": 5}`` failed in an edge, HTTP 500; ``{"planned": 5}``
+    one line, or None (unchecked, ``{"redo": 5}`` failed in an edge, HTTP 500; ``{"planned": 5}``
     and ``{"notes": {"a": 1}}`` failed ``report`` after ``persist``)."""
     as_of = state.get("as_of")
-    try:  # trial 31, F6: "../../etc" failed the next run as a bare ValueError
+    try:  # else "../../etc" failed the next run as a bare ValueError
         if as_of is not None:
             normalize_as_of(as_of)
     except (TypeError, ValueError) as exc:
@@ -189,7 +189,7 @@ def _state_problem(state: Mapping[str, Any]) -> str | None:
         return why
     tokens = state.get("tokens")
     if tokens is not None and (isinstance(tokens, bool) or not isinstance(tokens, int)
-                               or tokens < 0):  # trial 32: -10**12 made the budget endless
+                               or tokens < 0):  # -10**12 made the budget endless
         return f"tokens must be a whole number >= 0, got {_shown(tokens)}"
     for key in ("dropped", "redo"):
         value = state.get(key)
@@ -208,7 +208,7 @@ def round_problem(state: Mapping[str, Any]) -> str | None:
     """What makes the state's ``round`` one this run cannot be in, or None: a round before its
     routing's ``first_round`` (an edit of either). Its tasks' envelopes would never count as
     this run's, so ``dispatch`` sent them again and again until LangGraph's recursion limit,
-    paying each time (trial 32, finding 1: 33M tokens counted in 7 minutes).
+    paying each time (33M tokens counted in 7 minutes).
 
     Example:
         >>> round_problem({"round": 1, "routing": {"first_round": 50}})
@@ -238,7 +238,7 @@ def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *
         workers, rounds_bound, corpora: as :func:`routing_problem` takes them (``workers``
             None: the routing is not checked).
         questions_bound: the most sub-questions the plan may hold (a served run: the
-            operator's ``sub_questions_limit``; trial 14: a client's edit of 200 ran 600
+            operator's ``sub_questions_limit``: a client's edit of 200 ran 600
             tasks); None: no bound (the CLI's operator runs what it plans).
         anew: how the caller's client starts a new thread (the CLI's command by default).
 
@@ -285,7 +285,7 @@ def envelope_edit_problem(state: Mapping[str, Any]) -> str | None:
     ``as_of`` make (:func:`state.make_envelope_id`), else None. Only a state edit makes one:
     the worker node stamps every id from those fields. Persisted, an envelope copied under a new
     id wrote a second row for one task, and one whose ``task_key`` was changed was left out of
-    the rows without a word (trial 28, finding 10). An earlier run's envelope passes: ``persist``
+    the rows without a word. An earlier run's envelope passes: ``persist``
     removes it as stale.
 
     Example:

@@ -1,5 +1,5 @@
 """A setting's reference entry, from the run's own passages: its ``Default:`` row and the name
-of the entry a passage belongs to (trial 17, findings F2 and F4).
+of the entry a passage belongs to (``tests/app/test_reference_entries.py``).
 
 Reference manuals state a setting's default in a field of its entry, not in a sentence:
 Apache's directive pages (``Syntax: KeepAliveTimeout num[ms]`` / ``Default: KeepAliveTimeout
@@ -55,7 +55,7 @@ _LISTED = re.compile(
 """A list item or an argument entry that names its setting, then says its default in a
 sentence: ``* `max_age` - Sets a maximum time ... Defaults to `600`.``, a docstring's
 ``timeout (float): Seconds to wait. Defaults to 30.``, a definition list's ``gc.auto: When
-there are ... The default value is 6700.`` (Git's manual: a new user's trial 30)."""
+there are ... The default value is 6700.`` (Git's manual)."""
 _MARKS = "¶#§ \t"
 """A permalink mark after a heading's text (``KeepAliveTimeout Directive ¶``)."""
 _HEADING_WORDS = 8
@@ -65,7 +65,7 @@ _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 def written_names(text: str) -> set[str]:
     """The identifiers ``text`` writes (:data:`_NAME`), lower-cased but a flag (``-X`` is not
-    ``-x``: trial 27), quotes dropped.
+    ``-x``), quotes dropped.
 
     Example:
         >>> sorted(written_names("What does the -X option of git cherry-pick do?"))
@@ -80,8 +80,8 @@ def written_names(text: str) -> set[str]:
 def _heading(paragraph: str) -> str:
     """``paragraph`` as a heading's text (its permalink mark dropped), or "" when it is no
     heading: more than one line, more than :data:`_HEADING_WORDS` words, ending a sentence or
-    a field label, or a letter's salutation or sign-off (trial 36, F7: "Dear heron counters:
-    Ann Heron, census coordinator" was an Answer)."""
+    a field label, or a letter's salutation or sign-off ("Dear heron counters:
+    Ann Heron, census coordinator" was once an Answer)."""
     line = paragraph.strip().rstrip(_MARKS).lstrip("# ").strip()
     if (not line or "\n" in line or len(line.split()) > _HEADING_WORDS
             or line.endswith((".", "!", "?", ":", ";", ",")) or letter_line(line)):
@@ -109,10 +109,10 @@ def entry_label(item: dict[str, Any]) -> str:
     """What a passage bullet is labelled by: the heading of the entry the passage opens
     (:func:`entry_heading`: "ServerTokens Directive"), else the heading of the section it is
     cut from when that names an identifier (:func:`written_names`: a later passage of the
-    ``FallbackResource Directive`` entry), else its document's title. Trial 17, finding F4:
+    ``FallbackResource Directive`` entry), else its document's title. Labelled so,
     "core - Apache HTTP Server Version 2.4: This directive controls ..." named the page, every
-    directive of it alike, and not the directive the sentence defines; trial 34 found the same
-    of an entry's passages after its first.
+    directive of it alike, and not the directive the sentence defines; so were an entry's
+    passages after its first.
 
     Example:
         >>> entry_label({"title": "core - Apache HTTP Server", "text": "Timeout Directive ¶"
@@ -189,7 +189,7 @@ def _field_rows(text: str, label: re.Pattern[str]) -> list[tuple[str, str]]:
 
 def _listed_defaults(paragraph: str) -> list[tuple[str, str]]:
     """The lines of ``paragraph`` that are a named entry saying its default (:data:`_LISTED`),
-    as ``(name, line)``: trial 20, finding 5, "`max_age` - Sets a maximum time in seconds for
+    as ``(name, line)``: else "`max_age` - Sets a maximum time in seconds for
     browsers to cache CORS responses. Defaults to `600`." was cut before its default."""
     out: list[tuple[str, str]] = []
     for line in paragraph.splitlines():
@@ -238,7 +238,7 @@ def described_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, A
                       asked: Collection[str] = ()) -> list[dict[str, Any]]:
     """The ``Description:`` rows (:func:`description_rows`) of the entries the question names,
     chosen as :func:`default_entries` chooses ``Default:`` rows: a "what does X do" question's
-    definition, when X is a reference entry rather than a documented symbol (trial 34: asked
+    definition, when X is a reference entry rather than a documented symbol (asked
     what the FallbackResource directive does, the Answer gave a side fact from the entry's
     third passage while its ``Description:`` row was retrieved)."""
     found = default_entries(rows_by_question, subject, names, least, asked, description_rows,
@@ -265,9 +265,9 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
     ``least`` of them; when the question writes identifiers (``asked``: its
     :func:`written_names`), an entry labelled by identifiers is named only by one of them:
     asked the default of ``gc.auto``, ``gc.writeCommitGraph``'s row names "git gc --auto" and
-    is another setting's default (trial 30); an entry labelled by an identifier the question
-    writes is named by it (``merge.conflictStyle``, whose words do not split as the subject's:
-    trial 33). An item whose row does not name its entry (``Default: 5`` under ``Timeout
+    is another setting's default; an entry labelled by an identifier the question writes is
+    named by it (``merge.conflictStyle``, whose words do not split as the subject's). An item
+    whose row does not name its entry (``Default: 5`` under ``Timeout
     Directive``) carries the entry's heading under
     :data:`~app.research.definitions.DEFINES`: the report shows it under that name
     (:func:`~app.research.definitions.definition_line`).
@@ -320,7 +320,7 @@ def version_label(question: str, text: str, heading: str) -> str:
     answer to ``question``: the heading when the question asks which version or release
     (:data:`_ASKS_VERSION`) and the heading names one the sentence does not (a changelog's
     ``Changes with nginx 1.21.5  28 Dec 2021`` over ``*) Change: now nginx is built with the
-    PCRE2 library by default.``); else "". Trial 34, finding 6: the version stood only in
+    PCRE2 library by default.``); else "". Without it, the version stood only in
     the Sources list.
 
     Example:

@@ -85,7 +85,7 @@ DROPPED_AT_REVIEW = "dropped_at_review"
 the run is ``ok``, and its report has no finding."""
 WORDS_NOT_FOUND = "words_not_found"
 """Warning code: some of the topic's words are in no passage retrieved (``Relevance.missing``),
-and the report answers the others; its first line names them (trial 33, finding 3: a question
+and the report answers the others; its first line names them (else a question
 about matplotlib over gnuplot's manual said so only in the report, and a script reading
 ``--json`` saw a clean run)."""
 
@@ -196,7 +196,7 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
     missing = _one_missing(terms, unknown, rows, names)
     if missing:  # judged by the rest, the missing word named
         terms, unknown = [t for t in terms if t not in missing], []
-    elif not unknown:  # too light to warn, but said: "Tomcat *JDBC* pool size" (trial 17, F3)
+    elif not unknown:  # too light to warn, but said: "Tomcat *JDBC* pool size"
         missing = tuple(absent_terms(terms, stats)) or unretrieved_names(terms, names, rows)
     judged = judged_terms(terms)
     wanted = describe_terms(unknown) if unknown else describe_terms(judged, needed(judged))
@@ -217,10 +217,10 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
 def spelled_out(terms: Sequence[str], stats: TermStats | None,
                 rows: Iterable[Mapping[str, Any]]) -> list[str]:
     """``terms`` with each identifier the corpus does not have as written replaced by its
-    words (``checkpointer_pending_writes``: checkpointer, pending, writes; trial 10, finding
-    18: the snake_case form of a topic the corpus answers was warned as unknown), when a
+    words (``checkpointer_pending_writes``: checkpointer, pending, writes; else the
+    snake_case form of a topic the corpus answers was warned as unknown), when a
     retrieved item says two of its words side by side ("pending writes"): another
-    framework's name is no phrase of the corpus (trial 20, finding 1: Django's ``post_save``
+    framework's name is no phrase of the corpus (Django's ``post_save``
     was read as "post" and "save", both in FastAPI's docs, and the near miss was answered).
     Not had: in no passage by ``stats``, or, without them, in no retrieved item."""
     texts = [f"{title_terms(str(item.get('title') or ''))} {item.get('text') or ''}".lower()
@@ -250,13 +250,13 @@ def _one_missing(terms: Sequence[str], unknown: Sequence[str],
     """``(word,)`` when ``unknown`` (:func:`unknown_terms`) is that one word of a topic of more
     than one, and a retrieved item mentions every other word of it: a typo ("checkpointer
     *pendng* writes") or a word of another language ("Checkpointer *funktioniert*") is named,
-    and the topic answered by the rest. Trial 10, finding 4: the one word blanked reports whose
+    and the topic answered by the rest. Else the one word blanked reports whose
     other words the corpus covers well. Two words unknown to the corpus still make a near miss
     ("replace a cracked window pane": "cracked" and "pane"), and so does a name unknown to it
     beside a single other word (:func:`name_terms`: "How tall is Mount *Kilimanjaro*?" is about
     the mountain, whatever passage says "mount"); beside two or more that one item names
     together, the name is named like any word ("graceful restart in *Kubernetes*" is answered
-    as "graceful restart in kubernetes" is: trial 17, finding 8); ``()`` otherwise."""
+    as "graceful restart in kubernetes" is); ``()`` otherwise."""
     rest = [t for t in terms if t not in unknown]
     if len(unknown) != 1 or not rest or (unknown[0] in set(names) and len(rest) < 2):
         return ()  # a name the corpus lacks beside one word ("Mount *Kilimanjaro*") is the topic
@@ -273,7 +273,7 @@ def unretrieved_names(terms: Sequence[str], names: Iterable[str],
                       rows: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
     """The names among ``terms`` (:func:`name_terms`: "MATLAB", "GitHub") that no retrieved
     item mentions, when the run retrieved any: the corpus may name the thing somewhere, but
-    what the report cites is about its other words. Trial 26, finding 3: "What is the default
+    what the report cites is about its other words. Else "What is the default
     figure size in MATLAB?" over gnuplot's manual (MATLAB in one passage, not retrieved) was
     answered "Its default size will be 5 by 3 inches." (a terminal's) without a word.
 
@@ -287,7 +287,7 @@ def unretrieved_names(terms: Sequence[str], names: Iterable[str],
              for _row, item in ok_items(list(rows)) if item.get("ref")]
     named = set(names)
 
-    def said(name: str) -> bool:  # a plural names its singular ("RewriteRules": trial 27)
+    def said(name: str) -> bool:  # a plural names its singular ("RewriteRules")
         forms = {name, name[:-1] if name.endswith("s") else name,
                  name[:-2] if name.endswith("es") else name}
         return any(mentioned([f], text, named | forms) for f in forms for text in texts)

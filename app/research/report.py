@@ -276,7 +276,7 @@ def render_markdown(data: ReportInput) -> str:
     entry per document with its cited passages under it.
 
     Control characters but newline and tab are escaped (:func:`visible_text`): a passage's ANSI
-    or OSC escape sequence (trial 10: a corpus file's ``\\x1b]0;TITLE\\x07``) would run in a
+    or OSC escape sequence (a corpus file's ``\\x1b]0;TITLE\\x07``) would run in a
     terminal showing the file.
     """
     return visible_text(_dropped_report(data) if data.dropped and not data.rows
@@ -318,7 +318,7 @@ def _render(data: ReportInput) -> str:
     lines += sections
     lines += caveat_lines(data.rows, cites, _failed_workers(errors, None), wanted, bool(warnings),
                           cautions, answered)
-    # the topic's own question is what the Answer answers: named, it read as dropped (trial 26)
+    # the topic's own question is what the Answer answers: named, it read as dropped
     folded = folded if data.replaced else [q for q in folded if q != data.sub_questions[0]]
     if folded:
         shown = "; ".join(f"\"{clip(q, 120)}\"" for q in folded)
@@ -332,7 +332,7 @@ def _render(data: ReportInput) -> str:
 
 def _dropped_report(data: ReportInput) -> str:
     """The report of a run whose every result a reviewer dropped: it says so where the Answer
-    would be (trial 10: "No sourced answer was found in the corpus", and "No limitations or
+    would be (it once said "No sourced answer was found in the corpus", and "No limitations or
     warnings were found", of a corpus that had them), with the Notes naming each drop."""
     lines = _header_lines(data, [])
     lines += ["## Answer", "",
@@ -350,7 +350,7 @@ def _header_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:
     workers = sorted({r["worker"] for r in data.rows})
     if data.replaced:
         title = "; ".join(data.sub_questions)
-        # the report cannot tell a review's replacement from a state edit's (trial 14: a Studio
+        # the report cannot tell a review's replacement from a state edit's (a Studio
         # fork's report said "at review", with no review in the run)
         topic = [f"- Topic: {clip(data.topic, 200)} (its plan was replaced at review or by a "
                  "state edit: this "

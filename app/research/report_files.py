@@ -70,8 +70,8 @@ def not_replaceable(path: Path) -> str | None:
     """Why the report may not be written over what is at ``path``, or None: nothing is there, an
     empty file, or a report this app wrote (it begins as one does:
     :func:`workers.sources.walk.is_own_report`), which a rerun writes again. Anything else is
-    the user's (notes, a README, a document of the corpus folder) and is never replaced (trial
-    10: ``--out notes.md`` replaced the user's notes; ``--out`` inside the corpus folder replaced
+    the user's (notes, a README, a document of the corpus folder) and is never replaced
+    (``--out notes.md`` replaced the user's notes; ``--out`` inside the corpus folder replaced
     the document the report cited).
 
     Example:

@@ -13,8 +13,8 @@ The run is resumed with ``Command(resume=value)``, ``value`` a dict:
 * ``{}`` or ``{"approve": true}``: continue as planned / persist everything;
 * plan stage: ``{"sub_questions": ["...", ...]}``: replace the sub-questions, then continue;
 * results stage: ``{"drop": [envelope_id, ...]}``: those are neither persisted nor reported
-  (the report's notes say so), and the rest are approved: persisted and reported (trial 17,
-  finding 5); ``{"redo": [envelope_id, ...]}``: send those tasks again, then pause again. Both
+  (the report's notes say so), and the rest are approved: persisted and reported;
+  ``{"redo": [envelope_id, ...]}``: send those tasks again, then pause again. Both
   may be given together (the rest then wait for that pause).
 
 A node that calls ``interrupt()`` runs again from its start when the run resumes, so the review
@@ -179,7 +179,7 @@ def results_payload(envelopes: Iterable[Mapping[str, Any]], first_round: int = 1
     [{"envelope_id", "worker", "task_key", "status", "round", "run_round", "summary"}, ...]}``:
     ``round`` is the thread's (rounds go on across its runs), ``run_round`` the run's own, as
     ``--rounds`` and the progress lines count (:func:`~app.research.rounds.round_in_run` of
-    the run's ``first_round``; trial 35, F5: a rerun's review showed "round 2" of its first)."""
+    the run's ``first_round``; else a rerun's review showed "round 2" of its first)."""
     return {"stage": RESULTS, "envelopes": [
         {"envelope_id": e["envelope_id"], "worker": e["worker"], "task_key": e["task_key"],
          "status": e.get("status", "ok"), "round": e.get("round", 1),

@@ -82,11 +82,11 @@ def plan_resume(value: Any, current: Sequence[str], bound: int | None = None) ->
                               f"server's bound of {bound} (RESEARCH_SUB_QUESTIONS_LIMIT): "
                               f"replace it with sub_questions, at most {bound}")
         return list(current)
-    if data.get("approve"):  # trial 10: the approval was ignored without a word
+    if data.get("approve"):  # else the approval is ignored without a word
         raise ReviewError("approve and sub_questions contradict each other: approve runs the "
                           "plan as it is, sub_questions replaces it; give one of them")
     # as the CLI takes a topic: its white space collapsed, zero-width characters and soft
-    # hyphens dropped, so one that prints as another is a repeat (trial 28, finding 3)
+    # hyphens dropped, so one that prints as another is a repeat
     questions = [visible_topic(q) for q in _strings(data["sub_questions"], "sub_questions")]
     if not questions:
         raise ReviewError("sub_questions must hold at least one question")
@@ -94,7 +94,7 @@ def plan_resume(value: Any, current: Sequence[str], bound: int | None = None) ->
         raise ReviewError(f"sub-question {questions.index('') + 1} is empty")
     if len(set(questions)) != len(questions):
         raise ReviewError("sub_questions repeats a question")
-    if bound is not None and len(questions) > bound:  # trial 25, finding 16
+    if bound is not None and len(questions) > bound:  # tests/app/test_served_plan_bound.py
         raise ReviewError(f"sub_questions holds {len(questions)} questions, past this "
                           f"server's bound of {bound} (RESEARCH_SUB_QUESTIONS_LIMIT)")
     if any(len(q) > MAX_QUESTION_CHARS for q in questions):
@@ -148,7 +148,7 @@ def results_resume(value: Any, envelope_ids: Iterable[str]) -> tuple[list[str], 
     both = sorted(set(drop) & set(redo))
     if both:
         raise ReviewError(f"envelope {both[0]!r} cannot be both dropped and redone")
-    if redo and data.get("approve"):  # trial 10: the approval was ignored without a word
+    if redo and data.get("approve"):  # else the approval is ignored without a word
         raise ReviewError("approve and redo contradict each other: approve persists the results "
                           "(with drop: all but those), redo sends tasks again and reviews "
                           "again; give one of them")

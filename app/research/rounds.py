@@ -62,7 +62,7 @@ def routing_of(state: Mapping[str, Any], workers: Sequence[str],
         {'review': True, 'rounds': 5, 'first_round': 3, 'workers': ['b']}
     """
     given = state.get("routing")
-    # planned: plan wrote sub-questions and a first round (trial 32, F9: an edit clearing
+    # planned: plan wrote sub-questions and a first round (an edit clearing
     # both sub_questions and routing passed, and the thread ended at once with no line)
     planned = bool(state.get("sub_questions")) or _round(state, 0) > 0
     if strict and (why := routing_problem(given, workers, rounds_bound=rounds_bound,
@@ -169,7 +169,7 @@ def focus_of(question: str, topic: str) -> str:
     the run's ``topic``, or, for the question on one side of a comparison ("What is git
     merge?" of "git merge vs git rebase"), that side: focused on the whole topic, the other
     side's words ranked the other side's pages first, and "What is git merge?" was answered
-    from git-rebase's page (trial 26, finding 5b).
+    from git-rebase's page.
 
     Example:
         >>> focus_of("What is git merge?", "git merge vs git rebase")
@@ -242,11 +242,11 @@ def run_outcome(state: ResearchState, rows: Sequence[Mapping[str, Any]] | None =
     whatever the state held. With ``rows`` read, an envelope that has none is a failed task
     too (``error``: :data:`MISSING_ROW`): a state edit or a thread's copy marked it persisted,
     or skipped ``persist``, and the served verdict said ``ok`` over a database missing the
-    rows (trial 31, finding F2; the CLI's summary counted them, the graph did not).
+    rows (the CLI's summary counted them, the graph did not).
     ``partial``: some tasks failed for good (after every round);
     ``failed``: all of them did (or the run has no task at all), earlier results kept or not.
     A run whose every result a reviewer dropped (:func:`dropped_all`) is ``ok``: no task
-    failed, keeping nothing was the review's decision (trial 10: it ended ``failed``, exit 1,
+    failed, keeping nothing was the review's decision (it once ended ``failed``, exit 1,
     with no failed task and no line saying why).
 
     Example:

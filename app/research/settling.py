@@ -95,7 +95,7 @@ def _own_best(data: ReportInput) -> set[str]:
     own rows: each side of a comparison keeps its own evidence when the report cites only the
     documents the topic needs. "StateGraph vs MessageGraph" kept MessageGraph's docstring (it
     names both words) and "What is StateGraph?" said "No sourced answer was found in the
-    corpus" with StateGraph's own docstring in it (trial 10, finding 1)."""
+    corpus" with StateGraph's own docstring in it."""
     out: set[str] = set()
     for question in data.sub_questions:
         strong = strength(data.rows_of(question))

@@ -1,7 +1,7 @@
 """Sentences that point at the documentation instead of saying something: "This document
 describes when and how to use name-based virtual hosts.", "See also the note about this in the
 AllowOverride directive documentation.", "Here's the basics of password protecting a
-directory." Trial 26, finding 5: on the Apache manual such sentences led the Answer to "What is
+directory." On the Apache manual such sentences led the Answer to "What is
 name-based virtual hosting?" and "What does the AllowOverride directive do?", whose definitions
 sat in the passages below. The Answer puts them after the sentences that state something.
 

@@ -135,7 +135,7 @@ def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str
     first; when there are none, the passages (their first 300 characters) instead. For a
     "what is" topic (or a comparison), the summary lines of the symbols it names come first
     (:func:`app.research.definitions.definitions`), as the offline Answer leads with them: the
-    model gets the definition even when no worker quoted it (trial 10, finding 11); for a
+    model gets the definition even when no worker quoted it; for a
     default, the ``Default:`` row of the entry it names
     (:func:`app.research.reference.default_entries`), which no worker quotes.
     """
@@ -147,7 +147,7 @@ def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str
     first = {"task_key": data.sub_questions[0] if data.sub_questions else ""}
     if topic_kind(data.asked) in ("what", "topic", "compare"):
         defined = [(first, d) for d in definitions(pairs, data.asked)]
-    elif topic_kind(data.asked) == "default":  # the entry's own Default: row (trial 17, F2)
+    elif topic_kind(data.asked) == "default":  # the entry's own Default: row
         subject = subject_terms(data.asked, data.rows)
         defined = [(first, d) for d in default_entries(pairs, subject, name_terms(data.asked),
                                                        needed(subject),
@@ -203,8 +203,8 @@ def _cited_sentences(
     parsed: ReportSummary, claims: Sequence[dict[str, str]]
 ) -> tuple[list[tuple[str, list[str]]], int]:
     """The answer's sentences (whitespace collapsed) with their refs mapped onto the listed
-    claims (:func:`_resolve_refs`), each sentence once (a model may say one twice: trial 23,
-    finding 11, the Answer repeated a bullet word for word; the refs of both are kept), and
+    claims (:func:`_resolve_refs`), each sentence once (a model may say one twice: the
+    Answer once repeated a bullet word for word; the refs of both are kept), and
     how many non-empty sentences were dropped for citing no known ref."""
     items: dict[str, tuple[str, list[str]]] = {}  # by the sentence, case aside
     dropped = 0

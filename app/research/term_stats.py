@@ -25,8 +25,8 @@ ASKING_WORDS: frozenset[str] = frozenset(
 )
 """Words of the help a question asks for, not of its subject ("a *beginner tutorial* for
 StateGraph", "*pitfalls* of reducers", "how does checkpointing work under the *hood*"): one
-the corpus never uses says nothing of whether it covers the subject (trial 19, findings 10
-and 11: such a word was named as a typo, or blanked an on-topic report). Unlike
+the corpus never uses says nothing of whether it covers the subject (such a
+word was named as a typo, or blanked an on-topic report). Unlike
 :data:`workers.sources.query.FILLER_WORDS` they are searched: a manual's "Tutorial" page."""
 
 
@@ -101,7 +101,7 @@ def absent_terms(terms: Sequence[str], stats: TermStats | None) -> list[str]:
     """The ``terms`` no passage of the corpus uses (by ``stats``; ``[]`` without them), words of
     how people ask (``FILLER_WORDS``, :data:`ASKING_WORDS`) left out: a word of how a question
     is put ("How long do drone batteries *need* to charge?") that the corpus never uses says
-    nothing about whether it covers the topic (trial 12, finding 2).
+    nothing about whether it covers the topic.
 
     Example:
         >>> absent_terms(["tomcat", "jdbc", "need"], TermStats(900, {"tomcat": 3}))

@@ -53,7 +53,7 @@ def clip(text: Any, limit: int) -> str:
 def clip_middle(text: Any, limit: int) -> str:
     """:func:`clip`, but a longer ``text`` keeps its start and its end, cut in the middle: a
     note listing files says its count and why after the list ("... and 229 more: skipped, the
-    source of a page indexed"), and the end is what a reader needs (trial 30, kind 9: the
+    source of a page indexed"), and the end is what a reader needs (clipped at its end, the
     report's copy of such a note stopped at the tenth file name).
 
     Example:

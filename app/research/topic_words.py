@@ -26,7 +26,7 @@ def topic_terms(topic: str) -> list[str]:
 
     The word of a measure asked for ("how *long*", "how *far*":
     :data:`app.research.topics.ASKED_MEASURE`) is not the topic's: the answer states the
-    measure, not the word (trial 12, finding 2: "How long do drone batteries need to charge?"
+    measure, not the word (else "How long do drone batteries need to charge?"
     was warned because no passage says "long").
 
     Example:

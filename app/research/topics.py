@@ -34,7 +34,7 @@ MAX_TOPIC_CHARS = 500
 
 MAX_QUESTION_CHARS = 2 * MAX_TOPIC_CHARS
 """The longest sub-question a plan may hold: a plan wraps its topic in a question ("How do I
-...?"), so a topic of the longest length gives a longer question (trial 10: a 500-character
+...?"), so a topic of the longest length gives a longer question (else a 500-character
 topic was taken, then its own plan refused for 501)."""
 
 # A topic must look like what it is in the report, the thread id and the database: no bidi
@@ -61,7 +61,7 @@ def topic_problem(topic: str, *, limit: int = MAX_TOPIC_CHARS, noun: str = "topi
                 "research \"checkpointer pending writes\"")
     if len(topic) > limit:
         return f"the {noun} has {len(topic)} characters; the limit is {limit}"
-    if where := utf8_problem(topic):  # a lone surrogate: a byte that was not UTF-8 (trial 10)
+    if where := utf8_problem(topic):  # a lone surrogate: a byte that was not UTF-8
         return f"the {noun} is not valid UTF-8 ({where})"
     if any(unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS for ch in topic):
         return f"the {noun} contains control characters"
@@ -183,7 +183,7 @@ def plain_topic(text: str) -> str:
     """``text`` with a one-sided or self comparison made the plain topic it is: a comparison
     word with nothing on one side dropped ("Send vs" -> "Send", "vs reducers" -> "reducers"),
     and a thing compared with itself named once ("Send vs Send", "StateGraph vs StateGraph vs
-    StateGraph" -> "Send", "StateGraph"). Trial 10, finding 27: planned as "How do Send and
+    StateGraph" -> "Send", "StateGraph"). Not planned as "How do Send and
     Send differ?" and "What is Send vs?". Any other text as it is (spaces collapsed).
 
     Example:
@@ -211,7 +211,7 @@ MEASURES = ("long far much many often soon old big large small fast deep high ta
             "frequently").split()
 ASKED_MEASURE = re.compile(rf"\bhow\s+({'|'.join(MEASURES)})\b", re.IGNORECASE)
 """"How *long*", "how *far*", "how *many*": the word asks for a measure, which the answer
-states ("90 minutes", "150 metres") without the word (trial 12, finding 2)."""
+states ("90 minutes", "150 metres") without the word."""
 
 _KINDS = (
     ("limitation", re.compile(
@@ -238,7 +238,7 @@ _NOT_A_THING = frozenset("to by the a an its their my your our as from of for on
 
 def _default_after(text: str) -> bool:
     """Whether a phrase names a thing, then asks its default: "HostnameLookups default", "page
-    size default value" (trial 17, finding F2: answered as a bare topic, by a sentence on Apache
+    size default value" (else answered as a bare topic, by a sentence on Apache
     1.3); not a question, nor a phrase where "default" is what is done ("reset to default")."""
     match = _DEFAULT_AFTER.search(text)
     return bool(match and not QUESTION_START.match(text)

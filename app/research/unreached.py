@@ -1,6 +1,6 @@
 """Sources a run could not reach: a web search that did not answer (Tavily or SearXNG down, or
 pointed at a closed port) fails the tasks that needed it, and the report must say that source
-was *not reached*, never that it had nothing to say (trial 7: a SearXNG that was down was
+was *not reached*, never that it had nothing to say (a SearXNG that was down was
 reported as "the sources say nothing about" the topic).
 
 Read from the failed rows' error lines (:func:`workers.sources.web.unreached_source`), so the
