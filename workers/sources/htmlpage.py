@@ -48,7 +48,9 @@ _ENTRY_CLASSES = ("keyword", "directive")
 several entries and ``fall``'s "This value defaults to 3" answered for ``inter``) and
 nginx's ``<div class="directive">``. Read as a heading, each entry is its own
 passage under its own label (:mod:`app.research.neighbours` then keeps a neighbour's default
-out)."""
+out). So is a ``<dt>`` with an ``id``, the anchor of an entry (DocBook's variablelist:
+PostgreSQL's ``shared_buffers (integer)``; Sphinx's API entries); a ``<dt>`` without one stays
+joined to its description ("--amend: Replace ...")."""
 _HIDDEN_UI = ("@aria-hidden='true' or (@class and (contains(concat(' ', @class, ' '), "
               "' dropdown-menu ') or contains(concat(' ', @class, ' '), ' headerlink ')))")
 """An XPath 1.0 test for page furniture that is no text of the page: an element
@@ -307,6 +309,8 @@ self::article)][not(.//h1 or .//h2 or .//h3)]" priority="2"/>
 <xsl:template match="pre" priority="1">{_BREAK}{_PRE}<xsl:apply-templates/>{_PRE_END}\
 {_BREAK}</xsl:template>
 <xsl:template match="{blocks}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
+<xsl:template match="dt[@id][following-sibling::*[1][self::dd or self::dt]]" priority="2">\
+{_HEAD}{_ENTRY}<xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="dt[following-sibling::*[1][self::dd]]">{_BREAK}\
 <xsl:apply-templates/>{_TERM}</xsl:template>
 <xsl:template match="dt">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>

@@ -55,3 +55,49 @@ def test_the_report_answers_with_the_term_a_description_is_of(tmp_path: Path) ->
     report = Path(json.loads(run.stdout)["report_path"]).read_text(encoding="utf-8")
     answer = report.split("## Answer", 1)[1].split("\n## ", 1)[0]
     assert "frob-tidy(1)" in answer, answer
+
+
+# DocBook's variablelist as PostgreSQL's manual writes it: each setting a <dt> with an id (the
+# anchor other pages link to), its description in the <dd>
+SETTINGS_PAGE = """<html><head><title>20.4. Resource Consumption</title></head><body>
+<h2>20.4.1. Memory</h2>
+<div class="variablelist"><dl class="variablelist">
+<dt id="GUC-FROB-BUFFERS"><span class="term"><code class="varname">frob_buffers</code>
+(<code class="type">integer</code>)</span></dt>
+<dd><p>Sets the memory used for frob buffers. The default is typically 128 megabytes.</p></dd>
+<dt id="GUC-FROB-MEM"><span class="term"><code class="varname">frob_mem</code>
+(<code class="type">integer</code>)</span></dt>
+<dd><p>Sets the memory of one frob. If this value is specified without units, it is taken as
+kilobytes. The default value is four megabytes (4MB).</p></dd>
+</dl></div>
+</body></html>"""
+
+
+def test_a_term_with_an_anchor_is_the_heading_of_its_entry() -> None:
+    # Read as "frob_buffers (integer): Sets ...", two settings shared a passage under the
+    # page's heading: a question on one's default was answered with its neighbour's, and the
+    # entry of frob_mem was outranked by passages that repeat its name.
+    sections = dict(html_page(SETTINGS_PAGE).sections)
+    assert sections["frob_buffers (integer)"] == (
+        "frob_buffers (integer)\n\nSets the memory used for frob buffers. The default is "
+        "typically 128 megabytes.")
+    assert sections["frob_mem (integer)"].endswith("The default value is four megabytes (4MB).")
+    assert "frob_mem" not in sections["frob_buffers (integer)"]
+
+
+def test_the_default_a_settings_entry_states_answers_for_it(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "resource.html").write_text(SETTINGS_PAGE, encoding="utf-8")
+    (corpus / "tuning.html").write_text(
+        "<html><head><title>Tuning</title></head><body><p>Raise frob_mem when sorts spill; "
+        "frob_mem is a per-sort limit, so many sorts use many times frob_mem.</p>"
+        "</body></html>", encoding="utf-8")
+    run = run_cli("research", "What is the default value of frob_mem?", "--as-of", AS_OF,
+                  "--corpus", corpus, "--data-dir", tmp_path / "data", "--json")
+    assert run.returncode == 0, run.stderr
+    report = Path(json.loads(run.stdout)["report_path"]).read_text(encoding="utf-8")
+    answer = report.split("## Answer", 1)[1].split("\n## ", 1)[0]
+    assert answer.startswith("\n\n- `frob_mem (integer)`: The default value is four megabytes"), (
+        report)
+    assert "128 megabytes" not in report, report
