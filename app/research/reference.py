@@ -162,7 +162,7 @@ def _field_rows(text: str, label: re.Pattern[str]) -> list[tuple[str, str]]:
     """The rows of a passage whose field label ``label`` matches whole, under their entry (see
     :func:`default_rows`); list items that say a default count for the ``Default`` label."""
     out: list[tuple[str, str]] = []
-    entry = ""
+    entry = opened = ""  # opened: the heading the passage opens with, naming an identifier
     paragraphs = [p.strip() for p in PARA_SPLIT.split(text)]
     for index, paragraph in enumerate(paragraphs):
         if label is _DEFAULT_LABEL and (listed := _listed_defaults(paragraph)):
@@ -184,7 +184,30 @@ def _field_rows(text: str, label: re.Pattern[str]) -> list[tuple[str, str]]:
             out.append((entry, paragraph))
         elif not field and (heading := _heading(paragraph)):
             entry = heading
+            opened = entry if index == 0 and written_names(entry) else ""
+        elif label is _DEFAULT_LABEL and entry and entry == opened:
+            out += [(entry, said) for said in _said_defaults(paragraph)[:1]]
     return out
+
+
+_SAYS_DEFAULT = re.compile(r"\b(?:the\s+)?default(?:\s+(?:value|setting))?\s+is\b"
+                           r"|\bdefaults\s+to\b|\(the default\)", re.IGNORECASE)
+
+
+def _said_defaults(paragraph: str) -> list[str]:
+    """The sentences of ``paragraph`` that state a default ("The default is typically 128
+    megabytes (128MB)", "Valid values are try (the default), on, and off."): in a passage that
+    opens with an entry heading naming an identifier (the index cut the entry there), the
+    entry's default, as a ``Default:`` row would give it (DocBook's entries, such as
+    PostgreSQL's ``shared_buffers (integer)``, say it in prose).
+
+    Example:
+        >>> _said_defaults("Sets the buffers. The default is typically 128MB. Set at start.")
+        ['The default is typically 128MB.']
+    """
+    from app.llm.offline.sentences import split_sentences
+
+    return [s for s in split_sentences(paragraph) if _SAYS_DEFAULT.search(s)]
 
 
 def _listed_defaults(paragraph: str) -> list[tuple[str, str]]:
