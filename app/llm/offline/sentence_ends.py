@@ -24,8 +24,9 @@ def continues_code(text: str, offset: int, sentence: str) -> bool:
     """Whether ``sentence``, found at ``offset`` in ``text``, comes right after a code block
     that a sentence runs into (the prose before it ends with no mark that ends one), and opens
     with a :data:`PLAIN_WORD`: the rest of a sentence whose subject was the code ("For example
-    ```FallbackResource /not-404.php``` will cause requests ..."), no sentence alone. A table
-    row after code that follows a whole sentence ("limit — default: 100") is one.
+    ```FallbackResource /not-404.php``` will cause requests ...", "If you simply write:
+    ```DELETE FROM products;``` then all rows ... will be deleted!"), no sentence alone. A
+    table row after code that follows a whole sentence ("limit — default: 100") is one.
 
     Example:
         >>> text = "For example\\n\\n```\\nFallbackResource /x.php\\n```\\n\\nwill cause requests."
@@ -39,13 +40,15 @@ def continues_code(text: str, offset: int, sentence: str) -> bool:
     if not before.endswith(("```", "~~~")) or not PLAIN_WORD.match(sentence):
         return False
     lead = before[:max(before.rfind(before[-3:], 0, len(before) - 3), 0)].rstrip()
-    return bool(lead) and (lead[-1].isalnum() or lead[-1] in ",`")
+    return bool(lead) and (lead[-1].isalnum() or lead[-1] in ",`:")
 
 
 _SENTENCE_END = re.compile(
     # not after an abbreviation that never ends a sentence: "(e.g. [2] or [1])" was cut in two
     r"(?<!\b[eE]\.g)(?<!\b[iI]\.e)(?<!\b[cC]f)(?<!\bvs)(?<!\bapprox)(?<!\b[fF]ig)"
-    r"[.!?][\"')\]]*(?=\s+[\"'(\[`*_]?[A-Z0-9])"
+    # nor an elision standing as a word: "remove the host ... 127.0.0.1 ... line", "ON
+    # CONFLICT DO UPDATE ... WHERE clause" (a sentence's trailing "..." follows its last word)
+    r"(?<!\s\.\.)[.!?][\"')\]]*(?=\s+[\"'(\[`*_]?[A-Z0-9])"
 )
 _LOWER_END = re.compile(r"(?<![\w.\-/])[a-z]{4,}(?P<end>[.!?][\"')\]]*)(?=\s+[a-z][\w-]*\s)")
 _LOWER_ABBREVIATIONS = frozenset(

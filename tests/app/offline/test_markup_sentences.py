@@ -186,6 +186,26 @@ def test_the_rest_of_a_sentence_whose_subject_was_code_is_no_sentence() -> None:
     assert "Existing files, such as images, are served normally." in found
 
 
+def test_the_rest_of_a_sentence_after_code_a_colon_introduced_is_no_sentence() -> None:
+    # PostgreSQL's manual: "If you simply write: ```DELETE FROM products;``` then all rows in
+    # the table will be deleted!" gave the finding "then all rows in the table will be deleted!"
+    text = ("If you simply write:\n\n```\nDELETE FROM products;\n```\n\nthen all rows in "
+            "the table will be deleted!\n\nUse a WHERE clause to delete only some rows.")
+    found = [s.text for s in candidate_sentences([(0, Passage("d#1", "d", "d", "src", text))])]
+    assert not any(s.startswith("then all rows") for s in found), found
+    assert "Use a WHERE clause to delete only some rows." in found
+
+
+def test_an_elision_standing_as_a_word_ends_no_sentence() -> None:
+    # "remove the host ... 127.0.0.1 ... line" and "ON CONFLICT DO UPDATE ... WHERE clause"
+    # (PostgreSQL's manual) each gave a finding that began at the words after "..."
+    for whole in ["To fix it, remove the host ... 127.0.0.1 ... line from pg_hba.conf.",
+                  "If an ON CONFLICT DO UPDATE ... WHERE clause is not met, no row is returned."]:
+        assert split_sentences(f"{whole} It ends here.") == [whole, "It ends here."]
+    assert split_sentences("It goes on and on... The next one.") == [
+        "It goes on and on...", "The next one."]
+
+
 def test_a_config_files_prose_comment_is_a_sentence_its_settings_are_not() -> None:
     # Trial 34, kind 5: nginx's example files explain each directive in a comment
     # ("# ip_hash ensures ..."), the only prose there, and no report could quote one
