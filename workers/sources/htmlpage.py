@@ -249,18 +249,34 @@ def _tables_as_sentences(root: etree._Element) -> None:
         if not first or not _heading_row(rows[0], first):
             _row_headed_lines(rows)
             continue
-        header = [_text(c) for c in first]
-        body = [[_text(c) for c in _cells(row)] for row in rows[1:]]
-        if not any(len(row) == len(header) for row in body):
-            titles.append(row_sentence(header) or "")
+        stacked = _stacked(first[0]) if len(first) == 1 else ""
+        if " — " in stacked:  # one column stacking its fields: its heading labels no row
+            lines = [*titles, stacked, *(_stacked(c) for row in rows[1:] for c in _cells(row))]
+        else:
+            header = [_text(c) for c in first]
+            body = [[_text(c) for c in _cells(row)] for row in rows[1:]]
+            if not any(len(row) == len(header) for row in body):
+                titles.append(row_sentence(header) or "")
+            lines = [*titles, *table_lines(body, header)]
         div = etree.Element("div")
-        for line in [*titles, *table_lines(body, header)]:
+        for line in lines:
             if line.strip():
                 etree.SubElement(div, "p").text = line
         div.tail = table.tail
         parent = table.getparent()
         if parent is not None:
             parent.replace(table, div)
+
+
+def _stacked(cell: etree._Element) -> str:
+    """A cell's text, its paragraphs joined by " — ": a one-column table stacks a row's
+    fields in one cell (PostgreSQL's catalogs: ``rolpassword text`` over ``Not the password``),
+    and its heading cell stacks their names the same way ("Column Type" over "Description"):
+    read as a heading and its value, every row was "Column Type Description: rolpassword ..."."""
+    parts = [p for p in cell if isinstance(p.tag, str) and p.tag == "p"]
+    if len(parts) < 2:
+        return _text(cell)
+    return " — ".join(" ".join(_text(p).split()) for p in parts)
 
 
 def _row_headed_lines(rows: list[etree._Element]) -> None:

@@ -220,3 +220,19 @@ def test_a_row_of_yes_and_no_under_its_headings_keeps_every_value() -> None:
     # a merged cell of words still counts once, and a row's name still leads its row
     assert row_sentence(["Lamp", "Charge it daily", "Charge it daily"], ["Item", "A", "B"]) == (
         "Lamp — A: Charge it daily.")
+
+
+def test_a_one_column_table_stacking_its_fields_labels_no_row_with_its_heading() -> None:
+    # PostgreSQL's catalogs: one cell per row holds "rolpassword text" over its description,
+    # and the heading cell "Column Type" over "Description"; every row was indexed as
+    # "Column Type Description: rolpassword text Not the password", a report's finding
+    html = ("<table summary='pg_roles Columns'><thead><tr><th><p>Column Type</p>"
+            "<p>Description</p></th></tr></thead><tbody>"
+            "<tr><td><p><code>rolname</code> <code>name</code></p><p>Role name</p></td></tr>"
+            "<tr><td><p><code>rolpassword</code> <code>text</code></p>"
+            "<p>Not the password (always reads as ********)</p></td></tr>"
+            "<tr><td>A note across the table</td></tr></tbody></table>")
+    assert html_page(html).text.split("\n\n") == [
+        "Column Type — Description", "rolname name — Role name",
+        "rolpassword text — Not the password (always reads as ********)",
+        "A note across the table"]
