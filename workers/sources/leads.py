@@ -18,7 +18,7 @@ from typing import ContextManager
 from workers.sources.base import Passage
 from workers.sources.query import SearchQuery, term_matches
 
-__all__ = ["LEAD_SEQ", "is_lead", "lead_passage", "titled_by", "with_leads"]
+__all__ = ["LEAD_SEQ", "is_lead", "lead_passage", "names_in_prose", "titled_by", "with_leads"]
 
 LEAD_SEQ = 8
 """How far into a document its lead is looked for (passages ``#0`` to ``#7``)."""
@@ -47,21 +47,33 @@ def with_leads(query: SearchQuery, found: list[Passage],
     """``found`` with the lead (:func:`is_lead`, from ``lead_of(doc_id)``) of each document
     whose title names the query (:func:`titled_by`) in place of that document's last passage
     found, when it has two or more and none of its first :data:`LEAD_SEQ` passages found is
-    prose: another document's passages are never displaced. The lead takes the place's score,
-    so scores never increase down the list."""
+    prose, or its lead names the query in a sentence (:func:`names_in_prose`: PostgreSQL's
+    "Generated Columns" page was found by its two passages of restrictions, which repeat
+    "generated column" most, and never by its definition): another document's passages are
+    never displaced. The lead takes the place's score, so scores never increase down the
+    list."""
     out = list(found)
     for doc_id in dict.fromkeys(p.doc_id for p in found):
         mine = [p for p in out if p.doc_id == doc_id]
-        if len(mine) < 2 or not titled_by(query, mine[0].title) or any(
-                is_lead(p.text) and _early(p) for p in mine):
+        if len(mine) < 2 or not titled_by(query, mine[0].title):
             continue
+        prose = any(is_lead(p.text) and _early(p) for p in mine)
         lead = lead_of(doc_id)
-        if lead is None or any(p.ref == lead.ref for p in mine):
+        if lead is None or any(p.ref == lead.ref for p in mine) or (
+                prose and not names_in_prose(query, lead.text)):
             continue
         at = out.index(mine[-1])
         out[at] = Passage(lead.ref, lead.doc_id, lead.title, lead.source, lead.text,
                           score=mine[-1].score)
     return out
+
+
+def names_in_prose(query: SearchQuery, text: str) -> bool:
+    """Whether a sentence of ``text`` (:data:`_SENTENCE`) names every core word of ``query``:
+    the opening of a page titled by what is asked, when it says what that is ("A generated
+    column is a special column that is always computed from other columns"), not a syntax
+    diagram's text."""
+    return any(titled_by(query, m.group(0)) for m in _SENTENCE.finditer(text))
 
 
 def _early(passage: Passage) -> bool:

@@ -36,6 +36,32 @@ def test_a_page_titled_by_the_question_gives_its_description(tmp_path: Path) -> 
 
 
 
+GENERATED = """<html><head><title>5.3. Frobbed Columns</title></head><body>
+<h2>5.3. Frobbed Columns</h2><p>A frobbed column is a special column that is always computed
+from other columns. Thus, it is for columns what a view is for tables.</p>
+<pre>CREATE TABLE people (height_in numeric GENERATED ALWAYS AS (height_cm / 2.54) STORED);</pre>
+<p>Several restrictions apply to the definition of frobbed columns and tables involving
+frobbed columns:</p>
+""" + "".join(f"<p>A frobbed column cannot be part of key {n}, as a frobbed column is computed "
+              f"by its expression number {n} and no frobbed column is stored twice.</p>"
+              for n in range(40)) + "</body></html>"
+
+
+def test_a_page_titled_by_the_question_gives_the_sentence_that_says_what_it_is(
+        tmp_path: Path) -> None:
+    # PostgreSQL's "Generated Columns": its restrictions repeat "generated column" most, and
+    # took the page's two places; "What is a generated column?" never read its definition
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "gen.html").write_text(GENERATED, encoding="utf-8")
+    (root / "other.html").write_text(OTHER, encoding="utf-8")
+    with Corpus.open(tmp_path / "data", folder=root) as corpus:
+        found = corpus.search("What is a frobbed column?", k=4)
+        assert any("always computed from other columns" in p.text for p in found), [
+            (p.ref, p.text[:60]) for p in found]
+        assert [p.score for p in found] == sorted((p.score for p in found), reverse=True)
+
+
 def test_a_table_of_contents_is_no_lead_and_a_listing_ranks_below_prose() -> None:
     # SQLite's fts5.html, once its <pre> listings were kept as code (trial 30, kind 6): "What
     # is FTS5?" found its table of contents (read as prose: a "sentence" ran from one title's
