@@ -241,7 +241,7 @@ def test_a_settings_table_row_named_like_a_caution_word_is_no_caveat(tmp_path: P
 def test_a_row_named_like_a_warning_is_no_limitation_to_answer() -> None:
     # trial 24, finding 8: a settings row named "warning" led the Answer to "What are the
     # limitations of ...?"; what the row says decides, not its setting's name
-    from app.research.answer import fits
+    from app.research.sentence_kinds import fits
 
     assert not fits("limitation", "warning — default: on; description: Prints a line.")
     assert fits("limitation", "retries — default: 3; description: Deprecated: do not use.")

@@ -368,3 +368,20 @@ def test_a_glossary_entry_for_the_subject_answers_before_a_stronger_pages_side_f
     answer = answer_section(md)
     assert answer.lstrip().startswith("- bare repository: A bare repository is"), answer
 
+
+
+def test_a_definition_by_kind_or_an_expansion_leads_a_what_question() -> None:
+    # PostgreSQL's manual: "Partial indexes are a specialized feature, but ..." led "What is a
+    # partial index?" above "A partial index is an index built over a subset of a table", and
+    # "GIN is designed for ..." led "What does GIN stand for?" above its expansion
+    q = "What is a frob index?"
+    answer = answer_to(q, [
+        item("finding", "Frob indexes are a specialized feature, but they are often useful.",
+             "fi.html#0"),
+        item("finding", "A frob index is an index built over a subset of a table.", "fi.html#0")])
+    assert answer.strip().startswith("- A frob index is an index built over"), answer
+    q = "What does GRIN stand for?"
+    answer = answer_to(q, [
+        item("finding", "GRIN is designed for values made of several items.", "g.html#0"),
+        item("finding", "GRIN stands for Generalized Running Index.", "g.html#0")])
+    assert answer.strip().startswith("- GRIN stands for Generalized Running Index."), answer

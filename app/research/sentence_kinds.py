@@ -1,0 +1,138 @@
+"""What a sentence answers: the kind of question it fits (a definition for "what is", a default,
+a limitation, a way to do it ...), its own subject, and whether it defines that subject by its
+kind. Used by the report's Answer (:mod:`app.research.answer`) to put the sentence that answers
+the question's kind first. Pure: regular expressions over one sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from app.research.caveats import without_setting_names
+from workers.sources.query import mentions, query_terms
+
+__all__ = ["fits", "genus", "glossary_entry", "subject_of"]
+
+_DEFINITION = re.compile(
+    r"^[^.;:]{0,80}?\b(?:(?:is|are|means|refers\s+to|represents|is\s+called)\s+"
+    r"(?:an?|the|one|used|how|what)\b|(?:stands|is\s+short)\s+for\b)",
+    re.IGNORECASE,
+)
+"""A sentence that says what something is ("X is a ...", "An X is the ...", "GIN stands for
+Generalized Inverted Index")."""
+_GENUS = re.compile(r"\s*(?:is|are)\s+(?:an?|the|one)\s+((?:[\w-]+\s+){0,3}[\w-]+)",
+                    re.IGNORECASE)
+"""The start of a definition's predicate: "is an index built ..." of "A partial index is an
+index built over a subset of a table"."""
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|can|cannot|may|might|will|would|should|must|means|"
+    r"refers|returns|does|do|sets|gets|makes|causes|uses|allows|lets|controls|stands)\b",
+    re.IGNORECASE,
+)
+"""The first verb of a sentence ends its subject ("The default cache size *is* -2000")."""
+_FITS: dict[str, re.Pattern[str]] = {
+    "how": re.compile(
+        r"\b(?:you\s+can|can\s+be|may\s+be|is\s+done|by\s+(?:\w+ing|the|an?)|with\s+the|"
+        r"using|use|call|pass|specify|invoke|configure|enable)\b", re.IGNORECASE),
+    "why": re.compile(
+        r"\b(?:because|so\s+that|in\s+order\s+to|since|reasons?|this\s+(?:means|ensures|"
+        r"allows|prevents|avoids)|to\s+(?:avoid|prevent|ensure|allow|guarantee))\b",
+        re.IGNORECASE),
+    "compare": re.compile(
+        r"\b(?:unlike|whereas|instead\s+of|rather\s+than|differs?|difference|different|"
+        r"compared?|while|both|either|than)\b", re.IGNORECASE),
+    "default": re.compile(r"\bdefaults?\b|\bdefaulting\b", re.IGNORECASE),
+    "limitation": re.compile(
+        r"\b(?:not|never|no\s+longer|cannot|can't|don't|doesn't|won't|isn't|aren't|only|"
+        r"deprecated|limit(?:ed|ation|ations)?|unsupported|avoid|beware|careful|unsafe|risks?|"
+        r"lost|lose|loses|warn(?:s|ing|ings)?|caveats?|drawbacks?|instead)\b", re.IGNORECASE),
+    "measure": re.compile(  # a quantity, a duration, a distance, a date or a frequency
+        r"\b\d+(?:[.,]\d+)?\s*(?:%|percent|per\s*cent|seconds?|minutes?|hours?|days?|weeks?|"
+        r"months?|years?|metres?|meters?|km|kilomet(?:re|er)s?|miles?|feet|ft|cm|mm|m|kg|g|"
+        r"bytes?|[KMGT]i?B|pages?|times?)\b|\b(?:every|once|twice|daily|weekly|monthly|yearly|"
+        r"annually|hourly|between|until|January|February|March|April|May|June|July|August|"
+        r"September|October|November|December|(?:one|two|three|four|five|six|seven|eight|nine|"
+        r"ten|twelve|twenty|thirty|hundred|thousand)\s+\w+s)\b|\b(?:1[89]|20)\d\d\b"),
+    "what": _DEFINITION,
+    "topic": _DEFINITION,
+}
+"""What a sentence that answers each kind of question (:func:`app.research.topics.topic_kind`)
+says: how to do it, why, how things differ, a default, a limitation or warning, a measure (a
+number with its unit, a date, a frequency: "how long", "how far", "when"), what a thing is (a
+definition: matched at the sentence's start)."""
+_CLAUSE = re.compile(r"^\W*(?:when|whenever|if|unless|once|after|before|while|although|"
+                     r"though|because|since|as\s+long\s+as|until)\b[^,]*(,)?", re.IGNORECASE)
+"""A leading subordinate clause ("When auto_vacuum is enabled, ..."), to its comma if any."""
+
+
+def subject_of(sentence: str) -> str:
+    """The words before a sentence's first verb: what the sentence is about ("The TEMP
+    database" of "The TEMP database has a default cache size of 0 pages"); "" when no verb is
+    found (a heading or a fragment, "Partial Sorting Using An Index (a.k.a.", states nothing).
+    A leading subordinate clause is not the subject: the words after its comma are, and
+    without a comma the subject is not told ("When auto_vacuum is enabled for a database
+    free pages may be reclaimed" is not about auto_vacuum alone)."""
+    clause = _CLAUSE.match(sentence)
+    if clause:
+        if clause.group(1) is None:
+            return ""
+        sentence = sentence[clause.end():]
+    match = _VERB.search(sentence)
+    return sentence[:match.start()] if match else ""
+
+
+_GLOSSED = re.compile(r"^(?P<label>[^.:;!?\n]{1,60}):\s+\S")
+"""A sentence led by the term it defines: a glossary's or a definition list's entry."""
+
+
+def genus(sentence: str, subject: str) -> bool:
+    """Whether ``sentence``, whose subject is ``subject`` (:func:`subject_of`), defines it by
+    its kind: its predicate names the subject's head word ("A partial index is *an index*
+    built over a subset of a table"), as a definition by genus and difference does; "Partial
+    indexes are a specialized feature" says something of partial indexes, defining nothing.
+
+    Example:
+        >>> genus("A partial index is an index built over a subset.", "A partial index ")
+        True
+        >>> genus("Partial indexes are a specialized feature.", "Partial indexes ")
+        False
+    """
+    words = query_terms(subject)
+    at = len(subject) if words and sentence.startswith(subject) else -1
+    match = _GENUS.match(sentence, at) if at >= 0 else None
+    return bool(match) and bool(mentions(words[-1:], match.group(1)))
+
+
+def glossary_entry(text: str, subject: Sequence[str]) -> bool:
+    """Whether ``text`` is the entry of a definition list or glossary for ``subject``: led by
+    a label of at most six words that is the subject, every word of it and no other
+    (``bare repository: A bare repository is normally ...``; not a cross-reference line, "FTS5
+    highlight - fts5.html#...: ..." for FTS5): a definition, whatever verb follows (Git's
+    glossary defines by "X: ...", and "is normally an" is no "is a").
+
+    Example:
+        >>> glossary_entry("bare repository: A bare repository is normally a directory.",
+        ...                ["bare", "repository"])
+        True
+        >>> glossary_entry("git push: Updates remote refs.", ["bare", "repository"])
+        False
+        >>> glossary_entry("FTS5 highlight - fts5.html#highlight: FTS5 highlight", ["fts5"])
+        False
+    """
+    label = _GLOSSED.match(text)
+    if not label or not subject or len(label.group("label").split()) > 6:
+        return False
+    own = query_terms(label.group("label"))  # the label is the subject, not more
+    return (len(mentions(subject, label.group("label"))) == len(subject)
+            and len(mentions(own, " ".join(subject))) == len(own))
+
+
+def fits(kind: str, text: str) -> bool:
+    """Whether a sentence answers a question of ``kind`` (:data:`_FITS`): a definition for
+    "what", a limitation or warning for "limitation", a default for "default", ..."""
+    pattern = _FITS.get(kind)
+    if pattern is None:
+        return False
+    text = without_setting_names(text)  # a row named "warning" is no warning
+    return bool(pattern.match(text) if pattern is _DEFINITION else pattern.search(text))
