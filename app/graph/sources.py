@@ -47,12 +47,33 @@ def open_web(settings: Settings) -> Any:
         label = "web search (Tavily)"
         raw = tavily_search(secret_or_url, settings.tavily_base_url, timeout=settings.timeout)
         gate = gate_for("tavily", settings.tavily_base_url or "")
+    raw = _bounded(raw, settings.timeout, label)
     # A 429's Retry-After holds every web search of the process, as it does for the models
     # (app/llm/provider.py).
     rate_limits = RateLimitPatience(settings.rate_limit_patience,
                                     max(2 * settings.retry_interval, 0.05), gate)
     search = paced_search(raw, gate, settings.retry_patience, label, rate_limits)
     return WebSource(Path(settings.data_dir), search, description=label)
+
+
+def _bounded(search: Any, seconds: float, label: str) -> Any:
+    """``search`` given ``seconds`` per whole request (:func:`workers.deadline.within`): the
+    clients' timeouts are per read, so a service dripping its answer a byte a second held a
+    run for as long as it went on, and a Ctrl-C with it. Past the deadline:
+    :class:`workers.sources.web.WebTimeout`, as a silent service gives."""
+    from workers.deadline import within
+    from workers.sources.web import WebTimeout
+
+    def bounded(query: str, max_results: int) -> Any:
+        try:
+            return within(lambda: search(query, max_results), seconds, f"the {label}'s answer")
+        except WebTimeout:
+            raise
+        except TimeoutError:
+            raise WebTimeout(f"{label} did not answer within {seconds:g} s "
+                             "(RESEARCH_TIMEOUT sets it)") from None
+
+    return bounded
 
 
 def start_mcp(settings: Settings) -> tuple[Any, Any, tuple[Any, ...]]:

@@ -172,12 +172,16 @@ def make_model(spec: str, settings: Settings) -> ModelChoice:
                           "provider:model (e.g. openai:gpt-4.1-mini) or offline")
     from langchain.chat_models import init_chat_model
 
+    from app.llm.deadline import deadline_client
+
     kwargs: dict[str, Any] = {
         "timeout": settings.timeout,
         "max_retries": 0,  # LangGraph's RetryPolicy retries (see the module docstring)
         **_pacing(spec, settings, spec),
     }
     if model_provider(spec) == "openai":
+        # RESEARCH_TIMEOUT bounds each whole request, and a stopping run stops waiting for it
+        kwargs["http_client"] = deadline_client(settings.timeout)
         if settings.openai_base_url:
             kwargs["base_url"] = settings.openai_base_url
         if settings.openai_api_key:

@@ -59,7 +59,9 @@ from workers.errors import (
     MalformedResponseError,
     RateLimitPatienceSpent,
     RetryAfterTooLong,
+    RunCancelled,
     UnreadableAnswer,
+    causes,
     mask_in_place,
 )
 from workers.pacing import (  # re-exported: the app's callers (resources) import them from here
@@ -197,6 +199,9 @@ class ProviderGuard(BaseCallbackHandler):
         """Mask the error's credentials; pace by ``Retry-After``; turn an unusable answer into
         a named, transient error."""
         mask_in_place(error, self.secrets)  # a key the provider echoed in its error
+        stopped = next((c for c in causes(error) if isinstance(c, RunCancelled)), None)
+        if stopped is not None:  # the run stopped during the request (app.llm.deadline):
+            raise stopped  # openai wrapped it as a connection error
         name_the_server(error, self.label, self.where)
         if isinstance(error, (MalformedResponseError, RetryAfterTooLong,
                               RateLimitPatienceSpent)):

@@ -235,7 +235,7 @@ class Settings(RunContext):
         help="model requests per second (InMemoryRateLimiter; real models only; 0: no limit, "
              "else at least 1/600)")
     timeout: float = setting(60.0, env="RESEARCH_TIMEOUT", minimum=0, exclusive=True,
-                             maximum=3600, help="seconds per model request (at most 3600)")
+                             maximum=3600, help="seconds a whole model or web request may take")
     retry_patience: float = setting(
         60.0, env="RESEARCH_RETRY_PATIENCE", minimum=0, maximum=600,
         help="longest wait (seconds, at most 600) a provider's Retry-After may ask for; a longer "

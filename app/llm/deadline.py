@@ -1,0 +1,77 @@
+"""The model's HTTP client: ``RESEARCH_TIMEOUT`` bounds each whole request, and a stopping run
+stops waiting for it.
+
+``openai`` passes the timeout to its HTTP client, which applies it per operation (connect, each
+read): a server that sent its headers and then one byte a second held the planner's first
+request, and the run, for 200 s under ``RESEARCH_TIMEOUT=5``, and a Ctrl-C for the rest of the
+request. The transport of :func:`deadline_client` sends each request and reads its answer whole
+within the timeout (:func:`workers.deadline.within`): past it, the client's ``ReadTimeout``,
+which ``openai`` raises as its ``APITimeoutError`` (the line names ``RESEARCH_TIMEOUT``); on a
+stop, :class:`workers.errors.RunCancelled` (``openai`` wraps it; :class:`app.llm.provider.
+ProviderGuard` raises it again).
+
+``openai`` 3 is built on ``httpx2``, earlier releases on ``httpx``: the transport subclasses
+the one the installed ``openai.DefaultHttpxClient`` is built on.
+
+Source of the idea: ``httpx``'s "Transports" and "Timeouts" docs; ``openai``'s
+``DefaultHttpxClient`` (its connection limits and redirects, kept here).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from types import ModuleType
+from typing import Any
+
+from workers.deadline import within
+
+__all__ = ["deadline_client", "deadline_transport"]
+
+
+def deadline_client(seconds: float) -> Any:
+    """An ``openai.DefaultHttpxClient`` whose requests are bounded whole, ``seconds`` each
+    (:func:`deadline_transport`)."""
+    import openai
+
+    http = _http_module(openai.DefaultHttpxClient)
+    limits = getattr(importlib.import_module("openai._constants"), "DEFAULT_CONNECTION_LIMITS",
+                     None)
+    transport = deadline_transport(http)(seconds, **({"limits": limits} if limits else {}))
+    return openai.DefaultHttpxClient(transport=transport, timeout=seconds)
+
+
+def _http_module(client: type) -> ModuleType:
+    """The HTTP package a client class is built on (``httpx2`` or ``httpx``)."""
+    base = next(c for c in client.__mro__ if c.__name__ == "Client")
+    return importlib.import_module(base.__module__.partition(".")[0])
+
+
+@functools.cache
+def deadline_transport(http: ModuleType) -> type:
+    """The transport class, for the HTTP package ``http`` (``httpx`` or ``httpx2``): an
+    ``HTTPTransport`` whose ``handle_request`` sends the request and reads its answer whole
+    within ``seconds`` (its first argument), or raises ``http.ReadTimeout``."""
+
+    class DeadlineTransport(http.HTTPTransport):  # type: ignore[name-defined,misc]
+        def __init__(self, seconds: float, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.seconds = float(seconds)
+
+        def handle_request(self, request: Any) -> Any:
+            def send() -> Any:
+                response = super(DeadlineTransport, self).handle_request(request)
+                try:
+                    response.read()
+                except BaseException:
+                    response.close()
+                    raise
+                return response
+
+            try:
+                return within(send, self.seconds, "the model server's answer")
+            except TimeoutError:
+                raise http.ReadTimeout(f"no complete answer within {self.seconds:g} s",
+                                       request=request) from None
+
+    return DeadlineTransport

@@ -1,0 +1,89 @@
+"""``RESEARCH_TIMEOUT`` bounds a whole model request, and a stopping run stops waiting for one
+(``app.llm.deadline``). A server that sent its headers and then a byte a second held the
+planner's first request for 200 s under ``RESEARCH_TIMEOUT=5`` (httpx times out per read), and
+a Ctrl-C waited for the rest of a request in flight: 58 s on a silent server."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import openai
+import pytest
+
+from app.llm.models import make_model
+from app.settings.config import Settings
+from tests.http_stub import JsonHandler, serve, stop
+from tests.llm.fake_openai import FAKE_KEY
+from workers.base import Cancellation
+from workers.errors import RunCancelled, is_transient
+from workers.waits import stop_waiting_when
+
+
+class _Drip(JsonHandler):
+    """Sends a 200's headers, then its body a byte every 0.2 s (for 30 s); or, with path
+    ``/silent/...``, nothing at all for 30 s."""
+
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self) -> None:  # noqa: N802
+        self.read_body()
+        if self.path.startswith("/silent"):
+            time.sleep(30)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", "150")
+        self.end_headers()
+        try:
+            for _ in range(150):
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(0.2)
+        except OSError:  # the client gave up
+            pass
+
+
+@pytest.fixture
+def drip():
+    server = serve(_Drip)
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    stop(server)
+
+
+def _model(base_url: str, timeout: float):
+    settings = Settings(model="openai:gpt-4.1-mini", openai_api_key=FAKE_KEY,
+                        openai_base_url=base_url, timeout=timeout, requests_per_second=1000)
+    return make_model(settings.model, settings).model
+
+
+def test_a_dripping_answer_times_out_at_the_timeout_of_the_whole_request(drip):
+    model = _model(f"{drip}/v1", timeout=1.0)
+    started = time.monotonic()
+    with pytest.raises(openai.APITimeoutError) as info:
+        model.invoke("hello")
+    assert time.monotonic() - started < 3.0  # each read came within 0.2 s: httpx never timed out
+    assert is_transient(info.value)
+    assert "RESEARCH_TIMEOUT" in str(info.value), info.value
+
+
+def test_a_stopping_run_stops_waiting_for_a_request_in_flight(drip):
+    model = _model(f"{drip}/silent/v1", timeout=60.0)
+    cancel, outcome = Cancellation(), []
+
+    def call() -> None:
+        with stop_waiting_when(cancel):
+            try:
+                model.invoke("hello")
+            except BaseException as exc:  # noqa: BLE001 - what the worker would see
+                outcome.append((exc, time.monotonic()))
+
+    worker = threading.Thread(target=call)
+    worker.start()
+    time.sleep(0.5)
+    stopped = time.monotonic()
+    cancel.set()
+    worker.join(10)
+    [(error, ended)] = outcome
+    assert isinstance(error, RunCancelled), repr(error)  # not a connection error to retry
+    assert ended - stopped < 1.5  # it was waiting out the rest of a 60 s timeout
