@@ -36,7 +36,7 @@ from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
 from app.research.settling import settle, trim_side_documents
 from app.research.text import clip, clip_middle, visible_text
-from workers.sources.base import code_span
+from workers.sources.base import code_span, inert_markdown
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
 
@@ -277,10 +277,13 @@ def render_markdown(data: ReportInput) -> str:
 
     Control characters but newline and tab are escaped (:func:`visible_text`): a passage's ANSI
     or OSC escape sequence (a corpus file's ``\\x1b]0;TITLE\\x07``) would run in a
-    terminal showing the file.
+    terminal showing the file. Above the Sources (whose entries escape their own titles and
+    URLs), no text can open an HTML tag or a link (:func:`workers.sources.base.inert_markdown`):
+    a search result's snippet or a planner's question is not the report's markup.
     """
-    return visible_text(_dropped_report(data) if data.dropped and not data.rows
-                        else _render(data))
+    text = _dropped_report(data) if data.dropped and not data.rows else _render(data)
+    body, sources, cited = text.partition("\n## Sources\n")  # its links: citations' own
+    return visible_text(inert_markdown(body) + sources + cited)
 
 
 def _render(data: ReportInput) -> str:

@@ -16,13 +16,14 @@ This module imports only the standard library.
 from __future__ import annotations
 
 import re
+import urllib.parse
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
     "CorpusError", "Document", "IndexVanished", "NoText", "Passage", "RawDoc", "Source",
-    "code_span", "group_by_document",
+    "code_span", "group_by_document", "inert_markdown", "link_destination",
 ]
 
 
@@ -116,8 +117,8 @@ class Passage:
         if self.source == self.doc_id and self.title.strip() and self.title not in (
                 self.doc_id, name):
             title = " ".join(self.title.split()).replace("`", "\\`")
-            return f"{code_span(self.doc_id)}: {title}"
-        return f"{code_span(self.doc_id)}: {self._where()}"
+            return f"{code_span(self.doc_id)}: {inert_markdown(title)}"
+        return f"{code_span(self.doc_id)}: {inert_markdown(self._where())}"
 
     def _where(self) -> str:
         """Where the passage comes from, as markdown text: a backtick escaped (a file name's
@@ -134,7 +135,7 @@ class Passage:
         """
         if self.is_web:
             title = " ".join(self.title.split()).replace("]", ")") or self.source
-            return f"[{title}]({self.source})"
+            return f"[{inert_markdown(title)}]({link_destination(self.source)})"
         return f"{code_span(self.ref)}: {self._where()}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -185,6 +186,45 @@ def code_span(text: str) -> str:
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+_CODE_SPANS = re.compile(r"(`+)(?:(?!`).|`(?!\1))*?\1")
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+
+
+def inert_markdown(text: str) -> str:
+    r"""``text`` (markdown a page, a search service or a model wrote) with nothing a markdown
+    viewer would run or follow: outside code spans, a ``<`` that opens an HTML tag, a comment
+    or an autolink becomes ``&lt;`` (shown as ``<``), and a link's or an image's ``](`` becomes
+    ``]\(`` (shown as it is). A search result's snippet held ``<script>`` and ``[x](javascript:
+    ...)``, and a planner's sub-question ``<img onerror=...>``, copied into the report.
+
+    Example:
+        >>> inert_markdown("<script>x</script> [a](javascript:y) `<b>` and 1 < 2")
+        '&lt;script>x&lt;/script> [a]\\(javascript:y) `<b>` and 1 < 2'
+    """
+    out, at = [], 0
+    for span in _CODE_SPANS.finditer(text):
+        out += [_inert(text[at:span.start()]), span.group(0)]
+        at = span.end()
+    out.append(_inert(text[at:]))
+    return "".join(out)
+
+
+def _inert(text: str) -> str:
+    return _TAG_START.sub("&lt;", text).replace("](", "]\\(")
+
+
+def link_destination(url: str) -> str:
+    """``url`` as a markdown link's destination: its spaces, parentheses, angle brackets,
+    square brackets, quotes and backslashes percent-encoded, so that nothing in it closes the
+    link ("https://example.org/a) [click me](javascript:alert(1)" made a second link).
+
+    Example:
+        >>> link_destination("https://example.org/a) [x](javascript:y)")
+        'https://example.org/a%29%20%5Bx%5D%28javascript:y%29'
+    """
+    return urllib.parse.quote(url, safe=":/?#@!$&'*+,;=%~-._")
 
 
 def group_by_document(passages: Sequence[Passage]) -> list[tuple[str, list[Passage]]]:

@@ -1,0 +1,29 @@
+"""Text the report quotes is never the report's markup (``workers.sources.base.inert_markdown``):
+a search result's snippet held ``<script>`` and ``[x](javascript:...)``, its URL's path a ``)``
+that closed the Sources link and opened a ``javascript:`` one, and a planner's sub-question
+``<img onerror=...>`` as a section heading; a markdown viewer would run or offer each."""
+
+from __future__ import annotations
+
+import re
+
+from app.research.report import render_markdown
+from tests.app.report_rows import data, item, row
+
+URL = "https://example.org/a) [click me](javascript:alert(1)"
+Q = "What is the relay? <img src=x onerror=alert(1)> [click](javascript:alert(2))"
+
+
+def test_quoted_text_opens_no_tag_and_no_link() -> None:
+    snippet = ("The relay moves packets. <script>alert(1)</script> [x](javascript:alert(2)) "
+               "and `<code>` stays code.")
+    web = item("finding", snippet, f"{URL}#0", title="<img src=x onerror=alert(3)> Relay",
+               source=URL)
+    md = render_markdown(data([row("analyst", Q, [web])], topic=Q, sub_questions=[Q]))
+    shown = re.sub(r"`[^`]*`", "", md)  # what a viewer renders: code spans are text
+    assert not re.search(r"<(script|img)", shown), md
+    assert "](javascript" not in shown, md
+    assert "`<code>` stays code" in md  # a code span is shown as it is
+    sources = md.split("## Sources", 1)[1]
+    assert "(https://example.org/a%29%20%5Bclick%20me%5D%28javascript:alert%281%29)" in sources
+    assert "&lt;img src=x onerror=alert(3)> Relay" in sources, sources
