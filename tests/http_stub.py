@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import Counter
 from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -54,6 +55,34 @@ class JsonHandler(BaseHTTPRequestHandler):
             self.wfile.write(data)
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+
+class DripHandler(JsonHandler):
+    """A server too slow to trip a read timeout: a 200's headers, then its body a byte every
+    0.2 s (150 bytes), to GET and POST alike; with a path starting ``/silent``, nothing at
+    all for 30 s. For the whole-request deadline (``workers.deadline``)."""
+
+    protocol_version = "HTTP/1.1"
+
+    def _drip(self) -> None:
+        if self.command == "POST":
+            self.read_body()
+        if self.path.startswith("/silent"):
+            time.sleep(30)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", "150")
+        self.end_headers()
+        try:
+            for _ in range(150):
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(0.2)
+        except OSError:  # the client gave up
+            pass
+
+    do_GET = do_POST = _drip  # noqa: N815
 
 
 def serve(handler: type[BaseHTTPRequestHandler]) -> ThreadingHTTPServer:

@@ -6,46 +6,19 @@ the same query's lock behind it."""
 from __future__ import annotations
 
 import time
-from http.server import BaseHTTPRequestHandler
 
 import pytest
 
 from app.graph.sources import open_web
 from app.settings.config import Settings
-from tests.http_stub import serve, stop
+from tests.http_stub import DripHandler, serve, stop
 from workers.sources.web import WebTimeout
-
-
-class _Drip(BaseHTTPRequestHandler):
-    """A 200 whose JSON body comes a byte every 0.2 s (for 30 s), to GET and POST alike."""
-
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def _drip(self) -> None:
-        if self.command == "POST":
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", "150")
-        self.end_headers()
-        try:
-            for _ in range(150):
-                self.wfile.write(b" ")
-                self.wfile.flush()
-                time.sleep(0.2)
-        except OSError:
-            pass
-
-    do_GET = do_POST = _drip  # noqa: N815
 
 
 @pytest.mark.parametrize("provider", ["tavily", "searxng"])
 def test_a_dripping_search_answer_times_out_at_the_timeout_of_the_whole_request(
         tmp_path, provider):
-    server = serve(_Drip)
+    server = serve(DripHandler)
     url = f"http://127.0.0.1:{server.server_address[1]}"
     try:
         settings = Settings(data_dir=tmp_path, timeout=1.0, search_provider=provider,

@@ -13,40 +13,16 @@ import pytest
 
 from app.llm.models import make_model
 from app.settings.config import Settings
-from tests.http_stub import JsonHandler, serve, stop
+from tests.http_stub import DripHandler, serve, stop
 from tests.llm.fake_openai import FAKE_KEY
 from workers.base import Cancellation
 from workers.errors import RunCancelled, is_transient
 from workers.waits import stop_waiting_when
 
 
-class _Drip(JsonHandler):
-    """Sends a 200's headers, then its body a byte every 0.2 s (for 30 s); or, with path
-    ``/silent/...``, nothing at all for 30 s."""
-
-    protocol_version = "HTTP/1.1"
-
-    def do_POST(self) -> None:  # noqa: N802
-        self.read_body()
-        if self.path.startswith("/silent"):
-            time.sleep(30)
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", "150")
-        self.end_headers()
-        try:
-            for _ in range(150):
-                self.wfile.write(b" ")
-                self.wfile.flush()
-                time.sleep(0.2)
-        except OSError:  # the client gave up
-            pass
-
-
 @pytest.fixture
 def drip():
-    server = serve(_Drip)
+    server = serve(DripHandler)
     yield f"http://127.0.0.1:{server.server_address[1]}"
     stop(server)
 
