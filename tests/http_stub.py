@@ -15,7 +15,7 @@ import json
 import threading
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
@@ -122,10 +122,13 @@ class ScriptedServer:
     Attributes:
         url: ``http://127.0.0.1:PORT``, once started.
         requests: every recorded request, in arrival order.
+        body_for: ``query -> JSON body`` answered (200) in place of the stand-in's own answer:
+            a service that sends another shape (``{"results": "none"}``, a list, null).
     """
 
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
+        self.body_for: Callable[[str], Any] | None = None
         self._faults: list[Fault] = []
         self._lock = threading.Lock()
 
@@ -148,6 +151,14 @@ class ScriptedServer:
     def query_of(self, request: dict[str, Any]) -> str:
         """The query of a recorded request (for :meth:`counts`)."""
         raise NotImplementedError
+
+    def scripted_answer(self, handler: JsonHandler, query: str) -> bool:
+        """Answer :attr:`body_for`, when set, through ``handler``; True when it did (the
+        stand-in's own answer is then not sent)."""
+        if self.body_for is not None:
+            handler.send_json(200, self.body_for(query))
+            return True
+        return False
 
     def fail(self, status: int, times: int = 1, retry_after: str | None = None) -> None:
         """Answer the next ``times`` requests with ``status`` (and ``Retry-After``)."""

@@ -52,10 +52,13 @@ class FakeSearxng(ScriptedServer):
                     return self.send_json(fault[0], {"error": f"scripted {fault[0]}"},
                                           fault_headers(fault))
                 query = params.get("q", "")
-                results = [{"url": p["url"], "title": p["title"], "content": p["content"],
-                            "engine": "duckduckgo", "engines": ["duckduckgo"],
-                            "score": p.get("score", 0.5), "category": "general"}
-                           for p in server.results_for(query)]
+                if server.scripted_answer(self, query):
+                    return None
+                results = [{"url": p.get("url"), "title": p.get("title"),
+                            "content": p.get("content"), "engine": "duckduckgo",
+                            "engines": ["duckduckgo"], "score": p.get("score", 0.5),
+                            "category": "general"} if isinstance(p, dict) else p
+                           for p in server.results_for(query)]  # what is no object, as it is
                 self.send_json(200, {"query": query, "number_of_results": len(results),
                                      "results": results, "answers": [], "corrections": [],
                                      "infoboxes": [], "suggestions": [],

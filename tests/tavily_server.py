@@ -93,6 +93,8 @@ class FakeTavily(ScriptedServer):
                     return self.send_json(fault[0], {"detail": {"error": f"scripted {fault[0]}"}},
                                           fault_headers(fault))
                 query = str(body.get("query", ""))
+                if server.scripted_answer(self, query):
+                    return None
                 results = server.results_for(query)[: int(body.get("max_results") or 5)]
                 if not body.get("include_raw_content"):
                     results = [{k: v for k, v in r.items() if k != "raw_content"} for r in results]

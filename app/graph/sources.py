@@ -40,11 +40,11 @@ def open_web(settings: Settings) -> Any:
     if settings.search_provider == "searxng":
         from workers.sources.searxng import searxng_search
 
-        label = "web search (SearXNG)"
+        provider, label = "SearXNG", "web search (SearXNG)"
         raw = searxng_search(secret_or_url, timeout=settings.timeout)
         gate = gate_for("searxng", secret_or_url)
     else:
-        label = "web search (Tavily)"
+        provider, label = "Tavily", "web search (Tavily)"
         raw = tavily_search(secret_or_url, settings.tavily_base_url, timeout=settings.timeout)
         gate = gate_for("tavily", settings.tavily_base_url or "")
     raw = _bounded(raw, settings.timeout, label)
@@ -53,7 +53,7 @@ def open_web(settings: Settings) -> Any:
     rate_limits = RateLimitPatience(settings.rate_limit_patience,
                                     max(2 * settings.retry_interval, 0.05), gate)
     search = paced_search(raw, gate, settings.retry_patience, label, rate_limits)
-    return WebSource(Path(settings.data_dir), search, description=label)
+    return WebSource(Path(settings.data_dir), search, description=label, provider=provider)
 
 
 def _bounded(search: Any, seconds: float, label: str) -> Any:

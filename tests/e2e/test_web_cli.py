@@ -215,3 +215,24 @@ def test_a_killed_web_thread_shows_its_pending_web_search_tasks(
     assert resumed.stderr.startswith("error: web search (--web, set for this run or by its "
                                      "thread) needs a Tavily key"), resumed.stderr
     assert "SEARXNG_URL" in resumed.stderr  # the other provider is named too
+
+
+def test_an_answer_of_another_shape_fails_the_web_search_only_and_is_named(
+        tmp_path: Path, small_corpus: Path, tavily: FakeTavily) -> None:
+    # trial 39, F6: {"results": "none"} failed the analyst and the critic too, in both rounds,
+    # with "AttributeError: 'str' object has no attribute 'get'"; the README promises that
+    # their search_web call comes back to them as an error and they answer from the corpus
+    from tests.results_db import db_rows
+
+    tavily.body_for = lambda query: {"query": query, "results": "none"}
+    data = tmp_path / "data"
+    proc = research(small_corpus, data, tavily, "--rounds", "1")
+    assert proc.returncode == 1, proc.stderr  # the web_search tasks failed: partial
+    summary = json.loads(proc.stdout)
+    said = "Tavily sent an answer the app cannot use: its results are a string, not a list"
+    assert {e["worker"] for e in summary["errors"]} == {"web_search"}, summary["errors"]
+    assert all(said in e["error"] for e in summary["errors"]), summary["errors"]
+    assert any(said in n and "the agent answered without it" in n for n in summary["notes"])
+    rows = db_rows(data)
+    assert {(r["worker"], r["status"]) for r in rows} >= {("analyst", "ok"), ("critic", "ok")}
+    assert not cached_queries(data)  # nothing cached: a later run asks again

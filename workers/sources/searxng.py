@@ -24,7 +24,13 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from workers.sources.web import SearchFn, WebSearchError, WebTimeout, WebUnreachable
+from workers.sources.web import (
+    SearchFn,
+    WebSearchError,
+    WebTimeout,
+    WebUnreachable,
+)
+from workers.sources.web_answer import unusable
 
 __all__ = ["searxng_search"]
 
@@ -55,16 +61,28 @@ def _where(base_url: str) -> str:
     return f"{parts.scheme}://{host}{parts.path.rstrip('/')}"
 
 
-def _results(answer: dict[str, Any], max_results: int, where: str) -> dict[str, Any]:
-    results = [item for item in answer.get("results") or [] if isinstance(item, dict)]
-    if not results and answer.get("unresponsive_engines"):
+def _results(answer: dict[str, Any], where: str) -> dict[str, Any]:
+    """The answer in Tavily's shape, each result object cut to its ``url``, ``title`` and
+    ``content``. What is not a result object is passed on as it is: the web source's one gate
+    (:func:`workers.sources.web_answer.answer_results`) names an answer of the wrong shape and
+    bounds the rest, for SearXNG as for Tavily (before, ``"results": "none"`` was read as an
+    empty answer and cached for good)."""
+    results = answer.get("results")
+    if results is not None and not isinstance(results, list):
+        return {"results": results}
+    results = results or []
+    if not any(isinstance(item, dict) for item in results) and answer.get(
+            "unresponsive_engines"):
+        engines = answer["unresponsive_engines"]
         failed = ", ".join(" ".join(str(part) for part in engine)
                            if isinstance(engine, (list, tuple)) else str(engine)
-                           for engine in answer["unresponsive_engines"])[:200]
+                           for engine in (engines if isinstance(engines, list) else [engines])[:20]
+                           )[:200]
         raise WebUnreachable(f"web search: SearXNG at {where} found nothing because its engines "
                              f"did not answer ({failed})")
     return {"results": [{"url": item.get("url"), "title": item.get("title"),
-                         "content": item.get("content")} for item in results[:max_results]]}
+                         "content": item.get("content")} if isinstance(item, dict) else item
+                        for item in results]}
 
 
 def searxng_search(base_url: str, timeout: float = 30.0) -> SearchFn:
@@ -98,10 +116,12 @@ def searxng_search(base_url: str, timeout: float = 30.0) -> SearchFn:
         try:
             answer = response.json()
         except ValueError:
-            answer = None
-        if not isinstance(answer, dict):
             raise WebSearchError(f"web search: SearXNG at {where} did not answer JSON: is "
-                                 "SEARXNG_URL the instance's root?", response.status_code)
-        return _results(answer, max_results, where)
+                                 "SEARXNG_URL the instance's root?", response.status_code
+                                 ) from None
+        if not isinstance(answer, dict):  # JSON, of another shape: said so (the web source's)
+            raise WebSearchError(f"web search: SearXNG at {where} sent an answer the app cannot "
+                                 f"use: {unusable(answer)}", response.status_code)
+        return _results(answer, where)
 
     return search

@@ -22,6 +22,11 @@ passages of the page's full text (``raw_content``), so a claim quoted from a rea
 passage that holds it. The report cites a page by title and URL, once per URL
 (:meth:`Passage.citation`).
 
+What a service answers enters through one gate, :func:`workers.sources.web_answer.answer_results`
+(trial 39, F4 and F6): an answer of another shape is a :class:`WebSearchError` naming the provider
+(never cached), and every size is bounded (the results kept, a URL's, a title's, a snippet's and a
+page text's length).
+
 Errors keep their HTTP meaning for :mod:`workers.errors`: :class:`WebSearchError` carries the
 ``status_code`` (401/403 stop the run like a bad model key; 429 and 5xx are retried) and, for a
 429 or 503, the response with its ``Retry-After`` header; a timeout is a :class:`TimeoutError`, a
@@ -45,6 +50,15 @@ from workers.sources.base import Document, Passage
 from workers.sources.recording import KeyedLocks, sqlite_transaction
 from workers.sources.text import chunk_text
 from workers.sources.urls import page_url
+from workers.sources.web_answer import (
+    MAX_PAGE_CHARS,
+    MAX_SNIPPET_CHARS,
+    MAX_TITLE_CHARS,
+    UnusableAnswer,
+    answer_results,
+    clip,
+    unusable,
+)
 
 __all__ = [
     "CURRENT_AS_OF",
@@ -163,12 +177,25 @@ def tavily_search(api_key: str, base_url: str | None = None, timeout: float = 30
             detail = " ".join(str(exc).split()).replace(api_key, "***")[:200]
             hint = _HINTS.get(status) or (f"Tavily error (HTTP {status})" if status else
                                           "Tavily search failed")
-            message = f"web search: {hint}" + (f": {detail}" if detail else "")
+            said = status == 200 and _unreadable(response)
+            message = f"web search: {said}" if said else (
+                f"web search: {hint}" + (f": {detail}" if detail else ""))
             raise WebSearchError(message, status, response) from None
         finally:
             session.close()
 
     return search
+
+
+def _unreadable(response: Any) -> str:
+    """Why a 200 answer the Tavily client could not read is no answer: not JSON, or JSON of
+    another shape (:func:`~workers.sources.web_answer.answer_results`'s words), so its line says
+    what came, not the client's ``'list' object has no attribute 'setdefault'``."""
+    try:
+        why = unusable(response.json())
+    except ValueError:
+        why = "it is not JSON"
+    return f"Tavily sent an answer the app cannot use: {why}" if why else ""
 
 
 def _today() -> str:
@@ -237,14 +264,16 @@ class WebSource:
         search_fn: the HTTP search (:func:`tavily_search`,
             :func:`workers.sources.searxng.searxng_search`); tests pass their own.
         description: one line for the tools and the run summary.
+        provider: who answers, as an error names it (``"Tavily"``, ``"SearXNG"``).
     """
 
     def __init__(self, data_dir: Path, search_fn: SearchFn,
-                 description: str = "web search (Tavily)") -> None:
+                 description: str = "web search (Tavily)", provider: str = "Tavily") -> None:
         self._path = Path(data_dir).expanduser() / WEB_CACHE
         self._path.parent.mkdir(parents=True, exist_ok=True)
         self._search_fn = search_fn
         self.description = description
+        self.provider = provider
         self._lock = KeyedLocks()  # one per (query, as_of): one request per question
         with self._db() as con:
             con.executescript(_DDL)
@@ -313,28 +342,26 @@ class WebSource:
     # -- cache -----------------------------------------------------------------------------
 
     def _fetch(self, query: str, as_of: str) -> list[str]:
+        """Ask the search service, and cache its usable results (shape checked, every size
+        bounded: :func:`workers.sources.web_answer.answer_results`) with the answer that lists
+        them, in one transaction; their URLs, in its order.
+
+        Raises:
+            WebSearchError: the answer is of another shape (nothing cached: asked again later).
+        """
         answer = self._search_fn(query, MAX_WEB_RESULTS)
+        try:
+            results = answer_results(answer, MAX_WEB_RESULTS)
+        except UnusableAnswer as exc:  # named as a search that failed; the agents carry on
+            raise WebSearchError(f"web search: {self.provider} sent an answer the app "
+                                 f"cannot use: {exc}") from None
         now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-        urls: list[str] = []
-        pages = []
-        for item in answer.get("results") or []:
-            url = page_url(str(item.get("url") or ""))
-            if url is None or url in urls:  # another spelling of a page listed: the first wins
-                continue
-            snippet = " ".join(str(item.get("content") or "").split())
-            title = " ".join(str(item.get("title") or "").split()) or url
-            content = str(item.get("raw_content") or "").strip() or snippet
-            if not snippet:
-                snippet = " ".join(content.split())[:500]
-            if not snippet:
-                continue
-            urls.append(url)
-            pages.append((url, title, snippet, content, now))
+        pages = [(r.url, r.title, r.snippet, r.content, now) for r in results]
         with self._db() as con:  # one transaction: the pages and the answer that lists them
             con.executemany("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?, ?)", pages)
             con.execute("INSERT OR REPLACE INTO searches VALUES (?, ?, ?, ?)",
-                        (query, as_of, json.dumps(urls), now))
-        return urls
+                        (query, as_of, json.dumps([r.url for r in results]), now))
+        return [r.url for r in results]
 
     def _page(self, url: str) -> _Page | None:
         key = page_url(url)  # a ref written with another spelling of the URL still resolves
@@ -343,7 +370,11 @@ class WebSource:
         with self._db() as con:
             row = con.execute("SELECT url, title, snippet, content FROM pages WHERE url = ?",
                               (key,)).fetchone()
-        return _Page(*row) if row else None
+        if row is None:
+            return None
+        url, title, snippet, content = row  # an older cache's page is cut as a new one is
+        return _Page(url, clip(title, MAX_TITLE_CHARS), clip(snippet, MAX_SNIPPET_CHARS),
+                     clip(content, MAX_PAGE_CHARS))
 
     @staticmethod
     def _passage(page: _Page, seq: int, score: float = 0.0) -> Passage:

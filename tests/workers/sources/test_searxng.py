@@ -92,7 +92,7 @@ def test_no_results_because_engines_failed_is_retried_not_cached(tmp_path: Path)
     def fake_search(query: str, max_results: int) -> dict:
         from workers.sources.searxng import _results
 
-        return _results(next(answers), max_results, "http://sx")
+        return _results(next(answers), "http://sx")
 
     source = WebSource(tmp_path, fake_search)
     with pytest.raises(ConnectionError, match="duckduckgo timeout"):
