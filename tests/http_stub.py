@@ -56,6 +56,16 @@ class JsonHandler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass
 
+    def send_redirect(self, location: str, status: int = 302) -> None:
+        """Answer ``status`` with ``Location: location`` and an empty body."""
+        try:
+            self.send_response(status)
+            self.send_header("Location", location)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
 
 class DripHandler(JsonHandler):
     """A server too slow to trip a read timeout: a 200's headers, then its body a byte every
@@ -124,11 +134,13 @@ class ScriptedServer:
         requests: every recorded request, in arrival order.
         body_for: ``query -> JSON body`` answered (200) in place of the stand-in's own answer:
             a service that sends another shape (``{"results": "none"}``, a list, null).
+        redirect_to: a ``Location`` every search is redirected to (302), e.g. ``file:///x``.
     """
 
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.body_for: Callable[[str], Any] | None = None
+        self.redirect_to: str | None = None
         self._faults: list[Fault] = []
         self._lock = threading.Lock()
 
@@ -153,8 +165,11 @@ class ScriptedServer:
         raise NotImplementedError
 
     def scripted_answer(self, handler: JsonHandler, query: str) -> bool:
-        """Answer :attr:`body_for`, when set, through ``handler``; True when it did (the
-        stand-in's own answer is then not sent)."""
+        """Answer :attr:`redirect_to` or :attr:`body_for`, when set, through ``handler``; True
+        when it did (the stand-in's own answer is then not sent)."""
+        if self.redirect_to is not None:
+            handler.send_redirect(self.redirect_to)
+            return True
         if self.body_for is not None:
             handler.send_json(200, self.body_for(query))
             return True

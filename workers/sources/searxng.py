@@ -29,6 +29,7 @@ from workers.sources.web import (
     WebSearchError,
     WebTimeout,
     WebUnreachable,
+    refused_redirect,
 )
 from workers.sources.web_answer import unusable
 
@@ -108,6 +109,8 @@ def searxng_search(base_url: str, timeout: float = 30.0) -> SearchFn:
         except requests.exceptions.Timeout:
             raise WebTimeout(f"SearXNG at {where} did not answer within {timeout:g} s") from None
         except requests.exceptions.RequestException as exc:
+            if said := refused_redirect(exc, f"SearXNG at {where}"):  # it answered: no retry
+                raise WebSearchError(f"web search: {said}") from None
             raise WebUnreachable(f"cannot reach SearXNG at {where}: "
                                  f"{type(exc).__name__}") from None
         if response.status_code != 200:

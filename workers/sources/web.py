@@ -70,6 +70,7 @@ __all__ = [
     "WebTimeout",
     "WebUnreachable",
     "UNREACHED",
+    "refused_redirect",
     "tavily_search",
     "unreached_source",
 ]
@@ -177,7 +178,7 @@ def tavily_search(api_key: str, base_url: str | None = None, timeout: float = 30
             detail = " ".join(str(exc).split()).replace(api_key, "***")[:200]
             hint = _HINTS.get(status) or (f"Tavily error (HTTP {status})" if status else
                                           "Tavily search failed")
-            said = status == 200 and _unreadable(response)
+            said = refused_redirect(exc, "Tavily") or (status == 200 and _unreadable(response))
             message = f"web search: {said}" if said else (
                 f"web search: {hint}" + (f": {detail}" if detail else ""))
             raise WebSearchError(message, status, response) from None
@@ -185,6 +186,23 @@ def tavily_search(api_key: str, base_url: str | None = None, timeout: float = 30
             session.close()
 
     return search
+
+
+def refused_redirect(exc: BaseException, who: str) -> str | None:
+    """What happened, when ``requests`` would not follow where ``who`` (``"Tavily"``,
+    ``"SearXNG at http://host:8888"``) sent the search: a ``file:`` or other non-HTTP URL, or a
+    loop; None for any other error. Our own URL is checked before the run, so a URL that cannot
+    be asked came in a redirect (trial 39, F12: SearXNG's line read "cannot reach SearXNG at
+    ...: InvalidSchema", a server that answered)."""
+    import requests
+
+    detail = " ".join(str(exc).split())[:200]
+    if isinstance(exc, requests.exceptions.TooManyRedirects):
+        return f"{who} redirected the search too many times ({detail})"
+    if isinstance(exc, (requests.exceptions.InvalidSchema, requests.exceptions.MissingSchema,
+                        requests.exceptions.InvalidURL)):
+        return f"{who} redirected the search to a URL that is not followed ({detail})"
+    return None
 
 
 def _unreadable(response: Any) -> str:

@@ -1,7 +1,8 @@
 """What a search service answers is checked where it enters the web source, for Tavily and
 SearXNG alike (``workers/sources/web_answer.py``), against the local stand-ins of their APIs:
 an answer of another shape is named as a failed search, never cached and never a raw error in
-the agents' tasks; every size it sends is bounded (trial 39, F4 and F6)."""
+the agents' tasks; every size it sends is bounded; a redirect the client will not follow is
+named as one (trial 39, F4, F6 and F12)."""
 
 from __future__ import annotations
 
@@ -133,3 +134,15 @@ def test_a_cache_written_before_the_bounds_is_cut_as_it_is_read(tmp_path: Path) 
     assert len(hit.title) <= MAX_TITLE_CHARS and len(hit.text) <= MAX_SNIPPET_CHARS
     assert len(WebSource(tmp_path, never)._page(hit.source).content) <= MAX_PAGE_CHARS
 
+
+def test_a_redirect_the_client_will_not_follow_is_named_as_one(served) -> None:
+    # trial 39, F12: SearXNG's redirect to file: read "cannot reach SearXNG at URL:
+    # InvalidSchema", for a server that answered
+    server, source = served
+    server.redirect_to = "file:///etc/passwd"
+    with pytest.raises(WebSearchError) as info:
+        source.search("heron census", as_of=AS_OF)
+    message = str(info.value)
+    assert "redirected the search to a URL that is not followed" in message, message
+    assert "'file:///etc/passwd'" in message and "cannot reach" not in message
+    assert not is_transient(info.value)  # it answered; the same redirect again is no cure
