@@ -7,15 +7,20 @@ server really answered. ``MODE``: ``ok`` (default: answers a sentence naming the
 (never starts: sleeps 60 s before serving), ``die`` (the process exits with status 5 when the
 tool is called). Every mode writes the server's pid to
 ``CALLS_FILE.pid`` first, so a test can check that the process was stopped. The environment
-variable ``TEST_MCP_TOOL`` names the tool otherwise (default ``lookup``).
+variable ``TEST_MCP_TOOL`` names the tool otherwise (default ``lookup``), and
+``TEST_MCP_MORE_TOOLS`` lists more tools as JSON, ``{"NAME": INPUT_SCHEMA or null}``: each
+answers as ``lookup`` does, and lists that ``inputSchema`` (null: ``lookup``'s), so a test
+serves a tool whose schema is odd (a ``$ref`` to nowhere) or names that clash once sanitised.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from mcp.server.fastmcp import FastMCP
 
@@ -25,8 +30,8 @@ ANSWER = "The field notes say that a zorblax relay forwards signals for: {query}
 server = FastMCP("notes", log_level="WARNING")
 
 
-@server.tool(name=os.environ.get("TEST_MCP_TOOL") or "lookup")
-def lookup(query: str) -> str:
+@server.tool(name=os.environ.get("TEST_MCP_TOOL") or "lookup", structured_output=False)
+def lookup(query: str) -> Any:
     """Look up the field notes about a question."""
     calls, mode = Path(sys.argv[1]), (sys.argv[2] if len(sys.argv) > 2 else "ok")
     with calls.open("a", encoding="utf-8") as out:
@@ -38,6 +43,13 @@ def lookup(query: str) -> str:
     if mode == "die":
         os._exit(5)
     return ANSWER.format(query=query)
+
+
+for _name, _schema in json.loads(os.environ.get("TEST_MCP_MORE_TOOLS") or "{}").items():
+    server.add_tool(lookup, name=_name, description=f"Look up the notes ({_name}).",
+                    structured_output=False)
+    if _schema is not None:  # what the server lists, whatever the function takes
+        server._tool_manager.get_tool(_name).parameters = _schema
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ server. That record is also
 the :class:`~workers.sources.Source` that resolves those refs for the claim check
 (``CombinedSource``). A failure or a timeout is not recorded: the agent gets it as the call's
 error result and goes on with its other tools (one optional server must not fail every agent
-task); the worker notes it for the report.
+task); the worker notes it for the report. Which tools are offered, and under which name:
+:mod:`workers.mcp_offer` (a tool it leaves out is named in :attr:`McpHub.notes`).
 
 Source: ``langchain_mcp_adapters.client.MultiServerMCPClient.session`` and
 ``langchain_mcp_adapters.tools.load_mcp_tools`` (langchain-mcp-adapters README, "Stateful
@@ -28,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import threading
 import time
 from collections.abc import Collection
@@ -42,8 +42,16 @@ from workers.errors import RunCancelled, one_line
 from workers.mcp_exits import closed_by_server, exit_of, install, watching
 from workers.mcp_exits import root_error as _root
 from workers.mcp_logs import MCP_LOGS
+from workers.mcp_offer import (
+    MAX_DESCRIPTION,
+    MAX_TOOLS,
+    NAMING,
+    offered_name,
+    schema_problem,
+)
 from workers.mcp_record import McpResults, args_passage
 from workers.pacing import result_within
+from workers.sources.web_answer import clip
 from workers.tools import READ_TOOL, SEARCH_TOOL, WEB_TOOL
 
 __all__ = ["McpError", "McpHub", "make_mcp_tools"]
@@ -99,6 +107,8 @@ class McpHub:
         self._stop = asyncio.Event()
         self._tasks: dict[str, asyncio.Task] = {}
         self._gone: dict[str, str] = {}  # a server whose session ended mid-run: why
+        self.notes: list[str] = []
+        """The run's notes about the servers' tools: those left out (:func:`make_mcp_tools`)."""
         self._thread = threading.Thread(target=self._loop.run_forever, name="mcp-sessions",
                                         daemon=True)
         self._thread.start()
@@ -248,13 +258,11 @@ class McpHub:
             await asyncio.wait(tasks, timeout=CLOSE_WAIT - 1)
 
 
-_NAME = re.compile(r"[^A-Za-z0-9_-]+")
-
-
 def make_mcp_tools(hub: McpHub, results: McpResults,
                    reserved: Collection[str] = (SEARCH_TOOL, READ_TOOL, WEB_TOOL)
                    ) -> list[BaseTool]:
-    """Sync LangChain tools over every tool of ``hub``'s servers, named ``SERVER_TOOL``.
+    """Sync LangChain tools over the tools of ``hub``'s servers, named ``SERVER_TOOL``
+    (:func:`workers.mcp_offer.offered_name`).
 
     Each returns JSON ``{"results": [passage]}`` (see :meth:`Passage.to_dict`), the passage
     cited as ``mcp:SERVER/TOOL``; an answer recorded in ``results`` is returned without calling
@@ -262,34 +270,81 @@ def make_mcp_tools(hub: McpHub, results: McpResults,
     ``ToolMessage`` with status ``"error"`` naming it; LangChain's ``handle_tool_error``), so the
     agent answers from its other tools; nothing is recorded, so a later task asks again.
 
+    A tool whose ``inputSchema`` cannot be used, a second tool of one server under a name taken,
+    and the tools past :data:`~workers.mcp_offer.MAX_TOOLS` are left out, each named in
+    ``hub.notes`` (:mod:`workers.mcp_offer` says why these are left out, not refused).
+
     Raises:
-        McpError: two tools get one name (server ``a_b``'s tool ``c`` and server ``a``'s tool
-            ``b_c``), or one gets a name in ``reserved``, the agents' own tools' (server
-            ``search``'s tool ``corpus``): one line naming them. Every agent task failed on it
-            at run time, was sent again, and the run ended ``partial``.
+        McpError: tools of two servers get one name (server ``a_b``'s tool ``c`` and server
+            ``a``'s tool ``b_c``), or one gets a name in ``reserved``, the agents' own tools'
+            (server ``search``'s tool ``corpus``): one line naming them and the way out (rename
+            a server in the config). Every agent task failed on it at run time, was sent
+            again, and the run ended ``partial``.
     """
     out: list[BaseTool] = []
     named: dict[str, tuple[str, str]] = {}
+    left: list[str] = []  # a note per tool left out for its schema or its name
+    past: list[str] = []  # the tools past MAX_TOOLS
     for server, tools in hub.tools.items():
         for tool in tools:
-            made = _sync_tool(hub, results, server, tool)
-            if made.name in reserved:
+            if len(out) >= MAX_TOOLS:
+                past.append(f"{server}/{tool.name}")
+                continue
+            name = offered_name(server, tool.name)
+            if name in reserved:
                 raise McpError(f"MCP server {server!r}'s tool {tool.name!r} would be offered as "
-                               f"{made.name!r}, the name of one of the agents' own tools "
-                               "(tools are named SERVER_TOOL): rename the server in the MCP "
-                               "config")
-            if made.name in named:
-                was = named[made.name]
-                raise McpError(f"MCP server {server!r}'s tool {tool.name!r} and server "
-                               f"{was[0]!r}'s tool {was[1]!r} would both be offered as "
-                               f"{made.name!r} (tools are named SERVER_TOOL): rename a server "
-                               "in the MCP config")
-            named[made.name] = (server, tool.name)
-            out.append(made)
+                               f"{name!r}, the name of one of the agents' own tools "
+                               f"({NAMING}): rename the server in the MCP config")
+            why = _left_out(named, server, tool, name) or schema_problem(tool)
+            if why is not None:
+                left.append(f"MCP server {server!r}'s tool {tool.name!r} is left out: {why}; "
+                            "the agents are offered the other tools")
+                continue
+            named[name] = (server, tool.name)
+            out.append(_sync_tool(hub, results, server, tool, name))
+    hub.notes = _left_notes(left, past)
     return out
 
 
-def _sync_tool(hub: McpHub, results: McpResults, server: str, tool: BaseTool) -> BaseTool:
+def _left_notes(left: list[str], past: list[str], shown: int = 10) -> list[str]:
+    """The run's notes of the tools left out: one each for the first ``shown`` (a hostile
+    server may list thousands), then a count; and one for all the tools past
+    :data:`~workers.mcp_offer.MAX_TOOLS`, three of them named.
+
+    Example:
+        >>> _left_notes(["a", "b", "c"], ["s/t1", "s/t2"], shown=2)  # doctest: +ELLIPSIS
+        ['a', 'b', '1 more MCP tool(s) left out for such reasons', '2 MCP tool(s) past ...']
+    """
+    notes = left[:shown]
+    if len(left) > shown:
+        notes.append(f"{len(left) - shown} more MCP tool(s) left out for such reasons")
+    if past:
+        named = ", ".join(past[:3]) + (", ..." if len(past) > 3 else "")
+        notes.append(f"{len(past)} MCP tool(s) past the first {MAX_TOOLS} are left out (the "
+                     f"agents are offered {MAX_TOOLS} at most): {named}")
+    return notes
+
+
+def _left_out(named: dict[str, tuple[str, str]], server: str, tool: BaseTool,
+              name: str) -> str | None:
+    """Why ``tool`` cannot take ``name``: another tool of its server has it (said, for the
+    note); None when it is free.
+
+    Raises:
+        McpError: another server's tool has it: renaming a server in the config mends that.
+    """
+    if name not in named:
+        return None
+    other_server, other = named[name]
+    if other_server == server:  # the server's own names clash: the config cannot mend it
+        return f"it would be offered as {name!r}, as its tool {other!r} is ({NAMING})"
+    raise McpError(f"MCP server {server!r}'s tool {tool.name!r} and server {other_server!r}'s "
+                   f"tool {other!r} would both be offered as {name!r} ({NAMING}): rename one "
+                   "of the servers in the MCP config")
+
+
+def _sync_tool(hub: McpHub, results: McpResults, server: str, tool: BaseTool,
+               offered: str) -> BaseTool:
     name = tool.name
 
     def call(**args: Any) -> str:
@@ -304,9 +359,10 @@ def _sync_tool(hub: McpHub, results: McpResults, server: str, tool: BaseTool) ->
         passage = args_passage(server, name, args, text)
         return json.dumps({"results": [passage.to_dict()]}, ensure_ascii=False)
 
+    description = tool.description or f"MCP tool {name} of server {server}"
     return StructuredTool(
-        name=_NAME.sub("_", f"{server}_{name}")[:64],
-        description=(tool.description or f"MCP tool {name} of server {server}") +
+        name=offered,
+        description=clip(description, MAX_DESCRIPTION) +
         f"\nAnswers are cited as mcp:{server}/{name}: cite the exact `ref` returned.",
         args_schema=tool.args_schema,
         func=call,

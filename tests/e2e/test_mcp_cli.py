@@ -277,3 +277,25 @@ def test_a_server_that_exits_at_start_up_is_named_with_its_exit_status(
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.splitlines() == [
         "error: MCP server 'notes' exited with status 3 at start-up"]
+
+
+def test_a_tool_whose_schema_cannot_be_used_is_left_out_and_the_run_goes_on(
+        tmp_path: Path, small_corpus: Path) -> None:
+    # trial 39, F7: one tool with an unresolvable $ref failed every analyst and critic task,
+    # in both rounds, with "KeyError: \"Reference '#/$defs/Nope' not found.\"" (tokens: 0)
+    data, calls, config = tmp_path / "data", tmp_path / "calls.txt", tmp_path / "mcp.json"
+    odd = {"refless": {"type": "object", "properties": {"query": {"$ref": "#/$defs/Nope"}}}}
+    config.write_text(json.dumps({"mcpServers": {"notes": {
+        "command": sys.executable, "args": [str(SERVER), str(calls)],
+        "env": {"TEST_MCP_MORE_TOOLS": json.dumps(odd)}}}}), encoding="utf-8")
+    proc = research(small_corpus, data, config, "--rounds", "1")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["ok"] and not summary["errors"], summary
+    note = ("MCP server 'notes''s tool 'refless' is left out: its inputSchema has a reference "
+            "that resolves nowhere (Reference '#/$defs/Nope' not found.); the agents are offered "
+            "the other tools")
+    assert note in summary["notes"], summary["notes"]
+    assert note in Path(summary["report_path"]).read_text("utf-8")
+    assert sorted(calls_of(calls)) == sorted(QUESTIONS)  # its lookup tool was called
+

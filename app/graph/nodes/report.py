@@ -138,6 +138,9 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     # Files the corpus skipped (an encrypted or broken PDF...): the reader should know what
     # the report could not draw on.
     extra_notes: list[str] = list(getattr(corpus, "notes", None) or [])
+    # and the MCP tools the agents were not offered (a schema that cannot be used...)
+    if (mcp := res.mcp()) is not None:
+        extra_notes += getattr(mcp[0], "notes", [])
     outcome, failed = run_outcome(state, rows)  # the rows say which kept an earlier result
     # A search that did not answer is named as not reached, never read as an empty answer.
     extra_notes += unreached_notes(rows) + kept_notes(failed)
