@@ -5,7 +5,8 @@ a line (its query) to ``CALLS_FILE`` for every call it receives, so a test count
 server really answered. ``MODE``: ``ok`` (default: answers a sentence naming the query), ``fail``
 (the tool raises: an MCP error result), ``slow`` (sleeps 30 s before answering), ``hang``
 (never starts: sleeps 60 s before serving), ``die`` (the process exits with status 5 when the
-tool is called). Every mode writes the server's pid to
+tool is called), ``image`` (answers a PNG image only), ``mixed`` (an image, then the sentence),
+``empty`` (answers no content at all). Every mode writes the server's pid to
 ``CALLS_FILE.pid`` first, so a test can check that the process was stopped. The environment
 variable ``TEST_MCP_TOOL`` names the tool otherwise (default ``lookup``), and
 ``TEST_MCP_MORE_TOOLS`` lists more tools as JSON, ``{"NAME": INPUT_SCHEMA or null}``: each
@@ -22,12 +23,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp import FastMCP, Image
 
 ANSWER = "The field notes say that a zorblax relay forwards signals for: {query}"
 """What ``lookup`` answers (``{query}``: its argument)."""
 
 server = FastMCP("notes", log_level="WARNING")
+
+
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                    "1f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f7a3d90000000049454e44ae426082")
+"""A 1x1 PNG: what an image answer carries."""
 
 
 @server.tool(name=os.environ.get("TEST_MCP_TOOL") or "lookup", structured_output=False)
@@ -42,6 +48,12 @@ def lookup(query: str) -> Any:
         time.sleep(30)
     if mode == "die":
         os._exit(5)
+    if mode == "image":
+        return Image(data=PNG, format="png")
+    if mode == "mixed":
+        return [Image(data=PNG, format="png"), ANSWER.format(query=query)]
+    if mode == "empty":
+        return []
     return ANSWER.format(query=query)
 
 

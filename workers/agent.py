@@ -193,6 +193,7 @@ def build_agent_runner(
         )
         notes = _failed_tools(result["messages"], operator_tools)
         extra = {"tool_calls": tool_calls, "tool_errors": len(notes)}
+        notes += _tool_notes(result["messages"], operator_tools)
         if unread:  # cited without being read: counted in the row, said in the notes
             extra["dropped_unretrieved"] = len(unread)
             notes.append(unretrieved_note(name, unread))
@@ -267,6 +268,21 @@ def _failed_tools(messages: Sequence[Any], names: set[str]) -> list[str]:
     the tool handed its failure back, and the agent answered without it)."""
     return [f"{message_text(m.content)}{ANSWERED_WITHOUT}" for m in messages
             if isinstance(m, ToolMessage) and m.status == "error" and m.name in names]
+
+
+def _tool_notes(messages: Sequence[Any], names: set[str]) -> list[str]:
+    """The ``"note"`` of each answer of the operator's tools ``names`` that carries one (an
+    MCP answer that held an image beside its text: ``workers.mcp_tools``)."""
+    notes = []
+    for m in messages:
+        if isinstance(m, ToolMessage) and m.status != "error" and m.name in names:
+            try:
+                data = json.loads(message_text(m.content))
+            except ValueError:
+                continue
+            if isinstance(data, dict) and isinstance(data.get("note"), str):
+                notes.append(data["note"])
+    return notes
 
 
 def _offered_tools(deps: WorkerDeps, name: str, tools: Sequence[BaseTool]) -> list[BaseTool]:

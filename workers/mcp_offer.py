@@ -1,5 +1,6 @@
-"""What of the MCP servers' tools the agents are offered, and under which name: an MCP server is a
-service like a search API, and what it lists is checked where it enters (trial 39).
+"""What of the MCP servers' tools the agents are offered, under which name, and what of an answer
+they can read: an MCP server is a service like a search API, and what it lists and answers is
+checked where it enters (trial 39).
 
 - **A schema that cannot be used** (:func:`schema_problem`): the MCP specification's
   ``inputSchema`` is a JSON Schema of ``"type": "object"``. One that is not, that is no valid
@@ -17,23 +18,28 @@ service like a search API, and what it lists is checked where it enters (trial 3
 - **Sizes**: a description is cut at :data:`MAX_DESCRIPTION` characters (every model request
   carries every tool's); at most :data:`MAX_TOOLS` tools are offered in all, the rest left out
   with one note (OpenAI's chat completions take at most 128 tools a request, and the agents' own
-  and their answer tool need room).
+  and their answer tool need room); an answer is kept at ``workers.mcp_record.MAX_TEXT``.
+- **An answer's content** (:func:`answer_parts`): its text blocks (an embedded text resource's
+  included) are the answer; an image, a file or a link is named, never quoted. An answer with no
+  text is no answer (F13: an image-only answer was recorded as ``""``, so never asked again).
 
-Sources: the MCP specification, "Tools" (``inputSchema``; revision 2025-06-18); OpenAI's chat
-completions reference (``tools``: "A max of 128 functions are supported").
+Sources: the MCP specification, "Tools" (``inputSchema``, content types; revision 2025-06-18);
+``langchain_mcp_adapters.tools._convert_call_tool_result`` (the content blocks it makes);
+OpenAI's chat completions reference (``tools``: "A max of 128 functions are supported").
 """
 
 from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from langchain_core.tools import BaseTool
 
 from workers.sources.web_answer import clip
 
-__all__ = ["MAX_DESCRIPTION", "MAX_SCHEMA_CHARS", "MAX_TOOLS", "NAMING", "offered_name",
-           "schema_problem"]
+__all__ = ["MAX_DESCRIPTION", "MAX_SCHEMA_CHARS", "MAX_TOOLS", "NAMING", "answer_parts",
+           "offered_name", "schema_problem"]
 
 MAX_TOOLS = 100
 """MCP tools offered to the agents at most, all servers together (the first listed)."""
@@ -96,3 +102,41 @@ def schema_problem(tool: BaseTool) -> str | None:
     except Exception as exc:  # noqa: BLE001 - whatever it is, the tool cannot be offered
         return f"its inputSchema cannot be read ({type(exc).__name__}: {clip(str(exc), 200)})"
     return None
+
+
+def _part(block: Any) -> str:
+    """What a non-text content block is, for a note: ``"an image (image/png)"``."""
+    if not isinstance(block, dict):
+        return f"a {type(block).__name__}"
+    kind = str(block.get("type") or "block")
+    mime = block.get("mime_type") or block.get("mimeType")
+    where = block.get("url")
+    what = {"image": "an image", "file": "a file", "audio": "an audio clip"}.get(
+        kind, f"a {kind!r} block")
+    if where:
+        what = f"a link to {what}"
+    return f"{what} ({mime})" if mime else what
+
+
+def answer_parts(content: Any) -> tuple[str, list[str]]:
+    """The text of an MCP tool's answer (a string, or LangChain content blocks, as
+    ``langchain-mcp-adapters`` hands them over), and what else it held, each named once in
+    order (``["an image (image/png)"]``): the agents read text only.
+
+    Example:
+        >>> answer_parts([{"type": "image", "base64": "AAAA", "mime_type": "image/png"},
+        ...               {"type": "text", "text": "the notes"}])
+        ('the notes', ['an image (image/png)'])
+    """
+    if isinstance(content, str):
+        return content, []
+    texts: list[str] = []
+    others: list[str] = []
+    for block in content if isinstance(content, list) else [content]:
+        if isinstance(block, str):
+            texts.append(block)
+        elif isinstance(block, dict) and block.get("type", "text") == "text":
+            texts.append(str(block.get("text") or ""))
+        else:
+            others.append(_part(block))
+    return "\n".join(t for t in texts if t), list(dict.fromkeys(others))

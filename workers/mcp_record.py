@@ -16,6 +16,7 @@ from typing import Any
 
 from workers.sources.base import Document, Passage
 from workers.sources.recording import KeyedLocks, sqlite_transaction
+from workers.sources.web_answer import clip
 
 __all__ = ["MAX_TEXT", "MCP_CACHE", "MCP_DDL", "McpResults", "args_passage", "mcp_ref"]
 
@@ -23,7 +24,8 @@ MCP_CACHE = "mcp.sqlite"
 """The record of answered MCP tool calls, in the data dir."""
 
 MAX_TEXT = 6000
-"""Characters of a tool's answer kept as its passage (the rest is cut, marked […])."""
+"""Characters of a tool's answer kept, in the record and as its passage (the rest is cut at a
+space, marked […]: :func:`workers.sources.web_answer.clip`)."""
 
 
 def _args_key(args: dict[str, Any]) -> str:
@@ -100,12 +102,16 @@ class McpResults:
                         (server, tool, _args_key(args)))
         return row[0] if row else None
 
-    def put(self, server: str, tool: str, args: dict[str, Any], text: str) -> None:
-        """Record a successful answer (committed before the tool returns it)."""
+    def put(self, server: str, tool: str, args: dict[str, Any], text: str) -> str:
+        """Record a successful answer (committed before the tool returns it), cut to
+        :data:`MAX_TEXT` characters, all its passage shows (a 20 MB answer was stored whole);
+        the text recorded."""
+        text = clip(text, MAX_TEXT)
         now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
         with self._db() as con:
             con.execute(_UPSERT.replace("?", self.placeholder),
                         (server, tool, _args_key(args), mcp_ref(server, tool, args), text, now))
+        return text
 
     # -- the Source protocol ---------------------------------------------------------------
 
@@ -135,7 +141,6 @@ def args_passage(server: str, tool: str, args: dict[str, Any], text: str) -> Pas
     so one call's arguments would mislabel the others (the ref tells the calls apart)."""
     ref = mcp_ref(server, tool, args)
     doc_id = f"mcp:{server}/{tool}"
-    if len(text) > MAX_TEXT:
-        text = text[:MAX_TEXT].rstrip() + " […]"
+    text = clip(text, MAX_TEXT)
     name = f"tool {tool} of MCP server {server}"
     return Passage(ref, doc_id, name, name, text)

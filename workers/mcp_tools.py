@@ -15,9 +15,10 @@ Each answer is a passage in ``search_corpus``'s shape (``{"results": [passage]}`
 arguments)`` before it is returned: a retry, a resume or a rerun asks the record, never the
 server. That record is also
 the :class:`~workers.sources.Source` that resolves those refs for the claim check
-(``CombinedSource``). A failure or a timeout is not recorded: the agent gets it as the call's
-error result and goes on with its other tools (one optional server must not fail every agent
-task); the worker notes it for the report. Which tools are offered, and under which name:
+(``CombinedSource``). A failure, a timeout or an answer with no text (only an image) is not
+recorded: the agent gets it as the call's error result and goes on with its other tools (one
+optional server must not fail every agent task); the worker notes it for the report. Which
+tools are offered, under which name, and what of an answer the agents read:
 :mod:`workers.mcp_offer` (a tool it leaves out is named in :attr:`McpHub.notes`).
 
 Source: ``langchain_mcp_adapters.client.MultiServerMCPClient.session`` and
@@ -46,6 +47,7 @@ from workers.mcp_offer import (
     MAX_DESCRIPTION,
     MAX_TOOLS,
     NAMING,
+    answer_parts,
     offered_name,
     schema_problem,
 )
@@ -72,19 +74,6 @@ def _logged() -> str:
     """``"; <gist>"`` of what the MCP SDK logged meanwhile (:mod:`workers.mcp_logs`), or ""."""
     last = MCP_LOGS.take()
     return f"; {last}" if last else ""
-
-
-def _text_of(content: Any) -> str:
-    """The text of a tool's content (a string, or LangChain content blocks)."""
-    if isinstance(content, str):
-        return content
-    parts = []
-    for block in content if isinstance(content, list) else [content]:
-        if isinstance(block, dict):
-            parts.append(str(block.get("text") or ""))
-        else:
-            parts.append(str(block))
-    return "\n".join(p for p in parts if p)
 
 
 class McpHub:
@@ -204,12 +193,14 @@ class McpHub:
                 raise McpError(f"MCP server {name!r} {why}: {one_line(_root(exc), 200)}"
                                ) from None
 
-    def call(self, server: str, tool: BaseTool, args: dict[str, Any]) -> str:
-        """Call one (async) MCP tool on the hub's loop and return its text.
+    def call(self, server: str, tool: BaseTool, args: dict[str, Any]) -> tuple[str, list[str]]:
+        """Call one (async) MCP tool on the hub's loop: its answer's text, and what else the
+        answer held, named (``["an image (image/png)"]``: :func:`workers.mcp_offer.answer_parts`).
 
         Raises:
             TimeoutError: no answer within the hub's timeout.
-            McpError: the tool answered with an error, or the session is gone.
+            McpError: the tool answered with an error, or with no text (nothing, or only an
+                image, a file...: nothing the agents can read or cite), or the session is gone.
         """
         what = f"MCP tool {tool.name} of server {server!r}"
         if (gone := self._gone.get(server)) is not None:  # no wait on a session that ended
@@ -228,7 +219,11 @@ class McpHub:
                 # so the notes name it once with a count (not once per cause the SDK raised)
                 detail = self._gone.setdefault(server, f"its session ended: {detail}")
             raise McpError(f"{what} failed: {detail}") from exc
-        return _text_of(content)
+        text, others = answer_parts(content)
+        if not text.strip():  # trial 39, F13: recorded as "", so never asked again
+            raise McpError(f"{what} answered no text, only {', '.join(others)}: the agents "
+                           "read text only" if others else f"{what} answered nothing (no content)")
+        return text, others
 
     def close(self) -> None:
         """Close every session and stop the loop thread, waiting (at most
@@ -265,10 +260,12 @@ def make_mcp_tools(hub: McpHub, results: McpResults,
     (:func:`workers.mcp_offer.offered_name`).
 
     Each returns JSON ``{"results": [passage]}`` (see :meth:`Passage.to_dict`), the passage
-    cited as ``mcp:SERVER/TOOL``; an answer recorded in ``results`` is returned without calling
-    the server. A failure or a timeout is handed back to the agent as an error result (a
-    ``ToolMessage`` with status ``"error"`` naming it; LangChain's ``handle_tool_error``), so the
-    agent answers from its other tools; nothing is recorded, so a later task asks again.
+    cited as ``mcp:SERVER/TOOL``, and ``"note"`` when the answer held what the agents cannot
+    read beside its text (an image); an answer recorded in ``results`` is returned without
+    calling the server. A failure, a timeout or an answer with no text is handed back to the
+    agent as an error result (a ``ToolMessage`` with status ``"error"`` naming it; LangChain's
+    ``handle_tool_error``), so the agent answers from its other tools; nothing is recorded, so a
+    later task asks again.
 
     A tool whose ``inputSchema`` cannot be used, a second tool of one server under a name taken,
     and the tools past :data:`~workers.mcp_offer.MAX_TOOLS` are left out, each named in
@@ -348,16 +345,21 @@ def _sync_tool(hub: McpHub, results: McpResults, server: str, tool: BaseTool,
     name = tool.name
 
     def call(**args: Any) -> str:
+        others: list[str] = []
         with results.lock(server, name, args):
             text = results.get(server, name, args)
             if text is None:
                 try:
-                    text = hub.call(server, tool, args)
+                    text, others = hub.call(server, tool, args)
                 except (McpError, TimeoutError) as exc:  # to the agent, as an error result
                     raise ToolException(str(exc)) from exc  # one line, named, masked
-                results.put(server, name, args, text)
-        passage = args_passage(server, name, args, text)
-        return json.dumps({"results": [passage.to_dict()]}, ensure_ascii=False)
+                text = results.put(server, name, args, text)
+        answer: dict[str, Any] = {"results": [args_passage(server, name, args, text).to_dict()]}
+        if others:  # said in the run's notes (workers.agent)
+            answer["note"] = (f"MCP tool {name} of server {server!r} answered "
+                              f"{', '.join(others)} beside its text: the agents read its text "
+                              "only")
+        return json.dumps(answer, ensure_ascii=False)
 
     description = tool.description or f"MCP tool {name} of server {server}"
     return StructuredTool(

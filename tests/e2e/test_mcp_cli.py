@@ -299,3 +299,21 @@ def test_a_tool_whose_schema_cannot_be_used_is_left_out_and_the_run_goes_on(
     assert note in Path(summary["report_path"]).read_text("utf-8")
     assert sorted(calls_of(calls)) == sorted(QUESTIONS)  # its lookup tool was called
 
+
+@pytest.mark.parametrize(("mode", "note", "recorded"), [
+    ("image", "MCP tool lookup of server 'notes' answered no text, only an image (image/png): "
+              "the agents read text only; the agent answered without it", 0),
+    ("mixed", "MCP tool lookup of server 'notes' answered an image (image/png) beside its text: "
+              "the agents read its text only", len(QUESTIONS)),
+])
+def test_an_answer_with_no_text_is_named_and_not_recorded(
+        tmp_path: Path, small_corpus: Path, mode: str, note: str, recorded: int) -> None:
+    # trial 39, F13: an image-only answer was dropped without a word and recorded as an empty
+    # answer, so no run asked again; an image beside text was dropped without a word
+    data, calls = tmp_path / "data", tmp_path / "calls.txt"
+    proc = research(small_corpus, data, mcp_config(tmp_path, calls, mode=mode), "--rounds", "1")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert any(n.startswith(note) for n in summary["notes"]), summary["notes"]
+    with sqlite3.connect(data / "mcp.sqlite") as con:  # nothing usable: nothing recorded
+        assert con.execute("SELECT count(*) FROM mcp_calls").fetchone() == (recorded,)

@@ -1,8 +1,9 @@
-"""What an MCP server lists is checked where it enters (``workers/mcp_offer.py``,
+"""What an MCP server lists and answers is checked where it enters (``workers/mcp_offer.py``,
 ``workers.mcp_tools``): a tool whose schema cannot be used, or a second tool of one server under
-one name, is left out with a note, never a raw error in every agent task; every size a server
-lists is bounded (trial 39, F7, F12 and F4's siblings). Against the tests' stdio server
-(``tests/mcp_server.py``) and, for what needs no call, tools made here."""
+one name, is left out with a note, never a raw error in every agent task; an answer with no
+text is no answer, said so and not recorded; every size a server sends is bounded (trial 39,
+F7, F12, F13 and F4's siblings). Against the tests' stdio server (``tests/mcp_server.py``) and,
+for what needs no call, tools made here."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from tests.conftest import ROOT
 from workers.mcp_offer import MAX_DESCRIPTION, MAX_TOOLS
-from workers.mcp_record import McpResults
+from workers.mcp_record import MAX_TEXT, McpResults
 from workers.mcp_tools import McpError, McpHub, make_mcp_tools
 
 SERVER = str(ROOT / "tests" / "mcp_server.py")
@@ -98,3 +99,46 @@ def test_what_a_server_lists_is_bounded(tmp_path: Path) -> None:
     assert hub.notes[1:] == ["6 MCP tool(s) past the first 100 are left out (the agents are "
                              "offered 100 at most): notes/t99, notes/t100, notes/t101, ..."]
 
+
+def test_an_answer_is_recorded_at_most_max_text_characters(tmp_path: Path) -> None:
+    # F4's sibling: a 20 MB answer was stored whole in mcp.sqlite; its passage showed 6,000
+    results = McpResults(tmp_path)
+    kept = results.put("notes", "lookup", {"query": "q"}, "pending writes note. " * 1_000_000)
+    assert len(kept) <= MAX_TEXT and kept.endswith(" […]")
+    assert results.get("notes", "lookup", {"query": "q"}) == kept
+    assert (tmp_path / "mcp.sqlite").stat().st_size < 200_000
+
+
+@pytest.mark.parametrize(("mode", "said"), [
+    ("image", "MCP tool lookup of server 'notes' answered no text, only an image (image/png): "
+              "the agents read text only"),
+    ("empty", "MCP tool lookup of server 'notes' answered nothing (no content)"),
+])
+def test_an_answer_with_no_text_is_an_error_result_and_is_not_recorded(
+        tmp_path: Path, mode: str, said: str) -> None:
+    # trial 39, F13: an image-only answer was dropped without a word and recorded as "", so a
+    # rerun never asked again
+    results = McpResults(tmp_path)
+    hub = started(tmp_path / "calls.txt", mode)
+    try:
+        [lookup] = make_mcp_tools(hub, results)
+        message = lookup.invoke({"name": lookup.name, "args": {"query": "q"}, "id": "c1",
+                                 "type": "tool_call"})
+    finally:
+        hub.close()
+    assert message.status == "error" and message.content == said, message
+    assert results.get("notes", "lookup", {"query": "q"}) is None
+
+
+def test_an_image_beside_text_is_named_in_a_note_and_the_text_recorded(tmp_path: Path) -> None:
+    results = McpResults(tmp_path)
+    hub = started(tmp_path / "calls.txt", "mixed")
+    try:
+        [lookup] = make_mcp_tools(hub, results)
+        answer = json.loads(lookup.invoke({"query": "q"}))
+    finally:
+        hub.close()
+    assert answer["results"][0]["text"].endswith("signals for: q")
+    assert answer["note"] == ("MCP tool lookup of server 'notes' answered an image (image/png) "
+                              "beside its text: the agents read its text only")
+    assert results.get("notes", "lookup", {"query": "q"}).endswith("signals for: q")
