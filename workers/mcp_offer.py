@@ -1,6 +1,6 @@
 """What of the MCP servers' tools the agents are offered, under which name, and what of an answer
 they can read: an MCP server is a service like a search API, and what it lists and answers is
-checked where it enters (trial 39).
+checked where it enters.
 
 - **A schema that cannot be used** (:func:`schema_problem`): the MCP specification's
   ``inputSchema`` is a JSON Schema of ``"type": "object"``. One that is not, that is no valid

@@ -220,7 +220,7 @@ class McpHub:
                 detail = self._gone.setdefault(server, f"its session ended: {detail}")
             raise McpError(f"{what} failed: {detail}") from exc
         text, others = answer_parts(content)
-        if not text.strip():  # trial 39, F13: recorded as "", so never asked again
+        if not text.strip():  # recorded as "", it was never asked again
             raise McpError(f"{what} answered no text, only {', '.join(others)}: the agents "
                            "read text only" if others else f"{what} answered nothing (no content)")
         return text, others

@@ -23,9 +23,9 @@ passage that holds it. The report cites a page by title and URL, once per URL
 (:meth:`Passage.citation`).
 
 What a service answers enters through one gate, :func:`workers.sources.web_answer.answer_results`
-(trial 39, F4 and F6): an answer of another shape is a :class:`WebSearchError` naming the provider
-(never cached), and every size is bounded (the results kept, a URL's, a title's, a snippet's and a
-page text's length).
+(``tests/workers/sources/test_web_answers.py``): an answer of another shape is a
+:class:`WebSearchError` naming the provider (never cached), and every size is bounded (the
+results kept, a URL's, a title's, a snippet's and a page text's length).
 
 Errors keep their HTTP meaning for :mod:`workers.errors`: :class:`WebSearchError` carries the
 ``status_code`` (401/403 stop the run like a bad model key; 429 and 5xx are retried) and, for a
@@ -192,8 +192,8 @@ def refused_redirect(exc: BaseException, who: str) -> str | None:
     """What happened, when ``requests`` would not follow where ``who`` (``"Tavily"``,
     ``"SearXNG at http://host:8888"``) sent the search: a ``file:`` or other non-HTTP URL, or a
     loop; None for any other error. Our own URL is checked before the run, so a URL that cannot
-    be asked came in a redirect (trial 39, F12: SearXNG's line read "cannot reach SearXNG at
-    ...: InvalidSchema", a server that answered)."""
+    be asked came in a redirect (SearXNG's line read "cannot reach SearXNG at ...:
+    InvalidSchema", of a server that answered)."""
     import requests
 
     detail = " ".join(str(exc).split())[:200]

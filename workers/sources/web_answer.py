@@ -2,10 +2,10 @@
 
 A search service (Tavily, a SearXNG instance, a proxy in front of either) is a peer on the
 network: what it sends is data to check where it enters, never a shape to trust. Before, the web
-source stored and passed on whatever came (trial 39): a 10 MB snippet was one passage, so the
+source stored and passed on whatever came: a 10 MB snippet was one passage, so the
 offline model spun on it for over 900 s, and a run with a model wrote 190 MB to the data dir for
-a 1.7 KB report (F4); ``{"results": {...}}`` or ``"results": "none"`` failed the analyst and the
-critic with a raw ``AttributeError`` (F6), though the README promises that they carry on from
+a 1.7 KB report; ``{"results": {...}}`` or ``"results": "none"`` failed the analyst and the
+critic with a raw ``AttributeError``, though the README promises that they carry on from
 the corpus when the web search fails.
 
 :func:`answer_results` is the one gate, called by :class:`workers.sources.web.WebSource` for
