@@ -268,7 +268,10 @@ class OfflineChatModel(BaseChatModel):
             arg = _string_arg(by_name[READ_TOOL], "ref")
             return self._tool_call(READ_TOOL, {arg: min(ranked, key=lambda pair: pair[0])[1].ref})
         # Turn 3: answer.
-        response_tool = response_tools[0] if may_call_tools and response_tools else None
+        # the structured-response tool is the last: create_agent appends the response format's
+        # tools after the agent's own (langchain.agents.factory); an MCP tool whose arguments are
+        # not one string (an int, an object) stood first, and every structured answer went to it
+        response_tool = response_tools[-1] if may_call_tools and response_tools else None
         return self._answer(ranked, question, response_tool, options.get("response_format"),
                             rejected)
 
