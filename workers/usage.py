@@ -10,7 +10,12 @@ billed all of them. So the count is taken where LangChain reports each response,
 reports to the tally, however deep in an agent subgraph, whatever role, whoever built the model.
 
 A response that carries no usage at all is counted as *unmetered*: a server that omits ``usage``
-would otherwise silently switch the budget off; the run says so in its notes instead.
+would otherwise silently switch the budget off; the run says so in its notes instead. So is one
+whose usage is no count of tokens (:func:`token_count`): the usage is the provider's word, read
+like any input from outside. A negative count went into the state's running total and every
+later command on the thread refused it ("was the state edited?"); a count of ``10**30`` passed
+64 bits and the run died writing its checkpoint, its paid answers thrown away (trial 39,
+finding 3).
 
 :class:`AttemptTokens` carries a task's tally from one ``RetryPolicy`` attempt to the next, so
 the attempt that finally writes (an ``ok`` or ``error`` envelope) writes the tokens of all of them.
@@ -31,6 +36,7 @@ Source: ``langchain_core.callbacks.usage`` (``UsageMetadataCallbackHandler``,
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -44,18 +50,80 @@ from langchain_core.tracers.context import register_configure_hook
 
 from workers.attempts import KeptAcrossAttempts
 
-__all__ = ["AttemptTokens", "TokenTally", "count_tokens", "record_served", "served_tokens"]
+__all__ = ["MAX_RESPONSE_TOKENS", "AttemptTokens", "TokenTally", "count_tokens", "record_served",
+           "served_tokens", "token_count"]
+
+
+MAX_RESPONSE_TOKENS = 10**9
+"""The most tokens one model response may report and be believed: a hundred times the largest
+context window offered today (10 million). A count past it is a server's fault, not a bill (and
+``10**30`` does not fit the 64-bit integers the checkpoint and the results database store)."""
+
+_USAGE_FIELDS = ("total_tokens", "input_tokens", "output_tokens", "prompt_tokens",
+                 "completion_tokens")
+"""The counts a usage report holds: LangChain's ``usage_metadata`` names, then OpenAI's."""
+
+
+def token_count(value: Any) -> int | None:
+    """``value`` as a count of tokens: a whole number from 0 to :data:`MAX_RESPONSE_TOKENS`
+    (an integral float, ``12.0``, included), else None: negative, fractional, not finite, too
+    large, a string, a boolean.
+
+    Example:
+        >>> token_count(12), token_count(12.0), token_count(-5), token_count(10**30)
+        (12, 12, None, None)
+        >>> token_count(1e300), token_count("12"), token_count(True), token_count(0.5)
+        (None, None, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        if not math.isfinite(value) or not value.is_integer():
+            return None
+        value = int(value)
+    if isinstance(value, int) and 0 <= value <= MAX_RESPONSE_TOKENS:
+        return value
+    return None
+
+
+def _usage_total(usage: Any) -> int | None:
+    """The total a usage report (``usage_metadata``, or the provider's ``usage``) gives, or
+    None when it gives none that can be believed: not a mapping, no count, or any count that
+    is no :func:`token_count` (a server that reports ``prompt_tokens: -1000000`` beside a
+    plausible total is not believed either). Without ``total_tokens`` its parts are added."""
+    if not isinstance(usage, Mapping):
+        return None
+    counts = {name: token_count(usage[name]) for name in _USAGE_FIELDS
+              if usage.get(name) is not None}
+    if not counts or None in counts.values():
+        return None
+    if "total_tokens" in counts:
+        return counts["total_tokens"]
+    return sum(counts.values())  # some servers only give the two parts
 
 
 def served_tokens(response: LLMResult) -> int | None:
-    """Total tokens one model response reports, or None when it reports none.
+    """Total tokens one model response reports, or None when it reports none it can be
+    believed about (none at all, or a count that is no :func:`token_count`).
 
-    Reads ``usage_metadata["total_tokens"]`` of the response's messages, else the provider's
+    Reads ``usage_metadata`` of the response's messages, else the provider's
     ``llm_output["token_usage"]`` (``usage``), which is there even when the response held no
-    message at all (an HTTP 200 with an empty ``choices`` list).
+    message at all (an HTTP 200 with an empty ``choices`` list). One message whose usage cannot
+    be believed makes the whole response unmetered: its tokens are unknown, never guessed.
 
     Args:
         response: what LangChain hands ``on_llm_end``.
+
+    Example:
+        >>> from langchain_core.outputs import ChatGeneration
+        >>> from langchain_core.messages import AIMessage
+        >>> def answer(total):
+        ...     message = AIMessage("hi")
+        ...     message.usage_metadata = {"input_tokens": 1, "output_tokens": 1,
+        ...                               "total_tokens": total}  # as langchain-openai sets it
+        ...     return LLMResult(generations=[[ChatGeneration(message=message)]])
+        >>> served_tokens(answer(2)), served_tokens(answer(-1000000)), served_tokens(answer(10**30))
+        (2, None, None)
     """
     found, total = False, 0
     for generations in response.generations or []:
@@ -63,21 +131,16 @@ def served_tokens(response: LLMResult) -> int | None:
             usage = getattr(getattr(generation, "message", None), "usage_metadata", None)
             if usage:
                 found = True
-                total += int(usage.get("total_tokens", 0) or 0)
+                if (count := _usage_total(usage)) is None:
+                    return None
+                total += count
     if found:
         return total
     output = response.llm_output or {}
     for key in ("token_usage", "usage"):
         usage = output.get(key)
-        if isinstance(usage, Mapping) and usage:
-            value = usage.get("total_tokens")
-            if value is None:  # some servers only give the two parts
-                value = (usage.get("prompt_tokens") or usage.get("input_tokens") or 0) + (
-                    usage.get("completion_tokens") or usage.get("output_tokens") or 0)
-            try:
-                return int(value or 0)
-            except (TypeError, ValueError):
-                return None
+        if usage:
+            return _usage_total(usage)
     return None
 
 

@@ -23,21 +23,19 @@ How it decides what to answer, per request, by reading the request itself:
 Faults are scripted with :meth:`FakeOpenAI.fail` per role (and optionally per agent step or
 sub-question): an HTTP status (429, 500, ...; with ``retry_after`` a ``Retry-After`` header),
 ``bad_json`` (invalid JSON in the tool-call arguments), ``bad_args`` (valid JSON that fails the
-schema), a ``delay``, and malformed 200 answers: ``empty_choices`` / ``null_choices``
-(``"choices": []`` / ``null``), ``error_200`` (an ``error`` object in a 200, as some gateways
-send), ``no_usage`` (no ``usage`` object), ``null_tool_id`` (a tool call whose ``id`` is null) and
-``length`` (output cut: ``finish_reason: "length"`` and the tool-call arguments truncated
-mid-JSON), ``html_200`` (a proxy's HTML error page with status 200). As small local models
-answer (trial 23): ``args_string`` (tool-call arguments double-encoded, a JSON string holding
-the JSON), ``text_json`` (the answer as a fenced JSON block in the text, no tool call) and, at
-an agent's ``search`` step, ``bad_json`` (a trailing comma in the search call). Agents' protocol
-faults, at the ``answer`` step: ``twice`` (the response tool called
-twice in one message, with the same arguments), ``twice_differing`` (twice, with different
-arguments: langchainjs#11020) and ``tool_and_bad_args`` (a ``search_corpus`` call and a response
-tool call whose arguments fail the schema, in one message: langchain#40420). ``tokens`` sets the
-``usage.total_tokens`` of a faulty answer. Every request records
-when it arrived (``Seen.at``, ``time.monotonic()``), so a test can check how long the client
-waited. A key check
+schema), a ``delay`` (``location``: a redirect's ``Location`` of a status fault, 307), the
+malformed 200 answers of ``tests/llm/fake_bodies.py`` (no, null or an object of ``choices``, a
+null ``message``, an ``error`` object, no ``usage`` or a ``usage`` sent as scripted, tool-call
+arguments double-encoded, a list or a number, the answer as fenced JSON text), ``null_tool_id``
+(a tool call whose ``id`` is null), ``length`` (output cut: ``finish_reason: "length"`` and the
+tool-call arguments truncated mid-JSON), ``html_200`` (a proxy's HTML error page with status
+200) and, at an agent's ``search`` step, ``bad_json`` (a trailing comma in the search call).
+Agents' protocol faults, at the ``answer`` step: ``twice`` (the response tool called twice in one
+message, with the same arguments), ``twice_differing`` (twice, with different arguments:
+langchainjs#11020) and ``tool_and_bad_args`` (a ``search_corpus`` call and a response tool call
+whose arguments fail the schema, in one message: langchain#40420). ``tokens`` sets the
+``usage.total_tokens`` of a faulty answer. Every request records when it arrived (``Seen.at``,
+``time.monotonic()``), so a test can check how long the client waited. A key check
 (``expected_key``, answering 401 and echoing the key as OpenAI does) and a model check
 (``known_models``, answering 404) are built in.
 
@@ -61,6 +59,7 @@ from http.server import ThreadingHTTPServer
 from typing import Any
 
 from tests.http_stub import JsonHandler, serve, stop
+from tests.llm.fake_bodies import edit_answer, edit_payload
 from workers.tools import message_text
 
 FAKE_KEY = "sk-test-LEAKCANARY-7f3a9c2e5b1d4e8f"
@@ -88,6 +87,8 @@ class Fault:
     step: str | None = None  # search | answer (agents only)
     question: str | None = None  # substring of the agent's sub-question
     delay: float = 0.0
+    usage: Any = None  # what a ``usage`` fault sends as the usage object
+    location: str | None = None  # the Location header of a status fault (a redirect)
 
     def matches(self, role: str, step: str, question: str) -> bool:
         if self.times is not None and self.times <= 0:
@@ -123,6 +124,14 @@ _ERROR_TYPES = {
     500: ("server_error", None),
     503: ("server_error", None),
 }
+
+
+def _seconds(retry_after: str | None) -> float | None:
+    """A Retry-After header's seconds, or None (none, or an HTTP date)."""
+    try:
+        return float(retry_after) if retry_after else None
+    except ValueError:
+        return None
 
 
 def _first_sentence(text: str, limit: int = 200) -> str:
@@ -227,7 +236,9 @@ class FakeOpenAI:
             if fault.kind == "status":
                 seen.status = fault.status
                 extra = {"Retry-After": fault.retry_after} if fault.retry_after else {}
-                seen.retry_after = float(fault.retry_after) if fault.retry_after else None
+                if fault.location:  # a redirect
+                    extra["Location"] = fault.location
+                seen.retry_after = _seconds(fault.retry_after)
                 return fault.status, self._error(fault.status, f"scripted {fault.status}"), extra
             if fault.kind == "delay":
                 time.sleep(fault.delay)
@@ -238,12 +249,7 @@ class FakeOpenAI:
         if kind == "html_200":  # a proxy's error page, sent with status 200 (no usage)
             seen.answer = answer
             return 200, "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
-        if kind == "args_string":  # arguments double-encoded: a JSON string holding the JSON
-            for call in answer.get("tool_calls") or []:
-                call["function"]["arguments"] = json.dumps(call["function"]["arguments"])
-        if kind == "text_json" and answer.get("tool_calls"):  # the answer as fenced text
-            arguments = answer["tool_calls"][0]["function"]["arguments"]
-            answer = {"role": "assistant", "content": f"Here it is:\n```json\n{arguments}\n```"}
+        answer = edit_answer(kind, answer)  # tests/llm/fake_bodies.py
         completion_text = json.dumps(answer)
         usage = {
             "prompt_tokens": 10 + len(raw) // 50,
@@ -271,15 +277,9 @@ class FakeOpenAI:
                          "logprobs": None}],
             "usage": usage,
         }
-        if kind in ("empty_choices", "null_choices"):
-            payload["choices"] = [] if kind == "empty_choices" else None
-        if kind == "error_200":
-            payload = {"error": {"message": "upstream provider overloaded", "code": 502},
-                       "usage": usage}
-        if kind == "no_usage":
-            del payload["usage"]
+        if kind in ("no_usage", "usage"):  # no usage, or none a client can believe
             seen.total_tokens = 0
-        return 200, payload
+        return 200, edit_payload(kind, payload, fault.usage if fault else None)
 
     @staticmethod
     def _error(status: int, message: str) -> dict:

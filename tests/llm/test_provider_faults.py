@@ -326,8 +326,9 @@ def test_server_without_usage_is_named_in_the_notes(fake_openai, run):
     proc, summary, _data = run("--max-tokens", "100000")
     assert proc.returncode == 0, proc.stderr
     answered = len(fake_openai.requests(status=200))
-    note = (f"{answered} model response(s) gave no token usage the client could read: the "
-            "token count is incomplete and the token budget (--max-tokens) cannot count them")
+    note = (f"{answered} model response(s) gave no token usage the client could read (none, "
+            "or not a whole number from 0 to 1,000,000,000): the token count is incomplete and "
+            "the token budget (--max-tokens) cannot count them")
     assert note in summary["notes"]
     assert note in Path(summary["report_path"]).read_text(encoding="utf-8")
 

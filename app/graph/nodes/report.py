@@ -35,6 +35,7 @@ from app.settings.config import RunContext
 from state import ResearchState
 from workers.attempts import KeptAcrossAttempts
 from workers.pacing import announcing_waits, stop_waiting_when
+from workers.usage import MAX_RESPONSE_TOKENS
 
 __all__ = ["KeptSummaries", "report", "unmetered_note"]
 
@@ -83,16 +84,18 @@ class KeptSummaries:
 
 def unmetered_note(count: int, served: bool = False) -> str:
     """The run note for ``count`` model responses whose token usage the client could not read
-    (the server sent none, or an answer the integration could not read), naming the budget as
-    the run's client sets it (a served run's: its context's ``max_tokens``, not the CLI's flag).
+    (the server sent none, an answer the integration could not read, or a count no response
+    can have: :func:`workers.usage.token_count`), naming the budget as the run's client sets
+    it (a served run's: its context's ``max_tokens``, not the CLI's flag).
 
     Example:
         >>> unmetered_note(2, served=True)[-55:]
         'the token budget (context max_tokens) cannot count them'
     """
     budget = "context max_tokens" if served else "--max-tokens"
-    return (f"{count} model response(s) gave no token usage the client could read: the token "
-            f"count is incomplete and the token budget ({budget}) cannot count them")
+    return (f"{count} model response(s) gave no token usage the client could read (none, or "
+            f"not a whole number from 0 to {MAX_RESPONSE_TOKENS:,}): the token count is "
+            f"incomplete and the token budget ({budget}) cannot count them")
 
 
 def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
