@@ -44,10 +44,12 @@ Source: ``langchain_core.rate_limiters`` (``BaseRateLimiter``, ``InMemoryRateLim
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import sys
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
@@ -55,6 +57,7 @@ from langchain_core.outputs import LLMResult
 from langchain_core.rate_limiters import BaseRateLimiter
 from pydantic import ValidationError
 
+from app.llm.completion_shape import json_kind, unread_completion
 from workers.errors import (
     MalformedResponseError,
     RateLimitPatienceSpent,
@@ -164,7 +167,9 @@ class ProviderGuard(BaseCallbackHandler):
 
     * ``on_llm_error``: an error carrying ``Retry-After`` holds the gate for that long, or, past
       ``patience``, becomes :class:`~workers.errors.RetryAfterTooLong`; a response with a null
-      or missing ``choices`` list, or an error object in an HTTP 200, becomes
+      or missing ``choices`` list, an error object in an HTTP 200, or any body the
+      integration could not read as a chat completion (``choices`` an object, a null
+      ``message``: :func:`app.llm.completion_shape.unread_completion`) becomes
       :class:`~workers.errors.MalformedResponseError` (and counts as an *unmetered* response:
       the integration raised before its usage could be read).
     * ``on_llm_end``: a response with no choices at all (``"choices": []``, which LangChain
@@ -228,6 +233,9 @@ class ProviderGuard(BaseCallbackHandler):
                 f"{self.label}: the provider answered with an error object instead of a "
                 f"completion{f' (code {code})' if code is not None else ''}: {message}"
             ) from error
+        if (fault := unread_completion(error, self.label)) is not None:
+            record_served(LLMResult(generations=[[]]), run_id)  # served, usage unreadable
+            raise fault from error  # "choices" an object, a null message (trial 39)
 
     def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
         """An answer without a single choice is a malformed response."""
@@ -261,16 +269,56 @@ error.): is it running, at that address?
     said = " ".join(str(error).split()) or type(error).__name__
     if said.startswith(f"{label}: "):  # named already (the same error seen twice)
         return
-    text = (f"{label}: no answer from the model server{at} within the timeout ({said}): "
-            "RESEARCH_TIMEOUT sets it" if timeout else
-            f"{label}: cannot reach the model server{at} ({said}): is it running, at that "
-            "address?")
+    if (to := redirected_to(error)) is not None:  # it answered, with a redirect (trial 39)
+        text = (f"{label}: the model server{at} redirected the request to {to}, which "
+                + ("gave no answer within the timeout (RESEARCH_TIMEOUT)" if timeout else
+                   f"cannot be reached ({said})") + ": set OPENAI_BASE_URL to where it serves")
+    else:
+        text = (f"{label}: no answer from the model server{at} within the timeout ({said}): "
+                "RESEARCH_TIMEOUT sets it" if timeout else
+                f"{label}: cannot reach the model server{at} ({said}): is it running, at that "
+                "address?")
     error.args = (text,)
     if isinstance(getattr(error, "message", None), str):
         try:
             error.message = text  # type: ignore[attr-defined]
         except AttributeError:
             pass
+
+
+def redirected_to(error: BaseException) -> str | None:
+    """Where the request that failed was sent when a redirect sent it elsewhere, else None:
+    the URL of the innermost error's request (``httpx``'s, after the client followed the
+    redirect) when it is not the outermost's (the ``openai`` error's, the URL asked), without
+    user info or query. A server that redirects to a closed port was "cannot reach the model
+    server ...: is it running?", and it was.
+
+    Example:
+        >>> import httpx
+        >>> asked = httpx.Request("POST", "http://127.0.0.1:8000/v1/chat/completions")
+        >>> sent = httpx.Request("POST", "http://u:pw@127.0.0.1:9/v1/chat/completions?k=1")
+        >>> try:
+        ...     try:
+        ...         raise httpx.ConnectError("refused", request=sent)
+        ...     except httpx.ConnectError as inner:
+        ...         raise httpx.ConnectError("Connection error.", request=asked) from inner
+        ... except httpx.ConnectError as outer:
+        ...     redirected_to(outer)
+        'http://127.0.0.1:9/v1/chat/completions'
+    """
+    urls = []
+    for current in causes(error):
+        try:
+            url = getattr(getattr(current, "request", None), "url", None)
+        except RuntimeError:  # httpx: "The .request property has not been set."
+            continue
+        if url is not None:
+            urls.append(str(url))
+    if len(urls) < 2 or urls[0] == urls[-1]:
+        return None
+    parts = urlsplit(urls[-1])
+    host = f"{parts.hostname or ''}{f':{parts.port}' if parts.port else ''}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
 # langchain-openai's words for a 200 whose body is not JSON (a proxy's HTML error page)
@@ -285,7 +333,8 @@ def _unreadable(error: BaseException, label: str) -> MalformedResponseError | No
     * a body that is not JSON (``ValueError`` "Unexpected response type ... got str"): a
       proxy's or gateway's error page, named by its ``<title>`` (``502 Bad Gateway``);
     * a tool call whose arguments are not a JSON object (pydantic's ``dict_type`` error at
-      ``tool_calls.N.args`` as the ``AIMessage`` is built): :class:`UnreadableAnswer`.
+      ``tool_calls.N.args`` as the ``AIMessage`` is built): :class:`UnreadableAnswer`, naming
+      what they are (:func:`_arguments`).
 
     Example:
         >>> page = "<html><title>502 Bad Gateway</title>"
@@ -299,13 +348,31 @@ def _unreadable(error: BaseException, label: str) -> MalformedResponseError | No
         return MalformedResponseError(
             f"{label}: the provider answered with a page that is not JSON{what}: a malformed "
             "response")
-    if isinstance(error, ValidationError) and any(
-            e.get("type") == "dict_type" and tuple(e.get("loc") or ())[:1] == ("tool_calls",)
-            for e in error.errors()):
-        return UnreadableAnswer(
-            f"{label}: the model's tool-call arguments are not a JSON object (a JSON string "
-            "holding one?): its answer could not be read")
+    if isinstance(error, ValidationError):
+        for e in error.errors():
+            if e.get("type") == "dict_type" and tuple(e.get("loc") or ())[:1] == ("tool_calls",):
+                return UnreadableAnswer(f"{label}: the model's tool-call arguments are not a "
+                                        f"JSON object but {_arguments(e.get('input'))}: its "
+                                        "answer could not be read")
     return None
+
+
+def _arguments(value: Any) -> str:
+    """What tool-call arguments that are no JSON object are, for :func:`_unreadable`: a string
+    is the object double-encoded (some local model servers send it so); a list or a number is
+    shown as it came (trial 39: ``[1, 2, 3]`` and ``42`` were said to be "a JSON string holding
+    one?").
+
+    Example:
+        >>> _arguments([1, 2, 3]), _arguments(42)
+        ('a list ([1, 2, 3])', 'a number (42)')
+        >>> _arguments('{"a": 1}')
+        'a string (the object double-encoded: a JSON string holding it?)'
+    """
+    if isinstance(value, str):
+        return "a string (the object double-encoded: a JSON string holding it?)"
+    shown = " ".join(json.dumps(value, default=str).split())
+    return f"{json_kind(value)} ({shown if len(shown) <= 60 else shown[:57] + '...'})"
 
 
 class _QuietGuardErrors(logging.Filter):
