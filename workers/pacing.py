@@ -326,21 +326,36 @@ class RateLimitPatience:
                 if not is_rate_limited(exc):
                     raise
                 refused += 1
-                spent = self.clock() - started
-                asked = retry_after(exc)
-                wait = asked if asked is not None else min(self.backoff(refused),
-                                                          self.total - spent)
-                if wait <= 0 or spent + wait > self.total:
-                    raise RateLimitPatienceSpent(
-                        f"{who}: rate-limited (HTTP 429) {refused} time(s) in {spent:.1f} s; "
-                        f"the next wait ({wait:.1f} s"
-                        f"{', asked by Retry-After' if asked is not None else ''}) would pass "
-                        f"the {self.total:g} s this run waits for rate limits "
-                        "(RESEARCH_RATE_LIMIT_PATIENCE); try again later") from exc
+                wait = self._next_wait(exc, refused, self.clock() - started, who)
                 self.gate.hold(wait, f"for the rate limit of {who} to lift (HTTP 429, "
                                f"{refused} time(s); {self.total:g} s in all at most: "
                                "RESEARCH_RATE_LIMIT_PATIENCE)")
                 self.gate.wait()
+
+    def _next_wait(self, exc: BaseException, refused: int, spent: float, who: str) -> float:
+        """Seconds to wait after the ``refused``-th 429 (``exc``), ``spent`` seconds into the
+        call: the ``Retry-After`` the server asked for, else the backoff, cut to the patience
+        left. A ``Retry-After`` of 0, a negative one or a date already past is no usable hint
+        ("retry now"): the backoff applies, as without one (it failed the call at once, saying
+        a wait of 0.0 s "would pass the 60 s": trial 39, finding 5).
+
+        Raises:
+            workers.errors.RateLimitPatienceSpent: the asked wait would pass the patience, or
+                none is left (the last 429 is its ``__cause__``).
+        """
+        asked = retry_after(exc)
+        asked = asked if asked is not None and asked > 0 else None
+        left = self.total - spent
+        if asked is not None and asked <= left:
+            return asked
+        if asked is None and left > 0:
+            return min(self.backoff(refused), left)
+        patience = (f"the {self.total:g} s this run waits for rate limits "
+                    "(RESEARCH_RATE_LIMIT_PATIENCE)")
+        said = (f"the next wait ({asked:.1f} s, asked by Retry-After) would pass {patience}"
+                if asked is not None else f"{patience} are spent")
+        raise RateLimitPatienceSpent(f"{who}: rate-limited (HTTP 429) {refused} time(s) in "
+                                     f"{spent:.1f} s; {said}; try again later") from exc
 
 
 def rate_limit_patience(model: Any) -> RateLimitPatience | None:

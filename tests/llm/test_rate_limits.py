@@ -110,3 +110,51 @@ def test_rate_limit_patience_is_an_operator_setting_with_a_bound():
     from app.settings.config import RunContext
 
     assert "rate_limit_patience" not in RunContext.__dataclass_fields__  # not a client's
+
+
+# --- a Retry-After that asks no wait is no usable hint (trial 39, finding 5) -------------------
+
+@pytest.mark.parametrize("header", ["0", "-5", "Wed, 21 Oct 2015 07:28:00 GMT"])
+def test_a_retry_after_of_no_wait_gets_the_backoff(fake_openai, run, header):
+    # it failed the call at once: "the next wait (0.0 s, asked by Retry-After) would pass the
+    # 60 s this run waits for rate limits"
+    fake_openai.fail("planner", status=429, retry_after=header, times=3)
+    proc, summary, _data = run()
+    assert proc.returncode == 0, proc.stderr
+    assert summary["sub_questions"] == PLAN_QUESTIONS
+    planner = fake_openai.requests("planner")
+    assert [s.status for s in planner] == [429, 429, 429, 200]
+    gaps = [b.at - a.at for a, b in zip(planner, planner[1:], strict=False)]
+    assert all(gap >= 0.05 * 2 ** i for i, gap in enumerate(gaps)), gaps  # the backoff's
+
+
+def test_a_patience_spent_without_a_usable_retry_after_says_so(fake_openai):
+    fake_openai.fail("planner", status=429, retry_after="0", times=None)
+    with pytest.raises(RateLimitPatienceSpent) as info:
+        llm_plan("glimmer relay", _model(fake_openai, patience=0.5, retry_interval=0.05))
+    assert len(fake_openai.requests("planner")) > 1
+    message = str(info.value)
+    assert message.endswith("; the 0.5 s this run waits for rate limits "
+                            "(RESEARCH_RATE_LIMIT_PATIENCE) are spent; try again later"), message
+    assert "would pass" not in message and "-0.0" not in message
+
+
+def test_a_web_search_rate_limited_with_retry_after_0_is_waited_out():
+    import requests
+
+    from workers.pacing import RateLimitPatience, RetryAfterGate, paced_search
+
+    calls = []
+
+    def search(query: str) -> str:
+        calls.append(query)
+        if len(calls) < 3:
+            response = requests.Response()
+            response.status_code, response.headers["Retry-After"] = 429, "0"
+            raise requests.HTTPError("429 Too Many Requests", response=response)
+        return "found"
+
+    gate = RetryAfterGate()
+    paced = paced_search(search, gate, 60.0, "web search (Tavily)",
+                         RateLimitPatience(total=5.0, first_delay=0.01, gate=gate))
+    assert paced("relay") == "found" and len(calls) == 3
