@@ -25,6 +25,7 @@ from app.research.topics import comparison, main_question, question_problem, sub
 
 __all__ = [
     "MAX_SUB_QUESTIONS",
+    "clean_plan",
     "MIN_SUB_QUESTIONS",
     "OFFLINE_SUB_QUESTIONS",
     "PLANNER_PROMPT",
@@ -153,11 +154,12 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
     """Ask ``model`` for a :class:`Plan` (structured output, by function calling: see
     :func:`app.llm.models.structured_output`) and clean it up.
 
-    Blank and repeated questions are dropped, and so is one the plan check would refuse (too
-    long, control characters, no word to search: :func:`app.research.topics.question_problem`,
-    with a note naming it); the list is cut to 5; with fewer than 3 left the
-    offline decomposition's questions fill in (as many as it offers: it wraps no topic in a
-    template to make up the count). An answer that does not fit
+    The plan is cleaned by :func:`clean_plan`, each change said in a note: blank and repeated
+    questions (case, accents or spacing aside) are dropped, and so is one the plan check would
+    refuse (too long, control characters, no word to search:
+    :func:`app.research.topics.question_problem`); the list is cut to 5; with fewer than 3
+    left the offline decomposition's questions fill in (as many as it offers: it wraps no
+    topic in a template to make up the count). An answer that does not fit
     the schema (bad JSON, wrong fields, tool-call arguments that are not a JSON object:
     :class:`workers.errors.UnreadableAnswer`) is not fatal: the offline decomposition is used and
     a note says so.
@@ -188,22 +190,85 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
     if plan is None:
         note = f"the planner's answer was unusable ({reason}): used the offline plan"
         return PlanResult(offline_plan(topic), tokens, [note])
+    questions, notes = clean_plan(plan.sub_questions, topic)
+    return PlanResult(questions, tokens, notes)
+
+
+def clean_plan(asked: Sequence[str], topic: str) -> tuple[list[str], list[str]]:
+    """The sub-questions to run of a planner's ``asked``, and a note for each change made to
+    them, so none is silent (trial 39, finding 11: 0 questions ran the offline plan, 500 were
+    cut to 5, and "What is the glimmer relay ?" ran beside "What is the glimmer relay?", paying
+    for the same searches twice, all without a word).
+
+    A blank question is dropped; one asked before, case, accents or spacing aside (the key
+    threads are told apart by: :func:`app.runs.ids.topic_key`), is asked once; one the plan
+    check would refuse (:func:`app.research.topics.question_problem`) is left out, named. The
+    first :data:`MAX_SUB_QUESTIONS` are kept; with fewer than :data:`MIN_SUB_QUESTIONS` the
+    offline decomposition's questions fill in, as many as it offers.
+
+    Args:
+        asked: the planner's sub-questions, as it sent them.
+        topic: the run's topic (for the offline questions).
+
+    Example:
+        >>> questions, notes = clean_plan(["Why relay?", "why  relay ?", " "], "Send vs reducers")
+        >>> questions
+        ['Why relay?', 'How do Send and reducers differ?', 'What is Send?']
+        >>> for note in notes:
+        ...     print(note.split(":")[0])
+        1 of the planner's sub-questions repeat an earlier one (case, accents or spacing aside
+        the planner's plan held 1 sub-question(s) to ask, fewer than 3
+    """
+    from app.runs.ids import topic_key
+
     questions: list[str] = []
     notes: list[str] = []
-    seen: set[str] = set()
-    for q in plan.sub_questions:
+    seen: dict[str, bool] = {}  # each question's key: whether it is asked
+    kept: dict[str, str] = {}  # each asked question's key: the question
+    again: list[tuple[str, str]] = []  # (a repeat, the question it repeats)
+    for q in asked:
         q = " ".join(str(q).split())
-        if not q or q.lower() in seen:
+        if not q:
             continue
-        if why := question_problem(q):  # the plan check would refuse the plan at dispatch
+        if (key := topic_key(q)) in seen:
+            again += [(q, kept[key])] if seen[key] else []  # one left out: said once, above
+            continue
+        why = question_problem(q)  # the plan check would refuse the plan at dispatch
+        seen[key] = not why
+        if why:
             notes.append(f"the planner's sub-question {clip(q, 80)!r} was left out: {why}")
             continue
-        seen.add(q.lower())
+        kept[key] = q
         questions.append(q)
+    if again:  # shown: a repeat that is not a mere copy, when there is one
+        q, first = next(((q, k) for q, k in again if q != k), again[0])
+        notes.append(f"{len(again)} of the planner's sub-questions repeat an earlier one (case, "
+                     f"accents or spacing aside: {clip(q, 80)!r} repeats {clip(first, 80)!r}): "
+                     "each question is asked once")
+    if len(questions) > MAX_SUB_QUESTIONS:
+        left = len(questions) - MAX_SUB_QUESTIONS
+        notes.append(f"the planner's plan held {len(questions)} sub-questions: the first "
+                     f"{MAX_SUB_QUESTIONS} are asked, the other {left} left out (at most "
+                     f"{MAX_SUB_QUESTIONS})")
+    return _filled(questions[:MAX_SUB_QUESTIONS], seen, topic, notes), notes
+
+
+def _filled(questions: list[str], seen: dict[str, bool], topic: str, notes: list[str]
+            ) -> list[str]:
+    """``questions`` with the offline plan's added while fewer than :data:`MIN_SUB_QUESTIONS`,
+    and a note in ``notes`` saying how many (none when it offers none new)."""
+    from app.runs.ids import topic_key
+
+    had = len(questions)
     for q in offline_plan(topic):
         if len(questions) >= MIN_SUB_QUESTIONS:
             break
-        if q.lower() not in seen:
-            seen.add(q.lower())
+        if topic_key(q) not in seen:
+            seen[topic_key(q)] = True
             questions.append(q)
-    return PlanResult(questions[:MAX_SUB_QUESTIONS], tokens, notes)
+    if len(questions) > had:
+        held = ("no sub-question to ask" if not had else
+                f"{had} sub-question(s) to ask, fewer than {MIN_SUB_QUESTIONS}")
+        notes.append(f"the planner's plan held {held}: the offline plan added "
+                     f"{len(questions) - had}")
+    return questions

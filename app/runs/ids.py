@@ -72,18 +72,28 @@ def ascii_letters(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+_SPACE_BY_A_MARK = re.compile(r" (?=[^\w\s])|(?<=[^\w\s]) ")
+"""A space before or after a character that is neither a word's nor a space (``?``, ``,``,
+``+``): spacing that no word owns."""
+
+
 def topic_key(topic: str) -> str:
-    """What two topics share when they differ only in case, accents, white space or
-    :data:`INVISIBLE` characters: the topic's :func:`ascii_letters` (which drops the last),
-    case-folded, its white space runs made one space. Two
-    such topics name two threads (the id hashes the topic as written); a run of one names the
-    other's unfinished thread (:func:`app.runs.run.run_research`'s notes).
+    """What two topics (or two sub-questions) share when they differ only in case, accents,
+    white space or :data:`INVISIBLE` characters: the topic's :func:`ascii_letters` (which drops
+    the last), case-folded, its white space runs made one space and the spaces beside a mark
+    dropped ("relay ?" is "relay?"; trial 39 found a planner's "What is the glimmer relay ?"
+    asked beside "What is the glimmer relay?"). Two such topics name two threads (the id hashes
+    the topic as written); a run of one names the other's unfinished thread
+    (:func:`app.runs.run.run_research`'s notes); a planner's two such sub-questions are asked
+    once (:func:`app.research.plan.llm_plan`).
 
     Example:
         >>> topic_key(" Café  RELAY ") == topic_key("cafe re\\u200blay")
         True
+        >>> topic_key("What is the relay ?"), topic_key("What is C++?") == topic_key("What is C#?")
+        ('what is the relay?', False)
     """
-    return " ".join(ascii_letters(topic).casefold().split())
+    return _SPACE_BY_A_MARK.sub("", " ".join(ascii_letters(topic).casefold().split()))
 
 
 def check_thread_id(text: str) -> str:
