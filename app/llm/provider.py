@@ -270,9 +270,10 @@ error.): is it running, at that address?
     if said.startswith(f"{label}: "):  # named already (the same error seen twice)
         return
     if (to := redirected_to(error)) is not None:  # it answered, with a redirect (trial 39)
+        why = " ".join(str(list(causes(error))[-1]).split()) or said  # "Connection refused"
         text = (f"{label}: the model server{at} redirected the request to {to}, which "
                 + ("gave no answer within the timeout (RESEARCH_TIMEOUT)" if timeout else
-                   f"cannot be reached ({said})") + ": set OPENAI_BASE_URL to where it serves")
+                   f"cannot be reached ({why})") + ": set OPENAI_BASE_URL to where it serves")
     else:
         text = (f"{label}: no answer from the model server{at} within the timeout ({said}): "
                 "RESEARCH_TIMEOUT sets it" if timeout else
