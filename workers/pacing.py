@@ -29,6 +29,7 @@ jitter); the stop signal is ``workers.base.Cancellation``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.utils
 import math
 import random
@@ -83,6 +84,10 @@ class RetryAfterGate:
         self._clock = clock
         self._until = 0.0
         self._lock = threading.Lock()
+        self.keep: Callable[[float], None] | None = None
+        """Told the window's end (Unix time) when a hold moves it 1 s or more: it is kept for
+        the next process (``app/llm/kept_windows.py``; trial 39, finding 10)."""
+        self._unsaid: str | None = None  # what a restored window waits for, not said yet
 
     def hold(self, seconds: float, waiting_for: str | None = None) -> None:
         """No request before ``seconds`` from now (a later hold already set is kept). With
@@ -94,6 +99,23 @@ class RetryAfterGate:
             moved, self._until = until - self._until, until
         if waiting_for is not None and moved >= 1.0:
             announce_wait(until - now, waiting_for)
+        if self.keep is not None and moved >= 1.0:
+            with contextlib.suppress(Exception):  # the window holds here all the same
+                self.keep(time.time() + (until - now))
+
+    def restore(self, seconds: float, waiting_for: str) -> None:
+        """Hold for a window an earlier process was asked for (see :attr:`keep`), ``seconds``
+        from now; said (``waiting_for``) when a request first waits on it, inside a run."""
+        with self._lock:
+            until = self._clock() + max(0.0, seconds)
+            if until > self._until:
+                self._until, self._unsaid = until, waiting_for
+
+    def _say_restored(self) -> None:
+        with self._lock:
+            said, self._unsaid = self._unsaid, None
+        if said is not None:
+            announce_wait(self.remaining(), said)
 
     def remaining(self) -> float:
         """Seconds left in the window (0 when it is open)."""
@@ -108,6 +130,7 @@ class RetryAfterGate:
             workers.errors.RunCancelled: the run stopped while waiting (see
                 :func:`stop_waiting_when`).
         """
+        self._say_restored()
         waited = 0.0
         while (left := self.remaining()) > 0:
             check_stop()
@@ -118,6 +141,7 @@ class RetryAfterGate:
 
     async def await_open(self) -> float:
         """:meth:`wait` for async callers."""
+        self._say_restored()
         waited = 0.0
         while (left := self.remaining()) > 0:
             check_stop()

@@ -33,6 +33,7 @@ def open_web(settings: Settings) -> Any:
         app.settings.config.ConfigError: the provider is not set up (no ``TAVILY_API_KEY``; no
             ``SEARXNG_URL``).
     """
+    from app.llm.kept_windows import keep_windows
     from app.llm.provider import RateLimitPatience, gate_for, paced_search
     from workers.sources.web import WebSource, tavily_search
 
@@ -42,12 +43,15 @@ def open_web(settings: Settings) -> Any:
 
         provider, label = "SearXNG", "web search (SearXNG)"
         raw = searxng_search(secret_or_url, timeout=settings.timeout)
-        gate = gate_for("searxng", secret_or_url)
+        key, endpoint = "searxng", secret_or_url
     else:
         provider, label = "Tavily", "web search (Tavily)"
         raw = tavily_search(secret_or_url, settings.tavily_base_url, timeout=settings.timeout)
-        gate = gate_for("tavily", settings.tavily_base_url or "")
+        key, endpoint = "tavily", settings.tavily_base_url or ""
     raw = _bounded(raw, settings.timeout, label)
+    gate = gate_for(key, endpoint)
+    # its Retry-After window outlives a run stopped inside it, as a model's does
+    keep_windows(gate, settings.data_dir, key, endpoint, label)
     # A 429's Retry-After holds every web search of the process, as it does for the models
     # (app/llm/provider.py).
     rate_limits = RateLimitPatience(settings.rate_limit_patience,

@@ -128,11 +128,14 @@ def _pacing(spec: str, settings: Settings, label: str) -> dict[str, Any]:
 
     The limiter carries the rate-limit patience (``settings.rate_limit_patience`` seconds in
     all, the first backoff twice ``settings.retry_interval``, at least 0.05 s)."""
+    from app.llm.kept_windows import keep_windows
     from app.llm.provider import PacedRateLimiter, ProviderGuard, RateLimitPatience, gate_for
 
     provider = model_provider(spec) or spec
     endpoint = (settings.openai_base_url or "") if provider == "openai" else ""
     gate = gate_for(provider, endpoint)
+    # a Retry-After window outlives a run stopped inside it (the data dir keeps its end)
+    keep_windows(gate, settings.data_dir, provider, endpoint, label)
     rps = settings.requests_per_second
     first_delay = max(2 * settings.retry_interval, 0.05)
     key = (rps, provider, endpoint, settings.rate_limit_patience, first_delay)

@@ -1,0 +1,101 @@
+"""A provider's ``Retry-After`` window outlives the process it was sent to.
+
+The gate that holds back every request to a provider until its window is over
+(:class:`workers.pacing.RetryAfterGate`) lives in memory: a run killed (or stopped with Ctrl-C)
+while it waited out a 40 s window, then continued by the command it printed, sent its first
+request 6 s after the 429, inside the window (trial 39, finding 10). The README promises that
+a ``Retry-After`` "holds back every request to that provider, whatever its role, until the
+window is over".
+
+:func:`keep_windows` gives a gate a keeper: each window's end (Unix time) is written to the
+data dir's :data:`FILE`, under a digest of the endpoint (its URL may hold a credential: never
+written), and the next process that builds a model of that endpoint holds its gate until then,
+saying so when a request waits. Best effort: a data dir that cannot be written (read-only, not
+made yet, deleted) keeps nothing, and the window still holds in the process that was told it.
+
+Source: RFC 9110 section 10.2.3 (Retry-After); the gate of :mod:`workers.pacing`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from workers.pacing import RetryAfterGate
+
+__all__ = ["FILE", "LONGEST", "keep_windows"]
+
+FILE = "retry-after.json"
+"""The data dir's file of windows: ``{endpoint digest: Unix time the window ends}``."""
+
+LONGEST = 600.0
+"""The longest window restored, in seconds: ``RESEARCH_RETRY_PATIENCE``'s bound; a window
+longer than the patience failed its call and was never held (a clock set back is no reason to
+wait an hour)."""
+
+
+def _key(provider: str, endpoint: str) -> str:
+    return hashlib.sha256(f"{provider}\n{endpoint}".encode()).hexdigest()[:16]
+
+
+def _read(path: Path) -> dict[str, float]:
+    """The windows kept at ``path`` still to come; {} when there is no file or it is not one
+    this module wrote (a damaged file is rewritten on the next window)."""
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    now = time.time()
+    return {str(key): float(until) for key, until in data.items()
+            if isinstance(until, int | float) and not isinstance(until, bool)
+            and math.isfinite(until) and until > now}
+
+
+def _write(path: Path, key: str, until: float) -> None:
+    """Keep ``until`` for ``key`` in ``path`` (atomically: a temporary file renamed over it);
+    a data dir that cannot be written keeps nothing."""
+    windows = _read(path)
+    windows[key] = max(until, windows.get(key, 0.0))
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(json.dumps(windows), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+
+
+def keep_windows(gate: RetryAfterGate, data_dir: Path | str, provider: str, endpoint: str,
+                 label: str) -> None:
+    """Hold ``gate`` for the window an earlier process kept for this endpoint in ``data_dir``,
+    and keep each new window there (:attr:`workers.pacing.RetryAfterGate.keep`).
+
+    Args:
+        gate: the endpoint's gate (:func:`workers.pacing.gate_for`).
+        data_dir: the run's data dir (``Settings.data_dir``).
+        provider: the gate's provider (``"openai"``).
+        endpoint: the gate's endpoint (the base URL, or ``""``).
+        label: how the wait line names the endpoint (``openai:gpt-4.1-mini``, key-free).
+
+    Example:
+        >>> import tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> first, second = RetryAfterGate(), RetryAfterGate()
+        >>> keep_windows(first, folder, "openai", "http://127.0.0.1:1/v1", "openai:m")
+        >>> first.hold(30)  # a Retry-After of 30 s, then the process ends
+        >>> keep_windows(second, folder, "openai", "http://127.0.0.1:1/v1", "openai:m")
+        >>> 29 < second.remaining() <= 30
+        True
+    """
+    path, key = Path(data_dir) / FILE, _key(provider, endpoint)
+    left = _read(path).get(key, 0.0) - time.time()
+    if left > 0:
+        gate.restore(min(left, LONGEST), f"for the Retry-After {label} asked for before this "
+                     "run was stopped (no request to it until then)")
+    gate.keep = lambda until: _write(path, key, until)

@@ -1,0 +1,78 @@
+"""A ``Retry-After`` window outlives a run killed inside it (trial 39, finding 10), over real HTTP.
+
+The README promises that a ``Retry-After`` "holds back every request to that provider, whatever
+its role, until the window is over". The gate lived in memory only: a run killed while it waited
+out a 40 s window, then continued by the same command, sent its first request 6 s after the 429.
+Now the data dir keeps the window's end (``app/llm/kept_windows.py``), and the continuing run
+waits out what is left, saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+from tests.expected import worker_names
+from tests.llm.conftest import llm_env, research_args
+from tests.llm.fake_openai import PLAN_QUESTIONS
+
+WINDOW = 8.0
+
+
+def test_a_run_killed_in_a_retry_after_window_continues_after_it(
+        fake_openai, llm_corpus, tmp_path, cli_in_process):
+    fault = fake_openai.fail("critic", status=429, retry_after=str(int(WINDOW)), times=None)
+    env = llm_env(fake_openai)
+    args = research_args(llm_corpus, tmp_path / "data")
+    proc = subprocess.Popen([sys.executable, "-m", "app", *args], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not fake_openai.requests(status=429) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        (limited, *_more) = fake_openai.requests(status=429)
+        time.sleep(0.3)  # the client holds the window (and keeps it) as it reads the 429
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    killed_at = time.monotonic()
+    assert killed_at - limited.at < WINDOW - 1, "the kill came after the window"
+    fault.times = 0  # the provider recovers
+    seen_before = len(fake_openai.seen)
+
+    done = cli_in_process(args + ["--json"], env)
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["db_rows"] == len(PLAN_QUESTIONS) * len(worker_names())
+    after = fake_openai.seen[seen_before:]
+    assert after, "the continued run asked nothing"
+    first = min(s.at for s in after)
+    assert first >= limited.at + WINDOW - 0.1, (first - limited.at, WINDOW)
+    said = done.stdout + done.stderr
+    assert "before this run was stopped (no request to it until then)" in said, said
+
+
+def test_a_web_searchs_window_is_kept_in_the_data_dir_too(tmp_path, monkeypatch):
+    """The sibling: a search API's gate (Tavily, SearXNG) is kept as a model's is, under a
+    digest of its endpoint (a SearXNG URL may hold a credential, Tavily's endpoint a key)."""
+    import workers.pacing as pacing
+    from app.graph.sources import open_web
+    from app.llm.kept_windows import FILE
+    from app.settings.config import Settings
+
+    endpoint = "http://user:secret-pw@127.0.0.1:1"
+    settings = Settings(search_provider="searxng", searxng_url=endpoint,
+                        data_dir=str(tmp_path))
+    monkeypatch.setattr(pacing, "_gates", {})
+    open_web(settings)
+    pacing.gate_for("searxng", endpoint).hold(30)  # a Retry-After of 30 s
+    monkeypatch.setattr(pacing, "_gates", {})  # the next process
+    open_web(settings)
+    assert 29 < pacing.gate_for("searxng", endpoint).remaining() <= 30
+    kept = (tmp_path / FILE).read_text(encoding="utf-8")
+    assert "secret-pw" not in kept and "127.0.0.1" not in kept
