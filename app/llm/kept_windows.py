@@ -96,6 +96,6 @@ def keep_windows(gate: RetryAfterGate, data_dir: Path | str, provider: str, endp
     path, key = Path(data_dir) / FILE, _key(provider, endpoint)
     left = _read(path).get(key, 0.0) - time.time()
     if left > 0:
-        gate.restore(min(left, LONGEST), f"for the Retry-After {label} asked for before this "
-                     "run was stopped (no request to it until then)")
+        gate.restore(min(left, LONGEST), f"for the Retry-After {label} asked for in an earlier "
+                     "run (no request to it until then)")
     gate.keep = lambda until: _write(path, key, until)

@@ -54,7 +54,7 @@ def test_a_run_killed_in_a_retry_after_window_continues_after_it(
     first = min(s.at for s in after)
     assert first >= limited.at + WINDOW - 0.1, (first - limited.at, WINDOW)
     said = done.stdout + done.stderr
-    assert "before this run was stopped (no request to it until then)" in said, said
+    assert "asked for in an earlier run (no request to it until then)" in said, said
 
 
 def test_a_web_searchs_window_is_kept_in_the_data_dir_too(tmp_path, monkeypatch):
