@@ -66,6 +66,10 @@ def shape_fault(body: Any) -> str | None:
         'choices[0].message is null, not an object'
         >>> shape_fault({"choices": [{"message": {}}], "usage": "lots"})
         "'usage' is a string, not an object"
+        >>> shape_fault({"choices": [{"message": {"content": 42}}]})
+        'choices[0].message.content is a number, not text'
+        >>> shape_fault({"choices": [{"message": {"tool_calls": {"0": {}}}}]})
+        'choices[0].message.tool_calls is an object, not a list'
         >>> shape_fault({"choices": [{"message": {"content": "hi"}}]}) is None
         True
     """
@@ -77,8 +81,8 @@ def shape_fault(body: Any) -> str | None:
     for n, choice in enumerate(choices):
         if not isinstance(choice, Mapping):
             return f"choices[{n}] is {json_kind(choice)}, not an object"
-        if not isinstance(message := choice.get("message"), Mapping):
-            return f"choices[{n}].message is {json_kind(message)}, not an object"
+        if why := _message_fault(choice.get("message"), f"choices[{n}].message"):
+            return why
     usage = body.get("usage")
     if usage is not None and not isinstance(usage, Mapping):
         return f"'usage' is {json_kind(usage)}, not an object"
@@ -86,6 +90,24 @@ def shape_fault(body: Any) -> str | None:
         value = usage.get(part) if isinstance(usage, Mapping) else None
         if value is not None and not isinstance(value, Mapping):
             return f"usage.{part} is {json_kind(value)}, not an object"
+    return None
+
+
+def _message_fault(message: Any, where: str) -> str | None:
+    """What in one choice's ``message`` (named ``where``) is not where a message has it: the
+    message an object, its ``content`` text (a string, a list of parts, or null), its
+    ``tool_calls`` a list of objects."""
+    if not isinstance(message, Mapping):
+        return f"{where} is {json_kind(message)}, not an object"
+    content = message.get("content")
+    if content is not None and not isinstance(content, str | list):
+        return f"{where}.content is {json_kind(content)}, not text"
+    calls = message.get("tool_calls")
+    if calls is not None and not isinstance(calls, list):
+        return f"{where}.tool_calls is {json_kind(calls)}, not a list"
+    for n, call in enumerate(calls or []):
+        if not isinstance(call, Mapping):
+            return f"{where}.tool_calls[{n}] is {json_kind(call)}, not an object"
     return None
 
 

@@ -8,7 +8,9 @@ kept apart from its protocol (``tests/llm/fake_openai.py``). Each is a fault ``k
   number, ``42``), ``text_json`` (the answer as a fenced JSON block in the text, no tool call);
 * in the completion around it (:func:`edit_payload`): ``empty_choices`` / ``null_choices``
   (``"choices": []`` / ``null``), ``choices_object`` (``"choices": {"0": {...}}``, an object
-  where a list belongs), ``message_null`` (``"message": null``), ``error_200`` (an ``error``
+  where a list belongs), ``message_null`` (``"message": null``), ``content_number`` and
+  ``tool_calls_object`` (the message's ``content`` a number, its ``tool_calls`` an object),
+  ``error_200`` (an ``error``
   object in a 200, as some gateways send), ``no_usage`` (no ``usage`` object) and ``usage``
   (the fault's ``usage`` sent as the ``usage`` object as it is: a negative count,
   ``10**30``, a string: trial 39).
@@ -27,7 +29,7 @@ __all__ = ["ANSWER_KINDS", "PAYLOAD_KINDS", "edit_answer", "edit_payload"]
 
 ANSWER_KINDS = ("args_string", "args_list", "args_number", "text_json")
 PAYLOAD_KINDS = ("empty_choices", "null_choices", "choices_object", "message_null",
-                 "error_200", "no_usage", "usage")
+                 "content_number", "tool_calls_object", "error_200", "no_usage", "usage")
 
 
 def edit_answer(kind: str | None, answer: dict[str, Any]) -> dict[str, Any]:
@@ -67,6 +69,12 @@ def edit_payload(kind: str | None, payload: dict[str, Any], usage: Any = None) -
     if kind == "message_null":
         for choice in payload["choices"]:
             choice["message"] = None
+    if kind in ("content_number", "tool_calls_object"):
+        message = payload["choices"][0]["message"]
+        if kind == "content_number":
+            message["content"] = 42
+        else:
+            message["tool_calls"] = dict(enumerate(message.get("tool_calls") or [{}]))
     if kind == "error_200":
         payload = {"error": {"message": "upstream provider overloaded", "code": 502},
                    "usage": payload["usage"]}

@@ -34,6 +34,10 @@ SAID = {
                     "not an object): a malformed response",
     "usage": "the provider's answer is no chat completion ('usage' is a string, not an "
              "object): a malformed response",
+    "content_number": "the provider's answer is no chat completion (choices[0].message.content "
+                      "is a number, not text): a malformed response",
+    "tool_calls_object": "the provider's answer is no chat completion (choices[0].message."
+                         "tool_calls is an object, not a list): a malformed response",
 }
 
 
@@ -76,7 +80,8 @@ def test_a_completion_of_the_wrong_shape_is_retried_in_every_role(fake_openai, r
     assert summary["notes"][-1].startswith("1 model response(s) gave no token usage")
 
 
-@pytest.mark.parametrize("kind", ["choices_object", "message_null"])
+@pytest.mark.parametrize("kind", ["choices_object", "message_null", "content_number",
+                                  "tool_calls_object"])
 def test_a_planner_that_keeps_answering_in_the_wrong_shape_ends_with_one_named_line(
         fake_openai, run, kind):
     fake_openai.fail("planner", kind=kind, times=None)
