@@ -128,6 +128,18 @@ def test_a_retry_after_of_no_wait_gets_the_backoff(fake_openai, run, header):
     assert all(gap >= 0.05 * 2 ** i for i, gap in enumerate(gaps)), gaps  # the backoff's
 
 
+def test_the_agents_and_the_report_rate_limited_with_retry_after_0_wait_it_out(fake_openai,
+                                                                               run):
+    fake_openai.fail("analyst", status=429, retry_after="0", times=2, step="answer")
+    fake_openai.fail("critic", status=429, retry_after="0", times=2, step="search")
+    fake_openai.fail("report", status=429, retry_after="0", times=2)
+    proc, summary, data = run("--rounds", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert summary["errors"] == [] and "no model summary" not in " ".join(summary["notes"])
+    assert {r["attempts"] for r in db_rows(data)} == {1}  # waited out within the attempt
+    assert [s.status for s in fake_openai.requests("report")] == [429, 429, 200]
+
+
 def test_a_patience_spent_without_a_usable_retry_after_says_so(fake_openai):
     fake_openai.fail("planner", status=429, retry_after="0", times=None)
     with pytest.raises(RateLimitPatienceSpent) as info:
