@@ -51,7 +51,7 @@ from langchain_core.tracers.context import register_configure_hook
 from workers.attempts import KeptAcrossAttempts
 
 __all__ = ["MAX_RESPONSE_TOKENS", "AttemptTokens", "TokenTally", "count_tokens", "record_served",
-           "served_tokens", "token_count"]
+           "reports_usage", "served_tokens", "token_count", "untrusted_note"]
 
 
 MAX_RESPONSE_TOKENS = 10**9
@@ -144,6 +144,31 @@ def served_tokens(response: LLMResult) -> int | None:
     return None
 
 
+def reports_usage(response: LLMResult) -> bool:
+    """Whether ``response`` says anything of its usage at all (a message's ``usage_metadata``,
+    the provider's ``token_usage``): one that does, which :func:`served_tokens` reads as None,
+    reported a count no response can have."""
+    if any(getattr(getattr(g, "message", None), "usage_metadata", None)
+           for generations in response.generations or [] for g in generations):
+        return True
+    output = response.llm_output or {}
+    return any(output.get(key) for key in ("token_usage", "usage"))
+
+
+def untrusted_note(who: str) -> str:
+    """The run note of a writer (``"analyst"``, ``"the planner"``) whose model server reported
+    a token usage no response can have: the same words for every task of it, so the run's
+    notes show it once, with a count (:func:`app.research.notes.coalesce_notes`).
+
+    Example:
+        >>> untrusted_note("analyst")[:71]
+        'analyst: the model server reported a token usage no response can have ('
+    """
+    return (f"{who}: the model server reported a token usage no response can have (negative, "
+            f"fractional, past {MAX_RESPONSE_TOKENS:,} or not a number): such a response is "
+            "counted as one without usage")
+
+
 class TokenTally(BaseCallbackHandler):
     """Tokens served to the model calls made inside one :func:`count_tokens` block.
 
@@ -151,6 +176,8 @@ class TokenTally(BaseCallbackHandler):
         tokens: total tokens of every response that reported usage.
         responses: model responses seen.
         unmetered: responses that reported no usage (their tokens are unknown).
+        untrusted: those of them that reported a usage no response can have
+            (:func:`token_count`).
 
     Thread-safe; a response is counted once (by its LangChain ``run_id``) however many times it
     is reported, and is reported to the enclosing tally too (``parent``).
@@ -161,6 +188,7 @@ class TokenTally(BaseCallbackHandler):
         self.tokens = 0
         self.responses = 0
         self.unmetered = 0
+        self.untrusted = 0
         self.parent = parent
         self._seen: set[UUID | None] = set()
         self._lock = threading.Lock()
@@ -175,6 +203,7 @@ class TokenTally(BaseCallbackHandler):
             self.responses += 1
             if served is None:
                 self.unmetered += 1
+                self.untrusted += reports_usage(response)
             else:
                 self.tokens += served
         if self.parent is not None:
@@ -186,6 +215,7 @@ class TokenTally(BaseCallbackHandler):
             self.tokens += other.tokens
             self.responses += other.responses
             self.unmetered += other.unmetered
+            self.untrusted += other.untrusted
 
     def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
         """LangChain callback: every finished model call lands here."""

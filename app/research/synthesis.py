@@ -63,7 +63,7 @@ from workers.errors import (
 )
 from workers.pacing import patiently, pause
 from workers.retry import backoff_delay
-from workers.usage import count_tokens
+from workers.usage import count_tokens, untrusted_note
 
 __all__ = [
     "MAX_CLAIMS",
@@ -285,13 +285,15 @@ def make_summarizer(
             out, failure = _call_with_retries(model, runnable, messages, max_attempts,
                                               retry_interval, sleep)
         spent = {"tokens": served.tokens, "unmetered": served.unmetered}
+        said = [untrusted_note("the report model")] if served.untrusted else []
         if failure is not None:
-            return Synthesis(notes=[f"no model summary: {failure}"], **spent)
+            return Synthesis(notes=[f"no model summary: {failure}", *said], **spent)
         parsed, reason = parse_structured(out, ReportSummary, "the report model")
         if parsed is None:
-            return Synthesis(notes=[f"no model summary: unusable answer ({reason})"], **spent)
+            return Synthesis(notes=[f"no model summary: unusable answer ({reason})", *said],
+                             **spent)
         items, dropped = _cited_sentences(parsed, claims)
         notes = [f"model summary: {dropped} sentence(s) without a known source were dropped"]
-        return Synthesis(items, notes=notes if dropped else [], **spent)
+        return Synthesis(items, notes=[*(notes if dropped else []), *said], **spent)
 
     return summarize

@@ -22,6 +22,9 @@ from tests.llm.fake_openai import PLAN_QUESTIONS
 from tests.results_db import db_rows
 
 N_TASKS = len(PLAN_QUESTIONS) * len(worker_names())
+UNTRUSTED = ("analyst: the model server reported a token usage no response can have (negative, "
+             "fractional, past 1,000,000,000 or not a number): such a response is counted as one "
+             "without usage")
 NOTE_END = ("not a whole number from 0 to 1,000,000,000): the token count is incomplete and "
             "the token budget (--max-tokens) cannot count them")
 
@@ -58,6 +61,9 @@ def test_a_negative_usage_from_the_analyst_is_not_counted_and_the_thread_runs_ag
     assert _unmetered_note(summary) == (
         f"{len(analyst)} model response(s) gave no token usage the client could read (none, or "
         + NOTE_END)
+    # which model's server, and what it did: once, however many of its tasks met it
+    (said,) = [n for n in summary["notes"] if "usage no response can have" in n]
+    assert said == (f"{UNTRUSTED} ({len(PLAN_QUESTIONS)} times)"), said
     assert all(r["tokens"] == 0 for r in db_rows(tmp_path / "data") if r["worker"] == "analyst")
     # the thread is not broken: the same command runs it again, on a server that now behaves
     fake_openai.faults.clear()
@@ -82,4 +88,6 @@ def test_a_usage_no_response_can_have_in_every_role_never_ends_the_run(fake_open
     assert summary["tokens"] == 0
     answered = len(fake_openai.requests(status=200))
     assert _unmetered_note(summary).startswith(f"{answered} model response(s) ")
+    said = {n.split(":")[0] for n in summary["notes"] if "usage no response can have" in n}
+    assert said == {"the planner", "analyst", "critic", "the report model"}, summary["notes"]
     assert len(fake_openai.requests("report")) == 1  # the summary too, asked once

@@ -30,7 +30,7 @@ from workers.errors import is_transient, one_line
 from workers.pacing import announcing_waits, stop_waiting_when
 from workers.registry import WEB_WORKER_NAMES
 from workers.retry import backoff, give_up
-from workers.usage import AttemptTokens
+from workers.usage import AttemptTokens, untrusted_note
 
 __all__ = ["NO_VERDICT", "plan", "run_workers"]
 
@@ -91,6 +91,8 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     attempt = backoff(runtime, res.settings.retry_interval, "the planner")
     with tokens.attempt(info.task_id if info else state["topic"]) as served:
         questions, notes = _questions(state, ctx, attempt, runtime, res)
+    if served.untrusted:  # said, not only counted apart (trial 39, finding 3)
+        notes = [*notes, untrusted_note("the planner")]
     if questions != state.get("sub_questions"):  # a new plan: within a served run's bound
         questions, notes = _within_bound(questions, notes, res)
     kept_plan = bool(state.get("sub_questions")) and questions == state.get("sub_questions")
