@@ -91,8 +91,7 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     attempt = backoff(runtime, res.settings.retry_interval, "the planner")
     with tokens.attempt(info.task_id if info else state["topic"]) as served:
         questions, notes = _questions(state, ctx, attempt, runtime, res)
-    if served.untrusted:  # said, not only counted apart (trial 39, finding 3)
-        notes = [*notes, untrusted_note("the planner")]
+    notes = [*notes, *_said_usage(served)]  # said, not only counted apart (trial 39)
     if questions != state.get("sub_questions"):  # a new plan: within a served run's bound
         questions, notes = _within_bound(questions, notes, res)
     kept_plan = bool(state.get("sub_questions")) and questions == state.get("sub_questions")
@@ -124,6 +123,12 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
         "dropped": Overwrite(dropped),
         **NO_VERDICT,
     }
+
+
+def _said_usage(served: Any) -> list[str]:
+    """The planner's note when its server reported a usage no response can have (``served``:
+    the attempt's :class:`workers.usage.TokenTally`), else none."""
+    return [untrusted_note("the planner")] if served.untrusted else []
 
 
 def run_workers(workers: Sequence[str], web: bool) -> list[str]:
