@@ -279,7 +279,7 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
         if scope.on_done is not None:
             scope.on_done(task, envelope)
         runtime.stream_writer({"envelope": envelope})
-        if served.untrusted:  # said, not only counted apart (trial 39, finding 3)
+        if served.untrusted:  # said, not only counted apart
             writes = {**writes, "notes": [*(writes.get("notes") or []),
                                           untrusted_note(spec.name)]}
         return state_update(envelope, writes, served.unmetered)

@@ -86,7 +86,7 @@ class RetryAfterGate:
         self._lock = threading.Lock()
         self.keep: Callable[[float], None] | None = None
         """Told the window's end (Unix time) when a hold moves it 1 s or more: it is kept for
-        the next process (``app/llm/kept_windows.py``; trial 39, finding 10)."""
+        the next process (``app/llm/kept_windows.py``)."""
         self._unsaid: str | None = None  # what a restored window waits for, not said yet
 
     def hold(self, seconds: float, waiting_for: str | None = None) -> None:
@@ -361,7 +361,7 @@ class RateLimitPatience:
         call: the ``Retry-After`` the server asked for, else the backoff, cut to the patience
         left. A ``Retry-After`` of 0, a negative one or a date already past is no usable hint
         ("retry now"): the backoff applies, as without one (it failed the call at once, saying
-        a wait of 0.0 s "would pass the 60 s": trial 39, finding 5).
+        a wait of 0.0 s "would pass the 60 s").
 
         Raises:
             workers.errors.RateLimitPatienceSpent: the asked wait would pass the patience, or

@@ -14,8 +14,7 @@ would otherwise silently switch the budget off; the run says so in its notes ins
 whose usage is no count of tokens (:func:`token_count`): the usage is the provider's word, read
 like any input from outside. A negative count went into the state's running total and every
 later command on the thread refused it ("was the state edited?"); a count of ``10**30`` passed
-64 bits and the run died writing its checkpoint, its paid answers thrown away (trial 39,
-finding 3).
+64 bits and the run died writing its checkpoint, its paid answers thrown away.
 
 :class:`AttemptTokens` carries a task's tally from one ``RetryPolicy`` attempt to the next, so
 the attempt that finally writes (an ``ok`` or ``error`` envelope) writes the tokens of all of them.

@@ -7,7 +7,7 @@ named by what is wrong with it, never an error of the app.
 raised ``TypeError: string indices must be integers``, ``"message": null`` raised
 ``AttributeError: 'NoneType' object has no attribute 'get'``, and the run ended on that line as
 if the app had a bug: the planner with no retry and no fallback, an agent's task with no retry,
-the report's summary with a note quoting it (trial 39, finding 8). The README's promise for an
+the report's summary with a note quoting it. The README's promise for an
 empty or null ``choices`` list (a malformed response: retried like a 5xx, then named) holds for
 every shape: :func:`unread_completion` tells an error raised while the integration read the
 body (by the reader's frame in the error's traceback) from any other, and

@@ -3,7 +3,7 @@
 The gate that holds back every request to a provider until its window is over
 (:class:`workers.pacing.RetryAfterGate`) lives in memory: a run killed (or stopped with Ctrl-C)
 while it waited out a 40 s window, then continued by the command it printed, sent its first
-request 6 s after the 429, inside the window (trial 39, finding 10). The README promises that
+request 6 s after the 429, inside the window. The README promises that
 a ``Retry-After`` "holds back every request to that provider, whatever its role, until the
 window is over".
 

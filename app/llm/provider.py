@@ -235,7 +235,7 @@ class ProviderGuard(BaseCallbackHandler):
             ) from error
         if (fault := unread_completion(error, self.label)) is not None:
             record_served(LLMResult(generations=[[]]), run_id)  # served, usage unreadable
-            raise fault from error  # "choices" an object, a null message (trial 39)
+            raise fault from error  # "choices" an object, a null message
 
     def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
         """An answer without a single choice is a malformed response."""
@@ -269,7 +269,7 @@ error.): is it running, at that address?
     said = " ".join(str(error).split()) or type(error).__name__
     if said.startswith(f"{label}: "):  # named already (the same error seen twice)
         return
-    if (to := redirected_to(error)) is not None:  # it answered, with a redirect (trial 39)
+    if (to := redirected_to(error)) is not None:  # it answered, with a redirect
         why = " ".join(str(list(causes(error))[-1]).split()) or said  # "Connection refused"
         text = (f"{label}: the model server{at} redirected the request to {to}, which "
                 + ("gave no answer within the timeout (RESEARCH_TIMEOUT)" if timeout else
@@ -361,7 +361,7 @@ def _unreadable(error: BaseException, label: str) -> MalformedResponseError | No
 def _arguments(value: Any) -> str:
     """What tool-call arguments that are no JSON object are, for :func:`_unreadable`: a string
     is the object double-encoded (some local model servers send it so); a list or a number is
-    shown as it came (trial 39: ``[1, 2, 3]`` and ``42`` were said to be "a JSON string holding
+    shown as it came (``[1, 2, 3]`` and ``42`` were once said to be "a JSON string holding
     one?").
 
     Example:

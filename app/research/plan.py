@@ -196,8 +196,8 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
 
 def clean_plan(asked: Sequence[str], topic: str) -> tuple[list[str], list[str]]:
     """The sub-questions to run of a planner's ``asked``, and a note for each change made to
-    them, so none is silent (trial 39, finding 11: 0 questions ran the offline plan, 500 were
-    cut to 5, and "What is the glimmer relay ?" ran beside "What is the glimmer relay?", paying
+    them, so none is silent (once, 0 questions ran the offline plan, 500 were cut to 5,
+    and "What is the glimmer relay ?" ran beside "What is the glimmer relay?", paying
     for the same searches twice, all without a word).
 
     A blank question is dropped; one asked before, case, accents or spacing aside (the key

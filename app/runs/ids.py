@@ -81,7 +81,7 @@ def topic_key(topic: str) -> str:
     """What two topics (or two sub-questions) share when they differ only in case, accents,
     white space or :data:`INVISIBLE` characters: the topic's :func:`ascii_letters` (which drops
     the last), case-folded, its white space runs made one space and the spaces beside a mark
-    dropped ("relay ?" is "relay?"; trial 39 found a planner's "What is the glimmer relay ?"
+    dropped ("relay ?" is "relay?": a planner's "What is the glimmer relay ?" was once
     asked beside "What is the glimmer relay?"). Two such topics name two threads (the id hashes
     the topic as written); a run of one names the other's unfinished thread
     (:func:`app.runs.run.run_research`'s notes); a planner's two such sub-questions are asked

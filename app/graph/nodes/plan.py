@@ -91,7 +91,7 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     attempt = backoff(runtime, res.settings.retry_interval, "the planner")
     with tokens.attempt(info.task_id if info else state["topic"]) as served:
         questions, notes = _questions(state, ctx, attempt, runtime, res)
-    notes = [*notes, *_said_usage(served)]  # said, not only counted apart (trial 39)
+    notes = [*notes, *_said_usage(served)]  # said, not only counted apart
     if questions != state.get("sub_questions"):  # a new plan: within a served run's bound
         questions, notes = _within_bound(questions, notes, res)
     kept_plan = bool(state.get("sub_questions")) and questions == state.get("sub_questions")
