@@ -27,3 +27,15 @@ def test_quoted_text_opens_no_tag_and_no_link() -> None:
     sources = md.split("## Sources", 1)[1]
     assert "(https://example.org/a%29%20%5Bclick%20me%5D%28javascript:alert%281%29)" in sources
     assert "&lt;img src=x onerror=alert(3)> Relay" in sources, sources
+
+
+def test_backticks_left_unclosed_open_no_code_span() -> None:
+    # "```<img src=x onerror=alert(1)>``": a run of three backticks is closed only by three
+    # (CommonMark 6.1), so the tag is live text, and the escaping took it for code
+    snippet = "```<img src=x onerror=alert(1)>`` then [x](javascript:alert(2))"
+    web = item("finding", f"The relay moves packets. {snippet}", f"{URL}#0",
+               title="Relay\\", source=URL)
+    md = render_markdown(data([row("analyst", Q, [web])], topic=Q, sub_questions=[Q]))
+    body = md.split("## Sources")[0]
+    assert "<img" not in body and "](javascript" not in body, md
+    assert "[Relay\\\\](https://example.org/a%29" in md, md  # its backslash escapes no "]"

@@ -134,7 +134,8 @@ class Passage:
         and where it comes from (``"`ref`: source"``, the title added when the source lacks it).
         """
         if self.is_web:
-            title = " ".join(self.title.split()).replace("]", ")") or self.source
+            title = " ".join(self.title.split()).replace("]", ")").replace("\\", "\\\\")
+            title = title or self.source
             return f"[{inert_markdown(title)}]({link_destination(self.source)})"
         return f"{code_span(self.ref)}: {self._where()}"
 
@@ -188,7 +189,9 @@ def code_span(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-_CODE_SPANS = re.compile(r"(`+)(?:(?!`).|`(?!\1))*?\1")
+_CODE_SPANS = re.compile(r"(?<!`)(`+)(?!`)(?:.*?[^`])??\1(?!`)", re.DOTALL)
+"""A code span as CommonMark reads it: a backtick run closed by the next run of the same
+length (CommonMark 6.1); a run left unclosed is literal backticks, and what follows it is text."""
 _TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
 
 
