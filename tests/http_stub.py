@@ -133,7 +133,8 @@ class ScriptedServer:
         url: ``http://127.0.0.1:PORT``, once started.
         requests: every recorded request, in arrival order.
         body_for: ``query -> JSON body`` answered (200) in place of the stand-in's own answer:
-            a service that sends another shape (``{"results": "none"}``, a list, null).
+            a service that sends another shape (``{"results": "none"}``, a list, null); bytes
+            are sent as they are.
         redirect_to: a ``Location`` every search is redirected to (302), e.g. ``file:///x``.
     """
 
@@ -171,7 +172,15 @@ class ScriptedServer:
             handler.send_redirect(self.redirect_to)
             return True
         if self.body_for is not None:
-            handler.send_json(200, self.body_for(query))
+            body = self.body_for(query)
+            if isinstance(body, bytes):  # sent as it is: JSON no Python value dumps to
+                handler.send_response(200)
+                handler.send_header("Content-Type", "application/json")
+                handler.send_header("Content-Length", str(len(body)))
+                handler.end_headers()
+                handler.wfile.write(body)
+            else:
+                handler.send_json(200, body)
             return True
         return False
 

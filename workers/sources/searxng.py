@@ -118,6 +118,10 @@ def searxng_search(base_url: str, timeout: float = 30.0) -> SearchFn:
                                  response.status_code, response)
         try:
             answer = response.json()
+        except RecursionError:  # valid JSON nested past Python's recursion limit
+            raise WebSearchError(f"web search: SearXNG at {where} sent an answer the app cannot "
+                                 "use: its JSON is nested too deep to read", response.status_code
+                                 ) from None
         except ValueError:
             raise WebSearchError(f"web search: SearXNG at {where} did not answer JSON: is "
                                  "SEARXNG_URL the instance's root?", response.status_code

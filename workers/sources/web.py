@@ -22,10 +22,9 @@ passages of the page's full text (``raw_content``), so a claim quoted from a rea
 passage that holds it. The report cites a page by title and URL, once per URL
 (:meth:`Passage.citation`).
 
-What a service answers enters through one gate, :func:`workers.sources.web_answer.answer_results`
-(``tests/workers/sources/test_web_answers.py``): an answer of another shape is a
-:class:`WebSearchError` naming the provider (never cached), and every size is bounded (the
-results kept, a URL's, a title's, a snippet's and a page text's length).
+What a service answers enters through one gate, :func:`workers.sources.web_answer.answer_results`:
+an answer of another shape is a :class:`WebSearchError` naming the provider (never cached), and
+every size is bounded (results kept, a URL's, a title's, a snippet's and a page text's length).
 
 Errors keep their HTTP meaning for :mod:`workers.errors`: :class:`WebSearchError` carries the
 ``status_code`` (401/403 stop the run like a bad model key; 429 and 5xx are retried) and, for a
@@ -213,12 +212,13 @@ def _unreadable(response: Any) -> str:
         why = unusable(response.json())
     except ValueError:
         why = "it is not JSON"
+    except RecursionError:  # valid JSON nested past Python's recursion limit
+        why = "its JSON is nested too deep to read"
     return f"Tavily sent an answer the app cannot use: {why}" if why else ""
 
 
 def _today() -> str:
-    # In a run the task's as_of always arrives (CURRENT_AS_OF); this is for a direct caller.
-    # The same rule as state.today_utc, kept here because the sources import only the stdlib.
+    # for a direct caller (a run's task gives CURRENT_AS_OF); state.today_utc's rule, stdlib only
     return dt.datetime.now(dt.timezone.utc).date().isoformat()
 
 

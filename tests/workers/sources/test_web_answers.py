@@ -146,3 +146,15 @@ def test_a_redirect_the_client_will_not_follow_is_named_as_one(served) -> None:
     assert "redirected the search to a URL that is not followed" in message, message
     assert "'file:///etc/passwd'" in message and "cannot reach" not in message
     assert not is_transient(info.value)  # it answered; the same redirect again is no cure
+
+
+def test_an_answer_nested_too_deep_to_read_is_a_named_search_error(served) -> None:
+    # valid JSON nested 100,000 levels deep: the client's json() raised RecursionError, which
+    # no handler took for an unusable answer, and the analyst, the critic and the web task
+    # each failed on it
+    server, source = served
+    deep = b'{"query": "q", "results": ' + b"[" * 100000 + b"]" * 100000 + b"}"
+    server.body_for = lambda query: deep
+    with pytest.raises(WebSearchError) as info:
+        source.search("heron census", as_of=AS_OF)
+    assert "nested too deep" in str(info.value) and source.provider in str(info.value)
