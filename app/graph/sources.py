@@ -51,7 +51,7 @@ def open_web(settings: Settings) -> Any:
     raw = _bounded(raw, settings.timeout, label)
     gate = gate_for(key, endpoint)
     # its Retry-After window outlives a run stopped inside it, as a model's does
-    keep_windows(gate, settings.data_dir, key, endpoint, label)
+    keep_windows(gate, settings.data_dir, key, endpoint, label, settings.retry_patience)
     # A 429's Retry-After holds every web search of the process, as it does for the models
     # (app/llm/provider.py).
     rate_limits = RateLimitPatience(settings.rate_limit_patience,

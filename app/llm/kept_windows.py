@@ -18,10 +18,12 @@ Source: RFC 9110 section 10.2.3 (Retry-After); the gate of :mod:`workers.pacing`
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import math
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -43,36 +45,59 @@ def _key(provider: str, endpoint: str) -> str:
     return hashlib.sha256(f"{provider}\n{endpoint}".encode()).hexdigest()[:16]
 
 
-def _read(path: Path) -> dict[str, float]:
-    """The windows kept at ``path`` still to come; {} when there is no file or it is not one
-    this module wrote (a damaged file is rewritten on the next window)."""
+_MOST_BYTES = 1 << 16
+"""A windows file larger than this is none this module wrote: it is not read."""
+
+
+def _until(value: Any, now: float) -> float | None:
+    """A kept window's end if it is one to wait for: a finite Unix time after ``now`` and at most
+    :data:`LONGEST` seconds after it (a clock corrected since, or an edited file, is no reason
+    to wait until some date); None otherwise (a number too large for a float included)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
     try:
+        until = float(value)
+    except OverflowError:
+        return None
+    return until if math.isfinite(until) and now < until <= now + LONGEST else None
+
+
+def _read(path: Path) -> dict[str, float]:
+    """The windows kept at ``path`` still to come; {} when there is no such regular file or it
+    is not one this module wrote (a damaged file is rewritten on the next window; a FIFO or a
+    device in its place is never opened for reading)."""
+    try:
+        if not path.is_file() or path.stat().st_size > _MOST_BYTES:
+            return {}
         data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
     if not isinstance(data, dict):
         return {}
     now = time.time()
-    return {str(key): float(until) for key, until in data.items()
-            if isinstance(until, int | float) and not isinstance(until, bool)
-            and math.isfinite(until) and until > now}
+    windows = {str(key): _until(value, now) for key, value in data.items()}
+    return {key: until for key, until in windows.items() if until is not None}
 
 
 def _write(path: Path, key: str, until: float) -> None:
-    """Keep ``until`` for ``key`` in ``path`` (atomically: a temporary file renamed over it);
-    a data dir that cannot be written keeps nothing."""
-    windows = _read(path)
-    windows[key] = max(until, windows.get(key, 0.0))
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    """Keep ``until`` for ``key`` in ``path``: read, merged and replaced (a temporary file of
+    this process and thread renamed over it) under an exclusive lock of ``path``'s lock file,
+    so two processes keeping windows at once lose none; a data dir that cannot be written
+    keeps nothing."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
-        temporary.write_text(json.dumps(windows), encoding="utf-8")
-        os.replace(temporary, path)
+        with open(path.with_name(f".{path.name}.lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            windows = _read(path)
+            windows[key] = max(until, windows.get(key, 0.0))
+            temporary.write_text(json.dumps(windows), encoding="utf-8")
+            os.replace(temporary, path)
     except OSError:
         temporary.unlink(missing_ok=True)
 
 
 def keep_windows(gate: RetryAfterGate, data_dir: Path | str, provider: str, endpoint: str,
-                 label: str) -> None:
+                 label: str, patience: float = LONGEST) -> None:
     """Hold ``gate`` for the window an earlier process kept for this endpoint in ``data_dir``,
     and keep each new window there (:attr:`workers.pacing.RetryAfterGate.keep`).
 
@@ -82,6 +107,8 @@ def keep_windows(gate: RetryAfterGate, data_dir: Path | str, provider: str, endp
         provider: the gate's provider (``"openai"``).
         endpoint: the gate's endpoint (the base URL, or ``""``).
         label: how the wait line names the endpoint (``openai:gpt-4.1-mini``, key-free).
+        patience: the longest wait the run allows a Retry-After (``RESEARCH_RETRY_PATIENCE``,
+            seconds): a kept window is waited out for at most that long.
 
     Example:
         >>> import tempfile
@@ -96,6 +123,6 @@ def keep_windows(gate: RetryAfterGate, data_dir: Path | str, provider: str, endp
     path, key = Path(data_dir) / FILE, _key(provider, endpoint)
     left = _read(path).get(key, 0.0) - time.time()
     if left > 0:
-        gate.restore(min(left, LONGEST), f"for the Retry-After {label} asked for in an earlier "
-                     "run (no request to it until then)")
+        gate.restore(min(left, patience, LONGEST), f"for the Retry-After {label} asked for in an "
+                     "earlier run (no request to it until then)")
     gate.keep = lambda until: _write(path, key, until)

@@ -135,7 +135,7 @@ def _pacing(spec: str, settings: Settings, label: str) -> dict[str, Any]:
     endpoint = (settings.openai_base_url or "") if provider == "openai" else ""
     gate = gate_for(provider, endpoint)
     # a Retry-After window outlives a run stopped inside it (the data dir keeps its end)
-    keep_windows(gate, settings.data_dir, provider, endpoint, label)
+    keep_windows(gate, settings.data_dir, provider, endpoint, label, settings.retry_patience)
     rps = settings.requests_per_second
     first_delay = max(2 * settings.retry_interval, 0.05)
     key = (rps, provider, endpoint, settings.rate_limit_patience, first_delay)

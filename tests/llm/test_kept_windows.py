@@ -10,9 +10,11 @@ waits out what is left, saying so.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 from tests.expected import worker_names
@@ -76,3 +78,44 @@ def test_a_web_searchs_window_is_kept_in_the_data_dir_too(tmp_path, monkeypatch)
     assert 29 < pacing.gate_for("searxng", endpoint).remaining() <= 30
     kept = (tmp_path / FILE).read_text(encoding="utf-8")
     assert "secret-pw" not in kept and "127.0.0.1" not in kept
+
+
+def test_a_kept_file_no_run_can_use_is_read_as_no_window(tmp_path):
+    # a number too large for a float ended every run in "OverflowError: int too large to
+    # convert to float"; a window's end far ahead (a clock corrected since, an edited file)
+    # held every run 600 s until that date, whatever RESEARCH_RETRY_PATIENCE said; a FIFO in
+    # the file's place hung the run before its first line
+    from app.llm.kept_windows import FILE, _key, keep_windows
+    from workers.pacing import RetryAfterGate
+
+    key = _key("openai", "http://x/v1")
+    path = tmp_path / FILE
+    for held in (f'{{"{key}": 1{"0" * 400}}}', f'{{"{key}": 4102444800}}'):
+        path.write_text(held, encoding="utf-8")
+        gate = RetryAfterGate()
+        keep_windows(gate, tmp_path, "openai", "http://x/v1", "openai:m")
+        assert gate.remaining() == 0, held
+    path.write_text(f'{{"{key}": {time.time() + 300}}}', encoding="utf-8")
+    gate = RetryAfterGate()
+    keep_windows(gate, tmp_path, "openai", "http://x/v1", "openai:m", patience=5)
+    assert 0 < gate.remaining() <= 5  # waited out for at most the run's patience
+    path.unlink()
+    os.mkfifo(path)
+    keep_windows(RetryAfterGate(), tmp_path, "openai", "http://x/v1", "openai:m")  # no hang
+
+
+def test_windows_kept_at_once_are_all_kept(tmp_path):
+    # two writers read, merged and replaced the file unlocked: 194 of 400 windows were lost
+    from app.llm.kept_windows import FILE, _write
+
+    until = time.time() + 60
+    def keep(start: int) -> None:
+        for n in range(start, start + 100):
+            _write(tmp_path / FILE, f"key{n}", until)
+
+    writers = [threading.Thread(target=keep, args=(start,)) for start in (0, 100, 200)]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join()
+    assert len(json.loads((tmp_path / FILE).read_text())) == 300
