@@ -59,8 +59,11 @@ def deadline_transport(http: ModuleType) -> type:
             self.seconds = float(seconds)
 
         def handle_request(self, request: Any) -> Any:
+            opened: list[Any] = []  # the response, once its headers came
+
             def send() -> Any:
                 response = super(DeadlineTransport, self).handle_request(request)
+                opened.append(response)
                 try:
                     response.read()
                 except BaseException:
@@ -70,8 +73,12 @@ def deadline_transport(http: ModuleType) -> type:
 
             try:
                 return within(send, self.seconds, "the model server's answer")
-            except TimeoutError:
-                raise http.ReadTimeout(f"no complete answer within {self.seconds:g} s",
-                                       request=request) from None
+            except BaseException as exc:
+                for response in opened:  # given up on: its connection closed, so the call
+                    response.close()  # left behind ends now, not when the server stops
+                if isinstance(exc, TimeoutError):
+                    raise http.ReadTimeout(f"no complete answer within {self.seconds:g} s",
+                                           request=request) from None
+                raise
 
     return DeadlineTransport
