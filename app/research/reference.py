@@ -184,12 +184,15 @@ def _field_rows(text: str, label: re.Pattern[str]) -> list[tuple[str, str]]:
             out.append((entry, paragraph))
         elif not field and (heading := _heading(paragraph)):
             entry = heading
-            opened = entry if index == 0 and written_names(entry) else ""
+            named = written_names(entry) or _TERM.fullmatch(entry)
+            opened = entry if index == 0 and named else ""
         elif label is _DEFAULT_LABEL and entry and entry == opened:
             out += [(entry, said) for said in _said_defaults(paragraph)[:1]]
     return out
 
 
+_TERM = re.compile(r"[A-Za-z_][\w.-]{0,60}(?:\s*\([^()\n]{1,40}\))?")
+"""An entry heading of one word, with its type in brackets or not: ``ssl (boolean)``, ``jit``."""
 _SAYS_DEFAULT = re.compile(r"\b(?:the\s+)?default(?:\s+(?:value|setting))?\s+is\b"
                            r"|\bdefaults\s+to\b|\(the default\)", re.IGNORECASE)
 
@@ -197,7 +200,8 @@ _SAYS_DEFAULT = re.compile(r"\b(?:the\s+)?default(?:\s+(?:value|setting))?\s+is\
 def _said_defaults(paragraph: str) -> list[str]:
     """The sentences of ``paragraph`` that state a default ("The default is typically 128
     megabytes (128MB)", "Valid values are try (the default), on, and off."): in a passage that
-    opens with an entry heading naming an identifier (the index cut the entry there), the
+    opens with an entry heading naming an identifier or one word (``ssl (boolean)``: the index
+    cut the entry there), the
     entry's default, as a ``Default:`` row would give it (DocBook's entries, such as
     PostgreSQL's ``shared_buffers (integer)``, say it in prose).
 

@@ -292,3 +292,13 @@ def test_the_entry_a_default_question_names_is_kept_when_a_side_page_is_stronges
     answer = answer_section(md)
     assert answer.startswith("\n- shared_buffers (integer)") and "128 megabytes" in answer, md
     assert "8192" not in md, md
+
+
+def test_a_one_word_entrys_default_is_read_from_its_sentence() -> None:
+    # PostgreSQL's "ssl (boolean)": a plain word names no identifier, so the entry's "The
+    # default is off." was not read, and the Answer quoted libpq's "the default SSL library"
+    from app.research.reference import default_rows
+
+    text = "ssl (boolean)\n\nEnables SSL connections. The default is off."
+    assert default_rows(text) == [("ssl (boolean)", "The default is off.")]
+    assert default_rows("Memory\n\nSee below.\n\nHeron counts\n\nThe default is 5.") == []
