@@ -174,7 +174,8 @@ def _field_rows(text: str, label: re.Pattern[str]) -> list[tuple[str, str]]:
             out.append((named.group("name").strip(), paragraph))
             continue
         field = _FIELD.match(paragraph) if "\n" not in paragraph else None
-        if field and label.fullmatch(field.group("label").strip()):
+        if field and label.fullmatch(field.group("label").strip()) and not (
+                _SECTION_FLAG.fullmatch(paragraph)):
             value = field.group("value")
             if value is None:  # "Default:" then its value, a cell of its own
                 following = paragraphs[index + 1] if index + 1 < len(paragraphs) else ""
@@ -227,7 +228,13 @@ def _listed_defaults(paragraph: str) -> list[tuple[str, str]]:
 
 def _labelled(field: str, label: re.Pattern[str]) -> bool:
     name, sep, value = field.partition(":")
-    return bool(sep and value.strip() and label.fullmatch(name.strip()))
+    return bool(sep and value.strip() and label.fullmatch(name.strip())
+                and not _SECTION_FLAG.fullmatch(f"{name.strip()}: {value.strip()}"))
+
+
+_SECTION_FLAG = re.compile(r"defaults\s*:\s*(?:yes|no|x|-)\b.*", re.IGNORECASE)
+"""A "defaults" column of yes/no flags: HAProxy's "May be used in sections — defaults: yes;
+frontend: no; ..." names the ``defaults`` section a keyword may be used in, no default."""
 
 
 def _shares(term: str, word: str) -> bool:

@@ -302,3 +302,16 @@ def test_a_one_word_entrys_default_is_read_from_its_sentence() -> None:
     text = "ssl (boolean)\n\nEnables SSL connections. The default is off."
     assert default_rows(text) == [("ssl (boolean)", "The default is off.")]
     assert default_rows("Memory\n\nSee below.\n\nHeron counts\n\nThe default is 5.") == []
+
+
+def test_a_defaults_column_of_flags_is_no_default() -> None:
+    # HAProxy's keyword entries: "May be used in sections — defaults: yes; frontend: no; ..."
+    # names the `defaults` section; the Answer to "the default of timeout connect" read it
+    from app.research.reference import default_rows
+
+    entry = ("timeout connect <timeout>\n\nSet the maximum time to wait for a connection.\n\n"
+             "May be used in sections — defaults: yes; frontend: no; listen: yes; backend: yes.")
+    assert default_rows(entry) == []
+    assert default_rows("defaults: yes; frontend: no; listen: yes; backend: yes") == []
+    assert default_rows("Timeout Directive\n\nDefault: no") == [
+        ("Timeout Directive", "Default: no")]
