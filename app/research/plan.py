@@ -155,7 +155,7 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
     :func:`app.llm.models.structured_output`) and clean it up.
 
     The plan is cleaned by :func:`clean_plan`, each change said in a note: blank and repeated
-    questions (case, accents or spacing aside) are dropped, and so is one the plan check would
+    questions (case or spacing aside) are dropped, and so is one the plan check would
     refuse (too long, control characters, no word to search:
     :func:`app.research.topics.question_problem`); the list is cut to 5; with fewer than 3
     left the offline decomposition's questions fill in (as many as it offers: it wraps no
@@ -200,8 +200,8 @@ def clean_plan(asked: Sequence[str], topic: str) -> tuple[list[str], list[str]]:
     and "What is the glimmer relay ?" ran beside "What is the glimmer relay?", paying
     for the same searches twice, all without a word).
 
-    A blank question is dropped; one asked before, case, accents or spacing aside (the key
-    threads are told apart by: :func:`app.runs.ids.topic_key`), is asked once; one the plan
+    A blank question is dropped; one asked before, case or spacing aside
+    (:func:`app.runs.ids.question_key`), is asked once; one the plan
     check would refuse (:func:`app.research.topics.question_problem`) is left out, named. The
     first :data:`MAX_SUB_QUESTIONS` are kept; with fewer than :data:`MIN_SUB_QUESTIONS` the
     offline decomposition's questions fill in, as many as it offers.
@@ -216,10 +216,10 @@ def clean_plan(asked: Sequence[str], topic: str) -> tuple[list[str], list[str]]:
         ['Why relay?', 'How do Send and reducers differ?', 'What is Send?']
         >>> for note in notes:
         ...     print(note.split(":")[0])
-        1 of the planner's sub-questions repeat an earlier one (case, accents or spacing aside
+        1 of the planner's sub-questions repeat an earlier one (case or spacing aside
         the planner's plan held 1 sub-question(s) to ask, fewer than 3
     """
-    from app.runs.ids import topic_key
+    from app.runs.ids import question_key
 
     questions: list[str] = []
     notes: list[str] = []
@@ -230,7 +230,7 @@ def clean_plan(asked: Sequence[str], topic: str) -> tuple[list[str], list[str]]:
         q = " ".join(str(q).split())
         if not q:
             continue
-        if (key := topic_key(q)) in seen:
+        if (key := question_key(q)) in seen:
             again += [(q, kept[key])] if seen[key] else []  # one left out: said once, above
             continue
         why = question_problem(q)  # the plan check would refuse the plan at dispatch
@@ -242,9 +242,9 @@ def clean_plan(asked: Sequence[str], topic: str) -> tuple[list[str], list[str]]:
         questions.append(q)
     if again:  # shown: a repeat that is not a mere copy, when there is one
         q, first = next(((q, k) for q, k in again if q != k), again[0])
-        notes.append(f"{len(again)} of the planner's sub-questions repeat an earlier one (case, "
-                     f"accents or spacing aside: {clip(q, 80)!r} repeats {clip(first, 80)!r}): "
-                     "each question is asked once")
+        notes.append(f"{len(again)} of the planner's sub-questions repeat an earlier one (case "
+                     f"or spacing aside: {clip(q, 80)!r} repeats {clip(first, 80)!r}): each "
+                     "question is asked once")
     if len(questions) > MAX_SUB_QUESTIONS:
         left = len(questions) - MAX_SUB_QUESTIONS
         notes.append(f"the planner's plan held {len(questions)} sub-questions: the first "
@@ -257,14 +257,14 @@ def _filled(questions: list[str], seen: dict[str, bool], topic: str, notes: list
             ) -> list[str]:
     """``questions`` with the offline plan's added while fewer than :data:`MIN_SUB_QUESTIONS`,
     and a note in ``notes`` saying how many (none when it offers none new)."""
-    from app.runs.ids import topic_key
+    from app.runs.ids import question_key
 
     had = len(questions)
     for q in offline_plan(topic):
         if len(questions) >= MIN_SUB_QUESTIONS:
             break
-        if topic_key(q) not in seen:
-            seen[topic_key(q)] = True
+        if question_key(q) not in seen:
+            seen[question_key(q)] = True
             questions.append(q)
     if len(questions) > had:
         held = ("no sub-question to ask" if not had else

@@ -84,8 +84,7 @@ def topic_key(topic: str) -> str:
     dropped ("relay ?" is "relay?": a planner's "What is the glimmer relay ?" was once
     asked beside "What is the glimmer relay?"). Two such topics name two threads (the id hashes
     the topic as written); a run of one names the other's unfinished thread
-    (:func:`app.runs.run.run_research`'s notes); a planner's two such sub-questions are asked
-    once (:func:`app.research.plan.llm_plan`).
+    (:func:`app.runs.run.run_research`'s notes).
 
     Example:
         >>> topic_key(" Café  RELAY ") == topic_key("cafe re\\u200blay")
@@ -94,6 +93,22 @@ def topic_key(topic: str) -> str:
         ('what is the relay?', False)
     """
     return _SPACE_BY_A_MARK.sub("", " ".join(ascii_letters(topic).casefold().split()))
+
+
+def question_key(question: str) -> str:
+    """What two sub-questions of one plan share when they differ only in case, white space or
+    :data:`INVISIBLE` characters (NFC, case-folded, white space runs made one space, the spaces
+    beside a mark dropped, as :func:`topic_key` does), accents kept: "año" (a year) and "ano"
+    are two words, and a plan asking both asks two questions.
+
+    Example:
+        >>> question_key("What is the  Relay ?") == question_key("what is the relay?")
+        True
+        >>> question_key("¿Qué es un año?") == question_key("¿Qué es un ano?")
+        False
+    """
+    shown = "".join(ch for ch in unicodedata.normalize("NFC", question) if ch not in INVISIBLE)
+    return _SPACE_BY_A_MARK.sub("", " ".join(shown.casefold().split()))
 
 
 def check_thread_id(text: str) -> str:

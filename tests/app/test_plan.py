@@ -292,3 +292,14 @@ def test_a_measure_is_never_asked_about_apart_from_what_it_measures(topic: str) 
 def test_phrases_of_other_kinds_are_still_facets() -> None:
     assert offline_plan("retry policy of a graph node")[1:] == [
         "What is retry policy?", "What is a graph node?"]
+
+
+def test_a_planners_questions_differing_in_an_accent_are_two_questions() -> None:
+    # "año" (a year) and "ano" were folded as one: only the first was asked, and the note said
+    # the second repeated it
+    from app.research.plan import clean_plan
+
+    asked = ["¿Qué significa año?", "¿Qué significa ano?", "¿Qué significa  AÑO ?"]
+    questions, notes = clean_plan(asked, "año y ano")
+    assert questions[:2] == asked[:2], (questions, notes)
+    assert "1 of the planner's sub-questions repeat" in " ".join(notes)

@@ -1,8 +1,8 @@
-"""A planner's plan the app had to change says so in the run's notes (trial 39, finding 11), over
-real HTTP: a plan of no sub-question (the offline plan fills in), one of 500 (cut to 5), and
-copies of one question that differ in case, accents or spacing (asked once, by the key threads
-are told apart by: :func:`app.runs.ids.topic_key`). Each was silent, and "What is the glimmer
-relay ?" ran beside "What is the glimmer relay?", paying for the same searches twice.
+"""A planner's plan the app had to change says so in the run's notes, over real HTTP: a plan of
+no sub-question (the offline plan fills in), one of 500 (cut to 5), and copies of one question
+that differ in case or spacing (asked once: :func:`app.runs.ids.question_key`; accents kept,
+"año" is no "ano"). Each was silent, and "What is the glimmer relay ?" ran beside "What is the
+glimmer relay?", paying for the same searches twice.
 """
 
 from __future__ import annotations
@@ -53,10 +53,11 @@ def test_a_plan_of_500_sub_questions_says_how_many_were_left_out(fake_openai, ru
         "out (at most 5)"]
 
 
-def test_copies_of_a_question_differing_in_case_accents_or_spacing_run_once(fake_openai, run):
+def test_copies_of_a_question_differing_in_case_or_spacing_run_once(fake_openai, run):
     relay = "What is the glimmer relay?"
     fake_openai.plan_questions = [relay] * 4 + [
-        "what is the  Glimmer relay?", "What is the glimmer relay ?", "What is the glímmer relay?",
+        "what is the  Glimmer relay?", "What is the glimmer relay ?",
+        "What is the glim\u200bmer relay?",
         "How does the glimmer relay fold packets?", "How does the glimmer relay fold packets ?",
         "What are the limitations of the glimmer relay?"]
     proc, summary = run()
@@ -65,9 +66,9 @@ def test_copies_of_a_question_differing_in_case_accents_or_spacing_run_once(fake
                                         "What are the limitations of the glimmer relay?"]
     assert summary["db_rows"] == 3 * len(worker_names())
     assert _planner_notes(summary) == [
-        "7 of the planner's sub-questions repeat an earlier one (case, accents or spacing "
-        "aside: 'what is the Glimmer relay?' repeats 'What is the glimmer relay?'): each "
-        "question is asked once"]
+        "7 of the planner's sub-questions repeat an earlier one (case or spacing aside: "
+        "'what is the Glimmer relay?' repeats 'What is the glimmer relay?'): each question is "
+        "asked once"]
     searched = [json.dumps(s.body) for s in fake_openai.requests("analyst")
                 if s.step == "search"]
     assert len(searched) == 3  # one search per question: none paid for twice
