@@ -94,6 +94,7 @@ _HEAD, _TAIL, _BREAK = "\ue001", "\ue002", "\ue003"  # private-use: lxml refuses
 _LINK, _LINK_END = "\ue004", "\ue005"  # around the text of an <a>
 _TERM, _TERMS = "\ue006", "\ue007"  # after a <dt>: its <dd> follows; another <dt> follows
 _ENTRY = "\ue008"  # opens the heading of a reference entry (:data:`_ENTRY_CLASSES`)
+_ENTRIES, _ENTRIES_END = "\ue00b", "\ue00c"  # around a list of entries (``dl`` of ``dt id``)
 _PRE, _PRE_END = "\ue009", "\ue00a"  # around the text of a <pre>, its lines kept
 _PRE_SPLIT = re.compile(f"{_PRE}(.*?){_PRE_END}", re.DOTALL)
 _TERM_JOIN = re.compile(f"\\s*:?\\s*{_TERM}[\\s{_BREAK}]*")
@@ -166,8 +167,17 @@ def html_page(source: str | bytes) -> HtmlPage:
     first, *rest = text.split(_HEAD)
     sections = [("", _paragraphs(first.replace(_TAIL, _BREAK)))]
     held = ""  # headings with no text of their own yet: they label the next section too
+    outer: list[str] = []  # the heading each open list of entries was in
     for chunk in rest:
         head_text, _sep, body = chunk.partition(_TAIL)
+        if head_text in (_ENTRIES, _ENTRIES_END):  # the text after a list of entries is the
+            # heading's it was in (a libpq function's note after its list of status codes)
+            if head_text == _ENTRIES:
+                outer.append(held or sections[-1][0])
+            heading = outer.pop() if head_text == _ENTRIES_END and outer else sections[-1][0]
+            if body.replace(_BREAK, "").strip():
+                sections.append((heading, _paragraphs(f"{heading}{_BREAK}{body}")))
+            continue
         entry = head_text.startswith(_ENTRY) or ENTRY_KEYWORD.match(head_text.strip())
         heading = " ".join(head_text.replace(_BREAK, " ").replace(_ENTRY, "").split())
         if entry and not body.replace(_BREAK, "").replace(_TAIL, "").strip():
@@ -325,6 +335,8 @@ self::article)][not(.//h1 or .//h2 or .//h3)]" priority="2"/>
 <xsl:template match="pre" priority="1">{_BREAK}{_PRE}<xsl:apply-templates/>{_PRE_END}\
 {_BREAK}</xsl:template>
 <xsl:template match="{blocks}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
+<xsl:template match="dl[dt[@id]]" priority="1">{_HEAD}{_ENTRIES}{_TAIL}<xsl:apply-templates/>\
+{_HEAD}{_ENTRIES_END}{_TAIL}</xsl:template>
 <xsl:template match="dt[@id][following-sibling::*[1][self::dd or self::dt]]" priority="2">\
 {_HEAD}{_ENTRY}<xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="dt[following-sibling::*[1][self::dd]]">{_BREAK}\
@@ -354,7 +366,7 @@ def _navigation() -> str:
 
 _MARK_BYTES = re.compile(
     "|".join(c for c in (_HEAD, _TAIL, _BREAK, _LINK, _LINK_END, _TERM, _TERMS, _ENTRY, _PRE,
-                         _PRE_END)
+                         _PRE_END, _ENTRIES, _ENTRIES_END)
              ).encode("utf-8"))
 _LOCAL = threading.local()
 _CLOSING = re.compile(rb"</(?:body|html)\s*>", re.IGNORECASE)

@@ -101,3 +101,13 @@ def test_the_default_a_settings_entry_states_answers_for_it(tmp_path: Path) -> N
     assert answer.startswith("\n\n- `frob_mem (integer)`: The default value is four megabytes"), (
         report)
     assert "128 megabytes" not in report, report
+
+
+def test_the_text_after_a_list_of_entries_is_its_sections_not_the_last_entrys() -> None:
+    # libpq's CONNECTION_CONSUME, the last status code of a list inside PQconnectPoll's entry,
+    # took the note and the code example written after the list, about every code of it
+    page = html_page(SETTINGS_PAGE.replace(
+        "</dl></div>", "</dl></div><p>Each of these settings is read at server start.</p>"))
+    sections = dict(page.sections)
+    assert "read at server start" not in sections["frob_mem (integer)"]
+    assert "Each of these settings is read at server start." in sections["20.4.1. Memory"]
