@@ -128,3 +128,20 @@ def cli_in_process(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixtur
         return CliResult(code, out.out, out.err)
 
     return run
+
+
+@pytest.fixture
+def run(cli_in_process: Any, fake_openai: FakeOpenAI, llm_corpus: Path, tmp_path: Path) -> Any:
+    """``run(*flags, **env) -> (proc, summary or None, data_dir)``: ``research --json`` against
+    the fake (in this process, :func:`cli_in_process`), one data dir per test, ``env`` added to
+    the fake's (:func:`llm_env`)."""
+    import json
+
+    def go(*flags: str, **env: str) -> tuple[CliResult, dict | None, Path]:
+        data = tmp_path / "data"
+        proc = cli_in_process(research_args(llm_corpus, data, "--json", *flags),
+                              llm_env(fake_openai, **env))
+        summary = json.loads(proc.stdout) if proc.stdout.lstrip().startswith("{") else None
+        return proc, summary, data
+
+    return go

@@ -13,7 +13,6 @@ import json
 
 import pytest
 
-from tests.llm.conftest import llm_env, research_args
 from tests.llm.fake_openai import PLAN_QUESTIONS
 from tests.results_db import db_rows
 from workers.tools import message_text
@@ -21,18 +20,6 @@ from workers.tools import message_text
 QUESTION = PLAN_QUESTIONS[0]
 
 
-@pytest.fixture
-def run(cli_in_process, fake_openai, llm_corpus, tmp_path):
-    """``run(*flags) -> (proc, summary or None, data_dir)``: the CLI against the fake."""
-
-    def go(*flags: str):
-        data = tmp_path / "data"
-        proc = cli_in_process(research_args(llm_corpus, data, "--json", *flags),
-                              llm_env(fake_openai))
-        summary = json.loads(proc.stdout) if proc.stdout.lstrip().startswith("{") else None
-        return proc, summary, data
-
-    return go
 
 
 def _task_requests(server, role: str, question: str) -> list:

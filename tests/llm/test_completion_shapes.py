@@ -15,14 +15,12 @@ findings 8 and 12): each is the provider's malformed response, named by what hap
 
 from __future__ import annotations
 
-import json
 import socket
 from pathlib import Path
 
 import pytest
 
 from tests.expected import worker_names
-from tests.llm.conftest import llm_env, research_args
 from tests.llm.fake_openai import PLAN_QUESTIONS, SYNTHESIS_SENTENCE
 from tests.results_db import db_rows
 
@@ -41,18 +39,6 @@ SAID = {
 }
 
 
-@pytest.fixture
-def run(cli_in_process, fake_openai, llm_corpus, tmp_path):
-    """``run(*flags, **env) -> (proc, summary or None, data_dir)``: the CLI against the fake."""
-
-    def go(*flags: str, **env: str):
-        data = tmp_path / "data"
-        proc = cli_in_process(research_args(llm_corpus, data, "--json", *flags),
-                              llm_env(fake_openai, **env))
-        summary = json.loads(proc.stdout) if proc.stdout.lstrip().startswith("{") else None
-        return proc, summary, data
-
-    return go
 
 
 def _error_line(stderr: str) -> str:

@@ -9,23 +9,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from tests.expected import worker_names
-from tests.llm.conftest import llm_env, research_args
-
-
-@pytest.fixture
-def run(cli_in_process, fake_openai, llm_corpus, tmp_path):
-    """``run(*flags) -> (proc, summary or None)``: the CLI against the fake."""
-
-    def go(*flags: str):
-        proc = cli_in_process(research_args(llm_corpus, tmp_path / "data", "--json", *flags),
-                              llm_env(fake_openai))
-        summary = json.loads(proc.stdout) if proc.stdout.lstrip().startswith("{") else None
-        return proc, summary
-
-    return go
 
 
 def _planner_notes(summary: dict) -> list[str]:
@@ -34,7 +18,7 @@ def _planner_notes(summary: dict) -> list[str]:
 
 def test_a_plan_of_no_sub_question_says_the_offline_plan_filled_in(fake_openai, run):
     fake_openai.plan_questions = []
-    proc, summary = run()
+    proc, summary, _ = run()
     assert proc.returncode == 0, proc.stderr
     asked = len(summary["sub_questions"])
     assert asked >= 1
@@ -45,7 +29,7 @@ def test_a_plan_of_no_sub_question_says_the_offline_plan_filled_in(fake_openai, 
 def test_a_plan_of_500_sub_questions_says_how_many_were_left_out(fake_openai, run):
     fake_openai.plan_questions = [f"What is the glimmer relay facet number {i}?"
                                   for i in range(500)]
-    proc, summary = run("--rounds", "1")
+    proc, summary, _ = run("--rounds", "1")
     assert proc.returncode == 0, proc.stderr
     assert summary["sub_questions"] == fake_openai.plan_questions[:5]
     assert _planner_notes(summary) == [
@@ -60,7 +44,7 @@ def test_copies_of_a_question_differing_in_case_or_spacing_run_once(fake_openai,
         "What is the glim\u200bmer relay?",
         "How does the glimmer relay fold packets?", "How does the glimmer relay fold packets ?",
         "What are the limitations of the glimmer relay?"]
-    proc, summary = run()
+    proc, summary, _ = run()
     assert proc.returncode == 0, proc.stderr
     assert summary["sub_questions"] == [relay, "How does the glimmer relay fold packets?",
                                         "What are the limitations of the glimmer relay?"]

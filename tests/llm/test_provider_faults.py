@@ -25,18 +25,6 @@ def _error_lines(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if line.startswith("error:")]
 
 
-@pytest.fixture
-def run(cli_in_process, fake_openai, llm_corpus, tmp_path):
-    """``run(*flags, **env) -> (proc, summary or None, data_dir)``: the CLI against the fake."""
-
-    def go(*flags: str, **env: str):
-        data = tmp_path / "data"
-        proc = cli_in_process(research_args(llm_corpus, data, "--json", *flags),
-                              llm_env(fake_openai, **env))
-        summary = json.loads(proc.stdout) if proc.stdout.lstrip().startswith("{") else None
-        return proc, summary, data
-
-    return go
 
 
 def _gaps_after_429(requests) -> list[tuple[float, float]]:

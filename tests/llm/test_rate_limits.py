@@ -18,7 +18,6 @@ from app.llm.models import make_model
 from app.research.plan import llm_plan
 from app.settings.config import ConfigError, Settings
 from app.settings.env import load_settings
-from tests.llm.conftest import llm_env, research_args
 from tests.llm.fake_openai import FAKE_KEY, PLAN_QUESTIONS, SYNTHESIS_SENTENCE
 from tests.results_db import db_rows
 from workers.errors import RateLimitPatienceSpent, classify
@@ -31,16 +30,6 @@ def _model(server, patience: float = 60.0, retry_interval: float = 0.01):
     return make_model(settings.model, settings).model
 
 
-@pytest.fixture
-def run(cli_in_process, fake_openai, llm_corpus, tmp_path):
-    def go(*flags: str, **env: str):
-        data = tmp_path / "data"
-        proc = cli_in_process(research_args(llm_corpus, data, "--json", *flags),
-                              llm_env(fake_openai, **env))
-        summary = json.loads(proc.stdout) if proc.stdout.lstrip().startswith("{") else None
-        return proc, summary, data
-
-    return go
 
 
 def test_four_429s_without_retry_after_at_the_first_call_are_waited_out(fake_openai, run):

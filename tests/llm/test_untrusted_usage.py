@@ -12,12 +12,9 @@ checkpoint), so the same command paid for all of it again.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.expected import worker_names
-from tests.llm.conftest import llm_env, research_args
 from tests.llm.fake_openai import PLAN_QUESTIONS
 from tests.results_db import db_rows
 
@@ -29,17 +26,6 @@ NOTE_END = ("not a whole number from 0 to 1,000,000,000): the token count is inc
             "the token budget (--max-tokens) cannot count them")
 
 
-@pytest.fixture
-def run(cli_in_process, fake_openai, llm_corpus, tmp_path):
-    """``run(*flags) -> (proc, summary or None)``: the CLI against the fake, one data dir."""
-
-    def go(*flags: str):
-        proc = cli_in_process(research_args(llm_corpus, tmp_path / "data", "--json", *flags),
-                              llm_env(fake_openai))
-        summary = json.loads(proc.stdout) if proc.stdout.lstrip().startswith("{") else None
-        return proc, summary
-
-    return go
 
 
 def _unmetered_note(summary: dict) -> str:
@@ -52,7 +38,7 @@ def test_a_negative_usage_from_the_analyst_is_not_counted_and_the_thread_runs_ag
     fake_openai.fail("analyst", kind="usage", times=None,
                      usage={"prompt_tokens": -1000000, "completion_tokens": 0,
                             "total_tokens": -1000000})
-    proc, summary = run("--max-tokens", "100000")
+    proc, summary, _ = run("--max-tokens", "100000")
     assert proc.returncode == 0, proc.stderr
     assert "was the state edited" not in proc.stderr and "Traceback" not in proc.stderr
     assert summary["db_rows"] == N_TASKS and summary["errors"] == []
@@ -67,7 +53,7 @@ def test_a_negative_usage_from_the_analyst_is_not_counted_and_the_thread_runs_ag
     assert all(r["tokens"] == 0 for r in db_rows(tmp_path / "data") if r["worker"] == "analyst")
     # the thread is not broken: the same command runs it again, on a server that now behaves
     fake_openai.faults.clear()
-    again, summary = run("--max-tokens", "100000")
+    again, summary, _ = run("--max-tokens", "100000")
     assert again.returncode == 0, again.stderr
     assert summary["db_rows"] == N_TASKS
 
@@ -80,7 +66,7 @@ def test_a_negative_usage_from_the_analyst_is_not_counted_and_the_thread_runs_ag
 def test_a_usage_no_response_can_have_in_every_role_never_ends_the_run(fake_openai, run,
                                                                      usage):
     fake_openai.fail("*", kind="usage", times=None, usage=usage)
-    proc, summary = run()
+    proc, summary, _ = run()
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr and "Error" not in proc.stderr, proc.stderr
     assert summary["sub_questions"] == PLAN_QUESTIONS  # the planner's answer was used
