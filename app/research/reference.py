@@ -323,7 +323,7 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
     out: dict[str, dict[str, Any]] = {}
     for _question, rows in rows_by_question:
         for passage in items(list(rows), None, "passage"):
-            for entry, row in rows_of(str(passage["text"])):
+            for entry, row in rows_of(_with_heading(passage)):
                 labels = written_names(entry)
                 if asked and labels and not labels & set(asked):
                     continue  # another identifier's entry
@@ -340,6 +340,18 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
                     item[DEFINES] = entry
                 out[key] = item
     return list(out.values())
+
+
+def _with_heading(passage: dict[str, Any]) -> str:
+    """A passage's text, opened by its section's heading when that is an entry's (an
+    identifier, or one word: :data:`_TERM`) and the text does not open with it: a later passage
+    of PostgreSQL's ``listen_addresses (string)`` said "The default value is localhost", and no
+    Answer read it as the entry's."""
+    text, heading = str(passage.get("text") or ""), str(passage.get("heading") or "").strip()
+    if not heading or text.lstrip().startswith(heading) or not (
+            written_names(heading) or _TERM.fullmatch(heading)):
+        return text
+    return f"{heading}\n\n{text}"
 
 
 _ASKS_VERSION = re.compile(

@@ -315,3 +315,15 @@ def test_a_defaults_column_of_flags_is_no_default() -> None:
     assert default_rows("defaults: yes; frontend: no; listen: yes; backend: yes") == []
     assert default_rows("Timeout Directive\n\nDefault: no") == [
         ("Timeout Directive", "Default: no")]
+
+
+def test_a_default_in_a_later_passage_of_an_entry_is_the_entrys() -> None:
+    # PostgreSQL's listen_addresses: its entry's second passage says "The default value is
+    # localhost"; read without its entry's heading, the Answer said no sentence named it
+    q = "What is the default value of listen_addresses?"
+    later = item("passage", "The special entry 0.0.0.0 allows listening for all IPv4 "
+                 "addresses. The default value is localhost, which allows only local "
+                 "connections.", "conn.html#3", score=9.0, heading="listen_addresses (string)")
+    md = render_markdown(data([row("docs_search", q, [later])], topic=q, sub_questions=[q]))
+    answer = answer_section(md)
+    assert answer.startswith("\n- `listen_addresses (string)`: The default value is localhost"), md
