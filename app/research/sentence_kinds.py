@@ -66,13 +66,28 @@ _CLAUSE = re.compile(r"^\W*(?:when|whenever|if|unless|once|after|before|while|al
 """A leading subordinate clause ("When auto_vacuum is enabled, ..."), to its comma if any."""
 
 
+_ROW = re.compile(r"([^—\n]{1,120}?) — ")
+"""A table's row as the index writes it, its name first (:mod:`workers.sources.tables`)."""
+
+
 def subject_of(sentence: str) -> str:
     """The words before a sentence's first verb: what the sentence is about ("The TEMP
     database" of "The TEMP database has a default cache size of 0 pages"); "" when no verb is
     found (a heading or a fragment, "Partial Sorting Using An Index (a.k.a.", states nothing).
     A leading subordinate clause is not the subject: the words after its comma are, and
     without a comma the subject is not told ("When auto_vacuum is enabled for a database
-    free pages may be reclaimed" is not about auto_vacuum alone)."""
+    free pages may be reclaimed" is not about auto_vacuum alone). A table's row is about the
+    name before its dash ("pg_size_pretty ( bigint ) → text — Converts a size ...": a verb of
+    its description is no end of a subject).
+
+    Example:
+        >>> subject_of("The TEMP database has a default cache size of 0 pages.")
+        'The TEMP database '
+        >>> subject_of("pg_size_bytes ( text ) → bigint — Converts a size into bytes.")
+        'pg_size_bytes ( text ) → bigint'
+    """
+    if row := _ROW.match(sentence):
+        return row.group(1)
     clause = _CLAUSE.match(sentence)
     if clause:
         if clause.group(1) is None:

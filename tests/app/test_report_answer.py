@@ -385,3 +385,15 @@ def test_a_definition_by_kind_or_an_expansion_leads_a_what_question() -> None:
         item("finding", "GRIN is designed for values made of several items.", "g.html#0"),
         item("finding", "GRIN stands for Generalized Running Index.", "g.html#0")])
     assert answer.strip().startswith("- GRIN stands for Generalized Running Index."), answer
+
+
+def test_a_table_row_is_about_the_name_before_its_dash() -> None:
+    # PostgreSQL's function tables: "What does the function pg_size_pretty do?" led with
+    # pg_size_bytes's row, which names pg_size_pretty in its description
+    q = "What does the function frob_pretty do?"
+    answer = answer_to(q, [
+        item("finding", "frob_bytes ( text ) → bigint — Converts a size (as returned by "
+                        "frob_pretty) into bytes.", "f.html#5"),
+        item("finding", "frob_pretty ( bigint ) → text — Converts a size in bytes into a "
+                        "human-readable format.", "f.html#6")])
+    assert answer.strip().startswith("- frob_pretty ( bigint )"), answer
