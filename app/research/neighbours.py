@@ -102,17 +102,22 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     if not asked or written_names(title) & asked:
         return False
     entry = sentence_entry(passage, sentence, heading)
-    names = written_names(entry)
+    typed = _TYPED.fullmatch(entry.strip())
+    names = written_names(entry) or ({typed.group(1).lower()} if typed else set())
     keywords = not names and entry_keywords(entry)
-    # an entry labelled by its keyword and arguments (``fall <count>``) is a reference entry
-    # through and through: each of its sentences is its own ("See also ... inter"), not only
-    # those that speak of "this value"
-    if not entry or not (keywords or _ANAPHOR.search(sentence) or sentence.startswith(entry)):
+    # an entry labelled by its keyword and arguments (``fall <count>``) or by its name and type
+    # (``IntervalStyle (enum)``) is a reference entry through and through: each of its
+    # sentences is its own ("See also ... inter"; "The value postgres (which is the default)
+    # ..." answered for DateStyle), not only those that speak of "this value"
+    if not entry or not (keywords or typed or _ANAPHOR.search(sentence)
+                         or sentence.startswith(entry)):
         return False
     names = names or keywords
     return bool(names) and not names & asked
 
 
+_TYPED = re.compile(r"([A-Za-z_][\w.-]{0,60})\s*\([a-z][\w ]{0,30}\)")
+"""An entry labelled by its name and its type: DocBook's ``IntervalStyle (enum)``."""
 _QUESTION_WORD = re.compile(r"[\w.-]+")
 
 

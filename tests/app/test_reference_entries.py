@@ -327,3 +327,22 @@ def test_a_default_in_a_later_passage_of_an_entry_is_the_entrys() -> None:
     md = render_markdown(data([row("docs_search", q, [later])], topic=q, sub_questions=[q]))
     answer = answer_section(md)
     assert answer.startswith("\n- `listen_addresses (string)`: The default value is localhost"), md
+
+
+def test_a_sentence_of_another_typed_entry_is_a_neighbours() -> None:
+    # PostgreSQL's DateStyle: IntervalStyle's "The value postgres (which is the default) will
+    # produce output ... when the DateStyle parameter was set to ISO" was the Answer's second
+    # bullet, another setting's default
+    q = "What is the default of DateStyle?"
+    own = item("passage", "DateStyle (string)\n\nSets the display format. The built-in default "
+               "is ISO, MDY.", "client.html#44", score=9.0, heading="DateStyle (string)")
+    other = item("passage", "The value postgres (which is the default) will produce output "
+                 "matching old releases when the DateStyle parameter was set to ISO.",
+                 "client.html#45", score=8.0, heading="IntervalStyle (enum)")
+    found = item("finding", "The value postgres (which is the default) will produce output "
+                 "matching old releases when the DateStyle parameter was set to ISO.",
+                 "client.html#45")
+    md = render_markdown(data([row("docs_search", q, [own, other]), row("analyst", q, [found])],
+                              topic=q, sub_questions=[q]))
+    answer = answer_section(md)
+    assert "The built-in default is ISO, MDY." in answer and "postgres" not in answer, md
