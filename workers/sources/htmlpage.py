@@ -136,9 +136,8 @@ def html_page(source: str | bytes) -> HtmlPage:
     stylesheet (libxslt, :func:`_stylesheet`) writes the text of the root element with markers
     around the block elements, the headings and the links (``<a>``: how much of the text is link
     text, :attr:`HtmlPage.link_share`) and nothing for the hidden ones, and the text is then cut
-    at the markers: no Python loop over the elements (issue 19: >= 10 MB/s of HTML).
-    Source of the idea: lxml's "XSLT" and "Parsing HTML" docs (``etree.XSLT``,
-    ``str(result)`` of a ``method="text"`` output).
+    at the markers: no Python loop over the elements (issue 19: >= 10 MB/s of HTML). Source of
+    the idea: lxml's "XSLT" and "Parsing HTML" docs (``str(result)`` of a text output).
 
     Thread-safe and parallel: each thread gets its own parser and stylesheet, and lxml frees
     the GIL while it parses and transforms (the lxml FAQ's section on threads), so threads
@@ -164,14 +163,21 @@ def html_page(source: str | bytes) -> HtmlPage:
     text = _terms_joined(str(stylesheet(root)))
     links = _LINKED.findall(text)
     text = text.replace(_LINK, "").replace(_LINK_END, "")
+    sections = _sections(text)
+    kept = tuple((h, t) for h, t in sections if t or h)
+    return HtmlPage(title, kept, _share(links, "".join(t for _h, t in kept)), cut)
+
+
+def _sections(text: str) -> list[tuple[str, str]]:
+    """The ``(heading, text)`` sections of a page's marked text (:attr:`HtmlPage.sections`;
+    the text after a list of entries goes under the heading the list was in)."""
     first, *rest = text.split(_HEAD)
     sections = [("", _paragraphs(first.replace(_TAIL, _BREAK)))]
     held = ""  # headings with no text of their own yet: they label the next section too
     outer: list[str] = []  # the heading each open list of entries was in
     for chunk in rest:
         head_text, _sep, body = chunk.partition(_TAIL)
-        if head_text in (_ENTRIES, _ENTRIES_END):  # the text after a list of entries is the
-            # heading's it was in (a libpq function's note after its list of status codes)
+        if head_text in (_ENTRIES, _ENTRIES_END):  # libpq's note after a list of status codes
             if head_text == _ENTRIES:
                 outer.append(held or sections[-1][0])
             heading = outer.pop() if head_text == _ENTRIES_END and outer else sections[-1][0]
@@ -189,8 +195,7 @@ def html_page(source: str | bytes) -> HtmlPage:
         sections.append((heading, body))
     if held:
         sections.append((held, held))
-    kept = tuple((h, t) for h, t in sections if t or h)
-    return HtmlPage(title, kept, _share(links, "".join(t for _h, t in kept)), cut)
+    return sections
 
 
 def _terms_joined(text: str) -> str:
