@@ -392,22 +392,3 @@ def test_a_tool_of_one_string_argument_is_called_with_the_question_and_quoted(
     findings = result["structured_response"].findings
     assert any(f.ref == "langgraph/send#1" for f in findings), findings
 
-
-def test_a_tool_of_other_arguments_is_not_taken_for_the_response_tool(
-        model: OfflineChatModel) -> None:
-    # An MCP server offering a tool whose arguments are not one string (a page number): the
-    # offline model answered through it, the structured response never came, and every analyst
-    # and critic task failed
-    @tool("notes_page")
-    def notes_page(page: int) -> str:
-        """Read one page of the notes by its number."""
-        return "page"
-
-    agent = create_agent(model, tools=[*make_tools(PASSAGES), notes_page],
-                         response_format=ToolStrategy(Findings))
-    result = agent.invoke({"messages": [HumanMessage("How does a checkpointer save graph "
-                                                     "state?")]}, {"recursion_limit": 12})
-    calls = [tc["name"] for m in result["messages"] if isinstance(m, AIMessage)
-             for tc in m.tool_calls]
-    assert calls[-1] == "Findings" and "notes_page" not in calls, calls
-    assert result["structured_response"].findings
