@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
+from app.llm.offline.sentences import split_sentences
 from app.research.citations import items
 from app.research.definitions import DEFINES
 from workers.sources.query import word_forms
@@ -210,8 +211,6 @@ def _said_defaults(paragraph: str) -> list[str]:
         >>> _said_defaults("Sets the buffers. The default is typically 128MB. Set at start.")
         ['The default is typically 128MB.']
     """
-    from app.llm.offline.sentences import split_sentences
-
     return [s for s in split_sentences(paragraph) if _SAYS_DEFAULT.search(s)]
 
 
