@@ -11,6 +11,7 @@ scripted faults, the per-query counts).
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 import time
@@ -93,6 +94,38 @@ class DripHandler(JsonHandler):
             pass
 
     do_GET = do_POST = _drip  # noqa: N815
+
+
+class HugeHandler(JsonHandler):
+    """A 200 whose body is 200 MB of spaces, 1 MB a write, to GET and POST alike; at a path
+    holding ``gzip``, a gzip body that decompresses to 100 MB. For the bounds on what an
+    answer's body may hold (``workers.sources.web_requests``, ``app.llm.deadline``)."""
+
+    protocol_version = "HTTP/1.1"
+
+    def _answer(self) -> None:
+        if self.command == "POST":
+            self.read_body()
+        zipped = "gzip" in self.path
+        bomb = gzip.compress(b" " * (100 * 2**20), compresslevel=9) if zipped else b""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        if zipped:
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(bomb)))
+        else:
+            self.send_header("Content-Length", str(200 * 2**20))
+        self.end_headers()
+        try:
+            if zipped:
+                self.wfile.write(bomb)
+            else:
+                for _ in range(200):
+                    self.wfile.write(b" " * 2**20)
+        except OSError:  # the client stopped reading
+            pass
+
+    do_GET = do_POST = _answer  # noqa: N815
 
 
 def serve(handler: type[BaseHTTPRequestHandler]) -> ThreadingHTTPServer:

@@ -35,7 +35,8 @@ def open_web(settings: Settings) -> Any:
     """
     from app.llm.kept_windows import keep_windows
     from app.llm.provider import RateLimitPatience, gate_for, paced_search
-    from workers.sources.web import WebSource, tavily_search
+    from workers.sources.tavily import tavily_search
+    from workers.sources.web import WebSource
 
     secret_or_url = web_key(settings)
     if settings.search_provider == "searxng":

@@ -21,6 +21,7 @@ setting (docs.searxng.org/admin/settings/settings_search.html; searxng/searxng#3
 
 from __future__ import annotations
 
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -29,9 +30,9 @@ from workers.sources.web import (
     WebSearchError,
     WebTimeout,
     WebUnreachable,
-    refused_redirect,
 )
 from workers.sources.web_answer import unusable
+from workers.sources.web_requests import read_body, refused_redirect
 
 __all__ = ["searxng_search"]
 
@@ -103,9 +104,10 @@ def searxng_search(base_url: str, timeout: float = 30.0) -> SearchFn:
     where = _where(base_url)
 
     def search(query: str, max_results: int) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
         try:
             response = requests.get(endpoint, params={"q": query, "format": "json"},
-                                    headers=_HEADERS, timeout=timeout)
+                                    headers=_HEADERS, timeout=timeout, stream=True)
         except requests.exceptions.Timeout:
             raise WebTimeout(f"SearXNG at {where} did not answer within {timeout:g} s") from None
         except requests.exceptions.RequestException as exc:
@@ -113,6 +115,7 @@ def searxng_search(base_url: str, timeout: float = 30.0) -> SearchFn:
                 raise WebSearchError(f"web search: {said}") from None
             raise WebUnreachable(f"cannot reach SearXNG at {where}: "
                                  f"{type(exc).__name__}") from None
+        read_body(response, f"SearXNG at {where}", deadline)
         if response.status_code != 200:
             raise WebSearchError(f"web search: {_hint(response.status_code, where)}",
                                  response.status_code, response)

@@ -1,6 +1,7 @@
 """The web source (``--web``): Tavily search, every answer kept in the data dir so it is paid once.
 
-(A self-hosted SearXNG instance is the other provider, ``RESEARCH_SEARCH_PROVIDER=searxng``: its
+Tavily's :data:`SearchFn` is :func:`workers.sources.tavily.tavily_search`. (A self-hosted
+SearXNG instance is the other provider, ``RESEARCH_SEARCH_PROVIDER=searxng``: its
 :data:`SearchFn` is :func:`workers.sources.searxng.searxng_search`, behind this same cache.)
 
 :class:`WebSource` keeps the :class:`~workers.sources.base.Source` protocol over Tavily's
@@ -56,7 +57,6 @@ from workers.sources.web_answer import (
     UnusableAnswer,
     answer_results,
     clip,
-    unusable,
 )
 
 __all__ = [
@@ -69,8 +69,6 @@ __all__ = [
     "WebTimeout",
     "WebUnreachable",
     "UNREACHED",
-    "refused_redirect",
-    "tavily_search",
     "unreached_source",
 ]
 
@@ -131,90 +129,6 @@ def unreached_source(error: str) -> str | None:
     if not sep or kind not in {cls.__name__ for cls in UNREACHED}:
         return None
     return message.removeprefix("web search: ").strip() or kind
-
-
-_HINTS = {
-    400: "the search request was rejected (HTTP 400)",
-    401: "Tavily rejected the key (HTTP 401): check TAVILY_API_KEY",
-    403: "Tavily refused the request (HTTP 403): the key's plan may not allow it",
-    429: "Tavily rate limit (HTTP 429)",
-}
-
-
-def tavily_search(api_key: str, base_url: str | None = None, timeout: float = 30.0) -> SearchFn:
-    """A :data:`SearchFn` over ``tavily-python``'s ``TavilyClient``.
-
-    Args:
-        api_key: the Tavily key (kept in memory only; masked out of every error message).
-        base_url: the API root (default Tavily's own); e.g. ``http://127.0.0.1:8765``.
-        timeout: seconds per request.
-
-    Each call uses a fresh ``requests`` session whose response hook keeps the last response, so
-    an error raised by the client (which drops the headers) still reaches the retry policy with
-    its status and ``Retry-After``.
-    """
-    import requests
-    from tavily import TavilyClient
-    from tavily import errors as tavily_errors
-
-    def search(query: str, max_results: int) -> dict[str, Any]:
-        seen: list[Any] = []
-        session = requests.Session()
-        session.hooks["response"].append(lambda r, *args, **kwargs: seen.append(r))
-        client = TavilyClient(api_key=api_key, api_base_url=base_url or None, session=session,
-                              client_source="mapreduce-research-agent")
-        try:
-            return client.search(query, max_results=max_results, include_raw_content=True,
-                                 timeout=timeout)
-        except tavily_errors.TimeoutError:
-            raise WebTimeout(f"Tavily did not answer within {timeout:g} s") from None
-        except requests.exceptions.ConnectionError as exc:
-            raise WebUnreachable(f"cannot reach Tavily at {base_url or 'api.tavily.com'}: "
-                                  f"{type(exc).__name__}") from None
-        except Exception as exc:  # noqa: BLE001 - every client error becomes a WebSearchError
-            response = seen[-1] if seen else getattr(exc, "response", None)
-            status = getattr(response, "status_code", None)
-            detail = " ".join(str(exc).split()).replace(api_key, "***")[:200]
-            hint = _HINTS.get(status) or (f"Tavily error (HTTP {status})" if status else
-                                          "Tavily search failed")
-            said = refused_redirect(exc, "Tavily") or (status == 200 and _unreadable(response))
-            message = f"web search: {said}" if said else (
-                f"web search: {hint}" + (f": {detail}" if detail else ""))
-            raise WebSearchError(message, status, response) from None
-        finally:
-            session.close()
-
-    return search
-
-
-def refused_redirect(exc: BaseException, who: str) -> str | None:
-    """What happened, when ``requests`` would not follow where ``who`` (``"Tavily"``,
-    ``"SearXNG at http://host:8888"``) sent the search: a ``file:`` or other non-HTTP URL, or a
-    loop; None for any other error. Our own URL is checked before the run, so a URL that cannot
-    be asked came in a redirect (SearXNG's line read "cannot reach SearXNG at ...:
-    InvalidSchema", of a server that answered)."""
-    import requests
-
-    detail = " ".join(str(exc).split())[:200]
-    if isinstance(exc, requests.exceptions.TooManyRedirects):
-        return f"{who} redirected the search too many times ({detail})"
-    if isinstance(exc, (requests.exceptions.InvalidSchema, requests.exceptions.MissingSchema,
-                        requests.exceptions.InvalidURL)):
-        return f"{who} redirected the search to a URL that is not followed ({detail})"
-    return None
-
-
-def _unreadable(response: Any) -> str:
-    """Why a 200 answer the Tavily client could not read is no answer: not JSON, or JSON of
-    another shape (:func:`~workers.sources.web_answer.answer_results`'s words), so its line says
-    what came, not the client's ``'list' object has no attribute 'setdefault'``."""
-    try:
-        why = unusable(response.json())
-    except ValueError:
-        why = "it is not JSON"
-    except RecursionError:  # valid JSON nested past Python's recursion limit
-        why = "its JSON is nested too deep to read"
-    return f"Tavily sent an answer the app cannot use: {why}" if why else ""
 
 
 def _today() -> str:

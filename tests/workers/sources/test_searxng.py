@@ -16,7 +16,8 @@ from tests.tavily_server import TAVILY_KEY, FakeTavily, pages_for
 from workers.errors import is_fatal, is_transient
 from workers.pacing import RetryAfterGate, paced_search, retry_after
 from workers.sources.searxng import searxng_search
-from workers.sources.web import WEB_CACHE, WebSearchError, WebSource, tavily_search
+from workers.sources.tavily import tavily_search
+from workers.sources.web import WEB_CACHE, WebSearchError, WebSource
 
 AS_OF = "2026-11-30"
 

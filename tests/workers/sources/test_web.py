@@ -12,7 +12,8 @@ from tests.tavily_server import TAVILY_KEY, FakeTavily, pages_for
 from workers.errors import is_fatal, is_transient
 from workers.sources import Passage
 from workers.sources.combined import CombinedSource
-from workers.sources.web import CURRENT_AS_OF, WEB_CACHE, WebSearchError, WebSource, tavily_search
+from workers.sources.tavily import tavily_search
+from workers.sources.web import CURRENT_AS_OF, WEB_CACHE, WebSearchError, WebSource
 from workers.tools import make_web_tools, parse_search_passages
 
 AS_OF = "2026-11-30"

@@ -18,7 +18,8 @@ from tests.searxng_server import FakeSearxng
 from tests.tavily_server import TAVILY_KEY, FakeTavily, pages_for
 from workers.errors import is_transient
 from workers.sources.searxng import searxng_search
-from workers.sources.web import WEB_CACHE, WebSearchError, WebSource, tavily_search
+from workers.sources.tavily import tavily_search
+from workers.sources.web import WEB_CACHE, WebSearchError, WebSource
 from workers.sources.web_answer import (
     MAX_PAGE_CHARS,
     MAX_SNIPPET_CHARS,
