@@ -8,7 +8,10 @@ request. The transport of :func:`deadline_client` sends each request and reads i
 within the timeout (:func:`workers.deadline.within`): past it, the client's ``ReadTimeout``,
 which ``openai`` raises as its ``APITimeoutError`` (the line names ``RESEARCH_TIMEOUT``); on a
 stop, :class:`workers.errors.RunCancelled` (``openai`` wraps it; :class:`app.llm.provider.
-ProviderGuard` raises it again).
+ProviderGuard` raises it again). An answer is read up to ``MAX_ANSWER_BYTES``, as a web
+search's is (:mod:`workers.sources.web_requests`): past it, a
+:class:`workers.errors.MalformedResponseError` naming the size, retried like any malformed
+answer (a server answering 200 MB was read whole before ``openai`` parsed it).
 
 ``openai`` 3 is built on ``httpx2``, earlier releases on ``httpx``: the transport subclasses
 the one the installed ``openai.DefaultHttpxClient`` is built on.
@@ -25,6 +28,8 @@ from types import ModuleType
 from typing import Any
 
 from workers.deadline import within
+from workers.errors import MalformedResponseError
+from workers.sources.web_requests import MAX_ANSWER_BYTES
 
 __all__ = ["deadline_client", "deadline_transport"]
 
@@ -51,7 +56,28 @@ def _http_module(client: type) -> ModuleType:
 def deadline_transport(http: ModuleType) -> type:
     """The transport class, for the HTTP package ``http`` (``httpx`` or ``httpx2``): an
     ``HTTPTransport`` whose ``handle_request`` sends the request and reads its answer whole
-    within ``seconds`` (its first argument), or raises ``http.ReadTimeout``."""
+    within ``seconds`` (its first argument), or raises ``http.ReadTimeout``; an answer past
+    ``MAX_ANSWER_BYTES`` (as sent: compressed or not) raises
+    :class:`~workers.errors.MalformedResponseError`."""
+
+    class Bounded(http.SyncByteStream):  # type: ignore[name-defined,misc]
+        """An answer's byte stream, cut off past ``MAX_ANSWER_BYTES``."""
+
+        def __init__(self, stream: Any) -> None:
+            self.stream = stream
+
+        def __iter__(self) -> Any:
+            size = 0
+            for chunk in self.stream:
+                size += len(chunk)
+                if size > MAX_ANSWER_BYTES:
+                    raise MalformedResponseError(
+                        f"the model server sent an answer larger than "
+                        f"{MAX_ANSWER_BYTES // 2**20} MB; it was not read: a malformed response")
+                yield chunk
+
+        def close(self) -> None:
+            self.stream.close()
 
     class DeadlineTransport(http.HTTPTransport):  # type: ignore[name-defined,misc]
         def __init__(self, seconds: float, **kwargs: Any) -> None:
@@ -64,6 +90,7 @@ def deadline_transport(http: ModuleType) -> type:
             def send() -> Any:
                 response = super(DeadlineTransport, self).handle_request(request)
                 opened.append(response)
+                response.stream = Bounded(response.stream)
                 try:
                     response.read()
                 except BaseException:
@@ -82,3 +109,4 @@ def deadline_transport(http: ModuleType) -> type:
                 raise
 
     return DeadlineTransport
+

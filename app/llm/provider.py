@@ -207,6 +207,10 @@ class ProviderGuard(BaseCallbackHandler):
         stopped = next((c for c in causes(error) if isinstance(c, RunCancelled)), None)
         if stopped is not None:  # the run stopped during the request (app.llm.deadline):
             raise stopped  # openai wrapped it as a connection error
+        if (large := next((c for c in causes(error) if isinstance(c, MalformedResponseError)),
+                          None)) is not None:  # too large to read (app.llm.deadline): wrapped
+            record_served(LLMResult(generations=[[]]), run_id)  # served, usage unreadable
+            raise MalformedResponseError(f"{self.label}: {large}") from error
         name_the_server(error, self.label, self.where)
         if isinstance(error, (MalformedResponseError, RetryAfterTooLong,
                               RateLimitPatienceSpent)):

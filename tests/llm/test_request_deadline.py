@@ -13,10 +13,11 @@ import pytest
 
 from app.llm.models import make_model
 from app.settings.config import Settings
-from tests.http_stub import DripHandler, serve, stop
+from tests.http_stub import DripHandler, HugeHandler, serve, stop
 from tests.llm.fake_openai import FAKE_KEY
 from workers.base import Cancellation
-from workers.errors import RunCancelled, is_transient
+from workers.errors import MalformedResponseError, RunCancelled, is_transient
+from workers.sources.web_requests import MAX_ANSWER_BYTES
 from workers.waits import stop_waiting_when
 
 
@@ -73,3 +74,19 @@ def test_a_stopping_run_stops_waiting_for_a_request_in_flight(drip):
     [(error, ended)] = outcome
     assert isinstance(error, RunCancelled), repr(error)  # not a connection error to retry
     assert ended - stopped < 1.5  # it was waiting out the rest of a 60 s timeout
+
+
+def test_an_answer_past_the_size_limit_is_not_read_and_is_named():
+    # a server answering 200 MB was read whole before openai parsed it (the web search's
+    # sibling: workers.sources.web_requests)
+    server = serve(HugeHandler)
+    try:
+        model = _model(f"http://127.0.0.1:{server.server_address[1]}/v1", timeout=30.0)
+        started = time.monotonic()
+        with pytest.raises(MalformedResponseError) as info:
+            model.invoke("hello")
+    finally:
+        stop(server)
+    assert time.monotonic() - started < 10
+    assert f"larger than {MAX_ANSWER_BYTES // 2**20} MB" in str(info.value), info.value
+    assert is_transient(info.value)
