@@ -108,22 +108,22 @@ class HugeHandler(JsonHandler):
             self.read_body()
         zipped = "gzip" in self.path
         bomb = gzip.compress(b" " * (100 * 2**20), compresslevel=9) if zipped else b""
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        if zipped:
-            self.send_header("Content-Encoding", "gzip")
-            self.send_header("Content-Length", str(len(bomb)))
-        else:
-            self.send_header("Content-Length", str(200 * 2**20))
-        self.end_headers()
-        try:
+        try:  # the client stops reading (and may close) at any point
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            if zipped:
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Content-Length", str(len(bomb)))
+            else:
+                self.send_header("Content-Length", str(200 * 2**20))
+            self.end_headers()
             if zipped:
                 self.wfile.write(bomb)
             else:
                 for _ in range(200):
                     self.wfile.write(b" " * 2**20)
-        except OSError:  # the client stopped reading
-            pass
+        except OSError:
+            self.close_connection = True
 
     do_GET = do_POST = _answer  # noqa: N815
 

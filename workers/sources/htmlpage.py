@@ -1,4 +1,4 @@
-"""HTML pages as text: the visible text, the ``<title>`` and the sections under ``h1``-``h3``,
+"""HTML pages as text: the visible text, the ``<title>`` and the sections under its headings,
 read with lxml's HTML parser (libxml2: fast and lenient; issue 19 asked for a well-kept parser
 and >= 10 MB/s of HTML through the index build).
 
@@ -37,7 +37,11 @@ _NAV_CLASSES = ("navigation", "navheader", "navfooter", "navbar", "navpath", "to
 ``role="navigation"`` (Sphinx's bars) is left out too, as ``<nav>`` is; never the page's
 ``<body>``, ``<main>`` or ``<article>``, nor an element holding a heading (a bar has none; a
 ``<body class="navigation">`` left the page with no text)."""
-_HEADINGS = frozenset({"h1", "h2", "h3"})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+"""Every heading level cuts a section: Node.js's manual heads each function by an ``h4``
+(``fs.mkdir(path[, options], callback)``); cut at ``h1``-``h3`` only, ``fs.html`` was 295
+passages under 10 headings, each running across entries, so "the default X" never found an
+entry's own ``Default:`` line."""
 _ENTRY_CLASSES = ("keyword", "directive")
 """Class names of a ``<div>`` that labels a reference entry as a heading would: HAProxy's
 ``<div class="keyword">`` (its 700 keywords have no ``<h*>``, so one passage ran across
@@ -48,13 +52,22 @@ out). So is a ``<dt>`` with an ``id``, the anchor of an entry (DocBook's variabl
 PostgreSQL's ``shared_buffers (integer)``; Sphinx's API entries); a ``<dt>`` without one stays
 joined to its description ("--amend: Replace ...")."""
 _HIDDEN_UI = ("@aria-hidden='true' or (@class and (contains(concat(' ', @class, ' '), "
-              "' dropdown-menu ') or contains(concat(' ', @class, ' '), ' headerlink ')))")
+              "' dropdown-menu ') or contains(concat(' ', @class, ' '), ' headerlink '))) or "
+              "(self::a and starts-with(@href, '#') and string-length(normalize-space(.)) = 1 "
+              "and contains('#¶§', normalize-space(.))) or "
+              "@id='toc' or @id='TOC' or contains(concat(' ', @class, ' '), ' toc ') or "
+              "((self::ul or self::ol) and not(ancestor::li) and li[2] and "
+              "not(li[not(a[starts-with(@href, '#')])]))")
 """An XPath 1.0 test for page furniture that is no text of the page: an element
 ``aria-hidden`` (an icon), a Bootstrap ``dropdown-menu`` (a menu: HAProxy's manual has one
 inside every keyword it mentions, "This keyword is available in sections : ...", which cut
-``"maxconn"`` off its own sentence in 305 of 2,236 passages), and Sphinx's
-``headerlink`` "¶" after each heading. Not ``hidden`` or ``display:none``: a page shows such
-text when its reader asks (SQLite's syntax diagrams, an FAQ's folded answers)."""
+``"maxconn"`` off its own sentence in 305 of 2,236 passages), a heading's permalink mark (a
+link to its own anchor reading "#", "¶" or "§": Sphinx's ``headerlink``, Node.js's ``mark``,
+which ended every heading "Callback API#"), and a page's table of contents (``id="toc"``,
+DocBook's ``class="toc"``, or a list whose every item links into the page: Node.js's 456
+contents passages were quoted as answers, "Cloning an IntervalHistogram: Measuring the
+duration of async operations"). Not ``hidden`` or ``display:none``: a page shows such text
+when its reader asks (SQLite's syntax diagrams, an FAQ's folded answers)."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +76,7 @@ class HtmlPage:
 
     Attributes:
         title: the ``<title>`` (whitespace collapsed), or ``""``.
-        sections: ``(heading, text)`` in page order: the text before the first ``h1``-``h3``
+        sections: ``(heading, text)`` in page order: the text before the first heading
             under heading ``""``, then one section per heading (its text starts with the heading
             itself); text paragraphs are separated by blank lines. Entry headings written as a
             keyword and its arguments with no text between them label one section, joined by
@@ -122,9 +135,10 @@ def _fenced(code: str) -> str:
 
 
 def html_page(source: str | bytes) -> HtmlPage:
-    """The title and the sections (cut at ``h1``-``h3``) of an HTML document, parsed with lxml's
-    HTML parser (libxml2: fast, and lenient with broken markup). Scripts, styles, templates,
-    the ``<head>``, ``<nav>`` bars and form fields (:data:`_HIDDEN`) are left out; each block
+    """The title and the sections (cut at its ``h1``-``h6``) of an HTML document, parsed with
+    lxml's HTML parser (libxml2: fast, and lenient with broken markup). Scripts, styles,
+    templates, the ``<head>``, ``<nav>`` bars, form fields (:data:`_HIDDEN`) and page
+    furniture (:data:`_HIDDEN_UI`) are left out; each block
     element is a paragraph. Never raises for bad markup: a document lxml cannot read gives an
     empty page.
 
@@ -227,7 +241,7 @@ def _stylesheet() -> etree.XSLT:
 <xsl:template match="/"><xsl:apply-templates select="*[1]"/></xsl:template>
 <xsl:template match="{'|'.join(sorted(_HIDDEN))}"/>
 <xsl:template match="*[{_navigation()}][not(self::html or self::body or self::main or \
-self::article)][not(.//h1 or .//h2 or .//h3)]" priority="2"/>
+self::article)][not(.//h1 or .//h2 or .//h3 or .//h4)]" priority="2"/>
 <xsl:template match="*[{_HIDDEN_UI}]" priority="3"/>
 <xsl:template match="{headings}">{_HEAD}<xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="div[{_class_token(_ENTRY_CLASSES)}]" priority="1">{_HEAD}{_ENTRY}\

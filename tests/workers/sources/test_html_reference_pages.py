@@ -1,0 +1,59 @@
+"""An API reference page as Node.js's manual writes it (trial 43): each function under an
+``h4``, a permalink mark "#" in every heading, a table of contents of in-page links at the
+top. Cut at ``h1``-``h3`` only, ``fs.html`` was 295 passages under 10 headings ("the default
+highWaterMark" never found the entry's own ``Default: 16384``), every heading ended in "#",
+and 456 contents passages were quoted as answers."""
+
+from __future__ import annotations
+
+from workers.sources.htmlpage import html_page
+
+NODE_PAGE = """<html><head><title>File system | Node.js v18.20.4 Documentation</title></head>
+<body>
+<details id="toc" open><summary>Table of contents</summary><ul>
+<li><a href="#file-system">File system</a><ul>
+<li><a href="#fsmkdir"><code>fs.mkdir(path[, options], callback)</code></a></li>
+<li><a href="#fsmkdtemp"><code>fs.mkdtemp(prefix[, options], callback)</code></a></li>
+</ul></li></ul></details>
+<div id="apicontent">
+<h2>File system<span><a class="mark" href="#file-system" id="file-system">#</a></span></h2>
+<p>The <code>node:fs</code> module enables interacting with the file system.</p>
+<h4><code>fs.mkdir(path[, options], callback)</code><span><a class="mark" href="#fsmkdir"
+ id="fsmkdir">#</a></span></h4>
+<ul><li><code>recursive</code> &lt;boolean&gt; <strong>Default:</strong> <code>false</code></li>
+</ul>
+<p>Asynchronously creates a directory.</p>
+<h4><code>fs.mkdtemp(prefix[, options], callback)</code><span><a class="mark" href="#fsmkdtemp"
+ id="fsmkdtemp">#</a></span></h4>
+<p>Creates a unique temporary directory.</p>
+</div></body></html>"""
+
+
+def test_each_entry_under_an_h4_is_a_section_of_its_own():
+    page = html_page(NODE_PAGE)
+    headings = [h for h, _text in page.sections]
+    assert headings == ["File system", "fs.mkdir(path[, options], callback)",
+                        "fs.mkdtemp(prefix[, options], callback)"], page.sections
+    mkdir = dict(page.sections)["fs.mkdir(path[, options], callback)"]
+    assert "Default: false" in mkdir and "Asynchronously creates a directory." in mkdir
+    assert "temporary" not in mkdir
+
+
+def test_permalink_marks_and_the_table_of_contents_are_no_text():
+    page = html_page(NODE_PAGE)
+    assert "#" not in page.text and "Table of contents" not in page.text
+    assert page.text.count("fs.mkdtemp") == 1  # its heading, not the contents' link too
+    sphinx = html_page('<h1>Retry<a class="headerlink" href="#retry">¶</a></h1><p>Text.</p>'
+                       '<h2>Policy<a href="#policy">§</a></h2><p>More.</p>')
+    assert [h for h, _t in sphinx.sections] == ["Retry", "Policy"]
+
+
+def test_a_list_of_links_to_other_pages_or_with_prose_is_text():
+    page = html_page('<h1>See also</h1><ul><li><a href="other.html#x">Other</a></li>'
+                     '<li><a href="more.html">More</a></li></ul>'
+                     '<ul><li><a href="#a">A</a> explains the first step.</li>'
+                     '<li>The second has no link.</li></ul>'
+                     '<p>Marks <a href="#top">##</a> and a link <a href="#top">#1</a>.</p>')
+    for kept in ("Other", "More", "explains the first step", "The second has no link",
+                 "##", "#1"):
+        assert kept in page.text, kept
