@@ -23,7 +23,6 @@ from app.research.reference import (
     default_entries,
     described_entries,
     entry_label,
-    version_label,
     written_names,
 )
 from app.research.relevance import (
@@ -37,6 +36,7 @@ from app.research.sentence_kinds import fits, genus, glossary_entry, subject_of
 from app.research.signposts import is_signpost
 from app.research.text import clip
 from app.research.topics import compare_parts, topic_kind
+from app.research.versions import version_label
 from workers.sources.query import mentions
 
 if TYPE_CHECKING:

@@ -27,7 +27,7 @@ from workers.sources.text import PARA_SPLIT
 from workers.sources.textsections import letter_line
 
 __all__ = ["default_entries", "default_rows", "described_entries", "description_rows",
-           "entry_heading", "entry_label", "names_entry", "version_label", "written_names"]
+           "entry_heading", "entry_label", "names_entry", "written_names"]
 
 _NAME = re.compile(
     r"`(?P<quoted>[^`\s]{1,60})`"                     # `anything` quoted as code
@@ -51,12 +51,15 @@ _NAMED_ROW = re.compile(r"^(?P<name>[^\n—]{1,80}?) — (?P<fields>.+)$")
 ``ServerLimit — Default: 256; Context: server config.``"""
 _LISTED = re.compile(
     r"^\s*(?:[-*+]\s+)?(?P<name>`[^`\n]{1,60}`|\**[A-Za-z_][\w.]{0,60}\**)"
-    r"(?:\s*\([^)\n]{0,40}\))?\s*(?: [-\u2013\u2014] |: )(?P<body>.*?"
-    r"\bdefault(?:s|\s+values?)?\s+(?:to|is)\b.*)$", re.IGNORECASE)
+    r"(?:(?:\s*\([^)\n]{0,40}\))?\s*(?: [-\u2013\u2014] |: )"
+    r"|\s+(?:<[^<>\n]{1,60}>|\{[^{}\n]{1,60}\})\s+)"
+    r"(?P<body>.*?(?:\bdefault(?:s|\s+values?)?\s+(?:to|is)\b|(?-i:\bDefault:\s*\S)).*)$",
+    re.IGNORECASE)
 """A list item or an argument entry that names its setting, then says its default in a
 sentence: ``* `max_age` - Sets a maximum time ... Defaults to `600`.``, a docstring's
 ``timeout (float): Seconds to wait. Defaults to 30.``, a definition list's ``gc.auto: When
-there are ... The default value is 6700.`` (Git's manual)."""
+there are ... The default value is 6700.`` (Git's manual), an option typed in brackets with a
+``Default:`` field (Node.js's ``highWaterMark <number> Buffer level ... Default: 16384``)."""
 _MARKS = "¶#§ \t"
 """A permalink mark after a heading's text (``KeepAliveTimeout Directive ¶``)."""
 _HEADING_WORDS = 8
@@ -196,7 +199,11 @@ def _field_rows(text: str, label: re.Pattern[str]) -> list[tuple[str, str]]:
 _TERM = re.compile(r"[A-Za-z_][\w.-]{0,60}(?:\s*\([^()\n]{1,40}\))?")
 """An entry heading of one word, with its type in brackets or not: ``ssl (boolean)``, ``jit``."""
 _SAYS_DEFAULT = re.compile(r"\b(?:the\s+)?default(?:\s+(?:value|setting))?\s+is\b"
-                           r"|\bdefaults\s+to\b|\(the default\)", re.IGNORECASE)
+                           r"|\bdefaults\s+to\b|\(the default\)|(?-i:\bDefault:\s*\S)",
+                           re.IGNORECASE)
+"""A sentence stating a default: "The default is ...", "Defaults to ...", "(the default)", or
+a ``Default:`` field inside the entry's text (Node.js's ``<number> Timeout in milliseconds.
+Default: 5000 (5 seconds).`` under ``server.keepAliveTimeout``)."""
 
 
 def _said_defaults(paragraph: str) -> list[str]:
@@ -284,6 +291,18 @@ def described_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, A
 _DESCRIPTION_FIELD = re.compile(r"^\s*description\s*:\s*", re.IGNORECASE)
 
 
+def _with_owners(names: set[str]) -> set[str]:
+    """``names`` and, for each dotted one, its last part: ``server.keepAliveTimeout`` is the
+    ``keepAliveTimeout`` a question asks about (Node.js's manual heads a property by its owner
+    and name).
+
+    Example:
+        >>> sorted(_with_owners({"server.keepalivetimeout", "jit"}))
+        ['jit', 'keepalivetimeout', 'server.keepalivetimeout']
+    """
+    return names | {n.rsplit(".", 1)[1] for n in names if "." in n.strip(".")}
+
+
 def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],
                     subject: Sequence[str], names: Iterable[str] = (),
                     least: int = 1, asked: Collection[str] = (),
@@ -323,7 +342,7 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
     for _question, rows in rows_by_question:
         for passage in items(list(rows), None, "passage"):
             for entry, row in rows_of(_with_heading(passage)):
-                labels = written_names(entry)
+                labels = _with_owners(written_names(entry))
                 if asked and labels and not labels & set(asked):
                     continue  # another identifier's entry
                 # the entry asked by its identifier is named, however its words split
@@ -351,33 +370,3 @@ def _with_heading(passage: dict[str, Any]) -> str:
             written_names(heading) or _TERM.fullmatch(heading)):
         return text
     return f"{heading}\n\n{text}"
-
-
-_ASKS_VERSION = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+)?(?:version|release)s?\b|\bsince\s+when\b|"
-    r"\bwhen\s+(?:was|were|did)\b.*\b(?:added|introduced|removed|fixed|changed|deprecated)\b",
-    re.IGNORECASE)
-_VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)*\b")
-
-
-def version_label(question: str, text: str, heading: str) -> str:
-    """The heading to show before ``text`` (a sentence of a passage under ``heading``) in an
-    answer to ``question``: the heading when the question asks which version or release
-    (:data:`_ASKS_VERSION`) and the heading names one the sentence does not (a changelog's
-    ``Changes with nginx 1.21.5  28 Dec 2021`` over ``*) Change: now nginx is built with the
-    PCRE2 library by default.``); else "". Without it, the version stood only in
-    the Sources list.
-
-    Example:
-        >>> version_label("In which version is PCRE2 the default?", "PCRE2 is the default.",
-        ...               "Changes with nginx 1.21.5  28 Dec 2021")
-        'Changes with nginx 1.21.5 28 Dec 2021'
-        >>> version_label("What is PCRE2?", "PCRE2 is the default.", "Changes with nginx 1.21.5")
-        ''
-    """
-    heading = " ".join(heading.rstrip(_MARKS).split())
-    versions = set(_VERSION.findall(heading))
-    if not versions or not _ASKS_VERSION.search(question) or versions & set(
-            _VERSION.findall(text)):
-        return ""
-    return heading

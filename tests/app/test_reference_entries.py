@@ -346,3 +346,24 @@ def test_a_sentence_of_another_typed_entry_is_a_neighbours() -> None:
                               topic=q, sub_questions=[q]))
     answer = answer_section(md)
     assert "The built-in default is ISO, MDY." in answer and "postgres" not in answer, md
+
+
+def test_a_typed_option_and_a_property_say_their_default_in_a_field() -> None:
+    # Node.js's manual (trial 43): an option "highWaterMark <number> ... Default: 16384" and a
+    # property entry "server.keepAliveTimeout" whose text says "Default: 5000"; neither was
+    # read, and "the default keepAliveTimeout" was answered with "A value of 0 makes ..."
+    from app.research.reference import default_rows
+
+    options = ("new stream.Writable([options])\n\nhighWaterMark <number> Buffer level when "
+               "stream.write() starts returning false. Default: 16384 (16 KiB).\n\n"
+               "decodeStrings {boolean} Whether to encode strings. Default: true.")
+    assert [name for name, _row in default_rows(options)] == ["highWaterMark", "decodeStrings"]
+    assert default_rows("highWaterMark <number> Sets the default used by streams.") == []
+    q = "What is the default `keepAliveTimeout` of an HTTP server?"
+    prop = item("passage", "server.keepAliveTimeout\n\n<number> Timeout in milliseconds. "
+                "Default: 5000 (5 seconds).\n\nA value of 0 will disable the keep-alive "
+                "timeout behavior.", "http.html#110", score=9.0,
+                heading="server.keepAliveTimeout")
+    md = render_markdown(data([row("docs_search", q, [prop])], topic=q, sub_questions=[q]))
+    assert answer_section(md).startswith(
+        "\n- `server.keepAliveTimeout`: Default: 5000 (5 seconds)."), md
