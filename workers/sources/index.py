@@ -55,13 +55,10 @@ __all__ = [
 ]
 
 # 30: every heading level cuts a section, no permalink marks or tables of contents; 29: the
-# text after a list of entries is its section's; 28: an HTML <dt id=...> an entry's
-# heading, a one-column table's stacked fields one line; 27: a file of another's content indexed
-# once, plain text never stripped as boilerplate, no heading of a letter's greeting, a table's
-# header row or a log line; 26: a .txt or typeless file cut at its version lines and underlined
-# titles; 25: an HTML <pre> that is no prose kept as code; 24: a table row of values keeps each
-# under its heading; 23: hidden UI left out, <div class="keyword"|"directive"> an entry's
-# heading; 22-13: page sources and bars, Markdown, PDF running lines, table rows, broken words
+# text after a list of entries is its section's; 28: <dt id=...> an entry's heading, one-column
+# tables; 27: copies indexed once, plain text never boilerplate; 26: .txt version lines and
+# underlined titles; 25: <pre> prose; 24: table rows of values; 23: hidden UI, entry divs;
+# 22-13: page sources and bars, Markdown, PDF running lines, table rows, broken words
 SCHEMA_VERSION = "30"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
