@@ -21,8 +21,10 @@ request is let through, as without auth, and threads are shared). With ``RESEARC
 
 With or without tokens, ``@auth.on.threads.create_run`` refuses, before the run exists, what a
 run's request alone shows it cannot do (:mod:`app.server.prerun`): a bad topic or ``as_of``, a
-``durability`` other than the operator's (400), a new input without review on a thread paused at
-a review, a run on another ``corpus_name`` than the thread's plan (409).
+``durability`` other than the operator's, a key of LangGraph's runtime (400), a new input without
+review on a thread paused at a review, a run on another ``corpus_name`` than the thread's plan
+(409); ``@auth.on.assistants.create`` and ``update`` refuse an assistant naming LangGraph's
+runtime (400).
 
 Source: LangGraph's "Add custom authentication", "Make conversations private" and "Isolate
 store data per user" guides (``@auth.authenticate``, a global ``@auth.on`` handler returning
@@ -39,6 +41,7 @@ from langgraph_sdk import Auth
 
 from app.server.prerun import refusal
 from app.settings.checks import split_api_token
+from app.settings.client import request_problem
 from app.settings.env import load_settings
 
 __all__ = ["auth", "tokens_of"]
@@ -113,6 +116,23 @@ def _loopback() -> Any:
     from langgraph_sdk import get_client
 
     return get_client(api_key=None)
+
+
+@auth.on.assistants.create
+@auth.on.assistants.update
+async def check_assistant(ctx: Auth.types.AuthContext, value: dict[str, Any]
+                          ) -> dict[str, str] | None:
+    """An assistant's config and context, before the server stores them: one that names
+    LangGraph's runtime (:func:`app.settings.client.request_problem`) would do so in every run
+    made with it (an assistant with ``__pregel_checkpointer: null`` ran each of its runs with
+    no checkpointer); else the caller's filter, as :func:`owner_only` gives.
+
+    Raises:
+        Auth.exceptions.HTTPException: 400, with the one line.
+    """
+    if why := request_problem(value.get("config"), value.get("context")):
+        raise Auth.exceptions.HTTPException(status_code=400, detail=why)
+    return await owner_only(ctx, value)
 
 
 @auth.on.threads.create_run

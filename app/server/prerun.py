@@ -6,7 +6,9 @@ refusal raised in ``plan`` comes after the thread's ``topic`` was replaced and, 
 paused at a review, after the pause was dropped. Refused here, no run and no checkpoint exist:
 the thread stays as it was (``tests/e2e/test_server_prerun.py``). What is checked:
 
-* ``durability`` other than the operator's (:func:`app.settings.client.check_durability`): 400;
+* ``durability`` other than the operator's (:func:`app.settings.client.check_durability`), a
+  key of LangGraph's runtime (``__pregel_*``) or ``callbacks`` in the config or context
+  (:func:`app.settings.client.request_problem`): 400;
 * the input's ``topic`` and ``as_of`` (:func:`app.research.topics.topic_problem`, the CLI's
   check; a topic the input leaves out is the thread's): 400;
 * a new input without review on a thread paused at a review (its state's next node is
@@ -41,7 +43,7 @@ from app.research.review import REVIEW_NODES as NODE_STAGES
 from app.research.text import clip
 from app.research.topics import topic_problem
 from app.settings.checks import as_of_or_today
-from app.settings.client import check_durability, resolve
+from app.settings.client import check_durability, request_problem, resolve
 from app.settings.config import ConfigError, Settings
 
 __all__ = ["REVIEW_NODES", "awaits_review", "input_problem", "refusal"]
@@ -68,6 +70,8 @@ def input_problem(kwargs: Mapping[str, Any], settings: Settings,
         >>> input_problem({"input": None, "durability": "exit"}, Settings())[:30]
         "durability: 'exit' is the oper"
     """
+    if why := request_problem(kwargs.get("config"), kwargs.get("context")):
+        return why
     try:
         check_durability(kwargs.get("durability"), settings)
     except ConfigError as exc:

@@ -29,8 +29,8 @@ from typing import Any
 from app.settings.config import CLIENT_SETTINGS, OPERATOR_ONLY, ConfigError, RunContext, Settings
 from app.settings.spec import shown, specs_of
 
-__all__ = ["PREGEL_PREFIX", "check_durability", "check_run_config", "given_choices", "resolve",
-           "shown"]
+__all__ = ["PREGEL_PREFIX", "check_durability", "check_run_config", "given_choices",
+           "request_problem", "resolve", "shown"]
 
 MODEL_FIELDS = ("model", "planner_model", "worker_model", "report_model")
 LANGGRAPH_KEYS = frozenset({"thread_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map",
@@ -177,6 +177,34 @@ graph factory (``__pregel_runtime``, ``__pregel_checkpointer``, ``__pregel_store
 value is JSON data (:data:`JSON_TYPES`) is a client's."""
 JSON_TYPES = (str, int, float, bool, list, dict, type(None))
 """What a client's request can carry (JSON); the server's runtime objects are none of these."""
+
+
+def request_problem(config: Any, context: Any = None) -> str | None:
+    """What refuses a run's or an assistant's request as it arrives (the server's pre-run and
+    assistant hooks, :mod:`app.server.auth`), in one line, or None: a key of LangGraph's own
+    runtime (``__pregel_*``) in ``config.configurable`` or in the context, whatever its value,
+    or ``config.callbacks``. Past the hooks it is too late: LangGraph Server puts its own
+    checkpointer in the factory's config when the client's is falsy, so the factory
+    (:func:`check_run_config`) saw an object, while the run kept the client's
+    ``__pregel_checkpointer: null`` and ran with no checkpointer (its rows written, no
+    checkpoint: the thread refused every later run); ``__pregel_runtime`` and ``callbacks``
+    ended the run in a raw ``AttributeError``.
+
+    Example:
+        >>> request_problem({"configurable": {"__pregel_checkpointer": None}})[:42]
+        'config.configurable.__pregel_checkpointer:'
+        >>> request_problem({"configurable": {"thread_id": "t"}}, {"rounds": 2}) is None
+        True
+    """
+    configurable = config.get("configurable") if isinstance(config, Mapping) else None
+    for where, keys in (("config.configurable", configurable), ("context", context)):
+        for key in sorted(map(str, keys)) if isinstance(keys, Mapping) else ():
+            if key.startswith(PREGEL_PREFIX):
+                return (f"{where}.{shown(key, quote=False)}: LangGraph's own runtime key, not a "
+                        "client's (durability is the operator's: docs/deploy.md)")
+    if isinstance(config, Mapping) and config.get("callbacks") is not None:
+        return "config.callbacks: a client cannot send callbacks (they would run in the server)"
+    return None
 
 
 def _whole(label: str, value: Any) -> None:

@@ -179,3 +179,35 @@ def test_a_run_queued_behind_an_approval_sent_without_review_in_its_context_is_r
     alice.runs.join(thread_id, approval["run_id"])
     after = alice.threads.get_state(thread_id)
     assert after["next"] == ["review_results"] and after["values"]["topic"] == SMALL_TOPIC
+
+
+def test_a_run_or_assistant_naming_langgraphs_runtime_is_refused(server: Server) -> None:
+    # trial 42, F1: config.configurable.__pregel_checkpointer: null ran the graph with no
+    # checkpointer (LangGraph Server filled the factory's config with its own, so the factory
+    # saw an object): 3 rows written, no checkpoint, every later run refused (ForeignRows);
+    # through an assistant, every run made with it. F2, F6: __pregel_runtime and callbacks
+    # ended the run in a raw AttributeError.
+    alice = client(server)
+    cases = [({"config": {"configurable": {"__pregel_checkpointer": None}}},
+              "config.configurable.__pregel_checkpointer: LangGraph's own runtime key"),
+             ({"config": {"configurable": {"__pregel_checkpointer": False}}},
+              "config.configurable.__pregel_checkpointer: LangGraph's own runtime key"),
+             ({"config": {"configurable": {"__pregel_runtime": {}}}},
+              "config.configurable.__pregel_runtime: LangGraph's own runtime key"),
+             ({"context": {"__pregel_checkpointer": None}},  # the server copies it into config
+              "config.configurable.__pregel_checkpointer: LangGraph's own runtime key"),
+             ({"config": {"callbacks": ["x"]}}, "config.callbacks: a client cannot send")]
+    for kwargs, start in cases:
+        thread_id = new_thread(server)
+        status, line = refusal(alice.runs.wait, thread_id, "research",
+                               input={"topic": SMALL_TOPIC, "as_of": AS_OF}, **kwargs)
+        assert status == 400 and line.startswith(start), (kwargs, line)
+        assert server.rows(thread_id) == [] and alice.runs.list(thread_id) == []
+        assert run(server, thread_id)["outcome"] == "ok"  # the thread is usable
+    status, line = refusal(alice.assistants.create, "research",
+                           config={"configurable": {"__pregel_checkpointer": None}})
+    assert status == 400 and line.startswith("config.configurable.__pregel_checkpointer"), line
+    made = alice.assistants.create("research", config={"recursion_limit": 60})
+    status, line = refusal(alice.assistants.update, made["assistant_id"],
+                           context={"__pregel_checkpointer": None})
+    assert status == 400 and "__pregel_checkpointer: LangGraph's own" in line, line
