@@ -224,3 +224,18 @@ def test_a_resume_value_the_plan_check_or_itself_refuses_pauses_again(studio):
         review_value(pause.value, approve=True, redo=[envelopes[0]["envelope_id"]])
     assert review_value(pause.value, approve=True, drop=[envelopes[0]["envelope_id"]]) == {
         "drop": [envelopes[0]["envelope_id"]], "redo": []}
+
+
+def test_a_served_topic_with_line_breaks_runs_as_the_cli_reads_it(studio):
+    # trial 42, F4: a topic with a newline, a tab, U+2028 or \x1c was checked collapsed by the
+    # pre-run hook and plan, then refused raw by dispatch ("contains control characters (was
+    # the state edited?)"): a review was spent approving a plan that could not run
+    graph, data = studio
+    topic = TOPIC.replace(" ", "\n", 1).replace(" ", "\u2028\t\x1c", 1)
+    config = {"configurable": {"thread_id": "breaks"}}
+    paused = graph.invoke({"topic": topic, "as_of": AS_OF}, config, context={"review": True})
+    assert paused["__interrupt__"][0].value["stage"] == "plan"
+    out = graph.invoke(Command(resume={"approve": True}), config, context={"review": True})
+    out = graph.invoke(Command(resume={"approve": True}), config, context={"review": True})
+    assert out["outcome"] == "ok" and out["topic"] == " ".join(TOPIC.split()), out.get("outcome")
+    assert len(db_rows(data, "breaks")) == len(out["envelopes"])

@@ -87,6 +87,9 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     ctx = res.context(runtime)
     info = runtime.execution_info
     _check_input(state, config, ctx, res, info.checkpoint_id if info else None)
+    # the topic as checked: its whitespace collapsed, as the CLI reads it (a served topic with a
+    # newline or a tab was checked collapsed, then refused raw by every later node)
+    state = {**state, "topic": " ".join(state["topic"].split())}
     res.check_mcp()  # every MCP server answers, or the run fails with a line naming it
     attempt = backoff(runtime, res.settings.retry_interval, "the planner")
     with tokens.attempt(info.task_id if info else state["topic"]) as served:
@@ -110,6 +113,7 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     # bypasses the channels' reducers (concat_lists, add_count, dedupe_extend) for this write.
     planned = {} if kept_plan else {"planned": questions}  # the planner's own plan
     return {
+        "topic": state["topic"],
         "sub_questions": questions,
         **planned,
         "planned_topic": state.get("topic"),
