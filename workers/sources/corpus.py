@@ -25,6 +25,7 @@ from workers.sources.base import CorpusError, Document, NoText, Passage, RawDoc
 from workers.sources.boilerplate import keep_each_file, strip_repeated
 from workers.sources.damage import damaged, is_damage
 from workers.sources.fingerprint import content_fingerprint, folder_fingerprint
+from workers.sources.gathered import without_gathering_pages
 from workers.sources.leads import lead_passage, with_leads
 from workers.sources.note_groups import shown_notes
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
@@ -61,13 +62,9 @@ _PASSAGE_COLS = "p.ref, p.doc_id, p.title, p.source, p.text"
 
 
 class Corpus:
-    """A read-only, thread-safe full-text index over package docs or a folder.
-
-    Open it with :meth:`Corpus.open`; search with :meth:`search`; resolve citations with
-    :meth:`passage` and :meth:`read`; :meth:`close` it when done (or use it as a context manager).
-    Any number of threads may call it at once: each call borrows a read-only SQLite connection
-    from a pool and returns it.
-    """
+    """A read-only, thread-safe full-text index over package docs or a folder: :meth:`open`
+    it, :meth:`search`, resolve citations with :meth:`passage` and :meth:`read`, :meth:`close`
+    it (or use it as a context manager). Threads share a pool of read-only connections."""
 
     def __init__(self, path: Path, meta: dict[str, str], *, built: bool) -> None:
         """Use :meth:`Corpus.open`; this wraps an existing, complete index file."""
@@ -160,11 +157,12 @@ class Corpus:
                 return f"{description} ({plural(len(indexed), 'file')})"
 
             def docs_factory() -> Iterator[RawDoc]:
-                # navigation bars and footers repeated across the pages go before indexing (a
+                # pages gathering others' text, then repeated bars go before indexing (a
                 # generator: nothing is read before the temp file); each document held once
                 read = list(folder_source.folder_docs(files, skipped, notes, progress,
                                                       max_file_bytes))
                 rels = {rel for rel, _p, _st in files}
+                read = without_gathering_pages(read, rels, notes)
                 docs, read[:] = keep_each_file(read, strip_repeated(read), rels, notes), ()
                 yield from folder_source.files_of(docs, files, indexed)
         else:
