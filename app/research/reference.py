@@ -76,9 +76,16 @@ def written_names(text: str) -> set[str]:
         ['-X']
         >>> sorted(written_names("ServerLimit Directive; core.eol and `max_age`"))
         ['core.eol', 'max_age', 'serverlimit']
+        >>> sorted(written_names("What does `process.nextTick()` do? `fs.mkdir(path)`?"))
+        ['fs.mkdir', 'process.nexttick']
     """
-    return {m.group("flag") or next(g for g in m.groups() if g).lower()
+    return {m.group("flag") or _CALL.sub("", next(g for g in m.groups() if g)).lower()
             for m in _NAME.finditer(text)}
+
+
+_CALL = re.compile(r"(?<=\w)\([^()]*\)$")
+"""A call's brackets after a name quoted as code: `process.nextTick()` names what the text's
+``process.nextTick`` does (kept, no sentence named the question's name)."""
 
 
 def _heading(paragraph: str) -> str:
