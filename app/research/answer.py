@@ -215,6 +215,10 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         # and no other: it is listed under Caveats, after the answer
         warning = (kind != "limitation" and bool(WARNING.search(text))
                    and not asked_harm(data.asked, text))  # the harm asked about answers
+        # a sentence ending in a colon introduces the code or list after it and says little on
+        # its own ("On Windows, using fs.mkdir() on the root directory ... will result in an
+        # error:" led the answer to what fs.mkdir() does)
+        warning = warning or text.rstrip().endswith(":")
         if kind in ("what", "topic"):  # a definition helps once the subject is its own;
             # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the
             # block's (not the file's intro on upstream blocks); then one that names the kind

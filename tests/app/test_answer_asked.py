@@ -67,3 +67,29 @@ def test_a_caveat_naming_the_limit_asked_about_is_a_candidate_answer() -> None:
     md = render_markdown(data(rows, topic=q, sub_questions=[q]))
     assert answer_section(md).strip().splitlines()[0].startswith(f"- {limit}"), md
     assert limit not in md.split("## Caveats", 1)[1]  # said once, as the answer
+
+
+def test_a_name_asked_with_call_brackets_is_the_name_the_text_writes() -> None:
+    # Trial 43: "What does `process.nextTick()` do?" found no sentence naming the name asked
+    # (`process.nexttick()`, brackets kept; the text writes process.nextTick), and the
+    # Answer fell back to a colon-ended sentence of the entry
+    q = "What does `process.nextTick()` do?"
+    answer = answer_to(q, [
+        item("finding", "This is important when developing APIs in order to give users the "
+                        "opportunity to assign event handlers:", "process#114"),
+        item("finding", 'process.nextTick() adds callback to the "next tick queue".',
+             "process#114"),
+    ])
+    assert answer.strip().splitlines()[0].startswith("- process.nextTick() adds callback"), answer
+
+
+def test_a_sentence_ending_in_a_colon_does_not_lead() -> None:
+    # Trial 43: "On Windows, using fs.mkdir() on the root directory even with recursion will
+    # result in an error:" led the answer to what fs.mkdir() does; it introduces an example
+    q = "What does fs.mkdir do?"
+    answer = answer_to(q, [
+        item("finding", "fs.mkdir creates a directory, as in this example:", "fs#40"),
+        item("finding", "fs.mkdir creates a directory and, with recursive set, its parents.",
+             "fs#40"),
+    ])
+    assert answer.strip().splitlines()[0].startswith("- fs.mkdir creates a directory and"), answer
