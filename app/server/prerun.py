@@ -15,6 +15,9 @@ the thread stays as it was (``tests/e2e/test_server_prerun.py``). What is checke
   ``review_plan`` or ``review_results``): 409, resume it with a ``Command`` instead; the same,
   queued (``multitask_strategy="enqueue"``, the server's default) behind a run with review still in
   flight;
+* a resume at an earlier checkpoint, a review pause the thread went on from (it would replay
+  the pause's first answer; a copy of the pause takes a new one), or a run with no input from an
+  earlier checkpoint that ended a run (nothing runs; its stale verdict would be the head): 409;
 * a run (a new input or a resume) on another ``corpus_name`` than the thread's plan was made on
   (:func:`app.graph.nodes.common.check_same_corpus`): 409; refused by ``dispatch``, a resume
   had already taken the review's answer, and the pause was gone.
@@ -149,6 +152,9 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
             "new thread")
     if not values:  # a new thread: nothing of it to skip or mix
         return None
+    if why := (_answered_pause(kwargs, state, head, str(thread_id))
+                or _finished_checkpoint(kwargs, state, head, str(thread_id))):
+        return 409, why
     if new_input and (stage := awaits_review(state, bool(ctx.review))):
         return 409, (
             f"thread {str(thread_id)!r} awaits its {stage} review (it was planned with review); "
@@ -162,6 +168,42 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
     except CorpusMismatch as exc:
         return 409, str(exc)
     return None
+
+
+def _answered_pause(kwargs: Mapping[str, Any], state: Mapping[str, Any],
+                    head: Mapping[str, Any], thread_id: str) -> str | None:
+    """Why a ``Command(resume=...)`` at an earlier checkpoint, a review pause the thread went
+    on from, is refused, or None: LangGraph keeps the answer the pause was resumed with, and a
+    new resume there replays it (a reviewer's new ``drop`` or plan was ignored without a word,
+    the run a success). A copy of the pause (``update_state(..., as_node="__copy__")``, as
+    ``review --checkpoint`` makes) is the thread's head, and takes a new answer."""
+    asked = _checkpoint_asked(kwargs)
+    command = kwargs.get("command")
+    if (asked is None or not isinstance(command, Mapping) or command.get("resume") is None
+            or (head.get("checkpoint") or {}).get("checkpoint_id") == asked):
+        return None
+    if not (stage := awaits_review(state, False)):
+        return None
+    return (f"thread {thread_id!r}: checkpoint {clip(str(asked), 80)!r} is a {stage} review the "
+            "thread went on from; a resume there replays its first answer: copy the pause first "
+            "(threads.update_state(thread, None, as_node=\"__copy__\", checkpoint_id=...)) and "
+            "resume the copy, or with the CLI: review THREAD_ID --checkpoint ID")
+
+
+def _finished_checkpoint(kwargs: Mapping[str, Any], state: Mapping[str, Any],
+                         head: Mapping[str, Any], thread_id: str) -> str | None:
+    """Why a run with no input from an earlier checkpoint that ended a run is refused, or
+    None: no node runs from it, and the thread's head becomes that run's state, its ``outcome``
+    a verdict on rows the thread has replaced since (a thread run on a second topic showed the
+    first topic's ``ok`` over the second topic's rows). A fork from a checkpoint with a next
+    node is judged again by ``report``."""
+    asked = _checkpoint_asked(kwargs)
+    if (asked is None or kwargs.get("input") is not None or kwargs.get("command") is not None
+            or state.get("next") or (head.get("checkpoint") or {}).get("checkpoint_id") == asked):
+        return None
+    return (f"thread {thread_id!r}: checkpoint {clip(str(asked), 80)!r} ended a run: nothing "
+            "runs from it, and the thread would show that run's verdict on rows it has replaced "
+            "since; fork from a checkpoint with a next node, or run the thread again")
 
 
 def _planned_review(values: Mapping[str, Any]) -> bool:

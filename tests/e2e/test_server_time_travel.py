@@ -17,8 +17,8 @@ import json
 import pytest
 from langgraph_sdk.errors import BadRequestError
 
-from tests.conftest import AS_OF, SMALL_TOPIC
-from tests.e2e.langgraph_dev import Server
+from tests.conftest import AS_OF, SEVERAL_TOPIC, SMALL_TOPIC
+from tests.e2e.langgraph_dev import Server, refusal
 from tests.e2e.langgraph_dev import client as _client  # alice's: the served graph has auth on
 from tests.expected import worker_names
 from tests.results_db import logical_duplicates
@@ -79,3 +79,50 @@ def test_an_edit_while_the_results_review_waits_over_the_server(server: Server) 
     structured = rows[target["envelope_id"]]["structured"]
     structured = json.loads(structured) if isinstance(structured, str) else structured
     assert structured["edited_by"] == "studio"
+
+
+def test_a_resume_at_an_answered_review_pause_is_refused_and_its_copy_takes_the_answer(
+        server: Server) -> None:
+    # trial 42, F5: going back to the results pause after it was approved and resuming there
+    # with {"drop": [...]} replayed the first answer (LangGraph keeps the pause's resume
+    # value): the run a success, nothing dropped, no word said. A copy of the pause (what
+    # `review --checkpoint` makes) takes the new answer.
+    client = _client(server)
+    thread_id = client.threads.create()["thread_id"]
+    context = {"review": True}
+    _wait(client, thread_id, input={"topic": SMALL_TOPIC, "as_of": AS_OF}, context=context)
+    _wait(client, thread_id, command={"resume": {"approve": True}}, context=context)
+    pause = client.threads.get_state(thread_id)
+    assert pause["next"] == ["review_results"], pause["next"]
+    answered = pause["checkpoint"]["checkpoint_id"]
+    dropped = pause["values"]["envelopes"][0]["envelope_id"]
+    assert _wait(client, thread_id, command={"resume": {"approve": True}},
+                 context=context)["outcome"] == "ok"
+    every = len(server.rows(thread_id))
+    status, line = refusal(client.runs.wait, thread_id, "research", context=context,
+                           command={"resume": {"drop": [dropped]}}, checkpoint_id=answered)
+    assert status == 409 and "replays its first answer" in line and "\n" not in line, line
+    assert len(server.rows(thread_id)) == every
+    client.threads.update_state(thread_id, None, as_node="__copy__", checkpoint_id=answered)
+    final = _wait(client, thread_id, command={"resume": {"drop": [dropped]}}, context=context)
+    assert final["outcome"] == "ok" and final["dropped"] == [dropped], final
+    assert dropped not in {r["envelope_id"] for r in server.rows(thread_id)}
+    assert len(server.rows(thread_id)) == every - 1
+
+
+def test_time_travel_to_the_end_of_an_earlier_run_is_refused(server: Server) -> None:
+    # trial 42, F3: a thread run on one topic, then another (whose rows replaced the first's),
+    # then "run" from the first run's last checkpoint: no node ran, and the head showed the
+    # first run's outcome "ok" over the second topic's rows
+    client = _client(server)
+    thread_id = client.threads.create()["thread_id"]
+    first = _wait(client, thread_id, input={"topic": SMALL_TOPIC, "as_of": AS_OF})
+    assert first["outcome"] == "ok"
+    first_end = client.threads.get_state(thread_id)["checkpoint"]["checkpoint_id"]
+    second = _wait(client, thread_id, input={"topic": SEVERAL_TOPIC, "as_of": AS_OF})
+    assert second["outcome"] == "ok"
+    head = client.threads.get_state(thread_id)
+    status, line = refusal(client.runs.wait, thread_id, "research", input=None,
+                           checkpoint_id=first_end)
+    assert status == 409 and "ended a run" in line and "\n" not in line, line
+    assert client.threads.get_state(thread_id)["checkpoint"] == head["checkpoint"]
