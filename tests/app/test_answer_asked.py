@@ -93,3 +93,23 @@ def test_a_sentence_ending_in_a_colon_does_not_lead() -> None:
              "fs#40"),
     ])
     assert answer.strip().splitlines()[0].startswith("- fs.mkdir creates a directory and"), answer
+
+
+def test_a_sentence_of_the_entry_a_signature_heads_names_the_function() -> None:
+    # Trial 43: "What does `util.promisify()` do?" led with util.promisify.custom's sentence;
+    # those of the entry headed "util.promisify(original)" named no "util.promisify" (the
+    # heading is a call's signature, no keyword) and were no candidates
+    q = "What does `util.promisify()` do?"
+    own = item("passage", "util.promisify(original)\n\npromisify() assumes that original is a "
+               "function taking a callback as its final argument.", "util#79", score=9.0,
+               heading="util.promisify(original)")
+    other = item("passage", "util.promisify.custom\n\nIn addition to being accessible through "
+                 "util.promisify.custom, this symbol is registered globally.", "util#83",
+                 score=8.0, heading="util.promisify.custom")
+    found = [item("finding", "promisify() assumes that original is a function taking a "
+                  "callback as its final argument.", "util#79"),
+             item("finding", "In addition to being accessible through util.promisify.custom, "
+                  "this symbol is registered globally.", "util#83")]
+    md = render_markdown(data([row("docs_search", q, [own, other]), row("analyst", q, found)],
+                              topic=q, sub_questions=[q]))
+    assert answer_section(md).strip().startswith("- promisify() assumes that original"), md

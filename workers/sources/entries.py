@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["ENTRY_KEYWORD", "entry_keywords", "names_keyword"]
+__all__ = ["ENTRY_KEYWORD", "SIGNATURE", "entry_keywords", "names_keyword"]
 
 ENTRY_KEYWORD = re.compile(r"([A-Za-z][\w.:-]*(?: [A-Za-z][\w.:-]*){0,3})\s+[<\[{]")
 """A reference entry's heading written as its keyword (up to four words) and arguments
@@ -21,18 +21,29 @@ matched at its start; group 1 is the keyword. Several entries sharing one text a
 " / " (:mod:`workers.sources.htmlpage`)."""
 
 
+SIGNATURE = re.compile(r"(?:[A-Z][a-z]+(?: [a-z]+)?:\s+)?(?:new\s+)?"
+                       r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(")
+"""A reference entry's heading written as a call's signature, with its kind before it or not
+(Node.js's ``util.promisify(original)``, ``Static method: Buffer.alloc(size[, fill])``,
+``new stream.Writable([options])``); group 1 is the function's name."""
+
+
 def entry_keywords(heading: str) -> set[str]:
-    """The keywords of the entries ``heading`` labels (:data:`ENTRY_KEYWORD`; several joined by
-    " / "), lower-cased. A plain word is no keyword: "Samples" is not, ``samples <n>`` is.
+    """The keywords of the entries ``heading`` labels (:data:`ENTRY_KEYWORD`, or a call's
+    :data:`SIGNATURE`; several joined by " / "), lower-cased. A plain word is no keyword:
+    "Samples" is not, ``samples <n>`` is.
 
     Example:
         >>> sorted(entry_keywords("inter <delay> / fastinter <delay>")), entry_keywords("Usage")
         (['fastinter', 'inter'], set())
         >>> entry_keywords("option redispatch <interval> / no option redispatch")
         {'option redispatch'}
+        >>> entry_keywords("Static method: Buffer.alloc(size[, fill])")
+        {'buffer.alloc'}
     """
     return {m[1].lower() for part in heading.split(" / ")
-            if (m := ENTRY_KEYWORD.match(part.strip())) is not None}
+            if (m := ENTRY_KEYWORD.match(part.strip()) or SIGNATURE.match(part.strip()))
+            is not None}
 
 
 def names_keyword(text: str, keywords: Iterable[str]) -> set[str]:
