@@ -36,7 +36,7 @@ from app.research.sentence_kinds import fits, genus, glossary_entry, subject_of
 from app.research.signposts import is_signpost
 from app.research.text import clip
 from app.research.topics import compare_parts, topic_kind
-from app.research.versions import version_label
+from app.research.versions import asks_version, history_row, version_label
 from workers.sources.query import mentions
 
 if TYPE_CHECKING:
@@ -218,7 +218,8 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         # a sentence ending in a colon introduces the code or list after it and says little on
         # its own ("On Windows, using fs.mkdir() on the root directory ... will result in an
         # error:" led the answer to what fs.mkdir() does)
-        warning = warning or text.rstrip().endswith(":")
+        warning = warning or text.rstrip().endswith(":") or (
+            history_row(text) and not asks_version(data.asked))  # "v18.19.0 — Changes: ..."
         if kind in ("what", "topic"):  # a definition helps once the subject is its own;
             # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the
             # block's (not the file's intro on upstream blocks); then one that names the kind

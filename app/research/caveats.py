@@ -11,6 +11,7 @@ from app.llm.offline.sentences import heading_of
 from app.research.citations import Citations, claim_key, items
 from app.research.rows import ok_items
 from app.research.text import clip
+from app.research.versions import history_row
 
 __all__ = ["ASKS_CAUTION", "CAUTION", "HARM", "WARNING", "asked_harm", "caution_claims",
            "cautionary", "cautions", "caveat_lines", "warnings_found", "without_setting_names"]
@@ -39,14 +40,19 @@ def cautions(text: str) -> bool:
     limitation (it was once listed under Caveats); a row named in words
     ("Maximum length of a string — Default: 1000000000") still states a limit.
 
+    A row of an entry's version history (:func:`~app.research.versions.history_row`:
+    "v7.0.0 — Changes: Runtime deprecation.") says what changed when, no caution.
+
     Example:
         >>> cautions("limit — default: 100. window_seconds — default: 60."), cautions(
         ...     "limit — default: 100; note: never above 1000.")
         (False, True)
         >>> cautions("Warning — the relay overheats above 40 degrees.")
         True
+        >>> cautions("v15.4.0 — Changes: No longer experimental.")
+        False
     """
-    return bool(CAUTION.search(without_setting_names(text)))
+    return not history_row(text) and bool(CAUTION.search(without_setting_names(text)))
 
 
 def without_setting_names(text: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["version_label"]
+__all__ = ["asks_version", "history_row", "version_label"]
 
 _MARKS = "¶#§ \t"
 """A permalink mark after a heading's text."""
@@ -41,3 +41,32 @@ def version_label(question: str, text: str, heading: str) -> str:
             _VERSION.findall(text)):
         return ""
     return heading
+
+
+_HISTORY_ROW = re.compile(r"^\W*v?\d+(?:\.\d+)+(?:,\s*v?\d+(?:\.\d+)+)*\s+—\s+changes?:",
+                          re.IGNORECASE)
+
+
+def history_row(text: str) -> bool:
+    """Whether ``text`` is a row of an entry's version history (a ``Version | Changes`` table
+    read as a sentence: Node.js's ``v15.4.0 — Changes: No longer experimental.``): what changed
+    when, no limitation and seldom the answer, unless the question asks which version
+    (:func:`asks_version`).
+
+    Example:
+        >>> history_row("v13.11.0, v12.17.0 — Changes: In recursive mode, the callback ...")
+        True
+        >>> history_row("Calling fs.mkdir() on an existing directory fails.")
+        False
+    """
+    return bool(_HISTORY_ROW.match(text))
+
+
+def asks_version(question: str) -> bool:
+    """Whether ``question`` asks which version or release, or since when (:data:`_ASKS_VERSION`).
+
+    Example:
+        >>> asks_version("In which version was recursive added?"), asks_version("What is X?")
+        (True, False)
+    """
+    return bool(_ASKS_VERSION.search(question))

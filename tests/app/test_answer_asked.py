@@ -113,3 +113,14 @@ def test_a_sentence_of_the_entry_a_signature_heads_names_the_function() -> None:
     md = render_markdown(data([row("docs_search", q, [own, other]), row("analyst", q, found)],
                               topic=q, sub_questions=[q]))
     assert answer_section(md).strip().startswith("- promisify() assumes that original"), md
+
+
+def test_a_version_history_row_answers_only_a_question_of_versions() -> None:
+    # Trial 43: Node.js's entries carry a Version | Changes table; "v18.19.0 — Changes: added
+    # highWaterMark in options." led answers, and "v15.4.0 — Changes: No longer experimental."
+    # was listed as a caveat
+    history = "v18.19.0 — Changes: added highWaterMark in options of readable.map."
+    plain = "The highWaterMark option of readable.map limits the items buffered."
+    findings = [item("finding", history, "stream#122"), item("finding", plain, "stream#122")]
+    answer = answer_to("What does the highWaterMark option of readable.map do?", findings)
+    assert answer.strip().splitlines()[0].startswith("- The highWaterMark option"), answer
