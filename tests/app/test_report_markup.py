@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from markdown_it import MarkdownIt
+
 from app.research.report import render_markdown
 from tests.app.report_rows import data, item, row
 
@@ -20,9 +22,9 @@ def test_quoted_text_opens_no_tag_and_no_link() -> None:
     web = item("finding", snippet, f"{URL}#0", title="<img src=x onerror=alert(3)> Relay",
                source=URL)
     md = render_markdown(data([row("analyst", Q, [web])], topic=Q, sub_questions=[Q]))
-    shown = re.sub(r"`[^`]*`", "", md)  # what a viewer renders: code spans are text
-    assert not re.search(r"<(script|img)", shown), md
-    assert "](javascript" not in shown, md
+    shown = MarkdownIt("commonmark").render(md)  # what a viewer renders
+    assert not re.search(r"<(script|img)", shown), shown
+    assert not [h for h in re.findall(r'href="([^"]*)"', shown) if h.startswith("javascript")]
     assert "`<code>` stays code" in md  # a code span is shown as it is
     sources = md.split("## Sources", 1)[1]
     assert "(https://example.org/a%29%20%5Bclick%20me%5D%28javascript:alert%281%29)" in sources
@@ -39,3 +41,17 @@ def test_backticks_left_unclosed_open_no_code_span() -> None:
     body = md.split("## Sources")[0]
     assert "<img" not in body and "](javascript" not in body, md
     assert "[Relay\\\\](https://example.org/a%29" in md, md  # its backslash escapes no "]"
+
+
+def test_a_type_written_as_a_tag_is_shown_as_code_and_stays_inert() -> None:
+    # Trial 43: Node.js writes types as tags ("data <any> a chunk of data"), and every such line
+    # of a report read "data &lt;any> a chunk"; shown as code, it reads as written, and is as
+    # inert: rendered by a CommonMark parser, no tag is live, backticks left unclosed or not
+    snippet = ("The relay sends data <any> a chunk of the stream; ` an unclosed run, then "
+               "<b>bold</b> and <script>alert(1)</script>")
+    web = item("finding", snippet, f"{URL}#0", title="Streams", source=URL)
+    md = render_markdown(data([row("analyst", Q, [web])], topic=Q, sub_questions=[Q]))
+    assert "&lt;any>" not in md, md
+    html = MarkdownIt("commonmark").render(md)
+    assert "data <code>&lt;any&gt;</code> a chunk" in html, html
+    assert not re.search(r"<(b|script|img)\b", html), html

@@ -193,29 +193,46 @@ _CODE_SPANS = re.compile(r"(?<!`)(`+)(?!`)(?:.*?[^`])??\1(?!`)", re.DOTALL)
 """A code span as CommonMark reads it: a backtick run closed by the next run of the same
 length (CommonMark 6.1); a run left unclosed is literal backticks, and what follows it is text."""
 _TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+_TYPE_TAG = re.compile(r"<[A-Za-z][\w.|\[\]-]{0,40}>")
+"""A tag of one word and no attributes, as API references write a type (Node.js's
+``<string>``, ``<integer>``): shown as code, it reads as written in the report's text too
+(``&lt;string>`` there was noise in every line of a Node.js report)."""
 
 
 def inert_markdown(text: str) -> str:
     r"""``text`` (markdown a page, a search service or a model wrote) with nothing a markdown
-    viewer would run or follow: outside code spans, a ``<`` that opens an HTML tag, a comment
-    or an autolink becomes ``&lt;`` (shown as ``<``), and a link's or an image's ``](`` becomes
+    viewer would run or follow: outside code spans, a tag of one word and no attributes
+    (``<string>``) becomes a code span, any other ``<`` that opens an HTML tag, a comment or an
+    autolink becomes ``&lt;`` (shown as ``<``), and a link's or an image's ``](`` becomes
     ``]\(`` (shown as it is). A search result's snippet held ``<script>`` and ``[x](javascript:
     ...)``, and a planner's sub-question ``<img onerror=...>``, copied into the report.
 
     Example:
         >>> inert_markdown("<script>x</script> [a](javascript:y) `<b>` and 1 < 2")
-        '&lt;script>x&lt;/script> [a]\\(javascript:y) `<b>` and 1 < 2'
+        '``<script>``x&lt;/script> [a]\\(javascript:y) `<b>` and 1 < 2'
+        >>> inert_markdown("data <any> a chunk; <img src=x onerror=y>")
+        'data `<any>` a chunk; &lt;img src=x onerror=y>'
     """
+    # a tag shown as code is fenced by a backtick run of a length no run of the text has: none
+    # of them (one left unclosed) can close it or be closed by it (CommonMark 6.1)
+    runs = {len(run) for run in _BACKTICKS.findall(text)}
+    fence = "`" * next(n for n in range(1, len(runs) + 2) if n not in runs)
     out, at = [], 0
     for span in _CODE_SPANS.finditer(text):
-        out += [_inert(text[at:span.start()]), span.group(0)]
+        out += [_inert(text[at:span.start()], fence), span.group(0)]
         at = span.end()
-    out.append(_inert(text[at:]))
+    out.append(_inert(text[at:], fence))
     return "".join(out)
 
 
-def _inert(text: str) -> str:
-    return _TAG_START.sub("&lt;", text).replace("](", "]\\(")
+def _inert(text: str, fence: str) -> str:
+    pieces = _TYPE_TAG.split(text)  # text, tag, text, ...: the tags shown as code
+    tags = [f"{fence}{tag}{fence}" for tag in _TYPE_TAG.findall(text)]
+    pieces = [_TAG_START.sub("&lt;", piece).replace("](", "]\\(") for piece in pieces]
+    return "".join(p + (tags[i] if i < len(tags) else "") for i, p in enumerate(pieces))
+
+
+_BACKTICKS = re.compile(r"`+")
 
 
 def link_destination(url: str) -> str:
