@@ -74,6 +74,8 @@ class DripHandler(JsonHandler):
     all for 30 s. For the whole-request deadline (``workers.deadline``)."""
 
     protocol_version = "HTTP/1.1"
+    gave_up: list[float] = []
+    """When a client left before the body ended (``time.monotonic()``), across instances."""
 
     def _drip(self) -> None:
         if self.command == "POST":
@@ -91,7 +93,7 @@ class DripHandler(JsonHandler):
                 self.wfile.flush()
                 time.sleep(0.2)
         except OSError:  # the client gave up
-            pass
+            DripHandler.gave_up.append(time.monotonic())
 
     do_GET = do_POST = _drip  # noqa: N815
 

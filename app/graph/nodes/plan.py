@@ -45,22 +45,26 @@ Plain writes: ``LastValue`` channels."""
 
 
 def _check_input(state: ResearchState, config: RunnableConfig, ctx: RunContext, res: Resources,
-                 checkpoint_id: str | None) -> None:
+                 checkpoint_id: str | None) -> str:
     """A served run's input, checked nowhere else (the CLI refuses a bad topic before the run):
     the topic, the plan's corpus on a rerun or fork, rows of another thread of its id (a CLI
-    thread's, or any the server has no checkpoint of), a review it would skip. Raises as
+    thread's, or any the server has no checkpoint of), a review it would skip. Returns the
+    topic as checked: its whitespace collapsed, as the CLI reads it (a served topic with a
+    newline or a tab was checked collapsed, then refused raw by every later node). Raises as
     :func:`plan`.
     """
     topic = state.get("topic")
     if topic is not None and not isinstance(topic, str):
         shown = clip(repr(topic), 80)
         raise BadTopic(f"the topic must be text, got {type(topic).__name__} {shown}")
-    if why := topic_problem(" ".join((topic or "").split())):
+    topic = " ".join((topic or "").split())
+    if why := topic_problem(topic):
         raise BadTopic(why)
     # a rerun or fork: its plan's corpus
     check_same_corpus(state, ctx.corpus_name, res.served, res.settings.named_corpora())
     check_rows_are_the_threads(res.storage(), config, state, res.served)
     check_no_review_skipped(config, checkpoint_id, bool(ctx.review), res.served)
+    return topic
 
 
 def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
@@ -86,10 +90,8 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     """
     ctx = res.context(runtime)
     info = runtime.execution_info
-    _check_input(state, config, ctx, res, info.checkpoint_id if info else None)
-    # the topic as checked: its whitespace collapsed, as the CLI reads it (a served topic with a
-    # newline or a tab was checked collapsed, then refused raw by every later node)
-    state = {**state, "topic": " ".join(state["topic"].split())}
+    topic = _check_input(state, config, ctx, res, info.checkpoint_id if info else None)
+    state = {**state, "topic": topic}  # as checked
     res.check_mcp()  # every MCP server answers, or the run fails with a line naming it
     attempt = backoff(runtime, res.settings.retry_interval, "the planner")
     with tokens.attempt(info.task_id if info else state["topic"]) as served:

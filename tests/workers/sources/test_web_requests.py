@@ -12,36 +12,11 @@ import pytest
 
 from app.graph.sources import open_web
 from app.settings.config import Settings
-from tests.http_stub import HugeHandler, JsonHandler, serve, stop
+from tests.http_stub import DripHandler, HugeHandler, serve, stop
 from workers.sources.web import WebSearchError, WebTimeout
 from workers.sources.web_requests import MAX_ANSWER_BYTES
 
 AS_OF = "2026-11-30"
-GAVE_UP: list[float] = []
-"""When the dripping server found its client gone (``time.monotonic()``)."""
-
-
-class SlowHandler(JsonHandler):
-    """A 200 whose body comes a byte every 0.2 s for 60 s; records when its client left."""
-
-    protocol_version = "HTTP/1.1"
-
-    def _answer(self) -> None:
-        if self.command == "POST":
-            self.read_body()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", "300")
-        self.end_headers()
-        try:
-            for _ in range(300):
-                self.wfile.write(b" ")
-                self.wfile.flush()
-                time.sleep(0.2)
-        except OSError:
-            GAVE_UP.append(time.monotonic())
-
-    do_GET = do_POST = _answer  # noqa: N815
 
 
 def web(tmp_path, provider: str, url: str, timeout: float = 30.0):
@@ -80,20 +55,21 @@ def test_a_gzip_bomb_is_bounded_as_it_is_decompressed(tmp_path):
 
 @pytest.mark.parametrize("provider", ["tavily", "searxng"])
 def test_a_search_given_up_on_stops_reading(tmp_path, provider):
-    GAVE_UP.clear()
+    gave_up = DripHandler.gave_up
+    gave_up.clear()
     before = set(threading.enumerate())
-    server = serve(SlowHandler)
+    server = serve(DripHandler)
     try:
         source = web(tmp_path, provider, f"http://127.0.0.1:{server.server_address[1]}", 1.0)
         started = time.monotonic()
         with pytest.raises(WebTimeout):
             source.search("heron census", 3, as_of=AS_OF)
         deadline = time.monotonic() + 10
-        while (not GAVE_UP or left_behind(before)) and time.monotonic() < deadline:
+        while (not gave_up or left_behind(before)) and time.monotonic() < deadline:
             time.sleep(0.05)  # the server's next write fails; the search's thread ends
     finally:
         stop(server)
-    assert GAVE_UP and GAVE_UP[0] - started < 4, "the search's thread read on past its deadline"
+    assert gave_up and gave_up[0] - started < 4, "the search's thread read on past its deadline"
     assert not left_behind(before)
 
 
