@@ -227,8 +227,11 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
             key: tuple[bool, ...] = (warning, not about, not fit,
                                      not (written & written_names(own)), not genus(text, own))
         else:  # the kind's answer leads unless the sentence is about a neighbour ("The
-            # default line cap ... may be changed" for the default miter limit)
-            key = (warning, bool(own) and not about, not fit, not about)
+            # default line cap ... may be changed" for the default miter limit); one whose
+            # subject is the identifier asked before one whose subject is another ("The
+            # 'uncaughtExceptionMonitor' event is emitted before an 'uncaughtException' ...")
+            key = (warning, bool(own) and not about, not fit,
+                   bool(written) and not (written & written_names(own)), not about)
         # the first sub-question (the topic itself) first, in its evidence's rank order:
         # on SQLite's docs, ranking by words named put a side page first more often
         ranked.append(((order, *key, position), finding))

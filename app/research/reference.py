@@ -78,14 +78,17 @@ def written_names(text: str) -> set[str]:
         ['core.eol', 'max_age', 'serverlimit']
         >>> sorted(written_names("What does `process.nextTick()` do? `fs.mkdir(path)`?"))
         ['fs.mkdir', 'process.nexttick']
+        >>> written_names("When is the `'exit'` event emitted?")
+        {'exit'}
     """
     return {m.group("flag") or _CALL.sub("", next(g for g in m.groups() if g)).lower()
             for m in _NAME.finditer(text)}
 
 
-_CALL = re.compile(r"(?<=\w)\([^()]*\)$")
-"""A call's brackets after a name quoted as code: `process.nextTick()` names what the text's
-``process.nextTick`` does (kept, no sentence named the question's name)."""
+_CALL = re.compile(r"(?<=\w)\([^()]*\)$|^['\"]|['\"]$")
+"""A call's brackets after a name quoted as code, and quotes around it: `process.nextTick()`
+names what the text's ``process.nextTick`` does, `'uncaughtException'` the event the text
+calls 'uncaughtException' (kept, no sentence named the question's name)."""
 
 
 def _heading(paragraph: str) -> str:

@@ -124,3 +124,18 @@ def test_a_version_history_row_answers_only_a_question_of_versions() -> None:
     findings = [item("finding", history, "stream#122"), item("finding", plain, "stream#122")]
     answer = answer_to("What does the highWaterMark option of readable.map do?", findings)
     assert answer.strip().splitlines()[0].startswith("- The highWaterMark option"), answer
+
+
+def test_a_sentence_about_the_quoted_name_asked_leads_over_a_neighbours() -> None:
+    # Trial 43: "When is the `'uncaughtException'` event emitted?" led with "The
+    # 'uncaughtExceptionMonitor' event is emitted before an 'uncaughtException' event ...":
+    # the name asked kept its quotes ("'uncaughtexception'"), so no sentence's subject was it
+    q = "When is the `'uncaughtException'` event emitted?"
+    answer = answer_to(q, [
+        item("finding", "The 'uncaughtExceptionMonitor' event is emitted before an "
+                        "'uncaughtException' event is emitted.", "process#20"),
+        item("finding", "The 'uncaughtException' event is emitted when an uncaught exception "
+                        "bubbles all the way back to the event loop.", "process#20"),
+    ])
+    assert answer.strip().splitlines()[0].startswith(
+        "- The 'uncaughtException' event is emitted when"), answer
