@@ -57,15 +57,18 @@ _HIDDEN_UI = ("@aria-hidden='true' or (@class and (contains(concat(' ', @class, 
               "and contains('#¶§', normalize-space(.))) or "
               "@id='toc' or @id='TOC' or contains(concat(' ', @class, ' '), ' toc ') or "
               "((self::ul or self::ol) and not(ancestor::li) and li[2] and "
-              "not(li[not(a[starts-with(@href, '#')])]))")
+              "not(li[not(a[starts-with(@href, '#')])]) and "
+              "not(li[text()[normalize-space(.) != '']]) and "
+              "not(li/*[not(self::a or self::ul or self::ol)]))")
 """An XPath 1.0 test for page furniture that is no text of the page: an element
 ``aria-hidden`` (an icon), a Bootstrap ``dropdown-menu`` (a menu: HAProxy's manual has one
 inside every keyword it mentions, "This keyword is available in sections : ...", which cut
 ``"maxconn"`` off its own sentence in 305 of 2,236 passages), a heading's permalink mark (a
 link to its own anchor reading "#", "¶" or "§": Sphinx's ``headerlink``, Node.js's ``mark``,
 which ended every heading "Callback API#"), and a page's table of contents (``id="toc"``,
-DocBook's ``class="toc"``, or a list whose every item links into the page: Node.js's 456
-contents passages were quoted as answers, "Cloning an IntervalHistogram: Measuring the
+DocBook's ``class="toc"``, or a list whose every item is a link into the page and nothing
+else, a sub-list aside; a glossary's items link their term, then say what it is: Node.js's
+456 contents passages were quoted as answers, "Cloning an IntervalHistogram: Measuring the
 duration of async operations"). Not ``hidden`` or ``display:none``: a page shows such text
 when its reader asks (SQLite's syntax diagrams, an FAQ's folded answers)."""
 

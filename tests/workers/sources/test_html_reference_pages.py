@@ -48,6 +48,22 @@ def test_permalink_marks_and_the_table_of_contents_are_no_text():
     assert [h for h, _t in sphinx.sections] == ["Retry", "Policy"]
 
 
+def test_a_glossary_of_in_page_links_each_with_its_description_is_text():
+    # trial 44, F3: a list whose items each link a term to its anchor and then say what it is
+    # was dropped as a table of contents (Node.js's child_process.exec(): "spawns a shell and
+    # runs a command within that shell"; git's object types; N-API's parameter lists)
+    page = html_page('<h2>Asynchronous process creation</h2><ul>'
+                     '<li><a href="#exec"><code>child_process.exec()</code></a>: spawns a shell '
+                     'and runs a command within that shell.</li>'
+                     '<li><a href="#fork"><code>child_process.fork()</code></a>: spawns a new '
+                     'Node.js process.</li></ul>'
+                     '<ul><li><a href="#blob">blob</a> <em>stores file data.</em></li>'
+                     '<li><a href="#tree">tree</a> <em>ties names to blobs.</em></li></ul>')
+    for kept in ("spawns a shell and runs a command", "spawns a new Node.js process",
+                 "stores file data", "ties names to blobs"):
+        assert kept in page.text, (kept, page.text)
+
+
 def test_a_list_of_links_to_other_pages_or_with_prose_is_text():
     page = html_page('<h1>See also</h1><ul><li><a href="other.html#x">Other</a></li>'
                      '<li><a href="more.html">More</a></li></ul>'
