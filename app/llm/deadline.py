@@ -8,8 +8,8 @@ request. The transport of :func:`deadline_client` sends each request and reads i
 within the timeout (:func:`workers.deadline.within`): past it, the client's ``ReadTimeout``,
 which ``openai`` raises as its ``APITimeoutError`` (the line names ``RESEARCH_TIMEOUT``); on a
 stop, :class:`workers.errors.RunCancelled` (``openai`` wraps it; :class:`app.llm.provider.
-ProviderGuard` raises it again). An answer is read up to ``MAX_ANSWER_BYTES``, as a web
-search's is (:mod:`workers.sources.web_requests`): past it, a
+ProviderGuard` raises it again). An answer is read up to ``MAX_ANSWER_BYTES`` once
+decompressed, as a web search's is (:mod:`workers.sources.web_requests`): past it, a
 :class:`workers.errors.MalformedResponseError` naming the size, retried like any malformed
 answer (a server answering 200 MB was read whole before ``openai`` parsed it).
 
@@ -57,27 +57,8 @@ def deadline_transport(http: ModuleType) -> type:
     """The transport class, for the HTTP package ``http`` (``httpx`` or ``httpx2``): an
     ``HTTPTransport`` whose ``handle_request`` sends the request and reads its answer whole
     within ``seconds`` (its first argument), or raises ``http.ReadTimeout``; an answer past
-    ``MAX_ANSWER_BYTES`` (as sent: compressed or not) raises
-    :class:`~workers.errors.MalformedResponseError`."""
-
-    class Bounded(http.SyncByteStream):  # type: ignore[name-defined,misc]
-        """An answer's byte stream, cut off past ``MAX_ANSWER_BYTES``."""
-
-        def __init__(self, stream: Any) -> None:
-            self.stream = stream
-
-        def __iter__(self) -> Any:
-            size = 0
-            for chunk in self.stream:
-                size += len(chunk)
-                if size > MAX_ANSWER_BYTES:
-                    raise MalformedResponseError(
-                        f"the model server sent an answer larger than "
-                        f"{MAX_ANSWER_BYTES // 2**20} MB; it was not read: a malformed response")
-                yield chunk
-
-        def close(self) -> None:
-            self.stream.close()
+    ``MAX_ANSWER_BYTES`` once decompressed raises
+    :class:`~workers.errors.MalformedResponseError` (:func:`_decoded`)."""
 
     class DeadlineTransport(http.HTTPTransport):  # type: ignore[name-defined,misc]
         def __init__(self, seconds: float, **kwargs: Any) -> None:
@@ -90,13 +71,15 @@ def deadline_transport(http: ModuleType) -> type:
             def send() -> Any:
                 response = super(DeadlineTransport, self).handle_request(request)
                 opened.append(response)
-                response.stream = Bounded(response.stream)
                 try:
-                    response.read()
-                except BaseException:
+                    body = _decoded(response)
+                finally:
                     response.close()
-                    raise
-                return response
+                # the body as decoded: the client decodes nothing again
+                headers = [(k, v) for k, v in response.headers.multi_items()
+                           if k.lower() not in _ENCODING_HEADERS]
+                return http.Response(response.status_code, headers=headers, content=body,
+                                     request=request, extensions=response.extensions)
 
             try:
                 return within(send, self.seconds, "the model server's answer")
@@ -110,3 +93,25 @@ def deadline_transport(http: ModuleType) -> type:
 
     return DeadlineTransport
 
+
+
+_ENCODING_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
+
+
+def _decoded(response: Any) -> bytes:
+    """A response's body, decompressed as it comes, at most ``MAX_ANSWER_BYTES``: counted as
+    sent, a gzip answer of 2 MB inflated to 2 GB before anything looked at it (a run's memory
+    went to 10.6 GB).
+
+    Raises:
+        MalformedResponseError: the answer is larger, decompressed.
+    """
+    chunks, size = [], 0
+    for chunk in response.iter_bytes():
+        size += len(chunk)
+        if size > MAX_ANSWER_BYTES:
+            raise MalformedResponseError(
+                f"the model server sent an answer larger than {MAX_ANSWER_BYTES // 2**20} MB "
+                "(decompressed); it was not read: a malformed response")
+        chunks.append(chunk)
+    return b"".join(chunks)
