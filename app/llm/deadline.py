@@ -85,7 +85,9 @@ def deadline_transport(http: ModuleType) -> type:
                 return within(send, self.seconds, "the model server's answer")
             except BaseException as exc:
                 for response in opened:  # given up on: its connection closed, so the call
-                    response.close()  # left behind ends now, not when the server stops
+                    response.close()  # left behind ends now, not when the server stops (once
+                # its headers came: a server dripping them holds the thread until httpx's
+                # per-read timeout, each header line restarting it)
                 if isinstance(exc, TimeoutError):
                     raise http.ReadTimeout(f"no complete answer within {self.seconds:g} s",
                                            request=request) from None

@@ -9,7 +9,9 @@ all of it, then ``json`` parsed it (a run's peak went to 700 MB) before
 :func:`workers.deadline.within` read on to the end on its daemon thread, a dripping service
 holding the thread and its socket for as long as it went on. :func:`read_body` reads the
 body itself, a socket read at a time (``urllib3``'s ``read1``, decompressed as it comes, so a
-gzip bomb is bounded too), and stops past either bound, closing the connection.
+gzip bomb is bounded too), and stops past either bound, closing the connection. It acts once
+the headers came: a service dripping its headers keeps the thread until the client's per-read
+timeout (each header line restarts it), though the run has given up at the deadline.
 :func:`refused_redirect` says what happened when ``requests`` would not follow a redirect.
 
 This module imports only the standard library (the response is ``requests``'; ``requests``
