@@ -24,7 +24,7 @@ run's request alone shows it cannot do (:mod:`app.server.prerun`): a bad topic o
 ``durability`` other than the operator's, a key of LangGraph's runtime (400), a new input without
 review on a thread paused at a review, a run on another ``corpus_name`` than the thread's plan
 (409); ``@auth.on.assistants.create`` and ``update`` refuse an assistant naming LangGraph's
-runtime (400).
+runtime, ``@auth.on.crons.create`` and ``update`` a cron whose runs would be refused (400).
 
 Source: LangGraph's "Add custom authentication", "Make conversations private" and "Isolate
 store data per user" guides (``@auth.authenticate``, a global ``@auth.on`` handler returning
@@ -39,7 +39,7 @@ from typing import Any
 
 from langgraph_sdk import Auth
 
-from app.server.prerun import refusal
+from app.server.prerun import input_problem, refusal
 from app.settings.checks import split_api_token
 from app.settings.client import request_problem
 from app.settings.env import load_settings
@@ -131,6 +131,24 @@ async def check_assistant(ctx: Auth.types.AuthContext, value: dict[str, Any]
         Auth.exceptions.HTTPException: 400, with the one line.
     """
     if why := request_problem(value.get("config"), value.get("context")):
+        raise Auth.exceptions.HTTPException(status_code=400, detail=why)
+    return await owner_only(ctx, value)
+
+
+@auth.on.crons.create
+@auth.on.crons.update
+async def check_cron(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> dict[str, str] | None:
+    """A cron's run request, before the server stores it: refused with the line the pre-run
+    hook would give each of its runs (:func:`app.server.prerun.input_problem`: a bad topic or
+    ``as_of``, a durability not the operator's, a key of LangGraph's runtime), else the
+    caller's filter. Accepted, such a cron was refused every time it fired, in the server's
+    log only, the client told it was made.
+
+    Raises:
+        Auth.exceptions.HTTPException: 400, with the one line.
+    """
+    payload = value.get("payload")
+    if isinstance(payload, dict) and (why := input_problem(payload, SETTINGS)):
         raise Auth.exceptions.HTTPException(status_code=400, detail=why)
     return await owner_only(ctx, value)
 

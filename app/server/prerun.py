@@ -28,8 +28,8 @@ the caller: another user's thread gets the server's own 404, never a word about 
 run that names a checkpoint the thread lacks (or not as text), or whose input is not an object,
 is refused (400), and a fork is checked against the thread's head as well as its checkpoint.
 The nodes keep the same checks, for the CLI and as a backstop (a server without the hook; a
-cron's runs pass the hook as they fire, so a cron whose input it refuses is accepted at
-``crons.create`` and refused each time it fires, in the server's log).
+cron's input is checked as it is made, ``@auth.on.crons.create``, and its runs pass the hook as
+they fire).
 
 Source: LangGraph Server's auth guide (``@auth.on.threads.create_run``, ``Auth.types.RunsCreate``:
 ``kwargs`` holds the run's ``input``, ``command``, ``config``, ``context`` and ``durability``).
@@ -198,9 +198,11 @@ def _finished_checkpoint(kwargs: Mapping[str, Any], state: Mapping[str, Any],
     first topic's ``ok`` over the second topic's rows). A fork from a checkpoint with a next
     node is judged again by ``report``."""
     asked = _checkpoint_asked(kwargs)
-    if (asked is None or kwargs.get("input") is not None or kwargs.get("command") is not None
-            or state.get("next") or (head.get("checkpoint") or {}).get("checkpoint_id") == asked):
-        return None
+    command = kwargs.get("command")
+    goto = command.get("goto") if isinstance(command, Mapping) else None
+    if (asked is None or kwargs.get("input") is not None or goto or state.get("next")
+            or (head.get("checkpoint") or {}).get("checkpoint_id") == asked):
+        return None  # a Command's update or resume alone schedules nothing from an ended run
     return (f"thread {thread_id!r}: checkpoint {clip(str(asked), 80)!r} ended a run: nothing "
             "runs from it, and the thread would show that run's verdict on rows it has replaced "
             "since; fork from a checkpoint with a next node, or run the thread again")

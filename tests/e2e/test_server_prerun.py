@@ -211,3 +211,23 @@ def test_a_run_or_assistant_naming_langgraphs_runtime_is_refused(server: Server)
     status, line = refusal(alice.assistants.update, made["assistant_id"],
                            context={"__pregel_checkpointer": None})
     assert status == 400 and "__pregel_checkpointer: LangGraph's own" in line, line
+
+
+def test_a_cron_whose_runs_would_be_refused_is_refused_as_it_is_made(server: Server) -> None:
+    # trial 44, F4: a cron naming LangGraph's runtime, or with a durability not the operator's,
+    # was stored (200) and then refused every minute, in the server's log only
+    alice = client(server)
+    thread_id = new_thread(server)
+    good = {"topic": SMALL_TOPIC, "as_of": AS_OF}
+    cases = [({"input": good, "config": {"configurable": {"__pregel_checkpointer": None}}},
+              "config.configurable.__pregel_checkpointer: LangGraph's own runtime key"),
+             ({"input": good, "durability": "exit"}, "durability: 'exit' is the operator's"),
+             ({"input": {"topic": "x"}}, "the topic 'x' has no word to search for")]
+    for kwargs, start in cases:
+        status, line = refusal(alice.crons.create_for_thread, thread_id, "research",
+                               schedule="0 0 1 1 *", **kwargs)
+        assert status == 400 and line.startswith(start), (kwargs, line)
+        status, line = refusal(alice.crons.create, "research", schedule="0 0 1 1 *", **kwargs)
+        assert status == 400 and line.startswith(start), (kwargs, line)
+    made = alice.crons.create("research", schedule="0 0 1 1 *", input=good)
+    alice.crons.delete(made["cron_id"])

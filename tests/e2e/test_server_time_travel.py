@@ -125,4 +125,9 @@ def test_time_travel_to_the_end_of_an_earlier_run_is_refused(server: Server) -> 
     status, line = refusal(client.runs.wait, thread_id, "research", input=None,
                            checkpoint_id=first_end)
     assert status == 409 and "ended a run" in line and "\n" not in line, line
+    # trial 44, F6: Studio's "edit state and run" sends a Command whose update alone schedules
+    # nothing from an ended run either
+    status, line = refusal(client.runs.wait, thread_id, "research", checkpoint_id=first_end,
+                           command={"update": {"as_of": AS_OF}})
+    assert status == 409 and "ended a run" in line, line
     assert client.threads.get_state(thread_id)["checkpoint"] == head["checkpoint"]
