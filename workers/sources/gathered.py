@@ -1,5 +1,5 @@
-"""A page that gathers other pages' text is not indexed beside them: Node.js's ``all.html`` is
-its whole manual on one page.
+"""A page that gathers other pages' text is not indexed beside them, only what it alone holds:
+Node.js's ``all.html`` is its whole manual on one page.
 
 Indexed with the module pages, it held 48% of the folder's passages, every section twice; it
 outranked the page that answered (one long page names every word), and three answers cited
@@ -9,6 +9,9 @@ taken from at least ``MIN_GATHERED`` of them, and no one of them holds as much a
 ``MAX_ONE_SOURCE`` of it. A page whose text another page includes (fs.html inside all.html;
 SQLite's release notes, each inside ``changes.html``) has most of its text in that one page,
 and stays; so does a page whose text others include (a syntax diagram shown on many pages).
+What the gathering page alone holds is indexed (SQLite's ``changes.html`` has the notes of the
+releases older than any ``releaselog`` page: left out whole, "Which version fixed a naming
+conflict between sqlite.h and sqlite3.h?" got another release's note).
 
 This module imports only the standard library and the sources' own helpers.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 
 from workers.sources.base import RawDoc
 from workers.sources.documents import file_of
@@ -42,17 +46,20 @@ MAX_ONE_SOURCE = 0.5
 _PARA_SPLIT = re.compile(r"\n[ \t]*\n+")
 
 
-def _long_paragraphs(doc: RawDoc) -> set[str]:
+def _paragraphs(doc: RawDoc) -> list[str]:
     texts = [t for _h, t in doc.sections] if doc.sections else [doc.text]
-    return {p.strip() for text in texts for p in _PARA_SPLIT.split(text)
-            if len(p.strip()) >= MIN_PARAGRAPH_CHARS}
+    return [p.strip() for text in texts for p in _PARA_SPLIT.split(text) if p.strip()]
 
 
 def without_gathering_pages(docs: Sequence[RawDoc], rels: set[str],
                             notes: list[str]) -> list[RawDoc]:
-    """``docs`` without the documents of each file that gathers other files' text (the rule
-    above), each such file named in ``notes``. Plain-text files are never judged (what they
-    share with others is content: a changelog's entries in every package's copy).
+    """``docs`` with the text each file that gathers other files' text (the rule above) shares
+    with the files kept left out, each such file named in ``notes``; what it alone holds stays
+    (SQLite's ``changes.html`` holds the notes of the releases older than any
+    ``releaselog`` page), and a file left with nothing but headings goes. Files are judged
+    largest first, against the files kept so far, so pages that share text with one another
+    (a call-out on five sibling pages) never all go. Plain-text files are never judged (what
+    they share with others is content: a changelog's entries in every package's copy).
 
     Args:
         docs: the folder's documents, as read (a PDF's pages are documents of one file).
@@ -63,22 +70,53 @@ def without_gathering_pages(docs: Sequence[RawDoc], rels: set[str],
     files: dict[str, set[str]] = defaultdict(set)
     for doc in docs:
         if not doc.plain_text:
-            files[file_of(doc.doc_id, rels)] |= _long_paragraphs(doc)
+            files[file_of(doc.doc_id, rels)].update(_paragraphs(doc))
     if len(files) <= MIN_GATHERED:
         return list(docs)
-    holders: dict[str, list[str]] = defaultdict(list)
+    holders: dict[str, set[str]] = defaultdict(set)
     for rel, paragraphs in files.items():
         for paragraph in paragraphs:
-            holders[paragraph].append(rel)
+            holders[paragraph].add(rel)
+    gathering = _gathering(files, holders)
+    if not gathering:
+        return list(docs)
+    kept = [_remainder(doc, holders, gathering) if file_of(doc.doc_id, rels) in gathering
+            else doc for doc in docs]
+    left = {file_of(doc.doc_id, rels) for doc in kept if doc is not None}
+    notes.extend(f"{safe_name(rel)}: {'indexed in part' if rel in left else 'not indexed'}, "
+                 f"its text is that of {plural(count, 'other file')} of the folder (a page "
+                 "gathering them)" for rel, count in sorted(gathering.items()))
+    return [doc for doc in kept if doc is not None]
+
+
+def _gathering(files: dict[str, set[str]], holders: dict[str, set[str]]) -> dict[str, int]:
+    """The files that gather others' text, each with how many files it gathers from: judged
+    largest first, the text of a file already judged gathering counted as no other's."""
     gathering: dict[str, int] = {}
-    for rel, paragraphs in files.items():
-        shared = [others for p in paragraphs if (others := [h for h in holders[p] if h != rel])]
+    for rel in sorted(files, key=lambda r: (-len(files[r]), r)):
+        paragraphs = [p for p in files[rel] if len(p) >= MIN_PARAGRAPH_CHARS]
+        shared = [others for p in paragraphs
+                  if (others := holders[p] - {rel} - gathering.keys())]
         held = Counter(h for others in shared for h in others)
         if (paragraphs and len(shared) >= GATHERED_SHARE * len(paragraphs)
                 and len(held) >= MIN_GATHERED
                 and max(held.values()) < MAX_ONE_SOURCE * len(paragraphs)):
             gathering[rel] = len(held)
-    notes.extend(f"{safe_name(rel)}: not indexed, its text is that of "
-                 f"{plural(count, 'other file')} of the folder (a page gathering them)"
-                 for rel, count in sorted(gathering.items()))
-    return [doc for doc in docs if file_of(doc.doc_id, rels) not in gathering]
+    return gathering
+
+
+def _remainder(doc: RawDoc, holders: dict[str, set[str]],
+               gathering: dict[str, int]) -> RawDoc | None:
+    """A gathering file's document without the paragraphs a kept file holds too; None when no
+    more than its headings is left."""
+    def own(text: str, heading: str = "") -> str:
+        return "\n\n".join(p.strip() for p in _PARA_SPLIT.split(text)
+                            if p.strip() and (p.strip() == heading
+                                              or not holders[p.strip()] - gathering.keys()))
+    if doc.sections:
+        sections = tuple((h, body) for h, t in doc.sections if (body := own(t, h)) not in ("", h))
+        if not sections:
+            return None
+        return replace(doc, text="\n\n".join(t for _h, t in sections), sections=sections)
+    text = own(doc.text)
+    return replace(doc, text=text) if text else None

@@ -37,3 +37,40 @@ def test_a_page_of_the_other_pages_text_is_left_out_and_named(tmp_path):
     assert {"fs.html", "excerpt.html"} <= {h.doc_id for h in hits}  # includes one page: kept
     assert any(n.startswith("all.html: not indexed, its text is that of 5 other files")
                for n in notes), notes
+
+
+def test_what_only_the_gathering_page_holds_is_indexed(tmp_path):
+    # trial 44, F7: SQLite's changes.html holds the notes of the releases before any
+    # releaselog page; left out whole, a question on one of them got another release's note
+    for name, text in MODULES.items():
+        write(tmp_path / "api", name, page(name, text))
+    old = ("Release 2.8.16 fixed a naming conflict between the old and the new header files, "
+           "so that both versions can be linked into one program.")
+    write(tmp_path / "api", "all.html", page("All", *MODULES.values(), old))
+    with Corpus.open(tmp_path / "data", folder=tmp_path / "api") as corpus:
+        hits = corpus.search("naming conflict header files", k=3)
+        mkdir = corpus.search("recursive parent directories", k=5)
+        notes = corpus.notes
+    assert hits and hits[0].doc_id == "all.html" and "2.8.16" in hits[0].text
+    assert {h.doc_id for h in mkdir} == {"fs.html"}  # the gathered copy is not indexed
+    assert any(n.startswith("all.html: indexed in part, its text is that of 4 other files")
+               for n in notes), notes
+
+
+def test_pages_sharing_text_with_one_another_all_stay(tmp_path):
+    # trial 44, F8: five sibling pages, each sharing one call-out with each of the others,
+    # were all judged gathering pages, and the folder was refused as empty
+    names = ["heron", "egret", "stork", "ibis", "crane"]
+    shared = {frozenset(pair): f"The {pair[0]} and the {pair[1]} share nesting grounds in the "
+              "reed beds each spring, where the census counts both from the same hides."
+              for pair in ((a, b) for i, a in enumerate(names) for b in names[i + 1:])}
+    for name in names:
+        mine = [text for pair, text in shared.items() if name in pair]
+        write(tmp_path / "birds", f"{name}.html",
+              page(name, f"The {name} census starts on 3 April.", *mine))
+    with Corpus.open(tmp_path / "data", folder=tmp_path / "birds") as corpus:
+        hits = corpus.search("When does the heron census start?", k=3)
+        indexed = " ".join(doc.text for name in names
+                           if (doc := corpus.read(f"{name}.html", max_chars=10**6)))
+    assert hits[0].doc_id == "heron.html" and "3 April" in hits[0].text
+    assert all(text in indexed for text in shared.values())
