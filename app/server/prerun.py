@@ -45,6 +45,7 @@ from app.graph.nodes.common import check_same_corpus
 from app.research.review import REVIEW_NODES as NODE_STAGES
 from app.research.text import clip
 from app.research.topics import topic_problem
+from app.runs.ids import visible_topic
 from app.settings.checks import as_of_or_today
 from app.settings.client import check_durability, request_problem, resolve
 from app.settings.config import ConfigError, Settings
@@ -88,7 +89,7 @@ def input_problem(kwargs: Mapping[str, Any], settings: Settings,
     topic = given["topic"] if "topic" in given else thread_topic
     if topic is not None and not isinstance(topic, str):
         return f"the topic must be text, got {type(topic).__name__} {clip(repr(topic), 80)}"
-    if why := topic_problem(" ".join((topic or "").split())):
+    if why := topic_problem(visible_topic(topic or "")):
         return why
     if given.get("as_of"):
         try:

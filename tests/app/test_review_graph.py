@@ -231,7 +231,8 @@ def test_a_served_topic_with_line_breaks_runs_as_the_cli_reads_it(studio):
     # pre-run hook and plan, then refused raw by dispatch ("contains control characters (was
     # the state edited?)"): a review was spent approving a plan that could not run
     graph, data = studio
-    topic = TOPIC.replace(" ", "\n", 1).replace(" ", "\u2028\t\x1c", 1)
+    # trial 44, F10: zero-width characters too, as the CLI reads a topic
+    topic = TOPIC.replace(" ", "\n", 1).replace(" ", "\u2028\t\x1c", 1) + "\u200b"
     config = {"configurable": {"thread_id": "breaks"}}
     paused = graph.invoke({"topic": topic, "as_of": AS_OF}, config, context={"review": True})
     assert paused["__interrupt__"][0].value["stage"] == "plan"

@@ -23,6 +23,7 @@ from app.research.review import kept_drops, replaced_plan_note
 from app.research.rounds import highest_round
 from app.research.text import clip
 from app.research.topics import topic_problem
+from app.runs.ids import visible_topic
 from app.settings.checks import as_of_or_today
 from app.settings.config import RunContext
 from state import ResearchState, Routing, make_envelope_id
@@ -49,15 +50,16 @@ def _check_input(state: ResearchState, config: RunnableConfig, ctx: RunContext, 
     """A served run's input, checked nowhere else (the CLI refuses a bad topic before the run):
     the topic, the plan's corpus on a rerun or fork, rows of another thread of its id (a CLI
     thread's, or any the server has no checkpoint of), a review it would skip. Returns the
-    topic as checked: its whitespace collapsed, as the CLI reads it (a served topic with a
-    newline or a tab was checked collapsed, then refused raw by every later node). Raises as
+    topic as checked and as the CLI reads it (:func:`app.runs.ids.visible_topic`: a served
+    topic with a newline or a tab was checked collapsed, then refused raw by every later node;
+    one ending in a zero-width space got a sub-question ending "?\u200b?"). Raises as
     :func:`plan`.
     """
     topic = state.get("topic")
     if topic is not None and not isinstance(topic, str):
         shown = clip(repr(topic), 80)
         raise BadTopic(f"the topic must be text, got {type(topic).__name__} {shown}")
-    topic = " ".join((topic or "").split())
+    topic = visible_topic(topic or "")  # as the CLI reads a topic
     if why := topic_problem(topic):
         raise BadTopic(why)
     # a rerun or fork: its plan's corpus
