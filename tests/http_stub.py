@@ -101,7 +101,8 @@ class DripHandler(JsonHandler):
 
 class HugeHandler(JsonHandler):
     """A 200 whose body is 200 MB of spaces, 1 MB a write, to GET and POST alike; at a path
-    holding ``gzip``, a gzip body that decompresses to 100 MB. For the bounds on what an
+    holding ``gzip``, a gzip body that decompresses to 100 MB (``badgzip``: a gzip header and
+    garbage). For the bounds on what an
     answer's body may hold (``workers.sources.web_requests``, ``app.llm.deadline``)."""
 
     protocol_version = "HTTP/1.1"
@@ -110,7 +111,8 @@ class HugeHandler(JsonHandler):
         if self.command == "POST":
             self.read_body()
         zipped = "gzip" in self.path
-        bomb = _gzip_bomb() if zipped else b""
+        bomb = (b"\x1f\x8b\x08\x00not gzip at all" if "badgzip" in self.path
+                else _gzip_bomb() if zipped else b"")
         try:  # the client stops reading (and may close) at any point
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

@@ -54,6 +54,7 @@ def read_body(response: Any, who: str, deadline: float,
             get the same answer).
         WebTimeout: the deadline passed before the answer ended (retried, as a silent service).
         WebUnreachable: the connection broke off, or a read timed out, mid-answer (retried).
+        WebSearchError: a body that does not decompress (not retried: it would come again).
     """
     chunks: list[bytes] = []
     size = 0
@@ -71,6 +72,10 @@ def read_body(response: Any, who: str, deadline: float,
         response.close()
         if isinstance(exc, (WebSearchError, WebTimeout)):
             raise
+        if type(exc).__name__ == "DecodeError":  # urllib3's: a body that does not decompress
+            raise WebSearchError(f"web search: {who} sent an answer that does not decompress "
+                                 f"(its {response.headers.get('Content-Encoding', 'encoding')} "
+                                 "is broken)", response.status_code) from None
         raise WebUnreachable(f"{who} broke off its answer: {type(exc).__name__}") from None
     response.raw = io.BytesIO(b"".join(chunks))
 

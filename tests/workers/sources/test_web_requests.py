@@ -76,3 +76,15 @@ def test_a_search_given_up_on_stops_reading(tmp_path, provider):
 def left_behind(before: set[threading.Thread]) -> list[threading.Thread]:
     return [t for t in threading.enumerate()
             if t.name == "deadline-call" and t.is_alive() and t not in before]
+
+
+def test_an_answer_that_does_not_decompress_is_named_not_retried_as_a_broken_connection(tmp_path):
+    # trial 44: a complete answer with a broken gzip body read "broke off its answer:
+    # DecodeError", a transient error, and was asked again for the same answer
+    server = serve(HugeHandler)
+    try:
+        source = web(tmp_path, "searxng", f"http://127.0.0.1:{server.server_address[1]}/badgzip")
+        with pytest.raises(WebSearchError, match="does not decompress"):
+            source.search("heron census", 3, as_of=AS_OF)
+    finally:
+        stop(server)
