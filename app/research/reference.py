@@ -22,6 +22,7 @@ from typing import Any
 from app.llm.offline.sentences import split_sentences
 from app.research.citations import items
 from app.research.definitions import DEFINES
+from workers.sources.entries import entry_keywords
 from workers.sources.query import word_forms
 from workers.sources.text import PARA_SPLIT
 from workers.sources.textsections import letter_line
@@ -301,6 +302,14 @@ def described_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, A
 _DESCRIPTION_FIELD = re.compile(r"^\s*description\s*:\s*", re.IGNORECASE)
 
 
+def _owner(passage: dict[str, Any]) -> set[str]:
+    """The names of the entry a passage's section heads (its keyword or the function its
+    signature names: ``fs.mkdir(path[, options], callback)``), lower-cased: an option row
+    in it (``mode {string|integer} ... Default: 0o777.``) is that function's, though it does not
+    name it."""
+    return entry_keywords(str(passage.get("heading") or ""))
+
+
 def _with_owners(names: set[str]) -> set[str]:
     """``names`` and, for each dotted one, its last part: ``server.keepAliveTimeout`` is the
     ``keepAliveTimeout`` a question asks about (Node.js's manual heads a property by its owner
@@ -360,6 +369,9 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
                 found = (set(subject) if labels & set(asked)
                          else names_entry(subject, f"{entry} {row}" if named_in_row
                                           else entry))
+                if found and not labels and (owner := _owner(passage) & set(asked)):
+                    # an option of the function asked: fs.mkdir()'s mode names fs.mkdir too
+                    found |= wanted | names_entry(subject, " ".join(owner))
                 key = entry.casefold() or row.casefold()
                 if len(found) < max(least, 1) or not wanted <= found or key in out:
                     continue

@@ -367,3 +367,18 @@ def test_a_typed_option_and_a_property_say_their_default_in_a_field() -> None:
     md = render_markdown(data([row("docs_search", q, [prop])], topic=q, sub_questions=[q]))
     assert answer_section(md).startswith(
         "\n- `server.keepAliveTimeout`: Default: 5000 (5 seconds)."), md
+
+
+def test_an_option_row_is_the_defaults_of_the_function_its_entry_heads() -> None:
+    # trial 44, F9: "mode {string|integer} ... Default: 0o777." under fs.mkdir's entry did not
+    # name fs.mkdir, so the default of fs.mkdir()'s mode was answered with fs.mkdirSync's
+    # "This is the synchronous version of fs.mkdir()."
+    q = "What is the default mode of fs.mkdir()?"
+    own = item("passage", "fs.mkdir(path[, options], callback)\n\nrecursive <boolean> "
+               "Default: false\n\nmode {string|integer} Not supported on Windows. Default: "
+               "0o777.", "fs.html#149", score=9.0, heading="fs.mkdir(path[, options], callback)")
+    twin = item("finding", "This is the synchronous version of fs.mkdir().", "fs.html#260")
+    md = render_markdown(data([row("docs_search", q, [own]), row("analyst", q, [twin])],
+                              topic=q, sub_questions=[q]))
+    assert "mode {string|integer} Not supported on Windows. Default: 0o777." in \
+        answer_section(md).strip().splitlines()[0], md
