@@ -15,6 +15,8 @@ the thread stays as it was (``tests/e2e/test_server_prerun.py``). What is checke
   ``review_plan`` or ``review_results``): 409, resume it with a ``Command`` instead; the same,
   queued (``multitask_strategy="enqueue"``, the server's default) behind a run with review still in
   flight;
+* a resume queued (``enqueue``) behind a run in flight on its thread (two reviewers answering
+  one pause: the second answer was replayed away): 409;
 * a resume at an earlier checkpoint, a review pause the thread went on from (it would replay
   the pause's first answer; a copy of the pause takes a new one), or a run with no input from an
   earlier checkpoint that ended a run (nothing runs; its stale verdict would be the head): 409;
@@ -151,6 +153,14 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
             "without review queued behind it (enqueue) would replace its topic once it pauses "
             "and drop the review: wait for the pause and resume it with a Command, or start a "
             "new thread")
+    command = kwargs.get("command")
+    if (isinstance(command, Mapping) and command.get("resume") is not None
+            and value.get("multitask_strategy") == "enqueue" and thread_id is not None
+            and await _reviewed_in_flight(client, str(thread_id), settings, planned=True)):
+        return 409, (
+            f"thread {str(thread_id)!r} has a run in flight; a resume queued behind it would "
+            "answer a pause that run answers or moves past (its answer replayed away): wait "
+            "for the run to end, then resume the pause it leaves")
     if not values:  # a new thread: nothing of it to skip or mix
         return None
     if why := (_answered_pause(kwargs, state, head, str(thread_id))

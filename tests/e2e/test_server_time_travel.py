@@ -131,3 +131,25 @@ def test_time_travel_to_the_end_of_an_earlier_run_is_refused(server: Server) -> 
                            command={"update": {"as_of": AS_OF}})
     assert status == 409 and "ended a run" in line, line
     assert client.threads.get_state(thread_id)["checkpoint"] == head["checkpoint"]
+
+
+def test_a_second_resume_queued_behind_a_first_is_refused(server: Server) -> None:
+    # trial 44, F5: two reviewers answering one results pause back to back (enqueue): both
+    # passed (the pause was still the head), and the second's drop was replayed away
+    client = _client(server)
+    thread_id = client.threads.create()["thread_id"]
+    context = {"review": True}
+    _wait(client, thread_id, input={"topic": SMALL_TOPIC, "as_of": AS_OF}, context=context)
+    _wait(client, thread_id, command={"resume": {"approve": True}}, context=context)
+    pause = client.threads.get_state(thread_id)
+    assert pause["next"] == ["review_results"], pause["next"]
+    dropped = pause["values"]["envelopes"][0]["envelope_id"]
+    first = client.runs.create(thread_id, "research", command={"resume": {"approve": True}},
+                               context=context, multitask_strategy="enqueue",
+                               checkpoint_id=pause["checkpoint"]["checkpoint_id"])
+    status, line = refusal(client.runs.create, thread_id, "research", context=context,
+                           command={"resume": {"drop": [dropped]}}, multitask_strategy="enqueue",
+                           checkpoint_id=pause["checkpoint"]["checkpoint_id"])
+    assert status == 409 and "has a run in flight" in line, line
+    client.runs.join(thread_id, first["run_id"])
+    assert client.threads.get_state(thread_id)["values"]["outcome"] == "ok"
