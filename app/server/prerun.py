@@ -144,23 +144,10 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
     except ConfigError:  # the graph factory refuses it, before the run writes anything
         return None
     new_input = isinstance(kwargs.get("input"), Mapping)  # not a Command's resume
-    if (new_input and not ctx.review and value.get("multitask_strategy") == "enqueue"
-            and thread_id is not None
-            and await _reviewed_in_flight(client, str(thread_id), settings,
-                                          _planned_review(values))):
-        return 409, (
-            f"thread {str(thread_id)!r} has a run in flight that plans with review; a run "
-            "without review queued behind it (enqueue) would replace its topic once it pauses "
-            "and drop the review: wait for the pause and resume it with a Command, or start a "
-            "new thread")
-    command = kwargs.get("command")
-    if (isinstance(command, Mapping) and command.get("resume") is not None
-            and value.get("multitask_strategy") == "enqueue" and thread_id is not None
-            and await _reviewed_in_flight(client, str(thread_id), settings, planned=True)):
-        return 409, (
-            f"thread {str(thread_id)!r} has a run in flight; a resume queued behind it would "
-            "answer a pause that run answers or moves past (its answer replayed away): wait "
-            "for the run to end, then resume the pause it leaves")
+    if (value.get("multitask_strategy") == "enqueue" and thread_id is not None
+            and (why := await _queued_problem(kwargs, bool(ctx.review), values, client,
+                                              str(thread_id), settings))):
+        return 409, why
     if not values:  # a new thread: nothing of it to skip or mix
         return None
     if why := (_answered_pause(kwargs, state, head, str(thread_id))
@@ -217,6 +204,27 @@ def _finished_checkpoint(kwargs: Mapping[str, Any], state: Mapping[str, Any],
     return (f"thread {thread_id!r}: checkpoint {clip(str(asked), 80)!r} ended a run: nothing "
             "runs from it, and the thread would show that run's verdict on rows it has replaced "
             "since; fork from a checkpoint with a next node, or run the thread again")
+
+
+async def _queued_problem(kwargs: Mapping[str, Any], review: bool, values: Mapping[str, Any],
+                          client: Any, thread_id: str, settings: Settings) -> str | None:
+    """Why a run queued (``enqueue``) behind the thread's run in flight is refused, or None: a
+    new input without review, behind a run that may pause at a review (it would replace the
+    topic once that run pauses, and drop the review); a resume, behind any run (two reviewers
+    answering one pause: the second answer was replayed away)."""
+    command = kwargs.get("command")
+    if isinstance(kwargs.get("input"), Mapping) and not review and await _reviewed_in_flight(
+            client, thread_id, settings, _planned_review(values)):
+        return (f"thread {thread_id!r} has a run in flight that plans with review; a run "
+                "without review queued behind it (enqueue) would replace its topic once it "
+                "pauses and drop the review: wait for the pause and resume it with a Command, "
+                "or start a new thread")
+    if (isinstance(command, Mapping) and command.get("resume") is not None
+            and await _reviewed_in_flight(client, thread_id, settings, planned=True)):
+        return (f"thread {thread_id!r} has a run in flight; a resume queued behind it would "
+                "answer a pause that run answers or moves past (its answer replayed away): "
+                "wait for the run to end, then resume the pause it leaves")
+    return None
 
 
 def _planned_review(values: Mapping[str, Any]) -> bool:

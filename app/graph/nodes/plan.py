@@ -92,8 +92,7 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     """
     ctx = res.context(runtime)
     info = runtime.execution_info
-    topic = _check_input(state, config, ctx, res, info.checkpoint_id if info else None)
-    state = {**state, "topic": topic}  # as checked
+    state = {**state, "topic": _check_input(state, config, ctx, res, info and info.checkpoint_id)}
     res.check_mcp()  # every MCP server answers, or the run fails with a line naming it
     attempt = backoff(runtime, res.settings.retry_interval, "the planner")
     with tokens.attempt(info.task_id if info else state["topic"]) as served:
@@ -105,8 +104,7 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     if kept_plan and (why := replaced_plan_note(state)):
         notes = [why, *notes]  # the rerun answers the replacement: say so again
     as_of = as_of_or_today(state.get("as_of"))  # Studio may omit it: once, for every task
-    # a rerun on the thread's plan keeps what its review dropped (a new plan has no drops, and
-    # a drop of another as_of is of other work: its id names its date)
+    # a rerun on its plan keeps what its review dropped (a drop's id names its as_of)
     workers = run_workers(workers, bool(ctx.web))
     tasks = {make_envelope_id(w, q, as_of) for w in workers for q in questions}
     dropped, kept = kept_drops(state, tasks) if kept_plan else ([], [])
@@ -118,9 +116,9 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     planned = {} if kept_plan else {"planned": questions}  # the planner's own plan
     return {
         "topic": state["topic"],
+        "planned_topic": state["topic"],
         "sub_questions": questions,
         **planned,
-        "planned_topic": state.get("topic"),
         "as_of": as_of,
         "routing": routing,
         "round": first,
