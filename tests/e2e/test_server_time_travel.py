@@ -13,6 +13,7 @@ over the server's API and its own checkpointer.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from langgraph_sdk.errors import BadRequestError
@@ -59,13 +60,8 @@ def test_a_fork_after_plan_over_the_server_runs_every_worker(server: Server) -> 
 
 
 def test_an_edit_while_the_results_review_waits_over_the_server(server: Server) -> None:
-    client = _client(server)
-    thread_id = client.threads.create()["thread_id"]
-    context = {"review": True}
-    _wait(client, thread_id, input={"topic": SMALL_TOPIC, "as_of": AS_OF}, context=context)
-    _wait(client, thread_id, command={"resume": {"approve": True}}, context=context)
+    client, thread_id, context = _at_results_review(server)
     state = client.threads.get_state(thread_id)
-    assert state["next"] == ["review_results"], state["next"]
     target = state["values"]["envelopes"][0]
     edited = {**target["structured"], "edited_by": "studio"}
     client.threads.update_state(thread_id, {"envelopes": [
@@ -87,13 +83,8 @@ def test_a_resume_at_an_answered_review_pause_is_refused_and_its_copy_takes_the_
     # with {"drop": [...]} replayed the first answer (LangGraph keeps the pause's resume
     # value): the run a success, nothing dropped, no word said. A copy of the pause (what
     # `review --checkpoint` makes) takes the new answer.
-    client = _client(server)
-    thread_id = client.threads.create()["thread_id"]
-    context = {"review": True}
-    _wait(client, thread_id, input={"topic": SMALL_TOPIC, "as_of": AS_OF}, context=context)
-    _wait(client, thread_id, command={"resume": {"approve": True}}, context=context)
+    client, thread_id, context = _at_results_review(server)
     pause = client.threads.get_state(thread_id)
-    assert pause["next"] == ["review_results"], pause["next"]
     answered = pause["checkpoint"]["checkpoint_id"]
     dropped = pause["values"]["envelopes"][0]["envelope_id"]
     assert _wait(client, thread_id, command={"resume": {"approve": True}},
@@ -136,13 +127,8 @@ def test_time_travel_to_the_end_of_an_earlier_run_is_refused(server: Server) -> 
 def test_a_second_resume_queued_behind_a_first_is_refused(server: Server) -> None:
     # trial 44, F5: two reviewers answering one results pause back to back (enqueue): both
     # passed (the pause was still the head), and the second's drop was replayed away
-    client = _client(server)
-    thread_id = client.threads.create()["thread_id"]
-    context = {"review": True}
-    _wait(client, thread_id, input={"topic": SMALL_TOPIC, "as_of": AS_OF}, context=context)
-    _wait(client, thread_id, command={"resume": {"approve": True}}, context=context)
+    client, thread_id, context = _at_results_review(server)
     pause = client.threads.get_state(thread_id)
-    assert pause["next"] == ["review_results"], pause["next"]
     dropped = pause["values"]["envelopes"][0]["envelope_id"]
     first = client.runs.create(thread_id, "research", command={"resume": {"approve": True}},
                                context=context, multitask_strategy="enqueue",
@@ -153,3 +139,15 @@ def test_a_second_resume_queued_behind_a_first_is_refused(server: Server) -> Non
     assert status == 409 and "has a run in flight" in line, line
     client.runs.join(thread_id, first["run_id"])
     assert client.threads.get_state(thread_id)["values"]["outcome"] == "ok"
+
+
+def _at_results_review(server: Server) -> tuple[Any, str, dict]:
+    """A new thread of alice's, run with review, its plan approved: ``(client, thread_id,
+    context)``, the thread paused at its results review."""
+    client = _client(server)
+    thread_id = client.threads.create()["thread_id"]
+    context = {"review": True}
+    _wait(client, thread_id, input={"topic": SMALL_TOPIC, "as_of": AS_OF}, context=context)
+    _wait(client, thread_id, command={"resume": {"approve": True}}, context=context)
+    assert client.threads.get_state(thread_id)["next"] == ["review_results"]
+    return client, thread_id, context
