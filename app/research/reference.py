@@ -360,6 +360,7 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
     out: dict[str, dict[str, Any]] = {}
     for _question, rows in rows_by_question:
         for passage in items(list(rows), None, "passage"):
+            owner = _owner(passage) & set(asked)  # the function whose entry it lies in
             for entry, row in rows_of(_with_heading(passage)):
                 labels = _with_owners(written_names(entry))
                 if asked and labels and not labels & set(asked):
@@ -369,7 +370,7 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
                 found = (set(subject) if labels & set(asked)
                          else names_entry(subject, f"{entry} {row}" if named_in_row
                                           else entry))
-                if found and not labels and (owner := _owner(passage) & set(asked)):
+                if found and not labels and owner:
                     # an option of the function asked: fs.mkdir()'s mode names fs.mkdir too
                     found |= wanted | names_entry(subject, " ".join(owner))
                 key = entry.casefold() or row.casefold()
