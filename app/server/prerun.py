@@ -11,6 +11,8 @@ the thread stays as it was (``tests/e2e/test_server_prerun.py``). What is checke
   (:func:`app.settings.client.request_problem`): 400;
 * the input's ``topic`` and ``as_of`` (:func:`app.research.topics.topic_problem`, the CLI's
   check; a topic the input leaves out is the thread's): 400;
+* a ``Command``'s ``goto`` to a worker named bare (it runs only on a ``Send``'s task), or on a
+  thread with no topic yet (:func:`_goto_problem`): 400;
 * a new input without review on a thread paused at a review (its state's next node is
   ``review_plan`` or ``review_results``): 409, resume it with a ``Command`` instead; the same,
   queued (``multitask_strategy="enqueue"``, the server's default) behind a run with review still in
@@ -42,7 +44,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from langgraph.graph import END, START
+
 from app.errors import CorpusMismatch
+from app.graph.build import NODES
 from app.graph.nodes.common import check_same_corpus
 from app.research.review import REVIEW_NODES as NODE_STAGES
 from app.research.text import clip
@@ -148,6 +153,8 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
             and (why := await _queued_problem(kwargs, bool(ctx.review), values, client,
                                               str(thread_id), settings))):
         return 409, why
+    if why := _goto_problem(kwargs.get("command"), values):
+        return 400, why
     if not values:  # a new thread: nothing of it to skip or mix
         return None
     if why := (_answered_pause(kwargs, state, head, str(thread_id))
@@ -186,6 +193,28 @@ def _answered_pause(kwargs: Mapping[str, Any], state: Mapping[str, Any],
             "thread went on from; a resume there replays its first answer: copy the pause first "
             "(threads.update_state(thread, None, as_node=\"__copy__\", checkpoint_id=...)) and "
             "resume the copy, or with the CLI: review THREAD_ID --checkpoint ID")
+
+
+def _goto_problem(command: Any, values: Mapping[str, Any]) -> str | None:
+    """Why a ``Command``'s ``goto`` is refused, or None: a node named bare that is not one of
+    the graph's own (:data:`app.graph.build.NODES`) is a worker, which runs only on the task a
+    ``Send`` hands it (``goto: docs_search`` failed with ``KeyError('sub_question')``); any
+    ``goto`` on a thread with no topic yet runs before ``plan`` has made a plan (``goto:
+    review_results`` on a new thread left it "awaiting its results review", trial 42 F7).
+    A ``Send``-shaped goto (``{"node": ..., "arg": ...}``) is LangGraph's to check."""
+    goto = command.get("goto") if isinstance(command, Mapping) else None
+    if not goto:
+        return None
+    names = [goto] if isinstance(goto, str) else goto if isinstance(goto, list) else []
+    graph_nodes = (*NODES, START, END)
+    if bare := next((n for n in names if isinstance(n, str) and n not in graph_nodes), None):
+        return (f"goto {clip(bare, 80)!r}: a worker node runs only on the task a Send hands it "
+                f"(dispatch sends them); go to one of {', '.join(NODES)}, or run the thread "
+                "again")
+    if not values.get("topic"):
+        return ("a Command's goto needs a thread that has a topic; start the thread with an "
+                "input ({\"topic\": ...})")
+    return None
 
 
 def _finished_checkpoint(kwargs: Mapping[str, Any], state: Mapping[str, Any],

@@ -13,7 +13,7 @@ from langgraph_sdk import Auth
 
 from app.research.rounds import recursion_limit
 from app.server import auth
-from app.server.prerun import awaits_review, input_problem
+from app.server.prerun import awaits_review, input_problem, refusal
 from app.settings.client import check_run_config
 from app.settings.config import ConfigError, Settings
 from app.settings.env import load_settings
@@ -100,3 +100,45 @@ def test_a_new_input_without_review_on_a_paused_thread_awaits_its_review():
     assert awaits_review({"next": ["review_plan"]}, review=True) is None  # pauses again
     assert awaits_review({"next": []}, review=False) is None
     assert awaits_review({}, review=False) is None
+
+
+class _Threads:
+    """A loopback client's ``threads`` over one thread whose state is ``values``."""
+
+    def __init__(self, values: dict) -> None:
+        self.values = values
+
+    async def get(self, thread_id):
+        return {"thread_id": thread_id, "metadata": {}}
+
+    async def get_state(self, thread_id, checkpoint=None):
+        return {"values": self.values, "next": [], "checkpoint": {"checkpoint_id": "c1"}}
+
+
+class _Client:
+    def __init__(self, values: dict) -> None:
+        self.threads = _Threads(values)
+
+
+def _refused(command: dict, values: dict):
+    value = {"thread_id": "t-goto", "kwargs": {"input": None, "command": command}}
+    return asyncio.run(refusal(value, Settings(model="offline"), None, _Client(values)))
+
+
+@pytest.mark.parametrize("goto", ["docs_search", ["docs_search"], ["route", "glossary"]])
+def test_a_goto_to_a_worker_named_bare_is_refused(goto):
+    # trial 42, F7: goto docs_search ran the worker with no task (KeyError('sub_question'))
+    status, line = _refused({"goto": goto}, {"topic": SMALL_TOPIC})
+    assert status == 400 and "a worker node runs only on the task a Send hands it" in line
+    assert "\n" not in line
+
+
+def test_a_goto_on_a_thread_without_a_topic_is_refused():
+    # trial 42, F7: goto review_results on a new thread left it "awaiting its results review"
+    status, line = _refused({"goto": "review_results"}, {})
+    assert status == 400 and line.startswith("a Command's goto needs a thread that has a topic")
+
+
+@pytest.mark.parametrize("goto", ["report", ["persist"], "__end__"])
+def test_a_goto_to_a_graph_node_of_a_planned_thread_passes(goto):
+    assert _refused({"goto": goto}, {"topic": SMALL_TOPIC}) is None
