@@ -254,6 +254,8 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
         resolve: finds the run's :class:`WorkerDeps` and :class:`RunScope` from the runtime.
 
     Raises:
+        ValueError: the node ran on no task (a ``Command(goto=NAME)`` hands it the run's
+            state), in one line.
         Exception: a transient error while attempts are left (for the ``RetryPolicy``), or a
             fatal model error (see :func:`workers.errors.is_fatal`). Anything else, including
             a ``run`` that returns something other than a :class:`WorkerResult`, becomes an
@@ -268,6 +270,9 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
     carried = AttemptTokens()  # tokens of failed attempts, for the task's next attempt
 
     def node(task: Task, runtime: Runtime) -> dict[str, Any]:
+        if "sub_question" not in task:  # reached by an edge or a bare goto: the run's state
+            raise ValueError(f"worker {spec.name!r} ran without a task: a worker node runs only "
+                             "on the task a Send hands it (dispatch sends them)")
         deps, scope = resolve(runtime)
         base = base_fields(spec, task, runtime, deps)
         started = time.perf_counter()

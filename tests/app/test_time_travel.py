@@ -200,3 +200,16 @@ def test_a_goto_plan_review_while_the_results_review_waits_leaves_one_pause(stud
     final = graph.get_state(config)
     assert not final.next and final.values["outcome"] == "ok"
     assert len(_rows(data, "two-pauses")) == TASKS
+
+
+def test_a_goto_to_a_worker_named_bare_fails_in_one_line_and_keeps_the_rows(studio):
+    # trial 42, F7: the worker ran on the thread's state as its task: KeyError('sub_question')
+    graph, data = studio
+    config = _config("goto-worker")
+    assert graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config)["outcome"] == "ok"
+    with pytest.raises(ValueError) as refused:
+        graph.invoke(Command(goto=NAMES[0]), config)
+    line = str(refused.value)
+    assert line == (f"worker {NAMES[0]!r} ran without a task: a worker node runs only on the "
+                    "task a Send hands it (dispatch sends them)"), line
+    assert len(_rows(data, "goto-worker")) == TASKS
