@@ -13,8 +13,9 @@ import ``app/``; the CLI maps them to exit 2 as well.
 from __future__ import annotations
 
 __all__ = [
-    "AwaitsReview", "BadTopic", "CliThread", "CorpusMismatch", "DomainError", "ForeignRows",
-    "NothingToResume", "NothingToReview", "ThreadMismatch", "UnknownCheckpoint", "UnknownThread",
+    "AwaitsReview", "BadAsOf", "BadTopic", "CliThread", "CorpusMismatch", "DomainError",
+    "ForeignRows", "NothingToResume", "NothingToReview", "ThreadMismatch", "UnknownCheckpoint",
+    "UnknownThread",
 ]
 
 
@@ -49,6 +50,14 @@ class BadTopic(DomainError, ValueError):
     Also a ``ValueError``, like a bad ``as_of`` and ``app.settings.config.ConfigError``:
     LangGraph Server returns the message of a ``ValueError`` to the client, but any other
     exception's as "An internal error occurred" (``langgraph_api.serde``)."""
+
+
+class BadAsOf(DomainError, ValueError):
+    """A served run's ``as_of`` (its input's, or a state edit's before ``plan``) is no date
+    :func:`state.normalize_as_of` reads: the CLI refuses ``--as-of`` before the run; ``plan``
+    raises this with the same line, so the run's error names the input, not a bare
+    ``ValueError`` (trial 42, F6). A ``ValueError``, so the server returns its message to the
+    client (see :class:`BadTopic`)."""
 
 
 class CliThread(ThreadMismatch, ValueError):

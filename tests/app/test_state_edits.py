@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from app.errors import CorpusMismatch
+from app.errors import BadAsOf, CorpusMismatch
 from app.graph.build import build_graph, worker_names
 from app.graph.resources import Resources
 from app.research.plan_check import BadPlan
@@ -251,3 +251,18 @@ def test_an_edit_putting_round_before_the_runs_first_round_is_refused_as_it_is_m
     fork = graph.update_state(after_plan, {"tokens": -10**12}, as_node="plan")
     with pytest.raises(BadPlan, match=re.escape("tokens must be a whole number >= 0")):
         graph.invoke(None, fork, context=RunContext(rounds=1))
+
+
+@pytest.mark.parametrize(("as_of", "says"), [
+    ("1999-13-01", "as_of '1999-13-01': there is no such date (there is no month 13)"),
+    ("../../etc", "as_of must be a date written YYYY-MM-DD, got '../../etc'"),
+])
+def test_an_as_of_edit_before_plan_fails_the_run_with_one_bad_as_of_line(served, as_of, says):
+    # Trial 42, F6: an edit as __start__ failed plan as a bare ValueError (the topic's, a BadTopic)
+    graph, config, data, _ = served
+    before = _rows(data)
+    fork = graph.update_state(config, {"as_of": as_of}, as_node="__start__")
+    with pytest.raises(BadAsOf) as caught:
+        graph.invoke(None, fork, context=RunContext(rounds=1))
+    assert str(caught.value) == says
+    assert _rows(data) == before

@@ -11,7 +11,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
-from app.errors import BadTopic
+from app.errors import BadAsOf, BadTopic
 from app.graph.nodes.common import (
     check_no_review_skipped,
     check_rows_are_the_threads,
@@ -48,12 +48,12 @@ Plain writes: ``LastValue`` channels."""
 def _check_input(state: ResearchState, config: RunnableConfig, ctx: RunContext, res: Resources,
                  checkpoint_id: str | None) -> str:
     """A served run's input, checked nowhere else (the CLI refuses a bad topic before the run):
-    the topic, the plan's corpus on a rerun or fork, rows of another thread of its id (a CLI
-    thread's, or any the server has no checkpoint of), a review it would skip. Returns the
-    topic as checked and as the CLI reads it (:func:`app.runs.ids.visible_topic`: a served
-    topic with a newline or a tab was checked collapsed, then refused raw by every later node;
-    one ending in a zero-width space got a sub-question ending "?\u200b?"). Raises as
-    :func:`plan`.
+    the topic and its ``as_of``, the plan's corpus on a rerun or fork, rows of another thread
+    of its id (a CLI thread's, or any the server has no checkpoint of), a review it would skip.
+    Returns the topic as checked and as the CLI reads it (:func:`app.runs.ids.visible_topic`:
+    a served topic with a newline or a tab was checked collapsed, then refused raw by every
+    later node; one ending in a zero-width space got a sub-question ending "?\u200b?"). Raises
+    as :func:`plan`.
     """
     topic = state.get("topic")
     if topic is not None and not isinstance(topic, str):
@@ -62,6 +62,10 @@ def _check_input(state: ResearchState, config: RunnableConfig, ctx: RunContext, 
     topic = visible_topic(topic or "")  # as the CLI reads a topic
     if why := topic_problem(topic):
         raise BadTopic(why)
+    try:
+        as_of_or_today(state.get("as_of"))
+    except ValueError as exc:  # an edit before plan (update_state as __start__)
+        raise BadAsOf(str(exc)) from None
     # a rerun or fork: its plan's corpus
     check_same_corpus(state, ctx.corpus_name, res.served, res.settings.named_corpora())
     check_rows_are_the_threads(res.storage(), config, state, res.served)
