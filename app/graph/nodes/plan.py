@@ -87,6 +87,7 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     Raises:
         app.errors.BadTopic: the topic is no topic to research
             (:func:`app.research.topics.topic_problem`).
+        app.errors.BadAsOf: the ``as_of`` is no date (:func:`state.normalize_as_of`).
         app.errors.CorpusMismatch: a served rerun of the thread names another corpus.
         app.errors.CliThread: a served run on a CLI thread's id.
         app.errors.ForeignRows: a served run on an id whose rows this thread did not write
