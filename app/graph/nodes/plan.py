@@ -46,14 +46,14 @@ Plain writes: ``LastValue`` channels."""
 
 
 def _check_input(state: ResearchState, config: RunnableConfig, ctx: RunContext, res: Resources,
-                 checkpoint_id: str | None) -> str:
+                 checkpoint_id: str | None) -> tuple[str, str]:
     """A served run's input, checked nowhere else (the CLI refuses a bad topic before the run):
     the topic and its ``as_of``, the plan's corpus on a rerun or fork, rows of another thread
     of its id (a CLI thread's, or any the server has no checkpoint of), a review it would skip.
     Returns the topic as checked and as the CLI reads it (:func:`app.runs.ids.visible_topic`:
     a served topic with a newline or a tab was checked collapsed, then refused raw by every
-    later node; one ending in a zero-width space got a sub-question ending "?\u200b?"). Raises
-    as :func:`plan`.
+    later node; one ending in a zero-width space got a sub-question ending "?\u200b?"), and
+    the ``as_of``, normalized (today when empty: once, for every task). Raises as :func:`plan`.
     """
     topic = state.get("topic")
     if topic is not None and not isinstance(topic, str):
@@ -62,15 +62,15 @@ def _check_input(state: ResearchState, config: RunnableConfig, ctx: RunContext, 
     topic = visible_topic(topic or "")  # as the CLI reads a topic
     if why := topic_problem(topic):
         raise BadTopic(why)
-    try:
-        as_of_or_today(state.get("as_of"))
-    except ValueError as exc:  # an edit before plan (update_state as __start__)
+    try:  # Studio may omit it (today); an edit before plan (update_state as __start__)
+        as_of = as_of_or_today(state.get("as_of"))
+    except ValueError as exc:
         raise BadAsOf(str(exc)) from None
     # a rerun or fork: its plan's corpus
     check_same_corpus(state, ctx.corpus_name, res.served, res.settings.named_corpora())
     check_rows_are_the_threads(res.storage(), config, state, res.served)
     check_no_review_skipped(config, checkpoint_id, bool(ctx.review), res.served)
-    return topic
+    return topic, as_of
 
 
 def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunContext], *,
@@ -97,7 +97,8 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     """
     ctx = res.context(runtime)
     info = runtime.execution_info
-    state = {**state, "topic": _check_input(state, config, ctx, res, info and info.checkpoint_id)}
+    topic, as_of = _check_input(state, config, ctx, res, info and info.checkpoint_id)
+    state = {**state, "topic": topic}
     res.check_mcp()  # every MCP server answers, or the run fails with a line naming it
     attempt = backoff(runtime, res.settings.retry_interval, "the planner")
     with tokens.attempt(info.task_id if info else state["topic"]) as served:
@@ -108,7 +109,6 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     kept_plan = bool(state.get("sub_questions")) and questions == state.get("sub_questions")
     if kept_plan and (why := replaced_plan_note(state)):
         notes = [why, *notes]  # the rerun answers the replacement: say so again
-    as_of = as_of_or_today(state.get("as_of"))  # Studio may omit it: once, for every task
     # a rerun on its plan keeps what its review dropped (a drop's id names its as_of)
     workers = run_workers(workers, bool(ctx.web))
     tasks = {make_envelope_id(w, q, as_of) for w in workers for q in questions}
