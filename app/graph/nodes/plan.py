@@ -85,8 +85,7 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     A run with another topic than the plan's (``planned_topic``) plans anew.
 
     Raises:
-        app.errors.BadTopic: the topic is no topic to research
-            (:func:`app.research.topics.topic_problem`).
+        app.errors.BadTopic: the topic is no topic to research (:func:`topic_problem`).
         app.errors.BadAsOf: the ``as_of`` is no date (:func:`state.normalize_as_of`).
         app.errors.CorpusMismatch: a served rerun of the thread names another corpus.
         app.errors.CliThread: a served run on a CLI thread's id.
