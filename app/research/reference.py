@@ -92,14 +92,20 @@ names what the text's ``process.nextTick`` does, `'uncaughtException'` the event
 calls 'uncaughtException' (kept, no sentence named the question's name)."""
 
 
+_SENTENCE_END = re.compile(r"[a-z]{3}[.!?] +[A-Z]")
+"""A sentence ending inside a line, before the next one (``Timeout in milliseconds. Default:
+0 (no timeout)``, Node.js's typed property line); "3. Usage" and "Ch. 2" are no such end."""
+
+
 def _heading(paragraph: str) -> str:
     """``paragraph`` as a heading's text (its permalink mark dropped), or "" when it is no
-    heading: more than one line, more than :data:`_HEADING_WORDS` words, ending a sentence or
-    a field label, or a letter's salutation or sign-off ("Dear heron counters:
-    Ann Heron, census coordinator" was once an Answer)."""
+    heading: more than one line, more than :data:`_HEADING_WORDS` words, ending a sentence
+    (or holding the end of one) or a field label, or a letter's salutation or sign-off
+    ("Dear heron counters: Ann Heron, census coordinator" was once an Answer)."""
     line = paragraph.strip().rstrip(_MARKS).lstrip("# ").strip()
     if (not line or "\n" in line or len(line.split()) > _HEADING_WORDS
-            or line.endswith((".", "!", "?", ":", ";", ",")) or letter_line(line)):
+            or line.endswith((".", "!", "?", ":", ";", ",")) or _SENTENCE_END.search(line)
+            or letter_line(line)):
         return ""
     return line
 
@@ -377,7 +383,9 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
                 if len(found) < max(least, 1) or not wanted <= found or key in out:
                     continue
                 item = {**passage, "kind": "finding", "text": row}
-                if entry and not names_entry(list(found), row):
+                by_name = labels & set(asked)  # asked by its identifier: the row writes it
+                if entry and not (by_name & written_names(row) if by_name
+                                  else names_entry(list(found), row)):
                     item[DEFINES] = entry
                 out[key] = item
     return list(out.values())

@@ -382,3 +382,25 @@ def test_an_option_row_is_the_defaults_of_the_function_its_entry_heads() -> None
                               topic=q, sub_questions=[q]))
     assert "mode {string|integer} Not supported on Windows. Default: 0o777." in \
         answer_section(md).strip().splitlines()[0], md
+
+
+def test_a_typed_line_whose_default_ends_without_a_stop_is_no_heading() -> None:
+    # trial 44 (left open, F2's note): server.timeout's "<number> Timeout in milliseconds.
+    # Default: 0 (no timeout)" ends without a full stop, so it read as a heading of eight words
+    # and its Default: field as nobody's: the Answer quoted server.keepAliveTimeout's prose
+    from app.research.reference import default_rows
+
+    text = ("server.timeout\n\nv13.0.0 — Changes: The default timeout changed from 120s to 0 "
+            "(no timeout).\n\n<number> Timeout in milliseconds. Default: 0 (no timeout)\n\n"
+            "The number of milliseconds of inactivity before a socket is presumed to have "
+            "timed out.")
+    assert default_rows(text) == [("server.timeout", "Default: 0 (no timeout)")]
+    q = "What is the default value of server.timeout?"
+    own = item("passage", text, "http.html#109", score=9.0, heading="server.timeout")
+    other = item("passage", "server.keepAliveTimeout\n\n<number> Timeout in milliseconds. "
+                 "Default: 5000 (5 seconds).\n\nIf the server receives new data before the "
+                 "keep-alive timeout has fired, it will reset the regular inactivity timeout, "
+                 "i.e., server.timeout.", "http.html#110", score=8.0,
+                 heading="server.keepAliveTimeout")
+    md = render_markdown(data([row("docs_search", q, [own, other])], topic=q, sub_questions=[q]))
+    assert answer_section(md).startswith("\n- `server.timeout`: Default: 0 (no timeout)"), md
