@@ -69,8 +69,9 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1) -> lis
     corpus for the topic returned, best first: :func:`app.research.facets.first_search`),
     about each of the next distinct documents the first question's own search does not
     reach ("What is `Name`?": :func:`app.research.facets.document_facets`). A sub-question
-    is kept only when it searches words no earlier one searches (a search focused on the
-    topic ranks by the words a question shares with it:
+    is kept only when the plan check takes it (:func:`app.research.topics.question_problem`:
+    "What is $*?" has no word to search) and it searches words no earlier one searches (a
+    search focused on the topic ranks by the words a question shares with it:
     :func:`workers.sources.query.search_query`). No facet
     wraps the whole topic in a template: with no distinct facet, the plan is the topic alone.
     Same input, same plan, in every process.
@@ -100,6 +101,8 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1) -> lis
     seen: set[frozenset[str]] = set()
     kept: list[str] = []
     for question in questions:  # a facet searching the words of an earlier one adds nothing
+        if kept and question_problem(question):  # "What is $*?": no word the plan check takes
+            continue
         terms = searched(question, topic)
         if terms not in seen or not kept:
             seen.add(terms)

@@ -280,6 +280,19 @@ def test_a_topic_of_the_longest_length_gives_a_plan_the_plan_check_takes(shape):
     assert questions and plan_problem(questions) is None, questions
 
 
+@pytest.mark.parametrize("topic", ["What is the difference between $* and $@?",
+                                   "$@ vs ${name} in expansions",
+                                   "How does &&  differ from || in a shell list?"])
+def test_a_comparison_of_symbols_gives_a_plan_the_plan_check_takes(topic):
+    # Trial 45, W8: "What is $*?" was planned, refused by the plan's own check: exit 2, no report
+    from app.research.plan_check import plan_problem
+    from app.research.topics import topic_problem
+
+    assert topic_problem(topic) is None
+    questions = offline_plan(topic)
+    assert questions and plan_problem(questions) is None, questions
+
+
 @pytest.mark.parametrize("topic", ["What is the maximum number of attached databases?",
                                    "What is the default page size for new database files?",
                                    "What is the maximum length of a string or BLOB?"])
