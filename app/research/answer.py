@@ -172,6 +172,8 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
                        kind not in ("what", "topic", "compare"), kind in ("what", "topic"))
     defined = entry_answers(data, kind)
     if kind not in ("what", "topic", "compare"):
+        if defined and kind == "default":
+            ordered = _own_defaults(data, defined[0], ordered)
         return unique([*defined[:1], *ordered])[:_ANSWER_SENTENCES] if defined else ordered[
             :_ANSWER_SENTENCES]
     by_claim = {claim_key(d): d for d in defined}  # a finding that is one: shown as one
@@ -189,6 +191,24 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
         chosen += naming[:1]
     chosen = unique(chosen)
     return unique([*chosen, *ordered])[:max(_ANSWER_SENTENCES, len(chosen))]
+
+
+def _own_defaults(data: ReportInput, entry: dict[str, Any],
+                  ordered: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``ordered`` less the default sentences of entries other than ``entry`` (the asked
+    setting's own, :func:`entry_answers`): a setting has one default, and its entry states it.
+    Asked HISTSIZE's, HISTFILESIZE's "The shell sets the default value to the value of
+    HISTSIZE" stood beside HISTSIZE's "default value to 500" (trial 45, W4)."""
+    passages = passages_by_ref(data)
+
+    def label(item: dict[str, Any]) -> str:
+        text, heading, title = passages.get(str(item.get("ref")), ("", "", ""))
+        found = entry_label({"text": text, "heading": heading, "title": title})
+        return "" if found == title else found.casefold()  # a page's title is no entry
+
+    own = label(entry)
+    return [f for f in ordered
+            if not (fits("default", str(f["text"])) and own and label(f) not in ("", own))]
 
 
 def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:

@@ -216,9 +216,11 @@ def _field_rows(text: str, label: re.Pattern[str]) -> list[tuple[str, str]]:
 _TERM = re.compile(r"[A-Za-z_][\w.-]{0,60}(?:\s*\([^()\n]{1,40}\))?")
 """An entry heading of one word, with its type in brackets or not: ``ssl (boolean)``, ``jit``."""
 _SAYS_DEFAULT = re.compile(r"\b(?:the\s+)?default(?:\s+(?:value|setting))?\s+is\b"
-                           r"|\bdefaults\s+to\b|\(the default\)|(?-i:\bDefault:\s*\S)",
+                           r"|\bdefaults\s+to\b|\(the default\)|(?-i:\bDefault:\s*\S)"
+                           r"|\bsets\s+the\s+default(?:\s+value)?\s+to\b",
                            re.IGNORECASE)
-"""A sentence stating a default: "The default is ...", "Defaults to ...", "(the default)", or
+"""A sentence stating a default: "The default is ...", "Defaults to ...", "(the default)", "The
+shell sets the default value to 500" (Bash's manual), or
 a ``Default:`` field inside the entry's text (Node.js's ``<number> Timeout in milliseconds.
 Default: 5000 (5 seconds).`` under ``server.keepAliveTimeout``)."""
 
@@ -373,9 +375,11 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
                     continue  # another identifier's entry
                 # the entry asked by its identifier is named, however its words split
                 # ("merge.conflictStyle" for the subject words merge, conflictstyle)
+                # an entry of one word is what its row is about: a row naming another
+                # (HISTFILESIZE's "default value to the value of HISTSIZE") is no answer for it
+                own = named_in_row and not _TERM.fullmatch(entry)
                 found = (set(subject) if labels & set(asked)
-                         else names_entry(subject, f"{entry} {row}" if named_in_row
-                                          else entry))
+                         else names_entry(subject, f"{entry} {row}" if own else entry))
                 if found and not labels and owner:
                     # an option of the function asked: fs.mkdir()'s mode names fs.mkdir too
                     found |= wanted | names_entry(subject, " ".join(owner))

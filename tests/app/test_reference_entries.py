@@ -404,3 +404,24 @@ def test_a_typed_line_whose_default_ends_without_a_stop_is_no_heading() -> None:
                  heading="server.keepAliveTimeout")
     md = render_markdown(data([row("docs_search", q, [own, other])], topic=q, sub_questions=[q]))
     assert answer_section(md).startswith("\n- `server.timeout`: Default: 0 (no timeout)"), md
+
+
+def test_an_entrys_own_default_leads_and_another_entrys_default_is_not_beside_it() -> None:
+    # trial 45, W4: asked the default of HISTSIZE, the Answer quoted HISTFILESIZE's entry
+    # ("The shell sets the default value to the value of HISTSIZE ..."), a neighbour's default
+    # naming the variable asked; the HISTSIZE entry's own "default value to 500" was unread
+    q = "What is the default value of HISTSIZE?"
+    own = item("passage", "HISTSIZE\n\nThe maximum number of commands to remember on the "
+               "history list. The shell sets the default value to 500 after reading any "
+               "startup files.", "bashref.html#444", score=9.0, heading="HISTSIZE")
+    other = item("passage", "HISTFILESIZE\n\nThe maximum number of lines contained in the "
+                 "history file. The shell sets the default value to the value of HISTSIZE "
+                 "after reading any startup files.", "bashref.html#441", score=8.0,
+                 heading="HISTFILESIZE")
+    quoted = item("finding", "The shell sets the default value to the value of HISTSIZE after "
+                  "reading any startup files.", "bashref.html#441")
+    md = render_markdown(data([row("docs_search", q, [own, other]), row("analyst", q, [quoted])],
+                              topic=q, sub_questions=[q]))
+    answer = answer_section(md)
+    assert answer.startswith("\n- `HISTSIZE`: The shell sets the default value to 500"), md
+    assert "the value of HISTSIZE" not in answer, md
