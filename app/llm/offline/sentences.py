@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from app.llm.offline.headings import heading_at, heading_of, passage_headings
+from app.llm.offline.lists import lead_in, with_list
 from app.llm.offline.markup import (
     ADMONITION,
     DIRECTIVE,
@@ -336,7 +337,8 @@ def summary_line(passage: Passage) -> str | None:
 
 def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]:
     """Candidate sentences of ``(rank, passage)`` pairs, de-duplicated, in rank then reading
-    order. Whole sentences are preferred; when no passage has one, any prose line is taken."""
+    order. Whole sentences are preferred; when no passage has one, any prose line is taken. A
+    sentence introducing a list is quoted with it (:func:`app.llm.offline.lists.with_list`)."""
     found: list[Sentence] = []
     for need_terminal in (True, False):  # prefer whole sentences; fall back to any prose line
         seen: set[str] = set()
@@ -351,11 +353,13 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                         passage.text, sentence)  # the tail of the passage before's sentence
                         or continues_code(passage.text, offset, sentence)):
                     continue
+                # a lead-in ("the following are disallowed:") is quoted with its list
+                sentence = with_list(passage.text, offset, sentence, _MAX_CHARS, _MAX_WORDS)
                 if key in seen or not _acceptable(sentence, need_terminal=need_terminal,
                                                   summary=_is_summary(passage, position)):
                     continue
                 seen.add(key)
-                own = stems(sentence)
+                own = stems(lead_in(sentence))  # a list's items do not dilute its lead-in
                 if _is_summary(passage, position):  # "Configuration for retrying nodes." names
                     own |= _symbol_stems(passage.title)  # RetryPolicy by its place
                 found.append(Sentence(sentence, passage.ref, rank, position, own, context,

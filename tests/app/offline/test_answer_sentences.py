@@ -112,3 +112,22 @@ def test_a_question_or_a_sentence_that_points_back_is_no_finding() -> None:
     quoting = "The field notes say that a zorblax relay forwards signals for: What is it?"
     found = [s.text for s in candidate_sentences([(0, _passage("mcp:notes#0", quoting))])]
     assert found == [quoting]
+
+
+def test_a_sentence_introducing_a_list_is_quoted_with_its_list() -> None:
+    # Trial 45, W7: "What is disallowed in the restricted shell?" was answered by what a
+    # restricted shell is: the lead-in ending in a colon was no finding, its items none either
+    lead = ("A restricted shell behaves identically to bash with the exception that the "
+            "following are disallowed or not performed:")
+    html = (f"6.10 The Restricted Shell\n\nA restricted shell is used to set up an environment "
+            f"more controlled than the standard shell. {lead}\n\nChanging directories with the "
+            "cd builtin.\n\nSpecifying command names containing slashes.\n\nUsing the exec "
+            "builtin to replace the shell with another command.")
+    pdf = lead + ("\n• Changing directories with the cd builtin.\n• Specifying command names "
+                  "containing slashes.")  # a PDF's list: one item a line
+    question = stems("What is disallowed in the restricted shell?")
+    for text in (html, pdf):
+        found = candidate_sentences([(0, _passage("bashref#559", text))])
+        [best] = select(found, question, frozenset(), (1, 1), set())
+        assert best.text.startswith(lead) and "Specifying command names" in best.text, found
+        assert best.text in text  # still a verbatim quote
