@@ -10,6 +10,7 @@ from app.llm.offline.sentences import prose_sentences
 from app.research.caveats import WARNING, asked_harm
 from app.research.citations import Citations, claim_key, excerpt, items
 from app.research.definitions import definition_line, definitions, unique
+from app.research.entry_rows import default_entries, described_entries
 from app.research.evidence import document_of, topic_strength
 from app.research.neighbours import about_neighbour, asked_names
 from app.research.own import (
@@ -19,12 +20,7 @@ from app.research.own import (
     question_terms,
     subject_terms,
 )
-from app.research.reference import (
-    default_entries,
-    described_entries,
-    entry_label,
-    written_names,
-)
+from app.research.reference import entry_label, written_names
 from app.research.relevance import (
     describe_terms,
     mentioned,
@@ -145,7 +141,7 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
 def entry_answers(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     """The reference entries that answer the question itself, best first, each as a finding:
     for a default, the ``Default:`` row of the entry it names
-    (:func:`app.research.reference.default_entries`: a tuning page's prose answered while the
+    (:func:`app.research.entry_rows.default_entries`: a tuning page's prose answered while the
     reference page's row was retrieved); for a "what is" question or a bare topic, the
     definition of the symbol it names (:func:`app.research.definitions.definitions`), else a
     reference entry's ``Description:`` row; else ``[]``. The Answer leads with the first, and
@@ -304,7 +300,7 @@ def section_answer(question: str, rows: Sequence[Mapping[str, Any]],
     """What a section asking ``question`` leads with, and whether the report answers it.
 
     For a question asking a default or a measure (:data:`_JUDGED`): the ``Default:`` row of the
-    entry it names among its own passages (:func:`app.research.reference.default_entries`),
+    entry it names among its own passages (:func:`app.research.entry_rows.default_entries`),
     when no bullet shows it yet (``listed``: the claim keys the report shows), and whether a
     claim the report shows answers it: it fits the kind (:func:`fits`) and names the question's
     subject (:func:`subject_terms`). Any other question: ``([], True)``, as it is not judged.

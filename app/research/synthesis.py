@@ -45,8 +45,9 @@ from pydantic import BaseModel, Field
 
 from app.llm.models import parse_structured, structured_output
 from app.research.definitions import definitions
+from app.research.entry_rows import default_entries
 from app.research.own import subject_terms
-from app.research.reference import default_entries, written_names
+from app.research.reference import written_names
 from app.research.relevance import name_terms, needed
 from app.research.report import ReportInput
 from app.research.rows import ok_items
@@ -137,7 +138,7 @@ def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str
     (:func:`app.research.definitions.definitions`), as the offline Answer leads with them: the
     model gets the definition even when no worker quoted it; for a
     default, the ``Default:`` row of the entry it names
-    (:func:`app.research.reference.default_entries`), which no worker quotes.
+    (:func:`app.research.entry_rows.default_entries`), which no worker quotes.
     """
     # Unknown kinds are skipped here; the report's Notes say they exist (app.research.report).
     by_kind: dict[str, list[dict[str, str]]] = {kind: [] for kind in ITEM_KINDS}
