@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from app.llm.offline.lists import lead_in
 from app.llm.offline.sentences import prose_sentences
 from app.research.caveats import WARNING, asked_harm
 from app.research.citations import Citations, claim_key, excerpt, items
@@ -216,7 +217,8 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
     written = written_names(data.asked)
     ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):
-        text = str(finding["text"])
+        quote = str(finding["text"])
+        text = lead_in(quote)  # a list's quote: judged by its lead-in
         passage, heading, title = passages.get(str(finding.get("ref")), ("", "", ""))
         if not names_subject(terms, subject, asked, text, passage, heading, written):
             continue  # "a default" is not X's
@@ -234,7 +236,7 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         # a sentence ending in a colon introduces the code or list after it and says little on
         # its own ("On Windows, using fs.mkdir() on the root directory ... will result in an
         # error:" led the answer to what fs.mkdir() does)
-        warning = warning or text.rstrip().endswith(":") or (
+        warning = warning or quote.rstrip().endswith(":") or (
             history_row(text) and not asks_version(data.asked))  # "v18.19.0 — Changes: ..."
         if kind in ("what", "topic"):  # a definition helps once the subject is its own;
             # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the

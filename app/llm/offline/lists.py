@@ -17,7 +17,9 @@ _ITEM_CHARS = 200
 _ITEMS = 8
 """The most items quoted."""
 _BREAK = re.compile(r"\n\s*\n")
-_LEAD_END = re.compile(r":\s*\n")
+_LEAD_END = re.compile(r":[ \t]*\n(?:[ \t]*\n|(?=[ \t]*(?:[•◦▪‣·*-]|\d{1,2}[.)]|[a-z][.)])\s))")
+"""A colon ending a paragraph (:func:`with_list`'s quote: its items are paragraphs), or a line
+before a bulleted or numbered item (a PDF's list: one item a line)."""
 _CODE = re.compile(r"[{}<>=;]|^\s|\(\)\s*$|^\W")
 """An item that is code or a signature (``{``, ``=``, ``;``, indented), not a list item."""
 
@@ -62,16 +64,18 @@ def with_list(text: str, start: int, sentence: str, most_chars: int, most_words:
 
 
 def lead_in(quote: str) -> str:
-    """The lead-in of a quote that holds a list (its text up to the colon ending a line), else
-    the quote: the words a list quote is judged relevant by, its items neither adding to nor
-    diluting them (a long list scored below any short sentence naming fewer of the question's
-    words).
+    """The lead-in of a quote that holds a list (its text up to the colon ending a paragraph,
+    or the line before a bulleted or numbered item), else the quote: the words a list quote
+    is judged relevant by, its items neither adding to nor diluting them (a long list scored
+    below any short sentence naming fewer of the question's words).
 
     Example:
         >>> lead_in("The following are disallowed:\\n• Using cd.\\n• Setting PATH.")
         'The following are disallowed:'
         >>> lead_in("Use cd: it changes directories.")
         'Use cd: it changes directories.'
+        >>> lead_in("Run this:\\nasy -o - venn\\nIf -nosafe is given, it runs unsafe.")[:10]
+        'Run this:\\n'
     """
     end = _LEAD_END.search(quote)
     return quote[:end.start() + 1] if end else quote

@@ -131,3 +131,20 @@ def test_a_sentence_introducing_a_list_is_quoted_with_its_list() -> None:
         [best] = select(found, question, frozenset(), (1, 1), set())
         assert best.text.startswith(lead) and "Specifying command names" in best.text, found
         assert best.text in text  # still a verbatim quote
+
+
+def test_a_list_quote_leads_the_answer_by_its_lead_in_words_not_its_items() -> None:
+    # Its items name what a question asks about in passing: "How do I get the number of seconds
+    # since 1970 for a date stored as text?" was answered by SQLite's list of the ways a date
+    # can be stored ("As an INTEGER number of seconds since 1970 ...") over unixepoch()
+    from app.research.report import render_markdown
+    from tests.app.report_rows import answer_section, data, item, row
+
+    q = "How do I get the number of seconds since 1970 for a date stored as text?"
+    ways = item("finding", "Instead, dates and times can be stored in any of these ways:\n\nAs "
+                "a TEXT string in the ISO-8601 format.\n\nAs an INTEGER number of seconds "
+                "since 1970 (also known as \"unix time\").", "quirks.html#12")
+    epoch = item("finding", "The unixepoch() function returns a unix timestamp - the number "
+                 "of seconds since 1970-01-01 00:00:00 UTC.", "lang_datefunc.html#3")
+    md = render_markdown(data([row("analyst", q, [ways, epoch])], topic=q, sub_questions=[q]))
+    assert answer_section(md).startswith("\n- The unixepoch() function returns"), md
