@@ -141,7 +141,7 @@ class RunContext:
                                      help="token budget: no new rounds once spent", resume="kept")
     web: bool = setting(False, env="RESEARCH_WEB", flag="--web",
                         help="also search the web (Tavily; needs TAVILY_API_KEY): adds the "
-                             "web_search worker and the agents' search_web tool", resume="free")
+                             "web_search worker and the agents' search_web tool", resume="thread")
     review: bool = setting(False, flag="--review",
                            help="pause for a human review after plan and before persist "
                                 "(LangGraph interrupts; continue with: python -m app review "
