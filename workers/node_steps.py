@@ -29,9 +29,9 @@ from state import (
 )
 from workers.base import RunScope, WorkerDeps, WorkerResult, WorkerSpec
 from workers.errors import RunCancelled, is_fatal, is_transient, one_line
-from workers.pacing import holding, stop_waiting_when
 from workers.retry import backoff
 from workers.sources.web import CURRENT_AS_OF
+from workers.waits import holding, stop_waiting_when
 
 _WRAPPER_KEYS = frozenset({"envelopes", "tokens", "unmetered_calls"})
 _SCHEMA: type = ResearchState

@@ -28,10 +28,10 @@ from app.settings.checks import as_of_or_today
 from app.settings.config import RunContext
 from state import ResearchState, Routing, make_envelope_id
 from workers.errors import is_transient, one_line
-from workers.pacing import announcing_waits, stop_waiting_when
 from workers.registry import WEB_WORKER_NAMES
 from workers.retry import backoff, give_up
 from workers.usage import AttemptTokens, untrusted_note
+from workers.waits import announcing_waits, stop_waiting_when
 
 __all__ = ["NO_VERDICT", "plan", "run_workers"]
 
