@@ -46,9 +46,9 @@ from app.settings.hints import thread_command
 from state import KEPT
 
 __all__ = [
-    "PLAN", "REVIEW_NODES", "RESULTS", "Awaited", "ReviewError", "ReviewPause", "ask_plan",
-    "ask_results", "awaited", "awaiting", "envelope_summary", "kept_drops", "plan_payload",
-    "plan_resume", "replaced_plan_note",
+    "PLAN", "REVIEW_NODES", "REVIEW_NODE_BY_STAGE", "RESULTS", "Awaited", "ReviewError",
+    "ReviewPause", "ask_plan", "ask_results", "awaited", "awaiting", "envelope_summary",
+    "kept_drops", "plan_payload", "plan_resume", "replaced_plan_note",
     "results_payload", "results_resume", "resume_command", "review_value",
 ]
 
@@ -91,6 +91,11 @@ class ReviewPause:
 
 REVIEW_NODES = {"review_plan": PLAN, "review_results": RESULTS}
 """The graph's review nodes and the stage each pauses for."""
+
+REVIEW_NODE_BY_STAGE = {stage: node for node, stage in REVIEW_NODES.items()}
+"""The review nodes by stage, :data:`REVIEW_NODES` the other way round (the plan's first): what
+the served checks ask of a thread's next nodes or trigger channels, "which review does it
+await" (``app.server.prerun``, ``app.graph.nodes.common``)."""
 
 
 @dataclass(frozen=True)
