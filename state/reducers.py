@@ -6,8 +6,9 @@ default (``list()`` for a list). It also calls it again when it replays pending 
 and in ``get_state``), so every reducer here is pure: it never mutates its inputs and the same
 inputs always give the same result.
 
-The main one is :func:`envelope_reducer`, the upsert that makes retries, resumes and re-dispatches
-idempotent; its working steps and the key-index cache of its rule 6 live in :mod:`state.fold`.
+The main one is :func:`envelope_reducer`, the upsert that makes a task's envelope written again
+(persist's write-back, a re-dispatch round, a rerun of the thread) idempotent; its working steps
+and the key-index cache of its rule 6 live in :mod:`state.fold`.
 The small general-purpose reducers LangGraph users commonly reach for live in
 :mod:`state.reducer_catalog` and are re-exported here, so ``state.reducers`` lists them all.
 

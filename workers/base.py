@@ -102,6 +102,11 @@ class WorkerDeps:
             the agents' ``search_web`` tool use it.
         tools: more tools offered to every agent worker next to the corpus tools (the
             operator's MCP servers' tools, :mod:`workers.mcp_tools`); empty by default.
+        built_runs: each worker's ``run`` built on these deps, by its node
+            (:func:`workers.node_steps.run_builder`); not an argument. Kept on the deps, the
+            runs go when the app drops the deps (an MCP restart, ``Resources.close``): a cache
+            of its own, keyed by the deps, kept every deps object a long-lived server ever made,
+            and its compiled agents.
     """
 
     corpus: Corpus | Source | None
@@ -111,6 +116,8 @@ class WorkerDeps:
     retry_interval: float = 0.0
     web: Source | None = None
     tools: tuple[BaseTool, ...] = ()
+    built_runs: dict[object, Callable[[Task], WorkerResult]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
 
 @dataclass

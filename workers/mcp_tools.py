@@ -52,9 +52,9 @@ from workers.mcp_offer import (
     schema_problem,
 )
 from workers.mcp_record import McpResults, args_passage
-from workers.pacing import result_within
 from workers.sources.web_answer import clip
 from workers.tools import READ_TOOL, SEARCH_TOOL, WEB_TOOL
+from workers.waits import result_within
 
 __all__ = ["McpError", "McpHub", "make_mcp_tools"]
 

@@ -29,9 +29,9 @@ from state import (
 )
 from workers.base import RunScope, WorkerDeps, WorkerResult, WorkerSpec
 from workers.errors import RunCancelled, is_fatal, is_transient, one_line
-from workers.pacing import holding, stop_waiting_when
 from workers.retry import backoff
 from workers.sources.web import CURRENT_AS_OF
+from workers.waits import holding, stop_waiting_when
 
 _WRAPPER_KEYS = frozenset({"envelopes", "tokens", "unmetered_calls"})
 _SCHEMA: type = ResearchState
@@ -78,18 +78,20 @@ def run_builder(spec: WorkerSpec) -> RunBuilder:
 
     Built lazily, a graph compiled only to be drawn or inspected needs no corpus or model, and an
     agent worker's create_agent graph is compiled once, not per task (the app caches one deps
-    object per distinct setting). The deps object is kept with its run, so its id is never
-    reused while the entry exists. Thread-safe.
+    object per distinct setting). The run is kept on the deps object
+    (:attr:`workers.base.WorkerDeps.built_runs`, under a key of this ``run_for``'s own), so it
+    lives as long as the deps do: once the app drops them (an MCP restart,
+    ``Resources.close``), nothing here holds them or their compiled agent. Thread-safe.
     """
-    built: dict[int, tuple[WorkerDeps, Callable[[Task], WorkerResult]]] = {}
+    mine = object()  # this node's key: two workers (or two graphs) share a deps object
     lock = threading.Lock()
 
     def run_for(deps: WorkerDeps) -> Callable[[Task], WorkerResult]:
         with lock:
-            entry = built.get(id(deps))
-            if entry is None:
-                entry = built[id(deps)] = (deps, spec.build(deps))
-            return entry[1]
+            run = deps.built_runs.get(mine)
+            if run is None:
+                run = deps.built_runs[mine] = spec.build(deps)
+            return run
 
     return run_for
 

@@ -16,10 +16,10 @@ endpoint's gate, and decides how long a rate limit may hold a call.
   so every role uses the same one: the planner, the agent workers, the report summary.
 
 A wait can be long, so it must not outlive the run: a node runs its work inside
-:func:`stop_waiting_when` with the run's stop signal, and a wait in that context raises
-:class:`workers.errors.RunCancelled` as soon as the run stops (Ctrl-C, a fatal error elsewhere),
-instead of holding the process open until the window ends (:mod:`workers.waits`, re-exported
-here: :func:`pause`, :func:`wait_until`, :func:`holding`, :func:`result_within`).
+:func:`workers.waits.stop_waiting_when` with the run's stop signal, and a wait in that context
+(a gate's here; :mod:`workers.waits` owns the others: ``pause``, ``wait_until``, ``holding``,
+``result_within``) raises :class:`workers.errors.RunCancelled` as soon as the run stops (Ctrl-C,
+a fatal error elsewhere), instead of holding the process open until the window ends.
 
 Source: RFC 9110 section 10.2.3 (Retry-After); the ``openai`` SDK's
 ``_parse_retry_after_header`` (header forms) and ``_calculate_retry_timeout`` (backoff with
@@ -45,24 +45,11 @@ from workers.errors import (
     causes,
     is_rate_limited,
 )
-from workers.waits import (  # re-exported: the waits' callers import them from here too
-    _SLICE,
-    announce_wait,
-    announcing_waits,
-    await_until,
-    check_stop,
-    holding,
-    pause,
-    result_within,
-    stop_waiting_when,
-    wait_until,
-)
+from workers.waits import STOP_SLICE, announce_wait, check_stop
 
 __all__ = [
-    "RateLimitPatience", "RetryAfterGate", "await_until", "gate_for", "holding",
-    "honour_retry_after", "paced_search", "patiently", "pause", "rate_limit_patience",
-    "result_within", "retry_after", "stop_waiting_when", "wait_until", "announce_wait",
-    "announcing_waits",
+    "RateLimitPatience", "RetryAfterGate", "gate_for", "honour_retry_after", "paced_search",
+    "patiently", "rate_limit_patience", "retry_after",
 ]
 
 _Result = TypeVar("_Result")
@@ -128,13 +115,13 @@ class RetryAfterGate:
 
         Raises:
             workers.errors.RunCancelled: the run stopped while waiting (see
-                :func:`stop_waiting_when`).
+                :func:`workers.waits.stop_waiting_when`).
         """
         self._say_restored()
         waited = 0.0
         while (left := self.remaining()) > 0:
             check_stop()
-            step = min(left, _SLICE)
+            step = min(left, STOP_SLICE)
             time.sleep(step)
             waited += step
         return waited
@@ -145,7 +132,7 @@ class RetryAfterGate:
         waited = 0.0
         while (left := self.remaining()) > 0:
             check_stop()
-            step = min(left, _SLICE)
+            step = min(left, STOP_SLICE)
             await asyncio.sleep(step)
             waited += step
         return waited

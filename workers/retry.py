@@ -8,7 +8,7 @@ from its ``Resources``), not from the graph it is compiled into: it is built her
 ``workers/``, which never imports the app, and whoever compiles the graph attaches the
 ``RetryPolicy``. So the policy gets a cap (:data:`ATTEMPTS_CAP`) and no interval, and each node
 stops (:func:`give_up`) and waits (:func:`backoff`) itself. The wait is the node's for two more
-reasons: it ends once the run stops (:func:`workers.pacing.pause`; LangGraph's sync retry loop
+reasons: it ends once the run stops (:func:`workers.waits.pause`; LangGraph's sync retry loop
 waits with ``time.sleep``, which Ctrl-C cannot cut short), and a long one is said on the
 node's ``custom`` stream.
 
@@ -23,7 +23,7 @@ import random
 from langgraph.runtime import Runtime
 
 from workers.errors import is_transient
-from workers.pacing import announce_wait, pause
+from workers.waits import announce_wait, pause
 
 __all__ = ["ATTEMPTS_CAP", "backoff", "backoff_delay", "give_up", "retry_on"]
 
@@ -78,7 +78,7 @@ def backoff(runtime: Runtime, retry_interval: float, who: str = "the task") -> i
 
     The wait is here, not in the ``RetryPolicy`` (see the module's docstring): the node reads
     the interval from its run's settings, and the wait ends once the run stops
-    (:func:`workers.pacing.pause`), where LangGraph's ``time.sleep`` made Ctrl-C wait it out,
+    (:func:`workers.waits.pause`), where LangGraph's ``time.sleep`` made Ctrl-C wait it out,
     up to 5 s.
 
     Raises:

@@ -25,8 +25,8 @@ from typing import Any, Protocol, TypeVar
 
 from workers.errors import RunCancelled
 
-__all__ = ["ANNOUNCED_WAIT", "announce_wait", "announcing_waits", "await_until", "check_stop",
-           "holding", "pause", "result_within", "stop_waiting_when", "wait_until"]
+__all__ = ["ANNOUNCED_WAIT", "STOP_SLICE", "announce_wait", "announcing_waits", "await_until",
+           "check_stop", "holding", "pause", "result_within", "stop_waiting_when", "wait_until"]
 
 ANNOUNCED_WAIT = 2.0
 """Seconds from which a wait is said (:func:`announce_wait`): a retry interval, a
@@ -35,8 +35,9 @@ default retry waits (0.5 s, then 1 s) pass without a line."""
 
 _Result = TypeVar("_Result")
 
-_SLICE = 0.1
-"""Seconds between two looks at the stop signal while waiting."""
+STOP_SLICE = 0.1
+"""Seconds between two looks at the stop signal while waiting (the gates of
+:mod:`workers.pacing` sleep in slices of it too)."""
 
 
 class _Stop(Protocol):
@@ -106,10 +107,10 @@ def pause(seconds: float, waiting_for: str = "a retry") -> None:
         left = deadline - time.monotonic()
         if left <= 0:
             return
-        time.sleep(min(left, _SLICE))
+        time.sleep(min(left, STOP_SLICE))
 
 
-def wait_until(ready: Callable[[], bool], waiting_for: str, every: float = _SLICE) -> None:
+def wait_until(ready: Callable[[], bool], waiting_for: str, every: float = STOP_SLICE) -> None:
     """Call ``ready()`` until it returns True, ``every`` seconds apart (0: at once; ``ready``
     then blocks for a while itself), giving up once the run stops (:func:`stop_waiting_when`).
 
@@ -128,7 +129,7 @@ def wait_until(ready: Callable[[], bool], waiting_for: str, every: float = _SLIC
 
 
 async def await_until(ready: Callable[[], bool], waiting_for: str,
-                      every: float = _SLICE) -> None:
+                      every: float = STOP_SLICE) -> None:
     """:func:`wait_until` for async callers (``ready`` must not block).
 
     Raises:
@@ -152,7 +153,7 @@ def holding(slot: threading.Semaphore | None, waiting_for: str) -> Iterator[None
     if slot is None:
         yield
         return
-    wait_until(lambda: slot.acquire(timeout=_SLICE), waiting_for, every=0)
+    wait_until(lambda: slot.acquire(timeout=STOP_SLICE), waiting_for, every=0)
     try:
         yield
     finally:
@@ -172,9 +173,9 @@ def result_within(future: Future[_Result], timeout: float, waiting_for: str) -> 
         check_stop(waiting_for)
         left = deadline - time.monotonic()
         try:
-            return future.result(max(0.0, min(left, _SLICE)))
+            return future.result(max(0.0, min(left, STOP_SLICE)))
         except FutureTimeout:
-            if left <= _SLICE:
+            if left <= STOP_SLICE:
                 raise
 
 

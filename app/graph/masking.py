@@ -10,8 +10,14 @@ came from.
 A provider's fatal error (a bad key, an unknown model) leaves the node as
 :class:`workers.errors.FatalModelError`, whose message LangGraph Server shows its client.
 
-Source: ``langgraph/pregel/_loop.py`` (``put_writes`` of ``ERROR``) and
-``langgraph/checkpoint/serde/jsonplus.py`` (an exception is stored as its repr).
+LangGraph's control flow is no error: a ``GraphBubbleUp`` (``interrupt()``'s
+``GraphInterrupt``, a ``Command(graph=Command.PARENT)``'s ``ParentCommand``) is an
+``Exception`` the loop catches to pause or to hand a command up, not a task's failure; it
+leaves the node untouched, whatever its arguments hold.
+
+Source: ``langgraph/pregel/_loop.py`` (``put_writes`` of ``ERROR``),
+``langgraph/checkpoint/serde/jsonplus.py`` (an exception is stored as its repr) and
+``langgraph/errors.py`` (``GraphBubbleUp``).
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from typing import Any
+
+from langgraph.errors import GraphBubbleUp
 
 from workers.errors import FatalModelError, describe_fatal, is_fatal, mask_in_place
 
@@ -28,7 +36,8 @@ __all__ = ["masked"]
 def masked(node: Callable[..., Any], secrets: tuple[str, ...]) -> Callable[..., Any]:
     """``node`` (a sync LangGraph node: a function or a ``functools.partial``), raising what it
     raises with ``secrets`` and credential-like text masked in place
-    (:func:`workers.errors.mask_in_place`). Its signature is the node's (``functools.wraps``):
+    (:func:`workers.errors.mask_in_place`), but for LangGraph's ``GraphBubbleUp``, re-raised as
+    it is. Its signature is the node's (``functools.wraps``):
     LangGraph still passes it ``config`` or ``runtime`` as it asks.
 
     Example:
@@ -45,6 +54,8 @@ def masked(node: Callable[..., Any], secrets: tuple[str, ...]) -> Callable[..., 
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
             return node(*args, **kwargs)
+        except GraphBubbleUp:  # LangGraph's control flow (an interrupt, a parent command)
+            raise
         except Exception as exc:
             mask_in_place(exc, secrets)
             if _hidden_fatal(exc):

@@ -26,7 +26,7 @@ def web_cache_key(settings: Settings) -> tuple:
 def open_web(settings: Settings) -> Any:
     """A new :class:`workers.sources.web.WebSource` of the operator's ``search_provider``:
     Tavily (``tavily_search``) or a SearXNG instance (``searxng_search``), behind its endpoint's
-    Retry-After gate and rate-limit patience (:func:`app.llm.provider.paced_search`, as the
+    Retry-After gate and rate-limit patience (:func:`workers.pacing.paced_search`, as the
     models have) and the data dir's ``web.sqlite`` cache.
 
     Raises:
@@ -34,7 +34,7 @@ def open_web(settings: Settings) -> Any:
             ``SEARXNG_URL``).
     """
     from app.llm.kept_windows import keep_windows
-    from app.llm.provider import RateLimitPatience, gate_for, paced_search
+    from workers.pacing import RateLimitPatience, gate_for, paced_search
     from workers.sources.tavily import tavily_search
     from workers.sources.web import WebSource
 

@@ -129,7 +129,8 @@ def _pacing(spec: str, settings: Settings, label: str) -> dict[str, Any]:
     The limiter carries the rate-limit patience (``settings.rate_limit_patience`` seconds in
     all, the first backoff twice ``settings.retry_interval``, at least 0.05 s)."""
     from app.llm.kept_windows import keep_windows
-    from app.llm.provider import PacedRateLimiter, ProviderGuard, RateLimitPatience, gate_for
+    from app.llm.provider import PacedRateLimiter, ProviderGuard
+    from workers.pacing import RateLimitPatience, gate_for
 
     provider = model_provider(spec) or spec
     endpoint = (settings.openai_base_url or "") if provider == "openai" else ""

@@ -67,22 +67,11 @@ from workers.errors import (
     causes,
     mask_in_place,
 )
-from workers.pacing import (  # re-exported: the app's callers (resources) import them from here
-    RateLimitPatience,
-    RetryAfterGate,
-    announce_wait,
-    await_until,
-    gate_for,
-    honour_retry_after,
-    paced_search,
-    wait_until,
-)
+from workers.pacing import RateLimitPatience, RetryAfterGate, honour_retry_after
 from workers.usage import record_served
+from workers.waits import announce_wait, await_until, wait_until
 
-__all__ = [
-    "PacedRateLimiter", "ProviderGuard", "RateLimitPatience", "RetryAfterGate", "gate_for",
-    "honour_retry_after", "paced_search",
-]
+__all__ = ["PacedRateLimiter", "ProviderGuard"]
 
 
 class PacedRateLimiter(BaseRateLimiter):
@@ -107,7 +96,7 @@ class PacedRateLimiter(BaseRateLimiter):
     def acquire(self, *, blocking: bool = True) -> bool:
         """Wait for the window, then for a token (``blocking=False``: never wait).
 
-        Both waits end once the run stops (:func:`workers.pacing.stop_waiting_when`): the
+        Both waits end once the run stops (:func:`workers.waits.stop_waiting_when`): the
         inner limiter is asked without blocking, since its own blocking ``acquire`` sleeps
         until a token comes (1 / ``RESEARCH_REQUESTS_PER_SECOND`` seconds) whatever happens.
 
@@ -138,7 +127,7 @@ class PacedRateLimiter(BaseRateLimiter):
         return True
 
     def _say_wait(self) -> None:
-        """Say a long wait for a token (:func:`workers.pacing.announce_wait`): at a low
+        """Say a long wait for a token (:func:`workers.waits.announce_wait`): at a low
         ``RESEARCH_REQUESTS_PER_SECOND`` (at least 1/600) a request waits up to 600 s, the time
         its limiter's bucket takes to fill to one token (other requests waiting too come first)."""
         rate = getattr(self.inner, "requests_per_second", None)

@@ -40,15 +40,15 @@ from app.research.review_values import (
     results_resume,
     review_value,
 )
-from app.research.rounds import current_envelopes, first_round, round_in_run
+from app.research.rounds import current_envelopes, first_round, new_round, round_in_run
 from app.research.text import clip
 from app.settings.hints import thread_command
 from state import KEPT
 
 __all__ = [
-    "PLAN", "REVIEW_NODES", "RESULTS", "Awaited", "ReviewError", "ReviewPause", "ask_plan",
-    "ask_results", "awaited", "awaiting", "envelope_summary", "kept_drops", "plan_payload",
-    "plan_resume", "replaced_plan_note",
+    "PLAN", "REVIEW_NODES", "REVIEW_NODE_BY_STAGE", "RESULTS", "Awaited", "ReviewError",
+    "ReviewPause", "ask_plan", "ask_results", "awaited", "awaiting", "envelope_summary",
+    "kept_drops", "plan_payload", "plan_resume", "replaced_plan_note",
     "results_payload", "results_resume", "resume_command", "review_value",
 ]
 
@@ -91,6 +91,11 @@ class ReviewPause:
 
 REVIEW_NODES = {"review_plan": PLAN, "review_results": RESULTS}
 """The graph's review nodes and the stage each pauses for."""
+
+REVIEW_NODE_BY_STAGE = {stage: node for node, stage in REVIEW_NODES.items()}
+"""The review nodes by stage, :data:`REVIEW_NODES` the other way round (the plan's first): what
+the served checks ask of a thread's next nodes or trigger channels, "which review does it
+await" (``app.server.prerun``, ``app.graph.nodes.common``)."""
 
 
 @dataclass(frozen=True)
@@ -211,12 +216,13 @@ def ask_results(state: Mapping[str, Any], envelopes: Sequence[Mapping[str, Any]]
                 ) -> dict[str, Any]:
     """Inside a node: pause for the results review of ``envelopes``; return the state update:
     ``dropped`` ids and their notes, and for tasks to send again their ids (``redo``) and the
-    round to send them in (``round``, one past the state's). The fan-out edge then sends them
+    round to send them in (``round``: :func:`app.research.rounds.new_round`, past every round
+    the thread has seen). The fan-out edge then sends them
     (``app.research.rounds.pending_tasks``). A decision that does not fit pauses again, as in
     :func:`ask_plan`.
 
     Args:
-        state: the run's state (``round``).
+        state: the run's state (``round``, ``envelopes``, ``routing``).
         envelopes: the results under review (the run's current envelopes).
     """
     payload = results_payload(envelopes, first_round(state))
@@ -234,11 +240,9 @@ def ask_results(state: Mapping[str, Any], envelopes: Sequence[Mapping[str, Any]]
     if drop:
         update["dropped"] = drop
     if redo:
-        current = max([state.get("round") or 0,
-                       *(e.get("round") or 1 for e in envelopes)])
         update["redo"] = redo
-        update["round"] = current + 1
-        in_run = round_in_run(current + 1, [first_round(state)])
+        update["round"] = new_round(state)
+        in_run = round_in_run(update["round"], [first_round(state)])
         notes.append(f"round {in_run}: {len(redo)} task(s) sent again at review")
     if notes:
         update["notes"] = notes

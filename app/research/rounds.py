@@ -26,16 +26,33 @@ from state import KEPT, ResearchState, Routing, Task, attempt_failed, make_envel
 __all__ = [
     "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "WAVES_PER_ROUND", "WAVE_TASKS",
     "NextRound", "current_envelopes", "dropped_all", "fan_out", "first_round", "first_wave",
-    "highest_round",
-    "kept_notes", "next_round", "pending_tasks", "recursion_limit", "round_in_run", "routing_of",
+    "highest_round", "kept_notes", "new_round", "next_round", "pending_tasks", "recursion_limit",
+    "round_in_run", "routing_of",
     "MISSING_ROW", "run_outcome", "wave", "waves",
 ]
 
 def highest_round(state: Mapping[str, Any]) -> int:
     """The highest ``round`` the thread has seen: its ``round`` channel or any envelope's (0 for
-    a new thread). A rerun or fork starts one past it, so rounds only increase in a thread."""
-    rounds = [e.get("round") or 0 for e in state.get("envelopes") or []]
+    a new thread; a round that is no whole number, a state edit's, counts as none)."""
+    rounds = [_round(e, 0) for e in state.get("envelopes") or []]
     return max([_round(state, 0), *rounds])
+
+
+def new_round(state: Mapping[str, Any]) -> int:
+    """The round the thread's next dispatch of new work sends in: one past the highest it has
+    seen (:func:`highest_round`). The one owner of "the next round": ``plan`` (a run's first),
+    ``route`` (a re-dispatch, :func:`next_round`) and the results review's redo
+    (``app.research.review.ask_results``) all take it, so rounds only increase within a
+    thread, as the envelope reducer's stale-echo rule needs (docs/architecture.md, "The reducer
+    rules", rule 7): a write of a lower round than its envelope's would change nothing.
+
+    Example:
+        >>> new_round({"round": 2, "envelopes": [{"round": 1}, {"round": 3}]})
+        4
+        >>> new_round({})
+        1
+    """
+    return highest_round(state) + 1
 
 
 def routing_of(state: Mapping[str, Any], workers: Sequence[str],
@@ -198,8 +215,8 @@ class NextRound:
 
 def next_round(state: Mapping[str, Any], workers: Sequence[str], *, rounds: int,
                max_tokens: int | None) -> NextRound:
-    """Decide the next map step: send this run's failed tasks again in round ``round + 1``, or
-    say why not (no rounds or no budget left).
+    """Decide the next map step: send this run's failed tasks again in the thread's next round
+    (:func:`new_round`), or say why not (no rounds or no budget left).
 
     Args:
         state: the graph's state.
@@ -224,7 +241,7 @@ def next_round(state: Mapping[str, Any], workers: Sequence[str], *, rounds: int,
     if over_budget:
         return NextRound(None, len(failed),
                          f"{budget}: {len(failed)} failed task(s) were not dispatched again")
-    return NextRound(this_round + 1, len(failed), None)
+    return NextRound(new_round(state), len(failed), None)
 
 
 MISSING_ROW = "its row is missing from the results database"

@@ -62,9 +62,10 @@ from workers.errors import (
     is_transient,
     one_line,
 )
-from workers.pacing import patiently, pause
+from workers.pacing import patiently
 from workers.retry import backoff_delay
 from workers.usage import count_tokens, untrusted_note
+from workers.waits import pause
 
 __all__ = [
     "MAX_CLAIMS",
@@ -266,7 +267,7 @@ def make_summarizer(
             the nodes' formula (:func:`workers.retry.backoff_delay`), without their jitter
             (None: the declared default of ``RESEARCH_RETRY_INTERVAL``).
         sleep: the wait between attempts, ended by a stop of the run
-            (:func:`workers.pacing.pause`; tests pass a no-op or a recorder).
+            (:func:`workers.waits.pause`; tests pass a no-op or a recorder).
 
     Raises (from ``summarize``):
         FatalModelError: the provider rejected the key or does not know the model.

@@ -18,7 +18,7 @@ from app.graph.resources import Resources
 from app.runs.stop import Received, ignore_signals, stop_on_signals
 from app.settings.config import Settings
 from app.storage import Storage, StorageLost, StorageVanished
-from workers.pacing import stop_waiting_when
+from workers.waits import stop_waiting_when
 
 __all__ = ["Event", "stream_run", "what_was_saved"]
 

@@ -15,7 +15,9 @@ request is let through, as without auth, and threads are shared). With ``RESEARC
   namespaces the server hands back carry it), so no user reads, overwrites, lists or deletes
   another's items (the global handler's filter does not reach the store). The graph does not
   use the store; a node that did (``runtime.store``) would scope it itself, by
-  ``config["configurable"]["langgraph_auth_user_id"]``;
+  ``runtime.server_info.user.identity`` (LangGraph's public ``Runtime`` field,
+  ``langgraph/runtime.py``: ``"anonymous"`` while auth is off; ``runtime.server_info`` is None
+  outside LangGraph Server);
 * ``langgraph.json`` sets ``"disable_studio_auth": true``, so a request with
   ``x-auth-scheme: langsmith`` is not let through as the Studio user: it needs a token too.
 

@@ -49,7 +49,7 @@ from langgraph.graph import END, START
 from app.errors import CorpusMismatch
 from app.graph.build import NODES
 from app.graph.nodes.common import check_same_corpus
-from app.research.review import REVIEW_NODES as NODE_STAGES
+from app.research.review import REVIEW_NODE_BY_STAGE
 from app.research.text import clip
 from app.research.topics import topic_problem
 from app.runs.ids import visible_topic
@@ -57,11 +57,7 @@ from app.settings.checks import as_of_or_today
 from app.settings.client import check_durability, request_problem, resolve
 from app.settings.config import ConfigError, Settings
 
-__all__ = ["REVIEW_NODES", "awaits_review", "input_problem", "refusal"]
-
-REVIEW_NODES = {stage: node for node, stage in NODE_STAGES.items()}
-"""The review nodes by stage (:data:`app.research.review.REVIEW_NODES` the other way round): a
-thread whose next node is one of them awaits that review."""
+__all__ = ["awaits_review", "input_problem", "refusal"]
 
 
 def input_problem(kwargs: Mapping[str, Any], settings: Settings,
@@ -116,7 +112,9 @@ def awaits_review(state: Mapping[str, Any], review: bool) -> str | None:
     if review:
         return None
     upcoming = state.get("next") or ()
-    return next((stage for stage, node in REVIEW_NODES.items() if node in upcoming), None)
+    # a thread whose next node is a review node awaits that review
+    return next((stage for stage, node in REVIEW_NODE_BY_STAGE.items() if node in upcoming),
+                None)
 
 
 async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | None,

@@ -4,7 +4,9 @@ that composes them, so a reader finds each concern in one guess and can lift a l
 
 * ``app.settings``, ``app.storage``, ``app.llm`` and ``app.research`` import none of
   ``app.graph``, ``app.server``, ``app.cli``;
-* ``app.graph`` and ``app.runs`` import neither ``app.server`` nor ``app.cli``.
+* ``app.graph`` and ``app.runs`` import neither ``app.server`` nor ``app.cli``;
+* a wait or gate is imported from the module that defines it (``workers.waits``,
+  ``workers.pacing``, ``app.llm.provider``: none re-exports another's), never a private name.
 
 Every import counts, those inside functions included (parsed, not run).
 """
@@ -59,3 +61,29 @@ def test_no_node_reads_the_run_context_without_the_operators_defaults() -> None:
                     and isinstance(node.value, ast.Name) and node.value.id == "runtime"):
                 reads.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not reads, f"read the run's choices with res.context(runtime): {reads}"
+
+
+def test_each_wait_and_gate_is_imported_from_the_module_that_defines_it() -> None:
+    # Review 47, finding 8: workers.pacing re-exported every stop-aware wait of workers.waits
+    # (its private _SLICE included) and app.llm.provider re-exported pacing, so one function
+    # came from two or three modules and a reader could not tell which one owned it.
+    import app.llm.provider
+    import workers.pacing
+    import workers.waits
+
+    owners = {"workers.pacing": workers.pacing, "workers.waits": workers.waits,
+              "app.llm.provider": app.llm.provider}
+    wrong = []
+    for path in sorted(ROOT.rglob("*.py")):
+        if {".venv", ".git"} & set(path.relative_to(ROOT).parts):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.ImportFrom) and node.module in owners):
+                continue
+            for alias in node.names:
+                defined = getattr(getattr(owners[node.module], alias.name, None), "__module__",
+                                  node.module)
+                if alias.name.startswith("_") or defined != node.module:
+                    wrong.append(f"{path.relative_to(ROOT)}:{node.lineno} {alias.name} from "
+                                 f"{node.module} (defined in {defined})")
+    assert not wrong, wrong

@@ -1,6 +1,7 @@
-"""A web search API's ``Retry-After`` is honoured like a model provider's (``app/llm/provider.py``):
-the wait it asks for holds every later search of the endpoint, and a wait longer than the run's
-patience fails the search for good, saying how long was asked."""
+"""A web search API's ``Retry-After`` is honoured like a model provider's (``app/llm/provider.py``;
+both gates are ``workers/pacing.py``'s): the wait it asks for holds every later search of the
+endpoint, and a wait longer than the run's patience fails the search for good, saying how long
+was asked."""
 
 from __future__ import annotations
 
@@ -9,9 +10,8 @@ import time
 import httpx
 import pytest
 
-from app.llm.provider import paced_search
 from workers.errors import RetryAfterTooLong, classify
-from workers.pacing import RetryAfterGate
+from workers.pacing import RetryAfterGate, paced_search
 
 
 def _rate_limited(seconds: str) -> httpx.HTTPStatusError:

@@ -7,6 +7,7 @@ checks against a real ``langgraph dev`` are in ``tests/e2e/test_langgraph_server
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
 from langgraph_sdk import Auth
@@ -34,6 +35,32 @@ def test_a_padded_token_is_the_users_and_its_prefix_is_no_token(monkeypatch):
     with pytest.raises(Auth.exceptions.HTTPException) as refused:  # was let in as "=alice"
         asyncio.run(auth.authenticate(f"Bearer {PADDED[:-1]}"))
     assert refused.value.status_code == 401
+
+
+def test_a_node_reads_the_served_user_where_auths_docstring_says():
+    # review 47, finding 10: the docstring named a configurable key; LangGraph Server puts the
+    # authenticated user in the run's configurable and LangGraph hands it to a node publicly as
+    # runtime.server_info.user, None outside the server
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.runtime import Runtime
+    from typing_extensions import TypedDict
+
+    class Seen(TypedDict, total=False):
+        who: str | None
+
+    def node(state: Seen, runtime: Runtime) -> dict:
+        info = runtime.server_info
+        return {"who": info.user.identity if info and info.user else None}
+
+    builder = StateGraph(Seen)
+    builder.add_node("node", node)
+    builder.add_edge(START, "node")
+    builder.add_edge("node", END)
+    graph = builder.compile()
+    user = SimpleNamespace(identity="alice")  # the server's user: an object with an identity
+    assert "``runtime.server_info.user.identity``" in auth.__doc__
+    assert graph.invoke({}, {"configurable": {"langgraph_auth_user": user}}) == {"who": "alice"}
+    assert graph.invoke({}) == {"who": None}
 
 
 def test_a_padded_token_and_its_unpadded_twin_are_two_tokens_and_masked_whole():

@@ -67,7 +67,8 @@ def test_a_wait_for_the_request_rate_is_said_with_its_length() -> None:
     from langchain_core.rate_limiters import InMemoryRateLimiter
 
     from app.llm.provider import PacedRateLimiter
-    from workers.pacing import RetryAfterGate, announcing_waits
+    from workers.pacing import RetryAfterGate
+    from workers.waits import announcing_waits
 
     said: list[dict] = []
     limiter = PacedRateLimiter(RetryAfterGate(), InMemoryRateLimiter(requests_per_second=0.4))

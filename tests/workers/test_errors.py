@@ -18,6 +18,7 @@ import app.llm.provider
 import workers.errors
 import workers.pacing
 import workers.usage
+import workers.waits
 from workers.errors import (
     FatalModelError,
     MalformedResponseError,
@@ -164,7 +165,7 @@ def test_attempt_tokens_carry_failed_attempts_to_the_one_that_returns():
 
 
 def test_gate_blocks_every_request_until_the_window_is_open():
-    gate = app.llm.provider.RetryAfterGate()
+    gate = workers.pacing.RetryAfterGate()
     limiter = app.llm.provider.PacedRateLimiter(gate)
     gate.hold(0.3)
     assert limiter.acquire(blocking=False) is False
@@ -183,7 +184,7 @@ def test_a_gate_wait_ends_when_the_run_stops():
     gate.hold(30)
     threading.Timer(0.2, stop.set, args=(TimeoutError("stopped"),)).start()
     started = time.monotonic()
-    with pytest.raises(RunCancelled) as info, workers.pacing.stop_waiting_when(stop):
+    with pytest.raises(RunCancelled) as info, workers.waits.stop_waiting_when(stop):
         gate.wait()
     assert time.monotonic() - started < 5 and isinstance(info.value.cause, TimeoutError)
     assert gate.remaining() > 20  # the window stays for the other runs of the process
@@ -214,7 +215,7 @@ def test_a_rate_limiter_wait_ends_when_the_run_stops():
 
         def wait(how: str = waiting, limiter=limiter, stop=stop, raised=raised) -> None:
             try:
-                with workers.pacing.stop_waiting_when(stop):
+                with workers.waits.stop_waiting_when(stop):
                     limiter.acquire() if how == "acquire" else asyncio.run(limiter.aacquire())
             except RunCancelled as exc:
                 raised.append(exc)
@@ -246,11 +247,11 @@ def test_a_wait_for_a_worker_slot_ends_when_the_run_stops():
     slot.acquire()  # a worker holds the only slot, stuck in a call
     stop, started = _stopping_soon(), time.monotonic()
     with pytest.raises(RunCancelled, match="free worker slot"), \
-            workers.pacing.stop_waiting_when(stop), \
-            workers.pacing.holding(slot, "a free worker slot"):
+            workers.waits.stop_waiting_when(stop), \
+            workers.waits.holding(slot, "a free worker slot"):
         pass
     assert time.monotonic() - started < 5
     slot.release()
-    with workers.pacing.holding(slot, "a free worker slot"):  # no stop signal: a plain slot
+    with workers.waits.holding(slot, "a free worker slot"):  # no stop signal: a plain slot
         assert slot.acquire(blocking=False) is False
     assert slot.acquire(blocking=False) is True

@@ -326,3 +326,34 @@ def test_a_claim_citing_a_retrieved_passage_spelled_another_way_is_kept():
         assert envelope["status"] == "ok", envelope["error"]
         assert [i["ref"] for i in envelope["structured"]["items"]] == ["doc.md#0"]
     assert out.get("notes") in (None, [])
+
+
+def test_a_run_is_built_once_per_deps_and_let_go_with_them():
+    # Review 47, lower rank: run_builder kept every deps object it was given, with its built run
+    # (an agent's compiled graph), so a long-lived server whose app dropped its deps on each MCP
+    # restart grew one entry per worker per restart. The run now lives on the deps.
+    import gc
+    import weakref
+
+    from workers.node_steps import run_builder
+
+    builds = []
+
+    def build(deps: WorkerDeps):
+        builds.append(deps)
+        return lambda task: WorkerResult(items=[])
+
+    run_for = run_builder(WorkerSpec(name="probe", kind="function", description="test",
+                                     build=build))
+    other_for = run_builder(WorkerSpec(name="other", kind="function", description="test",
+                                       build=build))
+    deps = WorkerDeps(corpus=OneDoc())
+    assert run_for(deps) is run_for(deps)  # built once per deps object
+    assert other_for(deps) is not run_for(deps)  # each node its own, on shared deps
+    assert len(builds) == 2
+    assert run_for(WorkerDeps(corpus=OneDoc())) is not run_for(deps)  # equal deps: another
+    dropped = weakref.ref(deps)
+    del deps
+    builds.clear()
+    gc.collect()
+    assert dropped() is None, "the node's run cache still holds the deps the app dropped"

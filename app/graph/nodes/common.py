@@ -10,16 +10,11 @@ from langchain_core.runnables import RunnableConfig
 from app.errors import AwaitsReview, CliThread, CorpusMismatch, ForeignRows
 from app.graph.internals import CHECKPOINTER_KEY, trigger_channel
 from app.research.plan_check import check_plan
-from app.research.review import REVIEW_NODES
+from app.research.review import REVIEW_NODE_BY_STAGE
 from app.settings.config import ROUNDS_BOUND
 
 __all__ = ["SERVED_ANEW", "check_no_review_skipped", "check_rows_are_the_threads",
            "check_run_plan", "check_same_corpus", "thread_id_of"]
-
-_REVIEWS = {stage: node for node, stage in REVIEW_NODES.items()}
-"""The review nodes by stage (:data:`app.research.review.REVIEW_NODES` the other way round). A
-checkpoint whose next node is one holds its trigger channel (``branch:to:NODE``) until the node
-has run: at the pause, and after an edit made at it."""
 
 SERVED_ANEW = "start a new thread for the topic"
 """How a served run's client starts anew (the CLI's ``research --fresh`` is no server call)."""
@@ -196,8 +191,10 @@ def _paused_at(config: RunnableConfig, checkpoint_id: str | None) -> str | None:
                 break
             before, parent = parent, _parent(saver, parent)
     waiting = (before.checkpoint.get("channel_values") or {}) if before is not None else {}
-    return next((stage for stage, node in _REVIEWS.items() if trigger_channel(node) in waiting),
-                None)
+    # a checkpoint whose next node is a review node holds its trigger channel (branch:to:NODE)
+    # until the node has run: at the pause, and after an edit made at it
+    return next((stage for stage, node in REVIEW_NODE_BY_STAGE.items()
+                 if trigger_channel(node) in waiting), None)
 
 
 _WALK = 200

@@ -20,7 +20,7 @@ from app.graph.nodes.common import (
 from app.graph.resources import Resources
 from app.research.plan import corpus_plan, llm_plan
 from app.research.review import kept_drops, replaced_plan_note
-from app.research.rounds import highest_round
+from app.research.rounds import new_round
 from app.research.text import clip
 from app.research.topics import topic_problem
 from app.runs.ids import visible_topic
@@ -28,10 +28,10 @@ from app.settings.checks import as_of_or_today
 from app.settings.config import RunContext
 from state import ResearchState, Routing, make_envelope_id
 from workers.errors import is_transient, one_line
-from workers.pacing import announcing_waits, stop_waiting_when
 from workers.registry import WEB_WORKER_NAMES
 from workers.retry import backoff, give_up
 from workers.usage import AttemptTokens, untrusted_note
+from workers.waits import announcing_waits, stop_waiting_when
 
 __all__ = ["NO_VERDICT", "plan", "run_workers"]
 
@@ -112,7 +112,7 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     workers = run_workers(workers, bool(ctx.web))
     tasks = {make_envelope_id(w, q, as_of) for w in workers for q in questions}
     dropped, kept = kept_drops(state, tasks) if kept_plan else ([], [])
-    first = highest_round(state) + 1
+    first = new_round(state)
     routing = Routing(review=bool(ctx.review), rounds=ctx.rounds, first_round=first,
                       workers=list(workers), corpus_name=ctx.corpus_name)
     # A thread that is run again starts its notes, token counts and drops afresh: ``Overwrite``

@@ -34,8 +34,8 @@ from app.research.unreached import unreached_notes, unreached_tools
 from app.settings.config import RunContext
 from state import ResearchState
 from workers.attempts import KeptAcrossAttempts
-from workers.pacing import announcing_waits, stop_waiting_when
 from workers.usage import MAX_RESPONSE_TOKENS
+from workers.waits import announcing_waits, stop_waiting_when
 
 __all__ = ["KeptSummaries", "report", "unmetered_note"]
 
