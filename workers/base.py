@@ -251,10 +251,10 @@ def guard_worker_node(name: str, node: Callable[..., Any],
 def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[str, Any]]:
     """Build the LangGraph node for ``spec``: ``node(task, runtime) -> {"envelopes": [...], ...}``.
 
-    The node's input is the :class:`state.Task` carried by a ``Send``. Attach a ``RetryPolicy``
-    with ``retry_on=``:func:`retry_on`, ``max_attempts=``:data:`ATTEMPTS_CAP` and no interval of
-    its own (the app's graph does): the node waits (:func:`backoff`) and gives up after
-    ``deps.max_attempts`` by itself.
+    The node's input is the :class:`state.Task` carried by a ``Send``. Attach
+    :func:`workers.retry.self_paced_retry` of ``deps.max_attempts`` (the app's graph does): the
+    node waits between attempts itself (:func:`workers.retry.backoff`), and its last attempt's
+    failure is an error envelope, not a retry.
 
     Args:
         spec: the worker.

@@ -1,49 +1,51 @@
-"""How often a node is attempted and how long it waits between attempts: the ``retry_on`` of
-the graph's ``RetryPolicy``, its cap, and the per-run backoff the nodes apply themselves.
+"""How often a node is attempted and how long it waits between attempts: the graph's
+``RetryPolicy`` for the nodes that pace themselves (:func:`self_paced_retry`) and the backoff
+they apply themselves (:func:`backoff`).
 
 The number of attempts and the interval are the operator's settings (``Settings.max_attempts``,
-``retry_interval``: ``RESEARCH_MAX_ATTEMPTS``, ``RESEARCH_RETRY_INTERVAL``; not a client's). A
-worker node reads them from the :class:`workers.base.WorkerDeps` its run resolves (``plan``
-from its ``Resources``), not from the graph it is compiled into: it is built here in
-``workers/``, which never imports the app, and whoever compiles the graph attaches the
-``RetryPolicy``. So the policy gets a cap (:data:`ATTEMPTS_CAP`) and no interval, and each node
-stops (:func:`give_up`) and waits (:func:`backoff`) itself. The wait is the node's for two more
-reasons: it ends once the run stops (:func:`workers.waits.pause`; LangGraph's sync retry loop
-waits with ``time.sleep``, which Ctrl-C cannot cut short), and a long one is said on the
-node's ``custom`` stream.
+``retry_interval``: ``RESEARCH_MAX_ATTEMPTS``, ``RESEARCH_RETRY_INTERVAL``; not a client's).
+The policy takes the number (whoever compiles the graph passes ``max_attempts``), and a worker
+node reads the same setting from its :class:`workers.base.WorkerDeps` to know its last attempt,
+whose failure becomes an error envelope rather than a retry. The wait between attempts is the
+node's, not the policy's, for two reasons: it ends once the run stops
+(:func:`workers.waits.pause`; LangGraph's sync retry loop waits with ``time.sleep``, which
+Ctrl-C cannot cut short), and a long one is said on the node's ``custom`` stream.
 
 Source: ``langgraph.types.RetryPolicy`` and LangGraph's "Add retry policies" how-to.
 """
 
 from __future__ import annotations
 
-import contextlib
 import random
 
 from langgraph.runtime import Runtime
+from langgraph.types import RetryPolicy
 
 from workers.errors import is_transient
 from workers.waits import announce_wait, pause
 
-__all__ = ["ATTEMPTS_CAP", "backoff", "backoff_delay", "give_up", "retry_on"]
-
-ATTEMPTS_CAP = 10
-"""The ``max_attempts`` of the worker nodes' ``RetryPolicy``: an upper bound (and the most
-``RESEARCH_MAX_ATTEMPTS`` takes). The attempts a task makes are the operator's setting, which
-the node reads from its ``WorkerDeps.max_attempts`` and stops at itself (:func:`give_up`)."""
+__all__ = ["backoff", "backoff_delay", "retry_on", "self_paced_retry"]
 
 
 def retry_on(exc: BaseException) -> bool:
-    """The ``retry_on`` of the graph's ``RetryPolicy``: a transient error
-    (:func:`workers.errors.is_transient`) that no node has given up on (:func:`give_up`)."""
-    return is_transient(exc) and not getattr(exc, "_research_gave_up", False)
+    """The ``retry_on`` of the graph's self-paced ``RetryPolicy``: a transient error
+    (:func:`workers.errors.is_transient`)."""
+    return is_transient(exc)
 
 
-def give_up(exc: BaseException) -> BaseException:
-    """Mark ``exc`` as not to be retried (its run's attempts are spent) and return it."""
-    with contextlib.suppress(AttributeError, TypeError):
-        exc._research_gave_up = True  # type: ignore[attr-defined]
-    return exc
+def self_paced_retry(max_attempts: int) -> RetryPolicy:
+    """The ``RetryPolicy`` of the nodes that pace themselves (the workers, ``plan``), and only of
+    those: ``max_attempts`` attempts (the operator's ``Settings.max_attempts``) with no wait of
+    the policy's own, each node waiting with :func:`backoff`. A node that does not call
+    :func:`backoff` would be re-run at once: give it a ``RetryPolicy`` with an interval.
+
+    Example:
+        >>> policy = self_paced_retry(3)
+        >>> policy.max_attempts, policy.initial_interval
+        (3, 0.0)
+    """
+    return RetryPolicy(max_attempts=max_attempts, initial_interval=0.0, backoff_factor=1.0,
+                       max_interval=0.0, jitter=False, retry_on=retry_on)
 
 
 def backoff_delay(attempt: int, retry_interval: float) -> float:

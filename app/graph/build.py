@@ -44,21 +44,11 @@ from app.settings.config import RunContext
 from app.storage import is_transient_storage_error
 from state import ResearchInput, ResearchOutput, ResearchState, parallel_keys
 from workers.base import WorkerSpec, guard_worker_node, make_worker_node
-from workers.retry import ATTEMPTS_CAP, retry_on
+from workers.retry import self_paced_retry
 from workers.usage import AttemptTokens
 
 __all__ = ["NODES", "build_graph", "worker_names"]
 
-SELF_PACED_RETRY = RetryPolicy(max_attempts=ATTEMPTS_CAP, initial_interval=0.0,
-                               backoff_factor=1.0, max_interval=0.0, jitter=False,
-                               retry_on=retry_on)
-"""The retry policy of the nodes that pace themselves, and only of those (the workers, ``plan``):
-how many attempts and after which wait are the operator's settings (RESEARCH_MAX_ATTEMPTS,
-RESEARCH_RETRY_INTERVAL), which such a node reads from its run's resources, waiting with
-``workers.retry.backoff`` (cut short when the run stops) and stopping with ``give_up``; the policy
-is a cap with no interval (``workers/retry.py`` says why). A node that does neither would be
-re-run up to ten times at once: give it :data:`IO_RETRY`, or a ``RetryPolicy`` of its own
-(docs/extending.md, "Add a node")."""
 IO_RETRY = RetryPolicy(max_attempts=3, initial_interval=0.2, retry_on=is_transient_storage_error)
 """The retry policy of ``persist`` and ``report``, which do database I/O: a busy or locked SQLite
 database or a dropped PostgreSQL connection is retried, nothing else (a programming error
@@ -180,8 +170,9 @@ def _add_nodes(builder: StateGraph, workers: tuple[WorkerSpec, ...], res: Resour
     def add(name: str, node: Any, **policy: Any) -> None:  # its errors' secrets masked
         builder.add_node(name, masked(node, secrets), **policy)
 
-    add("plan", partial(plan, res=res, tokens=AttemptTokens(), **routes),
-        retry_policy=SELF_PACED_RETRY)
+    # the nodes that pace themselves: the operator's attempts, each node's own backoff
+    paced = self_paced_retry(res.settings.max_attempts)
+    add("plan", partial(plan, res=res, tokens=AttemptTokens(), **routes), retry_policy=paced)
     add("review_plan", partial(review_plan, res=res))
     add("dispatch", partial(dispatch, res=res, **routes))
     allowed = parallel_keys()  # the channels parallel workers may write: those with a reducer
@@ -190,7 +181,7 @@ def _add_nodes(builder: StateGraph, workers: tuple[WorkerSpec, ...], res: Resour
                                  allowed=allowed)
         # input_schema: a Send hands the node its Task as is; inferred from the Task annotation,
         # its keys became channels no schema declares (tests/state/test_state_keys.py)
-        add(worker.name, node, retry_policy=SELF_PACED_RETRY, input_schema=ResearchState)
+        add(worker.name, node, retry_policy=paced, input_schema=ResearchState)
         builder.add_edge(worker.name, "route")
     add("route", partial(route, res=res, **routes))
     add("review_results", review_results)

@@ -226,8 +226,6 @@ class Settings(RunContext):
         help="largest token budget a served run's context may ask for (default: no limit)")
     max_attempts: int = setting(3, env="RESEARCH_MAX_ATTEMPTS", minimum=1, maximum=10,
                                 help="attempts per task (RetryPolicy; at most 10)")
-    # maximum: the worker nodes' RetryPolicy cap, workers.retry.ATTEMPTS_CAP (a test keeps them
-    # equal; this module imports no LangGraph code)
     retry_interval: float = setting(0.5, env="RESEARCH_RETRY_INTERVAL", minimum=0, maximum=600,
                                     help="seconds before the first retry (at most 600)")
     requests_per_second: float = setting(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.settings.config import ENV_VARS, ConfigError, Settings
+from app.settings.config import ConfigError, Settings
 from app.settings.env import load_settings
 
 
@@ -68,16 +68,6 @@ def test_a_bad_number_is_named_in_words():
         load_settings(env={"RESEARCH_ROUNDS": "two"}, env_file=None)
     with pytest.raises(ConfigError, match="RESEARCH_TIMEOUT must be a number, got 'x'"):
         load_settings(env={"RESEARCH_TIMEOUT": "x"}, env_file=None)
-
-
-def test_max_attempts_is_bounded_by_the_retry_policy_cap():
-    # A run asking for more attempts than the worker nodes' RetryPolicy allows would stop at the
-    # cap without a word; the declaration refuses it instead.
-    from workers.retry import ATTEMPTS_CAP
-
-    assert ENV_VARS["RESEARCH_MAX_ATTEMPTS"].maximum == ATTEMPTS_CAP
-    assert load_settings(env={"RESEARCH_MAX_ATTEMPTS": str(ATTEMPTS_CAP)},
-                         env_file=None).max_attempts == ATTEMPTS_CAP
 
 
 def test_the_search_k_bound_is_the_one_the_search_cuts_to():

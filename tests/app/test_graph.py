@@ -177,3 +177,14 @@ def test_a_runs_result_is_its_output_schema_and_the_state_keeps_the_rest(memory_
     assert kept["routing"]["workers"] == [w.name for w in WORKERS]
     assert kept["planned_topic"] == SMALL_TOPIC
     assert set(graph.get_output_jsonschema()["properties"]) == set(final)
+
+
+def test_the_self_paced_nodes_retry_policy_takes_the_operators_attempts():
+    # Review 47, finding 1: the policy was a cap of ten attempts, the real number read by each
+    # node and enforced by marking its exception (two owners of one rule)
+    from workers.registry import WORKERS
+
+    graph = build_graph(resources=Resources(Settings(model="offline", max_attempts=5)))
+    for name in ("plan", *(w.name for w in WORKERS)):
+        (policy,) = graph.nodes[name].retry_policy
+        assert policy.max_attempts == 5 and policy.initial_interval == 0.0, (name, policy)

@@ -145,9 +145,8 @@ def test_a_transient_failure_is_announced_retried_and_its_tokens_kept():
     # the failed attempt still reaches the state.
     from langchain_core.language_models import GenericFakeChatModel
     from langchain_core.messages import AIMessage
-    from langgraph.types import RetryPolicy
 
-    from workers.retry import ATTEMPTS_CAP, retry_on
+    from workers.retry import self_paced_retry
 
     attempts: list[tuple[str, int]] = []
     done: list[tuple[str, str, int]] = []
@@ -167,8 +166,7 @@ def test_a_transient_failure_is_announced_retried_and_its_tokens_kept():
     deps = WorkerDeps(corpus=OneDoc(), max_attempts=2)
     builder = StateGraph(ResearchState)
     builder.add_node("probe", make_worker_node(spec, lambda _rt: (deps, scope)),
-                     retry_policy=RetryPolicy(retry_on=retry_on, max_attempts=ATTEMPTS_CAP,
-                                              initial_interval=0, jitter=False))
+                     retry_policy=self_paced_retry(deps.max_attempts))
     builder.add_conditional_edges(START, lambda _s: [
         Send("probe", Task(worker="probe", sub_question=q, topic="t", as_of=AS_OF, round=1))
         for q in QUESTIONS

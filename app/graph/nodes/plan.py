@@ -29,7 +29,7 @@ from app.settings.config import RunContext
 from state import ResearchState, Routing, make_envelope_id
 from workers.errors import is_transient, one_line
 from workers.registry import WEB_WORKER_NAMES
-from workers.retry import backoff, give_up
+from workers.retry import backoff
 from workers.usage import AttemptTokens, untrusted_note
 from workers.waits import announcing_waits, stop_waiting_when
 
@@ -188,7 +188,7 @@ def _questions(state: ResearchState, ctx: RunContext, attempt: int,
             result = llm_plan(topic, planner.model)
     except Exception as exc:
         if attempt >= res.settings.max_attempts:
-            raise give_up(exc) from None  # this run's attempts are spent
+            raise  # this run's attempts are spent: the policy's max_attempts are the same
         if is_transient(exc):  # said, as a worker's retry is: not 20-40 s of silence
             runtime.stream_writer({"retry": {
                 "worker": "planner", "task_key": topic, "attempt": attempt,
