@@ -9,6 +9,7 @@ import re
 import pytest
 
 from app.research.report import render_markdown
+from app.research.synthesis import ReportSummary, _cited_sentences, numbered_claims
 from app.research.text import wording
 from tests.app.report_rows import answer_section, data, item, row, sources
 
@@ -147,3 +148,23 @@ def test_a_top_passage_in_two_copies_is_listed_once() -> None:
 def test_other_words_are_another_sentence(one: str, other: str) -> None:
     assert wording(one) != wording(other)
 
+
+def test_a_model_is_given_each_sentence_once() -> None:
+    rows = [row("analyst", Q, [
+        item("finding", f"{TMOUT} (see Bash Variables).", "bashref.html#517"),
+        item("finding", f"{TMOUT} (see Section 5.2 [Bash Variables], page 78).",
+             "bashref.pdf:p102#3"),
+    ])]
+    claims = numbered_claims(data(rows, topic=Q, sub_questions=[Q]))
+    assert [c["ref"] for c in claims] == ["bashref.html#517"], claims
+
+
+def test_a_models_sentence_said_twice_from_two_copies_is_one_sentence_citing_both() -> None:
+    # a model given both copies wrote the sentence once per copy, as the offline Answer did
+    claims = [{"n": "1", "ref": "bashref.html#517"}, {"n": "2", "ref": "bashref.pdf:p102#3"}]
+    parsed = ReportSummary(sentences=[
+        {"sentence": f"{TMOUT} (see Bash Variables).", "refs": ["1"]},
+        {"sentence": f"{TMOUT} (see Section 5.2 [Bash Variables], page 78).", "refs": ["2"]}])
+    sentences, dropped = _cited_sentences(parsed, claims)
+    assert sentences == [(f"{TMOUT} (see Bash Variables).",
+                          ["bashref.html#517", "bashref.pdf:p102#3"])] and dropped == 0
