@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 from app.llm.offline.lists import lead_in
 from app.llm.offline.sentences import prose_sentences
 from app.research.caveats import WARNING, asked_harm
-from app.research.citations import Citations, claim_key, excerpt, items
-from app.research.definitions import definition_line, definitions, unique
+from app.research.citations import Citations, claim_key, excerpt, items, once, said
+from app.research.definitions import definition_line, definitions
 from app.research.entry_rows import default_entries, described_entries
 from app.research.evidence import document_of, topic_strength
 from app.research.neighbours import about_neighbour, asked_names
@@ -168,15 +168,15 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
                        topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked)),
                        kind not in ("what", "topic", "compare"), kind in ("what", "topic"))
     defined = entry_answers(data, kind)
-    if kind not in ("what", "topic", "compare"):
-        if defined and kind == "default":
-            ordered = _own_defaults(data, defined[0], ordered)
-        return unique([*defined[:1], *ordered])[:_ANSWER_SENTENCES] if defined else ordered[
-            :_ANSWER_SENTENCES]
-    by_claim = {claim_key(d): d for d in defined}  # a finding that is one: shown as one
-    ordered = [by_claim.get(claim_key(f), f) for f in ordered]
+    if defined and kind == "default":
+        ordered = _own_defaults(data, defined[0], ordered)
+    if kind in ("what", "topic", "compare"):
+        by_claim = {claim_key(d): d for d in defined}  # a finding that is one: shown as one
+        ordered = [by_claim.get(claim_key(f), f) for f in ordered]
+    # each sentence once (:func:`once`): of copies of one manual, the strongest document's,
+    # which comes first; a claim a kept one of the same ref holds whole is left out
     if kind != "compare":
-        return unique([*defined[:1], *ordered])[:_ANSWER_SENTENCES]
+        return once([*defined[:1], *ordered])[:_ANSWER_SENTENCES]
     chosen = ordered[:1]
     for part in compare_parts(data.asked):
         terms = topic_terms(part)
@@ -186,8 +186,8 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
         naming = [f for f in [*ordered, *defined]
                   if len(mentions(terms, definition_line(f))) == len(terms)]
         chosen += naming[:1]
-    chosen = unique(chosen)
-    return unique([*chosen, *ordered])[:max(_ANSWER_SENTENCES, len(chosen))]
+    chosen = once(chosen)
+    return once([*chosen, *ordered])[:max(_ANSWER_SENTENCES, len(chosen))]
 
 
 def _own_defaults(data: ReportInput, entry: dict[str, Any],
@@ -319,5 +319,5 @@ def section_answer(question: str, rows: Sequence[Mapping[str, Any]],
                                written_names(question))[:1]
     answered = any(fits(kind, text) and len(mentioned(subject, text, names)) >= needed(subject)
                    for text, _ref in listed)
-    return [f for f in lead if claim_key(f) not in listed], answered
+    return [f for f in lead if not said(f, listed)], answered
 

@@ -8,9 +8,9 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from app.llm.offline.sentences import heading_of
-from app.research.citations import Citations, claim_key, items
+from app.research.citations import Citations, claim_key, items, once, said
 from app.research.rows import ok_items
-from app.research.text import clip
+from app.research.text import clip, wording
 from app.research.versions import history_row
 
 __all__ = ["ASKS_CAUTION", "CAUTION", "HARM", "WARNING", "asked_harm", "caution_claims",
@@ -128,29 +128,26 @@ def warnings_found(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def caution_claims(rows: Sequence[dict[str, Any]]) -> set[str]:
-    """The claims (:func:`app.research.citations.claim_key` texts) of the caveats that state a
+    """The claims (their :func:`app.research.text.wording`: a copy in another document is the
+    same claim) of the caveats that state a
     limitation or warning: in words of caution (:data:`CAUTION`), or under a heading that names
     one (``## Known limitations``) in their passage, as the run's passages show it; and of the
     findings that are warnings (:func:`warnings_found`)."""
     texts = {item["ref"]: str(item.get("text") or "") for _row, item in ok_items(rows)
              if item.get("kind") == "passage" and item.get("ref")}
-    return {claim_key(c)[0] for c in items(rows, None, "caveat")
+    return {wording(claim_key(c)[0]) for c in items(rows, None, "caveat")
             if cautions(c["text"])
             or ASKS_CAUTION.search(heading_of(texts.get(c["ref"], ""), c["text"]))
-            } | {claim_key(f)[0] for f in warnings_found(rows)}
+            } | {wording(claim_key(f)[0]) for f in warnings_found(rows)}
 
 
-def cautionary(found: list[dict[str, Any]], claims: set[str]) -> list[dict[str, Any]]:
+def cautionary(found: list[dict[str, Any]], claims: set[str],
+               cited: Collection[str] = ()) -> list[dict[str, Any]]:
     """The items of ``found`` that state a limitation or warning (:func:`cautions`, or one of
-    the run's cautionary ``claims``, :func:`caution_claims`), each claim once."""
-    seen: set[str] = set()
-    out = []
-    for item in found:
-        text = claim_key(item)[0]
-        if text not in seen and (text in claims or cautions(item["text"])):
-            seen.add(text)
-            out.append(item)
-    return out
+    the run's cautionary ``claims``, :func:`caution_claims`), each claim once: of its copies in
+    several documents, the one of a document in ``cited`` (:func:`app.research.citations.once`)."""
+    return once([item for item in found if wording(claim_key(item)[0]) in claims
+                 or cautions(item["text"])], cited=cited)
 
 
 def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, wanted: str,
@@ -166,8 +163,8 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
     "none were found" only when no caveat came back and the Answer quoted no warning
     (``failed``: the workers that ended in error, when any did)."""
     found = [*items(rows, None, "caveat"), *warnings_found(rows)]
-    caveats = cautionary(found, cautions)
-    unsaid = [c for c in caveats if claim_key(c) not in answered]
+    caveats = cautionary(found, cautions, cites.numbers)
+    unsaid = [c for c in caveats if not said(c, answered)]  # a copy of it too
     # a warning the Answer quoted from a passage (no finding of the rows) is one found too
     quoted = any(WARNING.search(text) for text, _ref in answered)
     lines = ["## Caveats", ""]

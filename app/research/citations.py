@@ -5,7 +5,7 @@ grouped under it)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from app.llm.offline.sentences import (
@@ -15,14 +15,14 @@ from app.llm.offline.sentences import (
     starts_mid_sentence,
 )
 from app.research.rows import ok_items
-from app.research.text import ELLIPSIS, clip
+from app.research.text import ELLIPSIS, clip, wording
 from state import ItemKind
 from workers.sources import Passage
 from workers.sources.base import code_span, group_by_document
 from workers.sources.query import mentions
 from workers.sources.text import PARA_SPLIT
 
-__all__ = ["Citations", "claim_key", "excerpt", "items", "said"]
+__all__ = ["Citations", "claim_key", "excerpt", "items", "once", "said"]
 
 
 class Citations:
@@ -145,9 +145,59 @@ def _most_named(sentences: Sequence[str], about: Sequence[str]) -> str:
     return best
 
 
-def said(item: dict[str, Any], listed: set[tuple[str, str]]) -> bool:
-    """Whether ``listed`` (claim keys shown) holds ``item``'s claim (:func:`claim_key`), or
-    holds it whole within a longer claim of the same ref: a list item's first sentence is said
-    by the item ("`max_age` - Sets a maximum time ... responses." by "... Defaults to `600`.")."""
+def said(item: dict[str, Any], listed: Collection[tuple[str, str]]) -> bool:
+    """Whether ``listed`` (claim keys shown) holds ``item``'s claim (:func:`claim_key`): the
+    same words from any document (:func:`app.research.text.wording`: another copy of one
+    manual, its spacing, ligatures or cross-reference aside), or the claim whole within a
+    longer claim of the same ref: a list item's first sentence is said by the item
+    ("`max_age` - Sets a maximum time ... responses." by "... Defaults to `600`.")."""
     text, ref = claim_key(item)
-    return (text, ref) in listed or any(r == ref and text in t for t, r in listed)
+    if (text, ref) in listed:
+        return True
+    words = wording(text)
+    return any((r == ref and text in t) or (words and wording(t) == words) for t, r in listed)
+
+
+def once(found: Sequence[dict[str, Any]], listed: Collection[tuple[str, str]] = (),
+         cited: Collection[str] = (),
+         text: Callable[[dict[str, Any]], str] = lambda item: str(item.get("text", ""))
+         ) -> list[dict[str, Any]]:
+    """``found`` with each sentence once and none that ``listed`` shows (:func:`said`), in
+    the order of each sentence's first copy; of copies in several documents (an HTML and a
+    PDF of one manual, its man page, a README repeating a section) the one kept is from the
+    document cited first (``cited``, in citation order: the Answer's documents, then those of
+    the sections above), else the first copy. A copy is not cited: a document whose every
+    sentence the report shows from another copy is no source of the report (trial 45: one
+    sentence of Bash's manual was shown 2 to 4 times, from its HTML, PDF, man page and RBASH,
+    and 5 sources cited one content).
+
+    Args:
+        found: items (``{"text", "ref", ...}``) in the order they would be shown.
+        listed: the claim keys (:func:`claim_key`) shown above.
+        cited: document keys (:attr:`workers.sources.Passage.document_key`) cited already, in
+            the order they were (the report's :attr:`Citations.numbers`).
+        text: what of an item is shown (a passage bullet shows its excerpt).
+
+    Example:
+        >>> a = {"text": "It exits (see Bash Variables).", "ref": "bashref.html#5"}
+        >>> b = {"text": "It ex its (see Section 5.2 [Bash Variables], page 78).",
+        ...      "ref": "bashref.pdf:p102#3"}
+        >>> pdf = {"bashref.pdf:p102"}  # a document cited above: its copy is kept
+        >>> [i["ref"] for i in once([a, b])], [i["ref"] for i in once([a, b], cited=pdf)]
+        (['bashref.html#5'], ['bashref.pdf:p102#3'])
+    """
+    shown_as = [{**item, "text": text(item)} for item in found]
+    docs_of = [_passage(item).document_key for item in shown_as]
+    copies: dict[str, list[int]] = {}
+    for index, item in enumerate(shown_as):
+        copies.setdefault(wording(item["text"]), []).append(index)
+    shown, out = set(listed), []
+    rank = {doc: n for n, doc in enumerate(cited)}
+    for index, item in enumerate(shown_as):
+        if said(item, shown):
+            continue
+        kept = min((i for i in copies[wording(item["text"])] if docs_of[i] in rank),
+                   key=lambda i: rank[docs_of[i]], default=index)
+        shown.add(claim_key(shown_as[kept]))
+        out.append(found[kept])
+    return out

@@ -15,14 +15,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.llm.offline.sentences import summary_line
-from app.research.citations import claim_key, items, said
+from app.research.citations import claim_key, items, once, said
 from app.research.relevance import topic_terms
 from app.research.topics import topic_kind
 from workers.sources import Passage
 from workers.sources.names import name_keys, named_symbols
 from workers.sources.query import mentions, symbol_name
 
-__all__ = ["definition_line", "definitions", "facet_findings", "own_symbol", "unique"]
+__all__ = ["definition_line", "definitions", "facet_findings", "own_symbol"]
 
 DEFINES = "defines"
 """The key of a definition item that holds the name of the symbol it defines."""
@@ -113,21 +113,6 @@ def facet_findings(question: str, rows: Sequence[dict[str, Any]], found: list[di
     defined = {claim_key(d): d for d in definitions([(question, rows)], question)[:1]}
     on = [defined.get(claim_key(f), f) for f in found
           if claim_key(f) in defined or len(mentions(terms, str(f["text"]))) == len(terms)]
-    above = any(key in listed for key in [*defined, *map(claim_key, on)])
-    fresh = [d for key, d in defined.items() if key not in listed]
-    return unique([*fresh, *on]), above
-
-
-def unique(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``found`` with each claim (:func:`~app.research.citations.claim_key`) once, first kept,
-    and without a claim that a kept one of the same ref holds whole (a list item's first
-    sentence after the item: "`max_age` - Sets a maximum time ... responses." under
-    "`max_age` - Sets a maximum time ... responses. Defaults to `600`.")."""
-    kept: set[tuple[str, str]] = set()
-    out = []
-    for item in found:
-        if not said(item, kept):
-            kept.add(claim_key(item))
-            out.append(item)
-    return out
-
+    above = any(said(item, listed) for item in [*defined.values(), *on])
+    fresh = [d for d in defined.values() if not said(d, listed)]
+    return once([*fresh, *on]), above

@@ -25,7 +25,7 @@ from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
 from app.research.citations import excerpt as _excerpt
 from app.research.citations import items as _items
-from app.research.citations import said as _said
+from app.research.citations import once as _once
 from app.research.definitions import definition_line, facet_findings
 from app.research.evidence import document_of, retrieval, used_documents
 from app.research.notes import coalesce_notes, unknown_kind_notes
@@ -35,7 +35,7 @@ from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
 from app.research.settling import settle, trim_side_documents
-from app.research.text import clip, clip_middle, visible_text
+from app.research.text import clip, clip_middle, visible_text, wording
 from workers.sources.base import code_span, inert_markdown
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
@@ -153,8 +153,9 @@ def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float
     source to read and seldom the one that answers (issue 19: leaving the other leads out lost
     no gold page of SQLite's, Asymptote's or the package docs' questions)."""
     found = [p for p in _items(rows, question, "passage")
-             if p["ref"] not in cites.passages and _excerpt_claim(p, about) not in shown
+             if p["ref"] not in cites.passages and wording(_excerpt_claim(p, about)) not in shown
              and (document_of(p) in quoted or shares.get(document_of(p), 1.0) >= _SIDE_HIT)]
+    found = _once(found, cited=cites.numbers, text=lambda p: _excerpt(p["text"], about=about))
     lead = next((doc for doc in cites.numbers if doc not in quoted), None)
     out = []
     for passage in _admitted(found, shares, cites, later):
@@ -193,15 +194,17 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         own, above = facet_findings(question, rows, own, listed)
     if ASKS_CAUTION.search(question):  # answered by its caveats
         caveats = _admitted(_items(rows, question, "caveat"), shares, cites, later)
-        own = cautionary([*caveats, *own], cautions) or own
-    findings = [f for f in own if not _said(f, listed) and _claim_key(f)[0] not in cautions]
+        own = cautionary([*caveats, *own], cautions, cites.numbers) or own
+    findings = [f for f in _once(own, listed, cites.numbers)  # a copy: another's sentence
+                if wording(_claim_key(f)[0]) not in cautions]
     listed.update(_claim_key(f) for f in findings)
     lines: list[str] = []
     if findings:
         lines += ["Findings:", ""]
         lines += [f"- {clip(definition_line(f), _LINE)} [{cites.cite(f)}]" for f in findings]
         lines.append("")
-    shown, about = {text for text, _ref in listed} | cautions, subject_terms(question, rows)
+    shown = {wording(text) for text, _ref in listed} | cautions
+    about = subject_terms(question, rows)
     passages = entry_own(data, subject_own(
         data, question, _passages(rows, question, shares, cites, quoted, later, shown, about)))
     if above:  # its answer is above: a passage of code is no other answer ("Examples: ```")

@@ -51,7 +51,7 @@ from app.research.reference import written_names
 from app.research.relevance import name_terms, needed
 from app.research.report import ReportInput
 from app.research.rows import ok_items
-from app.research.text import clip
+from app.research.text import clip, wording
 from app.research.topics import topic_kind
 from app.settings.config import default_of
 from state import ITEM_KINDS
@@ -133,8 +133,10 @@ class Synthesis(list):
 def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str, str]]:
     """The claims the model may use: each ``{"n", "ref", "kind", "text", "question"}``.
 
-    Findings and caveats of the rows whose status is ``ok``, each (text, ref) once, findings
-    first; when there are none, the passages (their first 300 characters) instead. For a
+    Findings and caveats of the rows whose status is ``ok``, each claim once, findings
+    first (of the same words in several documents, :func:`app.research.text.wording`, the
+    first: the model was given each copy of a manual's sentence as another claim); when there
+    are none, the passages (their first 300 characters) instead. For a
     "what is" topic (or a comparison), the summary lines of the symbols it names come first
     (:func:`app.research.definitions.definitions`), as the offline Answer leads with them: the
     model gets the definition even when no worker quoted it; for a
@@ -143,7 +145,7 @@ def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str
     """
     # Unknown kinds are skipped here; the report's Notes say they exist (app.research.report).
     by_kind: dict[str, list[dict[str, str]]] = {kind: [] for kind in ITEM_KINDS}
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[bool, str]] = set()
     defined: list[tuple[dict[str, Any], Any]] = []
     pairs = [(q, data.rows_of(q)) for q in data.sub_questions]
     first = {"task_key": data.sub_questions[0] if data.sub_questions else ""}
@@ -159,7 +161,9 @@ def numbered_claims(data: ReportInput, limit: int = MAX_CLAIMS) -> list[dict[str
         if kind not in by_kind or not ref or not str(item.get("text", "")).strip():
             continue
         text = clip(item["text"], 300 if kind == "passage" else 500)
-        key = (text.lower(), ref)
+        # a copy from another document is the same claim; a passage is given only when
+        # there is no finding: its text is no finding's
+        key = (kind == "passage", wording(text) or text)
         if key in seen:
             continue
         seen.add(key)
@@ -214,7 +218,7 @@ def _cited_sentences(
         sentence = " ".join(s.sentence.split())
         refs = _resolve_refs(s.refs, claims)
         if sentence and refs:
-            key = " ".join(re.findall(r"\w+", sentence.casefold()))  # case, spaces, stops
+            key = wording(sentence)  # case, spaces, stops, a cross-reference
             kept = items.setdefault(key, (sentence, []))[1]
             kept += [r for r in refs if r not in kept]
         elif sentence:

@@ -9,11 +9,13 @@ vanish instead of being cut.) Pure text handling, no I/O.
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 __all__ = ["BIDI_CONTROLS", "ELLIPSIS", "clip", "clip_middle", "utf8_problem", "visible",
-           "visible_text"]
+           "visible_text", "wording"]
 
 BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Invisible characters that reorder how text is displayed (the "Trojan Source" family)."""
@@ -48,6 +50,55 @@ def clip(text: Any, limit: int) -> str:
     if len(flat) <= limit:
         return flat
     return flat[: limit - 1].rstrip() + ELLIPSIS
+
+
+_PRINTED_REFERENCE = re.compile(r"\bsection\s+[\d.]*\d\s*\[([^\]]*)\]\s*,?\s*page\s+\d+")
+"""Texinfo's printed cross-reference, ``Section 5.2 [Bash Variables], page 78``: its node name
+is what its HTML and Info copies write (``Bash Variables``)."""
+_SEE = re.compile(r"\(\s*(?:see|cf\.?)\s[^()]*(?:\([^()]*\)[^()]*)*\)")
+"""A cross-reference parenthesis, ``(see Bash Variables)``, ``(see SHELL BUILTIN COMMANDS
+below)``: each copy of a manual points at its own layout."""
+_SIGNED = re.compile(r"(?<![\w.])[-\u2212\u2013](?=\d)|(?<=\d)[.,:/\u2013-](?=\d)")
+"""The marks a number is read by: a minus before it (``-1`` is not ``1``), a point, comma,
+colon, slash or dash between its digits (``1.5`` is not ``15``, ``1-2`` is not ``12``); each
+is written before a NUL, which no text of a sentence holds, to be kept (:func:`wording`)."""
+_DASHES = {"\u2212": "-", "\u2013": "-"}
+
+
+@lru_cache(maxsize=65536)
+def wording(text: str) -> str:
+    """What two copies of one sentence share: its words, without their spacing, case,
+    ligatures, punctuation, hyphens (a word broken at a line's end) or cross-reference
+    parentheses; the marks of a number kept (:data:`_SIGNED`). One manual in several formats
+    (HTML, PDF, man page, Info) says a sentence with a PDF's broken spacing ("tw oadjacent"),
+    a ligature ("ﬁles"), a hyphen at a line break, typographic quotes, or its own kind of
+    cross-reference ("(see Bash Variables)" beside "(see Section 5.2 [Bash Variables], page
+    78)"): such copies are one sentence, which a report says once. Same words, not similar
+    ones: "the exit status of the last command" is another sentence than "the return status of
+    the last command". Texinfo's printed reference form is the one its manual gives for
+    ``@xref``/``@pxref`` in print ("Section N [Node], page P"); normalizing text before
+    comparing it is the first step of near-duplicate detection (Broder, "On the resemblance
+    and containment of documents", 1997), here without its shingles: only equal texts match.
+
+    Args:
+        text: one sentence or claim, as a bullet would show it (any length).
+
+    Returns:
+        a key: equal keys are the same words; ``""`` for text without a letter or digit.
+
+    Example:
+        >>> wording("two adjacent *s match all files (see Bash Variables).") == wording(
+        ...     "tw oadjacent ‘*’sm atch all ﬁles (see Section 5.2 [Bash Variables], page 78).")
+        True
+        >>> wording("Its in-vocation is checked.") == wording("Its invocation is checked.")
+        True
+        >>> wording("The limit is 1.5 s.") == wording("The limit is 15 s."), wording("-1 ok")
+        (False, '-1ok')
+    """
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    folded = _SEE.sub(" ", _PRINTED_REFERENCE.sub(r"\1", folded))
+    kept = _SIGNED.sub(lambda m: "\0" + _DASHES.get(m.group(0), m.group(0)), folded)
+    return "".join(re.findall(r"\w|\0.", kept)).replace("\0", "")
 
 
 def clip_middle(text: Any, limit: int) -> str:
