@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from workers.sources.base import RawDoc
+from workers.sources.pdfspacing import respaced_contents
 from workers.sources.running_lines import running_lines, without_running_lines
 from workers.sources.tables import looks_like_header, table_lines
 
@@ -122,7 +123,7 @@ def pdf_docs(path: Path | BinaryIO, rel: str, skipped: Counter[str], notes: list
         skipped["unreadable"] += 1
         notes.append(f"{rel}: skipped, not a readable PDF ({type(exc).__name__})")
         return
-    texts, bad = _page_texts(pages)
+    texts, bad = _page_texts(pages, reader)
     running = running_lines([text for text in texts if text is not None])
     whole = compounds(text for text in texts if text is not None)
     found = 0
@@ -173,14 +174,20 @@ def dehyphenated(text: str, keep: frozenset[str] = frozenset()) -> str:
     return _LINE_END_HYPHEN.sub(joined, text)
 
 
-def _page_texts(pages: list) -> tuple[list[str | None], int]:
-    """Each page's extracted text (None for a page whose content stream is broken: it fails
-    that page, not the file), and how many failed."""
+def _page_texts(pages: list, reader: object) -> tuple[list[str | None], int]:
+    """Each page's extracted text, its character and word spacing read as the glyphs' positions
+    (:mod:`workers.sources.pdfspacing`); None for a page whose content stream is broken (it
+    fails that page, not the file); and how many failed."""
+    from pypdf.generic import NameObject
+
     texts: list[str | None] = []
     for page in pages:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
+                respaced = respaced_contents(page, reader)
+                if respaced is not None:
+                    page[NameObject("/Contents")] = respaced
                 texts.append(page.extract_text() or "")
         except Exception:  # noqa: BLE001 - a broken content stream fails one page, not the file
             texts.append(None)

@@ -12,26 +12,38 @@ from collections.abc import Sequence
 from pathlib import Path
 
 
-def _pdf_string(line: str) -> str:
+def pdf_string(line: str) -> str:
     return "(" + line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
 
 
 def make_pdf(pages: Sequence[str]) -> bytes:
     """A PDF whose page ``i`` shows the lines of ``pages[i]`` (latin-1 text)."""
+    streams = []
+    for text in pages:
+        ops = ["BT /F1 11 Tf 72 720 Td 14 TL"]
+        ops += [f"{pdf_string(line)} Tj T*" for line in text.split("\n")]
+        ops.append("ET")
+        streams.append("\n".join(ops))
+    return pdf_of_streams(streams)
+
+
+def pdf_of_streams(streams: Sequence[str], font: str = "Helvetica") -> bytes:
+    """A PDF whose page ``i`` draws the content stream ``streams[i]`` (operators, latin-1),
+    with font ``/F1``: the Type1 ``font`` (for ``"Courier"``, with its ``/Widths``: 600 for
+    each of codes 32 to 126, as a file that embeds its font declares them)."""
+    widths = (" /FirstChar 32 /LastChar 126 /Widths [" + " ".join(["600"] * 95) + "]"
+              if font == "Courier" else "")
     objects: list[bytes] = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         (
             "<< /Type /Pages /Kids ["
-            + " ".join(f"{4 + 2 * i} 0 R" for i in range(len(pages)))
-            + f"] /Count {len(pages)} >>"
+            + " ".join(f"{4 + 2 * i} 0 R" for i in range(len(streams)))
+            + f"] /Count {len(streams)} >>"
         ).encode(),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        f"<< /Type /Font /Subtype /Type1 /BaseFont /{font}{widths} >>".encode(),
     ]
-    for i, text in enumerate(pages):
-        ops = ["BT /F1 11 Tf 72 720 Td 14 TL"]
-        ops += [f"{_pdf_string(line)} Tj T*" for line in text.split("\n")]
-        ops.append("ET")
-        stream = "\n".join(ops).encode("latin-1")
+    for i, ops in enumerate(streams):
+        stream = ops.encode("latin-1")
         objects.append(
             (
                 "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "

@@ -13,6 +13,8 @@ from tests.workers.sources.documents_helpers import (
     make_docx,
     make_pdf,
     outline_pdf,
+    pdf_of_streams,
+    pdf_string,
 )
 from workers.sources import Corpus, CorpusError, Passage
 
@@ -276,3 +278,33 @@ def test_a_pdfs_table_rows_and_repeated_warnings_stay_in_its_text(tmp_path: Path
         hits = corpus.search("kiln above 400 degrees", k=10)
     assert len(hits) == 6 and all("Never open the kiln" in h.text for h in hits)
     assert all(re.match(r"\d+ \d+ \d+\n", h.text) for h in hits), [h.text for h in hits]
+
+
+def _set_as_ghostscript_does(segments: list[tuple[float, float, str]]) -> str:
+    """A content stream drawing ``segments`` (``(Tc, Tw, text)``, in a 10 pt Courier whose
+    glyphs are 6 pt wide) as Ghostscript's pdfwrite writes a justified line: each string at its
+    own ``Td``, where the last glyph of the one before ends; a word gap inside a string is its
+    character spacing, a wider space its word spacing."""
+    ops = ["BT /F1 10 Tf 72 720 Td"]
+    for tc, tw, text in segments:
+        ops.append(f"{tc} Tc {tw} Tw {pdf_string(text)} Tj")
+        advance = sum(6 + tc + (tw if ch == " " else 0) for ch in text[:-1]) + 6
+        ops.append(f"{advance:.3f} 0 Td")
+    return "\n".join([*ops, "ET"])
+
+
+def test_a_pdfs_words_are_spaced_where_its_glyphs_are(tmp_path: Path) -> None:
+    # Trial 45, fault 7: Bash's man page (groff, then Ghostscript) was read "tw oadjacent
+    # *sused", "the yare", "giv en": pypdf does not see a gap made by character spacing (Tc)
+    # inside one string, nor count word spacing (Tw) in a string's width, nor a space glyph
+    # drawn with no advance
+    line = [(0, 1.5, "If the"), (7.5, 0, "ya"), (0, 1.5, "re tw"), (7.5, 0, "oa"),
+            (0, 1.5, "djacent stars, gi"), (-0.5, -5.0, "v e"), (0, 1.5, "n names.")]
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "man.pdf").write_bytes(
+        pdf_of_streams([_set_as_ghostscript_does(line)], font="Courier"))
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        [hit] = corpus.search("adjacent stars", k=1)
+        assert [p.ref for p in corpus.search("given names", k=1)] == [hit.ref]
+    assert hit.text.strip() == "If they are two adjacent stars, given names.", hit.text
