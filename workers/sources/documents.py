@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 import warnings
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -45,6 +47,8 @@ __all__ = [
     "pdf_docs",
     "pdf_outline",
     "size_limit",
+    "unligatured",
+    "unligatured_doc",
 ]
 
 DOCUMENT_EXTENSIONS: tuple[str, ...] = (".pdf", ".docx")
@@ -174,10 +178,36 @@ def dehyphenated(text: str, keep: frozenset[str] = frozenset()) -> str:
     return _LINE_END_HYPHEN.sub(joined, text)
 
 
+_LIGATURES = str.maketrans({chr(c): unicodedata.normalize("NFKC", chr(c))
+                            for c in range(0xFB00, 0xFB07)})
+
+
+def unligatured(text: str) -> str:
+    """``text`` with Unicode's Latin compatibility ligatures (U+FB00 to U+FB06: ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ)
+    as the letters a reader reads (their NFKC form). A PDF whose font names its glyph ``fi``
+    gives U+FB01 (pypdf maps glyph names through the Adobe Glyph List): Bash's man page was
+    quoted "ﬁles", and a search for "files" found none of its 992 ligatures (SQLite's
+    tokenizer does not decompose them). Only these: NFKC would also turn "x²" into "x2".
+
+    Example:
+        >>> unligatured("ﬁnd the ﬂow of ﬃx")
+        'find the flow of ffix'
+    """
+    return text.translate(_LIGATURES)
+
+
+def unligatured_doc(doc: RawDoc) -> RawDoc:
+    """``doc`` with its title, text and sections :func:`unligatured`: every file of a folder
+    is read so (a ``.docx`` or HTML page pasted from a PDF holds them too)."""
+    return replace(doc, title=unligatured(doc.title), text=unligatured(doc.text),
+                   sections=tuple((unligatured(h), unligatured(t)) for h, t in doc.sections))
+
+
 def _page_texts(pages: list, reader: object) -> tuple[list[str | None], int]:
     """Each page's extracted text, its character and word spacing read as the glyphs' positions
-    (:mod:`workers.sources.pdfspacing`); None for a page whose content stream is broken (it
-    fails that page, not the file); and how many failed."""
+    (:mod:`workers.sources.pdfspacing`) and its ligatures as letters (before its broken words
+    are joined: "speci-" / "ﬁed"); None for a page whose content stream is broken (it fails
+    that page, not the file); and how many failed."""
     from pypdf.generic import NameObject
 
     texts: list[str | None] = []
@@ -188,7 +218,7 @@ def _page_texts(pages: list, reader: object) -> tuple[list[str | None], int]:
                 respaced = respaced_contents(page, reader)
                 if respaced is not None:
                     page[NameObject("/Contents")] = respaced
-                texts.append(page.extract_text() or "")
+                texts.append(unligatured(page.extract_text() or ""))
         except Exception:  # noqa: BLE001 - a broken content stream fails one page, not the file
             texts.append(None)
     return texts, texts.count(None)

@@ -167,11 +167,12 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
               max_file_bytes: int, budget: GzipBudget | None = None) -> Iterator[RawDoc]:
     """The documents of one file of a folder (``rel``: its ref path, ``path``: where it is):
     a PDF's pages, a .docx, an HTML page or a Markdown file cut at its headings, a Python file's
-    docstrings, or plain text. A file that cannot be read, is binary, or holds no text gives
-    none: counted in ``skipped`` and named in ``notes`` (one line each); so is a ``.gz`` that
-    is corrupt or decompresses past its limit (``max_file_bytes`` for text; PDF and .docx:
-    :func:`workers.sources.documents.size_limit`) or past what is left of the folder's
-    ``budget``, which it then spends."""
+    docstrings, or plain text, its ligatures as letters
+    (:func:`workers.sources.documents.unligatured`). A file that cannot be read, is binary, or
+    holds no text gives none: counted in ``skipped`` and named in ``notes`` (one line each); so
+    is a ``.gz`` that is corrupt or decompresses past its limit (``max_file_bytes`` for text;
+    PDF and .docx: :func:`workers.sources.documents.size_limit`) or past what is left of the
+    folder's ``budget``, which it then spends."""
     kind = file_kind(path.name) or ""
     limit = documents.size_limit(inner_name(path.name), max_file_bytes)
     packed = budget is not None and path.name.lower().endswith(GZIP_SUFFIX)
@@ -204,9 +205,9 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
         return
     if kind in DOCUMENT_EXTENSIONS:  # a PDF or .docx (.gz or not): read from memory
         read = documents.pdf_docs if kind == ".pdf" else documents.docx_docs
-        yield from read(io.BytesIO(data), rel, skipped, notes)
+        yield from map(documents.unligatured_doc, read(io.BytesIO(data), rel, skipped, notes))
         return
-    yield from _text_docs(rel, kind, data, skipped, notes)
+    yield from map(documents.unligatured_doc, _text_docs(rel, kind, data, skipped, notes))
 
 
 def _too_large(exc: TooLarge, limit: int) -> str:

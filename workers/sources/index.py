@@ -54,14 +54,14 @@ __all__ = [
     "tree_signature",
 ]
 
-# 34: a PDF's word gaps made by character and word spacing (Tc, Tw) are spaces; 33: a
-# gathering page's own text kept; 32: a glossary of in-page links is text; 31: a page gathering
-# other files' text left out; 30: every heading level cuts a section, no permalinks or tables
-# of contents; 29: the text after a list of entries is its section's; 28: <dt id=...> headings,
+# 35: ligatures (U+FB00-FB06) read as letters; 34: a PDF's word gaps made by Tc and Tw are
+# spaces; 33: a gathering page's own text kept; 32: a glossary of in-page links is text; 31: no
+# page gathering other files' text; 30: every heading level cuts a section, no permalinks or
+# tables of contents; 29: the text after a list of entries is its section's; 28: <dt> headings,
 # one-column tables; 27: copies indexed once, plain text never boilerplate; 26: .txt version
 # lines, underlined titles; 25: <pre> prose; 24: rows of values; 23: hidden UI, entry divs;
 # 22-13: page sources and bars, Markdown, PDF running lines, table rows, broken words
-SCHEMA_VERSION = "34"
+SCHEMA_VERSION = "35"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

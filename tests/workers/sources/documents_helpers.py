@@ -16,23 +16,29 @@ def pdf_string(line: str) -> str:
     return "(" + line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
 
 
-def make_pdf(pages: Sequence[str]) -> bytes:
-    """A PDF whose page ``i`` shows the lines of ``pages[i]`` (latin-1 text)."""
+def make_pdf(pages: Sequence[str], differences: str = "") -> bytes:
+    """A PDF whose page ``i`` shows the lines of ``pages[i]`` (latin-1 text; with
+    ``differences``, e.g. ``"1 /fi /fl"``, those codes name those glyphs)."""
     streams = []
     for text in pages:
         ops = ["BT /F1 11 Tf 72 720 Td 14 TL"]
         ops += [f"{pdf_string(line)} Tj T*" for line in text.split("\n")]
         ops.append("ET")
         streams.append("\n".join(ops))
-    return pdf_of_streams(streams)
+    return pdf_of_streams(streams, differences=differences)
 
 
-def pdf_of_streams(streams: Sequence[str], font: str = "Helvetica") -> bytes:
+def pdf_of_streams(streams: Sequence[str], font: str = "Helvetica", differences: str = ""
+                   ) -> bytes:
     """A PDF whose page ``i`` draws the content stream ``streams[i]`` (operators, latin-1),
     with font ``/F1``: the Type1 ``font`` (for ``"Courier"``, with its ``/Widths``: 600 for
-    each of codes 32 to 126, as a file that embeds its font declares them)."""
+    each of codes 32 to 126, as a file that embeds its font declares them), its encoding
+    WinAnsi with these ``/Differences`` when given."""
     widths = (" /FirstChar 32 /LastChar 126 /Widths [" + " ".join(["600"] * 95) + "]"
               if font == "Courier" else "")
+    if differences:
+        widths += (" /Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding"
+                   f" /Differences [{differences}] >>")
     objects: list[bytes] = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         (

@@ -308,3 +308,23 @@ def test_a_pdfs_words_are_spaced_where_its_glyphs_are(tmp_path: Path) -> None:
         [hit] = corpus.search("adjacent stars", k=1)
         assert [p.ref for p in corpus.search("given names", k=1)] == [hit.ref]
     assert hit.text.strip() == "If they are two adjacent stars, given names.", hit.text
+
+
+def test_ligatures_are_read_as_their_letters(tmp_path: Path) -> None:
+    # Trial 45, fault 7: Bash's man page names its glyphs "fi" and "fl"; pypdf gave U+FB01 and
+    # U+FB02, the report quoted "ﬁles", and a search for "files" found none of them. A .docx
+    # or HTML page pasted from a PDF holds them too.
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "man.pdf").write_bytes(make_pdf(["The \x01rst \x02ag names the \x01les."],
+                                              differences="1 /fi /fl"))
+    make_docx(folder / "memo.docx", ["Memo", "Re\ufb02ow the ot\ufb01le cards."])
+    (folder / "page.html").write_text("<title>O\ufb03ce</title><p>Sta\ufb00 \ufb01ling.</p>",
+                                      "utf-8")
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        [pdf] = corpus.search("first flag files", k=1)
+        [docx] = corpus.search("reflow otfile", k=1)
+        [html] = corpus.search("staff filing", k=1)
+    assert pdf.text.strip() == "The first flag names the files.", pdf.text
+    assert "Reflow the otfile cards." in docx.text, docx.text
+    assert "Staff filing." in html.text and html.title == "Office", (html.text, html.title)
