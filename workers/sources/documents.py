@@ -5,7 +5,9 @@ A PDF page is a document of its own, so its passages cite the file *and* the pag
 ``report.pdf:p3#0``, shown as "report.pdf, page 3". When the file has an outline (bookmarks),
 its entries are the pages' headings (issue 19: headings are indexed as fields): a page is cut
 where an entry that starts on it is printed as a line of its own, and the text before the first
-cut is headed by the entry in effect from earlier pages (see :func:`outline_sections`). A
+cut is headed by the entry in effect from earlier pages (see :func:`outline_sections`); a
+heading line the outline does not list is a paragraph of its own
+(:mod:`workers.sources.headings`). A
 ``.docx`` file is one document (its paragraphs, then its tables' rows as sentences), cited like
 any other file (``notes.docx#0``).
 
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from workers.sources.base import RawDoc
+from workers.sources.headings import set_apart_headings
 from workers.sources.pdfspacing import respaced_contents
 from workers.sources.running_lines import running_lines, without_running_lines
 from workers.sources.tables import looks_like_header, table_lines
@@ -135,7 +138,8 @@ def pdf_docs(path: Path | BinaryIO, rel: str, skipped: Counter[str], notes: list
     for number, text in enumerate(texts, 1):
         starting = starts.get(number - 1, [])
         heading, current = current, (starting[-1] if starting else current)
-        text = dehyphenated(without_running_lines(text or "", running), whole)
+        text = set_apart_headings(
+            dehyphenated(without_running_lines(text or "", running), whole))
         if text.strip():
             found += 1
             sections = outline_sections(text, starting, heading) if starts else ()

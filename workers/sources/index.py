@@ -54,14 +54,12 @@ __all__ = [
     "tree_signature",
 ]
 
-# 35: ligatures (U+FB00-FB06) read as letters; 34: a PDF's word gaps made by Tc and Tw are
-# spaces; 33: a gathering page's own text kept; 32: a glossary of in-page links is text; 31: no
-# page gathering other files' text; 30: every heading level cuts a section, no permalinks or
-# tables of contents; 29: the text after a list of entries is its section's; 28: <dt> headings,
-# one-column tables; 27: copies indexed once, plain text never boilerplate; 26: .txt version
-# lines, underlined titles; 25: <pre> prose; 24: rows of values; 23: hidden UI, entry divs;
-# 22-13: page sources and bars, Markdown, PDF running lines, table rows, broken words
-SCHEMA_VERSION = "35"
+# 36: a PDF's heading lines are paragraphs; 35: ligatures read as letters; 34: a PDF's word
+# gaps made by Tc and Tw are spaces; 33: a gathering page's own text kept; 32: a glossary of
+# in-page links is text; 31: no page gathering other files' text; 30: every heading cuts a
+# section; 29-27: entries, <dt> headings, copies indexed once; 26-13: .txt version lines, <pre>
+# prose, rows of values, hidden UI, page sources, Markdown, PDF running lines, broken words
+SCHEMA_VERSION = "36"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

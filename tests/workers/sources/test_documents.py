@@ -328,3 +328,34 @@ def test_ligatures_are_read_as_their_letters(tmp_path: Path) -> None:
     assert pdf.text.strip() == "The first flag names the files.", pdf.text
     assert "Reflow the otfile cards." in docx.text, docx.text
     assert "Staff filing." in html.text and html.title == "Office", (html.text, html.title)
+
+
+def test_a_pdfs_heading_lines_are_not_read_into_the_next_sentence(tmp_path: Path) -> None:
+    # Trial 45, fault 7: "Invoked as an interactive login shell, or with --login When Bash is
+    # invoked ..." opened an Answer: a subsection's title the outline does not list (and a man
+    # page's section names, which have no outline) ran into the sentence under it
+    from app.llm.offline.sentences import prose_sentences
+
+    page = ("Interactive shells are described in the section on interactive shells below.\n"
+            "Invoked as an interactive login shell\n"
+            "When the heron shell is invoked as an interactive login shell, it first reads\n"
+            "the file of startup commands, and then the profile in the home directory.\n"
+            "PATTERN MATCHING\n"
+            "Any character that appears in a pattern, other than the special characters,\n"
+            "matches itself; so, typically, the pattern of a heron file name is its name.\n"
+            "Special characters are listed in the table of the section on globbing.\n"
+            "So, typically, your profile holds the line\n"
+            "if [ -f ~/.heronrc ]; then . ~/.heronrc; fi")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "shell.pdf").write_bytes(make_pdf([page]))
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        [hit] = corpus.search("heron shell login startup pattern", k=1)
+    assert "\n\nInvoked as an interactive login shell\n\nWhen the heron" in hit.text, hit.text
+    assert "\n\nPATTERN MATCHING\n\nAny character" in hit.text, hit.text
+    sentences = prose_sentences(hit.text)
+    assert any(s.startswith("When the heron shell is invoked") for s in sentences), sentences
+    assert any(s.startswith("Any character that appears") for s in sentences), sentences
+    assert not any("login shell When" in s or "MATCHING Any" in s for s in sentences)
+    # a short line that the next line goes on from (in lower case) is no heading
+    assert "globbing.\nSo, typically, your profile holds the line\nif [" in hit.text, hit.text
