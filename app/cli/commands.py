@@ -25,6 +25,7 @@ from app.cli.outcome import json_line, print_exit_object
 from app.cli.parser import flag_overrides
 from app.cli.review import decides, review_decision
 from app.cli.signals import silence_stdout
+from app.research.text import visible
 from app.runs.stop import stop_on_signals
 from app.settings.checks import as_of_or_today
 from app.settings.config import Settings
@@ -199,14 +200,14 @@ def _print_end(summary: Any, args: argparse.Namespace, settings: Settings) -> in
     except BrokenPipeError:
         silence_stdout()  # the reader left; the run itself is done and recorded
     if unreached:
-        print(f"error: {unreached}", file=sys.stderr)
+        print(visible(f"error: {unreached}"), file=sys.stderr)
     return code
 
 
 def _warn(warnings: list[str]) -> int:
     """Print what could not be read (a damaged database) on stderr; exit 1 if anything."""
     for line in warnings:
-        print(f"error: {line}", file=sys.stderr)
+        print(visible(f"error: {line}"), file=sys.stderr)  # it may name a path
     return EXIT_FAILED if warnings else EXIT_OK
 
 

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from app.cli.checks import validate_paths
+from app.research.text import visible
 from app.settings.config import Settings
 
 __all__ = ["continuing", "continuing_topic"]
@@ -35,9 +36,9 @@ def continuing(settings: Settings, thread_id: str, *, runs: bool,
         recorded = recorded_run(storage_of(settings), thread_id)
     was = (recorded or {}).get("report_out")
     if was and settings.report_out and out_record(settings.report_out) != was:
-        print(f"note: the report goes to --out {settings.report_out}, not to {was} where "
-              "this thread's run wrote it (the --out given wins, and later continues keep it)",
-              file=sys.stderr)
+        print(visible(f"note: the report goes to --out {settings.report_out}, not to {was} "
+                      "where this thread's run wrote it (the --out given wins, and later "
+                      "continues keep it)"), file=sys.stderr)
     adopted = with_recorded_out(settings, recorded)
     if runs and adopted is not settings:
         validate_paths(adopted)

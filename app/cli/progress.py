@@ -233,6 +233,8 @@ def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None
         ("report", summary["report_path"] or "(none)"),
         ("elapsed", f"{summary['elapsed_seconds']:.2f} s"),
     ]
+    # a path or a model's name may hold a control character (a data dir's ESC or newline)
+    rows = [(key, visible(value)) for key, value in rows]
     if console.is_terminal:
         table = Table(title="summary", show_header=False)
         for key, value in rows:
@@ -289,8 +291,9 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
                 review_with(" --drop ENVELOPE_ID ...", "those not persisted, not reported; "
                             "the rest are approved: persisted and reported, unless with --redo"),
                 review_with(" --redo ENVELOPE_ID ...", "sent again, then another review")]
-    out += [visible(f"note: {note}") for note in pause.get("notes") or []]
-    print("\n".join(out), file=stream, flush=True)
+    out += [f"note: {note}" for note in pause.get("notes") or []]
+    # each line escaped: a note, a path in the commands (the data dir) may hold an ESC
+    print("\n".join(visible(line) for line in out), file=stream, flush=True)
 
 
 def show_pause(thread_id: str, pause: dict[str, Any], settings: Any, *, as_json: bool) -> None:

@@ -109,3 +109,19 @@ def test_every_progress_line_is_escaped() -> None:
     progress("note", {"text": "page \x1b]0;T\x07 title"})
     progress.line("corpus: mcp \x9b2J")
     assert _raw_controls(out.getvalue()) == [] and "page \\x1b]0;T\\x07 title" in out.getvalue()
+
+
+def test_the_summarys_report_path_is_one_escaped_line() -> None:
+    # Trial 46, F2: a data dir holding ESC or a newline reached the terminal raw on the
+    # summary's "report:" line (the "report written:" line above escaped the same path)
+    from app.cli.progress import print_summary
+
+    path = "/tmp/a\x1b[31mred\nsplit/reports/t.md"
+    summary = {"thread_id": "t", "model": "m", "envelopes": 1, "expected": 1, "db_rows": 1,
+               "duplicates": 0, "persisted": 1, "tokens": 1, "report_path": path,
+               "elapsed_seconds": 0.1, "notes": [], "warnings": [], "errors": []}
+    out = io.StringIO()
+    print_summary(summary, out)
+    assert _raw_controls(out.getvalue()) == []
+    [line] = [x for x in out.getvalue().splitlines() if x.startswith("  report:")]
+    assert line.endswith("split/reports/t.md"), out.getvalue()
