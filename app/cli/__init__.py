@@ -21,6 +21,7 @@ into an exit code:
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from typing import Any
@@ -47,7 +48,7 @@ from app.cli.parser import (
 )
 from app.cli.signals import silence_stdout
 from app.errors import DomainError
-from app.research.text import visible
+from app.research.text import clip, visible
 from app.runs.stop import Terminated, ignore_signals, release_signals, stop_on_signals
 from app.settings.config import ConfigError
 from workers.sources import CorpusError  # the workers' bad input (workers never import app/)
@@ -125,6 +126,10 @@ def _ended(exc: BaseException) -> tuple[int, str]:
         if why := _disk_full(exc):  # e.g. a corpus index that could not be written
             return EXIT_FAILED, disk_full_line(why)
         return EXIT_BAD_INPUT, f"error: {exc}"
+    if isinstance(exc, OSError) and exc.errno == errno.ENAMETOOLONG:  # a path given: bad input
+        name = clip(str(exc.filename or ""), 120)
+        return EXIT_BAD_INPUT, (f"error: a file or folder name is longer than the file system "
+                                f"takes (at most 255 bytes a name): {name}")
     if isinstance(exc, Terminated):
         return EXIT_TERMINATED, f"terminated (SIGTERM): {commands.again_line()}"
     if isinstance(exc, KeyboardInterrupt):

@@ -33,3 +33,18 @@ def test_a_read_only_database_or_data_dir_file_is_said_so(tmp_path: Path) -> Non
         assert _ended(other)[1].startswith("error: run failed: PermissionError")
     finally:
         commands.DATA_DIR[:] = []
+
+
+def test_a_name_too_long_for_the_file_system_is_bad_input(tmp_path: Path, capsys) -> None:
+    # Trial 46, F3: a folder name past 255 bytes in --data-dir (or --corpus, --out, --run-log)
+    # ended as "run failed: OSError: [Errno 36] File name too long", exit 1, not 2
+    from app.cli import main
+    from app.cli.exit_codes import EXIT_BAD_INPUT
+
+    long = tmp_path / ("x" * 300)
+    for argv in (["research", "checkpointer pending writes", "--data-dir", str(long)],
+                 ["threads", "--data-dir", str(long)]):
+        assert main(argv) == EXIT_BAD_INPUT, argv
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("error: a file or folder name is longer than the file system "
+                              "takes") and "\n" not in err, err
