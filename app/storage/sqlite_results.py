@@ -46,8 +46,16 @@ def shape_problem(conn: sqlite3.Connection,
     name -> columns and primary key; default the results database's), in words, or None. A
     table the file lacks passes (it is created, or read as empty). An earlier layout's results
     (keyed by ``envelope_id`` alone) or another program's ``runs`` ran every task and then failed
-    in ``persist`` with a raw ``OperationalError`` naming no file; ``threads`` failed alike."""
-    for table, (needed, key) in (tables or _TABLES).items():
+    in ``persist`` with a raw ``OperationalError`` naming no file; ``threads`` failed alike. A
+    file whose tables are all another program's is refused too: it was adopted, our tables
+    added, its journal made WAL for good and ``prune`` ran VACUUM on it (trial 46, F1)."""
+    tables = tables or _TABLES
+    present = [r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'")]
+    if present and not set(present) & set(tables):  # another program's file: never adopted
+        shown = ", ".join(sorted(present)[:3]) + (" ..." if len(present) > 3 else "")
+        return f"holds tables this app does not make ({shown}) and none of its own"
+    for table, (needed, key) in tables.items():
         info = {row[1]: row[5] for row in conn.execute(f'PRAGMA table_info("{table}")')}
         if not info:
             continue

@@ -101,6 +101,9 @@ def test_garbage_in_the_results_database_is_named_with_the_way_out(finished,
                  "task_key TEXT, as_of TEXT, status TEXT, structured TEXT)"),
     (RESULTS_DB, "CREATE TABLE runs (thread_id TEXT PRIMARY KEY)"),  # another program's
     (CHECKPOINTS_DB, "CREATE TABLE checkpoints (a); CREATE TABLE writes (b)"),
+    # trial 46, F1: a file of another program's tables only was adopted (ours added, WAL)
+    (RESULTS_DB, "CREATE TABLE photos (id INTEGER PRIMARY KEY); INSERT INTO photos VALUES (1)"),
+    (CHECKPOINTS_DB, "CREATE TABLE photos (id INTEGER PRIMARY KEY)"),
 ])
 def test_a_database_of_another_layout_is_named_with_the_way_out_before_any_task_runs(
         tmp_path: Path, small_corpus, db: str, tables: str) -> None:
@@ -115,9 +118,14 @@ def test_a_database_of_another_layout_is_named_with_the_way_out_before_any_task_
     proc = research(data, small_corpus, "--json")
     assert proc.returncode == 1
     line = one_error_line(proc)
-    assert str(data / db) in line and "of another layout" in line and "move it aside" in line
+    assert str(data / db) in line and "move it aside" in line
+    assert "of another layout" in line or "holds tables this app does not make" in line, line
     proc = run_cli("threads", "--data-dir", data)
     assert proc.returncode == 1 and str(data / db) in one_error_line(proc)
+    with sqlite3.connect(data / db) as conn:  # the file as it was: nothing added, not WAL
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal"
+    assert names == {t.split()[2] for t in tables.split(";") if t.strip().startswith("CREATE")}
 
     (data / db).rename(data / f"{db}.damaged")  # the way out the line names
     proc = research(data, small_corpus, "--json")

@@ -220,3 +220,22 @@ def test_an_mcp_tool_is_titled_by_tool_and_server_not_by_one_calls_arguments(tmp
     entry, calls = cites.lines()
     assert entry == "1. `mcp:notes/lookup`: tool lookup of MCP server notes"
     assert calls.startswith("   - passages: `mcp:notes/lookup#") and "heron" not in calls
+
+
+def test_an_mcp_record_file_of_another_programs_tables_is_refused_untouched(tmp_path) -> None:
+    # Trial 46, F1's sibling: mcp.sqlite of another program got our table added to it
+    import sqlite3
+
+    from workers.mcp_record import MCP_CACHE, McpResults
+    from workers.sources.damage import DamagedFile
+
+    with sqlite3.connect(tmp_path / MCP_CACHE) as con:
+        con.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY)")
+    with pytest.raises(DamagedFile) as refused:
+        McpResults(tmp_path)
+    assert "holds tables this app does not make (photos)" in str(refused.value)
+    with sqlite3.connect(tmp_path / MCP_CACHE) as con:
+        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    assert tables == ["photos"]
+    McpResults(tmp_path / "fresh").put("s", "t", {"q": 1}, "answer")  # ours: as before
+    McpResults(tmp_path / "fresh")  # reopened: its own table
