@@ -10,6 +10,7 @@ value then means the default.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
@@ -24,11 +25,18 @@ __all__ = ["LOCAL_SERVER_UNNAMED", "OTHER_VARIABLES", "PREFIX", "load_settings",
            "unknown_variables"]
 
 
-def _check_dotenv_lines(env_file: Path) -> list[str]:
+_EXPANDED = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<default>:-[^}]*)?\}")
+"""A ``${NAME}`` python-dotenv expands in a value (``${NAME:-default}`` brings its own)."""
+
+
+def _check_dotenv_lines(env_file: Path, environ: Mapping[str, str]) -> list[str]:
     """Refuse a ``.env`` line python-dotenv cannot parse (it would warn, without naming the
-    file, and drop the line: a setting written there would silently not apply); return a
-    warning line for each setting the file sets twice to two values (the last is used,
-    python-dotenv's rule; ``RESEARCH_ROUNDS=1`` then ``=3`` used to say nothing). Values
+    file, and drop the line: a setting written there would silently not apply), or one written
+    ``NAME:value`` (read as a bare name, and dropped); return a warning line for each setting
+    the file sets twice to two values (the last is used, python-dotenv's rule;
+    ``RESEARCH_ROUNDS=1`` then ``=3`` used to say nothing), and for each ``${NAME}`` in a
+    setting's value that neither ``environ`` nor an earlier line sets (it expands to nothing:
+    the setting silently kept its default), refused in a path (``${NOPE}/x`` is ``/x``). Values
     are not shown: one may be a key.
 
     Raises:
@@ -40,6 +48,15 @@ def _check_dotenv_lines(env_file: Path) -> list[str]:
     twice: list[str] = []
     with env_file.open(encoding="utf-8") as stream:
         for binding in parse_stream(stream):
+            if binding.key is not None and binding.value is None and ":" in binding.key:
+                raise ConfigError(f"{env_file}: line {binding.original.line} is not NAME=value "
+                                  "(a colon is no equals sign)")
+            for unset in _unset_names(binding, environ, seen):
+                said = (f"{env_file}: line {binding.original.line}: ${{{unset}}} is not set, so "
+                        f"{binding.key} has it as nothing")
+                if ENV_VARS[binding.key].path:  # "${HOME}/x" would be "/x": refused
+                    raise ConfigError(f"{said}; set {unset}, or write the path out")
+                twice.append(f"warning: {said}")
             if binding.key in ENV_VARS and binding.key in seen and (
                     seen[binding.key][1] != binding.value):
                 twice.append(f"warning: {env_file}: {binding.key} is set on line "
@@ -55,6 +72,14 @@ def _check_dotenv_lines(env_file: Path) -> list[str]:
                 raise ConfigError(f"{env_file}: line {binding.original.line} names "
                                   f"{binding.key} without a value; write {binding.key}=value")
     return twice
+
+
+def _unset_names(binding: Any, environ: Mapping[str, str], seen: Mapping[str, Any]) -> list[str]:
+    """The ``${NAME}`` of a setting's ``.env`` value that nothing sets (no default given)."""
+    if binding.key not in ENV_VARS or not binding.value:
+        return []
+    return [m["name"] for m in _EXPANDED.finditer(binding.value)
+            if not m["default"] and m["name"] not in environ and m["name"] not in seen]
 
 
 def _parse_env(name: str, spec: SettingSpec, raw: str) -> Any:
@@ -76,15 +101,18 @@ OTHER_VARIABLES = frozenset({"RESEARCH_DEBUG"})
 
 def unknown_variables(environ: Mapping[str, str]) -> list[str]:
     """One warning line per ``RESEARCH_*`` variable that no setting declares (a typo such as
-    ``RESEARCH_ROUND`` would otherwise be ignored silently), naming the closest real name
+    ``RESEARCH_ROUND`` would otherwise be ignored silently), written in lower case or with
+    dashes too (``research_rounds``, ``RESEARCH-ROUNDS``), naming the closest real name
     (``difflib``). The known names are the declarations' (:data:`ENV_VARS`)."""
     import difflib
 
     known = sorted({*ENV_VARS, *OTHER_VARIABLES})
     out = []
     for name in sorted(environ):
-        if name.startswith(PREFIX) and name not in known:
-            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        # research_rounds, RESEARCH-ROUNDS: written for a setting, read by none
+        spelt = name.upper().replace("-", "_")
+        if spelt.startswith(PREFIX) and name not in known:
+            close = difflib.get_close_matches(spelt, known, n=1, cutoff=0.6)
             hint = f"; did you mean {close[0]}?" if close else ""
             out.append(f"warning: {name} is not a setting and is ignored{hint}")
     return out
@@ -124,7 +152,7 @@ def load_settings(
         try:
             from dotenv import dotenv_values  # only when there is a .env file
 
-            for line in _check_dotenv_lines(Path(env_file)):
+            for line in _check_dotenv_lines(Path(env_file), os.environ):  # dotenv's
                 warn(line)
             file_values = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
         except (UnicodeDecodeError, OSError) as exc:  # not text, or not readable

@@ -392,3 +392,28 @@ def test_a_setting_set_twice_in_dotenv_is_warned_about(tmp_path: Path) -> None:
         f"warning: {env_file}: OPENAI_API_KEY is set on line 5 and again on line 6, to "
         "another value; the last one is used"]  # the same value twice says nothing
     assert not any("sk-" in line for line in lines)  # a key is never shown
+
+
+def test_dotenv_typos_that_were_ignored_silently_are_said(tmp_path: Path) -> None:
+    # Trial 46, F4: NAME:value, lower case, dashes and an unset ${NAME} all left the default
+    env_file = _dotenv(tmp_path, "RESEARCH_ROUNDS:3\n")
+    with pytest.raises(ConfigError, match=r"\.env: line 1 is not NAME=value \(a colon"):
+        load_settings(env={}, env_file=env_file)
+    lines: list[str] = []
+    env_file = _dotenv(tmp_path, "research_rounds=3\nRESEARCH-SEARCH-K=4\n"
+                                 "RESEARCH_MODEL=${NO_SUCH_MODEL}\n"
+                                 "RESEARCH_SEARCH_K=${SET_BEFORE}\n")
+    with pytest.MonkeyPatch.context() as mp:  # python-dotenv expands from os.environ
+        mp.setenv("SET_BEFORE", "4")
+        load_settings(env={}, env_file=env_file, warn=lines.append)
+    assert lines == [
+        f"warning: {env_file}: line 3: ${{NO_SUCH_MODEL}} is not set, so RESEARCH_MODEL has it "
+        "as nothing",
+        "warning: RESEARCH-SEARCH-K is not a setting and is ignored; did you mean "
+        "RESEARCH_SEARCH_K?",
+        "warning: research_rounds is not a setting and is ignored; did you mean "
+        "RESEARCH_ROUNDS?"], lines
+    env_file = _dotenv(tmp_path, "RESEARCH_DATA_DIR=${NO_SUCH_HOME}/research\n")  # "/research"
+    with pytest.raises(ConfigError, match=r"\$\{NO_SUCH_HOME\} is not set, so RESEARCH_DATA_DIR "
+                                          r"has it as nothing; set NO_SUCH_HOME"):
+        load_settings(env={}, env_file=env_file)
