@@ -61,20 +61,9 @@ from workers.sources.walk import (
     walk_folders,
 )
 
-__all__ = [
-    "FOLDER_EXTENSIONS",
-    "INDEXABLE",
-    "MAX_DOCUMENT_BYTES",
-    "MAX_FILE_BYTES",
-    "MIN_PARALLEL_PAGES",
-    "PARSE_THREADS",
-    "Progress",
-    "TEXT_EXTENSIONS",
-    "folder_docs",
-    "folder_files",
-    "files_of",
-    "nothing_indexable",
-]
+__all__ = ["FOLDER_EXTENSIONS", "INDEXABLE", "MAX_DOCUMENT_BYTES", "MAX_FILE_BYTES",
+           "MIN_PARALLEL_PAGES", "PARSE_THREADS", "Progress", "TEXT_EXTENSIONS", "files_of",
+           "folder_docs", "folder_files", "nothing_indexable"]
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 """Larger text files are skipped (PDF, .docx: ``MAX_DOCUMENT_BYTES``): one-page manuals pass."""
@@ -314,15 +303,14 @@ def corpus_folder(
         skipped: counts the files left out, by reason (see :func:`folder_files`).
         probe: only check that something is indexable; the list returned is empty.
         max_file_bytes: text files larger than this are skipped: the run's setting, always
-            passed (the CLI's check before the run left it at its 2 MB default and
-            refused a folder of one 3 MB file that ``--max-file-bytes 5000000`` admits).
+            passed (the CLI's check once refused a 3 MB file ``--max-file-bytes`` admits).
         notes: gets one line per file skipped as too large, special or unreadable, and per
             folder or file the app wrote (``data_dir``, its reports).
         data_dir: the app's data dir: never indexed, nor are the reports it writes anywhere.
 
     Raises:
-        CorpusError: the folder does not exist, is not a directory, or holds nothing to index
-            (the message says why each file was skipped).
+        CorpusError: the folder does not exist, is not a directory, cannot be listed, or holds
+            nothing to index (the message says why each file was skipped).
     """
     skipped = Counter() if skipped is None else skipped
     folder = Path(folder).expanduser().resolve()
@@ -331,6 +319,10 @@ def corpus_folder(
         raise CorpusError(f"corpus folder not found: {shown}")
     if not folder.is_dir():
         raise CorpusError(f"corpus folder is not a directory: {shown}")
+    try:  # the folder itself unlistable: said so ("1 unreadable" read as a file inside)
+        os.scandir(folder).close()
+    except OSError as exc:
+        raise CorpusError(f"corpus folder {shown} cannot be read ({exc.strerror})") from None
     own = Path(data_dir).expanduser() if data_dir is not None else None
     if probe:
         found = any(_has_text(path, skipped) for path, _st in _indexable(

@@ -326,3 +326,27 @@ def test_a_file_deeper_than_the_system_allows_is_named_in_the_notes(
                           if depth > 4096 else f"/{name}: skipped, its path is longer than the "
                           "system allows (4096 bytes)")), note
     assert skipped["unreadable"] == 1
+
+
+def test_a_corpus_folder_that_cannot_be_listed_is_said_so(tmp_path: Path, monkeypatch) -> None:
+    # Trial 46, F4 (as a user without the right to list it): "contains no indexable files:
+    # 1 unreadable" read as one file inside being unreadable
+    import os
+
+    from workers.sources import CorpusError
+    from workers.sources.folder import corpus_folder
+
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    (folder / "a.md").write_text("# A\n\nSome text.\n")
+    real = os.scandir
+
+    def refusing(path=".", *args):
+        if Path(path) == folder:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, *args)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    with pytest.raises(CorpusError) as refused:
+        corpus_folder(folder, max_file_bytes=10**6, probe=True)
+    assert str(refused.value) == f"corpus folder {folder} cannot be read (Permission denied)"
