@@ -57,6 +57,9 @@ def check_writable_data_dir(settings: Settings) -> Path:
     data_dir = check_data_dir(settings)
     existing = nearest_existing(data_dir)
     if existing is not None and not writable(existing):
+        if existing != data_dir:  # nothing there to read: the folder it would be made in
+            raise BadInput(f"data dir {data_dir} cannot be made: {existing} is not writable "
+                           "(read-only or no permission)")
         raise BadInput(f"data dir {data_dir} is not writable (read-only or no permission); "
                        "threads, inspect and prune --dry-run still read it")
     for path in _own_files(settings, data_dir):

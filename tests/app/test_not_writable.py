@@ -48,3 +48,24 @@ def test_a_name_too_long_for_the_file_system_is_bad_input(tmp_path: Path, capsys
         err = capsys.readouterr().err.strip()
         assert err.startswith("error: a file or folder name is longer than the file system "
                               "takes") and "\n" not in err, err
+
+
+def test_a_data_dir_that_cannot_be_made_is_not_said_to_be_readable(tmp_path: Path,
+                                                                    monkeypatch) -> None:
+    # Trial 46, F4: as a user without write access to its parent, a data dir that does not
+    # exist was "not writable ...; threads, inspect and prune --dry-run still read it"
+    import pytest
+
+    from app.cli import checks
+    from app.cli.exit_codes import BadInput
+    from app.settings.config import Settings
+
+    monkeypatch.setattr(checks, "writable", lambda folder: False)
+    wanted = tmp_path / "new" / "data"
+    with pytest.raises(BadInput) as refused:
+        checks.check_writable_data_dir(Settings(data_dir=str(wanted)))
+    assert str(refused.value) == (f"data dir {wanted} cannot be made: {tmp_path} is not "
+                                  "writable (read-only or no permission)")
+    wanted.mkdir(parents=True)
+    with pytest.raises(BadInput, match="still read it"):
+        checks.check_writable_data_dir(Settings(data_dir=str(wanted)))
