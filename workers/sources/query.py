@@ -273,7 +273,30 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
     names = name_keys(query, core)
     return SearchQuery(tuple(core), tuple(context),
                        _fts_or(core) + "".join(f" OR {_fts_or([p])}" for p in parts)
-                       + _fts_names(names), names)
+                       + _fts_names(names) + _fts_heading_phrases(query, core), names)
+
+
+_PHRASE_LEADS = frozenset(
+    "here there in on at by off out up down over under after before all no not only own once"
+    .split())
+"""Function words that lead a term of two words ("here string", "in memory", "at command"):
+dropped from the question's words, kept in a phrase searched among the headings."""
+
+
+def _fts_heading_phrases(query: str, core: Sequence[str]) -> str:
+    """`` OR heading : "here string"`` for each pair of the question's adjacent words that is
+    a function word of :data:`_PHRASE_LEADS` and a core word (at most three): without it,
+    "What is a here string?" searched "string" alone, and every entry on strings outranked the
+    manual's "Here Strings" section.
+
+    Example:
+        >>> _fts_heading_phrases("What is a here string?", ["string"])
+        ' OR heading : "here string"'
+    """
+    words = _HAY_WORDS.findall(query.lower())
+    pairs = [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)
+             if a in _PHRASE_LEADS and b in core]
+    return "".join(f" OR heading : {_quoted(p)}" for p in dict.fromkeys(pairs[:3]))
 
 
 def identifier_parts(terms: Sequence[str]) -> list[str]:

@@ -97,3 +97,20 @@ def test_a_named_symbols_summary_passage_comes_first_of_its_document(pkg):
     hits = pkg.search("What is StateGraph?", k=5, focus="StateGraph")
     own = [h.ref for h in hits if h.doc_id == "langgraph.graph.state.StateGraph"]
     assert own[:1] == ["langgraph.graph.state.StateGraph#0"], [h.ref for h in hits]
+
+
+def test_a_term_led_by_a_function_word_finds_the_section_it_heads(tmp_path):
+    # Trial 45, W5: "What is a here string?" searched "string" alone ("here" is a stopword),
+    # and entries on strings (emacs-mode-string, string comparisons) outranked "Here Strings"
+    folder = tmp_path / "manual"
+    folder.mkdir()
+    strings = "\n\n".join(
+        f"## The {name} string\n\nThe {name} string is a string the shell prints; the string "
+        f"may hold escapes, and the string is expanded." for name in
+        ("prompt", "mode", "format", "history", "emacs", "vi"))
+    write(folder, "strings.md", f"# Strings\n\n{strings}\n")
+    write(folder, "redirection.md", "# Redirection\n\n## Here Strings\n\nA variant of here "
+          "documents: the word is expanded and supplied to the command on its standard input.\n")
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        [hit] = corpus.search("What is a here string?", k=1)
+    assert hit.doc_id == "redirection.md", hit.ref
