@@ -15,27 +15,10 @@ from functools import lru_cache
 from workers.sources.spelling import spellings
 from workers.sources.symbols import identifier_in, symbol_name, symbol_terms, title_terms
 
-__all__ = [
-    "FILLER_WORDS",
-    "MAX_QUERY_TOKENS",
-    "WORD_MEMOS",
-    "STOPWORDS",
-    "SearchQuery",
-    "content_terms",
-    "distinct_terms",
-    "identifier_in",
-    "identifier_parts",
-    "mentions",
-    "word_forms",
-    "query_terms",
-    "search_query",
-    "spelled_terms",
-    "term_matches",
-    "query_to_fts",
-    "symbol_name",
-    "symbol_terms",
-    "title_terms",
-]
+__all__ = ["FILLER_WORDS", "MAX_QUERY_TOKENS", "STOPWORDS", "WORD_MEMOS", "SearchQuery",
+           "content_terms", "distinct_terms", "identifier_in", "identifier_parts", "mentions",
+           "query_terms", "query_to_fts", "search_query", "spelled_terms", "symbol_name",
+           "symbol_terms", "term_matches", "title_terms", "word_forms"]
 
 MAX_QUERY_TOKENS = 32
 """At most this many distinct query tokens are OR-ed into one FTS5 query."""
