@@ -106,13 +106,7 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
                 labels = _with_owners(written_names(entry))
                 if asked and labels and not labels & set(asked):
                     continue  # another identifier's entry
-                # the entry asked by its identifier is named, however its words split
-                # ("merge.conflictStyle" for the subject words merge, conflictstyle)
-                # an entry of one word is what its row is about: a row naming another
-                # (HISTFILESIZE's "default value to the value of HISTSIZE") is no answer for it
-                own = named_in_row and not TERM.fullmatch(entry)
-                found = (set(subject) if labels & set(asked)
-                         else names_entry(subject, f"{entry} {row}" if own else entry))
+                found = _named(entry, row, labels & set(asked), subject, named_in_row)
                 if found and not labels and owner:
                     # an option of the function asked: fs.mkdir()'s mode names fs.mkdir too
                     found |= wanted | names_entry(subject, " ".join(owner))
@@ -126,6 +120,20 @@ def default_entries(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any
                     item[DEFINES] = entry
                 out[key] = item
     return list(out.values())
+
+
+def _named(entry: str, row: str, by_name: set[str], subject: Sequence[str],
+           named_in_row: bool) -> set[str]:
+    """The ``subject`` words that name the entry of ``row`` (see :func:`default_entries`):
+    all of them for an entry asked by its identifier (``by_name``), however its words split
+    ("merge.conflictStyle" for the subject words merge, conflictstyle); else those of its
+    heading and, unless the entry is one word, of its row: an entry of one word is what its
+    row is about, and a row naming another (HISTFILESIZE's "default value to the value of
+    HISTSIZE") is no answer for that one."""
+    if by_name:
+        return set(subject)
+    own = named_in_row and not TERM.fullmatch(entry)
+    return names_entry(subject, f"{entry} {row}" if own else entry)
 
 
 def _with_heading(passage: dict[str, Any]) -> str:
