@@ -54,12 +54,12 @@ __all__ = [
     "tree_signature",
 ]
 
-# 36: a PDF's heading lines are paragraphs; 35: ligatures read as letters; 34: a PDF's word
-# gaps made by Tc and Tw are spaces; 33: a gathering page's own text kept; 32: a glossary of
-# in-page links is text; 31: no page gathering other files' text; 30: every heading cuts a
-# section; 29-27: entries, <dt> headings, copies indexed once; 26-13: .txt version lines, <pre>
-# prose, rows of values, hidden UI, page sources, Markdown, PDF running lines, broken words
-SCHEMA_VERSION = "36"
+# 37: a PDF string's end space kept, tracked titles whole; 36: a PDF's heading lines are
+# paragraphs; 35: ligatures read as letters; 34: a PDF's word gaps made by Tc and Tw are
+# spaces; 33-31: gathering pages; 30: every heading cuts a section; 29-27: entries, <dt>
+# headings, copies indexed once; 26-13: .txt version lines, <pre> prose, rows of values, hidden
+# UI, page sources, Markdown, PDF running lines, broken words
+SCHEMA_VERSION = "37"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

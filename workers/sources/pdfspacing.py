@@ -111,7 +111,11 @@ def as_offsets(items: list[Any], size: float, tc: float, tw: float,
     0``: after each glyph, ``-(tc [+ tw for code 32]) * 1000 / size``; a space glyph of known
     width (``space``, thousandths of an em, or None) is left out, its whole advance made an
     offset. The spacing after the last glyph is left out: the next positioning operator sets
-    where the next text starts (pypdf would read it as a gap before text drawn right after).
+    where the next text starts (pypdf would read it as a gap before text drawn right after);
+    a space glyph ending the string stays one (gropdf's ``[(for each )] TJ /F38 10 Tf (name)
+    Tj`` was read "eachname"). A positive ``tc`` over a string that has its own space glyphs
+    is tracking, not word gaps: its letters stay together ("Q U A R T E R L Y" was read from a
+    spaced title).
 
     Example:
         >>> def shown(items): return [bytes(i) if isinstance(i, bytes) else i for i in items]
@@ -119,6 +123,8 @@ def as_offsets(items: list[Any], size: float, tc: float, tw: float,
         [b'o', -327.5, b'a']
         >>> shown(as_offsets([b"iv e"], 10, -0.25, -2.15, 250))  # a space with no advance
         [b'i', 25, b'v', 15, b'e']
+        >>> shown(as_offsets([b"each "], 10, 0, 0.58, 250))  # the word ends there
+        [b'each', b' ']
     """
     from pypdf.generic import ByteStringObject, FloatObject
 
@@ -126,12 +132,17 @@ def as_offsets(items: list[Any], size: float, tc: float, tw: float,
     run = bytearray()
     pending = 0.0
     scale = 1000.0 / size
+    glyphs = [code for item in items if isinstance(item, (bytes, str)) for code in _raw(item)]
+    # tracking: a positive Tc over words that have their space glyphs spaces every letter
+    # alike (a designed title, "Q U A R T E R L Y"); Ghostscript's word gaps by Tc come in
+    # strings with no space glyph ("evenifitiss" is four words)
+    tracked = tc > 0 and _SPACE in glyphs and sum(code != _SPACE for code in glyphs) > 2
     for item in items:
         if not isinstance(item, (bytes, str)):
             pending += float(item)
             continue
         for code in _raw(item):
-            spacing = tc + (tw if code == _SPACE else 0.0)
+            spacing = (0.0 if tracked else tc) + (tw if code == _SPACE else 0.0)
             if code == _SPACE and space is not None:
                 pending -= (space * size / 1000.0 + spacing) * scale
                 continue
@@ -144,6 +155,8 @@ def as_offsets(items: list[Any], size: float, tc: float, tw: float,
             pending = -spacing * scale
     if run:
         out.append(ByteStringObject(bytes(run)))
+    if glyphs and glyphs[-1] == _SPACE and space is not None:
+        out.append(ByteStringObject(b" "))  # a word's end: the next string is another word
     return out
 
 

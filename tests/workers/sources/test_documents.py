@@ -310,6 +310,22 @@ def test_a_pdfs_words_are_spaced_where_its_glyphs_are(tmp_path: Path) -> None:
     assert hit.text.strip() == "If they are two adjacent stars, given names.", hit.text
 
 
+def test_a_string_ending_in_a_space_and_a_tracked_title_keep_their_words(tmp_path: Path) -> None:
+    # Trial 48, F6: gropdf's "0.58 Tw [(for each )] TJ ... (name) Tj" was read "eachname" (the
+    # space glyph ending the string was dropped with its spacing); F7: a title set with
+    # character spacing (reportlab, fpdf2) was read "Q U A R T E R L Y  R E P O R T"
+    stream = "\n".join([
+        "BT /F1 10 Tf 72 720 Td 0.58 Tw [(an alias for each )] TJ 0 Tw",
+        "78.8 0 Td (name) Tj ET",
+        "BT /F1 10 Tf 72 700 Td 3 Tc (QUARTERLY REPORT) Tj 0 Tc ET"])
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "man.pdf").write_bytes(pdf_of_streams([stream], font="Courier"))
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        [hit] = corpus.search("quarterly report", k=1)
+    assert "an alias for each name" in hit.text and "QUARTERLY REPORT" in hit.text, hit.text
+
+
 def test_ligatures_are_read_as_their_letters(tmp_path: Path) -> None:
     # Trial 45, fault 7: Bash's man page names its glyphs "fi" and "fl"; pypdf gave U+FB01 and
     # U+FB02, the report quoted "ﬁles", and a search for "files" found none of them. A .docx
