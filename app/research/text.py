@@ -52,33 +52,41 @@ def clip(text: Any, limit: int) -> str:
     return flat[: limit - 1].rstrip() + ELLIPSIS
 
 
-_PRINTED_REFERENCE = re.compile(r"\bsection\s+[\d.]*\d\s*\[([^\]]*)\]\s*,?\s*page\s+\d+")
+_PRINTED_REFERENCE = re.compile(r"\bsection\s+[\d.]*\d\s*\[([^\]]*)\]\s*,?\s*page\s+\d+",
+                                re.IGNORECASE)
 """Texinfo's printed cross-reference, ``Section 5.2 [Bash Variables], page 78``: its node name
 is what its HTML and Info copies write (``Bash Variables``)."""
-_SEE = re.compile(r"\(\s*(?:see|cf\.?)\s[^()]*(?:\([^()]*\)[^()]*)*\)")
+_SEE = re.compile(r"\(\s*(?:see|cf\.?)\s[^()]*(?:\([^()]*\)[^()]*)*\)", re.IGNORECASE)
 """A cross-reference parenthesis, ``(see Bash Variables)``, ``(see SHELL BUILTIN COMMANDS
 below)``: each copy of a manual points at its own layout."""
-_SIGNED = re.compile(r"(?<![\w.])[-\u2212\u2013](?=\d)|(?<=\d)[.,:/\u2013-](?=\d)")
-"""The marks a number is read by: a minus before it (``-1`` is not ``1``), a point, comma,
-colon, slash or dash between its digits (``1.5`` is not ``15``, ``1-2`` is not ``12``); each
-is written before a NUL, which no text of a sentence holds, to be kept (:func:`wording`)."""
-_DASHES = {"\u2212": "-", "\u2013": "-"}
+_MEANT = re.compile(
+    r"(?P<flag>(?<!\w)[-+\u2212]{1,2}\w+)"  # a flag or a signed number: -e, +e, --posix, -1
+    r"|(?<=\d)[.,:/\u2013-](?=\d)|(?<=\de)[-+](?=\d)"  # 1.5 is not 15, 1e-3 is not 1e3
+    r"|[!=<>^~|&%]|(?<=\s)[-+*/](?=\s)"  # operators: != is not ==, n - 1 is not n + 1
+    r"|\w+")
+"""What :func:`wording` keeps of a sentence: its words (case folded), and the marks that change
+what it says: a flag's or a number's sign (its case kept: ``-L`` is not ``-l``), the marks
+between a number's digits, operators. Every other mark is layout: spacing, quotes, a hyphen
+that broke a word at a line's end."""
 
 
 @lru_cache(maxsize=65536)
 def wording(text: str) -> str:
     """What two copies of one sentence share: its words, without their spacing, case,
     ligatures, punctuation, hyphens (a word broken at a line's end) or cross-reference
-    parentheses; the marks of a number kept (:data:`_SIGNED`). One manual in several formats
-    (HTML, PDF, man page, Info) says a sentence with a PDF's broken spacing ("tw oadjacent"),
-    a ligature ("ﬁles"), a hyphen at a line break, typographic quotes, or its own kind of
-    cross-reference ("(see Bash Variables)" beside "(see Section 5.2 [Bash Variables], page
-    78)"): such copies are one sentence, which a report says once. Same words, not similar
-    ones: "the exit status of the last command" is another sentence than "the return status of
-    the last command". Texinfo's printed reference form is the one its manual gives for
-    ``@xref``/``@pxref`` in print ("Section N [Node], page P"); normalizing text before
-    comparing it is the first step of near-duplicate detection (Broder, "On the resemblance
-    and containment of documents", 1997), here without its shingles: only equal texts match.
+    parentheses; what changes a meaning kept (:data:`_MEANT`: ``set -e`` is not ``set +e``,
+    ``--posix`` not ``posix``, ``-L`` not ``-l``, ``1e-3`` not ``1e3``, ``a != b`` not
+    ``a == b``; ``x²`` not ``x2``: no compatibility folding but the case folding of ligatures).
+    One manual in several formats (HTML, PDF, man page, Info) says a sentence with a PDF's
+    broken spacing ("tw oadjacent"), a ligature ("ﬁles"), a hyphen at a line break,
+    typographic quotes, or its own kind of cross-reference ("(see Bash Variables)" beside
+    "(see Section 5.2 [Bash Variables], page 78)"): such copies are one sentence, which a
+    report says once. Same words, not similar ones: "the exit status of the last command" is
+    another sentence than "the return status of the last command". Texinfo's printed reference
+    form is the one its manual gives for ``@xref``/``@pxref`` in print ("Section N [Node],
+    page P"); normalizing text before comparing it is the first step of near-duplicate
+    detection (Broder, "On the resemblance and containment of documents", 1997), here
+    without its shingles: only equal texts match.
 
     Args:
         text: one sentence or claim, as a bullet would show it (any length).
@@ -94,11 +102,13 @@ def wording(text: str) -> str:
         True
         >>> wording("The limit is 1.5 s.") == wording("The limit is 15 s."), wording("-1 ok")
         (False, '-1ok')
+        >>> wording("Use set -e to stop.") == wording("Use set +e to stop.")
+        False
     """
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    folded = _SEE.sub(" ", _PRINTED_REFERENCE.sub(r"\1", folded))
-    kept = _SIGNED.sub(lambda m: "\0" + _DASHES.get(m.group(0), m.group(0)), folded)
-    return "".join(re.findall(r"\w|\0.", kept)).replace("\0", "")
+    text = _SEE.sub(" ", _PRINTED_REFERENCE.sub(r"\1", text))
+    return "".join(m.group(0).replace("\u2212", "-") if m.group("flag")
+                   else m.group(0).replace("\u2013", "-").casefold()
+                   for m in _MEANT.finditer(text))
 
 
 def clip_middle(text: Any, limit: int) -> str:

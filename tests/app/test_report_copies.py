@@ -168,3 +168,19 @@ def test_a_models_sentence_said_twice_from_two_copies_is_one_sentence_citing_bot
     sentences, dropped = _cited_sentences(parsed, claims)
     assert sentences == [(f"{TMOUT} (see Bash Variables).",
                           ["bashref.html#517", "bashref.pdf:p102#3"])] and dropped == 0
+
+
+def test_sentences_that_differ_by_a_sign_a_flag_or_an_operator_are_two() -> None:
+    # Trial 48, F5: wording() dropped flag dashes, signs, operators and exponent signs and folded
+    # every compatibility character: bash(1)'s "--posix" and "posix" lines were one sentence
+    from app.research.text import wording
+
+    for one, other in [("Use set -e here.", "Use set +e here."), ("Enable --posix mode.",
+                       "Enable posix mode."), ("Pass -L to it.", "Pass -l to it."),
+                       ("It reads n - 1 lines.", "It reads n + 1 lines."),
+                       ("True if a != b.", "True if a == b."), ("The step is 1e-3.",
+                       "The step is 1e3."), ("It is x² wide.", "It is x2 wide."),
+                       ("A ½ share.", "A 12 share.")]:
+        assert wording(one) != wording(other), (one, other)
+    assert wording("−−restricted The shell becomes restricted.") == wording(
+        "--restricted: the shell becomes restricted.")
