@@ -91,7 +91,7 @@ class McpResults:
         with self._db() as con:
             present = sorted(r[0] for r in con.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"))
-        if present and "mcp_calls" not in present:
+        if present and not {"mcp_calls", "calls"} & set(present):  # calls: its first layout
             raise DamagedFile(
                 f"the MCP tool record {self._path} holds tables this app does not make "
                 f"({', '.join(present[:3])}): another program's; move it aside (mv {self._path} "

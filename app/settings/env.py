@@ -25,19 +25,23 @@ __all__ = ["LOCAL_SERVER_UNNAMED", "OTHER_VARIABLES", "PREFIX", "load_settings",
            "unknown_variables"]
 
 
-_EXPANDED = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<default>:-[^}]*)?\}")
-"""A ``${NAME}`` python-dotenv expands in a value (``${NAME:-default}`` brings its own)."""
+_EXPANDED = re.compile(r"\$\{(?P<name>[^}:]*)(?P<default>:-[^}]*)?\}")
+"""A ``${NAME}`` python-dotenv expands in a value (``${NAME:-default}`` brings its own; its
+pattern: a ``${NAME-default}`` names a variable called ``NAME-default``, which none is)."""
 
 
-def _check_dotenv_lines(env_file: Path, environ: Mapping[str, str]) -> list[str]:
+def _check_dotenv_lines(env_file: Path, environ: Mapping[str, str]
+                        ) -> tuple[list[str], dict[str, str]]:
     """Refuse a ``.env`` line python-dotenv cannot parse (it would warn, without naming the
     file, and drop the line: a setting written there would silently not apply), or one written
     ``NAME:value`` (read as a bare name, and dropped); return a warning line for each setting
     the file sets twice to two values (the last is used, python-dotenv's rule;
     ``RESEARCH_ROUNDS=1`` then ``=3`` used to say nothing), and for each ``${NAME}`` in a
     setting's value that neither ``environ`` nor an earlier line sets (it expands to nothing:
-    the setting silently kept its default), refused in a path (``${NOPE}/x`` is ``/x``). Values
-    are not shown: one may be a key.
+    the setting silently kept its default); and, by setting, the line that says so of a path
+    (``${NOPE}/x`` is ``/x``), refused where the value is used (:func:`load_settings`: a flag
+    or the environment may set it instead, or the command not read it). Values are not shown:
+    one may be a key.
 
     Raises:
         ConfigError: names the file and the line.
@@ -46,6 +50,7 @@ def _check_dotenv_lines(env_file: Path, environ: Mapping[str, str]) -> list[str]
 
     seen: dict[str, tuple[int, str | None]] = {}
     twice: list[str] = []
+    unset_paths: dict[str, str] = {}
     with env_file.open(encoding="utf-8") as stream:
         for binding in parse_stream(stream):
             if binding.key is not None and binding.value is None and ":" in binding.key:
@@ -54,9 +59,10 @@ def _check_dotenv_lines(env_file: Path, environ: Mapping[str, str]) -> list[str]
             for unset in _unset_names(binding, environ, seen):
                 said = (f"{env_file}: line {binding.original.line}: ${{{unset}}} is not set, so "
                         f"{binding.key} has it as nothing")
-                if ENV_VARS[binding.key].path:  # "${HOME}/x" would be "/x": refused
-                    raise ConfigError(f"{said}; set {unset}, or write the path out")
-                twice.append(f"warning: {said}")
+                if ENV_VARS[binding.key].path:  # "${HOME}/x" would be "/x": refused if used
+                    unset_paths[binding.key] = f"{said}; set {unset}, or write the path out"
+                else:
+                    twice.append(f"warning: {said}")
             if binding.key in ENV_VARS and binding.key in seen and (
                     seen[binding.key][1] != binding.value):
                 twice.append(f"warning: {env_file}: {binding.key} is set on line "
@@ -71,7 +77,9 @@ def _check_dotenv_lines(env_file: Path, environ: Mapping[str, str]) -> list[str]
                 # no value, and the setting silently kept its default
                 raise ConfigError(f"{env_file}: line {binding.original.line} names "
                                   f"{binding.key} without a value; write {binding.key}=value")
-    return twice
+            if binding.key in unset_paths and not _unset_names(binding, environ, seen):
+                del unset_paths[binding.key]  # set again, right
+    return twice, unset_paths
 
 
 def _unset_names(binding: Any, environ: Mapping[str, str], seen: Mapping[str, Any]) -> list[str]:
@@ -99,18 +107,20 @@ OTHER_VARIABLES = frozenset({"RESEARCH_DEBUG"})
 """``RESEARCH_*`` variables read outside the settings (``RESEARCH_DEBUG``: tracebacks)."""
 
 
-def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+def unknown_variables(environ: Mapping[str, str], loose: Collection[str] = ()) -> list[str]:
     """One warning line per ``RESEARCH_*`` variable that no setting declares (a typo such as
-    ``RESEARCH_ROUND`` would otherwise be ignored silently), written in lower case or with
-    dashes too (``research_rounds``, ``RESEARCH-ROUNDS``), naming the closest real name
-    (``difflib``). The known names are the declarations' (:data:`ENV_VARS`)."""
+    ``RESEARCH_ROUND`` would otherwise be ignored silently), and of ``loose`` (the ``.env``
+    file's names) one written in lower case or with dashes too (``research_rounds``,
+    ``RESEARCH-ROUNDS``), naming the closest real name (``difflib``). The known names are
+    the declarations' (:data:`ENV_VARS`)."""
     import difflib
 
     known = sorted({*ENV_VARS, *OTHER_VARIABLES})
     out = []
     for name in sorted(environ):
-        # research_rounds, RESEARCH-ROUNDS: written for a setting, read by none
-        spelt = name.upper().replace("-", "_")
+        # research_rounds, RESEARCH-ROUNDS in the .env file (``loose``: its names): written
+        # for a setting, read by none; the shell's own research_notes is none of ours
+        spelt = name.upper().replace("-", "_") if name in loose else name
         if spelt.startswith(PREFIX) and name not in known:
             close = difflib.get_close_matches(spelt, known, n=1, cutoff=0.6)
             hint = f"; did you mean {close[0]}?" if close else ""
@@ -148,11 +158,13 @@ def load_settings(
     """
     environ = dict(os.environ if env is None else env)
     file_values: dict[str, str] = {}
+    unset_paths: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
         try:
             from dotenv import dotenv_values  # only when there is a .env file
 
-            for line in _check_dotenv_lines(Path(env_file), os.environ):  # dotenv's
+            lines, unset_paths = _check_dotenv_lines(Path(env_file), os.environ)  # dotenv's
+            for line in lines:
                 warn(line)
             file_values = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
         except (UnicodeDecodeError, OSError) as exc:  # not text, or not readable
@@ -162,7 +174,7 @@ def load_settings(
     # A variable set in the environment wins over the file even when it is empty (as with
     # python-dotenv's ``load_dotenv(override=False)``); an empty value then means the default.
     merged = {**file_values, **environ}
-    for line in unknown_variables(merged):
+    for line in unknown_variables(merged, loose=file_values):
         warn(line)
     values: dict[str, Any] = {}
     for name, spec in ENV_VARS.items():
@@ -170,6 +182,8 @@ def load_settings(
         if raw is None or spec.name in flags:
             continue
         try:
+            if name in unset_paths and name not in environ:  # the file's value is used
+                raise ConfigError(unset_paths[name])
             value = _parse_env(name, spec, raw)
         except ConfigError as exc:
             line = f"{exc} (set in {'the environment' if name in environ else env_file})"

@@ -97,3 +97,34 @@ def test_dotenv_typos_that_were_ignored_silently_are_said(tmp_path: Path) -> Non
     with pytest.raises(ConfigError, match=r"\$\{NO_SUCH_HOME\} is not set, so RESEARCH_DATA_DIR "
                                           r"has it as nothing; set NO_SUCH_HOME"):
         load_settings(env={}, env_file=env_file)
+
+
+def test_an_unset_name_in_a_dotenv_path_is_refused_only_where_the_path_is_used(tmp_path: Path
+                                                                               ) -> None:
+    # Trial 48, F1: RESEARCH_DATA_DIR=${NOPE}/x stopped a command given --data-dir, and
+    # RESEARCH_CORPUS=${NOPE}/docs stopped `threads`, which reads no corpus
+    env_file = _dotenv(tmp_path, "RESEARCH_DATA_DIR=${NO_SUCH_HOME}/x\n")
+    assert load_settings(env={}, env_file=env_file, flags={"data_dir"}).data_dir != "/x"
+    assert load_settings(env={"RESEARCH_DATA_DIR": str(tmp_path / "d")},
+                         env_file=env_file).data_dir == str(tmp_path / "d")
+    lines: list[str] = []
+    env_file = _dotenv(tmp_path, "RESEARCH_CORPUS=${NO_SUCH_HOME}/docs\n")
+    load_settings(env={}, env_file=env_file, warn=lines.append, needed={"data_dir"})
+    assert len(lines) == 1 and "${NO_SUCH_HOME} is not set" in lines[0], lines
+    with pytest.raises(ConfigError, match=r"\$\{NO_SUCH_HOME\} is not set, so RESEARCH_CORPUS"):
+        load_settings(env={}, env_file=env_file)
+    # F2: ${NAME-default} (no colon) is no default in python-dotenv: the value was empty
+    env_file = _dotenv(tmp_path, "RESEARCH_DATA_DIR=${NO_SUCH_HOME-/srv}/x\n")
+    with pytest.raises(ConfigError, match=r"\$\{NO_SUCH_HOME-/srv\} is not set"):
+        load_settings(env={}, env_file=env_file)
+
+
+def test_a_lower_case_shell_variable_is_no_misspelt_setting(tmp_path: Path) -> None:
+    # Trial 48, F3: the shell's own research_notes was "not a setting ... did you mean" on
+    # every command; in the .env file, research_rounds is one
+    lines: list[str] = []
+    load_settings(env={"research_notes": "~/notes"}, env_file=_dotenv(tmp_path, "research_rounds"
+                                                                        "=3\n"),
+                  warn=lines.append)
+    assert lines == ["warning: research_rounds is not a setting and is ignored; did you mean "
+                     "RESEARCH_ROUNDS?"], lines
