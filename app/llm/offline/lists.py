@@ -24,10 +24,16 @@ _CODE = re.compile(r"[{}<>=;]|^\s|\(\)\s*$|^\W")
 """An item that is code or a signature (``{``, ``=``, ``;``, indented), not a list item."""
 
 
+_MARKER = re.compile(r"[ \t]*(?:[•◦▪‣·*-]|\d{1,2}[.)])[ \t]+")
+"""A bulleted or numbered item's marker at a line's start (Markdown's ``- ``, Info's ``* ``)."""
+
+
 def with_list(text: str, start: int, sentence: str, most_chars: int, most_words: int) -> str:
-    """``sentence`` (found at ``text[start:]``) with the list its colon introduces: the short
-    one-line paragraphs right after it, at least two, as many as fit ``most_chars`` and
-    ``most_words``; ``sentence`` itself when it ends no lead-in or no such list follows.
+    """``sentence`` (found at ``text[start:]``) with the list its colon introduces: at least
+    two items right after it, as many as fit ``most_chars`` and ``most_words``; ``sentence``
+    itself when it ends no lead-in or no such list follows. The items are lines led by a
+    bullet or a number (Markdown, Info, a PDF), each with the lines it wraps onto, or else
+    short one-line paragraphs (an HTML list as the index keeps it).
 
     Args:
         text: the passage's text.
@@ -41,26 +47,68 @@ def with_list(text: str, start: int, sentence: str, most_chars: int, most_words:
         'The following are disallowed:\\n\\nUsing cd.\\n\\nSetting PATH.'
         >>> with_list(text, 7, "The following are disallowed:", 45, 60)
         'The following are disallowed:'
+        >>> md = "Disallowed:\\n- Using cd.\\n- Setting PATH and\\n  ENV.\\n\\nAfter that."
+        >>> with_list(md, 0, "Disallowed:", 400, 60)
+        'Disallowed:\\n- Using cd.\\n- Setting PATH and\\n  ENV.'
     """
     if not sentence.rstrip().endswith(":") or text.find(sentence, start) != start:
         return sentence
     end = start + len(sentence)
-    items = 0
-    position = end
-    while items < _ITEMS:
-        gap = _BREAK.match(text, position)
-        if gap is None:
+    items = _bulleted(text, end) or _paragraphs(text, end)
+    quote = sentence
+    for count, (stop, item) in enumerate(items[:_ITEMS], 1):
+        body = _MARKER.sub("", item, count=1).strip()
+        longer = text[start:stop]
+        if (not body or len(body) > _ITEM_CHARS or _CODE.search(body)
+                or len(longer) > most_chars or len(longer.split()) > most_words):
             break
+        if count >= 2:
+            quote = longer
+    return quote
+
+
+def _bulleted(text: str, position: int) -> list[tuple[int, str]]:
+    """The items after ``position`` whose lines start with a marker (:data:`_MARKER`): each
+    ``(where it ends, its text)``, with the indented lines it wraps onto; a blank line may part
+    two items. ``[]`` when the next line is no item."""
+    out: list[tuple[int, str]] = []
+    lines = text[position:].split("\n")
+    offset = position + len(lines[0]) + 1  # the rest of the lead-in's line
+    item: list[str] = []
+    for line in lines[1:]:
+        if not item and not out and not line.strip():  # a blank line before the first item
+            offset += len(line) + 1
+            continue
+        if _MARKER.match(line):
+            if item:
+                out.append((offset - 1, " ".join(item)))
+            item = [line]
+        elif item and line.strip() and line[:1] in " \t":
+            item.append(line.strip())  # wrapped onto an indented line
+        elif item and not line.strip():
+            out.append((offset - 1, " ".join(item)))
+            item = []
+        elif line.strip() or not out:
+            break
+        offset += len(line) + 1
+    if item:
+        out.append((min(offset - 1, len(text)), " ".join(item)))
+    return out
+
+
+def _paragraphs(text: str, position: int) -> list[tuple[int, str]]:
+    """The one-line paragraphs after ``position`` (an HTML list as the index keeps it), each
+    ``(where it ends, its text)``, up to the first longer one."""
+    out: list[tuple[int, str]] = []
+    while (gap := _BREAK.match(text, position)) is not None:
         following = text.find("\n\n", gap.end())
         stop = len(text) if following < 0 else following
         item = text[gap.end():stop]
-        quote = text[start:stop]
-        if (not item.strip() or "\n" in item.strip() or len(item) > _ITEM_CHARS
-                or _CODE.search(item) or len(quote) > most_chars
-                or len(quote.split()) > most_words):
+        if "\n" in item.strip():
             break
-        items, position, end = items + 1, stop, stop
-    return text[start:end] if items >= 2 else sentence
+        out.append((stop, item))
+        position = stop
+    return out
 
 
 def lead_in(quote: str) -> str:

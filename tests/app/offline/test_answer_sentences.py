@@ -148,3 +148,17 @@ def test_a_list_quote_leads_the_answer_by_its_lead_in_words_not_its_items() -> N
                  "of seconds since 1970-01-01 00:00:00 UTC.", "lang_datefunc.html#3")
     md = render_markdown(data([row("analyst", q, [ways, epoch])], topic=q, sub_questions=[q]))
     assert answer_section(md).startswith("\n- The unixepoch() function returns"), md
+
+
+def test_a_markdown_or_info_list_is_quoted_with_its_lead_in() -> None:
+    # Trial 48, F8: only paragraph items (an HTML list as indexed) and a PDF's bullets were
+    # quoted; Markdown's "- " items and Info's "   * " items, wrapped, were never shown
+    lead = "A restricted shell refuses the following:"
+    question = stems("What does a restricted shell refuse?")
+    for text in (f"{lead}\n- Changing directories with `cd`.\n- Setting the values of PATH.",
+                 f"{lead}\n\n- Changing directories with `cd`.\n\n- Setting the values of PATH.",
+                 f"{lead}\n   * Changing directories with the 'cd'\n     builtin.\n"
+                 "   * Setting or unsetting the values of 'SHELL', 'PATH'."):
+        found = candidate_sentences([(0, _passage("rbash#0", text))])
+        [best] = select(found, question, frozenset(), (1, 1), set())
+        assert best.text.startswith(lead) and "values of" in best.text, (text, found)
