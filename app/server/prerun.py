@@ -198,17 +198,23 @@ def _goto_problem(command: Any, values: Mapping[str, Any]) -> str | None:
     the graph's own (:data:`app.graph.build.NODES`) is a worker, which runs only on the task a
     ``Send`` hands it (``goto: docs_search`` failed with ``KeyError('sub_question')``); any
     ``goto`` on a thread with no topic yet runs before ``plan`` has made a plan (``goto:
-    review_results`` on a new thread left it "awaiting its results review", trial 42 F7).
-    A ``Send``-shaped goto (``{"node": ..., "arg": ...}``) is LangGraph's to check."""
+    review_results`` on a new thread left it "awaiting its results review", trial 42 F7). A
+    ``Send`` to a worker with no sub-question is refused alike (its failed task stayed pending
+    and failed every later resume of the thread, trial 48); one with a task is LangGraph's to
+    run."""
     goto = command.get("goto") if isinstance(command, Mapping) else None
     if not goto:
         return None
-    names = [goto] if isinstance(goto, str) else goto if isinstance(goto, list) else []
+    names = goto if isinstance(goto, list) else [goto]
     graph_nodes = (*NODES, START, END)
-    if bare := next((n for n in names if isinstance(n, str) and n not in graph_nodes), None):
-        return (f"goto {clip(bare, 80)!r}: a worker node runs only on the task a Send hands it "
-                f"(dispatch sends them); go to one of {', '.join(NODES)}, or run the thread "
-                "again")
+    for name in names:  # a bare name, or a Send ({"node": ..., "input": ...})
+        sent = name if isinstance(name, Mapping) else {"node": name}
+        task = sent.get("input", sent.get("arg"))
+        asked = task.get("sub_question") if isinstance(task, Mapping) else None
+        if sent.get("node") not in graph_nodes and not (isinstance(asked, str) and asked.strip()):
+            return (f"goto {clip(str(sent.get('node')), 80)!r}: a worker node runs only on the "
+                    f"task a Send hands it (dispatch sends them); go to one of "
+                    f"{', '.join(NODES)}, or run the thread again")
     if not values.get("topic"):
         return ("a Command's goto needs a thread that has a topic; start the thread with an "
                 "input ({\"topic\": ...})")

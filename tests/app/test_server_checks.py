@@ -169,3 +169,15 @@ def test_a_goto_on_a_thread_without_a_topic_is_refused():
 @pytest.mark.parametrize("goto", ["report", ["persist"], "__end__"])
 def test_a_goto_to_a_graph_node_of_a_planned_thread_passes(goto):
     assert _refused({"goto": goto}, {"topic": SMALL_TOPIC}) is None
+
+
+@pytest.mark.parametrize("goto", [{"node": "docs_search", "input": {}},
+                                  [{"node": "critic", "input": None}]])
+def test_a_send_to_a_worker_without_a_task_is_refused(goto):
+    # Trial 48: Send("docs_search", {}) failed in the worker, and its pending task failed
+    # every later Command on the thread until a new input
+    status, line = _refused({"goto": goto}, {"topic": SMALL_TOPIC})
+    assert status == 400 and "a worker node runs only on the task a Send hands it" in line
+    task = {"worker": "docs_search", "sub_question": "What is Send?", "topic": SMALL_TOPIC}
+    assert _refused({"goto": {"node": "docs_search", "input": task}},
+                    {"topic": SMALL_TOPIC}) is None
