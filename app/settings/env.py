@@ -157,20 +157,7 @@ def load_settings(
             environment).
     """
     environ = dict(os.environ if env is None else env)
-    file_values: dict[str, str] = {}
-    unset_paths: dict[str, str] = {}
-    if env_file is not None and Path(env_file).is_file():
-        try:
-            from dotenv import dotenv_values  # only when there is a .env file
-
-            lines, unset_paths = _check_dotenv_lines(Path(env_file), os.environ)  # dotenv's
-            for line in lines:
-                warn(line)
-            file_values = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
-        except (UnicodeDecodeError, OSError) as exc:  # not text, or not readable
-            why = exc.reason if isinstance(exc, UnicodeDecodeError) else exc.strerror
-            raise ConfigError(f"{env_file}: cannot be read as UTF-8 text ({why}); fix or "
-                              "remove it") from None
+    file_values, unset_paths = _read_dotenv(env_file, warn)
     # A variable set in the environment wins over the file even when it is empty (as with
     # python-dotenv's ``load_dotenv(override=False)``); an empty value then means the default.
     merged = {**file_values, **environ}
@@ -194,6 +181,31 @@ def load_settings(
         if value is not None:
             values[spec.name] = value
     return _with_default_model(Settings(**values), flags, needed, warn)
+
+
+def _read_dotenv(env_file: Path | str | None, warn: Callable[[str], None]
+                 ) -> tuple[dict[str, str], dict[str, str]]:
+    """The ``.env`` file's values (``{}`` when there is none) and, by setting, the refusal of a
+    path holding an unset ``${NAME}`` (:func:`_check_dotenv_lines`, whose warnings go to
+    ``warn``).
+
+    Raises:
+        ConfigError: the file is not UTF-8 text or cannot be read, or a line of it is refused.
+    """
+    if env_file is None or not Path(env_file).is_file():
+        return {}, {}
+    try:
+        from dotenv import dotenv_values  # only when there is a .env file
+
+        lines, unset_paths = _check_dotenv_lines(Path(env_file), os.environ)  # dotenv's
+        for line in lines:
+            warn(line)
+        values = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
+    except (UnicodeDecodeError, OSError) as exc:  # not text, or not readable
+        why = exc.reason if isinstance(exc, UnicodeDecodeError) else exc.strerror
+        raise ConfigError(f"{env_file}: cannot be read as UTF-8 text ({why}); fix or "
+                          "remove it") from None
+    return values, unset_paths
 
 
 def _with_default_model(settings: Settings, flags: Collection[str],
