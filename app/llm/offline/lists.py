@@ -17,15 +17,16 @@ _ITEM_CHARS = 200
 _ITEMS = 8
 """The most items quoted."""
 _BREAK = re.compile(r"\n\s*\n")
-_LEAD_END = re.compile(r":[ \t]*\n(?:[ \t]*\n|(?=[ \t]*(?:[•◦▪‣·*-]|\d{1,2}[.)]|[a-z][.)])\s))")
+_BULLET = r"(?:[•◦▪‣·*-]|\d{1,2}[.)]|[a-z][.)])"
+"""A list item's bullet or number (``-``, ``•``, ``*``, ``1.``, ``a)``)."""
+_MARKER = re.compile(rf"[ \t]*{_BULLET}[ \t]+")
+"""A bulleted or numbered item's marker at a line's start (Markdown's ``- ``, Info's ``* ``)."""
+_LEAD_END = re.compile(rf":[ \t]*\n(?:[ \t]*\n|(?=[ \t]*{_BULLET}\s))")
 """A colon ending a paragraph (:func:`with_list`'s quote: its items are paragraphs), or a line
 before a bulleted or numbered item (a PDF's list: one item a line)."""
 _CODE = re.compile(r"[{}<>=;]|^\s|\(\)\s*$|^\W")
 """An item that is code or a signature (``{``, ``=``, ``;``, indented), not a list item."""
 
-
-_MARKER = re.compile(r"[ \t]*(?:[•◦▪‣·*-]|\d{1,2}[.)])[ \t]+")
-"""A bulleted or numbered item's marker at a line's start (Markdown's ``- ``, Info's ``* ``)."""
 
 
 def with_list(text: str, start: int, sentence: str, most_chars: int, most_words: int) -> str:
