@@ -20,7 +20,7 @@ from app.research.relevance import needed, spelled_out, topic_terms
 from app.research.topics import subject as topic_subject
 from app.research.topics import topic_kind
 from workers.sources.entries import entry_keywords
-from workers.sources.query import mentions
+from workers.sources.query import STOPWORDS, mentions
 
 if TYPE_CHECKING:
     from app.research.report import ReportInput
@@ -62,11 +62,43 @@ def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[st
     terms = question_terms(topic, rows)
     kind_words = _KIND_WORDS.get(topic_kind(topic), frozenset())
     subject = [t for t in terms if t not in kind_words] or terms
+    subject = [t for t in subject if t not in _named_kinds(topic, subject)] or subject
     head = _OF.split(topic_subject(topic), maxsplit=1)
     if len(head) == 2:  # "retry policy of a graph node" asks about a retry policy
         own = [t for t in subject if mentions([t], head[0])]
         return own if len(own) >= 2 else subject  # "list of X", "state of X": X
     return subject
+
+
+_KIND_OF_NAME = re.compile(
+    r"(?P<name>[^\W_][\w.-]*)`?\s+(?P<kind>variables?|options?|settings?|directives?|"
+    r"parameters?|builtins?|commands?|functions?|methods?|properties|property|flags?|"
+    r"keywords?|attributes?|fields?|events?|macros?|pragmas?)\b", re.IGNORECASE)
+"""A thing named, then the kind of thing it is: "the TMOUT *variable*", "the pipefail
+*option*", "the `exec` *builtin*"."""
+
+
+_NO_NAMES = frozenset("one two three single first second last next new old default custom own "
+                      "whole given same other different extra".split())
+"""Words before a kind of thing that count or pick, not name ("one field", "a new option")."""
+
+
+def _named_kinds(topic: str, subject: Sequence[str]) -> set[str]:
+    """The words of ``subject`` that only say what kind of thing a name of it is ("variable"
+    in "What does the TMOUT variable do?"): a sentence saying "this variable" is about some
+    variable, not TMOUT (trial 45, W10: TIMEFORMAT's "If this variable is not set" answered).
+
+    Example:
+        >>> sorted(_named_kinds("What does the TMOUT variable do?", ["tmout", "variable"]))
+        ['variable']
+    """
+    found = set()
+    for m in _KIND_OF_NAME.finditer(topic):
+        name, kind = m.group("name").lower(), m.group("kind").lower()
+        if (name in subject and kind in subject and name not in STOPWORDS
+                and name not in _NO_NAMES):
+            found.add(kind)
+    return found
 
 
 def question_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[str]:

@@ -85,3 +85,17 @@ def test_an_entrys_own_default_leads_and_another_entrys_default_is_not_beside_it
     answer = answer_section(md)
     assert answer.startswith("\n- `HISTSIZE`: The shell sets the default value to 500"), md
     assert "the value of HISTSIZE" not in answer, md
+
+
+def test_a_sentence_about_this_variable_is_not_the_named_variables() -> None:
+    # Trial 45, W10: "What does the TMOUT variable do?" quoted TIMEFORMAT's "If this variable
+    # is not set, ...": "variable" counted as the subject, and the sentence said it
+    q = "What does the TMOUT variable do?"
+    other = item("finding", "If this variable is not set, Bash acts as if it had the value "
+                 "of the default format.", "bashref.pdf:p95#3")
+    own = item("finding", "The shell will check the value of the TMOUT variable and exit if "
+               "a command is not read within the specified number of seconds.",
+               "bashref.pdf:p102#1")
+    md = render_markdown(data([row("analyst", q, [other, own])], topic=q, sub_questions=[q]))
+    answer = answer_section(md)
+    assert "TMOUT variable and exit" in answer and "this variable" not in answer, md
