@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from workers.sources.base import Document, Passage
-from workers.sources.damage import DamagedFile
-from workers.sources.recording import KeyedLocks, sqlite_transaction
+from workers.sources.recording import KeyedLocks, refuse_foreign, sqlite_transaction
 from workers.sources.web_answer import clip
 
 __all__ = ["MAX_TEXT", "MCP_CACHE", "MCP_DDL", "McpResults", "args_passage", "mcp_ref"]
@@ -77,25 +76,9 @@ class McpResults:
     def __init__(self, data_dir: Path) -> None:
         self._path = Path(data_dir).expanduser() / MCP_CACHE
         self._path.parent.mkdir(parents=True, exist_ok=True)
-        self._refuse_foreign()
+        # another program's file is never adopted; "calls": this record's first layout
+        refuse_foreign(self._path, ("mcp_calls", "calls"), "MCP tool record")
         self._setup()
-
-    def _refuse_foreign(self) -> None:
-        """Refuse a file of another program's tables only, as the data dir's other databases
-        are refused (``app.storage.sqlite_results.shape_problem``): else our table was added
-        to it and its journal made WAL (trial 46, F1's sibling).
-
-        Raises:
-            DamagedFile: one line naming the file and the way out.
-        """
-        with self._db() as con:
-            present = sorted(r[0] for r in con.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"))
-        if present and not {"mcp_calls", "calls"} & set(present):  # calls: its first layout
-            raise DamagedFile(
-                f"the MCP tool record {self._path} holds tables this app does not make "
-                f"({', '.join(present[:3])}): another program's; move it aside (mv {self._path} "
-                f"{self._path}.damaged) and run again: MCP tools are asked again")
 
     def _setup(self) -> None:
         """Create the table (idempotent) and the per-key locks."""

@@ -19,6 +19,7 @@ from app.storage.results import (
     ResultsStore,
 )
 from app.storage.sqlite_files import connect
+from workers.sources.recording import foreign_tables
 
 __all__ = ["RESULTS_DB", "ForeignSchema", "SqliteResults", "has_table", "shape_problem"]
 
@@ -50,10 +51,8 @@ def shape_problem(conn: sqlite3.Connection,
     file whose tables are all another program's is refused too: it was adopted, our tables
     added, its journal made WAL for good and ``prune`` ran VACUUM on it (trial 46, F1)."""
     tables = tables or _TABLES
-    present = [r[0] for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'")]
-    if present and not set(present) & set(tables):  # another program's file: never adopted
-        shown = ", ".join(sorted(present)[:3]) + (" ..." if len(present) > 3 else "")
+    if present := foreign_tables(conn, tables):  # another program's file: never adopted
+        shown = ", ".join(present[:3]) + (" ..." if len(present) > 3 else "")
         return f"holds tables this app does not make ({shown}) and none of its own"
     for table, (needed, key) in tables.items():
         info = {row[1]: row[5] for row in conn.execute(f'PRAGMA table_info("{table}")')}

@@ -8,13 +8,13 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
-from collections.abc import Hashable, Iterator
+from collections.abc import Collection, Hashable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from workers.sources.damage import damaged, is_damage
+from workers.sources.damage import DamagedFile, damaged, is_damage
 
-__all__ = ["KeyedLocks", "sqlite_transaction"]
+__all__ = ["KeyedLocks", "foreign_tables", "refuse_foreign", "sqlite_transaction"]
 
 _FOREIGN = re.compile(r"no such column|has no column named|does not match any PRIMARY KEY")
 """SQLite's words for a table of another layout than the record's: a well-formed file another
@@ -56,3 +56,31 @@ class KeyedLocks:
     def __call__(self, key: Hashable) -> threading.Lock:
         with self._guard:
             return self._locks.setdefault(key, threading.Lock())
+
+
+def foreign_tables(con: sqlite3.Connection, ours: Collection[str]) -> list[str]:
+    """The tables of ``con``'s file, sorted, when there are some and none of them is one of
+    ``ours``: another program's file, which the app must never adopt (its tables added beside
+    the other program's, its journal made WAL: trial 46, F1); ``[]`` otherwise (a new file,
+    or the app's own, an older layout of it included)."""
+    present = sorted(r[0] for r in con.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"))
+    return present if present and not set(present) & set(ours) else []
+
+
+def refuse_foreign(path: Path, ours: Collection[str], what: str) -> None:
+    """Refuse the record ``path`` (called ``what``) when another program's tables alone are in
+    it (:func:`foreign_tables`); nothing when it does not exist yet.
+
+    Raises:
+        DamagedFile: one line naming the file, its tables and the way out.
+    """
+    if not path.exists():
+        return
+    with sqlite_transaction(path, what) as con:
+        found = foreign_tables(con, ours)
+    if found:
+        raise DamagedFile(f"the {what} {path} holds tables this app does not make "
+                          f"({', '.join(found[:3])}): another program's; move it aside (mv "
+                          f"{path} {path}.damaged) and run again: what it recorded is asked "
+                          "again")
