@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from workers.sources.base import Document, Passage
-from workers.sources.recording import KeyedLocks, sqlite_transaction
+from workers.sources.recording import KeyedLocks, refuse_foreign, sqlite_transaction
 from workers.sources.text import chunk_text
 from workers.sources.urls import page_url
 from workers.sources.web_answer import (
@@ -207,6 +207,7 @@ class WebSource:
         self.description = description
         self.provider = provider
         self._lock = KeyedLocks()  # one per (query, as_of): one request per question
+        refuse_foreign(self._path, ("searches", "pages"), "web search record")
         with self._db() as con:
             con.executescript(_DDL)
         with self._db() as con:

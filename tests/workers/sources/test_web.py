@@ -206,3 +206,18 @@ def test_a_web_record_of_another_layout_is_named_with_the_way_out(
     said = str(info.value)
     assert str(tmp_path / WEB_CACHE) in said and "move it aside" in said, said
     assert not server.requests  # nothing asked (and paid for) before the record was found bad
+
+
+def test_a_web_record_of_another_programs_tables_is_refused_untouched(tmp_path: Path) -> None:
+    # Sibling of trial 46, F1: web.sqlite of another program got the record's tables added
+    import sqlite3
+
+    from workers.sources.damage import DamagedFile
+
+    with sqlite3.connect(tmp_path / WEB_CACHE) as con:
+        con.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY)")
+    with pytest.raises(DamagedFile, match=r"holds tables this app does not make \(photos\)"):
+        WebSource(tmp_path, lambda query, k: [])
+    with sqlite3.connect(tmp_path / WEB_CACHE) as con:
+        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    assert tables == ["photos"]
