@@ -34,23 +34,15 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from workers.sources.base import CorpusError, IndexVanished, NoText, Passage, RawDoc
+from workers.sources.checked import checked_once, forget, passed
 from workers.sources.names import symbol_key
 from workers.sources.note_groups import one_line_each
 from workers.sources.query import spelled_terms, symbol_terms, title_terms
 from workers.sources.text import chunk_text, raw, safe_name
 
 __all__ = [
-    "SCHEMA_VERSION",
-    "STALE_TMP_SECONDS",
-    "build",
-    "build_lock",
-    "build_locked",
-    "current_notes",
-    "passage_frequencies",
-    "read_meta",
-    "remove_orphan_temps",
-    "remove_stale",
-    "same_content",
+    "SCHEMA_VERSION", "STALE_TMP_SECONDS", "build", "build_lock", "build_locked", "current_notes",
+    "passage_frequencies", "read_meta", "remove_orphan_temps", "remove_stale", "same_content",
     "tree_signature",
 ]
 
@@ -228,17 +220,18 @@ def same_content(data_dir: Path, kind: str, content: str) -> tuple[Path, dict[st
 
 def read_meta(path: Path) -> dict[str, str] | None:
     """The meta table of a finished index, or None when the file is missing, not an index, or
-    damaged: SQLite's ``quick_check`` (every page of its b-trees read, about 15 ms for the
-    package docs' 6 MB) finds fault with it, so it is built again (it is derived data; found by
-    a new-user trial: garbage written inside it failed every search of every rerun)."""
+    damaged: SQLite's ``quick_check``, once per version of the file (:mod:`.checked`), finds
+    fault with it, so it is built again (it is derived data; found by a new-user trial:
+    garbage written inside it failed every search of every rerun)."""
     if not path.is_file():
         return None
     try:
         con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
             meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
-            (verdict,) = con.execute("PRAGMA quick_check(1)").fetchone()
-            return meta if verdict == "ok" else None
+            whole = checked_once(path, lambda: con.execute("PRAGMA quick_check(1)").fetchone()
+                                 == ("ok",))
+            return meta if whole else None
         finally:
             con.close()
     except sqlite3.Error:
@@ -315,13 +308,13 @@ def remove_orphan_temps(data_dir: Path, kind: str, locked: bool) -> None:
                 tmp.unlink()
 
 
-
 def remove_stale(data_dir: Path, kind: str, keep: Path) -> None:
     """Best effort: delete older indexes of the same source (open handles keep working)."""
     for old in data_dir.glob(f"corpus-{kind}-*.sqlite"):
         if old != keep:
             with suppress(OSError):
                 old.unlink()
+                forget(old)
 
 
 def build_locked(
@@ -352,6 +345,7 @@ def build_locked(
                 raise
     except (OSError, sqlite3.Error) as exc:
         raise _build_failed(data_dir, path, exc) from None
+    passed(path)
     remove_stale(data_dir, kind, keep=path)
     return meta, True
 
