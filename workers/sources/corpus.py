@@ -27,6 +27,7 @@ from workers.sources.damage import damaged, is_damage
 from workers.sources.fingerprint import content_fingerprint, folder_fingerprint
 from workers.sources.gathered import without_gathering_pages
 from workers.sources.leads import lead_passage, with_leads
+from workers.sources.memo import Memo
 from workers.sources.note_groups import shown_notes
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
 from workers.sources.query import search_query
@@ -56,9 +57,13 @@ MAX_PER_DOCUMENT = 2
 RELEVANCE_FLOOR = 0.5
 """With a focus, passages scoring under this share of the best one's bm25 are left out."""
 
+SEARCHES_KEPT = 32
+"""An open corpus keeps its last this many searches' answers (a sub-question's come together)."""
+
 _WEIGHTS = ", ".join(str(float(w)) for w in COLUMN_WEIGHTS)
 _PLAIN_WEIGHTS = ", ".join(str(float(w)) for w in (*COLUMN_WEIGHTS[:-1], 0.0))
 _PASSAGE_COLS = "p.ref, p.doc_id, p.title, p.source, p.text"
+_DOC_SQL = "SELECT doc_id, title, source FROM docs WHERE doc_id = ?"
 
 
 class Corpus:
@@ -76,6 +81,7 @@ class Corpus:
         self._free: list[sqlite3.Connection] = []
         self._all: list[sqlite3.Connection] = []
         self._closed = False
+        self._searches: Memo[list[Passage]] = Memo(SEARCHES_KEPT)
         # Keep one connection open for the corpus's lifetime: should the file be removed (a
         # newer build of a changed folder cleans up stale ones), threads share this one.
         self._release(self._connect())
@@ -260,8 +266,14 @@ class Corpus:
         Any text is accepted (FTS5 operators, quotes or SQL are just words). Returns ``[]`` when
         nothing searchable is left or ``k < 1``; ``k`` is capped at ``MAX_K``. A passage whose
         text repeats a better-ranked one word for word (sync/async twins) is left out."""
-        parsed = search_query(query if isinstance(query, str) else str(query), focus)
-        k = min(int(k), MAX_K)
+        query, k = query if isinstance(query, str) else str(query), min(int(k), MAX_K)
+        if self._closed:  # a kept answer is no answer of a closed corpus
+            raise CorpusError("corpus is closed")
+        # a round's workers search the same sub-question at once: one search serves them all
+        return list(self._searches.get((query, k, focus), lambda: self._search(query, k, focus)))
+
+    def _search(self, query: str, k: int, focus: str | None) -> list[Passage]:
+        parsed = search_query(query, focus)
         if parsed is None or k < 1:
             return []
         sql = (
@@ -305,26 +317,16 @@ class Corpus:
         """
         key = str(ref_or_doc_id).strip()
         with self._connection() as con:
-            doc = con.execute(
-                "SELECT doc_id, title, source FROM docs WHERE doc_id = ?", (key,)
-            ).fetchone()
+            doc = con.execute(_DOC_SQL, (key,)).fetchone()
             focus = 0
             if doc is None:
-                hit = con.execute(
-                    "SELECT doc_id, seq FROM passages WHERE ref = ?", (key,)
-                ).fetchone()
+                hit = con.execute("SELECT doc_id, seq FROM passages WHERE ref = ?",
+                                  (key,)).fetchone()
                 if hit is None:
                     return None
-                focus = hit[1]
-                doc = con.execute(
-                    "SELECT doc_id, title, source FROM docs WHERE doc_id = ?", (hit[0],)
-                ).fetchone()
-            texts = [
-                t
-                for (t,) in con.execute(
-                    "SELECT text FROM passages WHERE doc_id = ? ORDER BY seq", (doc[0],)
-                )
-            ]
+                focus, doc = hit[1], con.execute(_DOC_SQL, (hit[0],)).fetchone()
+            texts = [t for (t,) in con.execute(
+                "SELECT text FROM passages WHERE doc_id = ? ORDER BY seq", (doc[0],))]
         return Document(doc[0], doc[1], doc[2], passage_window(texts, focus, max_chars))
 
     def term_frequencies(self, terms: Iterable[str]) -> dict[str, int]:
