@@ -12,6 +12,7 @@ it, nothing breaks: the line just has no status.
 
 from __future__ import annotations
 
+import logging
 import signal
 import time
 from collections.abc import Iterator
@@ -21,7 +22,7 @@ from typing import Any
 
 from workers.waits import pause
 
-__all__ = ["exit_of", "install", "root_error", "watching"]
+__all__ = ["exit_of", "install", "returncode", "root_error", "watching"]
 
 _SPAWNED: ContextVar[list[Any] | None] = ContextVar("research_mcp_spawned", default=None)
 
@@ -44,6 +45,7 @@ def install() -> None:
 
     spawn._research_watched = True  # type: ignore[attr-defined]
     stdio._create_platform_compatible_process = spawn
+    logging.getLogger("asyncio").addFilter(_ReapedChild())
 
 
 @contextmanager
@@ -83,7 +85,7 @@ def exit_of(spawned: list[Any], error: BaseException) -> str | None:
     if not spawned or not closed_by_server(error):
         return None
     deadline = time.monotonic() + EXIT_WAIT  # its stdout closed: its end is a moment away
-    while (code := getattr(spawned[-1], "returncode", None)) is None:
+    while (code := returncode(spawned[-1])) is None:
         if time.monotonic() >= deadline:
             return None
         pause(0.05, "an MCP server's exit status")
@@ -94,6 +96,37 @@ def exit_of(spawned: list[Any], error: BaseException) -> str | None:
     except ValueError:
         return f"was killed by signal {-code}"
     return None if name in _OURS else f"was killed by {name.name}"
+
+
+def returncode(process: Any) -> int | None:
+    """``process``'s exit status (an anyio ``Process``), or None while it runs.
+
+    Read from the ``subprocess.Popen`` under asyncio's transport when there is one: on Python
+    3.11 the transport's ``close()`` polls the Popen, which can reap a child that has just
+    exited before asyncio's child watcher does; the watcher then reports status 255 (and logs
+    "Unknown child process pid ..."), while the Popen holds the true status (seen in CI: a
+    server exiting with status 3 named as 255; cpython#86276, cpython#127049).
+
+    Example:
+        >>> from types import SimpleNamespace as NS
+        >>> popen = NS(returncode=3)
+        >>> returncode(NS(returncode=255, _process=NS(_transport=NS(_proc=popen))))
+        3
+    """
+    inner = getattr(process, "_process", process)
+    popen = getattr(getattr(inner, "_transport", None), "_proc", None)
+    code = getattr(popen, "returncode", None)
+    return code if code is not None else getattr(process, "returncode", None)
+
+
+class _ReapedChild(logging.Filter):
+    """Drops asyncio's warning of a child another poll reaped first: :func:`returncode` reads
+    the true status, so the line on stderr would be a stray one."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = str(record.msg)
+        return not (msg.startswith("Unknown child process pid")
+                    or msg.startswith("child process pid %d exit status already read"))
 
 
 def closed_by_server(error: BaseException) -> bool:

@@ -1,0 +1,32 @@
+"""An MCP server's exit status as it was, when Python 3.11's asyncio reports 255: the
+transport's close() polled the Popen and reaped the child before asyncio's child watcher did
+(seen in CI: "MCP server 'gone' exited with status 255 at start-up" for status 3)."""
+from __future__ import annotations
+
+import logging
+from types import SimpleNamespace as NS
+
+from workers.mcp_exits import exit_of, install
+
+
+def _reaped_by_poll(status: int) -> NS:
+    """An anyio process whose Popen holds ``status`` and whose asyncio process says 255."""
+    popen = NS(returncode=status)
+    return NS(returncode=255, _process=NS(returncode=255, _transport=NS(_proc=popen)))
+
+
+def test_the_popens_status_is_named_not_asyncios_255() -> None:
+    assert exit_of([_reaped_by_poll(3)], EOFError()) == "exited with status 3"
+    assert exit_of([_reaped_by_poll(-11)], EOFError()) == "was killed by SIGSEGV"
+    assert exit_of([NS(returncode=4)], EOFError()) == "exited with status 4"  # no transport
+
+
+def test_asyncios_warning_of_the_reaped_child_is_no_stray_line(caplog) -> None:
+    install()
+    log = logging.getLogger("asyncio")
+    with caplog.at_level(logging.WARNING):
+        log.warning("Unknown child process pid %d, will report returncode 255", 12345)
+        log.warning("child process pid %d exit status already read:  will report returncode 255",
+                    12345)
+        log.warning("another asyncio warning")
+    assert [r.getMessage() for r in caplog.records] == ["another asyncio warning"]
