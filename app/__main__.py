@@ -7,12 +7,16 @@ which took 0.8 to 1.8 s of a warm run's wall time on a loaded 2-core machine, 0.
 (issue 21, item 12). Reference counting still frees and finalizes everything as usual (files,
 connections); only cyclic garbage left at exit is not collected, which the OS reclaims with the
 process. In-process callers of :func:`app.cli.main`
-(the tests) are not affected. Source: the Python docs of ``gc.freeze``.
+(the tests) are not affected. Source: the Python docs of ``gc.freeze``. While the CLI and a
+command's libraries import, the collector is paused (:mod:`app.runs.collector`).
 """
 
 import gc
 
-from app.runs.stop import hold_signals  # light: no LangGraph import
+from app.runs.collector import pause  # light: the standard library only
+
+pause()  # no collections while the libraries import: app.runs.collector
+from app.runs.stop import hold_signals  # noqa: E402 - light: no LangGraph import
 
 # Ctrl-C and SIGTERM wait while the CLI is imported: main() handles either from its first line
 # (SIGTERM's default killed the process without a word, Ctrl-C raised inside an import)

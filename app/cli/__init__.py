@@ -49,6 +49,7 @@ from app.cli.parser import (
 from app.cli.signals import silence_stdout
 from app.errors import DomainError
 from app.research.text import clip, visible
+from app.runs.collector import imports_done
 from app.runs.stop import Terminated, ignore_signals, release_signals, stop_on_signals
 from app.settings.config import ConfigError
 from workers.sources import CorpusError  # the workers' bad input (workers never import app/)
@@ -76,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
                 held.clear()  # an earlier in-process run's
             release_signals()  # a signal held during the imports is raised here
             args = _parse(argv)
+            if _COMMANDS[args.command] is not commands.run:  # run resumes it after its imports
+                imports_done()  # the collector (app.runs.collector)
             return _COMMANDS[args.command](args)
         except Shown:
             return EXIT_OK

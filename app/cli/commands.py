@@ -26,6 +26,7 @@ from app.cli.parser import flag_overrides
 from app.cli.review import decides, review_decision
 from app.cli.signals import silence_stdout
 from app.research.text import visible
+from app.runs.collector import imports_done
 from app.runs.stop import stop_on_signals
 from app.settings.checks import as_of_or_today
 from app.settings.config import Settings
@@ -135,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
     from app.llm.tracing import check_tracing
     from app.runs.run import RunRequest, run_research
 
+    imports_done()  # the collector, paused while python -m app imported (app.runs.collector)
     if tracing_note := check_tracing():  # said once, instead of ~30 s of retries at exit
         print(tracing_note, file=sys.stderr)
 
