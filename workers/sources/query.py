@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from workers.sources.contractions import without_contractions
 from workers.sources.spelling import spellings
 from workers.sources.symbols import identifier_in, symbol_name, symbol_terms, title_terms
 
@@ -65,16 +66,21 @@ def query_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
 
     Word tokens (``\\w+``) minus stopwords, one-character tokens and duplicates, of the text
     in Unicode's compatibility form (NFKC): full-width ``ｃｈｅｃｋｐｏｉｎｔｅｒ`` (typed
-    with an input method) is the word ``checkpointer`` the corpus has.
+    with an input method) is the word ``checkpointer`` the corpus has. An English
+    contraction's tail is no word ("I've" is not "ve", "you're" not "re":
+    :func:`~workers.sources.contractions.without_contractions`).
 
     Example:
         >>> query_terms("What is the mechanism behind Send and reducers?")
         ['mechanism', 'behind', 'send', 'reducers']
         >>> query_terms("ｃｈｅｃｋｐｏｉｎｔｅｒ")
         ['checkpointer']
+        >>> query_terms("Every variable I've made with the re module")
+        ['variable', 'made', 're', 'module']
     """
     seen: dict[str, None] = {}
-    for token in re.findall(r"\w+", unicodedata.normalize("NFKC", text).lower()):
+    text = without_contractions(unicodedata.normalize("NFKC", text).lower())
+    for token in re.findall(r"\w+", text):
         if len(token) < 2 or token in STOPWORDS or not any(c.isalnum() for c in token):
             continue
         seen.setdefault(token, None)
