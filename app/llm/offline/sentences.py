@@ -73,8 +73,13 @@ _PROSE_LABELS = frozenset(
 )
 _TERMINAL = re.compile(r"[.!?][\"')\]]*$")
 _CODE_HINTS = re.compile(
-    r"```|=>|==|!=|\s=\s|;\s*$|[{}]|^\s*(?:>>>|\$ |import |from \S+ import|def |class |return )"
+    r"```|;\s*$|[{}]|^\s*(?:>>>|\$ |import |from \S+ import|def |class |return )"
 )
+_CODE_OPERATORS = re.compile(r"=>|==|!=|\s=\s")
+"""Code only in a short line ("x = 5", "if a == b"): a prose sentence may quote a call inline
+("remove all objects in the workspace with rm(list = ls()).": trial 49 lost that answer)."""
+_PROSE_WORDS = 8
+_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 # a heading's underline (reST, AsciiDoc, setext: "NAME" over "----" ran into the text below)
@@ -161,10 +166,12 @@ def is_heading(block: str) -> bool:
         False
     """
     line = block.strip()
-    if not line or "\n" in line or _LINE_END.search(line):
+    if not line or "\n" in line:
         return False
-    if _SECTION_NUMBER.match(line):
-        return True
+    if _SECTION_NUMBER.match(line) and (line.endswith("?") or not _LINE_END.search(line)):
+        return True  # a FAQ's numbered question too ("7.10 How do I convert ...?")
+    if _LINE_END.search(line):
+        return False
     words = [w for w in re.findall(r"[A-Za-z][\w'-]*", line) if len(w) > 3]
     capital = sum(w[0].isupper() for w in words)
     return len(words) >= 2 and 3 * capital >= 2 * len(words)
@@ -208,6 +215,8 @@ def starts_mid_sentence(text: str, sentence: str) -> bool:
 def _looks_like_code(sentence: str) -> bool:
     """Code, or a field/parameter listing (``name: ...``) rather than a prose sentence."""
     if _CODE_HINTS.search(sentence):
+        return True
+    if _CODE_OPERATORS.search(sentence) and len(_WORD.findall(sentence)) < _PROSE_WORDS:
         return True
     if (m := _FIELD_ENTRY.match(sentence)) and m.group(1).lower() not in _PROSE_LABELS:
         return True
@@ -277,7 +286,10 @@ def _is_first(passage: Passage) -> bool:
 # a question (a FAQ's heading) states nothing, though one that quotes a question at its end
 # does; nor does a sentence ending on a word pointing back ("Git doesn't provide a way to do
 # this."): what it says is in the sentence before
-_ASKS = re.compile(r"^\W*(?:what|how|why|when|where|which|who|whom|whose|can|could|do|does|"
+# a question, also numbered as a FAQ's heading is ("7.10 How do I convert factors to numeric?":
+# trial 49 found R's FAQ headings quoted as Answer lines) or marked "Q:"
+_ASKS = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s+|q\d*[.:]\s*)?"
+                   r"(?:what|how|why|when|where|which|who|whom|whose|can|could|do|does|"
                    r"did|is|are|was|were|should|would|will|shall|may|might|must|has|have|"
                    r"had)\b.*\?[\"')\]]*$", re.IGNORECASE | re.DOTALL)
 _POINTS_BACK = re.compile(r"\b(?:this|that|these|those|so)[\"')\]]*[.!]?[\"')\]]*$",
