@@ -178,5 +178,5 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
         lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
                      "see Failures.")
     else:
-        lines.append("- No limitations or warnings were found in the corpus.")
+        lines.append("- No limitations or warnings were found in the passages retrieved.")
     return [*lines, ""]

@@ -127,7 +127,7 @@ def test_empty_run_says_so() -> None:
     # Notes (answers8: no line of the Answer is said twice)
     assert md.count("No sourced answer was found in the corpus.") == 1 and "## 1." not in md
     assert f'would repeat the report: "{Q2}"' in md and f'"{Q1}"' not in md  # the topic's own
-    assert "No limitations or warnings were found in the corpus." in md
+    assert "No limitations or warnings were found in the passages retrieved." in md
     assert "No sources were cited." in md
     assert citations(md) == []
 
