@@ -41,6 +41,11 @@ topic was taken, then its own plan refused for 501)."""
 # control (BIDI_CONTROLS).
 
 
+_EXAMPLE = "e.g. research \"how are failed downloads retried?\""
+"""The example a refused topic's line gives: a question in a user's words about no one corpus
+(it named the package docs' "checkpointer pending writes" on R's manuals: trial 49, F5)."""
+
+
 def topic_problem(topic: str, *, limit: int = MAX_TOPIC_CHARS, noun: str = "topic") -> str | None:
     """What makes ``topic`` (whitespace collapsed) no topic to research, in one line, or None:
     empty, longer than :data:`MAX_TOPIC_CHARS`, not valid UTF-8 (a served run's JSON may
@@ -57,8 +62,7 @@ def topic_problem(topic: str, *, limit: int = MAX_TOPIC_CHARS, noun: str = "topi
         True
     """
     if not topic:
-        return (f"the {noun} is empty; say what to research, e.g. "
-                "research \"checkpointer pending writes\"")
+        return f"the {noun} is empty; say what to research, {_EXAMPLE}"
     if len(topic) > limit:
         return f"the {noun} has {len(topic)} characters; the limit is {limit}"
     if where := utf8_problem(topic):  # a lone surrogate: a byte that was not UTF-8
@@ -69,8 +73,7 @@ def topic_problem(topic: str, *, limit: int = MAX_TOPIC_CHARS, noun: str = "topi
         return f"the {noun} has no letters or digits; say what to research"
     if not query_terms(topic):  # the words a corpus search looks for: "x", "what is it" has none
         return (f"the {noun} {topic!r} has no word to search for (single letters and words "
-                "like 'what' or 'the' are not searched); say what to research, e.g. "
-                "research \"checkpointer pending writes\"")
+                f"like 'what' or 'the' are not searched); say what to research, {_EXAMPLE}")
     return None
 
 
