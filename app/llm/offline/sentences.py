@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from app.llm.offline.code_quotes import prose_of, with_code
 from app.llm.offline.headings import heading_at, heading_of, passage_headings
 from app.llm.offline.lists import lead_in, with_list
 from app.llm.offline.markup import (
@@ -350,7 +351,8 @@ def summary_line(passage: Passage) -> str | None:
 def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]:
     """Candidate sentences of ``(rank, passage)`` pairs, de-duplicated, in rank then reading
     order. Whole sentences are preferred; when no passage has one, any prose line is taken. A
-    sentence introducing a list is quoted with it (:func:`app.llm.offline.lists.with_list`)."""
+    sentence introducing a list is quoted with it (:func:`app.llm.offline.lists.with_list`), one
+    running through a short code block with its code (:mod:`app.llm.offline.code_quotes`)."""
     found: list[Sentence] = []
     for need_terminal in (True, False):  # prefer whole sentences; fall back to any prose line
         seen: set[str] = set()
@@ -367,7 +369,10 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                     continue
                 # a lead-in ("the following are disallowed:") is quoted with its list
                 sentence = with_list(passage.text, offset, sentence, _MAX_CHARS, _MAX_WORDS)
-                if key in seen or not _acceptable(sentence, need_terminal=need_terminal,
+                # ... and one running through a short code block, with its code
+                sentence = with_code(passage.text, offset, sentence, _MAX_CHARS, _MAX_WORDS)
+                if key in seen or not _acceptable(prose_of(sentence),
+                                                  need_terminal=need_terminal,
                                                   summary=_is_summary(passage, position)):
                     continue
                 seen.add(key)

@@ -1,0 +1,71 @@
+"""A sentence that runs through a short displayed code block, quoted whole with its code:
+"If f is such a factor object, you can use ``as.numeric(as.character(f))`` to get the numbers
+back." Split at the fence, its first half is no sentence and its second the tail of one
+(:func:`~app.llm.offline.sentence_ends.continues_code`), so a how-to answer that *is* code was
+never quoted (trial 49, on R's FAQ: "How do I convert factors to numeric?").
+
+Pure: the quote is a verbatim slice of its passage, from the sentence's first character to the
+end of the sentence it continues into; a report joining its lines shows the code as a code span
+(three backticks, then the code, then three backticks, on one line, is one in Markdown).
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.llm.offline.markup import FENCE
+from app.llm.offline.sentence_ends import PLAIN_WORD
+
+__all__ = ["prose_of", "with_code"]
+
+_CODE_LINES = 3
+"""The most lines of code a sentence runs through (a longer block is a listing of its own)."""
+_CODE_CHARS = 100
+"""The longest line of such code."""
+_BLOCK = re.compile(r"\s*\n(?P<fence>[ \t]*(?:```|~~~)[^\n]*\n)(?P<code>(?:[^\n]*\n){1,%d}?)"
+                    r"[ \t]*(?:```|~~~)[ \t]*\n\s*\n" % _CODE_LINES)
+_TAIL_END = re.compile(r"[.!?][\"')\]]*(?=\s|$)")
+_FENCED = re.compile(r"[ \t]*(?:```|~~~)[^\n]*\n(.*?)\n?[ \t]*(?:```|~~~)", re.DOTALL)
+
+
+def with_code(text: str, start: int, sentence: str, most_chars: int, most_words: int) -> str:
+    """``sentence`` (found at ``text[start:]``) joined to the code block it runs into and the
+    rest of it after the block, when it ends with no mark that ends a sentence, the block has
+    at most :data:`_CODE_LINES` short lines and what follows opens with a plain lower-case word
+    (:data:`~app.llm.offline.sentence_ends.PLAIN_WORD`); else ``sentence`` itself, also when
+    the whole would pass ``most_chars`` or ``most_words``.
+
+    Example:
+        >>> text = "If f is one, use\\n\\n```\\nas.numeric(f)\\n```\\n\\nto get it back."
+        >>> with_code(text, 0, "If f is one, use", 400, 60)
+        'If f is one, use\\n\\n```\\nas.numeric(f)\\n```\\n\\nto get it back.'
+        >>> with_code(text, 0, "If f is one, use", 30, 60)
+        'If f is one, use'
+    """
+    if not sentence or sentence.rstrip()[-1] in ".!?:;" or text.find(sentence, start) != start:
+        return sentence
+    end = start + len(sentence)
+    block = _BLOCK.match(text, end)
+    if block is None or any(len(line) > _CODE_CHARS for line in block["code"].splitlines()):
+        return sentence
+    after = block.end()
+    if not PLAIN_WORD.match(text, after) or FENCE.match(text, after):
+        return sentence
+    tail = _TAIL_END.search(text, after)
+    if tail is None or "\n\n" in text[after:tail.start()]:
+        return sentence
+    quote = text[start:tail.end()]
+    if len(quote) > most_chars or len(prose_of(quote).split()) > most_words:
+        return sentence
+    return quote
+
+
+def prose_of(quote: str) -> str:
+    """``quote`` with each fenced block it holds put as one word, ``code``: what a rule about
+    prose judges of it (a sentence quoted with its code is prose).
+
+    Example:
+        >>> prose_of("you can use\\n\\n```\\nas.numeric(f)\\n```\\n\\nto get it back.")
+        'you can use\\n\\ncode\\n\\nto get it back.'
+    """
+    return _FENCED.sub("code", quote)

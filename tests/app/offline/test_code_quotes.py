@@ -1,0 +1,67 @@
+"""A sentence that runs through a short code block is quoted whole, with its code (trial 49 on
+R's FAQ: "If f is such a factor object, you can use [code] to get the numbers back." was
+never quoted, so "How do I convert factors to numeric?" got no answer)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from app.llm.offline.sentences import candidate_sentences
+from tests.conftest import AS_OF, run_cli
+from workers.sources import Passage
+
+FAQ = """# 7.10 How do I convert factors to numeric?
+
+It may happen that when reading numeric data into R, they come in as factors. If f is such
+a factor object, you can use
+
+```
+as.numeric(as.character(f))
+```
+
+to get the numbers back. More efficient, but harder to remember, is
+
+```
+as.numeric(levels(f))[as.integer(f)]
+```
+
+In any case, do not call as.numeric() directly for the task at hand.
+
+For a listing, the loop reads
+
+```
+for (i in 1:10) {
+  x <- x + i
+  y <- y * i
+  print(x)
+}
+```
+
+and prints each sum.
+"""
+
+
+def _quotes(text: str) -> list[str]:
+    passage = Passage("faq.md#0", "faq.md", "faq.md", "faq.md", text)
+    return [s.text for s in candidate_sentences([(0, passage)])]
+
+
+def test_a_sentence_running_through_short_code_is_quoted_with_it() -> None:
+    quotes = _quotes(FAQ.split("\n", 2)[2])
+    joined = [q for q in quotes if "as.numeric(as.character(f))" in q]
+    assert joined == ["If f is such\na factor object, you can use\n\n```\n"
+                      "as.numeric(as.character(f))\n```\n\nto get the numbers back."], quotes
+    # a sentence whose rest starts a new one ("In any case"), or a long listing, is not joined
+    assert not any("levels(f)" in q or "x <- x + i" in q for q in quotes), quotes
+
+
+def test_how_to_answer_that_is_code_leads_the_report(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "faq.md").write_text(FAQ, encoding="utf-8")
+    proc = run_cli("research", "How do I convert factors to numeric?", "--as-of", AS_OF,
+                   "--corpus", folder, "--data-dir", tmp_path / "data", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
+    answer = report.split("## Answer", 1)[1].split("##", 1)[0]
+    assert "as.numeric(as.character(f))" in answer.strip().splitlines()[0], report
