@@ -18,6 +18,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from workers.sources.entries import ENTRY_KEYWORD
+from workers.sources.htmlnav import FURNITURE
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
 from workers.sources.preformatted import fenced, reads_as_prose
@@ -30,10 +31,11 @@ _HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "nav", "
 ("Home | Census | Herons" was a report's top passage) and a form's fields (a
 ``<textarea>``'s default text, a ``<select>``'s options)."""
 _NAV_CLASSES = ("navigation", "navheader", "navfooter", "navbar", "navpath", "topnav", "subnav",
-                "bottomnav", "breadcrumb", "breadcrumbs")
+                "bottomnav", "breadcrumb", "breadcrumbs", "nav-panel")
 """Class names of navigation bars written as ``<div>``: LaTeX2HTML's ``navigation`` panel
 ("Next: Macros Up: Set-show Previous: Locale Index" was a report's top passage), DocBook's
-``navheader``/``navfooter``, Doxygen's and old Javadoc's. An element with
+``navheader``/``navfooter``, Doxygen's and old Javadoc's, Texinfo 7's ``nav-panel`` (its
+links' ``rel`` finds it too: :mod:`workers.sources.htmlnav`). An element with
 ``role="navigation"`` (Sphinx's bars) is left out too, as ``<nav>`` is; never the page's
 ``<body>``, ``<main>`` or ``<article>``, nor an element holding a heading (a bar has none; a
 ``<body class="navigation">`` left the page with no text)."""
@@ -141,7 +143,8 @@ def html_page(source: str | bytes) -> HtmlPage:
     """The title and the sections (cut at its ``h1``-``h6``) of an HTML document, parsed with
     lxml's HTML parser (libxml2: fast, and lenient with broken markup). Scripts, styles,
     templates, the ``<head>``, ``<nav>`` bars, form fields (:data:`_HIDDEN`) and page
-    furniture (:data:`_HIDDEN_UI`) are left out; each block
+    furniture (:data:`_HIDDEN_UI`; a manual's node headers, menus and indexes:
+    :data:`workers.sources.htmlnav.FURNITURE`) are left out; each block
     element is a paragraph. Never raises for bad markup: a document lxml cannot read gives an
     empty page.
 
@@ -162,7 +165,7 @@ def html_page(source: str | bytes) -> HtmlPage:
     # text after </body> or </html> is the body's, as browsers show it; libxml2 dropped it
     data = _CLOSING.sub(b" ", data)
     try:
-        parser, stylesheet = _thread_tools()
+        parser, stylesheet, furniture = _thread_tools()
         root = lxml_html.document_fromstring(data, parser=parser)
     except (etree.ParserError, ValueError):
         return HtmlPage("", ())
@@ -172,6 +175,8 @@ def html_page(source: str | bytes) -> HtmlPage:
     if title_el is None:
         title_el = root.find(".//title")
     title = " ".join((title_el.text or "").split()) if title_el is not None else ""
+    for element in furniture(root):  # before the tables are read: an index's letter bar
+        element.drop_tree()  # is a table of links (its text, the tail after it, stays)
     tables_as_sentences(root)
     text = _terms_joined(str(stylesheet(root)))
     links = _LINKED.findall(text)
@@ -296,14 +301,15 @@ CUT = (f"cut where its elements nest deeper than {MAX_DEPTH}; the text past that
 """The corpus note on a page that is :attr:`HtmlPage.cut` (after its path)."""
 
 
-def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT]:
-    """This thread's HTML parser and text stylesheet (an lxml parser serves one thread at a
-    time: threads sharing one would take turns)."""
+def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT, etree.XPath]:
+    """This thread's HTML parser, text stylesheet and furniture test
+    (:data:`workers.sources.htmlnav.FURNITURE`; an lxml parser serves one thread at a time:
+    threads sharing one would take turns)."""
     tools = getattr(_LOCAL, "tools", None)
     if tools is None:
         parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
                                       no_network=True, huge_tree=True)
-        tools = _LOCAL.tools = (parser, _stylesheet())
+        tools = _LOCAL.tools = (parser, _stylesheet(), etree.XPath(FURNITURE))
     return tools
 
 
