@@ -129,3 +129,19 @@ def test_the_section_that_answers_outranks_a_one_file_manuals_index(tmp_path: Pa
         hits = corpus.search("What is the .buoyignore file?", k=3)
         assert hits and hits[0].heading == "1.1 Ignoring files", hits
         assert not any("Next:" in h.text or "Jump to" in h.text for h in hits), hits
+
+
+def test_a_chapter_whose_only_text_was_its_menu_heads_its_first_section() -> None:
+    # R-data's "4 Relational databases" was a passage of its heading alone (its menu left out)
+    # and was quoted as the answer; a reader sees it above "4.1 Why use a database?"
+    page = html_page('<html><body><h2 class="chapter">4 Harbour databases</h2>'
+                     '<ul class="mini-toc"><li><a href="#why">Why</a></li></ul>'
+                     '<h3>4.1 Why use a database?</h3><p>Tide tables outgrow memory.</p>'
+                     '<h3>4.2 Drivers</h3><p>ODBC drivers.</p>'
+                     '<h2>5 Buoys</h2><h2>6 Pilots</h2><p>Pilots board.</p></body></html>')
+    assert page.sections == (
+        ("4.1 Why use a database?",
+         "4 Harbour databases\n\n4.1 Why use a database?\n\nTide tables outgrow memory."),
+        ("4.2 Drivers", "4.2 Drivers\n\nODBC drivers."),
+        ("5 Buoys", "5 Buoys"),  # a heading of the same level is no part of it
+        ("6 Pilots", "6 Pilots\n\nPilots board."))
