@@ -18,6 +18,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from workers.sources.entries import ENTRY_KEYWORD
+from workers.sources.htmlnav import FURNITURE
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
 from workers.sources.preformatted import fenced, reads_as_prose
@@ -30,10 +31,11 @@ _HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "nav", "
 ("Home | Census | Herons" was a report's top passage) and a form's fields (a
 ``<textarea>``'s default text, a ``<select>``'s options)."""
 _NAV_CLASSES = ("navigation", "navheader", "navfooter", "navbar", "navpath", "topnav", "subnav",
-                "bottomnav", "breadcrumb", "breadcrumbs")
+                "bottomnav", "breadcrumb", "breadcrumbs", "nav-panel")
 """Class names of navigation bars written as ``<div>``: LaTeX2HTML's ``navigation`` panel
 ("Next: Macros Up: Set-show Previous: Locale Index" was a report's top passage), DocBook's
-``navheader``/``navfooter``, Doxygen's and old Javadoc's. An element with
+``navheader``/``navfooter``, Doxygen's and old Javadoc's, Texinfo 7's ``nav-panel`` (its
+links' ``rel`` finds it too: :mod:`workers.sources.htmlnav`). An element with
 ``role="navigation"`` (Sphinx's bars) is left out too, as ``<nav>`` is; never the page's
 ``<body>``, ``<main>`` or ``<article>``, nor an element holding a heading (a bar has none; a
 ``<body class="navigation">`` left the page with no text)."""
@@ -106,6 +108,7 @@ _HEAD, _TAIL, _BREAK = "\ue001", "\ue002", "\ue003"  # private-use: lxml refuses
 _LINK, _LINK_END = "\ue004", "\ue005"  # around the text of an <a>
 _TERM, _TERMS = "\ue006", "\ue007"  # after a <dt>: its <dd> follows; another <dt> follows
 _ENTRY = "\ue008"  # opens the heading of a reference entry (:data:`_ENTRY_CLASSES`)
+_LEVELS = "\ue011\ue012\ue013\ue014\ue015\ue016"  # open an h1 ... h6 (after _HEAD)
 _ENTRIES, _ENTRIES_END = "\ue00b", "\ue00c"  # around a list of entries (``dl`` of ``dt id``)
 _PRE, _PRE_END = "\ue009", "\ue00a"  # around the text of a <pre>, its lines kept
 _PRE_SPLIT = re.compile(f"{_PRE}(.*?){_PRE_END}", re.DOTALL)
@@ -141,7 +144,8 @@ def html_page(source: str | bytes) -> HtmlPage:
     """The title and the sections (cut at its ``h1``-``h6``) of an HTML document, parsed with
     lxml's HTML parser (libxml2: fast, and lenient with broken markup). Scripts, styles,
     templates, the ``<head>``, ``<nav>`` bars, form fields (:data:`_HIDDEN`) and page
-    furniture (:data:`_HIDDEN_UI`) are left out; each block
+    furniture (:data:`_HIDDEN_UI`; a manual's node headers, menus and indexes:
+    :data:`workers.sources.htmlnav.FURNITURE`) are left out; each block
     element is a paragraph. Never raises for bad markup: a document lxml cannot read gives an
     empty page.
 
@@ -162,7 +166,7 @@ def html_page(source: str | bytes) -> HtmlPage:
     # text after </body> or </html> is the body's, as browsers show it; libxml2 dropped it
     data = _CLOSING.sub(b" ", data)
     try:
-        parser, stylesheet = _thread_tools()
+        parser, stylesheet, furniture = _thread_tools()
         root = lxml_html.document_fromstring(data, parser=parser)
     except (etree.ParserError, ValueError):
         return HtmlPage("", ())
@@ -172,6 +176,8 @@ def html_page(source: str | bytes) -> HtmlPage:
     if title_el is None:
         title_el = root.find(".//title")
     title = " ".join((title_el.text or "").split()) if title_el is not None else ""
+    for element in furniture(root):  # before the tables are read: an index's letter bar
+        element.drop_tree()  # is a table of links (its text, the tail after it, stays)
     tables_as_sentences(root)
     text = _terms_joined(str(stylesheet(root)))
     links = _LINKED.findall(text)
@@ -183,9 +189,13 @@ def html_page(source: str | bytes) -> HtmlPage:
 
 def _sections(text: str) -> list[tuple[str, str]]:
     """The ``(heading, text)`` sections of a page's marked text (:attr:`HtmlPage.sections`;
-    the text after a list of entries goes under the heading the list was in)."""
+    the text after a list of entries goes under the heading the list was in). A heading with
+    no text of its own is the first line of the section under the next, deeper heading, as a
+    reader sees it: a manual's chapter whose text was its menu ("4 Relational databases" over
+    "4.1 Why use a database?") was a passage of its heading alone, quoted as an answer."""
     first, *rest = text.split(_HEAD)
     sections = [("", _paragraphs(first.replace(_TAIL, _BREAK)))]
+    bare = [0]  # per section: the level of its heading if it holds headings alone, else 0
     held = ""  # headings with no text of their own yet: they label the next section too
     outer: list[str] = []  # the heading each open list of entries was in
     for chunk in rest:
@@ -196,16 +206,24 @@ def _sections(text: str) -> list[tuple[str, str]]:
             heading = outer.pop() if head_text == _ENTRIES_END and outer else sections[-1][0]
             if body.replace(_BREAK, "").strip():
                 sections.append((heading, _paragraphs(f"{heading}{_BREAK}{body}")))
+                bare.append(0)
             continue
+        level = _LEVELS.find(head_text[0]) + 1 if head_text else 0
+        head_text = head_text[1:] if level else head_text
         entry = head_text.startswith(_ENTRY) or ENTRY_KEYWORD.match(head_text.strip())
         heading = " ".join(head_text.replace(_BREAK, " ").replace(_ENTRY, "").split())
         if entry and not body.replace(_BREAK, "").replace(_TAIL, "").strip():
             held = f"{held} / {heading}" if held else heading
             continue
         if held:  # "inter <delay>", "fastinter <delay>", "downinter <delay>": one entry
-            heading, held = f"{held} / {heading}" if heading else held, ""
+            heading, held, level = f"{held} / {heading}" if heading else held, "", 0
+        own = body.replace(_BREAK, "").replace(_TAIL, "").strip()
         body = _paragraphs(f"{heading}{_BREAK}{body.replace(_TAIL, _BREAK)}")
+        if level and not entry and 0 < bare[-1] < level:  # the headings above, then this one
+            body = f"{sections.pop()[1]}\n\n{body}".strip()
+            bare.pop()
         sections.append((heading, body))
+        bare.append(level if level and not entry and not own else 0)
     if held:
         sections.append((held, held))
     return sections
@@ -238,7 +256,9 @@ def _share(parts: list[str], text: str) -> float:
 
 def _stylesheet() -> etree.XSLT:
     """The XSLT that writes a page's text with the markers (see :func:`html_page`)."""
-    blocks, headings = "|".join(sorted(_BLOCK - _HEADINGS)), "|".join(sorted(_HEADINGS))
+    blocks = "|".join(sorted(_BLOCK - _HEADINGS))
+    levels = "\n".join(f'<xsl:template match="h{n}">{_HEAD}{mark}<xsl:apply-templates/>{_TAIL}'
+                       "</xsl:template>" for n, mark in enumerate(_LEVELS, 1))
     xsl = f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
 <xsl:output method="text" encoding="UTF-8"/>
 <xsl:template match="/"><xsl:apply-templates select="*[1]"/></xsl:template>
@@ -246,7 +266,7 @@ def _stylesheet() -> etree.XSLT:
 <xsl:template match="*[{_navigation()}][not(self::html or self::body or self::main or \
 self::article)][not(.//h1 or .//h2 or .//h3 or .//h4)]" priority="2"/>
 <xsl:template match="*[{_HIDDEN_UI}]" priority="3"/>
-<xsl:template match="{headings}">{_HEAD}<xsl:apply-templates/>{_TAIL}</xsl:template>
+{levels}
 <xsl:template match="div[{_class_token(_ENTRY_CLASSES)}]" priority="1">{_HEAD}{_ENTRY}\
 <xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="a">{_LINK}<xsl:apply-templates/>{_LINK_END}</xsl:template>
@@ -284,7 +304,7 @@ def _navigation() -> str:
 
 _MARK_BYTES = re.compile(
     "|".join(c for c in (_HEAD, _TAIL, _BREAK, _LINK, _LINK_END, _TERM, _TERMS, _ENTRY, _PRE,
-                         _PRE_END, _ENTRIES, _ENTRIES_END)
+                         _PRE_END, _ENTRIES, _ENTRIES_END, *_LEVELS)
              ).encode("utf-8"))
 _LOCAL = threading.local()
 _CLOSING = re.compile(rb"</(?:body|html)\s*>", re.IGNORECASE)
@@ -296,14 +316,15 @@ CUT = (f"cut where its elements nest deeper than {MAX_DEPTH}; the text past that
 """The corpus note on a page that is :attr:`HtmlPage.cut` (after its path)."""
 
 
-def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT]:
-    """This thread's HTML parser and text stylesheet (an lxml parser serves one thread at a
-    time: threads sharing one would take turns)."""
+def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT, etree.XPath]:
+    """This thread's HTML parser, text stylesheet and furniture test
+    (:data:`workers.sources.htmlnav.FURNITURE`; an lxml parser serves one thread at a time:
+    threads sharing one would take turns)."""
     tools = getattr(_LOCAL, "tools", None)
     if tools is None:
         parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
                                       no_network=True, huge_tree=True)
-        tools = _LOCAL.tools = (parser, _stylesheet())
+        tools = _LOCAL.tools = (parser, _stylesheet(), etree.XPath(FURNITURE))
     return tools
 
 

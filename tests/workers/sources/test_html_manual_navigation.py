@@ -1,0 +1,147 @@
+"""A manual made into one HTML file keeps its navigation out of its text (trial 49, issue 19):
+R's seven Texinfo manuals had a node header ("Next: ..., Previous: ..., Up: ... [Contents]
+[Index]") in 776 of 3,216 passages, their menus and indexes were passages, and the Concept
+index outranked the section that answered "What is the .Rbuildignore file?"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workers.sources import Corpus
+from workers.sources.htmlpage import html_page
+
+# Texinfo 6 (R's manuals): <div class="header">, <ul class="section-toc">, an index table and
+# its "Jump to:" letter bar (a table with no class, its letters <a class="summary-letter">)
+OLD = """<html><head><title>Writing Harbour Extensions</title></head><body>
+<div class="header"><p>Next: <a href="#Building" accesskey="n" rel="next">Building</a>,
+Previous: <a href="#Top" accesskey="p" rel="prev">Writing Harbour Extensions</a>,
+Up: <a href="#Top" accesskey="u" rel="up">Writing Harbour Extensions</a> &nbsp;
+[<a href="#SEC_Contents" title="Table of contents" rel="contents">Contents</a>]\
+[<a href="#Concept-index" title="Index" rel="index">Index</a>]</p></div>
+<h2 class="contents-heading">Table of Contents</h2>
+<div class="contents"><ul class="no-bullet"><li><a href="#Building">1 Building</a>
+<ul class="no-bullet"><li><a href="#Ignoring">1.1 Ignoring files</a></li></ul></li></ul></div>
+<h2 class="chapter">1 Building</h2>
+<p>A harbour package is built from its source directory by the builder.</p>
+<ul class="section-toc"><li><a href="#Ignoring" accesskey="1">Ignoring files</a></li>
+<li><a href="#Checking" accesskey="2">Checking</a></li></ul>
+<table class="menu" border="0" cellspacing="0"><tr><td align="left" valign="top">&bull;
+<a href="#Ignoring" accesskey="1">Ignoring files</a>:</td><td>&nbsp;&nbsp;</td>
+<td align="left" valign="top">Files left out of a tide table</td></tr></table>
+<div class="header"><p>Next: <a href="#Concept-index" accesskey="n" rel="next">Concept index</a>,
+Up: <a href="#Building" accesskey="u" rel="up">Building</a> &nbsp;
+[<a href="#SEC_Contents" title="Table of contents" rel="contents">Contents</a>]</p></div>
+<h3 class="section">1.1 Ignoring files</h3>
+<p>The <a href="#Buoy">.buoyignore file</a> lists the patterns of files the builder leaves
+out of the tide table.</p>
+<div class="header"><p>Previous: <a href="#Ignoring" accesskey="p" rel="prev">Ignoring</a>,
+Up: <a href="#Top" accesskey="u" rel="up">Top</a> &nbsp;
+[<a href="#SEC_Contents" title="Table of contents" rel="contents">Contents</a>]</p></div>
+<h2 class="unnumbered">Concept index</h2>
+<table summary=""><tr><th valign="top">Jump to: &nbsp; </th><td>
+<a class="summary-letter" href="#cp_symbol-1"><b>.</b></a> &nbsp;
+<a class="summary-letter" href="#cp_letter-B"><b>B</b></a> &nbsp;</td></tr></table>
+<table summary="" class="index-cp" border="0">
+<tr><td></td><th align="left">Index Entry</th><td>&nbsp;</td><th align="left"> Section</th></tr>
+<tr><th id="cp_symbol-1">.</th><td></td><td></td></tr>
+<tr><td></td><td valign="top"><a href="#index-buoyignore">.buoyignore file</a>:</td>
+<td>&nbsp;</td><td valign="top"><a href="#Ignoring">Ignoring files</a></td></tr>
+<tr><th id="cp_letter-B">B</th><td></td><td></td></tr>
+<tr><td></td><td valign="top"><a href="#index-Buoys">Buoy tide table</a>:</td>
+<td>&nbsp;</td><td valign="top"><a href="#Ignoring">Ignoring files</a></td></tr></table>
+</body></html>"""
+
+# Texinfo 7 (GNU's current manuals): <div class="nav-panel">, <ul class="mini-toc">, and the
+# index in <div class="printindex"> (letter bars and entries as classed tables)
+NEW = """<html><head><title>Writing Harbour Extensions</title></head><body>
+<div class="chapter-level-extent" id="Building">
+<div class="nav-panel"><p>Next: <a href="#Concept-index" accesskey="n" rel="next">Concept
+index</a>, Up: <a href="#Top" accesskey="u" rel="up">Top</a> &nbsp;
+[<a href="#SEC_Contents" title="Table of contents" rel="contents">Contents</a>]\
+[<a href="#Concept-index" title="Index" rel="index">Index</a>]</p></div>
+<h2 class="chapter" id="Building-1">1 Building</h2>
+<p>A harbour package is built from its source directory by the builder.</p>
+<ul class="mini-toc"><li><a href="#Ignoring" accesskey="1">Ignoring files</a></li></ul>
+<div class="section-level-extent" id="Ignoring">
+<div class="nav-panel"><p>[<a href="#Concept-index" title="Index" rel="index">Index</a>]</p></div>
+<h3 class="section" id="Ignoring-1">1.1 Ignoring files</h3>
+<p>The <a href="#Buoy">.buoyignore file</a> lists the patterns of files the builder leaves
+out of the tide table.</p></div></div>
+<div class="unnumbered-level-extent" id="Concept-index">
+<h2 class="unnumbered" id="Concept-index-1">Concept index</h2>
+<div class="printindex cp-printindex">
+<table class="cp-letters-header-printindex"><tr><th>Jump to: &nbsp; </th><td>
+<a class="summary-letter-printindex" href="#cp_letter-B"><b>B</b></a></td></tr></table>
+<table class="cp-entries-printindex" border="0">
+<tr><td></td><th class="entries-header-printindex">Index Entry</th><td>&nbsp;</td>
+<th class="sections-header-printindex"> Section</th></tr>
+<tr><th id="cp_letter-B">B</th><td></td><td></td></tr>
+<tr><td></td><td class="printindex-index-entry"><a href="#index-buoyignore">.buoyignore
+file</a>:</td><td>&nbsp;</td><td class="printindex-index-section"><a href="#Ignoring">Ignoring
+files</a></td></tr></table></div></div>
+</body></html>"""
+
+FURNITURE = ("Next:", "Previous:", "Up:", "Contents", "[Index]", "Jump to", "Index Entry",
+             "Checking", "accesskey", "Files left out", "Buoy tide table", "Table of Contents")
+
+
+@pytest.mark.parametrize("markup", [OLD, NEW], ids=["texinfo-6-header", "texinfo-7-nav-panel"])
+def test_a_texinfo_manuals_headers_menus_and_index_are_not_its_text(markup: str) -> None:
+    page = html_page(markup)
+    text = page.text
+    for junk in FURNITURE:
+        assert junk not in text, (junk, text)
+    sections = dict(page.sections)
+    # the prose stays, its own links' text too
+    assert "built from its source directory" in sections["1 Building"]
+    assert "The .buoyignore file lists the patterns" in " ".join(
+        sections["1.1 Ignoring files"].split())
+    assert sections["Concept index"] == "Concept index"
+
+
+def test_links_that_move_through_the_document_are_navigation_by_their_rel_alone() -> None:
+    # any generator's bar, whatever its class: two or more links, each next/prev/up/...
+    page = html_page('<html><body><h1>Tides</h1><p>Tides turn twice a day.</p>'
+                     '<div class="pager"><a rel="prev" href="a.html">Moon</a> | '
+                     '<a rel="next" href="c.html">Harbours</a></div>'
+                     '<p>See <a rel="next" href="c.html">harbours</a> and '
+                     '<a href="d.html">pilots</a> for more.</p>'
+                     '<div><a href="x.html">Moon</a> <a href="y.html">Sun</a></div>'
+                     '</body></html>')
+    assert page.text == ("Tides\n\nTides turn twice a day.\n\nSee harbours and pilots for "
+                         "more.\n\nMoon Sun")
+
+
+def test_an_alphabet_bar_is_not_text_but_a_row_of_short_words_is() -> None:
+    letters = " ".join(f'<a href="#{c}">{c}</a>' for c in "ABCDEFG")
+    words = " ".join(f'<a href="#{w}">{w}</a>' for w in ("ox", "ax", "is", "it", "at"))
+    page = html_page(f"<html><body><h1>Index</h1><p>{letters}</p><p>{words}</p></body></html>")
+    assert page.text == "Index\n\nox ax is it at"
+
+
+def test_the_section_that_answers_outranks_a_one_file_manuals_index(tmp_path: Path) -> None:
+    root = tmp_path / "manual"
+    root.mkdir()
+    (root / "harbour.html").write_text(OLD, encoding="utf-8")
+    with Corpus.open(tmp_path / "d", folder=root) as corpus:
+        hits = corpus.search("What is the .buoyignore file?", k=3)
+        assert hits and hits[0].heading == "1.1 Ignoring files", hits
+        assert not any("Next:" in h.text or "Jump to" in h.text for h in hits), hits
+
+
+def test_a_chapter_whose_only_text_was_its_menu_heads_its_first_section() -> None:
+    # R-data's "4 Relational databases" was a passage of its heading alone (its menu left out)
+    # and was quoted as the answer; a reader sees it above "4.1 Why use a database?"
+    page = html_page('<html><body><h2 class="chapter">4 Harbour databases</h2>'
+                     '<ul class="mini-toc"><li><a href="#why">Why</a></li></ul>'
+                     '<h3>4.1 Why use a database?</h3><p>Tide tables outgrow memory.</p>'
+                     '<h3>4.2 Drivers</h3><p>ODBC drivers.</p>'
+                     '<h2>5 Buoys</h2><h2>6 Pilots</h2><p>Pilots board.</p></body></html>')
+    assert page.sections == (
+        ("4.1 Why use a database?",
+         "4 Harbour databases\n\n4.1 Why use a database?\n\nTide tables outgrow memory."),
+        ("4.2 Drivers", "4.2 Drivers\n\nODBC drivers."),
+        ("5 Buoys", "5 Buoys"),  # a heading of the same level is no part of it
+        ("6 Pilots", "6 Pilots\n\nPilots board."))
