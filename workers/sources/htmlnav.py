@@ -77,6 +77,13 @@ _LETTERS = (f"count(a) >= 5 and {_NOT_PAGE} and not(a[string-length(normalize-sp
             "and string-length(normalize-space(.)) <= 4 * count(a) + 40")
 """A bar of one-character links (an index's letters) with little text besides."""
 
+_MARK_ONLY = "translate(normalize-space(.), '0123456789[]()*', '') = ''"
+_FOOTNOTE_REF = (f"(self::a and starts-with(@href, '#') and sup and {_MARK_ONLY}) or "
+                 f"(self::sup and a[starts-with(@href, '#')] and {_MARK_ONLY})")
+"""A footnote's mark in the text: a linked superscript number (Texinfo's
+``<a href="#FOOT54"><sup>54</sup></a>``, a wiki's ``<sup><a href="#cite_note-1">[1]</a></sup>``)
+read "systems54" in R's manuals; a superscript that links nowhere (``x<sup>2</sup>``) stays."""
+
 FURNITURE = (f"//*[({_REL_BAR}) or (@class and ({_MENUS} or {_INDEXES})) or ({_LETTER_TABLE}) "
-             f"or ({_LETTERS})]")
+             f"or ({_LETTERS}) or {_FOOTNOTE_REF}]")
 """The furniture of a page: every element the tests above find (one pass over the page)."""

@@ -145,3 +145,11 @@ def test_a_chapter_whose_only_text_was_its_menu_heads_its_first_section() -> Non
         ("4.2 Drivers", "4.2 Drivers\n\nODBC drivers."),
         ("5 Buoys", "5 Buoys"),  # a heading of the same level is no part of it
         ("6 Pilots", "6 Pilots\n\nPilots board."))
+
+
+def test_a_footnotes_linked_mark_is_no_part_of_the_word_it_follows() -> None:
+    # trial 49: "directories from source control systems54 or from eclipse55" in an Answer
+    page = html_page('<html><body><p>from source control systems<a id="DOCF54" href="#FOOT54">'
+                     '<sup>54</sup></a> or from eclipse<sup><a href="#cite_note-1">[1]</a>'
+                     '</sup>, as x<sup>2</sup> grows.</p></body></html>')
+    assert page.text == "from source control systems or from eclipse, as x2 grows."
