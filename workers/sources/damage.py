@@ -14,6 +14,7 @@ import sqlite3
 from contextlib import suppress
 from pathlib import Path
 
+from workers.sources.checked import forget
 from workers.sources.text import safe_name
 
 __all__ = ["DamagedFile", "damaged", "is_damage"]
@@ -58,6 +59,7 @@ def damaged(path: Path, exc: BaseException, *, what: str, derived: bool) -> Dama
     if derived:
         with suppress(OSError):
             path.unlink()
+        forget(path)  # its whole-file check's record goes with it (trial 50, F5)
         if not path.exists():
             return DamagedFile(f"the {what} {shown} is damaged ({reason}); it was removed: the "
                                "same command again rebuilds it")
