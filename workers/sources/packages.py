@@ -150,7 +150,10 @@ def _dist_label(package: str) -> str:
     try:
         dist = importlib.metadata.distribution(package)
         head = (dist.read_text("METADATA") or dist.read_text("PKG-INFO") or "").split("\n\n")[0]
-        fields = dict(line.split(": ", 1) for line in head.splitlines() if ": " in line)
+        fields: dict[str, str] = {}
+        for line in head.splitlines():  # the first of a repeated header, as email's parser
+            if ": " in line:
+                fields.setdefault(*line.split(": ", 1))
         if "Name" in fields and "Version" in fields:
             return f"{fields['Name'].strip()} {fields['Version'].strip()}"
         return f"{dist.metadata['Name']} {dist.version}"

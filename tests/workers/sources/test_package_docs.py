@@ -249,3 +249,22 @@ def test_missing_package_is_a_corpus_error(tmp_path: Path) -> None:
 def test_default_packages_constant() -> None:
     assert DEFAULT_PACKAGES == ("langgraph", "langchain_core", "langchain", "pydantic", "asyncio")
 
+
+
+def test_a_distributions_label_is_its_first_name_and_version_headers(monkeypatch) -> None:
+    # trial 50, F9: the headers read directly kept the last of a repeated Version header,
+    # where importlib.metadata (the email parser) gives the first
+    import importlib.metadata
+
+    from workers.sources import packages
+
+    class Dist:
+        metadata = {"Name": "demo", "Version": "1.0"}
+        version = "1.0"
+
+        def read_text(self, name: str) -> str | None:
+            return ("Metadata-Version: 2.1\nName: demo\nVersion: 1.0\nVersion: 9.9\n\n"
+                    "Version: 7.7 in the long description\n") if name == "METADATA" else None
+
+    monkeypatch.setattr(importlib.metadata, "distribution", lambda _name: Dist())
+    assert packages._dist_label("demo") == "demo 1.0"
