@@ -50,7 +50,13 @@ from app.cli.signals import silence_stdout
 from app.errors import DomainError
 from app.research.text import clip, visible
 from app.runs.collector import imports_done
-from app.runs.stop import Terminated, ignore_signals, release_signals, stop_on_signals
+from app.runs.stop import (
+    Terminated,
+    ignore_signals,
+    release_signals,
+    signal_seen,
+    stop_on_signals,
+)
 from app.settings.config import ConfigError
 from workers.sources import CorpusError  # the workers' bad input (workers never import app/)
 
@@ -70,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     the handlers found are restored on return."""
     argv = sys.argv[1:] if argv is None else list(argv)
     args = None
+    signal_seen()  # an earlier in-process command's
     with stop_on_signals():  # raises KeyboardInterrupt or Terminated at once, until a run
         try:  # ... has a stop signal of its own (app.runs.stream)
             commands.ARGV[:] = argv  # a stopped run's line prints its command back (again_line)
@@ -88,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         except (Exception, KeyboardInterrupt) as exc:
             if isinstance(exc, KeyboardInterrupt):
                 ignore_signals()  # stopping: a second signal must not cut the line short
+                signal_seen()
             code, line = _ended(exc)
             line = visible(line)  # an error may quote a page's or a server's text: no ESC
             print(line, file=sys.stderr)

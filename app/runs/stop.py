@@ -33,8 +33,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-__all__ = ["Received", "Terminated", "hold_signals", "ignore_signals", "release_signals",
-           "stop_on_signals"]
+__all__ = ["Received", "Terminated", "hold_signals", "ignore_signals", "raise_unseen",
+           "release_signals", "signal_seen", "stop_on_signals"]
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -84,6 +84,26 @@ def release_signals() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
 
 
+_unseen: list[Received] = []
+"""The signal whose exception a handler raised with no run yet, until :func:`app.cli.main`
+catches it (:func:`signal_seen`)."""
+
+
+def raise_unseen() -> None:
+    """Raise again the stop a handler raised where Python drops exceptions, if it did: in a
+    weakref callback or a ``__del__`` (importlib's module-lock callback, during the lazy
+    imports) Python prints "Exception ignored in ..." and goes on, and the signals were
+    already ignored, so the run finished with exit 0 and no later SIGTERM stopped it (trial
+    50, F6). Called as each :func:`stop_on_signals` block starts: a safe point."""
+    if _unseen:
+        raise _unseen[0].exception()
+
+
+def signal_seen() -> None:
+    """The stop raised by a handler was caught (:func:`app.cli.main`), or a new command starts."""
+    _unseen.clear()
+
+
 @contextmanager
 def stop_on_signals(stop: _Stop | None = None) -> Iterator[Received]:
     """While the block runs, SIGINT and SIGTERM stop the run.
@@ -107,9 +127,11 @@ def stop_on_signals(stop: _Stop | None = None) -> Iterator[Received]:
         ignore_signals()
         received.signum = signum
         if stop is None:
+            _unseen[:] = [received]  # until main() catches it: see raise_unseen
             raise received.exception()
         stop.set()
 
+    raise_unseen()
     for signum in _SIGNALS:
         signal.signal(signum, on_signal)
     try:
