@@ -69,12 +69,15 @@ _OURS = {signal.SIGTERM, signal.SIGKILL}
 of why the session failed."""
 
 
-def exit_of(spawned: list[Any], error: BaseException) -> str | None:
+def exit_of(spawned: list[Any], error: BaseException, *, at_start: bool = False) -> str | None:
     """How the last process of ``spawned`` ended, for the line of ``error`` (its session's
     failure): ``"exited with status 3"``, ``"was killed by SIGSEGV"``. None when it says
     nothing of that failure: no process spawned or not ended, a session that failed on
     something other than the server closing it (a server that answered wrongly exits once
-    its stdin closes), or an end by the SDK's own SIGTERM or SIGKILL.
+    its stdin closes), or an end by the SDK's own SIGTERM or SIGKILL. At start-up
+    (``at_start``) a SIGKILL is named too: the SDK sends one only to a server that outlived
+    its SIGTERM, and the likelier sender is the kernel's out-of-memory killer (trial 50, F7:
+    "failed to start: McpError: Connection closed" said nothing of it).
 
     Example:
         >>> class P:
@@ -95,6 +98,8 @@ def exit_of(spawned: list[Any], error: BaseException) -> str | None:
         name = signal.Signals(-code)
     except ValueError:
         return f"was killed by signal {-code}"
+    if name == signal.SIGKILL and at_start:
+        return "was killed by SIGKILL (the out-of-memory killer? see dmesg)"
     return None if name in _OURS else f"was killed by {name.name}"
 
 

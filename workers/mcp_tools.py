@@ -151,7 +151,8 @@ class McpHub:
             raise McpError(f"MCP server {name!r} did not start within {self.timeout:g} s "
                            f"(RESEARCH_MCP_TIMEOUT){_logged()}") from None
         except Exception as exc:
-            cause, ended = one_line(_root(exc), 200), exit_of(self._spawned.get(name, []), exc)
+            cause, ended = one_line(_root(exc), 200), exit_of(self._spawned.get(name, []), exc,
+                                                          at_start=True)
             why = f"{ended} at start-up" if ended else f"failed to start: {cause}"  # not the pipe
             raise McpError(f"MCP server {name!r} {why}{_logged()}") from None
 

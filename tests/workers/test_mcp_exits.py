@@ -30,3 +30,11 @@ def test_asyncios_warning_of_the_reaped_child_is_no_stray_line(caplog) -> None:
                     12345)
         log.warning("another asyncio warning")
     assert [r.getMessage() for r in caplog.records] == ["another asyncio warning"]
+
+
+def test_a_sigkill_at_start_up_is_named_one_mid_run_is_the_sdks_own() -> None:
+    # trial 50, F7: the out-of-memory killer's SIGKILL at start-up went unnamed
+    killed = NS(returncode=-9)
+    assert exit_of([killed], EOFError(), at_start=True).startswith("was killed by SIGKILL")
+    assert exit_of([killed], EOFError()) is None  # mid-run: the SDK's end of a session
+    assert exit_of([NS(returncode=-15)], EOFError(), at_start=True) is None
