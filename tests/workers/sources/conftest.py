@@ -162,3 +162,20 @@ def cache_files(data_dir: Path) -> list[Path]:
     return sorted(data_dir.glob("corpus-*.sqlite"))
 
 
+
+
+def traced_sql(monkeypatch: pytest.MonkeyPatch, module: object, needle: str) -> list[str]:
+    """Each SQL statement holding ``needle`` that connections opened through ``module``'s
+    ``sqlite3.connect`` run from now on (the list fills as they run)."""
+    import sqlite3
+
+    seen: list[str] = []
+    real = sqlite3.connect
+
+    def connect(*args, **kwargs):
+        con = real(*args, **kwargs)
+        con.set_trace_callback(lambda sql: needle in sql and seen.append(sql))
+        return con
+
+    monkeypatch.setattr(module.sqlite3, "connect", connect)  # type: ignore[attr-defined]
+    return seen

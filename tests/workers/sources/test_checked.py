@@ -4,30 +4,16 @@ written inside it later is still found."""
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 from pathlib import Path
 
 import pytest
 
 import workers.sources.index as index_mod
+from tests.workers.sources.conftest import traced_sql
 from tests.workers.sources.test_index_build import _garble
 from workers.sources import Corpus
 from workers.sources.checked import checked_once
-
-
-def _quick_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Record each ``PRAGMA quick_check`` the index module runs."""
-    seen: list[str] = []
-    real = sqlite3.connect
-
-    def connect(*args, **kwargs):
-        con = real(*args, **kwargs)
-        con.set_trace_callback(lambda sql: "quick_check" in sql and seen.append(sql))
-        return con
-
-    monkeypatch.setattr(index_mod.sqlite3, "connect", connect)
-    return seen
 
 
 def test_an_unchanged_index_is_checked_once(folder: Path, tmp_path: Path,
@@ -35,7 +21,7 @@ def test_an_unchanged_index_is_checked_once(folder: Path, tmp_path: Path,
     data = tmp_path / "data"
     with Corpus.open(data, folder=folder) as c:
         path = c.path
-    checks = _quick_checks(monkeypatch)
+    checks = traced_sql(monkeypatch, index_mod, "quick_check")
     for _ in range(2):
         with Corpus.open(data, folder=folder) as c:
             assert not c.built and c.search("zebra")

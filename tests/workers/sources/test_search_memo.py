@@ -2,29 +2,20 @@
 (issue 21, item 12: three identical searches were a third of a warm run's corpus work)."""
 from __future__ import annotations
 
-import sqlite3
 import threading
 from pathlib import Path
 
 import pytest
 
 import workers.sources.corpus as corpus_mod
+from tests.workers.sources.conftest import traced_sql
 from workers.sources import Corpus
 
 
 @pytest.fixture
 def matches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Each full-text search the corpus's connections run."""
-    seen: list[str] = []
-    real = sqlite3.connect
-
-    def connect(*args, **kwargs):
-        con = real(*args, **kwargs)
-        con.set_trace_callback(lambda sql: "MATCH" in sql and seen.append(sql))
-        return con
-
-    monkeypatch.setattr(corpus_mod.sqlite3, "connect", connect)
-    return seen
+    return traced_sql(monkeypatch, corpus_mod, "MATCH")
 
 
 def test_the_same_search_at_once_runs_once(folder: Path, tmp_path: Path,
