@@ -159,6 +159,9 @@ class Relevance:
     lacks but that weighs too little to warn ("JDBC" beside "Tomcat connection pool size");
     else its names no retrieved item mentions (:func:`unretrieved_names`); the report names
     them."""
+    in_corpus: tuple[str, ...] = ()
+    """Those of :attr:`missing` some passage of the corpus has all the same (a name the search
+    ranked low): no typo, and nothing the sources lack (:func:`missing_note`)."""
 
     @property
     def sources(self) -> str:
@@ -200,11 +203,12 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
         missing = tuple(absent_terms(terms, stats)) or unretrieved_names(terms, names, rows)
     judged = judged_terms(terms)
     wanted = describe_terms(unknown) if unknown else describe_terms(judged, needed(judged))
+    found = tuple(t for t in missing if stats is not None and stats.frequencies.get(t, 0) > 0)
     if not terms or not any(r.get("status") == "ok" for r in rows):
-        return Relevance(wanted, [], unreached, missing)
+        return Relevance(wanted, [], unreached, missing, found)
     if not unknown and any(on_topic(item, terms, names) for _row, item in ok_items(rows)
                            if item.get("ref")):
-        return Relevance(wanted, [], unreached, missing)
+        return Relevance(wanted, [], unreached, missing, found)
     shown = " ".join(str(topic).split())[:200]
     verdict = Relevance(wanted, [], unreached)
     return Relevance(wanted, [RunWarning(
@@ -295,17 +299,30 @@ def unretrieved_names(terms: Sequence[str], names: Iterable[str],
     return tuple(t for t in terms if t in named and texts and not said(t))
 
 
-def missing_note(words: Sequence[str]) -> str:
+def missing_note(words: Sequence[str], in_corpus: Sequence[str] = ()) -> str:
     """The run's note naming the topic's word(s) no retrieved passage mentions
-    (``Relevance.missing``).
+    (``Relevance.missing``); of those the corpus has all the same (``in_corpus``), it says so
+    rather than asking whether the sources cover them (trial 49: "RAM" was in the passage after
+    the one cited, and the note suggested the manuals did not discuss it).
 
     Example:
         >>> missing_note(["pendng"]).split(" (")[0]
         'no passage retrieved mentions "pendng"'
+        >>> missing_note(["ram"], ["ram"]).split(", though")[1].split(":")[0]
+        ' the corpus has it in passages the search ranked lower'
     """
-    return (f"no passage retrieved mentions {describe_terms(words)} (a typo, a word of "
-            "another language, or something the sources do not cover?): the report answers "
-            "the topic's other words")
+    lacking = [w for w in words if w not in in_corpus]
+    has = [w for w in words if w in in_corpus]
+    parts = []
+    if lacking:
+        parts.append(f"no passage retrieved mentions {describe_terms(lacking)} (a typo, a word "
+                     "of another language, or something the sources do not cover?)")
+    if has:
+        it = "it" if len(has) == 1 else "them"
+        parts.append(f"{'no passage retrieved mentions ' if not lacking else 'nor '}"
+                     f"{describe_terms(has)}, though the corpus has {it} in passages the search "
+                     "ranked lower")
+    return f"{', '.join(parts)}: the report answers the topic's other words"
 
 
 def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]],

@@ -309,7 +309,7 @@ def _render(data: ReportInput) -> str:
         ]
     else:
         if relevance.missing:  # one word the corpus lacks: named, the rest answered
-            lines += [f"> {missing_note(relevance.missing).capitalize()}.", ""]
+            lines += [f"> {missing_note(relevance.missing, relevance.in_corpus).capitalize()}.", ""]
         data = settle(data, relevance)
         # what a summary sentence may cite: the items of finished rows, as every section shows;
         # unsourced claims are dropped; a summary of unrelated passages is not shown at all

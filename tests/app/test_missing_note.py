@@ -1,0 +1,33 @@
+"""The note on a topic's word no retrieved passage mentions tells a word the corpus lacks from one
+the search ranked low (trial 49: "RAM" was in the passage after the cited one, and the note
+asked whether it was "something the sources do not cover")."""
+from __future__ import annotations
+
+from app.research.relevance import judge, missing_note
+from app.research.term_stats import TermStats
+from tests.app.report_rows import item, row
+
+TOPIC = "Why does top still show lots of RAM after I removed big objects?"
+
+
+def _rows() -> list[dict]:
+    text = ("This question is often asked: I have removed big objects and top still shows the "
+            "process using the memory.")
+    return [row("docs_search", TOPIC, [item("passage", text, "faq#187", score=2.0)])]
+
+
+def test_a_name_the_corpus_has_but_the_search_ranked_low_is_said_so() -> None:
+    stats = TermStats(1000, {"top": 40, "still": 90, "show": 80, "lots": 10, "ram": 3,
+                             "removed": 30, "big": 50, "objects": 200})
+    relevance = judge(TOPIC, _rows(), stats)
+    assert relevance.missing == ("ram",) and relevance.in_corpus == ("ram",)
+    note = missing_note(relevance.missing, relevance.in_corpus)
+    assert note.startswith('no passage retrieved mentions "ram", though the corpus has it')
+    assert "do not cover" not in note
+
+
+def test_a_word_the_corpus_lacks_keeps_its_question() -> None:
+    assert "something the sources do not cover?" in missing_note(["pendng"])
+    both = missing_note(["pendng", "ram"], ["ram"])
+    assert both.startswith('no passage retrieved mentions "pendng" (a typo')
+    assert 'nor "ram", though the corpus has it' in both
