@@ -84,6 +84,14 @@ _FOOTNOTE_REF = (f"(self::a and starts-with(@href, '#') and sup and {_MARK_ONLY}
 ``<a href="#FOOT54"><sup>54</sup></a>``, a wiki's ``<sup><a href="#cite_note-1">[1]</a></sup>``)
 read "systems54" in R's manuals; a superscript that links nowhere (``x<sup>2</sup>``) stays."""
 
+_FOOTNOTES = (f"((self::div or self::section or self::aside or self::ol) and @class and "
+              f"({_token('footnote', 'footnotes')})) or @role='doc-endnotes' or "
+              "@role='doc-footnote'")
+"""A page's footnotes, gathered at its end (Texinfo's ``<div class="footnote">``, Pandoc's
+``<section class="footnotes" role="doc-endnotes">``): cut from the sentences that cite them,
+each was a passage titled "(3)" and quoted as an answer (trial 51: 333 of R's manuals'
+passages; "(3): currently, top-level files .Rbuildignore and .Rinstignore ...")."""
+
 FURNITURE = (f"//*[({_REL_BAR}) or (@class and ({_MENUS} or {_INDEXES})) or ({_LETTER_TABLE}) "
-             f"or ({_LETTERS}) or {_FOOTNOTE_REF}]")
+             f"or ({_LETTERS}) or {_FOOTNOTE_REF} or {_FOOTNOTES}]")
 """The furniture of a page: every element the tests above find (one pass over the page)."""

@@ -153,3 +153,15 @@ def test_a_footnotes_linked_mark_is_no_part_of_the_word_it_follows() -> None:
                      '<sup>54</sup></a> or from eclipse<sup><a href="#cite_note-1">[1]</a>'
                      '</sup>, as x<sup>2</sup> grows.</p></body></html>')
     assert page.text == "from source control systems or from eclipse, as x2 grows."
+
+
+def test_a_pages_footnotes_are_no_passages_of_their_own() -> None:
+    # trial 51: 333 passages of R's manuals were footnotes titled "(3)", quoted as answers
+    page = html_page('<html><body><h2>1.3.2 Building package tarballs</h2><p>Exclude files '
+                     'with .Rbuildignore.</p><div class="footnote"><hr><h4 class="footnotes-'
+                     'heading">Footnotes</h4><h5><a id="FOOT3" href="#DOCF3">(3)</a></h5><p>'
+                     'currently, top-level files .Rbuildignore and .Rinstignore.</p></div>'
+                     '<section class="footnotes" role="doc-endnotes"><ol><li>A Pandoc note.'
+                     '</li></ol></section></body></html>')
+    assert [h for h, _t in page.sections] == ["1.3.2 Building package tarballs"]
+    assert "currently" not in page.text and "Pandoc" not in page.text
