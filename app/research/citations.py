@@ -103,11 +103,12 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
     body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
     body = "\n\n".join(p for p in PARA_SPLIT.split(body) if not is_heading(p))
     prose = prose_sentences(body)
-    named = _most_named(prose, about)
+    tail = bool(prose) and starts_mid_sentence(body, prose[0])  # a sentence cut at the start
+    named = _most_named(prose[1:] if tail else prose, about)
     if named:
         return clip(named, limit)
     if prose:
-        if starts_mid_sentence(body, prose[0]):
+        if tail:
             return clip(prose[1], limit) if len(prose) > 1 else clip(ELLIPSIS + prose[0], limit)
         return clip(prose[0], limit)
     code = " ".join(code_lines(body if body.strip() else text))

@@ -204,11 +204,18 @@ def starts_mid_sentence(text: str, sentence: str) -> bool:
         True
         >>> starts_mid_sentence("add_node adds a node.", "add_node adds a node.")
         False
+        >>> starts_mid_sentence("```\\nCC = gcc\\n```\\n\\nthe compiler set.", "the compiler set.")
+        True
     """
-    head = text.lstrip()
+    head = _LEADING_CODE.sub("", text).lstrip()  # code before it: the sentence ran through it
     if not head.startswith(sentence[:40]):
         return False
     return bool(PLAIN_WORD.match(sentence)) or sentence[:1] in ",;:)]}"
+
+
+_LEADING_CODE = re.compile(r"^(?:\s*(```|~~~)[^\n]*\n.*?\n[ \t]*\1[^\n]*(?:\n|$))+", re.DOTALL)
+"""Fenced code blocks opening a passage (a passage cut at code a sentence runs through: "the
+compiler and other settings having been set ..." after a Makefile, trial 51)."""
 
 
 

@@ -41,8 +41,8 @@ and prints each sum.
 """
 
 
-def _quotes(text: str) -> list[str]:
-    passage = Passage("faq.md#0", "faq.md", "faq.md", "faq.md", text)
+def _quotes(text: str, ref: str = "faq.md#0") -> list[str]:
+    passage = Passage(ref, "faq.md", "faq.md", "faq.md", text)
     return [s.text for s in candidate_sentences([(0, passage)])]
 
 
@@ -65,3 +65,18 @@ def test_how_to_answer_that_is_code_leads_the_report(tmp_path: Path) -> None:
     report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
     answer = report.split("## Answer", 1)[1].split("##", 1)[0]
     assert "as.numeric(as.character(f))" in answer.strip().splitlines()[0], report
+
+
+def test_a_sentence_cut_at_the_code_opening_a_passage_is_no_finding_nor_excerpt() -> None:
+    # trial 51, N2: "the compiler and other settings having been set ..." (after a Makefile
+    # that opens the passage) was a finding, and "can be used to assign values to R
+    # variables." (a passage cut after code) a Top passage's excerpt
+    from app.research.citations import excerpt
+
+    after_code = ("```\nCC = gcc\nLIBS = -lm\n```\n\nthe compiler and other settings having "
+                  "been set as Make variables by a makefile. R then builds the package.")
+    assert _quotes(after_code, "faq.md#3") == ["R then builds the package."]  # not its first
+    cut = ("can be used to assign values to R variables. defineVar creates a new binding or "
+           "changes the value of an existing binding.")
+    assert excerpt(cut, about=["variables"]).startswith("defineVar creates")
+    assert excerpt(after_code, about=["variables"]) == "R then builds the package."
