@@ -80,6 +80,12 @@ def _passage(item: dict[str, Any]) -> Passage:
     return passage
 
 
+_OPENING_LABEL = re.compile(r"[^\n.!?:;,]{1,100}")
+"""A passage's first paragraph that is a heading by its shape alone: one short line with no
+mark that ends or joins a sentence ("Appendix A A sample session" was shown as the excerpt
+beside its own label: trial 51, N3)."""
+
+
 def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
     """What a passage bullet shows of a passage: the prose sentence
     (:func:`app.llm.offline.sentences.prose_sentences`: no code, no list marker, no doctest,
@@ -101,7 +107,10 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
         "`app.invoke(x) {'value': 'aa'}`"
     """
     body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
-    body = "\n\n".join(p for p in PARA_SPLIT.split(body) if not is_heading(p))
+    paragraphs = [p for p in PARA_SPLIT.split(body) if not is_heading(p)]
+    if len(paragraphs) > 1 and _OPENING_LABEL.fullmatch(paragraphs[0].strip()):
+        paragraphs = paragraphs[1:]  # the passage's heading line, which the label shows
+    body = "\n\n".join(paragraphs)
     prose = prose_sentences(body)
     tail = bool(prose) and starts_mid_sentence(body, prose[0])  # a sentence cut at the start
     named = _most_named(prose[1:] if tail else prose, about)

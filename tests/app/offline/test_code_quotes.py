@@ -80,3 +80,12 @@ def test_a_sentence_cut_at_the_code_opening_a_passage_is_no_finding_nor_excerpt(
            "changes the value of an existing binding.")
     assert excerpt(cut, about=["variables"]).startswith("defineVar creates")
     assert excerpt(after_code, about=["variables"]) == "R then builds the package."
+
+
+def test_a_passages_heading_line_is_never_its_excerpt() -> None:
+    # trial 51, N3: "Appendix A A sample session: Appendix A A sample session" as a Top passage
+    from app.research.citations import excerpt
+
+    text = ("Appendix A A sample session\n\nThe following session is intended to introduce "
+            "to you some features of the R environment by using them.")
+    assert excerpt(text, about=["sample", "session"]).startswith("The following session")
