@@ -84,6 +84,8 @@ _OPENING_LABEL = re.compile(r"[^\n.!?:;,]{1,100}")
 """A passage's first paragraph that is a heading by its shape alone: one short line with no
 mark that ends or joins a sentence ("Appendix A A sample session" was shown as the excerpt
 beside its own label: trial 51, N3)."""
+_LABEL_WORDS = 10
+"""The most words of such a heading line."""
 
 
 def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
@@ -108,23 +110,44 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
     """
     body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
     paragraphs = [p for p in PARA_SPLIT.split(body) if not is_heading(p)]
-    if len(paragraphs) > 1 and _OPENING_LABEL.fullmatch(paragraphs[0].strip()):
+    if (len(paragraphs) > 1 and _OPENING_LABEL.fullmatch(paragraphs[0].strip())
+            and len(paragraphs[0].split()) <= _LABEL_WORDS
+            and not paragraphs[1].lstrip().startswith(("```", "~~~"))):  # no code's lead-in
         paragraphs = paragraphs[1:]  # the passage's heading line, which the label shows
     body = "\n\n".join(paragraphs)
     prose = prose_sentences(body)
     tail = bool(prose) and starts_mid_sentence(body, prose[0])  # a sentence cut at the start
     named = _most_named(prose[1:] if tail else prose, about)
     if named:
-        return clip(named, limit)
+        return clip(_with_its_code(body, named), limit)
     if prose:
         if tail:
             return clip(prose[1], limit) if len(prose) > 1 else clip(ELLIPSIS + prose[0], limit)
-        return clip(prose[0], limit)
+        return clip(_with_its_code(body, prose[0]), limit)
     code = " ".join(code_lines(body if body.strip() else text))
     return code_span(clip(_LIST_MARKER.sub("", code), max(limit - 4, 1)))
 
 
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
+_CODE_AFTER = re.compile(r"\s*\n[ \t]*(```|~~~)[^\n]*\n(.*?)\n[ \t]*\1", re.DOTALL)
+
+
+def _with_its_code(body: str, sentence: str) -> str:
+    """``sentence`` and, when it ends with no mark and a fenced block follows it in ``body``,
+    that code as a code span: "... can be found by" said nothing without its ``R CMD config``
+    lines (trial 51, N2).
+
+    Example:
+        >>> _with_its_code("It is found by\\n\\n```\\nR CMD config\\n```", "It is found by")
+        'It is found by `R CMD config`'
+    """
+    end = body.find(sentence)
+    if end < 0 or sentence.rstrip()[-1:] in tuple(".!?;"):
+        return sentence
+    block = _CODE_AFTER.match(body, end + len(sentence))
+    if block is None:
+        return sentence
+    return f"{sentence} {code_span(' '.join(block.group(2).split()))}"
 
 
 def claim_key(item: dict[str, Any]) -> tuple[str, str]:

@@ -89,3 +89,15 @@ def test_a_passages_heading_line_is_never_its_excerpt() -> None:
     text = ("Appendix A A sample session\n\nThe following session is intended to introduce "
             "to you some features of the R environment by using them.")
     assert excerpt(text, about=["sample", "session"]).startswith("The following session")
+
+
+def test_an_excerpt_that_introduces_code_shows_the_code() -> None:
+    # trial 51, N2: "Suitable flags ... can be found by" ended a Top passage, its code dropped
+    from app.research.citations import excerpt
+
+    text = ("Suitable flags to compile and link against the R library can be found by\n\n"
+            "```\nR CMD config --cppflags\nR CMD config --ldflags\n```\n\nThese are needed by "
+            "front-ends that embed R in another program.")
+    assert excerpt(text, about=["flags"]) == (
+        "Suitable flags to compile and link against the R library can be found by "
+        "`R CMD config --cppflags R CMD config --ldflags`")
