@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import string
 
-__all__ = ["FURNITURE", "NAV_RELS"]
+__all__ = ["BARS", "BAR_LINK_SHARE", "FURNITURE", "NAV_RELS"]
 
 NAV_RELS = ("next", "prev", "previous", "up", "contents", "index", "start", "first", "last")
 """The ``rel`` values of a link that moves through a document (HTML's link types, and the
@@ -78,20 +78,47 @@ _LETTERS = (f"count(a) >= 5 and {_NOT_PAGE} and not(a[string-length(normalize-sp
 """A bar of one-character links (an index's letters) with little text besides."""
 
 _MARK_ONLY = "translate(normalize-space(.), '0123456789[]()*', '') = ''"
-_FOOTNOTE_REF = (f"(self::a and starts-with(@href, '#') and sup and {_MARK_ONLY}) or "
-                 f"(self::sup and a[starts-with(@href, '#')] and {_MARK_ONLY})")
+_SHORT_MARK = (f"({_MARK_ONLY} or string-length(translate(normalize-space(.), '[]() ', '')) "
+               "<= 2 or starts-with(normalize-space(.), '[note'))")
+_FOOTNOTE_REF = (f"(self::a and starts-with(@href, '#') and sup and {_SHORT_MARK}) or "
+                 f"(self::sup and a[starts-with(@href, '#')] and {_SHORT_MARK})")
 """A footnote's mark in the text: a linked superscript number (Texinfo's
 ``<a href="#FOOT54"><sup>54</sup></a>``, a wiki's ``<sup><a href="#cite_note-1">[1]</a></sup>``)
 read "systems54" in R's manuals; a superscript that links nowhere (``x<sup>2</sup>``) stays."""
 
-_FOOTNOTES = (f"((self::div or self::section or self::aside or self::ol) and @class and "
-              f"({_token('footnote', 'footnotes')})) or @role='doc-endnotes' or "
-              "@role='doc-footnote'")
-"""A page's footnotes, gathered at its end (Texinfo's ``<div class="footnote">``, Pandoc's
-``<section class="footnotes" role="doc-endnotes">``): cut from the sentences that cite them,
-each was a passage titled "(3)" and quoted as an answer (trial 51: 333 of R's manuals'
-passages; "(3): currently, top-level files .Rbuildignore and .Rinstignore ...")."""
+_FOOTNOTE_MARKS = ("((self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6) "
+                   f"and a[starts-with(@href, '#')] and {_MARK_ONLY}) or "
+                   f"@role='doc-backlink' or (@class and ({_token('fn-bracket')}))")
+"""A footnote's own mark where the note is written: Texinfo's ``<h5><a href="#DOCF3">(3)</a>
+</h5>`` (each note was a passage titled "(3)": trial 51), Pandoc's and Sphinx's links back
+(``role="doc-backlink"``, "[1]", "↩"). The note's text stays: a question answered by a
+footnote alone was told the sources say nothing (trial 52, F4)."""
 
-FURNITURE = (f"//*[({_REL_BAR}) or (@class and ({_MENUS} or {_INDEXES})) or ({_LETTER_TABLE}) "
-             f"or ({_LETTERS}) or {_FOOTNOTE_REF} or {_FOOTNOTES}]")
-"""The furniture of a page: every element the tests above find (one pass over the page)."""
+_CITATIONS = (f"(self::ol and @class and ({_token('references')})) or "
+              f"(@class and ({_token('mw-cite-backlink')}))")
+"""A wiki's list of cited works (``<ol class="references">``) and its "^" back-links: titles
+of sources, no text of the page (trial 52, F5: a citation's title answered a question)."""
+
+_TEXINFO = ("//head/meta[translate(@name, 'GENERATOR', 'generator') = 'generator' and "
+            "(contains(@content, 'makeinfo') or contains(@content, 'texi2any'))]")
+"""A page GNU Texinfo wrote (its ``<meta name="Generator" content="makeinfo">``): its class
+names are Texinfo's only there (a restaurant's ``table.menu``, a fund list's ``index-table``
+and a ``div.footnote`` of small print were dropped as Texinfo's: trial 52, F3)."""
+
+_TEXINFO_FOOTNOTES = f"self::div and ({_token('footnote')})"
+"""Texinfo's footnotes, gathered at the end of its one-file manual: notes often written as the
+rest of the citing sentence ("(3) currently, top-level files .Rbuildignore and ..."), so
+quoted out of it as answers (trial 51); other generators' footnotes stay text (trial 52, F4)."""
+
+FURNITURE = (f"//*[(@class and {_TEXINFO} and ({_MENUS} or {_INDEXES} or {_TEXINFO_FOOTNOTES})) or "
+             f"({_TEXINFO} and {_LETTER_TABLE}) or {_FOOTNOTE_REF} or {_FOOTNOTE_MARKS} or "
+             f"{_CITATIONS}]")
+"""The furniture of a page by its markup alone (one pass over the page)."""
+
+BARS = f"//*[({_REL_BAR}) or ({_LETTERS})]"
+"""Blocks that may be navigation bars by their links: furniture only when their links are
+most of their text (:data:`BAR_LINK_SHARE`, counted by :mod:`workers.sources.htmlpage`);
+else a paragraph of prose linking its neighbours by ``rel``, or naming five one-letter
+things, was dropped whole (trial 52, F1 and F2)."""
+BAR_LINK_SHARE = 0.5
+"""The least share of a bar's visible characters (spaces aside) that are link text."""

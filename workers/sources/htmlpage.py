@@ -12,13 +12,15 @@ from __future__ import annotations
 import re
 import string
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from lxml import etree
 from lxml import html as lxml_html
 
 from workers.sources.entries import ENTRY_KEYWORD
-from workers.sources.htmlnav import FURNITURE
+from workers.sources.htmlnav import BAR_LINK_SHARE, BARS, FURNITURE
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
 from workers.sources.preformatted import fenced, reads_as_prose
@@ -316,7 +318,7 @@ CUT = (f"cut where its elements nest deeper than {MAX_DEPTH}; the text past that
 """The corpus note on a page that is :attr:`HtmlPage.cut` (after its path)."""
 
 
-def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT, etree.XPath]:
+def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT, Callable[[Any], list[Any]]]:
     """This thread's HTML parser, text stylesheet and furniture test
     (:data:`workers.sources.htmlnav.FURNITURE`; an lxml parser serves one thread at a time:
     threads sharing one would take turns)."""
@@ -324,8 +326,21 @@ def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT, etree.XPath]:
     if tools is None:
         parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
                                       no_network=True, huge_tree=True)
-        tools = _LOCAL.tools = (parser, _stylesheet(), etree.XPath(FURNITURE))
+        furniture, bars = etree.XPath(FURNITURE), etree.XPath(BARS)
+        tools = _LOCAL.tools = (parser, _stylesheet(),
+                                lambda root: [*furniture(root), *filter(_bar, bars(root))])
     return tools
+
+
+def _bar(element: Any) -> bool:
+    """Whether a block :data:`~workers.sources.htmlnav.BARS` found is a bar: its links are
+    at least :data:`~workers.sources.htmlnav.BAR_LINK_SHARE` of its visible characters."""
+    def chars(text: str) -> int:
+        return len("".join(text.split()))
+
+    total = chars("".join(element.itertext()))
+    links = sum(chars("".join(a.itertext())) for a in element.iter("a"))
+    return total > 0 and links >= BAR_LINK_SHARE * total
 
 
 def html_to_text(source: str | bytes) -> str:

@@ -14,7 +14,8 @@ from workers.sources.htmlpage import html_page
 
 # Texinfo 6 (R's manuals): <div class="header">, <ul class="section-toc">, an index table and
 # its "Jump to:" letter bar (a table with no class, its letters <a class="summary-letter">)
-OLD = """<html><head><title>Writing Harbour Extensions</title></head><body>
+OLD = """<html><head><title>Writing Harbour Extensions</title>
+<meta name="Generator" content="texi2any"></head><body>
 <div class="header"><p>Next: <a href="#Building" accesskey="n" rel="next">Building</a>,
 Previous: <a href="#Top" accesskey="p" rel="prev">Writing Harbour Extensions</a>,
 Up: <a href="#Top" accesskey="u" rel="up">Writing Harbour Extensions</a> &nbsp;
@@ -55,7 +56,8 @@ Up: <a href="#Top" accesskey="u" rel="up">Top</a> &nbsp;
 
 # Texinfo 7 (GNU's current manuals): <div class="nav-panel">, <ul class="mini-toc">, and the
 # index in <div class="printindex"> (letter bars and entries as classed tables)
-NEW = """<html><head><title>Writing Harbour Extensions</title></head><body>
+NEW = """<html><head><title>Writing Harbour Extensions</title>
+<meta name="Generator" content="texi2any"></head><body>
 <div class="chapter-level-extent" id="Building">
 <div class="nav-panel"><p>Next: <a href="#Concept-index" accesskey="n" rel="next">Concept
 index</a>, Up: <a href="#Top" accesskey="u" rel="up">Top</a> &nbsp;
@@ -134,8 +136,9 @@ def test_the_section_that_answers_outranks_a_one_file_manuals_index(tmp_path: Pa
 def test_a_chapter_whose_only_text_was_its_menu_heads_its_first_section() -> None:
     # R-data's "4 Relational databases" was a passage of its heading alone (its menu left out)
     # and was quoted as the answer; a reader sees it above "4.1 Why use a database?"
-    page = html_page('<html><body><h2 class="chapter">4 Harbour databases</h2>'
-                     '<ul class="mini-toc"><li><a href="#why">Why</a></li></ul>'
+    page = html_page('<html><head><meta name="Generator" content="makeinfo"></head><body>'
+                     '<h2 class="chapter">4 Harbour databases</h2><ul class="mini-toc">'
+                     '<li><a href="#why">Why</a></li></ul>'
                      '<h3>4.1 Why use a database?</h3><p>Tide tables outgrow memory.</p>'
                      '<h3>4.2 Drivers</h3><p>ODBC drivers.</p>'
                      '<h2>5 Buoys</h2><h2>6 Pilots</h2><p>Pilots board.</p></body></html>')
@@ -155,13 +158,41 @@ def test_a_footnotes_linked_mark_is_no_part_of_the_word_it_follows() -> None:
     assert page.text == "from source control systems or from eclipse, as x2 grows."
 
 
-def test_a_pages_footnotes_are_no_passages_of_their_own() -> None:
-    # trial 51: 333 passages of R's manuals were footnotes titled "(3)", quoted as answers
-    page = html_page('<html><body><h2>1.3.2 Building package tarballs</h2><p>Exclude files '
-                     'with .Rbuildignore.</p><div class="footnote"><hr><h4 class="footnotes-'
-                     'heading">Footnotes</h4><h5><a id="FOOT3" href="#DOCF3">(3)</a></h5><p>'
-                     'currently, top-level files .Rbuildignore and .Rinstignore.</p></div>'
-                     '<section class="footnotes" role="doc-endnotes"><ol><li>A Pandoc note.'
-                     '</li></ol></section></body></html>')
-    assert [h for h, _t in page.sections] == ["1.3.2 Building package tarballs"]
-    assert "currently" not in page.text and "Pandoc" not in page.text
+def test_a_footnotes_own_mark_is_no_heading_and_only_texinfos_notes_go() -> None:
+    # trial 51: R's footnotes were passages titled "(3)", quoted out of their sentences;
+    # trial 52, F4: a question answered by a Pandoc or Sphinx footnote alone was told the
+    # sources say nothing once every page's notes were dropped
+    page = html_page('<html><head><meta name="Generator" content="texi2any"></head><body>'
+                     '<h2>1.3.2 Building package tarballs</h2><p>Exclude files with '
+                     '.Rbuildignore.</p><div class="footnote"><hr><h4 class="footnotes-heading">'
+                     'Footnotes</h4><h5><a id="FOOT3" href="#DOCF3">(3)</a></h5><p>Top-level '
+                     'files .Rbuildignore and .Rinstignore are never built.</p></div>'
+                     '<section class="footnotes" role="doc-endnotes"><ol><li id="fn1">A Pandoc '
+                     'note. <a href="#fnref1" role="doc-backlink">\u21a9</a></li></ol></section>'
+                     '</body></html>')
+    assert "(3)" not in [h for h, _t in page.sections]
+    assert "are never built." not in page.text  # Texinfo's notes: the rest of a sentence
+    assert "A Pandoc note." in page.text
+    assert "\u21a9" not in page.text
+
+
+def test_texinfos_class_names_mean_texinfos_markup_only_on_its_pages() -> None:
+    # trial 52, F3: a restaurant's table.menu, a small-print div.footnote and a fund list's
+    # table.index-table were dropped as Texinfo's
+    page = html_page('<html><body><table class="menu"><tr><th>Dish</th><th>Price</th></tr>'
+                     '<tr><td>Ramen</td><td>12 dollars</td></tr></table><div class="footnote">'
+                     'All prices exclude the sales tax.</div><table class="index-cp"><tr><td>'
+                     '<a href="w.html">World Equity</a></td><td>0.2 percent</td></tr></table>'
+                     '</body></html>')
+    for said in ("Ramen", "12 dollars", "sales tax", "World Equity", "0.2 percent"):
+        assert said in page.text, said
+
+
+def test_prose_that_links_its_neighbours_or_names_letters_is_no_bar() -> None:
+    # trial 52, F1 and F2: such paragraphs were dropped whole as navigation or letter bars
+    page = html_page('<html><body><p>The default connection timeout is 30 seconds. Retries are '
+                     'covered in the <a rel="next" href="r.html">next chapter</a>, and setup in '
+                     'the <a rel="prev" href="i.html">previous chapter</a>.</p><p>The basis '
+                     'vectors <a href="#x">x</a>, <a href="#y">y</a>, <a href="#z">z</a>, '
+                     '<a href="#u">u</a> and <a href="#v">v</a> are orthogonal.</p></body></html>')
+    assert "30 seconds" in page.text and "are orthogonal" in page.text
