@@ -196,3 +196,14 @@ def test_prose_that_links_its_neighbours_or_names_letters_is_no_bar() -> None:
                      'vectors <a href="#x">x</a>, <a href="#y">y</a>, <a href="#z">z</a>, '
                      '<a href="#u">u</a> and <a href="#v">v</a> are orthogonal.</p></body></html>')
     assert "30 seconds" in page.text and "are orthogonal" in page.text
+
+
+def test_a_wikis_cited_works_and_letter_marks_are_no_text() -> None:
+    # trial 52, F5: a citation's title answered a question, "^ Heronries ..." kept its caret,
+    # and a letter mark glued onto its word ("years agoa")
+    page = html_page('<html><body><p>Herons nest in colonies, as they did years ago<sup>'
+                     '<a href="#cite_note-a">a</a></sup> and still do<sup><a href="#n1">'
+                     '[note 1]</a></sup>.</p><ol class="references"><li id="cite_note-1"><span '
+                     'class="mw-cite-backlink"><a href="#cite_ref-1">^</a></span> Heronries of '
+                     'Europe, 1990.</li></ol></body></html>')
+    assert page.text == "Herons nest in colonies, as they did years ago and still do."
