@@ -275,7 +275,7 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
         p.get("title", ""))]
     top = about[0] if about else passages[0] if passages else None
     if top is None:
-        return "- No sourced answer was found in the corpus."
+        return "- No sourced answer was found in the passages retrieved."
     said = excerpt(top["text"], about=subject if about else ())
     if shown is not None:  # the sentence, also as a finding says it whole
         whole = excerpt(top["text"], len(top["text"]) + 1, about=subject if about else ())

@@ -19,7 +19,7 @@ from app.research.text import ELLIPSIS, clip, wording
 from state import ItemKind
 from workers.sources import Passage
 from workers.sources.base import code_span, group_by_document
-from workers.sources.query import mentions
+from workers.sources.query import STOPWORDS, mentions
 from workers.sources.text import PARA_SPLIT
 
 __all__ = ["Citations", "claim_key", "excerpt", "items", "once", "said"]
@@ -117,13 +117,19 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
     body = "\n\n".join(paragraphs)
     prose = prose_sentences(body)
     tail = bool(prose) and starts_mid_sentence(body, prose[0])  # a sentence cut at the start
-    named = _most_named(prose[1:] if tail else prose, about)
+    # a tail chosen for its words would show half a sentence; but a passage may open with a
+    # command's name ("iptables loads its rules from ..."): only a function word opens a tail
+    cut = tail and prose[0].split()[0].lower() in STOPWORDS
+    # a question restates what was asked ("Q3. What happens when the queue is full?")
+    answers = [p for p in (prose[1:] if cut else prose) if not p.rstrip().endswith("?")]
+    named = _most_named(answers, about)
     if named:
         return clip(_with_its_code(body, named), limit)
     if prose:
         if tail:
             return clip(prose[1], limit) if len(prose) > 1 else clip(ELLIPSIS + prose[0], limit)
-        return clip(_with_its_code(body, prose[0]), limit)
+        first = next((p for p in prose if not p.rstrip().endswith("?")), prose[0])
+        return clip(_with_its_code(body, first), limit)
     code = " ".join(code_lines(body if body.strip() else text))
     return code_span(clip(_LIST_MARKER.sub("", code), max(limit - 4, 1)))
 

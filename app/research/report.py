@@ -227,7 +227,7 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     if question in data.settled_out or any(_items(rows, question, kind)
                                            for kind in ("finding", "passage")):
         return None  # found, and said elsewhere; "no sourced answer" only when none was
-    return ["- No sourced answer was found in the corpus.", ""]
+    return ["- No sourced answer was found in the passages retrieved.", ""]
 
 
 def _sections(data: ReportInput, cites: _Citations, errors: list[dict[str, Any]],

@@ -117,7 +117,7 @@ def test_error_rows_contribute_no_claims_even_with_a_payload() -> None:
                 status="error", error="boom")]
     md = render_markdown(data(rows))
     assert "Left over" not in md
-    assert "No sourced answer was found in the corpus." in md
+    assert "No sourced answer was found in the passages retrieved." in md
     assert "No sources were cited." in md
 
 
@@ -125,7 +125,8 @@ def test_empty_run_says_so() -> None:
     md = render_markdown(data([]))
     # said once, in the Answer: sections 1 and 2 would say it again, they are named in the
     # Notes (answers8: no line of the Answer is said twice)
-    assert md.count("No sourced answer was found in the corpus.") == 1 and "## 1." not in md
+    assert md.count("No sourced answer was found in the passages retrieved.") == 1
+    assert "## 1." not in md
     assert f'would repeat the report: "{Q2}"' in md and f'"{Q1}"' not in md  # the topic's own
     assert "No limitations or warnings were found in the passages retrieved." in md
     assert "No sources were cited." in md

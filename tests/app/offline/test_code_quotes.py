@@ -101,3 +101,25 @@ def test_an_excerpt_that_introduces_code_shows_the_code() -> None:
     assert excerpt(text, about=["flags"]) == (
         "Suitable flags to compile and link against the R library can be found by "
         "`R CMD config --cppflags R CMD config --ldflags`")
+
+
+def test_trial_52s_quoting_faults() -> None:
+    from app.llm.offline.code_quotes import with_code
+    from app.research.citations import excerpt
+    from app.research.text import clip
+
+    # F12: a passage opening with a command's name is no cut tail (only a function word is)
+    cmd = "iptables loads its firewall rules from the rules file at boot. Logs go to syslog."
+    assert excerpt(cmd, about=["iptables", "rules"]).startswith("iptables loads")
+    # F13: a numbered FAQ question restates the question; the answer after it is the excerpt
+    faq = "Q3. What happens when the queue is full?\n\nNew messages are rejected with error 503."
+    assert excerpt(faq, about=["queue", "full"]).startswith("New messages are rejected")
+    # F10: the rest after the code ends where the sentence does, not at "e.g."
+    text = ("To install it, run\n\n```\npip install foo\n```\n\nfrom a shell, e.g. bash or "
+            "zsh, as root. Then restart.")
+    assert with_code(text, 0, "To install it, run", 400, 60).endswith("zsh, as root.")
+    # F8, F9: on one line a block is a code span without its language, ~~~ fences too
+    assert clip("Run\n\n```sh\npip install foo\n```\n\nfirst.", 80) == (
+        "Run ``` pip install foo ``` first.")
+    assert clip("Run\n\n~~~\nimport foo\nfoo.go()\n~~~\n\nfirst.", 80) == (
+        "Run ``` import foo foo.go() ``` first.")
