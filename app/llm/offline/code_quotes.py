@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from app.llm.offline.markup import FENCE
-from app.llm.offline.sentence_ends import PLAIN_WORD
+from app.llm.offline.sentence_ends import PLAIN_WORD, sentence_ends
 
 __all__ = ["prose_of", "with_code"]
 
@@ -51,10 +51,14 @@ def with_code(text: str, start: int, sentence: str, most_chars: int, most_words:
     after = block.end()
     if not PLAIN_WORD.match(text, after) or FENCE.match(text, after):
         return sentence
-    tail = _TAIL_END.search(text, after)
-    if tail is None or "\n\n" in text[after:tail.start()]:
-        return sentence
-    quote = text[start:tail.end()]
+    paragraph = text[after:].split("\n\n", 1)[0]
+    # the rest ends where the sentence does, by the splitter's rule ("e.g." ends none: F10)
+    end = next(sentence_ends(paragraph), None)
+    if end is None:
+        if not _TAIL_END.search(paragraph.rstrip()[-3:] or " "):
+            return sentence
+        end = len(paragraph.rstrip())
+    quote = text[start:after + end]
     if len(quote) > most_chars or len(prose_of(quote).split()) > most_words:
         return sentence
     return quote
