@@ -34,3 +34,10 @@ def test_a_question_with_a_contraction_is_not_warned_of_its_tail(tmp_path: Path)
     assert summary["warnings"] == [], summary["warnings"]
     report = Path(summary["report_path"]).read_text("utf-8")
     assert '"ve"' not in report and "rm(list = ls())" in report, report
+
+
+def test_other_apostrophes_are_contractions_too() -> None:
+    # trial 52, F15: U+02BC searched "iʼve" whole; U+2018, ´ and ′ left a stray "ve"
+    for mark in ("\u02bc", "\u2018", "\u00b4", "\u2032", "\uff07"):
+        assert topic_terms(f"How do I delete every variable I{mark}ve created?") == [
+            "delete", "variable", "created"], mark

@@ -79,7 +79,8 @@ def query_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
         ['variable', 'made', 're', 'module']
     """
     seen: dict[str, None] = {}
-    text = without_contractions(unicodedata.normalize("NFKC", text).lower())
+    # before NFKC (it makes ´ a space and an accent) and after (it makes ＇ an apostrophe)
+    text = without_contractions(unicodedata.normalize("NFKC", without_contractions(text.lower())))
     for token in re.findall(r"\w+", text):
         if len(token) < 2 or token in STOPWORDS or not any(c.isalnum() for c in token):
             continue
