@@ -180,6 +180,10 @@ def split_phrases(subject: str) -> list[str]:
     return out
 
 
+_ASKING = ("how", "what", "why", "when", "where", "which", "who", "whom", "whose")
+"""A phrase opening with one of these is a question of its own, asked as it is."""
+
+
 def phrase_facets(kind: str, subject: str) -> list[str]:
     """A question per phrase of a subject made of several ("retry policy of a graph node":
     "What is retry policy?", "What is a graph node?"): each searches a part of the topic's
@@ -202,7 +206,8 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
     out = []
     for n, phrase in enumerate(phrases[:3]):
         first = phrase.split()[0].lower()
-        verb = n == 0 and kind == "how" and first not in ("a", "an", "the", "my", "your")
+        verb = n == 0 and kind == "how" and first not in (
+            "a", "an", "the", "my", "your", *_ASKING)  # "How do you How hot ...?" (trial 52)
         if _POINTS_OUT.search(phrase):  # "sending them to the browser": not a question alone
             continue
         if verb:

@@ -99,3 +99,10 @@ def test_a_name_the_corpus_lacks_is_still_a_near_miss_once_the_measure_word_is_g
     rows = [row("docs_search", typo, [item("passage", "The checkpointer saves.", "c.md#0",
                                            score=2.0)])]
     assert judge(typo, rows, TermStats(1000, {"checkpointer": 5, "pendng": 0})).warnings == []
+
+
+def test_a_phrase_that_is_a_question_is_asked_as_it_is() -> None:
+    # trial 52: "How hot should the water be for green tea?" planned "How do you How hot
+    # should the water be?"
+    for question in offline_plan("How hot should the water be for green tea?"):
+        assert "How do you How" not in question and question.count("?") == 1, question
