@@ -272,6 +272,8 @@ self::article)][not(.//h1 or .//h2 or .//h3 or .//h4)]" priority="2"/>
 <xsl:template match="div[{_class_token(_ENTRY_CLASSES)}]" priority="1">{_HEAD}{_ENTRY}\
 <xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="a">{_LINK}<xsl:apply-templates/>{_LINK_END}</xsl:template>
+<xsl:template match="sup[not(.//a)][normalize-space(.) != ''][translate(normalize-space(.), \
+'0123456789+-−', '') = '']">^<xsl:apply-templates/></xsl:template>
 <xsl:template match="pre" priority="1">{_BREAK}{_PRE}<xsl:apply-templates/>{_PRE_END}\
 {_BREAK}</xsl:template>
 <xsl:template match="{blocks}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>

@@ -155,7 +155,7 @@ def test_a_footnotes_linked_mark_is_no_part_of_the_word_it_follows() -> None:
     page = html_page('<html><body><p>from source control systems<a id="DOCF54" href="#FOOT54">'
                      '<sup>54</sup></a> or from eclipse<sup><a href="#cite_note-1">[1]</a>'
                      '</sup>, as x<sup>2</sup> grows.</p></body></html>')
-    assert page.text == "from source control systems or from eclipse, as x2 grows."
+    assert page.text == "from source control systems or from eclipse, as x^2 grows."
 
 
 def test_a_footnotes_own_mark_is_no_heading_and_only_texinfos_notes_go() -> None:
