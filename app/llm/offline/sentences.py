@@ -224,8 +224,9 @@ def _looks_like_code(sentence: str) -> bool:
     """Code, or a field/parameter listing (``name: ...``) rather than a prose sentence."""
     if _CODE_HINTS.search(sentence):
         return True
-    if _CODE_OPERATORS.search(sentence) and len(_WORD.findall(sentence)) < _PROSE_WORDS:
-        return True
+    if (_CODE_OPERATORS.search(sentence) and len(_WORD.findall(sentence)) < _PROSE_WORDS
+            and not (sentence[:1].isupper() and sentence.rstrip().endswith("."))):
+        return True  # a short line, unless written as a sentence ("Set limit = 500 here.")
     if (m := _FIELD_ENTRY.match(sentence)) and m.group(1).lower() not in _PROSE_LABELS:
         return True
     visible = [c for c in sentence if not c.isspace()]

@@ -27,7 +27,8 @@ def test_a_numbered_or_marked_question_is_no_finding() -> None:
 
 def test_a_sentence_quoting_a_call_inline_is_prose_a_short_assignment_is_code() -> None:
     text = ("To delete every variable you have created, remove all objects in the workspace "
-            "with rm(list = ls()).\n\nx = 5\n\nif a == b: stop")
+            "with rm(list = ls()).\n\nx = 5\n\nif a == b: stop\n\nSet queue_limit = 500 on busy "
+            "hosts.")
     assert prose_sentences(text) == [
         "To delete every variable you have created, remove all objects in the workspace with "
-        "rm(list = ls())."]
+        "rm(list = ls()).", "Set queue_limit = 500 on busy hosts."]  # trial 52, F14
