@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -243,7 +244,8 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
             # block's (not the file's intro on upstream blocks); then one that names the kind
             # of thing its subject is ("A partial index is an index built over ...")
             key: tuple[bool, ...] = (warning, not about, not fit,
-                                     not (written & written_names(own)), not genus(text, own))
+                                     not (written & written_names(own)),
+                                     not _headed_by(own, subject), not genus(text, own))
         else:  # the kind's answer leads unless the sentence is about a neighbour ("The
             # default line cap ... may be changed" for the default miter limit); one whose
             # subject is the identifier asked before one whose subject is another ("The
@@ -254,6 +256,21 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         # on SQLite's docs, ranking by words named put a side page first more often
         ranked.append(((order, *key, position), finding))
     return ranked
+
+
+def _headed_by(own: str, subject: Sequence[str]) -> bool:
+    """Whether a sentence's subject (``own``) is the topic's thing itself, not a part of it:
+    its words before an "of" name the topic ("A coprocess", not "The return status of a
+    coprocess": trial 51 found the second opening "What is a coprocess?").
+
+    Example:
+        >>> _headed_by("The return status of a coprocess ", ["coprocess"])
+        False
+        >>> _headed_by("A coprocess ", ["coprocess"])
+        True
+    """
+    head = re.split(r"\bof\b", own, maxsplit=1)[0]
+    return bool(mentions(subject, head))
 
 
 def _passage_line(data: ReportInput, subject: list[str], cites: Citations,

@@ -155,3 +155,16 @@ def test_an_of_topic_is_answered_by_sentences_on_its_head_not_on_what_it_is_of()
     ]
     answer = answer_section(render_markdown(data(rows, topic=topic, sub_questions=[q])))
     assert on in answer and off not in answer, answer
+
+
+def test_a_sentence_about_a_part_of_the_thing_follows_its_definition() -> None:
+    # trial 51: "What is a coprocess?" opened with "The return status of a coprocess is ..."
+    from tests.app.report_rows import answer_to, item
+
+    answer = answer_to("What is a coprocess?", [
+        item("finding", "The return status of a coprocess is the exit status of command.",
+             "bash.html#40"),
+        item("finding", "A coprocess is a shell command preceded by the coproc reserved word.",
+             "bash.html#40"),
+    ])
+    assert answer.strip().splitlines()[0].startswith("- A coprocess is a shell command"), answer
