@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+from app.llm.offline.code_quotes import FENCED_AFTER
 from app.llm.offline.sentences import (
     code_lines,
     is_heading,
@@ -135,7 +136,6 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
 
 
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
-_CODE_AFTER = re.compile(r"\s*\n[ \t]*(```|~~~)[^\n]*\n(.*?)\n[ \t]*\1", re.DOTALL)
 
 
 def _with_its_code(body: str, sentence: str) -> str:
@@ -150,10 +150,10 @@ def _with_its_code(body: str, sentence: str) -> str:
     end = body.find(sentence)
     if end < 0 or sentence.rstrip()[-1:] in tuple(".!?;"):
         return sentence
-    block = _CODE_AFTER.match(body, end + len(sentence))
+    block = FENCED_AFTER.match(body, end + len(sentence))
     if block is None:
         return sentence
-    return f"{sentence} {code_span(' '.join(block.group(2).split()))}"
+    return f"{sentence} {code_span(' '.join(block['code'].split()))}"
 
 
 def claim_key(item: dict[str, Any]) -> tuple[str, str]:

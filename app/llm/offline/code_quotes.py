@@ -16,15 +16,16 @@ import re
 from app.llm.offline.markup import FENCE
 from app.llm.offline.sentence_ends import PLAIN_WORD, sentence_ends
 
-__all__ = ["prose_of", "with_code"]
+__all__ = ["FENCED_AFTER", "prose_of", "with_code"]
 
 _CODE_LINES = 3
 """The most lines of code a sentence runs through (a longer block is a listing of its own)."""
 _CODE_CHARS = 100
 """The longest line of such code."""
-_BLOCK = re.compile(r"\s*\n(?P<fence>[ \t]*(?:```|~~~)[^\n]*\n)(?P<code>(?:[^\n]*\n){1,%d}?)"
-                    r"[ \t]*(?:```|~~~)[ \t]*\n\s*\n" % _CODE_LINES)
-_TAIL_END = re.compile(r"[.!?][\"')\]]*(?=\s|$)")
+FENCED_AFTER = re.compile(r"\s*\n[ \t]*(```|~~~)[^\n]*\n(?P<code>.*?)\n[ \t]*\1", re.DOTALL)
+"""A fenced block right after a sentence (from its end on): its code in ``code``."""
+_PARAGRAPH_BREAK = re.compile(r"[ \t]*\n\s*\n")
+_ENDS = re.compile(r"[.!?][\"')\]]*$")
 _FENCED = re.compile(r"[ \t]*(?:```|~~~)[^\n]*\n(.*?)\n?[ \t]*(?:```|~~~)", re.DOTALL)
 
 
@@ -45,17 +46,21 @@ def with_code(text: str, start: int, sentence: str, most_chars: int, most_words:
     if not sentence or sentence.rstrip()[-1] in ".!?:;" or text.find(sentence, start) != start:
         return sentence
     end = start + len(sentence)
-    block = _BLOCK.match(text, end)
-    if block is None or any(len(line) > _CODE_CHARS for line in block["code"].splitlines()):
+    block = FENCED_AFTER.match(text, end)
+    lines = block["code"].split("\n") if block else []
+    if not 1 <= len(lines) <= _CODE_LINES or any(len(line) > _CODE_CHARS for line in lines):
         return sentence
-    after = block.end()
+    gap = _PARAGRAPH_BREAK.match(text, block.end())  # type: ignore[union-attr]
+    if gap is None:
+        return sentence
+    after = gap.end()
     if not PLAIN_WORD.match(text, after) or FENCE.match(text, after):
         return sentence
     paragraph = text[after:].split("\n\n", 1)[0]
     # the rest ends where the sentence does, by the splitter's rule ("e.g." ends none: F10)
     end = next(sentence_ends(paragraph), None)
     if end is None:
-        if not _TAIL_END.search(paragraph.rstrip()[-3:] or " "):
+        if not _ENDS.search(paragraph.rstrip()):
             return sentence
         end = len(paragraph.rstrip())
     quote = text[start:after + end]
