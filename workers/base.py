@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from langchain_core.tools import BaseTool
 
     from workers.sources import Corpus, Source
+    from workers.waits import Slots
 
 __all__ = [
     "Cancellation", "Resolver", "RunScope", "WorkerDeps", "WorkerResult", "WorkerSpec",
@@ -68,18 +69,36 @@ class Cancellation:
     def __init__(self) -> None:
         self._event = threading.Event()
         self._lock = threading.Lock()
+        self._on_set: list[Callable[[], None]] = []
         self.cause: BaseException | None = None
 
     def set(self, cause: BaseException | None = None) -> None:
-        """Stop the run; the first cause given is kept."""
+        """Stop the run; the first cause given is kept. Calls what :meth:`on_set` registered."""
         with self._lock:
-            if not self._event.is_set():
-                self.cause = cause
-                self._event.set()
+            if self._event.is_set():
+                return
+            self.cause = cause
+            self._event.set()
+            callbacks, self._on_set = self._on_set, []
+        for callback in callbacks:
+            callback()
 
     def is_set(self) -> bool:
         """True once the run is stopping."""
         return self._event.is_set()
+
+    def wait(self, timeout: float) -> bool:
+        """Sleep up to ``timeout`` seconds, ending at once when the run stops; True if it has."""
+        return self._event.wait(timeout)
+
+    def on_set(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` when the run stops (now, if it has): how a wait that sleeps on a
+        condition of its own (:class:`workers.waits.Slots`) hears of the stop."""
+        with self._lock:
+            if not self._event.is_set():
+                self._on_set.append(callback)
+                return
+        callback()
 
 
 @dataclass(frozen=True)
@@ -129,7 +148,9 @@ class RunScope:
         cancel: once set (a fatal model error, Ctrl-C), workers that have not started their
             work raise :class:`workers.errors.RunCancelled` instead: every task waiting on
             ``limiter`` counts as started for LangGraph, which could not cancel it itself.
-        limiter: bounds how many workers do their work at once (a ``threading.Semaphore``).
+        limiter: bounds how many workers do their work at once (:class:`workers.waits.Slots`
+            given ``cancel``, whose waiters sleep until a slot frees or the run stops; any
+            ``threading.Semaphore`` also works, polled for the stop).
             Used instead of LangGraph's ``max_concurrency``, which sizes the one thread pool
             that runs both the nodes *and* the checkpointer's ``put_writes``: with fewer threads
             than tasks, a finished worker's pending writes wait behind the queued workers, and a
@@ -139,7 +160,7 @@ class RunScope:
     """
 
     cancel: Cancellation = field(default_factory=Cancellation)
-    limiter: threading.Semaphore | None = None
+    limiter: Slots | threading.Semaphore | None = None
     on_attempt: AttemptHook | None = None
     on_done: DoneHook | None = None
 

@@ -45,7 +45,7 @@ from workers.errors import (
     causes,
     is_rate_limited,
 )
-from workers.waits import STOP_SLICE, announce_wait, check_stop
+from workers.waits import STOP_SLICE, announce_wait, check_stop, sleep_or_stop
 
 __all__ = [
     "RateLimitPatience", "RetryAfterGate", "gate_for", "honour_retry_after", "paced_search",
@@ -118,13 +118,11 @@ class RetryAfterGate:
                 :func:`workers.waits.stop_waiting_when`).
         """
         self._say_restored()
-        waited = 0.0
+        started = time.monotonic()
         while (left := self.remaining()) > 0:
             check_stop()
-            step = min(left, STOP_SLICE)
-            time.sleep(step)
-            waited += step
-        return waited
+            sleep_or_stop(left)  # and look again: the window may have been extended
+        return time.monotonic() - started
 
     async def await_open(self) -> float:
         """:meth:`wait` for async callers."""

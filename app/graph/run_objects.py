@@ -18,7 +18,8 @@ from typing import Any
 
 from app.runs.faults import FaultPlan
 from app.settings.config import RunContext, Settings
-from workers.base import RunScope
+from workers.base import Cancellation, RunScope
+from workers.waits import Slots
 
 __all__ = ["MAX_LIVE_RUNS", "RunObjects", "RunTable"]
 
@@ -41,9 +42,11 @@ class RunObjects:
         """New objects for a run: the limiter sized by ``ctx.max_concurrency``, the fault plan of
         ``settings`` (the operator's, never a client's)."""
         faults = FaultPlan.from_context(settings)
+        cancel = Cancellation()
         return cls(
             scope=RunScope(
-                limiter=threading.BoundedSemaphore(ctx.max_concurrency),
+                cancel=cancel,
+                limiter=Slots(ctx.max_concurrency, stop=cancel),
                 on_attempt=faults.on_attempt if faults.active else None,
                 on_done=faults.on_done if faults.active else None,
             ),
