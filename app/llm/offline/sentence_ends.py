@@ -50,7 +50,11 @@ _SENTENCE_END = re.compile(
     # CONFLICT DO UPDATE ... WHERE clause" (a sentence's trailing "..." follows its last word)
     r"(?<!\s\.\.)[.!?][\"')\]]*(?=\s+[\"'(\[`*_]?[A-Z0-9])"
 )
-_LOWER_END = re.compile(r"(?<![\w.\-/])[a-z]{4,}(?P<end>[.!?][\"')\]]*)(?=\s+[a-z][\w-]*\s)")
+_LOWER_END = re.compile(
+    # not a quoted word: Git's 'Neither "fixup!" nor "amend!" commits change authorship' was
+    # cut after "fixup!", and the Answer quoted "commits change authorship ..." (trial 53)
+    r"(?<![\w.\-/\"'`\u2018\u201c])[a-z]{4,}(?P<end>[.!?][\"')\]\u2019\u201d]*)"
+    r"(?=\s+[a-z][\w-]*\s)")
 _LOWER_ABBREVIATIONS = frozenset(
     "etc approx resp incl excl misc secs refs figs chap para ibid repr prev orig cont abbr "
     "appr repl vols".split())

@@ -58,6 +58,20 @@ def test_a_sentence_is_not_cut_after_an_abbreviation():
         "Pass a saver, i.e. SqliteSaver, to resume.", "He said no.", "Then it ran."]
 
 
+def test_a_quoted_word_ending_in_a_mark_does_not_end_the_sentence():
+    # Trial 53 (Git's docs): the sentence was cut after "fixup!", and the Answer quoted
+    # 'commits change authorship of <commit> ...', the opposite of what the page says.
+    for q, p in (('"', '"'), ("'", "'"), ("\u201c", "\u201d"), ("`", "`")):
+        text = (f"Neither {q}fixup!{p} nor {q}amend!{p} commits change authorship of <commit> "
+                f"when applied by git rebase --autosquash. A {q}squash.{p} line is kept.")
+        assert split_sentences(text) == [
+            f"Neither {q}fixup!{p} nor {q}amend!{p} commits change authorship of <commit> when "
+            "applied by git rebase --autosquash.", f"A {q}squash.{p} line is kept."], q
+    # an option's name opening a sentence still ends the one before it
+    assert split_sentences("Choose save. transparent makes the background clear.") == [
+        "Choose save.", "transparent makes the background clear."]
+
+
 def test_a_docstrings_summary_line_is_about_its_symbol() -> None:
     # "retry policy of a graph node": RetryPolicy's docstring opens "Configuration for retrying
     # nodes." (4 words, under the 5 a sentence needs, and without "policy"), so the offline
