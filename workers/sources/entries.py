@@ -12,13 +12,62 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["ENTRY_KEYWORD", "SIGNATURE", "entry_keywords", "names_keyword"]
+__all__ = ["ENTRY_KEYWORD", "LABEL", "SIGNATURE", "entry_keywords", "entry_led", "label_name",
+           "names_keyword"]
 
 ENTRY_KEYWORD = re.compile(r"([A-Za-z][\w.:-]*(?: [A-Za-z][\w.:-]*){0,3})\s+[<\[{]")
 """A reference entry's heading written as its keyword (up to four words) and arguments
 (``inter <delay>``, ``option redispatch <interval>``, ``balance <algorithm> [ <arguments> ]``),
 matched at its start; group 1 is the keyword. Several entries sharing one text are joined by
 " / " (:mod:`workers.sources.htmlpage`)."""
+
+
+LABEL = re.compile(r"^(?P<label>(?:[^.:;!?\n]|\.(?=\S)){1,60}?):\s")
+"""A paragraph led by its entry's label, as a definition list's term gives it (the index joins
+``<dt>`` and ``<dd>`` as ``term: description``): ``pop [--index] [<stash>]: Remove ...``."""
+_ARGUMENTS = re.compile(r"\s*[\[<{(].*$")
+_FIELD_LABELS = frozenset(
+    "note notes example examples default defaults warning caution tip important see also type "
+    "types description returns return raises yields args arguments parameters value values "
+    "usage syntax since deprecated".split())
+"""Labels of a paragraph that names no entry: a field of the one around it."""
+
+
+def label_name(paragraph: str) -> str:
+    """The name of the entry ``paragraph`` is led by (its :data:`LABEL` without the arguments
+    after the name), or "" when it is led by none or by a field's label ("Note:", "Default:").
+
+    Example:
+        >>> label_name("pop [--index] [-q|--quiet] [<stash>]: Remove a single stashed state.")
+        'pop'
+        >>> label_name("--abort: Abort the rebase."), label_name("Note: this is slow.")
+        ('--abort', '')
+    """
+    found = LABEL.match(paragraph.strip())
+    if found is None:
+        return ""
+    name = _ARGUMENTS.sub("", found.group("label")).strip()
+    return "" if " ".join(name.lower().split()) in _FIELD_LABELS else name
+
+
+def entry_led(paragraph: str) -> bool:
+    """Whether ``paragraph`` opens with a reference entry's label and its description: a name of
+    one word, or a keyword with its arguments, then ": " and a capital (``pop [--index]
+    [<stash>]: Remove ...``, ``clear: Remove all the stash entries.``). Such a paragraph opening
+    a passage starts an entry, not the tail of a sentence cut at the passage's start, though
+    it opens with a lower-case word (trial 53: git-stash's ``pop`` entry was never quoted).
+
+    Example:
+        >>> entry_led("pop [--index] [<stash>]: Remove a single stashed state.")
+        True
+        >>> entry_led("and the values are: Red and Blue."), entry_led("clear: the rest.")
+        (False, False)
+    """
+    found = LABEL.match(paragraph.strip())
+    if found is None or not label_name(paragraph):
+        return False
+    label, rest = found.group("label"), paragraph.strip()[found.end():]
+    return rest[:1].isupper() and (" " not in label.strip() or bool(ENTRY_KEYWORD.match(label)))
 
 
 SIGNATURE = re.compile(r"(?:[A-Z][a-z]+(?: [a-z]+)?:\s+)?(?:new\s+)?"

@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from workers.sources.entries import entry_keywords, names_keyword
+from workers.sources.entries import entry_keywords, entry_led, label_name, names_keyword
 from workers.sources.fences import split_fences
 from workers.sources.names import named_symbols
 from workers.sources.query import SearchQuery, term_matches
+from workers.sources.text import PARA_SPLIT
 
 __all__ = ["CHANGE_LOG_FACTOR", "CODE_FACTOR", "COVERAGE_FLOOR", "COVERAGE_POWER",
            "EXACT_NAME_BOOST", "LINK_SHARE_FREE", "candidate_score", "candidates_named",
@@ -188,6 +189,27 @@ def entry_named(heading: str, terms: Sequence[str]) -> bool:
     return bool(names_keyword(" ".join(terms), entry_keywords(heading)))
 
 
+def holds_named_entry(text: str, terms: Sequence[str]) -> bool:
+    """Whether a passage holds the entry of a name the question says (a paragraph led by the
+    entry's label, :func:`~workers.sources.entries.entry_led`; an option's dashes aside): such
+    an entry counts as the symbol named, as :func:`entry_named` does for a heading. "What does
+    git stash drop do?" ranked pop's entry, which says "call git stash drop manually
+    afterwards", above drop's own ("drop [<stash>]: Remove a single stash entry ...", trial 53).
+
+    Example:
+        >>> holds_named_entry("drop [-q] [<stash>]: Remove a stash entry.", ["stash", "drop"])
+        True
+        >>> holds_named_entry("Options.\\n\\n--abort: Abort the rebase.", ["rebase", "abort"])
+        True
+        >>> holds_named_entry("pop [<stash>]: Remove it; see drop.", ["stash", "drop"])
+        False
+    """
+    if ": " not in text:  # the common case
+        return False
+    names = {label_name(p).lower().lstrip("-") for p in PARA_SPLIT.split(text) if entry_led(p)}
+    return bool(names and names_keyword(" ".join(terms), names))
+
+
 def candidates_named(query: SearchQuery, names: Sequence[str]) -> dict[str, bool]:
     """The symbols among the candidates' ``names`` (their index ``name`` column) the question
     names (:func:`~workers.sources.names.named_symbols`): ``own name -> spelled as the question
@@ -217,7 +239,7 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
     own = own_name(name)
     asked = own in named
     spelled = ((asked and named[own]) or any(named.get(part) for part in path.split("."))
-               or entry_named(heading, query.terms))
+               or entry_named(heading, query.terms) or holds_named_entry(text, query.terms))
     score = rank_score(query, -float(bm25 if asked else plain), text, title, spelled)
     return score * link_factor(links) * code_factor(text)
 

@@ -189,3 +189,24 @@ def test_the_entry_a_question_names_by_its_keyword_comes_first(tmp_path: Path) -
         assert close.heading == "option httpclose / no option httpclose", close.heading
         # a passage looked up by its ref carries its section too (an agent's citation)
         assert c.passage(found[0].ref).heading == found[0].heading
+
+
+def test_a_passage_holding_the_entry_a_question_names_counts_as_naming_it() -> None:
+    # trial 53 (Git's docs): asked what git stash drop does, pop's entry ranked above drop's
+    # own: it says "call git stash drop manually afterwards", the question's words side by
+    # side, where drop's entry has them apart; both pages' bm25 alike
+    from workers.sources.query import search_query
+    from workers.sources.ranking import candidate_score
+
+    query = search_query("What does git stash drop do?")
+    pop = ("pop [--index] [<stash>]: Remove a single stashed state from the stash list and "
+           "apply it.\n\nApplying the state can fail with conflicts. You need to resolve the "
+           "conflicts by hand and call git stash drop manually afterwards.")
+    drop = ("drop [-q|--quiet] [<stash>]: Remove a single stash entry from the list of stash "
+            "entries.\n\ncreate: Create a stash entry and return its object name.")
+
+    def score(text: str) -> float:
+        return candidate_score(query, (text, -1.0, -1.0, "git-stash(1)", "", "COMMANDS", 0.0),
+                               {})
+
+    assert score(drop) > score(pop), (score(drop), score(pop))
