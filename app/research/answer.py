@@ -214,7 +214,8 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
     :func:`answer_lines` for the order)."""
     terms, subject = question_terms(data.asked, data.rows), subject_terms(data.asked, data.rows)
     passages = passages_by_ref(data)
-    asked = asked_names(data.asked, (heading for _t, heading, _ti in passages.values()))
+    asked = asked_names(data.asked, (heading for _t, heading, _ti in passages.values()),
+                        (text for text, _h, _ti in passages.values()))
     written = written_names(data.asked)
     ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):
@@ -285,7 +286,8 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
     first = data.sub_questions[0] if data.sub_questions else None
     found = items(data.rows_of(first), first, "passage") if first else []
     passages = [p for p in found if prose_sentences(p["text"])] or found
-    asked = asked_names(data.asked, (str(p.get("heading") or "") for p in passages))
+    asked = asked_names(data.asked, (str(p.get("heading") or "") for p in passages),
+                        (str(p.get("text") or "") for p in passages))
     naming = [p for p in passages if not subject or mentions(subject, f"{p['title']} {p['text']}")]
     about = [p for p in naming if not about_neighbour(
         excerpt(p["text"], about=subject), p["text"], asked, p.get("heading", ""),

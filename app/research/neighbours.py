@@ -21,7 +21,13 @@ from collections.abc import Iterable
 
 from app.llm.offline.headings import heading_of
 from app.research.reference import entry_heading, written_names
-from workers.sources.entries import entry_keywords, names_keyword
+from workers.sources.entries import (
+    LABEL,
+    entry_keywords,
+    entry_led,
+    label_name,
+    names_keyword,
+)
 from workers.sources.text import PARA_SPLIT
 
 __all__ = ["about_neighbour", "asked_names", "compound_neighbour", "sentence_entry",
@@ -32,22 +38,26 @@ _ANAPHOR = re.compile(
     r"parameter|argument|command|subcommand|key|field|attribute|property|function|method|"
     r"macro|keyword|pragma)\b", re.IGNORECASE)
 """Words by which a sentence of an entry speaks of the entry itself."""
-_LABEL = re.compile(r"^(?P<label>(?:[^.:;!?\n]|\.(?=\S)){1,60}?):\s")
-"""A paragraph led by its entry's label, as a definition list's term gives it
-(:mod:`workers.sources.htmlpage` joins ``<dt>`` and ``<dd>`` as ``term: description``)."""
 
 
-def asked_names(question: str, headings: Iterable[str]) -> set[str]:
+def asked_names(question: str, headings: Iterable[str], texts: Iterable[str] = ()) -> set[str]:
     """The entries ``question`` asks about: the identifiers it writes (:func:`written_names`),
     and its plain words that are the keyword of an entry among ``headings`` (the retrieved
-    passages' sections): "the inter server parameter" asks about ``inter <delay>`` (else
-    ``fall``'s and ``rise``'s "This value defaults to 3" answered for it).
+    passages' sections) or the name of an entry leading a paragraph of ``texts`` (their text:
+    ``pop [<stash>]: Remove ...``, :func:`~workers.sources.entries.entry_led`): "the inter
+    server parameter" asks about ``inter <delay>`` (else ``fall``'s and ``rise``'s "This value
+    defaults to 3" answered for it), "What does git stash pop do?" about ``pop`` (else
+    ``apply``'s "Like pop, but ..." did, trial 53).
 
     Example:
         >>> sorted(asked_names("What is the default of inter?", ["fall <count>", "inter <d>"]))
         ['inter']
+        >>> asked_names("What does pop do?", [], ["pop [<stash>]: Remove it.\\n\\nx: Y."])
+        {'pop'}
     """
     keywords = set().union(*(entry_keywords(h) for h in headings))
+    keywords |= {label_name(paragraph).lower() for text in texts
+                 for paragraph in PARA_SPLIT.split(text) if entry_led(paragraph)}
     return written_names(question) | names_keyword(question, keywords)
 
 
@@ -71,7 +81,7 @@ def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:
     """
     for paragraph in PARA_SPLIT.split(passage):
         if sentence in paragraph:
-            label = _LABEL.match(paragraph.strip())
+            label = LABEL.match(paragraph.strip())
             if label:
                 return label.group("label").strip()
             break
@@ -103,8 +113,8 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
         return False
     entry = sentence_entry(passage, sentence, heading)
     typed = _TYPED.fullmatch(entry.strip())
-    names = written_names(entry) or ({typed.group(1).lower()} if typed else set())
-    keywords = not names and entry_keywords(entry)
+    keywords = entry_keywords(entry)  # its own name, beside the options of its arguments
+    names = (written_names(entry) | keywords) or ({typed.group(1).lower()} if typed else set())
     # an entry labelled by its keyword and arguments (``fall <count>``) or by its name and type
     # (``IntervalStyle (enum)``) is a reference entry through and through: each of its
     # sentences is its own ("See also ... inter"; "The value postgres (which is the default)
@@ -112,7 +122,6 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     if not entry or not (keywords or typed or _ANAPHOR.search(sentence)
                          or sentence.startswith(entry)):
         return False
-    names = names or keywords
     return bool(names) and not names & asked
 
 

@@ -160,7 +160,8 @@ def _by_ref(rows: list[dict[str, Any]]) -> dict[str, tuple[str, str, str]]:
 
 
 def _asked(question: str, passages: Mapping[str, tuple[str, str, str]]) -> set[str]:
-    return asked_names(question, (heading for _t, heading, _ti in passages.values()))
+    return asked_names(question, (heading for _t, heading, _ti in passages.values()),
+                       (text for text, _h, _ti in passages.values()))
 
 
 def neighbours(data: ReportInput, question: str, text: str, ref: str,

@@ -196,3 +196,25 @@ def test_a_one_word_section_holding_the_one_asked_is_a_neighbour() -> None:
                            item("finding", own, "gnuplot.pdf:p195#6")])],
         topic=q, sub_questions=[q]))
     assert own in answer_section(md) and "10 isolines" not in md, md
+
+
+STASH = ("pop [--index] [-q|--quiet] [<stash>]: Remove a single stashed state from the stash "
+         "list and apply it on top of the current working tree state.\n\n"
+         "apply [--index] [-q|--quiet] [<stash>]: Like pop, but do not remove the state from "
+         "the stash list. Unlike pop, <stash> may be any commit that looks like a commit "
+         "created by stash push or stash create.")
+
+
+def test_a_subcommand_asked_in_plain_words_keeps_its_neighbours_entries_out() -> None:
+    # Trial 53 (Git's docs): asked what git stash pop does, the Answer quoted apply's entry
+    # ("Like pop, but ...", "Unlike pop, <stash> may be any commit ..."): "pop" is no
+    # identifier, so no entry was known to be asked; the paragraphs' labels name them
+    q = "What does git stash pop do?"
+    rows = [row("docs_search", q, [item("passage", STASH, "git-stash.html#8",
+                                        heading="COMMANDS")]),
+            row("analyst", q, [item("finding", "Unlike pop, <stash> may be any commit that "
+                                    "looks like a commit created by stash push or stash "
+                                    "create.", "git-stash.html#8"),
+                               item("finding", STASH.split("\n\n")[0], "git-stash.html#8")])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert "Remove a single stashed state" in answer and "Unlike pop" not in answer, answer

@@ -12,7 +12,13 @@ from collections.abc import Sequence
 
 from app.llm.offline.sentences import Sentence
 
-__all__ = ["score", "select"]
+__all__ = ["ASKED_ENTRY", "score", "select"]
+
+ASKED_ENTRY = 2.0
+"""How much more a sentence of the entry the question names counts (its paragraph is led by
+the entry's name, ``pop [<stash>]: Remove a single stashed state ...``, and the question says
+"pop"): a long definition lost to a short sentence of the next entry that mentions it
+("apply [<stash>]: Like pop, but ...", trial 53 on Git's docs)."""
 
 
 def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str]) -> float:
@@ -26,6 +32,8 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str]) -
     own = len(sentence.stems & question)
     covered = len(sentence.context & question) / len(question) if question else 0.0
     relevance = (own + 2 * covered) / math.log2(2 + len(sentence.stems) / 8)
+    if sentence.entry and sentence.entry <= question:
+        relevance *= ASKED_ENTRY
     return relevance * (1 + len((sentence.stems | sentence.heading) & boost))
 
 

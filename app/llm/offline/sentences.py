@@ -24,6 +24,7 @@ from app.llm.offline.markup import (
 from app.llm.offline.sentence_ends import PLAIN_WORD, continues_code, sentence_ends
 from app.llm.offline.words import stems
 from workers.sources import Passage
+from workers.sources.entries import entry_led, label_name
 from workers.sources.names import symbol_key
 from workers.sources.query import symbol_name
 
@@ -53,6 +54,9 @@ class Sentence:
     heading: frozenset[str] = frozenset()
     """The stems of the heading the sentence sits under in its passage (``## Limitations``):
     a field's words match them as they match the sentence's own (:mod:`.relevance`)."""
+    entry: frozenset[str] = frozenset()
+    """The stems of the entry's name that leads its paragraph (``pop [<stash>]: Remove ...``:
+    ``{"pop"}``; :func:`workers.sources.entries.label_name`): what the sentence is about."""
 
 
 _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|>\s?|\||```|~~~)")
@@ -208,7 +212,7 @@ def starts_mid_sentence(text: str, sentence: str) -> bool:
         True
     """
     head = _LEADING_CODE.sub("", text).lstrip()  # code before it: the sentence ran through it
-    if not head.startswith(sentence[:40]):
+    if not head.startswith(sentence[:40]) or entry_led(head):  # "pop [<stash>]: Remove ..."
         return False
     return bool(PLAIN_WORD.match(sentence)) or sentence[:1] in ",;:)]}"
 
@@ -218,8 +222,6 @@ _LEADING_CODE = re.compile(r"^(?:\s*(```|~~~)[^\n]*\n.*?\n[ \t]*\1[^\n]*(?:\n|$)
 compiler and other settings having been set ..." after a Makefile, trial 51)."""
 
 
-
-
 def _looks_like_code(sentence: str) -> bool:
     """Code, or a field/parameter listing (``name: ...``) rather than a prose sentence."""
     if _CODE_HINTS.search(sentence):
@@ -227,7 +229,8 @@ def _looks_like_code(sentence: str) -> bool:
     if (_CODE_OPERATORS.search(sentence) and len(_WORD.findall(sentence)) < _PROSE_WORDS
             and not (sentence[:1].isupper() and sentence.rstrip().endswith("."))):
         return True  # a short line, unless written as a sentence ("Set limit = 500 here.")
-    if (m := _FIELD_ENTRY.match(sentence)) and m.group(1).lower() not in _PROSE_LABELS:
+    if ((m := _FIELD_ENTRY.match(sentence)) and m.group(1).lower() not in _PROSE_LABELS
+            and not entry_led(sentence)):  # "clear: Remove all the stash entries." is prose
         return True
     visible = [c for c in sentence if not c.isspace()]
     letters = sum(c.isalpha() for c in visible)
@@ -387,8 +390,10 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                 own = stems(lead_in(sentence))  # a list's items do not dilute its lead-in
                 if _is_summary(passage, position):  # "Configuration for retrying nodes." names
                     own |= _symbol_stems(passage.title)  # RetryPolicy by its place
+                paragraph = passage.text[passage.text.rfind("\n\n", 0, offset) + 1:].lstrip()
                 found.append(Sentence(sentence, passage.ref, rank, position, own, context,
-                                      stems(heading_at(headings, offset))))
+                                      stems(heading_at(headings, offset)),
+                                      stems(label_name(paragraph))))
         if found:
             break
     return found

@@ -72,6 +72,32 @@ def test_a_quoted_word_ending_in_a_mark_does_not_end_the_sentence():
         "Choose save.", "transparent makes the background clear."]
 
 
+def test_a_passage_opening_with_an_entry_asked_quotes_its_definition_first() -> None:
+    # Trial 53 (Git's docs): a passage opening with "pop [--index] ...: Remove ..." was taken
+    # for the tail of the passage before's sentence (it opens with a lower-case word), and a
+    # one-word entry ("clear: Remove all the stash entries.") for a docstring's field listing:
+    # neither was ever quoted, and "Like pop, but ..." of the apply entry answered instead
+    from app.llm.offline.relevance import score
+
+    text = ("pop [--index] [-q|--quiet] [<stash>]: Remove a single stashed state from the "
+            "stash list and apply it on top of the current working tree state, i.e., do the "
+            "inverse operation of git stash push.\n\nclear: Remove all the stash entries.\n\n"
+            "apply [--index] [-q|--quiet] [<stash>]: Like pop, but do not remove the state.")
+    passage = Passage(ref="git-stash.html#8", doc_id="git-stash.html", title="git-stash(1)",
+                      source="git-stash.html", text=text)
+    found = candidate_sentences([(0, passage)])
+    assert [s.text[:5] for s in found] == ["pop [", "clear", "apply"]
+    assert [set(s.entry) for s in found] == [{"pop"}, {"clear"}, {"app"}]
+    question = frozenset(stems("What does git stash pop do?"))
+    best = max(found, key=lambda s: score(s, question, frozenset()))
+    assert best.text.startswith("pop [--index]"), best.text
+    # a docstring's argument listing is still no finding
+    assert split_sentences("thread_id: the thread to resume.") == [
+        "thread_id: the thread to resume."]
+    doc = Passage(ref="x#1", doc_id="x", title="x.f", source="x", text="thread_id: the id.")
+    assert candidate_sentences([(0, doc)]) == []
+
+
 def test_a_docstrings_summary_line_is_about_its_symbol() -> None:
     # "retry policy of a graph node": RetryPolicy's docstring opens "Configuration for retrying
     # nodes." (4 words, under the 5 a sentence needs, and without "policy"), so the offline
