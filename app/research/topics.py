@@ -105,10 +105,11 @@ _COMPARE_HOW = re.compile(
     r"different\s+from)\s+.+|.+?(?=\s+(?:differ|compare)$))", re.IGNORECASE)
 _COMPARE_TAIL = re.compile(r"\s+(?:differ|compare|differences?)$", re.IGNORECASE)
 _CLAUSE_AROUND = re.compile(
-    r"^(?:which|what)\b[^,:;]*[,:;]\s*|\s*[,:;]\s*(?:which|what|how|when|should)\b.*$",
+    r"^(?:which|what)\b[^,:;]*[,:;]\s*|"
+    r"\s*[,:;]\s*(?:(?:and|but)\s+(?=which|when|should))?(?:which|what|how|when|should)\b.*$",
     re.IGNORECASE)
 """A question clause before or after the things compared: "Which is faster, *A or B*",
-"*A or B*: which one?"."""
+"*A or B*: which one?", "*A and B*, and when should I use each?"."""
 _SEPARATOR = re.compile(
     r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:vs\.?|versus|or|and|compared?\s+(?:to|with)|against|"
     r"differs?\s+from|different\s+from)\s+",
@@ -155,10 +156,14 @@ def comparison(text: str) -> Comparison | None:
         ['MessageGraph', 'StateGraph']
         >>> comparison("What is the difference between Send and Command in LangGraph?").question
         'How do Send and Command differ in LangGraph?'
+        >>> comparison("What is the difference between merge, rebase and cherry-pick?").parts
+        ['merge', 'rebase', 'cherry-pick']
         >>> comparison("Validate an IPv4 or IPv6 interface") is None
         True
     """
     text = " ".join(text.split()).rstrip("?.! ")
+    # the lead first: the commas of "between A, B and C" list the things, they end no clause
+    text = _COMPARE_LEAD.sub("", text, count=1)
     text = _CLAUSE_AROUND.sub("", text, count=1).strip() or text
     how = _COMPARE_HOW.match(text)
     if how:
@@ -292,9 +297,14 @@ def topic_kind(topic: str) -> str:
         ['how', 'limitation']
         >>> [topic_kind(t) for t in ("How long do batteries charge?", "When is the census?")]
         ['measure', 'measure']
+        >>> topic_kind("merge, rebase or cherry-pick, which one?")
+        'compare'
     """
     text = plain_topic(topic)
-    text = _asked(text) or requested(text) or text  # "explain how X works": how
+    asked = _asked(text)
+    # "explain how X works": how; but "A, B or C, which one?" asks how A, B and C differ
+    if not (asked and asked != text and asked[:6].lower() == "which " and comparison(text)):
+        text = asked or requested(text) or text
     if not _asked(text) and not comparison(text) and shape(text) in ("verb", "wish", "request"):
         text = ask(text)  # "customise X": "How do I customise X?"
     for kind, test in _KINDS:

@@ -41,6 +41,48 @@ def test_a_comparison_is_asked_as_how_the_things_differ_then_about_each(topic, p
     assert topic_kind(topic) == "compare"
 
 
+GIT_THREE = ["How do git merge, git rebase and git cherry-pick differ?", "What is git merge?",
+             "What is git rebase?", "What is git cherry-pick?"]
+
+
+@pytest.mark.parametrize("topic", [
+    # trial 53, F2: the comma after the first thing ended a question clause "What is the
+    # difference between git merge," and git merge was dropped from the plan, with no note
+    "What is the difference between git merge, git rebase and git cherry-pick?",
+    "What is the difference between git merge, git rebase, and git cherry-pick?",
+    "What are the differences between git merge, git rebase or git cherry-pick?",
+    "What's the difference between git merge, git rebase and git cherry-pick",
+    "Difference between git merge, git rebase and git cherry-pick",
+    "Compare git merge, git rebase and git cherry-pick",
+    "Which is better: git merge, git rebase or git cherry-pick?",
+    "git merge, git rebase or git cherry-pick: which one?",
+    "git merge, git rebase or git cherry-pick, which one should I use?",  # was a what-question
+    "What is the difference between git merge, git rebase and git cherry-pick, and when should "
+    "I use each?",
+])
+def test_three_things_compared_are_all_kept_however_they_are_listed(topic):
+    assert topic_kind(topic) == "compare"
+    assert offline_plan(topic) == offline_plan("git merge vs git rebase vs git cherry-pick")
+    assert offline_plan(topic) == GIT_THREE
+
+
+def test_four_things_listed_after_between_are_asked_whole_as_the_vs_spelling_is():
+    # not "How do beta, gamma and delta differ?": the first was dropped as a clause
+    for topic in ("What is the difference between alpha, beta, gamma and delta?",
+                  "alpha vs beta vs gamma vs delta"):
+        assert comparison(topic) is None
+        assert "alpha" in offline_plan(topic)[0].lower()
+
+
+@pytest.mark.parametrize(("topic", "kind"), [
+    ("After an insert and an update, how do I get the id?", "how"),  # a context, no choice
+    ("Send and Command, and how do they work together?", "topic"),
+])
+def test_a_question_after_a_list_that_is_no_choice_is_no_comparison(topic, kind):
+    assert topic_kind(topic) == kind
+    assert offline_plan(topic) == [topic]
+
+
 @pytest.mark.parametrize("topic", [
     "Validate an IPv4 or IPv6 interface",  # an instruction, not two things
     "How do I read and write XDR binary files?",
