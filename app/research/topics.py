@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.research.phrasing import (
     LONG_PHRASE,
@@ -26,7 +26,7 @@ from workers.sources.query import query_terms
 __all__ = [
     "LONG_PHRASE", "MAX_COMPARED", "MAX_QUESTION_CHARS", "MAX_TOPIC_CHARS", "Comparison",
     "compare_parts", "comparison", "is_long", "main_question", "plain_topic", "question_problem",
-    "subject", "topic_kind", "topic_problem",
+    "shared_context", "subject", "topic_kind", "topic_problem",
 ]
 
 MAX_TOPIC_CHARS = 500
@@ -130,17 +130,23 @@ class Comparison:
     """What a comparison topic compares (:func:`comparison`).
 
     Attributes:
-        parts: the 2 to :data:`MAX_COMPARED` things compared, as written.
+        parts: the 2 to :data:`MAX_COMPARED` things compared, each whole: with the context a
+            side shares with another (:func:`shared_context`: "--system" of "git config
+            --global and --system" is "git config --system").
         context: where they are compared ("in LangGraph"), or "".
+        written: the things as the topic lists them ("git config --global", "--system"), which
+            the comparison's question keeps; empty: ``parts``.
     """
 
     parts: list[str]
     context: str = ""
+    written: list[str] = field(default_factory=list)
 
     @property
     def question(self) -> str:
         """The comparison asked: "How do A and B differ?", "How do A, B and C differ in X?"."""
-        names = f"{', '.join(self.parts[:-1])} and {self.parts[-1]}"
+        said = self.written or self.parts
+        names = f"{', '.join(said[:-1])} and {said[-1]}"
         return f"How do {names} differ{' ' + self.context if self.context else ''}?"
 
 
@@ -180,7 +186,35 @@ def comparison(text: str) -> Comparison | None:
         if (len(part.split()) > 4 or len(part) < 2 or _NOT_A_PART.search(part)
                 or not is_name(part)):
             return None
-    return Comparison(parts, context)
+    whole = shared_context(parts)
+    return Comparison(whole, context, parts if whole != parts else [])
+
+
+_OPTION = re.compile(r"^--?[A-Za-z]")
+"""A command-line option: "--system", "-x"."""
+
+
+def shared_context(parts: list[str]) -> list[str]:
+    """The things compared, each whole: a side that is only what sets it apart from the first
+    side is given what they share, conservatively: an option after a command's option shares
+    the command: "git config --global and --system" compares "git config --global" and "git
+    config --system" (asked alone, "What is --system?" was answered from cron's text: trial
+    53, A6). Other sides are left as they are ("Send and Command", "merge and git rebase").
+
+    Example:
+        >>> shared_context(["git config --global", "--system"])
+        ['git config --global', 'git config --system']
+        >>> shared_context(["--global", "--system"])
+        ['--global', '--system']
+    """
+    first = parts[0].split()
+    command = next((i for i, word in enumerate(first) if _OPTION.match(word)), 0)
+    whole = []
+    for i, part in enumerate(parts):
+        if command and i and _OPTION.match(part):
+            part = " ".join([*first[:command], part])  # "--system": "git config --system"
+        whole.append(part)
+    return whole
 
 
 _DANGLING = re.compile(r"^(?:(?:vs\.?|versus|or|and)\s+)+|(?:\s+(?:vs\.?|versus|or|and))+$",

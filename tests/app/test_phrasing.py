@@ -7,6 +7,7 @@ import pytest
 
 from app.research.phrasing import ask, shape
 from app.research.plan import offline_plan
+from app.research.rounds import focus_of
 from app.research.topics import comparison, main_question, topic_kind
 
 
@@ -81,6 +82,38 @@ def test_four_things_listed_after_between_are_asked_whole_as_the_vs_spelling_is(
 def test_a_question_after_a_list_that_is_no_choice_is_no_comparison(topic, kind):
     assert topic_kind(topic) == kind
     assert offline_plan(topic) == [topic]
+
+
+@pytest.mark.parametrize(("topic", "plan"), [
+    # trial 53, A6: "What is --system?" was answered from cron's text: each side is asked
+    # with the context it shares with another
+    ("What is the difference between git config --global and --system?",
+     ["How do git config --global and --system differ?", "What is git config --global?",
+      "What is git config --system?"]),
+    ("git config --global vs --system vs --local",
+     ["How do git config --global, --system and --local differ?",
+      "What is git config --global?", "What is git config --system?",
+      "What is git config --local?"]),
+])
+def test_each_side_of_a_comparison_keeps_the_context_it_shares(topic, plan):
+    assert offline_plan(topic) == plan
+    sides = comparison(topic).parts  # type: ignore[union-attr]
+    assert [main_question(side) for side in sides] == plan[1:]
+    assert [focus_of(question, topic) for question in plan[1:]] == sides  # each side's search
+
+
+@pytest.mark.parametrize(("topic", "parts"), [
+    ("Send and Command", ["Send", "Command"]),
+    ("merge and rebase", ["merge", "rebase"]),
+    ("checkpointers and stores", ["checkpointers", "stores"]),
+    ("SQLite and PostgreSQL", ["SQLite", "PostgreSQL"]),
+    ("merge and git rebase", ["merge", "git rebase"]),
+    ("--global and --system", ["--global", "--system"]),  # no command before the option
+    ("git config --global and git config --system",
+     ["git config --global", "git config --system"]),
+])
+def test_sides_that_share_no_context_are_kept_as_written(topic, parts):
+    assert comparison(topic).parts == parts  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("topic", [
