@@ -85,8 +85,8 @@ def test_a_question_after_a_list_that_is_no_choice_is_no_comparison(topic, kind)
 
 
 @pytest.mark.parametrize(("topic", "plan"), [
-    # trial 53, A6: "What is --system?" was answered from cron's text: each side is asked
-    # with the context it shares with another
+    # trial 53, A6: "What is --system?" was answered from cron's text, "What is annotated?"
+    # from git-annotate's page: each side is asked with the context it shares with another
     ("What is the difference between git config --global and --system?",
      ["How do git config --global and --system differ?", "What is git config --global?",
       "What is git config --system?"]),
@@ -94,6 +94,15 @@ def test_a_question_after_a_list_that_is_no_choice_is_no_comparison(topic, kind)
      ["How do git config --global, --system and --local differ?",
       "What is git config --global?", "What is git config --system?",
       "What is git config --local?"]),
+    ("What is the difference between annotated and lightweight tags?",
+     ["How do annotated and lightweight tags differ?", "What are annotated tags?",
+      "What are lightweight tags?"]),
+    ("lightweight vs annotated tags in Git",
+     ["How do lightweight and annotated tags differ in Git?", "What are lightweight tags?",
+      "What are annotated tags?"]),
+    ("annotated, lightweight and signed tags",
+     ["How do annotated, lightweight and signed tags differ?", "What are annotated tags?",
+      "What are lightweight tags?", "What are signed tags?"]),
 ])
 def test_each_side_of_a_comparison_keeps_the_context_it_shares(topic, plan):
     assert offline_plan(topic) == plan
@@ -107,6 +116,8 @@ def test_each_side_of_a_comparison_keeps_the_context_it_shares(topic, plan):
     ("merge and rebase", ["merge", "rebase"]),
     ("checkpointers and stores", ["checkpointers", "stores"]),
     ("SQLite and PostgreSQL", ["SQLite", "PostgreSQL"]),
+    ("checkpointers and memory stores", ["checkpointers", "memory stores"]),  # a plural noun
+    ("cron and systemd timers", ["cron", "systemd timers"]),  # no modifier by its form
     ("merge and git rebase", ["merge", "git rebase"]),
     ("--global and --system", ["--global", "--system"]),  # no command before the option
     ("git config --global and git config --system",
