@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.research.phrasing import (
     LONG_PHRASE,
     QUESTION_START,
+    _plural,
     ask,
     is_long,
     is_name,
@@ -26,7 +27,7 @@ from workers.sources.query import query_terms
 __all__ = [
     "LONG_PHRASE", "MAX_COMPARED", "MAX_QUESTION_CHARS", "MAX_TOPIC_CHARS", "Comparison",
     "compare_parts", "comparison", "is_long", "main_question", "plain_topic", "question_problem",
-    "subject", "topic_kind", "topic_problem",
+    "shared_context", "subject", "topic_kind", "topic_problem",
 ]
 
 MAX_TOPIC_CHARS = 500
@@ -105,10 +106,11 @@ _COMPARE_HOW = re.compile(
     r"different\s+from)\s+.+|.+?(?=\s+(?:differ|compare)$))", re.IGNORECASE)
 _COMPARE_TAIL = re.compile(r"\s+(?:differ|compare|differences?)$", re.IGNORECASE)
 _CLAUSE_AROUND = re.compile(
-    r"^(?:which|what)\b[^,:;]*[,:;]\s*|\s*[,:;]\s*(?:which|what|how|when|should)\b.*$",
+    r"^(?:which|what)\b[^,:;]*[,:;]\s*|"
+    r"\s*[,:;]\s*(?:(?:and|but)\s+(?=which|when|should))?(?:which|what|how|when|should)\b.*$",
     re.IGNORECASE)
 """A question clause before or after the things compared: "Which is faster, *A or B*",
-"*A or B*: which one?"."""
+"*A or B*: which one?", "*A and B*, and when should I use each?"."""
 _SEPARATOR = re.compile(
     r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:vs\.?|versus|or|and|compared?\s+(?:to|with)|against|"
     r"differs?\s+from|different\s+from)\s+",
@@ -129,17 +131,23 @@ class Comparison:
     """What a comparison topic compares (:func:`comparison`).
 
     Attributes:
-        parts: the 2 to :data:`MAX_COMPARED` things compared, as written.
+        parts: the 2 to :data:`MAX_COMPARED` things compared, each whole: with the context a
+            side shares with another (:func:`shared_context`: "--system" of "git config
+            --global and --system" is "git config --system").
         context: where they are compared ("in LangGraph"), or "".
+        written: the things as the topic lists them ("annotated", "lightweight tags"), which
+            the comparison's question keeps; empty: ``parts``.
     """
 
     parts: list[str]
     context: str = ""
+    written: list[str] = field(default_factory=list)
 
     @property
     def question(self) -> str:
         """The comparison asked: "How do A and B differ?", "How do A, B and C differ in X?"."""
-        names = f"{', '.join(self.parts[:-1])} and {self.parts[-1]}"
+        said = self.written or self.parts
+        names = f"{', '.join(said[:-1])} and {said[-1]}"
         return f"How do {names} differ{' ' + self.context if self.context else ''}?"
 
 
@@ -155,10 +163,14 @@ def comparison(text: str) -> Comparison | None:
         ['MessageGraph', 'StateGraph']
         >>> comparison("What is the difference between Send and Command in LangGraph?").question
         'How do Send and Command differ in LangGraph?'
+        >>> comparison("What is the difference between merge, rebase and cherry-pick?").parts
+        ['merge', 'rebase', 'cherry-pick']
         >>> comparison("Validate an IPv4 or IPv6 interface") is None
         True
     """
     text = " ".join(text.split()).rstrip("?.! ")
+    # the lead first: the commas of "between A, B and C" list the things, they end no clause
+    text = _COMPARE_LEAD.sub("", text, count=1)
     text = _CLAUSE_AROUND.sub("", text, count=1).strip() or text
     how = _COMPARE_HOW.match(text)
     if how:
@@ -175,7 +187,62 @@ def comparison(text: str) -> Comparison | None:
         if (len(part.split()) > 4 or len(part) < 2 or _NOT_A_PART.search(part)
                 or not is_name(part)):
             return None
-    return Comparison(parts, context)
+    whole = shared_context(parts)
+    return Comparison(whole, context, parts if whole != parts else [])
+
+
+_OPTION = re.compile(r"^--?[A-Za-z]")
+"""A command-line option: "--system", "-x"."""
+_MODIFIER = re.compile(r"^[a-z][a-z-]*$")
+_ADJECTIVE = re.compile(
+    r"^(?:[a-z-]{2,}(?:ed|al|ic|ive|ous|ful|less|able|ible|ing)|(?:non|un|in|multi|single|"
+    r"semi|cross)-[a-z-]+|(?:light|heavy)weight|soft|hard|shallow|deep|short|long|fast|slow|"
+    r"strong|weak|strict|loose|sync|async|raw|plain|full|partial|bare|open|closed)$")
+"""A word that reads as a modifier, not a name: "annotated", "non-blocking", "lightweight"."""
+
+
+def shared_context(parts: list[str]) -> list[str]:
+    """The things compared, each whole: a side that is only what sets it apart from the first
+    or the last side is given what they share, conservatively, in two kinds:
+
+    - an option after a command's option shares the command: "git config --global and
+      --system" compares "git config --global" and "git config --system" (asked alone,
+      "What is --system?" was answered from cron's text: trial 53, A6);
+    - a modifier alone shares the head noun of the last side when both are modifiers,
+      one at least by its form ("annotated", "lightweight", "non-blocking"): "annotated and
+      lightweight tags" compares "annotated tags" and "lightweight tags" ("What is
+      annotated?" was answered from git-annotate).
+
+    Names, nouns and verbs are left as they are ("Send and Command", "merge and rebase",
+    "checkpointers and memory stores", "cron and systemd timers": nothing tells a name from
+    a modifier there).
+
+    Example:
+        >>> shared_context(["git config --global", "--system"])
+        ['git config --global', 'git config --system']
+        >>> shared_context(["annotated", "lightweight tags"])
+        ['annotated tags', 'lightweight tags']
+        >>> shared_context(["cron", "systemd timers"])
+        ['cron', 'systemd timers']
+    """
+    first, last = parts[0].split(), parts[-1].split()
+    command = next((i for i, word in enumerate(first) if _OPTION.match(word)), 0)
+    modifier = last[0] if len(last) >= 2 and _lone_modifier(last[0]) else ""
+    whole = []
+    for i, part in enumerate(parts):
+        if command and i and _OPTION.match(part):
+            part = " ".join([*first[:command], part])  # "--system": "git config --system"
+        elif (modifier and i < len(parts) - 1 and _lone_modifier(part)
+              and (_ADJECTIVE.match(part) or _ADJECTIVE.match(modifier))):
+            part = " ".join([part, *last[1:]])  # "annotated": "annotated tags"
+        whole.append(part)
+    return whole
+
+
+def _lone_modifier(word: str) -> bool:
+    """Whether ``word`` may modify a noun: one lower-case word, not a plural noun
+    ("checkpointers" is a thing, not a kind of stores)."""
+    return bool(_MODIFIER.match(word)) and not _plural(word)
 
 
 _DANGLING = re.compile(r"^(?:(?:vs\.?|versus|or|and)\s+)+|(?:\s+(?:vs\.?|versus|or|and))+$",
@@ -292,9 +359,14 @@ def topic_kind(topic: str) -> str:
         ['how', 'limitation']
         >>> [topic_kind(t) for t in ("How long do batteries charge?", "When is the census?")]
         ['measure', 'measure']
+        >>> topic_kind("merge, rebase or cherry-pick, which one?")
+        'compare'
     """
     text = plain_topic(topic)
-    text = _asked(text) or requested(text) or text  # "explain how X works": how
+    asked = _asked(text)
+    # "explain how X works": how; but "A, B or C, which one?" asks how A, B and C differ
+    if not (asked and asked != text and asked[:6].lower() == "which " and comparison(text)):
+        text = asked or requested(text) or text
     if not _asked(text) and not comparison(text) and shape(text) in ("verb", "wish", "request"):
         text = ask(text)  # "customise X": "How do I customise X?"
     for kind, test in _KINDS:

@@ -7,6 +7,7 @@ import pytest
 
 from app.research.phrasing import ask, shape
 from app.research.plan import offline_plan
+from app.research.rounds import focus_of
 from app.research.topics import comparison, main_question, topic_kind
 
 
@@ -39,6 +40,91 @@ from app.research.topics import comparison, main_question, topic_kind
 def test_a_comparison_is_asked_as_how_the_things_differ_then_about_each(topic, plan):
     assert offline_plan(topic) == plan
     assert topic_kind(topic) == "compare"
+
+
+GIT_THREE = ["How do git merge, git rebase and git cherry-pick differ?", "What is git merge?",
+             "What is git rebase?", "What is git cherry-pick?"]
+
+
+@pytest.mark.parametrize("topic", [
+    # trial 53, F2: the comma after the first thing ended a question clause "What is the
+    # difference between git merge," and git merge was dropped from the plan, with no note
+    "What is the difference between git merge, git rebase and git cherry-pick?",
+    "What is the difference between git merge, git rebase, and git cherry-pick?",
+    "What are the differences between git merge, git rebase or git cherry-pick?",
+    "What's the difference between git merge, git rebase and git cherry-pick",
+    "Difference between git merge, git rebase and git cherry-pick",
+    "Compare git merge, git rebase and git cherry-pick",
+    "Which is better: git merge, git rebase or git cherry-pick?",
+    "git merge, git rebase or git cherry-pick: which one?",
+    "git merge, git rebase or git cherry-pick, which one should I use?",  # was a what-question
+    "What is the difference between git merge, git rebase and git cherry-pick, and when should "
+    "I use each?",
+])
+def test_three_things_compared_are_all_kept_however_they_are_listed(topic):
+    assert topic_kind(topic) == "compare"
+    assert offline_plan(topic) == offline_plan("git merge vs git rebase vs git cherry-pick")
+    assert offline_plan(topic) == GIT_THREE
+
+
+def test_four_things_listed_after_between_are_asked_whole_as_the_vs_spelling_is():
+    # not "How do beta, gamma and delta differ?": the first was dropped as a clause
+    for topic in ("What is the difference between alpha, beta, gamma and delta?",
+                  "alpha vs beta vs gamma vs delta"):
+        assert comparison(topic) is None
+        assert "alpha" in offline_plan(topic)[0].lower()
+
+
+@pytest.mark.parametrize(("topic", "kind"), [
+    ("After an insert and an update, how do I get the id?", "how"),  # a context, no choice
+    ("Send and Command, and how do they work together?", "topic"),
+])
+def test_a_question_after_a_list_that_is_no_choice_is_no_comparison(topic, kind):
+    assert topic_kind(topic) == kind
+    assert offline_plan(topic) == [topic]
+
+
+@pytest.mark.parametrize(("topic", "plan"), [
+    # trial 53, A6: "What is --system?" was answered from cron's text, "What is annotated?"
+    # from git-annotate's page: each side is asked with the context it shares with another
+    ("What is the difference between git config --global and --system?",
+     ["How do git config --global and --system differ?", "What is git config --global?",
+      "What is git config --system?"]),
+    ("git config --global vs --system vs --local",
+     ["How do git config --global, --system and --local differ?",
+      "What is git config --global?", "What is git config --system?",
+      "What is git config --local?"]),
+    ("What is the difference between annotated and lightweight tags?",
+     ["How do annotated and lightweight tags differ?", "What are annotated tags?",
+      "What are lightweight tags?"]),
+    ("lightweight vs annotated tags in Git",
+     ["How do lightweight and annotated tags differ in Git?", "What are lightweight tags?",
+      "What are annotated tags?"]),
+    ("annotated, lightweight and signed tags",
+     ["How do annotated, lightweight and signed tags differ?", "What are annotated tags?",
+      "What are lightweight tags?", "What are signed tags?"]),
+])
+def test_each_side_of_a_comparison_keeps_the_context_it_shares(topic, plan):
+    assert offline_plan(topic) == plan
+    sides = comparison(topic).parts  # type: ignore[union-attr]
+    assert [main_question(side) for side in sides] == plan[1:]
+    assert [focus_of(question, topic) for question in plan[1:]] == sides  # each side's search
+
+
+@pytest.mark.parametrize(("topic", "parts"), [
+    ("Send and Command", ["Send", "Command"]),
+    ("merge and rebase", ["merge", "rebase"]),
+    ("checkpointers and stores", ["checkpointers", "stores"]),
+    ("SQLite and PostgreSQL", ["SQLite", "PostgreSQL"]),
+    ("checkpointers and memory stores", ["checkpointers", "memory stores"]),  # a plural noun
+    ("cron and systemd timers", ["cron", "systemd timers"]),  # no modifier by its form
+    ("merge and git rebase", ["merge", "git rebase"]),
+    ("--global and --system", ["--global", "--system"]),  # no command before the option
+    ("git config --global and git config --system",
+     ["git config --global", "git config --system"]),
+])
+def test_sides_that_share_no_context_are_kept_as_written(topic, parts):
+    assert comparison(topic).parts == parts  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("topic", [
