@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from app.research.phrasing import (
     LONG_PHRASE,
     QUESTION_START,
-    _plural,
     ask,
     is_long,
     is_name,
     requested,
     shape,
 )
+from app.research.shared_context import shared_context
 from app.research.text import BIDI_CONTROLS, utf8_problem
 from workers.sources.query import query_terms
 
@@ -189,60 +189,6 @@ def comparison(text: str) -> Comparison | None:
             return None
     whole = shared_context(parts)
     return Comparison(whole, context, parts if whole != parts else [])
-
-
-_OPTION = re.compile(r"^--?[A-Za-z]")
-"""A command-line option: "--system", "-x"."""
-_MODIFIER = re.compile(r"^[a-z][a-z-]*$")
-_ADJECTIVE = re.compile(
-    r"^(?:[a-z-]{2,}(?:ed|al|ic|ive|ous|ful|less|able|ible|ing)|(?:non|un|in|multi|single|"
-    r"semi|cross)-[a-z-]+|(?:light|heavy)weight|soft|hard|shallow|deep|short|long|fast|slow|"
-    r"strong|weak|strict|loose|sync|async|raw|plain|full|partial|bare|open|closed)$")
-"""A word that reads as a modifier, not a name: "annotated", "non-blocking", "lightweight"."""
-
-
-def shared_context(parts: list[str]) -> list[str]:
-    """The things compared, each whole: a side that is only what sets it apart from the first
-    or the last side is given what they share, conservatively, in two kinds:
-
-    - an option after a command's option shares the command: "git config --global and
-      --system" compares "git config --global" and "git config --system" (asked alone,
-      "What is --system?" was answered from cron's text: trial 53, A6);
-    - a modifier alone shares the head noun of the last side when both are modifiers,
-      one at least by its form ("annotated", "lightweight", "non-blocking"): "annotated and
-      lightweight tags" compares "annotated tags" and "lightweight tags" ("What is
-      annotated?" was answered from git-annotate).
-
-    Names, nouns and verbs are left as they are ("Send and Command", "merge and rebase",
-    "checkpointers and memory stores", "cron and systemd timers": nothing tells a name from
-    a modifier there).
-
-    Example:
-        >>> shared_context(["git config --global", "--system"])
-        ['git config --global', 'git config --system']
-        >>> shared_context(["annotated", "lightweight tags"])
-        ['annotated tags', 'lightweight tags']
-        >>> shared_context(["cron", "systemd timers"])
-        ['cron', 'systemd timers']
-    """
-    first, last = parts[0].split(), parts[-1].split()
-    command = next((i for i, word in enumerate(first) if _OPTION.match(word)), 0)
-    modifier = last[0] if len(last) >= 2 and _lone_modifier(last[0]) else ""
-    whole = []
-    for i, part in enumerate(parts):
-        if command and i and _OPTION.match(part):
-            part = " ".join([*first[:command], part])  # "--system": "git config --system"
-        elif (modifier and i < len(parts) - 1 and _lone_modifier(part)
-              and (_ADJECTIVE.match(part) or _ADJECTIVE.match(modifier))):
-            part = " ".join([part, *last[1:]])  # "annotated": "annotated tags"
-        whole.append(part)
-    return whole
-
-
-def _lone_modifier(word: str) -> bool:
-    """Whether ``word`` may modify a noun: one lower-case word, not a plural noun
-    ("checkpointers" is a thing, not a kind of stores)."""
-    return bool(_MODIFIER.match(word)) and not _plural(word)
 
 
 _DANGLING = re.compile(r"^(?:(?:vs\.?|versus|or|and)\s+)+|(?:\s+(?:vs\.?|versus|or|and))+$",
