@@ -49,6 +49,7 @@ from workers.sources.fileread import (
     file_docs,
     not_text,
 )
+from workers.sources.includes import without_included
 from workers.sources.text import plural, raw, safe_name, size_label, unsafe_name
 from workers.sources.walk import (
     links_outside,
@@ -160,7 +161,8 @@ def folder_files(
     ones are also named, with why, in ``notes``. ``max_file_bytes`` is the text files' limit
     (PDF and .docx: ``MAX_DOCUMENT_BYTES``, or ``max_file_bytes`` when that is larger). A file
     reached by two names (a symlink to another file of the folder, a hard link) is listed once
-    (``walk.once_each``), a page's markup source beside it not at all (``walk.rendered_once``);
+    (``walk.once_each``), a page's markup source beside it not at all (``walk.rendered_once``),
+    nor the fragments that source includes (``includes.without_included``);
     one reached by a link leading out of the folder is listed and named (``walk.links_outside``);
     a copy of another file of the folder (the same content, ``.gz`` or not) is not
     (``copies.copies_once``)."""
@@ -169,7 +171,9 @@ def folder_files(
     found = [(path.relative_to(folder).as_posix(), path, st)
              for path, st in _indexable(folder, skipped, max_file_bytes, notes, data_dir)]
     found.sort(key=lambda item: raw(item[0]))
-    found = rendered_once(once_each(found, skipped, notes), skipped, notes)
+    sources: list[tuple[str, Path, str]] = []
+    found = rendered_once(once_each(found, skipped, notes), skipped, notes, sources)
+    found = without_included(found, sources, skipped, notes)  # what those sources include
     found = copies_once(found, skipped, notes, max_file_bytes)
     if notes is not None:
         notes += links_outside(folder, found)

@@ -346,8 +346,8 @@ def _rendered_from(page: Path, source: Path) -> bool:
     return bool(said) and found >= needed
 
 
-def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | None
-                  ) -> list[_File]:
+def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | None,
+                  sources: list[tuple[str, Path, str]] | None = None) -> list[_File]:
     """``found`` (``(ref, path, stat)``) without the markup sources whose HTML page (``.html``
     or ``.htm``, :func:`rendered_page`) is in ``found`` too and holds their text
     (:func:`_rendered_from`): the same text indexed twice was
@@ -355,7 +355,8 @@ def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | 
     quoted (git-doc ships every page beside its AsciiDoc source). So are
     the plain-text renderings of a page (a typeless ``changelog.gz`` beside
     ``changelog.html.gz``). Each is counted ``rendered`` and named, e.g. ``"git-add.txt:
-    skipped, the source of a page indexed (git-add.html)"``."""
+    skipped, the source of a page indexed (git-add.html)"``; ``sources``, when given, gets the
+    ``(ref, path, page)`` of each (what they include is skipped too: ``includes``)."""
     paths = {ref: path for ref, path, _st in found}
     kept = []
     for entry in found:
@@ -366,6 +367,8 @@ def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | 
             kept.append(entry)
             continue
         skipped["rendered"] += 1
+        if sources is not None:
+            sources.append((entry[0], entry[1], twin))
         if notes is not None:
             what = "text" if file_kind(entry[1].name) == "" else "source"
             notes.append(f"{safe_name(entry[0])}: skipped, the {what} of a page indexed "

@@ -172,3 +172,31 @@ def test_a_text_file_beside_a_page_that_does_not_hold_its_text_is_indexed(tmp_pa
         found = sorted({p.doc_id for p in corpus.search("heron census nesting pairs", k=10)})
         assert found == ["_sources/v1.2.txt", "redirect.txt"], found
         assert not any("source of a page" in note for note in corpus.notes), corpus.notes
+
+
+def test_a_fragment_a_page_source_includes_is_indexed_as_that_page(tmp_path: Path) -> None:
+    # Trial 53, A3: git-doc ships AsciiDoc fragments (pretty-formats.txt, cmds-*.txt) that the
+    # pages' sources include; indexed alone, their raw markup was cited in place of the page
+    docs = tmp_path / "docs"
+    (docs / "config").mkdir(parents=True)
+    page = "<html><head><title>{t}</title></head><body><h1>{t}</h1><p>{p}</p></body></html>"
+    formats = "'%Cred':: switch colour to red when a heron census is printed"
+    (docs / "heron-log.html").write_text(page.format(t="heron-log", p=f"{HERON} {formats}"),
+                                         encoding="utf-8")
+    (docs / "heron-log.txt").write_text(
+        f"heron-log(1)\n===\n\n{HERON}\ninclude::census-formats.txt[]\n"
+        "include::config/colours.txt[]\ninclude::{build_dir}/x.txt[]\n", encoding="utf-8")
+    (docs / "census-formats.txt").write_text(f"{formats}\ninclude::nested.txt[]\n", "utf-8")
+    (docs / "nested.txt").write_text("'%Cblue':: switch colour to blue for a heron census\n",
+                                     encoding="utf-8")
+    (docs / "config" / "colours.txt").write_text("census.colour:: heron census colours\n",
+                                                 encoding="utf-8")
+    (docs / "census-design.txt").write_text(f"How the heron census is kept. {HERON}", "utf-8")
+    with Corpus.open(tmp_path / "data", folder=docs) as corpus:
+        found = sorted({p.doc_id for p in corpus.search("heron census colour", k=10)})
+        assert found == ["census-design.txt", "heron-log.html"], found
+        assert corpus.notes == [
+            "heron-log.txt: skipped, the source of a page indexed (heron-log.html)",
+            "census-formats.txt: skipped, included in a page indexed (heron-log.html)",
+            "config/colours.txt: skipped, included in a page indexed (heron-log.html)",
+            "nested.txt: skipped, included in a page indexed (heron-log.html)"]
