@@ -47,6 +47,7 @@ from app.research.topic_words import (  # re-exported: the words a verdict is ma
     describe_terms,
     judged_terms,
     mentioned,
+    name_phrases,
     name_terms,
     needed,
     topic_terms,
@@ -200,7 +201,8 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
     if missing:  # judged by the rest, the missing word named
         terms, unknown = [t for t in terms if t not in missing], []
     elif not unknown:  # too light to warn, but said: "Tomcat *JDBC* pool size"
-        missing = tuple(absent_terms(terms, stats)) or unretrieved_names(terms, names, rows)
+        missing = (tuple(absent_terms(terms, stats)) or unretrieved_names(terms, names, rows)
+                   or unretrieved_phrases(name_phrases(topic), rows))
     judged = judged_terms(terms)
     wanted = describe_terms(unknown) if unknown else describe_terms(judged, needed(judged))
     found = tuple(t for t in missing if stats is not None and stats.frequencies.get(t, 0) > 0)
@@ -297,6 +299,31 @@ def unretrieved_names(terms: Sequence[str], names: Iterable[str],
         return any(mentioned([f], text, named | forms) for f in forms for text in texts)
 
     return tuple(t for t in terms if t in named and texts and not said(t))
+
+
+def unretrieved_phrases(phrases: Sequence[str], rows: Iterable[Mapping[str, Any]]
+                        ) -> tuple[str, ...]:
+    """The names of several words (:func:`~app.research.topic_words.name_phrases`: "github
+    pages") that no retrieved item writes with their words side by side (a plural or a hyphen
+    aside), when the run retrieved any: each word may be there, the name is not.
+
+    Example:
+        >>> rows = [{"status": "ok", "structured": {"items": [{"kind": "passage", "ref": "a#0",
+        ...     "text": "Publish the pages of a mirror on GitHub."}]}}]
+        >>> unretrieved_phrases(["github pages"], rows), unretrieved_phrases(["a mirror"], rows)
+        (('github pages',), ())
+    """
+    texts = [f"{item.get('title') or ''} {item.get('text') or ''}"
+             for _row, item in ok_items(list(rows)) if item.get("ref")]
+    if not texts:
+        return ()
+    missing = []
+    for phrase in phrases:
+        words = [re.escape(w) for w in phrase.split()]
+        said = re.compile(r"(?<!\w)" + r"[\s-]+".join(words) + r"(?:e?s)?(?!\w)", re.IGNORECASE)
+        if not any(said.search(text) for text in texts):
+            missing.append(phrase)
+    return tuple(missing)
 
 
 def missing_note(words: Sequence[str], in_corpus: Sequence[str] = ()) -> str:

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Sequence
 from app.research.topics import ASKED_MEASURE
 from workers.sources.query import FILLER_WORDS, distinct_terms, mentions, query_terms
 
-__all__ = ["describe_terms", "judged_terms", "mentioned", "name_terms", "needed", "topic_terms"]
+__all__ = ["describe_terms", "judged_terms", "mentioned", "name_phrases", "name_terms", "needed",
+           "topic_terms"]
 
 
 def topic_terms(topic: str) -> list[str]:
@@ -69,6 +70,37 @@ def name_terms(topic: str) -> frozenset[str]:
                 capital.add(word.lower())
     title_cased = later > 1 and len(capital) * 2 > later
     return frozenset(inner if title_cased else inner | capital)
+
+
+def name_phrases(topic: str) -> tuple[str, ...]:
+    """The names of two words or more the topic writes (lower-cased): :func:`name_terms` side
+    by side, with a space or a hyphen between ("GitHub Pages", "Visual Studio Code"). Each word
+    may be in the corpus while the name is not: "How do I turn on GitHub Pages?" over Git's
+    manual, which mentions GitHub and pages apart, was answered without a word (trial 53, A5).
+
+    Example:
+        >>> name_phrases("How do I turn on GitHub Pages for my Git repository?")
+        ('github pages',)
+        >>> name_phrases("Why does SQLite lock on Windows?")
+        ()
+    """
+    names = name_terms(topic)
+    phrases: list[str] = []
+    run: list[str] = []
+    last_end = -1
+    for match in _WORD.finditer(topic):
+        word = match.group()
+        joined = last_end >= 0 and topic[last_end:match.start()] in (" ", "-")
+        if word.lower() in names and (joined or not run):
+            run.append(word.lower())
+        else:
+            if len(run) >= 2:
+                phrases.append(" ".join(run))
+            run = [word.lower()] if word.lower() in names else []
+        last_end = match.end()
+    if len(run) >= 2:
+        phrases.append(" ".join(run))
+    return tuple(dict.fromkeys(phrases))
 
 
 _WORD = re.compile(r"\w+")

@@ -376,3 +376,21 @@ def test_words_of_the_help_asked_for_are_neither_warned_nor_named(topic: str) ->
     # StateGraph" and "... under the hood" blanked on-topic reports
     verdict = judge(topic, GRAPH, PACKAGE_WORDS)
     assert verdict.warnings == [] and verdict.missing == (), verdict
+
+
+def test_a_name_of_two_words_the_passages_never_write_together_is_named() -> None:
+    # Trial 53, A5: "GitHub Pages" over Git's manual, which mentions GitHub and pages apart,
+    # was answered ("the mirror on GitHub ...") without a word of what it lacks
+    git = [row("docs_search", Q1, [item(
+        "passage", "Clone the repository from the mirror on GitHub. Publishing the changes "
+        "to the pages of your remote repository requires a write privilege.", "user.html#3")])]
+    words = TermStats(12071, {"github": 39, "pages": 400, "publish": 60, "website": 2,
+                              "repository": 3000, "turn": 200})
+    verdict = judge("How do I turn on GitHub Pages to publish a website from my repository?",
+                    git, words)
+    assert verdict.warnings == [] and verdict.missing == ("github pages",), verdict
+    # a name the passages do write, plural or hyphenated, is no news
+    for text in ("Turn on the GitHub pages of a repository.", "Turn on GitHub-Pages here."):
+        said = [row("docs_search", Q1, [item("passage", text, "u.html#1")])]
+        verdict = judge("How do I turn on GitHub Pages?", said, words)
+        assert verdict.warnings == [] and verdict.missing == (), verdict
