@@ -59,6 +59,11 @@ crash demos)."""
 class Cancellation:
     """A run-wide stop signal, set once, remembering the error that caused it (None: Ctrl-C).
 
+    Safe to set from a signal handler: Python runs it on the main thread between two bytecodes,
+    maybe while that thread waits on this very object or sets it, so every lock here is
+    re-entrant (a ``threading.Event``'s plain lock deadlocked the handler of a Ctrl-C that
+    landed inside ``Event.wait``: trial 54).
+
     Example:
         >>> stop = Cancellation()
         >>> stop.set(RuntimeError("401")); stop.set(RuntimeError("later"))
@@ -67,35 +72,39 @@ class Cancellation:
     """
 
     def __init__(self) -> None:
-        self._event = threading.Event()
-        self._lock = threading.Lock()
+        self._cond = threading.Condition(threading.RLock())
+        self._set = False
         self._on_set: list[Callable[[], None]] = []
         self.cause: BaseException | None = None
 
     def set(self, cause: BaseException | None = None) -> None:
         """Stop the run; the first cause given is kept. Calls what :meth:`on_set` registered."""
-        with self._lock:
-            if self._event.is_set():
+        with self._cond:
+            if self._set:
                 return
             self.cause = cause
-            self._event.set()
+            self._set = True
             callbacks, self._on_set = self._on_set, []
+            self._cond.notify_all()
         for callback in callbacks:
             callback()
 
     def is_set(self) -> bool:
         """True once the run is stopping."""
-        return self._event.is_set()
+        return self._set
 
     def wait(self, timeout: float) -> bool:
         """Sleep up to ``timeout`` seconds, ending at once when the run stops; True if it has."""
-        return self._event.wait(timeout)
+        with self._cond:
+            if not self._set:
+                self._cond.wait(max(0.0, timeout))
+            return self._set
 
     def on_set(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` when the run stops (now, if it has): how a wait that sleeps on a
         condition of its own (:class:`workers.waits.Slots`) hears of the stop."""
-        with self._lock:
-            if not self._event.is_set():
+        with self._cond:
+            if not self._set:
                 self._on_set.append(callback)
                 return
         callback()
