@@ -148,22 +148,23 @@ class RunContext:
                                 "THREAD_ID)", resume="thread")
 
     def __new__(cls, **given: Any) -> RunContext:
-        """Record which fields the caller named (see :meth:`given`)."""
+        """Record which fields the caller named with a value (see :meth:`given`)."""
         self = super().__new__(cls)
-        object.__setattr__(self, "_given", frozenset(given))
+        object.__setattr__(self, "_given", frozenset(k for k, v in given.items() if v is not None))
         return self
 
     def given(self) -> frozenset[str]:
-        """The fields its maker named, whatever their value: LangGraph builds a run's context
-        from the client's dict (``RunContext(**context)``), so a client that chose a field's
-        declared default (``rounds=2``) is told apart from one that said nothing (the
-        operator's default then applies)."""
+        """The fields its maker named with a value other than None: LangGraph builds a run's
+        context from the client's dict (``RunContext(**context)``), so a client that chose a
+        field's declared default (``rounds=2``) is told apart from one that said nothing or
+        ``null`` (the operator's default then applies: docs/deploy.md)."""
         return self.__dict__.get("_given", frozenset())
 
     def __post_init__(self) -> None:
         for spec in specs_of(type(self)):
             value = getattr(self, spec.name)
-            fixed = coerce(spec, value)
+            # JSON null is "the default" (docs/deploy.md; "must be set" before: trial 54, F3)
+            fixed = coerce(spec, spec.default if value is None and not spec.optional else value)
             if fixed is not value:
                 object.__setattr__(self, spec.name, fixed)
             validate(spec.name, spec, fixed)

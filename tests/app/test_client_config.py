@@ -90,3 +90,15 @@ def test_a_served_run_with_another_durability_than_the_operators_is_refused(
         assert db_rows(tmp_path / "data", "t1") == []
     graph.invoke(start, config, context=RunContext(rounds=1), durability="async")  # the server's
     assert graph.get_state(config).values["outcome"] == "ok"
+
+
+@pytest.mark.parametrize("key", ["max_concurrency", "rounds", "search_k", "max_tokens"])
+def test_a_null_choice_takes_the_operators_default(tmp_path: Path, key: str) -> None:
+    # Trial 54, F3: docs/deploy.md says null is the operator's default; LangGraph builds the
+    # run's RunContext from the client's dict first, and rounds=None failed it: "must be set"
+    operator = Settings(data_dir=str(tmp_path / "data"), model="offline", max_concurrency=3,
+                        rounds=4, search_k=7, max_tokens=9000)
+    made = RunContext(**{key: None})  # as LangGraph makes it
+    assert key not in made.given()
+    for context in (made, {key: None}):
+        assert getattr(resolve(context, operator), key) == getattr(operator, key)
