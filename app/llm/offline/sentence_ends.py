@@ -48,7 +48,9 @@ _SENTENCE_END = re.compile(
     r"(?<!\b[eE]\.g)(?<!\b[iI]\.e)(?<!\b[cC]f)(?<!\bvs)(?<!\bapprox)(?<!\b[fF]ig)"
     # nor an elision standing as a word: "remove the host ... 127.0.0.1 ... line", "ON
     # CONFLICT DO UPDATE ... WHERE clause" (a sentence's trailing "..." follows its last word)
-    r"(?<!\s\.\.)[.!?][\"')\]]*(?=\s+[\"'(\[`*_]?[A-Z0-9])"
+    # ... before a capital, a digit or an option's name ("defaults to 90 days. --expire=all
+    # prunes ...": trial 53 quoted the two as one sentence)
+    r"(?<!\s\.\.)[.!?][\"')\]]*(?=\s+[\"'(\[`*_]?(?:[A-Z0-9]|--?[A-Za-z]))"
 )
 _LOWER_END = re.compile(
     # not a quoted word: Git's 'Neither "fixup!" nor "amend!" commits change authorship' was

@@ -72,6 +72,18 @@ def test_a_quoted_word_ending_in_a_mark_does_not_end_the_sentence():
         "Choose save.", "transparent makes the background clear."]
 
 
+def test_an_options_name_after_a_full_stop_starts_a_sentence() -> None:
+    # Trial 53 (Git's docs): "... defaults to 90 days. --expire=all prunes entries ..." was
+    # one sentence, and the Caveats quoted the default with the option's "never"
+    text = ("If this option is not specified, the expiration time defaults to 90 days. "
+            "--expire=all prunes entries regardless of their age; -n does nothing.")
+    assert split_sentences(text) == [
+        "If this option is not specified, the expiration time defaults to 90 days.",
+        "--expire=all prunes entries regardless of their age; -n does nothing."]
+    assert split_sentences("Pass a flag, e.g. -x or -y. Then stop.") == [
+        "Pass a flag, e.g. -x or -y.", "Then stop."]
+
+
 def test_a_passage_opening_with_an_entry_asked_quotes_its_definition_first() -> None:
     # Trial 53 (Git's docs): a passage opening with "pop [--index] ...: Remove ..." was taken
     # for the tail of the passage before's sentence (it opens with a lower-case word), and a
