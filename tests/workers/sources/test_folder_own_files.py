@@ -12,6 +12,12 @@ from workers.sources.walk import is_own_report
 HERON = "Heron census methods count nesting pairs at colonies each spring.\n"
 
 
+def _indexed(tmp_path: Path, folder: Path, query: str) -> tuple[list[str], list[str]]:
+    """The documents a search of ``folder``'s corpus finds for ``query``, and its notes."""
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        return sorted({p.doc_id for p in corpus.search(query, k=10)}), corpus.notes
+
+
 def _report(topic: str = "heron census", replaced: bool = False) -> str:
     return render_markdown(ReportInput(
         topic=topic, as_of="2026-11-30", model_label="offline", thread_id="heron-census-x",
@@ -105,15 +111,14 @@ def test_a_file_reached_by_two_names_is_indexed_once_under_its_own(tmp_path: Pat
     outside.write_text("Heron census from a file outside the corpus.\n", encoding="utf-8")
     (papers / "out-1.md").symlink_to(outside)
     (papers / "out-2.md").symlink_to(outside)  # two links to one file outside: one is kept
-    with Corpus.open(tmp_path / "data", folder=papers) as corpus:
-        found = sorted({p.doc_id for p in corpus.search("heron census", k=10)})
-        assert found == ["out-1.md", "sub/herons.md"], found
-        assert corpus.notes == [
-            "a-link.md: skipped, the same file as sub/herons.md (a link to it), indexed once",
-            "z-hard.md: skipped, the same file as sub/herons.md (a link to it), indexed once",
-            "out-2.md: skipped, the same file as out-1.md (a link to it), indexed once",
-            # trial 10: links to /etc/passwd and /etc/shadow were indexed without a word
-            f"out-1.md: a link to {outside}, outside the folder: indexed"]
+    found, notes = _indexed(tmp_path, papers, "heron census")
+    assert found == ["out-1.md", "sub/herons.md"], found
+    assert notes == [
+        "a-link.md: skipped, the same file as sub/herons.md (a link to it), indexed once",
+        "z-hard.md: skipped, the same file as sub/herons.md (a link to it), indexed once",
+        "out-2.md: skipped, the same file as out-1.md (a link to it), indexed once",
+        # trial 10: links to /etc/passwd and /etc/shadow were indexed without a word
+        f"out-1.md: a link to {outside}, outside the folder: indexed"]
 
 
 def test_a_run_log_in_the_corpus_folder_is_skipped_and_named(tmp_path: Path) -> None:
@@ -148,12 +153,11 @@ def test_a_page_and_its_markup_source_are_indexed_once_as_the_page(tmp_path: Pat
     (docs / "colonies.htm").write_text(page.format(t="Colonies", p=HERON), encoding="utf-8")
     (docs / "_sources" / "colonies.rst.txt").write_text(f"Colonies\n===\n\n{HERON}", "utf-8")
     (docs / "census-notes.txt").write_text(f"Field notes. {HERON}", encoding="utf-8")  # no page
-    with Corpus.open(tmp_path / "data", folder=docs) as corpus:
-        found = sorted({p.doc_id for p in corpus.search("heron census nesting pairs", k=10)})
-        assert found == ["census-notes.txt", "colonies.htm", "heron-census.html"], found
-        assert corpus.notes == [
-            "_sources/colonies.rst.txt: skipped, the source of a page indexed (colonies.htm)",
-            "heron-census.txt: skipped, the source of a page indexed (heron-census.html)"]
+    found, notes = _indexed(tmp_path, docs, "heron census nesting pairs")
+    assert found == ["census-notes.txt", "colonies.htm", "heron-census.html"], found
+    assert notes == [
+        "_sources/colonies.rst.txt: skipped, the source of a page indexed (colonies.htm)",
+        "heron-census.txt: skipped, the source of a page indexed (heron-census.html)"]
 
 
 def test_a_text_file_beside_a_page_that_does_not_hold_its_text_is_indexed(tmp_path: Path) -> None:
@@ -192,11 +196,10 @@ def test_a_fragment_a_page_source_includes_is_indexed_as_that_page(tmp_path: Pat
     (docs / "config" / "colours.txt").write_text("census.colour:: heron census colours\n",
                                                  encoding="utf-8")
     (docs / "census-design.txt").write_text(f"How the heron census is kept. {HERON}", "utf-8")
-    with Corpus.open(tmp_path / "data", folder=docs) as corpus:
-        found = sorted({p.doc_id for p in corpus.search("heron census colour", k=10)})
-        assert found == ["census-design.txt", "heron-log.html"], found
-        assert corpus.notes == [
-            "heron-log.txt: skipped, the source of a page indexed (heron-log.html)",
-            "census-formats.txt: skipped, included in a page indexed (heron-log.html)",
-            "config/colours.txt: skipped, included in a page indexed (heron-log.html)",
-            "nested.txt: skipped, included in a page indexed (heron-log.html)"]
+    found, notes = _indexed(tmp_path, docs, "heron census colour")
+    assert found == ["census-design.txt", "heron-log.html"], found
+    assert notes == [
+        "heron-log.txt: skipped, the source of a page indexed (heron-log.html)",
+        "census-formats.txt: skipped, included in a page indexed (heron-log.html)",
+        "config/colours.txt: skipped, included in a page indexed (heron-log.html)",
+        "nested.txt: skipped, included in a page indexed (heron-log.html)"]
