@@ -281,13 +281,19 @@ class Resources:
 
     def run(self, runtime: Runtime) -> RunObjects:
         """The per-run objects of the run ``runtime`` belongs to, made on its first lookup."""
-        return self.run_for(runtime.control, self.context(runtime))
+        return self.run_for(runtime.control, self.context(runtime), _server_run_id())
 
-    def run_for(self, control: Any, ctx: RunContext) -> RunObjects:
+    def run_for(self, control: Any, ctx: RunContext, run_id: str | None = None) -> RunObjects:
         """The per-run objects of the run whose ``RunControl`` is ``control`` (the CLI passes
         its own to ``graph.stream(control=...)`` to reach them, e.g. to cancel on Ctrl-C):
-        the limiter sized by ``ctx.max_concurrency``, the operator's fault plan."""
-        return self._runs.get(control, ctx, self.settings)
+        the limiter sized by ``ctx.max_concurrency``, the operator's fault plan. ``run_id``:
+        LangGraph Server's id of the run, by which :meth:`stop_run` reaches them."""
+        return self._runs.get(control, ctx, self.settings, run_id)
+
+    def stop_run(self, run_id: str) -> None:
+        """Stop LangGraph Server's run ``run_id`` (ended or cancelled): its queued workers give
+        up instead of calling their models (:meth:`app.graph.run_objects.RunTable.stop`)."""
+        self._runs.stop(run_id)
 
     def release(self, control: Any) -> None:
         """Forget the per-run objects of a finished run."""
@@ -338,3 +344,15 @@ def _durability() -> str | None:
         return (get_config().get("configurable") or {}).get(DURABILITY_KEY)
     except RuntimeError:  # not inside a node
         return None
+
+
+def _server_run_id() -> str | None:
+    """LangGraph Server's id of the run this node runs in (``configurable["run_id"]``, which
+    the server sets for every run), or None (a CLI run, or outside a run)."""
+    from langgraph.config import get_config
+
+    try:
+        run_id = get_config().get("configurable", {}).get("run_id")
+    except RuntimeError:  # not inside a runnable's context
+        return None
+    return str(run_id) if run_id else None

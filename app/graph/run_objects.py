@@ -61,10 +61,15 @@ class RunTable:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._runs: OrderedDict[int, tuple[Any, RunObjects]] = OrderedDict()
+        self._by_run: OrderedDict[str, list[RunObjects]] = OrderedDict()
+        self._stopped: OrderedDict[str, None] = OrderedDict()
 
-    def get(self, control: Any, ctx: RunContext, settings: Settings) -> RunObjects:
+    def get(self, control: Any, ctx: RunContext, settings: Settings,
+            run_id: str | None = None) -> RunObjects:
         """The objects of the run whose ``RunControl`` is ``control``, made
-        (:meth:`RunObjects.make`) on its first lookup."""
+        (:meth:`RunObjects.make`) on its first lookup; ``run_id`` (LangGraph Server's, from the
+        run's ``configurable``) lets :meth:`stop` reach them, and objects made for a run
+        already stopped are stopped."""
         with self._lock:
             entry = self._runs.get(id(control))
             if entry is not None and entry[0] is control:
@@ -75,7 +80,26 @@ class RunTable:
             self._runs[id(control)] = (control, objects)
             while len(self._runs) > MAX_LIVE_RUNS:
                 self._runs.popitem(last=False)
-            return objects
+            stopped = run_id is not None and run_id in self._stopped
+            if run_id is not None and not stopped:
+                self._by_run.setdefault(run_id, []).append(objects)
+                while len(self._by_run) > MAX_LIVE_RUNS:
+                    self._by_run.popitem(last=False)
+        if stopped:
+            objects.scope.cancel.set()
+        return objects
+
+    def stop(self, run_id: str) -> None:
+        """Stop the run ``run_id``: its waiting workers give up at once (a run cancelled on
+        LangGraph Server kept calling the model from its queued tasks: trial 54, F2). Its
+        objects are forgotten; a lookup for it later gets stopped ones."""
+        with self._lock:
+            found = self._by_run.pop(run_id, [])
+            self._stopped[run_id] = None
+            while len(self._stopped) > MAX_LIVE_RUNS:
+                self._stopped.popitem(last=False)
+        for objects in found:
+            objects.scope.cancel.set()
 
     def release(self, control: Any) -> None:
         """Forget the objects of the run whose ``RunControl`` is ``control``."""

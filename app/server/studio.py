@@ -39,6 +39,8 @@ server calls your graph factory in multiple contexts").
 from __future__ import annotations
 
 import atexit
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -96,15 +98,33 @@ def served_graph(config: RunnableConfig, runtime: ServerRuntime) -> Any:
         runtime: the server's runtime; for a run (``threads.create_run``) it carries the context
             the client sent, or its ``configurable`` when it sent no context.
 
+    Returns:
+        for a run, a context manager holding :data:`graph` whose exit stops the run's queued
+        workers (:func:`_stopped_when_done`); else :data:`graph`.
+
     Raises:
         app.settings.config.ConfigError: one line naming the refused key; the run fails before it
             starts, and nothing is written.
     """
     execution = runtime.execution_runtime
-    if execution is not None:
-        settings = RESOURCES.settings
-        context = execution.context
-        resolve(context if isinstance(context, dict) else None, settings)
-        check_run_config(config, settings, _server_default_recursion_limit())
-    return graph
+    if execution is None:
+        return graph
+    settings = RESOURCES.settings
+    context = execution.context
+    resolve(context if isinstance(context, dict) else None, settings)
+    check_run_config(config, settings, _server_default_recursion_limit())
+    run_id = (config.get("configurable") or {}).get("run_id")
+    return _stopped_when_done(str(run_id)) if run_id else graph
+
+
+@contextmanager
+def _stopped_when_done(run_id: str) -> Iterator[Any]:
+    """:data:`graph` for the run ``run_id``, whose queued workers give up when the server is
+    done with the run, cancelled included (it holds a factory's context for the whole run and
+    leaves it then: ``langgraph_api.stream``); else a cancelled run's tasks waiting for a worker
+    slot went on calling their models one by one (trial 54, F2)."""
+    try:
+        yield graph
+    finally:
+        RESOURCES.stop_run(run_id)
 

@@ -217,3 +217,29 @@ def test_the_search_provider_is_the_operators_and_searxng_serves_web_runs(tmp_pa
         assert server.counts() == {"heron census": 1}
         # a Tavily deployment on the same data dir is another source (its own endpoint)
         assert served._web_key(ctx) != _served(tmp_path, tavily_api_key="k")._web_key(ctx)
+
+
+def test_a_served_run_s_queued_workers_give_up_when_the_server_is_done_with_it(
+        tmp_path: Path, monkeypatch):
+    # Trial 54, F2: a run cancelled on LangGraph Server went on calling the model for 9 s from
+    # its tasks waiting for a worker slot: nothing set the run's stop signal. The server holds
+    # the graph factory's context for the whole run and leaves it when the run ends or is
+    # cancelled; the factory's context now stops the run's objects by its run id.
+    from langgraph_sdk.runtime import _ExecutionRuntime
+
+    import app.server.studio
+
+    served = _served(tmp_path)
+    monkeypatch.setattr(app.server.studio, "RESOURCES", served)
+    runtime = _ExecutionRuntime(access_context="threads.create_run", store=None,
+                                context={"rounds": 1})
+    ctx = served.settings.context()
+    scope = app.server.studio.served_graph({"configurable": {"run_id": "run-1"}}, runtime)
+    other = served.run_for(object(), ctx, "run-2")  # another run of the same server
+    with scope as graph:
+        assert graph is app.server.studio.graph
+        first = served.run_for(object(), ctx, "run-1")
+        assert not first.scope.cancel.is_set()
+    assert first.scope.cancel.is_set() and not other.scope.cancel.is_set()
+    # a task of the run that looks its objects up only now finds them stopped
+    assert served.run_for(object(), ctx, "run-1").scope.cancel.is_set()
