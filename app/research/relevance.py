@@ -312,6 +312,9 @@ def unretrieved_phrases(phrases: Sequence[str], rows: Iterable[Mapping[str, Any]
         ...     "text": "Publish the pages of a mirror on GitHub."}]}}]
         >>> unretrieved_phrases(["github pages"], rows), unretrieved_phrases(["a mirror"], rows)
         (('github pages',), ())
+        >>> rows[0]["structured"]["items"][0]["text"] = "Each event loop runs a TaskGroup."
+        >>> unretrieved_phrases(["event loops", "task groups"], rows)
+        ()
     """
     texts = [f"{item.get('title') or ''} {item.get('text') or ''}"
              for _row, item in ok_items(list(rows)) if item.get("ref")]
@@ -319,8 +322,12 @@ def unretrieved_phrases(phrases: Sequence[str], rows: Iterable[Mapping[str, Any]
         return ()
     missing = []
     for phrase in phrases:
-        words = [re.escape(w) for w in phrase.split()]
-        said = re.compile(r"(?<!\w)" + r"[\s-]+".join(words) + r"(?:e?s)?(?!\w)", re.IGNORECASE)
+        # each word in any number (loops, loop), the words apart or joined as an identifier
+        # writes them ("Task Groups": TaskGroup; "StateGraph Compile": StateGraph.compile)
+        words = [re.escape(re.sub(r"(?:es|s)$", "", w) if len(w) > 3 else w)
+                 for w in phrase.split()]
+        said = re.compile(r"(?<![^\W_])" + r"\w{0,2}[\s._:/-]*".join(words) + r"\w{0,2}(?![^\W_])",
+                          re.IGNORECASE)
         if not any(said.search(text) for text in texts):
             missing.append(phrase)
     return tuple(missing)

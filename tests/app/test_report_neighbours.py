@@ -218,3 +218,22 @@ def test_a_subcommand_asked_in_plain_words_keeps_its_neighbours_entries_out() ->
                                item("finding", STASH.split("\n\n")[0], "git-stash.html#8")])]
     answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
     assert "Remove a single stashed state" in answer and "Unlike pop" not in answer, answer
+
+
+def test_a_capitalised_word_labelling_prose_is_no_entry_asked() -> None:
+    # Trial 56, F1: "Windows: Run the installer ..." made the question's "on Windows" name an
+    # entry, and install_dir's "It defaults to C:\\Program Files\\syncd." was dropped as a
+    # neighbour's; the Answer quoted the platform line
+    q = "Which folder does syncd get installed in on Windows?"
+    platforms = ("Linux: Install the syncd package with your package manager.\n\n"
+                 "Windows: Run the installer from the download page.")
+    settings = ("install_dir: This setting chooses the folder the installer puts syncd in on "
+                "Windows. It defaults to C:\\Program Files\\syncd.")
+    rows = [row("docs_search", q, [item("passage", platforms, "install.html#1",
+                                        heading="Platforms"),
+                                   item("passage", settings, "install.html#2",
+                                        heading="Installer settings")]),
+            row("analyst", q, [item("finding", "It defaults to C:\\Program Files\\syncd.",
+                                    "install.html#2")])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert "Program Files" in answer, answer

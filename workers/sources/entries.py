@@ -62,12 +62,25 @@ def entry_led(paragraph: str) -> bool:
         True
         >>> entry_led("and the values are: Red and Blue."), entry_led("clear: the rest.")
         (False, False)
+        >>> entry_led("Windows: Run the installer."), entry_led("core.eol: Sets it.")
+        (False, True)
     """
     found = LABEL.match(paragraph.strip())
     if found is None or not label_name(paragraph):
         return False
-    label, rest = found.group("label"), paragraph.strip()[found.end():]
-    return rest[:1].isupper() and (" " not in label.strip() or bool(ENTRY_KEYWORD.match(label)))
+    label, rest = found.group("label").strip(), paragraph.strip()[found.end():]
+    if not rest[:1].isupper():
+        return False
+    return bool(ENTRY_KEYWORD.match(label)) or (" " not in label and _NAME_LIKE.search(label)
+                                                is not None)
+
+
+_NAME_LIKE = re.compile(r"^[a-z]|[-_.:/0-9]|[a-z][A-Z]")
+"""A one-word label that names a thing of the software: lower-case (``clear``), written with a
+dash, dot, digit or underscore (``--abort``, ``core.eol``, ``install_dir``) or in CamelCase.
+A capitalised word (``Windows:``, ``Workaround:``, ``Summary:``) labels prose about it, not
+an entry (trial 56: "Windows: Run the installer ..." made "on Windows" an entry asked, and the
+install_dir entry's answer was dropped as a neighbour's)."""
 
 
 SIGNATURE = re.compile(r"(?:[A-Z][a-z]+(?: [a-z]+)?:\s+)?(?:new\s+)?"

@@ -26,9 +26,15 @@ __all__ = ["MAX_SOURCE_BYTES", "included_refs", "without_included"]
 MAX_SOURCE_BYTES = 1 << 20
 """How much of a page's source is read for its ``include::`` lines."""
 
-_INCLUDE = re.compile(rb"^include::([^\[\n{}]+)\[", re.MULTILINE)
+_INCLUDE = re.compile(rb"^include::([^\[\n{}]+)\[([^\]\n]*)\]", re.MULTILINE)
 """An AsciiDoc include directive at a line's start; a target written with an attribute
 (``{build_dir}/x.txt``) is not followed."""
+_PART = re.compile(rb"\b(?:lines|tags?)\s*=")
+"""An include of part of a file (``[lines=1..4]``, ``[tag=setup]``): the rest is in no page
+(trial 56: a file included in part was left out whole)."""
+_FRAGMENT_SUFFIXES = (".txt", ".adoc", ".asciidoc", ".asc")
+"""What a fragment is written in; a page (``.html``) or any other file a source names is kept
+(trial 56: a source including its own page left the page out)."""
 
 
 def included_refs(ref: str, text: bytes) -> list[str]:
@@ -40,13 +46,16 @@ def included_refs(ref: str, text: bytes) -> list[str]:
         ['pretty-formats.txt']
         >>> included_refs("config/a.txt", b"include::../b.txt[]\\ninclude::{x}/c.txt[]\\n")
         ['b.txt']
+        >>> included_refs("a.txt", b"include::b.txt[lines=1..4]\\ninclude::a.html[]\\n")
+        []
     """
     base = posixpath.dirname(ref)
     found = []
-    for target in _INCLUDE.findall(text):
+    for target, attributes in _INCLUDE.findall(text):
         name = target.decode("utf-8", "replace").strip()
         joined = posixpath.normpath(posixpath.join(base, name))
-        if name and not joined.startswith("../"):
+        if (name and not joined.startswith("../") and not _PART.search(attributes)
+                and joined.lower().endswith(_FRAGMENT_SUFFIXES) and joined != ref):
             found.append(joined)
     return found
 

@@ -53,9 +53,10 @@ _SENTENCE_END = re.compile(
     r"(?<!\s\.\.)[.!?][\"')\]]*(?=\s+[\"'(\[`*_]?(?:[A-Z0-9]|--?[A-Za-z]))"
 )
 _LOWER_END = re.compile(
-    # not a quoted word: Git's 'Neither "fixup!" nor "amend!" commits change authorship' was
-    # cut after "fixup!", and the Answer quoted "commits change authorship ..." (trial 53)
-    r"(?<![\w.\-/\"'`\u2018\u201c])[a-z]{4,}(?P<end>[.!?][\"')\]\u2019\u201d]*)"
+    # not a quoted word, nor a mark a quote closes: Git's 'Neither "fixup!" nor "amend!"
+    # commits change authorship' was cut after "fixup!", and the Answer quoted "commits change
+    # authorship ..." (trial 53); 'asks "overwrite existing files?" only when' (trial 56)
+    r"(?<![\w.\-/\"'`\u2018\u201c])[a-z]{4,}(?P<end>[.!?][)\]]*)"
     r"(?=\s+[a-z][\w-]*\s)")
 _LOWER_ABBREVIATIONS = frozenset(
     "etc approx resp incl excl misc secs refs figs chap para ibid repr prev orig cont abbr "

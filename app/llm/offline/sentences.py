@@ -229,8 +229,7 @@ def _looks_like_code(sentence: str) -> bool:
     if (_CODE_OPERATORS.search(sentence) and len(_WORD.findall(sentence)) < _PROSE_WORDS
             and not (sentence[:1].isupper() and sentence.rstrip().endswith("."))):
         return True  # a short line, unless written as a sentence ("Set limit = 500 here.")
-    if ((m := _FIELD_ENTRY.match(sentence)) and m.group(1).lower() not in _PROSE_LABELS
-            and not entry_led(sentence)):  # "clear: Remove all the stash entries." is prose
+    if (m := _FIELD_ENTRY.match(sentence)) and m.group(1).lower() not in _PROSE_LABELS:
         return True
     visible = [c for c in sentence if not c.isspace()]
     letters = sum(c.isalpha() for c in visible)

@@ -203,3 +203,19 @@ def test_a_fragment_a_page_source_includes_is_indexed_as_that_page(tmp_path: Pat
         "census-formats.txt: skipped, included in a page indexed (heron-log.html)",
         "config/colours.txt: skipped, included in a page indexed (heron-log.html)",
         "nested.txt: skipped, included in a page indexed (heron-log.html)"]
+
+
+def test_a_page_and_a_fragment_included_in_part_stay(tmp_path: Path) -> None:
+    # Trial 56, F6 and F7: a file included in part ([lines=1..4]) was left out whole, and a
+    # source that includes its own page left the page out
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    page = "<html><head><title>{t}</title></head><body><h1>{t}</h1><p>{p}</p></body></html>"
+    (docs / "census.html").write_text(page.format(t="census", p=HERON), encoding="utf-8")
+    (docs / "census.txt").write_text(f"census(1)\n===\n\n{HERON}\ninclude::census.html[]\n"
+                                     "include::colours.txt[lines=1..2]\n", encoding="utf-8")
+    (docs / "colours.txt").write_text("Herons are grey.\nEgrets are white.\n\nThe census "
+                                      "colour of a heron nest is blue.\n", encoding="utf-8")
+    found, notes = _indexed(tmp_path, docs, "heron census colour nest")
+    assert found == ["census.html", "colours.txt"], found
+    assert notes == ["census.txt: skipped, the source of a page indexed (census.html)"]
