@@ -350,13 +350,12 @@ def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | 
                   sources: list[tuple[str, Path, str]] | None = None) -> list[_File]:
     """``found`` (``(ref, path, stat)``) without the markup sources whose HTML page (``.html``
     or ``.htm``, :func:`rendered_page`) is in ``found`` too and holds their text
-    (:func:`_rendered_from`): the same text indexed twice was
-    cited twice, with each sentence said twice, and the source's markup (``linkgit:git-add[1]``)
-    quoted (git-doc ships every page beside its AsciiDoc source). So are
-    the plain-text renderings of a page (a typeless ``changelog.gz`` beside
-    ``changelog.html.gz``). Each is counted ``rendered`` and named, e.g. ``"git-add.txt:
-    skipped, the source of a page indexed (git-add.html)"``; ``sources``, when given, gets the
-    ``(ref, path, page)`` of each (what they include is skipped too: ``includes``)."""
+    (:func:`_rendered_from`): the same text indexed twice was cited twice, with each sentence
+    said twice, and the source's markup (``linkgit:git-add[1]``) quoted (git-doc ships every
+    page beside its AsciiDoc source). So are the plain-text renderings of a page (a typeless
+    ``changelog.gz`` beside ``changelog.html.gz``). Each is counted ``rendered`` and named
+    (``"git-add.txt: skipped, the source of a page indexed (git-add.html)"``); ``sources`` gets
+    each one's ``(ref, path, page)``."""
     paths = {ref: path for ref, path, _st in found}
     kept = []
     for entry in found:
@@ -386,7 +385,7 @@ def passed_over(hidden: list[str], other: Counter[str], shown: int = 3) -> list[
     Example:
         >>> passed_over([".seals.md"], Counter({".png": 3, ".csv": 1}))
         ['.seals.md: passed over, a hidden file', '4 files passed over, of types not indexed \
-(.png x3, .csv)']
+(.png x3, .csv x1)']
     """
     notes = []
     if hidden:
@@ -394,7 +393,8 @@ def passed_over(hidden: list[str], other: Counter[str], shown: int = 3) -> list[
         what = "a hidden file" if len(hidden) == 1 else "hidden files"
         notes.append(f"{', '.join(hidden[:shown])}{more}: passed over, {what}")
     if other:
-        kinds = ", ".join(f"{ext} x{n}" if n > 1 else ext for ext, n in other.most_common())
+        counted = max(other.values()) > 1  # then every type's count ("..., .gif" read as cut)
+        kinds = ", ".join(f"{ext} x{n}" if counted else ext for ext, n in other.most_common())
         notes.append(f"{plural(sum(other.values()), 'file')} passed over, of types not indexed "
                      f"({kinds})")
     return notes

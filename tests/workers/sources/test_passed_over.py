@@ -29,7 +29,7 @@ def test_hidden_files_and_other_types_are_named_in_the_notes(tmp_path: Path) -> 
     with Corpus.open(tmp_path / "data", folder=_folder(tmp_path)) as corpus:
         assert corpus.notes == [".notes/: passed over, a hidden folder",
                                 ".seals.md: passed over, a hidden file",
-                                "3 files passed over, of types not indexed (.png x2, .csv)"]
+                                "3 files passed over, of types not indexed (.png x2, .csv x1)"]
 
 
 def test_htm_and_markdown_files_are_read_as_html_and_markdown(tmp_path: Path) -> None:
