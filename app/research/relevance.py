@@ -201,8 +201,10 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
     if missing:  # judged by the rest, the missing word named
         terms, unknown = [t for t in terms if t not in missing], []
     elif not unknown:  # too light to warn, but said: "Tomcat *JDBC* pool size"
-        missing = (tuple(absent_terms(terms, stats)) or unretrieved_names(terms, names, rows)
-                   or unretrieved_phrases(name_phrases(topic), rows))
+        missing = tuple(absent_terms(terms, stats)) or unretrieved_names(terms, names, rows)
+    if not unknown:  # and a name of two words the passages never write ("GitHub Pages")
+        missing += tuple(p for p in unretrieved_phrases(name_phrases(topic), rows)
+                         if not set(p.split()) & set(missing))
     judged = judged_terms(terms)
     wanted = describe_terms(unknown) if unknown else describe_terms(judged, needed(judged))
     found = tuple(t for t in missing if stats is not None and stats.frequencies.get(t, 0) > 0)
