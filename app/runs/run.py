@@ -22,6 +22,7 @@ from app.research.notes import too_large
 from app.research.plan_check import BadPlan
 from app.research.review import ReviewPause, awaiting
 from app.research.rounds import recursion_limit
+from app.runs.as_of_note import future_note
 from app.runs.choices import choices_note, choices_record, continued_with
 from app.runs.compiled import open_graph
 from app.runs.recorded_out import out_record
@@ -349,6 +350,7 @@ def _conclude(graph: Any, config: dict[str, Any], storage: Storage, start: Start
         summary.notes.append(unreached)
     if start.restarted:
         summary.notes.append(start.restarted)
+    summary.notes += [n for n in (future_note(start.as_of),) if n]  # a typo in the year?
     return summary
 
 
