@@ -165,8 +165,9 @@ class Slots:
 
     Every task of a superstep starts at once in LangGraph's thread pool (128 threads) and waits
     here for one of ``count`` slots. Woken every :data:`STOP_SLICE` to look at the stop signal,
-    the waiting threads of a 1,200-task run took a quarter of its time (35.1 s against 26.6 s,
-    scripts/bench_scale.py); now :meth:`workers.base.Cancellation.on_set` wakes them instead.
+    the waiting threads of a 1,200-task run took about a fifth of its time (37.2 and 40.7 s
+    against 30.9 and 32.5 s, scripts/bench_scale.py, old and new alternated); now
+    :meth:`workers.base.Cancellation.on_set` wakes them instead.
 
     Example:
         >>> slots = Slots(1)
