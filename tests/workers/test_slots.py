@@ -3,7 +3,8 @@
 Every task of a superstep starts at once in LangGraph's 128-thread pool and waits for one of
 ``--max-concurrency`` slots. The slots were a ``threading.BoundedSemaphore`` polled every
 ``STOP_SLICE`` (0.1 s) for the stop signal: at 1,200 tasks 124 waiting threads woke ten times
-a second each, a quarter of the run's time (scripts/bench_scale.py, 35.1 s against 26.6 s).
+a second each, about a fifth of the run's time (scripts/bench_scale.py: 37.2 and 40.7 s against
+30.9 and 32.5 s).
 """
 
 from __future__ import annotations
