@@ -140,7 +140,10 @@ _CHANGE_LOG = re.compile(
     r"releaselog|whats[-_ ]?new)(?:/|\.[a-z0-9]+$|$)", re.IGNORECASE)
 _ASKS_CHANGE = re.compile(
     r"^(?:change[ds]?|changelog|new|release[ds]?|version[s]?|added|removed|deprecated|since|"
-    r"upgrad\w*|migrat\w*|fix(?:ed|es)?|history|introduced|\d+(?:\.\d+)+|v\d+\S*)$")
+    r"upgrad\w*|migrat\w*|fix(?:ed|es)|history|introduced|\d+(?:\.\d+)+|v\d+\S*)$")
+"""Words of a question about changes or versions. Not "fix": "How do I fix a typo in my last
+commit message?" is the user's own task, and git-doc's changelog lines "Fix typo in ..." were
+cited for it (trial 53, A8); "fixed" and "fixes" ask what a release changed."""
 
 
 def change_log_factor(doc_id: str, terms: Sequence[str]) -> float:
@@ -159,6 +162,9 @@ def change_log_factor(doc_id: str, terms: Sequence[str]) -> float:
         1.0
         >>> change_log_factor("docs/history-of-proxies.md", ["proxy"])
         1.0
+        >>> change_log_factor("changelog.gz", ["fix", "typo"]), change_log_factor(
+        ...     "changelog.gz", ["fixed", "typo"])
+        (0.4, 1.0)
     """
     if not _CHANGE_LOG.search(doc_id) or any(_ASKS_CHANGE.match(t.lower()) for t in terms):
         return 1.0
