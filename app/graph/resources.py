@@ -290,6 +290,11 @@ class Resources:
         LangGraph Server's id of the run, by which :meth:`stop_run` reaches them."""
         return self._runs.get(control, ctx, self.settings, run_id)
 
+    def start_run(self, run_id: str) -> None:
+        """LangGraph Server starts (an attempt of) the run ``run_id``
+        (:meth:`app.graph.run_objects.RunTable.start`)."""
+        self._runs.start(run_id)
+
     def stop_run(self, run_id: str) -> None:
         """Stop LangGraph Server's run ``run_id`` (ended or cancelled): its queued workers give
         up instead of calling their models (:meth:`app.graph.run_objects.RunTable.stop`)."""

@@ -89,6 +89,12 @@ class RunTable:
             objects.scope.cancel.set()
         return objects
 
+    def start(self, run_id: str) -> None:
+        """A new attempt of the run ``run_id`` starts (LangGraph Server retries a run under its
+        id): what :meth:`stop` said of an earlier attempt no longer holds."""
+        with self._lock:
+            self._stopped.pop(run_id, None)
+
     def stop(self, run_id: str) -> None:
         """Stop the run ``run_id``: its waiting workers give up at once (a run cancelled on
         LangGraph Server kept calling the model from its queued tasks: trial 54, F2). Its

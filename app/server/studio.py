@@ -123,6 +123,7 @@ def _stopped_when_done(run_id: str) -> Iterator[Any]:
     done with the run, cancelled included (it holds a factory's context for the whole run and
     leaves it then: ``langgraph_api.stream``); else a cancelled run's tasks waiting for a worker
     slot went on calling their models one by one (trial 54, F2)."""
+    RESOURCES.start_run(run_id)  # a retried attempt of a stopped run runs again
     try:
         yield graph
     finally:

@@ -243,3 +243,6 @@ def test_a_served_run_s_queued_workers_give_up_when_the_server_is_done_with_it(
     assert first.scope.cancel.is_set() and not other.scope.cancel.is_set()
     # a task of the run that looks its objects up only now finds them stopped
     assert served.run_for(object(), ctx, "run-1").scope.cancel.is_set()
+    # a new attempt of the run (LangGraph Server retries a run under its id) is not stopped
+    with app.server.studio.served_graph({"configurable": {"run_id": "run-1"}}, runtime):
+        assert not served.run_for(object(), ctx, "run-1").scope.cancel.is_set()
