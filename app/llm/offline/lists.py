@@ -26,6 +26,10 @@ _LEAD_END = re.compile(rf":[ \t]*\n(?:[ \t]*\n|(?=[ \t]*{_BULLET}\s))")
 before a bulleted or numbered item (a PDF's list: one item a line)."""
 _CODE = re.compile(r"[{}<>=;]|^\s|\(\)\s*$|^\W")
 """An item that is code or a signature (``{``, ``=``, ``;``, indented), not a list item."""
+_ITEM_END = re.compile(r"[;,](?:\s+(?:and|or))?\s*$")
+"""The punctuation a list's items end with in prose ("login;", "encrypted password; and"):
+no code's semicolon (trial 55: "/etc/shadow contains the following fields:" was quoted without
+its fields, each ending in ";")."""
 
 
 
@@ -48,6 +52,9 @@ def with_list(text: str, start: int, sentence: str, most_chars: int, most_words:
         'The following are disallowed:\\n\\nUsing cd.\\n\\nSetting PATH.'
         >>> with_list(text, 7, "The following are disallowed:", 45, 60)
         'The following are disallowed:'
+        >>> shadow = "It holds:\\n\\nlogin;\\n\\nencrypted password;\\n\\nexpiry.\\n\\nMore."
+        >>> with_list(shadow, 0, "It holds:", 400, 60)
+        'It holds:\\n\\nlogin;\\n\\nencrypted password;\\n\\nexpiry.'
         >>> md = "Disallowed:\\n- Using cd.\\n- Setting PATH and\\n  ENV.\\n\\nAfter that."
         >>> with_list(md, 0, "Disallowed:", 400, 60)
         'Disallowed:\\n- Using cd.\\n- Setting PATH and\\n  ENV.'
@@ -56,15 +63,19 @@ def with_list(text: str, start: int, sentence: str, most_chars: int, most_words:
         return sentence
     end = start + len(sentence)
     items = _bulleted(text, end) or _paragraphs(text, end)
-    quote = sentence
+    quote, punctuated = sentence, False
     for count, (stop, item) in enumerate(items[:_ITEMS], 1):
         body = _MARKER.sub("", item, count=1).strip()
         longer = text[start:stop]
-        if (not body or len(body) > _ITEM_CHARS or _CODE.search(body)
+        if (not body or len(body) > _ITEM_CHARS or _CODE.search(_ITEM_END.sub("", body))
                 or len(longer) > most_chars or len(longer.split()) > most_words):
             break
         if count >= 2:
             quote = longer
+        ends = _ITEM_END.search(body) is not None
+        if punctuated and not ends:  # "login; ...; expiry.": the list's last item
+            break
+        punctuated = ends and (punctuated or count == 1)
     return quote
 
 

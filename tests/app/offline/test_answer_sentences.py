@@ -220,3 +220,18 @@ def test_a_markdown_or_info_list_is_quoted_with_its_lead_in() -> None:
         found = candidate_sentences([(0, _passage("rbash#0", text))])
         [best] = select(found, question, frozenset(), (1, 1), set())
         assert best.text.startswith(lead) and "values of" in best.text, (text, found)
+
+
+def test_a_list_whose_items_end_in_semicolons_is_quoted_to_its_last_item() -> None:
+    # Trial 55 (Debian's handbook): "The /etc/shadow file contains the following fields:" was
+    # quoted alone: its items ("login;") were taken for code by their semicolons; and the list
+    # ends at the item that ends as a sentence, not at the next short paragraph
+    text = ("The /etc/shadow file contains the following fields:\n\nlogin;\n\nencrypted "
+            "password;\n\nseveral fields managing password expiration.\n\nOne can expire "
+            "passwords using this file.\n\nSECURITY /etc/shadow file security")
+    passage = Passage(ref="users.html#5", doc_id="users.html", title="Users", source="users.html",
+                      text=text)
+    found = candidate_sentences([(0, passage)])
+    assert found[0].text == ("The /etc/shadow file contains the following fields:\n\nlogin;\n\n"
+                             "encrypted password;\n\nseveral fields managing password "
+                             "expiration."), found[0].text
