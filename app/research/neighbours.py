@@ -24,8 +24,7 @@ from app.research.reference import entry_heading, written_names
 from workers.sources.entries import (
     LABEL,
     entry_keywords,
-    entry_led,
-    label_name,
+    entry_name,
     names_keyword,
 )
 from workers.sources.text import PARA_SPLIT
@@ -44,7 +43,7 @@ def asked_names(question: str, headings: Iterable[str], texts: Iterable[str] = (
     """The entries ``question`` asks about: the identifiers it writes (:func:`written_names`),
     and its plain words that are the keyword of an entry among ``headings`` (the retrieved
     passages' sections) or the name of an entry leading a paragraph of ``texts`` (their text:
-    ``pop [<stash>]: Remove ...``, :func:`~workers.sources.entries.entry_led`): "the inter
+    ``pop [<stash>]: Remove ...``, :func:`~workers.sources.entries.entry_name`): "the inter
     server parameter" asks about ``inter <delay>`` (else ``fall``'s and ``rise``'s "This value
     defaults to 3" answered for it), "What does git stash pop do?" about ``pop`` (else
     ``apply``'s "Like pop, but ..." did, trial 53).
@@ -56,8 +55,8 @@ def asked_names(question: str, headings: Iterable[str], texts: Iterable[str] = (
         {'pop'}
     """
     keywords = set().union(*(entry_keywords(h) for h in headings))
-    keywords |= {label_name(paragraph).lower() for text in texts
-                 for paragraph in PARA_SPLIT.split(text) if entry_led(paragraph)}
+    keywords |= {entry_name(paragraph).lower() for text in texts
+                 for paragraph in PARA_SPLIT.split(text)} - {""}
     return written_names(question) | names_keyword(question, keywords)
 
 

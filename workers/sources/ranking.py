@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from workers.sources.entries import entry_keywords, entry_led, label_name, names_keyword
+from workers.sources.entries import entry_keywords, entry_name, names_keyword
 from workers.sources.fences import split_fences
 from workers.sources.names import named_symbols
 from workers.sources.query import SearchQuery, term_matches
@@ -197,7 +197,7 @@ def entry_named(heading: str, terms: Sequence[str]) -> bool:
 
 def holds_named_entry(text: str, terms: Sequence[str]) -> bool:
     """Whether a passage holds the entry of a name the question says (a paragraph led by the
-    entry's label, :func:`~workers.sources.entries.entry_led`; an option's dashes aside): such
+    entry's label, :func:`~workers.sources.entries.entry_name`; an option's dashes aside): such
     an entry counts as the symbol named, as :func:`entry_named` does for a heading. "What does
     git stash drop do?" ranked pop's entry, which says "call git stash drop manually
     afterwards", above drop's own ("drop [<stash>]: Remove a single stash entry ...", trial 53).
@@ -212,7 +212,7 @@ def holds_named_entry(text: str, terms: Sequence[str]) -> bool:
     """
     if ": " not in text:  # the common case
         return False
-    names = {label_name(p).lower().lstrip("-") for p in PARA_SPLIT.split(text) if entry_led(p)}
+    names = {entry_name(p).lower().lstrip("-") for p in PARA_SPLIT.split(text)} - {""}
     return bool(names and names_keyword(" ".join(terms), names))
 
 

@@ -24,7 +24,7 @@ from app.llm.offline.markup import (
 from app.llm.offline.sentence_ends import PLAIN_WORD, continues_code, sentence_ends
 from app.llm.offline.words import stems
 from workers.sources import Passage
-from workers.sources.entries import entry_led, label_name
+from workers.sources.entries import entry_led, entry_name
 from workers.sources.names import symbol_key
 from workers.sources.query import symbol_name
 
@@ -56,7 +56,7 @@ class Sentence:
     a field's words match them as they match the sentence's own (:mod:`.relevance`)."""
     entry: frozenset[str] = frozenset()
     """The stems of the entry's name that leads its paragraph (``pop [<stash>]: Remove ...``:
-    ``{"pop"}``; :func:`workers.sources.entries.label_name`): what the sentence is about."""
+    ``{"pop"}``; :func:`workers.sources.entries.entry_name`): what the sentence is about."""
 
 
 _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|>\s?|\||```|~~~)")
@@ -392,7 +392,7 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                 paragraph = passage.text[passage.text.rfind("\n\n", 0, offset) + 1:].lstrip()
                 found.append(Sentence(sentence, passage.ref, rank, position, own, context,
                                       stems(heading_at(headings, offset)),
-                                      stems(label_name(paragraph))))
+                                      stems(entry_name(paragraph))))
         if found:
             break
     return found
