@@ -20,8 +20,9 @@ from app.research.text import ELLIPSIS, clip, wording
 from state import ItemKind
 from workers.sources import Passage
 from workers.sources.base import code_span, group_by_document
+from workers.sources.chunks import PARA_SPLIT
 from workers.sources.query import STOPWORDS, mentions
-from workers.sources.text import PARA_SPLIT
+from workers.sources.sentence_ends import ITEM_MARK
 
 __all__ = ["Citations", "claim_key", "excerpt", "items", "once", "said"]
 
@@ -135,7 +136,7 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
     return code_span(clip(_LIST_MARKER.sub("", code), max(limit - 4, 1)))
 
 
-_LIST_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
+_LIST_MARKER = re.compile(rf"^{ITEM_MARK}\s+")
 
 
 def _with_its_code(body: str, sentence: str) -> str:

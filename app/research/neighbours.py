@@ -21,13 +21,13 @@ from collections.abc import Iterable
 
 from app.llm.offline.headings import heading_of
 from app.research.reference import entry_heading, written_names
+from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import (
     LABEL,
     entry_keywords,
     entry_name,
     names_keyword,
 )
-from workers.sources.text import PARA_SPLIT
 
 __all__ = ["about_neighbour", "asked_names", "compound_neighbour", "sentence_entry",
            "written_names"]

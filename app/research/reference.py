@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.llm.offline.sentences import split_sentences
+from workers.sources.chunks import PARA_SPLIT
 from workers.sources.query import word_forms
-from workers.sources.text import PARA_SPLIT
 from workers.sources.textsections import letter_line
 
 __all__ = ["TERM", "default_rows", "description_rows", "entry_heading", "entry_label",

@@ -8,7 +8,8 @@
 * what a local index is made of: :mod:`~workers.sources.packages` (the docstrings of installed
   packages plus Python's pydoc topics: the default corpus) or :mod:`~workers.sources.folder` (a
   folder of the user's documents, ``--corpus DIR``).
-* helpers: :mod:`~workers.sources.text` (chunking, decoding), :mod:`~workers.sources.fences`
+* helpers: :mod:`~workers.sources.chunks` (passages), :mod:`~workers.sources.sentence_ends`
+  (where a sentence ends), :mod:`~workers.sources.text` (decoding), :mod:`~workers.sources.fences`
   (fenced code kept whole), :mod:`~workers.sources.htmlpage` (HTML with lxml),
   :mod:`~workers.sources.markdownpage` (Markdown with markdown-it-py),
   :mod:`~workers.sources.boilerplate` (repeated navigation stripped),
@@ -27,11 +28,11 @@ from __future__ import annotations
 from typing import Any
 
 from workers.sources.base import CorpusError, Document, IndexVanished, Passage, Source
+from workers.sources.chunks import MAX_PASSAGE_CHARS, chunk_text
 from workers.sources.corpus import MAX_K, Corpus
 from workers.sources.folder import FOLDER_EXTENSIONS, MAX_FILE_BYTES
 from workers.sources.packages import DEFAULT_PACKAGES, EXCLUDED_MODULES
 from workers.sources.query import STOPWORDS, query_terms, query_to_fts, title_terms
-from workers.sources.text import MAX_PASSAGE_CHARS, chunk_text
 
 __all__ = [
     "DEFAULT_PACKAGES",

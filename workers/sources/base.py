@@ -276,7 +276,7 @@ class Document:
 @dataclass(frozen=True)
 class RawDoc:
     """One document a harvester (package docs, a folder's files) yields for indexing; the index
-    build cuts it into passages with :func:`workers.sources.text.chunk_text`."""
+    build cuts it into passages with :func:`workers.sources.chunks.chunk_text`."""
 
     doc_id: str
     title: str

@@ -26,12 +26,12 @@ This module imports only the standard library and the sources' own text helpers.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 
 from workers.sources.base import RawDoc
+from workers.sources.chunks import PARA_SPLIT
 from workers.sources.documents import file_of
 from workers.sources.fences import split_fences
 from workers.sources.text import safe_name
@@ -54,7 +54,6 @@ REPEAT_SHARE = 0.05
 MAX_BOILERPLATE_CHARS = 300
 """Longer paragraphs are never boilerplate (navigation and footers are short)."""
 
-_PARA_SPLIT = re.compile(r"\n[ \t]*\n+")
 
 
 def _paragraphs(text: str) -> list[tuple[bool, str]]:
@@ -63,7 +62,7 @@ def _paragraphs(text: str) -> list[tuple[bool, str]]:
     closing fence, the same on a fifth of FastAPI's pages, were stripped, and 22 passages were
     left with a fence that never closed)."""
     return [(fenced, p.strip()) for fenced, segment in split_fences(text)
-            for p in ((segment,) if fenced else _PARA_SPLIT.split(segment))]
+            for p in ((segment,) if fenced else PARA_SPLIT.split(segment))]
 
 
 def _sections(doc: RawDoc) -> tuple[tuple[str, str], ...]:

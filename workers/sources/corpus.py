@@ -23,6 +23,7 @@ from workers.sources import folder as folder_source
 from workers.sources import index
 from workers.sources.base import CorpusError, Document, NoText, Passage, RawDoc
 from workers.sources.boilerplate import keep_each_file, strip_repeated
+from workers.sources.chunks import passage_window
 from workers.sources.damage import damaged, is_damage
 from workers.sources.fingerprint import content_fingerprint, folder_fingerprint
 from workers.sources.gathered import without_gathering_pages
@@ -32,7 +33,7 @@ from workers.sources.note_groups import shown_notes
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
 from workers.sources.query import search_query
 from workers.sources.ranking import ranked
-from workers.sources.text import passage_window, plural, raw, safe_name
+from workers.sources.text import plural, raw, safe_name
 
 __all__ = ["CANDIDATES", "COLUMN_WEIGHTS", "MAX_K", "MAX_PER_DOCUMENT", "RELEVANCE_FLOOR",
            "Corpus"]
@@ -358,8 +359,6 @@ class Corpus:
 
     def __repr__(self) -> str:
         return f"Corpus({self.description!r})"
-
-    # -- properties --------------------------------------------------------------------------
 
     @property
     def description(self) -> str:

@@ -66,7 +66,7 @@ def fence_parts(block: str, limit: int,
     """A fenced block (a :func:`split_fences` segment) as passages' pieces of at most ``limit``
     characters: whole when it fits; else its code cut at line ends, each part fenced again with
     the block's own opening and closing lines, so every piece reads as code (a line too long
-    for one part is cut by ``hard_split``, as :func:`workers.sources.text.chunk_text` cuts a
+    for one part is cut by ``hard_split``, as :func:`workers.sources.chunks.chunk_text` cuts a
     sentence).
 
     Example:

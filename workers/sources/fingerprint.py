@@ -11,9 +11,10 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from workers.sources.chunks import MAX_PASSAGE_CHARS
 from workers.sources.filekinds import GZIP_SUFFIX, open_regular
 from workers.sources.index import SCHEMA_VERSION, tree_signature
-from workers.sources.text import MAX_PASSAGE_CHARS, raw
+from workers.sources.text import raw
 
 __all__ = ["content_fingerprint", "folder_fingerprint"]
 

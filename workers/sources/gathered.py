@@ -18,12 +18,12 @@ This module imports only the standard library and the sources' own helpers.
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
 from workers.sources.base import RawDoc
+from workers.sources.chunks import PARA_SPLIT
 from workers.sources.documents import file_of
 from workers.sources.text import plural, safe_name
 
@@ -43,12 +43,11 @@ excerpt: :mod:`workers.sources.copies` and :mod:`workers.sources.boilerplate` se
 MAX_ONE_SOURCE = 0.5
 """... and no one other file holds this share of its long paragraphs or more."""
 
-_PARA_SPLIT = re.compile(r"\n[ \t]*\n+")
 
 
 def _paragraphs(doc: RawDoc) -> list[str]:
     texts = [t for _h, t in doc.sections] if doc.sections else [doc.text]
-    return [p.strip() for text in texts for p in _PARA_SPLIT.split(text) if p.strip()]
+    return [p.strip() for text in texts for p in PARA_SPLIT.split(text) if p.strip()]
 
 
 def without_gathering_pages(docs: Sequence[RawDoc], rels: set[str],
@@ -110,7 +109,7 @@ def _remainder(doc: RawDoc, holders: dict[str, set[str]],
     """A gathering file's document without the paragraphs a kept file holds too; None when no
     more than its headings is left."""
     def own(text: str, heading: str = "") -> str:
-        return "\n\n".join(p.strip() for p in _PARA_SPLIT.split(text)
+        return "\n\n".join(p.strip() for p in PARA_SPLIT.split(text)
                             if p.strip() and (p.strip() == heading
                                               or not holders[p.strip()] - gathering.keys()))
     if doc.sections:

@@ -6,7 +6,7 @@ processes building at once both end up with a complete one; builds of one source
 lock, and the temp files of killed builds are removed by the next build
 (:func:`remove_orphan_temps`).
 
-Each document is cut into passages by :func:`workers.sources.text.chunk_text`; each passage gets
+Each document is cut into passages by :func:`workers.sources.chunks.chunk_text`; each passage gets
 its ref from :meth:`Passage.make_ref`; a document with sections (``RawDoc.sections``: an HTML
 page's headings, a PDF page's outline entries) is cut section by section. FTS5's ``porter
 unicode61`` tokenizer indexes five columns: the name of the API symbol the document documents
@@ -35,10 +35,11 @@ from pathlib import Path
 
 from workers.sources.base import CorpusError, IndexVanished, NoText, Passage, RawDoc
 from workers.sources.checked import checked_once, forget, passed
+from workers.sources.chunks import chunk_text
 from workers.sources.names import symbol_key
 from workers.sources.note_groups import one_line_each
 from workers.sources.query import spelled_terms, symbol_terms, title_terms
-from workers.sources.text import chunk_text, raw, safe_name
+from workers.sources.text import raw, safe_name
 
 __all__ = [
     "SCHEMA_VERSION", "STALE_TMP_SECONDS", "build", "build_lock", "build_locked", "current_notes",
@@ -54,7 +55,7 @@ __all__ = [
 # and Tw are spaces; 33-31: gathering pages; 30: every heading cuts a section; 29-27: entries,
 # <dt> headings, copies indexed once; 26-13: .txt version lines, <pre> prose, rows of values,
 # hidden UI, page sources, Markdown, PDF running lines, broken words
-SCHEMA_VERSION = "43"
+SCHEMA_VERSION = "44"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

@@ -29,8 +29,8 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from workers.sources.base import code_span
+from workers.sources.chunks import MAX_PASSAGE_CHARS
 from workers.sources.tables import html_tables, markdown_tables, table_lines
-from workers.sources.text import MAX_PASSAGE_CHARS
 
 __all__ = ["MarkdownPage", "front_matter", "markdown_page", "without_mkdocs_markup"]
 
@@ -134,7 +134,7 @@ def markdown_page(source: str) -> MarkdownPage:
 
 def _packed(sections: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
     """``sections`` with each run of consecutive ones that fit one passage together
-    (:data:`~workers.sources.text.MAX_PASSAGE_CHARS`) made one section, headed by their
+    (:data:`~workers.sources.chunks.MAX_PASSAGE_CHARS`) made one section, headed by their
     headings joined by " / " (all of them indexed as the passage's heading): a passage still
     starts at a heading, but a page of short sections is not cut into passages of a paragraph
     each, of which a search returns only two per document (``MAX_PER_DOCUMENT``): on a page of

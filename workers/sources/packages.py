@@ -23,8 +23,8 @@ from contextlib import suppress
 from pathlib import Path
 
 from workers.sources.base import CorpusError, RawDoc
+from workers.sources.chunks import MAX_PASSAGE_CHARS
 from workers.sources.index import SCHEMA_VERSION, tree_signature
-from workers.sources.text import MAX_PASSAGE_CHARS
 
 __all__ = [
     "DEFAULT_PACKAGES",

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import entry_keywords, entry_name, names_keyword
 from workers.sources.fences import split_fences
 from workers.sources.names import named_symbols
 from workers.sources.query import SearchQuery, term_matches
-from workers.sources.text import PARA_SPLIT
 
 __all__ = ["CHANGE_LOG_FACTOR", "CODE_FACTOR", "COVERAGE_FLOOR", "COVERAGE_POWER",
            "EXACT_NAME_BOOST", "LINK_SHARE_FREE", "candidate_score", "candidates_named",

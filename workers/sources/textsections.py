@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 
 from workers.sources.query import STOPWORDS
+from workers.sources.sentence_ends import ITEM_MARK
 
 __all__ = ["MAX_HEADING_CHARS", "heading_lines", "letter_line", "text_sections"]
 
@@ -46,7 +47,7 @@ MAX_HEADING_CHARS = 80
 
 _MAX_HEADING_WORDS = 12
 _RULE = re.compile(r"([=\-~^*#+])\1{2,}")
-_BULLET = re.compile(r"(?:[-*+•o.]|\*\)|\d{1,3}[.)]|[a-z][.)])[ \t]")
+_BULLET = re.compile(rf"(?:{ITEM_MARK}|[o.]|\*\)|[a-z][.)])[ \t]")
 _MARKUP = re.compile(r"\.\.[ \t]|#[^\s#]")
 """A reST directive or comment (``.. code-block::``), a shebang, an org-mode or C line
 (``#+begin_quote``, ``#include``): no heading."""

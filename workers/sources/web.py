@@ -47,8 +47,8 @@ from pathlib import Path
 from typing import Any
 
 from workers.sources.base import Document, Passage
+from workers.sources.chunks import chunk_text
 from workers.sources.recording import KeyedLocks, refuse_foreign, sqlite_transaction
-from workers.sources.text import chunk_text
 from workers.sources.urls import page_url
 from workers.sources.web_answer import (
     MAX_PAGE_CHARS,

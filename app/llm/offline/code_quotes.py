@@ -1,7 +1,7 @@
 """A sentence that runs through a short displayed code block, quoted whole with its code:
 "If f is such a factor object, you can use ``as.numeric(as.character(f))`` to get the numbers
 back." Split at the fence, its first half is no sentence and its second the tail of one
-(:func:`~app.llm.offline.sentence_ends.continues_code`), so a how-to answer that *is* code was
+(:func:`~workers.sources.sentence_ends.continues_code`), so a how-to answer that *is* code was
 never quoted (trial 49, on R's FAQ: "How do I convert factors to numeric?").
 
 Pure: the quote is a verbatim slice of its passage, from the sentence's first character to the
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from app.llm.offline.markup import FENCE
-from app.llm.offline.sentence_ends import PLAIN_WORD, sentence_ends
+from workers.sources.sentence_ends import PLAIN_WORD, sentence_ends
 
 __all__ = ["FENCED_AFTER", "prose_of", "with_code"]
 
@@ -33,7 +33,7 @@ def with_code(text: str, start: int, sentence: str, most_chars: int, most_words:
     """``sentence`` (found at ``text[start:]``) joined to the code block it runs into and the
     rest of it after the block, when it ends with no mark that ends a sentence, the block has
     at most :data:`_CODE_LINES` short lines and what follows opens with a plain lower-case word
-    (:data:`~app.llm.offline.sentence_ends.PLAIN_WORD`); else ``sentence`` itself, also when
+    (:data:`~workers.sources.sentence_ends.PLAIN_WORD`); else ``sentence`` itself, also when
     the whole would pass ``most_chars`` or ``most_words``.
 
     Example:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from workers.sources.sentence_ends import ITEM_MARK
+
 __all__ = ["lead_in", "with_list"]
 
 _ITEM_CHARS = 200
@@ -17,7 +19,7 @@ _ITEM_CHARS = 200
 _ITEMS = 8
 """The most items quoted."""
 _BREAK = re.compile(r"\n\s*\n")
-_BULLET = r"(?:[•◦▪‣·*-]|\d{1,2}[.)]|[a-z][.)])"
+_BULLET = rf"(?:{ITEM_MARK}|[a-z][.)])"
 """A list item's bullet or number (``-``, ``•``, ``*``, ``1.``, ``a)``)."""
 _MARKER = re.compile(rf"[ \t]*{_BULLET}[ \t]+")
 """A bulleted or numbered item's marker at a line's start (Markdown's ``- ``, Info's ``* ``)."""

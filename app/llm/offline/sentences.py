@@ -21,12 +21,12 @@ from app.llm.offline.markup import (
     code_lines,
     starts_in_fence,
 )
-from app.llm.offline.sentence_ends import PLAIN_WORD, continues_code, sentence_ends
 from app.llm.offline.words import stems
 from workers.sources import Passage
 from workers.sources.entries import entry_led, entry_name
 from workers.sources.names import symbol_key
 from workers.sources.query import symbol_name
+from workers.sources.sentence_ends import ITEM_MARK, PLAIN_WORD, continues_code, sentence_ends
 
 __all__ = ["Sentence", "candidate_sentences", "code_lines", "heading_of", "is_heading",
            "name_words", "prose_sentences", "split_sentences", "starts_in_fence",
@@ -59,8 +59,8 @@ class Sentence:
     ``{"pop"}``; :func:`workers.sources.entries.entry_name`): what the sentence is about."""
 
 
-_BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|>\s?|\||```|~~~)")
-_LIST_MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)")
+_BLOCK_START = re.compile(rf"^\s*(?:#{{1,6}}\s|{ITEM_MARK}\s|>\s?|\||```|~~~)")
+_LIST_MARKER = re.compile(rf"^\s*(?:{ITEM_MARK}\s+|>\s*)")
 _PROSE_COMMENT = re.compile(r"^\s*#+\s+(?=[A-Za-z][\w'-]*(?:\s+\S+){3,}[.!?][\"')]*\s*$)")
 """A comment line of a configuration file that is a sentence (``# ip_hash ensures the same
 backend is used for client reconnects.``): four words or more, ended as a sentence; in

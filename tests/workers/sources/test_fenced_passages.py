@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from workers.sources import Corpus
-from workers.sources.text import chunk_text
+from workers.sources.chunks import chunk_text
 
 _FENCE = re.compile(r"^\s*(?:```|~~~)", re.MULTILINE)
 CODE = "\n\n".join(f"nests_{i} = count(colony_{i})" for i in range(12))

@@ -350,3 +350,27 @@ def test_a_corpus_folder_that_cannot_be_listed_is_said_so(tmp_path: Path, monkey
     with pytest.raises(CorpusError) as refused:
         corpus_folder(folder, max_file_bytes=10**6, probe=True)
     assert str(refused.value) == f"corpus folder {folder} cannot be read (Permission denied)"
+
+
+def test_a_long_paragraph_is_cut_where_the_offline_model_ends_a_sentence() -> None:
+    # The chunker cut at any "." before a space, the model's splitter (one owner now,
+    # workers/sources/sentence_ends.py) only where a sentence ends: a passage began "the default
+    # pen is black." after a cut at "e.g.", a sentence the model then read as a whole one.
+    sentence = "Pens set the colour of everything drawn, e.g. the default pen is black."
+    chunks = chunk_text(" ".join([sentence] * 4), max_chars=120)
+    assert len(chunks) == 4 and all(chunk == sentence for chunk in chunks), chunks
+
+
+def test_a_pdf_bullet_starts_a_passage_and_a_sentence() -> None:
+    # A PDF's items ("• A pen with ...") follow a full stop with no capital after it: the
+    # chunker packed an item's last sentence with the next item as one sentence, and the
+    # offline model quoted them as one ("... miterlimit(pen p=currentpen).\n• A pen with a
+    # specific PostScript fill rule ..."); asymptote-doc, "default miter limit".
+    from app.llm.offline.sentences import split_sentences
+
+    items = [f"\u2022 A pen with a specific setting number {n} is returned by set{n}(real).\n"
+             f"The setting of a pen is returned by get{n}(pen p=currentpen)." for n in range(4)]
+    text = "Pens:\n" + "\n".join(items)
+    heads = [chunk.split("\n")[0][:23] for chunk in chunk_text(text, max_chars=160)[1:]]
+    assert heads == ["\u2022 A pen with a specific"] * 3
+    assert "The setting of a pen is returned by get0(pen p=currentpen)." in split_sentences(text)

@@ -5,7 +5,11 @@ lower-case word before a lower-case one, as manuals start a sentence with an opt
 sentence), unless the word before is short, joined, or an abbreviation
 (:data:`_LOWER_ABBREVIATIONS`).
 
-Pure text rules for :func:`app.llm.offline.sentences.split_sentences`; no I/O.
+Pure text rules, one owner for where a sentence ends: the passage chunker
+(:func:`workers.sources.chunks.chunk_text`, when a paragraph is too long for one passage) and the
+offline model's :func:`app.llm.offline.sentences.split_sentences` cut at the same places, so a
+passage never begins mid-sentence where the model would read on ('Neither "fixup!" nor
+"amend!" commits ...'); no I/O.
 """
 
 from __future__ import annotations
@@ -13,7 +17,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-__all__ = ["PLAIN_WORD", "continues_code", "sentence_ends"]
+__all__ = ["ITEM_MARK", "PLAIN_WORD", "continues_code", "sentence_ends"]
+
+ITEM_MARK = r"(?:[-*+•◦▪‣·]|\d{1,3}[.)])"
+"""A list item's bullet or number, as written at a line's start before a space (``- ``,
+``* ``, a PDF's ``• ``, ``1. ``, ``2) ``): one pattern for every reader of lists (the passage
+chunker and the offline model's sentences here, its quoted lists, the report's citations and
+a plain text file's sections)."""
 
 PLAIN_WORD = re.compile(r"[a-z]+\b(?![_.(`])")
 """A plain lower-case word, not an identifier (``add_node``, ``os.path``, ``f(``): a sentence
@@ -58,6 +68,10 @@ _LOWER_END = re.compile(
     # authorship ..." (trial 53); 'asks "overwrite existing files?" only when' (trial 56)
     r"(?<![\w.\-/\"'`\u2018\u201c])[a-z]{4,}(?P<end>[.!?][)\]]*)"
     r"(?=\s+[a-z][\w-]*\s)")
+_ITEM_START = re.compile(rf"[ \t]*\n(?=[ \t]*{ITEM_MARK}[ \t])")
+"""A line's end before a list item: a PDF's "• A pen with a specific ..." after "...
+miterlimit(pen p=currentpen)." began no sentence (no capital follows the full stop), and the
+passage chunker packed the two items as one sentence."""
 _LOWER_ABBREVIATIONS = frozenset(
     "etc approx resp incl excl misc secs refs figs chap para ibid repr prev orig cont abbr "
     "appr repl vols".split())
@@ -97,7 +111,8 @@ def _abbreviated(block: str, dot: int, end: int) -> bool:
 
 def sentence_ends(block: str) -> Iterator[int]:
     """The offsets in ``block`` just past each sentence's end (its last mark and closing
-    quotes or brackets), in order; the block's own end is not one.
+    quotes or brackets, or a line's last character before a list item), in order; the block's
+    own end is not one.
 
     Example:
         >>> text = "See smooth (p. 113) and kdensity. By J. R. Tolkien. Done"
@@ -106,10 +121,14 @@ def sentence_ends(block: str) -> Iterator[int]:
         >>> text = "Choose save. transparent makes the background clear, etc. and so on"
         >>> [text[:end] for end in sentence_ends(text)]
         ['Choose save.']
+        >>> text = "Join styles:\\n\u2022 miterjoin.\\n\u2022 roundjoin (default)"
+        >>> [text[:end].split("\\n")[-1] for end in sentence_ends(text)]
+        ['Join styles:', '\u2022 miterjoin.']
     """
     ends = [m for m in _SENTENCE_END.finditer(block) if not _abbreviated(block, m.start(), m.end())]
+    ends += [m for m in _ITEM_START.finditer(block) if m.start() > 0]
     for match in _LOWER_END.finditer(block):
         word = block[match.start():match.start("end")]
         if match.group("end")[0] != "." or word not in _LOWER_ABBREVIATIONS:
             ends.append(match)
-    yield from sorted({m.end() for m in ends})
+    yield from sorted({m.start() if m.re is _ITEM_START else m.end() for m in ends})

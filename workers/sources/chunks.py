@@ -1,0 +1,149 @@
+"""Passages: a document's text cut into pieces of at most :data:`MAX_PASSAGE_CHARS`, at
+paragraph ends, then where a sentence ends (:mod:`workers.sources.sentence_ends`, the offline
+model's own rule), then at whitespace; and a window of a document's passages around one.
+
+Standard library, :mod:`workers.sources.fences` and :mod:`workers.sources.sentence_ends` only.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Iterable, Iterator
+
+from workers.sources.fences import fence_parts, split_fences
+from workers.sources.sentence_ends import sentence_ends
+
+__all__ = ["MAX_PASSAGE_CHARS", "PARA_SPLIT", "chunk_text", "passage_window"]
+
+MAX_PASSAGE_CHARS = 800
+"""Upper bound on a passage's length; passages are cut on paragraph/sentence/word boundaries."""
+
+PARA_SPLIT = re.compile(r"\n[ \t]*\n+")
+
+
+def _hard_split(text: str, limit: int) -> Iterator[str]:
+    """Cut a text with no usable sentence boundary at whitespace (or at ``limit`` if none)."""
+    while len(text) > limit:
+        cut = text.rfind(" ", 0, limit + 1)
+        if cut <= limit // 4:
+            cut = text.rfind("\n", 0, limit + 1)
+        if cut <= limit // 4:
+            cut = limit
+        head, text = text[:cut].rstrip(), text[cut:].lstrip()
+        if head:
+            yield head
+    if text:
+        yield text
+
+
+def _pack(pieces: Iterable[str], limit: int, sep: str) -> list[str]:
+    """Greedily pack pieces (each at most ``limit`` long) into chunks of at most ``limit``."""
+    chunks: list[str] = []
+    current = ""
+    for piece in pieces:
+        if not current:
+            current = piece
+        elif len(current) + len(sep) + len(piece) <= limit:
+            current = f"{current}{sep}{piece}"
+        else:
+            chunks.append(current)
+            current = piece
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def _sentences(para: str) -> list[str]:
+    """``para`` cut where a sentence ends (:func:`workers.sources.sentence_ends.sentence_ends`,
+    the offline model's rule), as sentence, whitespace, sentence, ...: the whitespace is kept
+    (a docstring's "Args:" entries are lines).
+
+    Example:
+        >>> _sentences('Neither "fixup!" nor "amend!" commits change it.\\nSee git-rebase.')
+        ['Neither "fixup!" nor "amend!" commits change it.', '\\n', 'See git-rebase.']
+    """
+    parts: list[str] = []
+    start = 0
+    for end in sentence_ends(para):
+        rest = len(para) - len(para[end:].lstrip())
+        parts += [para[start:end], para[end:rest]]
+        start = rest
+    return [*parts, para[start:]]
+
+
+def _pack_sentences(para: str, limit: int) -> list[str]:
+    """A paragraph too long for one passage, cut into chunks of whole sentences (a sentence
+    too long for one is cut at whitespace), each sentence joined to the next by the whitespace
+    written between them: a line break stays a line break. Joined by a space, a docstring's
+    "Args:" entries ran into one line ("... to error-handler nodes. cache_policy: Default ..."),
+    and the field they document was lost."""
+    parts = _sentences(para)  # sentence, whitespace, sentence, ...
+    chunks: list[str] = []
+    current = ""
+    for index in range(0, len(parts), 2):
+        sep = parts[index - 1] if index else ""
+        for piece in _hard_split(parts[index], limit):
+            if current and len(current) + len(sep) + len(piece) <= limit:
+                current = f"{current}{sep}{piece}"
+            else:
+                if current:
+                    chunks.append(current)
+                current = piece
+            sep = " "  # within a sentence cut at whitespace
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
+    """Split ``text`` into passages of at most ``max_chars`` characters.
+
+    Paragraphs (separated by blank lines) are packed together while they fit; a paragraph that is
+    too long is split into sentences, and a sentence that is too long is cut at whitespace. A
+    fenced code block (:func:`workers.sources.fences.split_fences`) is one paragraph, blank
+    lines and all; one too long for a passage is cut at line ends into parts fenced again
+    (:func:`workers.sources.fences.fence_parts`): no passage starts or ends inside a fence.
+    Deterministic; returns ``[]`` for blank text.
+    """
+    pieces: list[str] = []
+    for fenced, segment in split_fences(text.replace("\r\n", "\n").replace("\r", "\n")):
+        if fenced:  # a fenced code block is one piece, or fenced parts of it (too long)
+            pieces.extend(fence_parts(segment.strip("\n").rstrip(), max_chars, _hard_split))
+            continue
+        for para in PARA_SPLIT.split(segment):
+            para = para.strip("\n").rstrip()
+            if not para.strip():
+                continue
+            if len(para) <= max_chars:
+                pieces.append(para)
+                continue
+            pieces.extend(_pack_sentences(para.strip(), max_chars))
+    # dedent only what is indented (textwrap.dedent is most of the cost on flat HTML text)
+    return [(textwrap.dedent(chunk) if "\n " in chunk or "\n\t" in chunk else chunk).strip()
+            for chunk in _pack(pieces, max_chars, "\n\n")]
+
+
+def passage_window(texts: list[str], focus: int, max_chars: int) -> str:
+    """Join a document's passages (``texts``, in order) by blank lines, keeping at most
+    ``max_chars`` characters of whole passages around passage ``focus`` (its index): forwards
+    first, then backwards; each cut is marked ``[…]``.
+
+    Example:
+        >>> passage_window(["a" * 5, "b" * 5, "c" * 5], 1, 12)
+        '[…]\\n\\nbbbbb\\n\\nccccc'
+    """
+    full = "\n\n".join(texts)
+    if len(full) <= max_chars:
+        return full
+    focus = min(max(focus, 0), len(texts) - 1)
+    lo = hi = focus
+    size = len(texts[focus])
+    while hi + 1 < len(texts) and size + 2 + len(texts[hi + 1]) <= max_chars:
+        hi += 1
+        size += 2 + len(texts[hi])
+    while lo > 0 and size + 2 + len(texts[lo - 1]) <= max_chars:
+        lo -= 1
+        size += 2 + len(texts[lo])
+    body = "\n\n".join(texts[lo : hi + 1])[: max(max_chars, 1)]
+    return ("[…]\n\n" if lo > 0 else "") + body + ("\n\n[…]" if hi + 1 < len(texts) else "")
