@@ -124,6 +124,9 @@ def sentence_ends(block: str) -> Iterator[int]:
         >>> text = "Join styles:\\n\u2022 miterjoin.\\n\u2022 roundjoin (default)"
         >>> [text[:end].split("\\n")[-1] for end in sentence_ends(text)]
         ['Join styles:', '\u2022 miterjoin.']
+        >>> text = "Set it. (By default it is off. Turning it on logs.) Done."
+        >>> [text[:end] for end in sentence_ends(text)][-1]
+        'Set it. (By default it is off. Turning it on logs.)'
     """
     ends = [m for m in _SENTENCE_END.finditer(block) if not _abbreviated(block, m.start(), m.end())]
     ends += [m for m in _ITEM_START.finditer(block) if m.start() > 0]
@@ -131,4 +134,36 @@ def sentence_ends(block: str) -> Iterator[int]:
         word = block[match.start():match.start("end")]
         if match.group("end")[0] != "." or word not in _LOWER_ABBREVIATIONS:
             ends.append(match)
-    yield from sorted({m.start() if m.re is _ITEM_START else m.end() for m in ends})
+    inside = _parenthesised(block)
+    yield from sorted({offset for offset in (m.start() if m.re is _ITEM_START else m.end()
+                                             for m in ends)
+                       if not any(open_ < offset <= close for open_, close in inside)})
+
+
+_PARENTHESIS = re.compile(r"[()]")
+_PARENTHESIS_CHARS = 400
+"""The longest parenthesis read as one aside (a longer one lost its closing mark, or is code)."""
+
+
+def _parenthesised(block: str) -> list[tuple[int, int]]:
+    """The spans ``(open, close)`` of ``block``'s balanced parentheses of at most
+    :data:`_PARENTHESIS_CHARS`: a sentence ending inside one ends no sentence of the block, so an
+    aside of two sentences is quoted whole ("(Default behavior would display the error page of
+    the proxied server. Turning this on shows the SSI Error message.)" was two Answer lines,
+    the second first, each with one bracket; trial 57, F2).
+
+    Example:
+        >>> _parenthesised("a (b. C) d (e")
+        [(2, 7)]
+    """
+    spans: list[tuple[int, int]] = []
+    opened: list[int] = []
+    for mark in _PARENTHESIS.finditer(block):
+        index = mark.start()
+        if mark.group() == "(":
+            opened.append(index)
+        elif opened:
+            start = opened.pop()
+            if index - start <= _PARENTHESIS_CHARS:
+                spans.append((start, index))
+    return spans

@@ -249,3 +249,16 @@ def test_a_capitalised_word_labelling_prose_gives_its_sentence_no_entry() -> Non
     entries = {s.text[:12]: set(s.entry) for s in candidate_sentences([(0, passage)])}
     assert entries["It asks for "] == set(), entries
     assert entries["It defaults "], entries  # install_dir's entry keeps its name
+
+
+def test_an_aside_of_two_sentences_is_one_quote_with_both_its_brackets() -> None:
+    # Trial 57, F2: Apache's ProxyErrorOverride aside was two Answer lines, the second first,
+    # "Turning this on shows the SSI Error message.)" and "(Default behavior would ...".
+    text = ("This directive is useful for reverse-proxy setups. (Default behavior would display "
+            "the error page of the proxied server. Turning this on shows the SSI Error message.) "
+            "It has no effect otherwise.")
+    assert split_sentences(text) == [
+        "This directive is useful for reverse-proxy setups.",
+        "(Default behavior would display the error page of the proxied server. Turning this on "
+        "shows the SSI Error message.)",
+        "It has no effect otherwise."]
