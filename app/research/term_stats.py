@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from workers.sources.query import FILLER_WORDS
 
-__all__ = ["ASKING_WORDS", "TermStats", "absent_terms", "asked_only", "unknown_terms",
+__all__ = ["ASKING_WORDS", "RARE_SHARE", "TermStats", "absent_terms", "asked_only", "unknown_terms",
            "weights"]
 
 
@@ -30,6 +30,11 @@ word was named as a typo, or blanked an on-topic report). Unlike
 :data:`workers.sources.query.FILLER_WORDS` they are searched: a manual's "Tutorial" page."""
 
 
+RARE_SHARE = 0.001
+"""A word in at most one passage in a thousand is one the topic is about ("nginx" in Apache's
+manual), not one of how it is asked ("lots", "turn")."""
+
+
 @dataclass(frozen=True)
 class TermStats:
     """How common the topic's words are in the corpus the run searched: the index's passage
@@ -43,6 +48,16 @@ class TermStats:
 
     passages: int
     frequencies: Mapping[str, int]
+
+    def rare(self, term: str) -> bool:
+        """Whether ``term`` is in at most :data:`RARE_SHARE` of the passages (in none
+        included): a word that distinguishes the topic, not one of how it is asked.
+
+        Example:
+            >>> TermStats(18000, {"nginx": 1, "events": 400}).rare("nginx")
+            True
+        """
+        return int(self.frequencies.get(term, 0)) <= RARE_SHARE * max(int(self.passages), 0)
 
     def weight(self, term: str) -> float:
         """How distinctive ``term`` is: the BM25 inverse document frequency

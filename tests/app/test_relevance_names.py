@@ -19,7 +19,8 @@ def test_a_name_of_two_words_the_passages_never_write_together_is_named() -> Non
                               "repository": 3000, "turn": 200})
     verdict = judge("How do I turn on GitHub Pages to publish a website from my repository?",
                     git, words)
-    assert verdict.warnings == [] and verdict.missing == ("github pages",), verdict
+    # and "website", in 2 passages of 12,071, none retrieved, is named with it (trial 57, F1)
+    assert verdict.warnings == [] and verdict.missing == ("github pages", "website"), verdict
     # a name the passages do write, plural or hyphenated, is no news
     for text in ("Turn on the GitHub pages of a repository.", "Turn on GitHub-Pages here."):
         said = [row("docs_search", Q1, [item("passage", text, "u.html#1")])]
