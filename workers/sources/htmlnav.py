@@ -20,7 +20,8 @@ header repeated within one page. These tests do, by semantic signals:
   ``<div class="contents">`` after it);
 * Texinfo's indexes (6.x's ``<table class="index-cp">``, 7's ``<div class="printindex">``)
   and letter bars (``<a class="summary-letter">``); and any bar of five or more one-character
-  links with little else (an alphabet to jump by: Javadoc's and Doxygen's indexes have one).
+  links with little else (an alphabet to jump by: Javadoc's and Doxygen's indexes have one);
+* a trail of links with only separators between them (a breadcrumb, "A > B > C").
 
 This module imports only the standard library (:mod:`workers.sources.htmlpage` compiles the
 test with lxml).
@@ -77,6 +78,18 @@ _LETTERS = (f"count(a) >= 5 and {_NOT_PAGE} and not(a[string-length(normalize-sp
             "and string-length(normalize-space(.)) <= 4 * count(a) + 40")
 """A bar of one-character links (an index's letters) with little text besides."""
 
+_TRAIL_MARKS = ">\u203a\u00bb|/\u00b7\u2022"
+_TRAIL = (f"count(a) >= 3 and {_NOT_PAGE} and {_NO_HEADING} and "
+          f"string-length(normalize-space(.)) <= {MAX_BAR_CHARS} and "
+          f"not(text()[normalize-space(translate(., '{_TRAIL_MARKS}', '')) != '']) and "
+          f"text()[translate(., '{_TRAIL_MARKS}', '') != .]")
+"""A trail of three links or more with nothing between them but separators, one at least
+("Apache > HTTP Server > Documentation > Version 2.4 > Rewrite", Apache's ``<div
+id="path">``; "Index | Modules | Glossary"): a breadcrumb or a links bar, whatever its class
+or id says (trial 57, F3: each page's trail differs in its last link, so the folder's
+repeated-text filter kept it, and it was a Top passage). Links apart by spaces alone are a
+row of words ("ox ax is it at")."""
+
 _MARK_ONLY = "translate(normalize-space(.), '0123456789[]()*', '') = ''"
 _SHORT_MARK = (f"({_MARK_ONLY} or string-length(translate(normalize-space(.), '[]() ', '')) "
                "<= 2 or starts-with(normalize-space(.), '[note'))")
@@ -115,7 +128,7 @@ FURNITURE = (f"//*[(@class and {_TEXINFO} and ({_MENUS} or {_INDEXES} or {_TEXIN
              f"{_CITATIONS}]")
 """The furniture of a page by its markup alone (one pass over the page)."""
 
-BARS = f"//*[({_REL_BAR}) or ({_LETTERS})]"
+BARS = f"//*[({_REL_BAR}) or ({_LETTERS}) or ({_TRAIL})]"
 """Blocks that may be navigation bars by their links: furniture only when their links are
 most of their text (:data:`BAR_LINK_SHARE`, counted by :mod:`workers.sources.htmlpage`);
 else a paragraph of prose linking its neighbours by ``rel``, or naming five one-letter

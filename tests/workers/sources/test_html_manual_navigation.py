@@ -207,3 +207,18 @@ def test_a_wikis_cited_works_and_letter_marks_are_no_text() -> None:
                      'class="mw-cite-backlink"><a href="#cite_ref-1">^</a></span> Heronries of '
                      'Europe, 1990.</li></ol></body></html>')
     assert page.text == "Herons nest in colonies, as they did years ago and still do."
+
+
+def test_a_breadcrumb_trail_is_no_text_but_links_in_a_sentence_are() -> None:
+    # trial 57, F3: Apache's <div id="path"> trail differs on each page in its last link, so
+    # the folder's repeated-text filter kept it, and "Apache > HTTP Server > Documentation >
+    # Version 2.4 > Rewrite" was a Top passage
+    page = html_page('<html><body><div id="path"><a href="/">Apache</a> &gt; <a href="/h">HTTP '
+                     'Server</a> &gt; <a href="/d">Documentation</a> &gt; <a href="r.html">'
+                     'Rewrite</a></div><h1>RewriteRule Flags</h1><p>The [L] flag stops the '
+                     'rewriting.</p><p>See <a href="a.html">A</a>, <a href="b.html">B</a> and '
+                     '<a href="c.html">C</a>.</p><p><a href="m.html">Modules</a> | '
+                     '<a href="g.html">Glossary</a> | <a href="s.html">Sitemap</a></p>'
+                     '</body></html>')
+    assert "Documentation" not in page.text and "Sitemap" not in page.text
+    assert "The [L] flag stops the rewriting." in page.text and "See A, B and C." in page.text
