@@ -21,8 +21,9 @@ from state import ItemKind
 from workers.sources import Passage
 from workers.sources.base import code_span, group_by_document
 from workers.sources.chunks import PARA_SPLIT
-from workers.sources.query import STOPWORDS, mentions
+from workers.sources.query import mentions
 from workers.sources.sentence_ends import ITEM_MARK
+from workers.sources.stopwords import STOPWORDS
 
 __all__ = ["Citations", "claim_key", "excerpt", "items", "once", "said"]
 

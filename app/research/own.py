@@ -20,7 +20,8 @@ from app.research.relevance import needed, spelled_out, topic_terms
 from app.research.topics import subject as topic_subject
 from app.research.topics import topic_kind
 from workers.sources.entries import entry_keywords
-from workers.sources.query import STOPWORDS, mentions
+from workers.sources.query import mentions
+from workers.sources.stopwords import STOPWORDS
 
 if TYPE_CHECKING:
     from app.research.report import ReportInput

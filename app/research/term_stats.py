@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from workers.sources.query import FILLER_WORDS
+from workers.sources.stopwords import FILLER_WORDS
 
 __all__ = ["ASKING_WORDS", "RARE_SHARE", "TermStats", "absent_terms", "asked_only", "unknown_terms",
            "weights"]
@@ -27,7 +27,7 @@ ASKING_WORDS: frozenset[str] = frozenset(
 StateGraph", "*pitfalls* of reducers", "how does checkpointing work under the *hood*"): one
 the corpus never uses says nothing of whether it covers the subject (such a
 word was named as a typo, or blanked an on-topic report). Unlike
-:data:`workers.sources.query.FILLER_WORDS` they are searched: a manual's "Tutorial" page."""
+:data:`workers.sources.stopwords.FILLER_WORDS` they are searched: a manual's "Tutorial" page."""
 
 
 RARE_SHARE = 0.001

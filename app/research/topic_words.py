@@ -11,7 +11,8 @@ import re
 from collections.abc import Iterable, Sequence
 
 from app.research.topics import ASKED_MEASURE
-from workers.sources.query import FILLER_WORDS, distinct_terms, mentions, query_terms
+from workers.sources.query import distinct_terms, mentions, query_terms
+from workers.sources.stopwords import FILLER_WORDS
 
 __all__ = ["describe_terms", "judged_terms", "mentioned", "name_phrases", "name_terms", "needed",
            "topic_terms"]
@@ -144,7 +145,7 @@ _PARTS = re.compile(r"[^\W_]+")
 
 def judged_terms(terms: Sequence[str]) -> list[str]:
     """The ``terms`` an item is judged by: the words of how people ask
-    (:data:`~workers.sources.query.FILLER_WORDS`) left out, as the search leaves them out of
+    (:data:`~workers.sources.stopwords.FILLER_WORDS`) left out, as the search leaves them out of
     its query, unless nothing else is left. Counted, they asked an item for two of "make",
     "filled", "shape" and "see" where the search had looked for "filled" and "shape", and the
     manual's page on transparent fills was warned as saying nothing of "How can I make a

@@ -32,7 +32,8 @@ from workers.sources.chunks import MAX_PASSAGE_CHARS, chunk_text
 from workers.sources.corpus import MAX_K, Corpus
 from workers.sources.folder import FOLDER_EXTENSIONS, MAX_FILE_BYTES
 from workers.sources.packages import DEFAULT_PACKAGES, EXCLUDED_MODULES
-from workers.sources.query import STOPWORDS, query_terms, query_to_fts, title_terms
+from workers.sources.query import query_terms, query_to_fts, title_terms
+from workers.sources.stopwords import STOPWORDS
 
 __all__ = [
     "DEFAULT_PACKAGES",

@@ -14,9 +14,10 @@ from functools import lru_cache
 
 from workers.sources.contractions import without_contractions
 from workers.sources.spelling import spellings
+from workers.sources.stopwords import FILLER_WORDS, STOPWORDS
 from workers.sources.symbols import identifier_in, symbol_name, symbol_terms, title_terms
 
-__all__ = ["FILLER_WORDS", "MAX_QUERY_TOKENS", "STOPWORDS", "WORD_MEMOS", "SearchQuery",
+__all__ = ["MAX_QUERY_TOKENS", "WORD_MEMOS", "SearchQuery",
            "content_terms", "distinct_terms", "identifier_in", "identifier_parts", "mentions",
            "query_terms", "query_to_fts", "search_query", "spelled_terms", "symbol_name",
            "symbol_terms", "term_matches", "title_terms", "word_forms"]
@@ -24,50 +25,20 @@ __all__ = ["FILLER_WORDS", "MAX_QUERY_TOKENS", "STOPWORDS", "WORD_MEMOS", "Searc
 MAX_QUERY_TOKENS = 32
 """At most this many distinct query tokens are OR-ed into one FTS5 query."""
 
-STOPWORDS: frozenset[str] = frozenset(
-    """
-    a about above after again against all also am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each either else etc
-    every few for from further had has have having he her here hers herself him himself his how i
-    if in into is it its itself just let like me more most my myself no nor not of off on once only
-    or other our ours ourselves out over own per same she should so some such than that the their
-    theirs them themselves then there these they this those through to too under until up us very
-    via was we were what when where which while who whom why will with within would yet you your
-    yours yourself yourselves
-    anybody anyone anything anywhere everybody everyone everything everywhere nobody nothing
-    nowhere somebody someone something somewhere whatever whenever wherever whichever whoever
-    versus vs
-    """.split()
-)
-"""English function words: never searched for, never counted as a topic's content. "vs" and
-"versus" join a comparison as "and" does ("Send vs reducers" was warned: no passage says "vs").
-The two lines before them are the indefinite pronouns and adverbs: "paint *everything*
-outside a curve" is about painting and curves, and no manual indexes the word "everything"
-(issue 19: such a word, in no passage, made an on-topic question look like a near miss)."""
-
-FILLER_WORDS: frozenset[str] = frozenset(
-    """
-    able actually already always anyway ask asked away back best better came
-    come comes coming done e eg etc ever example examples exactly find found g get gets getting
-    give given go goes going gone good got happen happened happens help ie instead keep kind
-    know known lot make makes making many may maybe mean means meant might much must need
-    needs now often one ones please possible probably put really right say says see seen seem
-    seems show shows sometimes somehow sure take takes tell thing things think try
-    trying use used uses using usually want wants way ways well whether work works working
-    """.split()
-)
-"""Words of how people ask, not of what they ask about ("How does X *work*?", "where do I
-*see*...", "what is *going* to happen"): a search drops them from its query (issue 19: filler
-words decided what matched). Not stopwords: a topic's own words are judged with those only."""
+_MARKED = re.compile(r"\[(\w)\]|`(\w)`|(?<=[A-Za-z]/)(\d)(?!\w)")
+"""A one-character word the question marks as a name: a flag or option letter in brackets or
+backticks ("the RewriteRule [L] flag"), a version's digit after a slash ("HTTP/2"): searched,
+as no other one-character word is (trial 57, Q2: "[L]" and "HTTP/2" lost to "flags" and
+"http", and the flags page's introduction answered)."""
 
 
 def query_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
     """The searchable words of any text, lower-cased, in first-seen order, at most ``limit``.
 
-    Word tokens (``\\w+``) minus stopwords, one-character tokens and duplicates, of the text
-    in Unicode's compatibility form (NFKC): full-width ``ｃｈｅｃｋｐｏｉｎｔｅｒ`` (typed
-    with an input method) is the word ``checkpointer`` the corpus has. An English
-    contraction's tail is no word ("I've" is not "ve", "you're" not "re":
+    Word tokens (``\\w+``) minus stopwords, one-character tokens (unless :data:`_MARKED`) and
+    duplicates, of the text in Unicode's compatibility form (NFKC): full-width
+    ``ｃｈｅｃｋｐｏｉｎｔｅｒ`` (typed with an input method) is the word ``checkpointer`` the
+    corpus has. An English contraction's tail is no word ("I've" is not "ve", "you're" not "re":
     :func:`~workers.sources.contractions.without_contractions`).
 
     Example:
@@ -79,10 +50,12 @@ def query_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
         ['variable', 'made', 're', 'module']
     """
     seen: dict[str, None] = {}
+    marked = {m.group(m.lastindex or 0).lower() for m in _MARKED.finditer(text)}
     # before NFKC (it makes ´ a space and an accent) and after (it makes ＇ an apostrophe)
     text = without_contractions(unicodedata.normalize("NFKC", without_contractions(text.lower())))
     for token in re.findall(r"\w+", text):
-        if len(token) < 2 or token in STOPWORDS or not any(c.isalnum() for c in token):
+        if ((len(token) < 2 and token not in marked) or token in STOPWORDS
+                or not any(c.isalnum() for c in token)):
             continue
         seen.setdefault(token, None)
         if len(seen) >= limit:

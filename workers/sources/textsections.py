@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import re
 
-from workers.sources.query import STOPWORDS
 from workers.sources.sentence_ends import ITEM_MARK
+from workers.sources.stopwords import STOPWORDS
 
 __all__ = ["MAX_HEADING_CHARS", "heading_lines", "letter_line", "text_sections"]
 

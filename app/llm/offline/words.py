@@ -1,6 +1,6 @@
 """The offline model's sense of words: stems of content words, shared stopwords.
 
-The stopwords are the sources' own list (:data:`workers.sources.query.STOPWORDS`, the one the
+The stopwords are the sources' own list (:data:`workers.sources.stopwords.STOPWORDS`, the one the
 search uses), minus "not", which the offline model has always counted as a content word when it
 ranks sentences ("what must not be done"): kept so that its answers, and the eval's committed
 numbers, did not change when it started sharing the list. The stems are deliberately crude
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from workers.sources.query import STOPWORDS as SEARCH_STOPWORDS
+from workers.sources.stopwords import STOPWORDS as SEARCH_STOPWORDS
 
 __all__ = ["META_WORDS", "STOPWORDS", "stem", "stems"]
 

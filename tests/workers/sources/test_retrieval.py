@@ -210,3 +210,18 @@ def test_a_passage_holding_the_entry_a_question_names_counts_as_naming_it() -> N
                                {})
 
     assert score(drop) > score(pop), (score(drop), score(pop))
+
+
+def test_a_one_letter_name_the_question_marks_is_searched(tmp_path: Path) -> None:
+    # Trial 57, Q2: "[L]" and the "2" of "HTTP/2" were dropped as one-letter words, so "What
+    # does the RewriteRule [L] flag do?" was answered by the flags page's introduction
+    root = tmp_path / "f"
+    write(root, "flags.md", "# RewriteRule Flags\n\nThis document discusses the flags which "
+          "are available to the RewriteRule directive: each flag changes a RewriteRule.\n")
+    write(root, "last.md", "# L|last\n\nThe [L] flag causes RewriteRule processing to stop.\n")
+    write(root, "plain.md", "Enable the http scheme for plain http requests; enable it per "
+          "host.\n")
+    write(root, "h2.md", "Enable HTTP/2 with the Protocols directive.\n")
+    with Corpus.open(tmp_path / "d", folder=root) as c:
+        assert c.search("What does the RewriteRule [L] flag do?", k=3)[0].doc_id == "last.md"
+        assert c.search("How do I enable HTTP/2?", k=3)[0].doc_id == "h2.md"
