@@ -203,8 +203,8 @@ class Settings(RunContext):
         help="the language indexed when a corpus folder holds a manual in several (sibling "
              "folders en/ fr/ ja/..., or pages named index.html.en, index.html.fr...): a tag "
              "such as fr, ja or pt-br (default: English, else the language with the most pages); "
-             "the other languages' copies are skipped, counted in one note; a page no copy in it "
-             "has is indexed in another")
+             "the other languages' copies are skipped, counted in one note; a page it lacks "
+             "is indexed in another")
     corpora: tuple[str, ...] = setting(
         (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER", keyed=True,
         path=True,
