@@ -11,7 +11,8 @@ is not is named, as a ``.txt``: :mod:`workers.sources.filekinds`), each of these
 :mod:`workers.sources.documents`). An encrypted or broken PDF or .docx is skipped with a note
 (``Corpus.notes``), never a crash. A file name that is not valid UTF-8 is indexed under an escaped
 ref (``b"n\\xe9e.md"`` is cited as ``n\\xe9e.md#0``). When nothing is left, the ``CorpusError``
-says why (too large, binary, other types...). The fingerprint covers the folder's files (paths,
+says why (too large, binary, other types...). A manual shipped in several languages is indexed
+in one (:mod:`workers.sources.languages`). The fingerprint covers the folder's files (paths,
 sizes, mtimes): a change rebuilds the index, unless the files' bytes hash as the index's did
 (rewritten the same).
 
