@@ -10,8 +10,10 @@ copy. Two layouts are recognised, by their names, never by the text:
 * **language folders** (:func:`translation_sets`): sibling folders named by a language tag
   (:func:`language_tag`: an ISO 639-1 code, perhaps a region, ``en``, ``zh-cn``, ``pt-br``,
   ``de_DE``), at least two of them, whose pages overlap by their path inside the folder (at
-  least half of the smaller one's): a ``de/`` folder of Delaware data beside no other, or beside
-  a ``fr/`` holding other files, is no translation;
+  least half of the smaller one's, not counting the paths a sibling folder named by no language
+  has too): a ``de/`` folder of Delaware data beside no other, or beside a ``fr/`` holding other
+  files, is no translation, nor are ``/usr/share/doc``'s ``tk/`` and ``gv/`` packages (each
+  holds a ``copyright``, as ``bash/`` does);
 * **language suffixes**, as content negotiation serves them (upstream Apache's
   ``index.html.en``, ``index.html.fr``, ``index.html.ko.euc-kr``: :func:`suffix_language`):
   at least two languages of one page in one folder.
@@ -57,7 +59,9 @@ ISO_639_1 = frozenset("""
 """.split())
 """The two-letter language codes (ISO 639-1): a folder ``js/`` or ``py/`` names none."""
 
-_TAG = re.compile(r"(?P<lang>[A-Za-z]{2})(?:[-_](?P<region>[A-Za-z]{2,4}|[0-9]{3}))?")
+_TAG = re.compile(r"(?P<lang>[A-Za-z]{2})(?:[-_](?:[A-Za-z]{2}|[0-9]{3}|[A-Za-z]{4}))?")
+"""A language, then perhaps a region (``US``, ``419``) or a script (``Hans``): BCP 47's shapes;
+``tk-dev`` (Debian's Tk package beside ``tk``) is none."""
 _CHARSET = re.compile(r"utf-?8|euc-[a-z]{2}|iso-?8859-[0-9]+|koi8-[a-z]|s(?:hift_)?jis|big5|"
                       r"gb2312|gbk|gb18030|(?:cp|windows-)[0-9]+|tis-620|(?:us-)?ascii", re.I)
 """The charset part Apache's type maps put after a language (``index.html.ko.euc-kr``)."""
@@ -121,12 +125,14 @@ class TranslationSet:
         return f"{self.where}/{tag}/" if self.where else f"{tag}/"
 
 
-def _overlapping(pages: dict[str, dict[str, list[str]]]) -> bool:
-    """Whether two languages share at least half of the smaller one's pages (and one)."""
+def _overlapping(pages: dict[str, dict[str, list[str]]], common: set[str]) -> bool:
+    """Whether two languages share at least half of the smaller one's pages (and one), leaving
+    out the ``common`` ones: those a sibling folder named by no language has too."""
     per: dict[str, set[str]] = {}
     for page, langs in pages.items():
         for tag in langs:
-            per.setdefault(tag, set()).add(page)
+            if page not in common:
+                per.setdefault(tag, set()).add(page)
     tags = sorted(per)
     return any(len(per[a] & per[b]) * 2 >= min(len(per[a]), len(per[b])) and per[a] & per[b]
                for i, a in enumerate(tags) for b in tags[i + 1:])
@@ -135,7 +141,9 @@ def _overlapping(pages: dict[str, dict[str, list[str]]]) -> bool:
 def translation_sets(refs: list[str]) -> list[TranslationSet]:
     """The sets of translated pages among ``refs`` (``/`` paths relative to the corpus folder):
     language folders first (a file belongs to its outermost one), then language suffixes among
-    the files left."""
+    the files left. A path every package folder of ``/usr/share/doc`` has (``copyright``,
+    ``changelog.Debian.gz``) is no page two language folders share: a path a sibling folder
+    named by no language has too does not count (Debian's ``tk`` beside ``gv``)."""
     folders: dict[str, TranslationSet] = {}
     rest = []
     for ref in refs:
@@ -151,7 +159,16 @@ def translation_sets(refs: list[str]) -> list[TranslationSet]:
         tag = language_tag(parts[at]) or ""
         found.names.setdefault(tag, parts[at])
         found.pages.setdefault(page, {}).setdefault(tag, []).append(ref)
-    sets = [s for s in folders.values() if len(s.counts()) > 1 and _overlapping(s.pages)]
+    common: dict[str, set[str]] = {where: set() for where, s in folders.items()
+                                   if len(s.counts()) > 1}
+    for ref in refs if common else ():
+        parts = ref.split("/")
+        for at, part in enumerate(parts[:-1]):
+            if (where := "/".join(parts[:at])) in common and not language_tag(part):
+                page = "/".join(parts[at + 1:])
+                common[where].add(page[: -len(_GZ)] if page.lower().endswith(_GZ) else page)
+    sets = [s for where, s in folders.items()
+            if where in common and _overlapping(s.pages, common[where])]
     taken = {ref for s in sets for langs in s.pages.values() for refs_ in langs.values()
              for ref in refs_}
     rest += [ref for s in folders.values() if s not in sets for langs in s.pages.values()

@@ -125,6 +125,15 @@ def test_a_de_folder_of_data_is_no_translation(tmp_path: Path) -> None:
     assert "manual/en/index.html" in refs
 
 
+def test_package_folders_named_like_languages_are_no_translation(tmp_path: Path) -> None:
+    # /usr/share/doc: Debian's tk, tk-dev and gv packages each install a copyright and a
+    # changelog, as every package's folder (bash's) does: the same paths, no translation
+    root = write_corpus(tmp_path / "doc", {
+        f"{package}/{name}": f"{package} {name}: the heron toolkit's {name} of {package}."
+        for package in ("tk", "tk-dev", "gv", "bash") for name in ("copyright", "README.Debian")})
+    assert len(_refs(root)) == 8
+
+
 def test_tags_and_suffixes() -> None:
     assert [language_tag(n) for n in ("en", "en-US", "de_DE", "zh-cn", "pt-br", "js", "de1")] == [
         "en", "en-us", "de-de", "zh-cn", "pt-br", None, None]
