@@ -177,7 +177,7 @@ def validate_paths(settings: Settings) -> None:
 
         # CorpusError: missing, not a folder, empty (its data dir and reports aside)
         corpus_folder(folder, probe=True, max_file_bytes=settings.max_file_bytes,
-                      data_dir=settings.data_dir)
+                      data_dir=settings.data_dir, language=settings.corpus_language)
     out = settings.report_out
     if out is None:  # <data_dir>/reports/: checked with the data dir's other write targets
         from app.research.report_files import report_path

@@ -156,7 +156,8 @@ class Resources:
         """The corpus ``ctx`` names (``corpus_name``: one of the operator's
         ``RESEARCH_CORPORA``; None: the operator's ``corpus`` folder, or the package docs),
         opened on first use and kept open until :meth:`close`. Files over the operator's
-        ``max_file_bytes`` are skipped and named in its ``notes``.
+        ``max_file_bytes`` are skipped and named in its ``notes``; of a manual in several
+        languages, the operator's ``corpus_language`` is indexed.
 
         Args:
             ctx: the run's choices.
@@ -178,7 +179,8 @@ class Resources:
                 try:
                     self._corpora[key] = Corpus.open(
                         Path(self.settings.data_dir), folder=key[1],
-                        max_file_bytes=self.settings.max_file_bytes, progress=progress,
+                        max_file_bytes=self.settings.max_file_bytes,
+                        language=self.settings.corpus_language, progress=progress,
                         before_build=before_build)
                 except CorpusError as exc:
                     if not self.served:

@@ -14,6 +14,7 @@ from app.runs.sources_key import (
     MAX_FILE_BYTES,
     WEB_MARK,
     corpus_key,
+    recorded_language,
     recorded_max_bytes,
     split_key,
 )
@@ -94,7 +95,8 @@ def _moved_here(recorded: dict[str, Any], settings: Settings | None) -> bool:
 
     try:
         moved = current_content_fingerprint(settings.data_dir, now, as_folder=was_corpus,
-                                            max_file_bytes=settings.max_file_bytes)
+                                            max_file_bytes=settings.max_file_bytes,
+                                            language=settings.corpus_language)
     except CorpusError:
         return False
     return moved == was_print
@@ -217,6 +219,8 @@ def run_again(recorded: dict[str, Any], thread_id: str, settings: Settings | Non
     tail = ""
     if was_corpus and (was_max := recorded_max_bytes(key)) != MAX_FILE_BYTES:
         tail += f" --max-file-bytes {was_max}"
+    if was_corpus and (was_language := recorded_language(key)):
+        tail += f" --corpus-language {quote(was_language)}"
     if thread_id != default_thread_id(recorded["topic"], recorded["as_of"]):
         tail += f" --thread-id={quote(thread_id)}"  # "=": an id may start with "-"
     return research_command(recorded["topic"], recorded["as_of"], corpus=was_corpus,
@@ -224,7 +228,7 @@ def run_again(recorded: dict[str, Any], thread_id: str, settings: Settings | Non
 
 
 def sources_changed(recorded: dict[str, Any] | None, settings: Settings,
-                    seen: dict[tuple[str, int], str | None] | None = None) -> str | None:
+                    seen: dict[tuple, str | None] | None = None) -> str | None:
     """Why an unfinished thread cannot be continued, found without opening its corpus index
     (``prune`` reads threads, it runs none): its recorded corpus content changed since it
     started (:func:`check_content` refuses it then), or its corpus folder is gone. None: it can
@@ -241,13 +245,15 @@ def sources_changed(recorded: dict[str, Any] | None, settings: Settings,
 
     seen = {} if seen is None else seen
     was_max = recorded_max_bytes(recorded.get("corpus") or "")
-    if (was_corpus, was_max) not in seen:
+    was_language = recorded_language(recorded.get("corpus") or "")
+    if (was_corpus, was_max, was_language) not in seen:
         try:
             # the limit the thread was indexed with: another one skips other files, and the
             # thread would read as changed (a --max-file-bytes given to prune is no change)
-            seen[was_corpus, was_max] = current_content_fingerprint(
-                settings.data_dir, was_corpus or None, max_file_bytes=was_max)
+            seen[was_corpus, was_max, was_language] = current_content_fingerprint(
+                settings.data_dir, was_corpus or None, max_file_bytes=was_max,
+                language=was_language)
         except CorpusError:  # gone: resume says so, and a new thread could not use it either
-            seen[was_corpus, was_max] = None
-    now = seen[was_corpus, was_max]
+            seen[was_corpus, was_max, was_language] = None
+    now = seen[was_corpus, was_max, was_language]
     return None if now in (None, was_print) else f"its {_changed(recorded)}"

@@ -23,6 +23,7 @@ from app.runs.sources_key import (  # re-exported: callers import them from here
     SOURCES_METADATA,
     WEB_MARK,
     corpus_key,
+    recorded_language,
     recorded_max_bytes,
     split_key,
 )
@@ -325,6 +326,9 @@ def check_thread(topic: str | None, settings: Settings, thread_id: str,
             # and with the limit its folder was indexed with, unless this command names one
             # (else resume by id was refused until the flag was repeated)
             settings = settings.with_overrides(max_file_bytes=was_max)
+        was_language = recorded_language((recorded or {}).get("corpus") or "")
+        if was_corpus and settings.corpus_language is None and was_language:
+            settings = settings.with_overrides(corpus_language=was_language)  # as --max-file-bytes
         if was_web and not settings.web:
             settings = settings.with_overrides(web=True)
         settings = with_recorded_out(settings, recorded)  # its report where the run said

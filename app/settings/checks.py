@@ -185,6 +185,20 @@ def check_corpora_item(item: str) -> None:
                          f"_), got {item!r}")
 
 
+def check_language(value: str) -> None:
+    """Refuse a ``RESEARCH_CORPUS_LANGUAGE`` that is no language tag (``fr``, ``pt-br``,
+    ``de_DE``: :func:`workers.sources.languages.language_tag`).
+
+    Raises:
+        ValueError: one line naming the value.
+    """
+    from workers.sources.languages import language_tag
+
+    if language_tag(value.strip()) is None:
+        raise ValueError(f"expected a language tag such as en, fr, ja or pt-br (a two-letter "
+                         f"ISO 639-1 code, perhaps a region), got {value!r}")
+
+
 CORPUS_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a corpus name in ``RESEARCH_CORPORA`` may be."""
 

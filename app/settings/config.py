@@ -48,6 +48,7 @@ from app.settings.checks import (
     check_crash_at,
     check_database_url,
     check_fail_worker,
+    check_language,
     check_request_rate,
     check_searxng_url,
     check_url_credentials,
@@ -196,6 +197,14 @@ class Settings(RunContext):
              "many bytes (at most 2**30, 1 GiB) are skipped when a folder is indexed, named in the "
              "run's notes (ten of them, then a count, and before the run starts); PDF and .docx "
              "files: 32 MB, or this when it is larger")
+    corpus_language: str | None = setting(
+        env="RESEARCH_CORPUS_LANGUAGE", flag="--corpus-language", check=check_language,
+        metavar="LANG",
+        help="the language indexed when a corpus folder holds a manual in several (sibling "
+             "folders en/ fr/ ja/..., or pages named index.html.en, index.html.fr...): a tag "
+             "such as fr, ja or pt-br (default: English, else the language with the most pages); "
+             "the other languages' copies are skipped, counted in one note; a page it lacks "
+             "is indexed in another")
     corpora: tuple[str, ...] = setting(
         (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER", keyed=True,
         path=True,

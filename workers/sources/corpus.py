@@ -4,9 +4,7 @@ folder), read-only and thread-safe. Search turns any text into quoted word token
 ``bm25`` over the passages' text, headings and their document's title and symbol picks the
 candidates, :func:`~workers.sources.ranking.rank_score` orders them and
 :func:`~workers.sources.leads.with_leads` shows a titled page's lead. Readers open the index
-file read-only, from a small pool of connections that threads share.
-
-This module imports only the standard library.
+file read-only, from a small pool of connections that threads share. Standard library only.
 """
 
 from __future__ import annotations
@@ -92,7 +90,7 @@ class Corpus:
     @classmethod
     def open(cls, data_dir: Path, folder: Path | None = None,
              packages: Sequence[str] = DEFAULT_PACKAGES, *,
-             max_file_bytes: int = folder_source.MAX_FILE_BYTES,
+             max_file_bytes: int = folder_source.MAX_FILE_BYTES, language: str | None = None,
              progress: folder_source.Progress | None = None,
              before_build: Callable[[str, str], None] | None = None) -> Corpus:
         """Open the cached index in ``data_dir``, building it first if missing or stale.
@@ -106,6 +104,8 @@ class Corpus:
                 Python's pydoc topics are always added.
             max_file_bytes: folder mode: text files larger than this (a ``.gz`` once
                 decompressed) are skipped, and named in ``notes`` (default ``MAX_FILE_BYTES``).
+            language: folder mode: a translated manual's language to index (None: English,
+                else the most-paged; :mod:`workers.sources.languages`).
             progress: folder mode: ``progress(files_done, files_total)`` as each file is read
                 while the index is built (``(0, 0)`` first while another process builds it;
                 not called when the cached index is reused); after the last file, the index is
@@ -130,8 +130,8 @@ class Corpus:
                               f"{exc.strerror or exc}") from None
         for _attempt in range(3):
             try:
-                return cls._open_once(data_dir, folder, packages, max_file_bytes, progress,
-                                      before_build)
+                return cls._open_once(data_dir, folder, packages, (max_file_bytes, language),
+                                      progress, before_build)
             except NoText:  # bad input writes nothing: the data dir goes if it was made here
                 if made:
                     with suppress(OSError):
@@ -145,15 +145,14 @@ class Corpus:
 
     @classmethod
     def _open_once(cls, data_dir: Path, folder: Path | None, packages: Sequence[str],
-                   max_file_bytes: int, progress: folder_source.Progress | None,
+                   limits: tuple[int, str | None], progress: folder_source.Progress | None,
                    before_build: Callable[[str, str], None] | None) -> Corpus:
-        skipped: Counter[str] = Counter()
-        notes: list[str] = []
-        shown = ""
+        (max_file_bytes, language), skipped, notes, shown = limits, Counter(), [], ""
         describe: Callable[[], str] | None = None  # folder mode: counts the files indexed
         if folder is not None:
             folder, shown, files = folder_source.corpus_folder(
-                folder, skipped, max_file_bytes=max_file_bytes, notes=notes, data_dir=data_dir)
+                folder, skipped, max_file_bytes=max_file_bytes, notes=notes, data_dir=data_dir,
+                language=language)
             fingerprint = folder_fingerprint(folder, files, max_file_bytes)
             kind = "dir-" + hashlib.blake2b(raw(str(folder)), digest_size=4).hexdigest()
             indexed: set[str] = set()

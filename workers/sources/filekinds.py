@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from workers.sources.documents import DOCUMENT_EXTENSIONS
+from workers.sources.languages import suffix_language
 
 __all__ = [
     "DOCUMENT_EXTENSIONS",
@@ -120,8 +121,18 @@ def type_suffix(name: str) -> str:
 def file_kind(name: str) -> str | None:
     """How the file ``name`` is read: its type extension when indexed (``".html"`` for
     ``x.html`` and ``x.html.gz``), ``""`` for a name without a type (text when its content is),
-    None for a type not indexed (``x.png``, ``x.tar.gz``)."""
+    None for a type not indexed (``x.png``, ``x.tar.gz``). A page named by its language after
+    its type, as content negotiation serves it (``index.html.fr``, ``index.html.ko.euc-kr``:
+    :func:`workers.sources.languages.suffix_language`), is read as that type.
+
+    Example:
+        >>> [file_kind(n) for n in ("a.html.en", "a.html.ko.euc-kr", "a.md.gz", "a.png.de")]
+        ['.html', '.html', '.md', None]
+    """
     kind = type_suffix(inner_name(name))
+    if kind not in FOLDER_EXTENSIONS and (tagged := suffix_language(name)) is not None:
+        inner = type_suffix(tagged[0])
+        kind = inner if inner in FOLDER_EXTENSIONS else kind
     return kind if kind == "" or kind in FOLDER_EXTENSIONS else None
 
 

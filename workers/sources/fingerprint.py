@@ -30,7 +30,9 @@ def _rules(label: Path, files: FolderFiles, max_file_bytes: int) -> bytes:
     under any limit: with another ``--max-file-bytes`` a ``.gz`` skipped as too large stayed
     skipped (the old index was reused, its note quoting the old limit), and one indexed under a
     higher limit stayed indexed under a lower. Any other file over the limit is
-    left out of the listing, which then differs."""
+    left out of the listing, which then differs; so are the translations another
+    ``--corpus-language`` skips (:mod:`workers.sources.languages`): a language is another
+    listing, so another index."""
     packed = any(path.name.lower().endswith(GZIP_SUFFIX) for _rel, path, _st in files)
     limit = f";gzip_limit={max_file_bytes}" if packed else ""
     return raw(f"schema={SCHEMA_VERSION};max={MAX_PASSAGE_CHARS};folder={label}{limit}\n")

@@ -11,7 +11,8 @@ is not is named, as a ``.txt``: :mod:`workers.sources.filekinds`), each of these
 :mod:`workers.sources.documents`). An encrypted or broken PDF or .docx is skipped with a note
 (``Corpus.notes``), never a crash. A file name that is not valid UTF-8 is indexed under an escaped
 ref (``b"n\\xe9e.md"`` is cited as ``n\\xe9e.md#0``). When nothing is left, the ``CorpusError``
-says why (too large, binary, other types...). The fingerprint covers the folder's files (paths,
+says why (too large, binary, other types...). A manual shipped in several languages is indexed
+in one (:mod:`workers.sources.languages`). The fingerprint covers the folder's files (paths,
 sizes, mtimes): a change rebuilds the index, unless the files' bytes hash as the index's did
 (rewritten the same).
 
@@ -29,7 +30,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from workers.sources import documents
+from workers.sources import documents, skip_reasons
 from workers.sources.base import CorpusError, RawDoc
 from workers.sources.copies import copies_once
 from workers.sources.filekinds import (
@@ -43,14 +44,15 @@ from workers.sources.filekinds import (
     type_label,
 )
 from workers.sources.fileread import (
-    MAX_FOLDER_GZIP_BYTES,
     NESTED,
     GzipBudget,
     file_docs,
     not_text,
 )
 from workers.sources.includes import without_included
-from workers.sources.text import plural, raw, safe_name, size_label, unsafe_name
+from workers.sources.languages import one_language
+from workers.sources.skip_reasons import INDEXABLE, nothing_indexable
+from workers.sources.text import raw, safe_name, size_label, unsafe_name
 from workers.sources.walk import (
     links_outside,
     once_each,
@@ -66,7 +68,7 @@ __all__ = ["FOLDER_EXTENSIONS", "INDEXABLE", "MAX_DOCUMENT_BYTES", "MAX_FILE_BYT
            "MIN_PARALLEL_PAGES", "PARSE_THREADS", "Progress", "TEXT_EXTENSIONS", "files_of",
            "folder_docs", "folder_files", "nothing_indexable"]
 
-MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_FILE_BYTES = skip_reasons.MAX_FILE_BYTES
 """Larger text files are skipped (PDF, .docx: ``MAX_DOCUMENT_BYTES``): one-page manuals pass."""
 
 MAX_DOCUMENT_BYTES = documents.MAX_DOCUMENT_BYTES
@@ -149,7 +151,7 @@ def _note(notes: list[str], folder: Path, path: Path, why: str) -> None:
 
 def folder_files(
     folder: Path, skipped: Counter[str] | None = None, *, max_file_bytes: int = MAX_FILE_BYTES,
-    notes: list[str] | None = None, data_dir: Path | None = None,
+    notes: list[str] | None = None, data_dir: Path | None = None, language: str | None = None,
 ) -> list[FolderFile]:
     """``(ref_path, path, stat)`` of the indexable files under ``folder``, sorted.
 
@@ -161,8 +163,10 @@ def folder_files(
     ones are also named, with why, in ``notes``. ``max_file_bytes`` is the text files' limit
     (PDF and .docx: ``MAX_DOCUMENT_BYTES``, or ``max_file_bytes`` when that is larger). A file
     reached by two names (a symlink to another file of the folder, a hard link) is listed once
-    (``walk.once_each``), a page's markup source beside it not at all (``walk.rendered_once``),
-    nor the fragments that source includes (``includes.without_included``);
+    (``walk.once_each``), a page translated into other languages once, in ``language`` or
+    English (``languages.one_language``; CorpusError: no page is in ``language``), a page's
+    markup source beside it not at all (``walk.rendered_once``), nor the fragments that source
+    includes (``includes.without_included``);
     one reached by a link leading out of the folder is listed and named (``walk.links_outside``);
     a copy of another file of the folder (the same content, ``.gz`` or not) is not
     (``copies.copies_once``)."""
@@ -172,7 +176,8 @@ def folder_files(
              for path, st in _indexable(folder, skipped, max_file_bytes, notes, data_dir)]
     found.sort(key=lambda item: raw(item[0]))
     sources: list[tuple[str, Path, str]] = []
-    found = rendered_once(once_each(found, skipped, notes), skipped, notes, sources)
+    found = one_language(once_each(found, skipped, notes), language, skipped, notes)
+    found = rendered_once(found, skipped, notes, sources)
     found = without_included(found, sources, skipped, notes)  # what those sources include
     found = copies_once(found, skipped, notes, max_file_bytes)
     if notes is not None:
@@ -295,6 +300,7 @@ def _has_text(path: Path, skipped: Counter[str]) -> bool:
 def corpus_folder(
     folder: Path | str, skipped: Counter[str] | None = None, *, max_file_bytes: int,
     probe: bool = False, notes: list[str] | None = None, data_dir: Path | str | None = None,
+    language: str | None = None,
 ) -> tuple[Path, str, list[FolderFile]]:
     """Check a ``--corpus`` folder and list what it holds: ``(resolved folder, its printable
     name, its indexable files)``. The one check of a corpus folder: the CLI calls it with
@@ -311,6 +317,8 @@ def corpus_folder(
         notes: gets one line per file skipped as too large, special or unreadable, and per
             folder or file the app wrote (``data_dir``, its reports).
         data_dir: the app's data dir: never indexed, nor are the reports it writes anywhere.
+        language: the language of a manual translated into several (None: English, else the
+            most-paged; :mod:`workers.sources.languages`); a probe checks the folder holds it.
 
     Raises:
         CorpusError: the folder does not exist, is not a directory, cannot be listed, or holds
@@ -332,65 +340,15 @@ def corpus_folder(
         found = any(_has_text(path, skipped) for path, _st in _indexable(
             folder, skipped, max_file_bytes, data_dir=own))
         files: list[FolderFile] = []
+        if found and language is not None:  # an unknown language: refused before the run
+            listed = [(p.relative_to(folder).as_posix(), p, st) for p, st in _indexable(
+                folder, Counter(), max_file_bytes, data_dir=own)]
+            one_language(once_each(sorted(listed, key=lambda e: raw(e[0])), Counter(), None),
+                         language, Counter(), None)
     else:
         files = folder_files(folder, skipped, max_file_bytes=max_file_bytes, notes=notes,
-                             data_dir=own)
+                             data_dir=own, language=language)
         found = bool(files)
     if not found:
         raise CorpusError(nothing_indexable(shown, "files", skipped, max_file_bytes))
     return folder, shown, files
-
-
-_SKIP_REASONS = (
-    ("size", "{files} skipped as larger than {sizes}"),
-    ("binary", "{files} skipped as binary"),
-    ("expands", "{files} skipped as expanding past "
-                f"{documents.MAX_DOCX_XML_BYTES // 2**20} MB of XML (.docx)"),
-    ("encrypted", "{files} skipped as encrypted"),
-    ("gz_size", "{files} decompressing to more than {sizes}"),
-    ("blank", "{files} without text"),
-    ("unreadable", "{n} unreadable"),
-    ("corrupt", "{files} not readable as gzip (corrupt, truncated or empty)"),
-    ("nested", "{files} compressed twice (a gzip file inside a gzip file)"),
-    ("type", "{files} of other types"),
-    ("special", "{n} not regular files"),
-    ("hidden", "{n} hidden"),
-    ("own", "{n} written by this app (its data dir, its reports)"),
-    ("link", "{n} links to folders indexed otherwise"),
-    ("copy", "{n} copies of files indexed"),
-    ("budget", "{files} past the "
-               f"{size_label(MAX_FOLDER_GZIP_BYTES)} a folder's .gz files decompress to in all"),
-)
-"""How :func:`nothing_indexable` says each reason a file was skipped, in its order."""
-
-_WAYS_ON = (
-    ("size", "--max-file-bytes raises the size limit"),
-    ("gz_size", "--max-file-bytes raises the size limit"),
-    ("nested", "a file compressed twice is read once it is decompressed once (zcat x.gz > y.gz)"),
-    ("encrypted", "a decrypted copy of a PDF is read (qpdf --decrypt)"),
-    ("type", "a text file of another type is read once named .txt"),
-    ("hidden", "a visible link to a hidden file or folder opts in to it (ln -s .notes notes)"),
-)
-"""What indexes the files skipped for a reason, said after the reasons in their order
-(the refusal of nginx's docs was clear and early, and named no way forward)."""
-
-INDEXABLE = (f"{' '.join(FOLDER_EXTENSIONS)}, text files without an extension (README, "
-             "changelog), each of them also gzip-compressed (.gz)")
-"""What a folder's files are indexed as, as the refusal of a folder says it."""
-
-
-def nothing_indexable(
-    shown: str, what: str, skipped: Counter[str], max_file_bytes: int = MAX_FILE_BYTES
-) -> str:
-    """One line saying why a folder gave no passages, and the way on for the files skipped
-    where there is one, e.g. ``"corpus folder /x contains no indexable files: 1 file skipped
-    as larger than 8 MB; indexable: .md .txt ... (.gz); to index them: --max-file-bytes raises
-    the size limit"``."""
-    doc_limit = documents.size_limit(".pdf", max_file_bytes)
-    sizes = f"{size_label(max_file_bytes)} ({size_label(doc_limit)} for .pdf/.docx)"
-    reasons = [template.format(files=plural(skipped[key], "file"), n=skipped[key], sizes=sizes)
-               for key, template in _SKIP_REASONS if skipped[key]]
-    why = ", ".join(reasons) or "the folder is empty"
-    ways = "; ".join(dict.fromkeys(way for key, way in _WAYS_ON if skipped[key]))
-    return (f"corpus folder {shown} contains no indexable {what}: {why}; indexable: {INDEXABLE}"
-            + (f"; to index them: {ways}" if ways else ""))
