@@ -54,6 +54,9 @@ def _pack(pieces: Iterable[str], limit: int, sep: str) -> list[str]:
     return chunks
 
 
+_SPACE = re.compile(r"\s*")
+
+
 def _sentences(para: str) -> list[str]:
     """``para`` cut where a sentence ends (:func:`workers.sources.sentence_ends.sentence_ends`,
     the offline model's rule), as sentence, whitespace, sentence, ...: the whitespace is kept
@@ -66,7 +69,7 @@ def _sentences(para: str) -> list[str]:
     parts: list[str] = []
     start = 0
     for end in sentence_ends(para):
-        rest = len(para) - len(para[end:].lstrip())
+        rest = _SPACE.match(para, end).end()  # not para[end:]: a copy per sentence is O(n²)
         parts += [para[start:end], para[end:rest]]
         start = rest
     return [*parts, para[start:]]

@@ -14,6 +14,7 @@ passage never begins mid-sentence where the model would read on ('Neither "fixup
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 
@@ -84,6 +85,8 @@ _NUMBERED = frozenset({"p", "pp", "No", "Nos", "Sec", "Secs", "sec", "Ch", "Chap
 written: their dot ends no sentence when a digit follows. Not the words they spell in lower
 case ("The answer is no. 5 retries ...") nor in another case ("Indent with Tab. 4 spaces")."""
 _LAST_WORD = re.compile(r"(\w+)$")
+_NEAR = 64
+"""How far around a dot :func:`_abbreviated` reads (an abbreviation is a short word)."""
 _INITIALS = re.compile(r"\s*[A-Z]\.")
 _AFTER_INITIAL = re.compile(r"\b[A-Z]\.\s+$")
 
@@ -98,14 +101,17 @@ def _abbreviated(block: str, dot: int, end: int) -> bool:
     """
     if block[dot] != ".":
         return False
-    word = _LAST_WORD.search(block, 0, dot)
+    # each look stays near the dot: a paragraph of megabytes has as many dots (O(n) each was
+    # O(n²) in all, when the passage chunker began to cut at these ends)
+    word = _LAST_WORD.search(block, max(dot - _NEAR, 0), dot)
     if word is None:
         return False
     token = word.group(1)
     if len(token) == 1 and token.isupper() and token.isalpha():
         return (_INITIALS.match(block, end) is not None
-                or _AFTER_INITIAL.search(block, 0, word.start()) is not None)
-    rest = block[end:].lstrip()
+                or _AFTER_INITIAL.search(block, max(word.start() - _NEAR, 0), word.start())
+                is not None)
+    rest = block[end:end + _NEAR].lstrip()
     return token in _NUMBERED and rest[:1].isdigit()
 
 
@@ -135,9 +141,11 @@ def sentence_ends(block: str) -> Iterator[int]:
         if match.group("end")[0] != "." or word not in _LOWER_ABBREVIATIONS:
             ends.append(match)
     inside = _parenthesised(block)
-    yield from sorted({offset for offset in (m.start() if m.re is _ITEM_START else m.end()
-                                             for m in ends)
-                       if not any(open_ < offset <= close for open_, close in inside)})
+    opens = [open_ for open_, _close in inside]
+    for offset in sorted({m.start() if m.re is _ITEM_START else m.end() for m in ends}):
+        at = bisect.bisect_left(opens, offset) - 1  # the last aside opened before it
+        if at < 0 or offset > inside[at][1]:
+            yield offset
 
 
 _PARENTHESIS = re.compile(r"[()]")
@@ -146,15 +154,15 @@ _PARENTHESIS_CHARS = 400
 
 
 def _parenthesised(block: str) -> list[tuple[int, int]]:
-    """The spans ``(open, close)`` of ``block``'s balanced parentheses of at most
-    :data:`_PARENTHESIS_CHARS`: a sentence ending inside one ends no sentence of the block, so an
-    aside of two sentences is quoted whole ("(Default behavior would display the error page of
-    the proxied server. Turning this on shows the SSI Error message.)" was two Answer lines,
-    the second first, each with one bracket; trial 57, F2).
+    """The outermost spans ``(open, close)``, in order, of ``block``'s balanced parentheses of
+    at most :data:`_PARENTHESIS_CHARS`: a sentence ending inside one ends no sentence of the
+    block, so an aside of two sentences is quoted whole ("(Default behavior would display the
+    error page of the proxied server. Turning this on shows the SSI Error message.)" was two
+    Answer lines, the second first, each with one bracket; trial 57, F2).
 
     Example:
-        >>> _parenthesised("a (b. C) d (e")
-        [(2, 7)]
+        >>> _parenthesised("a (b. C) d (e"), _parenthesised("((a) b) (c)")
+        ([(2, 7)], [(0, 6), (8, 10)])
     """
     spans: list[tuple[int, int]] = []
     opened: list[int] = []
@@ -165,5 +173,7 @@ def _parenthesised(block: str) -> list[tuple[int, int]]:
         elif opened:
             start = opened.pop()
             if index - start <= _PARENTHESIS_CHARS:
+                while spans and spans[-1][0] > start:  # asides inside this one
+                    spans.pop()
                 spans.append((start, index))
     return spans
