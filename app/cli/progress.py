@@ -174,7 +174,9 @@ class Progress:
         elif kind == "planned":
             self.first_round = data.get("first_round") or 1
             count = len(data["sub_questions"])
-            self.line(f"planned {count} sub-question{'s' * (count != 1)}, "
+            # a resume past planning did not plan: it goes on with the plan it had
+            said = "resumed with its plan of" if data.get("resumed") else "planned"
+            self.line(f"{said} {count} sub-question{'s' * (count != 1)}, "
                       f"{data['total']} tasks:")
             for i, question in enumerate(data["sub_questions"], 1):
                 self.line(f"  {i}. {_shown(question, 100)}")

@@ -143,4 +143,7 @@ def test_a_resume_at_dispatch_prints_its_plan_once(tmp_path, small_corpus, monke
     assert main(research) == 0
     out = capsys.readouterr().out
     assert "(at dispatch)" in out, out
-    assert out.count("planned ") == 1 and out.count(f"  1. {QUESTIONS[0]}") == 1, out
+    assert out.count(f"  1. {QUESTIONS[0]}") == 1, out
+    # trial 58, F8: and it says it goes on with its plan: it did not plan again
+    assert out.count("resumed with its plan of 1 sub-question, 3 tasks:") == 1, out
+    assert "planned " not in out, out
