@@ -153,6 +153,18 @@ def _round_of(entry: Mapping[str, Any]) -> int | None:
     return value if type(value) is int else None
 
 
+def _without_round(update: Mapping[str, Any]) -> dict[str, Any]:
+    """``update`` without its ``round`` field: a round that is not an int (``1.0``, ``None``,
+    ``"3"``, ``True``, as a served client's state edit may write) is no round, and is not
+    stored, so it can never replace the stored int round that judges later echoes (rule 7).
+
+    Example:
+        >>> _without_round({"envelope_id": "a", "round": 1.0, "v": 2})
+        {'envelope_id': 'a', 'v': 2}
+    """
+    return {name: value for name, value in update.items() if name != "round"}
+
+
 def _is_stale(update: Mapping[str, Any], stored: Mapping[str, Any]) -> bool:
     """True when ``update`` carries a lower ``round`` than ``stored`` (rule 7)."""
     return _older(_round_of(update), _round_of(stored))
@@ -214,6 +226,8 @@ def apply_write(fold: _Fold, update: dict[str, Any]) -> None:
     if isinstance(update.get(RESET), dict):
         _apply_reset(fold, update[RESET])
         return
+    if "round" in update and _round_of(update) is None:
+        update = _without_round(update)  # rule 7: a round that is not an int is no round
     key = envelope_key(update)
     pos = _position_of(fold, key)
     if update.get(DELETE):

@@ -131,10 +131,14 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
          stale echo (a subgraph handing back its old copy, a replay of an earlier round) and
          changes nothing; an update with the same or a higher round merges by rule 2; an update
          without ``round`` (persist's write-back ``{envelope_id, persisted, structured}``)
-         merges as before. Only an explicit round counts: ``Envelope.to_state()`` leaves out a
-         round the model only defaulted. So a superstep's writes of one envelope with different
-         rounds give the same result in any fold order (LangGraph folds them in task-path
-         order, so the stale echo used to win when its writer's name sorted later), provided
+         merges as before. A ``round`` that is not an int (``1.0``, ``None``, ``"3"``, ``True``:
+         bool is no int here) is no round: the update is judged as carrying none, and its
+         ``round`` field is dropped, so it never replaces the stored round (which would turn
+         the rule off for that envelope). Only an explicit round counts:
+         ``Envelope.to_state()`` leaves out a round the model only defaulted. So a superstep's
+         writes of one envelope with different rounds give the same result in any fold order
+         (LangGraph folds them in task-path order, so the stale echo used to win when its
+         writer's name sorted later), provided
          they carry the same fields, as every worker's full envelope does. It relies on rounds
          only increasing within a thread (docs/architecture.md, "The reducer rules").
          Deletion and reset ignore rounds.

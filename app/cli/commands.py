@@ -157,7 +157,10 @@ def run(args: argparse.Namespace) -> int:
         progress(kind, data)
 
     with stop_on_signals(), _busy_advice(args):  # app.runs.run sets its stop signal too
-        summary = run_research(request, settings, on_event=on_event)
+        try:
+            summary = run_research(request, settings, on_event=on_event)
+        finally:  # the re-dispatch rounds counted and not yet said, before the end's lines
+            progress.close_rounds()
     return _print_end(summary, args, settings)
 
 

@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 from app.cli.exit_codes import EXIT_BAD_INPUT
 from app.runs.ids import check_thread_id
+from app.settings.checks import check_as_of, check_given
 from app.settings.config import SETTINGS
 from app.settings.spec import (
     UTF8_WAY_OUT,
@@ -87,8 +88,10 @@ def _workers_epilog() -> str:
 
 def _flag_type(spec: SettingSpec) -> Callable[[str], Any]:
     def convert(text: str) -> Any:
-        if not text.strip():  # ``--data-dir "$UNSET"`` must not fall back to the default
-            raise argparse.ArgumentTypeError(f"{spec.flag} needs a value, got an empty one")
+        try:  # ``--data-dir "$UNSET"`` must not fall back to the default
+            check_given(spec.flag or spec.name, text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
         try:
             return parse_setting(spec.flag or spec.name, spec, text)
         except ConfigError as exc:  # argparse names the flag: "argument --flag: ..."
@@ -98,14 +101,11 @@ def _flag_type(spec: SettingSpec) -> Callable[[str], Any]:
 
 
 def _as_of(text: str) -> str:
-    """``--as-of``: refused when empty (it silently meant today), else
-    :func:`state.normalize_as_of` (no such date, a year outside 1970-2100: one line each)."""
-    if not text.strip():  # ``--as-of "$UNSET"`` must not fall back to today
-        raise argparse.ArgumentTypeError("--as-of needs a value, got an empty one")
-    from state.envelope import normalize_as_of  # pydantic: imported only when the flag is given
-
+    """``--as-of``: :func:`app.settings.checks.check_as_of`, the rule a served run's ``as_of``
+    keeps too: refused when empty (``--as-of "$UNSET"`` silently meant today), no such date, a
+    year outside 1970-2100: one line each."""
     try:
-        return normalize_as_of(text)
+        return check_as_of(text, "--as-of") or ""
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -118,8 +118,10 @@ def _thread_id(text: str) -> str:
 
 
 def _checkpoint_id(text: str) -> str:
-    if not text.strip():
-        raise argparse.ArgumentTypeError("--checkpoint needs a value, got an empty one")
+    try:
+        check_given("--checkpoint", text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return text.strip()
 
 

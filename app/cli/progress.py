@@ -40,6 +40,49 @@ SLOW_INDEXING_S = 1.0
 printed for 29 s)."""
 
 
+SHOWN_REDISPATCHES = 3
+"""Re-dispatch rounds of a run that each get their ``round N: sending K task(s) again`` line
+(its rounds 2 to 4); later ones are counted in one line per :data:`ROUNDS_PER_LINE` rounds.
+``--rounds 1000`` with a worker that always fails printed 999 such lines (trial 58, F3)."""
+
+ROUNDS_PER_LINE = 100
+"""Rounds past the first re-dispatches said in one line (``rounds 5–104: ...``), and the last
+stretch when the rounds end."""
+
+
+def _error_kind(error: object) -> str:
+    """What makes two failures of a task the same: the error's kind, the words before its
+    first colon (``InjectedWorkerError``, ``AnswerProtocolError``); its message may name the
+    round or the attempt.
+
+    Example:
+        >>> _error_kind("TimeoutError: the analyst's request took over 60 s (round 3)")
+        'TimeoutError'
+    """
+    return str(error or "").split(":", 1)[0].strip()
+
+
+class _Stretch:
+    """Re-dispatch rounds counted, not said one by one, since the last line about them."""
+
+    def __init__(self) -> None:
+        self.rounds: list[int] = []  # this run's round numbers
+        self.tasks: list[int] = []  # tasks sent in each
+        self.again = 0  # results that failed again as before (not printed)
+
+    def line(self) -> str:
+        first, last = self.rounds[0], self.rounds[-1]
+        span = f"round {first}" if first == last else f"rounds {first}–{last}"
+        low, high, total = min(self.tasks), max(self.tasks), sum(self.tasks)
+        if low == high:
+            sent = f"sent {low} task(s) again" + (" each round" if first != last else "")
+        else:
+            sent = f"sent {low} to {high} task(s) again a round, {total} in all"
+        if self.again == total:
+            return f"{span}: {sent}; each failed again as before"
+        return f"{span}: {sent}; {self.again} failed again as before"
+
+
 class Progress:
     """The ``on_event`` callback of :func:`app.runs.run.run_research` that prints as the run goes.
 
@@ -61,6 +104,16 @@ class Progress:
         # The thread's round that is this run's first: rounds go on across a thread's reruns,
         # and a line says this run's (a rerun's first round read "round 3" on every result)
         self.first_round = 1
+        # Re-dispatch rounds: each task's last result ((status, error kind) by worker and
+        # task), so a later round's same failure is counted, not said again; this round's
+        # count of those; the rounds counted past SHOWN_REDISPATCHES, not yet said; and, on a
+        # terminal, a transient rich status saying which round runs now.
+        self.said: dict[tuple[str, str], tuple[str, str]] = {}
+        self.round_again = 0
+        self.counting = False  # this round is past SHOWN_REDISPATCHES: its lines are counted
+        self.run_round = 1
+        self.stretch: _Stretch | None = None
+        self.status: Any = None
 
     def line(self, text: str, style: str | None = None) -> None:
         """Print one line (rich styling on a terminal, plain text elsewhere), its control
@@ -165,23 +218,59 @@ class Progress:
         self.line(f"model: {data['model']}")
         self.line(f"corpus: {data['corpus']}")
 
-    def __call__(self, kind: str, data: dict[str, Any]) -> None:
-        if kind == "indexing":
-            self._indexing(data)
-        elif kind == "start":
-            self._stop_slow()
-            self._start(data)
-        elif kind == "planned":
-            self.first_round = data.get("first_round") or 1
-            count = len(data["sub_questions"])
-            self.line(f"planned {count} sub-question{'s' * (count != 1)}, "
-                      f"{data['total']} tasks:")
-            for i, question in enumerate(data["sub_questions"], 1):
-                self.line(f"  {i}. {_shown(question, 100)}")
-        elif kind == "envelope":
-            env = data["envelope"]
-            status = env.get("status", "ok")
-            in_run = env.get("round", 1) - self.first_round + 1
+    def _dispatched(self, data: dict[str, Any]) -> None:
+        """A re-dispatch round: its line for the run's first :data:`SHOWN_REDISPATCHES`
+        (rounds 2 to 4), then counted in a stretch said every :data:`ROUNDS_PER_LINE` rounds
+        and when the rounds end (:meth:`close_rounds`); on a terminal a transient rich status
+        names the round running."""
+        self.run_round = data.get("run_round", data["round"])
+        self.counting = self.run_round > 1 + SHOWN_REDISPATCHES
+        if not self.counting:
+            self.close_rounds()
+            self.line(f"round {self.run_round}: sending {data['tasks']} task(s) again")
+            return
+        if self.stretch is not None and len(self.stretch.rounds) >= ROUNDS_PER_LINE:
+            self._say_stretch()
+        if self.stretch is None:
+            self.stretch = _Stretch()
+        self.stretch.rounds.append(self.run_round)
+        self.stretch.tasks.append(data["tasks"])
+        if self.rich and not self.quiet:
+            text = f"round {self.run_round}: sending {data['tasks']} task(s) again"
+            if self.status is None:
+                self.status = self.console.status(escape(text))
+                self.status.start()
+            else:
+                self.status.update(escape(text))
+
+    def _say_stretch(self) -> None:
+        stretch, self.stretch = self.stretch, None
+        if stretch is not None and stretch.rounds:
+            self.line(stretch.line())
+
+    def close_rounds(self) -> None:
+        """Say the re-dispatch rounds counted and not yet said, and stop the terminal's
+        status: at the next event that is no round's, and when the run ends."""
+        if self.status is not None:
+            self.status.stop()
+            self.status = None
+        self._say_stretch()
+
+    def _envelope(self, data: dict[str, Any]) -> None:
+        """A task's result: said in round 1, and later when it is news (ok now, or another
+        error); the same failure again is counted (the round's count line, or the stretch)."""
+        env = data["envelope"]
+        status = env.get("status", "ok")
+        in_run = env.get("round", 1) - self.first_round + 1
+        task = (str(env.get("worker")), str(env.get("task_key", "")))
+        result = (status, _error_kind(env.get("error")))
+        again = in_run > 1 and status == "error" and self.said.get(task) == result
+        self.said[task] = result
+        if again:
+            self.round_again += 1
+            if self.stretch is not None and self.counting:
+                self.stretch.again += 1
+        else:
             round_ = f" round {in_run}" if in_run > 1 else ""
             attempts = f" after {env['attempts']} attempts" if env.get("attempts", 1) > 1 else ""
             width = len(str(data["total"]))
@@ -192,9 +281,35 @@ class Progress:
             if status == "error":
                 text += f"  ({_shown(env.get('error') or '', 120)})"
             self.line(text, "red" if status == "error" else None)
+        if data["done"] >= data["total"]:  # the round's end
+            if self.round_again and not self.counting:
+                self.line(f"round {in_run}: {self.round_again} task(s) failed again as before",
+                          "red")
+            self.round_again = 0
+
+    def __call__(self, kind: str, data: dict[str, Any]) -> None:
+        if kind not in ("dispatched", "envelope", "retry", "waiting"):
+            self.close_rounds()  # the rounds ended (persist, a note, the report...)
+        if kind == "indexing":
+            self._indexing(data)
+        elif kind == "start":
+            self._stop_slow()
+            self._start(data)
+        elif kind == "planned":
+            self.first_round = data.get("first_round") or 1
+            count = len(data["sub_questions"])
+            # a resume past planning did not plan: it goes on with the plan it had
+            said = "resumed with its plan of" if data.get("resumed") else "planned"
+            self.line(f"{said} {count} sub-question{'s' * (count != 1)}, "
+                      f"{data['total']} tasks:")
+            for i, question in enumerate(data["sub_questions"], 1):
+                self.line(f"  {i}. {_shown(question, 100)}")
+        elif kind == "envelope":
+            self._envelope(data)
         elif kind == "dispatched":
-            self.line(f"round {data.get('run_round', data['round'])}: sending {data['tasks']} "
-                      "task(s) again")
+            self._dispatched(data)
+        elif kind == "retry" and self.counting:
+            pass  # a counted round's task: its result is news enough, if it is news
         elif kind == "retry":
             self.line(
                 f"        {data['worker']:<12} retry  {_shown(data['task_key'], _SHORT)}  (attempt "

@@ -20,8 +20,8 @@ from app.errors import DomainError
 from app.research.text import clip
 from app.research.topics import question_problem, topic_problem
 from app.runs.ids import visible_topic
+from app.settings.checks import check_as_of
 from app.settings.config import ROUNDS_BOUND
-from state import normalize_as_of
 from workers.registry import WEB_WORKER_NAMES
 
 __all__ = ["BadPlan", "check_plan", "envelope_edit_problem", "plan_problem", "round_of",
@@ -177,8 +177,7 @@ def _state_problem(state: Mapping[str, Any]) -> str | None:
     and ``{"notes": {"a": 1}}`` failed ``report`` after ``persist``)."""
     as_of = state.get("as_of")
     try:  # else "../../etc" failed the next run as a bare ValueError
-        if as_of is not None:
-            normalize_as_of(as_of)
+        check_as_of(as_of)  # the CLI's and the served input's rule, "" refused
     except (TypeError, ValueError) as exc:
         return str(exc)
     round_ = state.get("round")

@@ -112,10 +112,11 @@ def _running(storage: Storage, thread_ids: list[str]) -> set[str]:
     return (storage.running_threads(thread_ids) or set()) if thread_ids else set()
 
 
-def _run_status(storage: Storage, thread_id: str, recorded: str | None) -> str:
-    """What ``inspect`` calls the thread's run: :func:`app.runs.threads.thread_status` of its
-    recorded status, ``running`` while a process runs it."""
-    return thread_status(recorded, running=bool(_running(storage, [thread_id])))
+def _run_status(storage: Storage, thread_id: str, recorded: str | None, snap: Any) -> str:
+    """What ``inspect`` calls the thread's run: what ``threads`` calls it,
+    :func:`app.runs.threads.thread_status` of its recorded status and latest state,
+    ``running`` while a process runs it."""
+    return thread_status(recorded, snap, running=bool(_running(storage, [thread_id])))
 
 
 def _thread_row(thread_id: str, run: dict[str, Any], snap: Any) -> dict[str, Any]:
@@ -269,7 +270,8 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         "topic": last.get("topic") or (run or first_row).get("topic"),
         "as_of": last.get("as_of") or (run or first_row).get("as_of"),
         "run_status": (ROWS_ONLY if not history and run is None else
-                       _run_status(storage, thread_id, (run or {}).get("status"))),
+                       _run_status(storage, thread_id, (run or {}).get("status"),
+                                   history[-1] if history else None)),
         "next": list(history[-1].next) if history else [],
         # of the tasks next, those whose writes were saved before the run stopped: a resume
         # restores them and runs only the others (all were once listed as to run)

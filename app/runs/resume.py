@@ -160,7 +160,7 @@ class StartCounts:
         total: the count ``[done/total]`` starts from.
         at: the nodes a resume starts at (``snapshot.next``), sorted.
         planned: the ``planned`` event to show again on a resume (the plan was made by an
-            earlier run), or None.
+            earlier run: ``resumed`` True, so it is not said as planned now), or None.
     """
 
     restored: set[str] = field(default_factory=set)
@@ -191,8 +191,8 @@ def progress_at_start(snapshot: Any, start: Start, workers: Collection[str]) -> 
     return StartCounts(
         restored=restored_envelope_ids(snapshot), step_tasks=step_tasks,
         total=step_tasks or planned_total, at=sorted(set(snapshot.next or ())),
-        planned={"sub_questions": questions, "total": planned_total,
-                 "first_round": first} if questions else None)
+        planned={"sub_questions": questions, "total": planned_total, "first_round": first,
+                 "resumed": True} if questions else None)
 
 
 def restored_envelope_ids(snapshot: Any) -> set[str]:

@@ -130,8 +130,9 @@ def print_inspection(data: dict[str, Any]) -> None:
 
     console = _console()
     console.print(escape(f"thread {data['thread_id']}: {data['topic']!r} as of {data['as_of']}"))
-    if data["next"]:
-        console.print(f"unfinished: next {_next_tasks(data['next'], data.get('next_saved', 0))}")
+    if data["next"]:  # named as threads names it: "awaiting review", not "unfinished"
+        console.print(f"{data['run_status']}: next "
+                      f"{_next_tasks(data['next'], data.get('next_saved', 0))}")
     if data["checkpoints"]:
         history = []
         for c in data["checkpoints"]:

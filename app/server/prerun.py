@@ -53,7 +53,7 @@ from app.research.review import REVIEW_NODE_BY_STAGE
 from app.research.text import clip
 from app.research.topics import topic_problem
 from app.runs.ids import visible_topic
-from app.settings.checks import as_of_or_today
+from app.settings.checks import check_as_of, check_given
 from app.settings.client import check_durability, request_problem, resolve
 from app.settings.config import ConfigError, Settings
 
@@ -94,11 +94,10 @@ def input_problem(kwargs: Mapping[str, Any], settings: Settings,
         return f"the topic must be text, got {type(topic).__name__} {clip(repr(topic), 80)}"
     if why := topic_problem(visible_topic(topic or "")):
         return why
-    if given.get("as_of"):
-        try:
-            as_of_or_today(given["as_of"])
-        except ValueError as exc:
-            return str(exc)
+    try:  # the CLI's rule: left out (or null) is today; empty is refused, not today
+        check_as_of(given.get("as_of"))
+    except ValueError as exc:
+        return str(exc)
     return None
 
 
@@ -304,8 +303,11 @@ def _checkpoint_asked(kwargs: Mapping[str, Any]) -> Any:
     ``configurable.checkpoint_id``, ``checkpoint_id``, ``checkpoint.checkpoint_id``), or None."""
     configurable = (kwargs.get("config") or {}).get("configurable") or {}
     checkpoint = kwargs.get("checkpoint")
-    return (configurable.get("checkpoint_id") or kwargs.get("checkpoint_id")
-            or (checkpoint.get("checkpoint_id") if isinstance(checkpoint, Mapping) else None))
+    named = (configurable.get("checkpoint_id"), kwargs.get("checkpoint_id"),
+             checkpoint.get("checkpoint_id") if isinstance(checkpoint, Mapping) else None)
+    # the first named; else an empty one (refused: "" is no checkpoint, it was the head)
+    return next((asked for asked in named if asked),
+                next((asked for asked in named if isinstance(asked, str)), None))
 
 
 async def _thread_state(client: Any, thread_id: str, kwargs: Mapping[str, Any],
@@ -330,6 +332,10 @@ async def _thread_state(client: Any, thread_id: str, kwargs: Mapping[str, Any],
     asked = _checkpoint_asked(kwargs)  # a fork: the input goes to that checkpoint
     if asked is None:
         return head, head
+    try:  # "" was read as no checkpoint: the run went on from the head, unasked
+        check_given("checkpoint_id", asked)
+    except ValueError as exc:
+        raise _NoCheckpoint(str(exc)) from None
     if not isinstance(asked, str):
         raise _NoCheckpoint(f"checkpoint_id must be text, got {type(asked).__name__}")
     try:

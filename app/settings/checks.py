@@ -9,23 +9,67 @@ import re
 from urllib.parse import urlsplit
 
 __all__ = [
-    "CORPUS_NAME", "as_of_or_today", "check_api_token", "check_corpora_item", "check_crash_at",
-    "check_database_url", "check_fail_worker", "check_searxng_url", "check_url_credentials",
-    "split_api_token",
+    "CORPUS_NAME", "as_of_or_today", "check_api_token", "check_as_of", "check_corpora_item",
+    "check_crash_at", "check_database_url", "check_fail_worker", "check_given",
+    "check_searxng_url", "check_url_credentials", "split_api_token",
 ]
 
+def check_given(name: str, value: object) -> None:
+    """Refuse a value given empty (blank text): the one rule for every flag (``--model ""``,
+    ``--as-of "$UNSET"``) and every value a served run's client gives (its input's ``as_of``,
+    a context key, a checkpoint id). Given empty, a value silently fell back to its default
+    (``as_of: ""`` ran as of today, trial 58, F2); the line names ``name`` as the caller spells
+    it (``--as-of`` on the command line, ``as_of`` on LangGraph Server).
+
+    Raises:
+        ValueError: ``NAME needs a value, got an empty one``.
+
+    Example:
+        >>> check_given("as_of", " ")
+        Traceback (most recent call last):
+        ...
+        ValueError: as_of needs a value, got an empty one
+    """
+    if isinstance(value, str) and not value.strip():
+        raise ValueError(f"{name} needs a value, got an empty one")
+
+
+def check_as_of(value: object, name: str = "as_of") -> str | None:
+    """The one rule of a run's ``as_of``, for the CLI's ``--as-of``, a served run's input (the
+    pre-run hook and ``plan``) and a state edit: None (left out) is None, the run's default
+    (today, :func:`as_of_or_today`); given empty it is refused (:func:`check_given`), else it is
+    :func:`state.normalize_as_of`'s (no such date, a year outside 1970-2100: one line each).
+
+    Raises:
+        ValueError: one line: empty (naming ``name``), or no ``YYYY-MM-DD`` date.
+
+    Example:
+        >>> check_as_of(" 2026-03-07 ")
+        '2026-03-07'
+        >>> check_as_of(None) is None
+        True
+    """
+    if value is None:
+        return None
+    check_given(name, value)
+    from state import normalize_as_of  # state imports pydantic: only when asked
+
+    return normalize_as_of(value)  # type: ignore[arg-type]  # a served int: refused in one line
+
+
 def as_of_or_today(value: str | None) -> str:
-    """The run's ``as_of``: ``value`` normalized to ``YYYY-MM-DD``, or today (UTC) when empty.
+    """The run's ``as_of``: ``value`` as :func:`check_as_of` reads it, or today (UTC) when left
+    out (None).
 
     The one owner of the default: the CLI (to derive the thread id) and the ``plan`` node (for a
     LangGraph Server caller that left ``as_of`` out) both call it.
 
     Raises:
-        ValueError: ``value`` is not a ``YYYY-MM-DD`` date.
+        ValueError: ``value`` is empty, or not a ``YYYY-MM-DD`` date.
     """
-    from state import normalize_as_of, today_utc  # state imports pydantic: only when asked
+    from state import today_utc  # state imports pydantic: only when asked
 
-    return normalize_as_of(value) if value else today_utc()
+    return check_as_of(value) or today_utc()
 
 
 def check_crash_at(value: str) -> None:

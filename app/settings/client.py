@@ -26,6 +26,7 @@ from dataclasses import fields, replace
 from difflib import get_close_matches
 from typing import Any
 
+from app.settings.checks import check_given
 from app.settings.config import CLIENT_SETTINGS, OPERATOR_ONLY, ConfigError, RunContext, Settings
 from app.settings.spec import shown, specs_of
 
@@ -86,6 +87,11 @@ def resolve(context: Mapping[str, Any] | RunContext | None, settings: Settings) 
     # None is "the default" for every field that takes it: the operator's, never "none" (a
     # client's max_tokens=None would lift the operator's budget past max_tokens_limit)
     choices = {k: v for k, v in given.items() if k in CLIENT_SETTINGS and v is not None}
+    for key in sorted(choices):  # "" is refused as the CLI refuses --model "": in its words
+        try:
+            check_given(key, choices[key])
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
     _check_bounds(choices, settings)  # first: the operator's bound is within the declared range
     try:
         checked = RunContext(**choices)  # types and declared ranges
@@ -108,14 +114,17 @@ def resolve(context: Mapping[str, Any] | RunContext | None, settings: Settings) 
 
 def _check_bounds(choices: Mapping[str, Any], settings: Settings) -> None:
     """Refuse a client's number past the operator's bound on it (``rounds_limit``...); a value
-    that is no number is left to ``RunContext``'s own check.
+    not of the setting's type (no number, or ``1e3``, a float, for a whole number) is left to
+    ``RunContext``'s own check: the type is judged before the range, so ``"rounds": 1e3`` says
+    "must be a whole number", as ``2.0`` does, not "past this server's bound" (trial 58, F8).
 
     Raises:
         ConfigError: ``KEY: VALUE is past this server's bound of LIMIT (VARIABLE)``.
     """
     for spec in specs_of(RunContext):
         value = choices.get(spec.name)
-        if spec.bound is None or isinstance(value, bool) or not isinstance(value, int | float):
+        if (spec.bound is None or isinstance(value, bool) or not isinstance(value, int | float)
+                or (spec.type is int and not isinstance(value, int))):
             continue
         limit = getattr(settings, spec.bound)
         if limit is not None and value > limit:

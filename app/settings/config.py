@@ -219,18 +219,20 @@ class Settings(RunContext):
         help="comma-separated models a served run's context may name (default: offline and "
              "the operator's own RESEARCH_*MODEL choices)")
     rounds_limit: int = setting(5, env="RESEARCH_ROUNDS_LIMIT", minimum=1, maximum=ROUNDS_BOUND,
-                                help="most rounds a served run's context may ask for")
+                                help="most rounds a served run's context may ask for (at "
+                                     f"most {ROUNDS_BOUND})")
     sub_questions_limit: int = setting(
         20, env="RESEARCH_SUB_QUESTIONS_LIMIT", minimum=1, maximum=1000,
         help="most sub-questions a served run's plan may hold (a client's state edit or plan "
-             "review included; each is one task per worker per round)")
+             "review included; each is one task per worker per round; at most 1000)")
     max_concurrency_limit: int = setting(
         16, env="RESEARCH_MAX_CONCURRENCY_LIMIT", minimum=1, maximum=MAX_CONCURRENCY_BOUND,
-        help="most workers at once a served run's context may ask for")
+        help=f"most workers at once a served run's context may ask for (at most "
+             f"{MAX_CONCURRENCY_BOUND})")
     search_k_limit: int = setting(20, env="RESEARCH_SEARCH_K_LIMIT", minimum=1,
                                   maximum=SEARCH_K_BOUND,
                                   help="most passages per search a served run's context may "
-                                       "ask for")
+                                       f"ask for (at most {SEARCH_K_BOUND})")
     max_tokens_limit: int | None = setting(
         env="RESEARCH_MAX_TOKENS_LIMIT", minimum=1,
         help="largest token budget a served run's context may ask for (default: no limit)")
@@ -243,7 +245,8 @@ class Settings(RunContext):
         help="model requests per second (InMemoryRateLimiter; real models only; 0: no limit, "
              "else at least 1/600)")
     timeout: float = setting(60.0, env="RESEARCH_TIMEOUT", minimum=0, exclusive=True,
-                             maximum=3600, help="seconds a whole model or web request may take")
+                             maximum=3600, help="seconds a whole model or web request may take "
+                                                "(at most 3600)")
     retry_patience: float = setting(
         60.0, env="RESEARCH_RETRY_PATIENCE", minimum=0, maximum=600,
         help="longest wait (seconds, at most 600) a provider's Retry-After may ask for; a longer "
@@ -251,7 +254,7 @@ class Settings(RunContext):
     rate_limit_patience: float = setting(
         60.0, env="RESEARCH_RATE_LIMIT_PATIENCE", minimum=0, maximum=3600,
         help="seconds one model call or web search may spend rate-limited (HTTP 429: backoff "
-             "with jitter, or the Retry-After) before it fails")
+             "with jitter, or the Retry-After) before it fails (at most 3600)")
     durability: str | None = setting(flag="--durability", choices=DURABILITY_MODES,
                                      help="when LangGraph saves checkpoints (default: "
                                           "LangGraph's default)")
@@ -300,7 +303,7 @@ class Settings(RunContext):
     # Fault injection (tests and workshops; see app/runs/faults.py and docs/walkthrough.md).
     fail_rate: float = setting(0.0, flag="--fail-rate", minimum=0, maximum=1, metavar="P",
                                group="faults", help="each worker attempt raises a transient "
-                               "error with probability P")
+                               "error with probability P (0 to 1)")
     seed: int = setting(0, flag="--seed", group="faults", help="seed for --fail-rate")
     fail_workers: tuple[str, ...] = setting(
         (), flag="--fail-worker", metavar="NAME[:ROUNDS]", group="faults",

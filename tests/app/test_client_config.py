@@ -66,6 +66,24 @@ def test_a_flag_of_a_served_context_asks_for_a_json_boolean(settings, context, s
         resolve(context, settings)
 
 
+@pytest.mark.parametrize(("context", "says"), [
+    # trial 58, F2's kind: an empty value in the CLI's words (--model "" needs a value)
+    ({"model": ""}, "model needs a value, got an empty one"),
+    ({"corpus_name": " "}, "corpus_name needs a value, got an empty one"),
+    ({"rounds": ""}, "rounds needs a value, got an empty one"),
+    ({"web": ""}, "web needs a value, got an empty one"),
+    # trial 58, F8: the type before the range: 1e3 is no whole number, as 2.0 is not
+    ({"rounds": 1e3}, "rounds must be a whole number, got 1000.0"),
+    ({"rounds": 2.0}, "rounds must be a whole number, got 2.0"),
+    ({"search_k": 30.0}, "search_k must be a whole number, got 30.0"),
+    ({"rounds": 1000}, r"rounds: 1000 is past this server's bound of 5 \(RESEARCH_ROUNDS_LIMIT\)"),
+])
+def test_an_empty_or_mistyped_context_value_is_refused_in_the_clis_words(settings, context,
+                                                                         says):
+    with pytest.raises(ConfigError, match=f"^{says}$"):
+        resolve(context, settings)
+
+
 @pytest.mark.parametrize("context", [{"k" * 100_000: 1}, {"model": "m" * 100_000},
                                      {"rounds": "r" * 100_000}])
 def test_a_huge_key_or_value_is_cut_in_the_line(settings, context):

@@ -143,4 +143,56 @@ def test_a_resume_at_dispatch_prints_its_plan_once(tmp_path, small_corpus, monke
     assert main(research) == 0
     out = capsys.readouterr().out
     assert "(at dispatch)" in out, out
-    assert out.count("planned ") == 1 and out.count(f"  1. {QUESTIONS[0]}") == 1, out
+    assert out.count(f"  1. {QUESTIONS[0]}") == 1, out
+    # trial 58, F8: and it says it goes on with its plan: it did not plan again
+    assert out.count("resumed with its plan of 1 sub-question, 3 tasks:") == 1, out
+    assert "planned " not in out, out
+
+
+def test_the_cli_says_many_rounds_of_the_same_failures_in_a_few_lines(tmp_path, small_corpus):
+    # Trial 58, F3: --rounds 1000 with a worker that always fails printed 999 "round N: sending
+    # 3 task(s) again" lines and 3,006 task lines. Round 1's task lines stay; the first three
+    # re-dispatch rounds get their line and a count of the same failures; later rounds are
+    # one line per 100 rounds, and the last stretch when the rounds end.
+    proc = run_cli("research", SMALL_TOPIC, "--corpus", small_corpus, "--as-of", AS_OF,
+                   "--data-dir", tmp_path / "data", "--rounds", "250", "--fail-worker", "critic")
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.splitlines()
+    failing = len(QUESTIONS)
+    assert len([line for line in lines if line.startswith("[")]) == TASKS, proc.stdout
+    said = [line for line in lines if line.startswith("round ")]
+    assert said == [line for n in (2, 3, 4) for line in (
+        f"round {n}: sending {failing} task(s) again",
+        f"round {n}: {failing} task(s) failed again as before")], proc.stdout
+    each = f"sent {failing} task(s) again each round; each failed again as before"
+    assert [line for line in lines if line.startswith("rounds ")] == [
+        f"rounds 5–104: {each}", f"rounds 105–204: {each}", f"rounds 205–250: {each}"], lines
+    assert len(lines) < TASKS + 60, proc.stdout  # 4,000 lines for 1,000 rounds before
+    assert f"note: rounds 2–250: re-dispatched {failing} failed task(s) each" in proc.stdout
+
+
+def test_a_counted_rounds_news_is_said_and_the_stretch_counts_the_rest():
+    import io
+
+    from app.cli.progress import Progress
+
+    out = io.StringIO()
+    progress = Progress(out)
+    fail = {"worker": "critic", "status": "error", "error": "InjectedWorkerError: round N"}
+    progress("planned", {"sub_questions": ["a?", "b?"], "total": 2, "first_round": 1})
+    for n in range(1, 9):
+        if n > 1:
+            progress("dispatched", {"round": n, "run_round": n, "tasks": 2 if n < 8 else 1})
+        a = {**fail, "task_key": "a?", "round": n}
+        b = ({**fail, "task_key": "b?", "round": n} if n < 7 else
+             {"worker": "critic", "status": "ok", "task_key": "b?", "round": n})
+        progress("envelope", {"envelope": a, "done": 1, "total": 2 if n < 8 else 1})
+        if n <= 7:
+            progress("envelope", {"envelope": b, "done": 2, "total": 2})
+    progress("persisted", {"count": 2})
+    lines = out.getvalue().splitlines()
+    assert "[2/2] critic       ok    b? round 7" in lines, lines  # news: said
+    assert "round 4: 2 task(s) failed again as before" in lines  # a count: the same failures
+    assert ("rounds 5–8: sent 1 to 2 task(s) again a round, 7 in all; 6 failed again as before"
+            in lines), lines
+    assert lines[-1] == "persisted 2 envelope(s) to the results database"

@@ -44,3 +44,27 @@ def test_config_table_lists_every_variable():
     section = re.search(r"<!-- config:start.*?<!-- config:end -->", text, re.DOTALL).group(0)
     for name in ENV_VARS:
         assert f"`{name}`" in section
+
+
+def test_config_table_states_every_settings_upper_bound():
+    """A setting the code caps (``must be <= 3600, got 1e9``) says so in its table row: the
+    row of ``RESEARCH_RATE_LIMIT_PATIENCE`` stated none, while ``RESEARCH_RETRY_PATIENCE``'s
+    said "at most 600" (trial 58, F8)."""
+    from app.settings.config import RunContext, Settings
+    from app.settings.spec import specs_of
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(r"<!-- config:start.*?<!-- config:end -->", text, re.DOTALL).group(0)
+    rows = section.splitlines()
+    for spec in (*specs_of(Settings), *specs_of(RunContext)):
+        if spec.maximum is None:
+            continue
+        top = int(spec.maximum) if float(spec.maximum).is_integer() else spec.maximum
+        said = [f"at most {top}", f"0 to {top}"]
+        if isinstance(top, int) and top > 1024 and top & (top - 1) == 0:  # 2**30
+            said.append(f"at most 2**{top.bit_length() - 1}")
+        assert any(words in spec.help for words in said), (spec.name, spec.help)
+        named = [row for row in rows if spec.env and f"`{spec.env}`" in row
+                 or spec.flag and f"`{spec.flag}`" in row]
+        if spec.env or spec.group != "faults":  # the fault-injection flags have no row
+            assert named and any(words in named[0] for words in said), (spec.name, named)

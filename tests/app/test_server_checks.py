@@ -100,6 +100,11 @@ def test_a_recursion_limit_below_one_round_is_refused_in_one_line():
     ({"input": {"topic": 123}}, None, "the topic must be text, got int 123"),
     ({"input": {"topic": SMALL_TOPIC, "as_of": "bad"}}, None,
      "as_of must be a date written YYYY-MM-DD"),
+    # trial 58, F2: "" ran as of today; the CLI's --as-of "" is refused in these words
+    ({"input": {"topic": SMALL_TOPIC, "as_of": ""}}, None,
+     "as_of needs a value, got an empty one"),
+    ({"input": {"topic": SMALL_TOPIC, "as_of": " "}}, None,
+     "as_of needs a value, got an empty one"),
     ({"input": {"topic": SMALL_TOPIC}, "durability": "sync"}, None,
      "durability: 'sync' is the operator's setting, not a run's"),
     ({"input": None, "command": {"resume": {}}, "durability": "exit"}, None,
@@ -113,6 +118,7 @@ def test_a_runs_request_alone_refuses_it(kwargs, thread_topic, says):
 
 @pytest.mark.parametrize(("kwargs", "thread_topic"), [
     ({"input": {"topic": SMALL_TOPIC, "as_of": AS_OF}}, None),
+    ({"input": {"topic": SMALL_TOPIC, "as_of": None}}, None),  # left out: today, as the CLI's
     ({"input": {}}, SMALL_TOPIC),  # the thread's topic, run again
     ({"input": None, "command": {"resume": {"approve": True}}}, None),
 ])
@@ -181,3 +187,15 @@ def test_a_send_to_a_worker_without_a_task_is_refused(goto):
     task = {"worker": "docs_search", "sub_question": "What is Send?", "topic": SMALL_TOPIC}
     assert _refused({"goto": {"node": "docs_search", "input": task}},
                     {"topic": SMALL_TOPIC}) is None
+
+
+@pytest.mark.parametrize("where", [{"checkpoint_id": ""}, {"checkpoint_id": " "},
+                                   {"config": {"configurable": {"checkpoint_id": ""}}},
+                                   {"checkpoint": {"checkpoint_id": ""}}])
+def test_an_empty_checkpoint_id_is_refused_not_read_as_the_head(where):
+    # trial 58, F2's kind: "" was no checkpoint, so the run went on from the thread's head,
+    # where the CLI refuses --checkpoint "" in these words
+    value = {"thread_id": "t-fork", "kwargs": {"input": {"topic": SMALL_TOPIC}, **where}}
+    status, line = asyncio.run(refusal(value, Settings(model="offline"), None,
+                                       _Client({"topic": SMALL_TOPIC})))
+    assert (status, line) == (400, "checkpoint_id needs a value, got an empty one")

@@ -221,6 +221,7 @@ def test_a_counter_edit_of_the_wrong_type_is_a_value_error_naming_it(served):
 @pytest.mark.parametrize(("edit", "says"), [
     ({"as_of": "../../etc"}, "as_of must be a date written YYYY-MM-DD, got '../../etc'"),
     ({"as_of": "2026-02-30"}, "there is no such date"),
+    ({"as_of": ""}, "as_of needs a value, got an empty one"),
     ({"topic": "reducers " * 200}, "the topic has 1800 characters; the limit is 500"),
 ])
 def test_an_as_of_or_topic_edit_after_plan_fails_the_run_with_one_bad_plan_line(served, edit,
@@ -256,6 +257,7 @@ def test_an_edit_putting_round_before_the_runs_first_round_is_refused_as_it_is_m
 @pytest.mark.parametrize(("as_of", "says"), [
     ("1999-13-01", "as_of '1999-13-01': there is no such date (there is no month 13)"),
     ("../../etc", "as_of must be a date written YYYY-MM-DD, got '../../etc'"),
+    ("", "as_of needs a value, got an empty one"),  # trial 58, F2: it ran as of today
 ])
 def test_an_as_of_edit_before_plan_fails_the_run_with_one_bad_as_of_line(served, as_of, says):
     # Trial 42, F6: an edit as __start__ failed plan as a bare ValueError (the topic's, a BadTopic)

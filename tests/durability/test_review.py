@@ -361,3 +361,21 @@ def test_a_run_whose_edit_skipped_persist_claims_no_success(tmp_path, durability
     assert state["outcome"] == "failed" and db_rows(data, THREAD) == []
     assert {t["error"] for t in state["failed_tasks"]} == {
         "its row is missing from the results database"}
+
+
+def test_inspect_names_a_paused_thread_as_threads_does(tmp_path, durability_corpus):
+    # trial 58, F8: inspect said "unfinished: next review_results" (the README's "killed or
+    # interrupted: resume it") where threads said "awaiting review"
+    data = tmp_path / "data"
+    for stage, node, step in (("plan", "review_plan", _research),
+                              ("results", "review_results", _review)):
+        extra = ("--approve",) if stage == "results" else ()
+        assert _paused(step(data, durability_corpus, *extra))["stage"] == stage
+        listed = run_app("threads", "--data-dir", data, "--json")
+        assert [t["status"] for t in json.loads(listed.stdout)] == ["awaiting review"], listed
+        shown = run_app("inspect", THREAD, "--data-dir", data)
+        assert shown.returncode == 0, describe(shown)
+        assert f"awaiting review: next {node}" in shown.stdout.splitlines(), shown.stdout
+        assert "unfinished" not in shown.stdout, shown.stdout
+        as_json = json.loads(run_app("inspect", THREAD, "--data-dir", data, "--json").stdout)
+        assert as_json["run_status"] == "awaiting review" and as_json["next"] == [node]

@@ -28,7 +28,9 @@ def test_a_bad_topic_is_refused_before_the_run_exists(server: Server) -> None:
              ({}, "the topic is empty; say what to research"),
              ({"topic": "x"}, "the topic 'x' has no word to search for"),
              ({"topic": 123}, "the topic must be text, got int 123"),
-             ({"topic": SMALL_TOPIC, "as_of": "bad"}, "as_of must be a date written YYYY-MM-DD")]
+             ({"topic": SMALL_TOPIC, "as_of": "bad"}, "as_of must be a date written YYYY-MM-DD"),
+             # trial 58, F2: "" ran as of today; refused as the CLI refuses --as-of ""
+             ({"topic": SMALL_TOPIC, "as_of": ""}, "as_of needs a value, got an empty one")]
     for topic_input, start in cases:
         thread_id = new_thread(server)
         status, line = refusal(client(server).runs.wait, thread_id, "research",

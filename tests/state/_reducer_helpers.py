@@ -51,8 +51,11 @@ def reference_write(stored: dict | None, entry: dict) -> dict | None:
     status reads as ok): the ok result stays, takes the error's round, and ``kept`` records the
     result's round and the error; an ok result older than a stored error, or than a kept one's
     failed attempt, is the result kept under that error; a newer one clears ``kept``. A write
-    carrying ``kept`` (a copy of a kept envelope) merges by rules 2 and 7 only."""
+    carrying ``kept`` (a copy of a kept envelope) merges by rules 2 and 7 only. A ``round`` that
+    is not an int is left out of the write (rule 7: no round, never stored)."""
     entry = copy.deepcopy(entry)
+    if "round" in entry and _round(entry) is None:
+        del entry["round"]  # a round that is not an int is no round, and is not stored
     if stored is None:
         return entry
     new, old = _round(entry), _round(stored)

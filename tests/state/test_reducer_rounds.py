@@ -59,10 +59,18 @@ def test_a_write_without_round_applies_as_before_persists_write_back_included():
         env("a", round=1, v=2)]  # a stored envelope without a round takes any round
 
 
-@pytest.mark.parametrize("odd", [None, True, "1", 1.0])
-def test_a_round_that_is_not_an_int_is_no_round(odd):
+@pytest.mark.parametrize("odd", [None, True, False, "1", "3", 1.0, 3.0])
+def test_a_round_that_is_not_an_int_is_no_round_and_never_replaces_the_stored_one(odd):
+    """A served client's state edit may write ``1.0`` (JSON has no int/float line for many
+    clients), ``None``, ``"3"`` or ``True``: the update applies as one without a round, and the
+    stored int round stays, so a later stale int echo is still judged stale (trial 58, F7)."""
     stored = fold(env("a", round=2, v=1))
-    assert envelope_reducer(stored, env("a", round=odd, v=2)) == [env("a", round=odd, v=2)]
+    out = envelope_reducer(stored, env("a", round=odd, v=2))
+    assert out == [env("a", round=2, v=2)]
+    assert envelope_reducer(out, env("a", round=1, v=3)) == out  # the rule still holds
+    assert envelope_reducer([], env("a", round=odd, v=2)) == [env("a", v=2)]  # nor inserted
+    kept = fold(env("a", round=1, status="ok", v=1), env("a", round=2, status="error"))
+    assert envelope_reducer(kept, env("a", round=odd, status="error"))[0]["round"] == 2
 
 
 def test_the_envelope_models_default_round_never_fills_one_in():
@@ -106,6 +114,7 @@ def test_a_stale_echo_in_one_superstep_loses_in_either_fold_order():
 
 IDS = ["e0", "e1", "e2"]
 ROUNDS = st.none() | st.integers(1, 4)
+ODD_ROUNDS = st.sampled_from([None, True, "3", 1.0, 2.0])  # written, but no round (rule 7)
 FIELDS = {
     "status": st.sampled_from(["ok", "error"]),
     "structured": st.none() | st.fixed_dictionaries({"p": st.integers(0, 9)}),
@@ -121,6 +130,8 @@ def round_writes(draw) -> dict[str, Any]:
                              "as_of": AS_OF}
     if (r := draw(ROUNDS)) is not None:
         entry["round"] = r
+    elif draw(st.integers(0, 3)) == 0:
+        entry["round"] = draw(ODD_ROUNDS)
     for name in draw(st.sets(st.sampled_from(sorted(FIELDS)))):
         entry[name] = draw(FIELDS[name])
     return entry
