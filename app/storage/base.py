@@ -64,9 +64,10 @@ class DamagedDatabase(StorageError):
 
 
 class StorageVanished(StorageError):
-    """The data dir, or its checkpoint database, was deleted (or replaced) while a run used it:
-    SQLite goes on writing to the unlinked file, so the run would finish and claim success with
-    its checkpoints, lock and run record gone. The run stops instead (exit 1)."""
+    """The data dir, or its checkpoint or results database, was deleted (or replaced) while a
+    run used it: SQLite goes on writing to the unlinked file (or makes a new, empty one), so the
+    run would finish and claim success with its checkpoints, lock or run record gone. The run
+    stops instead (exit 1)."""
 
 
 class ThreadLockLost(StorageVanished):
@@ -195,9 +196,10 @@ class Storage(ABC):
         return None
 
     def vanished(self) -> str | None:
-        """One line saying the storage was deleted under this process (the data dir or its
-        checkpoint database gone or replaced since this process opened it), else None. Cheap
-        (a ``stat``): called at every progress event of a run. A server backend: always None."""
+        """One line saying the storage was deleted under this process (the data dir, or its
+        checkpoint or results database, gone or replaced since this process opened it), else
+        None. Cheap (a ``stat`` or two): called at every progress event of a run. A server
+        backend: always None."""
         return None
 
     def lock_lost(self) -> str | None:
@@ -209,7 +211,7 @@ class Storage(ABC):
 
     def lost(self) -> StorageVanished | None:
         """The error that stops a run whose storage is no longer its own, or None: the data
-        dir or checkpoint database deleted (:meth:`vanished`), or the thread lock lost
+        dir, checkpoint or results database deleted (:meth:`vanished`), or the thread lock lost
         (:meth:`lock_lost`, :class:`ThreadLockLost`: another process may run the thread)."""
         if why := self.vanished():
             return StorageVanished(why)
