@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DamagedDatabase", "ROOT_THREADS_SQL", "Storage", "StorageError", "StorageLost",
-    "StorageVanished",
-    "ThreadBusy", "ThreadLockLost", "TryLater", "is_transient_storage_error", "root_config",
+    "StorageUnreachable", "StorageVanished", "ThreadBusy", "ThreadLockLost", "TryLater",
+    "is_transient_storage_error", "root_config",
 ]
 
 ROOT_THREADS_SQL = ("SELECT thread_id FROM checkpoints WHERE checkpoint_ns = '' "
@@ -86,8 +86,18 @@ class StorageLost(StorageError):
 
 
 class TryLater(StorageError):
-    """The storage is in use by another process right now: nothing was done, and the same
-    command works once that process is done (the CLI exits 75, ``EX_TEMPFAIL``)."""
+    """The storage cannot be used right now, for a while: in use by another process
+    (:class:`ThreadBusy`), or out of reach (:class:`StorageUnreachable`). Nothing was done
+    (or what was is kept), and the same command works once that is over (the CLI exits 75,
+    ``EX_TEMPFAIL``)."""
+
+
+class StorageUnreachable(TryLater):
+    """The database server cannot be reached right now (the connection refused or timed out,
+    the server starting up, shutting down or out of connection slots, a pooler that cannot
+    reach it): every command's one line names the server and the cause, exit 75 (trial 58,
+    F4). A server that answers and refuses (a wrong password, no such database) is no such
+    thing: a :class:`StorageError`, exit 1."""
 
 
 class ThreadBusy(TryLater):
