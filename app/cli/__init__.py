@@ -14,9 +14,9 @@ into an exit code:
   or setting (:class:`app.settings.config.ConfigError`), an unusable corpus
   (:class:`workers.sources.CorpusError`));
 * 75 try later (``EX_TEMPFAIL``): :class:`app.storage.TryLater` (the thread is being run by
-  another process, the PostgreSQL server cannot be reached) or a provider's rate limit that
-  outlasted the run's patience (``RESEARCH_RATE_LIMIT_PATIENCE``, ``RESEARCH_RETRY_PATIENCE``);
-  nothing was lost, and the same command works once that is over;
+  another process, the PostgreSQL server cannot be reached or went away mid-run) or a
+  provider's rate limit that outlasted the run's patience (``RESEARCH_RATE_LIMIT_PATIENCE``,
+  ``RESEARCH_RETRY_PATIENCE``); nothing was lost, and the same command works once that is over;
 * 130 interrupted (Ctrl-C) and 143 terminated (SIGTERM): the run stopped cleanly, is recorded as
   ``interrupted`` and resumes with the command its line prints (its own, with ``--as-of``).
 """

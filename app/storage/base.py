@@ -78,18 +78,20 @@ class ThreadLockLost(StorageVanished):
     same tasks and both exited 0."""
 
 
-class StorageLost(StorageError):
+class TryLater(StorageError):
+    """The storage cannot be used right now, for a while: in use by another process
+    (:class:`ThreadBusy`), out of reach (:class:`StorageUnreachable`) or gone away mid-run
+    (:class:`StorageLost`). Nothing was done (or what was is kept), and the same command works
+    once that is over (the CLI exits 75, ``EX_TEMPFAIL``)."""
+
+
+class StorageLost(TryLater):
     """The database went away while a run used it (a server restarted or shut down, the
     connection dropped): the message names the server and the cause, says what of the run was
     written (result rows, the report) and what was not (the last checkpoint), and how to go on
-    (the same command again resumes from the last checkpoint that was saved)."""
-
-
-class TryLater(StorageError):
-    """The storage cannot be used right now, for a while: in use by another process
-    (:class:`ThreadBusy`), or out of reach (:class:`StorageUnreachable`). Nothing was done
-    (or what was is kept), and the same command works once that is over (the CLI exits 75,
-    ``EX_TEMPFAIL``)."""
+    (the same command again resumes from the last checkpoint that was saved). Try later (exit
+    75), as the same server out of reach at the next connection is (:class:`StorageUnreachable`):
+    which of the two a run meets is a matter of timing."""
 
 
 class StorageUnreachable(TryLater):
