@@ -13,8 +13,10 @@ into an exit code:
 * 2 bad input (one line on stderr, nothing written: :class:`app.errors.DomainError`, a bad flag
   or setting (:class:`app.settings.config.ConfigError`), an unusable corpus
   (:class:`workers.sources.CorpusError`));
-* 75 try later (``EX_TEMPFAIL``): :class:`app.storage.TryLater`, e.g. the thread is being run by
-  another process; nothing ran, and the same command works once that process is done;
+* 75 try later (``EX_TEMPFAIL``): :class:`app.storage.TryLater` (the thread is being run by
+  another process, the PostgreSQL server cannot be reached or went away mid-run) or a
+  provider's rate limit that outlasted the run's patience (``RESEARCH_RATE_LIMIT_PATIENCE``,
+  ``RESEARCH_RETRY_PATIENCE``); nothing was lost, and the same command works once that is over;
 * 130 interrupted (Ctrl-C) and 143 terminated (SIGTERM): the run stopped cleanly, is recorded as
   ``interrupted`` and resumes with the command its line prints (its own, with ``--as-of``).
 """
@@ -155,24 +157,35 @@ def _disk_full(exc: BaseException) -> str | None:
 
 
 def _failed(exc: BaseException) -> tuple[int, str]:
-    """The exit code and line of a failure that is not bad input (1; 75 to try later), every
+    """The exit code and line of a failure that is not bad input (1; 75 to try later: the
+    storage busy or out of reach, a provider's rate limit outlasting the run's patience), every
     secret of the command's settings masked (a driver's message may quote a URL's part)."""
     from app.settings.credentials import redact
     from app.storage import StorageError, TryLater
 
     settings = commands.SETTINGS_IN_USE[0] if commands.SETTINGS_IN_USE else None
-    if isinstance(exc, TryLater):  # the thread busy: not a failure, a script may retry
-        return EXIT_TRY_LATER, f"error: {redact(str(exc), settings)}"
+    if isinstance(exc, TryLater):  # the thread busy, the database out of reach: not a failure,
+        return EXIT_TRY_LATER, f"error: {redact(str(exc), settings)}"  # a script may retry
     from workers.sources import IndexVanished
     from workers.sources.damage import DamagedFile
 
-    # damaged or unreachable, or the data dir deleted under the run or its index build: says which
+    # damaged or refusing, or the data dir deleted under the run or its index build: says which
     if isinstance(exc, StorageError | IndexVanished):
         return EXIT_FAILED, f"error: {redact(str(exc), settings)}"
-    from workers.errors import RunCancelled, describe_fatal, is_fatal, one_line
+    from workers.errors import (
+        RateLimitPatienceSpent,
+        RetryAfterTooLong,
+        RunCancelled,
+        describe_fatal,
+        is_fatal,
+        one_line,
+    )
 
     if isinstance(exc, RunCancelled) and exc.cause is not None:
         exc = exc.cause  # LangGraph may raise a cancelled sibling's error: report the cause
+    if isinstance(exc, RateLimitPatienceSpent | RetryAfterTooLong):  # "try again later": the
+        # provider's limit outlasted the run's patience; the same command resumes the thread
+        return EXIT_TRY_LATER, f"error: {redact(f'run failed: {one_line(exc)}', settings)}"
     if isinstance(exc, DamagedFile):  # a worker's file (the corpus index): no model's error
         return EXIT_FAILED, f"error: {redact(str(exc), settings)}"
     if why := _disk_full(exc):

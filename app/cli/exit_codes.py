@@ -3,11 +3,12 @@
 0 success; 1 the run failed (an exception, or the graph's ``outcome`` is ``partial`` or
 ``failed``, or a row is missing or duplicated), or a ``--crash-at`` point was never reached;
 2 bad input (one line on stderr, nothing written: :class:`app.errors.DomainError`, a bad flag or
-setting, an unusable corpus); 75 try later (``EX_TEMPFAIL`` of BSD's ``sysexits.h``: the thread is
-being run by another process, or another process holds the database's setup lock; nothing ran,
-the same command works once it is done); 130 interrupted (Ctrl-C) and 143 terminated (SIGTERM):
-the run stopped cleanly, is recorded as ``interrupted`` and resumes with the command its line
-prints (its own, with ``--as-of``).
+setting, an unusable corpus); 75 try later (``EX_TEMPFAIL`` of BSD's ``sysexits.h``: the thread
+is being run by another process, or another process holds the database's setup lock, or the
+PostgreSQL server cannot be reached or went away mid-run, or a provider's rate limit outlasted
+the run's patience; nothing was lost, the same command works once that is over); 130
+interrupted (Ctrl-C) and 143 terminated (SIGTERM): the run stopped cleanly, is recorded as
+``interrupted`` and resumes with the command its line prints (its own, with ``--as-of``).
 """
 
 from __future__ import annotations

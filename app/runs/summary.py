@@ -126,9 +126,10 @@ def summarize_run(final: dict[str, Any], *, storage: Storage, thread_id: str, to
             on rows missing from the results database ("": "the thread's research command").
 
     Raises:
-        app.storage.StorageVanished: the data dir or its checkpoint database was deleted during
-            the run, or its thread lock was lost (:class:`app.storage.ThreadLockLost`): nothing
-            is summarized or recorded (the rows alone would claim success).
+        app.storage.StorageVanished: the data dir or its checkpoint or results database was
+            deleted during the run, or its thread lock was lost
+            (:class:`app.storage.ThreadLockLost`): nothing is summarized or recorded (the rows
+            alone would claim success).
     """
     if lost := storage.lost():
         raise lost

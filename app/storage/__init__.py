@@ -33,6 +33,7 @@ from app.storage.base import (
     Storage,
     StorageError,
     StorageLost,
+    StorageUnreachable,
     StorageVanished,
     ThreadBusy,
     ThreadLockLost,
@@ -43,9 +44,9 @@ from app.storage.base import (
 from app.storage.results import ResultsStore
 
 __all__ = [
-    "DamagedDatabase", "ResultsStore", "Storage", "StorageError", "StorageLost", "StorageVanished",
-    "ThreadBusy", "ThreadLockLost", "TryLater", "is_transient_storage_error", "open_storage",
-    "root_config", "storage_of",
+    "DamagedDatabase", "ResultsStore", "Storage", "StorageError", "StorageLost",
+    "StorageUnreachable", "StorageVanished", "ThreadBusy", "ThreadLockLost", "TryLater",
+    "is_transient_storage_error", "open_storage", "root_config", "storage_of",
 ]
 
 def open_storage(data_dir: Path | str, database_url: str | None = None,

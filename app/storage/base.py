@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DamagedDatabase", "ROOT_THREADS_SQL", "Storage", "StorageError", "StorageLost",
-    "StorageVanished",
-    "ThreadBusy", "ThreadLockLost", "TryLater", "is_transient_storage_error", "root_config",
+    "StorageUnreachable", "StorageVanished", "ThreadBusy", "ThreadLockLost", "TryLater",
+    "is_transient_storage_error", "root_config",
 ]
 
 ROOT_THREADS_SQL = ("SELECT thread_id FROM checkpoints WHERE checkpoint_ns = '' "
@@ -64,9 +64,10 @@ class DamagedDatabase(StorageError):
 
 
 class StorageVanished(StorageError):
-    """The data dir, or its checkpoint database, was deleted (or replaced) while a run used it:
-    SQLite goes on writing to the unlinked file, so the run would finish and claim success with
-    its checkpoints, lock and run record gone. The run stops instead (exit 1)."""
+    """The data dir, or its checkpoint or results database, was deleted (or replaced) while a
+    run used it: SQLite goes on writing to the unlinked file (or makes a new, empty one), so the
+    run would finish and claim success with its checkpoints, lock or run record gone. The run
+    stops instead (exit 1)."""
 
 
 class ThreadLockLost(StorageVanished):
@@ -77,16 +78,28 @@ class ThreadLockLost(StorageVanished):
     same tasks and both exited 0."""
 
 
-class StorageLost(StorageError):
+class TryLater(StorageError):
+    """The storage cannot be used right now, for a while: in use by another process
+    (:class:`ThreadBusy`), out of reach (:class:`StorageUnreachable`) or gone away mid-run
+    (:class:`StorageLost`). Nothing was done (or what was is kept), and the same command works
+    once that is over (the CLI exits 75, ``EX_TEMPFAIL``)."""
+
+
+class StorageLost(TryLater):
     """The database went away while a run used it (a server restarted or shut down, the
     connection dropped): the message names the server and the cause, says what of the run was
     written (result rows, the report) and what was not (the last checkpoint), and how to go on
-    (the same command again resumes from the last checkpoint that was saved)."""
+    (the same command again resumes from the last checkpoint that was saved). Try later (exit
+    75), as the same server out of reach at the next connection is (:class:`StorageUnreachable`):
+    which of the two a run meets is a matter of timing."""
 
 
-class TryLater(StorageError):
-    """The storage is in use by another process right now: nothing was done, and the same
-    command works once that process is done (the CLI exits 75, ``EX_TEMPFAIL``)."""
+class StorageUnreachable(TryLater):
+    """The database server cannot be reached right now (the connection refused or timed out,
+    the server starting up, shutting down or out of connection slots, a pooler that cannot
+    reach it): every command's one line names the server and the cause, exit 75 (trial 58,
+    F4). A server that answers and refuses (a wrong password, no such database) is no such
+    thing: a :class:`StorageError`, exit 1."""
 
 
 class ThreadBusy(TryLater):
@@ -195,9 +208,10 @@ class Storage(ABC):
         return None
 
     def vanished(self) -> str | None:
-        """One line saying the storage was deleted under this process (the data dir or its
-        checkpoint database gone or replaced since this process opened it), else None. Cheap
-        (a ``stat``): called at every progress event of a run. A server backend: always None."""
+        """One line saying the storage was deleted under this process (the data dir, or its
+        checkpoint or results database, gone or replaced since this process opened it), else
+        None. Cheap (a ``stat`` or two): called at every progress event of a run. A server
+        backend: always None."""
         return None
 
     def lock_lost(self) -> str | None:
@@ -209,7 +223,7 @@ class Storage(ABC):
 
     def lost(self) -> StorageVanished | None:
         """The error that stops a run whose storage is no longer its own, or None: the data
-        dir or checkpoint database deleted (:meth:`vanished`), or the thread lock lost
+        dir, checkpoint or results database deleted (:meth:`vanished`), or the thread lock lost
         (:meth:`lock_lost`, :class:`ThreadLockLost`: another process may run the thread)."""
         if why := self.vanished():
             return StorageVanished(why)

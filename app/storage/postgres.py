@@ -48,7 +48,14 @@ from contextlib import contextmanager
 from typing import Any
 
 from app.settings.credentials import redact_url
-from app.storage.base import ROOT_THREADS_SQL, Storage, StorageError, ThreadBusy, TryLater
+from app.storage.base import (
+    ROOT_THREADS_SQL,
+    Storage,
+    StorageError,
+    StorageUnreachable,
+    ThreadBusy,
+    TryLater,
+)
 from app.storage.lease import LEASE_TTL, LEASES_DDL, Lease, LeaseBusy, live_leases
 from app.storage.results import ADDED_RUN_COLUMNS, SCHEMA, ResultsStore
 
@@ -65,6 +72,40 @@ lease)``; :meth:`PostgresStorage.lock_lost` asks each whether it is still held (
 _OWN_TABLES = ("results", "runs", "reports", "leases")
 _POOLER_SIGNS = ("pgbouncer", "pooling mode", "unsupported startup parameter",
                  "prepared statement")
+
+
+_UNREACHABLE_SIGNS = (
+    "connection refused", "timeout expired", "timed out", "no route to host",
+    "network is unreachable", "temporary failure in name resolution", "connection reset",
+    "server closed the connection unexpectedly", "the database system is starting up",
+    "the database system is shutting down", "the database system is in recovery mode",
+    "too many clients", "remaining connection slots are reserved",
+    "pgbouncer cannot connect to server", "no more connections allowed",
+)
+"""How a connection that may work in a while fails (libpq's and the server's words, and
+PgBouncer's when it cannot reach its server): :class:`StorageUnreachable`, exit 75. A server
+that answers and refuses (authentication, no such database or role, an unknown host name) is
+not among them: trying later changes nothing."""
+
+
+def unreachable(reason: str) -> bool:
+    """Whether a failed connection's ``reason`` (psycopg's message) says the server is out of
+    reach for now (:data:`_UNREACHABLE_SIGNS`).
+
+    Example:
+        >>> unreachable('connection to server at "127.0.0.1", port 1 failed: Connection refused')
+        True
+        >>> unreachable('FATAL:  password authentication failed for user "bob"')
+        False
+    """
+    return any(sign in reason.lower() for sign in _UNREACHABLE_SIGNS)
+
+
+def cannot_connect(label: str, reason: str) -> StorageError:
+    """The one-line error of a connection to ``label`` that failed for ``reason``: exit 75
+    when it may work later (:func:`unreachable`), else 1."""
+    kind = StorageUnreachable if unreachable(reason) else StorageError
+    return kind(f"cannot connect to PostgreSQL at {label}: {reason}")
 
 
 _GONE_SQLSTATES = {"57P01": "the server was shut down or restarted (admin shutdown)",
@@ -120,6 +161,8 @@ def pooler_error(exc: BaseException, label: str) -> StorageError | None:
     reason = " ".join(str(exc).split())
     if not any(sign in reason.lower() for sign in _POOLER_SIGNS):
         return None
+    if unreachable(reason):  # the pooler is fine: the server behind it is out of reach
+        return cannot_connect(label, reason)
     return StorageError(
         f"PostgreSQL at {label} answered through a connection pooler (PgBouncer?) in a way "
         f"this app cannot work with: {reason[:300]}; the app supports PgBouncer in "
@@ -219,8 +262,7 @@ class PostgresStorage(Storage):
             label = redact_url(url)
             if error := pooler_error(exc, label):
                 raise error from None
-            reason = " ".join(str(exc).split())
-            raise StorageError(f"cannot connect to PostgreSQL at {label}: {reason}") from None
+            raise cannot_connect(label, " ".join(str(exc).split())) from None
 
     @contextmanager
     def _pooler_errors(self) -> Iterator[None]:

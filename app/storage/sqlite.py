@@ -26,7 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from app.runs.ids import sha8
-from app.storage.base import ROOT_THREADS_SQL, DamagedDatabase, Storage, ThreadBusy
+from app.storage.base import (
+    ROOT_THREADS_SQL,
+    DamagedDatabase,
+    Storage,
+    StorageVanished,
+    ThreadBusy,
+)
 from app.storage.results import ResultsStore
 from app.storage.sqlite_files import connect, is_damage, not_a_file
 from app.storage.sqlite_results import (
@@ -44,6 +50,17 @@ CHECKPOINTS_DB = "checkpoints.sqlite"
 _opened_files: dict[str, tuple[int, int]] = {}
 """``(st_dev, st_ino)`` of each checkpoint database this process opened for writing, by
 resolved path: :meth:`SqliteStorage.vanished` tells a file made again from the one in use."""
+
+
+_opened_results: dict[str, tuple[int, tuple[int, int]]] = {}
+"""The results database a run of this process opened first while it held a thread lock in its
+data dir, by resolved path: a file descriptor kept open on it until the last such lock is
+released, and its ``(st_dev, st_ino)``; :meth:`SqliteStorage.vanished` tells it deleted or
+replaced. SQLite makes a missing file again at the next open, so the run went on into a new,
+empty database, without the run record made at its start or the rows of the thread's earlier
+runs, and claimed success (trial 58, F1). The descriptor keeps the inode taken: a file made in
+its place cannot get its number (the run's connections to it come and go; the checkpoint
+database's stays open for the run)."""
 
 
 _held_locks: dict[str, tuple[str, tuple[int, int]]] = {}
@@ -182,20 +199,31 @@ class SqliteStorage(Storage):
 
     def vanished(self) -> str | None:
         """One line when ``checkpoints.sqlite`` (or the whole data dir) is gone, or is another
-        file than the one this process opened (deleted and made again), else None."""
+        file than the one this process opened (deleted and made again); else, the same of
+        ``results.sqlite`` once a run holding a thread lock here opened it; else None."""
+        return self._vanished(unopened_too=True)
+
+    def _vanished(self, *, unopened_too: bool) -> str | None:
+        """:meth:`vanished`; ``unopened_too`` False: a checkpoint database this process did not
+        open for writing is not looked at (a results database is opened before it)."""
+        gone = (f"the data dir {self.data_dir} (or its checkpoint database {CHECKPOINTS_DB}) "
+                "was deleted during the run: its checkpoints, lock and run record are gone, so "
+                "the run stopped; run the same command again to start over")
         path = self.checkpoints_path
         opened = _opened_files.get(str(path.resolve()))
-        try:
-            now = _file_id(path)
-        except FileNotFoundError:
-            now = None
-        except OSError:  # unreadable is not gone: other errors say what is wrong
-            return None
-        if now is not None and opened in (None, now):
-            return None
-        return (f"the data dir {self.data_dir} (or its checkpoint database {CHECKPOINTS_DB}) was "
-                "deleted during the run: its checkpoints, lock and run record are gone, so the "
-                "run stopped; run the same command again to start over")
+        if (unopened_too or opened is not None) and _replaced(path, opened):
+            return gone
+        path = self.results_path
+        kept = _opened_results.get(str(path.resolve()))
+        if kept is not None and _replaced(path, kept[1]):
+            if _replaced(self.data_dir, None):  # the whole folder: its checkpoints went too
+                return gone
+            return (f"the results database {path} was deleted (or replaced) during the run: the "
+                    "run record made at its start and any rows of the thread's earlier runs "
+                    "are gone, so the run stopped rather than write into a new, empty one; run "
+                    "the same command again to go on from its last checkpoint (a row it then "
+                    "finds missing is named, and the command after it computes it again)")
+        return None
 
     @contextmanager
     def results(self, *, read_only: bool = False) -> Iterator[ResultsStore | None]:
@@ -205,13 +233,18 @@ class SqliteStorage(Storage):
         if read_only and not self.results_path.exists():
             yield None
             return
+        running = not read_only and self._holds_a_lock()
+        if running and (why := self._vanished(unopened_too=False)):  # SQLite would make it anew
+            raise StorageVanished(why)
         with self._reporting_damage():
             # a run's data dir deleted under it is not made again by a write
             try:
                 store = SqliteResults(self.results_path, read_only=read_only,
-                                      make_folder=not self._holds_a_lock())
+                                      make_folder=not running)
             except ForeignSchema as exc:
                 raise self._aside(self.results_path, f"{exc}: {FOREIGN}") from None
+            if running:  # the file the run's record is in: vanished() tells it replaced
+                self._keep_results()
             if read_only and not has_table(store._conn, "runs"):
                 store.close()
                 yield None
@@ -253,9 +286,28 @@ class SqliteStorage(Storage):
                 yield
             finally:
                 _held_locks.pop(key, None)
+                if not self._holds_a_lock():  # the next run here may find it made anew
+                    self._forget_results()
                 if not read_only:
                     _say_holder(handle, "")
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _keep_results(self) -> None:
+        """Keep the results database just opened by a run (:data:`_opened_results`), unless
+        one is kept already."""
+        key = str(self.results_path.resolve())
+        if key in _opened_results:
+            return
+        fd = os.open(self.results_path, os.O_RDONLY)
+        st = os.fstat(fd)
+        _opened_results[key] = (fd, (st.st_dev, st.st_ino))
+
+    def _forget_results(self) -> None:
+        """Let the kept results database go (:data:`_opened_results`): called once no run here
+        holds a lock, so no connection of one is open (closing any descriptor of a file drops
+        the process's POSIX locks on it, SQLite's own included)."""
+        if (kept := _opened_results.pop(str(self.results_path.resolve()), None)) is not None:
+            os.close(kept[0])
 
     def _holds_a_lock(self) -> bool:
         """Whether this process holds a thread lock in this data dir (:meth:`thread_lock`)."""
@@ -321,6 +373,19 @@ class SqliteStorage(Storage):
                 saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         path = self.checkpoints_path
         return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.is_file())
+
+
+def _replaced(path: Path, opened: tuple[int, int] | None) -> bool:
+    """Whether the file at ``path`` is gone, or is another file than ``opened`` (its
+    ``(st_dev, st_ino)``; None: any file will do). Unreadable is not gone: other errors say
+    what is wrong."""
+    try:
+        now = _file_id(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return opened not in (None, now)
 
 
 def _say_holder(handle: Any, holder: str) -> None:

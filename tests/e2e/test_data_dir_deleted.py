@@ -1,4 +1,5 @@
-"""The data dir, or its checkpoint database, deleted while a run goes (issue 21, item 4).
+"""The data dir, or its checkpoint or results database, deleted while a run goes (issue 21,
+item 4; the results database: trial 58, F1).
 
 SQLite keeps writing to a file that was unlinked, and persist made the results database again:
 the run used to print "db rows: 12, persisted: 12/12" and exit 0 with its checkpoints, lock and
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import AS_OF, ROOT, SMALL_TOPIC, clean_env, run_cli
-from tests.durability._helpers import CHECKPOINTS_DB
+from tests.durability._helpers import CHECKPOINTS_DB, RESULTS_DB
 
 
 def _delete_mid_run(data: Path, corpus: Path, delete) -> subprocess.CompletedProcess[str]:
@@ -120,6 +121,48 @@ def test_storage_deleted_while_a_folder_is_indexed_is_one_line_exit_1(
         assert not data.exists(), sorted(os.listdir(data))  # not made again behind its back
     monkeypatch.setattr(folder_mod, "folder_docs", real)
     assert main(args) == 0, capsys.readouterr().err  # the same command starts over
+
+
+def _results_only(data: Path) -> None:
+    for path in data.glob(f"{RESULTS_DB}*"):
+        path.unlink()
+
+
+def _results_replaced(data: Path) -> None:
+    """Another results database put in its place (a backup copied back over it)."""
+    import sqlite3
+
+    _results_only(data)
+    sqlite3.connect(data / "elsewhere.sqlite").close()
+    (data / "elsewhere.sqlite").rename(data / RESULTS_DB)
+
+
+@pytest.mark.parametrize("delete", [_results_only, _results_replaced],
+                         ids=["deleted", "replaced"])
+def test_a_run_whose_results_database_is_deleted_stops_and_claims_nothing(tmp_path, small_corpus,
+                                                                         delete) -> None:
+    # Trial 58, F1 (item 4's sibling): SQLite made results.sqlite again at persist's next open,
+    # and the run printed "persisted: 9/9 ... errors: 0" and exit 0 into a new, empty database:
+    # the run record made at its start was gone, and `threads` showed the thread "unknown".
+    data = tmp_path / "data"
+    proc = _delete_mid_run(data, small_corpus, delete)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+    assert f"the results database {data / RESULTS_DB} was deleted (or replaced)" in lines[0]
+    assert "Traceback" not in proc.stderr
+    for claim in ("db rows:", "persisted", "report written", "summary:"):
+        assert claim not in proc.stdout, proc.stdout
+    if delete is _results_only:
+        assert not list(data.glob(f"{RESULTS_DB}*")), sorted(os.listdir(data))  # not made again
+    # the advice works: the same command goes on from the last checkpoint and finishes, its
+    # record made again (threads knows the thread)
+    again = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--data-dir", data, "--corpus",
+                    small_corpus, "--model", "offline")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "resuming thread" in again.stdout, again.stdout
+    listed = run_cli("threads", "--data-dir", data)
+    assert "unknown" not in listed.stdout and "finished" in listed.stdout, listed.stdout
 
 
 def test_a_run_whose_lock_file_is_deleted_stops_and_claims_nothing(tmp_path, small_corpus):

@@ -57,7 +57,9 @@ def _restarted(postgres_server: PostgresServer, report: Path, hooks: str,
 
 
 def _one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
-    assert proc.returncode == 1, proc.stdout + proc.stderr
+    # try later (75): the same command finishes the thread once the database is back, as it
+    # does when the server is out of reach at the next connection (trial 58, F4)
+    assert proc.returncode == 75, proc.stdout + proc.stderr
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, proc.stderr  # no stray psycopg line, no traceback
     assert lines[0].startswith("error: "), lines

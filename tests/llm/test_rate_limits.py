@@ -159,3 +159,25 @@ def test_a_web_search_rate_limited_with_retry_after_0_is_waited_out():
     paced = paced_search(search, gate, 60.0, "web search (Tavily)",
                          RateLimitPatience(total=5.0, first_delay=0.01, gate=gate))
     assert paced("relay") == "found" and len(calls) == 3
+
+
+@pytest.mark.parametrize(("fault", "setting"), [
+    ({"status": 429}, "RESEARCH_RATE_LIMIT_PATIENCE"),
+    ({"status": 503, "retry_after": "900"}, "RESEARCH_RETRY_PATIENCE"),
+], ids=["429s past the rate-limit patience", "a Retry-After past the retry patience"])
+def test_a_rate_limit_outlasting_the_patience_exits_75_try_later(fake_openai, run, fault,
+                                                                   setting):
+    # Trial 58, F4 (issue 21, item 5's sibling): the line said "try again later" and the exit
+    # code was 1, which the README's table calls "the run failed": a script could not tell it
+    # from a failure. 75 (EX_TEMPFAIL), as a busy thread; the same line.
+    fake_openai.fail("planner", times=None, **fault)
+    proc, out, _data = run(RESEARCH_RATE_LIMIT_PATIENCE="0.5", RESEARCH_RETRY_PATIENCE="5")
+    assert proc.returncode == 75, proc.stdout + proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and errors[0].endswith("; try again later"), proc.stderr
+    assert setting in errors[0] and "Traceback" not in proc.stderr
+    assert (out["status"], out["exit_code"]) == ("try_later", 75), out
+    fake_openai.faults.clear()  # the limit lifted: the same command finishes the thread
+    again, summary, _data = run()
+    assert again.returncode == 0, again.stderr
+    assert summary["sub_questions"] == PLAN_QUESTIONS
