@@ -193,6 +193,20 @@ def id_counts(lines: Sequence[LogLine]) -> Counter[str]:
 # ---- the checkpoints (LangGraph's SqliteSaver / PostgresSaver) -------------------------------
 
 
+def sessions_ended(url: str, timeout: float = 30.0) -> None:
+    """Wait until no other session is connected to ``url``'s database: a SIGKILLed run's
+    backends end only once the server notices, and a COMMIT it sent just before the kill may
+    still land. Read at once, the checkpoint missed a pending write that the resume then found
+    (CI, map:6-sync-resume-postgres, under load): the test's view, not the run, was behind."""
+    import time
+
+    sql = ("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() "
+           "AND pid <> pg_backend_pid()")
+    deadline = time.monotonic() + timeout
+    while pg_query(url, sql)[0]["n"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def latest_checkpoint(where: Place | Path, thread_id: str) -> Any:
     """The latest ``CheckpointTuple`` of the thread's root graph, or None (no checkpoint)."""
     place = as_place(where)
@@ -200,6 +214,7 @@ def latest_checkpoint(where: Place | Path, thread_id: str) -> Any:
     if place.database_url:
         from langgraph.checkpoint.postgres import PostgresSaver
 
+        sessions_ended(place.database_url)
         if not pg_query(place.database_url, "SELECT 1 FROM checkpoints LIMIT 1"):
             return None
         with PostgresSaver.from_conn_string(place.database_url) as saver:
