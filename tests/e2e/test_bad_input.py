@@ -208,7 +208,8 @@ def test_a_database_password_is_never_printed(tmp_path: Path, url: str) -> None:
     data = tmp_path / "d"
     for proc in (run_cli("threads", "--data-dir", data, "--database-url", url),
                  run_cli("threads", "--data-dir", data, env={"RESEARCH_DATABASE_URL": url})):
-        assert proc.returncode in (1, 2), proc.stderr
+        # 2: a URL libpq cannot read; 75: a server out of reach, try later (trial 58, F4)
+        assert proc.returncode in (2, 75), proc.stderr
         assert "secret" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
