@@ -23,6 +23,7 @@ Source: ``langchain.chat_models.init_chat_model``,
 from __future__ import annotations
 
 import inspect
+import json
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -45,6 +46,7 @@ __all__ = [
     "describe_model",
     "make_model",
     "model_provider",
+    "other_answers",
     "parse_structured",
     "structured_output",
 ]
@@ -228,6 +230,28 @@ def structured_output(model: BaseChatModel, schema: type[BaseModel]) -> Runnable
     if "method" in params:
         kwargs["method"] = STRUCTURED_OUTPUT_METHOD
     return model.with_structured_output(schema, **kwargs)
+
+
+def other_answers(out: Any, schema: type[BaseModel]) -> int:
+    """How many answers other than the first the raw message of a :func:`structured_output`
+    call holds: calls of the schema's tool with other arguments in one message (identical ones
+    are one answer, as :class:`workers.answer_protocol.AnswerProtocol` counts them for the
+    workers). LangChain's parser takes the first; the caller says so in a note (trial 58, F6:
+    a planner's second, conflicting plan was dropped without a word; langchainjs#11020).
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> class Plan(BaseModel):
+        ...     sub_questions: list[str]
+        >>> call = lambda q, i: {"name": "Plan", "args": {"sub_questions": [q]}, "id": i}
+        >>> raw = AIMessage("", tool_calls=[call("a?", "1"), call("a?", "2"), call("b?", "3")])
+        >>> other_answers({"raw": raw, "parsed": None}, Plan)
+        1
+    """
+    raw = out.get("raw") if isinstance(out, dict) else None
+    calls = [c for c in getattr(raw, "tool_calls", None) or [] if c.get("name") == schema.__name__]
+    answers = {json.dumps(c.get("args"), sort_keys=True, default=str) for c in calls}
+    return max(len(answers) - 1, 0)
 
 
 Schema = TypeVar("Schema", bound=BaseModel)

@@ -176,7 +176,7 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
     """
     from langchain_core.messages import HumanMessage, SystemMessage
 
-    from app.llm.models import parse_structured, structured_output
+    from app.llm.models import other_answers, parse_structured, structured_output
     from workers.errors import UnreadableAnswer
     from workers.pacing import patiently
     from workers.usage import count_tokens
@@ -194,6 +194,9 @@ def llm_plan(topic: str, model: BaseChatModel) -> PlanResult:
         note = f"the planner's answer was unusable ({reason}): used the offline plan"
         return PlanResult(offline_plan(topic), tokens, [note])
     questions, notes = clean_plan(plan.sub_questions, topic)
+    if others := other_answers(out, Plan):
+        notes.insert(0, f"the planner sent {others + 1} different plans in one message: the "
+                        "first was used")
     return PlanResult(questions, tokens, notes)
 
 

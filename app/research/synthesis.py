@@ -43,7 +43,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from app.llm.models import parse_structured, structured_output
+from app.llm.models import other_answers, parse_structured, structured_output
 from app.research.definitions import definitions
 from app.research.entry_rows import default_entries
 from app.research.own import subject_terms
@@ -300,6 +300,10 @@ def make_summarizer(
                              **spent)
         items, dropped = _cited_sentences(parsed, claims)
         notes = [f"model summary: {dropped} sentence(s) without a known source were dropped"]
-        return Synthesis(items, notes=[*(notes if dropped else []), *said], **spent)
+        notes = notes if dropped else []
+        if others := other_answers(out, ReportSummary):
+            notes.append(f"model summary: the report model sent {others + 1} different "
+                         "summaries in one message: the first was used")
+        return Synthesis(items, notes=[*notes, *said], **spent)
 
     return summarize

@@ -147,3 +147,25 @@ def test_a_planned_question_the_plan_check_would_refuse_is_left_out_and_named(mo
     assert len(left_out) == 3 and left_out == result.notes[:3]
     assert f"has {len(too_long)} characters; the limit is {MAX_QUESTION_CHARS}" in result.notes[0]
     assert "…'" in result.notes[0]  # the question shown is cut with a mark, its quote kept
+
+
+def test_a_second_different_answer_in_one_message_is_named_not_dropped_silently(monkeypatch):
+    # Trial 58, F6 (issue 21 item 1's sibling in another role): a planner that sent two Plan
+    # calls in one message, the second another plan, ran the first without a word
+    first = Plan(sub_questions=["What is the relay?", "Why does the relay fold envelopes?",
+                                "How is the relay configured?"])
+    calls = [{"name": "Plan", "args": first.model_dump(), "id": "1"},
+             {"name": "Plan", "args": first.model_dump(), "id": "2"},  # the same: one answer
+             {"name": "Plan", "args": {"sub_questions": ["What is a copper envelope?"]},
+              "id": "3"}]
+    raw = AIMessage("", tool_calls=calls, response_metadata={"finish_reason": "tool_calls"})
+    monkeypatch.setattr(app.llm.models, "structured_output",
+                        lambda model, schema: RunnableLambda(
+                            lambda _messages: {"raw": raw, "parsed": first,
+                                               "parsing_error": None}))
+    result = llm_plan("relay", None)
+    assert result.questions == first.sub_questions
+    assert result.notes == ["the planner sent 2 different plans in one message: the first was "
+                            "used"]
+    raw.tool_calls = calls[:2]
+    assert llm_plan("relay", None).notes == []
