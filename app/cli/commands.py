@@ -181,7 +181,7 @@ def _print_end(summary: Any, args: argparse.Namespace, settings: Settings) -> in
     """Print how the run ended (``summary``: its ``RunSummary`` or ``ReviewPause``), as JSON
     with its ``exit_code`` or for a reader; return the exit code: 0 when the outcome is ``ok``
     or the run paused for review, else 1."""
-    from app.cli.progress import print_pause, print_summary
+    from app.cli.summary import print_pause, print_summary
 
     out = summary.to_dict()
     # Alive at the end with a crash point set: it was never reached. A workshop that asked for

@@ -1,4 +1,5 @@
-"""Terminal output: progress as envelopes arrive, and the end-of-run summary.
+"""Terminal output: progress as envelopes arrive (the end-of-run summary and a pause are
+:mod:`app.cli.summary`).
 
 On a terminal it uses rich (colour, a live progress bar); otherwise (a pipe, CI, a test) it prints
 plain lines that a test or ``grep`` can read. Messages go to stderr when stdout carries ``--json``.
@@ -12,21 +13,19 @@ from typing import Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from app.research.text import clip, visible
-from app.settings.hints import thread_command
 
-__all__ = ["Progress", "print_pause", "print_summary"]
+__all__ = ["Progress", "SHORT", "shown"]
 
 
-def _shown(text: object, limit: int) -> str:
+def shown(text: object, limit: int) -> str:
     """``text`` for a terminal line: on one line, cut to ``limit`` (:func:`clip`), its control
     characters escaped (:func:`visible`: else a question's ESC reached the terminal)."""
     return visible(clip(text, limit))
 
 
-_SHORT = 70
+SHORT = 70
 """The most characters of a sub-question shown on a progress line."""
 
 
@@ -276,10 +275,10 @@ class Progress:
             width = len(str(data["total"]))
             text = (
                 f"[{data['done']:>{width}}/{data['total']}] {env['worker']:<12} {status:<5} "
-                f"{_shown(env.get('task_key', ''), _SHORT)}{round_}{attempts}"
+                f"{shown(env.get('task_key', ''), SHORT)}{round_}{attempts}"
             )
             if status == "error":
-                text += f"  ({_shown(env.get('error') or '', 120)})"
+                text += f"  ({shown(env.get('error') or '', 120)})"
             self.line(text, "red" if status == "error" else None)
         if data["done"] >= data["total"]:  # the round's end
             if self.round_again and not self.counting:
@@ -303,7 +302,7 @@ class Progress:
             self.line(f"{said} {count} sub-question{'s' * (count != 1)}, "
                       f"{data['total']} tasks:")
             for i, question in enumerate(data["sub_questions"], 1):
-                self.line(f"  {i}. {_shown(question, 100)}")
+                self.line(f"  {i}. {shown(question, 100)}")
         elif kind == "envelope":
             self._envelope(data)
         elif kind == "dispatched":
@@ -312,12 +311,12 @@ class Progress:
             pass  # a counted round's task: its result is news enough, if it is news
         elif kind == "retry":
             self.line(
-                f"        {data['worker']:<12} retry  {_shown(data['task_key'], _SHORT)}  (attempt "
-                f"{data['attempt']} of {data['max_attempts']} failed: {_shown(data['error'], 90)})",
+                f"        {data['worker']:<12} retry  {shown(data['task_key'], SHORT)}  (attempt "
+                f"{data['attempt']} of {data['max_attempts']} failed: {shown(data['error'], 90)})",
                 "yellow",
             )
         elif kind == "waiting":  # once per wait: a Retry-After, a backoff of up to 600 s
-            self.line(f"        waiting {data['seconds']:.0f} s {_shown(data['for'], 200)}",
+            self.line(f"        waiting {data['seconds']:.0f} s {shown(data['for'], 200)}",
                       "yellow")
         elif kind == "persisted":
             self.line(f"persisted {data['count']} envelope(s) to the results database")
@@ -327,102 +326,3 @@ class Progress:
             quiet, self.quiet = self.quiet, False
             self.line(f"note: {data['text']}", "yellow")
             self.quiet = quiet or self.quiet  # a broken pipe silences it for good
-
-
-def print_summary(summary: dict[str, Any], stream: TextIO | None = None) -> None:
-    """Print the end-of-run summary table (rich on a terminal, plain ``key: value`` lines else)."""
-    stream = stream or sys.stdout
-    console = Console(file=stream, highlight=False, soft_wrap=True)
-    rows = [
-        ("thread", summary["thread_id"]),
-        ("model", summary["model"]),
-        ("envelopes", f"{summary['envelopes']} (expected {summary['expected']})"),
-        ("db rows", str(summary["db_rows"]) + (
-            f" ({summary['missing_rows']} missing)" if summary.get("missing_rows") else "")),
-        ("duplicates", str(summary["duplicates"])),
-        ("persisted", f"{summary['persisted']}/{summary['envelopes']}"),
-        ("errors", str(len(summary["errors"]))),
-        ("tokens", str(summary["tokens"]) + (
-            " (estimated: the offline model counts len(text) // 4)"
-            if str(summary["model"]).startswith("offline") else "")),
-        ("report", summary["report_path"] or "(none)"),
-        ("elapsed", f"{summary['elapsed_seconds']:.2f} s"),
-    ]
-    # a path or a model's name may hold a control character (a data dir's ESC or newline)
-    rows = [(key, visible(value)) for key, value in rows]
-    if console.is_terminal:
-        table = Table(title="summary", show_header=False)
-        for key, value in rows:
-            table.add_row(key, escape(value))
-        console.print(table)
-    else:
-        print("summary:", file=stream)
-        for key, value in rows:
-            print(f"  {key}: {value}", file=stream)
-    for error in summary["errors"]:
-        # a worker's error may quote a web page's or an MCP server's text: escaped
-        print(visible(f"  failed: {error['worker']} on {clip(error['sub_question'], _SHORT)!r}: "
-                      f"{error['error']}"
-                      + (" (its earlier result was kept)" if error.get("kept") else "")),
-              file=stream)
-    for note in summary["notes"]:
-        print(visible(f"  note: {note}"), file=stream)
-    for warning in summary.get("warnings") or []:
-        print(visible(f"  warning: {warning['message']}"), file=stream)
-    stream.flush()
-
-
-def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str = "") -> None:
-    """Print what a run paused for review awaits (``ReviewPause.to_dict()``), and the commands
-    that continue it; ``where`` (e.g. ``" --data-dir /tmp/x"``, see
-    :func:`app.settings.hints.place_args`) is added to each, so they find the thread when
-    pasted."""
-    stream = stream or sys.stdout
-    review, thread = pause["review"], pause["thread_id"]
-    out = [f"paused for review: thread {thread} awaits the {review['stage']} review"]
-
-    def review_with(tail: str, why: str = "") -> str:  # a printed command, the id quoted
-        command = thread_command("review", thread, tail=tail, place=where)
-        return f"  {command}   ({why})" if why else f"  {command}"
-
-    if review.get("error"):
-        out.append(visible(f"the last decision was refused: {review['error']}"))
-    if review["stage"] == "plan":
-        out.append(f"sub-questions ({len(review['sub_questions'])}):")
-        out += [f"  {i}. {visible(q)}" for i, q in enumerate(review["sub_questions"], 1)]
-        out += ["continue:", review_with(" --approve"),
-                review_with(" --question TEXT [--question TEXT ...]",
-                            "replace the sub-questions and run them")]
-    else:
-        envelopes = review["envelopes"]
-        # "nothing persisted yet" was untrue of a rerun: its tasks' rows are an earlier run's
-        out.append(f"results ({len(envelopes)}) of this run, not persisted until approved:")
-        for e in envelopes:
-            out.append(f"  {e['envelope_id']}  {e['status']:<5} "
-                       f"round {e.get('run_round', e['round'])}  "
-                       f"{_shown(e['task_key'], 60)}")
-            out.append(f"      {_shown(e['summary'], 110)}")
-        out += ["continue:", review_with(" --approve"),
-                review_with(" --drop ENVELOPE_ID ...", "those not persisted, not reported; "
-                            "the rest are approved: persisted and reported, unless with --redo"),
-                review_with(" --redo ENVELOPE_ID ...", "sent again, then another review")]
-    out += [f"note: {note}" for note in pause.get("notes") or []]
-    # each line escaped: a note, a path in the commands (the data dir) may hold an ESC
-    print("\n".join(visible(line) for line in out), file=stream, flush=True)
-
-
-def show_pause(thread_id: str, pause: dict[str, Any], settings: Any, *, as_json: bool) -> None:
-    """Print the pause ``review THREAD_ID`` was asked about with no decision (``as_json``: its
-    exit object, exit 0), with the same keys as the pause ``research`` and ``review --approve``
-    print; ``settings``: the command's (where the continue command points)."""
-    from app.cli.exit_codes import EXIT_OK
-    from app.cli.outcome import print_exit_object
-    from app.settings.hints import continue_args, thread_command
-
-    pause["continue_with"] = thread_command("review", thread_id, tail=" --approve",
-                                            place=continue_args(settings))
-    pause["exit_code"] = EXIT_OK
-    if as_json:
-        print_exit_object(EXIT_OK, thread_id=thread_id, body=pause, status="awaiting_review")
-    else:
-        print_pause(pause, where=continue_args(settings))

@@ -57,7 +57,7 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
         raise ThreadMismatch(f"thread {args.thread_id!r} awaits its {payload['stage']} "
                              f"review, and {changed}")  # its --approve would refuse it
     if not decided:
-        from app.cli.progress import show_pause
+        from app.cli.summary import show_pause
 
         show_pause(args.thread_id, ReviewPause(args.thread_id, pending.topic or "",
                                                pending.as_of or "", payload).to_dict(),

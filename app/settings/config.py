@@ -52,9 +52,8 @@ from app.settings.checks import (
     check_request_rate,
     check_searxng_url,
     check_url_credentials,
-    split_api_token,
 )
-from app.settings.credentials import DEFAULT_OPENAI_MODEL, default_model, url_secrets
+from app.settings.credentials import DEFAULT_OPENAI_MODEL, default_model, secrets_of
 from app.settings.spec import (
     ConfigError,
     SettingSpec,
@@ -333,23 +332,9 @@ class Settings(RunContext):
         return out
 
     def secrets(self) -> list[str]:
-        """Every secret value in use (the ``secret`` settings, each API token, and the
-        password or token any URL setting carries, such as a database URL's or
-        ``OPENAI_BASE_URL=https://user:password@proxy/v1``'s: the rest of a URL is shown),
-        longest first: what :func:`app.settings.credentials.redact` masks."""
-        out: list[str] = []
-        for spec in specs_of(type(self)):
-            value = getattr(self, spec.name)
-            for item in value if isinstance(value, tuple) else (value,):
-                if not isinstance(item, str) or not item:
-                    continue
-                if "://" in item:  # a URL is shown, its credentials never (a database
-                    out += url_secrets(item)  # URL without a password names its server)
-                elif spec.secret:
-                    out.append(item)
-                    # an API token of a TOKEN=USER pair
-                    out += [split_api_token(item)[0]] if spec.repeated else []
-        return sorted({s for s in out if len(s) >= 4}, key=len, reverse=True)
+        """Every secret value in use, longest first, as
+        :func:`~app.settings.credentials.secrets_of` finds them: what ``redact`` masks."""
+        return secrets_of(self, specs_of(type(self)))
 
     def corpus_folder(self, name: str | None) -> str | None:
         """The folder of the corpus called ``name`` in ``RESEARCH_CORPORA``; ``name`` None: the

@@ -8,7 +8,8 @@ Functions of :class:`app.settings.config.Settings` (which lists its secrets,
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from app.settings.spec import ConfigError
@@ -16,8 +17,8 @@ from app.settings.spec import ConfigError
 if TYPE_CHECKING:
     from app.settings.config import Settings
 
-__all__ = ["DEFAULT_OPENAI_MODEL", "default_model", "redact", "redact_url", "url_secrets",
-           "web_key"]
+__all__ = ["DEFAULT_OPENAI_MODEL", "default_model", "redact", "redact_url", "secrets_of",
+           "url_secrets", "web_key"]
 
 DEFAULT_OPENAI_MODEL = "openai:gpt-4.1-mini"
 
@@ -129,3 +130,26 @@ def default_model(credentials: Settings | None) -> str:
     """The model spec when none is set: OpenAI's default when a key is known, else offline.
     The one owner of that default (``load_settings`` fills ``Settings.model`` with it)."""
     return DEFAULT_OPENAI_MODEL if credentials and credentials.openai_api_key else "offline"
+
+
+def secrets_of(settings: Any, specs: Iterable[Any]) -> list[str]:
+    """Every secret value ``settings`` holds, longest first: each ``secret`` setting of
+    ``specs`` (:class:`~app.settings.spec.SettingSpec`), each API token of a ``TOKEN=USER``
+    pair, and the password or token any URL setting carries, such as a database URL's or
+    ``OPENAI_BASE_URL=https://user:password@proxy/v1``'s (the rest of a URL is shown): what
+    :func:`redact` masks. Values shorter than 4 characters are left out."""
+    from app.settings.checks import split_api_token
+
+    out: list[str] = []
+    for spec in specs:
+        value = getattr(settings, spec.name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if not isinstance(item, str) or not item:
+                continue
+            if "://" in item:  # a URL is shown, its credentials never (a database
+                out += url_secrets(item)  # URL without a password names its server)
+            elif spec.secret:
+                out.append(item)
+                # an API token of a TOKEN=USER pair
+                out += [split_api_token(item)[0]] if spec.repeated else []
+    return sorted({s for s in out if len(s) >= 4}, key=len, reverse=True)

@@ -33,8 +33,9 @@ from app.storage.base import (
     StorageVanished,
     ThreadBusy,
 )
+from app.storage.file_watch import file_id, held_flocks, replaced, say_holder
 from app.storage.results import ResultsStore
-from app.storage.sqlite_files import connect, is_damage, not_a_file
+from app.storage.sqlite_files import connect, damaged_file, is_damage, not_a_file
 from app.storage.sqlite_results import (
     RESULTS_DB,
     ForeignSchema,
@@ -67,11 +68,6 @@ _held_locks: dict[str, tuple[str, tuple[int, int]]] = {}
 """Each thread lock file this process holds a ``flock`` on, by resolved path: ``(thread_id,
 (st_dev, st_ino) of the locked file)``; :meth:`SqliteStorage.lock_lost` tells a deleted or
 replaced lock file (a ``flock`` on an unlinked file keeps no other process out)."""
-
-
-def _file_id(path: Path) -> tuple[int, int]:
-    st = os.stat(path)
-    return st.st_dev, st.st_ino
 
 
 CHECKPOINT_TABLES = {
@@ -118,7 +114,7 @@ class SqliteStorage(Storage):
         led to the second)."""
         if not is_damage(exc):
             return None
-        bad = [p for p in (self.checkpoints_path, self.results_path) if _is_damaged(p)]
+        bad = [p for p in (self.checkpoints_path, self.results_path) if damaged_file(p)]
         reason = str(exc).splitlines()[0]
         if not bad:
             return DamagedDatabase(f"a database in {self.data_dir} is damaged ({reason}); run "
@@ -188,7 +184,7 @@ class SqliteStorage(Storage):
                 saver = SqliteSaver(conn)
                 if not read_only:
                     saver.setup()
-                    _opened_files[str(path.resolve())] = _file_id(path)
+                    _opened_files[str(path.resolve())] = file_id(path)
                 elif has_table(conn, "checkpoints"):
                     saver.is_setup = True  # setup() would write (PRAGMA, CREATE, ALTER)
                 else:
@@ -211,12 +207,12 @@ class SqliteStorage(Storage):
                 "the run stopped; run the same command again to start over")
         path = self.checkpoints_path
         opened = _opened_files.get(str(path.resolve()))
-        if (unopened_too or opened is not None) and _replaced(path, opened):
+        if (unopened_too or opened is not None) and replaced(path, opened):
             return gone
         path = self.results_path
         kept = _opened_results.get(str(path.resolve()))
-        if kept is not None and _replaced(path, kept[1]):
-            if _replaced(self.data_dir, None):  # the whole folder: its checkpoints went too
+        if kept is not None and replaced(path, kept[1]):
+            if replaced(self.data_dir, None):  # the whole folder: its checkpoints went too
                 return gone
             return (f"the results database {path} was deleted (or replaced) during the run: the "
                     "run record made at its start and any rows of the thread's earlier runs "
@@ -281,7 +277,7 @@ class SqliteStorage(Storage):
             if not read_only:
                 st = os.fstat(handle.fileno())
                 _held_locks[key] = (thread_id, (st.st_dev, st.st_ino))
-                _say_holder(handle, holder)
+                say_holder(handle, holder)
             try:
                 yield
             finally:
@@ -289,7 +285,7 @@ class SqliteStorage(Storage):
                 if not self._holds_a_lock():  # the next run here may find it made anew
                     self._forget_results()
                 if not read_only:
-                    _say_holder(handle, "")
+                    say_holder(handle, "")
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def _keep_results(self) -> None:
@@ -323,7 +319,7 @@ class SqliteStorage(Storage):
             if os.path.dirname(key) != folder:
                 continue
             try:
-                if _file_id(Path(key)) == locked:
+                if file_id(Path(key)) == locked:
                     continue
             except FileNotFoundError:
                 pass
@@ -373,61 +369,3 @@ class SqliteStorage(Storage):
                 saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         path = self.checkpoints_path
         return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.is_file())
-
-
-def _replaced(path: Path, opened: tuple[int, int] | None) -> bool:
-    """Whether the file at ``path`` is gone, or is another file than ``opened`` (its
-    ``(st_dev, st_ino)``; None: any file will do). Unreadable is not gone: other errors say
-    what is wrong."""
-    try:
-        now = _file_id(path)
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
-    return opened not in (None, now)
-
-
-def _say_holder(handle: Any, holder: str) -> None:
-    """Write ``holder`` as the whole of a lock file this process holds (best effort: a full disk
-    leaves it as it was, and a refused process then gives the general line)."""
-    try:
-        handle.truncate(0)
-        handle.write(holder)
-        handle.flush()
-    except OSError:
-        pass
-
-
-def _is_damaged(path: Path) -> bool:
-    if not path.exists():
-        return False
-    try:
-        conn = connect(path, read_only=True)
-    except sqlite3.DatabaseError:
-        return True
-    try:
-        return conn.execute("PRAGMA quick_check").fetchone()[0] != "ok"
-    except sqlite3.DatabaseError:
-        return True
-    finally:
-        conn.close()
-
-
-def held_flocks(proc_locks: str = "/proc/locks") -> set[tuple[int, int, int]] | None:
-    """``(major, minor, inode)`` of each file a process holds a ``flock`` on: the ``FLOCK``
-    lines of Linux's ``/proc/locks`` (``1: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE 0 EOF``; a
-    waiter's line has ``->`` before ``FLOCK``). None when it cannot be read."""
-    try:
-        text = Path(proc_locks).read_text(encoding="ascii", errors="replace")
-    except OSError:
-        return None
-    out = set()
-    for fields in (line.split() for line in text.splitlines()):
-        if len(fields) > 5 and fields[1] == "FLOCK" and fields[5].count(":") == 2:
-            major, minor, inode = fields[5].split(":")
-            try:
-                out.add((int(major, 16), int(minor, 16), int(inode)))
-            except ValueError:
-                continue
-    return out

@@ -14,7 +14,7 @@ import stat
 import time
 from pathlib import Path
 
-__all__ = ["connect", "is_damage", "not_a_file"]
+__all__ = ["connect", "damaged_file", "is_damage", "not_a_file"]
 
 _DAMAGE = ("malformed", "not a database", "file is encrypted")
 """What SQLite says when a file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB)."""
@@ -160,3 +160,20 @@ def _ensure_wal(conn: sqlite3.Connection, *, patience_s: float = 30.0) -> None:
                 raise
         time.sleep(delay)
         delay = min(delay * 2, 0.2)
+
+
+def damaged_file(path: Path) -> bool:
+    """Whether the SQLite file at ``path`` fails to open or its ``PRAGMA quick_check``; False
+    when there is no file."""
+    if not path.exists():
+        return False
+    try:
+        conn = connect(path, read_only=True)
+    except sqlite3.DatabaseError:
+        return True
+    try:
+        return conn.execute("PRAGMA quick_check").fetchone()[0] != "ok"
+    except sqlite3.DatabaseError:
+        return True
+    finally:
+        conn.close()

@@ -89,7 +89,7 @@ def test_a_server_that_refuses_is_no_try_later() -> None:
     # a wrong password, no such database, a host name that does not exist: the same again
     # fails the same way (exit 1), whatever the time
     from app.storage import StorageError, StorageUnreachable
-    from app.storage.postgres import cannot_connect
+    from app.storage.pg_errors import cannot_connect
 
     for reason in ('connection failed: FATAL: password authentication failed for user "bob"',
                    'connection failed: FATAL: database "nope" does not exist',

@@ -146,7 +146,8 @@ def test_a_question_with_control_characters_reaches_a_terminal_escaped() -> None
     # show it escaped (trial 10 saw the ESC sent to the terminal as it was)
     import io
 
-    from app.cli.progress import Progress, print_pause
+    from app.cli.progress import Progress
+    from app.cli.summary import print_pause
 
     bad = "a\x1bb \u202ec\x9b resume"
     pause = {"thread_id": "t", "review": {"stage": "plan", "sub_questions": [bad]}}

@@ -140,7 +140,7 @@ def test_running_threads_are_read_without_taking_a_lock(storage: Storage, monkey
 
 
 def test_held_flocks_reads_proc_locks_lines(tmp_path: Path) -> None:
-    from app.storage.sqlite import held_flocks
+    from app.storage.file_watch import held_flocks
 
     locks = tmp_path / "locks"
     locks.write_text("1: FLOCK  ADVISORY  WRITE 2165 fe:00:2400350 0 EOF\n"

@@ -72,7 +72,7 @@ def test_the_summary_and_the_error_line_escape_a_workers_error_text(
         capsys: pytest.CaptureFixture[str]) -> None:
     # a worker's error quotes what a web page or an MCP server answered
     from app.cli import _ended
-    from app.cli.progress import print_summary
+    from app.cli.summary import print_summary
 
     summary = {"thread_id": "t", "model": "m", "envelopes": 1, "expected": 1, "db_rows": 1,
                "duplicates": 0, "persisted": 1, "tokens": 1, "report_path": None,
@@ -114,7 +114,7 @@ def test_every_progress_line_is_escaped() -> None:
 def test_the_summarys_report_path_is_one_escaped_line() -> None:
     # Trial 46, F2: a data dir holding ESC or a newline reached the terminal raw on the
     # summary's "report:" line (the "report written:" line above escaped the same path)
-    from app.cli.progress import print_summary
+    from app.cli.summary import print_summary
 
     path = "/tmp/a\x1b[31mred\nsplit/reports/t.md"
     summary = {"thread_id": "t", "model": "m", "envelopes": 1, "expected": 1, "db_rows": 1,

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from app.cli.progress import print_pause
+from app.cli.summary import print_pause
 from app.research.review import envelope_summary
 from app.research.text import clip
 

@@ -56,6 +56,17 @@ def _rmtree(data: Path) -> None:
     shutil.rmtree(data)
 
 
+def _stopped_claiming_nothing(proc) -> str:
+    """The one error line of a run that stopped (exit 1) and claimed nothing on stdout."""
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+    assert "Traceback" not in proc.stderr
+    for claim in ("db rows:", "persisted", "report written", "summary:"):
+        assert claim not in proc.stdout, proc.stdout
+    return lines[0]
+
+
 def _checkpoints_only(data: Path) -> None:
     for path in data.glob(f"{CHECKPOINTS_DB}*"):
         path.unlink()
@@ -66,14 +77,8 @@ def _checkpoints_only(data: Path) -> None:
 def test_a_run_whose_storage_is_deleted_stops_and_claims_nothing(tmp_path, small_corpus,
                                                                  delete) -> None:
     data = tmp_path / "data"
-    proc = _delete_mid_run(data, small_corpus, delete)
-    assert proc.returncode == 1, proc.stdout + proc.stderr
-    lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
-    assert "was deleted during the run" in lines[0] and str(data) in lines[0]
-    assert "Traceback" not in proc.stderr
-    for claim in ("db rows:", "persisted:", "report written", "summary:"):
-        assert claim not in proc.stdout, proc.stdout
+    line = _stopped_claiming_nothing(_delete_mid_run(data, small_corpus, delete))
+    assert "was deleted during the run" in line and str(data) in line
     if delete is _rmtree:
         assert not data.exists(), sorted(os.listdir(data))  # not made again behind its back
     # and the advice works: the same command starts over and finishes
@@ -145,14 +150,8 @@ def test_a_run_whose_results_database_is_deleted_stops_and_claims_nothing(tmp_pa
     # and the run printed "persisted: 9/9 ... errors: 0" and exit 0 into a new, empty database:
     # the run record made at its start was gone, and `threads` showed the thread "unknown".
     data = tmp_path / "data"
-    proc = _delete_mid_run(data, small_corpus, delete)
-    assert proc.returncode == 1, proc.stdout + proc.stderr
-    lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
-    assert f"the results database {data / RESULTS_DB} was deleted (or replaced)" in lines[0]
-    assert "Traceback" not in proc.stderr
-    for claim in ("db rows:", "persisted", "report written", "summary:"):
-        assert claim not in proc.stdout, proc.stdout
+    line = _stopped_claiming_nothing(_delete_mid_run(data, small_corpus, delete))
+    assert f"the results database {data / RESULTS_DB} was deleted (or replaced)" in line
     if delete is _results_only:
         assert not list(data.glob(f"{RESULTS_DB}*")), sorted(os.listdir(data))  # not made again
     # the advice works: the same command goes on from the last checkpoint and finishes, its
