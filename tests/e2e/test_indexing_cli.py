@@ -69,3 +69,17 @@ def test_a_folder_of_one_file_over_the_default_limit_is_indexed_with_a_higher_on
     by_env = run_cli(*common, "--data-dir", tmp_path / "d2",
                      env={"RESEARCH_MAX_FILE_BYTES": "9000000"})
     assert by_env.returncode == 0, by_env.stderr[-2000:]
+
+
+def test_a_file_of_long_blank_runs_is_indexed_in_time(tmp_path):
+    # Trial 59, F1: the list-item rule of the sentence cuts was tried at every blank of a run,
+    # O(k²): fixed-width records (6 MB) took 48 s, a run of 400,000 spaces 140 s; a run of
+    # 1,000,000 would take about 15 minutes, past the CLI's timeout here. Linear, it is instant.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    body = "The zorblax relay reads its ledger. It starts worker processes.\n" * 20
+    (docs / "records.txt").write_text(body + "Total:" + " " * 1_000_000 + "42\n" + body,
+                                      encoding="utf-8")
+    proc = run_cli("research", "zorblax relay ledger", "--as-of", AS_OF, "--model", "offline",
+                   "--corpus", docs, "--data-dir", tmp_path / "data", "--quiet")
+    assert proc.returncode == 0, proc.stderr[-2000:]

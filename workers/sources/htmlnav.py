@@ -79,7 +79,8 @@ _LETTERS = (f"count(a) >= 5 and {_NOT_PAGE} and not(a[string-length(normalize-sp
 """A bar of one-character links (an index's letters) with little text besides."""
 
 _TRAIL_MARKS = ">\u203a\u00bb|/\u00b7\u2022"
-_TRAIL = (f"count(a) >= 3 and {_NOT_PAGE} and {_NO_HEADING} and "
+_TRAIL_BLOCKS = "self::div or self::p or self::nav or self::header or self::footer"
+_TRAIL = (f"({_TRAIL_BLOCKS}) and count(a) >= 3 and {_NOT_PAGE} and {_NO_HEADING} and "
           f"string-length(normalize-space(.)) <= {MAX_BAR_CHARS} and "
           f"not(text()[normalize-space(translate(., '{_TRAIL_MARKS}', '')) != '']) and "
           f"text()[translate(., '{_TRAIL_MARKS}', '') != .]")
@@ -88,7 +89,10 @@ _TRAIL = (f"count(a) >= 3 and {_NOT_PAGE} and {_NO_HEADING} and "
 id="path">``; "Index | Modules | Glossary"): a breadcrumb or a links bar, whatever its class
 or id says (trial 57, F3: each page's trail differs in its last link, so the folder's
 repeated-text filter kept it, and it was a Top passage). Links apart by spaces alone are a
-row of words ("ox ax is it at")."""
+row of words ("ox ax is it at"). Only a block of its own (a ``div``, ``p``, ``nav``,
+``header`` or ``footer``) is a trail: links with bars between them inside ``code``, a table
+cell or a list item are a value's syntax ("on|off|auto", a macro's "LINE | NUMBER |
+SUPERSCRIPT"), and were dropped with them (trial 59, F3)."""
 
 _MARK_ONLY = "translate(normalize-space(.), '0123456789[]()*', '') = ''"
 _SHORT_MARK = (f"({_MARK_ONLY} or string-length(translate(normalize-space(.), '[]() ', '')) "

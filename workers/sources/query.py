@@ -25,9 +25,10 @@ __all__ = ["MAX_QUERY_TOKENS", "WORD_MEMOS", "SearchQuery",
 MAX_QUERY_TOKENS = 32
 """At most this many distinct query tokens are OR-ed into one FTS5 query."""
 
-_MARKED = re.compile(r"\[(\w)\]|`(\w)`|(?<=[A-Za-z]/)(\d)(?!\w)")
+_MARKED = re.compile(r"\[([A-Za-z])\]|`(\w)`|(?<=[A-Za-z]/)(\d)(?!\w)")
 """A one-character word the question marks as a name: a flag or option letter in brackets or
-backticks ("the RewriteRule [L] flag"), a version's digit after a slash ("HTTP/2"): searched,
+backticks ("the RewriteRule [L] flag"; a digit in brackets is a footnote's mark, "[1]"), a
+version's digit after a slash ("HTTP/2"): searched,
 as no other one-character word is (trial 57, Q2: "[L]" and "HTTP/2" lost to "flags" and
 "http", and the flags page's introduction answered)."""
 
@@ -85,9 +86,16 @@ _SUFFIXES = (
 )  # fmt: skip
 
 
+_E_DROPPED = frozenset({"ing", "ings", "ion", "ions", "ation", "ations"})
+"""Suffixes before which a verb drops its final ``e`` (purge: purging, configure:
+configuration); not ``-ed``, whose base with an ``e`` is as often no word ("backed": "backe")."""
+
+
 def word_forms(word: str) -> set[str]:
     """``word`` and the bases it may be an inflection of: one common suffix off (the base kept
-    at 4 letters or more), a doubled final consonant undone, ``-ies`` back to ``-y``. Two words
+    at 4 letters or more), a doubled final consonant undone, ``-ies`` back to ``-y``, a final
+    ``e`` given back before ``-ing`` or ``-ion`` ("purging" inflects "purge": trial 59, F6, a
+    word the cited passage said was named as missing). Two words
     share a form when one inflects the other ("writes"/"write", "checkpointer"/"checkpoints",
     "cancelled"/"cancellation"/"cancel"), or spells it the other side of the Atlantic
     ("coloured"/"color": the word's :func:`~workers.sources.spelling.spellings` count too).
@@ -95,6 +103,8 @@ def word_forms(word: str) -> set[str]:
     Example:
         >>> sorted(word_forms("cancelled")), sorted(word_forms("colours"))
         (['cancel', 'cancell', 'cancelled'], ['color', 'colors', 'colour', 'colours'])
+        >>> sorted(mentions(["purge", "cache", "rewrite"], "Caching, purging and rewriting."))
+        ['cache', 'purge', 'rewrite']
     """
     word = word.lower()
     forms: set[str] = set()
@@ -106,6 +116,8 @@ def word_forms(word: str) -> set[str]:
                 forms.add(base)
                 if suffix == "ies":
                     forms.add(base + "y")
+                if suffix in _E_DROPPED and base[-1] not in "aeiouy":  # purging: purge
+                    forms.add(base + "e")
                 if len(base) >= 5 and base[-1] == base[-2] and base[-1] not in "aeiousy":
                     forms.add(base[:-1])
     return forms

@@ -18,7 +18,7 @@ import bisect
 import re
 from collections.abc import Iterator
 
-__all__ = ["ITEM_MARK", "PLAIN_WORD", "continues_code", "sentence_ends"]
+__all__ = ["ITEM_MARK", "PLAIN_WORD", "continues_code", "sentence_ends", "wrapped_number"]
 
 ITEM_MARK = r"(?:[-*+•◦▪‣·]|\d{1,3}[.)])"
 """A list item's bullet or number, as written at a line's start before a space (``- ``,
@@ -69,10 +69,44 @@ _LOWER_END = re.compile(
     # authorship ..." (trial 53); 'asks "overwrite existing files?" only when' (trial 56)
     r"(?<![\w.\-/\"'`\u2018\u201c])[a-z]{4,}(?P<end>[.!?][)\]]*)"
     r"(?=\s+[a-z][\w-]*\s)")
-_ITEM_START = re.compile(rf"[ \t]*\n(?=[ \t]*{ITEM_MARK}[ \t])")
-"""A line's end before a list item: a PDF's "• A pen with a specific ..." after "...
+_ITEM_START = re.compile(rf"\n(?=[ \t]*{ITEM_MARK}[ \t])")
+"""A line break before a list item: a PDF's "• A pen with a specific ..." after "...
 miterlimit(pen p=currentpen)." began no sentence (no capital follows the full stop), and the
-passage chunker packed the two items as one sentence."""
+passage chunker packed the two items as one sentence. The break, not the blanks before it, is
+matched: a pattern starting with ``[ \t]*`` was tried at each blank of a run, O(k²) in its
+length (a file of fixed-width records, 6 MB: 48 s; trial 59, F1)."""
+_NUMBER_MARK = re.compile(r"[ \t]*\d{1,3}[.)][ \t]")
+_LINE_ENDS = frozenset(".:;!?)]\"'\u201d")
+
+
+def wrapped_number(previous: str, line: str) -> bool:
+    """Whether ``line`` opens with a number a hard-wrapped sentence carried over, no numbered
+    item: ``previous`` (the line before) ends with no mark that ends a sentence or a lead-in,
+    and is no numbered item itself ("... the timeout defaults to\\n30. After that ..." was cut
+    there, and the quote lost its value; trial 59, F5).
+
+    Example:
+        >>> wrapped_number("The timeout defaults to", "30. After that the call fails.")
+        True
+        >>> wrapped_number("Steps:", "1. Open it"), wrapped_number("1. Open it", "2. Close it")
+        (False, False)
+    """
+    tail = previous.rstrip()
+    return (bool(_NUMBER_MARK.match(line)) and bool(tail) and tail[-1] not in _LINE_ENDS
+            and not _NUMBER_MARK.match(previous))
+
+
+def _item_starts(block: str) -> Iterator[int]:
+    """The offsets just past the last character of each line before a list item
+    (:data:`_ITEM_START`; a wrapped line's number is none: :func:`wrapped_number`)."""
+    for match in _ITEM_START.finditer(block):
+        end = match.start()
+        while end > 0 and block[end - 1] in " \t":  # each blank run is walked once
+            end -= 1
+        line_start = block.rfind("\n", 0, end) + 1
+        after = block[match.end():match.end() + 64]  # the item's mark, after some blanks
+        if end > 0 and not wrapped_number(block[line_start:end], after):
+            yield end
 _LOWER_ABBREVIATIONS = frozenset(
     "etc approx resp incl excl misc secs refs figs chap para ibid repr prev orig cont abbr "
     "appr repl vols".split())
@@ -134,46 +168,62 @@ def sentence_ends(block: str) -> Iterator[int]:
         >>> [text[:end] for end in sentence_ends(text)][-1]
         'Set it. (By default it is off. Turning it on logs.)'
     """
-    ends = [m for m in _SENTENCE_END.finditer(block) if not _abbreviated(block, m.start(), m.end())]
-    ends += [m for m in _ITEM_START.finditer(block) if m.start() > 0]
+    ends = {m.end() for m in _SENTENCE_END.finditer(block)
+            if not _abbreviated(block, m.start(), m.end())}
+    ends.update(_item_starts(block))
     for match in _LOWER_END.finditer(block):
         word = block[match.start():match.start("end")]
         if match.group("end")[0] != "." or word not in _LOWER_ABBREVIATIONS:
-            ends.append(match)
+            ends.add(match.end())
     inside = _parenthesised(block)
     opens = [open_ for open_, _close in inside]
-    for offset in sorted({m.start() if m.re is _ITEM_START else m.end() for m in ends}):
+    for offset in sorted(ends):
         at = bisect.bisect_left(opens, offset) - 1  # the last aside opened before it
         if at < 0 or offset > inside[at][1]:
             yield offset
 
 
-_PARENTHESIS = re.compile(r"[()]")
+_BRACKET = re.compile(r"[()\[\]]")
 _PARENTHESIS_CHARS = 400
-"""The longest parenthesis read as one aside (a longer one lost its closing mark, or is code)."""
+
+
+def _closes_no_aside(block: str, index: int) -> bool:
+    """Whether the ")" at ``index`` is a smiley's mouth (":)", ";-)"), which closes no aside."""
+    before = block[max(index - 2, 0):index]
+    return before[-1:] in (":", ";", "=") or before in (":-", ";-")
 
 
 def _parenthesised(block: str) -> list[tuple[int, int]]:
-    """The outermost spans ``(open, close)``, in order, of ``block``'s balanced parentheses of
-    at most :data:`_PARENTHESIS_CHARS`: a sentence ending inside one ends no sentence of the
-    block, so an aside of two sentences is quoted whole ("(Default behavior would display the
-    error page of the proxied server. Turning this on shows the SSI Error message.)" was two
-    Answer lines, the second first, each with one bracket; trial 57, F2).
+    """The outermost spans ``(open, close)``, in order, of ``block``'s asides: balanced
+    parentheses of at most :data:`_PARENTHESIS_CHARS`. A sentence ending inside one ends no
+    sentence of the block, so an aside of two sentences is quoted whole ("(Default behavior
+    would display the error page of the proxied server. Turning this on shows the SSI Error
+    message.)" was two Answer lines, the second first, each with one bracket; trial 57, F2).
+    What only looks like one is none (trial 59, F4): a half-open range ("(0, 1]", "[0, 1)":
+    a "(" closed by "]" or a ")" closing "["), a "(" before a blank ("Press ( to go back"),
+    a smiley's ")"; an item's ")" ("b) the second") closes none when no "(" is open.
 
     Example:
         >>> _parenthesised("a (b. C) d (e"), _parenthesised("((a) b) (c)")
         ([(2, 7)], [(0, 6), (8, 10)])
+        >>> _parenthesised("in (0, 1]. In [0, 1). Press ( now. Item b) ok :) (x)")
+        [(49, 51)]
     """
     spans: list[tuple[int, int]] = []
-    opened: list[int] = []
-    for mark in _PARENTHESIS.finditer(block):
-        index = mark.start()
-        if mark.group() == "(":
-            opened.append(index)
-        elif opened:
-            start = opened.pop()
-            if index - start <= _PARENTHESIS_CHARS:
-                while spans and spans[-1][0] > start:  # asides inside this one
-                    spans.pop()
-                spans.append((start, index))
+    opened: list[tuple[str, int]] = []
+    for mark in _BRACKET.finditer(block):
+        index, char = mark.start(), mark.group()
+        if char in "([":
+            if char == "[" or block[index + 1:index + 2].strip():
+                opened.append((char, index))
+            continue
+        if char == ")" and _closes_no_aside(block, index):
+            continue
+        if not opened:
+            continue
+        kind, start = opened.pop()
+        if kind == "(" and char == ")" and index - start <= _PARENTHESIS_CHARS:
+            while spans and spans[-1][0] > start:  # asides inside this one
+                spans.pop()
+            spans.append((start, index))
     return spans

@@ -21,15 +21,21 @@ from app.llm.offline.markup import (
     code_lines,
     starts_in_fence,
 )
+from app.llm.offline.symbol_words import name_words
 from app.llm.offline.words import stems
 from workers.sources import Passage
 from workers.sources.entries import entry_led, entry_name
 from workers.sources.names import symbol_key
-from workers.sources.query import symbol_name
-from workers.sources.sentence_ends import ITEM_MARK, PLAIN_WORD, continues_code, sentence_ends
+from workers.sources.sentence_ends import (
+    ITEM_MARK,
+    PLAIN_WORD,
+    continues_code,
+    sentence_ends,
+    wrapped_number,
+)
 
 __all__ = ["Sentence", "candidate_sentences", "code_lines", "heading_of", "is_heading",
-           "name_words", "prose_sentences", "split_sentences", "starts_in_fence",
+           "prose_sentences", "split_sentences", "starts_in_fence",
            "starts_mid_sentence", "summary_line"]
 
 # Sentence filters: too short is a fragment or heading, too long is a run-on or a table row.
@@ -138,8 +144,8 @@ def _blocks(text: str) -> Iterable[str]:
                 yield "\n".join(block[:-1])
             block = []
             continue
-        if (not stripped or _BLOCK_START.match(line) or _FIELD_ENTRY.match(line)
-                or _ROW.match(line)):
+        if (not stripped or _FIELD_ENTRY.match(line) or _ROW.match(line)
+                or (_BLOCK_START.match(line) and not (block and wrapped_number(block[-1], line)))):
             if block:
                 yield "\n".join(block)
                 block = []
@@ -243,33 +249,6 @@ an index entry or a link list ("URI query parameters - uri.html#coreqp"), not pr
 
 _SUMMARY_MIN_WORDS = 3
 """A symbol's summary line may be this short ("Configuration for retrying nodes.")."""
-_CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-
-
-_FILE_SUFFIXES = frozenset(
-    "md markdown txt text rst html htm xhtml pdf docx py pyi json yaml yml toml csv xml tex "
-    "ipynb".split())
-"""A title ending in one of these is a file's name ("guide.md"), not a symbol's."""
-
-
-def name_words(title: str) -> str:
-    """The words of the API symbol a passage documents, when its title is a qualified name
-    (a docstring's): ``"langgraph.types.RetryPolicy"`` -> ``"Retry Policy"``; ``""`` for a
-    page or file title. A docstring's sentences are about that symbol even where they do not
-    name it ("Configuration for retrying nodes." is what ``RetryPolicy`` is).
-
-    Example:
-        >>> name_words("langgraph.types.RetryPolicy"), name_words("x.load_pending_writes")
-        ('Retry Policy', 'load pending writes')
-        >>> name_words("SQLite Query Language: ALTER TABLE"), name_words("guide.md")
-        ('', '')
-    """
-    name = symbol_name(title)
-    if not name or title.rpartition(".")[2].lower() in _FILE_SUFFIXES:
-        return ""
-    return " ".join(_CAMEL_PART.findall(name))
-
-
 def _symbol_stems(title: str) -> frozenset[str]:
     """The stems a docstring's sentences count as their own by their place: its symbol's name
     words (``Retry Policy``) and its name as one word (``basecheckpointsaver``), since a

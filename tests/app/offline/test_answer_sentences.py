@@ -262,3 +262,15 @@ def test_an_aside_of_two_sentences_is_one_quote_with_both_its_brackets() -> None
         "(Default behavior would display the error page of the proxied server. Turning this on "
         "shows the SSI Error message.)",
         "It has no effect otherwise."]
+
+
+def test_what_only_looks_like_an_aside_or_an_item_cuts_as_before() -> None:
+    # Trial 59, F4 and F5: a half-open range, a "(" before a blank and a smiley were taken for
+    # asides, merging sentences; a hard-wrapped line's number was an item, cutting one.
+    assert split_sentences("The alpha is in (0, 1]. The beta is in [0, 1). The gamma is free.") \
+        == ["The alpha is in (0, 1].", "The beta is in [0, 1).", "The gamma is free."]
+    assert len(split_sentences("Press ( to go back one step. Press ) to go on.")) == 2
+    assert split_sentences("It failed :( Restart it. Then wait :) Done.") == [
+        "It failed :( Restart it.", "Then wait :) Done."]
+    assert split_sentences("The timeout defaults to\n30. After that the call fails.")[0] \
+        == "The timeout defaults to\n30."

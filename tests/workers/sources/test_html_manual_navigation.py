@@ -222,3 +222,14 @@ def test_a_breadcrumb_trail_is_no_text_but_links_in_a_sentence_are() -> None:
                      '</body></html>')
     assert "Documentation" not in page.text and "Sitemap" not in page.text
     assert "The [L] flag stops the rewriting." in page.text and "See A, B and C." in page.text
+
+
+def test_links_with_bars_inside_code_a_cell_or_an_item_stay_text() -> None:
+    # trial 59, F3: "Set the mode to on|off|auto" became "Set the mode to to control ...", and
+    # groff mom's macro arguments "LINE | NUMBER | SUPERSCRIPT" were dropped as a trail
+    bars = ' | '.join(f'<a href="#{w}">{w}</a>' for w in ("LINE", "NUMBER", "SUPERSCRIPT"))
+    page = html_page(f'<html><body><p>Set the mode to <code><a href="#on">on</a>|<a href="#off">'
+                     f'off</a>|<a href="#a">auto</a></code> to control it.</p><table><tr><td>'
+                     f'{bars}</td></tr></table><ul><li>{bars}</li></ul></body></html>')
+    assert "Set the mode to on|off|auto to control it." in page.text
+    assert page.text.count("LINE | NUMBER | SUPERSCRIPT") == 2, page.text

@@ -225,3 +225,6 @@ def test_a_one_letter_name_the_question_marks_is_searched(tmp_path: Path) -> Non
     with Corpus.open(tmp_path / "d", folder=root) as c:
         assert c.search("What does the RewriteRule [L] flag do?", k=3)[0].doc_id == "last.md"
         assert c.search("How do I enable HTTP/2?", k=3)[0].doc_id == "h2.md"
+    # a digit in brackets is a footnote's mark, not a name (trial 59, F9)
+    from workers.sources.query import query_terms
+    assert query_terms("What does the [L] flag do? [1] [2]") == ["l", "flag"]
