@@ -13,11 +13,15 @@
 """
 from __future__ import annotations
 
+import shlex
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from app.settings.env import load_settings
-from tests.conftest import write_corpus
+from app.settings.hints import APP
+from tests.conftest import AS_OF, write_corpus
 from tests.workers.sources.test_folder_languages import MANUAL, _page
 from workers.sources import Corpus
 from workers.sources.folder import folder_files
@@ -116,3 +120,39 @@ def test_hugo_names_the_language_before_the_extension(tmp_path: Path) -> None:
     assert notes == ["1 translated page skipped in *.fr: the *.en pages are indexed "
                      "(--corpus-language or RESEARCH_CORPUS_LANGUAGE chooses another)"]
     assert _refs(root, "fr") == ["about.fr.md", "index.md"]
+
+
+def test_a_changed_corpus_language_is_named_not_taken_for_changed_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        cli_env: None) -> None:
+    from app.cli import main
+    from app.runs.ids import default_thread_id
+    from tests.app.test_changed_corpus_advice import _run_unfinished
+
+    root, data = write_corpus(tmp_path / "manual", MANUAL), ["--data-dir", str(tmp_path / "d")]
+    topic = "heron HTTP/2 Protocols"
+    thread = default_thread_id(topic, AS_OF)
+    _run_unfinished(monkeypatch, ["research", topic, "--as-of", AS_OF, "--corpus", str(root),
+                                  *data])
+    capsys.readouterr()
+    monkeypatch.setenv("RESEARCH_CORPUS_LANGUAGE", "fr")
+    assert main(["resume", thread, *data]) == 2
+    err = capsys.readouterr().err
+    assert "files added" not in err, err
+    assert (f"error: thread '{thread}' is unfinished and its corpus folder {root.resolve()} was "
+            "indexed in the default corpus language (English, else the one with the most "
+            "pages), this command asks corpus language fr (default -> fr; other translations "
+            "would be indexed); continue it without --corpus-language or "
+            "RESEARCH_CORPUS_LANGUAGE, or run its topic again in fr") in err, err
+    advised = shlex.split(err[err.index(APP):].strip())[len(APP.split()):]
+    assert advised[advised.index("--corpus-language") + 1] == "fr", advised
+    assert main(advised) == 0
+    out = capsys.readouterr().out
+    assert (f"thread {thread} was unfinished and its corpus folder {root.resolve()} was indexed "
+            "in the default corpus language") in out, out
+    assert "(default -> fr): running it again from its start in fr (" in out, out
+    assert "files added" not in out
+    monkeypatch.delenv("RESEARCH_CORPUS_LANGUAGE")
+    assert main(["research", topic, "--as-of", AS_OF, "--corpus", str(root), *data]) == 0
+    out = capsys.readouterr().out  # finished: a rerun in English, in place, not refused
+    assert "finished earlier: running it again" in out and "from its start" not in out, out
