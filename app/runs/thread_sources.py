@@ -11,6 +11,8 @@ from typing import Any
 
 from app.errors import ThreadMismatch
 from app.runs.sources_key import (
+    CONTENT_MARK,
+    LANGUAGE_MARK,
     MAX_FILE_BYTES,
     WEB_MARK,
     corpus_key,
@@ -149,6 +151,13 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
                 f"or {ANEW} {start_anew(recorded, settings)}")
         if was_corpus and not Path(was_corpus).is_dir():
             raise ThreadMismatch(_gone_line(thread_id, recorded, settings))
+        was_language = _language(recorded_language(recorded.get("corpus") or ""))
+        if was_corpus and settings is not None and (
+                now_language := _language(settings.corpus_language)) != was_language:
+            # the same files, another language: other translations indexed (trial 59, F7: "has
+            # changed since it started (files added, removed or modified)" named no change)
+            return _language_changed(thread_id, recorded, settings, restart, was_language,
+                                     now_language)
         if restart:
             return _restart_note(thread_id, recorded)
         waits = ("awaits its review" if recorded["status"] == "awaiting_review"
@@ -156,6 +165,42 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
         raise ThreadMismatch(f"thread {thread_id!r} {waits} and its {_changed(recorded)}; "
                              f"{AGAIN} {run_again(recorded, thread_id, settings)}")
     return None
+
+
+def _language(tag: str | None) -> str | None:
+    """A ``--corpus-language`` as a recorded key holds it, to compare (``fr_FR``: ``fr-fr``)."""
+    return tag.strip().lower().replace("_", "-") if tag and tag.strip() else None
+
+
+def _language_changed(thread_id: str, recorded: dict[str, Any], settings: Settings,
+                      restart: bool, was: str | None, now: str | None) -> str:
+    """What :func:`check_content` says of an unfinished thread whose folder this command indexes
+    in another corpus language (``was``, ``now``; None: the default): with ``restart`` (the
+    topic's own command) the note that it runs again from its start in ``now``; else refused,
+    naming both languages, how to continue it, and the command that runs it again in ``now``."""
+    def named(tag: str | None) -> str:
+        return f"corpus language {tag}" if tag else "the default corpus language (English, " \
+            "else the one with the most pages)"
+
+    what = f"its corpus folder {split_key(recorded.get('corpus') or '')[0]}"
+    if restart:
+        return (f"thread {thread_id} was unfinished and {what} was indexed in {named(was)}, "
+                f"this command asks {named(now)} ({was or 'default'} -> {now or 'default'}): "
+                f"running it again from its start in {now or 'the default language'} (its "
+                "unfinished work is dropped; rows are updated in place)")
+    how = ("without --corpus-language or RESEARCH_CORPUS_LANGUAGE" if was is None
+           else f"with --corpus-language {quote(was)}")
+    head, mark, tail = (recorded.get("corpus") or "").removesuffix(WEB_MARK).rpartition(
+        CONTENT_MARK)
+    key = head + mark + tail.partition(LANGUAGE_MARK)[0] + (LANGUAGE_MARK + now if now else "")
+    in_now = {**recorded, "corpus": key + (WEB_MARK if split_key(recorded["corpus"])[1] else "")}
+    waits = "awaits its review" if recorded["status"] == "awaiting_review" else "is unfinished"
+    raise ThreadMismatch(
+        f"thread {thread_id!r} {waits} and {what} was indexed in {named(was)}, this command "
+        f"asks {named(now)} ({was or 'default'} -> {now or 'default'}; other "
+        f"translations would be indexed); continue it {how}, or run its topic again in "
+        f"{now or 'the default language'} (the thread starts over, in place) with "
+        f"{run_again(in_now, thread_id, settings)}")
 
 
 def _restart_note(thread_id: str, recorded: dict[str, Any]) -> str:

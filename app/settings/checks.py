@@ -231,16 +231,17 @@ def check_corpora_item(item: str) -> None:
 
 def check_language(value: str) -> None:
     """Refuse a ``RESEARCH_CORPUS_LANGUAGE`` that is no language tag (``fr``, ``pt-br``,
-    ``de_DE``: :func:`workers.sources.languages.language_tag`).
+    ``de_DE``: :func:`workers.sources.languages.language_tag`), nor ``all`` (every language
+    indexed, side by side).
 
     Raises:
         ValueError: one line naming the value.
     """
-    from workers.sources.languages import language_tag
+    from workers.sources.languages import ALL, language_tag
 
-    if language_tag(value.strip()) is None:
+    if language_tag(value.strip()) is None and value.strip().lower() != ALL:
         raise ValueError(f"expected a language tag such as en, fr, ja or pt-br (a two-letter "
-                         f"ISO 639-1 code, perhaps a region), got {value!r}")
+                         f"ISO 639-1 code, perhaps a region), or all, got {value!r}")
 
 
 CORPUS_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")

@@ -203,7 +203,7 @@ class Settings(RunContext):
              "folders en/ fr/ ja/..., or pages named index.html.en, index.html.fr...): a tag "
              "such as fr, ja or pt-br (default: English, else the language with the most pages); "
              "the other languages' copies are skipped, counted in one note; a page it lacks "
-             "is indexed in another")
+             "is indexed in another; all: every language is indexed")
     corpora: tuple[str, ...] = setting(
         (), env="RESEARCH_CORPORA", check=check_corpora_item, metavar="NAME=FOLDER", keyed=True,
         path=True,
