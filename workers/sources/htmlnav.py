@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import string
 
-__all__ = ["BARS", "BAR_LINK_SHARE", "FURNITURE", "NAV_RELS"]
+__all__ = ["BARS", "BAR_LINK_SHARE", "FURNITURE", "NAV_RELS", "TEXINFO_PAGE"]
 
 NAV_RELS = ("next", "prev", "previous", "up", "contents", "index", "start", "first", "last")
 """The ``rel`` values of a link that moves through a document (HTML's link types, and the
@@ -116,11 +116,15 @@ _CITATIONS = (f"(self::ol and @class and ({_token('references')})) or "
 """A wiki's list of cited works (``<ol class="references">``) and its "^" back-links: titles
 of sources, no text of the page (trial 52, F5: a citation's title answered a question)."""
 
-_TEXINFO = ("//head/meta[translate(@name, 'GENERATOR', 'generator') = 'generator' and "
-            "(contains(@content, 'makeinfo') or contains(@content, 'texi2any'))]")
+TEXINFO_PAGE = ("//head/meta[translate(@name, 'GENERATOR', 'generator') = 'generator' and "
+                "(contains(@content, 'makeinfo') or contains(@content, 'texi2any'))]")
 """A page GNU Texinfo wrote (its ``<meta name="Generator" content="makeinfo">``): its class
 names are Texinfo's only there (a restaurant's ``table.menu``, a fund list's ``index-table``
-and a ``div.footnote`` of small print were dropped as Texinfo's: trial 52, F3)."""
+and a ``div.footnote`` of small print were dropped as Texinfo's: trial 52, F3). Asked once a
+page, and given to :data:`FURNITURE` as ``$texinfo``: written inside its test, this absolute
+path was searched again for each element, O(n²): SQLite's 1.85 MB requirements.html took
+12.6 s, most of the 24 s that sqlite3-doc's 21.6 MB took to index."""
+_TEXINFO = "$texinfo"
 
 _TEXINFO_FOOTNOTES = f"self::div and ({_token('footnote')})"
 """Texinfo's footnotes, gathered at the end of its one-file manual: notes often written as the
@@ -130,7 +134,8 @@ quoted out of it as answers (trial 51); other generators' footnotes stay text (t
 FURNITURE = (f"//*[(@class and {_TEXINFO} and ({_MENUS} or {_INDEXES} or {_TEXINFO_FOOTNOTES})) or "
              f"({_TEXINFO} and {_LETTER_TABLE}) or {_FOOTNOTE_REF} or {_FOOTNOTE_MARKS} or "
              f"{_CITATIONS}]")
-"""The furniture of a page by its markup alone (one pass over the page)."""
+"""The furniture of a page by its markup alone (one pass over the page), given ``$texinfo``
+(whether :data:`TEXINFO_PAGE` finds the page's generator)."""
 
 BARS = f"//*[({_REL_BAR}) or ({_LETTERS}) or ({_TRAIL})]"
 """Blocks that may be navigation bars by their links: furniture only when their links are

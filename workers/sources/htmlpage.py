@@ -20,7 +20,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from workers.sources.entries import ENTRY_KEYWORD
-from workers.sources.htmlnav import BAR_LINK_SHARE, BARS, FURNITURE
+from workers.sources.htmlnav import BAR_LINK_SHARE, BARS, FURNITURE, TEXINFO_PAGE
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
 from workers.sources.preformatted import fenced, reads_as_prose
@@ -60,7 +60,7 @@ _HIDDEN_UI = ("@aria-hidden='true' or (@class and (contains(concat(' ', @class, 
               "(self::a and starts-with(@href, '#') and string-length(normalize-space(.)) = 1 "
               "and contains('#¶§', normalize-space(.))) or "
               "@id='toc' or @id='TOC' or contains(concat(' ', @class, ' '), ' toc ') or "
-              "((self::ul or self::ol) and not(ancestor::li) and li[2] and "
+              "((self::ul or self::ol) and not(ancestor::li) and count(li) > 1 and "
               "not(li[not(a[starts-with(@href, '#')])]) and "
               "not(li[text()[normalize-space(.) != '']]) and "
               "not(li/*[not(self::a or self::ul or self::ol)]))")
@@ -74,7 +74,9 @@ DocBook's ``class="toc"``, or a list whose every item is a link into the page an
 else, a sub-list aside; a glossary's items link their term, then say what it is: Node.js's
 456 contents passages were quoted as answers, "Cloning an IntervalHistogram: Measuring the
 duration of async operations"). Not ``hidden`` or ``display:none``: a page shows such text
-when its reader asks (SQLite's syntax diagrams, an FAQ's folded answers)."""
+when its reader asks (SQLite's syntax diagrams, an FAQ's folded answers). "Two items or more"
+is ``count(li) > 1``: written ``li[2]``, libxslt matched the template per element at the
+cost of its siblings, O(n²) in a long list (SQLite's requirements.html: 1.65 s of 1.87)."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +183,7 @@ def html_page(source: str | bytes) -> HtmlPage:
     for element in furniture(root):  # before the tables are read: an index's letter bar
         element.drop_tree()  # is a table of links (its text, the tail after it, stays)
     tables_as_sentences(root)
+    _mark_next(root)
     text = _terms_joined(str(stylesheet(root)))
     links = _LINKED.findall(text)
     text = text.replace(_LINK, "").replace(_LINK_END, "")
@@ -265,9 +268,6 @@ def _stylesheet() -> etree.XSLT:
 <xsl:output method="text" encoding="UTF-8"/>
 <xsl:template match="/"><xsl:apply-templates select="*[1]"/></xsl:template>
 <xsl:template match="{'|'.join(sorted(_HIDDEN))}"/>
-<xsl:template match="*[{_navigation()}][not(self::html or self::body or self::main or \
-self::article)][not(.//h1 or .//h2 or .//h3 or .//h4)]" priority="2"/>
-<xsl:template match="*[{_HIDDEN_UI}]" priority="3"/>
 {levels}
 <xsl:template match="div[{_class_token(_ENTRY_CLASSES)}]" priority="1">{_HEAD}{_ENTRY}\
 <xsl:apply-templates/>{_TAIL}</xsl:template>
@@ -279,15 +279,27 @@ self::article)][not(.//h1 or .//h2 or .//h3 or .//h4)]" priority="2"/>
 <xsl:template match="{blocks}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
 <xsl:template match="dl[dt[@id]]" priority="1">{_HEAD}{_ENTRIES}{_TAIL}<xsl:apply-templates/>\
 {_HEAD}{_ENTRIES_END}{_TAIL}</xsl:template>
-<xsl:template match="dt[@id][following-sibling::*[1][self::dd or self::dt]]" priority="2">\
+<xsl:template match="dt[@id][@data-research-next='dd' or @data-research-next='dt']" priority="2">\
 {_HEAD}{_ENTRY}<xsl:apply-templates/>{_TAIL}</xsl:template>
-<xsl:template match="dt[following-sibling::*[1][self::dd]]">{_BREAK}\
+<xsl:template match="dt[@data-research-next='dd']">{_BREAK}\
 <xsl:apply-templates/>{_TERM}</xsl:template>
 <xsl:template match="dt">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
-<xsl:template match="dt[following-sibling::*[1][self::dt]]" priority="1">{_BREAK}\
+<xsl:template match="dt[@data-research-next='dt']" priority="1">{_BREAK}\
 <xsl:apply-templates/>{_TERMS}</xsl:template>
 </xsl:stylesheet>"""
     return etree.XSLT(etree.XML(xsl.encode("utf-8")))
+
+
+def _mark_next(root: Any) -> None:
+    """Write on each ``<dt>`` what its next element is (``data-research-next``), for the
+    stylesheet's term templates: written ``dt[following-sibling::*[1][self::dd]]``, libxml2
+    walked every following sibling for each term, O(n²) in a list's length (SQLite's
+    requirements.html, one ``<dl>`` of 6,954 children: 2.5 s of its 2.7)."""
+    for term in root.iter("dt"):
+        following = term.getnext()
+        while following is not None and not isinstance(following.tag, str):
+            following = following.getnext()
+        term.set("data-research-next", following.tag if following is not None else "")
 
 
 def _class_token(names: tuple[str, ...]) -> str:
@@ -304,6 +316,14 @@ def _navigation() -> str:
     tokens = " or ".join(f"contains(concat(' ', {low}, ' '), ' {c} ')" for c in _NAV_CLASSES)
     near = "contains(@class, 'av') or contains(@class, 'AV') or contains(@class, 'rumb')"
     return f"@role='navigation' or (@class and ({near}) and ({tokens}))"
+
+
+_UI_FURNITURE = (f"//*[{_HIDDEN_UI}] | //*[{_navigation()}][not(self::html or self::body or "
+                 "self::main or self::article)][not(.//h1 or .//h2 or .//h3 or .//h4)]")
+"""Page furniture by its markup (:data:`_HIDDEN_UI`, a navigation bar without a heading),
+dropped before the stylesheet runs. As the stylesheet's ``*[...]`` templates, libxslt matched
+each element at the cost of its siblings, even for a test that is ``false()``: O(n²) in a
+long list (SQLite's requirements.html, a ``<dl>`` of 6,954 children: 1.65 s of 1.87)."""
 
 
 _MARK_BYTES = re.compile(
@@ -328,9 +348,11 @@ def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT, Callable[[Any], l
     if tools is None:
         parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
                                       no_network=True, huge_tree=True)
-        furniture, bars = etree.XPath(FURNITURE), etree.XPath(BARS)
+        furniture, bars = etree.XPath(f"{FURNITURE} | {_UI_FURNITURE}"), etree.XPath(BARS)
+        texinfo = etree.XPath(f"boolean({TEXINFO_PAGE})")
         tools = _LOCAL.tools = (parser, _stylesheet(),
-                                lambda root: [*furniture(root), *filter(_bar, bars(root))])
+                                lambda root: [*furniture(root, texinfo=texinfo(root)),
+                                              *filter(_bar, bars(root))])
     return tools
 
 
