@@ -55,13 +55,15 @@ def continues_code(text: str, offset: int, sentence: str) -> bool:
 
 
 _SENTENCE_END = re.compile(
+    # the mark first, so the engine skips to it (each test after looks back past it):
+    r"[.!?]"
     # not after an abbreviation that never ends a sentence: "(e.g. [2] or [1])" was cut in two
-    r"(?<!\b[eE]\.g)(?<!\b[iI]\.e)(?<!\b[cC]f)(?<!\bvs)(?<!\bapprox)(?<!\b[fF]ig)"
+    r"(?<!\b[eE]\.g.)(?<!\b[iI]\.e.)(?<!\b[cC]f.)(?<!\bvs.)(?<!\bapprox.)(?<!\b[fF]ig.)"
     # nor an elision standing as a word: "remove the host ... 127.0.0.1 ... line", "ON
     # CONFLICT DO UPDATE ... WHERE clause" (a sentence's trailing "..." follows its last word)
     # ... before a capital, a digit or an option's name ("defaults to 90 days. --expire=all
     # prunes ...": trial 53 quoted the two as one sentence)
-    r"(?<!\s\.\.)[.!?][\"')\]]*(?=\s+[\"'(\[`*_]?(?:[A-Z0-9]|--?[A-Za-z]))"
+    r"(?<!\s\.\..)[\"')\]]*(?=\s+[\"'(\[`*_]?(?:[A-Z0-9]|--?[A-Za-z]))"
 )
 _LOWER_END = re.compile(
     # not a quoted word, nor a mark a quote closes: Git's 'Neither "fixup!" nor "amend!"
