@@ -194,10 +194,14 @@ def html_page(source: str | bytes) -> HtmlPage:
 
 def _sections(text: str) -> list[tuple[str, str]]:
     """The ``(heading, text)`` sections of a page's marked text (:attr:`HtmlPage.sections`;
-    the text after a list of entries goes under the heading the list was in). A heading with
-    no text of its own is the first line of the section under the next, deeper heading, as a
-    reader sees it: a manual's chapter whose text was its menu ("4 Relational databases" over
-    "4.1 Why use a database?") was a passage of its heading alone, quoted as an answer."""
+    the text after a list of entries goes under the heading the list was in, or under its last
+    entry when that entry had no text of its own: Django's reference writes each ``<dt>`` with
+    an empty ``<dd>`` and the description after the list, and the entry was glued to the next
+    heading, "select_related(*fields) / prefetch_related()", over that one's text; trial 60,
+    A2). A heading with no text of its own is the first line of the section under the next,
+    deeper heading or the text after a list it holds, as a reader sees it: a manual's chapter
+    whose text was its menu ("4 Relational databases" over "4.1 Why use a database?") was a
+    passage of its heading alone, quoted as an answer."""
     first, *rest = text.split(_HEAD)
     sections = [("", _paragraphs(first.replace(_TAIL, _BREAK)))]
     bare = [0]  # per section: the level of its heading if it holds headings alone, else 0
@@ -210,7 +214,13 @@ def _sections(text: str) -> list[tuple[str, str]]:
                 outer.append(held or sections[-1][0])
             heading = outer.pop() if head_text == _ENTRIES_END and outer else sections[-1][0]
             if body.replace(_BREAK, "").strip():
-                sections.append((heading, _paragraphs(f"{heading}{_BREAK}{body}")))
+                if head_text == _ENTRIES_END and held:  # an entry whose text follows its list
+                    heading, held = held, ""  # (Sphinx's <dd></dd>: Django's reference)
+                text = _paragraphs(f"{heading}{_BREAK}{body}")
+                if bare[-1]:  # the heading the list was in, alone: this text is its section's
+                    text = f"{sections.pop()[1]}\n\n{text}".strip()
+                    bare.pop()
+                sections.append((heading, text))
                 bare.append(0)
             continue
         level = _LEVELS.find(head_text[0]) + 1 if head_text else 0

@@ -55,7 +55,7 @@ __all__ = [
 # and Tw are spaces; 33-31: gathering pages; 30: every heading cuts a section; 29-27: entries,
 # <dt> headings, copies indexed once; 26-13: .txt version lines, <pre> prose, rows of values,
 # hidden UI, page sources, Markdown, PDF running lines, broken words
-SCHEMA_VERSION = "47"
+SCHEMA_VERSION = "48"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

@@ -111,3 +111,22 @@ def test_the_text_after_a_list_of_entries_is_its_sections_not_the_last_entrys() 
     sections = dict(page.sections)
     assert "read at server start" not in sections["frob_mem (integer)"]
     assert "Each of these settings is read at server start." in sections["20.4.1. Memory"]
+
+
+def test_an_entry_whose_text_follows_its_list_heads_that_text() -> None:
+    # Trial 60, A2: Django's reference writes each method as <h4>, then a <dl> whose <dt> has
+    # an id and whose <dd> is empty, then the description; the entry was glued to the next
+    # heading ("select_related(*fields) / prefetch_related()" headed prefetch_related's text)
+    # and the <h4> and the signature were passages of a heading alone
+    entry = ('<h4><code>{0}()</code></h4><dl class="py method"><dt class="sig sig-object py" '
+             'id="QuerySet.{0}"><code class="sig-name descname">{0}</code>(*fields)</dt><dd>'
+             '</dd></dl><p>{1}</p>')
+    page = html_page("<html><body><h1>QuerySet API</h1>"
+                     + entry.format("select_related", "Follows foreign keys in one query.")
+                     + entry.format("prefetch_related", "Retrieves related objects in a batch.")
+                     + "</body></html>")
+    by_heading = dict(page.sections)
+    assert "Follows foreign keys in one query." in by_heading["select_related(*fields)"]
+    assert "Retrieves related objects" in by_heading["prefetch_related(*fields)"]
+    assert not any(" / " in h for h, _t in page.sections), page.sections
+    assert all(t.strip() != h.strip() for h, t in page.sections if h), page.sections
