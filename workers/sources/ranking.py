@@ -137,7 +137,7 @@ CHANGE_LOG_FACTOR = 0.4
 changes (see :func:`change_log_factor`)."""
 _CHANGE_LOG = re.compile(
     r"(?:^|/)(?:change[-_ ]?logs?|changes|news|history|release[-_ ]?notes?|release[-_ ]?logs?|"
-    r"releaselog|whats[-_ ]?new)(?:/|\.[a-z0-9]+$|$)", re.IGNORECASE)
+    r"releaselog|releases|whats[-_ ]?new)(?:/|\.[a-z0-9]+$|$)", re.IGNORECASE)
 _ASKS_CHANGE = re.compile(
     r"^(?:change[ds]?|changelog|new|release[ds]?|version[s]?|added|removed|deprecated|since|"
     r"upgrad\w*|migrat\w*|fix(?:ed|es)|history|introduced|\d+(?:\.\d+)+|v\d+\S*)$")
@@ -149,11 +149,12 @@ cited for it (trial 53, A8); "fixed" and "fixes" ask what a release changed."""
 def change_log_factor(doc_id: str, terms: Sequence[str]) -> float:
     """The factor a passage's score is multiplied by when its document is a change log (a file
     or folder named ``CHANGELOG``, ``CHANGES``, ``NEWS``, ``HISTORY``, ``release-notes``,
-    ``releaselog``, ``whatsnew``): :data:`CHANGE_LOG_FACTOR`, unless the question asks about
-    changes or versions (``terms`` hold "changed", "release", "version", "since", "3.8" ...);
-    else 1. A change log's entries name every feature in a line that points to the page that
-    explains it (FastAPI's 700 KB ``release-notes.md`` answered "What is
-    root_path behind a proxy?" with "New docs about `root_path` ...", above the page itself).
+    ``releaselog``, ``releases``, ``whatsnew``): :data:`CHANGE_LOG_FACTOR`, unless the question
+    asks about changes or versions (``terms`` hold "changed", "release", "version", "since",
+    "3.8" ...); else 1. A change log's entries name every feature in a line that points to the
+    page that explains it (FastAPI's 700 KB ``release-notes.md`` answered "What is root_path
+    behind a proxy?" with "New docs about `root_path` ...", above the page itself; Django's
+    ``releases/1.8.html``, "What does select_related() do?", trial 60).
 
     Example:
         >>> change_log_factor("docs/release-notes.md", ["root_path", "proxy"])
@@ -162,6 +163,8 @@ def change_log_factor(doc_id: str, terms: Sequence[str]) -> float:
         1.0
         >>> change_log_factor("docs/history-of-proxies.md", ["proxy"])
         1.0
+        >>> change_log_factor("releases/1.8.html", ["select_related"])  # Django's (trial 60)
+        0.4
         >>> change_log_factor("changelog.gz", ["fix", "typo"]), change_log_factor(
         ...     "changelog.gz", ["fixed", "typo"])
         (0.4, 1.0)
