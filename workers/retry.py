@@ -92,6 +92,7 @@ def backoff(runtime: Runtime, retry_interval: float, who: str = "the task") -> i
     if wait > 0:
         wait += random.uniform(0, 1)
         announce_wait(wait, f"before attempt {attempt} of {who} (RESEARCH_RETRY_INTERVAL "
-                      f"{retry_interval:g} s, doubled per attempt)", runtime.stream_writer)
+                      f"{retry_interval:g} s, doubled per attempt, plus up to 1 s of jitter)",
+                      runtime.stream_writer)
         pause(wait)
     return attempt

@@ -215,7 +215,9 @@ class Progress:
         elif not self.thread_shown:  # shown already when the folder was indexed
             self.line(f"thread {data['thread_id']}", "bold")
         self.line(f"model: {data['model']}")
-        self.line(f"corpus: {data['corpus']}")
+        built = data.get("index_seconds")  # trial 60, F2: the build's own time went unsaid
+        self.line(f"corpus: {data['corpus']}"
+                  + (f" (index built in {float(built):.1f} s)" if built else ""))
 
     def _dispatched(self, data: dict[str, Any]) -> None:
         """A re-dispatch round: its line for the run's first :data:`SHOWN_REDISPATCHES`

@@ -45,6 +45,8 @@ def open_graph(settings: Settings, resources: Resources | None = None) -> Iterat
         models = resources.models(context)
         corpus = resources.corpus(context)
         labels = {"model": models.label, "corpus": corpus.description}
+        if getattr(corpus, "built", False):  # this run built the index: say how long it took
+            labels["index_seconds"] = corpus.meta.get("build_seconds", "")
         if (web := resources.web(context)) is not None:  # --web: fails early without a key
             labels["corpus"] += f" + {web.description}"
         if (mcp := resources.mcp()) is not None:  # the tools the agents are offered besides

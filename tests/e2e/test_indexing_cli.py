@@ -3,6 +3,8 @@ progress; every file skipped is named with why; the size limit is a setting."""
 
 from __future__ import annotations
 
+import re
+
 from app.cli.progress import SHOW_INDEXING_FROM
 from tests.conftest import AS_OF, run_cli
 
@@ -83,3 +85,18 @@ def test_a_file_of_long_blank_runs_is_indexed_in_time(tmp_path):
     proc = run_cli("research", "zorblax relay ledger", "--as-of", AS_OF, "--model", "offline",
                    "--corpus", docs, "--data-dir", tmp_path / "data", "--quiet")
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_the_run_that_builds_the_index_says_how_long_it_took(tmp_path):
+    # Trial 60, F2: the first run's elapsed time included the build, and nothing said how long
+    # the build itself took; a run that reuses the index says nothing of it
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "relay.md").write_text("# Relay\n\nThe zorblax relay keeps its ledger.\n")
+    common = ("research", "zorblax relay", "--as-of", AS_OF, "--model", "offline", "--corpus",
+              docs, "--data-dir", tmp_path / "data")
+    first, second = run_cli(*common), run_cli(*common)
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    said = [line for line in first.stdout.splitlines() if line.startswith("corpus: ")]
+    assert len(said) == 1 and re.search(r"\(index built in \d+\.\d s\)$", said[0]), said
+    assert "index built in" not in second.stdout
