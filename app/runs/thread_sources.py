@@ -138,17 +138,8 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
     if was_print and was_print not in (fingerprint, *also):
         if _moved_here(recorded, settings):
             return None
-        was_max = recorded_max_bytes(recorded.get("corpus") or "")
-        if was_corpus and settings is not None and settings.max_file_bytes != was_max:
-            # the same files, another limit: other files skipped ("has changed since it started"
-            # sent a user looking for a change that was not there)
-            how = ("without --max-file-bytes (the default)" if was_max == MAX_FILE_BYTES
-                   else f"with --max-file-bytes {was_max}")
-            raise ThreadMismatch(
-                f"thread {thread_id!r} is unfinished and its corpus folder {was_corpus} was "
-                f"indexed with --max-file-bytes {was_max}, this command gives "
-                f"{settings.max_file_bytes} (other files would be skipped); continue it {how}, "
-                f"or {ANEW} {start_anew(recorded, settings)}")
+        if was_corpus and settings is not None:
+            _check_same_limit(thread_id, recorded, settings, was_corpus)
         if was_corpus and not Path(was_corpus).is_dir():
             raise ThreadMismatch(_gone_line(thread_id, recorded, settings))
         was_language = _language(recorded_language(recorded.get("corpus") or ""))
@@ -165,6 +156,23 @@ def check_content(thread_id: str, recorded: dict[str, Any] | None, fingerprint: 
         raise ThreadMismatch(f"thread {thread_id!r} {waits} and its {_changed(recorded)}; "
                              f"{AGAIN} {run_again(recorded, thread_id, settings)}")
     return None
+
+
+def _check_same_limit(thread_id: str, recorded: dict[str, Any], settings: Settings,
+                      was_corpus: str) -> None:
+    """Refuse (:class:`ThreadMismatch`) to continue a thread whose folder was indexed with
+    another ``--max-file-bytes``: the same files, another limit, other files skipped ("has
+    changed since it started" sent a user looking for a change that was not there)."""
+    was_max = recorded_max_bytes(recorded.get("corpus") or "")
+    if settings.max_file_bytes == was_max:
+        return
+    how = ("without --max-file-bytes (the default)" if was_max == MAX_FILE_BYTES
+           else f"with --max-file-bytes {was_max}")
+    raise ThreadMismatch(
+        f"thread {thread_id!r} is unfinished and its corpus folder {was_corpus} was "
+        f"indexed with --max-file-bytes {was_max}, this command gives "
+        f"{settings.max_file_bytes} (other files would be skipped); continue it {how}, "
+        f"or {ANEW} {start_anew(recorded, settings)}")
 
 
 def _language(tag: str | None) -> str | None:

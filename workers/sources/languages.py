@@ -286,19 +286,7 @@ def one_language(found: list[_File], asked: str | None, skipped: Counter[str],
                 "every language's pages are indexed, side by side" if sets else
                 "the folder holds no pages in several languages, every page is indexed"))
         return found
-    if asked is not None and "-" in asked and not any(chosen_language(s.counts(), asked)
-                                                      for s in sets):
-        bare = asked.split("-")[0]  # fr-FR for a folder fr/: French
-        if any(chosen_language(s.counts(), bare) for s in sets) and notes is not None:
-            notes.append(f"corpus language {safe_name(asked)}: the folder has no "
-                         f"{safe_name(asked)} pages, its {bare} pages are indexed (a region "
-                         "it lacks: the language)")
-        asked = bare if any(chosen_language(s.counts(), bare) for s in sets) else asked
-    if asked is not None and not any(chosen_language(s.counts(), asked) for s in sets):
-        langs = sorted({tag for s in sets for tag in s.counts()})
-        raise CorpusError(f"corpus language {safe_name(asked)}: no translated page of the folder "
-                          f"is in it; languages found: {', '.join(langs)} (--corpus-language, "
-                          "RESEARCH_CORPUS_LANGUAGE)")
+    asked = _in_folder(asked, sets, notes)
     dropped: set[str] = set()
     chosen_labels: list[str] = []
     left_out: Counter[str] = Counter()
@@ -323,6 +311,32 @@ def one_language(found: list[_File], asked: str | None, skipped: Counter[str],
         notes.append(language_note(len(dropped), [label for label, _n in left_out.most_common()],
                                    chosen_labels, alone))
     return [entry for entry in found if entry[0] not in dropped]
+
+
+def _in_folder(asked: str | None, sets: list[TranslationSet], notes: list[str] | None
+               ) -> str | None:
+    """The language ``asked`` as the folder has it: a region it lacks falls back to the bare
+    language, said in a note (``fr-FR`` for a folder ``fr/``).
+
+    Raises:
+        CorpusError: no translated page is in that language (the message names those found).
+    """
+    if asked is None:
+        return None
+    if "-" in asked and not any(chosen_language(s.counts(), asked) for s in sets):
+        bare = asked.split("-")[0]  # fr-FR for a folder fr/: French
+        if any(chosen_language(s.counts(), bare) for s in sets):
+            if notes is not None:
+                notes.append(f"corpus language {safe_name(asked)}: the folder has no "
+                             f"{safe_name(asked)} pages, its {bare} pages are indexed (a "
+                             "region it lacks: the language)")
+            asked = bare
+    if not any(chosen_language(s.counts(), asked) for s in sets):
+        langs = sorted({tag for s in sets for tag in s.counts()})
+        raise CorpusError(f"corpus language {safe_name(asked)}: no translated page of the folder "
+                          f"is in it; languages found: {', '.join(langs)} (--corpus-language, "
+                          "RESEARCH_CORPUS_LANGUAGE)")
+    return asked
 
 
 def tie_note(tset: TranslationSet, chosen: str, asked: str | None) -> str | None:
