@@ -44,13 +44,16 @@ def topic_terms(topic: str) -> list[str]:
 def name_terms(topic: str) -> frozenset[str]:
     """The topic's words written as names (lower-cased): with a capital after their first letter
     ("SQLite", "FTS5", "RetryPolicy") or capitalized other than at a sentence's start ("on
-    *Windows*"; not in a title-cased topic, where every word is). A name is matched on its own
+    *Windows*"; not in a title-cased topic, where every word is); a word in capitals
+    ("REST") is there in capitals too, for :func:`mentioned`. A name is matched on its own
     surface form only, never on a word it looks like an inflection of: "Windows" is not
     "window" (issue 19).
 
     Example:
         >>> sorted(name_terms("Why does SQLite lock on Windows? Locks are rare."))
         ['sqlite', 'windows']
+        >>> sorted(name_terms("Django REST framework"))
+        ['REST', 'rest']
         >>> sorted(name_terms("Configuring Window Functions In SQLite"))
         ['sqlite']
     """
@@ -70,7 +73,10 @@ def name_terms(topic: str) -> frozenset[str]:
             if word[0].isupper():
                 capital.add(word.lower())
     title_cased = later > 1 and len(capital) * 2 > later
-    return frozenset(inner if title_cased else inner | capital)
+    # a word in capitals is matched in capitals too (mentioned): trial 60's "Django REST
+    # framework ModelSerializer" was answered from "the rest of Django's documentation"
+    upper = {w for w in _WORD.findall(topic) if len(w) > 1 and w.isalpha() and w.isupper()}
+    return frozenset((inner if title_cased else inner | capital) | upper)
 
 
 def name_phrases(topic: str) -> tuple[str, ...]:
@@ -127,17 +133,24 @@ def needed(terms: Sequence[str]) -> int:
 def mentioned(terms: Sequence[str], text: str, names: Iterable[str] = ()) -> set[str]:
     """The ``terms`` that ``text`` mentions: an inflection counts (:func:`mentions`), except for
     a name (:func:`name_terms`), which only its own form matches (a whole word or an
-    identifier's part, case-insensitive).
+    identifier's part, case-insensitive; a name the topic writes in capitals, whose capitals
+    ``names`` holds too, only in capitals: "REST" is not "the rest of the documentation").
 
     Example:
         >>> sorted(mentioned(["windows", "lock"], "window functions; locking", {"windows"}))
         ['lock']
+        >>> mentioned(["rest"], "the rest of it", {"rest", "REST"}), mentioned(
+        ...     ["rest"], "a REST API", {"rest", "REST"})
+        (set(), {'rest'})
     """
     names = set(names)
     found = mentions([t for t in terms if t not in names], text)
     lowered = text.lower()
     surface = set(_WORD.findall(lowered)) | set(_PARTS.findall(lowered))
-    return found | {t for t in terms if t in names and t in surface}
+    capitals = {t for t in terms if t.upper() in names and t.upper() != t}
+    written = set(_PARTS.findall(text)) if capitals else set()
+    return (found | {t for t in terms if t in names and t not in capitals and t in surface}
+            | {t for t in capitals if t.upper() in written})
 
 
 _PARTS = re.compile(r"[^\W_]+")
