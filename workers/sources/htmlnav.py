@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import string
 
-__all__ = ["BARS", "BAR_LINK_SHARE", "FURNITURE", "NAV_RELS", "TEXINFO_PAGE"]
+__all__ = ["BARS", "BAR_LINK_SHARE", "FOOTNOTE_HOLDER", "FOOTNOTE_LINK", "FURNITURE_CLASS",
+           "FURNITURE_ROLE", "IN_PAGE_LINK", "NAV_RELS", "TEXINFO_FURNITURE", "TEXINFO_PAGE"]
 
 NAV_RELS = ("next", "prev", "previous", "up", "contents", "index", "start", "first", "last")
 """The ``rel`` values of a link that moves through a document (HTML's link types, and the
@@ -47,9 +48,12 @@ MAX_BAR_CHARS = 600
 nodes and two links); a longer one is prose that links its neighbours."""
 
 
-def _token(*names: str) -> str:
-    """A test for a ``class`` holding one of ``names`` as a token."""
-    return " or ".join(f"contains(concat(' ', normalize-space(@class), ' '), ' {n} ')"
+def _token(*names: str, of: str = "@class") -> str:
+    """A test for a ``class`` (``of``: the path to it, ``"."`` in a test of the attribute
+    itself) holding one of ``names`` as a token. A plain ``contains`` comes first: most
+    elements fail it, and it builds no string (the token test concatenates one)."""
+    return " or ".join(f"(contains({of}, '{n}') and "
+                       f"contains(concat(' ', normalize-space({of}), ' '), ' {n} '))"
                        for n in names)
 
 
@@ -70,9 +74,8 @@ _INDEXES = (f"(self::div and ({_token('printindex')})) or "
 """Texinfo's indexes: 7's ``<div class="printindex">`` (its letter bars and entries) and 6's
 ``<table class="index-cp">`` (``index-fn``, ``index-vr``...)."""
 
-_LETTER_TABLE = ("self::table and .//a[@class and "
-                 f"({_token('summary-letter', 'summary-letter-printindex')})]")
-"""Texinfo's letter bar ("Jump to: . \\ A B C"): a table of ``summary-letter`` links."""
+_LETTER_TABLE = f".//a[@class and ({_token('summary-letter', 'summary-letter-printindex')})]"
+"""Texinfo's letter bar ("Jump to: . \\ A B C"), of a ``<table>``: ``summary-letter`` links."""
 
 _LETTERS = (f"count(a) >= 5 and {_NOT_PAGE} and not(a[string-length(normalize-space(.)) > 1]) "
             "and string-length(normalize-space(.)) <= 4 * count(a) + 40")
@@ -97,50 +100,64 @@ SUPERSCRIPT"), and were dropped with them (trial 59, F3)."""
 _MARK_ONLY = "translate(normalize-space(.), '0123456789[]()*', '') = ''"
 _SHORT_MARK = (f"({_MARK_ONLY} or string-length(translate(normalize-space(.), '[]() ', '')) "
                "<= 2 or starts-with(normalize-space(.), '[note'))")
-_FOOTNOTE_REF = (f"(self::a and starts-with(@href, '#') and sup and {_SHORT_MARK}) or "
-                 f"(self::sup and a[starts-with(@href, '#')] and {_SHORT_MARK})")
-"""A footnote's mark in the text: a linked superscript number (Texinfo's
-``<a href="#FOOT54"><sup>54</sup></a>``, a wiki's ``<sup><a href="#cite_note-1">[1]</a></sup>``)
-read "systems54" in R's manuals; a superscript that links nowhere (``x<sup>2</sup>``) stays."""
+IN_PAGE_LINK = "/descendant::a[starts-with(@href, '#')]"
+"""The page's links to its own anchors: the tests below that start from them walk the page's
+links, not each of its elements."""
 
-_FOOTNOTE_MARKS = ("((self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6) "
-                   f"and a[starts-with(@href, '#')] and {_MARK_ONLY}) or "
-                   f"@role='doc-backlink' or (@class and ({_token('fn-bracket')}))")
-"""A footnote's own mark where the note is written: Texinfo's ``<h5><a href="#DOCF3">(3)</a>
-</h5>`` (each note was a passage titled "(3)": trial 51), Pandoc's and Sphinx's links back
-(``role="doc-backlink"``, "[1]", "↩"). The note's text stays: a question answered by a
-footnote alone was told the sources say nothing (trial 52, F4)."""
+FOOTNOTE_LINK = f"sup and {_SHORT_MARK}"
+"""Of an in-page link (:data:`IN_PAGE_LINK`), that it is a footnote's mark in the text: a
+linked superscript number (Texinfo's ``<a href="#FOOT54"><sup>54</sup></a>``) read
+"systems54" in R's manuals; a superscript that links nowhere (``x<sup>2</sup>``) stays."""
 
-_CITATIONS = (f"(self::ol and @class and ({_token('references')})) or "
-              f"(@class and ({_token('mw-cite-backlink')}))")
-"""A wiki's list of cited works (``<ol class="references">``) and its "^" back-links: titles
-of sources, no text of the page (trial 52, F5: a citation's title answered a question)."""
+FOOTNOTE_HOLDER = (f"../self::sup[{_SHORT_MARK}] or ../self::*[self::h1 or self::h2 or "
+                   f"self::h3 or self::h4 or self::h5 or self::h6][{_MARK_ONLY}]")
+"""Of an in-page link, that its parent element is a footnote's mark: in the text, a wiki's
+``<sup><a href="#cite_note-1">[1]</a></sup>``; where the note is written, Texinfo's ``<h5><a
+href="#DOCF3">(3)</a></h5>`` (each note was a passage titled "(3)": trial 51). The note's text
+stays: a question answered by a footnote alone was told the sources say nothing (trial 52,
+F4)."""
 
-TEXINFO_PAGE = ("//head/meta[translate(@name, 'GENERATOR', 'generator') = 'generator' and "
-                "(contains(@content, 'makeinfo') or contains(@content, 'texi2any'))]")
-"""A page GNU Texinfo wrote (its ``<meta name="Generator" content="makeinfo">``): its class
-names are Texinfo's only there (a restaurant's ``table.menu``, a fund list's ``index-table``
-and a ``div.footnote`` of small print were dropped as Texinfo's: trial 52, F3). Asked once a
-page, and given to :data:`FURNITURE` as ``$texinfo``: written inside its test, this absolute
-path was searched again for each element, O(n²): SQLite's 1.85 MB requirements.html took
-12.6 s, most of the 24 s that sqlite3-doc's 21.6 MB took to index."""
-_TEXINFO = "$texinfo"
+FURNITURE_ROLE = ". = 'doc-backlink'"
+"""Of a ``role`` attribute, that its element is a footnote's link back (Pandoc's)."""
+
+FURNITURE_CLASS = (f"{_token('fn-bracket', 'mw-cite-backlink', of='.')} or "
+                   f"(({_token('references', of='.')}) and ../self::ol)")
+"""Of a ``class`` attribute, that its element is a footnote's link back (Sphinx's
+``fn-bracket``: "[1]", "↩"; a wiki's "^" ``mw-cite-backlink``) or a wiki's list of cited works
+(``<ol class="references">``: titles of sources, no text of the page; trial 52, F5: a
+citation's title answered a question)."""
+
+TEXINFO_PAGE = ("boolean(//head/meta[translate(@name, 'GENERATOR', 'generator') = 'generator' "
+                "and (contains(@content, 'makeinfo') or contains(@content, 'texi2any'))])")
+"""Whether GNU Texinfo wrote the page (its ``<meta name="Generator" content="makeinfo">``): its
+class names are Texinfo's only there (a restaurant's ``table.menu``, a fund list's
+``index-table`` and a ``div.footnote`` of small print were dropped as Texinfo's: trial 52, F3).
+Asked once a page, which then gets :data:`TEXINFO_FURNITURE` too: written inside those tests,
+this absolute path was searched again for each element, O(n²): SQLite's 1.85 MB
+requirements.html took 12.6 s, most of the 24 s that sqlite3-doc's 21.6 MB took to index."""
 
 _TEXINFO_FOOTNOTES = f"self::div and ({_token('footnote')})"
 """Texinfo's footnotes, gathered at the end of its one-file manual: notes often written as the
 rest of the citing sentence ("(3) currently, top-level files .Rbuildignore and ..."), so
 quoted out of it as answers (trial 51); other generators' footnotes stay text (trial 52, F4)."""
 
-FURNITURE = (f"//*[(@class and {_TEXINFO} and ({_MENUS} or {_INDEXES} or {_TEXINFO_FOOTNOTES})) or "
-             f"({_TEXINFO} and {_LETTER_TABLE}) or {_FOOTNOTE_REF} or {_FOOTNOTE_MARKS} or "
-             f"{_CITATIONS}]")
-"""The furniture of a page by its markup alone (one pass over the page), given ``$texinfo``
-(whether :data:`TEXINFO_PAGE` finds the page's generator)."""
+TEXINFO_FURNITURE = (f"/descendant::*[@class and ({_MENUS} or {_INDEXES} or "
+                     f"{_TEXINFO_FOOTNOTES})] | /descendant::table[{_LETTER_TABLE}]")
+"""Texinfo's menus, indexes, letter bars and footnotes, on a page :data:`TEXINFO_PAGE` finds."""
 
-BARS = f"//*[({_REL_BAR}) or ({_LETTERS}) or ({_TRAIL})]"
-"""Blocks that may be navigation bars by their links: furniture only when their links are
-most of their text (:data:`BAR_LINK_SHARE`, counted by :mod:`workers.sources.htmlpage`);
-else a paragraph of prose linking its neighbours by ``rel``, or naming five one-letter
-things, was dropped whole (trial 52, F1 and F2)."""
+BARS = f"//a[2][../self::*[({_REL_BAR}) or ({_LETTERS}) or ({_TRAIL})]]"
+"""The second link of each block that may be a navigation bar by its links (the block is the
+link's parent): furniture only when its links are most of its text (:data:`BAR_LINK_SHARE`,
+counted by :mod:`workers.sources.htmlpage`); else a paragraph of prose linking its neighbours
+by ``rel``, or naming five one-letter things, was dropped whole (trial 52, F1 and F2).
+Found from the links (``//a[2]``: one per block), not by asking each element whether it
+holds links; and the link, not the block, is returned: libxml2 merges a step's or a union's
+results with a duplicate check that is O(n·m) (two sets of 20,000 elements: 0.9 s, 40,000:
+3.6 s), and a link's parent is taken in Python.
+
+Each of these paths is asked of a page on its own, for the same reason, and their elements
+are put together in Python (:mod:`workers.sources.htmlpage`): as one ``//*[...]`` asking every
+element ``self::h1 or self::h2 ...`` and the rest, the page furniture tests took 1.4 of the 2.7
+s that parsed sqlite3-doc's 21.6 MB."""
 BAR_LINK_SHARE = 0.5
 """The least share of a bar's visible characters (spaces aside) that are link text."""

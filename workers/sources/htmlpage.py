@@ -10,9 +10,7 @@ This module imports the standard library, lxml and :mod:`workers.sources.htmltab
 from __future__ import annotations
 
 import re
-import string
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +18,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from workers.sources.entries import ENTRY_KEYWORD
-from workers.sources.htmlnav import BAR_LINK_SHARE, BARS, FURNITURE, TEXINFO_PAGE
+from workers.sources.htmlfurniture import page_furniture
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
 from workers.sources.preformatted import fenced, reads_as_prose
@@ -32,15 +30,6 @@ _HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "nav", "
 """Elements whose text is no part of the page's prose: code, the head, a navigation bar
 ("Home | Census | Herons" was a report's top passage) and a form's fields (a
 ``<textarea>``'s default text, a ``<select>``'s options)."""
-_NAV_CLASSES = ("navigation", "navheader", "navfooter", "navbar", "navpath", "topnav", "subnav",
-                "bottomnav", "breadcrumb", "breadcrumbs", "nav-panel")
-"""Class names of navigation bars written as ``<div>``: LaTeX2HTML's ``navigation`` panel
-("Next: Macros Up: Set-show Previous: Locale Index" was a report's top passage), DocBook's
-``navheader``/``navfooter``, Doxygen's and old Javadoc's, Texinfo 7's ``nav-panel`` (its
-links' ``rel`` finds it too: :mod:`workers.sources.htmlnav`). An element with
-``role="navigation"`` (Sphinx's bars) is left out too, as ``<nav>`` is; never the page's
-``<body>``, ``<main>`` or ``<article>``, nor an element holding a heading (a bar has none; a
-``<body class="navigation">`` left the page with no text)."""
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 """Every heading level cuts a section: Node.js's manual heads each function by an ``h4``
 (``fs.mkdir(path[, options], callback)``); cut at ``h1``-``h3`` only, ``fs.html`` was 295
@@ -55,29 +44,6 @@ passage under its own label (:mod:`app.research.neighbours` then keeps a neighbo
 out). So is a ``<dt>`` with an ``id``, the anchor of an entry (DocBook's variablelist:
 PostgreSQL's ``shared_buffers (integer)``; Sphinx's API entries); a ``<dt>`` without one stays
 joined to its description ("--amend: Replace ...")."""
-_HIDDEN_UI = ("@aria-hidden='true' or (@class and (contains(concat(' ', @class, ' '), "
-              "' dropdown-menu ') or contains(concat(' ', @class, ' '), ' headerlink '))) or "
-              "(self::a and starts-with(@href, '#') and string-length(normalize-space(.)) = 1 "
-              "and contains('#¶§', normalize-space(.))) or "
-              "@id='toc' or @id='TOC' or contains(concat(' ', @class, ' '), ' toc ') or "
-              "((self::ul or self::ol) and not(ancestor::li) and count(li) > 1 and "
-              "not(li[not(a[starts-with(@href, '#')])]) and "
-              "not(li[text()[normalize-space(.) != '']]) and "
-              "not(li/*[not(self::a or self::ul or self::ol)]))")
-"""An XPath 1.0 test for page furniture that is no text of the page: an element
-``aria-hidden`` (an icon), a Bootstrap ``dropdown-menu`` (a menu: HAProxy's manual has one
-inside every keyword it mentions, "This keyword is available in sections : ...", which cut
-``"maxconn"`` off its own sentence in 305 of 2,236 passages), a heading's permalink mark (a
-link to its own anchor reading "#", "¶" or "§": Sphinx's ``headerlink``, Node.js's ``mark``,
-which ended every heading "Callback API#"), and a page's table of contents (``id="toc"``,
-DocBook's ``class="toc"``, or a list whose every item is a link into the page and nothing
-else, a sub-list aside; a glossary's items link their term, then say what it is: Node.js's
-456 contents passages were quoted as answers, "Cloning an IntervalHistogram: Measuring the
-duration of async operations"). Not ``hidden`` or ``display:none``: a page shows such text
-when its reader asks (SQLite's syntax diagrams, an FAQ's folded answers). "Two items or more"
-is ``count(li) > 1``: written ``li[2]``, libxslt matched the template per element at the
-cost of its siblings, O(n²) in a long list (SQLite's requirements.html: 1.65 s of 1.87)."""
-
 
 @dataclass(frozen=True)
 class HtmlPage:
@@ -116,8 +82,7 @@ _LEVELS = "\ue011\ue012\ue013\ue014\ue015\ue016"  # open an h1 ... h6 (after _HE
 _ENTRIES, _ENTRIES_END = "\ue00b", "\ue00c"  # around a list of entries (``dl`` of ``dt id``)
 _PRE, _PRE_END = "\ue009", "\ue00a"  # around the text of a <pre>, its lines kept
 _PRE_SPLIT = re.compile(f"{_PRE}(.*?){_PRE_END}", re.DOTALL)
-_TERM_JOIN = re.compile(f"\\s*:?\\s*{_TERM}[\\s{_BREAK}]*")
-_TERMS_JOIN = re.compile(f"\\s*{_TERMS}[\\s{_BREAK}]*")
+_LEADING_BREAKS = re.compile(f"[\\s{_BREAK}]+")
 
 
 _SPACED = (f" {_BREAK}", f"{_BREAK} ")
@@ -148,10 +113,10 @@ def html_page(source: str | bytes) -> HtmlPage:
     """The title and the sections (cut at its ``h1``-``h6``) of an HTML document, parsed with
     lxml's HTML parser (libxml2: fast, and lenient with broken markup). Scripts, styles,
     templates, the ``<head>``, ``<nav>`` bars, form fields (:data:`_HIDDEN`) and page
-    furniture (:data:`_HIDDEN_UI`; a manual's node headers, menus and indexes:
-    :data:`workers.sources.htmlnav.FURNITURE`) are left out; each block
-    element is a paragraph. Never raises for bad markup: a document lxml cannot read gives an
-    empty page.
+    furniture (icons, menus, permalinks, tables of contents, navigation bars, a manual's node
+    headers and indexes: :func:`workers.sources.htmlfurniture.page_furniture`) are left out;
+    each block element is a paragraph. Never raises for bad markup: a document lxml cannot
+    read gives an empty page.
 
     The work is done in C: the marker characters are blanked in the source bytes, an XSLT
     stylesheet (libxslt, :func:`_stylesheet`) writes the text of the root element with markers
@@ -170,7 +135,7 @@ def html_page(source: str | bytes) -> HtmlPage:
     # text after </body> or </html> is the body's, as browsers show it; libxml2 dropped it
     data = _CLOSING.sub(b" ", data)
     try:
-        parser, stylesheet, furniture = _thread_tools()
+        parser, stylesheet = _thread_tools()
         root = lxml_html.document_fromstring(data, parser=parser)
     except (etree.ParserError, ValueError):
         return HtmlPage("", ())
@@ -180,7 +145,7 @@ def html_page(source: str | bytes) -> HtmlPage:
     if title_el is None:
         title_el = root.find(".//title")
     title = " ".join((title_el.text or "").split()) if title_el is not None else ""
-    for element in furniture(root):  # before the tables are read: an index's letter bar
+    for element in page_furniture(root):  # before the tables are read: an index's letter bar
         element.drop_tree()  # is a table of links (its text, the tail after it, stays)
     tables_as_sentences(root)
     _mark_next(root)
@@ -253,7 +218,23 @@ def _terms_joined(text: str) -> str:
     local repository." without the ``git-gc(1)`` it describes."""
     if _TERM not in text and _TERMS not in text:
         return text
-    return _TERM_JOIN.sub(": ", _TERMS_JOIN.sub(", ", text))
+    return _joined_at(_joined_at(text, _TERMS, ", "), _TERM, ": ", colon=True)
+
+
+def _joined_at(text: str, mark: str, joint: str, colon: bool = False) -> str:
+    """``text`` with each ``mark`` and the blanks and breaks around it written ``joint`` (and a
+    ``colon`` before it, when asked). Cut at the marks with ``str.split``: as a regular
+    expression that starts with blanks (``\\s*:?\\s*<mark>``), every character of the page was
+    a place to try, 0.16 s of sqlite3-doc's 1.7 s of page reading."""
+    pieces = text.split(mark)
+    for i in range(len(pieces) - 1):
+        before = pieces[i].rstrip()
+        if colon and before.endswith(":"):
+            before = before[:-1].rstrip()
+        pieces[i] = before
+        if leading := _LEADING_BREAKS.match(pieces[i + 1]):
+            pieces[i + 1] = pieces[i + 1][leading.end():]
+    return joint.join(pieces)
 
 
 _LINKED = re.compile(f"{_LINK}([^{_LINK}{_LINK_END}]*){_LINK_END}")
@@ -317,25 +298,6 @@ def _class_token(names: tuple[str, ...]) -> str:
     return " or ".join(f"contains(concat(' ', @class, ' '), ' {n} ')" for n in names)
 
 
-def _navigation() -> str:
-    """An XPath 1.0 test for a navigation bar: ``role="navigation"`` or a class token of
-    :data:`_NAV_CLASSES` (any case). Every element of every page is matched against it, so a
-    cheap test comes first: an element without a ``class`` holding "nav" or "crumb" is done."""
-    low = f"translate(normalize-space(@class), '{string.ascii_uppercase}', "\
-          f"'{string.ascii_lowercase}')"
-    tokens = " or ".join(f"contains(concat(' ', {low}, ' '), ' {c} ')" for c in _NAV_CLASSES)
-    near = "contains(@class, 'av') or contains(@class, 'AV') or contains(@class, 'rumb')"
-    return f"@role='navigation' or (@class and ({near}) and ({tokens}))"
-
-
-_UI_FURNITURE = (f"//*[{_HIDDEN_UI}] | //*[{_navigation()}][not(self::html or self::body or "
-                 "self::main or self::article)][not(.//h1 or .//h2 or .//h3 or .//h4)]")
-"""Page furniture by its markup (:data:`_HIDDEN_UI`, a navigation bar without a heading),
-dropped before the stylesheet runs. As the stylesheet's ``*[...]`` templates, libxslt matched
-each element at the cost of its siblings, even for a test that is ``false()``: O(n²) in a
-long list (SQLite's requirements.html, a ``<dl>`` of 6,954 children: 1.65 s of 1.87)."""
-
-
 _MARK_BYTES = re.compile(
     "|".join(c for c in (_HEAD, _TAIL, _BREAK, _LINK, _LINK_END, _TERM, _TERMS, _ENTRY, _PRE,
                          _PRE_END, _ENTRIES, _ENTRIES_END, *_LEVELS)
@@ -350,31 +312,15 @@ CUT = (f"cut where its elements nest deeper than {MAX_DEPTH}; the text past that
 """The corpus note on a page that is :attr:`HtmlPage.cut` (after its path)."""
 
 
-def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT, Callable[[Any], list[Any]]]:
-    """This thread's HTML parser, text stylesheet and furniture test
-    (:data:`workers.sources.htmlnav.FURNITURE`; an lxml parser serves one thread at a time:
-    threads sharing one would take turns)."""
+def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT]:
+    """This thread's HTML parser and text stylesheet (an lxml parser serves one thread at a
+    time: threads sharing one would take turns)."""
     tools = getattr(_LOCAL, "tools", None)
     if tools is None:
         parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
                                       no_network=True, huge_tree=True)
-        furniture, bars = etree.XPath(f"{FURNITURE} | {_UI_FURNITURE}"), etree.XPath(BARS)
-        texinfo = etree.XPath(f"boolean({TEXINFO_PAGE})")
-        tools = _LOCAL.tools = (parser, _stylesheet(),
-                                lambda root: [*furniture(root, texinfo=texinfo(root)),
-                                              *filter(_bar, bars(root))])
+        tools = _LOCAL.tools = (parser, _stylesheet())
     return tools
-
-
-def _bar(element: Any) -> bool:
-    """Whether a block :data:`~workers.sources.htmlnav.BARS` found is a bar: its links are
-    at least :data:`~workers.sources.htmlnav.BAR_LINK_SHARE` of its visible characters."""
-    def chars(text: str) -> int:
-        return len("".join(text.split()))
-
-    total = chars("".join(element.itertext()))
-    links = sum(chars("".join(a.itertext())) for a in element.iter("a"))
-    return total > 0 and links >= BAR_LINK_SHARE * total
 
 
 def html_to_text(source: str | bytes) -> str:

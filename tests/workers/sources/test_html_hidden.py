@@ -56,6 +56,16 @@ def test_a_navigation_class_on_the_body_or_on_a_block_with_headings_keeps_its_te
         assert "Herons nest in spring." in text and "Previous" not in text, text
 
 
+
+def test_a_bar_found_by_two_tests_is_dropped_once() -> None:
+    # A LaTeX2HTML panel whose links say where they go (rel="next"...) is a bar by its class
+    # and by its links: dropped twice, lxml's drop_tree raised AssertionError and the whole run
+    # ended "run failed: AssertionError: (no message)"
+    page = html_page('<html><body><p>Herons nest in spring.</p><div class="navigation">'
+                     '<a rel="next" href="n.html">Next</a> <a rel="prev" href="p.html">Prev</a>'
+                     '</div><p>Egrets nest later.</p></body></html>')
+    assert page.text == "Herons nest in spring.\n\nEgrets nest later.", page.text
+
 # HAProxy's manual (haproxy-dconv): a Bootstrap dropdown inside every keyword it mentions, and
 # its keyword entries written as <div class="keyword">, not headings; Sphinx's "¶" permalinks.
 KEYWORD_PAGE = """<html><body><h2>5.2. Server and default-server options</h2>

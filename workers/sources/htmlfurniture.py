@@ -1,0 +1,134 @@
+"""An HTML page's furniture: the elements left out of its text before it is read (icons, menus,
+permalinks, tables of contents, navigation bars, footnote marks), found by XPath 1.0 on the
+parsed page (issue 19: page navigation was a fifth of the passages a report cited).
+
+The tests are asked in a few paths of their own, each walking the page once, and their elements
+are put together in Python (:func:`page_furniture`). Two shapes are avoided, both measured on
+libxml2: asking every element a long list of questions (``//*[self::h1 or self::h2 ... or
+@role = ...]``: 1.4 of the 2.7 s that parsed sqlite3-doc's 21.6 MB) and a union or a step to a
+parent whose results are many (libxml2 merges node sets with an O(n·m) duplicate check: two sets
+of 20,000 elements took 0.9 s, 40,000 took 3.6 s). A path starts from what few elements have
+(an attribute: ``@class[...]``; an in-page link) and returns elements whose parent is the
+furniture when that is the cheaper question; :func:`page_furniture` takes the parents.
+
+This module imports the standard library, lxml and :mod:`workers.sources.htmlnav`.
+"""
+
+from __future__ import annotations
+
+import string
+import threading
+from typing import Any
+
+from lxml import etree
+
+from workers.sources.htmlnav import (
+    BAR_LINK_SHARE,
+    BARS,
+    FOOTNOTE_HOLDER,
+    FOOTNOTE_LINK,
+    FURNITURE_CLASS,
+    FURNITURE_ROLE,
+    IN_PAGE_LINK,
+    TEXINFO_FURNITURE,
+    TEXINFO_PAGE,
+)
+
+__all__ = ["page_furniture"]
+
+_NAV_CLASSES = ("navigation", "navheader", "navfooter", "navbar", "navpath", "topnav", "subnav",
+                "bottomnav", "breadcrumb", "breadcrumbs", "nav-panel")
+"""Class names of navigation bars written as ``<div>``: LaTeX2HTML's ``navigation`` panel
+("Next: Macros Up: Set-show Previous: Locale Index" was a report's top passage), DocBook's
+``navheader``/``navfooter``, Doxygen's and old Javadoc's, Texinfo 7's ``nav-panel`` (its
+links' ``rel`` finds it too: :mod:`workers.sources.htmlnav`). An element with
+``role="navigation"`` (Sphinx's bars) is left out too, as ``<nav>`` is; never the page's
+``<body>``, ``<main>`` or ``<article>``, nor an element holding a heading (a bar has none; a
+``<body class="navigation">`` left the page with no text)."""
+
+_NOT_PAGE = ("not(self::html or self::body or self::main or self::article) and "
+             "not(.//h1 or .//h2 or .//h3 or .//h4)")
+_LOWER = f"translate(normalize-space(.), '{string.ascii_uppercase}', '{string.ascii_lowercase}')"
+_NAV_CLASS = ("(contains(., 'av') or contains(., 'AV') or contains(., 'rumb')) and ("
+              + " or ".join(f"contains(concat(' ', {_LOWER}, ' '), ' {c} ')" for c in _NAV_CLASSES)
+              + f") and ../self::*[{_NOT_PAGE}]")
+"""Of a ``class`` attribute, that its element is a navigation bar (a class token of
+:data:`_NAV_CLASSES`, any case). A class without "nav" or "crumb" fails at the first test."""
+
+_HIDDEN_CLASS = " or ".join(f"(contains(., '{n}') and contains(concat(' ', ., ' '), ' {n} '))"
+                            for n in ("dropdown-menu", "headerlink", "toc"))
+"""Of a ``class`` attribute (its tokens as written), that its element is a Bootstrap
+``dropdown-menu`` (a menu: HAProxy's manual has one inside every keyword it mentions, "This
+keyword is available in sections : ...", which cut ``"maxconn"`` off its own sentence in 305 of
+2,236 passages), a heading's permalink (Sphinx's ``headerlink``) or a table of contents
+(DocBook's ``class="toc"``)."""
+
+_BY_ATTRIBUTE = (
+    f"/descendant::*/@class[string-length() > 2 and ({FURNITURE_CLASS} or {_HIDDEN_CLASS} or "
+    f"({_NAV_CLASS}))]",
+    f"/descendant::*/@role[{FURNITURE_ROLE} or (. = 'navigation' and ../self::*[{_NOT_PAGE}])]",
+    "/descendant::*/@id[. = 'toc' or . = 'TOC']",
+    "/descendant::*/@aria-hidden[. = 'true']")
+"""The attributes whose elements are furniture: those above, an element ``aria-hidden`` (an
+icon) and a table of contents by its id (``id="toc"``). Not ``hidden`` or ``display:none``: a
+page shows such text when its reader asks (SQLite's syntax diagrams, an FAQ's folded
+answers). A path of its own for each attribute, walking the attributes, not asking each
+element for four (sqlite3-doc: 0.14 s against 0.24); a class of one or two characters
+(Pygments' ``n``, ``s2``: two in three of Django's 541,533 classes) is no token here."""
+
+_LINKS = (f"{IN_PAGE_LINK}[({FOOTNOTE_LINK}) or (string-length(normalize-space(.)) = 1 and "
+          "contains('#¶§', normalize-space(.)))]")
+"""In-page links that are furniture: a footnote's mark, and a heading's permalink mark (a link
+to its own anchor reading "#", "¶" or "§": Node.js's ``mark`` ended every heading "Callback
+API#")."""
+
+_CONTENTS_LIST = ("not(ancestor::li) and count(li) > 1 and not(li[not(a[starts-with(@href, "
+                  "'#')])]) and not(li[text()[normalize-space(.) != '']]) and "
+                  "not(li/*[not(self::a or self::ul or self::ol)])")
+_CONTENTS = f"//li[1][../self::ul[{_CONTENTS_LIST}] or ../self::ol[{_CONTENTS_LIST}]]"
+"""The first item of each list that is a page's table of contents (the list is its parent):
+every item a link into the page and nothing else, a sub-list aside, two items or more. A
+glossary's items link their term, then say what it is: Node.js's 456 contents passages were
+quoted as answers, "Cloning an IntervalHistogram: Measuring the duration of async operations".
+"Two items or more" is ``count(li) > 1``: written ``li[2]``, libxslt matched it per element at
+the cost of its siblings when it was a stylesheet's template (SQLite's requirements.html)."""
+
+_LOCAL = threading.local()
+
+
+def _paths() -> tuple[list[etree.XPath], list[etree.XPath], etree.XPath, etree.XPath,
+                      etree.XPath]:
+    """This thread's compiled paths (an XPath evaluator serves one thread at a time): those
+    whose results are furniture, those whose results' parents are, the texinfo furniture,
+    the texinfo test and the bars' links."""
+    paths = getattr(_LOCAL, "paths", None)
+    if paths is None:
+        paths = _LOCAL.paths = (
+            [etree.XPath(_LINKS)],
+            [etree.XPath(path) for path in (*_BY_ATTRIBUTE, f"{IN_PAGE_LINK}[{FOOTNOTE_HOLDER}]",
+                                            _CONTENTS)],
+            etree.XPath(TEXINFO_FURNITURE), etree.XPath(TEXINFO_PAGE), etree.XPath(BARS))
+    return paths
+
+
+def page_furniture(root: Any) -> list[Any]:
+    """The furniture elements of a parsed page (``root``: an lxml HTML element), each once, to
+    be dropped before the page's text is read. Never raises for a page lxml parsed."""
+    own, of_parents, texinfo, is_texinfo, bars = _paths()
+    found = [element for path in own for element in path(root)]
+    found += [node.getparent() for path in of_parents for node in path(root)]
+    if is_texinfo(root):
+        found += texinfo(root)
+    found += filter(_bar, (link.getparent() for link in bars(root)))
+    return list(dict.fromkeys(found))  # one element found twice is dropped once
+
+
+def _bar(element: Any) -> bool:
+    """Whether a block :data:`~workers.sources.htmlnav.BARS` found is a bar: its links are
+    at least :data:`~workers.sources.htmlnav.BAR_LINK_SHARE` of its visible characters."""
+    def chars(text: str) -> int:
+        return len("".join(text.split()))
+
+    total = chars("".join(element.itertext()))
+    links = sum(chars("".join(a.itertext())) for a in element.iter("a"))
+    return total > 0 and links >= BAR_LINK_SHARE * total
