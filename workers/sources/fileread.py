@@ -172,7 +172,9 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
     holds no text gives none: counted in ``skipped`` and named in ``notes`` (one line each); so
     is a ``.gz`` that is corrupt or decompresses past its limit (``max_file_bytes`` for text;
     PDF and .docx: :func:`workers.sources.documents.size_limit`) or past what is left of the
-    folder's ``budget``, which it then spends."""
+    folder's ``budget``, which it then spends; and, as a damaged PDF is, a file its reader
+    fails on (``"page.html: skipped, its reader failed (AssertionError)"``: lxml raised
+    on a page its furniture tests found a bar in twice, and the whole run ended)."""
     kind = file_kind(path.name) or ""
     limit = documents.size_limit(inner_name(path.name), max_file_bytes)
     packed = budget is not None and path.name.lower().endswith(GZIP_SUFFIX)
@@ -207,7 +209,13 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
         read = documents.pdf_docs if kind == ".pdf" else documents.docx_docs
         yield from map(documents.unligatured_doc, read(io.BytesIO(data), rel, skipped, notes))
         return
-    yield from map(documents.unligatured_doc, _text_docs(rel, kind, data, skipped, notes))
+    try:  # one document at most: read whole, so a reader's fault skips the file, not the run
+        docs = list(_text_docs(rel, kind, data, skipped, notes))
+    except Exception as exc:  # noqa: BLE001 - a fault of lxml's, markdown-it's or this reader's
+        said = f"{type(exc).__name__}: {exc}"[:160] if str(exc) else type(exc).__name__
+        _skip(skipped, notes, shown_path(rel), "unreadable", f"its reader failed ({said})")
+        return
+    yield from map(documents.unligatured_doc, docs)
 
 
 def _too_large(exc: TooLarge, limit: int) -> str:
