@@ -41,6 +41,9 @@ def split_fences(text: str) -> Iterator[tuple[bool, str]]:
         >>> list(split_fences("Run:\\n```sh\\nmake\\n\\nmake test\\n```\\nDone."))
         [(False, 'Run:'), (True, '```sh\\nmake\\n\\nmake test\\n```'), (False, 'Done.')]
     """
+    if "```" not in text and "~~~" not in text:  # no fence (most text): no line to look at
+        yield False, text
+        return
     lines = text.split("\n")
     start = i = 0
     while i < len(lines):
