@@ -76,11 +76,14 @@ answers). A path of its own for each attribute, walking the attributes, not aski
 element for four (sqlite3-doc: 0.14 s against 0.24); a class of one or two characters
 (Pygments' ``n``, ``s2``: two in three of Django's 541,533 classes) is no token here."""
 
-_LINKS = (f"{IN_PAGE_LINK}[({FOOTNOTE_LINK}) or (string-length(normalize-space(.)) = 1 and "
-          "contains('#¶§', normalize-space(.)))]")
-"""In-page links that are furniture: a footnote's mark, and a heading's permalink mark (a link
-to its own anchor reading "#", "¶" or "§": Node.js's ``mark`` ended every heading "Callback
-API#")."""
+_LINKS = (f"{IN_PAGE_LINK}[({FOOTNOTE_LINK}) or ({FOOTNOTE_HOLDER}) or "
+          "(string-length(normalize-space(.)) = 1 and contains('#¶§', normalize-space(.)))]")
+"""In-page links that are furniture, or whose parent is (:data:`_HOLDER` tells which): a
+footnote's mark, and a heading's permalink mark (a link to its own anchor reading "#", "¶" or
+"§": Node.js's ``mark`` ended every heading "Callback API#")."""
+_HOLDER = f"boolean({FOOTNOTE_HOLDER})"
+"""Of a link :data:`_LINKS` found, that its parent is the furniture (asked of those links
+alone: the page's links are walked once)."""
 
 _CONTENTS_LIST = ("not(ancestor::li) and count(li) > 1 and not(li[not(a[starts-with(@href, "
                   "'#')])]) and not(li[text()[normalize-space(.) != '']]) and "
@@ -96,27 +99,26 @@ the cost of its siblings when it was a stylesheet's template (SQLite's requireme
 _LOCAL = threading.local()
 
 
-def _paths() -> tuple[list[etree.XPath], list[etree.XPath], etree.XPath, etree.XPath,
+def _paths() -> tuple[list[etree.XPath], etree.XPath, etree.XPath, etree.XPath, etree.XPath,
                       etree.XPath]:
     """This thread's compiled paths (an XPath evaluator serves one thread at a time): those
-    whose results are furniture, those whose results' parents are, the texinfo furniture,
-    the texinfo test and the bars' links."""
+    whose results' parents are furniture, the links and their holder test, the texinfo
+    furniture and test, and the bars' links."""
     paths = getattr(_LOCAL, "paths", None)
     if paths is None:
         paths = _LOCAL.paths = (
-            [etree.XPath(_LINKS)],
-            [etree.XPath(path) for path in (*_BY_ATTRIBUTE, f"{IN_PAGE_LINK}[{FOOTNOTE_HOLDER}]",
-                                            _CONTENTS)],
-            etree.XPath(TEXINFO_FURNITURE), etree.XPath(TEXINFO_PAGE), etree.XPath(BARS))
+            [etree.XPath(path) for path in (*_BY_ATTRIBUTE, _CONTENTS)],
+            etree.XPath(_LINKS), etree.XPath(_HOLDER), etree.XPath(TEXINFO_FURNITURE),
+            etree.XPath(TEXINFO_PAGE), etree.XPath(BARS))
     return paths
 
 
 def page_furniture(root: Any) -> list[Any]:
     """The furniture elements of a parsed page (``root``: an lxml HTML element), each once, to
     be dropped before the page's text is read. Never raises for a page lxml parsed."""
-    own, of_parents, texinfo, is_texinfo, bars = _paths()
-    found = [element for path in own for element in path(root)]
-    found += [node.getparent() for path in of_parents for node in path(root)]
+    of_parents, links, holder, texinfo, is_texinfo, bars = _paths()
+    found = [node.getparent() for path in of_parents for node in path(root)]
+    found += [link.getparent() if holder(link) else link for link in links(root)]
     if is_texinfo(root):
         found += texinfo(root)
     found += filter(_bar, (link.getparent() for link in bars(root)))

@@ -127,14 +127,15 @@ FURNITURE_CLASS = (f"{_token('fn-bracket', 'mw-cite-backlink', of='.')} or "
 (``<ol class="references">``: titles of sources, no text of the page; trial 52, F5: a
 citation's title answered a question)."""
 
-TEXINFO_PAGE = ("boolean(//head/meta[translate(@name, 'GENERATOR', 'generator') = 'generator' "
+TEXINFO_PAGE = ("boolean(/*/head/meta[translate(@name, 'GENERATOR', 'generator') = 'generator' "
                 "and (contains(@content, 'makeinfo') or contains(@content, 'texi2any'))])")
 """Whether GNU Texinfo wrote the page (its ``<meta name="Generator" content="makeinfo">``): its
 class names are Texinfo's only there (a restaurant's ``table.menu``, a fund list's
 ``index-table`` and a ``div.footnote`` of small print were dropped as Texinfo's: trial 52, F3).
-Asked once a page, which then gets :data:`TEXINFO_FURNITURE` too: written inside those tests,
-this absolute path was searched again for each element, O(n²): SQLite's 1.85 MB
-requirements.html took 12.6 s, most of the 24 s that sqlite3-doc's 21.6 MB took to index."""
+Asked once a page, of its ``<head>`` alone, and the page then gets :data:`TEXINFO_FURNITURE`
+too: written inside those tests, this absolute path was searched again for each element,
+O(n²): SQLite's 1.85 MB requirements.html took 12.6 s, most of the 24 s that sqlite3-doc's
+21.6 MB took to index."""
 
 _TEXINFO_FOOTNOTES = f"self::div and ({_token('footnote')})"
 """Texinfo's footnotes, gathered at the end of its one-file manual: notes often written as the
