@@ -72,6 +72,9 @@ def unsafe_name(name: str) -> bool:
 
 
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+_CONTROL_BYTES = bytes((*range(0x00, 0x09), 0x0b, *range(0x0e, 0x20), 0x7f))
+"""The bytes of :data:`_CONTROL_CHARS` (a file with none is not binary by them: 0.03 s for
+sqlite3-doc's 21.6 MB, where the pattern took 0.09 s)."""
 
 
 class Decoded(NamedTuple):
@@ -193,9 +196,13 @@ def decode_file(raw: bytes, declared: str | None = None) -> Decoded:
         except (LookupError, UnicodeError):  # no text codec (rot13, zlib_codec, base64, idna):
             pass  # the bytes are read as if nothing were declared (the caller notes it)
     try:
-        return _sniffed(raw.decode("utf-8-sig"), "utf-8")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         pass
+    else:  # valid UTF-8 holds a control character only as its one byte: counted in C
+        if "\ufffd" not in text and len(raw.translate(None, _CONTROL_BYTES)) == len(raw):
+            return Decoded(text, "utf-8", 0)
+        return _sniffed(text, "utf-8")
     text = raw.decode("utf-8-sig", errors="replace")
     replaced = text.count("\ufffd") - raw.count("\ufffd".encode())
     if len(_NON_ASCII.findall(text)) <= replaced:  # not mostly UTF-8: perhaps Windows-1252
