@@ -14,15 +14,18 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from app.llm.offline.sentences import summary_line
+from app.llm.offline.sentences import first_summary, summary_line
 from app.research.citations import claim_key, items, once, said
+from app.research.reference import entry_heading
 from app.research.relevance import topic_terms
 from app.research.topics import topic_kind
 from workers.sources import Passage
+from workers.sources.chunks import PARA_SPLIT
+from workers.sources.entries import signature_name
 from workers.sources.names import name_keys, named_symbols
 from workers.sources.query import mentions, symbol_name
 
-__all__ = ["definition_line", "definitions", "facet_findings", "own_symbol"]
+__all__ = ["definition_line", "definitions", "entry_definition", "facet_findings", "own_symbol"]
 
 DEFINES = "defines"
 """The key of a definition item that holds the name of the symbol it defines."""
@@ -41,14 +44,47 @@ def own_symbol(title: str) -> str:
     return name if name and title.rpartition(".")[2] == name else ""
 
 
+_ENTRY_HEADINGS = 3
+"""The most heading lines an entry's first passage opens with (Sphinx writes a method's name
+as a heading, then its signature as the entry: ``select_related()``,
+``select_related(*fields)``)."""
+
+
+def entry_definition(text: str) -> tuple[list[str], str] | None:
+    """The symbols an API entry's first passage is about and the sentence that says what they
+    are: the passage (``text``) opens with the entry's heading written as a call
+    (:data:`_SIGNATURE`), and the first sentence after its headings
+    (:func:`~app.llm.offline.sentences.first_summary`) is the entry's summary line, as a
+    docstring's first sentence is its symbol's (Django's "Returns a QuerySet that will “follow”
+    foreign-key relationships ..." under ``select_related(*fields)``: "What does
+    select_related() do?" opened with "Chaining select_related calls works ...", trial 60). None
+    for any other passage.
+
+    Example:
+        >>> entry_definition("select_related(*fields)\\n\\nReturns a QuerySet that follows keys.")
+        (['select_related'], 'Returns a QuerySet that follows keys.')
+        >>> entry_definition("Logging\\n\\nDjango uses Python's logging module.") is None
+        True
+    """
+    paragraphs = PARA_SPLIT.split(text.strip(), maxsplit=_ENTRY_HEADINGS)
+    names: list[str] = []
+    at = 0
+    while at < len(paragraphs) - 1 and (heading := entry_heading(paragraphs[at])):
+        if name := signature_name(heading):
+            names.append(name)
+        at += 1
+    line = first_summary(paragraphs[at]) if names else None
+    return (list(dict.fromkeys(names)), line) if line else None
+
+
 def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],
                 asked: str) -> list[dict[str, Any]]:
     """The definitions of the symbols ``asked`` names (:func:`~workers.sources.names.name_keys`,
     spelled as asked: "Send" names ``Send``, not a method ``send``): for each, the summary line
-    (:func:`app.llm.offline.sentences.summary_line`) of its first passage among the rows, as a
-    finding item citing that passage, with the symbol's name under :data:`DEFINES`. In the
-    order the rows (sub-questions in plan order, passages in rank order) first give them, one
-    per symbol.
+    (:func:`app.llm.offline.sentences.summary_line`) of its first passage among the rows, or of
+    an API entry that opens a passage (:func:`entry_definition`), as a finding item citing that
+    passage, with the symbol's name under :data:`DEFINES`. In the order the rows (sub-questions
+    in plan order, passages in rank order) first give them, one per symbol.
 
     Args:
         rows_by_question: ``(sub-question, its rows)`` pairs, in plan order.
@@ -60,13 +96,17 @@ def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]]
         return []
     out: dict[str, dict[str, Any]] = {}
     for _question, rows in rows_by_question:
-        passages = [p for p in items(list(rows), None, "passage") if own_symbol(p["title"])]
-        named = named_symbols(keys, terms, [own_symbol(p["title"]) for p in passages])
-        for item in passages:
-            name = own_symbol(item["title"])
-            passage = Passage.from_dict(item)
-            line = summary_line(passage) if passage and name in named else None
-            if line and name not in out:
+        found: list[tuple[dict[str, Any], list[str], str | None]] = []
+        for item in items(list(rows), None, "passage"):
+            if name := own_symbol(item["title"]):
+                passage = Passage.from_dict(item)
+                found.append((item, [name], summary_line(passage) if passage else None))
+            elif entry := entry_definition(str(item.get("text") or "")):
+                found.append((item, *entry))
+        named = named_symbols(keys, terms, [name for _i, names, _l in found for name in names])
+        for item, names, line in found:
+            name = next((n for n in names if n in named), "")
+            if line and name and name not in out:
                 out[name] = {**item, "kind": "finding", "text": line, DEFINES: name}
     return list(out.values())
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 
 __all__ = ["ENTRY_KEYWORD", "LABEL", "SIGNATURE", "entry_keywords", "entry_led", "entry_name",
-           "label_name", "names_keyword"]
+           "label_name", "names_keyword", "opened_entry", "signature_name"]
 
 ENTRY_KEYWORD = re.compile(r"([A-Za-z][\w.:-]*(?: [A-Za-z][\w.:-]*){0,3})\s+[<\[{]")
 """A reference entry's heading written as its keyword (up to four words) and arguments
@@ -129,3 +129,39 @@ def names_keyword(text: str, keywords: Iterable[str]) -> set[str]:
     """
     low = " ".join(text.lower().split())
     return {k for k in keywords if re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", low)}
+
+
+def opened_entry(text: str, heading: str) -> str:
+    """The name of the function whose reference entry the passage ``text`` opens: its section's
+    ``heading`` is written as the call (:data:`SIGNATURE`; not a man page's ``git-gc(1)``) and
+    is one of the passage's first three paragraphs (Sphinx writes the method's name as a
+    heading, then the entry's signature: ``select_related()``, ``select_related(*fields)``); the
+    name as written, its last dotted part (``QuerySet.filter(**kwargs)``: ``filter``); else "".
+    Such a passage holds the entry's first sentence, what the function does, as a docstring's
+    first passage does.
+
+    Example:
+        >>> opened_entry("select_related()\\n\\nselect_related(*fields)\\n\\nReturns a QuerySet.",
+        ...              "select_related(*fields)")
+        'select_related'
+        >>> opened_entry("More on joins.", "select_related(*fields)"), opened_entry("x", "gc(1)")
+        ('', '')
+    """
+    name = signature_name(heading)
+    opening = [p.strip() for p in re.split(r"\n[ \t]*\n+", text.strip(), maxsplit=3)[:3]]
+    return name if name and heading.strip() in opening else ""
+
+
+def signature_name(heading: str) -> str:
+    """The name of the function an entry's ``heading`` writes as its call (:data:`SIGNATURE`),
+    as written, its last dotted part; "" for any other heading and a man page's section
+    (``git-gc(1)``, ``gc(1)``).
+
+    Example:
+        >>> signature_name("QuerySet.filter(**kwargs)"), signature_name("gc(1)")
+        ('filter', '')
+    """
+    found = SIGNATURE.match(heading.strip())
+    if found is None or re.match(r"\(\d+\)", heading.strip()[found.end() - 1:]):
+        return ""
+    return found[1].rpartition(".")[2]

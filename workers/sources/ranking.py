@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from workers.sources.chunks import PARA_SPLIT
-from workers.sources.entries import entry_keywords, entry_name, names_keyword
+from workers.sources.entries import entry_keywords, entry_name, names_keyword, opened_entry
 from workers.sources.fences import split_fences
 from workers.sources.names import named_symbols
 from workers.sources.query import SearchQuery, term_matches
@@ -193,7 +193,7 @@ def entry_named(heading: str, terms: Sequence[str]) -> bool:
         >>> entry_named("fall <count>", ["default", "inter"]), entry_named("Inter", ["inter"])
         (False, False)
     """
-    if "<" not in heading and "[" not in heading and "{" not in heading:  # the common case
+    if not any(mark in heading for mark in "<[{("):  # the common case: a plain heading
         return False
     return bool(names_keyword(" ".join(terms), entry_keywords(heading)))
 
@@ -257,7 +257,10 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
     """The search candidates ``rows`` with their :func:`candidate_score` (times a change log's
     :func:`change_log_factor`), best first (ties in
     FTS5's order); the summary passage (``#0``) of a symbol the question names
-    (:func:`candidates_named`) scores its document's best, and comes first of it.
+    (:func:`candidates_named`) scores its document's best, and comes first of it; so does the
+    passage that opens the reference entry of a function it names
+    (:func:`~workers.sources.entries.opened_entry`: Django's ``prefetch_related(*lookups)``,
+    whose first sentence says what it does, ranked below two later passages of its entry).
 
     Args:
         query: the parsed query (:func:`~workers.sources.query.search_query`).
@@ -267,8 +270,10 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
     named = candidates_named(query, [r[8] for r in rows])
     scored = [(candidate_score(query, r[4:11], named, r[2])
                * change_log_factor(str(r[1]), query.terms), i) for i, r in enumerate(rows)]
-    summary = [bool(r[8]) and own_name(r[8]) in named and str(r[0]).endswith("#0")
-               for r in rows]
+    opened = [opened_entry(str(r[4]), str(r[9])) if query.names else "" for r in rows]
+    entries = named_symbols(query.names, query.terms, filter(None, opened)) if any(opened) else {}
+    summary = [(bool(r[8]) and own_name(r[8]) in named and str(r[0]).endswith("#0"))
+               or opened[i] in entries for i, r in enumerate(rows)]
     best: dict[str, float] = {}
     for score, i in scored:
         best[rows[i][1]] = max(best.get(rows[i][1], score), score)

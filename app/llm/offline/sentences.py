@@ -328,12 +328,23 @@ def summary_line(passage: Passage) -> str | None:
         >>> summary_line(Passage("x.Relay#1", "x.Relay", "x.Relay", "src", "Moves.")) is None
         True
     """
-    sentences = split_sentences(passage.text)
-    if not sentences or not _is_summary(passage, 0):
-        return None
+    return first_summary(passage.text) if _is_summary(passage, 0) else None
+
+
+def first_summary(text: str) -> str | None:
+    """The first sentence of ``text`` when the text opens with it and it is prose that can say
+    what a thing is (as :func:`summary_line` takes a docstring's); else None.
+
+    Example:
+        >>> first_summary("Returns a QuerySet that follows foreign keys.\\n\\nMore.")
+        'Returns a QuerySet that follows foreign keys.'
+        >>> first_summary("```\\nx = 1\\n```") is None
+        True
+    """
+    sentences = split_sentences(text)
+    if not sentences or not text.lstrip().startswith(sentences[0]):
+        return None  # a list, code or a heading came first
     first = sentences[0]
-    if not passage.text.lstrip().startswith(first):  # a list, code or a heading came first
-        return None
     return first if _acceptable(first, need_terminal=False, summary=True) else None
 
 

@@ -114,3 +114,24 @@ def test_a_term_led_by_a_function_word_finds_the_section_it_heads(tmp_path):
     with Corpus.open(tmp_path / "data", folder=folder) as corpus:
         [hit] = corpus.search("What is a here string?", k=1)
     assert hit.doc_id == "redirection.md", hit.ref
+
+
+def test_the_passage_opening_a_named_functions_entry_comes_first_of_its_page(tmp_path):
+    # Trial 60: "What does prefetch_related() do?" found two later passages of its entry on
+    # Django's reference page and never the first, "Returns a QuerySet that will automatically
+    # retrieve ...": a Sphinx entry's heading is its signature, and its index row has no name
+    code = "\n".join(f"row_{i} = load_row({i}, colony='north', depth={i % 7})" for i in range(40))
+    dense = "".join(f"<p>gather_chicks with gather_chicks: chain gather_chicks('a') then "
+                    f"gather_chicks('b'); gather_chicks again {i}.</p>" for i in range(6))
+    page = ("<html><head><title>NestSet reference</title></head><body><h1>NestSet reference</h1>"
+            "<h4>gather_chicks()</h4><dl class='py method'><dt id='nestset.gather_chicks'>"
+            "gather_chicks(*fields)</dt><dd></dd></dl><p>Returns a NestSet that will fetch, in "
+            f"one batch per link, the chick rows of each nest.</p><pre>{code}</pre>{dense}"
+            "</body></html>")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    write(folder, "nestsets.html", page)
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        hits = corpus.search("What does gather_chicks() do?", k=3)
+    assert hits[0].ref == "nestsets.html#0", [h.ref for h in hits]
+    assert "Returns a NestSet that will fetch" in hits[0].text

@@ -1,0 +1,67 @@
+"""An API reference entry answers "What does f() do?" with its first sentence, as a docstring's
+summary line answers for a symbol (trial 60, A3): Django's reference writes each method as a
+heading, then its signature as a ``<dt>``, then "Returns a QuerySet that will ..."; the
+Answer opened with "Chaining select_related calls works in a similar way ..." of a later
+passage, and for ``prefetch_related`` the entry's first passage was not even retrieved (two
+later passages of the entry ranked above it)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.app.report_rows import answer_section
+from tests.conftest import AS_OF, run_cli
+
+_USAGE = ("<p>You can chain {name} calls: {name}('a', 'b') is the same as {name}('a')."
+          "{name}('b'). Calling {name} on a {name} result keeps the earlier {name} fields, "
+          "and {name} with no arguments follows every non-null link, so {name} can fetch more "
+          "than you need. {name} is cheap when links are few; {name} is slow on deep chains.</p>"
+          "<pre>nests = Nest.objects.{name}('colony').get(id=5)\n"
+          "colony = nests.colony  # {name} prefetched it</pre>")
+
+
+def _entry(name: str, what: str) -> str:
+    return (f'<section id="{name}"><h4>{name}()<a class="headerlink" href="#{name}">¶</a></h4>'
+            f'<dl class="py method"><dt class="sig sig-object py" id="nestset.{name}">'
+            f'<span class="sig-name descname">{name}</span>(*<em>fields</em>)</dt><dd></dd></dl>'
+            f"<p>{what}</p>" + "".join(_USAGE.format(name=name) for _ in range(4)) + "</section>")
+
+
+PAGE = ("<html><head><title>NestSet API reference — Heronry 3.2 documentation</title></head>"
+        "<body><h1>NestSet API reference</h1>"
+        + _entry("fetch_nests", "Returns a NestSet that will follow colony links, selecting "
+                 "the linked colony rows when it runs its query.")
+        + _entry("gather_chicks", "Returns a NestSet that will fetch, in one batch per link, the "
+                 "chick rows of each nest it holds.")
+        + "</body></html>")
+
+
+def test_an_entrys_first_passage_says_what_its_function_is() -> None:
+    from app.research.definitions import entry_definition
+
+    text = ("fetch_nests()\n\nfetch_nests(*fields)\n\nReturns a NestSet that will follow colony "
+            "links.\n\nYou can chain fetch_nests calls.")
+    assert entry_definition(text) == (["fetch_nests"], "Returns a NestSet that will follow colony "
+                                                       "links.")
+    assert entry_definition("Chaining fetch_nests calls works.\n\nMore.") is None
+    assert entry_definition("git-gc(1)\n\nCleanup unnecessary files.") is None
+
+
+@pytest.mark.parametrize(("name", "opening"), [
+    ("fetch_nests", "Returns a NestSet that will follow colony links"),
+    ("gather_chicks", "Returns a NestSet that will fetch, in one batch per link"),
+])
+def test_what_a_function_does_is_answered_by_its_entry(tmp_path: Path, name: str,
+                                                       opening: str) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "nestsets.html").write_text(PAGE, encoding="utf-8")
+    proc = run_cli("research", f"What does {name}() do?", "--as-of", AS_OF, "--corpus", folder,
+                   "--data-dir", tmp_path / "data", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
+    first = answer_section(report).strip().splitlines()[0]
+    assert first.startswith(f"- `{name}`: {opening}"), report
