@@ -18,7 +18,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from workers.sources.entries import ENTRY_KEYWORD
-from workers.sources.htmlfurniture import page_furniture
+from workers.sources.htmlfurniture import drop_all, page_furniture
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
 from workers.sources.preformatted import fenced, reads_as_prose
@@ -145,8 +145,9 @@ def html_page(source: str | bytes) -> HtmlPage:
     if title_el is None:
         title_el = root.find(".//title")
     title = " ".join((title_el.text or "").split()) if title_el is not None else ""
-    for element in page_furniture(root):  # before the tables are read: an index's letter bar
-        element.drop_tree()  # is a table of links (its text, the tail after it, stays)
+    # before the tables are read: an index's letter bar is a table of links (its text, the
+    # tail after it, stays)
+    drop_all(page_furniture(root))
     tables_as_sentences(root)
     _mark_next(root)
     text = _terms_joined(str(stylesheet(root)))
