@@ -195,7 +195,7 @@ class Corpus:
         except NoText as exc:
             if folder is None:
                 raise NoText(str(exc)) from None
-            why = folder_source.nothing_indexable(shown, "text", skipped, max_file_bytes)
+            why = folder_source.nothing_indexable(shown, "text", skipped, max_file_bytes, notes)
             raise NoText(why) from None
         return cls(path, meta, built=built)
 

@@ -350,5 +350,5 @@ def corpus_folder(
                              data_dir=own, language=language)
         found = bool(files)
     if not found:
-        raise CorpusError(nothing_indexable(shown, "files", skipped, max_file_bytes))
+        raise CorpusError(nothing_indexable(shown, "files", skipped, max_file_bytes, notes))
     return folder, shown, files

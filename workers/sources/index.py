@@ -39,7 +39,7 @@ from workers.sources.chunks import chunk_text
 from workers.sources.names import symbol_key
 from workers.sources.note_groups import one_line_each
 from workers.sources.query import spelled_terms, symbol_terms, title_terms
-from workers.sources.text import raw, safe_name
+from workers.sources.text import raw, safe_name, short_title
 
 __all__ = [
     "SCHEMA_VERSION", "STALE_TMP_SECONDS", "build", "build_lock", "build_locked", "current_notes",
@@ -47,15 +47,16 @@ __all__ = [
     "tree_signature",
 ]
 
-# 43: a number in superscript is an exponent (2^10); 42: bars by link share, Texinfo classes
-# on its pages only, footnotes' own marks; 41: footnotes; 40: linked footnote marks are no text;
-# 39: a heading with no text heads the next section; 38: a manual's node headers, menus and
-# indexes (rel, Texinfo); 37: a PDF string's end space kept, tracked titles whole; 36: a PDF's
-# heading lines are paragraphs; 35: ligatures read as letters; 34: a PDF's word gaps made by Tc
-# and Tw are spaces; 33-31: gathering pages; 30: every heading cuts a section; 29-27: entries,
-# <dt> headings, copies indexed once; 26-13: .txt version lines, <pre> prose, rows of values,
-# hidden UI, page sources, Markdown, PDF running lines, broken words
-SCHEMA_VERSION = "48"
+# 49: titles and headings cut at 200 characters; 43: a number in superscript is an exponent
+# (2^10); 42: bars by link share, Texinfo classes on its pages only, footnotes' own marks;
+# 41: footnotes; 40: linked footnote marks are no text; 39: a heading with no text heads the
+# next section; 38: a manual's node headers, menus and indexes (rel, Texinfo); 37: a PDF
+# string's end space kept, tracked titles whole; 36: a PDF's heading lines are paragraphs; 35:
+# ligatures read as letters; 34: a PDF's word gaps made by Tc and Tw are spaces; 33-31:
+# gathering pages; 30: every heading cuts a section; 29-27: entries, <dt> headings, copies
+# indexed once; 26-13: .txt version lines, <pre> prose, rows of values, hidden UI, page
+# sources, Markdown, PDF running lines, broken words
+SCHEMA_VERSION = "49"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60
@@ -169,14 +170,15 @@ def _rows_of(docs: Iterable[RawDoc]) -> tuple[list[_DocRow], list[_PassageRow]]:
         if not sections:
             continue
         seen_ids.add(doc.doc_id)
-        doc_rows.append((doc.doc_id, doc.title, doc.source, len(sections)))
-        terms, name, key = title_terms(doc.title), symbol_terms(doc.symbol), symbol_key(doc.symbol)
+        title = short_title(doc.title)  # a label: a <title> of 1 MB was one
+        doc_rows.append((doc.doc_id, title, doc.source, len(sections)))
+        terms, name, key = title_terms(title), symbol_terms(doc.symbol), symbol_key(doc.symbol)
         for seq, (heading, chunk) in enumerate(sections):
             if doc.section_symbols:  # a Python file's section: its own symbol ("" the module's)
                 name, key = symbol_terms(heading), symbol_key(heading)
             passage_rows.append((len(passage_rows) + 1, Passage.make_ref(doc.doc_id, seq),
-                                 doc.doc_id, seq, doc.title, doc.source, chunk, terms, name,
-                                 heading, float(doc.link_share), key))
+                                 doc.doc_id, seq, title, doc.source, chunk, terms, name,
+                                 short_title(heading), float(doc.link_share), key))
     if not passage_rows:
         raise NoText("no indexable text found")
     return doc_rows, passage_rows

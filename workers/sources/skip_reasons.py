@@ -6,6 +6,7 @@ skipped, counted, and the way on for those that have one (:func:`nothing_indexab
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from workers.sources import documents
 from workers.sources.filekinds import FOLDER_EXTENSIONS
@@ -57,18 +58,28 @@ INDEXABLE = (f"{' '.join(FOLDER_EXTENSIONS)}, text files without an extension (R
 """What a folder's files are indexed as, as the refusal of a folder says it."""
 
 
+NAMED_NOTES = 3
+"""How many of a refused folder's notes its error line names."""
+
+
 def nothing_indexable(
-    shown: str, what: str, skipped: Counter[str], max_file_bytes: int = MAX_FILE_BYTES
+    shown: str, what: str, skipped: Counter[str], max_file_bytes: int = MAX_FILE_BYTES,
+    notes: Sequence[str] = (),
 ) -> str:
-    """One line saying why a folder gave no passages, and the way on for the files skipped
-    where there is one, e.g. ``"corpus folder /x contains no indexable files: 1 file skipped
-    as larger than 8 MB; indexable: .md .txt ... (.gz); to index them: --max-file-bytes raises
-    the size limit"``."""
+    """One line saying why a folder gave no passages, the first :data:`NAMED_NOTES` of its
+    ``notes`` (which file, and why: a page cut at its nesting depth, then found without text,
+    was "1 file without text" and no name; trial 61, F7), and the way on for the files
+    skipped where there is one, e.g. ``"corpus folder /x contains no indexable files: 1 file
+    skipped as larger than 8 MB (big.txt: skipped, too large (9 MB > 8 MB)); indexable: .md
+    .txt ... (.gz); to index them: --max-file-bytes raises the size limit"``."""
     doc_limit = documents.size_limit(".pdf", max_file_bytes)
     sizes = f"{size_label(max_file_bytes)} ({size_label(doc_limit)} for .pdf/.docx)"
     reasons = [template.format(files=plural(skipped[key], "file"), n=skipped[key], sizes=sizes)
                for key, template in _SKIP_REASONS if skipped[key]]
     why = ", ".join(reasons) or "the folder is empty"
+    if notes:
+        more = f"; {len(notes) - NAMED_NOTES} more" if len(notes) > NAMED_NOTES else ""
+        why += f" ({'; '.join(notes[:NAMED_NOTES])}{more})"
     ways = "; ".join(dict.fromkeys(way for key, way in _WAYS_ON if skipped[key]))
     return (f"corpus folder {shown} contains no indexable {what}: {why}; indexable: {INDEXABLE}"
             + (f"; to index them: {ways}" if ways else ""))

@@ -105,7 +105,9 @@ def test_files_without_an_extension_that_hold_no_text_are_named_with_why(tmp_pat
         Corpus.open(tmp_path / "data2", folder=root)
     assert ("contains no indexable text: 4 files skipped as binary, 3 files without text, "
             "1 file not readable as gzip (corrupt, truncated or empty), 3 files compressed "
-            "twice (a gzip file inside a gzip file); indexable:") in str(info.value), info.value
+            "twice (a gzip file inside a gzip file) (BLANK: skipped, no text; EMPTY: skipped, "
+            "no text; UTF16NOBOM: skipped, binary (not text); 8 more); indexable:"
+            ) in str(info.value), info.value  # the files named, as the notes name them
     assert str(info.value).endswith("; to index them: a file compressed twice is read once it is "
                                     "decompressed once (zcat x.gz > y.gz)"), info.value
 

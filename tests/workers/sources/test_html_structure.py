@@ -44,3 +44,41 @@ def test_a_page_nested_past_the_parsers_depth_is_named_as_cut(tmp_path: Path) ->
                                 f"{MAX_DEPTH}; the text past that depth is not indexed"]
         assert corpus.search("thing100")  # the text before the cut is indexed
         assert "Thetaword" in corpus.search("thetaword")[0].text
+
+
+def test_a_huge_title_or_heading_is_cut_for_the_index(tmp_path) -> None:
+    # Trial 61, F4: a page's 1 MB <title> was every report's label and source line (twice
+    # 909 KB), 1.4 million tokens counted; a heading is a label too
+    from workers.sources import Corpus
+    from workers.sources.text import MAX_TITLE_CHARS
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    huge = " ".join(f"heron{i}" for i in range(100_000))
+    (folder / "page.html").write_text(
+        f"<html><head><title>{huge}</title></head><body><h2>{huge}</h2><p>The zorblax "
+        "calibration interval is 42 minutes.</p></body></html>", encoding="utf-8")
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        [hit] = corpus.search("zorblax calibration interval", k=1)
+    assert len(hit.title) <= MAX_TITLE_CHARS and hit.title.endswith("…"), hit.title[-50:]
+    assert hit.title.startswith("heron0 heron1 ") and len(hit.heading) <= MAX_TITLE_CHARS
+    assert "The zorblax calibration interval is 42 minutes." in hit.text
+
+
+def test_a_refused_folder_names_its_files_and_why(tmp_path) -> None:
+    # Trial 61, F7: a page whose text sits past the nesting depth read was cut, then found
+    # without text, and the folder was refused with "1 file without text" and no name
+    import pytest
+
+    from workers.sources import Corpus, CorpusError
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    depth = MAX_DEPTH + 500
+    (folder / "n.html").write_text("<html><body>" + "<div>" * depth + "Deep heron text."
+                                   + "</div>" * depth + "</body></html>", encoding="utf-8")
+    with pytest.raises(CorpusError) as info:
+        Corpus.open(tmp_path / "data", folder=folder)
+    said = str(info.value)
+    assert (f"1 file without text (n.html: cut where its elements nest deeper than {MAX_DEPTH}; "
+            "the text past that depth is not indexed; n.html: skipped, no text)") in said, said
