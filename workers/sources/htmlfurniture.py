@@ -36,11 +36,13 @@ from workers.sources.htmlnav import (
 
 __all__ = ["drop_all", "page_furniture"]
 
-_NAV_CLASSES = ("navigation", "navheader", "navfooter", "navbar", "navpath", "topnav", "subnav",
-                "bottomnav", "breadcrumb", "breadcrumbs", "nav-panel")
+_NAV_CLASSES = ("nav", "navigation", "navheader", "navfooter", "navbar", "navpath", "topnav",
+                "subnav", "bottomnav", "breadcrumb", "breadcrumbs", "nav-panel")
 """Class names of navigation bars written as ``<div>``: LaTeX2HTML's ``navigation`` panel
 ("Next: Macros Up: Set-show Previous: Locale Index" was a report's top passage), DocBook's
-``navheader``/``navfooter``, Doxygen's and old Javadoc's, Texinfo 7's ``nav-panel`` (its
+``navheader``/``navfooter`` and its ``<table class="nav">`` (Valgrind's manual: "Valgrind
+Technical Documentation << Valgrind Frequently Asked Questions >>" was an Answer, trial 61,
+F2; also Bootstrap's ``nav`` menus), Doxygen's and old Javadoc's, Texinfo 7's ``nav-panel`` (its
 links' ``rel`` finds it too: :mod:`workers.sources.htmlnav`). An element with
 ``role="navigation"`` (Sphinx's bars) is left out too, as ``<nav>`` is; never the page's
 ``<body>``, ``<main>`` or ``<article>``, nor an element holding a heading (a bar has none; a

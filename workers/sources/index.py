@@ -47,16 +47,16 @@ __all__ = [
     "tree_signature",
 ]
 
-# 49: titles and headings cut at 200 characters; 43: a number in superscript is an exponent
-# (2^10); 42: bars by link share, Texinfo classes on its pages only, footnotes' own marks;
-# 41: footnotes; 40: linked footnote marks are no text; 39: a heading with no text heads the
-# next section; 38: a manual's node headers, menus and indexes (rel, Texinfo); 37: a PDF
-# string's end space kept, tracked titles whole; 36: a PDF's heading lines are paragraphs; 35:
-# ligatures read as letters; 34: a PDF's word gaps made by Tc and Tw are spaces; 33-31:
-# gathering pages; 30: every heading cuts a section; 29-27: entries, <dt> headings, copies
-# indexed once; 26-13: .txt version lines, <pre> prose, rows of values, hidden UI, page
-# sources, Markdown, PDF running lines, broken words
-SCHEMA_VERSION = "49"
+# 50: a bar classed "nav"; 49: titles and headings cut at 200 characters; 43: a number in
+# superscript is an exponent (2^10); 42: bars by link share, Texinfo classes on its pages
+# only, footnotes' own marks; 41: footnotes; 40: linked footnote marks are no text; 39: a
+# heading with no text heads the next section; 38: a manual's node headers, menus and indexes
+# (rel, Texinfo); 37: a PDF string's end space kept, tracked titles whole; 36: a PDF's heading
+# lines are paragraphs; 35: ligatures read as letters; 34: a PDF's word gaps made by Tc and Tw
+# are spaces; 33-31: gathering pages; 30: every heading cuts a section; 29-27: entries, <dt>
+# headings, copies indexed once; 26-13: .txt version lines, <pre> prose, rows of values,
+# hidden UI, page sources, Markdown, PDF running lines, broken words
+SCHEMA_VERSION = "50"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

@@ -124,3 +124,17 @@ print(page.text.count("about leaks."), "*" in page.text, "leaks.1" in page.text)
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert proc.stdout.split() == ["80000", "False", "False"], proc.stderr[-2000:]
+
+
+def test_a_bar_classed_nav_is_left_out() -> None:
+    # Trial 61, F2: Valgrind's manual (DocBook) writes its header and footer as
+    # <table class="nav">, and "Valgrind Technical Documentation << Valgrind Frequently Asked
+    # Questions >>" was an Answer; Django's pages hold "« previous | up | next »" in a
+    # <div class="nav"> (1,068 lines of its index)
+    page = html_page(
+        '<html><body><div class="nav"><a href="a.html">« previous</a> | <a href="..">up</a> | '
+        '<a href="b.html">next »</a></div><h1>Herons</h1><p>Herons nest in spring.</p>'
+        '<table class="nav" summary="Navigation footer"><tr><td><a accesskey="p" href="p.html">'
+        '&lt;&lt;\xa0Egret census</a></td><td><a accesskey="n" href="n.html">Stork census\xa0'
+        '&gt;&gt;</a></td></tr></table></body></html>')
+    assert page.text == "Herons\n\nHerons nest in spring.", page.text
