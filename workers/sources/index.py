@@ -47,16 +47,11 @@ __all__ = [
     "tree_signature",
 ]
 
-# 50: a bar classed "nav"; 49: titles and headings cut at 200 characters; 43: a number in
-# superscript is an exponent (2^10); 42: bars by link share, Texinfo classes on its pages
-# only, footnotes' own marks; 41: footnotes; 40: linked footnote marks are no text; 39: a
-# heading with no text heads the next section; 38: a manual's node headers, menus and indexes
-# (rel, Texinfo); 37: a PDF string's end space kept, tracked titles whole; 36: a PDF's heading
-# lines are paragraphs; 35: ligatures read as letters; 34: a PDF's word gaps made by Tc and Tw
-# are spaces; 33-31: gathering pages; 30: every heading cuts a section; 29-27: entries, <dt>
-# headings, copies indexed once; 26-13: .txt version lines, <pre> prose, rows of values,
-# hidden UI, page sources, Markdown, PDF running lines, broken words
-SCHEMA_VERSION = "50"
+# 51, 49: titles cut at 200 characters (headings past 64 KB); 50: "nav" bars; 43: 2^10; 42-38:
+# bars, Texinfo, footnotes, bare headings, node headers; 37-34: PDF spaces, titles, ligatures;
+# 33-27: gathering pages, sections, entries, copies; 26-13: version lines, <pre> prose, rows,
+# hidden UI, page sources, Markdown, PDF running lines, broken words (see git log)
+SCHEMA_VERSION = "51"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60
@@ -178,10 +173,17 @@ def _rows_of(docs: Iterable[RawDoc]) -> tuple[list[_DocRow], list[_PassageRow]]:
                 name, key = symbol_terms(heading), symbol_key(heading)
             passage_rows.append((len(passage_rows) + 1, Passage.make_ref(doc.doc_id, seq),
                                  doc.doc_id, seq, title, doc.source, chunk, terms, name,
-                                 short_title(heading), float(doc.link_share), key))
+                                 _heading(heading), float(doc.link_share), key))
     if not passage_rows:
         raise NoText("no indexable text found")
     return doc_rows, passage_rows
+
+
+def _heading(heading: str) -> str:
+    """A passage's heading as indexed: as written, or cut (:func:`short_title`) past 64 KB, as
+    each passage of its section repeats it (a 1 MB heading took 91 s to index; SQLite's keyword
+    index heads its page with 61 KB, which the ranking was measured with)."""
+    return heading if len(heading) <= 65536 else short_title(heading)
 
 
 def _insert_rows(con: sqlite3.Connection, doc_rows: list[_DocRow],
