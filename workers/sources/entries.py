@@ -22,10 +22,14 @@ matched at its start; group 1 is the keyword. Several entries sharing one text a
 " / " (:mod:`workers.sources.htmlpage`)."""
 
 
-LABEL = re.compile(r"^(?P<label>(?:[^.:;!?\n]|\.(?=\S)){1,60}?):\s")
+LABEL = re.compile(r"^(?P<label>(?:[^.:;!?\n\[]|\.(?=\S)|\[[^\]\n]{0,40}\]){1,80}?):\s")
 """A paragraph led by its entry's label, as a definition list's term gives it (the index joins
-``<dt>`` and ``<dd>`` as ``term: description``): ``pop [--index] [<stash>]: Remove ...``."""
-_ARGUMENTS = re.compile(r"\s*[\[<{(].*$")
+``<dt>`` and ``<dd>`` as ``term: description``): ``pop [--index] [<stash>]: Remove ...``; a
+colon in brackets is the label's (Valgrind's ``--leak-check=<no|summary|yes|full> [default:
+summary]: When enabled, ...``)."""
+_ARGUMENTS = re.compile(r"\s*[\[<{(=].*$")
+_OPTION = re.compile(r"--?[A-Za-z]")
+"""A label that is a command-line option, whatever follows it (its value, its default)."""
 _FIELD_LABELS = frozenset(
     "note notes example examples default defaults warning caution tip important see also type "
     "types description returns return raises yields args arguments parameters value values "
@@ -42,6 +46,8 @@ def label_name(paragraph: str) -> str:
         'pop'
         >>> label_name("--abort: Abort the rebase."), label_name("Note: this is slow.")
         ('--abort', '')
+        >>> label_name("--leak-check=<no|full> [default: summary]: When enabled, ...")
+        '--leak-check'
     """
     found = LABEL.match(paragraph.strip())
     if found is None:
@@ -71,8 +77,8 @@ def entry_led(paragraph: str) -> bool:
     label, rest = found.group("label").strip(), paragraph.strip()[found.end():]
     if not rest[:1].isupper():
         return False
-    return bool(ENTRY_KEYWORD.match(label)) or (" " not in label and _NAME_LIKE.search(label)
-                                                is not None)
+    return bool(ENTRY_KEYWORD.match(label) or _OPTION.match(label)) or (
+        " " not in label and _NAME_LIKE.search(label) is not None)
 
 
 def entry_name(paragraph: str) -> str:

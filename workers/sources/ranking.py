@@ -212,10 +212,15 @@ def holds_named_entry(text: str, terms: Sequence[str]) -> bool:
         True
         >>> holds_named_entry("pop [<stash>]: Remove it; see drop.", ["stash", "drop"])
         False
+        >>> holds_named_entry("--leak-check=<no|full> [default: summary]: When enabled, ...",
+        ...                   ["leak", "check", "full"])
+        True
     """
     if ": " not in text:  # the common case
         return False
-    names = {entry_name(p).lower().lstrip("-") for p in PARA_SPLIT.split(text)} - {""}
+    # an option's words as the question's terms give them: --leak-check is "leak check"
+    names = {" ".join(entry_name(p).lower().lstrip("-").split("-"))
+             for p in PARA_SPLIT.split(text)} - {""}
     return bool(names and names_keyword(" ".join(terms), names))
 
 

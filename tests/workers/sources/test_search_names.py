@@ -135,3 +135,27 @@ def test_the_passage_opening_a_named_functions_entry_comes_first_of_its_page(tmp
         hits = corpus.search("What does gather_chicks() do?", k=3)
     assert hits[0].ref == "nestsets.html#0", [h.ref for h in hits]
     assert "Returns a NestSet that will fetch" in hits[0].text
+
+
+def test_an_options_entry_with_its_values_and_default_is_the_option_named(tmp_path):
+    # Trial 61, F5: "What does --leak-check=full do?" was answered from a page on a debugger's
+    # monitor command ("leak_check full reachable any"); the option's own entry,
+    # "--leak-check=<no|summary|yes|full> [default: summary]: When enabled, ...", was no entry
+    # (its label holds a colon in brackets) and its name was never the question's "leak check"
+    options = "".join(
+        f"<dt>--{name}=&lt;no|summary|yes|full&gt; [default: summary]</dt><dd><p>{what} "
+        "The heron census counts nests each spring.</p></dd>" for name, what in (
+            ("leak-check", "When enabled, search for heron leaks when the census finishes."),
+            ("leak-resolution", "When doing leak checking, how alike two leak traces must be."),
+            ("show-reachable", "When enabled, show the reachable heron blocks too.")))
+    monitor = ("<p>An example of a monitor command is leak_check full reachable any: a leak "
+               "check, full, of each leak; the leak check is full and checks every leak.</p>")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    write(folder, "options.html", f"<html><body><h1>Census options</h1><dl>{options}</dl>"
+          "</body></html>")
+    write(folder, "monitor.html", f"<html><body><h1>Monitor commands</h1>{monitor}</body></html>")
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        hits = corpus.search("What does --leak-check=full do?", k=2)
+    assert hits[0].doc_id == "options.html", [h.ref for h in hits]
+    assert "--leak-check=<no|summary|yes|full> [default: summary]: When enabled" in hits[0].text
