@@ -9,7 +9,7 @@ nothing else, shown as top passages. Its menus, its table of contents and its in
 entry a link to a section, under a "Jump to: . \\ A B C" letter bar) were passages too, and the
 Concept index outranked the section that answered. The folder's boilerplate filter
 (:mod:`workers.sources.boilerplate`) finds text repeated across pages, and the ``<nav>`` and
-class tests of :mod:`workers.sources.htmlpage` find other generators' bars: neither sees a
+class tests of :mod:`workers.sources.htmlfurniture` find other generators' bars: neither sees a
 header repeated within one page. These tests do, by semantic signals:
 
 * a block whose links (two or more) are all navigation by their ``rel`` (next, prev, up,
@@ -23,7 +23,7 @@ header repeated within one page. These tests do, by semantic signals:
   links with little else (an alphabet to jump by: Javadoc's and Doxygen's indexes have one);
 * a trail of links with only separators between them (a breadcrumb, "A > B > C").
 
-This module imports only the standard library (:mod:`workers.sources.htmlpage` compiles the
+This module imports only the standard library (:mod:`workers.sources.htmlfurniture` compiles the
 test with lxml).
 """
 
@@ -149,7 +149,7 @@ TEXINFO_FURNITURE = (f"/descendant::*[@class and ({_MENUS} or {_INDEXES} or "
 BARS = f"//a[2][../self::*[({_REL_BAR}) or ({_LETTERS}) or ({_TRAIL})]]"
 """The second link of each block that may be a navigation bar by its links (the block is the
 link's parent): furniture only when its links are most of its text (:data:`BAR_LINK_SHARE`,
-counted by :mod:`workers.sources.htmlpage`); else a paragraph of prose linking its neighbours
+counted by :mod:`workers.sources.htmlfurniture`); else a paragraph of prose linking its neighbours
 by ``rel``, or naming five one-letter things, was dropped whole (trial 52, F1 and F2).
 Found from the links (``//a[2]``: one per block), not by asking each element whether it
 holds links; and the link, not the block, is returned: libxml2 merges a step's or a union's
@@ -157,7 +157,7 @@ results with a duplicate check that is O(n·m) (two sets of 20,000 elements: 0.9
 3.6 s), and a link's parent is taken in Python.
 
 Each of these paths is asked of a page on its own, for the same reason, and their elements
-are put together in Python (:mod:`workers.sources.htmlpage`): as one ``//*[...]`` asking every
+are put together in Python (:mod:`workers.sources.htmlfurniture`): as one ``//*[...]`` asking every
 element ``self::h1 or self::h2 ...`` and the rest, the page furniture tests took 1.4 of the 2.7
 s that parsed sqlite3-doc's 21.6 MB."""
 BAR_LINK_SHARE = 0.5

@@ -138,3 +138,19 @@ def test_a_bar_classed_nav_is_left_out() -> None:
         '&lt;&lt;\xa0Egret census</a></td><td><a accesskey="n" href="n.html">Stork census\xa0'
         '&gt;&gt;</a></td></tr></table></body></html>')
     assert page.text == "Herons\n\nHerons nest in spring.", page.text
+
+
+def test_a_sphinx_sidebar_and_source_links_are_left_out() -> None:
+    # Trial 62, F2 and F7: Sphinx's sidebar (role="navigation", headed "Table of Contents",
+    # "Previous topic", "Next topic", "Quick search") was 3,590 of Django's 17,747 passages; a
+    # method's "[source]" link labelled passages ("class LiveServerTestCase[source]")
+    page = html_page(
+        '<html><body><div class="document"><h1>Sending email</h1><dl class="py function">'
+        '<dt id="send_mail">send_mail(subject)<a href="_modules/mail.html"><span '
+        'class="viewcode-link">[source]</span></a></dt><dd><p>Sends a heron census email.</p>'
+        '</dd></dl></div><div class="sphinxsidebar" role="navigation"><h3>Table of Contents</h3>'
+        '<ul><li><a href="#">Sending email</a></li></ul><h4>Previous topic</h4><p><a href="s.html">'
+        'Cryptographic signing</a></p><h3>Quick search</h3></div></body></html>')
+    assert "Sends a heron census email." in page.text
+    for junk in ("[source]", "Table of Contents", "Previous topic", "Cryptographic", "Quick"):
+        assert junk not in page.text, page.text
