@@ -48,6 +48,7 @@ from workers.sources.filekinds import (
     open_regular,
 )
 from workers.sources.pyfile import python_file_sections
+from workers.sources.rsttext import rst_text
 from workers.sources.text import (
     SNIFF_BYTES,
     declared_encoding,
@@ -55,7 +56,7 @@ from workers.sources.text import (
     encoding_note,
     size_label,
 )
-from workers.sources.textsections import text_sections
+from workers.sources.textsections import opening_heading, text_sections
 from workers.sources.walk import shown_path, unreadable_why
 
 __all__ = ["GZIP_MAGIC", "MAX_FOLDER_GZIP_BYTES", "PLAIN_TEXT", "EmptyGzip", "GzipBudget",
@@ -258,6 +259,10 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         text = "\n\n".join(t for _h, t in sections) or text
     elif kind in PLAIN_TEXT:  # cut at its version lines or titles, if it has them
         sections = text_sections(text)
+        text = "\n\n".join(t for _h, t in sections) or text
+    elif kind == ".rst":  # its markup as the words it shows, titled and cut at its titles
+        text = rst_text(text)
+        sections, title = text_sections(text), opening_heading(text) or name
         text = "\n\n".join(t for _h, t in sections) or text
     if text.strip():
         yield RawDoc(rel, title, rel, text, sections=sections, link_share=links,

@@ -40,7 +40,8 @@ import re
 from workers.sources.sentence_ends import ITEM_MARK
 from workers.sources.stopwords import STOPWORDS
 
-__all__ = ["MAX_HEADING_CHARS", "heading_lines", "letter_line", "text_sections"]
+__all__ = ["MAX_HEADING_CHARS", "heading_lines", "letter_line", "opening_heading",
+           "text_sections"]
 
 MAX_HEADING_CHARS = 80
 """A heading line is at most this long once its runs of spaces are one space."""
@@ -190,3 +191,18 @@ def text_sections(text: str) -> tuple[tuple[str, str], ...]:
         sections[-1][1].append(line)
     out = ((heading, "\n".join(body)) for heading, body in sections)
     return tuple((heading, body) for heading, body in out if body.strip())
+
+
+def opening_heading(text: str) -> str:
+    """The heading a text opens with (:func:`heading_lines`: an underlined title, say), its runs
+    of spaces made one; "" when it opens with anything else: a reST page's title.
+
+    Example:
+        >>> opening_heading("\\nUser Guide\\n==========\\n\\nText."), opening_heading("Text.")
+        ('User Guide', '')
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None or first not in heading_lines(lines[:first + 3]):
+        return ""
+    return _MARKERS.sub("", _collapsed(lines[first]))
