@@ -32,6 +32,8 @@ _TARGET = re.compile(r"^\s*\.\.\s+(?:_[^:\n]*:|__\s*:|\|[^|\n]+\|)")
 """A hyperlink target (``.. _open an issue: https://...``) or a substitution's definition."""
 _DIRECTIVE = re.compile(r"^(?P<indent>\s*)\.\.\s+(?P<name>[\w:.+-]+)::\s*(?P<args>.*)$")
 _COMMENT = re.compile(r"^\s*\.\.(?:\s|$)")
+_OPTION = re.compile(r"\s+:[\w-]+:")
+"""A directive's option line (``:linenos:``, ``:maxdepth: 2``)."""
 _RULE = re.compile(r"^([=\-~^*#+\"'`:._])\1{2,}\s*$")
 _CODE = frozenset({"code", "code-block", "sourcecode", "literalinclude", "doctest", "testcode",
                    "parsed-literal", "productionlist"})
@@ -126,9 +128,9 @@ def _width(line: str) -> int:
 
 def _indented_after(lines: list[str], i: int) -> bool:
     """Whether the first line with text after ``i`` is indented more than line ``i``."""
-    for line in lines[i + 1:]:
-        if line.strip():
-            return _width(line) > _width(lines[i])
+    for j in range(i + 1, len(lines)):  # by index: a slice of the rest per call is O(n²)
+        if lines[j].strip():
+            return _width(lines[j]) > _width(lines[i])
     return False
 
 
@@ -146,9 +148,10 @@ def _fenced(lines: list[str], start: int, width: int, language: str, out: list[s
     """The block indented under line ``start - 1`` as a fenced code block appended to ``out``
     (its options ``:linenos:`` left out); returns the index after it."""
     end = _block_end(lines, start - 1, width)
-    body = lines[start:end]
-    while body and (not body[0].strip() or re.match(r"\s*:[\w-]+:", body[0])):
-        body.pop(0)
+    first = start
+    while first < end and (not lines[first].strip() or _OPTION.match(lines[first])):
+        first += 1  # its blank lines and options before the code
+    body = lines[first:end]
     if body:
         cut = min(_width(line) for line in body if line.strip())
         out += ["", f"```{language}", *(line[cut:] for line in body), "```"]
@@ -171,6 +174,6 @@ def _directive(lines: list[str], i: int, found: re.Match[str], out: list[str]) -
     elif args:  # an object's signature (``.. py:function:: walk(top)``), a topic's title
         out.append(found["indent"] + _inline(args))
     j = i + 1
-    while j < len(lines) and re.match(r"\s+:[\w-]+:", lines[j]):  # its options
+    while j < len(lines) and _OPTION.match(lines[j]):  # its options
         j += 1
     return j
