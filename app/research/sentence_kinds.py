@@ -16,11 +16,14 @@ __all__ = ["fits", "genus", "glossary_entry", "subject_of"]
 
 _DEFINITION = re.compile(
     r"^[^.;:]{0,80}?\b(?:(?:is|are|means|refers\s+to|represents|is\s+called)\s+"
-    r"(?:an?|the|one|used|how|what)\b|(?:stands|is\s+short)\s+for\b)",
+    r"(?:an?|the|one|used|how|what)\b|(?:stands|is\s+short)\s+for\b"
+    r"|are\s+(?:[\w-]+\s+)?[\w-]+s\s+(?:that|which|who)\b)",
     re.IGNORECASE,
 )
 """A sentence that says what something is ("X is a ...", "An X is the ...", "GIN stands for
-Generalized Inverted Index")."""
+Generalized Inverted Index", and in the plural, "Constraints files are requirements files
+that only control ...": trial 62, F4, the Answer opened with "Constraints file support was
+added in pip 7.1.")."""
 _GENUS = re.compile(r"\s*(?:is|are)\s+(?:an?|the|one)\s+((?:[\w-]+\s+){0,3}[\w-]+)",
                     re.IGNORECASE)
 """The start of a definition's predicate: "is an index built ..." of "A partial index is an

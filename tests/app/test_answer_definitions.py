@@ -6,7 +6,7 @@ limitations or warnings were found" beside a warning the report quotes."""
 from __future__ import annotations
 
 from app.research.report import render_markdown
-from tests.app.report_rows import answer_section, data, item, row
+from tests.app.report_rows import answer_section, answer_to, data, item, row
 
 SAVER = "langgraph.checkpoint.base.BaseCheckpointSaver"
 
@@ -168,3 +168,17 @@ def test_a_sentence_about_a_part_of_the_thing_follows_its_definition() -> None:
              "bash.html#40"),
     ])
     assert answer.strip().splitlines()[0].startswith("- A coprocess is a shell command"), answer
+
+
+def test_a_definition_in_the_plural_comes_before_a_side_fact() -> None:
+    # Trial 62, F4: "What is a constraints file?" opened with "Constraints file support was
+    # added in pip 7.1."; "Constraints files are requirements files that only control ..." came
+    # second: "Xs are Ys that ..." was no definition (only "is a", "are the" ... were)
+    q = "What is a constraints file?"
+    answer = answer_to(q, [
+        item("finding", "Constraints file support was added in pip 7.1.", "user_guide.rst#3"),
+        item("finding", "Constraints files are requirements files that only control which "
+                        "version of a requirement is installed, not whether it is installed or "
+                        "not.", "user_guide.rst#3"),
+    ])
+    assert answer.index("are requirements files") < answer.index("support was added"), answer
