@@ -81,8 +81,11 @@ _ENTRY = "\ue008"  # opens the heading of a reference entry (:data:`_ENTRY_CLASS
 _LEVELS = "\ue011\ue012\ue013\ue014\ue015\ue016"  # open an h1 ... h6 (after _HEAD)
 _ENTRIES, _ENTRIES_END = "\ue00b", "\ue00c"  # around a list of entries (``dl`` of ``dt id``)
 _PRE, _PRE_END = "\ue009", "\ue00a"  # around the text of a <pre>, its lines kept
+_LINE = "\ue00d"  # a <br>: a line's end inside its paragraph; two in a row end the paragraph
 _PRE_SPLIT = re.compile(f"{_PRE}(.*?){_PRE_END}", re.DOTALL)
-_LEADING_BREAKS = re.compile(f"[\\s{_BREAK}]+")
+_LEADING_BREAKS = re.compile(f"[\\s{_BREAK}{_LINE}]+")
+_LINE_RUN = re.compile(f"{_LINE}{{2,}}")
+_MARKS_ONLY = str.maketrans("", "", _BREAK + _TAIL + _LINE)
 
 
 _SPACED = (f" {_BREAK}", f"{_BREAK} ")
@@ -101,12 +104,26 @@ def _prose(text: str) -> str:
     # collapse every run of whitespace (C speed): a piece between breaks then has at most one
     # blank at each end, which the two replaces remove; no Python loop over the pieces
     flat = " ".join(text.split()).replace(_SPACED[0], _BREAK).replace(_SPACED[1], _BREAK)
+    if _LINE in flat:
+        flat = _lines(flat)
     return "\n\n".join(filter(None, flat.split(_BREAK)))
+
+
+def _lines(flat: str) -> str:
+    """A paragraph's ``<br>`` marks (:data:`_LINE`) as line ends, two or more in a row as a
+    paragraph's end, one at a paragraph's edge as nothing: a README written with a ``<br>`` per
+    line (DocBook's ``literallayout``) was a paragraph per line, its sentences cut at each
+    ("This release supports X86/Linux, AMD64/Linux, ARM32/Linux, ARM64/Linux,": trial 61, F3).
+    """
+    flat = _LINE_RUN.sub(_BREAK, flat.replace(f" {_LINE}", _LINE).replace(f"{_LINE} ", _LINE))
+    flat = flat.replace(f"{_BREAK}{_LINE}", _BREAK).replace(f"{_LINE}{_BREAK}", _BREAK)
+    return flat.strip(_LINE).replace(_LINE, "\n")
 
 
 def _fenced(code: str) -> str:
     """A ``<pre>``'s text (its markers read as line ends) as a fenced code block."""
-    return fenced(code.replace(_BREAK, "\n").replace(_TAIL, "\n").replace(_HEAD, ""))
+    return fenced(code.replace(_BREAK, "\n").replace(_LINE, "\n").replace(_TAIL, "\n")
+                  .replace(_HEAD, ""))
 
 
 def html_page(source: str | bytes) -> HtmlPage:
@@ -179,7 +196,7 @@ def _sections(text: str) -> list[tuple[str, str]]:
             if head_text == _ENTRIES:
                 outer.append(held or sections[-1][0])
             heading = outer.pop() if head_text == _ENTRIES_END and outer else sections[-1][0]
-            if body.replace(_BREAK, "").strip():
+            if body.translate(_MARKS_ONLY).strip():
                 if head_text == _ENTRIES_END and held:  # an entry whose text follows its list
                     heading, held = held, ""  # (Sphinx's <dd></dd>: Django's reference)
                 text = _paragraphs(f"{heading}{_BREAK}{body}")
@@ -192,13 +209,14 @@ def _sections(text: str) -> list[tuple[str, str]]:
         level = _LEVELS.find(head_text[0]) + 1 if head_text else 0
         head_text = head_text[1:] if level else head_text
         entry = head_text.startswith(_ENTRY) or ENTRY_KEYWORD.match(head_text.strip())
-        heading = " ".join(head_text.replace(_BREAK, " ").replace(_ENTRY, "").split())
-        if entry and not body.replace(_BREAK, "").replace(_TAIL, "").strip():
+        heading = " ".join(head_text.replace(_BREAK, " ").replace(_LINE, " ")
+                           .replace(_ENTRY, "").split())
+        if entry and not body.translate(_MARKS_ONLY).strip():
             held = f"{held} / {heading}" if held else heading
             continue
         if held:  # "inter <delay>", "fastinter <delay>", "downinter <delay>": one entry
             heading, held, level = f"{held} / {heading}" if heading else held, "", 0
-        own = body.replace(_BREAK, "").replace(_TAIL, "").strip()
+        own = body.translate(_MARKS_ONLY).strip()
         body = _paragraphs(f"{heading}{_BREAK}{body.replace(_TAIL, _BREAK)}")
         if level and not entry and 0 < bare[-1] < level:  # the headings above, then this one
             body = f"{sections.pop()[1]}\n\n{body}".strip()
@@ -253,7 +271,7 @@ def _share(parts: list[str], text: str) -> float:
 
 def _stylesheet() -> etree.XSLT:
     """The XSLT that writes a page's text with the markers (see :func:`html_page`)."""
-    blocks = "|".join(sorted(_BLOCK - _HEADINGS))
+    blocks = "|".join(sorted(_BLOCK - _HEADINGS - {"br"}))
     levels = "\n".join(f'<xsl:template match="h{n}">{_HEAD}{mark}<xsl:apply-templates/>{_TAIL}'
                        "</xsl:template>" for n, mark in enumerate(_LEVELS, 1))
     xsl = f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
@@ -269,6 +287,7 @@ def _stylesheet() -> etree.XSLT:
 <xsl:template match="pre" priority="1">{_BREAK}{_PRE}<xsl:apply-templates/>{_PRE_END}\
 {_BREAK}</xsl:template>
 <xsl:template match="{blocks}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
+<xsl:template match="br">{_LINE}</xsl:template>
 <xsl:template match="dl[dt[@id]]" priority="1">{_HEAD}{_ENTRIES}{_TAIL}<xsl:apply-templates/>\
 {_HEAD}{_ENTRIES_END}{_TAIL}</xsl:template>
 <xsl:template match="dt[@id][@data-research-next='dd' or @data-research-next='dt']" priority="2">\
@@ -300,7 +319,7 @@ def _class_token(names: tuple[str, ...]) -> str:
 
 
 _MARK_BYTES = re.compile(
-    "|".join(c for c in (_HEAD, _TAIL, _BREAK, _LINK, _LINK_END, _TERM, _TERMS, _ENTRY, _PRE,
+    "|".join(c for c in (_HEAD, _TAIL, _BREAK, _LINE, _LINK, _LINK_END, _TERM, _TERMS, _ENTRY, _PRE,
                          _PRE_END, _ENTRIES, _ENTRIES_END, *_LEVELS)
              ).encode("utf-8"))
 _LOCAL = threading.local()

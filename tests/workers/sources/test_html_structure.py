@@ -83,3 +83,17 @@ def test_a_refused_folder_names_its_files_and_why(tmp_path) -> None:
     said = str(info.value)
     assert (f"1 file without text (n.html: cut where its elements nest deeper than {MAX_DEPTH}; "
             "the text past that depth is not indexed; n.html: skipped, no text)") in said, said
+
+
+def test_a_line_break_ends_a_line_and_two_end_a_paragraph() -> None:
+    # Trial 61, F3: Valgrind's READMEs (DocBook's literallayout) write a <br> per line, and each
+    # line was a paragraph: "This release supports X86/Linux, AMD64/Linux, ARM32/Linux,
+    # ARM64/Linux," was quoted as a sentence
+    page = html_page('<html><body><div class="literallayout"><p><br>Supported platforms<br>'
+                     '-------------------<br>- MIPS32 and MIPS64 are supported.<br>- Both '
+                     'endians are<br>supported.<br><br>This release supports X86/Linux,<br>'
+                     'AMD64/Linux and ARM64/Linux.<br></p></div></body></html>')
+    assert page.text.split("\n\n") == [
+        "Supported platforms\n-------------------\n- MIPS32 and MIPS64 are supported.\n- Both "
+        "endians are\nsupported.", "This release supports X86/Linux,\nAMD64/Linux and "
+        "ARM64/Linux."], page.text
