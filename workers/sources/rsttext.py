@@ -169,8 +169,13 @@ def _directive(lines: list[str], i: int, found: re.Match[str], out: list[str]) -
         return _block_end(lines, i, width)
     label = _LABELS.get(name)
     if label is not None:
-        out.append(found["indent"] + (label.format(args) if "{}" in label else
-                                      f"{label} {_inline(args)}".rstrip()))
+        if "{}" in label:  # a version note: "New in version 3.2." and what it says after
+            version, _, rest = args.partition(" ")
+            said = (label.format(version) if version else label.replace(" {}", "")) + (
+                f" {rest.strip()}" if rest.strip() else "")
+        else:
+            said = f"{label} {args}".rstrip()
+        out.append(found["indent"] + said)
     elif args:  # an object's signature (``.. py:function:: walk(top)``), a topic's title
         out.append(found["indent"] + _inline(args))
     j = i + 1

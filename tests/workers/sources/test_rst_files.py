@@ -79,3 +79,11 @@ def test_a_rst_page_is_titled_and_cut_at_its_titles(tmp_path: Path) -> None:
     assert hit.title == "User Guide" and hit.heading == "Installing From Wheels", hit
     assert constraints.heading == "Constraints Files"
     assert constraints.text.startswith("Constraints Files\n\nConstraints files are requirements")
+
+
+def test_version_notes_keep_their_version_and_what_they_say() -> None:
+    text = rst_text(".. versionadded:: 3.2\n\n   Constraints files.\n\n.. versionchanged:: 2.5 "
+                    "The *spam* parameter.\n\n.. deprecated::\n")
+    assert text.split("\n\n") == ["New in version 3.2.", "   Constraints files.",
+                                  "Changed in version 2.5. The *spam* parameter.",
+                                  "Deprecated since version.\n"], text
