@@ -85,7 +85,8 @@ _LINE = "\ue00d"  # a <br>: a line's end inside its paragraph; two in a row end 
 _PRE_SPLIT = re.compile(f"{_PRE}(.*?){_PRE_END}", re.DOTALL)
 _LEADING_BREAKS = re.compile(f"[\\s{_BREAK}{_LINE}]+")
 _LINE_RUN = re.compile(f"{_LINE}{{2,}}")
-_MARKS_ONLY = str.maketrans("", "", _BREAK + _TAIL + _LINE)
+_BLANK = re.compile(f"[\\s{_BREAK}{_TAIL}{_LINE}]*")
+"""A body with no text, only blanks and marks (a fullmatch stops at the first letter)."""
 
 
 _SPACED = (f" {_BREAK}", f"{_BREAK} ")
@@ -196,7 +197,7 @@ def _sections(text: str) -> list[tuple[str, str]]:
             if head_text == _ENTRIES:
                 outer.append(held or sections[-1][0])
             heading = outer.pop() if head_text == _ENTRIES_END and outer else sections[-1][0]
-            if body.translate(_MARKS_ONLY).strip():
+            if not _BLANK.fullmatch(body):
                 if head_text == _ENTRIES_END and held:  # an entry whose text follows its list
                     heading, held = held, ""  # (Sphinx's <dd></dd>: Django's reference)
                 text = _paragraphs(f"{heading}{_BREAK}{body}")
@@ -211,12 +212,12 @@ def _sections(text: str) -> list[tuple[str, str]]:
         entry = head_text.startswith(_ENTRY) or ENTRY_KEYWORD.match(head_text.strip())
         heading = " ".join(head_text.replace(_BREAK, " ").replace(_LINE, " ")
                            .replace(_ENTRY, "").split())
-        if entry and not body.translate(_MARKS_ONLY).strip():
+        if entry and _BLANK.fullmatch(body):
             held = f"{held} / {heading}" if held else heading
             continue
         if held:  # "inter <delay>", "fastinter <delay>", "downinter <delay>": one entry
             heading, held, level = f"{held} / {heading}" if heading else held, "", 0
-        own = body.translate(_MARKS_ONLY).strip()
+        own = not _BLANK.fullmatch(body)
         body = _paragraphs(f"{heading}{_BREAK}{body.replace(_TAIL, _BREAK)}")
         if level and not entry and 0 < bare[-1] < level:  # the headings above, then this one
             body = f"{sections.pop()[1]}\n\n{body}".strip()
