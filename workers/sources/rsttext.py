@@ -41,6 +41,13 @@ _DROPPED = frozenset({"toctree", "contents", "image", "figure", "include", "raw"
                       "index", "autosummary", "tabularcolumns", "meta", "sectionauthor",
                       "moduleauthor", "currentmodule", "module", "program", "highlight"})
 """Directives whose block is no text of the page (a table of contents, an image, markup)."""
+_TITLED = frozenset({"function", "class", "method", "attribute", "data", "exception", "option",
+                     "cmdoption", "envvar", "describe", "object", "decorator", "staticmethod",
+                     "classmethod", "property", "macro", "type", "member", "var", "struct",
+                     "enum", "rubric", "topic", "sidebar", "confval", "setting"})
+"""Directives whose argument is text: an object's signature (``.. py:function:: walk(top)``,
+``.. option:: --no-deps``), a rubric's or a topic's title. Another's argument is no text of
+the page (pip's ``.. pip-command-usage:: download`` left "download" as a line: trial 62)."""
 _LABELS = {"note": "Note:", "warning": "Warning:", "tip": "Tip:", "important": "Important:",
            "caution": "Caution:", "danger": "Danger:", "attention": "Attention:",
            "hint": "Hint:", "seealso": "See also:", "versionadded": "New in version {}.",
@@ -176,8 +183,8 @@ def _directive(lines: list[str], i: int, found: re.Match[str], out: list[str]) -
         else:
             said = f"{label} {args}".rstrip()
         out.append(found["indent"] + said)
-    elif args:  # an object's signature (``.. py:function:: walk(top)``), a topic's title
-        out.append(found["indent"] + _inline(args))
+    elif args and name.rpartition(":")[2] in _TITLED:  # a signature, a topic's title
+        out.append(found["indent"] + args)
     j = i + 1
     while j < len(lines) and _OPTION.match(lines[j]):  # its options
         j += 1

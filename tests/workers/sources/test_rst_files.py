@@ -87,3 +87,14 @@ def test_version_notes_keep_their_version_and_what_they_say() -> None:
     assert text.split("\n\n") == ["New in version 3.2.", "   Constraints files.",
                                   "Changed in version 2.5. The *spam* parameter.",
                                   "Deprecated since version.\n"], text
+
+
+def test_a_signature_is_kept_and_an_unknown_directives_argument_is_not() -> None:
+    # Trial 62: pip's own directives (.. pip-command-usage:: download) left "download" as a
+    # line of the page; an object's signature is the entry's own text
+    text = rst_text(".. pip-command-usage:: download\n\n.. py:function:: walk(top, "
+                    "topdown=True)\n\n   Walk a tree.\n\n.. option:: --no-deps\n\n   Don't "
+                    "install dependencies.\n")
+    assert text.strip("\n").split("\n\n") == [
+        "walk(top, topdown=True)", "   Walk a tree.", "--no-deps",
+        "   Don't install dependencies."], text
