@@ -32,6 +32,7 @@ from workers.sources.htmlnav import (
     IN_PAGE_LINK,
     TEXINFO_FURNITURE,
     TEXINFO_PAGE,
+    class_token,
 )
 
 __all__ = ["drop_all", "page_furniture"]
@@ -57,8 +58,8 @@ _NAV_CLASS = ("(contains(., 'av') or contains(., 'AV') or contains(., 'rumb')) a
 """Of a ``class`` attribute, that its element is a navigation bar (a class token of
 :data:`_NAV_CLASSES`, any case). A class without "nav" or "crumb" fails at the first test."""
 
-_HIDDEN_CLASS = " or ".join(f"(contains(., '{n}') and contains(concat(' ', ., ' '), ' {n} '))"
-                            for n in ("dropdown-menu", "headerlink", "toc", "viewcode-link"))
+_HIDDEN_CLASS = class_token("dropdown-menu", "headerlink", "toc", "viewcode-link", of=".",
+                            as_written=True)
 """Of a ``class`` attribute (its tokens as written), that its element is a Bootstrap
 ``dropdown-menu`` (a menu: HAProxy's manual has one inside every keyword it mentions, "This
 keyword is available in sections : ...", which cut ``"maxconn"`` off its own sentence in 305 of

@@ -32,7 +32,8 @@ from __future__ import annotations
 import string
 
 __all__ = ["BARS", "BAR_LINK_SHARE", "FOOTNOTE_HOLDER", "FOOTNOTE_LINK", "FURNITURE_CLASS",
-           "FURNITURE_ROLE", "IN_PAGE_LINK", "NAV_RELS", "TEXINFO_FURNITURE", "TEXINFO_PAGE"]
+           "FURNITURE_ROLE", "IN_PAGE_LINK", "NAV_RELS", "TEXINFO_FURNITURE", "TEXINFO_PAGE",
+           "class_token"]
 
 NAV_RELS = ("next", "prev", "previous", "up", "contents", "index", "start", "first", "last")
 """The ``rel`` values of a link that moves through a document (HTML's link types, and the
@@ -48,12 +49,18 @@ MAX_BAR_CHARS = 600
 nodes and two links); a longer one is prose that links its neighbours."""
 
 
-def _token(*names: str, of: str = "@class") -> str:
-    """A test for a ``class`` (``of``: the path to it, ``"."`` in a test of the attribute
-    itself) holding one of ``names`` as a token. A plain ``contains`` comes first: most
-    elements fail it, and it builds no string (the token test concatenates one)."""
-    return " or ".join(f"(contains({of}, '{n}') and "
-                       f"contains(concat(' ', normalize-space({of}), ' '), ' {n} '))"
+def class_token(*names: str, of: str = "@class", as_written: bool = False) -> str:
+    """An XPath 1.0 test for a ``class`` (``of``: the path to it, ``"."`` in a test of the
+    attribute itself) holding one of ``names`` as a token, its blanks made one unless
+    ``as_written``. A plain ``contains`` comes first: most elements fail it, and it builds no
+    string (the token test concatenates one).
+
+    Example:
+        >>> class_token("toc", of=".", as_written=True)
+        "(contains(., 'toc') and contains(concat(' ', ., ' '), ' toc '))"
+    """
+    value = of if as_written else f"normalize-space({of})"
+    return " or ".join(f"(contains({of}, '{n}') and contains(concat(' ', {value}, ' '), ' {n} '))"
                        for n in names)
 
 
@@ -61,20 +68,20 @@ _REL_BAR = (f"a[@rel] and {_NOT_PAGE} and count(a) >= 2 and not(a[not({_NAV_REL}
             f"string-length(normalize-space(.)) <= {MAX_BAR_CHARS} and {_NO_HEADING}")
 """A block whose own links, two or more, all move through the document by their ``rel``."""
 
-_CONTENTS_HEADING = _token("contents-heading", "shortcontents-heading")
-_MENUS = (f"(self::table and ({_token('menu')})) or "
-          f"(self::ul and ({_token('mini-toc', 'section-toc')})) or ({_CONTENTS_HEADING}) or "
-          f"(self::div and ({_token('contents', 'shortcontents')}) and "
+_CONTENTS_HEADING = class_token("contents-heading", "shortcontents-heading")
+_MENUS = (f"(self::table and ({class_token('menu')})) or "
+          f"(self::ul and ({class_token('mini-toc', 'section-toc')})) or ({_CONTENTS_HEADING}) or "
+          f"(self::div and ({class_token('contents', 'shortcontents')}) and "
           f"preceding-sibling::*[1][{_CONTENTS_HEADING}])")
 """Texinfo's menus and its table of contents (5.x to 7.x)."""
 
-_INDEXES = (f"(self::div and ({_token('printindex')})) or "
+_INDEXES = (f"(self::div and ({class_token('printindex')})) or "
             "(self::table and starts-with(@class, 'index-') and not(contains(@class, ' ')) and "
             ".//td/a)")
 """Texinfo's indexes: 7's ``<div class="printindex">`` (its letter bars and entries) and 6's
 ``<table class="index-cp">`` (``index-fn``, ``index-vr``...)."""
 
-_LETTER_TABLE = f".//a[@class and ({_token('summary-letter', 'summary-letter-printindex')})]"
+_LETTER_TABLE = f".//a[@class and ({class_token('summary-letter', 'summary-letter-printindex')})]"
 """Texinfo's letter bar ("Jump to: . \\ A B C"), of a ``<table>``: ``summary-letter`` links."""
 
 _LETTERS = (f"count(a) >= 5 and {_NOT_PAGE} and not(a[string-length(normalize-space(.)) > 1]) "
@@ -120,8 +127,8 @@ F4)."""
 FURNITURE_ROLE = ". = 'doc-backlink'"
 """Of a ``role`` attribute, that its element is a footnote's link back (Pandoc's)."""
 
-FURNITURE_CLASS = (f"{_token('fn-bracket', 'mw-cite-backlink', of='.')} or "
-                   f"(({_token('references', of='.')}) and ../self::ol)")
+FURNITURE_CLASS = (f"{class_token('fn-bracket', 'mw-cite-backlink', of='.')} or "
+                   f"(({class_token('references', of='.')}) and ../self::ol)")
 """Of a ``class`` attribute, that its element is a footnote's link back (Sphinx's
 ``fn-bracket``: "[1]", "↩"; a wiki's "^" ``mw-cite-backlink``) or a wiki's list of cited works
 (``<ol class="references">``: titles of sources, no text of the page; trial 52, F5: a
@@ -137,7 +144,7 @@ too: written inside those tests, this absolute path was searched again for each 
 O(n²): SQLite's 1.85 MB requirements.html took 12.6 s, most of the 24 s that sqlite3-doc's
 21.6 MB took to index."""
 
-_TEXINFO_FOOTNOTES = f"self::div and ({_token('footnote')})"
+_TEXINFO_FOOTNOTES = f"self::div and ({class_token('footnote')})"
 """Texinfo's footnotes, gathered at the end of its one-file manual: notes often written as the
 rest of the citing sentence ("(3) currently, top-level files .Rbuildignore and ..."), so
 quoted out of it as answers (trial 51); other generators' footnotes stay text (trial 52, F4)."""
