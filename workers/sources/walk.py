@@ -306,6 +306,8 @@ def rendered_page(ref: str) -> str | None:
     Example:
         >>> rendered_page("git-add.txt"), rendered_page("api/_sources/intro.rst.txt")
         ('git-add.html', 'api/intro.html')
+        >>> rendered_page("_sources/command/add_test.rst.txt")
+        'command/add_test.html'
         >>> rendered_page("doc/changelog.gz"), rendered_page("notes.TXT.gz")
         ('doc/changelog.html', 'notes.html')
     """
@@ -316,8 +318,10 @@ def rendered_page(ref: str) -> str | None:
         stem = name
     elif not dot or f".{suffix.lower()}" not in _MARKUP_SOURCES:
         return None
-    if folder == "_sources" or folder.endswith("/_sources"):  # Sphinx: _sources/NAME.rst.txt
-        folder = folder.removesuffix("_sources").rstrip("/")
+    parts = folder.split("/")
+    if "_sources" in parts:  # Sphinx: _sources/NAME.rst.txt, _sources/command/NAME.rst.txt
+        at = len(parts) - 1 - parts[::-1].index("_sources")
+        folder = "/".join(parts[:at] + parts[at + 1:])
         head, dot, inner = stem.rpartition(".")  # only a source's own suffix: v1.2.txt is v1.2
         stem = head if dot and f".{inner.lower()}" in _MARKUP_SOURCES else stem
     return f"{folder}/{stem}.html" if folder else f"{stem}.html"

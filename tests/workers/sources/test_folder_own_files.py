@@ -153,10 +153,19 @@ def test_a_page_and_its_markup_source_are_indexed_once_as_the_page(tmp_path: Pat
     (docs / "colonies.htm").write_text(page.format(t="Colonies", p=HERON), encoding="utf-8")
     (docs / "_sources" / "colonies.rst.txt").write_text(f"Colonies\n===\n\n{HERON}", "utf-8")
     (docs / "census-notes.txt").write_text(f"Field notes. {HERON}", encoding="utf-8")  # no page
+    # trial 63, F1: Sphinx keeps a subfolder's sources under the top _sources/ (CMake's 1,933)
+    (docs / "guide").mkdir()
+    (docs / "_sources" / "guide").mkdir()
+    (docs / "guide" / "rookery.html").write_text(page.format(t="Rookery", p=HERON), "utf-8")
+    (docs / "_sources" / "guide" / "rookery.rst.txt").write_text(f"Rookery\n===\n\n{HERON}",
+                                                                  "utf-8")
     found, notes = _indexed(tmp_path, docs, "heron census nesting pairs")
-    assert found == ["census-notes.txt", "colonies.htm", "heron-census.html"], found
+    assert found == ["census-notes.txt", "colonies.htm", "guide/rookery.html",
+                     "heron-census.html"], found
     assert notes == [
         "_sources/colonies.rst.txt: skipped, the source of a page indexed (colonies.htm)",
+        "_sources/guide/rookery.rst.txt: skipped, the source of a page indexed "
+        "(guide/rookery.html)",
         "heron-census.txt: skipped, the source of a page indexed (heron-census.html)"]
 
 
