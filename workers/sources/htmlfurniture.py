@@ -73,9 +73,14 @@ _LANDMARK = ("not(self::html or self::body or self::main or self::article) and "
 it may hold its own headings below ``h2`` (Sphinx's sidebar, "Table of Contents", "Previous
 topic", "Next topic", "Quick search": 3,590 of Django's 17,747 passages, trial 62, F2)."""
 
+_TOPIC_CONTENTS = (f"({class_token('topic', of='.')}) and "
+                   f"({class_token('contents', of='.')})")
+"""Of a ``class`` attribute, that its element is docutils' table of contents, its title with
+it (``<div class="contents local topic">``: "Contents" alone was left of it, trial 63)."""
+
 _BY_ATTRIBUTE = (
     f"/descendant::*/@class[string-length() > 2 and ({FURNITURE_CLASS} or {_HIDDEN_CLASS} or "
-    f"({_NAV_CLASS}))]",
+    f"({_NAV_CLASS}) or ({_TOPIC_CONTENTS}))]",
     f"/descendant::*/@role[{FURNITURE_ROLE} or (. = 'navigation' and ../self::*[{_LANDMARK}])]",
     "/descendant::*/@id[. = 'toc' or . = 'TOC']",
     "/descendant::*/@aria-hidden[. = 'true']")
@@ -96,15 +101,19 @@ _HOLDER = f"boolean({FOOTNOTE_HOLDER})"
 alone: the page's links are walked once)."""
 
 _CONTENTS_LIST = ("not(ancestor::li) and count(li) > 1 and not(li[not(a[starts-with(@href, "
-                  "'#')])]) and not(li[text()[normalize-space(.) != '']]) and "
-                  "not(li/*[not(self::a or self::ul or self::ol)])")
+                  "'#')] or p/a[starts-with(@href, '#')])]) and "
+                  "not(li[text()[normalize-space(.) != '']] or li/p[text()[normalize-space(.) "
+                  "!= '']]) and not(li/*[not(self::a or self::ul or self::ol or "
+                  "self::p[not(*[not(self::a)])])])")
 _CONTENTS = f"//li[1][../self::ul[{_CONTENTS_LIST}] or ../self::ol[{_CONTENTS_LIST}]]"
 """The first item of each list that is a page's table of contents (the list is its parent):
-every item a link into the page and nothing else, a sub-list aside, two items or more. A
-glossary's items link their term, then say what it is: Node.js's 456 contents passages were
-quoted as answers, "Cloning an IntervalHistogram: Measuring the duration of async operations".
-"Two items or more" is ``count(li) > 1``: written ``li[2]``, libxslt matched it per element at
-the cost of its siblings when it was a stylesheet's template (SQLite's requirements.html)."""
+every item a link into the page and nothing else (docutils 0.17 and later wrap it in a ``<p>``:
+CMake's "Contents Overview Commands Variables ..." opened its module pages, trial 63), a
+sub-list aside, two items or more. A glossary's items link their term, then say what it is:
+Node.js's 456 contents passages were quoted as answers, "Cloning an IntervalHistogram:
+Measuring the duration of async operations". "Two items or more" is ``count(li) > 1``: written
+``li[2]``, libxslt matched it per element at the cost of its siblings when it was a
+stylesheet's template (SQLite's requirements.html)."""
 
 _LOCAL = threading.local()
 

@@ -47,11 +47,11 @@ __all__ = [
     "tree_signature",
 ]
 
-# 56: nested _sources; 55, 53: reST; 54: <br>; 52: Sphinx sidebar; 51, 49: titles cut; 50: nav;
-# 43: 2^10; 42-38: bars, Texinfo, footnotes, bare headings, node headers; 37-34: PDF spaces,
-# titles, ligatures; 33-27: gathering pages, sections, entries, copies; 26-13: version lines,
-# <pre> prose, rows, hidden UI, page sources, Markdown, PDF running lines, broken words
-SCHEMA_VERSION = "56"
+# 57: docutils contents; 56: nested _sources; 55-53: reST, <br>; 52-49: Sphinx sidebar, titles
+# cut; 50: nav; 43: 2^10; 42-38: bars, Texinfo, footnotes, bare headings, node headers; 37-34:
+# PDF spaces, titles, ligatures; 33-27: gathering pages, sections, entries, copies; 26-13: version
+# lines, <pre> prose, rows, hidden UI, page sources, Markdown, PDF running lines, broken words
+SCHEMA_VERSION = "57"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

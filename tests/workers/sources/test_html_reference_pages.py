@@ -73,3 +73,19 @@ def test_a_list_of_links_to_other_pages_or_with_prose_is_text():
     for kept in ("Other", "More", "explains the first step", "The second has no link",
                  "##", "#1"):
         assert kept in page.text, kept
+
+
+def test_docutils_contents_with_its_items_in_paragraphs_is_no_text():
+    # trial 63: docutils 0.17+ writes each contents item as <li><p><a>; CMake's module pages
+    # opened with "Contents FetchContent Overview Commands Variables Examples ..."
+    item = '<li><p><a class="reference internal" href="#{0}">{1}</a></p>{2}</li>'
+    toc = ('<ul class="simple">' + item.format("fetch", "Fetch", '<ul>' + item.format(
+        "overview", "Overview", "") + "</ul>") + item.format("examples", "Examples", "") + "</ul>")
+    glossary = ('<ul><li><p><a href="#blob">blob</a> stores file data.</p></li>'
+                '<li><p><a href="#tree">tree</a> ties names to blobs.</p></li></ul>')
+    for contents in (f'<div class="contents local topic" id="contents"><p class="topic-title">'
+                     f'Contents</p>{toc}</div>', toc):
+        page = html_page(f"<h1>Fetch</h1><p>New in version 3.11.</p>{contents}<h2>Overview"
+                         f"</h2><p>Populates content.</p><h2>Examples</h2><p>One.</p>{glossary}")
+        assert "Contents" not in page.text and page.text.count("Overview") == 1, page.text
+        assert "stores file data" in page.text and "ties names to blobs" in page.text
