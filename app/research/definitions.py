@@ -16,7 +16,7 @@ from typing import Any
 
 from app.llm.offline.sentences import first_summary, summary_line
 from app.research.citations import claim_key, items, once, said
-from app.research.reference import entry_heading
+from app.research.reference import entry_heading, written_names
 from app.research.relevance import topic_terms
 from app.research.topics import topic_kind
 from workers.sources import Passage
@@ -25,7 +25,8 @@ from workers.sources.entries import signature_name
 from workers.sources.names import name_keys, named_symbols
 from workers.sources.query import mentions, symbol_name
 
-__all__ = ["definition_line", "definitions", "entry_definition", "facet_findings", "own_symbol"]
+__all__ = ["definition_line", "definitions", "entry_definition", "facet_findings", "own_symbol",
+           "passage_entries"]
 
 DEFINES = "defines"
 """The key of a definition item that holds the name of the symbol it defines."""
@@ -53,28 +54,84 @@ as a heading, then its signature as the entry: ``select_related()``,
 def entry_definition(text: str) -> tuple[list[str], str] | None:
     """The symbols an API entry's first passage is about and the sentence that says what they
     are: the passage (``text``) opens with the entry's heading written as a call
-    (:data:`_SIGNATURE`), and the first sentence after its headings
-    (:func:`~app.llm.offline.sentences.first_summary`) is the entry's summary line, as a
+    (:data:`_SIGNATURE`) or as the identifier alone (:func:`_identifier`), and the first
+    sentence after its headings (:func:`~app.llm.offline.sentences.first_summary`; a version
+    note or a code block between them passed over) is the entry's summary line, as a
     docstring's first sentence is its symbol's (Django's "Returns a QuerySet that will “follow”
     foreign-key relationships ..." under ``select_related(*fields)``: "What does
-    select_related() do?" opened with "Chaining select_related calls works ...", trial 60). None
-    for any other passage.
+    select_related() do?" opened with "Chaining select_related calls works ...", trial 60;
+    CMake's "Add compile definitions to a target." under ``target_compile_definitions``: the
+    Answer quoted the entry's third passage, trial 63). None for any other passage.
 
     Example:
         >>> entry_definition("select_related(*fields)\\n\\nReturns a QuerySet that follows keys.")
         (['select_related'], 'Returns a QuerySet that follows keys.')
+        >>> entry_definition("BUILD_TYPE\\n\\nNew in version 3.5.\\n\\nSets the build type used.")
+        (['BUILD_TYPE'], 'Sets the build type used.')
+        >>> entry_definition("FetchContent\\n\\nNote\\n\\nThe guide is an overview of it.") is None
+        True
         >>> entry_definition("Logging\\n\\nDjango uses Python's logging module.") is None
         True
     """
-    paragraphs = PARA_SPLIT.split(text.strip(), maxsplit=_ENTRY_HEADINGS)
+    return _entry_at(PARA_SPLIT.split(text.strip()), 0)[0]
+
+
+def passage_entries(text: str) -> list[tuple[list[str], str]]:
+    """Each entry the passage ``text`` holds, as :func:`entry_definition` reads the one it opens
+    with: a passage of short entries holds several (curl's ``CURL-DISABLE.md``, one ``##
+    `CURL_DISABLE_COOKIES` `` with its line each; the Answer to "What does CURL_DISABLE_COOKIES
+    do?" quoted the passage's first, Alt-Svc's, trial 63, F2).
+
+    Example:
+        >>> passage_entries("# Buffers\\n\\n## `dyn_free`\\n\\n```c\\nvoid dyn_free(s);\\n```"
+        ...                 "\\n\\nFree the memory it holds.\\n\\n## `dyn_add`\\n\\n"
+        ...                 "Append a string to a buffer.")
+        [(['dyn_free'], 'Free the memory it holds.'), (['dyn_add'], 'Append a string to a buffer.')]
+    """
+    paragraphs = PARA_SPLIT.split(text.strip())
+    found, at = [], 0
+    while at < len(paragraphs):
+        entry, at = _entry_at(paragraphs, at)
+        if entry is not None:
+            found.append(entry)
+    return found
+
+
+def _entry_at(paragraphs: list[str], at: int) -> tuple[tuple[list[str], str] | None, int]:
+    """The entry whose headings start at ``paragraphs[at]`` (see :func:`entry_definition`), or
+    None, and the index of the paragraph after what was read (past ``at`` always)."""
     names: list[str] = []
-    at = 0
-    while at < len(paragraphs) - 1 and (heading := entry_heading(paragraphs[at])):
-        if name := signature_name(heading):
+    first = at
+    while (at < len(paragraphs) - 1 and at - first < _ENTRY_HEADINGS
+           and (heading := entry_heading(paragraphs[at]))):
+        if name := signature_name(heading) or _identifier(heading):
             names.append(name)
+        elif names:  # "Note" under the name: what follows is the note's, not the summary
+            return None, at
         at += 1
-    line = first_summary(paragraphs[at]) if names else None
-    return (list(dict.fromkeys(names)), line) if line else None
+    if not names:
+        return None, max(at, first + 1)
+    while at < len(paragraphs) - 1 and (_ADDED.fullmatch(paragraphs[at].strip())
+                                        or paragraphs[at].lstrip().startswith("```")):
+        fences = paragraphs[at].count("```")  # a synopsis in a code block: to its closing fence
+        while fences % 2 and at < len(paragraphs) - 1:
+            at += 1
+            fences += paragraphs[at].count("```")
+        at += 1
+    line = first_summary(paragraphs[at]) if at < len(paragraphs) else None
+    return ((list(dict.fromkeys(names)), line) if line else None), at + 1
+
+
+_ADDED = re.compile(r"(?:new|added) in (?:version |[A-Z][\w.]* )?v?\d[\w.]*\.?", re.IGNORECASE)
+"""A version note alone in its paragraph: Sphinx's "New in version 3.5.", "New in Django 3.2."."""
+
+
+def _identifier(heading: str) -> str:
+    """``heading`` when it is one identifier and nothing else (written as code:
+    :func:`~app.research.reference.written_names`, e.g. ``CMAKE_BUILD_TYPE``, ``fs.mkdir``,
+    ``FetchContent``), else "" ("Logging", "Installation" are words, not names)."""
+    name = heading.strip().strip("`")
+    return name if len(name.split()) == 1 and written_names(name) == {name.lower()} else ""
 
 
 def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],
@@ -82,7 +139,7 @@ def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]]
     """The definitions of the symbols ``asked`` names (:func:`~workers.sources.names.name_keys`,
     spelled as asked: "Send" names ``Send``, not a method ``send``): for each, the summary line
     (:func:`app.llm.offline.sentences.summary_line`) of its first passage among the rows, or of
-    an API entry that opens a passage (:func:`entry_definition`), as a finding item citing that
+    an API entry a passage holds (:func:`passage_entries`), as a finding item citing that
     passage, with the symbol's name under :data:`DEFINES`. In the order the rows (sub-questions
     in plan order, passages in rank order) first give them, one per symbol.
 
@@ -101,8 +158,8 @@ def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]]
             if name := own_symbol(item["title"]):
                 passage = Passage.from_dict(item)
                 found.append((item, [name], summary_line(passage) if passage else None))
-            elif entry := entry_definition(str(item.get("text") or "")):
-                found.append((item, *entry))
+            # a page titled by one name ("dynbuf") may hold the entries of others
+            found += [(item, *entry) for entry in passage_entries(str(item.get("text") or ""))]
         named = named_symbols(keys, terms, [name for _i, names, _l in found for name in names])
         for item, names, line in found:
             name = next((n for n in names if n in named), "")

@@ -65,3 +65,56 @@ def test_what_a_function_does_is_answered_by_its_entry(tmp_path: Path, name: str
     report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
     first = answer_section(report).strip().splitlines()[0]
     assert first.startswith(f"- `{name}`: {opening}"), report
+
+
+def _cmake_page(name: str, what: str) -> str:
+    """A page whose heading is the command's name alone, as CMake's reference writes each."""
+    usage = (f"<p>Any leading -D on an item will be removed. Empty items are ignored.</p>"
+             f"<pre>{name}(foo PUBLIC FOO)\n{name}(foo PUBLIC -DFOO)  # -D removed\n"
+             f"{name}(foo PUBLIC -D FOO)</pre>")
+    return (f"<html><head><title>{name} — Heronry 3.25 Documentation</title></head><body>"
+            f'<section id="{name}"><h1>{name}<a class="headerlink" href="#{name}">¶</a></h1>'
+            f"<p>New in version 3.5.</p><p>{what}</p><pre>{name}(&lt;target&gt; [items...])</pre>"
+            f"<p>The named target must have been created by a command.</p>"
+            + "".join(f"<p>The {name} keywords are required ({n}); they populate the census "
+                      f"property of the target in the order called.</p>" for n in range(12))
+            + usage * 3 + "</section></body></html>")
+
+
+def test_what_a_command_does_is_answered_by_the_page_its_name_heads(tmp_path: Path) -> None:
+    # trial 63: CMake heads each page by the name alone ("target_compile_definitions"); its
+    # summary "Add compile definitions to a target." was passed over for "Any leading -D on an
+    # item will be removed." of the page's third passage; a version note came between
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    name = "heron_compile_counts"
+    (folder / f"{name}.html").write_text(_cmake_page(name, "Add census counts to a target."),
+                                         encoding="utf-8")
+    proc = run_cli("research", f"What does {name} do?", "--as-of", AS_OF, "--corpus", folder,
+                   "--data-dir", tmp_path / "data", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
+    first = answer_section(report).strip().splitlines()[0]
+    assert first.startswith(f"- `{name}`: Add census counts to a target."), report
+
+
+def test_an_entry_inside_a_passage_of_short_entries_answers_for_its_name(tmp_path: Path) -> None:
+    # trial 63, F2: curl's DYNBUF.md writes its functions as "## `Curl_dyn_add`", a synopsis,
+    # one line; several share a passage, and "What does Curl_dyn_add do?" was answered by the
+    # passage's first entry, "`Curl_dyn_free`: Free the associated memory and clean up."
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    entries = [("nest_free", "Free the memory a nest list holds and clean up."),
+               ("nest_addn", "Append a given number of heron nests to the end of the list."),
+               ("nest_add", "Append one counted heron nest to the end of the list."),
+               ("nest_addf", "Append a nest described by a format string to the list.")]
+    body = "".join(f"## `{name}`\n\n```c\nint {name}(struct nests *s, const char *x);\n```\n\n"
+                   f"{line}\n\n" for name, line in entries)
+    (folder / "NESTS.md").write_text("# nests\n\nThe module for dynamic nest lists of a heron "
+                                     f"census.\n\n{body}", encoding="utf-8")
+    proc = run_cli("research", "What does nest_add do?", "--as-of", AS_OF, "--corpus", folder,
+                   "--data-dir", tmp_path / "data", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
+    first = answer_section(report).strip().splitlines()[0]
+    assert first.startswith("- `nest_add`: Append one counted heron nest"), report
