@@ -21,7 +21,10 @@ installs (``/usr/share/doc``) and checked against its prose (:func:`heading_line
   (``Colony   Nests   Observers`` over its rows: three columns or more, set apart by runs
   of spaces, whose spacing a heading's text would have lost), a log record
   (``2024-01-01 12:00:01 ERROR ...``, a time of day to the second and a level, over its
-  traceback).
+  traceback);
+* **a numbered title** alone between blank lines, indented or not (:func:`_numbered`: an FAQ's
+  ``3.8 How do I tell curl to follow HTTP redirects?``, its answer indented as it is: the
+  question was read as the end of the answer above it, trial 63, F6).
 
 A file is cut at its headings only when it has two or more: one short line over an indented
 block in a file of prose is more likely a caption than the file's structure. An Emacs mode line
@@ -138,15 +141,32 @@ def _block_start(line: str) -> bool:
     return bool(line.strip()) and (line[0].isspace() or bool(_BULLET.match(line)))
 
 
+_NUMBERED = re.compile(r"[ \t]{0,4}\d{1,3}(?:\.\d{1,3})+\.?[ \t]+[A-Z][^\n]*[^\s.:,;]")
+"""A numbered section's title (``3.8 How do I tell curl to follow HTTP redirects?``,
+``4.30. How do I read environment variables with sed?``): a section number of two parts or
+more (``1.`` alone numbers steps as often), a capital, no full stop or clause mark at its end."""
+
+
+def _numbered(line: str) -> bool:
+    """Whether ``line``, alone between blank lines, is a numbered section's title
+    (:data:`_NUMBERED`; an FAQ's question, indented as its answer is: curl's FAQ), short."""
+    text = _collapsed(line)
+    return (_NUMBERED.fullmatch(line.rstrip()) is not None and len(text) <= MAX_HEADING_CHARS
+            and len(text.split()) <= _MAX_HEADING_WORDS + 1)
+
+
 def heading_lines(lines: list[str]) -> dict[int, bool]:
     """The headings among ``lines`` (a text's lines): ``{index: underlined}``, the index of each
     heading line and whether the next line is its underline (see the module's rule)."""
     found: dict[int, bool] = {}
     for i, line in enumerate(lines):
         above = lines[i - 1] if i else ""
+        after = lines[i + 1] if i + 1 < len(lines) else ""
+        if not above.strip() and not after.strip() and _numbered(line):
+            found[i] = False
+            continue
         if (above.strip() and not _MODE_LINE.match(above)) or not _candidate(line):
             continue
-        after = lines[i + 1] if i + 1 < len(lines) else ""
         if _underline(after, line):
             found[i] = True
             continue

@@ -188,3 +188,38 @@ def test_a_letters_greeting_a_tables_header_row_and_a_log_record_head_nothing(
     with Corpus.open(tmp_path / "data", folder=root) as c:
         hit = c.search("colony nests observers")[0]
         assert hit.heading == "" and "Colony          Nests   Observers" in hit.text, hit
+
+
+FAQ = """\
+FAQ
+
+ 1. Herons
+  1.1 What is a heron?
+  1.2 How do I count nests?
+
+ 1. Herons
+
+  1.1 What is a heron?
+
+  A heron is a long-legged wading bird. It nests in colonies called heronries.
+
+  1.2 How do I count nests?
+
+  Count nests from a blind at dawn, one colony at a time:
+
+     census --colony north --at dawn
+
+  Not all nests are in use, see 2.4
+"""
+
+
+def test_an_faqs_numbered_questions_head_their_answers() -> None:
+    # trial 63, F6: curl's FAQ indents its numbered questions as it indents their answers;
+    # read as prose, "1.2 How do I count nests?" ended the answer above it in a report's bullet
+    headings = [heading for heading, _text in text_sections(FAQ)]
+    assert headings == ["FAQ", "1.1 What is a heron?", "1.2 How do I count nests?"]
+    sections = dict(text_sections(FAQ))
+    assert "colonies called heronries." in sections["1.1 What is a heron?"]
+    assert "count nests" not in sections["1.1 What is a heron?"]
+    steps = "Setup\n\n1. Download the tarball\n\n2.1 Unpack it in a folder.\n\n3. Run it\n"
+    assert text_sections(steps) == ()  # steps, and a title that ends as a sentence
