@@ -32,8 +32,9 @@ pip install``; a ``~~~`` block joined onto a line was no code at all: trial 52, 
 
 def clip(text: Any, limit: int) -> str:
     """``text`` on one line (every run of whitespace, newlines included, becomes one space),
-    at most ``limit`` characters: a longer one is cut, trailing spaces dropped, and ends in
-    :data:`ELLIPSIS`.
+    at most ``limit`` characters: a longer one is cut after its last whole word (mid-word only
+    when that would lose more than a third: trial 63's "GNUInstallDirs` varia…"), trailing
+    spaces dropped, and ends in :data:`ELLIPSIS`.
 
     Args:
         text: anything; ``str()`` of it is used (None gives ``"None"``).
@@ -47,8 +48,8 @@ def clip(text: Any, limit: int) -> str:
         'a b c'
         >>> clip("one two three", 9)
         'one two…'
-        >>> clip("abcdef", 4)
-        'abc…'
+        >>> clip("abcdef", 4), clip("the variable names", 14)
+        ('abc…', 'the variable…')
         >>> clip("Run\\n\\n~~~sh\\npip install foo\\n~~~\\n\\nfirst.", 60)
         'Run ``` pip install foo ``` first.'
     """
@@ -57,7 +58,10 @@ def clip(text: Any, limit: int) -> str:
     flat = " ".join(_FENCE_OPEN.sub("``` ", str(text)).split())
     if len(flat) <= limit:
         return flat
-    return flat[: limit - 1].rstrip() + ELLIPSIS
+    cut = flat[: limit - 1]
+    if (space := cut.rfind(" ")) >= (limit - 1) * 2 // 3:  # at a word's end: not "varia…"
+        cut = cut[:space]
+    return cut.rstrip() + ELLIPSIS
 
 
 _PRINTED_REFERENCE = re.compile(r"\bsection\s+[\d.]*\d\s*\[([^\]]*)\]\s*,?\s*page\s+\d+",

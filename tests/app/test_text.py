@@ -48,3 +48,12 @@ def test_review_summary_and_pause_lines_drop_the_space_before_the_cut():
     lines = stream.getvalue().splitlines()
     assert lines[2].endswith(" " + "q" * 58 + "…") and lines[3].endswith(" " + "s" * 108 + "…")
     assert " …" not in stream.getvalue()
+
+
+def test_a_clipped_line_ends_at_a_word_not_inside_one() -> None:
+    # trial 63, F7: top passages ended "... GNUInstallDirs` varia…" and "GIT_TAG origin/…"
+    from app.research.text import clip
+
+    assert clip("Install into the GNUInstallDirs variables of the project", 40) == (
+        "Install into the GNUInstallDirs…")
+    assert clip("Supercalifragilisticexpialidocious", 10) == "Supercali…"  # no word end: cut
