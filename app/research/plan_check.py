@@ -19,7 +19,7 @@ from typing import Any
 from app.errors import DomainError
 from app.research.text import clip
 from app.research.topics import question_problem, topic_problem
-from app.runs.ids import visible_topic
+from app.runs.ids import question_key
 from app.settings.checks import check_as_of
 from app.settings.config import ROUNDS_BOUND
 from workers.registry import WEB_WORKER_NAMES
@@ -48,15 +48,16 @@ def plan_problem(questions: Any) -> str | None:
     """What makes ``questions`` no plan to dispatch, in one line, or None: not a list of
     strings, no question, an empty (blank) question, one that is no topic to research
     (:func:`app.research.topics.topic_problem`: a zero-width space, only "what the"), or a
-    question twice, as they print (the same task twice: one envelope id for two tasks; or two
-    that differ by a zero-width character, which no reader tells apart).
+    question twice, case, spacing and invisible characters aside (:func:`app.runs.ids.question_key`:
+    the same task twice, one envelope id for two tasks; or "What is Send?" beside "what is send
+    ?", researched twice into two sets of rows, trial 64, F4).
 
     Checks what every plan must satisfy, a planner's too; the plan review asks more of a
     person's questions (:func:`app.research.review.plan_resume`).
 
     Example:
-        >>> plan_problem(["What is Send?", "What is Send?"])
-        "sub-question 2 repeats sub-question 1 ('What is Send?')"
+        >>> plan_problem(["What is Send?", "what is  send ?"])
+        "sub-question 2 repeats sub-question 1 ('what is send ?')"
         >>> plan_problem(["What is Send?"]) is None
         True
         >>> plan_problem(["what the"])[:54]
@@ -74,7 +75,7 @@ def plan_problem(questions: Any) -> str | None:
             return f"sub-question {n} is empty"
         if why := question_problem(question):
             return f"sub-question {n} ({clip(question, 80)!r}) is no question to research: {why}"
-        shown = visible_topic(question)  # one that prints as another is a repeat
+        shown = question_key(question)  # case, spacing and invisible characters aside
         if shown in seen:
             return (f"sub-question {n} repeats sub-question {seen[shown]} "
                     f"({clip(question, 80)!r})")

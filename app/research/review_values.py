@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from app.research.text import clip
-from app.runs.ids import visible_topic
+from app.runs.ids import question_key, visible_topic
 
 __all__ = ["MAX_QUESTION_CHARS", "PLAN", "RESULTS", "ReviewError", "plan_resume",
            "results_resume", "review_value"]
@@ -68,8 +68,8 @@ def plan_resume(value: Any, current: Sequence[str], bound: int | None = None) ->
 
     Raises:
         ReviewError: not a dict, an unknown key, ``approve`` with ``sub_questions`` (run the
-            plan as it is, and replace it), or sub-questions that are empty, repeated (as they
-            print: :func:`app.runs.ids.visible_topic`), longer
+            plan as it is, and replace it), or sub-questions that are empty, repeated (case,
+            spacing and invisible characters aside: :func:`app.runs.ids.question_key`), longer
             than 500 characters, or no question to research by the check every plan must pass
             (:func:`app.research.topics.question_problem`: control characters, no word to
             search for), or more than ``bound`` of them (approved or given), so the plan the
@@ -92,7 +92,7 @@ def plan_resume(value: Any, current: Sequence[str], bound: int | None = None) ->
         raise ReviewError("sub_questions must hold at least one question")
     if not all(questions):  # it said "at least one non-empty" of ["What is X?", ""]
         raise ReviewError(f"sub-question {questions.index('') + 1} is empty")
-    if len(set(questions)) != len(questions):
+    if len({question_key(q) for q in questions}) != len(questions):  # "what is send ?" too
         raise ReviewError("sub_questions repeats a question")
     if bound is not None and len(questions) > bound:  # tests/app/test_served_plan_bound.py
         raise ReviewError(f"sub_questions holds {len(questions)} questions, past this "

@@ -142,7 +142,8 @@ def test_resume_values_are_checked():
             plan_resume(bad, ["a"])
     # trial 28, finding 3: a question that prints as another (a soft hyphen, a zero-width
     # space) ran twice and wrote two rows per worker for one printed question
-    for twin in ("What is Send?\u00ad", "What is\u200b Send?"):
+    # trial 64, F4: so did one in another case, or with a space before its mark
+    for twin in ("What is Send?\u00ad", "What is\u200b Send?", "what is send ?"):
         with pytest.raises(ReviewError, match="repeats a question"):
             plan_resume({"sub_questions": ["What is Send?", twin]}, ["a"])
     assert plan_resume({"sub_questions": ["check\u00adpointer"]}, ["a"]) == ["checkpointer"]

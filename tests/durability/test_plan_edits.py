@@ -33,6 +33,8 @@ def _edit(data, values: dict, as_node: str) -> None:
     (["What is Send?", "What is Send?"], "plan", "sub-question 2 repeats sub-question 1"),
     # trial 28, finding 3: one that prints as the other, a soft hyphen apart
     (["What is Send?", "What is Send?\u00ad"], "plan", "sub-question 2 repeats sub-question 1"),
+    # trial 64, F4: case and a space before the mark apart, researched twice into two row sets
+    (["What is Send?", "what is send ?"], "plan", "sub-question 2 repeats sub-question 1"),
     (["", "What is Send?"], "plan", "sub-question 1 is empty"),
     ("What is Send?", "plan", "must be a list of strings"),
     ([], "route", "holds no question"),  # skips dispatch: persist checks too
