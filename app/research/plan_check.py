@@ -17,6 +17,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from app.errors import DomainError
+from app.research.envelope_edits import envelope_edit_problem, round_of, this_run
 from app.research.text import clip
 from app.research.topics import question_problem, topic_problem
 from app.runs.ids import question_key
@@ -229,8 +230,9 @@ def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *
     """Raise :class:`BadPlan` when the state's plan cannot run (:func:`plan_problem`, the
     topic a task carries must be text, and with ``workers`` its routing:
     :func:`routing_problem`; ``round``, ``dropped`` and ``redo`` of their types), was made
-    for another topic (:func:`topic_edit_problem`) or holds an envelope an edit made another
-    (:func:`envelope_edit_problem`);
+    for another topic (:func:`topic_edit_problem`) or holds an envelope an edit made unfit
+    (:func:`app.research.envelope_edits.envelope_edit_problem`: its fields, its id, a worker
+    the routing does not run);
     before a node dispatches, persists or reports anything.
 
     Args:
@@ -261,61 +263,8 @@ def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *
         raise bad
     if why := topic_edit_problem(state):
         raise BadPlan(why)
-    if why := envelope_edit_problem(state):
+    if why := envelope_edit_problem(state, workers):
         raise BadPlan(f"{why} ({EDITED}, or {anew})")
-
-
-def this_run(state: Mapping[str, Any]) -> int:
-    """The first round of this run (envelopes of earlier runs of the thread have lower ones)."""
-    routing = state.get("routing")
-    first = routing.get("first_round") if isinstance(routing, Mapping) else None
-    return first if isinstance(first, int) else 0
-
-
-def round_of(envelope: Mapping[str, Any], default: int) -> int:
-    """An envelope's round (or the state's); ``default`` for one written without (a forker's
-    node) or not a whole number: a round it does not claim never makes it older than the run."""
-    value = envelope.get("round")
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def envelope_edit_problem(state: Mapping[str, Any]) -> str | None:
-    """One line naming the first envelope of this run (its ``round`` not below the routing's
-    ``first_round``) whose ``envelope_id`` is not the one its ``worker``, ``task_key`` and
-    ``as_of`` make (:func:`state.make_envelope_id`), else None. Only a state edit makes one:
-    the worker node stamps every id from those fields. Persisted, an envelope copied under a new
-    id wrote a second row for one task, and one whose ``task_key`` was changed was left out of
-    the rows without a word. An earlier run's envelope passes: ``persist``
-    removes it as stale.
-
-    Example:
-        >>> from state import make_envelope_id
-        >>> good = {"envelope_id": make_envelope_id("w", "q", "2026-11-30"), "worker": "w",
-        ...         "task_key": "q", "as_of": "2026-11-30"}
-        >>> envelope_edit_problem({"envelopes": [good]}) is None
-        True
-        >>> envelope_edit_problem({"envelopes": [{**good, "task_key": "other"}]})[:30]
-        "envelope 'w:2026-11-30:c60ccec"
-    """
-    from state import make_envelope_id
-
-    first = this_run(state)
-    for e in state.get("envelopes") or []:
-        if not isinstance(e, Mapping) or round_of(e, first) < first:
-            continue
-        eid, worker, task_key, as_of = (e.get(k) for k in (
-            "envelope_id", "worker", "task_key", "as_of"))
-        if not (eid and worker and task_key and as_of):
-            continue
-        try:
-            made = make_envelope_id(str(worker), str(task_key), as_of)
-        except ValueError:
-            made = None
-        if eid != made:
-            return (f"envelope {clip(str(eid), 80)!r} is not the one its worker, task_key and "
-                    f"as_of name ({clip(str(worker), 40)!r}, {clip(str(task_key), 80)!r}, "
-                    f"{clip(str(as_of), 20)!r}): its row would be written twice or lost")
-    return None
 
 
 def topic_edit_problem(state: Mapping[str, Any]) -> str | None:

@@ -268,3 +268,30 @@ def test_an_as_of_edit_before_plan_fails_the_run_with_one_bad_as_of_line(served,
         graph.invoke(None, fork, context=RunContext(rounds=1))
     assert str(caught.value) == says
     assert _rows(data) == before
+
+
+def test_an_envelope_edited_unfit_fails_the_run_in_one_line_and_writes_no_row(served):
+    """Trial 64, F2 and F3: ``"structured": "x"`` failed every later run in ``report`` with an
+    ``AttributeError``, ``"worker": None`` with ``sqlite3.IntegrityError``, ``"status"`` and
+    ``"attempts"`` out of range were saved as given, and an envelope of a worker the run does
+    not use, with its own matching id, was persisted and reported as a worker's row."""
+    from state import make_envelope_id
+
+    graph, config, data, _ = served
+    before = _rows(data)
+    worker = worker_names(graph)[0]
+    [first, *_] = graph.get_state(config).values["envelopes"]
+    forged = {**first, "worker": "evil", "persisted": False, "structured": {"items": []},
+              "envelope_id": make_envelope_id("evil", first["task_key"], first["as_of"])}
+    for edit, says in [({**first, "structured": "x" * 10}, "its structured must be a mapping"),
+                       ({**first, "worker": None}, "its worker must be non-empty text, got None"),
+                       ({**first, "status": "weird"}, "its status must be 'ok' or 'error'"),
+                       ({**first, "attempts": -1}, "its attempts must be a whole number from 1"),
+                       ({**first, "tokens": -5}, "its tokens must be a whole number from 0"),
+                       (forged, "'evil' is not a worker of this run's routing")]:
+        graph.update_state(config, {"envelopes": [{**edit, "persisted": False}]}, as_node=worker)
+        with pytest.raises(BadPlan, match=re.escape(says)) as caught:
+            graph.invoke(None, config, context=RunContext(rounds=1))
+        assert "\n" not in str(caught.value)
+        assert _rows(data) == before
+        graph.update_state(config, {"envelopes": [first]}, as_node=worker)  # set back
