@@ -11,8 +11,9 @@ the thread stays as it was (``tests/e2e/test_server_prerun.py``). What is checke
   (:func:`app.settings.client.request_problem`): 400;
 * the input's ``topic`` and ``as_of`` (:func:`app.research.topics.topic_problem`, the CLI's
   check; a topic the input leaves out is the thread's): 400;
-* a ``Command``'s ``goto`` to a worker named bare (it runs only on a ``Send``'s task), or on a
-  thread with no topic yet (:func:`_goto_problem`): 400;
+* a ``Command``'s ``goto`` to a worker named bare (it runs only on a ``Send``'s task), on a
+  thread with no topic yet, or to ``persist`` on a thread that reviews its results
+  (:func:`_goto_problem`): 400;
 * a new input without review on a thread paused at a review (its state's next node is
   ``review_plan`` or ``review_results``): 409, resume it with a ``Command`` instead; the same,
   queued (``multitask_strategy="enqueue"``, the server's default) behind a run with review still in
@@ -197,7 +198,9 @@ def _goto_problem(command: Any, values: Mapping[str, Any]) -> str | None:
     the graph's own (:data:`app.graph.build.NODES`) is a worker, which runs only on the task a
     ``Send`` hands it (``goto: docs_search`` failed with ``KeyError('sub_question')``); any
     ``goto`` on a thread with no topic yet runs before ``plan`` has made a plan (``goto:
-    review_results`` on a new thread left it "awaiting its results review", trial 42 F7). A
+    review_results`` on a new thread left it "awaiting its results review", trial 42 F7); a
+    ``goto: persist`` on a thread that reviews its results skips the review (trial 64, F1: rows
+    nobody approved were written while the thread still awaited its review). A
     ``Send`` to a worker with no sub-question is refused alike (its failed task stayed pending
     and failed every later resume of the thread, trial 48); one with a task is LangGraph's to
     run."""
@@ -217,6 +220,11 @@ def _goto_problem(command: Any, values: Mapping[str, Any]) -> str | None:
     if not values.get("topic"):
         return ("a Command's goto needs a thread that has a topic; start the thread with an "
                 "input ({\"topic\": ...})")
+    routing = values.get("routing")
+    if "persist" in names and isinstance(routing, Mapping) and routing.get("review") is True:
+        return ("goto 'persist': this thread reviews its results before they are persisted; "
+                "answer its results review instead (resume with {\"approve\": true}, or drop "
+                "or redo some), which persists what it keeps")
     return None
 
 

@@ -175,6 +175,17 @@ def test_a_goto_on_a_thread_without_a_topic_is_refused():
 @pytest.mark.parametrize("goto", ["report", ["persist"], "__end__"])
 def test_a_goto_to_a_graph_node_of_a_planned_thread_passes(goto):
     assert _refused({"goto": goto}, {"topic": SMALL_TOPIC}) is None
+    unreviewed = {"topic": SMALL_TOPIC, "routing": {"review": False, "rounds": 1}}
+    assert _refused({"goto": goto}, unreviewed) is None
+
+
+@pytest.mark.parametrize("command", [{"goto": "persist"}, {"goto": ["persist"]},
+                                     {"update": {"notes": ["x"]}, "goto": "persist"}])
+def test_a_goto_to_persist_past_the_results_review_is_refused(command):
+    # trial 64, F1: it wrote rows nobody approved, the thread still awaiting its review
+    reviewed = {"topic": SMALL_TOPIC, "routing": {"review": True, "rounds": 1}}
+    status, line = _refused(command, reviewed)
+    assert status == 400 and line.startswith("goto 'persist': this thread reviews its results")
 
 
 @pytest.mark.parametrize("goto", [{"node": "docs_search", "input": {}},
