@@ -43,7 +43,8 @@ from langgraph_sdk import Auth
 
 from app.server.prerun import input_problem, refusal
 from app.settings.checks import split_api_token
-from app.settings.client import request_problem
+from app.settings.client import request_problem, resolve
+from app.settings.config import ConfigError
 from app.settings.env import load_settings
 
 __all__ = ["auth", "tokens_of"]
@@ -142,7 +143,8 @@ async def check_assistant(ctx: Auth.types.AuthContext, value: dict[str, Any]
 async def check_cron(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> dict[str, str] | None:
     """A cron's run request, before the server stores it: refused with the line the pre-run
     hook would give each of its runs (:func:`app.server.prerun.input_problem`: a bad topic or
-    ``as_of``, a durability not the operator's, a key of LangGraph's runtime), else the
+    ``as_of``, a durability not the operator's, a key of LangGraph's runtime) or the graph
+    factory its context (:func:`_context_problem`), else the
     caller's filter. Accepted, such a cron was refused every time it fired, in the server's
     log only, the client told it was made.
 
@@ -150,9 +152,22 @@ async def check_cron(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> dict
         Auth.exceptions.HTTPException: 400, with the one line.
     """
     payload = value.get("payload")
-    if isinstance(payload, dict) and (why := input_problem(payload, SETTINGS)):
+    if isinstance(payload, dict) and (why := input_problem(payload, SETTINGS)
+                                      or _context_problem(payload.get("context"))):
         raise Auth.exceptions.HTTPException(status_code=400, detail=why)
     return await owner_only(ctx, value)
+
+
+def _context_problem(context: Any) -> str | None:
+    """The one line the graph factory would refuse a run's ``context`` with
+    (:func:`app.settings.client.resolve`: an operator's setting, a value past the operator's
+    bound), or None. A run's own request meets it in the factory; a cron's would meet it each
+    time it fires (trial 64, N1: ``{"rounds": 99, "data_dir": ...}`` was stored, 200)."""
+    try:
+        resolve(context or None, SETTINGS)
+    except ConfigError as exc:
+        return str(exc)
+    return None
 
 
 @auth.on.threads.create_run

@@ -224,7 +224,10 @@ def test_a_cron_whose_runs_would_be_refused_is_refused_as_it_is_made(server: Ser
     cases = [({"input": good, "config": {"configurable": {"__pregel_checkpointer": None}}},
               "config.configurable.__pregel_checkpointer: LangGraph's own runtime key"),
              ({"input": good, "durability": "exit"}, "durability: 'exit' is the operator's"),
-             ({"input": {"topic": "x"}}, "the topic 'x' has no word to search for")]
+             ({"input": {"topic": "x"}}, "the topic 'x' has no word to search for"),
+             # trial 64, N1: a context the graph factory refuses each time the cron fires
+             ({"input": good, "context": {"rounds": 99}}, "rounds: 99 is past this server's"),
+             ({"input": good, "context": {"data_dir": "/tmp/x"}}, "data_dir: the operator's")]
     for kwargs, start in cases:
         status, line = refusal(alice.crons.create_for_thread, thread_id, "research",
                                schedule="0 0 1 1 *", **kwargs)
