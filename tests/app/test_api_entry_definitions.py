@@ -15,6 +15,21 @@ import pytest
 from tests.app.report_rows import answer_section
 from tests.conftest import AS_OF, run_cli
 
+
+def _first_answer(tmp_path: Path, files: dict[str, str], question: str) -> tuple[str, str]:
+    """The first line of the Answer the CLI's report gives ``question`` over a folder of
+    ``files`` (name: text), and the whole report."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    proc = run_cli("research", question, "--as-of", AS_OF, "--corpus", folder,
+                   "--data-dir", tmp_path / "data", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
+    return answer_section(report).strip().splitlines()[0], report
+
+
 _USAGE = ("<p>You can chain {name} calls: {name}('a', 'b') is the same as {name}('a')."
           "{name}('b'). Calling {name} on a {name} result keeps the earlier {name} fields, "
           "and {name} with no arguments follows every non-null link, so {name} can fetch more "
@@ -56,14 +71,7 @@ def test_an_entrys_first_passage_says_what_its_function_is() -> None:
 ])
 def test_what_a_function_does_is_answered_by_its_entry(tmp_path: Path, name: str,
                                                        opening: str) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "nestsets.html").write_text(PAGE, encoding="utf-8")
-    proc = run_cli("research", f"What does {name}() do?", "--as-of", AS_OF, "--corpus", folder,
-                   "--data-dir", tmp_path / "data", "--json")
-    assert proc.returncode == 0, proc.stderr
-    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
-    first = answer_section(report).strip().splitlines()[0]
+    first, report = _first_answer(tmp_path, {"nestsets.html": PAGE}, f"What does {name}() do?")
     assert first.startswith(f"- `{name}`: {opening}"), report
 
 
@@ -85,16 +93,9 @@ def test_what_a_command_does_is_answered_by_the_page_its_name_heads(tmp_path: Pa
     # trial 63: CMake heads each page by the name alone ("target_compile_definitions"); its
     # summary "Add compile definitions to a target." was passed over for "Any leading -D on an
     # item will be removed." of the page's third passage; a version note came between
-    folder = tmp_path / "docs"
-    folder.mkdir()
     name = "heron_compile_counts"
-    (folder / f"{name}.html").write_text(_cmake_page(name, "Add census counts to a target."),
-                                         encoding="utf-8")
-    proc = run_cli("research", f"What does {name} do?", "--as-of", AS_OF, "--corpus", folder,
-                   "--data-dir", tmp_path / "data", "--json")
-    assert proc.returncode == 0, proc.stderr
-    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
-    first = answer_section(report).strip().splitlines()[0]
+    page = _cmake_page(name, "Add census counts to a target.")
+    first, report = _first_answer(tmp_path, {f"{name}.html": page}, f"What does {name} do?")
     assert first.startswith(f"- `{name}`: Add census counts to a target."), report
 
 
@@ -102,19 +103,12 @@ def test_an_entry_inside_a_passage_of_short_entries_answers_for_its_name(tmp_pat
     # trial 63, F2: curl's DYNBUF.md writes its functions as "## `Curl_dyn_add`", a synopsis,
     # one line; several share a passage, and "What does Curl_dyn_add do?" was answered by the
     # passage's first entry, "`Curl_dyn_free`: Free the associated memory and clean up."
-    folder = tmp_path / "docs"
-    folder.mkdir()
     entries = [("nest_free", "Free the memory a nest list holds and clean up."),
                ("nest_addn", "Append a given number of heron nests to the end of the list."),
                ("nest_add", "Append one counted heron nest to the end of the list."),
                ("nest_addf", "Append a nest described by a format string to the list.")]
     body = "".join(f"## `{name}`\n\n```c\nint {name}(struct nests *s, const char *x);\n```\n\n"
                    f"{line}\n\n" for name, line in entries)
-    (folder / "NESTS.md").write_text("# nests\n\nThe module for dynamic nest lists of a heron "
-                                     f"census.\n\n{body}", encoding="utf-8")
-    proc = run_cli("research", "What does nest_add do?", "--as-of", AS_OF, "--corpus", folder,
-                   "--data-dir", tmp_path / "data", "--json")
-    assert proc.returncode == 0, proc.stderr
-    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
-    first = answer_section(report).strip().splitlines()[0]
+    text = f"# nests\n\nThe module for dynamic nest lists of a heron census.\n\n{body}"
+    first, report = _first_answer(tmp_path, {"NESTS.md": text}, "What does nest_add do?")
     assert first.startswith("- `nest_add`: Append one counted heron nest"), report
