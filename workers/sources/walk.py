@@ -16,7 +16,6 @@ and a symlinked sub-folder is followed once.
   second link) is not followed, and is named in the notes: no file is indexed twice, no walk
   loops. A link to a folder or file the walk passes over (hidden: ``notes -> .notes``) is how
   the user opts in to it: followed, indexed under the link's path, and named.
-
 * **A link leading out of the folder** (to a folder or a file) is followed, and named in the
   notes: the run says what it read from elsewhere.
 
@@ -24,9 +23,9 @@ and a symlinked sub-folder is followed once.
   folder, a hard link) is indexed under its own name only (:func:`once_each`).
 
 * **Each page once**: a markup source beside the HTML page made from it (git-doc's
-  ``git-add.txt`` next to ``git-add.html``, Sphinx's ``_sources/intro.rst.txt`` for
-  ``intro.html``), or its plain-text rendering (``changelog.gz``), is not indexed; the page is
-  (:func:`rendered_once`).
+  ``git-add.txt`` next to ``git-add.html``, Sphinx's ``_sources/cmd/intro.rst.txt`` for
+  ``cmd/intro.html``), or its plain-text rendering (``changelog.gz``), is not indexed; the page
+  is (:func:`rendered_once`).
 
 Standard library and :mod:`workers.sources.text`; the folder source
 (:mod:`workers.sources.folder`) calls it.
@@ -304,12 +303,10 @@ def rendered_page(ref: str) -> str | None:
     dh_installchangelogs puts ``changelog.gz`` beside the ``changelog.html.gz`` it renders).
 
     Example:
-        >>> rendered_page("git-add.txt"), rendered_page("api/_sources/intro.rst.txt")
-        ('git-add.html', 'api/intro.html')
-        >>> rendered_page("_sources/command/add_test.rst.txt")
-        'command/add_test.html'
-        >>> rendered_page("doc/changelog.gz"), rendered_page("notes.TXT.gz")
-        ('doc/changelog.html', 'notes.html')
+        >>> rendered_page("api/_sources/intro.rst.txt"), rendered_page("_sources/a/b.rst.txt")
+        ('api/intro.html', 'a/b.html')
+        >>> rendered_page("git-add.txt"), rendered_page("doc/changelog.gz")
+        ('git-add.html', 'doc/changelog.html')
     """
     folder, _, name = ref.rpartition("/")
     name = inner_name(name)
@@ -318,10 +315,9 @@ def rendered_page(ref: str) -> str | None:
         stem = name
     elif not dot or f".{suffix.lower()}" not in _MARKUP_SOURCES:
         return None
-    parts = folder.split("/")
-    if "_sources" in parts:  # Sphinx: _sources/NAME.rst.txt, _sources/command/NAME.rst.txt
-        at = len(parts) - 1 - parts[::-1].index("_sources")
-        folder = "/".join(parts[:at] + parts[at + 1:])
+    above, sources, below = f"/{folder}/".rpartition("/_sources/")
+    if sources:  # Sphinx: _sources/NAME.rst.txt, _sources/command/NAME.rst.txt
+        folder = f"{above}/{below}".strip("/")
         head, dot, inner = stem.rpartition(".")  # only a source's own suffix: v1.2.txt is v1.2
         stem = head if dot and f".{inner.lower()}" in _MARKUP_SOURCES else stem
     return f"{folder}/{stem}.html" if folder else f"{stem}.html"
