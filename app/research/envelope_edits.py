@@ -43,10 +43,13 @@ def round_of(envelope: Mapping[str, Any], default: int) -> int:
 
 def envelope_field_problem(envelope: Any) -> str | None:
     """What makes ``envelope`` no envelope to persist or report, in one line, or None: not a
-    mapping; ``envelope_id``, ``worker`` or ``as_of`` not non-empty text; ``task_key`` or
-    ``error`` not text; ``status`` neither ``"ok"`` nor ``"error"``; ``structured`` neither a
-    mapping nor None; ``persisted`` not true or false; ``attempts``, ``round`` (when given) or
-    ``tokens`` not a whole number in range (attempts and round from 1, tokens from 0).
+    mapping; ``envelope_id`` (always), ``worker`` or ``as_of`` not non-empty text; ``task_key``
+    or ``error`` not text; ``status`` neither ``"ok"`` nor ``"error"``; ``structured`` neither a
+    mapping nor None; ``persisted`` not true or false; ``attempts``, ``round`` or ``tokens``
+    not a whole number in range (attempts and round from 1, tokens from 0). A field left out
+    passes: the reducer merges an update into the stored envelope field by field, so only a
+    reducer other than :func:`state.envelope_reducer` (the workshop's ``operator.add``) leaves
+    an entry without one.
 
     Example:
         >>> envelope_field_problem({"envelope_id": "w:1", "worker": "w", "as_of": "2026-11-30",
@@ -55,8 +58,9 @@ def envelope_field_problem(envelope: Any) -> str | None:
     """
     if not isinstance(envelope, Mapping):
         return f"it must be a mapping of fields, got {_shown(envelope)}"
-    for key in _TEXT:
-        if not isinstance(value := envelope.get(key), str) or not value.strip():
+    for key in _TEXT:  # a field left out is the stored envelope's (the reducer merges)
+        if (key in envelope or key == "envelope_id") and (
+                not isinstance(value := envelope.get(key), str) or not value.strip()):
             return f"its {key} must be non-empty text, got {_shown(value)}"
     for key in ("task_key", "error"):
         if (value := envelope.get(key)) is not None and not isinstance(value, str):
@@ -83,7 +87,8 @@ def envelope_edit_problem(state: Mapping[str, Any], workers: Sequence[str] | Non
     wrong type or out of range (:func:`envelope_field_problem`, any envelope: ``persist`` and
     ``report`` read them all); of this run (its ``round`` not below the routing's
     ``first_round``), a ``worker`` the routing does not run (``workers``: the graph's worker
-    names, which the routing's ``workers`` narrows; None: not checked), or an ``envelope_id``
+    names, which the routing's ``workers`` narrows; None: not checked, as for the CLI, whose
+    forker may add a node of their own that writes envelopes), or an ``envelope_id``
     that is not the one its ``worker``, ``task_key`` and ``as_of`` make
     (:func:`state.make_envelope_id`: persisted, an envelope copied under a new id wrote a second
     row for one task, and one whose ``task_key`` was changed was left out of the rows without a
@@ -104,7 +109,9 @@ def envelope_edit_problem(state: Mapping[str, Any], workers: Sequence[str] | Non
 
     first = this_run(state)
     routing = state.get("routing")
-    running = routing.get("workers", workers) if isinstance(routing, Mapping) else workers
+    running = workers
+    if workers is not None and isinstance(routing, Mapping):
+        running = routing.get("workers", workers)
     for n, e in enumerate(state.get("envelopes") or [], 1):
         if why := envelope_field_problem(e):
             eid = e.get("envelope_id") if isinstance(e, Mapping) else None
@@ -114,10 +121,10 @@ def envelope_edit_problem(state: Mapping[str, Any], workers: Sequence[str] | Non
             continue
         eid, worker, task_key, as_of = (e.get(k) for k in (
             "envelope_id", "worker", "task_key", "as_of"))
-        if running is not None and worker not in running:
+        if running is not None and worker is not None and worker not in running:
             return (f"envelope {clip(eid, 80)!r}: {clip(worker, 40)!r} is not a worker of "
                     "this run's routing")
-        if not task_key:
+        if not (worker and task_key and as_of):
             continue
         try:
             made = make_envelope_id(worker, task_key, as_of)

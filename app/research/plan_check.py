@@ -226,7 +226,8 @@ def round_problem(state: Mapping[str, Any]) -> str | None:
 def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *,
                rounds_bound: int = ROUNDS_BOUND, corpora: Collection[str] | None = None,
                questions_bound: int | None = None,
-               anew: str = "start a new thread with research --fresh") -> None:
+               anew: str = "start a new thread with research --fresh",
+               envelope_workers: Sequence[str] | None = None) -> None:
     """Raise :class:`BadPlan` when the state's plan cannot run (:func:`plan_problem`, the
     topic a task carries must be text, and with ``workers`` its routing:
     :func:`routing_problem`; ``round``, ``dropped`` and ``redo`` of their types), was made
@@ -243,6 +244,8 @@ def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *
             operator's ``sub_questions_limit``: a client's edit of 200 ran 600
             tasks); None: no bound (the CLI's operator runs what it plans).
         anew: how the caller's client starts a new thread (the CLI's command by default).
+        envelope_workers: the workers whose envelopes this run may hold (a served run: the
+            graph's; None, the CLI: any, a forker's own node's included).
 
     Raises:
         BadPlan: one line naming the problem and the way on.
@@ -263,7 +266,7 @@ def check_plan(state: Mapping[str, Any], workers: Sequence[str] | None = None, *
         raise bad
     if why := topic_edit_problem(state):
         raise BadPlan(why)
-    if why := envelope_edit_problem(state, workers):
+    if why := envelope_edit_problem(state, envelope_workers):
         raise BadPlan(f"{why} ({EDITED}, or {anew})")
 
 

@@ -23,7 +23,8 @@ SERVED_ANEW = "start a new thread for the topic"
 def check_run_plan(state: Mapping[str, Any], res: Any, workers: Sequence[str]) -> None:
     """Check the state's plan and routing before a node dispatches, routes, persists or
     reports (:func:`app.research.plan_check.check_plan`): a served run's routing within the
-    operator's rounds bound and corpus names and its plan within the sub-questions bound, the
+    operator's rounds bound and corpus names, its plan within the sub-questions bound and its
+    envelopes of the graph's workers, the
     way on in words its client can follow. It does not check the corpus: a node that needs
     that calls :func:`check_same_corpus` too, as ``dispatch``, ``persist`` and ``report`` do.
 
@@ -40,7 +41,8 @@ def check_run_plan(state: Mapping[str, Any], res: Any, workers: Sequence[str]) -
     check_plan(state, workers, rounds_bound=settings.rounds_limit if served else ROUNDS_BOUND,
                corpora=set(settings.named_corpora()) if served else None,
                questions_bound=settings.sub_questions_limit if served else None,
-               anew=SERVED_ANEW if served else "start a new thread with research --fresh")
+               anew=SERVED_ANEW if served else "start a new thread with research --fresh",
+               envelope_workers=workers if served else None)
 
 
 def thread_id_of(config: RunnableConfig) -> str:
