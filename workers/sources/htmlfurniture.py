@@ -78,9 +78,15 @@ _TOPIC_CONTENTS = (f"({class_token('topic', of='.')}) and "
 """Of a ``class`` attribute, that its element is docutils' table of contents, its title with
 it (``<div class="contents local topic">``: "Contents" alone was left of it, trial 63)."""
 
+_MATH_PLACEHOLDER = ("(. = 'MATH' and contains(.., '#') and "
+                     "translate(normalize-space(..), '0123456789#', '') = '')")
+"""Of a ``class`` attribute, that its element is a formula latex2html left unrendered, its
+placeholder in its place (gnuplot's ``where <SPAN CLASS="MATH">4#4</SPAN>axes<SPAN
+CLASS="MATH">5#5</SPAN> may be``, for "<axes>": "4#4axes5#5" was an Answer's, trial 65, F6)."""
+
 _BY_ATTRIBUTE = (
     f"/descendant::*/@class[string-length() > 2 and ({FURNITURE_CLASS} or {_HIDDEN_CLASS} or "
-    f"({_NAV_CLASS}) or ({_TOPIC_CONTENTS}))]",
+    f"({_NAV_CLASS}) or ({_TOPIC_CONTENTS}) or {_MATH_PLACEHOLDER})]",
     f"/descendant::*/@role[{FURNITURE_ROLE} or (. = 'navigation' and ../self::*[{_LANDMARK}])]",
     "/descendant::*/@id[. = 'toc' or . = 'TOC']",
     "/descendant::*/@aria-hidden[. = 'true']")

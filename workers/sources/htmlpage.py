@@ -171,6 +171,8 @@ def html_page(source: str | bytes) -> HtmlPage:
     text = _terms_joined(str(stylesheet(root)))
     links = _LINKED.findall(text)
     text = text.replace(_LINK, "").replace(_LINK_END, "")
+    if "(p." in text:  # latex2html's "see gprintf (p. [*])", its [*] an icon: trial 65, F7
+        text = _PAGE_REF.sub("", text)
     sections = _sections(text)
     kept = tuple((h, t) for h, t in sections if t or h)
     return HtmlPage(title, kept, _share(links, "".join(t for _h, t in kept)), cut)
@@ -257,6 +259,9 @@ def _joined_at(text: str, mark: str, joint: str, colon: bool = False) -> str:
     return joint.join(pieces)
 
 
+_PAGE_REF = re.compile(r" ?\(p\.\s*\)")
+"""A printed manual's page reference left empty by its icon's removal (latex2html's
+``(p.&nbsp;<a><img alt="[*]" src="crossref.png"></a>)``)."""
 _LINKED = re.compile(f"{_LINK}([^{_LINK}{_LINK_END}]*){_LINK_END}")
 
 

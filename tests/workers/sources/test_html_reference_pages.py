@@ -89,3 +89,13 @@ def test_docutils_contents_with_its_items_in_paragraphs_is_no_text():
                          f"</h2><p>Populates content.</p><h2>Examples</h2><p>One.</p>{glossary}")
         assert "Contents" not in page.text and page.text.count("Overview") == 1, page.text
         assert "stores file data" in page.text and "ties names to blobs" in page.text
+
+
+def test_latex2html_placeholders_and_page_references_are_no_text():
+    # trial 65, F6, F7: gnuplot's latex2html pages left "4#4axes5#5" for an unrendered
+    # "<axes>" and "(p. )" where a cross-reference icon was
+    page = html_page('<h1>Logscale</h1><p>where <SPAN CLASS="MATH">4#4</SPAN>axes<SPAN CLASS='
+                     '"MATH">5#5</SPAN> may be any of <B>x</B>, <B>y</B>. See <B>gprintf (p.&nbsp;'
+                     '<A HREF="node303.html#gprintf"><IMG ALT="[*]" SRC="crossref.png"></A>)'
+                     '</B> for <SPAN CLASS="MATH">2 &lt; x</SPAN> (p. 12).</p>')
+    assert "where axes may be any of x, y. See gprintf for 2 < x (p. 12)." in page.text, page.text
