@@ -166,7 +166,8 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     compared, its definition when no finding names it ("Send vs reducers" was answered by two
     sentences on ``Send``); then the ranked findings."""
     ordered = _ordered(_ranked(data, kind),
-                       topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked)),
+                       topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked),
+                                      subject_terms(data.asked, data.rows)),
                        kind not in ("what", "topic", "compare"), kind in ("what", "topic"))
     defined = entry_answers(data, kind)
     if defined and kind == "default":

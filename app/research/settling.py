@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING
 from app.research.answer import entry_answers
 from app.research.evidence import (
     document_of,
+    entry_pages,
     only_documents,
     settled,
     strength,
     thinly_covered,
 )
+from app.research.own import subject_terms
 from app.research.relevance import Relevance, name_terms, topic_terms
 from app.research.rows import ok_items
 from app.research.topics import topic_kind
@@ -42,6 +44,7 @@ def settle(data: ReportInput, relevance: Relevance) -> ReportInput:
     # only a page naming shared_buffers beside block_size's default, and dropped the
     # setting's own entry ("The default is typically 128 megabytes")
     keep |= {document_of(entry) for entry in entry_answers(data, topic_kind(data.asked))[:1]}
+    keep |= entry_pages(data.rows, subject_terms(data.asked, data.rows))  # the thing's own
     if topic_kind(data.asked) == "compare":
         keep |= _own_best(data)
     left = _documents(data) - keep
