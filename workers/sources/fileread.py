@@ -36,6 +36,7 @@ from pathlib import Path
 
 from workers.sources import documents
 from workers.sources.base import RawDoc
+from workers.sources.comments import comment_prose
 from workers.sources.filekinds import (
     DOCUMENT_EXTENSIONS,
     GZIP_SUFFIX,
@@ -258,6 +259,7 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         sections = python_file_sections(text, rel)
         text = "\n\n".join(t for _h, t in sections) or text
     elif kind in PLAIN_TEXT:  # cut at its version lines or titles, if it has them
+        text = comment_prose(text)  # an annotated example's comments as sentences
         sections = text_sections(text)
         text = "\n\n".join(t for _h, t in sections) or text
     elif kind == ".rst":  # its markup as the words it shows, titled and cut at its titles
