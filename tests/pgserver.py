@@ -236,9 +236,10 @@ class PgBouncer:
     @classmethod
     @contextmanager
     def start(cls, server: PostgresServer, *, pool_mode: str = "transaction",
-              pool_size: int = 3) -> Iterator[PgBouncer]:
+              pool_size: int = 3, settings: str = "") -> Iterator[PgBouncer]:
         """Start ``pgbouncer`` (trust auth, every database of ``server``, ``pool_size`` server
         connections per database: few, so that clients really share them), yield it, stop it.
+        ``settings``: more lines of its ``[pgbouncer]`` section (``query_wait_timeout = 2``).
 
         Raises:
             PostgresUnavailable: no ``pgbouncer`` binary, or no user to run it as root.
@@ -262,7 +263,7 @@ class PgBouncer:
                     f"auth_type = trust\nauth_file = {folder / 'users.txt'}\n"
                     f"pool_mode = {pool_mode}\ndefault_pool_size = {pool_size}\n"
                     f"max_client_conn = 500\nlogfile = {folder / 'log'}\n"
-                    f"admin_users = {SUPERUSER}\n", encoding="utf-8")
+                    f"admin_users = {SUPERUSER}\n{settings}", encoding="utf-8")
                 proc = subprocess.Popen([*prefix, binary, str(ini)], cwd=folder,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 if _listening(port, proc):

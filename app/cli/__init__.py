@@ -166,6 +166,10 @@ def _failed(exc: BaseException) -> tuple[int, str]:
     settings = commands.SETTINGS_IN_USE[0] if commands.SETTINGS_IN_USE else None
     if isinstance(exc, TryLater):  # the thread busy, the database out of reach: not a failure,
         return EXIT_TRY_LATER, f"error: {redact(str(exc), settings)}"  # a script may retry
+    from app.storage.pg_errors import connection_failure  # imports no psycopg
+
+    if line := connection_failure(exc):
+        return EXIT_TRY_LATER, f"error: {redact(line, settings)}"
     from workers.sources import IndexVanished
     from workers.sources.damage import DamagedFile
 

@@ -13,11 +13,11 @@ import logging
 
 from app.storage.base import StorageError, StorageUnreachable
 
-__all__ = ["cannot_connect", "lost_connection", "pooler_error", "quiet_lost_connections",
-           "unreachable"]
+__all__ = ["cannot_connect", "connection_failure", "lost_connection", "pooler_error",
+           "quiet_lost_connections", "unreachable"]
 
 _POOLER_SIGNS = ("pgbouncer", "pooling mode", "unsupported startup parameter",
-                 "prepared statement")
+                 "prepared statement", "server_login_retry", "query_wait_timeout")
 
 
 _UNREACHABLE_SIGNS = (
@@ -27,11 +27,14 @@ _UNREACHABLE_SIGNS = (
     "the database system is shutting down", "the database system is in recovery mode",
     "too many clients", "remaining connection slots are reserved",
     "pgbouncer cannot connect to server", "no more connections allowed",
+    "too many connections for role", "server_login_retry", "query_wait_timeout",
 )
 """How a connection that may work in a while fails (libpq's and the server's words, and
-PgBouncer's when it cannot reach its server): :class:`StorageUnreachable`, exit 75. A server
-that answers and refuses (authentication, no such database or role, an unknown host name) is
-not among them: trying later changes nothing."""
+PgBouncer's when it cannot reach its server: ``server login has been failing, try again later
+(server_login_retry)``, or waited for it past its ``query_wait_timeout``; trial 66, F1, F4):
+:class:`StorageUnreachable`, exit 75. A server that answers and refuses (authentication, no
+such database or role, an unknown host name) is not among them: trying later changes
+nothing."""
 
 
 def unreachable(reason: str) -> bool:
@@ -45,6 +48,17 @@ def unreachable(reason: str) -> bool:
         False
     """
     return any(sign in reason.lower() for sign in _UNREACHABLE_SIGNS)
+
+
+def connection_failure(exc: BaseException) -> str | None:
+    """One line when ``exc``, a psycopg error no storage call turned into its own line (a
+    command that met it outside a run's checks), says the connection failed or the server is
+    out of reach (:func:`lost_connection`), else None: the CLI then exits 75, as for
+    :class:`StorageUnreachable`, not 1 with the driver's class name (``run failed:
+    ProtocolViolation: query_wait_timeout``, trial 66, F1)."""
+    if not type(exc).__module__.startswith("psycopg") or (cause := lost_connection(exc)) is None:
+        return None
+    return f"PostgreSQL cannot be used right now ({cause}); run the same command again later"
 
 
 def cannot_connect(label: str, reason: str) -> StorageError:
@@ -62,9 +76,10 @@ _GONE_SQLSTATES = {"57P01": "the server was shut down or restarted (admin shutdo
 
 def lost_connection(exc: BaseException) -> str | None:
     """Why the connection is gone, when ``exc`` (a psycopg error) says so, else None:
-    ``AdminShutdown`` and its siblings (:data:`_GONE_SQLSTATES`), or a client-side
+    ``AdminShutdown`` and its siblings (:data:`_GONE_SQLSTATES`), a client-side
     ``OperationalError`` without a SQLSTATE (``server closed the connection unexpectedly``,
-    ``the connection is lost``, ``the connection is closed``)."""
+    ``the connection is lost``, ``the connection is closed``), one of class 08 (a connection
+    exception) or one that says the server is out of reach (:func:`unreachable`)."""
     import psycopg
 
     if not isinstance(exc, psycopg.OperationalError):
@@ -72,7 +87,9 @@ def lost_connection(exc: BaseException) -> str | None:
     sqlstate = getattr(exc, "sqlstate", None)
     if sqlstate in _GONE_SQLSTATES:
         return _GONE_SQLSTATES[sqlstate]
-    if sqlstate is None:
+    if sqlstate is None or sqlstate.startswith("08") or unreachable(str(exc)):
+        # class 08, "connection exception": a pooler's ProtocolViolation when its server is
+        # gone (server_login_retry, query_wait_timeout: trial 66, F1)
         return "the connection was lost: " + " ".join(str(exc).split())[:160]
     return None
 

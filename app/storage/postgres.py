@@ -50,6 +50,7 @@ from app.settings.credentials import redact_url
 from app.storage.base import (
     ROOT_THREADS_SQL,
     Storage,
+    StorageUnreachable,
     ThreadBusy,
     TryLater,
 )
@@ -275,7 +276,13 @@ class PostgresStorage(Storage):
 
     def went_away(self, exc: BaseException) -> str | None:
         """``"the PostgreSQL database at URL went away (CAUSE)"`` when ``exc`` is a lost connection
-        (:func:`lost_connection`), else None."""
+        (:func:`lost_connection`) or, raised during a run, a new connection that could not be
+        made (:class:`StorageUnreachable`: the server stopped, a pooler's server login
+        failing; the run's line said only "cannot connect", not what of the run was written,
+        trial 66, F2), else None."""
+        if isinstance(exc, StorageUnreachable):
+            cause = str(exc).removeprefix(f"cannot connect to PostgreSQL at {self.label}: ")
+            return f"the PostgreSQL database at {self.label} went away (cannot connect: {cause})"
         if (cause := lost_connection(exc)) is None:
             return None
         return f"the PostgreSQL database at {self.label} went away ({cause})"

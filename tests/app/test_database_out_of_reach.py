@@ -102,3 +102,57 @@ def test_a_server_that_refuses_is_no_try_later() -> None:
                    "connection failed: FATAL: sorry, too many clients already",
                    "connection timeout expired"):
         assert isinstance(cannot_connect("postgresql://bob@db/x", reason), StorageUnreachable)
+
+
+@pytest.mark.parametrize("command", ["threads", "inspect", "research"])
+def test_a_pgbouncer_whose_server_is_down_is_try_later_in_one_line(
+        command: str, tmp_path: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], cli_env: None) -> None:
+    # trial 66, F1: PgBouncer answers for a stopped server with "query_wait_timeout" (after
+    # its wait, 120 s by default) and then "server login has been failing, try again later
+    # (server_login_retry)"; each command said "run failed: ProtocolViolation: ..." (exit 1)
+    import os
+    from types import SimpleNamespace
+
+    from app.cli import main
+    from tests.pgserver import PgBouncer, PostgresUnavailable
+
+    try:
+        started = PgBouncer.start(SimpleNamespace(port=_closed_port()),  # type: ignore[arg-type]
+                                  settings="query_wait_timeout = 2\nserver_login_retry = 30\n")
+        bouncer = started.__enter__()
+    except PostgresUnavailable as exc:
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"REQUIRE_POSTGRES=1 but {exc}")
+        pytest.skip(str(exc))
+    try:
+        monkeypatch.setenv("RESEARCH_DATABASE_URL", bouncer.url("research"))
+        args = [*COMMANDS[command], "--data-dir", str(tmp_path / "data")]
+        if command == "research":
+            args += ["--corpus", str(small_corpus)]
+        for attempt in range(2):  # the first waits out query_wait_timeout, the next is refused
+            assert main(args) == 75, (attempt, capsys.readouterr().err)
+            err = capsys.readouterr().err
+            lines = err.strip().splitlines()
+            assert len(lines) == 1 and "PostgreSQL" in lines[0], err
+            assert "Traceback" not in err and "ProtocolViolation" not in err, err
+    finally:
+        started.__exit__(None, None, None)
+
+
+def test_a_server_that_cannot_be_reached_during_a_run_went_away() -> None:
+    # trial 66, F2: PostgreSQL stopped mid-run; the run's line was the start-up one, "cannot
+    # connect to PostgreSQL at ...", saying nothing of what the run had written
+    from app.runs.stream import what_was_saved
+    from app.storage import StorageUnreachable
+    from app.storage.postgres import PostgresStorage
+
+    url = f"postgresql://postgres@127.0.0.1:{_closed_port()}/research"
+    storage = PostgresStorage(url)
+    lost = StorageUnreachable(f"cannot connect to PostgreSQL at {url}: Connection refused")
+    gone = storage.went_away(lost)
+    assert gone == (f"the PostgreSQL database at {url} went away (cannot connect: Connection "
+                    "refused)")
+    line = what_was_saved(gone, {"persisted": {"count": 4}})
+    assert line.startswith(gone) and "its 4 rows were written" in line
+    assert storage.went_away(ValueError("x")) is None

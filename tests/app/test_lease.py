@@ -2,7 +2,8 @@
 
 A database restart costs the heartbeat one beat; the run reports the restart itself, so a single
 missed renewal says nothing (it printed a stray "could not renew lease" line next to the run's
-own one). Renewals that keep failing past half the TTL are warned, once.
+own one). Renewals that keep failing past half the TTL are logged once, for debugging only: a
+warning was a second line on the terminal beside the run's own "went away" line (trial 66, F2).
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ def test_one_missed_renewal_says_nothing(caplog) -> None:
     assert not [r for r in caplog.records if "renew" in r.getMessage()]
 
 
-def test_renewals_failing_past_half_the_ttl_are_warned_once(caplog) -> None:
-    with caplog.at_level(logging.WARNING, logger="app.storage.lease"):
+def test_renewals_failing_past_half_the_ttl_are_logged_once_for_debugging(caplog) -> None:
+    with caplog.at_level(logging.DEBUG, logger="app.storage.lease"):
         _beat(_Conn(failures=None), ttl=3.0, seconds=3.5)  # fails at 1, 2, 3 s
-    warned = [r.getMessage() for r in caplog.records if "could not renew" in r.getMessage()]
-    assert len(warned) == 1, warned
+    logged = [r for r in caplog.records if "could not renew" in r.getMessage()]
+    assert len(logged) == 1 and logged[0].levelno == logging.DEBUG, logged
