@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from app.research.rounds import round_in_run, routing_of
+from app.research.rounds import current_envelopes, round_in_run, routing_of
 from app.runs.show import print_inspection, print_threads  # re-exported: printed here before
 from app.runs.status import ROWS_ONLY
 from app.runs.threads import is_unfinished, require_thread, research_graph, thread_status
@@ -246,7 +246,8 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         with_payload, bytes, checkpoint_id}], "unread"
         (``"checkpoints"``, ``"rows"``: what a damaged database hid), "rows":
         [{envelope_id, worker, status, error, write_count, attempts, round (the thread's),
-        run_round (within its run; None: unknown), first_written_at, last_written_at}]}``
+        run_round (within its run; None: unknown), first_written_at, last_written_at}],
+        "missing_rows": [envelope_id] (:func:`missing_rows`)}``
 
     Raises:
         app.storage.DamagedDatabase: a database is damaged and no ``warnings`` list was given.
@@ -282,7 +283,26 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
         "checkpoints": [_checkpoint_line(history, i, sizes) for i in range(len(history))],
         "unread": unread,  # what a damaged database kept from view
         "rows": [_row_line(r, firsts) for r in rows],
+        "missing_rows": [] if unread else missing_rows(last, rows),
     }
+
+
+def missing_rows(state: dict[str, Any], rows: list[dict[str, Any]]) -> list[str]:
+    """The envelope ids of the run's envelopes (:func:`app.research.rounds.current_envelopes`)
+    that ``state`` marks persisted but that have no row in ``rows``: rows deleted, or a state
+    edit or a thread's copy that marked them (trial 66, F3: ``inspect`` showed "8 rows, one per
+    envelope" beside a checkpoint of 12 persisted envelopes, and named none missing).
+
+    Example:
+        >>> state = {"sub_questions": ["q"], "as_of": "d", "envelopes": [
+        ...     {"envelope_id": "a", "task_key": "q", "as_of": "d", "persisted": True},
+        ...     {"envelope_id": "b", "task_key": "q", "as_of": "d", "persisted": True}]}
+        >>> missing_rows(state, [{"envelope_id": "a"}])
+        ['b']
+    """
+    held = {r.get("envelope_id") for r in rows}
+    return [e["envelope_id"] for e in current_envelopes(state)
+            if e.get("persisted") and e.get("envelope_id") not in held]
 
 
 def _rows_and_run(storage: Storage, thread_id: str, notes: list[str]

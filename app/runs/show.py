@@ -167,3 +167,9 @@ def print_inspection(data: dict[str, Any]) -> None:
                       for r in data["rows"]])
     elif "rows" not in data.get("unread", ()):
         console.print("no results database rows for this thread")
+    if missing := data.get("missing_rows"):
+        shown = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3
+                                          else "")
+        console.print(escape(f"missing from the results database: {len(missing)} envelope(s) "
+                             f"the last checkpoint marks persisted ({shown}); the thread's next "
+                             "run computes them again"), soft_wrap=True)

@@ -161,3 +161,25 @@ def test_threads_and_inspect_after_an_exit_mode_crash(durability_corpus: Path,
     resumed = run_app("resume", thread_id, *args)
     assert resumed.returncode == 0, describe(resumed)
     assert _threads(data_dir)[thread_id]["status"] == "finished"
+
+
+def test_inspect_names_the_rows_missing_from_the_results_database(durability_corpus: Path,
+                                                                   tmp_path: Path) -> None:
+    # trial 66, F3: rows deleted from the database, inspect said "8 rows, one per envelope"
+    # beside a checkpoint of 12 persisted envelopes, and named none missing
+    import sqlite3
+
+    data_dir, thread_id = tmp_path / "data", thread_id_of()
+    done = run_app("research", TOPIC, "--as-of", AS_OF, *_run_args(data_dir, durability_corpus,
+                                                                   "sync"))
+    assert done.returncode == 0, describe(done)
+    before = json.loads(_inspect(data_dir, thread_id).stdout)
+    assert before["missing_rows"] == []
+    gone = before["rows"][0]["envelope_id"]
+    with sqlite3.connect(data_dir / "results.sqlite") as conn:
+        conn.execute("DELETE FROM results WHERE envelope_id = ?", (gone,))
+    after = _inspect(data_dir, thread_id)
+    assert json.loads(after.stdout)["missing_rows"] == [gone]
+    shown = _inspect(data_dir, thread_id, json_out=False).stdout
+    assert f"missing from the results database: 1 envelope(s) the last checkpoint marks " \
+           f"persisted ({gone})" in " ".join(shown.split()), shown
