@@ -106,13 +106,19 @@ def check_database_url(url: str) -> None:
     authority, slash, tail = rest.partition("/")
     path, _, query = (tail if slash else "").partition("?")
     hosts = authority.rpartition("@")[2].partition("?")[0]
-    if (authority.count("@") > 1 or "@" in path or not all(
-            _port_ok(host) for host in hosts.split(","))
-            or any(item and "=" not in item for item in query.split("&"))
-            or re.search(r"%(?![0-9A-Fa-f]{2})", rest)):
+    misread = (authority.count("@") > 1 or "@" in path
+               or any(item and "=" not in item for item in query.split("&"))
+               or re.search(r"%(?![0-9A-Fa-f]{2})", rest))
+    if misread or ("@" not in authority and ":" in authority and "/" in tail
+                   and not all(_port_ok(host) for host in hosts.split(","))):
         raise ValueError("the URL does not read as postgresql://user:password@host:port/db: "
                          "write an '@', '/' or '%' of the user or password percent-encoded "
                          "(%40, %2F, %25)")
+    if bad := next((host for host in hosts.split(",") if not _port_ok(host)), None):
+        # after the one '@': a host's own port, no part of a password (trial 66, F4: ':abc'
+        # and ':99999' were told to percent-encode the password)
+        raise ValueError(f"the port of host {bad.rpartition(':')[0] or bad!r} must be a number "
+                         "from 1 to 65535")
     _libpq_reads(url)
 
 

@@ -111,7 +111,9 @@ def test_a_database_url_libpq_would_misread_is_refused() -> None:
     # run as "run failed: ProgrammingError" (exit 1); one line, the password never shown
     for bad, says in (("postgresql://u:zq@[::1", 'matching "]" in IPv6 host address'),
                       ("postgresql://u:zq@h/db?foo=bar", 'invalid URI query parameter: "foo"'),
-                      ("postgresql://u:zq@h:99999/db", "%40, %2F, %25")):
+                      # trial 66, F4: a host's bad port was told to percent-encode
+                      ("postgresql://u:zq@h:99999/db", "the port of host 'h' must be a number"),
+                      ("postgresql://u:zq@h:abc/db", "the port of host 'h' must be a number")):
         with pytest.raises(ValueError, match=re.escape(says)) as info:
             check_database_url(bad)
         assert "zq" not in str(info.value) and "\n" not in str(info.value)
