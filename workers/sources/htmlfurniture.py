@@ -84,9 +84,14 @@ _MATH_PLACEHOLDER = ("(. = 'MATH' and contains(.., '#') and "
 placeholder in its place (gnuplot's ``where <SPAN CLASS="MATH">4#4</SPAN>axes<SPAN
 CLASS="MATH">5#5</SPAN> may be``, for "<axes>": "4#4axes5#5" was an Answer's, trial 65, F6)."""
 
+_NO_CATEGORY = "((. = 'category' or . = 'category-def') and normalize-space(..) = ':')"
+"""Of a ``class`` attribute, that its element is the empty category of a Texinfo definition
+(``<span class="category">: </span>`` before ``fzero (fun, x0)``: ": fzero (fun, x0)" labelled
+Octave's entries, and ": inputParser.Parameters: Return ..." was an Answer's, trial 68, F2)."""
+
 _BY_ATTRIBUTE = (
     f"/descendant::*/@class[string-length() > 2 and ({FURNITURE_CLASS} or {_HIDDEN_CLASS} or "
-    f"({_NAV_CLASS}) or ({_TOPIC_CONTENTS}) or {_MATH_PLACEHOLDER})]",
+    f"({_NAV_CLASS}) or ({_TOPIC_CONTENTS}) or {_MATH_PLACEHOLDER} or {_NO_CATEGORY})]",
     f"/descendant::*/@role[{FURNITURE_ROLE} or (. = 'navigation' and ../self::*[{_LANDMARK}])]",
     "/descendant::*/@id[. = 'toc' or . = 'TOC']",
     "/descendant::*/@aria-hidden[. = 'true']")

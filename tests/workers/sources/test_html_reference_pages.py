@@ -99,3 +99,16 @@ def test_latex2html_placeholders_and_page_references_are_no_text():
                      '<A HREF="node303.html#gprintf"><IMG ALT="[*]" SRC="crossref.png"></A>)'
                      '</B> for <SPAN CLASS="MATH">2 &lt; x</SPAN> (p. 12).</p>')
     assert "where axes may be any of x, y. See gprintf for 2 < x (p. 12)." in page.text, page.text
+
+
+def test_a_texinfo_definitions_empty_category_is_no_text():
+    # trial 68, F2: Octave's manual labels each function ": fzero (fun, x0)", and ": " began
+    # labels and an Answer ("- : inputParser.Parameters: Return list of parameter names")
+    dt = ('<dt id="index-{0}"><span class="category">{1}</span><span><strong>{0}</strong> '
+          '<em>(<var>fun</var>, <var>x0</var>)</em></span></dt>')
+    page = html_page(f'<h2>Solvers</h2><dl class="def">{dt.format("fzero", ": ")}'
+                     f'<dd><p>Find a zero of a univariate function.</p></dd></dl>'
+                     f'<dl class="def">{dt.format("fsolve", "Function: ")}'
+                     f'<dd><p>Solve a system of nonlinear equations.</p></dd></dl>')
+    assert "fzero (fun, x0)" in page.text and ": fzero" not in page.text, page.text
+    assert "Function: fsolve (fun, x0)" in page.text, page.text  # a category is kept
