@@ -58,14 +58,16 @@ _NAV_CLASS = ("(contains(., 'av') or contains(., 'AV') or contains(., 'rumb')) a
 """Of a ``class`` attribute, that its element is a navigation bar (a class token of
 :data:`_NAV_CLASSES`, any case). A class without "nav" or "crumb" fails at the first test."""
 
-_HIDDEN_CLASS = class_token("dropdown-menu", "headerlink", "toc", "viewcode-link", of=".",
-                            as_written=True)
+_HIDDEN_CLASS = class_token("dropdown-menu", "headerlink", "indextable", "toc", "viewcode-link",
+                            of=".", as_written=True)
 """Of a ``class`` attribute (its tokens as written), that its element is a Bootstrap
 ``dropdown-menu`` (a menu: HAProxy's manual has one inside every keyword it mentions, "This
 keyword is available in sections : ...", which cut ``"maxconn"`` off its own sentence in 305 of
 2,236 passages), a heading's permalink (Sphinx's ``headerlink``), Sphinx's link to an entry's
 source code (``viewcode-link``: "class LiveServerTestCase[source]" labelled a passage, trial 62,
-F7) or a table of contents (DocBook's ``class="toc"``)."""
+F7), a table of contents (DocBook's ``class="toc"``) or Sphinx's general and module indexes
+(``<table class="indextable genindextable">``: Flask's 42 passages of "url_value_preprocessor()
+(flask.Blueprint method)", trial 68)."""
 
 _LANDMARK = ("not(self::html or self::body or self::main or self::article) and "
              "not(.//h1 or .//h2)")

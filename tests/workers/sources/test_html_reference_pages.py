@@ -112,3 +112,12 @@ def test_a_texinfo_definitions_empty_category_is_no_text():
                      f'<dd><p>Solve a system of nonlinear equations.</p></dd></dl>')
     assert "fzero (fun, x0)" in page.text and ": fzero" not in page.text, page.text
     assert "Function: fsolve (fun, x0)" in page.text, page.text  # a category is kept
+
+
+def test_sphinx_general_and_module_indexes_are_no_text():
+    # trial 68: Flask's genindex.html was 42 passages of "url_value_preprocessor()
+    # (flask.Blueprint method)", a list of links to the entries the pages hold
+    page = html_page('<h1>Index</h1><h2 id="A">A</h2><table class="indextable genindextable">'
+                     '<tr><td><ul><li><a href="api.html#flask.abort">abort() (in module flask)'
+                     '</a></li></ul></td></tr></table><p>The abort helper raises errors.</p>')
+    assert "in module flask" not in page.text and "abort helper raises" in page.text, page.text
