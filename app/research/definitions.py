@@ -22,7 +22,7 @@ from app.research.topics import topic_kind
 from workers.sources import Passage
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import signature_name
-from workers.sources.names import name_keys, named_symbols
+from workers.sources.names import NameKey, name_keys, named_symbols
 from workers.sources.query import mentions, symbol_name
 
 __all__ = ["definition_line", "definitions", "entry_definition", "facet_findings", "own_symbol",
@@ -103,8 +103,8 @@ def _entry_at(paragraphs: list[str], at: int) -> tuple[tuple[list[str], str] | N
     names: list[str] = []
     first = at
     while (at < len(paragraphs) - 1 and at - first < _ENTRY_HEADINGS
-           and (heading := entry_heading(paragraphs[at]))):
-        if name := signature_name(heading) or _identifier(heading):
+           and (heading := entry_heading(paragraphs[at]) or _definition_line(paragraphs[at]))):
+        if name := signature_name(heading) or _identifier(heading) or _defined(heading):
             names.append(name)
         elif names:  # "Note" under the name: what follows is the note's, not the summary
             return None, at
@@ -126,12 +126,48 @@ _ADDED = re.compile(r"(?:new|added) in (?:version |[A-Z][\w.]* )?v?\d[\w.]*\.?",
 """A version note alone in its paragraph: Sphinx's "New in version 3.5.", "New in Django 3.2."."""
 
 
+_DEFINED = re.compile(r"(?:\[[^\]\n]*\]\s*=\s*|\w+\s*=\s*)?"
+                      r"(?![A-Z][a-z]+ )([A-Za-z_][\w.]*) \((?:[^()\n]|\([^()\n]*\))*\)")
+"""A Texinfo definition's form: a call written with a space before its brackets, its results
+perhaps assigned first (Octave's ``fzero (fun, x0)``, ``[x, fval] = fzero (...)``); a
+capitalised word is a title's ("Introduction (draft)"), not a function's name."""
+
+
+def _definition_line(paragraph: str) -> str:
+    """``paragraph`` when it is a Texinfo definition's line of forms, one line, each form parted
+    by " / " and each one a call (:data:`_DEFINED`), else ""."""
+    line = paragraph.strip()
+    forms = line.split(" / ")
+    return line if "\n" not in line and all(_DEFINED.fullmatch(f.strip()) for f in forms) else ""
+
+
+def _defined(heading: str) -> str:
+    """The name a Texinfo definition's line of forms (:func:`_definition_line`) defines, if its
+    forms all name one, else ""."""
+    names = {m.group(1) for f in heading.split(" / ") if (m := _DEFINED.fullmatch(f.strip()))}
+    return names.pop() if len(names) == 1 else ""
+
+
 def _identifier(heading: str) -> str:
     """``heading`` when it is one identifier and nothing else (written as code:
     :func:`~app.research.reference.written_names`, e.g. ``CMAKE_BUILD_TYPE``, ``fs.mkdir``,
     ``FetchContent``), else "" ("Logging", "Installation" are words, not names)."""
     name = heading.strip().strip("`")
     return name if len(name.split()) == 1 and written_names(name) == {name.lower()} else ""
+
+
+_WHAT_DOES = re.compile(r"what\s+(?:does|do|is|are)\s+(?:the\s+|an?\s+)?(?P<name>[a-z_][\w.]*)"
+                        r"(?:\s+(?:function|command|method|macro|procedure))?\s+(?:do\s*)?\??",
+                        re.IGNORECASE)
+
+
+def _plain_key(asked: str, terms: Sequence[str]) -> tuple[NameKey, ...]:
+    """The name a "What does X do?" question asks about when X is a plain word (Octave's
+    "What does the fzero function do?": no capital, no underscore), as a name key, so that an
+    entry a Texinfo definition heads (:func:`_defined`) answers it (trial 68, F1); else ()."""
+    found = _WHAT_DOES.fullmatch(" ".join(asked.split()))
+    name = found.group("name") if found else ""
+    return (NameKey(name.replace("_", "").lower(), "", name),) if name.lower() in terms else ()
 
 
 def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],
@@ -148,7 +184,7 @@ def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]]
         asked: what the report answers (the topic, or a sub-question).
     """
     terms = topic_terms(asked)
-    keys = name_keys(asked, terms)
+    keys = (*name_keys(asked, terms), *_plain_key(asked, terms))
     if not keys:
         return []
     out: dict[str, dict[str, Any]] = {}

@@ -112,3 +112,24 @@ def test_an_entry_inside_a_passage_of_short_entries_answers_for_its_name(tmp_pat
     text = f"# nests\n\nThe module for dynamic nest lists of a heron census.\n\n{body}"
     first, report = _first_answer(tmp_path, {"NESTS.md": text}, "What does nest_add do?")
     assert first.startswith("- `nest_add`: Append one counted heron nest"), report
+
+
+def test_a_texinfo_definition_answers_for_its_plain_named_function(tmp_path: Path) -> None:
+    # trial 68, F1: Octave heads each function with its forms, "fzero (fun, x0) / [x, fval] =
+    # fzero (...)", and names it in plain lower case; "What does the fzero function do?" was
+    # answered by another entry's "See also: fzero, fminbnd, fminunc, fminsearch."
+    dt = ('<dt id="index-{0}"><span class="category">: </span><span><em></em> <strong>{0}'
+          '</strong> <em>({1})</em><a href="#index-{0}" class="copiable-anchor"> &para;</a>'
+          '</span></dt>')
+    entry = ('<dl class="def">' + dt.format("nestzero", "fun, x0") + dt.format(
+        "nestzero", "fun, x0, options") + "<dd><p>Find a zero of a heron census function.</p>"
+        "<p>fun is a function handle; the census counts nests around x0 with it.</p>"
+        "</dd></dl>")
+    other = ('<dl class="def">' + dt.format("nestmin", "fun, a, b") + "<dd><p>Find the "
+             "smallest census count between a and b.</p><p><strong>See also:</strong> nestzero, "
+             "nestmin, nestmax, nestsearch.</p></dd></dl>")
+    page = "<html><head><title>{0}</title></head><body><h2>{0}</h2>{1}</body></html>"
+    first, report = _first_answer(tmp_path, {"solvers.html": page.format("Solvers", entry),
+                                             "minimizers.html": page.format("Minimizers", other)},
+                                  "What does the nestzero function do?")
+    assert first.startswith("- `nestzero`: Find a zero of a heron census function."), report
