@@ -14,6 +14,9 @@ the thread stays as it was (``tests/e2e/test_server_prerun.py``). What is checke
 * a ``Command``'s ``goto`` to a worker named bare (it runs only on a ``Send``'s task), on a
   thread with no topic yet, or to ``persist`` on a thread that reviews its results
   (:func:`_goto_problem`): 400;
+* a ``Command``'s ``goto`` on a thread paused at a review (its resume answers the review; a
+  node beside it ran past the review: :func:`_goto_at_review`), or a run with neither input
+  nor command on a thread no run has saved a checkpoint of: 409, 400;
 * a new input without review on a thread paused at a review (its state's next node is
   ``review_plan`` or ``review_results``): 409, resume it with a ``Command`` instead; the same,
   queued (``multitask_strategy="enqueue"``, the server's default) behind a run with review still in
@@ -153,7 +156,13 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
         return 409, why
     if why := _goto_problem(kwargs.get("command"), values):
         return 400, why
+    if why := _goto_at_review(kwargs.get("command"), state, str(thread_id)):
+        return 409, why
     if not values:  # a new thread: nothing of it to skip or mix
+        if thread_id is not None and kwargs.get("input") is None and not kwargs.get("command"):
+            # LangGraph's own "EmptyInputError: Received no input for __start__" (trial 67)
+            return 400, (f"thread {str(thread_id)!r} has no state yet (no run of it saved a "
+                         "checkpoint): start it with an input ({\"topic\": ...})")
         return None
     if why := (_answered_pause(kwargs, state, head, str(thread_id))
                 or _finished_checkpoint(kwargs, state, head, str(thread_id))):
@@ -211,6 +220,10 @@ def _goto_problem(command: Any, values: Mapping[str, Any]) -> str | None:
     graph_nodes = (*NODES, START, END)
     for name in names:  # a bare name, or a Send ({"node": ..., "input": ...})
         sent = name if isinstance(name, Mapping) else {"node": name}
+        if isinstance(name, Mapping) and sent.get("node") in NODES:  # its input as the state
+            return (f"goto a Send to {clip(str(sent.get('node')), 80)!r}: a node of the graph "
+                    "runs on the thread's state, only a worker on a Send's task; go to it by "
+                    "name")
         task = sent.get("input", sent.get("arg"))
         asked = task.get("sub_question") if isinstance(task, Mapping) else None
         if sent.get("node") not in graph_nodes and not (isinstance(asked, str) and asked.strip()):
@@ -226,6 +239,22 @@ def _goto_problem(command: Any, values: Mapping[str, Any]) -> str | None:
                 "answer its results review instead (resume with {\"approve\": true}, or drop "
                 "or redo some), which persists what it keeps")
     return None
+
+
+def _goto_at_review(command: Any, state: Mapping[str, Any], thread_id: str) -> str | None:
+    """Why a ``Command``'s ``goto`` on a thread paused at a review is refused, or None. It
+    schedules its node beside the paused one, which its resume value answers: a ``goto:
+    report`` at the plan review wrote an empty report over the thread's last one, and a
+    ``goto: dispatch`` or ``route`` at the results review ran the map step again after the
+    approval had persisted the rows, and paused for a second review of them (trial 67, F1,
+    F2). A review is answered by its resume value alone."""
+    goto = command.get("goto") if isinstance(command, Mapping) else None
+    stage = awaits_review(state, False) if goto else None
+    if stage is None:
+        return None
+    return (f"thread {thread_id!r} awaits its {stage} review: answer it with a Command's resume "
+            "alone (command={\"resume\": {\"approve\": true}}, or the review's other values); "
+            "a goto beside it would run a node past the review")
 
 
 def _finished_checkpoint(kwargs: Mapping[str, Any], state: Mapping[str, Any],

@@ -138,24 +138,48 @@ def test_a_new_input_without_review_on_a_paused_thread_awaits_its_review():
 class _Threads:
     """A loopback client's ``threads`` over one thread whose state is ``values``."""
 
-    def __init__(self, values: dict) -> None:
-        self.values = values
+    def __init__(self, values: dict, upcoming: tuple[str, ...] = ()) -> None:
+        self.values, self.upcoming = values, list(upcoming)
 
     async def get(self, thread_id):
         return {"thread_id": thread_id, "metadata": {}}
 
     async def get_state(self, thread_id, checkpoint=None):
-        return {"values": self.values, "next": [], "checkpoint": {"checkpoint_id": "c1"}}
+        return {"values": self.values, "next": self.upcoming,
+                "checkpoint": {"checkpoint_id": "c1"}}
 
 
 class _Client:
-    def __init__(self, values: dict) -> None:
-        self.threads = _Threads(values)
+    def __init__(self, values: dict, upcoming: tuple[str, ...] = ()) -> None:
+        self.threads = _Threads(values, upcoming)
 
 
-def _refused(command: dict, values: dict):
+def _refused(command: dict | None, values: dict, upcoming: tuple[str, ...] = ()):
     value = {"thread_id": "t-goto", "kwargs": {"input": None, "command": command}}
-    return asyncio.run(refusal(value, Settings(model="offline"), None, _Client(values)))
+    return asyncio.run(refusal(value, Settings(model="offline"), None,
+                               _Client(values, upcoming)))
+
+
+@pytest.mark.parametrize("goto", ["report", "dispatch", "route", "plan", ["review_plan"]])
+@pytest.mark.parametrize("paused", ["review_plan", "review_results"])
+def test_a_goto_beside_a_review_pause_is_refused(goto, paused):
+    # trial 67, F1, F2: goto report at the plan review wrote an empty report over the last
+    # one; goto dispatch at the results review ran the map step again after the approval
+    # persisted the rows, then paused for a second review of them
+    command = {"goto": goto, "resume": {"approve": True}}
+    status, line = _refused(command, {"topic": SMALL_TOPIC}, (paused,))
+    assert status == 409 and "answer it with a Command's resume alone" in line, line
+    assert _refused({"resume": {"approve": True}}, {"topic": SMALL_TOPIC}, (paused,)) is None
+
+
+def test_a_send_to_a_graph_node_and_a_run_of_a_thread_without_state_are_refused():
+    # trial 67, F6: a Send to persist ran it on {} ("the topic must be non-empty text, got
+    # None (was the state edited? ...)"); a run with no input on a thread no run had saved a
+    # checkpoint of ended in LangGraph's "EmptyInputError: Received no input for __start__"
+    status, line = _refused({"goto": {"node": "persist", "input": {}}}, {"topic": SMALL_TOPIC})
+    assert status == 400 and line.startswith("goto a Send to 'persist': a node of the graph")
+    status, line = _refused(None, {})
+    assert status == 400 and "has no state yet" in line
 
 
 @pytest.mark.parametrize("goto", ["docs_search", ["docs_search"], ["route", "glossary"]])
