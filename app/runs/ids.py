@@ -96,19 +96,23 @@ def topic_key(topic: str) -> str:
 
 
 def question_key(question: str) -> str:
-    """What two sub-questions of one plan share when they differ only in case, white space or
-    :data:`INVISIBLE` characters (NFC, case-folded, white space runs made one space, the spaces
-    beside a mark dropped, as :func:`topic_key` does), accents kept: "año" (a year) and "ano"
-    are two words, and a plan asking both asks two questions.
+    """What two sub-questions of one plan share when they differ only in case, white space,
+    :data:`INVISIBLE` characters or their closing mark (NFKC: a full-width "？" is "?";
+    case-folded, white space runs made one space, the spaces beside a mark dropped, as
+    :func:`topic_key` does; "What is Send" asks what "What is Send?" asks, trial 67, F3),
+    accents kept: "año" (a year) and "ano" are two words, and a plan asking both asks two
+    questions.
 
     Example:
-        >>> question_key("What is the  Relay ?") == question_key("what is the relay?")
+        >>> question_key("What is the  Relay ?") == question_key("what is the relay")
+        True
+        >>> question_key("What is Send\uff1f") == question_key("What is Send")
         True
         >>> question_key("¿Qué es un año?") == question_key("¿Qué es un ano?")
         False
     """
-    shown = "".join(ch for ch in unicodedata.normalize("NFC", question) if ch not in INVISIBLE)
-    return _SPACE_BY_A_MARK.sub("", " ".join(shown.casefold().split()))
+    shown = "".join(ch for ch in unicodedata.normalize("NFKC", question) if ch not in INVISIBLE)
+    return _SPACE_BY_A_MARK.sub("", " ".join(shown.casefold().split())).rstrip("?.!")
 
 
 def check_thread_id(text: str) -> str:

@@ -143,7 +143,8 @@ def test_resume_values_are_checked():
     # trial 28, finding 3: a question that prints as another (a soft hyphen, a zero-width
     # space) ran twice and wrote two rows per worker for one printed question
     # trial 64, F4: so did one in another case, or with a space before its mark
-    for twin in ("What is Send?\u00ad", "What is\u200b Send?", "what is send ?"):
+    for twin in ("What is Send?\u00ad", "What is\u200b Send?", "what is send ?",
+                 "What is Send", "What is Send\uff1f"):  # trial 67, F3: its mark apart
         with pytest.raises(ReviewError, match="repeats a question"):
             plan_resume({"sub_questions": ["What is Send?", twin]}, ["a"])
     assert plan_resume({"sub_questions": ["check\u00adpointer"]}, ["a"]) == ["checkpointer"]
