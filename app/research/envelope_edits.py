@@ -45,16 +45,19 @@ def envelope_field_problem(envelope: Any) -> str | None:
     """What makes ``envelope`` no envelope to persist or report, in one line, or None: not a
     mapping; ``envelope_id`` (always), ``worker`` or ``as_of`` not non-empty text; ``task_key``
     or ``error`` not text; ``status`` neither ``"ok"`` nor ``"error"``; ``structured`` neither a
-    mapping nor None; ``persisted`` not true or false; ``attempts``, ``round`` or ``tokens``
-    not a whole number in range (attempts and round from 1, tokens from 0). A field left out
-    passes: the reducer merges an update into the stored envelope field by field, so only a
-    reducer other than :func:`state.envelope_reducer` (the workshop's ``operator.add``) leaves
-    an entry without one.
+    mapping nor None, or None on an ok envelope not yet persisted (its result, lost); an error
+    envelope without its ``error``; ``persisted`` not true or false; ``attempts``, ``round``
+    or ``tokens`` not a whole number in range (attempts and round from 1, tokens from 0). A
+    field left out passes: the reducer merges an update into the stored envelope field by
+    field, so only a reducer other than :func:`state.envelope_reducer` (the workshop's
+    ``operator.add``) leaves an entry without one.
 
     Example:
         >>> envelope_field_problem({"envelope_id": "w:1", "worker": "w", "as_of": "2026-11-30",
         ...                         "structured": "xxx"})
         "its structured must be a mapping or null, got 'xxx'"
+        >>> envelope_field_problem({"envelope_id": "w:1", "status": "error", "error": ""})
+        'an error envelope must say what went wrong in error, got none'
     """
     if not isinstance(envelope, Mapping):
         return f"it must be a mapping of fields, got {_shown(envelope)}"
@@ -69,6 +72,11 @@ def envelope_field_problem(envelope: Any) -> str | None:
         return f"its status must be 'ok' or 'error', got {_shown(status)}"
     if (value := envelope.get("structured")) is not None and not isinstance(value, Mapping):
         return f"its structured must be a mapping or null, got {_shown(value)}"
+    if status == "ok" and "structured" in envelope and value is None and not envelope.get(
+            "persisted", False):  # trial 67, F4: an ok row of nothing, the result lost
+        return "an ok envelope not yet persisted must hold its result in structured, got null"
+    if status == "error" and "status" in envelope and not envelope.get("error"):
+        return "an error envelope must say what went wrong in error, got none"
     if not isinstance(value := envelope.get("persisted", False), bool):
         return f"its persisted must be true or false, got {_shown(value)}"
     for key, least in _COUNTS:

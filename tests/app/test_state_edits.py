@@ -281,13 +281,16 @@ def test_an_envelope_edited_unfit_fails_the_run_in_one_line_and_writes_no_row(se
     before = _rows(data)
     worker = worker_names(graph)[0]
     [first, *_] = graph.get_state(config).values["envelopes"]
-    forged = {**first, "worker": "evil", "persisted": False, "structured": {"items": []},
+    live = {**first, "structured": {"items": []}}  # a result not yet persisted
+    forged = {**live, "worker": "evil", "persisted": False, "structured": {"items": []},
               "envelope_id": make_envelope_id("evil", first["task_key"], first["as_of"])}
-    for edit, says in [({**first, "structured": "x" * 10}, "its structured must be a mapping"),
-                       ({**first, "worker": None}, "its worker must be non-empty text, got None"),
-                       ({**first, "status": "weird"}, "its status must be 'ok' or 'error'"),
-                       ({**first, "attempts": -1}, "its attempts must be a whole number from 1"),
-                       ({**first, "tokens": -5}, "its tokens must be a whole number from 0"),
+    for edit, says in [({**live, "structured": "x" * 10}, "its structured must be a mapping"),
+                       ({**live, "worker": None}, "its worker must be non-empty text, got None"),
+                       ({**live, "status": "weird"}, "its status must be 'ok' or 'error'"),
+                       ({**live, "attempts": -1}, "its attempts must be a whole number from 1"),
+                       ({**live, "tokens": -5}, "its tokens must be a whole number from 0"),
+                       # trial 67, F4: an ok row of nothing
+                       ({**live, "structured": None}, "must hold its result in structured"),
                        (forged, "'evil' is not a worker of this run's routing")]:
         graph.update_state(config, {"envelopes": [{**edit, "persisted": False}]}, as_node=worker)
         with pytest.raises(BadPlan, match=re.escape(says)) as caught:
