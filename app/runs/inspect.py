@@ -274,8 +274,7 @@ def inspect_thread(storage: Storage | Path | str, thread_id: str,
                        _run_status(storage, thread_id, (run or {}).get("status"),
                                    history[-1] if history else None)),
         "next": list(history[-1].next) if history else [],
-        # of the tasks next, those whose writes were saved before the run stopped: a resume
-        # restores them and runs only the others (all were once listed as to run)
+        # of the tasks next, those whose writes were saved: a resume runs only the others
         "next_saved": sum(1 for t in history[-1].tasks if t.result is not None) if history else 0,
         # every other channel of the latest checkpoint (the envelopes are the rows below): what
         # a key of your own (docs/extending.md, "Add a state key") holds
