@@ -167,7 +167,9 @@ def _plain_key(asked: str, terms: Sequence[str]) -> tuple[NameKey, ...]:
     entry a Texinfo definition heads (:func:`_defined`) answers it (trial 68, F1); else ()."""
     found = _WHAT_DOES.fullmatch(" ".join(asked.split()))
     name = found.group("name") if found else ""
-    return (NameKey(name.replace("_", "").lower(), "", name),) if name.lower() in terms else ()
+    if not name or name.lower() not in terms or not name.islower():
+        return ()  # "Send" is name_keys' to read: spelled with a capital, it names no "send"
+    return (NameKey(name.replace("_", ""), "", name),)
 
 
 def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],
@@ -184,7 +186,8 @@ def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]]
         asked: what the report answers (the topic, or a sub-question).
     """
     terms = topic_terms(asked)
-    keys = (*name_keys(asked, terms), *_plain_key(asked, terms))
+    keys = name_keys(asked, terms)
+    keys += tuple(k for k in _plain_key(asked, terms) if k.key not in {n.key for n in keys})
     if not keys:
         return []
     out: dict[str, dict[str, Any]] = {}
