@@ -51,6 +51,7 @@ from workers.sources.fileread import (
 )
 from workers.sources.includes import without_included
 from workers.sources.languages import one_language
+from workers.sources.sitepages import without_site_pages
 from workers.sources.skip_reasons import INDEXABLE, nothing_indexable
 from workers.sources.text import raw, safe_name, size_label, unsafe_name
 from workers.sources.walk import (
@@ -166,7 +167,8 @@ def folder_files(
     (``walk.once_each``), a page translated into other languages once, in ``language`` or
     English (``languages.one_language``; CorpusError: no page is in ``language``), a page's
     markup source beside it not at all (``walk.rendered_once``), nor the fragments that source
-    includes (``includes.without_included``);
+    includes (``includes.without_included``), nor a Sphinx site's own pages
+    (``sitepages.without_site_pages``);
     one reached by a link leading out of the folder is listed and named (``walk.links_outside``);
     a copy of another file of the folder (the same content, ``.gz`` or not) is not
     (``copies.copies_once``)."""
@@ -178,6 +180,7 @@ def folder_files(
     sources: list[tuple[str, Path, str]] = []
     found = one_language(once_each(found, skipped, notes), language, skipped, notes)
     found = rendered_once(found, skipped, notes, sources)
+    found = without_site_pages(found, skipped, notes)  # Sphinx's search, indexes, not found
     found = without_included(found, sources, skipped, notes)  # what those sources include
     found = copies_once(found, skipped, notes, max_file_bytes)
     if notes is not None:

@@ -47,11 +47,11 @@ __all__ = [
     "tree_signature",
 ]
 
-# 62: indextable; 61: Texinfo category; 60: comments; 59: latex2html; 58: FAQ titles, stop
-# words; 57: contents; 56: _sources; 55-49: reST, <br>, sidebar, titles cut; 50: nav; 43: 2^10;
-# 42-38: bars, Texinfo, footnotes, bare headings, node headers; 37-27: PDF spaces, titles, pages,
-# sections, entries, copies; 26-13: version lines, <pre> prose, rows, hidden UI, sources, PDF
-SCHEMA_VERSION = "62"
+# 63: site pages; 62: indextable; 61: Texinfo category; 60: comments; 59: latex2html; 58: FAQ
+# titles, stop words; 57: contents; 56: _sources; 55-49: reST, <br>, sidebar, titles cut; 50:
+# nav; 43: 2^10; 42-38: bars, Texinfo, footnotes, bare headings, node headers; 37-13: PDF,
+# pages, sections, entries, copies, version lines, <pre> prose, rows, hidden UI, sources
+SCHEMA_VERSION = "63"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

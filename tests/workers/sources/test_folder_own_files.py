@@ -3,6 +3,7 @@ own output (its data dir, its reports) is never a source; a symlinked sub-folder
 once; every folder or file left out is named in the notes, also when the index is reused."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from app.research.report import ReportInput, render_markdown
@@ -228,3 +229,25 @@ def test_a_page_and_a_fragment_included_in_part_stay(tmp_path: Path) -> None:
     found, notes = _indexed(tmp_path, docs, "heron census colour nest")
     assert found == ["census.html", "colours.txt"], found
     assert notes == ["census.txt: skipped, the source of a page indexed (census.html)"]
+
+
+def test_a_sphinx_sites_own_pages_are_not_indexed(tmp_path: Path) -> None:
+    # trial 68, F6: Flask's 404.html ("The page you requested does not exist.") was a finding
+    # of a question on custom error pages; search.html and the indexes say nothing either
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    page = "<html><head><title>{t}</title></head><body><h1>{t}</h1><p>{p}</p></body></html>"
+    (docs / "errorhandling.html").write_text(page.format(t="Error handling", p=HERON), "utf-8")
+    for name, text in (("404.html", "The page you requested does not exist. " + HERON),
+                       ("search.html", "Searching for multiple words. " + HERON),
+                       ("genindex.html", "heron census (in module census). " + HERON)):
+        (docs / name).write_text(page.format(t=name, p=text), encoding="utf-8")
+    plain = tmp_path / "plain"  # no Sphinx build: a page named search.html is a page
+    shutil.copytree(docs, plain)
+    (docs / "searchindex.js").write_text("Search.setIndex({})", encoding="utf-8")
+    found, notes = _indexed(tmp_path, docs, "heron census nesting pairs")
+    assert found == ["errorhandling.html"], found
+    assert notes[-1] == ("404.html, genindex.html and 1 more: skipped, pages of the Sphinx site "
+                         "itself (search, indexes, page not found)"), notes
+    found, _ = _indexed(tmp_path / "other", plain, "heron census nesting pairs")
+    assert found == ["404.html", "errorhandling.html", "genindex.html", "search.html"], found
