@@ -101,11 +101,14 @@ an entry (trial 56: "Windows: Run the installer ..." made "on Windows" an entry 
 install_dir entry's answer was dropped as a neighbour's)."""
 
 
-SIGNATURE = re.compile(r"(?:[A-Z][a-z]+(?: [a-z]+)?:\s+)?(?:new\s+)?"
+SIGNATURE = re.compile(r"(?:[A-Z][a-z]+(?: [a-z]+)?:\s+|(?:(?:abstract|async|static) )?"
+                       r"(?:method|function|classmethod|staticmethod|class|exception|"
+                       r"coroutine|decorator) )?(?:new\s+)?"
                        r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(")
 """A reference entry's heading written as a call's signature, with its kind before it or not
 (Node.js's ``util.promisify(original)``, ``Static method: Buffer.alloc(size[, fill])``,
-``new stream.Writable([options])``); group 1 is the function's name."""
+``new stream.Writable([options])``, Sphinx's ``method sqlalchemy.orm.Session.expunge(instance)``);
+group 1 is the function's name."""
 
 
 def entry_keywords(heading: str) -> set[str]:

@@ -70,9 +70,11 @@ class NameKey:
     phrase: str
 
 
-def _is_name_word(token: str) -> bool:
-    """One word the asker spelled as a name: a capital letter or ``_`` inside it."""
-    return "_" in token.strip("_") or any(c.isupper() for c in token)
+def _is_name_word(token: str, member: bool = False) -> bool:
+    """One word the asker spelled as a name: a capital letter or ``_`` inside it, or a member
+    of a dotted name (``member``: ``Session.expunge``'s ``expunge``, whose entry lost to
+    ``expunge_all``'s, trial 69)."""
+    return member or "_" in token.strip("_") or any(c.isupper() for c in token)
 
 
 def name_keys(text: str, topic: Collection[str] = ()) -> tuple[NameKey, ...]:
@@ -92,7 +94,7 @@ def name_keys(text: str, topic: Collection[str] = ()) -> tuple[NameKey, ...]:
         ...                                                                   "policy"])]
         [('send', 'Send'), ('retrypolicy', '')]
     """
-    tokens, joined = _words(text[:4000])
+    tokens, joined, members = _words(text[:4000])
     forms = set().union(*(word_forms(t) for t in topic)) if topic else set()
     out: dict[str, NameKey] = {}
     for i, token in enumerate(tokens):
@@ -102,7 +104,7 @@ def name_keys(text: str, topic: Collection[str] = ()) -> tuple[NameKey, ...]:
                 break
             if not _usable(run, forms if topic else None):
                 continue
-            if n == 1 and not _is_name_word(token):
+            if n == 1 and not _is_name_word(token, members[i]):
                 continue
             key = "".join(run).replace("_", "").lower()
             spelled = token if n == 1 and any(c.isupper() for c in token) else ""
@@ -113,18 +115,21 @@ def name_keys(text: str, topic: Collection[str] = ()) -> tuple[NameKey, ...]:
     return tuple(out.values())
 
 
-def _words(text: str) -> tuple[list[str], list[bool]]:
+def _words(text: str) -> tuple[list[str], list[bool], list[bool]]:
     """The words of ``text`` and, for each, whether only spaces or hyphens part it from the one
-    before ("in-memory store": a run; "Send, add_messages": two)."""
+    before ("in-memory store": a run; "Send, add_messages": two), and whether a dot alone does
+    (a member of a dotted name: ``Session.expunge``)."""
     tokens: list[str] = []
     joined: list[bool] = []
+    members: list[bool] = []
     end = 0
     for match in _WORDS.finditer(text):
-        joined.append(bool(tokens) and _JOINER.fullmatch(text[end: match.start()]) is not None)
+        between = text[end: match.start()]
+        joined.append(bool(tokens) and _JOINER.fullmatch(between) is not None)
+        members.append(bool(tokens) and between == ".")
         tokens.append(match.group())
         end = match.end()
-    return tokens, joined
-
+    return tokens, joined, members
 
 def _usable(run: list[str], forms: set[str] | None) -> bool:
     """Whether a run of words can be a name: none but its first is a stopword (and that only in

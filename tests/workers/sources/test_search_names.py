@@ -159,3 +159,41 @@ def test_an_options_entry_with_its_values_and_default_is_the_option_named(tmp_pa
         hits = corpus.search("What does --leak-check=full do?", k=2)
     assert hits[0].doc_id == "options.html", [h.ref for h in hits]
     assert "--leak-check=<no|summary|yes|full> [default: summary]: When enabled" in hits[0].text
+
+
+def _sphinx_method(owner: str, name: str, params: str, *paragraphs: str) -> str:
+    """A Sphinx (4.x) method entry as SQLAlchemy 1.4's HTML writes it: its kind, then its
+    qualified name, then its parameters."""
+    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    return (f'<dl class="py method"><dt class="sig sig-object py" id="{owner}.{name}">'
+            '<em class="property"><span class="pre">method</span> </em>'
+            f'<code class="docutils literal notranslate"><span class="pre">{owner}.</span></code>'
+            f'<span class="sig-name descname"><span class="pre">{name}</span></span>'
+            f'<span class="sig-paren">(</span>{params}<span class="sig-paren">)</span>'
+            f'<a class="headerlink" href="#{owner}.{name}">¶</a></dt><dd>{body}</dd></dl>')
+
+
+def test_a_dotted_names_member_is_the_entry_named_not_a_longer_one(tmp_path):
+    # Trial 69, F4: "What does Session.expunge do?" was answered by expunge_all's entry ("This
+    # is equivalent to calling expunge(obj) on all objects"), which says "expunge" twice: the
+    # question's member name was no name, and Sphinx's "method x.y(...)" heading no signature
+    owner = "sqlalchemy.orm.Session"
+    entries = [_sphinx_method(owner, "expire_all", "", "Expires all persistent instances "
+                              "within this Session.", "When any attributes on a persistent "
+                              "instance is next accessed, a query will be issued."),
+               _sphinx_method(owner, "expunge", "instance", "Remove the instance from this "
+                              "Session.", "This will free all internal references to the "
+                              "instance. Cascading will be applied by the expunge rule."),
+               _sphinx_method(owner, "expunge_all", "", "Remove all object instances from this "
+                              "Session.", "This is equivalent to calling expunge(obj) on all "
+                              "objects in this Session; expunge is called once per object.")]
+    page = ("<html><head><title>Session API</title></head><body><h1>Session API</h1>"
+            f"{''.join(entries)}</body></html>")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    write(folder, "session_api.html", page)
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        hits = corpus.search("What does Session.expunge do?", k=3)
+    assert "Remove the instance from this Session." in hits[0].text, [h.text for h in hits]
+    assert [(n.key, n.spelled) for n in name_keys("What does Session.expunge do?")] == [
+        ("session", "Session"), ("expunge", "")]
