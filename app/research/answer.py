@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from app.llm.offline.lists import lead_in
 from app.llm.offline.sentences import prose_sentences
 from app.research.caveats import WARNING, asked_harm
-from app.research.citations import Citations, claim_key, excerpt, items, once, said
+from app.research.citations import Citations, claim_key, excerpt, headings_only, items, once, said
 from app.research.definitions import definition_line, definitions
 from app.research.entry_rows import default_entries, described_entries
 from app.research.evidence import document_of, topic_strength
@@ -285,7 +285,8 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
     not count as naming it. Its excerpt joins ``shown``: no section
     says it again."""
     first = data.sub_questions[0] if data.sub_questions else None
-    found = items(data.rows_of(first), first, "passage") if first else []
+    found = [p for p in (items(data.rows_of(first), first, "passage") if first else [])
+             if not headings_only(p["text"])]
     passages = [p for p in found if prose_sentences(p["text"])] or found
     asked = asked_names(data.asked, (str(p.get("heading") or "") for p in passages),
                         (str(p.get("text") or "") for p in passages))

@@ -25,7 +25,7 @@ from workers.sources.query import mentions
 from workers.sources.sentence_ends import ITEM_MARK
 from workers.sources.stopwords import STOPWORDS
 
-__all__ = ["Citations", "claim_key", "excerpt", "items", "once", "said"]
+__all__ = ["Citations", "claim_key", "excerpt", "headings_only", "items", "once", "said"]
 
 
 class Citations:
@@ -89,6 +89,21 @@ mark that ends or joins a sentence ("Appendix A A sample session" was shown as t
 beside its own label: trial 51, N3)."""
 _LABEL_WORDS = 10
 """The most words of such a heading line."""
+
+
+def headings_only(text: str) -> bool:
+    """Whether a passage holds headings alone, nothing a bullet could quote: a "See also" list of
+    linked titles (SQLAlchemy's joinedload entry: "Relationship Loading Techniques / Joined
+    Eager Loading" was a Top passage, shown as code), a heading whose section lost its body.
+
+    Example:
+        >>> headings_only("Relationship Loading Techniques\\n\\nJoined Eager Loading")
+        True
+        >>> headings_only("## crop\\n\\nCrop the input video to given dimensions.")
+        False
+    """
+    body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
+    return not any(p.strip() and not is_heading(p) for p in PARA_SPLIT.split(body))
 
 
 def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:

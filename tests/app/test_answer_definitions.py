@@ -182,3 +182,28 @@ def test_a_definition_in_the_plural_comes_before_a_side_fact() -> None:
                         "not.", "user_guide.rst#3"),
     ])
     assert answer.index("are requirements files") < answer.index("support was added"), answer
+
+
+def test_a_passage_of_headings_alone_is_no_top_passage_nor_the_answer() -> None:
+    # Trial 69, F6: SQLAlchemy's joinedload entry ends in a "See also" list of linked titles;
+    # the report's Top passages showed it as code, "`Relationship Loading Techniques Joined
+    # Eager Loading`", and FFmpeg's "`11.44 crop`" (a heading whose body was lost)
+    q, page = "What does the joinedload function do?", "orm/loading_relationships.html"
+
+    def html(ref: str, text: str, **extra) -> dict:
+        return {"kind": "passage", "text": text, "ref": f"{page}#{ref}", "title":
+                "Relationship Loading Techniques", "source": page, **extra}
+
+    titles = "Relationship Loading Techniques\n\nJoined Eager Loading"
+    rows = [row("docs_search", q, [
+        html("103", titles, score=30.0),
+        html("99", "function sqlalchemy.orm.joinedload(*keys, **kw)\n\nIndicate that the "
+                   "given attribute should be loaded using joined eager loading.", score=29.0),
+        html("12", "The joinedload() option emits a LEFT OUTER JOIN by default, so that the "
+                   "lead object is returned whether or not it has a related row.", score=28.0),
+    ])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert "Joined Eager Loading`" not in md and "Indicate that the given attribute" in md, md
+    md = render_markdown(data([row("docs_search", q, [html("103", titles, score=30.0)])],
+                              topic=q, sub_questions=[q]))
+    assert "Joined Eager Loading`" not in md, md
