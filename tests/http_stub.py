@@ -46,8 +46,9 @@ class JsonHandler(BaseHTTPRequestHandler):
     def send_json(self, status: int, payload: Any,
                   headers: Mapping[str, str] | None = None) -> None:
         """Answer ``status`` with ``payload`` as JSON, plus ``headers``. A client that already
-        hung up (it timed out) is not an error of the server."""
-        data = json.dumps(payload).encode()
+        hung up (it timed out) is not an error of the server. A ``bytes`` payload is sent as it
+        is (a body that says it is JSON and is not)."""
+        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
         try:
             self.send_response(status)
             for name, value in (headers or {}).items():

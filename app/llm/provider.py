@@ -325,7 +325,9 @@ def _unreadable(error: BaseException, label: str) -> MalformedResponseError | No
     at all, else None:
 
     * a body that is not JSON (``ValueError`` "Unexpected response type ... got str"): a
-      proxy's or gateway's error page, named by its ``<title>`` (``502 Bad Gateway``);
+      proxy's or gateway's error page, named by its ``<title>`` (``502 Bad Gateway``); or one
+      sent as ``application/json`` that is not (``json.JSONDecodeError``: it ended the run at
+      once, unretried, trial 70);
     * a tool call whose arguments are not a JSON object (pydantic's ``dict_type`` error at
       ``tool_calls.N.args`` as the ``AIMessage`` is built): :class:`UnreadableAnswer`, naming
       what they are (:func:`_arguments`).
@@ -336,6 +338,10 @@ def _unreadable(error: BaseException, label: str) -> MalformedResponseError | No
         ...                 "m")).split(": ")[1]
         'the provider answered with a page that is not JSON (502 Bad Gateway)'
     """
+    if isinstance(error, json.JSONDecodeError):  # sent as JSON (Content-Type), and not JSON
+        return MalformedResponseError(
+            f"{label}: the provider answered with a body that is not JSON ({error.msg} at "
+            f"character {error.pos}): a malformed response")
     if type(error) is ValueError and _NOT_JSON in str(error):
         title = _TITLE.search(str(error))
         what = f" ({title.group(1)})" if title else ""

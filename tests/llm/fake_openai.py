@@ -29,7 +29,8 @@ null ``message``, an ``error`` object, no ``usage`` or a ``usage`` sent as scrip
 arguments double-encoded, a list or a number, the answer as fenced JSON text), ``null_tool_id``
 (a tool call whose ``id`` is null), ``length`` (output cut: ``finish_reason: "length"`` and the
 tool-call arguments truncated mid-JSON), ``html_200`` (a proxy's HTML error page with status
-200) and, at an agent's ``search`` step, ``bad_json`` (a trailing comma in the search call).
+200), ``not_json_200`` (a body sent as ``application/json`` that is not JSON) and, at an
+agent's ``search`` step, ``bad_json`` (a trailing comma in the search call).
 Agents' protocol faults, at the ``answer`` step: ``twice`` (the response tool called twice in one
 message, with the same arguments), ``twice_differing`` (twice, with different arguments:
 langchainjs#11020) and ``tool_and_bad_args`` (a ``search_corpus`` call and a response tool call
@@ -249,6 +250,9 @@ class FakeOpenAI:
         if kind == "html_200":  # a proxy's error page, sent with status 200 (no usage)
             seen.answer = answer
             return 200, "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
+        if kind == "not_json_200":  # a body sent as application/json that is no JSON at all
+            seen.answer = answer
+            return 200, b"not json at all"
         answer = edit_answer(kind, answer)  # tests/llm/fake_bodies.py
         completion_text = json.dumps(answer)
         usage = {

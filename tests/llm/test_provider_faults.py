@@ -110,6 +110,26 @@ def test_a_planner_behind_a_proxy_error_page_ends_with_one_named_line(fake_opena
     assert len(fake_openai.requests("planner")) == 3  # retried by the RetryPolicy
 
 
+def test_an_answer_sent_as_json_that_is_not_json_is_a_malformed_response(fake_openai, run):
+    # trial 70, F1: the planner's run failed at once with "JSONDecodeError: Expecting value",
+    # and each worker's task ended so after one attempt: a malformed response is retried
+    fake_openai.fail("planner", kind="not_json_200", times=None)
+    proc, _summary, _data = run()
+    assert proc.returncode == 1
+    (line,) = _error_lines(proc.stderr)
+    assert "a body that is not JSON" in line and "malformed response" in line, line
+    assert "JSONDecodeError" not in line and "Traceback" not in proc.stderr
+    assert len(fake_openai.requests("planner")) == 3  # retried by the RetryPolicy
+    fake_openai.faults.clear()
+    fake_openai.fail("analyst", kind="not_json_200", times=None, question=PLAN_QUESTIONS[0])
+    proc, summary, data = run("--rounds", "1", "--fresh")
+    assert proc.returncode == 1
+    (error,) = summary["errors"]
+    assert error["worker"] == "analyst" and "a body that is not JSON" in error["error"]
+    (row,) = [r for r in db_rows(data) if r["status"] == "error"]
+    assert row["attempts"] == 3 and "malformed response" in row["error"]
+
+
 def test_malformed_worker_answer_names_the_cause_in_the_envelope(fake_openai, run):
     fake_openai.fail("analyst", kind="empty_choices", times=None, question=PLAN_QUESTIONS[0])
     proc, summary, data = run("--rounds", "1")
