@@ -26,6 +26,11 @@ Fault = tuple[int, str | None]
 """A scripted error: ``(HTTP status, Retry-After value or None)``."""
 
 
+class Truncated(bytes):
+    """A body :meth:`JsonHandler.send_json` sends under a ``Content-Length`` twice its size,
+    then closes the connection: an answer cut mid-way."""
+
+
 class JsonHandler(BaseHTTPRequestHandler):
     """A request handler that logs nothing (test output stays clean) and answers JSON."""
 
@@ -49,14 +54,16 @@ class JsonHandler(BaseHTTPRequestHandler):
         hung up (it timed out) is not an error of the server. A ``bytes`` payload is sent as it
         is (a body that says it is JSON and is not)."""
         data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        cut = isinstance(payload, Truncated)
         try:
             self.send_response(status)
             for name, value in (headers or {}).items():
                 self.send_header(name, value)
             self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Content-Length", str(len(data) * (2 if cut else 1)))
             self.end_headers()
             self.wfile.write(data)
+            self.close_connection = self.close_connection or cut
         except (BrokenPipeError, ConnectionResetError):
             pass
 

@@ -262,7 +262,10 @@ error.): is it running, at that address?
     said = " ".join(str(error).split()) or type(error).__name__
     if said.startswith(f"{label}: "):  # named already (the same error seen twice)
         return
-    if (to := redirected_to(error)) is not None:  # it answered, with a redirect
+    if (cut := _cut_answer(error)) is not None:  # it answered, and stopped mid-way
+        text = (f"{label}: the model server{at} closed the connection before its answer was "
+                f"complete ({' '.join(str(cut).split()) or type(cut).__name__})")
+    elif (to := redirected_to(error)) is not None:  # it answered, with a redirect
         why = " ".join(str(list(causes(error))[-1]).split()) or said  # "Connection refused"
         text = (f"{label}: the model server{at} redirected the request to {to}, which "
                 + ("gave no answer within the timeout (RESEARCH_TIMEOUT)" if timeout else
@@ -278,6 +281,14 @@ error.): is it running, at that address?
             error.message = text  # type: ignore[attr-defined]
         except AttributeError:
             pass
+
+
+def _cut_answer(error: BaseException) -> BaseException | None:
+    """The HTTP client's error in ``error``'s causes when the server closed the connection
+    mid-answer (a ``RemoteProtocolError``, of httpx, the copy the openai client ships, httpcore
+    or h11: "peer closed connection without sending complete message body"), else None: the
+    server was reached (trial 70, F4: said "cannot reach ...: is it running?")."""
+    return next((c for c in causes(error) if type(c).__name__ == "RemoteProtocolError"), None)
 
 
 def redirected_to(error: BaseException) -> str | None:

@@ -29,7 +29,8 @@ null ``message``, an ``error`` object, no ``usage`` or a ``usage`` sent as scrip
 arguments double-encoded, a list or a number, the answer as fenced JSON text), ``null_tool_id``
 (a tool call whose ``id`` is null), ``length`` (output cut: ``finish_reason: "length"`` and the
 tool-call arguments truncated mid-JSON), ``html_200`` (a proxy's HTML error page with status
-200), ``not_json_200`` (a body sent as ``application/json`` that is not JSON) and, at an
+200), ``not_json_200`` (a body sent as ``application/json`` that is not JSON), ``cut_200``
+(half of a body, then the connection closed) and, at an
 agent's ``search`` step, ``bad_json`` (a trailing comma in the search call).
 Agents' protocol faults, at the ``answer`` step: ``twice`` (the response tool called twice in one
 message, with the same arguments), ``twice_differing`` (twice, with different arguments:
@@ -59,7 +60,7 @@ from dataclasses import dataclass
 from http.server import ThreadingHTTPServer
 from typing import Any
 
-from tests.http_stub import JsonHandler, serve, stop
+from tests.http_stub import JsonHandler, Truncated, serve, stop
 from tests.llm.fake_bodies import edit_answer, edit_payload
 from workers.tools import message_text
 
@@ -253,6 +254,9 @@ class FakeOpenAI:
         if kind == "not_json_200":  # a body sent as application/json that is no JSON at all
             seen.answer = answer
             return 200, b"not json at all"
+        if kind == "cut_200":  # half of a body, then the connection closed
+            seen.answer = answer
+            return 200, Truncated(b'{"id": "chatcmpl-cut", "object": "chat.completion", ')
         answer = edit_answer(kind, answer)  # tests/llm/fake_bodies.py
         completion_text = json.dumps(answer)
         usage = {

@@ -130,6 +130,18 @@ def test_an_answer_sent_as_json_that_is_not_json_is_a_malformed_response(fake_op
     assert row["attempts"] == 3 and "malformed response" in row["error"]
 
 
+def test_an_answer_cut_mid_way_is_not_a_server_that_cannot_be_reached(fake_openai, run):
+    # trial 70, F4: a server that answered half a body, then closed the connection, was "cannot
+    # reach the model server ...: is it running, at that address?"
+    fake_openai.fail("planner", kind="cut_200", times=None)
+    proc, _summary, _data = run()
+    assert proc.returncode == 1
+    (line,) = _error_lines(proc.stderr)
+    assert "closed the connection before its answer was complete" in line, line
+    assert "is it running" not in line and "Traceback" not in proc.stderr
+    assert len(fake_openai.requests("planner")) > 1  # transient: retried
+
+
 def test_malformed_worker_answer_names_the_cause_in_the_envelope(fake_openai, run):
     fake_openai.fail("analyst", kind="empty_choices", times=None, question=PLAN_QUESTIONS[0])
     proc, summary, data = run("--rounds", "1")
