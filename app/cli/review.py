@@ -43,9 +43,11 @@ def review_decision(args: argparse.Namespace, settings: Settings) -> dict[str, A
     if checkpoint is not None and not decided:
         raise BadInput("--checkpoint needs a decision: --approve, --question, --drop or --redo")
     if payload is None:
-        if unfinished and args.approve and not (args.question or args.drop or args.redo):
+        if (unfinished and pending.reviewed and args.approve
+                and not (args.question or args.drop or args.redo)):
             # The review was decided and the run then stopped (e.g. killed while persisting):
-            # approving again continues it, as ``resume`` would.
+            # approving again continues it, as ``resume`` would. Not a thread started without
+            # --review: it was run, with reviews switched on (trial 70, F3).
             return {"approve": True}
         if unfinished and args.thread_id in (storage.running_threads([args.thread_id]) or ()):
             raise ThreadBusy.of(args.thread_id)  # exit 75, as its --approve and resume exit

@@ -161,6 +161,8 @@ class PendingReview(NamedTuple):
     """The checkpoint's topic, so a pause shown by ``review`` says what ``research`` said."""
     as_of: str | None = None
     """... and its ``as_of``."""
+    reviewed: bool = False
+    """Whether the thread was started with ``--review`` (its state's ``routing``)."""
 
 
 def pending_review(storage: Storage | Path | str, thread_id: str, checkpoint_id: str | None = None,
@@ -199,8 +201,10 @@ def pending_review(storage: Storage | Path | str, thread_id: str, checkpoint_id:
                                 f"({thread_command('inspect', thread_id, place=where)} "
                                 "lists its review pauses)")
     values = snap.values or {}
+    routing = values.get("routing")
     return PendingReview(awaiting(snap), is_unfinished(snap), values.get("topic"),
-                         values.get("as_of"))
+                         values.get("as_of"),
+                         isinstance(routing, dict) and routing.get("review") is True)
 
 
 def thread_report(storage: Storage | Path | str, thread_id: str) -> str | None:

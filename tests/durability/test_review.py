@@ -160,6 +160,29 @@ def test_a_paused_thread_is_not_run_past_its_review_and_flags_must_fit_the_stage
     assert db_rows(data) == []
 
 
+def test_approving_an_unfinished_thread_started_without_review_is_refused(tmp_path,
+                                                                          durability_corpus):
+    # Trial 70, F3: "review T --approve" on a thread killed mid-map that never asked for a
+    # review ran it with reviews switched on (it paused for the plan review); the approval
+    # approved nothing. It is refused, as "review T" without --approve is; resume continues it.
+    data = tmp_path / "data"
+    killed = run_app("research", TOPIC, "--as-of", AS_OF, *_common(data, durability_corpus),
+                     "--quiet", "--crash-at", "map:1")
+    assert killed.returncode in SIGKILLED, describe(killed)
+    before = db_rows(data)
+    approve = _review(data, durability_corpus, "--approve")
+    assert approve.returncode == 2, describe(approve)
+    (line,) = approve.stderr.strip().splitlines()
+    assert line.startswith(f"error: thread {THREAD!r} has nothing awaiting review; its run is "
+                           "unfinished"), line
+    assert db_rows(data) == before
+    resumed = run_app("resume", THREAD, *_common(data, durability_corpus), "--json")
+    assert resumed.returncode == 0, describe(resumed)
+    summary = json.loads(resumed.stdout)
+    assert summary["ok"] and summary["duplicates"] == 0 and "review" not in summary.get(
+        "status", "")
+
+
 def test_the_printed_continue_commands_find_the_thread_when_pasted(tmp_path, durability_corpus):
     # Found by a new-user trial: the pause printed "python -m app review T --approve" without
     # the run's --data-dir, and the pasted command answered "no thread 'T' in .data".
