@@ -31,6 +31,7 @@ EXACT_NAME_BOOST = 1.0
 spells it with a capital letter ("Send"), raises a passage: up to x2."""
 
 _WHOLE_WORDS = re.compile(r"\w+")
+_NUMBERED_NAME = re.compile(r"\d+(?:\.\d+)*\.?\s+([a-z][\w-]*)")
 
 
 def exact_names(terms: Sequence[str], title: str) -> float:
@@ -187,15 +188,32 @@ def entry_named(heading: str, terms: Sequence[str]) -> bool:
     parameter?" ranked ``fall``'s and ``rise``'s entries first, whose "See also" names
     ``inter`` beside their own defaults.
 
+    So does a numbered section headed by a lower-case name alone, as Texinfo heads each entry
+    (FFmpeg's "11.44 crop": "What does the crop filter do?" ranked the introduction's example
+    "... through the crop filter and the vflip filter" above it, trial 69).
+
     Example:
         >>> entry_named("inter <delay> / fastinter <delay>", ["default", "inter"])
         True
         >>> entry_named("fall <count>", ["default", "inter"]), entry_named("Inter", ["inter"])
         (False, False)
+        >>> entry_named("11.44 crop", ["crop", "filter"]), entry_named("2 Crop", ["crop"])
+        (True, False)
     """
+    if (numbered := _NUMBERED_NAME.fullmatch(heading.strip())) is not None:
+        return numbered[1] in terms
     if not any(mark in heading for mark in "<[{("):  # the common case: a plain heading
         return False
     return bool(names_keyword(" ".join(terms), entry_keywords(heading)))
+
+
+def _opens_numbered_entry(text: str, heading: str, terms: Sequence[str]) -> bool:
+    """Whether ``text`` opens the numbered section of a name the question says
+    (:func:`entry_named`'s "11.44 crop"): its first paragraph is the heading, and what the entry
+    does comes next ("Crop the input video to given dimensions."), where its later passages
+    list parameters and examples."""
+    return (_NUMBERED_NAME.fullmatch(heading.strip()) is not None
+            and text.lstrip().startswith(heading.strip()) and entry_named(heading, terms))
 
 
 def holds_named_entry(text: str, terms: Sequence[str]) -> bool:
@@ -278,7 +296,8 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
     opened = [opened_entry(str(r[4]), str(r[9])) if query.names else "" for r in rows]
     entries = named_symbols(query.names, query.terms, filter(None, opened)) if any(opened) else {}
     summary = [(bool(r[8]) and own_name(r[8]) in named and str(r[0]).endswith("#0"))
-               or opened[i] in entries for i, r in enumerate(rows)]
+               or opened[i] in entries or _opens_numbered_entry(str(r[4]), str(r[9]), query.terms)
+               for i, r in enumerate(rows)]
     best: dict[str, float] = {}
     for score, i in scored:
         best[rows[i][1]] = max(best.get(rows[i][1], score), score)

@@ -197,3 +197,29 @@ def test_a_dotted_names_member_is_the_entry_named_not_a_longer_one(tmp_path):
     assert "Remove the instance from this Session." in hits[0].text, [h.text for h in hits]
     assert [(n.key, n.spelled) for n in name_keys("What does Session.expunge do?")] == [
         ("session", "Session"), ("expunge", "")]
+
+
+def test_a_numbered_section_headed_by_the_name_asked_is_its_entry(tmp_path):
+    # Trial 69, F1 (after the filters page was indexed again): "What does the crop filter do?"
+    # ranked the introduction's example, "... through the crop filter and the vflip filter",
+    # above FFmpeg's Texinfo entry "11.44 crop", and then the entry's parameter list above
+    # its opening "Crop the input video to given dimensions."
+    intro = ("<h2>2 Filtering Introduction</h2><p>This filtergraph splits the input stream in "
+             "two streams, then sends one stream through the crop filter and the vflip filter, "
+             "before merging it back; the crop filter and the vflip filter are both video "
+             "filters.</p>")
+    params = "".join(f"<dt>param_{i}</dt><dd><p>The crop parameter number {i} of the filter: "
+                     f"an expression evaluated once per frame, {i} by default.</p></dd>"
+                     for i in range(40))
+    crop = (f"<h3>11.44 crop</h3><p>Crop the input video to given dimensions.</p><p>It accepts "
+            f"the following parameters:</p><dl>{params}</dl>")
+    other = ("<h3>11.45 cropdetect</h3><p>Auto-detect the crop size. It calculates the "
+             "necessary cropping parameters and prints them.</p>")
+    folder = tmp_path / "manual"
+    folder.mkdir()
+    write(folder, "ffmpeg-filters.html", "<html><head><title>FFmpeg Filters Documentation"
+          f"</title></head><body>{intro}{crop}{other}</body></html>")
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        hits = corpus.search("What does the crop filter do?", k=3)
+    assert hits[0].text.startswith("11.44 crop"), [h.text[:60] for h in hits]
+    assert "Crop the input video to given dimensions." in hits[0].text
