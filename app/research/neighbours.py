@@ -117,8 +117,11 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     # an entry labelled by its keyword and arguments (``fall <count>``) or by its name and type
     # (``IntervalStyle (enum)``) is a reference entry through and through: each of its
     # sentences is its own ("See also ... inter"; "The value postgres (which is the default)
-    # ..." answered for DateStyle), not only those that speak of "this value"
-    if not entry or not (keywords or typed or _ANAPHOR.search(sentence)
+    # ..." answered for DateStyle), not only those that speak of "this value"; so is one
+    # labelled by an option (FFmpeg's "-itsscale scale (input,per-stream): Rescale input
+    # timestamps. scale should be a floating point number.", a finding asked of -itsoffset)
+    option = any(n.startswith("-") for n in names)
+    if not entry or not (keywords or typed or option or _ANAPHOR.search(sentence)
                          or sentence.startswith(entry)):
         return False
     return bool(names) and not names & asked

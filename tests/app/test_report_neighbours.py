@@ -237,3 +237,17 @@ def test_a_capitalised_word_labelling_prose_is_no_entry_asked() -> None:
                                     "install.html#2")])]
     answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
     assert "Program Files" in answer, answer
+
+
+def test_every_sentence_of_an_option_entry_is_its_own() -> None:
+    # Trial 69, F3: asked "What does the -itsoffset option do?", a Finding was -itsscale's
+    # second sentence, "scale should be a floating point number." (FFmpeg's option entries:
+    # "-itsscale scale (input,per-stream): Rescale input timestamps. ...")
+    passage = ("-itsoffset offset (input): Set the input time offset.\n\nThe offset is added to "
+               "the timestamps of the input files.\n\n-itsscale scale (input,per-stream): "
+               "Rescale input timestamps. scale should be a floating point number.")
+    asked = written_names("What does the -itsoffset option do?")
+    assert about_neighbour("scale should be a floating point number.", passage, asked)
+    assert not about_neighbour("The offset is added to the timestamps of the input files.",
+                               passage, asked)
+    assert not about_neighbour("Set the input time offset.", passage, asked)
