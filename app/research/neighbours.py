@@ -110,6 +110,8 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     """
     if not asked or written_names(title) & asked:
         return False
+    if _tail_before(passage, sentence, asked):
+        return True
     entry = sentence_entry(passage, sentence, heading)
     typed = _TYPED.fullmatch(entry.strip())
     keywords = entry_keywords(entry)  # its own name, beside the options of its arguments
@@ -125,6 +127,22 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
                          or sentence.startswith(entry)):
         return False
     return bool(names) and not names & asked
+
+
+def _tail_before(passage: str, sentence: str, asked: set[str]) -> bool:
+    """Whether ``sentence`` is the tail of the entry before the one asked: the passage opens
+    mid-entry (no heading above the sentence), and the first entry labelled after it is one of
+    ``asked`` (FFmpeg's "A sync reference may not itself be synced to any other input.", the end
+    of ``-isync``'s entry, was a Finding of ``-itsoffset``, whose label came next, trial 69)."""
+    paragraphs = [p.strip() for p in PARA_SPLIT.split(passage)]
+    at = next((i for i, p in enumerate(paragraphs) if sentence in p), None)
+    if at is None or heading_of(passage, sentence) or entry_heading(passage):
+        return False
+    labels = [m.group("label") for p in paragraphs if (m := LABEL.match(p))]
+    if not labels or any(LABEL.match(p) for p in paragraphs[: at + 1]):
+        return False
+    first = next(m.group("label") for p in paragraphs[at + 1:] if (m := LABEL.match(p)))
+    return bool(written_names(first) & asked)
 
 
 _TYPED = re.compile(r"([A-Za-z_][\w.-]{0,60})\s*\([a-z][\w ]{0,30}\)")

@@ -251,3 +251,22 @@ def test_every_sentence_of_an_option_entry_is_its_own() -> None:
     assert not about_neighbour("The offset is added to the timestamps of the input files.",
                                passage, asked)
     assert not about_neighbour("Set the input time offset.", passage, asked)
+
+
+def test_the_tail_of_the_entry_before_the_one_asked_is_a_neighbours() -> None:
+    # Trial 69, F3: a passage opening mid-entry gave -itsoffset the end of -isync's entry, "A
+    # sync reference may not itself be synced to any other input.", as a Finding
+    passage = ("Acceptable values are those that refer to a valid input index. A sync reference "
+               "may not itself be synced to any other input.\n\nDefault value is -1.\n\n"
+               "-itsoffset offset (input): Set the input time offset.\n\nThe offset is added "
+               "to the timestamps of the input files.")
+    asked = written_names("What does the -itsoffset option do?")
+    assert about_neighbour("A sync reference may not itself be synced to any other input.",
+                           passage, asked)
+    assert about_neighbour("Default value is -1.", passage, asked)
+    assert not about_neighbour("The offset is added to the timestamps of the input files.",
+                               passage, asked)
+    # under a heading, or with no label after it, a sentence is the section's, as before
+    headed = "## Main options\n\n" + passage
+    assert not about_neighbour("Default value is -1.", headed, asked)
+    assert not about_neighbour("Default value is -1.", "Default value is -1.", asked)
