@@ -107,24 +107,40 @@ OTHER_VARIABLES = frozenset({"RESEARCH_DEBUG"})
 """``RESEARCH_*`` variables read outside the settings (``RESEARCH_DEBUG``: tracebacks)."""
 
 
+TWIN = 0.85
+"""How close (``difflib``'s ratio) a provider's variable that no setting declares must be to one
+that does to be warned about: ``OPENAI_BASEURL`` (0.97 to ``OPENAI_BASE_URL``), never the
+provider's own ``OPENAI_ORG_ID``."""
+
+
 def unknown_variables(environ: Mapping[str, str], loose: Collection[str] = ()) -> list[str]:
     """One warning line per ``RESEARCH_*`` variable that no setting declares (a typo such as
     ``RESEARCH_ROUND`` would otherwise be ignored silently), and of ``loose`` (the ``.env``
     file's names) one written in lower case or with dashes too (``research_rounds``,
     ``RESEARCH-ROUNDS``), naming the closest real name (``difflib``). The known names are
-    the declarations' (:data:`ENV_VARS`)."""
+    the declarations' (:data:`ENV_VARS`). A variable of a provider's prefix a setting reads
+    (``OPENAI_``, ``TAVILY_``, ``SEARXNG_``) is warned about only when it is a near twin of a
+    declared one (:data:`TWIN`): ``OPENAI_BASEURL`` sent a run meant for a local server to
+    api.openai.com without a word (trial 70)."""
     import difflib
 
     known = sorted({*ENV_VARS, *OTHER_VARIABLES})
+    theirs = {name.split("_", 1)[0] + "_" for name in ENV_VARS if not name.startswith(PREFIX)}
     out = []
     for name in sorted(environ):
         # research_rounds, RESEARCH-ROUNDS in the .env file (``loose``: its names): written
         # for a setting, read by none; the shell's own research_notes is none of ours
         spelt = name.upper().replace("-", "_") if name in loose else name
-        if spelt.startswith(PREFIX) and name not in known:
+        if name in known:
+            continue
+        if spelt.startswith(PREFIX):
             close = difflib.get_close_matches(spelt, known, n=1, cutoff=0.6)
             hint = f"; did you mean {close[0]}?" if close else ""
             out.append(f"warning: {name} is not a setting and is ignored{hint}")
+        elif spelt.startswith(tuple(theirs)) and (  # a provider's: only a near twin of ours
+                close := difflib.get_close_matches(spelt, known, n=1, cutoff=TWIN)):
+            out.append(f"warning: {name} is not a setting and is ignored; did you mean "
+                       f"{close[0]}?")
     return out
 
 

@@ -185,6 +185,18 @@ def test_a_misspelt_research_variable_is_warned_about_with_the_closest_name(tmp_
     assert quiet == []  # every declared variable is known, whoever declared it
 
 
+def test_a_near_twin_of_a_providers_variable_is_warned_about_its_own_are_not():
+    # trial 70: OPENAI_BASEURL in .env sent a run meant for a local server to api.openai.com
+    lines: list[str] = []
+    load_settings(env={"OPENAI_BASEURL": "http://127.0.0.1:8000/v1", "TAVILY_APIKEY": "k",
+                       "OPENAI_ORG_ID": "org", "OPENAI_PROJECT_ID": "p", "OPENAI_LOG": "debug",
+                       "OPENAI_API_BASE": "http://x/v1", "LANGSMITH_API_KEY": "ls"},
+                  env_file=None, warn=lines.append)
+    assert lines == [
+        "warning: OPENAI_BASEURL is not a setting and is ignored; did you mean OPENAI_BASE_URL?",
+        "warning: TAVILY_APIKEY is not a setting and is ignored; did you mean TAVILY_API_KEY?"]
+
+
 def test_the_operators_lists_come_from_comma_separated_variables():
     settings = load_settings(env={"RESEARCH_CORPORA": "handbook=/srv/h, specs=/srv/s",
                                   "RESEARCH_ALLOWED_MODELS": "offline,openai:gpt-test"},
