@@ -117,7 +117,9 @@ def unknown_variables(environ: Mapping[str, str], loose: Collection[str] = ()) -
     """One warning line per ``RESEARCH_*`` variable that no setting declares (a typo such as
     ``RESEARCH_ROUND`` would otherwise be ignored silently), and of ``loose`` (the ``.env``
     file's names) one written in lower case or with dashes too (``research_rounds``,
-    ``RESEARCH-ROUNDS``), naming the closest real name (``difflib``). The known names are
+    ``RESEARCH-ROUNDS``), naming the closest real name (``difflib``, the names compared
+    without their prefix: ``RESEARCH_FOO`` was asked "did you mean RESEARCH_CORPORA?"). The
+    known names are
     the declarations' (:data:`ENV_VARS`). A variable of a provider's prefix a setting reads
     (``OPENAI_``, ``TAVILY_``, ``SEARXNG_``) is warned about only when it is a near twin of a
     declared one (:data:`TWIN`): ``OPENAI_BASEURL`` sent a run meant for a local server to
@@ -134,8 +136,9 @@ def unknown_variables(environ: Mapping[str, str], loose: Collection[str] = ()) -
         if name in known:
             continue
         if spelt.startswith(PREFIX):
-            close = difflib.get_close_matches(spelt, known, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]}?" if close else ""
+            ours = [k.removeprefix(PREFIX) for k in known if k.startswith(PREFIX)]
+            close = difflib.get_close_matches(spelt.removeprefix(PREFIX), ours, n=1, cutoff=0.6)
+            hint = f"; did you mean {PREFIX}{close[0]}?" if close else ""
             out.append(f"warning: {name} is not a setting and is ignored{hint}")
         elif spelt.startswith(tuple(theirs)) and (  # a provider's: only a near twin of ours
                 close := difflib.get_close_matches(spelt, known, n=1, cutoff=TWIN)):

@@ -183,6 +183,9 @@ def test_a_misspelt_research_variable_is_warned_about_with_the_closest_name(tmp_
     quiet: list[str] = []
     load_settings(env={name: "" for name in ENV_VARS}, env_file=None, warn=quiet.append)
     assert quiet == []  # every declared variable is known, whoever declared it
+    odd: list[str] = []  # trial 70: "RESEARCH_FOO ...; did you mean RESEARCH_CORPORA?"
+    load_settings(env={"RESEARCH_FOO": "1"}, env_file=None, warn=odd.append)
+    assert odd == ["warning: RESEARCH_FOO is not a setting and is ignored"]
 
 
 def test_a_near_twin_of_a_providers_variable_is_warned_about_its_own_are_not():
