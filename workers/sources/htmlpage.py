@@ -21,7 +21,7 @@ from workers.sources.entries import ENTRY_KEYWORD
 from workers.sources.htmlfurniture import drop_all, page_furniture
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
-from workers.sources.preformatted import fenced, reads_as_prose
+from workers.sources.preformatted import LONG_PRE_LINES, fenced, pre_blocks, reads_as_prose
 
 __all__ = ["CUT", "MAX_DEPTH", "HtmlPage", "html_page", "html_to_text"]
 
@@ -97,8 +97,20 @@ def _paragraphs(text: str) -> str:
     if _PRE not in text:
         return _prose(text)
     pieces = _PRE_SPLIT.split(text)  # prose, <pre>, prose, ...
-    return "\n\n".join(filter(None, (_fenced(p) if i % 2 and not reads_as_prose(p) else _prose(p)
+    return "\n\n".join(filter(None, (_pre(p) if i % 2 else _prose(p)
                                       for i, p in enumerate(pieces))))
+
+
+def _pre(text: str) -> str:
+    """A ``<pre>``'s paragraphs: prose laid out by hand, else code; a long one judged block by
+    block (:func:`~workers.sources.preformatted.pre_blocks`: a text file in an HTML wrapper)."""
+    if reads_as_prose(text):
+        return _prose(text)
+    lines = text.replace(_BREAK, "\n").replace(_LINE, "\n").replace(_TAIL, "\n").replace(_HEAD, "")
+    if lines.count("\n") <= LONG_PRE_LINES:
+        return _fenced(text)
+    return "\n\n".join(_prose(block) if prose else fenced(block)
+                       for prose, block in pre_blocks(lines))
 
 
 def _prose(text: str) -> str:

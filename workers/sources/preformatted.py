@@ -10,13 +10,20 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-__all__ = ["fenced", "reads_as_prose"]
+__all__ = ["LONG_PRE_LINES", "fenced", "pre_blocks", "reads_as_prose"]
 
 _BACKTICKS = re.compile("`{3,}")
 _PROMPTS = frozenset({"$", "%", "#", ">", ">>>", "C:\\>", "PS>"})
 """Shell and interpreter prompts: a line led by one is a command typed."""
 _WORD = re.compile(r"[A-Za-z]{2,}")
 _SENTENCE_END = re.compile(r"[a-z)\"'][.!?](?:\s|$)")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_HELP_TAG = re.compile(r"(?<!\S)\*[^\s*|]+\*(?!\S)")
+_HELP_LINK = re.compile(r"\|([^\s|]+)\|")
+
+LONG_PRE_LINES = 40
+"""A ``<pre>`` of more lines than this that does not read as prose whole is judged block by
+block (:func:`pre_blocks`)."""
 
 
 def reads_as_prose(text: str) -> bool:
@@ -45,6 +52,34 @@ def reads_as_prose(text: str) -> bool:
     words = len(_WORD.findall(text))
     return (letters >= 0.85 * len(visible) and words >= 5 * len(lines)
             and bool(_SENTENCE_END.search(text)))
+
+
+def pre_blocks(text: str) -> list[tuple[bool, str]]:
+    """A long ``<pre>``'s blocks (parted by blank lines), each ``(reads as prose, text)``: a
+    text file in an HTML wrapper (each of Vim's help pages is one ``<pre>``: 10,031 of its
+    12,942 passages were one code block, its options' descriptions in them, trial 71). A prose
+    block's Vim help markup is read as the words it shows: a ``*tag*`` (a jump target, the
+    entry's name again) is left out, a ``|link|`` is its name.
+
+    Example:
+        >>> text = ("\\t\\t*'so'*\\n'scrolloff' 'so'\\tnumber\\t(default 0, see |defaults.vim|)\\n"
+        ...         "\\tMinimal number of screen lines to keep above and below the cursor.\\n"
+        ...         "\\tThis makes some context visible around where you are working.\\n\\n"
+        ...         "\\t:set so=5\\n\\t:set so&")
+        >>> [(prose, block.split()[0]) for prose, block in pre_blocks(text)]
+        [(True, "'scrolloff'"), (False, ':set')]
+        >>> "|" in pre_blocks(text)[0][1]
+        False
+    """
+    out = []
+    for block in _BLANK_LINE.split(text):
+        if not block.strip():
+            continue
+        prose = reads_as_prose(block)
+        if prose:
+            block = _HELP_LINK.sub(r"\1", _HELP_TAG.sub("", block))
+        out.append((prose, block))
+    return out
 
 
 def fenced(code: str) -> str:
