@@ -59,6 +59,12 @@ sentence: ``* `max_age` - Sets a maximum time ... Defaults to `600`.``, a docstr
 ``timeout (float): Seconds to wait. Defaults to 30.``, a definition list's ``gc.auto: When
 there are ... The default value is 6700.`` (Git's manual), an option typed in brackets with a
 ``Default:`` field (Node.js's ``highWaterMark <number> Buffer level ... Default: 16384``)."""
+_BRACKETED = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?P<name>`[^`\n]{1,60}`|\**[A-Za-z_][\w.]{0,60}\**)"
+    r"\s*\(default:?\s+[^()\n]{1,60}\)\s*(?: [-\u2013\u2014] |: |$)", re.IGNORECASE)
+"""An entry whose label gives its default in brackets: Postfix's postconf(5), ``mailbox_size_limit
+(default: 51200000): The maximal size ...`` ("What is the default value of
+mailbox_size_limit?" was answered by the entry's second sentence, trial 71, F2)."""
 _MARKS = "¶#§ \t"
 """A permalink mark after a heading's text (``KeepAliveTimeout Directive ¶``)."""
 _HEADING_WORDS = 8
@@ -239,12 +245,20 @@ def _said_defaults(paragraph: str) -> list[str]:
 
 
 def _listed_defaults(paragraph: str) -> list[tuple[str, str]]:
-    """The lines of ``paragraph`` that are a named entry saying its default (:data:`_LISTED`),
-    as ``(name, line)``: else "`max_age` - Sets a maximum time in seconds for
-    browsers to cache CORS responses. Defaults to `600`." was cut before its default."""
+    """The lines of ``paragraph`` that are a named entry saying its default (:data:`_LISTED`,
+    :data:`_BRACKETED`), as ``(name, line)``: else "`max_age` - Sets a maximum time in seconds
+    for browsers to cache CORS responses. Defaults to `600`." was cut before its default.
+
+    Example:
+        >>> _listed_defaults("mailbox_size_limit (default: 51200000): The maximal size. More.")
+        [('mailbox_size_limit', 'mailbox_size_limit (default: 51200000): The maximal size.')]
+    """
     out: list[tuple[str, str]] = []
     for line in paragraph.splitlines():
-        if match := _LISTED.match(line):
+        if bracketed := _BRACKETED.match(line):  # the label and what the entry is
+            said = split_sentences(line[bracketed.end():])[:1]
+            line = " ".join([line[: bracketed.end()].strip(), *said])
+        if match := bracketed or _LISTED.match(line):
             out.append((match.group("name").strip("`*"), line.strip().lstrip("-*+ ")))
     return out
 

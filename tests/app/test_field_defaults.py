@@ -99,3 +99,22 @@ def test_a_sentence_about_this_variable_is_not_the_named_variables() -> None:
     md = render_markdown(data([row("analyst", q, [other, own])], topic=q, sub_questions=[q]))
     answer = answer_section(md)
     assert "TMOUT variable and exit" in answer and "this variable" not in answer, md
+
+
+def test_an_entry_label_giving_its_default_in_brackets_answers() -> None:
+    # trial 71, F2: Postfix's postconf(5) labels each parameter "name (default: value):";
+    # "What is the default value of mailbox_size_limit?" was answered with the entry's second
+    # sentence, "In fact, this limits the size of any file ...", and the default never said
+    q = "What is the default value of mailbox_size_limit?"
+    text = ("mailbox_size_limit (default: 51200000): The maximal size of any local(8) "
+            "individual mailbox or maildir file, or zero (no limit). In fact, this limits the "
+            "size of any file that is written to upon local delivery.\n\nThis limit must not "
+            "be smaller than the message size limit.\n\nmailbox_transport (default: empty): "
+            "Optional message delivery transport that the local(8) delivery agent should use.")
+    own = item("passage", text, "postconf.5.html#226", score=9.0,
+               heading="Postfix main.cf file format")
+    md = render_markdown(data([row("docs_search", q, [own])], topic=q, sub_questions=[q]))
+    first = answer_section(md).strip().splitlines()[0]
+    assert first.startswith("- mailbox_size_limit (default: 51200000): The maximal size of "
+                            "any local(8) individual mailbox"), md
+    assert "In fact" not in first and "empty" not in first
