@@ -118,3 +118,25 @@ def test_an_entry_label_giving_its_default_in_brackets_answers() -> None:
     assert first.startswith("- mailbox_size_limit (default: 51200000): The maximal size of "
                             "any local(8) individual mailbox"), md
     assert "In fact" not in first and "empty" not in first
+
+
+def test_an_entry_typed_in_brackets_is_described_by_its_first_sentence() -> None:
+    # trial 71, F3: "What does the smtpd_helo_restrictions parameter do?" was answered by a
+    # note further down its entry; the label "smtpd_helo_restrictions (default: empty):" was
+    # cut at the colon in its brackets, and the sentence after it read as a field listing
+    q = "What does the smtpd_helo_restrictions parameter do?"
+    text = ("smtpd_helo_restrictions (default: empty): Optional restrictions that the Postfix "
+            "SMTP server applies in the context of a client HELO command. See "
+            "SMTPD_ACCESS_README for a discussion of evaluation context and time.\n\nNote: "
+            "specify \"smtpd_helo_required = yes\" to fully enforce this restriction (without "
+            "it, a client can simply skip smtpd_helo_restrictions by not sending HELO).")
+    own = item("passage", text, "postconf.5.html#622", score=9.0,
+               heading="Postfix main.cf file format")
+    note = item("finding", "Note: specify \"smtpd_helo_required = yes\" to fully enforce this "
+                "restriction (without it, a client can simply skip smtpd_helo_restrictions by "
+                "not sending HELO).", "postconf.5.html#622")
+    md = render_markdown(data([row("docs_search", q, [own]), row("analyst", q, [note])],
+                              topic=q, sub_questions=[q]))
+    first = answer_section(md).strip().splitlines()[0]
+    assert first.startswith("- smtpd_helo_restrictions (default: empty): Optional restrictions "
+                            "that the Postfix SMTP server applies"), md

@@ -22,11 +22,13 @@ matched at its start; group 1 is the keyword. Several entries sharing one text a
 " / " (:mod:`workers.sources.htmlpage`)."""
 
 
-LABEL = re.compile(r"^(?P<label>(?:[^.:;!?\n\[]|\.(?=\S)|\[[^\]\n]{0,40}\]){1,80}?):\s")
+LABEL = re.compile(r"^(?P<label>(?:[^.:;!?\n\[(]|\.(?=\S)|\[[^\]\n]{0,40}\]|\([^)\n]{0,40}\)|\()"
+                   r"{1,80}?):\s")
 """A paragraph led by its entry's label, as a definition list's term gives it (the index joins
 ``<dt>`` and ``<dd>`` as ``term: description``): ``pop [--index] [<stash>]: Remove ...``; a
 colon in brackets is the label's (Valgrind's ``--leak-check=<no|summary|yes|full> [default:
-summary]: When enabled, ...``)."""
+summary]: When enabled, ...``; Postfix's ``smtpd_helo_restrictions (default: empty): Optional
+restrictions ...``, whose label was "smtpd_helo_restrictions (default", trial 71, F3)."""
 _ARGUMENTS = re.compile(r"\s*[\[<{(=].*$")
 _OPTION = re.compile(r"--?[A-Za-z]")
 """A label that is a command-line option, whatever follows it (its value, its default)."""
@@ -70,6 +72,8 @@ def entry_led(paragraph: str) -> bool:
         (False, False)
         >>> entry_led("Windows: Run the installer."), entry_led("core.eol: Sets it.")
         (False, True)
+        >>> entry_led("smtpd_helo_restrictions (default: empty): Optional restrictions.")
+        True
     """
     found = LABEL.match(paragraph.strip())
     if found is None or not label_name(paragraph):
@@ -77,8 +81,9 @@ def entry_led(paragraph: str) -> bool:
     label, rest = found.group("label").strip(), paragraph.strip()[found.end():]
     if not rest[:1].isupper():
         return False
+    name = typed.group(1) if (typed := _BRACKETED_LABEL.fullmatch(label)) else label
     return bool(ENTRY_KEYWORD.match(label) or _OPTION.match(label)) or (
-        " " not in label and _NAME_LIKE.search(label) is not None)
+        " " not in name and _NAME_LIKE.search(name) is not None)
 
 
 def entry_name(paragraph: str) -> str:
@@ -93,6 +98,9 @@ def entry_name(paragraph: str) -> str:
     return label_name(paragraph) if entry_led(paragraph) else ""
 
 
+_BRACKETED_LABEL = re.compile(r"([A-Za-z_][\w.-]{0,60})\s*\([^()\n]{1,40}\)")
+"""A label of a name and its type or default in brackets: Postfix's ``smtpd_helo_restrictions
+(default: empty)``, DocBook's ``ssl (boolean)``."""
 _NAME_LIKE = re.compile(r"^[a-z]|[-_.:/0-9]|[a-z][A-Z]")
 """A one-word label that names a thing of the software: lower-case (``clear``), written with a
 dash, dot, digit or underscore (``--abort``, ``core.eol``, ``install_dir``) or in CamelCase.
