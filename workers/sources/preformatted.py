@@ -20,6 +20,9 @@ _SENTENCE_END = re.compile(r"[a-z)\"'][.!?](?:\s|$)")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _HELP_TAG = re.compile(r"(?<!\S)\*[^\s*|]+\*(?!\S)")
 _HELP_LINK = re.compile(r"\|([^\s|]+)\|")
+_LEADING_BLANKS = re.compile(r"^(?:[ \t]*\n)+")
+_BROKEN = re.compile(r"\b([a-z]+)-\n[ \t]*([a-z]+)\b")
+_COMPOUND = re.compile(r"\b[a-z]+-[a-z]+\b")
 
 LONG_PRE_LINES = 40
 """A ``<pre>`` of more lines than this that does not read as prose whole is judged block by
@@ -59,7 +62,9 @@ def pre_blocks(text: str) -> list[tuple[bool, str]]:
     text file in an HTML wrapper (each of Vim's help pages is one ``<pre>``: 10,031 of its
     12,942 passages were one code block, its options' descriptions in them, trial 71). A prose
     block's Vim help markup is read as the words it shows: a ``*tag*`` (a jump target, the
-    entry's name again) is left out, a ``|link|`` is its name.
+    entry's name again) is left out, a ``|link|`` is its name; a word a man page broke at a
+    line's end is whole again (unless the block writes it with its hyphen on one line), and a
+    line heading the block is a paragraph of its own (:func:`_headed`).
 
     Example:
         >>> text = ("\\t\\t*'so'*\\n'scrolloff' 'so'\\tnumber\\t(default 0, see |defaults.vim|)\\n"
@@ -67,7 +72,7 @@ def pre_blocks(text: str) -> list[tuple[bool, str]]:
         ...         "\\tThis makes some context visible around where you are working.\\n\\n"
         ...         "\\t:set so=5\\n\\t:set so&")
         >>> [(prose, block.split()[0]) for prose, block in pre_blocks(text)]
-        [(True, "'scrolloff'"), (False, ':set')]
+        [(True, "'scrolloff'"), (True, 'Minimal'), (False, ':set')]
         >>> "|" in pre_blocks(text)[0][1]
         False
     """
@@ -75,11 +80,41 @@ def pre_blocks(text: str) -> list[tuple[bool, str]]:
     for block in _BLANK_LINE.split(text):
         if not block.strip():
             continue
-        prose = reads_as_prose(block)
-        if prose:
-            block = _HELP_LINK.sub(r"\1", _HELP_TAG.sub("", block))
-        out.append((prose, block))
+        if not reads_as_prose(block):
+            out.append((False, block))
+            continue
+        block = _LEADING_BLANKS.sub("", _HELP_LINK.sub(r"\1", _HELP_TAG.sub("", block)))
+        out += [(True, part) for part in _headed(_unbroken(block.rstrip()))]
     return out
+
+
+def _unbroken(block: str) -> str:
+    """``block`` with each word a man page broke at a line's end whole again ("mes-" /
+    "sage"), its hyphen kept when the block writes the word with it on one line."""
+    keep = {m.group(0) for m in _COMPOUND.finditer(block)}
+
+    def joined(match: re.Match[str]) -> str:
+        whole = f"{match[1]}-{match[2]}"
+        return whole if whole in keep else match[1] + match[2]
+
+    return _BROKEN.sub(joined, block)
+
+
+def _headed(block: str) -> list[str]:
+    """A prose block, its first line apart when it heads the rest: short, no sentence, and
+    less indented than every line under it (a man page's ``DESCRIPTION``, Vim's ``'scrolloff'
+    'so'  number  (default 0)`` above its description; joined, they read as one sentence,
+    "DESCRIPTION The postsuper(1) command does ...", trial 71, F5)."""
+    first, _, rest = block.partition("\n")
+    under = [_indent(line) for line in rest.split("\n") if line.strip()]
+    if (not under or len(first.split()) > 12 or _SENTENCE_END.search(first)
+            or _indent(first) >= min(under)):
+        return [block]
+    return [first, rest]
+
+
+def _indent(line: str) -> int:
+    return len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip())
 
 
 def fenced(code: str) -> str:

@@ -55,12 +55,19 @@ def test_a_text_file_in_one_pre_is_read_block_by_block() -> None:
     page = (f"<html><head><title>Vim documentation: options</title></head><body><pre>\n"
             f"{table}\n{entry}\n{listing}\n{table}</pre></body></html>")
     text = html_page(page).text
-    assert ("'scrolloff' 'so' number (default 0, set to 5 in defaults.vim) Minimal number of "
-            "screen lines to keep above and below the cursor.") in text, text
+    assert ("'scrolloff' 'so' number (default 0, set to 5 in defaults.vim)\n\nMinimal number "
+            "of screen lines to keep above and below the cursor.") in text, text  # its label
     sentences = " ".join(prose_sentences(text))
     assert "Minimal number of screen lines to keep above and below the cursor." in sentences
     assert "*'so'*" not in text and "|" not in text.split("```")[2]  # help markup: its words
     assert "```\n\t:set so=5\n\t:setlocal scrolloff<\n```" in text, text  # a listing: code
     assert "no CTRL-_ command 3" not in sentences  # a table: code, as before
+    # a man page: its section's name heads its text, a word broken at a line's end is whole
+    man = ("NAME\n       postsuper - Postfix superintendent\n\nDESCRIPTION\n       The "
+           "postsuper(1) command does maintenance jobs on the Postfix queue. It reads mes-\n"
+           "       sage files and read-\n       only ones, and read-only ones too.\n")
+    text = html_page(f"<pre>{man}\n{table}{table}</pre>").text
+    assert ("DESCRIPTION\n\nThe postsuper(1) command does maintenance jobs on the Postfix "
+            "queue. It reads message files and read-only ones") in text, text
     # a short <pre> that is no prose is one code block, as before
     assert html_page(f"<pre>{listing}\n{listing}</pre>").text.count("```") == 2
