@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 
 __all__ = ["ENTRY_KEYWORD", "LABEL", "SIGNATURE", "entry_keywords", "entry_led", "entry_name",
-           "label_name", "names_keyword", "opened_entry", "signature_name"]
+           "label_name", "names_keyword", "opened_entry", "signature_name", "signatures_held"]
 
 ENTRY_KEYWORD = re.compile(r"([A-Za-z][\w.:-]*(?: [A-Za-z][\w.:-]*){0,3})\s+[<\[{]")
 """A reference entry's heading written as its keyword (up to four words) and arguments
@@ -155,7 +155,8 @@ def opened_entry(text: str, heading: str) -> str:
     heading, then the entry's signature: ``select_related()``, ``select_related(*fields)``); the
     name as written, its last dotted part (``QuerySet.filter(**kwargs)``: ``filter``); else "".
     Such a passage holds the entry's first sentence, what the function does, as a docstring's
-    first passage does.
+    first passage does. Under no such heading, a signature alone on one of those paragraphs
+    opens its entry too.
 
     Example:
         >>> opened_entry("select_related()\\n\\nselect_related(*fields)\\n\\nReturns a QuerySet.",
@@ -163,10 +164,36 @@ def opened_entry(text: str, heading: str) -> str:
         'select_related'
         >>> opened_entry("More on joins.", "select_related(*fields)"), opened_entry("x", "gc(1)")
         ('', '')
+        >>> opened_entry("getline({lnum} [, {end}])\\n\\nWithout {end} the result is a String.", "")
+        'getline'
     """
     name = signature_name(heading)
     opening = [p.strip() for p in re.split(r"\n[ \t]*\n+", text.strip(), maxsplit=3)[:3]]
-    return name if name and heading.strip() in opening else ""
+    if name and heading.strip() in opening:
+        return name
+    # a signature alone on its paragraph, under no heading of its own (Vim's help: its
+    # "getline({lnum} [, {end}])" above "Without {end} the result is a String, ...")
+    bare = next((p for p in opening if _BARE_SIGNATURE.fullmatch(p)), "")
+    return signature_name(bare) if bare else ""
+
+
+_BARE_SIGNATURE = re.compile(r"[A-Za-z_$][\w$.]{0,60}\([^()\n]{0,80}\)")
+"""A paragraph that is a call's signature alone: ``getline({lnum} [, {end}])``."""
+
+
+def signatures_held(text: str) -> set[str]:
+    """The names of the functions whose signature stands alone on a paragraph of ``text``: the
+    entries a passage of a reference holds, wherever it was cut (Vim's help puts each entry's
+    signature on a line of its own, and a passage may open with the entry before).
+
+    Example:
+        >>> sorted(signatures_held("Return 0.\\n\\ngetline({lnum} [, {end}])\\n\\nWithout it"))
+        ['getline']
+    """
+    if "(" not in text:  # the common case
+        return set()
+    return {signature_name(p.strip()) for p in re.split(r"\n[ \t]*\n+", text)
+            if _BARE_SIGNATURE.fullmatch(p.strip())} - {""}
 
 
 def signature_name(heading: str) -> str:

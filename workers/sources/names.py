@@ -27,8 +27,8 @@ from workers.sources.query import (
     word_forms,
 )
 
-__all__ = ["MAX_NAME_KEYS", "MAX_NAME_WORDS", "NameKey", "name_keys", "named_symbols", "symbol_key",
-           "symbol_name"]
+__all__ = ["MAX_NAME_KEYS", "MAX_NAME_WORDS", "NameKey", "kinds_named", "name_keys",
+           "named_symbols", "symbol_key", "symbol_name"]
 
 MAX_NAME_WORDS = 4
 """The longest run of a question's words joined into one name (``AsyncShallowPostgresSaver``)."""
@@ -70,11 +70,11 @@ class NameKey:
     phrase: str
 
 
-def _is_name_word(token: str, member: bool = False) -> bool:
-    """One word the asker spelled as a name: a capital letter or ``_`` inside it, or a member
-    of a dotted name (``member``: ``Session.expunge``'s ``expunge``, whose entry lost to
-    ``expunge_all``'s, trial 69)."""
-    return member or "_" in token.strip("_") or any(c.isupper() for c in token)
+def _is_name_word(token: str, coded: bool = False) -> bool:
+    """One word the asker spelled as a name: a capital letter or ``_`` inside it, or written as
+    code (``coded``: ``Session.expunge``'s ``expunge``, whose entry lost to ``expunge_all``'s,
+    trial 69; ``getline()``)."""
+    return coded or "_" in token.strip("_") or any(c.isupper() for c in token)
 
 
 def name_keys(text: str, topic: Collection[str] = ()) -> tuple[NameKey, ...]:
@@ -94,7 +94,7 @@ def name_keys(text: str, topic: Collection[str] = ()) -> tuple[NameKey, ...]:
         ...                                                                   "policy"])]
         [('send', 'Send'), ('retrypolicy', '')]
     """
-    tokens, joined, members = _words(text[:4000])
+    tokens, joined, coded = _words(text[:4000])
     forms = set().union(*(word_forms(t) for t in topic)) if topic else set()
     out: dict[str, NameKey] = {}
     for i, token in enumerate(tokens):
@@ -104,7 +104,7 @@ def name_keys(text: str, topic: Collection[str] = ()) -> tuple[NameKey, ...]:
                 break
             if not _usable(run, forms if topic else None):
                 continue
-            if n == 1 and not _is_name_word(token, members[i]):
+            if n == 1 and not _is_name_word(token, coded[i]):
                 continue
             key = "".join(run).replace("_", "").lower()
             spelled = token if n == 1 and any(c.isupper() for c in token) else ""
@@ -117,19 +117,20 @@ def name_keys(text: str, topic: Collection[str] = ()) -> tuple[NameKey, ...]:
 
 def _words(text: str) -> tuple[list[str], list[bool], list[bool]]:
     """The words of ``text`` and, for each, whether only spaces or hyphens part it from the one
-    before ("in-memory store": a run; "Send, add_messages": two), and whether a dot alone does
-    (a member of a dotted name: ``Session.expunge``)."""
+    before ("in-memory store": a run; "Send, add_messages": two), and whether it is written as
+    code: a member of a dotted name (``Session.expunge``) or a call (``getline()``, whose
+    entry lost to every page that calls it, trial 71)."""
     tokens: list[str] = []
     joined: list[bool] = []
-    members: list[bool] = []
+    coded: list[bool] = []
     end = 0
     for match in _WORDS.finditer(text):
         between = text[end: match.start()]
         joined.append(bool(tokens) and _JOINER.fullmatch(between) is not None)
-        members.append(bool(tokens) and between == ".")
+        coded.append((bool(tokens) and between == ".") or text.startswith("(", match.end()))
         tokens.append(match.group())
         end = match.end()
-    return tokens, joined, members
+    return tokens, joined, coded
 
 def _usable(run: list[str], forms: set[str] | None) -> bool:
     """Whether a run of words can be a name: none but its first is a stopword (and that only in
@@ -181,4 +182,35 @@ def named_symbols(names: Collection[NameKey], terms: Sequence[str],
         if any(mine < theirs for theirs in covered.values()):
             continue
         out[name] = bool(keys[key])
+    return out
+
+
+_KIND_AFTER = re.compile(
+    r"([\w.:'-]+?)(?:\(\))?['\"`]?\s+(function|method|option|flag|command|parameter|directive"
+    r"|setting|variable|property|attribute|builtin|macro|keyword)"
+    r"(?=\s+(?:do|does|mean|means|return|returns|work|works)\b|\s*[?.]|\s*$)", re.IGNORECASE)
+"""A name followed by the word for its kind, which ends what is asked: "What does the getline()
+function do?", "the -ss option?"; not a compound ("the model_construct method signatures")."""
+
+
+def kinds_named(query: str, names: Sequence) -> set[str]:
+    """The kind words (:data:`_KIND_AFTER`) that follow a name the question writes (one of
+    ``names``, or an option: ``-ss``): what the thing is, which its entry seldom says ("What
+    does the getline() function do?": Vim's entry never says "function", and every page that
+    calls getline() in a function outranked it, trial 71). They rank as context, not as words
+    a passage must have.
+
+    Example:
+        >>> q = "What does the getline() function do?"
+        >>> sorted(kinds_named(q, name_keys(q)))
+        ['function']
+        >>> kinds_named("What does the crop filter do?", name_keys("the crop filter"))
+        set()
+    """
+    keys = {n.key for n in names}
+    out = set()
+    for match in _KIND_AFTER.finditer(query):
+        name = match.group(1).strip("'\"`")
+        if name.startswith("-") or name.replace("_", "").lower() in keys:
+            out.add(match.group(2).lower())
     return out

@@ -235,7 +235,7 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
         >>> search_query("What is retry policy?").fts
         '"retry" OR "policy" OR namekey : "retrypolicy"'
     """
-    from workers.sources.names import name_keys  # names builds on this module's words
+    from workers.sources.names import kinds_named, name_keys  # names builds on these words
 
     words = content_terms(query)
     if not words:
@@ -246,6 +246,9 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
     parts = identifier_parts(core)
     context += [p for p in parts if not _shares_form(p, context)]
     names = name_keys(query, core)
+    if kinds := kinds_named(query, names):  # "the getline() function": its kind, context
+        core = [w for w in core if w not in kinds] or core
+        context += [k for k in kinds if k not in context]
     return SearchQuery(tuple(core), tuple(context),
                        _fts_or(core) + "".join(f" OR {_fts_or([p])}" for p in parts)
                        + _fts_names(names) + _fts_heading_phrases(query, core), names)

@@ -11,7 +11,13 @@ import re
 from collections.abc import Mapping, Sequence
 
 from workers.sources.chunks import PARA_SPLIT
-from workers.sources.entries import entry_keywords, entry_name, names_keyword, opened_entry
+from workers.sources.entries import (
+    entry_keywords,
+    entry_name,
+    names_keyword,
+    opened_entry,
+    signatures_held,
+)
 from workers.sources.fences import split_fences
 from workers.sources.names import named_symbols
 from workers.sources.query import SearchQuery, term_matches
@@ -252,7 +258,7 @@ def candidates_named(query: SearchQuery, names: Sequence[str]) -> dict[str, bool
 
 
 def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool],
-                    path: str = "") -> float:
+                    path: str = "", opens: bool = False) -> float:
     """A search candidate's score: :func:`rank_score` times its page's :func:`link_factor` and
     its :func:`code_factor`.
 
@@ -265,12 +271,15 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
         named: the candidates' symbols the question names.
         path: the document's title: a qualified name (``langgraph.types.Send.__init__``) counts
             as spelled as the question spells it when a part of it is (a member of ``Send``).
+        opens: the passage opens the entry of a function the question names
+            (:func:`~workers.sources.entries.opened_entry`): it counts as spelled so too (Vim's
+            ``getline({lnum} [, {end}])`` entry ranked below the pages that call it).
     """
     text, bm25, plain, terms, name, heading, links = row
     title = f"{terms} {name} {heading}"
     own = own_name(name)
     asked = own in named
-    spelled = ((asked and named[own]) or any(named.get(part) for part in path.split("."))
+    spelled = (opens or (asked and named[own]) or any(named.get(part) for part in path.split("."))
                or entry_named(heading, query.terms) or holds_named_entry(text, query.terms))
     score = rank_score(query, -float(bm25 if asked else plain), text, title, spelled)
     return score * link_factor(links) * code_factor(text)
@@ -291,10 +300,13 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
             words, symbol name, heading, link share)`` each.
     """
     named = candidates_named(query, [r[8] for r in rows])
-    scored = [(candidate_score(query, r[4:11], named, r[2])
-               * change_log_factor(str(r[1]), query.terms), i) for i, r in enumerate(rows)]
     opened = [opened_entry(str(r[4]), str(r[9])) if query.names else "" for r in rows]
-    entries = named_symbols(query.names, query.terms, filter(None, opened)) if any(opened) else {}
+    held = [signatures_held(str(r[4])) if query.names else set() for r in rows]
+    entries = named_symbols(query.names, query.terms,
+                            {*filter(None, opened), *(n for h in held for n in h)})
+    scored = [(candidate_score(query, r[4:11], named, r[2],
+                               opened[i] in entries or bool(held[i] & entries.keys()))
+               * change_log_factor(str(r[1]), query.terms), i) for i, r in enumerate(rows)]
     summary = [(bool(r[8]) and own_name(r[8]) in named and str(r[0]).endswith("#0"))
                or opened[i] in entries or _opens_numbered_entry(str(r[4]), str(r[9]), query.terms)
                for i, r in enumerate(rows)]

@@ -223,3 +223,35 @@ def test_a_numbered_section_headed_by_the_name_asked_is_its_entry(tmp_path):
         hits = corpus.search("What does the crop filter do?", k=3)
     assert hits[0].text.startswith("11.44 crop"), [h.text[:60] for h in hits]
     assert "Crop the input video to given dimensions." in hits[0].text
+
+
+def test_a_functions_entry_under_no_heading_is_the_function_named(tmp_path):
+    # Trial 71, V3: "What does the getline() function do?" was answered from the user manual's
+    # scripts that call getline() in a function; Vim's entry, a signature alone on its line
+    # under the page's title, never says "function", and "getline()" was no name
+    listing = "".join(f"\tlet line{i} = getline({i})\n\tcall setline({i}, line{i})\n"
+                      for i in range(1))
+    said = " ".join(f"When the buffer holds no such item {n}, zero is returned as it is."
+                    for n in range(8))
+    entries = "".join(f"getnum{i}({{expr}})\n\t\tReturn the number {i} of {{expr}} as a "
+                      f"Number.  {said}\n\n" for i in range(12))
+    builtin = (f"{entries}getline({{lnum}} [, {{end}}])\n\t\tWithout {{end}} the result is a "
+               "String, which is line {lnum} from the current buffer.  Example:\n\t\t\t"
+               "getline(1)\n\t\tWhen {lnum} is a String that doesn't start with a digit, "
+               "line() is called to translate the String into a Number.  To get the line "
+               "under the cursor:\n\t\t\tgetline(\".\")\n\n" + entries)
+    folder = tmp_path / "vim"
+    folder.mkdir()
+    write(folder, "builtin.html", "<html><head><title>Vim documentation: builtin</title></head>"
+          f"<body><pre>{builtin}</pre></body></html>")
+    write(folder, "usr_41.html", "<html><head><title>Vim documentation: usr_41</title></head>"
+          "<body><p>This example sorts lines with a specific compare function.</p><pre>"
+          f"function! Fix()\n{listing}endfunction</pre><p>The function is called once for "
+          "every line in the range, with the cursor in that line.</p></body></html>")
+    write(folder, "fold.html", "<html><head><title>Vim documentation: fold</title></head>"
+          "<body><p>The indent() function can be used in 'foldexpr' to get the indent of a "
+          "line; a function such as getline() gives its text.</p></body></html>")
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        hits = corpus.search("What does the getline() function do?", k=3)
+    assert hits[0].doc_id == "builtin.html" and "getline({lnum}" in hits[0].text, [
+        h.text[:70] for h in hits]
