@@ -21,7 +21,13 @@ from workers.sources.entries import ENTRY_KEYWORD
 from workers.sources.htmlfurniture import drop_all, page_furniture
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
-from workers.sources.preformatted import LONG_PRE_LINES, fenced, pre_blocks, reads_as_prose
+from workers.sources.preformatted import (
+    LONG_PRE_LINES,
+    fenced,
+    help_words,
+    pre_blocks,
+    reads_as_prose,
+)
 
 __all__ = ["CUT", "MAX_DEPTH", "HtmlPage", "html_page", "html_to_text"]
 
@@ -105,7 +111,7 @@ def _pre(text: str) -> str:
     """A ``<pre>``'s paragraphs: prose laid out by hand, else code; a long one judged block by
     block (:func:`~workers.sources.preformatted.pre_blocks`: a text file in an HTML wrapper)."""
     if reads_as_prose(text):
-        return _prose(text)
+        return _prose(help_words(text))
     lines = text.replace(_BREAK, "\n").replace(_LINE, "\n").replace(_TAIL, "\n").replace(_HEAD, "")
     if lines.count("\n") <= LONG_PRE_LINES:
         return _fenced(text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-__all__ = ["LONG_PRE_LINES", "fenced", "pre_blocks", "reads_as_prose"]
+__all__ = ["LONG_PRE_LINES", "fenced", "help_words", "pre_blocks", "reads_as_prose"]
 
 _BACKTICKS = re.compile("`{3,}")
 _PROMPTS = frozenset({"$", "%", "#", ">", ">>>", "C:\\>", "PS>"})
@@ -83,9 +83,20 @@ def pre_blocks(text: str) -> list[tuple[bool, str]]:
         if not reads_as_prose(block):
             out.append((False, block))
             continue
-        block = _LEADING_BLANKS.sub("", _HELP_LINK.sub(r"\1", _HELP_TAG.sub("", block)))
+        block = _LEADING_BLANKS.sub("", help_words(block))
         out += [(True, part) for part in _headed(_unbroken(block.rstrip()))]
     return out
+
+
+def help_words(text: str) -> str:
+    """``text`` with Vim's help markup read as the words it shows: a ``*tag*`` (a jump target)
+    left out, a ``|link|`` its name.
+
+    Example:
+        >>> help_words("The |indent()| function. *fold-expr*")
+        'The indent() function. '
+    """
+    return _HELP_LINK.sub(r"\1", _HELP_TAG.sub("", text))
 
 
 def _unbroken(block: str) -> str:

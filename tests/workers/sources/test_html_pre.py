@@ -69,5 +69,10 @@ def test_a_text_file_in_one_pre_is_read_block_by_block() -> None:
     text = html_page(f"<pre>{man}\n{table}{table}</pre>").text
     assert ("DESCRIPTION\n\nThe postsuper(1) command does maintenance jobs on the Postfix "
             "queue. It reads message files and read-only ones") in text, text
+    # a short <pre> read as prose whole: its help markup too (fold.html's "The |indent()|")
+    short = html_page("<pre>The |indent()| function can be used in 'foldexpr' to get the "
+                      "indent of a line. *fold-expr*\nIt returns the indent as a Number of "
+                      "spaces, or -1 when the line is not there.</pre>").text
+    assert short.startswith("The indent() function can be used") and "*" not in short, short
     # a short <pre> that is no prose is one code block, as before
     assert html_page(f"<pre>{listing}\n{listing}</pre>").text.count("```") == 2
