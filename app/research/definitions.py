@@ -104,7 +104,8 @@ def _entry_at(paragraphs: list[str], at: int) -> tuple[tuple[list[str], str] | N
     first = at
     while (at < len(paragraphs) - 1 and at - first < _ENTRY_HEADINGS
            and (heading := entry_heading(paragraphs[at]) or _definition_line(paragraphs[at]))):
-        if name := signature_name(heading) or _identifier(heading) or _defined(heading):
+        if name := (signature_name(heading) or _identifier(heading) or _defined(heading)
+                    or _option(heading)):
             names.append(name)
         elif names:  # "Note" under the name: what follows is the note's, not the summary
             return None, at
@@ -154,6 +155,21 @@ def _identifier(heading: str) -> str:
     ``FetchContent``), else "" ("Logging", "Installation" are words, not names)."""
     name = heading.strip().strip("`")
     return name if len(name.split()) == 1 and written_names(name) == {name.lower()} else ""
+
+
+_OPTION_HEADING = re.compile(r"([-+]{1,2}[A-Za-z][\w-]*)(?:[ =][^\s.:;!?]{1,30}){0,2}")
+
+
+def _option(heading: str) -> str:
+    """The option ``heading`` names, with its arguments or not (ImageMagick's ``-quality value``,
+    above "JPEG/MIFF/PNG compression level."), else "".
+
+    Example:
+        >>> _option("-quality value"), _option("+repage"), _option("- a list item")
+        ('-quality', '+repage', '')
+    """
+    found = _OPTION_HEADING.fullmatch(heading.strip())
+    return found.group(1) if found else ""
 
 
 _WHAT_DOES = re.compile(r"what\s+(?:does|do|is|are)\s+(?:the\s+|an?\s+)?(?P<name>[a-z_][\w.]*)"

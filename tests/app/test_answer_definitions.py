@@ -207,3 +207,22 @@ def test_a_passage_of_headings_alone_is_no_top_passage_nor_the_answer() -> None:
     md = render_markdown(data([row("docs_search", q, [html("103", titles, score=30.0)])],
                               topic=q, sub_questions=[q]))
     assert "Joined Eager Loading`" not in md, md
+
+
+def test_an_option_headed_by_its_name_and_argument_is_defined_by_its_first_sentence() -> None:
+    # Trial 72, F1: ImageMagick's "-resize geometry" entry opens "Resize an image."; the Answer
+    # was "If the -filter option ... precedes the -resize option, the image is resized ...": the
+    # option was no name, its heading no entry, and its sentence too short for a definition
+    q, page = "What does the -resize option do?", "www/command-line-options.html"
+    entry = ("-resize geometry\n\nResize an image.\n\nSee Image Geometry for complete details "
+             "about the geometry argument.\n\nIf the -filter option or -define "
+             "filter:option=value precedes the -resize option, the image is resized with the "
+             "specified filter.")
+    rows = [row("docs_search", q, [{"kind": "passage", "text": entry, "ref": f"{page}#438",
+                                    "title": "Command-line Options", "source": page,
+                                    "heading": "-resize geometry", "score": 22.0}]),
+            row("analyst", q, [item("finding", "If the -filter option or -define filter:option="
+                                    "value precedes the -resize option, the image is resized "
+                                    "with the specified filter.", f"{page}#438")])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert answer_section(md).strip().splitlines()[0] == "- `-resize`: Resize an image. [1]", md

@@ -38,6 +38,7 @@ MAX_NAME_KEYS = 24
 
 _WORDS = re.compile(r"\w+")
 _JOINER = re.compile(r"[\s-]+")
+_OPTION_LEAD = re.compile(r"(?:^|\s)[-+]{1,2}$")
 _NAME_LEADS = frozenset({"all", "any", "in", "no", "on", "out"})
 """The stopwords a name may begin with (``InMemorySaver``, ``AnyMessage``, ``OnConflict``)."""
 
@@ -118,8 +119,8 @@ def name_keys(text: str, topic: Collection[str] = ()) -> tuple[NameKey, ...]:
 def _words(text: str) -> tuple[list[str], list[bool], list[bool]]:
     """The words of ``text`` and, for each, whether only spaces or hyphens part it from the one
     before ("in-memory store": a run; "Send, add_messages": two), and whether it is written as
-    code: a member of a dotted name (``Session.expunge``) or a call (``getline()``, whose
-    entry lost to every page that calls it, trial 71)."""
+    code: a member of a dotted name (``Session.expunge``), a call (``getline()``, whose
+    entry lost to every page that calls it, trial 71) or an option (``-quality``, trial 72)."""
     tokens: list[str] = []
     joined: list[bool] = []
     coded: list[bool] = []
@@ -127,7 +128,9 @@ def _words(text: str) -> tuple[list[str], list[bool], list[bool]]:
     for match in _WORDS.finditer(text):
         between = text[end: match.start()]
         joined.append(bool(tokens) and _JOINER.fullmatch(between) is not None)
-        coded.append((bool(tokens) and between == ".") or text.startswith("(", match.end()))
+        coded.append((bool(tokens) and between == ".") or text.startswith("(", match.end())
+                     or _OPTION_LEAD.search(text, max(0, match.start() - 3), match.start())
+                     is not None)
         tokens.append(match.group())
         end = match.end()
     return tokens, joined, coded
@@ -175,7 +178,7 @@ def named_symbols(names: Collection[NameKey], terms: Sequence[str],
     covered = {name: term_matches(terms, title_terms(name))[0] for name in own}
     out: dict[str, bool] = {}
     for name in own:
-        key = name.replace("_", "").lower()
+        key = name.lstrip("-+").replace("_", "").lower()  # an option: "-quality" is "quality"
         if key not in keys or (keys[key] and keys[key] != name):
             continue
         mine = covered[name]

@@ -38,6 +38,7 @@ spells it with a capital letter ("Send"), raises a passage: up to x2."""
 
 _WHOLE_WORDS = re.compile(r"\w+")
 _NUMBERED_NAME = re.compile(r"\d+(?:\.\d+)*\.?\s+([a-z][\w-]*)")
+_OPTION_ENTRY = re.compile(r"[-+]{1,2}([A-Za-z][\w-]*)(?:[ =][^\s.:;!?]{1,30}){0,2}")
 
 
 def exact_names(terms: Sequence[str], title: str) -> float:
@@ -196,7 +197,9 @@ def entry_named(heading: str, terms: Sequence[str]) -> bool:
 
     So does a numbered section headed by a lower-case name alone, as Texinfo heads each entry
     (FFmpeg's "11.44 crop": "What does the crop filter do?" ranked the introduction's example
-    "... through the crop filter and the vflip filter" above it, trial 69).
+    "... through the crop filter and the vflip filter" above it, trial 69), and one headed by an
+    option and its argument (ImageMagick's "-resize geometry" ranked below "-adaptive-resize
+    geometry", trial 72).
 
     Example:
         >>> entry_named("inter <delay> / fastinter <delay>", ["default", "inter"])
@@ -205,21 +208,27 @@ def entry_named(heading: str, terms: Sequence[str]) -> bool:
         (False, False)
         >>> entry_named("11.44 crop", ["crop", "filter"]), entry_named("2 Crop", ["crop"])
         (True, False)
+        >>> entry_named("-resize geometry", ["resize"]), entry_named("-adaptive-resize", ["resize"])
+        (True, False)
     """
     if (numbered := _NUMBERED_NAME.fullmatch(heading.strip())) is not None:
         return numbered[1] in terms
+    if (option := _OPTION_ENTRY.fullmatch(heading.strip())) is not None:
+        return bool(names_keyword(" ".join(terms), {option[1].lower().replace("-", " ")}))
     if not any(mark in heading for mark in "<[{("):  # the common case: a plain heading
         return False
     return bool(names_keyword(" ".join(terms), entry_keywords(heading)))
 
 
 def _opens_numbered_entry(text: str, heading: str, terms: Sequence[str]) -> bool:
-    """Whether ``text`` opens the numbered section of a name the question says
-    (:func:`entry_named`'s "11.44 crop"): its first paragraph is the heading, and what the entry
+    """Whether ``text`` opens the numbered section of a name the question says, or an option's
+    (:func:`entry_named`'s "11.44 crop", "-resize geometry"): its first paragraph is the
+    heading, and what the entry
     does comes next ("Crop the input video to given dimensions."), where its later passages
     list parameters and examples."""
-    return (_NUMBERED_NAME.fullmatch(heading.strip()) is not None
-            and text.lstrip().startswith(heading.strip()) and entry_named(heading, terms))
+    return ((_NUMBERED_NAME.fullmatch(heading.strip()) or _OPTION_ENTRY.fullmatch(heading.strip()))
+            is not None and text.lstrip().startswith(heading.strip())
+            and entry_named(heading, terms))
 
 
 def holds_named_entry(text: str, terms: Sequence[str]) -> bool:

@@ -248,7 +248,11 @@ an index entry or a link list ("URI query parameters - uri.html#coreqp"), not pr
 
 
 _SUMMARY_MIN_WORDS = 3
-"""A symbol's summary line may be this short ("Configuration for retrying nodes.")."""
+"""A symbol's summary line may be this short ("Configuration for retrying nodes.") ..."""
+_SUMMARY_MIN_CHARS = 12
+"""... and this many characters: ImageMagick's ``-resize geometry`` says "Resize an image."."""
+
+
 def _symbol_stems(title: str) -> frozenset[str]:
     """The stems a docstring's sentences count as their own by their place: its symbol's name
     words (``Retry Policy``) and its name as one word (``basecheckpointsaver``), since a
@@ -291,7 +295,8 @@ def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False) ->
     sentence when ``need_terminal``, no code, no question, not pointing back (see above)."""
     words = sentence.split()
     least = _SUMMARY_MIN_WORDS if summary else _MIN_WORDS
-    if not (least <= len(words) <= _MAX_WORDS and _MIN_CHARS <= len(sentence) <= _MAX_CHARS):
+    chars = _SUMMARY_MIN_CHARS if summary else _MIN_CHARS
+    if not (least <= len(words) <= _MAX_WORDS and chars <= len(sentence) <= _MAX_CHARS):
         return False
     if summary and len(words) < _MIN_WORDS and not _TERMINAL.search(sentence):
         return False

@@ -255,3 +255,23 @@ def test_a_functions_entry_under_no_heading_is_the_function_named(tmp_path):
         hits = corpus.search("What does the getline() function do?", k=3)
     assert hits[0].doc_id == "builtin.html" and "getline({lnum}" in hits[0].text, [
         h.text[:70] for h in hits]
+
+
+def test_an_option_entry_is_the_option_named_not_a_longer_one(tmp_path):
+    # Trial 72: "What does the -resize option do?" ranked "-adaptive-resize geometry" above
+    # ImageMagick's own "-resize geometry" entry
+    def option(name: str, *paragraphs: str) -> str:
+        return f"<h3>{name} geometry</h3>" + "".join(f"<p>{p}</p>" for p in paragraphs)
+
+    page = ("<html><head><title>Command-line Options</title></head><body>"
+            + option("-adaptive-resize", "Resize the image using data-dependent triangulation, "
+                     "an adaptive resize that keeps edges sharp when you resize an image.")
+            + option("-resize", "Resize an image.", "See Image Geometry for complete details "
+                     "about the geometry argument; offsets are ignored.")
+            + "</body></html>")
+    folder = tmp_path / "im"
+    folder.mkdir()
+    write(folder, "command-line-options.html", page)
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        hits = corpus.search("What does the -resize option do?", k=3)
+    assert hits[0].text.startswith("-resize geometry"), [h.text[:40] for h in hits]
