@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING, Any
 from app.llm.offline.lists import lead_in
 from app.llm.offline.sentences import prose_sentences
 from app.research.caveats import WARNING, asked_harm
-from app.research.citations import Citations, claim_key, excerpt, headings_only, items, once, said
+from app.research.citations import (
+    Citations,
+    claim_key,
+    excerpt,
+    headings_only,
+    items,
+    near_copies_out,
+    once,
+    said,
+)
 from app.research.definitions import definition_line, definitions
 from app.research.entry_rows import default_entries, described_entries
 from app.research.evidence import document_of, topic_strength
@@ -178,7 +187,7 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     # each sentence once (:func:`once`): of copies of one manual, the strongest document's,
     # which comes first; a claim a kept one of the same ref holds whole is left out
     if kind != "compare":
-        return once([*defined[:1], *ordered])[:_ANSWER_SENTENCES]
+        return near_copies_out(once([*defined[:1], *ordered]))[:_ANSWER_SENTENCES]
     chosen = ordered[:1]
     for part in compare_parts(data.asked):
         terms = topic_terms(part)

@@ -15,6 +15,7 @@ from app.llm.offline.sentences import (
     prose_sentences,
     starts_mid_sentence,
 )
+from app.llm.offline.words import stems
 from app.research.rows import ok_items
 from app.research.text import ELLIPSIS, clip, wording
 from state import ItemKind
@@ -25,7 +26,8 @@ from workers.sources.query import mentions
 from workers.sources.sentence_ends import ITEM_MARK
 from workers.sources.stopwords import STOPWORDS
 
-__all__ = ["Citations", "claim_key", "excerpt", "headings_only", "items", "once", "said"]
+__all__ = ["Citations", "claim_key", "excerpt", "headings_only", "items", "near_copies_out", "once",
+           "said"]
 
 
 class Citations:
@@ -257,3 +259,36 @@ def once(found: Sequence[dict[str, Any]], listed: Collection[tuple[str, str]] = 
         shown.add(claim_key(shown_as[kept]))
         out.append(found[kept])
     return out
+
+
+NEAR_COPY = 0.75
+"""Two sentences whose content stems overlap this much (Jaccard), each of at least
+:data:`_NEAR_COPY_STEMS`, say one thing in two wordings."""
+_NEAR_COPY_STEMS = 6
+
+
+def near_copies_out(found: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``found`` without an item that says what one before it says in other words (a manual
+    writing one sentence twice, on two pages: Zsh's "The types of alias expanded can be
+    controlled with the styles regular, global and disabled." and "The types of aliases which
+    are to be expanded can be controlled ..." were two Answer bullets, trial 72, F9).
+
+    Example:
+        >>> a = {"text": "The types of alias expanded can be controlled with the styles "
+        ...              "regular, global and disabled."}
+        >>> b = {"text": "The types of aliases which are to be expanded can be controlled "
+        ...              "with the styles regular, global and disabled."}
+        >>> c = {"text": "The default is 5."}
+        >>> [i["text"][:9] for i in near_copies_out([a, b, c])]
+        ['The types', 'The defau']
+    """
+    kept: list[tuple[dict[str, Any], frozenset[str]]] = []
+    for item in found:
+        own = stems(str(item.get("text", "")))
+        if len(own) >= _NEAR_COPY_STEMS and any(
+                len(other) >= _NEAR_COPY_STEMS and len(own & other) >= NEAR_COPY * len(own | other)
+                for _i, other in kept):
+            continue
+        kept.append((item, own))
+    return [item for item, _own in kept]
+

@@ -226,3 +226,19 @@ def test_an_option_headed_by_its_name_and_argument_is_defined_by_its_first_sente
                                     "with the specified filter.", f"{page}#438")])]
     md = render_markdown(data(rows, topic=q, sub_questions=[q]))
     assert answer_section(md).strip().splitlines()[0] == "- `-resize`: Resize an image. [1]", md
+
+
+def test_one_sentence_in_two_wordings_is_one_answer_bullet() -> None:
+    # Trial 72, F9: Zsh's manual says it on two pages, and the Answer said it twice
+    q = "Which styles control the types of aliases expanded?"
+    one = ("The types of alias expanded can be controlled with the styles regular, global and "
+           "disabled.")
+    two = ("The types of aliases which are to be expanded can be controlled with the styles "
+           "regular, global and disabled.")
+    other = "An alias expands a short word into a longer command when the line is read."
+    rows = [row("analyst", q, [item("finding", one, "Completion-System.html#310"),
+                               item("finding", two, "Zsh-Line-Editor.html#88"),
+                               item("finding", other, "Shell-Grammar.html#40")])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert ("styles regular, global and disabled" in answer
+            and answer.count("styles regular, global and disabled") == 1), answer
