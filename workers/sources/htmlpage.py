@@ -48,8 +48,11 @@ several entries and ``fall``'s "This value defaults to 3" answered for ``inter``
 nginx's ``<div class="directive">``. Read as a heading, each entry is its own
 passage under its own label (:mod:`app.research.neighbours` then keeps a neighbour's default
 out). So is a ``<dt>`` with an ``id``, the anchor of an entry (DocBook's variablelist:
-PostgreSQL's ``shared_buffers (integer)``; Sphinx's API entries); a ``<dt>`` without one stays
-joined to its description ("--amend: Replace ...")."""
+PostgreSQL's ``shared_buffers (integer)``; Sphinx's API entries), and every term of a list
+holding one (Zsh's builtins: Texinfo anchors ``autoload`` and ``read`` but not ``setopt``, and
+the 98 passages after ``read`` were labelled ``read [...]``, ``setopt``'s "Set the options for
+the shell." kept out of its Answer as a neighbour's, trial 72, F2); a ``<dt>`` of another
+list stays joined to its description ("--amend: Replace ...")."""
 
 @dataclass(frozen=True)
 class HtmlPage:
@@ -314,7 +317,8 @@ def _stylesheet() -> etree.XSLT:
 <xsl:template match="br">{_LINE}</xsl:template>
 <xsl:template match="dl[dt[@id]]" priority="1">{_HEAD}{_ENTRIES}{_TAIL}<xsl:apply-templates/>\
 {_HEAD}{_ENTRIES_END}{_TAIL}</xsl:template>
-<xsl:template match="dt[@id][@data-research-next='dd' or @data-research-next='dt']" priority="2">\
+<xsl:template match="dl[dt[@id]]/dt[@data-research-next='dd' or @data-research-next='dt']" \
+priority="2">\
 {_HEAD}{_ENTRY}<xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="dt[@data-research-next='dd']">{_BREAK}\
 <xsl:apply-templates/>{_TERM}</xsl:template>

@@ -130,3 +130,22 @@ def test_an_entry_whose_text_follows_its_list_heads_that_text() -> None:
     assert "Retrieves related objects" in by_heading["prefetch_related(*fields)"]
     assert not any(" / " in h for h, _t in page.sections), page.sections
     assert all(t.strip() != h.strip() for h, t in page.sections if h), page.sections
+
+
+def test_every_term_of_a_list_of_anchored_entries_heads_its_entry() -> None:
+    # Trial 72, F2: Texinfo anchors some of Zsh's builtins (autoload, read) and not others
+    # (setopt): the 98 passages after read's entry were labelled "read [...]", and setopt's
+    # "Set the options for the shell." was kept out of its Answer as a neighbour's
+    page = html_page(
+        "<html><body><h2>Shell Builtin Commands</h2><dl>"
+        "<dt id='index-read'><span><tt>read</tt> [ <tt>-rsz</tt> ] [ <var>name</var> ... ]"
+        "</span></dt><dd><p>Read one line and split it into fields.</p></dd>"
+        "<dt><span><tt>readonly</tt></span></dt><dd><p>Same as typeset -r.</p></dd>"
+        "<dt><span><tt>setopt</tt> [ {<tt>+</tt>|<tt>-</tt>}<var>options</var> ] [ <tt>-m</tt>"
+        " ] [ <var>name</var> ... ]</span></dt><dd><p>Set the options for the shell. All "
+        "options specified either with flags or by name are set.</p></dd></dl></body></html>")
+    headings = [heading for heading, _text in page.sections]
+    assert "setopt [ {+|-}options ] [ -m ] [ name ... ]" in headings, headings
+    assert "readonly" in headings, headings
+    setopt = dict(page.sections)["setopt [ {+|-}options ] [ -m ] [ name ... ]"]
+    assert "Set the options for the shell." in setopt and "Read one line" not in setopt
