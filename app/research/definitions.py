@@ -21,7 +21,7 @@ from app.research.relevance import topic_terms
 from app.research.topics import topic_kind
 from workers.sources import Passage
 from workers.sources.chunks import PARA_SPLIT
-from workers.sources.entries import signature_name
+from workers.sources.entries import entry_keywords, signature_name
 from workers.sources.names import NameKey, name_keys, named_symbols
 from workers.sources.query import mentions, symbol_name
 
@@ -103,9 +103,10 @@ def _entry_at(paragraphs: list[str], at: int) -> tuple[tuple[list[str], str] | N
     names: list[str] = []
     first = at
     while (at < len(paragraphs) - 1 and at - first < _ENTRY_HEADINGS
-           and (heading := entry_heading(paragraphs[at]) or _definition_line(paragraphs[at]))):
+           and (heading := entry_heading(paragraphs[at]) or _definition_line(paragraphs[at])
+                or _synopsis_line(paragraphs[at]))):
         if name := (signature_name(heading) or _identifier(heading) or _defined(heading)
-                    or _option(heading)):
+                    or _option(heading) or _keyword(heading)):
             names.append(name)
         elif names:  # "Note" under the name: what follows is the note's, not the summary
             return None, at
@@ -172,8 +173,30 @@ def _option(heading: str) -> str:
     return found.group(1) if found else ""
 
 
+def _synopsis_line(paragraph: str) -> str:
+    """``paragraph`` when it is one line of a keyword and its arguments, closed by them (Zsh's
+    ``setopt [ {+|-}options | {+|-}o option_name ] [ -m ] [ name ... ]``: too many words for
+    a heading), else ""."""
+    line = paragraph.strip()
+    return line if ("\n" not in line and line.endswith(("]", ">", "}"))
+                    and _keyword(line)) else ""
+
+
+def _keyword(heading: str) -> str:
+    """The one keyword ``heading`` labels with its arguments (Zsh's ``setopt [ {+|-}options |
+    {+|-}o option_name ] [ -m ] [ name ... ]``, above "Set the options for the shell."), else "".
+
+    Example:
+        >>> _keyword("setopt [ -m ] [ name ... ]"), _keyword("inter <delay> / fastinter <delay>")
+        ('setopt', '')
+    """
+    keywords = entry_keywords(heading)
+    return next(iter(keywords)) if len(keywords) == 1 else ""
+
+
 _WHAT_DOES = re.compile(r"what\s+(?:does|do|is|are)\s+(?:the\s+|an?\s+)?(?P<name>[a-z_][\w.]*)"
-                        r"(?:\s+(?:function|command|method|macro|procedure))?\s+(?:do\s*)?\??",
+                        r"(?:\s+(?:function|command|method|macro|procedure|builtin|option|filter"
+                        r"|directive|parameter|setting|variable|keyword))?\s+(?:do\s*)?\??",
                         re.IGNORECASE)
 
 

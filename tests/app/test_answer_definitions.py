@@ -242,3 +242,21 @@ def test_one_sentence_in_two_wordings_is_one_answer_bullet() -> None:
     answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
     assert ("styles regular, global and disabled" in answer
             and answer.count("styles regular, global and disabled") == 1), answer
+
+
+def test_a_keyword_entry_under_its_synopsis_is_defined_by_its_first_sentence() -> None:
+    # Trial 72, F1: "What does the setopt builtin do?" skipped "Set the options for the shell.";
+    # its synopsis line had too many words for a heading, and "builtin" was no kind of name
+    q, page = "What does the setopt builtin do?", "Shell-Builtin-Commands.html"
+    synopsis = "setopt [ {+|-}options | {+|-}o option_name ] [ -m ] [ name ... ]"
+    entry = (f"{synopsis}\n\nSet the options for the shell. All options specified either with "
+             "flags or by name are set.")
+    rows = [row("docs_search", q, [{"kind": "passage", "text": entry, "ref": f"{page}#149",
+                                    "title": "Shell Builtin Commands", "source": page,
+                                    "heading": synopsis, "score": 29.0}]),
+            row("analyst", q, [item("finding", "This is because set is regarded as a special "
+                                    "builtin by the POSIX standard, but setopt is not.",
+                                    f"{page}#140")])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert answer_section(md).strip().splitlines()[0] == (
+        "- `setopt`: Set the options for the shell. [1]"), md
