@@ -100,46 +100,34 @@ def test_a_planner_whose_tool_call_arguments_cannot_be_read_falls_back_to_its_ow
     assert len(fake_openai.requests("planner")) == 1
 
 
-def test_a_planner_behind_a_proxy_error_page_ends_with_one_named_line(fake_openai, run):
-    fake_openai.fail("planner", kind="html_200", times=None)
+@pytest.mark.parametrize(("kind", "said", "unsaid"), [
+    ("html_200", "a page that is not JSON (502 Bad Gateway)", "Unexpected response type"),
+    # trial 70, F1: "JSONDecodeError: Expecting value", at once, unretried
+    ("not_json_200", "a body that is not JSON", "JSONDecodeError"),
+    # trial 70, F4: half a body, then the connection closed, was "cannot reach the model
+    # server ...: is it running, at that address?"
+    ("cut_200", "closed the connection before its answer was complete", "is it running"),
+])
+def test_a_planner_whose_answer_cannot_be_read_ends_with_one_named_line(fake_openai, run, kind,
+                                                                         said, unsaid):
+    fake_openai.fail("planner", kind=kind, times=None)
     proc, _summary, _data = run()
     assert proc.returncode == 1
     (line,) = _error_lines(proc.stderr)
-    assert "a page that is not JSON (502 Bad Gateway)" in line, line
-    assert "Unexpected response type" not in line and "Traceback" not in proc.stderr
-    assert len(fake_openai.requests("planner")) == 3  # retried by the RetryPolicy
+    assert said in line and unsaid not in line and "Traceback" not in proc.stderr, line
+    assert len(fake_openai.requests("planner")) == 3  # transient: retried by the RetryPolicy
 
 
-def test_an_answer_sent_as_json_that_is_not_json_is_a_malformed_response(fake_openai, run):
-    # trial 70, F1: the planner's run failed at once with "JSONDecodeError: Expecting value",
-    # and each worker's task ended so after one attempt: a malformed response is retried
-    fake_openai.fail("planner", kind="not_json_200", times=None)
-    proc, _summary, _data = run()
-    assert proc.returncode == 1
-    (line,) = _error_lines(proc.stderr)
-    assert "a body that is not JSON" in line and "malformed response" in line, line
-    assert "JSONDecodeError" not in line and "Traceback" not in proc.stderr
-    assert len(fake_openai.requests("planner")) == 3  # retried by the RetryPolicy
-    fake_openai.faults.clear()
+def test_a_workers_answer_sent_as_json_that_is_not_json_is_a_malformed_response(fake_openai,
+                                                                                 run):
+    # trial 70, F1: each worker's task ended after one attempt with a bare JSONDecodeError
     fake_openai.fail("analyst", kind="not_json_200", times=None, question=PLAN_QUESTIONS[0])
-    proc, summary, data = run("--rounds", "1", "--fresh")
+    proc, summary, data = run("--rounds", "1")
     assert proc.returncode == 1
     (error,) = summary["errors"]
     assert error["worker"] == "analyst" and "a body that is not JSON" in error["error"]
     (row,) = [r for r in db_rows(data) if r["status"] == "error"]
     assert row["attempts"] == 3 and "malformed response" in row["error"]
-
-
-def test_an_answer_cut_mid_way_is_not_a_server_that_cannot_be_reached(fake_openai, run):
-    # trial 70, F4: a server that answered half a body, then closed the connection, was "cannot
-    # reach the model server ...: is it running, at that address?"
-    fake_openai.fail("planner", kind="cut_200", times=None)
-    proc, _summary, _data = run()
-    assert proc.returncode == 1
-    (line,) = _error_lines(proc.stderr)
-    assert "closed the connection before its answer was complete" in line, line
-    assert "is it running" not in line and "Traceback" not in proc.stderr
-    assert len(fake_openai.requests("planner")) > 1  # transient: retried
 
 
 def test_malformed_worker_answer_names_the_cause_in_the_envelope(fake_openai, run):
