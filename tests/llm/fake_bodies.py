@@ -25,7 +25,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["ANSWER_KINDS", "PAYLOAD_KINDS", "edit_answer", "edit_payload"]
+from tests.http_stub import Truncated
+
+__all__ = ["ANSWER_KINDS", "PAYLOAD_KINDS", "RAW_BODIES", "edit_answer", "edit_payload"]
 
 ANSWER_KINDS = ("args_string", "args_list", "args_number", "text_json")
 PAYLOAD_KINDS = ("empty_choices", "null_choices", "choices_object", "message_null",
@@ -83,3 +85,12 @@ def edit_payload(kind: str | None, payload: dict[str, Any], usage: Any = None) -
     if kind == "usage":
         payload["usage"] = usage
     return payload
+
+
+RAW_BODIES = {
+    "html_200": "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>",
+    "not_json_200": b"not json at all",  # sent as application/json
+    "cut_200": Truncated(b'{"id": "chatcmpl-cut", "object": "chat.completion", '),  # then closed
+}
+"""The answers with status 200 that are no completion: a proxy's error page, a body that is not
+JSON, half of a body before the connection closes."""

@@ -28,10 +28,8 @@ malformed 200 answers of ``tests/llm/fake_bodies.py`` (no, null or an object of 
 null ``message``, an ``error`` object, no ``usage`` or a ``usage`` sent as scripted, tool-call
 arguments double-encoded, a list or a number, the answer as fenced JSON text), ``null_tool_id``
 (a tool call whose ``id`` is null), ``length`` (output cut: ``finish_reason: "length"`` and the
-tool-call arguments truncated mid-JSON), ``html_200`` (a proxy's HTML error page with status
-200), ``not_json_200`` (a body sent as ``application/json`` that is not JSON), ``cut_200``
-(half of a body, then the connection closed) and, at an
-agent's ``search`` step, ``bad_json`` (a trailing comma in the search call).
+tool-call arguments truncated mid-JSON), the 200s of ``RAW_BODIES`` and, at an agent's
+``search`` step, ``bad_json`` (a trailing comma in the search call).
 Agents' protocol faults, at the ``answer`` step: ``twice`` (the response tool called twice in one
 message, with the same arguments), ``twice_differing`` (twice, with different arguments:
 langchainjs#11020) and ``tool_and_bad_args`` (a ``search_corpus`` call and a response tool call
@@ -60,8 +58,8 @@ from dataclasses import dataclass
 from http.server import ThreadingHTTPServer
 from typing import Any
 
-from tests.http_stub import JsonHandler, Truncated, serve, stop
-from tests.llm.fake_bodies import edit_answer, edit_payload
+from tests.http_stub import JsonHandler, serve, stop
+from tests.llm.fake_bodies import RAW_BODIES, edit_answer, edit_payload
 from workers.tools import message_text
 
 FAKE_KEY = "sk-test-LEAKCANARY-7f3a9c2e5b1d4e8f"
@@ -248,15 +246,9 @@ class FakeOpenAI:
         if answer is None:
             seen.status = 400
             return 400, self._error(400, f"the fake server cannot answer a {role!r} request")
-        if kind == "html_200":  # a proxy's error page, sent with status 200 (no usage)
+        if kind in RAW_BODIES:  # a 200 that is no completion (no usage)
             seen.answer = answer
-            return 200, "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
-        if kind == "not_json_200":  # a body sent as application/json that is no JSON at all
-            seen.answer = answer
-            return 200, b"not json at all"
-        if kind == "cut_200":  # half of a body, then the connection closed
-            seen.answer = answer
-            return 200, Truncated(b'{"id": "chatcmpl-cut", "object": "chat.completion", ')
+            return 200, RAW_BODIES[kind]
         answer = edit_answer(kind, answer)  # tests/llm/fake_bodies.py
         completion_text = json.dumps(answer)
         usage = {
