@@ -39,6 +39,7 @@ MAX_NAME_KEYS = 24
 _WORDS = re.compile(r"\w+")
 _JOINER = re.compile(r"[\s-]+")
 _OPTION_LEAD = re.compile(r"(?:^|\s)[-+]{1,2}$")
+_QUOTES = frozenset("'\"`")
 _NAME_LEADS = frozenset({"all", "any", "in", "no", "on", "out"})
 """The stopwords a name may begin with (``InMemorySaver``, ``AnyMessage``, ``OnConflict``)."""
 
@@ -120,7 +121,8 @@ def _words(text: str) -> tuple[list[str], list[bool], list[bool]]:
     """The words of ``text`` and, for each, whether only spaces or hyphens part it from the one
     before ("in-memory store": a run; "Send, add_messages": two), and whether it is written as
     code: a member of a dotted name (``Session.expunge``), a call (``getline()``, whose
-    entry lost to every page that calls it, trial 71) or an option (``-quality``, trial 72)."""
+    entry lost to every page that calls it, trial 71), an option (``-quality``, trial 72) or a
+    word in quotes (Vim's ``'scrolloff'``)."""
     tokens: list[str] = []
     joined: list[bool] = []
     coded: list[bool] = []
@@ -128,9 +130,10 @@ def _words(text: str) -> tuple[list[str], list[bool], list[bool]]:
     for match in _WORDS.finditer(text):
         between = text[end: match.start()]
         joined.append(bool(tokens) and _JOINER.fullmatch(between) is not None)
+        quote = between[-1:]
         coded.append((bool(tokens) and between == ".") or text.startswith("(", match.end())
                      or _OPTION_LEAD.search(text, max(0, match.start() - 3), match.start())
-                     is not None)
+                     is not None or (quote in _QUOTES and text.startswith(quote, match.end())))
         tokens.append(match.group())
         end = match.end()
     return tokens, joined, coded

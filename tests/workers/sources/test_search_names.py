@@ -275,3 +275,13 @@ def test_an_option_entry_is_the_option_named_not_a_longer_one(tmp_path):
     with Corpus.open(tmp_path / "data", folder=folder) as corpus:
         hits = corpus.search("What does the -resize option do?", k=3)
     assert hits[0].text.startswith("-resize geometry"), [h.text[:40] for h in hits]
+
+
+def test_a_word_in_quotes_is_a_name_and_its_kind_is_context():
+    # Trial 71, V1: "What does the 'scrolloff' option do?" ranked motion.html's "Cursor is
+    # adjusted for 'scrolloff' option ..." above Vim's entry, which never says "option"
+    query = search_query("What does the 'scrolloff' option do?")
+    assert [n.key for n in query.names] == ["scrolloff"]
+    assert query.terms == ("scrolloff",) and query.context == ("option",)
+    assert [n.key for n in name_keys("What does `retry` do?")] == ["retry"]
+    assert name_keys("Is it the plan's own words?") == ()  # an apostrophe quotes nothing
