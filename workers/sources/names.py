@@ -138,6 +138,7 @@ def _words(text: str) -> tuple[list[str], list[bool], list[bool]]:
         end = match.end()
     return tokens, joined, coded
 
+
 def _usable(run: list[str], forms: set[str] | None) -> bool:
     """Whether a run of words can be a name: none but its first is a stopword (and that only in
     a run of three, one of ``_NAME_LEADS``), its last is no stopword or filler word, and (with
