@@ -22,7 +22,7 @@ from typing import Any
 
 from app.llm.offline.sentences import split_sentences
 from workers.sources.chunks import PARA_SPLIT
-from workers.sources.entries import LABEL, entry_led, label_name
+from workers.sources.entries import LABEL, entry_led, label_name, typed_label
 from workers.sources.query import word_forms
 from workers.sources.textsections import letter_line
 
@@ -60,13 +60,6 @@ sentence: ``* `max_age` - Sets a maximum time ... Defaults to `600`.``, a docstr
 ``timeout (float): Seconds to wait. Defaults to 30.``, a definition list's ``gc.auto: When
 there are ... The default value is 6700.`` (Git's manual), an option typed in brackets with a
 ``Default:`` field (Node.js's ``highWaterMark <number> Buffer level ... Default: 16384``)."""
-_TYPED_ENTRY = re.compile(r"^[A-Za-z_][\w.-]{0,60}\s*\([^()\n]{1,40}\):\s")
-"""A paragraph led by an entry's name and its type or default in brackets (Postfix's
-``smtpd_helo_restrictions (default: empty): Optional restrictions ...``, DocBook's ``ssl
-(boolean): Enables ...``): its first sentence is the entry's description, as a
-``Description:`` row is (a label so written reads as a field listing, never as a sentence:
-"What does the smtpd_helo_restrictions parameter do?" was answered by a note further down,
-trial 71, F3)."""
 _BRACKETED = re.compile(
     r"^\s*(?:[-*+]\s+)?(?P<name>`[^`\n]{1,60}`|\**[A-Za-z_][\w.]{0,60}\**)"
     r"\s*\(default:?\s+[^()\n]{1,60}\)\s*(?: [-\u2013\u2014] |: |$)", re.IGNORECASE)
@@ -182,7 +175,10 @@ def description_rows(text: str) -> list[tuple[str, str]]:
     """The ``Description:`` rows of a passage, as :func:`default_rows` gives ``Default:`` rows:
     a reference entry's own one-line definition (Apache's ``Description: Define a default URL
     for requests that don't map to a file or handler.``), or the first sentence of an entry
-    labelled with its type or default in brackets (:data:`_TYPED_ENTRY`).
+    labelled with its type or default in brackets (:func:`~workers.sources.entries.typed_label`:
+    Postfix's ``smtpd_helo_restrictions (default: empty): Optional restrictions ...``; such a
+    label reads as a field listing, never as a sentence, and "What does the
+    smtpd_helo_restrictions parameter do?" was answered by a note further down, trial 71, F3).
 
     Example:
         >>> description_rows("FallbackResource Directive ¶\\n\\nDescription: Define a "
@@ -204,7 +200,7 @@ def _field_rows(text: str, label: re.Pattern[str]) -> list[tuple[str, str]]:
         if label is _DEFAULT_LABEL and (listed := _listed_defaults(paragraph)):
             out += listed
             continue
-        if label is _DESCRIPTION_LABEL and _TYPED_ENTRY.match(paragraph) and entry_led(paragraph):
+        if label is _DESCRIPTION_LABEL and typed_label(paragraph) and entry_led(paragraph):
             lead = LABEL.match(paragraph)  # an entry typed in brackets: its first sentence
             said = split_sentences(paragraph[lead.end():])[:1] if lead else []
             out += [(label_name(paragraph), f"{lead.group(0).strip()} {said[0]}")] if said else []

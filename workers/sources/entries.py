@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterable
 
 __all__ = ["ENTRY_KEYWORD", "LABEL", "SIGNATURE", "entry_keywords", "entry_led", "entry_name",
-           "label_name", "names_keyword", "opened_entry", "signature_name", "signatures_held"]
+           "label_name", "names_keyword", "opened_entry", "signature_name", "signatures_held",
+           "typed_label"]
 
 ENTRY_KEYWORD = re.compile(r"([A-Za-z][\w.:-]*(?: [A-Za-z][\w.:-]*){0,3})\s+[<\[{]")
 """A reference entry's heading written as its keyword (up to four words) and arguments
@@ -56,6 +57,18 @@ def label_name(paragraph: str) -> str:
         return ""
     name = _ARGUMENTS.sub("", found.group("label")).strip()
     return "" if " ".join(name.lower().split()) in _FIELD_LABELS else name
+
+
+def typed_label(paragraph: str) -> bool:
+    """Whether ``paragraph`` is led by a label of a name and its type or default in brackets
+    (:data:`_BRACKETED_LABEL`: Postfix's ``smtpd_helo_restrictions (default: empty): ...``).
+
+    Example:
+        >>> typed_label("ssl (boolean): Enables SSL."), typed_label("pop [<stash>]: Remove it.")
+        (True, False)
+    """
+    found = LABEL.match(paragraph.strip())
+    return bool(found and _BRACKETED_LABEL.fullmatch(found.group("label").strip()))
 
 
 def entry_led(paragraph: str) -> bool:
