@@ -53,8 +53,10 @@ def cautions(text: str) -> bool:
         False
         >>> cautions("If this option is not specified, the time defaults to 90 days.")
         False
+        >>> cautions("-quiet — Description: suppress all warning messages.")
+        False
     """
-    said = _DEFAULT_CLAUSE.sub(" ", without_setting_names(text))
+    said = _MESSAGES.sub(" ", _DEFAULT_CLAUSE.sub(" ", without_setting_names(text)))
     return not history_row(text) and bool(CAUTION.search(said))
 
 
@@ -64,6 +66,12 @@ _DEFAULT_CLAUSE = re.compile(
 """A clause that says when a default applies ("If this option is not specified, the
 expiration time is taken from gc.reflogExpire, which in turn defaults to 90 days."): its "not"
 is no caution (trial 53 found the sentence under Caveats, beside the Answer it repeats)."""
+
+
+_MESSAGES = re.compile(r"\b(?:warning|error)s?\s+messages?\b", re.IGNORECASE)
+"""The messages a program prints, named as a thing an option handles ("-quiet: suppress all
+warning messages", "-regard-warnings: pay attention to warning messages"): no caution (trial
+72 found both under an ImageMagick report's Caveats)."""
 
 
 def without_setting_names(text: str) -> str:

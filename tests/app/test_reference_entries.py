@@ -343,3 +343,16 @@ def test_a_sentence_of_another_typed_entry_is_a_neighbours() -> None:
                               topic=q, sub_questions=[q]))
     answer = answer_section(md)
     assert "The built-in default is ISO, MDY." in answer and "postgres" not in answer, md
+
+
+def test_an_option_that_handles_warning_messages_is_no_caveat() -> None:
+    # trial 72, F5: ImageMagick's "-quiet — Description: suppress all warning messages." and
+    # "-regard-warnings — Description: pay attention to warning messages." were Caveats; the
+    # messages are what the options handle, no warning of the manual's
+    from app.research.caveats import cautions
+
+    assert not cautions("-quiet — Description: suppress all warning messages.")
+    assert not cautions("-regard-warnings — Description: pay attention to warning messages.")
+    assert not cautions("The -verbose option prints error messages as they come.")
+    assert cautions("Warning: writing over an image file loses its original pixels.")
+    assert cautions("Error messages are lost when the log is full.")  # "lost" still cautions
