@@ -21,7 +21,7 @@ from app.research.relevance import topic_terms
 from app.research.topics import topic_kind
 from workers.sources import Passage
 from workers.sources.chunks import PARA_SPLIT
-from workers.sources.entries import entry_keywords, signature_name
+from workers.sources.entries import entry_keywords, option_heading, signature_name
 from workers.sources.names import NameKey, name_keys, named_symbols
 from workers.sources.query import mentions, symbol_name
 
@@ -106,7 +106,7 @@ def _entry_at(paragraphs: list[str], at: int) -> tuple[tuple[list[str], str] | N
            and (heading := entry_heading(paragraphs[at]) or _definition_line(paragraphs[at])
                 or _synopsis_line(paragraphs[at]))):
         if name := (signature_name(heading) or _identifier(heading) or _defined(heading)
-                    or _option(heading) or _keyword(heading)):
+                    or option_heading(heading) or _keyword(heading)):
             names.append(name)
         elif names:  # "Note" under the name: what follows is the note's, not the summary
             return None, at
@@ -156,21 +156,6 @@ def _identifier(heading: str) -> str:
     ``FetchContent``), else "" ("Logging", "Installation" are words, not names)."""
     name = heading.strip().strip("`")
     return name if len(name.split()) == 1 and written_names(name) == {name.lower()} else ""
-
-
-_OPTION_HEADING = re.compile(r"([-+]{1,2}[A-Za-z][\w-]*)(?:[ =][^\s.:;!?]{1,30}){0,2}")
-
-
-def _option(heading: str) -> str:
-    """The option ``heading`` names, with its arguments or not (ImageMagick's ``-quality value``,
-    above "JPEG/MIFF/PNG compression level."), else "".
-
-    Example:
-        >>> _option("-quality value"), _option("+repage"), _option("- a list item")
-        ('-quality', '+repage', '')
-    """
-    found = _OPTION_HEADING.fullmatch(heading.strip())
-    return found.group(1) if found else ""
 
 
 def _synopsis_line(paragraph: str) -> str:

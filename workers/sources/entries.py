@@ -13,8 +13,8 @@ import re
 from collections.abc import Iterable
 
 __all__ = ["ENTRY_KEYWORD", "LABEL", "SIGNATURE", "entry_keywords", "entry_led", "entry_name",
-           "label_name", "names_keyword", "opened_entry", "signature_name", "signatures_held",
-           "typed_label"]
+           "label_name", "names_keyword", "opened_entry", "option_heading", "signature_name",
+           "signatures_held", "typed_label"]
 
 ENTRY_KEYWORD = re.compile(r"([A-Za-z][\w.:-]*(?: [A-Za-z][\w.:-]*){0,3})\s+[<\[{]")
 """A reference entry's heading written as its keyword (up to four words) and arguments
@@ -192,6 +192,21 @@ def opened_entry(text: str, heading: str) -> str:
 
 _BARE_SIGNATURE = re.compile(r"[A-Za-z_$][\w$.]{0,60}\([^()\n]{0,80}\)")
 """A paragraph that is a call's signature alone: ``getline({lnum} [, {end}])``."""
+
+
+_OPTION_HEADING = re.compile(r"([-+]{1,2}[A-Za-z][\w-]*)(?:[ =][^\s.:;!?]{1,30}){0,2}")
+
+
+def option_heading(heading: str) -> str:
+    """The option ``heading`` names, dashes kept, with its arguments or not (ImageMagick's
+    ``-quality value``, above "JPEG/MIFF/PNG compression level."), else "".
+
+    Example:
+        >>> option_heading("-quality value"), option_heading("+repage"), option_heading("- a b")
+        ('-quality', '+repage', '')
+    """
+    found = _OPTION_HEADING.fullmatch(heading.strip())
+    return found.group(1) if found else ""
 
 
 def signatures_held(text: str) -> set[str]:

@@ -115,9 +115,9 @@ def _pre(text: str) -> str:
     block (:func:`~workers.sources.preformatted.pre_blocks`: a text file in an HTML wrapper)."""
     if reads_as_prose(text):
         return _prose(help_words(text))
-    lines = text.replace(_BREAK, "\n").replace(_LINE, "\n").replace(_TAIL, "\n").replace(_HEAD, "")
+    lines = _pre_lines(text)
     if lines.count("\n") <= LONG_PRE_LINES:
-        return _fenced(text)
+        return fenced(lines)
     return "\n\n".join(_prose(block) if prose else fenced(block)
                        for prose, block in pre_blocks(lines))
 
@@ -142,10 +142,9 @@ def _lines(flat: str) -> str:
     return flat.strip(_LINE).replace(_LINE, "\n")
 
 
-def _fenced(code: str) -> str:
-    """A ``<pre>``'s text (its markers read as line ends) as a fenced code block."""
-    return fenced(code.replace(_BREAK, "\n").replace(_LINE, "\n").replace(_TAIL, "\n")
-                  .replace(_HEAD, ""))
+def _pre_lines(text: str) -> str:
+    """A ``<pre>``'s text, its markers read as line ends."""
+    return text.replace(_BREAK, "\n").replace(_LINE, "\n").replace(_TAIL, "\n").replace(_HEAD, "")
 
 
 def html_page(source: str | bytes) -> HtmlPage:

@@ -16,6 +16,7 @@ from workers.sources.entries import (
     entry_name,
     names_keyword,
     opened_entry,
+    option_heading,
     signatures_held,
 )
 from workers.sources.fences import split_fences
@@ -38,7 +39,6 @@ spells it with a capital letter ("Send"), raises a passage: up to x2."""
 
 _WHOLE_WORDS = re.compile(r"\w+")
 _NUMBERED_NAME = re.compile(r"\d+(?:\.\d+)*\.?\s+([a-z][\w-]*)")
-_OPTION_ENTRY = re.compile(r"[-+]{1,2}([A-Za-z][\w-]*)(?:[ =][^\s.:;!?]{1,30}){0,2}")
 
 
 def exact_names(terms: Sequence[str], title: str) -> float:
@@ -213,8 +213,9 @@ def entry_named(heading: str, terms: Sequence[str]) -> bool:
     """
     if (numbered := _NUMBERED_NAME.fullmatch(heading.strip())) is not None:
         return numbered[1] in terms
-    if (option := _OPTION_ENTRY.fullmatch(heading.strip())) is not None:
-        return bool(names_keyword(" ".join(terms), {option[1].lower().replace("-", " ")}))
+    if option := option_heading(heading):
+        words = " ".join(option.lstrip("-+").lower().split("-"))
+        return bool(names_keyword(" ".join(terms), {words}))
     if not any(mark in heading for mark in "<[{("):  # the common case: a plain heading
         return False
     return bool(names_keyword(" ".join(terms), entry_keywords(heading)))
@@ -223,12 +224,11 @@ def entry_named(heading: str, terms: Sequence[str]) -> bool:
 def _opens_numbered_entry(text: str, heading: str, terms: Sequence[str]) -> bool:
     """Whether ``text`` opens the numbered section of a name the question says, or an option's
     (:func:`entry_named`'s "11.44 crop", "-resize geometry"): its first paragraph is the
-    heading, and what the entry
-    does comes next ("Crop the input video to given dimensions."), where its later passages
-    list parameters and examples."""
-    return ((_NUMBERED_NAME.fullmatch(heading.strip()) or _OPTION_ENTRY.fullmatch(heading.strip()))
-            is not None and text.lstrip().startswith(heading.strip())
-            and entry_named(heading, terms))
+    heading, and what the entry does comes next ("Crop the input video to given dimensions."),
+    where its later passages list parameters and examples."""
+    numbered = _NUMBERED_NAME.fullmatch(heading.strip()) is not None
+    return ((numbered or bool(option_heading(heading)))
+            and text.lstrip().startswith(heading.strip()) and entry_named(heading, terms))
 
 
 def holds_named_entry(text: str, terms: Sequence[str]) -> bool:
