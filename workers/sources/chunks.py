@@ -81,27 +81,45 @@ def _sentences(para: str) -> list[str]:
     return [*parts, para[start:]]
 
 
+_REFERS_BACK = re.compile(
+    r"(?:This|These|That|Those|It|Its|Such|Thus|Hence|Otherwise|Equivalently|However|Instead)\b")
+"""A sentence opening with one of these words goes on from the sentence before it."""
+
+
 def _pack_sentences(para: str, limit: int) -> list[str]:
     """A paragraph too long for one passage, cut into chunks of whole sentences (a sentence
     too long for one is cut at whitespace), each sentence joined to the next by the whitespace
     written between them: a line break stays a line break. Joined by a space, a docstring's
     "Args:" entries ran into one line ("... to error-handler nodes. cache_policy: Default ..."),
-    and the field they document was lost."""
+    and the field they document was lost. A sentence that goes on from the one before
+    (:data:`_REFERS_BACK`) takes that one into its chunk when both fit: "If the option -nosafe
+    is given, Asymptote runs in unsafe mode." ended one passage and "This enables the int
+    system(string s) ... calls" opened the next, so neither said what -nosafe enables.
+
+    Example:
+        >>> _pack_sentences("Aa aa. If -x is given, it runs. This enables y.", 40)
+        ['Aa aa.', 'If -x is given, it runs. This enables y.']
+    """
     parts = _sentences(para)  # sentence, whitespace, sentence, ...
     chunks: list[str] = []
-    current = ""
+    current: list[str] = []  # the chunk's pieces, each but the first led by its separator
     for index in range(0, len(parts), 2):
         sep = parts[index - 1] if index else ""
-        for piece in _hard_split(parts[index], limit):
-            if current and len(current) + len(sep) + len(piece) <= limit:
-                current = f"{current}{sep}{piece}"
+        for cut, piece in enumerate(_hard_split(parts[index], limit)):
+            size = sum(map(len, current))
+            if current and size + len(sep) + len(piece) <= limit:
+                current.append(f"{sep}{piece}")
             else:
+                carried: list[str] = []
+                if (len(current) > 1 and not cut and _REFERS_BACK.match(piece)
+                        and len(current[-1].lstrip()) + len(sep) + len(piece) <= limit):
+                    carried = [current.pop().lstrip()]
                 if current:
-                    chunks.append(current)
-                current = piece
+                    chunks.append("".join(current))
+                current = [*carried, f"{sep}{piece}" if carried else piece]
             sep = " "  # within a sentence cut at whitespace
     if current:
-        chunks.append(current)
+        chunks.append("".join(current))
     return chunks
 
 
