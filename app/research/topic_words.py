@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from app.research.topics import ASKED_MEASURE
+from workers.sources.names import code_words, name_keys
 from workers.sources.query import distinct_terms, mentions, query_terms
 from workers.sources.stopwords import FILLER_WORDS
 
@@ -45,7 +46,9 @@ def name_terms(topic: str) -> frozenset[str]:
     """The topic's words written as names (lower-cased): with a capital after their first letter
     ("SQLite", "FTS5", "RetryPolicy") or capitalized other than at a sentence's start ("on
     *Windows*"; not in a title-cased topic, where every word is); a word in capitals
-    ("REST") is there in capitals too, for :func:`mentioned`. A name is matched on its own
+    ("REST") is there in capitals too, for :func:`mentioned`; and the words written as code
+    (:func:`~workers.sources.names.code_words`: ``orient()``, ``-nosafe``, "the orient
+    function"). A name is matched on its own
     surface form only, never on a word it looks like an inflection of: "Windows" is not
     "window" (issue 19).
 
@@ -76,7 +79,8 @@ def name_terms(topic: str) -> frozenset[str]:
     # a word in capitals is matched in capitals too (mentioned): trial 60's "Django REST
     # framework ModelSerializer" was answered from "the rest of Django's documentation"
     upper = {w for w in _WORD.findall(topic) if len(w) > 1 and w.isalpha() and w.isupper()}
-    return frozenset((inner if title_cased else inner | capital) | upper)
+    coded = code_words(name_keys(topic))  # "the orient function" is no "orientation"
+    return frozenset((inner if title_cased else inner | capital) | upper | coded)
 
 
 def name_phrases(topic: str) -> tuple[str, ...]:

@@ -27,8 +27,8 @@ from workers.sources.query import (
     word_forms,
 )
 
-__all__ = ["MAX_NAME_KEYS", "MAX_NAME_WORDS", "NameKey", "kinds_named", "name_keys",
-           "named_symbols", "symbol_key", "symbol_name"]
+__all__ = ["MAX_NAME_KEYS", "MAX_NAME_WORDS", "NameKey", "code_words", "kinds_named",
+           "name_keys", "named_symbols", "symbol_key", "symbol_name"]
 
 MAX_NAME_WORDS = 4
 """The longest run of a question's words joined into one name (``AsyncShallowPostgresSaver``)."""
@@ -117,12 +117,29 @@ def name_keys(text: str, topic: Collection[str] = ()) -> tuple[NameKey, ...]:
     return tuple(out.values())
 
 
+def code_words(names: Iterable[NameKey]) -> frozenset[str]:
+    """The single words of ``names`` (:func:`name_keys`) written as code, lower-cased: a call
+    (``orient()``), an option (``-nosafe``), a member, a quoted word, a word its kind follows
+    ("the orient function"), an identifier (``add_messages``); not a word only capitalised
+    ("NULL" names NULLs too). Such a word is matched whole, never by its forms: Asymptote's
+    "orientation" is not the orient function's word.
+
+    Example:
+        >>> sorted(code_words(name_keys("What does the orient function return?")))
+        ['orient']
+        >>> sorted(code_words(name_keys("Does Send take a NULL or -x?")))
+        ['x']
+    """
+    return frozenset(n.phrase.lower() for n in names if " " not in n.phrase and not n.spelled)
+
+
 def _words(text: str) -> tuple[list[str], list[bool], list[bool]]:
     """The words of ``text`` and, for each, whether only spaces or hyphens part it from the one
     before ("in-memory store": a run; "Send, add_messages": two), and whether it is written as
     code: a member of a dotted name (``Session.expunge``), a call (``getline()``, whose
-    entry lost to every page that calls it, trial 71), an option (``-quality``, trial 72) or a
-    word in quotes (Vim's ``'scrolloff'``)."""
+    entry lost to every page that calls it, trial 71), an option (``-quality``, trial 72), a
+    word in quotes (Vim's ``'scrolloff'``) or one the word for its kind follows as the question
+    ends ("What does the orient function return?", :data:`_KIND_AFTER`)."""
     tokens: list[str] = []
     joined: list[bool] = []
     coded: list[bool] = []
@@ -133,7 +150,8 @@ def _words(text: str) -> tuple[list[str], list[bool], list[bool]]:
         quote = between[-1:]
         coded.append((bool(tokens) and between == ".") or text.startswith("(", match.end())
                      or _OPTION_LEAD.search(text, max(0, match.start() - 3), match.start())
-                     is not None or (quote in _QUOTES and text.startswith(quote, match.end())))
+                     is not None or (quote in _QUOTES and text.startswith(quote, match.end()))
+                     or _KIND_NEXT.match(text, match.end()) is not None)
         tokens.append(match.group())
         end = match.end()
     return tokens, joined, coded
@@ -192,10 +210,11 @@ def named_symbols(names: Collection[NameKey], terms: Sequence[str],
     return out
 
 
-_KIND_AFTER = re.compile(
-    r"([\w.:'-]+?)(?:\(\))?['\"`]?\s+(function|method|option|flag|command|parameter|directive"
-    r"|setting|variable|property|attribute|builtin|macro|keyword)"
-    r"(?=\s+(?:do|does|mean|means|return|returns|work|works)\b|\s*[?.]|\s*$)", re.IGNORECASE)
+_KIND_TAIL = (r"(?:\(\))?['\"`]?\s+(function|method|option|flag|command|parameter|directive"
+              r"|setting|variable|property|attribute|builtin|macro|keyword)"
+              r"(?=\s+(?:do|does|mean|means|return|returns|work|works)\b|\s*[?.]|\s*$)")
+_KIND_AFTER = re.compile(r"([\w.:'-]+?)" + _KIND_TAIL, re.IGNORECASE)
+_KIND_NEXT = re.compile(_KIND_TAIL, re.IGNORECASE)
 """A name followed by the word for its kind, which ends what is asked: "What does the getline()
 function do?", "the -ss option?"; not a compound ("the model_construct method signatures")."""
 

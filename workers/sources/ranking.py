@@ -20,13 +20,13 @@ from workers.sources.entries import (
     signatures_held,
 )
 from workers.sources.fences import split_fences
-from workers.sources.names import named_symbols
+from workers.sources.names import code_words, named_symbols
 from workers.sources.query import SearchQuery, term_matches
 
 __all__ = ["CHANGE_LOG_FACTOR", "CODE_FACTOR", "COVERAGE_FLOOR", "COVERAGE_POWER",
            "EXACT_NAME_BOOST", "LINK_SHARE_FREE", "candidate_score", "candidates_named",
-           "change_log_factor", "code_factor", "exact_names", "link_factor", "own_name",
-           "rank_score", "ranked"]
+           "change_log_factor", "code_factor", "exact_names", "link_factor", "named_words",
+           "own_name", "rank_score", "ranked"]
 
 COVERAGE_POWER = 2.0
 COVERAGE_FLOOR = 0.25
@@ -62,11 +62,37 @@ def exact_names(terms: Sequence[str], title: str) -> float:
     return sum(t.lower() in words for t in idents) / len(idents)
 
 
+def named_words(query: SearchQuery) -> frozenset[int]:
+    """The indexes of the query's terms the question writes as code
+    (:func:`~workers.sources.names.code_words`): a passage has such a term only as that whole
+    word. Matched by its forms, Asymptote's "orientation" was the orient function's word, and
+    its page-orientation passage ranked above ``real orient(pair a, pair b, pair c)``.
+
+    Example:
+        >>> from workers.sources.query import search_query
+        >>> sorted(named_words(search_query("What does the orient function return?")))
+        [0]
+    """
+    single = code_words(query.names)
+    return frozenset(i for i, t in enumerate(query.terms) if t in single)
+
+
+def _whole_words(found: set[int], terms: Sequence[str], named: frozenset[int],
+                 text: str) -> set[int]:
+    """``found`` (indexes of ``terms`` a text matched by their forms) less the ``named`` terms
+    the text does not have as whole words."""
+    if not named & found:
+        return found
+    words = set(_WHOLE_WORDS.findall(text.lower()))
+    return {i for i in found if i not in named or terms[i] in words}
+
+
 def rank_score(query: SearchQuery, bm25: float, text: str, title: str,
                spelled: bool = False) -> float:
     """A passage's score: its bm25 (negated, so higher is better) times boosts for
 
-    * coverage: the share ``c`` of the query's words it has (text, title or heading) gives
+    * coverage: the share ``c`` of the query's words it has (text, title or heading; a word
+      the question writes as a name only whole, :func:`named_words`) gives
       ``COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * c**2``, so one rare word repeated never beats
       a passage with every word;
     * phrase: up to x1.5 as the words stand side by side in the question's order;
@@ -83,9 +109,11 @@ def rank_score(query: SearchQuery, bm25: float, text: str, title: str,
         spelled: the question names the passage's symbol spelled as it is ("Send" for
             ``Send``, not for a method ``send``: :func:`~workers.sources.names.named_symbols`).
     """
-    terms = query.terms
+    terms, named = query.terms, named_words(query)
     in_text, pairs = term_matches(terms, text)
     in_title, title_pairs = term_matches(terms, title)
+    in_text = _whole_words(in_text, terms, named, text)
+    in_title = _whole_words(in_title, terms, named, title)
     n = len(terms)
     coverage = len(in_text | in_title) / n
     score = bm25 * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**COVERAGE_POWER)

@@ -8,11 +8,14 @@ whose descriptions carry no such words, gets the most relevant ones.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 
 from app.llm.offline.sentences import Sentence
+from app.llm.offline.words import stem
+from workers.sources.names import code_words, name_keys
 
-__all__ = ["ASKED_ENTRY", "score", "select"]
+__all__ = ["ASKED_ENTRY", "code_stems", "score", "select"]
 
 ASKED_ENTRY = 2.0
 """How much more a sentence of the entry the question names counts (its paragraph is led by
@@ -21,14 +24,40 @@ the entry's name, ``pop [<stash>]: Remove a single stashed state ...``, and the 
 ("apply [<stash>]: Like pop, but ...", trial 53 on Git's docs)."""
 
 
-def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str]) -> float:
+def code_stems(question: str) -> dict[str, str]:
+    """The stems of the question's words written as code (a call ``orient()``, an option
+    ``-nosafe``, "the orient function": :func:`workers.sources.names.code_words`), each with
+    its word: a sentence has such a stem only when it has that whole word (Asymptote's
+    "The default page orientation is Portrait" answered "What does the orient function
+    return?", its "orientation" cut to the same stem).
+
+    Example:
+        >>> code_stems("What does the orient function return?")
+        {'orient': 'orient'}
+    """
+    return {stem(word): word for word in code_words(name_keys(question))}
+
+
+def _missing(sentence: Sentence, code: Mapping[str, str]) -> frozenset[str]:
+    """The code stems (:func:`code_stems`) ``sentence`` has only as part of another word."""
+    lowered = sentence.text.lower()
+    return frozenset(s for s, word in code.items() if s in sentence.stems
+                     and not re.search(rf"(?<!\w){re.escape(word)}(?!\w)", lowered))
+
+
+def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
+          code: Mapping[str, str] | None = None) -> float:
     """Relevance to the question, multiplied up by the schema words the sentence contains, or
     the heading it sits under (a sentence of a "Limitations" section answers a caveats field).
 
     Relevance is the sentence's own overlap with the question plus up to 2 for how much of the
     question its passage covers (a sentence of an on-topic passage is on topic even when it
-    repeats none of the question's words), lightly normalised for sentence length.
+    repeats none of the question's words), lightly normalised for sentence length. A word the
+    question writes as code (``code``, :func:`code_stems`) counts for neither unless the
+    sentence has it whole.
     """
+    if code and (sentence.stems | sentence.context) & code.keys():
+        question = question - _missing(sentence, code)
     own = len(sentence.stems & question)
     covered = len(sentence.context & question) / len(question) if question else 0.0
     relevance = (own + 2 * covered) / math.log2(2 + len(sentence.stems) / 8)
@@ -43,6 +72,7 @@ def select(
     boost: frozenset[str],
     bounds: tuple[int, int],
     exclude: set[str],
+    code: Mapping[str, str] | None = None,
 ) -> list[Sentence]:
     """The best sentences for one field, between ``bounds`` items.
 
@@ -57,7 +87,7 @@ def select(
     if not pool or high <= 0:
         return []
     ranked = sorted(
-        ((score(s, question, boost), s) for s in pool),
+        ((score(s, question, boost, code), s) for s in pool),
         key=lambda pair: (-pair[0], pair[1].rank, pair[1].position),
     )
     qualified = [(value, s) for value, s in ranked if value > 0]
