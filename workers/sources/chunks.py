@@ -123,6 +123,13 @@ def _pack_sentences(para: str, limit: int) -> list[str]:
     return chunks
 
 
+_LABEL = re.compile(r"[^\n]{1,80}(?<![.!?;,])")
+"""A paragraph of one short line that ends no sentence: a heading, an entry's label, a row
+such as "Default: 50M". It goes into the passage of the paragraph after it."""
+_MAX_HELD = 4
+"""More short lines in a row than this are a list (an index, a cross-reference), not labels."""
+
+
 def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
     """Split ``text`` into passages of at most ``max_chars`` characters.
 
@@ -131,6 +138,9 @@ def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
     fenced code block (:func:`workers.sources.fences.split_fences`) is one paragraph, blank
     lines and all; one too long for a passage is cut at line ends into parts fenced again
     (:func:`workers.sources.fences.fence_parts`): no passage starts or ends inside a fence.
+    Up to four short label paragraphs (:data:`_LABEL`) are part of the paragraph they head:
+    Exim's option entries ("message_size_limit", "Use: main", "Default: 50M") ended one
+    passage and their descriptions opened the next, so no passage held both (trial 73, F1).
     Deterministic; returns ``[]`` for blank text.
     """
     pieces: list[str] = []
@@ -138,14 +148,24 @@ def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
         if fenced:  # a fenced code block is one piece, or fenced parts of it (too long)
             pieces.extend(fence_parts(segment.strip("\n").rstrip(), max_chars, _hard_split))
             continue
+        held: list[str] | None = []  # labels waiting for the paragraph they head (None: a list)
         for para in PARA_SPLIT.split(segment):
             para = para.strip("\n").rstrip()
             if not para.strip():
                 continue
+            if _LABEL.fullmatch(para.strip()):
+                if held is not None and len(held) < _MAX_HELD:
+                    held.append(para)
+                    continue
+                pieces.extend(held or ())  # a run of short lines is a list: each its own
+                held = None
+            else:
+                para, held = "\n\n".join([*(held or ()), para]), []
             if len(para) <= max_chars:
                 pieces.append(para)
                 continue
             pieces.extend(_pack_sentences(para.strip(), max_chars))
+        pieces.extend(held or ())
     # dedent only what is indented (textwrap.dedent is most of the cost on flat HTML text)
     return [(textwrap.dedent(chunk) if "\n " in chunk or "\n\t" in chunk else chunk).strip()
             for chunk in _pack(pieces, max_chars, "\n\n")]

@@ -252,11 +252,15 @@ def entry_named(heading: str, terms: Sequence[str]) -> bool:
 def _opens_numbered_entry(text: str, heading: str, terms: Sequence[str]) -> bool:
     """Whether ``text`` opens the numbered section of a name the question says, or an option's
     (:func:`entry_named`'s "11.44 crop", "-resize geometry"): its first paragraph is the
-    heading, and what the entry does comes next ("Crop the input video to given dimensions."),
-    where its later passages list parameters and examples."""
+    heading, or an option's label alone (Exim's "-bt", a definition list's term without an
+    anchor, trial 73), and what the entry does comes next ("Crop the input video to given
+    dimensions."), where its later passages list parameters and examples."""
     numbered = _NUMBERED_NAME.fullmatch(heading.strip()) is not None
-    return ((numbered or bool(option_heading(heading)))
-            and text.lstrip().startswith(heading.strip()) and entry_named(heading, terms))
+    if ((numbered or bool(option_heading(heading)))
+            and text.lstrip().startswith(heading.strip()) and entry_named(heading, terms)):
+        return True
+    label = text.lstrip().split("\n\n", 1)[0].strip()  # a term Exim's <dt> gives no anchor
+    return len(label) <= 80 and bool(option_heading(label)) and entry_named(label, terms)
 
 
 def holds_named_entry(text: str, terms: Sequence[str]) -> bool:
