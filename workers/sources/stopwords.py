@@ -17,15 +17,18 @@ STOPWORDS: frozenset[str] = frozenset(
     yours yourself yourselves
     anybody anyone anything anywhere everybody everyone everything everywhere nobody nothing
     nowhere somebody someone something somewhere whatever whenever wherever whichever whoever
+    whole entire
     versus vs
     whose whereby wherein whereas whilst thus hence therefore upon onto toward towards among amongst
     """.split()
 )
 """English function words: never searched for, never counted as a topic's content. "vs" and
 "versus" join a comparison as "and" does ("Send vs reducers" was warned: no passage says "vs").
-The two lines before them are the indefinite pronouns and adverbs: "paint *everything*
-outside a curve" is about painting and curves, and no manual indexes the word "everything"
-(issue 19: such a word, in no passage, made an on-topic question look like a near miss). The
+The three lines before them are the indefinite pronouns and adverbs, and "whole" and "entire",
+which say "all of it" as "all" and "every" do: "paint *everything* outside a curve" is about
+painting and curves, and no manual indexes the word "everything" (issue 19: such a word, in no
+passage, made an on-topic question look like a near miss; Asymptote's manual never says
+"whole", and "rotate the *whole* picture" was a paraphrase judged by it). The
 last line: a relative pronoun, linking words and prepositions ("a server *whose* certificate is
 self-signed" was warned, as no passage of curl's docs says "whose", trial 63, F5); the words of
 a condition or a concession ("unless", "although") are searched: rarer, they tell pages apart."""
