@@ -22,6 +22,7 @@ judged: it is never left out for its retrieval.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -181,18 +182,25 @@ def coverage(rows: Iterable[Mapping[str, Any]], terms: Sequence[str],
     return out
 
 
+_NUMBERING = re.compile(r"^\s*(?:(?:chapter|section|part|appendix)\s+(?:\d+|[ivxlc]+|[a-z])\b"
+                        r"|\d+(?:\.\d+)*\b)\.?\s*(?:[-\u2013\u2014:.]\s+)?", re.IGNORECASE)
+"""A title's numbering: "Chapter 16 - ", "11.44 ", "Appendix B: "."""
+
+
 def entry_pages(rows: Iterable[Mapping[str, Any]], subject: Sequence[str]) -> set[str]:
     """The documents of ``rows`` titled by what the topic is about: the content words of an
     item's title (before a site's name after " — " or " | ") are the ``subject``'s
     (:func:`app.research.own.subject_terms`: "gprintf" of "What does the gprintf function do?"
-    is gnuplot's page "Gprintf"). Such a page is the thing's own entry.
+    is gnuplot's page "Gprintf"), its numbering aside (Exim's "Chapter 16 - The accept router",
+    trial 73, F3). Such a page is the thing's own entry.
 
     Example:
         >>> rows = [{"status": "ok", "structured": {"items": [
         ...     {"kind": "passage", "ref": "n303#0", "title": "Gprintf", "text": "x"},
-        ...     {"kind": "passage", "ref": "n89#0", "title": "String functions", "text": "x"}]}}]
-        >>> entry_pages(rows, ["gprintf"])
-        {'n303'}
+        ...     {"kind": "passage", "ref": "n89#0", "title": "String functions", "text": "x"},
+        ...     {"kind": "passage", "ref": "c#1", "title": "Chapter 6 - Gprintf", "text": "x"}]}}]
+        >>> sorted(entry_pages(rows, ["gprintf"]))
+        ['c', 'n303']
     """
     wanted = {t.casefold() for t in subject}
     if not wanted:
@@ -200,7 +208,7 @@ def entry_pages(rows: Iterable[Mapping[str, Any]], subject: Sequence[str]) -> se
     found = set()
     for _row, item in ok_items(rows):
         if isinstance(item, dict) and item.get("ref") and isinstance(item.get("title"), str):
-            title = item["title"].split(" \u2014 ")[0].split(" | ")[0]
+            title = _NUMBERING.sub("", item["title"].split(" \u2014 ")[0].split(" | ")[0])
             if {t.casefold() for t in topic_terms(title)} == wanted:
                 found.add(document_of(item))
     return found
