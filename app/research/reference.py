@@ -22,7 +22,7 @@ from typing import Any
 
 from app.llm.offline.sentences import split_sentences
 from workers.sources.chunks import PARA_SPLIT
-from workers.sources.entries import LABEL, entry_led, label_name, typed_label
+from workers.sources.entries import LABEL, entry_led, label_name, signature_name, typed_label
 from workers.sources.query import word_forms
 from workers.sources.textsections import letter_line
 
@@ -69,6 +69,7 @@ mailbox_size_limit?" was answered by the entry's second sentence, trial 71, F2).
 _MARKS = "¶#§ \t"
 """A permalink mark after a heading's text (``KeepAliveTimeout Directive ¶``)."""
 _HEADING_WORDS = 8
+_SIGNATURE_CHARS = 300
 _TOKEN = re.compile(r"[A-Za-z0-9][\w.-]*")
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
@@ -106,8 +107,12 @@ def _heading(paragraph: str) -> str:
     """``paragraph`` as a heading's text (its permalink mark dropped), or "" when it is no
     heading: more than one line, more than :data:`_HEADING_WORDS` words, ending a sentence
     (or holding the end of one) or a field label, or a letter's salutation or sign-off
-    ("Dear heron counters: Ann Heron, census coordinator" was once an Answer)."""
+    ("Dear heron counters: Ann Heron, census coordinator" was once an Answer). A call's
+    signature on one line is a heading however many its words and quotes (Jinja's
+    ``jinja-filters.truncate(s: str, length: int = 255, ..., end: str = '...')``, trial 73)."""
     line = paragraph.strip().rstrip(_MARKS).lstrip("# ").strip()
+    if line and "\n" not in line and len(line) <= _SIGNATURE_CHARS and signature_name(line):
+        return line  # a call's signature, however many its words (Jinja's truncate(s, ...))
     if (not line or "\n" in line or len(line.split()) > _HEADING_WORDS
             or line.endswith((".", "!", "?", ":", ";", ",")) or _SENTENCE_END.search(line)
             or letter_line(line)):

@@ -125,11 +125,12 @@ install_dir entry's answer was dropped as a neighbour's)."""
 SIGNATURE = re.compile(r"(?:[A-Z][a-z]+(?: [a-z]+)?:\s+|(?:(?:abstract|async|static) )?"
                        r"(?:method|function|classmethod|staticmethod|class|exception|"
                        r"coroutine|decorator) )?(?:new\s+)?"
-                       r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(")
+                       r"((?:[A-Za-z_$][\w$-]*\.)*[A-Za-z_$][\w$]*)\(")
 """A reference entry's heading written as a call's signature, with its kind before it or not
 (Node.js's ``util.promisify(original)``, ``Static method: Buffer.alloc(size[, fill])``,
-``new stream.Writable([options])``, Sphinx's ``method sqlalchemy.orm.Session.expunge(instance)``);
-group 1 is the function's name."""
+``new stream.Writable([options])``, Sphinx's ``method sqlalchemy.orm.Session.expunge(instance)``,
+Jinja's ``jinja-filters.truncate(s: str, ...)``: a qualifier may hold a hyphen); group 1 is
+the function's name."""
 
 
 def entry_keywords(heading: str) -> set[str]:
@@ -232,6 +233,8 @@ def signature_name(heading: str) -> str:
     Example:
         >>> signature_name("QuerySet.filter(**kwargs)"), signature_name("gc(1)")
         ('filter', '')
+        >>> signature_name("jinja-filters.truncate(s: str)"), signature_name("git-gc(1)")
+        ('truncate', '')
     """
     found = SIGNATURE.match(heading.strip())
     if found is None or re.match(r"\(\d+\)", heading.strip()[found.end() - 1:]):

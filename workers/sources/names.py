@@ -211,7 +211,9 @@ def named_symbols(names: Collection[NameKey], terms: Sequence[str],
 
 
 _KIND_TAIL = (r"(?:\(\))?['\"`]?\s+(function|method|option|flag|command|parameter|directive"
-              r"|setting|variable|property|attribute|builtin|macro|keyword)"
+              r"|setting|variable|property|attribute|builtin|macro|keyword|filter|router"
+              r"|transport|hook|module|class|pragma|statement|clause|operator|tag|element"
+              r"|field|event|signal|exception)"
               r"(?=\s+(?:do|does|mean|means|return|returns|work|works)\b|\s*[?.]|\s*$)")
 _KIND_AFTER = re.compile(r"([\w.:'-]+?)" + _KIND_TAIL, re.IGNORECASE)
 _KIND_NEXT = re.compile(_KIND_TAIL, re.IGNORECASE)
@@ -230,7 +232,7 @@ def kinds_named(query: str, names: Sequence) -> set[str]:
         >>> q = "What does the getline() function do?"
         >>> sorted(kinds_named(q, name_keys(q)))
         ['function']
-        >>> kinds_named("What does the crop filter do?", name_keys("the crop filter"))
+        >>> kinds_named("What does the crop tool do?", name_keys("the crop tool"))
         set()
     """
     keys = {n.key for n in names}
