@@ -27,7 +27,8 @@ PAGE = ("<html><head><title>Template Designer Documentation</title></head><body>
         "the text at length. Otherwise it will discard the last word. If the text was in fact "
         "shortened it will append an ellipsis sign. If you want a different ellipsis sign you "
         "can specify it using the third parameter. Strings that only exceed the length by the "
-        "tolerance margin given in the fourth parameter will not be shortened.</p><pre>{{ 'foo bar'|shorten(5) }}</pre>"
+        "tolerance margin given in the fourth parameter will not be shortened.</p>"
+        "<pre>{{ 'foo bar'|shorten(5) }}</pre>"
         "<p>The default leeway is 5 and can be reconfigured globally.</p></dd></dl>"
         "<dl class='py function'>" + _SIG.format(name="widen") + "<dd><p>Return a widened copy "
         "of the string, padded to the length given.</p></dd></dl></body></html>")

@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Iterable, Iterator
 
 from workers.sources.fences import fence_parts, split_fences
-from workers.sources.sentence_ends import sentence_ends
+from workers.sources.sentence_ends import GOES_ON, sentence_ends
 
 __all__ = ["MAX_PASSAGE_CHARS", "PARA_SPLIT", "chunk_text", "passage_window"]
 
@@ -81,18 +81,13 @@ def _sentences(para: str) -> list[str]:
     return [*parts, para[start:]]
 
 
-_REFERS_BACK = re.compile(
-    r"(?:This|These|That|Those|It|Its|Such|Thus|Hence|Otherwise|Equivalently|However|Instead)\b")
-"""A sentence opening with one of these words goes on from the sentence before it."""
-
-
 def _pack_sentences(para: str, limit: int) -> list[str]:
     """A paragraph too long for one passage, cut into chunks of whole sentences (a sentence
     too long for one is cut at whitespace), each sentence joined to the next by the whitespace
     written between them: a line break stays a line break. Joined by a space, a docstring's
     "Args:" entries ran into one line ("... to error-handler nodes. cache_policy: Default ..."),
     and the field they document was lost. A sentence that goes on from the one before
-    (:data:`_REFERS_BACK`) takes that one into its chunk when both fit: "If the option -nosafe
+    (:data:`GOES_ON`) takes that one into its chunk when both fit: "If the option -nosafe
     is given, Asymptote runs in unsafe mode." ended one passage and "This enables the int
     system(string s) ... calls" opened the next, so neither said what -nosafe enables.
 
@@ -111,7 +106,7 @@ def _pack_sentences(para: str, limit: int) -> list[str]:
                 current.append(f"{sep}{piece}")
             else:
                 carried: list[str] = []
-                if (len(current) > 1 and not cut and _REFERS_BACK.match(piece)
+                if (len(current) > 1 and not cut and GOES_ON.match(piece)
                         and len(current[-1].lstrip()) + len(sep) + len(piece) <= limit):
                     carried = [current.pop().lstrip()]
                 if current:

@@ -18,13 +18,24 @@ import bisect
 import re
 from collections.abc import Iterator
 
-__all__ = ["ITEM_MARK", "PLAIN_WORD", "continues_code", "sentence_ends", "wrapped_number"]
+__all__ = ["GOES_ON", "ITEM_MARK", "PLAIN_WORD", "REFERS_BACK", "continues_code",
+           "sentence_ends", "wrapped_number"]
 
 ITEM_MARK = r"(?:[-*+•◦▪‣·]|\d{1,3}[.)])"
 """A list item's bullet or number, as written at a line's start before a space (``- ``,
 ``* ``, a PDF's ``• ``, ``1. ``, ``2) ``): one pattern for every reader of lists (the passage
 chunker and the offline model's sentences here, its quoted lists, the report's citations and
 a plain text file's sections)."""
+
+REFERS_BACK = re.compile(r"(?:This|These|That|Those|It|Its|Such)\b")
+"""A sentence whose subject is the sentence before it ("This enables ...", "It returns ...",
+"This should be capitalized."): a quote of it takes that one too (the offline model's
+sentences), and a passage is not cut between them (:data:`GOES_ON`)."""
+
+GOES_ON = re.compile(
+    r"(?:This|These|That|Those|It|Its|Such|Thus|Hence|Otherwise|Equivalently|However|Instead)\b")
+"""A sentence going on from the one before it (:data:`REFERS_BACK`, or a connective such as
+"However"): :func:`workers.sources.chunks.chunk_text` does not cut a passage between them."""
 
 PLAIN_WORD = re.compile(r"[a-z]+\b(?![_.(`])")
 """A plain lower-case word, not an identifier (``add_node``, ``os.path``, ``f(``): a sentence

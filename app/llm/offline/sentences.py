@@ -7,17 +7,14 @@ offline model quotes, it never paraphrases.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.llm.offline.blocks import FIELD_ENTRY, blocks
 from app.llm.offline.code_quotes import prose_of, with_code
 from app.llm.offline.headings import heading_at, heading_of, passage_headings
 from app.llm.offline.lists import lead_in, with_list
 from app.llm.offline.markup import (
-    ADMONITION,
-    DIRECTIVE,
-    DOCTEST,
-    FENCE,
     code_lines,
     starts_in_fence,
 )
@@ -27,11 +24,10 @@ from workers.sources import Passage
 from workers.sources.entries import entry_led, entry_name
 from workers.sources.names import symbol_key
 from workers.sources.sentence_ends import (
-    ITEM_MARK,
     PLAIN_WORD,
+    REFERS_BACK,
     continues_code,
     sentence_ends,
-    wrapped_number,
 )
 
 __all__ = ["Sentence", "candidate_sentences", "code_lines", "heading_of", "is_heading",
@@ -65,20 +61,6 @@ class Sentence:
     ``{"pop"}``; :func:`workers.sources.entries.entry_name`): what the sentence is about."""
 
 
-_BLOCK_START = re.compile(rf"^\s*(?:#{{1,6}}\s|{ITEM_MARK}\s|>\s?|\||```|~~~)")
-_LIST_MARKER = re.compile(rf"^\s*(?:{ITEM_MARK}\s+|>\s*)")
-_PROSE_COMMENT = re.compile(r"^\s*#+\s+(?=[A-Za-z][\w'-]*(?:\s+\S+){3,}[.!?][\"')]*\s*$)")
-"""A comment line of a configuration file that is a sentence (``# ip_hash ensures the same
-backend is used for client reconnects.``): four words or more, ended as a sentence; in
-nginx's example files the only prose that says what a directive does. A
-heading (``# Examples``) or a commented-out setting (``#listen 80;``) is none."""
-# Docstring sections: a header alone on its line ("Args:", "Returns:") and entries under it
-# ("    retry_state: The retry state.", "**kwargs: ...", "name (int): ...").
-_SECTION_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]{0,30}:\s*$")
-# A table row as the index writes it, "name — heading: cell; ..." (workers.sources.tables): one
-# line, one sentence (else a table's rows were read as one run-on sentence).
-_ROW = re.compile(r"^[^\s\u2014|#][^\u2014\n]{0,79}? \u2014 \S")
-_FIELD_ENTRY = re.compile(r"^\s*\**([A-Za-z_][\w.\[\]]*)(?:\s*\([^)]*\))?:(?:\s|$)")
 _PROSE_LABELS = frozenset(
     {"warning", "note", "important", "caution", "tip", "hint", "danger", "attention", "deprecated"}
 )
@@ -92,71 +74,6 @@ _CODE_OPERATORS = re.compile(r"=>|==|!=|\s=\s")
 _PROSE_WORDS = 8
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
-
-# a heading's underline (reST, AsciiDoc, setext: "NAME" over "----" ran into the text below)
-# and an AsciiDoc attribute line ("[verse]"): markup, not text
-_UNDERLINE = re.compile(r"^\s*([=\-~^\"'`#*+])\1{2,}\s*$")
-_ATTRIBUTES = re.compile(r"^\s*\[[a-z][\w ,=\"'.-]*\]\s*$")
-
-
-def _blocks(text: str) -> Iterable[str]:
-    """Paragraphs and list items of a text, skipping fenced code (a passage that begins inside
-    a fence included: :func:`starts_in_fence`), doctest examples, the marker lines of
-    admonitions and directives (``!!! warning``, ``.. note::``), underlined headings and
-    AsciiDoc attribute lines; each a slice of ``text``."""
-    block: list[str] = []
-    in_fence, in_doctest = starts_in_fence(text), False
-    for line in text.split("\n"):  # not splitlines(): "\n".join must give back a slice of text
-        stripped = line.strip()
-        if FENCE.match(line):
-            if block:
-                yield "\n".join(block)
-                block = []
-            in_fence = not in_fence
-            continue
-        if in_fence:
-            continue
-        if DOCTEST.match(line) or (in_doctest and stripped):
-            if block:
-                yield "\n".join(block)
-                block = []
-            in_doctest = True
-            continue
-        in_doctest = False
-        if ADMONITION.match(line) or (DIRECTIVE.match(line) and
-                                       not DIRECTIVE.sub("", line, count=1).strip()):
-            if block:
-                yield "\n".join(block)
-                block = []
-            continue
-        if DIRECTIVE.match(line):  # ".. note:: Text": the text is the body's first line
-            if block:
-                yield "\n".join(block)
-            block = [DIRECTIVE.sub("", line, count=1)]
-            continue
-        if _SECTION_HEADER.match(line) or _ATTRIBUTES.match(line):
-            if block:
-                yield "\n".join(block)
-                block = []
-            continue
-        if _UNDERLINE.match(line):  # "NAME\n----": the line above is a heading, not prose
-            if block[:-1]:
-                yield "\n".join(block[:-1])
-            block = []
-            continue
-        if (not stripped or _FIELD_ENTRY.match(line) or _ROW.match(line)
-                or (_BLOCK_START.match(line) and not (block and wrapped_number(block[-1], line)))):
-            if block:
-                yield "\n".join(block)
-                block = []
-            if stripped and not stripped.startswith(("#", "|")):
-                block.append(_LIST_MARKER.sub("", line, count=1))
-            elif _PROSE_COMMENT.match(line):  # a config file's explanation: its sentence
-                yield _PROSE_COMMENT.sub("", line, count=1).rstrip()
-            continue
-        block.append(line)
-    if block and not in_fence:
-        yield "\n".join(block)
 
 
 _SECTION_NUMBER = re.compile(r"^\s*(?:\d+\.)+\d*\s|^\s*\d+\s+[A-Z]")
@@ -192,7 +109,7 @@ def split_sentences(text: str) -> list[str]:
     """Sentences of ``text``; each is a verbatim substring of it. Headings (:func:`is_heading`)
     give none."""
     sentences: list[str] = []
-    for block in _blocks(text):
+    for block in blocks(text):
         if is_heading(block):
             continue
         start = 0
@@ -235,7 +152,7 @@ def _looks_like_code(sentence: str) -> bool:
     if (_CODE_OPERATORS.search(sentence) and len(_WORD.findall(sentence)) < _PROSE_WORDS
             and not (sentence[:1].isupper() and sentence.rstrip().endswith("."))):
         return True  # a short line, unless written as a sentence ("Set limit = 500 here.")
-    if (m := _FIELD_ENTRY.match(sentence)) and m.group(1).lower() not in _PROSE_LABELS:
+    if (m := FIELD_ENTRY.match(sentence)) and m.group(1).lower() not in _PROSE_LABELS:
         return True
     visible = [c for c in sentence if not c.isspace()]
     letters = sum(c.isalpha() for c in visible)
@@ -353,6 +270,27 @@ def first_summary(text: str) -> str | None:
     return first if _acceptable(first, need_terminal=False, summary=True) else None
 
 
+def _paragraph_at(text: str, offset: int) -> str:
+    """The paragraph of ``text`` that holds ``offset``, from its start."""
+    return text[text.rfind("\n\n", 0, offset) + 1:].lstrip()
+
+
+def _going_on(text: str, before: int | None, offset: int, sentence: str) -> int:
+    """Where the quote of ``sentence`` (at ``offset`` of ``text``) starts: at the sentence
+    before it (at ``before``) when it goes on from that one (:data:`REFERS_BACK`: "This should
+    be properly capitalized and can contain whitespace.", a finding of Click's manual that said
+    nothing of what "This" is, trial 74, F8) and both are of one paragraph and fit one
+    finding; else at its own offset. When the two are no finding (the one before is a field
+    listing, "Parameters: app_name (str) - the application name."), the sentence is none
+    either, unless its paragraph is an entry's ("install_dir: ... It defaults to ...")."""
+    if before is None or not REFERS_BACK.match(sentence):
+        return offset
+    joined = text[before:offset + len(sentence)]
+    if "\n\n" in joined or len(joined) > _MAX_CHARS or len(joined.split()) > _MAX_WORDS:
+        return offset
+    return before
+
+
 def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]:
     """Candidate sentences of ``(rank, passage)`` pairs, de-duplicated, in rank then reading
     order. Whole sentences are preferred; when no passage has one, any prose line is taken. A
@@ -364,9 +302,19 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
         for rank, passage in sorted(ranked, key=lambda pair: pair[0]):
             # a docstring's passages are about its symbol: its name's words count as theirs
             context = stems(passage.text) | _symbol_stems(passage.title)
-            headings, offset = passage_headings(passage.text), 0
+            headings, offset, before = passage_headings(passage.text), 0, None
             for position, sentence in enumerate(split_sentences(passage.text)):
                 offset = max(passage.text.find(sentence, offset), offset)
+                start, before = _going_on(passage.text, before, offset, sentence), offset
+                if start < offset:  # "This should be capitalized." with the sentence it is of
+                    joined = passage.text[start:offset + len(sentence)]
+                    if _acceptable(prose_of(joined), need_terminal=need_terminal):
+                        sentence, offset = joined, start
+                        if found and found[-1].ref == passage.ref and joined.startswith(
+                                found[-1].text):
+                            found.pop()  # quoted whole now, not also alone
+                    elif not entry_name(_paragraph_at(passage.text, offset)):
+                        continue  # of a sentence no finding quotes: alone, it says nothing
                 key = " ".join(sentence.lower().split())
                 if (position == 0 and not _is_first(passage) and starts_mid_sentence(
                         passage.text, sentence)  # the tail of the passage before's sentence
@@ -384,10 +332,9 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                 own = stems(lead_in(sentence))  # a list's items do not dilute its lead-in
                 if _is_summary(passage, position):  # "Configuration for retrying nodes." names
                     own |= _symbol_stems(passage.title)  # RetryPolicy by its place
-                paragraph = passage.text[passage.text.rfind("\n\n", 0, offset) + 1:].lstrip()
                 found.append(Sentence(sentence, passage.ref, rank, position, own, context,
                                       stems(heading_at(headings, offset)),
-                                      stems(entry_name(paragraph))))
+                                      stems(entry_name(_paragraph_at(passage.text, offset)))))
         if found:
             break
     return found

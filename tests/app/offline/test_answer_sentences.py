@@ -247,7 +247,9 @@ def test_a_capitalised_word_labelling_prose_gives_its_sentence_no_entry() -> Non
     passage = Passage(ref="install.html#1", doc_id="install.html", title="Installing syncd",
                       source="install.html", text=text)
     entries = {s.text[:12]: set(s.entry) for s in candidate_sentences([(0, passage)])}
-    assert entries["It asks for "] == set(), entries
+    # "Windows:" labels no entry: "It asks for ..." has none, and, its subject in a line no
+    # finding quotes (a field listing), it is no finding alone (trial 74, F8)
+    assert "It asks for " not in entries, entries
     assert entries["It defaults "], entries  # install_dir's entry keeps its name
 
 
@@ -274,3 +276,17 @@ def test_what_only_looks_like_an_aside_or_an_item_cuts_as_before() -> None:
         "It failed :( Restart it.", "Then wait :) Done."]
     assert split_sentences("The timeout defaults to\n30. After that the call fails.")[0] \
         == "The timeout defaults to\n30."
+
+
+def test_a_sentence_whose_subject_is_the_one_before_is_quoted_with_it() -> None:
+    # Click's manual: "This should be properly capitalized and can contain whitespace." was a
+    # finding of get_app_dir's that said nothing of what "This" is (trial 74, F8)
+    text = ("The relay writes its spool under the folder named by spool_dir. This should be an "
+            "absolute path and can contain whitespace.\n\nHowever, a relative spool_dir is read "
+            "from the working folder.")
+    texts = [s.text for s in candidate_sentences([(0, _passage("relay#0", text))])]
+    assert texts[0] == ("The relay writes its spool under the folder named by spool_dir. This "
+                        "should be an absolute path and can contain whitespace.")
+    assert not any(t.startswith("This should") for t in texts)
+    # a connective's sentence says its own subject; one across a paragraph break stays alone
+    assert texts[-1].startswith("However, a relative spool_dir"), texts

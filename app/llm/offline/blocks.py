@@ -1,0 +1,94 @@
+"""A text's blocks as the offline model reads sentences from them: paragraphs and list items,
+skipping code, doctests, admonition and directive markers, headings' underlines and attribute
+lines (:func:`blocks`). Standard library and :mod:`app.llm.offline.markup`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from app.llm.offline.markup import ADMONITION, DIRECTIVE, DOCTEST, FENCE, starts_in_fence
+from workers.sources.sentence_ends import ITEM_MARK, wrapped_number
+
+__all__ = ["FIELD_ENTRY", "blocks"]
+
+_BLOCK_START = re.compile(rf"^\s*(?:#{{1,6}}\s|{ITEM_MARK}\s|>\s?|\||```|~~~)")
+_LIST_MARKER = re.compile(rf"^\s*(?:{ITEM_MARK}\s+|>\s*)")
+_PROSE_COMMENT = re.compile(r"^\s*#+\s+(?=[A-Za-z][\w'-]*(?:\s+\S+){3,}[.!?][\"')]*\s*$)")
+"""A comment line of a configuration file that is a sentence (``# ip_hash ensures the same
+backend is used for client reconnects.``): four words or more, ended as a sentence; in
+nginx's example files the only prose that says what a directive does. A
+heading (``# Examples``) or a commented-out setting (``#listen 80;``) is none."""
+# Docstring sections: a header alone on its line ("Args:", "Returns:") and entries under it
+# ("    retry_state: The retry state.", "**kwargs: ...", "name (int): ...").
+_SECTION_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]{0,30}:\s*$")
+# A table row as the index writes it, "name — heading: cell; ..." (workers.sources.tables): one
+# line, one sentence (else a table's rows were read as one run-on sentence).
+_ROW = re.compile(r"^[^\s\u2014|#][^\u2014\n]{0,79}? \u2014 \S")
+FIELD_ENTRY = re.compile(r"^\s*\**([A-Za-z_][\w.\[\]]*)(?:\s*\([^)]*\))?:(?:\s|$)")
+"""A line led by a field's name (``name (int): ...``, ``**kwargs: ...``): a block of its own,
+and no prose sentence unless its label is an admonition's ("Note:")."""
+# a heading's underline (reST, AsciiDoc, setext: "NAME" over "----" ran into the text below)
+# and an AsciiDoc attribute line ("[verse]"): markup, not text
+_UNDERLINE = re.compile(r"^\s*([=\-~^\"'`#*+])\1{2,}\s*$")
+_ATTRIBUTES = re.compile(r"^\s*\[[a-z][\w ,=\"'.-]*\]\s*$")
+
+
+def blocks(text: str) -> Iterable[str]:
+    """Paragraphs and list items of a text, skipping fenced code (a passage that begins inside
+    a fence included: :func:`starts_in_fence`), doctest examples, the marker lines of
+    admonitions and directives (``!!! warning``, ``.. note::``), underlined headings and
+    AsciiDoc attribute lines; each a slice of ``text``."""
+    block: list[str] = []
+    in_fence, in_doctest = starts_in_fence(text), False
+    for line in text.split("\n"):  # not splitlines(): "\n".join must give back a slice of text
+        stripped = line.strip()
+        if FENCE.match(line):
+            if block:
+                yield "\n".join(block)
+                block = []
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        if DOCTEST.match(line) or (in_doctest and stripped):
+            if block:
+                yield "\n".join(block)
+                block = []
+            in_doctest = True
+            continue
+        in_doctest = False
+        if ADMONITION.match(line) or (DIRECTIVE.match(line) and
+                                       not DIRECTIVE.sub("", line, count=1).strip()):
+            if block:
+                yield "\n".join(block)
+                block = []
+            continue
+        if DIRECTIVE.match(line):  # ".. note:: Text": the text is the body's first line
+            if block:
+                yield "\n".join(block)
+            block = [DIRECTIVE.sub("", line, count=1)]
+            continue
+        if _SECTION_HEADER.match(line) or _ATTRIBUTES.match(line):
+            if block:
+                yield "\n".join(block)
+                block = []
+            continue
+        if _UNDERLINE.match(line):  # "NAME\n----": the line above is a heading, not prose
+            if block[:-1]:
+                yield "\n".join(block[:-1])
+            block = []
+            continue
+        if (not stripped or FIELD_ENTRY.match(line) or _ROW.match(line)
+                or (_BLOCK_START.match(line) and not (block and wrapped_number(block[-1], line)))):
+            if block:
+                yield "\n".join(block)
+                block = []
+            if stripped and not stripped.startswith(("#", "|")):
+                block.append(_LIST_MARKER.sub("", line, count=1))
+            elif _PROSE_COMMENT.match(line):  # a config file's explanation: its sentence
+                yield _PROSE_COMMENT.sub("", line, count=1).rstrip()
+            continue
+        block.append(line)
+    if block and not in_fence:
+        yield "\n".join(block)
