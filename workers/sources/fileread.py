@@ -8,7 +8,10 @@ the documents it gives (what it is read as: :mod:`workers.sources.filekinds`).
   was counted as "(no extension)" among the types not indexed, unnamed, and the refusal
   of a folder of them said to rename them ``.txt``). Plain text (it, and a ``.txt``) is cut
   at the headings :mod:`workers.sources.textsections` finds: a changelog's version lines, a
-  NEWS file's releases, underlined titles.
+  NEWS file's releases, underlined titles. One that is a man page's troff source
+  (``ls.1``, ``Tcl_LinkVar.3tcl.gz``: :func:`workers.sources.manpage.is_man_page`) is read as
+  Markdown (:func:`workers.sources.manpage.man_markdown`): titled by its NAME line, cut at its
+  sections.
 * **Gzip-compressed files** (``name.gz``) are what the name inside says: ``x.html.gz`` is an
   HTML page, ``changelog.gz`` and ``NEWS.gz`` text without a type, ``x.pdf.gz`` a PDF. They are
   decompressed as a stream, at most the file's size limit (``--max-file-bytes`` for text, the
@@ -48,6 +51,7 @@ from workers.sources.filekinds import (
     inner_name,
     open_regular,
 )
+from workers.sources.manpage import is_man_page, man_markdown
 from workers.sources.pyfile import python_file_sections
 from workers.sources.rsttext import rst_text
 from workers.sources.text import (
@@ -87,7 +91,9 @@ class GzipBudget:
 
 _PLAIN_KINDS = (*PLAIN_TEXT, ".conf", ".cfg", ".ini")
 """The kinds read as text without markup: no paragraph of them is boilerplate
-(:attr:`workers.sources.base.RawDoc.plain_text`)."""
+(:attr:`workers.sources.base.RawDoc.plain_text`); nor of a man page among them, read as
+Markdown: a page has no navigation, and what others share with it is content (an argument's
+description)."""
 
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -241,7 +247,7 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
     if (said := encoding_note(rel, declared, encoding, replaced)) is not None:
         notes.append(said)
     name = rel.rsplit("/", 1)[-1]
-    title, sections, links = name, (), 0.0
+    title, sections, links, man = name, (), 0.0, False
     if kind in HTML_EXTENSIONS:
         from workers.sources.htmlpage import CUT, html_page  # lxml: only for HTML files
 
@@ -250,10 +256,10 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         links = page.link_share
         if page.cut:
             notes.append(f"{rel}: {CUT}")
-    elif kind in MARKDOWN_EXTENSIONS:  # titled and cut at its headings, as an HTML page
+    elif kind in MARKDOWN_EXTENSIONS or (man := kind in PLAIN_TEXT and is_man_page(text)):
         from workers.sources.markdownpage import markdown_page  # markdown-it: only for Markdown
 
-        page = markdown_page(text)
+        page = markdown_page(man_markdown(text) if man else text)  # a man page: its Markdown
         title, sections, text = page.title or name, page.sections, page.text
     elif kind == ".py":
         sections = python_file_sections(text, rel)
