@@ -54,7 +54,7 @@ _WAYS_ON = (
 (the refusal of nginx's docs was clear and early, and named no way forward)."""
 
 INDEXABLE = (f"{' '.join(FOLDER_EXTENSIONS)}, text files without an extension (README, "
-             "changelog), each of them also gzip-compressed (.gz)")
+             "changelog) and man pages (ls.1), each of them also gzip-compressed (.gz)")
 """What a folder's files are indexed as, as the refusal of a folder says it."""
 
 

@@ -229,8 +229,8 @@ def test_the_refusal_names_what_is_indexed_and_the_way_on(
         corpus_folder(root, max_file_bytes=1000, probe=True)
     message = str(info.value)
     assert ("indexable: .md .markdown .txt .rst .py .html .htm .conf .cfg .ini .pdf .docx, text "
-            "files without an extension (README, changelog), each of them also gzip-compressed "
-            "(.gz)") in message
+            "files without an extension (README, changelog) and man pages (ls.1), each of them "
+            "also gzip-compressed (.gz)") in message
     assert way_on in message, message
     assert "\n" not in message
 
