@@ -27,6 +27,7 @@ from workers.sources.entries import (
     entry_keywords,
     entry_name,
     names_keyword,
+    option_heading,
 )
 
 __all__ = ["about_neighbour", "asked_names", "compound_neighbour", "sentence_entry",
@@ -62,7 +63,10 @@ def asked_names(question: str, headings: Iterable[str], texts: Iterable[str] = (
 
 def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:
     """The label of the entry ``sentence`` belongs to in ``passage``: its paragraph's leading
-    ``label:`` (a definition list's term), else the heading it sits under, else the heading
+    ``label:`` (a definition list's term), else the option alone on a paragraph before it (a
+    man page's ``-k --keep`` above "Keep (don't delete) input files ...": gzip's --keep was
+    judged the passage's first option's, ``-f --force``, trial 76, F2), else the heading it
+    sits under, else the heading
     the passage opens with, else ``heading`` (its section's, as the index keeps it: a later
     passage of a long entry does not repeat it); "" when none is known (or the sentence is not
     in the passage).
@@ -77,16 +81,23 @@ def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:
         >>> sentence_entry("ServerLimit Directive ¶\\n\\nUse this directive with care.",
         ...                "Use this directive with care.")
         'ServerLimit Directive'
+        >>> sentence_entry("-f --force\\n\\nForce it.\\n\\n-k --keep\\n\\nKeep input files.",
+        ...                "Keep input files.")
+        '-k --keep'
     """
+    option = ""  # the last option alone on its paragraph: a man page's "-k --keep"
     for paragraph in PARA_SPLIT.split(passage):
         if sentence in paragraph:
             label = LABEL.match(paragraph.strip())
             if label:
                 return label.group("label").strip()
             break
+        line = paragraph.strip()
+        if line and "\n" not in line and len(line) <= 60 and line[-1] not in ".!?:;,":
+            option = line if option_heading(line.split()[0]) else option
     else:
         return ""
-    return (heading_of(passage, sentence).rstrip("¶#§ \t") or entry_heading(passage)
+    return (option or heading_of(passage, sentence).rstrip("¶#§ \t") or entry_heading(passage)
             or heading.rstrip("¶#§ \t"))
 
 

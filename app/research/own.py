@@ -145,7 +145,8 @@ def _whole(asked: set[str], named: str) -> bool:
 
 def _named(asked: set[str], text: str, passage: str, heading: str) -> str:
     """``text`` with the names of the asked entry it is a sentence of (:func:`names_subject`)."""
-    return f"{' '.join(entry_keywords(sentence_entry(passage, text, heading)) & asked)} {text}"
+    entry = sentence_entry(passage, text, heading)  # an option's label writes its names
+    return f"{' '.join((entry_keywords(entry) | written_names(entry)) & asked)} {text}"
 
 
 def passages_by_ref(data: ReportInput) -> dict[str, tuple[str, str, str]]:

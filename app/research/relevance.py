@@ -135,7 +135,7 @@ def on_topic(item: Mapping[str, Any], terms: Sequence[str], names: Iterable[str]
     if not terms:
         return True
     text = f"{title_terms(str(item.get('title') or ''))} {item.get('text') or ''}"
-    judged = judged_terms(terms)
+    judged = judged_terms(terms, names)
     return len(mentioned(judged, text, names)) >= needed(judged)
 
 
@@ -207,9 +207,9 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
         missing += tuple(p for p in unretrieved_phrases(name_phrases(topic), rows)
                          if not set(p.split()) & set(missing))
     if missing and stats is not None:  # the note says the report answers the other words
-        missing += tuple(t for t in unretrieved_words(judged_terms(terms), rows, names)
+        missing += tuple(t for t in unretrieved_words(judged_terms(terms, names), rows, names)
                          if t not in missing and stats.rare(t))
-    judged = judged_terms(terms)
+    judged = judged_terms(terms, names)
     wanted = describe_terms(unknown) if unknown else describe_terms(judged, needed(judged))
     found = tuple(t for t in missing if stats is not None and stats.frequencies.get(t, 0) > 0)
     if not terms or not any(r.get("status") == "ok" for r in rows):

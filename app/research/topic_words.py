@@ -160,19 +160,21 @@ def mentioned(terms: Sequence[str], text: str, names: Iterable[str] = ()) -> set
 _PARTS = re.compile(r"[^\W_]+")
 
 
-def judged_terms(terms: Sequence[str]) -> list[str]:
+def judged_terms(terms: Sequence[str], names: Iterable[str] = ()) -> list[str]:
     """The ``terms`` an item is judged by: the words of how people ask
     (:data:`~workers.sources.stopwords.FILLER_WORDS`) left out, as the search leaves them out of
     its query, unless nothing else is left. Counted, they asked an item for two of "make",
     "filled", "shape" and "see" where the search had looked for "filled" and "shape", and the
     manual's page on transparent fills was warned as saying nothing of "How can I make a
-    filled shape see-through?" (asymptote-doc eval, asy-35).
+    filled shape see-through?" (asymptote-doc eval, asy-35). A word written as a name
+    (``names``, :func:`name_terms`: ``--keep``) is judged by.
 
     Example:
         >>> judged_terms(["make", "filled", "shape", "see"]), judged_terms(["use"])
         (['filled', 'shape'], ['use'])
     """
-    return [t for t in terms if t not in FILLER_WORDS] or list(terms)
+    names = frozenset(names)  # a filler word written as a name is one: gzip's --keep
+    return [t for t in terms if t not in FILLER_WORDS or t in names] or list(terms)
 
 
 def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:

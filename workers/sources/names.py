@@ -28,7 +28,7 @@ from workers.sources.query import (
 )
 
 __all__ = ["MAX_NAME_KEYS", "MAX_NAME_WORDS", "NameKey", "code_words", "kinds_named",
-           "name_keys", "named_symbols", "symbol_key", "symbol_name"]
+           "name_keys", "named_symbols", "symbol_key", "symbol_name", "written_as_code"]
 
 MAX_NAME_WORDS = 4
 """The longest run of a question's words joined into one name (``AsyncShallowPostgresSaver``)."""
@@ -104,8 +104,9 @@ def name_keys(text: str, topic: Collection[str] = ()) -> tuple[NameKey, ...]:
             run = tokens[i: i + n]
             if len(run) < n or not all(joined[i + 1: i + n]):
                 break
-            if not _usable(run, forms if topic else None):
-                continue
+            if not _usable(run, forms if topic else None) and not (
+                    n == 1 and coded[i] and token.lower() not in STOPWORDS):
+                continue  # a filler word written as code is a name: gzip's --keep
             if n == 1 and not _is_name_word(token, coded[i]):
                 continue
             key = "".join(run).replace("_", "").lower()
@@ -131,6 +132,19 @@ def code_words(names: Iterable[NameKey]) -> frozenset[str]:
         ['x']
     """
     return frozenset(n.phrase.lower() for n in names if " " not in n.phrase and not n.spelled)
+
+
+def written_as_code(text: str) -> frozenset[str]:
+    """The words of ``text`` written as code (:func:`_words`), lower-cased: a word a question
+    writes so is a name, never a filler word ("What does the --keep option of gzip do?":
+    "keep" was dropped from the search, trial 76, F2).
+
+    Example:
+        >>> sorted(written_as_code("What does the --keep option do, and getline()?"))
+        ['getline', 'keep']
+    """
+    tokens, _joined, coded = _words(text[:4000])
+    return frozenset(t.lower() for t, c in zip(tokens, coded, strict=True) if c)
 
 
 def _words(text: str) -> tuple[list[str], list[bool], list[bool]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -185,16 +185,21 @@ def _quoted(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def content_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
+def content_terms(text: str, limit: int = MAX_QUERY_TOKENS,
+                  keep: Collection[str] = ()) -> list[str]:
     """The content words of a question: :func:`query_terms` without ``FILLER_WORDS`` (all of
-    them when nothing else is left), so "How does X work?" searches for X, not for "work".
+    them when nothing else is left), so "How does X work?" searches for X, not for "work";
+    but those in ``keep`` (the words written as code: ``--keep``, a filler word as a word, is
+    gzip's option; :func:`workers.sources.names.written_as_code`).
 
     Example:
         >>> content_terms("How do I see what a checkpointer is going to store?")
         ['checkpointer', 'store']
+        >>> content_terms("What does the --keep option of gzip do?", keep={"keep"})
+        ['keep', 'option', 'gzip']
     """
     terms = distinct_terms(query_terms(text, limit))
-    return [t for t in terms if t not in FILLER_WORDS] or terms
+    return [t for t in terms if t not in FILLER_WORDS or t in keep] or terms
 
 
 @dataclass(frozen=True)
@@ -235,9 +240,13 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
         >>> search_query("What is retry policy?").fts
         '"retry" OR "policy" OR namekey : "retrypolicy"'
     """
-    from workers.sources.names import kinds_named, name_keys  # names builds on these words
+    from workers.sources.names import (  # names builds on these words
+        kinds_named,
+        name_keys,
+        written_as_code,
+    )
 
-    words = content_terms(query)
+    words = content_terms(query, keep=written_as_code(query))
     if not words:
         return None
     topic = content_terms(focus) if focus else []

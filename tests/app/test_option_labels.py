@@ -1,0 +1,54 @@
+"""A man page's options are label paragraphs (``-k --keep``) above their descriptions: "What
+does the --keep option of gzip do?" answered "No sentence retrieved is about keep or gzip"
+(trial 76, F2), for three reasons, each a kind: "keep", a filler word, was dropped from the
+search although written as an option; the sentence "Keep (don't delete) input files ..." was
+judged the passage's first option's (``-f --force``); and the label's option names did not
+count as the sentence's."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from app.research.neighbours import sentence_entry
+from tests.conftest import AS_OF, run_cli
+from workers.sources.query import search_query
+
+PAGE = r""".TH QUILL 1
+.SH NAME
+quill \- compress or expand feather files
+.SH OPTIONS
+.TP
+.B \-f \-\-force
+Force compression even if the file has multiple links or the output file already exists.
+If the input is not in a format recognized by quill, copy it unchanged.
+.TP
+.B \-k \-\-keep
+Keep (don't delete) input files during compression or decompression.
+.TP
+.B \-r \-\-recursive
+Travel the directory structure recursively.
+"""
+
+
+def test_a_filler_word_written_as_an_option_is_searched() -> None:
+    query = search_query("What does the --keep option of quill do?")
+    assert query is not None and "keep" in query.terms
+
+
+def test_a_sentence_belongs_to_the_option_above_it() -> None:
+    passage = "-f --force\n\nForce it.\n\n-k --keep\n\nKeep (don't delete) input files."
+    assert sentence_entry(passage, "Keep (don't delete) input files.") == "-k --keep"
+
+
+def test_the_options_description_answers(tmp_path: Path) -> None:
+    folder = tmp_path / "man"
+    folder.mkdir()
+    (folder / "quill.1.gz").write_bytes(gzip.compress(PAGE.encode()))
+    proc = run_cli("research", "What does the --keep option of quill do?", "--as-of", AS_OF,
+                   "--corpus", folder, "--data-dir", tmp_path / "data", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
+    answer = report.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    assert answer.strip().startswith("- Keep (don't delete) input files"), report
