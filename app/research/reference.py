@@ -27,7 +27,7 @@ from workers.sources.query import word_forms
 from workers.sources.textsections import letter_line
 
 __all__ = ["TERM", "default_rows", "description_rows", "entry_heading", "entry_label",
-           "names_entry", "written_names"]
+           "names_entry", "unlabelled", "written_names"]
 
 _NAME = re.compile(
     r"`(?P<quoted>[^`\s]{1,60})`"                     # `anything` quoted as code
@@ -319,3 +319,19 @@ def names_entry(subject: Sequence[str], label: str) -> set[str]:
             if all(any(_shares(t, p) for t in spelled) for p in parts):
                 matched |= spelled
     return matched
+
+
+def unlabelled(passage: dict[str, Any]) -> str:
+    """A passage's text without its first paragraph when that is the label it is shown under
+    (:func:`entry_label`): Werkzeug's ``RequestTimeout(description=None, response=None)``
+    passage was shown as its signature twice, not as "Raise to signalize a timeout." (trial 75,
+    F7).
+
+    Example:
+        >>> unlabelled({"title": "API", "text": "Timeout(d=None)\\n\\nRaise on a timeout."})
+        'Raise on a timeout.'
+    """
+    text = str(passage["text"])
+    head, _sep, rest = text.strip().partition("\n\n")
+    label = " ".join(entry_label(passage).split())
+    return rest if rest.strip() and " ".join(head.split()) == label else text
