@@ -11,7 +11,8 @@ the documents it gives (what it is read as: :mod:`workers.sources.filekinds`).
   NEWS file's releases, underlined titles. One that is a man page's troff source
   (``ls.1``, ``Tcl_LinkVar.3tcl.gz``: :func:`workers.sources.manpage.is_man_page`) is read as
   Markdown (:func:`workers.sources.manpage.man_markdown`): titled by its NAME line, cut at its
-  sections.
+  sections; so is a BSD page's mdoc(7) source (``ssh_config.5``:
+  :func:`workers.sources.mdocpage.mdoc_markdown`).
 * **Gzip-compressed files** (``name.gz``) are what the name inside says: ``x.html.gz`` is an
   HTML page, ``changelog.gz`` and ``NEWS.gz`` text without a type, ``x.pdf.gz`` a PDF. They are
   decompressed as a stream, at most the file's size limit (``--max-file-bytes`` for text, the
@@ -52,6 +53,7 @@ from workers.sources.filekinds import (
     open_regular,
 )
 from workers.sources.manpage import is_man_page, man_markdown
+from workers.sources.mdocpage import is_mdoc_page, mdoc_markdown
 from workers.sources.pyfile import python_file_sections
 from workers.sources.rsttext import rst_text
 from workers.sources.text import (
@@ -247,7 +249,7 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
     if (said := encoding_note(rel, declared, encoding, replaced)) is not None:
         notes.append(said)
     name = rel.rsplit("/", 1)[-1]
-    title, sections, links, man = name, (), 0.0, False
+    title, sections, links, man, mdoc = name, (), 0.0, False, False
     if kind in HTML_EXTENSIONS:
         from workers.sources.htmlpage import CUT, html_page  # lxml: only for HTML files
 
@@ -256,10 +258,12 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         links = page.link_share
         if page.cut:
             notes.append(f"{rel}: {CUT}")
-    elif kind in MARKDOWN_EXTENSIONS or (man := kind in PLAIN_TEXT and is_man_page(text)):
+    elif kind in MARKDOWN_EXTENSIONS or (man := kind in PLAIN_TEXT and is_man_page(text)) or (
+            mdoc := kind in PLAIN_TEXT and is_mdoc_page(text)):
         from workers.sources.markdownpage import markdown_page  # markdown-it: only for Markdown
 
-        page = markdown_page(man_markdown(text) if man else text)  # a man page: its Markdown
+        # a man page (man(7) or mdoc(7)): its Markdown
+        page = markdown_page(man_markdown(text) if man else mdoc_markdown(text) if mdoc else text)
         title, sections, text = page.title or name, page.sections, page.text
     elif kind == ".py":
         sections = python_file_sections(text, rel)

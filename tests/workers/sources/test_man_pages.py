@@ -6,8 +6,10 @@ reports quoted ``.SH NAME``, ``\\fB...\\fR``, the pages' ``.de MT`` macro defini
 from __future__ import annotations
 
 import gzip
+import json
 from pathlib import Path
 
+from tests.conftest import AS_OF, run_cli
 from workers.sources import Corpus
 from workers.sources.manpage import is_man_page, man_markdown
 from workers.sources.markdownpage import markdown_page
@@ -181,3 +183,61 @@ def test_what_is_a_man_page() -> None:
     assert not is_man_page("Quill\n=====\n\nSee .TH in troff(1).\n.TH late\n")
     assert not is_man_page("# Quill\n\nA README.\n")
     assert not is_man_page(".Dd May 7, 2024\n.Dt LS 1\n.Sh NAME\n")  # mdoc: not man(7)
+
+
+MUTT = r""".TH quillrc 5 "May 2024" Quill "Quill Manual"
+.SH NAME
+quillrc \- configuration file for the quill link client
+.SH DESCRIPTION
+The quill client reads its variables from this file.
+.SH VARIABLES
+.TP
+.B quill_check
+.nf
+Type: number
+Default: 5
+.fi
+.IP
+This variable configures how often (in seconds) quill should look for new links.
+.TP
+.B quill_mode
+.nf
+Type: string
+Default: \(lqfast\(rq
+.fi
+.IP
+How quill writes its links.
+.TP
+.B quill_example
+.nf
+quill -L 7000 remote
+Type: number
+.fi
+"""
+
+
+def test_a_display_of_field_rows_is_paragraphs_not_code() -> None:
+    """muttrc writes a variable's type and default as an ``.nf`` display (trial 76, F2): fenced
+    as code, "What is the default value of mail_check?" never found its ``Default: 5`` row."""
+    blocks = markdown_page(man_markdown(MUTT)).text.split("\n\n")
+    at = blocks.index("quill_check")
+    assert blocks[at:at + 4] == [
+        "quill_check", "Type: number", "Default: 5",
+        "This variable configures how often (in seconds) quill should look for new links."
+    ], blocks
+    assert "Default: “fast”" in blocks, blocks
+    assert "```\nquill -L 7000 remote\nType: number\n```" in blocks, blocks  # not only rows
+
+
+def test_a_research_run_reads_a_variables_default(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "quillrc.5.gz").write_bytes(gzip.compress(MUTT.encode()))
+    (folder / "README").write_text("Quill\n=====\n\nA library of linked variables.\n",
+                                   encoding="utf-8")
+    done = run_cli("research", "What is the default value of quill_check?", "--as-of", AS_OF,
+                   "--corpus", folder, "--data-dir", tmp_path / "data", "--json")
+    assert done.returncode == 0, done.stderr
+    report = Path(json.loads(done.stdout)["report_path"]).read_text(encoding="utf-8")
+    answer = report.split("## Answer", 1)[1].split("\n## ", 1)[0]
+    assert "Default: 5" in answer, report
