@@ -92,9 +92,10 @@ def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:
             if label:
                 return label.group("label").strip()
             break
-        line = paragraph.strip()
-        if line and "\n" not in line and len(line) <= 60 and line[-1] not in ".!?:;,":
-            option = line if option_heading(line.split()[0]) else option
+        lines = paragraph.strip().split("\n")  # ssh's -L: four forms, a line each
+        if len(lines) <= 6 and all(line.strip() and len(line) <= 80 and line[-1] not in
+                                   ".!?:;," and option_heading(line.split()[0]) for line in lines):
+            option = lines[0].strip()
     else:
         return ""
     return (option or heading_of(passage, sentence).rstrip("¶#§ \t") or entry_heading(passage)

@@ -52,3 +52,49 @@ def test_the_options_description_answers(tmp_path: Path) -> None:
     report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
     answer = report.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
     assert answer.strip().startswith("- Keep (don't delete) input files"), report
+
+
+_MORE = ("This works by allocating a socket to listen on the local side, and whenever a "
+         "connection is made to it, the connection is forwarded over the secure channel. ") * 3
+SSH = (r""".TH QSH 1
+.SH NAME
+qsh \- quill remote login client
+.SH DESCRIPTION
+The options are as follows:
+.TP
+.B \-l login_name
+Specifies the user to log in as on the remote machine.
+""" + _MORE + r"""
+.TP
+.B \-L [bind_address:]port:host:hostport
+.TQ
+.B \-L local_socket:remote_socket
+Specifies that connections to the given TCP port or Unix socket on the local host are to be
+forwarded to the given host and port on the remote side.
+""" + _MORE + r"""
+.TP
+.B \-v
+Verbose mode.
+""" + _MORE)
+SYNC = ("The copier logs in with the user of its prefix. Give an explicit -l option to qsh "
+        "to use another login name. " + "The copier keeps the modification times. " * 8)
+
+
+def test_an_option_of_one_letter_is_searched_and_its_entry_opens_its_page(tmp_path: Path) -> None:
+    # "What does the -L option of ssh do?": "-L" was no word, and ssh's entry, four forms a
+    # line each above its description, was cut from its description and ranked below other
+    # passages of its page (trial 76)
+    from workers.sources import Corpus
+
+    folder = tmp_path / "man"
+    folder.mkdir()
+    (folder / "qsh.1.gz").write_bytes(gzip.compress(SSH.encode()))
+    (folder / "copier.txt").write_text(SYNC, encoding="utf-8")
+    query = search_query("What does the -L option of qsh do?")
+    assert query is not None and "l" in query.terms
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        hits = corpus.search("What does the -L option of qsh do?", k=3)
+    own = [h for h in hits if h.ref.startswith("qsh.1.gz")]  # the page's entry comes first
+    assert own and own[0].text.startswith("-L [bind_address:]port:host:hostport\n-L local_"), [
+        h.text[:50] for h in hits]
+    assert "Specifies that connections" in own[0].text  # its forms, with what they do

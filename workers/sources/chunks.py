@@ -118,9 +118,12 @@ def _pack_sentences(para: str, limit: int) -> list[str]:
     return chunks
 
 
-_LABEL = re.compile(r"[^\n]{1,80}(?<![.!?;,])")
-"""A paragraph of one short line that ends no sentence: a heading, an entry's label, a row
-such as "Default: 50M". It goes into the passage of the paragraph after it."""
+_LABEL = re.compile(r"[^\n]{1,80}(?<![.!?;,])|(?:[-+][^\n]{1,79}(?<![.!?;,])\n){1,5}"
+                    r"[-+][^\n]{1,79}(?<![.!?;,])")
+"""A paragraph of one short line that ends no sentence (a heading, an entry's label, a row such
+as "Default: 50M"), or of up to six such lines that are an option's forms (ssh's ``-L
+[bind_address:]port:host:hostport`` and its three others). It goes into the passage of the
+paragraph after it."""
 _MAX_HELD = 4
 """More short lines in a row than this are a list (an index, a cross-reference), not labels."""
 

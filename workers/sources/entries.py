@@ -195,7 +195,7 @@ _BARE_SIGNATURE = re.compile(r"[A-Za-z_$][\w$.]{0,60}\([^()\n]{0,80}\)")
 """A paragraph that is a call's signature alone: ``getline({lnum} [, {end}])``."""
 
 
-_OPTION_HEADING = re.compile(r"([-+]{1,2}[A-Za-z][\w-]*)(?:[ =][^\s.:;!?]{1,30}){0,2}")
+_OPTION_HEADING = re.compile(r"([-+]{1,2}[A-Za-z][\w-]*)(?:[ =](?!:)[^\s.;!?]{1,40}){0,2}")
 
 
 def option_heading(heading: str) -> str:
@@ -205,6 +205,8 @@ def option_heading(heading: str) -> str:
     Example:
         >>> option_heading("-quality value"), option_heading("+repage"), option_heading("- a b")
         ('-quality', '+repage', '')
+        >>> option_heading("-L [bind_address:]port:host:hostport")  # ssh's
+        '-L'
     """
     found = _OPTION_HEADING.fullmatch(heading.strip())
     return found.group(1) if found else ""

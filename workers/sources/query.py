@@ -25,10 +25,12 @@ __all__ = ["MAX_QUERY_TOKENS", "WORD_MEMOS", "SearchQuery",
 MAX_QUERY_TOKENS = 32
 """At most this many distinct query tokens are OR-ed into one FTS5 query."""
 
-_MARKED = re.compile(r"\[([A-Za-z])\]|`(\w)`|(?<=[A-Za-z]/)(\d)(?!\w)")
+_MARKED = re.compile(r"\[([A-Za-z])\]|`(\w)`|(?<=[A-Za-z]/)(\d)(?!\w)"
+                     r"|(?:^|(?<=[\s(\"']))-([A-Za-z])(?![\w-])")
 """A one-character word the question marks as a name: a flag or option letter in brackets or
-backticks ("the RewriteRule [L] flag"; a digit in brackets is a footnote's mark, "[1]"), a
-version's digit after a slash ("HTTP/2"): searched,
+backticks ("the RewriteRule [L] flag"; a digit in brackets is a footnote's mark, "[1]"), an
+option of one letter ("the -L option of ssh", trial 76), a version's digit after a slash
+("HTTP/2"): searched,
 as no other one-character word is (trial 57, Q2: "[L]" and "HTTP/2" lost to "flags" and
 "http", and the flags page's introduction answered)."""
 

@@ -73,18 +73,29 @@ def named_words(query: SearchQuery) -> frozenset[int]:
         >>> sorted(named_words(search_query("What does the orient function return?")))
         [0]
     """
-    single = code_words(query.names)
+    single = code_words(query.names) | _letter_options(query)
     return frozenset(i for i, t in enumerate(query.terms) if t in single)
 
 
+def _letter_options(query: SearchQuery) -> frozenset[str]:
+    """The options of one letter the question writes (``-L``), lower-cased as its terms are:
+    an option of one letter is matched as written, case and dash (ssh's ``-L`` is not
+    ``-l``, which rsync's page says of ssh, trial 76)."""
+    return frozenset(n.key for n in query.names if len(n.key) == 1 and n.spelled)
+
+
 def _whole_words(found: set[int], terms: Sequence[str], named: frozenset[int],
-                 text: str) -> set[int]:
+                 text: str, letters: Sequence[str] = ()) -> set[int]:
     """``found`` (indexes of ``terms`` a text matched by their forms) less the ``named`` terms
-    the text does not have as whole words."""
+    the text does not have as whole words, an option of one letter (in ``letters``, as the
+    question spells it: ``"L"``) as written with its dash."""
     if not named & found:
         return found
     words = set(_WHOLE_WORDS.findall(text.lower()))
-    return {i for i in found if i not in named or terms[i] in words}
+    spelled = {letter.lower(): letter for letter in letters}
+    return {i for i in found if i not in named or (
+        re.search(rf"(?<![\w-])-{spelled[terms[i]]}(?!\w)", text) is not None
+        if terms[i] in spelled else terms[i] in words)}
 
 
 def rank_score(query: SearchQuery, bm25: float, text: str, title: str,
@@ -112,8 +123,9 @@ def rank_score(query: SearchQuery, bm25: float, text: str, title: str,
     terms, named = query.terms, named_words(query)
     in_text, pairs = term_matches(terms, text)
     in_title, title_pairs = term_matches(terms, title)
-    in_text = _whole_words(in_text, terms, named, text)
-    in_title = _whole_words(in_title, terms, named, title)
+    letters = [n.spelled for n in query.names if len(n.key) == 1 and n.spelled]
+    in_text = _whole_words(in_text, terms, named, text, letters)
+    in_title = _whole_words(in_title, terms, named, title, letters)
     n = len(terms)
     coverage = len(in_text | in_title) / n
     score = bm25 * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**COVERAGE_POWER)
@@ -259,8 +271,10 @@ def _opens_numbered_entry(text: str, heading: str, terms: Sequence[str]) -> bool
     if ((numbered or bool(option_heading(heading)))
             and text.lstrip().startswith(heading.strip()) and entry_named(heading, terms)):
         return True
-    label = text.lstrip().split("\n\n", 1)[0].strip()  # a term Exim's <dt> gives no anchor
-    return len(label) <= 80 and bool(option_heading(label)) and entry_named(label, terms)
+    # a term Exim's <dt> gives no anchor; ssh's -L, four forms a line each
+    lines = text.lstrip().split("\n\n", 1)[0].strip().split("\n")
+    return (len(lines) <= 6 and all(len(line) <= 80 and option_heading(line) for line in lines)
+            and entry_named(lines[0], terms))
 
 
 def holds_named_entry(text: str, terms: Sequence[str]) -> bool:

@@ -158,8 +158,9 @@ def test_queries_with_nothing_searchable_return_nothing(pkg: Corpus) -> None:
 
 def test_query_to_fts_quotes_every_token() -> None:
     fts = query_to_fts('He said "NEAR" AND (x OR y*) col:val -z')
-    # "he", "and", "or" are stopwords; "x", "y", "z" too short; NEAR and col:val are plain words.
-    assert fts == '"said" OR "near" OR "col" OR "val"'
+    # "he", "and", "or" are stopwords; "x", "y" too short; NEAR and col:val are plain words;
+    # "-z" is an option of one letter (as "the -L option of ssh"), searched, quoted as the rest
+    assert fts == '"said" OR "near" OR "col" OR "val" OR "z"'
     assert query_to_fts('say "hi""zebra"') == '"say" OR "hi" OR "zebra"'
     for token in fts.split(" OR "):
         assert token.startswith('"') and token.endswith('"')
