@@ -20,13 +20,19 @@ _LINE = 400
 """The most characters of a caveat bullet (as the report's other bullets)."""
 
 CAUTION = re.compile(
-    r"\b(?:not|never|no longer|cannot|can't|don't|doesn't|won't|isn't|aren't|must|only|"
+    r"\b(?:not|never|no longer|cannot|can't|don't|doesn't|won't|isn't|aren't|must|"
+    r"(?:can|could|may|might|will|would|must|should|does|do|is|are|was|were)\s+only|"
+    r"only\s+(?:if|when|whenever|in|on|for|with|within|after|before|once|while|where|by|from|"
+    r"under|one|available|supported|works?|applies|apply|affects?|valid|allowed|possible)|"
     r"deprecated|deprecation|warn|warning|warnings|avoid|limit|limits|limitation|limitations|"
     r"fail|fails|failed|failure|error|errors|raise|raises|unless|however|beware|careful|"
     r"unsupported|caveat|caveats|risk|unsafe|lost|lose|loses|overwrite|overwritten|instead)\b",
     re.IGNORECASE,
 )
-"""Words of a limitation or warning: a caveat without one is a finding, not a caveat."""
+"""Words of a limitation or warning: a caveat without one is a finding, not a caveat. "only" is
+one where it restricts ("can only proxy HTTP", "only if", "only one"), not where it describes
+(BIND's "Controls whether the server only adds records ... when they are required", the entry's
+own summary, and "The only required argument to waitress-serve ..." were Caveats, trial 75)."""
 _SETTING_NAME = re.compile(r"(?:^|(?<=[.;]\s))`?[\w.\-]+`? — (?=[^:;\n—]{1,40}:\s)")
 """A table row's name that is one identifier, before its first ``heading: cell``
 (:func:`workers.sources.tables.row_sentence`: ``limit — default: 100.``): a setting's name,
