@@ -257,8 +257,19 @@ def _said_defaults(paragraph: str) -> list[str]:
     Example:
         >>> _said_defaults("Sets the buffers. The default is typically 128MB. Set at start.")
         ['The default is typically 128MB.']
+        >>> _said_defaults("The limit is:\\n\\n- 90% with recursion yes (the default), or\\n"
+        ...                "- 2 MB with recursion no.")
+        []
     """
-    return [s for s in split_sentences(paragraph) if _SAYS_DEFAULT.search(s)]
+    return [s for s in split_sentences(paragraph)
+            if _SAYS_DEFAULT.search(s) and not _GOES_ON.search(s)]
+
+
+_GOES_ON = re.compile(r"(?:[,;]|\b(?:or|and))\s*$")
+"""A list item that goes on in the next ("90% of physical memory for views with recursion set
+to yes (the default), or" above "2 MB for views with recursion set to no.": BIND's
+max-cache-size was answered by the first half, trial 75, F2): no sentence stating a default;
+the list's lead-in quotes it whole."""
 
 
 def _listed_defaults(paragraph: str) -> list[tuple[str, str]]:
