@@ -211,10 +211,30 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
         if _POINTS_OUT.search(phrase):  # "sending them to the browser": not a question alone
             continue
         if verb:
-            out.append(f"How do you {phrase}?")
+            out.append(f"How do you {_second_person(phrase)}?")
         elif _names_a_thing(phrase):
             out.append(main_question(phrase))
     return out
+
+
+_FIRST_PERSON = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself",
+                 "we": "you", "us": "you", "our": "your", "ours": "yours",
+                 "ourselves": "yourselves"}
+
+
+def _second_person(phrase: str) -> str:
+    """``phrase`` as asked of "you": the asker's "my" is "your" ("How do you send all your
+    outgoing mail?", not "... all my outgoing mail?", trial 73, F9).
+
+    Example:
+        >>> _second_person("send all my outgoing mail through our ISP")
+        'send all your outgoing mail through your ISP'
+        >>> _second_person("retry my I/O on US letter paper")
+        'retry your I/O on US letter paper'
+    """
+    return re.sub(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself|[Ww]e|[Uu]s|[Oo]urs?|[Oo]urselves)\b"
+                  r"(?![/'-])",  # not "I/O"
+                  lambda m: _FIRST_PERSON[m.group().lower()], phrase)
 
 
 _NOT_A_NAME = re.compile(

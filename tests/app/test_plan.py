@@ -316,3 +316,12 @@ def test_a_planners_questions_differing_in_an_accent_are_two_questions() -> None
     questions, notes = clean_plan(asked, "año y ano")
     assert questions[:2] == asked[:2], (questions, notes)
     assert "1 of the planner's sub-questions repeat" in " ".join(notes)
+
+
+def test_a_how_facet_asks_you_about_your_own_things() -> None:
+    # trial 73, F9: "How do I send all my outgoing mail through my ISP's mail server?" planned
+    # "How do you send all my outgoing mail?"
+    from app.research.facets import phrase_facets
+
+    facets = phrase_facets("how", "send all my outgoing mail through my ISP's mail server")
+    assert facets == ["How do you send all your outgoing mail?"]
