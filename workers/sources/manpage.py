@@ -24,8 +24,10 @@ import re
 
 from workers.sources.troffpage import (
     NAME_HEADINGS,
+    STRING_CHARS,
     TroffPage,
     markdown_escaped,
+    page_budget,
     request_args,
     source_lines,
     unescaped,
@@ -95,7 +97,7 @@ def man_markdown(text: str) -> str:
         Show all files.
         <BLANKLINE>
     """
-    page = TroffPage()
+    page = TroffPage(page_budget(text))
     dashed = False
     for name, rest in source_lines(text):
         if not dashed and page.sections[-1][0].upper() in NAME_HEADINGS:
@@ -108,7 +110,8 @@ def man_markdown(text: str) -> str:
             elif page.code is not None or rest.strip():
                 page.text(unescaped(rest, page.strings))
         elif name == "ds" and len(words := rest.split(None, 1)) == 2:
-            page.strings[words[0]] = unescaped(words[1].removeprefix('"'), page.strings)
+            page.strings[words[0]] = unescaped(words[1].removeprefix('"'),
+                                               page.strings)[:STRING_CHARS]
         elif name in ("TS", "T&"):  # a table: its rows as lines of code
             if name == "TS":
                 page.flush()

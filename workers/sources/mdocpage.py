@@ -19,6 +19,7 @@ from workers.sources.troffpage import (
     NAME_HEADINGS,
     TroffPage,
     markdown_escaped,
+    page_budget,
     quoted_args,
     source_lines,
 )
@@ -194,8 +195,8 @@ class _Mdoc:
     """An mdoc page read line by line into a :class:`TroffPage`: the lists, displays, item
     label (``.It ... Xo`` to ``.Xc``) and reference open, the NAME section's names."""
 
-    def __init__(self) -> None:
-        self.page = TroffPage()
+    def __init__(self, budget: int) -> None:
+        self.page = TroffPage(budget)
         self.name, self.section, self.summary = "", "", ""  # its first .Nm; .Sh; NAME's .Nd
         self.names: list[str] = []  # the NAME section's .Nm names
         self.lists: list[list[str]] = []  # [kind, lead] of each .Bl open
@@ -391,7 +392,7 @@ def mdoc_markdown(text: str) -> str:
         Listen on port, see ssh(1).
         <BLANKLINE>
     """
-    page = _Mdoc()
+    page = _Mdoc(page_budget(text))
     for name, rest in source_lines(text):
         page.line(name, rest)
     page.heading("Sh", "")  # the NAME section's title line, when it is the last section

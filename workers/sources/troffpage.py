@@ -158,11 +158,32 @@ def source_lines(text: str) -> Iterator[tuple[str, str]]:
             yield name, rest
 
 
+STRING_CHARS = 256
+"""The most characters a page's string (``.ds``) holds: a name, a quote mark, a version; 30
+strings each defined as two of the one before were a billion characters (an 803-byte page held
+an index build for 5 minutes in 22 GB, trial 77, F1)."""
+
+OUTPUT_SHARE = 4
+"""A page's text may be at most this many times its source's length (plus 64 KB): what
+strings expand to is bounded, however they nest."""
+
+
+def page_budget(source: str) -> int:
+    """How many characters of text a page of troff ``source`` may give (:data:`OUTPUT_SHARE`).
+
+    Example:
+        >>> page_budget("x" * 1000)
+        69536
+    """
+    return OUTPUT_SHARE * len(source) + (1 << 16)
+
+
 class TroffPage:
     """The Markdown of a page built request by request: its sections' blocks, the paragraph,
     label or code block open, and what the next text line is (a heading, a label)."""
 
-    def __init__(self) -> None:
+    def __init__(self, budget: int = 1 << 24) -> None:
+        self.budget = budget  # characters of text it still takes (OUTPUT_SHARE)
         self.sections: list[tuple[str, list[str]]] = [("", [])]
         self.para: list[str] = []  # pieces of text; "\n": a line break
         self.code: list[str] | None = None
@@ -175,7 +196,11 @@ class TroffPage:
         self.table: bool | None = None  # in a tbl table: at its format lines (True), its rows
 
     def text(self, plain: str) -> None:
-        """One line of text, as the state takes it: a heading, a label, code, or words."""
+        """One line of text, as the state takes it: a heading, a label, code, or words; none
+        once the page's :attr:`budget` is spent."""
+        self.budget -= len(plain)
+        if self.budget < 0:
+            return
         if self.code is not None:
             cells = re.sub(r"^T\}|T\{$", "", plain) if self.table is False else plain
             self.code.append(cells.rstrip())

@@ -241,3 +241,17 @@ def test_a_research_run_reads_a_variables_default(tmp_path: Path) -> None:
     report = Path(json.loads(done.stdout)["report_path"]).read_text(encoding="utf-8")
     answer = report.split("## Answer", 1)[1].split("\n## ", 1)[0]
     assert "Default: 5" in answer, report
+
+
+def test_strings_defined_by_doubling_stay_bounded() -> None:
+    # trial 77, F1: 30 strings each defined as two of the one before ("billion laughs"), an
+    # 803-byte page, held an index build for 5 minutes in 22 GB
+    from workers.sources.troffpage import STRING_CHARS, page_budget
+
+    lines = [".TH LAUGH 1", ".ds L40 lol"]
+    lines += [f".ds L{n} \\*[L{n + 1}]\\*[L{n + 1}]" for n in range(39, 9, -1)]
+    page = "\n".join([*lines, ".SH NAME", "laugh \\- a page", ".SH DESCRIPTION",
+                      *(["\\*[L10] \\*[L10]"] * 200), ""])
+    text = man_markdown(page)
+    assert len(text) <= page_budget(page) + 1000
+    assert "lollol" in text and len(max(text.split(), key=len)) <= STRING_CHARS
