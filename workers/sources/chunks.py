@@ -124,6 +124,8 @@ _LABEL = re.compile(r"[^\n]{1,80}(?<![.!?;,])|(?:[-+][^\n]{1,79}(?<![.!?;,])\n){
 as "Default: 50M"), or of up to six such lines that are an option's forms (ssh's ``-L
 [bind_address:]port:host:hostport`` and its three others). It goes into the passage of the
 paragraph after it."""
+_OPTION = re.compile(r"[ \t]*[-+]{1,2}[A-Za-z]")
+"""A paragraph opening with an option (``-C``, ``--all``): an entry's label."""
 _MAX_HELD = 4
 """More short lines in a row than this are a list (an index, a cross-reference), not labels."""
 
@@ -152,6 +154,9 @@ def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
             if not para.strip():
                 continue
             if _LABEL.fullmatch(para.strip()):
+                if held and _OPTION.match(para) and not all(_OPTION.match(h) for h in held):
+                    pieces.append("\n\n".join(held))  # an entry of short lines: ls's "-C",
+                    held = []  # "list entries by columns"; the next option starts its own
                 if held is not None and len(held) < _MAX_HELD:
                     held.append(para)
                     continue
@@ -163,7 +168,8 @@ def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
                 pieces.append(para)
                 continue
             pieces.extend(_pack_sentences(para.strip(), max_chars))
-        pieces.extend(held or ())
+        if held:  # the last entry's lines, one piece
+            pieces.append("\n\n".join(held))
     # dedent only what is indented (textwrap.dedent is most of the cost on flat HTML text)
     return [(textwrap.dedent(chunk) if "\n " in chunk or "\n\t" in chunk else chunk).strip()
             for chunk in _pack(pieces, max_chars, "\n\n")]

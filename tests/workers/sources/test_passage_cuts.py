@@ -86,3 +86,15 @@ def test_an_option_opening_its_passage_ranks_first(tmp_path: Path) -> None:
         hits = corpus.search("What does the -bt option do?", k=4)
     assert hits[0].text.startswith("-bt\n\nThis option runs the relay in address testing"), [
         h.text[:60] for h in hits]
+
+
+def test_entries_of_short_lines_are_cut_between_entries() -> None:
+    # ls(1): "-C" and "list entries by columns" are both short lines; held as one run they
+    # became a list, and passages ended on "-C" with its description in the next (trial 77, F5)
+    entries = [(f"-{c}, --option-{c}", f"list the entries by rule {c}" + " in order" * (i % 4))
+               for i, c in enumerate("abcdefghijklmnopqrstuvwxyz")]
+    text = "\n\n".join(f"{label}\n\n{what}" for label, what in entries)
+    chunks = chunk_text(text, 300)
+    assert len(chunks) > 3
+    for chunk in chunks:
+        assert chunk.startswith("-") and not chunk.split("\n\n")[-1].startswith("-"), chunk
