@@ -65,16 +65,35 @@ def is_man_page(text: str) -> bool:
         True
         >>> is_man_page("README\\n======\\n\\n.TH is a troff request.\\n")
         False
+        >>> is_man_page('.\\\\" only\\n.\\\\" comments\\n.\\\\" here\\n')
+        True
     """
     requests = []
     for name, rest in source_lines(text[:64 * 1024]):
         if name == "TH":
             return True
         if (not name and rest.strip()) or len(requests) >= _HEAD_LINES:
-            return False  # text before any .TH, or no .TH among the first requests
+            return _mostly_requests(text)  # text before any .TH, or none among the first
         if name:
             requests.append((name, rest))
-    return len(requests) == 1 and requests[0][0] == "so" and bool(requests[0][1].strip())
+    if len(requests) == 1 and requests[0][0] == "so" and bool(requests[0][1].strip()):
+        return True
+    return _mostly_requests(text)
+
+
+_MAN_LINE = re.compile(r"^(?:[.'][ \t]*(?:\\[\"#]|(?:TH|SH|SS|TP|TQ|IP|PP|LP|P|HP|B|I|BR|BI|IB|"
+                       r"IR|RB|RI|SM|SB|nf|fi|br|sp|RS|RE|in|ft|ds|de|ig|if|ie|el|so|EX|EE|UR|UE|"
+                       r"ad|na|nh|hy|ne|ti|ta|ce)\b)|\\\")")
+"""A line of a man page's source: a comment (``.\\"``, ``\\"``) or a man(7) request."""
+
+
+def _mostly_requests(text: str) -> bool:
+    """Whether at least half of the first 200 lines of ``text`` with anything on them are man
+    page requests or comments (:data:`_MAN_LINE`): troff source however it begins, a page of
+    comments only (no text, then) or of ``.B`` lines; read as plain text, their markup was a
+    report's Answer (trial 77, F4)."""
+    lines = [line for line in text[:64 * 1024].split("\n")[:400] if line.strip()][:200]
+    return len(lines) >= 3 and 2 * sum(bool(_MAN_LINE.match(line)) for line in lines) >= len(lines)
 
 
 def man_markdown(text: str) -> str:

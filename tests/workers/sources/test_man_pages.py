@@ -255,3 +255,13 @@ def test_strings_defined_by_doubling_stay_bounded() -> None:
     text = man_markdown(page)
     assert len(text) <= page_budget(page) + 1000
     assert "lollol" in text and len(max(text.split(), key=len)) <= STRING_CHARS
+
+
+def test_troff_without_a_title_request_is_read_as_troff() -> None:
+    # trial 77, F4: a page of comments only and one of ".B" lines had no .TH among their first
+    # requests, were read as plain text, and a report's Answer quoted '.\" comment number 0'
+    comments = "".join(f'.\\" comment number {n} about nothing\n' for n in range(50))
+    bold = "".join(f".B word{n}\n" for n in range(300))
+    assert is_man_page(comments) and man_markdown(comments) == ""
+    assert is_man_page(bold) and ".B" not in man_markdown(bold)
+    assert not is_man_page("Notes\n=====\n\n.B is a request.\nSo is .TH, in troff.\n")
