@@ -124,11 +124,12 @@ def quoted_args(rest: str) -> list[tuple[str, bool]]:
 def source_lines(text: str) -> Iterator[tuple[str, str]]:
     """``(request name, rest)`` for a request line, ``("", line)`` for a text line, of the page
     ``text``: continued lines joined, comments cut, macro definitions (``.de X`` ... ``..``),
-    ``.ig`` blocks and conditionals (``.if``, ``.ie``/``.el``, with their ``\\{ ... \\}``
-    blocks) left out, a line that held only a comment gone."""
+    ``.ig`` blocks and the conditionals' branches ``man`` does not show (``.if``,
+    ``.ie``/``.el``, with their ``\\{ ... \\}`` blocks: :func:`_branch`) left out, a line that
+    held only a comment gone."""
     text = _CONTINUED.sub(lambda m: m[0][:-2] if len(m[0]) % 2 == 0 else m[0],
                           text.replace("\r\n", "\n"))  # an odd run of backslashes ends it
-    until, depth = "", 0
+    until, depth, last = "", 0, False  # last: whether the last .ie's branch was taken
     for line in text.split("\n"):
         if until:
             until = "" if line[:1] in ".'" and re.fullmatch(
@@ -142,6 +143,7 @@ def source_lines(text: str) -> Iterator[tuple[str, str]]:
         kept = line if cut is None else line[:cut]
         if not kept.strip() and line.strip():
             continue  # a comment's line
+        kept = kept.replace("\\}", "")  # the end of a branch taken (below)
         request = _REQUEST.match(kept)
         if request is None:
             yield "", kept
@@ -152,10 +154,42 @@ def source_lines(text: str) -> Iterator[tuple[str, str]]:
             until = words[0] if words else "."
             continue
         if name in _CONDITIONALS:
-            depth = max(0, line.count("\\{") - line.count("\\}"))
+            taken, body = _branch(name, rest, last)
+            last = taken if name == "ie" else last
+            if not taken:
+                depth = max(0, line.count("\\{") - line.count("\\}"))
+                continue
+            body = body.replace("\\{", "").replace("\\}", "").strip()
+            inner = _REQUEST.match(body) if body else None
+            if body and inner is None:
+                yield "", body
+            elif inner is not None and inner[1] and inner[1] not in _CONDITIONALS:
+                yield inner[1], body[inner.end():]
             continue
         if name:
             yield name, rest
+
+
+_CONDITION = re.compile(r"[ \t]*(!?)([nt])(?=[ \t]|\\\{|$)[ \t]*(.*)", re.DOTALL)
+
+
+def _branch(name: str, rest: str, last: bool) -> tuple[bool, str]:
+    """Whether a conditional's branch is taken as ``man`` shows a page (nroff: ``n`` true,
+    ``t`` false; an ``.el`` when its ``.ie`` was not; any other condition not), and its body:
+    the nroff branches held bash(1)'s list of character classes (trial 77, F3).
+
+    Example:
+        >>> _branch("if", "n .B x", False), _branch("ie", "t .B x", False)
+        ((True, '.B x'), (False, '.B x'))
+        >>> _branch("el", ".B x", False), _branch("if", "o .B x", False)
+        ((True, '.B x'), (False, 'o .B x'))
+    """
+    if name == "el":
+        return not last, rest.strip()
+    found = _CONDITION.match(rest) if name in ("if", "ie") else None
+    if found is None:
+        return False, rest.strip()
+    return (found[2] == "n") != (found[1] == "!"), found[3].strip()
 
 
 STRING_CHARS = 256

@@ -151,7 +151,7 @@ def test_code_blocks_keep_their_lines_and_drop_their_requests() -> None:
 def test_links_conditionals_macros_and_layout_requests_leave_no_trace() -> None:
     text = markdown_page(man_markdown(
         ".TH X 1\n.SH BUGS\nReport them at\n.UR https://example.org/bugs\nthe tracker\n"
-        ".UE .\n.RS 4\n.in +2\n.ta 1i\n.if n \\{\\\n.  ds x y\nhidden text\n.\\}\n"
+        ".UE .\n.RS 4\n.in +2\n.ta 1i\n.if t \\{\\\n.  ds x y\nhidden text\n.\\}\n"
         ".ig\nignored text\n..\n.de XX\nmacro text\n..\n.ne 5\n.ft R\n.RE\nVisible.\n")).text
     assert text.split("\n\n")[2:] == [  # .RS and .RE: an indented block, its own paragraph
         "Report them at the tracker (https://example.org/bugs).", "Visible."], text
@@ -265,3 +265,17 @@ def test_troff_without_a_title_request_is_read_as_troff() -> None:
     assert is_man_page(comments) and man_markdown(comments) == ""
     assert is_man_page(bold) and ".B" not in man_markdown(bold)
     assert not is_man_page("Notes\n=====\n\n.B is a request.\nSo is .TH, in troff.\n")
+
+
+def test_the_branches_man_shows_are_read() -> None:
+    # trial 77, F3: every conditional's body was dropped, the nroff branches `man` shows too
+    # (bash(1)'s list of character classes)
+    page = (".TH COND 1\n.SH DESCRIPTION\n.if n Alpha nroff line.\n.if t Beta troff line.\n"
+            ".ie n Gamma nroff branch.\n.el Delta troff branch.\n.if n \\{\\\nEpsilon nroff "
+            "block.\n.\\}\n.if t \\{\\\nZeta troff block.\n.\\}\n.ie t \\{\\\nEta troff.\n"
+            ".\\}\n.el \\{\\\nTheta nroff el block.\n.\\}\nMu final line.\n")
+    text = markdown_page(man_markdown(page)).text
+    for shown in ("Alpha", "Gamma", "Epsilon", "Theta", "Mu"):
+        assert shown in text, text
+    for hidden in ("Beta", "Delta", "Zeta", "Eta"):
+        assert hidden not in text, text
