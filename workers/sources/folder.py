@@ -339,9 +339,10 @@ def corpus_folder(
     except OSError as exc:
         raise CorpusError(f"corpus folder {shown} cannot be read ({exc.strerror})") from None
     own = Path(data_dir).expanduser() if data_dir is not None else None
-    if probe:
+    if probe:  # the files skipped are named in a refusal (a folder of one binary file was
+        notes = []  # "1 file skipped as binary", no name; trial 77, F6)
         found = any(_has_text(path, skipped) for path, _st in _indexable(
-            folder, skipped, max_file_bytes, data_dir=own))
+            folder, skipped, max_file_bytes, notes, data_dir=own))
         files: list[FolderFile] = []
         if found and language is not None:  # an unknown language: refused before the run
             listed = [(p.relative_to(folder).as_posix(), p, st) for p, st in _indexable(

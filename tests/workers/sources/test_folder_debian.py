@@ -78,8 +78,11 @@ def test_files_without_an_extension_that_hold_no_text_are_named_with_why(tmp_pat
     (root / "blob").write_bytes(b"\x00\x01\x02" * 100)
     (root / "EMPTY").write_bytes(b"")
     (root / "BLANK").write_text("   \n\n  \n")
-    with pytest.raises(CorpusError, match="no indexable files: 1 file skipped as binary, 2 files "
-                                          "without text; indexable: "):
+    # ... and the probe's refusal names them (trial 77, F6: "1 file skipped as binary", no name)
+    named = (r"no indexable files: 1 file skipped as binary, 2 files without text \(BLANK: "
+             r"skipped, no text; EMPTY: skipped, no text; blob: skipped, binary \(not text\)\); "
+             r"indexable: ")
+    with pytest.raises(CorpusError, match=named):
         corpus_folder(root, max_file_bytes=1000, probe=True)
     (root / "UTF16NOBOM").write_bytes("heron\n".encode("utf-16-le"))
     (root / "image").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 200)
