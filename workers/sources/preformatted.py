@@ -113,15 +113,30 @@ def _unbroken(block: str) -> str:
 
 def _headed(block: str) -> list[str]:
     """A prose block, its first line apart when it heads the rest: short, no sentence, and
-    less indented than every line under it (a man page's ``DESCRIPTION``, Vim's ``'scrolloff'
-    'so'  number  (default 0)`` above its description; joined, they read as one sentence,
-    "DESCRIPTION The postsuper(1) command does ...", trial 71, F5)."""
+    less indented than every line under it, but not a hanging indent (:func:`_word_columns`):
+    a man page's ``DESCRIPTION``, Vim's ``'scrolloff' 'so'  number  (default 0)`` above its
+    description (joined, they read as one sentence, "DESCRIPTION The postsuper(1) command does
+    ...", trial 71, F5)."""
     first, _, rest = block.partition("\n")
     under = [_indent(line) for line in rest.split("\n") if line.strip()]
     if (not under or len(first.split()) > 12 or _SENTENCE_END.search(first)
-            or _indent(first) >= min(under)):
-        return [block]
+            or _indent(first) >= min(under) or min(under) in _word_columns(first)):
+        return [block]  # a hanging indent is no heading: its lines go on from the first
     return [first, rest]
+
+
+def _word_columns(line: str) -> set[int]:
+    """The columns at which a word of ``line`` after its first starts (tabs at 8): a change log
+    entry's text column ("784.   [bug]           nsupdate and other programs would not quit
+    properly" over "                       if some signals were blocked by the caller.": read as
+    a heading and its text, BIND's entry was quoted from "if some signals", trial 75, F1).
+
+    Example:
+        >>> sorted(_word_columns("784.   [bug]   nsupdate would not quit"))
+        [7, 15, 24, 30, 34]
+    """
+    spread = line.expandtabs(8)
+    return {m.start() for m in re.finditer(r"(?<=\s)\S", spread)}
 
 
 def _indent(line: str) -> int:

@@ -76,3 +76,17 @@ def test_a_text_file_in_one_pre_is_read_block_by_block() -> None:
     assert short.startswith("The indent() function can be used") and "*" not in short, short
     # a short <pre> that is no prose is one code block, as before
     assert html_page(f"<pre>{listing}\n{listing}</pre>").text.count("```") == 2
+
+
+def test_a_hanging_indent_is_one_block_not_a_heading_and_its_text() -> None:
+    # trial 75, F1: BIND's change log (a <pre>) writes each entry's text at a column its
+    # continuation lines align with; read as a heading, "if some signals were blocked by the
+    # caller." was quoted as a sentence of its own
+    from workers.sources.preformatted import pre_blocks
+
+    entry = ("784.   [bug]           nsupdate and other programs would not quit properly\n"
+             "                       if some signals were blocked by the caller. [RT #1081]")
+    assert pre_blocks(entry) == [(True, entry)]
+    headed = "DESCRIPTION\n       The postsuper command does maintenance jobs on the queue."
+    assert [block for _prose, block in pre_blocks(headed)] == [
+        "DESCRIPTION", "       The postsuper command does maintenance jobs on the queue."]
