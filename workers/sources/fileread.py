@@ -52,7 +52,7 @@ from workers.sources.filekinds import (
     inner_name,
     open_regular,
 )
-from workers.sources.manpage import is_man_page, man_markdown
+from workers.sources.manpage import is_man_page, man_markdown, so_target
 from workers.sources.mdocpage import is_mdoc_page, mdoc_markdown
 from workers.sources.pyfile import python_file_sections
 from workers.sources.rsttext import rst_text
@@ -248,7 +248,7 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         return
     if (said := encoding_note(rel, declared, encoding, replaced)) is not None:
         notes.append(said)
-    name = rel.rsplit("/", 1)[-1]
+    name, source = rel.rsplit("/", 1)[-1], text
     title, sections, links, man, mdoc = name, (), 0.0, False, False
     if kind in HTML_EXTENSIONS:
         from workers.sources.htmlpage import CUT, html_page  # lxml: only for HTML files
@@ -279,5 +279,7 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
     if text.strip():
         yield RawDoc(rel, title, rel, text, sections=sections, link_share=links,
                      section_symbols=kind == ".py", plain_text=kind in _PLAIN_KINDS)
+    elif man and (target := so_target(source)):  # init.1: ".so man1/systemd.1"
+        _skip(skipped, notes, rel, "blank", f"a link to another man page ({target})")
     else:
         _skip(skipped, notes, rel, "blank", "no text")

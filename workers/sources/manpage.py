@@ -33,7 +33,7 @@ from workers.sources.troffpage import (
     unescaped,
 )
 
-__all__ = ["is_man_page", "man_markdown", "unescaped"]
+__all__ = ["is_man_page", "man_markdown", "so_target", "unescaped"]
 
 _HEAD_LINES = 200
 """How many requests a man page's ``.TH`` may come after (comments, blank lines, macro
@@ -94,6 +94,19 @@ def _mostly_requests(text: str) -> bool:
     report's Answer (trial 77, F4)."""
     lines = [line for line in text[:64 * 1024].split("\n")[:400] if line.strip()][:200]
     return len(lines) >= 3 and 2 * sum(bool(_MAN_LINE.match(line)) for line in lines) >= len(lines)
+
+
+def so_target(text: str) -> str:
+    """The page a man page that is only a ``.so`` link reads (``man1/systemd.1``), else "".
+
+    Example:
+        >>> so_target(".so man1/systemd.1\\n"), so_target(".TH LS 1\\n")
+        ('man1/systemd.1', '')
+    """
+    requests = [(name, rest) for name, rest in source_lines(text[:4096]) if name or rest.strip()]
+    if len(requests) == 1 and requests[0][0] == "so":
+        return requests[0][1].strip()
+    return ""
 
 
 def man_markdown(text: str) -> str:

@@ -279,3 +279,16 @@ def test_the_branches_man_shows_are_read() -> None:
         assert shown in text, text
     for hidden in ("Beta", "Delta", "Zeta", "Eta"):
         assert hidden not in text, text
+
+
+def test_a_page_that_is_a_link_is_named_as_one(tmp_path: Path) -> None:
+    # trial 77, F6: "init.1.gz: skipped, no text" for ".so man1/systemd.1"
+    folder = tmp_path / "man1"
+    folder.mkdir()
+    (folder / "quill.1").write_text(".TH QUILL 1\n.SH NAME\nquill \\- links variables\n"
+                                    ".SH DESCRIPTION\nQuill links variables.\n", encoding="utf-8")
+    (folder / "qu.1").write_text(".so man1/quill.1\n", encoding="utf-8")
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        notes = list(corpus.notes)
+    assert any("qu.1" in n and "a link to another man page (man1/quill.1)" in n
+               for n in notes), notes
