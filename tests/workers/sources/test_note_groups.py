@@ -81,3 +81,16 @@ def test_details_that_differ_are_shown_by_each_name_and_links_out_grouped() -> N
     assert lines[3] == ("5 folders are links leading out of the folder, followed (d0/ -> /srv/d0, "
                         "d1/ -> /srv/d1, d2/ -> /srv/d2 and 2 more)")
     assert len(lines) == 4
+
+
+def test_the_sources_of_pages_indexed_are_counted_with_a_few_examples() -> None:
+    # trial 79: a Sphinx site's 218 _sources/*.rst.txt were a 1 KB note naming ten with their
+    # pages; nothing is lost (each page is indexed), so a count and examples say it
+    sources = [f"_sources/p{i}.rst.txt: skipped, the source of a page indexed (p{i}.html)"
+               for i in range(218)]
+    included = [f"inc{i}.txt: skipped, included in a page indexed (guide.html)" for i in range(5)]
+    assert grouped_notes([*sources, *included]) == [
+        "218 files skipped, the sources of pages indexed (_sources/p0.rst.txt -> p0.html, "
+        "_sources/p1.rst.txt -> p1.html, _sources/p2.rst.txt -> p2.html and 215 more)",
+        "5 files skipped, included in pages indexed (inc0.txt -> guide.html, inc1.txt -> "
+        "guide.html, inc2.txt -> guide.html and 2 more)"]
