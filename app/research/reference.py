@@ -49,6 +49,13 @@ line, as a table of label and value cells gives it)."""
 _NAMED_ROW = re.compile(r"^(?P<name>[^\n—]{1,80}?) — (?P<fields>.+)$")
 """A table row under its headings (:func:`workers.sources.tables.row_sentence`):
 ``ServerLimit — Default: 256; Context: server config.``"""
+_VALUE_TYPE = re.compile(
+    r"(?:integer|int|string|str|word|boolean|bool|binary|array|list|number|float|double|size|"
+    r"uid|gid|char|path|file|time|duration|enum|object)s?", re.IGNORECASE)
+"""A table row's first cell that is its value's type, not the entry's name: rsyslog heads each
+parameter (``queue.size``) above a row ``integer — default: 1000/50000; mandatory: no``, and
+the row of ``queue.lightDelayMark``, "integer — default: 70% of queue.size", answered "What is
+the default value of queue.size?" (trial 78, F4): such a row is the heading's."""
 _LISTED = re.compile(
     r"^\s*(?:[-*+]\s+)?(?P<name>`[^`\n]{1,60}`|\**[A-Za-z_][\w.]{0,60}\**)"
     r"(?:(?:\s*\([^)\n]{0,40}\))?\s*(?: [-\u2013\u2014] |: )"
@@ -213,7 +220,8 @@ def _field_rows(text: str, label: re.Pattern[str]) -> list[tuple[str, str]]:
         named = _NAMED_ROW.match(paragraph)
         if named and "\n" not in paragraph and any(
                 _labelled(field, label) for field in named.group("fields").split("; ")):
-            out.append((named.group("name").strip(), paragraph))
+            name = named.group("name").strip()
+            out.append((entry if _VALUE_TYPE.fullmatch(name) else name, paragraph))
             continue
         field = _FIELD.match(paragraph) if "\n" not in paragraph else None
         if field and label.fullmatch(field.group("label").strip()) and not (

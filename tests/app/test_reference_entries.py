@@ -118,6 +118,24 @@ def test_default_rows_of_tables_and_label_cells() -> None:
     assert default_rows("The default is 5.\n\nDefaults are kept.") == []
 
 
+def test_a_row_led_by_its_values_type_is_its_headings() -> None:
+    # rsyslog: each parameter's heading, then "integer — default: ...; mandatory: no"; the row
+    # of queue.lightDelayMark ("default: 70% of queue.size") answered queue.size's default
+    # (trial 78, F4)
+    q = "What is the default value of queue.size?"
+    light = ("queue.lightDelayMark\n\ninteger — default: 70% of queue.size; mandatory: no.\n\n"
+             "When the queue fills to this mark, delayable inputs are slowed.")
+    size = ("queue.size\n\ninteger — default: 1000/50000; mandatory: no.\n\nThis is the "
+            "maximum size of the queue in number of messages.")
+    assert default_rows(size) == [("queue.size", "integer — default: 1000/50000; mandatory: no.")]
+    rows = [row("docs_search", q, [
+        item("passage", light, "queue.html#7", score=4.0, heading="queue.lightDelayMark"),
+        item("passage", size, "queue.html#5", score=3.0, heading="queue.size")])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    first = answer.strip().splitlines()[0]
+    assert "1000/50000" in first and "70%" not in answer, answer
+
+
 def test_a_setting_named_then_default_asks_its_default() -> None:
     assert [topic_kind(t) for t in ("KeepIdleWait default", "page size default value",
                                     "reset to default", "restore the default")] == [
