@@ -185,7 +185,7 @@ CHANGE_LOG_FACTOR = 0.4
 changes (see :func:`change_log_factor`)."""
 _CHANGE_LOG = re.compile(
     r"(?:^|/)(?:change[-_ ]?logs?|changes|news|history|release[-_ ]?notes?|release[-_ ]?logs?|"
-    r"releaselog|releases|whats[-_ ]?new)(?:/|\.[a-z0-9]+$|$)", re.IGNORECASE)
+    r"releaselog|releases|whats[-_ ]?new)(?:/|(?:\.[a-z0-9]+)+$|$)", re.IGNORECASE)
 _ASKS_CHANGE = re.compile(
     r"^(?:change[ds]?|changelog|new|release[ds]?|version[s]?|added|removed|deprecated|since|"
     r"upgrad\w*|migrat\w*|fix(?:ed|es)|history|introduced|\d+(?:\.\d+)+|v\d+\S*)$")
@@ -212,6 +212,8 @@ def change_log_factor(doc_id: str, terms: Sequence[str]) -> float:
         >>> change_log_factor("docs/history-of-proxies.md", ["proxy"])
         1.0
         >>> change_log_factor("releases/1.8.html", ["select_related"])  # Django's (trial 60)
+        0.4
+        >>> change_log_factor("changelog.html.gz", ["lf"])  # pytest's, compressed (trial 79)
         0.4
         >>> change_log_factor("changelog.gz", ["fix", "typo"]), change_log_factor(
         ...     "changelog.gz", ["fixed", "typo"])
