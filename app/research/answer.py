@@ -27,6 +27,7 @@ from app.research.neighbours import about_neighbour, asked_names
 from app.research.own import (
     names_subject,
     neighbours,
+    option_whole,
     passages_by_ref,
     question_terms,
     subject_terms,
@@ -291,15 +292,20 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
     of the passages that have a prose sentence, when any has (never a code fragment when
     another passage has a sentence). A passage whose sentence naming the
     subject is a neighbouring entry's (:func:`~app.research.neighbours.about_neighbour`) does
-    not count as naming it. Its excerpt joins ``shown``: no section
+    not count as naming it, nor one that does not write an option the question writes
+    (:func:`~app.research.own.option_whole`), and a listing that does is no code fragment (Ant's
+    ``-keep-going, -k  execute all targets ...``). Its excerpt joins ``shown``: no section
     says it again."""
     first = data.sub_questions[0] if data.sub_questions else None
     found = [p for p in (items(data.rows_of(first), first, "passage") if first else [])
              if not headings_only(p["text"])]
-    passages = [p for p in found if prose_sentences(p["text"])] or found
+    written = written_names(data.asked)  # a listing's line for the option asked is no fragment
+    passages = [p for p in found if prose_sentences(p["text"]) or (
+        not option_whole(written, "") and option_whole(written, p["text"]))] or found
     asked = asked_names(data.asked, (str(p.get("heading") or "") for p in passages),
                         (str(p.get("text") or "") for p in passages))
-    naming = [p for p in passages if not subject or mentions(subject, f"{p['title']} {p['text']}")]
+    naming = [p for p in passages if (not subject or mentions(subject, f"{p['title']} {p['text']}"))
+              and option_whole(written, p["text"])]
     about = [p for p in naming if not about_neighbour(
         excerpt(p["text"], about=subject), p["text"], asked, p.get("heading", ""),
         p.get("title", ""))]

@@ -150,8 +150,19 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
             return clip(prose[1], limit) if len(prose) > 1 else clip(ELLIPSIS + prose[0], limit)
         first = next((p for p in prose if not p.rstrip().endswith("?")), prose[0])
         return clip(_with_its_code(body, first), limit)
-    code = " ".join(code_lines(body if body.strip() else text))
+    lines = code_lines(body if body.strip() else text)
+    start = _most_named_line(lines, about)
+    code = (ELLIPSIS if start else "") + " ".join(lines[start:])
     return code_span(clip(_LIST_MARKER.sub("", code), max(limit - 4, 1)))
+
+
+def _most_named_line(lines: Sequence[str], about: Sequence[str]) -> int:
+    """The index of the line of ``lines`` naming the most of ``about`` (0 when none does, or
+    the first): a listing of options is shown from the option asked (Ant's ``-keep-going,
+    -k  execute all targets ...`` was shown as the listing's first lines, ``-l <file> ''
+    -logger <classname> ...``, trial 78)."""
+    counts = [len(mentions(about, line)) if about else 0 for line in lines]
+    return max(range(len(lines)), key=lambda i: (counts[i], -i)) if lines else 0
 
 
 _LIST_MARKER = re.compile(rf"^{ITEM_MARK}\s+")

@@ -27,7 +27,7 @@ from workers.sources.entries import (
     entry_keywords,
     entry_name,
     names_keyword,
-    option_heading,
+    option_label,
 )
 
 __all__ = ["about_neighbour", "asked_names", "compound_neighbour", "sentence_entry",
@@ -92,10 +92,7 @@ def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:
             if label:
                 return label.group("label").strip()
             break
-        lines = paragraph.strip().split("\n")  # ssh's -L: four forms, a line each
-        if len(lines) <= 6 and all(line.strip() and len(line) <= 80 and line[-1] not in
-                                   ".!?:;," and option_heading(line.split()[0]) for line in lines):
-            option = lines[0].strip()
+        option = option_label(paragraph) or option  # ssh's -L: four forms, a line each
     else:
         return ""
     return (option or heading_of(passage, sentence).rstrip("¶#§ \t") or entry_heading(passage)

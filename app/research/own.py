@@ -26,8 +26,8 @@ from workers.sources.stopwords import STOPWORDS
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["entry_own", "names_subject", "neighbours", "passages_by_ref", "question_terms",
-           "subject_own", "subject_terms"]
+__all__ = ["entry_own", "names_subject", "neighbours", "option_whole", "passages_by_ref",
+           "question_terms", "subject_own", "subject_terms"]
 
 _OF = re.compile(r"\s+of\s+", re.IGNORECASE)
 _KIND_WORDS: dict[str, frozenset[str]] = {
@@ -131,7 +131,7 @@ def names_subject(terms: Sequence[str], subject: Sequence[str], asked: set[str],
     if not terms:
         return True
     named = _named(asked, text, passage, heading)
-    if not _whole(asked, named):
+    if not _whole(asked, named) or not option_whole(written, named):
         return False
     return bool(set(written) & written_names(named)) or (
         len(mentions(terms, named)) >= needed(terms) and bool(mentions(subject, named)))
@@ -141,6 +141,26 @@ def _whole(asked: set[str], named: str) -> bool:
     """Whether ``named`` writes a dotted name of ``asked`` whole, if it asks one."""
     dotted = {name for name in asked if "." in name.strip(".")}
     return not dotted or bool(dotted & written_names(named))  # "git gc --auto": not gc.auto
+
+
+def option_whole(written: Collection[str], named: str) -> bool:
+    """Whether ``named`` writes the options the question writes (``written``) that only their
+    own writing names, when it asks one: an option of several words, with one dash or two (a
+    task's "note errors but keep going" names the words of Ant's ``-keep-going``, not the
+    option, trial 78), or of one letter, as written (rsync's "an explicit '-l' option to ssh"
+    is not ssh's ``-L``, trial 76).
+
+    Example:
+        >>> option_whole({"-keep-going"}, "Use --keep-going to go on."), option_whole(
+        ...     {"-keep-going"}, "It will keep going."), option_whole({"-L"}, "Give '-l'.")
+        (True, False, False)
+    """
+    flags = {n for n in written if n[:1] == "-" and (len(n) == 2 or "-" in n.lstrip("-"))}
+    if not flags:
+        return True
+    own = written_names(named)
+    return any(f in own if len(f) == 2 else f.lstrip("-") in {n.lstrip("-") for n in own}
+               for f in flags)
 
 
 def _named(asked: set[str], text: str, passage: str, heading: str) -> str:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from app.research.topics import ASKED_MEASURE
-from workers.sources.names import code_words, name_keys
+from workers.sources.names import code_words, letter_options, name_keys, written_options
 from workers.sources.query import distinct_terms, mentions, query_terms
 from workers.sources.stopwords import FILLER_WORDS
 
@@ -46,9 +46,11 @@ def name_terms(topic: str) -> frozenset[str]:
     """The topic's words written as names (lower-cased): with a capital after their first letter
     ("SQLite", "FTS5", "RetryPolicy") or capitalized other than at a sentence's start ("on
     *Windows*"; not in a title-cased topic, where every word is); a word in capitals
-    ("REST") is there in capitals too, for :func:`mentioned`; and the words written as code
+    ("REST") is there in capitals too, for :func:`mentioned`; the words written as code
     (:func:`~workers.sources.names.code_words`: ``orient()``, ``-nosafe``, "the orient
-    function"). A name is matched on its own
+    function"); an option of one letter, as its letter and as written (``l`` and ``-L``,
+    :func:`~workers.sources.names.letter_options`); and an option of several words as written
+    (``-keep-going``). A name is matched on its own
     surface form only, never on a word it looks like an inflection of: "Windows" is not
     "window" (issue 19).
 
@@ -80,7 +82,13 @@ def name_terms(topic: str) -> frozenset[str]:
     # framework ModelSerializer" was answered from "the rest of Django's documentation"
     upper = {w for w in _WORD.findall(topic) if len(w) > 1 and w.isalpha() and w.isupper()}
     coded = code_words(name_keys(topic))  # "the orient function" is no "orientation"
-    return frozenset((inner if title_cased else inner | capital) | upper | coded)
+    # an option of one letter ("-L") is matched as written, as a word in capitals is
+    letters = letter_options(topic)
+    coded |= {option[1].lower() for option in letters}
+    # so is an option of several words ("-keep-going"): its words, prose's "keep going", are not
+    joined = {o.lower() for o in written_options(topic) if "-" in o.lstrip("-")}
+    return frozenset((inner if title_cased else inner | capital) | upper | coded | letters
+                     | joined)
 
 
 def name_phrases(topic: str) -> tuple[str, ...]:
@@ -138,7 +146,10 @@ def mentioned(terms: Sequence[str], text: str, names: Iterable[str] = ()) -> set
     """The ``terms`` that ``text`` mentions: an inflection counts (:func:`mentions`), except for
     a name (:func:`name_terms`), which only its own form matches (a whole word or an
     identifier's part, case-insensitive; a name the topic writes in capitals, whose capitals
-    ``names`` holds too, only in capitals: "REST" is not "the rest of the documentation").
+    ``names`` holds too, only in capitals: "REST" is not "the rest of the documentation"; an
+    option of one letter, ``-L`` in ``names``, only so written: not "-l"; a word of an
+    option of several, ``-keep-going`` in ``names``, only in the option, with one dash or two:
+    a task's "note errors but keep going" is not Ant's option, trial 78).
 
     Example:
         >>> sorted(mentioned(["windows", "lock"], "window functions; locking", {"windows"}))
@@ -146,6 +157,13 @@ def mentioned(terms: Sequence[str], text: str, names: Iterable[str] = ()) -> set
         >>> mentioned(["rest"], "the rest of it", {"rest", "REST"}), mentioned(
         ...     ["rest"], "a REST API", {"rest", "REST"})
         (set(), {'rest'})
+        >>> mentioned(["l"], "an explicit '-l' option", {"l", "-L"}), mentioned(
+        ...     ["l"], "ssh -L 8080:host:80", {"l", "-L"})
+        (set(), {'l'})
+        >>> names = {"keep", "going", "-keep-going"}
+        >>> mentioned(["keep"], "note errors but keep going", names), mentioned(
+        ...     ["keep"], "--keep-going, -k: go on", names)
+        (set(), {'keep'})
     """
     names = set(names)
     found = mentions([t for t in terms if t not in names], text)
@@ -153,8 +171,16 @@ def mentioned(terms: Sequence[str], text: str, names: Iterable[str] = ()) -> set
     surface = set(_WORD.findall(lowered)) | set(_PARTS.findall(lowered))
     capitals = {t for t in terms if t.upper() in names and t.upper() != t}
     written = set(_PARTS.findall(text)) if capitals else set()
-    return (found | {t for t in terms if t in names and t not in capitals and t in surface}
-            | {t for t in capitals if t.upper() in written})
+    options = {n[1].lower(): n for n in names if len(n) == 2 and n[0] == "-"}
+    spelled = letter_options(text) if options else frozenset()
+    joined = {part: option for option in names if option[:1] == "-" and len(option) > 2
+              for part in option.lstrip("-").split("-") if "-" in option.lstrip("-")}
+    return (found | {t for t in terms if t in names and t not in capitals and t not in options
+                     and t not in joined and t in surface}
+            | {t for t in capitals if t.upper() in written}
+            | {t for t in terms if t in options and options[t] in spelled}
+            | {t for t in terms if t in joined and re.search(
+                rf"(?<![\w-])--?{re.escape(joined[t].lstrip('-'))}(?![\w-])", lowered)})
 
 
 _PARTS = re.compile(r"[^\W_]+")

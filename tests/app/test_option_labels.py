@@ -98,3 +98,43 @@ def test_an_option_of_one_letter_is_searched_and_its_entry_opens_its_page(tmp_pa
     assert own and own[0].text.startswith("-L [bind_address:]port:host:hostport\n-L local_"), [
         h.text[:50] for h in hits]
     assert "Specifies that connections" in own[0].text  # its forms, with what they do
+
+
+# ssh(1)'s -L entry as OpenSSH writes it: its second sentence goes on from the first ("This
+# works by ..."), the two too long for one finding
+_FORWARD = r""".TP
+.B \-L [bind_address:]port:host:hostport
+.TQ
+.B \-L local_socket:remote_socket
+Specifies that connections to the given TCP port or Unix socket on the local (client) host
+are to be forwarded to the given host and port, or Unix socket, on the remote side.
+This works by allocating a socket to listen to either a TCP port on the local side,
+optionally bound to the specified bind_address, or to a Unix socket.
+Whenever a connection is made to the local port or socket, the connection is forwarded over
+the secure channel.
+.TP
+.B \-l login_name
+Specifies the user to log in as on the remote machine.
+"""
+_COPIER = ("When the remote shell is already told which user to log in as, the copier does "
+           "not add its own '-l', so the prefix is then used only as the copier's user. If "
+           "you need the remote-shell (qsh) login to use a different name, give an explicit "
+           "'-l' option to qsh in the remote-shell command.\n\n"
+           + "The copier keeps the modification times of the files it copies. " * 12)
+
+
+def test_the_answer_quotes_the_one_letter_options_own_description(tmp_path: Path) -> None:
+    # the offline model had no stem of "-L" and took "Specifies that connections ..." for no
+    # entry's: the Answer led with "This works by allocating a socket ..." (the sentence after
+    # it, alone), and a sentence of rsync's page on ssh's '-l' was a finding (trial 76)
+    folder = tmp_path / "man"
+    folder.mkdir()
+    page = SSH.split(".TP", 1)[0] + _FORWARD
+    (folder / "qsh.1.gz").write_bytes(gzip.compress(page.encode()))
+    (folder / "copier.txt").write_text(_COPIER, encoding="utf-8")
+    proc = run_cli("research", "What does the -L option of qsh do?", "--as-of", AS_OF,
+                   "--corpus", folder, "--data-dir", tmp_path / "data", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
+    answer = report.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    assert answer.strip().startswith("- Specifies that connections to the given TCP port"), report

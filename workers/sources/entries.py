@@ -13,8 +13,8 @@ import re
 from collections.abc import Iterable
 
 __all__ = ["ENTRY_KEYWORD", "LABEL", "SIGNATURE", "entry_keywords", "entry_led", "entry_name",
-           "label_name", "names_keyword", "opened_entry", "option_heading", "signature_name",
-           "signatures_held", "typed_label"]
+           "label_name", "names_keyword", "opened_entry", "option_heading", "option_label",
+           "signature_name", "signatures_held", "typed_label"]
 
 ENTRY_KEYWORD = re.compile(r"([A-Za-z][\w.:-]*(?: [A-Za-z][\w.:-]*){0,3})\s+[<\[{]")
 """A reference entry's heading written as its keyword (up to four words) and arguments
@@ -210,6 +210,26 @@ def option_heading(heading: str) -> str:
     """
     found = _OPTION_HEADING.fullmatch(heading.strip())
     return found.group(1) if found else ""
+
+
+def option_label(paragraph: str) -> str:
+    """The option a paragraph of an option's forms alone labels (a man page's ``-k --keep``;
+    ssh's ``-L``, four forms a line each, above "Specifies that connections to the given TCP
+    port ..."), its first form as written; else "". The paragraphs after it, up to the next
+    label, are that option's entry: the report (:mod:`app.research.neighbours`) and the
+    offline model read them so (trial 76).
+
+    Example:
+        >>> option_label("-L [bind_address:]port:host:hostport\\n-L local_socket:remote_socket")
+        '-L [bind_address:]port:host:hostport'
+        >>> option_label("-k --keep"), option_label("-k means keep.")
+        ('-k --keep', '')
+    """
+    lines = paragraph.strip().split("\n")
+    if len(lines) <= 6 and all(line.strip() and len(line) <= 80 and line[-1] not in ".!?:;,"
+                               and option_heading(line.split()[0]) for line in lines):
+        return lines[0].strip()
+    return ""
 
 
 def signatures_held(text: str) -> set[str]:

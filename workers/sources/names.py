@@ -28,7 +28,8 @@ from workers.sources.query import (
 )
 
 __all__ = ["MAX_NAME_KEYS", "MAX_NAME_WORDS", "NameKey", "code_words", "kinds_named",
-           "name_keys", "named_symbols", "symbol_key", "symbol_name", "written_as_code"]
+           "letter_options", "name_keys", "named_symbols", "symbol_key", "symbol_name",
+           "written_as_code", "written_options"]
 
 MAX_NAME_WORDS = 4
 """The longest run of a question's words joined into one name (``AsyncShallowPostgresSaver``)."""
@@ -134,6 +135,34 @@ def code_words(names: Iterable[NameKey]) -> frozenset[str]:
     return frozenset(n.phrase.lower() for n in names if " " not in n.phrase and not n.spelled)
 
 
+_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z](?:[\w-]*\w)?(?![\w-])")
+
+
+def written_options(text: str) -> tuple[str, ...]:
+    """The command-line options ``text`` writes, with their dashes and as written, in order:
+    Ant's ``-keep-going`` (whose line in the manual's listing of options answers it, not a
+    sentence saying "keep going", trial 78), gzip's ``--keep``, ssh's ``-L``.
+
+    Example:
+        >>> written_options("Does -keep-going imply --keep or '-l'? Not a-b nor - x.")
+        ('-keep-going', '--keep', '-l')
+    """
+    return tuple(dict.fromkeys(_OPTION.findall(text)))
+
+
+def letter_options(text: str) -> frozenset[str]:
+    """The options of one letter ``text`` writes (:func:`written_options`): ssh's ``-L`` is
+    not ``-l`` (rsync's page says "an explicit '-l' option to ssh", and answered "What does
+    the -L option of ssh do?", trial 76). The search, the offline model and the report match
+    such an option only as written.
+
+    Example:
+        >>> sorted(letter_options("the -L option, not '-l' nor a-b or --x"))
+        ['-L', '-l']
+    """
+    return frozenset(o for o in written_options(text) if len(o) == 2)
+
+
 def written_as_code(text: str) -> frozenset[str]:
     """The words of ``text`` written as code (:func:`_words`), lower-cased: a word a question
     writes so is a name, never a filler word ("What does the --keep option of gzip do?":
@@ -204,6 +233,9 @@ def named_symbols(names: Collection[NameKey], terms: Sequence[str],
     Example:
         >>> named_symbols(name_keys("What is Send?"), ["send"], ["Send", "send", "send_signal"])
         {'Send': True}
+        >>> named_symbols(name_keys("What does show servers state do?"), ["servers", "state"],
+        ...               ["show servers state"])  # HAProxy's command (trial 79)
+        {'show servers state': False}
         >>> q = "in-memory store for bytes"
         >>> named_symbols(name_keys(q), ["memory", "store", "bytes"],
         ...               ["InMemoryStore", "InMemoryByteStore"])
@@ -214,7 +246,8 @@ def named_symbols(names: Collection[NameKey], terms: Sequence[str],
     covered = {name: term_matches(terms, title_terms(name))[0] for name in own}
     out: dict[str, bool] = {}
     for name in own:
-        key = name.lstrip("-+").replace("_", "").lower()  # an option: "-quality" is "quality"
+        # an option: "-quality" is "quality"; a keyword of several words, "show servers state"
+        key = name.lstrip("-+").replace("_", "").replace(" ", "").lower()
         if key not in keys or (keys[key] and keys[key] != name):
             continue
         mine = covered[name]

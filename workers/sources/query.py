@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -187,19 +187,23 @@ def _quoted(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def content_terms(text: str, limit: int = MAX_QUERY_TOKENS,
-                  keep: Collection[str] = ()) -> list[str]:
+def content_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
     """The content words of a question: :func:`query_terms` without ``FILLER_WORDS`` (all of
     them when nothing else is left), so "How does X work?" searches for X, not for "work";
-    but those in ``keep`` (the words written as code: ``--keep``, a filler word as a word, is
-    gzip's option; :func:`workers.sources.names.written_as_code`).
+    but those the question writes as code (``--keep``, a filler word as a word, is gzip's
+    option; :func:`workers.sources.names.written_as_code`), wherever the question is read:
+    the run's topic, a search's focus, kept "keep" and "going" of Ant's ``-keep-going`` only
+    in the sub-question, so the search looked for "option" alone (trial 78, F1).
 
     Example:
         >>> content_terms("How do I see what a checkpointer is going to store?")
         ['checkpointer', 'store']
-        >>> content_terms("What does the --keep option of gzip do?", keep={"keep"})
-        ['keep', 'option', 'gzip']
+        >>> content_terms("What does the -keep-going option do?")
+        ['keep', 'going', 'option']
     """
+    from workers.sources.names import written_as_code  # names builds on these words
+
+    keep = written_as_code(text)
     terms = distinct_terms(query_terms(text, limit))
     return [t for t in terms if t not in FILLER_WORDS or t in keep] or terms
 
@@ -215,12 +219,15 @@ class SearchQuery:
             the names of several words the question may be asking about, each one's key in the
             index's ``namekey`` column ("retry policy": ``namekey : "retrypolicy"``).
         names: those names (:class:`~workers.sources.names.NameKey`).
+        options: the command-line options the question writes, dashes kept (``-keep-going``:
+            :func:`~workers.sources.names.written_options`).
     """
 
     terms: tuple[str, ...]
     context: tuple[str, ...]
     fts: str
     names: tuple = ()
+    options: tuple[str, ...] = ()
 
 
 def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
@@ -245,10 +252,10 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
     from workers.sources.names import (  # names builds on these words
         kinds_named,
         name_keys,
-        written_as_code,
+        written_options,
     )
 
-    words = content_terms(query, keep=written_as_code(query))
+    words = content_terms(query)
     if not words:
         return None
     topic = content_terms(focus) if focus else []
@@ -262,7 +269,8 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
         context += [k for k in kinds if k not in context]
     return SearchQuery(tuple(core), tuple(context),
                        _fts_or(core) + "".join(f" OR {_fts_or([p])}" for p in parts)
-                       + _fts_names(names) + _fts_heading_phrases(query, core), names)
+                       + _fts_names(names) + _fts_heading_phrases(query, core), names,
+                       written_options(query))
 
 
 _PHRASE_LEADS = frozenset(

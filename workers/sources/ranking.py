@@ -25,8 +25,8 @@ from workers.sources.query import SearchQuery, term_matches
 
 __all__ = ["CHANGE_LOG_FACTOR", "CODE_FACTOR", "COVERAGE_FLOOR", "COVERAGE_POWER",
            "EXACT_NAME_BOOST", "LINK_SHARE_FREE", "candidate_score", "candidates_named",
-           "change_log_factor", "code_factor", "exact_names", "link_factor", "named_words",
-           "own_name", "rank_score", "ranked"]
+           "change_log_factor", "code_factor", "exact_names", "link_factor", "lists_option",
+           "asked_words", "named_words", "own_name", "rank_score", "ranked"]
 
 COVERAGE_POWER = 2.0
 COVERAGE_FLOOR = 0.25
@@ -263,15 +263,21 @@ def entry_named(heading: str, terms: Sequence[str]) -> bool:
     return bool(names_keyword(" ".join(terms), entry_keywords(heading)))
 
 
+def asked_words(query: SearchQuery) -> list[str]:
+    """The words an entry's heading is matched against (:func:`entry_named`): the query's
+    terms, and the names of several words it may ask, stopwords and all (HAProxy's ``show
+    servers state [<backend>]``: "show" is a stopword, no term, trial 79)."""
+    return [*query.terms, *(n.phrase for n in query.names if " " in n.phrase)]
+
+
 def _opens_numbered_entry(text: str, heading: str, terms: Sequence[str]) -> bool:
-    """Whether ``text`` opens the numbered section of a name the question says, or an option's
-    (:func:`entry_named`'s "11.44 crop", "-resize geometry"): its first paragraph is the
-    heading, or an option's label alone (Exim's "-bt", a definition list's term without an
-    anchor, trial 73), and what the entry does comes next ("Crop the input video to given
-    dimensions."), where its later passages list parameters and examples."""
-    numbered = _NUMBERED_NAME.fullmatch(heading.strip()) is not None
-    if ((numbered or bool(option_heading(heading)))
-            and text.lstrip().startswith(heading.strip()) and entry_named(heading, terms)):
+    """Whether ``text`` opens the section of an entry the question names (:func:`entry_named`:
+    "11.44 crop", "-resize geometry", ``show servers state [<backend>]``): its first paragraph
+    is the heading, or an option's label alone (Exim's "-bt", a definition list's term without
+    an anchor, trial 73), and what the entry does comes next ("Crop the input video to given
+    dimensions.", "Dump the state of the servers ...", where HAProxy's later passages of it,
+    listing the dump's columns, ranked first, trial 79)."""
+    if text.lstrip().startswith(heading.strip()) and entry_named(heading, terms):
         return True
     # a term Exim's <dt> gives no anchor; ssh's -L, four forms a line each
     lines = text.lstrip().split("\n\n", 1)[0].strip().split("\n")
@@ -337,9 +343,30 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
     own = own_name(name)
     asked = own in named
     spelled = (opens or (asked and named[own]) or any(named.get(part) for part in path.split("."))
-               or entry_named(heading, query.terms) or holds_named_entry(text, query.terms))
-    score = rank_score(query, -float(bm25 if asked else plain), text, title, spelled)
-    return score * link_factor(links) * code_factor(text)
+               or entry_named(heading, asked_words(query))
+               or holds_named_entry(text, query.terms))
+    listed = lists_option(text, query.options)  # a listing's line is the option's entry
+    score = rank_score(query, -float(bm25 if asked else plain), text, title, spelled or listed)
+    return score * link_factor(links) * (1.0 if listed else code_factor(text))
+
+
+def lists_option(text: str, options: Sequence[str]) -> bool:
+    """Whether a line of ``text`` opens with one of the ``options`` a question writes
+    (:func:`~workers.sources.names.written_options`), as written: a usage listing's line for
+    it (Ant's manual lists ``-keep-going, -k  execute all targets that do not depend on
+    failed target(s)`` in a ``<pre>``, and a task's "note errors ... but keep going" answered
+    "What does the -keep-going option do?", trial 78). Such a passage ranks as the option's
+    entry, code or not.
+
+    Example:
+        >>> lists_option("```\\n  -keep-going, -k   execute all targets\\n```", ["-keep-going"])
+        True
+        >>> lists_option("note errors but keep going", ["-keep-going"]), lists_option(
+        ...     "  -l <file>  log to file", ["-L"])
+        (False, False)
+    """
+    return any(re.search(rf"(?m)^[ \t]*{re.escape(option)}(?![\w-])", text)
+               for option in options)
 
 
 def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Sequence]]:
@@ -365,7 +392,8 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
                                opened[i] in entries or bool(held[i] & entries.keys()))
                * change_log_factor(str(r[1]), query.terms), i) for i, r in enumerate(rows)]
     summary = [(bool(r[8]) and own_name(r[8]) in named and str(r[0]).endswith("#0"))
-               or opened[i] in entries or _opens_numbered_entry(str(r[4]), str(r[9]), query.terms)
+               or opened[i] in entries
+               or _opens_numbered_entry(str(r[4]), str(r[9]), asked_words(query))
                for i, r in enumerate(rows)]
     best: dict[str, float] = {}
     for score, i in scored:

@@ -13,15 +13,20 @@ from collections.abc import Mapping, Sequence
 
 from app.llm.offline.sentences import Sentence
 from app.llm.offline.words import stem
-from workers.sources.names import code_words, name_keys
+from workers.sources.names import code_words, name_keys, written_options
 
-__all__ = ["ASKED_ENTRY", "code_stems", "score", "select"]
+__all__ = ["ASKED_ENTRY", "LEANS_BACK", "code_stems", "score", "select"]
 
 ASKED_ENTRY = 2.0
 """How much more a sentence of the entry the question names counts (its paragraph is led by
 the entry's name, ``pop [<stash>]: Remove a single stashed state ...``, and the question says
 "pop"): a long definition lost to a short sentence of the next entry that mentions it
 ("apply [<stash>]: Like pop, but ...", trial 53 on Git's docs)."""
+
+LEANS_BACK = 0.5
+"""How much a sentence quoted without the one it goes on from counts (``Sentence.leans``:
+ssh's "This works by allocating a socket ..." led the Answer before the sentence it explains,
+"Specifies that connections to the given TCP port ... are to be forwarded ...", trial 76)."""
 
 
 def code_stems(question: str) -> dict[str, str]:
@@ -34,15 +39,30 @@ def code_stems(question: str) -> dict[str, str]:
     Example:
         >>> code_stems("What does the orient function return?")
         {'orient': 'orient'}
+        >>> code_stems("What does the -keep-going option do?")
+        {'keep': '-keep-going', 'going': '-keep-going'}
     """
-    return {stem(word): word for word in code_words(name_keys(question))}
+    words = {stem(word): word for word in code_words(name_keys(question))}
+    for option in written_options(question):  # "-keep-going": its words are the option's
+        if "-" in option.lstrip("-"):
+            words.update((stem(part), option.lower()) for part in option.lstrip("-").split("-"))
+    return words
 
 
 def _missing(sentence: Sentence, code: Mapping[str, str]) -> frozenset[str]:
-    """The code stems (:func:`code_stems`) ``sentence`` has only as part of another word."""
+    """The code stems (:func:`code_stems`) ``sentence`` has only as part of another word, or
+    only apart from the option of several words they belong to (a task's "note errors but keep
+    going" is not Ant's ``-keep-going``, trial 78)."""
     lowered = sentence.text.lower()
     return frozenset(s for s, word in code.items() if s in sentence.stems
-                     and not re.search(rf"(?<!\w){re.escape(word)}(?!\w)", lowered))
+                     and not re.search(_written(word), lowered))
+
+
+def _written(word: str) -> str:
+    """A pattern of ``word`` written whole; an option with one dash or two."""
+    if word.startswith("-"):
+        return rf"(?<![\w-])--?{re.escape(word.lstrip('-'))}(?![\w-])"
+    return rf"(?<!\w){re.escape(word)}(?!\w)"
 
 
 def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
@@ -63,6 +83,8 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
     relevance = (own + 2 * covered) / math.log2(2 + len(sentence.stems) / 8)
     if sentence.entry and sentence.entry <= question:
         relevance *= ASKED_ENTRY
+    if sentence.leans:
+        relevance *= LEANS_BACK
     return relevance * (1 + len((sentence.stems | sentence.heading) & boost))
 
 

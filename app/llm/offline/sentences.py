@@ -21,7 +21,8 @@ from app.llm.offline.markup import (
 from app.llm.offline.symbol_words import name_words
 from app.llm.offline.words import stems
 from workers.sources import Passage
-from workers.sources.entries import entry_led, entry_name
+from workers.sources.chunks import PARA_SPLIT
+from workers.sources.entries import entry_led, entry_name, option_heading, option_label
 from workers.sources.names import symbol_key
 from workers.sources.sentence_ends import (
     PLAIN_WORD,
@@ -59,6 +60,10 @@ class Sentence:
     entry: frozenset[str] = frozenset()
     """The stems of the entry's name that leads its paragraph (``pop [<stash>]: Remove ...``:
     ``{"pop"}``; :func:`workers.sources.entries.entry_name`): what the sentence is about."""
+    leans: bool = False
+    """Whether the sentence's subject is the sentence before it ("This works by ...",
+    :data:`~workers.sources.sentence_ends.REFERS_BACK`) and it is quoted without that one (the
+    two are too long for one finding): it says less than the sentence it goes on from."""
 
 
 _PROSE_LABELS = frozenset(
@@ -275,6 +280,25 @@ def _paragraph_at(text: str, offset: int) -> str:
     return text[text.rfind("\n\n", 0, offset) + 1:].lstrip()
 
 
+def _entry_at(text: str, offset: int) -> str:
+    """The name of the entry the paragraph of ``text`` holding ``offset`` belongs to: the one
+    it opens (:func:`workers.sources.entries.entry_name`), else the option a paragraph of its
+    forms above it labels (:func:`workers.sources.entries.option_label`, its first form's
+    name: ssh's "Specifies that connections to the given TCP port ..." is ``-L``'s), else "".
+
+    Example:
+        >>> _entry_at("-L port:host:hostport\\n-L socket\\n\\nSpecifies that.", 35)
+        '-L'
+    """
+    paragraph = _paragraph_at(text, offset)
+    if name := entry_name(paragraph):
+        return name
+    option = ""
+    for above in PARA_SPLIT.split(text[:text.rfind("\n\n", 0, offset) + 1]):
+        option = option_label(above) or option
+    return option_heading(option.split()[0]) if option else ""
+
+
 def _going_on(text: str, before: int | None, offset: int, sentence: str) -> int:
     """Where the quote of ``sentence`` (at ``offset`` of ``text``) starts: at the sentence
     before it (at ``before``) when it goes on from that one (:data:`REFERS_BACK`: "This should
@@ -291,6 +315,13 @@ def _going_on(text: str, before: int | None, offset: int, sentence: str) -> int:
     return before
 
 
+def _leans(text: str, before: int | None, offset: int, sentence: str) -> bool:
+    """Whether ``sentence`` (at ``offset`` of ``text``) goes on from the sentence of its
+    paragraph before it (at ``before``; :data:`REFERS_BACK`)."""
+    return (before is not None and REFERS_BACK.match(sentence) is not None
+            and "\n\n" not in text[before:offset])
+
+
 def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]:
     """Candidate sentences of ``(rank, passage)`` pairs, de-duplicated, in rank then reading
     order. Whole sentences are preferred; when no passage has one, any prose line is taken. A
@@ -305,15 +336,17 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
             headings, offset, before = passage_headings(passage.text), 0, None
             for position, sentence in enumerate(split_sentences(passage.text)):
                 offset = max(passage.text.find(sentence, offset), offset)
-                start, before = _going_on(passage.text, before, offset, sentence), offset
+                start = _going_on(passage.text, before, offset, sentence)
+                leans = start == offset and _leans(passage.text, before, offset, sentence)
+                before = offset
                 if start < offset:  # "This should be capitalized." with the sentence it is of
                     joined = passage.text[start:offset + len(sentence)]
                     if _acceptable(prose_of(joined), need_terminal=need_terminal):
-                        sentence, offset = joined, start
+                        sentence, offset, leans = joined, start, False
                         if found and found[-1].ref == passage.ref and joined.startswith(
                                 found[-1].text):
                             found.pop()  # quoted whole now, not also alone
-                    elif not entry_name(_paragraph_at(passage.text, offset)):
+                    elif not _entry_at(passage.text, offset):
                         continue  # of a sentence no finding quotes: alone, it says nothing
                 key = " ".join(sentence.lower().split())
                 if (position == 0 and not _is_first(passage) and starts_mid_sentence(
@@ -332,9 +365,11 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                 own = stems(lead_in(sentence))  # a list's items do not dilute its lead-in
                 if _is_summary(passage, position):  # "Configuration for retrying nodes." names
                     own |= _symbol_stems(passage.title)  # RetryPolicy by its place
+                entry = stems(_entry_at(passage.text, offset))
+                if entry and _paragraph_at(passage.text, offset).startswith(sentence):
+                    own |= entry  # an entry's first sentence names it by its place, too
                 found.append(Sentence(sentence, passage.ref, rank, position, own, context,
-                                      stems(heading_at(headings, offset)),
-                                      stems(entry_name(_paragraph_at(passage.text, offset)))))
+                                      stems(heading_at(headings, offset)), entry, leans))
         if found:
             break
     return found

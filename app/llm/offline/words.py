@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from workers.sources.names import letter_options
 from workers.sources.stopwords import STOPWORDS as SEARCH_STOPWORDS
 
 __all__ = ["META_WORDS", "STOPWORDS", "stem", "stems"]
@@ -68,10 +69,17 @@ def stem(word: str) -> str:
 
 def stems(text: str, drop: frozenset[str] = STOPWORDS) -> frozenset[str]:
     """The stems of the content words of ``text`` (words in ``drop`` and one-letter words left
-    out, digits kept)."""
+    out, digits kept), and its options of one letter as written, case and dash: ssh's ``-L``
+    is not rsync's "'-l' option to ssh", which answered "What does the -L option of ssh do?"
+    for want of any stem of "-L" (trial 76).
+
+    Example:
+        >>> sorted(stems("The -L option of ssh, or -l"))
+        ['-L', '-l', 'option', 'ssh']
+    """
     return frozenset(
         stem(w)
         for w in _WORD.findall(text.lower())
         if w not in drop and (len(w) > 1 or w.isdigit())
-    )
+    ) | letter_options(text)
 
