@@ -334,12 +334,15 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
             # a docstring's passages are about its symbol: its name's words count as theirs
             context = stems(passage.text) | _symbol_stems(passage.title)
             headings, offset, before = passage_headings(passage.text), 0, None
+            last = (-1, -1)  # where the passage's last quote starts and ends
             for position, sentence in enumerate(split_sentences(passage.text)):
                 offset = max(passage.text.find(sentence, offset), offset)
                 start = _going_on(passage.text, before, offset, sentence)
                 leans = start == offset and _leans(passage.text, before, offset, sentence)
                 before = offset
                 if start < offset:  # "This should be capitalized." with the sentence it is of
+                    if last[0] < start < last[1]:  # the one before is quoted with its own
+                        start = last[0]  # before: one quote of the three, never two overlapping
                     joined = passage.text[start:offset + len(sentence)]
                     if _acceptable(prose_of(joined), need_terminal=need_terminal):
                         sentence, offset, leans = joined, start, False
@@ -348,6 +351,8 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                             found.pop()  # quoted whole now, not also alone
                     elif not _entry_at(passage.text, offset):
                         continue  # of a sentence no finding quotes: alone, it says nothing
+                    else:
+                        leans = True
                 key = " ".join(sentence.lower().split())
                 if (position == 0 and not _is_first(passage) and starts_mid_sentence(
                         passage.text, sentence)  # the tail of the passage before's sentence
@@ -370,6 +375,7 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                     own |= entry  # an entry's first sentence names it by its place, too
                 found.append(Sentence(sentence, passage.ref, rank, position, own, context,
                                       stems(heading_at(headings, offset)), entry, leans))
+                last = (offset, offset + len(sentence))
         if found:
             break
     return found

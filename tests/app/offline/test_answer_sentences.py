@@ -290,3 +290,19 @@ def test_a_sentence_whose_subject_is_the_one_before_is_quoted_with_it() -> None:
     assert not any(t.startswith("This should") for t in texts)
     # a connective's sentence says its own subject; one across a paragraph break stays alone
     assert texts[-1].startswith("However, a relative spool_dir"), texts
+
+
+def test_three_sentences_going_on_from_the_one_before_are_never_two_overlapping_quotes() -> None:
+    # HAProxy's http-check disable-on-404: "When this option is set, ... This provides a very
+    # convenient method ... It is also important ..." was quoted as the first two and as the
+    # last two, and the middle sentence was in two Findings bullets (trial 79, F5)
+    first = ("When this option is set, a relay which returns an error code will be excluded "
+             "from further balancing, but will still receive the sessions it already had.")
+    second = ("This provides a very convenient method for administrators to perform a graceful "
+              "shutdown of their relays.")
+    third = ("It is also important to note that a relay which is detected as failed while it "
+             "was in this mode will not raise an alert, just a notice.")
+    text = f"{first} {second} {third}"
+    texts = [s.text for s in candidate_sentences([(0, _passage("relay#0", text))])]
+    assert sum(second in t for t in texts) == 1, texts
+    assert texts[0] == f"{first} {second}", texts
