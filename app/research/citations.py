@@ -152,8 +152,9 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
         return clip(_with_its_code(body, first), limit)
     lines = code_lines(body if body.strip() else text)
     start = _most_named_line(lines, about)
-    code = (ELLIPSIS if start else "") + " ".join(lines[start:])
-    return code_span(clip(_LIST_MARKER.sub("", code), max(limit - 4, 1)))
+    lead = ELLIPSIS if start else ""  # shown from the line asked: what is before, left out
+    code = _LIST_MARKER.sub("", " ".join(lines[start:]))
+    return lead + code_span(clip(code, max(limit - 4 - len(lead), 1)))
 
 
 def _most_named_line(lines: Sequence[str], about: Sequence[str]) -> int:

@@ -52,16 +52,42 @@ def clip(text: Any, limit: int) -> str:
         ('abc…', 'the variable…')
         >>> clip("Run\\n\\n~~~sh\\npip install foo\\n~~~\\n\\nfirst.", 60)
         'Run ``` pip install foo ``` first.'
+
+    A code span the cut leaves open is closed after the ellipsis (pytest's "... if necessary:
+    `import psutil…" left the rest of the report's line as code, trial 79, F7):
+
+        >>> clip("It is found by `import psutil; psutil.Process()` here.", 30)
+        'It is found by `import…`'
     """
     if limit < 1:
         raise ValueError(f"clip needs a limit of at least 1 character, got {limit}")
     flat = " ".join(_FENCE_OPEN.sub("``` ", str(text)).split())
     if len(flat) <= limit:
         return flat
-    cut = flat[: limit - 1]
-    if (space := cut.rfind(" ")) >= (limit - 1) * 2 // 3:  # at a word's end: not "varia…"
-        cut = cut[:space]
-    return cut.rstrip() + ELLIPSIS
+    cut, closer = flat[: limit - 1], ""
+    for _ in range(2):  # the closing backticks take room too
+        cut = flat[: limit - 1 - len(closer)]
+        if (space := cut.rfind(" ")) >= (limit - 1) * 2 // 3:  # at a word's end: not "varia…"
+            cut = cut[:space]
+        closer = "`" * _open_span(cut.rstrip())
+    return cut.rstrip() + ELLIPSIS + closer
+
+
+def _open_span(text: str) -> int:
+    """The length of the backtick run that opens a code span ``text`` does not close, else 0
+    (a span closes at the next run of as many backticks: CommonMark).
+
+    Example:
+        >>> _open_span("a `b` and ``c"), _open_span("a `b` c")
+        (2, 0)
+    """
+    opened = 0
+    for run in re.findall(r"`+", text):
+        if not opened:
+            opened = len(run)
+        elif len(run) == opened:
+            opened = 0
+    return opened
 
 
 _PRINTED_REFERENCE = re.compile(r"\bsection\s+[\d.]*\d\s*\[([^\]]*)\]\s*,?\s*page\s+\d+",
