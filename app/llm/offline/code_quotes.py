@@ -24,14 +24,21 @@ _CODE_CHARS = 100
 """The longest line of such code."""
 FENCED_AFTER = re.compile(r"\s*\n[ \t]*(```|~~~)[^\n]*\n(?P<code>.*?)\n[ \t]*\1", re.DOTALL)
 """A fenced block right after a sentence (from its end on): its code in ``code``."""
+_ANNOUNCES = re.compile(r"(?:\b(?:the|these)\s+following\b.*|\bas\s+follows|:)\s*$",
+                        re.IGNORECASE | re.DOTALL)
+"""A sentence announcing the code after it: "The following command sends all syslog messages
+to a remote server via TCP port 10514." was a finding without its ``action(...)`` line
+(rsyslog's omfwd examples, trial 78, F7); so is one ending in a colon."""
 _PARAGRAPH_BREAK = re.compile(r"[ \t]*\n\s*\n")
 _ENDS = re.compile(r"[.!?][\"')\]]*$")
+_TRAILING_BLOCK = re.compile(r"\s*\n[ \t]*(```|~~~)[^\n]*\n.*?\n?[ \t]*\1[ \t]*$", re.DOTALL)
 _FENCED = re.compile(r"[ \t]*(?:```|~~~)[^\n]*\n(.*?)\n?[ \t]*(?:```|~~~)", re.DOTALL)
 
 
 def with_code(text: str, start: int, sentence: str, most_chars: int, most_words: int) -> str:
     """``sentence`` (found at ``text[start:]``) joined to the code block it runs into and the
-    rest of it after the block, when it ends with no mark that ends a sentence, the block has
+    rest of it after the block, when it ends with no mark that ends a sentence (or with the
+    block alone, when it announces it), the block has
     at most :data:`_CODE_LINES` short lines and what follows opens with a plain lower-case word
     (:data:`~workers.sources.sentence_ends.PLAIN_WORD`); else ``sentence`` itself, also when
     the whole would pass ``most_chars`` or ``most_words``.
@@ -42,13 +49,24 @@ def with_code(text: str, start: int, sentence: str, most_chars: int, most_words:
         'If f is one, use\\n\\n```\\nas.numeric(f)\\n```\\n\\nto get it back.'
         >>> with_code(text, 0, "If f is one, use", 30, 60)
         'If f is one, use'
+
+    A sentence announcing the short block after it (:data:`_ANNOUNCES`) is quoted with it:
+
+        >>> text = "The following line forwards it.\\n\\n```\\naction(type=\\"fwd\\")\\n```"
+        >>> with_code(text, 0, "The following line forwards it.", 400, 60)
+        'The following line forwards it.\\n\\n```\\naction(type="fwd")\\n```'
     """
-    if not sentence or sentence.rstrip()[-1] in ".!?:;" or text.find(sentence, start) != start:
+    if not sentence or text.find(sentence, start) != start:
         return sentence
     end = start + len(sentence)
     block = FENCED_AFTER.match(text, end)
     lines = block["code"].split("\n") if block else []
     if not 1 <= len(lines) <= _CODE_LINES or any(len(line) > _CODE_CHARS for line in lines):
+        return sentence
+    if _ANNOUNCES.search(sentence):  # "The following command sends ...": with what follows
+        quote = text[start:block.end()]  # type: ignore[union-attr]
+        return quote if len(quote) <= most_chars else sentence
+    if sentence.rstrip()[-1] in ".!?:;":
         return sentence
     gap = _PARAGRAPH_BREAK.match(text, block.end())  # type: ignore[union-attr]
     if gap is None:
@@ -70,11 +88,12 @@ def with_code(text: str, start: int, sentence: str, most_chars: int, most_words:
 
 
 def prose_of(quote: str) -> str:
-    """``quote`` with each fenced block it holds put as one word, ``code``: what a rule about
-    prose judges of it (a sentence quoted with its code is prose).
+    """``quote`` with each fenced block it holds put as one word, ``code``, and a block that
+    ends it left out (the code a sentence announces): what a rule about prose judges of it (a
+    sentence quoted with its code is prose).
 
     Example:
         >>> prose_of("you can use\\n\\n```\\nas.numeric(f)\\n```\\n\\nto get it back.")
         'you can use\\n\\ncode\\n\\nto get it back.'
     """
-    return _FENCED.sub("code", quote)
+    return _FENCED.sub("code", _TRAILING_BLOCK.sub("", quote))

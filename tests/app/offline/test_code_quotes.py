@@ -123,3 +123,16 @@ def test_trial_52s_quoting_faults() -> None:
         "Run ``` pip install foo ``` first.")
     assert clip("Run\n\n~~~\nimport foo\nfoo.go()\n~~~\n\nfirst.", 80) == (
         "Run ``` import foo foo.go() ``` first.")
+
+
+def test_a_sentence_announcing_the_code_after_it_is_quoted_with_it() -> None:
+    # rsyslog's omfwd: "The following command sends all syslog messages to a remote server via
+    # TCP port 10514." was a finding without its action(...) line (trial 78, F7)
+    text = ("Example 1\n\nThe following command sends all relay messages to a remote server via "
+            "TCP port 10514.\n\n```\naction(type=\"omfwd\" Target=\"192.168.2.11\" "
+            "Port=\"10514\" Protocol=\"tcp\")\n```\n\nExample 2\n\nAn input reads the messages "
+            "of a file line by line.")
+    texts = [s.text for s in candidate_sentences([(0, Passage("fwd#3", "fwd", "fwd", "fwd",
+                                                               text))])]
+    assert texts[0].startswith("The following command sends all relay messages"), texts
+    assert texts[0].endswith('Protocol="tcp")\n```'), texts
