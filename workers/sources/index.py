@@ -36,9 +36,10 @@ from pathlib import Path
 from workers.sources.base import CorpusError, IndexVanished, NoText, Passage, RawDoc
 from workers.sources.checked import checked_once, forget, passed
 from workers.sources.chunks import chunk_text
+from workers.sources.fts_clauses import fts_or
 from workers.sources.names import symbol_key
 from workers.sources.note_groups import one_line_each
-from workers.sources.query import spelled_terms, symbol_terms, title_terms
+from workers.sources.query import symbol_terms, title_terms
 from workers.sources.text import raw, safe_name, short_title
 
 __all__ = [
@@ -393,7 +394,7 @@ def passage_frequencies(con: sqlite3.Connection, terms: Iterable[str]) -> dict[s
             continue
         (count,) = con.execute(
             "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?",
-            (" OR ".join('"' + t.replace('"', '""') + '"' for t in spelled_terms([term])),),
+            (fts_or([term]),),
         ).fetchone()
         out[term] = int(count)
     return out

@@ -1,7 +1,8 @@
 """Query parsing shared by every source and by the offline model: one stopword list, the words of
 a text, a safe FTS5 query, and the searchable words of a title.
 
-This module imports only the standard library (and :mod:`workers.sources.spelling`, which does too).
+This module imports only the standard library (and the sources' own word modules, which do too);
+the FTS5 clauses it builds are :mod:`workers.sources.fts_clauses`'.
 """
 
 from __future__ import annotations
@@ -13,6 +14,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from workers.sources.contractions import without_contractions
+from workers.sources.fts_clauses import (
+    fts_heading_phrases,
+    fts_names,
+    fts_or,
+    spelled_terms,
+)
 from workers.sources.spelling import spellings
 from workers.sources.stopwords import FILLER_WORDS, STOPWORDS
 from workers.sources.symbols import identifier_in, symbol_name, symbol_terms, title_terms
@@ -72,12 +79,12 @@ def query_to_fts(query: str) -> str | None:
     The words are those of :func:`query_terms` (at most ``MAX_QUERY_TOKENS``). Each is quoted as
     an FTS5 string (so ``AND``/``NEAR``/``*``/``:``/quotes are plain words) and they are OR-ed, so
     bm25 ranks passages by how many (and how rare) query words they contain. A word's other
-    spellings (:func:`spelled_terms`) are OR-ed with it.
+    spellings (:func:`~workers.sources.fts_clauses.spelled_terms`) are OR-ed with it.
     """
     terms = query_terms(query)
     if not terms:
         return None
-    return _fts_or(terms)
+    return fts_or(terms)
 
 
 _TEXT_WORDS = re.compile(r"\w+")
@@ -168,25 +175,6 @@ def _shares_form(term: str, words: Iterable[str]) -> bool:
     return any(forms & word_forms(w) for w in words)
 
 
-def _fts_or(terms: Sequence[str]) -> str:
-    return " OR ".join(_quoted(t) for t in spelled_terms(terms))
-
-
-def spelled_terms(terms: Iterable[str]) -> list[str]:
-    """``terms`` with each one's other spellings after it (:func:`spellings`), no duplicates:
-    what a search matches, so that "colour" finds a manual that says "color" (issue 19).
-
-    Example:
-        >>> spelled_terms(["optimise", "query"])
-        ['optimise', 'optimize', 'query']
-    """
-    return list(dict.fromkeys(form for term in terms for form in (term, *spellings(term))))
-
-
-def _quoted(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
-
-
 def content_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
     """The content words of a question: :func:`query_terms` without ``FILLER_WORDS`` (all of
     them when nothing else is left), so "How does X work?" searches for X, not for "work";
@@ -268,32 +256,9 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
         core = [w for w in core if w not in kinds] or core
         context += [k for k in kinds if k not in context]
     return SearchQuery(tuple(core), tuple(context),
-                       _fts_or(core) + "".join(f" OR {_fts_or([p])}" for p in parts)
-                       + _fts_names(names) + _fts_heading_phrases(query, core), names,
+                       fts_or(core) + "".join(f" OR {fts_or([p])}" for p in parts)
+                       + fts_names(names) + fts_heading_phrases(query, core), names,
                        written_options(query))
-
-
-_PHRASE_LEADS = frozenset(
-    "here there in on at by off out up down over under after before all no not only own once"
-    .split())
-"""Function words that lead a term of two words ("here string", "in memory", "at command"):
-dropped from the question's words, kept in a phrase searched among the headings."""
-
-
-def _fts_heading_phrases(query: str, core: Sequence[str]) -> str:
-    """`` OR heading : "here string"`` for each pair of the question's adjacent words that is
-    a function word of :data:`_PHRASE_LEADS` and a core word (at most three): without it,
-    "What is a here string?" searched "string" alone, and every entry on strings outranked the
-    manual's "Here Strings" section.
-
-    Example:
-        >>> _fts_heading_phrases("What is a here string?", ["string"])
-        ' OR heading : "here string"'
-    """
-    words = _HAY_WORDS.findall(query.lower())
-    pairs = [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)
-             if a in _PHRASE_LEADS and b in core]
-    return "".join(f" OR heading : {_quoted(p)}" for p in dict.fromkeys(pairs[:3]))
 
 
 def identifier_parts(terms: Sequence[str]) -> list[str]:
@@ -312,12 +277,6 @@ def identifier_parts(terms: Sequence[str]) -> list[str]:
             out += [p for p in query_terms(term.replace("_", " "))
                     if not _shares_form(p, [*terms, *out])]
     return out
-
-
-def _fts_names(names: Sequence) -> str:
-    """The FTS5 clauses of the ``names`` of several words: `` OR namekey : "key"`` each (a name
-    of one word is matched whole in the ``name`` column already)."""
-    return "".join(f' OR namekey : {_quoted(n.key)}' for n in names if " " in n.phrase)
 
 
 @lru_cache(maxsize=65536)

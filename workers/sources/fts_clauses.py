@@ -1,0 +1,78 @@
+"""The FTS5 clauses a search's query is built of (:func:`workers.sources.query.search_query`):
+each word quoted (no input is FTS5 syntax) with its other spellings, the names of several words
+matched by their key, and phrases led by a function word matched among the headings.
+
+This module imports only the standard library (and :mod:`workers.sources.spelling`, which does too).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from workers.sources.spelling import spellings
+
+__all__ = ["PHRASE_LEADS", "fts_heading_phrases", "fts_names", "fts_or", "quoted",
+           "spelled_terms"]
+
+_WORDS = re.compile(r"[^\W_]+")
+
+
+def quoted(term: str) -> str:
+    """``term`` as an FTS5 string: in double quotes, a quote inside doubled.
+
+    Example:
+        >>> quoted('a"b')
+        '"a""b"'
+    """
+    return '"' + term.replace('"', '""') + '"'
+
+
+def fts_or(terms: Sequence[str]) -> str:
+    """``terms`` and their other spellings (:func:`spelled_terms`), each :func:`quoted`, OR-ed.
+
+    Example:
+        >>> fts_or(["optimise", "plan"])
+        '"optimise" OR "optimize" OR "plan"'
+    """
+    return " OR ".join(quoted(t) for t in spelled_terms(terms))
+
+
+def spelled_terms(terms: Iterable[str]) -> list[str]:
+    """``terms`` with each one's other spellings after it (:func:`spellings`), no duplicates:
+    what a search matches, so that "colour" finds a manual that says "color" (issue 19).
+
+    Example:
+        >>> spelled_terms(["optimise", "query"])
+        ['optimise', 'optimize', 'query']
+    """
+    return list(dict.fromkeys(form for term in terms for form in (term, *spellings(term))))
+
+
+def fts_names(names: Sequence) -> str:
+    """The FTS5 clauses of the ``names`` of several words: `` OR namekey : "key"`` each (a name
+    of one word is matched whole in the ``name`` column already)."""
+    return "".join(f' OR namekey : {quoted(n.key)}' for n in names if " " in n.phrase)
+
+
+PHRASE_LEADS = frozenset(
+    "here there in on at by off out up down over under after before all no not only own once"
+    .split())
+"""Function words that lead a term of two words ("here string", "in memory", "at command"):
+dropped from the question's words, kept in a phrase searched among the headings."""
+
+
+def fts_heading_phrases(query: str, core: Sequence[str]) -> str:
+    """`` OR heading : "here string"`` for each pair of the question's adjacent words that is
+    a function word of :data:`PHRASE_LEADS` and a core word (at most three): without it,
+    "What is a here string?" searched "string" alone, and every entry on strings outranked the
+    manual's "Here Strings" section.
+
+    Example:
+        >>> fts_heading_phrases("What is a here string?", ["string"])
+        ' OR heading : "here string"'
+    """
+    words = _WORDS.findall(query.lower())
+    pairs = [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)
+             if a in PHRASE_LEADS and b in core]
+    return "".join(f" OR heading : {quoted(p)}" for p in dict.fromkeys(pairs[:3]))
