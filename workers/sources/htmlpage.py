@@ -4,7 +4,11 @@ and >= 10 MB/s of HTML through the index build).
 
 A data table's rows become sentences under their headings (:mod:`workers.sources.htmltables`).
 
-This module imports the standard library, lxml and :mod:`workers.sources.htmltables`.
+A two-column table of labels and values with no heading cells is read one field a line
+(``Version: 2.1.``, :mod:`workers.sources.htmlfields`).
+
+This module imports the standard library, lxml, :mod:`workers.sources.htmltables` and
+:mod:`workers.sources.htmlfields`.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from workers.sources.entries import ENTRY_KEYWORD
+from workers.sources.htmlfields import field_tables
 from workers.sources.htmlfurniture import drop_all, page_furniture
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
@@ -186,6 +191,7 @@ def html_page(source: str | bytes) -> HtmlPage:
     # before the tables are read: an index's letter bar is a table of links (its text, the
     # tail after it, stays)
     drop_all(page_furniture(root))
+    field_tables(root, _HIDDEN)  # before tables: a table of fields has no heading row
     tables_as_sentences(root)
     _mark_next(root)
     text = _terms_joined(str(stylesheet(root)))

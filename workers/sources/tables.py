@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["html_tables", "looks_like_header", "markdown_tables", "row_sentence", "table_lines"]
+__all__ = ["field_rows", "html_tables", "looks_like_header", "markdown_tables", "row_sentence",
+           "table_lines"]
 
 _END = re.compile(r"[.!?…:;]['\")\]]*$")
 
@@ -85,9 +86,40 @@ def row_sentence(cells: Sequence[str], header: Sequence[str] | None = None) -> s
     return line if _END.search(line) else f"{line}."
 
 
+def _label(text: str) -> bool:
+    """Whether a cell's text is a field's label: it ends with a colon ("Author:")."""
+    return len(text) > 1 and text.endswith(":")
+
+
+def field_rows(rows: Sequence[Sequence[str]], header: Sequence[str] | None) -> bool:
+    """Whether a table taken to have a heading row ``header`` is a list of fields instead: the
+    first cell of ``header`` and of every body row that has one is a label (:func:`_label`).
+    rsyslog's module pages open with such a table, its first row in bold ("Module Name:" |
+    "immark", then "Author:" | "Rainer Gerhards"): read as headings, it was indexed as
+    "Author: — immark: Rainer Gerhards", and a report quoted that as what the module does.
+
+    Example:
+        >>> field_rows([["Author:", "Rainer"]], ["Module Name:", "immark"])
+        True
+        >>> field_rows([["timeout", "30 s"]], ["Option:", "Default:"])
+        False
+    """
+    if header is None or not header or not _label(_cell(header[0])):
+        return False
+    return all(_label(first) for row in rows if row and (first := _cell(row[0])))
+
+
 def table_lines(rows: Sequence[Sequence[str]], header: Sequence[str] | None = None) -> list[str]:
     """The sentences of a table's body ``rows`` under ``header`` (see :func:`row_sentence`);
-    rows with no text give none."""
+    rows with no text give none. A ``header`` that is the first of a list of fields
+    (:func:`field_rows`) is a row like the others, each ``"<label> <value>."``.
+
+    Example:
+        >>> table_lines([["Author:", "Rainer Gerhards"]], ["Module Name:", "immark"])
+        ['Module Name: immark.', 'Author: Rainer Gerhards.']
+    """
+    if field_rows(rows, header):
+        rows, header = [header or [], *rows], None
     return [line for row in rows if (line := row_sentence(row, header))]
 
 
