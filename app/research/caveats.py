@@ -4,7 +4,7 @@ limitations and warnings, never repeats of findings)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from app.llm.offline.sentences import heading_of
@@ -177,7 +177,9 @@ def cautionary(found: list[dict[str, Any]], claims: set[str],
 
 def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, wanted: str,
                  warned: bool, cautions: set[str],
-                 answered: Collection[tuple[str, str]] = ()) -> list[str]:
+                 answered: Collection[tuple[str, str]] = (),
+                 own: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None,
+                 ) -> list[str]:
     """The Caveats section: the limitations and warnings found (a sentence without a word of
     caution is a finding; a finding that is a warning, :data:`WARNING`, is one), each once,
     also when a section above quoted it as a finding, but
@@ -186,8 +188,12 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
     calling the Answer's sentences limitations: one the Answer quoted for a word such as
     "must" read as a false pointer): the section says
     "none were found" only when no caveat came back and the Answer quoted no warning
-    (``failed``: the workers that ended in error, when any did)."""
+    (``failed``: the workers that ended in error, when any did). ``own`` keeps the caveats of
+    the entry asked (:func:`app.research.own.entry_own`): a neighbouring setting's limitation
+    is not the one asked about (HAProxy's tune.h2.max-frame-size "allow to limit the maximum
+    frame size" was the Caveat of tune.bufsize, trial 79, F8)."""
     found = [*items(rows, None, "caveat"), *warnings_found(rows)]
+    found = own(found) if own else found
     caveats = cautionary(found, cautions, cites.numbers)
     unsaid = [c for c in caveats if not said(c, answered)]  # a copy of it too
     # a warning the Answer quoted from a passage (no finding of the rows) is one found too

@@ -325,7 +325,7 @@ def _render(data: ReportInput) -> str:
                                  answer[2:] if not warnings else ())
     lines += sections
     lines += caveat_lines(data.rows, cites, _failed_workers(errors, None), wanted, bool(warnings),
-                          cautions, answered)
+                          cautions, answered, lambda found: entry_own(data, found))
     # the topic's own question is what the Answer answers: named, it read as dropped
     folded = folded if data.replaced else [q for q in folded if q != data.sub_questions[0]]
     if folded:

@@ -136,6 +136,29 @@ def test_a_row_led_by_its_values_type_is_its_headings() -> None:
     assert "1000/50000" in first and "70%" not in answer, answer
 
 
+def test_a_neighbouring_entrys_limitation_is_no_caveat() -> None:
+    # HAProxy: asked the default of tune.bufsize, the Caveat was tune.h2.max-frame-size's "The
+    # main purpose of this setting is to allow to limit the maximum frame size ..." (trial 79, F8)
+    q = "What is the default value of tune.bufsize?"
+    own = ("tune.bufsize <number>\n\nSets the buffer size to this size (in bytes). The default "
+           "value is 16384. Never set it below 1024, as very low values break statistics.")
+    other = ("tune.h2.max-frame-size <number>\n\nSets the maximum frame size. The default is "
+             "the buffer size (tune.bufsize). This setting can only limit the frame size when "
+             "large buffers are used.")
+    passages = [item("passage", own, "conf.html#232", score=4.0, heading="tune.bufsize <number>"),
+                item("passage", other, "conf.html#240", score=3.0,
+                     heading="tune.h2.max-frame-size <number>")]
+    caveats = [item("caveat", "This setting can only limit the frame size when large buffers are "
+                    "used.", "conf.html#240"),
+               item("caveat", "Never set it below 1024, as very low values break statistics.",
+                    "conf.html#232")]
+    md = render_markdown(data([row("docs_search", q, passages), row("critic", q, caveats)],
+                              topic=q, sub_questions=[q]))
+    section = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert "Never set it below 1024" in section, md
+    assert "can only limit the frame size" not in section, md
+
+
 def test_a_setting_named_then_default_asks_its_default() -> None:
     assert [topic_kind(t) for t in ("KeepIdleWait default", "page size default value",
                                     "reset to default", "restore the default")] == [
