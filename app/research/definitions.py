@@ -70,6 +70,9 @@ def entry_definition(text: str) -> tuple[list[str], str] | None:
         (['BUILD_TYPE'], 'Sets the build type used.')
         >>> entry_definition("FetchContent\\n\\nNote\\n\\nThe guide is an overview of it.") is None
         True
+        >>> entry_definition("dirCreateMode\\n\\nstring — default: 0700; mandatory: no.\\n\\n"
+        ...                  "This is the same as FileCreateMode, but for directories.")
+        (['dirCreateMode'], 'This is the same as FileCreateMode, but for directories.')
         >>> entry_definition("Logging\\n\\nDjango uses Python's logging module.") is None
         True
     """
@@ -114,6 +117,7 @@ def _entry_at(paragraphs: list[str], at: int) -> tuple[tuple[list[str], str] | N
     if not names:
         return None, max(at, first + 1)
     while at < len(paragraphs) - 1 and (_ADDED.fullmatch(paragraphs[at].strip())
+                                        or _FIELD_ROW.fullmatch(paragraphs[at].strip())
                                         or paragraphs[at].lstrip().startswith("```")):
         fences = paragraphs[at].count("```")  # a synopsis in a code block: to its closing fence
         while fences % 2 and at < len(paragraphs) - 1:
@@ -126,6 +130,13 @@ def _entry_at(paragraphs: list[str], at: int) -> tuple[tuple[list[str], str] | N
 
 _ADDED = re.compile(r"(?:new|added) in (?:version |[A-Z][\w.]* )?v?\d[\w.]*\.?", re.IGNORECASE)
 """A version note alone in its paragraph: Sphinx's "New in version 3.5.", "New in Django 3.2."."""
+
+
+_FIELD_ROW = re.compile(r"[^\n—]{1,80} — (?:[A-Za-z][\w ]{0,24}: [^;\n]*; )*"
+                        r"[A-Za-z][\w ]{0,24}: [^\n]*")
+"""A table row of fields under the entry's heading (rsyslog's ``string — default: 0700;
+mandatory: no; obsolete legacy directive: $DirCreateMode.``): the entry's type and default, not
+what it does (it led the Answer to "What does the dirCreateMode parameter do?", trial 78)."""
 
 
 _DEFINED = re.compile(r"(?:\[[^\]\n]*\]\s*=\s*|\w+\s*=\s*)?"
