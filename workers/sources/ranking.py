@@ -1,6 +1,7 @@
 """How a search orders its candidates (issue 19): FTS5's bm25 picks them, these boosts put the
 passage that answers first: more of the question's words, the words as a phrase, the words in
-the title or heading, the symbol the question names.
+the title or heading, the symbol the question names; and what a page's kind keeps of its score
+(:mod:`workers.sources.rank_factors`: a page of links, of code alone, a change log).
 
 This module imports only the standard library.
 """
@@ -19,14 +20,21 @@ from workers.sources.entries import (
     option_heading,
     signatures_held,
 )
-from workers.sources.fences import split_fences
 from workers.sources.names import code_words, named_symbols
 from workers.sources.query import SearchQuery, term_matches
+from workers.sources.rank_factors import (
+    CHANGE_LOG_FACTOR,
+    CODE_FACTOR,
+    LINK_SHARE_FREE,
+    change_log_factor,
+    code_factor,
+    link_factor,
+)
 
 __all__ = ["CHANGE_LOG_FACTOR", "CODE_FACTOR", "COVERAGE_FLOOR", "COVERAGE_POWER",
-           "EXACT_NAME_BOOST", "LINK_SHARE_FREE", "candidate_score", "candidates_named",
-           "change_log_factor", "code_factor", "exact_names", "link_factor", "lists_option",
-           "asked_words", "named_words", "own_name", "rank_score", "ranked"]
+           "EXACT_NAME_BOOST", "LINK_SHARE_FREE", "asked_words", "candidate_score",
+           "candidates_named", "change_log_factor", "code_factor", "exact_names", "link_factor",
+           "lists_option", "named_words", "own_name", "rank_score", "ranked"]
 
 COVERAGE_POWER = 2.0
 COVERAGE_FLOOR = 0.25
@@ -137,91 +145,6 @@ def rank_score(query: SearchQuery, bm25: float, text: str, title: str,
         found, _ = term_matches(query.context, f"{title} {text}")
         score *= 1 + 0.25 * len(found) / len(query.context)
     return score
-
-
-LINK_SHARE_FREE = 0.5
-"""A page whose link text is at most this share of its text is ranked as it is; above, it is
-a page of links (an index, a site map, a cross-reference list)."""
-
-_LINK_FACTOR_MIN = 0.1
-
-
-def link_factor(link_share: float) -> float:
-    """The factor a passage's score is multiplied by for its page's link share (0..1): 1 up to
-    ``LINK_SHARE_FREE``, then falling linearly to 0.1 for a page that is all links. Such a page
-    names every topic, so it matches any question, and answers none (issue 19: the sqlite
-    keyword index and site map were cited for paraphrased questions). Source of the idea: link
-    density as a boilerplate feature (Kohlschütter et al., WSDM 2010).
-    """
-    share = min(max(float(link_share), 0.0), 1.0)
-    if share <= LINK_SHARE_FREE:
-        return 1.0
-    return max(_LINK_FACTOR_MIN, (1 - share) / (1 - LINK_SHARE_FREE))
-
-
-CODE_FACTOR = 0.5
-"""What a passage that is code alone keeps of its score (see :func:`code_factor`)."""
-
-
-def code_factor(text: str) -> float:
-    """:data:`CODE_FACTOR` for a passage that is code alone (every line of it in a fenced
-    block), else 1. Its identifiers repeat the words asked ("fts5_api", "fts5_tokenizer"),
-    so a listing outscored the page's definition for "What is FTS5?" and took one of the
-    page's two places (the chunker keeps an HTML ``<pre>`` as one block);
-    it shows how, seldom what or why.
-
-    Example:
-        >>> code_factor("```\\nstruct fts5_api {\\n  int iVersion;\\n};\\n```")
-        0.5
-        >>> code_factor("FTS5 is a virtual table module.\\n\\n```\\nCREATE ...\\n```")
-        1.0
-    """
-    return CODE_FACTOR if all(fence or not segment.strip()
-                              for fence, segment in split_fences(text)) else 1.0
-
-
-CHANGE_LOG_FACTOR = 0.4
-"""What a change log's passage keeps of its score for a question that does not ask about
-changes (see :func:`change_log_factor`)."""
-_CHANGE_LOG = re.compile(
-    r"(?:^|/)(?:change[-_ ]?logs?|changes|news|history|release[-_ ]?notes?|release[-_ ]?logs?|"
-    r"releaselog|releases|whats[-_ ]?new)(?:/|(?:\.[a-z0-9]+)+$|$)", re.IGNORECASE)
-_ASKS_CHANGE = re.compile(
-    r"^(?:change[ds]?|changelog|new|release[ds]?|version[s]?|added|removed|deprecated|since|"
-    r"upgrad\w*|migrat\w*|fix(?:ed|es)|history|introduced|\d+(?:\.\d+)+|v\d+\S*)$")
-"""Words of a question about changes or versions. Not "fix": "How do I fix a typo in my last
-commit message?" is the user's own task, and git-doc's changelog lines "Fix typo in ..." were
-cited for it (trial 53, A8); "fixed" and "fixes" ask what a release changed."""
-
-
-def change_log_factor(doc_id: str, terms: Sequence[str]) -> float:
-    """The factor a passage's score is multiplied by when its document is a change log (a file
-    or folder named ``CHANGELOG``, ``CHANGES``, ``NEWS``, ``HISTORY``, ``release-notes``,
-    ``releaselog``, ``releases``, ``whatsnew``): :data:`CHANGE_LOG_FACTOR`, unless the question
-    asks about changes or versions (``terms`` hold "changed", "release", "version", "since",
-    "3.8" ...); else 1. A change log's entries name every feature in a line that points to the
-    page that explains it (FastAPI's 700 KB ``release-notes.md`` answered "What is root_path
-    behind a proxy?" with "New docs about `root_path` ...", above the page itself; Django's
-    ``releases/1.8.html``, "What does select_related() do?", trial 60).
-
-    Example:
-        >>> change_log_factor("docs/release-notes.md", ["root_path", "proxy"])
-        0.4
-        >>> change_log_factor("docs/release-notes.md", ["root_path", "changed"])
-        1.0
-        >>> change_log_factor("docs/history-of-proxies.md", ["proxy"])
-        1.0
-        >>> change_log_factor("releases/1.8.html", ["select_related"])  # Django's (trial 60)
-        0.4
-        >>> change_log_factor("changelog.html.gz", ["lf"])  # pytest's, compressed (trial 79)
-        0.4
-        >>> change_log_factor("changelog.gz", ["fix", "typo"]), change_log_factor(
-        ...     "changelog.gz", ["fixed", "typo"])
-        (0.4, 1.0)
-    """
-    if not _CHANGE_LOG.search(doc_id) or any(_ASKS_CHANGE.match(t.lower()) for t in terms):
-        return 1.0
-    return CHANGE_LOG_FACTOR
 
 
 def own_name(name: str) -> str:
