@@ -127,10 +127,12 @@ F4)."""
 FURNITURE_ROLE = ". = 'doc-backlink'"
 """Of a ``role`` attribute, that its element is a footnote's link back (Pandoc's)."""
 
-FURNITURE_CLASS = (f"{class_token('fn-bracket', 'mw-cite-backlink', of='.')} or "
+FURNITURE_CLASS = (f"{class_token('fn-bracket', 'mw-cite-backlink', 'footnoteref', of='.')} or "
                    f"(({class_token('references', of='.')}) and ../self::ol)")
 """Of a ``class`` attribute, that its element is a footnote's link back (Sphinx's
-``fn-bracket``: "[1]", "↩"; a wiki's "^" ``mw-cite-backlink``) or a wiki's list of cited works
+``fn-bracket``: "[1]", "↩"; a wiki's "^" ``mw-cite-backlink``), a footnote's mark in the text
+(DocBook's ``footnoteref``, linked by the page's file name: aptitude's "automatically
+upgraded[a] to the version" was quoted, trial 81, F8) or a wiki's list of cited works
 (``<ol class="references">``: titles of sources, no text of the page; trial 52, F5: a
 citation's title answered a question)."""
 

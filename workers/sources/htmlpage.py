@@ -99,6 +99,10 @@ _LINE = "\ue00d"  # a <br>: a line's end inside its paragraph; two in a row end 
 _PRE_SPLIT = re.compile(f"{_PRE}(.*?){_PRE_END}", re.DOTALL)
 _LEADING_BREAKS = re.compile(f"[\\s{_BREAK}{_LINE}]+")
 _LINE_RUN = re.compile(f"{_LINE}{{2,}}")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+"""A blank line of a ``<pre>`` of prose: a paragraph's end (HAProxy's starter guide, a text file
+in ``<pre>`` blocks, was one paragraph a block, and its nine steps, a list item each, were cut
+anywhere: a passage opened "rules to these connections; - decide which server ...", trial 79)."""
 _BLANK = re.compile(f"[\\s{_BREAK}{_TAIL}{_LINE}]*")
 """A body with no text, only blanks and marks (a fullmatch stops at the first letter)."""
 
@@ -118,8 +122,8 @@ def _paragraphs(text: str) -> str:
 def _pre(text: str) -> str:
     """A ``<pre>``'s paragraphs: prose laid out by hand, else code; a long one judged block by
     block (:func:`~workers.sources.preformatted.pre_blocks`: a text file in an HTML wrapper)."""
-    if reads_as_prose(text):
-        return _prose(help_words(text))
+    if reads_as_prose(text):  # its blank lines part its paragraphs, as they do in a text file
+        return _prose(_BREAK.join(_BLANK_LINE.split(help_words(text))))
     lines = _pre_lines(text)
     if lines.count("\n") <= LONG_PRE_LINES:
         return fenced(lines)

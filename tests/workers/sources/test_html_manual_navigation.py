@@ -158,6 +158,18 @@ def test_a_footnotes_linked_mark_is_no_part_of_the_word_it_follows() -> None:
     assert page.text == "from source control systems or from eclipse, as x^2 grows."
 
 
+def test_a_docbook_footnote_mark_linked_by_its_pages_name_is_no_part_of_the_word() -> None:
+    # trial 81, F8: aptitude's "automatically upgraded[a] to the version" was quoted; DocBook
+    # links the mark by the page's file name, not "#..."; the note's text stays
+    page = html_page('<html><body><p>Packages are automatically upgraded<a href="ch02s02s03.'
+                     'html#ftn.footAuto" class="footnoteref"><sup class="footnoteref">[a]</sup>'
+                     '</a> to the version in the archive.</p><div class="footnote"><p><sup>[<a '
+                     'href="#footAuto" class="para">a</a>] </sup>Unless they are held.</p>'
+                     '</div></body></html>')
+    assert page.text == ("Packages are automatically upgraded to the version in the archive."
+                         "\n\nUnless they are held."), page.text
+
+
 def test_a_footnotes_own_mark_is_no_heading_and_only_texinfos_notes_go() -> None:
     # trial 51: R's footnotes were passages titled "(3)", quoted out of their sentences;
     # trial 52, F4: a question answered by a Pandoc or Sphinx footnote alone was told the

@@ -90,3 +90,33 @@ def test_a_hanging_indent_is_one_block_not_a_heading_and_its_text() -> None:
     headed = "DESCRIPTION\n       The postsuper command does maintenance jobs on the queue."
     assert [block for _prose, block in pre_blocks(headed)] == [
         "DESCRIPTION", "       The postsuper command does maintenance jobs on the queue."]
+
+
+def test_the_blank_lines_of_a_pre_of_prose_part_its_paragraphs() -> None:
+    # HAProxy's starter guide is prose in <pre> blocks: read as one paragraph a block, its nine
+    # steps (a list item each, a blank line between) were cut anywhere, and a passage opened
+    # "rules to these connections; - decide which server ..." (trial 79, F6)
+    page = html_page("""<html><body><pre class="text">The proxy accepts connections from its
+clients, and it forwards each of them to one of the servers of a farm. This document
+explains how it does so, and which of its parts take part in each step of the way. It
+does not explain how to configure them: the configuration manual does.
+
+Processing incoming connections is by far the most complex task as it depends on a lot of
+configuration possibilities, but it can be summarized as the steps below :
+
+  - accept incoming connections from listening sockets that belong to a
+    configuration entity known as a "frontend";
+
+  - apply the backend-specific processing rules to these connections;
+
+  - decide which server to forward the connection to according to the load
+    balancing strategy;
+
+Frontends and backends are sometimes considered as half-proxies, since they only
+look at one side of an end-to-end connection; the frontend only cares about the clients
+while the backend only cares about the servers.</pre></body></html>""")
+    paragraphs = page.text.split("\n\n")
+    assert "- apply the backend-specific processing rules to these connections;" in paragraphs
+    assert paragraphs[-1].startswith("Frontends and backends are sometimes"), paragraphs
+    assert ("- decide which server to forward the connection to according to the load balancing "
+            "strategy;") in paragraphs, paragraphs
