@@ -215,6 +215,16 @@ def test_an_indefinite_pronoun_is_no_word_of_the_topic() -> None:
     assert relevance_warnings(topic, rows, stats) == []
 
 
+def test_words_of_how_people_ask_weigh_nothing() -> None:
+    # trial 81, F4: aptitude's manual says neither "rid" nor "anymore", and the question was
+    # warned
+    topic = "How do I get rid of libraries that nothing needs anymore?"
+    stats = TermStats(487, {"rid": 0, "libraries": 4, "needs": 20, "anymore": 0})
+    rows = [row("docs_search", Q1, [item(
+        "passage", "Unused libraries are removed when nothing depends on them.", "ch2.html#6")])]
+    assert relevance_warnings(topic, rows, stats) == []
+
+
 def test_a_word_said_twice_in_two_forms_weighs_once() -> None:
     # Asymptote's manual: "sheet" and "european" are in no passage; counted as "sheets" and
     # "sheet", the one unknown word outweighed the question's known ones

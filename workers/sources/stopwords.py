@@ -28,22 +28,27 @@ The three lines before them are the indefinite pronouns and adverbs, and "whole"
 which say "all of it" as "all" and "every" do: "paint *everything* outside a curve" is about
 painting and curves, and no manual indexes the word "everything" (issue 19: such a word, in no
 passage, made an on-topic question look like a near miss; Asymptote's manual never says
-"whole", and "rotate the *whole* picture" was a paraphrase judged by it). The
+"whole", and "rotate the *whole* picture" was a paraphrase judged by it). Not "another": SQLite's
+backup page says it ("copy a running database to *another* file"), and left out, the page was
+no longer found (trial 81, measured on the eval). The
 last line: a relative pronoun, linking words and prepositions ("a server *whose* certificate is
 self-signed" was warned, as no passage of curl's docs says "whose", trial 63, F5); the words of
 a condition or a concession ("unless", "although") are searched: rarer, they tell pages apart."""
 
 FILLER_WORDS: frozenset[str] = frozenset(
     """
-    able actually already always anyway ask asked away back best better came
+    able actually already always anymore anyway ask asked away back best better came
     come comes coming done e eg etc ever example examples exactly find found g get gets getting
     give given go goes going gone good got happen happened happens help ie instead keep kind
     know known lot make makes making many may maybe mean means meant might much must need
-    needs now often one ones please possible probably put really right say says see seen seem
+    needs now often one ones please possible probably put really rid right say says see seen seem
     seems show shows sometimes somehow sure take takes tell thing things think try
     trying use used uses using usually want wants way ways well whether work works working
     """.split()
 )
 """Words of how people ask, not of what they ask about ("How does X *work*?", "where do I
-*see*...", "what is *going* to happen"): a search drops them from its query (issue 19: filler
-words decided what matched). Not stopwords: a topic's own words are judged with those only."""
+*see*...", "what is *going* to happen", "get *rid* of", "not needed *anymore*"): a search drops
+them from its query (issue 19: filler words decided what matched; aptitude's manual says
+neither "rid" nor "anymore", and "How do I get rid of libraries that nothing needs anymore?"
+was warned as off topic, trial 81, F4). Not stopwords: a topic's own words are judged with
+those only."""
