@@ -102,6 +102,7 @@ WARNING = re.compile(
     r"(?:may|might|is\s+subject\s+to|are\s+subject\s+to)\s+change)\b|"
     # advice against ("is not recommended", "should never"), a harm it may cause, a risk
     r"\b(?:not\s+(?:be\s+)?recommended|(?:strongly\s+)?discouraged|should\s+(?:not|never)|"
+    r"recommended\s+not\s+to|watch\s+out|be\s+careful|"
     r"in\s+no\s+(?:event|case)\s+should|"
     r"(?:may|might|can|could|will)\s+(?:\w+\s+){0,2}?(?:cause|result\s+in|lead\s+to)\s+"
     r"(?:\w+\s+){0,3}?(?:problems?|issues?|errors?|failures?|crash(?:es)?|corruption|"
@@ -113,8 +114,10 @@ WARNING = re.compile(
 """A warning whoever quoted it: a sentence labelled as one ("Caution: ...", ``!!! warning``, a
 warning sign: ⚠ 🚨 ❗ ⛔ 🛑),
 one that says its subject is unstable ("in beta", "may change"), advises against something
-("is not recommended", "should not"), or names a harm or a risk it may bring ("may cause
-performance problems", "a security risk"). A reader of the passages may quote it as a
+("is not recommended", "should not", "recommended not to", "Watch out!": Sphinx's "Watch
+out! This operation overwrites translations" was a finding beside "No limitations or warnings
+were found", trial 81, F6), or names a harm or a risk it may bring ("may cause performance
+problems", "a security risk"). A reader of the passages may quote it as a
 finding; the report lists it under Caveats all the same, and an Answer quotes it after the
 answer (Caveats said "No limitations or warnings were found" under a quoted "Caution:" and a
 method "in beta" that "may change", and under "Setting X to a high value may cause

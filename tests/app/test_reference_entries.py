@@ -97,6 +97,10 @@ def test_a_warning_in_the_report_is_listed_under_caveats(tmp_path: Path) -> None
     assert WARNING.search("\U0001f6a8 Keep in mind that these events run for the main app only.")
     assert WARNING.search("\u26a0\ufe0f The old API is gone.")
     assert not WARNING.search("Events run for the main app \U0001f680 only.")
+    # trial 81, F6: Sphinx's "Watch out!" and HAProxy's "strongly recommended not to" (trial 79)
+    assert WARNING.search("Watch out! This operation overwrites translations in transifex.")
+    assert WARNING.search("It is strongly recommended not to change this from the default.")
+    assert not WARNING.search("We watch the output and recommend it to others.")
 
 
 def test_a_passage_is_labelled_by_its_entry_not_its_page_title() -> None:
