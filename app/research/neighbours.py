@@ -106,8 +106,9 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     speaks of its entry ("this option", :data:`_ANAPHOR`) or starts with the entry's label,
     and that label writes identifiers, none of them one of ``asked``
     (:func:`written_names` of the question). False when the question writes no identifier,
-    the entry is not known, or the document's title writes one the question does (asked about
-    ``mod_deflate``, its directives' entries are its own).
+    the entry is not known, or the document's title writes every one the question does (asked
+    about ``mod_deflate``, its directives' entries are its own; asked about sphinx-build's
+    ``-W``, its ``-w file`` entry is not, trial 81, F7).
 
     Example:
         >>> passage = "-e, --edit: With this option, you edit the message.\\n\\n-x: Adds a line."
@@ -117,10 +118,12 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
         >>> about_neighbour("-x: Adds a line.", passage, {"-x"})
         False
     """
-    if not asked or written_names(title) & asked:
+    titled = written_names(title) & asked  # the page of the name asked: its entries are its
+    if not asked or (titled and not asked - titled):  # own, unless one of them is asked
         return False
     if _tail_before(passage, sentence, asked):
         return True
+    sentence = sentence.strip().split("\n\n", 1)[0]  # a passage judged whole: by its opening
     entry = sentence_entry(passage, sentence, heading)
     typed = _TYPED.fullmatch(entry.strip())
     keywords = entry_keywords(entry)  # its own name, beside the options of its arguments

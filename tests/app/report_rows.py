@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from app.research.report import ReportInput, render_markdown
 
@@ -45,6 +47,16 @@ def data(rows: list[dict], **kw) -> ReportInput:
 def answer_section(md: str) -> str:
     """The text of a rendered report's ``## Answer`` section, up to the next section."""
     return md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+
+
+def researched(folder: Path, topic: str, data_dir: Path) -> str:
+    """The report ``research topic --corpus folder`` writes (offline, as of :data:`AS_OF`)."""
+    from tests.conftest import run_cli
+
+    proc = run_cli("research", topic, "--as-of", AS_OF, "--corpus", folder, "--data-dir",
+                   data_dir, "--json")
+    assert proc.returncode == 0, proc.stderr
+    return Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
 
 
 def answer_to(q: str, findings: list[dict]) -> str:

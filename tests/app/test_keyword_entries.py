@@ -8,10 +8,9 @@ columns) outranked its first, and its keyword never matched the question's name.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from tests.conftest import AS_OF, run_cli
+from tests.app.report_rows import answer_section, researched
 
 _COLUMNS = "\n".join(f"{i} = SRV_ST_{w} The server state is {w.lower()}; the server's check "
                      f"state and the server's admin state follow."
@@ -49,10 +48,7 @@ def test_a_keyword_entry_of_several_words_answers(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "management.html").write_text(GUIDE, encoding="utf-8")
     (folder / "configuration.html").write_text(CONFIG, encoding="utf-8")
-    proc = run_cli("research", "What does the show servers state command do?", "--as-of", AS_OF,
-                   "--corpus", folder, "--data-dir", tmp_path / "data", "--json")
-    assert proc.returncode == 0, proc.stderr
-    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
-    answer = report.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    report = researched(folder, "What does the show servers state command do?", tmp_path / "d")
+    answer = answer_section(report)
     first = answer.strip().splitlines()[0]
     assert "Dump the state of the servers found in the running configuration." in first, report

@@ -8,11 +8,11 @@ count as the sentence's."""
 from __future__ import annotations
 
 import gzip
-import json
 from pathlib import Path
 
 from app.research.neighbours import sentence_entry
-from tests.conftest import AS_OF, run_cli
+from app.research.report import render_markdown
+from tests.app.report_rows import answer_section, data, item, researched, row
 from workers.sources.query import search_query
 
 PAGE = r""".TH QUILL 1
@@ -46,11 +46,8 @@ def test_the_options_description_answers(tmp_path: Path) -> None:
     folder = tmp_path / "man"
     folder.mkdir()
     (folder / "quill.1.gz").write_bytes(gzip.compress(PAGE.encode()))
-    proc = run_cli("research", "What does the --keep option of quill do?", "--as-of", AS_OF,
-                   "--corpus", folder, "--data-dir", tmp_path / "data", "--json")
-    assert proc.returncode == 0, proc.stderr
-    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
-    answer = report.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    report = researched(folder, "What does the --keep option of quill do?", tmp_path / "data")
+    answer = answer_section(report)
     assert answer.strip().startswith("- Keep (don't delete) input files"), report
 
 
@@ -132,9 +129,23 @@ def test_the_answer_quotes_the_one_letter_options_own_description(tmp_path: Path
     page = SSH.split(".TP", 1)[0] + _FORWARD
     (folder / "qsh.1.gz").write_bytes(gzip.compress(page.encode()))
     (folder / "copier.txt").write_text(_COPIER, encoding="utf-8")
-    proc = run_cli("research", "What does the -L option of qsh do?", "--as-of", AS_OF,
-                   "--corpus", folder, "--data-dir", tmp_path / "data", "--json")
-    assert proc.returncode == 0, proc.stderr
-    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
-    answer = report.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    report = researched(folder, "What does the -L option of qsh do?", tmp_path / "data")
+    answer = answer_section(report)
     assert answer.strip().startswith("- Specifies that connections to the given TCP port"), report
+
+
+def test_an_options_neighbour_on_the_page_named_by_the_question_is_no_top_passage() -> None:
+    # Sphinx: "What does the -W option of sphinx-build do?" showed "-w file: Write warnings
+    # (and errors) to the given file" as a Top passage: the page's title names sphinx-build,
+    # which made every entry of the page the question's own (trial 81, F7)
+    q = "What does the -W option of qbuild do?"
+    title = "qbuild — Quill documentation"
+    passages = [
+        item("passage", "-W\n\nTurn warnings into errors. The build stops at the first warning.",
+             "man/qbuild.html#19", score=5.0, title=title, heading="-W"),
+        item("passage", "-w file\n\nWrite warnings (and errors) to the given file, in addition "
+             "to standard error.", "man/qbuild.html#20", score=4.0, title=title,
+             heading="-w file")]
+    md = render_markdown(data([row("docs_search", q, passages)], topic=q, sub_questions=[q]))
+    assert "Turn warnings into errors" in md, md
+    assert "Write warnings (and errors) to the given file" not in md, md
