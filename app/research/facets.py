@@ -197,7 +197,9 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
     about either (:func:`_names_a_thing`)."""
     from workers.sources.query import content_terms
 
-    phrases = split_phrases(subject)
+    # a phrase is asked about without an aside after its comma: "What are another website,
+    # like the Python docs?" was a facet of Sphinx's intersphinx question (trial 81, F5)
+    phrases = [p.split(",", 1)[0].strip() for p in split_phrases(subject)]
     words = [set(content_terms(p)) for p in phrases]
     topic = set().union(*words) if words else set()
     phrases = [p for p, w in zip(phrases, words, strict=True) if _carries_the_topic(w, topic)]

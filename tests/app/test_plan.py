@@ -325,3 +325,13 @@ def test_a_how_facet_asks_you_about_your_own_things() -> None:
 
     facets = phrase_facets("how", "send all my outgoing mail through my ISP's mail server")
     assert facets == ["How do you send all your outgoing mail?"]
+
+
+def test_a_phrase_is_asked_about_without_the_aside_after_its_comma() -> None:
+    # trial 81, F5: "What are another website, like the Python docs?" was a facet of Sphinx's
+    # "How can my docs link to classes that are documented on another website, like the
+    # Python docs?", and its task answered with doctests
+    topic = ("How can my docs link to classes that are documented on another website, like the "
+             "Python docs?")
+    assert not any("like the Python docs" in q for q in offline_plan(topic)[1:]), offline_plan(
+        topic)
