@@ -32,12 +32,15 @@ __all__ = ["TERM", "default_rows", "description_rows", "entry_heading", "entry_l
 _NAME = re.compile(
     r"`(?P<quoted>[^`\s]{1,60})`"                     # `anything` quoted as code
     r"|(?<![\w-])(?P<flag>--?[A-Za-z][\w-]*)"          # -x, --keep-index
+    r"|\b(?P<scoped>[A-Za-z_][\w-]*(?:::[A-Za-z_][\w-]*)+)"  # Aptitude::Purge-Unused
     r"|\b(?P<dotted>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b"  # core.autocrlf
     r"|\b(?P<camel>[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b"  # MaxRequestWorkers, maxAge
     r"|\b(?P<snake>[A-Za-z]\w*_\w+)\b"                 # cache_size
 )
-"""A word written as an identifier: quoted as code, a command-line flag, dotted, with a capital
-inside, or with an underscore. Plain words ("samples", "cherry-pick") are not: a question in
+"""A word written as an identifier: quoted as code, a command-line flag, scoped with "::" (an
+APT option, ``std::vector``: aptitude's ``Aptitude::Purge-Unused`` was no name, and its default
+was answered by the --purge-unused option's, trial 81, F2), dotted, with a capital inside, or
+with an underscore. Plain words ("samples", "cherry-pick") are not: a question in
 plain words is left to the relevance rules."""
 _DEFAULT_LABEL = re.compile(r"default(?:\s+(?:value|setting))?s?", re.IGNORECASE)
 """A field label that gives the entry's default: ``Default``, ``Default value``."""
@@ -94,6 +97,8 @@ def written_names(text: str) -> set[str]:
         ['fs.mkdir', 'process.nexttick']
         >>> written_names("When is the `'exit'` event emitted?")
         {'exit'}
+        >>> written_names("What is the default of Aptitude::Purge-Unused?")
+        {'aptitude::purge-unused'}
     """
     return {m.group("flag") or _CALL.sub("", next(g for g in m.groups() if g)).lower()
             for m in _NAME.finditer(text)}
