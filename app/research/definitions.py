@@ -190,16 +190,24 @@ def _keyword(heading: str) -> str:
     return next(iter(keywords)) if len(keywords) == 1 else ""
 
 
-_WHAT_DOES = re.compile(r"what\s+(?:does|do|is|are)\s+(?:the\s+|an?\s+)?(?P<name>[a-z_][\w.]*)"
-                        r"(?:\s+(?:function|command|method|macro|procedure|builtin|option|filter"
-                        r"|directive|parameter|setting|variable|keyword))?\s+(?:do\s*)?\??",
-                        re.IGNORECASE)
+_KINDS = (r"(?:function|command|method|macro|procedure|builtin|option|filter|directive|"
+          r"parameter|setting|variable|keyword)")
+_WHAT_DOES = re.compile(rf"what\s+(?:does|do|is|are)\s+(?:the\s+|an?\s+)?"
+                        rf"(?:(?P<tool>[a-z][\w.-]*)\s+)?(?!{_KINDS}\b)(?P<name>[a-z_][\w.]*)"
+                        rf"(?:\s+{_KINDS})?\s+(?:do\s*)?\??", re.IGNORECASE)
 
 
 def _plain_key(asked: str, terms: Sequence[str]) -> tuple[NameKey, ...]:
     """The name a "What does X do?" question asks about when X is a plain word (Octave's
     "What does the fzero function do?": no capital, no underscore), as a name key, so that an
-    entry a Texinfo definition heads (:func:`_defined`) answers it (trial 68, F1); else ()."""
+    entry a Texinfo definition heads (:func:`_defined`) answers it (trial 68, F1); a tool's
+    command after the tool's name too ("What does rndc flushname do?": BIND's ``flushname name
+    [view]`` entry, trial 75); else ().
+
+    Example:
+        >>> [k.key for k in _plain_key("What does rndc flushname do?", ["rndc", "flushname"])]
+        ['flushname']
+    """
     found = _WHAT_DOES.fullmatch(" ".join(asked.split()))
     name = found.group("name") if found else ""
     if not name or name.lower() not in terms or not name.islower():

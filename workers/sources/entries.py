@@ -145,10 +145,35 @@ def entry_keywords(heading: str) -> set[str]:
         {'option redispatch'}
         >>> entry_keywords("Static method: Buffer.alloc(size[, fill])")
         {'buffer.alloc'}
+        >>> entry_keywords("flushname name [view]")  # BIND's rndc command
+        {'flushname'}
     """
-    return {m[1].lower() for part in heading.split(" / ")
+    return {_without_placeholders(m[1].lower()) for part in heading.split(" / ")
             if (m := ENTRY_KEYWORD.match(part.strip()) or SIGNATURE.match(part.strip()))
             is not None}
+
+
+_PLACEHOLDERS = frozenset(
+    "name names value values file filename path dir directory number num count string str key "
+    "zone view host hostname port address addr id type class expr expression pattern arg args "
+    "level size seconds user group mode format list text".split())
+"""Words an entry's heading writes for an argument with no brackets (BIND's ``flushname name
+[view]``): the keyword stops before them, or "rndc flushname" named no entry, and two release
+notes on it outranked the command's own (trial 75)."""
+
+
+def _without_placeholders(keyword: str) -> str:
+    """``keyword`` without the argument placeholders it ends with (:data:`_PLACEHOLDERS`), its
+    first word always kept.
+
+    Example:
+        >>> _without_placeholders("flushname name"), _without_placeholders("show servers state")
+        ('flushname', 'show servers state')
+    """
+    words = keyword.split(" ")
+    while len(words) > 1 and words[-1] in _PLACEHOLDERS:
+        words.pop()
+    return " ".join(words)
 
 
 def names_keyword(text: str, keywords: Iterable[str]) -> set[str]:

@@ -70,10 +70,19 @@ commit message?" is the user's own task, and git-doc's changelog lines "Fix typo
 cited for it (trial 53, A8); "fixed" and "fixes" ask what a release changed."""
 
 
-def change_log_factor(doc_id: str, terms: Sequence[str]) -> float:
+_CHANGE_LOG_TITLE = re.compile(
+    r"(?:change[- ]?log|changes|news|history|release[- ]?notes|release[- ]?log|what'?s[- ]new)"
+    r"\b(?!\s+(?:of|for|to)\b)", re.IGNORECASE)
+"""A title that names its page a change log, before anything after it (BIND's ``notes.html``,
+"Release Notes — BIND 9 ... documentation": two of its entries on "rndc flushname" answered
+what the command does, above the command's own entry, trial 75)."""
+
+
+def change_log_factor(doc_id: str, terms: Sequence[str], title: str = "") -> float:
     """The factor a passage's score is multiplied by when its document is a change log (a file
     or folder named ``CHANGELOG``, ``CHANGES``, ``NEWS``, ``HISTORY``, ``release-notes``,
-    ``releaselog``, ``releases``, ``whatsnew``): :data:`CHANGE_LOG_FACTOR`, unless the question
+    ``releaselog``, ``releases``, ``whatsnew``, or titled so: :data:`_CHANGE_LOG_TITLE`):
+    :data:`CHANGE_LOG_FACTOR`, unless the question
     asks about changes or versions (``terms`` hold "changed", "release", "version", "since",
     "3.8" ...); else 1. A change log's entries name every feature in a line that points to the
     page that explains it (FastAPI's 700 KB ``release-notes.md`` answered "What is root_path
@@ -94,7 +103,12 @@ def change_log_factor(doc_id: str, terms: Sequence[str]) -> float:
         >>> change_log_factor("changelog.gz", ["fix", "typo"]), change_log_factor(
         ...     "changelog.gz", ["fixed", "typo"])
         (0.4, 1.0)
+        >>> change_log_factor("notes.html", ["flushname"], "Release Notes — BIND 9")
+        0.4
+        >>> change_log_factor("intro.html", ["proxy"], "History of proxies")
+        1.0
     """
-    if not _CHANGE_LOG.search(doc_id) or any(_ASKS_CHANGE.match(t.lower()) for t in terms):
+    log = _CHANGE_LOG.search(doc_id) or _CHANGE_LOG_TITLE.match(title.strip())
+    if not log or any(_ASKS_CHANGE.match(t.lower()) for t in terms):
         return 1.0
     return CHANGE_LOG_FACTOR

@@ -313,7 +313,8 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
                             {*filter(None, opened), *(n for h in held for n in h)})
     scored = [(candidate_score(query, r[4:11], named, r[2],
                                opened[i] in entries or bool(held[i] & entries.keys()))
-               * change_log_factor(str(r[1]), query.terms), i) for i, r in enumerate(rows)]
+               * change_log_factor(str(r[1]), query.terms, str(r[2])), i)
+              for i, r in enumerate(rows)]
     summary = [(bool(r[8]) and own_name(r[8]) in named and str(r[0]).endswith("#0"))
                or opened[i] in entries
                or _opens_numbered_entry(str(r[4]), str(r[9]), asked_words(query))

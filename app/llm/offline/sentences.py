@@ -22,7 +22,13 @@ from app.llm.offline.symbol_words import name_words
 from app.llm.offline.words import stems
 from workers.sources import Passage
 from workers.sources.chunks import PARA_SPLIT
-from workers.sources.entries import entry_led, entry_name, option_heading, option_label
+from workers.sources.entries import (
+    entry_keywords,
+    entry_led,
+    entry_name,
+    option_heading,
+    option_label,
+)
 from workers.sources.names import symbol_key
 from workers.sources.sentence_ends import (
     PLAIN_WORD,
@@ -282,21 +288,30 @@ def _paragraph_at(text: str, offset: int) -> str:
 
 def _entry_at(text: str, offset: int) -> str:
     """The name of the entry the paragraph of ``text`` holding ``offset`` belongs to: the one
-    it opens (:func:`workers.sources.entries.entry_name`), else the option a paragraph of its
-    forms above it labels (:func:`workers.sources.entries.option_label`, its first form's
-    name: ssh's "Specifies that connections to the given TCP port ..." is ``-L``'s), else "".
+    it opens (:func:`workers.sources.entries.entry_name`), else the one a label paragraph above
+    it names: an option's forms (:func:`workers.sources.entries.option_label`, its first
+    form's name: ssh's "Specifies that connections to the given TCP port ..." is ``-L``'s) or
+    a keyword and its arguments (BIND's ``flushname name [view]`` above "This command flushes
+    the given name ...", which lost to two release notes saying "rndc flushname", trial 75);
+    else "".
 
     Example:
         >>> _entry_at("-L port:host:hostport\\n-L socket\\n\\nSpecifies that.", 35)
         '-L'
+        >>> _entry_at("flushname name [view]\\n\\nThis command flushes the name.", 30)
+        'flushname'
     """
     paragraph = _paragraph_at(text, offset)
     if name := entry_name(paragraph):
         return name
-    option = ""
+    label = ""
     for above in PARA_SPLIT.split(text[:text.rfind("\n\n", 0, offset) + 1]):
-        option = option_label(above) or option
-    return option_heading(option.split()[0]) if option else ""
+        if option := option_label(above):
+            label = option_heading(option.split()[0])
+        elif "\n" not in above.strip() and len(above) <= 80 and (
+                keywords := entry_keywords(above.strip())) and len(keywords) == 1:
+            label = next(iter(keywords))
+    return label
 
 
 def _going_on(text: str, before: int | None, offset: int, sentence: str) -> int:
