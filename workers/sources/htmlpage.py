@@ -111,12 +111,21 @@ _SPACED = (f" {_BREAK}", f"{_BREAK} ")
 
 
 def _paragraphs(text: str) -> str:
-    """The text's paragraphs (one per block element), a ``<pre>``'s as a fenced code block."""
+    """The text's paragraphs (one per block element), a ``<pre>``'s as a fenced code block; an
+    admonition's title alone on its paragraph labels the one after it (:data:`_ADMONITION`)."""
     if _PRE not in text:
-        return _prose(text)
+        return _ADMONITION.sub(r"\1: ", _prose(text))
     pieces = _PRE_SPLIT.split(text)  # prose, <pre>, prose, ...
-    return "\n\n".join(filter(None, (_pre(p) if i % 2 else _prose(p)
-                                      for i, p in enumerate(pieces))))
+    return _ADMONITION.sub(r"\1: ", "\n\n".join(filter(None, (
+        _pre(p) if i % 2 else _prose(p) for i, p in enumerate(pieces)))))
+
+
+_ADMONITION = re.compile(r"(?m)^(Warning|Caution|Danger|Important|Attention|Note|Tip|Hint)"
+                         r"\n\n(?=[^\n`])")
+"""An admonition's title on a paragraph of its own (Sphinx's ``admonition-title``, DocBook's
+``<th>Caution</th>``), before its text: "Caution: The direct alteration of owner or mode ...",
+as a Markdown page writes it, so a reader knows the text for a warning (the Debian Reference's
+caution was a finding beside "No limitations or warnings were found", trial 82, F10)."""
 
 
 def _pre(text: str) -> str:

@@ -97,3 +97,18 @@ def test_a_line_break_ends_a_line_and_two_end_a_paragraph() -> None:
         "Supported platforms\n-------------------\n- MIPS32 and MIPS64 are supported.\n- Both "
         "endians are\nsupported.", "This release supports X86/Linux,\nAMD64/Linux and "
         "ARM64/Linux."], page.text
+
+
+def test_an_admonitions_title_labels_its_text() -> None:
+    # trial 82, F10: the Debian Reference's DocBook caution ("<th>Caution</th>" above "The
+    # direct alteration of owner or mode ... is reset by the next upgrade.") was a finding beside
+    # "No limitations or warnings were found"; Sphinx's admonition-title is the same kind
+    page = html_page('<html><body><p>Intro text here.</p><div class="admonition warning"><p '
+                     'class="admonition-title">Warning</p><p>Do not delete the cache while '
+                     'running.</p></div><div class="caution"><table border="0" summary="Caution">'
+                     '<tr><td rowspan="2"><img alt="[Caution]" src="c.png"/></td><th align="left">'
+                     'Caution</th></tr><tr><td><p>The direct alteration of owner is reset by the '
+                     'next upgrade.</p></td></tr></table></div></body></html>')
+    assert page.text == ("Intro text here.\n\nWarning: Do not delete the cache while running."
+                         "\n\nCaution: The direct alteration of owner is reset by the next "
+                         "upgrade."), page.text
