@@ -220,12 +220,22 @@ def said(item: dict[str, Any], listed: Collection[tuple[str, str]]) -> bool:
     same words from any document (:func:`app.research.text.wording`: another copy of one
     manual, its spacing, ligatures or cross-reference aside), or the claim whole within a
     longer claim of the same ref: a list item's first sentence is said by the item
-    ("`max_age` - Sets a maximum time ... responses." by "... Defaults to `600`.")."""
+    ("`max_age` - Sets a maximum time ... responses." by "... Defaults to `600`."); and a
+    longer claim that holds one shown whole says it again (Requests' "If the request exceeds
+    this limit, ... This defaults to ... 30." after "This defaults to ... 30.", trial 82, F4).
+
+    Example:
+        >>> shown = {("this defaults to the redirect limit, 30.", "api.html#33")}
+        >>> said({"text": "If it exceeds it, it raises. This defaults to the redirect limit, "
+        ...       "30.", "ref": "api.html#33"}, shown)
+        True
+    """
     text, ref = claim_key(item)
     if (text, ref) in listed:
         return True
     words = wording(text)
-    return any((r == ref and text in t) or (words and wording(t) == words) for t, r in listed)
+    return any((r == ref and (text in t or (len(t) > 20 and t in text)))
+               or (words and wording(t) == words) for t, r in listed)
 
 
 def once(found: Sequence[dict[str, Any]], listed: Collection[tuple[str, str]] = (),

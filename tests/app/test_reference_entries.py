@@ -140,6 +140,23 @@ def test_a_row_led_by_its_values_type_is_its_headings() -> None:
     assert "1000/50000" in first and "70%" not in answer, answer
 
 
+def test_a_sentence_the_answer_says_is_not_said_again_inside_a_longer_quote() -> None:
+    # Requests: "`max_redirects`: This defaults to ... 30." then "If the request exceeds this
+    # limit, a TooManyRedirects exception is raised. This defaults to ... 30." (trial 82, F4)
+    q = "What is the default value of max_redirects?"
+    text = ("max_redirects\n\nMaximum number of redirects allowed. If the request exceeds this "
+            "limit, a TooManyRedirects exception is raised. This defaults to "
+            "requests.models.DEFAULT_REDIRECT_LIMIT, which is 30.")
+    said = ("If the request exceeds this limit, a TooManyRedirects exception is raised. This "
+            "defaults to requests.models.DEFAULT_REDIRECT_LIMIT, which is 30.")
+    rows = [row("docs_search", q, [item("passage", text, "api.html#33", score=3.0,
+                                        heading="max_redirects")]),
+            row("analyst", q, [item("finding", said, "api.html#33")]),
+            row("critic", q, [item("caveat", said, "api.html#33")])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert md.count("which is 30.") == 1, md
+
+
 def test_a_neighbouring_entrys_limitation_is_no_caveat() -> None:
     # HAProxy: asked the default of tune.bufsize, the Caveat was tune.h2.max-frame-size's "The
     # main purpose of this setting is to allow to limit the maximum frame size ..." (trial 79, F8)
