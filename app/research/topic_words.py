@@ -146,7 +146,8 @@ def mentioned(terms: Sequence[str], text: str, names: Iterable[str] = ()) -> set
     """The ``terms`` that ``text`` mentions: an inflection counts (:func:`mentions`), except for
     a name (:func:`name_terms`), which only its own form matches (a whole word or an
     identifier's part, case-insensitive; a name the topic writes in capitals, whose capitals
-    ``names`` holds too, only in capitals: "REST" is not "the rest of the documentation"; an
+    ``names`` holds too, only in capitals or written in code (:func:`_in_code`): "REST" is not
+    "the rest of the documentation", "APT" is "apt-mark"; an
     option of one letter, ``-L`` in ``names``, only so written: not "-l"; a word of an
     option of several, ``-keep-going`` in ``names``, only in the option, with one dash or two:
     a task's "note errors but keep going" is not Ant's option, trial 78).
@@ -177,13 +178,29 @@ def mentioned(terms: Sequence[str], text: str, names: Iterable[str] = ()) -> set
               for part in option.lstrip("-").split("-") if "-" in option.lstrip("-")}
     return (found | {t for t in terms if t in names and t not in capitals and t not in options
                      and t not in joined and t in surface}
-            | {t for t in capitals if t.upper() in written}
+            | {t for t in capitals if t.upper() in written or _in_code(t, lowered)}
             | {t for t in terms if t in options and options[t] in spelled}
             | {t for t in terms if t in joined and re.search(
                 rf"(?<![\w-])--?{re.escape(joined[t].lstrip('-'))}(?![\w-])", lowered)})
 
 
 _PARTS = re.compile(r"[^\W_]+")
+
+
+def _in_code(word: str, lowered: str) -> bool:
+    """Whether ``lowered`` (a text, lower-cased) writes ``word`` as part of a command, a path or
+    an identifier (``apt-mark``, ``/etc/apt/``, ``apt_pkg``): the name a question writes in
+    capitals, there in lower case (the Debian Reference's "apt-mark(8) command from the apt
+    package" was judged to say nothing of "APT", trial 82, F2), never the word of prose ("the
+    rest of it" is no REST).
+
+    Example:
+        >>> _in_code("apt", "see apt-mark(8) and /etc/apt/preferences"), _in_code(
+        ...     "rest", "the rest of it.")
+        (True, False)
+    """
+    name = re.escape(word)
+    return re.search(rf"\b{name}(?=[-_/.]\w)|(?<=\w[-_/.]){name}\b", lowered) is not None
 
 
 def judged_terms(terms: Sequence[str], names: Iterable[str] = ()) -> list[str]:

@@ -39,3 +39,22 @@ def test_a_name_of_two_words_is_named_beside_a_word_the_corpus_lacks() -> None:
     verdict = judge("How do I push Group Policy settings to users with PowerShell on Windows "
                     "Server?", handbook, words)
     assert verdict.missing == ("powershell", "group policy"), verdict
+
+
+def test_a_name_in_capitals_written_in_lower_case_as_a_command_is_named() -> None:
+    # Trial 82, F2: "How can I stop APT from ...?" over the Debian Reference: "the apt-mark(8)
+    # command from the apt package" was judged to say nothing of "APT", and the report said
+    # no passage retrieved mentions it; prose's "the rest of it" is still no REST
+    debian = [row("docs_search", Q1, [item(
+        "passage", "The flag can also be changed with the apt-mark(8) command; recommended "
+        "packages are then not pulled in.", "ch02.en.html#40")])]
+    words = TermStats(3500, {"apt": 900, "automatically": 60, "pulling": 5, "recommended": 40,
+                             "extra": 30, "packages": 1200, "stop": 50})
+    verdict = judge("How can I stop APT from automatically pulling in recommended extra "
+                    "packages?", debian, words)
+    assert verdict.warnings == [] and "apt" not in verdict.missing, verdict
+    prose = [row("docs_search", Q1, [item(
+        "passage", "The rest of the framework builds the serializer.", "api.html#3")])]
+    verdict = judge("How do I build a REST serializer?", prose,
+                    TermStats(900, {"rest": 4, "build": 30, "serializer": 12}))
+    assert "rest" in verdict.missing or verdict.warnings, verdict
