@@ -60,10 +60,17 @@ class Received:
 
 def ignore_signals() -> None:
     """Ignore further SIGINT and SIGTERM (main thread only): the run is already stopping, and
-    ``uv run`` forwards the terminal's Ctrl-C to the process a second time."""
+    ``uv run`` forwards the terminal's Ctrl-C to the process a second time. By a handler that
+    does nothing, not ``SIG_IGN``: a signal that arrived while the first one's handler ran is
+    still pending, and Python, finding it ignored, printed "OSError: Signal 15 ignored due to
+    race condition" with a traceback (Ctrl-C, Ctrl-C and SIGTERM within 50 ms, trial 83, F2)."""
     if threading.current_thread() is threading.main_thread():
         for signum in _SIGNALS:
-            signal.signal(signum, signal.SIG_IGN)
+            signal.signal(signum, _ignored)
+
+
+def _ignored(signum: int, frame: Any) -> None:
+    """A stop signal's handler once the run is stopping: nothing to do."""
 
 
 def hold_signals() -> None:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import weakref
+from pathlib import Path
 
 import pytest
 
@@ -53,3 +56,33 @@ def test_a_stop_caught_is_not_raised_again() -> None:
     signal_seen()  # what app.cli.main does once it caught it
     with stop_on_signals():
         pass  # nothing raised
+
+
+RACE = """
+import os, signal
+from app.runs.stop import stop_on_signals
+
+class Stop:
+    def set(self, cause=None):
+        pass
+
+both = {signal.SIGINT, signal.SIGTERM}
+with stop_on_signals(Stop()) as received:
+    signal.pthread_sigmask(signal.SIG_BLOCK, both)  # both arrive before Python runs a handler
+    os.kill(os.getpid(), signal.SIGINT)
+    os.kill(os.getpid(), signal.SIGTERM)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, both)
+    for _ in range(1000):
+        pass
+print("received", received.signum)
+"""
+
+
+def test_a_second_signal_pending_while_the_first_stops_the_run_prints_nothing() -> None:
+    # trial 83, F2: Ctrl-C, Ctrl-C and SIGTERM within 50 ms printed a traceback ("OSError:
+    # Signal 15 ignored due to race condition"): the first one's handler set SIG_IGN while the
+    # others were pending, and Python found them ignored
+    proc = subprocess.run([sys.executable, "-c", RACE], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == "received 2", proc
+    assert "Traceback" not in proc.stderr and "race condition" not in proc.stderr, proc.stderr
