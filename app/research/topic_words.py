@@ -81,6 +81,8 @@ def name_terms(topic: str) -> frozenset[str]:
     # a word in capitals is matched in capitals too (mentioned): trial 60's "Django REST
     # framework ModelSerializer" was answered from "the rest of Django's documentation"
     upper = {w for w in _WORD.findall(topic) if len(w) > 1 and w.isalpha() and w.isupper()}
+    if _in_capitals(topic):  # "SEND AND REDUCERS": its case names nothing (trial 83, F5)
+        inner, capital, upper = set(), set(), set()
     coded = code_words(name_keys(topic))  # "the orient function" is no "orientation"
     # an option of one letter ("-L") is matched as written, as a word in capitals is
     letters = letter_options(topic)
@@ -89,6 +91,19 @@ def name_terms(topic: str) -> frozenset[str]:
     joined = {o.lower() for o in written_options(topic) if "-" in o.lstrip("-")}
     return frozenset((inner if title_cased else inner | capital) | upper | coded | letters
                      | joined)
+
+
+def _in_capitals(topic: str) -> bool:
+    """Whether ``topic`` is written in capitals, words of it at least (more than 80% of its
+    letters): "SEND AND REDUCERS" was warned as saying nothing, each word a name matched only
+    in capitals, where "send and reducers" was answered (trial 83, F5).
+
+    Example:
+        >>> _in_capitals("SEND AND REDUCERS"), _in_capitals("Django REST framework")
+        (True, False)
+    """
+    letters = [c for c in topic if c.isalpha()]
+    return len(topic.split()) > 1 and sum(c.isupper() for c in letters) > 0.8 * len(letters)
 
 
 def name_phrases(topic: str) -> tuple[str, ...]:

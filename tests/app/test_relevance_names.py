@@ -4,7 +4,7 @@ first line (trial 53, A5: "GitHub Pages" over Git's manual; trial 55, A2: "Group
 
 from __future__ import annotations
 
-from app.research.relevance import judge
+from app.research.relevance import judge, name_terms
 from app.research.term_stats import TermStats
 from tests.app.report_rows import Q1, item, row
 
@@ -58,3 +58,14 @@ def test_a_name_in_capitals_written_in_lower_case_as_a_command_is_named() -> Non
     verdict = judge("How do I build a REST serializer?", prose,
                     TermStats(900, {"rest": 4, "build": 30, "serializer": 12}))
     assert "rest" in verdict.missing or verdict.warnings, verdict
+
+
+def test_a_topic_in_capitals_names_nothing_by_its_case() -> None:
+    # Trial 83, F5: "SEND AND REDUCERS" was warned as saying nothing, each word a name matched
+    # only in capitals, where "Send and reducers" was answered
+    assert name_terms("SEND AND REDUCERS") == frozenset()
+    rows = [row("docs_search", Q1, [item(
+        "passage", "Send a packet to a node; reducers merge the writes of a superstep.",
+        "types.md#2")])]
+    words = TermStats(4000, {"send": 60, "reducers": 40})
+    assert judge("SEND AND REDUCERS", rows, words).warnings == []
