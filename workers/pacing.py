@@ -75,6 +75,7 @@ class RetryAfterGate:
         """Told the window's end (Unix time) when a hold moves it 1 s or more: it is kept for
         the next process (``app/llm/kept_windows.py``)."""
         self._unsaid: str | None = None  # what a restored window waits for, not said yet
+        self._refused: BaseException | None = None  # a restored window too long to wait for
 
     def hold(self, seconds: float, waiting_for: str | None = None) -> None:
         """No request before ``seconds`` from now (a later hold already set is kept). With
@@ -90,17 +91,22 @@ class RetryAfterGate:
             with contextlib.suppress(Exception):  # the window holds here all the same
                 self.keep(time.time() + (until - now))
 
-    def restore(self, seconds: float, waiting_for: str) -> None:
+    def restore(self, seconds: float, waiting_for: str,
+                refused: BaseException | None = None) -> None:
         """Hold for a window an earlier process was asked for (see :attr:`keep`), ``seconds``
-        from now; said (``waiting_for``) when a request first waits on it, inside a run."""
+        from now; said (``waiting_for``) when a request first waits on it, inside a run; or,
+        with ``refused`` (a window longer than the run waits), that raised by every wait while
+        the window lasts: no request goes inside it, however short the run's patience."""
         with self._lock:
             until = self._clock() + max(0.0, seconds)
             if until > self._until:
-                self._until, self._unsaid = until, waiting_for
+                self._until, self._unsaid, self._refused = until, waiting_for, refused
 
     def _say_restored(self) -> None:
         with self._lock:
             said, self._unsaid = self._unsaid, None
+        if self._refused is not None and self.remaining() > 0:
+            raise self._refused
         if said is not None:
             announce_wait(self.remaining(), said)
 

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from workers.errors import RetryAfterTooLong
 from workers.pacing import RetryAfterGate
 
 __all__ = ["FILE", "LONGEST", "keep_windows"]
@@ -108,7 +109,9 @@ def keep_windows(gate: RetryAfterGate, data_dir: Path | str, provider: str, endp
         endpoint: the gate's endpoint (the base URL, or ``""``).
         label: how the wait line names the endpoint (``openai:gpt-4.1-mini``, key-free).
         patience: the longest wait the run allows a Retry-After (``RESEARCH_RETRY_PATIENCE``,
-            seconds): a kept window is waited out for at most that long.
+            seconds): a kept window longer than that refuses every request while it lasts
+            (:class:`workers.errors.RetryAfterTooLong`, exit 75), never sends one inside it (a
+            run given 0 s sent its first request 42 s inside the window, trial 83, F1).
 
     Example:
         >>> import tempfile
@@ -122,7 +125,12 @@ def keep_windows(gate: RetryAfterGate, data_dir: Path | str, provider: str, endp
     """
     path, key = Path(data_dir) / FILE, _key(provider, endpoint)
     left = _read(path).get(key, 0.0) - time.time()
-    if left > 0:
-        gate.restore(min(left, patience, LONGEST), f"for the Retry-After {label} asked for in an "
-                     "earlier run (no request to it until then)")
+    if left > 0:  # longer than the run waits: refused, as a Retry-After in the run is
+        refused = RetryAfterTooLong(
+            f"{label}: the provider asked an earlier run to wait {left:.0f} s more before the "
+            f"next request (Retry-After), more than the {patience:g} s this run waits "
+            "(RESEARCH_RETRY_PATIENCE); try again later", seconds=left, patience=patience,
+        ) if left > patience else None
+        gate.restore(min(left, LONGEST), f"for the Retry-After {label} asked for in an "
+                     "earlier run (no request to it until then)", refused)
     gate.keep = lambda until: _write(path, key, until)

@@ -17,9 +17,12 @@ import sys
 import threading
 import time
 
+import pytest
+
 from tests.expected import worker_names
 from tests.llm.conftest import llm_env, research_args
 from tests.llm.fake_openai import PLAN_QUESTIONS
+from workers.errors import RetryAfterTooLong
 
 WINDOW = 8.0
 
@@ -98,7 +101,16 @@ def test_a_kept_file_no_run_can_use_is_read_as_no_window(tmp_path):
     path.write_text(f'{{"{key}": {time.time() + 300}}}', encoding="utf-8")
     gate = RetryAfterGate()
     keep_windows(gate, tmp_path, "openai", "http://x/v1", "openai:m", patience=5)
-    assert 0 < gate.remaining() <= 5  # waited out for at most the run's patience
+    # longer than the run waits: refused while it lasts, as a Retry-After in the run is; it
+    # was cut to the run's patience, and a run given 0 s sent its first request 42 s inside
+    # the window (trial 83, F1)
+    assert 295 < gate.remaining() <= 300
+    with pytest.raises(RetryAfterTooLong, match="RESEARCH_RETRY_PATIENCE"):
+        gate.wait()
+    keep_windows(gate := RetryAfterGate(), tmp_path, "openai", "http://x/v1", "openai:m",
+                 patience=0)
+    with pytest.raises(RetryAfterTooLong):
+        gate.wait()
     path.unlink()
     os.mkfifo(path)
     keep_windows(RetryAfterGate(), tmp_path, "openai", "http://x/v1", "openai:m")  # no hang
@@ -119,3 +131,20 @@ def test_windows_kept_at_once_are_all_kept(tmp_path):
     for writer in writers:
         writer.join()
     assert len(json.loads((tmp_path / FILE).read_text())) == 300
+
+
+def test_a_kept_window_longer_than_the_runs_patience_sends_nothing_and_exits_75(
+        fake_openai, llm_corpus, tmp_path, cli_in_process):
+    # trial 83, F1: a window kept by a run stopped inside it was cut to the next run's
+    # RESEARCH_RETRY_PATIENCE; with 0 s, its first request went 42 s inside the window
+    from app.llm.kept_windows import FILE, _key
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / FILE).write_text(json.dumps({_key("openai", fake_openai.url): time.time() + 300}),
+                             encoding="utf-8")
+    env = llm_env(fake_openai, RESEARCH_RETRY_PATIENCE="0")
+    done = cli_in_process(research_args(llm_corpus, data), env)
+    assert done.returncode == 75, (done.returncode, done.stderr)
+    assert not fake_openai.seen, "a request went inside the kept window"
+    assert "RESEARCH_RETRY_PATIENCE" in done.stdout + done.stderr
