@@ -60,11 +60,12 @@ from workers.base import WorkerDeps, WorkerResult
 from workers.errors import ANSWERED_WITHOUT, AnswerProtocolError, response_fault
 from workers.node_steps import named_refs
 from workers.pacing import patiently
+from workers.sources.web_answer import clip
 from workers.tools import WEB_TOOL, make_corpus_tools, make_web_tools, message_text
 
 __all__ = [
-    "AGENT_RECURSION_LIMIT", "TopicState", "build_agent_runner", "rate_limit_waits",
-    "response_checks", "retrieved_documents", "unretrieved_note",
+    "AGENT_RECURSION_LIMIT", "MAX_CLAIM_CHARS", "TopicState", "build_agent_runner",
+    "rate_limit_waits", "response_checks", "retrieved_documents", "unretrieved_note",
 ]
 
 AGENT_RECURSION_LIMIT = 24
@@ -344,9 +345,17 @@ def _invoke(agent: Any, name: str, task: Task) -> dict[str, Any]:
             "(model and tool calls): the model kept calling tools") from exc
 
 
+MAX_CLAIM_CHARS = 2_000
+"""The longest claim kept, cut at a space with ``[…]`` (as a web snippet is,
+:data:`workers.sources.web_answer.MAX_SNIPPET_CHARS`): a claim is one sentence, and a model's
+1 MB "sentence" was stored whole in every row and checkpoint for a report that showed 400
+characters of it (trial 83, F3)."""
+
+
 def _cited_items(claims: Sequence[Any], kind: ItemKind, corpus: Any) -> list[ResultItem]:
     """The answer's ``{claim, ref}`` objects as result items, each citing the passage of its
-    ref's document that holds the claim (:func:`_passage_holding`). A claim whose ref is no
+    ref's document that holds the claim (:func:`_passage_holding`), its text at most
+    :data:`MAX_CLAIM_CHARS`. A claim whose ref is no
     passage of ``corpus`` keeps its ref: the node wrapper drops it, counts it
     (``dropped_unsourced``) and notes it, as it does for every worker
     (:func:`workers.node_steps.sourced_items`)."""
@@ -357,7 +366,7 @@ def _cited_items(claims: Sequence[Any], kind: ItemKind, corpus: Any) -> list[Res
             passage = _passage_holding(corpus, passage, claim.claim)
         items.append({
             "kind": kind,
-            "text": claim.claim,
+            "text": clip(str(claim.claim), MAX_CLAIM_CHARS),
             "ref": passage.ref if passage else str(claim.ref),
             "title": passage.title if passage else "",
             "source": passage.source if passage else "",
