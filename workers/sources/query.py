@@ -209,6 +209,7 @@ class SearchQuery:
         names: those names (:class:`~workers.sources.names.NameKey`).
         options: the command-line options the question writes, dashes kept (``-keep-going``:
             :func:`~workers.sources.names.written_options`).
+        qualified: the dotted names the question writes, lower-cased (``attrs.evolve``).
     """
 
     terms: tuple[str, ...]
@@ -216,6 +217,7 @@ class SearchQuery:
     fts: str
     names: tuple = ()
     options: tuple[str, ...] = ()
+    qualified: tuple[str, ...] = ()
 
 
 def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
@@ -258,7 +260,12 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
     return SearchQuery(tuple(core), tuple(context),
                        fts_or(core) + "".join(f" OR {fts_or([p])}" for p in parts)
                        + fts_names(names) + fts_heading_phrases(query, core), names,
-                       written_options(query))
+                       written_options(query),
+                       tuple(dict.fromkeys(q.lower() for q in _QUALIFIED.findall(query))))
+
+
+_QUALIFIED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b")
+"""A dotted name (``attrs.evolve``, ``core.autocrlf``)."""
 
 
 def identifier_parts(terms: Sequence[str]) -> list[str]:

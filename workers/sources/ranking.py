@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import (
+    SIGNATURE,
     entry_keywords,
     entry_name,
     names_keyword,
@@ -270,6 +271,9 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
                or holds_named_entry(text, query.terms))
     listed = lists_option(text, query.options)  # a listing's line is the option's entry
     score = rank_score(query, -float(bm25 if asked else plain), text, title, spelled or listed)
+    if query.qualified and (entry := SIGNATURE.match(heading.strip())) and (
+            entry[1].lower() in query.qualified):  # its own entry, not an alias's (trial 84)
+        score *= 1 + EXACT_NAME_BOOST
     return score * link_factor(links) * (1.0 if listed else code_factor(text))
 
 
@@ -326,6 +330,10 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
     # document: "What is StateGraph?" found StateGraph's example code and its context_schema
     # note, its two passages allowed, and never "A graph whose nodes communicate by reading and
     # writing to a shared state."
+    # several such passages of one document keep their own order ("attrs.evolve(inst, ...)"
+    # before "attr.evolve()", its alias, and "evolve(**changes)", a method: FTS5's order put
+    # both first, and the entry asked was cut by the per-document cap, trial 84, F3)
+    own = dict((i, score) for score, i in scored)
     scored = [(best[rows[i][1]] if summary[i] else score, i) for score, i in scored]
-    scored.sort(key=lambda item: (-item[0], not summary[item[1]], item[1]))
+    scored.sort(key=lambda item: (-item[0], not summary[item[1]], -own[item[1]], item[1]))
     return [(score, rows[i]) for score, i in scored]

@@ -1,0 +1,40 @@
+"""A qualified name asked (``attrs.evolve``) is answered by its own entry, not an alias's or a
+method's of the same last name (attrs' API page: "attr.evolve(): Same as attrs.evolve." and
+``Attribute.evolve(**changes)`` tied with ``attrs.evolve(inst, **changes)``, FTS5's order put
+them first, the per-document cap cut the entry asked, and the Answer was the circular "Same as
+attrs.evolve.", trial 84, F3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.app.report_rows import answer_section, researched
+
+
+def _entry(prename: str, name: str, args: str, text: str) -> str:
+    return (f'<dl class="py function"><dt class="sig sig-object py" id="{prename}{name}">'
+            f'<span class="sig-prename descclassname">{prename}</span><span class="sig-name '
+            f'descname">{name}</span>({args})</dt><dd><p>{text}</p></dd></dl>\n')
+
+
+API = ("<html><head><title>API Reference — quill documentation</title></head><body>"
+       "<h1>API Reference</h1><h2>Core</h2>"
+       + _entry("", "evolve", "**changes", "Copy self and apply changes. This works similarly "
+                "to quill.evolve() but that function does not respect the aliases.")
+       + _entry("quills.", "evolve", "inst, **changes", "Create a new instance, based on inst "
+                "with changes applied.")
+       + "<h2>Deprecated APIs</h2>"
+       + _entry("quill.", "evolve", "", "Same as quills.evolve.")
+       + "</body></html>")
+
+
+def test_the_qualified_names_own_entry_answers(tmp_path: Path) -> None:
+    folder = tmp_path / "html"
+    folder.mkdir()
+    (folder / "api.html").write_text(API, encoding="utf-8")
+    (folder / "intro.html").write_text("<html><head><title>Overview</title></head><body><h1>"
+                                       "Overview</h1><p>Quills write classes for you; evolve "
+                                       "copies an instance.</p></body></html>", encoding="utf-8")
+    report = researched(folder, "What does quills.evolve do?", tmp_path / "data")
+    first = answer_section(report).strip().splitlines()[0]
+    assert "Create a new instance, based on inst with changes applied." in first, report
