@@ -30,6 +30,10 @@ __all__ = ["entry_own", "names_subject", "neighbours", "option_whole", "passages
            "question_terms", "subject_own", "subject_terms"]
 
 _OF = re.compile(r"\s+of\s+", re.IGNORECASE)
+_QUANTIFIER = re.compile(r"\b(?:one|some|any|each|all|most|many|few|both|none|either|neither|"
+                         r"several|part|rest)$", re.IGNORECASE)
+"""A word before "of" that counts what follows ("one of my objects", "some of the rows"): the
+thing asked is after "of", not before it."""
 _KIND_WORDS: dict[str, frozenset[str]] = {
     "limitation": frozenset(
         """limitation limitations caveat caveats drawback drawbacks downside downsides pitfall
@@ -59,12 +63,16 @@ def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[st
         ['toolnode']
         >>> subject_terms("retry policy of a graph node")
         ['retry', 'policy']
+        >>> subject_terms("How can I turn one of my objects into a plain dictionary?")
+        ['turn', 'one', 'objects', 'plain', 'dictionary']
     """
     terms = question_terms(topic, rows)
     kind_words = _KIND_WORDS.get(topic_kind(topic), frozenset())
     subject = [t for t in terms if t not in kind_words] or terms
     subject = [t for t in subject if t not in _named_kinds(topic, subject)] or subject
     head = _OF.split(topic_subject(topic), maxsplit=1)
+    if len(head) == 2 and _QUANTIFIER.search(head[0]):  # "turn one of my objects into ...":
+        return subject  # of what "one" is, not "turn one" (trial 84, F6)
     if len(head) == 2:  # "retry policy of a graph node" asks about a retry policy
         own = [t for t in subject if mentions([t], head[0])]
         return own if len(own) >= 2 else subject  # "list of X", "state of X": X
