@@ -90,14 +90,39 @@ def passage_entries(text: str) -> list[tuple[list[str], str]]:
         ...                 "\\n\\nFree the memory it holds.\\n\\n## `dyn_add`\\n\\n"
         ...                 "Append a string to a buffer.")
         [(['dyn_free'], 'Free the memory it holds.'), (['dyn_add'], 'Append a string to a buffer.')]
+
+    A plain-text definition list's term, its description indented on the lines below it, is
+    an entry too (lighttpd's ``server.max-keep-alive-idle`` above "maximum number of seconds
+    until a idling keep-alive connection is dropped", trial 84):
+
+        >>> passage_entries("server.max-idle\\n  maximum number of seconds idle\\n\\n  Default: 30")
+        [(['server.max-idle'], 'maximum number of seconds idle')]
     """
-    paragraphs = PARA_SPLIT.split(text.strip())
-    found, at = [], 0
+    found: list[tuple[list[str], str]] = []
+    paragraphs = []
+    for paragraph in PARA_SPLIT.split(text.strip()):
+        if term := _term_apart(paragraph):
+            if line := first_summary(term[1]):
+                found.append(([term[0]], line))
+        else:
+            paragraphs.append(paragraph)
+    at = 0
     while at < len(paragraphs):
         entry, at = _entry_at(paragraphs, at)
         if entry is not None:
             found.append(entry)
     return found
+
+
+def _term_apart(paragraph: str) -> tuple[str, str] | None:
+    """The term and the description of a plain-text definition list's entry, when
+    ``paragraph`` is one (an identifier alone on its first line, every line below it indented),
+    else None."""
+    term, _, rest = paragraph.partition("\n")
+    lines = rest.split("\n")
+    if rest.strip() and _identifier(term) and all(line[:1] in (" ", "\t") for line in lines):
+        return term.strip(), " ".join(line.strip() for line in lines)
+    return None
 
 
 def _entry_at(paragraphs: list[str], at: int) -> tuple[tuple[list[str], str] | None, int]:

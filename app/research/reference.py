@@ -33,7 +33,7 @@ _NAME = re.compile(
     r"`(?P<quoted>[^`\s]{1,60})`"                     # `anything` quoted as code
     r"|(?<![\w-])(?P<flag>--?[A-Za-z][\w-]*)"          # -x, --keep-index
     r"|\b(?P<scoped>[A-Za-z_][\w-]*(?:::[A-Za-z_][\w-]*)+)"  # Aptitude::Purge-Unused
-    r"|\b(?P<dotted>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b"  # core.autocrlf
+    r"|\b(?P<dotted>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*(?:-\w+)*)+)\b"  # core.autocrlf
     r"|\b(?P<camel>[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b"  # MaxRequestWorkers, maxAge
     r"|\b(?P<snake>[A-Za-z]\w*_\w+)\b"                 # cache_size
 )
@@ -99,6 +99,8 @@ def written_names(text: str) -> set[str]:
         {'exit'}
         >>> written_names("What is the default of Aptitude::Purge-Unused?")
         {'aptitude::purge-unused'}
+        >>> written_names("What does server.max-keep-alive-idle do?")  # lighttpd's (trial 84)
+        {'server.max-keep-alive-idle'}
     """
     return {m.group("flag") or _CALL.sub("", next(g for g in m.groups() if g)).lower()
             for m in _NAME.finditer(text)}

@@ -38,3 +38,60 @@ def test_the_qualified_names_own_entry_answers(tmp_path: Path) -> None:
     report = researched(folder, "What does quills.evolve do?", tmp_path / "data")
     first = answer_section(report).strip().splitlines()[0]
     assert "Create a new instance, based on inst with changes applied." in first, report
+
+
+CONFIGURATION = """Configuration options
+=====================
+
+Server options
+--------------
+
+server.bind
+  IP address, hostname or absolute path to the unix-domain socket the server listens on
+
+  Default: bind to all interfaces
+
+server.max-keep-alive-requests
+  maximum number of request within a keep-alive session before the server
+  terminates the connection
+
+  Default: 128
+
+server.max-keep-alive-idle
+  maximum number of seconds until a idling keep-alive connection is dropped
+
+  Default: 30
+
+server.max-read-idle
+  maximum number of seconds until a waiting, non keep-alive read times out
+  and closes the connection
+
+  Default: 60
+"""
+TUNING = """Tuning timeouts
+===============
+
+To free up connections more quickly, tune down the idle timeouts for how long the server
+waits, or how long it waits for the next keep-alive request.
+
+* server.max-keep-alive-idle = 5
+* server.max-keep-alive-requests = 100
+
+Generally, server.max-keep-alive-requests should not be set to 0 since setting up a new
+connection takes more resources than keeping an open idle fd, and a max keep-alive idle of a
+few seconds is enough.
+"""
+
+
+def test_a_plain_text_definition_lists_entry_answers(tmp_path: Path) -> None:
+    # trial 84: lighttpd's configuration.txt writes each setting as a term line and an indented
+    # description without a full stop; "What does server.max-keep-alive-idle do?" was answered
+    # from the tuning page, which names every word of it
+    folder = tmp_path / "doc"
+    folder.mkdir()
+    (folder / "configuration.txt").write_text(CONFIGURATION, encoding="utf-8")
+    (folder / "performance.txt").write_text(TUNING, encoding="utf-8")
+    report = researched(folder, "What does server.max-keep-alive-idle do?", tmp_path / "data")
+    first = answer_section(report).strip().splitlines()[0]
+    assert "maximum number of seconds until a idling keep-alive connection is dropped" in first, (
+        report)

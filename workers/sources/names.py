@@ -246,8 +246,9 @@ def named_symbols(names: Collection[NameKey], terms: Sequence[str],
     covered = {name: term_matches(terms, title_terms(name))[0] for name in own}
     out: dict[str, bool] = {}
     for name in own:
-        # an option: "-quality" is "quality"; a keyword of several words, "show servers state"
-        key = name.lstrip("-+").replace("_", "").replace(" ", "").lower()
+        # an option: "-quality" is "quality"; a keyword of several words, "show servers state";
+        # a configuration key, "server.max-keep-alive-idle", by its last part (trial 84)
+        key = re.sub(r"[-_ ]", "", name.lstrip("-+").rsplit(".", 1)[-1]).lower()
         if key not in keys or (keys[key] and keys[key] != name):
             continue
         mine = covered[name]
