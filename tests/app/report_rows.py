@@ -59,6 +59,17 @@ def researched(folder: Path, topic: str, data_dir: Path) -> str:
     return Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
 
 
+def first_answer(tmp_path: Path, files: dict[str, str], topic: str) -> tuple[str, str]:
+    """The report of ``topic`` over a folder of ``files`` (name -> text) and its Answer's first
+    line."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    report = researched(folder, topic, tmp_path / "data")
+    return report, answer_section(report).strip().splitlines()[0]
+
+
 def answer_to(q: str, findings: list[dict]) -> str:
     """The ``## Answer`` of a report on ``q`` alone whose one analyst row found ``findings``."""
     return answer_section(render_markdown(data([row("analyst", q, findings)], topic=q,

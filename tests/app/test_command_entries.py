@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.app.report_rows import answer_section, researched
+from tests.app.report_rows import first_answer
 from workers.sources.rank_factors import change_log_factor
 
 
@@ -44,10 +44,6 @@ def test_a_page_titled_as_release_notes_is_a_change_log() -> None:
 
 
 def test_the_commands_entry_answers_not_the_release_notes(tmp_path: Path) -> None:
-    folder = tmp_path / "arm"
-    folder.mkdir()
-    (folder / "manpages.html").write_text(MANPAGE, encoding="utf-8")
-    (folder / "notes.html").write_text(NOTES, encoding="utf-8")
-    report = researched(folder, "What does qndc flushname do?", tmp_path / "data")
-    first = answer_section(report).strip().splitlines()[0]
+    report, first = first_answer(tmp_path, {"manpages.html": MANPAGE, "notes.html": NOTES},
+                                 "What does qndc flushname do?")
     assert "This command flushes the given name from the view's DNS cache" in first, report

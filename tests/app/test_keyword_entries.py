@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.app.report_rows import answer_section, researched
+from tests.app.report_rows import first_answer
 
 _COLUMNS = "\n".join(f"{i} = SRV_ST_{w} The server state is {w.lower()}; the server's check "
                      f"state and the server's admin state follow."
@@ -44,11 +44,7 @@ CONFIG = ("<html><head><title>Configuration Manual</title></head><body><h1>Confi
 
 
 def test_a_keyword_entry_of_several_words_answers(tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "management.html").write_text(GUIDE, encoding="utf-8")
-    (folder / "configuration.html").write_text(CONFIG, encoding="utf-8")
-    report = researched(folder, "What does the show servers state command do?", tmp_path / "d")
-    answer = answer_section(report)
-    first = answer.strip().splitlines()[0]
+    report, first = first_answer(tmp_path, {"management.html": GUIDE,
+                                            "configuration.html": CONFIG},
+                                 "What does the show servers state command do?")
     assert "Dump the state of the servers found in the running configuration." in first, report

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.app.report_rows import answer_section, researched
+from tests.app.report_rows import first_answer
 
 
 def _entry(prename: str, name: str, args: str, text: str) -> str:
@@ -29,14 +29,10 @@ API = ("<html><head><title>API Reference — quill documentation</title></head><
 
 
 def test_the_qualified_names_own_entry_answers(tmp_path: Path) -> None:
-    folder = tmp_path / "html"
-    folder.mkdir()
-    (folder / "api.html").write_text(API, encoding="utf-8")
-    (folder / "intro.html").write_text("<html><head><title>Overview</title></head><body><h1>"
-                                       "Overview</h1><p>Quills write classes for you; evolve "
-                                       "copies an instance.</p></body></html>", encoding="utf-8")
-    report = researched(folder, "What does quills.evolve do?", tmp_path / "data")
-    first = answer_section(report).strip().splitlines()[0]
+    intro = ("<html><head><title>Overview</title></head><body><h1>Overview</h1><p>Quills "
+             "write classes for you; evolve copies an instance.</p></body></html>")
+    report, first = first_answer(tmp_path, {"api.html": API, "intro.html": intro},
+                                 "What does quills.evolve do?")
     assert "Create a new instance, based on inst with changes applied." in first, report
 
 
@@ -87,11 +83,8 @@ def test_a_plain_text_definition_lists_entry_answers(tmp_path: Path) -> None:
     # trial 84: lighttpd's configuration.txt writes each setting as a term line and an indented
     # description without a full stop; "What does server.max-keep-alive-idle do?" was answered
     # from the tuning page, which names every word of it
-    folder = tmp_path / "doc"
-    folder.mkdir()
-    (folder / "configuration.txt").write_text(CONFIGURATION, encoding="utf-8")
-    (folder / "performance.txt").write_text(TUNING, encoding="utf-8")
-    report = researched(folder, "What does server.max-keep-alive-idle do?", tmp_path / "data")
-    first = answer_section(report).strip().splitlines()[0]
+    report, first = first_answer(tmp_path, {"configuration.txt": CONFIGURATION,
+                                            "performance.txt": TUNING},
+                                 "What does server.max-keep-alive-idle do?")
     assert "maximum number of seconds until a idling keep-alive connection is dropped" in first, (
         report)
