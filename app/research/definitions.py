@@ -16,7 +16,7 @@ from typing import Any
 
 from app.llm.offline.sentences import first_summary, summary_line
 from app.research.citations import claim_key, items, once, said
-from app.research.reference import entry_heading, written_names
+from app.research.reference import definition_term, entry_heading, written_names
 from app.research.relevance import topic_terms
 from app.research.topics import topic_kind
 from workers.sources import Passage
@@ -101,7 +101,7 @@ def passage_entries(text: str) -> list[tuple[list[str], str]]:
     found: list[tuple[list[str], str]] = []
     paragraphs = []
     for paragraph in PARA_SPLIT.split(text.strip()):
-        if term := _term_apart(paragraph):
+        if term := definition_term(paragraph):
             if line := first_summary(term[1]):
                 found.append(([term[0]], line))
         else:
@@ -112,17 +112,6 @@ def passage_entries(text: str) -> list[tuple[list[str], str]]:
         if entry is not None:
             found.append(entry)
     return found
-
-
-def _term_apart(paragraph: str) -> tuple[str, str] | None:
-    """The term and the description of a plain-text definition list's entry, when
-    ``paragraph`` is one (an identifier alone on its first line, every line below it indented),
-    else None."""
-    term, _, rest = paragraph.partition("\n")
-    lines = rest.split("\n")
-    if rest.strip() and _identifier(term) and all(line[:1] in (" ", "\t") for line in lines):
-        return term.strip(), " ".join(line.strip() for line in lines)
-    return None
 
 
 def _entry_at(paragraphs: list[str], at: int) -> tuple[tuple[list[str], str] | None, int]:

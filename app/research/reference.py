@@ -134,6 +134,29 @@ def _heading(paragraph: str) -> str:
     return line
 
 
+def definition_term(paragraph: str) -> tuple[str, str] | None:
+    """The term and the description of a plain-text definition list's entry, when
+    ``paragraph`` is one: an identifier alone on its first line (a reST field's colons around
+    it or not), every line below it indented; else None. lighttpd's ``server.max-keep-alive-idle``
+    above "maximum number of seconds until a idling keep-alive connection is dropped", and
+    ``:connection.kbytes-per-second:`` above its description, its "default: 0 (no limit)" the
+    next paragraph (trial 84).
+
+    Example:
+        >>> definition_term(":server.kbytes-per-second:\\n  limit the throughput\\n  in kbyte/s")
+        ('server.kbytes-per-second', 'limit the throughput in kbyte/s')
+        >>> definition_term("Options\\n  are these") is None
+        True
+    """
+    term, _, rest = paragraph.partition("\n")
+    name = term.strip().strip(":")
+    lines = rest.split("\n")
+    if (rest.strip() and len(name.split()) == 1 and written_names(name) == {name.lower()}
+            and all(line[:1] in (" ", "\t") for line in lines)):
+        return name, " ".join(line.strip() for line in lines)
+    return None
+
+
 def entry_heading(text: str) -> str:
     """The heading a passage opens with (its section's, as the index keeps it at the start of
     the section's first passage), permalink mark dropped; "" when it opens with prose.
@@ -240,13 +263,19 @@ def _field_rows(text: str, label: re.Pattern[str]) -> list[tuple[str, str]]:
                     continue
                 paragraph = f"{paragraph} {following}"
             out.append((entry, paragraph))
-        elif not field and (heading := _heading(paragraph)):
+        elif not field and (heading := _heading(paragraph) or _term(paragraph)):
             entry = heading
             named = written_names(entry) or TERM.fullmatch(entry)
             opened = entry if index == 0 and named else ""
         elif label is _DEFAULT_LABEL and entry and entry == opened:
             out += [(entry, said) for said in _said_defaults(paragraph)[:1]]
     return out
+
+
+def _term(paragraph: str) -> str:
+    """The term of a definition list's entry ``paragraph`` is (:func:`definition_term`), or ""."""
+    found = definition_term(paragraph)
+    return found[0] if found else ""
 
 
 TERM = re.compile(r"[A-Za-z_][\w.-]{0,60}(?:\s*\([^()\n]{1,40}\))?")

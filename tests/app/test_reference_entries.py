@@ -180,6 +180,21 @@ def test_a_neighbouring_entrys_limitation_is_no_caveat() -> None:
     assert "can only limit the frame size" not in section, md
 
 
+def test_a_definition_lists_default_row_is_its_terms() -> None:
+    # trial 84, F2: lighttpd's reST field list (":connection.kbytes-per-second:", its indented
+    # description, then "default: 0 (no limit)") gave the default of no entry, and the Answer
+    # to its default quoted the field's description with its colons
+    text = ("Options\n\n:connection.kbytes-per-second:\n  limit the throughput for each single "
+            "connection\n  in kbyte/s\n\n  default: 0 (no limit)\n\n:server.kbytes-per-second:"
+            "\n  limit the throughput for all connections")
+    assert default_rows(text) == [("connection.kbytes-per-second", "default: 0 (no limit)")]
+    q = "What is the default value of connection.kbytes-per-second?"
+    rows = [row("docs_search", q, [item("passage", text, "traffic-shaping.txt#2", score=3.0,
+                                        heading="Options")])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert "0 (no limit)" in answer.strip().splitlines()[0], answer
+
+
 def test_a_setting_named_then_default_asks_its_default() -> None:
     assert [topic_kind(t) for t in ("KeepIdleWait default", "page size default value",
                                     "reset to default", "restore the default")] == [
