@@ -11,7 +11,13 @@ import re
 from collections.abc import Iterable, Sequence
 
 from app.research.topics import ASKED_MEASURE
-from workers.sources.names import code_words, letter_options, name_keys, written_options
+from workers.sources.names import (
+    code_words,
+    letter_options,
+    name_keys,
+    writes_option,
+    written_options,
+)
 from workers.sources.query import distinct_terms, mentions, query_terms
 from workers.sources.stopwords import FILLER_WORDS
 
@@ -195,8 +201,7 @@ def mentioned(terms: Sequence[str], text: str, names: Iterable[str] = ()) -> set
                      and t not in joined and t in surface}
             | {t for t in capitals if t.upper() in written or _in_code(t, lowered)}
             | {t for t in terms if t in options and options[t] in spelled}
-            | {t for t in terms if t in joined and re.search(
-                rf"(?<![\w-])--?{re.escape(joined[t].lstrip('-'))}(?![\w-])", lowered)})
+            | {t for t in terms if t in joined and writes_option(lowered, joined[t])})
 
 
 _PARTS = re.compile(r"[^\W_]+")

@@ -29,7 +29,7 @@ from workers.sources.query import (
 
 __all__ = ["MAX_NAME_KEYS", "MAX_NAME_WORDS", "NameKey", "code_words", "kinds_named",
            "letter_options", "name_keys", "named_symbols", "symbol_key", "symbol_name",
-           "written_as_code", "written_options"]
+           "writes_option", "written_as_code", "written_options"]
 
 MAX_NAME_WORDS = 4
 """The longest run of a question's words joined into one name (``AsyncShallowPostgresSaver``)."""
@@ -148,6 +148,17 @@ def written_options(text: str) -> tuple[str, ...]:
         ('-keep-going', '--keep', '-l')
     """
     return tuple(dict.fromkeys(_OPTION.findall(text)))
+
+
+def writes_option(text: str, option: str) -> bool:
+    """Whether ``text`` writes ``option`` whole, with one dash or two (``--keep-going`` writes
+    Ant's ``-keep-going``; "keep going" does not).
+
+    Example:
+        >>> writes_option("use --keep-going, -k", "-keep-going"), writes_option("keep going", "-k")
+        (True, False)
+    """
+    return re.search(rf"(?<![\w-])--?{re.escape(option.lstrip('-'))}(?![\w-])", text) is not None
 
 
 def letter_options(text: str) -> frozenset[str]:

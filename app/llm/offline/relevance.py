@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from app.llm.offline.sentences import Sentence
 from app.llm.offline.words import stem
-from workers.sources.names import code_words, name_keys, written_options
+from workers.sources.names import code_words, name_keys, writes_option, written_options
 
 __all__ = ["ASKED_ENTRY", "LEANS_BACK", "code_stems", "score", "select"]
 
@@ -54,15 +54,9 @@ def _missing(sentence: Sentence, code: Mapping[str, str]) -> frozenset[str]:
     only apart from the option of several words they belong to (a task's "note errors but keep
     going" is not Ant's ``-keep-going``, trial 78)."""
     lowered = sentence.text.lower()
-    return frozenset(s for s, word in code.items() if s in sentence.stems
-                     and not re.search(_written(word), lowered))
-
-
-def _written(word: str) -> str:
-    """A pattern of ``word`` written whole; an option with one dash or two."""
-    if word.startswith("-"):
-        return rf"(?<![\w-])--?{re.escape(word.lstrip('-'))}(?![\w-])"
-    return rf"(?<!\w){re.escape(word)}(?!\w)"
+    return frozenset(s for s, word in code.items() if s in sentence.stems and not (
+        writes_option(lowered, word) if word.startswith("-")
+        else re.search(rf"(?<!\w){re.escape(word)}(?!\w)", lowered)))
 
 
 def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
