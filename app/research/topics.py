@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.research.phrasing import (
@@ -229,16 +230,28 @@ ASKED_MEASURE = re.compile(rf"\bhow\s+({'|'.join(MEASURES)})\b", re.IGNORECASE)
 """"How *long*", "how *far*", "how *many*": the word asks for a measure, which the answer
 states ("90 minutes", "150 metres") without the word."""
 
+_DEFAULT = re.compile(  # asks a default: not "where do I put my default settings"
+    r"^(?:what|which)\b.*\bdefaults?\b|\bby\s+default\b|\bdefaults?\s+to\b|"
+    r"\bdefault\s+(?:value|setting|size|mode)s?\s+(?:of|for)\b", re.IGNORECASE)
+_DOES = re.compile(r"^what\s+(?:does|do)\b.*\bdo\W*$", re.IGNORECASE)
+""""What does X do?" asks what a thing does, whatever its name says: Jinja's *default* filter
+(answered by a version note, its definition passed over as no default), a ``compare()``
+function, a ``--default`` flag."""
+
+
+def _asks(pattern: re.Pattern[str]) -> Callable[[str], bool]:
+    """A kind's test by the words that ask it (``pattern``), not in a "What does X do?"."""
+    return lambda text: not _DOES.match(text) and pattern.search(text) is not None
+
+
 _KINDS = (
-    ("limitation", re.compile(
+    ("limitation", _asks(re.compile(
         r"\b(?:limitations?|caveats?|drawbacks?|downsides?|pitfalls?|gotchas?|"
-        r"disadvantages?|restrictions?|shortcomings?)\b", re.IGNORECASE).search),
-    ("default", re.compile(  # asks a default: not "where do I put my default settings"
-        r"^(?:what|which)\b.*\bdefaults?\b|\bby\s+default\b|\bdefaults?\s+to\b|"
-        r"\bdefault\s+(?:value|setting|size|mode)s?\s+(?:of|for)\b", re.IGNORECASE).search),
+        r"disadvantages?|restrictions?|shortcomings?)\b", re.IGNORECASE))),
+    ("default", _asks(_DEFAULT)),
     ("default", lambda text: _default_after(text)),
-    ("compare", re.compile(r"\b(?:vs\.?|versus|differ(?:s|ence|ences)?|compared?)\b",
-                           re.IGNORECASE).search),
+    ("compare", _asks(re.compile(r"\b(?:vs\.?|versus|differ(?:s|ence|ences)?|compared?)\b",
+                                 re.IGNORECASE))),
     ("compare", comparison),  # names the things it compares: "MessageGraph or StateGraph?"
     ("measure", re.compile(rf"^(?:how\s+(?:{'|'.join(MEASURES)})\b|when\b)",
                            re.IGNORECASE).search),
@@ -307,6 +320,9 @@ def topic_kind(topic: str) -> str:
         ['measure', 'measure']
         >>> topic_kind("merge, rebase or cherry-pick, which one?")
         'compare'
+        >>> [topic_kind(t) for t in ("What does the default filter do?", "What does compare() do?",
+        ...                          "What does mkdir do by default?")]
+        ['what', 'what', 'default']
     """
     text = plain_topic(topic)
     asked = _asked(text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from app.research.own import subject_terms
 from app.research.report import render_markdown
-from tests.app.report_rows import answer_section, answer_to, data, item, row
+from tests.app.report_rows import answer_section, answer_to, data, first_answer, item, row
 
 
 def test_a_limitation_question_is_answered_by_a_limitation_not_by_what_it_is() -> None:
@@ -155,3 +155,15 @@ def test_a_how_question_is_answered_by_a_way_to_do_it_before_its_best_pages_side
     ])]
     answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
     assert answer.index("using the compact command") < answer.index("does not shrink"), answer
+
+
+def test_what_a_thing_named_default_does_is_its_definition_not_a_default(tmp_path) -> None:
+    # Jinja's "What does the default filter do?" was read as asking a default value: its
+    # Answer was the filter's version note, the definition above it passed over (trial 85, F6)
+    page = ("# Builtin filters\n\n## default(value, default_value='')\n\nIf the value is "
+            "undefined it will return the passed fallback, otherwise the value itself.\n\n"
+            "Changed in version 2.11: It is now possible to make the default filter work on "
+            "nested elements and attributes.\n\n## shout(s)\n\nConvert a value to capitals.\n")
+    report, first = first_answer(tmp_path, {"filters.md": page},
+                                 "What does the default filter do?")
+    assert "return the passed fallback" in first, report
