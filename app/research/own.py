@@ -56,8 +56,9 @@ def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[st
     "state of Y", may be a word any Y has): "retry policy of a graph node"
     asks about a retry policy, and a sentence on graphs and nodes alone is about something
     else ("Useful for edgeless graphs with nodes that return `Command`
-    objects." answered it). Words of how people ask are no X: "get rid of the blank lines"
-    asks about blank lines (:data:`~workers.sources.stopwords.FILLER_WORDS`).
+    objects." answered it). An X of words of how people ask only
+    (:data:`~workers.sources.stopwords.FILLER_WORDS`) is none: "get rid of the blank lines"
+    asks about blank lines.
 
     Example:
         >>> subject_terms("What are the limitations of ToolNode?")
@@ -67,7 +68,7 @@ def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[st
         >>> subject_terms("How can I turn one of my objects into a plain dictionary?")
         ['turn', 'one', 'objects', 'plain', 'dictionary']
         >>> subject_terms("How can I get rid of the blank lines my tags leave?")
-        ['get', 'rid', 'blank', 'lines', 'tags', 'leave']
+        ['blank', 'lines', 'tags', 'leave']
     """
     terms = question_terms(topic, rows)
     kind_words = _KIND_WORDS.get(topic_kind(topic), frozenset())
@@ -77,7 +78,9 @@ def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[st
     if len(head) == 2 and _QUANTIFIER.search(head[0]):  # "turn one of my objects into ...":
         return subject  # of what "one" is, not "turn one" (trial 84, F6)
     if len(head) == 2:  # "retry policy of a graph node" asks about a retry policy
-        own = [t for t in subject if mentions([t], head[0]) and t not in FILLER_WORDS]
+        own = [t for t in subject if mentions([t], head[0])]
+        if own and all(t in FILLER_WORDS for t in own):  # "get rid of X": X
+            return [t for t in subject if t not in own] or subject
         return own if len(own) >= 2 else subject  # "list of X", "state of X": X
     return subject
 
