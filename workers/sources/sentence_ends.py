@@ -18,7 +18,7 @@ import bisect
 import re
 from collections.abc import Iterator
 
-__all__ = ["GOES_ON", "ITEM_MARK", "PLAIN_WORD", "REFERS_BACK", "continues_code",
+__all__ = ["GOES_ON", "ITEM_MARK", "PLAIN_WORD", "POINTS_ABOVE", "REFERS_BACK", "continues_code",
            "sentence_ends", "wrapped_number"]
 
 ITEM_MARK = r"(?:[-*+•◦▪‣·]|\d{1,3}[.)])"
@@ -31,6 +31,13 @@ REFERS_BACK = re.compile(r"(?:This|These|That|Those|It|Its|Such)\b")
 """A sentence whose subject is the sentence before it ("This enables ...", "It returns ...",
 "This should be capitalized."): a quote of it takes that one too (the offline model's
 sentences), and a passage is not cut between them (:data:`GOES_ON`)."""
+
+POINTS_ABOVE = re.compile(
+    r"(?:As|Like)\s+(?:\w+\s+)?(?:stated|mentioned|noted|described|shown|explained|discussed|"
+    r"said|seen|outlined)\s+(?:above|earlier|before|previously)\b", re.IGNORECASE)
+"""A sentence resting on what its document said earlier ("As stated above, any file can be
+loaded as a template", Jinja's, the first bullet of an Answer that never showed what was
+stated, trial 85, F8): quoted alone, it says less than it seems to."""
 
 GOES_ON = re.compile(
     r"(?:This|These|That|Those|It|Its|Such|Thus|Hence|Otherwise|Equivalently|However|Instead)\b")

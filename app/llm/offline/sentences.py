@@ -32,6 +32,7 @@ from workers.sources.entries import (
 from workers.sources.names import symbol_key
 from workers.sources.sentence_ends import (
     PLAIN_WORD,
+    POINTS_ABOVE,
     REFERS_BACK,
     continues_code,
     sentence_ends,
@@ -332,9 +333,11 @@ def _going_on(text: str, before: int | None, offset: int, sentence: str) -> int:
 
 def _leans(text: str, before: int | None, offset: int, sentence: str) -> bool:
     """Whether ``sentence`` (at ``offset`` of ``text``) goes on from the sentence of its
-    paragraph before it (at ``before``; :data:`REFERS_BACK`)."""
-    return (before is not None and REFERS_BACK.match(sentence) is not None
-            and "\n\n" not in text[before:offset])
+    paragraph before it (at ``before``; :data:`REFERS_BACK`), or from what its document said
+    earlier (:data:`~workers.sources.sentence_ends.POINTS_ABOVE`: "As stated above, ...")."""
+    return POINTS_ABOVE.match(sentence) is not None or (
+        before is not None and REFERS_BACK.match(sentence) is not None
+        and "\n\n" not in text[before:offset])
 
 
 def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]:

@@ -306,3 +306,18 @@ def test_three_sentences_going_on_from_the_one_before_are_never_two_overlapping_
     texts = [s.text for s in candidate_sentences([(0, _passage("relay#0", text))])]
     assert sum(second in t for t in texts) == 1, texts
     assert texts[0] == f"{first} {second}", texts
+
+
+def test_a_sentence_resting_on_what_was_stated_above_counts_less() -> None:
+    # Trial 85, F8: Jinja's "As stated above, any file can be loaded as a template, regardless
+    # of file extension." opened the Answer to "How do I load my template files from a folder
+    # on disk?" over the loader's own sentence, and no report showed what was stated above
+    ranked = [(0, _passage("api.html#40", "As stated above, any template file can be loaded "
+                                          "from a folder, regardless of file extension.")),
+              (1, _passage("api.html#41", "A loader loads template files from a folder on "
+                                          "the file system."))]
+    question = stems("How do I load my template files from a folder?")
+    sentences = candidate_sentences(ranked)
+    assert [s.leans for s in sentences] == [True, False]
+    [best] = select(sentences, question, frozenset(), (1, 1), set())
+    assert best.ref == "api.html#41", best.text
