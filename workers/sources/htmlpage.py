@@ -58,6 +58,12 @@ holding one (Zsh's builtins: Texinfo anchors ``autoload`` and ``read`` but not `
 the 98 passages after ``read`` were labelled ``read [...]``, ``setopt``'s "Set the options for
 the shell." kept out of its Answer as a neighbour's, trial 72, F2); a ``<dt>`` of another
 list stays joined to its description ("--amend: Replace ...")."""
+_ANCHORED = "@id or .//a[@name or @id]"
+"""XPath: a ``<dt>`` that is an entry's anchor, by its own ``id`` or by a named anchor inside it
+(Postfix's ``postconf.5.html`` writes ``<dt><b><a name="smtpd_helo_required">...</a> (default:
+no)</b></dt>``: read as one list of terms, a passage ran across entries, all labelled by the
+page's heading, and ``smtpd_hard_error_limit``'s sentences answered for ``smtpd_helo_required``,
+trial 85, F1)."""
 
 @dataclass(frozen=True)
 class HtmlPage:
@@ -333,9 +339,9 @@ def _stylesheet() -> etree.XSLT:
 {_BREAK}</xsl:template>
 <xsl:template match="{blocks}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
 <xsl:template match="br">{_LINE}</xsl:template>
-<xsl:template match="dl[dt[@id]]" priority="1">{_HEAD}{_ENTRIES}{_TAIL}<xsl:apply-templates/>\
-{_HEAD}{_ENTRIES_END}{_TAIL}</xsl:template>
-<xsl:template match="dl[dt[@id]]/dt[@data-research-next='dd' or @data-research-next='dt']" \
+<xsl:template match="dl[dt[{_ANCHORED}]]" priority="1">{_HEAD}{_ENTRIES}{_TAIL}\
+<xsl:apply-templates/>{_HEAD}{_ENTRIES_END}{_TAIL}</xsl:template>
+<xsl:template match="dl[dt[{_ANCHORED}]]/dt[@data-research-next='dd' or @data-research-next='dt']" \
 priority="2">\
 {_HEAD}{_ENTRY}<xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="dt[@data-research-next='dd']">{_BREAK}\

@@ -149,3 +149,41 @@ def test_every_term_of_a_list_of_anchored_entries_heads_its_entry() -> None:
     assert "readonly" in headings, headings
     setopt = dict(page.sections)["setopt [ {+|-}options ] [ -m ] [ name ... ]"]
     assert "Set the options for the shell." in setopt and "Read one line" not in setopt
+
+
+# Postfix's postconf.5.html: each parameter a <dt> holding a named anchor, its default beside
+# its name, one <dl> for the page's 1,000 parameters
+POSTCONF_PAGE = """<html><head><title>Frobd Configuration Parameters</title></head><body>
+<h1>Frobd main.cf file format</h1><dl>
+<dt><b><a name="frob_error_limit">frob_error_limit</a> (default: 20)</b></dt><dd><p>The most
+errors a client may make. The server disconnects when the limit is reached.</p></dd>
+<dt><b><a name="frob_helo_required">frob_helo_required</a> (default: no)</b></dt><dd><p>Require
+that a client introduces itself with HELO first.</p></dd>
+<dt><b><a name="screen_helo_required">screen_helo_required</a>
+(default: $<a href="#frob_helo_required">frob_helo_required</a>)</b></dt><dd><p>Require that a
+client sends HELO before a transaction.</p></dd>
+</dl></body></html>"""
+
+
+def test_a_term_holding_a_named_anchor_is_the_heading_of_its_entry() -> None:
+    # Trial 85, F1: read as one list of terms, frob_error_limit's sentences shared a passage
+    # with frob_helo_required's under the page's heading, and were its Findings and Caveats
+    sections = dict(html_page(POSTCONF_PAGE).sections)
+    assert sections["frob_helo_required (default: no)"] == (
+        "frob_helo_required (default: no)\n\nRequire that a client introduces itself with HELO "
+        "first.")
+    assert "disconnects" in sections["frob_error_limit (default: 20)"]
+
+
+def test_an_entry_whose_default_names_the_one_asked_is_its_neighbour(tmp_path: Path) -> None:
+    # Trial 85: screen_helo_required's heading names frob_helo_required as its default, and its
+    # "Require that a client sends HELO before a transaction." was the Answer's second bullet
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "postconf.5.html").write_text(POSTCONF_PAGE, encoding="utf-8")
+    run = run_cli("research", "What does frob_helo_required do?", "--as-of", AS_OF,
+                  "--corpus", corpus, "--data-dir", tmp_path / "data", "--json")
+    assert run.returncode == 0, run.stderr
+    report = Path(json.loads(run.stdout)["report_path"]).read_text(encoding="utf-8")
+    assert "introduces itself with HELO first" in report, report
+    assert "before a transaction" not in report and "disconnects" not in report, report
