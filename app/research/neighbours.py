@@ -127,7 +127,7 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     entry = sentence_entry(passage, sentence, heading)
     typed = _TYPED.fullmatch(entry.strip())
     keywords = entry_keywords(entry)  # its own name, beside the options of its arguments
-    names = (written_names(entry) | keywords) or ({typed.group(1).lower()} if typed else set())
+    names = ({typed.group(1).lower()} | keywords) if typed else (written_names(entry) | keywords)
     # an entry labelled by its keyword and arguments (``fall <count>``) or by its name and type
     # (``IntervalStyle (enum)``) is a reference entry through and through: each of its
     # sentences is its own ("See also ... inter"; "The value postgres (which is the default)
@@ -157,8 +157,10 @@ def _tail_before(passage: str, sentence: str, asked: set[str]) -> bool:
     return bool(written_names(first) & asked)
 
 
-_TYPED = re.compile(r"([A-Za-z_][\w.-]{0,60})\s*\([a-z][\w ]{0,30}\)")
-"""An entry labelled by its name and its type: DocBook's ``IntervalStyle (enum)``."""
+_TYPED = re.compile(r"([A-Za-z_][\w.-]{0,60})\s*\((?:[a-z][\w ]{0,30}|default: [^\n]*)\)")
+"""An entry labelled by its name and its type, or its default: DocBook's ``IntervalStyle
+(enum)``, Postfix's ``postscreen_helo_required (default: $smtpd_helo_required)`` (its default
+names another entry, whose question its sentences answered, trial 85)."""
 _QUESTION_WORD = re.compile(r"[\w.-]+")
 
 
