@@ -60,10 +60,9 @@ the shell." kept out of its Answer as a neighbour's, trial 72, F2); a ``<dt>`` o
 list stays joined to its description ("--amend: Replace ...")."""
 _ANCHORED = "@id or .//a[@name or @id]"
 """XPath: a ``<dt>`` that is an entry's anchor, by its own ``id`` or by a named anchor inside it
-(Postfix's ``postconf.5.html`` writes ``<dt><b><a name="smtpd_helo_required">...</a> (default:
-no)</b></dt>``: read as one list of terms, a passage ran across entries, all labelled by the
-page's heading, and ``smtpd_hard_error_limit``'s sentences answered for ``smtpd_helo_required``,
-trial 85, F1)."""
+(Postfix's ``<dt><b><a name="smtpd_helo_required">...</a> (default: no)</b></dt>``: read as
+one list of terms, a passage ran across entries under the page's heading, and
+``smtpd_hard_error_limit``'s sentences answered for ``smtpd_helo_required``, trial 85, F1)."""
 
 @dataclass(frozen=True)
 class HtmlPage:
