@@ -31,6 +31,7 @@ from workers.sources.note_groups import shown_notes
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
 from workers.sources.query import search_query
 from workers.sources.ranking import ranked
+from workers.sources.site_titles import without_site_name
 from workers.sources.text import plural, raw, safe_name
 
 __all__ = ["CANDIDATES", "COLUMN_WEIGHTS", "MAX_K", "MAX_PER_DOCUMENT", "RELEVANCE_FLOOR",
@@ -163,12 +164,13 @@ class Corpus:
                 return f"{description} ({plural(len(indexed), 'file')})"
 
             def docs_factory() -> Iterator[RawDoc]:
-                # pages gathering others' text, then repeated bars go before indexing (a
+                # pages gathering others' text, the site's name in the titles, then repeated
+                # bars go before indexing (a
                 # generator: nothing is read before the temp file); each document held once
                 read = list(folder_source.folder_docs(files, skipped, notes, progress,
                                                       max_file_bytes))
                 rels = {rel for rel, _p, _st in files}
-                read = without_gathering_pages(read, rels, notes)
+                read = without_site_name(without_gathering_pages(read, rels, notes), rels)
                 docs, read[:] = keep_each_file(read, strip_repeated(read), rels, notes), ()
                 yield from folder_source.files_of(docs, files, indexed)
         else:
