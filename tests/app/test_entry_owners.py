@@ -80,3 +80,22 @@ def test_a_definition_lists_default_row_is_its_terms() -> None:
                                         heading="Options")])]
     answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
     assert "0 (no limit)" in answer.strip().splitlines()[0], answer
+
+
+def test_a_sentence_under_an_entrys_name_and_field_rows_is_that_entrys() -> None:
+    # Exim: each option its name alone, then "Use: main", "Default: ..." rows, several to a
+    # passage; bounce_return_size_limit's "The limit should be less than ... the global
+    # message_size_limit" was the Answer's second bullet for message_size_limit (trial 86, F7)
+    q = "What is the default value of frob_size_limit?"
+    passage = ("frob_return_limit\n\nUse: main\n\nDefault: 100K\n\nThis option caps returned "
+               "frobs. The limit should be less than the value of the global frob_size_limit."
+               "\n\nfrob_size_limit\n\nUse: main\n\nDefault: 50M\n\nThis option limits the "
+               "size of a frob.")
+    rows = [row("docs_search", q, [item("passage", passage, "main.html#4", score=3.0,
+                                        heading="Alphabetical list of main options")]),
+            row("analyst", q, [
+                item("finding", "The limit should be less than the value of the global "
+                     "frob_size_limit.", "main.html#4"),
+                item("finding", "This option limits the size of a frob.", "main.html#4")])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert "limits the size of a frob" in answer and "less than" not in answer, answer
