@@ -54,11 +54,16 @@ def asked_names(question: str, headings: Iterable[str], texts: Iterable[str] = (
         ['inter']
         >>> asked_names("What does pop do?", [], ["pop [<stash>]: Remove it.\\n\\nx: Y."])
         {'pop'}
+        >>> asked_names("What does -bV do?", [], ["-bv: Verify.\\n\\n-bV: Show the version."])
+        {'-bV'}
     """
     keywords = set().union(*(entry_keywords(h) for h in headings))
-    keywords |= {entry_name(paragraph).lower() for text in texts
-                 for paragraph in PARA_SPLIT.split(text)} - {""}
-    return written_names(question) | names_keyword(question, keywords)
+    names = {entry_name(paragraph) for text in texts for paragraph in PARA_SPLIT.split(text)}
+    # an option is its case: Exim's -bV (the version) is not -bv (verify an address), trial 86
+    keywords |= {n.lower() for n in names if n and not n.startswith("-")}
+    options = {n for n in names if n.startswith("-")
+               and re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", question)}
+    return written_names(question) | names_keyword(question, keywords) | options
 
 
 def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:
