@@ -21,7 +21,7 @@ from app.research.relevance import topic_terms
 from app.research.topics import topic_kind
 from workers.sources import Passage
 from workers.sources.chunks import PARA_SPLIT
-from workers.sources.entries import entry_keywords, option_heading, signature_name
+from workers.sources.entries import entry_keywords, field_row, option_heading, signature_name
 from workers.sources.names import NameKey, name_keys, named_symbols
 from workers.sources.query import mentions, symbol_name
 
@@ -75,6 +75,9 @@ def entry_definition(text: str) -> tuple[list[str], str] | None:
         (['dirCreateMode'], 'This is the same as FileCreateMode, but for directories.')
         >>> entry_definition("Logging\\n\\nDjango uses Python's logging module.") is None
         True
+        >>> entry_definition("check_local_user\\n\\nUse: routers\\n\\nDefault: false\\n\\n"
+        ...                  "When this option is true, Exim checks the user.")  # trial 86
+        (['check_local_user'], 'When this option is true, Exim checks the user.')
     """
     return _entry_at(PARA_SPLIT.split(text.strip()), 0)[0]
 
@@ -132,6 +135,7 @@ def _entry_at(paragraphs: list[str], at: int) -> tuple[tuple[list[str], str] | N
         return None, max(at, first + 1)
     while at < len(paragraphs) - 1 and (_ADDED.fullmatch(paragraphs[at].strip())
                                         or _FIELD_ROW.fullmatch(paragraphs[at].strip())
+                                        or field_row(paragraphs[at])
                                         or paragraphs[at].lstrip().startswith("```")):
         fences = paragraphs[at].count("```")  # a synopsis in a code block: to its closing fence
         while fences % 2 and at < len(paragraphs) - 1:

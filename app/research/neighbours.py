@@ -26,6 +26,7 @@ from workers.sources.entries import (
     LABEL,
     entry_keywords,
     entry_name,
+    fielded_name,
     names_keyword,
     option_label,
 )
@@ -98,27 +99,12 @@ def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:
             if label:
                 return label.group("label").strip()
             break
-        option = (option_label(paragraph) or _fielded(paragraphs, at)
-                  or option)  # ssh's -L: four forms, a line each
+        # ssh's -L: four forms, a line each; Exim's options: a name above its field rows
+        option = option_label(paragraph) or fielded_name(paragraphs, at) or option
     else:
         return ""
     return (option or heading_of(passage, sentence).rstrip("¶#§ \t") or entry_heading(passage)
             or heading.rstrip("¶#§ \t"))
-
-
-_NAME_ALONE = re.compile(r"[A-Za-z_][\w.:-]{1,60}")
-_FIELD = re.compile(r"(?:Use|Type|Default|Scope|Context|Syntax|Values?|Status|Module|Since):"
-                    r"[ \t]+\S[^\n]{0,80}")
-"""An entry's field row ("Use: main", "Default: 100K")."""
-
-
-def _fielded(paragraphs: list[str], at: int) -> str:
-    """The name alone on ``paragraphs[at]`` when the paragraph after it is a field row: Exim's
-    option entries (``bounce_return_size_limit``, then "Use: main", "Type: integer",
-    "Default: 100K"), several to a passage; else ``""``."""
-    name = paragraphs[at].strip()
-    return name if (_NAME_ALONE.fullmatch(name) and at + 1 < len(paragraphs)
-                    and _FIELD.fullmatch(paragraphs[at + 1].strip())) else ""
 
 
 def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str = "",
@@ -158,7 +144,7 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     # timestamps. scale should be a floating point number.", a finding asked of -itsoffset)
     paragraphs = PARA_SPLIT.split(passage)  # or by its name above its field rows (Exim's)
     option = any(n.startswith("-") for n in names) or entry in {
-        _fielded(paragraphs, at) for at in range(len(paragraphs))}
+        fielded_name(paragraphs, at) for at in range(len(paragraphs))}
     if not entry or not (keywords or typed or option or _ANAPHOR.search(sentence)
                          or sentence.startswith(entry)):
         return False

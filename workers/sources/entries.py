@@ -10,11 +10,11 @@ This module imports only the standard library.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 __all__ = ["ENTRY_KEYWORD", "LABEL", "SIGNATURE", "entry_keywords", "entry_led", "entry_name",
-           "label_name", "names_keyword", "opened_entry", "option_heading", "option_label",
-           "signature_name", "signatures_held", "typed_label"]
+           "field_row", "fielded_name", "label_name", "names_keyword", "opened_entry",
+           "option_heading", "option_label", "signature_name", "signatures_held", "typed_label"]
 
 ENTRY_KEYWORD = re.compile(r"([A-Za-z][\w.:-]*(?: [A-Za-z][\w.:-]*){0,3})\s+[<\[{]")
 """A reference entry's heading written as its keyword (up to four words) and arguments
@@ -97,6 +97,33 @@ def entry_led(paragraph: str) -> bool:
     name = typed.group(1) if (typed := _BRACKETED_LABEL.fullmatch(label)) else label
     return bool(ENTRY_KEYWORD.match(label) or _OPTION.match(label)) or (
         " " not in name and _NAME_LIKE.search(name) is not None)
+
+
+_NAME_ALONE = re.compile(r"[A-Za-z_][\w.:-]{1,60}")
+_FIELD = re.compile(r"(?:Use|Type|Default|Scope|Context|Syntax|Values?|Status|Module|Since):"
+                    r"[ \t]+\S[^\n]{0,80}")
+"""An entry's field row ("Use: main", "Default: 100K")."""
+
+
+def field_row(paragraph: str) -> bool:
+    """Whether ``paragraph`` is one of an entry's field rows ("Use: main", "Default: 100K")."""
+    return _FIELD.fullmatch(paragraph.strip()) is not None
+
+
+def fielded_name(paragraphs: Sequence[str], at: int) -> str:
+    """The name alone on ``paragraphs[at]`` when the paragraph after it is a field row: an
+    entry's opening as Exim writes each option (``check_local_user``, then "Use: routers",
+    "Type: boolean", "Default: false"), several to a passage; else ``""``.
+
+    Example:
+        >>> fielded_name(["check_local_user", "Use: routers", "When this option is true"], 0)
+        'check_local_user'
+        >>> fielded_name(["Logging", "Django uses Python's logging module."], 0)
+        ''
+    """
+    name = paragraphs[at].strip()
+    return name if (_NAME_ALONE.fullmatch(name) and at + 1 < len(paragraphs)
+                    and field_row(paragraphs[at + 1])) else ""
 
 
 def entry_name(paragraph: str) -> str:

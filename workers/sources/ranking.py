@@ -16,6 +16,7 @@ from workers.sources.entries import (
     SIGNATURE,
     entry_keywords,
     entry_name,
+    fielded_name,
     names_keyword,
     opened_entry,
     option_heading,
@@ -226,12 +227,17 @@ def holds_named_entry(text: str, terms: Sequence[str]) -> bool:
         >>> holds_named_entry("--leak-check=<no|full> [default: summary]: When enabled, ...",
         ...                   ["leak", "check", "full"])
         True
+        >>> holds_named_entry("check_local_user\\n\\nUse: routers\\n\\nWhen this option is true",
+        ...                   ["check_local_user", "router"])
+        True
     """
     if ": " not in text:  # the common case
         return False
-    # an option's words as the question's terms give them: --leak-check is "leak check"
-    names = {" ".join(entry_name(p).lower().lstrip("-").split("-"))
-             for p in PARA_SPLIT.split(text)} - {""}
+    # an option's words as the question's terms give them: --leak-check is "leak check"; a
+    # name above its field rows (Exim's "check_local_user", "Use: routers", trial 86, F2)
+    paragraphs = PARA_SPLIT.split(text)
+    names = {" ".join((entry_name(p) or fielded_name(paragraphs, at)).lower().lstrip("-")
+                      .split("-")) for at, p in enumerate(paragraphs)} - {""}
     return bool(names and names_keyword(" ".join(terms), names))
 
 
