@@ -127,6 +127,9 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
         'The graph is compiled once.'
         >>> excerpt("app.invoke(x)\\n```\\n\\n```con\\n{'value': 'aa'}\\n```")
         "`app.invoke(x) {'value': 'aa'}`"
+        >>> excerpt("The smtp client has, since version 3.2:\\n\\n- tls_wrappermode\\n\\n"
+        ...         "The smtp client delivers mail.", about=["smtp"])
+        'The smtp client delivers mail.'
     """
     body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
     paragraphs = [p for p in PARA_SPLIT.split(body) if not is_heading(p)]
@@ -142,13 +145,17 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
     cut = tail and prose[0].split()[0].lower() in STOPWORDS
     # a question restates what was asked ("Q3. What happens when the queue is full?")
     answers = [p for p in (prose[1:] if cut else prose) if not p.rstrip().endswith("?")]
+    # a lead-in shown without its list ("Available in Postfix version 3.2 and later:") says
+    # nothing (trial 85, F4): another sentence is shown when there is one
+    answers = [p for p in answers if not _lead_in_alone(body, p)] or answers
     named = _most_named(answers, about)
     if named:
         return clip(_with_its_code(body, named), limit)
     if prose:
         if tail:
             return clip(prose[1], limit) if len(prose) > 1 else clip(ELLIPSIS + prose[0], limit)
-        first = next((p for p in prose if not p.rstrip().endswith("?")), prose[0])
+        first = next((p for p in prose if not p.rstrip().endswith("?")
+                      and not _lead_in_alone(body, p)), prose[0])
         return clip(_with_its_code(body, first), limit)
     lines = code_lines(body if body.strip() else text)
     start = _most_named_line(lines, about)
@@ -167,6 +174,12 @@ def _most_named_line(lines: Sequence[str], about: Sequence[str]) -> int:
 
 
 _LIST_MARKER = re.compile(rf"^{ITEM_MARK}\s+")
+
+
+def _lead_in_alone(body: str, sentence: str) -> bool:
+    """Whether ``sentence`` ends with a colon and no code of ``body`` is shown with it
+    (:func:`_with_its_code`): what it introduces is not in the excerpt."""
+    return sentence.rstrip().endswith(":") and _with_its_code(body, sentence) == sentence
 
 
 def _with_its_code(body: str, sentence: str) -> str:
