@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.app.report_rows import first_answer
 from tests.conftest import AS_OF, run_cli
 from workers.sources.htmlpage import html_page
 
@@ -178,12 +179,7 @@ def test_a_term_holding_a_named_anchor_is_the_heading_of_its_entry() -> None:
 def test_an_entry_whose_default_names_the_one_asked_is_its_neighbour(tmp_path: Path) -> None:
     # Trial 85: screen_helo_required's heading names frob_helo_required as its default, and its
     # "Require that a client sends HELO before a transaction." was the Answer's second bullet
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    (corpus / "postconf.5.html").write_text(POSTCONF_PAGE, encoding="utf-8")
-    run = run_cli("research", "What does frob_helo_required do?", "--as-of", AS_OF,
-                  "--corpus", corpus, "--data-dir", tmp_path / "data", "--json")
-    assert run.returncode == 0, run.stderr
-    report = Path(json.loads(run.stdout)["report_path"]).read_text(encoding="utf-8")
+    report, _first = first_answer(tmp_path, {"postconf.5.html": POSTCONF_PAGE},
+                                  "What does frob_helo_required do?")
     assert "introduces itself with HELO first" in report, report
     assert "before a transaction" not in report and "disconnects" not in report, report
