@@ -255,7 +255,9 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
             # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the
             # block's (not the file's intro on upstream blocks); then one that names the kind
             # of thing its subject is ("A partial index is an index built over ...")
-            key: tuple[bool, ...] = (warning, not about, not fit,
+            # a definition of something else ("menu is the map which the macro will be
+            # bound in", a macro's argument, trial 86) defines nothing asked
+            key: tuple[bool, ...] = (warning, not about, not (fit and about),
                                      not (written & written_names(own)),
                                      not _headed_by(own, subject), not genus(text, own))
         else:  # the kind's answer leads unless the sentence is about a neighbour ("The

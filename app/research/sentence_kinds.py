@@ -15,7 +15,8 @@ from workers.sources.query import mentions, query_terms
 __all__ = ["fits", "genus", "glossary_entry", "subject_of"]
 
 _DEFINITION = re.compile(
-    r"^[^.;:]{0,80}?\b(?:(?:is|are|means|refers\s+to|represents|is\s+called)\s+"
+    r"^[^.;:]{0,80}?\b(?:(?<!\bthere )(?<!\bhere )"
+    r"(?:is|are|means|refers\s+to|represents|is\s+called)\s+"
     r"(?:an?|the|one|used|how|what)\b|(?:stands|is\s+short)\s+for\b"
     r"|are\s+(?:[\w-]+\s+)?[\w-]+s\s+(?:that|which|who)\b)",
     re.IGNORECASE,
@@ -23,7 +24,9 @@ _DEFINITION = re.compile(
 """A sentence that says what something is ("X is a ...", "An X is the ...", "GIN stands for
 Generalized Inverted Index", and in the plural, "Constraints files are requirements files
 that only control ...": trial 62, F4, the Answer opened with "Constraints file support was
-added in pip 7.1.")."""
+added in pip 7.1."). "There is a" and "here is an" say that something exists, not what it is:
+Mutt's "Note that there is a space between <enter-command> and ..." opened the Answer to
+"What does the macro command do?" (trial 86, F5)."""
 _GENUS = re.compile(r"\s*(?:is|are)\s+(?:an?|the|one)\s+((?:[\w-]+\s+){0,3}[\w-]+)",
                     re.IGNORECASE)
 """The start of a definition's predicate: "is an index built ..." of "A partial index is an
@@ -148,7 +151,13 @@ def glossary_entry(text: str, subject: Sequence[str]) -> bool:
 
 def fits(kind: str, text: str) -> bool:
     """Whether a sentence answers a question of ``kind`` (:data:`_FITS`): a definition for
-    "what", a limitation or warning for "limitation", a default for "default", ..."""
+    "what", a limitation or warning for "limitation", a default for "default", ...
+
+    Example:
+        >>> fits("what", "A macro is a sequence of keys."), fits(
+        ...     "what", "Note that there is a space between the keys.")
+        (True, False)
+    """
     pattern = _FITS.get(kind)
     if pattern is None:
         return False

@@ -167,3 +167,18 @@ def test_what_a_thing_named_default_does_is_its_definition_not_a_default(tmp_pat
     report, first = first_answer(tmp_path, {"filters.md": page},
                                  "What does the default filter do?")
     assert "return the passed fallback" in first, report
+
+
+def test_what_a_thing_does_is_not_answered_by_an_aside_or_its_arguments_definition() -> None:
+    # Trial 86, F5: Mutt's "What does the macro command do?" opened with "Note that there is a
+    # space between ..." ("there is a" read as "X is a ...", a definition), and without that,
+    # with "menu is the map which the macro will be bound in.", a definition of its argument
+    q = "What does the frob command do?"
+    answer = answer_to(q, [
+        item("finding", "So if you type a sequence often, you can create a frob to run it with "
+             "a single key.", "conf.html#36"),
+        item("finding", "Note that there is a space between the frob command and its keys.",
+             "conf.html#104"),
+        item("finding", "menu is the map which the frob will be bound in.", "conf.html#36"),
+    ])
+    assert answer.strip().startswith("- So if you type a sequence often"), answer
