@@ -27,7 +27,7 @@ from workers.sources.sentence_ends import ITEM_MARK
 from workers.sources.stopwords import STOPWORDS
 
 __all__ = ["Citations", "claim_key", "excerpt", "headings_only", "items", "near_copies_out", "once",
-           "said"]
+           "said", "within"]
 
 
 class Citations:
@@ -249,6 +249,19 @@ def said(item: dict[str, Any], listed: Collection[tuple[str, str]]) -> bool:
     words = wording(text)
     return any((r == ref and (text in t or (len(t) > 20 and t in text)))
                or (words and wording(t) == words) for t, r in listed)
+
+
+def within(words: str, shown: Collection[str]) -> bool:
+    """Whether a claim's ``words`` (:func:`app.research.text.wording`) are among ``shown``,
+    alone or inside a longer claim: journald.conf's "This means that ... after a vacuuming
+    operation is complete." was a Top passage and, with the sentence before it, a Caveat
+    (trial 87, FA7).
+
+    Example:
+        >>> within("this means more space", {"only archived files go. this means more space"})
+        True
+    """
+    return words in shown or any(words in claim for claim in shown if len(claim) > len(words))
 
 
 def once(found: Sequence[dict[str, Any]], listed: Collection[tuple[str, str]] = (),

@@ -24,7 +24,7 @@ from app.research.caveats import ASKS_CAUTION, caution_claims, cautionary, cavea
 from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
 from app.research.citations import excerpt as _excerpt
-from app.research.citations import headings_only
+from app.research.citations import headings_only, within
 from app.research.citations import items as _items
 from app.research.citations import once as _once
 from app.research.definitions import definition_line, facet_findings
@@ -155,7 +155,7 @@ def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float
     no gold page of SQLite's, Asymptote's or the package docs' questions)."""
     found = [p for p in _items(rows, question, "passage")
              if p["ref"] not in cites.passages and not headings_only(p["text"])
-             and wording(_excerpt_claim(p, about)) not in shown
+             and not within(wording(_excerpt_claim(p, about)), shown)
              and (document_of(p) in quoted or shares.get(document_of(p), 1.0) >= _SIDE_HIT)]
     found = _once(found, cited=cites.numbers, text=lambda p: _excerpt(p["text"], about=about))
     lead = next((doc for doc in cites.numbers if doc not in quoted), None)

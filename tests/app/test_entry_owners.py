@@ -99,3 +99,19 @@ def test_a_sentence_under_an_entrys_name_and_field_rows_is_that_entrys() -> None
                 item("finding", "This option limits the size of a frob.", "main.html#4")])]
     answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
     assert "limits the size of a frob" in answer and "less than" not in answer, answer
+
+
+def test_a_top_passage_a_caveat_quotes_whole_is_not_shown_again() -> None:
+    # Trial 87, FA7: journald.conf's "This means that, in effect, there might still be more
+    # space used than SystemMaxUse= ..." was a Top passage, then a Caveat with the sentence
+    # before it
+    q = "How do I cap the space the frob logs take?"
+    caveat = ("Only archived files are deleted. This means that, in effect, more space may be "
+              "taken by frob logs than the limit allows.")
+    rows = [row("docs_search", q, [item("passage", caveat, "frob.conf#17", score=3.0),
+                                   item("passage", "Frob logs take space on disk.", "b.conf#1",
+                                        score=2.0)]),
+            row("analyst", q, [item("finding", "Frob logs take space on disk.", "b.conf#1")]),
+            row("critic", q, [item("caveat", caveat, "frob.conf#17")])]
+    report = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert report.count("more space may be taken") == 1, report
