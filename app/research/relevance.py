@@ -45,6 +45,7 @@ from app.research.rows import ok_items
 from app.research.term_stats import TermStats, absent_terms, asked_only, unknown_terms, weights
 from app.research.topic_words import (  # re-exported: the words a verdict is made of
     describe_terms,
+    item_words,
     judged_terms,
     mentioned,
     name_phrases,
@@ -53,7 +54,7 @@ from app.research.topic_words import (  # re-exported: the words a verdict is ma
     topic_terms,
 )
 from app.research.unreached import unreached_sources
-from workers.sources.query import identifier_in, identifier_parts, title_terms
+from workers.sources.query import identifier_in, identifier_parts
 
 __all__ = [
     "DROPPED_AT_REVIEW",
@@ -134,7 +135,7 @@ def on_topic(item: Mapping[str, Any], terms: Sequence[str], names: Iterable[str]
     """
     if not terms:
         return True
-    text = f"{title_terms(str(item.get('title') or ''))} {item.get('text') or ''}"
+    text = item_words(item)
     judged = judged_terms(terms, names)
     return len(mentioned(judged, text, names)) >= needed(judged)
 
@@ -235,8 +236,7 @@ def spelled_out(terms: Sequence[str], stats: TermStats | None,
     framework's name is no phrase of the corpus (Django's ``post_save``
     was read as "post" and "save", both in FastAPI's docs, and the near miss was answered).
     Not had: in no passage by ``stats``, or, without them, in no retrieved item."""
-    texts = [f"{title_terms(str(item.get('title') or ''))} {item.get('text') or ''}".lower()
-             for _row, item in ok_items(list(rows)) if item.get("ref")]
+    texts = [item_words(item).lower() for _row, item in ok_items(list(rows)) if item.get("ref")]
     out: list[str] = []
     for term in terms:
         absent = (stats.frequencies.get(term, 0) == 0 if stats is not None
@@ -275,8 +275,7 @@ def _one_missing(terms: Sequence[str], unknown: Sequence[str],
     for _row, item in ok_items(rows):
         if not item.get("ref"):
             continue
-        text = f"{title_terms(str(item.get('title') or ''))} {item.get('text') or ''}"
-        if len(mentioned(rest, text, names)) == len(rest):
+        if len(mentioned(rest, item_words(item), names)) == len(rest):
             return tuple(unknown)
     return ()
 
@@ -295,8 +294,7 @@ def unretrieved_names(terms: Sequence[str], names: Iterable[str],
         >>> unretrieved_names(["default", "size", "matlab"], {"matlab"}, rows)
         ('matlab',)
     """
-    texts = [f"{title_terms(str(item.get('title') or ''))} {item.get('text') or ''}"
-             for _row, item in ok_items(list(rows)) if item.get("ref")]
+    texts = [item_words(item) for _row, item in ok_items(list(rows)) if item.get("ref")]
     named = set(names)
 
     def said(name: str) -> bool:  # a plural names its singular ("RewriteRules")
@@ -320,9 +318,11 @@ def unretrieved_words(terms: Sequence[str], rows: Iterable[Mapping[str, Any]],
         ...     {"kind": "passage", "ref": "a#0", "text": "The event MPM serves connections."}]}}]
         >>> unretrieved_words(["nginx", "events", "connections"], rows)
         ('nginx',)
+        >>> rows[0]["structured"]["items"][0]["heading"] = "THE NGINX GROUP"
+        >>> unretrieved_words(["nginx", "events", "connections"], rows)
+        ()
     """
-    texts = [f"{title_terms(str(item.get('title') or ''))} {item.get('text') or ''}"
-             for _row, item in ok_items(list(rows)) if item.get("ref")]
+    texts = [item_words(item) for _row, item in ok_items(list(rows)) if item.get("ref")]
     said = set().union(*(mentioned(terms, text, names) for text in texts)) if texts else set()
     return tuple(t for t in terms if texts and t not in said)
 

@@ -8,7 +8,8 @@ is :mod:`app.research.relevance`'s.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from app.research.topics import ASKED_MEASURE
 from workers.sources.names import (
@@ -18,11 +19,11 @@ from workers.sources.names import (
     writes_option,
     written_options,
 )
-from workers.sources.query import distinct_terms, mentions, query_terms
+from workers.sources.query import distinct_terms, mentions, query_terms, title_terms
 from workers.sources.stopwords import FILLER_WORDS
 
-__all__ = ["describe_terms", "judged_terms", "mentioned", "name_phrases", "name_terms", "needed",
-           "topic_terms"]
+__all__ = ["describe_terms", "item_words", "judged_terms", "mentioned", "name_phrases",
+           "name_terms", "needed", "topic_terms"]
 
 
 def topic_terms(topic: str) -> list[str]:
@@ -256,3 +257,12 @@ def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
     if at_least <= 1:
         return f"{', '.join(quoted[:-1])} or {quoted[-1]}"
     return f"{at_least} of {', '.join(quoted[:-1])} and {quoted[-1]}"
+
+
+def item_words(item: Mapping[str, Any]) -> str:
+    """The words a retrieved ``item`` says, as the relevance judge reads them: its document's
+    title (identifiers split, :func:`~workers.sources.query.title_terms`), its section's heading
+    and its text. apt.conf's "Retries" entry under "THE ACQUIRE GROUP" answered "What does
+    Acquire::Retries do?", warned as mentioning no "acquire" (trial 87, FA5)."""
+    return (f"{title_terms(str(item.get('title') or ''))} {item.get('heading') or ''} "
+            f"{item.get('text') or ''}")
