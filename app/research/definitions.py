@@ -75,6 +75,8 @@ def entry_definition(text: str) -> tuple[list[str], str] | None:
         (['dirCreateMode'], 'This is the same as FileCreateMode, but for directories.')
         >>> entry_definition("Logging\\n\\nDjango uses Python's logging module.") is None
         True
+        >>> entry_definition("noauto\\n\\ndo not mount when mount -a is given")  # trial 87
+        (['noauto'], 'do not mount when mount -a is given')
         >>> entry_definition("check_local_user\\n\\nUse: routers\\n\\nDefault: false\\n\\n"
         ...                  "When this option is true, Exim checks the user.")  # trial 86
         (['check_local_user'], 'When this option is true, Exim checks the user.')
@@ -128,6 +130,8 @@ def _entry_at(paragraphs: list[str], at: int) -> tuple[tuple[list[str], str] | N
         if name := (signature_name(heading) or _identifier(heading) or _defined(heading)
                     or option_heading(heading) or _keyword(heading)):
             names.append(name)
+        elif terms := _terms(heading):
+            names += terms
         elif names:  # "Note" under the name: what follows is the note's, not the summary
             return None, at
         at += 1
@@ -185,6 +189,24 @@ def _identifier(heading: str) -> str:
     ``FetchContent``), else "" ("Logging", "Installation" are words, not names)."""
     name = heading.strip().strip("`")
     return name if len(name.split()) == 1 and written_names(name) == {name.lower()} else ""
+
+
+_TERM = re.compile(r"[a-z][a-z0-9_.-]*|[A-Za-z][\w.-]*=")
+"""A man page's list term: a lower-case word (fstab's ``noauto``) or a setting with its ``=``
+(systemd's ``SystemMaxUse=``)."""
+
+
+def _terms(heading: str) -> list[str]:
+    """The terms a man page's list entry is headed by, one or several parted by commas (its
+    description in the paragraphs below: docbook's and asciidoctor's ``.PP`` term, ``.RS``
+    block), ``=`` dropped; else ``[]`` ("Logging" is a word, not a term).
+
+    Example:
+        >>> _terms("noauto"), _terms("SystemMaxUse=, SystemKeepFree="), _terms("Logging")
+        (['noauto'], ['SystemMaxUse', 'SystemKeepFree'], [])
+    """
+    parts = [p.strip() for p in heading.strip().split(",")]
+    return [p.rstrip("=") for p in parts] if all(_TERM.fullmatch(p) for p in parts) else []
 
 
 def _synopsis_line(paragraph: str) -> str:

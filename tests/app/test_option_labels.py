@@ -149,3 +149,38 @@ def test_an_options_neighbour_on_the_page_named_by_the_question_is_no_top_passag
     md = render_markdown(data([row("docs_search", q, passages)], topic=q, sub_questions=[q]))
     assert "Turn warnings into errors" in md, md
     assert "Write warnings (and errors) to the given file" not in md, md
+
+
+# fstab(5) as asciidoctor writes its list of mount options: each a bold term, its description
+# in an indented block, no dash and no full stop
+FSTAB = r""".TH FROBTAB 5
+.SH NAME
+frobtab \- static information about the frob systems
+.SH DESCRIPTION
+Basic frob-independent options are:
+.sp
+\fBdefaults\fP
+.RS 4
+use default options: rw, suid, dev, exec, auto, nouser, and async.
+.RE
+.sp
+\fBnoauto\fP
+.RS 4
+do not mount when frobmount \-a is given (e.g., at boot time)
+.RE
+.sp
+\fBnofail\fP
+.RS 4
+do not report errors for this device if it does not exist.
+.RE
+"""
+
+
+def test_a_man_pages_list_term_without_a_dash_is_an_entry(tmp_path: Path) -> None:
+    # Trial 87, FA3: "What does the noauto option do?" never showed fstab's "do not mount when
+    # mount -a is given (e.g., at boot time)": a term alone on its paragraph was no entry
+    folder = tmp_path / "man"
+    folder.mkdir()
+    (folder / "frobtab.5.gz").write_bytes(gzip.compress(FSTAB.encode()))
+    report = researched(folder, "What does the noauto option do?", tmp_path / "data")
+    assert answer_section(report).strip().startswith("- `noauto`: do not mount when"), report
