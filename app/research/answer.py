@@ -32,7 +32,7 @@ from app.research.own import (
     question_terms,
     subject_terms,
 )
-from app.research.reference import entry_label, written_names
+from app.research.reference import entry_label, says_default, written_names
 from app.research.relevance import (
     describe_terms,
     mentioned,
@@ -264,7 +264,10 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
             # default line cap ... may be changed" for the default miter limit); one whose
             # subject is the identifier asked before one whose subject is another ("The
             # 'uncaughtExceptionMonitor' event is emitted before an 'uncaughtException' ...")
+            # a default asked: a sentence stating it ("... default to 90s") before one that
+            # only names it ("sets the default TimeoutSec= value", systemd's, trial 87)
             key = (warning, bool(own) and not about, not fit,
+                   kind == "default" and not says_default(text),
                    bool(written) and not (written & written_names(own)), not about)
         # the first sub-question (the topic itself) first, in its evidence's rank order:
         # on SQLite's docs, ranking by words named put a side page first more often

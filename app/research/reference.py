@@ -27,7 +27,7 @@ from workers.sources.query import word_forms
 from workers.sources.textsections import letter_line
 
 __all__ = ["TERM", "default_rows", "description_rows", "entry_heading", "entry_label",
-           "names_entry", "unlabelled", "written_names"]
+           "names_entry", "says_default", "unlabelled", "written_names"]
 
 _NAME = re.compile(
     r"`(?P<quoted>[^`\s]{1,60})`"                     # `anything` quoted as code
@@ -281,13 +281,19 @@ def _term(paragraph: str) -> str:
 TERM = re.compile(r"[A-Za-z_][\w.-]{0,60}(?:\s*\([^()\n]{1,40}\))?")
 """An entry heading of one word, with its type in brackets or not: ``ssl (boolean)``, ``jit``."""
 _SAYS_DEFAULT = re.compile(r"\b(?:the\s+)?default(?:\s+(?:value|setting))?\s+is\b"
-                           r"|\bdefaults\s+to\b|\(the default\)|(?-i:\bDefault:\s*\S)"
+                           r"|\bdefaults?\s+to\b|\(the default\)|(?-i:\bDefault:\s*\S)"
                            r"|\bsets\s+the\s+default(?:\s+value)?\s+to\b",
                            re.IGNORECASE)
-"""A sentence stating a default: "The default is ...", "Defaults to ...", "(the default)", "The
+"""A sentence stating a default: "The default is ...", "X defaults (or X and Y default) to ...",
+"(the default)", "The
 shell sets the default value to 500" (Bash's manual), or
 a ``Default:`` field inside the entry's text (Node.js's ``<number> Timeout in milliseconds.
 Default: 5000 (5 seconds).`` under ``server.keepAliveTimeout``)."""
+
+
+def says_default(sentence: str) -> bool:
+    """Whether ``sentence`` states a default (:data:`_SAYS_DEFAULT`), not only names one."""
+    return _SAYS_DEFAULT.search(sentence) is not None
 
 
 def _said_defaults(paragraph: str) -> list[str]:

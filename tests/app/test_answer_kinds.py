@@ -182,3 +182,16 @@ def test_what_a_thing_does_is_not_answered_by_an_aside_or_its_arguments_definiti
         item("finding", "menu is the map which the frob will be bound in.", "conf.html#36"),
     ])
     assert answer.strip().startswith("- So if you type a sequence often"), answer
+
+
+def test_a_default_question_leads_with_the_sentence_stating_the_default() -> None:
+    # Trial 87: systemd's "For non-service units, DefaultTimeoutStartSec= sets the default
+    # TimeoutSec= value." led over "DefaultTimeoutStartSec= and DefaultTimeoutStopSec= default
+    # to 90s." (a plural "default to" was no statement of a default)
+    q = "What is the default value of FrobStartSec?"
+    answer = answer_to(q, [
+        item("finding", "For non-frob units, FrobStartSec= sets the default FrobSec= value.",
+             "frob.conf#22"),
+        item("finding", "FrobStartSec= and FrobStopSec= default to 90s.", "frob.conf#22"),
+    ])
+    assert answer.strip().startswith("- FrobStartSec= and FrobStopSec= default to 90s."), answer
