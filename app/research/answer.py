@@ -23,7 +23,7 @@ from app.research.citations import (
 from app.research.definitions import definition_line, definitions
 from app.research.entry_rows import default_entries, described_entries
 from app.research.evidence import document_of, topic_strength
-from app.research.neighbours import about_neighbour, asked_names
+from app.research.neighbours import about_neighbour, asked_names, speaks_of_its_entry
 from app.research.own import (
     names_subject,
     neighbours,
@@ -241,6 +241,7 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
         own = subject_of(text)
         about = len(mentions(subject, own)) if terms else 0
+        about = about or int(bool(terms) and speaks_of_its_entry(own))  # "This option ..."
         fit = fits(kind, text) or (kind in ("what", "topic") and glossary_entry(text, subject))
         # a warning ("Caution: counts are unreliable in fog") answers a limitation question
         # and no other: it is listed under Caveats, after the answer

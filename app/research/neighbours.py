@@ -32,7 +32,7 @@ from workers.sources.entries import (
 )
 
 __all__ = ["about_neighbour", "asked_names", "compound_neighbour", "sentence_entry",
-           "written_names"]
+           "speaks_of_its_entry", "written_names"]
 
 _ANAPHOR = re.compile(
     r"\b(?:this|that|the\s+above)\s+(?:directive|option|flag|switch|setting|value|variable|"
@@ -172,6 +172,18 @@ _TYPED = re.compile(r"([A-Za-z_][\w.-]{0,60})\s*\((?:[a-z][\w ]{0,30}|default: [
 (enum)``, Postfix's ``postscreen_helo_required (default: $smtpd_helo_required)`` (its default
 names another entry, whose question its sentences answered, trial 85)."""
 _QUESTION_WORD = re.compile(r"[\w.-]+")
+
+
+def speaks_of_its_entry(own: str) -> bool:
+    """Whether a sentence's subject (``own``) is its entry spoken of ("This option limits the
+    maximum size ...", Exim's message_size_limit): a sentence no neighbouring entry claims
+    (:func:`about_neighbour`) is then about the entry asked, as one naming it is.
+
+    Example:
+        >>> speaks_of_its_entry("This option "), speaks_of_its_entry("The value ")
+        (True, False)
+    """
+    return _ANAPHOR.match(own.strip()) is not None
 
 
 def compound_neighbour(heading: str, question: str, headings: Iterable[str]) -> bool:

@@ -195,3 +195,20 @@ def test_a_default_question_leads_with_the_sentence_stating_the_default() -> Non
         item("finding", "FrobStartSec= and FrobStopSec= default to 90s.", "frob.conf#22"),
     ])
     assert answer.strip().startswith("- FrobStartSec= and FrobStopSec= default to 90s."), answer
+
+
+def test_a_sentence_speaking_of_its_entry_is_about_the_entry_asked() -> None:
+    # Trial 88, R3: Exim's "This option limits the maximum size of message that Exim will
+    # process." (its subject "This option", no word of the question) lost to a subject-less
+    # "If nonzero the value will be advertised ..."; the first went to Caveats, and the section
+    # said no sentence answered the question
+    q = "What is the default value of frobnicate_cap?"
+    own = "This option limits the maximum size of message that frobd will process."
+    other = "If nonzero the value will be advertised as a parameter to clients."
+    passage = f"frobnicate_cap\n\nUse: main\n\nDefault: 50M\n\n{own} {other}"
+    rows = [row("docs_search", q, [item("passage", passage, "main.html#135", score=3.0)]),
+            row("analyst", q, [item("finding", other, "main.html#135"),
+                               item("finding", own, "main.html#135")])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    lines = answer.strip().splitlines()
+    assert "Default: 50M" in lines[0] and lines[1].startswith("- This option limits"), answer
