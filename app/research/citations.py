@@ -313,6 +313,10 @@ NEAR_COPY = 0.75
 """Two sentences whose content stems overlap this much (Jaccard), each of at least
 :data:`_NEAR_COPY_STEMS`, say one thing in two wordings."""
 _NEAR_COPY_STEMS = 6
+HELD_COPY = 0.6
+"""... or this much when the later one holds every stem of the earlier one: Postfix's
+"smtpd_junk_command_limit (normal: 100, overload: 1) The number of junk commands ..." (its
+man page) after postconf.5's "The number of junk commands ..." (trial 88, R1)."""
 
 
 def near_copies_out(found: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -329,12 +333,18 @@ def near_copies_out(found: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         >>> c = {"text": "The default is 5."}
         >>> [i["text"][:9] for i in near_copies_out([a, b, c])]
         ['The types', 'The defau']
+        >>> d = {"text": "The number of junk commands a client can send before the error "
+        ...              "counter goes up."}
+        >>> e = {"text": "junk_limit (normal: 100, overload: 1) " + d["text"]}
+        >>> len(near_copies_out([d, e]))
+        1
     """
     kept: list[tuple[dict[str, Any], frozenset[str]]] = []
     for item in found:
         own = stems(str(item.get("text", "")))
         if len(own) >= _NEAR_COPY_STEMS and any(
-                len(other) >= _NEAR_COPY_STEMS and len(own & other) >= NEAR_COPY * len(own | other)
+                len(other) >= _NEAR_COPY_STEMS and len(own & other) >= (
+                    HELD_COPY if own >= other else NEAR_COPY) * len(own | other)
                 for _i, other in kept):
             continue
         kept.append((item, own))
