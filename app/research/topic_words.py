@@ -124,6 +124,8 @@ def name_phrases(topic: str) -> tuple[str, ...]:
         ('github pages',)
         >>> name_phrases("Why does SQLite lock on Windows?")
         ()
+        >>> name_phrases("What does the check_local_user router option do?")  # trial 88
+        ()
     """
     names = name_terms(topic)
     phrases: list[str] = []
@@ -132,6 +134,8 @@ def name_phrases(topic: str) -> tuple[str, ...]:
     for match in _WORD.finditer(topic):
         word = match.group()
         joined = last_end >= 0 and topic[last_end:match.start()] in (" ", "-")
+        if "_" in word.strip("_"):  # an identifier is a whole name: "check_local_user router"
+            word = ""               # asks for its router option, not a name of two words
         if word.lower() in names and (joined or not run):
             run.append(word.lower())
         else:
