@@ -30,6 +30,7 @@ from workers.sources.entries import (
     names_keyword,
     option_label,
 )
+from workers.sources.names import writes_option
 
 __all__ = ["about_neighbour", "asked_names", "compound_neighbour", "sentence_entry",
            "speaks_of_its_entry", "written_names"]
@@ -62,8 +63,7 @@ def asked_names(question: str, headings: Iterable[str], texts: Iterable[str] = (
     names = {entry_name(paragraph) for text in texts for paragraph in PARA_SPLIT.split(text)}
     # an option is its case: Exim's -bV (the version) is not -bv (verify an address), trial 86
     keywords |= {n.lower() for n in names if n and not n.startswith("-")}
-    options = {n for n in names if n.startswith("-")
-               and re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", question)}
+    options = {n for n in names if n.startswith("-") and writes_option(question, n)}
     return written_names(question) | names_keyword(question, keywords) | options
 
 
