@@ -347,7 +347,9 @@ def section_answer(question: str, rows: Sequence[Mapping[str, Any]],
     entry it names among its own passages (:func:`app.research.entry_rows.default_entries`),
     when no bullet shows it yet (``listed``: the claim keys the report shows), and whether a
     claim the report shows answers it: it fits the kind (:func:`fits`) and names the question's
-    subject (:func:`subject_terms`). Any other question: ``([], True)``, as it is not judged.
+    subject (:func:`subject_terms`), or it is the named entry's row, shown under the entry's
+    name (``task_acks_late``: "Default: Disabled.", trial 89). Any other question: ``([], True)``,
+    as it is not judged.
     Unjudged, a section asking a default was folded as "would repeat the report"
     while nothing in the report said the default.
     """
@@ -361,5 +363,6 @@ def section_answer(question: str, rows: Sequence[Mapping[str, Any]],
                                written_names(question))[:1]
     answered = any(fits(kind, text) and len(mentioned(subject, text, names)) >= needed(subject)
                    for text, _ref in listed)
-    return [f for f in lead if not said(f, listed)], answered
+    shown = [f for f in lead if said(f, listed)]  # the entry's own row, named by its heading
+    return [f for f in lead if f not in shown], answered or bool(shown)
 

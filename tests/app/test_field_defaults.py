@@ -140,3 +140,17 @@ def test_an_entry_typed_in_brackets_is_described_by_its_first_sentence() -> None
     first = answer_section(md).strip().splitlines()[0]
     assert first.startswith("- smtpd_helo_restrictions (default: empty): Optional restrictions "
                             "that the Postfix SMTP server applies"), md
+
+
+def test_a_default_the_answer_gives_is_no_unanswered_section() -> None:
+    # trial 89, F11: Celery's "task_acks_late / Default: Disabled." led the Answer, and the
+    # question's own section said no sentence retrieved answered it: the Answer's row does not
+    # name the setting (its entry's heading does), so it was judged not to answer
+    q = "What is the default value of task_acks_late?"
+    own = item("passage", "task_acks_late\n\nDefault: Disabled.\n\nLate ack means the task "
+               "messages will be acknowledged after the task has been executed, not just before "
+               "(the default behavior).", "userguide/configuration.html#32", score=9.0,
+               heading="task_acks_late")
+    md = render_markdown(data([row("docs_search", q, [own])], topic=q, sub_questions=[q]))
+    assert answer_section(md).startswith("\n- `task_acks_late`: Default: Disabled. [1]"), md
+    assert "answers it" not in md, md
