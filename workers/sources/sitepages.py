@@ -2,7 +2,10 @@
 and module indexes and its page-not-found. They say nothing of what the manual documents, and
 a report cited Flask's ``404.html`` ("The page you requested does not exist.") as a finding of
 "How do I show my own page when someone visits an address that doesn't exist?" (trial 68, F6).
-A Sphinx build is told by the ``searchindex.js`` it writes beside them. Standard library only.
+And the highlighted source its ``viewcode`` extension writes under ``_modules/`` for each module
+the manual's API pages document: a third of Celery's passages, whose docstrings, raw reST
+(":meth:`~@AsyncResult.get`"), were quoted beside the API page's own copy (trial 89, F9). A
+Sphinx build is told by the ``searchindex.js`` it writes at its root. Standard library only.
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ _SITE_PAGE = re.compile(r"(?:search|404|genindex(?:-[^/]*)?|[a-z]+-modindex)\.ht
 def without_site_pages(found: list[_File], skipped: Counter[str],
                        notes: list[str] | None) -> list[_File]:
     """``found`` (``(ref, path, stat)``) without the pages a Sphinx site makes for itself
-    (:data:`_SITE_PAGE`, a ``searchindex.js`` beside them), each counted ``site`` and named in
-    one note: ``"search.html, 404.html and 1 more: skipped, pages of the Sphinx site itself
-    (search, indexes, page not found)"``."""
+    (:data:`_SITE_PAGE`, a ``searchindex.js`` beside them) and its ``viewcode`` pages (any
+    ``.html`` below a ``_modules`` folder with a ``searchindex.js`` beside that folder), each
+    counted ``site`` and named in a note of their own: ``"search.html, 404.html and 1 more:
+    skipped, pages of the Sphinx site itself (search, indexes, page not found)"``."""
     builds: dict[Path, bool] = {}
 
     def built(folder: Path) -> bool:
@@ -34,15 +38,23 @@ def without_site_pages(found: list[_File], skipped: Counter[str],
             builds[folder] = (folder / "searchindex.js").is_file()
         return builds[folder]
 
-    left = [entry for entry in found
-            if not (_SITE_PAGE.fullmatch(entry[1].name) and built(entry[1].parent))]
-    if len(left) == len(found):
+    def viewcode(path: Path) -> bool:
+        parts = path.parent.parts
+        return path.suffix in (".html", ".htm") and any(
+            part == "_modules" and built(Path(*parts[:at])) for at, part in enumerate(parts))
+
+    site = [rel for rel, path, _st in found if _SITE_PAGE.fullmatch(path.name)
+            and built(path.parent)]
+    code = [rel for rel, path, _st in found if viewcode(path)]
+    if not site and not code:
         return found
-    kept = {rel for rel, _path, _st in left}
-    gone = [rel for rel, _path, _st in found if rel not in kept]
+    gone = set(site) | set(code)
     skipped["site"] += len(gone)
-    if notes is not None:
-        more = f" and {len(gone) - 2} more" if len(gone) > 2 else ""
-        notes.append(f"{', '.join(gone[:2])}{more}: skipped, pages of the Sphinx site itself "
-                     "(search, indexes, page not found)")
-    return left
+    for rels, why in ((site, "pages of the Sphinx site itself (search, indexes, page not "
+                             "found)"),
+                      (code, "the highlighted source of the modules the API pages document "
+                             "(Sphinx's viewcode)")):
+        if rels and notes is not None:
+            more = f" and {len(rels) - 2} more" if len(rels) > 2 else ""
+            notes.append(f"{', '.join(rels[:2])}{more}: skipped, {why}")
+    return [entry for entry in found if entry[0] not in gone]

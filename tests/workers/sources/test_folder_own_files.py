@@ -251,3 +251,30 @@ def test_a_sphinx_sites_own_pages_are_not_indexed(tmp_path: Path) -> None:
                          "itself (search, indexes, page not found)"), notes
     found, _ = _indexed(tmp_path / "other", plain, "heron census nesting pairs")
     assert found == ["404.html", "errorhandling.html", "genindex.html", "search.html"], found
+
+
+def test_a_sphinx_sites_highlighted_module_source_is_not_indexed(tmp_path: Path) -> None:
+    # trial 89, F9: a third of Celery's passages were viewcode's `_modules/` pages, and their
+    # docstrings, raw reST (":meth:`~@AsyncResult.get`"), were quoted beside the API page's copy
+    docs = tmp_path / "docs"
+    (docs / "_modules" / "heron").mkdir(parents=True)
+    page = "<html><head><title>{t}</title></head><body><h1>{t}</h1>{b}</body></html>"
+    (docs / "census.html").write_text(page.format(t="heron.census", b=f"<p>{HERON}</p>"),
+                                      encoding="utf-8")
+    source = (f'<div class="highlight"><pre>def count():\n    """{HERON} See :meth:`nest`."""'
+              '</pre></div>')
+    (docs / "_modules" / "index.html").write_text(page.format(t="Overview: module code",
+                                                             b="<p>All modules for which code "
+                                                               "is available</p>"), "utf-8")
+    (docs / "_modules" / "heron" / "census.html").write_text(
+        page.format(t="Source code for heron.census", b=source), encoding="utf-8")
+    plain = tmp_path / "plain"  # no Sphinx build: a folder named _modules is a folder
+    shutil.copytree(docs, plain)
+    (docs / "searchindex.js").write_text("Search.setIndex({})", encoding="utf-8")
+    found, notes = _indexed(tmp_path, docs, "heron census nesting pairs")
+    assert found == ["census.html"], found
+    assert notes[-1] == ("_modules/heron/census.html, _modules/index.html: skipped, the "
+                         "highlighted source of the modules the API pages document (Sphinx's "
+                         "viewcode)"), notes
+    found, _ = _indexed(tmp_path / "other", plain, "heron census nesting pairs")
+    assert "_modules/heron/census.html" in found, found
