@@ -88,3 +88,36 @@ def test_a_plain_text_definition_lists_entry_answers(tmp_path: Path) -> None:
                                  "What does server.max-keep-alive-idle do?")
     assert "maximum number of seconds until a idling keep-alive connection is dropped" in first, (
         report)
+
+
+def _member(owner: str, name: str, args: str, text: str) -> str:
+    # Sphinx's method entry: its class only in the id, no prefix shown
+    return (f'<dl class="py method"><dt class="sig sig-object py" id="quill.http.{owner}.{name}">'
+            f'<span class="sig-name descname"><span class="pre">{name}</span></span>({args})'
+            f'</dt><dd><p>{text}</p></dd></dl>\n')
+
+
+def test_a_class_members_entry_is_named_with_its_class(tmp_path: Path) -> None:
+    # trial 89, F4: Scrapy's Request.replace and Response.replace read as one "replace", and
+    # "What does Request.replace do?" was answered with "Returns a Response object ..."
+    page = ("<html><head><title>Requests and Responses</title></head><body>"
+            "<h1>Requests and Responses</h1>"
+            '<dl class="py class"><dt id="quill.http.Response"><span class="sig-prename '
+            'descclassname">quill.http.</span><span class="sig-name descname">Response</span>'
+            "(url)</dt><dd><p>A Response object is an HTTP response.</p>"
+            + _member("Response", "replace", "[url, status]", "Returns a Response object with "
+                      "the same members, except those given new values.")
+            + "</dd></dl>"
+            '<dl class="py class"><dt id="quill.http.Request"><span class="sig-prename '
+            'descclassname">quill.http.</span><span class="sig-name descname">Request</span>'
+            "(url)</dt><dd><p>A Request object is an HTTP request.</p>"
+            + _member("Request", "replace", "[url, method]", "Return a Request object with the "
+                      "same members, except those given new values.")
+            + "</dd></dl></body></html>")
+    from workers.sources.htmlpage import html_page
+
+    headings = [h for h, _text in html_page(page).sections]
+    assert "Request.replace([url, method])" in headings, headings
+    assert "quill.http.Request(url)" in headings, headings  # a prefix shown: left as it is
+    report, first = first_answer(tmp_path, {"api.html": page}, "What does Request.replace do?")
+    assert "Return a Request object" in first, report

@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -26,6 +25,7 @@ from workers.sources.htmlfields import field_tables
 from workers.sources.htmlfurniture import drop_all, page_furniture
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
+from workers.sources.htmlterms import mark_next, members_with_their_class
 from workers.sources.preformatted import (
     LONG_PRE_LINES,
     fenced,
@@ -211,7 +211,8 @@ def html_page(source: str | bytes) -> HtmlPage:
     drop_all(page_furniture(root))
     field_tables(root, _HIDDEN)  # before tables: a table of fields has no heading row
     tables_as_sentences(root)
-    _mark_next(root)
+    members_with_their_class(root)
+    mark_next(root)
     text = _terms_joined(str(stylesheet(root)))
     links = _LINKED.findall(text)
     text = text.replace(_LINK, "").replace(_LINK_END, "")
@@ -350,18 +351,6 @@ priority="2">\
 <xsl:apply-templates/>{_TERMS}</xsl:template>
 </xsl:stylesheet>"""
     return etree.XSLT(etree.XML(xsl.encode("utf-8")))
-
-
-def _mark_next(root: Any) -> None:
-    """Write on each ``<dt>`` what its next element is (``data-research-next``), for the
-    stylesheet's term templates: written ``dt[following-sibling::*[1][self::dd]]``, libxml2
-    walked every following sibling for each term, O(n²) in a list's length (SQLite's
-    requirements.html, one ``<dl>`` of 6,954 children: 2.5 s of its 2.7)."""
-    for term in root.iter("dt"):
-        following = term.getnext()
-        while following is not None and not isinstance(following.tag, str):
-            following = following.getnext()
-        term.set("data-research-next", following.tag if following is not None else "")
 
 
 def _class_token(names: tuple[str, ...]) -> str:

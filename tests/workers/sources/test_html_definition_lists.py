@@ -127,8 +127,9 @@ def test_an_entry_whose_text_follows_its_list_heads_that_text() -> None:
                      + entry.format("prefetch_related", "Retrieves related objects in a batch.")
                      + "</body></html>")
     by_heading = dict(page.sections)
-    assert "Follows foreign keys in one query." in by_heading["select_related(*fields)"]
-    assert "Retrieves related objects" in by_heading["prefetch_related(*fields)"]
+    # each method written with its class, as its id names it (trial 89, F4)
+    assert "Follows foreign keys in one query." in by_heading["QuerySet.select_related(*fields)"]
+    assert "Retrieves related objects" in by_heading["QuerySet.prefetch_related(*fields)"]
     assert not any(" / " in h for h, _t in page.sections), page.sections
     assert all(t.strip() != h.strip() for h, t in page.sections if h), page.sections
 

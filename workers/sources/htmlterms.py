@@ -1,0 +1,61 @@
+"""The terms of an HTML page's definition lists (``<dt>``), readied for the text stylesheet of
+:mod:`workers.sources.htmlpage`: each marked with what follows it (:func:`mark_next`), and a
+Sphinx API entry of a class's member written with its class (:func:`members_with_their_class`).
+
+Sphinx writes a method as
+``replace([url, method, ...])`` inside its class's block, its class only in the entry's ``id``
+(``scrapy.http.Request.replace``). Read alone, Scrapy's ``Request.replace`` and
+``Response.replace`` were one name, and "What does Request.replace do?" was answered with
+"Returns a Response object ..." (trial 89, F4). As its class's member (``Request.replace(...)``)
+the entry is named as a question writes it, as Node.js's manual heads ``fs.mkdir(...)``.
+
+This module imports the standard library only; it reads lxml's elements (:mod:`workers.sources.
+htmlpage`'s tree) through their own methods.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["mark_next", "members_with_their_class"]
+
+_CLASS = re.compile(r"[A-Z]\w*")
+"""An id's part that names a class: a capital first (``Request``; ``http`` is a module)."""
+
+
+def _token(element: Any, name: str) -> bool:
+    return name in (element.get("class") or "").split()
+
+
+def members_with_their_class(root: Any) -> None:
+    """Write each Sphinx member entry's class before its name, in place: a ``<dt id="a.B.m">``
+    whose name element (class ``descname``) says ``m`` and which has no ``descclassname``
+    (Sphinx's prefix, written for module-level names) reads ``B.m``. An id whose part before
+    the name is not a class's (:data:`_CLASS`) is left as it is (a module's function).
+
+    Args:
+        root: an lxml HTML document, changed in place.
+    """
+    for term in root.iter("dt"):
+        parts = (term.get("id") or "").split(".")
+        if len(parts) < 2 or not _CLASS.fullmatch(parts[-2]):
+            continue
+        names = [e for e in term.iter() if isinstance(e.tag, str) and _token(e, "descname")]
+        if len(names) != 1 or any(_token(e, "descclassname") for e in term.iter()
+                                  if isinstance(e.tag, str)):
+            continue
+        if "".join(names[0].itertext()).strip() == parts[-1]:
+            names[0].text = f"{parts[-2]}.{names[0].text or ''}"
+
+
+def mark_next(root: Any) -> None:
+    """Write on each ``<dt>`` what its next element is (``data-research-next``), for the
+    stylesheet's term templates: written ``dt[following-sibling::*[1][self::dd]]``, libxml2
+    walked every following sibling for each term, O(n²) in a list's length (SQLite's
+    requirements.html, one ``<dl>`` of 6,954 children: 2.5 s of its 2.7)."""
+    for term in root.iter("dt"):
+        following = term.getnext()
+        while following is not None and not isinstance(following.tag, str):
+            following = following.getnext()
+        term.set("data-research-next", following.tag if following is not None else "")
