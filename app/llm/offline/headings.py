@@ -11,7 +11,7 @@ import re
 
 from workers.sources.textsections import letter_line
 
-__all__ = ["heading_at", "heading_of", "passage_headings"]
+__all__ = ["asks_as_heading", "heading_at", "heading_of", "passage_headings"]
 
 
 _HEADING_LINE = re.compile(
@@ -65,3 +65,18 @@ def heading_of(text: str, sentence: str) -> str:
     """
     offset = text.find(sentence)
     return heading_at(passage_headings(text), offset) if offset >= 0 else ""
+
+
+def asks_as_heading(sentence: str, heading: str) -> bool:
+    """Whether ``sentence`` is its section's ``heading`` and a question: no finding, as a FAQ's
+    heading asks whether or not it opens with an interrogative (Scrapy's "Simplest way to dump
+    all my scraped items into a JSON/CSV/XML file?" was one, trial 89, F7).
+
+    Example:
+        >>> asks_as_heading("Simplest way to dump my items?", "Simplest way to dump my items?")
+        True
+        >>> asks_as_heading("It ends: what is it?", "Relays")
+        False
+    """
+    return sentence.rstrip().endswith("?") and " ".join(sentence.split()) == " ".join(
+        heading.split())

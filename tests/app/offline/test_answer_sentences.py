@@ -321,3 +321,15 @@ def test_a_sentence_resting_on_what_was_stated_above_counts_less() -> None:
     assert [s.leans for s in sentences] == [True, False]
     [best] = select(sentences, question, frozenset(), (1, 1), set())
     assert best.ref == "api.html#41", best.text
+
+
+def test_a_question_that_heads_its_section_is_no_finding() -> None:
+    # trial 89, F7: Scrapy's FAQ heading "Simplest way to dump all my scraped items into a
+    # JSON/CSV/XML file?" opens with no interrogative, and was a finding of its own
+    heading = "Simplest way to dump all my zorblax relay signals into a JSON file?"
+    text = (f"{heading}\n\nTo dump the zorblax relay signals into a JSON file, run the relay "
+            "with its dump switch set.")
+    passage = Passage("faq.html#23", "faq.html", "FAQ", "faq.html", text, heading=heading)
+    found = [s.text for s in candidate_sentences([(0, passage)])]
+    assert found == ["To dump the zorblax relay signals into a JSON file, run the relay with its "
+                     "dump switch set."], found
