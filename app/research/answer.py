@@ -304,7 +304,7 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
     says it again."""
     first = data.sub_questions[0] if data.sub_questions else None
     found = [p for p in (items(data.rows_of(first), first, "passage") if first else [])
-             if not headings_only(p["text"])]
+             if not headings_only(p["text"], str(p.get("heading") or ""))]
     written = written_names(data.asked)  # a listing's line for the option asked is no fragment
     passages = [p for p in found if prose_sentences(p["text"]) or (
         not option_whole(written, "") and option_whole(written, p["text"]))] or found

@@ -93,19 +93,27 @@ _LABEL_WORDS = 10
 """The most words of such a heading line."""
 
 
-def headings_only(text: str) -> bool:
+def headings_only(text: str, heading: str = "") -> bool:
     """Whether a passage holds headings alone, nothing a bullet could quote: a "See also" list of
     linked titles (SQLAlchemy's joinedload entry: "Relationship Loading Techniques / Joined
-    Eager Loading" was a Top passage, shown as code), a heading whose section lost its body.
+    Eager Loading" was a Top passage, shown as code), a heading whose section lost its body,
+    its section's ``heading`` alone (Celery's entries without a description, "relative = False /
+    remaining_estimate(last_run_at) / property seconds", were a Top passage, trial 89, F10).
 
     Example:
         >>> headings_only("Relationship Loading Techniques\\n\\nJoined Eager Loading")
         True
         >>> headings_only("## crop\\n\\nCrop the input video to given dimensions.")
         False
+        >>> headings_only("relative = False / seconds", "relative = False / seconds")
+        True
     """
     body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
-    return not any(p.strip() and not is_heading(p) for p in PARA_SPLIT.split(body))
+    paragraphs = [p for p in PARA_SPLIT.split(body) if p.strip()]
+    if heading.strip() and paragraphs and " ".join(paragraphs[0].split()) == " ".join(
+            heading.split()):
+        paragraphs = paragraphs[1:]
+    return not any(not is_heading(p) for p in paragraphs)
 
 
 def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:

@@ -154,7 +154,8 @@ def _passages(rows: list[dict[str, Any]], question: str, shares: dict[str, float
     source to read and seldom the one that answers (issue 19: leaving the other leads out lost
     no gold page of SQLite's, Asymptote's or the package docs' questions)."""
     found = [p for p in _items(rows, question, "passage")
-             if p["ref"] not in cites.passages and not headings_only(p["text"])
+             if p["ref"] not in cites.passages
+             and not headings_only(p["text"], str(p.get("heading") or ""))
              and not within(wording(_excerpt_claim(p, about)), shown)
              and (document_of(p) in quoted or shares.get(document_of(p), 1.0) >= _SIDE_HIT)]
     found = _once(found, cited=cites.numbers, text=lambda p: _excerpt(p["text"], about=about))

@@ -209,6 +209,21 @@ def test_a_passage_of_headings_alone_is_no_top_passage_nor_the_answer() -> None:
     assert "Joined Eager Loading`" not in md, md
 
 
+
+def test_a_passage_that_is_only_its_heading_is_no_top_passage() -> None:
+    # trial 89, F10: Celery's entries written without a description were one passage, its
+    # heading alone, "relative = False / remaining_estimate(last_run_at) / property seconds",
+    # shown as a Top passage with that label and that text
+    q, page = "How do I run a job every 10 seconds?", "reference/celery.schedules.html"
+    bare = "relative = False / remaining_estimate(last_run_at) / property seconds"
+    due = ("(True, 20) means the job should run now, and the next check is in 20 seconds, "
+           "every 10 seconds after that.")
+    rows = [row("analyst", q, [item("finding", due, f"{page}#18")]),
+            row("docs_search", q, [item("passage", bare, f"{page}#23", score=30.0, heading=bare),
+                                   item("passage", due, f"{page}#18", score=29.0)])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert "remaining_estimate" not in md, md
+
 def test_an_option_headed_by_its_name_and_argument_is_defined_by_its_first_sentence() -> None:
     # Trial 72, F1: ImageMagick's "-resize geometry" entry opens "Resize an image."; the Answer
     # was "If the -filter option ... precedes the -resize option, the image is resized ...": the
