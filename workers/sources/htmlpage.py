@@ -301,7 +301,18 @@ def _joined_at(text: str, mark: str, joint: str, colon: bool = False) -> str:
         pieces[i] = before
         if leading := _LEADING_BREAKS.match(pieces[i + 1]):
             pieces[i + 1] = pieces[i + 1][leading.end():]
-    return joint.join(pieces)
+        if colon and pieces[i + 1][:1].islower() and _cut_term(before):
+            pieces[i] += " "  # a sentence docutils cut into a term and its description
+    return "".join(p + ("" if p.endswith(" ") else joint) for p in pieces[:-1]) + pieces[-1]
+
+
+def _cut_term(before: str) -> bool:
+    """Whether the term ending ``before`` is five words or more ending on a lower-case word: a
+    docstring's sentence whose wrapped line's indent made it a definition list ("(True, 20),
+    means the task should be run now, and the next" | "time to check is in 20 seconds.",
+    Celery's reference), written on, not as "the next: time to check" (trial 89, F10)."""
+    words = before[before.rfind("\n") + 1:].split()
+    return len(words) >= 5 and words[-1].isalpha() and words[-1].islower()
 
 
 _PAGE_REF = re.compile(r" ?\(p\.\s*\)")

@@ -184,3 +184,15 @@ def test_an_entry_whose_default_names_the_one_asked_is_its_neighbour(tmp_path: P
                                   "What does frob_helo_required do?")
     assert "introduces itself with HELO first" in report, report
     assert "before a transaction" not in report and "disconnects" not in report, report
+
+
+def test_a_sentence_docutils_cut_into_a_term_and_its_description_reads_on() -> None:
+    # trial 89, F10: a docstring's wrapped line, indented, made a definition list in Celery's
+    # reference, and the report quoted "... and the next: time to check is in 20 seconds."
+    page = html_page("<html><body><h1>is_due</h1><ul><li><dl class=\"simple\"><dt><code>(True, "
+                     "20)</code>, means the task should be run now, and the next</dt><dd><p>time "
+                     "to check is in 20 seconds.</p></dd></dl></li></ul><dl><dt>--amend</dt><dd>"
+                     "<p>replace the tip of the branch.</p></dd></dl></body></html>")
+    assert ("(True, 20), means the task should be run now, and the next time to check is in 20 "
+            "seconds.") in page.text, page.text
+    assert "--amend: replace the tip of the branch." in page.text, page.text  # a term: a colon
