@@ -251,7 +251,8 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         # its own ("On Windows, using fs.mkdir() on the root directory ... will result in an
         # error:" led the answer to what fs.mkdir() does)
         warning = warning or quote.rstrip().endswith(":") or (
-            history_row(text) and not asks_version(data.asked))  # "v18.19.0 — Changes: ..."
+            history_row(text) and not asks_version(data.asked)  # "v18.19.0 — Changes: ..."
+        ) or _GOES_ON_FROM.match(text) is not None  # "But this is an opposite of what ..."
         if kind in ("what", "topic"):  # a definition helps once the subject is its own;
             # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the
             # block's (not the file's intro on upstream blocks); then one that names the kind
@@ -274,6 +275,13 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         # on SQLite's docs, ranking by words named put a side page first more often
         ranked.append(((order, *key, position), finding))
     return ranked
+
+
+_GOES_ON_FROM = re.compile(r"(?:But|And|Yet|Or|Nor),?\s+(?:this|that|these|those|it|its|such)\b")
+"""A sentence opening with a conjunction and a word pointing back goes on from one the Answer
+does not show: after the others ("But this is an opposite of what crawler should do ..." led
+Scrapy's Answer to "How can I make my crawler slow down automatically ...?", trial 89, F6).
+One that points nowhere ("But there are some obscure cases where ...") stands alone."""
 
 
 def _headed_by(own: str, subject: Sequence[str]) -> bool:

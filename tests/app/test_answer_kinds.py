@@ -212,3 +212,17 @@ def test_a_sentence_speaking_of_its_entry_is_about_the_entry_asked() -> None:
     answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
     lines = answer.strip().splitlines()
     assert "Default: 50M" in lines[0] and lines[1].startswith("- This option limits"), answer
+
+
+def test_a_sentence_opening_with_a_conjunction_does_not_lead_the_answer() -> None:
+    # trial 89, F6: Scrapy's "But this is an opposite of what crawler should do - in case of
+    # errors it makes more sense to slow down" led the Answer; what it contrasts was not shown
+    q = "How can I make my zorblax crawler slow down automatically?"
+    answer = answer_to(q, [
+        item("finding", "But this is the opposite of what a zorblax crawler should do - in "
+                        "case of errors it makes more sense to slow down: these errors may be "
+                        "caused by the high request rate.", "throttle.html#3"),
+        item("finding", "The throttle extension slows the zorblax crawler down automatically "
+                        "when the server answers slowly.", "throttle.html#0"),
+    ])
+    assert answer.strip().splitlines()[0].startswith("- The throttle extension"), answer

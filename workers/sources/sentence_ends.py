@@ -27,9 +27,11 @@ ITEM_MARK = r"(?:[-*+•◦▪‣·]|\d{1,3}[.)])"
 chunker and the offline model's sentences here, its quoted lists, the report's citations and
 a plain text file's sections)."""
 
-REFERS_BACK = re.compile(r"(?:This|These|That|Those|It|Its|Such)\b")
+REFERS_BACK = re.compile(r"(?:(?:But|And|So|Yet),?\s+(?:this|these|that|those|it|its|such)|"
+                         r"This|These|That|Those|It|Its|Such)\b")
 """A sentence whose subject is the sentence before it ("This enables ...", "It returns ...",
-"This should be capitalized."): a quote of it takes that one too (the offline model's
+"This should be capitalized.", "But this is an opposite of what crawler should do", Scrapy's,
+an Answer's first bullet, trial 89, F6): a quote of it takes that one too (the offline model's
 sentences), and a passage is not cut between them (:data:`GOES_ON`)."""
 
 POINTS_ABOVE = re.compile(

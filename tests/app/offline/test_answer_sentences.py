@@ -333,3 +333,14 @@ def test_a_question_that_heads_its_section_is_no_finding() -> None:
     found = [s.text for s in candidate_sentences([(0, passage)])]
     assert found == ["To dump the zorblax relay signals into a JSON file, run the relay with its "
                      "dump switch set."], found
+
+
+def test_a_sentence_opening_with_a_conjunction_and_this_goes_on_from_the_one_before() -> None:
+    # trial 89, F6: Scrapy's "But this is an opposite of what crawler should do - in case of
+    # errors it makes more sense to slow down" led the Answer to "How can I make my crawler slow
+    # down automatically when a website gets slow?" over the AutoThrottle extension's definition
+    text = ("Errors come back faster than pages, so a crawler sends requests faster when the "
+            "server fails. But this is an opposite of what a crawler should do: it should slow "
+            "down.")
+    found = candidate_sentences([(0, _passage("throttle.html#3", text))])
+    assert [s.text for s in found] == [text], found
