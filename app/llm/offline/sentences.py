@@ -10,8 +10,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.llm.offline.blocks import FIELD_ENTRY, blocks
+from app.llm.offline.blocks import blocks
 from app.llm.offline.code_quotes import prose_of, with_code
+from app.llm.offline.codelike import looks_like_code
 from app.llm.offline.headings import asks_as_heading, heading_at, heading_of, passage_headings
 from app.llm.offline.lists import lead_in, with_list
 from app.llm.offline.markup import (
@@ -73,19 +74,7 @@ class Sentence:
     two are too long for one finding): it says less than the sentence it goes on from."""
 
 
-_PROSE_LABELS = frozenset(
-    {"warning", "note", "important", "caution", "tip", "hint", "danger", "attention", "deprecated"}
-)
 _TERMINAL = re.compile(r"[.!?][\"')\]]*$")
-_CODE_HINTS = re.compile(
-    r"```|;\s*$|[{}]|^\s*(?:>>>|\$ |import |from \S+ import|def |class |return )"
-)
-_CODE_OPERATORS = re.compile(r"=>|==|!=|\s=\s")
-"""Code only in a short line ("x = 5", "if a == b"): a prose sentence may quote a call inline
-("remove all objects in the workspace with rm(list = ls()).": trial 49 lost that answer)."""
-_PROSE_WORDS = 8
-_WORD = re.compile(r"[^\W\d_]{2,}")
-
 
 
 _SECTION_NUMBER = re.compile(r"^\s*(?:\d+\.)+\d*\s|^\s*\d+\s+[A-Z]")
@@ -157,20 +146,6 @@ _LEADING_CODE = re.compile(r"^(?:\s*(```|~~~)[^\n]*\n.*?\n[ \t]*\1[^\n]*(?:\n|$)
 compiler and other settings having been set ..." after a Makefile, trial 51)."""
 
 
-def _looks_like_code(sentence: str) -> bool:
-    """Code, or a field/parameter listing (``name: ...``) rather than a prose sentence."""
-    if _CODE_HINTS.search(sentence):
-        return True
-    if (_CODE_OPERATORS.search(sentence) and len(_WORD.findall(sentence)) < _PROSE_WORDS
-            and not (sentence[:1].isupper() and sentence.rstrip().endswith("."))):
-        return True  # a short line, unless written as a sentence ("Set limit = 500 here.")
-    if (m := FIELD_ENTRY.match(sentence)) and m.group(1).lower() not in _PROSE_LABELS:
-        return True
-    visible = [c for c in sentence if not c.isspace()]
-    letters = sum(c.isalpha() for c in visible)
-    return not visible or letters / len(visible) < 0.7
-
-
 _FILE_NAME = re.compile(r"(?<![\w/])[\w/.-]+\.(?:html?|pdf|md|txt|rst)(?:#[\w-]*)?(?!\w)")
 """A page's file name (``uri.html#coreqp``): a line that names one without ending a sentence is
 an index entry or a link list ("URI query parameters - uri.html#coreqp"), not prose."""
@@ -233,7 +208,7 @@ def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False) ->
     if (need_terminal and not terminal) or (not terminal and _FILE_NAME.search(sentence)):
         return False
     return not (_ASKS.search(sentence) or _POINTS_BACK.search(sentence)
-                or _looks_like_code(sentence))
+                or looks_like_code(sentence))
 
 
 def prose_sentences(text: str) -> list[str]:
@@ -246,7 +221,7 @@ def prose_sentences(text: str) -> list[str]:
         ['**Single**: Use a unique ID for each run.']
     """
     return [s for s in split_sentences(text)
-            if len(s.split()) >= _SUMMARY_MIN_WORDS and not _looks_like_code(s)]
+            if len(s.split()) >= _SUMMARY_MIN_WORDS and not looks_like_code(s)]
 
 
 def summary_line(passage: Passage) -> str | None:

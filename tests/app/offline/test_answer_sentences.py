@@ -247,10 +247,11 @@ def test_a_capitalised_word_labelling_prose_gives_its_sentence_no_entry() -> Non
     passage = Passage(ref="install.html#1", doc_id="install.html", title="Installing syncd",
                       source="install.html", text=text)
     entries = {s.text[:12]: set(s.entry) for s in candidate_sentences([(0, passage)])}
-    # "Windows:" labels no entry: "It asks for ..." has none, and, its subject in a line no
-    # finding quotes (a field listing), it is no finding alone (trial 74, F8)
-    assert "It asks for " not in entries, entries
-    assert entries["It defaults "], entries  # install_dir's entry keeps its name
+    # "Windows:" labels no entry: "It asks for ..." has none, and is no finding alone (trial
+    # 74, F8): it is quoted with the sentence it goes on from, a labelled sentence of prose
+    # (trial 90, F2: "noclasses: If set to true, ..." is a definition, no field listing)
+    assert "It asks for " not in entries and entries["Windows: Run"] == set(), entries
+    assert entries["install_dir:"] == {"instal", "dir"}, entries  # the entry keeps its name
 
 
 def test_an_aside_of_two_sentences_is_one_quote_with_both_its_brackets() -> None:
@@ -344,3 +345,15 @@ def test_a_sentence_opening_with_a_conjunction_and_this_goes_on_from_the_one_bef
             "down.")
     found = candidate_sentences([(0, _passage("throttle.html#3", text))])
     assert [s.text for s in found] == [text], found
+
+
+def test_a_terms_description_on_its_line_is_a_sentence_of_its_entry() -> None:
+    # trial 90, F2: Pygments' "noclasses: If set to true, ..." (a <dt> and its <dd> on one line)
+    # read as a field listing; the option's next sentence, "This is not recommended ...", was
+    # its Answer
+    text = ("noclasses: If set to true, token <span> tags (as well as line number elements) will "
+            "not use CSS classes, but inline styles. This is not recommended for larger pieces "
+            "of code since it increases output size by quite a bit (default: False).")
+    found = candidate_sentences([(0, _passage("formatters.html#13", text))])
+    assert found[0].text.startswith("noclasses: If set to true, token <span> tags"), found
+    assert found[0].entry == {"noclas"}, found  # its stem

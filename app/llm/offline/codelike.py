@@ -1,0 +1,57 @@
+"""Whether a sentence the offline model found is code or a field listing rather than prose:
+such a line is never quoted as a finding (:mod:`app.llm.offline.sentences`)."""
+
+from __future__ import annotations
+
+import re
+
+from app.llm.offline.blocks import FIELD_ENTRY
+
+__all__ = ["looks_like_code"]
+
+_TERMINAL = re.compile(r"[.!?][\"')\]]*$")
+_PROSE_LABELS = frozenset(
+    {"warning", "note", "important", "caution", "tip", "hint", "danger", "attention", "deprecated"}
+)
+_CODE_HINTS = re.compile(
+    r"```|;\s*$|[{}]|^\s*(?:>>>|\$ |import |from \S+ import|def |class |return )"
+)
+_CODE_OPERATORS = re.compile(r"=>|==|!=|\s=\s")
+"""Code only in a short line ("x = 5", "if a == b"): a prose sentence may quote a call inline
+("remove all objects in the workspace with rm(list = ls()).": trial 49 lost that answer)."""
+_PROSE_WORDS = 8
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def looks_like_code(sentence: str) -> bool:
+    """Code, or a field/parameter listing (``name: ...``) rather than a prose sentence; a field
+    whose text is a sentence of prose is a definition list's entry, and prose.
+
+    Example:
+        >>> looks_like_code("x = 5"), looks_like_code("timeout (float): seconds.")
+        (True, True)
+        >>> looks_like_code("noclasses: If set to true, the tags will not use CSS classes but "
+        ...                 "inline styles.")
+        False
+    """
+    if _CODE_HINTS.search(sentence):
+        return True
+    if (_CODE_OPERATORS.search(sentence) and len(_WORD.findall(sentence)) < _PROSE_WORDS
+            and not (sentence[:1].isupper() and sentence.rstrip().endswith("."))):
+        return True  # a short line, unless written as a sentence ("Set limit = 500 here.")
+    if (m := FIELD_ENTRY.match(sentence)) and m.group(1).lower() not in _PROSE_LABELS and not (
+            _described(sentence[m.end():])):
+        return True
+    visible = [c for c in sentence if not c.isspace()]
+    letters = sum(c.isalpha() for c in visible)
+    return not visible or letters / len(visible) < 0.7
+
+
+def _described(rest: str) -> bool:
+    """Whether a field's text (after ``name:``) is a sentence of prose: a definition list's
+    entry, its term and its description on one line (Pygments' "noclasses: If set to true,
+    token <span> tags ... will not use CSS classes, but inline styles.", the option's only
+    definition, was no candidate, and its next sentence answered, trial 90, F2)."""
+    rest = rest.strip()
+    return rest[:1].isupper() and len(_WORD.findall(rest)) >= _PROSE_WORDS and bool(
+        _TERMINAL.search(rest))
