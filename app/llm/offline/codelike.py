@@ -19,6 +19,11 @@ _CODE_HINTS = re.compile(
 _CODE_OPERATORS = re.compile(r"=>|==|!=|\s=\s")
 """Code only in a short line ("x = 5", "if a == b"): a prose sentence may quote a call inline
 ("remove all objects in the workspace with rm(list = ls()).": trial 49 lost that answer)."""
+_TITLED_FIELD = re.compile(r"^\s*((?:[A-Z][a-z]+ ){1,2}[A-Z][a-z]+):\s")
+"""A field labelled by two or three title-cased words (Docutils' directive entries: "Directive
+Type: "sectnum" or "section-numbering" (synonyms).", "Configuration Setting: sectnum_xform"):
+the entry's record, not what it does (it was quoted for "What does the sectnum directive
+do?" before the directive's own "... automatically numbers sections", trial 90, F1)."""
 _PROSE_WORDS = 8
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
@@ -30,6 +35,8 @@ def looks_like_code(sentence: str) -> bool:
     Example:
         >>> looks_like_code("x = 5"), looks_like_code("timeout (float): seconds.")
         (True, True)
+        >>> looks_like_code('Directive Type: "sectnum" or "section-numbering" (synonyms).')
+        True
         >>> looks_like_code("noclasses: If set to true, the tags will not use CSS classes but "
         ...                 "inline styles.")
         False
@@ -39,8 +46,8 @@ def looks_like_code(sentence: str) -> bool:
     if (_CODE_OPERATORS.search(sentence) and len(_WORD.findall(sentence)) < _PROSE_WORDS
             and not (sentence[:1].isupper() and sentence.rstrip().endswith("."))):
         return True  # a short line, unless written as a sentence ("Set limit = 500 here.")
-    if (m := FIELD_ENTRY.match(sentence)) and m.group(1).lower() not in _PROSE_LABELS and not (
-            _described(sentence[m.end():])):
+    if (m := FIELD_ENTRY.match(sentence) or _TITLED_FIELD.match(sentence)) and (
+            m.group(1).lower() not in _PROSE_LABELS and not _described(sentence[m.end():])):
         return True
     visible = [c for c in sentence if not c.isspace()]
     letters = sum(c.isalpha() for c in visible)

@@ -357,3 +357,15 @@ def test_a_terms_description_on_its_line_is_a_sentence_of_its_entry() -> None:
     found = candidate_sentences([(0, _passage("formatters.html#13", text))])
     assert found[0].text.startswith("noclasses: If set to true, token <span> tags"), found
     assert found[0].entry == {"noclas"}, found  # its stem
+
+
+def test_a_field_labelled_by_title_cased_words_is_the_entrys_record_not_a_finding() -> None:
+    # trial 90, F1: Docutils' directive entries open with a table of fields; "Directive Type:
+    # "sectnum" or "section-numbering" (synonyms)." was the finding quoted for "What does the
+    # sectnum directive do?", not the directive's own sentence
+    text = ('Automatic Section Numbering\n\nDirective Type: "sectnum" or "section-numbering" '
+            '(synonyms).\n\nConfiguration Setting: sectnum_xform.\n\nThe "sectnum" directive '
+            "automatically numbers sections and subsections in a document.")
+    found = [s.text for s in candidate_sentences([(0, _passage("directives.html#73", text))])]
+    assert found == ['The "sectnum" directive automatically numbers sections and subsections in '
+                     "a document."], found
