@@ -246,7 +246,8 @@ def judged_terms(terms: Sequence[str], names: Iterable[str] = ()) -> list[str]:
 
 
 def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
-    """``'"zebra" or "marmalade"'``; ``'2 of "a", "b" and "c"'`` when more than one is needed;
+    """``'"zebra" or "marmalade"'``; ``'at least 2 of "a", "b" and "c"'`` when more than one is
+    needed ("mentions 2 of ..." read as garbled, trial 90, F7);
     ``""`` for no terms.
 
     Example:
@@ -260,7 +261,7 @@ def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
         return quoted[0]
     if at_least <= 1:
         return f"{', '.join(quoted[:-1])} or {quoted[-1]}"
-    return f"{at_least} of {', '.join(quoted[:-1])} and {quoted[-1]}"
+    return f"at least {at_least} of {', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
 def item_words(item: Mapping[str, Any]) -> str:
