@@ -56,30 +56,11 @@ from app.research.topic_words import (  # re-exported: the words a verdict is ma
 from app.research.unreached import unreached_sources
 from workers.sources.query import identifier_in, identifier_parts
 
-__all__ = [
-    "DROPPED_AT_REVIEW",
-    "NO_RELEVANT_SOURCES",
-    "Relevance",
-    "RunWarning",
-    "TermStats",
-    "WORDS_NOT_FOUND",
-    "corpus_stats",
-    "describe_terms",
-    "judge",
-    "judged_terms",
-    "mentioned",
-    "missing_note",
-    "name_terms",
-    "needed",
-    "on_topic",
-    "relevance_warnings",
-    "spelled_out",
-    "topic_terms",
-    "unknown_terms",
-    "unretrieved_names",
-    "unretrieved_words",
-    "weights",
-]
+__all__ = ["DROPPED_AT_REVIEW", "NO_RELEVANT_SOURCES", "Relevance", "RunWarning", "TermStats",
+           "WORDS_NOT_FOUND", "corpus_stats", "describe_terms", "judge", "judged_terms",
+           "mentioned", "missing_note", "name_terms", "needed", "on_topic", "relevance_warnings",
+           "spelled_out", "topic_terms", "unknown_terms", "unretrieved_names",
+           "unretrieved_words", "weights"]
 
 NO_RELEVANT_SOURCES = "no_relevant_sources"
 """Warning code: no retrieved passage mentions any of the topic's own content words."""
@@ -341,6 +322,9 @@ def unretrieved_phrases(phrases: Sequence[str], rows: Iterable[Mapping[str, Any]
         >>> rows[0]["structured"]["items"][0]["text"] = "Each event loop runs a TaskGroup."
         >>> unretrieved_phrases(["event loops", "task groups"], rows)
         ()
+        >>> rows[0]["structured"]["items"][0]["text"] = "Paste into Microsoft(R) Word(R) files."
+        >>> unretrieved_phrases(["microsoft word"], rows)
+        ()
     """
     texts = [f"{item.get('title') or ''} {item.get('text') or ''}"
              for _row, item in ok_items(list(rows)) if item.get("ref")]
@@ -348,12 +332,12 @@ def unretrieved_phrases(phrases: Sequence[str], rows: Iterable[Mapping[str, Any]
         return ()
     missing = []
     for phrase in phrases:
-        # each word in any number (loops, loop), the words apart or joined as an identifier
-        # writes them ("Task Groups": TaskGroup; "StateGraph Compile": StateGraph.compile)
+        # each word in any number (loops, loop), apart, joined as an identifier writes them
+        # ("Task Groups": TaskGroup) or trade-marked ("Microsoft(R) Word(R)", trial 90, F5)
         words = [re.escape(re.sub(r"(?:es|s)$", "", w) if len(w) > 3 else w)
                  for w in phrase.split()]
-        said = re.compile(r"(?<![^\W_])" + r"\w{0,2}[\s._:/-]*".join(words) + r"\w{0,2}(?![^\W_])",
-                          re.IGNORECASE)
+        said = re.compile(r"(?<![^\W_])" + r"\w{0,2}(?:\((?:R|TM)\)|[®™])?[\s._:/-]*".join(words)
+                          + r"\w{0,2}(?![^\W_])", re.IGNORECASE)
         if not any(said.search(text) for text in texts):
             missing.append(phrase)
     return tuple(missing)
