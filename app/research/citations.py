@@ -23,7 +23,7 @@ from workers.sources import Passage
 from workers.sources.base import code_span, group_by_document
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.query import mentions
-from workers.sources.sentence_ends import ITEM_MARK
+from workers.sources.sentence_ends import ITEM_MARK, continues_code
 from workers.sources.stopwords import STOPWORDS
 
 __all__ = ["Citations", "claim_key", "excerpt", "headings_only", "items", "near_copies_out", "once",
@@ -138,6 +138,10 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
         >>> excerpt("The smtp client has, since version 3.2:\\n\\n- tls_wrappermode\\n\\n"
         ...         "The smtp client delivers mail.", about=["smtp"])
         'The smtp client delivers mail.'
+        >>> excerpt("Run it from the shell:\\n\\n```\\n$ pyg test.py\\n```\\n\\nwill print the "
+        ...         "file test.py in colour. It finds the colours the terminal supports.",
+        ...         about=["test", "colour"])
+        'It finds the colours the terminal supports.'
     """
     body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
     paragraphs = [p for p in PARA_SPLIT.split(body) if not is_heading(p)]
@@ -156,6 +160,9 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
     # a lead-in shown without its list ("Available in Postfix version 3.2 and later:") says
     # nothing (trial 85, F4): another sentence is shown when there is one
     answers = [p for p in answers if not _lead_in_alone(body, p)] or answers
+    # nor the rest of a sentence begun by the code above it ("will print the file test.py to
+    # standard output ...", after "$ pygmentize test.py": trial 90, F4)
+    answers = [p for p in answers if not continues_code(body, body.find(p), p)] or answers
     named = _most_named(answers, about)
     if named:
         return clip(_with_its_code(body, named), limit)
