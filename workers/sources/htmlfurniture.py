@@ -128,32 +128,43 @@ Measuring the duration of async operations". "Two items or more" is ``count(li) 
 ``li[2]``, libxslt matched it per element at the cost of its siblings when it was a
 stylesheet's template (SQLite's requirements.html)."""
 
+_NAV_ID = ("/descendant::*/@id[contains(translate(., 'SIDEBRNVGATO', 'sidebrnvgato'), 'sidebar') "
+           "or contains(translate(., 'SIDEBRNVGATO', 'sidebrnvgato'), 'navigation')]")
+"""The ids that may name a navigation block of a page's theme (Mako's ``docs-sidebar``,
+``docs-narrow-top-navigation``: "Previous: Inheritance", "Next: The Unicode Chapter" and the
+manual's chapter list were a passage, its Top passage, trial 92, F3): furniture when its links
+are most of its text (:func:`_bar`) and it holds no ``h1`` or ``h2`` (a header block holding the
+page's title stays). A docutils ``sidebar`` directive is a class, not an id: it stays."""
+
 _LOCAL = threading.local()
 
 
 def _paths() -> tuple[list[etree.XPath], etree.XPath, etree.XPath, etree.XPath, etree.XPath,
-                      etree.XPath]:
+                      etree.XPath, etree.XPath]:
     """This thread's compiled paths (an XPath evaluator serves one thread at a time): those
     whose results' parents are furniture, the links and their holder test, the texinfo
-    furniture and test, and the bars' links."""
+    furniture and test, the bars' links and the navigation ids."""
     paths = getattr(_LOCAL, "paths", None)
     if paths is None:
         paths = _LOCAL.paths = (
             [etree.XPath(path) for path in (*_BY_ATTRIBUTE, _CONTENTS)],
             etree.XPath(_LINKS), etree.XPath(_HOLDER), etree.XPath(TEXINFO_FURNITURE),
-            etree.XPath(TEXINFO_PAGE), etree.XPath(BARS))
+            etree.XPath(TEXINFO_PAGE), etree.XPath(BARS), etree.XPath(_NAV_ID))
     return paths
 
 
 def page_furniture(root: Any) -> list[Any]:
     """The furniture elements of a parsed page (``root``: an lxml HTML element), each once, to
     be dropped before the page's text is read. Never raises for a page lxml parsed."""
-    of_parents, links, holder, texinfo, is_texinfo, bars = _paths()
+    of_parents, links, holder, texinfo, is_texinfo, bars, nav_ids = _paths()
     found = [node.getparent() for path in of_parents for node in path(root)]
     found += [link.getparent() if holder(link) else link for link in links(root)]
     if is_texinfo(root):
         found += texinfo(root)
     found += filter(_bar, (link.getparent() for link in bars(root)))
+    found += [block for block in (a.getparent() for a in nav_ids(root)) if _bar(block)
+              and block.tag not in ("html", "body", "main", "article")
+              and not any(True for _ in block.iter("h1", "h2"))]
     return list(dict.fromkeys(found))  # one element found twice is dropped once
 
 

@@ -245,3 +245,24 @@ def test_links_with_bars_inside_code_a_cell_or_an_item_stay_text() -> None:
                      f'{bars}</td></tr></table><ul><li>{bars}</li></ul></body></html>')
     assert "Set the mode to on|off|auto to control it." in page.text
     assert page.text.count("LINE | NUMBER | SUPERSCRIPT") == 2, page.text
+
+
+def test_a_themes_sidebar_and_navigation_named_by_their_ids_are_not_text() -> None:
+    # trial 92, F3: Mako's theme writes its chapter list in <div id="docs-sidebar"> under an
+    # <h3>, and "Previous: Inheritance", "Next: The Unicode Chapter" in <div
+    # id="docs-narrow-top-navigation">: a passage of them was a report's Top passage
+    page = html_page(
+        '<html><body><div id="docs-header"><h1><a href="index.html">Mako Documentation</a></h1>'
+        '</div><div id="fixed-sidebar"><div id="docs-sidebar"><h3><a href="index.html">Mako '
+        'Documentation</a></h3><ul><li><a href="usage.html">Usage</a></li><li><a href='
+        '"syntax.html">Syntax</a></li><li><a href="#n">Turning off Filtering with the n Filter'
+        '</a></li></ul></div></div><div id="docs-narrow-top-navigation"><ul><li><b>Previous:'
+        '</b> <a href="inheritance.html">Inheritance</a></li><li><b>Next:</b> <a href='
+        '"unicode.html">The Unicode Chapter</a></li></ul></div>'
+        '<h2 id="n">Turning off Filtering with the n Filter</h2><p>The n filter disables all '
+        'default filtering.</p><div class="sidebar"><p>A sidebar of the text itself stays, with '
+        'its <a href="x.html">link</a>.</p></div></body></html>')
+    text = page.text
+    assert "Previous" not in text and "Usage" not in text and "Unicode" not in text, text
+    assert "The n filter disables all default filtering." in text, text
+    assert "A sidebar of the text itself stays" in text and "Mako Documentation" in text, text
