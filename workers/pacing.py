@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import email.utils
-import math
 import random
 import threading
 import time
@@ -39,12 +37,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from workers.errors import (
-    RateLimitPatienceSpent,
-    RetryAfterTooLong,
-    causes,
-    is_rate_limited,
-)
+from workers.errors import RateLimitPatienceSpent, RetryAfterTooLong, is_rate_limited
+from workers.retry_after import retry_after
 from workers.waits import STOP_SLICE, announce_wait, check_stop, sleep_or_stop
 
 __all__ = [
@@ -102,6 +96,19 @@ class RetryAfterGate:
             if until > self._until:
                 self._until, self._unsaid, self._refused = until, waiting_for, refused
 
+    def refuse(self, seconds: float, refused: BaseException) -> None:
+        """Hold for a window longer than the run waits (``seconds`` from now), kept for the next
+        process as any window is: every wait while it lasts raises ``refused``, so no request
+        goes inside it (trial 91, F1 and F2: the call that was told failed, and the other
+        workers, the next round and the report's summary sent theirs at once)."""
+        with self._lock:
+            now = self._clock()
+            until = max(self._until, now + max(0.0, seconds))
+            self._until, self._refused = until, refused
+        if self.keep is not None:
+            with contextlib.suppress(Exception):  # the window holds here all the same
+                self.keep(time.time() + (until - now))
+
     def _say_restored(self) -> None:
         with self._lock:
             said, self._unsaid = self._unsaid, None
@@ -155,60 +162,6 @@ def gate_for(provider: str, endpoint: str = "") -> RetryAfterGate:
 
 # --- reading and honouring Retry-After -----------------------------------------------------
 
-_RETRY_AFTER_HEADERS = (("retry-after-ms", 1000.0), ("retry-after", 1.0))
-
-
-def _headers(exc: BaseException) -> Any:
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    return headers if headers is not None else getattr(exc, "headers", None)
-
-
-def retry_after(exc: BaseException, now: float | None = None) -> float | None:
-    """The seconds the server asked to wait before the next request, or None when it did not.
-
-    Reads the ``retry-after-ms`` header (milliseconds, as OpenAI sends it) and ``Retry-After``
-    (seconds, or an HTTP date) from the response an HTTP error carries (``exc.response.headers``:
-    ``openai.APIStatusError``, ``httpx.HTTPStatusError``, ``requests.HTTPError``), following
-    ``__cause__``/``__context__`` to a wrapped one. A date in the past gives 0.
-
-    Args:
-        exc: any exception.
-        now: the current Unix time for an HTTP-date header (default ``time.time()``).
-
-    Example:
-        >>> import httpx
-        >>> response = httpx.Response(429, headers={"Retry-After": "15"},
-        ...                           request=httpx.Request("GET", "http://x"))
-        >>> retry_after(httpx.HTTPStatusError("429", request=response.request, response=response))
-        15.0
-    """
-    for current in causes(exc):
-        headers = _headers(current)
-        if headers is not None:
-            for name, unit in _RETRY_AFTER_HEADERS:
-                try:
-                    raw = headers.get(name)
-                except Exception:  # noqa: BLE001 - an odd headers object: no header
-                    raw = None
-                if raw is None:
-                    continue
-                raw = str(raw).strip()
-                try:
-                    value = float(raw) / unit
-                except ValueError:
-                    if unit != 1.0:
-                        continue
-                    try:
-                        when = email.utils.parsedate_to_datetime(raw).timestamp()
-                    except (TypeError, ValueError, IndexError):
-                        continue
-                    value = when - (time.time() if now is None else now)
-                if math.isfinite(value) or value > 0:
-                    return max(0.0, value)
-    return None
-
-
 def honour_retry_after(error: BaseException, gate: RetryAfterGate, patience: float,
                        label: str) -> bool:
     """Hold ``gate`` for the wait ``error`` asks for (its response's ``Retry-After``), so no
@@ -222,18 +175,21 @@ def honour_retry_after(error: BaseException, gate: RetryAfterGate, patience: flo
 
     Raises:
         RetryAfterTooLong: the server asked for more than ``patience`` (permanent for this run;
-            the original error is its ``__cause__``).
+            the original error is its ``__cause__``); the gate refuses every request until
+            the window ends (:meth:`RetryAfterGate.refuse`).
     """
     seconds = retry_after(error)
     if seconds is None:
         return False
     if seconds > patience:
-        raise RetryAfterTooLong(
+        refused = RetryAfterTooLong(
             f"{label}: the provider asked to wait {seconds:.0f} s before the next request "
             f"(Retry-After), more than the {patience:g} s this run waits "
             "(RESEARCH_RETRY_PATIENCE); try again later",
             seconds=seconds, patience=patience,
-        ) from error
+        )
+        gate.refuse(seconds, refused)  # no caller sends a request inside the window either
+        raise refused from error
     gate.hold(seconds, f"for the Retry-After {label} asked for (no request to it until then; "
                        "at most RESEARCH_RETRY_PATIENCE)")
     return True

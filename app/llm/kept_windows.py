@@ -37,9 +37,9 @@ FILE = "retry-after.json"
 """The data dir's file of windows: ``{endpoint digest: Unix time the window ends}``."""
 
 LONGEST = 600.0
-"""The longest window restored, in seconds: ``RESEARCH_RETRY_PATIENCE``'s bound; a window
-longer than the patience failed its call and was never held (a clock set back is no reason to
-wait an hour)."""
+"""The longest window kept and restored, in seconds: ``RESEARCH_RETRY_PATIENCE``'s bound; a
+window longer than the patience fails its call, and every call inside it, for this long at most
+(a clock set back is no reason to wait an hour)."""
 
 
 def _key(provider: str, endpoint: str) -> str:
@@ -133,4 +133,5 @@ def keep_windows(gate: RetryAfterGate, data_dir: Path | str, provider: str, endp
         ) if left > patience else None
         gate.restore(min(left, LONGEST), f"for the Retry-After {label} asked for in an "
                      "earlier run (no request to it until then)", refused)
-    gate.keep = lambda until: _write(path, key, until)
+    # a window past LONGEST (one refused: trial 91, F1) is kept to LONGEST, as it is read
+    gate.keep = lambda until: _write(path, key, min(until, time.time() + LONGEST))

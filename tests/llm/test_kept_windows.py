@@ -148,3 +148,27 @@ def test_a_kept_window_longer_than_the_runs_patience_sends_nothing_and_exits_75(
     assert done.returncode == 75, (done.returncode, done.stderr)
     assert not fake_openai.seen, "a request went inside the kept window"
     assert "RESEARCH_RETRY_PATIENCE" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("role", ["planner", "analyst"])
+def test_a_retry_after_past_the_patience_holds_every_request_and_is_kept(
+        fake_openai, llm_corpus, tmp_path, cli_in_process, role):
+    # trial 91, F1 and F2: a Retry-After of 120 s against a patience of 5 failed its call, but
+    # the window was neither held nor kept: the other workers, the next round and the report's
+    # summary sent theirs at once, and a rerun 6 s later sent 6 requests inside it
+    from app.llm.kept_windows import FILE, _key
+
+    fake_openai.fail(role, status=429, retry_after="120", times=1)
+    data = tmp_path / "data"
+    env = llm_env(fake_openai, RESEARCH_RETRY_PATIENCE="5", RESEARCH_MAX_CONCURRENCY="1")
+    done = cli_in_process(research_args(llm_corpus, data), env)
+    assert done.returncode == (75 if role == "planner" else 1), (done.returncode, done.stderr)
+    (limited,) = fake_openai.requests(status=429)
+    after = [(s.role, round(s.at - limited.at, 2)) for s in fake_openai.seen
+             if s.at > limited.at]
+    assert after == [], f"requests inside the window: {after}"
+    kept = json.loads((data / FILE).read_text(encoding="utf-8"))
+    assert kept[_key("openai", fake_openai.url)] > time.time() + 100, kept
+    again = cli_in_process(research_args(llm_corpus, data), env)
+    assert again.returncode in (1, 75), (again.returncode, again.stderr)
+    assert not [s for s in fake_openai.seen if s.at > limited.at], "the rerun sent a request"

@@ -11,6 +11,7 @@ sleeps for long.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -163,7 +164,7 @@ def test_a_web_search_rate_limited_with_retry_after_0_is_waited_out():
 
 @pytest.mark.parametrize(("fault", "setting"), [
     ({"status": 429}, "RESEARCH_RATE_LIMIT_PATIENCE"),
-    ({"status": 503, "retry_after": "900"}, "RESEARCH_RETRY_PATIENCE"),
+    ({"status": 503, "retry_after": "3"}, "RESEARCH_RETRY_PATIENCE"),
 ], ids=["429s past the rate-limit patience", "a Retry-After past the retry patience"])
 def test_a_rate_limit_outlasting_the_patience_exits_75_try_later(fake_openai, run, fault,
                                                                    setting):
@@ -171,13 +172,14 @@ def test_a_rate_limit_outlasting_the_patience_exits_75_try_later(fake_openai, ru
     # code was 1, which the README's table calls "the run failed": a script could not tell it
     # from a failure. 75 (EX_TEMPFAIL), as a busy thread; the same line.
     fake_openai.fail("planner", times=None, **fault)
-    proc, out, _data = run(RESEARCH_RATE_LIMIT_PATIENCE="0.5", RESEARCH_RETRY_PATIENCE="5")
+    proc, out, _data = run(RESEARCH_RATE_LIMIT_PATIENCE="0.5", RESEARCH_RETRY_PATIENCE="1")
     assert proc.returncode == 75, proc.stdout + proc.stderr
     errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and errors[0].endswith("; try again later"), proc.stderr
     assert setting in errors[0] and "Traceback" not in proc.stderr
     assert (out["status"], out["exit_code"]) == ("try_later", 75), out
-    fake_openai.faults.clear()  # the limit lifted: the same command finishes the thread
+    fake_openai.faults.clear()  # the limit lifted: the same command finishes the thread,
+    time.sleep(float(fault.get("retry_after", 0)))  # once the window asked for is over
     again, summary, _data = run()
     assert again.returncode == 0, again.stderr
     assert summary["sub_questions"] == PLAN_QUESTIONS

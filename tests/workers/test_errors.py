@@ -255,3 +255,16 @@ def test_a_wait_for_a_worker_slot_ends_when_the_run_stops():
     with workers.waits.holding(slot, "a free worker slot"):  # no stop signal: a plain slot
         assert slot.acquire(blocking=False) is False
     assert slot.acquire(blocking=False) is True
+
+
+def test_a_retry_after_past_a_day_or_infinite_asks_for_a_day() -> None:
+    # trial 91, F6: "Retry-After: 1e309" was "asked to wait inf s", a window without end
+    import httpx
+
+    from workers.retry_after import LONGEST_ASKED
+
+    for raw in ("1e309", "inf", "9999999"):
+        response = httpx.Response(429, headers={"Retry-After": raw},
+                                  request=httpx.Request("GET", "http://x"))
+        error = httpx.HTTPStatusError("429", request=response.request, response=response)
+        assert retry_after(error) == LONGEST_ASKED, raw
