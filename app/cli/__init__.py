@@ -138,6 +138,8 @@ def _ended(exc: BaseException) -> tuple[int, str]:
     if isinstance(exc, ConfigError | DomainError | CorpusError):  # bad input, and only that
         if why := _disk_full(exc):  # e.g. a corpus index that could not be written
             return EXIT_FAILED, disk_full_line(why)
+        if why := not_writable(exc, commands.DATA_DIR[0] if commands.DATA_DIR else None):
+            return EXIT_FAILED, not_writable_line(why)  # the data dir made read-only: trial 91
         return EXIT_BAD_INPUT, f"error: {exc}"
     if isinstance(exc, OSError) and exc.errno == errno.ENAMETOOLONG:  # a path given: bad input
         name = clip(str(exc.filename or ""), 120)

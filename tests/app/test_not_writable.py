@@ -35,6 +35,30 @@ def test_a_read_only_database_or_data_dir_file_is_said_so(tmp_path: Path) -> Non
         commands.DATA_DIR[:] = []
 
 
+
+def test_a_corpus_index_the_data_dir_stopped_taking_is_no_bad_input(tmp_path: Path) -> None:
+    # trial 91, F4: the data dir made immutable while the corpus index was built ended in exit
+    # 2 (bad input, nothing written) and a raw "[Errno 1] Operation not permitted" line
+    from workers.sources import CorpusError
+
+    commands.DATA_DIR[:] = [tmp_path]
+    try:
+        temp = tmp_path / ".corpus-dir-1.sqlite.tmp"
+        try:
+            raise PermissionError(errno.EPERM, "Operation not permitted", str(temp))
+        except PermissionError:
+            try:
+                raise CorpusError(f"cannot build corpus index {temp}: [Errno 1] ...") from None
+            except CorpusError as failed:
+                error = failed
+        assert _ended(error) == (EXIT_FAILED, (
+            f"error: the data dir stopped taking writes (Operation not permitted: {temp}); "
+            "nothing was lost: make it writable again, then run the same command again to "
+            "continue"))
+        assert _ended(CorpusError("no such folder: /nowhere"))[0] == 2  # bad input stays so
+    finally:
+        commands.DATA_DIR[:] = []
+
 def test_a_name_too_long_for_the_file_system_is_bad_input(tmp_path: Path, capsys) -> None:
     # Trial 46, F3: a folder name past 255 bytes in --data-dir (or --corpus, --out, --run-log)
     # ended as "run failed: OSError: [Errno 36] File name too long", exit 1, not 2
