@@ -33,13 +33,16 @@ MAX_QUERY_TOKENS = 32
 """At most this many distinct query tokens are OR-ed into one FTS5 query."""
 
 _MARKED = re.compile(r"\[([A-Za-z])\]|`(\w)`|(?<=[A-Za-z]/)(\d)(?!\w)"
-                     r"|(?:^|(?<=[\s(\"']))-([A-Za-z])(?![\w-])")
+                     r"|(?:^|(?<=[\s(\"']))-([A-Za-z])(?![\w-])"
+                     r"|\b(?i:the)\s+([A-Za-z])\s+(?=(?i:filter|flag|option|command|key|switch|"
+                     r"modifier|register|parameter|argument|variable)s?\b)")
 """A one-character word the question marks as a name: a flag or option letter in brackets or
 backticks ("the RewriteRule [L] flag"; a digit in brackets is a footnote's mark, "[1]"), an
 option of one letter ("the -L option of ssh", trial 76), a version's digit after a slash
-("HTTP/2"): searched,
-as no other one-character word is (trial 57, Q2: "[L]" and "HTTP/2" lost to "flags" and
-"http", and the flags page's introduction answered)."""
+("HTTP/2"), a letter named by the kind of thing it is ("the n filter": Mako's section on it
+was never retrieved, trial 92, F2): searched, as no other one-character word is (trial 57,
+Q2: "[L]" and "HTTP/2" lost to "flags" and "http", and the flags page's introduction
+answered)."""
 
 
 def query_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
@@ -58,6 +61,8 @@ def query_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
         ['checkpointer']
         >>> query_terms("Every variable I've made with the re module")
         ['variable', 'made', 're', 'module']
+        >>> query_terms("What does the n filter do?"), query_terms("Is a filter a function?")
+        (['n', 'filter'], ['filter', 'function'])
     """
     seen: dict[str, None] = {}
     marked = {m.group(m.lastindex or 0).lower() for m in _MARKED.finditer(text)}
