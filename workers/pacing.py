@@ -43,7 +43,7 @@ from workers.waits import STOP_SLICE, announce_wait, check_stop, sleep_or_stop
 
 __all__ = [
     "RateLimitPatience", "RetryAfterGate", "gate_for", "honour_retry_after", "paced_search",
-    "patiently", "rate_limit_patience", "retry_after",
+    "patiently", "rate_limit_patience",
 ]
 
 _Result = TypeVar("_Result")

@@ -23,7 +23,7 @@ from workers.sources import Passage
 from workers.sources.base import code_span, group_by_document
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.query import mentions
-from workers.sources.sentence_ends import ITEM_MARK, continues_code
+from workers.sources.sentence_ends import ITEM_MARK, REFERS_BACK, continues_code
 from workers.sources.stopwords import STOPWORDS
 
 __all__ = ["Citations", "claim_key", "excerpt", "headings_only", "items", "near_copies_out", "once",
@@ -165,7 +165,7 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
     answers = [p for p in answers if not continues_code(body, body.find(p), p)] or answers
     named = _most_named(answers, about)
     if named:
-        return clip(_with_its_code(body, named), limit)
+        return clip(_with_its_code(body, _going_on(body, named, prose)), limit)
     if prose:
         if tail:
             return clip(prose[1], limit) if len(prose) > 1 else clip(ELLIPSIS + prose[0], limit)
@@ -195,6 +195,27 @@ def _lead_in_alone(body: str, sentence: str) -> bool:
     """Whether ``sentence`` ends with a colon and no code of ``body`` is shown with it
     (:func:`_with_its_code`): what it introduces is not in the excerpt."""
     return sentence.rstrip().endswith(":") and _with_its_code(body, sentence) == sentence
+
+
+def _going_on(body: str, sentence: str, prose: Sequence[str]) -> str:
+    """``sentence`` and the one right after it in its paragraph when that one goes on from it
+    (:data:`~workers.sources.sentence_ends.REFERS_BACK`: "It defaults to C:\\Program Files\\syncd."
+    after "install_dir: This setting chooses the folder ..."), as the offline model quotes them.
+
+    Example:
+        >>> first = "install_dir: This setting chooses the folder the installer puts it in."
+        >>> body = f"{first} It defaults to /opt.\\n\\nMore."
+        >>> _going_on(body, first, prose_sentences(body))[len(first):]
+        ' It defaults to /opt.'
+    """
+    at = prose.index(sentence) if sentence in prose else -1
+    if at < 0 or at + 1 >= len(prose) or not REFERS_BACK.match(prose[at + 1]):
+        return sentence
+    start = body.find(sentence)
+    end = body.find(prose[at + 1], start + len(sentence))
+    between = body[start + len(sentence):end] if start >= 0 and end >= 0 else "\n\n"
+    return f"{sentence} {prose[at + 1]}" if not between.strip() and "\n\n" not in between \
+        else sentence
 
 
 def _with_its_code(body: str, sentence: str) -> str:

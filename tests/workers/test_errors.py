@@ -29,7 +29,7 @@ from workers.errors import (
     classify,
     response_fault,
 )
-from workers.pacing import retry_after
+from workers.retry_after import retry_after
 from workers.usage import AttemptTokens, TokenTally, count_tokens, served_tokens
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from app.llm.offline.blocks import FIELD_ENTRY
+from workers.sources.entries import entry_led
 
 __all__ = ["looks_like_code"]
 
@@ -47,7 +48,8 @@ def looks_like_code(sentence: str) -> bool:
             and not (sentence[:1].isupper() and sentence.rstrip().endswith("."))):
         return True  # a short line, unless written as a sentence ("Set limit = 500 here.")
     if (m := FIELD_ENTRY.match(sentence) or _TITLED_FIELD.match(sentence)) and (
-            m.group(1).lower() not in _PROSE_LABELS and not _described(sentence[m.end():])):
+            m.group(1).lower() not in _PROSE_LABELS and not (
+            entry_led(sentence) and _described(sentence[m.end():]))):
         return True
     visible = [c for c in sentence if not c.isspace()]
     letters = sum(c.isalpha() for c in visible)
@@ -55,8 +57,10 @@ def looks_like_code(sentence: str) -> bool:
 
 
 def _described(rest: str) -> bool:
-    """Whether a field's text (after ``name:``) is a sentence of prose: a definition list's
-    entry, its term and its description on one line (Pygments' "noclasses: If set to true,
+    """Whether a field's text (after ``name:``) is a sentence of prose: with a label that names
+    a thing of the software (:func:`~workers.sources.entries.entry_led`; "Windows: Run the
+    installer ..." labels prose, trial 56), a definition list's entry, its term and its
+    description on one line (Pygments' "noclasses: If set to true,
     token <span> tags ... will not use CSS classes, but inline styles.", the option's only
     definition, was no candidate, and its next sentence answered, trial 90, F2)."""
     rest = rest.strip()

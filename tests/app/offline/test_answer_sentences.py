@@ -247,10 +247,10 @@ def test_a_capitalised_word_labelling_prose_gives_its_sentence_no_entry() -> Non
     passage = Passage(ref="install.html#1", doc_id="install.html", title="Installing syncd",
                       source="install.html", text=text)
     entries = {s.text[:12]: set(s.entry) for s in candidate_sentences([(0, passage)])}
-    # "Windows:" labels no entry: "It asks for ..." has none, and is no finding alone (trial
-    # 74, F8): it is quoted with the sentence it goes on from, a labelled sentence of prose
-    # (trial 90, F2: "noclasses: If set to true, ..." is a definition, no field listing)
-    assert "It asks for " not in entries and entries["Windows: Run"] == set(), entries
+    # "Windows:" labels no entry: "It asks for ..." has none, and, its subject in a line no
+    # finding quotes (a field listing), it is no finding alone (trial 74, F8); install_dir's
+    # line is a sentence of its entry (trial 90, F2), quoted with "It defaults ..."
+    assert "It asks for " not in entries, entries
     assert entries["install_dir:"] == {"instal", "dir"}, entries  # the entry keeps its name
 
 

@@ -14,7 +14,8 @@ import pytest
 from tests.searxng_server import FakeSearxng
 from tests.tavily_server import TAVILY_KEY, FakeTavily, pages_for
 from workers.errors import is_fatal, is_transient
-from workers.pacing import RetryAfterGate, paced_search, retry_after
+from workers.pacing import RetryAfterGate, paced_search
+from workers.retry_after import retry_after
 from workers.sources.searxng import searxng_search
 from workers.sources.tavily import tavily_search
 from workers.sources.web import WEB_CACHE, WebSearchError, WebSource
