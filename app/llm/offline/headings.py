@@ -11,7 +11,7 @@ import re
 
 from workers.sources.textsections import letter_line
 
-__all__ = ["asks_as_heading", "heading_at", "heading_of", "passage_headings"]
+__all__ = ["asks_as_heading", "heading_at", "heading_line", "heading_of", "passage_headings"]
 
 
 _HEADING_LINE = re.compile(
@@ -80,3 +80,18 @@ def asks_as_heading(sentence: str, heading: str) -> bool:
     """
     return sentence.rstrip().endswith("?") and " ".join(sentence.split()) == " ".join(
         heading.split())
+
+
+def heading_line(text: str) -> str:
+    """A passage's first paragraph when it is one line and more text follows it: the heading an
+    HTML section's passage opens with (the search tools hand the model no heading of its own:
+    Scrapy's FAQ question stayed a finding, trial 93); ``""`` otherwise.
+
+    Example:
+        >>> heading_line("Simplest way to dump items?\\n\\nTo dump into JSON: run it.")
+        'Simplest way to dump items?'
+        >>> heading_line("One paragraph only."), heading_line("Two\\nlines\\n\\nMore.")
+        ('', '')
+    """
+    first, _, rest = text.strip().partition("\n\n")
+    return first.strip() if rest.strip() and "\n" not in first.strip() else ""

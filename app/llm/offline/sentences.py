@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from app.llm.offline.blocks import blocks
 from app.llm.offline.code_quotes import prose_of, with_code
 from app.llm.offline.codelike import looks_like_code
-from app.llm.offline.headings import asks_as_heading, heading_at, heading_of, passage_headings
+from app.llm.offline.headings import (
+    asks_as_heading,
+    heading_at,
+    heading_line,
+    heading_of,
+    passage_headings,
+)
 from app.llm.offline.lists import lead_in, with_list
 from app.llm.offline.markup import (
     code_lines,
@@ -350,7 +356,8 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                 if (position == 0 and not _is_first(passage) and starts_mid_sentence(
                         passage.text, sentence)  # the tail of the passage before's sentence
                         or continues_code(passage.text, offset, sentence)
-                        or asks_as_heading(sentence, passage.heading)):  # a FAQ's heading
+                        or asks_as_heading(sentence, passage.heading or heading_line(
+                            passage.text))):  # a FAQ's question heading its section
                     continue
                 # a lead-in ("the following are disallowed:") is quoted with its list
                 sentence = with_list(passage.text, offset, sentence, _MAX_CHARS, _MAX_WORDS)

@@ -332,6 +332,8 @@ def test_a_question_that_heads_its_section_is_no_finding() -> None:
             "with its dump switch set.")
     passage = Passage("faq.html#23", "faq.html", "FAQ", "faq.html", text, heading=heading)
     found = [s.text for s in candidate_sentences([(0, passage)])]
+    # as the search tool hands it to the model: no heading of its own (trial 93)
+    assert [s.text for s in candidate_sentences([(0, _passage("faq.html#23", text))])] == found
     assert found == ["To dump the zorblax relay signals into a JSON file, run the relay with its "
                      "dump switch set."], found
 
