@@ -98,7 +98,9 @@ def headings_only(text: str, heading: str = "") -> bool:
     linked titles (SQLAlchemy's joinedload entry: "Relationship Loading Techniques / Joined
     Eager Loading" was a Top passage, shown as code), a heading whose section lost its body,
     its section's ``heading`` alone (Celery's entries without a description, "relative = False /
-    remaining_estimate(last_run_at) / property seconds", were a Top passage, trial 89, F10).
+    remaining_estimate(last_run_at) / property seconds", were a Top passage, trial 89, F10), or
+    a part of it (Celery's ``Panel.data = {'active': <function active>, ...}``, an attribute's
+    value longer than a passage, cut into passages of its heading alone, trial 93, R2).
 
     Example:
         >>> headings_only("Relationship Loading Techniques\\n\\nJoined Eager Loading")
@@ -107,12 +109,14 @@ def headings_only(text: str, heading: str = "") -> bool:
         False
         >>> headings_only("relative = False / seconds", "relative = False / seconds")
         True
+        >>> headings_only("'ping': <function ping>", "data = {'ping': <function ping>}")
+        True
     """
     body = re.sub(r"^\s*#{1,6}\s.*$", "", text, flags=re.MULTILINE)
     paragraphs = [p for p in PARA_SPLIT.split(body) if p.strip()]
-    if heading.strip() and paragraphs and " ".join(paragraphs[0].split()) == " ".join(
-            heading.split()):
-        paragraphs = paragraphs[1:]
+    label = " ".join(heading.split())
+    if label and paragraphs and " ".join(paragraphs[0].split()) in label:  # a part of it, too:
+        paragraphs = paragraphs[1:]  # Celery's Panel.data = {...}, longer than a passage
     return not any(not is_heading(p) for p in paragraphs)
 
 
