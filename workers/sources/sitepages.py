@@ -19,9 +19,13 @@ __all__ = ["without_site_pages"]
 
 _File = tuple[str, Path, os.stat_result]
 
-_SITE_PAGE = re.compile(r"(?:search|404|genindex(?:-[^/]*)?|[a-z]+-modindex)\.html?")
-"""A Sphinx site's own pages: ``search.html``, ``404.html`` (sphinx-notfound-page),
-``genindex.html`` and its letters (``genindex-A.html``), ``py-modindex.html``."""
+_SITE_PAGE = re.compile(r"(?:search|404|sitemap|genindex(?:-[^/]*)?|[a-z]+-modindex)\.html?")
+"""A Sphinx or MkDocs site's own pages: ``search.html``, ``404.html`` (sphinx-notfound-page,
+MkDocs), ``genindex.html`` and its letters (``genindex-A.html``), ``py-modindex.html``, a
+theme's ``sitemap.html`` (Python-Markdown's: a list of links, trial 94, F8)."""
+
+_BUILDS = ("searchindex.js", "search/search_index.json")
+"""What a site generator writes at its root: Sphinx's search index, MkDocs'."""
 
 
 def without_site_pages(found: list[_File], skipped: Counter[str],
@@ -30,12 +34,13 @@ def without_site_pages(found: list[_File], skipped: Counter[str],
     (:data:`_SITE_PAGE`, a ``searchindex.js`` beside them) and its ``viewcode`` pages (any
     ``.html`` below a ``_modules`` folder with a ``searchindex.js`` beside that folder), each
     counted ``site`` and named in a note of their own: ``"search.html, 404.html and 1 more:
-    skipped, pages of the Sphinx site itself (search, indexes, page not found)"``."""
+    skipped, pages the site's generator made for itself (search, indexes, page not found, site
+    map)"``; a site is told by its generator's search index (:data:`_BUILDS`)."""
     builds: dict[Path, bool] = {}
 
     def built(folder: Path) -> bool:
         if folder not in builds:
-            builds[folder] = (folder / "searchindex.js").is_file()
+            builds[folder] = any((folder / name).is_file() for name in _BUILDS)
         return builds[folder]
 
     def viewcode(path: Path) -> bool:
@@ -50,8 +55,8 @@ def without_site_pages(found: list[_File], skipped: Counter[str],
         return found
     gone = set(site) | set(code)
     skipped["site"] += len(gone)
-    for rels, why in ((site, "pages of the Sphinx site itself (search, indexes, page not "
-                             "found)"),
+    for rels, why in ((site, "pages the site's generator made for itself (search, indexes, "
+                             "page not found, site map)"),
                       (code, "the highlighted source of the modules the API pages document "
                              "(Sphinx's viewcode)")):
         if rels and notes is not None:

@@ -247,8 +247,9 @@ def test_a_sphinx_sites_own_pages_are_not_indexed(tmp_path: Path) -> None:
     (docs / "searchindex.js").write_text("Search.setIndex({})", encoding="utf-8")
     found, notes = _indexed(tmp_path, docs, "heron census nesting pairs")
     assert found == ["errorhandling.html"], found
-    assert notes[-1] == ("404.html, genindex.html and 1 more: skipped, pages of the Sphinx site "
-                         "itself (search, indexes, page not found)"), notes
+    assert notes[-1] == ("404.html, genindex.html and 1 more: skipped, pages the site's "
+                         "generator made for itself (search, indexes, page not found, site "
+                         "map)"), notes
     found, _ = _indexed(tmp_path / "other", plain, "heron census nesting pairs")
     assert found == ["404.html", "errorhandling.html", "genindex.html", "search.html"], found
 
@@ -278,3 +279,22 @@ def test_a_sphinx_sites_highlighted_module_source_is_not_indexed(tmp_path: Path)
                          "viewcode)"), notes
     found, _ = _indexed(tmp_path / "other", plain, "heron census nesting pairs")
     assert "_modules/heron/census.html" in found, found
+
+
+
+def test_an_mkdocs_sites_own_pages_are_not_indexed(tmp_path: Path) -> None:
+    # trial 94, F8: Python-Markdown's MkDocs site kept its 404.html ("404 Page not found"),
+    # search.html ("Please activate JavaScript ...") and sitemap.html (a list of links)
+    docs = tmp_path / "docs"
+    (docs / "search").mkdir(parents=True)
+    page = "<html><head><title>{t}</title></head><body><h1>{t}</h1><p>{p}</p></body></html>"
+    (docs / "reference.html").write_text(page.format(t="Reference", p=HERON), "utf-8")
+    for name, text in (("404.html", "404 Page not found. " + HERON),
+                       ("search.html", "Please activate JavaScript to search. " + HERON),
+                       ("sitemap.html", "Reference. Heron census. " + HERON)):
+        (docs / name).write_text(page.format(t=name, p=text), encoding="utf-8")
+    (docs / "search" / "search_index.json").write_text('{"docs": []}', encoding="utf-8")
+    found, notes = _indexed(tmp_path, docs, "heron census nesting pairs")
+    assert found == ["reference.html"], found
+    assert notes[-1].startswith("404.html, search.html and 1 more: skipped, pages the site's "
+                                "generator made for itself"), notes
