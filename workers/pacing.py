@@ -75,15 +75,30 @@ class RetryAfterGate:
         """No request before ``seconds`` from now (a later hold already set is kept). With
         ``waiting_for``, a hold that moves the window's end by a second or more is said once
         (:func:`workers.waits.announce_wait`): two callers refused at once make one line."""
+        left, moved = self._extend(seconds)
+        if waiting_for is not None and moved >= 1.0:
+            announce_wait(left, waiting_for)
+        if moved >= 1.0:
+            self._kept(left)
+
+    def _extend(self, seconds: float, refused: BaseException | None = None
+                ) -> tuple[float, float]:
+        """Move the window's end to ``seconds`` from now unless it is later already (and set
+        what every wait in it raises, when ``refused``); return the seconds left and how far
+        the end moved."""
         with self._lock:
             now = self._clock()
             until = max(self._until, now + max(0.0, seconds))
             moved, self._until = until - self._until, until
-        if waiting_for is not None and moved >= 1.0:
-            announce_wait(until - now, waiting_for)
-        if self.keep is not None and moved >= 1.0:
+            if refused is not None:
+                self._refused = refused
+        return until - now, moved
+
+    def _kept(self, left: float) -> None:
+        """Tell :attr:`keep` the window's end, ``left`` seconds from now."""
+        if self.keep is not None:
             with contextlib.suppress(Exception):  # the window holds here all the same
-                self.keep(time.time() + (until - now))
+                self.keep(time.time() + left)
 
     def restore(self, seconds: float, waiting_for: str,
                 refused: BaseException | None = None) -> None:
@@ -101,13 +116,8 @@ class RetryAfterGate:
         process as any window is: every wait while it lasts raises ``refused``, so no request
         goes inside it (trial 91, F1 and F2: the call that was told failed, and the other
         workers, the next round and the report's summary sent theirs at once)."""
-        with self._lock:
-            now = self._clock()
-            until = max(self._until, now + max(0.0, seconds))
-            self._until, self._refused = until, refused
-        if self.keep is not None:
-            with contextlib.suppress(Exception):  # the window holds here all the same
-                self.keep(time.time() + (until - now))
+        left, _moved = self._extend(seconds, refused)
+        self._kept(left)
 
     def _say_restored(self) -> None:
         with self._lock:

@@ -159,17 +159,9 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
     # a tail chosen for its words would show half a sentence; but a passage may open with a
     # command's name ("iptables loads its rules from ..."): only a function word opens a tail
     cut = tail and prose[0].split()[0].lower() in STOPWORDS
-    # a question restates what was asked ("Q3. What happens when the queue is full?")
-    answers = [p for p in (prose[1:] if cut else prose) if not p.rstrip().endswith("?")]
-    # a lead-in shown without its list ("Available in Postfix version 3.2 and later:") says
-    # nothing (trial 85, F4): another sentence is shown when there is one
-    answers = [p for p in answers if not _lead_in_alone(body, p)] or answers
-    # nor the rest of a sentence begun by the code above it ("will print the file test.py to
-    # standard output ...", after "$ pygmentize test.py": trial 90, F4)
-    answers = [p for p in answers if not continues_code(body, body.find(p), p)] or answers
-    named = _most_named(answers, about)
+    named = _most_named(_shown_alone(body, prose[1:] if cut else prose), about)
     if named:
-        return clip(_with_its_code(body, _going_on(body, named, prose)), limit)
+        return clip(_with_its_code(body, _with_next(body, named, prose)), limit)
     if prose:
         if tail:
             return clip(prose[1], limit) if len(prose) > 1 else clip(ELLIPSIS + prose[0], limit)
@@ -181,6 +173,17 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
     lead = ELLIPSIS if start else ""  # shown from the line asked: what is before, left out
     code = _LIST_MARKER.sub("", " ".join(lines[start:]))
     return lead + code_span(clip(code, max(limit - 4 - len(lead), 1)))
+
+
+def _shown_alone(body: str, prose: Sequence[str]) -> list[str]:
+    """The sentences of ``prose`` (of ``body``) an excerpt may show alone: no question (it
+    restates what was asked, "Q3. What happens when the queue is full?"); when another is
+    left, no lead-in without its list ("Available in Postfix version 3.2 and later:", trial
+    85, F4) and no rest of a sentence begun by the code above it ("will print the file test.py
+    ..." after ``$ pygmentize test.py``, trial 90, F4)."""
+    answers = [p for p in prose if not p.rstrip().endswith("?")]
+    answers = [p for p in answers if not _lead_in_alone(body, p)] or answers
+    return [p for p in answers if not continues_code(body, body.find(p), p)] or answers
 
 
 def _most_named_line(lines: Sequence[str], about: Sequence[str]) -> int:
@@ -201,7 +204,7 @@ def _lead_in_alone(body: str, sentence: str) -> bool:
     return sentence.rstrip().endswith(":") and _with_its_code(body, sentence) == sentence
 
 
-def _going_on(body: str, sentence: str, prose: Sequence[str]) -> str:
+def _with_next(body: str, sentence: str, prose: Sequence[str]) -> str:
     """``sentence`` and the one right after it in its paragraph when that one goes on from it
     (:data:`~workers.sources.sentence_ends.REFERS_BACK`: "It defaults to C:\\Program Files\\syncd."
     after "install_dir: This setting chooses the folder ..."), as the offline model quotes them.
@@ -209,7 +212,7 @@ def _going_on(body: str, sentence: str, prose: Sequence[str]) -> str:
     Example:
         >>> first = "install_dir: This setting chooses the folder the installer puts it in."
         >>> body = f"{first} It defaults to /opt.\\n\\nMore."
-        >>> _going_on(body, first, prose_sentences(body))[len(first):]
+        >>> _with_next(body, first, prose_sentences(body))[len(first):]
         ' It defaults to /opt.'
     """
     at = prose.index(sentence) if sentence in prose else -1
