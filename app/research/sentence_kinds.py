@@ -37,6 +37,16 @@ _VERB = re.compile(
     re.IGNORECASE,
 )
 """The first verb of a sentence ends its subject ("The default cache size *is* -2000")."""
+_NOT_A_VERB = r"(?!(?:\w*(?:ss|us|is|ics|'s)|this|its|has|was|does|as)\b)"
+_UNLISTED_VERB = re.compile(
+    rf"(?<=\S)\s+(?:\w+ly\s+)?{_NOT_A_VERB}[a-z]\w*[a-z]s\s+"
+    r"(?:the|an?|its|their|this|these|those|your)\b"
+    rf"|(?<=\S)\s+\w+ly\s+{_NOT_A_VERB}[a-z]\w*[a-z]s\b")
+"""A verb no list names, by its shape, when the listed ones find none: a word in -s (not
+"class", "status", "analysis", "physics") before an article or determiner ("The Sane Lists
+extension *alters the* behavior ..."), or after an adverb in -ly ('The "sectnum" directive
+*automatically numbers* sections ...'). Trial 94, F3: without a subject such a definition did
+not count as about the thing asked, and a usage line led the Answer."""
 _FITS: dict[str, re.Pattern[str]] = {
     "how": re.compile(
         r"\b(?:you\s+can|can\s+be|may\s+be|is\s+done|by\s+(?:\w+ing|the|an?)|with\s+the|"
@@ -84,13 +94,16 @@ def subject_of(sentence: str) -> str:
     without a comma the subject is not told ("When auto_vacuum is enabled for a database
     free pages may be reclaimed" is not about auto_vacuum alone). A table's row is about the
     name before its dash ("pg_size_pretty ( bigint ) → text — Converts a size ...": a verb of
-    its description is no end of a subject).
+    its description is no end of a subject). A verb no list names is found by its shape
+    (:data:`_UNLISTED_VERB`).
 
     Example:
         >>> subject_of("The TEMP database has a default cache size of 0 pages.")
         'The TEMP database '
         >>> subject_of("pg_size_bytes ( text ) → bigint — Converts a size into bytes.")
         'pg_size_bytes ( text ) → bigint'
+        >>> subject_of("The Sane Lists extension alters the behavior of lists.")
+        'The Sane Lists extension'
     """
     if row := _ROW.match(sentence):
         return row.group(1)
@@ -99,7 +112,7 @@ def subject_of(sentence: str) -> str:
         if clause.group(1) is None:
             return ""
         sentence = sentence[clause.end():]
-    match = _VERB.search(sentence)
+    match = _VERB.search(sentence) or _UNLISTED_VERB.search(sentence)
     return sentence[:match.start()] if match else ""
 
 

@@ -275,3 +275,24 @@ def test_a_keyword_entry_under_its_synopsis_is_defined_by_its_first_sentence() -
     md = render_markdown(data(rows, topic=q, sub_questions=[q]))
     assert answer_section(md).strip().splitlines()[0] == (
         "- `setopt`: Set the options for the shell. [1]"), md
+
+
+def test_a_definition_whose_verb_is_uncommon_comes_before_a_usage_line() -> None:
+    # Trial 94, F3: "What is the Sane Lists extension?" opened with "Use sane_lists as the name
+    # of the extension."; the definition, "The Sane Lists extension alters the behavior of ...",
+    # had no subject for the Answer (its verb, "alters", was in no list), so it did not count
+    # as about the extension and lost by order. Docutils' "The sectnum directive automatically
+    # numbers sections ..." likewise (trial 90, D3).
+    answer = answer_to("What is the Sane Lists extension?", [
+        item("finding", "Use sane_lists as the name of the extension.", "sane_lists.html#1"),
+        item("finding", "The Sane Lists extension alters the behavior of the Markdown List "
+                        "syntax to be less surprising.", "sane_lists.html#0"),
+    ])
+    assert answer.strip().splitlines()[0].startswith("- The Sane Lists extension alters"), answer
+    answer = answer_to("What is the sectnum directive?", [
+        item("finding", "Sections are numbered if there is a sectnum directive in the "
+                        "document.", "ref/rst/directives.html#80"),
+        item("finding", 'The "sectnum" directive automatically numbers sections and '
+                        "subsections in a document.", "ref/rst/directives.html#81"),
+    ])
+    assert answer.strip().splitlines()[0].startswith('- The "sectnum" directive'), answer
