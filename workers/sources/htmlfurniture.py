@@ -69,11 +69,17 @@ F7), a table of contents (DocBook's ``class="toc"``) or Sphinx's general and mod
 (``<table class="indextable genindextable">``: Flask's 42 passages of "url_value_preprocessor()
 (flask.Blueprint method)", trial 68)."""
 
-_LANDMARK = ("not(self::html or self::body or self::main or self::article) and "
-             "not(.//h1 or .//h2)")
+_TITLED = (".//h1[normalize-space() != normalize-space(a)] or "
+           ".//h2[normalize-space() != normalize-space(a)]")
+"""Of a block, that it holds a page's title: an ``h1`` or ``h2`` that is more than a link. A
+heading that is only a link home is the project's logo (Alabaster's sidebar opens with
+``<h1 class="logo"><a href="index.html">cairocffi</a></h1>``: it kept the whole sidebar,
+"Navigation: cairo versions Basic usage" was quoted in two reports, trial 96, F8)."""
+_LANDMARK = f"not(self::html or self::body or self::main or self::article) and not({_TITLED})"
 """Of an element ``role="navigation"`` (declared a navigation landmark), that it is no page:
 it may hold its own headings below ``h2`` (Sphinx's sidebar, "Table of Contents", "Previous
-topic", "Next topic", "Quick search": 3,590 of Django's 17,747 passages, trial 62, F2)."""
+topic", "Next topic", "Quick search": 3,590 of Django's 17,747 passages, trial 62, F2) and a
+logo (:data:`_TITLED`)."""
 
 _TOPIC_CONTENTS = (f"({class_token('topic', of='.')}) and "
                    f"({class_token('contents', of='.')})")
@@ -133,30 +139,32 @@ _NAV_ID = ("/descendant::*/@id[contains(translate(., 'SIDEBRNVGATO', 'sidebrnvga
 """The ids that may name a navigation block of a page's theme (Mako's ``docs-sidebar``,
 ``docs-narrow-top-navigation``: "Previous: Inheritance", "Next: The Unicode Chapter" and the
 manual's chapter list were a passage, its Top passage, trial 92, F3): furniture when its links
-are most of its text (:func:`_bar`) and it holds no ``h1`` or ``h2`` (a header block holding the
-page's title stays). A docutils ``sidebar`` directive is a class, not an id: it stays."""
+are most of its text (:func:`_bar`) and it holds no page's title (:data:`_TITLED`: a header
+block holding the title stays). A docutils ``sidebar`` directive is a class, not an id: it
+stays."""
 
 _LOCAL = threading.local()
 
 
 def _paths() -> tuple[list[etree.XPath], etree.XPath, etree.XPath, etree.XPath, etree.XPath,
-                      etree.XPath, etree.XPath]:
+                      etree.XPath, etree.XPath, etree.XPath]:
     """This thread's compiled paths (an XPath evaluator serves one thread at a time): those
     whose results' parents are furniture, the links and their holder test, the texinfo
-    furniture and test, the bars' links and the navigation ids."""
+    furniture and test, the bars' links, the navigation ids and the title test."""
     paths = getattr(_LOCAL, "paths", None)
     if paths is None:
         paths = _LOCAL.paths = (
             [etree.XPath(path) for path in (*_BY_ATTRIBUTE, _CONTENTS)],
             etree.XPath(_LINKS), etree.XPath(_HOLDER), etree.XPath(TEXINFO_FURNITURE),
-            etree.XPath(TEXINFO_PAGE), etree.XPath(BARS), etree.XPath(_NAV_ID))
+            etree.XPath(TEXINFO_PAGE), etree.XPath(BARS), etree.XPath(_NAV_ID),
+            etree.XPath(f"boolean({_TITLED})"))
     return paths
 
 
 def page_furniture(root: Any) -> list[Any]:
     """The furniture elements of a parsed page (``root``: an lxml HTML element), each once, to
     be dropped before the page's text is read. Never raises for a page lxml parsed."""
-    of_parents, links, holder, texinfo, is_texinfo, bars, nav_ids = _paths()
+    of_parents, links, holder, texinfo, is_texinfo, bars, nav_ids, titled = _paths()
     found = [node.getparent() for path in of_parents for node in path(root)]
     found += [link.getparent() if holder(link) else link for link in links(root)]
     if is_texinfo(root):
@@ -164,7 +172,7 @@ def page_furniture(root: Any) -> list[Any]:
     found += filter(_bar, (link.getparent() for link in bars(root)))
     found += [block for block in (a.getparent() for a in nav_ids(root)) if _bar(block)
               and block.tag not in ("html", "body", "main", "article")
-              and not any(True for _ in block.iter("h1", "h2"))]
+              and not titled(block)]
     return list(dict.fromkeys(found))  # one element found twice is dropped once
 
 

@@ -154,3 +154,22 @@ def test_a_sphinx_sidebar_and_source_links_are_left_out() -> None:
     assert "Sends a heron census email." in page.text
     for junk in ("[source]", "Table of Contents", "Previous topic", "Cryptographic", "Quick"):
         assert junk not in page.text, page.text
+
+
+def test_a_sidebar_whose_heading_is_the_projects_logo_is_left_out() -> None:
+    # Trial 96, F8: Alabaster's sidebar (role="navigation") opens with the project's logo, an
+    # <h1> that is a link home; the h1 kept the whole sidebar ("Navigation", the manual's
+    # chapter list, "Related Topics") as cairocffi's passages, and "Navigation: cairo versions
+    # Basic usage" was quoted in two reports. A page's own title in such a block still keeps it.
+    sidebar = ('<div class="sphinxsidebar" role="navigation"><h1 class="logo"><a href="index.html">'
+               'cairocffi</a></h1><h3>Navigation</h3><ul><li><a href="#versions">cairo versions'
+               '</a></li><li><a href="#usage">Basic usage</a></li></ul><h3>Related Topics</h3>'
+               '<ul><li>Previous: <a href="index.html">Documentation</a></li></ul></div>')
+    page = html_page('<html><body><div class="body"><h1>Overview</h1><p>Use cairo_version() to '
+                     f'test the version number for cairo.</p></div>{sidebar}</body></html>')
+    assert "Use cairo_version()" in page.text
+    for junk in ("Navigation", "Basic usage", "Related Topics", "Documentation"):
+        assert junk not in page.text, page.text
+    titled = html_page('<html><body><div role="navigation"><h1>Heron census</h1><p>Herons '
+                       'nest in spring.</p></div></body></html>')
+    assert "Herons nest in spring." in titled.text, titled.text
