@@ -32,8 +32,14 @@ from typing import BinaryIO
 
 from workers.sources.base import RawDoc
 from workers.sources.headings import set_apart_headings
+from workers.sources.pagebreaks import stitched
 from workers.sources.pdfspacing import respaced_contents
-from workers.sources.running_lines import running_lines, without_running_lines
+from workers.sources.running_lines import (
+    printed_offset,
+    running_lines,
+    without_page_header,
+    without_running_lines,
+)
 from workers.sources.tables import looks_like_header, table_lines
 
 __all__ = [
@@ -132,14 +138,20 @@ def pdf_docs(path: Path | BinaryIO, rel: str, skipped: Counter[str], notes: list
         return
     texts, bad = _page_texts(pages, reader)
     running = running_lines([text for text in texts if text is not None])
+    # with an outline to head the passages, a header bearing the page's printed number is
+    # furniture, a chapter's running title too ("Chapter 5: Shell Variables 90" labelled a
+    # TMOUT passage of Bash's manual, trial 95, F5); without one its words stay
+    offset = printed_offset(texts) if starts else None
     whole = compounds(text for text in texts if text is not None)
+    bare = [without_running_lines(text or "", running) for text in texts]
+    if offset is not None:
+        bare = [without_page_header(text, index + offset) for index, text in enumerate(bare)]
     found = 0
     current = ""  # the outline entry in effect: the last one that starts on an earlier page
-    for number, text in enumerate(texts, 1):
+    for number, text in enumerate(stitched(bare), 1):
         starting = starts.get(number - 1, [])
         heading, current = current, (starting[-1] if starting else current)
-        text = set_apart_headings(
-            dehyphenated(without_running_lines(text or "", running), whole))
+        text = set_apart_headings(dehyphenated(text, whole))
         if text.strip():
             found += 1
             sections = outline_sections(text, starting, heading) if starts else ()

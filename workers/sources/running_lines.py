@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 __all__ = ["EDGE_LINES", "MAX_RUNNING_CHARS", "MIN_LINES", "MIN_PAGES", "RUNNING_SHARE",
-           "running_lines", "without_running_lines"]
+           "printed_offset", "running_lines", "without_page_header", "without_running_lines"]
 
 EDGE_LINES = 1
 """How many lines at each end of a page may be its header or footer."""
@@ -103,3 +103,52 @@ def without_running_lines(text: str, running: frozenset[str]) -> str:
     edges = {*filled[:EDGE_LINES], *filled[EDGE_LINES:][-EDGE_LINES:]}
     return "\n".join(line for i, line in enumerate(lines)
                      if i not in edges or not _may_run(line) or _sign(line) not in running)
+
+
+def printed_offset(pages: Sequence[str | None]) -> int | None:
+    """How a file's printed page numbers run from its page indexes (``printed = index +
+    offset``, ``pages`` in order, ``None`` for a page that could not be read), read off the
+    numbers that open or close its pages' first and last lines; ``None`` unless one offset
+    holds on at least :data:`RUNNING_SHARE` of the pages and :data:`MIN_PAGES` of them.
+
+    Example:
+        >>> pages = [f"Chapter {c}: Title {n + 4}\\nText.\\nMore text." for n, c in
+        ...          enumerate([1, 1, 2, 2, 3])]
+        >>> printed_offset(pages)
+        4
+    """
+    counts: Counter[int] = Counter()
+    for index, text in enumerate(pages):
+        ends = {word for line in _edges(text or "") for word in line.split()[::-1][:1]
+                + line.split()[:1] if word.isdigit() and len(word) <= 5}
+        counts.update({int(word) - index for word in ends})
+    if not counts:
+        return None
+    offset, n = counts.most_common(1)[0]
+    return offset if n >= max(MIN_PAGES, math.ceil(RUNNING_SHARE * len(pages))) else None
+
+
+def without_page_header(text: str, printed: int) -> str:
+    """``text`` (a page) without its first or last line when that line opens or closes with
+    the page's ``printed`` number and is no sentence (a header, "Chapter 5: Shell Variables
+    90", or the number alone): a running title that changes with the chapter, which
+    :func:`running_lines` does not find on half of the pages.
+
+    Example:
+        >>> without_page_header("Chapter 5: Shell Variables 90\\nTMOUT sets a wait.\\nMore.", 90)
+        'TMOUT sets a wait.\\nMore.'
+    """
+    lines = text.splitlines()
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    if len(filled) < MIN_LINES:
+        return text
+    number = str(printed)
+
+    def header(line: str) -> bool:
+        words = line.split()
+        return (number in (words[0], words[-1])
+                and (len(words) == 1 or _may_run(line)))
+
+    edges = {i for i in (*filled[:EDGE_LINES], *filled[EDGE_LINES:][-EDGE_LINES:])
+             if header(lines[i])}
+    return "\n".join(line for i, line in enumerate(lines) if i not in edges)
