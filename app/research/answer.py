@@ -40,7 +40,15 @@ from app.research.relevance import (
     needed,
     topic_terms,
 )
-from app.research.sentence_kinds import fits, genus, glossary_entry, subject_of
+from app.research.sentence_kinds import (
+    asked_label,
+    fits,
+    genus,
+    glossary_entry,
+    headed_by,
+    names_another,
+    subject_of,
+)
 from app.research.signposts import is_signpost
 from app.research.text import clip
 from app.research.topics import compare_parts, topic_kind
@@ -239,8 +247,9 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
             continue  # ServerLimit's "this directive ... MaxRequestWorkers"
         # the sentence's own subject names the topic: "The default cache size is -2000",
         # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
-        own = subject_of(text)
-        about = len(mentions(subject, own)) if terms else 0
+        own = subject_of(text) or asked_label(text, asked)
+        another = names_another(own, asked)  # "The --dont-clean-words option ..."
+        about = 0 if another else len(mentions(subject, own)) if terms else 0
         about = about or int(bool(terms) and speaks_of_its_entry(own))  # "This option ..."
         fit = fits(kind, text) or (kind in ("what", "topic") and glossary_entry(text, subject))
         # a warning ("Caution: counts are unreliable in fog") answers a limitation question
@@ -261,7 +270,8 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
             # bound in", a macro's argument, trial 86) defines nothing asked
             key: tuple[bool, ...] = (warning, not about, not (fit and about),
                                      not (written & written_names(own)),
-                                     not _headed_by(own, subject), not genus(text, own))
+                                     another or not headed_by(own, subject),
+                                     not genus(text, own))
         else:  # the kind's answer leads unless the sentence is about a neighbour ("The
             # default line cap ... may be changed" for the default miter limit); one whose
             # subject is the identifier asked before one whose subject is another ("The
@@ -282,21 +292,6 @@ _GOES_ON_FROM = re.compile(r"(?:But|And|Yet|Or|Nor),?\s+(?:this|that|these|those
 does not show: after the others ("But this is an opposite of what crawler should do ..." led
 Scrapy's Answer to "How can I make my crawler slow down automatically ...?", trial 89, F6).
 One that points nowhere ("But there are some obscure cases where ...") stands alone."""
-
-
-def _headed_by(own: str, subject: Sequence[str]) -> bool:
-    """Whether a sentence's subject (``own``) is the topic's thing itself, not a part of it:
-    its words before an "of" name the topic ("A coprocess", not "The return status of a
-    coprocess": trial 51 found the second opening "What is a coprocess?").
-
-    Example:
-        >>> _headed_by("The return status of a coprocess ", ["coprocess"])
-        False
-        >>> _headed_by("A coprocess ", ["coprocess"])
-        True
-    """
-    head = re.split(r"\bof\b", own, maxsplit=1)[0]
-    return bool(mentions(subject, head))
 
 
 def _passage_line(data: ReportInput, subject: list[str], cites: Citations,

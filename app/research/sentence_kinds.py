@@ -1,7 +1,8 @@
 """What a sentence answers: the kind of question it fits (a definition for "what is", a default,
 a limitation, a way to do it ...), its own subject, and whether it defines that subject by its
-kind. Used by the report's Answer (:mod:`app.research.answer`) to put the sentence that answers
-the question's kind first. Pure: regular expressions over one sentence.
+kind, and whether that subject is the thing asked, a part of it or another named thing. Used
+by the report's Answer (:mod:`app.research.answer`) to put the sentence that answers the
+question's kind first. Pure: regular expressions over one sentence.
 """
 
 from __future__ import annotations
@@ -10,9 +11,12 @@ import re
 from collections.abc import Sequence
 
 from app.research.caveats import without_setting_names
+from app.research.reference import written_names
+from workers.sources.entries import entry_name
 from workers.sources.query import mentions, query_terms
 
-__all__ = ["fits", "genus", "glossary_entry", "subject_of"]
+__all__ = ["asked_label", "fits", "genus", "glossary_entry", "headed_by", "names_another",
+           "subject_of"]
 
 _DEFINITION = re.compile(
     r"^[^.;:]{0,80}?\b(?:(?<!\bthere )(?<!\bhere )"
@@ -176,3 +180,47 @@ def fits(kind: str, text: str) -> bool:
         return False
     text = without_setting_names(text)  # a row named "warning" is no warning
     return bool(pattern.match(text) if pattern is _DEFINITION else pattern.search(text))
+
+
+def asked_label(text: str, asked: set[str]) -> str:
+    """The label of the entry ``text`` opens when it is one asked (``asked``), else "": the
+    subject of a reference entry's line, whose description has no subject of its own
+    ("dont-use-other-dicts: (boolean) Disable use of ...", trial 95, F1).
+
+    Example:
+        >>> asked_label("extra-dicts: (list) Extra dictionaries to use.", {"extra-dicts"})
+        'extra-dicts'
+    """
+    label = entry_name(text)
+    return label if label and label.lower() in {name.lower() for name in asked} else ""
+
+
+def names_another(own: str, asked: set[str]) -> bool:
+    """Whether a sentence's subject (``own``) writes identifiers, none of them one the question
+    asks (``asked``, its :func:`~app.research.neighbours.asked_names`; a flag and its bare name
+    are one): "The --dont-clean-words option can be used to ..." is no answer for
+    ``dont-use-other-dicts``, though both have "dont" (trial 95, F1).
+
+    Example:
+        >>> names_another("The --dont-clean-words option ", {"dont-use-other-dicts"})
+        True
+        >>> names_another("The --dont-clean-words option ", {"dont-clean-words"})
+        False
+    """
+    names = {n.lstrip("-").lower() for n in written_names(own)}
+    return bool(asked and names) and not names & {n.lstrip("-").lower() for n in asked}
+
+
+def headed_by(own: str, subject: Sequence[str]) -> bool:
+    """Whether a sentence's subject (``own``) is the topic's thing itself, not a part of it:
+    its words before an "of" name the topic ("A coprocess", not "The return status of a
+    coprocess": trial 51 found the second opening "What is a coprocess?").
+
+    Example:
+        >>> headed_by("The return status of a coprocess ", ["coprocess"])
+        False
+        >>> headed_by("A coprocess ", ["coprocess"])
+        True
+    """
+    head = re.split(r"\bof\b", own, maxsplit=1)[0]
+    return bool(mentions(subject, head))

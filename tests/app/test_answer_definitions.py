@@ -296,3 +296,20 @@ def test_a_definition_whose_verb_is_uncommon_comes_before_a_usage_line() -> None
                         "subsections in a document.", "ref/rst/directives.html#81"),
     ])
     assert answer.strip().splitlines()[0].startswith('- The "sectnum" directive'), answer
+
+
+def test_a_sentence_whose_subject_is_another_option_does_not_answer_for_the_one_asked() -> None:
+    # Trial 95, F1: "What does the dont-use-other-dicts option do?" opened with "The
+    # --dont-clean-words option can be used to prevent the removal of non-word characters.":
+    # its subject shares "dont" with the option asked, and counted as about it
+    own = "dont-use-other-dicts: (boolean) Disable use of personal and session dictionaries."
+    other = ("The --dont-clean-words option can be used to prevent the removal of non-word "
+             "characters.")
+    q = "What does the dont-use-other-dicts option do?"
+    ref = "The-Options.html#3"
+    rows = [row("docs_search", q, [item("passage", f"{other}\n\n{own}", ref, score=3.0,
+                                        heading="4.2.1 Dictionary Options")]),
+            row("analyst", q, [item("finding", other, ref), item("finding", own, ref)])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert answer.strip().splitlines()[0].startswith("- dont-use-other-dicts: (boolean)"), answer
+    assert "--dont-clean-words" not in answer.strip().splitlines()[0], answer

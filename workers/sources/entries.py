@@ -87,18 +87,23 @@ def entry_led(paragraph: str) -> bool:
         (False, True)
         >>> entry_led("smtpd_helo_restrictions (default: empty): Optional restrictions.")
         True
+        >>> entry_led("extra-dicts: (list) Extra dictionaries to use.")  # Texinfo's (Aspell's)
+        True
     """
     found = LABEL.match(paragraph.strip())
     if found is None or not label_name(paragraph):
         return False
     label, rest = found.group("label").strip(), paragraph.strip()[found.end():]
-    if not rest[:1].isupper():
+    if not _TYPE_FIRST.sub("", rest)[:1].isupper():  # "extra-dicts: (list) Extra dictionaries"
         return False
     name = typed.group(1) if (typed := _BRACKETED_LABEL.fullmatch(label)) else label
     return bool(ENTRY_KEYWORD.match(label) or _OPTION.match(label)) or (
         " " not in name and _NAME_LIKE.search(name) is not None)
 
 
+_TYPE_FIRST = re.compile(r"^\([^()\n]{1,30}\)\s*")
+"""A description that opens with its value's type in brackets (Aspell's "extra-dicts: (list)
+Extra dictionaries to use.": trial 95, F1, its entries were none)."""
 _NAME_ALONE = re.compile(r"[A-Za-z_][\w.:-]{1,60}")
 _FIELD = re.compile(r"(?:Use|Type|Default|Scope|Context|Syntax|Values?|Status|Module|Since):"
                     r"[ \t]+\S[^\n]{0,80}")

@@ -196,3 +196,19 @@ def test_a_sentence_docutils_cut_into_a_term_and_its_description_reads_on() -> N
     assert ("(True, 20), means the task should be run now, and the next time to check is in 20 "
             "seconds.") in page.text, page.text
     assert "--amend: replace the tip of the branch." in page.text, page.text  # a term: a colon
+
+
+def test_a_description_that_opens_with_its_type_alone_reads_on_from_it() -> None:
+    # Trial 95, F1: Texinfo wrote Aspell's "<dd><p><i>(boolean)</i></p><p>Disable use of ...",
+    # the entry's line was "dont-use-other-dicts: (boolean)" and its description a paragraph of
+    # its own, so "What does the dont-use-other-dicts option do?" found no entry saying it
+    page = html_page("<html><body><h1>Options</h1><dl><dt><b>extra-dicts</b></dt><dd><p><i>(list)"
+                     "</i> Extra dictionaries to use.</p></dd><dt><b>dont-use-other-dicts</b></dt>"
+                     "<dd><p><i>(boolean)</i>\n</p><p>Disable use of personal, replacement &amp; "
+                     "session dictionaries.</p></dd><dt><b>lang</b></dt><dd><p><i>(string)</i></p>"
+                     "</dd></dl><h2>Encoding Options</h2><p>These options set encodings.</p>"
+                     "</body></html>")
+    assert ("dont-use-other-dicts: (boolean) Disable use of personal, replacement & session "
+            "dictionaries.") in page.text, page.text
+    assert "extra-dicts: (list) Extra dictionaries to use." in page.text, page.text
+    assert "lang: (string)\n" in page.text and "(string) Encoding" not in page.text, page.text
