@@ -102,7 +102,8 @@ WARNING = re.compile(
     r"(?:may|might|is\s+subject\s+to|are\s+subject\s+to)\s+change)\b|"
     # advice against ("is not recommended", "should never"), a harm it may cause, a risk
     r"\b(?:not\s+(?:be\s+)?recommended|(?:strongly\s+)?discouraged|should\s+(?:not|never)|"
-    r"recommended\s+not\s+to|watch\s+out|be\s+careful|"
+    r"recommended\s+not\s+to|watch\s+out|be\s+careful|(?:should|must)\s+be\s+avoided|"
+    r"best\s+avoided|(?:may|might)\s+(?:want|wish)\s+to\s+avoid|"
     r"in\s+no\s+(?:event|case)\s+should|"
     r"(?:may|might|can|could|will)\s+(?:\w+\s+){0,2}?(?:cause|result\s+in|lead\s+to)\s+"
     r"(?:\w+\s+){0,3}?(?:problems?|issues?|errors?|failures?|crash(?:es)?|corruption|"
@@ -116,7 +117,9 @@ warning sign: ⚠ 🚨 ❗ ⛔ 🛑),
 one that says its subject is unstable ("in beta", "may change"), advises against something
 ("is not recommended", "should not", "recommended not to", "Watch out!": Sphinx's "Watch
 out! This operation overwrites translations" was a finding beside "No limitations or warnings
-were found", trial 81, F6), or names a harm or a risk it may bring ("may cause performance
+were found", trial 81, F6; "you may want to avoid", "is best avoided": bup's "you may want to
+avoid this option if you're paranoid" stood in an Answer above the same words, trial 96, F1),
+or names a harm or a risk it may bring ("may cause performance
 problems", "a security risk"). A reader of the passages may quote it as a
 finding; the report lists it under Caveats all the same, and an Answer quotes it after the
 answer (Caveats said "No limitations or warnings were found" under a quoted "Caution:" and a

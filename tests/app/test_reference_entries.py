@@ -103,6 +103,26 @@ def test_a_warning_in_the_report_is_listed_under_caveats(tmp_path: Path) -> None
     assert not WARNING.search("We watch the output and recommend it to others.")
 
 
+
+def test_advice_to_avoid_a_thing_is_a_warning_the_caveats_never_deny() -> None:
+    # Trial 96, F1: bup fsck's "However, you may want to avoid this option if you're paranoid."
+    # stood in the Answer to "What does the --quick option do?" while Caveats said "No
+    # limitations or warnings were found in the passages retrieved."
+    q = "What does the --quick option of bup fsck do?"
+    advice = "However, you may want to avoid this option if you're paranoid."
+    md = render_markdown(data([row("analyst", q, [
+        item("finding", "--quick: don't run a full git verify-pack on each pack file.",
+             "bup-fsck.1.html#2"),
+        item("finding", advice, "bup-fsck.1.html#2")])], topic=q, sub_questions=[q]))
+    caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert "No limitations or warnings were found" not in caveats, md
+    assert advice in md, md
+    for said in ("This mode is best avoided on slow disks.", "Such names should be avoided.",
+                 "You might want to avoid symlinks here."):
+        assert WARNING.search(said), said
+    assert not WARNING.search("To avoid this, set the timeout.")
+
+
 def test_a_passage_is_labelled_by_its_entry_not_its_page_title() -> None:
     q = "What is the Frobnicate directive?"
     text = ("Frobnicate Directive ¶\n\nSyntax: Frobnicate n.\n\nThis directive "
