@@ -30,8 +30,10 @@ MIN_LINES = 3
 """A page of fewer lines has no header or footer: its lines are its text."""
 RUNNING_SHARE = 0.5
 """... on at least this share of the file's pages (even and odd pages' headers are one line in
-another order): a chapter's own running title, on its pages only, is kept (its words say what
-the page is about; left out, Asymptote's manual was searched worse)."""
+another order). A chapter's own running title, on its pages only, is not found so: in a file
+without an outline its words stay, saying what the page is about (left out, Asymptote's manual
+was searched worse, before its outline headed its passages); with one, it goes as a header
+bearing the page's printed number (:func:`without_page_header`)."""
 MIN_PAGES = 3
 """... and on at least this many of them."""
 MAX_RUNNING_CHARS = 100
