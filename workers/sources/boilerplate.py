@@ -7,7 +7,8 @@ A paragraph is boilerplate when, word for word (outer blanks aside), it appears 
 short (``MAX_BOILERPLATE_CHARS``): a page's own text is not copied onto a twentieth of the
 other pages, its navigation is. Code is not navigation: a fenced code block is never stripped.
 Headings are kept (they are indexed as headings), so a section titled "See also" on every page
-still reads as one.
+still reads as one. An option's entry (a line opening with ``-x`` or ``--long``) and the
+description after it are content that a suite's man pages share, never navigation.
 
 Navigation is what a site generator or a page layout repeats: HTML pages, PDF pages' running
 heads. A plain-text file (a ``.txt``, a configuration file, a file without a type:
@@ -26,6 +27,7 @@ This module imports only the standard library and the sources' own text helpers.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
@@ -69,6 +71,16 @@ def _sections(doc: RawDoc) -> tuple[tuple[str, str], ...]:
     return doc.sections or (("", doc.text),)
 
 
+_OPTION_LINE = re.compile(r"^--?[A-Za-z0-9]", re.MULTILINE)
+"""A line that opens with a command-line option (``-P, --properties-input``): an option's
+entry, which man pages of one suite share word for word (gettext's 26 pages: ``-V,
+--version``, ``Input file syntax: -P, --properties-input``), and content, never navigation."""
+
+
+def _entry(paragraph: str) -> bool:
+    return _OPTION_LINE.search(paragraph) is not None
+
+
 def repeated_paragraphs(docs: Iterable[RawDoc]) -> set[str]:
     """The boilerplate paragraphs of ``docs`` (stripped), by the rule above."""
     docs = list(docs)
@@ -77,7 +89,7 @@ def repeated_paragraphs(docs: Iterable[RawDoc]) -> set[str]:
         if doc.plain_text:
             continue
         counts.update({p for _h, text in _sections(doc) for code, p in _paragraphs(text)
-                       if p and len(p) <= MAX_BOILERPLATE_CHARS and not code})
+                       if p and len(p) <= MAX_BOILERPLATE_CHARS and not code and not _entry(p)})
     need = max(MIN_REPEATS, math.ceil(REPEAT_SHARE * len(docs)))
     return {p for p, n in counts.items() if n >= need}
 
@@ -97,8 +109,11 @@ def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
             continue
         sections = []
         for heading, text in _sections(doc):
-            kept = [p for code, p in _paragraphs(text)
-                    if code or p not in boiler or p == heading]
+            paragraphs = _paragraphs(text)
+            # an option's description goes with its entry: "display this help and exit"
+            kept = [p for i, (code, p) in enumerate(paragraphs)
+                    if code or p not in boiler or p == heading
+                    or (i and _entry(paragraphs[i - 1][1]))]
             body = "\n\n".join(kept).strip()
             if body or heading:
                 sections.append((heading, body))

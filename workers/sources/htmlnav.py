@@ -33,7 +33,7 @@ import string
 
 __all__ = ["BARS", "BAR_LINK_SHARE", "FOOTNOTE_HOLDER", "FOOTNOTE_LINK", "FURNITURE_CLASS",
            "FURNITURE_ROLE", "IN_PAGE_LINK", "NAV_RELS", "TEXINFO_FURNITURE", "TEXINFO_PAGE",
-           "class_token"]
+           "class_token", "link_share"]
 
 NAV_RELS = ("next", "prev", "previous", "up", "contents", "index", "start", "first", "last")
 """The ``rel`` values of a link that moves through a document (HTML's link types, and the
@@ -171,3 +171,13 @@ element ``self::h1 or self::h2 ...`` and the rest, the page furniture tests took
 s that parsed sqlite3-doc's 21.6 MB."""
 BAR_LINK_SHARE = 0.5
 """The least share of a bar's visible characters (spaces aside) that are link text."""
+
+
+def link_share(parts: list[str], text: str) -> float:
+    """The share of ``text``'s non-blank characters that the link texts ``parts`` hold (the
+    link density of boilerplate detection: Kohlschütter et al., "Boilerplate Detection using
+    Shallow Text Features", WSDM 2010)."""
+    total = len("".join(text.split()))
+    if not total:
+        return 0.0
+    return min(1.0, len("".join("".join(parts).split())) / total)

@@ -20,12 +20,14 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml import html as lxml_html
 
+from workers.sources.contents_lines import without_contents_lines
 from workers.sources.entries import ENTRY_KEYWORD
 from workers.sources.htmlfields import field_tables
 from workers.sources.htmlfurniture import drop_all, page_furniture
+from workers.sources.htmlnav import link_share
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
-from workers.sources.htmlterms import mark_next, members_with_their_class
+from workers.sources.htmlterms import cut_term, mark_next, members_with_their_class
 from workers.sources.preformatted import (
     LONG_PRE_LINES,
     fenced,
@@ -218,9 +220,9 @@ def html_page(source: str | bytes) -> HtmlPage:
     text = text.replace(_LINK, "").replace(_LINK_END, "")
     if "(p." in text:  # latex2html's "see gprintf (p. [*])", its [*] an icon: trial 65, F7
         text = _PAGE_REF.sub("", text)
-    sections = _sections(text)
+    sections = without_contents_lines(_sections(text))  # groff's "NAME / SYNOPSIS / ..."
     kept = tuple((h, t) for h, t in sections if t or h)
-    return HtmlPage(title, kept, _share(links, "".join(t for _h, t in kept)), cut)
+    return HtmlPage(title, kept, link_share(links, "".join(t for _h, t in kept)), cut)
 
 
 def _sections(text: str) -> list[tuple[str, str]]:
@@ -301,7 +303,7 @@ def _joined_at(text: str, mark: str, joint: str, colon: bool = False) -> str:
         pieces[i] = before
         if leading := _LEADING_BREAKS.match(pieces[i + 1]):
             pieces[i + 1] = pieces[i + 1][leading.end():]
-        if colon and pieces[i + 1][:1].islower() and _cut_term(before):
+        if colon and pieces[i + 1][:1].islower() and cut_term(before):
             pieces[i] += " "  # a sentence docutils cut into a term and its description
         if colon and (typed := _TYPE_ALONE.match(pieces[i + 1])):
             pieces[i + 1] = f"{typed.group(1)} {pieces[i + 1][typed.end():]}"
@@ -316,29 +318,10 @@ line, "dont-use-other-dicts: (boolean) Disable use of ...", as its neighbours' "
 (list) Extra dictionaries to use." are; apart, the entry said nothing (Aspell, trial 95, F1)."""
 
 
-def _cut_term(before: str) -> bool:
-    """Whether the term ending ``before`` is five words or more ending on a lower-case word: a
-    docstring's sentence whose wrapped line's indent made it a definition list ("(True, 20),
-    means the task should be run now, and the next" | "time to check is in 20 seconds.",
-    Celery's reference), written on, not as "the next: time to check" (trial 89, F10)."""
-    words = before[before.rfind("\n") + 1:].split()
-    return len(words) >= 5 and words[-1].isalpha() and words[-1].islower()
-
-
 _PAGE_REF = re.compile(r" ?\(p\.\s*\)")
 """A printed manual's page reference left empty by its icon's removal (latex2html's
 ``(p.&nbsp;<a><img alt="[*]" src="crossref.png"></a>)``)."""
 _LINKED = re.compile(f"{_LINK}([^{_LINK}{_LINK_END}]*){_LINK_END}")
-
-
-def _share(parts: list[str], text: str) -> float:
-    """The share of ``text``'s non-blank characters that the link texts ``parts`` hold (the
-    link density of boilerplate detection: Kohlschütter et al., "Boilerplate Detection using
-    Shallow Text Features", WSDM 2010)."""
-    total = len("".join(text.split()))
-    if not total:
-        return 0.0
-    return min(1.0, len("".join("".join(parts).split())) / total)
 
 
 def _stylesheet() -> etree.XSLT:

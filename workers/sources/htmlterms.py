@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["mark_next", "members_with_their_class"]
+__all__ = ["cut_term", "mark_next", "members_with_their_class"]
 
 _CLASS = re.compile(r"[A-Z]\w*")
 """An id's part that names a class: a capital first (``Request``; ``http`` is a module)."""
@@ -59,3 +59,12 @@ def mark_next(root: Any) -> None:
         while following is not None and not isinstance(following.tag, str):
             following = following.getnext()
         term.set("data-research-next", following.tag if following is not None else "")
+
+
+def cut_term(before: str) -> bool:
+    """Whether the term ending ``before`` is five words or more ending on a lower-case word: a
+    docstring's sentence whose wrapped line's indent made it a definition list ("(True, 20),
+    means the task should be run now, and the next" | "time to check is in 20 seconds.",
+    Celery's reference), written on, not as "the next: time to check" (trial 89, F10)."""
+    words = before[before.rfind("\n") + 1:].split()
+    return len(words) >= 5 and words[-1].isalpha() and words[-1].islower()

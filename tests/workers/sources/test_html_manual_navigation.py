@@ -266,3 +266,45 @@ def test_a_themes_sidebar_and_navigation_named_by_their_ids_are_not_text() -> No
     assert "Previous" not in text and "Usage" not in text and "Unicode" not in text, text
     assert "The n filter disables all default filtering." in text, text
     assert "A sidebar of the text itself stays" in text and "Mako Documentation" in text, text
+
+
+def test_options_man_pages_share_are_their_text_not_boilerplate(tmp_path: Path) -> None:
+    # Trial 98, F2: gettext's man pages (groff's HTML) share their common options word for
+    # word ("Input file syntax: -P, --properties-input", "-V, --version"), and the folder's
+    # repeated-paragraph rule stripped them from every page: msgmerge's page said "input files
+    # are in Java .properties syntax" with no option before it, and "What does the
+    # --properties-input option of msgmerge do?" cited other tools
+    from workers.sources import Corpus
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shared = ("<p><b>Input file syntax: <br>-P</b>, <b>--properties-input</b></p>"
+              "<p>input files are in Java .properties syntax</p>"
+              "<p><b>-V</b>, <b>--version</b></p><p>output version information and exit</p>")
+    for tool in ("msgmerge", "msgcat", "msgattrib", "msgcomm", "msgconv"):
+        (folder / f"{tool}.1.html").write_text(
+            f"<html><head><title>{tool.upper()}</title></head><body><h2>NAME</h2><p>{tool} - "
+            f"the {tool} tool of the suite</p><h2>DESCRIPTION</h2><p>The {tool} tool reads "
+            f"catalogs.</p>{shared}<h2>AUTHOR</h2><p>Written by someone.</p></body></html>",
+            "utf-8")
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        text = corpus.read("msgmerge.1.html").text
+    assert "-P, --properties-input" in text, text
+    assert "input files are in Java .properties syntax" in text, text
+    assert "-V, --version" in text and "output version information and exit" in text, text
+
+
+def test_a_man_pages_links_to_its_own_sections_are_not_its_text() -> None:
+    # Trial 98, F4: groff's HTML opens each man page with in-page links separated by <br>,
+    # one per section; "NGETTEXT: NAME SYNOPSIS DESCRIPTION RETURN VALUE ERRORS BUGS SEE ALSO"
+    # was a Top passage. A paragraph naming other things line by line stays.
+    page = html_page(
+        '<html><body><h1 align="center">NGETTEXT</h1><a href="#NAME">NAME</a><br>'
+        '<a href="#SYNOPSIS">SYNOPSIS</a><br><a href="#DESCRIPTION">DESCRIPTION</a><br>'
+        '<a href="#SEE ALSO">SEE ALSO</a><br><hr><h2>NAME<a name="NAME"></a></h2><p>ngettext - '
+        'translate message and choose plural form</p><h2>SYNOPSIS</h2><p>ngettext msgid</p>'
+        '<h2>DESCRIPTION</h2><p>The ngettext program translates a message.</p><p>NAME<br>'
+        'SYNOPSIS<br>FILES</p><h2>SEE ALSO</h2><p>info ngettext</p></body></html>')
+    assert "NAME\nSYNOPSIS\nDESCRIPTION" not in page.text, page.text
+    assert "ngettext - translate message and choose plural form" in page.text, page.text
+    assert "NAME\nSYNOPSIS\nFILES" in page.text, page.text  # FILES heads no section of it
