@@ -107,7 +107,8 @@ WARNING = re.compile(
     r"in\s+no\s+(?:event|case)\s+should|"
     r"(?:may|might|can|could|will)\s+(?:\w+\s+){0,2}?(?:cause|result\s+in|lead\s+to)\s+"
     r"(?:\w+\s+){0,3}?(?:problems?|issues?|errors?|failures?|crash(?:es)?|corruption|"
-    r"data\s+loss|deadlocks?|degradation|slowdowns?|denial\s+of\s+service)|"
+    r"data\s+loss|deadlocks?|degradation|slowdowns?|denial\s+of\s+service|segfaults?|"
+    r"segmentation\s+faults?)|"
     r"security\s+(?:risks?|holes?|problems?|issues?|vulnerabilit(?:y|ies))|"
     r"(?:is|are)\s+(?:unsafe|insecure|dangerous))\b",
     re.IGNORECASE,

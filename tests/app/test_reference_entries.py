@@ -121,6 +121,10 @@ def test_advice_to_avoid_a_thing_is_a_warning_the_caveats_never_deny() -> None:
                  "You might want to avoid symlinks here."):
         assert WARNING.search(said), said
     assert not WARNING.search("To avoid this, set the timeout.")
+    # trial 98, F9: lxml's "Normally, this will result in a segfault." was a finding beside
+    # "No limitations or warnings were found"
+    assert WARNING.search("Normally, this will result in a segfault.")
+    assert WARNING.search("It may lead to a segmentation fault in the parser.")
 
 
 def test_a_passage_is_labelled_by_its_entry_not_its_page_title() -> None:
