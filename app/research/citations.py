@@ -8,7 +8,6 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from app.llm.offline.code_quotes import FENCED_AFTER
 from app.llm.offline.sentences import (
     code_lines,
     is_heading,
@@ -16,6 +15,7 @@ from app.llm.offline.sentences import (
     starts_mid_sentence,
 )
 from app.llm.offline.words import stems
+from app.research.lead_ins import lead_in_alone, with_its_code
 from app.research.rows import ok_items
 from app.research.text import ELLIPSIS, clip, wording
 from state import ItemKind
@@ -161,13 +161,13 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
     cut = tail and prose[0].split()[0].lower() in STOPWORDS
     named = _most_named(_shown_alone(body, prose[1:] if cut else prose), about)
     if named:
-        return clip(_with_its_code(body, _with_next(body, named, prose)), limit)
+        return clip(with_its_code(body, _with_next(body, named, prose), limit), limit)
     if prose:
         if tail:
             return clip(prose[1], limit) if len(prose) > 1 else clip(ELLIPSIS + prose[0], limit)
         first = next((p for p in prose if not p.rstrip().endswith("?")
-                      and not _lead_in_alone(body, p)), prose[0])
-        return clip(_with_its_code(body, first), limit)
+                      and not lead_in_alone(body, p)), prose[0])
+        return clip(with_its_code(body, first, limit), limit)
     lines = code_lines(body if body.strip() else text)
     start = _most_named_line(lines, about)
     lead = ELLIPSIS if start else ""  # shown from the line asked: what is before, left out
@@ -182,7 +182,7 @@ def _shown_alone(body: str, prose: Sequence[str]) -> list[str]:
     85, F4) and no rest of a sentence begun by the code above it ("will print the file test.py
     ..." after ``$ pygmentize test.py``, trial 90, F4)."""
     answers = [p for p in prose if not p.rstrip().endswith("?")]
-    answers = [p for p in answers if not _lead_in_alone(body, p)] or answers
+    answers = [p for p in answers if not lead_in_alone(body, p)] or answers
     return [p for p in answers if not continues_code(body, body.find(p), p)] or answers
 
 
@@ -196,12 +196,6 @@ def _most_named_line(lines: Sequence[str], about: Sequence[str]) -> int:
 
 
 _LIST_MARKER = re.compile(rf"^{ITEM_MARK}\s+")
-
-
-def _lead_in_alone(body: str, sentence: str) -> bool:
-    """Whether ``sentence`` ends with a colon and no code of ``body`` is shown with it
-    (:func:`_with_its_code`): what it introduces is not in the excerpt."""
-    return sentence.rstrip().endswith(":") and _with_its_code(body, sentence) == sentence
 
 
 def _with_next(body: str, sentence: str, prose: Sequence[str]) -> str:
@@ -223,24 +217,6 @@ def _with_next(body: str, sentence: str, prose: Sequence[str]) -> str:
     between = body[start + len(sentence):end] if start >= 0 and end >= 0 else "\n\n"
     return f"{sentence} {prose[at + 1]}" if not between.strip() and "\n\n" not in between \
         else sentence
-
-
-def _with_its_code(body: str, sentence: str) -> str:
-    """``sentence`` and, when it ends with no mark and a fenced block follows it in ``body``,
-    that code as a code span: "... can be found by" said nothing without its ``R CMD config``
-    lines (trial 51, N2).
-
-    Example:
-        >>> _with_its_code("It is found by\\n\\n```\\nR CMD config\\n```", "It is found by")
-        'It is found by `R CMD config`'
-    """
-    end = body.find(sentence)
-    if end < 0 or sentence.rstrip()[-1:] in tuple(".!?;"):
-        return sentence
-    block = FENCED_AFTER.match(body, end + len(sentence))
-    if block is None:
-        return sentence
-    return f"{sentence} {code_span(' '.join(block['code'].split()))}"
 
 
 def claim_key(item: dict[str, Any]) -> tuple[str, str]:

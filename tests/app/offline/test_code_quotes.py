@@ -136,3 +136,22 @@ def test_a_sentence_announcing_the_code_after_it_is_quoted_with_it() -> None:
                                                                text))])]
     assert texts[0].startswith("The following command sends all relay messages"), texts
     assert texts[0].endswith('Protocol="tcp")\n```'), texts
+
+
+def test_a_lead_ins_doctest_is_shown_by_whole_statements() -> None:
+    # Trial 98, F5: lxml's "... accepts a CSS selector expression as input:" was shown with its
+    # doctest cut inside a statement, "`>>> from lxml.cssselect import CSSSelector >>>…`",
+    # against the README's "No bullet is cut out of a doctest"
+    from app.research.citations import excerpt
+
+    text = ("The most important class in the lxml.cssselect module is CSSSelector. It provides "
+            "the same interface as the XPath class, but accepts a CSS selector expression as "
+            "input:\n\n```\n>>> from lxml.cssselect import CSSSelector\n>>> sel = CSSSelector("
+            "'div.content')\n>>> sel.css\n'div.content'\n>>> root = etree.XML('<div><p/></div>')"
+            "\n>>> [e.tag for e in sel(root)]\n['div']\n```")
+    shown = excerpt(text, about=["css", "selector", "expression"])
+    assert "`>>> from lxml.cssselect import CSSSelector" in shown, shown
+    code = shown[shown.index("`"):]
+    assert "…`" not in code and code.endswith(("` …", "`")), shown  # closed, not cut inside
+    assert not code.rstrip(" …").rstrip("`").endswith(">>>"), shown
+    assert len(shown) <= 220, shown
