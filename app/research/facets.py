@@ -144,11 +144,12 @@ def document_facets(topic: str, found: Sequence[Any], seen: set[frozenset[str]],
     return out
 
 
-_PHRASE_BREAK = re.compile(
-    r"\s+(after|before|with|without|in|into|from|for|of|on|when|while|during|across|"
-    r"between|through|by|inside|within|using)\s+",
-    re.IGNORECASE,
-)
+_BREAK_WORDS = (r"after|before|with|without|in|into|from|for|of|on|when|while|during|across|"
+                r"between|through|by|inside|within|using")
+_PHRASE_BREAK = re.compile(rf"\s+({_BREAK_WORDS})\s+", re.IGNORECASE)
+_LEADING_BREAK = re.compile(rf"^(?:(?:{_BREAK_WORDS})\s+)+", re.IGNORECASE)
+"""Prepositions left at a phrase's start by two in a row ("from inside an XPath expression"
+asked "What is inside an XPath expression?", trial 98, F8)."""
 _RELATIONAL = re.compile(
     r"\b(?:number|length|size|count|amount|total|limit|maximum|minimum|default|value|type|"
     r"kind|sort|version|name|part|rest|end|order|difference|meaning|purpose|unit|range|width|"
@@ -169,6 +170,8 @@ def split_phrases(subject: str) -> list[str]:
         ['retry policy', 'a graph node']
         >>> split_phrases("the maximum number of attached databases")
         ['the maximum number of attached databases']
+        >>> split_phrases("call my own function from inside an XPath expression")
+        ['call my own function', 'an XPath expression']
     """
     parts = _PHRASE_BREAK.split(subject)
     out = [parts[0].strip()]
@@ -176,7 +179,7 @@ def split_phrases(subject: str) -> list[str]:
         if word.lower() in ("of", "for") and _RELATIONAL.search(out[-1]):
             out[-1] = f"{out[-1]} {word} {phrase.strip()}"
         else:
-            out.append(phrase.strip())
+            out.append(_LEADING_BREAK.sub("", phrase.strip()))
     return out
 
 
