@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-__all__ = ["ENTRY_KEYWORD", "LABEL", "SIGNATURE", "entry_keywords", "entry_led", "entry_name",
-           "field_row", "fielded_name", "label_name", "names_keyword", "opened_entry",
+__all__ = ["ENTRY_KEYWORD", "LABEL", "SIGNATURE", "TYPE_FIRST", "entry_keywords", "entry_led",
+           "entry_name", "field_row", "fielded_name", "label_name", "names_keyword", "opened_entry",
            "option_heading", "option_label", "signature_name", "signatures_held", "typed_label"]
 
 ENTRY_KEYWORD = re.compile(r"([A-Za-z][\w.:-]*(?: [A-Za-z][\w.:-]*){0,3})\s+[<\[{]")
@@ -94,14 +94,14 @@ def entry_led(paragraph: str) -> bool:
     if found is None or not label_name(paragraph):
         return False
     label, rest = found.group("label").strip(), paragraph.strip()[found.end():]
-    if not _TYPE_FIRST.sub("", rest)[:1].isupper():  # "extra-dicts: (list) Extra dictionaries"
+    if not TYPE_FIRST.sub("", rest)[:1].isupper():  # "extra-dicts: (list) Extra dictionaries"
         return False
     name = typed.group(1) if (typed := _BRACKETED_LABEL.fullmatch(label)) else label
     return bool(ENTRY_KEYWORD.match(label) or _OPTION.match(label)) or (
         " " not in name and _NAME_LIKE.search(name) is not None)
 
 
-_TYPE_FIRST = re.compile(r"^\([^()\n]{1,30}\)\s*")
+TYPE_FIRST = re.compile(r"^\([^()\n]{1,30}\)\s*")
 """A description that opens with its value's type in brackets (Aspell's "extra-dicts: (list)
 Extra dictionaries to use.": trial 95, F1, its entries were none)."""
 _NAME_ALONE = re.compile(r"[A-Za-z_][\w.:-]{1,60}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from app.llm.offline.blocks import FIELD_ENTRY
-from workers.sources.entries import entry_led
+from workers.sources.entries import TYPE_FIRST, entry_led
 
 __all__ = ["looks_like_code"]
 
@@ -63,6 +63,6 @@ def _described(rest: str) -> bool:
     description on one line (Pygments' "noclasses: If set to true,
     token <span> tags ... will not use CSS classes, but inline styles.", the option's only
     definition, was no candidate, and its next sentence answered, trial 90, F2)."""
-    rest = rest.strip()
+    rest = TYPE_FIRST.sub("", rest.strip())  # "size: (string) The preferred size ..." (Aspell)
     return rest[:1].isupper() and len(_WORD.findall(rest)) >= _PROSE_WORDS and bool(
         _TERMINAL.search(rest))

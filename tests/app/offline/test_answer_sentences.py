@@ -361,6 +361,20 @@ def test_a_terms_description_on_its_line_is_a_sentence_of_its_entry() -> None:
     assert found[0].entry == {"noclas"}, found  # its stem
 
 
+def test_an_entrys_line_that_gives_its_type_first_is_quoted_with_the_sentence_after() -> None:
+    # Trial 97, R4: Aspell's "size: (string) The preferred size of the word list. This consists
+    # of ..." read as a field listing (its description opens with its type), and "This consists
+    # of a two char digit code ..." was quoted alone, the Answer to "What is the size option?"
+    text = ("size: (string) The preferred size of the word list. This consists of a two char "
+            "digit code describing the size of the list, with typical values of: 10=tiny, "
+            "50=med, 90=insane.\n\nvariety: (list) Any extra information to distinguish two "
+            "word lists.")
+    found = [s.text for s in candidate_sentences([(0, _passage("The-Options.html#2", text))])]
+    assert found[0].startswith("size: (string) The preferred size of the word list. This "
+                               "consists of"), found
+    assert not any(f.startswith("This consists") for f in found), found
+
+
 def test_a_field_labelled_by_title_cased_words_is_the_entrys_record_not_a_finding() -> None:
     # trial 90, F1: Docutils' directive entries open with a table of fields; "Directive Type:
     # "sectnum" or "section-numbering" (synonyms)." was the finding quoted for "What does the
