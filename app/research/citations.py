@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Sequence
+from functools import lru_cache
 from typing import Any
 
 from app.llm.offline.sentences import (
@@ -267,7 +268,30 @@ def said(item: dict[str, Any], listed: Collection[tuple[str, str]]) -> bool:
         return True
     words = wording(text)
     return any((r == ref and (text in t or (len(t) > 20 and t in text)))
-               or (words and wording(t) == words) for t, r in listed)
+               or (words and wording(t) == words) or near_copy(text, t) for t, r in listed)
+
+
+@lru_cache(maxsize=4096)
+def _stems_of(text: str) -> frozenset[str]:
+    return frozenset(stems(text))
+
+
+def near_copy(text: str, other: str) -> bool:
+    """Whether two claims say one thing in two wordings: their content stems, at least
+    :data:`_NEAR_COPY_STEMS` each, overlap by :data:`NEAR_COPY` (Jaccard), or one holds the
+    other's by :data:`HELD_COPY`. Bash's manual and its man page word ``-n`` a little apart
+    ("check a script" / "check a shell script"): the Answer quoted one and a section the other
+    (trial 97, R1).
+
+    Example:
+        >>> near_copy("-n Read commands but do not execute them. This may be used to check a "
+        ...           "script for syntax errors.", "-n: Read commands but do not execute them. "
+        ...           "This may be used to check a shell script for syntax errors.")
+        True
+    """
+    own, theirs = _stems_of(text), _stems_of(other)
+    return len(own) >= _NEAR_COPY_STEMS and len(theirs) >= _NEAR_COPY_STEMS and len(
+        own & theirs) >= (HELD_COPY if own >= theirs else NEAR_COPY) * len(own | theirs)
 
 
 def within(words: str, shown: Collection[str]) -> bool:
@@ -358,14 +382,10 @@ def near_copies_out(found: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         >>> len(near_copies_out([d, e]))
         1
     """
-    kept: list[tuple[dict[str, Any], frozenset[str]]] = []
+    kept: list[dict[str, Any]] = []
     for item in found:
-        own = stems(str(item.get("text", "")))
-        if len(own) >= _NEAR_COPY_STEMS and any(
-                len(other) >= _NEAR_COPY_STEMS and len(own & other) >= (
-                    HELD_COPY if own >= other else NEAR_COPY) * len(own | other)
-                for _i, other in kept):
-            continue
-        kept.append((item, own))
-    return [item for item, _own in kept]
+        text = str(item.get("text", ""))
+        if not any(near_copy(text, str(other.get("text", ""))) for other in kept):
+            kept.append(item)
+    return kept
 

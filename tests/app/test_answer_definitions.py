@@ -313,3 +313,19 @@ def test_a_sentence_whose_subject_is_another_option_does_not_answer_for_the_one_
     answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
     assert answer.strip().splitlines()[0].startswith("- dont-use-other-dicts: (boolean)"), answer
     assert "--dont-clean-words" not in answer.strip().splitlines()[0], answer
+
+
+def test_a_sentence_the_answer_quoted_in_other_words_is_not_said_again_below() -> None:
+    # Trial 97, R1: Bash's reference manual and its man page word -n a little apart; the Answer
+    # quoted the manual's page ("-n Read commands but do not execute them. ...") and the
+    # section below the man page's "-n: Read commands ... check a shell script ..."
+    from app.research.citations import said
+
+    pdf = ("-n Read commands but do not execute them. This may be used to check a script for "
+           "syntax errors. This option is ignored by interactive shells.")
+    man = ("-n: Read commands but do not execute them. This may be used to check a shell script "
+           "for syntax errors. This is ignored by interactive shells.")
+    shown = {(" ".join(pdf.split()).lower(), "bashref.pdf:p74#1")}
+    assert said({"text": man, "ref": "bash.html#462"}, shown)
+    other = "-x: Print a trace of simple commands and their arguments after they are expanded."
+    assert not said({"text": other, "ref": "bash.html#462"}, shown)
