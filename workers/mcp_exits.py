@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import signal
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -41,6 +42,8 @@ def install() -> None:
         process = await create(*args, **kwargs)
         if (spawned := _SPAWNED.get()) is not None:
             spawned.append(process)
+            if (popen := _popen(process)) is not None:  # the transport lets go of it at exit
+                _POPENS[process] = popen
         return process
 
     spawn._research_watched = True  # type: ignore[attr-defined]
@@ -118,10 +121,24 @@ def returncode(process: Any) -> int | None:
         >>> returncode(NS(returncode=255, _process=NS(_transport=NS(_proc=popen))))
         3
     """
-    inner = getattr(process, "_process", process)
-    popen = getattr(getattr(inner, "_transport", None), "_proc", None)
+    try:
+        popen = _POPENS.get(process) or _popen(process)
+    except TypeError:  # no weak reference to it: not a process spawn() saw
+        popen = _popen(process)
     code = getattr(popen, "returncode", None)
     return code if code is not None else getattr(process, "returncode", None)
+
+
+_POPENS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+"""The ``Popen`` under each process :func:`watching` saw, kept at its spawn: once the child has
+exited, asyncio's transport drops it (``_call_connection_lost`` sets ``_proc`` to None), and a
+status read after that was the watcher's 255 (CI, 2026-12-06: a server exiting with status 3
+named as 255 again)."""
+
+
+def _popen(process: Any) -> Any:
+    inner = getattr(process, "_process", process)
+    return getattr(getattr(inner, "_transport", None), "_proc", None)
 
 
 class _ReapedChild(logging.Filter):

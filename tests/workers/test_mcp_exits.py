@@ -38,3 +38,32 @@ def test_a_sigkill_at_start_up_is_named_one_mid_run_is_the_sdks_own() -> None:
     assert exit_of([killed], EOFError(), at_start=True).startswith("was killed by SIGKILL")
     assert exit_of([killed], EOFError()) is None  # mid-run: the SDK's end of a session
     assert exit_of([NS(returncode=-15)], EOFError(), at_start=True) is None
+
+
+def test_the_status_is_read_from_the_popen_kept_at_spawn_after_the_transport_let_go() -> None:
+    # CI, 2026-12-06: "exited with status 255" for a server that exited with 3 again: once the
+    # child has exited, asyncio's transport drops its Popen (``_proc`` is None), and the only
+    # status left to read was the child watcher's 255
+    import asyncio
+    import sys
+
+    import anyio
+    import mcp.client.stdio as stdio
+
+    from workers.mcp_exits import returncode, watching
+
+    install()
+
+    async def main() -> tuple[int | None, object]:
+        with watching() as spawned:
+            process = await stdio._create_platform_compatible_process(
+                sys.executable, ["-c", "raise SystemExit(3)"], None)
+        await process.wait()
+        await asyncio.sleep(0.1)  # the transport finishes and lets go of its Popen
+        transport = process._process._transport
+        transport._returncode = 255  # what the watcher reports when another poll reaped it
+        return returncode(spawned[-1]), transport._proc
+
+    code, left = anyio.run(main)
+    assert left is None  # the case: the transport has let go
+    assert code == 3
