@@ -27,7 +27,12 @@ from workers.sources.htmlfurniture import drop_all, page_furniture
 from workers.sources.htmlnav import link_share
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
-from workers.sources.htmlterms import cut_term, mark_next, members_with_their_class
+from workers.sources.htmlterms import (
+    cut_term,
+    groff_terms,
+    mark_next,
+    members_with_their_class,
+)
 from workers.sources.preformatted import (
     LONG_PRE_LINES,
     fenced,
@@ -214,6 +219,7 @@ def html_page(source: str | bytes) -> HtmlPage:
     field_tables(root, _HIDDEN)  # before tables: a table of fields has no heading row
     tables_as_sentences(root)
     members_with_their_class(root)
+    groff_terms(root)
     mark_next(root)
     text = _terms_joined(str(stylesheet(root)))
     links = _LINKED.findall(text)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["cut_term", "mark_next", "members_with_their_class"]
+__all__ = ["cut_term", "groff_terms", "mark_next", "members_with_their_class"]
 
 _CLASS = re.compile(r"[A-Z]\w*")
 """An id's part that names a class: a capital first (``Request``; ``http`` is a module)."""
@@ -68,3 +68,43 @@ def cut_term(before: str) -> bool:
     Celery's reference), written on, not as "the next: time to check" (trial 89, F10)."""
     words = before[before.rfind("\n") + 1:].split()
     return len(words) >= 5 and words[-1].isalpha() and words[-1].islower()
+
+
+_MARGIN = re.compile(r"margin-left:\s*(\d+(?:\.\d+)?)%")
+_ENDS_SENTENCE = re.compile(r"[.!?][\"')\]]*\s*$")
+
+
+def groff_terms(root: Any) -> None:
+    """Make groff's tagged paragraphs definition lists, in place: ``man -Thtml`` writes an
+    option and its description (troff's ``.TP``) as two ``<p>``, the second indented further
+    (``margin-left:11%`` then ``22%``); read as two paragraphs, a passage could end between
+    them, and the next was labelled by the description ("always make simple backups: input
+    files are in Java .properties syntax", gettext's msgmerge page, trial 99, R1). As a
+    ``<dt>`` and its ``<dd>`` they are one line, "--previous: keep previous msgids of
+    translated messages", as a man page's options are elsewhere. Only on a page groff made
+    (its ``<meta name="generator">``); a term is a short line that ends no sentence.
+
+    Args:
+        root: an lxml HTML document, changed in place.
+    """
+    made_by = root.find(".//meta[@name='generator']")
+    if made_by is None or "groff" not in (made_by.get("content") or ""):
+        return
+    for term in list(root.iter("p")):
+        desc = term.getnext()
+        if desc is None or desc.tag != "p" or term.getparent() is None:
+            continue
+        outer = _MARGIN.search(term.get("style") or "")
+        inner = _MARGIN.search(desc.get("style") or "")
+        text = " ".join("".join(term.itertext()).split())
+        if (outer is None or inner is None or float(inner.group(1)) <= float(outer.group(1))
+                or not text or len(text) > 100 or _ENDS_SENTENCE.search(text)):
+            continue
+        pair = term.makeelement("dl", {})
+        term.addprevious(pair)
+        pair.tail, term.tail = term.tail, None
+        term.tag, desc_tail = "dt", desc.tail
+        pair.append(term)
+        desc.tag = "dd"
+        pair.append(desc)
+        desc.tail, pair.tail = None, f"{desc_tail or ''}{pair.tail or ''}"

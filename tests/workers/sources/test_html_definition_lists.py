@@ -212,3 +212,24 @@ def test_a_description_that_opens_with_its_type_alone_reads_on_from_it() -> None
             "dictionaries.") in page.text, page.text
     assert "extra-dicts: (list) Extra dictionaries to use." in page.text, page.text
     assert "lang: (string)\n" in page.text and "(string) Encoding" not in page.text, page.text
+
+
+def test_groffs_tagged_paragraphs_are_a_term_and_its_description() -> None:
+    # Trial 99, R1: groff's HTML writes an option and its description as two <p>, the second
+    # indented further; a passage ended between "simple, never" and "always make simple
+    # backups", and the next was labelled "always make simple backups: input files are in
+    # Java .properties syntax"
+    body = ('<h2>DESCRIPTION</h2><p style="margin-left:11%;">simple, never</p>'
+            '<p style="margin-left:22%;">always make simple backups</p>'
+            '<p style="margin-left:11%; margin-top: 1em"><b>Input file syntax: <br>-P</b>, '
+            '<b>--properties-input</b></p><p style="margin-left:22%;">input files are in Java '
+            '.properties syntax</p><p style="margin-left:11%;">The backup suffix is ~.</p>'
+            '<p style="margin-left:22%;">Set it with --suffix.</p>')
+    groff = html_page('<html><head><meta name="generator" content="groff -Thtml, see '
+                      f'www.gnu.org"></head><body>{body}</body></html>')
+    assert "simple, never: always make simple backups" in groff.text, groff.text
+    assert ("-P, --properties-input: input files are in Java .properties syntax"
+            in groff.text), groff.text
+    assert "The backup suffix is ~.\n\nSet it with --suffix." in groff.text, groff.text  # prose
+    other = html_page(f"<html><body>{body}</body></html>")  # not groff's: paragraphs as written
+    assert "simple, never\n\nalways make simple backups" in other.text, other.text
