@@ -281,7 +281,8 @@ def near_copy(text: str, other: str) -> bool:
     :data:`_NEAR_COPY_STEMS` each, overlap by :data:`NEAR_COPY` (Jaccard), or one holds the
     other's by :data:`HELD_COPY`. Bash's manual and its man page word ``-n`` a little apart
     ("check a script" / "check a shell script"): the Answer quoted one and a section the other
-    (trial 97, R1).
+    (trial 97, R1). Claims with numbers the other lacks both ways are other claims ("The relay
+    keeps ledger number 1 at station 1." and "... 2 at station 2.").
 
     Example:
         >>> near_copy("-n Read commands but do not execute them. This may be used to check a "
@@ -289,9 +290,15 @@ def near_copy(text: str, other: str) -> bool:
         ...           "This may be used to check a shell script for syntax errors.")
         True
     """
+    numbers, others = set(_NUMBER.findall(text)), set(_NUMBER.findall(other))
+    if not (numbers <= others or others <= numbers):
+        return False  # "ledger number 1 at station 1" is not "... 2 at station 2"
     own, theirs = _stems_of(text), _stems_of(other)
     return len(own) >= _NEAR_COPY_STEMS and len(theirs) >= _NEAR_COPY_STEMS and len(
         own & theirs) >= (HELD_COPY if own >= theirs else NEAR_COPY) * len(own | theirs)
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def within(words: str, shown: Collection[str]) -> bool:
