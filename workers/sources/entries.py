@@ -89,13 +89,16 @@ def entry_led(paragraph: str) -> bool:
         True
         >>> entry_led("extra-dicts: (list) Extra dictionaries to use.")  # Texinfo's (Aspell's)
         True
+        >>> entry_led("--previous: keep previous msgids of translated messages")  # groff's
+        True
     """
     found = LABEL.match(paragraph.strip())
     if found is None or not label_name(paragraph):
         return False
     label, rest = found.group("label").strip(), paragraph.strip()[found.end():]
-    if not TYPE_FIRST.sub("", rest)[:1].isupper():  # "extra-dicts: (list) Extra dictionaries"
-        return False
+    first = TYPE_FIRST.sub("", rest)[:1]  # "extra-dicts: (list) Extra dictionaries ..."
+    if not (first.isupper() or first.islower() and _OPTION.match(label)):
+        return False  # an option's entry may be in lower case (GNU's "--previous: keep ...")
     name = typed.group(1) if (typed := _BRACKETED_LABEL.fullmatch(label)) else label
     return bool(ENTRY_KEYWORD.match(label) or _OPTION.match(label)) or (
         " " not in name and _NAME_LIKE.search(name) is not None)

@@ -210,7 +210,10 @@ def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False) ->
         return False
     if summary and len(words) < _MIN_WORDS and not _TERMINAL.search(sentence):
         return False
-    terminal = _TERMINAL.search(sentence) is not None
+    # an option's entry line is whole without a full stop ("--previous: keep previous msgids
+    # of translated messages", GNU's man pages as groff writes them in HTML, trial 98, F1)
+    terminal = _TERMINAL.search(sentence) is not None or (
+        "\n" not in sentence and sentence.lstrip()[:1] == "-" and entry_led(sentence))
     if (need_terminal and not terminal) or (not terminal and _FILE_NAME.search(sentence)):
         return False
     return not (_ASKS.search(sentence) or _POINTS_BACK.search(sentence)
