@@ -71,7 +71,7 @@ def _sections(doc: RawDoc) -> tuple[tuple[str, str], ...]:
     return doc.sections or (("", doc.text),)
 
 
-_OPTION_LINE = re.compile(r"^--?[A-Za-z0-9]", re.MULTILINE)
+_OPTION_LINE = re.compile(r"^--?[A-Za-z0-9](?:[\w-]*\w)?(?=[=,\s\[]|$)", re.MULTILINE)
 """A line that opens with a command-line option (``-P, --properties-input``): an option's
 entry, which man pages of one suite share word for word (gettext's 26 pages: ``-V,
 --version``, ``Input file syntax: -P, --properties-input``), and content, never navigation."""
@@ -79,6 +79,13 @@ entry, which man pages of one suite share word for word (gettext's 26 pages: ``-
 
 def _entry(paragraph: str) -> bool:
     return _OPTION_LINE.search(paragraph) is not None
+
+
+_OPTION_ALONE = re.compile(r"(?:[^\n]*\n)?(?:--?[A-Za-z0-9](?:[\w-]*\w)?(?:[= ][^\s,]+)?"
+                           r"(?:,\s*|\s+|$))+")
+"""A paragraph that is an option's forms and nothing else (``-V, --version``, after a group's
+label line), its description the paragraph after it; ``--help: display this help`` holds its
+own, and the paragraph after it is not its (a footer's, trial 100, F7)."""
 
 
 def repeated_paragraphs(docs: Iterable[RawDoc]) -> set[str]:
@@ -113,7 +120,7 @@ def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
             # an option's description goes with its entry: "display this help and exit"
             kept = [p for i, (code, p) in enumerate(paragraphs)
                     if code or p not in boiler or p == heading
-                    or (i and _entry(paragraphs[i - 1][1]))]
+                    or (i and _OPTION_ALONE.fullmatch(paragraphs[i - 1][1]) is not None)]
             body = "\n\n".join(kept).strip()
             if body or heading:
                 sections.append((heading, body))

@@ -13,7 +13,7 @@ This module imports only the standard library.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 __all__ = ["MIN_CONTENTS_LINES", "without_contents_lines"]
 
@@ -21,24 +21,29 @@ MIN_CONTENTS_LINES = 3
 """A paragraph of fewer lines is no table of contents ("NAME" over its own section is not)."""
 
 
-def without_contents_lines(sections: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+def without_contents_lines(sections: Sequence[tuple[str, str]],
+                           links: Collection[str]) -> list[tuple[str, str]]:
     """``sections`` (a page's ``(heading, text)`` pairs, paragraphs separated by a blank
     line) less each paragraph of :data:`MIN_CONTENTS_LINES` lines or more that are all
     headings of the page (case aside): its own table of contents. A section left with nothing
-    keeps its heading and an empty text.
+    keeps its heading and an empty text. Each line must also be a link's text (``links``):
+    a list in prose of the things the page's sections are about ("Red / Amber / Green" over
+    sections Red, Amber and Green) is text (trial 100, F6).
 
     Example:
         >>> page = [("MSGMERGE", "MSGMERGE\\n\\nNAME\\nSYNOPSIS\\nSEE ALSO"),
         ...         ("NAME", "NAME\\n\\nmsgmerge - merge catalogs"), ("SYNOPSIS", "msgmerge"),
         ...         ("SEE ALSO", "info msgmerge")]
-        >>> without_contents_lines(page)[0]
+        >>> without_contents_lines(page, {"NAME", "SYNOPSIS", "SEE ALSO"})[0]
         ('MSGMERGE', 'MSGMERGE')
     """
     headings = {" ".join(h.split()).casefold() for h, _t in sections if h}
+    linked = {" ".join(text.split()).casefold() for text in links}
 
     def contents(paragraph: str) -> bool:
         lines = [" ".join(line.split()).casefold() for line in paragraph.splitlines()]
-        return len(lines) >= MIN_CONTENTS_LINES and all(line in headings for line in lines)
+        return len(lines) >= MIN_CONTENTS_LINES and all(
+            line in headings and line in linked for line in lines)
 
     if len(headings) < MIN_CONTENTS_LINES:
         return list(sections)

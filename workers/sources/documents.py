@@ -145,10 +145,11 @@ def pdf_docs(path: Path | BinaryIO, rel: str, skipped: Counter[str], notes: list
     whole = compounds(text for text in texts if text is not None)
     bare = [without_running_lines(text or "", running) for text in texts]
     if offset is not None:
-        bare = [without_page_header(text, index + offset) for index, text in enumerate(bare)]
+        bare = [without_page_header(text, index + offset, starts.get(index, ()))
+                for index, text in enumerate(bare)]
     found = 0
     current = ""  # the outline entry in effect: the last one that starts on an earlier page
-    for number, text in enumerate(stitched(bare), 1):
+    for number, text in enumerate(stitched(bare, starts), 1):
         starting = starts.get(number - 1, [])
         heading, current = current, (starting[-1] if starting else current)
         text = set_apart_headings(dehyphenated(text, whole))

@@ -69,9 +69,10 @@ F7), a table of contents (DocBook's ``class="toc"``) or Sphinx's general and mod
 (``<table class="indextable genindextable">``: Flask's 42 passages of "url_value_preprocessor()
 (flask.Blueprint method)", trial 68)."""
 
-_TITLED = (".//h1[normalize-space() != normalize-space(a)] or "
-           ".//h2[normalize-space() != normalize-space(a)]")
-"""Of a block, that it holds a page's title: an ``h1`` or ``h2`` that is more than a link. A
+_TITLED = (".//h1[normalize-space() != normalize-space(a[@href])] or "
+           ".//h2[normalize-space() != normalize-space(a[@href])]")
+"""Of a block, that it holds a page's title: an ``h1`` or ``h2`` that is more than a link (an
+anchor, ``<a name="top">``, is no link: trial 100, F8, a page's title was dropped with it). A
 heading that is only a link home is the project's logo (Alabaster's sidebar opens with
 ``<h1 class="logo"><a href="index.html">cairocffi</a></h1>``: it kept the whole sidebar,
 "Navigation: cairo versions Basic usage" was quoted in two reports, trial 96, F8)."""

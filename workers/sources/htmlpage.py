@@ -226,7 +226,7 @@ def html_page(source: str | bytes) -> HtmlPage:
     text = text.replace(_LINK, "").replace(_LINK_END, "")
     if "(p." in text:  # latex2html's "see gprintf (p. [*])", its [*] an icon: trial 65, F7
         text = _PAGE_REF.sub("", text)
-    sections = without_contents_lines(_sections(text))  # groff's "NAME / SYNOPSIS / ..."
+    sections = without_contents_lines(_sections(text), links)  # groff's "NAME / SYNOPSIS"
     kept = tuple((h, t) for h, t in sections if t or h)
     return HtmlPage(title, kept, link_share(links, "".join(t for _h, t in kept)), cut)
 

@@ -72,6 +72,11 @@ def cut_term(before: str) -> bool:
 
 _MARGIN = re.compile(r"margin-left:\s*(\d+(?:\.\d+)?)%")
 _ENDS_SENTENCE = re.compile(r"[.!?][\"')\]]*\s*$")
+_GOES_ON = re.compile(r"(?:[:;]|\b(?:a|an|the|that|which|to|of|for|with|and|or|but|as|by|from|in|"
+                      r"on|at|into|than|is|are|was|be|reads|says))\s*$", re.IGNORECASE)
+"""A line that stops mid-sentence, its sentence going on in the indented block after it: prose
+("Note that" / "the daemon never stops", "writes its log to" / "/var/log/tapir.log", "reads:"
+/ a licence), never a term (trial 100, F5)."""
 
 
 def groff_terms(root: Any) -> None:
@@ -82,7 +87,8 @@ def groff_terms(root: Any) -> None:
     files are in Java .properties syntax", gettext's msgmerge page, trial 99, R1). As a
     ``<dt>`` and its ``<dd>`` they are one line, "--previous: keep previous msgids of
     translated messages", as a man page's options are elsewhere. Only on a page groff made
-    (its ``<meta name="generator">``); a term is a short line that ends no sentence.
+    (its ``<meta name="generator">``); a term is a short line that ends no sentence and does not
+    stop mid-one (:data:`_GOES_ON`).
 
     Args:
         root: an lxml HTML document, changed in place.
@@ -98,7 +104,8 @@ def groff_terms(root: Any) -> None:
         inner = _MARGIN.search(desc.get("style") or "")
         text = " ".join("".join(term.itertext()).split())
         if (outer is None or inner is None or float(inner.group(1)) <= float(outer.group(1))
-                or not text or len(text) > 100 or _ENDS_SENTENCE.search(text)):
+                or not text or len(text) > 100 or _ENDS_SENTENCE.search(text)
+                or _GOES_ON.search(text)):
             continue
         pair = term.makeelement("dl", {})
         term.addprevious(pair)

@@ -21,7 +21,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-__all__ = ["EDGE_LINES", "MAX_RUNNING_CHARS", "MIN_LINES", "MIN_PAGES", "RUNNING_SHARE",
+__all__ = ["EDGE_LINES", "MAX_HEADER_WORDS", "MAX_RUNNING_CHARS", "MIN_LINES", "MIN_PAGES",
+           "RUNNING_SHARE",
            "printed_offset", "running_lines", "without_page_header", "without_running_lines"]
 
 EDGE_LINES = 1
@@ -130,11 +131,18 @@ def printed_offset(pages: Sequence[str | None]) -> int | None:
     return offset if n >= max(MIN_PAGES, math.ceil(RUNNING_SHARE * len(pages))) else None
 
 
-def without_page_header(text: str, printed: int) -> str:
+MAX_HEADER_WORDS = 8
+"""A line of more words is text, whatever number it opens with ("42 is the answer to the
+question the quokka lantern asked" on page 42, trial 100, F2)."""
+
+
+def without_page_header(text: str, printed: int, titles: Sequence[str] = ()) -> str:
     """``text`` (a page) without its first or last line when that line opens or closes with
-    the page's ``printed`` number and is no sentence (a header, "Chapter 5: Shell Variables
-    90", or the number alone): a running title that changes with the chapter, which
-    :func:`running_lines` does not find on half of the pages.
+    the page's ``printed`` number, is no sentence and is short (:data:`MAX_HEADER_WORDS`): a
+    header, "Chapter 5: Shell Variables 90", or the number alone, a running title that changes
+    with the chapter, which :func:`running_lines` does not find on half of the pages. A line
+    that is, number aside, one of ``titles`` (the outline entries that start on the page) is
+    the entry's heading, kept ("2 Installation" on the page numbered 2, trial 100, F1).
 
     Example:
         >>> without_page_header("Chapter 5: Shell Variables 90\\nTMOUT sets a wait.\\nMore.", 90)
@@ -146,10 +154,13 @@ def without_page_header(text: str, printed: int) -> str:
         return text
     number = str(printed)
 
+    named = [" ".join(title.split()).casefold() for title in titles if title.strip()]
+
     def header(line: str) -> bool:
         words = line.split()
-        return (number in (words[0], words[-1])
-                and (len(words) == 1 or _may_run(line)))
+        rest = " ".join(words[1:] if words[0] == number else words[:-1]).casefold()
+        return (number in (words[0], words[-1]) and len(words) <= MAX_HEADER_WORDS
+                and (len(words) == 1 or _may_run(line)) and rest not in named)
 
     edges = {i for i in (*filled[:EDGE_LINES], *filled[EDGE_LINES:][-EDGE_LINES:])
              if header(lines[i])}
