@@ -23,6 +23,7 @@ from app.research.citations import (
 from app.research.definitions import definition_line, definitions
 from app.research.entry_rows import default_entries, described_entries
 from app.research.evidence import document_of, topic_strength
+from app.research.labels import shown_label
 from app.research.neighbours import about_neighbour, asked_names, speaks_of_its_entry
 from app.research.own import (
     names_subject,
@@ -326,11 +327,11 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
         whole = excerpt(top["text"], len(top["text"]) + 1, about=subject if about else ())
         shown.update((" ".join(s.split()).lower(), top["ref"]) for s in (said, whole))
     if about:
-        return f"- {entry_label(top)}: {said} [{cites.cite(top)}]"
+        return f"- {shown_label(top)}: {said} [{cites.cite(top)}]"
     # said so: a passage on another subject is no answer to this one
     none = "names" if not naming else "is about"
     return (f"- _No sentence retrieved {none} {describe_terms(subject)}; the closest "
-            f"passage:_ {entry_label(top)}: {said} [{cites.cite(top)}]")
+            f"passage:_ {shown_label(top)}: {said} [{cites.cite(top)}]")
 
 
 _JUDGED = ("default", "measure")

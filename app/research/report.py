@@ -29,9 +29,10 @@ from app.research.citations import items as _items
 from app.research.citations import once as _once
 from app.research.definitions import definition_line, facet_findings
 from app.research.evidence import document_of, retrieval, used_documents
+from app.research.labels import shown_label
 from app.research.notes import coalesce_notes, unknown_kind_notes
 from app.research.own import entry_own, subject_own, subject_terms
-from app.research.reference import entry_label, unlabelled
+from app.research.reference import unlabelled
 from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
@@ -215,7 +216,7 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     passages = passages[:3]
     if passages:  # each shown by its sentence naming the most of the question's subject
         lines += ["Top passages:", ""]
-        lines += [f"- {entry_label(p)}: {_excerpt(unlabelled(p), about=about)} "
+        lines += [f"- {shown_label(p)}: {_excerpt(unlabelled(p), about=about)} "
                   f"[{cites.cite(p)}]" for p in passages]
         lines.append("")
         listed.update((_excerpt_claim(p, about), p["ref"]) for p in passages)

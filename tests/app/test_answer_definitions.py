@@ -329,3 +329,16 @@ def test_a_sentence_the_answer_quoted_in_other_words_is_not_said_again_below() -
     assert said({"text": man, "ref": "bash.html#462"}, shown)
     other = "-x: Print a trace of simple commands and their arguments after they are expanded."
     assert not said({"text": other, "ref": "bash.html#462"}, shown)
+
+
+def test_a_pdf_page_is_shown_under_its_section_not_its_file_name() -> None:
+    # Trial 97, R2: "bashref.pdf: In an interactive shell, the value is interpreted as ..."
+    # named the file; its section is "Bash Variables"
+    q = "How long does an interactive shell wait for a line of input after the prompt?"
+    text = ("In an interactive shell, the value is interpreted as the number of seconds to wait "
+            "for a line of input after issuing the primary prompt.")
+    rows = [row("docs_search", q, [item("passage", text, "bashref.pdf:p96#0", score=3.0,
+                                        title="bashref.pdf", heading="Bash Variables")])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert "Bash Variables: In an interactive shell" in md, md
+    assert "bashref.pdf: In an interactive" not in md, md
