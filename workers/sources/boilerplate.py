@@ -71,7 +71,9 @@ def _sections(doc: RawDoc) -> tuple[tuple[str, str], ...]:
     return doc.sections or (("", doc.text),)
 
 
-_OPTION_LINE = re.compile(r"^--?[A-Za-z0-9](?:[\w-]*\w)?(?=[=,\s\[]|$)", re.MULTILINE)
+_OPTION = r"--?[A-Za-z0-9](?:[\w-]*\w)?"
+"""A command-line option as written (``-V``, ``--properties-input``; ``-Index-`` is none)."""
+_OPTION_LINE = re.compile(rf"^{_OPTION}(?=[=,\s\[]|$)", re.MULTILINE)
 """A line that opens with a command-line option (``-P, --properties-input``): an option's
 entry, which man pages of one suite share word for word (gettext's 26 pages: ``-V,
 --version``, ``Input file syntax: -P, --properties-input``), and content, never navigation."""
@@ -81,8 +83,7 @@ def _entry(paragraph: str) -> bool:
     return _OPTION_LINE.search(paragraph) is not None
 
 
-_OPTION_ALONE = re.compile(r"(?:[^\n]*\n)?(?:--?[A-Za-z0-9](?:[\w-]*\w)?(?:[= ][^\s,]+)?"
-                           r"(?:,\s*|\s+|$))+")
+_OPTION_ALONE = re.compile(rf"(?:[^\n]*\n)?(?:{_OPTION}(?:[= ][^\s,]+)?(?:,\s*|\s+|$))+")
 """A paragraph that is an option's forms and nothing else (``-V, --version``, after a group's
 label line), its description the paragraph after it; ``--help: display this help`` holds its
 own, and the paragraph after it is not its (a footer's, trial 100, F7)."""

@@ -5,8 +5,8 @@ their man pages as HTML) opens with a run of in-page links separated by ``<br>``
 section: "NAME / SYNOPSIS / DESCRIPTION / RETURN VALUE / ERRORS / BUGS / SEE ALSO". No list
 holds them, so the list rules of :mod:`workers.sources.htmlfurniture` do not see them; they
 were the page's first passage, quoted as a Top passage ("NGETTEXT: NAME SYNOPSIS DESCRIPTION
-..." , trial 98, F4). Read off the text instead: a paragraph whose every line is the heading of
-one of the page's sections is its contents.
+..." , trial 98, F4). Read off the text instead: a paragraph whose every line is a link's text
+and the heading of one of the page's sections is its contents.
 
 This module imports only the standard library.
 """

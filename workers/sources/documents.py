@@ -137,19 +137,10 @@ def pdf_docs(path: Path | BinaryIO, rel: str, skipped: Counter[str], notes: list
         notes.append(f"{rel}: skipped, not a readable PDF ({type(exc).__name__})")
         return
     texts, bad = _page_texts(pages, reader)
-    running = running_lines([text for text in texts if text is not None])
-    # with an outline to head the passages, a header bearing the page's printed number is
-    # furniture, a chapter's running title too ("Chapter 5: Shell Variables 90" labelled a
-    # TMOUT passage of Bash's manual, trial 95, F5); without one its words stay
-    offset = printed_offset(texts) if starts else None
     whole = compounds(text for text in texts if text is not None)
-    bare = [without_running_lines(text or "", running) for text in texts]
-    if offset is not None:
-        bare = [without_page_header(text, index + offset, starts.get(index, ()))
-                for index, text in enumerate(bare)]
     found = 0
     current = ""  # the outline entry in effect: the last one that starts on an earlier page
-    for number, text in enumerate(stitched(bare, starts), 1):
+    for number, text in enumerate(_bare_pages(texts, starts), 1):
         starting = starts.get(number - 1, [])
         heading, current = current, (starting[-1] if starting else current)
         text = set_apart_headings(dehyphenated(text, whole))
@@ -164,6 +155,20 @@ def pdf_docs(path: Path | BinaryIO, rel: str, skipped: Counter[str], notes: list
         skipped["blank"] += 1
         if not bad:
             notes.append(f"{rel}: skipped, no extractable text (a scan?)")
+
+
+def _bare_pages(texts: list[str | None], starts: dict[int, list[str]]) -> list[str]:
+    """A file's page texts (None: a page not read) without their furniture: the lines running
+    at the top or bottom of most pages; with an outline to head the passages, a header bearing
+    the page's printed number, a chapter's running title too ("Chapter 5: Shell Variables 90"
+    labelled a TMOUT passage of Bash's manual, trial 95, F5; without one its words stay); and
+    each sentence a page break cut made whole on the page it starts on."""
+    running = running_lines([text for text in texts if text is not None])
+    bare = [without_running_lines(text or "", running) for text in texts]
+    if (offset := printed_offset(texts) if starts else None) is not None:
+        bare = [without_page_header(text, index + offset, starts.get(index, ()))
+                for index, text in enumerate(bare)]
+    return stitched(bare, starts)
 
 
 _LINE_END_HYPHEN = re.compile(r"\b([a-z]+)-\n([a-z]+)\b")
