@@ -55,6 +55,7 @@ from workers.sources.filekinds import (
 from workers.sources.manpage import is_man_page, man_markdown, so_target
 from workers.sources.mdocpage import is_mdoc_page, mdoc_markdown
 from workers.sources.pyfile import python_file_sections
+from workers.sources.redirects import redirect_of
 from workers.sources.rsttext import rst_text
 from workers.sources.text import (
     SNIFF_BYTES,
@@ -179,7 +180,8 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
     a PDF's pages, a .docx, an HTML page or a Markdown file cut at its headings, a Python file's
     docstrings, or plain text, its ligatures as letters
     (:func:`workers.sources.documents.unligatured`). A file that cannot be read, is binary, or
-    holds no text gives none: counted in ``skipped`` and named in ``notes`` (one line each); so
+    holds no text gives none: counted in ``skipped`` and named in ``notes`` (one line each), as
+    is an HTML page that only redirects to another (:mod:`workers.sources.redirects`); so
     is a ``.gz`` that is corrupt or decompresses past its limit (``max_file_bytes`` for text;
     PDF and .docx: :func:`workers.sources.documents.size_limit`) or past what is left of the
     folder's ``budget``, which it then spends; and, as a damaged PDF is, a file its reader
@@ -276,7 +278,9 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         text = rst_text(text)
         sections, title = text_sections(text), opening_heading(text) or name
         text = "\n\n".join(t for _h, t in sections) or text
-    if text.strip():
+    if kind in HTML_EXTENSIONS and (to := redirect_of(source, text)) is not None:
+        _skip(skipped, notes, rel, "blank", f"a page that only redirects to {to}")
+    elif text.strip():
         yield RawDoc(rel, title, rel, text, sections=sections, link_share=links,
                      section_symbols=kind == ".py", plain_text=kind in _PLAIN_KINDS)
     elif man and (target := so_target(source)):  # init.1: ".so man1/systemd.1"

@@ -151,9 +151,18 @@ _TEXINFO_FOOTNOTES = f"self::div and ({class_token('footnote')})"
 rest of the citing sentence ("(3) currently, top-level files .Rbuildignore and ..."), so
 quoted out of it as answers (trial 51); other generators' footnotes stay text (trial 52, F4)."""
 
+_TEXINFO_HEADER = (f"self::div and ({class_token('header')}) and "
+                   f"string-length(normalize-space(.)) <= {MAX_BAR_CHARS}")
+"""Texinfo 5 and 6's node header, ``<div class="header">`` ("Next: Making temporary files,
+Previous: ..., Up: ... [Contents][Index]"), by its class: Texinfo 6.8 writes ``rel`` on the
+links of the one at a page's top only, and the one at its foot, its links bare, was a passage
+on 58 of GNU m4's 105 pages (trial 101, F8). Texinfo 7 calls it ``nav-panel``."""
+
 TEXINFO_FURNITURE = (f"/descendant::*[@class and ({_MENUS} or {_INDEXES} or "
-                     f"{_TEXINFO_FOOTNOTES})] | /descendant::table[{_LETTER_TABLE}]")
-"""Texinfo's menus, indexes, letter bars and footnotes, on a page :data:`TEXINFO_PAGE` finds."""
+                     f"{_TEXINFO_FOOTNOTES} or ({_TEXINFO_HEADER}))] | "
+                     f"/descendant::table[{_LETTER_TABLE}]")
+"""Texinfo's menus, indexes, letter bars, footnotes and node headers, on a page
+:data:`TEXINFO_PAGE` finds."""
 
 BARS = f"//a[2][../self::*[({_REL_BAR}) or ({_LETTERS}) or ({_TRAIL})]]"
 """The second link of each block that may be a navigation bar by its links (the block is the

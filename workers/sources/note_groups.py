@@ -10,7 +10,8 @@ groups them where they are read (:attr:`workers.sources.Corpus.notes`). Per kind
 * **A link to a file indexed under another path** (:data:`LINK_EXAMPLES` shown), **a copy of
   a file indexed** (the same content: 13 ``libxcb*`` packages install one changelog), **the
   source of a page indexed** or a file it includes (a Sphinx site's 218
-  ``_sources/*.rst.txt`` named in a 1 KB line, trial 79) and **a link, to a file or a folder,
+  ``_sources/*.rst.txt`` named in a 1 KB line, trial 79), **a page that only redirects to
+  another** (flex's 49 Texinfo stubs, trial 101) and **a link, to a file or a folder,
   leading out of the folder** (read from elsewhere: ``LINK_EXAMPLES`` too): nothing is lost,
   the run only says what it did, so a few examples and the count do.
 * **Every other per-file note** (skipped as too large, binary, unreadable, without text,
@@ -48,6 +49,7 @@ _OUTSIDE = re.compile(r"a link to (?P<to>.+), outside the folder: indexed")
 _OUT_DIR = re.compile(r"a link to (?P<to>.+), outside the folder: followed")
 _SOURCE = re.compile(r"skipped, the source of a page indexed \((?P<to>.+)\)")
 _INCLUDED = re.compile(r"skipped, included in a page indexed \((?P<to>.+)\)")
+_REDIRECT = re.compile(r"skipped, a page that only redirects to (?P<to>.+)")
 _DETAIL = re.compile(r"(?P<why>.+?) \((?P<detail>[^()]*)\)")
 """A reason whose last words in parentheses differ from file to file: ``too large (50 MB >
 2 MB)``, ``unreadable (Permission denied)``."""
@@ -61,6 +63,7 @@ _LINK_LINES = {
     "out_dir": "{n} folders are links leading out of the folder, followed ({examples})",
     "source": "{n} files skipped, the sources of pages indexed ({examples})",
     "included": "{n} files skipped, included in pages indexed ({examples})",
+    "redirect": "{n} files skipped, pages that only redirect to another ({examples})",
 }
 
 
@@ -120,7 +123,7 @@ def _kind(why: str) -> tuple[tuple[str, str], str]:
     other reason by its words less a last parenthesis (the detail shown by the file's name)."""
     for kind, pattern in (("same", _SAME_FILE), ("copy", _COPY), ("outside", _OUTSIDE),
                           ("out_dir", _OUT_DIR), ("source", _SOURCE),
-                          ("included", _INCLUDED)):
+                          ("included", _INCLUDED), ("redirect", _REDIRECT)):
         if match := pattern.fullmatch(why):
             return (kind, ""), match["to"]
     match = _DETAIL.fullmatch(why)

@@ -103,6 +103,24 @@ def test_a_texinfo_manuals_headers_menus_and_index_are_not_its_text(markup: str)
     assert sections["Concept index"] == "Concept index"
 
 
+def test_a_texinfo_node_header_at_a_pages_foot_is_navigation_without_rel() -> None:
+    # Texinfo 6.8 (GNU m4, flex): the foot's header has bare links; it was a passage on 58 of
+    # m4's 105 pages, "Next: Making temporary files, Previous: ..." (trial 101, F8)
+    foot = ('<div class="header"><p>Next: <a href="Mkstemp.html">Making temporary files</a>, '
+            'Previous: <a href="Esyscmd.html">Reading the output of commands</a>, Up: '
+            '<a href="Shell-commands.html">Macros for running shell commands</a> &nbsp; '
+            '[<a href="index.html#SEC_Contents" title="Table of contents">Contents</a>]</p></div>')
+    body = ('<h3 class="section">13.4 Exit status</h3><p>To see whether a shell command '
+            f'succeeded, use <code>sysval</code>:</p><hr>{foot}</body></html>')
+    head = '<html><head><meta name="Generator" content="makeinfo"></head><body>'
+    texinfo = html_page(f"{head}{body}")
+    assert texinfo.text == ("13.4 Exit status\n\nTo see whether a shell command succeeded, "
+                            "use sysval:")
+    # another generator's "header" class is its own: a page's header text stays
+    other = html_page(f"<html><body>{body}")
+    assert "Next: Making temporary files" in other.text
+
+
 def test_links_that_move_through_the_document_are_navigation_by_their_rel_alone() -> None:
     # any generator's bar, whatever its class: two or more links, each next/prev/up/...
     page = html_page('<html><body><h1>Tides</h1><p>Tides turn twice a day.</p>'

@@ -1,0 +1,44 @@
+"""An HTML page that only redirects to another is skipped, named in the run's notes: flex's
+manual holds 49 such Texinfo stubs ("The node you are looking for is at Scanning Strings."),
+each indexed as a passage (trial 101, F8)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from workers.sources import Corpus
+
+STUB = """<html><!-- This file redirects to the location of a node or anchor --><head>
+<title>Scanning Strings (Lexical Analysis With Flex)</title>
+<meta name="Generator" content="makeinfo">
+<meta http-equiv="Refresh" content="0; url=Multiple-Input-Buffers.html#Scanning-Strings">
+</head><body><p>The node you are looking for is at
+<a href="Multiple-Input-Buffers.html#Scanning-Strings">Scanning Strings</a>.</p></body></html>"""
+
+TARGET = """<html><head><title>Multiple Input Buffers</title></head><body>
+<h2>Multiple Input Buffers</h2><p>The yy_scan_string function scans a string in memory
+instead of a file, and returns a new input buffer for it.</p></body></html>"""
+
+MOVED_WITH_TEXT = """<html><head><meta http-equiv='refresh' content='30;URL=new.html'></head>
+<body><h2>Harbour tides</h2><p>{}</p></body></html>""".format(
+    "The harbour's tide table lists high and low water for each day of the month. " * 8)
+
+
+def test_a_redirect_stub_is_skipped_and_named_and_its_target_is_found(tmp_path: Path) -> None:
+    root = tmp_path / "flex"
+    root.mkdir()
+    for i in range(5):
+        (root / f"stub{i}.html").write_text(STUB.replace("Strings", f"Strings{i}"))
+    (root / "Multiple-Input-Buffers.html").write_text(TARGET)
+    (root / "tides.html").write_text(MOVED_WITH_TEXT)
+    with Corpus.open(tmp_path / "d", folder=root) as corpus:
+        assert all(corpus.passage(f"stub{i}.html#0") is None for i in range(5))
+        hits = corpus.search("scan a string in memory", k=3)
+        assert [h.ref for h in hits] == ["Multiple-Input-Buffers.html#0"], hits
+        # a page with text of its own that also refreshes is a page
+        assert corpus.passage("tides.html#0") is not None
+        assert corpus.meta["documents"] == "2"
+        notes = corpus.notes
+        assert any(n.startswith("5 files skipped, pages that only redirect to another (stub0"
+                                ".html -> Multiple-Input-Buffers.html#Scanning-Strings0")
+                   for n in notes), notes
