@@ -5,11 +5,22 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from app.research.reference import entry_label
+from app.research.text import clip
 
-__all__ = ["shown_label"]
+__all__ = ["MAX_LABEL_CHARS", "shown_label"]
+
+MAX_LABEL_CHARS = 70
+"""A label is shown in at most this many characters, as the Sources list shows a passage's
+heading: a constructor's whole signature, 190 characters of ``__init__(timeout=30,
+maxread=2000, ...)``, stood before each of pxssh's sentences (trial 102, F8)."""
+
+_DEFINITION = re.compile(r"[A-Z][a-z]+(?: [a-z]+)?: [^\s:]")
+"""A Texinfo definition's heading, its category then its name ("Builtin: syscmd
+(shell-command)", "Optional builtin: changeword (regex)"): an entry's, whatever it names."""
 
 
 def shown_label(item: dict[str, Any]) -> str:
@@ -17,7 +28,9 @@ def shown_label(item: dict[str, Any]) -> str:
     ``text``) is shown under: :func:`~app.research.reference.entry_label`, but where that is the
     document's title and the title is only its file's name, the section's heading when there is
     one: "bashref.pdf: In an interactive shell, the value is interpreted as ..." named the
-    file, not the section, "Bash Variables" (trial 97, R2).
+    file, not the section, "Bash Variables" (trial 97, R2). So is a Texinfo definition's
+    heading: "Syscmd (GNU M4 1.4.19 macro processor)" labelled the later passages of "Builtin:
+    syscmd (shell-command)" (trial 101, F9). At most :data:`MAX_LABEL_CHARS`.
 
     Example:
         >>> shown_label({"ref": "docs/bashref.pdf:p96#0", "title": "bashref.pdf",
@@ -26,11 +39,19 @@ def shown_label(item: dict[str, Any]) -> str:
         >>> shown_label({"ref": "faq.html#2", "title": "SQLite FAQ", "heading": "Locking",
         ...              "text": "Two processes can read at once."})
         'SQLite FAQ'
+        >>> shown_label({"ref": "Syscmd.html#2", "title": "Syscmd (GNU M4 macro processor)",
+        ...              "heading": "Builtin: syscmd (shell-command)", "text": "By default, ..."})
+        'Builtin: syscmd (shell-command)'
+        >>> shown_label({"ref": "api/pxssh.html#16", "title": "pxssh", "text": "__init__("
+        ...              "timeout=30, maxread=2000, searchwindowsize=None, logfile=None, cwd=None,"
+        ...              " env=None)\\n\\nThe echo attribute may be set to False."})
+        '__init__(timeout=30, maxread=2000, searchwindowsize=None,…'
     """
     label = entry_label(item)
     title = str(item.get("title") or "")
     heading = " ".join(str(item.get("heading") or "").split())
     document = str(item.get("ref") or "").split("#", 1)[0].rsplit(":p", 1)[0]
-    if heading and label == title and title == document.rsplit("/", 1)[-1]:
-        return heading
-    return label
+    if heading and label == title and (title == document.rsplit("/", 1)[-1]
+                                       or _DEFINITION.match(heading)):
+        label = heading
+    return clip(label, MAX_LABEL_CHARS)
