@@ -21,7 +21,13 @@ from app.research.relevance import topic_terms
 from app.research.topics import topic_kind
 from workers.sources import Passage
 from workers.sources.chunks import PARA_SPLIT
-from workers.sources.entries import entry_keywords, field_row, option_heading, signature_name
+from workers.sources.entries import (
+    definition_names,
+    entry_keywords,
+    field_row,
+    option_heading,
+    signature_name,
+)
 from workers.sources.names import NameKey, name_keys, named_symbols
 from workers.sources.query import mentions, symbol_name
 
@@ -168,19 +174,29 @@ perhaps assigned first (Octave's ``fzero (fun, x0)``, ``[x, fval] = fzero (...)`
 capitalised word is a title's ("Introduction (draft)"), not a function's name."""
 
 
+
+def _form_name(form: str) -> str:
+    """The name one form of a Texinfo definition's line defines (:data:`_DEFINED`, or with its
+    category, :func:`~workers.sources.entries.definition_names`: GNU m4's "Builtin: dnl", whose
+    definition, "All characters, up to and including the next newline, are discarded ...", was
+    a finding below "The expansion of dnl is void.", trial 101, F1), else ""."""
+    if found := _DEFINED.fullmatch(form.strip()):
+        return found.group(1)
+    return next(iter(definition_names(form)), "")
+
+
 def _definition_line(paragraph: str) -> str:
     """``paragraph`` when it is a Texinfo definition's line of forms, one line, each form parted
     by " / " and each one a call (:data:`_DEFINED`), else ""."""
     line = paragraph.strip()
-    forms = line.split(" / ")
-    return line if "\n" not in line and all(_DEFINED.fullmatch(f.strip()) for f in forms) else ""
+    return line if "\n" not in line and all(map(_form_name, line.split(" / "))) else ""
 
 
 def _defined(heading: str) -> str:
     """The name a Texinfo definition's line of forms (:func:`_definition_line`) defines, if its
     forms all name one, else ""."""
-    names = {m.group(1) for f in heading.split(" / ") if (m := _DEFINED.fullmatch(f.strip()))}
-    return names.pop() if len(names) == 1 else ""
+    names = set(map(_form_name, heading.split(" / ")))
+    return names.pop() if len(names) == 1 and "" not in names else ""
 
 
 def _identifier(heading: str) -> str:

@@ -5,11 +5,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from app.research.reference import entry_label
 from app.research.text import clip
+from workers.sources.entries import definition_names
 
 __all__ = ["MAX_LABEL_CHARS", "shown_label"]
 
@@ -18,9 +18,6 @@ MAX_LABEL_CHARS = 70
 heading: a constructor's whole signature, 190 characters of ``__init__(timeout=30,
 maxread=2000, ...)``, stood before each of pxssh's sentences (trial 102, F8)."""
 
-_DEFINITION = re.compile(r"[A-Z][a-z]+(?: [a-z]+)?: [^\s:]")
-"""A Texinfo definition's heading, its category then its name ("Builtin: syscmd
-(shell-command)", "Optional builtin: changeword (regex)"): an entry's, whatever it names."""
 
 
 def shown_label(item: dict[str, Any]) -> str:
@@ -52,6 +49,6 @@ def shown_label(item: dict[str, Any]) -> str:
     heading = " ".join(str(item.get("heading") or "").split())
     document = str(item.get("ref") or "").split("#", 1)[0].rsplit(":p", 1)[0]
     if heading and label == title and (title == document.rsplit("/", 1)[-1]
-                                       or _DEFINITION.match(heading)):
+                                       or definition_names(heading)):
         label = heading
     return clip(label, MAX_LABEL_CHARS)

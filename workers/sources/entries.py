@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-__all__ = ["ENTRY_KEYWORD", "LABEL", "SIGNATURE", "TYPE_FIRST", "entry_keywords", "entry_led",
+__all__ = ["DEFINITION", "ENTRY_KEYWORD", "LABEL", "SIGNATURE", "TYPE_FIRST", "definition_names",
+           "entry_keywords", "entry_led",
            "entry_name", "field_row", "fielded_name", "label_name", "names_keyword", "opened_entry",
            "option_heading", "option_label", "signature_name", "signatures_held", "typed_label"]
 
@@ -168,6 +169,30 @@ Jinja's ``jinja-filters.truncate(s: str, ...)``: a qualifier may hold a hyphen);
 the function's name."""
 
 
+DEFINITION = re.compile(r"[A-Z][a-z]+(?: [a-z]+)?: ([A-Za-z_][\w.]*)"
+                        r"(?: \((?:[^()\n]|\([^()\n]*\))*\))?")
+"""A Texinfo definition's form: its category, then the name and perhaps its arguments after a
+space (GNU m4's "Builtin: dnl", "Builtin: changequote ([start = ‘`’], [end = ‘'’])", "Optional
+builtin: changeword (regex)"); group 1 is the name."""
+
+
+def definition_names(heading: str) -> list[str]:
+    """The names a Texinfo definition's ``heading`` defines (:data:`DEFINITION`; several forms
+    joined by " / "), each once; ``[]`` unless every form is one.
+
+    Example:
+        >>> definition_names("Composite: copy (source, dest) / Composite: rename (source, dest)")
+        ['copy', 'rename']
+        >>> definition_names("Builtin: dnl"), definition_names("Default: false")
+        (['dnl'], [])
+    """
+    found = [DEFINITION.fullmatch(part.strip()) for part in heading.split(" / ")]
+    if not all(found) or any(field_row(part) or part.split(":", 1)[0].strip().lower()
+                             in _FIELD_LABELS for part in heading.split(" / ")):
+        return []  # "Default: false", "Note: x": an entry's fields
+    return list(dict.fromkeys(m[1] for m in found if m))
+
+
 def entry_keywords(heading: str) -> set[str]:
     """The keywords of the entries ``heading`` labels (:data:`ENTRY_KEYWORD`, or a call's
     :data:`SIGNATURE`; several joined by " / "), lower-cased. A plain word is no keyword:
@@ -182,7 +207,11 @@ def entry_keywords(heading: str) -> set[str]:
         {'buffer.alloc'}
         >>> entry_keywords("flushname name [view]")  # BIND's rndc command
         {'flushname'}
+        >>> entry_keywords("Builtin: changequote ([start = ‘`’], [end = ‘'’])")  # Texinfo's
+        {'changequote'}
     """
+    if defined := definition_names(heading):
+        return {name.lower() for name in defined}
     return {_without_placeholders(m[1].lower()) for part in heading.split(" / ")
             if (m := ENTRY_KEYWORD.match(part.strip()) or SIGNATURE.match(part.strip()))
             is not None}

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import (
     SIGNATURE,
+    definition_names,
     entry_keywords,
     entry_name,
     fielded_name,
@@ -177,7 +178,11 @@ def entry_named(heading: str, terms: Sequence[str]) -> bool:
         (True, False)
         >>> entry_named("-resize geometry", ["resize"]), entry_named("-adaptive-resize", ["resize"])
         (True, False)
+        >>> entry_named("Builtin: changequote ([start], [end])", ["changequote"])
+        True
     """
+    if defined := definition_names(heading):  # Texinfo's "Builtin: dnl" (trial 101, F1)
+        return any(name.lower() in terms for name in defined)
     if (numbered := _NUMBERED_NAME.fullmatch(heading.strip())) is not None:
         return numbered[1] in terms
     if option := option_heading(heading):

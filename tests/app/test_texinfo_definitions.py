@@ -1,0 +1,63 @@
+"""A Texinfo definition ("Builtin: dnl", "Builtin: changequote ([start], [end])", the category
+before the name) heads its entry: "What does X do?" opens with the entry's first sentence, and
+the entry ranks above its page's other passages. GNU m4's manual answered "What does dnl do?"
+with "The expansion of dnl is void." and "What does changequote do?" with "To achieve this, two
+calls of changequote must be made ...", its definition not even retrieved (trial 101, F1)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.app.report_rows import answer_section
+from tests.conftest import AS_OF, run_cli
+
+_HEAD = ('<html><head><title>{title} (GNU M5 macro processor)</title>'
+         '<meta name="Generator" content="makeinfo"></head><body>')
+
+
+def _page(title: str, section: str, name: str, args: str, definition: str, more: str) -> str:
+    form = f'<strong>{name}</strong>' + (f' <em>{args}</em>' if args else "")
+    return (_HEAD.format(title=title) + f'<h3 class="section">{section}</h3>'
+            f'<p>The builtin <code>{name}</code> is one of the quoting macros:</p>'
+            f'<dl class="def"><dt id="index-{name}"><span class="category">Builtin: </span>'
+            f'<span>{form}</span></dt><dd><p>{definition}</p>'
+            f'<p>The expansion of <code>{name}</code> is void.</p></dd></dl>'
+            + "".join(f"<p>{more.format(name=name)}</p>" for _ in range(3))
+            + "</body></html>")
+
+
+FILES = {
+    "Dnl.html": _page("Dnl", "8.1 Deleting whitespace in input", "dnl", "",
+                      "All characters, up to and including the next newline, are discarded "
+                      "without performing any macro expansion.",
+                      "It is often used with define: {name} after define removes the newline "
+                      "that follows, and {name} is common in every m5 file."),
+    "Changequote.html": _page(
+        "Changequote", "8.2 Changing the quote characters", "changequote",
+        "([start = ‘`’], [end = ‘'’])",
+        "This sets start as the new begin-quote delimiter and end as the new end-quote "
+        "delimiter.",
+        "To achieve this, two calls of {name} must be made, one for the temporary quotes and "
+        "one for the new quotes; {name} with no arguments restores the default {name} quotes."),
+}
+
+
+@pytest.mark.parametrize(("question", "definition"), [
+    ("What does dnl do?", "All characters, up to and including the next newline, are discarded"),
+    ("What does changequote do?", "This sets start as the new begin-quote delimiter"),
+])
+def test_a_texinfo_definition_answers_what_its_builtin_does(tmp_path: Path, question: str,
+                                                            definition: str) -> None:
+    folder = tmp_path / "m5"
+    folder.mkdir()
+    for name, text in FILES.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    proc = run_cli("research", question, "--as-of", AS_OF, "--corpus", folder,
+                   "--data-dir", tmp_path / "data", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
+    first = answer_section(report).strip().splitlines()[0]
+    assert definition in first, report
