@@ -247,10 +247,13 @@ def _keyword(heading: str) -> str:
 
 
 _KINDS = (r"(?:function|command|method|macro|procedure|builtin|option|filter|directive|"
-          r"parameter|setting|variable|keyword)")
+          r"parameter|setting|variable|keyword|attribute|property|field|member|flag|constant|"
+          r"argument|event|hook|statement|pragma)")
 _WHAT_DOES = re.compile(rf"what\s+(?:does|do|is|are)\s+(?:the\s+|an?\s+)?"
                         rf"(?:(?P<tool>[a-z][\w.-]*)\s+)?(?!{_KINDS}\b)(?P<name>[a-z_][\w.]*)"
-                        rf"(?:\s+{_KINDS})?\s+(?:do\s*)?\??", re.IGNORECASE)
+                        rf"(?:\s+{_KINDS})?(?:\s+(?:of|in|on|for)\s+(?:the\s+|an?\s+)?"
+                        rf"[a-z][\w.-]*(?:\s+(?:object|class|module|instance))?)?"
+                        rf"(?:\s+do)?\s*\??", re.IGNORECASE)
 
 
 def _plain_key(asked: str, terms: Sequence[str]) -> tuple[NameKey, ...]:
@@ -263,6 +266,13 @@ def _plain_key(asked: str, terms: Sequence[str]) -> tuple[NameKey, ...]:
     Example:
         >>> [k.key for k in _plain_key("What does rndc flushname do?", ["rndc", "flushname"])]
         ['flushname']
+
+    An attribute "of" its object is asked the same way (psycopg2's "What is the autocommit
+    attribute of a connection?" opened with ``set_session``'s parameter, trial 102, F2):
+
+        >>> [k.key for k in _plain_key("What is the autocommit attribute of a connection?",
+        ...                            ["autocommit", "attribute", "connection"])]
+        ['autocommit']
     """
     found = _WHAT_DOES.fullmatch(" ".join(asked.split()))
     name = found.group("name") if found else ""
