@@ -19,6 +19,10 @@ __all__ = ["ASKS_CAUTION", "CAUTION", "HARM", "WARNING", "asked_harm", "caution_
 _LINE = 400
 """The most characters of a caveat bullet (as the report's other bullets)."""
 
+_NONE_FOUND = "No {}limitations or warnings were found in the passages retrieved."
+"""What the section says when it lists none; "No other ..." when the Answer quoted them (once
+"_None beyond what the Answer above says._", read as a placeholder line, trial 102, F9)."""
+
 CAUTION = re.compile(
     r"\b(?:not|never|no longer|cannot|can't|don't|doesn't|won't|isn't|aren't|must|"
     r"(?:can|could|may|might|will|would|must|should|does|do|is|are|was|were)\s+only|"
@@ -190,10 +194,10 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
     """The Caveats section: the limitations and warnings found (a sentence without a word of
     caution is a finding; a finding that is a warning, :data:`WARNING`, is one), each once,
     also when a section above quoted it as a finding, but
-    not when the Answer quoted it (``answered``: its claim keys; then the section says there is
-    none beyond the Answer, as it does for a warning the Answer quoted from a passage, without
-    calling the Answer's sentences limitations: one the Answer quoted for a word such as
-    "must" read as a false pointer): the section says
+    not when the Answer quoted it (``answered``: its claim keys; then the section says no
+    other was found, as it does for a warning the Answer quoted from a
+    passage, without calling the Answer's sentences limitations: one the Answer quoted for a
+    word such as "must" read as a false pointer): the section says
     "none were found" only when no caveat came back and the Answer quoted no warning
     (``failed``: the workers that ended in error, when any did). ``own`` keeps the caveats of
     the entry asked (:func:`app.research.own.entry_own`): a neighbouring setting's limitation
@@ -209,12 +213,12 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
     if found and warned:
         lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
     elif (caveats or quoted) and not unsaid:
-        lines.append("- _None beyond what the Answer above says._")
+        lines.append(f"- {_NONE_FOUND.format('other ')}")
     elif caveats:
         lines += [f"- {clip(c['text'], _LINE)} [{cites.cite(c)}]" for c in unsaid]
     elif failed and not found:
         lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
                      "see Failures.")
     else:
-        lines.append("- No limitations or warnings were found in the passages retrieved.")
+        lines.append(f"- {_NONE_FOUND.format('')}")
     return [*lines, ""]
