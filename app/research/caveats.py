@@ -65,8 +65,13 @@ def cautions(text: str) -> bool:
         False
         >>> cautions("-quiet — Description: suppress all warning messages.")
         False
+        >>> cautions("It might be faster: it is possible to limit the search to the buffer's end.")
+        False
+        >>> cautions("In general, this fixes the problem and should not be an issue for most.")
+        False
     """
     said = _MESSAGES.sub(" ", _DEFAULT_CLAUSE.sub(" ", without_setting_names(text)))
+    said = _REASSURING.sub(" ", _LIMIT_OFFERED.sub(" ", said))
     return not history_row(text) and bool(CAUTION.search(said))
 
 
@@ -76,6 +81,17 @@ _DEFAULT_CLAUSE = re.compile(
 """A clause that says when a default applies ("If this option is not specified, the
 expiration time is taken from gc.reflogExpire, which in turn defaults to 90 days."): its "not"
 is no caution (trial 53 found the sentence under Caveats, beside the Answer it repeats)."""
+
+
+_LIMIT_OFFERED = re.compile(r"\b(?:to|can|could|may|might|you|will)\s+limit\b", re.IGNORECASE)
+""""Limit" as what a thing lets one do ("it is possible to limit the search to the end of the
+buffer"): a feature, not a limitation (pexpect's expect_exact, trial 102, F6)."""
+
+_REASSURING = re.compile(
+    r"\b(?:(?:should|will|would|does|do|is|are|need)\s+not|shouldn't|won't|isn't|doesn't)\s+"
+    r"(?:be\s+)?(?:an?\s+)?(?:issue|problem|concern)\b", re.IGNORECASE)
+"""A reassurance ("this should not be an issue for most users"): its "not" is no caution
+(pexpect's delaybeforesend note was the Caveat of "What is delaybeforesend?", trial 102, F6)."""
 
 
 _MESSAGES = re.compile(r"\b(?:warning|error)s?\s+messages?\b", re.IGNORECASE)
