@@ -3,6 +3,8 @@ the search ranked low (trial 49: "RAM" was in the passage after the cited one, a
 asked whether it was "something the sources do not cover")."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from app.research.relevance import judge, missing_note
 from app.research.term_stats import TermStats
 from tests.app.report_rows import item, row
@@ -31,3 +33,21 @@ def test_a_word_the_corpus_lacks_keeps_its_question() -> None:
     both = missing_note(["pendng", "ram"], ["ram"])
     assert both.startswith('no passage retrieved mentions "pendng" (a typo')
     assert 'nor "ram", though the corpus has it' in both
+
+
+
+def test_an_irregular_past_is_found_as_its_base(tmp_path: Path) -> None:
+    # "ran" was named as a word no passage holds over GNU m4's manual, which says "run"
+    # (trial 101, F5): the corpus's counts and the judge count "run" for it
+    from workers.sources import Corpus
+
+    topic = "How can I find out if the shell command I ran failed?"
+    text = "Expands to the exit status of the last shell command run with syscmd."
+    (tmp_path / "m5").mkdir()
+    (tmp_path / "m5" / "sysval.md").write_text(f"# Exit status\n\n{text}\n")
+    with Corpus.open(tmp_path / "d", folder=tmp_path / "m5") as corpus:
+        hits = corpus.search("the command I ran", k=1)
+        counts = corpus.term_frequencies(["find", "shell", "command", "ran", "failed"])
+    assert [h.ref for h in hits] == ["sysval.md#0"] and counts["ran"] == 1
+    rows = [row("docs_search", topic, [item("passage", text, "sysval.md#0", score=2.0)])]
+    assert "ran" not in judge(topic, rows, TermStats(1, counts)).missing

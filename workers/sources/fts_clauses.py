@@ -2,7 +2,8 @@
 each word quoted (no input is FTS5 syntax) with its other spellings, the names of several words
 matched by their key, and phrases led by a function word matched among the headings.
 
-This module imports only the standard library (and :mod:`workers.sources.spelling`, which does too).
+This module imports only the standard library (and :mod:`workers.sources.spelling` and
+:mod:`workers.sources.inflections`, which do too).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from workers.sources.inflections import irregular_base
 from workers.sources.spelling import spellings
 
 __all__ = ["PHRASE_LEADS", "fts_heading_phrases", "fts_names", "fts_or", "quoted",
@@ -28,25 +30,36 @@ def quoted(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def fts_or(terms: Sequence[str]) -> str:
+def fts_or(terms: Sequence[str], bases: bool = False) -> str:
     """``terms`` and their other spellings (:func:`spelled_terms`), each :func:`quoted`, OR-ed.
 
     Example:
         >>> fts_or(["optimise", "plan"])
         '"optimise" OR "optimize" OR "plan"'
     """
-    return " OR ".join(quoted(t) for t in spelled_terms(terms))
+    return " OR ".join(quoted(t) for t in spelled_terms(terms, bases))
 
 
-def spelled_terms(terms: Iterable[str]) -> list[str]:
+def spelled_terms(terms: Iterable[str], bases: bool = False) -> list[str]:
     """``terms`` with each one's other spellings after it (:func:`spellings`), no duplicates:
-    what a search matches, so that "colour" finds a manual that says "color" (issue 19).
+    what a search matches, so that "colour" finds a manual that says "color" (issue 19). With
+    ``bases``, an irregular past form's base too ("ran": "run"): what counts a word as one the
+    corpus holds (:func:`workers.sources.index.passage_frequencies`); a search does without
+    (Asymptote's "a module file I wrote myself" searched for ``write()`` as well).
 
     Example:
-        >>> spelled_terms(["optimise", "query"])
-        ['optimise', 'optimize', 'query']
+        >>> spelled_terms(["optimise", "query", "ran"]), spelled_terms(["ran"], bases=True)
+        (['optimise', 'optimize', 'query', 'ran'], ['ran', 'run'])
     """
-    return list(dict.fromkeys(form for term in terms for form in (term, *spellings(term))))
+    return list(dict.fromkeys(form for term in terms for form in (
+        term, *spellings(term), *(_base_of(term) if bases else ()))))
+
+
+def _base_of(term: str) -> tuple[str, ...]:
+    """An irregular past form's base (:func:`~workers.sources.inflections.irregular_base`:
+    "ran" finds "run"), as a one-form tuple, or ()."""
+    base = irregular_base(term)
+    return (base,) if base else ()
 
 
 def fts_names(names: Sequence) -> str:

@@ -51,7 +51,7 @@ __all__ = [
 # 68: dl terms; 67-65: long <pre>; 64: gathering pages; 63: site pages; 62: indextable; 61:
 # Texinfo category; 60: comments; 59: latex2html; 58: FAQ titles, stop words; 57: contents; 56:
 # _sources; 55-49: reST, <br>, sidebar, titles cut; 50: nav; 43: 2^10; 42-13: bars, PDF, ...
-SCHEMA_VERSION = "101"
+SCHEMA_VERSION = "102"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60
@@ -375,9 +375,9 @@ def _build_failed(data_dir: Path, path: Path, exc: BaseException) -> CorpusError
 
 def passage_frequencies(con: sqlite3.Connection, terms: Iterable[str]) -> dict[str, int]:
     """How many passages of an open index match each term, as a search matches it (any column,
-    ``porter`` stems: "windows" counts the passages of "window"; a word's other spellings
-    count too, :func:`~workers.sources.query.spelled_terms`): the document frequency a
-    relevance judge weighs words by (issue 19). Read-only; one FTS5 count per distinct term.
+    ``porter`` stems: "windows" counts the passages of "window"; its other spellings and an
+    irregular past's base too, :func:`~workers.sources.query.spelled_terms`): the document
+    frequency a relevance judge weighs words by (issue 19). Read-only; one count per term.
 
     Args:
         con: a connection to an index :func:`build` wrote.
@@ -394,7 +394,7 @@ def passage_frequencies(con: sqlite3.Connection, terms: Iterable[str]) -> dict[s
             continue
         (count,) = con.execute(
             "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?",
-            (fts_or([term]),),
+            (fts_or([term], bases=True),),
         ).fetchone()
         out[term] = int(count)
     return out

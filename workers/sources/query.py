@@ -20,6 +20,7 @@ from workers.sources.fts_clauses import (
     fts_or,
     spelled_terms,
 )
+from workers.sources.inflections import irregular_base
 from workers.sources.spelling import spellings
 from workers.sources.stopwords import FILLER_WORDS, STOPWORDS
 from workers.sources.symbols import identifier_in, symbol_name, symbol_terms, title_terms
@@ -122,6 +123,8 @@ def word_forms(word: str) -> set[str]:
     """
     word = word.lower()
     forms: set[str] = set()
+    if base := irregular_base(word):  # "ran" inflects "run" (trial 101, F5)
+        forms.add(base)
     for spelled in (word, *spellings(word)):
         forms.add(spelled)
         for suffix in _SUFFIXES:
