@@ -24,7 +24,7 @@ from workers.sources.contents_lines import without_contents_lines
 from workers.sources.entries import ENTRY_KEYWORD
 from workers.sources.htmlfields import field_tables
 from workers.sources.htmlfurniture import drop_all, page_furniture
-from workers.sources.htmlnav import link_share
+from workers.sources.htmlnav import class_token, link_share
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
 from workers.sources.htmlterms import (
@@ -237,7 +237,9 @@ def _sections(text: str) -> list[tuple[str, str]]:
     entry when that entry had no text of its own: Django's reference writes each ``<dt>`` with
     an empty ``<dd>`` and the description after the list, and the entry was glued to the next
     heading, "select_related(*fields) / prefetch_related()", over that one's text; trial 60,
-    A2). A heading with no text of its own is the first line of the section under the next,
+    A2); a list right after another was in that one's heading, not in its last entry (a
+    Sphinx rubric after psycopg2's ``setinputsizes`` was labelled ``mogrify``, trial 102, F1).
+    A heading with no text of its own is the first line of the section under the next,
     deeper heading or the text after a list it holds, as a reader sees it: a manual's chapter
     whose text was its menu ("4 Relational databases" over "4.1 Why use a database?") was a
     passage of its heading alone, quoted as an answer."""
@@ -246,12 +248,14 @@ def _sections(text: str) -> list[tuple[str, str]]:
     bare = [0]  # per section: the level of its heading if it holds headings alone, else 0
     held = ""  # headings with no text of their own yet: they label the next section too
     outer: list[str] = []  # the heading each open list of entries was in
+    closed: str | None = None  # the heading a list just closed was in: the next one's too
     for chunk in rest:
         head_text, _sep, body = chunk.partition(_TAIL)
         if head_text in (_ENTRIES, _ENTRIES_END):  # libpq's note after a list of status codes
             if head_text == _ENTRIES:
-                outer.append(held or sections[-1][0])
+                outer.append(held or (sections[-1][0] if closed is None else closed))
             heading = outer.pop() if head_text == _ENTRIES_END and outer else sections[-1][0]
+            closed = heading if head_text == _ENTRIES_END else None  # (rubric after a list)
             if not _BLANK.fullmatch(body):
                 if head_text == _ENTRIES_END and held:  # an entry whose text follows its list
                     heading, held = held, ""  # (Sphinx's <dd></dd>: Django's reference)
@@ -270,6 +274,7 @@ def _sections(text: str) -> list[tuple[str, str]]:
         if entry and _BLANK.fullmatch(body):
             held = f"{held} / {heading}" if held else heading
             continue
+        closed = None
         if held:  # "inter <delay>", "fastinter <delay>", "downinter <delay>": one entry
             heading, held, level = f"{held} / {heading}" if heading else held, "", 0
         own = not _BLANK.fullmatch(body)
@@ -340,8 +345,8 @@ def _stylesheet() -> etree.XSLT:
 <xsl:template match="/"><xsl:apply-templates select="*[1]"/></xsl:template>
 <xsl:template match="{'|'.join(sorted(_HIDDEN))}"/>
 {levels}
-<xsl:template match="div[{_class_token(_ENTRY_CLASSES)}]" priority="1">{_HEAD}{_ENTRY}\
-<xsl:apply-templates/>{_TAIL}</xsl:template>
+<xsl:template match="div[{class_token(*_ENTRY_CLASSES, as_written=True)}]" priority="1">\
+{_HEAD}{_ENTRY}<xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="a">{_LINK}<xsl:apply-templates/>{_LINK_END}</xsl:template>
 <xsl:template match="sup[not(.//a)][normalize-space(.) != ''][translate(normalize-space(.), \
 '0123456789+-−', '') = '']">^<xsl:apply-templates/></xsl:template>
@@ -361,11 +366,6 @@ priority="2">\
 <xsl:apply-templates/>{_TERMS}</xsl:template>
 </xsl:stylesheet>"""
     return etree.XSLT(etree.XML(xsl.encode("utf-8")))
-
-
-def _class_token(names: tuple[str, ...]) -> str:
-    """An XPath 1.0 test for a ``class`` holding one of ``names`` as a token (as written)."""
-    return " or ".join(f"contains(concat(' ', @class, ' '), ' {n} ')" for n in names)
 
 
 _MARK_BYTES = re.compile(

@@ -114,6 +114,26 @@ def test_the_text_after_a_list_of_entries_is_its_sections_not_the_last_entrys() 
     assert "Each of these settings is read at server start." in sections["20.4.1. Memory"]
 
 
+def test_the_text_after_lists_in_a_row_is_the_heading_theirs_were_in() -> None:
+    # psycopg2's cursor page: each method its own <dl> inside the class's; the rubric after
+    # setinputsizes' list, "Results retrieval methods", was labelled with mogrify, the entry
+    # before it (trial 102, F1)
+    method = ('<dl class="py method"><dt class="sig sig-object py" id="cursor.{0}">{0}(sizes)'
+              '</dt><dd><p>{1}</p></dd></dl>')
+    page = html_page('<html><body><h1>The cursor class</h1><dl class="py class">'
+                     '<dt class="sig sig-object py" id="cursor">class cursor</dt><dd>'
+                     '<p>Allows Python code to run commands.</p>'
+                     + method.format("mogrify", "Return a query string after binding.")
+                     + method.format("setinputsizes", "It currently does nothing.")
+                     + '<p class="rubric">Results retrieval methods</p><p>Read rows after an '
+                     'execute() call.</p>'
+                     + method.format("fetchone", "Fetch the next row.")
+                     + "</dd></dl></body></html>")
+    rubric = [h for h, t in page.sections if "Results retrieval methods" in t]
+    assert rubric == ["class cursor"], page.sections
+    assert "Return a query string" in dict(page.sections)["mogrify(sizes)"], page.sections
+
+
 def test_an_entry_whose_text_follows_its_list_heads_that_text() -> None:
     # Trial 60, A2: Django's reference writes each method as <h4>, then a <dl> whose <dt> has
     # an id and whose <dd> is empty, then the description; the entry was glued to the next
