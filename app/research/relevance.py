@@ -90,7 +90,10 @@ def corpus_stats(corpus: Any, topic: str) -> TermStats | None:
     """The :class:`TermStats` of ``topic``'s words in ``corpus`` (a
     :class:`workers.sources.Corpus`: its ``term_frequencies`` and ``passage_count``, one
     read-only count per word), or None when the source has no such statistics or cannot be
-    read: the judge then goes by the retrieved items alone.
+    read: the judge then goes by the retrieved items alone. The topic's names of two words
+    (:func:`name_phrases`) are counted as phrases: "no passage retrieved mentions "sql in" (a
+    typo ...?)" was said of psycopg2's manual, which writes "the SQL IN operator" (trial 102,
+    F3); a phrase the corpus has is said to be one the search ranked low.
     """
     count = getattr(corpus, "passage_count", None)
     frequencies = getattr(corpus, "term_frequencies", None)
@@ -98,8 +101,10 @@ def corpus_stats(corpus: Any, topic: str) -> TermStats | None:
     if not callable(count) or not callable(frequencies) or not terms:
         return None
     try:
-        # an identifier's words too: one the corpus lacks is judged by them (spelled_out)
-        return TermStats(int(count()), dict(frequencies([*terms, *identifier_parts(terms)])))
+        # an identifier's words too: one the corpus lacks is judged by them (spelled_out); a
+        # name of two words too ("SQL IN"), as a phrase: one the corpus has is said to be so
+        return TermStats(int(count()), dict(frequencies(
+            [*terms, *identifier_parts(terms), *name_phrases(topic)])))
     except Exception:  # noqa: BLE001 - statistics are optional: a closed or unreadable index
         return None
 

@@ -51,3 +51,24 @@ def test_an_irregular_past_is_found_as_its_base(tmp_path: Path) -> None:
     assert [h.ref for h in hits] == ["sysval.md#0"] and counts["ran"] == 1
     rows = [row("docs_search", topic, [item("passage", text, "sysval.md#0", score=2.0)])]
     assert "ran" not in judge(topic, rows, TermStats(1, counts)).missing
+
+
+def test_a_name_of_two_words_the_corpus_writes_is_said_to_be_ranked_low(tmp_path: Path) -> None:
+    # "no passage retrieved mentions "sql in" (a typo ...?)" was said of psycopg2's manual,
+    # which writes "the SQL IN operator" in a passage the search ranked low (trial 102, F3)
+    from app.research.relevance import corpus_stats
+    from workers.sources import Corpus
+
+    topic = "How do I pass a list of values to a SQL IN clause?"
+    (tmp_path / "pg").mkdir()
+    (tmp_path / "pg" / "usage.md").write_text(
+        "# Tuples\n\nPython tuples are converted into a syntax suitable for the SQL IN operator.\n"
+        "\n# Lists\n\nA list of values is passed to a SQL ARRAY, in a clause of its own.\n")
+    with Corpus.open(tmp_path / "d", folder=tmp_path / "pg") as corpus:
+        stats = corpus_stats(corpus, topic)
+    assert stats is not None and stats.frequencies["sql in"] == 1
+    lists = "A list of values is passed to a SQL ARRAY, in a clause of its own."
+    rows = [row("docs_search", topic, [item("passage", lists, "usage.md#1", score=2.0)])]
+    relevance = judge(topic, rows, stats)
+    assert relevance.missing == ("sql in",) and relevance.in_corpus == ("sql in",)
+    assert "though the corpus has it" in missing_note(relevance.missing, relevance.in_corpus)
