@@ -32,7 +32,7 @@ from workers.sources.names import NameKey, name_keys, named_symbols
 from workers.sources.query import mentions, symbol_name
 
 __all__ = ["definition_line", "definitions", "entry_definition", "facet_findings", "own_symbol",
-           "passage_entries"]
+           "passage_entries", "plain_name"]
 
 DEFINES = "defines"
 """The key of a definition item that holds the name of the symbol it defines."""
@@ -250,10 +250,22 @@ _KINDS = (r"(?:function|command|method|macro|procedure|builtin|option|filter|dir
           r"parameter|setting|variable|keyword|attribute|property|field|member|flag|constant|"
           r"argument|event|hook|statement|pragma)")
 _WHAT_DOES = re.compile(rf"what\s+(?:does|do|is|are)\s+(?:the\s+|an?\s+)?"
-                        rf"(?:(?P<tool>[a-z][\w.-]*)\s+)?(?!{_KINDS}\b)(?P<name>[a-z_][\w.]*)"
+                        rf"(?:(?P<tool>[a-z][\w.-]*)\s+)?(?!{_KINDS}\b|do\b)(?P<name>[a-z_][\w.]*)"
                         rf"(?:\s+{_KINDS})?(?:\s+(?:of|in|on|for)\s+(?:the\s+|an?\s+)?"
                         rf"[a-z][\w.-]*(?:\s+(?:object|class|module|instance))?)?"
                         rf"(?:\s+do)?\s*\??", re.IGNORECASE)
+
+
+def plain_name(asked: str) -> str:
+    """The plain word a "What does X do?" question asks about (see :func:`_plain_key`), as
+    written, or "".
+
+    Example:
+        >>> plain_name("What does yyless do?"), plain_name("How do I scan a string?")
+        ('yyless', '')
+    """
+    keys = _plain_key(asked, topic_terms(asked))
+    return keys[0].phrase if keys else ""
 
 
 def _plain_key(asked: str, terms: Sequence[str]) -> tuple[NameKey, ...]:

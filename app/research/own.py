@@ -9,6 +9,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.research.citations import items
+from app.research.definitions import plain_name
 from app.research.neighbours import (
     about_neighbour,
     asked_names,
@@ -26,8 +27,8 @@ from workers.sources.stopwords import FILLER_WORDS, STOPWORDS
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["entry_own", "names_subject", "neighbours", "option_whole", "passages_by_ref",
-           "question_terms", "subject_own", "subject_terms"]
+__all__ = ["caveat_own", "entry_own", "names_subject", "neighbours", "option_whole",
+           "passages_by_ref", "question_terms", "subject_own", "subject_terms"]
 
 _OF = re.compile(r"\s+of\s+", re.IGNORECASE)
 _QUANTIFIER = re.compile(r"\b(?:one|some|any|each|all|most|many|few|both|none|either|neither|"
@@ -227,6 +228,31 @@ def entry_own(data: ReportInput, findings: Iterable[dict[str, Any]]) -> list[dic
     asked = _asked(data.asked, passages_by_ref(data))
     return [f for f in findings
             if not neighbours(data, data.asked, str(f["text"]), str(f.get("ref")), asked)]
+
+
+def caveat_own(data: ReportInput, caveats: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``caveats`` less a neighbouring entry's (:func:`entry_own`) and, when the question asks
+    about a name, those that write other names (identifiers, calls such as ``yymore()``) and
+    none of those asked: "What does yyless do?" had flex's "First, yymore() depends on the
+    value of yyleng ..." as its Caveat (trial 101, F7). A caveat that writes no name ("This
+    option cannot be used twice.") stays."""
+    kept = entry_own(data, caveats)
+    asked = _asked(data.asked, passages_by_ref(data)) | ({plain} if (
+        plain := plain_name(data.asked)) else set())
+    wanted = {n.lstrip("-").lower() for n in asked}
+    if not wanted:
+        return kept
+
+    def others_only(text: str) -> bool:
+        names = {n.lstrip("-").lower() for n in written_names(text)}
+        names |= {m.lower() for m in _CALLED.findall(text)}
+        return bool(names) and not names & wanted and not mentions(wanted, text)
+
+    return [c for c in kept if not others_only(str(c["text"]))]
+
+
+_CALLED = re.compile(r"\b([A-Za-z_][\w.]*)\(\)")
+"""A function named by its call with no arguments, in prose ("yymore() depends on ...")."""
 
 
 def subject_own(data: ReportInput, question: str,

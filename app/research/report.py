@@ -31,7 +31,7 @@ from app.research.definitions import definition_line, facet_findings
 from app.research.evidence import document_of, retrieval, used_documents
 from app.research.labels import shown_label
 from app.research.notes import coalesce_notes, unknown_kind_notes
-from app.research.own import entry_own, subject_own, subject_terms
+from app.research.own import caveat_own, entry_own, subject_own, subject_terms
 from app.research.reference import unlabelled
 from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
@@ -327,7 +327,7 @@ def _render(data: ReportInput) -> str:
                                  answer[2:] if not warnings else ())
     lines += sections
     lines += caveat_lines(data.rows, cites, _failed_workers(errors, None), wanted, bool(warnings),
-                          cautions, answered, lambda found: entry_own(data, found))
+                          cautions, answered, lambda found: caveat_own(data, found))
     # the topic's own question is what the Answer answers: named, it read as dropped
     folded = folded if data.replaced else [q for q in folded if q != data.sub_questions[0]]
     if folded:

@@ -1,0 +1,30 @@
+"""A caveat of a question that asks about a name is about that name: flex's "What does yyless
+do?" listed "First, yymore() depends on the value of yyleng ..." under Caveats (trial 101, F7),
+another function's limitation."""
+
+from __future__ import annotations
+
+from app.research.report import render_markdown
+from tests.app.report_rows import data, item, row
+
+Q = "What does yyless do?"
+
+
+def _caveats(caveats: list[str]) -> str:
+    finding = item("finding", "yyless(n) returns all but the first n characters of the token.",
+                   "Actions.html#3")
+    rows = [row("analyst", Q, [finding]),
+            row("critic", Q, [item("caveat", text, f"Actions.html#{n}")
+                              for n, text in enumerate(caveats, 4)])]
+    md = render_markdown(data(rows, sub_questions=[Q], topic=Q))
+    return md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_a_caveat_about_another_name_only_is_not_the_names() -> None:
+    other = "First, yymore() depends on the value of yyleng, so you must not modify yyleng."
+    own = "Note that yyless() is a macro and cannot be used from other source files."
+    plain = "This routine must not be called from an action that already rescanned its text."
+    caveats = _caveats([other, own, plain])
+    assert "yymore()" not in caveats, caveats
+    assert "cannot be used from other source files" in caveats
+    assert "must not be called from an action" in caveats
