@@ -278,8 +278,8 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         text = rst_text(text)
         sections, title = text_sections(text), opening_heading(text) or name
         text = "\n\n".join(t for _h, t in sections) or text
-    if kind in HTML_EXTENSIONS and (to := redirect_of(source, text)) is not None:
-        _skip(skipped, notes, rel, "blank", f"a page that only redirects to {to}")
+    if kind in HTML_EXTENSIONS and (to := redirect_of(source, text, name)) is not None:
+        _skip(skipped, notes, rel, "redirect", f"a page that only redirects to {to}")
     elif text.strip():
         yield RawDoc(rel, title, rel, text, sections=sections, link_share=links,
                      section_symbols=kind == ".py", plain_text=kind in _PLAIN_KINDS)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_STUB_CHARS", "redirect_of"]
+__all__ = ["MAX_DELAY_SECONDS", "MAX_STUB_CHARS", "redirect_of"]
 
 MAX_STUB_CHARS = 400
 """A page that refreshes to another holds at most this much visible text to be a stub (a
@@ -22,32 +22,48 @@ _HEAD_CHARS = 32_768
 """The refresh is looked for in the page's first this many characters (its head: Texinfo's
 licence comment comes before it, about 2.5 KB)."""
 
+MAX_DELAY_SECONDS = 3
+"""A refresh this soon sends the reader on at once; a later one reloads a page that is read
+meanwhile (a status page's ``content="300; url=status.html"``: trial 103, F1)."""
+
 _META = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
+_HIDDEN = re.compile(r"<!--.*?(?:-->|$)|<(script|noscript|template)\b.*?(?:</\1\s*>|$)",
+                     re.IGNORECASE | re.DOTALL)
+"""What holds a tag that is no tag of the page: a comment, a script's string, ``<noscript>``."""
+_HEAD_END = re.compile(r"</head\b|<body\b", re.IGNORECASE)
 _REFRESH = re.compile(r"""http-equiv\s*=\s*["']?refresh\b""", re.IGNORECASE)
 _CONTENT = re.compile(r"""\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
-_TARGET = re.compile(r"""\s*\d+(?:\.\d*)?\s*[;,]?\s*url\s*=\s*["']?([^"'\s]+)""", re.IGNORECASE)
+_TARGET = re.compile(r"""\s*(\d+(?:\.\d*)?)\s*[;,]?\s*url\s*=\s*["']?([^"'\s]+)""",
+                     re.IGNORECASE)
 
 
-def redirect_of(source: str, shown: str) -> str | None:
-    """Where the HTML page ``source`` sends its reader at once, when it is a redirect stub: a
-    ``<meta http-equiv="refresh">`` naming a URL in its head, and at most
-    :data:`MAX_STUB_CHARS` of visible text ``shown`` (the page's text as indexed). ``None`` for
-    any other page. Never raises.
+def redirect_of(source: str, shown: str, name: str = "") -> str | None:
+    """Where the HTML page ``source`` (its file named ``name``) sends its reader at once, when
+    it is a redirect stub: a ``<meta http-equiv="refresh">`` of its head, at most
+    :data:`MAX_DELAY_SECONDS` away, naming another page, and at most :data:`MAX_STUB_CHARS` of
+    visible text ``shown`` (the page's text as indexed). ``None`` for any other page: one that
+    reloads itself, or whose refresh is in a comment, a script or the body (a page with no
+    ``</head>`` or ``<body>`` is read as having no head). Never raises.
 
     Example:
         >>> page = '<head><meta http-equiv="Refresh" content="0; url=Buffers.html#Strings">'
-        >>> redirect_of(page, "The node you are looking for is at Scanning Strings.")
+        >>> redirect_of(page + "</head>", "The node you are looking for is at Scanning Strings.")
         'Buffers.html#Strings'
-        >>> redirect_of(page, "x " * 300) is None
-        True
+        >>> redirect_of(page + "</head>", "x " * 300), redirect_of(page, "Moved.")
+        (None, None)
+        >>> redirect_of('<head><meta http-equiv="refresh" content="300; url=status.html"></head>',
+        ...             "The nightly build runs at 02:00.", "status.html")
     """
     if len(shown.strip()) > MAX_STUB_CHARS:
         return None
-    head = source[:_HEAD_CHARS]
-    end = head.lower().find("</head")
-    for tag in _META.findall(head if end < 0 else head[:end]):
+    head = _HIDDEN.sub(" ", source[:_HEAD_CHARS])
+    if (end := _HEAD_END.search(head)) is None:
+        return None
+    for tag in _META.findall(head[:end.start()]):
         if _REFRESH.search(tag) and (content := _CONTENT.search(tag)):
             value = next(group for group in content.groups() if group is not None)
-            if target := _TARGET.match(value):
-                return target[1]
+            target = _TARGET.match(value)
+            if (target and float(target[1]) <= MAX_DELAY_SECONDS
+                    and target[2].split("#", 1)[0] not in ("", name)):
+                return target[2]
     return None

@@ -27,6 +27,7 @@ _SKIP_REASONS = (
     ("encrypted", "{files} skipped as encrypted"),
     ("gz_size", "{files} decompressing to more than {sizes}"),
     ("blank", "{files} without text"),
+    ("redirect", "{files} that only redirect to another page"),
     ("unreadable", "{n} unreadable"),
     ("corrupt", "{files} not readable as gzip (corrupt, truncated or empty)"),
     ("nested", "{files} compressed twice (a gzip file inside a gzip file)"),

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from workers.sources import Corpus
 
 STUB = """<html><!-- This file redirects to the location of a node or anchor --><head>
@@ -42,3 +44,26 @@ def test_a_redirect_stub_is_skipped_and_named_and_its_target_is_found(tmp_path: 
         assert any(n.startswith("5 files skipped, pages that only redirect to another (stub0"
                                 ".html -> Multiple-Input-Buffers.html#Scanning-Strings0")
                    for n in notes), notes
+
+
+@pytest.mark.parametrize("page", [
+    # a status page reloading itself every five minutes
+    '<html><head><meta http-equiv="refresh" content="300; url=page.html"></head><body>',
+    # a refresh in a comment, a script's string, and a <noscript> of a page with no head
+    '<html><head><!-- old: <meta http-equiv="refresh" content="0; url=old.html"> --></head><body>',
+    "<html><head><script>document.write('<meta http-equiv=\"refresh\" content=\"0; "
+    "url=old.html\">')</script></head><body>",
+    '<!doctype html><title>Frob</title><noscript><meta http-equiv="refresh" content="0; '
+    'url=nojs.html"></noscript>',
+    # a refresh at once, but to the page itself
+    '<html><head><meta http-equiv="refresh" content="0; url=page.html#top"></head><body>',
+])
+def test_a_short_page_that_does_not_send_its_reader_away_is_indexed(tmp_path: Path,
+                                                                    page: str) -> None:
+    # each was skipped as a redirect stub and a folder of them refused (trial 103, F1)
+    root = tmp_path / "site"
+    root.mkdir()
+    (root / "page.html").write_text(f"{page}<p>The nightly build of frobnicate runs at 02:00 "
+                                    "UTC; a red badge means it failed.</p></body></html>")
+    with Corpus.open(tmp_path / "d", folder=root) as corpus:
+        assert "nightly build" in corpus.passage("page.html#0").text
