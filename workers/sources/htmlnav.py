@@ -151,12 +151,13 @@ _TEXINFO_FOOTNOTES = f"self::div and ({class_token('footnote')})"
 rest of the citing sentence ("(3) currently, top-level files .Rbuildignore and ..."), so
 quoted out of it as answers (trial 51); other generators' footnotes stay text (trial 52, F4)."""
 
-_TEXINFO_HEADER = (f"self::div and ({class_token('header')}) and "
+_TEXINFO_HEADER = (f"self::div and ({class_token('header')}) and count(.//a[@href]) >= 2 and "
                    f"string-length(normalize-space(.)) <= {MAX_BAR_CHARS}")
 """Texinfo 5 and 6's node header, ``<div class="header">`` ("Next: Making temporary files,
-Previous: ..., Up: ... [Contents][Index]"), by its class: Texinfo 6.8 writes ``rel`` on the
-links of the one at a page's top only, and the one at its foot, its links bare, was a passage
-on 58 of GNU m4's 105 pages (trial 101, F8). Texinfo 7 calls it ``nav-panel``."""
+Previous: ..., Up: ... [Contents][Index]"), by its class and its links: Texinfo 6.8 writes
+``rel`` on the links of the one at a page's top only, and the one at its foot, its links bare,
+was a passage on 58 of GNU m4's 105 pages (trial 101, F8). A paragraph in such a div with
+fewer than two links is text (trial 103, F2). Texinfo 7 calls it ``nav-panel``."""
 
 TEXINFO_FURNITURE = (f"/descendant::*[@class and ({_MENUS} or {_INDEXES} or "
                      f"{_TEXINFO_FOOTNOTES} or ({_TEXINFO_HEADER}))] | "

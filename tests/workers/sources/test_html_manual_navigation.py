@@ -119,6 +119,10 @@ def test_a_texinfo_node_header_at_a_pages_foot_is_navigation_without_rel() -> No
     # another generator's "header" class is its own: a page's header text stays
     other = html_page(f"<html><body>{body}")
     assert "Next: Making temporary files" in other.text
+    # and a Texinfo "header" that holds prose, not links, is text (trial 103, F2)
+    prose = ('<div class="header"><p>The pelican store keeps every record for seven days, '
+             'then drops it.</p></div>')
+    assert "seven days" in html_page(f"{head}{prose}{body}").text
 
 
 def test_links_that_move_through_the_document_are_navigation_by_their_rel_alone() -> None:
