@@ -39,6 +39,10 @@ _FIELD_LABELS = frozenset(
     "types description returns return raises yields args arguments parameters value values "
     "usage syntax since deprecated".split())
 """Labels of a paragraph that names no entry: a field of the one around it."""
+_NOT_CATEGORIES = _FIELD_LABELS | frozenset(
+    "also alias aliases by replaced renamed moved superseded usage related".split())
+"""Words of a label that make it a field of an entry ("See also: pelican", "Replaced by:
+pelican", "Alias: pelican"), not a Texinfo definition's category (trial 103, F6)."""
 
 
 def label_name(paragraph: str) -> str:
@@ -185,11 +189,13 @@ def definition_names(heading: str) -> list[str]:
         ['copy', 'rename']
         >>> definition_names("Builtin: dnl"), definition_names("Default: false")
         (['dnl'], [])
+        >>> definition_names("See also: pelican"), definition_names("Replaced by: pelican")
+        ([], [])
     """
     found = [DEFINITION.fullmatch(part.strip()) for part in heading.split(" / ")]
-    if not all(found) or any(field_row(part) or part.split(":", 1)[0].strip().lower()
-                             in _FIELD_LABELS for part in heading.split(" / ")):
-        return []  # "Default: false", "Note: x": an entry's fields
+    if not all(found) or any(field_row(part) or set(part.split(":", 1)[0].lower().split())
+                             & _NOT_CATEGORIES for part in heading.split(" / ")):
+        return []  # "Default: false", "See also: x", "Alias: x": an entry's fields
     return list(dict.fromkeys(m[1] for m in found if m))
 
 
