@@ -14,7 +14,8 @@ from app.research.text import clip, wording
 from app.research.versions import history_row
 
 __all__ = ["ASKS_CAUTION", "CAUTION", "HARM", "WARNING", "asked_harm", "caution_claims",
-           "cautionary", "cautions", "caveat_lines", "warnings_found", "without_setting_names"]
+           "cautionary", "cautions", "caveat_lines", "unreassured", "warnings_found",
+           "without_setting_names"]
 
 _LINE = 400
 """The most characters of a caveat bullet (as the report's other bullets)."""
@@ -69,10 +70,24 @@ def cautions(text: str) -> bool:
         False
         >>> cautions("In general, this fixes the problem and should not be an issue for most.")
         False
+        >>> cautions("Compression may limit throughput to 10 MB/s on older CPUs.")
+        True
     """
     said = _MESSAGES.sub(" ", _DEFAULT_CLAUSE.sub(" ", without_setting_names(text)))
-    said = _REASSURING.sub(" ", _LIMIT_OFFERED.sub(" ", said))
+    said = unreassured(_LIMIT_OFFERED.sub(" ", said))
     return not history_row(text) and bool(CAUTION.search(said))
+
+
+def unreassured(text: str) -> str:
+    """``text`` less a reassurance (:data:`_REASSURING`: "this should not be an issue for most
+    users"), unless a contrast follows it ("... is not a problem for reads, but concurrent
+    writers corrupt the spool": a warning, trial 103, F4).
+
+    Example:
+        >>> unreassured("So this should not be an issue for most users.")
+        'So this   for most users.'
+    """
+    return text if _CONTRAST.search(text) else _REASSURING.sub(" ", text)
 
 
 _DEFAULT_CLAUSE = re.compile(
@@ -83,15 +98,18 @@ expiration time is taken from gc.reflogExpire, which in turn defaults to 90 days
 is no caution (trial 53 found the sentence under Caveats, beside the Answer it repeats)."""
 
 
-_LIMIT_OFFERED = re.compile(r"\b(?:to|can|could|may|might|you|will)\s+limit\b", re.IGNORECASE)
+_LIMIT_OFFERED = re.compile(r"\b(?:to|you\s+(?:can|could|may))\s+limit\b", re.IGNORECASE)
 """"Limit" as what a thing lets one do ("it is possible to limit the search to the end of the
-buffer"): a feature, not a limitation (pexpect's expect_exact, trial 102, F6)."""
+buffer"): a feature, not a limitation (pexpect's expect_exact, trial 102, F6); "compression
+may limit throughput" is one (trial 103, F3)."""
 
 _REASSURING = re.compile(
     r"\b(?:(?:should|will|would|does|do|is|are|need)\s+not|shouldn't|won't|isn't|doesn't)\s+"
     r"(?:be\s+)?(?:an?\s+)?(?:issue|problem|concern)\b", re.IGNORECASE)
 """A reassurance ("this should not be an issue for most users"): its "not" is no caution
 (pexpect's delaybeforesend note was the Caveat of "What is delaybeforesend?", trial 102, F6)."""
+_CONTRAST = re.compile(r"\b(?:but|unless|except|however|although|though|whereas|while|yet)\b|;",
+                       re.IGNORECASE)
 
 
 _MESSAGES = re.compile(r"\b(?:warning|error)s?\s+messages?\b", re.IGNORECASE)
@@ -176,7 +194,7 @@ def asked_harm(question: str, text: str) -> bool:
 
 def warnings_found(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The findings of ``rows`` that are warnings (:data:`WARNING`), each claim once."""
-    return [f for f in items(rows, None, "finding") if WARNING.search(str(f["text"]))]
+    return [f for f in items(rows, None, "finding") if WARNING.search(unreassured(str(f["text"])))]
 
 
 def caution_claims(rows: Sequence[dict[str, Any]]) -> set[str]:

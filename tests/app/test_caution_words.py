@@ -27,3 +27,24 @@ def test_only_that_describes_is_no_caution(text: str) -> None:
 ])
 def test_only_that_restricts_is_one(text: str) -> None:
     assert cautions(text)
+
+
+@pytest.mark.parametrize(("text", "caution"), [
+    # a feature offered, a reassurance: no caveat (pexpect, trial 102, F6)
+    ("This call might be faster: it is possible to limit the search to the buffer's end.", False),
+    ("In general, this fixes the problem and so this should not be an issue for most users.",
+     False),
+    # a limitation worded "may limit", a reassurance a contrast follows (trial 103, F3, F4)
+    ("Enabling compression may limit throughput to 10 MB/s on older CPUs.", True),
+    ("This will not be a problem on small disks; on disks over 2 TB the index wraps.", True),
+    ("Setting it to zero is not a problem for reads, but concurrent writers corrupt the spool.",
+     True),
+])
+def test_a_reassurance_or_a_feature_is_no_caution_but_a_contrast_is(text: str,
+                                                                    caution: bool) -> None:
+    from app.research.caveats import warnings_found
+    from tests.app.report_rows import item, row
+
+    assert cautions(text) is caution
+    if not caution:  # nor a warning found among the findings
+        assert not warnings_found([row("analyst", "q", [item("finding", text, "a#0")])])
