@@ -249,8 +249,9 @@ def _keyword(heading: str) -> str:
 _KINDS = (r"(?:function|command|method|macro|procedure|builtin|option|filter|directive|"
           r"parameter|setting|variable|keyword|attribute|property|field|member|flag|constant|"
           r"argument|event|hook|statement|pragma)")
-_WHAT_DOES = re.compile(rf"what\s+(?:does|do|is|are)\s+(?:the\s+|an?\s+)?"
+_WHAT_DOES = re.compile(rf"what\s+(?:does|do|did|is|are)\s+(?:the\s+|an?\s+)?"
                         rf"(?:(?P<tool>[a-z][\w.-]*)\s+)?(?!{_KINDS}\b|do\b)(?P<name>[a-z_][\w.]*)"
+                        r"(?:\(\))?"
                         rf"(?:\s+{_KINDS})?(?:\s+(?:of|in|on|for)\s+(?:the\s+|an?\s+)?"
                         rf"[a-z][\w.-]*(?:\s+(?:object|class|module|instance))?)?"
                         rf"(?:\s+do)?\s*\??", re.IGNORECASE)
@@ -263,6 +264,8 @@ def plain_name(asked: str) -> str:
     Example:
         >>> plain_name("What does yyless do?"), plain_name("How do I scan a string?")
         ('yyless', '')
+        >>> plain_name("What does pelican() do?"), plain_name("What did pelican do?")
+        ('pelican', 'pelican')
     """
     keys = _plain_key(asked, topic_terms(asked))
     return keys[0].phrase if keys else ""

@@ -235,20 +235,23 @@ def caveat_own(data: ReportInput, caveats: Iterable[dict[str, Any]]) -> list[dic
     about a name, those that write other names (identifiers, calls such as ``yymore()``) and
     none of those asked: "What does yyless do?" had flex's "First, yymore() depends on the
     value of yyleng ..." as its Caveat (trial 101, F7). A caveat that writes no name ("This
-    option cannot be used twice.") stays."""
+    option cannot be used twice.") stays, and so does one of the entry asked, whatever it
+    names ("It must not be called from within otter()." under ``pelican``, trial 103, F5)."""
     kept = entry_own(data, caveats)
-    asked = _asked(data.asked, passages_by_ref(data)) | ({plain} if (
-        plain := plain_name(data.asked)) else set())
+    passages = passages_by_ref(data)
+    asked = _asked(data.asked, passages) | ({plain} if (plain := plain_name(data.asked)) else set())
     wanted = {n.lstrip("-").lower() for n in asked}
     if not wanted:
         return kept
 
-    def others_only(text: str) -> bool:
+    def others_only(text: str, ref: str) -> bool:
         names = {n.lstrip("-").lower() for n in written_names(text)}
         names |= {m.lower() for m in _CALLED.findall(text)}
-        return bool(names) and not names & wanted and not mentions(wanted, text)
+        heading = passages.get(ref, ("", "", ""))[1]
+        return (bool(names) and not names & wanted and not mentions(wanted, text)
+                and not mentions(wanted, heading))
 
-    return [c for c in kept if not others_only(str(c["text"]))]
+    return [c for c in kept if not others_only(str(c["text"]), str(c.get("ref")))]
 
 
 _CALLED = re.compile(r"\b([A-Za-z_][\w.]*)\(\)")

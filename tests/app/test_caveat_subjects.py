@@ -28,3 +28,22 @@ def test_a_caveat_about_another_name_only_is_not_the_names() -> None:
     assert "yymore()" not in caveats, caveats
     assert "cannot be used from other source files" in caveats
     assert "must not be called from an action" in caveats
+
+
+def test_the_asked_entrys_own_caveat_stays_whatever_it_names() -> None:
+    # "It must not be called from within otter()." is pelican's own limitation: it was
+    # dropped for naming another function (trial 103, F5)
+    q = "What does pelican do?"
+    own = "It must not be called from within otter()."
+    passage = item("passage", f"pelican\n\nStores records.\n\n{own}", "api.html#3",
+                   heading="pelican")
+    other = item("passage", "otter\n\nFirst, yymore() needs yyleng unchanged.", "api.html#4",
+                 heading="otter")
+    rows = [row("docs_search", q, [passage, other]),
+            row("analyst", q, [item("finding", "pelican stores records.", "api.html#3")]),
+            row("critic", q, [item("caveat", own, "api.html#3"),
+                              item("caveat", "First, yymore() needs yyleng unchanged.",
+                                   "api.html#4")])]
+    md = render_markdown(data(rows, sub_questions=[q], topic=q))
+    caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert own in caveats and "yymore" not in caveats, caveats
