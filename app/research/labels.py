@@ -27,7 +27,7 @@ def shown_label(item: dict[str, Any]) -> str:
     one: "bashref.pdf: In an interactive shell, the value is interpreted as ..." named the
     file, not the section, "Bash Variables" (trial 97, R2). So is a Texinfo definition's
     heading: "Syscmd (GNU M4 1.4.19 macro processor)" labelled the later passages of "Builtin:
-    syscmd (shell-command)" (trial 101, F9). At most :data:`MAX_LABEL_CHARS`.
+    syscmd (shell-command)" (trial 101, F9). At most :data:`MAX_LABEL_CHARS` (:func:`_short`).
 
     Example:
         >>> shown_label({"ref": "docs/bashref.pdf:p96#0", "title": "bashref.pdf",
@@ -42,7 +42,7 @@ def shown_label(item: dict[str, Any]) -> str:
         >>> shown_label({"ref": "api/pxssh.html#16", "title": "pxssh", "text": "__init__("
         ...              "timeout=30, maxread=2000, searchwindowsize=None, logfile=None, cwd=None,"
         ...              " env=None)\\n\\nThe echo attribute may be set to False."})
-        '__init__(timeout=30, maxread=2000, searchwindowsize=None,…'
+        '__init__(…)'
     """
     label = entry_label(item)
     title = str(item.get("title") or "")
@@ -51,4 +51,27 @@ def shown_label(item: dict[str, Any]) -> str:
     if heading and label == title and (title == document.rsplit("/", 1)[-1]
                                        or definition_names(heading)):
         label = heading
+    return _short(label)
+
+
+def _short(label: str) -> str:
+    """``label`` in at most :data:`MAX_LABEL_CHARS`: a longer one without what its first
+    bracket holds (a signature's arguments, "pexpect.run(…)"; a Texinfo page title's manual,
+    "How can I match C-style comments?"), else clipped: cut at 70 characters, such labels ended
+    mid-argument and mid-title, "pexpect.run(command, timeout=30, ..., events=None,…"
+    (trial 104, R3).
+
+    Example:
+        >>> _short("pexpect.run(command, timeout=30, withexitstatus=False, events=None, "
+        ...        "extra_args=None, logfile=None)")
+        'pexpect.run(…)'
+        >>> _short("How can I match C-style comments? (Lexical Analysis With Flex, for Flex "
+        ...        "2.6.4)")
+        'How can I match C-style comments?'
+    """
+    if len(label) <= MAX_LABEL_CHARS:
+        return label
+    head, bracket, _rest = label.partition("(")
+    if bracket and head.strip() and len(head) < MAX_LABEL_CHARS - 3:
+        return head.rstrip() if head.endswith(" ") else f"{head}(…)"
     return clip(label, MAX_LABEL_CHARS)
