@@ -69,7 +69,9 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
              defining: bool = False) -> list[dict[str, Any]]:
     """The answer's candidate findings in order: by sub-question; within one, those of its
     strongest document (:func:`app.research.evidence.topic_strength`) first; then by the rest
-    of their key; a signpost (:func:`~app.research.signposts.is_signpost`) after all others.
+    of their key; a signpost (:func:`~app.research.signposts.is_signpost`) only when there
+    is nothing else ("For tricky behavior, see case and character ranges." was the second of
+    two bullets, trial 104, R4).
     ``fitted`` (a question of a kind other than "what"): a sentence that answers the kind, not
     a warning, comes before the strongest document's others ("How do I shrink the database
     file": "However, the database file does not shrink." led). ``defining`` (a "what is"
@@ -86,8 +88,8 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
         return (order, *lead, strong.get(document_of(finding), 0.0) < best[order], *rest)
 
     ordered = [finding for _, finding in sorted(ranked, key=key)]
-    # a signpost ("This document describes ...", "See also ...") states nothing: last
-    return sorted(ordered, key=lambda finding: is_signpost(str(finding["text"])))
+    # a signpost ("This document describes ...", "See also ...") states nothing: only alone
+    return [f for f in ordered if not is_signpost(str(f["text"]))] or ordered
 
 
 def _candidates(data: ReportInput, kind: str) -> list[tuple[int, str, dict[str, Any]]]:

@@ -37,6 +37,7 @@ from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
 from app.research.settling import settle, trim_side_documents
+from app.research.signposts import stated
 from app.research.text import clip, clip_middle, visible_text, wording
 from workers.sources.base import code_span, inert_markdown
 
@@ -191,7 +192,7 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     measure (:func:`section_answer`)."""
     shares = retrieval(rows := data.rows_of(question))
     lead, answered = section_answer(question, rows, listed)  # a Default: row, asked for one
-    named = subject_own(data, question, _items(rows, question, "finding"))
+    named = subject_own(data, question, stated(_items(rows, question, "finding")))
     own = entry_own(data, _admitted([*lead, *named], shares, cites, later))
     above = False
     if later:  # a facet asking what one thing is: what names or defines it
@@ -238,11 +239,10 @@ def _sections(data: ReportInput, cites: _Citations, errors: list[dict[str, Any]]
               relevance: Relevance, cautions: set[str], answered: set[tuple[str, str]],
               answer: Sequence[str] = ()) -> tuple[list[str], list[str]]:
     """The sub-questions' sections, numbered as shown, and the sub-questions not shown: those
-    that found nothing the report does not show elsewhere (:func:`_section_lines`; the
-    Answer's claims, ``answered``, included), or whose section would say what one above says,
-    the Answer's lines (``answer``) included ("No passage retrieved for this question mentions
-    ..." under each sub-question of an off-topic run, "No sourced answer was found" under the
-    Answer's)."""
+    that found nothing the report does not show elsewhere (:func:`_section_lines`; the Answer's
+    claims, ``answered``, included), or whose section would say what one above says, the
+    Answer's lines (``answer``) included ("No passage retrieved for this question mentions ..."
+    under each sub-question of an off-topic run, "No sourced answer was found" under it)."""
     listed = set(answered)  # each claim is shown once, where it first appears
     quoted = used_documents(data.rows)
     lines: list[str] = []

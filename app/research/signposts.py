@@ -11,8 +11,10 @@ Pure: one regular expression.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import Any
 
-__all__ = ["SIGNPOST", "is_signpost"]
+__all__ = ["SIGNPOST", "is_signpost", "stated"]
 
 _DOC = (r"(?:document|page|section|chapter|guide|tutorial|article|manual|manpage|howto|"
         r"reference|appendix|part|module|file)")
@@ -20,6 +22,7 @@ SIGNPOST = re.compile(
     r"^\W*(?:"
     r"see(?:\s+also)?\b|refer\s+to\b|for\s+(?:more|further|additional|full|a\s+(?:full|"
     r"complete|detailed))\b[^.]{0,40}\b(?:see|refer|read|consult|information|details)\b|"
+    r"for\s+[^.,;:]{1,60},\s*(?:see|refer\s+to|consult)\b|"
     rf"(?:this|the\s+(?:present|following|next|previous))\s+{_DOC}s?\s+(?:describes?|"
     r"explains?|covers?|shows?|discusses|documents?|contains?|lists?|gives?|provides?|"
     r"introduces?|is\s+about|deals\s+with|will\s+(?:describe|explain|show|cover|discuss))\b|"
@@ -45,5 +48,14 @@ def is_signpost(sentence: str) -> bool:
         False
         >>> is_signpost("Seeing the log is enough.")
         False
+        >>> is_signpost("For tricky behavior, see case and character ranges.")  # trial 104, R4
+        True
     """
     return bool(SIGNPOST.match(sentence))
+
+
+def stated(findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ``findings`` (items with a ``text``) that state something: not signposts. A
+    section whose only finding was "For tricky behavior, see case and character ranges." said
+    nothing (trial 104, R4)."""
+    return [f for f in findings if not is_signpost(str(f["text"]))]

@@ -24,3 +24,15 @@ def test_a_first_sections_see_also_does_not_beat_a_later_sections_statement() ->
 
 def test_a_signpost_alone_is_still_shown() -> None:
     assert POINTER in answer_to(Q, [item("finding", POINTER, "vhosts.html#0")])
+
+
+def test_a_pointer_beside_a_statement_is_shown_nowhere() -> None:
+    # flex: "For tricky behavior, see case and character ranges." was the Answer's second
+    # bullet, then a section's only finding (trial 104, R4)
+    q = "What does the --case-insensitive option do?"
+    says = "-i, --case-insensitive: instructs flex to generate a case-insensitive scanner."
+    see = "For tricky behavior, see case and character ranges."
+    rows = [row("analyst", q, [item("finding", says, "opts.html#0"),
+                               item("finding", see, "opts.html#0")])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert says in answer_section(md) and see not in md, md
