@@ -18,16 +18,12 @@ and a symlinked sub-folder is followed once.
   the user opts in to it: followed, indexed under the link's path, and named.
 * **A link leading out of the folder** (to a folder or a file) is followed, and named in the
   notes: the run says what it read from elsewhere.
-
 * **Each real file once**: a file reached by two names (a symlink to another file of the
   folder, a hard link) is indexed under its own name only (:func:`once_each`).
-
 * **Each page once**: a markup source beside the HTML page made from it (git-doc's
   ``git-add.txt`` next to ``git-add.html``, Sphinx's ``_sources/cmd/intro.rst.txt`` for
   ``cmd/intro.html``), or its plain-text rendering (``changelog.gz``), is not indexed; the page
-  is (:func:`rendered_once`).
-
-Standard library and :mod:`workers.sources.text`; the folder source
+  is (:func:`rendered_once`). Standard library and :mod:`workers.sources.text`; the folder source
 (:mod:`workers.sources.folder`) calls it.
 """
 
@@ -353,7 +349,9 @@ def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | 
     (:func:`_rendered_from`): the same text indexed twice was cited twice, with each sentence
     said twice, and the source's markup (``linkgit:git-add[1]``) quoted (git-doc ships every
     page beside its AsciiDoc source). So are the plain-text renderings of a page (a typeless
-    ``changelog.gz`` beside ``changelog.html.gz``). Each is counted ``rendered`` and named
+    ``changelog.gz`` beside ``changelog.html.gz``). A Sphinx ``_sources/`` file is one by its
+    path (three of cryptography's open with base64 data: trial 106, F1). Each is counted
+    ``rendered`` and named
     (``"git-add.txt: skipped, the source of a page indexed (git-add.html)"``); ``sources`` gets
     each one's ``(ref, path, page)``."""
     paths = {ref: path for ref, path, _st in found}
@@ -362,7 +360,8 @@ def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | 
         page = rendered_page(entry[0]) or ""
         twin = next((p for p in (page, page[:-1], f"{page}.gz", f"{page[:-1]}.gz")  # .htm
                      if page and p in paths), None)
-        if twin is None or not _rendered_from(paths[twin], entry[1]):
+        sphinx = "/_sources/" in f"/{entry[0]}"  # its page is the source's by Sphinx's layout
+        if twin is None or not (sphinx or _rendered_from(paths[twin], entry[1])):
             kept.append(entry)
             continue
         skipped["rendered"] += 1

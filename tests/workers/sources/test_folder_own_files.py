@@ -298,3 +298,20 @@ def test_an_mkdocs_sites_own_pages_are_not_indexed(tmp_path: Path) -> None:
     assert found == ["reference.html"], found
     assert notes[-1].startswith("404.html, search.html and 1 more: skipped, pages the site's "
                                 "generator made for itself"), notes
+
+
+def test_a_sphinx_source_is_its_pages_whatever_its_first_lines_hold(tmp_path: Path) -> None:
+    # trial 106, F1: three of cryptography's sources open with 4 KB of base64 test data, none
+    # of it on the page; indexed beside their pages, their raw reST was an Answer
+    docs = tmp_path / "docs"
+    (docs / "_sources").mkdir(parents=True)
+    (docs / "searchindex.js").write_text("Search.setIndex({})", "utf-8")
+    (docs / "crl.html").write_text("<html><body><h1>CRL</h1><p>A revocation list names the "
+                                   "certificates an issuer withdrew.</p></body></html>", "utf-8")
+    data = "\n".join(f"    MIIBtDCBnQIBATANBgkqhkiG9w0BAQsFADAnMQswC{i:04d}" for i in range(120))
+    (docs / "_sources" / "crl.rst.txt").write_text(
+        f"CRL\n===\n\n.. testsetup::\n\n{data}\n\nA revocation list names the certificates an "
+        ":term:`issuer` withdrew.\n", "utf-8")
+    found, notes = _indexed(tmp_path, docs, "revocation list certificates issuer")
+    assert found == ["crl.html"], found
+    assert "_sources/crl.rst.txt: skipped, the source of a page indexed (crl.html)" in notes
