@@ -303,7 +303,8 @@ def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]]
     (:func:`app.llm.offline.sentences.summary_line`) of its first passage among the rows, or of
     an API entry a passage holds (:func:`passage_entries`), as a finding item citing that
     passage, with the symbol's name under :data:`DEFINES`. In the order the rows (sub-questions
-    in plan order, passages in rank order) first give them, one per symbol.
+    in plan order, passages in rank order) first give them, one per symbol, those spelled as
+    ``asked`` first (``ctr_crypt`` before the macro ``CTR_CRYPT``).
 
     Args:
         rows_by_question: ``(sub-question, its rows)`` pairs, in plan order.
@@ -328,7 +329,10 @@ def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]]
             name = next((n for n in names if n in named), "")
             if line and name and name not in out:
                 out[name] = {**item, "kind": "finding", "text": line, DEFINES: name}
-    return list(out.values())
+    # a name spelled as asked first: Nettle's macro CTR_CRYPT answered "What does ctr_crypt
+    # do?" before the function ctr_crypt (trial 105, F2)
+    spelled = set(re.findall(r"[A-Za-z_][\w.]*", asked))
+    return sorted(out.values(), key=lambda found: found[DEFINES] not in spelled)
 
 
 def definition_line(item: dict[str, Any]) -> str:

@@ -61,3 +61,27 @@ def test_a_texinfo_definition_answers_what_its_builtin_does(tmp_path: Path, ques
     report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
     first = answer_section(report).strip().splitlines()[0]
     assert definition in first, report
+
+
+def test_a_c_functions_definition_answers_before_a_macro_spelled_otherwise(
+        tmp_path: Path) -> None:
+    # Nettle: "Function: void ctr_crypt (...)" lost to "Macro: CTR_CRYPT (...)": the type
+    # before the name was no definition's form, and the name matched whatever its case
+    # (trial 105, F1, F2)
+    folder = tmp_path / "nettle"
+    folder.mkdir()
+    entry = ('<dl class="def"><dt id="index-{0}"><span class="category">{1}: </span>'
+             '<span>{2}<strong>{0}</strong> <em>({3})</em></span></dt><dd><p>{4}</p></dd></dl>')
+    (folder / "nettle.html").write_text(
+        _HEAD.format(title="CTR") + '<h3 class="section">7.3.2 Counter mode</h3>'
+        + entry.format("CTR_CRYPT", "Macro", "", "ctx, f, length, dst, src",
+                       "A simpler way to invoke ctr_crypt.")
+        + entry.format("ctr_crypt", "Function", "<em>void</em> ", "const void *ctx, "
+                       "nettle_cipher_func *f, size_t length", "Applies the encryption "
+                       "function f in CTR mode.") + "</body></html>", encoding="utf-8")
+    proc = run_cli("research", "What does ctr_crypt do?", "--as-of", AS_OF, "--corpus", folder,
+                   "--data-dir", tmp_path / "data", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
+    first = answer_section(report).strip().splitlines()[0]
+    assert "Applies the encryption function f in CTR mode." in first, report

@@ -173,11 +173,15 @@ Jinja's ``jinja-filters.truncate(s: str, ...)``: a qualifier may hold a hyphen);
 the function's name."""
 
 
-DEFINITION = re.compile(r"[A-Z][a-z]+(?: [a-z]+)?: ([A-Za-z_][\w.]*)"
-                        r"(?: \((?:[^()\n]|\([^()\n]*\))*\))?")
+_ARGS = r" \((?:[^()\n]|\([^()\n]*\))*\)"
+DEFINITION = re.compile(rf"[A-Z][a-z]+(?: [a-z]+)?: (?:([A-Za-z_][\w.]*)(?:{_ARGS})?|"
+                        rf"(?:(?:const |unsigned |struct )?[A-Za-z_]\w*(?: ?\*+)? ){{1,2}}\**"
+                        rf"([A-Za-z_]\w*){_ARGS})")
 """A Texinfo definition's form: its category, then the name and perhaps its arguments after a
 space (GNU m4's "Builtin: dnl", "Builtin: changequote ([start = ‘`’], [end = ‘'’])", "Optional
-builtin: changeword (regex)"); group 1 is the name."""
+builtin: changeword (regex)"), or a C function's type, name and arguments (Nettle's "Function:
+void * memxor (void *dst, const void *src, size_t n)": trial 105, F1); group 1 or 2 is the
+name."""
 
 
 def definition_names(heading: str) -> list[str]:
@@ -191,12 +195,17 @@ def definition_names(heading: str) -> list[str]:
         (['dnl'], [])
         >>> definition_names("See also: pelican"), definition_names("Replaced by: pelican")
         ([], [])
+        >>> definition_names("Function: void * memxor (void *dst, const void *src, size_t n)")
+        ['memxor']
+        >>> definition_names("Function: const struct nettle_hash * nettle_lookup_hash (const "
+        ...                  "char *name)"), definition_names("Summary: returns the hash")
+        (['nettle_lookup_hash'], [])
     """
     found = [DEFINITION.fullmatch(part.strip()) for part in heading.split(" / ")]
     if not all(found) or any(field_row(part) or set(part.split(":", 1)[0].lower().split())
                              & _NOT_CATEGORIES for part in heading.split(" / ")):
         return []  # "Default: false", "See also: x", "Alias: x": an entry's fields
-    return list(dict.fromkeys(m[1] for m in found if m))
+    return list(dict.fromkeys(m[1] or m[2] for m in found if m))
 
 
 def entry_keywords(heading: str) -> set[str]:
