@@ -85,6 +85,11 @@ _OTHER_TYPES = frozenset("""
 """.split())
 """Common types, never a qualifier of a document's name (``README.png``, ``TODO.json``)."""
 
+_DOC_SUFFIXES = frozenset("readme news todo install changes changelog authors thanks bugs "
+                          "hacking notes faq".split())
+"""A document's name as a suffix (Nettle's ``descore.README``: the README of its DES code,
+passed over as of a type ".readme", trial 105, F12): no type."""
+
 
 def inner_name(name: str) -> str:
     """``name`` without its ``.gz`` suffix: the name of the file compressed in it.
@@ -107,6 +112,8 @@ def type_suffix(name: str) -> str:
         ['.md', '', '', '', '.png']
         >>> [type_suffix(n) for n in ("README.source", "README.png", "test.netrc")]
         ['', '.png', '.netrc']
+        >>> [type_suffix(n) for n in ("descore.README", "old.news", "x.JPG")]
+        ['', '', '.jpg']
     """
     stem, dot, suffix = name.rpartition(".")
     if not dot or not stem.strip("."):
@@ -115,6 +122,8 @@ def type_suffix(name: str) -> str:
         return f".{suffix.lower()}"
     if _DOC_NAME.fullmatch(stem) and suffix.lower() not in _OTHER_TYPES:
         return ""  # README.source: what it is, its content says
+    if suffix.lower() in _DOC_SUFFIXES:
+        return ""  # descore.README: a README of descore, no type "README"
     return f".{suffix.lower()}" if _TYPE_SUFFIX.fullmatch(suffix) else ""
 
 
