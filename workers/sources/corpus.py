@@ -24,6 +24,7 @@ from workers.sources.boilerplate import keep_each_file, strip_repeated
 from workers.sources.chunks import passage_window
 from workers.sources.damage import damaged, is_damage
 from workers.sources.fingerprint import content_fingerprint, folder_fingerprint
+from workers.sources.format_copies import without_format_copies
 from workers.sources.gathered import without_gathering_pages
 from workers.sources.leads import lead_passage, with_leads
 from workers.sources.memo import Memo
@@ -42,11 +43,10 @@ MAX_K = 50
 
 COLUMN_WEIGHTS = (10.0, 2.0, 1.5, 1.0, 5.0)
 """bm25 weights of the index's columns: the symbol's name, the title words, the section heading,
-the passage text, the symbol's name key (:func:`~workers.sources.names.symbol_key`), which counts
-only for a symbol the question names ("retry policy": ``RetryPolicy``). The title and heading are
-weighted lightly because :func:`~workers.sources.ranking.rank_score` boosts their words again:
-weighted 5 and 3, a common word of the question in many pages' titles ("database") outranked
-the page whose text answers."""
+the passage text, the symbol's name key (:func:`~workers.sources.names.symbol_key`: only for a
+symbol the question names, "retry policy": ``RetryPolicy``). Title and heading weigh little, as
+:func:`~workers.sources.ranking.rank_score` boosts their words again: weighted 5 and 3, a common
+word in many pages' titles ("database") outranked the page whose text answers."""
 
 CANDIDATES = 200
 """A search re-ranks this many of FTS5's best passages (more when ``8 * k`` is more)."""
@@ -82,8 +82,7 @@ class Corpus:
         self._all: list[sqlite3.Connection] = []
         self._closed = False
         self._searches: Memo[list[Passage]] = Memo(SEARCHES_KEPT)
-        # Keep one connection open for the corpus's lifetime: should the file be removed (a
-        # newer build of a changed folder cleans up stale ones), threads share this one.
+        # one connection open for its lifetime: threads share it if a newer build removes the file
         self._release(self._connect())
 
     # -- construction ------------------------------------------------------------------------
@@ -164,13 +163,14 @@ class Corpus:
                 return f"{description} ({plural(len(indexed), 'file')})"
 
             def docs_factory() -> Iterator[RawDoc]:
-                # pages gathering others' text, the site's name in the titles, then repeated
-                # bars go before indexing (a
-                # generator: nothing is read before the temp file); each document held once
+                # PDF copies of pages, gathering pages, the site's name in titles, repeated bars
+                # go first (a generator: nothing read before the temp file); each doc held once
                 read = list(folder_source.folder_docs(files, skipped, notes, progress,
                                                       max_file_bytes))
                 rels = {rel for rel, _p, _st in files}
-                read = without_site_name(without_gathering_pages(read, rels, notes), rels)
+                read = without_gathering_pages(without_format_copies(read, rels, notes), rels,
+                                               notes)
+                read = without_site_name(read, rels)
                 docs, read[:] = keep_each_file(read, strip_repeated(read), rels, notes), ()
                 yield from folder_source.files_of(docs, files, indexed)
         else:

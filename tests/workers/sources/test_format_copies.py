@@ -1,0 +1,53 @@
+"""A PDF of the manual the folder's HTML pages hold is skipped and named; a PDF of its own
+text stays: Valgrind's valgrind_manual.pdf.gz beside its html/ pages was cited where the page
+was the one to open, and one entry from both copies (trial 106, F4, F5; trial 105, F4)."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+from tests.workers.sources.documents_helpers import make_pdf
+from workers.sources import Corpus
+
+_SENTENCES = [f"The heron census of colony {n} counts {n + 3} nesting pairs on the {side} "
+              f"shore of the lake each spring, and the wardens record it in ledger {n}."
+              for n, side in zip(range(1, 61), ["north", "south", "east", "west"] * 15,
+                                 strict=True)]
+
+
+def _lines(text: str, width: int = 70) -> str:
+    """``text`` cut into lines as a PDF's page sets it."""
+    out, line = [], ""
+    for word in text.split():
+        if len(line) + len(word) + 1 > width:
+            out.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return "\n".join([*out, line])
+
+
+def test_a_pdf_of_the_folders_pages_is_skipped_and_one_of_its_own_stays(tmp_path: Path) -> None:
+    root = tmp_path / "doc"
+    (root / "html").mkdir(parents=True)
+    for part in range(3):
+        body = "".join(f"<p>{s}</p>" for s in _SENTENCES[part * 20:(part + 1) * 20])
+        (root / "html" / f"census-{part}.html").write_text(
+            f"<html><head><title>Census part {part}</title></head><body><h1>Census part "
+            f"{part}</h1>{body}</body></html>", encoding="utf-8")
+    pages = [f"Heron manual {n + 1}\n" + _lines(" ".join(_SENTENCES[n * 10:(n + 1) * 10]))
+             for n in range(6)]
+    (root / "manual.pdf.gz").write_bytes(gzip.compress(make_pdf(pages)))
+    own = [_lines(" ".join(f"Egret survey {n}: the egrets of marsh {n} fledge {n + 2} chicks "
+                           f"in a dry year and {n + 4} in a wet one." for n in range(k, k + 12)))
+           for k in range(0, 48, 12)]
+    (root / "egrets.pdf").write_bytes(make_pdf(own))
+    with Corpus.open(tmp_path / "d", folder=root) as corpus:
+        cited = {p.doc_id.split(":")[0] for p in corpus.search("heron census nesting pairs",
+                                                               k=20)}
+        assert cited == {"html/census-0.html", "html/census-1.html", "html/census-2.html"}
+        assert corpus.search("egrets fledge chicks wet year", k=1)[0].doc_id == "egrets.pdf:p1"
+        notes = [n for n in corpus.notes if "a PDF of pages indexed" in n]
+        assert len(notes) == 1 and notes[0].startswith("manual.pdf.gz: skipped, a PDF of pages "
+                                                       "indexed ("), corpus.notes
