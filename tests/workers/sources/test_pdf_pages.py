@@ -52,3 +52,19 @@ def test_a_sentence_a_page_break_cut_is_whole_on_the_page_it_starts_on(tmp_path:
             in " ".join(texts["manual.pdf:p1"].split())), texts
     assert texts["manual.pdf:p2"].strip() == "Lanterns burn oil.", texts
     assert texts["manual.pdf:p4"].startswith("relay north;"), texts  # after a colon: its own
+
+
+def test_a_contents_pages_dot_leaders_are_not_its_text(tmp_path: Path) -> None:
+    # Valgrind's manual: "... but there should be none. ................................ [3]"
+    # was a finding (trial 106, F7)
+    from tests.workers.sources.documents_helpers import make_pdf
+
+    root = tmp_path / "pdf"
+    root.mkdir()
+    (root / "manual.pdf").write_bytes(make_pdf([
+        "Contents\n1 Heron census ....................... 3\n2 Egret survey . . . . . . . . 9",
+        "The wardens count the herons each spring... but there should be none. ........"]))
+    with Corpus.open(tmp_path / "d", folder=root) as corpus:
+        texts = [corpus.passage(f"manual.pdf:p{n}#0").text for n in (1, 2)]
+    assert not any("...." in t or ". . . ." in t for t in texts), texts
+    assert "1 Heron census 3" in texts[0] and "spring... but there should be none." in texts[1]
