@@ -61,3 +61,16 @@ def test_the_options_line_of_a_listing_answers(tmp_path: Path) -> None:
     answer = report.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
     first = answer.strip().splitlines()[0]
     assert "-keep-going, -k execute all targets that do not depend" in first, report
+
+
+def test_each_line_of_a_list_of_options_is_its_own_sentence() -> None:
+    # libtasn1's PDF: an Answer quoted the whole table, "-b, --benchmark perform a benchmark
+    # on decoding -s, --strict use strict DER decoding -t, ..." (trial 105, F8)
+    from app.llm.offline.sentences import split_sentences
+
+    table = ("-b, --benchmark perform a benchmark on decoding\n-s, --strict use strict DER "
+             "decoding\n-t, --no-time-strict use strict DER decoding but not in time fields")
+    assert split_sentences(table)[1] == "-s, --strict use strict DER decoding"
+    # prose wrapped before an option is one sentence still
+    prose = "For example, use the\n--strict option to check it."
+    assert split_sentences(prose) == [prose]

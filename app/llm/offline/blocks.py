@@ -14,6 +14,11 @@ __all__ = ["FIELD_ENTRY", "blocks"]
 
 _BLOCK_START = re.compile(rf"^\s*(?:#{{1,6}}\s|{ITEM_MARK}\s|>\s?|\||```|~~~)")
 _LIST_MARKER = re.compile(rf"^\s*(?:{ITEM_MARK}\s+|>\s*)")
+_OPTION_LINE = re.compile(r"\s*--?[A-Za-z][\w-]*(?:,|=|\s)")
+"""A line led by a command-line option: below another, an entry of a list of options, each on
+its line ("-b, --benchmark perform a benchmark on decoding" / "-s, --strict use strict DER
+decoding" in libtasn1's PDF: read as one sentence, an Answer quoted the whole table, trial
+105, F8)."""
 _PROSE_COMMENT = re.compile(r"^\s*#+\s+(?=[A-Za-z][\w'-]*(?:\s+\S+){3,}[.!?][\"')]*\s*$)")
 """A comment line of a configuration file that is a sentence (``# ip_hash ensures the same
 backend is used for client reconnects.``): four words or more, ended as a sentence; in
@@ -35,8 +40,9 @@ _ATTRIBUTES = re.compile(r"^\s*\[[a-z][\w ,=\"'.-]*\]\s*$")
 
 
 def blocks(text: str) -> Iterable[str]:
-    """Paragraphs and list items of a text, skipping fenced code (a passage that begins inside
-    a fence included: :func:`starts_in_fence`), doctest examples, the marker lines of
+    """Paragraphs and list items (an option's line below another's too) of a text, skipping
+    fenced code (a passage that begins inside a fence included: :func:`starts_in_fence`),
+    doctest examples, the marker lines of
     admonitions and directives (``!!! warning``, ``.. note::``), underlined headings and
     AsciiDoc attribute lines; each a slice of ``text``."""
     block: list[str] = []
@@ -73,6 +79,10 @@ def blocks(text: str) -> Iterable[str]:
             if block:
                 yield "\n".join(block)
                 block = []
+            continue
+        if block and _OPTION_LINE.match(line) and _OPTION_LINE.match(block[-1]):
+            yield "\n".join(block)  # the next option of a list of them
+            block = [line]
             continue
         if _UNDERLINE.match(line):  # "NAME\n----": the line above is a heading, not prose
             if block[:-1]:
