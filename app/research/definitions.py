@@ -331,7 +331,7 @@ def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]]
                 out[name] = {**item, "kind": "finding", "text": line, DEFINES: name}
     # a name spelled as asked first: Nettle's macro CTR_CRYPT answered "What does ctr_crypt
     # do?" before the function ctr_crypt (trial 105, F2)
-    spelled = set(re.findall(r"[A-Za-z_][\w.]*", asked))
+    spelled = {word.rstrip(".") for word in re.findall(r"[A-Za-z_][\w.]*", asked)}
     return sorted(out.values(), key=lambda found: found[DEFINES] not in spelled)
 
 

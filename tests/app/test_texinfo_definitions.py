@@ -63,11 +63,12 @@ def test_a_texinfo_definition_answers_what_its_builtin_does(tmp_path: Path, ques
     assert definition in first, report
 
 
+@pytest.mark.parametrize("question", ["What does ctr_crypt do?", "Explain ctr_crypt."])
 def test_a_c_functions_definition_answers_before_a_macro_spelled_otherwise(
-        tmp_path: Path) -> None:
+        tmp_path: Path, question: str) -> None:
     # Nettle: "Function: void ctr_crypt (...)" lost to "Macro: CTR_CRYPT (...)": the type
     # before the name was no definition's form, and the name matched whatever its case
-    # (trial 105, F1, F2)
+    # (trial 105, F1, F2); a full stop after the name is none of it (trial 108, F7)
     folder = tmp_path / "nettle"
     folder.mkdir()
     entry = ('<dl class="def"><dt id="index-{0}"><span class="category">{1}: </span>'
@@ -79,7 +80,7 @@ def test_a_c_functions_definition_answers_before_a_macro_spelled_otherwise(
         + entry.format("ctr_crypt", "Function", "<em>void</em> ", "const void *ctx, "
                        "nettle_cipher_func *f, size_t length", "Applies the encryption "
                        "function f in CTR mode.") + "</body></html>", encoding="utf-8")
-    proc = run_cli("research", "What does ctr_crypt do?", "--as-of", AS_OF, "--corpus", folder,
+    proc = run_cli("research", question, "--as-of", AS_OF, "--corpus", folder,
                    "--data-dir", tmp_path / "data", "--json")
     assert proc.returncode == 0, proc.stderr
     report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")

@@ -184,6 +184,19 @@ void * memxor (void *dst, const void *src, size_t n)": trial 105, F1); group 1 o
 name."""
 
 
+_C_PARAMETER = re.compile(r"void|\.\.\.|[^,()]*\*[^,()]*|\s*(?:const |unsigned |struct )?"
+                          r"[A-Za-z_]\w*(?: ?\*+ ?| )[A-Za-z_]\w*(?:\[\w*\])?\s*")
+
+
+def _c_parameters(form: str) -> bool:
+    """Whether a definition's arguments are a C function's parameters, each a type and a name
+    (``const void *src``, ``size_t n``) or ``void``: "Function: returns the sum (a, b)" and
+    "Step: configure logging (optional)" are a handbook's headings, and defined ``sum`` and
+    ``logging`` by the paragraph below them (trial 108, F6)."""
+    args = form[form.rfind("(") + 1:form.rfind(")")]
+    return all(_C_PARAMETER.fullmatch(arg.strip()) for arg in args.split(","))
+
+
 def definition_names(heading: str) -> list[str]:
     """The names a Texinfo definition's ``heading`` defines (:data:`DEFINITION`; several forms
     joined by " / "), each once; ``[]`` unless every form is one.
@@ -200,10 +213,15 @@ def definition_names(heading: str) -> list[str]:
         >>> definition_names("Function: const struct nettle_hash * nettle_lookup_hash (const "
         ...                  "char *name)"), definition_names("Summary: returns the hash")
         (['nettle_lookup_hash'], [])
+        >>> definition_names("Function: returns the sum (a, b)"), definition_names(
+        ...     "Function: int yarrow256_is_seeded (struct yarrow256_ctx *ctx)")
+        ([], ['yarrow256_is_seeded'])
     """
     found = [DEFINITION.fullmatch(part.strip()) for part in heading.split(" / ")]
-    if not all(found) or any(field_row(part) or set(part.split(":", 1)[0].lower().split())
-                             & _NOT_CATEGORIES for part in heading.split(" / ")):
+    if not all(found) or any(m[2] and not _c_parameters(m[0]) for m in found if m):
+        return []
+    if any(field_row(part) or set(part.split(":", 1)[0].lower().split()) & _NOT_CATEGORIES
+           for part in heading.split(" / ")):
         return []  # "Default: false", "See also: x", "Alias: x": an entry's fields
     return list(dict.fromkeys(m[1] or m[2] for m in found if m))
 
