@@ -55,11 +55,12 @@ def shown_label(item: dict[str, Any]) -> str:
 
 
 def _short(label: str) -> str:
-    """``label`` in at most :data:`MAX_LABEL_CHARS`: a longer one without what its first
-    bracket holds (a signature's arguments, "pexpect.run(…)"; a Texinfo page title's manual,
-    "How can I match C-style comments?"), else clipped: cut at 70 characters, such labels ended
-    mid-argument and mid-title, "pexpect.run(command, timeout=30, ..., events=None,…"
-    (trial 104, R3).
+    """``label`` in at most :data:`MAX_LABEL_CHARS`: a longer one that ends with a bracket
+    without what that bracket holds, said to be left out (a signature's arguments,
+    "pexpect.run(…)"; a Texinfo page title's manual, "How can I match C-style comments? (…)"),
+    else clipped: cut at 70 characters, such labels ended mid-argument and mid-title,
+    "pexpect.run(command, timeout=30, ..., events=None,…" (trial 104, R3). A bracket inside
+    it stays (it was cut at the first: "Never call fork(…)", trial 108, F8).
 
     Example:
         >>> _short("pexpect.run(command, timeout=30, withexitstatus=False, events=None, "
@@ -67,11 +68,25 @@ def _short(label: str) -> str:
         'pexpect.run(…)'
         >>> _short("How can I match C-style comments? (Lexical Analysis With Flex, for Flex "
         ...        "2.6.4)")
-        'How can I match C-style comments?'
+        'How can I match C-style comments? (…)'
+        >>> _short("Never call fork() in a threaded relay; call posix_spawn (see below) from "
+        ...        "plugins instead")
+        'Never call fork() in a threaded relay; call posix_spawn (see below)…'
     """
     if len(label) <= MAX_LABEL_CHARS:
         return label
-    head, bracket, _rest = label.partition("(")
-    if bracket and head.strip() and len(head) < MAX_LABEL_CHARS - 3:
-        return head.rstrip() if head.endswith(" ") else f"{head}(…)"
+    if label.endswith(")") and (opened := _opening(label)) > 0:
+        head = label[:opened]
+        if len(head) < MAX_LABEL_CHARS - 4:
+            return f"{head.rstrip()} (…)" if head.endswith(" ") else f"{head}(…)"
     return clip(label, MAX_LABEL_CHARS)
+
+
+def _opening(label: str) -> int:
+    """Where the bracket that closes ``label`` opens (-1 when none does)."""
+    depth = 0
+    for at in range(len(label) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(label[at], 0)
+        if depth == 0:
+            return at
+    return -1
