@@ -105,9 +105,11 @@ may limit throughput" is one (trial 103, F3)."""
 
 _REASSURING = re.compile(
     r"\b(?:(?:should|will|would|does|do|is|are|need)\s+not|shouldn't|won't|isn't|doesn't)\s+"
-    r"(?:be\s+)?(?:an?\s+)?(?:issue|problem|concern)\b", re.IGNORECASE)
-"""A reassurance ("this should not be an issue for most users"): its "not" is no caution
-(pexpect's delaybeforesend note was the Caveat of "What is delaybeforesend?", trial 102, F6)."""
+    r"(?:(?:be\s+)?(?:an?\s+)?(?:issue|problem|concern)|(?:ever\s+)?(?:see|notice|encounter|"
+    r"experience|run\s+into|have\s+to\s+worry))\b", re.IGNORECASE)
+"""A reassurance ("this should not be an issue for most users", "so you should not see
+them"): its "not" is no caution (pexpect's delaybeforesend note was the Caveat of "What is
+delaybeforesend?", trial 102, F6; Valgrind's suppressions, trial 107, R8)."""
 _CONTRAST = re.compile(r"\b(?:but|unless|except|however|although|though|whereas|while|yet)\b|;",
                        re.IGNORECASE)
 

@@ -34,6 +34,7 @@ def test_only_that_restricts_is_one(text: str) -> None:
     ("This call might be faster: it is possible to limit the search to the buffer's end.", False),
     ("In general, this fixes the problem and so this should not be an issue for most users.",
      False),
+    ("Valgrind's suppression system then filters these out, so you should not see them.", False),
     # a limitation worded "may limit", a reassurance a contrast follows (trial 103, F3, F4)
     ("Enabling compression may limit throughput to 10 MB/s on older CPUs.", True),
     ("This will not be a problem on small disks; on disks over 2 TB the index wraps.", True),
