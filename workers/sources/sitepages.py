@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-__all__ = ["without_site_pages"]
+__all__ = ["sphinx_source", "without_site_pages"]
 
 _File = tuple[str, Path, os.stat_result]
 
@@ -63,3 +63,24 @@ def without_site_pages(found: list[_File], skipped: Counter[str],
             more = f" and {len(rels) - 2} more" if len(rels) > 2 else ""
             notes.append(f"{', '.join(rels[:2])}{more}: skipped, {why}")
     return [entry for entry in found if entry[0] not in gone]
+
+
+MIN_SPHINX_PAGE_BYTES = 2048
+"""A page Sphinx wrote is never smaller (its theme alone is more); a smaller one is a redirect
+stub or another page."""
+
+
+def sphinx_source(source: Path, page: Path) -> bool:
+    """Whether ``source`` (a file below a ``_sources`` folder) is the source Sphinx copied of
+    ``page``: the folder holding ``_sources`` is a Sphinx build (its ``searchindex.js``) and
+    ``page`` is one Sphinx wrote (:data:`MIN_SPHINX_PAGE_BYTES` or more). A ``_sources/``
+    folder of field notes in no build, and a source whose page is a redirect stub (dropped when
+    read), kept their text only so (trial 108, F4, F5)."""
+    parts = source.parts
+    if "_sources" not in parts:
+        return False
+    root = Path(*parts[:len(parts) - 1 - parts[::-1].index("_sources")])
+    try:
+        return (root / "searchindex.js").is_file() and page.stat().st_size >= MIN_SPHINX_PAGE_BYTES
+    except OSError:
+        return False

@@ -23,7 +23,7 @@ and a symlinked sub-folder is followed once.
 * **Each page once**: a markup source beside the HTML page made from it (git-doc's
   ``git-add.txt`` next to ``git-add.html``, Sphinx's ``_sources/cmd/intro.rst.txt`` for
   ``cmd/intro.html``), or its plain-text rendering (``changelog.gz``), is not indexed; the page
-  is (:func:`rendered_once`). Standard library and :mod:`workers.sources.text`; the folder source
+  is (:func:`rendered_once`). Standard library and this package's helpers; the folder source
 (:mod:`workers.sources.folder`) calls it.
 """
 
@@ -43,6 +43,7 @@ from workers.sources.filekinds import (
     head_bytes,
     inner_name,
 )
+from workers.sources.sitepages import sphinx_source
 from workers.sources.text import plural, raw, safe_name
 
 __all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "is_run_log", "links_outside",
@@ -349,8 +350,8 @@ def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | 
     (:func:`_rendered_from`): the same text indexed twice was cited twice, with each sentence
     said twice, and the source's markup (``linkgit:git-add[1]``) quoted (git-doc ships every
     page beside its AsciiDoc source). So are the plain-text renderings of a page (a typeless
-    ``changelog.gz`` beside ``changelog.html.gz``). A Sphinx ``_sources/`` file is one by its
-    path (three of cryptography's open with base64 data: trial 106, F1). Each is counted
+    ``changelog.gz`` beside ``changelog.html.gz``). A Sphinx build's ``_sources/`` file is one
+    by its path (:func:`~workers.sources.sitepages.sphinx_source`; trial 106, F1). Each is counted
     ``rendered`` and named
     (``"git-add.txt: skipped, the source of a page indexed (git-add.html)"``); ``sources`` gets
     each one's ``(ref, path, page)``."""
@@ -360,8 +361,8 @@ def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | 
         page = rendered_page(entry[0]) or ""
         twin = next((p for p in (page, page[:-1], f"{page}.gz", f"{page[:-1]}.gz")  # .htm
                      if page and p in paths), None)
-        sphinx = "/_sources/" in f"/{entry[0]}"  # its page is the source's by Sphinx's layout
-        if twin is None or not (sphinx or _rendered_from(paths[twin], entry[1])):
+        if twin is None or not (sphinx_source(entry[1], paths[twin])  # by Sphinx's layout
+                                or _rendered_from(paths[twin], entry[1])):
             kept.append(entry)
             continue
         skipped["rendered"] += 1

@@ -306,8 +306,10 @@ def test_a_sphinx_source_is_its_pages_whatever_its_first_lines_hold(tmp_path: Pa
     docs = tmp_path / "docs"
     (docs / "_sources").mkdir(parents=True)
     (docs / "searchindex.js").write_text("Search.setIndex({})", "utf-8")
-    (docs / "crl.html").write_text("<html><body><h1>CRL</h1><p>A revocation list names the "
-                                   "certificates an issuer withdrew.</p></body></html>", "utf-8")
+    theme = "<link rel='stylesheet' href='_static/theme.css'>" * 60  # a Sphinx page's head
+    (docs / "crl.html").write_text(f"<html><head>{theme}</head><body><h1>CRL</h1><p>A revocation "
+                                   "list names the certificates an issuer withdrew.</p></body>"
+                                   "</html>", "utf-8")
     data = "\n".join(f"    MIIBtDCBnQIBATANBgkqhkiG9w0BAQsFADAnMQswC{i:04d}" for i in range(120))
     (docs / "_sources" / "crl.rst.txt").write_text(
         f"CRL\n===\n\n.. testsetup::\n\n{data}\n\nA revocation list names the certificates an "
@@ -315,3 +317,8 @@ def test_a_sphinx_source_is_its_pages_whatever_its_first_lines_hold(tmp_path: Pa
     found, notes = _indexed(tmp_path, docs, "revocation list certificates issuer")
     assert found == ["crl.html"], found
     assert "_sources/crl.rst.txt: skipped, the source of a page indexed (crl.html)" in notes
+    # no Sphinx build (no searchindex.js), or a page that is a stub: the content decides
+    # (trial 108, F4, F5: field notes under _sources/, a source whose page redirects)
+    (docs / "searchindex.js").unlink()
+    found, notes = _indexed(tmp_path / "again", docs, "revocation list certificates issuer")
+    assert found == ["_sources/crl.rst.txt", "crl.html"], found
