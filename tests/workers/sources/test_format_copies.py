@@ -38,16 +38,31 @@ def test_a_pdf_of_the_folders_pages_is_skipped_and_one_of_its_own_stays(tmp_path
             f"{part}</h1>{body}</body></html>", encoding="utf-8")
     pages = [f"Heron manual {n + 1}\n" + _lines(" ".join(_SENTENCES[n * 10:(n + 1) * 10]))
              for n in range(6)]
-    (root / "manual.pdf.gz").write_bytes(gzip.compress(make_pdf(pages)))
+    contents = "Contents\n" + "\n".join(f"{n} Heron census of colony {n} {n + 2}"
+                                         for n in range(1, 30))
+    appendix = _lines(" ".join(f"Appendix note {n}: the frobnicator limit is {4096 + n} "
+                               f"widgets per harbour in year {2000 + n}." for n in range(12)))
+    (root / "manual.pdf.gz").write_bytes(gzip.compress(make_pdf([contents, *pages, appendix])))
     own = [_lines(" ".join(f"Egret survey {n}: the egrets of marsh {n} fledge {n + 2} chicks "
                            f"in a dry year and {n + 4} in a wet one." for n in range(k, k + 12)))
            for k in range(0, 48, 12)]
     (root / "egrets.pdf").write_bytes(make_pdf(own))
+    # a paper its notes quote but for its results keeps its results (trial 108, F3)
+    (root / "paper.pdf").write_bytes(make_pdf(own[:3] + [_lines(
+        "Results: the measured throughput was 7312 packets per second on the test bed.")]))
+    (root / "notes.md").write_text("# Notes\n\n" + "\n\n".join(f"> {p}" for p in own[:3]))
     with Corpus.open(tmp_path / "d", folder=root) as corpus:
         cited = {p.doc_id.split(":")[0] for p in corpus.search("heron census nesting pairs",
                                                                k=20)}
         assert cited == {"html/census-0.html", "html/census-1.html", "html/census-2.html"}
-        assert corpus.search("egrets fledge chicks wet year", k=1)[0].doc_id == "egrets.pdf:p1"
+        assert corpus.search("egrets fledge chicks wet year", k=1)[0].doc_id in (
+            "egrets.pdf:p1", "notes.md")
+        # the copy's page of text of its own stays, its contents page goes (trial 108, F1)
+        assert corpus.search("frobnicator limit widgets", k=1)[0].doc_id == "manual.pdf.gz:p8"
+        assert corpus.search("measured throughput packets", k=1)[0].doc_id == "paper.pdf:p4"
         notes = [n for n in corpus.notes if "a PDF of pages indexed" in n]
-        assert len(notes) == 1 and notes[0].startswith("manual.pdf.gz: skipped, a PDF of pages "
-                                                       "indexed ("), corpus.notes
+        assert notes == [
+            "manual.pdf.gz: skipped, a PDF of pages indexed (83% of its text is in 3 files of "
+            "html/; 1 of its 8 pages, its own text, are indexed)",
+            "paper.pdf: skipped, a PDF of pages indexed (98% of its text is in notes.md; 1 of its "
+            "4 pages, its own text, are indexed)"], notes
