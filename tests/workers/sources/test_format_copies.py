@@ -63,6 +63,6 @@ def test_a_pdf_of_the_folders_pages_is_skipped_and_one_of_its_own_stays(tmp_path
         notes = [n for n in corpus.notes if "a PDF of pages indexed" in n]
         assert notes == [
             "manual.pdf.gz: skipped, a PDF of pages indexed (83% of its text is in 3 files of "
-            "html/; 1 of its 8 pages, its own text, are indexed)",
+            "html/; 1 of its 8 pages, text of its own, indexed)",
             "paper.pdf: skipped, a PDF of pages indexed (98% of its text is in notes.md; 1 of its "
-            "4 pages, its own text, are indexed)"], notes
+            "4 pages, text of its own, indexed)"], notes
