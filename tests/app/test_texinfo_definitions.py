@@ -6,13 +6,11 @@ calls of changequote must be made ...", its definition not even retrieved (trial
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from tests.app.report_rows import answer_section
-from tests.conftest import AS_OF, run_cli
+from tests.app.report_rows import first_answer
 
 _HEAD = ('<html><head><title>{title} (GNU M5 macro processor)</title>'
          '<meta name="Generator" content="makeinfo"></head><body>')
@@ -51,15 +49,7 @@ FILES = {
 ])
 def test_a_texinfo_definition_answers_what_its_builtin_does(tmp_path: Path, question: str,
                                                             definition: str) -> None:
-    folder = tmp_path / "m5"
-    folder.mkdir()
-    for name, text in FILES.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    proc = run_cli("research", question, "--as-of", AS_OF, "--corpus", folder,
-                   "--data-dir", tmp_path / "data", "--json")
-    assert proc.returncode == 0, proc.stderr
-    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
-    first = answer_section(report).strip().splitlines()[0]
+    report, first = first_answer(tmp_path, FILES, question)
     assert definition in first, report
 
 
@@ -69,20 +59,14 @@ def test_a_c_functions_definition_answers_before_a_macro_spelled_otherwise(
     # Nettle: "Function: void ctr_crypt (...)" lost to "Macro: CTR_CRYPT (...)": the type
     # before the name was no definition's form, and the name matched whatever its case
     # (trial 105, F1, F2); a full stop after the name is none of it (trial 108, F7)
-    folder = tmp_path / "nettle"
-    folder.mkdir()
     entry = ('<dl class="def"><dt id="index-{0}"><span class="category">{1}: </span>'
              '<span>{2}<strong>{0}</strong> <em>({3})</em></span></dt><dd><p>{4}</p></dd></dl>')
-    (folder / "nettle.html").write_text(
+    page = (
         _HEAD.format(title="CTR") + '<h3 class="section">7.3.2 Counter mode</h3>'
         + entry.format("CTR_CRYPT", "Macro", "", "ctx, f, length, dst, src",
                        "A simpler way to invoke ctr_crypt.")
         + entry.format("ctr_crypt", "Function", "<em>void</em> ", "const void *ctx, "
                        "nettle_cipher_func *f, size_t length", "Applies the encryption "
-                       "function f in CTR mode.") + "</body></html>", encoding="utf-8")
-    proc = run_cli("research", question, "--as-of", AS_OF, "--corpus", folder,
-                   "--data-dir", tmp_path / "data", "--json")
-    assert proc.returncode == 0, proc.stderr
-    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
-    first = answer_section(report).strip().splitlines()[0]
+                       "function f in CTR mode.") + "</body></html>")
+    report, first = first_answer(tmp_path, {"nettle.html": page}, question)
     assert "Applies the encryption function f in CTR mode." in first, report
