@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from app.research.reference import entry_label
@@ -36,6 +37,9 @@ def shown_label(item: dict[str, Any]) -> str:
         >>> shown_label({"ref": "faq.html#2", "title": "SQLite FAQ", "heading": "Locking",
         ...              "text": "Two processes can read at once."})
         'SQLite FAQ'
+        >>> shown_label({"ref": "api.html#9", "title": "API", "text": "unsafe_hash "
+        ...              "(Optional[bool]) –\\n\\nAlthough not recommended, you can ..."})
+        'unsafe_hash (Optional[bool])'
         >>> shown_label({"ref": "Syscmd.html#2", "title": "Syscmd (GNU M4 macro processor)",
         ...              "heading": "Builtin: syscmd (shell-command)", "text": "By default, ..."})
         'Builtin: syscmd (shell-command)'
@@ -51,7 +55,12 @@ def shown_label(item: dict[str, Any]) -> str:
     if heading and label == title and (title == document.rsplit("/", 1)[-1]
                                        or definition_names(heading)):
         label = heading
-    return _short(label)
+    return _short(_DASH_END.sub("", label))
+
+
+_DASH_END = re.compile(r"\s+[–—-]+\s*$")
+"""A dash a label ends with: a Sphinx field's "name (type) –" before its text (attrs'
+"unsafe_hash (Optional[bool]) –: Although not recommended ...", trial 109, F8)."""
 
 
 def _short(label: str) -> str:
