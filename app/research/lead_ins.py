@@ -24,13 +24,17 @@ def with_its_code(body: str, sentence: str, limit: int | None = None) -> str:
     lines (trial 51, N2). Within ``limit`` characters (None: all of it), the code is shown by
     whole statements (a doctest's ``>>>`` and its ``...`` lines are one), an ellipsis after
     the span for the rest, never cut inside one ("`>>> from lxml.cssselect import
-    CSSSelector >>>…`", trial 98, F5); none fits, the sentence alone.
+    CSSSelector >>>…`", trial 98, F5; a shell line ending in "\\" goes on: "`$ pyperf timeit
+    --rigorous \\` …", trial 109, F8); none fits, the sentence alone.
 
     Example:
         >>> with_its_code("It is found by\\n\\n```\\nR CMD config\\n```", "It is found by")
         'It is found by `R CMD config`'
         >>> with_its_code("Try:\\n\\n```\\n>>> a = 1\\n>>> b = (a +\\n... 2)\\n```", "Try:", 30)
         'Try: `>>> a = 1` …'
+        >>> shell = "Run:\\n\\n```\\n$ pyperf \\\\\\n  --rigorous -s 'import x'\\n```"
+        >>> with_its_code(shell, "Run:", 30)
+        'Run:'
     """
     end = body.find(sentence)
     if end < 0 or sentence.rstrip()[-1:] in tuple(".!?;"):
@@ -40,9 +44,10 @@ def with_its_code(body: str, sentence: str, limit: int | None = None) -> str:
         return sentence
     statements: list[str] = []
     for line in (" ".join(line.split()) for line in block["code"].splitlines()):
-        if line and statements and (line.startswith("...") or not line.startswith(">>>")
+        if line and statements and (line.startswith("...") or statements[-1].endswith("\\")
+                                    or not line.startswith(">>>")
                                     and statements[-1].startswith(">>>")):
-            statements[-1] += f" {line}"  # a doctest's continuation or its output
+            statements[-1] += f" {line}"  # a doctest's continuation or output, a shell's "\\"
         elif line:
             statements.append(line)
     room = None if limit is None else limit - len(sentence) - 5  # " `", "`", " …"
