@@ -139,13 +139,16 @@ def keep_each_file(read: list[RawDoc], kept: list[RawDoc], rels: set[str],
     paragraph of it repeats elsewhere (a PDF of one page repeated, a copy of another file), it
     is that file's content (such a folder was refused as "the folder is empty", and a PDF
     repeating its one page beside a note was dropped, the note saying its text repeated
-    "in other documents")."""
+    "in other documents"). A page of one part is "indexed as it is" (Valgrind's contents pages
+    read "from its first page or part", trial 107, R6)."""
     left = {file_of(doc.doc_id, rels) for doc in kept}
     first: dict[str, RawDoc] = {}
+    parts: Counter[str] = Counter()
     for doc in read:
         first.setdefault(file_of(doc.doc_id, rels), doc)
+        parts[file_of(doc.doc_id, rels)] += 1
     back = [doc for rel, doc in first.items() if rel not in left]
-    notes.extend(f"{safe_name(file_of(doc.doc_id, rels))}: all its text repeats across the "
-                 "folder's documents: indexed once, from its first page or part"
-                 for doc in back)
+    notes.extend(f"{safe_name(rel)}: all its text repeats across the folder's documents: "
+                 + ("indexed once, from its first page" if parts[rel] > 1 else "indexed as it is")
+                 for rel in (file_of(doc.doc_id, rels) for doc in back))
     return kept + back
