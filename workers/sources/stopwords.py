@@ -43,12 +43,14 @@ FILLER_WORDS: frozenset[str] = frozenset(
     know known lot make makes making many may maybe mean means meant might much must need
     needs now often one ones please possible probably put really rid right say says see seen seem
     seems show shows sometimes somehow sure take takes tell thing things think try
-    trying use used uses using usually want wants way ways well whether work works working
+    trying turn turned turning turns use used uses using usually want wants way ways well
+    whether work works working
     """.split()
 )
 """Words of how people ask, not of what they ask about ("How does X *work*?", "where do I
 *see*...", "what is *going* to happen", "get *rid* of", "not needed *anymore*"): a search drops
 them from its query (issue 19: filler words decided what matched; aptitude's manual says
 neither "rid" nor "anymore", and "How do I get rid of libraries that nothing needs anymore?"
-was warned as off topic, trial 81, F4). Not stopwords: a topic's own words are judged with
+was warned as off topic, trial 81, F4; "turn my definitions file into a C array" named
+"turn" as a possible typo, trial 105, F9). Not stopwords: a topic's own words are judged with
 those only."""
