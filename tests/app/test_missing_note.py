@@ -72,3 +72,12 @@ def test_a_name_of_two_words_the_corpus_writes_is_said_to_be_ranked_low(tmp_path
     relevance = judge(topic, rows, stats)
     assert relevance.missing == ("sql in",) and relevance.in_corpus == ("sql in",)
     assert "though the corpus has it" in missing_note(relevance.missing, relevance.in_corpus)
+
+
+def test_turn_x_into_y_is_how_people_ask() -> None:
+    # trial 105, F9: "turn" was named as a possible typo over libtasn1's manual
+    topic = "How do I turn my ASN.1 definitions file into a C array?"
+    stats = TermStats(449, {"turn": 0, "asn": 120, "definitions": 40, "file": 200, "array": 30})
+    rows = [row("docs_search", topic, [item(
+        "passage", "asn1Parser turns the ASN.1 definitions file into a C array.", "p8#0")])]
+    assert "turn" not in judge(topic, rows, stats).missing

@@ -225,17 +225,6 @@ def test_words_of_how_people_ask_weigh_nothing() -> None:
     assert relevance_warnings(topic, rows, stats) == []
 
 
-def test_turn_x_into_y_is_how_people_ask() -> None:
-    # trial 105, F9: "turn" was named as a possible typo over libtasn1's manual
-    from app.research.relevance import judge
-
-    topic = "How do I turn my ASN.1 definitions file into a C array?"
-    stats = TermStats(449, {"turn": 0, "asn": 120, "definitions": 40, "file": 200, "array": 30})
-    rows = [row("docs_search", topic, [item(
-        "passage", "asn1Parser turns the ASN.1 definitions file into a C array.", "p8#0")])]
-    assert "turn" not in judge(topic, rows, stats).missing
-
-
 def test_a_word_said_twice_in_two_forms_weighs_once() -> None:
     # Asymptote's manual: "sheet" and "european" are in no passage; counted as "sheets" and
     # "sheet", the one unknown word outweighed the question's known ones

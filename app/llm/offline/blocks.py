@@ -39,6 +39,16 @@ _UNDERLINE = re.compile(r"^\s*([=\-~^\"'`#*+])\1{2,}\s*$")
 _ATTRIBUTES = re.compile(r"^\s*\[[a-z][\w ,=\"'.-]*\]\s*$")
 
 
+def _marker(line: str) -> str | None:
+    """For a marker line (an admonition's or a directive's, a section header, an AsciiDoc
+    attribute), the text it opens a block with ("" when none); None for any other line."""
+    if ADMONITION.match(line):
+        return ""
+    if DIRECTIVE.match(line):
+        return DIRECTIVE.sub("", line, count=1) if DIRECTIVE.sub("", line, count=1).strip() else ""
+    return "" if _SECTION_HEADER.match(line) or _ATTRIBUTES.match(line) else None
+
+
 def blocks(text: str) -> Iterable[str]:
     """Paragraphs and list items (an option's line below another's too) of a text, skipping
     fenced code (a passage that begins inside a fence included: :func:`starts_in_fence`),
@@ -64,21 +74,10 @@ def blocks(text: str) -> Iterable[str]:
             in_doctest = True
             continue
         in_doctest = False
-        if ADMONITION.match(line) or (DIRECTIVE.match(line) and
-                                       not DIRECTIVE.sub("", line, count=1).strip()):
-            if block:
+        if (marker := _marker(line)) is not None:  # ends the block; a directive's text opens
+            if block:                                # the next (".. note:: Text")
                 yield "\n".join(block)
-                block = []
-            continue
-        if DIRECTIVE.match(line):  # ".. note:: Text": the text is the body's first line
-            if block:
-                yield "\n".join(block)
-            block = [DIRECTIVE.sub("", line, count=1)]
-            continue
-        if _SECTION_HEADER.match(line) or _ATTRIBUTES.match(line):
-            if block:
-                yield "\n".join(block)
-                block = []
+            block = [marker] if marker else []
             continue
         if block and _OPTION_LINE.match(line) and _OPTION_LINE.match(block[-1]):
             yield "\n".join(block)  # the next option of a list of them
