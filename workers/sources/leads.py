@@ -18,7 +18,8 @@ from typing import ContextManager
 from workers.sources.base import Passage
 from workers.sources.query import SearchQuery, term_matches
 
-__all__ = ["LEAD_SEQ", "is_lead", "lead_passage", "names_in_prose", "titled_by", "with_leads"]
+__all__ = ["COPULA", "LEAD_SEQ", "defines", "is_lead", "lead_passage", "names_in_prose",
+           "titled_by", "with_leads"]
 
 LEAD_SEQ = 8
 """How far into a document its lead is looked for (passages ``#0`` to ``#7``)."""
@@ -27,6 +28,32 @@ _SENTENCE = re.compile(r"[a-z](?:(?!\n\n)[^.!?]){40,}[.!?](?:\s|$)")
 """Prose: a run of 40 or more characters from a lower-case letter to a full stop, within one
 paragraph (a table of contents, "5.1.1. The bm25() function" paragraph after paragraph, ran
 from one title's words to the next title's number: SQLite's fts5.html)."""
+
+
+COPULA = re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=\n))[ \t]*(?:(?:an?|the)\s+)?"
+                    r"((?:[\w'-]+[ \t]+){0,5}?[\w'-]+)\s+(?:is|are)\s+(?:an?|the|one)\s",
+                    re.IGNORECASE)
+"""A sentence that says what its subject is: "Massif is a heap profiler.", "A generated column
+is a special column ...", "Frobbed columns are the ..." (the subject after its article)."""
+
+
+def defines(query: SearchQuery, text: str) -> bool:
+    """Whether a sentence of ``text`` says what the query's words are (:data:`COPULA`): its
+    subject names every core word of ``query`` and at most one word more. "To use this tool,
+    you must specify --tool=massif" names Massif; "Massif is a heap profiler." defines it.
+
+    Example:
+        >>> from workers.sources.query import search_query
+        >>> defines(search_query("What is Massif?"), "Overview\\n\\nMassif is a heap profiler.")
+        True
+        >>> defines(search_query("What is Massif?"), "Run Massif. The tool is a profiler.")
+        False
+    """
+    for match in COPULA.finditer(text):
+        subject = match[1].split()
+        if len(subject) <= len(query.terms) + 1 and titled_by(query, match[1]):
+            return True
+    return False
 
 
 def titled_by(query: SearchQuery, title: str) -> bool:
@@ -44,14 +71,15 @@ def is_lead(text: str) -> bool:
 
 def with_leads(query: SearchQuery, found: list[Passage],
                lead_of: Callable[[str], Passage | None]) -> list[Passage]:
-    """``found`` with the lead (:func:`is_lead`, from ``lead_of(doc_id)``) of each document
+    """``found`` with the lead (:func:`lead_passage`, from ``lead_of(doc_id)``) of each document
     whose title names the query (:func:`titled_by`) in place of that document's last passage
     found, when it has two or more and none of its first :data:`LEAD_SEQ` passages found is
     prose, or its lead names the query in a sentence (:func:`names_in_prose`: PostgreSQL's
     "Generated Columns" page was found by its two passages of restrictions, which repeat
-    "generated column" most, and never by its definition): another document's passages are
-    never displaced. The lead takes the place's score, so scores never increase down the
-    list."""
+    "generated column" most, and never by its definition), or it :func:`defines` the query and
+    none found does (Valgrind's "Massif is a heap profiler." lost to "To use this tool, you must
+    specify --tool=massif", trial 107, R1): another document's passages are never displaced.
+    The lead takes the place's score, so scores never increase down the list."""
     out = list(found)
     for doc_id in dict.fromkeys(p.doc_id for p in found):
         mine = [p for p in out if p.doc_id == doc_id]
@@ -59,8 +87,11 @@ def with_leads(query: SearchQuery, found: list[Passage],
             continue
         prose = any(is_lead(p.text) and _early(p) for p in mine)
         lead = lead_of(doc_id)
-        if lead is None or any(p.ref == lead.ref for p in mine) or (
-                prose and not names_in_prose(query, lead.text)):
+        if lead is None or any(p.ref == lead.ref for p in mine):
+            continue
+        defined = any(defines(query, p.text) for p in mine)
+        if defined and not defines(query, lead.text) or prose and not (
+                names_in_prose(query, lead.text) or not defined and defines(query, lead.text)):
             continue
         at = out.index(mine[-1])
         out[at] = Passage(lead.ref, lead.doc_id, lead.title, lead.source, lead.text,
@@ -82,11 +113,14 @@ def _early(passage: Passage) -> bool:
 
 
 def lead_passage(connection: Callable[[], ContextManager[sqlite3.Connection]],
-                 doc_id: str) -> Passage | None:
-    """The first of a document's first :data:`LEAD_SEQ` passages that :func:`is_lead`, or
-    None, read from a corpus index (``connection()``: a context manager giving a connection to
-    it, as :class:`workers.sources.Corpus` lends one)."""
+                 doc_id: str, query: SearchQuery | None = None) -> Passage | None:
+    """The first of a document's first :data:`LEAD_SEQ` passages that :func:`defines` the
+    ``query``, else the first that :func:`is_lead`, or None, read from a corpus index
+    (``connection()``: a context manager giving a connection to it, as
+    :class:`workers.sources.Corpus` lends one)."""
     with connection() as con:
         rows = con.execute("SELECT ref, doc_id, title, source, text FROM passages WHERE "
                            "doc_id = ? AND seq < ? ORDER BY seq", (doc_id, LEAD_SEQ)).fetchall()
-    return next((Passage(*row) for row in rows if is_lead(row[4])), None)
+    prose = [Passage(*row) for row in rows if is_lead(row[4])]
+    return next((p for p in prose if query is not None and defines(query, p.text)),
+                prose[0] if prose else None)

@@ -13,9 +13,12 @@ from collections.abc import Mapping, Sequence
 
 from app.llm.offline.sentences import Sentence
 from app.llm.offline.words import stem
+from app.llm.offline.words import stems as stems_of
+from workers.sources.leads import COPULA
 from workers.sources.names import code_words, name_keys, writes_option, written_options
 
-__all__ = ["ASKED_ENTRY", "LEANS_BACK", "code_stems", "score", "select"]
+__all__ = ["ASKED_ENTRY", "DEFINES", "LEANS_BACK", "code_stems", "defines_asked", "score",
+           "select"]
 
 ASKED_ENTRY = 2.0
 """How much more a sentence of the entry the question names counts (its paragraph is led by
@@ -27,6 +30,37 @@ LEANS_BACK = 0.5
 """How much a sentence quoted without the one it goes on from counts (``Sentence.leans``:
 ssh's "This works by allocating a socket ..." led the Answer before the sentence it explains,
 "Specifies that connections to the given TCP port ... are to be forwarded ...", trial 76)."""
+
+
+DEFINES = 2.0
+"""How much more a sentence saying what the question asks about counts (:func:`defines_asked`):
+"Massif is a heap profiler." lost to "Different Massif Format file visualisers are
+available." for "What is Massif?", being part of a longer quote (trial 107, R1)."""
+
+_FRAMING = frozenset(stem(word) for word in ("meant", "mean", "means", "definition"))
+"""The words of a question asking what a thing is that are not the thing ("What is meant by
+X?")."""
+
+
+def defines_asked(text: str, question: frozenset[str]) -> bool:
+    """Whether ``text`` opens by saying what the question's subject is: its subject before
+    "is a" / "are the" (:data:`workers.sources.leads.COPULA`, an article aside) has the stems
+    of every content word of the question and no other ("What is Massif?" and "Massif is a
+    heap profiler."; not "How do I configure Massif?").
+
+    Example:
+        >>> from app.llm.offline.words import stems
+        >>> defines_asked("Massif is a heap profiler.", stems("What is Massif?"))
+        True
+        >>> defines_asked("A partial index is an index over a subset.",
+        ...               stems("What is meant by a partial index?"))
+        True
+        >>> defines_asked("Massif is a heap profiler.", stems("How do I configure Massif?"))
+        False
+    """
+    match = COPULA.match(text)
+    asked = question - _FRAMING
+    return match is not None and bool(asked) and stems_of(match[1]) == asked
 
 
 def code_stems(question: str) -> dict[str, str]:
@@ -77,6 +111,8 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
     relevance = (own + 2 * covered) / math.log2(2 + len(sentence.stems) / 8)
     if sentence.entry and sentence.entry <= question:
         relevance *= ASKED_ENTRY
+    elif defines_asked(sentence.text, question):
+        relevance *= DEFINES
     if sentence.leans:
         relevance *= LEANS_BACK
     return relevance * (1 + len((sentence.stems | sentence.heading) & boost))

@@ -371,3 +371,20 @@ def test_a_field_labelled_by_title_cased_words_is_the_entrys_record_not_a_findin
     found = [s.text for s in candidate_sentences([(0, _passage("directives.html#73", text))])]
     assert found == ['The "sectnum" directive automatically numbers sections and subsections in '
                      "a document."], found
+
+
+def test_the_sentence_saying_what_the_asked_thing_is_comes_first() -> None:
+    # Valgrind's ms-manual.html (trial 107, R1): "Massif is a heap profiler." opens a long quote
+    # of its overview, and a short sentence of another page naming "Massif Format" scored more
+    ranked = [
+        (0, _passage("ms.html#1", "Massif is a heap profiler. It measures how much heap memory "
+                     "your program uses. This includes both the useful space, and the extra bytes "
+                     "allocated for book-keeping and alignment purposes.")),
+        (1, _passage("core.html#192", "Different Massif Format file visualisers are available.")),
+    ]
+    [best] = select(candidate_sentences(ranked), stems("What is Massif?"), frozenset(), (1, 1),
+                    set())
+    assert best.text.startswith("Massif is a heap profiler."), best.text
+    [best] = select(candidate_sentences(ranked), stems("Which Massif Format visualisers exist?"),
+                    frozenset(), (1, 1), set())
+    assert best.ref == "core.html#192"

@@ -79,3 +79,50 @@ def test_a_table_of_contents_is_no_lead_and_a_listing_ranks_below_prose() -> Non
     listing = "```\ntypedef struct fts5_api fts5_api;\nstruct fts5_api { int iVersion; };\n```"
     assert code_factor(listing) == CODE_FACTOR < 1.0
     assert code_factor(f"The fts5_api object is returned by fts5().\n\n{listing}") == 1.0
+
+
+PROFILER = """<html><head><title>9. Frobnif: a heap profiler</title></head><body>
+<h1>9. Frobnif: a heap profiler</h1>
+<p>To use this tool, you must specify --tool=frobnif on the Valgrind command line.</p>
+<h2>9.1. Overview</h2>
+<p>Frobnif is a heap profiler. It measures how much heap memory your program uses. This includes
+both the useful space, and the extra bytes allocated for book-keeping and alignment purposes.
+It can also measure the size of your program's stack(s), although it does not do so by
+default. Heap profiling can help you reduce the amount of memory your program uses.</p>
+<h2>9.2. Using the tool</h2>
+<p>First off, as for the other tools, you should compile with debugging info (the -g option).
+It should not matter much what optimisation level you compile your program with, as this is
+unlikely to affect the heap memory usage. Then run the program under the profiler.</p>
+<h2>9.4. Frobnif Command-line Options</h2>
+<p>Frobnif-specific command-line options are:</p>
+<h2>9.5. Frobnif Monitor Commands</h2>
+<p>The Frobnif tool provides monitor commands handled by the gdbserver.</p>
+</body></html>"""
+
+
+def test_the_lead_is_the_sentence_that_says_what_the_asked_thing_is(tmp_path: Path) -> None:
+    # Valgrind's ms-manual.html (trial 107, R1): "What is Massif?" found the page's first
+    # passage ("To use this tool, you must specify --tool=massif", prose naming the word, so
+    # the lead looked no further) and its options' heading, and never "Massif is a heap
+    # profiler."
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "ms.html").write_text(PROFILER, encoding="utf-8")
+    (root / "other.html").write_text(OTHER.replace("vault", "frobnif"), encoding="utf-8")
+    with Corpus.open(tmp_path / "data", folder=root) as corpus:
+        found = corpus.search("What is Frobnif?", k=4, focus="What is Frobnif?")
+        assert any("Frobnif is a heap profiler" in p.text for p in found), [
+            (p.ref, p.text[:60]) for p in found]
+        assert [p.score for p in found] == sorted((p.score for p in found), reverse=True)
+
+
+def test_defines_reads_a_sentence_whose_subject_is_the_asked_thing() -> None:
+    from workers.sources.leads import defines
+    from workers.sources.query import search_query
+
+    query = search_query("What is a frobbed column?")
+    assert defines(query, "5.3. Frobbed Columns\n\nA frobbed column is a special column.")
+    assert defines(query, "Note this. Frobbed columns are the columns computed on write.")
+    assert not defines(query, "A column is frobbed when it is computed.")
+    assert not defines(query, "The frobbed column of a view is the one shown first.")
+    assert not defines(query, "To use a frobbed column, you must name it.")
