@@ -124,8 +124,12 @@ href="#DOCF3">(3)</a></h5>`` (each note was a passage titled "(3)": trial 51). T
 stays: a question answered by a footnote alone was told the sources say nothing (trial 52,
 F4)."""
 
-FURNITURE_ROLE = ". = 'doc-backlink'"
-"""Of a ``role`` attribute, that its element is a footnote's link back (Pandoc's)."""
+FURNITURE_ROLE = (". = 'doc-backlink' and not(../../self::h1 or ../../self::h2 or "
+                  "../../self::h3 or ../../self::h4 or ../../self::h5 or ../../self::h6)")
+"""Of a ``role`` attribute, that its element is a footnote's link back (Pandoc's), not a
+heading's text linked back to the table of contents (Docutils' ``toc-backref``: every heading
+of Tornado's FAQ was dropped, and a question asked in its own words never found it, trial
+110, F2)."""
 
 FURNITURE_CLASS = (f"{class_token('fn-bracket', 'mw-cite-backlink', 'footnoteref', of='.')} or "
                    f"(({class_token('references', of='.')}) and ../self::ol)")

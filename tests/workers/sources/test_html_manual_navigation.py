@@ -330,3 +330,16 @@ def test_a_man_pages_links_to_its_own_sections_are_not_its_text() -> None:
     assert "NAME\nSYNOPSIS\nDESCRIPTION" not in page.text, page.text
     assert "ngettext - translate message and choose plural form" in page.text, page.text
     assert "NAME\nSYNOPSIS\nFILES" in page.text, page.text  # FILES heads no section of it
+
+
+def test_a_heading_linked_back_to_the_contents_keeps_its_text() -> None:
+    # trial 110, F2: Docutils writes a heading under a ".. contents::" with backlinks as a link
+    # back to the table of contents, role="doc-backlink" as Pandoc's footnote marks; each of
+    # Tornado's FAQ headings was dropped with them
+    page = html_page('<html><body><section><h2><a class="toc-backref" href="#id2" '
+                     'role="doc-backlink">Why is my sleep not running in parallel?</a>'
+                     '<a class="headerlink" href="#why">\u00b6</a></h2><p>Because sleep '
+                     'blocks the loop.</p></section></body></html>')
+    assert ("Why is my sleep not running in parallel?" in [h for h, _t in page.sections]
+            ), page.sections
+    assert "\u00b6" not in page.text
