@@ -213,17 +213,21 @@ def unligatured(text: str) -> str:
 _LIGATURE_CHARS = tuple(map(chr, range(0xFB00, 0xFB07)))
 
 
-_LEADER = re.compile(r"[ \t]*(?:\.[ \t]?){4,}")
+_LEADER = re.compile(r"[ \t]*(?:\.[ \t]?){4,}(?=[ \t]*(?:\[?\d+\]?|[ivxlcdm]+)(?!\S))")
 
 
 def without_leaders(text: str) -> str:
     """``text`` (a PDF page's) without its dot leaders, the runs of four dots or more that join
-    a contents line to its page number: "there should be none. ....................... [3]"
-    was a finding of Valgrind's manual (trial 106, F7). An ellipsis ("...") stays.
+    a contents line to its page number (a number, in brackets or not, or a roman one):
+    "there should be none. ....................... [3]" was a finding of Valgrind's manual
+    (trial 106, F7). An ellipsis ("...") stays, and so do dots before anything else: the
+    pattern ``^....$`` was read "^ $" (trial 113, F8).
 
     Example:
         >>> without_leaders("1.2 Installing ............ 5\\nWait... then go. . . . . 7")
         '1.2 Installing 5\\nWait... then go. 7'
+        >>> without_leaders("The pattern ^....$ matches a....b lines. Preface ..... iv")
+        'The pattern ^....$ matches a....b lines. Preface iv'
     """
     if "...." not in text and ". . . ." not in text:
         return text  # a sentence's own full stop before the leader stays
