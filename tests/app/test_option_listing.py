@@ -74,3 +74,21 @@ def test_each_line_of_a_list_of_options_is_its_own_sentence() -> None:
     # prose wrapped before an option is one sentence still
     prose = "For example, use the\n--strict option to check it."
     assert split_sentences(prose) == [prose]
+
+
+def test_a_wrapped_options_description_goes_on_with_its_entry() -> None:
+    # trial 113, F6: GNU --help wraps a description onto lines aligned under it; one starting
+    # with an option ("--dry-run first, ...") was read as the next entry, and the entry before
+    # it ran into the next option's
+    from app.llm.offline.sentences import split_sentences
+
+    table = ("  -n, --dry-run          show what would be copied, and change\n"
+             "                         nothing on either side\n"
+             "  -d, --delete           remove files that are not in SRC; always run\n"
+             "                         --dry-run first, since a wrong DEST loses its files\n"
+             "  -v, --verbose          name each file as it is sent")
+    said = split_sentences(table)
+    assert not any(s.startswith("--dry-run first") for s in said), said
+    assert any(s.strip().startswith("-d, --delete") and s.endswith("loses its files")
+               for s in said), said
+    assert not any("-n, --dry-run" in s and "--delete" in s for s in said), said

@@ -39,6 +39,22 @@ _UNDERLINE = re.compile(r"^\s*([=\-~^\"'`#*+])\1{2,}\s*$")
 _ATTRIBUTES = re.compile(r"^\s*\[[a-z][\w ,=\"'.-]*\]\s*$")
 
 
+def _next_option(first: str, line: str) -> bool:
+    """Whether ``line`` opens the next entry of a list of options whose current entry opens
+    with ``first``: both are led by an option, ``line`` indented no deeper. A wrapped
+    description's line that starts with an option ("--dry-run first, since ...", aligned
+    with the description under ``-d, --delete``) goes on with its entry (trial 113, F6).
+
+    Example:
+        >>> _next_option("  -d, --delete  remove files", "  -v, --verbose  name each file")
+        True
+        >>> _next_option("  -d, --delete  remove files", "                --dry-run first")
+        False
+    """
+    return (_OPTION_LINE.match(first) is not None and _OPTION_LINE.match(line) is not None
+            and len(line) - len(line.lstrip()) <= len(first) - len(first.lstrip()))
+
+
 def _marker(line: str) -> str | None:
     """For a marker line (an admonition's or a directive's, a section header, an AsciiDoc
     attribute), the text it opens a block with ("" when none); None for any other line."""
@@ -79,7 +95,7 @@ def blocks(text: str) -> Iterable[str]:
                 yield "\n".join(block)
             block = [marker] if marker else []
             continue
-        if block and _OPTION_LINE.match(line) and _OPTION_LINE.match(block[-1]):
+        if block and _next_option(block[0], line):
             yield "\n".join(block)  # the next option of a list of them
             block = [line]
             continue
