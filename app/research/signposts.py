@@ -50,8 +50,29 @@ def is_signpost(sentence: str) -> bool:
         False
         >>> is_signpost("For tricky behavior, see case and character ranges.")  # trial 104, R4
         True
+
+    One that goes on to say it, after a colon, states it ("This page lists the exit codes it
+    returns: 0 when every file was sent, 24 when ..."), and "see that" asks to make sure
+    ("For a slow link, see that --timeout is at least 120."): neither points away (trial 113,
+    F7: each was the sentence that answered, and was left out).
+
+        >>> is_signpost("This page lists the exit codes: 0 when all went well, 24 when it failed.")
+        False
+        >>> is_signpost("For a slow link, see that --timeout is at least 120.")
+        False
+        >>> is_signpost("The following table lists them:")
+        True
     """
-    return bool(SIGNPOST.match(sentence))
+    if not SIGNPOST.match(sentence) or _MAKE_SURE.search(sentence):
+        return False
+    said = sentence.partition(":")[2]
+    return len(said.split()) < _SAID_WORDS
+
+
+_MAKE_SURE = re.compile(r"\bsee\s+(?:to\s+it\s+)?that\b", re.IGNORECASE)
+"""A "see that" (or "see to it that") asks to make sure, not to look elsewhere."""
+_SAID_WORDS = 4
+"""At least this many words after a signpost's colon say what it points at."""
 
 
 def stated(findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

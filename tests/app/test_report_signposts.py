@@ -36,3 +36,16 @@ def test_a_pointer_beside_a_statement_is_shown_nowhere() -> None:
                                item("finding", see, "opts.html#0")])]
     md = render_markdown(data(rows, topic=q, sub_questions=[q]))
     assert says in answer_section(md) and see not in md, md
+
+
+def test_a_pointer_that_goes_on_to_say_it_is_shown() -> None:
+    # trial 113, F7: "This page lists the exit codes ...: 0 when ..., 24 when ..." answered
+    # "What does exit code 24 mean?", and was left out as a pointer
+    q = "What does exit code 24 mean for quillsync?"
+    lists = ("This page lists the exit codes quillsync returns: 0 when every file was sent, "
+             "24 when some source files vanished during the run.")
+    cron = "Scripts that run quillsync from cron should check the exit code."
+    rows = [row("analyst", q, [item("finding", cron, "exit.md#0"),
+                               item("finding", lists, "exit.md#0")])]
+    md = render_markdown(data(rows, topic=q, sub_questions=[q]))
+    assert "24 when some source files vanished" in answer_section(md), md
