@@ -297,8 +297,7 @@ class Corpus:
             out.append(Passage(*row[:5], score=score + 0.0, heading=row[9]))
             if len(out) == k:
                 break
-        out = with_leads(parsed, out,
-                         lambda doc_id: lead_passage(self._connection, doc_id, parsed))
+        out = with_leads(parsed, out, lambda d: lead_passage(self._connection, d, parsed))
         if focus and out:
             out = [p for p in out if p.score >= RELEVANCE_FLOOR * out[0].score]
         return out

@@ -213,12 +213,14 @@ def unligatured(text: str) -> str:
 _LIGATURE_CHARS = tuple(map(chr, range(0xFB00, 0xFB07)))
 
 
-_LEADER = re.compile(r"[ \t]*(?:\.[ \t]?){4,}(?=[ \t]*(?:\[?\d+\]?|[ivxlcdm]+)(?!\S))")
+_LEADER = re.compile(r"[ \t]*(?:\.[ \t]?){4,}(?=[ \t]*(?:(?:\[?\d+\]?|[ivxlcdm]+)(?!\S)|$))",
+                     re.MULTILINE)
 
 
 def without_leaders(text: str) -> str:
     """``text`` (a PDF page's) without its dot leaders, the runs of four dots or more that join
-    a contents line to its page number (a number, in brackets or not, or a roman one):
+    a contents line to its page number (a number, in brackets or not, or a roman one, or the
+    line's end):
     "there should be none. ....................... [3]" was a finding of Valgrind's manual
     (trial 106, F7). An ellipsis ("...") stays, and so do dots before anything else: the
     pattern ``^....$`` was read "^ $" (trial 113, F8).
