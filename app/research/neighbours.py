@@ -21,6 +21,7 @@ from collections.abc import Iterable
 
 from app.llm.offline.headings import heading_of
 from app.research.reference import entry_heading, written_names
+from workers.sources.asking import asks_task, marked_words
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import (
     LABEL,
@@ -49,7 +50,8 @@ def asked_names(question: str, headings: Iterable[str], texts: Iterable[str] = (
     ``pop [<stash>]: Remove ...``, :func:`~workers.sources.entries.entry_name`): "the inter
     server parameter" asks about ``inter <delay>`` (else ``fall``'s and ``rise``'s "This value
     defaults to 3" answered for it), "What does git stash pop do?" about ``pop`` (else
-    ``apply``'s "Like pop, but ..." did, trial 53).
+    ``apply``'s "Like pop, but ..." did, trial 53). A question asking how to do a task names an
+    entry only by the words it writes as names (:func:`workers.sources.asking.marked_words`).
 
     Example:
         >>> sorted(asked_names("What is the default of inter?", ["fall <count>", "inter <d>"]))
@@ -64,7 +66,11 @@ def asked_names(question: str, headings: Iterable[str], texts: Iterable[str] = (
     # an option is its case: Exim's -bV (the version) is not -bv (verify an address), trial 86
     keywords |= {n.lower() for n in names if n and not n.startswith("-")}
     options = {n for n in names if n.startswith("-") and writes_option(question, n)}
-    return written_names(question) | names_keyword(question, keywords) | options
+    named = names_keyword(question, keywords)
+    if asks_task(question):  # "take a server out of rotation": no ``server`` entry asked
+        marked = marked_words(question)  # (trial 111, F1)
+        named = {k for k in named if set(k.split()) <= marked}
+    return written_names(question) | named | options
 
 
 def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:

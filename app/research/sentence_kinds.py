@@ -166,6 +166,18 @@ def glossary_entry(text: str, subject: Sequence[str]) -> bool:
             and len(mentions(own, " ".join(subject))) == len(own))
 
 
+_INSTRUCTION = re.compile(
+    r"^\W*(?!(?i:in|on|at|if|when|for|to|by|with|from|as|of|the|an?|this|that|these|those|it|"
+    r"its|each|all|some|any|no|once|after|before|while|unless|since|because|although|there|"
+    r"here|then|also|only|note|see|so|but|and|or|yet|most|many|much|more|such|other)\b)"
+    r"[A-Z][a-z]+(?<![^s]s)(?<!ed)(?<!ing)\s+(?:the|an?|all|each|its|this|that|these|any|"
+    r"every|your|one|it|them)\b")
+"""An instruction: a sentence that opens with a verb's plain form and its object ("Mark the
+server DOWN for maintenance.", "Remove a single stash entry."), as a command's entry says
+what it does: it answers "how do I ...?" (trial 111, F1). Not a description ("Sets the
+..."), a clause or a phrase ("In the statistics page, ...")."""
+
+
 def fits(kind: str, text: str) -> bool:
     """Whether a sentence answers a question of ``kind`` (:data:`_FITS`): a definition for
     "what", a limitation or warning for "limitation", a default for "default", ...
@@ -174,11 +186,16 @@ def fits(kind: str, text: str) -> bool:
         >>> fits("what", "A macro is a sequence of keys."), fits(
         ...     "what", "Note that there is a space between the keys.")
         (True, False)
+        >>> fits("how", "Mark the server DOWN for maintenance."), fits(
+        ...     "how", "Marks the server DOWN."), fits("how", "In the page, it is red.")
+        (True, False, False)
     """
     pattern = _FITS.get(kind)
     if pattern is None:
         return False
     text = without_setting_names(text)  # a row named "warning" is no warning
+    if kind == "how" and _INSTRUCTION.match(text):
+        return True
     return bool(pattern.match(text) if pattern is _DEFINITION else pattern.search(text))
 
 

@@ -218,6 +218,8 @@ class SearchQuery:
         options: the command-line options the question writes, dashes kept (``-keep-going``:
             :func:`~workers.sources.names.written_options`).
         qualified: the dotted names the question writes, lower-cased (``attrs.evolve``).
+        entry_terms: the terms that may name a reference entry, when not all of them may (a
+            question asking how to do a task: :func:`~workers.sources.asking.entry_words`).
     """
 
     terms: tuple[str, ...]
@@ -226,6 +228,12 @@ class SearchQuery:
     names: tuple = ()
     options: tuple[str, ...] = ()
     qualified: tuple[str, ...] = ()
+    entry_terms: tuple[str, ...] | None = None
+
+    @property
+    def entry_words(self) -> tuple[str, ...]:
+        """The terms that may name a reference entry (:attr:`entry_terms`, else all)."""
+        return self.terms if self.entry_terms is None else self.entry_terms
 
 
 def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
@@ -247,6 +255,7 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
         >>> search_query("What is retry policy?").fts
         '"retry" OR "policy" OR namekey : "retrypolicy"'
     """
+    from workers.sources.asking import asks_task, entry_words
     from workers.sources.names import (  # names builds on these words
         kinds_named,
         name_keys,
@@ -269,7 +278,8 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
                        fts_or(core) + "".join(f" OR {fts_or([p])}" for p in parts)
                        + fts_names(names) + fts_heading_phrases(query, core), names,
                        written_options(query),
-                       tuple(dict.fromkeys(q.lower() for q in _QUALIFIED.findall(query))))
+                       tuple(dict.fromkeys(q.lower() for q in _QUALIFIED.findall(query))),
+                       tuple(entry_words(query, core)) if asks_task(query) else None)
 
 
 _QUALIFIED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b")

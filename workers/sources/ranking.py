@@ -196,7 +196,11 @@ def entry_named(heading: str, terms: Sequence[str]) -> bool:
 def asked_words(query: SearchQuery) -> list[str]:
     """The words an entry's heading is matched against (:func:`entry_named`): the query's
     terms, and the names of several words it may ask, stopwords and all (HAProxy's ``show
-    servers state [<backend>]``: "show" is a stopword, no term, trial 79)."""
+    servers state [<backend>]``: "show" is a stopword, no term, trial 79); of a question
+    asking how to do a task, only the words it writes as names
+    (:attr:`~workers.sources.query.SearchQuery.entry_terms`)."""
+    if query.entry_terms is not None:  # a task's plain words name no entry (trial 112, F1)
+        return list(query.entry_terms)
     return [*query.terms, *(n.phrase for n in query.names if " " in n.phrase)]
 
 
@@ -279,7 +283,7 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
     asked = own in named
     spelled = (opens or (asked and named[own]) or any(named.get(part) for part in path.split("."))
                or entry_named(heading, asked_words(query))
-               or holds_named_entry(text, query.terms))
+               or holds_named_entry(text, query.entry_words))
     listed = lists_option(text, query.options)  # a listing's line is the option's entry
     score = rank_score(query, -float(bm25 if asked else plain), text, title, spelled or listed)
     if query.qualified and (entry := SIGNATURE.match(heading.strip())) and (

@@ -20,7 +20,7 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
-from app.llm.offline.relevance import code_stems, select
+from app.llm.offline.relevance import code_stems, entry_stems, select
 from app.llm.offline.schema_fill import SchemaFiller
 from app.llm.offline.sentences import Sentence, candidate_sentences
 from app.llm.offline.words import stems
@@ -318,7 +318,7 @@ class OfflineChatModel(BaseChatModel):
         if not sentences:
             return "No passages were found for this question."
         chosen = select(sentences, stems(question), frozenset(), (1, 3), set(),
-                        code_stems(question))
+                        code_stems(question), entry_stems(question))
         return "\n".join(f"- {s.text} [{s.ref}]" for s in chosen)
 
     def _tool_call(self, name: str, args: dict[str, Any]) -> AIMessage:

@@ -14,11 +14,12 @@ from collections.abc import Mapping, Sequence
 from app.llm.offline.sentences import Sentence
 from app.llm.offline.words import stem
 from app.llm.offline.words import stems as stems_of
+from workers.sources.asking import asks_task, marked_words
 from workers.sources.leads import COPULA
 from workers.sources.names import code_words, name_keys, writes_option, written_options
 
-__all__ = ["ASKED_ENTRY", "DEFINES", "LEANS_BACK", "code_stems", "defines_asked", "score",
-           "select"]
+__all__ = ["ASKED_ENTRY", "DEFINES", "LEANS_BACK", "code_stems", "defines_asked", "entry_stems",
+           "score", "select"]
 
 ASKED_ENTRY = 2.0
 """How much more a sentence of the entry the question names counts (its paragraph is led by
@@ -63,6 +64,21 @@ def defines_asked(text: str, question: frozenset[str]) -> bool:
     return match is not None and bool(asked) and stems_of(match[1]) == asked
 
 
+def entry_stems(question: str) -> frozenset[str] | None:
+    """The stems of the words of ``question`` that may name a reference entry, when not all
+    may: a question asking how to do a task names entries only by the words it writes as names
+    (:func:`workers.sources.asking.entry_words`: "How do I build only static libraries?" is
+    not about Libtool's ``build`` variable, trial 112, F1); None for any other question.
+
+    Example:
+        >>> entry_stems("How do I build static libraries?"), entry_stems("What is build?")
+        (frozenset(), None)
+    """
+    if not asks_task(question):
+        return None
+    return frozenset(stem(word) for word in marked_words(question))
+
+
 def code_stems(question: str) -> dict[str, str]:
     """The stems of the question's words written as code (a call ``orient()``, an option
     ``-nosafe``, "the orient function": :func:`workers.sources.names.code_words`), each with
@@ -94,7 +110,8 @@ def _missing(sentence: Sentence, code: Mapping[str, str]) -> frozenset[str]:
 
 
 def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
-          code: Mapping[str, str] | None = None) -> float:
+          code: Mapping[str, str] | None = None,
+          entries: frozenset[str] | None = None) -> float:
     """Relevance to the question, multiplied up by the schema words the sentence contains, or
     the heading it sits under (a sentence of a "Limitations" section answers a caveats field).
 
@@ -102,14 +119,16 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
     question its passage covers (a sentence of an on-topic passage is on topic even when it
     repeats none of the question's words), lightly normalised for sentence length. A word the
     question writes as code (``code``, :func:`code_stems`) counts for neither unless the
-    sentence has it whole.
+    sentence has it whole. A sentence of the entry the question names counts
+    :data:`ASKED_ENTRY` times: one whose entry's stems are among ``entries`` (the stems of the
+    words that may name an entry, :func:`entry_stems`; None: the question's).
     """
     if code and (sentence.stems | sentence.context) & code.keys():
         question = question - _missing(sentence, code)
     own = len(sentence.stems & question)
     covered = len(sentence.context & question) / len(question) if question else 0.0
     relevance = (own + 2 * covered) / math.log2(2 + len(sentence.stems) / 8)
-    if sentence.entry and sentence.entry <= question:
+    if sentence.entry and sentence.entry <= (question if entries is None else entries):
         relevance *= ASKED_ENTRY
     elif defines_asked(sentence.text, question):
         relevance *= DEFINES
@@ -125,6 +144,7 @@ def select(
     bounds: tuple[int, int],
     exclude: set[str],
     code: Mapping[str, str] | None = None,
+    entries: frozenset[str] | None = None,
 ) -> list[Sentence]:
     """The best sentences for one field, between ``bounds`` items.
 
@@ -139,7 +159,7 @@ def select(
     if not pool or high <= 0:
         return []
     ranked = sorted(
-        ((score(s, question, boost, code), s) for s in pool),
+        ((score(s, question, boost, code, entries), s) for s in pool),
         key=lambda pair: (-pair[0], pair[1].rank, pair[1].position),
     )
     qualified = [(value, s) for value, s in ranked if value > 0]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.llm.offline.relevance import code_stems, select
+from app.llm.offline.relevance import code_stems, entry_stems, select
 from app.llm.offline.sentences import Sentence
 from app.llm.offline.words import META_WORDS, STOPWORDS, stems
 
@@ -74,6 +74,7 @@ class SchemaFiller:
         self.sentences = sentences
         self.question = stems(question)
         self.code = code_stems(question)  # words written as code: matched whole
+        self.entries = entry_stems(question)  # the words that may name an entry
         self.used: set[str] = set()  # texts already given to a field (no sentence twice)
         self.used_order: list[Sentence] = []  # the same sentences, in the order they were given
 
@@ -116,7 +117,8 @@ class SchemaFiller:
     def select(self, boost: frozenset[str], bounds: tuple[int, int]) -> list[Sentence]:
         """The best ``bounds`` = ``(at least, at most)`` sentences not used yet, ranked for the
         question with the words in ``boost`` weighing more; they are marked used."""
-        chosen = select(self.sentences, self.question, boost, bounds, self.used, self.code)
+        chosen = select(self.sentences, self.question, boost, bounds, self.used, self.code,
+                        self.entries)
         self.used_order.extend(chosen)
         return chosen
 

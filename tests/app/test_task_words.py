@@ -1,0 +1,54 @@
+"""A question asking how to do a task names no reference entry by its plain words (trial 111,
+F1; trial 112, F1): "How do I take a server out of rotation ...?" is not about HAProxy's
+``server`` keyword, whose entry made the ``disable server`` entry a neighbour, and the Answer
+said no sentence was about servers; "How do I build only static libraries?" is not about
+Libtool's ``build`` variable, whose entry was the Answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.research.neighbours import asked_names
+from tests.app.report_rows import first_answer
+from workers.sources.query import search_query
+from workers.sources.ranking import asked_words
+
+
+def _entry(keyword: str, args: str, text: str) -> str:
+    """An entry as HAProxy's HTML guides write one: the keyword in a ``div``, its text in a
+    ``pre``."""
+    return (f'<div class="keyword"><b><a class="anchor" name="{keyword}"></a>{keyword}</b> '
+            f'<span>{args}</span></div><pre class="text">{text}</pre>\n')
+
+
+GUIDE = ("<html><head><title>Management Guide</title></head><body><h1>Management Guide</h1>"
+         + _entry("disable server", "&lt;backend&gt;/&lt;server&gt;", "Mark the server DOWN "
+                  "for maintenance. In this mode, no more checks will be performed on the "
+                  "server until it leaves maintenance.")
+         + _entry("enable agent", "&lt;backend&gt;/&lt;server&gt;", "Resume auxiliary agent "
+                  "check that was temporarily stopped.")
+         + "</body></html>")
+CONFIG = ("<html><head><title>Configuration Manual</title></head><body><h1>Configuration "
+          "Manual</h1>" + _entry("server", "&lt;name&gt; &lt;address&gt;", "Declare a server "
+          "in a backend, with its address and port.")
+          + _entry("command", "&lt;command&gt;", "Define the command to start with optional "
+                   "arguments.") + "</body></html>")
+
+
+def test_a_tasks_plain_words_name_no_entry() -> None:
+    task = "How do I take a server out of rotation from the command line?"
+    headings = ["server <name> <address>", "command <command>", "disable server <b>/<s>"]
+    assert asked_names(task, headings) == set()
+    assert asked_names("How do I set the server keyword?", headings) == {"server"}
+    assert asked_names("What does the server keyword do?", headings) == {"server"}
+    assert asked_words(search_query(task)) == []
+    assert asked_words(search_query("How do I use --no-undefined?")) == ["undefined"]
+
+
+def test_a_tasks_answer_is_the_entry_that_does_it(tmp_path: Path) -> None:
+    report, first = first_answer(
+        tmp_path, {"management.html": GUIDE, "configuration.html": CONFIG},
+        "How do I temporarily take a server out of rotation for maintenance from the command "
+        "line?")
+    assert "No sentence retrieved" not in report, report
+    assert "Mark the server DOWN for maintenance." in report.split("## 1.")[0], report

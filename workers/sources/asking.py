@@ -1,0 +1,84 @@
+"""Which words of a question may name a reference entry (a keyword, an option, a variable).
+
+"What does balance roundrobin do?" names HAProxy's ``balance`` entry with a plain word. A
+question asking how to do a task uses plain words for the task: "How do I build only static
+libraries?" does not ask about Libtool's ``build`` variable, nor "How do I take a server out
+of rotation?" about HAProxy's ``server`` keyword; taken as names, those entries answered
+(trial 111, F1; trial 112, F1). In such a question only the words it writes as names do
+(:func:`entry_words`).
+
+This module imports only the standard library and the sources' name parsing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from workers.sources.names import code_words, name_keys, written_options
+
+__all__ = ["asks_task", "entry_words", "marked_words"]
+
+_TASK = re.compile(
+    r"^\W*(?:how\s+(?:do|can|could|should|would|might|may|must|shall)\s+(?:i|we|you|one)\b|"
+    r"how\s+to\b|can\s+(?:i|we|you|one)\b|"
+    r"(?:is\s+there\s+(?:a|any)|what(?:'s|\u2019s|\s+is)\s+the\s+(?:best\s+|right\s+)?)"
+    r"way\s+to\b|i\s+(?:want|need|would\s+like)\s+to\b)",
+    re.IGNORECASE)
+"""A question asking how to do a task, by a person: "How do I ...", "How can we ...", "How to
+...", "Can I ...", "Is there a way to ...", "I want to ..."."""
+
+
+_KIND_FOLLOWS = re.compile(
+    r"\b(?:the|its|their|my|a|an)\s+[`'\"]?([\w.-]+)[`'\"]?\s+(?:variable|option|keyword|"
+    r"directive|command|function|macro|parameter|setting|flag|mode|property|attribute|field|"
+    r"method|builtin|filter|hook|event|statement|pragma|module|extension)s?\b", re.IGNORECASE)
+"""A word the kind of thing it names follows: "the build variable", "the md_in_html
+extension"."""
+
+
+def asks_task(question: str) -> bool:
+    """Whether ``question`` asks how to do a task (:data:`_TASK`).
+
+    Example:
+        >>> asks_task("How do I build only static libraries?"), asks_task("How does it work?")
+        (True, False)
+    """
+    return _TASK.match(question) is not None
+
+
+def marked_words(question: str) -> frozenset[str]:
+    """The words ``question`` writes as names, lower-cased: as code (a call, an option, a
+    quoted word, a word its kind follows: "the build variable",
+    :func:`~workers.sources.names.code_words`), capitalised within the question ("Send"), and
+    the words of the options it writes (``--disable-shared``: "disable", "shared").
+
+    Example:
+        >>> sorted(marked_words("How do I set the build variable with Send or --no-undefined?"))
+        ['build', 'no', 'send', 'undefined']
+    """
+    keys = name_keys(question)
+    spelled = {k.phrase.lower() for k in keys if k.spelled and " " not in k.phrase}
+    options = {word for option in written_options(question)
+               for word in option.lstrip("-").lower().split("-") if word}
+    kinds = {m[1].lower() for m in _KIND_FOLLOWS.finditer(question)}
+    return code_words(keys) | spelled | options | kinds
+
+
+def entry_words(question: str, words: Sequence[str]) -> list[str]:
+    """The ``words`` (of ``question``, lower-cased) that may name a reference entry: all of
+    them, unless the question asks how to do a task (:func:`asks_task`); then those it writes
+    as names (:func:`marked_words`).
+
+    Example:
+        >>> entry_words("How do I take a server out of rotation?", ["take", "server"])
+        []
+        >>> entry_words("How do I set the server keyword?", ["set", "server", "keyword"])
+        ['server']
+        >>> entry_words("What is the default of inter?", ["default", "inter"])
+        ['default', 'inter']
+    """
+    if not asks_task(question):
+        return list(words)
+    marked = marked_words(question)
+    return [word for word in words if word in marked]
