@@ -54,6 +54,7 @@ from app.research.signposts import is_signpost
 from app.research.text import clip
 from app.research.topics import compare_parts, topic_kind
 from app.research.versions import asks_version, history_row, version_label
+from workers.sources.entries import entry_led
 from workers.sources.query import mentions
 
 if TYPE_CHECKING:
@@ -328,8 +329,9 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
     if shown is not None:  # the sentence, also as a finding says it whole
         whole = excerpt(top["text"], len(top["text"]) + 1, about=subject if about else ())
         shown.update((" ".join(s.split()).lower(), top["ref"]) for s in (said, whole))
-    if about:
-        return f"- {shown_label(top)}: {said} [{cites.cite(top)}]"
+    if about:  # an entry's own line names itself ("request_timeout (float) – ...")
+        label = "" if entry_led(said) else f"{shown_label(top)}: "
+        return f"- {label}{said} [{cites.cite(top)}]"
     # said so: a passage on another subject is no answer to this one
     none = "names" if not naming else "is about"
     return (f"- _No sentence retrieved {none} {describe_terms(subject)}; the closest "

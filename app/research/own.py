@@ -89,9 +89,12 @@ def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[st
 _KIND_OF_NAME = re.compile(
     r"(?P<name>[^\W_][\w.-]*)`?\s+(?P<kind>variables?|options?|settings?|directives?|"
     r"parameters?|builtins?|commands?|functions?|methods?|properties|property|flags?|"
-    r"keywords?|attributes?|fields?|events?|macros?|pragmas?)\b", re.IGNORECASE)
+    r"keywords?|attributes?|fields?|events?|macros?|pragmas?|extensions?|modules?|plugins?|"
+    r"hooks?|filters?)\b", re.IGNORECASE)
 """A thing named, then the kind of thing it is: "the TMOUT *variable*", "the pipefail
-*option*", "the `exec` *builtin*"."""
+*option*", "the `exec` *builtin*", "the toc *extension*" (whose "extension" made
+"markdown.extensions.headerid.slugify_unicode" a sentence on the default baselevel of the toc
+extension, trial 111, F2)."""
 
 
 _NO_NAMES = frozenset("one two three single first second last next new old default custom own "

@@ -15,7 +15,8 @@ from collections.abc import Iterable, Sequence
 __all__ = ["DEFINITION", "ENTRY_KEYWORD", "LABEL", "SIGNATURE", "TYPE_FIRST", "definition_names",
            "entry_keywords", "entry_led",
            "entry_name", "field_row", "fielded_name", "label_name", "names_keyword", "opened_entry",
-           "option_heading", "option_label", "signature_name", "signatures_held", "typed_label"]
+           "option_heading", "option_label", "signature_name", "signatures_held", "typed_label",
+           "unfielded"]
 
 ENTRY_KEYWORD = re.compile(r"([A-Za-z][\w.:-]*(?: [A-Za-z][\w.:-]*){0,3})\s+[<\[{]")
 """A reference entry's heading written as its keyword (up to four words) and arguments
@@ -25,12 +26,15 @@ matched at its start; group 1 is the keyword. Several entries sharing one text a
 
 
 LABEL = re.compile(r"^(?P<label>(?:[^.:;!?\n\[(]|\.(?=\S)|\[[^\]\n]{0,40}\]|\([^)\n]{0,40}\)|\()"
-                   r"{1,80}?):\s")
+                   r"{1,80}?)(?::\s|(?<=[\w)])[ \t]\u2013[ \t](?=\S))")
 """A paragraph led by its entry's label, as a definition list's term gives it (the index joins
 ``<dt>`` and ``<dd>`` as ``term: description``): ``pop [--index] [<stash>]: Remove ...``; a
 colon in brackets is the label's (Valgrind's ``--leak-check=<no|summary|yes|full> [default:
 summary]: When enabled, ...``; Postfix's ``smtpd_helo_restrictions (default: empty): Optional
-restrictions ...``, whose label was "smtpd_helo_restrictions (default", trial 71, F3)."""
+restrictions ...``, whose label was "smtpd_helo_restrictions (default", trial 71, F3). Sphinx
+writes a parameter's entry with an en dash: ``request_timeout (float) – Timeout for entire
+request in seconds, default 20 seconds`` (its default was answered by ``ca_certs``'s line,
+trial 110, F3)."""
 _ARGUMENTS = re.compile(r"\s*[\[<{(=].*$")
 _OPTION = re.compile(r"--?[A-Za-z]")
 """A label that is a command-line option, whatever follows it (its value, its default)."""
@@ -45,6 +49,27 @@ _NOT_CATEGORIES = _FIELD_LABELS | frozenset(
 pelican", "Alias: pelican"), not a Texinfo definition's category (trial 103, F6)."""
 
 
+_LIST_FIELDS = frozenset(("parameters", "arguments", "args", "params", "keyword arguments",
+                          "other parameters"))
+"""Field labels of a list of entries, which the index joins to its first entry as a definition
+list's term ("Parameters: request_timeout (float) – Timeout ...")."""
+
+
+def unfielded(paragraph: str) -> str:
+    """``paragraph`` less a leading field label of a list of entries (:data:`_LIST_FIELDS`)
+    when an entry's label follows it: Sphinx's first parameter, joined to "Parameters".
+
+    Example:
+        >>> unfielded("Parameters: url (str) – The URL."), unfielded("Parameters: see A.")
+        ('url (str) – The URL.', 'Parameters: see A.')
+    """
+    found = LABEL.match(paragraph)
+    if found is None or " ".join(found.group("label").lower().split()) not in _LIST_FIELDS:
+        return paragraph
+    rest = paragraph[found.end():].lstrip()
+    return rest if LABEL.match(rest) else paragraph
+
+
 def label_name(paragraph: str) -> str:
     """The name of the entry ``paragraph`` is led by (its :data:`LABEL` without the arguments
     after the name), or "" when it is led by none or by a field's label ("Note:", "Default:").
@@ -57,7 +82,7 @@ def label_name(paragraph: str) -> str:
         >>> label_name("--leak-check=<no|full> [default: summary]: When enabled, ...")
         '--leak-check'
     """
-    found = LABEL.match(paragraph.strip())
+    found = LABEL.match(paragraph := unfielded(paragraph.strip()))
     if found is None:
         return ""
     name = _ARGUMENTS.sub("", found.group("label")).strip()
@@ -96,13 +121,19 @@ def entry_led(paragraph: str) -> bool:
         True
         >>> entry_led("--previous: keep previous msgids of translated messages")  # groff's
         True
+        >>> entry_led("ca_certs (str) – filename of CA certificates"), entry_led(
+        ...     "Step one – then the rest.")  # Sphinx's parameter, a dash in prose
+        (True, False)
     """
-    found = LABEL.match(paragraph.strip())
+    found = LABEL.match(paragraph := unfielded(paragraph.strip()))
     if found is None or not label_name(paragraph):
         return False
-    label, rest = found.group("label").strip(), paragraph.strip()[found.end():]
+    label, rest = found.group("label").strip(), paragraph[found.end():]
     first = TYPE_FIRST.sub("", rest)[:1]  # "extra-dicts: (list) Extra dictionaries ..."
-    if not (first.isupper() or first.islower() and _OPTION.match(label)):
+    dashed = not found.group().rstrip().endswith(":")  # Sphinx's "name (type) – text"
+    if dashed and not (_BRACKETED_LABEL.fullmatch(label) or "_" in label):
+        return False  # "Step one – then the rest": prose
+    if not (first.isupper() or first.islower() and (_OPTION.match(label) or dashed)):
         return False  # an option's entry may be in lower case (GNU's "--previous: keep ...")
     name = typed.group(1) if (typed := _BRACKETED_LABEL.fullmatch(label)) else label
     return bool(ENTRY_KEYWORD.match(label) or _OPTION.match(label)) or (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from app.llm.offline.blocks import FIELD_ENTRY
-from workers.sources.entries import TYPE_FIRST, entry_led
+from workers.sources.entries import TYPE_FIRST, entry_led, unfielded
 
 __all__ = ["looks_like_code"]
 
@@ -42,6 +42,7 @@ def looks_like_code(sentence: str) -> bool:
         ...                 "inline styles.")
         False
     """
+    sentence = unfielded(sentence)  # "Parameters: url (str) – ...": its first entry's line
     if _CODE_HINTS.search(sentence):
         return True
     if (_CODE_OPERATORS.search(sentence) and len(_WORD.findall(sentence)) < _PROSE_WORDS

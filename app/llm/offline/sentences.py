@@ -112,18 +112,30 @@ def is_heading(block: str) -> bool:
     return len(words) >= 2 and 3 * capital >= 2 * len(words)
 
 
+_DEFAULT_MARK = re.compile(r"\W*(?:(?:this\s+is\s+)?the\s+)?default\W*", re.IGNORECASE)
+"""A sentence that only marks the one before as the default: a list of values writes
+``"xhtml": Outputs XHTML style tags. Default.`` (Python-Markdown's output_format, whose default
+was lost with the one-word sentence, trial 111, F2)."""
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of ``text``; each is a verbatim substring of it. Headings (:func:`is_heading`)
-    give none."""
+    give none; a sentence that only says "Default." goes with the one before
+    (:data:`_DEFAULT_MARK`).
+
+    Example:
+        >>> split_sentences('"xhtml": Outputs XHTML tags. Default.\\n\\n"html5": Outputs HTML.')
+        ['"xhtml": Outputs XHTML tags. Default.', '"html5": Outputs HTML.']
+    """
     sentences: list[str] = []
     for block in blocks(text):
         if is_heading(block):
             continue
-        start = 0
-        for end in sentence_ends(block):
+        cuts = [0, *sentence_ends(block), len(block)]
+        ends = [end for at, end in enumerate(cuts[1:-1], start=1)  # "Default." is no sentence
+                if not _DEFAULT_MARK.fullmatch(block[end:cuts[at + 1]])]  # of its own
+        for start, end in zip([0, *ends], [*ends, len(block)], strict=True):
             sentences.append(block[start:end].strip())
-            start = end
-        sentences.append(block[start:].strip())
     return [s for s in sentences if s and s in text]
 
 
@@ -210,10 +222,11 @@ def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False) ->
         return False
     if summary and len(words) < _MIN_WORDS and not _TERMINAL.search(sentence):
         return False
-    # an option's entry line is whole without a full stop ("--previous: keep previous msgids
-    # of translated messages", GNU's man pages as groff writes them in HTML, trial 98, F1)
+    # an entry's line is whole without a full stop ("--previous: keep previous msgids of
+    # translated messages", GNU's man pages as groff writes them in HTML, trial 98, F1; a
+    # Sphinx parameter's "request_timeout (float) – Timeout ..., default 20 seconds")
     terminal = _TERMINAL.search(sentence) is not None or (
-        "\n" not in sentence and sentence.lstrip()[:1] == "-" and entry_led(sentence))
+        "\n" not in sentence and entry_led(sentence))  # Sphinx's "timeout (float) – ..."
     if (need_terminal and not terminal) or (not terminal and _FILE_NAME.search(sentence)):
         return False
     return not (_ASKS.search(sentence) or _POINTS_BACK.search(sentence)
