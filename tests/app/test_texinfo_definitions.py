@@ -70,3 +70,18 @@ def test_a_c_functions_definition_answers_before_a_macro_spelled_otherwise(
                        "function f in CTR mode.") + "</body></html>")
     report, first = first_answer(tmp_path, {"nettle.html": page}, question)
     assert "Applies the encryption function f in CTR mode." in first, report
+
+
+def test_a_guides_titled_section_is_no_definition(tmp_path: Path) -> None:
+    # "## Case study: compression" was read as a Texinfo definition of compression, and its
+    # story led the Answer: "`compression`: A photographer who synced a folder of RAW images
+    # ... saw the nightly run take longer, not shorter." (trial 113, F4)
+    guide = ("# Quillsync guide\n\n## Compression\n\nCompression shrinks file data before "
+             "quillsync sends it over the network, and the receiving side expands it again. "
+             "Turn it on with the --compress option.\n\n## Bandwidth\n\nThe --bwlimit option "
+             "caps the rate at which quillsync sends data.\n\n## Case study: compression\n\n"
+             "A photographer who synced a folder of RAW images to a backup host every night "
+             "turned it on and saw the nightly run take longer, not shorter. Her images were "
+             "already compressed by the camera.\n")
+    report, first = first_answer(tmp_path, {"guide.md": guide}, "What does compression do?")
+    assert "photographer" not in first, report

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from workers.sources.texinfo_defs import DEFINITION, definition_names
+
 __all__ = ["DEFINITION", "ENTRY_KEYWORD", "LABEL", "SIGNATURE", "TYPE_FIRST", "definition_names",
            "entry_keywords", "entry_led",
            "entry_name", "field_row", "fielded_name", "label_name", "names_keyword", "opened_entry",
@@ -43,10 +45,6 @@ _FIELD_LABELS = frozenset(
     "types description returns return raises yields args arguments parameters value values "
     "usage syntax since deprecated".split())
 """Labels of a paragraph that names no entry: a field of the one around it."""
-_NOT_CATEGORIES = _FIELD_LABELS | frozenset(
-    "also alias aliases by replaced renamed moved superseded usage related".split())
-"""Words of a label that make it a field of an entry ("See also: pelican", "Replaced by:
-pelican", "Alias: pelican"), not a Texinfo definition's category (trial 103, F6)."""
 
 
 _LIST_FIELDS = frozenset(("parameters", "arguments", "args", "params", "keyword arguments",
@@ -202,59 +200,6 @@ SIGNATURE = re.compile(r"(?:[A-Z][a-z]+(?: [a-z]+)?:\s+|(?:(?:abstract|async|sta
 ``new stream.Writable([options])``, Sphinx's ``method sqlalchemy.orm.Session.expunge(instance)``,
 Jinja's ``jinja-filters.truncate(s: str, ...)``: a qualifier may hold a hyphen); group 1 is
 the function's name."""
-
-
-_ARGS = r" \((?:[^()\n]|\([^()\n]*\))*\)"
-DEFINITION = re.compile(rf"[A-Z][a-z]+(?: [a-z]+)?: (?:([A-Za-z_][\w.]*)(?:{_ARGS})?|"
-                        rf"(?:(?:const |unsigned |struct )?[A-Za-z_]\w*(?: ?\*+)? ){{1,2}}\**"
-                        rf"([A-Za-z_]\w*){_ARGS})")
-"""A Texinfo definition's form: its category, then the name and perhaps its arguments after a
-space (GNU m4's "Builtin: dnl", "Builtin: changequote ([start = ‘`’], [end = ‘'’])", "Optional
-builtin: changeword (regex)"), or a C function's type, name and arguments (Nettle's "Function:
-void * memxor (void *dst, const void *src, size_t n)": trial 105, F1); group 1 or 2 is the
-name."""
-
-
-_C_PARAMETER = re.compile(r"void|\.\.\.|[^,()]*\*[^,()]*|\s*(?:const |unsigned |struct )?"
-                          r"[A-Za-z_]\w*(?: ?\*+ ?| )[A-Za-z_]\w*(?:\[\w*\])?\s*")
-
-
-def _c_parameters(form: str) -> bool:
-    """Whether a definition's arguments are a C function's parameters, each a type and a name
-    (``const void *src``, ``size_t n``) or ``void``: "Function: returns the sum (a, b)" and
-    "Step: configure logging (optional)" are a handbook's headings, and defined ``sum`` and
-    ``logging`` by the paragraph below them (trial 108, F6)."""
-    args = form[form.rfind("(") + 1:form.rfind(")")]
-    return all(_C_PARAMETER.fullmatch(arg.strip()) for arg in args.split(","))
-
-
-def definition_names(heading: str) -> list[str]:
-    """The names a Texinfo definition's ``heading`` defines (:data:`DEFINITION`; several forms
-    joined by " / "), each once; ``[]`` unless every form is one.
-
-    Example:
-        >>> definition_names("Composite: copy (source, dest) / Composite: rename (source, dest)")
-        ['copy', 'rename']
-        >>> definition_names("Builtin: dnl"), definition_names("Default: false")
-        (['dnl'], [])
-        >>> definition_names("See also: pelican"), definition_names("Replaced by: pelican")
-        ([], [])
-        >>> definition_names("Function: void * memxor (void *dst, const void *src, size_t n)")
-        ['memxor']
-        >>> definition_names("Function: const struct nettle_hash * nettle_lookup_hash (const "
-        ...                  "char *name)"), definition_names("Summary: returns the hash")
-        (['nettle_lookup_hash'], [])
-        >>> definition_names("Function: returns the sum (a, b)"), definition_names(
-        ...     "Function: int yarrow256_is_seeded (struct yarrow256_ctx *ctx)")
-        ([], ['yarrow256_is_seeded'])
-    """
-    found = [DEFINITION.fullmatch(part.strip()) for part in heading.split(" / ")]
-    if not all(found) or any(m[2] and not _c_parameters(m[0]) for m in found if m):
-        return []
-    if any(field_row(part) or set(part.split(":", 1)[0].lower().split()) & _NOT_CATEGORIES
-           for part in heading.split(" / ")):
-        return []  # "Default: false", "See also: x", "Alias: x": an entry's fields
-    return list(dict.fromkeys(m[1] or m[2] for m in found if m))
 
 
 def entry_keywords(heading: str) -> set[str]:
