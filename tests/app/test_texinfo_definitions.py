@@ -85,3 +85,25 @@ def test_a_guides_titled_section_is_no_definition(tmp_path: Path) -> None:
              "already compressed by the camera.\n")
     report, first = first_answer(tmp_path, {"guide.md": guide}, "What does compression do?")
     assert "photographer" not in first, report
+
+
+def test_a_c_function_with_a_callback_parameter_answers_what_it_does(tmp_path: Path) -> None:
+    # libffi's definition was no definition: the callback's parameters were read as its own,
+    # and "What does ffi_prep_closure_loc do?" was answered "ffi_prep_closure_loc will return
+    # FFI_OK if everything went ok ..." (trial 113, F5)
+    page = (_HEAD.format(title="The Closure API (libffi)") + '<h4 class="subsection">'
+            "3.3.2 The Closure API</h4><p>libffi also provides a way to write a generic "
+            "function.</p><dl class=\"def\"><dt id=\"index-ffi_005fstatus-3\"><span "
+            "class=\"category\">Function: </span><span><strong>ffi_status</strong> <em>"
+            "ffi_prep_closure_loc (ffi_closure *<var>closure</var>, ffi_cif *<var>cif</var>, void"
+            " (*<var>fun</var>) (ffi_cif *<var>cif</var>, void *<var>ret</var>, void **<var>args"
+            "</var>, void *<var>user_data</var>), void *<var>user_data</var>, void *<var>codeloc"
+            "</var>)</em></span></dt><dd><p>Prepare a closure function. The arguments to <code>"
+            "ffi_prep_closure_loc</code> are:</p><dl compact=\"compact\"><dt><span><var>closure"
+            "</var></span></dt><dd><p>The address of a <code>ffi_closure</code> object.</p></dd>"
+            "</dl><p><code>ffi_prep_closure_loc</code> will return <code>FFI_OK</code> if "
+            "everything went ok, and one of the other <code>ffi_status</code> values on error."
+            "</p></dd></dl></body></html>")
+    question = "What does ffi_prep_closure_loc do?"
+    report, first = first_answer(tmp_path, {"The-Closure-API.html": page}, question)
+    assert "Prepare a closure function." in first, report

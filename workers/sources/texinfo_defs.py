@@ -13,16 +13,19 @@ import re
 
 __all__ = ["DEFINITION", "definition_names"]
 
-_ARGS = r" \((?:[^()\n]|\([^()\n]*\))*\)"
-DEFINITION = re.compile(rf"(?P<category>[A-Z][a-z]+(?: [a-z]+)?): "
-                        rf"(?:(?P<name>[A-Za-z_][\w.]*)(?P<args>{_ARGS})?|"
-                        rf"(?:(?:const |unsigned |struct )?[A-Za-z_]\w*(?: ?\*+)? ){{1,2}}\**"
-                        rf"(?P<cname>[A-Za-z_]\w*)(?P<cargs>{_ARGS}))")
+_ARGS = r"\((?:[^()\n]|\([^()\n]*\))*\)"
+_C_WORDS = r"(?:(?:const|volatile|unsigned|signed|struct|union|enum|long|short) +)*"
+DEFINITION = re.compile(rf"(?P<category>[A-Z][a-z]+(?:-[a-z]+)?(?: [A-Za-z][a-z]+)?): "
+                        rf"(?:(?P<name>[A-Za-z_][\w.-]*)(?: ?(?P<args>{_ARGS}))?|"
+                        rf"(?:{_C_WORDS}[A-Za-z_]\w*(?: ?\*+)? ){{1,2}}\**"
+                        rf"(?P<cname>[A-Za-z_]\w*) ?(?P<cargs>{_ARGS});?)")
 """A Texinfo definition's form: its category, then the name and perhaps its arguments after a
 space (GNU m4's "Builtin: dnl", "Builtin: changequote ([start = ‘`’], [end = ‘'’])", "Optional
-builtin: changeword (regex)"), or a C function's type, name and arguments (Nettle's "Function:
-void * memxor (void *dst, const void *src, size_t n)": trial 105, F1); the name is group
-``name`` or ``cname``, its arguments ``args`` or ``cargs``."""
+builtin: changeword (regex)", Emacs's "User Option: fill-column"), or a C function's type,
+name and arguments (Nettle's "Function: void * memxor (void *dst, const void *src, size_t n)":
+trial 105, F1; glibc's "Function: long int labs (long int number)", Nettle's "Function: int
+rsa_pkcs1_sign(...)" and "...);": trial 113, F5); the name is group ``name`` or ``cname``, its
+arguments ``args`` or ``cargs``."""
 
 
 _KINDS = frozenset(
@@ -38,24 +41,30 @@ name kinds, and a Markdown guide's "## Case study: compression" made its story o
 photographer the Answer to "What does compression do?" (trial 113, F4)."""
 _NOT_CATEGORIES = frozenset(
     "see also alias aliases by replaced renamed moved superseded related usage return returns "
-    "default defaults deprecated example examples note notes type types".split())
+    "default defaults deprecated example examples note notes".split())
 """Words of a label that make it a field of an entry ("See also: pelican", "Replaced by:
-pelican", "Related command: sync", "Default option: zstd", "Type: boolean"), not a Texinfo
-definition's category (trial 103, F6)."""
+pelican", "Related command: sync", "Default option: zstd"), not a Texinfo definition's category
+(trial 103, F6)."""
+_TYPES = frozenset(["type", "data type", "function type"])
+"""The categories of a type's definition: Texinfo's @deftp writes "Data type: ffi_type"
+(libffi), libtool "Function Type:" and "Type: lt_dlhandle" (trial 113, F5); any other
+"... type:" labels an entry's field ("Return type: int", "Column type: integer")."""
 
 
 def _category(label: str) -> bool:
     """Whether ``label`` is a Texinfo definition's category: its last word a kind of thing
-    (:data:`_KINDS`), no word of it a field's (:data:`_NOT_CATEGORIES`).
+    (:data:`_KINDS`), no word of it a field's (:data:`_NOT_CATEGORIES`), or a type's
+    (:data:`_TYPES`).
 
     Example:
-        >>> _category("Builtin"), _category("User option"), _category("Case study")
+        >>> _category("Builtin"), _category("User Option"), _category("Case study")
         (True, True, False)
-        >>> _category("Related command"), _category("Tutorial")
-        (False, False)
+        >>> _category("Related command"), _category("Data Type"), _category("Return type")
+        (False, True, False)
     """
     words = label.lower().split()
-    return words[-1] in _KINDS and not set(words) & _NOT_CATEGORIES
+    return " ".join(words) in _TYPES or (words[-1] in _KINDS
+                                         and not set(words) & _NOT_CATEGORIES)
 
 
 _PARAMETER = re.compile(r"(?:[^,()]|\([^()]*\))+")
@@ -81,17 +90,35 @@ def _texinfo_arguments(args: str) -> bool:
                for arg in _PARAMETER.findall(inner))
 
 
-_C_PARAMETER = re.compile(r"void|\.\.\.|[^,()]*\*[^,()]*|\s*(?:const |unsigned |struct )?"
-                          r"[A-Za-z_]\w*(?: ?\*+ ?| )[A-Za-z_]\w*(?:\[\w*\])?\s*")
+_C_PARAMETER = re.compile(rf"void|\.\.\.|…|[^,()]*\*[^,()]*|{_C_WORDS}[A-Za-z_]\w* +[A-Za-z_]\w*")
+"""A C function's parameter: a type and a name (``const void *src``, ``size_t n``, ``long int
+number``, ``enum nettle_mode mode``), ``void``, or more of them (``...``, ``…``: Texinfo's HTML
+writes @dots{} as ``&hellip;``)."""
+_C_CALLBACK = re.compile(rf"{_C_WORDS}[A-Za-z_]\w*(?: ?\*+)? ?\( ?\*+ ?[A-Za-z_]\w* ?\) ?"
+                         r"(?P<args>\([^()]*\))")
+"""A parameter that is a callback, its type, ``(*name)`` and its own parameters: libffi's
+``void (*fun) (ffi_cif *cif, void *ret, void **args, void *user_data)``."""
 
 
-def _c_parameters(form: str) -> bool:
-    """Whether a definition's arguments are a C function's parameters, each a type and a name
-    (``const void *src``, ``size_t n``) or ``void``: "Function: returns the sum (a, b)" and
-    "Step: configure logging (optional)" are a handbook's headings, and defined ``sum`` and
-    ``logging`` by the paragraph below them (trial 108, F6)."""
-    args = form[form.rfind("(") + 1:form.rfind(")")]
-    return all(_C_PARAMETER.fullmatch(arg.strip()) for arg in args.split(","))
+def _c_parameters(args: str) -> bool:
+    """Whether ``args`` (in their brackets) are a C function's parameters (:data:`_C_PARAMETER`,
+    a callback's :data:`_C_CALLBACK` with its own), those in square brackets optional (glibc's
+    ``(const char *filename, int flags[, mode_t mode])``): "Function: returns the sum (a, b)"
+    and "Step: configure logging (optional)" are a handbook's headings, and defined ``sum`` and
+    ``logging`` by the paragraph below them (trial 108, F6). Read from the last bracket, the
+    callback's, libffi's ``ffi_prep_closure_loc`` defined nothing (trial 113, F5).
+
+    Example:
+        >>> _c_parameters("(ffi_closure *closure, void (*fun) (ffi_cif *cif, void *ret), "
+        ...               "void *codeloc)"), _c_parameters("(a, b)")
+        (True, False)
+        >>> _c_parameters("(const char *filename, int flags[, mode_t mode])")
+        True
+    """
+    params = [" ".join(p.split()) for p in _PARAMETER.findall(re.sub(r"[][]", " ", args[1:-1]))]
+    return bool(params) and all(_C_PARAMETER.fullmatch(param) or (
+        (callback := _C_CALLBACK.fullmatch(param)) and _c_parameters(callback["args"]))
+        for param in params)
 
 
 def _defined(form: str) -> str:
@@ -100,9 +127,11 @@ def _defined(form: str) -> str:
     found = DEFINITION.fullmatch(form.strip())
     if found is None or not _category(found["category"]):
         return ""
+    if found["category"] == "Type" and "_" not in (found["name"] or found["cname"]):
+        return ""  # Exim's "Type: boolean" is an entry's field, libtool's "Type: lt_module" not
     if found["name"]:
         return found["name"] if _texinfo_arguments(found["args"] or "()") else ""
-    return found["cname"] if _c_parameters(found[0]) else ""
+    return found["cname"] if _c_parameters(found["cargs"]) else ""
 
 
 def definition_names(heading: str) -> list[str]:
@@ -131,6 +160,17 @@ def definition_names(heading: str) -> list[str]:
         ([], [])
         >>> definition_names("Exercise: void swap (int *a, int *b)")
         []
+
+    A type's category, a callback among the parameters, optional ones (trial 113, F5):
+
+        >>> definition_names("Data type: ffi_type"), definition_names("Type: boolean")
+        (['ffi_type'], [])
+        >>> definition_names("Function: ffi_status ffi_prep_closure_loc (ffi_closure *closure, "
+        ...                  "void (*fun) (ffi_cif *cif, void *ret), void *codeloc)")
+        ['ffi_prep_closure_loc']
+        >>> definition_names("Function: int open (const char *filename, int flags[, mode_t "
+        ...                  "mode])"), definition_names("Function: int printf (const char *t, …)")
+        (['open'], ['printf'])
     """
     names = [_defined(part) for part in heading.split(" / ")]
     return list(dict.fromkeys(names)) if all(names) else []
