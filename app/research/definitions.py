@@ -22,6 +22,7 @@ from app.research.topics import topic_kind
 from workers.sources import Passage
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import (
+    LABEL,
     definition_names,
     entry_keywords,
     field_row,
@@ -30,6 +31,7 @@ from workers.sources.entries import (
 )
 from workers.sources.names import NameKey, name_keys, named_symbols
 from workers.sources.query import mentions, symbol_name
+from workers.sources.texinfo_defs import c_declaration
 
 __all__ = ["definition_line", "definitions", "entry_definition", "facet_findings", "own_symbol",
            "passage_entries", "plain_name"]
@@ -86,6 +88,8 @@ def entry_definition(text: str) -> tuple[list[str], str] | None:
         >>> entry_definition("check_local_user\\n\\nUse: routers\\n\\nDefault: false\\n\\n"
         ...                  "When this option is true, Exim checks the user.")  # trial 86
         (['check_local_user'], 'When this option is true, Exim checks the user.')
+        >>> entry_definition("Data type: ffi_type\\n\\nsize_t size: The size of the type.") is None
+        True
     """
     return _entry_at(PARA_SPLIT.split(text.strip()), 0)[0]
 
@@ -152,7 +156,12 @@ def _entry_at(paragraphs: list[str], at: int) -> tuple[tuple[list[str], str] | N
             at += 1
             fences += paragraphs[at].count("```")
         at += 1
-    line = first_summary(paragraphs[at]) if at < len(paragraphs) else None
+    summary = paragraphs[at] if at < len(paragraphs) else ""
+    label = LABEL.match(summary.strip())
+    # a member's line is no summary: libffi's "Data type: ffi_type" above "size_t size: This
+    # must be manually set to the size of the complex type." (trial 113, F5)
+    member = label is not None and c_declaration(label["label"])
+    line = first_summary(summary) if summary and not member else None
     return ((list(dict.fromkeys(names)), line) if line else None), at + 1
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DEFINITION", "definition_names"]
+__all__ = ["DEFINITION", "c_declaration", "definition_names"]
 
 _ARGS = r"\((?:[^()\n]|\([^()\n]*\))*\)"
 _C_WORDS = r"(?:(?:const|volatile|unsigned|signed|struct|union|enum|long|short) +)*"
@@ -98,6 +98,18 @@ _C_CALLBACK = re.compile(rf"{_C_WORDS}[A-Za-z_]\w*(?: ?\*+)? ?\( ?\*+ ?[A-Za-z_]
                          r"(?P<args>\([^()]*\))")
 """A parameter that is a callback, its type, ``(*name)`` and its own parameters: libffi's
 ``void (*fun) (ffi_cif *cif, void *ret, void **args, void *user_data)``."""
+
+
+def c_declaration(text: str) -> bool:
+    """Whether ``text`` declares one C thing, a type and a name (:data:`_C_PARAMETER`): a
+    parameter, or a struct's member as libffi's "Data type: ffi_type" lists them (``size_t
+    size``, ``ffi_type **elements``).
+
+    Example:
+        >>> c_declaration("unsigned short alignment"), c_declaration("Prepare a closure")
+        (True, False)
+    """
+    return _C_PARAMETER.fullmatch(" ".join(text.split())) is not None and text.strip() != "void"
 
 
 def _c_parameters(args: str) -> bool:
