@@ -28,18 +28,23 @@ def _lines(text: str, width: int = 70) -> str:
     return "\n".join([*out, line])
 
 
-def test_a_pdf_of_the_folders_pages_is_skipped_and_one_of_its_own_stays(tmp_path: Path) -> None:
-    root = tmp_path / "doc"
+def _census(root: Path) -> list[str]:
+    """Three HTML pages of the census under ``root/html``, and a PDF's six pages of them."""
     (root / "html").mkdir(parents=True)
     for part in range(3):
         body = "".join(f"<p>{s}</p>" for s in _SENTENCES[part * 20:(part + 1) * 20])
         (root / "html" / f"census-{part}.html").write_text(
             f"<html><head><title>Census part {part}</title></head><body><h1>Census part "
             f"{part}</h1>{body}</body></html>", encoding="utf-8")
-    pages = [f"Heron manual {n + 1}\n" + _lines(" ".join(_SENTENCES[n * 10:(n + 1) * 10]))
-             for n in range(6)]
-    contents = "Contents\n" + "\n".join(f"{n} Heron census of colony {n} {n + 2}"
-                                         for n in range(1, 30))
+    return [f"Heron manual {n + 1}\n" + _lines(" ".join(_SENTENCES[n * 10:(n + 1) * 10]))
+            for n in range(6)]
+
+
+def test_a_pdf_of_the_folders_pages_is_skipped_and_one_of_its_own_stays(tmp_path: Path) -> None:
+    root = tmp_path / "doc"
+    pages = _census(root)
+    contents = "Contents\n" + "\n".join(f"{n} Heron census of colony {n} {n // 5 + 2}"
+                                         for n in range(1, 30))  # its pages, 2 to 7
     appendix = _lines(" ".join(f"Appendix note {n}: the frobnicator limit is {4096 + n} "
                                f"widgets per harbour in year {2000 + n}." for n in range(12)))
     (root / "manual.pdf.gz").write_bytes(gzip.compress(make_pdf([contents, *pages, appendix])))
@@ -66,3 +71,27 @@ def test_a_pdf_of_the_folders_pages_is_skipped_and_one_of_its_own_stays(tmp_path
             "html/; 1 of its 8 pages, text of its own, indexed)",
             "paper.pdf: skipped, a PDF of pages indexed (98% of its text is in notes.md; 1 of its "
             "4 pages, text of its own, indexed)"], notes
+
+
+def test_a_copys_table_of_values_and_its_short_pages_of_its_own_stay(tmp_path: Path) -> None:
+    # an appendix of lines ending in numbers was taken for a contents page, and a page too short
+    # to sample ("... now listens on port 8731.") was dropped: the note said 100% (trial 113, F2)
+    root = tmp_path / "doc"
+    pages = _census(root)
+    table = ("Appendix A: Limits and default values\n"
+             "The wardens refuse new volunteers past a crew of 64\n"
+             "Eggs a single nest may hold before the wardens tag it 5\n"
+             "Seconds between two photographs of one nest 15\n"
+             "Boats on the lake during the count at most 4\n"
+             "Largest flock counted by hand rather than photographed 4096")
+    short = "From the 2024 census on, the wardens file ledger 8731."  # sampled none
+    (root / "manual.pdf").write_bytes(make_pdf(
+        ["Heron census\nCensus part 1", *pages, table, short, "Ledger 9931: mislaid."]))
+    with Corpus.open(tmp_path / "d", folder=root) as corpus:
+        assert corpus.search("eggs nest tag", k=1)[0].doc_id == "manual.pdf:p8"
+        assert corpus.search("2024 census ledger", k=1)[0].doc_id == "manual.pdf:p9"
+        assert corpus.search("ledger 9931", k=1)[0].doc_id == "manual.pdf:p10"
+        assert corpus.passage("manual.pdf:p1#0") is None  # a title page the pages hold
+        notes = [n for n in corpus.notes if "a PDF of pages indexed" in n]
+        assert notes == ["manual.pdf: skipped, a PDF of pages indexed (97% of its text is in 3 "
+                         "files of html/; 3 of its 10 pages, text of its own, indexed)"], notes
