@@ -67,3 +67,42 @@ def test_a_short_page_that_does_not_send_its_reader_away_is_indexed(tmp_path: Pa
                                     "UTC; a red badge means it failed.</p></body></html>")
     with Corpus.open(tmp_path / "d", folder=root) as corpus:
         assert "nightly build" in corpus.passage("page.html#0").text
+
+
+DOWNLOAD = """<!DOCTYPE html>
+<html><head><title>Download quillsync 2.0</title>
+<meta http-equiv="refresh" content="3; url=https://downloads.example.org/quillsync-2.0.tar.gz">
+</head><body>
+<h1>Download quillsync 2.0</h1>
+<p>Your download starts in 3 seconds. Verify the archive before you build it: its SHA-256 checksum
+is 9f2c4e1a7b, and it is signed with the release key 0x5EED1953.</p>
+</body></html>"""
+
+MOVED = """<html><head><title>Moved</title><meta http-equiv="refresh" content="0;
+url=https://quillsync.example.org/manual/"></head><body><h1>This manual has moved</h1><p>It now
+lives at <a href="https://quillsync.example.org/manual/">quillsync.example.org</a>. Please
+update your bookmarks.</p></body></html>"""
+
+
+@pytest.mark.parametrize("target", ["https://downloads.example.org/quillsync-2.0.tar.gz",
+                                    "quillsync-2.0.tar.gz"])
+def test_a_page_that_sends_its_reader_out_of_the_folder_is_a_stub_only_when_it_says_just_that(
+        tmp_path: Path, target: str) -> None:
+    # a download page (a refresh to the archive) was skipped as 'a page that only redirects to
+    # https://...tar.gz', its checksum with it (trial 113, F3)
+    root = tmp_path / "site"
+    root.mkdir()
+    (root / "index.html").write_text("<html><head><title>Quillsync</title></head><body><h1>"
+                                     "Quillsync</h1><p>Quillsync keeps two trees in step. See "
+                                     "the <a href='download.html'>download page</a>.</p>"
+                                     "</body></html>")
+    (root / "download.html").write_text(DOWNLOAD.replace(
+        "https://downloads.example.org/quillsync-2.0.tar.gz", target))
+    (root / "old-manual.html").write_text(MOVED)
+    with Corpus.open(tmp_path / "d", folder=root) as corpus:
+        hits = corpus.search("SHA-256 checksum of the quillsync 2.0 archive", k=1)
+        assert hits[0].ref == "download.html#0", hits
+        assert "9f2c4e1a7b" in hits[0].text
+        assert corpus.passage("old-manual.html#0") is None
+        assert "old-manual.html: skipped, a page that only redirects to https://quillsync." \
+               "example.org/manual/" in corpus.notes, corpus.notes
