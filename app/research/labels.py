@@ -1,6 +1,7 @@
 """What a passage bullet is labelled by in a report: its entry's label
-(:func:`app.research.reference.entry_label`), or, on a page of a file titled by its own name
-(a PDF has no title of its own), the heading of the section the passage is cut from.
+(:func:`app.research.reference.entry_label`), else the heading of the section the passage is
+cut from when that tells more than its page's title (on a file titled by its own name, a PDF,
+any heading does).
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from typing import Any
 
 from app.research.reference import entry_label
 from app.research.text import clip
-from workers.sources.entries import definition_names
 
 __all__ = ["MAX_LABEL_CHARS", "shown_label"]
 
@@ -24,19 +24,25 @@ maxread=2000, ...)``, stood before each of pxssh's sentences (trial 102, F8)."""
 def shown_label(item: dict[str, Any]) -> str:
     """The label a passage bullet (``item``: a passage with ``ref``, ``title``, ``heading`` and
     ``text``) is shown under: :func:`~app.research.reference.entry_label`, but where that is the
-    document's title and the title is only its file's name, the section's heading when there is
-    one: "bashref.pdf: In an interactive shell, the value is interpreted as ..." named the
-    file, not the section, "Bash Variables" (trial 97, R2). So is a Texinfo definition's
-    heading: "Syscmd (GNU M4 1.4.19 macro processor)" labelled the later passages of "Builtin:
-    syscmd (shell-command)" (trial 101, F9). At most :data:`MAX_LABEL_CHARS` (:func:`_short`).
+    document's title, the heading of the section the passage lies in when it tells more
+    (:func:`_tells`). The title named the page, not the section, on one-page manuals and
+    chaptered ones alike: "bashref.pdf: In an interactive shell, ..." (trial 97, R2), "Syscmd
+    (GNU M4 1.4.19 macro processor)" (trial 101, F9), and "Libtool: If you think libtool should
+    let some flag through ..." under "13.1 Why does libtool strip link flags ...?", "HAProxy
+    version 2.6.12 - Management Guide: If the new process manages to bind ..." under "4.
+    Stopping and restarting HAProxy" (trial 113): entry_label takes a section's heading only
+    when it names an identifier. At most :data:`MAX_LABEL_CHARS` (:func:`_short`).
 
     Example:
         >>> shown_label({"ref": "docs/bashref.pdf:p96#0", "title": "bashref.pdf",
         ...              "heading": "Bash Variables", "text": "In an interactive shell, ..."})
         'Bash Variables'
-        >>> shown_label({"ref": "faq.html#2", "title": "SQLite FAQ", "heading": "Locking",
-        ...              "text": "Two processes can read at once."})
-        'SQLite FAQ'
+        >>> shown_label({"ref": "libtool.html#345", "title": "Libtool", "heading": "13.1 Why "
+        ...              "does libtool strip link flags?", "text": "If you think libtool ..."})
+        '13.1 Why does libtool strip link flags?'
+        >>> shown_label({"ref": "ssh.1#4", "title": "ssh — OpenSSH remote login client",
+        ...              "heading": "DESCRIPTION", "text": "ssh connects and logs into ..."})
+        'ssh — OpenSSH remote login client'
         >>> shown_label({"ref": "api.html#9", "title": "API", "text": "unsafe_hash "
         ...              "(Optional[bool]) –\\n\\nAlthough not recommended, you can ..."})
         'unsafe_hash (Optional[bool])'
@@ -50,10 +56,10 @@ def shown_label(item: dict[str, Any]) -> str:
     """
     label = entry_label(item)
     title = str(item.get("title") or "")
-    heading = " ".join(str(item.get("heading") or "").split())
+    heading = " ".join(str(item.get("heading") or "").split()).rstrip(_MARKS)
     document = str(item.get("ref") or "").split("#", 1)[0].rsplit(":p", 1)[0]
     if heading and label == title and (title == document.rsplit("/", 1)[-1]
-                                       or definition_names(heading)):
+                                       or _tells(heading, title)):
         label = heading
     return _short(_DASH_END.sub("", label))
 
@@ -61,6 +67,44 @@ def shown_label(item: dict[str, Any]) -> str:
 _DASH_END = re.compile(r"\s+[–—-]+\s*$")
 """A dash a label ends with: a Sphinx field's "name (type) –" before its text (attrs'
 "unsafe_hash (Optional[bool]) –: Although not recommended ...", trial 109, F8)."""
+
+_MARKS = "¶#§ "
+"""A permalink mark after a heading's text (``HTTP Purging ¶``)."""
+
+_PARTS = frozenset("""name synopsis description options option examples example environment
+files notes caveats bugs diagnostics authors author copyright history standards see also
+reporting exit status return value values configuration introduction overview contents table
+of summary usage details preface abstract index notice""".split())
+"""The words of a heading that names a part every document may have, not its subject (a man
+page's ``DESCRIPTION``, ``SEE ALSO``; ``Introduction``, ``Overview``): the title says more."""
+
+
+def _tells(heading: str, title: str) -> bool:
+    """Whether a section's ``heading`` tells more than its page's ``title``: some part of it
+    (a passage across sections has ``A / B``) has words of its own, neither the title's nor a
+    part's every document has (:data:`_PARTS`). A Texinfo page's "5.2 Bash Variables" under
+    "Bash Variables (Bash Reference Manual)" does not; "HTTP Purging" under "Purging and
+    banning" does.
+
+    Example:
+        >>> _tells("HTTP Purging", "Purging and banning"), _tells("OPTIONS", "gzip(1)")
+        (True, False)
+        >>> _tells("5.2 Bash Variables", "Bash Variables (Bash Reference Manual)")
+        False
+        >>> _tells("ssh — OpenSSH remote login client / SYNOPSIS", "ssh — OpenSSH remote login "
+        ...        "client")
+        False
+    """
+    own = set(_WORD.findall(title.casefold()))
+    for part in heading.split(" / "):
+        words = set(_WORD.findall(part.casefold()))
+        if part.strip() != title.strip() and words - own - _PARTS:
+            return True
+    return False
+
+
+_WORD = re.compile(r"[^\W\d_](?:[\w'’-]*\w)?")
+"""A word of a heading or a title, numbers (a section's "5.2") aside."""
 
 
 def _short(label: str) -> str:
