@@ -53,6 +53,9 @@ def shown_label(item: dict[str, Any]) -> str:
         ...              "timeout=30, maxread=2000, searchwindowsize=None, logfile=None, cwd=None,"
         ...              " env=None)\\n\\nThe echo attribute may be set to False."})
         '__init__(…)'
+        >>> shown_label({"ref": "builtins.md#4", "title": "builtins.md", "text": "cd -\\n\\n"
+        ...              "Changes to the previous directory."})
+        'cd -'
     """
     label = entry_label(item)
     title = str(item.get("title") or "")
@@ -64,9 +67,11 @@ def shown_label(item: dict[str, Any]) -> str:
     return _short(_DASH_END.sub("", label))
 
 
-_DASH_END = re.compile(r"\s+[–—-]+\s*$")
-"""A dash a label ends with: a Sphinx field's "name (type) –" before its text (attrs'
-"unsafe_hash (Optional[bool]) –: Although not recommended ...", trial 109, F8)."""
+_DASH_END = re.compile(r"\s+[–—]+\s*$|(?<=[)\]])\s+-{1,2}\s*$")
+"""A dash a label ends with that only leads to its text: a Sphinx field's "name (type) –"
+(attrs' "unsafe_hash (Optional[bool]) –: Although not recommended ...", trial 109, F8), or
+hyphens after such a field's bracket. A hyphen after a word is a command's argument, kept:
+"cd -" and "git checkout -" were labelled "cd" and "git checkout" (trial 113, F10)."""
 
 _MARKS = "¶#§ "
 """A permalink mark after a heading's text (``HTTP Purging ¶``)."""

@@ -41,8 +41,8 @@ def test_a_one_page_manuals_passage_is_labelled_by_its_section(tmp_path: Path) -
                          for line in lines), md
 
 
-def _labelled(title: str, heading: str, text: str, ref: str = "guide/purging.html#3") -> str:
-    q = "How do I purge a page from the cache over HTTP?"
+def _labelled(title: str, heading: str, text: str, ref: str = "guide/purging.html#3",
+              q: str = "How do I purge a page from the cache over HTTP?") -> str:
     rows = [row("docs_search", q, [item("passage", text, ref, score=4.0, title=title,
                                         heading=heading)])]
     md = render_markdown(data(rows, topic=q, sub_questions=[q]))
@@ -71,3 +71,17 @@ def test_a_heading_that_tells_no_more_than_the_title_leaves_the_title() -> None:
     readme = {"ref": "README.md#2", "title": "README.md", "heading": "Compression",
               "text": "Compression shrinks file data before it is sent."}
     assert shown_label(readme) == "Compression"  # a file titled by its name: any heading
+
+
+def test_a_labels_trailing_hyphen_is_kept_when_it_is_an_argument() -> None:
+    # Trial 113, F10: "cd -" was labelled "cd", "git checkout -" "git checkout"; a Sphinx
+    # field's dash before its text still goes ("unsafe_hash (Optional[bool]) –", trial 109)
+    text = "Switches back to the branch checked out before the current one."
+    line = _labelled("Git tips", "git checkout -", text, ref="tips.md#3",
+                    q="How do I switch back to the branch checked out before?")
+    assert line.startswith("- git checkout -: Switches back"), line
+    opened = {"ref": "builtins.md#4", "title": "builtins.md", "text": "cd -\n\nChanges to the "
+              "previous directory."}
+    assert shown_label(opened) == "cd -"
+    field = {"ref": "api.html#9", "title": "API", "text": "timeout (float) -\n\nSeconds to wait."}
+    assert shown_label(field) == "timeout (float)"
