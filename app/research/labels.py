@@ -118,7 +118,10 @@ def _short(label: str) -> str:
     "pexpect.run(…)"; a Texinfo page title's manual, "How can I match C-style comments? (…)"),
     else clipped: cut at 70 characters, such labels ended mid-argument and mid-title,
     "pexpect.run(command, timeout=30, ..., events=None,…" (trial 104, R3). A bracket inside
-    it stays (it was cut at the first: "Never call fork(…)", trial 108, F8).
+    it stays (it was cut at the first: "Never call fork(…)", trial 108, F8). So does one
+    followed by a signature's tail (:data:`_TAIL`): a return annotation, kept when it fits, a
+    Sphinx "[source]" or a C prototype's ";", dropped ("quillsync.Client.open(path: str, ...
+    timeout: float =…" was cut mid-argument, trial 113).
 
     Example:
         >>> _short("pexpect.run(command, timeout=30, withexitstatus=False, events=None, "
@@ -130,14 +133,33 @@ def _short(label: str) -> str:
         >>> _short("Never call fork() in a threaded relay; call posix_spawn (see below) from "
         ...        "plugins instead")
         'Never call fork() in a threaded relay; call posix_spawn (see below)…'
+        >>> _short("quillsync.Client.open(path: str, mode: str = 'r', retries: int = 5, "
+        ...        "timeout: float = 30.0) -> Client [source]")
+        'quillsync.Client.open(…) -> Client'
+        >>> _short("int quill_open(const char *path, int flags, unsigned int retries, "
+        ...        "double timeout);")
+        'int quill_open(…)'
     """
     if len(label) <= MAX_LABEL_CHARS:
         return label
-    if label.endswith(")") and (opened := _opening(label)) > 0:
-        head = label[:opened]
+    tail = _TAIL.search(label)
+    body = label[:tail.start()] if tail else label
+    if body.endswith(")") and (opened := _opening(body)) > 0:
+        head = body[:opened]
         if len(head) < MAX_LABEL_CHARS - 4:
-            return f"{head.rstrip()} (…)" if head.endswith(" ") else f"{head}(…)"
+            short = f"{head.rstrip()} (…)" if head.endswith(" ") else f"{head}(…)"
+            returns = " ".join(tail.group("returns").split()) if tail and tail.group(
+                "returns") else ""
+            return f"{short} {returns}" if returns and len(
+                short) + len(returns) < MAX_LABEL_CHARS else short
     return clip(label, MAX_LABEL_CHARS)
+
+
+_TYPE = r"[\w.]+(?:\[[^()]*?\])?"
+_TAIL = re.compile(rf"(?<=\))\s*(?P<returns>->\s*{_TYPE}(?:\s*\|\s*{_TYPE})*)?"
+                   r"\s*(?:\[source\]|;)?\s*$")
+"""What may follow a signature's closing bracket: its return annotation ("-> Client"), the
+"[source]" link Sphinx writes after it, a C prototype's ";"."""
 
 
 def _opening(label: str) -> int:

@@ -85,3 +85,13 @@ def test_a_labels_trailing_hyphen_is_kept_when_it_is_an_argument() -> None:
     assert shown_label(opened) == "cd -"
     field = {"ref": "api.html#9", "title": "API", "text": "timeout (float) -\n\nSeconds to wait."}
     assert shown_label(field) == "timeout (float)"
+
+
+def test_a_long_signature_with_a_return_annotation_drops_its_arguments_not_a_cut() -> None:
+    # Trial 113: "quillsync.Client.open(path: str, ... timeout: float =…" was cut mid-argument
+    signature = ("quillsync.Client.open(path: str, mode: str = 'r', retries: int = 5, "
+                 "timeout: float = 30.0) -> Client")
+    text = "Open a remote folder for syncing and return a client bound to it."
+    line = _labelled("quillsync API", signature, text, ref="api.html#7",
+                     q="How do I open a remote folder for syncing?")
+    assert line.startswith("- quillsync.Client.open(…) -> Client: Open a remote"), line
