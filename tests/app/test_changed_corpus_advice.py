@@ -33,8 +33,17 @@ from tests.results_db import db_rows, db_run, db_runs
 NEW_FILE = ("beacons.md", "# Zorblax relay beacons\n\nThe Zorblax relay beacon is violet: every "
                           "Zorblax relay station lights its Zorblax relay beacon before each "
                           "launch window of the Zorblax relay.\n")
-"""A file added to the corpus after the thread started: the report of a run on the new
-content cites it."""
+"""A file added to the corpus after the thread started: a run on the new content finds it
+(:func:`_found_new`)."""
+
+
+def _found_new(data: Path, thread: str) -> bool:
+    """Whether the thread's results rows hold a passage or finding of :data:`NEW_FILE`: the
+    run searched the new content (its report cites the corpus's strongest document on the
+    topic, which a definition of the relay elsewhere may be)."""
+    return any(str(item.get("ref", "")).startswith(NEW_FILE[0])
+               for r in db_rows(data, thread)
+               for item in (json.loads(r["structured"] or "{}").get("items") or []))
 
 
 def _pasted(line: str) -> list[str]:
@@ -114,8 +123,7 @@ def test_every_command_printed_for_a_thread_whose_corpus_changed_works_when_past
     assert "report written" in out, out
     assert [r["thread_id"] for r in db_runs(tmp_path / "data")] == [thread]  # no second thread
     assert db_run(tmp_path / "data", thread)["status"] == "finished"
-    report = Path(db_run(tmp_path / "data", thread)["report_path"]).read_text("utf-8")
-    assert NEW_FILE[0] in report
+    assert _found_new(tmp_path / "data", thread)
 
 
 def test_a_paused_thread_whose_corpus_changed_is_planned_again_for_its_review(
@@ -144,7 +152,7 @@ def test_a_paused_thread_whose_corpus_changed_is_planned_again_for_its_review(
     assert "report written" in capsys.readouterr().out
     rows = db_rows(tmp_path / "data", thread)
     assert rows and all(r["write_count"] == 1 for r in rows)  # each row written once
-    assert NEW_FILE[0] in Path(db_run(tmp_path / "data", thread)["report_path"]).read_text()
+    assert _found_new(tmp_path / "data", thread)
 
 
 def test_the_advice_names_a_thread_the_topic_does_not_land_on_by_itself(

@@ -80,7 +80,7 @@ def label_name(paragraph: str) -> str:
         >>> label_name("--leak-check=<no|full> [default: summary]: When enabled, ...")
         '--leak-check'
     """
-    found = LABEL.match(paragraph := unfielded(paragraph.strip()))
+    found = LABEL.match(paragraph.strip())
     if found is None:
         return ""
     name = _ARGUMENTS.sub("", found.group("label")).strip()
@@ -123,7 +123,7 @@ def entry_led(paragraph: str) -> bool:
         ...     "Step one – then the rest.")  # Sphinx's parameter, a dash in prose
         (True, False)
     """
-    found = LABEL.match(paragraph := unfielded(paragraph.strip()))
+    found = LABEL.match(paragraph := paragraph.strip())
     if found is None or not label_name(paragraph):
         return False
     label, rest = found.group("label").strip(), paragraph[found.end():]
