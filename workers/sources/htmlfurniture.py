@@ -144,28 +144,36 @@ are most of its text (:func:`_bar`) and it holds no page's title (:data:`_TITLED
 block holding the title stays). A docutils ``sidebar`` directive is a class, not an id: it
 stays."""
 
+_LINK_BOX = ("//table[tr/th or thead/tr/th][count(.//tr[td]) <= 2][.//td]"
+             "[not(.//td[not(ul or ol)])][not(.//li[not(.//a)])]")
+"""A small table of lists of links under headings: Apache's "Related Modules / Related
+Directives" box, beside each section ("core — Related Directives: DocumentRoot ServerAlias
+ServerName <VirtualHost>" opened a page's passage and was a Finding, trial 110, F8); furniture
+when its cells are links (:func:`_links_only`)."""
+
 _LOCAL = threading.local()
 
 
 def _paths() -> tuple[list[etree.XPath], etree.XPath, etree.XPath, etree.XPath, etree.XPath,
-                      etree.XPath, etree.XPath, etree.XPath]:
+                      etree.XPath, etree.XPath, etree.XPath, etree.XPath]:
     """This thread's compiled paths (an XPath evaluator serves one thread at a time): those
     whose results' parents are furniture, the links and their holder test, the texinfo
-    furniture and test, the bars' links, the navigation ids and the title test."""
+    furniture and test, the bars' links, the navigation ids, the title test and the boxes of
+    links."""
     paths = getattr(_LOCAL, "paths", None)
     if paths is None:
         paths = _LOCAL.paths = (
             [etree.XPath(path) for path in (*_BY_ATTRIBUTE, _CONTENTS)],
             etree.XPath(_LINKS), etree.XPath(_HOLDER), etree.XPath(TEXINFO_FURNITURE),
             etree.XPath(TEXINFO_PAGE), etree.XPath(BARS), etree.XPath(_NAV_ID),
-            etree.XPath(f"boolean({_TITLED})"))
+            etree.XPath(f"boolean({_TITLED})"), etree.XPath(_LINK_BOX))
     return paths
 
 
 def page_furniture(root: Any) -> list[Any]:
     """The furniture elements of a parsed page (``root``: an lxml HTML element), each once, to
     be dropped before the page's text is read. Never raises for a page lxml parsed."""
-    of_parents, links, holder, texinfo, is_texinfo, bars, nav_ids, titled = _paths()
+    of_parents, links, holder, texinfo, is_texinfo, bars, nav_ids, titled, boxes = _paths()
     found = [node.getparent() for path in of_parents for node in path(root)]
     found += [link.getparent() if holder(link) else link for link in links(root)]
     if is_texinfo(root):
@@ -174,6 +182,7 @@ def page_furniture(root: Any) -> list[Any]:
     found += [block for block in (a.getparent() for a in nav_ids(root)) if _bar(block)
               and block.tag not in ("html", "body", "main", "article")
               and not titled(block)]
+    found += [box for box in boxes(root) if all(_bar(cell) for cell in box.iter("td"))]
     return list(dict.fromkeys(found))  # one element found twice is dropped once
 
 

@@ -343,3 +343,18 @@ def test_a_heading_linked_back_to_the_contents_keeps_its_text() -> None:
     assert ("Why is my sleep not running in parallel?" in [h for h, _t in page.sections]
             ), page.sections
     assert "\u00b6" not in page.text
+
+
+def test_a_box_of_related_links_is_furniture_and_a_table_of_values_is_not() -> None:
+    # trial 110, F8: Apache's "Related Modules / Related Directives" table beside a section
+    # opened its passage and was a Finding ("core — Related Directives: DocumentRoot ...")
+    page = html_page('<html><body><h2>Using Name-based Virtual Hosts</h2><table class="x">'
+                     '<tr><th>Related Modules</th><th>Related Directives</th></tr><tr><td><ul>'
+                     '<li><a href="core.html">core</a></li></ul></td><td><ul><li><a href="c.html'
+                     '#dr">DocumentRoot</a></li><li><a href="c.html#sn">ServerName</a></li></ul>'
+                     '</td></tr></table><p>The first step is to create a block.</p>'
+                     '<table><tr><th>Name</th><th>Default</th></tr><tr><td><ul><li><a href="#t">'
+                     'Timeout</a> 60 seconds</li></ul></td><td><ul><li>60</li></ul></td></tr>'
+                     '</table></body></html>')
+    assert "Related Directives" not in page.text and "DocumentRoot" not in page.text, page.text
+    assert "The first step" in page.text and "60 seconds" in page.text, page.text
