@@ -43,6 +43,10 @@ def reads_as_prose(text: str) -> bool:
         True
         >>> reads_as_prose("$ git add frotz.c filfre.c\\n$ git reset <3>")
         False
+        >>> reads_as_prose("Enable logging of HTTP request, session state and timers")
+        True
+        >>> reads_as_prose("make install prefix=/usr")
+        False
     """
     visible = "".join(text.split())
     lines = [line.split() for line in text.splitlines() if line.strip()]
@@ -54,7 +58,13 @@ def reads_as_prose(text: str) -> bool:
     letters = sum(c.isalpha() for c in visible)
     words = len(_WORD.findall(text))
     return (letters >= 0.85 * len(visible) and words >= 5 * len(lines)
-            and bool(_SENTENCE_END.search(text)))
+            and bool(_SENTENCE_END.search(text) or _TITLE_LINE.fullmatch(text.strip())))
+
+
+_TITLE_LINE = re.compile(r"[A-Z][a-z]+(?:,? [A-Za-z][\w'-]*){4,}")
+"""One line of plain words, the first capitalised, without a full stop: what an entry is, as
+HAProxy's keywords say it ("Enable logging of HTTP request, session state and timers" was
+quoted as code, trial 111, F5)."""
 
 
 def pre_blocks(text: str) -> list[tuple[bool, str]]:

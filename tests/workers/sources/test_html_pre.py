@@ -120,3 +120,15 @@ while the backend only cares about the servers.</pre></body></html>""")
     assert paragraphs[-1].startswith("Frontends and backends are sometimes"), paragraphs
     assert ("- decide which server to forward the connection to according to the load balancing "
             "strategy;") in paragraphs, paragraphs
+
+
+def test_a_keywords_one_line_description_is_prose() -> None:
+    # trial 111, F5: HAProxy writes what a keyword does on one line of a <pre class="text">,
+    # without a full stop; it was kept as code and quoted in backticks after the label
+    page = html_page('<html><body><div class="keyword"><b>option httplog</b> <span>[ clf ]'
+                     '</span></div><pre class="text">Enable logging of HTTP request, session '
+                     'state and timers\n</pre><pre class="text">make install prefix=/usr\n'
+                     '</pre></body></html>')
+    prose = [block for block in page.text.split("\n\n") if not block.startswith("```")]
+    assert "Enable logging of HTTP request, session state and timers" in prose, page.text
+    assert "```\nmake install prefix=/usr\n```" in page.text, page.text  # a command: code
