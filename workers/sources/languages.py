@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from workers.sources.base import CorpusError
+from workers.sources.note_groups import named_list
 from workers.sources.text import plural, safe_name
 from workers.sources.textlanguage import page_text, read_alike, text_language
 
@@ -360,9 +361,7 @@ def alike_note(tset: TranslationSet, label: str, shown: int = 3) -> str:
     """The note of folders (or pages) named by languages whose text reads as one: no
     translations, every page indexed."""
     where = sorted(tset.counts(), key=lambda tag: tset.label(tag))
-    named = ", ".join(safe_name(tset.label(tag)) for tag in where[:shown])
-    if len(where) > shown:
-        named += f" and {len(where) - shown} more"
+    named = named_list([safe_name(tset.label(tag)) for tag in where], shown)
     return (f"{named}: named by languages, but their pages read as one language ({label}): "
             "no translations, every page is indexed")
 

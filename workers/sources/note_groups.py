@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable
 
 __all__ = ["LINK_EXAMPLES", "MAX_NOTES", "NAMED", "capped_notes", "grouped_notes", "one_line_each",
-           "shown_notes"]
+           "named_list", "shown_count", "shown_notes"]
 
 NAMED = 10
 """Files named in the line of a reason more than this many files share (each named below it)."""
@@ -130,7 +130,35 @@ def _kind(why: str) -> tuple[tuple[str, str], str]:
     return (("why", match["why"]), match["detail"]) if match else (("why", why), "")
 
 
+def shown_count(n: int, shown: int) -> int:
+    """How many of ``n`` names a note shows when it shows ``shown`` and counts the rest: all of
+    them when one more is left, as "and 1 more" names no fewer words than the name (trial 111,
+    F12: "404.html, search.html and 1 more" never named the third).
+
+    Example:
+        >>> shown_count(3, 2), shown_count(4, 2), shown_count(2, 2)
+        (3, 2, 2)
+    """
+    return n if n == shown + 1 else shown
+
+
+def named_list(names: list[str], shown: int) -> str:
+    """``names`` for a note: the first ``shown`` (:func:`shown_count`), then how many more.
+
+    Example:
+        >>> named_list(["a", "b", "c"], 2), named_list(["a", "b", "c", "d"], 2)
+        ('a, b, c', 'a, b and 2 more')
+    """
+    shown = shown_count(len(names), shown)
+    more = f" and {len(names) - shown:,} more" if len(names) > shown else ""
+    return f"{', '.join(names[:shown])}{more}"
+
+
 def _group_line(kind: str, why: str, members: list[tuple[int, str, str]], limit: int) -> str:
+    """The one line of ``members`` noted for one reason: up to ``limit`` named, then how many
+    more; one more is named too ("404.html, search.html and 1 more" never named the third,
+    trial 111, F12)."""
+    limit = shown_count(len(members), limit)
     more = len(members) - limit
     tail = f" and {more:,} more" if more > 0 else ""
     if kind != "why":

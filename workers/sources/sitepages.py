@@ -15,6 +15,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from workers.sources.note_groups import named_list
+
 __all__ = ["sphinx_source", "without_site_pages"]
 
 _File = tuple[str, Path, os.stat_result]
@@ -60,8 +62,7 @@ def without_site_pages(found: list[_File], skipped: Counter[str],
                       (code, "the highlighted source of the modules the API pages document "
                              "(Sphinx's viewcode)")):
         if rels and notes is not None:
-            more = f" and {len(rels) - 2} more" if len(rels) > 2 else ""
-            notes.append(f"{', '.join(rels[:2])}{more}: skipped, {why}")
+            notes.append(f"{named_list(rels, 2)}: skipped, {why}")
     return [entry for entry in found if entry[0] not in gone]
 
 

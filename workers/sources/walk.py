@@ -43,6 +43,7 @@ from workers.sources.filekinds import (
     head_bytes,
     inner_name,
 )
+from workers.sources.note_groups import named_list
 from workers.sources.sitepages import sphinx_source
 from workers.sources.text import plural, raw, safe_name
 
@@ -389,9 +390,8 @@ def passed_over(hidden: list[str], other: Counter[str], shown: int = 3) -> list[
     """
     notes = []
     if hidden:
-        more = f" and {len(hidden) - shown} more" if len(hidden) > shown else ""
         what = "a hidden file" if len(hidden) == 1 else "hidden files"
-        notes.append(f"{', '.join(hidden[:shown])}{more}: passed over, {what}")
+        notes.append(f"{named_list(hidden, shown)}: passed over, {what}")
     if other:
         counted = max(other.values()) > 1  # then every type's count ("..., .gif" read as cut)
         kinds = ", ".join(f"{ext} x{n}" if counted else ext for ext, n in other.most_common())

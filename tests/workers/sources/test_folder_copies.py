@@ -54,7 +54,7 @@ def test_identical_plain_files_are_indexed_once_and_the_first_in_order_kept(
         assert {hit.doc_id for hit in c.search("heron planner", k=20)} == {"guide.txt"}
         assert c.notes == ["4 files skipped, copies of files indexed (the same content), each "
                            "indexed once there (NEWS -> guide.txt, TODO -> guide.txt, c1 -> "
-                           "guide.txt and 1 more)"], c.notes
+                           "guide.txt, c2 -> guide.txt)"], c.notes
 
 
 def test_entries_that_other_versions_of_a_changelog_share_are_never_stripped(

@@ -247,7 +247,7 @@ def test_a_sphinx_sites_own_pages_are_not_indexed(tmp_path: Path) -> None:
     (docs / "searchindex.js").write_text("Search.setIndex({})", encoding="utf-8")
     found, notes = _indexed(tmp_path, docs, "heron census nesting pairs")
     assert found == ["errorhandling.html"], found
-    assert notes[-1] == ("404.html, genindex.html and 1 more: skipped, pages the site's "
+    assert notes[-1] == ("404.html, genindex.html, search.html: skipped, pages the site's "
                          "generator made for itself (search, indexes, page not found, site "
                          "map)"), notes
     found, _ = _indexed(tmp_path / "other", plain, "heron census nesting pairs")
@@ -296,7 +296,7 @@ def test_an_mkdocs_sites_own_pages_are_not_indexed(tmp_path: Path) -> None:
     (docs / "search" / "search_index.json").write_text('{"docs": []}', encoding="utf-8")
     found, notes = _indexed(tmp_path, docs, "heron census nesting pairs")
     assert found == ["reference.html"], found
-    assert notes[-1].startswith("404.html, search.html and 1 more: skipped, pages the site's "
+    assert notes[-1].startswith("404.html, search.html, sitemap.html: skipped, pages the site's "
                                 "generator made for itself"), notes
 
 

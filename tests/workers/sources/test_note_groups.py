@@ -73,11 +73,12 @@ def test_details_that_differ_are_shown_by_each_name_and_links_out_grouped() -> N
     dirs = [f"d{i}/: a link to /srv/d{i}, outside the folder: followed" for i in range(5)]
     lines = grouped_notes(["x.pdf: skipped, encrypted (needs a password)", *sizes, *out, *dirs])
     assert lines[0] == "x.pdf: skipped, encrypted (needs a password)"
-    assert lines[1] == (", ".join(f"f{i}.txt ({i + 3} MB > 2 MB)" for i in range(NAMED))
-                        + " and 1 more: skipped, too large")
+    # one more is named, not counted ("and 1 more" named none, trial 111, F12)
+    assert lines[1] == (", ".join(f"f{i}.txt ({i + 3} MB > 2 MB)" for i in range(NAMED + 1))
+                        + ": skipped, too large")
     assert lines[2] == ("4 files are links leading out of the folder, indexed (o0.md -> "
-                        "/srv/docs/o0.md, o1.md -> /srv/docs/o1.md, o2.md -> /srv/docs/o2.md "
-                        "and 1 more)")
+                        "/srv/docs/o0.md, o1.md -> /srv/docs/o1.md, o2.md -> /srv/docs/o2.md, "
+                        "o3.md -> /srv/docs/o3.md)")
     assert lines[3] == ("5 folders are links leading out of the folder, followed (d0/ -> /srv/d0, "
                         "d1/ -> /srv/d1, d2/ -> /srv/d2 and 2 more)")
     assert len(lines) == 4
