@@ -37,7 +37,9 @@ _GENUS = re.compile(r"\s*(?:is|are)\s+(?:an?|the|one)\s+((?:[\w-]+\s+){0,3}[\w-]
 index built over a subset of a table"."""
 _VERB = re.compile(
     r"\b(?:is|are|was|were|has|have|had|can|cannot|may|might|will|would|should|must|means|"
-    r"refers|returns|does|do|sets|gets|makes|causes|uses|allows|lets|controls|stands)\b",
+    r"refers|returns|does|do|sets|gets|makes|causes|uses|allows|lets|controls|stands|provides|"
+    r"enables|offers|supports|contains|includes|handles|implements|defines|specifies|measures|"
+    r"produces|generates|creates|runs|converts|checks|adds|removes|marks)\b",
     re.IGNORECASE,
 )
 """The first verb of a sentence ends its subject ("The default cache size *is* -2000")."""
@@ -108,6 +110,8 @@ def subject_of(sentence: str) -> str:
         'pg_size_bytes ( text ) → bigint'
         >>> subject_of("The Sane Lists extension alters the behavior of lists.")
         'The Sane Lists extension'
+        >>> subject_of("The suEXEC feature provides users the ability to run CGI programs.")
+        'The suEXEC feature '
     """
     if row := _ROW.match(sentence):
         return row.group(1)

@@ -342,3 +342,28 @@ def test_a_pdf_page_is_shown_under_its_section_not_its_file_name() -> None:
     md = render_markdown(data(rows, topic=q, sub_questions=[q]))
     assert "Bash Variables: In an interactive shell" in md, md
     assert "bashref.pdf: In an interactive" not in md, md
+
+
+def test_a_sentence_whose_subject_is_the_asked_thing_leads_over_the_page_quoted_most() -> None:
+    # Apache's manual (trial 110, F1): "What is suEXEC?" opened with configure.html's "The
+    # following options are used to fine tune the behavior of suexec.", the page the analyst
+    # quoted most, and suexec.html's own sentence was not shown
+    q = "What is suEXEC?"
+    says = ("The suEXEC feature provides users of the Apache HTTP Server the ability to run CGI "
+            "and SSI programs under user IDs different from the user ID of the web server.")
+    tune = "The following options are used to fine tune the behavior of suexec."
+    findings = [item("finding", tune, "configure.html#32"),
+                item("finding", "--with-suexec-bin: This defines the path to suexec binary.",
+                     "configure.html#32"),
+                item("finding", "See Configuring and installing suEXEC for more.",
+                     "configure.html#32"),
+                item("finding", says, "suexec.html#0")]
+    enable = "--enable-suexec: This option enables the suEXEC feature, never on by default."
+    findings.append(item("finding", enable, "suexec.html#12"))
+    passages = [item("passage", f"Configuring suEXEC\n\n{enable}", "suexec.html#12", score=13.2),
+                item("passage", f"suEXEC Support\n\n{says}", "suexec.html#0", score=13.1),
+                item("passage", f"suexec configuration options\n\n{tune}", "configure.html#32",
+                     score=12.9)]
+    rows = [row("docs_search", q, passages), row("analyst", q, findings)]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    assert answer.strip().splitlines()[0].startswith(f"- {says[:40]}"), answer

@@ -58,10 +58,23 @@ def defines_asked(text: str, question: frozenset[str]) -> bool:
         True
         >>> defines_asked("Massif is a heap profiler.", stems("How do I configure Massif?"))
         False
+        >>> defines_asked("The suEXEC feature provides users the ability to run CGI programs.",
+        ...               stems("What is suEXEC?"))
+        True
     """
-    match = COPULA.match(text)
     asked = question - _FRAMING
+    match = COPULA.match(text) or _DOES.match(text)
     return match is not None and bool(asked) and stems_of(match[1]) == asked
+
+
+_DOES = re.compile(
+    r"\W*(?:the\s+)?((?:[\w'-]+\s+){0,3}?[\w'-]+?)(?:\s+(?:feature|module|option|command|"
+    r"function|tool|directive|program|utility|extension|library|class|method|setting|"
+    r"parameter|variable|filter|plugin))?\s+(?:[a-z]+[^s\W]s|is\s+used)\s", re.IGNORECASE)
+"""A sentence that says what its subject does, its kind aside: "The suEXEC feature provides
+users ... the ability to run CGI ..." (Apache's suexec.html: "What is suEXEC?" was answered by
+configure.html's "The following options are used to fine tune the behavior of suexec.", trial
+110, F1), "Massif measures how much heap memory ..."."""
 
 
 def entry_stems(question: str) -> frozenset[str] | None:
