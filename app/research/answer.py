@@ -20,6 +20,7 @@ from app.research.citations import (
     once,
     said,
 )
+from app.research.contrasts import compare_answer, listing_row
 from app.research.definitions import definition_line, definitions
 from app.research.entry_rows import default_entries, described_entries
 from app.research.evidence import document_of, topic_strength
@@ -190,9 +191,10 @@ def entry_answers(data: ReportInput, kind: str) -> list[dict[str, Any]]:
 
 def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     """The Answer's findings (see :func:`answer_lines`): the question's own reference entry
-    first (:func:`entry_answers`); for a comparison, one sentence that names each thing
-    compared, its definition when no finding names it ("Send vs reducers" was answered by two
-    sentences on ``Send``); then the ranked findings."""
+    first (:func:`entry_answers`); for a comparison, the sentence contrasting the things and a
+    defining sentence of each thing no line names (:func:`~app.research.contrasts.compare_answer`:
+    "Send vs reducers" was answered by two sentences on ``Send``, trial 113's add_callback and
+    spawn_callback by add_callback's alone); then the ranked findings."""
     ordered = _ordered(_ranked(data, kind),
                        topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked),
                                       subject_terms(data.asked, data.rows)),
@@ -208,17 +210,14 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     # which comes first; a claim a kept one of the same ref holds whole is left out
     if kind != "compare":
         return near_copies_out(once([*defined[:1], *ordered]))[:_ANSWER_SENTENCES]
-    chosen = ordered[:1]
-    for part in compare_parts(data.asked):
-        terms = topic_terms(part)
-        if not terms or any(len(mentions(terms, definition_line(c))) == len(terms)
-                            for c in chosen):
-            continue
-        naming = [f for f in [*ordered, *defined]
-                  if len(mentions(terms, definition_line(f))) == len(terms)]
-        chosen += naming[:1]
-    chosen = once(chosen)
-    return once([*chosen, *ordered])[:max(_ANSWER_SENTENCES, len(chosen))]
+    # the contrast, then each thing's defining sentence (:func:`compare_answer`), from every
+    # finding: "this method is equivalent to add_callback" names one side, and was not ranked
+    found = [by_claim.get(claim_key(f), f) for _o, k, f in _candidates(data, kind)
+             if k == "finding"]
+    chosen = compare_answer(once([*ordered, *found]), defined, compare_parts(data.asked))
+    chosen = once(chosen or ordered[:1], text=definition_line)  # two sides' like wording
+    rest = [f for f in ordered if not listing_row(str(f["text"]))]  # no counter's row
+    return once([*chosen, *rest], text=definition_line)[:max(_ANSWER_SENTENCES, len(chosen))]
 
 
 def _own_defaults(data: ReportInput, entry: dict[str, Any],

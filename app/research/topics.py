@@ -103,9 +103,12 @@ _COMPARE_LEAD = re.compile(
 )
 """What opens a comparison's question around the things it compares."""
 _COMPARE_HOW = re.compile(
-    r"^how\s+(?:do|does|is|are)\s+(?P<body>.+?\s+(?:compared?\s+(?:to|with)|differs?\s+from|"
-    r"different\s+from)\s+.+|.+?(?=\s+(?:differ|compare)$))", re.IGNORECASE)
-_COMPARE_TAIL = re.compile(r"\s+(?:differ|compare|differences?)$", re.IGNORECASE)
+    r"^(?:how\s+)?(?:do|does|is|are)\s+(?P<body>.+?\s+(?:compared?\s+(?:to|with)|differs?\s+from|"
+    r"different\s+from)\s+.+|.+?(?=\s+(?:differ|compare|different)$))", re.IGNORECASE)
+"""A comparison asked with a verb around the things: "How does A differ from B", and asked
+yes or no as well, "Is A different from B", "Do A and B differ" (trial 113: "Is add_callback
+different from spawn_callback?" was planned as one sub-question and answered on one side)."""
+_COMPARE_TAIL = re.compile(r"\s+(?:differ|compare|different|differences?)$", re.IGNORECASE)
 _CLAUSE_AROUND = re.compile(
     r"^(?:which|what)\b[^,:;]*[,:;]\s*|"
     r"\s*[,:;]\s*(?:(?:and|but)\s+(?=which|when|should))?(?:which|what|how|when|should)\b.*$",
@@ -168,6 +171,8 @@ def comparison(text: str) -> Comparison | None:
         ['merge', 'rebase', 'cherry-pick']
         >>> comparison("Validate an IPv4 or IPv6 interface") is None
         True
+        >>> comparison("Is add_callback different from spawn_callback?").parts
+        ['add_callback', 'spawn_callback']
     """
     text = " ".join(text.split()).rstrip("?.! ")
     # the lead first: the commas of "between A, B and C" list the things, they end no clause

@@ -1,0 +1,167 @@
+"""A comparison's Answer (issue 19, section 3): the sentence that contrasts the things compared,
+then a defining sentence of each thing no line names yet, never a counter's or a listing's row.
+
+Trial 113 found comparison Answers that answered one side only: "What is the difference between
+add_callback and spawn_callback?" showed add_callback's definition alone while the analyst had
+quoted Tornado's "As of Tornado 6.0, this method is equivalent to add_callback." (under
+``IOLoop.spawn_callback``); Varnish's purge and ban were answered by a VCL line on bans, and
+HAProxy's frontend and backend by a statistics row ('1 + 2 + 4 = 7 -> frontend + backend +
+server').
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from app.research.definitions import DEFINES, definition_line
+from app.research.relevance import topic_terms
+from app.research.sentence_kinds import fits, glossary_entry, headed_by, subject_of
+from workers.sources.query import mentions
+
+__all__ = ["CONTRAST", "compare_answer", "contrast", "defines", "listing_row"]
+
+CONTRAST = re.compile(
+    r"\b(?:equivalent\s+to|(?:the\s+)?same\s+as|identical\s+to|unlike|whereas|instead\s+of|"
+    r"rather\s+than|as\s+opposed\s+to|in\s+contrast|differs?\s+from|different\s+from|"
+    r"similar\s+to|alias\s+(?:of|for)|opposite\s+of)\b", re.IGNORECASE)
+"""The words that set one thing against another: a sentence holding them and naming both
+things compared is the comparison's answer ("this method is equivalent to add_callback")."""
+_LISTING = re.compile(
+    r"^\W*(?:count|number|total|sum)\s+of\b|\d+\s*[-+*/=]\s*\d+\s*[-+*/=]|->|=>", re.IGNORECASE)
+"""A counter's description ("Count of bans replaced by later identical bans.", Varnish's
+counters) or a listing's row of values ("1 + 2 + 4 = 7 -> frontend + backend + server",
+HAProxy's ``show stat`` types): it names the things, defining none."""
+_DEFINING_VERB = re.compile(
+    r"\s*(?:(?:is|are)\s+(?:an?|the|one|what|how|like|similar\s+to)|means|refers\s+to|"
+    r"represents|describes|defines|denotes|stands\s+for)\b", re.IGNORECASE)
+"""The verb after a defining sentence's subject: 'A "frontend" section *describes* a set of
+listening sockets ...' (HAProxy), "A purge *is* what happens when ..." (Varnish)."""
+_THINK_OF = re.compile(r"\bthink\s+of\s+(?P<thing>(?:[\w\"'-]+\s+){0,3}?)as\s+an?\b",
+                       re.IGNORECASE)
+"""A definition by likeness: "You can think of bans as a sort of a filter on objects ..."."""
+
+
+def listing_row(text: str) -> bool:
+    """Whether ``text`` is a counter's description or a listing's row (:data:`_LISTING`).
+
+    Example:
+        >>> listing_row("Count of bans replaced by later identical bans.")
+        True
+        >>> listing_row("1 + 2 + 4 = 7 -> frontend + backend + server.")
+        True
+        >>> listing_row("A purge is what happens when you pick out an object from the cache.")
+        False
+    """
+    return bool(_LISTING.search(text))
+
+
+def _names(part: str, text: str) -> bool:
+    """Whether ``text`` names ``part``: every word of it, in the plural too ("bans" names "a
+    ban": a short word's plural is no form :func:`~workers.sources.query.word_forms` gives)."""
+    terms = topic_terms(part)
+    said = mentions(terms, text) | mentions(terms, _SINGULAR.sub(r"\1", text))
+    return bool(terms) and len(said) == len(terms)
+
+
+_SINGULAR = re.compile(r"\b([a-z]{2,}?)s\b")
+
+
+def defines(part: str, text: str) -> bool:
+    """Whether ``text`` is a defining sentence of ``part``: its subject is the thing itself
+    (:func:`~app.research.sentence_kinds.headed_by`) and says what it is or describes, or it
+    asks the reader to think of the thing as something; never a listing's row.
+
+    Example:
+        >>> defines("a frontend", 'A "frontend" section describes a set of listening sockets.')
+        True
+        >>> defines("a ban", "You can think of bans as a sort of a filter on objects.")
+        True
+        >>> defines("a ban", "The ban lurker can help you keep the ban list small.")
+        False
+        >>> defines("a purge", "Usually a purge is invoked through HTTP with the method PURGE.")
+        False
+        >>> defines("a backend", "<backend> is the name of the backend to use.")
+        False
+    """
+    if listing_row(text):
+        return False
+    like = _THINK_OF.search(text)
+    if like and _names(part, like.group("thing")):
+        return True
+    terms = topic_terms(part)
+    if glossary_entry(text, terms):  # "-release release: Specify that the library ..."
+        return True
+    own = subject_of(text)
+    if (not own or not terms or not headed_by(own, terms) or not _names(part, own)
+            or own.lstrip("`'\"").startswith("<")):  # "<backend> is the name of ...": an argument
+        return False
+    rest = text[text.find(own) + len(own):] if own in text else ""
+    return bool(_DEFINING_VERB.match(rest)) or fits("what", text)
+
+
+def _about(item: dict[str, Any]) -> str:
+    """What a finding is about beyond its words: its entry's heading or the symbol it defines."""
+    return f"{item.get(DEFINES) or ''} {item.get('heading') or ''}"
+
+
+def contrast(found: Sequence[dict[str, Any]], parts: Sequence[str]) -> dict[str, Any] | None:
+    """The first finding of ``found`` that sets the things compared against each other: a
+    contrast word (:data:`CONTRAST`), one thing named in its words and every thing in its words
+    or its entry's heading ("As of Tornado 6.0, this method is equivalent to add_callback." under
+    ``IOLoop.spawn_callback``), shown under the thing only its heading names; else None.
+
+    Example:
+        >>> f = {"text": "This method is equivalent to add_callback.", "ref": "io.html#3",
+        ...      "heading": "IOLoop.spawn_callback(callback) -> None"}
+        >>> definition_line(contrast([f], ["add_callback", "spawn_callback"]))
+        '`spawn_callback`: This method is equivalent to add_callback.'
+    """
+    for item in found:
+        text = " ".join(str(item.get("text", "")).split())
+        if not CONTRAST.search(text) or listing_row(text):
+            continue
+        named = [p for p in parts if _names(p, text)]
+        unnamed = [p for p in parts if p not in named]
+        if named and all(_names(p, _about(item)) for p in unnamed):
+            return {**item, DEFINES: unnamed[0]} if len(unnamed) == 1 else item
+    return None
+
+
+def compare_answer(found: Sequence[dict[str, Any]], defined: Sequence[dict[str, Any]],
+                   parts: Sequence[str]) -> list[dict[str, Any]]:
+    """A comparison's Answer lines: the :func:`contrast` first when there is one, then each
+    thing compared's defining sentence among ``found`` (the findings, best first: one saying
+    what it is, "A purge is what happens when ...", before one saying what it is like:
+    :func:`defines`), else its reference entry's definition (``defined``), else, when no line
+    names it yet, the first finding naming it; a counter's or a listing's row never stands for
+    one (:func:`listing_row`).
+
+    Example:
+        >>> io = "IOLoop.{}(callback) -> None"
+        >>> lines = compare_answer([
+        ...     {"text": "As of Tornado 6.0, this method is equivalent to add_callback.",
+        ...      "heading": io.format("spawn_callback")},
+        ...     {"text": "Calls the callback on the next iteration.", "defines": "add_callback"},
+        ...     {"text": "Calls the callback on the next loop.", "defines": "spawn_callback"}],
+        ...     [], ["add_callback", "spawn_callback"])
+        >>> [definition_line(line)[:16] for line in lines]
+        ['`spawn_callback`', '`add_callback`: ', '`spawn_callback`']
+    """
+    chosen: list[dict[str, Any]] = []
+    if (lead := contrast(found, parts)) is not None:
+        chosen.append(lead)
+    usable = [f for f in found if not listing_row(str(f.get("text", "")))]
+    for part in parts:
+        naming = [f for f in usable if _names(part, definition_line(f))]
+        picks = sorted((f for f in naming if defines(part, " ".join(str(f["text"]).split()))),
+                       key=lambda f: not fits("what", str(f["text"])))
+        own = [f for f in [*naming, *defined] if f.get(DEFINES) and _names(part, f[DEFINES])
+               and not listing_row(str(f.get("text", "")))]
+        defining = picks or own
+        if any(c in defining for c in chosen):
+            continue
+        if defining or not any(_names(part, definition_line(c)) for c in chosen):
+            chosen += (defining or naming)[:1]
+    return chosen
