@@ -28,7 +28,7 @@ from app.research.phrasing import shape
 from app.research.topics import main_question
 
 __all__ = ["FIRST_SEARCH_K", "document_facets", "first_search", "part_of",
-           "phrase_facets", "searched", "split_phrases"]
+           "phrase_facets", "searched", "split_phrases", "with_article"]
 
 FIRST_SEARCH_K = 12
 """Passages the plan's first search of the corpus returns (:func:`first_search`)."""
@@ -159,6 +159,29 @@ maximum number *of* attached databases", "the default page size *for* new files"
 nothing alone, so it is not split from its complement."""
 
 
+_ARTICLE = re.compile(r"^what\s+(?:is|are|does|do)\s+(?P<article>an?|the)\s+", re.IGNORECASE)
+
+
+def with_article(topic: str, bare: str) -> str:
+    """The subject ``bare`` of ``topic`` with the article the question's wrapper took from it
+    ("What is *the* default baselevel of the toc extension?"): its first phrase is asked with
+    it, "What is the default baselevel?", not "What is default baselevel?" (trial 113, new
+    users on Python-Markdown). A subject the topic does not open with is as it is.
+
+    Example:
+        >>> with_article("What is the default baselevel of the toc extension?",
+        ...              "default baselevel of the toc extension")
+        'the default baselevel of the toc extension'
+        >>> with_article("What is the default value of HostnameLookups?", "HostnameLookups")
+        'HostnameLookups'
+    """
+    text = " ".join(topic.split())
+    match = _ARTICLE.match(text)
+    if match and text[match.end():].lower().startswith(bare.lower()):
+        return f"{match.group('article').lower()} {bare}"
+    return bare
+
+
 def split_phrases(subject: str) -> list[str]:
     """The phrases of ``subject``, split at its prepositions, a measure or attribute and its
     complement kept together (:data:`_RELATIONAL`): "What is maximum number?" and "What are
@@ -216,10 +239,42 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
         if _POINTS_OUT.search(phrase):  # "sending them to the browser": not a question alone
             continue
         if verb:
-            out.append(f"How do you {_second_person(phrase)}?")
+            if not _cut(phrase, subject):
+                out.append(f"How do you {_second_person(phrase)}?")
         elif _names_a_thing(phrase):
             out.append(main_question(phrase))
     return out
+
+
+_COMPLEMENT = re.compile(r"^\s*(?:from|into|onto)\b", re.IGNORECASE)
+"""A preposition that opens a verb's source or destination ("send my traffic *from* http to
+https", "inject the store *into* tool arguments"): the verb phrase before it is not whole."""
+_CAUSATIVE = frozenset("make let have help get".split())
+
+
+def _cut(phrase: str, subject: str) -> bool:
+    """Whether the verb phrase ``phrase``, the first of ``subject``, is cut from its
+    complement, so "How do you <phrase>?" asks half a question: the phrase after it is its
+    source or destination (:data:`_COMPLEMENT`), or it ends in a verb of a causative whose
+    complement was split off ("make Varnish listen" of "make Varnish listen on port 80" was
+    asked "How do you make Varnish listen?", and "send my traffic" of "send my traffic from
+    http to https" "How do you send your traffic?": trial 113, new users on Varnish).
+
+    Example:
+        >>> _cut("make Varnish listen", "make Varnish listen on port 80")
+        True
+        >>> _cut("send my traffic", "send my traffic from http to https")
+        True
+        >>> _cut("keep pending writes", "keep pending writes across a process crash")
+        False
+    """
+    from app.research.phrasing import is_verb
+
+    words = phrase.split()
+    causative = (len(words) >= 3 and words[0].lower() in _CAUSATIVE
+                 and is_verb(words[-1]))
+    rest = subject[len(phrase):] if subject.startswith(phrase) else ""
+    return causative or bool(_COMPLEMENT.match(rest))
 
 
 _FIRST_PERSON = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself",
@@ -259,7 +314,27 @@ def _names_a_thing(phrase: str) -> bool:
     ("my file runs", "a string be detected", "overwriting one another") nor a sentence kept as
     it is ("Function objects are created": no question at all). Found on the eval runs."""
     asked = shape(phrase) == "question"  # an instruction's clause is no thing to ask about
-    return main_question(phrase).endswith("?") and (asked or not _NOT_A_NAME.search(phrase))
+    return (main_question(phrase).endswith("?") and (asked or not _NOT_A_NAME.search(phrase))
+            and not _A_VALUE.match(phrase) and not _infinitive(phrase))
+
+
+_A_VALUE = re.compile(r"^(?:(?:the|a|an)\s+)?(?:[a-z]+\s+)?[\d][\d.,:/-]*$")
+"""A number, or a common noun and its number ("port 80", "line 12"): a value, no thing to ask
+"What is port 80?" about (trial 113, new users on Varnish)."""
+
+
+def _infinitive(phrase: str) -> bool:
+    """Whether ``phrase`` holds a verb after "to" ("Varnish to terminate HTTPS"): a clause cut
+    from its verb, asked "What is Varnish to terminate HTTPS?" (trial 113, Varnish).
+
+    Example:
+        >>> _infinitive("Varnish to terminate HTTPS"), _infinitive("a path to a file")
+        (True, False)
+    """
+    from app.research.phrasing import is_verb
+
+    words = phrase.split()
+    return any(w.lower() == "to" and is_verb(nxt) for w, nxt in zip(words, words[1:], strict=False))
 
 
 def _carries_the_topic(words: set[str], topic: set[str]) -> bool:

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LONG_PHRASE", "QUESTION_START", "ask", "is_long", "is_name", "requested", "shape"]
+__all__ = ["LONG_PHRASE", "QUESTION_START", "ask", "is_long", "is_name", "is_verb", "requested",
+           "shape"]
 
 LONG_PHRASE = 7
 """A phrase of this many words or more is a sentence or an instruction, not a name."""
@@ -111,6 +112,25 @@ def _is_verb(word: str) -> bool:
         return False
     w = _bare(word)
     return w in _VERBS or (len(w) >= 7 and w.endswith(("ise", "ize", "ify")))
+
+
+_INTRANSITIVE = frozenset(
+    """listen work go come respond talk speak point bind behave appear fail crash hang expire
+    match resume continue proceed happen depend rely""".split())
+
+
+def is_verb(word: str) -> bool:
+    """Whether ``word`` can be a verb's base form: one :func:`_is_verb` knows, a verb that
+    takes no object ("listen", "work") or one by its ending ("terminate"). What ends a
+    causative's clause ("make Varnish *listen*") and follows an infinitive's "to".
+
+    Example:
+        >>> [is_verb(w) for w in ("listen", "terminate", "send", "port", "Varnish")]
+        [True, True, True, False, False]
+    """
+    w = _bare(word)
+    return (_is_verb(word) or w in _INTRANSITIVE
+            or (len(w) >= 6 and w.endswith("ate") and word[:1].islower()))
 
 
 def _verb_phrase(words: list[str]) -> bool:
@@ -251,7 +271,24 @@ def _plural(text: str) -> bool:
     last = head[-1] if head else ""
     identifier = any(c in last for c in "_.()`") or last != last.lower()
     return (last.endswith("s") and not last.endswith(("ss", "us", "is")) and not identifier
-            and len(last) > 2)
+            and len(last) > 2 and not _no_plural(last))
+
+
+_SINGULAR_S = frozenset("news series species lens chaos canvas alias bias atlas gas".split())
+
+
+def _no_plural(word: str) -> bool:
+    """Whether ``word``, ending in "s", is no plural: an abbreviation with no vowel before its
+    "s" ("https", "tls", "dns", "nfs") or a noun that is singular ("series", "alias"). A
+    keyword phrase "redirect scheme https" is one thing: it was asked "What are redirect
+    scheme https?" (trial 113, new users on HAProxy).
+
+    Example:
+        >>> [_no_plural(w) for w in ("https", "dns", "alias", "writes", "rules")]
+        [True, True, True, False, False]
+    """
+    w = word.lower()
+    return w in _SINGULAR_S or not re.search(r"[aeiouy]", w[:-1])
 
 
 def requested(text: str) -> str | None:

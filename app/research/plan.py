@@ -19,7 +19,13 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
-from app.research.facets import document_facets, first_search, phrase_facets, searched
+from app.research.facets import (
+    document_facets,
+    first_search,
+    phrase_facets,
+    searched,
+    with_article,
+)
 from app.research.text import clip
 from app.research.topics import comparison, main_question, question_problem, subject, topic_kind
 
@@ -96,7 +102,7 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1) -> lis
     if compared:  # each thing compared is a name (not "Validate an IPv4")
         questions = [compared.question, *map(main_question, compared.parts)]
     else:
-        questions = [main_question(topic), *phrase_facets(kind, bare)]
+        questions = [main_question(topic), *phrase_facets(kind, with_article(topic, bare))]
     most = max(OFFLINE_SUB_QUESTIONS, len(questions) if compared else 0)
     seen: set[frozenset[str]] = set()
     kept: list[str] = []

@@ -1,0 +1,47 @@
+"""A facet is a grammatical question about a noun phrase the topic has (trial 113, new users
+on Varnish, HAProxy and Python-Markdown): never a verb phrase cut from its complement, never
+"What is <number>?" or "What is <a clause with a verb>?"; "is" or "are" agrees with the
+phrase, and the topic's article is kept."""
+
+from __future__ import annotations
+
+from app.research.facets import phrase_facets
+from app.research.plan import offline_plan
+from app.research.topics import main_question
+
+
+def test_a_verb_phrase_cut_from_its_complement_is_no_facet() -> None:
+    # "How do you make Varnish listen?", "What is port 80?" of the topic below; "How do you
+    # send your traffic?" of "how do i send my traffic from http to https"
+    topic = "How do I make Varnish listen on port 80?"
+    assert offline_plan(topic) == [topic]
+    assert not any("send your traffic" in q
+                   for q in phrase_facets("how", "send my traffic from http to https servers"))
+    assert not any(q.startswith("How do you copy")
+                   for q in phrase_facets("how", "copy all checkpoints from one thread into "
+                                                 "another thread"))
+
+
+def test_a_whole_verb_phrase_is_still_a_facet() -> None:
+    assert offline_plan("How do I keep pending writes across a process crash?")[1:] == [
+        "How do you keep pending writes?", "What is a process crash?"]
+
+
+def test_a_clause_with_an_infinitive_is_not_asked_what_it_is() -> None:
+    # "What is Varnish to terminate HTTPS?"
+    assert phrase_facets("what", "the hitch TLS proxy with Varnish to terminate HTTPS") == [
+        "What is the hitch TLS proxy?"]
+
+
+def test_a_keyword_phrase_ending_in_an_abbreviation_is_one_thing() -> None:
+    # HAProxy: "What are redirect scheme https?"
+    assert main_question("redirect scheme https") == "What is redirect scheme https?"
+    assert main_question("checkpointer pending writes") == "What are checkpointer pending writes?"
+
+
+def test_the_topics_article_is_kept_in_its_first_phrase() -> None:
+    # Python-Markdown: "What is default baselevel?"
+    topic = "What is the default baselevel of the toc extension?"
+    assert offline_plan(topic)[1:] == ["What is the default baselevel?",
+                                       "What is the toc extension?"]
+    assert offline_plan("retry policy of a graph node")[1] == "What is retry policy?"
