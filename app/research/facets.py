@@ -27,8 +27,8 @@ from typing import Any
 from app.research.phrasing import shape
 from app.research.topics import main_question
 
-__all__ = ["FIRST_SEARCH_K", "document_facets", "first_search", "part_of",
-           "phrase_facets", "searched", "split_phrases", "with_article"]
+__all__ = ["FIRST_SEARCH_K", "document_facets", "finds_more", "first_search", "part_of",
+           "phrase_facets", "reached_refs", "searched", "split_phrases", "with_article"]
 
 FIRST_SEARCH_K = 12
 """Passages the plan's first search of the corpus returns (:func:`first_search`)."""
@@ -89,6 +89,40 @@ def _on_topic(passage: Any, topic: str) -> bool:
 
     item = {"title": passage.title, "text": passage.text}
     return on_topic(item, topic_terms(topic), name_terms(topic))
+
+
+def reached_refs(source: Any, question: str, topic: str, k: int) -> frozenset[str]:
+    """The passages (refs) a worker's search for ``question`` returns (``k``: the run's
+    ``search_k``, focused on ``topic``, as :mod:`workers.docs_search` searches); none when the
+    source cannot be searched."""
+    from workers.sources import CorpusError
+
+    try:
+        return frozenset(p.ref for p in source.search(question, k=k, focus=topic))
+    except CorpusError:
+        return frozenset()
+
+
+def finds_more(source: Any, question: str, topic: str, reached: frozenset[str], k: int
+               ) -> bool:
+    """Whether the search of facet ``question`` finds a passage beyond the first task's
+    (``reached``: :func:`reached_refs`) whose text mentions the facet's words, so its section
+    holds findings of its own. "What are uninstalled programs?" of Libtool's "How do I run gdb
+    on uninstalled programs?" found the passage the first task had taken, under its heading
+    "Wrapper executables for uninstalled programs", and one on the wrapper's debug mode: its
+    section held only "When executing in debug mode, diagnostic information will be printed
+    to stderr..." (trial 113, new users on Libtool). A facet whose search fails is kept (the
+    workers report the error)."""
+    from app.research.relevance import name_terms, on_topic, topic_terms
+    from workers.sources import CorpusError
+
+    try:
+        passages = source.search(question, k=k, focus=topic)
+    except CorpusError:
+        return True
+    terms, names = topic_terms(question), name_terms(question)
+    return any(p.ref not in reached and on_topic({"title": "", "text": p.text}, terms, names)
+               for p in passages)
 
 
 def part_of(doc_id: str, best: str) -> bool:

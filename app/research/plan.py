@@ -21,8 +21,10 @@ from pydantic import BaseModel, Field
 
 from app.research.facets import (
     document_facets,
+    finds_more,
     first_search,
     phrase_facets,
+    reached_refs,
     searched,
     with_article,
 )
@@ -64,7 +66,8 @@ class Plan(BaseModel):
     )
 
 
-def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1) -> list[str]:
+def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1,
+                 source: Any = None) -> list[str]:
     """Deterministically divide ``topic`` into 1 to :data:`OFFLINE_SUB_QUESTIONS`
     sub-questions, distinct facets of it.
 
@@ -78,15 +81,17 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1) -> lis
     is kept only when the plan check takes it (:func:`app.research.topics.question_problem`:
     "What is $*?" has no word to search) and it searches words no earlier one searches (a
     search focused on the topic ranks by the words a question shares with it:
-    :func:`workers.sources.query.search_query`). No facet
-    wraps the whole topic in a template: with no distinct facet, the plan is the topic alone.
-    Same input, same plan, in every process.
+    :func:`workers.sources.query.search_query`). No facet wraps the whole topic in a template:
+    with no distinct facet, the plan is the topic alone; nor is a phrase's facet asked whose
+    search finds nothing on it beyond the first question's passages (with ``source``:
+    :func:`app.research.facets.finds_more`). Same input, same plan, in every process.
 
     Args:
         topic: the research topic, a phrase or a question.
         found: :class:`workers.sources.Passage` objects of the topic's first search, or none.
         reached: how many of ``found`` the first sub-question's search returns (the run's
             ``search_k``): their documents are the first task's evidence, never a facet.
+        source: the corpus, to search each phrase's facet as its worker will; none: kept.
 
     Example:
         >>> offline_plan("Send vs reducers")
@@ -106,9 +111,14 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1) -> lis
     most = max(OFFLINE_SUB_QUESTIONS, len(questions) if compared else 0)
     seen: set[frozenset[str]] = set()
     kept: list[str] = []
+    first: frozenset[str] | None = None  # the first question's passages, once searched
     for question in questions:  # a facet searching the words of an earlier one adds nothing
         if kept and question_problem(question):  # "What is $*?": no word the plan check takes
             continue
+        if kept and source is not None and not compared:  # its section: off-topic findings
+            first = reached_refs(source, kept[0], topic, reached) if first is None else first
+            if not finds_more(source, question, topic, first, reached):
+                continue
         terms = searched(question, topic)
         if terms not in seen or not kept:
             seen.add(terms)
@@ -127,7 +137,7 @@ def corpus_plan(topic: str, source: Any, reached: int = 1) -> list[str]:
         source: the run's corpus (a :class:`workers.sources.Source`).
         reached: the run's ``search_k`` (see :func:`offline_plan`).
     """
-    return offline_plan(topic, first_search(source, topic), reached)
+    return offline_plan(topic, first_search(source, topic), reached, source)
 
 
 PLANNER_PROMPT = (

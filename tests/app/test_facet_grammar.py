@@ -45,3 +45,35 @@ def test_the_topics_article_is_kept_in_its_first_phrase() -> None:
     assert offline_plan(topic)[1:] == ["What is the default baselevel?",
                                        "What is the toc extension?"]
     assert offline_plan("retry policy of a graph node")[1] == "What is retry policy?"
+
+
+class _Manual:
+    """A corpus whose search returns the passages given for each question."""
+
+    def __init__(self, found: dict[str, list[tuple[str, str]]]) -> None:
+        self.found = found
+
+    def search(self, query: str, k: int = 5, *, focus: str | None = None) -> list:
+        from workers.sources.base import Passage
+
+        return [Passage(ref, "libtool.html", "Libtool", "libtool.html", text)
+                for ref, text in self.found.get(query, [])][:k]
+
+
+def test_a_facet_whose_search_finds_nothing_on_it_beyond_the_first_is_not_planned() -> None:
+    # Libtool: "## 2. What are uninstalled programs?" held only "When executing in debug
+    # mode, diagnostic information will be printed to stderr..."
+    topic = "What are wrapper scripts for uninstalled programs?"
+    first = ("#35", "Libtool uses wrapper scripts for uninstalled programs linked against "
+                    "uninstalled shared libraries.")
+    manual = _Manual({
+        topic: [first],
+        "What are wrapper scripts?": [first, ("#37", "A wrapper script sets the library "
+                                                     "path, then runs the real program.")],
+        "What are uninstalled programs?": [first, ("#36", "When executing in debug mode, "
+                                                          "diagnostic information will be "
+                                                          "printed to stderr.")],
+    })
+    assert offline_plan(topic, (), 5, manual) == [topic, "What are wrapper scripts?"]
+    assert offline_plan(topic)[1:] == ["What are wrapper scripts?",
+                                       "What are uninstalled programs?"]  # no corpus: asked
