@@ -72,10 +72,34 @@ def cautions(text: str) -> bool:
         False
         >>> cautions("Compression may limit throughput to 10 MB/s on older CPUs.")
         True
+        >>> cautions("max_redirects (int) – Limit for follow_redirects, default 5.")
+        False
+        >>> cautions("Each line holds more, including, but not limited to, the timers.")
+        False
+        >>> cautions("A secret key must also be provided."), cautions(
+        ...     "A secret key must also be provided, or the cookies are silently dropped.")
+        (False, True)
     """
     said = _MESSAGES.sub(" ", _DEFAULT_CLAUSE.sub(" ", without_setting_names(text)))
-    said = unreassured(_LIMIT_OFFERED.sub(" ", said))
-    return not history_row(text) and bool(CAUTION.search(said))
+    said = unreassured(_IDIOM.sub(" ", _LIMIT_OFFERED.sub(" ", _LIMIT_NAMED.sub(" ", said))))
+    said = said if _CONSEQUENCE.search(said) else _STEP.sub(" ", said)
+    return not history_row(text) and not example(text) and bool(CAUTION.search(said))
+
+
+def example(text: str) -> bool:
+    """Whether ``text`` sets up an example's scenario (:data:`_SCENARIO`: "For example, suppose
+    the Markdown text for a page should not contain any headers higher than level 3", a Caveat
+    of Python-Markdown's "What is the default baselevel of the toc extension?", trial 113): its
+    "should not" is what the example supposes, no warning. An example that states a limitation
+    ("For instance, the flag is not supported on Windows.") is one.
+
+    Example:
+        >>> example("For example, suppose the text should not contain any headers.")
+        True
+        >>> example("For instance, the flag is not supported on Windows.")
+        False
+    """
+    return bool(_SCENARIO.match(text))
 
 
 def unreassured(text: str) -> str:
@@ -103,21 +127,64 @@ _LIMIT_OFFERED = re.compile(r"\b(?:to|you\s+(?:can|could|may))\s+limit\b", re.IG
 buffer"): a feature, not a limitation (pexpect's expect_exact, trial 102, F6); "compression
 may limit throughput" is one (trial 103, F3)."""
 
+_NEGATED = (r"(?:(?:should|will|would|does|do|is|are|need)\s+not|shouldn't|won't|wouldn't|"
+            r"isn't|doesn't|don't)")
 _REASSURING = re.compile(
-    r"\b(?:(?:should|will|would|does|do|is|are|need)\s+not|shouldn't|won't|isn't|doesn't)\s+"
-    r"(?:(?:be\s+)?(?:an?\s+)?(?:issue|problem|concern)|(?:ever\s+)?(?:see|notice|encounter|"
-    r"experience|run\s+into|have\s+to\s+worry))\b", re.IGNORECASE)
+    rf"\b{_NEGATED}\s+(?:be\s+)?(?:an?\s+)?(?:issue|problem|concern)\b"
+    rf"|\b(?:you|users?|people|we|one)\s+(?:\w+\s+)?{_NEGATED}\s+(?:ever\s+)?(?:see|notice|"
+    r"encounter|experience|run\s+into|have\s+to\s+worry)\b"
+    r"|\b(?:(?:should|will|would|do|does|shall)\s+)?(?:never|not)\s+(?:ever\s+)?need(?:s|ed)?\b"
+    r"|\bneed\s+not\b|\bneedn't\b|\bonly\s+(?=(?:used|needed|useful|relevant)\s+(?:in|by|for|"
+    r"with)\s+(?:a\s+)?(?:very\s+)?(?:few|rare|some|special|unusual)\b)", re.IGNORECASE)
 """A reassurance ("this should not be an issue for most users", "so you should not see
 them"): its "not" is no caution (pexpect's delaybeforesend note was the Caveat of "What is
-delaybeforesend?", trial 102, F6; Valgrind's suppressions, trial 107, R8)."""
-_CONTRAST = re.compile(r"\b(?:but|unless|except|however|although|though|whereas|while|yet)\b|;",
+delaybeforesend?", trial 102, F6; Valgrind's suppressions, trial 107, R8); nor is a need
+denied ("Most users will never need to restart the daemon by hand.", "you should never need
+it") or a rare use ("This is only used in very few tests"; both were Caveats, trial 113). Not
+seeing is the reader's reassurance only: "The daemon does not notice when the destination disk
+fills up" is a limitation (trial 113)."""
+_CONTRAST = re.compile(r"\b(?:but|unless|except|however|although|though|whereas|while|yet|if|"
+                       r"when|provided|as\s+long\s+as|so\s+long\s+as)\b|;",
                        re.IGNORECASE)
+"""A contrast or a condition after a reassurance keeps its caution: "Interrupting a transfer is
+not a problem if --partial is set." warns of what happens without it (trial 113)."""
 
 
 _MESSAGES = re.compile(r"\b(?:warning|error)s?\s+messages?\b", re.IGNORECASE)
 """The messages a program prints, named as a thing an option handles ("-quiet: suppress all
 warning messages", "-regard-warnings: pay attention to warning messages"): no caution (trial
 72 found both under an ImageMagick report's Caveats)."""
+
+
+_LIMIT_NAMED = re.compile(
+    r"^\W*(?:`?[\w.\-]+`?\s*(?:\([^()]{0,40}\))?\s*[–—:-]\s*)?(?:the\s+|a\s+)?"
+    r"(?:(?:upper|maximum|max|hard|soft)\s+)?limit(?=\s+(?:for|on|of|to)\b)", re.IGNORECASE)
+""""Limit" naming what a setting is, at the start of its entry's description ("max_redirects
+(int) – Limit for follow_redirects, default 5."): the setting, not a limitation (a neighbour
+entry's default was the Caveat of Tornado's "What is the default request_timeout of
+HTTPRequest?", trial 113)."""
+_IDIOM = re.compile(r"\b(?:but\s+)?not\s+(?:limited|restricted)\s+to\b|\bnot\s+only\b|"
+                    r"\bwhether\s+or\s+not\b|\bif\s+not\s+all\b|"
+                    r"\b(?:what|which)\s+(?:\w+\s+){1,2}?must\b", re.IGNORECASE)
+"""Idioms whose "not" limits nothing: HAProxy's "each log line turns into a much richer format
+including, but not limited to, the HTTP request, ..." (what ``option httplog`` does) was the
+Caveat of "What does option httplog do?" (trial 113); nor does a "must" in an indirect
+question, which tells where a requirement is stated (Apache's "... will contain an Override
+section, specifying what value must be in AllowOverride ...", a Caveat of "Why are my
+.htaccess files being ignored?", trial 113)."""
+_STEP = re.compile(
+    r"\bmust\s+(?:also\s+|then\s+|first\s+)?be\s+(?:provided|specified|supplied|given|defined|"
+    r"declared|passed|set)\b", re.IGNORECASE)
+"""A step of a task, what one must also provide ("A secret key must also be provided.", of
+HAProxy's "enable dynamic-cookie", a Caveat of a cookie persistence question, trial 113): a
+requirement is a caveat when it says what happens without it (:data:`_CONSEQUENCE`), or
+forbids ("must not")."""
+_CONSEQUENCE = re.compile(r"\b(?:otherwise|or\s+else|else|silently|ignored|before|after|"
+                          r"unless|only)\b|,\s*or\b", re.IGNORECASE)
+_SCENARIO = re.compile(r"^\W*(?:(?:for\s+(?:example|instance)|e\.g\.|as\s+an\s+example),?\s+)?"
+                       r"(?:suppose|imagine|let's\s+say|say\s+that|assume)\b", re.IGNORECASE)
+"""An example that sets up a scenario ("For example, suppose ..."): an example, whatever harm
+its scenario names."""
 
 
 def without_setting_names(text: str) -> str:
@@ -195,8 +262,10 @@ def asked_harm(question: str, text: str) -> bool:
 
 
 def warnings_found(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The findings of ``rows`` that are warnings (:data:`WARNING`), each claim once."""
-    return [f for f in items(rows, None, "finding") if WARNING.search(unreassured(str(f["text"])))]
+    """The findings of ``rows`` that are warnings (:data:`WARNING`), each claim once; not an
+    example's scenario (:func:`example`)."""
+    return [f for f in items(rows, None, "finding")
+            if WARNING.search(unreassured(str(f["text"]))) and not example(str(f["text"]))]
 
 
 def caution_claims(rows: Sequence[dict[str, Any]]) -> set[str]:

@@ -1,0 +1,56 @@
+"""What makes a sentence a caveat: a limitation, a warning, a requirement said with what fails
+without it, a "never"/"must not", a cost, a reassurance that holds only on a condition; not a
+description of what a feature does, an example's scenario, a setting's own name ("Limit for
+..."), a step of a task or a reassurance without condition. New users found the report's
+Caveats holding the second kind and a real caveat dropped (trial 113, on Tornado, Apache,
+HAProxy, Python-Markdown and Varnish's manuals and the hostile folder F)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.research.caveats import cautions, warnings_found
+from tests.app.report_rows import item, row
+
+
+@pytest.mark.parametrize("text", [
+    # a neighbour entry's description and default (Tornado's HTTPRequest)
+    "max_redirects (int) – Limit for follow_redirects, default 5.",
+    # where the documentation states a requirement (Apache's .htaccess tutorial)
+    "If a directive is permitted, the documentation for that directive will contain an Override "
+    "section, specifying what value must be in AllowOverride for that directive to be permitted.",
+    # what a feature does (HAProxy's option httplog)
+    'By specifying "option httplog", each log line turns into a much richer format including, '
+    "but not limited to, the HTTP request, the connection timers and the session status.",
+    # a step of a task (HAProxy's enable dynamic-cookie)
+    "A secret key must also be provided.",
+    # an example's scenario (Python-Markdown's toc)
+    "For example, suppose the Markdown text for a page should not contain any headers higher "
+    "than level 3 (<h3>).",
+    # a rare use, a need denied (Varnish's varnishtest, the hostile folder F)
+    "-cleanup: Once Varnish is stopped, clean everything after it. This is only used in very "
+    "few tests and you should never need it.",
+    "Most users will never need to restart the daemon by hand.",
+])
+def test_a_description_an_example_or_a_step_is_no_caveat(text: str) -> None:
+    assert not cautions(text)
+    assert not warnings_found([row("analyst", "q", [item("finding", text, "a#0")])])
+
+
+@pytest.mark.parametrize("text", [
+    # conditional reassurances keep their caution: without the condition, it is a problem
+    "Interrupting a transfer is not a problem if --partial is set.",
+    "Two daemons may share the spool, which is not an issue as long as both are read only.",
+    # what the daemon does not notice is its limitation, not the reader's reassurance
+    "The daemon does not notice when the destination disk fills up, and the last files it wrote "
+    "are left empty.",
+    # a requirement said with what happens without it, a forbidding one, a warned example
+    "A secret key must also be provided, or the cookies are silently dropped.",
+    "The key file, which must be readable by root, is read once.",
+    "For instance, the flag is not supported on Windows.",
+    # a limit that is no setting's name
+    "Compression may limit throughput to 10 MB/s on older CPUs.",
+])
+def test_a_limitation_a_warning_or_a_conditional_reassurance_is_one(text: str) -> None:
+    assert cautions(text)
+
