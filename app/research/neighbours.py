@@ -33,8 +33,8 @@ from workers.sources.entries import (
 )
 from workers.sources.names import writes_option
 
-__all__ = ["about_neighbour", "asked_names", "compound_neighbour", "sentence_entry",
-           "speaks_of_its_entry", "written_names"]
+__all__ = ["about_neighbour", "asked_names", "compound_neighbour", "qualified_match",
+           "sentence_entry", "speaks_of_its_entry", "written_names"]
 
 _ANAPHOR = re.compile(
     r"\b(?:this|that|the\s+above)\s+(?:directive|option|flag|switch|setting|value|variable|"
@@ -154,7 +154,25 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     if not entry or not (keywords or typed or option or _ANAPHOR.search(sentence)
                          or sentence.startswith(entry)):
         return False
-    return bool(names) and not names & asked
+    return bool(names) and not qualified_match(names, asked)
+
+
+def qualified_match(names: set[str], asked: set[str]) -> bool:
+    """Whether one of ``names`` is one of ``asked``, or the same name qualified by its class or
+    module: Tornado's entry ``IOLoop.add_callback(...)`` is the ``add_callback`` asked, and its
+    "Note that this is the only method in IOLoop that makes this thread-safety guarantee; ..."
+    was dropped as a neighbour's from the Caveats of "What is the difference between
+    add_callback and spawn_callback?" (trial 113).
+
+    Example:
+        >>> qualified_match({"ioloop.add_callback"}, {"add_callback"})
+        True
+        >>> qualified_match({"ioloop.spawn_callback"}, {"add_callback"})
+        False
+    """
+    return bool(names & asked) or any(
+        n.endswith((f".{a}", f"::{a}")) or a.endswith((f".{n}", f"::{n}"))
+        for n in names for a in asked)
 
 
 def _tail_before(passage: str, sentence: str, asked: set[str]) -> bool:

@@ -54,3 +54,29 @@ def test_a_description_an_example_or_a_step_is_no_caveat(text: str) -> None:
 def test_a_limitation_a_warning_or_a_conditional_reassurance_is_one(text: str) -> None:
     assert cautions(text)
 
+
+def test_the_caveat_of_the_entry_asked_by_its_qualified_name_stays() -> None:
+    # Tornado's add_callback is documented as ``IOLoop.add_callback(...)``: its thread-safety
+    # caveat was dropped as a neighbouring entry's ("No limitations or warnings were found")
+    from app.research.report import render_markdown
+    from tests.app.report_rows import data
+
+    q = "What is the difference between add_callback and spawn_callback?"
+    label = "IOLoop.add_callback(callback: Callable, *args: Any, **kwargs: Any) → None"
+    caveat = ("Note that this is the only method in IOLoop that makes this thread-safety "
+              "guarantee; all other interaction with the IOLoop must be done from that "
+              "IOLoop's thread.")
+    passage = item("passage", f"{label}\n\nCalls the given callback on the next I/O loop "
+                   f"iteration.\n\nIt is safe to call this method from any thread. {caveat}",
+                   "ioloop.html#26", heading=label)
+    spawn = "IOLoop.spawn_callback(callback: Callable, *args: Any, **kwargs: Any) → None"
+    other = item("passage", f"{spawn}\n\nCalls the given callback on the next IOLoop "
+                 "iteration. This method is equivalent to add_callback.", "ioloop.html#27",
+                 heading=spawn)
+    rows = [row("docs_search", q, [passage, other]),
+            row("analyst", q, [item("finding", "Calls the given callback on the next I/O loop "
+                                    "iteration.", "ioloop.html#26")]),
+            row("critic", q, [item("caveat", caveat, "ioloop.html#26")])]
+    md = render_markdown(data(rows, sub_questions=[q], topic=q))
+    caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert "thread-safety guarantee" in caveats, caveats
