@@ -217,7 +217,11 @@ WARNING = re.compile(
     r"data\s+loss|deadlocks?|degradation|slowdowns?|denial\s+of\s+service|segfaults?|"
     r"segmentation\s+faults?)|"
     r"security\s+(?:risks?|holes?|problems?|issues?|vulnerabilit(?:y|ies))|"
-    r"(?:is|are)\s+(?:unsafe|insecure|dangerous))\b",
+    r"(?:is|are)\s+(?:unsafe|insecure|dangerous)|"
+    # a failure that goes unnoticed: the program does not see it, or says nothing of it
+    r"(?:(?:does|do|will|would|can)\s+not|doesn't|don't|won't|cannot|can't)\s+(?:\w+\s+)?"
+    r"(?:notice|detect)|silently\s+(?:ignor|drop|discard|truncat|overwrit|fail|lost)\w*|"
+    r"(?:is|are)\s+(?:(?:then|simply)\s+)?(?:left\s+empty|silently\s+\w+))\b",
     re.IGNORECASE,
 )
 """A warning whoever quoted it: a sentence labelled as one ("Caution: ...", ``!!! warning``, a
@@ -228,11 +232,15 @@ out! This operation overwrites translations" was a finding beside "No limitation
 were found", trial 81, F6; "you may want to avoid", "is best avoided": bup's "you may want to
 avoid this option if you're paranoid" stood in an Answer above the same words, trial 96, F1),
 or names a harm or a risk it may bring ("may cause performance
-problems", "a security risk"). A reader of the passages may quote it as a
-finding; the report lists it under Caveats all the same, and an Answer quotes it after the
-answer (Caveats said "No limitations or warnings were found" under a quoted "Caution:" and a
-method "in beta" that "may change", and under "Setting X to a high value may cause
-performance problems" leading the Answer, and "... is not recommended" among the findings)."""
+problems", "a security risk"), or a failure that goes unnoticed ("The daemon does not notice
+when the destination disk fills up, and the last files it wrote are left empty.", "is silently
+ignored": a plain Finding of the hostile folder F's reload question, whose only Caveat was
+"Most users will never need to restart the daemon by hand.", trial 113). A reader of the
+passages may quote it as a finding; the report lists it under Caveats all the same, and an
+Answer quotes it after the answer (Caveats said "No limitations or warnings were found"
+under a quoted "Caution:" and a method "in beta" that "may change", and under "Setting X to
+a high value may cause performance problems" leading the Answer, and "... is not recommended"
+among the findings)."""
 
 
 HARM = re.compile(

@@ -80,3 +80,24 @@ def test_the_caveat_of_the_entry_asked_by_its_qualified_name_stays() -> None:
     md = render_markdown(data(rows, sub_questions=[q], topic=q))
     caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
     assert "thread-safety guarantee" in caveats, caveats
+
+
+def test_a_failure_that_goes_unnoticed_is_a_caveat_whoever_quoted_it() -> None:
+    # the hostile folder F: the disk-full sentence was a plain Finding, and the reload
+    # question's only Caveat was "Most users will never need to restart the daemon by hand."
+    from app.research.report import render_markdown
+    from tests.app.report_rows import data
+
+    q = "How does the quillsync daemon reload its configuration?"
+    unnoticed = ("The daemon does not notice when the destination disk fills up, and the last "
+                 "files it wrote are left empty.")
+    rows = [row("analyst", q, [
+        item("finding", "The daemon reloads its configuration when it receives SIGHUP.",
+             "daemon.md#0"),
+        item("finding", unnoticed, "daemon.md#0")]),
+        row("critic", q, [item("caveat", "Most users will never need to restart the daemon by "
+                               "hand.", "daemon.md#0")])]
+    md = render_markdown(data(rows, sub_questions=[q], topic=q))
+    caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert "does not notice when the destination disk fills up" in caveats, caveats
+    assert "never need to restart" not in caveats, caveats
