@@ -180,7 +180,11 @@ def select(
         # Sentences that say what the field asks for; when none does, only the minimum is
         # given (the most relevant sentences), rather than a list of what was not asked for.
         qualified = [(value, s) for value, s in qualified if (s.stems | s.heading) & boost]
-    best = qualified[0][0] if qualified else 0.0
+    # a definition leads, but the others' share is weighed against the best as it stands
+    # without its DEFINES factor: else one doubled definition left out every other finding
+    # (an MCP tool's answer beside the corpus's definition of the relay was never quoted)
+    best = max((value / (DEFINES if defines_asked(s.text, question) else 1.0)
+                for value, s in qualified[:1]), default=0.0)
     chosen = [s for value, s in qualified if value >= best / 2][:high]
     for _, s in ranked:
         if len(chosen) >= low:

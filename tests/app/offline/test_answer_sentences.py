@@ -388,3 +388,18 @@ def test_the_sentence_saying_what_the_asked_thing_is_comes_first() -> None:
     [best] = select(candidate_sentences(ranked), stems("Which Massif Format visualisers exist?"),
                     frozenset(), (1, 1), set())
     assert best.ref == "core.html#192"
+
+
+def test_a_definition_leads_but_leaves_room_for_the_other_findings() -> None:
+    # the DEFINES factor doubled the best score, and "at least half the best" then left out
+    # every other finding (an MCP tool's answer beside the corpus's definition of the relay)
+    ranked = [
+        (0, _passage("relay.md#0", "The Zorblax relay is a courier protocol that moves glimmer "
+                     "packets between the moon stations of the outer ring.")),
+        (1, _passage("notes#0", "The field notes say that a zorblax relay forwards signals "
+                     "for: What is zorblax relay? It also forwards the packets of every "
+                     "station on the outer ring, each night.")),
+    ]
+    chosen = select(candidate_sentences(ranked), stems("What is zorblax relay?"), frozenset(),
+                    (1, 5), set())
+    assert [s.ref for s in chosen][:2] == ["relay.md#0", "notes#0"], [s.text for s in chosen]
