@@ -18,7 +18,7 @@ import re
 from workers.sources.entries import entry_led
 from workers.sources.sentence_ends import POINTS_ABOVE, goes_on
 
-__all__ = ["POINTER_SUBJECT", "after_lead_in", "going_on", "leans", "leans_in"]
+__all__ = ["POINTER_SUBJECT", "going_on", "leans", "leans_in"]
 
 MAX_CHARS, MAX_WORDS = 400, 60
 """The longest quote one finding may be (as :mod:`app.llm.offline.sentences` filters)."""
@@ -63,7 +63,7 @@ def _paragraph_start(text: str, offset: int) -> int:
     return 0 if at < 0 else at + 2
 
 
-def after_lead_in(text: str, offset: int) -> bool:
+def _after_lead_in(text: str, offset: int) -> bool:
     """Whether the paragraph at ``offset`` is an item of a list whose lead-in counts what its
     items are (:data:`_ANNOUNCES`, ending in a colon) a paragraph above it, with only items
     between: "The application calling functions such as dlopen ..." under "the term is used to
@@ -90,7 +90,7 @@ def leans(text: str, offset: int, sentence: str, first: bool = True) -> bool:
     passage that is not its document's first: Apache's "This still will not guarantee that the
     server will restart correctly."), or from what its document said earlier
     (:data:`~workers.sources.sentence_ends.POINTS_ABOVE`: "As stated above, ..."), or is an
-    item of a list whose lead-in is above it (:func:`after_lead_in`).
+    item of a list whose lead-in is above it (:func:`_after_lead_in`).
 
     Example:
         >>> leans("Tests ran. Failure to do so is bad.", 11, "Failure to do so is bad.")
@@ -98,7 +98,7 @@ def leans(text: str, offset: int, sentence: str, first: bool = True) -> bool:
         >>> leans("Heading\\n\\nThis option sets the size.", 9, "This option sets the size.")
         False
     """
-    if POINTS_ABOVE.match(sentence) or after_lead_in(text, offset):
+    if POINTS_ABOVE.match(sentence) or _after_lead_in(text, offset):
         return True
     if not goes_on(sentence):
         return False

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from app.llm.offline.blocks import blocks
 from app.llm.offline.code_quotes import prose_of, with_code
 from app.llm.offline.codelike import looks_like_code
-from app.llm.offline.going_on import after_lead_in, going_on, leans
+from app.llm.offline.going_on import going_on, leans
 from app.llm.offline.headings import (
     asks_as_heading,
     heading_at,
@@ -342,8 +342,7 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                 if start < offset:  # "This should be capitalized." with the sentence it is of
                     end = offset + len(sentence)
                     start = _joined(passage.text, last, start, end, need_terminal)
-                    # alone, an entry's sentence leans; with it, an item without its lead-in
-                    leaning = start is None or after_lead_in(passage.text, start)
+                    leaning = start is None  # an entry's sentence, alone: it leans
                     if start is not None:
                         sentence, offset = passage.text[start:end], start
                         if found and found[-1].ref == passage.ref and sentence.startswith(

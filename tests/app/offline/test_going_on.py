@@ -64,7 +64,7 @@ def test_an_item_of_a_list_counted_by_its_lead_in_leans_on_it() -> None:
     # and its items stand alone
     items = ("Linking a program against a relay spool, which the loader resolves at run time."
              "\n\nThe station calling functions such as spool_open that load spools at run "
-             "time. This type of relaying is controlled by the station.")
+             "time.")
     counted = ("Relay spools\n\nIt can be confusing to discuss relaying, because the term is "
                f"used to refer to two different concepts:\n\n{items}")
     found = candidate_sentences([(0, _passage("relay.html#3", counted))])
