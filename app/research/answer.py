@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from app.llm.offline.going_on import POINTER_SUBJECT, leans_in
 from app.llm.offline.lists import lead_in
 from app.llm.offline.sentences import prose_sentences
 from app.research.caveats import WARNING, asked_harm
@@ -55,7 +55,6 @@ from app.research.signposts import is_signpost
 from app.research.text import clip
 from app.research.topics import compare_parts, topic_kind
 from app.research.versions import asks_version, history_row, version_label
-from workers.sources import Passage
 from workers.sources.entries import entry_led
 from workers.sources.query import mentions
 
@@ -83,18 +82,16 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
     glossary's entry second), then, of a "what is" question, any sentence whose own subject
     it is ("The suEXEC feature provides users ... the ability to run CGI ..." after
     configure.html's "The following options are used to fine tune the behavior of suexec.",
-    its page quoted most, trial 110, F1). Either way, of those that answer alike, one
-    leaning on a sentence it leaves out (:func:`_leans`) comes after those that stand alone,
-    also the strongest document's."""
+    its page quoted most, trial 110, F1)."""
     best: dict[int, float] = {}
     for (order, *_), finding in ranked:
         best[order] = max(best.get(order, 0.0), strong.get(document_of(finding), 0.0))
 
     def key(pair: tuple[tuple[Any, ...], dict[str, Any]]) -> tuple:
         (order, *rest), finding = pair
-        # for "what": (warning, not about, not fit, leaning, not written, not headed, ...)
-        warning, neighbour, unfit, leaning, _unwritten, unheaded, *_ = (*rest, False, False)
-        lead = ((warning, unfit, leaning) if fitted else (warning, neighbour or unfit, leaning)
+        # for "what": (warning, not about, not fit, not written, not headed by the topic, ...)
+        warning, neighbour, unfit, _unwritten, unheaded, *_ = (*rest, False, False)
+        lead = ((warning, unfit) if fitted else (warning, neighbour or unfit)
                 + ((neighbour or unheaded,) if defining == "what" else ()) if defining else ())
         return (order, *lead, strong.get(document_of(finding), 0.0) < best[order], *rest)
 
@@ -272,20 +269,16 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         # a sentence ending in a colon introduces the code or list after it and says little on
         # its own ("On Windows, using fs.mkdir() on the root directory ... will result in an
         # error:" led the answer to what fs.mkdir() does)
-        warning = warning or quote.rstrip().endswith(":") or bool(
-            history_row(text) and not asks_version(data.asked))  # "v18.19.0 — Changes: ..."
-        # one going on from a sentence it leaves out (_leans): after those that stand alone
-        # and answer as well ("This command automatically checks ..."), and after every one
-        # that stands alone when a connective makes what it says relative ("As a result, ...")
-        leaning = _leans(quote, passage, str(finding.get("ref")))
-        warning = warning or (leaning and not POINTER_SUBJECT.match(quote))
+        warning = warning or quote.rstrip().endswith(":") or (
+            history_row(text) and not asks_version(data.asked)  # "v18.19.0 — Changes: ..."
+        ) or _GOES_ON_FROM.match(text) is not None  # "But this is an opposite of what ..."
         if kind in ("what", "topic"):  # a definition helps once the subject is its own;
             # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the
             # block's (not the file's intro on upstream blocks); then one that names the kind
             # of thing its subject is ("A partial index is an index built over ...")
             # a definition of something else ("menu is the map which the macro will be
             # bound in", a macro's argument, trial 86) defines nothing asked
-            key: tuple[bool, ...] = (warning, not about, not (fit and about), leaning,
+            key: tuple[bool, ...] = (warning, not about, not (fit and about),
                                      not (written & written_names(own)),
                                      another or not headed_by(own, subject),
                                      not genus(text, own))
@@ -295,7 +288,7 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
             # 'uncaughtExceptionMonitor' event is emitted before an 'uncaughtException' ...")
             # a default asked: a sentence stating it ("... default to 90s") before one that
             # only names it ("sets the default TimeoutSec= value", systemd's, trial 87)
-            key = (warning, bool(own) and not about, not fit, leaning,
+            key = (warning, bool(own) and not about, not fit,
                    kind == "default" and not says_default(text),
                    bool(written) and not (written & written_names(own)), not about)
         # the first sub-question (the topic itself) first, in its evidence's rank order:
@@ -304,16 +297,11 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
     return ranked
 
 
-def _leans(quote: str, passage: str, ref: str) -> bool:
-    """Whether ``quote`` leans on what its passage (``passage``, cited as ``ref``) says before
-    it, or announces what it leaves out (:func:`app.llm.offline.going_on.leans_in`): such a
-    bullet comes after the sentences that stand alone ("But this is an opposite of what crawler
-    should do ..." led Scrapy's Answer, trial 89, F6; "As a result, incompatibilities between
-    headers went unnoticed ...", "Otherwise, this directive selects the only available MPM",
-    "Finish mode has two functions.", trial 112, F2). One that points nowhere ("But there are
-    some obscure cases where ...") stands alone."""
-    split = Passage.split_ref(ref)
-    return leans_in(passage, quote, split is None or split[1] == "0")
+_GOES_ON_FROM = re.compile(r"(?:But|And|Yet|Or|Nor),?\s+(?:this|that|these|those|it|its|such)\b")
+"""A sentence opening with a conjunction and a word pointing back goes on from one the Answer
+does not show: after the others ("But this is an opposite of what crawler should do ..." led
+Scrapy's Answer to "How can I make my crawler slow down automatically ...?", trial 89, F6).
+One that points nowhere ("But there are some obscure cases where ...") stands alone."""
 
 
 def _passage_line(data: ReportInput, subject: list[str], cites: Citations,

@@ -1,12 +1,11 @@
-"""Sentences that point at the documentation, or only preface it, instead of saying
-something: "This document describes when and how to use name-based virtual hosts.", "See also
-the note about this in the AllowOverride directive documentation.", "Here's the basics of
-password protecting a directory.", "Deciding on cache size can be a tricky task." On the
-Apache manual such sentences led the Answer to "What is name-based virtual hosting?" and "What
-does the AllowOverride directive do?", whose definitions sat in the passages below. The Answer
-puts them after the sentences that state something.
+"""Sentences that point at the documentation instead of saying something: "This document
+describes when and how to use name-based virtual hosts.", "See also the note about this in the
+AllowOverride directive documentation.", "Here's the basics of password protecting a
+directory." On the Apache manual such sentences led the Answer to "What is
+name-based virtual hosting?" and "What does the AllowOverride directive do?", whose definitions
+sat in the passages below. The Answer puts them after the sentences that state something.
 
-Pure: regular expressions.
+Pure: one regular expression.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["PREAMBLE", "SIGNPOST", "is_signpost", "stated"]
+__all__ = ["SIGNPOST", "is_signpost", "stated"]
 
 _DOC = (r"(?:document|page|section|chapter|guide|tutorial|article|manual|manpage|howto|"
         r"reference|appendix|part|module|file)")
@@ -34,16 +33,6 @@ SIGNPOST = re.compile(
     re.IGNORECASE)
 """A sentence that opens by pointing elsewhere ("See ...", "For more information, see ...") or
 at its document ("This document describes ...", "Here's the basics of ...")."""
-
-PREAMBLE = re.compile(
-    r"\b(?:can|could|may|might|is|are|will)\s+(?:be\s+)?(?:(?:a|an|quite|very|rather|sometimes|"
-    r"often|not|always|so)\s+){0,3}(?:tricky|difficult|hard|complex|complicated|challenging|"
-    r"confusing|subtle|daunting|easy|obvious|simple|straightforward|trivial)"
-    r"(?:\s+(?:task|question|thing|matter|decision|problem|business|one))?[\"')\]]*[.!]$",
-    re.IGNORECASE)
-"""A sentence that only says its subject is hard, or not easy, to get right: a preamble to
-what follows ("Deciding on cache size can be a tricky task.", Varnish's, the first bullet of
-the Answer to "How big should my cache be?", trial 112, F2)."""
 
 
 def is_signpost(sentence: str) -> bool:
@@ -73,16 +62,7 @@ def is_signpost(sentence: str) -> bool:
         False
         >>> is_signpost("The following table lists them:")
         True
-
-    A preamble (:data:`PREAMBLE`) states nothing either:
-
-        >>> is_signpost("Deciding on cache size can be a tricky task.")
-        True
-        >>> is_signpost("Sizing the cache is easy: give it 80% of the memory.")
-        False
     """
-    if PREAMBLE.search(sentence):  # "Deciding on cache size can be a tricky task."
-        return True
     if not SIGNPOST.match(sentence) or _MAKE_SURE.search(sentence):
         return False
     said = sentence.partition(":")[2]
