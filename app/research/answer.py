@@ -8,7 +8,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.llm.offline.lists import lead_in
+from app.llm.offline.relevance import defines_asked
 from app.llm.offline.sentences import prose_sentences
+from app.llm.offline.words import stems
 from app.research.caveats import WARNING, asked_harm
 from app.research.citations import (
     Citations,
@@ -68,7 +70,8 @@ _LINE = 400
 _ANSWER_SENTENCES = 2
 def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
              strong: dict[str, float], fitted: bool = False,
-             defining: str = "") -> list[dict[str, Any]]:
+             defining: bool = False, asked: frozenset[str] = frozenset()
+             ) -> list[dict[str, Any]]:
     """The answer's candidate findings in order: by sub-question; within one, those of its
     strongest document (:func:`app.research.evidence.topic_strength`) first; then by the rest
     of their key; a signpost (:func:`~app.research.signposts.is_signpost`) only when there
@@ -76,11 +79,13 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
     two bullets, trial 104, R4).
     ``fitted`` (a question of a kind other than "what"): a sentence that answers the kind, not
     a warning, comes before the strongest document's others ("How do I shrink the database
-    file": "However, the database file does not shrink." led). ``defining`` (the kind of a
-    "what is" question or a bare topic): a definition whose own subject is the topic does
+    file": "However, the database file does not shrink." led). ``defining`` (a "what is"
+    question or a bare topic): a definition whose own subject is the topic does
     (else "What is a bare repository?" led with a side fact of the strongest page, the
-    glossary's entry second), then, of a "what is" question, any sentence whose own subject
-    it is ("The suEXEC feature provides users ... the ability to run CGI ..." after
+    glossary's entry second), then, of a "what is" question (``asked``: its stems), any
+    sentence saying what the thing asked is or does
+    (:func:`~app.llm.offline.relevance.defines_asked`: "The suEXEC feature provides users ...
+    the ability to run CGI ..." after
     configure.html's "The following options are used to fine tune the behavior of suexec.",
     its page quoted most, trial 110, F1)."""
     best: dict[int, float] = {}
@@ -89,10 +94,10 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
 
     def key(pair: tuple[tuple[Any, ...], dict[str, Any]]) -> tuple:
         (order, *rest), finding = pair
-        # for "what": (warning, not about, not fit, not written, not headed by the topic, ...)
-        warning, neighbour, unfit, _unwritten, unheaded, *_ = (*rest, False, False)
+        warning, neighbour, unfit, *_ = rest  # for "what": (warning, not about, not fit, ...)
         lead = ((warning, unfit) if fitted else (warning, neighbour or unfit)
-                + ((neighbour or unheaded,) if defining == "what" else ()) if defining else ())
+                + ((not defines_asked(str(finding["text"]), asked),) if asked else ())
+                if defining else ())
         return (order, *lead, strong.get(document_of(finding), 0.0) < best[order], *rest)
 
     ordered = [finding for _, finding in sorted(ranked, key=key)]
@@ -198,8 +203,8 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     ordered = _ordered(_ranked(data, kind),
                        topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked),
                                       subject_terms(data.asked, data.rows)),
-                       kind not in ("what", "topic", "compare"),
-                       kind if kind in ("what", "topic") else "")
+                       kind not in ("what", "topic", "compare"), kind in ("what", "topic"),
+                       stems(data.asked) if kind == "what" else frozenset())
     defined = entry_answers(data, kind)
     if defined and kind == "default":
         ordered = _own_defaults(data, defined[0], ordered)

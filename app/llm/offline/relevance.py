@@ -70,11 +70,12 @@ def defines_asked(text: str, question: frozenset[str]) -> bool:
 _DOES = re.compile(
     r"\W*(?:the\s+)?((?:[\w'-]+\s+){0,3}?[\w'-]+?)(?:\s+(?:feature|module|option|command|"
     r"function|tool|directive|program|utility|extension|library|class|method|setting|"
-    r"parameter|variable|filter|plugin))?\s+(?:[a-z]+[^s\W]s|is\s+used)\s", re.IGNORECASE)
+    r"parameter|variable|filter|plugin))?\s+(?!(?:was|has|does|is)\b)"
+    r"(?:[a-z]+[^s\W]s|is\s+used)\s", re.IGNORECASE)
 """A sentence that says what its subject does, its kind aside: "The suEXEC feature provides
 users ... the ability to run CGI ..." (Apache's suexec.html: "What is suEXEC?" was answered by
 configure.html's "The following options are used to fine tune the behavior of suexec.", trial
-110, F1), "Massif measures how much heap memory ..."."""
+110, F1), "Massif measures how much heap memory ..."; not "was", "has" or "does"."""
 
 
 def entry_stems(question: str) -> frozenset[str] | None:
