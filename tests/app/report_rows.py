@@ -44,6 +44,13 @@ def data(rows: list[dict], **kw) -> ReportInput:
     )
 
 
+def keyword_entry(keyword: str, args: str, text: str) -> str:
+    """An entry as HAProxy's HTML guides write one: the keyword in a ``div``, its text in a
+    ``pre``."""
+    return (f'<div class="keyword"><b><a class="anchor" name="{keyword}"></a>{keyword}</b> '
+            f'<span>{args}</span></div><pre class="text">{text}</pre>\n')
+
+
 def answer_section(md: str) -> str:
     """The text of a rendered report's ``## Answer`` section, up to the next section."""
     return md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]

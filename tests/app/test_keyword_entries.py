@@ -11,17 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.app.report_rows import first_answer
+from tests.app.report_rows import keyword_entry as _entry
 
 _COLUMNS = "\n".join(f"{i} = SRV_ST_{w} The server state is {w.lower()}; the server's check "
                      f"state and the server's admin state follow."
                      for i, w in enumerate(["STOPPED", "STARTING", "RUNNING", "STOPPING"] * 6))
 
-
-def _entry(keyword: str, args: str, text: str) -> str:
-    """An entry as HAProxy's HTML guides write one: the keyword in a ``div``, its text in a
-    ``pre``."""
-    return (f'<div class="keyword"><b><a class="anchor" name="{keyword}"></a>{keyword}</b> '
-            f'<span>{args}</span></div><pre class="text">{text}</pre>\n')
 
 
 GUIDE = ("<html><head><title>Management Guide</title></head><body><h1>Management Guide</h1>"

@@ -10,16 +10,9 @@ from pathlib import Path
 
 from app.research.neighbours import asked_names
 from tests.app.report_rows import first_answer
+from tests.app.report_rows import keyword_entry as _entry
 from workers.sources.query import search_query
 from workers.sources.ranking import asked_words
-
-
-def _entry(keyword: str, args: str, text: str) -> str:
-    """An entry as HAProxy's HTML guides write one: the keyword in a ``div``, its text in a
-    ``pre``."""
-    return (f'<div class="keyword"><b><a class="anchor" name="{keyword}"></a>{keyword}</b> '
-            f'<span>{args}</span></div><pre class="text">{text}</pre>\n')
-
 
 GUIDE = ("<html><head><title>Management Guide</title></head><body><h1>Management Guide</h1>"
          + _entry("disable server", "&lt;backend&gt;/&lt;server&gt;", "Mark the server DOWN "
