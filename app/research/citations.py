@@ -24,7 +24,7 @@ from workers.sources import Passage
 from workers.sources.base import code_span, group_by_document
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.query import mentions
-from workers.sources.sentence_ends import ITEM_MARK, REFERS_BACK, continues_code
+from workers.sources.sentence_ends import ITEM_MARK, continues_code, goes_on
 from workers.sources.stopwords import STOPWORDS
 
 __all__ = ["Citations", "claim_key", "excerpt", "headings_only", "items", "near_copies_out", "once",
@@ -201,7 +201,7 @@ _LIST_MARKER = re.compile(rf"^{ITEM_MARK}\s+")
 
 def _with_next(body: str, sentence: str, prose: Sequence[str]) -> str:
     """``sentence`` and the one right after it in its paragraph when that one goes on from it
-    (:data:`~workers.sources.sentence_ends.REFERS_BACK`: "It defaults to C:\\Program Files\\syncd."
+    (:func:`~workers.sources.sentence_ends.goes_on`: "It defaults to C:\\Program Files\\syncd."
     after "install_dir: This setting chooses the folder ..."), as the offline model quotes them.
 
     Example:
@@ -211,7 +211,7 @@ def _with_next(body: str, sentence: str, prose: Sequence[str]) -> str:
         ' It defaults to /opt.'
     """
     at = prose.index(sentence) if sentence in prose else -1
-    if at < 0 or at + 1 >= len(prose) or not REFERS_BACK.match(prose[at + 1]):
+    if at < 0 or at + 1 >= len(prose) or not goes_on(prose[at + 1]):
         return sentence
     start = body.find(sentence)
     end = body.find(prose[at + 1], start + len(sentence))

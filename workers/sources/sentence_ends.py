@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 
 __all__ = ["GOES_ON", "ITEM_MARK", "PLAIN_WORD", "POINTS_ABOVE", "REFERS_BACK", "continues_code",
-           "sentence_ends", "wrapped_number"]
+           "goes_on", "sentence_ends", "wrapped_number"]
 
 ITEM_MARK = r"(?:[-*+•◦▪‣·]|\d{1,3}[.)])"
 """A list item's bullet or number, as written at a line's start before a space (``- ``,
@@ -27,12 +27,50 @@ ITEM_MARK = r"(?:[-*+•◦▪‣·]|\d{1,3}[.)])"
 chunker and the offline model's sentences here, its quoted lists, the report's citations and
 a plain text file's sections)."""
 
-REFERS_BACK = re.compile(r"(?:(?:But|And|So|Yet),?\s+(?:this|these|that|those|it|its|such)|"
-                         r"This|These|That|Those|It|Its|Such)\b")
+REFERS_BACK = re.compile(
+    r"(?:(?:But|And|So|Yet),?\s+(?:this|these|that|those|it|its|such)|"
+    r"This|These|That|Those|It|Its|Such|"
+    # a connective: what it says follows from, or stands instead of, the sentence before
+    r"As\s+a\s+(?:result|consequence)|Consequently|Therefore|Thus|Hence|Accordingly|"
+    r"Otherwise|Instead(?!\s+of)|If\s+(?:so|not)|"
+    # the act the sentence before named ("Failure to do so is ...", "To do so, ...")
+    r"(?:\w+\s+){0,3}?(?i:do|doing|done)\s+so|"
+    # an opening phrase pointing back ("In this case,", "To invoke this functionality,")
+    r"(?:In|For|With|By|After|Because\s+of|Despite|To\s+[a-z]+)\s+(?:this|these|those|such|"
+    r"that)|"
+    # one of the things the sentence before counted ("Finish mode has two functions. One is
+    # to help ...")
+    r"(?:One|The\s+(?:first|second|third|other))\s+(?:is|are|of\s+(?:them|these|those))|"
+    r"The\s+(?:former|latter))\b")
 """A sentence whose subject is the sentence before it ("This enables ...", "It returns ...",
 "This should be capitalized.", "But this is an opposite of what crawler should do", Scrapy's,
-an Answer's first bullet, trial 89, F6): a quote of it takes that one too (the offline model's
-sentences), and a passage is not cut between them (:data:`GOES_ON`)."""
+an Answer's first bullet, trial 89, F6), or that follows from it by a connective ("As a
+result, configure can then run much faster ...", "Otherwise, this directive selects ...",
+"Failure to do so is the most likely cause of 403 errors ...", "One is to help system
+administrators ..."; each an Answer's bullet without the sentence it goes on from, trial 112,
+F2; trial 110, F6): a quote of it takes that one too (the offline model's sentences,
+:func:`goes_on`), and a passage is not cut between them (:data:`GOES_ON`)."""
+
+_INSTEAD = re.compile(r"\binstead[\"')\]]*(?:\s*\([^()]*\))?[.!]?[\"')\]]*$")
+"""A sentence ending on "instead" (its reference aside): it says what to do in place of what
+the sentence before said ("If you want binary compatibility, use the -version-info flag
+instead (see Library interface versions).", Libtool's, trial 112, F2)."""
+
+
+def goes_on(sentence: str) -> bool:
+    """Whether ``sentence`` goes on from the sentence before it: it opens by pointing back or
+    with a connective (:data:`REFERS_BACK`), or ends on "instead" (:data:`_INSTEAD`).
+
+    Example:
+        >>> goes_on("As a result, configure runs faster."), goes_on("Use -B instead.")
+        (True, True)
+        >>> goes_on("Failure to do so causes 403 errors."), goes_on("Use -B instead of -A.")
+        (True, False)
+        >>> goes_on("One is to help administrators."), goes_on("One option is -B.")
+        (True, False)
+    """
+    return REFERS_BACK.match(sentence) is not None or _INSTEAD.search(sentence) is not None
+
 
 POINTS_ABOVE = re.compile(
     r"(?:As|Like)\s+(?:\w+\s+)?(?:stated|mentioned|noted|described|shown|explained|discussed|"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from app.llm.offline.blocks import blocks
 from app.llm.offline.code_quotes import prose_of, with_code
 from app.llm.offline.codelike import looks_like_code
+from app.llm.offline.going_on import going_on, leans
 from app.llm.offline.headings import (
     asks_as_heading,
     heading_at,
@@ -39,8 +40,6 @@ from workers.sources.entries import (
 from workers.sources.names import symbol_key
 from workers.sources.sentence_ends import (
     PLAIN_WORD,
-    POINTS_ABOVE,
-    REFERS_BACK,
     continues_code,
     sentence_ends,
 )
@@ -75,9 +74,9 @@ class Sentence:
     """The stems of the entry's name that leads its paragraph (``pop [<stash>]: Remove ...``:
     ``{"pop"}``; :func:`workers.sources.entries.entry_name`): what the sentence is about."""
     leans: bool = False
-    """Whether the sentence's subject is the sentence before it ("This works by ...",
-    :data:`~workers.sources.sentence_ends.REFERS_BACK`) and it is quoted without that one (the
-    two are too long for one finding): it says less than the sentence it goes on from."""
+    """Whether the sentence goes on from what its passage says before it ("This works by ...",
+    "As a result, ...", :func:`app.llm.offline.going_on.leans`) and it is quoted without that
+    (the two are too long for one finding): it says less than the sentence it goes on from."""
 
 
 _TERMINAL = re.compile(r"[.!?][\"')\]]*$")
@@ -312,29 +311,14 @@ def _entry_at(text: str, offset: int) -> str:
     return label
 
 
-def _going_on(text: str, before: int | None, offset: int, sentence: str) -> int:
-    """Where the quote of ``sentence`` (at ``offset`` of ``text``) starts: at the sentence
-    before it (at ``before``) when it goes on from that one (:data:`REFERS_BACK`: "This should
-    be properly capitalized and can contain whitespace.", a finding of Click's manual that said
-    nothing of what "This" is, trial 74, F8) and both are of one paragraph and fit one
-    finding; else at its own offset. When the two are no finding (the one before is a field
-    listing, "Parameters: app_name (str) - the application name."), the sentence is none
-    either, unless its paragraph is an entry's ("install_dir: ... It defaults to ...")."""
-    if before is None or not REFERS_BACK.match(sentence):
-        return offset
-    joined = text[before:offset + len(sentence)]
-    if "\n\n" in joined or len(joined) > _MAX_CHARS or len(joined.split()) > _MAX_WORDS:
-        return offset
-    return before
-
-
-def _leans(text: str, before: int | None, offset: int, sentence: str) -> bool:
-    """Whether ``sentence`` (at ``offset`` of ``text``) goes on from the sentence of its
-    paragraph before it (at ``before``; :data:`REFERS_BACK`), or from what its document said
-    earlier (:data:`~workers.sources.sentence_ends.POINTS_ABOVE`: "As stated above, ...")."""
-    return POINTS_ABOVE.match(sentence) is not None or (
-        before is not None and REFERS_BACK.match(sentence) is not None
-        and "\n\n" not in text[before:offset])
+def _joined(text: str, last: tuple[int, int], start: int, end: int,
+            need_terminal: bool) -> int | None:
+    """Where the quote of a sentence going on from the one before (at ``start``) starts, the
+    sentence ending at ``end`` of ``text``: when the one before is part of the last quote
+    (``last``, its start and end), at that quote's start, one quote of the three, never two
+    overlapping (trial 79, F5), else at ``start``; None when that quote is no finding."""
+    at = last[0] if last[0] < start < last[1] else start
+    return at if _acceptable(prose_of(text[at:end]), need_terminal=need_terminal) else None
 
 
 def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]:
@@ -352,22 +336,20 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
             last = (-1, -1)  # where the passage's last quote starts and ends
             for position, sentence in enumerate(split_sentences(passage.text)):
                 offset = max(passage.text.find(sentence, offset), offset)
-                start = _going_on(passage.text, before, offset, sentence)
-                leans = start == offset and _leans(passage.text, before, offset, sentence)
-                before = offset
+                start, before = going_on(passage.text, before, offset, sentence), offset
+                leaning = start == offset and leans(passage.text, offset, sentence,
+                                                    _is_first(passage))
                 if start < offset:  # "This should be capitalized." with the sentence it is of
-                    if last[0] < start < last[1]:  # the one before is quoted with its own
-                        start = last[0]  # before: one quote of the three, never two overlapping
-                    joined = passage.text[start:offset + len(sentence)]
-                    if _acceptable(prose_of(joined), need_terminal=need_terminal):
-                        sentence, offset, leans = joined, start, False
-                        if found and found[-1].ref == passage.ref and joined.startswith(
+                    end = offset + len(sentence)
+                    start = _joined(passage.text, last, start, end, need_terminal)
+                    leaning = start is None  # an entry's sentence, alone: it leans
+                    if start is not None:
+                        sentence, offset = passage.text[start:end], start
+                        if found and found[-1].ref == passage.ref and sentence.startswith(
                                 found[-1].text):
                             found.pop()  # quoted whole now, not also alone
                     elif not _entry_at(passage.text, offset):
                         continue  # of a sentence no finding quotes: alone, it says nothing
-                    else:
-                        leans = True
                 key = " ".join(sentence.lower().split())
                 if (position == 0 and not _is_first(passage) and starts_mid_sentence(
                         passage.text, sentence)  # the tail of the passage before's sentence
@@ -391,7 +373,7 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                 if entry and _paragraph_at(passage.text, offset).startswith(sentence):
                     own |= entry  # an entry's first sentence names it by its place, too
                 found.append(Sentence(sentence, passage.ref, rank, position, own, context,
-                                      stems(heading_at(headings, offset)), entry, leans))
+                                      stems(heading_at(headings, offset)), entry, leaning))
                 last = (offset, offset + len(sentence))
         if found:
             break
