@@ -18,7 +18,7 @@ from typing import ContextManager
 from workers.sources.base import Passage
 from workers.sources.query import SearchQuery, term_matches
 
-__all__ = ["COPULA", "LEAD_SEQ", "defines", "is_lead", "lead_passage", "names_in_prose",
+__all__ = ["COPULA", "DOES", "LEAD_SEQ", "defines", "is_lead", "lead_passage", "names_in_prose",
            "titled_by", "with_leads"]
 
 LEAD_SEQ = 8
@@ -35,6 +35,17 @@ COPULA = re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=\n))[ \t]*(?:(?:an?|the)\s+)?"
                     re.IGNORECASE)
 """A sentence that says what its subject is: "Massif is a heap profiler.", "A generated column
 is a special column ...", "Frobbed columns are the ..." (the subject after its article)."""
+
+DOES = re.compile(
+    r"\W*(?:the\s+)?((?:[\w'-]+\s+){0,3}?[\w'-]+?)(?:\s+(?:feature|module|option|command|"
+    r"function|tool|directive|program|utility|extension|library|class|method|setting|"
+    r"parameter|variable|filter|plugin))?\s+(?!(?:was|has|does|is)\b)"
+    r"(?:[a-z]+[^s\W]s|is\s+used)\s", re.IGNORECASE)
+"""A sentence that says what its subject does, its kind aside: "The suEXEC feature provides
+users ... the ability to run CGI ..." (Apache's suexec.html: "What is suEXEC?" was answered by
+configure.html's "The following options are used to fine tune the behavior of suexec.", trial
+110, F1), "Massif measures how much heap memory ..."; not "was", "has" or "does". Matched at a
+sentence's start (:func:`app.llm.offline.relevance.defines_asked`)."""
 
 
 def defines(query: SearchQuery, text: str) -> bool:

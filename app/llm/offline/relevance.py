@@ -15,7 +15,7 @@ from app.llm.offline.sentences import Sentence
 from app.llm.offline.words import stem
 from app.llm.offline.words import stems as stems_of
 from workers.sources.asking import asks_task, marked_words
-from workers.sources.leads import COPULA
+from workers.sources.leads import COPULA, DOES
 from workers.sources.names import code_words, name_keys, writes_option, written_options
 
 __all__ = ["ASKED_ENTRY", "DEFINES", "LEANS_BACK", "code_stems", "defines_asked", "entry_stems",
@@ -63,19 +63,9 @@ def defines_asked(text: str, question: frozenset[str]) -> bool:
         True
     """
     asked = question - _FRAMING
-    match = COPULA.match(text) or _DOES.match(text)
+    match = COPULA.match(text) or DOES.match(text)
     return match is not None and bool(asked) and stems_of(match[1]) == asked
 
-
-_DOES = re.compile(
-    r"\W*(?:the\s+)?((?:[\w'-]+\s+){0,3}?[\w'-]+?)(?:\s+(?:feature|module|option|command|"
-    r"function|tool|directive|program|utility|extension|library|class|method|setting|"
-    r"parameter|variable|filter|plugin))?\s+(?!(?:was|has|does|is)\b)"
-    r"(?:[a-z]+[^s\W]s|is\s+used)\s", re.IGNORECASE)
-"""A sentence that says what its subject does, its kind aside: "The suEXEC feature provides
-users ... the ability to run CGI ..." (Apache's suexec.html: "What is suEXEC?" was answered by
-configure.html's "The following options are used to fine tune the behavior of suexec.", trial
-110, F1), "Massif measures how much heap memory ..."; not "was", "has" or "does"."""
 
 
 def entry_stems(question: str) -> frozenset[str] | None:
