@@ -94,6 +94,27 @@ _PREPOSITION = re.compile(
     r"when|where|who|during|across|through|within|using|after|before)\s", re.IGNORECASE)
 
 
+_PRONOUN_I = re.compile(
+    r"(^|\b(?:do|did|can|could|should|would|will|shall|may|might|must|am|if|when|where|how|why|"
+    r"what|so|and|but|then|once|until|unless|before|after|that)\s+)i(?=\s|'(?:m|ve|d|ll)\b)",
+    re.IGNORECASE,
+)
+
+
+def capital_i(text: str) -> str:
+    """``text`` with the pronoun "i" written "I" where a person asks about themselves (after an
+    auxiliary or a conjunction, or first), so a topic typed in lower case does not give a
+    heading "How do i retry?"; a variable named ``i`` elsewhere is left alone.
+
+    Example:
+        >>> capital_i("how do i retry"), capital_i("What does i hold in the loop?")
+        ('how do I retry', 'What does i hold in the loop?')
+        >>> capital_i("i'm stuck: can i resume?")
+        "I'm stuck: can I resume?"
+    """
+    return _PRONOUN_I.sub(r"\1I", text)
+
+
 def _words(text: str) -> list[str]:
     return text.split()
 

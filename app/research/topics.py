@@ -16,6 +16,7 @@ from app.research.phrasing import (
     LONG_PHRASE,
     QUESTION_START,
     ask,
+    capital_i,
     is_long,
     is_name,
     requested,
@@ -377,14 +378,14 @@ def main_question(topic: str) -> str:
     statement as it is).
 
     Example:
-        >>> main_question("checkpointer pending writes"), main_question("how do I retry")
+        >>> main_question("checkpointer pending writes"), main_question("how do i retry")
         ('What are checkpointer pending writes?', 'How do I retry?')
         >>> main_question("copy all checkpoints from one thread to another")
         'How do I copy all checkpoints from one thread to another?'
         >>> main_question("HostnameLookups default")
         'What is the default of HostnameLookups?'
     """
-    text = plain_topic(topic).rstrip("?.! ")
+    text = capital_i(plain_topic(topic).rstrip("?.! "))
     if _asked(text):
         return text[:1].upper() + text[1:] + "?"
     if _default_after(text):  # "HostnameLookups default": not "What is HostnameLookups default?"
