@@ -92,3 +92,62 @@ def test_a_wrapped_options_description_goes_on_with_its_entry() -> None:
     assert any(s.strip().startswith("-d, --delete") and s.endswith("loses its files")
                for s in said), said
     assert not any("-n, --dry-run" in s and "--delete" in s for s in said), said
+
+
+FUNCTIONS = """Math library functions
+
+Function Arguments Returns
+abs(x) any absolute value of x, |x|; same type
+asinh(x) any sinh^-1 x (inverse hyperbolic sin)
+atan2(y,x) int or real tan^-1(y/x) (inverse tangent)
+EllipticK(k) real k in (-1:1) K(k) complete elliptic integral of the first kind
+besj0(x) int or real J0 Bessel function of x in radians
+besj1(x) int or real J1 Bessel function of x in radians
+ceil(x) any smallest integer not less than x (real part)
+"""
+
+
+def test_each_row_of_a_table_of_functions_is_its_own_sentence() -> None:
+    # gnuplot's PDF: "Function Arguments Returns / asinh(x) any ..." was one sentence, and
+    # the Answer quoted the table's first rows, cut before the row asked (trial 115, F7)
+    from app.llm.offline.sentences import split_sentences
+
+    said = split_sentences(FUNCTIONS)
+    assert "besj0(x) int or real J0 Bessel function of x in radians" in said, said
+    assert "abs(x) any absolute value of x, |x|; same type" in said, said  # not the heads'
+    prose = "The functions used most are\nabs(x) and ceil(x), with\nbesj0(x) for optics."
+    assert split_sentences(prose) == [prose]  # prose wrapped before a call is one sentence
+
+
+def test_the_row_of_the_function_asked_answers(tmp_path: Path) -> None:
+    folder = tmp_path / "manual"
+    folder.mkdir()
+    (folder / "functions.txt").write_text(FUNCTIONS, encoding="utf-8")
+    (folder / "plotting.txt").write_text(
+        "Plotting\n\nThe plot command draws functions and data. Use set output to write the "
+        "plot to a file.\n", encoding="utf-8")
+    proc = run_cli("research", "What does the besj0 function return?", "--as-of", AS_OF,
+                   "--corpus", folder, "--data-dir", tmp_path / "data", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
+    answer = report.split("## Answer\n", 1)[1].split("\n## ", 1)[0].strip().splitlines()
+    assert answer[0].startswith("- besj0(x) int or real J0 Bessel function"), report
+
+
+def test_a_long_only_option_under_a_line_of_prose_is_its_own_entry() -> None:
+    # GNU ls --help: a line of prose right above the list, long-only options indented deeper
+    # than short ones; the Answer ran "--author ... -b, --escape ... --block-size=SIZE ..."
+    # together (trial 116, F1)
+    from app.llm.offline.sentences import split_sentences
+
+    help_text = (
+        "Mandatory arguments to long options are mandatory for short options too.\n"
+        "  -a, --all                  do not ignore entries starting with .\n"
+        "      --author               with -l, print the author of each file\n"
+        "  -b, --escape               print C-style escapes for nongraphic characters\n"
+        "      --block-size=SIZE      with -l, scale sizes by SIZE when printing them;\n"
+        "                             e.g., '--block-size=M'; see SIZE format below\n")
+    said = [" ".join(s.split()) for s in split_sentences(help_text)]
+    assert ("--block-size=SIZE with -l, scale sizes by SIZE when printing them; "
+            "e.g., '--block-size=M'; see SIZE format below") in said, said
+    assert "--author with -l, print the author of each file" in said, said

@@ -19,6 +19,16 @@ _OPTION_LINE = re.compile(r"\s*--?[A-Za-z][\w-]*(?:,|=|\s)")
 its line ("-b, --benchmark perform a benchmark on decoding" / "-s, --strict use strict DER
 decoding" in libtasn1's PDF: read as one sentence, an Answer quoted the whole table, trial
 105, F8)."""
+_CALL_LINE = re.compile(r"\s*[A-Za-z_][\w.]*\([^()\n]{0,40}\)\s+(?!(?:and|or|with|for|to|is|are|"
+                        r"was|returns?|in|of|the|an?|which|that|as|on|at|by|from|then|but)\b)\S")
+"""A line led by a call written with its arguments and followed by more words: a row of a
+table of functions, each on its line ("besj0(x) int or real J0 Bessel function of x in
+radians" under "Function Arguments Returns" in gnuplot's PDF: read as one sentence, the Answer
+quoted the table's first rows and cut it off before the row asked, trial 115, F7). A call
+followed by a function word ("abs(x) and ceil(x), with") is prose wrapped before a call."""
+_COLUMN_HEADS = re.compile(r"\s*[A-Z][\w-]*(?: [A-Z][\w-]*){1,4}\s*")
+"""A table's column headings over its rows ("Function Arguments Returns"): a block of their
+own, not the first row's opening."""
 _PROSE_COMMENT = re.compile(r"^\s*#+\s+(?=[A-Za-z][\w'-]*(?:\s+\S+){3,}[.!?][\"')]*\s*$)")
 """A comment line of a configuration file that is a sentence (``# ip_hash ensures the same
 backend is used for client reconnects.``): four words or more, ended as a sentence; in
@@ -39,20 +49,49 @@ _UNDERLINE = re.compile(r"^\s*([=\-~^\"'`#*+])\1{2,}\s*$")
 _ATTRIBUTES = re.compile(r"^\s*\[[a-z][\w ,=\"'.-]*\]\s*$")
 
 
+_DESCRIPTION_GAP = re.compile(r"\S {2,}(?=\S)")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
 def _next_option(first: str, line: str) -> bool:
-    """Whether ``line`` opens the next entry of a list of options whose current entry opens
-    with ``first``: both are led by an option, ``line`` indented no deeper. A wrapped
-    description's line that starts with an option ("--dry-run first, since ...", aligned
-    with the description under ``-d, --delete``) goes on with its entry (trial 113, F6).
+    """Whether ``line`` opens the next entry of a list of options (or of functions) whose
+    current entry opens with ``first``: both are led by an option (a call), and ``line`` starts
+    left of the column where ``first``'s description starts (when it has one: two spaces or
+    more after its names), else indented no deeper. A wrapped description's line that starts
+    with an option ("--dry-run first, since ...", aligned with the description under
+    ``-d, --delete``) goes on with its entry (trial 113, F6); GNU's long-only option, indented
+    deeper than the short ones ("      --author" under "  -A, --almost-all"), is an entry of its
+    own (trial 116, F1).
 
     Example:
         >>> _next_option("  -d, --delete  remove files", "  -v, --verbose  name each file")
         True
-        >>> _next_option("  -d, --delete  remove files", "                --dry-run first")
+        >>> _next_option("  -d, --delete   remove files", "                 --dry-run first")
         False
+        >>> _next_option("  -A, --almost-all     do not list . and ..", "      --author  by")
+        True
     """
-    return (_OPTION_LINE.match(first) is not None and _OPTION_LINE.match(line) is not None
-            and len(line) - len(line.lstrip()) <= len(first) - len(first.lstrip()))
+    for led in (_OPTION_LINE, _CALL_LINE):
+        if led.match(first) is None or led.match(line) is None:
+            continue
+        gap = _DESCRIPTION_GAP.search(first, _indent(first))
+        return _indent(line) < gap.end() if gap else _indent(line) <= _indent(first)
+    return False
+
+
+def _opens_next_entry(block: list[str], line: str) -> bool:
+    """Whether ``line`` opens the next entry of the list whose last entry ``block`` holds: an
+    option's (a call's) line after the block's last option (call) line (:func:`_next_option`;
+    the block may open with a line of prose above the list, trial 116, F1), or a table's first
+    row under its column headings (:data:`_COLUMN_HEADS`)."""
+    opening = next((held for held in reversed(block)
+                    if _OPTION_LINE.match(held) or _CALL_LINE.match(held)), None)
+    under_heads = _COLUMN_HEADS.fullmatch(block[0]) is not None
+    return ((opening is not None and _next_option(opening, line))
+            or (under_heads and _CALL_LINE.match(line) is not None))
 
 
 def _marker(line: str) -> str | None:
@@ -95,7 +134,7 @@ def blocks(text: str) -> Iterable[str]:
                 yield "\n".join(block)
             block = [marker] if marker else []
             continue
-        if block and _next_option(block[0], line):
+        if block and _opens_next_entry(block, line):
             yield "\n".join(block)  # the next option of a list of them
             block = [line]
             continue
