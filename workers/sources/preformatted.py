@@ -47,6 +47,8 @@ def reads_as_prose(text: str) -> bool:
         True
         >>> reads_as_prose("make install prefix=/usr")
         False
+        >>> reads_as_prose("Options Indexes FollowSymLinks ExecCGI MultiViews")
+        False
     """
     visible = "".join(text.split())
     lines = [line.split() for line in text.splitlines() if line.strip()]
@@ -58,13 +60,17 @@ def reads_as_prose(text: str) -> bool:
     letters = sum(c.isalpha() for c in visible)
     words = len(_WORD.findall(text))
     return (letters >= 0.85 * len(visible) and words >= 5 * len(lines)
-            and bool(_SENTENCE_END.search(text) or _TITLE_LINE.fullmatch(text.strip())))
+            and bool(_SENTENCE_END.search(text) or (_TITLE_LINE.fullmatch(text.strip())
+                                                    and not _NAME_CASE.search(text))))
 
 
 _TITLE_LINE = re.compile(r"[A-Z][a-z]+(?:,? [A-Za-z][\w'-]*){4,}")
 """One line of plain words, the first capitalised, without a full stop: what an entry is, as
 HAProxy's keywords say it ("Enable logging of HTTP request, session state and timers" was
-quoted as code, trial 111, F5)."""
+quoted as code, trial 111, F5). A line with a word written as a name (a capital inside it:
+``FollowSymLinks``, ``X-Content-Type-Options``) is a directive, not words (Apache's
+``Options Indexes FollowSymLinks ExecCGI MultiViews`` lost its code fence, trial 116, F8)."""
+_NAME_CASE = re.compile(r"[a-z][A-Z]|\w-[A-Z]")
 
 
 def pre_blocks(text: str) -> list[tuple[bool, str]]:

@@ -132,3 +132,13 @@ def test_a_keywords_one_line_description_is_prose() -> None:
     prose = [block for block in page.text.split("\n\n") if not block.startswith("```")]
     assert "Enable logging of HTTP request, session state and timers" in prose, page.text
     assert "```\nmake install prefix=/usr\n```" in page.text, page.text  # a command: code
+
+
+def test_a_one_line_directive_is_code_not_prose() -> None:
+    # trial 116, F8: Apache's "Options Indexes FollowSymLinks ExecCGI MultiViews", one line of
+    # capitalised words in a <pre>, lost its code fence by the rule above
+    page = html_page("<html><body><p>Allow CGI in the directory:</p><pre>Options Indexes "
+                     "FollowSymLinks ExecCGI MultiViews\n</pre><pre>Header always set "
+                     "X-Content-Type-Options nosniff\n</pre><p>Then restart.</p></body></html>")
+    assert "```\nOptions Indexes FollowSymLinks ExecCGI MultiViews\n```" in page.text, page.text
+    assert "```\nHeader always set X-Content-Type-Options nosniff\n```" in page.text, page.text
