@@ -12,13 +12,18 @@ decompressed for a ``.gz``) is not indexed beside it.
   changelog's CVE entries were in no passage.
 
 The file kept is an uncompressed one (pages link to it by that name), then one with a type (read
-with its structure: ``guide.md`` before ``guide``), then the first in sorted order; each other is
-counted ``copy`` and named in the notes. Copies are found by the size of their content (a
-``.gz``'s from its gzip trailer, ISIZE, RFC 1952 2.3.1), then by a hash of the content of the
-files that share a size, read as a stream: a walk reads no file that shares its size with none,
-and never more than the size said. A ``.gz`` of several members (``cat a.gz b.gz``) records the
-last member's size only: it is not found as a copy (indexed twice). Standard library and this
-package.
+with its structure: ``guide.md`` before ``guide``), then a site's ``index.html``, then an HTML page
+whose ``<title>`` names its file (:func:`title_names`), then the first in sorted order; each other
+is counted ``copy`` and named in the notes. The first in order alone indexed Postfix's
+``sendmail.1.html`` ("Postfix manual - sendmail(1)") as ``mailq.1.html``, ``smtp.8.html`` as
+``lmtp.8.html`` and gnuplot's ``htmldocs/index.html`` as ``figures.html``: a user looking for
+the page by its name found another's (trial 114, F11).
+
+Copies are found by the size of their content (a ``.gz``'s from its gzip trailer, ISIZE, RFC
+1952 2.3.1), then by a hash of the content of the files that share a size, read as a stream: a
+walk reads no file that shares its size with none, and never more than the size said. A
+``.gz`` of several members (``cat a.gz b.gz``) records the last member's size only: it is not
+found as a copy (indexed twice). Standard library and this package.
 """
 
 from __future__ import annotations
@@ -26,15 +31,23 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import re
 import zlib
 from collections import Counter
 from pathlib import Path
 
 from workers.sources.documents import size_limit
-from workers.sources.filekinds import GZIP_SUFFIX, file_kind, inner_name, open_regular
+from workers.sources.filekinds import (
+    GZIP_SUFFIX,
+    HTML_EXTENSIONS,
+    file_kind,
+    head_bytes,
+    inner_name,
+    open_regular,
+)
 from workers.sources.text import raw, safe_name
 
-__all__ = ["content_digest", "copies_once", "gzip_size"]
+__all__ = ["content_digest", "copies_once", "gzip_size", "title_names"]
 
 _File = tuple[str, Path, os.stat_result]
 _CHUNK = 64 * 1024
@@ -81,9 +94,43 @@ def _content_size(entry: _File, max_file_bytes: int) -> int | None:
     return size
 
 
-def _kept_first(entry: _File) -> tuple[bool, bool, bytes]:
-    """The order in which a file is kept among copies: uncompressed, typed, sorted."""
+_TITLE = re.compile(rb"<title[^>]*>(.*?)</title", re.IGNORECASE | re.DOTALL)
+_HEAD = 16 * 1024
+"""How much of a page is read for its ``<title>`` (it is in the ``<head>``)."""
+_INDEX_PAGES = frozenset(f"index{ext}" for ext in HTML_EXTENSIONS)
+
+
+def title_names(name: str, title: str) -> bool:
+    """Whether a page's ``title`` names its file ``name``: the file's stem (what comes before
+    its first dot) is a word of the title, case aside.
+
+    Example:
+        >>> title_names("sendmail.1.html", "Postfix manual - sendmail(1)")
+        True
+        >>> title_names("mailq.1.html", "Postfix manual - sendmail(1)")
+        False
+        >>> title_names("lmtp.8.html.gz", "Postfix manual - smtp(8)")
+        False
+    """
+    stem = name.split(".", 1)[0]
+    return bool(stem) and re.search(rf"(?<!\w){re.escape(stem)}(?!\w)", title,
+                                    re.IGNORECASE) is not None
+
+
+def _page_title(path: Path) -> str:
+    """The ``<title>`` of the HTML page ``path`` (a ``.gz`` decompressed), or ``""``."""
+    if file_kind(path.name) not in HTML_EXTENSIONS:
+        return ""
+    found = _TITLE.search(head_bytes(path, _HEAD) or b"")
+    return " ".join(found.group(1).decode("utf-8", "replace").split()) if found else ""
+
+
+def _kept_first(entry: _File) -> tuple[bool, bool, bool, bool, bytes]:
+    """The order in which a file is kept among copies: uncompressed, typed, a site's
+    ``index.html``, a page its title names, sorted."""
+    name = inner_name(entry[1].name).lower()
     return (entry[0].lower().endswith(GZIP_SUFFIX), file_kind(entry[1].name) == "",
+            name not in _INDEX_PAGES, not title_names(name, _page_title(entry[1])),
             raw(entry[0]))
 
 

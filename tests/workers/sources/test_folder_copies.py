@@ -89,3 +89,25 @@ def test_a_page_left_with_only_its_headings_is_indexed_once_as_it_was_read(
         hits = c.search("herons counted colony spring", k=10)
         assert hits and "counted at the colony" in hits[0].text, hits
         assert any("p0.html: all its text repeats" in note for note in c.notes), c.notes
+
+
+def test_of_identical_pages_the_one_kept_is_the_one_its_title_names_or_index_html(
+    tmp_path: Path,
+) -> None:
+    # Postfix's mailq.1.html and sendmail.1.html are one page, titled "sendmail(1)": the first
+    # in order was kept, and a user looking for sendmail.1.html found mailq.1.html; gnuplot's
+    # htmldocs/index.html was kept as figures.html (trial 114, F11)
+    root = tmp_path / "html"
+    (root / "gp").mkdir(parents=True)
+    page = ("<html><head><title>Postfix manual - sendmail(1)</title></head><body>"
+            "<p>The sendmail program implements the heron mail interface.</p></body></html>")
+    for name in ("mailq.1.html", "newaliases.1.html", "sendmail.1.html"):
+        (root / name).write_text(page)
+    for name in ("figures.html", "index.html"):
+        (root / "gp" / name).write_text("<html><head><title>figures</title></head><body>"
+                                         "<p>Gnuplot plots egrets in figures.</p></body></html>")
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        assert {hit.doc_id for hit in c.search("sendmail heron interface", k=10)} == {
+            "sendmail.1.html"}
+        assert {hit.doc_id for hit in c.search("gnuplot plots egrets", k=10)} == {
+            "gp/index.html"}
