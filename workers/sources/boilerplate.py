@@ -19,7 +19,10 @@ CVE entries were in no passage). Its paragraphs are neither counted nor stripped
 
 A file of which nothing would be left keeps its first document (:func:`keep_each_file`);
 headings alone are nothing (the version lines kept each copy of a changelog from
-this, and five copies of a NEWS file were indexed as their headings).
+this, and five copies of a NEWS file were indexed as their headings). An HTML page whose every
+paragraph is navigation that pages indexed carry too is skipped instead: what its generator
+wrote there was furniture (Zsh's Texinfo index pages, their index tables left out, were
+indexed as "[ << ] [ < ] [ Up ] ... [Index] [ ? ]", and noted in every report, trial 115, F4).
 
 This module imports only the standard library and the sources' own text helpers.
 """
@@ -36,10 +39,12 @@ from workers.sources.base import RawDoc
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.documents import file_of
 from workers.sources.fences import split_fences
+from workers.sources.filekinds import HTML_EXTENSIONS, file_kind
 from workers.sources.text import safe_name
 
 __all__ = [
     "MAX_BOILERPLATE_CHARS",
+    "NAVIGATION_ONLY",
     "MIN_REPEATS",
     "REPEAT_SHARE",
     "keep_each_file",
@@ -55,6 +60,9 @@ REPEAT_SHARE = 0.05
 
 MAX_BOILERPLATE_CHARS = 300
 """Longer paragraphs are never boilerplate (navigation and footers are short)."""
+
+NAVIGATION_ONLY = "nothing but the navigation the pages indexed carry too"
+"""The note on an HTML page skipped so (after its path and "skipped, ")."""
 
 
 
@@ -140,7 +148,8 @@ def keep_each_file(read: list[RawDoc], kept: list[RawDoc], rels: set[str],
     is that file's content (such a folder was refused as "the folder is empty", and a PDF
     repeating its one page beside a note was dropped, the note saying its text repeated
     "in other documents"). A page of one part is "indexed as it is" (Valgrind's contents pages
-    read "from its first page or part", trial 107, R6)."""
+    read "from its first page or part", trial 107, R6). An HTML page whose paragraphs are all
+    in pages that keep text is their navigation, and skipped (:func:`_navigation_only`)."""
     left = {file_of(doc.doc_id, rels) for doc in kept}
     first: dict[str, RawDoc] = {}
     parts: Counter[str] = Counter()
@@ -148,7 +157,28 @@ def keep_each_file(read: list[RawDoc], kept: list[RawDoc], rels: set[str],
         first.setdefault(file_of(doc.doc_id, rels), doc)
         parts[file_of(doc.doc_id, rels)] += 1
     back = [doc for rel, doc in first.items() if rel not in left]
-    notes.extend(f"{safe_name(rel)}: all its text repeats across the folder's documents: "
-                 + ("indexed once, from its first page" if parts[rel] > 1 else "indexed as it is")
-                 for rel in (file_of(doc.doc_id, rels) for doc in back))
-    return kept + back
+    nav = _navigation_only(back, read, left, rels)
+    for rel in (file_of(doc.doc_id, rels) for doc in back):
+        notes.append(f"{safe_name(rel)}: skipped, {NAVIGATION_ONLY}" if rel in nav else
+                     f"{safe_name(rel)}: all its text repeats across the folder's documents: "
+                     + ("indexed once, from its first page" if parts[rel] > 1
+                        else "indexed as it is"))
+    return kept + [doc for doc in back if file_of(doc.doc_id, rels) not in nav]
+
+
+def _navigation_only(back: list[RawDoc], read: list[RawDoc], left: set[str],
+                     rels: set[str]) -> set[str]:
+    """The HTML files of ``back`` (nothing of them left) whose every paragraph but their
+    headings is in a document of a file that keeps text (``left``): navigation around the text
+    of other pages, not text of their own. A folder of pages alike (nothing left of any) keeps
+    them all."""
+    pages = [doc for doc in back if not doc.plain_text
+             and file_kind(file_of(doc.doc_id, rels)) in HTML_EXTENSIONS]
+    if not pages or not left:
+        return set()
+    carried = {p for doc in read if file_of(doc.doc_id, rels) in left
+               for _h, text in _sections(doc) for code, p in _paragraphs(text)
+               if not code and len(p) <= MAX_BOILERPLATE_CHARS}
+    return {file_of(doc.doc_id, rels) for doc in pages
+            if all(p in carried or p == heading for heading, text in _sections(doc)
+                   for _code, p in _paragraphs(text) if p)}

@@ -251,13 +251,13 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
     if (said := encoding_note(rel, declared, encoding, replaced)) is not None:
         notes.append(said)
     name, source = rel.rsplit("/", 1)[-1], text
-    title, sections, links, man, mdoc = name, (), 0.0, False, False
+    title, sections, links, man, mdoc, paged = name, (), 0.0, False, False, False
     if kind in HTML_EXTENSIONS:
         from workers.sources.htmlpage import CUT, html_page  # lxml: only for HTML files
 
         page = html_page(text)
         title, sections, text = page.title or name, page.sections, page.text
-        links = page.link_share
+        links, paged = page.link_share, page.link_page
         if page.cut:
             notes.append(f"{rel}: {CUT}")
     elif kind in MARKDOWN_EXTENSIONS or (man := kind in PLAIN_TEXT and is_man_page(text)) or (
@@ -283,6 +283,10 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
     elif text.strip():
         yield RawDoc(rel, title, rel, text, sections=sections, link_share=links,
                      section_symbols=kind == ".py", plain_text=kind in _PLAIN_KINDS)
+    elif paged:  # a table of contents, an index (trial 115, F4)
+        from workers.sources.linkpages import LINK_PAGE
+
+        _skip(skipped, notes, rel, "link_page", LINK_PAGE)
     elif man and (target := so_target(source)):  # init.1: ".so man1/systemd.1"
         _skip(skipped, notes, rel, "blank", f"a link to another man page ({target})")
     else:

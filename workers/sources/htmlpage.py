@@ -33,6 +33,7 @@ from workers.sources.htmlterms import (
     mark_next,
     members_with_their_class,
 )
+from workers.sources.linkpages import of_pages, page_link_texts, without_page_refs
 from workers.sources.preformatted import (
     LONG_PRE_LINES,
     fenced,
@@ -85,6 +86,7 @@ class HtmlPage:
             share one description).
         link_share: the share (0..1) of the page's visible characters (whitespace left out)
             that are link text (``<a>``): near 1 for an index, a site map or a list of links.
+        link_page: a page of links to other pages, its prose alone kept (:mod:`.linkpages`).
     """
 
     title: str
@@ -93,6 +95,7 @@ class HtmlPage:
     cut: bool = False
     """The page nests elements deeper than libxml2 reads (:data:`MAX_DEPTH`): its text past
     that depth is not in :attr:`sections`."""
+    link_page: bool = False
 
     @property
     def text(self) -> str:
@@ -224,11 +227,12 @@ def html_page(source: str | bytes) -> HtmlPage:
     text = _terms_joined(str(stylesheet(root)))
     links = _LINKED.findall(text)
     text = text.replace(_LINK, "").replace(_LINK_END, "")
-    if "(p." in text:  # latex2html's "see gprintf (p. [*])", its [*] an icon: trial 65, F7
-        text = _PAGE_REF.sub("", text)
+    text = without_page_refs(text)  # latex2html's "see gprintf (p. [*])": trial 65, F7
     sections = without_contents_lines(_sections(text), links)  # groff's "NAME / SYNOPSIS"
     kept = tuple((h, t) for h, t in sections if t or h)
-    return HtmlPage(title, kept, link_share(links, "".join(t for _h, t in kept)), cut)
+    body = "".join(t for _h, t in kept)
+    kept, paged = of_pages(kept, page_link_texts(root), body)
+    return HtmlPage(title, kept, link_share(links, body), cut, paged)
 
 
 def _sections(text: str) -> list[tuple[str, str]]:
@@ -329,9 +333,6 @@ line, "dont-use-other-dicts: (boolean) Disable use of ...", as its neighbours' "
 (list) Extra dictionaries to use." are; apart, the entry said nothing (Aspell, trial 95, F1)."""
 
 
-_PAGE_REF = re.compile(r" ?\(p\.\s*\)")
-"""A printed manual's page reference left empty by its icon's removal (latex2html's
-``(p.&nbsp;<a><img alt="[*]" src="crossref.png"></a>)``)."""
 _LINKED = re.compile(f"{_LINK}([^{_LINK}{_LINK_END}]*){_LINK_END}")
 
 

@@ -11,7 +11,9 @@ groups them where they are read (:attr:`workers.sources.Corpus.notes`). Per kind
   a file indexed** (the same content: 13 ``libxcb*`` packages install one changelog), **the
   source of a page indexed** or a file it includes (a Sphinx site's 218
   ``_sources/*.rst.txt`` named in a 1 KB line, trial 79), **a page that only redirects to
-  another** (flex's 49 Texinfo stubs, trial 101) and **a link, to a file or a folder,
+  another** (flex's 49 Texinfo stubs, trial 101), **a page of links** (a table of contents,
+  an index) or **of navigation alone** (Zsh's seven Texinfo index pages, one line each in
+  every report, trial 115, F4) and **a link, to a file or a folder,
   leading out of the folder** (read from elsewhere: ``LINK_EXAMPLES`` too): nothing is lost,
   the run only says what it did, so a few examples and the count do.
 * **Every other per-file note** (skipped as too large, binary, unreadable, without text,
@@ -50,6 +52,10 @@ _OUT_DIR = re.compile(r"a link to (?P<to>.+), outside the folder: followed")
 _SOURCE = re.compile(r"skipped, the source of a page indexed \((?P<to>.+)\)")
 _INCLUDED = re.compile(r"skipped, included in a page indexed \((?P<to>.+)\)")
 _REDIRECT = re.compile(r"skipped, a page that only redirects to (?P<to>.+)")
+_LINK_PAGE = re.compile(r"skipped, a page of links to the folder's other pages \(a table of "
+                        r"contents or an index\): those pages are indexed(?P<to>)")
+_NAVIGATION = re.compile(r"skipped, nothing but the navigation the pages indexed carry too"
+                         r"(?P<to>)")
 _DETAIL = re.compile(r"(?P<why>.+?) \((?P<detail>[^()]*)\)")
 """A reason whose last words in parentheses differ from file to file: ``too large (50 MB >
 2 MB)``, ``unreadable (Permission denied)``."""
@@ -64,6 +70,10 @@ _LINK_LINES = {
     "source": "{n} files skipped, the sources of pages indexed ({examples})",
     "included": "{n} files skipped, included in pages indexed ({examples})",
     "redirect": "{n} files skipped, pages that only redirect to another ({examples})",
+    "link_page": "{n} files skipped, pages of links to the folder's other pages (tables of "
+                 "contents, indexes), those pages indexed ({examples})",
+    "navigation": "{n} files skipped, nothing but the navigation the pages indexed carry too "
+                  "({examples})",
 }
 
 
@@ -123,7 +133,8 @@ def _kind(why: str) -> tuple[tuple[str, str], str]:
     other reason by its words less a last parenthesis (the detail shown by the file's name)."""
     for kind, pattern in (("same", _SAME_FILE), ("copy", _COPY), ("outside", _OUTSIDE),
                           ("out_dir", _OUT_DIR), ("source", _SOURCE),
-                          ("included", _INCLUDED), ("redirect", _REDIRECT)):
+                          ("included", _INCLUDED), ("redirect", _REDIRECT),
+                          ("link_page", _LINK_PAGE), ("navigation", _NAVIGATION)):
         if match := pattern.fullmatch(why):
             return (kind, ""), match["to"]
     match = _DETAIL.fullmatch(why)
@@ -162,7 +173,8 @@ def _group_line(kind: str, why: str, members: list[tuple[int, str, str]], limit:
     more = len(members) - limit
     tail = f" and {more:,} more" if more > 0 else ""
     if kind != "why":
-        examples = ", ".join(f"{path} -> {to}" for _i, path, to in members[:limit]) + tail
+        examples = ", ".join(f"{path} -> {to}" if to else path
+                             for _i, path, to in members[:limit]) + tail
         return _LINK_LINES[kind].format(n=f"{len(members):,}", examples=examples)
     details = {detail for _i, _path, detail in members}
     if len(details) == 1:  # the same for all ("binary (not text)"): said once, after the why

@@ -28,6 +28,7 @@ _SKIP_REASONS = (
     ("gz_size", "{files} decompressing to more than {sizes}"),
     ("blank", "{files} without text"),
     ("redirect", "{files} that only redirect to another page"),
+    ("link_page", "{files} of links to other pages (tables of contents, indexes)"),
     ("unreadable", "{n} unreadable"),
     ("corrupt", "{files} not readable as gzip (corrupt, truncated or empty)"),
     ("nested", "{files} compressed twice (a gzip file inside a gzip file)"),

@@ -30,14 +30,14 @@ def test_sources_need_only_the_standard_library() -> None:
     # except documents.py, which reads PDF and .docx files with their libraries (and
     # pdfspacing.py, which rewrites a PDF page's content stream for pypdf), tavily.py,
     # which calls Tavily through its client, searxng.py, which calls SearXNG with requests,
-    # web_requests.py, which reads their answers and errors, htmlpage.py, htmlfurniture.py and
-    # htmltables.py, which read HTML with lxml, and markdownpage.py, which parses Markdown with
-    # markdown-it-py and its front matter with PyYAML.
+    # web_requests.py, which reads their answers and errors, htmlpage.py, htmlfurniture.py,
+    # htmltables.py and linkpages.py, which read HTML with lxml, and markdownpage.py, which
+    # parses Markdown with markdown-it-py and its front matter with PyYAML.
     allowed = {"documents.py": {"pypdf", "docx"}, "pdfspacing.py": {"pypdf"},
                "tavily.py": {"requests", "tavily"}, "searxng.py": {"requests"},
                "web_requests.py": {"requests"},
                "htmlpage.py": {"lxml"}, "htmlfurniture.py": {"lxml"}, "htmltables.py": {"lxml"},
-               "markdownpage.py": {"markdown_it", "yaml"}}
+               "linkpages.py": {"lxml"}, "markdownpage.py": {"markdown_it", "yaml"}}
     modules = sorted((REPO / "workers" / "sources").glob("*.py"))
     assert {p.name for p in modules} >= {"base.py", "corpus.py", "folder.py", "index.py"}
     for path in modules:

@@ -1,0 +1,73 @@
+"""Pages made of links to the folder's other pages (a table of contents, an index) and pages
+left with nothing but navigation are not answered from: skipped, noted in one line (trial 115,
+F4: zsh's ``FAQ.html``, the FAQ's contents, was the Answer's source for "I don't have root
+access: how do I make zsh my login shell?"; its seven Texinfo index pages were indexed as
+"[ << ] [ < ] [ Up ] ..." and named in every report)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from workers.sources import Corpus
+
+QUESTIONS = [f"1.{n}: How do I make the heron number {n} roost?" for n in range(1, 11)]
+
+
+def _faq(root: Path) -> None:
+    root.mkdir(parents=True)
+    entries = "".join(f'<dt><h3><a href="FAQ01.html#l{n}">{q}</a></h3></dt>\n'
+                      for n, q in enumerate(QUESTIONS))
+    (root / "FAQ.html").write_text(
+        "<html><head><title>Heron FAQ</title></head><body><h1>Heron FAQ</h1>"
+        f"<h1>Table of Contents</h1><dl>{entries}</dl>"
+        "<p>This document answers the questions asked most often about herons and their "
+        "roosts.</p></body></html>")
+    (root / "FAQ01.html").write_text(
+        "<html><head><title>Heron FAQ, chapter 1</title></head><body>" + "".join(
+            f"<h3 id='l{n}'>{q}</h3><p>Heron number {n + 1} roosts once its nest is "
+            f"built on the willow {n + 1}.</p>" for n, q in enumerate(QUESTIONS))
+        + "</body></html>")
+    words = ", ".join(f'<a href="FAQ01.html#l{n}">willow {n + 1}</a>' for n in range(10))
+    (root / "node9.html").write_text(
+        f"<html><head><title>Index</title></head><body><h1>Index</h1><p>{words}</p>"
+        "</body></html>")
+
+
+def test_a_table_of_contents_and_an_index_are_not_answered_from(tmp_path: Path) -> None:
+    root = tmp_path / "faq"
+    _faq(root)
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        hits = c.search("How do I make the heron number 7 roost?", k=10)
+        assert hits and hits[0].doc_id == "FAQ01.html", hits
+        assert not any("number 7" in hit.text for hit in hits if hit.doc_id != "FAQ01.html")
+        assert c.read("node9.html") is None
+        # the contents' own prose stays, without its list of links
+        intro = c.search("questions asked most often about herons", k=3)
+        assert intro[0].doc_id == "FAQ.html", intro
+        assert "number 7" not in c.read("FAQ.html").text
+        assert c.notes == ["node9.html: skipped, a page of links to the folder's other pages (a "
+                           "table of contents or an index): those pages are indexed"], c.notes
+
+
+NAV = "<p>[ &lt;&lt; ] [ &lt; ] [ Up ] [ &gt; ] [ &gt;&gt; ] [Top] [Contents] [Index]</p>"
+FOOT = "<p>This document was generated on February 5, 2023 using texi2any.</p>"
+
+
+def test_pages_left_with_navigation_alone_are_skipped_in_one_note(tmp_path: Path) -> None:
+    root = tmp_path / "manual"
+    root.mkdir()
+    for n, tree in enumerate(("alder", "birch", "cedar", "larch", "maple", "rowan")):
+        (root / f"chapter{n}.html").write_text(
+            f"<html><head><title>Chapter {n}</title></head><body>{NAV}<h1>Chapter {n}</h1>"
+            f"<p>Herons of the {tree} colony nest in the reeds.</p>{FOOT}</body></html>")
+    for name in ("Concept", "Options", "Functions", "Variables"):
+        (root / f"{name}-Index.html").write_text(
+            f"<html><head><title>{name} Index</title></head><body>{NAV}<h1>{name} Index</h1>"
+            f"{FOOT}</body></html>")
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        hits = c.search("index contents top", k=10)
+        assert all(not hit.doc_id.endswith("-Index.html") for hit in hits), hits
+        assert c.read("Concept-Index.html") is None
+        assert c.notes == ["4 files skipped, nothing but the navigation the pages indexed carry "
+                           "too (Concept-Index.html, Functions-Index.html, Options-Index.html, "
+                           "Variables-Index.html)"], c.notes
+        assert "larch colony" in c.search("herons larch colony reeds")[0].text

@@ -1,0 +1,109 @@
+"""Pages made of links to the folder's other pages (a table of contents, an index, a list of
+headings that are links): found as the share of a page's text that is the text of its links to
+other pages, and passed over (trial 115, F4).
+
+Zsh's ``FAQ.html`` is the FAQ's table of contents: indexed as 69 passages that were its
+headings ("1.7: I don't have root access: how do I make zsh my login shell?"), it was cited as
+the Answer to that very question, above the page that answers it; gnuplot's latex2html
+``node1.html`` (its contents) and ``node649.html`` (its Index: "angles , animate ... ARGV , ,")
+were indexed too. Such a page names every topic and answers none: its links lead to the pages
+that do. Standard library and lxml (the page's tree).
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from workers.sources.htmlnav import link_share
+
+__all__ = ["LINK_PAGE", "LINK_PAGE_SHARE", "MIN_PAGE_LINKS", "MIN_PROSE_WORDS", "of_pages",
+           "page_link_texts", "without_page_refs"]
+
+LINK_PAGE_SHARE = 0.7
+"""A page whose visible text (spaces aside) is at least this share the text of its links to
+other pages is a page of links. Zsh's FAQ contents, with its title, author, date and a
+paragraph of introduction, is 0.78; gnuplot's "Set-show" (246 links under its prose) 0.83."""
+
+MIN_PAGE_LINKS = 8
+"""... and it has at least this many such links: a short page with a link or two ("Moved: see
+guide.html") is a page, whatever its share."""
+
+MIN_PROSE_WORDS = 8
+"""A page of links keeps its paragraphs that are not links (gnuplot's "Set-show" opens with
+what ``set`` does) when one of them has this many words at least; with none (a list's labels,
+"Subsections", a date), the page is passed over."""
+
+LINK_PAGE = ("a page of links to the folder's other pages (a table of contents or an index): "
+             "those pages are indexed")
+"""The note on a page passed over as a page of links (after its path and "skipped, ")."""
+
+_TO_PAGES = etree.XPath(
+    "//body//a[@href][not(starts-with(@href, '#'))][not(contains(@href, ':'))]"
+    "[not(ancestor::nav or ancestor::noscript or ancestor::template)]")
+"""The links to another page by a relative address (not ``#here``, ``mailto:`` nor
+``https:``), outside the elements whose text a page does not show as prose."""
+
+_MARKS = r"[\s,;:.|()\[\]*•·-]"
+"""What stands between a list's links: separators, brackets, bullets."""
+
+
+_PAGE_REF = re.compile(r" ?\(p\.\s*\)")
+"""A printed manual's page reference left empty by its icon's removal (latex2html's
+``(p.&nbsp;<a><img alt="[*]" src="crossref.png"></a>)``)."""
+
+
+def without_page_refs(text: str) -> str:
+    """``text`` without latex2html's empty page references ("see gprintf (p. [*])", its
+    ``[*]`` an icon: trial 65, F7), a link to another page that is no text.
+
+    Example:
+        >>> without_page_refs("See gprintf (p. ) for the formats.")
+        'See gprintf for the formats.'
+    """
+    return _PAGE_REF.sub("", text) if "(p." in text else text
+
+
+def page_link_texts(root: etree._Element) -> list[str]:
+    """The text of each link of ``root`` (a parsed page, its furniture removed) to another
+    page by a relative address."""
+    return ["".join(a.itertext()) for a in _TO_PAGES(root)]
+
+
+def _links_only(links: list[str]) -> re.Pattern[str]:
+    """A paragraph made of the texts ``links`` and separators (:data:`_MARKS`) alone."""
+    texts = sorted({" ".join(t.split()) for t in links if t.strip()}, key=len, reverse=True)
+    # atomic and possessive: the longest text that fits is taken, never given back (no
+    # backtracking through thousands of an index's entries)
+    return re.compile(f"(?>{_MARKS}|{'|'.join(map(re.escape, texts))})*+")
+
+
+def of_pages(sections: tuple[tuple[str, str], ...], links: list[str],
+             body: str) -> tuple[tuple[tuple[str, str], ...], bool]:
+    """``(sections, is_link_page)``: a page's ``sections`` as they are when it is no page of
+    links (its ``links`` to other pages are under :data:`MIN_PAGE_LINKS`, or their text under
+    :data:`LINK_PAGE_SHARE` of its text, ``body``); else without their paragraphs that are
+    links alone (and separators), and none at all when no paragraph of prose is left
+    (:data:`MIN_PROSE_WORDS`).
+
+    Example:
+        >>> toc = (("1.1: What is it?", "1.1: What is it?\\n\\n,"),)
+        >>> of_pages(toc, ["1.1: What is it?"] * 8, "1.1: What is it?" * 8)
+        ((), True)
+        >>> of_pages(toc, ["1.1: What is it?"] * 8, "1.1: What is it?" * 20) == (toc, False)
+        True
+        >>> of_pages((("", "Set-show\\n\\nThe set command can be used to set lots of options."),
+        ...           ("", "Angles")), ["Angles"] * 8, "Angles" * 10)
+        ((('', 'Set-show\\n\\nThe set command can be used to set lots of options.'),), True)
+    """
+    if len(links) < MIN_PAGE_LINKS or link_share(links, body) < LINK_PAGE_SHARE:
+        return sections, False
+    linked, kept = _links_only(links), []
+    for heading, text in sections:
+        paragraphs = [p for p in text.split("\n\n") if not linked.fullmatch(" ".join(p.split()))]
+        if [p for p in paragraphs if p.strip() != heading.strip()]:
+            kept.append((heading, "\n\n".join(paragraphs)))
+    if not any(len(p.split()) >= MIN_PROSE_WORDS for _h, t in kept for p in t.split("\n\n")):
+        return (), True
+    return tuple(kept), True
