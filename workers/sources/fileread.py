@@ -54,6 +54,7 @@ from workers.sources.filekinds import (
 )
 from workers.sources.manpage import is_man_page, man_markdown, so_target
 from workers.sources.mdocpage import is_mdoc_page, mdoc_markdown
+from workers.sources.numberdata import NUMBER_DATA, is_number_data
 from workers.sources.pyfile import python_file_sections
 from workers.sources.redirects import redirect_of
 from workers.sources.rsttext import rst_text
@@ -250,6 +251,9 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         return
     if (said := encoding_note(rel, declared, encoding, replaced)) is not None:
         notes.append(said)
+    if kind in PLAIN_TEXT and is_number_data(text):  # a plot's data (trial 115, F12)
+        _skip(skipped, notes, rel, "data", NUMBER_DATA)
+        return
     name, source = rel.rsplit("/", 1)[-1], text
     title, sections, links, man, mdoc, paged = name, (), 0.0, False, False, False
     if kind in HTML_EXTENSIONS:

@@ -27,6 +27,7 @@ _SKIP_REASONS = (
     ("encrypted", "{files} skipped as encrypted"),
     ("gz_size", "{files} decompressing to more than {sizes}"),
     ("blank", "{files} without text"),
+    ("data", "{files} of numbers (data, not prose)"),
     ("redirect", "{files} that only redirect to another page"),
     ("link_page", "{files} of links to other pages (tables of contents, indexes)"),
     ("unreadable", "{n} unreadable"),

@@ -97,3 +97,23 @@ def test_no_indexable_files_message_says_why(
     assert reason in message, message
     indexable = "indexable: .md .markdown .txt .rst .py .html .htm .conf .cfg .ini .pdf .docx"
     assert indexable in message, message
+
+
+def test_text_files_of_numbers_are_passed_over_as_data_whatever_their_name(
+    tmp_path: Path,
+) -> None:
+    # gnuplot's examples/random-points (no extension) was 28 passages of numbers, while the
+    # same data named .dat was passed over (trial 115, F12)
+    root = tmp_path / "examples"
+    root.mkdir()
+    rows = "".join(f"0.{n:04d}8179890316\t-0.2288630{n}\t1.{n}e-3\t{n}\n" for n in range(200))
+    (root / "random-points").write_text("# Uniform\tNormal\tLognormal\n" + rows)
+    (root / "valley.txt").write_text("".join(f"{i} {j} 10\n" for i in range(9) for j in range(3)))
+    (root / "README").write_text("The random-points file holds 200 samples of four "
+                                 "distributions for the walrus histogram demo.\n")
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        assert {hit.doc_id for hit in c.search("random points uniform normal lognormal 0.0001",
+                                               k=10)} <= {"README"}
+        assert c.read("random-points") is None and c.read("valley.txt") is None
+        assert c.notes == ["random-points: skipped, numbers (data, not prose)",
+                           "valley.txt: skipped, numbers (data, not prose)"], c.notes
