@@ -44,20 +44,39 @@ def _hard_split(text: str, limit: int) -> Iterator[str]:
 
 
 def _pack(pieces: Iterable[str], limit: int, sep: str) -> list[str]:
-    """Greedily pack pieces (each at most ``limit`` long) into chunks of at most ``limit``."""
+    """Greedily pack pieces (each at most ``limit`` long) into chunks of at most ``limit``; a
+    piece ending with ":" opens the next chunk with the piece it introduces when both fit
+    (:func:`_introduces`).
+
+    Example:
+        >>> _pack(["a" * 20, "Add this to ~/.bashrc:", "```\\neval x\\n```"], 50, "\\n\\n")
+        ['aaaaaaaaaaaaaaaaaaaa', 'Add this to ~/.bashrc:\\n\\n```\\neval x\\n```']
+    """
     chunks: list[str] = []
-    current = ""
+    current: list[str] = []
+    size = 0
     for piece in pieces:
-        if not current:
-            current = piece
-        elif len(current) + len(sep) + len(piece) <= limit:
-            current = f"{current}{sep}{piece}"
-        else:
-            chunks.append(current)
-            current = piece
+        if current and size + len(sep) + len(piece) <= limit:
+            current.append(piece)
+            size += len(sep) + len(piece)
+            continue
+        carried = [current.pop()] if _introduces(current, piece, limit, sep) else []
+        if current:
+            chunks.append(sep.join(current))
+        current = [*carried, piece]
+        size = sum(map(len, current)) + len(sep) * (len(current) - 1)
     if current:
-        chunks.append(current)
+        chunks.append(sep.join(current))
     return chunks
+
+
+def _introduces(current: list[str], piece: str, limit: int, sep: str) -> bool:
+    """Whether the last of ``current`` (not its only piece) ends with ":" and fits in one chunk
+    with ``piece``, the code block or list it introduces: Click's "Add this to ~/.bashrc:"
+    ended a passage and its ``eval`` line opened the next, Postfix's "... body_checks patterns
+    like this:" was quoted without the patterns (trial 114, F8)."""
+    return (len(current) > 1 and current[-1].rstrip().endswith(":")
+            and len(current[-1]) + len(sep) + len(piece) <= limit)
 
 
 _SPACE = re.compile(r"\s*")

@@ -98,3 +98,13 @@ def test_entries_of_short_lines_are_cut_between_entries() -> None:
     assert len(chunks) > 3
     for chunk in chunks:
         assert chunk.startswith("-") and not chunk.split("\n\n")[-1].startswith("-"), chunk
+
+
+def test_an_instruction_ending_with_a_colon_stays_with_the_code_it_introduces() -> None:
+    """Click's shell-completion page ended a passage with "Add this to ~/.bashrc:" and opened
+    the next with the ``eval`` line it introduces (trial 114, F8)."""
+    intro = "Add this to ~/.bashrc:"
+    code = "```\n" + 'eval "$(_FOO_BAR_COMPLETE=bash_source foo-bar)"\n' * 3 + "```"
+    chunks = chunk_text(f"{FILLER}\n\n{intro}\n\n{code}\n\nAfter.", 800)
+    assert any(chunk.startswith(f"{intro}\n\n{code}") for chunk in chunks), chunks
+    assert not any(chunk.endswith(intro) for chunk in chunks)
