@@ -35,7 +35,7 @@ from workers.sources.htmlnav import (
     class_token,
 )
 
-__all__ = ["drop_all", "page_furniture"]
+__all__ = ["drop_all", "page_furniture", "tab_labels"]
 
 _NAV_CLASSES = ("nav", "navigation", "navheader", "navfooter", "navbar", "navpath", "topnav",
                 "subnav", "bottomnav", "breadcrumb", "breadcrumbs", "nav-panel")
@@ -230,3 +230,45 @@ def _attach(parent: Any, kept: Any, tails: list[str]) -> None:
         parent.text = "".join([parent.text or "", *tails])
     else:
         kept.tail = "".join([kept.tail or "", *tails])
+
+
+_TAB_LABEL_CLASSES = ("sd-tab-label", "tab-label")
+"""Class names of a tab's label written just before its panel (sphinx-design's ``<label
+class="sd-tab-label">Bash</label><div class="sd-tab-content">``)."""
+
+
+def tab_labels(root: Any) -> None:
+    """Each tab's label (``role="tab"``) as the first paragraph of the panel it shows (the
+    element ``aria-labelledby`` it), in place, and the row of tabs left out; a label with no
+    panel, or one written before its panel (:data:`_TAB_LABEL_CLASSES`), is a paragraph of its
+    own. sphinx-tabs writes its buttons in one row above the panels, inline: Click's
+    shell-completion page read "BashZshFish Add this to ~/.bashrc:" (trial 114, F12a).
+
+    Example:
+        >>> from lxml import html
+        >>> page = html.fromstring('<div><div role="tablist"><button role="tab" id="t0">Bash'
+        ...     '</button><button role="tab" id="t1">Zsh</button></div><div role="tabpanel" '
+        ...     'aria-labelledby="t0"><p>Add this to ~/.bashrc:</p></div></div>')
+        >>> tab_labels(page)
+        >>> [" ".join(p.text_content().split()) for p in page.iter("p")]
+        ['Zsh', 'Bash', 'Add this to ~/.bashrc:']
+    """
+    for label in root.xpath(f"//label[{class_token(*_TAB_LABEL_CLASSES, as_written=True)}]"):
+        label.tag = "p"
+    rows = root.xpath("//*[@role='tablist']")
+    if not rows:
+        return
+    panels = {panel.get("aria-labelledby"): panel
+              for panel in root.xpath("//*[@role='tabpanel'][@aria-labelledby]")}
+    for row in rows:
+        for tab in row.xpath(".//*[@role='tab']"):
+            panel = panels.get(tab.get("id"))
+            words = " ".join("".join(tab.itertext()).split())
+            if panel is None or not words:
+                tab.tag = "p"  # a paragraph of its own: a word apart from its neighbours
+                continue
+            first = panel.makeelement("p", {})
+            first.text = words
+            panel.insert(0, first)
+            first.tail, panel.text = panel.text, None
+            tab.drop_tree()

@@ -23,7 +23,7 @@ from lxml import html as lxml_html
 from workers.sources.contents_lines import without_contents_lines
 from workers.sources.entries import ENTRY_KEYWORD
 from workers.sources.htmlfields import field_tables
-from workers.sources.htmlfurniture import drop_all, page_furniture
+from workers.sources.htmlfurniture import drop_all, page_furniture, tab_labels
 from workers.sources.htmlnav import class_token, link_share
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
@@ -218,6 +218,7 @@ def html_page(source: str | bytes) -> HtmlPage:
     title = " ".join((title_el.text or "").split()) if title_el is not None else ""
     # before the tables are read: an index's letter bar is a table of links (its text, the
     # tail after it, stays)
+    tab_labels(root)  # before the furniture: a tab's label moves into its panel
     drop_all(page_furniture(root))
     field_tables(root, _HIDDEN)  # before tables: a table of fields has no heading row
     tables_as_sentences(root)

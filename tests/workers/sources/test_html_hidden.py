@@ -173,3 +173,23 @@ def test_a_sidebar_whose_heading_is_the_projects_logo_is_left_out() -> None:
     titled = html_page('<html><body><div role="navigation"><h1>Heron census</h1><p>Herons '
                        'nest in spring.</p></div></body></html>')
     assert "Herons nest in spring." in titled.text, titled.text
+
+
+def test_tab_labels_head_their_panels_not_run_together() -> None:
+    """sphinx-tabs writes its buttons in a row above the panels: Click's shell-completion page
+    read "BashZshFish Add this to ~/.bashrc:" (trial 114, F12a); sphinx-design writes each
+    label before its panel."""
+    tabs = ('<div class="sphinx-tabs"><div role="tablist"><button role="tab" id="t-0">Bash'
+            '</button><button role="tab" id="t-1">Zsh</button></div>'
+            '<div role="tabpanel" aria-labelledby="t-0"><p>Add this to ~/.bashrc:</p>'
+            '<pre>eval "$(_FOO_COMPLETE=bash_source foo)"</pre></div>'
+            '<div role="tabpanel" aria-labelledby="t-1" hidden="true">'
+            '<p>Add this to ~/.zshrc:</p></div></div>'
+            '<div class="sd-tab-set"><input type="radio" id="s1"><label class="sd-tab-label" '
+            'for="s1">Fish</label><div class="sd-tab-content"><p>Save the script.</p></div>'
+            '</div>')
+    text = html_page(f"<html><body><h1>Completion</h1>{tabs}</body></html>").text
+    assert "BashZsh" not in text and "FishSave" not in text
+    assert "Bash\n\nAdd this to ~/.bashrc:" in text
+    assert "Zsh\n\nAdd this to ~/.zshrc:" in text
+    assert "Fish\n\nSave the script." in text
