@@ -25,13 +25,14 @@ import re
 import unicodedata
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
 from workers.sources.base import RawDoc
 from workers.sources.headings import set_apart_headings
+from workers.sources.hyphens import compounds, dehyphenated
 from workers.sources.pagebreaks import stitched
 from workers.sources.pdfspacing import respaced_contents
 from workers.sources.running_lines import (
@@ -156,35 +157,6 @@ def _bare_pages(texts: list[str | None], starts: dict[int, list[str]]) -> list[s
         bare = [without_page_header(text, index + offset, starts.get(index, ()))
                 for index, text in enumerate(bare)]
     return stitched(bare, starts)
-
-
-_LINE_END_HYPHEN = re.compile(r"\b([a-z]+)-\n([a-z]+)\b")
-_COMPOUND = re.compile(r"\b([a-z]+)-([a-z]+)\b")
-
-
-def compounds(texts: Iterable[str]) -> frozenset[str]:
-    """The hyphenated words ``texts`` write whole on one line ("read-only"), lower-cased: a
-    word broken at a line's end at its own hyphen keeps it (:func:`dehyphenated`)."""
-    return frozenset(m.group(0).lower() for text in texts for m in _COMPOUND.finditer(text))
-
-
-def dehyphenated(text: str, keep: frozenset[str] = frozenset()) -> str:
-    """``text`` (a PDF page) with a word broken at a line's end by a hyphen made whole again
-    ("aes-" / "thetically": "aesthetically"), as PyMuPDF's ``TEXT_DEHYPHENATE`` does (else a
-    search for "aesthetically" found none of a manual's 101 broken words, and the report
-    quoted "aes- thetically"); a compound the file writes whole elsewhere (``keep``,
-    :func:`compounds`) keeps its hyphen ("read-" / "only": "read-only"). One the file never
-    writes whole loses it, the price of the rule.
-
-    Example:
-        >>> dehyphenated("looks aes-\\nthetically right; read-\\nonly", frozenset({"read-only"}))
-        'looks aesthetically right; read-only'
-    """
-    def joined(match: re.Match[str]) -> str:
-        whole = f"{match.group(1)}-{match.group(2)}"
-        return whole if whole.lower() in keep else match.group(1) + match.group(2)
-
-    return _LINE_END_HYPHEN.sub(joined, text)
 
 
 _LIGATURES = str.maketrans({chr(c): unicodedata.normalize("NFKC", chr(c))

@@ -37,8 +37,8 @@ from workers.sources.linkpages import of_pages, page_link_texts, without_page_re
 from workers.sources.preformatted import (
     LONG_PRE_LINES,
     fenced,
-    help_words,
     pre_blocks,
+    prose_lines,
     reads_as_prose,
 )
 
@@ -147,7 +147,7 @@ def _pre(text: str) -> str:
     """A ``<pre>``'s paragraphs: prose laid out by hand, else code; a long one judged block by
     block (:func:`~workers.sources.preformatted.pre_blocks`: a text file in an HTML wrapper)."""
     if reads_as_prose(text):  # its blank lines part its paragraphs, as they do in a text file
-        return _prose(_BREAK.join(_BLANK_LINE.split(help_words(text))))
+        return _prose(_BREAK.join(_BLANK_LINE.split(prose_lines(text))))
     lines = _pre_lines(text)
     if lines.count("\n") <= LONG_PRE_LINES:
         return fenced(lines)

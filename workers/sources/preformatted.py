@@ -2,7 +2,7 @@
 listings and terminal transcripts were joined into one line and read as sentences; HAProxy's
 manual writes its prose in ``<pre>``: ``tests/workers/sources/test_html_pre.py``).
 
-This module imports only the standard library.
+This module imports the standard library and :mod:`workers.sources.hyphens`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-__all__ = ["LONG_PRE_LINES", "fenced", "help_words", "pre_blocks", "reads_as_prose"]
+from workers.sources.hyphens import compounds, dehyphenated
+
+__all__ = ["LONG_PRE_LINES", "fenced", "help_words", "pre_blocks", "prose_lines",
+           "reads_as_prose"]
 
 _BACKTICKS = re.compile("`{3,}")
 _PROMPTS = frozenset({"$", "%", "#", ">", ">>>", "C:\\>", "PS>"})
@@ -21,8 +24,6 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _HELP_TAG = re.compile(r"(?<!\S)\*[^\s*|]+\*(?!\S)")
 _HELP_LINK = re.compile(r"\|([^\s|]+)\|")
 _LEADING_BLANKS = re.compile(r"^(?:[ \t]*\n)+")
-_BROKEN = re.compile(r"\b([a-z]+)-\n[ \t]*([a-z]+)\b")
-_COMPOUND = re.compile(r"\b[a-z]+-[a-z]+\b")
 
 LONG_PRE_LINES = 40
 """A ``<pre>`` of more lines than this that does not read as prose whole is judged block by
@@ -93,6 +94,7 @@ def pre_blocks(text: str) -> list[tuple[bool, str]]:
         False
     """
     out = []
+    keep = compounds([text]) if "-\n" in text else frozenset()
     for block in _BLANK_LINE.split(text):
         if not block.strip():
             continue
@@ -100,7 +102,7 @@ def pre_blocks(text: str) -> list[tuple[bool, str]]:
             out.append((False, block))
             continue
         block = _LEADING_BLANKS.sub("", help_words(block))
-        out += [(True, part) for part in _headed(_unbroken(block.rstrip()))]
+        out += [(True, part) for part in _headed(dehyphenated(block.rstrip(), keep))]
     return out
 
 
@@ -115,16 +117,20 @@ def help_words(text: str) -> str:
     return _HELP_LINK.sub(r"\1", _HELP_TAG.sub("", text))
 
 
-def _unbroken(block: str) -> str:
-    """``block`` with each word a man page broke at a line's end whole again ("mes-" /
-    "sage"), its hyphen kept when the block writes the word with it on one line."""
-    keep = {m.group(0) for m in _COMPOUND.finditer(block)}
+def prose_lines(text: str) -> str:
+    """A ``<pre>`` of prose as the words it shows: Vim's help markup read (:func:`help_words`)
+    and each word a man page broke at a line's end whole again, its hyphen kept when the
+    ``<pre>`` writes the word with it on one line (:func:`workers.sources.hyphens.
+    dehyphenated`: Postfix's man pages are each one ``<pre>``, "to con- tact" was quoted,
+    trial 114, F3).
 
-    def joined(match: re.Match[str]) -> str:
-        whole = f"{match[1]}-{match[2]}"
-        return whole if whole in keep else match[1] + match[2]
-
-    return _BROKEN.sub(joined, block)
+    Example:
+        >>> prose_lines("the |trivial-rewrite| daemon; each queue subdirec-\\n   tory of the\\n"
+        ...             "   trivial-\\n   rewrite(8) server")
+        'the trivial-rewrite daemon; each queue subdirectory of the\\n   trivial-rewrite(8) server'
+    """
+    text = help_words(text)
+    return dehyphenated(text, compounds([text])) if "-\n" in text else text
 
 
 def _headed(block: str) -> list[str]:
