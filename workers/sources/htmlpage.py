@@ -27,13 +27,9 @@ from workers.sources.htmlfurniture import drop_all, page_furniture, tab_labels
 from workers.sources.htmlnav import class_token, link_share
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
-from workers.sources.htmlterms import (
-    cut_term,
-    groff_terms,
-    mark_next,
-    members_with_their_class,
-)
+from workers.sources.htmlterms import cut_term, groff_terms, mark_next, members_with_their_class
 from workers.sources.linkpages import of_pages, page_link_texts, without_page_refs
+from workers.sources.manpre import man_marked
 from workers.sources.preformatted import (
     LONG_PRE_LINES,
     fenced,
@@ -112,15 +108,16 @@ _ENTRIES, _ENTRIES_END = "\ue00b", "\ue00c"  # around a list of entries (``dl`` 
 _PRE, _PRE_END = "\ue009", "\ue00a"  # around the text of a <pre>, its lines kept
 _LINE = "\ue00d"  # a <br>: a line's end inside its paragraph; two in a row end the paragraph
 _PRE_SPLIT = re.compile(f"{_PRE}(.*?){_PRE_END}", re.DOTALL)
+_MAN_MARKS = {"heading": f"{_HEAD}{_LEVELS[1]}\0{_TAIL}", "entries": f"{_HEAD}{_ENTRIES}{_TAIL}",
+              "end": f"{_HEAD}{_ENTRIES_END}{_TAIL}", "entry": f"{_HEAD}{_ENTRY}\0{_TAIL}",
+              "prose": f"{_BREAK}\0{_BREAK}", "code": f"{_PRE}\0{_PRE_END}"}  # man_marked's
 _LEADING_BREAKS = re.compile(f"[\\s{_BREAK}{_LINE}]+")
 _LINE_RUN = re.compile(f"{_LINE}{{2,}}")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
-"""A blank line of a ``<pre>`` of prose: a paragraph's end (HAProxy's starter guide, a text file
-in ``<pre>`` blocks, was one paragraph a block, and its nine steps, a list item each, were cut
-anywhere: a passage opened "rules to these connections; - decide which server ...", trial 79)."""
+"""A blank line of a ``<pre>`` of prose: a paragraph's end (HAProxy's starter guide's nine steps
+were cut anywhere: a passage opened "rules to these connections; - decide which ...", trial 79)."""
 _BLANK = re.compile(f"[\\s{_BREAK}{_TAIL}{_LINE}]*")
 """A body with no text, only blanks and marks (a fullmatch stops at the first letter)."""
-
 
 _SPACED = (f" {_BREAK}", f"{_BREAK} ")
 
@@ -228,6 +225,8 @@ def html_page(source: str | bytes) -> HtmlPage:
     text = _terms_joined(str(stylesheet(root)))
     links = _LINKED.findall(text)
     text = text.replace(_LINK, "").replace(_LINK_END, "")
+    if _PRE in text and "NAME" in text:  # a man page groff wrote in a <pre>: its sections
+        text = _PRE_SPLIT.sub(lambda pre: man_marked(pre[1], _MAN_MARKS) or pre[0], text)
     text = without_page_refs(text)  # latex2html's "see gprintf (p. [*])": trial 65, F7
     sections = without_contents_lines(_sections(text), links)  # groff's "NAME / SYNOPSIS"
     kept = tuple((h, t) for h, t in sections if t or h)

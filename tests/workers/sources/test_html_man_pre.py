@@ -1,6 +1,7 @@
 """A man page groff rendered to HTML, its text in one ``<pre>`` (Postfix's manual: qshape.1,
 postsuper.1, postscreen.8): its words broken at line ends are whole again, and a compound it
-writes with its hyphen keeps it (trial 114, F3)."""
+writes with its hyphen keeps it (trial 114, F3); its section names head its passages, and an
+option list is entries, each its name then its description (trial 114, F4)."""
 
 from __future__ import annotations
 
@@ -33,3 +34,72 @@ def test_a_compound_keeps_its_hyphen_unless_the_document_writes_it_joined() -> N
     text = "a post-\n   queue filter; the trivial-\n   rewrite daemon; mes-\n   sage"
     assert dehyphenated(text, keep) == "a postqueue filter; the trivial-rewrite daemon; message"
 
+
+PAGE = """<html><head><title>Postfix manual - qshape(1)</title></head><body><pre>
+QSHAPE(1)                                                            QSHAPE(1)
+
+<b>NAME</b>
+       qshape - Print Postfix queue domain and age distribution
+
+<b>SYNOPSIS</b>
+       <b>qshape</b> [<b>-s</b>] [<b>-m</b> <i>min</i><b>_</b><i>subdomains</i>]
+               [<i>queue</i><b>_</b><i>name</i> ...]
+
+<b>DESCRIPTION</b>
+       The <b>qshape</b> program helps the administrator understand the Postfix queue
+       message distribution in time and by sender domain or recipient  domain.
+
+       Options:
+
+       <b>-s</b>     Display  the sender domain distribution instead of the recipient
+              domain distribution.
+
+       <b>-m</b> <i>min</i><b>_</b><i>subdomains</i>
+              Sets the minimum subdomain count needed to show a separate line
+              for a parent domain. The default is 5.
+
+       <i>queue</i><b>_</b><i>name</i>
+              By default qshape displays the combined distribution of the
+              incoming and active queues.
+
+       The names of parent domains are shown with a leading dot.
+
+<b>MYSQL PARAMETERS</b>
+       <b>user, password</b>
+              The user name and password to log into the mysql server.
+              Example:
+                  user = someone
+                  password = some_password
+
+       <b>dbname</b> The database name on the servers.
+
+       <b><a href="postconf.5.html#virtual_alias_maps">virtual_alias_maps</a> ($virtual_maps)</b>
+              Optional lookup tables that alias specific mail addresses or
+              domains to other local or remote addresses.
+
+<b>SEE ALSO</b>
+       <a href="postqueue.1.html">postqueue(1)</a>, Postfix queue control
+
+                                                                     QSHAPE(1)
+</pre></body></html>"""
+
+
+def test_a_man_pages_section_names_head_its_passages_and_its_options_are_entries() -> None:
+    page = html_page(PAGE)
+    sections = dict(page.sections)
+    for heading in ("NAME", "SYNOPSIS", "DESCRIPTION", "SEE ALSO"):
+        assert sections[heading].startswith(f"{heading}\n\n"), page.sections
+    assert page.sections[2][1].endswith("recipient domain.\n\nOptions:"), page.sections
+    assert sections["-s"] == ("-s\n\nDisplay the sender domain distribution instead of the "
+                              "recipient domain distribution.")
+    assert sections["-m min_subdomains"].endswith("The default is 5.")
+    assert sections["queue_name"].startswith("queue_name\n\nBy default qshape displays")
+    assert sections["user, password"].endswith(
+        "mysql server. Example:\n\n```\nuser = someone\npassword = some_password\n```")
+    assert sections["dbname"] == "dbname\n\nThe database name on the servers."
+    assert sections["virtual_alias_maps ($virtual_maps)"].endswith("remote addresses.")
+    assert ("DESCRIPTION", "DESCRIPTION\n\nThe names of parent domains are shown with a "
+            "leading dot.") in page.sections  # the text after a list: under its section
+    assert "QSHAPE(1)" not in page.text
+    for stuck in ("DESCRIPTION The", "queue_name By default", "password The user"):
+        assert stuck not in page.text.replace("\n", " "), page.text
