@@ -156,7 +156,8 @@ def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
     too long is split into sentences, and a sentence that is too long is cut at whitespace. A
     fenced code block (:func:`workers.sources.fences.split_fences`) is one paragraph, blank
     lines and all; one too long for a passage is cut at line ends into parts fenced again
-    (:func:`workers.sources.fences.fence_parts`): no passage starts or ends inside a fence.
+    (:func:`workers.sources.fences.fence_parts`): no passage starts or ends inside a fence;
+    after a paragraph ending with ":", its parts leave room for it (:func:`_introduces`).
     Up to four short label paragraphs (:data:`_LABEL`) are part of the paragraph they head:
     Exim's option entries ("message_size_limit", "Use: main", "Default: 50M") ended one
     passage and their descriptions opened the next, so no passage held both (trial 73, F1).
@@ -165,7 +166,10 @@ def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
     pieces: list[str] = []
     for fenced, segment in split_fences(text.replace("\r\n", "\n").replace("\r", "\n")):
         if fenced:  # a fenced code block is one piece, or fenced parts of it (too long)
-            pieces.extend(fence_parts(segment.strip("\n").rstrip(), max_chars, _hard_split))
+            room = max_chars - len(pieces[-1]) - 2 if pieces and _introduces(
+                [""] + pieces[-1:], "", max_chars, "\n\n") else max_chars  # (trial 114, F8)
+            pieces.extend(fence_parts(segment.strip("\n").rstrip(), max(room, max_chars // 2),
+                                      _hard_split))
             continue
         held: list[str] | None = []  # labels waiting for the paragraph they head (None: a list)
         for para in PARA_SPLIT.split(segment):
