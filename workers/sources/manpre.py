@@ -113,6 +113,7 @@ def _section(lines: list[str], keep: frozenset[str], lists: bool) -> list[tuple[
     entries only when ``lists`` (a SYNOPSIS's wrapped lines are no list; nor is a list inside
     an entry's description)."""
     parts: list[tuple[str, str]] = []
+    pending: list[tuple[str, str]] = []  # a paragraph in a list ending with ":": the next entry's
     listed, i, n = False, 0, len(lines)
     while i < n:
         if not lines[i].strip():
@@ -124,13 +125,17 @@ def _section(lines: list[str], keep: frozenset[str], lists: bool) -> list[tuple[
         item = (_item(lines[i:j], lines[j] if j < n else "", listed)
                 if lists and not _indent(lines[i]) else None)
         if item is None:
-            if listed and not _indent(lines[i]):
-                parts.append(("end", ""))
-                listed = False
             while (not _indent(lines[i]) and j < n and lines[j].strip()
                    and not lines[j - 1].endswith(":")):  # ("Example:" over its display)
                 j += 1  # a hanging paragraph (a SYNOPSIS, a list inside a description): one
-            parts.append(_block(lines[i:j], keep))
+            block = _block(lines[i:j], keep)
+            if listed and not _indent(lines[i]) and block[1].endswith(":"):
+                pending.append(block)  # "Available in Postfix 3.4 and later:" between entries
+            elif listed and not _indent(lines[i]):
+                parts += [("end", ""), *pending, block]
+                listed, pending = False, []
+            else:
+                parts.append(block)
             i = j
             continue
         k = j
@@ -140,10 +145,11 @@ def _section(lines: list[str], keep: frozenset[str], lists: bool) -> list[tuple[
         if not listed:
             parts.append(("entries", ""))
             listed = True
-        parts.append(("entry", term))
+        parts += [("entry", term), *pending]
+        pending = []
         parts += _section(_dedented([*first, *lines[j:k]]), keep, lists=False)
         i = k
-    return [*parts, ("end", "")] if listed else parts
+    return [*parts, ("end", ""), *pending] if listed else parts
 
 
 def _item(head: list[str], after: str, listed: bool) -> tuple[str, list[str]] | None:

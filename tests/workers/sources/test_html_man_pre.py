@@ -73,6 +73,8 @@ QSHAPE(1)                                                            QSHAPE(1)
 
        <b>dbname</b> The database name on the servers.
 
+       Available in Postfix 3.4 and later:
+
        <b><a href="postconf.5.html#virtual_alias_maps">virtual_alias_maps</a> ($virtual_maps)</b>
               Optional lookup tables that alias specific mail addresses or
               domains to other local or remote addresses.
@@ -97,7 +99,10 @@ def test_a_man_pages_section_names_head_its_passages_and_its_options_are_entries
     assert sections["user, password"].endswith(
         "mysql server. Example:\n\n```\nuser = someone\npassword = some_password\n```")
     assert sections["dbname"] == "dbname\n\nThe database name on the servers."
-    assert sections["virtual_alias_maps ($virtual_maps)"].endswith("remote addresses.")
+    assert sections["virtual_alias_maps ($virtual_maps)"] == (
+        "virtual_alias_maps ($virtual_maps)\n\nAvailable in Postfix 3.4 and later:\n\nOptional "
+        "lookup tables that alias specific mail addresses or domains to other local or remote "
+        "addresses.")  # the note between entries opens the one it introduces
     assert ("DESCRIPTION", "DESCRIPTION\n\nThe names of parent domains are shown with a "
             "leading dot.") in page.sections  # the text after a list: under its section
     assert "QSHAPE(1)" not in page.text
