@@ -8,6 +8,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from app.llm.offline.sentences import heading_of
+from app.research.caveat_shapes import defaulted, plain, pointer
 from app.research.citations import Citations, claim_key, items, once, said
 from app.research.rows import ok_items
 from app.research.text import clip, wording
@@ -20,9 +21,13 @@ __all__ = ["ASKS_CAUTION", "CAUTION", "HARM", "WARNING", "asked_harm", "caution_
 _LINE = 400
 """The most characters of a caveat bullet (as the report's other bullets)."""
 
-_NONE_FOUND = "No {}limitations or warnings were found in the passages retrieved."
-"""What the section says when it lists none; "No other ..." when the Answer quoted them (once
-"_None beyond what the Answer above says._", read as a placeholder line, trial 102, F9)."""
+_NONE_FOUND = "No limitations or warnings were found in the passages retrieved."
+"""What the section says when it lists none."""
+_ANSWER_QUOTES = "The Answer above quotes the only limitations or warnings found."
+"""What it says when the Answer quoted every one found: it points up, saying what is there
+(once "_None beyond what the Answer above says._", read as a placeholder line, trial 102, F9;
+then "No other limitations or warnings were found", which read as a list above it that the
+section did not have, trial 114, F12; trial 115, F10)."""
 
 CAUTION = re.compile(
     r"\b(?:not|never|no longer|cannot|can't|don't|doesn't|won't|isn't|aren't|must|"
@@ -80,10 +85,11 @@ def cautions(text: str) -> bool:
         ...     "A secret key must also be provided, or the cookies are silently dropped.")
         (False, True)
     """
-    said = _MESSAGES.sub(" ", _DEFAULT_CLAUSE.sub(" ", without_setting_names(text)))
+    said = _MESSAGES.sub(" ", _DEFAULT_CLAUSE.sub(" ", plain(without_setting_names(text))))
     said = unreassured(_IDIOM.sub(" ", _LIMIT_OFFERED.sub(" ", _LIMIT_NAMED.sub(" ", said))))
     said = said if _CONSEQUENCE.search(said) else _STEP.sub(" ", said)
-    return not history_row(text) and not example(text) and bool(CAUTION.search(said))
+    return (not history_row(text) and not example(text) and not pointer(text)
+            and bool(CAUTION.search(said)))
 
 
 def example(text: str) -> bool:
@@ -271,9 +277,11 @@ def asked_harm(question: str, text: str) -> bool:
 
 def warnings_found(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The findings of ``rows`` that are warnings (:data:`WARNING`), each claim once; not an
-    example's scenario (:func:`example`)."""
+    example's scenario (:func:`example`), nor a pointer, nor what a shape of sentence says
+    without caution (:mod:`app.research.caveat_shapes`, trial 114, F6; trial 115, F10)."""
     return [f for f in items(rows, None, "finding")
-            if WARNING.search(unreassured(str(f["text"]))) and not example(str(f["text"]))]
+            if WARNING.search(unreassured(defaulted(plain(str(f["text"])))))
+            and not example(str(f["text"])) and not pointer(str(f["text"]))]
 
 
 def caution_claims(rows: Sequence[dict[str, Any]]) -> set[str]:
@@ -307,10 +315,9 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
     """The Caveats section: the limitations and warnings found (a sentence without a word of
     caution is a finding; a finding that is a warning, :data:`WARNING`, is one), each once,
     also when a section above quoted it as a finding, but
-    not when the Answer quoted it (``answered``: its claim keys; then the section says no
-    other was found, as it does for a warning the Answer quoted from a
-    passage, without calling the Answer's sentences limitations: one the Answer quoted for a
-    word such as "must" read as a false pointer): the section says
+    not when the Answer quoted it (``answered``: its claim keys; then the section points up
+    to it, :data:`_ANSWER_QUOTES`, as it does for a warning the Answer quoted from a
+    passage); off-topic, it says no caveat mentions what was asked: the section says
     "none were found" only when no caveat came back and the Answer quoted no warning
     (``failed``: the workers that ended in error, when any did). ``own`` keeps the caveats of
     the entry asked (:func:`app.research.own.entry_own`): a neighbouring setting's limitation
@@ -323,15 +330,15 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
     # a warning the Answer quoted from a passage (no finding of the rows) is one found too
     quoted = any(WARNING.search(text) for text, _ref in answered)
     lines = ["## Caveats", ""]
-    if found and warned:
+    if warned:  # found or not, as every off-topic report words it (trial 114, F12)
         lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
     elif (caveats or quoted) and not unsaid:
-        lines.append(f"- {_NONE_FOUND.format('other ')}")
+        lines.append(f"- {_ANSWER_QUOTES}")
     elif caveats:
         lines += [f"- {clip(c['text'], _LINE)} [{cites.cite(c)}]" for c in unsaid]
     elif failed and not found:
         lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
                      "see Failures.")
     else:
-        lines.append(f"- {_NONE_FOUND.format('')}")
+        lines.append(f"- {_NONE_FOUND}")
     return [*lines, ""]

@@ -158,7 +158,7 @@ def test_a_warning_the_answer_quotes_from_a_passage_is_a_caveat_found() -> None:
     rows = [row("docs_search", q, [item("passage", text, "core.html#3", score=3.0)])]
     md = render_markdown(data(rows, topic=q, sub_questions=[q]))
     assert "Frobnicate should not be changed" in answer_section(md), md
-    assert "No other limitations or warnings were found in the passages retrieved." in md, md
+    assert "The Answer above quotes the only limitations or warnings found." in md, md
 
 
 def test_a_default_section_is_shown_when_nothing_in_the_report_says_the_default() -> None:

@@ -302,7 +302,7 @@ def test_with_the_topic_alone_as_plan_the_answer_and_its_section_say_no_bullet_t
     q = "What are the limitations of the zorblax relay?"
     md = render_markdown(data([row("critic", q, [dict(caveat)])], sub_questions=[q], topic=q))
     assert md.count("cannot run during an eclipse") == 1
-    assert "- No other limitations or warnings were found in the passages retrieved." in md
+    assert "- The Answer above quotes the only limitations or warnings found." in md
 
 
 def test_a_long_note_keeps_its_count_and_its_reason() -> None:

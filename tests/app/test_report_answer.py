@@ -195,8 +195,7 @@ def test_a_warning_quoted_as_a_finding_is_a_caveat_never_denied_nor_repeated() -
     # the Answer quotes both; nothing below says them again (answers8), the Caveats point up
     assert md.split("## Notes", 1)[0].count(warning) == 1
     assert md.split("## Notes", 1)[0].count(plain) == 1 and "No limitations" not in md
-    assert caveats.strip() == ("- No other limitations or warnings were found in the "
-                               "passages retrieved.")
+    assert caveats.strip() == "- The Answer above quotes the only limitations or warnings found."
     assert "## 1." not in md
     # the first (the topic's own question) is what the Answer answers: not named (trial 26)
     assert f'would repeat the report: "{Q2}"; "{q3}"' in md and f'"{Q1}"' not in md
