@@ -272,6 +272,8 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
             "a", "an", "the", "my", "your", *_ASKING)  # "How do you How hot ...?" (trial 52)
         if _POINTS_OUT.search(phrase):  # "sending them to the browser": not a question alone
             continue
+        if verb and shape(phrase) != "verb" and _CLAUSE_VERB.search(phrase):  # a clause
+            phrase, verb = _CLAUSE_VERB.sub("", phrase), False
         if verb:
             if not _cut(phrase, subject):
                 out.append(f"How do you {_second_person(phrase)}?")
@@ -280,9 +282,15 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
     return out
 
 
-_COMPLEMENT = re.compile(r"^\s*(?:from|into|onto)\b", re.IGNORECASE)
-"""A preposition that opens a verb's source or destination ("send my traffic *from* http to
-https", "inject the store *into* tool arguments"): the verb phrase before it is not whole."""
+_COMPLEMENT = re.compile(r"^\s*(?:from|into|onto|in|to)\b", re.IGNORECASE)
+"""A preposition that opens a verb's source, place or destination ("send my traffic *from*
+http to https", "inject the store *into* tool arguments", "keep more commands *in* my history
+file"): the verb phrase before it is not whole."""
+_CLAUSE_VERB = re.compile(r"\s+(?:work|works|do|does|behave|behaves|mean|means)$",
+                          re.IGNORECASE)
+"""The verb a "how do X work?" clause ends with: the first phrase of "How do counting options
+work for verbosity flags?" was asked "How do you counting options work?" (trial 114, F12); its
+subject, "counting options", is what the facet asks about."""
 _CAUSATIVE = frozenset("make let have help get".split())
 
 
@@ -292,12 +300,17 @@ def _cut(phrase: str, subject: str) -> bool:
     source or destination (:data:`_COMPLEMENT`), or it ends in a verb of a causative whose
     complement was split off ("make Varnish listen" of "make Varnish listen on port 80" was
     asked "How do you make Varnish listen?", and "send my traffic" of "send my traffic from
-    http to https" "How do you send your traffic?": trial 113, new users on Varnish).
+    http to https" "How do you send your traffic?": trial 113, new users on Varnish), or it is
+    a causative the rest of the subject still belongs to ("How do you make zsh keep more
+    commands?" of "... in my history file" searched zsh's ``command`` builtin, trial 115, F2:
+    a facet that drops the question's own object words is no facet).
 
     Example:
         >>> _cut("make Varnish listen", "make Varnish listen on port 80")
         True
         >>> _cut("send my traffic", "send my traffic from http to https")
+        True
+        >>> _cut("make zsh keep more commands", "make zsh keep more commands in my history file")
         True
         >>> _cut("keep pending writes", "keep pending writes across a process crash")
         False
@@ -305,9 +318,9 @@ def _cut(phrase: str, subject: str) -> bool:
     from app.research.phrasing import is_verb
 
     words = phrase.split()
-    causative = (len(words) >= 3 and words[0].lower() in _CAUSATIVE
-                 and is_verb(words[-1]))
     rest = subject[len(phrase):] if subject.startswith(phrase) else ""
+    causative = (len(words) >= 3 and words[0].lower() in _CAUSATIVE
+                 and (is_verb(words[-1]) or bool(rest.strip())))
     return causative or bool(_COMPLEMENT.match(rest))
 
 

@@ -77,3 +77,19 @@ def test_a_facet_whose_search_finds_nothing_on_it_beyond_the_first_is_not_planne
     assert offline_plan(topic, (), 5, manual) == [topic, "What are wrapper scripts?"]
     assert offline_plan(topic)[1:] == ["What are wrapper scripts?",
                                        "What are uninstalled programs?"]  # no corpus: asked
+
+
+def test_a_how_does_x_work_clause_is_asked_about_its_subject() -> None:
+    # trial 114, F12: Click's "How do counting options work for verbosity flags?" planned
+    # "How do you counting options work?"
+    assert offline_plan("How do counting options work for verbosity flags?")[1:] == [
+        "What are counting options?", "What are verbosity flags?"]
+
+
+def test_a_facet_that_drops_the_questions_own_object_words_is_no_facet() -> None:
+    # trial 115, F2: zsh's "How do I make zsh keep more commands in my history file?" planned
+    # "How do you make zsh keep more commands?", which searched the ``command`` builtin
+    assert offline_plan("How do I make zsh keep more commands in my history file?") == [
+        "How do I make zsh keep more commands in my history file?"]
+    assert not any(q.startswith("How do you store")
+                   for q in phrase_facets("how", "store data in a sqlite file"))
