@@ -33,6 +33,12 @@ parameter specifies what user names should not be subjected to address masquerad
 Caveat of Postfix's "What is address masquerading?", trial 114, F6): it tells what the
 setting holds, no warning."""
 
+_WITHIN = re.compile(r"\b(?:within|inside|between)\s+(?:the|its|their|these|those|set)\s+"
+                     r"(?:\w+\s+)?limits?\b", re.IGNORECASE)
+"""A range a value keeps to ("adjusting up or down to lie within the limits", how Postfix
+sets its next retry time, the Caveat of "How long does Postfix keep retrying a message?" once
+bounce_queue_lifetime's description no longer was, trial 114, F6): no limitation."""
+
 _ENTRY_HEAD = re.compile(r"^\W*`?[\w.\-]+`?\s*\([^()]{1,40}\)\s*[–—:-]?\s*")
 """A reference entry's head: a setting's name and its default or type in parentheses
 (postconf(5)'s "bounce_queue_lifetime (5d) Consider a bounce message as undeliverable, when
@@ -70,8 +76,8 @@ def pointer(text: str) -> bool:
 def plain(text: str) -> str:
     """``text`` less the words of caution that, in its shape, caution nothing: a default and
     the turn to changing it (:data:`_DEFAULT_STATE`), an indirect question's negation
-    (:data:`_WHAT_IS_LISTED`), the failure or limit an entry's description names
-    (:data:`_SUBJECT_WORDS` after :data:`_ENTRY_HEAD`).
+    (:data:`_WHAT_IS_LISTED`), a range kept to (:data:`_WITHIN`), the failure or limit an
+    entry's description names (:data:`_SUBJECT_WORDS` after :data:`_ENTRY_HEAD`).
 
     Example:
         >>> plain("By default, options are not required, however to make it so, pass x.")
@@ -81,7 +87,7 @@ def plain(text: str) -> str:
         >>> plain("bounce_queue_lifetime (5d) Consider it undeliverable when delivery fails.")
         'bounce_queue_lifetime (5d) Consider it undeliverable when delivery  .'
     """
-    said = _WHAT_IS_LISTED.sub(" ", _DEFAULT_STATE.sub(" ", text))
+    said = _WITHIN.sub(" ", _WHAT_IS_LISTED.sub(" ", _DEFAULT_STATE.sub(" ", text)))
     return _SUBJECT_WORDS.sub(" ", said) if _ENTRY_HEAD.match(text) else said
 
 

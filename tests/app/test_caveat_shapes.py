@@ -27,6 +27,9 @@ from tests.app.report_rows import data, item, row
     "bounce_queue_lifetime (5d) Consider a bounce message as undeliverable, when delivery "
     "fails with a temporary error, and the time in the queue has reached the "
     "bounce_queue_lifetime limit.",
+    # a range kept to (Postfix's QSHAPE/queue scheduling text)
+    "The next retry time is set by doubling the message's age in the queue, and adjusting up or "
+    "down to lie within the limits.",
     # an empty list by the user's own choice (zsh's fc -p)
     "If no arguments are specified, the history list is left empty and HISTFILE is unset.",
 ])
@@ -41,6 +44,7 @@ def test_a_pointer_a_default_a_listing_or_a_description_is_no_caveat(text: str) 
     "bounce_queue_lifetime (5d) Do not set this below 1d, or mail is returned early.",
     "The daemon does not notice when the disk fills up, and the files are left empty.",
     "Seeding the cache is not supported on NFS.",
+    "Each request must stay within the limits, or it is refused.",
 ])
 def test_their_siblings_that_warn_still_do(text: str) -> None:
     assert cautions(text) or warnings_found([row("analyst", "q", [item("finding", text,
