@@ -52,9 +52,29 @@ def looks_like_code(sentence: str) -> bool:
             m.group(1).lower() not in _PROSE_LABELS and not (
             entry_led(sentence) and _described(sentence[m.end():]))):
         return True
-    visible = [c for c in sentence if not c.isspace()]
+    visible = [c for c in _unquoted(sentence) if not c.isspace()]
     letters = sum(c.isalpha() for c in visible)
     return not visible or letters / len(visible) < 0.7
+
+
+_QUOTED_VALUE = re.compile(r"‘[^‘’\n]{1,40}’|“[^“”\n]{1,40}”|`[^`\n]{1,40}`|\"[^\"\n]{1,40}\"")
+"""A short value quoted in a sentence (zsh's "The default is ‘%m%# ’.", Markdown's
+``Defaults to `%m%# `.``)."""
+
+
+def _unquoted(sentence: str) -> str:
+    """``sentence`` less the short values it quotes, when it is written as a sentence (a
+    capital first, a full stop last): a value is what the sentence says, not code its words
+    are, and a prompt string's symbols made the PS1 entry's "The default is ‘%m%# ’." code
+    (trial 115, F1). A line that is only a quoted value keeps it (it is code).
+
+    Example:
+        >>> _unquoted("The default is ‘%m%# ’."), _unquoted("‘%m%# ’")
+        ('The default is .', '‘%m%# ’')
+    """
+    if not (sentence[:1].isupper() and _TERMINAL.search(sentence)):
+        return sentence
+    return _QUOTED_VALUE.sub("", sentence)
 
 
 def _described(rest: str) -> bool:

@@ -361,15 +361,16 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                 sentence = with_list(passage.text, offset, sentence, _MAX_CHARS, _MAX_WORDS)
                 # ... and one running through a short code block, with its code
                 sentence = with_code(passage.text, offset, sentence, _MAX_CHARS, _MAX_WORDS)
+                entry = stems(_entry_at(passage.text, offset))
                 if key in seen or not _acceptable(prose_of(sentence),
                                                   need_terminal=need_terminal,
-                                                  summary=_is_summary(passage, position)):
+                                                  summary=_is_summary(passage, position)
+                                                  or bool(entry)):
                     continue
                 seen.add(key)
                 own = stems(lead_in(sentence))  # a list's items do not dilute its lead-in
                 if _is_summary(passage, position):  # "Configuration for retrying nodes." names
                     own |= _symbol_stems(passage.title)  # RetryPolicy by its place
-                entry = stems(_entry_at(passage.text, offset))
                 if entry and _paragraph_at(passage.text, offset).startswith(sentence):
                     own |= entry  # an entry's first sentence names it by its place, too
                 found.append(Sentence(sentence, passage.ref, rank, position, own, context,

@@ -4,7 +4,9 @@ lower case without a full stop (GNU's man pages as groff writes them in HTML).""
 
 from __future__ import annotations
 
+from app.llm.offline.relevance import select
 from app.llm.offline.sentences import candidate_sentences
+from app.llm.offline.words import stems
 from workers.sources import Passage
 
 
@@ -42,3 +44,25 @@ def test_an_options_entry_line_in_lower_case_without_a_full_stop_is_a_sentence()
     # a lower-case line under a label that is no option is still no sentence
     plain = "Notes:\n\nclear: the rest of it goes here in lower case"
     assert not candidate_sentences([(0, _passage("notes.html#0", plain))]), plain
+
+
+def test_a_short_sentence_of_an_entry_stating_its_value_is_quoted() -> None:
+    # Trial 115, F1: the PS1 entry's "The default is ‘%m%# ’." was too short for a finding and
+    # its quoted prompt string read as code; "What is the default value of PS1?" was answered
+    # by PS2's and PS4's defaults, READNULLCMD's "Defaults to more." was never quoted either
+    text = ("PS1 <S>: The primary prompt string, printed before a command is read. The default "
+            "is ‘%m%# ’.\n\nPS2 <S>: The secondary prompt, printed when the shell needs more "
+            "information. The default is ‘%_> ’, which displays any shell constructs.\n\n"
+            "READNULLCMD <S>: The command name to assume if a single input redirection is "
+            "specified with no command. Defaults to more.")
+    sentences = candidate_sentences([(0, _passage("Parameters.html#81", text))])
+    found = [s.text for s in sentences]
+    assert "The default is ‘%m%# ’." in found, found
+    assert "Defaults to more." in found, found
+    [best] = select(sentences, stems("What is the default value of PS1?"), frozenset(), (1, 1),
+                    set())
+    assert best.text == "The default is ‘%m%# ’.", best.text
+    # out of an entry, a sentence that short is still a fragment; a quoted value alone is code
+    plain = "Read the prompt section first.\n\nDefaults to more.\n\n‘%m%# ’."
+    assert [s.text for s in candidate_sentences([(0, _passage("notes.html#0", plain))])] == [
+        "Read the prompt section first."]
