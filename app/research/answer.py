@@ -23,12 +23,13 @@ from app.research.citations import (
     said,
 )
 from app.research.contrasts import compare_answer, listing_row
-from app.research.definitions import definition_line, definitions
+from app.research.definitions import DEFINES, definition_line, definitions
 from app.research.entry_rows import default_entries, described_entries
 from app.research.evidence import document_of, topic_strength
 from app.research.labels import shown_label
 from app.research.neighbours import about_neighbour, asked_names, speaks_of_its_entry
 from app.research.own import (
+    entry_named,
     names_subject,
     neighbours,
     option_whole,
@@ -163,10 +164,14 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
     chosen = _chosen(data, kind)
     if chosen:
         headings = {ref: heading for ref, (_t, heading, _ti) in passages_by_ref(data).items()}
+        asked = _asked_names(data)
         for f in chosen:  # a changelog's version heading, when the question asks the version
             line = definition_line(f)
             if label := version_label(data.asked, line, headings.get(str(f.get("ref")), "")):
                 line = f"{label}: {line}"
+            elif not f.get(DEFINES) and (name := entry_named(asked, line, *passages_by_ref(
+                    data).get(str(f.get("ref")), ("", ""))[:2])):  # "The default is ..."
+                line = f"`{name}`: {line}"  # of the PS1 entry, shown under its name
             lines.append(f"- {clip(line, _LINE)} [{cites.cite(f)}]")
         if shown is not None:
             shown.update(claim_key(f) for f in chosen)
@@ -243,13 +248,18 @@ def _own_defaults(data: ReportInput, entry: dict[str, Any],
             if not (fits("default", str(f["text"])) and own and label(f) not in ("", own))]
 
 
+def _asked_names(data: ReportInput) -> set[str]:
+    """The entries the question names (:func:`~app.research.neighbours.asked_names`)."""
+    passages = passages_by_ref(data)
+    return asked_names(data.asked, (heading for _t, heading, _ti in passages.values()),
+                       (text for text, _h, _ti in passages.values()))
+
+
 def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
     """The Answer's candidate findings that name the topic, each with its sort key (see
     :func:`answer_lines` for the order)."""
     terms, subject = question_terms(data.asked, data.rows), subject_terms(data.asked, data.rows)
-    passages = passages_by_ref(data)
-    asked = asked_names(data.asked, (heading for _t, heading, _ti in passages.values()),
-                        (text for text, _h, _ti in passages.values()))
+    passages, asked = passages_by_ref(data), _asked_names(data)
     written = written_names(data.asked)
     ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):

@@ -27,7 +27,7 @@ from workers.sources.stopwords import FILLER_WORDS, STOPWORDS
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["caveat_own", "entry_own", "names_subject", "neighbours", "option_whole",
+__all__ = ["caveat_own", "entry_named", "entry_own", "names_subject", "neighbours", "option_whole",
            "passages_by_ref", "question_terms", "subject_own", "subject_terms"]
 
 _OF = re.compile(r"\s+of\s+", re.IGNORECASE)
@@ -185,6 +185,28 @@ def _named(asked: set[str], text: str, passage: str, heading: str) -> str:
     """``text`` with the names of the asked entry it is a sentence of (:func:`names_subject`)."""
     entry = sentence_entry(passage, text, heading)  # an option's label writes its names
     return f"{' '.join((entry_keywords(entry) | written_names(entry)) & asked)} {text}"
+
+
+def entry_named(asked: set[str], text: str, passage: str, heading: str = "") -> str:
+    """The name of the asked entry (``asked``: :func:`~app.research.neighbours.asked_names`)
+    the sentence ``text`` of ``passage`` belongs to, as its label writes it, when the sentence
+    does not name it itself; else "". The Answer shows such a sentence under that name: the PS1
+    entry's "The default is ‘%m%# ’." says whose default it is by its place alone (trial 115,
+    F1).
+
+    Example:
+        >>> entry_named({"ps1"}, "The default is ‘%m%# ’.",
+        ...             "PS1 <S>: The primary prompt. The default is ‘%m%# ’.")
+        'PS1'
+        >>> entry_named({"ps1"}, "PS1 <S>: The primary prompt.", "PS1 <S>: The primary prompt.")
+        ''
+    """
+    entry = sentence_entry(passage, text, heading)
+    names = (entry_keywords(entry) | written_names(entry)) & asked
+    if not names or any(re.search(rf"(?<!\w){re.escape(name.rsplit('.', 1)[-1])}(?!\w)", text,
+                                  re.IGNORECASE) for name in names):
+        return ""  # named, or by its last part: "promisify() assumes ..." of util.promisify
+    return next((word for word in re.findall(r"[\w.-]+", entry) if word.lower() in names), "")
 
 
 def passages_by_ref(data: ReportInput) -> dict[str, tuple[str, str, str]]:
