@@ -47,6 +47,7 @@ from app.research.relevance import (
 )
 from app.research.sentence_kinds import (
     asked_label,
+    conditioned,
     fits,
     genus,
     glossary_entry,
@@ -305,6 +306,7 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
             # only names it ("sets the default TimeoutSec= value", systemd's, trial 87)
             key = (warning, bool(own) and not about, not fit,
                    kind == "default" and not says_default(text),
+                   kind == "default" and conditioned(text),  # "In sh emulation, ..." after
                    bool(written) and not (written & written_names(own)), not about)
         # the first sub-question (the topic itself) first, in its evidence's rank order:
         # on SQLite's docs, ranking by words named put a side page first more often

@@ -15,8 +15,8 @@ from app.research.reference import written_names
 from workers.sources.entries import entry_name
 from workers.sources.query import mentions, query_terms
 
-__all__ = ["asked_label", "fits", "genus", "glossary_entry", "headed_by", "names_another",
-           "subject_of"]
+__all__ = ["asked_label", "conditioned", "fits", "genus", "glossary_entry", "headed_by",
+           "names_another", "subject_of"]
 
 _DEFINITION = re.compile(
     r"^[^.;:]{0,80}?\b(?:(?<!\bthere )(?<!\bhere )"
@@ -201,6 +201,32 @@ def fits(kind: str, text: str) -> bool:
     if kind == "how" and _INSTRUCTION.match(text):
         return True
     return bool(pattern.match(text) if pattern is _DEFINITION else pattern.search(text))
+
+
+_CONDITION = re.compile(
+    r"^\W*(?!(?:in|on|for|with)\s+(?:addition|general|practice|short|particular|example|"
+    r"instance|fact|turn|contrast|other\s+words|this\s+way)\b)"
+    r"(?:in|on|under|with|when|whenever|if|unless|while|once)\s+[^,.;:]{1,60},\s",
+    re.IGNORECASE)
+"""A sentence opening with the condition it holds under ("In sh or ksh emulation, ...", "On
+Windows, ...", "If X is set, ..."); a discourse phrase ("In addition, ...", "For example,
+...") is no condition."""
+
+
+def conditioned(text: str) -> bool:
+    """Whether ``text`` says what holds under a condition it opens with (:data:`_CONDITION`):
+    asked a default, such a sentence goes after the plain one ("In sh or ksh emulation, the
+    default is ‘+ ’." led PS4's Answer before "Default is ‘+%N:%i> ’", trial 115, F9).
+
+    Example:
+        >>> conditioned("In sh or ksh emulation, the default is ‘+ ’."), conditioned(
+        ...     "On Windows, the default is NUL."), conditioned("Default is ‘+%N:%i> ’.")
+        (True, True, False)
+        >>> conditioned("In addition, the default is 5."), conditioned(
+        ...     "By default, adjacent boxes touch.")
+        (False, False)
+    """
+    return _CONDITION.match(text) is not None
 
 
 def asked_label(text: str, asked: set[str]) -> str:

@@ -30,3 +30,16 @@ def test_an_entrys_sentence_that_does_not_name_it_is_shown_under_its_name() -> N
     assert lines[0] == "- `PS1`: The default is ‘%m%# ’. [1]", answer
     assert "‘%_> ’" not in answer, answer  # PS2's
 
+
+def test_a_default_under_a_condition_comes_after_the_plain_one() -> None:
+    # Trial 115, F9: "In sh or ksh emulation, the default is ‘+ ’." led PS4's Answer before
+    # "Default is ‘+%N:%i> ’, ..."
+    q = "What is the default value of PS4?"
+    ref = "Parameters.html#81"
+    text = ("PS4 <S>: The execution trace prompt. Default is ‘+%N:%i> ’, which displays the name "
+            "of the current shell structure. In sh or ksh emulation, the default is ‘+ ’.")
+    answer = _answer(q, [item("finding", "In sh or ksh emulation, the default is ‘+ ’.", ref),
+                         item("finding", "Default is ‘+%N:%i> ’, which displays the name of the "
+                                         "current shell structure.", ref)],
+                     [item("passage", text, ref)])
+    assert answer.index("‘+%N:%i> ’") < answer.index("In sh or ksh"), answer
