@@ -43,6 +43,12 @@ _FRAMING = frozenset(stem(word) for word in ("meant", "mean", "means", "definiti
 X?")."""
 
 
+_KINDS = frozenset(stem(word) for word in (
+    "feature module option command function tool directive program utility extension library "
+    "class method setting parameter variable filter plugin").split())
+"""The kinds of thing :data:`workers.sources.leads.DOES` reads after a subject's name."""
+
+
 def defines_asked(text: str, question: frozenset[str]) -> bool:
     """Whether ``text`` opens by saying what the question's subject is: its subject before
     "is a" / "are the" (:data:`workers.sources.leads.COPULA`, an article aside) has the stems
@@ -61,10 +67,21 @@ def defines_asked(text: str, question: frozenset[str]) -> bool:
         >>> defines_asked("The suEXEC feature provides users the ability to run CGI programs.",
         ...               stems("What is suEXEC?"))
         True
+        >>> defines_asked("The fit command fits an expression to data points.",
+        ...               stems("What does the fit command do?"))
+        True
+        >>> defines_asked("The set fit command controls the options for the fit command.",
+        ...               stems("What does the fit command do?"))
+        False
     """
     asked = question - _FRAMING
     match = COPULA.match(text) or DOES.match(text)
-    return match is not None and bool(asked) and stems_of(match[1]) == asked
+    if match is None or not asked:
+        return False
+    # "The fit command fits ...", its kind of thing aside as DOES reads it, defines what "What
+    # does the fit command do?" asks (trial 115, F1)
+    subject = stems_of(match[1])
+    return subject == asked or bool(subject) and subject - _KINDS == asked - _KINDS != set()
 
 
 

@@ -40,3 +40,23 @@ def test_a_definition_leads_but_leaves_room_for_the_other_findings() -> None:
     chosen = select(candidate_sentences(ranked), stems("What is zorblax relay?"), frozenset(),
                     (1, 5), set())
     assert [s.ref for s in chosen][:2] == ["relay.md#0", "notes#0"], [s.text for s in chosen]
+
+
+def test_what_a_named_command_does_leads_over_short_side_remarks_naming_it() -> None:
+    # Trial 115, F1 (gnuplot): "What does the fit command do?" had five shorter sentences
+    # naming "fit" before node162's "The fit command fits a user-supplied real-valued
+    # expression ...", which was left out; "The set fit command controls ..." led the Answer
+    ranked = [
+        (0, _passage("set-fit#0", "The set fit command controls the options for the fit "
+                     "command.")),
+        (1, _passage("fit-v5#7", "In version 5 the syntax of the fit command changed. The fit "
+                     "may be interrupted by pressing Ctrl-C. FIT_NITER holds the number of "
+                     "iterations of the last fit. The fit command terminated when it converged.")),
+        (2, _passage("fit#0", "The fit command fits a user-supplied real-valued expression to a "
+                     "set of data points, using the nonlinear least-squares Marquardt-Levenberg "
+                     "algorithm, with up to twelve independent variables and any number of "
+                     "parameters.")),
+    ]
+    chosen = select(candidate_sentences(ranked), stems("What does the fit command do?"),
+                    frozenset(), (2, 5), set())
+    assert chosen[0].text.startswith("The fit command fits"), [s.text for s in chosen]
