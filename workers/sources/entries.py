@@ -113,6 +113,9 @@ def entry_led(paragraph: str) -> bool:
         (False, False)
         >>> entry_led("Windows: Run the installer."), entry_led("core.eol: Sets it.")
         (False, True)
+        >>> entry_led("SAVEHIST: The maximum number of history events to save."), entry_led(
+        ...     "TODO: Write this.")  # a variable in capitals (trial 115, F2a), a note
+        (True, False)
         >>> entry_led("smtpd_helo_restrictions (default: empty): Optional restrictions.")
         True
         >>> entry_led("extra-dicts: (list) Extra dictionaries to use.")  # Texinfo's (Aspell's)
@@ -135,7 +138,8 @@ def entry_led(paragraph: str) -> bool:
         return False  # an option's entry may be in lower case (GNU's "--previous: keep ...")
     name = typed.group(1) if (typed := _BRACKETED_LABEL.fullmatch(label)) else label
     return bool(ENTRY_KEYWORD.match(label) or _OPTION.match(label)) or (
-        " " not in name and _NAME_LIKE.search(name) is not None)
+        " " not in name and _NAME_LIKE.search(name) is not None
+        and name.lower() not in _PROSE_CAPITALS)
 
 
 TYPE_FIRST = re.compile(r"^\([^()\n]{1,30}\)\s*")
@@ -183,12 +187,21 @@ def entry_name(paragraph: str) -> str:
 _BRACKETED_LABEL = re.compile(r"([A-Za-z_][\w.-]{0,60})\s*\([^()\n]{1,40}\)")
 """A label of a name and its type or default in brackets: Postfix's ``smtpd_helo_restrictions
 (default: empty)``, DocBook's ``ssl (boolean)``."""
-_NAME_LIKE = re.compile(r"^[a-z]|[-_.:/0-9]|[a-z][A-Z]")
+_NAME_LIKE = re.compile(r"^[a-z]|[-_.:/0-9]|[a-z][A-Z]|^[A-Z]{2,}$")
 """A one-word label that names a thing of the software: lower-case (``clear``), written with a
-dash, dot, digit or underscore (``--abort``, ``core.eol``, ``install_dir``) or in CamelCase.
+dash, dot, digit or underscore (``--abort``, ``core.eol``, ``install_dir``), in CamelCase, or
+in capitals, as a shell's or a program's variables are (zsh's ``SAVEHIST``, ``HOME``: "What is
+SAVEHIST?" never found "SAVEHIST: The maximum number of history events to save in the history
+file.", the fourth entry of its passage, trial 115, F2a).
 A capitalised word (``Windows:``, ``Workaround:``, ``Summary:``) labels prose about it, not
 an entry (trial 56: "Windows: Run the installer ..." made "on Windows" an entry asked, and the
-install_dir entry's answer was dropped as a neighbour's)."""
+install_dir entry's answer was dropped as a neighbour's); so do the capitals of
+:data:`_PROSE_CAPITALS` ("TODO:", "NB:")."""
+_PROSE_CAPITALS = frozenset(
+    "a q nb ps fyi faq todo fixme xxx bug bugs hint danger attention update edit answer question "
+    "ok yes no".split())
+"""Words in capitals that label prose, not an entry (the field labels, "NOTE:", "WARNING:",
+are :data:`_FIELD_LABELS`)."""
 
 
 SIGNATURE = re.compile(r"(?:[A-Z][a-z]+(?: [a-z]+)?:\s+|(?:(?:abstract|async|static) )?"

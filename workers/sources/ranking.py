@@ -36,7 +36,8 @@ from workers.sources.rank_factors import (
 
 __all__ = ["CHANGE_LOG_FACTOR", "CODE_FACTOR", "COVERAGE_FLOOR", "COVERAGE_POWER",
            "EXACT_NAME_BOOST", "LINK_SHARE_FREE", "asked_words", "candidate_score",
-           "candidates_named", "change_log_factor", "code_factor", "exact_names", "link_factor",
+           "candidates_named", "change_log_factor", "code_factor", "entries_held", "exact_names",
+           "holds_spelled_entry", "link_factor",
            "lists_option", "named_words", "own_name", "rank_score", "ranked"]
 
 COVERAGE_POWER = 2.0
@@ -240,14 +241,42 @@ def holds_named_entry(text: str, terms: Sequence[str]) -> bool:
         ...                   ["check_local_user", "router"])
         True
     """
-    if ": " not in text:  # the common case
-        return False
-    # an option's words as the question's terms give them: --leak-check is "leak check"; a
-    # name above its field rows (Exim's "check_local_user", "Use: routers", trial 86, F2)
-    paragraphs = PARA_SPLIT.split(text)
-    names = {" ".join((entry_name(p) or fielded_name(paragraphs, at)).lower().lstrip("-")
-                      .split("-")) for at, p in enumerate(paragraphs)} - {""}
+    # an option's words as the question's terms give them: --leak-check is "leak check"
+    names = {" ".join(name.lower().lstrip("-").split("-")) for name in entries_held(text)}
     return bool(names and names_keyword(" ".join(terms), names))
+
+
+def entries_held(text: str) -> set[str]:
+    """The names of the entries a passage holds, as written: each paragraph led by an entry's
+    label (:func:`~workers.sources.entries.entry_name`), or a name above its field rows
+    (Exim's "check_local_user", "Use: routers", trial 86, F2).
+
+    Example:
+        >>> sorted(entries_held("reply: As REPLY.\\n\\nSAVEHIST: The maximum number of events."))
+        ['SAVEHIST', 'reply']
+    """
+    if ": " not in text:  # the common case
+        return set()
+    paragraphs = PARA_SPLIT.split(text)
+    names = {entry_name(p) or fielded_name(paragraphs, at) for at, p in enumerate(paragraphs)}
+    return names - {""}
+
+
+def holds_spelled_entry(text: str, query: SearchQuery) -> bool:
+    """Whether a passage holds the entry of a name the question spells as the entry does, a
+    capital letter in it (``SAVEHIST``): the name's definition, which ranks above the passages
+    that use the name, however often they do (zsh's ``fc -p`` says "$HISTSIZE & $SAVEHIST are
+    instead set ..." on a short page, and answered "What is SAVEHIST?", trial 115, F2a).
+
+    Example:
+        >>> from workers.sources.query import search_query
+        >>> holds_spelled_entry("SAVEHIST: The most events.", search_query("What is SAVEHIST?"))
+        True
+        >>> holds_spelled_entry("SAVEHIST: The most events.", search_query("What is savehist?"))
+        False
+    """
+    spelled = {n.spelled for n in query.names if n.spelled}
+    return bool(spelled and spelled & entries_held(text))
 
 
 def candidates_named(query: SearchQuery, names: Sequence[str]) -> dict[str, bool]:
@@ -286,6 +315,8 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
                or holds_named_entry(text, query.entry_words))
     listed = lists_option(text, query.options)  # a listing's line is the option's entry
     score = rank_score(query, -float(bm25 if asked else plain), text, title, spelled or listed)
+    if holds_spelled_entry(text, query):  # its definition, above its uses (trial 115, F2a)
+        score *= 1 + EXACT_NAME_BOOST
     if query.qualified and (entry := SIGNATURE.match(heading.strip())) and (
             entry[1].lower() in query.qualified):  # its own entry, not an alias's (trial 84)
         score *= 1 + EXACT_NAME_BOOST
