@@ -14,8 +14,8 @@ from collections.abc import Iterable, Sequence
 from workers.sources.inflections import irregular_base
 from workers.sources.spelling import spellings
 
-__all__ = ["PHRASE_LEADS", "fts_heading_phrases", "fts_names", "fts_or", "quoted",
-           "spelled_terms"]
+__all__ = ["MAX_ASKED_WORDS", "PHRASE_LEADS", "fts_asked_headings", "fts_heading_phrases",
+           "fts_names", "fts_or", "quoted", "spelled_terms"]
 
 _WORDS = re.compile(r"[^\W_]+")
 
@@ -89,3 +89,22 @@ def fts_heading_phrases(query: str, core: Sequence[str]) -> str:
     pairs = [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)
              if a in PHRASE_LEADS and b in core]
     return "".join(f" OR heading : {quoted(p)}" for p in dict.fromkeys(pairs[:3]))
+
+
+MAX_ASKED_WORDS = 3
+"""At most this many of the words of how a question asks are looked up among the headings."""
+
+
+def fts_asked_headings(said: Sequence[str], core: Sequence[str]) -> str:
+    """`` OR {heading terms} : "word"`` for each word of how the question asks (``said``, the
+    question's words, less its ``core`` words; at most :data:`MAX_ASKED_WORDS`): looked up
+    among the headings and titles only, where such a word is rare enough to tell a page ("1.3:
+    What is it *good* at?" for "What is zsh good at?", which searched "zsh" alone, trial 115,
+    F2c; :mod:`workers.sources.asked_headings`).
+
+    Example:
+        >>> fts_asked_headings(["known", "limitations", "gnuplot"], ["limitations", "gnuplot"])
+        ' OR {heading terms} : "known"'
+    """
+    asked = [w for w in said if w not in core][:MAX_ASKED_WORDS]
+    return "".join(f" OR {{heading terms}} : {quoted(w)}" for w in asked)

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from workers.sources.contractions import without_contractions
 from workers.sources.fts_clauses import (
+    fts_asked_headings,
     fts_heading_phrases,
     fts_names,
     fts_or,
@@ -220,6 +221,9 @@ class SearchQuery:
         qualified: the dotted names the question writes, lower-cased (``attrs.evolve``).
         entry_terms: the terms that may name a reference entry, when not all of them may (a
             question asking how to do a task: :func:`~workers.sources.asking.entry_words`).
+        said: the question's words but its stopwords, the words of how it asks kept (those
+            the ``focus`` has, with one), and ``question`` the question: a heading in them
+            answers it (:mod:`workers.sources.asked_headings`, trial 115, F2b).
     """
 
     terms: tuple[str, ...]
@@ -229,6 +233,8 @@ class SearchQuery:
     options: tuple[str, ...] = ()
     qualified: tuple[str, ...] = ()
     entry_terms: tuple[str, ...] | None = None
+    said: tuple[str, ...] = ()
+    question: str = ""
 
     @property
     def entry_words(self) -> tuple[str, ...]:
@@ -274,12 +280,16 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
     if kinds := kinds_named(query, names):  # "the getline() function": its kind, context
         core = [w for w in core if w not in kinds] or core
         context += [k for k in kinds if k not in context]
+    said = [w for w in distinct_terms(query_terms(query)) if not topic or _shares_form(
+        w, query_terms(focus or ""))]
     return SearchQuery(tuple(core), tuple(context),
                        fts_or(core) + "".join(f" OR {fts_or([p])}" for p in parts)
-                       + fts_names(names) + fts_heading_phrases(query, core), names,
+                       + fts_names(names) + fts_heading_phrases(query, core)
+                       + fts_asked_headings(said, core), names,
                        written_options(query),
                        tuple(dict.fromkeys(q.lower() for q in _QUALIFIED.findall(query))),
-                       tuple(entry_words(query, core)) if asks_task(query) else None)
+                       tuple(entry_words(query, core)) if asks_task(query) else None,
+                       tuple(said), query)
 
 
 _QUALIFIED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from workers.sources.asked_headings import ASKED_HEADING_BOOST, heading_asks
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import (
     SIGNATURE,
@@ -317,6 +318,9 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
     score = rank_score(query, -float(bm25 if asked else plain), text, title, spelled or listed)
     if holds_spelled_entry(text, query):  # its definition, above its uses (trial 115, F2a)
         score *= 1 + EXACT_NAME_BOOST
+    if any(heading_asks(said, query.question, query.said, query.terms)
+           for said in {heading, path}):  # "Known limitations" (trial 115, F2b)
+        score *= 1 + ASKED_HEADING_BOOST
     if query.qualified and (entry := SIGNATURE.match(heading.strip())) and (
             entry[1].lower() in query.qualified):  # its own entry, not an alias's (trial 84)
         score *= 1 + EXACT_NAME_BOOST

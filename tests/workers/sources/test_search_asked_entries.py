@@ -47,3 +47,44 @@ def test_an_entry_in_capitals_inside_a_passage_ranks_above_its_uses(tmp_path: Pa
         found = c.search("What is SAVEHIST?", k=3)
         assert found[0].doc_id == "Parameters.html", [p.ref for p in found]
         assert "SAVEHIST: The maximum number of history events" in found[0].text
+
+
+def _node(title: str, text: str) -> str:
+    return (f"<html><head><title>{title}</title></head><body><h3>{title}</h3><p>{text}</p>"
+            "</body></html>")
+
+
+def test_a_page_titled_in_the_questions_own_words_ranks_first(tmp_path: Path) -> None:
+    # trial 115, F2b: "What are the known limitations of gnuplot?" searched "limitations" and
+    # "gnuplot" ("known", a word of how people ask, dropped) and answered from "Undefined: If an
+    # integer arithmetic expression overflows the limiting range ..."; the page titled "Known
+    # limitations", which never says "gnuplot", ranked below it
+    root = tmp_path / "gnuplot"
+    write(root, "node646.html", _node("Known limitations", "It is not possible to use inline "
+          "data (e.g. plot '-' ...) inside the curly brackets of a do or while loop."))
+    for name, title in (("node369.html", "Undefined"), ("node368.html", "NaN")):
+        write(root, name, _node(title, "If an integer arithmetic expression overflows the "
+              "limiting range in gnuplot, gnuplot evaluates it in floating point; gnuplot's "
+              "limitations of integers apply."))
+    write(root, "node645.html", _node("Bugs", "Please e-mail bug reports to the gnuplot-bugs "
+          "mailing list; gnuplot has limitations."))
+    with Corpus.open(tmp_path / "d", folder=root) as c:
+        found = c.search("What are the known limitations of gnuplot?", k=3)
+        assert found[0].doc_id == "node646.html", [p.ref for p in found]
+
+
+def test_a_heading_asking_the_question_ranks_first(tmp_path: Path) -> None:
+    # trial 115, F2c: "What is zsh good at?" searched "zsh" alone, which every page says, and
+    # answered with a list of modules; the FAQ's "1.3: What is it good at?" was no candidate
+    root = tmp_path / "zsh"
+    faq = ("<html><head><title>Z-Shell Frequently-Asked Questions</title></head><body>"
+           "<h3>1.2: What is it?</h3><p>Zsh is a UNIX command interpreter (shell).</p>"
+           "<h3>1.3: What is it good at?</h3><p>Here are some things that zsh is particularly "
+           "good at: command line editing and globbing.</p></body></html>")
+    write(root, "FAQ01.html", faq)
+    for n in range(6):
+        write(root, f"Zsh-Modules-{n}.html", _node(f"22.{n} The zsh/mod{n} Module", f"The zsh/"
+              f"mod{n} module of zsh makes zsh builtins available in zsh; zsh loads it."))
+    with Corpus.open(tmp_path / "d", folder=root) as c:
+        found = c.search("What is zsh good at?", k=3)
+        assert found[0].heading == "1.3: What is it good at?", [p.heading for p in found]
