@@ -221,9 +221,9 @@ class SearchQuery:
         qualified: the dotted names the question writes, lower-cased (``attrs.evolve``).
         entry_terms: the terms that may name a reference entry, when not all of them may (a
             question asking how to do a task: :func:`~workers.sources.asking.entry_words`).
-        said: the question's words but its stopwords, the words of how it asks kept (those
-            the ``focus`` has, with one), and ``question`` the question: a heading in them
-            answers it (:mod:`workers.sources.asked_headings`, trial 115, F2b).
+        said: the core words and the filler words of how the question asks, unless it asks
+            how to do a task (those the ``focus`` has, with one), and ``question`` the
+            question: a heading in them answers it (:mod:`workers.sources.asked_headings`).
     """
 
     terms: tuple[str, ...]
@@ -280,8 +280,9 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
     if kinds := kinds_named(query, names):  # "the getline() function": its kind, context
         core = [w for w in core if w not in kinds] or core
         context += [k for k in kinds if k not in context]
-    said = [w for w in distinct_terms(query_terms(query)) if not topic or _shares_form(
-        w, query_terms(focus or ""))]
+    said = [w for w in distinct_terms(query_terms(query)) if (w in core or (
+        w in FILLER_WORDS and not asks_task(query))) and (not topic or _shares_form(
+            w, query_terms(focus or "")))]  # how it asks: no kind ("clause"), no task's verb
     return SearchQuery(tuple(core), tuple(context),
                        fts_or(core) + "".join(f" OR {fts_or([p])}" for p in parts)
                        + fts_names(names) + fts_heading_phrases(query, core)

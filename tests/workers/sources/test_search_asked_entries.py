@@ -88,3 +88,15 @@ def test_a_heading_asking_the_question_ranks_first(tmp_path: Path) -> None:
     with Corpus.open(tmp_path / "d", folder=root) as c:
         found = c.search("What is zsh good at?", k=3)
         assert found[0].heading == "1.3: What is it good at?", [p.heading for p in found]
+
+
+def test_only_the_words_of_how_a_question_asks_are_looked_up_among_the_headings() -> None:
+    # a kind the question names ("the RETURNING clause") is no word of how it asks: looked up
+    # among the headings, "clause" ranked SQLite's syntax diagram "returning-clause:" x3 above
+    # lang_returning.html (the eval's sqlite-37); nor is a task's verb ("make it wait")
+    from workers.sources.query import search_query
+
+    for question in ("What does the RETURNING clause do?", "How do I make it wait and retry?"):
+        query = search_query(question)
+        assert query is not None and "{heading terms}" not in query.fts, query.fts
+    assert search_query("What is zsh good at?").said == ("zsh", "good")
