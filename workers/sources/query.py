@@ -19,6 +19,7 @@ from workers.sources.fts_clauses import (
     fts_heading_phrases,
     fts_names,
     fts_or,
+    quoted,
     spelled_terms,
 )
 from workers.sources.inflections import irregular_base
@@ -221,9 +222,9 @@ class SearchQuery:
         qualified: the dotted names the question writes, lower-cased (``attrs.evolve``).
         entry_terms: the terms that may name a reference entry, when not all of them may (a
             question asking how to do a task: :func:`~workers.sources.asking.entry_words`).
-        said: the core words and the filler words of how the question asks, unless it asks
-            how to do a task (those the ``focus`` has, with one), and ``question`` the
-            question: a heading in them answers it (:mod:`workers.sources.asked_headings`).
+        said: how the question asks, its core and filler words (none for a task; those the
+            ``focus`` has), and ``question`` itself: :mod:`workers.sources.asked_headings`.
+        joined: words joined, each with the terms it stands for ("relay host": relayhost).
     """
 
     terms: tuple[str, ...]
@@ -235,6 +236,7 @@ class SearchQuery:
     entry_terms: tuple[str, ...] | None = None
     said: tuple[str, ...] = ()
     question: str = ""
+    joined: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
     @property
     def entry_words(self) -> tuple[str, ...]:
@@ -259,14 +261,11 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
         >>> q.terms, q.context, q.fts
         (('send',), ('reducers',), '"send"')
         >>> search_query("What is retry policy?").fts
-        '"retry" OR "policy" OR namekey : "retrypolicy"'
+        '"retry" OR "policy" OR "retrypolicy" OR namekey : "retrypolicy"'
     """
     from workers.sources.asking import asks_task, entry_words
-    from workers.sources.names import (  # names builds on these words
-        kinds_named,
-        name_keys,
-        written_options,
-    )
+    from workers.sources.joined import joined_words
+    from workers.sources.names import kinds_named, name_keys, written_options  # on these words
 
     words = content_terms(query)
     if not words:
@@ -283,25 +282,25 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
     said = [w for w in distinct_terms(query_terms(query)) if (w in core or (
         w in FILLER_WORDS and not asks_task(query))) and (not topic or _shares_form(
             w, query_terms(focus or "")))]  # how it asks: no kind ("clause"), no task's verb
+    joined = joined_words(query, core)  # "relay host": Postfix's relayhost (trial 114, F7)
     return SearchQuery(tuple(core), tuple(context),
                        fts_or(core) + "".join(f" OR {fts_or([p])}" for p in parts)
+                       + "".join(f" OR {quoted(j)}" for j, _ in joined)
                        + fts_names(names) + fts_heading_phrases(query, core)
                        + fts_asked_headings(said, core), names,
                        written_options(query),
                        tuple(dict.fromkeys(q.lower() for q in _QUALIFIED.findall(query))),
                        tuple(entry_words(query, core)) if asks_task(query) else None,
-                       tuple(said), query)
+                       tuple(said), query, joined)
 
 
-_QUALIFIED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b")
-"""A dotted name (``attrs.evolve``, ``core.autocrlf``)."""
+_QUALIFIED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b")  # attrs.evolve, core.autocrlf
 
 
 def identifier_parts(terms: Sequence[str]) -> list[str]:
-    """The words of the identifiers among ``terms`` (``checkpointer_pending_writes``:
-    checkpointer, pending, writes) that are not ``terms`` themselves: a search finds passages
-    by them too and ranks them by them, as a question's other words, so an identifier the
-    corpus does not have verbatim still finds what its words name.
+    """The words of the identifiers among ``terms`` that are not ``terms`` themselves: a search
+    finds and ranks passages by them too, so an identifier the corpus does not have verbatim
+    still finds what its words name.
 
     Example:
         >>> identifier_parts(["checkpointer_pending_writes", "pending"])

@@ -24,6 +24,7 @@ from workers.sources.entries import (
     option_heading,
     signatures_held,
 )
+from workers.sources.joined import joined_in
 from workers.sources.names import code_words, named_symbols
 from workers.sources.query import SearchQuery, term_matches
 from workers.sources.rank_factors import (
@@ -139,6 +140,11 @@ def rank_score(query: SearchQuery, bm25: float, text: str, title: str,
     letters = [n.spelled for n in query.names if len(n.key) == 1 and n.spelled]
     in_text = _whole_words(in_text, terms, named, text, letters)
     in_title = _whole_words(in_title, terms, named, title, letters)
+    # a word the question writes apart, run together: "relay host" in relayhost (trial 114, F7)
+    (joined_text, joined_pairs), (joined_title, joined_title_pairs) = (
+        joined_in(query.joined, text), joined_in(query.joined, title))
+    in_text, in_title = in_text | joined_text, in_title | joined_title
+    pairs, title_pairs = pairs + joined_pairs, title_pairs + joined_title_pairs
     n = len(terms)
     coverage = len(in_text | in_title) / n
     score = bm25 * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**COVERAGE_POWER)
@@ -387,3 +393,4 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
     scored = [(best[rows[i][1]] if summary[i] else score, i) for score, i in scored]
     scored.sort(key=lambda item: (-item[0], not summary[item[1]], -own[item[1]], item[1]))
     return [(score, rows[i]) for score, i in scored]
+

@@ -66,7 +66,8 @@ def test_a_pydoc_topic_is_found_by_its_heading(pkg):
 
 def test_without_a_focus_passages_with_every_word_rank_first(pkg):
     # fill k: a user's or a real LLM's free query keeps today's recall
-    assert search_query("retry policy").fts == '"retry" OR "policy" OR namekey : "retrypolicy"'
+    assert search_query("retry policy").fts == ('"retry" OR "policy" OR "retrypolicy" OR '
+                                                'namekey : "retrypolicy"')
     hits = pkg.search("retry policy zzqx", k=30)
     has_all = [mentions(["retry", "policy"], f"{title_terms(h.title)} {h.text}".replace("_", " "))
                == {"retry", "policy"} for h in hits]

@@ -1,0 +1,66 @@
+"""Words a question writes apart that a manual runs together into one name: Postfix's
+``relayhost``, ``myorigin``, ``mydestination`` (trial 114, F7: "How do I configure a relay
+host?" was answered from ``fallback_relay``'s entry, which says "relay hosts", and never from
+``relayhost``'s). A snake_case name is found from its words already (FTS5 splits it at ``_``);
+a run-together one is one word no question writes, so the question's adjacent words are
+searched joined too, and a passage with the joined word has the words it joins.
+
+This module imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["MAX_JOINED", "NAME_LEADS", "joined_in", "joined_words"]
+
+MAX_JOINED = 4
+"""At most this many joined words are searched for one question."""
+
+_WORDS = re.compile(r"[^\W\d_]+")
+
+NAME_LEADS = frozenset({"my", "your", "our", "no", "non", "sub", "self"})
+"""Words a search drops that lead a run-together name ("my origin": ``myorigin``, "no exec":
+``noexec``); any other such word joins no name ("of send", "is retry")."""
+
+
+def joined_words(question: str, core: Sequence[str]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The joined words of ``question``: each pair of adjacent words whose second is one of the
+    ``core`` terms and whose first is another or one of :data:`NAME_LEADS` ("my origin":
+    ``myorigin``), joined, with the indexes of the core terms it joins.
+
+    Example:
+        >>> joined_words("How do I configure a relay host?", ["configure", "relay", "host"])
+        (('relayhost', (1, 2)),)
+        >>> joined_words("What is my origin set to?", ["origin", "set"])
+        (('myorigin', (0,)), ('originset', (0, 1)))
+        >>> joined_words("What are the caveats of Send?", ["caveats", "send"])
+        ()
+    """
+    words = _WORDS.findall(question.lower())
+    out: dict[str, tuple[int, ...]] = {}
+    for first, second in zip(words, words[1:], strict=False):
+        if second not in core or first not in core and first not in NAME_LEADS:
+            continue
+        joined = first + second
+        if joined not in core:
+            out.setdefault(joined, tuple(core.index(w) for w in (first, second) if w in core))
+    return tuple(out.items())[:MAX_JOINED]
+
+
+def joined_in(joined: Sequence[tuple[str, tuple[int, ...]]], text: str) -> tuple[set[int], int]:
+    """The indexes of the terms the ``joined`` words ``text`` has (as whole words, any case)
+    stand for, and how many of them join two terms (a phrase of the question's words).
+
+    Example:
+        >>> joined_in((("relayhost", (1, 2)),), "relayhost (default: empty)")
+        ({1, 2}, 1)
+        >>> joined_in((("relayhost", (1, 2)),), "the relay host, relayhosts or relay_host")
+        (set(), 0)
+    """
+    if not joined:
+        return set(), 0
+    words = set(_WORDS.findall(text.lower()))
+    found = [ends for word, ends in joined if word in words]
+    return {i for ends in found for i in ends}, sum(len(ends) == 2 for ends in found)
