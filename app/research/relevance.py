@@ -254,8 +254,10 @@ def _one_missing(terms: Sequence[str], unknown: Sequence[str],
     beside a single other word (:func:`name_terms`: "How tall is Mount *Kilimanjaro*?" is about
     the mountain, whatever passage says "mount"); beside two or more that one item names
     together, the name is named like any word ("graceful restart in *Kubernetes*" is answered
-    as "graceful restart in kubernetes" is); ``()`` otherwise."""
-    rest = [t for t in terms if t not in unknown]
+    as "graceful restart in kubernetes" is); ``()`` otherwise. The rest is its words an item is
+    judged by (:func:`judged_terms`): a sentence on pruning was asked to say "need" too, and
+    the topic warned (trial 116, F10)."""
+    rest = judged_terms([t for t in terms if t not in unknown], names)
     if len(unknown) != 1 or not rest or (unknown[0] in set(names) and len(rest) < 2):
         return ()  # a name the corpus lacks beside one word ("Mount *Kilimanjaro*") is the topic
     for _row, item in ok_items(rows):

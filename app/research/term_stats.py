@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from workers.sources.stopwords import FILLER_WORDS
+from workers.sources.stopwords import FILLER_WORDS, MANNER_WORDS
 
 __all__ = ["ASKING_WORDS", "RARE_SHARE", "TermStats", "absent_terms", "asked_only", "unknown_terms",
            "weights"]
@@ -114,18 +114,19 @@ def unknown_terms(terms: Sequence[str], stats: TermStats | None) -> list[str]:
 
 def absent_terms(terms: Sequence[str], stats: TermStats | None) -> list[str]:
     """The ``terms`` no passage of the corpus uses (by ``stats``; ``[]`` without them), words of
-    how people ask (``FILLER_WORDS``, :data:`ASKING_WORDS`) left out: a word of how a question
-    is put ("How long do drone batteries *need* to charge?") that the corpus never uses says
-    nothing about whether it covers the topic.
+    how people ask (``FILLER_WORDS``, ``MANNER_WORDS``, :data:`ASKING_WORDS`) left out: a word
+    of how a question is put ("How long do drone batteries *need* to charge?", "snapshots I
+    *still* need", trial 116, F10) that the corpus never uses says nothing about whether it
+    covers the topic.
 
     Example:
-        >>> absent_terms(["tomcat", "jdbc", "need"], TermStats(900, {"tomcat": 3}))
+        >>> absent_terms(["tomcat", "jdbc", "need", "still"], TermStats(900, {"tomcat": 3}))
         ['jdbc']
     """
     if stats is None:
         return []
     return [t for t in terms if int(stats.frequencies.get(t, 0)) <= 0 and t not in FILLER_WORDS
-            and t not in ASKING_WORDS]
+            and t not in MANNER_WORDS and t not in ASKING_WORDS]
 
 
 def asked_only(terms: Sequence[str], stats: TermStats | None) -> list[str]:

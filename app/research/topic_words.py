@@ -20,10 +20,10 @@ from workers.sources.names import (
     written_options,
 )
 from workers.sources.query import distinct_terms, mentions, query_terms, title_terms
-from workers.sources.stopwords import FILLER_WORDS
+from workers.sources.stopwords import FILLER_WORDS, MANNER_WORDS
 
 __all__ = ["describe_terms", "item_words", "judged_terms", "mentioned", "name_phrases",
-           "name_terms", "needed", "topic_terms"]
+           "name_terms", "needed", "one_verb", "topic_terms"]
 
 
 def topic_terms(topic: str) -> list[str]:
@@ -46,7 +46,26 @@ def topic_terms(topic: str) -> list[str]:
         ['drone', 'batteries', 'charge', 'flight']
     """
     asked = {m.group(1).lower() for m in ASKED_MEASURE.finditer(topic)}
-    return distinct_terms([t for t in query_terms(topic) if t not in asked])
+    return one_verb(distinct_terms([t for t in query_terms(topic) if t not in asked]))
+
+
+def one_verb(terms: Sequence[str]) -> list[str]:
+    """``terms`` without a word that is another of them, a verb of three letters, with its
+    final consonant doubled and a suffix ("setting" beside "set", "running" beside "run"): "How
+    do I set the bandwidth setting?" was judged by "set" and "setting" as two words, one item
+    was asked for two of them, and the question was warned (trial 116, F10). Only the topic's
+    words: a search that matched "run" for "running" ranked SQLite's page on window functions
+    lower for "a running total".
+
+    Example:
+        >>> one_verb(["set", "bandwidth", "setting"]), one_verb(["running", "total"])
+        (['set', 'bandwidth'], ['running', 'total'])
+    """
+    short = {t for t in terms if len(t) == 3}
+    return [t for t in terms if not ((m := _DOUBLED.fullmatch(t)) and m.group(1) in short)]
+
+
+_DOUBLED = re.compile(r"([^aeiou][aeiou]([bdgmnprt]))\2(?:ings?|ed|ers?)")
 
 
 def name_terms(topic: str) -> frozenset[str]:
@@ -234,15 +253,20 @@ def judged_terms(terms: Sequence[str], names: Iterable[str] = ()) -> list[str]:
     its query, unless nothing else is left. Counted, they asked an item for two of "make",
     "filled", "shape" and "see" where the search had looked for "filled" and "shape", and the
     manual's page on transparent fills was warned as saying nothing of "How can I make a
-    filled shape see-through?" (asymptote-doc eval, asy-35). A word written as a name
-    (``names``, :func:`name_terms`: ``--keep``) is judged by.
+    filled shape see-through?" (asymptote-doc eval, asy-35). Nor the adverbs and prepositions
+    of how it is put (:data:`~workers.sources.stopwords.MANNER_WORDS`: "snapshots I *still*
+    need", trial 116, F10). A word written as a name (``names``, :func:`name_terms`:
+    ``--keep``) is judged by.
 
     Example:
         >>> judged_terms(["make", "filled", "shape", "see"]), judged_terms(["use"])
         (['filled', 'shape'], ['use'])
+        >>> judged_terms(["upgrade", "without", "downtime"])
+        ['upgrade', 'downtime']
     """
     names = frozenset(names)  # a filler word written as a name is one: gzip's --keep
-    return [t for t in terms if t not in FILLER_WORDS or t in names] or list(terms)
+    return [t for t in terms if (t not in FILLER_WORDS and t not in MANNER_WORDS)
+            or t in names] or list(terms)
 
 
 def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:

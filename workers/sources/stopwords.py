@@ -3,7 +3,7 @@ words of how people ask (:data:`FILLER_WORDS`). Plain data; the standard library
 
 from __future__ import annotations
 
-__all__ = ["FILLER_WORDS", "STOPWORDS"]
+__all__ = ["FILLER_WORDS", "MANNER_WORDS", "STOPWORDS"]
 
 STOPWORDS: frozenset[str] = frozenset(
     """
@@ -54,3 +54,15 @@ neither "rid" nor "anymore", and "How do I get rid of libraries that nothing nee
 was warned as off topic, trial 81, F4; "turn my definitions file into a C array" named
 "turn" as a possible typo, trial 105, F9). Not stopwords: a topic's own words are judged with
 those only."""
+
+MANNER_WORDS: frozenset[str] = frozenset(
+    """
+    although almost beside besides beyond despite even except merely nevertheless never
+    nonetheless perhaps quite rather simply somewhat still though unless unlike without
+    """.split()
+)
+"""Adverbs and prepositions that say how a question is put, not what it is about ("Can pruning
+delete snapshots I *still* need?", "upgrade quillsync *without* downtime"): searched (a passage
+may say "without a restart"), but never a word a passage must mention to be on topic, nor a
+word whose absence from the corpus makes a near miss. Counted, a manual that never says
+"still" was said to say nothing about pruning (trial 116, F10)."""
