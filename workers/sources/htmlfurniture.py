@@ -149,7 +149,7 @@ _LINK_BOX = ("//table[tr/th or thead/tr/th][count(.//tr[td]) <= 2][.//td]"
 """A small table of lists of links under headings: Apache's "Related Modules / Related
 Directives" box, beside each section ("core — Related Directives: DocumentRoot ServerAlias
 ServerName <VirtualHost>" opened a page's passage and was a Finding, trial 110, F8); furniture
-when its cells are links (:func:`_links_only`)."""
+when its cells are links (:func:`_bar`) to other pages under "Related ..." (:func:`_related`)."""
 
 _LOCAL = threading.local()
 
@@ -182,8 +182,46 @@ def page_furniture(root: Any) -> list[Any]:
     found += [block for block in (a.getparent() for a in nav_ids(root)) if _bar(block)
               and block.tag not in ("html", "body", "main", "article")
               and not titled(block)]
-    found += [box for box in boxes(root) if all(_bar(cell) for cell in box.iter("td"))]
+    found += [box for box in boxes(root)
+              if all(_bar(cell) for cell in box.iter("td")) and _related(box)]
     return list(dict.fromkeys(found))  # one element found twice is dropped once
+
+
+def _related(box: Any) -> bool:
+    """Whether a table of links (:data:`_LINK_BOX`) is a box of links to other pages: each of
+    its header cells says "Related ..." or "See also" (Apache's "Related Modules"), and each of
+    its links leads to a page (:func:`_to_page`), none to a file. A table whose header names
+    things and whose links are files is the page's content: a download page's "Linux | macOS |
+    Windows" table of packages was dropped, and "Which package do I download for Windows on
+    ARM?" was told the sources say nothing (trial 116, F4).
+
+    Example:
+        >>> from lxml import html
+        >>> box = '<table><tr><th>{}</th></tr><tr><td><ul><li><a href="{}">x</a></li></ul></td>'
+        >>> [_related(html.fromstring(box.format(h, a) + "</tr></table>")) for h, a in (
+        ...     ("Related Directives", "core.html#dr"), ("Windows", "q-2.0-arm64.msi"),
+        ...     ("Related Modules", "q-2.0-arm64.msi"), ("Windows", "win.html"))]
+        [True, False, False, False]
+    """
+    heads = [" ".join("".join(th.itertext()).split()).lower() for th in box.iter("th")]
+    return (bool(heads) and all(h.startswith(_RELATED_HEADS) for h in heads)
+            and all(_to_page(a.get("href") or "") for a in box.iter("a")))
+
+
+_RELATED_HEADS = ("related", "see also")
+_PAGE_SUFFIXES = frozenset({"", "htm", "html", "xhtml", "shtml", "php", "asp", "aspx", "jsp"})
+
+
+def _to_page(href: str) -> bool:
+    """Whether a link leads to a page (``core.html#dr``, ``#top``, ``/docs/``, ``?page=2``), not
+    to a file to download (``quillsync-2.0-arm64.msi``, ``q.tar.gz``).
+
+    Example:
+        >>> [_to_page(h) for h in ("core.html#dr", "#top", "/docs/", "a.deb", "q.tar.gz?x=1")]
+        [True, True, True, False, False]
+    """
+    path = href.split("#", 1)[0].split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+    return path.rsplit(".", 1)[-1].lower() in _PAGE_SUFFIXES if "." in path else True
 
 
 def _bar(element: Any) -> bool:

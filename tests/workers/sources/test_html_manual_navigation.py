@@ -358,3 +358,19 @@ def test_a_box_of_related_links_is_furniture_and_a_table_of_values_is_not() -> N
                      '</table></body></html>')
     assert "Related Directives" not in page.text and "DocumentRoot" not in page.text, page.text
     assert "The first step" in page.text and "60 seconds" in page.text, page.text
+
+
+def test_a_table_of_files_to_download_is_the_page_and_no_box_of_links() -> None:
+    # trial 116, F4: a download page's table of packages was dropped as a box of related links,
+    # and "Which package do I download for Windows on ARM?" was told the sources say nothing
+    cell = '<td><ul><li><a href="{0}">{0}</a></li></ul></td>'
+    page = html_page('<html><body><h1>Download quillsync 2.0</h1><p>Pick the package for your '
+                     'system.</p><table><tr><th>Linux</th><th>macOS</th><th>Windows</th></tr>'
+                     '<tr>' + "".join(cell.format(f) for f in (
+                         "quillsync_2.0_amd64.deb", "quillsync-2.0-universal.pkg",
+                         "quillsync-2.0-arm64.msi")) + '</tr></table></body></html>')
+    assert "quillsync-2.0-arm64.msi" in page.text and "Windows" in page.text, page.text
+    links = html_page(  # links to the site's pages under a heading naming a thing: content too
+        '<html><body><h1>Install</h1><table><tr><th>Windows</th></tr><tr>'
+        + cell.format("install-windows.html") + '</tr></table></body></html>')
+    assert "install-windows.html" in links.text, links.text
