@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from workers.sources.names import code_words, name_keys, written_options
 
-__all__ = ["asks_task", "entry_words", "marked_words"]
+__all__ = ["asks_task", "asks_what", "entry_words", "marked_words"]
 
 _TASK = re.compile(
     r"^\W*(?:how\s+(?:do|can|could|should|would|might|may|must|shall)\s+(?:i|we|you|one)\b|"
@@ -35,6 +35,25 @@ _KIND_FOLLOWS = re.compile(
     r"method|builtin|filter|hook|event|statement|pragma|module|extension)s?\b", re.IGNORECASE)
 """A word the kind of thing it names follows: "the build variable", "the md_in_html
 extension"."""
+
+
+_WHAT = re.compile(r"^\W*(?:what(?:'s|\u2019s|\s+(?:is|are))\s|what\s+does\s.*\bmean\b|"
+                   r"define\s|what\s+(?:is|are)\s+meant\s+by\s)", re.IGNORECASE)
+"""A question asking what something is: "What is backscatter mail?", "What are X?", "What does X
+mean?", "Define X"."""
+
+
+def asks_what(question: str) -> bool:
+    """Whether ``question`` asks what something is (:data:`_WHAT`): the passage defining it
+    answers (trial 114, F1).
+
+    Example:
+        >>> asks_what("What is backscatter mail?"), asks_what("What does FOO mean?")
+        (True, True)
+        >>> asks_what("What does the pregreet test do?"), asks_what("How is X set?")
+        (False, False)
+    """
+    return _WHAT.match(question) is not None
 
 
 def asks_task(question: str) -> bool:

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ContextManager
 
 from workers.sources.base import Passage
 from workers.sources.query import SearchQuery, term_matches
 
-__all__ = ["COPULA", "DOES", "LEAD_SEQ", "defines", "is_lead", "lead_passage", "names_in_prose",
-           "titled_by", "with_leads"]
+__all__ = ["CALLED", "COPULA", "DOES", "LEAD_SEQ", "defines", "is_lead",
+           "lead_passage", "names_in_prose", "section_openings", "titled_by", "with_leads"]
 
 LEAD_SEQ = 8
 """How far into a document its lead is looked for (passages ``#0`` to ``#7``)."""
@@ -48,9 +48,18 @@ configure.html's "The following options are used to fine tune the behavior of su
 sentence's start (:func:`app.llm.offline.relevance.defines_asked`)."""
 
 
+CALLED = re.compile(r"\b(?:called|known\s+as|referred\s+to\s+as|termed)\s+(?:an?\s+|the\s+)?"
+                    r"[\"'\u201c\u2018]?((?:[\w'-]+[ \t]+){0,5}?[\w'-]+)[\"'\u201d\u2019]?"
+                    r"[ \t]*(?=[.,;:)!?]|$)", re.IGNORECASE | re.MULTILINE)
+"""A sentence that names what it has described, the name last: "This is called backscatter
+mail.", "a method known as address masquerading", "is referred to as X" (Postfix's
+BACKSCATTER_README: "What is backscatter mail?" never retrieved it, trial 114, F1)."""
+
+
 def defines(query: SearchQuery, text: str) -> bool:
     """Whether a sentence of ``text`` says what the query's words are (:data:`COPULA`): its
-    subject names every core word of ``query`` and at most one word more. "To use this tool,
+    subject names every core word of ``query`` and at most one word more; or it names what it
+    described by them (:data:`CALLED`: "This is called backscatter mail."). "To use this tool,
     you must specify --tool=massif" names Massif; "Massif is a heap profiler." defines it.
 
     Example:
@@ -59,8 +68,11 @@ def defines(query: SearchQuery, text: str) -> bool:
         True
         >>> defines(search_query("What is Massif?"), "Run Massif. The tool is a profiler.")
         False
+        >>> defines(search_query("What is backscatter mail?"),
+        ...         "Sites are flooded with bounces. This is called backscatter mail. With ...")
+        True
     """
-    for match in COPULA.finditer(text):
+    for match in (*COPULA.finditer(text), *CALLED.finditer(text)):
         subject = match[1].split()
         if len(subject) <= len(query.terms) + 1 and titled_by(query, match[1]):
             return True
@@ -135,3 +147,32 @@ def lead_passage(connection: Callable[[], ContextManager[sqlite3.Connection]],
     prose = [Passage(*row) for row in rows if is_lead(row[4])]
     return next((p for p in prose if query is not None and defines(query, p.text)),
                 prose[0] if prose else None)
+
+SECTION_SHARE = 0.8
+"""The least share of its section's best score a section's opening passage has to rank first
+of its section (:func:`section_openings`)."""
+
+
+def section_openings(rows: Sequence[Sequence], scored: Sequence[tuple[float, int]]
+                      ) -> dict[int, float]:
+    """The search candidates (indexes of ``rows``, as :func:`~workers.sources.ranking.ranked`
+    takes them) that open their section (the first line of the text is its heading), scoring
+    at least :data:`SECTION_SHARE` of a later passage of it, with that passage's score: the
+    opening says what the section is about, the later passage goes on (an example, an
+    exception). Postfix's "Address masquerading is a method to hide hosts ..." ranked below
+    the section's "is disabled by default" and its examples, Click's "By default, a group or
+    multi command is not invoked unless a subcommand is passed" below "And how it works in
+    practice: ...", each cut by the two passages a document gives (trial 114, F1)."""
+    best: dict[tuple[str, str], float] = {}
+    for score, i in scored:
+        if heading := str(rows[i][9]).strip():
+            key = (str(rows[i][1]), heading)
+            best[key] = max(best.get(key, score), score)
+    out: dict[int, float] = {}
+    for score, i in scored:
+        heading = str(rows[i][9]).strip()
+        top = best.get((str(rows[i][1]), heading), 0.0)
+        if (heading and score < top and score >= SECTION_SHARE * top
+                and str(rows[i][4]).lstrip().split("\n", 1)[0].strip() == heading):
+            out[i] = top
+    return out

@@ -214,8 +214,7 @@ class SearchQuery:
         terms: the core words, in the question's order; any of them matches.
         context: the focus's other words: they only raise a passage's rank.
         fts: the FTS5 query, the core words OR-ed (each quoted: no input is FTS5 syntax), then
-            the names of several words the question may be asking about, each one's key in the
-            index's ``namekey`` column ("retry policy": ``namekey : "retrypolicy"``).
+            the names of several words it may ask, by the ``namekey`` column's key each.
         names: those names (:class:`~workers.sources.names.NameKey`).
         options: the command-line options the question writes, dashes kept (``-keep-going``:
             :func:`~workers.sources.names.written_options`).
@@ -225,6 +224,7 @@ class SearchQuery:
         said: how the question asks, its core and filler words (none for a task; those the
             ``focus`` has), and ``question`` itself: :mod:`workers.sources.asked_headings`.
         joined: words joined, each with the terms it stands for ("relay host": relayhost).
+        defining: it (or its focus) asks what a thing is (:func:`~.asking.asks_what`).
     """
 
     terms: tuple[str, ...]
@@ -237,6 +237,7 @@ class SearchQuery:
     said: tuple[str, ...] = ()
     question: str = ""
     joined: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    defining: bool = False
 
     @property
     def entry_words(self) -> tuple[str, ...]:
@@ -263,7 +264,7 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
         >>> search_query("What is retry policy?").fts
         '"retry" OR "policy" OR "retrypolicy" OR namekey : "retrypolicy"'
     """
-    from workers.sources.asking import asks_task, entry_words
+    from workers.sources.asking import asks_task, asks_what, entry_words
     from workers.sources.joined import joined_words
     from workers.sources.names import kinds_named, name_keys, written_options  # on these words
 
@@ -291,7 +292,8 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
                        written_options(query),
                        tuple(dict.fromkeys(q.lower() for q in _QUALIFIED.findall(query))),
                        tuple(entry_words(query, core)) if asks_task(query) else None,
-                       tuple(said), query, joined)
+                       tuple(said), query, joined,
+                       asks_what(query) or bool(focus and asks_what(focus)))
 
 
 _QUALIFIED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b")  # attrs.evolve, core.autocrlf

@@ -1,7 +1,7 @@
 """A Texinfo definition's heading: its category, then the name it defines and perhaps its
 arguments (GNU m4's "Builtin: dnl", Nettle's "Function: void * memxor (void *dst, const void
 *src, size_t n)"). The ranking counts an entry so headed as the symbol named
-(:func:`workers.sources.ranking.entry_named`), and the report answers "What does dnl do?" with
+(:func:`workers.sources.entry_match.entry_named`), and the report answers "What does dnl do?" with
 the sentence below it (``app.research.definitions``).
 
 This module imports only the standard library.
