@@ -30,6 +30,7 @@ from app.research.labels import shown_label
 from app.research.neighbours import about_neighbour, asked_names, speaks_of_its_entry
 from app.research.own import (
     entry_named,
+    entry_of,
     names_subject,
     neighbours,
     option_whole,
@@ -225,7 +226,8 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     # finding: "this method is equivalent to add_callback" names one side, and was not ranked
     found = [by_claim.get(claim_key(f), f) for _o, k, f in _candidates(data, kind)
              if k == "finding"]
-    chosen = compare_answer(once([*ordered, *found]), defined, compare_parts(data.asked))
+    chosen = compare_answer(once([*ordered, *found]), defined, compare_parts(data.asked),
+                            entry_of(data))
     chosen = once(chosen or ordered[:1], text=definition_line)  # two sides' like wording
     rest = [f for f in ordered if not listing_row(str(f["text"]))]  # no counter's row
     return once([*chosen, *rest], text=definition_line)[:max(_ANSWER_SENTENCES, len(chosen))]

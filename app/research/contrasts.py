@@ -12,7 +12,7 @@ server').
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.research.definitions import DEFINES, definition_line
@@ -101,16 +101,30 @@ def defines(part: str, text: str) -> bool:
     return bool(_DEFINING_VERB.match(rest)) or fits("what", text)
 
 
-def _about(item: dict[str, Any]) -> str:
-    """What a finding is about beyond its words: its entry's heading or the symbol it defines."""
-    return f"{item.get(DEFINES) or ''} {item.get('heading') or ''}"
+EntryOf = Callable[[dict[str, Any]], str]
+"""The label of the entry (or section) a finding's sentence lies in, "" when unknown:
+:func:`app.research.neighbours.sentence_entry` of its passage."""
 
 
-def contrast(found: Sequence[dict[str, Any]], parts: Sequence[str]) -> dict[str, Any] | None:
+def _heading(item: dict[str, Any]) -> str:
+    return str(item.get("heading") or "")
+
+
+def _about(item: dict[str, Any], entry_of: EntryOf = _heading) -> str:
+    """What a finding is about beyond its words: its entry's label (``entry_of``; default its
+    passage's heading) or the symbol it defines."""
+    return f"{item.get(DEFINES) or ''} {entry_of(item)}"
+
+
+def contrast(found: Sequence[dict[str, Any]], parts: Sequence[str],
+             entry_of: EntryOf = _heading) -> dict[str, Any] | None:
     """The first finding of ``found`` that sets the things compared against each other: a
     contrast word (:data:`CONTRAST`), one thing named in its words and every thing in its words
-    or its entry's heading ("As of Tornado 6.0, this method is equivalent to add_callback." under
-    ``IOLoop.spawn_callback``), shown under the thing only its heading names; else None.
+    or its entry's label (``entry_of``: "As of Tornado 6.0, this method is equivalent to
+    add_callback." under ``IOLoop.spawn_callback``), shown under the thing only its entry names;
+    else None. The entry is the sentence's own section, not the passage's: under "## mirror",
+    "In mirror mode the destination is made identical to the source" was shown as ``archive
+    mode``'s, a later heading of the same passage (trial 116, F2).
 
     Example:
         >>> f = {"text": "This method is equivalent to add_callback.", "ref": "io.html#3",
@@ -124,19 +138,21 @@ def contrast(found: Sequence[dict[str, Any]], parts: Sequence[str]) -> dict[str,
             continue
         named = [p for p in parts if _names(p, text)]
         unnamed = [p for p in parts if p not in named]
-        if named and all(_names(p, _about(item)) for p in unnamed):
+        if named and all(_names(p, _about(item, entry_of)) for p in unnamed):
             return {**item, DEFINES: unnamed[0]} if len(unnamed) == 1 else item
     return None
 
 
 def compare_answer(found: Sequence[dict[str, Any]], defined: Sequence[dict[str, Any]],
-                   parts: Sequence[str]) -> list[dict[str, Any]]:
+                   parts: Sequence[str], entry_of: EntryOf = _heading) -> list[dict[str, Any]]:
     """A comparison's Answer lines: the :func:`contrast` first when there is one, then each
     thing compared's defining sentence among ``found`` (the findings, best first: one saying
     what it is, "A purge is what happens when ...", before one saying what it is like:
-    :func:`defines`), else its reference entry's definition (``defined``), else, when no line
-    names it yet, the first finding naming it; a counter's or a listing's row never stands for
-    one (:func:`listing_row`).
+    :func:`defines`), else its reference entry's definition (``defined``), else the first
+    sentence of its own entry or section (``entry_of``), else, when no line names it yet, the
+    first finding naming it; a counter's or a listing's row never stands for one
+    (:func:`listing_row`), nor a sentence of another thing's entry that merely names it
+    (backlog's "The default is the value of maxconn." stood for maxconn, trial 116, F7).
 
     Example:
         >>> io = "IOLoop.{}(callback) -> None"
@@ -148,20 +164,51 @@ def compare_answer(found: Sequence[dict[str, Any]], defined: Sequence[dict[str, 
         ...     [], ["add_callback", "spawn_callback"])
         >>> [definition_line(line)[:16] for line in lines]
         ['`spawn_callback`', '`add_callback`: ', '`spawn_callback`']
+        >>> entries = {"Sets the length of the queue.": "backlog <n>",
+        ...            "The default is the value of maxconn.": "backlog <n>",
+        ...            "Sets the most connections.": "maxconn <n>"}
+        >>> [line["text"] for line in compare_answer(
+        ...     [{"text": t} for t in entries], [], ["backlog", "maxconn"],
+        ...     lambda f: entries[f["text"]])]
+        ['Sets the length of the queue.', 'Sets the most connections.']
     """
     chosen: list[dict[str, Any]] = []
-    if (lead := contrast(found, parts)) is not None:
+    if (lead := contrast(found, parts, entry_of)) is not None:
         chosen.append(lead)
     usable = [f for f in found if not listing_row(str(f.get("text", "")))]
     for part in parts:
-        naming = [f for f in usable if _names(part, definition_line(f))]
+        entry = sorted((f for f in usable if _names(part, entry_of(f))),  # its label first
+                       key=lambda f: not _opens(f, entry_of(f)))
+        naming = [f for f in usable if _names(part, definition_line(f))
+                  and (f in entry or not _others_entry(f, part, parts, entry_of))]
         picks = sorted((f for f in naming if defines(part, " ".join(str(f["text"]).split()))),
                        key=lambda f: not fits("what", str(f["text"])))
         own = [f for f in [*naming, *defined] if f.get(DEFINES) and _names(part, f[DEFINES])
                and not listing_row(str(f.get("text", "")))]
-        defining = picks or own
-        if any(c in defining for c in chosen):
+        defining = picks or own or [
+            {**f, DEFINES: f.get(DEFINES) or part} for f in entry[:1]
+            if not any(_names(p, entry_of(f)) for p in parts if p != part)]
+        if any(c in defining or _same(c, defining) for c in chosen):
             continue
         if defining or not any(_names(part, definition_line(c)) for c in chosen):
             chosen += (defining or naming)[:1]
     return chosen
+
+
+def _opens(item: dict[str, Any], label: str) -> bool:
+    """Whether ``item``'s sentence opens its entry: it starts with the entry's ``label``
+    ("maxconn <number>: Sets the most connections ...")."""
+    return bool(label) and " ".join(str(item.get("text", "")).split()).startswith(label)
+
+
+def _same(item: dict[str, Any], among: Sequence[dict[str, Any]]) -> bool:
+    """Whether ``item``'s sentence is one of ``among``'s (labelled or not)."""
+    return any(item.get("text") == f.get("text") and item.get("ref") == f.get("ref")
+               for f in among)
+
+
+def _others_entry(item: dict[str, Any], part: str, parts: Sequence[str],
+                  entry_of: EntryOf) -> bool:
+    """Whether ``item`` lies in the entry of another thing compared than ``part``."""
+    label = entry_of(item)
+    return bool(label) and any(_names(p, label) for p in parts if p != part)

@@ -5,7 +5,7 @@ used for a subject the sentence itself names"). The Answer and every section jud
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.research.citations import items
@@ -27,8 +27,8 @@ from workers.sources.stopwords import FILLER_WORDS, STOPWORDS
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["caveat_own", "entry_named", "entry_own", "names_subject", "neighbours", "option_whole",
-           "passages_by_ref", "question_terms", "subject_own", "subject_terms"]
+__all__ = ["caveat_own", "entry_named", "entry_of", "entry_own", "names_subject", "neighbours",
+           "option_whole", "passages_by_ref", "question_terms", "subject_own", "subject_terms"]
 
 _OF = re.compile(r"\s+of\s+", re.IGNORECASE)
 _QUANTIFIER = re.compile(r"\b(?:one|some|any|each|all|most|many|few|both|none|either|neither|"
@@ -213,6 +213,21 @@ def passages_by_ref(data: ReportInput) -> dict[str, tuple[str, str, str]]:
     """The text, section heading and title of each passage the workers returned, by ref (read
     once per report: :meth:`~app.research.report.ReportInput.memo`)."""
     return data.memo("passages_by_ref", _by_ref)
+
+
+def entry_of(data: ReportInput) -> Callable[[dict[str, Any]], str]:
+    """The label of the entry or section a finding's sentence lies in (its passage's
+    :func:`~app.research.neighbours.sentence_entry`; a passage's heading path, "Transfer modes /
+    mirror / archive", stands for its first section only, trial 116, F2); the finding's own
+    heading when its passage was not returned or does not hold the sentence."""
+    passages = passages_by_ref(data)
+
+    def label(item: dict[str, Any]) -> str:
+        own = str(item.get("heading") or "")
+        text, heading, _title = passages.get(str(item.get("ref")), ("", own, ""))
+        return sentence_entry(text, " ".join(str(item.get("text", "")).split()),
+                              heading.split(" / ")[0]) or own.split(" / ")[0]
+    return label
 
 
 def _by_ref(rows: list[dict[str, Any]]) -> dict[str, tuple[str, str, str]]:
