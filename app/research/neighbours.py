@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from app.llm.offline.headings import heading_of
 from app.research.reference import entry_heading, written_names
-from workers.sources.asking import asks_task, marked_words
+from workers.sources.asking import asks_task, marked_words, set_words
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import (
     LABEL,
@@ -51,7 +51,8 @@ def asked_names(question: str, headings: Iterable[str], texts: Iterable[str] = (
     server parameter" asks about ``inter <delay>`` (else ``fall``'s and ``rise``'s "This value
     defaults to 3" answered for it), "What does git stash pop do?" about ``pop`` (else
     ``apply``'s "Like pop, but ..." did, trial 53). A question asking how to do a task names an
-    entry only by the words it writes as names (:func:`workers.sources.asking.marked_words`).
+    entry only by the words it writes as names (:func:`workers.sources.asking.marked_words`)
+    or sets ("Can I set retries to 0?": :func:`~workers.sources.asking.set_words`, trial 116).
 
     Example:
         >>> sorted(asked_names("What is the default of inter?", ["fall <count>", "inter <d>"]))
@@ -68,7 +69,7 @@ def asked_names(question: str, headings: Iterable[str], texts: Iterable[str] = (
     options = {n for n in names if n.startswith("-") and writes_option(question, n)}
     named = names_keyword(question, keywords)
     if asks_task(question):  # "take a server out of rotation": no ``server`` entry asked
-        marked = marked_words(question)  # (trial 111, F1)
+        marked = marked_words(question) | set_words(question)  # (trial 111, F1; 116, F3)
         named = {k for k in named if set(k.split()) <= marked}
     return written_names(question) | named | options
 
@@ -151,10 +152,23 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     paragraphs = PARA_SPLIT.split(passage)  # or by its name above its field rows (Exim's)
     option = any(n.startswith("-") for n in names) or entry in {
         fielded_name(paragraphs, at) for at in range(len(paragraphs))}
+    if _sibling_label(entry, sentence, paragraphs, asked):  # "verify:" beside "retries:"
+        names, keywords = {entry.lower()}, {entry.lower()}  # its sentences are its own (116, F3)
     if not entry or not (keywords or typed or option or _ANAPHOR.search(sentence)
                          or sentence.startswith(entry)):
         return False
     return bool(names) and not qualified_match(names, asked)
+
+
+def _sibling_label(entry: str, sentence: str, paragraphs: list[str], asked: set[str]) -> bool:
+    """Whether ``sentence`` lies in a list's entry labelled by one plain word (``entry``,
+    "verify: ... Doubles the time of a run.") beside the entry asked, labelled alike
+    ("retries: ..."): a list of settings, not a lone "Parameters:" paragraph."""
+    def labelled(word: str, within: str = "") -> bool:
+        return any(p.strip().lower().startswith(f"{word.lower()}:") and within in p
+                   for p in paragraphs)
+    return bool(_WORD.fullmatch(entry)) and labelled(entry, sentence) and any(
+        a.lower() != entry.lower() and labelled(a) for a in asked)
 
 
 def qualified_match(names: set[str], asked: set[str]) -> bool:
@@ -196,6 +210,9 @@ _TYPED = re.compile(r"([A-Za-z_][\w.-]{0,60})\s*\((?:[a-z][\w ]{0,30}|default: [
 (enum)``, Postfix's ``postscreen_helo_required (default: $smtpd_helo_required)`` (its default
 names another entry, whose question its sentences answered, trial 85)."""
 _QUESTION_WORD = re.compile(r"[\w.-]+")
+_WORD = re.compile(r"[A-Za-z_][\w.-]{0,60}")
+"""One word: the label of a definition list's entry ("verify: Whether each file is read back
+..."), whose sentences ("Doubles the time of a run.") are its own, not the setting asked."""
 
 
 def speaks_of_its_entry(own: str) -> bool:

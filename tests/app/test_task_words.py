@@ -45,3 +45,25 @@ def test_a_tasks_answer_is_the_entry_that_does_it(tmp_path: Path) -> None:
         "line?")
     assert "No sentence retrieved" not in report, report
     assert "Mark the server DOWN for maintenance." in report.split("## 1.")[0], report
+
+
+SETTINGS = ("Configuration reference\n\nretries: How many times a dropped transfer is retried "
+            "before quillsync gives up. Default: 5. A value of 0 turns retrying off.\n\n"
+            "compress: Whether files are compressed in transit. Default: off. Has no effect in "
+            "append mode, which sends raw blocks.\n\nverify: Whether each file is read back and "
+            "compared after it is written. Default: off. Doubles the time of a run.")
+
+
+def test_a_task_that_sets_an_entry_keeps_its_neighbours_out() -> None:
+    # "Can I set retries to 0?" showed verify's "Doubles the time of a run." and compress's
+    # "Has no effect in append mode, ..." unlabelled (trial 116, F3): no entry was asked, and an
+    # entry labelled by a plain word ("verify:") was never a neighbour
+    from app.research.neighbours import about_neighbour
+
+    asked = asked_names("Can I set retries to 0?", ["Configuration reference"], [SETTINGS])
+    assert asked == {"retries"}
+    assert about_neighbour("Doubles the time of a run.", SETTINGS, asked)
+    assert about_neighbour("Has no effect in append mode, which sends raw blocks.", SETTINGS,
+                           asked)
+    assert not about_neighbour("A value of 0 turns retrying off.", SETTINGS, asked)
+    assert asked_names("How do I take a server out of rotation?", ["server <name>"]) == set()

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from workers.sources.names import code_words, name_keys, written_options
 
-__all__ = ["asks_task", "asks_what", "entry_words", "marked_words"]
+__all__ = ["asks_task", "asks_what", "entry_words", "marked_words", "set_words"]
 
 _TASK = re.compile(
     r"^\W*(?:how\s+(?:do|can|could|should|would|might|may|must|shall)\s+(?:i|we|you|one)\b|"
@@ -54,6 +54,26 @@ def asks_what(question: str) -> bool:
         (False, False)
     """
     return _WHAT.match(question) is not None
+
+
+_SETS = re.compile(
+    r"\b(?:set|change|configure|use|enable|disable|tune|adjust|raise|lower|increase|decrease|"
+    r"reduce|limit)\s+(?:the\s+|a\s+|an\s+|its\s+|my\s+)?[`'\"]?([\w.-]+)", re.IGNORECASE)
+"""A word a verb of setting takes as its object: "Can I set *retries* to 0?", "How do I use
+*timeout*?"."""
+
+
+def set_words(question: str) -> frozenset[str]:
+    """The words ``question`` sets, changes or uses (:data:`_SETS`), lower-cased: in a question
+    asking how to do a task they still name the entry asked for the neighbour-entry filter
+    ("Can I set retries to 0?" showed verify's "Doubles the time of a run." unlabelled once no
+    entry was asked, trial 116, F3), while "take a server out of rotation" names none.
+
+    Example:
+        >>> sorted(set_words("Can I set retries to 0?")), set_words("How do I take a server?")
+        (['retries'], frozenset())
+    """
+    return frozenset(m[1].lower().rstrip(".") for m in _SETS.finditer(question))
 
 
 def asks_task(question: str) -> bool:
