@@ -31,6 +31,7 @@ from app.research.neighbours import about_neighbour, asked_names, speaks_of_its_
 from app.research.own import (
     entry_named,
     entry_of,
+    it_named,
     names_subject,
     neighbours,
     option_whole,
@@ -221,7 +222,7 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     # each sentence once (:func:`once`): of copies of one manual, the strongest document's,
     # which comes first; a claim a kept one of the same ref holds whole is left out
     if kind != "compare":
-        return near_copies_out(once([*defined[:1], *ordered]))[:_ANSWER_SENTENCES]
+        return it_named(data, near_copies_out(once([*defined[:1], *ordered]))[:_ANSWER_SENTENCES])
     # the contrast, then each thing's defining sentence (:func:`compare_answer`), from every
     # finding: "this method is equivalent to add_callback" names one side, and was not ranked
     found = [by_claim.get(claim_key(f), f) for _o, k, f in _candidates(data, kind)

@@ -33,8 +33,8 @@ from workers.sources.names import NameKey, name_keys, named_symbols
 from workers.sources.query import mentions, symbol_name
 from workers.sources.texinfo_defs import c_declaration
 
-__all__ = ["definition_line", "definitions", "entry_definition", "facet_findings", "own_symbol",
-           "passage_entries", "plain_name"]
+__all__ = ["LEANS", "definition_line", "definitions", "entry_definition", "facet_findings",
+           "own_symbol", "passage_entries", "plain_name"]
 
 DEFINES = "defines"
 """The key of a definition item that holds the name of the symbol it defines."""
@@ -344,6 +344,11 @@ def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]]
     return sorted(out.values(), key=lambda found: found[DEFINES] not in spelled)
 
 
+LEANS = re.compile(r"^\W*(?:it|\w+\s+it)\b(?!['\u2019])", re.IGNORECASE)
+"""A sentence leaning on "it" for its entry: "Use it before ...", "Set it in the [remote]
+section, for example timeout = 120." (shown under its name however it names it, trial 116)."""
+
+
 def definition_line(item: dict[str, Any]) -> str:
     """The text an Answer shows for ``item``: a definition that does not name its symbol as it
     is written is shown under the name (``"`BaseCheckpointSaver`: Base class for ..."``); any
@@ -352,10 +357,13 @@ def definition_line(item: dict[str, Any]) -> str:
     Example:
         >>> definition_line({"text": "A message to send to a node.", DEFINES: "Send"})
         '`Send`: A message to send to a node.'
+        >>> definition_line({"text": "Set it in [remote], as timeout = 9.", DEFINES: "timeout"})
+        '`timeout`: Set it in [remote], as timeout = 9.'
     """
     name = item.get(DEFINES)
     text = " ".join(str(item["text"]).split())
-    if not name or re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text):
+    if not name or (re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text)
+                    and not LEANS.match(text)):
         return text  # named as written: "send to a node" does not name ``Send``
     return f"`{name}`: {text}"
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.research.citations import items
-from app.research.definitions import plain_name
+from app.research.definitions import DEFINES, LEANS, plain_name
 from app.research.neighbours import (
     about_neighbour,
     asked_names,
@@ -27,8 +27,9 @@ from workers.sources.stopwords import FILLER_WORDS, STOPWORDS
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["caveat_own", "entry_named", "entry_of", "entry_own", "names_subject", "neighbours",
-           "option_whole", "passages_by_ref", "question_terms", "subject_own", "subject_terms"]
+__all__ = ["caveat_own", "entry_named", "entry_of", "entry_own", "it_named", "names_subject",
+           "neighbours", "option_whole", "passages_by_ref", "question_terms", "subject_own",
+           "subject_terms"]
 
 _OF = re.compile(r"\s+of\s+", re.IGNORECASE)
 _QUANTIFIER = re.compile(r"\b(?:one|some|any|each|all|most|many|few|both|none|either|neither|"
@@ -228,6 +229,22 @@ def entry_of(data: ReportInput) -> Callable[[dict[str, Any]], str]:
         return sentence_entry(text, " ".join(str(item.get("text", "")).split()),
                               heading.split(" / ")[0]) or own.split(" / ")[0]
     return label
+
+
+def it_named(data: ReportInput, found: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``found``, a sentence leaning on "it" (:data:`~app.research.definitions.LEANS`)
+    carrying its entry's name (its label's keyword, or the label when one word:
+    :func:`entry_of`) under :data:`~app.research.definitions.DEFINES`, so the Answer says
+    what "it" is: "How do I drain a server before maintenance?" led with "Use it before
+    taking a server down for maintenance." (trial 116, F12)."""
+    label = entry_of(data)
+    out = []
+    for item in found:
+        entry = label(item) if LEANS.match(str(item.get("text", ""))) else ""
+        names = sorted(entry_keywords(entry)) or sorted(written_names(entry)) or (
+            [entry] if re.fullmatch(r"[A-Za-z_][\w.-]*", entry) else [])
+        out.append({**item, DEFINES: names[0]} if names and not item.get(DEFINES) else item)
+    return out
 
 
 def _by_ref(rows: list[dict[str, Any]]) -> dict[str, tuple[str, str, str]]:

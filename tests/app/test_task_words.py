@@ -67,3 +67,26 @@ def test_a_task_that_sets_an_entry_keeps_its_neighbours_out() -> None:
                            asked)
     assert not about_neighbour("A value of 0 turns retrying off.", SETTINGS, asked)
     assert asked_names("How do I take a server out of rotation?", ["server <name>"]) == set()
+
+
+def test_a_sentence_leaning_on_it_says_what_it_is() -> None:
+    # "How do I drain a server before maintenance?" led with "Use it before taking a server
+    # down for maintenance.", "How do I use timeout?" with "Set it in the [remote] section, for
+    # example timeout = 120." (trial 116, F12)
+    from app.research.report import render_markdown
+    from tests.app.report_rows import answer_section, data, row
+
+    text = ("Keyword reference\n\ndrain <seconds>: Stops sending new connections to an "
+            "upstream. Use it before taking a server down for maintenance.\n\ntimeout: Seconds "
+            "to wait. Set it in the [remote] section, for example timeout = 120.")
+    for question, sentence, name in [
+            ("How do I drain a server before maintenance?",
+             "Use it before taking a server down for maintenance.", "drain"),
+            ("How do I use timeout?", "Set it in the [remote] section, for example timeout = "
+             "120.", "timeout")]:
+        base = {"ref": "k.html#0", "title": "k", "source": "k.html", "heading": "Keyword reference"}
+        rows = [row("docs_search", question, [{**base, "kind": "passage", "text": text}]),
+                row("analyst", question, [{**base, "kind": "finding", "text": sentence}])]
+        answer = answer_section(render_markdown(data(rows, topic=question,
+                                                     sub_questions=[question])))
+        assert f"- `{name}`: {sentence}" in answer, answer
