@@ -23,15 +23,14 @@ from app.research.citations import (
     said,
 )
 from app.research.contrasts import compare_answer, listing_row
-from app.research.definitions import DEFINES, definition_line, definitions
+from app.research.definitions import definition_line, definitions
 from app.research.entry_rows import default_entries, described_entries
 from app.research.evidence import document_of, topic_strength
 from app.research.labels import shown_label
 from app.research.neighbours import about_neighbour, asked_names, speaks_of_its_entry
 from app.research.own import (
-    entry_named,
+    entry_labelled,
     entry_of,
-    it_named,
     names_subject,
     neighbours,
     option_whole,
@@ -167,14 +166,11 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
     chosen = _chosen(data, kind)
     if chosen:
         headings = {ref: heading for ref, (_t, heading, _ti) in passages_by_ref(data).items()}
-        asked = _asked_names(data)
+        chosen = entry_labelled(data, chosen, _asked_names(data))  # "`PS1`: The default is ..."
         for f in chosen:  # a changelog's version heading, when the question asks the version
             line = definition_line(f)
             if label := version_label(data.asked, line, headings.get(str(f.get("ref")), "")):
                 line = f"{label}: {line}"
-            elif not f.get(DEFINES) and (name := entry_named(asked, line, *passages_by_ref(
-                    data).get(str(f.get("ref")), ("", ""))[:2])):  # "The default is ..."
-                line = f"`{name}`: {line}"  # of the PS1 entry, shown under its name
             lines.append(f"- {clip(line, _LINE)} [{cites.cite(f)}]")
         if shown is not None:
             shown.update(claim_key(f) for f in chosen)
@@ -222,7 +218,7 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     # each sentence once (:func:`once`): of copies of one manual, the strongest document's,
     # which comes first; a claim a kept one of the same ref holds whole is left out
     if kind != "compare":
-        return it_named(data, near_copies_out(once([*defined[:1], *ordered]))[:_ANSWER_SENTENCES])
+        return near_copies_out(once([*defined[:1], *ordered]))[:_ANSWER_SENTENCES]
     # the contrast, then each thing's defining sentence (:func:`compare_answer`), from every
     # finding: "this method is equivalent to add_callback" names one side, and was not ranked
     found = [by_claim.get(claim_key(f), f) for _o, k, f in _candidates(data, kind)

@@ -27,7 +27,7 @@ from workers.sources.stopwords import FILLER_WORDS, STOPWORDS
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["caveat_own", "entry_named", "entry_of", "entry_own", "it_named", "names_subject",
+__all__ = ["caveat_own", "entry_labelled", "entry_of", "entry_own", "names_subject",
            "neighbours", "option_whole", "passages_by_ref", "question_terms", "subject_own",
            "subject_terms"]
 
@@ -188,28 +188,6 @@ def _named(asked: set[str], text: str, passage: str, heading: str) -> str:
     return f"{' '.join((entry_keywords(entry) | written_names(entry)) & asked)} {text}"
 
 
-def entry_named(asked: set[str], text: str, passage: str, heading: str = "") -> str:
-    """The name of the asked entry (``asked``: :func:`~app.research.neighbours.asked_names`)
-    the sentence ``text`` of ``passage`` belongs to, as its label writes it, when the sentence
-    does not name it itself; else "". The Answer shows such a sentence under that name: the PS1
-    entry's "The default is ‘%m%# ’." says whose default it is by its place alone (trial 115,
-    F1).
-
-    Example:
-        >>> entry_named({"ps1"}, "The default is ‘%m%# ’.",
-        ...             "PS1 <S>: The primary prompt. The default is ‘%m%# ’.")
-        'PS1'
-        >>> entry_named({"ps1"}, "PS1 <S>: The primary prompt.", "PS1 <S>: The primary prompt.")
-        ''
-    """
-    entry = sentence_entry(passage, text, heading)
-    names = (entry_keywords(entry) | written_names(entry)) & asked
-    if not names or any(re.search(rf"(?<!\w){re.escape(name.rsplit('.', 1)[-1])}(?!\w)", text,
-                                  re.IGNORECASE) for name in names):
-        return ""  # named, or by its last part: "promisify() assumes ..." of util.promisify
-    return next((word for word in re.findall(r"[\w.-]+", entry) if word.lower() in names), "")
-
-
 def passages_by_ref(data: ReportInput) -> dict[str, tuple[str, str, str]]:
     """The text, section heading and title of each passage the workers returned, by ref (read
     once per report: :meth:`~app.research.report.ReportInput.memo`)."""
@@ -231,20 +209,43 @@ def entry_of(data: ReportInput) -> Callable[[dict[str, Any]], str]:
     return label
 
 
-def it_named(data: ReportInput, found: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``found``, a sentence leaning on "it" (:data:`~app.research.definitions.LEANS`)
-    carrying its entry's name (its label's keyword, or the label when one word:
-    :func:`entry_of`) under :data:`~app.research.definitions.DEFINES`, so the Answer says
-    what "it" is: "How do I drain a server before maintenance?" led with "Use it before
-    taking a server down for maintenance." (trial 116, F12)."""
+def entry_labelled(data: ReportInput, found: Iterable[dict[str, Any]],
+                   asked: Collection[str]) -> list[dict[str, Any]]:
+    """``found``, each sentence that says whose it is only by its place carrying its entry's
+    name under :data:`~app.research.definitions.DEFINES` (the Answer shows it under that name,
+    :func:`~app.research.definitions.definition_line`): one leaning on "it"
+    (:data:`~app.research.definitions.LEANS`: "How do I drain a server before maintenance?" led
+    with "Use it before taking a server down ...", trial 116, F12), and one of an entry asked
+    (``asked``, lower-cased: :func:`~app.research.neighbours.asked_names`) that does not name it
+    (the PS1 entry's "The default is ‘%m%# ’.", trial 115, F1). The entry is the sentence's own
+    (:func:`entry_of`); an item already naming its symbol is kept as it is."""
     label = entry_of(data)
-    out = []
-    for item in found:
-        entry = label(item) if LEANS.match(str(item.get("text", ""))) else ""
-        names = sorted(entry_keywords(entry)) or sorted(written_names(entry)) or (
-            [entry] if re.fullmatch(r"[A-Za-z_][\w.-]*", entry) else [])
-        out.append({**item, DEFINES: names[0]} if names and not item.get(DEFINES) else item)
-    return out
+    return [item if item.get(DEFINES) or not (name := _place_name(
+        label(item), " ".join(str(item.get("text", "")).split()), asked))
+        else {**item, DEFINES: name} for item in found]
+
+
+def _place_name(entry: str, text: str, asked: Collection[str]) -> str:
+    """The name :func:`entry_labelled` shows ``text`` under, as ``entry``'s label writes it; ""
+    when none is wanted.
+
+    Example:
+        >>> _place_name("PS1 <S>", "The default is ‘%m%# ’.", {"ps1"})
+        'PS1'
+        >>> _place_name("PS1 <S>", "PS1 is the prompt.", {"ps1"})
+        ''
+        >>> _place_name("drain", "Use it before maintenance.", [])
+        'drain'
+    """
+    names = entry_keywords(entry) | written_names(entry)
+    if LEANS.match(text):
+        ordered = sorted(names) or ([entry] if re.fullmatch(r"[A-Za-z_][\w.-]*", entry) else [])
+        return ordered[0] if ordered else ""
+    names &= {name.lower() for name in asked}
+    if not names or any(re.search(rf"(?<!\w){re.escape(name.rsplit('.', 1)[-1])}(?!\w)", text,
+                                  re.IGNORECASE) for name in names):
+        return ""  # named, or by its last part: "promisify() assumes ..." of util.promisify
+    return next((word for word in re.findall(r"[\w.-]+", entry) if word.lower() in names), "")
 
 
 def _by_ref(rows: list[dict[str, Any]]) -> dict[str, tuple[str, str, str]]:
