@@ -141,14 +141,18 @@ _REASSURING = re.compile(
     r"encounter|experience|run\s+into|have\s+to\s+worry)\b"
     r"|\b(?:(?:should|will|would|do|does|shall)\s+)?(?:never|not)\s+(?:ever\s+)?need(?:s|ed)?\b"
     r"|\bneed\s+not\b|\bneedn't\b|\bonly\s+(?=(?:used|needed|useful|relevant)\s+(?:in|by|for|"
-    r"with)\s+(?:a\s+)?(?:very\s+)?(?:few|rare|some|special|unusual)\b)", re.IGNORECASE)
+    r"with)\s+(?:a\s+)?(?:very\s+)?(?:few|rare|some|special|unusual)\b)"
+    r"|\b(?:(?:blank|empty|comment)\s+lines?|comments?|whitespace)\b(?:[^.;]|\.(?=\S)){0,40}?\b(?:is|are)\s+"
+    r"(?:silently\s+)?ignored\b", re.IGNORECASE)
 """A reassurance ("this should not be an issue for most users", "so you should not see
 them"): its "not" is no caution (pexpect's delaybeforesend note was the Caveat of "What is
 delaybeforesend?", trial 102, F6; Valgrind's suppressions, trial 107, R8); nor is a need
 denied ("Most users will never need to restart the daemon by hand.", "you should never need
-it") or a rare use ("This is only used in very few tests"; both were Caveats, trial 113). Not
-seeing is the reader's reassurance only: "The daemon does not notice when the destination disk
-fills up" is a limitation (trial 113)."""
+it") or a rare use ("This is only used in very few tests"; both were Caveats, trial 113), nor
+what is meant to be ignored ("Blank lines and comment lines ... are silently ignored.", the
+only Caveat of a reload question, trial 116, F6; "Unknown options are silently ignored" is
+one). Not seeing is the reader's reassurance only: "The daemon does not notice when the
+destination disk fills up" is a limitation (trial 113)."""
 _CONTRAST = re.compile(r"\b(?:but|unless|except|however|although|though|whereas|while|yet|if|"
                        r"when|provided|as\s+long\s+as|so\s+long\s+as)\b|;",
                        re.IGNORECASE)

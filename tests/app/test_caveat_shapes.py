@@ -45,6 +45,7 @@ def test_a_pointer_a_default_a_listing_or_a_description_is_no_caveat(text: str) 
     "The daemon does not notice when the disk fills up, and the files are left empty.",
     "Seeding the cache is not supported on NFS.",
     "Each request must stay within the limits, or it is refused.",
+    "A setting whose name is misspelled is silently ignored.",
 ])
 def test_their_siblings_that_warn_still_do(text: str) -> None:
     assert cautions(text) or warnings_found([row("analyst", "q", [item("finding", text,
@@ -79,3 +80,9 @@ def test_off_topic_reports_word_their_empty_caveats_alike() -> None:
     beside = _caveats(q, [row("docs_search", q, [unrelated]), row("critic", q, [caveat])])
     assert alone == beside, (alone, beside)
     assert alone.startswith("- No caveat retrieved mentions"), alone
+
+
+def test_what_is_meant_to_be_ignored_is_no_warning() -> None:
+    # trial 116, F6: the only Caveat of "How do I reload the quillsync configuration?"
+    text = "Blank lines and comment lines in quillsync.conf are silently ignored."
+    assert not warnings_found([row("analyst", "q", [item("finding", text, "a#0")])])
