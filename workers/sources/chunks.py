@@ -44,39 +44,20 @@ def _hard_split(text: str, limit: int) -> Iterator[str]:
 
 
 def _pack(pieces: Iterable[str], limit: int, sep: str) -> list[str]:
-    """Greedily pack pieces (each at most ``limit`` long) into chunks of at most ``limit``; a
-    piece ending with ":" opens the next chunk with the piece it introduces when both fit
-    (:func:`_introduces`).
-
-    Example:
-        >>> _pack(["a" * 20, "Add this to ~/.bashrc:", "```\\neval x\\n```"], 50, "\\n\\n")
-        ['aaaaaaaaaaaaaaaaaaaa', 'Add this to ~/.bashrc:\\n\\n```\\neval x\\n```']
-    """
+    """Greedily pack pieces (each at most ``limit`` long) into chunks of at most ``limit``."""
     chunks: list[str] = []
-    current: list[str] = []
-    size = 0
+    current = ""
     for piece in pieces:
-        if current and size + len(sep) + len(piece) <= limit:
-            current.append(piece)
-            size += len(sep) + len(piece)
-            continue
-        carried = [current.pop()] if _introduces(current, piece, limit, sep) else []
-        if current:
-            chunks.append(sep.join(current))
-        current = [*carried, piece]
-        size = sum(map(len, current)) + len(sep) * (len(current) - 1)
+        if not current:
+            current = piece
+        elif len(current) + len(sep) + len(piece) <= limit:
+            current = f"{current}{sep}{piece}"
+        else:
+            chunks.append(current)
+            current = piece
     if current:
-        chunks.append(sep.join(current))
+        chunks.append(current)
     return chunks
-
-
-def _introduces(current: list[str], piece: str, limit: int, sep: str) -> bool:
-    """Whether the last of ``current`` (not its only piece) ends with ":" and fits in one chunk
-    with ``piece``, the code block or list it introduces: Click's "Add this to ~/.bashrc:"
-    ended a passage and its ``eval`` line opened the next, Postfix's "... body_checks patterns
-    like this:" was quoted without the patterns (trial 114, F8)."""
-    return (len(current) > 1 and current[-1].rstrip().endswith(":")
-            and len(current[-1]) + len(sep) + len(piece) <= limit)
 
 
 _SPACE = re.compile(r"\s*")
@@ -156,8 +137,7 @@ def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
     too long is split into sentences, and a sentence that is too long is cut at whitespace. A
     fenced code block (:func:`workers.sources.fences.split_fences`) is one paragraph, blank
     lines and all; one too long for a passage is cut at line ends into parts fenced again
-    (:func:`workers.sources.fences.fence_parts`): no passage starts or ends inside a fence;
-    after a paragraph ending with ":", its parts leave room for it (:func:`_introduces`).
+    (:func:`workers.sources.fences.fence_parts`): no passage starts or ends inside a fence.
     Up to four short label paragraphs (:data:`_LABEL`) are part of the paragraph they head:
     Exim's option entries ("message_size_limit", "Use: main", "Default: 50M") ended one
     passage and their descriptions opened the next, so no passage held both (trial 73, F1).
@@ -166,10 +146,7 @@ def chunk_text(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[str]:
     pieces: list[str] = []
     for fenced, segment in split_fences(text.replace("\r\n", "\n").replace("\r", "\n")):
         if fenced:  # a fenced code block is one piece, or fenced parts of it (too long)
-            room = max_chars - len(pieces[-1]) - 2 if pieces and _introduces(
-                [""] + pieces[-1:], "", max_chars, "\n\n") else max_chars  # (trial 114, F8)
-            pieces.extend(fence_parts(segment.strip("\n").rstrip(), max(room, max_chars // 2),
-                                      _hard_split))
+            pieces.extend(fence_parts(segment.strip("\n").rstrip(), max_chars, _hard_split))
             continue
         held: list[str] | None = []  # labels waiting for the paragraph they head (None: a list)
         for para in PARA_SPLIT.split(segment):

@@ -98,24 +98,3 @@ def test_entries_of_short_lines_are_cut_between_entries() -> None:
     assert len(chunks) > 3
     for chunk in chunks:
         assert chunk.startswith("-") and not chunk.split("\n\n")[-1].startswith("-"), chunk
-
-
-def test_an_instruction_ending_with_a_colon_stays_with_the_code_it_introduces() -> None:
-    """Click's shell-completion page ended a passage with "Add this to ~/.bashrc:" and opened
-    the next with the ``eval`` line it introduces (trial 114, F8)."""
-    intro = "Add this to ~/.bashrc:"
-    code = "```\n" + 'eval "$(_FOO_BAR_COMPLETE=bash_source foo-bar)"\n' * 3 + "```"
-    chunks = chunk_text(f"{FILLER}\n\n{intro}\n\n{code}\n\nAfter.", 800)
-    assert any(chunk.startswith(f"{intro}\n\n{code}") for chunk in chunks), chunks
-    assert not any(chunk.endswith(intro) for chunk in chunks)
-
-
-def test_an_instruction_ending_with_a_colon_keeps_the_start_of_a_long_code_block() -> None:
-    """Postfix's BACKSCATTER_README ended a passage with "... header_checks and body_checks
-    patterns like this:" and its 1,600 characters of patterns opened the next (trial 114, F8):
-    a code block too long for one passage is cut so its first part fits with its instruction."""
-    intro = "To block such backscatter I use header_checks and body_checks patterns like this:"
-    code = "```\n" + "    /^Received: +from +(porcupine\\.org) +/ reject forged\n" * 30 + "```"
-    chunks = chunk_text(f"{FILLER}\n\n{intro}\n\n{code}", 800)
-    assert any(chunk.startswith(f"{intro}\n\n```\n    /^Received:") for chunk in chunks), chunks
-    assert all(len(chunk) <= 800 for chunk in chunks)
