@@ -254,7 +254,14 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
     for injecting persistent store into tool arguments" searches words the whole corpus has,
     and its task cites whatever shares them (the default eval's on-target share fell from 0.61
     to 0.50 when every phrase was asked about). A phrase that names no thing is not asked
-    about either (:func:`_names_a_thing`)."""
+    about either (:func:`_names_a_thing`), nor the first phrase of a why-question's subject,
+    the clause it asks the reason of ("Why does quillsync use so much bandwidth on a shared
+    link?" planned "What is quillsync use so much bandwidth?", trial 116, F13).
+
+    Example:
+        >>> phrase_facets("why", "quillsync use so much bandwidth on a shared link")
+        ['What is a shared link?']
+    """
     from workers.sources.query import content_terms
 
     # a phrase is asked about without an aside after its comma: "What are another website,
@@ -270,8 +277,8 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
         first = phrase.split()[0].lower()
         verb = n == 0 and kind == "how" and first not in (
             "a", "an", "the", "my", "your", *_ASKING)  # "How do you How hot ...?" (trial 52)
-        if _POINTS_OUT.search(phrase):  # "sending them to the browser": not a question alone
-            continue
+        if _POINTS_OUT.search(phrase) or (n == 0 and kind == "why"):  # "sending them to the
+            continue  # browser"; a why-question's clause, "quillsync use so much bandwidth"
         if verb and shape(phrase) != "verb" and _CLAUSE_VERB.search(phrase):  # a clause
             phrase, verb = _CLAUSE_VERB.sub("", phrase), False
         if verb:
