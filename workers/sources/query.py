@@ -280,9 +280,9 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
     if kinds := kinds_named(query, names):  # "the getline() function": its kind, context
         core = [w for w in core if w not in kinds] or core
         context += [k for k in kinds if k not in context]
-    said = [w for w in distinct_terms(query_terms(query)) if (w in core or (
-        w in FILLER_WORDS and not asks_task(query))) and (not topic or _shares_form(
-            w, query_terms(focus or "")))]  # how it asks: no kind ("clause"), no task's verb
+    task, focus_words = asks_task(query), query_terms(focus or "")  # how it asks: no kind
+    said = [w for w in distinct_terms(query_terms(query)) if (w in core or (  # ("clause"), no
+        w in FILLER_WORDS and not task)) and (not topic or _shares_form(w, focus_words))]
     joined = joined_words(query, core)  # "relay host": Postfix's relayhost (trial 114, F7)
     return SearchQuery(tuple(core), tuple(context),
                        fts_or(core) + "".join(f" OR {fts_or([p])}" for p in parts)
@@ -291,7 +291,7 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
                        + fts_asked_headings(said, core), names,
                        written_options(query),
                        tuple(dict.fromkeys(q.lower() for q in _QUALIFIED.findall(query))),
-                       tuple(entry_words(query, core)) if asks_task(query) else None,
+                       tuple(entry_words(query, core)) if task else None,
                        tuple(said), query, joined,
                        asks_what(query) or bool(focus and asks_what(focus)))
 

@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from workers.sources.asked_headings import ASKED_HEADING_BOOST, heading_asks
 from workers.sources.entries import SIGNATURE, opened_entry, signatures_held
 from workers.sources.entry_match import (
-    entries_held,
     entry_named,
     holds_named_entry,
     holds_spelled_entry,
@@ -35,8 +34,7 @@ from workers.sources.rank_factors import (
 
 __all__ = ["ANSWER_BOOST", "CHANGE_LOG_FACTOR", "CODE_FACTOR", "COVERAGE_FLOOR", "COVERAGE_POWER",
            "EXACT_NAME_BOOST", "LINK_SHARE_FREE", "asked_words", "candidate_score",
-           "candidates_named", "change_log_factor", "code_factor", "entries_held", "exact_names",
-           "holds_spelled_entry", "link_factor",
+           "candidates_named", "change_log_factor", "code_factor", "exact_names", "link_factor",
            "lists_option", "named_words", "own_name", "rank_score", "ranked"]
 
 COVERAGE_POWER = 2.0
