@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 
 from workers.sources.fts_clauses import fts_asked_headings
-from workers.sources.query import query_terms, word_forms
+from workers.sources.query import query_terms, shares_form
 
 __all__ = ["ASKED_HEADING_BOOST", "fts_asked_headings", "heading_asks"]
 
@@ -31,11 +31,6 @@ _NUMBERING = re.compile(r"^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?:?|[A-Z][.:])\s+")
 """A heading's number: "1.3:", "15.6", "A.2."."""
 _PRONOUNS = frozenset("it its they them their this these that".split())
 _WORDS = re.compile(r"\w+")
-
-
-def _shares(word: str, words: Sequence[str]) -> bool:
-    forms = word_forms(word)
-    return any(forms & word_forms(w) for w in words)
 
 
 def heading_asks(heading: str, question: str, said: Sequence[str], terms: Sequence[str]) -> bool:
@@ -59,11 +54,11 @@ def heading_asks(heading: str, question: str, said: Sequence[str], terms: Sequen
         (True, False)
     """
     words = query_terms(_NUMBERING.sub("", heading))
-    if not words or len(words) > len(said) or not all(_shares(w, said) for w in words):
+    if not words or len(words) > len(said) or not all(shares_form(w, said) for w in words):
         return False
-    if not any(not _shares(w, terms) for w in words):  # no word of how it asks
+    if not any(not shares_form(w, terms) for w in words):  # no word of how it asks
         return False
-    missing = [t for t in terms if not _shares(t, words)]
+    missing = [t for t in terms if not shares_form(t, words)]
     if len(missing) > 1:
         return False
     return len(words) > 1 or _same_question(heading, question, missing)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from workers.sources.query import (
     FILLER_WORDS,
@@ -223,12 +222,7 @@ def _usable(run: list[str], forms: set[str] | None) -> bool:
     if lowered[0] in STOPWORDS and (len(run) < 3 or lowered[0] not in _NAME_LEADS):
         return False  # "in memory saver" may name InMemorySaver, "is retry policy" nothing
     content = [t for t in lowered if t not in STOPWORDS and t not in FILLER_WORDS]
-    return forms is None or all(_forms(t) & forms for t in content)
-
-
-@lru_cache(maxsize=4096)
-def _forms(word: str) -> frozenset[str]:
-    return frozenset(word_forms(word))
+    return forms is None or all(word_forms(t) & forms for t in content)
 
 
 def named_symbols(names: Collection[NameKey], terms: Sequence[str],
