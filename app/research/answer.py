@@ -54,6 +54,8 @@ from app.research.sentence_kinds import (
     glossary_entry,
     headed_by,
     names_another,
+    names_the_answer,
+    says_what_to_do,
     subject_of,
 )
 from app.research.signposts import is_signpost
@@ -276,7 +278,10 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         another = names_another(own, asked)  # "The --dont-clean-words option ..."
         about = 0 if another else len(mentions(subject, own)) if terms else 0
         about = about or int(bool(terms) and speaks_of_its_entry(own))  # "This option ..."
-        fit = fits(kind, text) or (kind in ("what", "topic") and glossary_entry(text, subject))
+        answers = names_the_answer(kind, own)  # "The only difference is ...": what is asked
+        about = about or int(answers)
+        fit = answers or fits(kind, text) or (kind in ("what", "topic")
+                                              and glossary_entry(text, subject))
         # a warning ("Caution: counts are unreliable in fog") answers a limitation question
         # and no other: it is listed under Caveats, after the answer
         warning = (kind != "limitation" and bool(WARNING.search(text))
@@ -303,7 +308,8 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
             # 'uncaughtExceptionMonitor' event is emitted before an 'uncaughtException' ...")
             # a default asked: a sentence stating it ("... default to 90s") before one that
             # only names it ("sets the default TimeoutSec= value", systemd's, trial 87)
-            key = (warning, bool(own) and not about, not fit,
+            key = (warning, bool(own) and not about, not fit,  # how: "The solution is" first
+                   kind == "how" and not says_what_to_do(text, own),
                    kind == "default" and not says_default(text),
                    kind == "default" and conditioned(text),  # "In sh emulation, ..." after
                    bool(written) and not (written & written_names(own)), not about)

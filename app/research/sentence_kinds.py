@@ -16,7 +16,7 @@ from workers.sources.entries import entry_name
 from workers.sources.query import mentions, query_terms
 
 __all__ = ["asked_label", "conditioned", "fits", "genus", "glossary_entry", "headed_by",
-           "names_another", "subject_of"]
+           "names_another", "names_the_answer", "says_what_to_do", "subject_of"]
 
 _DEFINITION = re.compile(
     r"^[^.;:]{0,80}?\b(?:(?<!\bthere )(?<!\bhere )"
@@ -271,3 +271,60 @@ def headed_by(own: str, subject: Sequence[str]) -> bool:
     """
     head = re.split(r"\bof\b", own, maxsplit=1)[0]
     return bool(mentions(subject, head))
+
+
+_ANSWER_NOUNS = {
+    "compare": r"differences?|distinctions?",
+    "how": r"solutions?|fix|remedy|workaround|cure",
+    "why": r"reasons?|rationale|motivation",
+    "limitation": r"limitations?|restrictions?|drawbacks?|downsides?|shortcomings?",
+}
+"""The noun a question's kind (:func:`app.research.topics.topic_kind`) asks for: the answer
+to "what is the difference ..." is a difference, to "how do I fix ..." a solution."""
+
+
+def names_the_answer(kind: str, own: str) -> bool:
+    """Whether a sentence's subject (``own``, :func:`subject_of`) is the thing the question's
+    ``kind`` asks for (:data:`_ANSWER_NOUNS`): "The only difference is the higher default size
+    of the main queue." answers a difference question, as "The solution to this is to add
+    2147483647 ..." answers a how-to, though neither subject names the topic (rsyslog's
+    direct answer was only under Findings, the problem statement led, trial 118, F2).
+
+    Example:
+        >>> names_the_answer("compare", "The only difference "), names_the_answer(
+        ...     "how", "The solution to this "), names_the_answer("how", "The difference ")
+        (True, True, False)
+        >>> names_the_answer("compare", "The difference in size between the queues ")
+        False
+    """
+    nouns = _ANSWER_NOUNS.get(kind)
+    return bool(nouns) and re.match(
+        rf"\W*(?:the|one|a|an)\s+(?:[\w-]+\s+){{0,2}}?(?:{nouns})\b(?:\s+(?:to|for|of|"
+        rf"between)\s+(?:this|these|that|those|it|them)\b)?\W*$", own,
+        re.IGNORECASE) is not None
+
+
+_TO_MEND = re.compile(r"\W*(?:To|In\s+order\s+to)\s+(?:fix|solve|resolve|correct|remedy|avoid|"
+                      r"prevent|work\s+around|recover\s+from|undo)\b[^.;:]{0,80},\s", re.IGNORECASE)
+"""A sentence opening with the problem it mends ("To fix this, reload the zone ...")."""
+
+
+def says_what_to_do(text: str, own: str) -> bool:
+    """Whether ``text`` (its subject ``own``, :func:`subject_of`) says what to do: its subject
+    is the solution (:func:`names_the_answer`), it opens with what it mends ("To fix this,
+    ...", :data:`_TO_MEND`) or it is an instruction (:data:`_INSTRUCTION`). Asked how to do
+    or fix something, such a sentence comes before one describing the problem ("Occasionally
+    they make a mistake and set the serial number to a date in the future, ..." led BIND's
+    Answer, "The solution to this is to add 2147483647 ..." not shown, trial 118, F2).
+
+    Example:
+        >>> says_what_to_do("The solution to this is to add 1.", "The solution to this ")
+        True
+        >>> says_what_to_do("To fix this, reload the zone.", ""), says_what_to_do(
+        ...     "Set the SSLKEYLOGFILE variable.", "")
+        (True, True)
+        >>> says_what_to_do("They set the serial number by mistake.", "They ")
+        False
+    """
+    return (names_the_answer("how", own) or _TO_MEND.match(text) is not None
+            or _INSTRUCTION.match(text) is not None)

@@ -1,0 +1,44 @@
+"""What opens the Answer when the question's kind asks for a thing its sentences name but not
+the topic (trial 118, F2: "The only difference is ..." was only under Findings)."""
+
+from __future__ import annotations
+
+from app.research.report import render_markdown
+from tests.app.report_rows import answer_section, data, item, row
+
+
+def _answer(q: str, findings: list[dict], passages: list[dict] | None = None) -> str:
+    """The ``## Answer`` of a report on ``q`` whose analyst found ``findings``."""
+    rows = [*([row("docs_search", q, passages)] if passages else []),
+            row("analyst", q, findings)]
+    return answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+
+
+def _first(answer: str) -> str:
+    return answer.strip().splitlines()[0]
+
+
+def test_a_sentence_whose_subject_is_the_difference_answers_a_difference_question() -> None:
+    # Trial 118, R2: rsyslog's FAQ answer "The only difference is the higher default size of
+    # the main queue." was only under Findings; a sentence naming the queue led
+    q = "What is the difference between the main_queue and a queue with a ruleset tied to an input?"
+    ref = "faq/difference_queues.html#0"
+    answer = _answer(q, [
+        item("finding", "A queue on a ruleset tied to an input replaces the main queue for "
+                        "that input.", ref),
+        item("finding", "The only difference is the higher default size of the main queue.",
+             ref)])
+    assert "The only difference is the higher default size" in _first(answer), answer
+
+
+def test_a_sentence_whose_subject_is_the_solution_answers_a_how_to() -> None:
+    # Trial 118, B10: the problem statement led, its solution ("The solution to this is to add
+    # 2147483647 ...") was never shown
+    q = "How do I fix a zone serial number set too far in the future?"
+    ref = "chapter9.html#7"
+    answer = _answer(q, [
+        item("finding", "Zone serial numbers are often set by mistake to a date in the future "
+                        "by setting them to the date.", ref),
+        item("finding", "The solution to this is to add 2147483647 to the zone serial number, "
+                        "reload the zone, then reset it to the desired number.", ref)])
+    assert "The solution to this is" in _first(answer), answer
