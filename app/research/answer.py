@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +54,7 @@ from app.research.sentence_kinds import (
     headed_by,
     names_another,
     names_the_answer,
+    points_back,
     says_what_to_do,
     subject_of,
 )
@@ -291,7 +291,7 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         # error:" led the answer to what fs.mkdir() does)
         warning = warning or quote.rstrip().endswith(":") or (
             history_row(text) and not asks_version(data.asked)  # "v18.19.0 — Changes: ..."
-        ) or _GOES_ON_FROM.match(text) is not None  # "But this is an opposite of what ..."
+        ) or points_back(text)  # "But this is ...", "If X is not set, this means ..."
         if kind in ("what", "topic"):  # a definition helps once the subject is its own;
             # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the
             # block's (not the file's intro on upstream blocks); then one that names the kind
@@ -317,13 +317,6 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         # on SQLite's docs, ranking by words named put a side page first more often
         ranked.append(((order, *key, position), finding))
     return ranked
-
-
-_GOES_ON_FROM = re.compile(r"(?:But|And|Yet|Or|Nor),?\s+(?:this|that|these|those|it|its|such)\b")
-"""A sentence opening with a conjunction and a word pointing back goes on from one the Answer
-does not show: after the others ("But this is an opposite of what crawler should do ..." led
-Scrapy's Answer to "How can I make my crawler slow down automatically ...?", trial 89, F6).
-One that points nowhere ("But there are some obscure cases where ...") stands alone."""
 
 
 def _passage_line(data: ReportInput, subject: list[str], cites: Citations,

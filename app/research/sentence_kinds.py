@@ -16,7 +16,8 @@ from workers.sources.entries import entry_name
 from workers.sources.query import mentions, query_terms
 
 __all__ = ["asked_label", "conditioned", "fits", "genus", "glossary_entry", "headed_by",
-           "names_another", "names_the_answer", "says_what_to_do", "subject_of"]
+           "names_another", "names_the_answer", "points_back", "says_what_to_do",
+           "subject_of"]
 
 _DEFINITION = re.compile(
     r"^[^.;:]{0,80}?\b(?:(?<!\bthere )(?<!\bhere )"
@@ -302,6 +303,52 @@ def names_the_answer(kind: str, own: str) -> bool:
         rf"\W*(?:the|one|a|an)\s+(?:[\w-]+\s+){{0,2}}?(?:{nouns})\b(?:\s+(?:to|for|of|"
         rf"between)\s+(?:this|these|that|those|it|them)\b)?\W*$", own,
         re.IGNORECASE) is not None
+
+
+_GOES_ON_FROM = re.compile(r"(?:But|And|Yet|Or|Nor),?\s+(?:this|that|these|those|it|its|such)\b")
+"""A sentence opening with a conjunction and a word pointing back goes on from one the Answer
+does not show ("But this is an opposite of what crawler should do ..." led Scrapy's Answer to
+"How can I make my crawler slow down automatically ...?", trial 89, F6). One that points
+nowhere ("But there are some obscure cases where ...") stands alone."""
+_PRONOUN_SUBJECT = re.compile(
+    r"(?:(?:as\s+of|in|on|at|for|with|under|after|before|since|from|by)\s+[^,;:]{1,40}?\s)?"
+    r"(?:this|these|those|it|they)|that", re.IGNORECASE)
+"""A subject that is a pronoun pointing back, after a phrase or not ("this" of "As of Jinja 2.4
+this can also be a callable ..."); not a pronoun ending a longer subject ("The pages that ...",
+"The X setting limits the size; packets past it are ...")."""
+_DUMMY_IT = re.compile(
+    r"\W*It\s+(?:is|was|may\s+be|can\s+be|would\s+be|will\s+be)\s+(?:not\s+)?(?:also\s+)?"
+    r"(?:possible|impossible|necessary|important|recommended|advisable|advised|best|better|"
+    r"safe|unsafe|easy|easier|difficult|hard|useful|common|likely|unlikely|true|worth|"
+    r"required|an?\s+(?:error|good\s+idea|mistake))\b", re.IGNORECASE)
+"""An "it" that stands for the clause after it ("It is possible to obtain debugging
+information ..."), pointing back to nothing."""
+
+
+def points_back(text: str) -> bool:
+    """Whether ``text``, quoted alone, says its thing of one a sentence not shown named: it
+    opens with a conjunction and a word pointing back (:data:`_GOES_ON_FROM`), or its subject
+    (:func:`subject_of`) is a pronoun pointing back (:data:`_PRONOUN_SUBJECT`, not an "it"
+    standing for a clause, :data:`_DUMMY_IT`). Such a sentence opens no Answer: "If
+    RSYSLOG_DEBUGLOG is not set, this means no messages will be displayed at all." (trial
+    118, F2) and Jinja's "As of Jinja 2.4 this can also be a callable ..." (trial 117, F9) led
+    theirs. A subject naming its thing ("This option ...") says what it points to.
+
+    Example:
+        >>> points_back("As of Jinja 2.4 this can also be a callable."), points_back(
+        ...     "If X is not set, this means no messages are shown."), points_back(
+        ...     "But this is the opposite.")
+        (True, True, True)
+        >>> points_back("This option sets the size."), points_back(
+        ...     "It is possible to obtain debug output."), points_back(
+        ...     "The pages that are freed are reused.")
+        (False, False, False)
+    """
+    if _GOES_ON_FROM.match(text):
+        return True
+    own = subject_of(text).strip()
+    return bool(own) and _PRONOUN_SUBJECT.fullmatch(own) is not None and not _DUMMY_IT.match(
+        text)
 
 
 _TO_MEND = re.compile(r"\W*(?:To|In\s+order\s+to)\s+(?:fix|solve|resolve|correct|remedy|avoid|"

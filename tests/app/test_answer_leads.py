@@ -1,5 +1,6 @@
 """What opens the Answer when the question's kind asks for a thing its sentences name but not
-the topic (trial 118, F2: "The only difference is ..." was only under Findings)."""
+the topic (trial 118, F2: "The only difference is ..." was only under Findings), and when a
+sentence points back to one the Answer does not show (trial 117, F9; trial 118, F2)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,31 @@ def test_a_sentence_whose_subject_is_the_solution_answers_a_how_to() -> None:
         item("finding", "The solution to this is to add 2147483647 to the zone serial number, "
                         "reload the zone, then reset it to the desired number.", ref)])
     assert "The solution to this is" in _first(answer), answer
+
+
+def test_a_sentence_whose_subject_is_a_pronoun_pointing_back_opens_no_answer() -> None:
+    # Trial 117, J4: "As of Jinja 2.4 this can also be a callable ..." opened the Answer;
+    # trial 118, R10: "If RSYSLOG_DEBUGLOG is not set, this means no messages will be displayed
+    # at all."
+    q = "Is autoescaping turned on by default in jinja?"
+    ref = "api.html#12"
+    pointing = ("As of Jinja 2.4 this can also be a callable that is passed the template name "
+                "and has to return True or False depending on autoescape should be enabled by "
+                "default.")
+    answer = _answer(q, [
+        item("finding", pointing, ref),
+        item("finding", "autoescape: If set to True the XML/HTML autoescaping feature is "
+                        "enabled by default.", ref)])
+    assert "this can also be a callable" not in _first(answer), answer
+    assert "autoescaping feature is enabled by default" in _first(answer), answer
+
+
+def test_a_pointing_sentence_quoted_with_the_one_it_points_to_may_lead() -> None:
+    # the quote starts with the sentence naming what "this" is: its subject is that one's
+    q = "Is autoescaping turned on by default in jinja?"
+    ref = "api.html#12"
+    whole = ("autoescape: If set to True the XML/HTML autoescaping feature is enabled by "
+             "default. As of Jinja 2.4 this can also be a callable.")
+    answer = _answer(q, [item("finding", "Jinja has an autoescaping feature.", ref),
+                         item("finding", whole, ref)])
+    assert "autoescaping feature is enabled by default. As of" in _first(answer), answer
