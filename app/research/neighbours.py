@@ -30,11 +30,12 @@ from workers.sources.entries import (
     fielded_name,
     names_keyword,
     option_label,
+    without_arguments,
 )
 from workers.sources.names import writes_option
 
-__all__ = ["about_neighbour", "asked_names", "compound_neighbour", "qualified_match",
-           "sentence_entry", "speaks_of_its_entry", "written_names"]
+__all__ = ["about_neighbour", "asked_names", "compound_neighbour", "entry_names",
+           "qualified_match", "sentence_entry", "speaks_of_its_entry", "written_names"]
 
 _ANAPHOR = re.compile(
     r"\b(?:this|that|the\s+above)\s+(?:directive|option|flag|switch|setting|value|variable|"
@@ -72,6 +73,24 @@ def asked_names(question: str, headings: Iterable[str], texts: Iterable[str] = (
         marked = marked_words(question) | set_words(question)  # (trial 111, F1; 116, F3)
         named = {k for k in named if set(k.split()) <= marked}
     return written_names(question) | named | options
+
+
+def entry_names(entry: str) -> set[str]:
+    """The names an entry's label ``entry`` gives its entry, lower-cased: its keywords and the
+    identifiers it writes, but not those of a call signature's arguments. Jinja's ``class
+    jinja2.Template(source, ..., trim_blocks=False, ...)`` lists ``trim_blocks`` among its
+    parameters and is not that option's entry: its "A compiled template that can be rendered."
+    answered "What does the trim_blocks option do?", shown as "`trim_blocks`: A compiled
+    template ..." (trial 117, F2).
+
+    Example:
+        >>> sorted(entry_names("class jinja2.Template(source, trim_blocks=False) [source]"))
+        ['jinja2.template']
+        >>> sorted(entry_names("core.eol")), sorted(entry_names("-e, --edit"))
+        (['core.eol'], ['--edit', '-e'])
+    """
+    return entry_keywords(entry) | written_names(
+        " / ".join(without_arguments(part) for part in entry.split(" / ")))
 
 
 def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:
@@ -142,7 +161,7 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     entry = sentence_entry(passage, sentence, heading)
     typed = _TYPED.fullmatch(entry.strip())
     keywords = entry_keywords(entry)  # its own name, beside the options of its arguments
-    names = ({typed.group(1).lower()} | keywords) if typed else (written_names(entry) | keywords)
+    names = ({typed.group(1).lower()} | keywords) if typed else entry_names(entry)
     # an entry labelled by its keyword and arguments (``fall <count>``) or by its name and type
     # (``IntervalStyle (enum)``) is a reference entry through and through: each of its
     # sentences is its own ("See also ... inter"; "The value postgres (which is the default)

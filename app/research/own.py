@@ -14,13 +14,13 @@ from app.research.neighbours import (
     about_neighbour,
     asked_names,
     compound_neighbour,
+    entry_names,
     sentence_entry,
 )
 from app.research.reference import written_names
 from app.research.relevance import needed, spelled_out, topic_terms
 from app.research.topics import subject as topic_subject
 from app.research.topics import topic_kind
-from workers.sources.entries import entry_keywords
 from workers.sources.query import mentions
 from workers.sources.stopwords import FILLER_WORDS, STOPWORDS
 
@@ -185,7 +185,7 @@ def option_whole(written: Collection[str], named: str) -> bool:
 def _named(asked: set[str], text: str, passage: str, heading: str) -> str:
     """``text`` with the names of the asked entry it is a sentence of (:func:`names_subject`)."""
     entry = sentence_entry(passage, text, heading)  # an option's label writes its names
-    return f"{' '.join((entry_keywords(entry) | written_names(entry)) & asked)} {text}"
+    return f"{' '.join(entry_names(entry) & asked)} {text}"
 
 
 def passages_by_ref(data: ReportInput) -> dict[str, tuple[str, str, str]]:
@@ -237,7 +237,7 @@ def _place_name(entry: str, text: str, asked: Collection[str]) -> str:
         >>> _place_name("drain", "Use it before maintenance.", [])
         'drain'
     """
-    names = entry_keywords(entry) | written_names(entry)
+    names = entry_names(entry)  # not a signature's arguments (trial 117, F2)
     if LEANS.match(text):
         ordered = sorted(names) or ([entry] if re.fullmatch(r"[A-Za-z_][\w.-]*", entry) else [])
         return ordered[0] if ordered else ""

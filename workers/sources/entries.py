@@ -18,7 +18,7 @@ __all__ = ["DEFINITION", "ENTRY_KEYWORD", "LABEL", "SIGNATURE", "TYPE_FIRST", "d
            "entry_keywords", "entry_led",
            "entry_name", "field_row", "fielded_name", "label_name", "names_keyword", "opened_entry",
            "option_heading", "option_label", "signature_name", "signatures_held", "typed_label",
-           "unfielded"]
+           "unfielded", "without_arguments"]
 
 ENTRY_KEYWORD = re.compile(r"([A-Za-z][\w.:-]*(?: [A-Za-z][\w.:-]*){0,3})\s+[<\[{]")
 """A reference entry's heading written as its keyword (up to four words) and arguments
@@ -356,6 +356,29 @@ def signatures_held(text: str) -> set[str]:
         return set()
     return {signature_name(p.strip()) for p in re.split(r"\n[ \t]*\n+", text)
             if _BARE_SIGNATURE.fullmatch(p.strip())} - {""}
+
+
+def without_arguments(label: str) -> str:
+    """``label`` without the argument list of the call it writes (:data:`SIGNATURE`), if any:
+    a name among a signature's arguments is no name of its entry (Jinja's ``class
+    jinja2.Template(source, ..., trim_blocks=False, ...)`` is not the ``trim_blocks``
+    option's entry, trial 117, F2).
+
+    Example:
+        >>> without_arguments("class jinja2.Template(source, f=(1, 2), trim_blocks=False) [source]")
+        'class jinja2.Template [source]'
+        >>> without_arguments("trim_blocks (bool) –"), without_arguments("gc(1)")
+        ('trim_blocks (bool) –', 'gc(1)')
+    """
+    found = SIGNATURE.match(label.strip())
+    if found is None or not signature_name(label):  # a man page's section: git-gc(1)
+        return label
+    label, depth = label.strip(), 0
+    for at in range(found.end() - 1, len(label)):
+        depth += {"(": 1, ")": -1}.get(label[at], 0)
+        if depth == 0:
+            return f"{label[:found.end() - 1]}{label[at + 1:]}"
+    return label[:found.end() - 1]
 
 
 def signature_name(heading: str) -> str:

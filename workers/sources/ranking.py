@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from workers.sources.asked_headings import ASKED_HEADING_BOOST, heading_asks
-from workers.sources.entries import SIGNATURE, opened_entry, signatures_held
+from workers.sources.entries import SIGNATURE, opened_entry, signatures_held, without_arguments
 from workers.sources.entry_match import (
     entry_named,
     holds_named_entry,
@@ -201,7 +201,7 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
             ``getline({lnum} [, {end}])`` entry ranked below the pages that call it).
     """
     text, bm25, plain, terms, name, heading, links = row
-    title = f"{terms} {name} {heading}"
+    title = f"{terms} {name} {without_arguments(heading)}"  # not its arguments (117, F2)
     own = own_name(name)
     asked = own in named
     spelled = (opens or (asked and named[own]) or any(named.get(part) for part in path.split("."))
