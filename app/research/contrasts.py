@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.research.definitions import DEFINES, definition_line
+from app.research.neighbours import entry_names, qualified_match, written_names
 from app.research.relevance import topic_terms
 from app.research.sentence_kinds import fits, glossary_entry, headed_by, subject_of
 from workers.sources.query import mentions
@@ -186,13 +187,36 @@ def compare_answer(found: Sequence[dict[str, Any]], defined: Sequence[dict[str, 
         own = [f for f in [*naming, *defined] if f.get(DEFINES) and _names(part, f[DEFINES])
                and not listing_row(str(f.get("text", "")))]
         defining = picks or own or [
-            {**f, DEFINES: f.get(DEFINES) or part} for f in entry[:1]
+            {**f, DEFINES: f.get(DEFINES) or part}
+            for f in [f for f in entry if _owns(part, entry_of(f))][:1]
             if not any(_names(p, entry_of(f)) for p in parts if p != part)]
         if any(c in defining or _same(c, defining) for c in chosen):
             continue
         if defining or not any(_names(part, definition_line(c)) for c in chosen):
             chosen += (defining or naming)[:1]
     return chosen
+
+
+def _owns(part: str, label: str) -> bool:
+    """Whether the entry ``label`` (which names ``part``'s words) is ``part``'s own: a label
+    writing names writes ``part`` as one of them, qualified or not (``IOLoop.spawn_callback``);
+    rsyslog's ``PollingInterval`` names "polling" and is the interval's entry, and its "This
+    setting specifies how often files are to be polled" was shown as "`polling`: ..." (trial
+    118, F7). A label writing no name (a heading, "Polling mode") is the part's.
+
+    Example:
+        >>> _owns("polling", "PollingInterval"), _owns("maxconn", "maxconn <number>")
+        (False, True)
+        >>> _owns("polling", "Polling mode"), _owns("spawn_callback", "IOLoop.spawn_callback(f)")
+        (True, True)
+        >>> _owns("a frontend", "frontend <name>"), _owns("bans", "ban <regex>")
+        (True, True)
+    """
+    names = entry_names(label)
+    if not names:
+        return True
+    keys = written_names(part) | {" ".join(topic_terms(part))}  # "a frontend": frontend
+    return qualified_match(names, keys | {k[:-1] for k in keys if k.endswith("s")})
 
 
 def _opens(item: dict[str, Any], label: str) -> bool:

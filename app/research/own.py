@@ -236,7 +236,16 @@ def _place_name(entry: str, text: str, asked: Collection[str]) -> str:
         ''
         >>> _place_name("drain", "Use it before maintenance.", [])
         'drain'
+        >>> _place_name("What is the difference between the main_queue and a ruleset queue?",
+        ...             "A queue on a ruleset replaces the main queue.", {"main_queue"})
+        ''
+
+    A question (a FAQ's heading) is no entry's label: its sentences answer it, not define a
+    name it writes ("`main_queue`: A queue on a ruleset tied to an input replaces the main
+    queue ...", trial 118, F7).
     """
+    if entry.rstrip("¶#§ \t").endswith("?"):
+        return ""
     names = entry_names(entry)  # not a signature's arguments (trial 117, F2)
     if LEANS.match(text):
         ordered = sorted(names) or ([entry] if re.fullmatch(r"[A-Za-z_][\w.-]*", entry) else [])
