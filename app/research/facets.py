@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from app.research.phrasing import shape
+from app.research.phrasing import second_person, shape
 from app.research.topics import main_question
 
 __all__ = ["FIRST_SEARCH_K", "document_facets", "finds_more", "first_search", "part_of",
@@ -279,14 +279,30 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
             "a", "an", "the", "my", "your", *_ASKING)  # "How do you How hot ...?" (trial 52)
         if _POINTS_OUT.search(phrase) or (n == 0 and kind == "why"):  # "sending them to the
             continue  # browser"; a why-question's clause, "quillsync use so much bandwidth"
-        if verb and shape(phrase) != "verb" and _CLAUSE_VERB.search(phrase):  # a clause
-            phrase, verb = _CLAUSE_VERB.sub("", phrase), False
+        if n == 0 and (not verb or shape(phrase) != "verb") and _CLAUSE_VERB.search(phrase):
+            phrase, verb = _CLAUSE_VERB.sub("", phrase), False  # a clause's subject
         if verb:
             if not _cut(phrase, subject):
-                out.append(f"How do you {_second_person(phrase)}?")
-        elif _names_a_thing(phrase):
-            out.append(main_question(phrase))
+                out.append(f"How do you {second_person(phrase)}?")
+        elif _names_a_thing(phrase) and _asks_a_thing(phrase, asked := main_question(phrase)):
+            out.append(asked)
     return out
+
+
+def _asks_a_thing(phrase: str, asked: str) -> bool:
+    """Whether ``asked``, the facet :func:`main_question` made of ``phrase``, asks about a
+    thing the topic names ("What is an include tag?") or is the phrase's own question ("Who
+    painted the ceiling?"). A phrase asked any other way reads as no thing: "ignore missing",
+    the subject of "What does ignore missing do in an include tag?", was asked "How do I
+    ignore missing do?" (trial 117, F7), and is not asked at all.
+
+    Example:
+        >>> _asks_a_thing("ignore missing", "How do I ignore missing?")
+        False
+        >>> _asks_a_thing("an include tag", "What is an include tag?")
+        True
+    """
+    return shape(phrase) == "question" or re.match(r"What (?:is|are) ", asked) is not None
 
 
 _COMPLEMENT = re.compile(r"^\s*(?:from|into|onto|in|to)\b", re.IGNORECASE)
@@ -329,26 +345,6 @@ def _cut(phrase: str, subject: str) -> bool:
     causative = (len(words) >= 3 and words[0].lower() in _CAUSATIVE
                  and (is_verb(words[-1]) or bool(rest.strip())))
     return causative or bool(_COMPLEMENT.match(rest))
-
-
-_FIRST_PERSON = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself",
-                 "we": "you", "us": "you", "our": "your", "ours": "yours",
-                 "ourselves": "yourselves"}
-
-
-def _second_person(phrase: str) -> str:
-    """``phrase`` as asked of "you": the asker's "my" is "your" ("How do you send all your
-    outgoing mail?", not "... all my outgoing mail?", trial 73, F9).
-
-    Example:
-        >>> _second_person("send all my outgoing mail through our ISP")
-        'send all your outgoing mail through your ISP'
-        >>> _second_person("retry my I/O on US letter paper")
-        'retry your I/O on US letter paper'
-    """
-    return re.sub(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself|[Ww]e|[Uu]s|[Oo]urs?|[Oo]urselves)\b"
-                  r"(?![/'-])",  # not "I/O"
-                  lambda m: _FIRST_PERSON[m.group().lower()], phrase)
 
 
 _NOT_A_NAME = re.compile(

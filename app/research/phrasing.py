@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["LONG_PHRASE", "QUESTION_START", "ask", "is_long", "is_name", "is_verb", "requested",
-           "shape"]
+           "second_person", "shape"]
 
 LONG_PHRASE = 7
 """A phrase of this many words or more is a sentence or an instruction, not a name."""
@@ -373,3 +373,23 @@ def _of_phrase(text: str) -> bool:
     return (len(words) >= 3 and re.fullmatch(r"[a-z]+", words[0]) is not None
             and words[0] not in _DETERMINERS and first is not None
             and first.group().strip().lower() == "of")
+
+
+_FIRST_PERSON = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself",
+                 "we": "you", "us": "you", "our": "your", "ours": "yours",
+                 "ourselves": "yourselves"}
+
+
+def second_person(phrase: str) -> str:
+    """``phrase`` as asked of "you": the asker's "my" is "your" ("How do you send all your
+    outgoing mail?", not "... all my outgoing mail?", trial 73, F9).
+
+    Example:
+        >>> second_person("send all my outgoing mail through our ISP")
+        'send all your outgoing mail through your ISP'
+        >>> second_person("retry my I/O on US letter paper")
+        'retry your I/O on US letter paper'
+    """
+    return re.sub(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself|[Ww]e|[Uu]s|[Oo]urs?|[Oo]urselves)\b"
+                  r"(?![/'-])",  # not "I/O"
+                  lambda m: _FIRST_PERSON[m.group().lower()], phrase)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from app.research.phrasing import _plural
+from app.research.phrasing import _plural, is_verb
 
 __all__ = ["shared_context"]
 
@@ -47,6 +47,8 @@ def shared_context(parts: list[str]) -> list[str]:
         >>> shared_context(["cron", "systemd timers"])
         ['cron', 'systemd timers']
     """
+    if headed := _the_shared_head(parts):
+        return headed
     first, last = parts[0].split(), parts[-1].split()
     command = next((i for i, word in enumerate(first) if _OPTION.match(word)), 0)
     modifier = last[0] if len(last) >= 2 and _lone_modifier(last[0]) else ""
@@ -65,3 +67,44 @@ def _lone_modifier(word: str) -> bool:
     """Whether ``word`` may modify a noun: one lower-case word, not a plural noun
     ("checkpointers" is a thing, not a kind of stores)."""
     return bool(_MODIFIER.match(word)) and not _plural(word)
+
+
+def _the_shared_head(parts: list[str]) -> list[str]:
+    """The things "the X and Y Zs" compares, each "the X Z", or [] for other sides: a side
+    that is "the" and one word or option, before a last side of words ending in a plural
+    noun, shares that noun, as "the" spans the list. "the deny and drop ACL verbs" compares
+    "the deny ACL verb" and "the drop ACL verb": its sides were asked "What is the deny?" and
+    "What are drop ACL verbs?" (trial 117, F7); "the -v and -q flags" likewise. One word
+    at least is an option, a verb or a modifier by its form, as in :func:`shared_context`:
+    "the checkpointer and memory stores" are two things.
+
+    Example:
+        >>> _the_shared_head(["the deny", "drop ACL verbs"])
+        ['the deny ACL verb', 'the drop ACL verb']
+        >>> _the_shared_head(["the checkpointer", "memory stores"]), _the_shared_head(["a", "b"])
+        ([], [])
+    """
+    last = parts[-1].split()
+    if len(last) < 2 or not _plural(last[-1]) or last[0].lower() == "the":
+        return []
+    sides = []
+    for part in parts[:-1]:
+        words = part.split()
+        if len(words) != 2 or words[0].lower() != "the" or not (
+                _OPTION.match(words[1]) or _lone_modifier(words[1])):
+            return []
+        sides.append(words[1])
+    if not any(_OPTION.match(w) or _ADJECTIVE.match(w) or is_verb(w) for w in [*sides, last[0]]):
+        return []  # nouns: "the checkpointer and memory stores" are two things
+    head = [*last[1:-1], _singular(last[-1])]
+    return [" ".join(["the", side, *head]) for side in [*sides, last[0]]]
+
+
+def _singular(noun: str) -> str:
+    """A regular plural ``noun`` made singular: "verbs" "verb", "policies" "policy",
+    "classes" "class"."""
+    if noun.endswith("ies"):
+        return noun[:-3] + "y"
+    if re.search(r"(?:ss|x|ch|sh)es$", noun):
+        return noun[:-2]
+    return noun[:-1]

@@ -111,13 +111,16 @@ yes or no as well, "Is A different from B", "Do A and B differ" (trial 113: "Is 
 different from spawn_callback?" was planned as one sub-question and answered on one side)."""
 _COMPARE_TAIL = re.compile(r"\s+(?:differ|compare|different|differences?)$", re.IGNORECASE)
 _CLAUSE_AROUND = re.compile(
-    r"^(?:which|what)\b[^,:;]*[,:;]\s*|"
+    r"^(?:which|what)\b[^,:;]*[,:;](?:\s+|$)|"
     r"\s*[,:;]\s*(?:(?:and|but)\s+(?=which|when|should))?(?:which|what|how|when|should)\b.*$",
     re.IGNORECASE)
 """A question clause before or after the things compared: "Which is faster, *A or B*",
-"*A or B*: which one?", "*A and B*, and when should I use each?"."""
+"*A or B*: which one?", "*A and B*, and when should I use each?". A comma with no space after
+it ends no clause: it is inside a token ("F,2h,15m", an Exim retry rule), so "What does
+F,2h,15m mean in an exim retry rule?" compares nothing (it was planned "How do 2h and 15m mean
+differ ...?", trial 117, F7)."""
 _SEPARATOR = re.compile(
-    r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:vs\.?|versus|or|and|compared?\s+(?:to|with)|against|"
+    r"\s*,(?:\s+|$)(?:and\s+|or\s+)?|\s+(?:vs\.?|versus|or|and|compared?\s+(?:to|with)|against|"
     r"differs?\s+from|different\s+from)\s+",
     re.IGNORECASE)
 _CONTEXT = re.compile(r"\s+(?P<context>(?:in|for|within|inside|under|on|when)\s+.+)$",

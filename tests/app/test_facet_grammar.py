@@ -93,3 +93,31 @@ def test_a_facet_that_drops_the_questions_own_object_words_is_no_facet() -> None
         "How do I make zsh keep more commands in my history file?"]
     assert not any(q.startswith("How do you store")
                    for q in phrase_facets("how", "store data in a sqlite file"))
+
+
+def test_a_what_does_x_do_clause_is_not_cut_across_its_verb() -> None:
+    # trial 117, F7: Jinja's "What does ignore missing do in an include tag?" planned "How do
+    # I ignore missing do?"; its subject, "ignore missing", is no thing to ask "How do I" about
+    assert offline_plan("What does ignore missing do in an include tag?") == [
+        "What does ignore missing do in an include tag?", "What is an include tag?"]
+
+
+def test_a_comma_inside_a_token_lists_no_things_to_compare() -> None:
+    # trial 117, F7: Exim's "What does F,2h,15m mean in an exim retry rule?" planned "How do
+    # 2h and 15m mean differ in an exim retry rule?", "What is 2h?", "What is 15m mean?"
+    topic = "What does F,2h,15m mean in an exim retry rule?"
+    assert offline_plan(topic) == [topic]
+    assert offline_plan("What is the difference between merge, rebase and cherry-pick?")[1:] == [
+        "What is merge?", "What is rebase?", "What is cherry-pick?"]
+
+
+def test_the_sides_of_the_x_and_y_things_share_their_noun() -> None:
+    # trial 117, F7: Exim's "What is the difference between the deny and drop ACL verbs?"
+    # planned "What is the deny?" and "What are drop ACL verbs?"
+    assert offline_plan("What is the difference between the deny and drop ACL verbs?") == [
+        "How do the deny and drop ACL verbs differ?", "What is the deny ACL verb?",
+        "What is the drop ACL verb?"]
+    assert offline_plan("What is the difference between the -v and -q flags?")[1:] == [
+        "What is the -v flag?", "What is the -q flag?"]
+    assert offline_plan("the checkpointer and memory stores")[1:] == [
+        "What is the checkpointer?", "What are memory stores?"]  # nouns: two things
