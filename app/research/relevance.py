@@ -185,7 +185,7 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
     terms = asked_only(spelled_out(topic_terms(topic), stats, rows), stats)
     unknown = unknown_terms(terms, stats)
     names = name_terms(topic)
-    missing = _one_missing(terms, unknown, rows, names)
+    missing = _one_missing(terms, unknown, rows, names, stats)
     if missing:  # judged by the rest, the missing word named
         terms, unknown = [t for t in terms if t not in missing], []
     elif not unknown:  # too light to warn, but said: "Tomcat *JDBC* pool size"
@@ -243,8 +243,8 @@ def _phrased(identifier: str, texts: Sequence[str]) -> bool:
     return any(pair.search(text) for pair in pairs for text in texts)
 
 
-def _one_missing(terms: Sequence[str], unknown: Sequence[str],
-                 rows: Sequence[Mapping[str, Any]], names: Iterable[str]) -> tuple[str, ...]:
+def _one_missing(terms: Sequence[str], unknown: Sequence[str], rows: Sequence[Mapping[str, Any]],
+                 names: Iterable[str], stats: TermStats | None = None) -> tuple[str, ...]:
     """``(word,)`` when ``unknown`` (:func:`unknown_terms`) is that one word of a topic of more
     than one, and a retrieved item mentions every other word of it: a typo ("checkpointer
     *pendng* writes") or a word of another language ("Checkpointer *funktioniert*") is named,
@@ -256,10 +256,15 @@ def _one_missing(terms: Sequence[str], unknown: Sequence[str],
     together, the name is named like any word ("graceful restart in *Kubernetes*" is answered
     as "graceful restart in kubernetes" is); ``()`` otherwise. The rest is its words an item is
     judged by (:func:`judged_terms`): a sentence on pruning was asked to say "need" too, and
-    the topic warned (trial 116, F10)."""
+    the topic warned (trial 116, F10). Nor is the word named when the rest are all words of
+    the whole corpus (:meth:`TermStats.common`): "How do I configure DNS over *QUIC* in
+    BIND?" over BIND's manual was answered "BIND 9 is a complete implementation of the DNS
+    protocol." (trial 118, F9)."""
     rest = judged_terms([t for t in terms if t not in unknown], names)
     if len(unknown) != 1 or not rest or (unknown[0] in set(names) and len(rest) < 2):
         return ()  # a name the corpus lacks beside one word ("Mount *Kilimanjaro*") is the topic
+    if stats is not None and all(stats.common(t) for t in rest):
+        return ()  # beside "dns", "bind", "configure" only, "quic" is the topic
     for _row, item in ok_items(rows):
         if not item.get("ref"):
             continue

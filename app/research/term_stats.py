@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from workers.sources.stopwords import FILLER_WORDS, MANNER_WORDS
 
-__all__ = ["ASKING_WORDS", "RARE_SHARE", "TermStats", "absent_terms", "asked_only", "unknown_terms",
-           "weights"]
+__all__ = ["ASKING_WORDS", "COMMON_SHARE", "RARE_SHARE", "TermStats", "absent_terms", "asked_only",
+           "unknown_terms", "weights"]
 
 
 ASKING_WORDS: frozenset[str] = frozenset(
@@ -33,6 +33,10 @@ word was named as a typo, or blanked an on-topic report). Unlike
 RARE_SHARE = 0.001
 """A word in at most one passage in a thousand is one the topic is about ("nginx" in Apache's
 manual), not one of how it is asked ("lots", "turn")."""
+
+COMMON_SHARE = 0.1
+"""A word in a tenth of the passages or more is one of what the whole corpus is about ("dns",
+"bind" and "configure" in BIND's manual), not one of a topic within it."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,18 @@ class TermStats:
             True
         """
         return int(self.frequencies.get(term, 0)) <= RARE_SHARE * max(int(self.passages), 0)
+
+    def common(self, term: str) -> bool:
+        """Whether ``term`` is in at least :data:`COMMON_SHARE` of the passages: a word that
+        says which corpus, not which topic in it (False for an empty index).
+
+        Example:
+            >>> stats = TermStats(4297, {"dns": 915, "tls": 160})
+            >>> stats.common("dns"), stats.common("tls"), stats.common("quic")
+            (True, False, False)
+        """
+        total = max(int(self.passages), 0)
+        return total > 0 and int(self.frequencies.get(term, 0)) >= COMMON_SHARE * total
 
     def weight(self, term: str) -> float:
         """How distinctive ``term`` is: the BM25 inverse document frequency
