@@ -117,3 +117,23 @@ def test_text_files_of_numbers_are_passed_over_as_data_whatever_their_name(
         assert c.read("random-points") is None and c.read("valley.txt") is None
         assert c.notes == ["random-points: skipped, numbers (data, not prose)",
                            "valley.txt: skipped, numbers (data, not prose)"], c.notes
+
+
+def test_a_table_under_a_title_or_a_header_of_words_is_read_not_passed_over(
+    tmp_path: Path,
+) -> None:
+    # "AWG copper wire table" and its rows were skipped as "numbers (data, not prose)", and
+    # "What is the diameter of 14 AWG wire?" got nothing (trial 119, F10)
+    root = tmp_path / "tables"
+    root.mkdir()
+    rows = "".join(f"{n}   {3.2 / n:.3f}  {9.0 / n:.2f}  {n * 0.6:.3f}  {40 - n}\n"
+                   for n in range(10, 26, 2))
+    (root / "wire-gauge.txt").write_text(
+        "AWG copper wire table\nAWG  diameter_mm  area_mm2  ohm_per_km  max_amps\n" + rows)
+    releases = "".join(f"1.{n}     3.{n + 6}  3.{n + 7}  3.{n + 8}\n" for n in range(10))
+    (root / "COMPATIBILITY").write_text("quill   Python\n" + releases)
+    (root / "points").write_text("# Uniform\tNormal\n" + rows)  # a plot's data, its comment
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        assert c.read("wire-gauge.txt") is not None and c.read("COMPATIBILITY") is not None
+        assert c.read("points") is None
+        assert c.notes == ["points: skipped, numbers (data, not prose)"], c.notes
