@@ -35,7 +35,7 @@ import io
 import os
 import zlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from workers.sources import documents
@@ -176,7 +176,8 @@ def _skip(skipped: Counter[str], notes: list[str], name: str, key: str, why: str
 
 
 def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
-              max_file_bytes: int, budget: GzipBudget | None = None) -> Iterator[RawDoc]:
+              max_file_bytes: int, budget: GzipBudget | None = None,
+              rels: Collection[str] | None = None) -> Iterator[RawDoc]:
     """The documents of one file of a folder (``rel``: its ref path, ``path``: where it is):
     a PDF's pages, a .docx, an HTML page or a Markdown file cut at its headings, a Python file's
     docstrings, or plain text, its ligatures as letters
@@ -187,7 +188,9 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
     PDF and .docx: :func:`workers.sources.documents.size_limit`) or past what is left of the
     folder's ``budget``, which it then spends; and, as a damaged PDF is, a file its reader
     fails on (``"page.html: skipped, its reader failed (AssertionError)"``: lxml raised
-    on a page its furniture tests found a bar in twice, and the whole run ended)."""
+    on a page its furniture tests found a bar in twice, and the whole run ended). ``rels``, the
+    folder's ref paths, tell an HTML page's links to its files from the rest (a page of links
+    is one of links to them: :mod:`workers.sources.linkpages`, trial 119, F2)."""
     kind = file_kind(path.name) or ""
     limit = documents.size_limit(inner_name(path.name), max_file_bytes)
     packed = budget is not None and path.name.lower().endswith(GZIP_SUFFIX)
@@ -223,7 +226,7 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
         yield from map(documents.unligatured_doc, read(io.BytesIO(data), rel, skipped, notes))
         return
     try:  # one document at most: read whole, so a reader's fault skips the file, not the run
-        docs = list(_text_docs(rel, kind, data, skipped, notes))
+        docs = list(_text_docs(rel, kind, data, skipped, notes, rels))
     except Exception as exc:  # noqa: BLE001 - a fault of lxml's, markdown-it's or this reader's
         said = f"{type(exc).__name__}: {exc}"[:160] if str(exc) else type(exc).__name__
         _skip(skipped, notes, shown_path(rel), "unreadable", f"its reader failed ({said})")
@@ -242,7 +245,7 @@ def _too_large(exc: TooLarge, limit: int) -> str:
 
 
 def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
-               notes: list[str]) -> Iterator[RawDoc]:
+               notes: list[str], rels: Collection[str] | None = None) -> Iterator[RawDoc]:
     """The document of a text file's bytes ``data`` read as ``kind`` (see :func:`file_docs`)."""
     declared = declared_encoding(data, kind)
     text, encoding, replaced = decode_file(data, declared)
@@ -258,8 +261,9 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
     title, sections, links, man, mdoc, paged = name, (), 0.0, False, False, False
     if kind in HTML_EXTENSIONS:
         from workers.sources.htmlpage import CUT, html_page  # lxml: only for HTML files
+        from workers.sources.linkpages import in_folder
 
-        page = html_page(text)
+        page = html_page(text, None if rels is None else in_folder(rel, rels))
         title, sections, text = page.title or name, page.sections, page.text
         links, paged = page.link_share, page.link_page
         if page.cut:

@@ -242,7 +242,8 @@ def folder_docs(
     pool = ThreadPoolExecutor(threads, thread_name_prefix="html-page") if (
         threads > 1 and len(pages) >= MIN_PARALLEL_PAGES) else None
     try:
-        ahead = {i: pool.submit(_file_result, *files[i][:2], max_file_bytes)
+        rels = frozenset(rel for rel, _p, _st in files)  # a page's links to them (trial 119, F2)
+        ahead = {i: pool.submit(_file_result, *files[i][:2], max_file_bytes, rels)
                  for i in pages} if pool else {}
         total = len(files)
         if progress is not None:
@@ -250,7 +251,7 @@ def folder_docs(
         for done, (rel, path, _st) in enumerate(files, 1):
             future = ahead.pop(done - 1, None)
             if future is None:
-                yield from file_docs(rel, path, skipped, notes, max_file_bytes, budget)
+                yield from file_docs(rel, path, skipped, notes, max_file_bytes, budget, rels)
             else:
                 docs, counts, lines = future.result()
                 skipped.update(counts)
@@ -277,13 +278,13 @@ def files_of(docs: list[RawDoc], files: list[FolderFile], seen: set[str]) -> Ite
         yield doc
 
 
-def _file_result(rel: str, path: Path, max_file_bytes: int
+def _file_result(rel: str, path: Path, max_file_bytes: int, rels: frozenset[str]
                  ) -> tuple[list[RawDoc], Counter[str], list[str]]:
     """:func:`~workers.sources.fileread.file_docs` of one file with its own counts and notes
     (run in a pool thread)."""
     skipped: Counter[str] = Counter()
     notes: list[str] = []
-    return list(file_docs(rel, path, skipped, notes, max_file_bytes)), skipped, notes
+    return list(file_docs(rel, path, skipped, notes, max_file_bytes, rels=rels)), skipped, notes
 
 
 def _has_text(path: Path, skipped: Counter[str]) -> bool:

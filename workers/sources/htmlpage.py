@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lxml import etree
@@ -177,7 +178,7 @@ def _pre_lines(text: str) -> str:
     return text.replace(_BREAK, "\n").replace(_LINE, "\n").replace(_TAIL, "\n").replace(_HEAD, "")
 
 
-def html_page(source: str | bytes) -> HtmlPage:
+def html_page(source: str | bytes, to_here: Callable[[str], bool] | None = None) -> HtmlPage:
     """The title and the sections (cut at its ``h1``-``h6``) of an HTML document, parsed with
     lxml's HTML parser (libxml2: fast, and lenient with broken markup). Scripts, styles,
     templates, the ``<head>``, ``<nav>`` bars, form fields (:data:`_HIDDEN`) and page
@@ -194,9 +195,8 @@ def html_page(source: str | bytes) -> HtmlPage:
     the idea: lxml's "XSLT" and "Parsing HTML" docs (``str(result)`` of a text output).
 
     Thread-safe and parallel: each thread gets its own parser and stylesheet, and lxml frees
-    the GIL while it parses and transforms (the lxml FAQ's section on threads), so threads
-    read pages at once (``workers.sources.folder.folder_docs``).
-    """
+    the GIL while it parses and transforms (the lxml FAQ), so threads read pages at once
+    (``folder_docs``). ``to_here``: the links to the folder's files (:mod:`.linkpages`)."""
     data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
     if _MARK_BYTES.search(data):
         data = _MARK_BYTES.sub(b" ", data)
@@ -231,7 +231,7 @@ def html_page(source: str | bytes) -> HtmlPage:
     sections = without_contents_lines(_sections(text), links)  # groff's "NAME / SYNOPSIS"
     kept = tuple((h, t) for h, t in sections if t or h)
     body = "".join(t for _h, t in kept)
-    kept, paged = of_pages(kept, page_link_texts(root), body)
+    kept, paged = of_pages(kept, page_link_texts(root, to_here), body)
     return HtmlPage(title, kept, link_share(links, body), cut, paged)
 
 

@@ -8,18 +8,27 @@ the Answer to that very question, above the page that answers it; gnuplot's late
 ``node1.html`` (its contents) and ``node649.html`` (its Index: "angles , animate ... ARGV , ,")
 were indexed too. Such a page names every topic and answers none: its links lead to the pages
 that do. Standard library and lxml (the page's tree).
+
+Only the links to pages the folder has count (:func:`in_folder`): a release's notes whose items
+are links ("The bandwidth limit can now be changed while a sync is running", to ``sync.html``,
+``config.html``, ``net.html`` ... of which one was in the folder) were skipped as "a page of
+links to the folder's other pages ...: those pages are indexed", and the changes were in no
+passage (trial 119, F2). Its items are its own text when their pages are not there to read.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
+from collections.abc import Callable, Collection
+from urllib.parse import unquote
 
 from lxml import etree
 
 from workers.sources.htmlnav import link_share
 
-__all__ = ["LINK_PAGE", "LINK_PAGE_SHARE", "MIN_PAGE_LINKS", "MIN_PROSE_WORDS", "of_pages",
-           "page_link_texts", "without_page_refs"]
+__all__ = ["LINK_PAGE", "LINK_PAGE_SHARE", "MIN_PAGE_LINKS", "MIN_PROSE_WORDS", "in_folder",
+           "of_pages", "page_link_texts", "without_page_refs"]
 
 LINK_PAGE_SHARE = 0.7
 """A page whose visible text (spaces aside) is at least this share the text of its links to
@@ -65,10 +74,34 @@ def without_page_refs(text: str) -> str:
     return _PAGE_REF.sub("", text) if "(p." in text else text
 
 
-def page_link_texts(root: etree._Element) -> list[str]:
+def page_link_texts(root: etree._Element,
+                    to_here: Callable[[str], bool] | None = None) -> list[str]:
     """The text of each link of ``root`` (a parsed page, its furniture removed) to another
-    page by a relative address."""
-    return ["".join(a.itertext()) for a in _TO_PAGES(root)]
+    page by a relative address; with ``to_here``, of those whose address it takes for a file
+    the folder has (:func:`in_folder`)."""
+    return ["".join(a.itertext()) for a in _TO_PAGES(root)
+            if to_here is None or to_here(a.get("href", ""))]
+
+
+def in_folder(rel: str, rels: Collection[str]) -> Callable[[str], bool]:
+    """Whether a link's address on page ``rel`` leads to one of the folder's files ``rels``
+    (ref paths), its ``#part`` and ``?query`` aside; a ``.gz`` copy of that file counts.
+
+    Example:
+        >>> here = in_folder("doc/changes.html", {"doc/changes.html", "doc/sync.html", "a.html"})
+        >>> here("sync.html#bwlimit"), here("../a.html"), here("net.html"), here("#top")
+        (True, True, False, False)
+    """
+    base = posixpath.dirname(rel)
+
+    def to_here(href: str) -> bool:
+        path = unquote(href.split("#", 1)[0].split("?", 1)[0])
+        if not path:  # this page itself
+            return False
+        target = posixpath.normpath(posixpath.join(base, path))
+        return target != rel and (target in rels or target + ".gz" in rels)
+
+    return to_here
 
 
 def _links_only(links: list[str]) -> re.Pattern[str]:

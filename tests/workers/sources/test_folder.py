@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -201,9 +202,10 @@ def test_pages_parsed_by_threads_give_the_serial_documents_counts_and_notes(
     parsed_by: set[str] = set()
     real_page = htmlpage.html_page
 
-    def spy(source: str | bytes) -> htmlpage.HtmlPage:
+    def spy(source: str | bytes, to_here: Callable[[str], bool] | None = None
+            ) -> htmlpage.HtmlPage:
         parsed_by.add(threading.current_thread().name)
-        return real_page(source)
+        return real_page(source, to_here)
 
     monkeypatch.setattr(htmlpage, "html_page", spy)
     root = tmp_path / "site"

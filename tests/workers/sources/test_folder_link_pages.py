@@ -71,3 +71,32 @@ def test_pages_left_with_navigation_alone_are_skipped_in_one_note(tmp_path: Path
                            "too (Concept-Index.html, Functions-Index.html, Options-Index.html, "
                            "Variables-Index.html)"], c.notes
         assert "larch colony" in c.search("herons larch colony reeds")[0].text
+
+
+CHANGES = ["The bandwidth limit can now be changed while a sync is running",
+           "quill.conf can include other files with include =",
+           "IPv6 addresses are accepted in brackets", "prune keeps snapshots by age",
+           "A hook can run after a failed sync", "restore removes files added since then",
+           "quill status prints the time of the last sync", "Long paths work on Windows",
+           "DSA keys are no longer accepted"]
+
+
+def test_a_list_of_links_to_pages_the_folder_lacks_is_the_pages_own_text(
+    tmp_path: Path,
+) -> None:
+    # a release's notes, each change a link to a page (one of nine in the folder), were
+    # skipped as "a page of links ...: those pages are indexed" (trial 119, F2)
+    root = tmp_path / "quill"
+    root.mkdir()
+    items = "".join(f'<li><a href="{name}.html#new">{change}</a></li>' for name, change in
+                    zip(["sync", "config", "net", "prune", "hooks", "restore", "status",
+                         "windows", "ssh"], CHANGES, strict=True))
+    (root / "changes.html").write_text(
+        "<html><head><title>Changes in quill 1.4</title></head><body><h1>Changes in quill "
+        f"1.4</h1><ul>{items}</ul></body></html>")
+    (root / "sync.html").write_text(
+        "<html><head><title>Syncing</title></head><body><h1>Syncing</h1><p>Run quill sync to "
+        "copy the folder; bwlimit limits the bandwidth a sync uses.</p></body></html>")
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        assert "DSA keys are no longer accepted" in c.read("changes.html").text
+        assert c.notes == [], c.notes
