@@ -10,6 +10,14 @@ Headings are kept (they are indexed as headings), so a section titled "See also"
 still reads as one. An option's entry (a line opening with ``-x`` or ``--long``) and the
 description after it are content that a suite's man pages share, never navigation.
 
+A sentence of prose among a page's text is no navigation either: a warning every page of a
+manual repeats under its heading ("Warning: the quill server protocol is not encrypted. Never
+expose port 8730 to the internet; ...") was stripped from all of them, and from the one page it
+was the whole text of, which was then skipped as navigation: the warning was in no passage
+(trial 119, F1). Such a paragraph (:func:`_prose`, with text of the page's own after it on most
+of its pages: a footer's "This document was generated ... using texi2any." has none) is kept
+once, in the page it is most of the text of (:func:`_kept_once`), and stripped from the rest.
+
 Navigation is what a site generator or a page layout repeats: HTML pages, PDF pages' running
 heads. A plain-text file (a ``.txt``, a configuration file, a file without a type:
 :attr:`~workers.sources.base.RawDoc.plain_text`) has none, and what it shares with other files
@@ -61,6 +69,11 @@ REPEAT_SHARE = 0.05
 MAX_BOILERPLATE_CHARS = 300
 """Longer paragraphs are never boilerplate (navigation and footers are short)."""
 
+MIN_SENTENCE_WORDS = 8
+"""A paragraph of this many words at least, with a sentence's end, is prose, not a menu."""
+
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+
 NAVIGATION_ONLY = "nothing but the navigation the pages indexed carry too"
 """The note on an HTML page skipped so (after its path and "skipped, ")."""
 
@@ -110,16 +123,59 @@ def repeated_paragraphs(docs: Iterable[RawDoc]) -> set[str]:
     return {p for p, n in counts.items() if n >= need}
 
 
+def _prose(paragraph: str) -> bool:
+    """Whether ``paragraph`` is a sentence of prose (:data:`MIN_SENTENCE_WORDS`), not a menu.
+
+    Example:
+        >>> _prose("Warning: the server is not encrypted. Never expose its port.")
+        True
+        >>> _prose("Home | Download | Docs | Support | Search | License | About | FAQ")
+        False
+    """
+    return (len(paragraph.split()) >= MIN_SENTENCE_WORDS
+            and _SENTENCE_END.search(paragraph) is not None)
+
+
+def _kept_once(docs: list[RawDoc], boiler: set[str]) -> dict[str, int]:
+    """The paragraphs of ``boiler`` that are text of ``docs`` (:func:`_prose`, and followed by
+    text of a page's own, not a heading nor boilerplate, on more than half of the pages that
+    hold them), each with the index of the one document that keeps it: the shortest of them,
+    whose text it is most of (trial 119, F1)."""
+    holders: dict[str, list[int]] = {}
+    followed: Counter[str] = Counter()
+    for n, doc in enumerate(docs):
+        if doc.plain_text:
+            continue
+        heads = {h for h, _t in _sections(doc)}
+        here: dict[str, bool] = {}
+        own_after = False
+        for code, p in reversed([par for _h, text in _sections(doc) for par in _paragraphs(text)]):
+            if not p or p in heads:
+                continue
+            if not code and p in boiler:
+                if _prose(p):
+                    here[p] = here.get(p, False) or own_after
+            else:
+                own_after = True
+        for p, after in here.items():
+            holders.setdefault(p, []).append(n)
+            followed[p] += after
+    return {p: min(ns, key=lambda n: (len(docs[n].text), n)) for p, ns in holders.items()
+            if 2 * followed[p] > len(ns)}
+
+
 def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
     """``docs`` with their boilerplate paragraphs removed (headings kept; a plain-text document
     as it is). Reads them all first (two passes); a document left blank, or with nothing but
-    its headings, is dropped. Deterministic: same input, same output."""
+    its headings, is dropped; a sentence of prose repeated is kept in one (:func:`_kept_once`).
+    Deterministic: same input, same output."""
     docs = list(docs)
     boiler = repeated_paragraphs(docs)
     if not boiler:
         return docs
+    once = _kept_once(docs, boiler)
     out = []
-    for doc in docs:
+    for n, doc in enumerate(docs):
         if doc.plain_text:
             out.append(doc)
             continue
@@ -128,7 +184,7 @@ def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
             paragraphs = _paragraphs(text)
             # an option's description goes with its entry: "display this help and exit"
             kept = [p for i, (code, p) in enumerate(paragraphs)
-                    if code or p not in boiler or p == heading
+                    if code or p not in boiler or p == heading or once.get(p) == n
                     or (i and _OPTION_ALONE.fullmatch(paragraphs[i - 1][1]) is not None)]
             body = "\n\n".join(kept).strip()
             if body or heading:

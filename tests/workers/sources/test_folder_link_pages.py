@@ -100,3 +100,32 @@ def test_a_list_of_links_to_pages_the_folder_lacks_is_the_pages_own_text(
     with Corpus.open(tmp_path / "data", folder=root) as c:
         assert "DSA keys are no longer accepted" in c.read("changes.html").text
         assert c.notes == [], c.notes
+
+
+WARNING = ("<p class='warning'>Warning: the quill server protocol is not encrypted. Never expose "
+           "port 8730 to the internet; reach it through an SSH tunnel.</p>")
+
+
+def test_a_warning_every_page_repeats_stays_in_one_passage(tmp_path: Path) -> None:
+    # stripped from all five pages as boilerplate, the warning was in no passage, and the page
+    # it was the whole text of was skipped as "nothing but the navigation ..." (trial 119, F1)
+    root = tmp_path / "quill"
+    root.mkdir()
+    for name, own in (("install", "Install quill with pip install quill on the server host."),
+                      ("config", "The server reads /etc/quill/server.conf at start."),
+                      ("users", "Add a user with quill adduser NAME."),
+                      ("backup", "Back up /srv/quill and /etc/quill every night.")):
+        (root / f"{name}.html").write_text(f"<html><head><title>{name}</title></head><body>"
+                                           f"<h1>{name}</h1>{WARNING}<p>{own}</p></body></html>")
+    with Corpus.open(tmp_path / "data", folder=root) as c:  # without security.html: kept once
+        held = [n for n in ("install", "config", "users", "backup")
+                if "port 8730" in c.read(f"{n}.html").text]
+        assert len(held) == 1, held
+    (root / "security.html").write_text("<html><head><title>Security</title></head><body><h1>"
+                                        f"Security</h1>{WARNING}</body></html>")
+    with Corpus.open(tmp_path / "data2", folder=root) as c:
+        assert c.notes == [], c.notes
+        assert "port 8730" in c.read("security.html").text
+        assert "port 8730" not in c.read("install.html").text
+        hits = c.search("Is it safe to expose port 8730 to the internet?", k=3)
+        assert hits and hits[0].doc_id == "security.html", hits
