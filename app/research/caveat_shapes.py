@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["defaulted", "plain", "pointer"]
+__all__ = ["defaulted", "described", "plain", "pointer"]
 
 _POINTER = re.compile(
     r"^\W*(?:(?:for\s+(?:more|further|details|examples?|information)\b[^,.;:]{0,60},\s*)?"
@@ -102,3 +102,50 @@ def defaulted(text: str) -> str:
         'The last files it wrote are left empty.'
     """
     return _LEFT_EMPTY.sub(" ", text) if _ABSENT.match(text) else text
+
+
+_STATED_DEFAULT = re.compile(r"^\W*by\s+default\b|\bno\s+(?:upper\s+|size\s+|hard\s+)?limits?\b",
+                             re.IGNORECASE)
+"""A sentence that states a default ("By default, each view has its own separate cache, ...
+(unless the attach-cache option is used)") or a value that places no limit ("The keyword
+unlimited, or the value 0, places no limit on the cache size; records are then purged from the
+cache only when they expire"): both were the Caveats of BIND's "What is the default
+max-cache-size?" (trial 118, F4)."""
+_CONDITION_WORDS = re.compile(r"\b(?:not|only|unless|no\s+limits?)\b|n['’]t\b", re.IGNORECASE)
+"""What a default's or a limitless value's sentence says of when it holds: no caution. A harm
+it names ("so a restart loses every entry") still is one."""
+_NOT_LISTED = re.compile(
+    r"(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bwas )(?<!\bwere )(?<!\bbeen )\bnot\s+"
+    r"(?:listed|named|mentioned|matched|covered)\s+(?:in|by)\b", re.IGNORECASE)
+"""A set named by what is not in a list ("any command name not listed in allow_commands must
+contain no slashes", Exim's pipe transport, a Caveat of its timeout question, trial 117, F8):
+no limitation; "is not listed in the index" says something is missing, and stays."""
+_NEVER = re.compile(r"\b(\w+)(\s+)never\b", re.IGNORECASE)
+_MODAL = frozenset("must should can could will would shall may might".split())
+"""A "never" after a modal ("must never", "should never", "will never") forbids or warns; after
+a noun or "is" it describes what a thing does ("Field content is never returned.", "If it isn't,
+these items never touch the disk.", "For TCP servers, this lookup was never done", rsyslog's,
+trial 118, F4); a sentence opening "Never ..." forbids."""
+
+
+def described(text: str) -> str:
+    """``text`` less the words of caution that, in a description, caution nothing: the
+    conditions of a stated default or of a value that places no limit
+    (:data:`_STATED_DEFAULT`), a set named by what a list leaves out (:data:`_NOT_LISTED`), a
+    "never" that describes (:data:`_NEVER`). A caveat is a limitation, a warning, a pitfall
+    or a deprecation, not a default or what a thing does (trial 118, F4).
+
+    Example:
+        >>> described("Field content is never returned."), described("You must never do it.")
+        ('Field content is  returned.', 'You must never do it.')
+        >>> described("By default, it is not kept, so a restart loses it.")
+        'By default, it is   kept, so a restart loses it.'
+        >>> described("Any name not listed in allow_commands must be absolute.")
+        'Any name   allow_commands must be absolute.'
+        >>> described("The name is not listed in the index.")
+        'The name is not listed in the index.'
+    """
+    said = _NOT_LISTED.sub(" ", text)
+    said = _NEVER.sub(lambda m: m.group(0) if m.group(1).lower() in _MODAL
+                      else m.group(1) + m.group(2), said)
+    return _CONDITION_WORDS.sub(" ", said) if _STATED_DEFAULT.search(said) else said

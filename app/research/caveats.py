@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from app.llm.offline.sentences import heading_of
-from app.research.caveat_shapes import defaulted, plain, pointer
+from app.research.caveat_shapes import defaulted, described, plain, pointer
 from app.research.citations import Citations, claim_key, items, once, said
 from app.research.rows import ok_items
 from app.research.text import clip, wording
@@ -85,7 +85,8 @@ def cautions(text: str) -> bool:
         ...     "A secret key must also be provided, or the cookies are silently dropped.")
         (False, True)
     """
-    said = _MESSAGES.sub(" ", _DEFAULT_CLAUSE.sub(" ", plain(without_setting_names(text))))
+    said = described(plain(without_setting_names(text)))
+    said = _MESSAGES.sub(" ", _DEFAULT_CLAUSE.sub(" ", said))
     said = unreassured(_IDIOM.sub(" ", _LIMIT_OFFERED.sub(" ", _LIMIT_NAMED.sub(" ", said))))
     said = said if _CONSEQUENCE.search(said) else _STEP.sub(" ", said)
     return (not history_row(text) and not example(text) and not pointer(text)
@@ -116,8 +117,11 @@ def unreassured(text: str) -> str:
     Example:
         >>> unreassured("So this should not be an issue for most users.")
         'So this   for most users.'
+        >>> unreassured("A key name, though it need not be hierarchical; thus, a.b is one.")
+        'A key name, though it   be hierarchical; thus, a.b is one.'
     """
-    return text if _CONTRAST.search(text) else _REASSURING.sub(" ", text)
+    return _REASSURING.sub(lambda m: m.group(0) if _CONTRAST.search(text, m.end()) else " ",
+                           text)
 
 
 _DEFAULT_CLAUSE = re.compile(
@@ -128,10 +132,13 @@ expiration time is taken from gc.reflogExpire, which in turn defaults to 90 days
 is no caution (trial 53 found the sentence under Caveats, beside the Answer it repeats)."""
 
 
-_LIMIT_OFFERED = re.compile(r"\b(?:to|you\s+(?:can|could|may))\s+limit\b", re.IGNORECASE)
+_LIMIT_OFFERED = re.compile(r"\b(?:to|you\s+(?:can|could|may)|can(?:\s+also)?)\s+limit\b",
+                            re.IGNORECASE)
 """"Limit" as what a thing lets one do ("it is possible to limit the search to the end of the
-buffer"): a feature, not a limitation (pexpect's expect_exact, trial 102, F6); "compression
-may limit throughput" is one (trial 103, F3)."""
+buffer"): a feature, not a limitation (pexpect's expect_exact, trial 102, F6), as what it can
+do ("The Exim daemon can limit the number of simultaneous incoming connections", a Caveat of
+Exim's connection question, trial 117, F8); "compression may limit throughput" is one (trial
+103, F3)."""
 
 _NEGATED = (r"(?:(?:should|will|would|does|do|is|are|need)\s+not|shouldn't|won't|wouldn't|"
             r"isn't|doesn't|don't)")
@@ -154,10 +161,14 @@ only Caveat of a reload question, trial 116, F6; "Unknown options are silently i
 one). Not seeing is the reader's reassurance only: "The daemon does not notice when the
 destination disk fills up" is a limitation (trial 113)."""
 _CONTRAST = re.compile(r"\b(?:but|unless|except|however|although|though|whereas|while|yet|if|"
-                       r"when|provided|as\s+long\s+as|so\s+long\s+as)\b|;",
+                       r"when|provided|as\s+long\s+as|so\s+long\s+as)\b|"
+                       r";(?!\s*(?:thus|so|hence|therefore|e\.g\.|i\.e\.)\b)",
                        re.IGNORECASE)
 """A contrast or a condition after a reassurance keeps its caution: "Interrupting a transfer is
-not a problem if --partial is set." warns of what happens without it (trial 113)."""
+not a problem if --partial is set." warns of what happens without it (trial 113). One before
+it does not ("The keyword key is followed by a key name, which must be a valid domain name,
+though it need not actually be hierarchical; thus, ...", BIND's, a Caveat of a TSIG question,
+trial 118, F4), nor a semicolon that draws a conclusion ("; thus, ...")."""
 
 
 _MESSAGES = re.compile(r"\b(?:warning|error)s?\s+messages?\b", re.IGNORECASE)
@@ -182,13 +193,13 @@ Caveat of "What does option httplog do?" (trial 113); nor does a "must" in an in
 question, which tells where a requirement is stated (Apache's "... will contain an Override
 section, specifying what value must be in AllowOverride ...", a Caveat of "Why are my
 .htaccess files being ignored?", trial 113)."""
-_STEP = re.compile(
-    r"\bmust\s+(?:also\s+|then\s+|first\s+)?be\s+(?:provided|specified|supplied|given|defined|"
-    r"declared|passed|set)\b", re.IGNORECASE)
-"""A step of a task, what one must also provide ("A secret key must also be provided.", of
-HAProxy's "enable dynamic-cookie", a Caveat of a cookie persistence question, trial 113): a
-requirement is a caveat when it says what happens without it (:data:`_CONSEQUENCE`), or
-forbids ("must not")."""
+_STEP = re.compile(r"\bmust\b(?!\s+(?:not|never|only)\b|n't)", re.IGNORECASE)
+"""A requirement: a step of a task, what one must also provide ("A secret key must also be
+provided.", of HAProxy's "enable dynamic-cookie", a Caveat of a cookie persistence question,
+trial 113), or a rule of syntax ("If the address list contains white space, it must be enclosed
+in quotes.", "... a key name, which must be a valid domain name", Exim's and BIND's, trial 117,
+F8; trial 118, F4): a requirement is a caveat when it says what happens without it
+(:data:`_CONSEQUENCE`), or forbids ("must not", "must never") or restricts ("must only")."""
 _CONSEQUENCE = re.compile(r"\b(?:otherwise|or\s+else|else|silently|ignored|before|after|"
                           r"unless|only)\b|,\s*or\b", re.IGNORECASE)
 _SCENARIO = re.compile(r"^\W*(?:(?:for\s+(?:example|instance)|e\.g\.|as\s+an\s+example),?\s+)?"
