@@ -355,5 +355,28 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
         lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
                      "see Failures.")
     else:
-        lines.append(f"- {_NONE_FOUND}")
+        lines += _headed_lines(rows, cites, answered)
     return [*lines, ""]
+
+
+def _headed_lines(rows: Sequence[dict[str, Any]], cites: Citations,
+                  answered: Collection[tuple[str, str]]) -> list[str]:
+    """The Caveats' lines when no caveat was found: the findings quoted from a cited passage
+    whose heading names limitations (:data:`ASKS_CAUTION`), or a line pointing to such a
+    passage; :data:`_NONE_FOUND` only when no cited passage's heading names one. BIND's "What
+    are the limitations of DNS RPZ?" said "No limitations or warnings were found" while its
+    Findings quoted section "6.9.4. Limitations of DNS RPZ" (trial 118, F4)."""
+    limits = {ref: heading for ref, heading in cites.headings.items()
+              if ASKS_CAUTION.search(heading)}
+    if not limits:
+        return [f"- {_NONE_FOUND}"]
+    headed = once([f for f in items(rows, None, "finding") if f.get("ref") in limits],
+                  cited=cites.numbers)
+    if headed:
+        unsaid = [f for f in headed if not said(f, answered)]
+        return ([f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in unsaid]
+                or [f"- {_ANSWER_QUOTES}"])
+    ref, heading = next(iter(limits.items()))
+    number = cites.numbers[cites.passages[ref].document_key]
+    return [f"- The documents' limitations are in the passage cited under "
+            f"\u201c{clip(heading, 70)}\u201d [{number}] above."]

@@ -57,3 +57,37 @@ def test_a_rule_a_default_or_a_description_is_no_caveat(text: str) -> None:
 def test_a_limitation_a_warning_or_a_prohibition_still_is_one(text: str) -> None:
     assert cautions(text) or warnings_found([row("analyst", "q", [item("finding", text,
                                                                           "a#0")])])
+
+
+def _caveats(question: str, rows: list) -> str:
+    from app.research.report import render_markdown
+    from tests.app.report_rows import data
+
+    md = render_markdown(data(rows, sub_questions=[question], topic=question))
+    return md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0].strip()
+
+
+_RPZ = "6.9.4. Limitations of DNS RPZ"
+
+
+def test_a_cited_passage_headed_limitations_is_never_none_found() -> None:
+    # trial 118, B14: the Findings quoted section "6.9.4. Limitations of DNS RPZ", the Caveats
+    # said "No limitations or warnings were found in the passages retrieved."
+    q = "What are the limitations of DNS RPZ?"
+    text = ("The problem with this suggestion is that there is no way to CNAME only A and AAAA "
+            "queries, not even with RPZ.")
+    passage = item("passage", f"We're often asked about a CDN. {text}", "chapter6.html#78",
+                   heading=_RPZ)
+    rows = [row("docs_search", q, [passage]),
+            row("analyst", q, [item("finding", text, "chapter6.html#78", heading=_RPZ)])]
+    caveats = _caveats(q, rows)
+    assert "No limitations" not in caveats, caveats
+    assert "no way to CNAME only A and AAAA" in caveats or "Answer above quotes" in caveats
+
+
+def test_a_passage_headed_limitations_alone_is_pointed_to() -> None:
+    q = "What are the limitations of DNS RPZ?"
+    passage = item("passage", "Wildcards in the form of *.example records might behave in "
+                   "unintuitive ways in DNS RPZ.", "chapter6.html#80", heading=_RPZ)
+    caveats = _caveats(q, [row("docs_search", q, [passage])])
+    assert "No limitations" not in caveats and _RPZ in caveats, caveats
