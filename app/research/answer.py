@@ -48,6 +48,7 @@ from app.research.relevance import (
 from app.research.sentence_kinds import (
     asked_label,
     conditioned,
+    denies,
     fits,
     genus,
     glossary_entry,
@@ -113,8 +114,8 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
 def _candidates(data: ReportInput, kind: str) -> list[tuple[int, str, dict[str, Any]]]:
     """``(order, kind, item)`` for each finding of each sub-question in plan order, and its
     caveats too for a limitation question (they are its answer) or, of another, those naming
-    the harm or limit it asks about (:func:`~app.research.caveats.asked_harm`), each claim
-    once."""
+    the harm or limit it asks about (:func:`~app.research.caveats.asked_harm`) or denying what
+    a yes/no question asks (:func:`~app.research.sentence_kinds.denies`), each claim once."""
     out: list[tuple[int, str, dict[str, Any]]] = []
     seen: set[tuple[str, str]] = set()
     for order, question in enumerate(data.sub_questions):
@@ -122,7 +123,7 @@ def _candidates(data: ReportInput, kind: str) -> list[tuple[int, str, dict[str, 
             # rows_of has the question's rows already: items need not read them again
             for item in items(data.rows_of(question), None, item_kind):  # type: ignore[arg-type]
                 if item_kind == "caveat" and kind != "limitation" and not asked_harm(
-                        data.asked, str(item["text"])):
+                        data.asked, str(item["text"])) and not denies(data.asked, item["text"]):
                     continue
                 if claim_key(item) not in seen:
                     seen.add(claim_key(item))
@@ -313,9 +314,10 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
                    kind == "default" and not says_default(text),
                    kind == "default" and conditioned(text),  # "In sh emulation, ..." after
                    bool(written) and not (written & written_names(own)), not about)
-        # the first sub-question (the topic itself) first, in its evidence's rank order:
-        # on SQLite's docs, ranking by words named put a side page first more often
-        ranked.append(((order, *key, position), finding))
+        # the first sub-question (the topic itself) first, in its evidence's rank order (SQLite:
+        # words named put a side page first); a yes/no question's "no" on its subject first
+        warned = 0 if about and denies(data.asked, text) else 1 + key[0]  # a warning: 2
+        ranked.append(((order, warned, *key[1:], position), finding))
     return ranked
 
 

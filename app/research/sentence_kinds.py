@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from app.llm.offline.words import stems
 from app.research.caveats import without_setting_names
 from app.research.reference import written_names
 from workers.sources.entries import entry_name
 from workers.sources.query import mentions, query_terms
 
-__all__ = ["asked_label", "conditioned", "fits", "genus", "glossary_entry", "headed_by",
-           "names_another", "names_the_answer", "points_back", "says_what_to_do",
+__all__ = ["asked_label", "conditioned", "denies", "fits", "genus", "glossary_entry",
+           "headed_by", "names_another", "names_the_answer", "points_back", "says_what_to_do",
            "subject_of"]
 
 _DEFINITION = re.compile(
@@ -375,3 +376,35 @@ def says_what_to_do(text: str, own: str) -> bool:
     """
     return (names_the_answer("how", own) or _TO_MEND.match(text) is not None
             or _INSTRUCTION.match(text) is not None)
+
+
+_YES_NO = re.compile(r"^\W*(?:can|could|may|must|should|shall|will|would|is|are|does|do)\s+"
+                     r"(?!you\s+(?:explain|tell|describe|show)\b)\w", re.IGNORECASE)
+"""A yes/no question ("Can I ...?", "Is it possible to ...?", "Does X ...?"); "Can you explain
+how ...?" asks how."""
+_DENIAL = re.compile(
+    r"\b(?:cannot|can't|can\s+not|could\s+not|couldn't|must\s+not|mustn't|should\s+not|"
+    r"shouldn't|may\s+not|shall\s+not|(?:is|are)\s+not\s+(?:possible|allowed|permitted)\s+to)"
+    r"\s+(?:\w+ly\s+)?(?:be\s+)?(\w+)", re.IGNORECASE)
+"""A modal denial and the verb it denies ("cannot normally be *edited*", "should not be
+*edited*", "is not possible to *edit*")."""
+
+
+def denies(question: str, text: str) -> bool:
+    """Whether ``text`` answers the yes/no ``question`` with a no: it denies (:data:`_DENIAL`)
+    a verb the question asks. BIND's "The zone files of dynamic zones cannot normally be edited
+    by hand because ..." is the answer to "Can I edit the zone file of a dynamically updated
+    zone by hand?", and was listed under Caveats while two lines on editing zones led the
+    Answer (trial 118, F3).
+
+    Example:
+        >>> q = "Can I edit the zone file of a dynamic zone by hand?"
+        >>> denies(q, "Zone files of dynamic zones cannot normally be edited by hand.")
+        True
+        >>> denies(q, "A journal file cannot be read."), denies("How do I edit it?", "No edits.")
+        (False, False)
+    """
+    if not _YES_NO.match(question):
+        return False
+    asked = stems(question)
+    return any(stems(m.group(1)) & asked for m in _DENIAL.finditer(text))
