@@ -201,7 +201,11 @@ in quotes.", "... a key name, which must be a valid domain name", Exim's and BIN
 F8; trial 118, F4): a requirement is a caveat when it says what happens without it
 (:data:`_CONSEQUENCE`), or forbids ("must not", "must never") or restricts ("must only")."""
 _CONSEQUENCE = re.compile(r"\b(?:otherwise|or\s+else|else|silently|ignored|before|after|"
-                          r"unless|only)\b|,\s*or\b", re.IGNORECASE)
+                          r"unless|only|to\s+(?:fully|properly|correctly|reliably)\s+work)\b|"
+                          r",\s*or\b", re.IGNORECASE)
+"""What happens without a requirement, or what it is needed for working at all ("To fully
+work, rsyslogd must run while the file is rotated.", rsyslog's imfile, trial 118): then it is a
+caveat."""
 _SCENARIO = re.compile(r"^\W*(?:(?:for\s+(?:example|instance)|e\.g\.|as\s+an\s+example),?\s+)?"
                        r"(?:suppose|imagine|let's\s+say|say\s+that|assume)\b", re.IGNORECASE)
 """An example that sets up a scenario ("For example, suppose ..."): an example, whatever harm
