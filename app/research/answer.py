@@ -10,6 +10,7 @@ from app.llm.offline.lists import lead_in
 from app.llm.offline.relevance import defines_asked
 from app.llm.offline.sentences import prose_sentences
 from app.llm.offline.words import stems
+from app.research.answer_shapes import denies, names_the_answer, points_back, says_what_to_do
 from app.research.caveats import WARNING, asked_harm
 from app.research.citations import (
     Citations,
@@ -48,15 +49,11 @@ from app.research.relevance import (
 from app.research.sentence_kinds import (
     asked_label,
     conditioned,
-    denies,
     fits,
     genus,
     glossary_entry,
     headed_by,
     names_another,
-    names_the_answer,
-    points_back,
-    says_what_to_do,
     subject_of,
 )
 from app.research.signposts import is_signpost
@@ -115,7 +112,7 @@ def _candidates(data: ReportInput, kind: str) -> list[tuple[int, str, dict[str, 
     """``(order, kind, item)`` for each finding of each sub-question in plan order, and its
     caveats too for a limitation question (they are its answer) or, of another, those naming
     the harm or limit it asks about (:func:`~app.research.caveats.asked_harm`) or denying what
-    a yes/no question asks (:func:`~app.research.sentence_kinds.denies`), each claim once."""
+    a yes/no question asks (:func:`~app.research.answer_shapes.denies`), each claim once."""
     out: list[tuple[int, str, dict[str, Any]]] = []
     seen: set[tuple[str, str]] = set()
     for order, question in enumerate(data.sub_questions):

@@ -10,15 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from app.llm.offline.words import stems
 from app.research.caveats import without_setting_names
 from app.research.reference import written_names
 from workers.sources.entries import entry_name
 from workers.sources.query import mentions, query_terms
 
-__all__ = ["asked_label", "conditioned", "denies", "fits", "genus", "glossary_entry",
-           "headed_by", "names_another", "names_the_answer", "points_back", "says_what_to_do",
-           "subject_of"]
+__all__ = ["INSTRUCTION", "asked_label", "conditioned", "fits", "genus", "glossary_entry",
+           "headed_by", "names_another", "subject_of"]
 
 _DEFINITION = re.compile(
     r"^[^.;:]{0,80}?\b(?:(?<!\bthere )(?<!\bhere )"
@@ -172,7 +170,7 @@ def glossary_entry(text: str, subject: Sequence[str]) -> bool:
             and len(mentions(own, " ".join(subject))) == len(own))
 
 
-_INSTRUCTION = re.compile(
+INSTRUCTION = re.compile(
     r"^\W*(?!(?i:in|on|at|if|when|for|to|by|with|from|as|of|the|an?|this|that|these|those|it|"
     r"its|each|all|some|any|no|once|after|before|while|unless|since|because|although|there|"
     r"here|then|also|only|note|see|so|but|and|or|yet|most|many|much|more|such|other)\b)"
@@ -200,7 +198,7 @@ def fits(kind: str, text: str) -> bool:
     if pattern is None:
         return False
     text = without_setting_names(text)  # a row named "warning" is no warning
-    if kind == "how" and _INSTRUCTION.match(text):
+    if kind == "how" and INSTRUCTION.match(text):
         return True
     return bool(pattern.match(text) if pattern is _DEFINITION else pattern.search(text))
 
@@ -273,138 +271,3 @@ def headed_by(own: str, subject: Sequence[str]) -> bool:
     """
     head = re.split(r"\bof\b", own, maxsplit=1)[0]
     return bool(mentions(subject, head))
-
-
-_ANSWER_NOUNS = {
-    "compare": r"differences?|distinctions?",
-    "how": r"solutions?|fix|remedy|workaround|cure",
-    "why": r"reasons?|rationale|motivation",
-    "limitation": r"limitations?|restrictions?|drawbacks?|downsides?|shortcomings?",
-}
-"""The noun a question's kind (:func:`app.research.topics.topic_kind`) asks for: the answer
-to "what is the difference ..." is a difference, to "how do I fix ..." a solution."""
-
-
-def names_the_answer(kind: str, own: str) -> bool:
-    """Whether a sentence's subject (``own``, :func:`subject_of`) is the thing the question's
-    ``kind`` asks for (:data:`_ANSWER_NOUNS`): "The only difference is the higher default size
-    of the main queue." answers a difference question, as "The solution to this is to add
-    2147483647 ..." answers a how-to, though neither subject names the topic (rsyslog's
-    direct answer was only under Findings, the problem statement led, trial 118, F2).
-
-    Example:
-        >>> names_the_answer("compare", "The only difference "), names_the_answer(
-        ...     "how", "The solution to this "), names_the_answer("how", "The difference ")
-        (True, True, False)
-        >>> names_the_answer("compare", "The difference in size between the queues ")
-        False
-    """
-    nouns = _ANSWER_NOUNS.get(kind)
-    return bool(nouns) and re.match(
-        rf"\W*(?:the|one|a|an)\s+(?:[\w-]+\s+){{0,2}}?(?:{nouns})\b(?:\s+(?:to|for|of|"
-        rf"between)\s+(?:this|these|that|those|it|them)\b)?\W*$", own,
-        re.IGNORECASE) is not None
-
-
-_GOES_ON_FROM = re.compile(r"(?:But|And|Yet|Or|Nor),?\s+(?:this|that|these|those|it|its|such)\b")
-"""A sentence opening with a conjunction and a word pointing back goes on from one the Answer
-does not show ("But this is an opposite of what crawler should do ..." led Scrapy's Answer to
-"How can I make my crawler slow down automatically ...?", trial 89, F6). One that points
-nowhere ("But there are some obscure cases where ...") stands alone."""
-_PRONOUN_SUBJECT = re.compile(
-    r"(?:(?:as\s+of|in|on|at|for|with|under|after|before|since|from|by)\s+[^,;:]{1,40}?\s)?"
-    r"(?:this|these|those|it|they)|that", re.IGNORECASE)
-"""A subject that is a pronoun pointing back, after a phrase or not ("this" of "As of Jinja 2.4
-this can also be a callable ..."); not a pronoun ending a longer subject ("The pages that ...",
-"The X setting limits the size; packets past it are ...")."""
-_DUMMY_IT = re.compile(
-    r"\W*It\s+(?:is|was|may\s+be|can\s+be|would\s+be|will\s+be)\s+(?:not\s+)?(?:also\s+)?"
-    r"(?:possible|impossible|necessary|important|recommended|advisable|advised|best|better|"
-    r"safe|unsafe|easy|easier|difficult|hard|useful|common|likely|unlikely|true|worth|"
-    r"required|an?\s+(?:error|good\s+idea|mistake))\b", re.IGNORECASE)
-"""An "it" that stands for the clause after it ("It is possible to obtain debugging
-information ..."), pointing back to nothing."""
-
-
-def points_back(text: str) -> bool:
-    """Whether ``text``, quoted alone, says its thing of one a sentence not shown named: it
-    opens with a conjunction and a word pointing back (:data:`_GOES_ON_FROM`), or its subject
-    (:func:`subject_of`) is a pronoun pointing back (:data:`_PRONOUN_SUBJECT`, not an "it"
-    standing for a clause, :data:`_DUMMY_IT`). Such a sentence opens no Answer: "If
-    RSYSLOG_DEBUGLOG is not set, this means no messages will be displayed at all." (trial
-    118, F2) and Jinja's "As of Jinja 2.4 this can also be a callable ..." (trial 117, F9) led
-    theirs. A subject naming its thing ("This option ...") says what it points to.
-
-    Example:
-        >>> points_back("As of Jinja 2.4 this can also be a callable."), points_back(
-        ...     "If X is not set, this means no messages are shown."), points_back(
-        ...     "But this is the opposite.")
-        (True, True, True)
-        >>> points_back("This option sets the size."), points_back(
-        ...     "It is possible to obtain debug output."), points_back(
-        ...     "The pages that are freed are reused.")
-        (False, False, False)
-    """
-    if _GOES_ON_FROM.match(text):
-        return True
-    own = subject_of(text).strip()
-    return bool(own) and _PRONOUN_SUBJECT.fullmatch(own) is not None and not _DUMMY_IT.match(
-        text)
-
-
-_TO_MEND = re.compile(r"\W*(?:To|In\s+order\s+to)\s+(?:fix|solve|resolve|correct|remedy|avoid|"
-                      r"prevent|work\s+around|recover\s+from|undo)\b[^.;:]{0,80},\s", re.IGNORECASE)
-"""A sentence opening with the problem it mends ("To fix this, reload the zone ...")."""
-
-
-def says_what_to_do(text: str, own: str) -> bool:
-    """Whether ``text`` (its subject ``own``, :func:`subject_of`) says what to do: its subject
-    is the solution (:func:`names_the_answer`), it opens with what it mends ("To fix this,
-    ...", :data:`_TO_MEND`) or it is an instruction (:data:`_INSTRUCTION`). Asked how to do
-    or fix something, such a sentence comes before one describing the problem ("Occasionally
-    they make a mistake and set the serial number to a date in the future, ..." led BIND's
-    Answer, "The solution to this is to add 2147483647 ..." not shown, trial 118, F2).
-
-    Example:
-        >>> says_what_to_do("The solution to this is to add 1.", "The solution to this ")
-        True
-        >>> says_what_to_do("To fix this, reload the zone.", ""), says_what_to_do(
-        ...     "Set the SSLKEYLOGFILE variable.", "")
-        (True, True)
-        >>> says_what_to_do("They set the serial number by mistake.", "They ")
-        False
-    """
-    return (names_the_answer("how", own) or _TO_MEND.match(text) is not None
-            or _INSTRUCTION.match(text) is not None)
-
-
-_YES_NO = re.compile(r"^\W*(?:can|could|may|must|should|shall|will|would|is|are|does|do)\s+"
-                     r"(?!you\s+(?:explain|tell|describe|show)\b)\w", re.IGNORECASE)
-"""A yes/no question ("Can I ...?", "Is it possible to ...?", "Does X ...?"); "Can you explain
-how ...?" asks how."""
-_DENIAL = re.compile(
-    r"\b(?:cannot|can't|can\s+not|could\s+not|couldn't|must\s+not|mustn't|should\s+not|"
-    r"shouldn't|may\s+not|shall\s+not|(?:is|are)\s+not\s+(?:possible|allowed|permitted)\s+to)"
-    r"\s+(?:\w+ly\s+)?(?:be\s+)?(\w+)", re.IGNORECASE)
-"""A modal denial and the verb it denies ("cannot normally be *edited*", "should not be
-*edited*", "is not possible to *edit*")."""
-
-
-def denies(question: str, text: str) -> bool:
-    """Whether ``text`` answers the yes/no ``question`` with a no: it denies (:data:`_DENIAL`)
-    a verb the question asks. BIND's "The zone files of dynamic zones cannot normally be edited
-    by hand because ..." is the answer to "Can I edit the zone file of a dynamically updated
-    zone by hand?", and was listed under Caveats while two lines on editing zones led the
-    Answer (trial 118, F3).
-
-    Example:
-        >>> q = "Can I edit the zone file of a dynamic zone by hand?"
-        >>> denies(q, "Zone files of dynamic zones cannot normally be edited by hand.")
-        True
-        >>> denies(q, "A journal file cannot be read."), denies("How do I edit it?", "No edits.")
-        (False, False)
-    """
-    if not _YES_NO.match(question):
-        return False
-    asked = stems(question)
-    return any(stems(m.group(1)) & asked for m in _DENIAL.finditer(text))

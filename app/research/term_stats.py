@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from workers.sources.stopwords import FILLER_WORDS, MANNER_WORDS
 
-__all__ = ["ASKING_WORDS", "COMMON_SHARE", "RARE_SHARE", "TermStats", "absent_terms", "asked_only",
-           "unknown_terms", "weights"]
+__all__ = ["ASKING_WORDS", "COMMON_LEAST", "COMMON_SHARE", "RARE_SHARE", "TermStats",
+           "absent_terms", "asked_only", "unknown_terms", "weights"]
 
 
 ASKING_WORDS: frozenset[str] = frozenset(
@@ -37,6 +37,10 @@ manual), not one of how it is asked ("lots", "turn")."""
 COMMON_SHARE = 0.1
 """A word in a tenth of the passages or more is one of what the whole corpus is about ("dns",
 "bind" and "configure" in BIND's manual), not one of a topic within it."""
+COMMON_LEAST = 20
+"""...and in this many passages at least: in a folder of a few pages every word of a topic is in
+a tenth of them ("rate limiting middleware settings" over one page on rate limiting was warned
+as a near miss of "settings")."""
 
 
 @dataclass(frozen=True)
@@ -64,16 +68,20 @@ class TermStats:
         return int(self.frequencies.get(term, 0)) <= RARE_SHARE * max(int(self.passages), 0)
 
     def common(self, term: str) -> bool:
-        """Whether ``term`` is in at least :data:`COMMON_SHARE` of the passages: a word that
-        says which corpus, not which topic in it (False for an empty index).
+        """Whether ``term`` is in at least :data:`COMMON_SHARE` of the passages, and in
+        :data:`COMMON_LEAST` of them: a word that says which corpus, not which topic in it
+        (False for an empty index or a folder of a few pages).
 
         Example:
             >>> stats = TermStats(4297, {"dns": 915, "tls": 160})
             >>> stats.common("dns"), stats.common("tls"), stats.common("quic")
             (True, False, False)
+            >>> TermStats(12, {"rate": 9}).common("rate")
+            False
         """
         total = max(int(self.passages), 0)
-        return total > 0 and int(self.frequencies.get(term, 0)) >= COMMON_SHARE * total
+        count = int(self.frequencies.get(term, 0))
+        return total > 0 and count >= COMMON_LEAST and count >= COMMON_SHARE * total
 
     def weight(self, term: str) -> float:
         """How distinctive ``term`` is: the BM25 inverse document frequency
