@@ -5,10 +5,14 @@ and a fifth of the cited passages held it).
 A paragraph is boilerplate when, word for word (outer blanks aside), it appears in at least
 ``REPEAT_SHARE`` of the folder's documents and in at least ``MIN_REPEATS`` of them, and it is
 short (``MAX_BOILERPLATE_CHARS``): a page's own text is not copied onto a twentieth of the
-other pages, its navigation is. Code is not navigation: a fenced code block is never stripped.
-Headings are kept (they are indexed as headings), so a section titled "See also" on every page
-still reads as one. An option's entry (a line opening with ``-x`` or ``--long``) and the
-description after it are content that a suite's man pages share, never navigation.
+other pages, its navigation is. It is stripped only where furniture sits (:func:`_edges`): the
+page's opening and closing runs of such paragraphs, or a place above its first heading that
+many pages share; between the page's own paragraphs it is a row of content pages share (a
+reference entry's "Default: false", trial 117, F1). Code is not navigation: a fenced code
+block is never stripped. Headings are kept (they are indexed as headings), so a section titled
+"See also" on every page still reads as one. An option's entry (a line opening with ``-x`` or
+``--long``) and the description after it are content that a suite's man pages share, never
+navigation.
 
 A sentence of prose among a page's text is no navigation either: a warning every page of a
 manual repeats under its heading ("Warning: the quill server protocol is not encrypted. Never
@@ -40,7 +44,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from dataclasses import replace
 
 from workers.sources.base import RawDoc
@@ -119,8 +123,12 @@ def repeated_paragraphs(docs: Iterable[RawDoc]) -> set[str]:
             continue
         counts.update({p for _h, text in _sections(doc) for code, p in _paragraphs(text)
                        if p and len(p) <= MAX_BOILERPLATE_CHARS and not code and not _entry(p)})
-    need = max(MIN_REPEATS, math.ceil(REPEAT_SHARE * len(docs)))
-    return {p for p, n in counts.items() if n >= need}
+    return {p for p, n in counts.items() if n >= _need(len(docs))}
+
+
+def _need(docs: int) -> int:
+    """How many of ``docs`` documents a paragraph repeats in to be boilerplate."""
+    return max(MIN_REPEATS, math.ceil(REPEAT_SHARE * docs))
 
 
 def _prose(paragraph: str) -> bool:
@@ -174,17 +182,17 @@ def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
     if not boiler:
         return docs
     once = _kept_once(docs, boiler)
-    out = []
+    out, fixed = [], _fixed(docs, boiler, _need(len(docs)))
     for n, doc in enumerate(docs):
         if doc.plain_text:
             out.append(doc)
             continue
-        sections = []
-        for heading, text in _sections(doc):
+        sections, edge = [], _edges(doc, boiler, fixed)
+        for s, (heading, text) in enumerate(_sections(doc)):
             paragraphs = _paragraphs(text)
             # an option's description goes with its entry: "display this help and exit"
             kept = [p for i, (code, p) in enumerate(paragraphs)
-                    if code or p not in boiler or p == heading or once.get(p) == n
+                    if code or (s, i) not in edge or p == heading or once.get(p) == n
                     or (i and _OPTION_ALONE.fullmatch(paragraphs[i - 1][1]) is not None)]
             body = "\n\n".join(kept).strip()
             if body or heading:
@@ -193,6 +201,59 @@ def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
         if any(t and t != h for h, t in sections):
             out.append(replace(doc, text=text, sections=tuple(sections) if doc.sections else ()))
     return out
+
+
+def _places(doc: RawDoc) -> list[tuple[tuple[int, int], bool, str, str]]:
+    """``((section, paragraph), is_code, paragraph, heading)`` of ``doc``'s paragraphs."""
+    return [((s, i), code, p, heading) for s, (heading, text) in enumerate(_sections(doc))
+            for i, (code, p) in enumerate(_paragraphs(text)) if p]
+
+
+def _fixed(docs: list[RawDoc], boiler: set[str], need: int) -> set[tuple[str, int]]:
+    """``(paragraph, place)`` of the boilerplate that many pages hold at the same place, counted
+    from the page's start (``0``, ``1``, ...) or end (``-1``, ``-2``, ...), at least ``need``
+    times: a layout's furniture amid a page's own text (SQLite's "► Table Of Contents", after
+    each page's title), where a row of content shared falls at places of its own."""
+    counts: Counter[tuple[str, int]] = Counter()
+    for doc in docs:
+        places = [] if doc.plain_text else _places(doc)
+        counts.update({(p, k - n) for n in (0, len(places))
+                       for k, (_place, _code, p, _h) in enumerate(places) if p in boiler})
+    return {key for key, n in counts.items() if n >= need}
+
+
+def _edges(doc: RawDoc, boiler: set[str],
+           fixed: Set[tuple[str, int]] = frozenset()) -> set[tuple[int, int]]:
+    """The places ``(section, paragraph)`` of ``doc``'s boilerplate that sit where furniture
+    sits: the run of repeated paragraphs (headings amid them) that opens the page, the run
+    that closes it, and, above the page's first heading, a place where many pages hold the
+    same one (``fixed``, of :func:`_fixed`; under a heading, pages of one layout, a parameter
+    each, hold their rows at the same place too). A repeated paragraph elsewhere is a row of its
+    content that other pages share: Exim's option entries ("timeout", "Use: main", "Type:
+    boolean", "Default: false") were stripped as navigation, 296 "Default: unset" and 183
+    "Type: boolean" rows of its spec were in no passage, and a default could not be given
+    (trial 117, F1); so would a Sphinx field's "bool" or a table's "Default: off".
+
+    Example:
+        >>> doc = RawDoc("p", "", "", "\\n\\n".join(["Prev Next", "limit", "Default: false",
+        ...                                         "Sets it.", "Prev Next"]))
+        >>> sorted(_edges(doc, {"Prev Next", "Default: false"}))
+        [(0, 0), (0, 4)]
+        >>> doc = replace(doc, sections=(("", doc.text), ("Limits", "Limits\\n\\nNone.")))
+        >>> sorted(_edges(doc, {"Prev Next", "Default: false"}, {("Default: false", 2)}))
+        [(0, 0), (0, 2)]
+    """
+    places, sections = _places(doc), _sections(doc)
+    opening = len(sections) > 1 and not sections[0][0]  # text above the first heading
+    edge = {place for k, (place, code, p, _h) in enumerate(places) if opening and not place[0]
+            and not code and ((p, k) in fixed or (p, k - len(places)) in fixed)}
+    for run in (places, places[::-1]):
+        for place, code, p, heading in run:
+            if code or (p not in boiler and p != heading):
+                break
+            if p in boiler:
+                edge.add(place)
+    return edge
 
 
 def keep_each_file(read: list[RawDoc], kept: list[RawDoc], rels: set[str],
