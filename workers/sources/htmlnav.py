@@ -111,10 +111,14 @@ IN_PAGE_LINK = "/descendant::a[starts-with(@href, '#')]"
 """The page's links to its own anchors: the tests below that start from them walk the page's
 links, not each of its elements."""
 
-FOOTNOTE_LINK = f"sup and {_SHORT_MARK}"
+FOOTNOTE_LINK = (f"(sup or @role = 'doc-noteref' or "
+                 f"{class_token('footnote-reference', 'footnote-ref')}) and {_SHORT_MARK}")
 """Of an in-page link (:data:`IN_PAGE_LINK`), that it is a footnote's mark in the text: a
 linked superscript number (Texinfo's ``<a href="#FOOT54"><sup>54</sup></a>``) read
-"systems54" in R's manuals; a superscript that links nowhere (``x<sup>2</sup>``) stays."""
+"systems54" in R's manuals; a superscript that links nowhere (``x<sup>2</sup>``) stays. So is a
+link its generator calls a note's reference, superscript or not: docutils 0.18's ``<a
+class="footnote-reference brackets" role="doc-noteref">[4]</a>`` left "BIND includes a copy 4
+of the root key" in BIND's ARM (trial 118, F8); Pandoc's ``class="footnote-ref"``."""
 
 FOOTNOTE_HOLDER = (f"../self::sup[{_SHORT_MARK}] or ../self::*[self::h1 or self::h2 or "
                    f"self::h3 or self::h4 or self::h5 or self::h6][{_MARK_ONLY}]")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from workers.sources import Corpus
+from workers.sources.htmlpage import html_page
 
 PAGE = ("<html><head><title>{name}</title></head><body><p>Home | Prev | Next</p>"
         "<p>Quokka manual</p><h1>The {name} driver</h1><p>Contents below</p>"
@@ -30,3 +31,14 @@ def test_a_reference_entrys_rows_that_pages_share_are_kept(tmp_path: Path) -> No
     assert "timeout" in text and "Type: time" in text and "Default: unset" in text, text
     for furniture in ("Home | Prev", "Quokka manual", "Contents below", "Copyright"):
         assert furniture not in text, text
+
+
+def test_a_footnote_reference_with_no_superscript_is_no_word_of_its_sentence() -> None:
+    # F8 (trial 118): docutils 0.18 writes the mark as a link of its own, no <sup>: "BIND
+    # includes a copy 4 of the root key"; Pandoc's class names it too; a citation stays
+    page = html_page('<html><body><p>It includes a copy <a class="footnote-reference brackets" '
+                     'href="#root" id="id21" role="doc-noteref"><span class="fn-bracket">[</span>'
+                     '4<span class="fn-bracket">]</span></a> of the root key, signed<a href="#fn1"'
+                     ' class="footnote-ref">1</a> by <a href="#rfc">RFC 5011</a>.</p>'
+                     '</body></html>')
+    assert page.text == "It includes a copy of the root key, signed by RFC 5011.", page.text
