@@ -110,12 +110,20 @@ class Passage:
         page; ``"`doc_id`: Title"`` for a file of a folder titled other than by its name (the
         source, its path, is the ``doc_id`` already shown: never "`cors.md`:
         cors.md"), e.g. ``"`html/lang.html`: SQL As Understood By SQLite"``; else
-        ``"`doc_id`: source"`` (the title added when the source lacks it)."""
+        ``"`doc_id`: source"`` (the title added when the source lacks it). A file of a folder
+        titled by its name is its path alone: rsyslog's Sphinx download ``_downloads/<hash>/
+        rsyslog-example.conf`` was shown a second time, hash and all, as its title (trial 118).
+
+        Example:
+            >>> Passage("a/b.conf#1", "a/b.conf", "b.conf", "a/b.conf", "").document_citation()
+            '`a/b.conf`'
+        """
         if self.is_web:
             return self.citation()
         name = self.doc_id.rsplit("/", 1)[-1]
-        if self.source == self.doc_id and self.title.strip() and self.title not in (
-                self.doc_id, name):
+        if self.source == self.doc_id and self.title.strip() in ("", self.doc_id, name):
+            return code_span(self.doc_id)
+        if self.source == self.doc_id:
             title = " ".join(self.title.split()).replace("`", "\\`")
             return f"{code_span(self.doc_id)}: {inert_markdown(title)}"
         return f"{code_span(self.doc_id)}: {inert_markdown(self._where())}"
