@@ -12,11 +12,11 @@ import workers.sources.htmlpage as htmlpage
 from workers.sources import Corpus
 
 
-def _failing_reader(source: str | bytes) -> htmlpage.HtmlPage:
+def _failing_reader(source: str | bytes, *_: object) -> htmlpage.HtmlPage:
     raise AssertionError
 
 
-def _failing_with_words(source: str | bytes) -> htmlpage.HtmlPage:
+def _failing_with_words(source: str | bytes, *_: object) -> htmlpage.HtmlPage:
     raise ValueError("x" * 500)
 
 
