@@ -55,6 +55,7 @@ from app.research.topic_words import (  # re-exported: the words a verdict is ma
 )
 from app.research.unreached import unreached_sources
 from workers.sources.query import identifier_in, identifier_parts
+from workers.sources.symbols import VERSION
 
 __all__ = ["DROPPED_AT_REVIEW", "NO_RELEVANT_SOURCES", "Relevance", "RunWarning", "TermStats",
            "WORDS_NOT_FOUND", "corpus_stats", "describe_terms", "judge", "judged_terms",
@@ -114,6 +115,9 @@ def on_topic(item: Mapping[str, Any], terms: Sequence[str], names: Iterable[str]
     ``terms`` (of their :func:`judged_terms`); True when there are none: without content words
     there is nothing to judge by.
 
+    An item that writes a version number of the ``terms`` (``3.1.2``,
+    :data:`~workers.sources.symbols.VERSION`) is on topic by it alone.
+
     Args:
         item: a result item: ``{"text", "title", ...}``.
         terms: the topic's words (:func:`topic_terms`).
@@ -121,9 +125,11 @@ def on_topic(item: Mapping[str, Any], terms: Sequence[str], names: Iterable[str]
     """
     if not terms:
         return True
-    text = item_words(item)
     judged = judged_terms(terms, names)
-    return len(mentioned(judged, text, names)) >= needed(judged)
+    found = mentioned(judged, item_words(item), names)
+    # a version number names one release: its entry need not repeat the project's name
+    # ("Version 3.1.2 / Released 2022-04-28", Jinja's change log; trial 117, F3)
+    return len(found) >= needed(judged) or any(VERSION.fullmatch(t) for t in found)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from workers.sources.fts_clauses import (
 from workers.sources.inflections import irregular_base
 from workers.sources.spelling import spellings
 from workers.sources.stopwords import FILLER_WORDS, STOPWORDS
-from workers.sources.symbols import identifier_in, symbol_name, symbol_terms, title_terms
+from workers.sources.symbols import identifier_in, symbol_name, symbol_terms, title_terms, words_of
 
 __all__ = ["MAX_QUERY_TOKENS", "WORD_MEMOS", "SearchQuery",
            "content_terms", "distinct_terms", "identifier_in", "identifier_parts", "mentions",
@@ -51,11 +51,11 @@ answered)."""
 def query_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
     """The searchable words of any text, lower-cased, in first-seen order, at most ``limit``.
 
-    Word tokens (``\\w+``) minus stopwords, one-character tokens (unless :data:`_MARKED`) and
-    duplicates, of the text in Unicode's compatibility form (NFKC): full-width
-    ``ｃｈｅｃｋｐｏｉｎｔｅｒ`` (typed with an input method) is the word ``checkpointer`` the
-    corpus has. An English contraction's tail is no word ("I've" is not "ve", "you're" not "re":
-    :func:`~workers.sources.contractions.without_contractions`).
+    Word tokens (``\\w+``, "3.1.2" one: :func:`~workers.sources.symbols.words_of`) minus
+    stopwords, one-character tokens (unless :data:`_MARKED`) and duplicates, of the text in
+    Unicode's compatibility form (NFKC): full-width ``ｃｈｅｃｋｐｏｉｎｔｅｒ`` is the word
+    ``checkpointer``. An English contraction's tail is no word ("I've" is not "ve", "you're"
+    not "re": :func:`~workers.sources.contractions.without_contractions`).
 
     Example:
         >>> query_terms("What is the mechanism behind Send and reducers?")
@@ -71,7 +71,7 @@ def query_terms(text: str, limit: int = MAX_QUERY_TOKENS) -> list[str]:
     marked = {m.group(m.lastindex or 0).lower() for m in _MARKED.finditer(text)}
     # before NFKC (it makes ´ a space and an accent) and after (it makes ＇ an apostrophe)
     text = without_contractions(unicodedata.normalize("NFKC", without_contractions(text.lower())))
-    for token in re.findall(r"\w+", text):
+    for token in words_of(text):
         if ((len(token) < 2 and token not in marked) or token in STOPWORDS
                 or not any(c.isalnum() for c in token)):
             continue

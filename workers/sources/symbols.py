@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["identifier_in", "symbol_name", "symbol_terms", "title_terms"]
+__all__ = ["VERSION", "identifier_in", "symbol_name", "symbol_terms", "title_terms", "version_in",
+           "words_of"]
 
 _IDENT_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
@@ -63,10 +64,10 @@ def symbol_terms(symbol: str) -> str:
 def identifier_in(term: str, lowered: str) -> bool:
     """Whether ``term``, an identifier (``pending_writes``: ``_`` inside it), is written in the
     lower-cased text ``lowered``, alone or as a run of a longer identifier's parts
-    (``load_pending_writes``, ``pending_writes_sql``); False for any other term. The text's
-    words are split at ``_`` (as FTS5 splits them) and an identifier term is not, so no word
-    of the text matched it: a topic naming one was found in the corpus and then judged as
-    found nowhere.
+    (``load_pending_writes``, ``pending_writes_sql``); a version number (``3.1.2``) as written
+    (:func:`version_in`); False for any other term. The text's words are split at ``_`` (as
+    FTS5 splits them) and an identifier term is not, so no word of the text matched it: a
+    topic naming one was found in the corpus and then judged as found nowhere.
 
     Example:
         >>> identifier_in("pending_writes", "its `pending_writes` and load_pending_writes")
@@ -74,6 +75,46 @@ def identifier_in(term: str, lowered: str) -> bool:
         >>> identifier_in("pending_writes", "pending writes"), identifier_in("send", "send")
         (False, False)
     """
+    if VERSION.fullmatch(term):
+        return version_in(term, lowered)
     if "_" not in term.strip("_"):
         return False
     return re.search(rf"(?<![^\W_]){re.escape(term.lower())}(?![^\W_])", lowered) is not None
+
+
+VERSION = re.compile(r"\d+(?:\.\d+)+[a-z]*\d*")
+"""A version number, digits with dots ("3.1.2", "2.0rc1"): one term of a question, matched as
+written. A tokenizer splits it into its digits, and one-digit words were dropped, so "What
+changed in version 3.1.2?" searched "changed" and "version" alone and Jinja's "Version 2.0rc1"
+answered (trial 117, F3)."""
+
+
+def version_in(version: str, lowered: str) -> bool:
+    """Whether the lower-cased text ``lowered`` writes ``version`` (:data:`VERSION`) whole: not
+    as part of a longer number ("13.1.2", "3.1.20", "3.1.2.4"); its dots may be written as
+    ``_`` (SQLite's ``releaselog/3_40_1.html``).
+
+    Example:
+        >>> version_in("3.1.2", "version 3.1.2 released"), version_in("3.1.2", "v3.1.2.")
+        (True, True)
+        >>> version_in("3.1.2", "3.1.20"), version_in("3.1.2", "13.1.2")
+        (False, False)
+        >>> version_in("3.40.1", "releaselog/3_40_1.html"), version_in("3.1", "3.1.2")
+        (True, False)
+    """
+    written = "[._]".join(re.escape(part) for part in version.lower().split("."))
+    return re.search(rf"(?<![\d.])(?<!\d_){written}(?!\w|[._]\d)", lowered) is not None
+
+
+_TOKENS = re.compile(rf"(?<![\w.])v?({VERSION.pattern})(?![\w.]*\w)|\w+")
+
+
+def words_of(text: str) -> list[str]:
+    """The word tokens (``\\w+``) of ``text``, a version number one token, as written (its
+    "v" aside: :data:`VERSION`), so a question's "3.1.2" is searched as that phrase.
+
+    Example:
+        >>> words_of("What changed in Jinja v3.1.2 (not 2.0rc1, 3.1)?")
+        ['What', 'changed', 'in', 'Jinja', '3.1.2', 'not', '2.0rc1', '3.1']
+    """
+    return [m[1] or m[0] for m in _TOKENS.finditer(text)]
