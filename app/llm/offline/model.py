@@ -23,8 +23,9 @@ from pydantic import Field
 from app.llm.offline.relevance import code_stems, entry_stems, select
 from app.llm.offline.schema_fill import SchemaFiller
 from app.llm.offline.sentences import Sentence, candidate_sentences
-from app.llm.offline.words import stems
+from app.llm.offline.words import asked_stems
 from workers.sources import Passage
+from workers.sources.operators import asked_symbols
 from workers.tools import (
     READ_TOOL,
     SEARCH_TOOL,
@@ -291,7 +292,7 @@ class OfflineChatModel(BaseChatModel):
             native: the ``response_format`` call option, or None.
             rejected: a response tool was called in this turn already.
         """
-        sentences = candidate_sentences(ranked)
+        sentences = candidate_sentences(ranked, asked_symbols(question))
         if response_tool is not None and not rejected:
             schema = _tool_parameters(response_tool)
             filler = SchemaFiller(schema, sentences, question)
@@ -317,7 +318,7 @@ class OfflineChatModel(BaseChatModel):
     def _plain_answer(sentences: list[Sentence], question: str) -> str:
         if not sentences:
             return "No passages were found for this question."
-        chosen = select(sentences, stems(question), frozenset(), (1, 3), set(),
+        chosen = select(sentences, asked_stems(question), frozenset(), (1, 3), set(),
                         code_stems(question), entry_stems(question))
         return "\n".join(f"- {s.text} [{s.ref}]" for s in chosen)
 

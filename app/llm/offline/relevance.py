@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from app.llm.offline.sentences import Sentence
 from app.llm.offline.words import stem
@@ -17,6 +18,7 @@ from app.llm.offline.words import stems as stems_of
 from workers.sources.asking import asks_task, marked_words
 from workers.sources.leads import COPULA, DOES
 from workers.sources.names import code_words, name_keys, writes_option, written_options
+from workers.sources.operators import asked_symbols, writes_symbol
 
 __all__ = ["ASKED_ENTRY", "DEFINES", "LEANS_BACK", "code_stems", "defines_asked", "entry_stems",
            "score", "select"]
@@ -138,7 +140,10 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
 
     Relevance is the sentence's own overlap with the question plus up to 2 for how much of the
     question its passage covers (a sentence of an on-topic passage is on topic even when it
-    repeats none of the question's words), lightly normalised for sentence length. A word the
+    repeats none of the question's words), lightly normalised for sentence length. A symbol the
+    question asks (``<=``, :func:`~app.llm.offline.words.asked_stems`) counts as its word when
+    the sentence writes it whole (:func:`~workers.sources.operators.writes_symbol`), and a
+    sentence it leads as a label ("<=: message arrival.") is its entry's (trial 117, F6). A word the
     question writes as code (``code``, :func:`code_stems`) counts for neither unless the
     sentence has it whole. A sentence of the entry the question names counts
     :data:`ASKED_ENTRY` times: one whose entry's stems are among ``entries`` (the stems of the
@@ -146,16 +151,24 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
     """
     if code and (sentence.stems | sentence.context) & code.keys():
         question = question - _missing(sentence, code)
-    own = len(sentence.stems & question)
+    symbols = [s for s in _symbols(question) if writes_symbol(sentence.text, s)]
+    own = len(sentence.stems & question) + len(symbols)
     covered = len(sentence.context & question) / len(question) if question else 0.0
     relevance = (own + 2 * covered) / math.log2(2 + len(sentence.stems) / 8)
-    if sentence.entry and sentence.entry <= (question if entries is None else entries):
+    if (sentence.entry and sentence.entry <= (question if entries is None else entries)) or any(
+            re.match(rf"\s*{re.escape(s)}:\s", sentence.text) for s in symbols):  # "<=: ..."
         relevance *= ASKED_ENTRY
     elif defines_asked(sentence.text, question):
         relevance *= DEFINES
     if sentence.leans:
         relevance *= LEANS_BACK
     return relevance * (1 + len((sentence.stems | sentence.heading) & boost))
+
+
+@lru_cache(maxsize=64)
+def _symbols(question: frozenset[str]) -> tuple[str, ...]:
+    """The symbols among a question's stems (:func:`app.llm.offline.words.asked_stems`)."""
+    return tuple(word for word in question if asked_symbols(word) == (word,))
 
 
 def select(

@@ -13,7 +13,7 @@ from typing import Any
 
 from app.llm.offline.relevance import code_stems, entry_stems, select
 from app.llm.offline.sentences import Sentence
-from app.llm.offline.words import META_WORDS, STOPWORDS, stems
+from app.llm.offline.words import META_WORDS, STOPWORDS, asked_stems, stems
 
 __all__ = ["SchemaFiller"]
 
@@ -72,7 +72,7 @@ class SchemaFiller:
     def __init__(self, root: dict[str, Any], sentences: list[Sentence], question: str) -> None:
         self.root = root
         self.sentences = sentences
-        self.question = stems(question)
+        self.question = asked_stems(question)  # and the symbols it asks: "<=" (trial 117)
         self.code = code_stems(question)  # words written as code: matched whole
         self.entries = entry_stems(question)  # the words that may name an entry
         self.used: set[str] = set()  # texts already given to a field (no sentence twice)

@@ -38,6 +38,7 @@ from workers.sources.entries import (
     option_label,
 )
 from workers.sources.names import symbol_key
+from workers.sources.operators import writes_symbol
 from workers.sources.sentence_ends import (
     PLAIN_WORD,
     continues_code,
@@ -211,9 +212,15 @@ _POINTS_BACK = re.compile(r"\b(?:this|that|these|those|so)[\"')\]]*[.!]?[\"')\]]
                           re.IGNORECASE)
 
 
-def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False) -> bool:
+def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False,
+                symbols: Sequence[str] = ()) -> bool:
     """Whether ``sentence`` can be a finding: prose of a fragment's length or more, a whole
-    sentence when ``need_terminal``, no code, no question, not pointing back (see above)."""
+    sentence when ``need_terminal``, no code, no question, not pointing back (see above). A
+    sentence writing one of the ``symbols`` a question asks may be as short as a summary's, and
+    one led by it as a label is judged code or not by its text after the label: Exim's "=>:
+    normal message delivery." was code by its "=>" (trial 117, F6)."""
+    asked = any(writes_symbol(sentence, symbol) for symbol in symbols)
+    summary = summary or asked
     words = sentence.split()
     least = _SUMMARY_MIN_WORDS if summary else _MIN_WORDS
     chars = _SUMMARY_MIN_CHARS if summary else _MIN_CHARS
@@ -229,7 +236,11 @@ def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False) ->
     if (need_terminal and not terminal) or (not terminal and _FILE_NAME.search(sentence)):
         return False
     return not (_ASKS.search(sentence) or _POINTS_BACK.search(sentence)
-                or looks_like_code(sentence))
+                or looks_like_code(_SYMBOL_LABEL.sub("", sentence) if asked else sentence))
+
+
+_SYMBOL_LABEL = re.compile(r"^\s*[^\w\s]{1,4}:\s+")
+"""A symbol labelling the line it leads ("=>: normal message delivery.")."""
 
 
 def prose_sentences(text: str) -> list[str]:
@@ -321,11 +332,15 @@ def _joined(text: str, last: tuple[int, int], start: int, end: int,
     return at if _acceptable(prose_of(text[at:end]), need_terminal=need_terminal) else None
 
 
-def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]:
+def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
+                        symbols: Sequence[str] = ()) -> list[Sentence]:
     """Candidate sentences of ``(rank, passage)`` pairs, de-duplicated, in rank then reading
     order. Whole sentences are preferred; when no passage has one, any prose line is taken. A
     sentence introducing a list is quoted with it (:func:`app.llm.offline.lists.with_list`), one
-    running through a short code block with its code (:mod:`app.llm.offline.code_quotes`)."""
+    running through a short code block with its code (:mod:`app.llm.offline.code_quotes`). One
+    writing a symbol the question asks (``symbols``: ``<=``,
+    :func:`workers.sources.operators.asked_symbols`) may be as short as an entry's: Exim's
+    "<=: message arrival." (trial 117, F6)."""
     found: list[Sentence] = []
     for need_terminal in (True, False):  # prefer whole sentences; fall back to any prose line
         seen: set[str] = set()
@@ -365,7 +380,7 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]]) -> list[Sentence]
                 if key in seen or not _acceptable(prose_of(sentence),
                                                   need_terminal=need_terminal,
                                                   summary=_is_summary(passage, position)
-                                                  or bool(entry)):
+                                                  or bool(entry), symbols=symbols):
                     continue
                 seen.add(key)
                 own = stems(lead_in(sentence))  # a list's items do not dilute its lead-in

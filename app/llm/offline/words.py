@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 
 from workers.sources.names import letter_options
+from workers.sources.operators import asked_symbols
 from workers.sources.stopwords import STOPWORDS as SEARCH_STOPWORDS
 
-__all__ = ["META_WORDS", "STOPWORDS", "stem", "stems"]
+__all__ = ["META_WORDS", "STOPWORDS", "asked_stems", "stem", "stems"]
 
 STOPWORDS: frozenset[str] = SEARCH_STOPWORDS - {"not"}
 """Words that carry no content when sentences are ranked."""
@@ -83,3 +84,15 @@ def stems(text: str, drop: frozenset[str] = STOPWORDS) -> frozenset[str]:
         if w not in drop and (len(w) > 1 or w.isdigit())
     ) | letter_options(text)
 
+
+
+def asked_stems(question: str) -> frozenset[str]:
+    """The :func:`stems` of ``question`` and the symbols it writes alone (``<=``, ``@@``:
+    :func:`workers.sources.operators.asked_symbols`), which no stem keeps: what it asks about
+    ("What do the log line flags <= and => mean?", trial 117, F6).
+
+    Example:
+        >>> sorted(asked_stems("What do the flags <= and => mean?"))
+        ['<=', '=>', 'flag', 'mean']
+    """
+    return stems(question) | frozenset(asked_symbols(question))
