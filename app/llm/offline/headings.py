@@ -11,7 +11,8 @@ import re
 
 from workers.sources.textsections import letter_line
 
-__all__ = ["asks_as_heading", "heading_at", "heading_line", "heading_of", "passage_headings"]
+__all__ = ["asks_as_heading", "heading_at", "heading_line", "heading_of", "passage_headings",
+           "section_title"]
 
 
 _HEADING_LINE = re.compile(
@@ -95,3 +96,18 @@ def heading_line(text: str) -> str:
     """
     first, _, rest = text.strip().partition("\n\n")
     return first.strip() if rest.strip() and "\n" not in first.strip() else ""
+
+
+_NUMBER = re.compile(r"^\s*(?:\d+\.)*\d+\.?\s+")
+
+
+def section_title(heading: str, text: str) -> str:
+    """The title of the section a sentence of a passage's ``text`` sits under, its number aside:
+    ``heading`` (its heading in the passage, else the passage's own), else the heading line the
+    text opens with (:func:`heading_line`; an HTML section's, trial 117, F5).
+
+    Example:
+        >>> section_title("", "12. The save command\\n\\nThis command saves a copy.")
+        'The save command'
+    """
+    return _NUMBER.sub("", heading or heading_line(text))

@@ -143,7 +143,10 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
     repeats none of the question's words), lightly normalised for sentence length. A symbol the
     question asks (``<=``, :func:`~app.llm.offline.words.asked_stems`) counts as its word when
     the sentence writes it whole (:func:`~workers.sources.operators.writes_symbol`), and a
-    sentence it leads as a label ("<=: message arrival.") is its entry's (trial 117, F6). A word the
+    sentence it leads as a label ("<=: message arrival.") is its entry's (trial 117, F6), as is
+    one under a heading naming a thing by its kind (:data:`_KINDS`) in the question's words
+    ("12. The save command" for "What does the save command do in an Exim filter file?",
+    trial 117, F5; "Rollback Journal" is none for a question on WAL's advantages). A word the
     question writes as code (``code``, :func:`code_stems`) counts for neither unless the
     sentence has it whole. A sentence of the entry the question names counts
     :data:`ASKED_ENTRY` times: one whose entry's stems are among ``entries`` (the stems of the
@@ -155,11 +158,14 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
     own = len(sentence.stems & question) + len(symbols)
     covered = len(sentence.context & question) / len(question) if question else 0.0
     relevance = (own + 2 * covered) / math.log2(2 + len(sentence.stems) / 8)
-    if (sentence.entry and sentence.entry <= (question if entries is None else entries)) or any(
-            re.match(rf"\s*{re.escape(s)}:\s", sentence.text) for s in symbols):  # "<=: ..."
+    if (sentence.entry and sentence.entry <= (question if entries is None else entries)) or (
+            sentence.section <= question and sentence.section & _KINDS
+            and sentence.section - _KINDS):  # "The save command": a thing by its kind
         relevance *= ASKED_ENTRY
     elif defines_asked(sentence.text, question):
         relevance *= DEFINES
+    if any(re.match(rf"\s*{re.escape(s)}:\s", sentence.text) for s in symbols):  # "<=: ..."
+        relevance *= ASKED_ENTRY
     if sentence.leans:
         relevance *= LEANS_BACK
     return relevance * (1 + len((sentence.stems | sentence.heading) & boost))

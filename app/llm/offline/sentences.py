@@ -20,6 +20,7 @@ from app.llm.offline.headings import (
     heading_line,
     heading_of,
     passage_headings,
+    section_title,
 )
 from app.llm.offline.lists import lead_in, with_list
 from app.llm.offline.markup import (
@@ -78,6 +79,8 @@ class Sentence:
     """Whether the sentence goes on from what its passage says before it ("This works by ...",
     "As a result, ...", :func:`app.llm.offline.going_on.leans`) and it is quoted without that
     (the two are too long for one finding): it says less than the sentence it goes on from."""
+    section: frozenset[str] = frozenset()
+    """The stems of its section's title (:func:`~.headings.section_title`): what it is about."""
 
 
 _TERMINAL = re.compile(r"[.!?][\"')\]]*$")
@@ -338,9 +341,7 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
     order. Whole sentences are preferred; when no passage has one, any prose line is taken. A
     sentence introducing a list is quoted with it (:func:`app.llm.offline.lists.with_list`), one
     running through a short code block with its code (:mod:`app.llm.offline.code_quotes`). One
-    writing a symbol the question asks (``symbols``: ``<=``,
-    :func:`workers.sources.operators.asked_symbols`) may be as short as an entry's: Exim's
-    "<=: message arrival." (trial 117, F6)."""
+    writing a symbol the question asks (``symbols``) may be short: "<=: message arrival."."""
     found: list[Sentence] = []
     for need_terminal in (True, False):  # prefer whole sentences; fall back to any prose line
         seen: set[str] = set()
@@ -389,7 +390,9 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
                 if entry and _paragraph_at(passage.text, offset).startswith(sentence):
                     own |= entry  # an entry's first sentence names it by its place, too
                 found.append(Sentence(sentence, passage.ref, rank, position, own, context,
-                                      stems(heading_at(headings, offset)), entry, leaning))
+                                      stems(heading_at(headings, offset)), entry, leaning,
+                                      stems(section_title(heading_at(headings, offset)
+                                                          or passage.heading, passage.text))))
                 last = (offset, offset + len(sentence))
         if found:
             break
