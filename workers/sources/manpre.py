@@ -25,9 +25,14 @@ __all__ = ["man_marked", "man_parts"]
 
 _PAGE_TOP = re.compile(r"(?:\S+\(\w+\)\s*){1,3}")
 """The line groff writes at a page's top and bottom: ``QSHAPE(1)   QSHAPE(1)``."""
-_SENTENCE_END = re.compile(r"[.!?:;]$")
+_SENTENCE_END = re.compile(r"(?<!\.\.)[.!?:;]$")
+"""A line ending a sentence; not a term ending in an ellipsis (``-C class,...``,
+``installation_parameter=value...``: a list of them, trial 119, F7)."""
 _BULLETS = frozenset({"o", "*", "-", "+", "\u2022", "\u00b7"})
 _FIRST_WORD = re.compile(r"(\S+) +(?=\S)")
+_SHORT_TAG = re.compile(r"(\S+(?: \S+)*?) {2,}(?=\S)")
+"""groff's short tag of words and its description on one line, the two apart by a run of
+spaces: ``-d id  Delete the queued transfer id.`` (trial 119, F7)."""
 _TP_INDENT = 7
 """groff's default indent of a tagged paragraph's text (``.TP``, ``.IP``): a name shorter than
 it is followed on its line by its description ("dbname The database name ...", its next line
@@ -111,7 +116,10 @@ def _dedented(lines: list[str]) -> list[str]:
 def _section(lines: list[str], keep: frozenset[str], lists: bool) -> list[tuple[str, str]]:
     """A section's (or an entry's description's) parts, its lines dedented (:func:`man_parts`);
     entries only when ``lists`` (a SYNOPSIS's wrapped lines are no list; nor is a list inside
-    an entry's description)."""
+    an entry's description). A paragraph between entries ending with ":" opens the next entry
+    ("Available in Postfix 3.4 and later:"), unless a display follows it: then it ends the
+    list and keeps its display ("To delete every queued transfer at once, run:" over
+    ``qpurge -d ALL`` was the next entry's, apart from its command, trial 119, F7)."""
     parts: list[tuple[str, str]] = []
     pending: list[tuple[str, str]] = []  # a paragraph in a list ending with ":": the next entry's
     listed, i, n = False, 0, len(lines)
@@ -129,7 +137,8 @@ def _section(lines: list[str], keep: frozenset[str], lists: bool) -> list[tuple[
                    and not lines[j - 1].endswith(":")):  # ("Example:" over its display)
                 j += 1  # a hanging paragraph (a SYNOPSIS, a list inside a description): one
             block = _block(lines[i:j], keep)
-            if listed and not _indent(lines[i]) and block[1].endswith(":"):
+            if (listed and not _indent(lines[i]) and block[1].endswith(":")
+                    and not _indent(next((line for line in lines[j:] if line.strip()), ""))):
                 pending.append(block)  # "Available in Postfix 3.4 and later:" between entries
             elif listed and not _indent(lines[i]):
                 parts += [("end", ""), *pending, block]
@@ -156,13 +165,16 @@ def _item(head: list[str], after: str, listed: bool) -> tuple[str, list[str]] | 
     """An option's name and its description's first line (when on the name's line), or None:
     ``head`` (lines at column 0, at most two) is followed by an indented line at the
     description's column (``after``), or is one line of a list already begun (``listed``)
-    with its description at groff's indent, and is short and ends no sentence."""
+    with its description at groff's indent, and is short and ends no sentence. A name of
+    words is apart from its description by a run of spaces (``-d id  Delete ...``, trial 119,
+    F7)."""
     column = _indent(after) if after.strip() else _TP_INDENT if listed and len(head) == 1 else 0
     if not 3 <= column <= 16 or len(head) > 2:
         return None
     first = head[0]
-    word = _FIRST_WORD.match(first)
-    if len(head) == 1 and word and word.end() in (column, _TP_INDENT):
+    word = next((m for m in (_FIRST_WORD.match(first), _SHORT_TAG.match(first))
+                 if m and m.end() in (column, _TP_INDENT)), None)
+    if len(head) == 1 and word:
         term, rest = word[1], [" " * word.end() + first[word.end():]]
     else:
         term, rest = " ".join(dehyphenated("\n".join(head)).split()), []

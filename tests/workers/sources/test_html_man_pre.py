@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from workers.sources.htmlpage import html_page
 from workers.sources.hyphens import compounds, dehyphenated
+from workers.sources.manpre import man_parts
 
 MAN = """<html><head><title>Postfix manual - qshape(1)</title></head><body><pre>
        The <b>qshape</b> program helps the administrator understand the Postfix queue
@@ -108,3 +109,42 @@ def test_a_man_pages_section_names_head_its_passages_and_its_options_are_entries
     assert "QSHAPE(1)" not in page.text
     for stuck in ("DESCRIPTION The", "queue_name By default", "password The user"):
         assert stuck not in page.text.replace("\n", " "), page.text
+
+
+QPURGE = """QPURGE(1)                                                            QPURGE(1)
+
+NAME
+       qpurge - remove queued transfers
+
+OPTIONS
+       -d queue_id
+              Delete the queued transfer queue_id. The files it would have
+              copied are left where they are.
+
+       To delete every queued transfer at once, run:
+
+              qpurge -d ALL
+
+       -h id  Put the queued transfer id on hold. A held transfer is
+              not started until it is released with -r.
+
+       -C class,...
+              Release the held transfers of each class.
+
+       -r id  Release the held transfer id.
+
+                                                                     QPURGE(1)
+"""
+
+
+def test_a_paragraph_between_entries_keeps_its_command_and_a_short_tag_is_split() -> None:
+    # trial 119, F7: "To delete every queued transfer at once, run:" was moved into the next
+    # entry, apart from its command; "-h id  Put the queued ..." was an entry's whole name
+    parts = man_parts(QPURGE)
+    at = parts.index(("prose", "To delete every queued transfer at once, run:"))
+    assert parts[at - 1:at + 2] == [("end", ""), parts[at], ("code", "qpurge -d ALL")], parts
+    assert ("entry", "-h id") in parts and ("entry", "-r id") in parts, parts
+    assert ("prose", "Put the queued transfer id on hold. A held transfer is\nnot started until "
+            "it is released with -r.") in parts, parts
+    assert ("entry", "-C class,...") in parts, parts  # a term ending in "..." is no sentence
+    assert ("prose", "Release the held transfer id.") in parts, parts
