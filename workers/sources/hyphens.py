@@ -22,20 +22,36 @@ _LINE_END_HYPHEN = re.compile(r"(?<![A-Za-z])([A-Za-z]?[a-z]+)-\n[ \t]*([a-z]+)(
 line's indent) lower-case: a word going on, not a new one ("See-\\nAlso" is no break). The
 first part may follow an underscore (groff's ``min_sub-`` / ``domains``)."""
 _COMPOUND = re.compile(r"(?<![A-Za-z])([A-Za-z]?[a-z]+)-([a-z]+)(?![A-Za-z])")
+_COMPOUND_HEADS = frozenset("all built full half long self well".split())
+"""Whole words that open hyphenated compounds ("built-in", "self-contained", "long-running",
+"well-known") and hardly a closed word: a break after one at a line's end is the compound's
+own hyphen, not one a line filler put inside a word ("com-" / "puted"), unless the document
+writes the joined word. A README's "It has a built-" / "in scheduler" was quoted as
+"builtin", and "selfcontained", "longrunning" (trial 119, F9). Not "high", "low", "short",
+"cross" ("highlights", "lowercase", "shortcut" are one word; Asymptote's manual breaks
+"high-" / "lights"), nor a prefix that is no word: "re-" / "run" is "rerun"."""
+_SUFFIXES = frozenset("ed er ers est ing ings ish less ly ness".split())
+"""A word's ending, not a word: "high-" / "er" and "cross-" / "ing" are one word broken."""
 
 
 def compounds(texts: Iterable[str]) -> frozenset[str]:
     """The hyphenated words ``texts`` write whole on one line ("read-only",
-    "trivial-rewrite"), lower-cased, unless they also write the word without its hyphen
-    ("post-queue" and "postqueue": the hyphen was a break's): a word broken at a line's end
-    at one of these keeps its hyphen (:func:`dehyphenated`).
+    "trivial-rewrite"), and those they break at a line's end after a word that opens
+    compounds (:data:`_COMPOUND_HEADS`: "built-" / "in"), lower-cased, unless they also write
+    the word without its hyphen ("post-queue" and "postqueue": the hyphen was a break's): a
+    word broken at a line's end at one of these keeps its hyphen (:func:`dehyphenated`).
 
     Example:
         >>> sorted(compounds(["the trivial-rewrite daemon", "post-queue or postqueue"]))
         ['trivial-rewrite']
+        >>> sorted(compounds(["a self-\\ncontained, long-\\nrunning, com-\\nputed, well-\\nness"]))
+        ['long-running', 'self-contained']
     """
     texts = list(texts)
     found = {m.group(0).lower() for text in texts for m in _COMPOUND.finditer(text)}
+    found |= {f"{m.group(1)}-{m.group(2)}".lower() for text in texts
+              for m in _LINE_END_HYPHEN.finditer(text)
+              if m.group(1).lower() in _COMPOUND_HEADS and m.group(2) not in _SUFFIXES}
     if not found:
         return frozenset()
     words = {word.lower() for text in texts for word in re.findall(r"[A-Za-z]+", text)}
@@ -49,7 +65,8 @@ def dehyphenated(text: str, keep: frozenset[str] = frozenset()) -> str:
     thetically"); a compound the document writes whole elsewhere (``keep``,
     :func:`compounds`) keeps its hyphen ("read-" / "only": "read-only";
     "trivial-" / "rewrite(8)": "trivial-rewrite(8)"). One the document never writes whole
-    loses it, the price of the rule. The next line's indent goes with the break (a man
+    loses it, the price of the rule, unless a whole word opening compounds comes before the
+    break ("built-" / "in", :func:`compounds`). The next line's indent goes with the break (a man
     page's text is indented).
 
     Example:

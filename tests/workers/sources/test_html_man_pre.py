@@ -148,3 +148,17 @@ def test_a_paragraph_between_entries_keeps_its_command_and_a_short_tag_is_split(
             "it is released with -r.") in parts, parts
     assert ("entry", "-C class,...") in parts, parts  # a term ending in "..." is no sentence
     assert ("prose", "Release the held transfer id.") in parts, parts
+
+
+def test_a_compound_broken_at_its_hyphen_keeps_it_and_a_broken_word_is_joined() -> None:
+    # trial 119, F9: a README's <pre> prose was quoted with "builtin", "selfcontained" and
+    # "longrunning"; "com-" / "puted" is one word, and "high-" / "lights" (Asymptote's manual)
+    page = html_page("<html><body><pre>\nquill copies a folder to a remote host. It has a "
+                     "built-\nin scheduler, so no cron job is needed. The scheduler is self-\n"
+                     "contained and keeps its state in a file. A long-\nrunning transfer can be "
+                     "stopped with quill stop. Checksums are com-\nputed with BLAKE2, and the "
+                     "editor high-\nlights the line.\n</pre></body></html>")
+    text = page.text.replace("\n", " ")
+    for whole in ("a built-in scheduler", "is self-contained and", "A long-running transfer",
+                  "are computed with", "the editor highlights the line."):
+        assert whole in text, page.text
