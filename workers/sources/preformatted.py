@@ -2,7 +2,8 @@
 listings and terminal transcripts were joined into one line and read as sentences; HAProxy's
 manual writes its prose in ``<pre>``: ``tests/workers/sources/test_html_pre.py``).
 
-This module imports the standard library and :mod:`workers.sources.hyphens`.
+This module imports the standard library, :mod:`workers.sources.hyphens` and
+:mod:`workers.sources.stopwords`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 from collections import Counter
 
 from workers.sources.hyphens import compounds, dehyphenated
+from workers.sources.stopwords import STOPWORDS
 
 __all__ = ["LONG_PRE_LINES", "fenced", "help_words", "pre_blocks", "prose_lines",
            "reads_as_prose"]
@@ -50,6 +52,8 @@ def reads_as_prose(text: str) -> bool:
         False
         >>> reads_as_prose("Options Indexes FollowSymLinks ExecCGI MultiViews")
         False
+        >>> reads_as_prose("Report the JavaScript errors of the browser console")
+        True
     """
     visible = "".join(text.split())
     lines = [line.split() for line in text.splitlines() if line.strip()]
@@ -62,7 +66,27 @@ def reads_as_prose(text: str) -> bool:
     words = len(_WORD.findall(text))
     return (letters >= 0.85 * len(visible) and words >= 5 * len(lines)
             and bool(_SENTENCE_END.search(text) or (_TITLE_LINE.fullmatch(text.strip())
-                                                    and not _NAME_CASE.search(text))))
+                                                    and _words_not_names(text))))
+
+
+def _words_not_names(line: str) -> bool:
+    """Whether a line of plain words (:data:`_TITLE_LINE`) reads as words, not as a directive:
+    it writes no word as a name (:data:`_NAME_CASE`), or it is a sentence naming one, most of
+    its words lower-case and two or more of them function words ("Enable the use of OpenSSL
+    engines for cryptographic operations" was quoted as code, trial 119, F11; Apache's
+    ``Options Indexes FollowSymLinks ExecCGI MultiViews`` has none, trial 116, F8).
+
+    Example:
+        >>> _words_not_names("Load and run a LuaJIT script file when the process starts")
+        True
+        >>> _words_not_names("Header always set X-Content-Type-Options nosniff")
+        False
+    """
+    if not _NAME_CASE.search(line):
+        return True
+    words = line.split()
+    lower = [word.strip(",;") for word in words if word.islower()]
+    return 2 * len(lower) > len(words) and len(set(lower) & STOPWORDS) >= 2
 
 
 _TITLE_LINE = re.compile(r"[A-Z][a-z]+(?:,? [A-Za-z][\w'-]*){4,}")

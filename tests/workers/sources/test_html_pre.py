@@ -142,3 +142,15 @@ def test_a_one_line_directive_is_code_not_prose() -> None:
                      "X-Content-Type-Options nosniff\n</pre><p>Then restart.</p></body></html>")
     assert "```\nOptions Indexes FollowSymLinks ExecCGI MultiViews\n```" in page.text, page.text
     assert "```\nHeader always set X-Content-Type-Options nosniff\n```" in page.text, page.text
+
+
+def test_a_one_line_description_naming_a_product_is_prose() -> None:
+    # trial 119, F11: "Enable the use of OpenSSL engines for cryptographic operations" was
+    # quoted as code by the rule above, the keyword's name glued into its code span
+    page = html_page("<html><body><h2>ssl-engine</h2><pre>Enable the use of OpenSSL engines for "
+                     "cryptographic operations</pre><h2>lua-load</h2><pre>Load and run a LuaJIT "
+                     "script file when the process starts</pre></body></html>")
+    assert "```" not in page.text, page.text
+    for line in ("Enable the use of OpenSSL engines for cryptographic operations",
+                 "Load and run a LuaJIT script file when the process starts"):
+        assert line in page.text.split("\n\n"), page.text
