@@ -5,6 +5,12 @@ host?" was answered from ``fallback_relay``'s entry, which says "relay hosts", a
 a run-together one is one word no question writes, so the question's adjacent words are
 searched joined too, and a passage with the joined word has the words it joins.
 
+A function word (a possessive, a determiner, a negation: "my", "your", "no", "any") is no part
+of the name after it: "How do I back up my SQL database?" was searched as ``mysql`` and
+answered "Back up a MySQL state store with mysqldump ..." from the MySQL page, not from the
+page about the SQL database asked; "no body" was searched as ``nobody`` (trial 119, F3). Only a
+prefix written apart leads a joined name (:data:`NAME_LEADS`: "non blocking", "sub command").
+
 This module imports only the standard library.
 """
 
@@ -20,21 +26,24 @@ MAX_JOINED = 4
 
 _WORDS = re.compile(r"[^\W\d_]+")
 
-NAME_LEADS = frozenset({"my", "your", "our", "no", "non", "sub", "self"})
-"""Words a search drops that lead a run-together name ("my origin": ``myorigin``, "no exec":
-``noexec``); any other such word joins no name ("of send", "is retry")."""
+NAME_LEADS = frozenset({"non", "sub", "self"})
+"""Prefixes a search drops that lead a run-together name when written apart ("non blocking":
+``nonblocking``); any other such word joins no name ("of send", "is retry"), a function word
+least of all ("my SQL" is no ``mysql``, "no body" no ``nobody``, trial 119, F3)."""
 
 
 def joined_words(question: str, core: Sequence[str]) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """The joined words of ``question``: each pair of adjacent words whose second is one of the
-    ``core`` terms and whose first is another or one of :data:`NAME_LEADS` ("my origin":
-    ``myorigin``), joined, with the indexes of the core terms it joins.
+    ``core`` terms and whose first is another or one of :data:`NAME_LEADS` ("non blocking":
+    ``nonblocking``), joined, with the indexes of the core terms it joins.
 
     Example:
         >>> joined_words("How do I configure a relay host?", ["configure", "relay", "host"])
         (('relayhost', (1, 2)),)
-        >>> joined_words("What is my origin set to?", ["origin", "set"])
-        (('myorigin', (0,)), ('originset', (0, 1)))
+        >>> joined_words("Is the non blocking mode set?", ["blocking", "mode", "set"])
+        (('nonblocking', (0,)), ('blockingmode', (0, 1)), ('modeset', (1, 2)))
+        >>> joined_words("How do I back up my SQL database?", ["sql", "database"])
+        (('sqldatabase', (0, 1)),)
         >>> joined_words("What are the caveats of Send?", ["caveats", "send"])
         ()
     """

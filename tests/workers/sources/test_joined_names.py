@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tests.workers.sources.conftest import write
 from workers.sources import Corpus
+from workers.sources.query import search_query
 
 
 def _page(title: str, sections: list[tuple[str, list[str]]]) -> str:
@@ -42,6 +43,27 @@ def test_words_written_apart_find_the_name_that_runs_them_together(tmp_path: Pat
         found = corpus.search(question, k=3, focus=question)
         assert any(p.text.startswith("relayhost (default") for p in found), [
             (p.ref, p.text[:40]) for p in found]
-        question = "What does my origin mean?"
+
+
+def test_a_function_word_is_never_joined_to_the_word_after_it(tmp_path: Path) -> None:
+    # trial 119, F3: "my SQL" was searched as mysql, and the MySQL page answered "How do I back
+    # up my SQL database?" in place of the page about the SQL database asked
+    root = tmp_path / "quill"
+    write(root, "state-backup.md", "# Backing up the state database\n\nquill keeps its state "
+          "in an SQL database in ~/.quill/state.db. To back it up, run `quill db dump > "
+          "state.sql` while no sync is running; restore it with `quill db load state.sql`.\n")
+    write(root, "mysql.md", "# Using MySQL\n\nA team can keep the state in a shared MySQL "
+          "server instead: set `db = mysql://user@host/quill` in quill.conf. MySQL 8.0 or later "
+          "is needed, and the MySQL user needs the CREATE and ALTER privileges. Back up a MySQL "
+          "state store with mysqldump, as any MySQL database.\n")
+    write(root, "logs.md", "# Logs\n\nquill writes its log to ~/.quill/quill.log. Set "
+          "`log_level = debug` for more detail.\n")
+    with Corpus.open(tmp_path / "data", folder=root) as corpus:
+        question = "How do I back up my SQL database?"
         found = corpus.search(question, k=3, focus=question)
-        assert found[0].text.startswith("myorigin (default"), [(p.ref, p.text[:40]) for p in found]
+        assert found[0].doc_id == "state-backup.md", [(p.ref, p.text[:40]) for p in found]
+    for question, joined in (("What does my origin mean?", "myorigin"),
+                             ("Why is the response's no body sent?", "nobody"),
+                             ("Can I set your name?", "yourname")):
+        query = search_query(question)
+        assert query is not None and f"\"{joined}\"" not in query.fts, query.fts
