@@ -9,6 +9,16 @@ a list of zsh's modules answered). A search looks those words up among the headi
 (:func:`fts_asked_headings`), and a heading that says the question ranks first
 (:func:`heading_asks`).
 
+The words of how people ask are generic ("known", "issues" or "limitations" head a section of
+many pages), so a heading in them answers only a question about what its page is about: "What
+are the known issues with IPv6?" ranked a "Known issues" section of the Windows page first, its
+rare "known" in a heading raising its bm25, and answered "quill on Windows / Known issues:
+Install it with `pip install quill` ..." in place of the IPv6 section's "Link-local IPv6
+addresses ... are not supported yet" (trial 119, F6). A heading lacking the question's subject
+ranks first only when its passage or page names the subject, or the page is that section alone
+(gnuplot's page "Known limitations"); a section headed so on a page about another subject is
+ranked down as much (:func:`asked_heading_factor`).
+
 This module imports only the standard library and the sources' word modules.
 """
 
@@ -20,7 +30,8 @@ from collections.abc import Sequence
 from workers.sources.fts_clauses import fts_asked_headings
 from workers.sources.query import query_terms, shares_form
 
-__all__ = ["ASKED_HEADING_BOOST", "fts_asked_headings", "heading_asks"]
+__all__ = ["ASKED_HEADING_BOOST", "asked_heading_factor", "fts_asked_headings",
+           "heading_asks"]
 
 ASKED_HEADING_BOOST = 2.0
 """How much a heading in the question's own words raises a passage: x3. Such a page seldom
@@ -73,3 +84,47 @@ def _same_question(heading: str, question: str, missing: Sequence[str]) -> bool:
     gone = {m.lower() for m in missing}
     own = [w for w in _WORDS.findall(question.lower()) if w not in gone and w not in _PRONOUNS]
     return asked == own
+
+
+def asked_heading_factor(heading: str, title: str, text: str, question: str,
+                         said: Sequence[str], terms: Sequence[str]) -> float:
+    """How much a passage's ``heading`` (or its page's ``title``) raises it: x(1 +
+    :data:`ASKED_HEADING_BOOST`) when it says what the ``question`` asks (:func:`heading_asks`)
+    and the subject it lacks is the passage's (:func:`_holds_subject`); divided by as much when
+    its section's own heading (the last of ``heading``'s " / " parts) says it but the subject
+    is not the passage's: the rare word of how the question asks, which the search looks up
+    among the headings, raised its bm25 and is no answer (another page's "Known issues" for
+    "What are the known issues with IPv6?", trial 119, F6); else x1.
+
+    Example:
+        >>> q, said, terms = "What are the known issues with IPv6?", ["known", "issues",
+        ...     "ipv6"], ["issues", "ipv6"]
+        >>> asked_heading_factor("quill on Windows / Known issues", "quill on Windows",
+        ...     "Paths are cut.", q, said, terms), asked_heading_factor("Known issues",
+        ...     "Networking", "IPv6 zones fail.", q, said, terms), asked_heading_factor(
+        ...     "Use of IPv6", "Networking", "It works.", q, said, terms)
+        (0.3333333333333333, 3.0, 1.0)
+    """
+    if any(heading_asks(h, question, said, terms) and _holds_subject(h, title, text, said, terms)
+           for h in {heading, title}):
+        return 1 + ASKED_HEADING_BOOST
+    section = heading.rsplit(" / ", 1)[-1]
+    if heading_asks(section, question, said, terms):  # its subject is not the passage's
+        return 1 / (1 + ASKED_HEADING_BOOST)
+    return 1.0
+
+
+def _holds_subject(heading: str, title: str, text: str, said: Sequence[str],
+                   terms: Sequence[str]) -> bool:
+    """Whether the term ``heading`` lacks (a heading that :func:`heading_asks` lacks one at
+    most) is the passage's: its heading, its page's ``title`` or its ``text`` has it, or the
+    page is the section alone, its title in the question's words (gnuplot's page "Known
+    limitations", which never names gnuplot), or the heading asks the question itself ("1.3:
+    What is it good at?")."""
+    words = query_terms(_NUMBERING.sub("", heading))
+    missing = [t for t in terms if not shares_form(t, words)]
+    if not missing or len(words) == 1:  # one word asks only as the question itself
+        return True
+    held = query_terms(f"{title} {text}")
+    return any(shares_form(m, held) for m in missing) or all(
+        shares_form(w, said) for w in query_terms(_NUMBERING.sub("", title)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from workers.sources.asked_headings import ASKED_HEADING_BOOST, heading_asks
+from workers.sources.asked_headings import asked_heading_factor
 from workers.sources.entries import SIGNATURE, opened_entry, signatures_held, without_arguments
 from workers.sources.entry_match import (
     entry_named,
@@ -211,9 +211,8 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
     score = rank_score(query, -float(bm25 if asked else plain), text, title, spelled or listed)
     if holds_spelled_entry(text, query):  # its definition, above its uses (trial 115, F2a)
         score *= 1 + EXACT_NAME_BOOST
-    if any(heading_asks(said, query.question, query.said, query.terms)
-           for said in {heading, path}):  # "Known limitations" (trial 115, F2b)
-        score *= 1 + ASKED_HEADING_BOOST
+    # "Known limitations" (trial 115, F2b), not another page's "Known issues" (trial 119, F6)
+    score *= asked_heading_factor(heading, path, text, query.question, query.said, query.terms)
     if query.defining and defines(query, text):  # "This is called X." (trial 114, F1)
         score *= 1 + ANSWER_BOOST
     if query.qualified and (entry := SIGNATURE.match(heading.strip())) and (

@@ -90,6 +90,25 @@ def test_a_heading_asking_the_question_ranks_first(tmp_path: Path) -> None:
         assert found[0].heading == "1.3: What is it good at?", [p.heading for p in found]
 
 
+def test_a_generic_heading_of_another_page_does_not_rank_first(tmp_path: Path) -> None:
+    # trial 119, F6: "What are the known issues with IPv6?" ranked the Windows page's "Known
+    # issues" first, its rare "known" in a heading, and answered "quill on Windows / Known
+    # issues: Install it with `pip install quill` ..." in place of the IPv6 section
+    root = tmp_path / "quill"
+    write(root, "windows.md", "# quill on Windows\n\nquill runs on Windows 10 and later. "
+          "Install it with `pip install quill` from a PowerShell prompt.\n\n## Known issues\n\n"
+          "Paths longer than 260 characters are skipped unless long paths are enabled in the "
+          "registry. Symbolic links need Developer Mode.\n")
+    write(root, "networking.md", "# Networking\n\nquill connects to the remote host over SSH "
+          "on port 22.\n\n## IPv6\n\nquill supports IPv6 since version 1.4. Link-local IPv6 "
+          "addresses with a zone index are not supported yet.\n")
+    write(root, "proxy.md", "# Proxies\n\nSet `proxy = host:port` to reach the remote host "
+          "through an HTTP proxy.\n")
+    with Corpus.open(tmp_path / "d", folder=root) as c:
+        found = c.search("What are the known issues with IPv6?", k=3)
+        assert found[0].doc_id == "networking.md", [(p.ref, p.heading) for p in found]
+
+
 def test_only_the_words_of_how_a_question_asks_are_looked_up_among_the_headings() -> None:
     # a kind the question names ("the RETURNING clause") is no word of how it asks: looked up
     # among the headings, "clause" ranked SQLite's syntax diagram "returning-clause:" x3 above
