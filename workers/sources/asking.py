@@ -17,7 +17,8 @@ from collections.abc import Sequence
 
 from workers.sources.names import code_words, name_keys, written_options
 
-__all__ = ["asks_task", "asks_what", "entry_words", "marked_words", "set_words"]
+__all__ = ["asks_task", "asks_what", "entry_words", "marked_words", "plain_capitals",
+           "set_words"]
 
 _TASK = re.compile(
     r"^\W*(?:how\s+(?:do|can|could|should|would|might|may|must|shall)\s+(?:i|we|you|one)\b|"
@@ -89,19 +90,52 @@ def asks_task(question: str) -> bool:
 def marked_words(question: str) -> frozenset[str]:
     """The words ``question`` writes as names, lower-cased: as code (a call, an option, a
     quoted word, a word its kind follows: "the build variable",
-    :func:`~workers.sources.names.code_words`), capitalised within the question ("Send"), and
-    the words of the options it writes (``--disable-shared``: "disable", "shared").
+    :func:`~workers.sources.names.code_words`), capitalised within the question ("Send"), but
+    an acronym written as prose writes it (:func:`plain_capitals`), and the words of the
+    options it writes (``--disable-shared``: "disable", "shared").
 
     Example:
         >>> sorted(marked_words("How do I set the build variable with Send or --no-undefined?"))
         ['build', 'no', 'send', 'undefined']
+        >>> sorted(marked_words("How do I enable SSL on the SERVER variable?"))
+        ['server']
     """
     keys = name_keys(question)
-    spelled = {k.phrase.lower() for k in keys if k.spelled and " " not in k.phrase}
+    acronyms = plain_capitals(question)
+    spelled = {k.phrase.lower() for k in keys if k.spelled and " " not in k.phrase} - acronyms
     options = {word for option in written_options(question)
                for word in option.lstrip("-").lower().split("-") if word}
     kinds = {m[1].lower() for m in _KIND_FOLLOWS.finditer(question)}
     return code_words(keys) | spelled | options | kinds
+
+
+_CAPITALS = re.compile(r"(?<![\w`'\"$.-])[A-Z][A-Z0-9]+(?![\w`'\"(-])")
+"""A word in capitals written as prose writes it: not as code (quoted, ``$SAVEHIST``), not a
+call, not part of a name of several parts."""
+_GIVEN_A_VALUE = re.compile(
+    r"\b(?:set|change|raise|lower|increase|decrease|reset|unset)\s+(?:the\s+|its\s+|my\s+)?"
+    r"([A-Z][A-Z0-9]+)\b")
+"""A name in capitals given a value: "How do I set SAVEHIST to 1000?" sets a variable."""
+
+
+def plain_capitals(question: str) -> frozenset[str]:
+    """The words ``question`` writes in capitals as prose writes an acronym ("SSL", "CSV"),
+    lower-cased: not as code, nor with their kind ("the SAVEHIST variable"), nor given a value
+    ("set SAVEHIST to 1000"). A question asking how to do a task names its subject so, not a
+    reference entry: "How do I enable SSL on the quill server?" ranked the glossary's "SSL: The
+    older name of TLS, ..." as the entry asked, and its answer never quoted "To turn on SSL, set
+    `tls_cert = ...` and `tls_key = ...` in quill.conf" (trial 119, F8).
+
+    Example:
+        >>> sorted(plain_capitals("How do I enable SSL or set HISTSIZE and `SAVEHIST`?"))
+        ['ssl']
+        >>> plain_capitals("How do I change the HOME variable?")
+        frozenset()
+    """
+    given = {m[1] for m in _GIVEN_A_VALUE.finditer(question)}
+    kinds = {m[1] for m in _KIND_FOLLOWS.finditer(question)}
+    return frozenset(w.lower() for w in _CAPITALS.findall(question)
+                     if w not in given and w not in kinds and any(c.isalpha() for c in w))
 
 
 def entry_words(question: str, words: Sequence[str]) -> list[str]:

@@ -127,7 +127,10 @@ def holds_spelled_entry(text: str, query: SearchQuery) -> bool:
     """Whether a passage holds the entry of a name the question spells as the entry does, a
     capital letter in it (``SAVEHIST``): the name's definition, which ranks above the passages
     that use the name, however often they do (zsh's ``fc -p`` says "$HISTSIZE & $SAVEHIST are
-    instead set ..." on a short page, and answered "What is SAVEHIST?", trial 115, F2a).
+    instead set ..." on a short page, and answered "What is SAVEHIST?", trial 115, F2a). Of a
+    question asking how to do a task, only a name it may name an entry by counts
+    (:attr:`~workers.sources.query.SearchQuery.entry_terms`): "How do I enable SSL?" names SSL
+    as its subject, not the glossary's "SSL: The older name of TLS" (trial 119, F8).
 
     Example:
         >>> from workers.sources.query import search_query
@@ -135,6 +138,9 @@ def holds_spelled_entry(text: str, query: SearchQuery) -> bool:
         True
         >>> holds_spelled_entry("SAVEHIST: The most events.", search_query("What is savehist?"))
         False
+        >>> holds_spelled_entry("SSL: The older name of TLS.", search_query("How do I enable SSL?"))
+        False
     """
-    spelled = {n.spelled for n in query.names if n.spelled}
+    spelled = {n.spelled for n in query.names if n.spelled and (  # a task's acronym: no entry
+        query.entry_terms is None or n.spelled.lower() in query.entry_terms)}  # (trial 119, F8)
     return bool(spelled and spelled & entries_held(text))

@@ -109,6 +109,36 @@ def test_a_generic_heading_of_another_page_does_not_rank_first(tmp_path: Path) -
         assert found[0].doc_id == "networking.md", [(p.ref, p.heading) for p in found]
 
 
+def test_a_task_names_an_acronym_as_its_subject_not_as_an_entry(tmp_path: Path) -> None:
+    # trial 119, F8: "How do I enable SSL on the quill server?" ranked the glossary's "SSL: The
+    # older name of TLS, ..." as the entry asked (an entry in capitals, spelled as the question
+    # spells it), and the answer never quoted "To turn on SSL, set `tls_cert = ...`"
+    from app.llm.offline.relevance import entry_stems
+    from workers.sources.entry_match import holds_spelled_entry
+    from workers.sources.query import search_query
+
+    root = tmp_path / "quill"
+    write(root, "glossary.md", "# Glossary\n\nSFTP: The SSH file transfer protocol.\n\nSSL: "
+          "The older name of TLS, the protocol that encrypts connections to a quill server."
+          "\n\nTLS: See SSL.\n\nWebDAV: A protocol for editing files on a web server.\n")
+    write(root, "server.md", "# Running a quill server\n\nStart the server with `quill "
+          "serve`.\n\nTo turn on SSL, set `tls_cert = /etc/quill/cert.pem` and `tls_key = "
+          "/etc/quill/key.pem` in quill.conf and restart the server. Enabling SSL needs a "
+          "certificate for the server's host name.\n")
+    for n in range(4):
+        write(root, f"page{n}.md", f"# Page {n}\n\nquill syncs folder {n} over SSH.\n")
+    question = "How do I enable SSL on the quill server?"
+    query = search_query(question)
+    assert query is not None and query.entry_words == (), query.entry_words
+    assert not holds_spelled_entry("SSL: The older name of TLS.", query)
+    assert entry_stems(question) == frozenset()
+    with Corpus.open(tmp_path / "d", folder=root) as c:
+        found = c.search(question, k=3)
+        assert found[0].doc_id == "server.md", [(p.ref, p.score) for p in found]
+    query = search_query("What is SSL?")  # a question asking the entry itself
+    assert query is not None and holds_spelled_entry("SSL: The older name of TLS.", query)
+
+
 def test_only_the_words_of_how_a_question_asks_are_looked_up_among_the_headings() -> None:
     # a kind the question names ("the RETURNING clause") is no word of how it asks: looked up
     # among the headings, "clause" ranked SQLite's syntax diagram "returning-clause:" x3 above
