@@ -96,12 +96,20 @@ def points_back(text: str) -> bool:
 _TO_MEND = re.compile(r"\W*(?:To|In\s+order\s+to)\s+(?:fix|solve|resolve|correct|remedy|avoid|"
                       r"prevent|work\s+around|recover\s+from|undo)\b[^.;:]{0,80},\s", re.IGNORECASE)
 """A sentence opening with the problem it mends ("To fix this, reload the zone ...")."""
+_TO_DO = re.compile(
+    r"\W*(?:To|In\s+order\s+to)\s+(?!(?:be|date|the|an?|my|our|your|his|her|its|their|this|"
+    r"that|these|those|some|any|all|each|me|us|them|him|which|what|whom)\b)[a-z]+\b[^.;:]{0,80},"
+    r"\s+(?!(?:and|or|but|which|who|whom|whose|while|as|so)\b)")
+"""A sentence opening with the purpose it serves, then its main clause ("To require a
+password for the web interface, set web_auth = on ..."): it says how to do that (trial 119,
+F4). Not "To date, ...", "To the left, ...", "To my knowledge, ..."."""
 
 
 def says_what_to_do(text: str, own: str) -> bool:
     """Whether ``text`` (its subject ``own``, :func:`subject_of`) says what to do: its subject
     is the solution (:func:`names_the_answer`), it opens with what it mends ("To fix this,
-    ...", :data:`_TO_MEND`) or it is an instruction (:data:`INSTRUCTION`). Asked how to do
+    ...", :data:`_TO_MEND`), with the purpose it serves ("To require a password, set ...",
+    :data:`_TO_DO`) or it is an instruction (:data:`INSTRUCTION`). Asked how to do
     or fix something, such a sentence comes before one describing the problem ("Occasionally
     they make a mistake and set the serial number to a date in the future, ..." led BIND's
     Answer, "The solution to this is to add 2147483647 ..." not shown, trial 118, F2).
@@ -112,10 +120,16 @@ def says_what_to_do(text: str, own: str) -> bool:
         >>> says_what_to_do("To fix this, reload the zone.", ""), says_what_to_do(
         ...     "Set the SSLKEYLOGFILE variable.", "")
         (True, True)
+        >>> says_what_to_do("To require a password, set web_auth = on.", "")
+        True
         >>> says_what_to_do("They set the serial number by mistake.", "They ")
         False
+        >>> says_what_to_do("To date, no fix is known.", ""), says_what_to_do(
+        ...     "To the left, the menu is shown.", "")
+        (False, False)
     """
     return (names_the_answer("how", own) or _TO_MEND.match(text) is not None
+            or _TO_DO.match(text) is not None
             or INSTRUCTION.match(text) is not None)
 
 

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from app.research.answer_shapes import says_what_to_do
 from app.research.citations import items
 from app.research.definitions import DEFINES, LEANS, plain_name
 from app.research.neighbours import (
@@ -19,8 +20,10 @@ from app.research.neighbours import (
 )
 from app.research.reference import written_names
 from app.research.relevance import needed, spelled_out, topic_terms
+from app.research.sentence_kinds import subject_of
 from app.research.topics import subject as topic_subject
 from app.research.topics import topic_kind
+from workers.sources.asking import asks_task
 from workers.sources.query import mentions
 from workers.sources.stopwords import FILLER_WORDS, STOPWORDS
 
@@ -278,8 +281,37 @@ def neighbours(data: ReportInput, question: str, text: str, ref: str,
     passages = passages_by_ref(data)
     passage, heading, title = passages.get(ref, ("", "", ""))
     asked = _asked(question, passages) if asked is None else asked
+    if does_the_task(question, text, asked):  # web_auth's "To require a password ..."
+        return False
     return (about_neighbour(text, passage, asked, heading, title)
             or compound_neighbour(heading, question, data.memo("one_word_headings", _one_word)))
+
+
+def does_the_task(question: str, text: str, asked: Collection[str]) -> bool:
+    """Whether ``text`` answers ``question``, a how-to (:func:`~workers.sources.asking.asks_task`),
+    in its own words, whichever entry it sits in: it says what to do
+    (:func:`~app.research.sentence_kinds.says_what_to_do`) and names every word of the
+    question's subject (:func:`subject_terms`), one of them beyond the entries ``asked``.
+    Asked "How do I set the password for the web interface?", web_auth's "To require a password
+    for the web interface, set web_auth = on ..." was dropped as a neighbour of ``password``'s
+    entry (the SSH password), which alone answered (trial 119, F4).
+
+    Example:
+        >>> does_the_task("How do I set the password for the web interface?",
+        ...               "To require a password for the web interface, set web_auth = on.",
+        ...               {"password"})
+        True
+        >>> does_the_task("How do I set the password for the web interface?",
+        ...               "The SSH password used when no key is set.", {"password"})
+        False
+    """
+    if not asks_task(question):
+        return False
+    subject = subject_terms(question)
+    own = {word for name in asked for word in re.findall(r"[a-z0-9]+", name.lower())}
+    return (any(term not in own for term in subject)
+            and len(mentions(subject, text)) == len(set(subject))
+            and says_what_to_do(text, subject_of(text)))
 
 
 def _one_word(rows: list[dict[str, Any]]) -> frozenset[str]:

@@ -90,3 +90,26 @@ def test_a_sentence_leaning_on_it_says_what_it_is() -> None:
         answer = answer_section(render_markdown(data(rows, topic=question,
                                                      sub_questions=[question])))
         assert f"- `{name}`: {sentence}" in answer, answer
+
+
+QUILL = ("<html><head><title>quill.conf settings</title></head><body><h1>quill.conf settings"
+         "</h1><dl><dt>identity</dt><dd>The SSH key used to log in to the remote host.</dd>"
+         "<dt>password</dt><dd>The SSH password used when no key is set. Stored in clear text."
+         "</dd><dt>web_auth</dt><dd>Protects the web interface. To require a password for the "
+         "web interface, set web_auth = on and put the password in web_pass.</dd><dt>web_port"
+         "</dt><dd>The port of the web interface. The default is 8731.</dd></dl></body></html>")
+
+
+def test_a_tasks_object_is_a_thing_and_its_answer_no_neighbour(tmp_path: Path) -> None:
+    # "How do I set a password for the web interface?" was answered by the SSH `password`
+    # entry alone, web_auth's sentence dropped as a neighbour's (trial 119, F4)
+    from workers.sources.asking import set_words
+
+    assert set_words("How do I set a password for the web interface?") == frozenset()
+    for n, article in enumerate(("a", "the")):
+        (tmp_path / str(n)).mkdir()
+        report, first = first_answer(
+            tmp_path / str(n), {"settings.html": QUILL},
+            f"How do I set {article} password for the web interface?")
+        assert first.startswith("- To require a password for the web interface, set web_auth"), (
+            report)

@@ -59,9 +59,13 @@ def asks_what(question: str) -> bool:
 
 _SETS = re.compile(
     r"\b(?:set|change|configure|use|enable|disable|tune|adjust|raise|lower|increase|decrease|"
-    r"reduce|limit)\s+(?:the\s+|a\s+|an\s+|its\s+|my\s+)?[`'\"]?([\w.-]+)", re.IGNORECASE)
+    r"reduce|limit)\s+(?:the\s+|its\s+|my\s+)?(?!(?:a|an|some|any)\s)[`'\"]?([\w.-]+)",
+    re.IGNORECASE)
 """A word a verb of setting takes as its object: "Can I set *retries* to 0?", "How do I use
-*timeout*?"."""
+*timeout*?". An object with an indefinite article is a thing, not an entry's name: "How do I
+set a password for the web interface?" does not ask about the ``password`` entry (the SSH
+password's, whose sentence was the whole Answer, trial 119, F4); written as a name ("set a
+`password`") it still is one (:func:`marked_words`)."""
 
 
 def set_words(question: str) -> frozenset[str]:
@@ -73,6 +77,8 @@ def set_words(question: str) -> frozenset[str]:
     Example:
         >>> sorted(set_words("Can I set retries to 0?")), set_words("How do I take a server?")
         (['retries'], frozenset())
+        >>> set_words("How do I set a password for the web interface?")
+        frozenset()
     """
     return frozenset(m[1].lower().rstrip(".") for m in _SETS.finditer(question))
 
