@@ -56,11 +56,14 @@ mail.", "a method known as address masquerading", "is referred to as X" (Postfix
 BACKSCATTER_README: "What is backscatter mail?" never retrieved it, trial 114, F1)."""
 
 
-def defines(query: SearchQuery, text: str) -> bool:
+def defines(query: SearchQuery, text: str, called: bool = True) -> bool:
     """Whether a sentence of ``text`` says what the query's words are (:data:`COPULA`): its
-    subject names every core word of ``query`` and at most one word more; or it names what it
-    described by them (:data:`CALLED`: "This is called backscatter mail."). "To use this tool,
-    you must specify --tool=massif" names Massif; "Massif is a heap profiler." defines it.
+    subject names every core word of ``query`` and at most one word more; or, when ``called``,
+    it names what it described by them (:data:`CALLED`: "This is called backscatter mail.").
+    "To use this tool, you must specify --tool=massif" names Massif; "Massif is a heap
+    profiler." defines it. ``called`` is False for a passage on another subject when a page is
+    about the words asked: there "The script run before pruning is called snapshot." is a
+    naming remark (a hook's), not what a snapshot is (trial 119, F5).
 
     Example:
         >>> from workers.sources.query import search_query
@@ -71,8 +74,11 @@ def defines(query: SearchQuery, text: str) -> bool:
         >>> defines(search_query("What is backscatter mail?"),
         ...         "Sites are flooded with bounces. This is called backscatter mail. With ...")
         True
+        >>> defines(search_query("What is a snapshot?"),
+        ...         "The script run before pruning is called snapshot.", called=False)
+        False
     """
-    for match in (*COPULA.finditer(text), *CALLED.finditer(text)):
+    for match in (*COPULA.finditer(text), *(CALLED.finditer(text) if called else ())):
         subject = match[1].split()
         if len(subject) <= len(query.terms) + 1 and titled_by(query, match[1]):
             return True

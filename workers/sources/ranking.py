@@ -20,7 +20,7 @@ from workers.sources.entry_match import (
     opens_named_entry,
 )
 from workers.sources.joined import joined_in
-from workers.sources.leads import defines, section_openings
+from workers.sources.leads import defines, section_openings, titled_by
 from workers.sources.names import code_words, named_symbols
 from workers.sources.query import SearchQuery, term_matches
 from workers.sources.rank_factors import (
@@ -183,7 +183,7 @@ def candidates_named(query: SearchQuery, names: Sequence[str]) -> dict[str, bool
 
 
 def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool],
-                    path: str = "", opens: bool = False) -> float:
+                    path: str = "", opens: bool = False, called: bool = True) -> float:
     """A search candidate's score: :func:`rank_score` times its page's :func:`link_factor` and
     its :func:`code_factor`.
 
@@ -199,6 +199,9 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
         opens: the passage opens the entry of a function the question names
             (:func:`~workers.sources.entries.opened_entry`): it counts as spelled so too (Vim's
             ``getline({lnum} [, {end}])`` entry ranked below the pages that call it).
+        called: "This is called X." counts as defining X (:func:`~workers.sources.leads.defines`):
+            False on a page about something else when a candidate's title or heading is X
+            (:func:`ranked`, trial 119, F5).
     """
     text, bm25, plain, terms, name, heading, links = row
     title = f"{terms} {name} {without_arguments(heading)}"  # not its arguments (117, F2)
@@ -213,7 +216,7 @@ def candidate_score(query: SearchQuery, row: Sequence, named: Mapping[str, bool]
         score *= 1 + EXACT_NAME_BOOST
     # "Known limitations" (trial 115, F2b), not another page's "Known issues" (trial 119, F6)
     score *= asked_heading_factor(heading, path, text, query.question, query.said, query.terms)
-    if query.defining and defines(query, text):  # "This is called X." (trial 114, F1)
+    if query.defining and defines(query, text, called):  # "This is called X." (114, F1)
         score *= 1 + ANSWER_BOOST
     if query.qualified and (entry := SIGNATURE.match(heading.strip())) and (
             entry[1].lower() in query.qualified):  # its own entry, not an alias's (trial 84)
@@ -259,8 +262,13 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
     held = [signatures_held(str(r[4])) if query.names else set() for r in rows]
     entries = named_symbols(query.names, query.terms,
                             {*filter(None, opened), *(n for h in held for n in h)})
+    # "X is called T" names T where T's own page is no candidate; beside a page titled or
+    # headed T it is a naming remark ("The script run before pruning is called snapshot.",
+    # a hook's, outranked Snapshots' own opening, trial 119, F5)
+    about = [titled_by(query, f"{r[2]} {r[9]}") for r in rows]
     scored = [(candidate_score(query, r[4:11], named, r[2],
-                               opened[i] in entries or bool(held[i] & entries.keys()))
+                               opened[i] in entries or bool(held[i] & entries.keys()),
+                               about[i] or not any(about))
                * change_log_factor(str(r[1]), query.terms, str(r[2])), i)
               for i, r in enumerate(rows)]
     summary = [(bool(r[8]) and own_name(r[8]) in named and str(r[0]).endswith("#0"))

@@ -109,3 +109,24 @@ def test_a_section_opening_ranks_before_its_later_passages() -> None:
                          "subcommand?")
     order = [row[0] for _score, row in ranked(query, rows)]
     assert order.index("commands.html#9") < order.index("commands.html#10"), order
+
+
+def test_a_naming_remark_on_another_page_does_not_outrank_the_terms_own_page(
+        tmp_path: Path) -> None:
+    # hooks.md's "The script run before pruning is called snapshot." led "What is a snapshot?"
+    # over snapshots.md, the page about snapshots (trial 119, F5)
+    root = tmp_path / "docs"
+    write(root, "snapshots.md", "# Snapshots\n\nSnapshots record the state of every file in a "
+          "folder at one moment, so that a folder can be put back as it was. quill takes one "
+          "before each sync when `snapshot = yes` is set, and keeps the last ten.\n\nOld "
+          "snapshots are removed by `quill prune`, which keeps the number set by "
+          "`keep_snapshots`.\n")
+    write(root, "hooks.md", "# Hooks\n\nquill runs a script before and after each sync when one "
+          "is set. The script run before pruning is called snapshot. It gets the folder's path "
+          "as its first argument and may stop the sync by exiting with a status other than 0."
+          "\n\nHooks run with the permissions of the user running quill.\n")
+    with Corpus.open(tmp_path / "data", folder=root) as corpus:
+        found = corpus.search("What is a snapshot?", k=5, focus="What is a snapshot?")
+        docs = [p.ref.split("#")[0] for p in found]
+        # the remark no longer scores as a definition: the hook's page is not retrieved for it
+        assert docs[:1] == ["snapshots.md"] and "hooks.md" not in docs, docs
