@@ -13,7 +13,7 @@ import re
 from app.llm.offline.words import stems
 from app.research.sentence_kinds import INSTRUCTION, subject_of
 
-__all__ = ["denies", "names_the_answer", "points_back", "says_what_to_do"]
+__all__ = ["denies", "names_the_answer", "points_back", "says_what_to_do", "solution_part"]
 
 
 _ANSWER_NOUNS = {
@@ -103,13 +103,22 @@ _TO_DO = re.compile(
 """A sentence opening with the purpose it serves, then its main clause ("To require a
 password for the web interface, set web_auth = on ..."): it says how to do that (trial 119,
 F4). Not "To date, ...", "To the left, ...", "To my knowledge, ..."."""
+_SOLUTION_LABEL = re.compile(r"\W*(?:solutions?|fix|workarounds?|resolution|remedy|answer|a):\s",
+                             re.IGNORECASE)
+"""The label of a problem/solution layout's part saying what to do ("SOLUTION:", trial 119)."""
+
+
+def solution_part(text: str) -> bool:
+    """Whether ``text`` is a problem/solution layout's solution (:data:`_SOLUTION_LABEL`)."""
+    return _SOLUTION_LABEL.match(text) is not None
 
 
 def says_what_to_do(text: str, own: str) -> bool:
     """Whether ``text`` (its subject ``own``, :func:`subject_of`) says what to do: its subject
     is the solution (:func:`names_the_answer`), it opens with what it mends ("To fix this,
     ...", :data:`_TO_MEND`), with the purpose it serves ("To require a password, set ...",
-    :data:`_TO_DO`) or it is an instruction (:data:`INSTRUCTION`). Asked how to do
+    :data:`_TO_DO`), under a solution's label (:data:`_SOLUTION_LABEL`) or it is an
+    instruction (:data:`INSTRUCTION`). Asked how to do
     or fix something, such a sentence comes before one describing the problem ("Occasionally
     they make a mistake and set the serial number to a date in the future, ..." led BIND's
     Answer, "The solution to this is to add 2147483647 ..." not shown, trial 118, F2).
@@ -124,12 +133,15 @@ def says_what_to_do(text: str, own: str) -> bool:
         True
         >>> says_what_to_do("They set the serial number by mistake.", "They ")
         False
+        >>> says_what_to_do("SOLUTION: Delete it.", ""), says_what_to_do("SYMPTOM: It stops.", "")
+        (True, False)
         >>> says_what_to_do("To date, no fix is known.", ""), says_what_to_do(
         ...     "To the left, the menu is shown.", "")
         (False, False)
     """
     return (names_the_answer("how", own) or _TO_MEND.match(text) is not None
             or _TO_DO.match(text) is not None
+            or solution_part(text)
             or INSTRUCTION.match(text) is not None)
 
 

@@ -8,7 +8,8 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from app.research.answer_shapes import says_what_to_do
+from app.llm.offline.headings import heading_of
+from app.research.answer_shapes import says_what_to_do, solution_part
 from app.research.citations import items
 from app.research.definitions import DEFINES, LEANS, plain_name
 from app.research.neighbours import (
@@ -186,9 +187,12 @@ def option_whole(written: Collection[str], named: str) -> bool:
 
 
 def _named(asked: set[str], text: str, passage: str, heading: str) -> str:
-    """``text`` with the names of the asked entry it is a sentence of (:func:`names_subject`)."""
+    """``text`` with the names of the asked entry it is a sentence of (:func:`names_subject`),
+    or, a solution's part ("SOLUTION: Delete the lock file ..."), with its section's heading,
+    the problem it solves ("Error: database is locked", trial 119, F12)."""
     entry = sentence_entry(passage, text, heading)  # an option's label writes its names
-    return f"{' '.join(entry_names(entry) & asked)} {text}"
+    solved = (heading_of(passage, text) or heading) if solution_part(text) else ""
+    return f"{' '.join(entry_names(entry) & asked)} {solved} {text}"
 
 
 def passages_by_ref(data: ReportInput) -> dict[str, tuple[str, str, str]]:

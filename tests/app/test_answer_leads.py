@@ -71,3 +71,28 @@ def test_a_pointing_sentence_quoted_with_the_one_it_points_to_may_lead() -> None
     answer = _answer(q, [item("finding", "Jinja has an autoescaping feature.", ref),
                          item("finding", whole, ref)])
     assert "autoescaping feature is enabled by default. As of" in _first(answer), answer
+
+
+LOCKED = ("# Error: database is locked\n\nSYMPTOM: Every `quill sync` run stops at once with "
+          "\"error: database is locked\".\n\nCAUSE: A earlier run was killed and left its lock "
+          "file, `~/.quill/state.lock`, behind.\n\nSOLUTION: Delete the lock file, then run the "
+          "sync again. It is safe to delete it when no other quill process is running.\n\n"
+          "WORKAROUND: Run with `--no-lock` to skip the lock check for one run.\n")
+SLOW = ("# Sync is slow\n\nSYMPTOM: A sync of a large folder takes hours.\n\nCAUSE: Checksums are "
+        "computed for every file on every run.\n\nSOLUTION: Set `fast_compare = yes` so files "
+        "whose size and time did not change are skipped.\n")
+
+
+def test_a_problem_layouts_solution_answers_how_to_fix_it(tmp_path) -> None:
+    # "How do I fix the database is locked error?" was answered by the SYMPTOM alone: its
+    # capitals were read as an entry's label, and the SOLUTION named no word of the question
+    # (trial 119, F12)
+    from tests.app.report_rows import first_answer
+    from workers.sources.entries import entry_name
+
+    assert entry_name("SYMPTOM: A sync of a large folder takes hours.") == ""
+    assert entry_name("solution: Delete the lock file, then run the sync again.") == ""
+    report, first = first_answer(tmp_path, {"locked-database.md": LOCKED, "slow-sync.md": SLOW},
+                                 "How do I fix the database is locked error?")
+    assert first.startswith("- SOLUTION: Delete the lock file"), report
+    assert "fast_compare" not in answer_section(report), report

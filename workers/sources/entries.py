@@ -14,11 +14,11 @@ from collections.abc import Iterable, Sequence
 
 from workers.sources.texinfo_defs import DEFINITION, definition_names
 
-__all__ = ["DEFINITION", "ENTRY_KEYWORD", "LABEL", "SIGNATURE", "TYPE_FIRST", "definition_names",
-           "entry_keywords", "entry_led",
-           "entry_name", "field_row", "fielded_name", "label_name", "names_keyword", "opened_entry",
-           "option_heading", "option_label", "signature_name", "signatures_held", "typed_label",
-           "unfielded", "without_arguments"]
+__all__ = ["DEFINITION", "ENTRY_KEYWORD", "LABEL", "SECTION_LABELS", "SIGNATURE", "TYPE_FIRST",
+           "definition_names", "entry_keywords", "entry_led", "entry_name", "field_row",
+           "fielded_name", "label_name", "names_keyword", "opened_entry", "option_heading",
+           "option_label", "signature_name", "signatures_held", "typed_label", "unfielded",
+           "without_arguments"]
 
 ENTRY_KEYWORD = re.compile(r"([A-Za-z][\w.:-]*(?: [A-Za-z][\w.:-]*){0,3})\s+[<\[{]")
 """A reference entry's heading written as its keyword (up to four words) and arguments
@@ -40,12 +40,16 @@ trial 110, F3)."""
 _ARGUMENTS = re.compile(r"\s*[\[<{(=].*$")
 _OPTION = re.compile(r"--?[A-Za-z]")
 """A label that is a command-line option, whatever follows it (its value, its default)."""
-_FIELD_LABELS = frozenset(
+SECTION_LABELS = frozenset(
+    "symptom symptoms problem problems cause causes solution solutions fix workaround workarounds "
+    "resolution remedy explanation question answer".split())
+"""Labels of a problem/solution layout's parts, in any case: prose, no entries ("SYMPTOM: ...",
+one, answered "How do I fix the database is locked error?", trial 119, F12)."""
+_FIELD_LABELS = SECTION_LABELS | frozenset(
     "note notes example examples default defaults warning caution tip important see also type "
     "types description returns return raises yields args arguments parameters value values "
-    "usage syntax since deprecated".split())
+    "usage syntax since deprecated hint hints".split())
 """Labels of a paragraph that names no entry: a field of the one around it."""
-
 
 _LIST_FIELDS = frozenset(("parameters", "arguments", "args", "params", "keyword arguments",
                           "other parameters"))
@@ -77,6 +81,8 @@ def label_name(paragraph: str) -> str:
         'pop'
         >>> label_name("--abort: Abort the rebase."), label_name("Note: this is slow.")
         ('--abort', '')
+        >>> label_name("SYMPTOM: Every run stops."), label_name("solution: Delete the lock.")
+        ('', '')
         >>> label_name("--leak-check=<no|full> [default: summary]: When enabled, ...")
         '--leak-check'
     """
@@ -190,18 +196,14 @@ _BRACKETED_LABEL = re.compile(r"([A-Za-z_][\w.-]{0,60})\s*\([^()\n]{1,40}\)")
 _NAME_LIKE = re.compile(r"^[a-z]|[-_.:/0-9]|[a-z][A-Z]|^[A-Z]{2,}$")
 """A one-word label that names a thing of the software: lower-case (``clear``), written with a
 dash, dot, digit or underscore (``--abort``, ``core.eol``, ``install_dir``), in CamelCase, or
-in capitals, as a shell's or a program's variables are (zsh's ``SAVEHIST``, ``HOME``: "What is
-SAVEHIST?" never found "SAVEHIST: The maximum number of history events to save in the history
-file.", the fourth entry of its passage, trial 115, F2a).
-A capitalised word (``Windows:``, ``Workaround:``, ``Summary:``) labels prose about it, not
-an entry (trial 56: "Windows: Run the installer ..." made "on Windows" an entry asked, and the
-install_dir entry's answer was dropped as a neighbour's); so do the capitals of
+in capitals, as a shell's variables are (zsh's ``SAVEHIST``, trial 115, F2a). A capitalised
+word (``Windows:``, ``Summary:``) labels prose about it, not an entry (trial 56: "Windows: Run
+the installer ..." made "on Windows" an entry asked); so do the capitals of
 :data:`_PROSE_CAPITALS` ("TODO:", "NB:")."""
 _PROSE_CAPITALS = frozenset(
     "a q nb ps fyi faq todo fixme xxx bug bugs hint danger attention update edit answer question "
     "ok yes no".split())
-"""Words in capitals that label prose, not an entry (the field labels, "NOTE:", "WARNING:",
-are :data:`_FIELD_LABELS`)."""
+"""Words in capitals that label prose, not an entry ("NOTE:" is one of :data:`_FIELD_LABELS`)."""
 
 
 SIGNATURE = re.compile(r"(?:[A-Z][a-z]+(?: [a-z]+)?:\s+|(?:(?:abstract|async|static) )?"

@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 
 from app.llm.offline.blocks import FIELD_ENTRY
-from workers.sources.entries import TYPE_FIRST, entry_led, unfielded
+from workers.sources.entries import SECTION_LABELS, TYPE_FIRST, entry_led, unfielded
 
 __all__ = ["looks_like_code"]
 
 _TERMINAL = re.compile(r"[.!?][\"')\]]*$")
-_PROSE_LABELS = frozenset(
+_PROSE_LABELS = SECTION_LABELS | frozenset(  # "SOLUTION: Delete the lock file." (119, F12)
     {"warning", "note", "important", "caution", "tip", "hint", "danger", "attention", "deprecated"}
 )
 _CODE_HINTS = re.compile(
