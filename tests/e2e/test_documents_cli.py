@@ -4,7 +4,6 @@ PDF that cannot be read is a note in the report and the summary, never a crash."
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from tests.conftest import AS_OF, run_cli
@@ -37,6 +36,7 @@ def test_pdf_and_docx_folder_is_researched_and_cited(tmp_path: Path) -> None:
     report = Path(summary["report_path"]).read_text("utf-8")
     sources = report.split("## Sources", 1)[1]
     assert "`survey.pdf:p2`: survey.pdf, page 2\n   - passages: `survey.pdf:p2#0`" in sources
-    assert re.search(r"`methods\.docx`: methods\.docx\n   - passages: `methods\.docx#0`", sources)
+    # titled by its file name alone: listed once, not "`methods.docx`: methods.docx" (5749e38)
+    assert "`methods.docx`\n   - passages: `methods.docx#0`" in sources, sources
     assert "locked.pdf" not in sources and "Heron secrets" not in report
     assert "locked.pdf: skipped, encrypted (needs a password)" in report.split("## Notes", 1)[1]
