@@ -104,39 +104,12 @@ def in_folder(rel: str, rels: Collection[str]) -> Callable[[str], bool]:
     return to_here
 
 
-def _links_only(links: list[str], term: str = "") -> re.Pattern[str]:
-    """A paragraph made of the texts ``links`` and separators (:data:`_MARKS`) alone, after a
-    ``term`` (a pattern) when one is given."""
+def _links_only(links: list[str]) -> re.Pattern[str]:
+    """A paragraph made of the texts ``links`` and separators (:data:`_MARKS`) alone."""
     texts = sorted({" ".join(t.split()) for t in links if t.strip()}, key=len, reverse=True)
     # atomic and possessive: the longest text that fits is taken, never given back (no
-    # backtracking through thousands of an index's entries); the texts before the marks:
-    # "-a", an option's link, is no mark "-" and a word "a"
-    return re.compile(f"(?:{term})?(?>{'|'.join(map(re.escape, texts))}|{_MARKS})*+")
-
-
-_TERM = r"[^\n]{1,120}?: (?=\S)"
-"""An index's entry before its links, ``term: link, link``, a line of its own: Exim's Concept
-Index ("+caseful: Domain, host, address, and local part lists [Case of letters in address
-lists], ..."; 310 passages, its largest document, trial 117, F15) was kept as prose, its entries
-not links; a sub-entry's term follows its entry's ("4xx responses: count of: String
-expansions"). A page of links is an index so when :data:`MIN_PAGE_LINKS` of its lines are such
-entries: a page with a line or two so ("Constructors: sqlite3_open()") keeps them."""
-
-
-def _linked(sections: tuple[tuple[str, str], ...], links: list[str]) -> Callable[[str], bool]:
-    """Whether a paragraph of a page of links is links alone (:func:`_links_only`), or, the
-    page an index, one line of a term and its links (:data:`_TERM`)."""
-    plain, entries = _links_only(links), _links_only(links, _TERM)
-
-    def entry(p: str) -> bool:
-        return "\n" not in p.strip() and entries.fullmatch(" ".join(p.split())) is not None
-
-    def links_alone(p: str) -> bool:
-        return plain.fullmatch(" ".join(p.split())) is not None
-
-    held = sum(1 for _h, text in sections for p in text.split("\n\n")
-               if entry(p) and not links_alone(p))
-    return (lambda p: links_alone(p) or entry(p)) if held >= MIN_PAGE_LINKS else links_alone
+    # backtracking through thousands of an index's entries)
+    return re.compile(f"(?>{_MARKS}|{'|'.join(map(re.escape, texts))})*+")
 
 
 def of_pages(sections: tuple[tuple[str, str], ...], links: list[str],
@@ -159,9 +132,9 @@ def of_pages(sections: tuple[tuple[str, str], ...], links: list[str],
     """
     if len(links) < MIN_PAGE_LINKS or link_share(links, body) < LINK_PAGE_SHARE:
         return sections, False
-    linked, kept = _linked(sections, links), []
+    linked, kept = _links_only(links), []
     for heading, text in sections:
-        paragraphs = [p for p in text.split("\n\n") if not linked(p)]
+        paragraphs = [p for p in text.split("\n\n") if not linked.fullmatch(" ".join(p.split()))]
         if [p for p in paragraphs if p.strip() != heading.strip()]:
             kept.append((heading, "\n\n".join(paragraphs)))
     if not any(len(p.split()) >= MIN_PROSE_WORDS for _h, t in kept for p in t.split("\n\n")):

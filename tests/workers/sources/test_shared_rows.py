@@ -42,20 +42,3 @@ def test_a_footnote_reference_with_no_superscript_is_no_word_of_its_sentence() -
                      ' class="footnote-ref">1</a> by <a href="#rfc">RFC 5011</a>.</p>'
                      '</body></html>')
     assert page.text == "It includes a copy of the root key, signed by RFC 5011.", page.text
-
-
-INDEX = ("<html><head><title>Concept Index</title></head><body><h2>Concept Index</h2>"
-         "<h3>Symbols</h3><dl>{}</dl></body></html>")
-
-
-def test_an_index_of_terms_and_their_links_is_a_page_of_links() -> None:
-    # F15 (trial 117): Exim's Concept Index, "term: link, link" entries (a sub-entry's term
-    # after its entry's), was indexed as 310 passages; an option's link "-a" is no mark "-"
-    entries = "".join(
-        f'<dt>{term}</dt><dd><p><a href="ch-{i}.html#S{i}">Chapter {i} of the manual '
-        f'[Section {i}]</a>, '
-        f'<a href="ch-{i + 1}.html#S">Lookups</a></p></dd>'
-        for i, term in enumerate(["+caseful", "4xx responses: count of", "-a", "/etc/passwd",
-                                  "ACL", "bounce messages", "caching: lookups", "DNS", "ETRN"]))
-    page = html_page(INDEX.format(entries + '<dt>-b</dt><dd><p><a href="b.html">-b</a></p></dd>'))
-    assert page.link_page and page.sections == (), page.text
