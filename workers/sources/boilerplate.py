@@ -172,6 +172,28 @@ def _kept_once(docs: list[RawDoc], boiler: set[str]) -> dict[str, int]:
             if 2 * followed[p] > len(ns)}
 
 
+_ROW = re.compile(r"[\w .()/-]{1,30}:\s+[^\s:][^\n:]{0,60}|[a-z][\w.-]{0,40}"
+                  r"|[^\n]{0,40}\bdefault:\s[^\n]{0,160}", re.IGNORECASE)
+"""A reference entry's row that pages share: a field ("Default: false", "Type: boolean",
+"Return type: Any"), an entry's name alone ("timeout") or a parameter's line with its default
+("binary — default: off; mandatory: no"). Only such a repeated paragraph is content between a
+page's own paragraphs (:func:`_edges`); a "Back to top" link between sections, a "Was this page
+helpful? Yes No" box or a banner before a per-page "Last updated" line are furniture wherever
+they sit (trial 120, F1)."""
+
+
+def _row(paragraph: str) -> bool:
+    """Whether a repeated ``paragraph`` is a reference entry's row (:data:`_ROW`).
+
+    Example:
+        >>> _row("Default: false"), _row("timeout"), _row("binary — default: off; mandatory: no")
+        (True, True, True)
+        >>> _row("Back to top"), _row("Was this page helpful? Yes No"), _row("Prev | Up | Next")
+        (False, False, False)
+    """
+    return _ROW.fullmatch(paragraph.strip()) is not None
+
+
 def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
     """``docs`` with their boilerplate paragraphs removed (headings kept; a plain-text document
     as it is). Reads them all first (two passes); a document left blank, or with nothing but
@@ -192,7 +214,8 @@ def strip_repeated(docs: Iterable[RawDoc]) -> list[RawDoc]:
             paragraphs = _paragraphs(text)
             # an option's description goes with its entry: "display this help and exit"
             kept = [p for i, (code, p) in enumerate(paragraphs)
-                    if code or (s, i) not in edge or p == heading or once.get(p) == n
+                    if code or p not in boiler or ((s, i) not in edge and _row(p))
+                    or p == heading or once.get(p) == n
                     or (i and _OPTION_ALONE.fullmatch(paragraphs[i - 1][1]) is not None)]
             body = "\n\n".join(kept).strip()
             if body or heading:

@@ -49,6 +49,13 @@ links' ``rel`` finds it too: :mod:`workers.sources.htmlnav`). An element with
 ``<body>``, ``<main>`` or ``<article>``, nor an element holding a heading (a bar has none; a
 ``<body class="navigation">`` left the page with no text)."""
 
+_CONSENT = ("contains(translate(., 'COKIENST', 'cokienst'), 'cookie') or "
+            "contains(translate(., 'COKIENST', 'cokienst'), 'consent')")
+"""Of a ``class`` attribute, that its element is a site's cookie or consent banner
+("cookie-banner", "cc-consent"): the same prose on every page, kept once as a page's text
+and cited as what a question found (trial 120, F1); never the page's ``<body>`` or
+``<main>`` (``<body class="has-cookie-banner">``)."""
+
 _NOT_PAGE = ("not(self::html or self::body or self::main or self::article) and "
              "not(.//h1 or .//h2 or .//h3 or .//h4)")
 _LOWER = f"translate(normalize-space(.), '{string.ascii_uppercase}', '{string.ascii_lowercase}')"
@@ -103,9 +110,11 @@ _BY_ATTRIBUTE = (
     f"({_NAV_CLASS}) or ({_TOPIC_CONTENTS}) or {_MATH_PLACEHOLDER} or {_NO_CATEGORY})]",
     f"/descendant::*/@role[{FURNITURE_ROLE} or (. = 'navigation' and ../self::*[{_LANDMARK}])]",
     "/descendant::*/@id[. = 'toc' or . = 'TOC']",
+    f"/descendant::*/@class[({_CONSENT}) and ../self::*[{_NOT_PAGE}]]",
     "/descendant::*/@aria-hidden[. = 'true']")
 """The attributes whose elements are furniture: those above, an element ``aria-hidden`` (an
-icon) and a table of contents by its id (``id="toc"``). Not ``hidden`` or ``display:none``: a
+icon), a table of contents by its id (``id="toc"``) and a cookie banner (:data:`_CONSENT`).
+Not ``hidden`` or ``display:none``: a
 page shows such text when its reader asks (SQLite's syntax diagrams, an FAQ's folded
 answers). A path of its own for each attribute, walking the attributes, not asking each
 element for four (sqlite3-doc: 0.14 s against 0.24); a class of one or two characters

@@ -42,3 +42,37 @@ def test_a_footnote_reference_with_no_superscript_is_no_word_of_its_sentence() -
                      ' class="footnote-ref">1</a> by <a href="#rfc">RFC 5011</a>.</p>'
                      '</body></html>')
     assert page.text == "It includes a copy of the root key, signed by RFC 5011.", page.text
+
+
+FURNISHED = ("<html><head><title>{name}</title></head><body id=\"top\"><h1>{name}</h1>"
+             "<div class=\"cookie-banner\"><p>We use cookies to improve your experience on this "
+             "site. By continuing to browse you agree to our use of cookies.</p></div>"
+             "<p>This page describes {name} in quill.</p>"
+             "<h2>Using {name}</h2><p>Run quill {name} to use it on a folder.</p>"
+             "<p><a href=\"#top\">Back to top</a></p>"
+             "<h2>Options of {name}</h2><p>quill {name} takes the folder as its argument.</p>"
+             "<p><a href=\"#top\">Back to top</a></p>"
+             "<div class=\"feedback\"><p>Was this page helpful? Yes No</p></div>"
+             "<p>Last updated on 2024-0{month}-01.</p></body></html>")
+
+
+def test_furniture_between_a_pages_own_paragraphs_is_still_furniture(tmp_path: Path) -> None:
+    # trial 120, F1: since the rows of trial 117 were kept, a "Back to top" link between
+    # sections, a feedback box before a per-page "Last updated" line and a cookie banner were
+    # indexed, and the banner was cited as what "What are hooks in quill?" found
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for month, name in enumerate(("sync", "install", "config", "server", "backup", "hooks"), 1):
+        (folder / f"{name}.html").write_text(FURNISHED.format(name=name, month=month), "utf-8")
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        texts = [corpus.read(f"{name}.html").text for name in ("sync", "hooks")]
+    for text in texts:
+        assert "in quill" in text and "Last updated" in text, text
+        for furniture in ("Back to top", "Was this page helpful", "cookies"):
+            assert furniture not in text, text
+
+
+def test_a_page_whose_body_names_its_cookie_banner_keeps_its_text() -> None:
+    page = html_page('<html><body class="has-cookie-banner"><div class="cookie-consent"><p>We '
+                     'use cookies.</p></div><p>quill syncs folders.</p></body></html>')
+    assert page.text == "quill syncs folders.", page.text
