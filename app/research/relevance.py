@@ -112,11 +112,9 @@ def corpus_stats(corpus: Any, topic: str) -> TermStats | None:
 
 def on_topic(item: Mapping[str, Any], terms: Sequence[str], names: Iterable[str] = ()) -> bool:
     """Whether an item's text or title mentions (:func:`mentioned`) :func:`needed` of
-    ``terms`` (of their :func:`judged_terms`); True when there are none: without content words
+    ``terms`` (of their :func:`judged_terms`), or writes a version number of them (``3.1.2``,
+    :data:`~workers.sources.symbols.VERSION`); True when there are none: without content words
     there is nothing to judge by.
-
-    An item that writes a version number of the ``terms`` (``3.1.2``,
-    :data:`~workers.sources.symbols.VERSION`) is on topic by it alone.
 
     Args:
         item: a result item: ``{"text", "title", ...}``.
@@ -189,6 +187,9 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
     rows = list(rows)
     unreached = tuple(dict.fromkeys([*unreached_sources(rows), *tools_failed]))
     terms = asked_only(spelled_out(topic_terms(topic), stats, rows), stats)
+    # a release the corpus never names ("Python 3.8" beside "3.9 or later": trial 120, F3)
+    unnamed = {t for t in absent_terms(terms, stats) if VERSION.fullmatch(t)}
+    terms = [t for t in terms if t not in unnamed]
     unknown = unknown_terms(terms, stats)
     names = name_terms(topic)
     missing = _one_missing(terms, unknown, rows, names, stats)
@@ -262,10 +263,8 @@ def _one_missing(terms: Sequence[str], unknown: Sequence[str], rows: Sequence[Ma
     together, the name is named like any word ("graceful restart in *Kubernetes*" is answered
     as "graceful restart in kubernetes" is); ``()`` otherwise. The rest is its words an item is
     judged by (:func:`judged_terms`): a sentence on pruning was asked to say "need" too, and
-    the topic warned (trial 116, F10). Nor is the word named when the rest are all words of
-    the whole corpus (:meth:`TermStats.common`): "How do I configure DNS over *QUIC* in
-    BIND?" over BIND's manual was answered "BIND 9 is a complete implementation of the DNS
-    protocol." (trial 118, F9)."""
+    the topic warned (trial 116, F10). Nor is it named when the rest are all words of the whole
+    corpus (:meth:`TermStats.common`: "DNS over *QUIC* in BIND", trial 118, F9)."""
     rest = judged_terms([t for t in terms if t not in unknown], names)
     if len(unknown) != 1 or not rest or (unknown[0] in set(names) and len(rest) < 2):
         return ()  # a name the corpus lacks beside one word ("Mount *Kilimanjaro*") is the topic

@@ -90,20 +90,22 @@ answered (trial 117, F3)."""
 
 
 def version_in(version: str, lowered: str) -> bool:
-    """Whether the lower-cased text ``lowered`` writes ``version`` (:data:`VERSION`) whole: not
-    as part of a longer number ("13.1.2", "3.1.20", "3.1.2.4"); its dots may be written as
-    ``_`` (SQLite's ``releaselog/3_40_1.html``).
+    """Whether the lower-cased text ``lowered`` writes ``version`` (:data:`VERSION`) whole, or
+    a release of that series ("1.4" asked, "1.4.2" written: trial 120, F3); not as part of a
+    longer number ("13.1.2", "3.1.20"); its dots may be written as ``_`` (SQLite's
+    ``releaselog/3_40_1.html``).
 
     Example:
         >>> version_in("3.1.2", "version 3.1.2 released"), version_in("3.1.2", "v3.1.2.")
         (True, True)
-        >>> version_in("3.1.2", "3.1.20"), version_in("3.1.2", "13.1.2")
-        (False, False)
-        >>> version_in("3.40.1", "releaselog/3_40_1.html"), version_in("3.1", "3.1.2")
-        (True, False)
+        >>> version_in("3.1.2", "3.1.20"), version_in("3.1.2", "13.1.2"), version_in("1.4", "1.40")
+        (False, False, False)
+        >>> version_in("3.40.1", "releaselog/3_40_1.html"), version_in("1.4", "version 1.4.2")
+        (True, True)
     """
     written = "[._]".join(re.escape(part) for part in version.lower().split("."))
-    return re.search(rf"(?<![\d.])(?<!\d_){written}(?!\w|[._]\d)", lowered) is not None
+    return re.search(rf"(?<![\d.])(?<!\d_){written}(?:[._]\d+)*(?!\w|[._]\d)",
+                     lowered) is not None
 
 
 _TOKENS = re.compile(rf"(?<![\w.])v?({VERSION.pattern})(?![\w.]*\w)|\w+")

@@ -61,3 +61,31 @@ def test_a_passage_writing_the_version_asked_is_on_topic() -> None:
              "title": "Changes", "ref": "changes.html#0"}
     assert on_topic(entry, terms)
     assert not on_topic({**entry, "text": "Version 3.1.20\n\nReleased 2023-01-01"}, terms)
+
+
+def test_a_release_the_corpus_never_names_is_no_near_miss_and_a_series_matches(
+        tmp_path: Path) -> None:
+    # trial 120, F3: once "3.8" was a term, "Is Python 3.8 still supported by quill?" over
+    # "quill needs Python 3.9 or later" was warned that the sources say nothing (the corpus
+    # lacks "3.8" and "supported"); a question on a series ("1.4") is answered from its
+    # release ("1.4.2")
+    import json
+
+    from tests.cli_env import run_cli
+
+    folder = tmp_path / "docs"
+    write(folder, "install.md", "# Installing quill\n\nquill needs Python 3.9 or later. Install "
+                                "it with `pip install quill`.\n")
+    write(folder, "releases.md", "# Releases\n\n## Version 1.4.2\n\nReleased 2024-03-01. Fixes "
+                                 "a crash when a sync is cancelled.\n\n## Version 1.3.0\n\n"
+                                 "Released 2023-11-02. Adds the prune command.\n")
+    write(folder, "sync.md", "# Syncing\n\nRun quill sync to copy a folder to the server.\n")
+    for topic, expected in (("Is Python 3.8 still supported by quill?", "3.9 or later"),
+                            ("Which crash was fixed in quill 1.4?", "Fixes a crash")):
+        proc = run_cli("research", topic, "--as-of", "2026-11-30", "--corpus", folder,
+                       "--data-dir", tmp_path / "data", "--json")
+        assert proc.returncode == 0, proc.stderr
+        summary = json.loads(proc.stdout)
+        report = Path(summary["report_path"]).read_text("utf-8")
+        assert "sources say nothing" not in report, report
+        assert expected in report.split("## ", 2)[1], report
