@@ -201,11 +201,13 @@ in quotes.", "... a key name, which must be a valid domain name", Exim's and BIN
 F8; trial 118, F4): a requirement is a caveat when it says what happens without it
 (:data:`_CONSEQUENCE`), or forbids ("must not", "must never") or restricts ("must only")."""
 _CONSEQUENCE = re.compile(r"\b(?:otherwise|or\s+else|else|silently|ignored|before|after|"
-                          r"unless|only|to\s+(?:fully|properly|correctly|reliably)\s+work)\b|"
+                          r"unless|only|to\s+(?:fully|properly|correctly|reliably)\s+work|"
+                          r"or\s+(?:later|newer|higher|above)|at\s+least\s+(?:version\s+)?v?\d)\b|"
                           r",\s*or\b", re.IGNORECASE)
-"""What happens without a requirement, or what it is needed for working at all ("To fully
-work, rsyslogd must run while the file is rotated.", rsyslog's imfile, trial 118): then it is a
-caveat."""
+"""What happens without a requirement, what it is needed for working at all ("To fully
+work, rsyslogd must run while the file is rotated.", rsyslog's imfile, trial 118), or the
+least version it needs ("Clients must use quill 1.4 or later to connect over TLS.", trial 120,
+F8): then it is a caveat."""
 _SCENARIO = re.compile(r"^\W*(?:(?:for\s+(?:example|instance)|e\.g\.|as\s+an\s+example),?\s+)?"
                        r"(?:suppose|imagine|let's\s+say|say\s+that|assume)\b", re.IGNORECASE)
 """An example that sets up a scenario ("For example, suppose ..."): an example, whatever harm

@@ -49,6 +49,7 @@ def test_a_rule_a_default_or_a_description_is_no_caveat(text: str) -> None:
     "The zone files of dynamic zones cannot normally be edited by hand.",
     "You must never run the daemon as root.",
     "To fully work, rsyslogd must run while the file is rotated.",
+    "Clients must use quill 1.4 or later to connect over TLS.",  # trial 120, F8
     "Never edit the journal file by hand.",
     "Keys must not be shared between views.",
     "The name is not listed in the zone, so lookups of it fail.",
