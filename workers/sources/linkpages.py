@@ -85,12 +85,18 @@ def page_link_texts(root: etree._Element,
 
 def in_folder(rel: str, rels: Collection[str]) -> Callable[[str], bool]:
     """Whether a link's address on page ``rel`` leads to one of the folder's files ``rels``
-    (ref paths), its ``#part`` and ``?query`` aside; a ``.gz`` copy of that file counts.
+    (ref paths), its ``#part`` and ``?query`` aside; a ``.gz`` copy of that file counts, a
+    folder's address its ``index.html`` (MkDocs' ``../sync/``), and an address from the site's
+    root a file whose path it ends with (``/docs/sync.html``: the folder's place on the site is
+    unknown; trial 120, F5).
 
     Example:
-        >>> here = in_folder("doc/changes.html", {"doc/changes.html", "doc/sync.html", "a.html"})
+        >>> here = in_folder("doc/changes.html", {"doc/changes.html", "doc/sync.html", "a.html",
+        ...                                       "doc/net/index.html"})
         >>> here("sync.html#bwlimit"), here("../a.html"), here("net.html"), here("#top")
         (True, True, False, False)
+        >>> here("net/"), here("/site/doc/sync.html"), here("/site/doc/gone.html")
+        (True, True, False)
     """
     base = posixpath.dirname(rel)
 
@@ -98,8 +104,13 @@ def in_folder(rel: str, rels: Collection[str]) -> Callable[[str], bool]:
         path = unquote(href.split("#", 1)[0].split("?", 1)[0])
         if not path:  # this page itself
             return False
-        target = posixpath.normpath(posixpath.join(base, path))
-        return target != rel and (target in rels or target + ".gz" in rels)
+        if path.startswith("/"):  # from the site's root: any tail of it
+            parts = path.strip("/").split("/")
+            tails = ["/".join(parts[i:]) for i in range(len(parts))]
+        else:
+            tails = [posixpath.normpath(posixpath.join(base, path))]
+        return any(t != rel and any(f in rels for f in (t, t + ".gz", f"{t}/index.html"))
+                   for t in tails)
 
     return to_here
 
