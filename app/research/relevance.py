@@ -42,7 +42,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.research.rows import ok_items
-from app.research.term_stats import TermStats, absent_terms, asked_only, unknown_terms, weights
+from app.research.term_stats import (
+    TermStats,
+    absent_terms,
+    asked_only,
+    slips,
+    unknown_terms,
+    weights,
+)
 from app.research.topic_words import (  # re-exported: the words a verdict is made of
     describe_terms,
     item_words,
@@ -90,12 +97,9 @@ class RunWarning:
 def corpus_stats(corpus: Any, topic: str) -> TermStats | None:
     """The :class:`TermStats` of ``topic``'s words in ``corpus`` (a
     :class:`workers.sources.Corpus`: its ``term_frequencies`` and ``passage_count``, one
-    read-only count per word), or None when the source has no such statistics or cannot be
-    read: the judge then goes by the retrieved items alone. The topic's names of two words
-    (:func:`name_phrases`) are counted as phrases: "no passage retrieved mentions "sql in" (a
-    typo ...?)" was said of psycopg2's manual, which writes "the SQL IN operator" (trial 102,
-    F3); a phrase the corpus has is said to be one the search ranked low.
-    """
+    read-only count per word), or None when the source has none or cannot be read. The
+    topic's names of two words (:func:`name_phrases`) are counted as phrases ("the SQL IN
+    operator" of psycopg2's manual was "sql in (a typo ...?)", trial 102, F3)."""
     count = getattr(corpus, "passage_count", None)
     frequencies = getattr(corpus, "term_frequencies", None)
     terms = topic_terms(topic)
@@ -104,8 +108,10 @@ def corpus_stats(corpus: Any, topic: str) -> TermStats | None:
     try:
         # an identifier's words too: one the corpus lacks is judged by them (spelled_out); a
         # name of two words too ("SQL IN"), as a phrase: one the corpus has is said to be so
-        return TermStats(int(count()), dict(frequencies(
-            [*terms, *identifier_parts(terms), *name_phrases(topic)])))
+        counts = dict(frequencies([*terms, *identifier_parts(terms), *name_phrases(topic)]))
+        near = {t: max(found, key=found.__getitem__) for t in terms if not counts.get(t)
+                and (found := {w: n for w, n in frequencies(slips(t)).items() if n > 0})}
+        return TermStats(int(count()), counts, near)  # and a typo's word (slips)
     except Exception:  # noqa: BLE001 - statistics are optional: a closed or unreadable index
         return None
 
@@ -255,27 +261,21 @@ def _one_missing(terms: Sequence[str], unknown: Sequence[str], rows: Sequence[Ma
     """``(word,)`` when ``unknown`` (:func:`unknown_terms`) is that one word of a topic of more
     than one, and a retrieved item mentions every other word of it: a typo ("checkpointer
     *pendng* writes") or a word of another language ("Checkpointer *funktioniert*") is named,
-    and the topic answered by the rest. Else the one word blanked reports whose
-    other words the corpus covers well. Two words unknown to the corpus still make a near miss
-    ("replace a cracked window pane": "cracked" and "pane"), and so does a name unknown to it
-    beside a single other word (:func:`name_terms`: "How tall is Mount *Kilimanjaro*?" is about
-    the mountain, whatever passage says "mount"); beside two or more that one item names
-    together, the name is named like any word ("graceful restart in *Kubernetes*" is answered
-    as "graceful restart in kubernetes" is); ``()`` otherwise. The rest is its words an item is
-    judged by (:func:`judged_terms`): a sentence on pruning was asked to say "need" too, and
-    the topic warned (trial 116, F10). Nor is it named when the rest are all words of the whole
-    corpus (:meth:`TermStats.common`: "DNS over *QUIC* in BIND", trial 118, F9)."""
+    and the topic answered by the rest. Two unknown words still make a near miss ("a cracked
+    window pane"), as does an unknown name beside one other word (:func:`name_terms`: "How
+    tall is Mount *Kilimanjaro*?"); beside two or more that one item names together, the name
+    is named like any word ("graceful restart in *Kubernetes*"); ``()`` otherwise. The rest is
+    its words an item is judged by (:func:`judged_terms`, trial 116, F10). Nor is it named
+    beside words of the whole corpus alone (:meth:`TermStats.common`: "DNS over *QUIC* in
+    BIND", trial 118, F9), unless a typing slip from a word of it (``stats.near``: trial 120)."""
     rest = judged_terms([t for t in terms if t not in unknown], names)
     if len(unknown) != 1 or not rest or (unknown[0] in set(names) and len(rest) < 2):
         return ()  # a name the corpus lacks beside one word ("Mount *Kilimanjaro*") is the topic
-    if stats is not None and all(stats.common(t) for t in rest):
-        return ()  # beside "dns", "bind", "configure" only, "quic" is the topic
-    for _row, item in ok_items(rows):
-        if not item.get("ref"):
-            continue
-        if len(mentioned(rest, item_words(item), names)) == len(rest):
-            return tuple(unknown)
-    return ()
+    if stats is not None and all(map(stats.common, rest)) and unknown[0] not in stats.near:
+        return ()  # beside "dns", "bind", "configure" only, "quic" is the topic (no typo)
+    named = any(len(mentioned(rest, item_words(item), names)) == len(rest)
+                for _row, item in ok_items(rows) if item.get("ref"))
+    return tuple(unknown) if named else ()
 
 
 def unretrieved_names(terms: Sequence[str], names: Iterable[str],

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from workers.sources.stopwords import FILLER_WORDS, MANNER_WORDS
 
 __all__ = ["ASKING_WORDS", "COMMON_LEAST", "COMMON_SHARE", "RARE_SHARE", "TermStats",
-           "absent_terms", "asked_only", "unknown_terms", "weights"]
+           "absent_terms", "asked_only", "slips", "unknown_terms", "weights"]
 
 
 ASKING_WORDS: frozenset[str] = frozenset(
@@ -56,6 +56,8 @@ class TermStats:
 
     passages: int
     frequencies: Mapping[str, int]
+    near: Mapping[str, str] = field(default_factory=dict)
+    """A word no passage has -> the corpus's word one typing slip away (:func:`slips`)."""
 
     def rare(self, term: str) -> bool:
         """Whether ``term`` is in at most :data:`RARE_SHARE` of the passages (in none
@@ -165,3 +167,24 @@ def asked_only(terms: Sequence[str], stats: TermStats | None) -> list[str]:
         return list(terms)
     kept = [t for t in terms if t not in ASKING_WORDS or stats.frequencies.get(t, 0) > 0]
     return kept or list(terms)
+
+
+def slips(word: str) -> list[str]:
+    """The words one typing slip from ``word`` (a letter swapped with the next, left out, added
+    or mistyped: Norvig's edits of distance one), for a word of six letters or more: the
+    corpus's word among them makes ``word`` a typo to name ("relayhsot": "relayhost",
+    "confgure": "configure"), not the topic the corpus lacks (trial 120, F6; "quic" is too
+    short to tell from "quick").
+
+    Example:
+        >>> "relayhost" in slips("relayhsot"), "configure" in slips("confgure"), slips("quic")
+        (True, True, [])
+    """
+    if len(word) < 6 or not word.isalpha():
+        return []
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    cut = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    out = {a + b[1] + b[0] + b[2:] for a, b in cut if len(b) > 1}
+    out |= {a + b[1:] for a, b in cut if b} | {a + c + b for a, b in cut for c in letters}
+    out |= {a + c + b[1:] for a, b in cut if b for c in letters}
+    return sorted(out - {word})
