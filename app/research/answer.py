@@ -255,6 +255,19 @@ def _asked_names(data: ReportInput) -> set[str]:
                        (text for text, _h, _ti in passages.values()))
 
 
+def _after(asked: str, kind: str, quote: str, text: str) -> bool:
+    """Whether a candidate goes after the sentences that answer (``quote``, judged by its
+    lead-in ``text``): a warning ("Caution: counts are unreliable in fog") answers a limitation
+    question or the harm asked and no other (it is listed under Caveats); a sentence ending in
+    a colon introduces the code or list after it ("On Windows, using fs.mkdir() on the root
+    directory ... will result in an error:" led the answer to what fs.mkdir() does); a history
+    row ("v18.19.0 — Changes: ...") unless a version is asked; one pointing back to a sentence
+    not shown (:func:`~app.research.answer_shapes.points_back`)."""
+    warning = kind != "limitation" and bool(WARNING.search(text)) and not asked_harm(asked, text)
+    return (warning or quote.rstrip().endswith(":")
+            or (history_row(text) and not asks_version(asked)) or points_back(text))
+
+
 def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
     """The Answer's candidate findings that name the topic, each with its sort key (see
     :func:`answer_lines` for the order)."""
@@ -280,16 +293,7 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         about = about or int(answers)
         fit = answers or fits(kind, text) or (kind in ("what", "topic")
                                               and glossary_entry(text, subject))
-        # a warning ("Caution: counts are unreliable in fog") answers a limitation question
-        # and no other: it is listed under Caveats, after the answer
-        warning = (kind != "limitation" and bool(WARNING.search(text))
-                   and not asked_harm(data.asked, text))  # the harm asked about answers
-        # a sentence ending in a colon introduces the code or list after it and says little on
-        # its own ("On Windows, using fs.mkdir() on the root directory ... will result in an
-        # error:" led the answer to what fs.mkdir() does)
-        warning = warning or quote.rstrip().endswith(":") or (
-            history_row(text) and not asks_version(data.asked)  # "v18.19.0 — Changes: ..."
-        ) or points_back(text)  # "But this is ...", "If X is not set, this means ..."
+        warning = _after(data.asked, kind, quote, text)
         if kind in ("what", "topic"):  # a definition helps once the subject is its own;
             # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the
             # block's (not the file's intro on upstream blocks); then one that names the kind

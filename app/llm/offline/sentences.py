@@ -23,10 +23,7 @@ from app.llm.offline.headings import (
     section_title,
 )
 from app.llm.offline.lists import lead_in, with_list
-from app.llm.offline.markup import (
-    code_lines,
-    starts_in_fence,
-)
+from app.llm.offline.markup import code_lines, starts_in_fence
 from app.llm.offline.symbol_words import name_words
 from app.llm.offline.words import stems
 from workers.sources import Passage
@@ -40,11 +37,7 @@ from workers.sources.entries import (
 )
 from workers.sources.names import symbol_key
 from workers.sources.operators import writes_symbol
-from workers.sources.sentence_ends import (
-    PLAIN_WORD,
-    continues_code,
-    sentence_ends,
-)
+from workers.sources.sentence_ends import PLAIN_WORD, continues_code, sentence_ends
 
 __all__ = ["Sentence", "candidate_sentences", "code_lines", "heading_of", "is_heading",
            "prose_sentences", "split_sentences", "starts_in_fence",
@@ -335,6 +328,21 @@ def _joined(text: str, last: tuple[int, int], start: int, end: int,
     return at if _acceptable(prose_of(text[at:end]), need_terminal=need_terminal) else None
 
 
+def _sentence(text: str, passage: Passage, rank: int, position: int, offset: int,
+              entry: frozenset[str], context: frozenset[str], heading: str,
+              leaning: bool) -> Sentence:
+    """The :class:`Sentence` ``text`` of ``passage`` at ``offset``, under ``heading``: its own
+    stems are its list lead-in's, with its symbol's in a docstring's summary ("Configuration for
+    retrying nodes." names RetryPolicy) and its entry's in an entry's first sentence."""
+    own = stems(lead_in(text))
+    if _is_summary(passage, position):
+        own |= _symbol_stems(passage.title)
+    if entry and _paragraph_at(passage.text, offset).startswith(text):
+        own |= entry
+    return Sentence(text, passage.ref, rank, position, own, context, stems(heading), entry,
+                    leaning, stems(section_title(heading or passage.heading, passage.text)))
+
+
 def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
                         symbols: Sequence[str] = ()) -> list[Sentence]:
     """Candidate sentences of ``(rank, passage)`` pairs, de-duplicated, in rank then reading
@@ -384,15 +392,8 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
                                                   or bool(entry), symbols=symbols):
                     continue
                 seen.add(key)
-                own = stems(lead_in(sentence))  # a list's items do not dilute its lead-in
-                if _is_summary(passage, position):  # "Configuration for retrying nodes." names
-                    own |= _symbol_stems(passage.title)  # RetryPolicy by its place
-                if entry and _paragraph_at(passage.text, offset).startswith(sentence):
-                    own |= entry  # an entry's first sentence names it by its place, too
-                found.append(Sentence(sentence, passage.ref, rank, position, own, context,
-                                      stems(heading_at(headings, offset)), entry, leaning,
-                                      stems(section_title(heading_at(headings, offset)
-                                                          or passage.heading, passage.text))))
+                found.append(_sentence(sentence, passage, rank, position, offset, entry,
+                                       context, heading_at(headings, offset), leaning))
                 last = (offset, offset + len(sentence))
         if found:
             break
