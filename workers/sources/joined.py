@@ -9,7 +9,12 @@ A function word (a possessive, a determiner, a negation: "my", "your", "no", "an
 of the name after it: "How do I back up my SQL database?" was searched as ``mysql`` and
 answered "Back up a MySQL state store with mysqldump ..." from the MySQL page, not from the
 page about the SQL database asked; "no body" was searched as ``nobody`` (trial 119, F3). Only a
-prefix written apart leads a joined name (:data:`NAME_LEADS`: "non blocking", "sub command").
+prefix written apart leads a joined name (:data:`NAME_LEADS`: "non blocking", "sub command"),
+and a possessive (:data:`POSSESSIVE_LEADS`) only before a word the question writes in lower
+case, as a configuration name is written ("my networks": Postfix's ``mynetworks``; "my SQL"
+names the language, not ``MySQL``): "How do I set my networks?" found no ``mynetworks`` entry
+once "my" joined nothing (trial 120, F7). A question writing "my sql" in lower case is still
+searched as ``mysql``.
 
 This module imports only the standard library.
 """
@@ -19,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["MAX_JOINED", "NAME_LEADS", "joined_in", "joined_words"]
+__all__ = ["MAX_JOINED", "NAME_LEADS", "POSSESSIVE_LEADS", "joined_in", "joined_words"]
 
 MAX_JOINED = 4
 """At most this many joined words are searched for one question."""
@@ -31,11 +36,16 @@ NAME_LEADS = frozenset({"non", "sub", "self"})
 ``nonblocking``); any other such word joins no name ("of send", "is retry"), a function word
 least of all ("my SQL" is no ``mysql``, "no body" no ``nobody``, trial 119, F3)."""
 
+POSSESSIVE_LEADS = frozenset({"my"})
+"""Possessives that lead a configuration name (Postfix's ``mynetworks``, ``myhostname``,
+``myorigin``): joined only before a word the question writes in lower case (trial 120, F7)."""
+
 
 def joined_words(question: str, core: Sequence[str]) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """The joined words of ``question``: each pair of adjacent words whose second is one of the
     ``core`` terms and whose first is another or one of :data:`NAME_LEADS` ("non blocking":
-    ``nonblocking``), joined, with the indexes of the core terms it joins.
+    ``nonblocking``), joined, with the indexes of the core terms it joins; a lead of
+    :data:`POSSESSIVE_LEADS` joins a word the question writes in lower case.
 
     Example:
         >>> joined_words("How do I configure a relay host?", ["configure", "relay", "host"])
@@ -44,13 +54,17 @@ def joined_words(question: str, core: Sequence[str]) -> tuple[tuple[str, tuple[i
         (('nonblocking', (0,)), ('blockingmode', (0, 1)), ('modeset', (1, 2)))
         >>> joined_words("How do I back up my SQL database?", ["sql", "database"])
         (('sqldatabase', (0, 1)),)
+        >>> joined_words("Which hosts do my networks hold?", ["hosts", "networks", "hold"])
+        (('mynetworks', (1,)), ('networkshold', (1, 2)))
         >>> joined_words("What are the caveats of Send?", ["caveats", "send"])
         ()
     """
-    words = _WORDS.findall(question.lower())
+    written = _WORDS.findall(question)
+    words = [w.lower() for w in written]
     out: dict[str, tuple[int, ...]] = {}
-    for first, second in zip(words, words[1:], strict=False):
-        if second not in core or first not in core and first not in NAME_LEADS:
+    for i, (first, second) in enumerate(zip(words, words[1:], strict=False)):
+        lead = first in NAME_LEADS or first in POSSESSIVE_LEADS and written[i + 1].islower()
+        if second not in core or first not in core and not lead:
             continue
         joined = first + second
         if joined not in core:
@@ -73,3 +87,4 @@ def joined_in(joined: Sequence[tuple[str, tuple[int, ...]]], text: str) -> tuple
     words = set(_WORDS.findall(text.lower()))
     found = [ends for word, ends in joined if word in words]
     return {i for ends in found for i in ends}, sum(len(ends) == 2 for ends in found)
+
