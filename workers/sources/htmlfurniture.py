@@ -145,13 +145,17 @@ Measuring the duration of async operations". "Two items or more" is ``count(li) 
 stylesheet's template (SQLite's requirements.html)."""
 
 _NAV_ID = ("/descendant::*/@id[contains(translate(., 'SIDEBRNVGATO', 'sidebrnvgato'), 'sidebar') "
-           "or contains(translate(., 'SIDEBRNVGATO', 'sidebrnvgato'), 'navigation')]")
+           "or contains(translate(., 'SIDEBRNVGATO', 'sidebrnvgato'), 'navigation')]"
+           " | /descendant::*/@class[contains(translate(., 'SIDEBR', 'sidebr'), 'sidebar')]")
 """The ids that may name a navigation block of a page's theme (Mako's ``docs-sidebar``,
 ``docs-narrow-top-navigation``: "Previous: Inheritance", "Next: The Unicode Chapter" and the
-manual's chapter list were a passage, its Top passage, trial 92, F3): furniture when its links
-are most of its text (:func:`_bar`) and it holds no page's title (:data:`_TITLED`: a header
-block holding the title stays). A docutils ``sidebar`` directive is a class, not an id: it
-stays."""
+manual's chapter list were a passage, its Top passage, trial 92, F3), and the classes that may
+name its sidebar (``sidebar``, ``sphinxsidebar``, ``md-sidebar``: a sidebar expanded under the
+current page interleaves that page's sections with the other pages' titles, so no run of it
+repeats across the folder, and "Scheduling Configuration Hooks Install Server" was quoted as
+a Top passage, trial 120, F2): furniture when its links are most of its text (:func:`_bar`)
+and it holds no page's title (:data:`_TITLED`: a header block holding the title stays). A
+docutils ``sidebar`` directive is prose, no bar: it stays."""
 
 _LINK_BOX = ("//table[tr/th or thead/tr/th][count(.//tr[td]) <= 2][.//td]"
              "[not(.//td[not(ul or ol)])][not(.//li[not(.//a)])]")

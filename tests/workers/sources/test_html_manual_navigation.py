@@ -290,6 +290,21 @@ def test_a_themes_sidebar_and_navigation_named_by_their_ids_are_not_text() -> No
     assert "A sidebar of the text itself stays" in text and "Mako Documentation" in text, text
 
 
+
+def test_a_themes_sidebar_named_by_its_class_is_not_text() -> None:
+    # trial 120, F2: a sidebar expanded under the current page (its sections' links among the
+    # other pages' titles) repeats on no other page, and "Scheduling Configuration Hooks Install
+    # Server" was a report's Top passage
+    page = html_page(
+        '<html><head><title>Backup - quill</title></head><body><div class="sidebar"><ul><li><a '
+        'href="backup.html">Backup</a><ul><li><a href="#scheduling">Scheduling</a></li></ul>'
+        '</li><li><a href="config.html">Configuration</a></li><li><a href="hooks.html">Hooks'
+        '</a></li></ul></div><div class="main"><h1>Backup</h1><h2 id="scheduling">Scheduling'
+        '</h2><p>Add the dump command to cron to back up the state every night.</p></div>'
+        '</body></html>')
+    assert "Configuration" not in page.text and "Hooks" not in page.text, page.text
+    assert "Add the dump command to cron" in page.text, page.text
+
 def test_options_man_pages_share_are_their_text_not_boilerplate(tmp_path: Path) -> None:
     # Trial 98, F2: gettext's man pages (groff's HTML) share their common options word for
     # word ("Input file syntax: -P, --properties-input", "-V, --version"), and the folder's
