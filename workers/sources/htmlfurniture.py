@@ -150,12 +150,15 @@ _NAV_ID = ("/descendant::*/@id[contains(translate(., 'SIDEBRNVGATO', 'sidebrnvga
 """The ids that may name a navigation block of a page's theme (Mako's ``docs-sidebar``,
 ``docs-narrow-top-navigation``: "Previous: Inheritance", "Next: The Unicode Chapter" and the
 manual's chapter list were a passage, its Top passage, trial 92, F3), and the classes that may
-name its sidebar (``sidebar``, ``sphinxsidebar``, ``md-sidebar``: a sidebar expanded under the
-current page interleaves that page's sections with the other pages' titles, so no run of it
-repeats across the folder, and "Scheduling Configuration Hooks Install Server" was quoted as
-a Top passage, trial 120, F2): furniture when its links are most of its text (:func:`_bar`)
-and it holds no page's title (:data:`_TITLED`: a header block holding the title stays). A
-docutils ``sidebar`` directive is prose, no bar: it stays."""
+name its sidebar (``sidebar``, ``sphinxsidebar``, ``md-sidebar``) when it links into the page
+itself (``href="#..."``: a sidebar expanded under the current page interleaves that page's
+sections with the other pages' titles, so no run of it repeats across the folder, and
+"Scheduling Configuration Hooks Install Server" was quoted as a Top passage, trial 120, F2):
+furniture when its links are most of its text (:func:`_bar`) and it holds no page's title
+(:data:`_TITLED`: a header block holding the title stays). A docutils ``sidebar`` directive
+is prose, no bar, and a box of links to other pages beside the text (SQLite's "Executive
+Summary", ``class="rightsidebar"``: "Max DB size: 281 terabytes") no expanded menu: they
+stay."""
 
 _LINK_BOX = ("//table[tr/th or thead/tr/th][count(.//tr[td]) <= 2][.//td]"
              "[not(.//td[not(ul or ol)])][not(.//li[not(.//a)])]")
@@ -192,9 +195,9 @@ def page_furniture(root: Any) -> list[Any]:
     if is_texinfo(root):
         found += texinfo(root)
     found += filter(_bar, (link.getparent() for link in bars(root)))
-    found += [block for block in (a.getparent() for a in nav_ids(root)) if _bar(block)
-              and block.tag not in ("html", "body", "main", "article")
-              and not titled(block)]
+    found += [block for block, named in ((a.getparent(), a.attrname) for a in nav_ids(root))
+              if _bar(block) and block.tag not in ("html", "body", "main", "article")
+              and not titled(block) and (named == "id" or _links_in_page(block))]
     found += [box for box in boxes(root)
               if all(_bar(cell) for cell in box.iter("td")) and _related(box)]
     return list(dict.fromkeys(found))  # one element found twice is dropped once
@@ -235,6 +238,12 @@ def _to_page(href: str) -> bool:
     """
     path = href.split("#", 1)[0].split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
     return path.rsplit(".", 1)[-1].lower() in _PAGE_SUFFIXES if "." in path else True
+
+
+def _links_in_page(element: Any) -> bool:
+    """Whether ``element`` links into its own page (an ``href`` starting ``#``): a sidebar
+    expanded under the current page lists its sections so."""
+    return any((a.get("href") or "").startswith("#") for a in element.iter("a"))
 
 
 def _bar(element: Any) -> bool:

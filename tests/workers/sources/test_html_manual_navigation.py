@@ -304,6 +304,13 @@ def test_a_themes_sidebar_named_by_its_class_is_not_text() -> None:
         '</body></html>')
     assert "Configuration" not in page.text and "Hooks" not in page.text, page.text
     assert "Add the dump command to cron" in page.text, page.text
+    # SQLite's about.html: a box of links beside the text, to other pages only, is content
+    page = html_page(
+        '<html><body><h1>About SQLite</h1><div class="rightsidebar border2px"><h4>Executive '
+        'Summary</h4><ul><li><a href="fullsql.html">Full-featured SQL</a><li>Max DB size: <a '
+        'href="limits.html">281 terabytes</a></ul></div><p>SQLite is an in-process library.'
+        '</p></body></html>')
+    assert "Max DB size: 281 terabytes" in page.text, page.text
 
 def test_options_man_pages_share_are_their_text_not_boilerplate(tmp_path: Path) -> None:
     # Trial 98, F2: gettext's man pages (groff's HTML) share their common options word for
