@@ -74,7 +74,7 @@ class HtmlPage:
     """What :func:`html_page` reads from an HTML document.
 
     Attributes:
-        title: the ``<title>`` (whitespace collapsed), or ``""``.
+        title: the ``<title>``, else the first heading (trial 121, F11), else ``""``.
         sections: ``(heading, text)`` in page order: the text before the first heading
             under heading ``""``, then one section per heading (its text starts with the heading
             itself); text paragraphs are separated by blank lines. Entry headings written as a
@@ -208,10 +208,7 @@ def html_page(source: str | bytes, to_here: Callable[[str], bool] | None = None)
     except (etree.ParserError, ValueError):
         return HtmlPage("", ())
     cut = any("Excessive depth" in e.message for e in parser.error_log)
-    head = root.find("head")
-    title_el = head.find("title") if head is not None else None
-    if title_el is None:
-        title_el = root.find(".//title")
+    title_el = root.find(".//title")  # the head's: the first in document order
     title = " ".join((title_el.text or "").split()) if title_el is not None else ""
     # before the tables are read: an index's letter bar is a table of links (its text, the
     # tail after it, stays)
@@ -232,6 +229,9 @@ def html_page(source: str | bytes, to_here: Callable[[str], bool] | None = None)
     kept = tuple((h, t) for h, t in sections if t or h)
     body = "".join(t for _h, t in kept)
     kept, paged = of_pages(kept, page_link_texts(root, to_here), body)
+    first = re.search(f"{_HEAD}[{_LEVELS}]([^{_TAIL}]+)", text)  # "<title></title>": h1-h6
+    title = title or " ".join(re.sub(f"[{_BREAK}{_LINE}{_ENTRY}]", " ", first[1]).split()
+                              if first else "")
     return HtmlPage(title, kept, link_share(links, body), cut, paged)
 
 

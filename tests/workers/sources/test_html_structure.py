@@ -112,3 +112,16 @@ def test_an_admonitions_title_labels_its_text() -> None:
     assert page.text == ("Intro text here.\n\nWarning: Do not delete the cache while running."
                          "\n\nCaution: The direct alteration of owner is reset by the next "
                          "upgrade."), page.text
+
+
+def test_a_page_with_an_empty_title_is_titled_by_its_first_heading() -> None:
+    # Trial 121, F11: git's technical/reftable.html writes "<title></title>" and was cited by
+    # its path alone; a page without a <title> at all is titled the same way
+    page = html_page("<html><head><title> </title></head><body><div><h2>reftable</h2><h3>"
+                     "Overview</h3><h4>Problem statement</h4><p>The reftable format is a "
+                     "binary format.</p></div></body></html>")
+    assert page.title == "reftable"  # not the heading of its first passage
+    assert html_page("<html><body><h1>Zorblax guide</h1><p>Text.</p></body></html>"
+                     ).title == "Zorblax guide"
+    assert html_page("<html><head><title>Kept</title></head><body><h1>Other</h1><p>T.</p>"
+                     "</body></html>").title == "Kept"
