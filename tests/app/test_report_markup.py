@@ -55,3 +55,16 @@ def test_a_type_written_as_a_tag_is_shown_as_code_and_stays_inert() -> None:
     html = MarkdownIt("commonmark").render(md)
     assert "data <code>&lt;any&gt;</code> a chunk" in html, html
     assert not re.search(r"<(b|script|img)\b", html), html
+
+
+def test_a_placeholder_in_prose_is_one_code_span_of_single_backticks() -> None:
+    # Trial 121, F11: "pop [--index] [-q|--quiet] [``<stash>``]": the report's own code spans
+    # (its thread, its refs) were counted as runs a placeholder's fence must not match
+    claim = "pop [--index] [<stash>]: Remove a single stashed state from the stash list."
+    found = item("finding", claim, "git-stash.html#8", title="git-stash(1)")
+    asked = "What does stash pop remove?"
+    md = render_markdown(data([row("analyst", asked, [found])], topic=asked,
+                              sub_questions=[asked]))
+    assert "pop [--index] [`<stash>`]: Remove" in md, md
+    html = MarkdownIt("commonmark").render(md)
+    assert "[<code>&lt;stash&gt;</code>]" in html, html

@@ -56,7 +56,7 @@ def test_a_later_passage_of_a_section_is_labelled_by_its_heading() -> None:
     syntax = ("redirect location <loc> [code <code>] <option> [{if | unless} <condition>] / "
               "redirect prefix <pfx> [code <code>] <option> [{if | unless} <condition>]")
     line = _labelled("HAProxy version 2.6 - Configuration Manual", syntax, text)
-    assert line.startswith("- redirect location ``<loc>`` [code ``<code>``]"), line
+    assert line.startswith("- redirect location `<loc>` [code `<code>`]"), line
 
 
 def test_a_heading_that_tells_no_more_than_the_title_leaves_the_title() -> None:

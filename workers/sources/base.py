@@ -217,19 +217,23 @@ def inert_markdown(text: str) -> str:
 
     Example:
         >>> inert_markdown("<script>x</script> [a](javascript:y) `<b>` and 1 < 2")
-        '``<script>``x&lt;/script> [a]\\(javascript:y) `<b>` and 1 < 2'
+        '`<script>`x&lt;/script> [a]\\(javascript:y) `<b>` and 1 < 2'
         >>> inert_markdown("data <any> a chunk; <img src=x onerror=y>")
         'data `<any>` a chunk; &lt;img src=x onerror=y>'
+        >>> inert_markdown("`a.md#1` pop [<stash>]"), inert_markdown("a ` run, [<stash>]")
+        ('`a.md#1` pop [`<stash>`]', 'a ` run, [``<stash>``]')
     """
-    # a tag shown as code is fenced by a backtick run of a length no run of the text has: none
-    # of them (one left unclosed) can close it or be closed by it (CommonMark 6.1)
-    runs = {len(run) for run in _BACKTICKS.findall(text)}
+    # a tag shown as code is fenced by a backtick run of a length no run left unclosed has:
+    # none can close it or be closed by it (CommonMark 6.1); a closed span's runs are its own
+    # (counted too, a report's code spans fenced every ``<stash>`` in two: trial 121, F11)
+    spans = list(_CODE_SPANS.finditer(text))
+    pieces = [text[a:b] for a, b in zip([0] + [s.end() for s in spans],
+                                        [s.start() for s in spans] + [len(text)], strict=True)]
+    runs = {len(run) for piece in pieces for run in _BACKTICKS.findall(piece)}
     fence = "`" * next(n for n in range(1, len(runs) + 2) if n not in runs)
-    out, at = [], 0
-    for span in _CODE_SPANS.finditer(text):
-        out += [_inert(text[at:span.start()], fence), span.group(0)]
-        at = span.end()
-    out.append(_inert(text[at:], fence))
+    out = [_inert(pieces[0], fence)]
+    for span, piece in zip(spans, pieces[1:], strict=True):
+        out += [span.group(0), _inert(piece, fence)]
     return "".join(out)
 
 
