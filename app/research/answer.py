@@ -57,7 +57,7 @@ from app.research.sentence_kinds import (
     subject_of,
 )
 from app.research.signposts import is_signpost
-from app.research.text import clip
+from app.research.text import bullet, clip
 from app.research.topics import compare_parts, topic_kind
 from app.research.versions import asks_version, history_row, version_label
 from workers.sources.entries import entry_led
@@ -171,7 +171,7 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
             line = definition_line(f)
             if label := version_label(data.asked, line, headings.get(str(f.get("ref")), "")):
                 line = f"{label}: {line}"
-            lines.append(f"- {clip(line, _LINE)} [{cites.cite(f)}]")
+            lines.append(bullet(line, f"[{cites.cite(f)}]", _LINE))
         if shown is not None:
             shown.update(claim_key(f) for f in chosen)
         return [*lines, ""]
@@ -355,7 +355,7 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
         shown.update((" ".join(s.split()).lower(), top["ref"]) for s in (said, whole))
     if about:  # an entry's own line names itself ("request_timeout (float) – ...")
         label = "" if entry_led(said) else f"{shown_label(top)}: "
-        return f"- {label}{said} [{cites.cite(top)}]"
+        return bullet(f"{label}{said}", f"[{cites.cite(top)}]", 2 * _LINE)
     # said so: a passage on another subject is no answer to this one
     none = "names" if not naming else "is about"
     return (f"- _No sentence retrieved {none} {describe_terms(subject)}; the closest "

@@ -11,7 +11,7 @@ from app.llm.offline.sentences import heading_of
 from app.research.caveat_shapes import defaulted, described, plain, pointer
 from app.research.citations import Citations, claim_key, items, once, said
 from app.research.rows import ok_items
-from app.research.text import clip, wording
+from app.research.text import bullet, clip, wording
 from app.research.versions import history_row
 
 __all__ = ["ASKS_CAUTION", "CAUTION", "HARM", "WARNING", "asked_harm", "caution_claims",
@@ -356,7 +356,7 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
     elif (caveats or quoted) and not unsaid:
         lines.append(f"- {_ANSWER_QUOTES}")
     elif caveats:
-        lines += [f"- {clip(c['text'], _LINE)} [{cites.cite(c)}]" for c in unsaid]
+        lines += [bullet(c['text'], f"[{cites.cite(c)}]", _LINE) for c in unsaid]
     elif failed and not found:
         lines.append(f"- Unavailable (worker failed: {failed}): no caveats came back; "
                      "see Failures.")
@@ -380,7 +380,7 @@ def _headed_lines(rows: Sequence[dict[str, Any]], cites: Citations,
                   cited=cites.numbers)
     if headed:
         unsaid = [f for f in headed if not said(f, answered)]
-        return ([f"- {clip(f['text'], _LINE)} [{cites.cite(f)}]" for f in unsaid]
+        return ([bullet(f['text'], f"[{cites.cite(f)}]", _LINE) for f in unsaid]
                 or [f"- {_ANSWER_QUOTES}"])
     ref, heading = next(iter(limits.items()))
     number = cites.numbers[cites.passages[ref].document_key]

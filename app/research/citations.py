@@ -18,7 +18,7 @@ from app.llm.offline.sentences import (
 from app.llm.offline.words import stems
 from app.research.lead_ins import lead_in_alone, with_its_code
 from app.research.rows import ok_items
-from app.research.text import ELLIPSIS, clip, wording
+from app.research.text import ELLIPSIS, clip, clip_quote, wording
 from state import ItemKind
 from workers.sources import Passage
 from workers.sources.base import code_span, group_by_document
@@ -162,13 +162,13 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
     cut = tail and prose[0].split()[0].lower() in STOPWORDS
     named = _most_named(_shown_alone(body, prose[1:] if cut else prose), about)
     if named:
-        return clip(with_its_code(body, _with_next(body, named, prose), limit), limit)
+        return clip_quote(with_its_code(body, _with_next(body, named, prose), limit), limit)
     if prose:
         if tail:
             return clip(prose[1], limit) if len(prose) > 1 else clip(ELLIPSIS + prose[0], limit)
         first = next((p for p in prose if not p.rstrip().endswith("?")
                       and not lead_in_alone(body, p)), prose[0])
-        return clip(with_its_code(body, first, limit), limit)
+        return clip_quote(with_its_code(body, first, limit), limit)
     lines = code_lines(body if body.strip() else text)
     start = _most_named_line(lines, about)
     lead = ELLIPSIS if start else ""  # shown from the line asked: what is before, left out

@@ -352,7 +352,7 @@ section, for example timeout = 120." (shown under its name however it names it, 
 def definition_line(item: dict[str, Any]) -> str:
     """The text an Answer shows for ``item``: a definition that does not name its symbol as it
     is written is shown under the name (``"`BaseCheckpointSaver`: Base class for ..."``); any
-    other item's text as it is.
+    other item's text as it is (one line, but a code block keeps its lines: trial 121, F6).
 
     Example:
         >>> definition_line({"text": "A message to send to a node.", DEFINES: "Send"})
@@ -361,7 +361,8 @@ def definition_line(item: dict[str, Any]) -> str:
         '`timeout`: Set it in [remote], as timeout = 9.'
     """
     name = item.get(DEFINES)
-    text = " ".join(str(item["text"]).split())
+    text = item["text"].strip() if re.search(r"\n[ \t]*(?:```|~~~)", str(item["text"])) \
+        else " ".join(str(item["text"]).split())
     if not name or (re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text)
                     and not LEANS.match(text)):
         return text  # named as written: "send to a node" does not name ``Send``

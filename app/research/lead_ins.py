@@ -20,19 +20,20 @@ def lead_in_alone(body: str, sentence: str) -> bool:
 
 def with_its_code(body: str, sentence: str, limit: int | None = None) -> str:
     """``sentence`` and, when it ends with no mark and a fenced block follows it in ``body``,
-    that code as a code span: "... can be found by" said nothing without its ``R CMD config``
-    lines (trial 51, N2). Within ``limit`` characters (None: all of it), the code is shown by
-    whole statements (a doctest's ``>>>`` and its ``...`` lines are one), an ellipsis after
-    the span for the rest, never cut inside one ("`>>> from lxml.cssselect import
-    CSSSelector >>>…`", trial 98, F5; a shell line ending in "\\" goes on: "`$ pyperf timeit
-    --rigorous \\` …", trial 109, F8); none fits, the sentence alone.
+    that code: "... can be found by" said nothing without its ``R CMD config`` lines (trial
+    51, N2). A line of code is a code span; code of several lines is the fenced block itself,
+    its lines kept (:func:`app.research.text.bullet` shows it under its bullet: "When using
+    Application Factories: `from flask import Flask, render_template def page_not_found(e):
+    return ...`" could be neither read nor copied, trial 121, F6). Within ``limit`` characters
+    (None: all of it), a line is shown by whole statements, an ellipsis after the span for the
+    rest; none fits, the sentence alone.
 
     Example:
         >>> with_its_code("It is found by\\n\\n```\\nR CMD config\\n```", "It is found by")
         'It is found by `R CMD config`'
-        >>> with_its_code("Try:\\n\\n```\\n>>> a = 1\\n>>> b = (a +\\n... 2)\\n```", "Try:", 30)
-        'Try: `>>> a = 1` …'
-        >>> shell = "Run:\\n\\n```\\n$ pyperf \\\\\\n  --rigorous -s 'import x'\\n```"
+        >>> with_its_code("Try:\\n\\n```\\n>>> a = 1\\n>>> b = 2\\n```", "Try:", 30)
+        'Try:\\n\\n```\\n>>> a = 1\\n>>> b = 2\\n```'
+        >>> shell = "Run:\\n\\n```\\n$ pyperf timeit --rigorous -s 'import x'\\n```"
         >>> with_its_code(shell, "Run:", 30)
         'Run:'
     """
@@ -42,6 +43,8 @@ def with_its_code(body: str, sentence: str, limit: int | None = None) -> str:
     block = FENCED_AFTER.match(body, end + len(sentence))
     if block is None:
         return sentence
+    if sum(bool(line.strip()) for line in block["code"].splitlines()) > 1:
+        return f"{sentence}\n\n{block.group(0).strip()}"  # its lines kept: trial 121, F6
     statements: list[str] = []
     for line in (" ".join(line.split()) for line in block["code"].splitlines()):
         if line and statements and (line.startswith("...") or statements[-1].endswith("\\")

@@ -38,7 +38,7 @@ from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
 from app.research.settling import settle, trim_side_documents
 from app.research.signposts import stated
-from app.research.text import clip, clip_middle, visible_text, wording
+from app.research.text import bullet, clip, clip_middle, visible_text, wording
 from workers.sources.base import code_span, inert_markdown
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
@@ -206,7 +206,7 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     lines: list[str] = []
     if findings:
         lines += ["Findings:", ""]
-        lines += [f"- {clip(definition_line(f), _LINE)} [{cites.cite(f)}]" for f in findings]
+        lines += [bullet(definition_line(f), f"[{cites.cite(f)}]", _LINE) for f in findings]
         lines.append("")
     shown = {wording(text) for text, _ref in listed} | cautions
     about = subject_terms(question, rows)
@@ -217,8 +217,8 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     passages = passages[:3]
     if passages:  # each shown by its sentence naming the most of the question's subject
         lines += ["Top passages:", ""]
-        lines += [f"- {shown_label(p)}: {_excerpt(unlabelled(p), about=about)} "
-                  f"[{cites.cite(p)}]" for p in passages]
+        lines += [bullet(f"{shown_label(p)}: {_excerpt(unlabelled(p), about=about)}",
+                         f"[{cites.cite(p)}]", 2 * _LINE) for p in passages]  # clipped
         lines.append("")
         listed.update((_excerpt_claim(p, about), p["ref"]) for p in passages)
     if lines:

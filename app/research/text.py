@@ -14,8 +14,10 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["BIDI_CONTROLS", "ELLIPSIS", "clip", "clip_middle", "utf8_problem", "visible",
-           "visible_text", "wording"]
+from workers.sources.base import code_span
+
+__all__ = ["BIDI_CONTROLS", "ELLIPSIS", "bullet", "clip", "clip_middle", "clip_quote",
+           "utf8_problem", "visible", "visible_text", "wording"]
 
 BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Invisible characters that reorder how text is displayed (the "Trojan Source" family)."""
@@ -28,6 +30,13 @@ _FENCE_OPEN = re.compile(r"^[ \t]*(?:```|~~~)[^\n`]*$", re.MULTILINE)
 """A fenced block's fence line, its info string with it: on one line, a block is a code span
 only with backticks and without the language ("```sh pip install" read as the command ``sh
 pip install``; a ``~~~`` block joined onto a line was no code at all: trial 52, F8 and F9)."""
+_FENCED = re.compile(
+    r"^[ \t]*(?P<fence>`{3,}|~{3,})[^\n`]*\n(?P<code>.*?)\n[ \t]*(?P=fence)[ \t]*$",
+    re.MULTILINE | re.DOTALL)
+"""A closed fenced block: on one line, the code span of its code (:func:`code_span`: "Finally,
+run ``` $ git bisect reset ``` to ...", three backticks inline, trial 121, F11)."""
+_BLOCK_LINES = 12
+"""The most lines of a block a bullet shows (:func:`bullet`); the rest is an ellipsis."""
 
 
 def clip(text: Any, limit: int) -> str:
@@ -51,7 +60,7 @@ def clip(text: Any, limit: int) -> str:
         >>> clip("abcdef", 4), clip("the variable names", 14)
         ('abc…', 'the variable…')
         >>> clip("Run\\n\\n~~~sh\\npip install foo\\n~~~\\n\\nfirst.", 60)
-        'Run ``` pip install foo ``` first.'
+        'Run `pip install foo` first.'
 
     A code span the cut leaves open is closed after the ellipsis (pytest's "... if necessary:
     `import psutil…" left the rest of the report's line as code, trial 79, F7):
@@ -61,7 +70,10 @@ def clip(text: Any, limit: int) -> str:
     """
     if limit < 1:
         raise ValueError(f"clip needs a limit of at least 1 character, got {limit}")
-    flat = " ".join(_FENCE_OPEN.sub("``` ", str(text)).split())
+    flat = str(text)
+    if "```" in flat or "~~~" in flat:
+        flat = _FENCE_OPEN.sub("``` ", _FENCED.sub(_span_of, flat))
+    flat = " ".join(flat.split())
     if len(flat) <= limit:
         return flat
     cut, closer = flat[: limit - 1], ""
@@ -71,6 +83,66 @@ def clip(text: Any, limit: int) -> str:
             cut = cut[:space]
         closer = "`" * _open_span(cut.rstrip())
     return cut.rstrip() + ELLIPSIS + closer
+
+
+def _span_of(block: re.Match[str]) -> str:
+    return code_span(" ".join(block["code"].split()))
+
+
+def _quoted_block(text: str) -> re.Match[str] | None:
+    """The first closed fenced block of ``text`` that holds more than one line of code."""
+    return next((b for b in _FENCED.finditer(text) if "\n" in b["code"].strip("\n")), None)
+
+
+def clip_quote(text: Any, limit: int) -> str:
+    """:func:`clip`, but a quote of code of several lines keeps them: the text before the first
+    such fenced block is clipped to ``limit``, the block follows as it is (for :func:`bullet`),
+    what follows it is left out. Python's "def page_not_found(e): return ..." squashed onto
+    one line could be neither read nor copied (trial 121, F6).
+
+    Example:
+        >>> clip_quote("Use:\\n\\n```\\na = 1\\nb = 2\\n```\\n\\nThen.", 9)
+        'Use:\\n\\n```\\na = 1\\nb = 2\\n```'
+        >>> clip_quote("Use:\\n\\n```\\na = 1\\n```", 40)
+        'Use: `a = 1`'
+    """
+    text = str(text)
+    block = _quoted_block(text)
+    if block is None:
+        return clip(text, limit)
+    return f"{clip(text[:block.start()], limit)}\n\n{block.group(0).strip()}".lstrip()
+
+
+def bullet(text: Any, mark: str, limit: int) -> str:
+    """A report's bullet of ``text`` cited by ``mark`` (``"[2]"``): ``- text [2]`` on one line
+    (:func:`clip`), but a block of several lines of code it quotes is kept as a fenced block
+    under the bullet's line, its lines and indentation as its source writes them, at most
+    :data:`_BLOCK_LINES` of them; its text after the block follows it, clipped (trial 121, F6).
+
+    Example:
+        >>> print(bullet("Use:\\n\\n```\\ndef f(e):\\n    return 1\\n```\\n\\nto go.", "[1]", 80))
+        - Use: [1]
+        <BLANKLINE>
+          ```
+          def f(e):
+              return 1
+          ```
+        <BLANKLINE>
+          to go.
+    """
+    text = str(text)
+    block = _quoted_block(text)
+    if block is None:
+        return f"- {clip(text, limit)} {mark}".rstrip()
+    lines = block["code"].strip("\n").split("\n")
+    lines = lines[:_BLOCK_LINES] + ([ELLIPSIS] if len(lines) > _BLOCK_LINES else [])
+    fence = "`" * max([3, *(len(run) + 1 for run in re.findall(r"`+", block["code"]))])
+    code = "\n".join(f"  {line}".rstrip() for line in lines)
+    lead = clip(text[:block.start()], limit)
+    out = f"- {lead} {mark}\n\n  {fence}\n{code}\n  {fence}" if lead else (
+        f"- {fence}\n{code}\n  {fence}\n\n  {mark}")
+    rest = clip(text[block.end():], limit) if text[block.end():].strip() else ""
+    return f"{out}\n\n  {rest}" if rest else out
 
 
 def _open_span(text: str) -> int:
