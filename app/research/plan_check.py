@@ -25,11 +25,18 @@ from app.settings.checks import check_as_of
 from app.settings.config import ROUNDS_BOUND
 from workers.registry import WEB_WORKER_NAMES
 
-__all__ = ["BadPlan", "check_plan", "envelope_edit_problem", "plan_problem", "round_of",
-           "round_problem", "routing_problem", "this_run", "topic_edit_problem"]
+__all__ = ["MOST_ROUND", "BadPlan", "check_plan", "envelope_edit_problem", "plan_problem",
+           "round_of", "round_problem", "routing_problem", "this_run", "topic_edit_problem"]
 
 EDITED = "was the state edited? edit it again with update_state"
 """The way on from a plan a state edit broke, for any client; a caller adds how to start anew."""
+
+MOST_ROUND = 2**53 - 1
+"""The highest round a thread dispatches in: the largest whole number a JSON client (Studio's
+JavaScript) reads exactly, far below the results database's ``bigint`` (2**63 - 1), so a run
+that starts at it still has rounds to run. An edit giving an envelope round 2**63 - 1 was
+accepted, and every later run of the thread ran its tasks, then failed on its own round 2**63
+(trial 122, F1)."""
 
 
 class BadPlan(DomainError, ValueError):

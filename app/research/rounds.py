@@ -16,7 +16,7 @@ from typing import Any
 
 from langgraph.types import Send
 
-from app.research.plan_check import EDITED, BadPlan, round_problem, routing_problem
+from app.research.plan_check import EDITED, MOST_ROUND, BadPlan, round_problem, routing_problem
 from app.research.plan_check import round_of as _round
 from app.research.plan_check import this_run as _this_run
 from app.research.topics import compare_parts, main_question, topic_kind
@@ -24,12 +24,10 @@ from app.settings.config import ROUNDS_BOUND
 from state import KEPT, ResearchState, Routing, Task, attempt_failed, make_envelope_id
 
 __all__ = [
-    "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "WAVES_PER_ROUND", "WAVE_TASKS",
+    "MISSING_ROW", "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "WAVES_PER_ROUND", "WAVE_TASKS",
     "NextRound", "current_envelopes", "dropped_all", "fan_out", "first_round", "first_wave",
     "highest_round", "kept_notes", "new_round", "next_round", "pending_tasks", "recursion_limit",
-    "round_in_run", "routing_of",
-    "MISSING_ROW", "run_outcome", "wave", "waves",
-]
+    "round_in_run", "routing_of", "run_outcome", "wave", "waves"]
 
 def highest_round(state: Mapping[str, Any]) -> int:
     """The highest ``round`` the thread has seen: its ``round`` channel or any envelope's (0 for
@@ -46,13 +44,19 @@ def new_round(state: Mapping[str, Any]) -> int:
     thread, as the envelope reducer's stale-echo rule needs (docs/architecture.md, "The reducer
     rules", rule 7): a write of a lower round than its envelope's would change nothing.
 
+    Raises:
+        BadPlan: the thread saw round :data:`~app.research.plan_check.MOST_ROUND` (an edit).
+
     Example:
         >>> new_round({"round": 2, "envelopes": [{"round": 1}, {"round": 3}]})
         4
         >>> new_round({})
         1
     """
-    return highest_round(state) + 1
+    if (highest := highest_round(state)) >= MOST_ROUND:
+        raise BadPlan(f"the thread's highest round, {highest}, leaves no round to run: at "
+                      f"most {MOST_ROUND} ({EDITED}, or start a new thread)")
+    return highest + 1
 
 
 def routing_of(state: Mapping[str, Any], workers: Sequence[str],

@@ -254,6 +254,26 @@ def test_an_edit_putting_round_before_the_runs_first_round_is_refused_as_it_is_m
         graph.invoke(None, fork, context=RunContext(rounds=1))
 
 
+
+def test_an_edit_to_the_highest_round_refuses_the_rerun_before_any_task_runs(served):
+    # trial 122, F1: an envelope's round edited to 2**63 - 1 was accepted; every later run of
+    # the thread ran all its tasks, then failed on its own round 2**63, and an edit could no
+    # longer lower the rounds the failed runs had written
+    from state import delete_envelope
+
+    graph, config, data, _ = served
+    before, envelope = _rows(data), graph.get_state(config).values["envelopes"][0]
+    graph.update_state(config, {"envelopes": [
+        {"envelope_id": envelope["envelope_id"], "round": 2**63 - 1}]}, as_node="report")
+    with pytest.raises(BadPlan, match=r"highest round, 9223372036854775807, leaves no round"):
+        graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=RunContext(rounds=1))
+    values = graph.get_state(config).values
+    assert values["round"] < 2**53 and _rows(data) == before  # plan wrote nothing, ran nothing
+    graph.update_state(config, {"envelopes": [delete_envelope(envelope["envelope_id"])]},
+                       as_node="report")
+    graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config, context=RunContext(rounds=1))
+    assert _rows(data) == before
+
 @pytest.mark.parametrize(("as_of", "says"), [
     ("1999-13-01", "as_of '1999-13-01': there is no such date (there is no month 13)"),
     ("../../etc", "as_of must be a date written YYYY-MM-DD, got '../../etc'"),
