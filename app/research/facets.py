@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from app.research.asked_actions import asked_action
 from app.research.phrasing import second_person, shape
 from app.research.topics import main_question
 
@@ -277,6 +278,9 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
         first = phrase.split()[0].lower()
         verb = n == 0 and kind == "how" and first not in (
             "a", "an", "the", "my", "your", *_ASKING)  # "How do you How hot ...?" (trial 52)
+        if verb and (action := asked_action(phrase)) != phrase:  # not "How do you Can you
+            subject = subject.replace(phrase, action or phrase, 1)  # write ...?" (trial 121)
+            phrase, verb = action or phrase, action is not None
         if _POINTS_OUT.search(phrase) or (n == 0 and kind == "why"):  # "sending them to the
             continue  # browser"; a why-question's clause, "quillsync use so much bandwidth"
         if n == 0 and (not verb or shape(phrase) != "verb") and _CLAUSE_VERB.search(phrase):

@@ -121,3 +121,27 @@ def test_the_sides_of_the_x_and_y_things_share_their_noun() -> None:
         "What is the -v flag?", "What is the -q flag?"]
     assert offline_plan("the checkpointer and memory stores")[1:] == [
         "What is the checkpointer?", "What are memory stores?"]  # nouns: two things
+
+
+def test_a_facet_asks_the_action_without_the_words_that_ask_it() -> None:
+    # trial 121, F3: Flask's "Can I write my views with async def?" planned "How do you Can
+    # you write your views?", shown as the report's heading "## 2. How do you Can you ..."
+    assert offline_plan("Can I write my views with async def?")[1:] == [
+        "How do you write your views?", "What is async def?"]
+    assert offline_plan("Can I run my app with gunicorn workers?")[1] == "How do you run your app?"
+    assert offline_plan("Can I define my routes using async def?")[1] == (
+        "How do you define your routes?")
+    # the other wrappers a how-question's subject keeps: a wish, a request, a gerund
+    for topic in ("I want to run my app with gunicorn workers",
+                  "Show me how to run my app with gunicorn workers",
+                  "Tell me how to run my app with gunicorn workers",
+                  "running my app with gunicorn workers"):
+        assert offline_plan(topic)[1] == "How do you run your app?", topic
+    # yes/no questions of other openers were never wrapped: asked as they are, or not at all
+    assert offline_plan("Should I sign my commits with GPG keys?")[1:] == [
+        "Should I sign my commits?", "What are GPG keys?"]
+    for topic in ("Is it possible to run my app via gunicorn workers?",
+                  "Could I deploy my app using docker containers?",
+                  "May I sign my tags by ssh keys?", "Do I need to run my app with gunicorn?",
+                  "Can I not run my app with gunicorn workers?"):
+        assert not any(q.startswith("How do you") for q in offline_plan(topic)), topic
