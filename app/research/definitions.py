@@ -15,10 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.llm.offline.sentences import first_summary, summary_line
-from app.research.citations import claim_key, items, once, said
+from app.research.citations import items
 from app.research.reference import definition_term, entry_heading, written_names
 from app.research.relevance import topic_terms
-from app.research.topics import topic_kind
 from workers.sources import Passage
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import (
@@ -30,11 +29,11 @@ from workers.sources.entries import (
     signature_name,
 )
 from workers.sources.names import NameKey, name_keys, named_symbols
-from workers.sources.query import mentions, symbol_name
+from workers.sources.query import symbol_name
 from workers.sources.texinfo_defs import c_declaration
 
-__all__ = ["LEANS", "definition_line", "definitions", "entry_definition", "facet_findings",
-           "own_symbol", "passage_entries", "plain_name"]
+__all__ = ["LEANS", "definition_line", "definitions", "entry_definition", "own_symbol",
+           "passage_entries", "plain_name"]
 
 DEFINES = "defines"
 """The key of a definition item that holds the name of the symbol it defines."""
@@ -367,34 +366,3 @@ def definition_line(item: dict[str, Any]) -> str:
                     and not LEANS.match(text)):
         return text  # named as written: "send to a node" does not name ``Send``
     return f"`{name}`: {text}"
-
-
-_WHAT_IS = re.compile(r"^what\s+(?:is|are)\s+(?:meant\s+by\s+)?(?P<thing>[^?]+)\??$",
-                      re.IGNORECASE)
-"""A question asking what one thing is: "What is Send?", "What are reducers?"."""
-_THING_WORDS = 3
-"""The most words of the thing a "What is X?" facet asks about: a longer one asks more."""
-
-
-def facet_findings(question: str, rows: Sequence[dict[str, Any]], found: list[dict[str, Any]],
-                   listed: set[tuple[str, str]]) -> tuple[list[dict[str, Any]], bool]:
-    """What a later section asking what one thing is ("What is Send?") shows of ``found``, its
-    findings: the thing's definition (:func:`definitions`) when no bullet above
-    (``listed``, claim keys) shows it, then the findings that name it (every word of it) or
-    define it; and whether one of those is shown above already. Any other question (one that
-    asks more than what a thing of at most :data:`_THING_WORDS` words is): ``found`` as it
-    is, and False.
-
-    When the definition went to the Answer ("Send vs reducers"), "What is Send?" showed what
-    was left, sentences on its timeout parameter: such a section is folded into the Notes.
-    """
-    asked = _WHAT_IS.match(" ".join(question.split()))
-    terms = topic_terms(asked.group("thing")) if asked else []
-    if topic_kind(question) != "what" or not 0 < len(terms) <= _THING_WORDS:
-        return found, False
-    defined = {claim_key(d): d for d in definitions([(question, rows)], question)[:1]}
-    on = [defined.get(claim_key(f), f) for f in found
-          if claim_key(f) in defined or len(mentions(terms, str(f["text"]))) == len(terms)]
-    above = any(said(item, listed) for item in [*defined.values(), *on])
-    fresh = [d for d in defined.values() if not said(d, listed)]
-    return once([*fresh, *on]), above

@@ -11,13 +11,14 @@ report's Notes section can call it on the same list.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from app.research.rows import ok_items
+from app.research.text import clip
 from state import ITEM_KINDS
 
-__all__ = ["coalesce_notes", "too_large", "unknown_kind_notes"]
+__all__ = ["coalesce_notes", "folded_notes", "too_large", "unknown_kind_notes"]
 
 _ROUND_NOTE = re.compile(r"round (\d+): re-dispatching (\d+) failed task\(s\)")
 """The note the ``route`` node writes each time it sends failed tasks again."""
@@ -116,3 +117,25 @@ def unknown_kind_notes(rows: Sequence[dict[str, Any]]) -> list[str]:
             found[key] = found.get(key, 0) + 1
     return [f"{n} item(s) of {worker} have the kind {kind}, which the report has no section "
             f"for ({', '.join(ITEM_KINDS)}): not shown" for (worker, kind), n in found.items()]
+
+
+def folded_notes(folded: Sequence[str], settled_out: Collection[str]) -> list[str]:
+    """The Notes' lines naming the sub-questions the report shows no section for (``folded``),
+    each with its reason: those whose documents the report does not cite (``settled_out``:
+    it cites stronger ones, as a note above says), then those whose section would repeat the
+    report. The second reason alone named "What is a ledger?" whose
+    only passage, "A ledger is a book of accounts.", was not cited: the report said nothing of
+    a ledger (trial 121, F8).
+
+    Example:
+        >>> folded_notes(["What is a ledger?", "How do you run your app?"], {"What is a ledger?"})
+        ['Not shown as sections, as the documents their searches found are not cited (see \
+above): "What is a ledger?"', 'Not shown as sections, as they would repeat the report: "How do \
+you run your app?"']
+    """
+    left = [q for q in folded if q in settled_out]
+    said = [q for q in folded if q not in settled_out]
+    reasons = (("the documents their searches found are not cited (see above)", left),
+               ("they would repeat the report", said))
+    return [f"Not shown as sections, as {why}: " + "; ".join(f"\"{clip(q, 120)}\"" for q in qs)
+            for why, qs in reasons if qs]

@@ -27,10 +27,11 @@ from app.research.citations import excerpt as _excerpt
 from app.research.citations import headings_only, within
 from app.research.citations import items as _items
 from app.research.citations import once as _once
-from app.research.definitions import definition_line, facet_findings
+from app.research.definitions import definition_line
 from app.research.evidence import document_of, retrieval, used_documents
+from app.research.facet_sections import facet_answered, facet_findings
 from app.research.labels import shown_label
-from app.research.notes import coalesce_notes, unknown_kind_notes
+from app.research.notes import coalesce_notes, folded_notes, unknown_kind_notes
 from app.research.own import caveat_own, entry_own, subject_own, subject_terms
 from app.research.reference import unlabelled
 from app.research.relevance import Relevance, judge, missing_note
@@ -188,8 +189,8 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
     its cautionary claims; no section repeats the Caveats' ``cautions``. None when its search
     found something, but nothing the report does not show elsewhere: a facet whose search finds
     the topic's passages again repeated the first section's best finding, and a limitations
-    section the Caveats (issue 19); unless none of it answers a question asking a default or a
-    measure (:func:`section_answer`)."""
+    section the Caveats (issue 19); unless none of it answers a question asking a default, a
+    measure (:func:`section_answer`) or, later, what a thing is (:func:`facet_answered`)."""
     shares = retrieval(rows := data.rows_of(question))
     lead, answered = section_answer(question, rows, listed)  # a Default: row, asked for one
     named = subject_own(data, question, stated(_items(rows, question, "finding")))
@@ -223,7 +224,9 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         listed.update((_excerpt_claim(p, about), p["ref"]) for p in passages)
     if lines:
         return lines
-    if above:  # its answer is quoted above: folded into the Notes, no placeholder section
+    if later and question not in data.settled_out:  # its documents cited: is it answered?
+        answered = answered and facet_answered(question, rows, listed)  # trial 121, F8
+    if above and answered:  # its answer is quoted above: folded into the Notes, no section
         return None
     if failed:
         return [f"- Unavailable (worker failed: {failed}); see Failures.", ""]
@@ -330,10 +333,7 @@ def _render(data: ReportInput) -> str:
                           cautions, answered, lambda found: caveat_own(data, found))
     # the topic's own question is what the Answer answers: named, it read as dropped
     folded = folded if data.replaced else [q for q in folded if q != data.sub_questions[0]]
-    if folded:
-        shown = "; ".join(f"\"{clip(q, 120)}\"" for q in folded)
-        data = dataclasses.replace(data, notes=[
-            *data.notes, f"Not shown as sections, as they would repeat the report: {shown}"])
+    data = dataclasses.replace(data, notes=[*data.notes, *folded_notes(folded, data.settled_out)])
     lines += _closing_lines(data, errors)
     lines += ["## Sources", ""]
     lines += cites.lines() or ["No sources were cited."]
@@ -351,7 +351,6 @@ def _dropped_report(data: ReportInput) -> str:
     lines += _closing_lines(data, [])
     lines += ["## Sources", "", "No sources were cited."]
     return "\n".join(lines).rstrip() + "\n"
-
 
 
 def _header_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:
