@@ -245,7 +245,8 @@ def _sections(data: ReportInput, cites: _Citations, errors: list[dict[str, Any]]
     that found nothing the report does not show elsewhere (:func:`_section_lines`; the Answer's
     claims, ``answered``, included), or whose section would say what one above says, the
     Answer's lines (``answer``) included ("No passage retrieved for this question mentions ..."
-    under each sub-question of an off-topic run, "No sourced answer was found" under it)."""
+    under each sub-question of an off-topic run, "No sourced answer was found" under it); not
+    the line that none of it answers its question, said of that question alone (trial 121)."""
     listed = set(answered)  # each claim is shown once, where it first appears
     quoted = used_documents(data.rows)
     lines: list[str] = []
@@ -262,8 +263,8 @@ def _sections(data: ReportInput, cites: _Citations, errors: list[dict[str, Any]]
             body = _section_lines(data, question, cites, listed,
                                   _failed_workers(errors, question), quoted, later=index > 0,
                                   cautions=cautions)
-        if body is None or tuple(body) in said:  # nothing new, or a line said already
-            folded.append(question)
+        if body is None or (tuple(body) in said and body[0] != UNANSWERED):  # nothing new, or
+            folded.append(question)  # a line said already (not that none of it answers it)
             continue
         said.add(tuple(body))
         lines += [f"## {index + 1 - len(folded)}. {clip(question, 300)}", "", *body]

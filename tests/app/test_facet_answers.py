@@ -61,6 +61,12 @@ def test_a_facet_whose_found_passage_is_quoted_in_another_section_is_not_said_an
         "How do git merge and git rebase differ?", facet]))
     assert f'"{facet}"' not in _notes(md), md
     assert f". {facet}\n" in md, md
+    # two facets neither of which the report answers: each says so, none "would repeat" it
+    rows.append(row("docs_search", "What is git merge?", [quoted]))
+    md = render_markdown(data(rows, topic=topic, sub_questions=[
+        "How do git merge and git rebase differ?", "What is git merge?", facet]))
+    assert "would repeat the report" not in _notes(md), md
+    assert f". {facet}\n" in md and ". What is git merge?\n" in md, md
 
 
 def test_a_facet_whose_documents_are_not_cited_is_named_with_that_reason() -> None:
