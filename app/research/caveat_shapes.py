@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["defaulted", "described", "plain", "pointer"]
+__all__ = ["defaulted", "described", "neutral", "plain", "pointer"]
 
 _POINTER = re.compile(
     r"^\W*(?:(?:for\s+(?:more|further|details|examples?|information)\b[^,.;:]{0,60},\s*)?"
@@ -149,3 +149,48 @@ def described(text: str) -> str:
     said = _NEVER.sub(lambda m: m.group(0) if m.group(1).lower() in _MODAL
                       else m.group(1) + m.group(2), said)
     return _CONDITION_WORDS.sub(" ", said) if _STATED_DEFAULT.search(said) else said
+
+
+_QUOTED_VALUE = re.compile(r'"[^"\n]{1,30}"|“[^”\n]{1,30}”|`+[^`\n]{1,30}`+')
+"""A value named in quotes ('The value "now" expires all entries immediately, and "never"
+suppresses expiration altogether.', git's gc.reflogExpire, its report's only Caveat, trial 121,
+F5): the value's name, whatever word it is ("never", "error", "deny"), cautions nothing."""
+_NEUTRAL = re.compile(
+    r"^\W*however\b"  # a turn from a sentence not shown: what follows says what it says
+    r"|(?:^\W*|(?<=[:;.]\s))instead(?=\s+of\b)"  # what a thing does in place of another
+    r"|\b(?:(?:does|do|did|will|would)\s+not|doesn't|don't|won't)\s+(?:(?:\w+ly|even)\s+)?"
+    r"(?:require\b"  # a need denied: no requirement
+    r"|(?:mean\s+(?:much|anything)|matter(?:\s+much)?)\b(?:\s+(?:if|when|whether)\b[^,;.]*)?)",
+    re.IGNORECASE)
+"""Phrases whose word of caution cautions nothing (trial 121, F5, on git's and Flask's
+manuals): a sentence opening with "However," turns from one the reader does not see ("However,
+in both work trees the line endings would be consistent, ... but never mixed."); "Instead of"
+opening a description says what a thing does in place of another ("--mirror: Instead of naming
+each ref to push, specifies that all refs ... be mirrored"); a need denied ("It is easy to
+install as it does not require additional dependencies"); an indifference and its condition
+("It does not mean much if the repository is not associated with any working tree"). What
+the rest of the sentence says still counts ("However, the file does not shrink.")."""
+
+
+def neutral(text: str) -> str:
+    """``text`` less the words of caution that caution nothing: a value named in quotes
+    (:data:`_QUOTED_VALUE`), an opening "However," or "Instead of", a need denied, an
+    indifference and its condition (:data:`_NEUTRAL`). A caveat is a limitation or a warning,
+    not what a value or a thing does (trial 121, F5).
+
+    Example:
+        >>> neutral('The value "never" suppresses expiration.')
+        'The value   suppresses expiration.'
+        >>> neutral("However, the lines would be consistent."), neutral(
+        ...     "However, the file does not shrink.")
+        (' , the lines would be consistent.', ' , the file does not shrink.')
+        >>> neutral("--mirror: Instead of naming each ref, pushes all."), neutral(
+        ...     "Use pathlib instead of os.path.")
+        ('--mirror:   of naming each ref, pushes all.', 'Use pathlib instead of os.path.')
+        >>> neutral("It does not require any compilation.")
+        'It   any compilation.'
+        >>> neutral("It does not mean much if the file is not there, but it must exist.")
+        'It  , but it must exist.'
+    """
+    return _NEUTRAL.sub(" ", _QUOTED_VALUE.sub(" ", text))
+

@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from app.llm.offline.sentences import heading_of
-from app.research.caveat_shapes import defaulted, described, plain, pointer
+from app.research.caveat_shapes import defaulted, described, neutral, plain, pointer
 from app.research.citations import Citations, claim_key, items, once, said
 from app.research.rows import ok_items
 from app.research.text import bullet, clip, wording
@@ -87,7 +87,8 @@ def cautions(text: str) -> bool:
     """
     said = described(plain(without_setting_names(text)))
     said = _MESSAGES.sub(" ", _DEFAULT_CLAUSE.sub(" ", said))
-    said = unreassured(_IDIOM.sub(" ", _LIMIT_OFFERED.sub(" ", _LIMIT_NAMED.sub(" ", said))))
+    said = neutral(_LIMIT_OFFERED.sub(" ", _LIMIT_NAMED.sub(" ", said)))
+    said = unreassured(_IDIOM.sub(" ", said))
     said = said if _CONSEQUENCE.search(said) else _STEP.sub(" ", said)
     return (not history_row(text) and not example(text) and not pointer(text)
             and bool(CAUTION.search(said)))
@@ -178,12 +179,14 @@ warning messages", "-regard-warnings: pay attention to warning messages"): no ca
 
 
 _LIMIT_NAMED = re.compile(
-    r"^\W*(?:`?[\w.\-]+`?\s*(?:\([^()]{0,40}\))?\s*[–—:-]\s*)?(?:the\s+|a\s+)?"
-    r"(?:(?:upper|maximum|max|hard|soft)\s+)?limit(?=\s+(?:for|on|of|to)\b)", re.IGNORECASE)
-""""Limit" naming what a setting is, at the start of its entry's description ("max_redirects
-(int) – Limit for follow_redirects, default 5."): the setting, not a limitation (a neighbour
-entry's default was the Caveat of Tornado's "What is the default request_timeout of
-HTTPRequest?", trial 113)."""
+    r"^\W*(?:`?[\w.\-]+(?:=?`*<[^<>\s]{1,30}>`*)?`?\s*(?:\([^()]{0,40}\))?\s*[–—:-]\s*)?"
+    r"(?:the\s+|a\s+)?(?:(?:upper|maximum|max|hard|soft)\s+)?limits?(?=\s+(?:for|on|of|to|"
+    r"the|\w+ing)\b)", re.IGNORECASE)
+""""Limit" naming what a setting is or does, at the start of its entry's description
+("max_redirects (int) – Limit for follow_redirects, default 5."; "--depth=<depth>: Limit
+fetching to the specified number of commits", git's, trial 121, F5): the setting, not a
+limitation (a neighbour entry's default was the Caveat of Tornado's "What is the default
+request_timeout of HTTPRequest?", trial 113)."""
 _IDIOM = re.compile(r"\b(?:but\s+)?not\s+(?:limited|restricted)\s+to\b|\bnot\s+only\b|"
                     r"\bwhether\s+or\s+not\b|\bif\s+not\s+all\b|"
                     r"\b(?:what|which)\s+(?:\w+\s+){1,2}?must\b", re.IGNORECASE)
