@@ -11,6 +11,7 @@ from app.llm.offline.relevance import defines_asked
 from app.llm.offline.sentences import prose_sentences
 from app.llm.offline.words import stems
 from app.research.answer_shapes import denies, names_the_answer, points_back, says_what_to_do
+from app.research.caveat_shapes import against
 from app.research.caveats import WARNING, asked_harm
 from app.research.citations import (
     Citations,
@@ -39,13 +40,7 @@ from app.research.own import (
     subject_terms,
 )
 from app.research.reference import entry_label, says_default, written_names
-from app.research.relevance import (
-    describe_terms,
-    mentioned,
-    name_terms,
-    needed,
-    topic_terms,
-)
+from app.research.relevance import describe_terms, mentioned, name_terms, needed, topic_terms
 from app.research.sentence_kinds import (
     asked_label,
     conditioned,
@@ -317,7 +312,9 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
                    bool(written) and not (written & written_names(own)), not about)
         # the first sub-question (the topic itself) first, in its evidence's rank order (SQLite:
         # words named put a side page first); a yes/no question's "no" on its subject first
-        warned = 0 if about and denies(data.asked, text) else 1 + key[0]  # a warning: 2
+        # or, asked why not to do a thing, the advice against it (trial 121, F5)
+        no = denies(data.asked, text) and bool(about or against(data.asked, text))
+        warned = 0 if no else 1 + key[0]  # a warning: 2
         ranked.append(((order, warned, *key[1:], position), finding))
     return ranked
 

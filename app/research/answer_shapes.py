@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from app.llm.offline.words import stems
+from app.research.caveat_shapes import against
 from app.research.sentence_kinds import INSTRUCTION, subject_of
 
 __all__ = ["denies", "names_the_answer", "points_back", "says_what_to_do", "solution_part"]
@@ -162,7 +163,8 @@ def denies(question: str, text: str) -> bool:
     a verb the question asks. BIND's "The zone files of dynamic zones cannot normally be edited
     by hand because ..." is the answer to "Can I edit the zone file of a dynamically updated
     zone by hand?", and was listed under Caveats while two lines on editing zones led the
-    Answer (trial 118, F3).
+    Answer (trial 118, F3). A question asking why not to do a thing is answered so too, by the
+    advice against it (:func:`~app.research.caveat_shapes.against`, trial 121, F5).
 
     Example:
         >>> q = "Can I edit the zone file of a dynamic zone by hand?"
@@ -170,8 +172,10 @@ def denies(question: str, text: str) -> bool:
         True
         >>> denies(q, "A journal file cannot be read."), denies("How do I edit it?", "No edits.")
         (False, False)
+        >>> denies("Why shouldn't I edit the zone file?", "Do not edit the zone file by hand.")
+        True
     """
     if not _YES_NO.match(question):
-        return False
+        return against(question, text)
     asked = stems(question)
     return any(stems(m.group(1)) & asked for m in _DENIAL.finditer(text))

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["defaulted", "described", "neutral", "plain", "pointer"]
+from app.llm.offline.words import stems
+
+__all__ = ["against", "defaulted", "described", "neutral", "plain", "pointer"]
 
 _POINTER = re.compile(
     r"^\W*(?:(?:for\s+(?:more|further|details|examples?|information)\b[^,.;:]{0,60},\s*)?"
@@ -194,3 +196,36 @@ def neutral(text: str) -> str:
     """
     return _NEUTRAL.sub(" ", _QUOTED_VALUE.sub(" ", text))
 
+
+_ASKS_AGAINST = re.compile(
+    r"^\W*why\s+(?:(?:should|must|shall)\s*n[o']t|(?:should|must)\s+(?:i|we|you|one)\s+"
+    r"(?:not|never|avoid)|(?:is|are)\s+(?:\w+\s+){0,6}?(?:not\s+recommended|discouraged|a\s+bad\s+"
+    r"idea))\b", re.IGNORECASE)
+"""A question asking why not to do a thing ("Why shouldn't I use the built-in server in
+production?", "Why is X not recommended?"): the advice against it is its answer."""
+_ADVISED_AGAINST = re.compile(
+    r"\b(?:(?:should|must)\s+(?:not|never)|shouldn't|mustn't|not\s+(?:be\s+)?recommended|"
+    r"discouraged|(?:should|must)\s+be\s+avoided)\b|(?:^|[.;:]\s+)(?:do\s+not|don't|never|"
+    r"avoid)\s+\w", re.IGNORECASE)
+"""Advice against ("you should not use", "These should not be used", "Do not use")."""
+_NOT_CONTENT = frozenset("why should must shall not never avoid".split())
+
+
+def against(question: str, text: str) -> bool:
+    """Whether ``text`` advises against (:data:`_ADVISED_AGAINST`) what ``question`` asks why
+    not to do (:data:`_ASKS_AGAINST`), naming two of its words: then the advice is the
+    answer, not a caveat beside it. Asked "Why shouldn't I use the built-in server in
+    production?", Flask's "When running publicly rather than in development, you should not
+    use the built-in development server (flask run)." was listed under Caveats (trial 121, F5).
+
+    Example:
+        >>> q = "Why shouldn't I use the built-in server in production?"
+        >>> against(q, "You should not use the built-in server when deploying.")
+        True
+        >>> against(q, "Do not enable the debugger."), against(
+        ...     "What does the built-in server do?", "You should not use the built-in server.")
+        (False, False)
+    """
+    shared = (stems(question) & stems(text)) - _NOT_CONTENT
+    return (bool(_ASKS_AGAINST.match(question)) and len(shared) >= 2
+            and _ADVISED_AGAINST.search(text) is not None)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from app.llm.offline.sentences import heading_of
-from app.research.caveat_shapes import defaulted, described, neutral, plain, pointer
+from app.research.caveat_shapes import against, defaulted, described, neutral, plain, pointer
 from app.research.citations import Citations, claim_key, items, once, said
 from app.research.rows import ok_items
 from app.research.text import bullet, clip, wording
@@ -296,7 +296,8 @@ def asked_harm(question: str, text: str) -> bool:
         False
     """
     asked = {m.group(0).lower()[:4] for m in HARM.finditer(question)}
-    return bool(asked) and any(m.group(0).lower()[:4] in asked for m in HARM.finditer(text))
+    return (bool(asked) and any(m.group(0).lower()[:4] in asked for m in HARM.finditer(text))
+            or against(question, text))  # "Why shouldn't I X?": "you should not X"
 
 
 def warnings_found(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -59,7 +59,11 @@ _FITS: dict[str, re.Pattern[str]] = {
         r"using|use|call|pass|specify|invoke|configure|enable)\b", re.IGNORECASE),
     "why": re.compile(
         r"\b(?:because|so\s+that|in\s+order\s+to|since|reasons?|this\s+(?:means|ensures|"
-        r"allows|prevents|avoids)|to\s+(?:avoid|prevent|ensure|allow|guarantee))\b",
+        r"allows|prevents|avoids)|to\s+(?:avoid|prevent|ensure|allow|guarantee)|"
+        # what a thing is not made for: why not to use it ("It is not designed to be
+        # particularly secure", Flask's development server, trial 121, F5)
+        r"(?:is|are)\s+(?:not\s+(?:\w+ly\s+)?(?:designed|intended|meant)|(?:designed|intended|"
+        r"meant)\s+(?:\w+\s+){0,3}?only))\b",
         re.IGNORECASE),
     "compare": re.compile(
         r"\b(?:unlike|whereas|instead\s+of|rather\s+than|differs?|difference|different|"
