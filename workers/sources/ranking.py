@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from workers.sources.asked_headings import asked_heading_factor
+from workers.sources.commands import COMMAND_BOOST, asks_command, command_name, commands_named
 from workers.sources.entries import SIGNATURE, opened_entry, signatures_held, without_arguments
 from workers.sources.entry_match import (
     entry_named,
@@ -266,12 +267,17 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
     # headed T it is a naming remark ("The script run before pruning is called snapshot.",
     # a hook's, outranked Snapshots' own opening, trial 119, F5)
     about = [titled_by(query, f"{r[2]} {r[9]}") for r in rows]
+    # the man page of the command asked, not another's option sharing a word (trial 121, F1)
+    commands = commands_named(query.question, [(str(r[1]), str(r[2])) for r in rows])
     scored = [(candidate_score(query, r[4:11], named, r[2],
                                opened[i] in entries or bool(held[i] & entries.keys()),
                                about[i] or not any(about))
-               * change_log_factor(str(r[1]), query.terms, str(r[2])), i)
+               * change_log_factor(str(r[1]), query.terms, str(r[2]))
+               * (1 + COMMAND_BOOST * (r[1] in commands)), i)
               for i, r in enumerate(rows)]
     summary = [(bool(r[8]) and own_name(r[8]) in named and str(r[0]).endswith("#0"))
+               or (r[1] in commands and str(r[0]).endswith("#0")  # its NAME line: what it is
+                   and asks_command(query.terms, command_name(str(r[1]), str(r[2]))))
                or opened[i] in entries
                or opens_named_entry(str(r[4]), str(r[9]), asked_words(query))
                for i, r in enumerate(rows)]
