@@ -30,6 +30,7 @@ from app.research.evidence import document_of, topic_strength
 from app.research.labels import shown_label
 from app.research.neighbours import about_neighbour, asked_names, speaks_of_its_entry
 from app.research.own import (
+    command_neighbour,
     entry_labelled,
     entry_of,
     names_subject,
@@ -215,9 +216,9 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     if kind != "compare":
         return near_copies_out(once([*defined[:1], *ordered]))[:_ANSWER_SENTENCES]
     # the contrast, then each thing's defining sentence (:func:`compare_answer`), from every
-    # finding: "this method is equivalent to add_callback" names one side, and was not ranked
+    # finding ("... equivalent to add_callback" names one side) but another command's (121, F1)
     found = [by_claim.get(claim_key(f), f) for _o, k, f in _candidates(data, kind)
-             if k == "finding"]
+             if k == "finding" and not command_neighbour(data, data.asked, str(f.get("ref")))]
     chosen = compare_answer(once([*ordered, *found]), defined, compare_parts(data.asked),
                             entry_of(data))
     chosen = once(chosen or ordered[:1], text=definition_line)  # two sides' like wording
@@ -293,8 +294,7 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
             # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the
             # block's (not the file's intro on upstream blocks); then one that names the kind
             # of thing its subject is ("A partial index is an index built over ...")
-            # a definition of something else ("menu is the map which the macro will be
-            # bound in", a macro's argument, trial 86) defines nothing asked
+            # a definition of something else ("menu is the map ...", trial 86) defines nothing
             key: tuple[bool, ...] = (warning, not about, not (fit and about),
                                      not (written & written_names(own)),
                                      another or not headed_by(own, subject),

@@ -17,12 +17,15 @@ Pure: regular expressions over the passage's text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from app.llm.offline.headings import heading_of
 from app.research.reference import entry_heading, written_names
+from app.research.rows import ok_items
 from workers.sources.asking import asks_task, marked_words, set_words
 from workers.sources.chunks import PARA_SPLIT
+from workers.sources.commands import command_name, commands_named
 from workers.sources.entries import (
     LABEL,
     entry_keywords,
@@ -35,7 +38,8 @@ from workers.sources.entries import (
 from workers.sources.names import writes_option
 
 __all__ = ["about_neighbour", "asked_names", "compound_neighbour", "entry_names",
-           "qualified_match", "sentence_entry", "speaks_of_its_entry", "written_names"]
+           "other_command", "page_titles", "qualified_match", "sentence_entry",
+           "speaks_of_its_entry", "written_names"]
 
 _ANAPHOR = re.compile(
     r"\b(?:this|that|the\s+above)\s+(?:directive|option|flag|switch|setting|value|variable|"
@@ -267,3 +271,36 @@ def compound_neighbour(heading: str, question: str, headings: Iterable[str]) -> 
     words = set(_QUESTION_WORD.findall(question.lower()))
     asked = {h.strip().lower() for h in headings if h and " " not in h.strip()} & words
     return any(name != word and name in word for name in asked)
+
+
+def other_command(question: str, ref: str, title: str,
+                  pages: Iterable[tuple[str, str]]) -> bool:
+    """Whether the passage ``ref`` (titled ``title``) is the man page of a command other than
+    the one ``question`` names, whose own page is among ``pages`` (``(doc_id, title)`` each:
+    :func:`workers.sources.commands.commands_named`): git-submodule(1)'s "--rebase: This option
+    is only valid for the update command." answered "What is git rebase?", git-fetch(1)'s
+    ``--depth`` "What does git clone --depth do?" (trial 121, F1). A page no command's (a
+    manual, a FAQ) is nobody's neighbour.
+
+    Example:
+        >>> pages = [("git-rebase.html", "git-rebase(1)"), ("git-submodule.html",
+        ...          "git-submodule(1)"), ("user-manual.html", "Git User Manual")]
+        >>> other_command("What is git rebase?", "git-submodule.html#31", "git-submodule(1)",
+        ...               pages)
+        True
+        >>> [other_command("What is git rebase?", ref, title, pages) for ref, title in (
+        ...     ("git-rebase.html#0", "git-rebase(1)"), ("user-manual.html#2", "Manual"))]
+        [False, False]
+    """
+    doc = ref.split("#", 1)[0]
+    named = commands_named(question, list(pages))
+    return bool(named) and doc not in named and bool(command_name(doc, title))
+
+
+def page_titles(rows: Iterable[Mapping[str, Any]]) -> tuple[tuple[str, str], ...]:
+    """The documents of the rows' passages with their titles, ``(doc_id, title)`` each, once:
+    the pages :func:`other_command` looks for the command asked among."""
+    return tuple(dict.fromkeys(
+        (str(item["ref"]).split("#", 1)[0], str(item.get("title") or ""))
+        for _row, item in ok_items(rows)
+        if isinstance(item, dict) and item.get("kind") == "passage" and item.get("ref")))

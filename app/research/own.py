@@ -17,6 +17,8 @@ from app.research.neighbours import (
     asked_names,
     compound_neighbour,
     entry_names,
+    other_command,
+    page_titles,
     sentence_entry,
 )
 from app.research.reference import written_names
@@ -31,9 +33,9 @@ from workers.sources.stopwords import FILLER_WORDS, STOPWORDS
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["caveat_own", "entry_labelled", "entry_of", "entry_own", "names_subject",
-           "neighbours", "option_whole", "passages_by_ref", "question_terms", "subject_own",
-           "subject_terms"]
+__all__ = ["caveat_own", "command_neighbour", "entry_labelled", "entry_of", "entry_own",
+           "names_subject", "neighbours", "option_whole", "passages_by_ref", "question_terms",
+           "subject_own", "subject_terms"]
 
 _OF = re.compile(r"\s+of\s+", re.IGNORECASE)
 _QUANTIFIER = re.compile(r"\b(?:one|some|any|each|all|most|many|few|both|none|either|neither|"
@@ -288,7 +290,15 @@ def neighbours(data: ReportInput, question: str, text: str, ref: str,
     if does_the_task(question, text, asked):  # web_auth's "To require a password ..."
         return False
     return (about_neighbour(text, passage, asked, heading, title)
-            or compound_neighbour(heading, question, data.memo("one_word_headings", _one_word)))
+            or compound_neighbour(heading, question, data.memo("one_word_headings", _one_word))
+            or command_neighbour(data, question, ref))
+
+
+def command_neighbour(data: ReportInput, question: str, ref: str) -> bool:
+    """Whether ``ref`` is a passage of the man page of another command than the one
+    ``question`` names (:func:`~app.research.neighbours.other_command`, trial 121, F1)."""
+    title = passages_by_ref(data).get(ref, ("", "", ""))[2]
+    return other_command(question, ref, title, data.memo("page_titles", page_titles))
 
 
 def does_the_task(question: str, text: str, asked: Collection[str]) -> bool:

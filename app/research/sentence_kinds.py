@@ -130,6 +130,9 @@ def subject_of(sentence: str) -> str:
 
 _GLOSSED = re.compile(r"^(?P<label>[^.:;!?\n]{1,60}):\s+\S")
 """A sentence led by the term it defines: a glossary's or a definition list's entry."""
+_NAME_LINE = re.compile(r"^(?P<label>[\w.+-]+)[ \t]+[-\u2013\u2014][ \t]+\w")
+"""A man page's NAME line, led by the command it defines: "git-fetch - Download objects and refs
+from another repository" (what "What is git fetch?" asks, trial 121, F1)."""
 
 
 def genus(sentence: str, subject: str) -> bool:
@@ -165,8 +168,10 @@ def glossary_entry(text: str, subject: Sequence[str]) -> bool:
         False
         >>> glossary_entry("FTS5 highlight - fts5.html#highlight: FTS5 highlight", ["fts5"])
         False
+        >>> glossary_entry("git-fetch - Download objects and refs", ["git", "fetch"])
+        True
     """
-    label = _GLOSSED.match(text)
+    label = _GLOSSED.match(text) or _NAME_LINE.match(text)
     if not label or not subject or len(label.group("label").split()) > 6:
         return False
     own = query_terms(label.group("label"))  # the label is the subject, not more

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from app.llm.offline.blocks import blocks
 from app.llm.offline.code_quotes import prose_of, with_code
 from app.llm.offline.codelike import looks_like_code
+from app.llm.offline.entry_lines import entry_at, name_line, paragraph_at
 from app.llm.offline.going_on import going_on, leans
 from app.llm.offline.headings import (
     asks_as_heading,
@@ -27,14 +28,7 @@ from app.llm.offline.markup import code_lines, starts_in_fence
 from app.llm.offline.symbol_words import name_words
 from app.llm.offline.words import stems
 from workers.sources import Passage
-from workers.sources.chunks import PARA_SPLIT
-from workers.sources.entries import (
-    entry_keywords,
-    entry_led,
-    entry_name,
-    option_heading,
-    option_label,
-)
+from workers.sources.entries import entry_led
 from workers.sources.names import symbol_key
 from workers.sources.operators import writes_symbol
 from workers.sources.sentence_ends import PLAIN_WORD, continues_code, sentence_ends
@@ -285,39 +279,6 @@ def first_summary(text: str) -> str | None:
     return first if _acceptable(first, need_terminal=False, summary=True) else None
 
 
-def _paragraph_at(text: str, offset: int) -> str:
-    """The paragraph of ``text`` that holds ``offset``, from its start."""
-    return text[text.rfind("\n\n", 0, offset) + 1:].lstrip()
-
-
-def _entry_at(text: str, offset: int) -> str:
-    """The name of the entry the paragraph of ``text`` holding ``offset`` belongs to: the one
-    it opens (:func:`workers.sources.entries.entry_name`), else the one a label paragraph above
-    it names: an option's forms (:func:`workers.sources.entries.option_label`, its first
-    form's name: ssh's "Specifies that connections to the given TCP port ..." is ``-L``'s) or
-    a keyword and its arguments (BIND's ``flushname name [view]`` above "This command flushes
-    the given name ...", which lost to two release notes saying "rndc flushname", trial 75);
-    else "".
-
-    Example:
-        >>> _entry_at("-L port:host:hostport\\n-L socket\\n\\nSpecifies that.", 35)
-        '-L'
-        >>> _entry_at("flushname name [view]\\n\\nThis command flushes the name.", 30)
-        'flushname'
-    """
-    paragraph = _paragraph_at(text, offset)
-    if name := entry_name(paragraph):
-        return name
-    label = ""
-    for above in PARA_SPLIT.split(text[:text.rfind("\n\n", 0, offset) + 1]):
-        if option := option_label(above):
-            label = option_heading(option.split()[0])
-        elif "\n" not in above.strip() and len(above) <= 80 and (
-                keywords := entry_keywords(above.strip())) and len(keywords) == 1:
-            label = next(iter(keywords))
-    return label
-
-
 def _joined(text: str, last: tuple[int, int], start: int, end: int,
             need_terminal: bool) -> int | None:
     """Where the quote of a sentence going on from the one before (at ``start``) starts, the
@@ -337,7 +298,7 @@ def _sentence(text: str, passage: Passage, rank: int, position: int, offset: int
     own = stems(lead_in(text))
     if _is_summary(passage, position):
         own |= _symbol_stems(passage.title)
-    if entry and _paragraph_at(passage.text, offset).startswith(text):
+    if entry and paragraph_at(passage.text, offset).startswith(text):
         own |= entry
     return Sentence(text, passage.ref, rank, position, own, context, stems(heading), entry,
                     leaning, stems(section_title(heading or passage.heading, passage.text)))
@@ -372,7 +333,7 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
                         if found and found[-1].ref == passage.ref and sentence.startswith(
                                 found[-1].text):
                             found.pop()  # quoted whole now, not also alone
-                    elif not _entry_at(passage.text, offset):
+                    elif not entry_at(passage.text, offset):
                         continue  # of a sentence no finding quotes: alone, it says nothing
                 key = " ".join(sentence.lower().split())
                 if (position == 0 and not _is_first(passage) and starts_mid_sentence(
@@ -385,9 +346,10 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
                 sentence = with_list(passage.text, offset, sentence, _MAX_CHARS, _MAX_WORDS)
                 # ... and one running through a short code block, with its code
                 sentence = with_code(passage.text, offset, sentence, _MAX_CHARS, _MAX_WORDS)
-                entry = stems(_entry_at(passage.text, offset))
+                named = name_line(passage.text, offset, sentence)  # (trial 121, F1)
+                entry = stems(named or entry_at(passage.text, offset))
                 if key in seen or not _acceptable(prose_of(sentence),
-                                                  need_terminal=need_terminal,
+                                                  need_terminal=need_terminal and not named,
                                                   summary=_is_summary(passage, position)
                                                   or bool(entry), symbols=symbols):
                     continue
