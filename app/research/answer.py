@@ -10,7 +10,7 @@ from app.llm.offline.lists import lead_in
 from app.llm.offline.relevance import defines_asked
 from app.llm.offline.sentences import prose_sentences
 from app.llm.offline.words import stems
-from app.research.answer_shapes import denies, names_the_answer, points_back, says_what_to_do
+from app.research.answer_shapes import answers_kind, denies, points_back, says_what_to_do
 from app.research.caveat_shapes import against
 from app.research.caveats import WARNING, asked_harm
 from app.research.citations import (
@@ -45,9 +45,9 @@ from app.research.relevance import describe_terms, mentioned, name_terms, needed
 from app.research.sentence_kinds import (
     asked_label,
     conditioned,
+    defining,
     fits,
     genus,
-    glossary_entry,
     headed_by,
     names_another,
     subject_of,
@@ -261,7 +261,7 @@ def _after(asked: str, kind: str, quote: str, text: str) -> bool:
     not shown (:func:`~app.research.answer_shapes.points_back`)."""
     warning = kind != "limitation" and bool(WARNING.search(text)) and not asked_harm(asked, text)
     return (warning or quote.rstrip().endswith(":")
-            or (history_row(text) and not asks_version(asked)) or points_back(text))
+            or (history_row(text) and not asks_version(asked)) or points_back(text, asked))
 
 
 def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
@@ -285,10 +285,10 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         another = names_another(own, asked)  # "The --dont-clean-words option ..."
         about = 0 if another else len(mentions(subject, own)) if terms else 0
         about = about or int(bool(terms) and speaks_of_its_entry(own))  # "This option ..."
-        answers = names_the_answer(kind, own)  # "The only difference is ...": what is asked
+        answers = answers_kind(kind, own, text, data.asked)  # "The only difference is ..."
         about = about or int(answers)
         fit = answers or fits(kind, text) or (kind in ("what", "topic")
-                                              and glossary_entry(text, subject))
+                                              and defining(text, subject, data.asked))
         warning = _after(data.asked, kind, quote, text)
         if kind in ("what", "topic"):  # a definition helps once the subject is its own;
             # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the

@@ -13,8 +13,13 @@ import re
 from app.llm.offline.words import stems
 from app.research.caveat_shapes import against
 from app.research.sentence_kinds import INSTRUCTION, subject_of
+from workers.sources.entries import entry_led
+from workers.sources.leads import CALLED
+from workers.sources.query import mentions, query_terms
+from workers.sources.sentence_ends import PLAIN_WORD
 
-__all__ = ["denies", "names_the_answer", "points_back", "says_what_to_do", "solution_part"]
+__all__ = ["answers_kind", "denies", "goes_on_from", "names_the_answer", "points_back",
+           "says_what_to_do", "solution_part"]
 
 
 _ANSWER_NOUNS = {
@@ -48,6 +53,23 @@ def names_the_answer(kind: str, own: str) -> bool:
         re.IGNORECASE) is not None
 
 
+def answers_kind(kind: str, own: str, text: str, asked: str) -> bool:
+    """Whether ``text`` (its subject ``own``) is about the very thing the question ``asked``
+    (of ``kind``) asks for: its subject is it (:func:`names_the_answer`), or, asked what a thing
+    is, it names that thing as what it described ("This is known as being in detached HEAD
+    state.", git-checkout's definition, :data:`~workers.sources.leads.CALLED`, trial 121, F2).
+
+    Example:
+        >>> answers_kind("what", "This ", "This is known as being in detached HEAD state.",
+        ...              "What is detached HEAD state?")
+        True
+        >>> answers_kind("what", "This ", "This is known as the index.", "What is HEAD?")
+        False
+    """
+    return names_the_answer(kind, own) or (kind in ("what", "topic")
+                                           and _calls_asked(text, asked))
+
+
 _GOES_ON_FROM = re.compile(r"(?:But|And|Yet|Or|Nor),?\s+(?:this|that|these|those|it|its|such)\b")
 """A sentence opening with a conjunction and a word pointing back goes on from one the Answer
 does not show ("But this is an opposite of what crawler should do ..." led Scrapy's Answer to
@@ -68,14 +90,17 @@ _DUMMY_IT = re.compile(
 information ..."), pointing back to nothing."""
 
 
-def points_back(text: str) -> bool:
+def points_back(text: str, asked: str = "") -> bool:
     """Whether ``text``, quoted alone, says its thing of one a sentence not shown named: it
     opens with a conjunction and a word pointing back (:data:`_GOES_ON_FROM`), or its subject
     (:func:`subject_of`) is a pronoun pointing back (:data:`_PRONOUN_SUBJECT`, not an "it"
-    standing for a clause, :data:`_DUMMY_IT`). Such a sentence opens no Answer: "If
+    standing for a clause, :data:`_DUMMY_IT`), or it goes on from a sentence not shown
+    (:func:`goes_on_from`). Such a sentence opens no Answer: "If
     RSYSLOG_DEBUGLOG is not set, this means no messages will be displayed at all." (trial
     118, F2) and Jinja's "As of Jinja 2.4 this can also be a callable ..." (trial 117, F9) led
-    theirs. A subject naming its thing ("This option ...") says what it points to.
+    theirs. A subject naming its thing ("This option ...") says what it points to, and so does
+    one whose sentence names what ``asked`` asks as what it described (:data:`CALLED`: "This
+    is known as being in detached HEAD state.", git-checkout's definition, trial 121, F2).
 
     Example:
         >>> points_back("As of Jinja 2.4 this can also be a callable."), points_back(
@@ -86,12 +111,71 @@ def points_back(text: str) -> bool:
         ...     "It is possible to obtain debug output."), points_back(
         ...     "The pages that are freed are reused.")
         (False, False, False)
+        >>> q = "What is a detached HEAD?"
+        >>> points_back("This is known as being in detached HEAD state.", q), points_back(
+        ...     "This is known as being in detached HEAD state.")
+        (False, True)
     """
-    if _GOES_ON_FROM.match(text):
+    if asked and _calls_asked(text, asked):
+        return False
+    if _GOES_ON_FROM.match(text) or goes_on_from(text):
         return True
     own = subject_of(text).strip()
     return bool(own) and _PRONOUN_SUBJECT.fullmatch(own) is not None and not _DUMMY_IT.match(
         text)
+
+
+def _calls_asked(text: str, asked: str) -> bool:
+    """Whether ``text`` names what it described (:data:`CALLED`) by every word ``asked``
+    asks about (:func:`~workers.sources.query.query_terms`)."""
+    terms = query_terms(asked)
+    return bool(terms) and any(len(mentions(terms, found.group(1))) == len(terms)
+                               for found in CALLED.finditer(text))
+
+
+_RESTATES = re.compile(r"\W*(?:In\s+other\s+words|That\s+is(?:\s+to\s+say)?|I\.\s?e\.|"
+                       r"Put\s+(?:another|differently)(?:\s+way)?|Said\s+differently),",
+                       re.IGNORECASE)
+"""A sentence saying again what the one before it said ("In other words, we'll no longer be in
+detached HEAD state after this command.", an Answer's first bullet, trial 121, F2)."""
+_BACK_PHRASE = re.compile(
+    r"\W*(?:To|In|For|With|By|Under|After|Because\s+of|Despite|Given)\b[^,.;:]{0,40}?"
+    r"\b(?:such(?:\s+an?)?\s+\w+|(?:this|that|these|those)\s+(?:cases?|situations?|"
+    r"problems?|issues?|scenarios?|circumstances|reasons?|ends?|purposes?|points?|instances?))"
+    r"[^,.;:]{0,30},\s", re.IGNORECASE)
+"""An opening phrase whose case or problem a sentence before it told ("To cope with such a
+situation, after the inner git bisect finds the next revision ..." opened the Answer to "What
+does git bisect run do?", trial 121, F2; "In this case, ...", "For that reason, ...")."""
+_CONNECTS = frozenset({"and", "or", "but", "nor", "yet", "so", "then", "which", "who", "whom",
+                       "whose", "where", "while", "because", "as", "than", "that"})
+"""A lower-case word that joins a sentence's part to one before it."""
+
+
+def goes_on_from(text: str) -> bool:
+    """Whether ``text`` goes on from a sentence not shown: it says that one again in other words
+    (:data:`_RESTATES`), opens with a phrase naming that one's case (:data:`_BACK_PHRASE`),
+    or is the rest of a sentence: it opens with a plain lower-case word
+    (:data:`~workers.sources.sentence_ends.PLAIN_WORD`, not an identifier) that joins it to
+    one before, or with no subject before its verb ("creates a new tag foo, which refers to
+    commit f, leaving HEAD detached.", after a command in git-checkout's example, trial 121,
+    F2). A lower-case command that is its subject ("git pull runs git fetch ...") stands.
+
+    Example:
+        >>> goes_on_from("creates a new tag foo, which refers to commit f."), goes_on_from(
+        ...     "In other words, we are no longer detached."), goes_on_from(
+        ...     "To cope with such a situation, the script can apply the patch.")
+        (True, True, True)
+        >>> goes_on_from("git pull runs git fetch first."), goes_on_from(
+        ...     "dont-use-dicts: (boolean) Disable use of dictionaries."), goes_on_from(
+        ...     "In addition, the default is 5."), goes_on_from("To build a URL, use url_for.")
+        (False, False, False, False)
+    """
+    if _RESTATES.match(text) or _BACK_PHRASE.match(text):
+        return True
+    first = text.split(maxsplit=1)[0] if text.strip() else ""
+    if not PLAIN_WORD.match(text) or not re.fullmatch(r"[a-z]+,?", first) or entry_led(text):
+        return False  # an entry's label ("dont-use-other-dicts: (boolean) Disable ...") stands
+    return first.rstrip(",") in _CONNECTS or not subject_of(text).strip()
 
 
 _TO_MEND = re.compile(r"\W*(?:To|In\s+order\s+to)\s+(?:fix|solve|resolve|correct|remedy|avoid|"

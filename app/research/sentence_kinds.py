@@ -10,27 +10,42 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from app.llm.offline.relevance import defines_asked
+from app.llm.offline.words import stems
 from app.research.caveats import without_setting_names
 from app.research.reference import written_names
 from workers.sources.entries import entry_name
 from workers.sources.query import mentions, query_terms
 
-__all__ = ["INSTRUCTION", "asked_label", "conditioned", "fits", "genus", "glossary_entry",
-           "headed_by", "names_another", "subject_of"]
+__all__ = ["INSTRUCTION", "asked_label", "conditioned", "defining", "fits", "genus",
+           "glossary_entry", "headed_by", "names_another", "subject_of"]
 
+_JUDGED_AS = (r"(?:(?:very|really|particularly|especially)\s+)?(?:good|great|better|best|"
+              r"convenient|handy|nice|easy|easier|simple|useful|natural|safe|bad|poor|ideal|"
+              r"perfect|recommended|preferred|typical)\s+(?:place|spot|location|way|idea|choice|"
+              r"time|practice|fit|candidate|option|thing|tool|starting\s+point)s?\b")
+"""A predicate judging its subject as a place or a way to do something ("is a good place to
+store common data"): it says what the thing is good for, not what it is."""
 _DEFINITION = re.compile(
     r"^[^.;:]{0,80}?\b(?:(?<!\bthere )(?<!\bhere )"
     r"(?:is|are|means|refers\s+to|represents|is\s+called)\s+"
-    r"(?:an?|the|one|used|how|what)\b|(?:stands|is\s+short)\s+for\b"
-    r"|are\s+(?:[\w-]+\s+)?[\w-]+s\s+(?:that|which|who)\b)",
+    rf"(?:an?|the|one|used|how|what)\b(?!\s+{_JUDGED_AS})|(?:stands|is\s+short)\s+for\b"
+    r"|are\s+(?:[\w-]+\s+)?[\w-]+s\s+(?:that|which|who)\b"
+    r"|(?:is|are)\s+(?:(?:also|often|commonly|usually|sometimes)\s+)?(?:known\s+as|"
+    r"referred\s+to\s+as|called\s+[\"'\u201c\u2018]))",
     re.IGNORECASE,
 )
 """A sentence that says what something is ("X is a ...", "An X is the ...", "GIN stands for
 Generalized Inverted Index", and in the plural, "Constraints files are requirements files
 that only control ...": trial 62, F4, the Answer opened with "Constraints file support was
-added in pip 7.1."). "There is a" and "here is an" say that something exists, not what it is:
+added in pip 7.1."), or the name it is known by ('The HEAD in such a state is called
+"detached".', "This is known as being in detached HEAD state.", trial 121, F2; "is called"
+only before a quoted name: "is called when ..." tells when code runs). "There is a" and "here
+is an" say that something exists, not what it is:
 Mutt's "Note that there is a space between <enter-command> and ..." opened the Answer to
-"What does the macro command do?" (trial 86, F5)."""
+"What does the macro command do?" (trial 86, F5); "is a good place to" (:data:`_JUDGED_AS`)
+says what it is good for: "The application context is a good place to store common data ..."
+led before "The application context keeps track of ..." (trial 121, F2)."""
 _GENUS = re.compile(r"\s*(?:is|are)\s+(?:an?|the|one)\s+((?:[\w-]+\s+){0,3}[\w-]+)",
                     re.IGNORECASE)
 """The start of a definition's predicate: "is an index built ..." of "A partial index is an
@@ -39,10 +54,14 @@ _VERB = re.compile(
     r"\b(?:is|are|was|were|has|have|had|can|cannot|may|might|will|would|should|must|means|"
     r"refers|returns|does|do|sets|gets|makes|causes|uses|allows|lets|controls|stands|provides|"
     r"enables|offers|supports|contains|includes|handles|implements|defines|specifies|measures|"
-    r"produces|generates|creates|runs|converts|checks|adds|removes|marks)\b",
+    r"produces|generates|creates|runs|converts|checks|adds|removes|marks|keeps|holds|stores|"
+    r"maintains|manages|represents|describes|determines|indicates|tells|performs|builds|"
+    r"shows|displays|prints|writes|reads|sends|applies)\b",
     re.IGNORECASE,
 )
-"""The first verb of a sentence ends its subject ("The default cache size *is* -2000")."""
+"""The first verb of a sentence ends its subject ("The default cache size *is* -2000"; "The
+application context *keeps* track of ...", whose subject was not found, so Flask's definition
+was taken for no sentence about the application context, trial 121, F2)."""
 _NOT_A_VERB = r"(?!(?:\w*(?:ss|us|is|ics|'s)|this|its|has|was|does|as)\b)"
 _UNLISTED_VERB = re.compile(
     rf"(?<=\S)\s+(?:\w+ly\s+)?{_NOT_A_VERB}[a-z]\w*[a-z]s\s+"
@@ -116,6 +135,8 @@ def subject_of(sentence: str) -> str:
         'The Sane Lists extension'
         >>> subject_of("The suEXEC feature provides users the ability to run CGI programs.")
         'The suEXEC feature '
+        >>> subject_of("The application context keeps track of the application-level data.")
+        'The application context '
     """
     if row := _ROW.match(sentence):
         return row.group(1)
@@ -151,6 +172,28 @@ def genus(sentence: str, subject: str) -> bool:
     at = len(subject) if words and sentence.startswith(subject) else -1
     match = _GENUS.match(sentence, at) if at >= 0 else None
     return bool(match) and bool(mentions(words[-1:], match.group(1)))
+
+
+def defining(text: str, subject: Sequence[str], asked: str) -> bool:
+    """Whether ``text`` defines what the "what is" question ``asked`` (its subject words
+    ``subject``) asks about, whatever its verb: it is the subject's glossary entry
+    (:func:`glossary_entry`), or its own subject is the thing asked and it says what that is or
+    does (:func:`~app.llm.offline.relevance.defines_asked`: "The application context keeps
+    track of the application-level data during a request ..."), not what it is good for
+    (:data:`_JUDGED_AS`: "... is a good place to store common data", which led Flask's Answer
+    while "keeps track of" counted as no definition, trial 121, F2).
+
+    Example:
+        >>> q = "What is the application context?"
+        >>> defining("The application context keeps track of the app's data.", [], q)
+        True
+        >>> defining("The application context is a good place to store data.", [], q)
+        False
+    """
+    if glossary_entry(text, subject):
+        return True
+    judged = re.search(rf"\b(?:is|are)\s+(?:an?|the)\s+{_JUDGED_AS}", text, re.IGNORECASE)
+    return judged is None and defines_asked(text, stems(asked))
 
 
 def glossary_entry(text: str, subject: Sequence[str]) -> bool:
@@ -199,6 +242,10 @@ def fits(kind: str, text: str) -> bool:
         >>> fits("what", "A macro is a sequence of keys."), fits(
         ...     "what", "Note that there is a space between the keys.")
         (True, False)
+        >>> fits("what", "The app context is a good place to store data."), fits(
+        ...     "what", 'The HEAD in such a state is called "detached".'), fits(
+        ...     "what", "The hook is called when the app starts.")
+        (False, True, False)
         >>> fits("how", "Mark the server DOWN for maintenance."), fits(
         ...     "how", "Marks the server DOWN."), fits("how", "In the page, it is red.")
         (True, False, False)
