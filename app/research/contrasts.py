@@ -151,7 +151,8 @@ def compare_answer(found: Sequence[dict[str, Any]], defined: Sequence[dict[str, 
     what it is, "A purge is what happens when ...", before one saying what it is like:
     :func:`defines`), else its reference entry's definition (``defined``), else the first
     sentence of its own entry or section (``entry_of``), else, when no line names it yet, the
-    first finding naming it; a counter's or a listing's row never stands for one
+    first finding naming it, one whose subject is a thing compared first
+    (:func:`_subject_names`); a counter's or a listing's row never stands for one
     (:func:`listing_row`), nor a sentence of another thing's entry that merely names it
     (backlog's "The default is the value of maxconn." stood for maxconn, trial 116, F7).
 
@@ -180,8 +181,9 @@ def compare_answer(found: Sequence[dict[str, Any]], defined: Sequence[dict[str, 
     for part in parts:
         entry = sorted((f for f in usable if _names(part, entry_of(f))),  # its label first
                        key=lambda f: not _opens(f, entry_of(f)))
-        naming = [f for f in usable if _names(part, definition_line(f))
-                  and (f in entry or not _others_entry(f, part, parts, entry_of))]
+        naming = sorted((f for f in usable if _names(part, definition_line(f))
+                         and (f in entry or not _others_entry(f, part, parts, entry_of))),
+                        key=lambda f: not _subject_names(f, parts))
         picks = sorted((f for f in naming if defines(part, " ".join(str(f["text"]).split()))),
                        key=lambda f: not fits("what", str(f["text"])))
         own = [f for f in [*naming, *defined] if f.get(DEFINES) and _names(part, f[DEFINES])
@@ -195,6 +197,26 @@ def compare_answer(found: Sequence[dict[str, Any]], defined: Sequence[dict[str, 
         if defining or not any(_names(part, definition_line(c)) for c in chosen):
             chosen += (defining or naming)[:1]
     return chosen
+
+
+def _subject_names(item: dict[str, Any], parts: Sequence[str]) -> bool:
+    """Whether the subject of ``item``'s sentence (:func:`subject_of`) names a thing compared:
+    "More precisely, git pull runs git fetch with the given parameters and then ..." relates
+    the things, while a side note naming them past its subject ("Note: There is a difference
+    between listing multiple <refspec> directly on git pull command line and having multiple
+    remote.<repository>.fetch entries ...") led the Answer to "What is the difference between
+    git fetch and git pull?" for its word "difference" (trial 121, F2).
+
+    Example:
+        >>> parts = ["git fetch", "git pull"]
+        >>> _subject_names({"text": "More precisely, git pull runs git fetch first."}, parts)
+        True
+        >>> _subject_names({"text": "Note: There is a difference between git pull and "
+        ...                          "remote.origin.fetch entries."}, parts)
+        False
+    """
+    own = subject_of(" ".join(str(item.get("text", "")).split()))
+    return any(_names(part, own) for part in parts)
 
 
 def _owns(part: str, label: str) -> bool:

@@ -1,5 +1,6 @@
 """A "what is" question's Answer leads with the docs' own definition, not a sentence that only
-uses the thing, a fragment or a restatement (trial 121, F2)."""
+uses the thing, a fragment or a restatement; a comparison's with a sentence whose subject is a
+thing compared, not a side note holding the word "difference" (trial 121, F2)."""
 
 from __future__ import annotations
 
@@ -81,3 +82,17 @@ def test_an_opening_phrase_naming_a_case_told_before_opens_no_answer() -> None:
              "git-bisect.html#21")])
     assert _first(answer).startswith("- The git bisect run command"), answer
 
+
+def test_a_side_note_on_a_difference_does_not_answer_a_comparison() -> None:
+    # 'Note: There is a difference between listing multiple <refspec> directly on git pull
+    # command line and having multiple remote.<repository>.fetch entries ...' led
+    q = "What is the difference between git fetch and git pull?"
+    subs = ["How do git fetch and git pull differ?", "What is git pull?"]
+    answer = _answer(q, [
+        item("finding", "Note: There is a difference between listing multiple refspecs "
+                        "directly on git pull command line and having multiple "
+                        "remote.origin.fetch entries in your configuration.", "git-pull.html#9"),
+        item("finding", "More precisely, git pull runs git fetch with the given parameters "
+                        "and then calls either git rebase or git merge.", "git-pull.html#0",
+             sub=subs[1])], subs)
+    assert "More precisely, git pull runs git fetch" in _first(answer), answer
