@@ -15,21 +15,16 @@ from app.llm.offline.words import stems
 from app.research.caveats import without_setting_names
 from app.research.reference import written_names
 from workers.sources.entries import entry_name
+from workers.sources.leads import JUDGED_AS
 from workers.sources.query import mentions, query_terms
 
 __all__ = ["INSTRUCTION", "asked_label", "conditioned", "defining", "fits", "genus",
            "glossary_entry", "headed_by", "names_another", "subject_of"]
 
-_JUDGED_AS = (r"(?:(?:very|really|particularly|especially)\s+)?(?:good|great|better|best|"
-              r"convenient|handy|nice|easy|easier|simple|useful|natural|safe|bad|poor|ideal|"
-              r"perfect|recommended|preferred|typical)\s+(?:place|spot|location|way|idea|choice|"
-              r"time|practice|fit|candidate|option|thing|tool|starting\s+point)s?\b")
-"""A predicate judging its subject as a place or a way to do something ("is a good place to
-store common data"): it says what the thing is good for, not what it is."""
 _DEFINITION = re.compile(
     r"^[^.;:]{0,80}?\b(?:(?<!\bthere )(?<!\bhere )"
     r"(?:is|are|means|refers\s+to|represents|is\s+called)\s+"
-    rf"(?:an?|the|one|used|how|what)\b(?!\s+{_JUDGED_AS})|(?:stands|is\s+short)\s+for\b"
+    rf"(?:an?|the|one|used|how|what)\b(?!\s+{JUDGED_AS})|(?:stands|is\s+short)\s+for\b"
     r"|are\s+(?:[\w-]+\s+)?[\w-]+s\s+(?:that|which|who)\b"
     r"|(?:is|are)\s+(?:(?:also|often|commonly|usually|sometimes)\s+)?(?:known\s+as|"
     r"referred\s+to\s+as|called\s+[\"'\u201c\u2018]))",
@@ -43,9 +38,10 @@ added in pip 7.1."), or the name it is known by ('The HEAD in such a state is ca
 only before a quoted name: "is called when ..." tells when code runs). "There is a" and "here
 is an" say that something exists, not what it is:
 Mutt's "Note that there is a space between <enter-command> and ..." opened the Answer to
-"What does the macro command do?" (trial 86, F5); "is a good place to" (:data:`_JUDGED_AS`)
-says what it is good for: "The application context is a good place to store common data ..."
-led before "The application context keeps track of ..." (trial 121, F2)."""
+"What does the macro command do?" (trial 86, F5); "is a good place to"
+(:data:`~workers.sources.leads.JUDGED_AS`) says what it is good for: "The application context is
+a good place to store common data ..." led before "The application context keeps track of ..."
+(trial 121, F2)."""
 _GENUS = re.compile(r"\s*(?:is|are)\s+(?:an?|the|one)\s+((?:[\w-]+\s+){0,3}[\w-]+)",
                     re.IGNORECASE)
 """The start of a definition's predicate: "is an index built ..." of "A partial index is an
@@ -180,8 +176,8 @@ def defining(text: str, subject: Sequence[str], asked: str) -> bool:
     (:func:`glossary_entry`), or its own subject is the thing asked and it says what that is or
     does (:func:`~app.llm.offline.relevance.defines_asked`: "The application context keeps
     track of the application-level data during a request ..."), not what it is good for
-    (:data:`_JUDGED_AS`: "... is a good place to store common data", which led Flask's Answer
-    while "keeps track of" counted as no definition, trial 121, F2).
+    (:data:`~workers.sources.leads.JUDGED_AS`: "... is a good place to store common data",
+    which led Flask's Answer while "keeps track of" counted as no definition, trial 121, F2).
 
     Example:
         >>> q = "What is the application context?"
@@ -192,7 +188,7 @@ def defining(text: str, subject: Sequence[str], asked: str) -> bool:
     """
     if glossary_entry(text, subject):
         return True
-    judged = re.search(rf"\b(?:is|are)\s+(?:an?|the)\s+{_JUDGED_AS}", text, re.IGNORECASE)
+    judged = re.search(rf"\b(?:is|are)\s+(?:an?|the)\s+{JUDGED_AS}", text, re.IGNORECASE)
     return judged is None and defines_asked(text, stems(asked))
 
 

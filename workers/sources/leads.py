@@ -18,7 +18,7 @@ from typing import ContextManager
 from workers.sources.base import Passage
 from workers.sources.query import SearchQuery, term_matches
 
-__all__ = ["CALLED", "COPULA", "DOES", "LEAD_SEQ", "defines", "is_lead",
+__all__ = ["CALLED", "COPULA", "DOES", "JUDGED_AS", "LEAD_SEQ", "defines", "is_lead",
            "lead_passage", "names_in_prose", "section_openings", "titled_by", "with_leads"]
 
 LEAD_SEQ = 8
@@ -35,6 +35,16 @@ COPULA = re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=\n))[ \t]*(?:(?:an?|the)\s+)?"
                     re.IGNORECASE)
 """A sentence that says what its subject is: "Massif is a heap profiler.", "A generated column
 is a special column ...", "Frobbed columns are the ..." (the subject after its article)."""
+
+JUDGED_AS = (r"(?:(?:very|really|particularly|especially)\s+)?(?:good|great|better|best|"
+             r"convenient|handy|nice|easy|easier|simple|useful|natural|safe|bad|poor|ideal|"
+             r"perfect|recommended|preferred|typical)\s+(?:place|spot|location|way|idea|choice|"
+             r"time|practice|fit|candidate|option|thing|tool|starting\s+point)s?\b")
+"""A predicate after "is a" judging its subject as a place or a way to do something ("is a
+good place to store common data"): it says what the thing is good for, not what it is
+(Flask's appcontext.html, trial 121, F2)."""
+_JUDGED = re.compile(JUDGED_AS, re.IGNORECASE)
+
 
 DOES = re.compile(
     r"\W*(?:the\s+)?((?:[\w'-]+\s+){0,3}?[\w'-]+?)(?:\s+(?:feature|module|option|command|"
@@ -77,8 +87,19 @@ def defines(query: SearchQuery, text: str, called: bool = True) -> bool:
         >>> defines(search_query("What is a snapshot?"),
         ...         "The script run before pruning is called snapshot.", called=False)
         False
+
+    Nor does "is a good place to" (:data:`JUDGED_AS`): Flask's "The application context is a
+    good place to store common data ..." (its "Storing Data" section) counted as the page's
+    definition, so its opening, "The application context keeps track of the application-level
+    data ...", never took a found passage's place (:func:`with_leads`; trial 121, F2):
+
+        >>> defines(search_query("What is the application context?"),
+        ...         "The application context is a good place to store common data.")
+        False
     """
     for match in (*COPULA.finditer(text), *(CALLED.finditer(text) if called else ())):
+        if match.re is COPULA and _JUDGED.match(text, match.end()):
+            continue  # "X is a good place to ...": what X is good for
         subject = match[1].split()
         if len(subject) <= len(query.terms) + 1 and titled_by(query, match[1]):
             return True

@@ -126,3 +126,39 @@ def test_defines_reads_a_sentence_whose_subject_is_the_asked_thing() -> None:
     assert not defines(query, "A column is frobbed when it is computed.")
     assert not defines(query, "The frobbed column of a view is the one shown first.")
     assert not defines(query, "To use a frobbed column, you must name it.")
+
+
+CONTEXT = """<html><head><title>The Frob Context</title></head><body>
+<h1>The Frob Context</h1>
+<p>The frob context keeps track of the frob-level data during a request, CLI command, or other
+activity. Rather than passing the frob around, the proxies are accessed instead.</p>
+<h2>Purpose of the Context</h2>
+<p>The frob object has attributes, such as config, that are useful to access within views and
+commands. Importing the instance is prone to circular import issues.</p>
+<h2>Lifetime of the Context</h2>
+<p>The frob context is created and destroyed as necessary. When a frob begins handling a
+request, it pushes a frob context. When the request ends it pops the frob context. Typically,
+a frob context will have the same lifetime as a request.</p>
+<h2>Storing Data</h2>
+<p>The frob context is a good place to store common data during a request or CLI command. The
+frob context provides the g object for this purpose, with the lifetime of a frob context.</p>
+</body></html>"""
+
+
+def test_a_good_place_to_store_data_is_no_definition_of_the_page(tmp_path: Path) -> None:
+    # Flask's appcontext.html (trial 121, F2): "What is the application context?" found its
+    # "Storing Data" section ("... is a good place to store common data ...", read as the
+    # page's definition) and never its opening, "The application context keeps track of ..."
+    from workers.sources.leads import defines
+    from workers.sources.query import search_query
+
+    assert not defines(search_query("What is the frob context?"),
+                       "The frob context is a good place to store common data.")
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "context.html").write_text(CONTEXT, encoding="utf-8")
+    (root / "other.html").write_text(OTHER, encoding="utf-8")
+    with Corpus.open(tmp_path / "data", folder=root) as corpus:
+        found = corpus.search("What is the frob context?", k=5)
+        assert any("keeps track of the frob-level data" in p.text for p in found), [
+            (p.ref, p.text[:60]) for p in found]
