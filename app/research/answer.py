@@ -52,7 +52,7 @@ from app.research.sentence_kinds import (
     names_another,
     subject_of,
 )
-from app.research.signposts import is_signpost
+from app.research.signposts import stating
 from app.research.text import bullet, clip
 from app.research.topics import compare_parts, topic_kind
 from app.research.versions import asks_version, history_row, version_label
@@ -73,7 +73,7 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
              ) -> list[dict[str, Any]]:
     """The answer's candidate findings in order: by sub-question; within one, those of its
     strongest document (:func:`app.research.evidence.topic_strength`) first; then by the rest
-    of their key; a signpost (:func:`~app.research.signposts.is_signpost`) only when there
+    of their key; a signpost (:func:`~app.research.signposts.stating`) only when there
     is nothing else ("For tricky behavior, see case and character ranges." was the second of
     two bullets, trial 104, R4).
     ``fitted`` (a question of a kind other than "what"): a sentence that answers the kind, not
@@ -99,9 +99,7 @@ def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
                 if defining else ())
         return (order, *lead, strong.get(document_of(finding), 0.0) < best[order], *rest)
 
-    ordered = [finding for _, finding in sorted(ranked, key=key)]
-    # a signpost ("This document describes ...", "See also ...") states nothing: only alone
-    return [f for f in ordered if not is_signpost(str(f["text"]))] or ordered
+    return stating([finding for _, finding in sorted(ranked, key=key)])
 
 
 def _candidates(data: ReportInput, kind: str) -> list[tuple[int, str, dict[str, Any]]]:
@@ -214,7 +212,7 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     # each sentence once (:func:`once`): of copies of one manual, the strongest document's,
     # which comes first; a claim a kept one of the same ref holds whole is left out
     if kind != "compare":
-        return near_copies_out(once([*defined[:1], *ordered]))[:_ANSWER_SENTENCES]
+        return stating(near_copies_out(once([*defined[:1], *ordered])))[:_ANSWER_SENTENCES]
     # the contrast, then each thing's defining sentence (:func:`compare_answer`), from every
     # finding ("... equivalent to add_callback" names one side) but another command's (121, F1)
     found = [by_claim.get(claim_key(f), f) for _o, k, f in _candidates(data, kind)

@@ -18,6 +18,7 @@ from app.llm.offline.sentences import (
 from app.llm.offline.words import stems
 from app.research.lead_ins import lead_in_alone, with_its_code
 from app.research.rows import ok_items
+from app.research.signposts import is_signpost
 from app.research.text import ELLIPSIS, clip, clip_quote, wording
 from state import ItemKind
 from workers.sources import Passage
@@ -180,10 +181,11 @@ def _shown_alone(body: str, prose: Sequence[str]) -> list[str]:
     """The sentences of ``prose`` (of ``body``) an excerpt may show alone: no question (it
     restates what was asked, "Q3. What happens when the queue is full?"); when another is
     left, no lead-in without its list ("Available in Postfix version 3.2 and later:", trial
-    85, F4) and no rest of a sentence begun by the code above it ("will print the file test.py
-    ..." after ``$ pygmentize test.py``, trial 90, F4)."""
+    85, F4), no pointer elsewhere (:func:`~app.research.signposts.is_signpost`, trial 123, F2)
+    and no rest of a sentence begun by the code above it (trial 90, F4: "will print ...")."""
     answers = [p for p in prose if not p.rstrip().endswith("?")]
     answers = [p for p in answers if not lead_in_alone(body, p)] or answers
+    answers = [p for p in answers if not is_signpost(p)] or answers
     return [p for p in answers if not continues_code(body, body.find(p), p)] or answers
 
 

@@ -38,7 +38,7 @@ from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
 from app.research.settling import settle, trim_side_documents
-from app.research.signposts import stated
+from app.research.signposts import pointers_out, stated
 from app.research.text import bullet, clip, clip_middle, visible_text, wording
 from workers.sources.base import code_span, inert_markdown
 
@@ -215,7 +215,8 @@ def _section_lines(data: ReportInput, question: str, cites: _Citations,
         data, question, _passages(rows, question, shares, cites, quoted, later, shown, about)))
     if above:  # its answer is above: a passage of code is no other answer ("Examples: ```")
         passages = [p for p in passages if prose_sentences(p["text"])]
-    passages = passages[:3]
+    passages = pointers_out(passages, lambda p: _excerpt(unlabelled(p), about=about),
+                            bool(findings or listed))[:3]
     if passages:  # each shown by its sentence naming the most of the question's subject
         lines += ["Top passages:", ""]
         lines += [bullet(f"{shown_label(p)}: {_excerpt(unlabelled(p), about=about)}",

@@ -11,10 +11,10 @@ Pure: one regular expression.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-__all__ = ["SIGNPOST", "is_signpost", "stated"]
+__all__ = ["SIGNPOST", "is_signpost", "pointers_out", "stated", "stating"]
 
 _DOC = (r"(?:document|page|section|chapter|guide|tutorial|article|manual|manpage|howto|"
         r"reference|appendix|part|module|file)")
@@ -62,11 +62,49 @@ def is_signpost(sentence: str) -> bool:
         False
         >>> is_signpost("The following table lists them:")
         True
+
+    A "See also" item states nothing, labelled or written "<title> - <what it has>": the link's
+    text is the title of the section it points at, which repeats a question's words (trial
+    123, F2).
+
+        >>> is_signpost("See also: How do I render SQL expressions as strings, possibly with "
+        ...             "bound parameters inlined? - includes a usage example.")
+        True
+        >>> is_signpost("Remote-Schema Table Introspection and PostgreSQL search_path - "
+        ...             "additional details of this behavior as regards the PostgreSQL database.")
+        True
+        >>> is_signpost("pool_size - the number of connections to keep open inside the pool.")
+        False
+        >>> is_signpost("-v, --verbose - more details on each test.")
+        False
     """
+    if _POINTER_ITEM.match(sentence) or _LISTED_POINTER.match(sentence):
+        return True
     if not SIGNPOST.match(sentence) or _MAKE_SURE.search(sentence):
         return False
     said = sentence.partition(":")[2]
     return len(said.split()) < _SAID_WORDS
+
+
+_POINTER_ITEM = re.compile(r"^\W*see(?:\s+also)?\s*:", re.IGNORECASE)
+"""An item of a "See also" list, labelled ("See also: Cascades for detail on cascades.",
+:mod:`workers.sources.htmlseealso`): what follows its colon is where to look, not what is
+said, however long (trial 123, F2)."""
+_LISTED_POINTER = re.compile(
+    r"^\W*(?:\S+\s+){2,}?\S+\s+[-\u2013\u2014]\s+(?:(?:an?|the|some)\s+)?(?:"
+    r"background\s+(?:on|of|about|for)|(?:additional|further|more|in-depth)\s+(?:details?|"
+    r"information|background|discussion|examples?|notes?)|details?\s+(?:on|of|about)|"
+    r"(?:discussion|overview|examples?|description|summary)\s+(?:of|on|about|for)|"
+    r"introduction\s+to|includes?\s+(?:an?\s+|the\s+)?(?:\w+\s+)?examples?|"
+    r"(?:describes|explains|covers|discusses)\b)",
+    re.IGNORECASE)
+"""A "See also" item as a list writes it, "<the linked section's title> - <what it has>":
+"How do I render SQL expressions as strings, possibly with bound parameters inlined? -
+includes a usage example for debugging use cases.", "Remote-Schema Table Introspection and
+PostgreSQL search_path - additional details of this behavior as regards the PostgreSQL
+database." (trial 123, F2). The title is three words or more and what follows the dash names
+what the target has, so an entry's "pool_size - the number of connections to keep open" or an
+option's "-q, --quiet - decrease verbosity" is no pointer."""
 
 
 _MAKE_SURE = re.compile(r"\bsee\s+(?:to\s+it\s+)?that\b", re.IGNORECASE)
@@ -80,3 +118,36 @@ def stated(findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     section whose only finding was "For tricky behavior, see case and character ranges." said
     nothing (trial 104, R4)."""
     return [f for f in findings if not is_signpost(str(f["text"]))]
+
+
+def stating(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ``findings`` that state something (:func:`stated`), else all of them: a signpost
+    only alone. The Answer to "What does the xfail strict parameter do?" quoted the
+    ``xfail_strict`` entry, then "For more information, see strict parameter." (trial 123, F2):
+    the entry led, and the signposts were left out only among the ranked findings.
+
+    Example:
+        >>> [f["text"][:3] for f in stating([{"text": "It fails."}, {"text": "See X."}])]
+        ['It ']
+        >>> [f["text"] for f in stating([{"text": "See X."}])]
+        ['See X.']
+    """
+    return stated(findings) or findings
+
+
+def pointers_out(passages: Sequence[dict[str, Any]], shown: Callable[[dict[str, Any]], str],
+                 said: bool) -> list[dict[str, Any]]:
+    """The ``passages`` whose sentence ``shown`` states something; those that only point
+    elsewhere too when none does and nothing else is ``said`` (no finding of the section, no
+    claim above it).
+    "See Constructors and Object Initialization for a description of this behavior." was a
+    Top passage under two findings (trial 123, F2, X4).
+
+    Example:
+        >>> found = [{"text": "See Constructors for a description of this behavior."}]
+        >>> len(pointers_out(found, lambda p: p["text"], said=True)), len(pointers_out(
+        ...     found, lambda p: p["text"], said=False))
+        (0, 1)
+    """
+    kept = [p for p in passages if not is_signpost(shown(p))]
+    return kept if kept or said else list(passages)

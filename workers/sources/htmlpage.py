@@ -2,13 +2,11 @@
 read with lxml's HTML parser (libxml2: fast and lenient; issue 19 asked for a well-kept parser
 and >= 10 MB/s of HTML through the index build).
 
-A data table's rows become sentences under their headings (:mod:`workers.sources.htmltables`).
+A data table's rows become sentences under their headings (:mod:`.htmltables`), a two-column
+table of labels and values one field a line (``Version: 2.1.``, :mod:`.htmlfields`), and each
+item of a "See also" box opens "See also: " (:mod:`.htmlseealso`).
 
-A two-column table of labels and values with no heading cells is read one field a line
-(``Version: 2.1.``, :mod:`workers.sources.htmlfields`).
-
-This module imports the standard library, lxml, :mod:`workers.sources.htmltables` and
-:mod:`workers.sources.htmlfields`.
+This module imports the standard library, lxml and other modules of ``workers.sources``.
 """
 
 from __future__ import annotations
@@ -26,6 +24,7 @@ from workers.sources.entries import ENTRY_KEYWORD
 from workers.sources.htmlfields import field_tables
 from workers.sources.htmlfurniture import drop_all, page_furniture, tab_labels
 from workers.sources.htmlnav import class_token, link_share
+from workers.sources.htmlseealso import see_also_labelled
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
 from workers.sources.htmlterms import cut_term, groff_terms, mark_next, members_with_their_class
@@ -213,6 +212,7 @@ def html_page(source: str | bytes, to_here: Callable[[str], bool] | None = None)
     # before the tables are read: an index's letter bar is a table of links (its text, the
     # tail after it, stays)
     tab_labels(root)  # before the furniture: a tab's label moves into its panel
+    see_also_labelled(root)  # each item of a "See also" box: "See also: ..."
     drop_all(page_furniture(root))
     field_tables(root, _HIDDEN)  # before tables: a table of fields has no heading row
     tables_as_sentences(root)
