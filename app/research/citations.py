@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Sequence
-from functools import lru_cache
 from typing import Any
 
 from app.llm.offline.sentences import (
@@ -15,7 +14,7 @@ from app.llm.offline.sentences import (
     prose_sentences,
     starts_mid_sentence,
 )
-from app.llm.offline.words import stems
+from app.research.copies import near_copies_out, near_copy
 from app.research.lead_ins import lead_in_alone, with_its_code
 from app.research.rows import ok_items
 from app.research.signposts import is_signpost
@@ -273,36 +272,6 @@ def said(item: dict[str, Any], listed: Collection[tuple[str, str]]) -> bool:
                or (words and wording(t) == words) or near_copy(text, t) for t, r in listed)
 
 
-@lru_cache(maxsize=4096)
-def _stems_of(text: str) -> frozenset[str]:
-    return frozenset(stems(text))
-
-
-def near_copy(text: str, other: str) -> bool:
-    """Whether two claims say one thing in two wordings: their content stems, at least
-    :data:`_NEAR_COPY_STEMS` each, overlap by :data:`NEAR_COPY` (Jaccard), or one holds the
-    other's by :data:`HELD_COPY`. Bash's manual and its man page word ``-n`` a little apart
-    ("check a script" / "check a shell script"): the Answer quoted one and a section the other
-    (trial 97, R1). Claims with numbers the other lacks both ways are other claims ("The relay
-    keeps ledger number 1 at station 1." and "... 2 at station 2.").
-
-    Example:
-        >>> near_copy("-n Read commands but do not execute them. This may be used to check a "
-        ...           "script for syntax errors.", "-n: Read commands but do not execute them. "
-        ...           "This may be used to check a shell script for syntax errors.")
-        True
-    """
-    numbers, others = set(_NUMBER.findall(text)), set(_NUMBER.findall(other))
-    if not (numbers <= others or others <= numbers):
-        return False  # "ledger number 1 at station 1" is not "... 2 at station 2"
-    own, theirs = _stems_of(text), _stems_of(other)
-    return len(own) >= _NEAR_COPY_STEMS and len(theirs) >= _NEAR_COPY_STEMS and len(
-        own & theirs) >= (HELD_COPY if own >= theirs else NEAR_COPY) * len(own | theirs)
-
-
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-
-
 def within(words: str, shown: Collection[str]) -> bool:
     """Whether a claim's ``words`` (:func:`app.research.text.wording`) are among ``shown``,
     alone or inside a longer claim: journald.conf's "This means that ... after a vacuuming
@@ -359,42 +328,3 @@ def once(found: Sequence[dict[str, Any]], listed: Collection[tuple[str, str]] = 
         shown.add(claim_key(shown_as[kept]))
         out.append(found[kept])
     return out
-
-
-NEAR_COPY = 0.75
-"""Two sentences whose content stems overlap this much (Jaccard), each of at least
-:data:`_NEAR_COPY_STEMS`, say one thing in two wordings."""
-_NEAR_COPY_STEMS = 6
-HELD_COPY = 0.6
-"""... or this much when the later one holds every stem of the earlier one: Postfix's
-"smtpd_junk_command_limit (normal: 100, overload: 1) The number of junk commands ..." (its
-man page) after postconf.5's "The number of junk commands ..." (trial 88, R1)."""
-
-
-def near_copies_out(found: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``found`` without an item that says what one before it says in other words (a manual
-    writing one sentence twice, on two pages: Zsh's "The types of alias expanded can be
-    controlled with the styles regular, global and disabled." and "The types of aliases which
-    are to be expanded can be controlled ..." were two Answer bullets, trial 72, F9).
-
-    Example:
-        >>> a = {"text": "The types of alias expanded can be controlled with the styles "
-        ...              "regular, global and disabled."}
-        >>> b = {"text": "The types of aliases which are to be expanded can be controlled "
-        ...              "with the styles regular, global and disabled."}
-        >>> c = {"text": "The default is 5."}
-        >>> [i["text"][:9] for i in near_copies_out([a, b, c])]
-        ['The types', 'The defau']
-        >>> d = {"text": "The number of junk commands a client can send before the error "
-        ...              "counter goes up."}
-        >>> e = {"text": "junk_limit (normal: 100, overload: 1) " + d["text"]}
-        >>> len(near_copies_out([d, e]))
-        1
-    """
-    kept: list[dict[str, Any]] = []
-    for item in found:
-        text = str(item.get("text", ""))
-        if not any(near_copy(text, str(other.get("text", ""))) for other in kept):
-            kept.append(item)
-    return kept
-

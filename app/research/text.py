@@ -17,7 +17,7 @@ from typing import Any
 from workers.sources.base import code_span
 
 __all__ = ["BIDI_CONTROLS", "ELLIPSIS", "bullet", "clip", "clip_middle", "clip_quote",
-           "utf8_problem", "visible", "visible_text", "wording"]
+           "unlabelled_claim", "utf8_problem", "visible", "visible_text", "wording"]
 
 BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Invisible characters that reorder how text is displayed (the "Trojan Source" family)."""
@@ -214,11 +214,30 @@ def wording(text: str) -> str:
         (False, '-1ok')
         >>> wording("Use set -e to stop.") == wording("Use set +e to stop.")
         False
+        >>> wording("Note: The pool checks it.") == wording("The pool checks it.")  # trial 123
+        True
     """
-    text = _SEE.sub(" ", _PRINTED_REFERENCE.sub(r"\1", text))
+    text = _SEE.sub(" ", _PRINTED_REFERENCE.sub(r"\1", unlabelled_claim(text)))
     return "".join(m.group(0).replace("\u2212", "-") if m.group("flag")
                    else m.group(0).replace("\u2013", "-").casefold()
                    for m in _MEANT.finditer(text))
+
+
+_LABEL = re.compile(r"^\W*(?:notes?|warning|caution|danger|important|attention|tip|hint)\s*:\s*",
+                    re.IGNORECASE)
+
+
+def unlabelled_claim(text: str) -> str:
+    """``text`` without the admonition's label opening it ("Note: ", "Warning: "): a copy of a
+    sentence one page writes in a note says what the other page's says. SQLAlchemy's "The pool
+    "pre_ping" handler ... does not consult this event ..." was an Answer bullet from one page
+    and, as "Note: The pool ...", a Top passage from another (trial 123, F7, X2).
+
+    Example:
+        >>> unlabelled_claim("Note: The pool checks it."), unlabelled_claim("Notes are kept.")
+        ('The pool checks it.', 'Notes are kept.')
+    """
+    return _LABEL.sub("", text, count=1)
 
 
 def clip_middle(text: Any, limit: int) -> str:
