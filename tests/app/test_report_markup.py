@@ -11,6 +11,7 @@ from markdown_it import MarkdownIt
 
 from app.research.report import render_markdown
 from tests.app.report_rows import data, item, row
+from workers.sources.base import inert_markdown
 
 URL = "https://example.org/a) [click me](javascript:alert(1)"
 Q = "What is the relay? <img src=x onerror=alert(1)> [click](javascript:alert(2))"
@@ -68,3 +69,21 @@ def test_a_placeholder_in_prose_is_one_code_span_of_single_backticks() -> None:
     assert "pop [--index] [`<stash>`]: Remove" in md, md
     html = MarkdownIt("commonmark").render(md)
     assert "[<code>&lt;stash&gt;</code>]" in html, html
+
+
+def test_a_placeholder_is_code_in_one_backtick_beside_a_line_with_code() -> None:
+    # trial 123, F10: the header's "- Thread: `...`" made every tag "``<relationship>``"
+    said = ("For relationship <relationship>, delete-orphan cascade is normally configured "
+            "only on the one side of a one-to-many relationship.")
+    q = "What does delete-orphan cascade do?"
+    md = render_markdown(data([row("analyst", q, [item("finding", said, "cascades.html#3")])],
+                              topic=q, sub_questions=[q]))
+    assert "For relationship `<relationship>`, delete-orphan" in md, md
+    assert "<code>&lt;relationship&gt;</code>" in MarkdownIt("commonmark").render(md)
+
+
+def test_a_tag_is_code_whatever_backticks_its_block_or_others_hold() -> None:
+    for text in ("- a ` b\n- c <script>x", "a ` b\nc <script>x\n\nd ` e", "# h `\n<script>x",
+                 "- `` a\n  b <script> ``", "- a\n\n  ` b <script> ` <img>", "x `` y\n- <img>"):
+        shown = MarkdownIt("commonmark").render(inert_markdown(text))
+        assert not re.search(r"<(script|img)", shown), (text, shown)

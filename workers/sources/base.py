@@ -222,13 +222,27 @@ def inert_markdown(text: str) -> str:
         'data `<any>` a chunk; &lt;img src=x onerror=y>'
         >>> inert_markdown("`a.md#1` pop [<stash>]"), inert_markdown("a ` run, [<stash>]")
         ('`a.md#1` pop [`<stash>`]', 'a ` run, [``<stash>``]')
+        >>> print(inert_markdown("- Run: `x`\n- For relationship <relationship>, it is."))
+        - Run: `x`
+        - For relationship `<relationship>`, it is.
+        >>> print(inert_markdown("- Run: `x`\n- A ` left open, <stash>"))
+        - Run: `x`
+        - A ` left open, ``<stash>``
     """
-    # a tag shown as code is fenced by a backtick run of a length no run left unclosed has:
-    # none can close it or be closed by it (CommonMark 6.1); a closed span's runs are its own
-    # (counted too, a report's code spans fenced every ``<stash>`` in two: trial 121, F11)
-    spans = list(_CODE_SPANS.finditer(text))
-    pieces = [text[a:b] for a, b in zip([0] + [s.end() for s in spans],
-                                        [s.start() for s in spans] + [len(text)], strict=True)]
+    # block by block: a code span never reaches past its paragraph, list item or heading
+    starts = [0, *(m.end() for m in _BLOCK_START.finditer(text))]
+    return "".join(_inert_block(text[a:b])
+                   for a, b in zip(starts, [*starts[1:], len(text)], strict=True))
+
+
+def _inert_block(block: str) -> str:
+    """One block of :func:`inert_markdown`'s text made inert. A tag shown as code is fenced by
+    a backtick run of a length no run left unclosed in the block has: none can close it or be
+    closed by it (CommonMark 6.1). A closed span's own runs are not counted (counted, a
+    report's code spans fenced every ``<stash>`` in two: trial 121, F11)."""
+    spans = list(_CODE_SPANS.finditer(block))
+    pieces = [block[a:b] for a, b in zip([0] + [s.end() for s in spans],
+                                         [s.start() for s in spans] + [len(block)], strict=True)]
     runs = {len(run) for piece in pieces for run in _BACKTICKS.findall(piece)}
     fence = "`" * next(n for n in range(1, len(runs) + 2) if n not in runs)
     out = [_inert(pieces[0], fence)]
@@ -242,6 +256,16 @@ def _inert(text: str, fence: str) -> str:
     tags = [f"{fence}{tag}{fence}" for tag in _TYPE_TAG.findall(text)]
     pieces = [_TAG_START.sub("&lt;", piece).replace("](", "]\\(") for piece in pieces]
     return "".join(p + (tags[i] if i < len(tags) else "") for i, p in enumerate(pieces))
+
+
+_BLOCK_START = re.compile(r"\n(?=[ \t]*\n| {0,3}(?:[-+*][ \t]+\S|#{1,6}(?:[ \t]|$)))",
+                          re.MULTILINE)
+"""Where a block starts that no code span before it reaches into: after a blank line, at a
+list item (``- ...``: one interrupts a paragraph) or a heading. A report's Answer is a list:
+one fence for the whole body, two backticks once any line held one, showed SQLAlchemy's
+"For relationship <relationship>" as "For relationship ``<relationship>``" (trial 123, F10);
+and a backtick on each side of a blank line was read as one code span, a tag between them
+left as it was."""
 
 
 _BACKTICKS = re.compile(r"`+")
