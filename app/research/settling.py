@@ -5,13 +5,15 @@ Pure: reads the rows it is given."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from app.research.answer import entry_answers
 from app.research.evidence import (
     document_of,
     entry_pages,
     only_documents,
+    search_top,
     settled,
     strength,
     thinly_covered,
@@ -45,13 +47,14 @@ def settle(data: ReportInput, relevance: Relevance) -> ReportInput:
     # setting's own entry ("The default is typically 128 megabytes")
     keep |= {document_of(entry) for entry in entry_answers(data, topic_kind(data.asked))[:1]}
     keep |= entry_pages(data.rows, subject_terms(data.asked, data.rows))  # the thing's own
+    keep |= _search_top(first)  # the search's first hit (trial 123, F1)
     if topic_kind(data.asked) == "compare":
         keep |= _own_best(data)
     left = _documents(data) - keep
     if not left:
         return data
     note = (f"{len(left)} other document(s) the search found are not cited: the strongest one "
-            "names every word of the topic, and they are weaker")
+            f"names every word of the topic, and they are weaker ({_named(data, left)})")
     return dataclasses.replace(_without(data, left, note), relevance=relevance)
 
 
@@ -66,15 +69,44 @@ def trim_side_documents(data: ReportInput, cited: set[str]) -> ReportInput:
     picked = next((document_of(item) for _row, item in ok_items(first)
                    if isinstance(item, dict) and item.get("kind") == "finding"
                    and item.get("ref")), None)
-    keep = cited | ({picked} if picked else set())
+    keep = cited | ({picked} if picked else set()) | _search_top(first)
     if topic_kind(data.asked) == "compare":  # each side keeps its own evidence
         keep |= _own_best(data)
     thin = thinly_covered(data.rows, topic_terms(data.asked), keep, name_terms(data.asked))
     if not thin:
         return data
     note = (f"{len(thin)} other document(s) the search found are not cited: each names much "
-            "less of the topic than the best one does")
+            f"less of the topic than the best one does ({_named(data, thin)})")
     return _without(data, thin, note)
+
+
+def _search_top(first: Sequence[Mapping[str, Any]]) -> set[str]:
+    """The first sub-question's search's first hit (:func:`app.research.evidence.search_top`),
+    as a set: kept cited, as its reader's first pick is (trial 123, F1: "What is the prepend
+    import mode?" dropped pytest's pythonpath.html, ranked first, for the page quoted more)."""
+    top = search_top(first)
+    return {top} if top else set()
+
+
+NAMED = 3
+"""How many of the documents a note leaves out it names, the strongest first."""
+
+
+def _named(data: ReportInput, left: set[str]) -> str:
+    """The documents ``left`` out, the :data:`NAMED` strongest
+    (:func:`app.research.evidence.strength`) by name and how many more: a note that only
+    counted them left a user no way back to the one that answered (trial 123, F1: "1 other
+    document(s) ... are not cited" was pytest's "Registering marks" page).
+
+    Example:
+        >>> from types import SimpleNamespace
+        >>> _named(SimpleNamespace(rows=[]), {"c.html", "a.html", "d.html", "b.html"})
+        'a.html, b.html, c.html and 1 more'
+    """
+    strong = strength(data.rows)
+    ordered = sorted(left, key=lambda doc: (-strong.get(doc, 0.0), doc))
+    more = len(ordered) - NAMED
+    return ", ".join(ordered[:NAMED]) + (f" and {more} more" if more > 0 else "")
 
 
 def _documents(data: ReportInput) -> set[str]:
