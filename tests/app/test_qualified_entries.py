@@ -121,3 +121,20 @@ def test_a_class_members_entry_is_named_with_its_class(tmp_path: Path) -> None:
     assert "quill.http.Request(url)" in headings, headings  # a prefix shown: left as it is
     report, first = first_answer(tmp_path, {"api.html": page}, "What does Request.replace do?")
     assert "Return a Request object" in first, report
+
+
+def test_a_member_whose_class_is_shown_in_a_link_is_not_named_twice() -> None:
+    # trial 123, F6: SQLAlchemy's theme writes the class in a link, no descclassname, and the
+    # entry was "method sqlalchemy.orm.SessionEvents.SessionEvents.after_commit(session)"
+    from workers.sources.htmlpage import html_page
+
+    page = ("<html><head><title>ORM Events</title></head><body><h1>ORM Events</h1>"
+            '<dl class="py method"><dt class="sig sig-object py" '
+            'id="sqlalchemy.orm.SessionEvents.after_commit"><em class="property"><span '
+            'class="pre">method</span> </em><a class="reference internal" '
+            'href="#sqlalchemy.orm.SessionEvents"><code class="docutils literal"><span '
+            'class="pre">sqlalchemy.orm.SessionEvents.</span></code></a><span class="sig-name '
+            'descname"><span class="pre">after_commit</span></span>(session)</dt>'
+            "<dd><p>Execute after a commit has occurred.</p></dd></dl></body></html>")
+    headings = [h for h, _text in html_page(page).sections]
+    assert "method sqlalchemy.orm.SessionEvents.after_commit(session)" in headings, headings

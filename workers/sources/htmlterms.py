@@ -32,7 +32,8 @@ def members_with_their_class(root: Any) -> None:
     """Write each Sphinx member entry's class before its name, in place: a ``<dt id="a.B.m">``
     whose name element (class ``descname``) says ``m`` and which has no ``descclassname``
     (Sphinx's prefix, written for module-level names) reads ``B.m``. An id whose part before
-    the name is not a class's (:data:`_CLASS`) is left as it is (a module's function).
+    the name is not a class's (:data:`_CLASS`) is left as it is (a module's function), and so
+    is a name already qualified where the reader sees it (:func:`_qualified`).
 
     Args:
         root: an lxml HTML document, changed in place.
@@ -42,11 +43,33 @@ def members_with_their_class(root: Any) -> None:
         if len(parts) < 2 or not _CLASS.fullmatch(parts[-2]):
             continue
         names = [e for e in term.iter() if isinstance(e.tag, str) and _token(e, "descname")]
-        if len(names) != 1 or any(_token(e, "descclassname") for e in term.iter()
-                                  if isinstance(e.tag, str)):
+        if len(names) != 1 or _qualified(names[0]) or any(
+                _token(e, "descclassname") for e in term.iter() if isinstance(e.tag, str)):
             continue
         if "".join(names[0].itertext()).strip() == parts[-1]:
             names[0].text = f"{parts[-2]}.{names[0].text or ''}"
+
+
+def _qualified(name: Any) -> bool:
+    """Whether the text written before a member's name element ends with a dot: its class is
+    shown already, whatever element holds it. SQLAlchemy's theme links it, ``<a><code>
+    sqlalchemy.orm.SessionEvents.</code></a>`` before ``after_commit``, no ``descclassname``,
+    and the entry read "method sqlalchemy.orm.SessionEvents.SessionEvents.after_commit(session)"
+    in a report (trial 123, F6). Only the name's preceding siblings are read: a path to the
+    text before it (``preceding::text()``) walks the whole page for each entry.
+
+    Example:
+        >>> from lxml import html
+        >>> term = html.fromstring('<dt><em>method </em><a><code>a.B.</code></a>'
+        ...                        '<span class="descname">m</span>()</dt>')
+        >>> _qualified(term.find("span")), _qualified(term.find("em"))
+        (True, False)
+    """
+    before = [f"{''.join(e.itertext()) if isinstance(e.tag, str) else ''}{e.tail or ''}"
+              for e in name.itersiblings(preceding=True)]
+    parent = name.getparent()
+    text = "".join([parent.text or "" if parent is not None else "", *reversed(before)])
+    return text.rstrip().endswith(".")
 
 
 def mark_next(root: Any) -> None:
