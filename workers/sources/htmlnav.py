@@ -135,14 +135,25 @@ heading's text linked back to the table of contents (Docutils' ``toc-backref``: 
 of Tornado's FAQ was dropped, and a question asked in its own words never found it, trial
 110, F2)."""
 
+_NOTES = class_token("footnote", "citation")
+_NOTE_LABEL = (f"(. = 'label' and (../parent::dl[{_NOTES}] or "
+               f"../self::td/ancestor::table[1][{_NOTES}]))")
+"""Of a ``class`` attribute, that its element is the label of a docutils note before 0.18,
+``<dl class="footnote brackets"><dt class="label" id="id2">`` with its number (``1``) linked
+back to the mark, or the ``<td class="label">`` of its HTML 4 writer's ``<table
+class="docutils footnote">``: a ``<dt>`` with an ``id`` is an entry's heading, and SQLAlchemy's
+note on ``handle_error`` was a passage labelled ``1`` (trial 123, F8). 0.18's ``<aside>``
+links its label back by ``role="doc-backlink"`` (:data:`FURNITURE_ROLE`); the mark in the text
+goes too (:data:`FOOTNOTE_LINK`), so a number left would stand for nothing."""
+
 FURNITURE_CLASS = (f"{class_token('fn-bracket', 'mw-cite-backlink', 'footnoteref', of='.')} or "
-                   f"(({class_token('references', of='.')}) and ../self::ol)")
+                   f"(({class_token('references', of='.')}) and ../self::ol) or {_NOTE_LABEL}")
 """Of a ``class`` attribute, that its element is a footnote's link back (Sphinx's
 ``fn-bracket``: "[1]", "↩"; a wiki's "^" ``mw-cite-backlink``), a footnote's mark in the text
 (DocBook's ``footnoteref``, linked by the page's file name: aptitude's "automatically
-upgraded[a] to the version" was quoted, trial 81, F8) or a wiki's list of cited works
+upgraded[a] to the version" was quoted, trial 81, F8), a wiki's list of cited works
 (``<ol class="references">``: titles of sources, no text of the page; trial 52, F5: a
-citation's title answered a question)."""
+citation's title answered a question) or a docutils note's label (:data:`_NOTE_LABEL`)."""
 
 TEXINFO_PAGE = ("boolean(/*/head/meta[translate(@name, 'GENERATOR', 'generator') = 'generator' "
                 "and (contains(@content, 'makeinfo') or contains(@content, 'texi2any'))])")
