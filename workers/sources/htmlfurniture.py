@@ -83,6 +83,19 @@ anchor, ``<a name="top">``, is no link: trial 100, F8, a page's title was droppe
 heading that is only a link home is the project's logo (Alabaster's sidebar opens with
 ``<h1 class="logo"><a href="index.html">cairocffi</a></h1>``: it kept the whole sidebar,
 "Navigation: cairo versions Basic usage" was quoted in two reports, trial 96, F8)."""
+_HOME = ("@href != '' and translate(@href, './', '') = '' or contains(@href, 'index.html') and "
+         "substring-after(@href, 'index.html') = '' and "
+         "translate(substring-before(@href, 'index.html'), './', '') = ''")
+_LOGO = ("/descendant::a[@href][../self::h1 or ../self::h2][normalize-space(.) = "
+         f"normalize-space(..)][{_HOME}][/descendant::*[self::h1 or self::h2]"
+         "[normalize-space() != normalize-space(a[@href])]]")
+"""A link whose parent, an ``h1`` or ``h2``, is that link alone up to the site's home (its
+``href`` dots and slashes alone, ``../``, or those and ``index.html``), on a page whose title
+is another ``h1`` or ``h2``: the site's logo, not a heading. SQLAlchemy's banner, ``<h1><a
+href="../index.html">SQLAlchemy 1.4 Documentation</a></h1>`` before each page's own ``<h1>``,
+was passage #0 of 138 pages, the heading alone (trial 123, F11). A page whose one title is a
+link home keeps it, and a heading linking down (a blog's ``<h2><a href="posts/x/index.html">``,
+a list of its posts) is a title."""
 _LANDMARK = f"not(self::html or self::body or self::main or self::article) and not({_TITLED})"
 """Of an element ``role="navigation"`` (declared a navigation landmark), that it is no page:
 it may hold its own headings below ``h2`` (Sphinx's sidebar, "Table of Contents", "Previous
@@ -179,7 +192,7 @@ def _paths() -> tuple[list[etree.XPath], etree.XPath, etree.XPath, etree.XPath, 
     paths = getattr(_LOCAL, "paths", None)
     if paths is None:
         paths = _LOCAL.paths = (
-            [etree.XPath(path) for path in (*_BY_ATTRIBUTE, _CONTENTS)],
+            [etree.XPath(path) for path in (*_BY_ATTRIBUTE, _CONTENTS, _LOGO)],
             etree.XPath(_LINKS), etree.XPath(_HOLDER), etree.XPath(TEXINFO_FURNITURE),
             etree.XPath(TEXINFO_PAGE), etree.XPath(BARS), etree.XPath(_NAV_ID),
             etree.XPath(f"boolean({_TITLED})"), etree.XPath(_LINK_BOX))

@@ -50,3 +50,27 @@ def test_a_glossarys_terms_stay_entries() -> None:
                      'id="term-pool">pool</dt><dd><p>A set of connections kept open.</p></dd>'
                      '</dl></body></html>')
     assert "pool" in [h for h, _t in page.sections], page.sections
+
+
+def _banner(href: str, title: str = "<h1>ORM Events</h1>") -> str:
+    return (f'<html><head><title>ORM Events</title></head><body><div id="docs-header"><h1><a '
+            f'href="{href}">SQLAlchemy 1.4 Documentation</a></h1></div>{title}<p>The ORM '
+            "includes a wide variety of hooks.</p></body></html>")
+
+
+def test_a_heading_that_is_only_a_link_home_is_the_sites_logo() -> None:
+    # trial 123, F11: SQLAlchemy's banner was passage #0 of 138 pages, its heading alone
+    for href in ("../index.html", "index.html", "../../", "/"):
+        page = html_page(_banner(href))
+        assert "SQLAlchemy 1.4 Documentation" not in page.text, (href, page.sections)
+        assert [h for h, _t in page.sections if h] == ["ORM Events"], page.sections
+
+
+def test_a_linked_heading_that_is_a_title_stays() -> None:
+    alone = html_page(_banner("../index.html", title=""))  # the page's one title
+    assert "SQLAlchemy 1.4 Documentation" in [h for h, _t in alone.sections], alone.sections
+    posts = html_page('<html><body><h1>Field notes</h1><h2><a href="posts/herons/index.html">'
+                      'Herons in March</a></h2><p>Three pairs nested.</p><h2><a href="/2020/'
+                      'owls/">Owls</a></h2><p>Two owls.</p></body></html>')
+    headings = [h for h, _t in posts.sections]
+    assert "Herons in March" in headings and "Owls" in headings, posts.sections
