@@ -19,8 +19,12 @@ the *retrieved items* against the *topic's own* content words, as the user wrote
   one such word alone, when a retrieved item names every other word of the topic, is a typo
   or a foreign word: it is named (``Relevance.missing``) and the rest answered; so are words
   the corpus lacks that weigh too little to warn ("Tomcat *JDBC* connection pool size");
+* :func:`~app.research.unsaid.unsaid_subject`: the topic's names no retrieved item mentions,
+  with its words the corpus lacks, when they weigh as much as the words the items do mention:
+  the product a near miss asks about ("JUnit tests with *Maven*" over pytest's manual);
 * :func:`relevance_warnings`: ``no_relevant_sources`` when the run has results and none of them
-  is on topic, or the topic's weight is in words the corpus never uses. The report says so
+  is on topic, or the topic's weight is in words the corpus never uses, or in its subject no
+  retrieved item names. The report says so
   at its top and shows no finding from them; the ``--json`` summary lists it under
   ``warnings``. The exit code does not change: it is a finding about the
   sources, not a failure.
@@ -61,6 +65,12 @@ from app.research.topic_words import (  # re-exported: the words a verdict is ma
     topic_terms,
 )
 from app.research.unreached import unreached_sources
+from app.research.unsaid import (  # re-exported: what the retrieved items leave unsaid
+    unretrieved_names,
+    unretrieved_phrases,
+    unretrieved_words,
+    unsaid_subject,
+)
 from workers.sources.query import identifier_in, identifier_parts
 from workers.sources.symbols import VERSION
 
@@ -196,9 +206,11 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
     # a release the corpus never names ("Python 3.8" beside "3.9 or later": trial 120, F3)
     unnamed = {t for t in absent_terms(terms, stats) if VERSION.fullmatch(t)}
     terms = [t for t in terms if t not in unnamed]
-    unknown = unknown_terms(terms, stats)
     names = name_terms(topic)
-    missing = _one_missing(terms, unknown, rows, names, stats)
+    # the thing asked about, named by no retrieved item, is the topic (trial 123, F5)
+    subject = unsaid_subject(terms, names, rows, stats)
+    unknown = subject or unknown_terms(terms, stats)
+    missing = () if subject else _one_missing(terms, unknown, rows, names, stats)
     if missing:  # judged by the rest, the missing word named
         terms, unknown = [t for t in terms if t not in missing], []
     elif not unknown:  # too light to warn, but said: "Tomcat *JDBC* pool size"
@@ -264,7 +276,9 @@ def _one_missing(terms: Sequence[str], unknown: Sequence[str], rows: Sequence[Ma
     and the topic answered by the rest. Two unknown words still make a near miss ("a cracked
     window pane"), as does an unknown name beside one other word (:func:`name_terms`: "How
     tall is Mount *Kilimanjaro*?"); beside two or more that one item names together, the name
-    is named like any word ("graceful restart in *Kubernetes*"); ``()`` otherwise. The rest is
+    is named like any word ("graceful restart in *Kubernetes*"), unless it weighs as much as
+    the words the items do say (:func:`unsaid_subject`, told first: "JUnit tests with *Maven*",
+    trial 123, F5); ``()`` otherwise. The rest is
     its words an item is judged by (:func:`judged_terms`, trial 116, F10). Nor is it named
     beside words of the whole corpus alone (:meth:`TermStats.common`: "DNS over *QUIC* in
     BIND", trial 118, F9), unless a typing slip from a word of it (``stats.near``: trial 120)."""
@@ -276,88 +290,6 @@ def _one_missing(terms: Sequence[str], unknown: Sequence[str], rows: Sequence[Ma
     named = any(len(mentioned(rest, item_words(item), names)) == len(rest)
                 for _row, item in ok_items(rows) if item.get("ref"))
     return tuple(unknown) if named else ()
-
-
-def unretrieved_names(terms: Sequence[str], names: Iterable[str],
-                      rows: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
-    """The names among ``terms`` (:func:`name_terms`: "MATLAB", "GitHub") that no retrieved
-    item mentions, when the run retrieved any: the corpus may name the thing somewhere, but
-    what the report cites is about its other words. Else "What is the default
-    figure size in MATLAB?" over gnuplot's manual (MATLAB in one passage, not retrieved) was
-    answered "Its default size will be 5 by 3 inches." (a terminal's) without a word.
-
-    Example:
-        >>> rows = [{"status": "ok", "structured": {"items": [
-        ...     {"kind": "passage", "ref": "a#0", "text": "The default size is 5 by 3 inches."}]}}]
-        >>> unretrieved_names(["default", "size", "matlab"], {"matlab"}, rows)
-        ('matlab',)
-    """
-    texts = [item_words(item) for _row, item in ok_items(list(rows)) if item.get("ref")]
-    named = set(names)
-
-    def said(name: str) -> bool:  # a plural names its singular ("RewriteRules")
-        forms = {name, name[:-1] if name.endswith("s") else name,
-                 name[:-2] if name.endswith("es") else name}
-        return any(mentioned([f], text, named | forms) for f in forms for text in texts)
-
-    return tuple(t for t in terms if t in named and texts and not said(t))
-
-
-def unretrieved_words(terms: Sequence[str], rows: Iterable[Mapping[str, Any]],
-                      names: Iterable[str] = ()) -> tuple[str, ...]:
-    """The ``terms`` no retrieved item mentions (:func:`mentioned`), when the run retrieved
-    any: those the corpus holds in few passages (:meth:`TermStats.rare`) are named beside a
-    word it lacks, as the note on it says "the report answers the topic's other words" (trial
-    57: "worker_connections in the nginx events block" over Apache's manual named
-    "worker_connections" alone, though no passage cited said "nginx", in 1 of 18,000).
-
-    Example:
-        >>> rows = [{"status": "ok", "structured": {"items": [
-        ...     {"kind": "passage", "ref": "a#0", "text": "The event MPM serves connections."}]}}]
-        >>> unretrieved_words(["nginx", "events", "connections"], rows)
-        ('nginx',)
-        >>> rows[0]["structured"]["items"][0]["heading"] = "THE NGINX GROUP"
-        >>> unretrieved_words(["nginx", "events", "connections"], rows)
-        ()
-    """
-    texts = [item_words(item) for _row, item in ok_items(list(rows)) if item.get("ref")]
-    said = set().union(*(mentioned(terms, text, names) for text in texts)) if texts else set()
-    return tuple(t for t in terms if texts and t not in said)
-
-
-def unretrieved_phrases(phrases: Sequence[str], rows: Iterable[Mapping[str, Any]]
-                        ) -> tuple[str, ...]:
-    """The names of several words (:func:`~app.research.topic_words.name_phrases`: "github
-    pages") that no retrieved item writes with their words side by side (a plural or a hyphen
-    aside), when the run retrieved any: each word may be there, the name is not.
-
-    Example:
-        >>> rows = [{"status": "ok", "structured": {"items": [{"kind": "passage", "ref": "a#0",
-        ...     "text": "Publish the pages of a mirror on GitHub."}]}}]
-        >>> unretrieved_phrases(["github pages"], rows), unretrieved_phrases(["a mirror"], rows)
-        (('github pages',), ())
-        >>> rows[0]["structured"]["items"][0]["text"] = "Each event loop runs a TaskGroup."
-        >>> unretrieved_phrases(["event loops", "task groups"], rows)
-        ()
-        >>> rows[0]["structured"]["items"][0]["text"] = "Paste into Microsoft(R) Word(R) files."
-        >>> unretrieved_phrases(["microsoft word"], rows)
-        ()
-    """
-    texts = [f"{item.get('title') or ''} {item.get('text') or ''}"
-             for _row, item in ok_items(list(rows)) if item.get("ref")]
-    if not texts:
-        return ()
-    missing = []
-    for phrase in phrases:
-        # each word in any number (loops, loop), apart, joined as an identifier writes them
-        # ("Task Groups": TaskGroup) or trade-marked ("Microsoft(R) Word(R)", trial 90, F5)
-        words = [re.escape(re.sub(r"(?:es|s)$", "", w) if len(w) > 3 else w)
-                 for w in phrase.split()]
-        said = re.compile(r"(?<![^\W_])" + r"\w{0,2}(?:\((?:R|TM)\)|[®™])?[\s._:/-]*".join(words)
-                          + r"\w{0,2}(?![^\W_])", re.IGNORECASE)
-        if not any(said.search(text) for text in texts):
-            missing.append(phrase)
-    return tuple(missing)
 
 
 def missing_note(words: Sequence[str], in_corpus: Sequence[str] = ()) -> str:
