@@ -66,6 +66,7 @@ from app.research.topic_words import (  # re-exported: the words a verdict is ma
 )
 from app.research.unreached import unreached_sources
 from app.research.unsaid import (  # re-exported: what the retrieved items leave unsaid
+    asker_words,
     unretrieved_names,
     unretrieved_phrases,
     unretrieved_words,
@@ -219,8 +220,9 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
         missing += tuple(p for p in unretrieved_phrases(name_phrases(topic), rows)
                          if not set(p.split()) & set(missing))
     if missing and stats is not None:  # the note says the report answers the other words
+        own = asker_words(topic, names)  # but not those of the asker's situation: "my app"
         missing += tuple(t for t in unretrieved_words(judged_terms(terms, names), rows, names)
-                         if t not in missing and stats.rare(t))
+                         if t not in missing and t not in own and stats.rare(t))
     judged = judged_terms(terms, names)
     wanted = describe_terms(unknown) if unknown else describe_terms(judged, needed(judged))
     found = tuple(t for t in missing if stats is not None and stats.frequencies.get(t, 0) > 0)

@@ -1,10 +1,11 @@
 """The thing a question asks about, named by no passage the run retrieved, makes the run a near
 miss (trial 123, F5; trial 121, F7): "How do I run JUnit tests with Maven?" over pytest's manual
-was answered by its JUnit XML passages under a note asking whether "maven" was a typo."""
+was answered by its JUnit XML passages under a note asking whether "maven" was a typo, and the
+words of the asker's situation ("my *app*", "*sitting* idle") are never named in that note."""
 
 from __future__ import annotations
 
-from app.research.relevance import NO_RELEVANT_SOURCES, judge
+from app.research.relevance import NO_RELEVANT_SOURCES, judge, missing_note
 from app.research.report import render_markdown
 from app.research.term_stats import TermStats
 from tests.app.report_rows import Q1, data, item, row
@@ -55,3 +56,16 @@ def test_the_heavier_words_retrieved_keep_the_topic_answered() -> None:
     verdict = judge("How do I run JUnit tests with Jenkins?", JUNIT, PYTEST)
     assert verdict.warnings == [], verdict
     assert judge("How do I run JUnit tests?", JUNIT, PYTEST).warnings == []
+
+
+def test_the_words_of_the_askers_situation_are_not_named() -> None:
+    # trial 123, S7: answered well, under a note naming "app" and "sitting" as unretrieved
+    stats = TermStats(13314, {"app": 5, "lose": 19, "mysql": 759, "connection": 1994,
+                              "sitting": 1, "idle": 13, "overnight": 0})
+    rows = [row("docs_search", Q1, [item(
+        "passage", "MySQL Server has gone away: MySQL closes a connection idle for eight hours; "
+        "connections lose their link, so set pool_recycle.", "faq/connections#3")])]
+    topic = "Why does my app lose its MySQL connection after sitting idle overnight?"
+    verdict = judge(topic, rows, stats)
+    assert verdict.warnings == [] and verdict.missing == ("overnight",), verdict
+    assert '"app"' not in missing_note(verdict.missing, verdict.in_corpus)
