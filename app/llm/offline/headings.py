@@ -11,8 +11,8 @@ import re
 
 from workers.sources.textsections import letter_line
 
-__all__ = ["asks_as_heading", "heading_at", "heading_line", "heading_of", "opens_section",
-           "passage_headings", "section_title"]
+__all__ = ["asks_as_heading", "heading_at", "heading_line", "heading_of", "passage_headings",
+           "section_title"]
 
 
 _HEADING_LINE = re.compile(
@@ -111,22 +111,3 @@ def section_title(heading: str, text: str) -> str:
         'The save command'
     """
     return _NUMBER.sub("", heading or heading_line(text))
-
-
-def opens_section(text: str, offset: int, title: str) -> bool:
-    """Whether the sentence at ``offset`` of a passage's ``text`` opens the section ``title``
-    heads (its last " / " part): the paragraph before it is that title, as an HTML section's
-    passage opens with its heading line. Under a heading asking the question, that sentence is
-    the answer ("Is the session thread-safe?" then "The Session is very much intended to be
-    used in a non-concurrent fashion", trial 123, F1).
-
-    Example:
-        >>> text = "Is it safe?\\n\\nIt is not.\\n\\nIt never was."
-        >>> opens_section(text, 13, "Is it safe?"), opens_section(text, 25, "Is it safe?")
-        (True, False)
-        >>> opens_section("## Use\\n\\nRun it.", 8, "Docs / Use")
-        True
-    """
-    own = " ".join(title.rsplit(" / ", 1)[-1].split())
-    before = text[:offset].rstrip().rsplit("\n\n", 1)[-1]
-    return bool(own) and " ".join(before.split()).endswith(own)

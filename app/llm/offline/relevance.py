@@ -150,11 +150,7 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
     question writes as code (``code``, :func:`code_stems`) counts for neither unless the
     sentence has it whole. A sentence of the entry the question names counts
     :data:`ASKED_ENTRY` times: one whose entry's stems are among ``entries`` (the stems of the
-    words that may name an entry, :func:`entry_stems`; None: the question's), and so does the
-    sentence opening a section whose title names every word of the question (of two or more):
-    an FAQ's "Is the session thread-safe?" is answered by its first sentence, "The Session is
-    very much intended to be used in a non-concurrent fashion", which names only "session" and
-    lost to another page's sentences naming "thread" (trial 123, F1).
+    words that may name an entry, :func:`entry_stems`; None: the question's).
     """
     if code and (sentence.stems | sentence.context) & code.keys():
         question = question - _missing(sentence, code)
@@ -164,8 +160,7 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
     relevance = (own + 2 * covered) / math.log2(2 + len(sentence.stems) / 8)
     if (sentence.entry and sentence.entry <= (question if entries is None else entries)) or (
             sentence.section <= question and sentence.section & _KINDS
-            and sentence.section - _KINDS) or (  # "The save command": a thing by its kind
-            sentence.opens and len(question) > 1 and question <= sentence.section):
+            and sentence.section - _KINDS):  # "The save command": a thing by its kind
         relevance *= ASKED_ENTRY
     elif defines_asked(sentence.text, question):
         relevance *= DEFINES

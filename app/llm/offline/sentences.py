@@ -20,7 +20,6 @@ from app.llm.offline.headings import (
     heading_at,
     heading_line,
     heading_of,
-    opens_section,
     passage_headings,
     section_title,
 )
@@ -69,11 +68,10 @@ class Sentence:
     (the two are too long for one finding): it says less than the sentence it goes on from."""
     section: frozenset[str] = frozenset()
     """The stems of its section's title (:func:`~.headings.section_title`): what it is about."""
-    opens: bool = False
-    """Whether it opens its section, right under its title (:func:`~.headings.opens_section`):
-    under a title asking the question, it is the answer (trial 123, F1)."""
+
 
 _TERMINAL = re.compile(r"[.!?][\"')\]]*$")
+
 
 _SECTION_NUMBER = re.compile(r"^\s*(?:\d+\.)+\d*\s|^\s*\d+\s+[A-Z]")
 _LINE_END = re.compile(r"[.!?:;,][\"')\]]*$")
@@ -102,6 +100,7 @@ def is_heading(block: str) -> bool:
     words = [w for w in re.findall(r"[A-Za-z][\w'-]*", line) if len(w) > 3]
     capital = sum(w[0].isupper() for w in words)
     return len(words) >= 2 and 3 * capital >= 2 * len(words)
+
 
 _DEFAULT_MARK = re.compile(r"\W*(?:(?:this\s+is\s+)?the\s+)?default\W*", re.IGNORECASE)
 """A sentence that only marks the one before as the default: a list of values writes
@@ -149,13 +148,16 @@ def starts_mid_sentence(text: str, sentence: str) -> bool:
         return False
     return bool(PLAIN_WORD.match(sentence)) or sentence[:1] in ",;:)]}"
 
+
 _LEADING_CODE = re.compile(r"^(?:\s*(```|~~~)[^\n]*\n.*?\n[ \t]*\1[^\n]*(?:\n|$))+", re.DOTALL)
 """Fenced code blocks opening a passage (a passage cut at code a sentence runs through: "the
 compiler and other settings having been set ..." after a Makefile, trial 51)."""
 
+
 _FILE_NAME = re.compile(r"(?<![\w/])[\w/.-]+\.(?:html?|pdf|md|txt|rst)(?:#[\w-]*)?(?!\w)")
 """A page's file name (``uri.html#coreqp``): a line that names one without ending a sentence is
 an index entry or a link list ("URI query parameters - uri.html#coreqp"), not prose."""
+
 
 _SUMMARY_MIN_WORDS = 3
 """A symbol's summary line may be this short ("Configuration for retrying nodes.") ..."""
@@ -187,16 +189,15 @@ def _is_first(passage: Passage) -> bool:
     return split is None or split[1] == "0"
 
 
-# a question (a FAQ's heading) states nothing, though one quoting a question at its end does;
-# nor does one ending on a word pointing back ("Git doesn't provide a way to do this.")
+# a question (a FAQ's heading) states nothing, though one that quotes a question at its end
+# does; nor does a sentence ending on a word pointing back ("Git doesn't provide a way to do
+# this."): what it says is in the sentence before
 # a question, also numbered as a FAQ's heading is ("7.10 How do I convert factors to numeric?":
-# trial 49 found R's FAQ headings quoted as Answer lines) or marked "Q:", or a link's title, a
-# question, then a dash and its blurb ("How do I render SQL expressions as strings ...? -
-# includes a usage example", a "see also" to the FAQ that answers, trial 123, F1)
+# trial 49 found R's FAQ headings quoted as Answer lines) or marked "Q:"
 _ASKS = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s+|q\d*[.:]\s*)?"
                    r"(?:what|how|why|when|where|which|who|whom|whose|can|could|do|does|"
                    r"did|is|are|was|were|should|would|will|shall|may|might|must|has|have|"
-                   r"had)\b.*\?(?:[\"')\]]*$|\s+[-\u2013\u2014]\s)", re.IGNORECASE | re.DOTALL)
+                   r"had)\b.*\?[\"')\]]*$", re.IGNORECASE | re.DOTALL)
 _POINTS_BACK = re.compile(r"\b(?:this|that|these|those|so)[\"')\]]*[.!]?[\"')\]]*$",
                           re.IGNORECASE)
 
@@ -226,6 +227,7 @@ def _acceptable(sentence: str, *, need_terminal: bool, summary: bool = False,
         return False
     return not (_ASKS.search(sentence) or _POINTS_BACK.search(sentence)
                 or looks_like_code(_SYMBOL_LABEL.sub("", sentence) if asked else sentence))
+
 
 _SYMBOL_LABEL = re.compile(r"^\s*[^\w\s]{1,4}:\s+")
 """A symbol labelling the line it leads ("=>: normal message delivery.")."""
@@ -298,10 +300,8 @@ def _sentence(text: str, passage: Passage, rank: int, position: int, offset: int
         own |= _symbol_stems(passage.title)
     if entry and paragraph_at(passage.text, offset).startswith(text):
         own |= entry
-    title = heading or passage.heading
     return Sentence(text, passage.ref, rank, position, own, context, stems(heading), entry,
-                    leaning, stems(section_title(title, passage.text)),
-                    opens_section(passage.text, offset, title or heading_line(passage.text)))
+                    leaning, stems(section_title(heading or passage.heading, passage.text)))
 
 
 def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
