@@ -33,8 +33,8 @@ from workers.sources import Passage
 
 __all__ = ["COVERED_SHARE", "SETTLED_SHARE", "coverage", "document_of", "entry_pages",
            "only_documents",
-           "retrieval", "search_top", "settled", "strength", "thinly_covered",
-           "topic_strength", "used_documents"]
+           "retrieval", "settled", "strength", "thinly_covered", "topic_strength",
+           "used_documents"]
 
 
 def document_of(item: Mapping[str, Any]) -> str:
@@ -65,30 +65,6 @@ def retrieval(rows: Iterable[Mapping[str, Any]]) -> dict[str, float]:
             share = score / best if best > 0 else 1.0
             out[doc] = max(out.get(doc, 0.0), share)
     return out
-
-
-def search_top(rows: Iterable[Mapping[str, Any]]) -> str | None:
-    """The document of the best-scored passage of the first row of ``rows`` that scores its
-    passages (the search's own first hit); None without one. The report keeps it cited beside
-    the strongest document (:func:`strength`): a page quoted more often for a word or two of
-    the question outweighed the search's first hit that the readers could not quote, and the
-    FAQ entry headed by the question itself was dropped (trial 123, F1: "How do I render SQL
-    expressions as strings ...?" cited only an API page's link to it).
-
-    Example:
-        >>> rows = [{"status": "ok", "structured": {"items": [
-        ...     {"kind": "passage", "ref": "b.html#3", "text": "y", "score": 2.0},
-        ...     {"kind": "passage", "ref": "a.html#0", "text": "x", "score": 8.0}]}}]
-        >>> search_top(rows), search_top([])
-        ('a.html', None)
-    """
-    for row in rows:
-        scored = [(float(item["score"]), document_of(item)) for _row, item in ok_items([row])
-                  if isinstance(item, dict) and item.get("kind") == "passage"
-                  and item.get("ref") and isinstance(item.get("score"), int | float)]
-        if scored:
-            return max(scored, key=lambda pair: pair[0])[1]
-    return None
 
 
 def _findings_per_document(rows: Iterable[Mapping[str, Any]]) -> dict[str, int]:

@@ -5,15 +5,13 @@ Pure: reads the rows it is given."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.research.answer import entry_answers
 from app.research.evidence import (
     document_of,
     entry_pages,
     only_documents,
-    search_top,
     settled,
     strength,
     thinly_covered,
@@ -47,7 +45,6 @@ def settle(data: ReportInput, relevance: Relevance) -> ReportInput:
     # setting's own entry ("The default is typically 128 megabytes")
     keep |= {document_of(entry) for entry in entry_answers(data, topic_kind(data.asked))[:1]}
     keep |= entry_pages(data.rows, subject_terms(data.asked, data.rows))  # the thing's own
-    keep |= _search_top(first)  # the search's first hit (trial 123, F1)
     if topic_kind(data.asked) == "compare":
         keep |= _own_best(data)
     left = _documents(data) - keep
@@ -69,7 +66,7 @@ def trim_side_documents(data: ReportInput, cited: set[str]) -> ReportInput:
     picked = next((document_of(item) for _row, item in ok_items(first)
                    if isinstance(item, dict) and item.get("kind") == "finding"
                    and item.get("ref")), None)
-    keep = cited | ({picked} if picked else set()) | _search_top(first)
+    keep = cited | ({picked} if picked else set())
     if topic_kind(data.asked) == "compare":  # each side keeps its own evidence
         keep |= _own_best(data)
     thin = thinly_covered(data.rows, topic_terms(data.asked), keep, name_terms(data.asked))
@@ -78,14 +75,6 @@ def trim_side_documents(data: ReportInput, cited: set[str]) -> ReportInput:
     note = (f"{len(thin)} other document(s) the search found are not cited: each names much "
             f"less of the topic than the best one does ({_named(data, thin)})")
     return _without(data, thin, note)
-
-
-def _search_top(first: Sequence[Mapping[str, Any]]) -> set[str]:
-    """The first sub-question's search's first hit (:func:`app.research.evidence.search_top`),
-    as a set: kept cited, as its reader's first pick is (trial 123, F1: "What is the prepend
-    import mode?" dropped pytest's pythonpath.html, ranked first, for the page quoted more)."""
-    top = search_top(first)
-    return {top} if top else set()
 
 
 NAMED = 3
