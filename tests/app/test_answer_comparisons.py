@@ -98,3 +98,6 @@ def test_a_facet_left_without_its_documents_is_not_said_to_have_no_answer() -> N
     notes = md.split("## Notes", 1)[1].split("\n## ", 1)[0]  # names it left out (trial 123)
     assert "No sourced answer" not in md and "books.md" not in md.replace(notes, ""), md
     assert f'"{facet}"' in notes
+    # named with the reason it is not shown, never as repeating the report (trial 121, F8)
+    assert f'are not cited (see above): "{facet}"' in notes, notes
+    assert "would repeat the report" not in notes, notes

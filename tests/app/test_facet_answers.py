@@ -67,18 +67,3 @@ def test_a_facet_whose_found_passage_is_quoted_in_another_section_is_not_said_an
         "How do git merge and git rebase differ?", "What is git merge?", facet]))
     assert "would repeat the report" not in _notes(md), md
     assert f". {facet}\n" in md and ". What is git merge?\n" in md, md
-
-
-def test_a_facet_whose_documents_are_not_cited_is_named_with_that_reason() -> None:
-    topic, facet = "relay ledger", "What is a ledger?"
-    rows = [
-        row("docs_search", topic, [_doc("relay.md#0", "The relay ledger lists packets.",
-                                        score=9.0)]),
-        row("analyst", topic, [_doc("relay.md#0", "The relay ledger lists every packet.",
-                                    kind="finding")]),
-        row("docs_search", facet, [_doc("books.md#0", "A ledger is a book of accounts.",
-                                        score=2.0)]),
-    ]
-    notes = _notes(render_markdown(data(rows, topic=topic, sub_questions=[topic, facet])))
-    assert f'are not cited (see above): "{facet}"' in notes, notes
-    assert "would repeat the report" not in notes, notes
