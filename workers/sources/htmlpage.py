@@ -62,11 +62,9 @@ holding one (Zsh's builtins: Texinfo anchors ``autoload`` and ``read`` but not `
 the 98 passages after ``read`` were labelled ``read [...]``, ``setopt``'s "Set the options for
 the shell." kept out of its Answer as a neighbour's, trial 72, F2); a ``<dt>`` of another
 list stays joined to its description ("--amend: Replace ...")."""
-_ANCHORED = "@id or .//a[@name or @id]"
-"""XPath: a ``<dt>`` that is an entry's anchor, by its own ``id`` or by a named anchor inside it
-(Postfix's ``<dt><b><a name="smtpd_helo_required">...</a> (default: no)</b></dt>``: read as
-one list of terms, a passage ran across entries under the page's heading, and
-``smtpd_hard_error_limit``'s sentences answered for ``smtpd_helo_required``, trial 85, F1)."""
+_ENTRIES_LIST = "dl[@data-research-entries]"
+"""XPath: a definition list one of whose terms is an entry's anchor (marked by
+:func:`workers.sources.htmlterms.mark_next`)."""
 
 @dataclass(frozen=True)
 class HtmlPage:
@@ -187,9 +185,9 @@ def html_page(source: str | bytes, to_here: Callable[[str], bool] | None = None)
     read gives an empty page.
 
     The work is done in C: the marker characters are blanked in the source bytes, an XSLT
-    stylesheet (libxslt, :func:`_stylesheet`) writes the text of the root element with markers
-    around the block elements, the headings and the links (``<a>``: how much of the text is link
-    text, :attr:`HtmlPage.link_share`) and nothing for the hidden ones, and the text is then cut
+    stylesheet (libxslt, :func:`stylesheet_source`) writes the text of the root element with
+    markers around the block elements, the headings and the links (``<a>``: how much of the text
+    is link text, :attr:`HtmlPage.link_share`) and nothing for the hidden ones, and the text is cut
     at the markers: no Python loop over the elements (issue 19: >= 10 MB/s of HTML). Source of
     the idea: lxml's "XSLT" and "Parsing HTML" docs (``str(result)`` of a text output).
 
@@ -336,12 +334,15 @@ line, "dont-use-other-dicts: (boolean) Disable use of ...", as its neighbours' "
 _LINKED = re.compile(f"{_LINK}([^{_LINK}{_LINK_END}]*){_LINK_END}")
 
 
-def _stylesheet() -> etree.XSLT:
-    """The XSLT that writes a page's text with the markers (see :func:`html_page`)."""
+def stylesheet_source() -> str:
+    """The XSLT that writes a page's text with the markers (see :func:`html_page`). Its match
+    patterns test only the matched element and what it holds: libxslt evaluates a pattern per
+    candidate element, so a predicate on a parent or on siblings costs each element its whole
+    list, O(n²) in a long one (``tests/workers/sources/test_html_linear.py``)."""
     blocks = "|".join(sorted(_BLOCK - _HEADINGS - {"br"}))
     levels = "\n".join(f'<xsl:template match="h{n}">{_HEAD}{mark}<xsl:apply-templates/>{_TAIL}'
                        "</xsl:template>" for n, mark in enumerate(_LEVELS, 1))
-    xsl = f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+    return f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
 <xsl:output method="text" encoding="UTF-8"/>
 <xsl:template match="/"><xsl:apply-templates select="*[1]"/></xsl:template>
 <xsl:template match="{'|'.join(sorted(_HIDDEN))}"/>
@@ -355,9 +356,9 @@ def _stylesheet() -> etree.XSLT:
 {_BREAK}</xsl:template>
 <xsl:template match="{blocks}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
 <xsl:template match="br">{_LINE}</xsl:template>
-<xsl:template match="dl[dt[{_ANCHORED}]]" priority="1">{_HEAD}{_ENTRIES}{_TAIL}\
+<xsl:template match="{_ENTRIES_LIST}" priority="1">{_HEAD}{_ENTRIES}{_TAIL}\
 <xsl:apply-templates/>{_HEAD}{_ENTRIES_END}{_TAIL}</xsl:template>
-<xsl:template match="dl[dt[{_ANCHORED}]]/dt[@data-research-next='dd' or @data-research-next='dt']" \
+<xsl:template match="{_ENTRIES_LIST}/dt[@data-research-next='dd' or @data-research-next='dt']" \
 priority="2">\
 {_HEAD}{_ENTRY}<xsl:apply-templates/>{_TAIL}</xsl:template>
 <xsl:template match="dt[@data-research-next='dd']">{_BREAK}\
@@ -366,7 +367,6 @@ priority="2">\
 <xsl:template match="dt[@data-research-next='dt']" priority="1">{_BREAK}\
 <xsl:apply-templates/>{_TERMS}</xsl:template>
 </xsl:stylesheet>"""
-    return etree.XSLT(etree.XML(xsl.encode("utf-8")))
 
 
 _MARK_BYTES = re.compile(
@@ -390,7 +390,7 @@ def _thread_tools() -> tuple[lxml_html.HTMLParser, etree.XSLT]:
     if tools is None:
         parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
                                       no_network=True, huge_tree=True)
-        tools = _LOCAL.tools = (parser, _stylesheet())
+        tools = _LOCAL.tools = (parser, etree.XSLT(etree.XML(stylesheet_source().encode())))
     return tools
 
 
