@@ -238,6 +238,7 @@ WARNING = re.compile(
     r"deprecated|at\s+your\s+own\s+risk|"
     r"(?:may|might|is\s+subject\s+to|are\s+subject\s+to)\s+change)\b|"
     # advice against ("is not recommended", "should never"), a harm it may cause, a risk
+    r"^\W*(?:do\s+not|don't|never)\s+(?!mind\b)\w|"  # "Do not enable debug mode in production."
     r"\b(?:not\s+(?:be\s+)?recommended|(?:strongly\s+)?discouraged|should\s+(?:not|never)|"
     r"recommended\s+not\s+to|watch\s+out|be\s+careful|(?:should|must)\s+be\s+avoided|"
     r"best\s+avoided|(?:may|might)\s+(?:want|wish)\s+to\s+avoid|"
@@ -257,7 +258,10 @@ WARNING = re.compile(
 """A warning whoever quoted it: a sentence labelled as one ("Caution: ...", ``!!! warning``, a
 warning sign: ⚠ 🚨 ❗ ⛔ 🛑),
 one that says its subject is unstable ("in beta", "may change"), advises against something
-("is not recommended", "should not", "recommended not to", "Watch out!": Sphinx's "Watch
+("is not recommended", "should not", "recommended not to", a sentence opening "Do not ..." or
+"Never ...": Flask's "Do not enable debug mode when deploying in production." led the Answer to
+"How do I enable DEBUG?" above "To enable debug mode, use the --debug option." and stood among
+the findings under "No limitations or warnings were found", "Watch out!": Sphinx's "Watch
 out! This operation overwrites translations" was a finding beside "No limitations or warnings
 were found", trial 81, F6; "you may want to avoid", "is best avoided": bup's "you may want to
 avoid this option if you're paranoid" stood in an Answer above the same words, trial 96, F1),

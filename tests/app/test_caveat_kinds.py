@@ -105,3 +105,26 @@ def test_a_failure_that_goes_unnoticed_is_a_caveat_whoever_quoted_it() -> None:
     caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
     assert "does not notice when the destination disk fills up" in caveats, caveats
     assert "never need to restart" not in caveats, caveats
+
+
+def test_a_sentence_saying_not_to_do_the_thing_asked_is_a_caveat_not_the_answer() -> None:
+    # Flask: "How do I enable DEBUG?" led with "Do not enable debug mode when deploying in
+    # production." over "To enable debug mode, use the --debug option.", and Caveats said
+    # "No limitations or warnings were found"
+    from app.research.report import render_markdown
+    from tests.app.report_rows import data
+
+    q = "How do I enable DEBUG?"
+    warn, how = ("Do not enable debug mode when deploying in production.",
+                 "To enable debug mode, use the --debug option.")
+    rows = [row("docs_search", q, [item("passage", f"DEBUG: {warn}", "api.html#3"),
+                                   item("passage", f"DEBUG: {how}", "quickstart.html#9")]),
+            row("analyst", q, [item("finding", warn, "api.html#3"),
+                               item("finding", how, "quickstart.html#9")])]
+    md = render_markdown(data(rows, sub_questions=[q], topic=q))
+    answer = md.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert answer.strip().startswith("- To enable debug mode, use the --debug option."), answer
+    assert "No limitations or warnings were found" not in caveats, md
+    assert not warnings_found([row("analyst", q, [item("finding", "Never mind the order of the "
+                                                       "flags.", "a#0")])])
