@@ -11,6 +11,7 @@ from app.llm.offline.relevance import defines_asked
 from app.llm.offline.sentences import prose_sentences
 from app.llm.offline.words import stems
 from app.research.answer_shapes import answers_kind, denies, points_back, says_what_to_do
+from app.research.asked_rows import asked_rows
 from app.research.caveat_shapes import against
 from app.research.caveats import WARNING, asked_harm
 from app.research.citations import (
@@ -178,8 +179,10 @@ def entry_answers(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     (:func:`app.research.entry_rows.default_entries`: a tuning page's prose answered while the
     reference page's row was retrieved); for a "what is" question or a bare topic, the
     definition of the symbol it names (:func:`app.research.definitions.definitions`), else a
-    reference entry's ``Description:`` row; else ``[]``. The Answer leads with the first, and
-    :func:`app.research.settling.settle` keeps its document whatever else it leaves out."""
+    reference entry's ``Description:`` row, else a row labelled by the thing asked
+    (:func:`app.research.asked_rows.asked_rows`: "--lf, --last-failed - to only re-run the
+    failures." came after release notes, trial 123, F3); else ``[]``. The Answer leads with
+    the first, and :func:`app.research.settling.settle` keeps its document."""
     subject = subject_terms(data.asked, data.rows)
     if kind == "default":
         return default_entries([(q, data.rows_of(q)) for q in data.sub_questions],
@@ -189,7 +192,8 @@ def entry_answers(data: ReportInput, kind: str) -> list[dict[str, Any]]:
         return []
     pairs = [(q, data.rows_of(q)) for q in data.sub_questions]
     return definitions(pairs, data.asked) or described_entries(
-        pairs, subject, name_terms(data.asked), needed(subject), written_names(data.asked))
+        pairs, subject, name_terms(data.asked), needed(subject), written_names(data.asked)
+    ) or asked_rows(pairs, data.asked)
 
 
 def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:

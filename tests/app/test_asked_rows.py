@@ -1,0 +1,92 @@
+"""A row labelled by the thing a "What does X do/mean?" or "What is X?" question asks (an
+option's own line, a definition list's row, a parameter's entry) leads the Answer, never a
+release note or a sentence that only mentions the thing (trial 123, F3: pytest's "What does
+--lf do?" answered "--lf and --ff now support long names ...", "What does exit code 5 mean?"
+with ``pytest.exit``'s ``returncode``, SQLAlchemy's "What is pool_pre_ping?" with "Before
+create_engine.pool_pre_ping was added, ...")."""
+
+from __future__ import annotations
+
+from app.research.asked_rows import asked_rows, asked_thing
+from app.research.report import render_markdown
+from tests.app.report_rows import answer_section, data, item, row
+
+CACHE = ("How to re-run failed tests and maintain state between test runs\n\nUsage\n\n"
+         "The plugin provides two command line options to rerun failures from the last pytest "
+         "invocation:\n\n--lf, --last-failed - to only re-run the failures.\n\n"
+         "--ff, --failed-first - to run the failures first and then the rest of the tests.")
+RELEASE = ("--lf and --ff now support long names: --last-failed and --failed-first "
+           "respectively. Thanks @MichaelAquilina for the PR.")
+EXIT_CODES = ("Exit codes\n\nRunning pytest can result in six different exit codes:\n\n"
+              "Exit code 0: All tests were collected and passed successfully\n\n"
+              "Exit code 4: pytest command line usage error\n\n"
+              "Exit code 5: No tests were collected\n\n"
+              "They are represented by the pytest.ExitCode enum.")
+ENGINE = ("pool_logging_name –\n\nString identifier which will be used within the “name” "
+          "field of logging records.\n\npool_pre_ping –\n\nboolean, if True will enable the "
+          "connection pool “pre-ping” feature that tests connections for liveness upon each "
+          "checkout.\n\nDisconnect Handling - Pessimistic")
+
+
+def _first(q: str, passages: list[dict], findings: list[dict]) -> str:
+    """The first line of the Answer to ``q`` whose search found ``passages`` (in rank order)
+    and whose analyst quoted ``findings``."""
+    rows = [row("docs_search", q, passages), row("analyst", q, findings)]
+    return answer_section(render_markdown(data(rows, topic=q, sub_questions=[q]))).strip() \
+        .splitlines()[0]
+
+
+def test_an_options_own_line_leads_over_a_release_note() -> None:
+    q = "What does --lf do?"
+    first = _first(q, [item("passage", RELEASE, "announce/release-2.9.0.html#4", score=9.0),
+                       item("passage", CACHE, "how-to/cache.html#0", score=5.0)],
+                   [item("finding", RELEASE.split(" Thanks")[0], "announce/release-2.9.0.html#4"),
+                    item("finding", "Thanks @MichaelAquilina for the PR.",
+                         "announce/release-2.9.0.html#4"),
+                    item("finding", "--lf, --last-failed - to only re-run the failures.",
+                         "how-to/cache.html#0")])
+    assert first.startswith("- --lf, --last-failed - to only re-run the failures."), first
+
+
+def test_a_definition_rows_label_asked_leads_though_no_finding_quotes_it() -> None:
+    q = "What does exit code 5 mean?"
+    exit_ = ("exit(reason[, returncode=False, msg=None])\n\nExit testing process.\n\n"
+             "returncode (Optional[int]) -- Return code to be used when exiting pytest.")
+    first = _first(q, [item("passage", exit_, "reference/reference.html#24", score=9.0),
+                       item("passage", EXIT_CODES, "reference/exit-codes.html#0", score=8.0)],
+                   [item("finding", "returncode (Optional[int]) -- Return code to be used when "
+                         "exiting pytest.", "reference/reference.html#24"),
+                    item("finding", "Exit testing process.", "reference/reference.html#24")])
+    assert first.startswith("- Exit code 5: No tests were collected"), first
+
+
+def test_a_parameters_entry_is_shown_under_its_name_before_a_sentence_naming_it() -> None:
+    q = "What is pool_pre_ping?"
+    legacy = ("Before create_engine.pool_pre_ping was added, the “pre-ping” approach "
+              "historically has been performed manually using the engine_connect() event.")
+    first = _first(q, [item("passage", legacy, "core/pooling.html#25", score=9.0),
+                       item("passage", ENGINE, "core/engines.html#39", score=4.0)],
+                   [item("finding", legacy, "core/pooling.html#25")])
+    assert first.startswith("- `pool_pre_ping`: boolean, if True will enable the connection "
+                            "pool “pre-ping” feature"), first
+
+
+def test_only_the_row_whose_label_is_the_thing_asked() -> None:
+    rows = [row("docs_search", "q", [item("passage", EXIT_CODES, "exit-codes.html#0"),
+                                     item("passage", CACHE, "cache.html#0"),
+                                     item("passage", RELEASE, "release.html#0")])]
+    # a label naming the thing among other words is no row of it ("--lf and --ff now ...")
+    assert asked_rows([("q", rows)], "What does --ff do?")[0]["text"].startswith("--ff,")
+    assert asked_rows([("q", rows)], "What does exit code 4 mean?")[0]["text"] == (
+        "Exit code 4: pytest command line usage error")
+    assert asked_rows([("q", rows)], "What does exit code 6 mean?") == []
+    assert asked_rows([("q", rows)], "What does --lf return?") == []  # a result, not a meaning
+    assert asked_rows([("q", rows)], "How do I use --lf?") == []
+    assert asked_rows([("q", rows)], "What does -LF do?") == []  # an option is as written
+
+
+def test_the_thing_asked() -> None:
+    assert asked_thing("What does the --lf option do?") == "--lf"
+    assert asked_thing("What are exit codes?") == "exit codes"
+    assert asked_thing("What is the difference between --lf and --ff?") == (
+        "difference between --lf and --ff")  # a label is never that long a phrase
