@@ -61,6 +61,9 @@ _OPTION_LINE = re.compile(rf"(?P<label>{_FORM}(?:,\s*{_FORM})*)"
 _DANGLING = re.compile(r"(?P<label>[^\s.:;!?][^.:;!?]{0,60}?)\s[-\u2013\u2014]")
 """A parameter's label alone on its paragraph, its dash dangling: Sphinx writes
 ``pool_pre_ping –`` and puts the description in the paragraph below."""
+_TABLE_ROW = re.compile(r"(?P<label>[^\s\u2014][^\u2014.:;!?]{0,60}?) \u2014 (?P<text>\S.*)")
+"""A table's row as the index writes it, its first cell naming it
+(:mod:`workers.sources.tables`: ``TG-3 — Location: Lighthouse rock; Installed: 2019.``)."""
 _OPTION_NAME = re.compile(r"[-+]{1,2}[A-Za-z0-9][\w-]*")
 _OPTION_FORM = re.compile(rf"(?P<name>{_OPTION_NAME.pattern})(?:[=\s]\S+)?")
 """One form of an option, perhaps with its value (``--color=yes``, ``-k EXPRESSION``)."""
@@ -95,14 +98,17 @@ def row_forms(label: str) -> set[str]:
 
 def _rows(text: str) -> list[tuple[str, str]]:
     """``(label, shown)`` for each paragraph of ``text`` that is a labelled row: an option's
-    line or a definition's ``term: text`` or ``term – text``, shown whole, or a label alone
-    over its description, shown as the description.
+    line, a definition's ``term: text`` or ``term – text`` or a table's row (``TG-3 —
+    Location: ...``), shown whole, or a label alone over its description, shown as the
+    description.
 
     Example:
         >>> _rows("Exit codes\\n\\nExit code 5: No tests were collected\\n\\n"
         ...       "pool_pre_ping –\\n\\nboolean, if True will enable it.")
         [('Exit code 5', 'Exit code 5: No tests were collected'), \
 ('pool_pre_ping', 'boolean, if True will enable it.')]
+        >>> _rows("TG-3 — Location: Lighthouse rock; Installed: 2019.")
+        [('TG-3', 'TG-3 — Location: Lighthouse rock; Installed: 2019.')]
     """
     paragraphs = [" ".join(p.split()) for p in PARA_SPLIT.split(text.strip())]
     out = []
@@ -111,8 +117,9 @@ def _rows(text: str) -> list[tuple[str, str]]:
             continue  # code, no row
         if found := _OPTION_LINE.fullmatch(paragraph):
             out.append((found.group("label"), paragraph, found.group("text")))
-        elif (found := LABEL.match(paragraph)) and 0 < len(label_name(paragraph).split()) <= 6:
-            out.append((found.group("label"), paragraph, paragraph[found.end():]))
+        elif (found := _TABLE_ROW.fullmatch(paragraph) or LABEL.match(paragraph)) and (
+                0 < len(label_name(f"{found.group('label')}: x").split()) <= 6):
+            out.append((found.group("label"), paragraph, paragraph[found.end("label"):]))
         elif (found := _DANGLING.fullmatch(paragraph)) and at + 1 < len(paragraphs):
             said = paragraphs[at + 1]
             out.append((found.group("label"), said, said))
@@ -126,12 +133,23 @@ def _describes(text: str) -> bool:
             and not text.rstrip().endswith((":", "-", "\u2013", "\u2014")))
 
 
-def _matches(thing: str, forms: set[str]) -> bool:
-    """Whether the asked ``thing`` is one of a row's ``forms`` (an option as written, else in
-    lower case; a dotted name by its last part too: ``create_engine.pool_pre_ping``)."""
+def _matches(thing: str, label: str) -> bool:
+    """Whether the asked ``thing`` is one of the forms of a row's ``label``
+    (:func:`row_forms`): an option as written, a word written with capitals in its case
+    ("the Session" is no parameter ``session``), else in any case; a dotted name by its last
+    part too (``create_engine.pool_pre_ping``).
+
+    Example:
+        >>> _matches("Session", "session"), _matches("session", "Session (class)")
+        (False, True)
+    """
+    forms = row_forms(label)
     if _OPTION_NAME.fullmatch(thing):
         return thing in forms
     name = " ".join(thing.split()).casefold().removesuffix("()")
+    if " " not in name and thing != thing.lower() and not re.search(
+            rf"(?<![\w-]){re.escape(thing.removesuffix('()'))}(?![\w-])", label):
+        return False
     return name in forms or ("." in name and name.rsplit(".", 1)[1] in forms)
 
 
@@ -158,7 +176,7 @@ def asked_rows(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],
     for _question, rows in rows_by_question:
         for passage in items(list(rows), None, "passage"):
             for label, shown in _rows(str(passage.get("text") or "")):
-                if passage["ref"] in out or not _matches(thing, row_forms(label)):
+                if passage["ref"] in out or not _matches(thing, label):
                     continue
                 row = {**passage, "kind": "finding", "text": shown}
                 if not shown.startswith(label):

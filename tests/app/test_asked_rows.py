@@ -90,3 +90,23 @@ def test_the_thing_asked() -> None:
     assert asked_thing("What are exit codes?") == "exit codes"
     assert asked_thing("What is the difference between --lf and --ff?") == (
         "difference between --lf and --ff")  # a label is never that long a phrase
+
+
+def test_a_table_rows_first_cell_asked_leads() -> None:
+    # a table's row, as the index writes it (its first cell, an em dash, its fields)
+    q = "What is pytest-rerun?"
+    note = "pytest-rerun was mentioned in the 7.0 release notes as a plugin worth a look."
+    listing = ("pytest-reraise — summary: Make multi-threaded pytest test cases fail.\n\n"
+               "pytest-rerun — summary: Re-run only changed files in specified branch; "
+               "last release: Jul 08, 2019.")
+    first = _first(q, [item("passage", note, "announce/release-7.0.0.html#2", score=9.0),
+                       item("passage", listing, "reference/plugin_list.html#168", score=3.0)],
+                   [item("finding", note, "announce/release-7.0.0.html#2")])
+    assert first.startswith("- pytest-rerun — summary: Re-run only changed files"), first
+
+
+def test_a_name_asked_with_capitals_is_not_a_lower_case_parameter() -> None:
+    rows = [row("docs_search", "q", [item("passage", "session – a Session with which the Query "
+                                     "will be associated. Optional.", "orm/query.html#4")])]
+    assert asked_rows([("q", rows)], "What is the Session?") == []
+    assert asked_rows([("q", rows)], "What is session?")[0]["ref"] == "orm/query.html#4"
