@@ -83,8 +83,8 @@ def row_forms(label: str) -> set[str]:
         (['ca_certs'], ['--color'])
         >>> sorted(row_forms("--lf and --ff now support long names"))  # a sentence's
         ['--lf and --ff now support long names']
-        >>> sorted(row_forms("def setup(dburl, echo, num)"))  # a call's, no forms of its own
-        ['def setup']
+        >>> sorted(row_forms("setup(dburl, echo, num)"))  # a call's, no forms of its own
+        ['setup']
     """
     forms = set()
     for part in label.split(",") if "(" not in label else [label]:  # not a call's arguments
@@ -109,6 +109,8 @@ def _rows(text: str) -> list[tuple[str, str]]:
 ('pool_pre_ping', 'boolean, if True will enable it.')]
         >>> _rows("TG-3 — Location: Lighthouse rock; Installed: 2019.")
         [('TG-3', 'TG-3 — Location: Lighthouse rock; Installed: 2019.')]
+        >>> _rows("baked_query = bakery(lambda session: session.query(User)) baked_query")
+        []
     """
     paragraphs = [" ".join(p.split()) for p in PARA_SPLIT.split(text.strip())]
     out = []
@@ -123,7 +125,13 @@ def _rows(text: str) -> list[tuple[str, str]]:
         elif (found := _DANGLING.fullmatch(paragraph)) and at + 1 < len(paragraphs):
             said = paragraphs[at + 1]
             out.append((found.group("label"), said, said))
-    return [(label.strip(), shown) for label, shown, said in out if _describes(said)]
+    return [(label.strip(), shown) for label, shown, said in out
+            if _describes(said) and not _CODE.search(label)]
+
+
+_CODE = re.compile(r"\s=\s|[{}]|\blambda\b|^(?:def|class|import|from|return)\s")
+"""A label that is code, an assignment or a definition (``baked_query = bakery(lambda
+session: ...)``, a line SQLAlchemy's migration notes hold outside a code block)."""
 
 
 def _describes(text: str) -> bool:
@@ -182,4 +190,13 @@ def asked_rows(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],
                 if not shown.startswith(label):
                     row[DEFINES] = label_name(f"{label}: x") or label
                 out[passage["ref"]] = row
-    return list(out.values())
+    # a change log's row after the others: "--lf: now ..." is news of the option, no
+    # definition, though it may rank higher (trial 123, F3's release notes)
+    return sorted(out.values(), key=lambda row: bool(_NEWS.search(
+        " ".join(str(row.get(key) or "") for key in ("ref", "title", "heading")))))
+
+
+_NEWS = re.compile(r"(?i)change\s?log|\bannounce|\brelease|\bwhat'?s[\s_-]?new|\bmigrat|"
+                   r"\bchanges\b|(?<![\w.])v?\d+\.\d+\.\d+(?![\w.])")
+"""A passage of a change log, release notes or a migration guide, by its file, title or
+heading (``announce/release-2.9.0.html``, ``2.9.0 (compared to 2.8.7)``, ``Changelog``)."""

@@ -110,3 +110,12 @@ def test_a_name_asked_with_capitals_is_not_a_lower_case_parameter() -> None:
                                      "will be associated. Optional.", "orm/query.html#4")])]
     assert asked_rows([("q", rows)], "What is the Session?") == []
     assert asked_rows([("q", rows)], "What is session?")[0]["ref"] == "orm/query.html#4"
+
+
+def test_a_change_logs_row_comes_after_the_docs_own() -> None:
+    news = "Features\n\n--lf: now also re-runs the tests of a module whose collection failed."
+    rows = [row("docs_search", "q", [
+        item("passage", news, "changelog.html#12", heading="7.4.0 (2023-06-23)"),
+        item("passage", CACHE, "how-to/cache.html#0", heading="Usage")])]
+    assert [f["ref"] for f in asked_rows([("q", rows)], "What does --lf do?")] == [
+        "how-to/cache.html#0", "changelog.html#12"]
