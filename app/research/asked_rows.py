@@ -25,7 +25,8 @@ __all__ = ["asked_rows", "asked_thing", "row_forms"]
 _KIND_WORDS = (r"(?:option|flag|switch|parameter|argument|setting|keyword|field|attribute|"
                r"command|function|method|directive|variable|property|clause)")
 _ASKED = re.compile(
-    r"what\s+(?:does|do|is|are)\s+(?:the\s+|an?\s+)?(?P<thing>[^?\s](?:[^?]{0,58}?[^?\s])??)"
+    r"what\s+(?:does|do|is|are)\s+(?:the\s+(?:meaning|purpose)\s+of\s+)?(?:the\s+|an?\s+)?"
+    r"(?P<thing>[^?\s](?:[^?]{0,58}?[^?\s])??)"
     rf"(?:\s+{_KIND_WORDS})?(?:\s+(?:do|mean|stand\s+for))?\s*\?*", re.IGNORECASE)
 """A question asking what one thing is, does or means; ``thing`` is the thing as written, less
 a word naming its kind ("the --lf option")."""
@@ -43,6 +44,8 @@ def asked_thing(asked: str) -> str:
         ('--lf', 'exit code 5')
         >>> asked_thing("What is pool_pre_ping?"), asked_thing("What does the -x option do?")
         ('pool_pre_ping', '-x')
+        >>> asked_thing("What is the meaning of exit code 5?")
+        'exit code 5'
         >>> asked_thing("What does json_extract return?"), asked_thing("How do I use -x?")
         ('', '')
     """

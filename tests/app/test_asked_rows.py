@@ -79,6 +79,8 @@ def test_only_the_row_whose_label_is_the_thing_asked() -> None:
     assert asked_rows([("q", rows)], "What does --ff do?")[0]["text"].startswith("--ff,")
     assert asked_rows([("q", rows)], "What does exit code 4 mean?")[0]["text"] == (
         "Exit code 4: pytest command line usage error")
+    assert asked_rows([("q", rows)], "What is the meaning of exit code 4?")[0]["text"] == (
+        "Exit code 4: pytest command line usage error")
     assert asked_rows([("q", rows)], "What does exit code 6 mean?") == []
     assert asked_rows([("q", rows)], "What does --lf return?") == []  # a result, not a meaning
     assert asked_rows([("q", rows)], "How do I use --lf?") == []
