@@ -14,7 +14,7 @@ from collections import Counter
 from workers.sources.hyphens import compounds, dehyphenated
 from workers.sources.stopwords import STOPWORDS
 
-__all__ = ["LONG_PRE_LINES", "fenced", "help_words", "pre_blocks", "prose_lines",
+__all__ = ["LONG_PRE_LINES", "fenced", "help_words", "option_rows", "pre_blocks", "prose_lines",
            "reads_as_prose"]
 
 _BACKTICKS = re.compile("`{3,}")
@@ -125,9 +125,58 @@ def pre_blocks(text: str) -> list[tuple[bool, str]]:
         if not reads_as_prose(block):
             out.append((False, block))
             continue
+        if rows := option_rows(block):
+            out += [(True, row) for row in rows]
+            continue
         block = _LEADING_BLANKS.sub("", help_words(block))
         out += [(True, part) for part in _headed(dehyphenated(block.rstrip(), keep))]
     return out
+
+
+_FORM = r"[-+]{1,2}[A-Za-z0-9](?:\{[^}\s]*\}|[^\s,{])*"
+_OPTION_ROW = re.compile(rf"[ \t]{{0,8}}(?P<label>{_FORM}(?:,?[ \t]{_FORM}"
+                         r"|[ \t](?:\{[^}\s]*\}|[A-Za-z_<\[][^\s,]*))*),?"
+                         r"(?:[ \t]{2,}(?P<text>\S.*))?")
+"""A line of a command's option listing (``--help``): its forms, perhaps a value's name, then
+two blanks or more and what it does, or nothing (it goes on the lines below)."""
+
+
+def option_rows(block: str) -> list[str]:
+    """The rows of a command's option listing (a ``--help`` output: an option a line, what it
+    does from a column on, wrapped onto lines indented to it), each as ``label: what it does``
+    as the index writes a definition list's row, a heading line ("general:") its own row; []
+    when ``block`` is no such listing (fewer than two options, or a line of another kind).
+    Read as prose, pytest's listing was one run-on paragraph, "--runxfail Report the results
+    of xfail tests as if they were not marked --lf, --last-failed Rerun only the tests that
+    failed at the last run ...", and its ``fd|sys|no`` read as Vim's links, "fdsysno"
+    (trial 123, F3).
+
+    Example:
+        >>> option_rows("general:\\n  -x, --exitfirst       Exit instantly on first error\\n"
+        ...             "  --lf, --last-failed   Rerun only the tests that failed (or\\n"
+        ...             "                        all if none failed)\\n  --fixtures, --funcargs\\n"
+        ...             "                        Show available fixtures")
+        ['general:', '-x, --exitfirst: Exit instantly on first error', \
+'--lf, --last-failed: Rerun only the tests that failed (or all if none failed)', \
+'--fixtures, --funcargs: Show available fixtures']
+        >>> option_rows("Use -x to stop early.\\n  It is faster.")
+        []
+    """
+    rows: list[list[str]] = []
+    lines = [line for line in block.split("\n") if line.strip()]
+    for at, line in enumerate(lines):
+        if found := _OPTION_ROW.fullmatch(line.rstrip()):
+            rows.append([found.group("label"), found.group("text") or ""])
+        elif rows and _indent(line) >= 12:  # the description goes on, indented to its column
+            rows[-1][1] = f"{rows[-1][1]} {line.strip()}".strip()
+        elif at == 0 and line.rstrip().endswith(":") and len(line.split()) <= 6:
+            rows.append([line.strip(), ""])  # "general:", "options:": the listing's heading
+        else:
+            return []
+    options = [(label, said) for label, said in rows if not label.endswith(":")]
+    if len(options) < 2 or not all(said for _label, said in options):
+        return []
+    return [f"{label}: {said}" if said else label for label, said in rows]
 
 
 def help_words(text: str) -> str:

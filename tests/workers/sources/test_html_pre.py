@@ -154,3 +154,31 @@ def test_a_one_line_description_naming_a_product_is_prose() -> None:
     for line in ("Enable the use of OpenSSL engines for cryptographic operations",
                  "Load and run a LuaJIT script file when the process starts"):
         assert line in page.text.split("\n\n"), page.text
+
+
+def test_a_commands_option_listing_is_a_row_an_option() -> None:
+    # Trial 123, F3: pytest's `pytest --help` in one long <pre> read as prose, each block one
+    # run-on paragraph ("--runxfail Report the results of xfail tests as if they were not
+    # marked --lf, --last-failed Rerun only ..."), its "fd|sys|no" read as Vim's links
+    usage = "$ pytest --help\nusage: pytest [options] [file_or_dir] [file_or_dir] [...]\n\n"
+    general = ("general:\n"
+               "  -k EXPRESSION         Only run tests which match the given substring\n"
+               "                        expression. An expression is a Python evaluatable\n"
+               "                        expression where all names are substring-matched.\n"
+               "  -x, --exitfirst       Exit instantly on first error or failed test\n"
+               "  --capture=method      Per-test capturing method: one of fd|sys|no|tee-sys\n"
+               "  --runxfail            Report the results of xfail tests as if they were\n"
+               "                        not marked\n"
+               "  --lf, --last-failed   Rerun only the tests that failed at the last run (or\n"
+               "                        all if none failed)\n"
+               "  --lfnf={all,none}, --last-failed-no-failures={all,none}\n"
+               "                        Which tests to run with no previously (known) failures\n")
+    more = "".join(f"  --opt{i}=value        Set the option number {i} of the test run to the\n"
+                   f"                        value given, when the run starts and not before\n"
+                   for i in range(20))
+    text = html_page(f"<html><body><pre>{usage}{general}\nmore:\n{more}</pre></body></html>").text
+    for row in ("--lf, --last-failed: Rerun only the tests that failed at the last run (or all "
+                "if none failed)", "--capture=method: Per-test capturing method: one of "
+                "fd|sys|no|tee-sys", "--lfnf={all,none}, --last-failed-no-failures={all,none}: "
+                "Which tests to run with no previously (known) failures"):
+        assert f"\n\n{row}\n\n" in text, text
