@@ -11,7 +11,7 @@ from app.llm.offline.relevance import defines_asked
 from app.llm.offline.sentences import prose_sentences
 from app.llm.offline.words import stems
 from app.research.answer_shapes import answers_kind, denies, points_back, says_what_to_do
-from app.research.asked_rows import asked_rows
+from app.research.asked_rows import asked_rows, listing_order
 from app.research.caveat_shapes import against
 from app.research.caveats import WARNING, asked_harm
 from app.research.citations import (
@@ -216,6 +216,7 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     # each sentence once (:func:`once`): of copies of one manual, the strongest document's,
     # which comes first; a claim a kept one of the same ref holds whole is left out
     if kind != "compare":
+        ordered = listing_order(ordered, subject_terms(data.asked, data.rows))  # 123, F3
         return stating(near_copies_out(once([*defined[:1], *ordered])))[:_ANSWER_SENTENCES]
     # the contrast, then each thing's defining sentence (:func:`compare_answer`), from every
     # finding ("... equivalent to add_callback" names one side) but another command's (121, F1)

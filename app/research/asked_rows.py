@@ -19,8 +19,9 @@ from app.research.citations import items
 from app.research.definitions import DEFINES
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import LABEL, label_name
+from workers.sources.query import mentions
 
-__all__ = ["asked_rows", "asked_thing", "row_forms"]
+__all__ = ["asked_rows", "asked_thing", "listing_order", "row_forms"]
 
 _KIND_WORDS = (r"(?:option|flag|switch|parameter|argument|setting|keyword|field|attribute|"
                r"command|function|method|directive|variable|property|clause)")
@@ -203,3 +204,32 @@ _NEWS = re.compile(r"(?i)change\s?log|\bannounce|\brelease|\bwhat'?s[\s_-]?new|\
                    r"\bchanges\b|(?<![\w.])v?\d+\.\d+\.\d+(?![\w.])")
 """A passage of a change log, release notes or a migration guide, by its file, title or
 heading (``announce/release-2.9.0.html``, ``2.9.0 (compared to 2.8.7)``, ``Changelog``)."""
+
+
+def listing_order(found: Sequence[dict[str, Any]], subject: Sequence[str]
+                  ) -> list[dict[str, Any]]:
+    """``found`` (the Answer's candidates, in order) with the option rows of one passage (a
+    ``--help`` listing's siblings: :data:`_OPTION_LINE`) reordered among their own places, the
+    row whose description names more of the question's ``subject`` words first (stable): asked
+    "How do I rerun only the tests that failed last time?", pytest's "--ff, --failed-first:
+    Run all tests, but run the last failures first." led its sibling "--lf, --last-failed:
+    Rerun only the tests that failed at the last run" (trial 123, F3, P7).
+
+    Example:
+        >>> rows = [{"ref": "r#1", "text": "--ff, --failed-first: Run all tests, failures first."},
+        ...         {"ref": "r#1", "text": "--lf, --last-failed: Rerun only the failed tests."}]
+        >>> [row["text"][:4] for row in listing_order(rows, ["rerun", "failed", "tests"])]
+        ['--lf', '--ff']
+    """
+    def said(item: dict[str, Any]) -> str:
+        found = _OPTION_LINE.fullmatch(" ".join(str(item.get("text") or "").split()))
+        return found.group("text") if found else ""
+
+    out = list(found)
+    for ref in {str(item.get("ref")) for item in out if said(item)}:
+        places = [at for at, item in enumerate(out) if str(item.get("ref")) == ref and said(item)]
+        ranked = sorted((out[at] for at in places),
+                        key=lambda item: -len(mentions(subject, said(item))))
+        for at, item in zip(places, ranked, strict=True):
+            out[at] = item
+    return out

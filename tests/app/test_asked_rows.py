@@ -121,3 +121,15 @@ def test_a_change_logs_row_comes_after_the_docs_own() -> None:
         item("passage", CACHE, "how-to/cache.html#0", heading="Usage")])]
     assert [f["ref"] for f in asked_rows([("q", rows)], "What does --lf do?")] == [
         "how-to/cache.html#0", "changelog.html#12"]
+
+
+def test_the_listings_option_that_says_what_is_asked_leads_its_siblings() -> None:
+    # P7: "--ff, --failed-first: Run all tests, but run the last failures first." led
+    q = "How do I rerun only the tests that failed last time?"
+    ff = "--ff, --failed-first: Run all tests, but run the last failures first."
+    lf = ("--lf, --last-failed: Rerun only the tests that failed at the last run (or all if "
+          "none failed)")
+    ref = "reference/reference.html#630"
+    first = _first(q, [item("passage", f"{ff}\n\n{lf}", ref)],
+                   [item("finding", ff, ref), item("finding", lf, ref)])
+    assert first.startswith(f"- {lf}"), first
