@@ -57,11 +57,12 @@ def asked_thing(asked: str) -> str:
     return found.group("thing").strip("`'\"“”")
 
 
-_FORM = r"[-+]{1,2}[A-Za-z0-9][\w-]*(?:=\S+|\s[A-Z_]{2,}\b)?"
+_FORM = r"[-+]{1,2}[A-Za-z0-9][\w-]*(?:=\S+|\s[A-Za-z_<{\[][^\s,:]*)?"
 _OPTION_LINE = re.compile(rf"(?P<label>{_FORM}(?:,\s*{_FORM})*)"
                           r"(?:\s[-\u2013\u2014]|:)\s(?P<text>\S.*)")
-"""An option's own line: its forms, then a dash or a colon, then what it does (``--lf,
---last-failed - to only re-run the failures.``)."""
+"""An option's own line: its forms (each perhaps with its value's name), then a dash or a
+colon, then what it does (``--lf, --last-failed - to only re-run the failures.``, ``-p name:
+Early-load given plugin module name``)."""
 _DANGLING = re.compile(r"(?P<label>[^\s.:;!?][^.:;!?]{0,60}?)\s[-\u2013\u2014]")
 """A parameter's label alone on its paragraph, its dash dangling: Sphinx writes
 ``pool_pre_ping –`` and puts the description in the paragraph below."""

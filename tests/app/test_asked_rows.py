@@ -133,3 +133,11 @@ def test_the_listings_option_that_says_what_is_asked_leads_its_siblings() -> Non
     first = _first(q, [item("passage", f"{ff}\n\n{lf}", ref)],
                    [item("finding", ff, ref), item("finding", lf, ref)])
     assert first.startswith(f"- {lf}"), first
+
+
+def test_an_options_row_with_its_values_name_is_a_row_of_the_listing() -> None:
+    from app.research.asked_rows import listing_order
+
+    rows = [{"ref": "r#1", "text": "-x, --exitfirst: Exit instantly on first error"},
+            {"ref": "r#1", "text": "-p name: Early-load given plugin module name"}]
+    assert listing_order(rows, ["load", "plugin"])[0]["text"].startswith("-p name:")
