@@ -61,7 +61,11 @@ CHANGE_LOG_FACTOR = 0.4
 changes (see :func:`change_log_factor`)."""
 _CHANGE_LOG = re.compile(
     r"(?:^|/)(?:change[-_ ]?logs?|changes|news|history|release[-_ ]?notes?|release[-_ ]?logs?|"
-    r"releaselog|releases|whats[-_ ]?new)(?:/|(?:\.[a-z0-9]+)+$|$)", re.IGNORECASE)
+    r"releaselog|releases|whats[-_ ]?new|announce(?:ments?)?|rel[-_ ]?notes|"
+    r"release[-_ ]?v?\d+(?:[._-]\d+)*)(?:/|(?:\.[a-z0-9]+)+$|$)", re.IGNORECASE)
+"""A change log's path, its folder's or file's name: also a release's announcement, a page of
+its own (pytest's 153 ``announce/release-2.9.0.html``: "--lf and --ff now support long names"
+answered "What does --lf do?", trial 123, F4), or a folder of them (git's ``RelNotes/``)."""
 _ASKS_CHANGE = re.compile(
     r"^(?:change[ds]?|changelog|new|release[ds]?|version[s]?|added|removed|deprecated|since|"
     r"upgrad\w*|migrat\w*|fix(?:ed|es)|history|introduced|\d+(?:\.\d+)+|v\d+\S*)$")
@@ -71,7 +75,8 @@ cited for it (trial 53, A8); "fixed" and "fixes" ask what a release changed."""
 
 
 _CHANGE_LOG_TITLE = re.compile(
-    r"(?:change[- ]?log|changes|news|history|release[- ]?notes|release[- ]?log|what'?s[- ]new)"
+    r"(?:change[- ]?log|changes|news|history|release[- ]?notes|release[- ]?log|what'?s[- ]new|"
+    r"release[- ]announcements?)"
     r"\b(?!\s+(?:of|for|to)\b)", re.IGNORECASE)
 """A title that names its page a change log, before anything after it (BIND's ``notes.html``,
 "Release Notes — BIND 9 ... documentation": two of its entries on "rndc flushname" answered
@@ -81,8 +86,8 @@ what the command does, above the command's own entry, trial 75)."""
 def change_log_factor(doc_id: str, terms: Sequence[str], title: str = "") -> float:
     """The factor a passage's score is multiplied by when its document is a change log (a file
     or folder named ``CHANGELOG``, ``CHANGES``, ``NEWS``, ``HISTORY``, ``release-notes``,
-    ``releaselog``, ``releases``, ``whatsnew``, or titled so: :data:`_CHANGE_LOG_TITLE`):
-    :data:`CHANGE_LOG_FACTOR`, unless the question
+    ``releaselog``, ``releases``, ``whatsnew``, ``announce``, ``release-2.9.0``, or titled so:
+    :data:`_CHANGE_LOG_TITLE`): :data:`CHANGE_LOG_FACTOR`, unless the question
     asks about changes or versions (``terms`` hold "changed", "release", "version", "since",
     "3.8" ...); else 1. A change log's entries name every feature in a line that points to the
     page that explains it (FastAPI's 700 KB ``release-notes.md`` answered "What is root_path
@@ -107,6 +112,8 @@ def change_log_factor(doc_id: str, terms: Sequence[str], title: str = "") -> flo
         0.4
         >>> change_log_factor("intro.html", ["proxy"], "History of proxies")
         1.0
+        >>> change_log_factor("announce/release-2.9.0.html", ["lf"])  # pytest's (trial 123)
+        0.4
     """
     log = _CHANGE_LOG.search(doc_id) or _CHANGE_LOG_TITLE.match(title.strip())
     if not log or any(_ASKS_CHANGE.match(t.lower()) for t in terms):

@@ -1,0 +1,43 @@
+"""Pages about other things than how the software works rank below its manual for a question
+that does not ask about them (trial 123, F4): a release's announcement
+(``announce/release-2.9.0.html``). A question about a release still finds it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.workers.sources.conftest import write
+from workers.sources import Corpus
+
+CACHE = (
+    "<html><head><title>How to re-run failed tests</title></head><body>"
+    "<h1>How to re-run failed tests and keep state between test runs</h1><h2>Usage</h2>"
+    "<p>The cache plugin provides two command line options to rerun failures from the last "
+    "quill invocation:</p><ul><li><p><code>--lf</code>, <code>--last-failed</code> - to only "
+    "re-run the failures.</p></li><li><p><code>--ff</code>, <code>--failed-first</code> - to "
+    "run the failures first and then the rest of the tests.</p></li></ul></body></html>")
+ANNOUNCE = (
+    "<html><head><title>quill-2.9.0</title></head><body><h1>quill-2.9.0</h1>"
+    "<p>quill is a mature testing tool.</p><h2>2.9.0 (compared to 2.8.7)</h2>"
+    "<p>--lf and --ff now support long names: --last-failed and --failed-first respectively. "
+    "Thanks @someone for the PR.</p><p>New --lf option behaviour fixed.</p></body></html>")
+
+
+def _search(tmp_path: Path, files: dict[str, str | bytes], question: str) -> list[str]:
+    root = tmp_path / "docs"
+    for rel, text in files.items():
+        if isinstance(text, bytes):
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_bytes(text)
+        else:
+            write(root, rel, text)
+    with Corpus.open(tmp_path / "d", folder=root) as corpus:
+        return [p.doc_id for p in corpus.search(question, k=3)]
+
+
+def test_a_release_announcement_ranks_below_the_manual(tmp_path: Path) -> None:
+    files: dict[str, str | bytes] = {"announce/release-2.9.0.html": ANNOUNCE,
+                                     "how-to/cache.html": CACHE}
+    assert _search(tmp_path / "a", files, "What does --lf do?")[0] == "how-to/cache.html"
+    found = _search(tmp_path / "b", files, "What changed in 2.9.0?")
+    assert found[0] == "announce/release-2.9.0.html", found
