@@ -272,7 +272,7 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
     scored = [(candidate_score(query, r[4:11], named, r[2],
                                opened[i] in entries or bool(held[i] & entries.keys()),
                                about[i] or not any(about))
-               * change_log_factor(str(r[1]), query.terms, str(r[2]))
+               * change_log_factor(str(r[1]), query.terms, str(r[2]), query.question)
                * (1 + COMMAND_BOOST * (r[1] in commands)), i)
               for i, r in enumerate(rows)]
     summary = [(bool(r[8]) and own_name(r[8]) in named and str(r[0]).endswith("#0"))

@@ -1,9 +1,11 @@
 """Pages about other things than how the software works rank below its manual for a question
-that does not ask about them (trial 123, F4): a release's announcement
-(``announce/release-2.9.0.html``). A question about a release still finds it."""
+that does not ask about them (trial 123, F4; trial 121, F10): a release's announcement
+(``announce/release-2.9.0.html``), and a change log when the question's "changes" are the
+asker's own ("keep the changes"). A question about a release still finds them."""
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 from tests.workers.sources.conftest import write
@@ -41,3 +43,24 @@ def test_a_release_announcement_ranks_below_the_manual(tmp_path: Path) -> None:
     assert _search(tmp_path / "a", files, "What does --lf do?")[0] == "how-to/cache.html"
     found = _search(tmp_path / "b", files, "What changed in 2.9.0?")
     assert found[0] == "announce/release-2.9.0.html", found
+
+
+CHANGELOG = "".join(
+    f"Version v2.{n}.0; changes since v2.{n - 1}.0:\n\n"
+    f"  Jane Doe (3):\n      gui: allow reverting selected lines of the last commit\n"
+    f"      gui: undo the last commit and keep its changes staged\n"
+    f"      reset: keep the changes when undoing a commit\n\n" for n in range(24, 30))
+RESET = (
+    "<html><head><title>git-reset(1)</title></head><body><h1>git-reset(1)</h1>"
+    "<h2>EXAMPLES</h2><p>Undo a commit and redo: you committed too early. git reset --soft "
+    "HEAD^ undoes the last commit but leaves the working tree and the index as they were, so "
+    "your changes are kept.</p></body></html>")
+
+
+def test_the_askers_own_changes_are_no_question_about_a_release(tmp_path: Path) -> None:
+    files: dict[str, str | bytes] = {"changelog.gz": gzip.compress(CHANGELOG.encode()),
+                                     "git-reset.html": RESET}
+    found = _search(tmp_path / "a", files, "How do I undo my last commit but keep the changes?")
+    assert found[0] == "git-reset.html", found
+    found = _search(tmp_path / "b", files, "What are the changes since v2.28.0?")
+    assert found[0] == "changelog.gz", found
