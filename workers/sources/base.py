@@ -339,6 +339,9 @@ class RawDoc:
     without navigation, so a paragraph of it that other documents hold too (a changelog's entry
     in another package's copy) is its content, never stripped as boilerplate
     (:mod:`workers.sources.boilerplate`)."""
+    kind: str = ""
+    """What kind of page it is, when search ranks the kind apart: a catalogue of other projects
+    (:data:`workers.sources.catalogues.CATALOGUE`), else ``""``."""
 
 
 @runtime_checkable

@@ -279,9 +279,9 @@ class Corpus:
         if parsed is None or k < 1:
             return []
         sql = (
-            f"SELECT {_PASSAGE_COLS}, bm25(passages_fts, {_WEIGHTS}) AS rank, "
-            f"bm25(passages_fts, {_PLAIN_WEIGHTS}), p.terms, p.name, "
-            "p.heading, p.links FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid "
+            f"SELECT {_PASSAGE_COLS}, bm25(passages_fts, {_WEIGHTS}) AS rank, bm25(passages_fts, "
+            f"{_PLAIN_WEIGHTS}), p.terms, p.name, p.heading, p.links, p.kind FROM passages_fts "
+            "JOIN passages p ON p.id = passages_fts.rowid "
             "WHERE passages_fts MATCH ? ORDER BY rank, p.id LIMIT ?"
         )
         with self._connection() as con:

@@ -40,6 +40,7 @@ from pathlib import Path
 
 from workers.sources import documents
 from workers.sources.base import RawDoc
+from workers.sources.catalogues import catalogue_kind
 from workers.sources.comments import comment_prose
 from workers.sources.filekinds import (
     DOCUMENT_EXTENSIONS,
@@ -289,8 +290,10 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
     if kind in HTML_EXTENSIONS and (to := redirect_of(source, text, name)) is not None:
         _skip(skipped, notes, rel, "redirect", f"a page that only redirects to {to}")
     elif text.strip():
+        linked = kind in (*HTML_EXTENSIONS, *MARKDOWN_EXTENSIONS, ".rst")  # a catalogue's kinds
         yield RawDoc(rel, title, rel, text, sections=sections, link_share=links,
-                     section_symbols=kind == ".py", plain_text=kind in _PLAIN_KINDS)
+                     section_symbols=kind == ".py", plain_text=kind in _PLAIN_KINDS,
+                     kind=catalogue_kind(source, text, kind in HTML_EXTENSIONS) if linked else "")
     elif paged:  # a table of contents, an index (trial 115, F4)
         from workers.sources.linkpages import LINK_PAGE
 

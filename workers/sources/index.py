@@ -15,8 +15,7 @@ identifiers split into words (:func:`workers.sources.query.title_terms`), the he
 passage's section, the passage text, and the symbol's name as one token
 (:func:`workers.sources.names.symbol_key`: ``retrypolicy``), which a search matches only
 whole; search weights them by ``workers.sources.corpus.COLUMN_WEIGHTS``. Each passage also
-keeps its document's link share (``RawDoc.link_share``), which search ranks pages made of links
-down by.
+keeps its document's link share and kind (``RawDoc.link_share``, ``.kind``): search ranks by them.
 
 This module imports only the standard library.
 """
@@ -51,7 +50,7 @@ __all__ = [
 # 68: dl terms; 67-65: long <pre>; 64: gathering pages; 63: site pages; 62: indextable; 61:
 # Texinfo category; 60: comments; 59: latex2html; 58: FAQ titles, stop words; 57: contents; 56:
 # _sources; 55-49: reST, <br>, sidebar, titles cut; 50: nav; 43: 2^10; 42-13: bars, PDF, ...
-SCHEMA_VERSION = "130"
+SCHEMA_VERSION = "131"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60
@@ -75,7 +74,8 @@ CREATE TABLE docs (
 CREATE TABLE passages (
     id INTEGER PRIMARY KEY, ref TEXT NOT NULL UNIQUE, doc_id TEXT NOT NULL, seq INTEGER NOT NULL,
     title TEXT NOT NULL, source TEXT NOT NULL, text TEXT NOT NULL, terms TEXT NOT NULL,
-    name TEXT NOT NULL, heading TEXT NOT NULL, links REAL NOT NULL, namekey TEXT NOT NULL
+    name TEXT NOT NULL, heading TEXT NOT NULL, links REAL NOT NULL, namekey TEXT NOT NULL,
+    kind TEXT NOT NULL
 );
 CREATE INDEX passages_doc ON passages (doc_id, seq);
 CREATE VIRTUAL TABLE passages_fts USING fts5(
@@ -144,7 +144,7 @@ def build(
 
 
 _DocRow = tuple[str, str, str, int]
-_PassageRow = tuple[int, str, str, int, str, str, str, str, str, str, float, str]
+_PassageRow = tuple[int, str, str, int, str, str, str, str, str, str, float, str, str]
 
 
 def _rows_of(docs: Iterable[RawDoc]) -> tuple[list[_DocRow], list[_PassageRow]]:
@@ -173,7 +173,7 @@ def _rows_of(docs: Iterable[RawDoc]) -> tuple[list[_DocRow], list[_PassageRow]]:
                 name, key = symbol_terms(heading), symbol_key(heading)
             passage_rows.append((len(passage_rows) + 1, Passage.make_ref(doc.doc_id, seq),
                                  doc.doc_id, seq, title, doc.source, chunk, terms, name,
-                                 _heading(heading), float(doc.link_share), key))
+                                 _heading(heading), float(doc.link_share), key, doc.kind))
     if not passage_rows:
         raise NoText("no indexable text found")
     return doc_rows, passage_rows
@@ -195,7 +195,7 @@ def _insert_rows(con: sqlite3.Connection, doc_rows: list[_DocRow],
     Configuration Option"); the default is set back afterwards."""
     con.execute(_FTS_AUTOMERGE, (0,))
     con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", doc_rows)
-    con.executemany(f"INSERT INTO passages VALUES ({', '.join('?' * 12)})", passage_rows)
+    con.executemany(f"INSERT INTO passages VALUES ({', '.join('?' * 13)})", passage_rows)
     con.execute("INSERT INTO passages_fts (rowid, name, terms, heading, text, namekey) "
                 "SELECT id, name, terms, heading, text, namekey FROM passages ORDER BY id")
     con.execute("INSERT INTO passages_fts (passages_fts) VALUES ('optimize')")

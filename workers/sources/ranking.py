@@ -1,7 +1,8 @@
 """How a search orders its candidates (issue 19): FTS5's bm25 picks them, these boosts put the
 passage that answers first: more of the question's words, the words as a phrase, the words in
 the title or heading, the symbol the question names; and what a page's kind keeps of its score
-(:mod:`workers.sources.rank_factors`: a page of links, of code alone, a change log).
+(:mod:`workers.sources.rank_factors`: a page of links, of code alone, a change log; and
+:mod:`workers.sources.catalogues`: a catalogue of other projects).
 
 This module imports only the standard library.
 """
@@ -12,6 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from workers.sources.asked_headings import asked_heading_factor
+from workers.sources.catalogues import catalogue_factor
 from workers.sources.commands import COMMAND_BOOST, asks_command, command_name, commands_named
 from workers.sources.entries import SIGNATURE, opened_entry, signatures_held, without_arguments
 from workers.sources.entry_match import (
@@ -246,7 +248,8 @@ def lists_option(text: str, options: Sequence[str]) -> bool:
 
 def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Sequence]]:
     """The search candidates ``rows`` with their :func:`candidate_score` (times a change log's
-    :func:`change_log_factor`), best first (ties in
+    :func:`change_log_factor` and a catalogue's
+    :func:`~workers.sources.catalogues.catalogue_factor`), best first (ties in
     FTS5's order); the summary passage (``#0``) of a symbol the question names
     (:func:`candidates_named`) scores its document's best, and comes first of it; so does the
     passage that opens the reference entry of a function it names
@@ -256,7 +259,7 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
     Args:
         query: the parsed query (:func:`~workers.sources.query.search_query`).
         rows: ``(ref, doc_id, title, source, text, bm25, bm25 without the name key, title
-            words, symbol name, heading, link share)`` each.
+            words, symbol name, heading, link share, page kind)`` each.
     """
     named = candidates_named(query, [r[8] for r in rows])
     opened = [opened_entry(str(r[4]), str(r[9])) if query.names else "" for r in rows]
@@ -273,6 +276,7 @@ def ranked(query: SearchQuery, rows: Sequence[Sequence]) -> list[tuple[float, Se
                                opened[i] in entries or bool(held[i] & entries.keys()),
                                about[i] or not any(about))
                * change_log_factor(str(r[1]), query.terms, str(r[2]), query.question)
+               * catalogue_factor(str(r[11]) if len(r) > 11 else "", query.question, str(r[4]))
                * (1 + COMMAND_BOOST * (r[1] in commands)), i)
               for i, r in enumerate(rows)]
     summary = [(bool(r[8]) and own_name(r[8]) in named and str(r[0]).endswith("#0"))
