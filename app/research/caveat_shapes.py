@@ -9,7 +9,8 @@ import re
 
 from app.llm.offline.words import stems
 
-__all__ = ["against", "defaulted", "described", "neutral", "plain", "pointer"]
+__all__ = ["against", "defaulted", "described", "example", "granted", "neutral", "plain",
+           "pointer"]
 
 _POINTER = re.compile(
     r"^\W*(?:(?:for\s+(?:more|further|details|examples?|information)\b[^,.;:]{0,60},\s*)?"
@@ -60,6 +61,26 @@ specified, the history list is left empty ...", zsh's ``fc -p``, a Caveat of "Wh
 SAVEHIST?", trial 115, F10): what it then says is the default, left empty by the user's own
 choice, no failure unnoticed."""
 _LEFT_EMPTY = re.compile(r"\b(?:is|are)\s+(?:(?:then|simply)\s+)?left\s+empty\b", re.IGNORECASE)
+_SCENARIO = re.compile(r"^\W*(?:(?:for\s+(?:example|instance)|e\.g\.|as\s+an\s+example),?\s+)?"
+                       r"(?:suppose|imagine|let's\s+say|say\s+that|assume)\b", re.IGNORECASE)
+"""An example that sets up a scenario ("For example, suppose ..."): an example, whatever harm
+its scenario names."""
+
+
+def example(text: str) -> bool:
+    """Whether ``text`` sets up an example's scenario (:data:`_SCENARIO`: "For example, suppose
+    the Markdown text for a page should not contain any headers higher than level 3", a Caveat
+    of Python-Markdown's "What is the default baselevel of the toc extension?", trial 113): its
+    "should not" is what the example supposes, no warning. An example that states a limitation
+    ("For instance, the flag is not supported on Windows.") is one.
+
+    Example:
+        >>> example("For example, suppose the text should not contain any headers.")
+        True
+        >>> example("For instance, the flag is not supported on Windows.")
+        False
+    """
+    return bool(_SCENARIO.match(text))
 
 
 def pointer(text: str) -> bool:
@@ -195,6 +216,49 @@ def neutral(text: str) -> str:
         'It  , but it must exist.'
     """
     return _NEUTRAL.sub(" ", _QUOTED_VALUE.sub(" ", text))
+
+
+_LIMITS = (r"(?:(?:any|all|none)\s+(?:of\s+)?)?(?:(?:the|its|their|these|those|such)\s+)?"
+           r"(?:[\w-]+\s+){0,2}?(?:limitations?|restrictions?|drawbacks?|downsides?|"
+           r"penalt(?:y|ies)|overhead)\b")
+_NO_LIMITS = re.compile(
+    r"(?:\b(?:not|nor|never)|n't)\s+(?:\w+\s+){0,2}?(?:inherit|have|has|share|suffer\s+from|"
+    r"suffers\s+from|impose|carry|carries|incur|bring|introduce)s?\s+" + _LIMITS
+    + r"|\b(?:without|free\s+(?:of|from))\s+" + _LIMITS, re.IGNORECASE)
+"""A limitation named as absent: "... does not require a subquery nor does it inherit any of
+the performance limitations of the original query" (SQLAlchemy's selectin loading, listed
+under Caveats, trial 123, F9), "without the restrictions of", "free of overhead": a plus,
+no limitation. A limitation not removed ("does not remove the limitation") still is one."""
+_ALTERNATIVE = re.compile(
+    r"(?:^\W*|(?<=[,;:.]\s))(?:to\s+\w+|if\s+you\s+(?:want|wish|need|prefer)\b)[^,.;:]{0,60},"
+    r"\s*(?:\w+\s+)?(?:use|set|pass|call|choose|specify|select|try)\b[^.;:]{0,80}?\binstead\b",
+    re.IGNORECASE)
+"""Another way, told for another purpose: "With QueuePool, a pool_size setting of 0 indicates
+no limit; to disable pooling, set poolclass to NullPool instead." (create_engine's pool_size,
+whose "instead" had the Caveats say the Answer quoted the only warnings found, trial 123, F9):
+its "instead" names what to use for that purpose, no caution."""
+
+
+def granted(text: str) -> str:
+    """``text`` less the words of caution that grant rather than limit: a limitation named as
+    absent (:data:`_NO_LIMITS`), the "instead" of another way for another purpose
+    (:data:`_ALTERNATIVE`). A caveat is a limitation or warning, not what a thing is spared,
+    nor how to do another thing (trial 123, F9).
+
+    Example:
+        >>> granted("It does not require a join nor does it inherit any of the limitations.")
+        'It does not require a join  .'
+        >>> granted("It runs without the restrictions of the old loader.")
+        'It runs   of the old loader.'
+        >>> granted("It does not remove the limitation on joins.")
+        'It does not remove the limitation on joins.'
+        >>> granted("0 means no limit; to disable pooling, set poolclass to NullPool instead.")
+        '0 means no limit; to disable pooling, set poolclass to NullPool  .'
+        >>> granted("Use the new API instead, as the old one is not thread-safe.")
+        'Use the new API instead, as the old one is not thread-safe.'
+    """
+    said = _NO_LIMITS.sub(" ", text)
+    return _ALTERNATIVE.sub(lambda m: m.group(0)[:-len("instead")] + " ", said)
 
 
 _ASKS_AGAINST = re.compile(

@@ -8,14 +8,23 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from app.llm.offline.sentences import heading_of
-from app.research.caveat_shapes import against, defaulted, described, neutral, plain, pointer
+from app.research.caveat_shapes import (
+    against,
+    defaulted,
+    described,
+    example,
+    granted,
+    neutral,
+    plain,
+    pointer,
+)
 from app.research.citations import Citations, claim_key, items, once, said
 from app.research.rows import ok_items
 from app.research.text import bullet, clip, wording
 from app.research.versions import history_row
 
 __all__ = ["ASKS_CAUTION", "CAUTION", "HARM", "WARNING", "asked_harm", "caution_claims",
-           "cautionary", "cautions", "caveat_lines", "unreassured", "warnings_found",
+           "cautionary", "cautions", "caveat_lines", "unreassured", "warnings_found", "warns",
            "without_setting_names"]
 
 _LINE = 400
@@ -84,30 +93,17 @@ def cautions(text: str) -> bool:
         >>> cautions("A secret key must also be provided."), cautions(
         ...     "A secret key must also be provided, or the cookies are silently dropped.")
         (False, True)
+        >>> cautions("Nor does it inherit any of the performance limitations of the query.")
+        False
     """
     said = described(plain(without_setting_names(text)))
     said = _MESSAGES.sub(" ", _DEFAULT_CLAUSE.sub(" ", said))
-    said = neutral(_LIMIT_OFFERED.sub(" ", _LIMIT_NAMED.sub(" ", said)))
+    said = granted(neutral(_LIMIT_OFFERED.sub(" ", _LIMIT_NAMED.sub(" ", said))))
     said = unreassured(_IDIOM.sub(" ", said))
     said = said if _CONSEQUENCE.search(said) else _STEP.sub(" ", said)
     return (not history_row(text) and not example(text) and not pointer(text)
             and bool(CAUTION.search(said)))
 
-
-def example(text: str) -> bool:
-    """Whether ``text`` sets up an example's scenario (:data:`_SCENARIO`: "For example, suppose
-    the Markdown text for a page should not contain any headers higher than level 3", a Caveat
-    of Python-Markdown's "What is the default baselevel of the toc extension?", trial 113): its
-    "should not" is what the example supposes, no warning. An example that states a limitation
-    ("For instance, the flag is not supported on Windows.") is one.
-
-    Example:
-        >>> example("For example, suppose the text should not contain any headers.")
-        True
-        >>> example("For instance, the flag is not supported on Windows.")
-        False
-    """
-    return bool(_SCENARIO.match(text))
 
 
 def unreassured(text: str) -> str:
@@ -211,10 +207,6 @@ _CONSEQUENCE = re.compile(r"\b(?:otherwise|or\s+else|else|silently|ignored|befor
 work, rsyslogd must run while the file is rotated.", rsyslog's imfile, trial 118), or the
 least version it needs ("Clients must use quill 1.4 or later to connect over TLS.", trial 120,
 F8): then it is a caveat."""
-_SCENARIO = re.compile(r"^\W*(?:(?:for\s+(?:example|instance)|e\.g\.|as\s+an\s+example),?\s+)?"
-                       r"(?:suppose|imagine|let's\s+say|say\s+that|assume)\b", re.IGNORECASE)
-"""An example that sets up a scenario ("For example, suppose ..."): an example, whatever harm
-its scenario names."""
 
 
 def without_setting_names(text: str) -> str:
@@ -304,13 +296,26 @@ def asked_harm(question: str, text: str) -> bool:
             or against(question, text))  # "Why shouldn't I X?": "you should not X"
 
 
+def warns(text: str) -> bool:
+    """Whether ``text`` is a warning (:data:`WARNING`): not an example's scenario
+    (:func:`example`), nor a pointer, nor what a shape of sentence says without caution
+    (:mod:`app.research.caveat_shapes`, trial 114, F6; trial 115, F10). The same test tells
+    whether the Answer quoted a warning: "The Answer above quotes the only limitations or
+    warnings found" stood under an Answer that quoted none (trial 123, F9).
+
+    Example:
+        >>> warns("Setting it high may cause performance problems.")
+        True
+        >>> warns("See the TLS README, which explains what should not be logged.")
+        False
+    """
+    return (bool(WARNING.search(unreassured(defaulted(plain(text)))))
+            and not example(text) and not pointer(text))
+
+
 def warnings_found(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The findings of ``rows`` that are warnings (:data:`WARNING`), each claim once; not an
-    example's scenario (:func:`example`), nor a pointer, nor what a shape of sentence says
-    without caution (:mod:`app.research.caveat_shapes`, trial 114, F6; trial 115, F10)."""
-    return [f for f in items(rows, None, "finding")
-            if WARNING.search(unreassured(defaulted(plain(str(f["text"])))))
-            and not example(str(f["text"])) and not pointer(str(f["text"]))]
+    """The findings of ``rows`` that are warnings (:func:`warns`), each claim once."""
+    return [f for f in items(rows, None, "finding") if warns(str(f["text"]))]
 
 
 def caution_claims(rows: Sequence[dict[str, Any]]) -> set[str]:
@@ -357,7 +362,7 @@ def caveat_lines(rows: Sequence[dict[str, Any]], cites: Citations, failed: str, 
     caveats = cautionary(found, cautions, cites.numbers)
     unsaid = [c for c in caveats if not said(c, answered)]  # a copy of it too
     # a warning the Answer quoted from a passage (no finding of the rows) is one found too
-    quoted = any(WARNING.search(text) for text, _ref in answered)
+    quoted = any(warns(text) for text, _ref in answered)
     lines = ["## Caveats", ""]
     if warned:  # found or not, as every off-topic report words it (trial 114, F12)
         lines.append(f"- No caveat retrieved mentions {wanted}; none is listed.")
