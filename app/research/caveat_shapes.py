@@ -10,7 +10,7 @@ import re
 from app.llm.offline.words import stems
 
 __all__ = ["against", "defaulted", "described", "example", "granted", "neutral", "plain",
-           "pointer"]
+           "pointer", "recommends"]
 
 _POINTER = re.compile(
     r"^\W*(?:(?:for\s+(?:more|further|details|examples?|information)\b[^,.;:]{0,60},\s*)?"
@@ -259,6 +259,44 @@ def granted(text: str) -> str:
     """
     said = _NO_LIMITS.sub(" ", text)
     return _ALTERNATIVE.sub(lambda m: m.group(0)[:-len("instead")] + " ", said)
+
+
+_RECOMMENDED = re.compile(
+    r"^\W*(?:(?:and|so|but|also|then)\s+)?(?:(?:(?:more|most|very|also)\s+)?(?:importantly|"
+    r"crucially|above\s+all|ideally|preferably)\s*[,:\u2013\u2014-]?\s*(?:you\s+should\s+)?"
+    r"(?:set|use|pass|call|enable|configure|add|specify|install|apply|prefer|switch|turn\s+on|"
+    r"give|supply|provide|register|make\s+sure|ensure|consider)\b"
+    r"|set\s+`?[\w.\-]+`?\s+to\s)", re.IGNORECASE)
+"""A recommendation: what to do, stressed ("And importantly, set expire_on_commit to False -
+When using detached objects, ... This expiration should not be used when dealing with detached
+objects; ...", SQLAlchemy's, the Caveat of "How do I avoid errors from lazy loading when using
+the async session?", the fix it asked for, trial 123, F9), or a value to set ("Set
+pool_pre_ping to True."): its reasons' "should not" is the advice, no caveat beside it."""
+_STILL_WARNS = re.compile(
+    r"\b(?:otherwise|or\s+else|unsupported|(?:not|never)\s+(?:supported|safe|work)|unsafe|"
+    r"insecure|cannot|can't|only|crash\w*|corrupt\w*|data\s+loss|lost|lose|loses|fail\w*|"
+    r"errors?|deprecat\w*|security)\b", re.IGNORECASE)
+"""What a recommendation warns of beside it: what happens if it is not followed ("or else",
+"otherwise"), a harm, a limitation ("Set it to 0, or the daemon fails.")."""
+
+
+def recommends(text: str) -> bool:
+    """Whether ``text`` recommends what to do (:data:`_RECOMMENDED`) and warns of nothing
+    beside it (:data:`_STILL_WARNS`): then it is a step of the task, not a caveat (trial 123,
+    F9).
+
+    Example:
+        >>> recommends("And importantly, set expire_on_commit to False - Expiration should not "
+        ...            "be used with detached objects.")
+        True
+        >>> recommends("Set pool_pre_ping to True."), recommends(
+        ...     "Set pool_size to 0, or else the pool fails under load.")
+        (True, False)
+        >>> recommends("Importantly, do not call it twice."), recommends(
+        ...     "Use the new API instead, as the old one is not thread-safe.")
+        (False, False)
+    """
+    return bool(_RECOMMENDED.match(text)) and not _STILL_WARNS.search(text)
 
 
 _ASKS_AGAINST = re.compile(

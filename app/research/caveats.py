@@ -17,6 +17,7 @@ from app.research.caveat_shapes import (
     neutral,
     plain,
     pointer,
+    recommends,
 )
 from app.research.citations import Citations, claim_key, items, once, said
 from app.research.rows import ok_items
@@ -102,7 +103,7 @@ def cautions(text: str) -> bool:
     said = unreassured(_IDIOM.sub(" ", said))
     said = said if _CONSEQUENCE.search(said) else _STEP.sub(" ", said)
     return (not history_row(text) and not example(text) and not pointer(text)
-            and bool(CAUTION.search(said)))
+            and not recommends(text) and bool(CAUTION.search(said)))
 
 
 
@@ -310,7 +311,7 @@ def warns(text: str) -> bool:
         False
     """
     return (bool(WARNING.search(unreassured(defaulted(plain(text)))))
-            and not example(text) and not pointer(text))
+            and not example(text) and not pointer(text) and not recommends(text))
 
 
 def warnings_found(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

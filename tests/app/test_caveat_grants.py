@@ -64,3 +64,28 @@ def test_the_answer_quotes_warnings_only_when_it_quotes_one() -> None:
                                         "tls.html#3", heading="TLS session logging")]),
             row("analyst", q, [item("finding", pointer, "tls.html#3")])]
     assert "quotes the only" not in _caveats(q, rows)
+
+
+_FIX = ("And importantly, set expire_on_commit to False - When using detached objects, the most "
+        "common reason objects need to re-load data is because they were expired from the last "
+        "call to Session.commit(). This expiration should not be used when dealing with detached "
+        "objects; so the Session.expire_on_commit parameter be set to False.")
+
+
+@pytest.mark.parametrize("text", [
+    _FIX, "Set pool_pre_ping to True; a stale connection should not be handed out.",
+    "Most importantly, use selectinload() so that no lazy load is emitted later.",
+])
+def test_a_recommendation_is_no_caveat(text: str) -> None:
+    assert not cautions(text)
+    assert not warnings_found([row("analyst", "q", [item("finding", text, "a#0")])])
+
+
+@pytest.mark.parametrize("text", [
+    "Importantly, do not share a session between threads.",
+    "Set pool_size to 0, or else the pool fails under load.",
+    "Importantly, use the sync driver only; the async one is not supported here.",
+])
+def test_a_warning_beside_advice_still_is_one(text: str) -> None:
+    assert cautions(text)
+
