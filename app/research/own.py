@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.llm.offline.headings import heading_of
 from app.research.answer_shapes import says_what_to_do, solution_part
+from app.research.caveat_subjects import on_subject
 from app.research.citations import items
 from app.research.definitions import DEFINES, LEANS, plain_name
 from app.research.neighbours import (
@@ -343,15 +344,16 @@ def entry_own(data: ReportInput, findings: Iterable[dict[str, Any]]) -> list[dic
             if not neighbours(data, data.asked, str(f["text"]), str(f.get("ref")), asked)]
 
 
-def caveat_own(data: ReportInput, caveats: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``caveats`` less a neighbouring entry's (:func:`entry_own`) and, when the question asks
-    about a name, those that write other names (identifiers, calls such as ``yymore()``) and
-    none of those asked: "What does yyless do?" had flex's "First, yymore() depends on the
-    value of yyleng ..." as its Caveat (trial 101, F7). A caveat that writes no name ("This
-    option cannot be used twice.") stays, and so does one of the entry asked, whatever it
-    names ("It must not be called from within otter()." under ``pelican``, trial 103, F5)."""
-    kept = entry_own(data, caveats)
+def caveat_own(data: ReportInput, caveats: Iterable[dict[str, Any]],
+               cited: Collection[str] = ()) -> list[dict[str, Any]]:
+    """``caveats`` less a neighbouring entry's (:func:`entry_own`), another subject's (trial 123,
+    F9: :func:`~app.research.caveat_subjects.on_subject`, a side one if its document is not
+    ``cited``) and, asked about a name, those writing other names and none asked ("What does
+    yyless do?" had flex's "First, yymore() depends on ...", trial 101, F7); not one writing no
+    name ("This option cannot be used twice.") nor the asked entry's (trial 103, F5)."""
     passages = passages_by_ref(data)
+    kept = on_subject(entry_own(data, caveats), question_terms(data.asked, data.rows),
+                      subject_terms(data.asked, data.rows), passages, cited)
     asked = _asked(data.asked, passages) | ({plain} if (plain := plain_name(data.asked)) else set())
     wanted = {n.lstrip("-").lower() for n in asked}
     if not wanted:

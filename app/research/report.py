@@ -332,7 +332,7 @@ def _render(data: ReportInput) -> str:
                                  answer[2:] if not warnings else ())
     lines += sections
     lines += caveat_lines(data.rows, cites, _failed_workers(errors, None), wanted, bool(warnings),
-                          cautions, answered, lambda found: caveat_own(data, found))
+                          cautions, answered, lambda f: caveat_own(data, f, cites.numbers))
     # the topic's own question is what the Answer answers: named, it read as dropped
     folded = folded if data.replaced else [q for q in folded if q != data.sub_questions[0]]
     data = dataclasses.replace(data, notes=[*data.notes, *folded_notes(folded, data.settled_out)])

@@ -4,6 +4,7 @@ another function's limitation."""
 
 from __future__ import annotations
 
+from app.research.own import caveat_own
 from app.research.report import render_markdown
 from tests.app.report_rows import data, item, row
 
@@ -47,3 +48,43 @@ def test_the_asked_entrys_own_caveat_stays_whatever_it_names() -> None:
     md = render_markdown(data(rows, sub_questions=[q], topic=q))
     caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
     assert own in caveats and "yymore" not in caveats, caveats
+
+
+def _report(q: str, rows: list) -> str:
+    md = render_markdown(data(rows, sub_questions=[q], topic=q))
+    return md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_a_warning_of_another_subject_is_not_the_questions() -> None:
+    # trial 123, F9: X1's Caveat was the warnings summary's, from a page cited for it alone
+    q = "How do I disable output capturing?"
+    other = item("caveat", "Although not recommended, you can use the --disable-warnings "
+                 "command-line option to suppress the warning summary entirely from the test "
+                 "run output.", "warnings.html#8")
+    own = item("caveat", "Output capturing cannot be turned off for a single fixture.",
+               "capture.html#1")
+    rows = [row("docs_search", q, [
+                item("passage", f"Capturing\n\n{own['text']}", "capture.html#1",
+                     heading="Setting capturing methods or disabling capturing"),
+                item("passage", f"Disabling warnings summary\n\n{other['text']}",
+                     "warnings.html#8", heading="Disabling warnings summary")]),
+            row("critic", q, [other, own])]
+    report = data(rows, sub_questions=[q], topic=q)
+    assert caveat_own(report, [other, own]) == [own]
+    assert caveat_own(report, [other, own], {"warnings.html"}) == [other, own]  # cited: its own
+
+
+def test_a_cited_entrys_caveat_naming_none_of_the_question_is_anothers() -> None:
+    # trial 123, F9: P5's Caveats were pytest.exit's deprecated msg parameter
+    q = "What does exit code 5 mean?"
+    heading = "exit(reason[, returncode=False, msg=None])"
+    answer = "returncode (Optional[int]) -- Return code to be used when exiting pytest."
+    other = "reason has a default value only because msg is deprecated."
+    own = "It is deprecated for exit codes above 5."
+    rows = [row("docs_search", q, [item("passage", f"{heading}\n\n{answer} {other} {own}",
+                                        "reference.html#24", heading=heading)]),
+            row("analyst", q, [item("finding", answer, "reference.html#24")]),
+            row("critic", q, [item("caveat", other, "reference.html#24"),
+                              item("caveat", own, "reference.html#24")])]
+    caveats = _report(q, rows)
+    assert "msg is deprecated" not in caveats and "exit codes above 5" in caveats, caveats
