@@ -249,20 +249,17 @@ WARNING = re.compile(
     re.IGNORECASE,
 )
 """A warning whoever quoted it: a sentence labelled as one ("Caution: ...", ``!!! warning``, a
-warning sign: ⚠ 🚨 ❗ ⛔ 🛑),
-one that says its subject is unstable ("in beta", "may change"), advises against something
-("is not recommended", "should not", "recommended not to", a sentence opening "Do not ..." or
-"Never ...": Flask's "Do not enable debug mode when deploying in production." led the Answer to
-"How do I enable DEBUG?" above "To enable debug mode, use the --debug option." and stood among
-the findings under "No limitations or warnings were found", "Watch out!": Sphinx's "Watch
-out! This operation overwrites translations" was a finding beside "No limitations or warnings
-were found", trial 81, F6; "you may want to avoid", "is best avoided": bup's "you may want to
-avoid this option if you're paranoid" stood in an Answer above the same words, trial 96, F1),
-or names a harm or a risk it may bring ("may cause performance
-problems", "a security risk"), or a failure that goes unnoticed ("The daemon does not notice
-when the destination disk fills up, and the last files it wrote are left empty.", "is silently
-ignored": a plain Finding of the hostile folder F's reload question, whose only Caveat was
-"Most users will never need to restart the daemon by hand.", trial 113). A reader of the
+warning sign: ⚠ 🚨 ❗ ⛔ 🛑), one that says its subject is unstable ("in beta", "may change"),
+advises against something ("is not recommended", "should not", "recommended not to", "Do not
+...": Flask's "Do not enable debug mode when deploying in production." led "How do I enable
+DEBUG?", "Watch out!": Sphinx's "Watch out! This operation overwrites translations" was a finding
+beside "No limitations or warnings were found", trial 81, F6; "you may want to avoid", "is best
+avoided": bup's "you may want to avoid this option if you're paranoid" stood in an Answer above
+the same words, trial 96, F1), or names a harm or a risk it may bring ("may cause performance
+problems", "a security risk"), or a failure that goes unnoticed ("The daemon does not notice when
+the destination disk fills up, and the last files it wrote are left empty.", "is silently
+ignored": a plain Finding of the hostile folder F's reload question, whose only Caveat was "Most
+users will never need to restart the daemon by hand.", trial 113). A reader of the
 passages may quote it as a finding; the report lists it under Caveats all the same, and an
 Answer quotes it after the answer (Caveats said "No limitations or warnings were found"
 under a quoted "Caution:" and a method "in beta" that "may change", and under "Setting X to
