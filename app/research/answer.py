@@ -24,6 +24,7 @@ from app.research.citations import (
     once,
     said,
 )
+from app.research.code_answers import shows_how
 from app.research.contrasts import compare_answer, listing_row
 from app.research.definitions import definition_line, definitions
 from app.research.entry_rows import default_entries, described_entries
@@ -278,7 +279,8 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         quote = str(finding["text"])
         text = lead_in(quote)  # a list's quote: judged by its lead-in
         passage, heading, title = passages.get(str(finding.get("ref")), ("", "", ""))
-        if not names_subject(terms, subject, asked, text, passage, heading, written):
+        shows = shows_how(kind, quote, text, heading, subject)  # "... like this:" and its code
+        if not (shows or names_subject(terms, subject, asked, text, passage, heading, written)):
             continue  # "a default" is not X's
         if neighbours(data, data.asked, text, str(finding.get("ref")), asked):
             continue  # ServerLimit's "this directive ... MaxRequestWorkers"
@@ -289,8 +291,8 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         about = 0 if another else len(mentions(subject, own)) if terms else 0
         about = about or int(bool(terms) and speaks_of_its_entry(own))  # "This option ..."
         answers = answers_kind(kind, own, text, data.asked)  # "The only difference is ..."
-        about = about or int(answers)
-        fit = answers or fits(kind, text) or (kind in ("what", "topic")
+        about = about or int(answers or shows)
+        fit = answers or shows or fits(kind, text) or (kind in ("what", "topic")
                                               and defining(text, subject, data.asked))
         warning = _after(data.asked, kind, quote, text)
         if kind in ("what", "topic"):  # a definition helps once the subject is its own;
@@ -308,8 +310,9 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
             # 'uncaughtExceptionMonitor' event is emitted before an 'uncaughtException' ...")
             # a default asked: a sentence stating it ("... default to 90s") before one that
             # only names it ("sets the default TimeoutSec= value", systemd's, trial 87)
-            key = (warning, bool(own) and not about, not fit,  # how: "The solution is" first
-                   kind == "how" and not says_what_to_do(text, own),
+            key = (warning, bool(own) and not about,  # its code first, then "The solution is"
+                   0 if shows else 1 + (not fit),  # before its strongest document (P4)
+                   kind == "how" and not (shows or says_what_to_do(text, own)),
                    kind == "default" and not says_default(text),
                    kind == "default" and conditioned(text),  # "In sh emulation, ..." after
                    bool(written) and not (written & written_names(own)), not about)

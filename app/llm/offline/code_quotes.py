@@ -16,12 +16,15 @@ import re
 from app.llm.offline.markup import FENCE
 from workers.sources.sentence_ends import PLAIN_WORD, sentence_ends
 
-__all__ = ["FENCED_AFTER", "prose_of", "with_code"]
+__all__ = ["FENCED_AFTER", "introduces_code", "prose_of", "with_code"]
 
 _CODE_LINES = 3
 """The most lines of code a sentence runs through (a longer block is a listing of its own)."""
 _CODE_CHARS = 100
 """The longest line of such code."""
+_INTRODUCED_LINES = 12
+"""The most lines of code a how-to's sentence ending in a colon is quoted with (as many as a
+report's bullet shows, :data:`app.research.text._BLOCK_LINES`)."""
 FENCED_AFTER = re.compile(r"\s*\n[ \t]*(```|~~~)[^\n]*\n(?P<code>.*?)\n[ \t]*\1", re.DOTALL)
 """A fenced block right after a sentence (from its end on): its code in ``code``."""
 _ANNOUNCES = re.compile(r"(?:\b(?:the|these)\s+following\b.*|\bas\s+follows|:)\s*$",
@@ -35,13 +38,19 @@ _TRAILING_BLOCK = re.compile(r"\s*\n[ \t]*(```|~~~)[^\n]*\n.*?\n?[ \t]*\1[ \t]*$
 _FENCED = re.compile(r"[ \t]*(?:```|~~~)[^\n]*\n(.*?)\n?[ \t]*(?:```|~~~)", re.DOTALL)
 
 
-def with_code(text: str, start: int, sentence: str, most_chars: int, most_words: int) -> str:
+def with_code(text: str, start: int, sentence: str, most_chars: int, most_words: int,
+              how: bool = False) -> str:
     """``sentence`` (found at ``text[start:]``) joined to the code block it runs into and the
     rest of it after the block, when it ends with no mark that ends a sentence (or with the
     block alone, when it announces it), the block has
     at most :data:`_CODE_LINES` short lines and what follows opens with a plain lower-case word
     (:data:`~workers.sources.sentence_ends.PLAIN_WORD`); else ``sentence`` itself, also when
-    the whole would pass ``most_chars`` or ``most_words``.
+    the whole would pass ``most_chars`` or ``most_words``. Asked how to do a thing (``how``),
+    a sentence ending in a colon is quoted with the block it introduces of up to
+    :data:`_INTRODUCED_LINES` short lines, its own length judged alone: pytest's "You can
+    register custom marks in your pytest.ini file like this:" and its four ``markers =``
+    lines answer "How do I register custom marks?" (trial 123, P4; git's "... you can bisect
+    by issuing the command:", trial 121, G4).
 
     Example:
         >>> text = "If f is one, use\\n\\n```\\nas.numeric(f)\\n```\\n\\nto get it back."
@@ -61,6 +70,8 @@ def with_code(text: str, start: int, sentence: str, most_chars: int, most_words:
     end = start + len(sentence)
     block = FENCED_AFTER.match(text, end)
     lines = block["code"].split("\n") if block else []
+    if how and block and _introduced(sentence, lines):  # "... like this:" and its code
+        return text[start:block.end()] if len(sentence) <= most_chars else sentence
     if not 1 <= len(lines) <= _CODE_LINES or any(len(line) > _CODE_CHARS for line in lines):
         return sentence
     if _ANNOUNCES.search(sentence):  # "The following command sends ...": with what follows
@@ -85,6 +96,29 @@ def with_code(text: str, start: int, sentence: str, most_chars: int, most_words:
     if len(quote) > most_chars or len(prose_of(quote).split()) > most_words:
         return sentence
     return quote
+
+
+def _introduced(sentence: str, lines: list[str]) -> bool:
+    """Whether ``sentence`` ends in a colon and the code ``lines`` after it are few and short
+    enough to be quoted with it (:data:`_INTRODUCED_LINES`, :data:`_CODE_CHARS`)."""
+    shown = [line for line in lines if line.strip()]
+    return (sentence.rstrip().endswith(":") and 1 <= len(shown) <= _INTRODUCED_LINES
+            and all(len(line) <= _CODE_CHARS for line in shown))
+
+
+def introduces_code(quote: str) -> bool:
+    """Whether ``quote`` is a sentence ending in a colon and the fenced block it introduces
+    (:func:`with_code`'s quote for a how-to): whole, though its prose ends in no full stop.
+
+    Example:
+        >>> introduces_code("Run it like this:\\n\\n```\\n$ make -j4\\n```")
+        True
+        >>> introduces_code("Run it like this:"), introduces_code("It is built.\\n\\n```\\nx\\n```")
+        (False, False)
+    """
+    if _TRAILING_BLOCK.search(quote) is None:
+        return False
+    return _TRAILING_BLOCK.sub("", quote).rstrip().endswith(":")
 
 
 def prose_of(quote: str) -> str:

@@ -25,6 +25,7 @@ from app.llm.offline.schema_fill import SchemaFiller
 from app.llm.offline.sentences import Sentence, candidate_sentences
 from app.llm.offline.words import asked_stems
 from workers.sources import Passage
+from workers.sources.asking import asks_task
 from workers.sources.operators import asked_symbols
 from workers.tools import (
     READ_TOOL,
@@ -292,7 +293,7 @@ class OfflineChatModel(BaseChatModel):
             native: the ``response_format`` call option, or None.
             rejected: a response tool was called in this turn already.
         """
-        sentences = candidate_sentences(ranked, asked_symbols(question))
+        sentences = candidate_sentences(ranked, asked_symbols(question), asks_task(question))
         if response_tool is not None and not rejected:
             schema = _tool_parameters(response_tool)
             filler = SchemaFiller(schema, sentences, question)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.llm.offline.blocks import blocks
-from app.llm.offline.code_quotes import prose_of, with_code
+from app.llm.offline.code_quotes import introduces_code, prose_of, with_code
 from app.llm.offline.codelike import looks_like_code
 from app.llm.offline.entry_lines import entry_at, name_line, paragraph_at
 from app.llm.offline.going_on import going_on, leans
@@ -305,12 +305,15 @@ def _sentence(text: str, passage: Passage, rank: int, position: int, offset: int
 
 
 def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
-                        symbols: Sequence[str] = ()) -> list[Sentence]:
+                        symbols: Sequence[str] = (), how: bool = False) -> list[Sentence]:
     """Candidate sentences of ``(rank, passage)`` pairs, de-duplicated, in rank then reading
     order. Whole sentences are preferred; when no passage has one, any prose line is taken. A
     sentence introducing a list is quoted with it (:func:`app.llm.offline.lists.with_list`), one
-    running through a short code block with its code (:mod:`app.llm.offline.code_quotes`). One
-    writing a symbol the question asks (``symbols``) may be short: "<=: message arrival."."""
+    running through a short code block with its code (:mod:`app.llm.offline.code_quotes`), and,
+    asked how to do a thing (``how``), one ending in a colon with the code it introduces, a
+    whole sentence so (pytest's "... in your pytest.ini file like this:" was never a finding,
+    trial 123, P4). One writing a symbol the question asks (``symbols``) may be short: "<=:
+    message arrival."."""
     found: list[Sentence] = []
     for need_terminal in (True, False):  # prefer whole sentences; fall back to any prose line
         seen: set[str] = set()
@@ -345,11 +348,13 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
                 # a lead-in ("the following are disallowed:") is quoted with its list
                 sentence = with_list(passage.text, offset, sentence, _MAX_CHARS, _MAX_WORDS)
                 # ... and one running through a short code block, with its code
-                sentence = with_code(passage.text, offset, sentence, _MAX_CHARS, _MAX_WORDS)
+                sentence = with_code(passage.text, offset, sentence, _MAX_CHARS, _MAX_WORDS,
+                                     how)
                 named = name_line(passage.text, offset, sentence)  # (trial 121, F1)
                 entry = stems(named or entry_at(passage.text, offset))
+                whole = bool(named) or introduces_code(sentence)  # "... like this:" and code
                 if key in seen or not _acceptable(prose_of(sentence),
-                                                  need_terminal=need_terminal and not named,
+                                                  need_terminal=need_terminal and not whole,
                                                   summary=_is_summary(passage, position)
                                                   or bool(entry), symbols=symbols):
                     continue
