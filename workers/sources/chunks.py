@@ -44,20 +44,60 @@ def _hard_split(text: str, limit: int) -> Iterator[str]:
 
 
 def _pack(pieces: Iterable[str], limit: int, sep: str) -> list[str]:
-    """Greedily pack pieces (each at most ``limit`` long) into chunks of at most ``limit``."""
+    """Greedily pack pieces (each at most ``limit`` long) into chunks of at most ``limit``; a
+    fenced block that starts a chunk takes the lead-in that introduces it along
+    (:func:`_lead_in`)."""
     chunks: list[str] = []
-    current = ""
+    current: list[str] = []
     for piece in pieces:
         if not current:
-            current = piece
-        elif len(current) + len(sep) + len(piece) <= limit:
-            current = f"{current}{sep}{piece}"
+            current = [piece]
+        elif len(sep.join(current)) + len(sep) + len(piece) <= limit:
+            current.append(piece)
         else:
-            chunks.append(current)
-            current = piece
+            held, lead = _lead_in(current, piece, limit, sep)
+            if held:
+                chunks.append(sep.join(held))
+            current = [*lead, piece]
     if current:
-        chunks.append(current)
+        chunks.append(sep.join(current))
     return chunks
+
+
+_FENCED_PIECE = re.compile(r"\s*(?:```|~~~)")
+_LEADS_IN = re.compile(r":[\"')\]]*\s*$")
+"""A paragraph ending in a colon: it introduces what follows ("... like this:")."""
+
+
+def _lead_in(current: list[str], piece: str, limit: int, sep: str) -> tuple[list[str], list[str]]:
+    """``current`` (a chunk's pieces, ``piece`` too long to join them) as what stays and the
+    lead-in that goes with ``piece`` into the next chunk: when ``piece`` is a fenced block and
+    ``current`` ends with a sentence ending in a colon, that sentence, when it fits with the
+    block (and is not all that ``current`` holds, nor a sentence going on from the one before,
+    :data:`GOES_ON`); the rest of its paragraph stays. pytest's "You can influence output
+    capturing mechanisms from the command line:" ended one passage and its ``pytest -s  #
+    disable all capturing`` opened the next, so neither answered "How do I disable output
+    capturing?" (trial 123, X1).
+
+    Example:
+        >>> _lead_in(["Aa aa.", "Run it:"], "```\\nrun\\n```", 30, "\\n\\n")
+        (['Aa aa.'], ['Run it:'])
+        >>> _lead_in(["Aa aa. Bb bb. Run it:"], "```\\nrun\\n```", 30, "\\n\\n")
+        (['Aa aa. Bb bb.'], ['Run it:'])
+        >>> _lead_in(["Aa aa.", "Bb bb."], "```\\nrun\\n```", 30, "\\n\\n")
+        (['Aa aa.', 'Bb bb.'], [])
+    """
+    last = current[-1]
+    if not _FENCED_PIECE.match(piece) or _FENCED_PIECE.match(last) or not _LEADS_IN.search(
+            last):
+        return current, []
+    parts = _sentences(last)  # sentence, whitespace, sentence, ...
+    tail, held = parts[-1], current[:-1]
+    if len(parts) > 1:  # the rest of its paragraph stays
+        held = [*held, "".join(parts[:-2])]
+    if not held or GOES_ON.match(tail) or len(tail) + len(sep) + len(piece) > limit:
+        return current, []
+    return held, [tail]
 
 
 _SPACE = re.compile(r"\s*")
