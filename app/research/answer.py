@@ -24,7 +24,7 @@ from app.research.citations import (
     once,
     said,
 )
-from app.research.code_answers import shows_how
+from app.research.code_answers import beside_code, shows_how
 from app.research.contrasts import compare_answer, listing_row
 from app.research.definitions import definition_line, definitions
 from app.research.entry_rows import default_entries, described_entries
@@ -322,7 +322,7 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         no = denies(data.asked, text) and bool(about or against(data.asked, text))
         warned = 0 if no else 1 + key[0]  # a warning: 2
         ranked.append(((order, warned, *key[1:], position), finding))
-    return ranked
+    return beside_code(kind, ranked)  # the code, and what to do, before the rest (P4)
 
 
 def _passage_line(data: ReportInput, subject: list[str], cites: Citations,

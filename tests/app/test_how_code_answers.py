@@ -64,3 +64,21 @@ def test_a_command_under_a_heading_naming_it_answers(tmp_path: Path) -> None:
     report, first = first_answer(tmp_path, {"git-bisect.md": page},
                                  "How do I use git bisect run?")
     assert "`$ git bisect run my_script arguments`" in first, report
+
+
+def test_a_sentence_saying_what_to_do_keeps_its_place_beside_the_code() -> None:
+    # sqlite's cli.html: "The equivalent line on a Mac would be:" and its one line led "How do
+    # I export a table to CSV in the command-line shell?" before "To export ... simply set ..."
+    q = "How do I export a table to CSV in the command-line shell?"
+    todo = ("To export an SQLite table as CSV, simply set the mode to csv and then run a query "
+            "to extract the desired rows of the table.")
+    mac = "The equivalent line on a Mac would be:\n\n```\nsqlite> .system open dataout.csv\n```"
+    page = f"Export to CSV\n\n{todo}\n\n{mac}"
+    rows = [row("docs_search", q, [item("passage", page, "cli.html#40", score=9.0,
+                                        heading="Export to CSV")]),
+            row("analyst", q, [item("finding", todo, "cli.html#40", heading="Export to CSV"),
+                               item("finding", mac, "cli.html#40", heading="Export to CSV")])]
+    answer = answer_section(render_markdown(data(rows, topic=q, sub_questions=[q])))
+    lines = answer.strip().splitlines()
+    assert lines[0].startswith("- To export an SQLite table"), answer
+    assert "`sqlite> .system open dataout.csv`" in lines[1], answer
