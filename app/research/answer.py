@@ -10,10 +10,10 @@ from app.llm.offline.lists import lead_in
 from app.llm.offline.relevance import defines_asked
 from app.llm.offline.sentences import prose_sentences
 from app.llm.offline.words import stems
-from app.research.answer_shapes import answers_kind, denies, points_back, says_what_to_do
+from app.research.answer_shapes import answers_kind, denies, goes_after, says_what_to_do
 from app.research.asked_rows import asked_rows, listing_order
 from app.research.caveat_shapes import against
-from app.research.caveats import WARNING, asked_harm
+from app.research.caveats import asked_harm
 from app.research.citations import (
     Citations,
     claim_key,
@@ -57,7 +57,7 @@ from app.research.sentence_kinds import (
 from app.research.signposts import stating
 from app.research.text import bullet, clip
 from app.research.topics import compare_parts, topic_kind
-from app.research.versions import asks_version, history_row, version_label
+from app.research.versions import version_label
 from workers.sources.entries import entry_led
 from workers.sources.query import mentions
 
@@ -69,6 +69,9 @@ __all__ = ["UNANSWERED", "answer_lines", "entry_answers", "section_answer"]
 _LINE = 400
 """The most characters of an answer bullet (as the report's other bullets)."""
 _ANSWER_SENTENCES = 2
+"""The most sentences the Answer quotes of the findings (the definitions aside)."""
+
+
 def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
              strong: dict[str, float], fitted: bool = False,
              defining: bool = False, asked: frozenset[str] = frozenset()
@@ -181,20 +184,18 @@ def entry_answers(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     reference page's row was retrieved); for a "what is" question or a bare topic, the
     definition of the symbol it names (:func:`app.research.definitions.definitions`), else a
     reference entry's ``Description:`` row, else a row labelled by the thing asked
-    (:func:`app.research.asked_rows.asked_rows`: "--lf, --last-failed - to only re-run the
-    failures." came after release notes, trial 123, F3); else ``[]``. The Answer leads with
-    the first, and :func:`app.research.settling.settle` keeps its document."""
-    subject = subject_terms(data.asked, data.rows)
-    if kind == "default":
-        return default_entries([(q, data.rows_of(q)) for q in data.sub_questions],
-                               subject, name_terms(data.asked), needed(subject),
+    (:func:`app.research.asked_rows.asked_rows`, trial 123, F3); else ``[]``. The Answer leads
+    with the first, and :func:`app.research.settling.settle` keeps its document."""
+    subject, names, written = (subject_terms(data.asked, data.rows), name_terms(data.asked),
                                written_names(data.asked))
+    pairs = [(q, data.rows_of(q)) for q in data.sub_questions]
+    if kind == "default":
+        return default_entries(pairs, subject, names, needed(subject), written)
     if kind not in ("what", "topic", "compare"):
         return []
-    pairs = [(q, data.rows_of(q)) for q in data.sub_questions]
-    return definitions(pairs, data.asked) or described_entries(
-        pairs, subject, name_terms(data.asked), needed(subject), written_names(data.asked)
-    ) or asked_rows(pairs, data.asked)
+    return (definitions(pairs, data.asked)
+            or described_entries(pairs, subject, names, needed(subject), written)
+            or asked_rows(pairs, data.asked))
 
 
 def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
@@ -255,19 +256,6 @@ def _asked_names(data: ReportInput) -> set[str]:
                        (text for text, _h, _ti in passages.values()))
 
 
-def _after(asked: str, kind: str, quote: str, text: str) -> bool:
-    """Whether a candidate goes after the sentences that answer (``quote``, judged by its
-    lead-in ``text``): a warning ("Caution: counts are unreliable in fog") answers a limitation
-    question or the harm asked and no other (it is listed under Caveats); a sentence ending in
-    a colon introduces the code or list after it ("On Windows, using fs.mkdir() on the root
-    directory ... will result in an error:" led the answer to what fs.mkdir() does); a history
-    row ("v18.19.0 — Changes: ...") unless a version is asked; one pointing back to a sentence
-    not shown (:func:`~app.research.answer_shapes.points_back`)."""
-    warning = kind != "limitation" and bool(WARNING.search(text)) and not asked_harm(asked, text)
-    return (warning or quote.rstrip().endswith(":")
-            or (history_row(text) and not asks_version(asked)) or points_back(text, asked))
-
-
 def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
     """The Answer's candidate findings that name the topic, each with its sort key (see
     :func:`answer_lines` for the order)."""
@@ -294,7 +282,7 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         about = about or int(answers or shows)
         fit = answers or shows or fits(kind, text) or (kind in ("what", "topic")
                                               and defining(text, subject, data.asked))
-        warning = _after(data.asked, kind, quote, text)
+        warning = goes_after(data.asked, kind, quote, text)
         if kind in ("what", "topic"):  # a definition helps once the subject is its own;
             # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the
             # block's (not the file's intro on upstream blocks); then one that names the kind

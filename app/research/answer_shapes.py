@@ -12,14 +12,16 @@ import re
 
 from app.llm.offline.words import stems
 from app.research.caveat_shapes import against
+from app.research.caveats import WARNING, asked_harm
 from app.research.sentence_kinds import INSTRUCTION, subject_of
+from app.research.versions import asks_version, history_row
 from workers.sources.entries import entry_led
 from workers.sources.leads import CALLED
 from workers.sources.query import mentions, query_terms
 from workers.sources.sentence_ends import PLAIN_WORD
 
-__all__ = ["answers_kind", "denies", "goes_on_from", "names_the_answer", "points_back",
-           "says_what_to_do", "solution_part"]
+__all__ = ["answers_kind", "denies", "goes_after", "goes_on_from", "names_the_answer",
+           "points_back", "says_what_to_do", "solution_part"]
 
 
 _ANSWER_NOUNS = {
@@ -263,3 +265,16 @@ def denies(question: str, text: str) -> bool:
         return against(question, text)
     asked = stems(question)
     return any(stems(m.group(1)) & asked for m in _DENIAL.finditer(text))
+
+
+def goes_after(asked: str, kind: str, quote: str, text: str) -> bool:
+    """Whether a candidate goes after the sentences that answer (``quote``, judged by its
+    lead-in ``text``): a warning ("Caution: counts are unreliable in fog") answers a limitation
+    question or the harm asked and no other (it is listed under Caveats); a sentence ending in
+    a colon introduces the code or list after it ("On Windows, using fs.mkdir() on the root
+    directory ... will result in an error:" led the answer to what fs.mkdir() does); a history
+    row ("v18.19.0 — Changes: ...") unless a version is asked; one pointing back to a sentence
+    not shown (:func:`points_back`)."""
+    warning = kind != "limitation" and bool(WARNING.search(text)) and not asked_harm(asked, text)
+    return (warning or quote.rstrip().endswith(":")
+            or (history_row(text) and not asks_version(asked)) or points_back(text, asked))
