@@ -28,7 +28,7 @@ from workers.sources.htmlseealso import see_also_labelled
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
 from workers.sources.htmlterms import cut_term, groff_terms, mark_next, members_with_their_class
-from workers.sources.linkpages import of_pages, page_link_texts, without_page_refs
+from workers.sources.linkpages import may_list_pages, of_pages, page_link_texts, without_page_refs
 from workers.sources.manpre import man_marked
 from workers.sources.preformatted import (
     LONG_PRE_LINES,
@@ -191,9 +191,8 @@ def html_page(source: str | bytes, to_here: Callable[[str], bool] | None = None)
     at the markers: no Python loop over the elements (issue 19: >= 10 MB/s of HTML). Source of
     the idea: lxml's "XSLT" and "Parsing HTML" docs (``str(result)`` of a text output).
 
-    Thread-safe and parallel: each thread gets its own parser and stylesheet, and lxml frees
-    the GIL while it parses and transforms (the lxml FAQ), so threads read pages at once
-    (``folder_docs``). ``to_here``: the links to the folder's files (:mod:`.linkpages`)."""
+    Thread-safe and parallel: a thread's own parser and stylesheet; lxml frees the GIL as it
+    parses and transforms (the lxml FAQ). ``to_here``: links to the folder's files (linkpages)."""
     data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
     if _MARK_BYTES.search(data):
         data = _MARK_BYTES.sub(b" ", data)
@@ -226,7 +225,8 @@ def html_page(source: str | bytes, to_here: Callable[[str], bool] | None = None)
     sections = without_contents_lines(_sections(text), links)  # groff's "NAME / SYNOPSIS"
     kept = tuple((h, t) for h, t in sections if t or h)
     body = "".join(t for _h, t in kept)
-    kept, paged = of_pages(kept, page_link_texts(root, to_here), body)
+    kept, paged = (of_pages(kept, page_link_texts(root, to_here), body)
+                   if may_list_pages(links, body) else (kept, False))
     first = re.search(f"{_HEAD}[{_LEVELS}]([^{_TAIL}]+)", text)  # "<title></title>": h1-h6
     title = title or " ".join(re.sub(f"[{_BREAK}{_LINE}{_ENTRY}]", " ", first[1]).split()
                               if first else "")
