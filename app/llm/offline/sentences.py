@@ -304,6 +304,16 @@ def _sentence(text: str, passage: Passage, rank: int, position: int, offset: int
                     leaning, stems(section_title(heading or passage.heading, passage.text)))
 
 
+def _no_quote(passage: Passage, position: int, offset: int, sentence: str) -> bool:
+    """Whether ``sentence`` (at ``offset`` of ``passage``, its ``position``-th) is no quote of
+    its own: the tail of the passage before's sentence, code going on, or a FAQ's question
+    heading its section."""
+    return (position == 0 and not _is_first(passage)
+            and starts_mid_sentence(passage.text, sentence)
+            or continues_code(passage.text, offset, sentence)
+            or asks_as_heading(sentence, passage.heading or heading_line(passage.text)))
+
+
 def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
                         symbols: Sequence[str] = (), how: bool = False) -> list[Sentence]:
     """Candidate sentences of ``(rank, passage)`` pairs, de-duplicated, in rank then reading
@@ -339,11 +349,7 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
                     elif not entry_at(passage.text, offset):
                         continue  # of a sentence no finding quotes: alone, it says nothing
                 key = " ".join(sentence.lower().split())
-                if (position == 0 and not _is_first(passage) and starts_mid_sentence(
-                        passage.text, sentence)  # the tail of the passage before's sentence
-                        or continues_code(passage.text, offset, sentence)
-                        or asks_as_heading(sentence, passage.heading or heading_line(
-                            passage.text))):  # a FAQ's question heading its section
+                if _no_quote(passage, position, offset, sentence):
                     continue
                 # a lead-in ("the following are disallowed:") is quoted with its list
                 sentence = with_list(passage.text, offset, sentence, _MAX_CHARS, _MAX_WORDS)
