@@ -17,6 +17,7 @@ from typing import Any
 
 from app.research.citations import items
 from app.research.definitions import DEFINES
+from workers.sources.change_logs import is_change_log_passage
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import LABEL, label_name
 from workers.sources.query import mentions
@@ -197,14 +198,8 @@ def asked_rows(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]],
                 out[passage["ref"]] = row
     # a change log's row after the others: "--lf: now ..." is news of the option, no
     # definition, though it may rank higher (trial 123, F3's release notes)
-    return sorted(out.values(), key=lambda row: bool(_NEWS.search(
-        " ".join(str(row.get(key) or "") for key in ("ref", "title", "heading")))))
-
-
-_NEWS = re.compile(r"(?i)change\s?log|\bannounce|\brelease|\bwhat'?s[\s_-]?new|\bmigrat|"
-                   r"\bchanges\b|(?<![\w.])v?\d+\.\d+\.\d+(?![\w.])")
-"""A passage of a change log, release notes or a migration guide, by its file, title or
-heading (``announce/release-2.9.0.html``, ``2.9.0 (compared to 2.8.7)``, ``Changelog``)."""
+    return sorted(out.values(), key=lambda row: is_change_log_passage(
+        str(row["ref"]), str(row.get("title") or ""), str(row.get("heading") or "")))
 
 
 def listing_order(found: Sequence[dict[str, Any]], subject: Sequence[str]
