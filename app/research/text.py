@@ -14,6 +14,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
+from app.llm.offline.markup import BLOCK_LINES
 from workers.sources.base import code_span
 
 __all__ = ["BIDI_CONTROLS", "ELLIPSIS", "bullet", "clip", "clip_middle", "clip_quote",
@@ -35,8 +36,6 @@ _FENCED = re.compile(
     re.MULTILINE | re.DOTALL)
 """A closed fenced block: on one line, the code span of its code (:func:`code_span`: "Finally,
 run ``` $ git bisect reset ``` to ...", three backticks inline, trial 121, F11)."""
-_BLOCK_LINES = 12
-"""The most lines of a block a bullet shows (:func:`bullet`); the rest is an ellipsis."""
 
 
 def clip(text: Any, limit: int) -> str:
@@ -117,7 +116,8 @@ def bullet(text: Any, mark: str, limit: int) -> str:
     """A report's bullet of ``text`` cited by ``mark`` (``"[2]"``): ``- text [2]`` on one line
     (:func:`clip`), but a block of several lines of code it quotes is kept as a fenced block
     under the bullet's line, its lines and indentation as its source writes them, at most
-    :data:`_BLOCK_LINES` of them; its text after the block follows it, clipped (trial 121, F6).
+    :data:`~app.llm.offline.markup.BLOCK_LINES` of them; its text after the block follows it,
+    clipped (trial 121, F6).
 
     Example:
         >>> print(bullet("Use:\\n\\n```\\ndef f(e):\\n    return 1\\n```\\n\\nto go.", "[1]", 80))
@@ -135,7 +135,7 @@ def bullet(text: Any, mark: str, limit: int) -> str:
     if block is None:
         return f"- {clip(text, limit)} {mark}".rstrip()
     lines = block["code"].strip("\n").split("\n")
-    lines = lines[:_BLOCK_LINES] + ([ELLIPSIS] if len(lines) > _BLOCK_LINES else [])
+    lines = lines[:BLOCK_LINES] + ([ELLIPSIS] if len(lines) > BLOCK_LINES else [])
     fence = "`" * max([3, *(len(run) + 1 for run in re.findall(r"`+", block["code"]))])
     code = "\n".join(f"  {line}".rstrip() for line in lines)
     lead = clip(text[:block.start()], limit)

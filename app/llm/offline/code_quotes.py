@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from app.llm.offline.markup import FENCE
+from app.llm.offline.markup import BLOCK_LINES, FENCE
 from workers.sources.sentence_ends import PLAIN_WORD, sentence_ends
 
 __all__ = ["FENCED_AFTER", "introduces_code", "prose_of", "with_code"]
@@ -22,9 +22,6 @@ _CODE_LINES = 3
 """The most lines of code a sentence runs through (a longer block is a listing of its own)."""
 _CODE_CHARS = 100
 """The longest line of such code."""
-_INTRODUCED_LINES = 12
-"""The most lines of code a how-to's sentence ending in a colon is quoted with (as many as a
-report's bullet shows, :data:`app.research.text._BLOCK_LINES`)."""
 FENCED_AFTER = re.compile(r"\s*\n[ \t]*(```|~~~)[^\n]*\n(?P<code>.*?)\n[ \t]*\1", re.DOTALL)
 """A fenced block right after a sentence (from its end on): its code in ``code``."""
 _ANNOUNCES = re.compile(r"(?:\b(?:the|these)\s+following\b.*|\bas\s+follows|:)\s*$",
@@ -47,10 +44,10 @@ def with_code(text: str, start: int, sentence: str, most_chars: int, most_words:
     (:data:`~workers.sources.sentence_ends.PLAIN_WORD`); else ``sentence`` itself, also when
     the whole would pass ``most_chars`` or ``most_words``. Asked how to do a thing (``how``),
     a sentence ending in a colon is quoted with the block it introduces of up to
-    :data:`_INTRODUCED_LINES` short lines, its own length judged alone: pytest's "You can
-    register custom marks in your pytest.ini file like this:" and its four ``markers =``
-    lines answer "How do I register custom marks?" (trial 123, P4; git's "... you can bisect
-    by issuing the command:", trial 121, G4).
+    :data:`~app.llm.offline.markup.BLOCK_LINES` short lines, its own length judged alone:
+    pytest's "You can register custom marks in your pytest.ini file like this:" and its four
+    ``markers =`` lines answer "How do I register custom marks?" (trial 123, P4; git's "...
+    you can bisect by issuing the command:", trial 121, G4).
 
     Example:
         >>> text = "If f is one, use\\n\\n```\\nas.numeric(f)\\n```\\n\\nto get it back."
@@ -100,9 +97,10 @@ def with_code(text: str, start: int, sentence: str, most_chars: int, most_words:
 
 def _introduced(sentence: str, lines: list[str]) -> bool:
     """Whether ``sentence`` ends in a colon and the code ``lines`` after it are few and short
-    enough to be quoted with it (:data:`_INTRODUCED_LINES`, :data:`_CODE_CHARS`)."""
+    enough to be quoted with it (:data:`~app.llm.offline.markup.BLOCK_LINES`,
+    :data:`_CODE_CHARS`)."""
     shown = [line for line in lines if line.strip()]
-    return (sentence.rstrip().endswith(":") and 1 <= len(shown) <= _INTRODUCED_LINES
+    return (sentence.rstrip().endswith(":") and 1 <= len(shown) <= BLOCK_LINES
             and all(len(line) <= _CODE_CHARS for line in shown))
 
 
