@@ -18,6 +18,8 @@ import bisect
 import re
 from collections.abc import Iterator
 
+from workers.sources.stopwords import STOPWORDS
+
 __all__ = ["GOES_ON", "ITEM_MARK", "PLAIN_WORD", "POINTS_ABOVE", "REFERS_BACK", "continues_code",
            "goes_on", "sentence_ends", "wrapped_number"]
 
@@ -183,6 +185,11 @@ _NEAR = 64
 """How far around a dot :func:`_abbreviated` reads (an abbreviation is a short word)."""
 _INITIALS = re.compile(r"\s*[A-Z]\.")
 _AFTER_INITIAL = re.compile(r"\b[A-Z]\.\s+$")
+_GIVEN_NAME = re.compile(r"(?<![\w.])([A-Z][a-z]{2,})\s+$")
+_SURNAME = re.compile(r"\s+([A-Z][a-z]+)\b(?![.-]?\w)")
+_OPENERS = frozenset("see note use run set refer read check click press select type".split())
+"""Verbs a manual's sentence opens with, in the imperative ("Appendix A. See also ...")."""
+_NO_SURNAMES = STOPWORDS | _OPENERS
 
 
 def _abbreviated(block: str, dot: int, end: int) -> bool:
@@ -191,7 +198,8 @@ def _abbreviated(block: str, dot: int, end: int) -> bool:
     another one (initials: "J. R. R. Tolkien"): else a PDF manual's "(see set samples
     (p. 113))" ended the Answer's sentences mid-way. One capital letter alone ends a sentence:
     "use Plan B. Then ...", "a type T. It must ...", "vitamin D. The ..." are far more common
-    in documentation than an initial before a surname ("from P. L'Ecuyer"), which is cut.
+    in documentation than an initial before a surname ("from P. L'Ecuyer"), which is cut,
+    unless a given name and a surname stand either side of it (:func:`_middle_initial`).
     """
     if block[dot] != ".":
         return False
@@ -204,9 +212,28 @@ def _abbreviated(block: str, dot: int, end: int) -> bool:
     if len(token) == 1 and token.isupper() and token.isalpha():
         return (_INITIALS.match(block, end) is not None
                 or _AFTER_INITIAL.search(block, max(word.start() - _NEAR, 0), word.start())
-                is not None)
+                is not None or _middle_initial(block, word.start(), end))
     rest = block[end:end + _NEAR].lstrip()
     return token in _NUMBERED and rest[:1].isdigit()
+
+
+def _middle_initial(block: str, start: int, end: int) -> bool:
+    """Whether the initial at ``block[start:end]`` ("M.") stands between a given name and a
+    surname: capitalised words, neither a function word nor the surname an imperative
+    (:data:`_OPENERS`): "by Richard M. Stallman. Not to worry" (the Debian Reference: the
+    sentence was cut at "Richard M.", trial 124, F9). "use Plan B. Then ..." and "in Appendix
+    A. See also ..." still end at the initial.
+
+    Example:
+        >>> _middle_initial("by Richard M. Stallman. Not", 11, 13)
+        True
+        >>> _middle_initial("use Plan B. Then go", 9, 11), _middle_initial("the A. The", 4, 6)
+        (False, False)
+    """
+    given = _GIVEN_NAME.search(block, max(start - _NEAR, 0), start)
+    surname = _SURNAME.match(block, end)
+    return bool(given and surname and given.group(1).lower() not in STOPWORDS
+                and surname.group(1).lower() not in _NO_SURNAMES)
 
 
 def sentence_ends(block: str) -> Iterator[int]:

@@ -123,7 +123,8 @@ def test_one_capital_letter_or_a_word_before_a_number_still_ends_a_sentence() ->
                           ("The generic type is T.", "It must be hashable."),
                           ("The answer is no.", "5 retries are the maximum."),
                           ("Indent with Tab.", "4 spaces are used otherwise."),
-                          ("Answer no.", "Then ask again.")]:
+                          ("Answer no.", "Then ask again."),
+                          ("It is written by Richard M. Stallman.", "Not to worry.")]:
         assert split_sentences(f"{first} {second}") == [first, second]
 
 
