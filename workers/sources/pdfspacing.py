@@ -26,14 +26,24 @@ of the words not in the HTML), and ``space_width`` only stands in for a font tha
 its space's width (no change). Source of the idea: the text-positioning rules of PDF 32000-1,
 9.4.4, and pypdf's ``TJ`` handling (``_text_extraction``'s ``process_tj_offset``).
 
+A composite font (``Type0``, two-byte codes) whose ``ToUnicode`` maps no code to a space has no
+space glyph: its word gaps are ``TJ`` offsets alone (xdvipdfmx's, dblatex's: the Debian
+Reference's PDF). pypdf then takes code 32, another glyph ("=", 564 thousandths of an em), as
+its space, and reads a gap only from an offset of half of that: 866 of the manual's 1,004
+passages held runs of 25 letters or more ("Theshellscriptisatextfilewiththeexecutionbitset";
+trial 124, M1-F2; pypdf issue 3978). :func:`gap_offsets` writes each offset of at least half of
+the space pypdf gives a font without one (half its default width, ``/DW``; the manual's word
+gaps are 170 to 700, its kerning at most 40) as a gap pypdf reads, with the same advance.
+
 This module imports only the standard library and pypdf.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-__all__ = ["as_offsets", "respaced_contents"]
+__all__ = ["as_offsets", "gap_offsets", "respaced_contents"]
 
 _SIMPLE_FONTS = ("/Type1", "/MMType1", "/TrueType")
 _SHOWS = (b"Tj", b"TJ", b"'", b'"')
@@ -73,23 +83,118 @@ def _space_width(font: Any) -> float | None:
         return None
 
 
+_BFCHAR = re.compile(rb"beginbfchar(.*?)endbfchar", re.S)
+_BFRANGE = re.compile(rb"beginbfrange(.*?)endbfrange", re.S)
+_HEX = re.compile(rb"<([0-9A-Fa-f]*)>")
+_RANGE = re.compile(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(<[0-9A-Fa-f]+>|\[[^\]]*\])")
+
+
+def maps_space(cmap: bytes) -> bool:
+    """Whether a ``ToUnicode`` CMap maps some code to a space (U+0020), by a ``bfchar`` pair or
+    a ``bfrange``.
+
+    Example:
+        >>> maps_space(b"1 beginbfchar <0003> <0020> endbfchar")
+        True
+        >>> maps_space(b"1 beginbfrange <0024> <0026> <0041> endbfrange")
+        False
+    """
+    for block in _BFCHAR.findall(cmap):
+        codes = _HEX.findall(block)
+        if any(dst.upper() == b"0020" for dst in codes[1::2]):
+            return True
+    for block in _BFRANGE.findall(cmap):
+        for low, high, dst in _RANGE.findall(block):
+            if dst.startswith(b"["):
+                if any(one.upper() == b"0020" for one in _HEX.findall(dst)):
+                    return True
+            elif len(dst) == 6 and 0 <= 0x20 - int(dst[1:-1], 16) <= int(high, 16) - int(low, 16):
+                return True
+    return False
+
+
+def _cid_width(widths: Any, cid: int) -> float | None:
+    """The width a CID font's ``/W`` array (``c [w ...]`` and ``c_first c_last w`` entries)
+    gives ``cid``; None when it gives none."""
+    items, at = list(widths), 0
+    while at + 1 < len(items):
+        first, then = int(items[at]), items[at + 1]
+        if hasattr(then, "__len__"):
+            if first <= cid < first + len(then):
+                return float(then[cid - first])
+            at += 2
+        else:
+            if at + 2 < len(items) and first <= cid <= int(then):
+                return float(items[at + 2])
+            at += 3
+    return None
+
+
+def gapless(font: Any) -> tuple[float, float] | None:
+    """For a composite font with no space glyph (``Identity-H``, its ``ToUnicode`` mapping no
+    code to a space, :func:`maps_space`) whose code 32 has a width, ``(the width pypdf takes as
+    its space, the least offset that is a word gap)``: half of the space pypdf gives a font
+    without one, half its default width (``/DW``, 1000 when not given); else None (pypdf
+    reads the font's gaps by its space, or by that default when code 32 has no width)."""
+    try:
+        font = font.get_object()
+        if font.get("/Subtype") != "/Type0" or font.get("/Encoding") != "/Identity-H":
+            return None
+        to_unicode = font.get("/ToUnicode")
+        if to_unicode is None or maps_space(to_unicode.get_object().get_data()):
+            return None
+        cid_font = font["/DescendantFonts"].get_object()[0].get_object()
+        misread = _cid_width(cid_font.get("/W", []).get_object(), _SPACE)
+        default = float(cid_font.get("/DW", 1000))
+    except Exception:  # noqa: BLE001 - a damaged font dict: pypdf reads its gaps as it does
+        return None
+    return (misread, 0.95 * default / 4) if misread else None
+
+
+def gap_offsets(items: list[Any], misread: float, gap: float) -> list[Any] | None:
+    """``items`` (a ``TJ`` array of a :func:`gapless` font) with each offset of at least
+    ``gap`` made two of the same advance that pypdf reads as a word gap: the offset less
+    ``misread`` (past half the ``misread`` space it judges by), then ``misread``; None when
+    none is.
+
+    Example:
+        >>> gap_offsets([b"ab", -250, b"c", 18, b"d"], 564, 118.75)
+        [b'ab', -814, 564, b'c', 18, b'd']
+        >>> gap_offsets([b"ab", -40, b"c"], 564, 118.75) is None
+        True
+    """
+    from pypdf.generic import FloatObject
+
+    out: list[Any] = []
+    for item in items:
+        if isinstance(item, (bytes, str)) or -float(item) < gap:
+            out.append(item)
+        else:
+            out += [FloatObject(float(item) - misread), FloatObject(misread)]
+    return out if len(out) > len(items) else None
+
+
 class _State:
     """The text state the rewrite needs: ``Tc``, ``Tw``, the font's size, whether the font is
-    simple and its space's width (None: unknown, or not simple). Saved by ``q``, restored by
-    ``Q``, as the graphics state holds them."""
+    simple and its space's width (None: unknown, or not simple), and a composite font's
+    :func:`gapless` widths. Saved by ``q``, restored by ``Q``, as the graphics state holds
+    them."""
 
     def __init__(self) -> None:
         self.tc = self.tw = self.size = 0.0
         self.simple = False
         self.space: float | None = None
-        self.saved: list[tuple[float, float, float, bool, float | None]] = []
-        self.known: dict[str, tuple[bool, float | None]] = {}  # by font name: simple, space
+        self.gapless: tuple[float, float] | None = None
+        self.saved: list[tuple[Any, ...]] = []
+        # by font name: simple, space, gapless
+        self.known: dict[str, tuple[bool, float | None, tuple[float, float] | None]] = {}
 
     def track(self, operator: bytes, operands: list[Any], fonts: Any) -> None:
         if operator == b"q":
-            self.saved.append((self.tc, self.tw, self.size, self.simple, self.space))
+            self.saved.append((self.tc, self.tw, self.size, self.simple, self.space,
+                               self.gapless))
         elif operator == b"Q" and self.saved:
-            self.tc, self.tw, self.size, self.simple, self.space = self.saved.pop()
+            self.tc, self.tw, self.size, self.simple, self.space, self.gapless = self.saved.pop()
         elif operator == b"Tc" and operands:
             self.tc = float(operands[0])
         elif operator == b"Tw" and operands:
@@ -100,8 +205,9 @@ class _State:
                 font = fonts.get(operands[0]) if hasattr(fonts, "get") else None
                 subtype = font.get_object().get("/Subtype") if font is not None else None
                 simple = subtype in _SIMPLE_FONTS
-                self.known[operands[0]] = simple, _space_width(font) if simple else None
-            self.simple, self.space = self.known[operands[0]]
+                self.known[operands[0]] = (simple, _space_width(font) if simple else None,
+                                           None if simple or font is None else gapless(font))
+            self.simple, self.space, self.gapless = self.known[operands[0]]
 
 
 def as_offsets(items: list[Any], size: float, tc: float, tw: float,
@@ -163,10 +269,11 @@ def as_offsets(items: list[Any], size: float, tc: float, tw: float,
 def respaced_contents(page: Any, reader: Any) -> Any | None:
     """The content stream of ``page`` (a pypdf page of ``reader``) with each string a simple
     font shows under ``Tc`` or ``Tw`` made a ``TJ`` array of offsets (see the module's
-    docstring); None when the page sets neither, or its content cannot be read (pypdf then
-    reads the page as it is). Put it in the page's ``/Contents`` before ``extract_text``.
-    ``3.275 Tc (oa) Tj`` in a 10 pt font becomes ``0 Tc [(o) -327.5 (a)] TJ 3.275 Tc``
-    (:func:`as_offsets`).
+    docstring), and the word gaps of each ``TJ`` of a :func:`gapless` font made ones pypdf
+    reads (:func:`gap_offsets`); None when the page has neither, or its content cannot be read
+    (pypdf then reads the page as it is). Put it in the page's ``/Contents`` before
+    ``extract_text``. ``3.275 Tc (oa) Tj`` in a 10 pt font becomes ``0 Tc [(o) -327.5 (a)] TJ
+    3.275 Tc`` (:func:`as_offsets`).
     """
     from pypdf.generic import ContentStream
 
@@ -175,10 +282,11 @@ def respaced_contents(page: Any, reader: Any) -> Any | None:
         if contents is None:
             return None
         data = contents.get_data()
-        if b"Tc" not in data and b"Tw" not in data and b'"' not in data:
+        fonts = page.get("/Resources", {}).get_object().get("/Font", {}).get_object()
+        if (b"Tc" not in data and b"Tw" not in data and b'"' not in data
+                and not any(map(gapless, fonts.values()))):
             return None
         stream = ContentStream(contents, reader, "bytes")  # as pypdf's extraction parses it
-        fonts = page.get("/Resources", {}).get_object().get("/Font", {}).get_object()
         operations = _rewritten(stream.operations, fonts)
     except Exception:  # noqa: BLE001 - a broken stream or operand: pypdf reads the page as is
         return None
@@ -192,7 +300,8 @@ def _rewritten(operations: list[tuple[list[Any], bytes]], fonts: Any
                ) -> list[tuple[list[Any], bytes]] | None:
     """``operations`` (a content stream's ``(operands, operator)`` pairs; ``fonts``: the page's
     font resources) with each text-showing operator of a simple font under ``Tc`` or ``Tw``
-    (and each ``"``) rewritten; None when none is."""
+    (and each ``"``), and each ``TJ`` of a :func:`gapless` font, rewritten; None when none
+    is."""
     from pypdf.generic import ArrayObject, FloatObject
 
     state, out, changed = _State(), [], False
@@ -203,6 +312,11 @@ def _rewritten(operations: list[tuple[list[Any], bytes]], fonts: Any
             state.track(b"Tc", [operands[1]], fonts)
             operands, operator = operands[2:], b"'"
         state.track(operator, operands, fonts)
+        if (operator == b"TJ" and operands and state.gapless
+                and (gaps := gap_offsets(list(operands[0]), *state.gapless))):
+            out.append(([ArrayObject(gaps)], b"TJ"))
+            changed = True
+            continue
         if (operator not in _SHOWS or not operands or not state.simple or not state.size
                 or not (state.tc or state.tw)):
             out.append((operands, operator))
