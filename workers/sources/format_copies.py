@@ -18,6 +18,16 @@ is its own (a paper, a reference card) stays, and so does every PDF when no othe
 holds the manual. A copy's pages of text of its own (:data:`PAGE_SHARE`: an appendix, a
 rewritten section) stay; the files the PDF's text is in are named in the note.
 
+A plain-text rendering of the pages is a copy by the same share: the Debian Reference ships its
+15 HTML chapters, its PDF and ``debian-reference.en.txt.gz``, the whole manual as text; indexed,
+its 1,449 passages and the PDF's 1,004 outnumbered the chapters' 986, and the chapter that
+answered went uncited in 6 of 12 reports (trial 124, M1-F1). Its drawn tables (cells between
+``|``, wrapped within them) and its contents (lines that are another document's heading) are
+not judged, as a PDF's contents pages are not; a text file is judged a copy only when its text
+is in :data:`MIN_HOLDERS` files or more (a rendering of a manual's pages, not a changelog beside
+its one HTML page). A table row the pages hold as the index writes it ("whois — popcon: V:28;
+size: 380") is compared without its headings too, as a PDF or a text prints its cells.
+
 This module imports only the standard library and the sources' own helpers.
 """
 
@@ -32,8 +42,8 @@ from workers.sources.base import RawDoc
 from workers.sources.documents import file_of
 from workers.sources.text import safe_name
 
-__all__ = ["COPY_SHARE", "MIN_PAGE_SAMPLE", "MIN_SAMPLE", "PAGE_SHARE", "SAMPLE_EVERY",
-           "SHINGLE_WORDS", "without_format_copies"]
+__all__ = ["COPY_SHARE", "MIN_HOLDERS", "MIN_PAGE_SAMPLE", "MIN_SAMPLE", "PAGE_SHARE",
+           "SAMPLE_EVERY", "SHINGLE_WORDS", "without_format_copies"]
 
 SHINGLE_WORDS = 6
 """The words of one run compared (a PDF's line breaks, hyphens and page headers change few
@@ -60,6 +70,13 @@ a page number (:func:`_listing`), which count for nothing; a short page (:data:`
 by all its runs. A sentence a newer edition changed on a page it copies goes with it."""
 
 _WORDS = re.compile(r"[a-z0-9]+")
+
+MIN_HOLDERS = 3
+"""A plain-text file is judged a copy only when the other documents holding its sampled runs
+are at least this many (trial 124, M1-F1: the Debian Reference's text, in 15 chapters): a
+rendering of one page is named like it and left out before it is read
+(:func:`~workers.sources.walk.rendered_once`: sqlite3-doc's ``changelog.gz``), and a text one
+page quotes is a document of its own."""
 
 MIN_PAGE_SAMPLE = 8
 """A page of a copy with fewer sampled runs than this (a few lines) is judged by all its runs,
@@ -123,6 +140,39 @@ def _is_pdf(rel: str) -> bool:
     return rel.lower().endswith((".pdf", ".pdf.gz"))
 
 
+_DRAWN = re.compile(r"^\s*(?:[|+].*[|+]|[-=+| ]{3,})\s*$")
+
+
+def _prose(text: str, headings: Container[tuple[str, ...]]) -> str:
+    """A plain text's lines but for those of a drawn table (``|mc |V:54, |1482 |A text-mode``,
+    its rules; its cells wrap within it, so no run of its words is a run of a page's) and for
+    those that are another document's heading (``headings``, as word tuples: a contents line,
+    "10.3.1. Key management for GnuPG", that a contents page of a PDF would be).
+
+    Example:
+        >>> _prose("Contents\\n  1.2. Good password\\n|sudo |V:638,|5990 |A program|\\n"
+        ...        "+-----+\\nChoose a good password.", {("1", "2", "good", "password")})
+        'Contents\\nChoose a good password.'
+    """
+    return "\n".join(line for line in text.split("\n")
+                     if not _DRAWN.match(line) and tuple(_words(line)) not in headings)
+
+
+_ROW_HEADING = re.compile(r"(?<=[—;] )[^;:—\n]{1,40}?: ")
+
+
+def _cells(text: str) -> str:
+    """``text`` with the headings of its table rows as the index writes them
+    (:func:`~workers.sources.tables.row_sentence`) left out: a PDF or a text prints the row's
+    cells under headings printed once.
+
+    Example:
+        >>> _cells("whois — popcon: V:28; size: 380; function: crypt front end.")
+        'whois — V:28; 380; crypt front end.'
+    """
+    return _ROW_HEADING.sub("", text) if "— " in text else text
+
+
 def _holders(rels: list[str]) -> str:
     """The files that hold a PDF's text, as its note names them: ``nettle.html``, ``36 files
     of html/`` (one folder), ``a.html and 2 more``."""
@@ -170,7 +220,11 @@ class _Held:
             for doc in parts:
                 words = _words(doc.text)
                 self.vocabulary.update(words, _words(doc.title))
-                for crc in _runs_among(words, shingles):
+                cells = _cells(doc.text)
+                crcs = _runs_among(words, shingles)
+                if cells != doc.text:  # a table row's cells as a PDF prints them, too
+                    crcs = {*crcs, *_runs_among(_words(cells), shingles)}
+                for crc in crcs:
                     if crc % SAMPLE_EVERY == 0:
                         self.runs.setdefault(crc, rel)
                     if crc in wanted:
@@ -202,13 +256,29 @@ def _last_page(parts: Sequence[RawDoc]) -> int:
                for doc in parts)
 
 
+def _headings(pages: dict[str, list[RawDoc]]) -> set[tuple[str, ...]]:
+    """The titles and section headings of the documents but PDFs, as word tuples."""
+    return {tuple(_words(heading)) for rel, parts in pages.items() if not _is_pdf(rel)
+            for doc in parts for heading in (doc.title, *dict(doc.sections))}
+
+
+def _share(sample: set[int], held: _Held) -> tuple[Counter[str], float]:
+    """How many of ``sample``'s runs each other document holds (each run counted for the first
+    that holds it), and the share of ``sample`` they hold."""
+    found = Counter(held.runs[crc] for crc in sample if crc in held.runs)
+    return found, sum(found.values()) / len(sample) if sample else 0.0
+
+
 def without_format_copies(docs: Sequence[RawDoc], rels: set[str],
                           notes: list[str]) -> list[RawDoc]:
     """``docs`` without the pages of each PDF whose text the folder's other documents hold
     (the rule above), each such PDF named in ``notes`` with the files that hold it:
     ``"valgrind_manual.pdf.gz: skipped, a PDF of pages indexed (98% of its text is in 36 files
     of html/)"``. Of such a PDF, a page of text of its own (an appendix the pages lack, a section
-    a newer edition rewrote: :data:`PAGE_SHARE`) is kept, and the note says how many were.
+    a newer edition rewrote: :data:`PAGE_SHARE`) is kept, and the note says how many were. A
+    plain-text file whose text they hold (:func:`_prose` of it; :data:`MIN_HOLDERS`) goes
+    whole: ``"manual.txt.gz: skipped, a text copy of pages indexed (95% of its text is in
+    ch01.html and 14 more)"``.
 
     Args:
         docs: the folder's documents, as read (a PDF's pages are documents of one file).
@@ -217,33 +287,50 @@ def without_format_copies(docs: Sequence[RawDoc], rels: set[str],
         notes: the corpus notes, appended to.
     """
     pages: dict[str, list[RawDoc]] = defaultdict(list)
+    plain: dict[str, list[RawDoc]] = defaultdict(list)
     for doc in docs:
-        if not doc.plain_text:
-            pages[file_of(doc.doc_id, rels)].append(doc)
+        (plain if doc.plain_text else pages)[file_of(doc.doc_id, rels)].append(doc)
     pdfs = [rel for rel in pages if _is_pdf(rel)]
-    if not pdfs or len(pdfs) == len(pages):
+    if len(pdfs) == len(pages) or not (pdfs or plain):
         return list(docs)
+    headings = _headings(pages) if plain else set()
     texts = {doc.doc_id: _body(doc.text) for rel in pdfs for doc in pages[rel]}
+    texts |= {doc.doc_id: _prose(doc.text, headings) for parts in plain.values() for doc in parts}
     words = {doc_id: _words(text) for doc_id, text in texts.items()}
     runs = {doc_id: set(_runs(said)) for doc_id, said in words.items()}
-    held = _Held(pages, {crc for crcs in runs.values() if len(_sample(crcs)) < MIN_PAGE_SAMPLE
-                         for crc in crcs},  # a short page's every run
+    held = _Held(pages, {crc for rel in pdfs for doc in pages[rel]  # a short page's every run
+                         if len(_sample(crcs := runs[doc.doc_id])) < MIN_PAGE_SAMPLE
+                         for crc in crcs},
                  {run for said in words.values() for run in _shingles(said)})
     gone: set[str] = set()
     for rel in pdfs:
-        last = _last_page(pages[rel])
-        judged = [doc.doc_id for doc in pages[rel]  # contents and index pages left out
-                  if not _listing(texts[doc.doc_id], last, held.vocabulary)]
-        sample = set().union(*(_sample(runs[doc_id]) for doc_id in judged))
-        found = Counter(held.runs[crc] for crc in sample if crc in held.runs)
-        share = sum(found.values()) / len(sample) if sample else 0.0
-        if len(sample) < MIN_SAMPLE or share < COPY_SHARE:
-            continue
-        own = {doc_id for doc_id in judged if held.own(runs[doc_id], texts[doc_id])}
-        gone.update(doc.doc_id for doc in pages[rel] if doc.doc_id not in own)
-        kept = (f"; {len(own)} of its {len(pages[rel])} pages, text of its own, indexed"
-                if own else "")
-        shown = min(share, 0.99) if own else share  # "100%" of a copy with a page of its own
-        notes.append(f"{safe_name(rel)}: skipped, a PDF of pages indexed ({shown:.0%} of its "
-                     f"text is in {_holders(list(found))}{kept})")
+        gone |= _pdf_copy(rel, pages[rel], texts, runs, held, notes)
+    for rel, parts in plain.items():
+        sample = set().union(*(_sample(runs[doc.doc_id]) for doc in parts))
+        found, share = _share(sample, held)
+        if len(sample) >= MIN_SAMPLE and share >= COPY_SHARE and len(found) >= MIN_HOLDERS:
+            gone.update(doc.doc_id for doc in parts)
+            notes.append(f"{safe_name(rel)}: skipped, a text copy of pages indexed ({share:.0%} "
+                         f"of its text is in {_holders(list(found))})")
     return [doc for doc in docs if doc.doc_id not in gone] if gone else list(docs)
+
+
+def _pdf_copy(rel: str, parts: list[RawDoc], texts: dict[str, str], runs: dict[str, set[int]],
+              held: _Held, notes: list[str]) -> set[str]:
+    """The doc ids of the pages (``parts``) of the PDF ``rel`` to leave out: none when it is no
+    copy (:data:`COPY_SHARE`), else all but its pages of text of its own; a copy is named in
+    ``notes``."""
+    last = _last_page(parts)
+    judged = [doc.doc_id for doc in parts  # contents and index pages left out
+              if not _listing(texts[doc.doc_id], last, held.vocabulary)]
+    sample = set().union(*(_sample(runs[doc_id]) for doc_id in judged))
+    found, share = _share(sample, held)
+    if len(sample) < MIN_SAMPLE or share < COPY_SHARE:
+        return set()
+    own = {doc_id for doc_id in judged if held.own(runs[doc_id], texts[doc_id])}
+    kept = (f"; {len(own)} of its {len(parts)} pages, text of its own, indexed"
+            if own else "")
+    shown = min(share, 0.99) if own else share  # "100%" of a copy with a page of its own
+    notes.append(f"{safe_name(rel)}: skipped, a PDF of pages indexed ({shown:.0%} of its "
+                 f"text is in {_holders(list(found))}{kept})")
+    return {doc.doc_id for doc in parts if doc.doc_id not in own}

@@ -95,3 +95,35 @@ def test_a_copys_table_of_values_and_its_short_pages_of_its_own_stay(tmp_path: P
         notes = [n for n in corpus.notes if "a PDF of pages indexed" in n]
         assert notes == ["manual.pdf: skipped, a PDF of pages indexed (97% of its text is in 3 "
                          "files of html/; 3 of its 10 pages, text of its own, indexed)"], notes
+
+
+def test_a_text_rendering_of_the_pages_is_skipped_and_one_page_quoted_in_a_text_stays(
+        tmp_path: Path) -> None:
+    # Trial 124, M1-F1: the Debian Reference's debian-reference.en.txt.gz, the whole manual as
+    # text beside its HTML chapters, was indexed beside them (1,449 passages to their 986) and
+    # cited in their place; its contents lines and drawn tables are not judged
+    root = tmp_path / "doc"
+    _census(root)
+    rows = [(f"gauge-{n}", f"{n * 7}", f"the tide gauge of pier {n}") for n in range(8)]
+    cells = "".join(f"<tr><td>{a}</td><td>{b}</td><td>{c}</td></tr>" for a, b, c in rows)
+    (root / "html" / "gauges.html").write_text(
+        "<html><head><title>Gauges</title></head><body><h1>Gauges</h1><table><thead><tr>"
+        f"<th>package</th><th>size</th><th>description</th></tr></thead>{cells}</table>"
+        "</body></html>", encoding="utf-8")
+    contents = "Contents\n\n" + "\n".join(f"    {n + 1}. Census part {n}" for n in range(3))
+    grid = "\n".join(f"|{a:<9}|{b:<4}|{c[:12]:<12}|\n|{'':<9}|{'':<4}|{c[12:]:<12}|\n"
+                     "+---------+----+------------+" for a, b, c in rows)
+    body = "\n\n".join(f"Census part {part}\n\n" + _lines(" ".join(_SENTENCES[part * 20:
+                                                                            (part + 1) * 20]))
+                       for part in range(3))
+    (root / "manual.txt.gz").write_bytes(gzip.compress(
+        f"Heron manual\n\n{contents}\n\n{body}\n\nGauges\n\n{grid}\n".encode()))
+    (root / "quoted.txt").write_text(  # one page's text, quoted: no rendering of the manual
+        "Quoted from part 0\n\n" + _lines(" ".join(_SENTENCES[:20])) + "\n", encoding="utf-8")
+    with Corpus.open(tmp_path / "d", folder=root) as corpus:
+        cited = {p.doc_id.split(":")[0] for p in corpus.search("heron census nesting pairs",
+                                                               k=30)}
+        notes = [n for n in corpus.notes if "copy of pages indexed" in n]
+    assert "manual.txt.gz" not in cited and "quoted.txt" in cited, cited
+    assert notes == ["manual.txt.gz: skipped, a text copy of pages indexed (96% of its text "
+                     "is in 3 files of html/)"], notes
