@@ -34,7 +34,7 @@ from workers.sources.base import RawDoc
 from workers.sources.headings import set_apart_headings
 from workers.sources.hyphens import compounds, dehyphenated
 from workers.sources.pagebreaks import stitched
-from workers.sources.pdfspacing import respaced_contents
+from workers.sources.pdfspacing import respaced_contents, run_together
 from workers.sources.running_lines import (
     printed_offset,
     running_lines,
@@ -93,13 +93,15 @@ def _quiet_pypdf() -> None:
 
 def pdf_docs(path: Path | BinaryIO, rel: str, skipped: Counter[str], notes: list[str]
              ) -> Iterator[RawDoc]:
-    """One document per PDF page that has text.
+    """One document per PDF page that has text, but for a page whose words pypdf read run
+    together (:func:`~workers.sources.pdfspacing.run_together`), named in ``notes``.
 
     Args:
         path: the file to read, or its bytes (a ``.pdf.gz`` decompressed).
         rel: its name relative to the folder (``"docs/report.pdf"``), the start of its refs.
         skipped: counts ``encrypted``, ``unreadable`` and ``blank`` files.
-        notes: gets one line per skipped file (and per file with unreadable pages).
+        notes: gets one line per skipped file (and per file with unreadable or run-together
+            pages).
     """
     from pypdf import PdfReader
 
@@ -126,22 +128,27 @@ def pdf_docs(path: Path | BinaryIO, rel: str, skipped: Counter[str], notes: list
         return
     texts, bad = _page_texts(pages, reader)
     whole = compounds(text for text in texts if text is not None)
-    found = 0
+    found = glued = 0
     current = ""  # the outline entry in effect: the last one that starts on an earlier page
     for number, text in enumerate(_bare_pages(texts, starts), 1):
         starting = starts.get(number - 1, [])
         heading, current = current, (starting[-1] if starting else current)
         text = set_apart_headings(dehyphenated(text, whole))
-        if text.strip():
+        if text.strip() and run_together(text):  # no prose to search or quote (trial 124)
+            glued += 1
+        elif text.strip():
             found += 1
             sections = outline_sections(text, starting, heading) if starts else ()
             yield RawDoc(page_doc_id(rel, number), name, f"{rel}, page {number}", text,
                          sections=sections)
     if bad:
         notes.append(f"{rel}: {bad} of {len(pages)} pages could not be read")
+    if glued:
+        notes.append(f"{rel}: {glued} of {len(pages)} pages not indexed, their words run "
+                     "together (its text has no spaces between them)")
     if not found:
         skipped["blank"] += 1
-        if not bad:
+        if not bad and not glued:
             notes.append(f"{rel}: skipped, no extractable text (a scan?)")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.workers.sources.documents_helpers import make_pdf
 from workers.sources import Corpus
 
 
@@ -73,3 +74,21 @@ def test_a_composite_fonts_word_gaps_are_spaces(tmp_path: Path) -> None:
     with Corpus.open(tmp_path / "data", folder=folder) as corpus:
         hits = corpus.search("execution bit", k=1)
     assert hits and first in hits[0].text and second in hits[0].text, hits
+
+
+def test_a_page_whose_words_run_together_is_not_indexed_and_named(tmp_path: Path) -> None:
+    # Trial 124, M1-F2: a page pypdf reads with no spaces between its words was quoted as is
+    # ("Theshellscriptisatextfilewiththeexecutionbitset"); one it reads with spaces stays
+    glued = ("Theshellscriptisatextfilewiththeexecutionbitset and\n"
+             "Ifyouwritetoanamedpipetheprocesswaitsforareader and\n"
+             "Thesizeofthepipeisalwayszeroitdoesnotstoredata.")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "manual.pdf").write_bytes(make_pdf(
+        [glued, "The shell script is a text file with the execution bit set."]))
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        hits = corpus.search("shell script execution bit", k=5)
+        notes = [n for n in corpus.notes if "run together" in n]
+    assert [hit.doc_id for hit in hits] == ["manual.pdf:p2"], hits
+    assert notes == ["manual.pdf: 1 of 2 pages not indexed, their words run together (its "
+                     "text has no spaces between them)"], notes
