@@ -29,18 +29,62 @@ _HEADING_LINE = re.compile(
 
 
 def passage_headings(text: str) -> list[tuple[int, str]]:
-    """``(end offset, title)`` of the headings of a passage, in order."""
-    out = []
+    """``(end offset, title)`` of the headings of a passage, in order. A label whose body is
+    indented under it (an admonition, ``!!! warning``, ``.. note::``, a docstring's ``Note:``
+    or ``Returns:``) heads its body only: where the text comes back to the label's indent, the
+    heading before it holds again (:func:`_body_end`).
+
+    Example:
+        >>> text = 'Relays.\\n\\n!!! warning "Beta"\\n\\n    May change.\\n\\nStations.'
+        >>> [title for _end, title in passage_headings(text)]
+        ['warning Beta', '']
+        >>> heading_of(text, "May change."), heading_of(text, "Stations.")
+        ('warning Beta', '')
+    """
+    out: list[tuple[int, str]] = []
     for match in _HEADING_LINE.finditer(text):
         if match.group("label"):  # a docstring's "Note:" is an admonition: a caution's place
-            out.append((match.end(), "Warning"))
-            continue
-        title = (match.group("atx") or match.group("setext") or match.group("short")
-                 or match.group("adm") or match.group("rst") or match.group("section")
-                 or "").replace('"', "")
-        if len(title.split()) <= 8 and not (match.group("short") and letter_line(title)):
-            out.append((match.end(), title.strip()))
+            title = "Warning"
+        else:
+            title = (match.group("atx") or match.group("setext") or match.group("short")
+                     or match.group("adm") or match.group("rst") or match.group("section")
+                     or "").replace('"', "").strip()
+            if len(title.split()) > 8 or (match.group("short") and letter_line(title)):
+                continue
+        before = heading_at(out, match.start())
+        out.append((match.end(), title))
+        if any(match.group(g) for g in ("label", "adm", "rst", "section")):
+            if (end := _body_end(text, match.start(), match.end())) is not None:
+                out.append((end, before))
+        out.sort(key=lambda heading: heading[0])  # a label in a body: its end comes first
     return out
+
+
+_LINE_INDENT = re.compile(r"^([ \t]*)\S", re.MULTILINE)
+"""A line that is not blank, its indent first."""
+
+
+def _body_end(text: str, start: int, end: int) -> int | None:
+    """Where the indented body of the label at ``start:end`` of ``text`` ends: the start of the
+    first line after it that is indented no deeper than the label's line; None when its body is
+    not indented (text at its own indent under "Note:" is its body, as it always was) or runs to
+    the text's end. DeltaChannelHistory's field list, after its ``!!! warning "Beta"`` block,
+    sat under "warning Beta", and its "`writes` — on-path deltas oldest→newest as
+    `PendingWrite` tuples." was a Caveat of the README's own run (L1-F3).
+
+    Example:
+        >>> _body_end("!!! note\\n    Body.\\n\\nAfter.", 0, 8)
+        20
+        >>> _body_end("Note:\\nBody.\\n\\nAfter.", 0, 5) is None
+        True
+    """
+    line = text[text.rfind("\n", 0, start) + 1:]
+    indent = len(line) - len(line.lstrip(" \t"))
+    eol = text.find("\n", end) if "\n" in text[end:] else len(text)
+    lines = list(_LINE_INDENT.finditer(text, eol + 1))
+    if not text[end:eol].strip() and (not lines or len(lines[0].group(1)) <= indent):
+        return None  # nothing on its line (".. note:: text" has) and no indented line below
+    return next((m.start() for m in lines if len(m.group(1)) <= indent), None)
 
 
 def heading_at(headings: list[tuple[int, str]], offset: int) -> str:
